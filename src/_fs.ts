@@ -1,0 +1,170 @@
+import { readFileSync, statSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { normalizeText } from "./_frontmatter.js";
+import type { Diagnostic } from "./types.js";
+
+/** Files larger than this are not read into the prompt. */
+export const MAX_TEXT_FILE_BYTES = 1024 * 1024;
+
+const BINARY_SNIFF_BYTES = 8000;
+
+export type TextFileResult =
+  | { ok: true; text: string; diagnostics: Diagnostic[] }
+  | {
+      ok: false;
+      reason: "missing" | "not-file" | "binary" | "too-large" | "unreadable";
+      diagnostics: Diagnostic[];
+    };
+
+/**
+ * What kind of thing is at `path`, following symlinks. Never opens the file, so
+ * a FIFO or a socket cannot block us.
+ */
+export function kindOfPathSync(path: string): "file" | "dir" | "other" | "missing" {
+  try {
+    const s = statSync(path);
+    return s.isFile() ? "file" : s.isDirectory() ? "dir" : "other";
+  } catch {
+    // ENOENT, ELOOP (symlink loop), EACCES on a parent: all mean "nothing usable here".
+    return "missing";
+  }
+}
+
+export async function kindOfPath(path: string): Promise<"file" | "dir" | "other" | "missing"> {
+  try {
+    const s = await stat(path);
+    return s.isFile() ? "file" : s.isDirectory() ? "dir" : "other";
+  } catch {
+    return "missing";
+  }
+}
+
+/**
+ * Decodes file bytes as UTF-8 text: BOM stripped, CRLF normalised. Binary data
+ * (a NUL byte early on) is refused; invalid UTF-8 is decoded with U+FFFD and a
+ * warning.
+ */
+export function decodeText(bytes: Uint8Array, path: string): TextFileResult {
+  const sniff = bytes.subarray(0, BINARY_SNIFF_BYTES);
+  if (sniff.includes(0)) {
+    return {
+      ok: false,
+      reason: "binary",
+      diagnostics: [
+        { level: "warning", code: "file-binary", message: "binary file skipped", path },
+      ],
+    };
+  }
+  const diagnostics: Diagnostic[] = [];
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    text = new TextDecoder("utf-8").decode(bytes);
+    diagnostics.push({
+      level: "warning",
+      code: "file-encoding",
+      message: "file is not valid UTF-8; invalid bytes were replaced with U+FFFD",
+      path,
+    });
+  }
+  return { ok: true, text: normalizeText(text), diagnostics };
+}
+
+function statFailure(
+  path: string,
+  kind: "missing" | "other" | "dir",
+  size?: number,
+): TextFileResult {
+  if (kind === "missing") {
+    return {
+      ok: false,
+      reason: "missing",
+      diagnostics: [{ level: "warning", code: "file-missing", message: "file not found", path }],
+    };
+  }
+  if (size !== undefined) {
+    return {
+      ok: false,
+      reason: "too-large",
+      diagnostics: [
+        {
+          level: "warning",
+          code: "file-too-large",
+          message: `file is ${size} bytes, over the ${MAX_TEXT_FILE_BYTES}-byte limit; skipped`,
+          path,
+        },
+      ],
+    };
+  }
+  return {
+    ok: false,
+    reason: "not-file",
+    diagnostics: [
+      {
+        level: "warning",
+        code: "file-not-regular",
+        message: `${kind === "dir" ? "a folder" : "not a regular file"}; skipped without opening it`,
+        path,
+      },
+    ],
+  };
+}
+
+function readFailure(path: string, error: unknown): TextFileResult {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "";
+  return {
+    ok: false,
+    reason: code === "ENOENT" ? "missing" : "unreadable",
+    diagnostics: [
+      {
+        level: "warning",
+        code: code === "ENOENT" ? "file-missing" : "file-unreadable",
+        message: `cannot read file: ${error instanceof Error ? error.message : String(error)}`,
+        path,
+      },
+    ],
+  };
+}
+
+/**
+ * Reads a regular text file without ever opening anything else (folders,
+ * FIFOs, sockets, devices). Every failure is a value with a diagnostic.
+ */
+export async function readTextFile(
+  path: string,
+  maxBytes = MAX_TEXT_FILE_BYTES,
+): Promise<TextFileResult> {
+  let size: number;
+  try {
+    const s = await stat(path);
+    if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other");
+    size = s.size;
+  } catch (error) {
+    return readFailure(path, error);
+  }
+  if (size > maxBytes) return statFailure(path, "other", size);
+  try {
+    return decodeText(await readFile(path), path);
+  } catch (error) {
+    return readFailure(path, error);
+  }
+}
+
+/** Synchronous twin of {@link readTextFile}. */
+export function readTextFileSync(path: string, maxBytes = MAX_TEXT_FILE_BYTES): TextFileResult {
+  let size: number;
+  try {
+    const s = statSync(path);
+    if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other");
+    size = s.size;
+  } catch (error) {
+    return readFailure(path, error);
+  }
+  if (size > maxBytes) return statFailure(path, "other", size);
+  try {
+    return decodeText(readFileSync(path), path);
+  } catch (error) {
+    return readFailure(path, error);
+  }
+}

@@ -1,0 +1,66 @@
+/** Where a piece of the prompt came from, lowest precedence first. */
+export type Layer = "builtin" | "user" | "project" | "option";
+
+export type DiagnosticLevel = "error" | "warning" | "info";
+
+/**
+ * A problem found in a user file or a gathering step. Diagnostics are returned,
+ * never thrown: the renderer always produces a prompt.
+ */
+export interface Diagnostic {
+  level: DiagnosticLevel;
+  /** Stable, machine-readable code such as `frontmatter-yaml` or `template-syntax`. */
+  code: string;
+  message: string;
+  path?: string;
+  /** 1-based line in `path`. */
+  line?: number;
+  /** 1-based column in `path`. */
+  column?: number;
+}
+
+/** A value together with what went wrong while producing it. */
+export interface WithDiagnostics<T> {
+  value: T;
+  diagnostics: Diagnostic[];
+}
+
+export interface SectionSource {
+  layer: Layer;
+  path?: string;
+}
+
+export interface RenderedSection {
+  name: string;
+  text: string;
+  source: SectionSource;
+}
+
+export type StepStatus = "ok" | "timeout" | "failed" | "skipped";
+
+export interface StepTiming {
+  name: string;
+  status: StepStatus;
+  ms: number;
+}
+
+/** What `renderSystemPrompt` returns and `sysprompt render --json` prints. */
+export interface RenderResult {
+  text: string;
+  sections: RenderedSection[];
+  diagnostics: Diagnostic[];
+  steps: StepTiming[];
+}
+
+/**
+ * Misuse of the API or an unusable explicit argument. User files never cause
+ * this; they produce diagnostics instead.
+ */
+export class SyspromptError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "SyspromptError";
+    this.code = code;
+  }
+}
