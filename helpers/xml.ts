@@ -1,0 +1,29 @@
+import type { HelperOptions } from "handlebars";
+
+const XML_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+};
+
+/**
+ * Escapes the five XML special characters. `&` goes first by construction: one
+ * pass over the input means an entity we produce is never escaped again.
+ */
+export function escapeXml(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  return String(value).replace(/[&<>"']/g, (c) => XML_ENTITIES[c] ?? c);
+}
+
+const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/** `{{#xml "tag"}}…{{/xml}}`: wraps the block as `<tag>\n…\n</tag>`; nothing when the block is blank. */
+export function xmlBlock(this: unknown, tag: unknown, options: HelperOptions): string {
+  const body = options.fn(this).trim();
+  if (body === "") return "";
+  const name = String(tag);
+  if (!TAG_NAME.test(name)) throw new Error(`xml: "${name}" is not a valid tag name`);
+  return `<${name}>\n${body}\n</${name}>`;
+}
