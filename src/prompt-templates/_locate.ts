@@ -1,0 +1,56 @@
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { SyspromptError } from "../types.js";
+import type { LoadPromptTemplatesOptions, PromptTemplateSource } from "./types.js";
+
+export const PROMPTS_FOLDER = "prompts";
+export const DEFAULT_PROJECT_DIR = ".pi";
+
+/** A file or folder to read templates from, in load order (lowest precedence first). */
+export interface TemplateRoot {
+  path: string;
+  source: PromptTemplateSource;
+  /** Named by the caller: a missing or unusable path is then a problem worth an error. */
+  explicit: boolean;
+}
+
+export interface TemplatePlan {
+  roots: TemplateRoot[];
+  /** The project prompts folder left out because the project is not trusted. */
+  untrustedProjectFolder?: string;
+}
+
+/** Decides which folders and files to read, from the options alone (no I/O). */
+export function planTemplateRoots(options: LoadPromptTemplatesOptions): TemplatePlan {
+  const { cwd, includeDefaults = true, projectTrusted = true } = options;
+  if (!isAbsolute(cwd)) {
+    throw new SyspromptError(
+      "invalid-option",
+      `loadPromptTemplates: cwd must be an absolute path, got "${cwd}"; pass path.resolve(cwd)`,
+    );
+  }
+  const home = resolve(cwd, options.home ?? homedir());
+  const roots: TemplateRoot[] = [];
+  let untrustedProjectFolder: string | undefined;
+  if (includeDefaults) {
+    roots.push({
+      path: join(resolve(cwd, options.agentDir), PROMPTS_FOLDER),
+      source: "user",
+      explicit: false,
+    });
+    const projectFolder = join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR, PROMPTS_FOLDER);
+    if (projectTrusted) roots.push({ path: projectFolder, source: "project", explicit: false });
+    else untrustedProjectFolder = projectFolder;
+  }
+  for (const path of options.paths ?? []) {
+    roots.push({ path: resolveUserPath(path, cwd, home), source: "option", explicit: true });
+  }
+  return untrustedProjectFolder === undefined ? { roots } : { roots, untrustedProjectFolder };
+}
+
+/** Resolves `~`, `~/x` against `home` and anything else relative against `cwd`. */
+export function resolveUserPath(path: string, cwd: string, home: string): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
+  return resolve(cwd, path);
+}

@@ -1,0 +1,226 @@
+import type { Dirent } from "node:fs";
+import { readdirSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  kindOfPath,
+  kindOfPathSync,
+  readTextFile,
+  readTextFileSync,
+  type TextFileResult,
+} from "../_fs.js";
+import type { Diagnostic } from "../types.js";
+import { planTemplateRoots, type TemplateRoot } from "./_locate.js";
+import { mergeTemplates } from "./_merge.js";
+import { parsePromptTemplate, TEMPLATE_EXTENSION } from "./parse.js";
+import type {
+  LoadPromptTemplatesOptions,
+  LoadPromptTemplatesResult,
+  PromptTemplate,
+} from "./types.js";
+
+type PathKind = "file" | "dir" | "other" | "missing";
+
+/** What to do with a root once we know what is there. */
+type RootAction = "list" | "read" | Diagnostic[];
+
+/**
+ * Loads slash-command templates from `<agentDir>/prompts/` (user),
+ * `<cwd>/<projectDir>/prompts/` (project, unless untrusted) and `paths`
+ * (option), in that order of precedence. Folders are read one level deep,
+ * `.md` files only, in sorted order. Unusable files, invalid frontmatter,
+ * missing explicit paths and name collisions come back as diagnostics.
+ *
+ * @throws SyspromptError when `cwd` is not absolute.
+ */
+export async function loadPromptTemplates(
+  options: LoadPromptTemplatesOptions,
+): Promise<LoadPromptTemplatesResult> {
+  const plan = planTemplateRoots(options);
+  const diagnostics: Diagnostic[] = [];
+  const untrusted = plan.untrustedProjectFolder;
+  if (untrusted !== undefined && (await kindOfPath(untrusted)) !== "missing") {
+    diagnostics.push(untrustedDiagnostic(untrusted));
+  }
+  const loaded: PromptTemplate[] = [];
+  for (const root of plan.roots) {
+    const files = await filesOfRoot(root, diagnostics);
+    // Read in parallel, collect in listing order.
+    const reads = await Promise.all(files.map((file) => readTextFile(file)));
+    reads.forEach((read, i) => {
+      collectTemplate(read, files[i] ?? "", root, loaded, diagnostics);
+    });
+  }
+  return finish(loaded, diagnostics);
+}
+
+/** Synchronous twin of {@link loadPromptTemplates}, for callers that cannot await. */
+export function loadPromptTemplatesSync(
+  options: LoadPromptTemplatesOptions,
+): LoadPromptTemplatesResult {
+  const plan = planTemplateRoots(options);
+  const diagnostics: Diagnostic[] = [];
+  const untrusted = plan.untrustedProjectFolder;
+  if (untrusted !== undefined && kindOfPathSync(untrusted) !== "missing") {
+    diagnostics.push(untrustedDiagnostic(untrusted));
+  }
+  const loaded: PromptTemplate[] = [];
+  for (const root of plan.roots) {
+    for (const file of filesOfRootSync(root, diagnostics)) {
+      collectTemplate(readTextFileSync(file), file, root, loaded, diagnostics);
+    }
+  }
+  return finish(loaded, diagnostics);
+}
+
+async function filesOfRoot(root: TemplateRoot, diagnostics: Diagnostic[]): Promise<string[]> {
+  const action = actionForRoot(root, await kindOfPath(root.path));
+  if (action === "read") return [root.path];
+  if (action !== "list") {
+    diagnostics.push(...action);
+    return [];
+  }
+  let entries: Dirent[];
+  try {
+    entries = await readdir(root.path, { withFileTypes: true });
+  } catch (error) {
+    diagnostics.push(unreadableFolder(root.path, error));
+    return [];
+  }
+  const files: string[] = [];
+  for (const entry of markdownEntries(entries)) {
+    const path = join(root.path, entry.name);
+    if (entry.isSymbolicLink() && (await kindOfPath(path)) === "missing") {
+      diagnostics.push(brokenSymlink(path));
+    } else {
+      files.push(path);
+    }
+  }
+  return files;
+}
+
+function filesOfRootSync(root: TemplateRoot, diagnostics: Diagnostic[]): string[] {
+  const action = actionForRoot(root, kindOfPathSync(root.path));
+  if (action === "read") return [root.path];
+  if (action !== "list") {
+    diagnostics.push(...action);
+    return [];
+  }
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(root.path, { withFileTypes: true });
+  } catch (error) {
+    diagnostics.push(unreadableFolder(root.path, error));
+    return [];
+  }
+  const files: string[] = [];
+  for (const entry of markdownEntries(entries)) {
+    const path = join(root.path, entry.name);
+    if (entry.isSymbolicLink() && kindOfPathSync(path) === "missing") {
+      diagnostics.push(brokenSymlink(path));
+    } else {
+      files.push(path);
+    }
+  }
+  return files;
+}
+
+function actionForRoot(root: TemplateRoot, kind: PathKind): RootAction {
+  if (kind === "dir") return "list";
+  if (!root.explicit) {
+    // A default folder that does not exist is the normal case: nothing to say.
+    if (kind === "missing") return [];
+    return [
+      {
+        level: "warning",
+        code: "prompts-not-folder",
+        message: "prompt templates folder is not a folder; skipped",
+        path: root.path,
+      },
+    ];
+  }
+  if (kind === "missing") {
+    return [
+      {
+        level: "error",
+        code: "path-missing",
+        message: "prompt template path not found",
+        path: root.path,
+      },
+    ];
+  }
+  if (kind === "other") {
+    return [
+      {
+        level: "error",
+        code: "path-not-file",
+        message: "prompt template path is neither a file nor a folder; skipped without opening it",
+        path: root.path,
+      },
+    ];
+  }
+  if (!root.path.endsWith(TEMPLATE_EXTENSION)) {
+    return [
+      {
+        level: "error",
+        code: "path-not-markdown",
+        message: `prompt template path is not a ${TEMPLATE_EXTENSION} file; skipped`,
+        path: root.path,
+      },
+    ];
+  }
+  return "read";
+}
+
+/** Entries named `*.md` (case-sensitive), sorted by code unit so every machine agrees. */
+function markdownEntries(entries: Dirent[]): Dirent[] {
+  return entries
+    .filter((entry) => entry.name.endsWith(TEMPLATE_EXTENSION))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function collectTemplate(
+  read: TextFileResult,
+  path: string,
+  root: TemplateRoot,
+  loaded: PromptTemplate[],
+  diagnostics: Diagnostic[],
+): void {
+  diagnostics.push(...read.diagnostics);
+  if (!read.ok) return;
+  const parsed = parsePromptTemplate(read.text, path, root.source);
+  diagnostics.push(...parsed.diagnostics);
+  if (parsed.template) loaded.push(parsed.template);
+}
+
+function finish(loaded: PromptTemplate[], diagnostics: Diagnostic[]): LoadPromptTemplatesResult {
+  const merged = mergeTemplates(loaded);
+  return { templates: merged.templates, diagnostics: [...diagnostics, ...merged.diagnostics] };
+}
+
+function untrustedDiagnostic(folder: string): Diagnostic {
+  return {
+    level: "info",
+    code: "project-untrusted",
+    message: "project prompt templates skipped: the project is not trusted",
+    path: folder,
+  };
+}
+
+function brokenSymlink(path: string): Diagnostic {
+  return {
+    level: "info",
+    code: "symlink-broken",
+    message: "broken symbolic link skipped",
+    path,
+  };
+}
+
+function unreadableFolder(path: string, error: unknown): Diagnostic {
+  return {
+    level: "warning",
+    code: "prompts-unreadable",
+    message: `cannot list prompt templates folder: ${error instanceof Error ? error.message : String(error)}`,
+    path,
+  };
+}

@@ -1,0 +1,48 @@
+import type { Diagnostic } from "../types.js";
+
+/**
+ * Where a prompt template came from, lowest precedence first: the user's agent
+ * folder, the project, then a path the caller named explicitly.
+ */
+export type PromptTemplateSource = "user" | "project" | "option";
+
+/** A slash-command template: `/name args` expands to `content` with the args substituted. */
+export interface PromptTemplate {
+  /** The file name without `.md`; what follows the `/`. */
+  name: string;
+  /** Frontmatter `description`, else the first non-blank body line (cut to 60 characters). */
+  description: string;
+  /** Frontmatter `argument-hint`, when it is a non-empty string. */
+  argumentHint?: string;
+  /** The body without its frontmatter, exactly as written (LF line endings). */
+  content: string;
+  /** Absolute path of the file the template was read from. */
+  filePath: string;
+  source: PromptTemplateSource;
+}
+
+export interface LoadPromptTemplatesOptions {
+  /** Absolute project folder; relative `paths` and `agentDir` resolve against it. */
+  cwd: string;
+  /** The user's agent folder; its `prompts/` folder is the user layer. */
+  agentDir: string;
+  /**
+   * Extra `.md` files or folders (read one level deep). Relative paths resolve
+   * against `cwd`; a leading `~` is `home`. They win over both default layers.
+   */
+  paths?: readonly string[];
+  /** Read `<agentDir>/prompts/` and `<cwd>/<projectDir>/prompts/`. Default `true`. */
+  includeDefaults?: boolean;
+  /** When `false` the project folder is skipped (with an info diagnostic). Default `true`. */
+  projectTrusted?: boolean;
+  /** Name of the project's agent folder inside `cwd`. Default `".pi"`. */
+  projectDir?: string;
+  /** What a leading `~` in `paths` means. Default `os.homedir()`. */
+  home?: string;
+}
+
+export interface LoadPromptTemplatesResult {
+  /** One template per name, the winner of any collision, sorted by name. */
+  templates: PromptTemplate[];
+  diagnostics: Diagnostic[];
+}
