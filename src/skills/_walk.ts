@@ -1,0 +1,126 @@
+import type { Dirent } from "node:fs";
+import { readdir, realpath } from "node:fs/promises";
+import { join } from "node:path";
+import ignore, { type Ignore } from "ignore";
+import { kindOfPath, readTextFile } from "../_fs.js";
+import type { Diagnostic } from "../types.js";
+
+/** The file that makes a folder one skill. */
+export const SKILL_FILE = "SKILL.md";
+
+/** A file the walk found that may be a skill. */
+export interface SkillCandidate {
+  filePath: string;
+  /** A `.md` file lying directly in the root: a skill only if it has a description. */
+  loose: boolean;
+}
+
+interface IgnoreScope {
+  /** Path of the folder holding the `.gitignore`, relative to the root, "" for the root, "/"-separated. */
+  base: string;
+  rules: Ignore;
+}
+
+type Kind = "file" | "dir" | "other" | "missing";
+
+/**
+ * Lists the skill files under one skills root. A folder holding `SKILL.md` is
+ * one skill and the walk stops there; otherwise it recurses, skipping
+ * dot-entries, `node_modules` and whatever the `.gitignore` files along the way
+ * ignore. Symlinks are followed; a folder whose real path was already visited
+ * is not entered again, so link loops end. Listings are sorted, so the order
+ * is the same on every machine.
+ */
+export async function walkSkillsRoot(
+  root: string,
+): Promise<{ candidates: SkillCandidate[]; diagnostics: Diagnostic[] }> {
+  const candidates: SkillCandidate[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const visited = new Set<string>();
+
+  const walk = async (dir: string, rel: string, scopes: IgnoreScope[]): Promise<void> => {
+    let real: string;
+    let entries: Dirent[];
+    try {
+      real = await realpath(dir);
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      diagnostics.push({
+        level: "warning",
+        code: "skills-dir-unreadable",
+        message: `cannot list folder: ${error instanceof Error ? error.message : String(error)}`,
+        path: dir,
+      });
+      return;
+    }
+    if (visited.has(real)) return;
+    visited.add(real);
+
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const kinds = new Map<string, Kind>();
+    const kindOf = async (entry: Dirent): Promise<Kind> => {
+      let kind = kinds.get(entry.name);
+      if (kind === undefined) {
+        kind = entry.isSymbolicLink()
+          ? await kindOfPath(join(dir, entry.name))
+          : entry.isDirectory()
+            ? "dir"
+            : entry.isFile()
+              ? "file"
+              : "other";
+        kinds.set(entry.name, kind);
+      }
+      return kind;
+    };
+
+    const gitignore = entries.find((e) => e.name === ".gitignore");
+    if (gitignore && (await kindOf(gitignore)) === "file") {
+      const read = await readTextFile(join(dir, ".gitignore"));
+      diagnostics.push(...read.diagnostics);
+      if (read.ok) scopes = [...scopes, { base: rel, rules: ignore().add(read.text) }];
+    }
+
+    const kept: { entry: Dirent; kind: Kind }[] = [];
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const kind = await kindOf(entry);
+      if (kind === "missing") continue; // a dangling link or one that loops on itself
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (isIgnored(scopes, path, kind === "dir")) continue;
+      kept.push({ entry, kind });
+    }
+
+    // A SKILL.md that is not a regular file (a folder, a FIFO) still marks the
+    // skill folder; reading it later reports why it cannot be loaded.
+    if (kept.some(({ entry }) => entry.name === SKILL_FILE)) {
+      candidates.push({ filePath: join(dir, SKILL_FILE), loose: false });
+      return;
+    }
+    for (const { entry, kind } of kept) {
+      const path = join(dir, entry.name);
+      if (kind === "dir") {
+        await walk(path, rel === "" ? entry.name : `${rel}/${entry.name}`, scopes);
+      } else if (kind === "file" && rel === "" && entry.name.endsWith(".md")) {
+        candidates.push({ filePath: path, loose: true });
+      }
+    }
+  };
+
+  await walk(root, "", []);
+  return { candidates, diagnostics };
+}
+
+/**
+ * Git semantics: every `.gitignore` from the root down gets a say, and a
+ * deeper file's rule (including a `!negation`) overrides a shallower one.
+ */
+function isIgnored(scopes: IgnoreScope[], path: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const { base, rules } of scopes) {
+    const local = base === "" ? path : path.slice(base.length + 1);
+    const result = rules.test(isDir ? `${local}/` : local);
+    if (result.ignored) ignored = true;
+    else if (result.unignored) ignored = false;
+  }
+  return ignored;
+}

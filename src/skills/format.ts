@@ -1,0 +1,50 @@
+import { escapeXml } from "../../helpers/xml.js";
+import type { Skill, SkillsTool } from "./types.js";
+
+const HEADERS: Record<SkillsTool, string> = {
+  read: [
+    "Skills are folders of instructions for particular kinds of work. Each one below has a description of when it applies.",
+    "When the task in front of you matches a skill's description, open the file at its location with the read tool before you begin, and follow what it says.",
+    "Paths written inside a skill are relative to the folder that holds its file.",
+  ].join("\n"),
+  bash: [
+    "Skills are folders of instructions for particular kinds of work. Each one below has a description of when it applies.",
+    "When the task in front of you matches a skill's description, print the file at its location through bash (for example `cat <location>`) before you begin, and follow what it says.",
+    "Paths written inside a skill are relative to the folder that holds its file.",
+  ].join("\n"),
+};
+
+/**
+ * Picks the tool the model should use to load skills from the selected tool
+ * names: `read` if present, else `bash`, else `null` (the skills section is
+ * then left out, since the model could not open the files).
+ */
+export function selectSkillsTool(tools: readonly string[]): SkillsTool | null {
+  if (tools.includes("read")) return "read";
+  if (tools.includes("bash")) return "bash";
+  return null;
+}
+
+/**
+ * The skills index for the system prompt: a short instruction for `tool`, then
+ * `<available_skills>` listing each skill the model may invoke (those with
+ * `disableModelInvocation` are left out), every value XML-escaped. Empty when
+ * no skill is visible or `tool` is `"none"`. Skills are listed in the order given.
+ */
+export function formatSkillsForPrompt(skills: readonly Skill[], tool: SkillsTool | "none"): string {
+  if (tool === "none") return "";
+  const visible = skills.filter((skill) => !skill.disableModelInvocation);
+  if (visible.length === 0) return "";
+  const lines = [HEADERS[tool], "", "<available_skills>"];
+  for (const skill of visible) {
+    lines.push(
+      "  <skill>",
+      `    <name>${escapeXml(skill.name)}</name>`,
+      `    <description>${escapeXml(skill.description)}</description>`,
+      `    <location>${escapeXml(skill.filePath)}</location>`,
+      "  </skill>",
+    );
+  }
+  lines.push("</available_skills>");
+  return lines.join("\n");
+}

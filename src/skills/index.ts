@@ -1,0 +1,17 @@
+export { expandSkillCommand } from "./expand.js";
+export { formatSkillsForPrompt, selectSkillsTool } from "./format.js";
+export { expandHome, loadSkillFromFile, loadSkills, loadSkillsFromDir } from "./load.js";
+export type {
+  LoadSkillsOptions,
+  LoadSkillsResult,
+  Skill,
+  SkillSource,
+  SkillsTool,
+} from "./types.js";
+export {
+  MAX_DESCRIPTION_LENGTH,
+  MAX_NAME_LENGTH,
+  nameProblems,
+  type ParsedSkill,
+  parseSkill,
+} from "./validate.js";

@@ -1,0 +1,213 @@
+import { realpath } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { kindOfPath, readTextFile } from "../_fs.js";
+import type { Diagnostic } from "../types.js";
+import { type SkillCandidate, walkSkillsRoot } from "./_walk.js";
+import type { LoadSkillsOptions, LoadSkillsResult, Skill, SkillSource } from "./types.js";
+import { type ParsedSkill, parseSkill } from "./validate.js";
+
+interface SkillsRoot {
+  path: string;
+  source: SkillSource;
+}
+
+/**
+ * Reads and validates one skill file. Never throws: an unreadable, binary or
+ * non-regular file (a FIFO is never opened) gives `null` and a diagnostic.
+ */
+export async function loadSkillFromFile(
+  filePath: string,
+  source: SkillSource,
+): Promise<ParsedSkill> {
+  const read = await readTextFile(filePath);
+  if (!read.ok) return { skill: null, diagnostics: read.diagnostics };
+  const parsed = parseSkill(read.text, filePath, source);
+  return { skill: parsed.skill, diagnostics: [...read.diagnostics, ...parsed.diagnostics] };
+}
+
+/**
+ * Loads every skill under one skills root (see {@link loadSkills} for the
+ * walk's rules). The same real file loads once; the first skill of a name wins.
+ */
+export async function loadSkillsFromDir(
+  dir: string,
+  source: SkillSource,
+): Promise<LoadSkillsResult> {
+  const walked = await walkSkillsRoot(dir);
+  const loaded = await loadCandidates(
+    walked.candidates.map((candidate) => ({ candidate, source })),
+  );
+  return { skills: loaded.skills, diagnostics: [...walked.diagnostics, ...loaded.diagnostics] };
+}
+
+/**
+ * Finds, reads and validates the skills an agent can use. Search order:
+ * explicit `paths`, then the project (`<cwd>/<projectDir>/skills`, then
+ * `.agents/skills` in cwd and each ancestor up to the git root), then the user
+ * (`<agentDir>/skills`, `<home>/.agents/skills`). The first skill of a name
+ * wins, so the project beats the user; the loser is reported as a
+ * `name-collision`. The same real file reached twice (through symlinks or
+ * overlapping roots) loads once. Nothing a user file holds makes this throw.
+ */
+export async function loadSkills(options: LoadSkillsOptions): Promise<LoadSkillsResult> {
+  const home = options.home ?? homedir();
+  const cwd = resolve(expandHome(options.cwd, home));
+  const diagnostics: Diagnostic[] = [];
+  const candidates: { candidate: SkillCandidate; source: SkillSource }[] = [];
+
+  for (const raw of options.paths ?? []) {
+    const path = resolve(cwd, expandHome(raw, home));
+    const kind = await kindOfPath(path);
+    if (kind === "dir") {
+      const walked = await walkSkillsRoot(path);
+      diagnostics.push(...walked.diagnostics);
+      for (const candidate of walked.candidates) candidates.push({ candidate, source: "option" });
+    } else if (kind === "file" && path.endsWith(".md")) {
+      // Named on purpose, so validated like a SKILL.md even without a description.
+      candidates.push({ candidate: { filePath: path, loose: false }, source: "option" });
+    } else {
+      diagnostics.push({
+        level: "error",
+        code: "skill-path-invalid",
+        message:
+          kind === "missing"
+            ? `skill path not found: ${raw}`
+            : kind === "file"
+              ? `skill path is not a Markdown (.md) file: ${raw}`
+              : `skill path is not a file or folder: ${raw}`,
+        path,
+      });
+    }
+  }
+
+  if (options.includeDefaults ?? true) {
+    const roots = await defaultRoots(
+      cwd,
+      resolve(expandHome(options.agentDir, home)),
+      home,
+      options.projectDir ?? ".pi",
+    );
+    const seenRoots = new Set<string>();
+    for (const root of roots) {
+      if (seenRoots.has(root.path)) continue;
+      seenRoots.add(root.path);
+      const kind = await kindOfPath(root.path);
+      if (kind === "missing") continue;
+      if (root.source === "project" && options.projectTrusted === false) {
+        diagnostics.push({
+          level: "info",
+          code: "project-untrusted",
+          message: "project skills skipped because the project is not trusted",
+          path: root.path,
+        });
+        continue;
+      }
+      if (kind !== "dir") {
+        diagnostics.push({
+          level: "warning",
+          code: "skills-root-not-folder",
+          message: "skills location is not a folder; skipped",
+          path: root.path,
+        });
+        continue;
+      }
+      const walked = await walkSkillsRoot(root.path);
+      diagnostics.push(...walked.diagnostics);
+      for (const candidate of walked.candidates)
+        candidates.push({ candidate, source: root.source });
+    }
+  }
+
+  const loaded = await loadCandidates(candidates);
+  return { skills: loaded.skills, diagnostics: [...diagnostics, ...loaded.diagnostics] };
+}
+
+/** Reads candidates in order, loading each real file once and keeping the first skill of a name. */
+async function loadCandidates(
+  candidates: { candidate: SkillCandidate; source: SkillSource }[],
+): Promise<LoadSkillsResult> {
+  const skills: Skill[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const byName = new Map<string, Skill>();
+  const seenFiles = new Set<string>();
+  for (const { candidate, source } of candidates) {
+    const real = await realpathOr(candidate.filePath);
+    if (seenFiles.has(real)) continue;
+    seenFiles.add(real);
+    const loaded = await loadCandidate(candidate, source);
+    diagnostics.push(...loaded.diagnostics);
+    const skill = loaded.skill;
+    if (!skill) continue;
+    const winner = byName.get(skill.name);
+    if (winner) {
+      diagnostics.push({
+        level: "warning",
+        code: "name-collision",
+        message: `skill "${skill.name}" at ${skill.filePath} is ignored: the one at ${winner.filePath} was found first`,
+        path: skill.filePath,
+      });
+      continue;
+    }
+    byName.set(skill.name, skill);
+    skills.push(skill);
+  }
+  return { skills, diagnostics };
+}
+
+async function loadCandidate(candidate: SkillCandidate, source: SkillSource): Promise<ParsedSkill> {
+  const loaded = await loadSkillFromFile(candidate.filePath, source);
+  // A loose .md file in a skills root may be a README or notes; only one that
+  // declares a description is a skill, and the rest are not worth a warning.
+  if (candidate.loose && !loaded.skill) return { skill: null, diagnostics: [] };
+  return loaded;
+}
+
+/** The project roots (nearest first), then the user roots. */
+async function defaultRoots(
+  cwd: string,
+  agentDir: string,
+  home: string,
+  projectDir: string,
+): Promise<SkillsRoot[]> {
+  const roots: SkillsRoot[] = [{ path: join(cwd, projectDir, "skills"), source: "project" }];
+  for (const dir of await projectAncestors(cwd)) {
+    roots.push({ path: join(dir, ".agents", "skills"), source: "project" });
+  }
+  roots.push({ path: join(agentDir, "skills"), source: "user" });
+  roots.push({ path: join(home, ".agents", "skills"), source: "user" });
+  return roots;
+}
+
+/**
+ * `cwd` and its ancestors up to the nearest one holding `.git` (a folder, or a
+ * file in a worktree or submodule). Without a git root, `cwd` alone: walking
+ * to `/` would pick up skills from unrelated folders.
+ */
+async function projectAncestors(cwd: string): Promise<string[]> {
+  const chain: string[] = [];
+  let dir = cwd;
+  for (;;) {
+    chain.push(dir);
+    if ((await kindOfPath(join(dir, ".git"))) !== "missing") return chain;
+    const parent = dirname(dir);
+    if (parent === dir) return [cwd];
+    dir = parent;
+  }
+}
+
+/** A leading `~` (alone or before a separator) means `home`; `~user` is left alone. */
+export function expandHome(path: string, home: string): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
+  return path;
+}
+
+async function realpathOr(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    // The file vanished or is a dangling link; reading it reports that.
+    return path;
+  }
+}
