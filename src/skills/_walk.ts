@@ -15,12 +15,6 @@ export interface SkillCandidate {
   loose: boolean;
 }
 
-interface IgnoreScope {
-  /** Path of the folder holding the `.gitignore`, relative to the root, "" for the root, "/"-separated. */
-  base: string;
-  rules: Ignore;
-}
-
 type Kind = "file" | "dir" | "other" | "missing";
 
 /**
@@ -38,7 +32,9 @@ export async function walkSkillsRoot(
   const diagnostics: Diagnostic[] = [];
   const visited = new Set<string>();
 
-  const walk = async (dir: string, rel: string, scopes: IgnoreScope[]): Promise<void> => {
+  // `rel` is the "/"-separated path below the root ("" for the root itself);
+  // `rules` holds every .gitignore seen on the way down, rebased onto the root.
+  const walk = async (dir: string, rel: string, rules: Ignore): Promise<void> => {
     let real: string;
     let entries: Dirent[];
     try {
@@ -77,7 +73,7 @@ export async function walkSkillsRoot(
     if (gitignore && (await kindOf(gitignore)) === "file") {
       const read = await readTextFile(join(dir, ".gitignore"));
       diagnostics.push(...read.diagnostics);
-      if (read.ok) scopes = [...scopes, { base: rel, rules: ignore().add(read.text) }];
+      if (read.ok) rules = ignore().add(rules).add(rebaseGitignore(read.text, rel));
     }
 
     const kept: { entry: Dirent; kind: Kind }[] = [];
@@ -86,7 +82,7 @@ export async function walkSkillsRoot(
       const kind = await kindOf(entry);
       if (kind === "missing") continue; // a dangling link or one that loops on itself
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (isIgnored(scopes, path, kind === "dir")) continue;
+      if (rules.ignores(kind === "dir" ? `${path}/` : path)) continue;
       kept.push({ entry, kind });
     }
 
@@ -99,28 +95,35 @@ export async function walkSkillsRoot(
     for (const { entry, kind } of kept) {
       const path = join(dir, entry.name);
       if (kind === "dir") {
-        await walk(path, rel === "" ? entry.name : `${rel}/${entry.name}`, scopes);
+        await walk(path, rel === "" ? entry.name : `${rel}/${entry.name}`, rules);
       } else if (kind === "file" && rel === "" && entry.name.endsWith(".md")) {
         candidates.push({ filePath: path, loose: true });
       }
     }
   };
 
-  await walk(root, "", []);
+  await walk(root, "", ignore());
   return { candidates, diagnostics };
 }
 
 /**
- * Git semantics: every `.gitignore` from the root down gets a say, and a
- * deeper file's rule (including a `!negation`) overrides a shallower one.
+ * Rewrites the patterns of the `.gitignore` in folder `base` (relative to the
+ * root) so they can join one rule list with the shallower files' patterns.
+ * Later rules win in that list, so a deeper file's `!negation` overrides a
+ * shallower rule, as in git. A pattern with a slash before its end is
+ * anchored to its folder; one without matches at any depth below it.
  */
-function isIgnored(scopes: IgnoreScope[], path: string, isDir: boolean): boolean {
-  let ignored = false;
-  for (const { base, rules } of scopes) {
-    const local = base === "" ? path : path.slice(base.length + 1);
-    const result = rules.test(isDir ? `${local}/` : local);
-    if (result.ignored) ignored = true;
-    else if (result.unignored) ignored = false;
-  }
-  return ignored;
+export function rebaseGitignore(text: string, base: string): string {
+  if (base === "") return text;
+  return text
+    .split("\n")
+    .map((line) => {
+      if (line.trim() === "" || line.startsWith("#")) return line;
+      const negated = line.startsWith("!");
+      const pattern = negated ? line.slice(1) : line;
+      const anchored = pattern.slice(0, -1).includes("/");
+      const rebased = anchored ? `${base}/${pattern.replace(/^\//, "")}` : `${base}/**/${pattern}`;
+      return negated ? `!${rebased}` : rebased;
+    })
+    .join("\n");
 }
