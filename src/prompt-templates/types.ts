@@ -24,7 +24,7 @@ export interface PromptTemplate {
 export interface LoadPromptTemplatesOptions {
   /** Absolute project folder; relative `paths` and `agentDir` resolve against it. */
   cwd: string;
-  /** The user's agent folder; its `prompts/` folder is the user layer. */
+  /** The user's agent folder (relative: against `cwd`); its `prompts/` folder is the user layer. */
   agentDir: string;
   /**
    * Extra `.md` files or folders (read one level deep). Relative paths resolve
