@@ -102,8 +102,7 @@ describe("validation", () => {
         "option",
       ),
     ]);
-    // bad-yaml's location is checked in validate.test.ts.
-    expect(result.diagnostics.filter((d) => d.code !== "frontmatter-yaml")).toEqual([
+    expect(result.diagnostics).toEqual([
       {
         level: "warning",
         code: "skill-name-invalid",
@@ -127,6 +126,15 @@ describe("validation", () => {
         path: at("bad-names"),
         line: 2,
         column: 1,
+      },
+      {
+        level: "error",
+        code: "frontmatter-yaml",
+        message:
+          "invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]",
+        path: at("bad-yaml"),
+        line: 4,
+        column: 20,
       },
       {
         level: "error",
@@ -191,7 +199,6 @@ describe("validation", () => {
         column: 1,
       },
     ]);
-    expect(result.diagnostics.filter((d) => d.code === "frontmatter-yaml")).toHaveLength(1);
   });
 });
 

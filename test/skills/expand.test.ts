@@ -1,0 +1,113 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { expandSkillCommand } from "../../src/skills/index.js";
+import { FIXTURES, skillAt, tempDir } from "./_helpers.js";
+
+const review = skillAt(
+  join(FIXTURES, "expand/review/SKILL.md"),
+  "review",
+  "Review a change for bugs, tests and naming.",
+  "project",
+);
+const dir = join(FIXTURES, "expand/review");
+
+const block = (name: string, file: string, baseDir: string, body: string) =>
+  [
+    `<skill name="${name}" location="${file}">`,
+    `The user asked to apply the skill "${name}" (${file}).`,
+    `Paths written inside it are relative to its folder: ${baseDir}`,
+    "",
+    body,
+    "</skill>",
+  ].join("\n");
+
+const REVIEW_BODY = [
+  "# Code review",
+  "",
+  "1. Read `checklist.md` next to this file.",
+  "2. Run `scripts/diffstat.sh` on the change.",
+].join("\n");
+
+describe("expandSkillCommand", () => {
+  test("the skill's body without frontmatter, then the user's request", () => {
+    expect(expandSkillCommand("/skill:review check the parser\nand its tests  ", [review])).toBe(
+      `${block("review", review.filePath, dir, REVIEW_BODY)}\n\nThe user's request:\ncheck the parser\nand its tests`,
+    );
+  });
+
+  test("no request part when nothing follows the name", () => {
+    expect(expandSkillCommand("/skill:review", [review])).toBe(
+      block("review", review.filePath, dir, REVIEW_BODY),
+    );
+    expect(expandSkillCommand("/skill:review \n ", [review])).toBe(
+      block("review", review.filePath, dir, REVIEW_BODY),
+    );
+  });
+
+  test("a hidden skill can still be invoked", () => {
+    const hidden = { ...review, disableModelInvocation: true };
+    expect(expandSkillCommand("/skill:review now", [hidden])).toBe(
+      `${block("review", review.filePath, dir, REVIEW_BODY)}\n\nThe user's request:\nnow`,
+    );
+  });
+
+  test("attributes are escaped; the body is passed as written", () => {
+    const t = tempDir();
+    const folder = join(t, `a&b "c"`);
+    mkdirSync(folder);
+    const file = join(folder, "SKILL.md");
+    writeFileSync(file, "---\nname: x\ndescription: y\n---\nUse <tags> & things.\n");
+    const odd = skillAt(file, `odd"<name>`, "y", "user");
+    expect(expandSkillCommand(`/skill:odd"<name>`, [odd])).toBe(
+      [
+        `<skill name="odd&quot;&lt;name&gt;" location="${t}/a&amp;b &quot;c&quot;/SKILL.md">`,
+        `The user asked to apply the skill "odd"<name>" (${file}).`,
+        `Paths written inside it are relative to its folder: ${folder}`,
+        "",
+        "Use <tags> & things.",
+        "</skill>",
+      ].join("\n"),
+    );
+  });
+
+  test("a skill file with an empty body gives the block without a body", () => {
+    const t = tempDir();
+    const file = join(t, "SKILL.md");
+    writeFileSync(file, "---\nname: empty\ndescription: nothing inside\n---\n\n");
+    const empty = skillAt(file, "empty", "nothing inside", "user");
+    expect(expandSkillCommand("/skill:empty go", [empty])).toBe(
+      [
+        `<skill name="empty" location="${file}">`,
+        `The user asked to apply the skill "empty" (${file}).`,
+        `Paths written inside it are relative to its folder: ${t}`,
+        "</skill>",
+        "",
+        "The user's request:",
+        "go",
+      ].join("\n"),
+    );
+  });
+
+  test.each([
+    ["an unknown name", "/skill:nope do it"],
+    ["no name", "/skill: do it"],
+    ["not at the start", "please /skill:review"],
+    ["a different command", "/review this"],
+    ["plain text", "just text"],
+  ])("%s leaves the text unchanged", (_label, text) => {
+    expect(expandSkillCommand(text, [review])).toBe(text);
+  });
+
+  test("a skill file that cannot be read leaves the text unchanged", () => {
+    const t = tempDir();
+    const file = join(t, "gone/SKILL.md");
+    mkdirSync(join(t, "gone"));
+    writeFileSync(file, "---\nname: gone\ndescription: soon gone\n---\nBody\n");
+    const gone = skillAt(file, "gone", "soon gone", "user");
+    rmSync(file);
+    expect(expandSkillCommand("/skill:gone now", [gone])).toBe("/skill:gone now");
+    mkdirSync(file); // now a folder named SKILL.md
+    expect(expandSkillCommand("/skill:gone now", [gone])).toBe("/skill:gone now");
+  });
+});
