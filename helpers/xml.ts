@@ -20,7 +20,11 @@ export function escapeXml(value: unknown): string {
 const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 /** `{{#xml "tag"}}…{{/xml}}`: wraps the block as `<tag>\n…\n</tag>`; nothing when the block is blank. */
-export function xmlBlock(this: unknown, tag: unknown, options: HelperOptions): string {
+export function xmlBlock(this: unknown, tag: unknown, options?: HelperOptions): string {
+  // `{{#xml}}` passes the options object as `tag`; `{{xml "t"}}` has no block to wrap.
+  if (options === undefined || typeof options.fn !== "function") {
+    throw new Error('must be used as a block with a tag name: {{#xml "tag"}}…{{/xml}}');
+  }
   const body = options.fn(this).trim();
   if (body === "") return "";
   const name = String(tag);

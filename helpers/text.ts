@@ -1,0 +1,46 @@
+import type { HelperDelegate } from "handlebars";
+import { isList } from "./collections.js";
+import { splitHelperArgs } from "./logic.js";
+
+const DEFAULT_JOIN_SEPARATOR = ", ";
+
+/**
+ * Handlebars string literals keep `\n` as two characters, so separators given
+ * in a template would otherwise have no way to say "newline" or "tab".
+ */
+export function unescapeSeparator(separator: string): string {
+  return separator.replace(/\\([nt])/g, (_, c: string) => (c === "n" ? "\n" : "\t"));
+}
+
+/** A hash or parameter value as text: null and undefined are empty. */
+export function toText(value: unknown): string {
+  return value === null || value === undefined ? "" : String(value);
+}
+
+/**
+ * `{{join xs sep}}`: the items of a list as text, separated by `sep`
+ * (default `", "`, with `\n` and `\t` unescaped as in `list`). Not a list → "".
+ */
+export function joinHelper(...args: unknown[]): string {
+  const [params] = splitHelperArgs(args);
+  const [items, separator] = params;
+  if (!isList(items)) return "";
+  const sep =
+    separator === undefined || separator === null
+      ? DEFAULT_JOIN_SEPARATOR
+      : unescapeSeparator(String(separator));
+  return Array.from(items, toText).join(sep);
+}
+
+/** `{{default value fallback}}`: `fallback` when `value` is null, undefined or "". */
+export function defaultHelper(...args: unknown[]): unknown {
+  const [params] = splitHelperArgs(args);
+  const [value, fallback] = params;
+  if (value === null || value === undefined || value === "") return fallback ?? "";
+  return value;
+}
+
+export const textHelpers: Readonly<Record<string, HelperDelegate>> = {
+  join: joinHelper,
+  default: defaultHelper,
+};
