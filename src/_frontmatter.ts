@@ -116,12 +116,13 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
 function describeMatterError(error: unknown): Omit<Diagnostic, "path"> {
   if (error instanceof YAMLParseError) {
     const pos = error.linePos?.[0];
-    // +1: the YAML block starts on the line after the opening fence.
+    // gray-matter hands over the block with the newline after the opening
+    // fence, so YAML's line numbers are already file line numbers.
     return {
       level: "error",
       code: "frontmatter-yaml",
       message: `invalid YAML frontmatter: ${error.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`,
-      ...(pos ? { line: pos.line + 1, column: pos.col } : { line: 2, column: 1 }),
+      ...(pos ? { line: pos.line, column: pos.col } : { line: 2, column: 1 }),
     };
   }
   if (error instanceof RefusedEngineError) {

@@ -213,10 +213,7 @@ describe.each(LOADERS)("%s", (_name, load) => {
           code: "frontmatter-yaml",
           message:
             "prompt template skipped: invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]",
-          // KNOWN BUG in src/_frontmatter.ts (not this module): gray-matter hands
-          // the YAML over with a leading newline, so the extra +1 overshoots by
-          // one line. The error is on line 3. See the `it.fails` below.
-          line: 4,
+          line: 3,
           column: 25,
           path: `${dir}/broken.md`,
         },
@@ -249,9 +246,7 @@ describe.each(LOADERS)("%s", (_name, load) => {
     });
   });
 
-  // Flips to a failure once src/_frontmatter.ts reports YAML lines correctly;
-  // then drop `.fails` and set line 3 in the test above.
-  it.fails("locates a YAML error on the line it is on", async () => {
+  it("locates a YAML error on the line it is on", async () => {
     const { root, ...options } = scenario("invalid-yaml");
     const { diagnostics } = await load(options);
     expect(diagnostics.find((d) => d.code === "frontmatter-yaml")?.line).toEqual(3);
