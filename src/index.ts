@@ -1,1 +1,48 @@
-export const VERSION = "0.1.0";
+// Public API of sysprompt. Internal modules start with `_` or live in stage folders.
+export type {
+  ContextFile,
+  EnvironmentEntry,
+  PromptData,
+  SkillEntry,
+  ToolSnippet,
+  WorkspaceTree,
+} from "./data.js";
+export { PROMPT_DATA_FIELDS } from "./data.js";
+export { diffSections } from "./diff.js";
+export { createEngine, type Engine, formatPrompt, TemplateError } from "./engine/index.js";
+export type { SystemPromptOptions } from "./options.js";
+export {
+  expandPromptTemplate,
+  loadPromptTemplates,
+  loadPromptTemplatesSync,
+  parseCommandArgs,
+  substituteArgs,
+} from "./prompt-templates/index.js";
+export type { PromptTemplate } from "./prompt-templates/types.js";
+export {
+  type PreparedPrompt,
+  preparePrompt,
+  renderPrepared,
+  renderSystemPrompt,
+} from "./render-system-prompt.js";
+export { layerSections } from "./sections/layer.js";
+export { type RenderInput, type RenderOutput, renderSections } from "./sections/render.js";
+export type { SectionMeta, SectionTemplate } from "./sections/types.js";
+export {
+  expandSkillCommand,
+  formatSkillsForPrompt,
+  loadSkills,
+  selectSkillsTool,
+} from "./skills/index.js";
+export type { Skill } from "./skills/types.js";
+export type {
+  Diagnostic,
+  DiagnosticLevel,
+  Layer,
+  RenderedSection,
+  RenderResult,
+  SectionSource,
+  StepStatus,
+  StepTiming,
+} from "./types.js";
+export { SyspromptError } from "./types.js";

@@ -1,0 +1,57 @@
+import { toPosix } from "../../gather/context-files.js";
+import { formatDiagnostics, formatTable } from "../format.js";
+import { type CliIo, EXIT_OK } from "../io.js";
+import { loadResources, type ResourceFlags } from "./_resources.js";
+
+/** `sysprompt list`: slash-command templates and skills, with sources and diagnostics. */
+export async function listCommand(
+  flags: ResourceFlags & { json?: boolean },
+  io: CliIo,
+): Promise<number> {
+  const { templates, skills } = await loadResources(flags, io);
+  if (flags.json) {
+    io.stdout(
+      `${JSON.stringify(
+        {
+          templates: templates.templates,
+          skills: skills.skills,
+          diagnostics: [...templates.diagnostics, ...skills.diagnostics],
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    return EXIT_OK;
+  }
+  io.stdout("Templates\n");
+  io.stdout(
+    templates.templates.length === 0
+      ? "  (none)\n"
+      : formatTable(
+          templates.templates.map((t) => [
+            `  /${t.name}${t.argumentHint ? ` ${t.argumentHint}` : ""}`,
+            t.description,
+            `${t.source} ${toPosix(t.filePath)}`,
+          ]),
+        ),
+  );
+  io.stdout("\nSkills\n");
+  io.stdout(
+    skills.skills.length === 0
+      ? "  (none)\n"
+      : formatTable(
+          skills.skills.map((s) => [
+            `  ${s.name}${s.disableModelInvocation ? " (hidden)" : ""}`,
+            oneLine(s.description),
+            `${s.source} ${toPosix(s.filePath)}`,
+          ]),
+        ),
+  );
+  io.stderr(formatDiagnostics([...templates.diagnostics, ...skills.diagnostics]));
+  return EXIT_OK;
+}
+
+function oneLine(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
+}

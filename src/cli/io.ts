@@ -1,0 +1,15 @@
+/** Everything the CLI touches outside itself, injectable for tests. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Exit codes: 0 success, 1 the command found problems, 2 bad usage or an unusable argument. */
+export const EXIT_OK = 0;
+export const EXIT_PROBLEMS = 1;
+export const EXIT_USAGE = 2;
+
+/** A usage problem found by a command after parsing; the CLI prints it and exits 2. */
+export class UsageError extends Error {}

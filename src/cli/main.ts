@@ -1,0 +1,88 @@
+import { Command, CommanderError, Option } from "commander";
+import { SyspromptError } from "../types.js";
+import { type CliIo, EXIT_OK, EXIT_USAGE, UsageError } from "./io.js";
+import { collect } from "./options.js";
+
+/**
+ * Runs the CLI on `argv` (without `node` and the script) and returns the exit
+ * code. Only this folder writes output; the caller sets the process exit code.
+ */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  let code = EXIT_OK;
+  const program = new Command("sysprompt")
+    .description("Build a coding agent's system prompt from Markdown section templates.")
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError("(run sysprompt help for usage)");
+
+  const renderFlags = (cmd: Command) =>
+    cmd
+      .option("--cwd <dir>", "working directory (default: the current one)")
+      .option(
+        "--agent-dir <dir>",
+        "user layer folder (default: $SYSPROMPT_AGENT_DIR or ~/.pi/agent)",
+      )
+      .option("--tools <a,b>", "selected tools, comma-separated (default: read,bash,edit,write)")
+      .option("--tool <name=text>", "describe or re-describe a tool (repeatable)", collect)
+      .option("--guideline <text>", "add a rule (repeatable)", collect)
+      .option("--model <name>", "model name for the environment section")
+      .option("--system-prompt <text|file>", "replace the base prompt")
+      .option("--append-system-prompt <text|file>", "append to the prompt (repeatable)", collect)
+      .option("--now <iso>", "pin the clock (ISO 8601, UTC when no offset is given)")
+      .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills")
+      .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery");
+
+  renderFlags(program.command("render").description("print the system prompt"))
+    .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")
+    .addOption(new Option("--section <name>", "print only this section"))
+    .action(async (flags) => {
+      const { renderCommand } = await import("./commands/render.js");
+      code = await renderCommand(flags, io);
+    });
+
+  renderFlags(
+    program.command("sections").description("list sections with order, layer and file"),
+  ).action(async (flags) => {
+    const { sectionsCommand } = await import("./commands/sections.js");
+    code = await sectionsCommand(flags, io);
+  });
+
+  program
+    .command("expand")
+    .description("expand /template args or /skill:name args")
+    .argument("<text>", "the text to expand")
+    .option("--cwd <dir>", "working directory (default: the current one)")
+    .option("--agent-dir <dir>", "user layer folder")
+    .option("--untrusted", "skip the project's templates and skills")
+    .action(async (text: string, flags) => {
+      const { expandCommand } = await import("./commands/expand.js");
+      code = await expandCommand(text, flags, io);
+    });
+
+  program
+    .command("list")
+    .description("list slash-command templates and skills, with sources and diagnostics")
+    .option("--cwd <dir>", "working directory (default: the current one)")
+    .option("--agent-dir <dir>", "user layer folder")
+    .option("--untrusted", "skip the project's templates and skills")
+    .option("--json", "print as JSON")
+    .action(async (flags) => {
+      const { listCommand } = await import("./commands/list.js");
+      code = await listCommand(flags, io);
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are not errors; everything else commander rejects is usage.
+      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    if (error instanceof UsageError || error instanceof SyspromptError) {
+      io.stderr(`sysprompt: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}

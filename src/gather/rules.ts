@@ -1,0 +1,55 @@
+/**
+ * Added when a shell is the only way to search: without it models tend to
+ * guess paths instead of looking.
+ */
+export const SHELL_SEARCH_RULE =
+  "Use the shell to explore the project (rg or grep to search, find and ls to list), since no dedicated search tools are selected.";
+
+const SHELLS = ["bash", "powershell"];
+const SEARCH_TOOLS = ["grep", "find", "ls"];
+
+export interface RuleInputs {
+  tools: readonly string[];
+  /** Guidelines declared per tool; only selected tools' guidelines apply. */
+  toolGuidelines?: Readonly<Record<string, readonly string[]>>;
+  /** The caller's own guidelines. */
+  promptGuidelines?: readonly string[];
+  /** Our general rules (`prompts/rules.md`). */
+  generalRules?: readonly string[];
+}
+
+/**
+ * Builds the rules list: the shell rule when it applies, each selected tool's
+ * guidelines (in selection order), the caller's guidelines, then the general
+ * rules. Each is trimmed, blanks dropped, duplicates dropped keeping the first.
+ */
+export function buildRules(input: RuleInputs): string[] {
+  const candidates: string[] = [];
+  const hasShell = input.tools.some((t) => SHELLS.includes(t));
+  const hasSearch = input.tools.some((t) => SEARCH_TOOLS.includes(t));
+  if (hasShell && !hasSearch) candidates.push(SHELL_SEARCH_RULE);
+  for (const tool of input.tools) {
+    const guidelines = input.toolGuidelines?.[tool];
+    if (guidelines && Object.hasOwn(input.toolGuidelines ?? {}, tool))
+      candidates.push(...guidelines);
+  }
+  candidates.push(...(input.promptGuidelines ?? []), ...(input.generalRules ?? []));
+  const seen = new Set<string>();
+  const rules: string[] = [];
+  for (const raw of candidates) {
+    const rule = typeof raw === "string" ? raw.trim() : "";
+    if (rule === "" || seen.has(rule)) continue;
+    seen.add(rule);
+    rules.push(rule);
+  }
+  return rules;
+}
+
+/** Parses a `- rule` list (the format of `prompts/rules.md`); `#` lines are comments. */
+export function parseRuleList(text: string): string[] {
+  return text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith("- "))
+    .map((l) => l.slice(2).trim());
+}

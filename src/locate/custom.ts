@@ -1,0 +1,68 @@
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { readTextFile } from "../_fs.js";
+import type { CustomPrompt } from "../sections/render.js";
+import { SyspromptError } from "../types.js";
+import type { LoadedLayer } from "./load-layer.js";
+
+/**
+ * An option or flag value that is text or a path. An existing readable file is
+ * read; an existing path that is not a readable text file is a usage error
+ * (the caller named it explicitly); anything else is the text itself.
+ */
+export async function readTextOrPath(
+  value: string,
+  cwd: string,
+  what: string,
+): Promise<{ text: string; path?: string }> {
+  // Multi-line values are prompt text, never paths; skip the file system.
+  if (value.includes("\n") || value.trim() === "") return { text: value };
+  const path = resolve(cwd, value);
+  let isFile: boolean;
+  try {
+    isFile = (await stat(path)).isFile();
+  } catch {
+    // Not an existing path (or not a possible one, like ENAMETOOLONG): literal text.
+    return { text: value };
+  }
+  if (!isFile) {
+    throw new SyspromptError(
+      "bad-argument",
+      `${what}: "${value}" exists but is not a file; pass a text file or the prompt text itself`,
+    );
+  }
+  const read = await readTextFile(path);
+  if (!read.ok) {
+    throw new SyspromptError(
+      "bad-argument",
+      `${what}: cannot use "${value}": ${read.diagnostics[0]?.message ?? read.reason}`,
+    );
+  }
+  return { text: read.text, path };
+}
+
+/**
+ * Which custom base prompt applies, first found: the explicit option, then the
+ * project's SYSTEM.md / SYSTEM_TEMPLATE.md, then the user's.
+ */
+export function chooseCustomPrompt(
+  option: CustomPrompt | null,
+  layers: readonly LoadedLayer[],
+): CustomPrompt | null {
+  if (option) return option;
+  for (const layer of [...layers].reverse()) if (layer.system) return layer.system;
+  return null;
+}
+
+/**
+ * The addendum: the highest layer's APPEND_SYSTEM.md (the project's replaces
+ * the user's; they are not merged) followed by every appended value, joined by
+ * blank lines.
+ */
+export function buildAppendPrompt(
+  layers: readonly LoadedLayer[],
+  appended: readonly string[],
+): string {
+  const file = [...layers].reverse().find((l) => l.append !== null)?.append ?? "";
+  return [file, ...appended.map((a) => a.trim())].filter((p) => p !== "").join("\n\n");
+}

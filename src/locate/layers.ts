@@ -1,0 +1,42 @@
+import { homedir } from "node:os";
+import { join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Where each layer's files live. */
+export interface LayerDirs {
+  /** The package's `prompts/` folder. */
+  builtin: string;
+  /** The agent dir (`~/.pi/agent` by default). */
+  user: string;
+  /** `<cwd>/.pi` (the folder name is an option). */
+  project: string;
+}
+
+export const DEFAULT_PROJECT_DIR = ".pi";
+
+/** The builtin `prompts/` folder of this package (this file runs from src/ or dist/src/). */
+export function builtinPromptsDir(): string {
+  const compiled = fileURLToPath(import.meta.url).includes(`${sep}dist${sep}src${sep}`);
+  return fileURLToPath(new URL(compiled ? "../../../prompts" : "../../prompts", import.meta.url));
+}
+
+/**
+ * The agent dir: the explicit option, else `$SYSPROMPT_AGENT_DIR`, else
+ * `~/.pi/agent`. A leading `~` means the home folder.
+ */
+export function resolveAgentDir(options: {
+  agentDir?: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+  cwd: string;
+}): string {
+  const raw = options.agentDir ?? (options.env.SYSPROMPT_AGENT_DIR || undefined);
+  if (raw === undefined) return join(options.home, ".pi", "agent");
+  return resolve(options.cwd, expandHome(raw, options.home));
+}
+
+export function expandHome(path: string, home: string = homedir()): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
+  return path;
+}

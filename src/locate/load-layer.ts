@@ -1,0 +1,95 @@
+import { join } from "node:path";
+import { parseFrontmatter } from "../_frontmatter.js";
+import { readTextFile } from "../_fs.js";
+import { listMarkdown, loadSectionsFromDir } from "../sections/load.js";
+import type { CustomPrompt } from "../sections/render.js";
+import type { SectionFile } from "../sections/types.js";
+import type { Diagnostic, Layer } from "../types.js";
+
+/** Everything one layer folder contributes to the prompt. */
+export interface LoadedLayer {
+  layer: Layer;
+  sections: SectionFile[];
+  /** Partial sources by name, from `partials/*.md`. */
+  partials: Record<string, string>;
+  /** SYSTEM.md or SYSTEM_TEMPLATE.md of this layer (SYSTEM.md wins). */
+  system: CustomPrompt | null;
+  /** APPEND_SYSTEM.md of this layer, trimmed. */
+  append: string | null;
+  diagnostics: Diagnostic[];
+}
+
+export function emptyLayer(layer: Layer): LoadedLayer {
+  return { layer, sections: [], partials: {}, system: null, append: null, diagnostics: [] };
+}
+
+/**
+ * Reads a layer folder: `sections/*.md`, `partials/*.md` and, unless
+ * `customFiles` is false, SYSTEM.md / SYSTEM_TEMPLATE.md / APPEND_SYSTEM.md.
+ * Missing files are normal; broken ones are diagnostics.
+ */
+export async function loadLayer(
+  dir: string,
+  layer: Layer,
+  options: { customFiles: boolean; sections?: boolean },
+): Promise<LoadedLayer> {
+  const [sections, partials, system, template, append] = await Promise.all([
+    options.sections === false
+      ? { sections: [], diagnostics: [] }
+      : loadSectionsFromDir(join(dir, "sections"), layer),
+    loadPartials(join(dir, "partials")),
+    options.customFiles ? readOptional(join(dir, "SYSTEM.md")) : undefined,
+    options.customFiles ? readOptional(join(dir, "SYSTEM_TEMPLATE.md")) : undefined,
+    options.customFiles ? readOptional(join(dir, "APPEND_SYSTEM.md")) : undefined,
+  ]);
+  const diagnostics = [
+    ...sections.diagnostics,
+    ...partials.diagnostics,
+    ...(system?.diagnostics ?? []),
+    ...(template?.diagnostics ?? []),
+    ...(append?.diagnostics ?? []),
+  ];
+  const systemPrompt: CustomPrompt | null =
+    system?.text !== undefined
+      ? { text: system.text, template: false, source: { layer, path: join(dir, "SYSTEM.md") } }
+      : template?.text !== undefined
+        ? {
+            text: template.text,
+            template: true,
+            line: 1,
+            source: { layer, path: join(dir, "SYSTEM_TEMPLATE.md") },
+          }
+        : null;
+  return {
+    layer,
+    sections: sections.sections,
+    partials: partials.partials,
+    system: systemPrompt,
+    append: append?.text !== undefined ? append.text.trim() : null,
+    diagnostics,
+  };
+}
+
+/** A file that may be absent: absence is silent, other failures are diagnostics. */
+async function readOptional(path: string): Promise<{ text?: string; diagnostics: Diagnostic[] }> {
+  const read = await readTextFile(path);
+  if (read.ok) return { text: read.text, diagnostics: read.diagnostics };
+  return { diagnostics: read.reason === "missing" ? [] : read.diagnostics };
+}
+
+async function loadPartials(
+  dir: string,
+): Promise<{ partials: Record<string, string>; diagnostics: Diagnostic[] }> {
+  const { names, diagnostics } = await listMarkdown(dir);
+  const partials: Record<string, string> = {};
+  const reads = await Promise.all(names.map((n) => readTextFile(join(dir, n))));
+  reads.forEach((read, i) => {
+    const name = names[i]?.slice(0, -".md".length);
+    diagnostics.push(...read.diagnostics);
+    if (!read.ok || !name) return;
+    const doc = parseFrontmatter(read.text, join(dir, `${name}.md`));
+    diagnostics.push(...doc.diagnostics);
+    partials[name] = doc.body;
+  });
+  return { partials, diagnostics };
+}

@@ -1,0 +1,114 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { parseFrontmatter } from "../_frontmatter.js";
+import { readTextFile } from "../_fs.js";
+import type { Diagnostic, Layer } from "../types.js";
+import { readSectionMeta } from "./meta.js";
+import { SECTION_NAME, type SectionFile } from "./types.js";
+
+/**
+ * Parses one section file's text. Never touches the disk. Bad frontmatter
+ * means the file is ignored (returns no section) with a located diagnostic.
+ */
+export function parseSectionFile(
+  name: string,
+  text: string,
+  path: string,
+  layer: Layer,
+): { section?: SectionFile; diagnostics: Diagnostic[] } {
+  const doc = parseFrontmatter(text, path);
+  if (!doc.ok) {
+    return {
+      diagnostics: doc.diagnostics.map((d) => ({
+        ...d,
+        message: `${d.message}; section file ignored`,
+      })),
+    };
+  }
+  const { meta, diagnostics } = readSectionMeta(doc.data, path);
+  for (const d of diagnostics) {
+    const key = /"([^"]+)"/.exec(d.message)?.[1];
+    const line = key ? lineOfKey(text, key) : undefined;
+    if (line) d.line = line;
+  }
+  return {
+    section: { name, meta, body: doc.body, bodyLine: doc.bodyLine, source: { layer, path } },
+    diagnostics: [...doc.diagnostics, ...diagnostics],
+  };
+}
+
+function lineOfKey(text: string, key: string): number | undefined {
+  const lines = text.split("\n");
+  for (let i = 1; i < lines.length && lines[i] !== "---"; i++) {
+    if (lines[i]?.startsWith(`${key}:`)) return i + 1;
+  }
+  return undefined;
+}
+
+/**
+ * Reads every `<name>.md` in `dir` (sorted by name). A missing folder is
+ * simply no sections; an invalid file name or an unreadable file is a
+ * diagnostic.
+ */
+export async function loadSectionsFromDir(
+  dir: string,
+  layer: Layer,
+): Promise<{ sections: SectionFile[]; diagnostics: Diagnostic[] }> {
+  const { names: files, diagnostics } = await listMarkdown(dir);
+  const sections: SectionFile[] = [];
+  const loaded = await Promise.all(files.map((file) => loadOne(dir, file, layer)));
+  for (const result of loaded) {
+    if (result.section) sections.push(result.section);
+    diagnostics.push(...result.diagnostics);
+  }
+  return { sections, diagnostics };
+}
+
+async function loadOne(dir: string, file: string, layer: Layer) {
+  const path = join(dir, file);
+  const name = file.slice(0, -".md".length);
+  if (!SECTION_NAME.test(name)) {
+    return {
+      diagnostics: [
+        {
+          level: "warning",
+          code: "section-name",
+          message: `"${file}" is not a valid section file name (${SECTION_NAME.source} plus .md); ignored`,
+          path,
+        } satisfies Diagnostic,
+      ],
+    };
+  }
+  const read = await readTextFile(path);
+  if (!read.ok) return { diagnostics: read.diagnostics };
+  const parsed = parseSectionFile(name, read.text, path, layer);
+  return { section: parsed.section, diagnostics: [...read.diagnostics, ...parsed.diagnostics] };
+}
+
+/**
+ * Sorted `.md` entries of a folder. A missing folder is the normal case for a
+ * layer and gives nothing; any other failure (not a folder, no permission)
+ * gives a diagnostic.
+ */
+export async function listMarkdown(
+  dir: string,
+): Promise<{ names: string[]; diagnostics: Diagnostic[] }> {
+  try {
+    const names = await readdir(dir);
+    return { names: names.filter((n) => n.endsWith(".md")).sort(), diagnostics: [] };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { names: [], diagnostics: [] };
+    return {
+      names: [],
+      diagnostics: [
+        {
+          level: "warning",
+          code: "dir-unreadable",
+          message: `cannot list folder: ${(error as Error).message}`,
+          path: dir,
+        },
+      ],
+    };
+  }
+}

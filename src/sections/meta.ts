@@ -1,0 +1,63 @@
+import type { Diagnostic } from "../types.js";
+import type { SectionMeta } from "./types.js";
+
+const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const KNOWN_KEYS = new Set(["order", "tag", "base", "volatile", "enabled", "description"]);
+
+/** What a section gets when neither it nor a lower layer sets a key. */
+export function defaultMeta(name: string): SectionMeta {
+  return { order: 1000, tag: name, base: false, volatile: false, enabled: true, description: "" };
+}
+
+/**
+ * Validates a section file's frontmatter. A key with a value of the wrong type
+ * is dropped with a diagnostic (the lower layer's value or the default then
+ * applies); unknown keys are reported but harmless.
+ */
+export function readSectionMeta(
+  data: Record<string, unknown>,
+  path: string,
+): { meta: Partial<SectionMeta>; diagnostics: Diagnostic[] } {
+  const meta: Partial<SectionMeta> = {};
+  const diagnostics: Diagnostic[] = [];
+  const bad = (key: string, expected: string) =>
+    diagnostics.push({
+      level: "warning",
+      code: "section-meta",
+      message: `frontmatter "${key}" must be ${expected}; ignored`,
+      path,
+    });
+  for (const [key, value] of Object.entries(data)) {
+    switch (key) {
+      case "order":
+        if (typeof value === "number" && Number.isFinite(value)) meta.order = value;
+        else bad(key, "a number");
+        break;
+      case "tag":
+        if (value === false) meta.tag = false;
+        else if (typeof value === "string" && TAG_NAME.test(value)) meta.tag = value;
+        else bad(key, "false or a tag name such as rules");
+        break;
+      case "base":
+      case "volatile":
+      case "enabled":
+        if (typeof value === "boolean") meta[key] = value;
+        else bad(key, "true or false");
+        break;
+      case "description":
+        if (typeof value === "string") meta.description = value.trim();
+        else bad(key, "a string");
+        break;
+      default:
+        if (!KNOWN_KEYS.has(key)) {
+          diagnostics.push({
+            level: "info",
+            code: "section-meta-unknown",
+            message: `unknown frontmatter key "${key}" (known: ${[...KNOWN_KEYS].join(", ")})`,
+            path,
+          });
+        }
+    }
+  }
+  return { meta, diagnostics };
+}

@@ -1,0 +1,41 @@
+import type { SectionSource } from "../types.js";
+
+/** Section names: lower-case, start with a letter. */
+export const SECTION_NAME = /^[a-z][a-z0-9_-]*$/;
+
+/** The frontmatter keys a section file may set, fully resolved. */
+export interface SectionMeta {
+  /** Position in the prompt; ties are broken by name. */
+  order: number;
+  /** Wrap the body as `<tag>…</tag>`; `false` for no wrapping. */
+  tag: string | false;
+  /** Dropped when a custom base prompt (SYSTEM.md…) replaces the base prompt. */
+  base: boolean;
+  /** Its text changes between runs on the same inputs (the date). */
+  volatile: boolean;
+  /** `false` switches the section off. */
+  enabled: boolean;
+  description: string;
+}
+
+/** One section file as read from one layer, before layering. */
+export interface SectionFile {
+  name: string;
+  /** Only the keys the file itself set (validated). */
+  meta: Partial<SectionMeta>;
+  body: string;
+  /** 1-based line of the file on which `body` starts, to locate template errors. */
+  bodyLine: number;
+  source: SectionSource;
+}
+
+/** A section after layering: the winning file, its resolved meta, and the version it replaced. */
+export interface SectionTemplate {
+  name: string;
+  meta: SectionMeta;
+  body: string;
+  bodyLine: number;
+  source: SectionSource;
+  /** The lower layer's version, rendered by `{{> base}}` and used as fallback on errors. */
+  lower?: SectionTemplate;
+}
