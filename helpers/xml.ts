@@ -28,6 +28,6 @@ export function xmlBlock(this: unknown, tag: unknown, options?: HelperOptions): 
   const body = options.fn(this).trim();
   if (body === "") return "";
   const name = String(tag);
-  if (!TAG_NAME.test(name)) throw new Error(`xml: "${name}" is not a valid tag name`);
+  if (!TAG_NAME.test(name)) throw new Error(`"${name}" is not a valid tag name`);
   return `<${name}>\n${body}\n</${name}>`;
 }
