@@ -1,0 +1,241 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { layerSections } from "../../src/sections/layer.js";
+import type { SectionFile } from "../../src/sections/types.js";
+import type { RenderedSection } from "../../src/types.js";
+import {
+  builtinSection,
+  copyScenario,
+  cwdSection,
+  DATE_SECTION,
+  DEFAULT_RULES_SECTION,
+  DEFAULT_TOOLS_SECTION,
+  ENVIRONMENT_SECTION,
+  GENERAL_RULES,
+  PREAMBLE,
+  pinned,
+  SHELL_RULE,
+} from "../api/_helpers.js";
+
+const file = (
+  name: string,
+  layer: "builtin" | "user" | "project",
+  meta: SectionFile["meta"],
+  body = `${name} from ${layer}`,
+): SectionFile => ({
+  name,
+  meta,
+  body,
+  bodyLine: 1,
+  source: { layer, path: `/${layer}/${name}.md` },
+});
+
+/** The builtin sections of a default render, by name, as `renderSystemPrompt` reports them. */
+function builtin(cwd: string): Record<string, RenderedSection> {
+  const at = (name: string, text: string): RenderedSection => ({
+    name,
+    text,
+    source: { layer: "builtin", path: builtinSection(name) },
+  });
+  return {
+    preamble: at("preamble", PREAMBLE),
+    tools: at("tools", DEFAULT_TOOLS_SECTION),
+    rules: at("rules", DEFAULT_RULES_SECTION),
+    environment: at("environment", ENVIRONMENT_SECTION),
+    cwd: at("cwd", cwdSection(cwd)),
+    date: at("date", DATE_SECTION),
+  };
+}
+
+async function renderScenario(scenario: string) {
+  const root = copyScenario("layers", scenario);
+  const cwd = join(root, "project");
+  const result = await renderSystemPrompt(pinned(root, { noContextFiles: true }));
+  return { root, cwd, result, b: builtin(cwd), project: join(cwd, ".pi", "sections") };
+}
+
+describe("layerSections", () => {
+  it("an override inherits every key it does not set and keeps the replaced version as lower", () => {
+    const lowest = file("rules", "builtin", { order: 30, base: true, description: "Rules." });
+    const user = file("rules", "user", { tag: "house_rules" });
+    const project = file("rules", "project", { description: "Ours." });
+    const userTemplate = {
+      name: "rules",
+      meta: {
+        order: 30,
+        tag: "house_rules",
+        base: true,
+        volatile: false,
+        enabled: true,
+        description: "Rules.",
+      },
+      body: "rules from user",
+      bodyLine: 1,
+      source: { layer: "user", path: "/user/rules.md" },
+      lower: {
+        name: "rules",
+        meta: {
+          order: 30,
+          tag: "rules",
+          base: true,
+          volatile: false,
+          enabled: true,
+          description: "Rules.",
+        },
+        body: "rules from builtin",
+        bodyLine: 1,
+        source: { layer: "builtin", path: "/builtin/rules.md" },
+      },
+    };
+    expect(layerSections([lowest, user, project])).toEqual([
+      {
+        name: "rules",
+        meta: { ...userTemplate.meta, description: "Ours." },
+        body: "rules from project",
+        bodyLine: 1,
+        source: { layer: "project", path: "/project/rules.md" },
+        lower: userTemplate,
+      },
+    ]);
+  });
+
+  it("sorts by order, ties by name (code-unit order)", () => {
+    const names = layerSections([
+      file("zeta", "builtin", { order: 10 }),
+      file("beta", "builtin", { order: 20 }),
+      file("alpha", "builtin", { order: 20 }),
+      file("first", "builtin", { order: -1 }),
+      file("unordered", "builtin", {}),
+    ]).map((t) => [t.name, t.meta.order]);
+    expect(names).toEqual([
+      ["first", -1],
+      ["zeta", 10],
+      ["alpha", 20],
+      ["beta", 20],
+      ["unordered", 1000],
+    ]);
+  });
+});
+
+describe("layers through renderSystemPrompt", () => {
+  it("an override without order/tag/base inherits them from the builtin section", async () => {
+    const { result, b, project } = await renderScenario("override-inherits-meta");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections).toEqual([
+      b.preamble,
+      b.tools,
+      {
+        name: "rules",
+        text: `<rules>\nHouse rules:\n${[SHELL_RULE, ...GENERAL_RULES].map((r) => `* ${r}`).join("\n")}\n</rules>`,
+        source: { layer: "project", path: join(project, "rules.md") },
+      },
+      b.environment,
+      b.cwd,
+      b.date,
+    ]);
+  });
+
+  it("an override inherits base: true, so a custom base prompt replaces it too", async () => {
+    const { root } = await renderScenario("override-inherits-meta");
+    const result = await renderSystemPrompt(
+      pinned(root, { noContextFiles: true, systemPrompt: "Custom base." }),
+    );
+    expect(result.sections.map((s) => s.name)).toEqual(["preamble", "environment", "cwd", "date"]);
+  });
+
+  it("{{> base}} renders the builtin version it replaces", async () => {
+    const { result, b, project } = await renderScenario("project-override-with-base");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections).toEqual([
+      b.preamble,
+      {
+        name: "tools",
+        text: DEFAULT_TOOLS_SECTION.replace(
+          "\n</tools>",
+          "\n\nAsk before installing packages.\n</tools>",
+        ),
+        source: { layer: "project", path: join(project, "tools.md") },
+      },
+      b.rules,
+      b.environment,
+      b.cwd,
+      b.date,
+    ]);
+  });
+
+  it("two levels: project {{> base}} renders the user override, whose {{> base}} renders the builtin", async () => {
+    const { result, b, project, cwd } = await renderScenario("project-over-user-over-builtin");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections).toEqual([
+      b.preamble,
+      b.tools,
+      b.rules,
+      b.environment,
+      {
+        name: "cwd",
+        // The user layer set `tag: workdir`; the project override inherits it.
+        text: [
+          "<workdir>",
+          `Current working directory: ${cwd}`,
+          "User note: keep scratch files in /tmp.",
+          "Project note: generated code lives in gen/.",
+          "</workdir>",
+        ].join("\n"),
+        source: { layer: "project", path: join(project, "cwd.md") },
+      },
+      b.date,
+    ]);
+  });
+
+  it("enabled: false switches a section off", async () => {
+    const { result, b } = await renderScenario("disabled-section");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections).toEqual([b.preamble, b.tools, b.rules, b.cwd, b.date]);
+  });
+
+  it("a new name adds a section at its order; equal orders sort by name", async () => {
+    const { result, b, project } = await renderScenario("new-section-at-order");
+    const added = (name: string, body: string): RenderedSection => ({
+      name,
+      text: `<${name}>\n${body}\n</${name}>`,
+      source: { layer: "project", path: join(project, `${name}.md`) },
+    });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections).toEqual([
+      b.preamble,
+      b.tools,
+      b.rules,
+      added("alpha", "Sorted before environment: same order, smaller name."),
+      b.environment,
+      added("omega", "Sorted after environment: same order, larger name."),
+      added("team", "The team reviews every change."),
+      b.cwd,
+      b.date,
+    ]);
+  });
+
+  it("tag names the wrapper, tag: false has none, and a section that renders empty is left out", async () => {
+    const { result, b, project } = await renderScenario("tags-and-empty");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections).toEqual([
+      b.preamble,
+      b.tools,
+      b.rules,
+      b.environment,
+      {
+        name: "notes",
+        text: "<team_notes>\nTagged by its tag, not its name.\n</team_notes>",
+        source: { layer: "project", path: join(project, "notes.md") },
+      },
+      {
+        name: "plain",
+        text: "No tag around this one.",
+        source: { layer: "project", path: join(project, "plain.md") },
+      },
+      b.cwd,
+      b.date,
+    ]);
+    expect(result.text).toBe(result.sections.map((s) => s.text).join("\n\n"));
+  });
+});

@@ -1,0 +1,173 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadSectionsFromDir } from "../../src/sections/load.js";
+import { FIXTURES, tempDir } from "../api/_helpers.js";
+
+/** The project section folder of a `test/fixtures/sections/<scenario>`. */
+const sectionsOf = (scenario: string) =>
+  join(FIXTURES, "sections", scenario, "project", ".pi", "sections");
+
+describe("loadSectionsFromDir", () => {
+  it("a missing folder is no sections and no diagnostics", async () => {
+    expect(await loadSectionsFromDir(join(tempDir(), "nope"), "user")).toEqual({
+      sections: [],
+      diagnostics: [],
+    });
+  });
+
+  it("a file where the folder should be is a warning", async () => {
+    const root = tempDir();
+    writeFileSync(join(root, "sections"), "not a folder");
+    expect(await loadSectionsFromDir(join(root, "sections"), "project")).toEqual({
+      sections: [],
+      diagnostics: [
+        {
+          level: "warning",
+          code: "dir-unreadable",
+          message: `cannot list folder: ENOTDIR: not a directory, scandir '${join(root, "sections")}'`,
+          path: join(root, "sections"),
+        },
+      ],
+    });
+  });
+
+  it("invalid file names (a space, a leading digit) are diagnostics; other extensions are not looked at", async () => {
+    const dir = sectionsOf("invalid-names");
+    expect(await loadSectionsFromDir(dir, "project")).toEqual({
+      sections: [
+        {
+          name: "good",
+          meta: { order: 65 },
+          body: "A good one.\n",
+          bodyLine: 4,
+          source: { layer: "project", path: join(dir, "good.md") },
+        },
+      ],
+      diagnostics: [
+        {
+          level: "warning",
+          code: "section-name",
+          message:
+            '"1x.md" is not a valid section file name (^[a-z][a-z0-9_-]*$ plus .md); ignored',
+          path: join(dir, "1x.md"),
+        },
+        {
+          level: "warning",
+          code: "section-name",
+          message:
+            '"Bad Name.md" is not a valid section file name (^[a-z][a-z0-9_-]*$ plus .md); ignored',
+          path: join(dir, "Bad Name.md"),
+        },
+      ],
+    });
+  });
+
+  it("frontmatter keys of the wrong type are dropped, each located at its line; the section still loads", async () => {
+    const dir = sectionsOf("bad-meta-types");
+    const path = join(dir, "team.md");
+    const bad = (key: string, expected: string, line: number) => ({
+      level: "warning",
+      code: "section-meta",
+      message: `frontmatter "${key}" must be ${expected}; ignored`,
+      path,
+      line,
+    });
+    expect(await loadSectionsFromDir(dir, "project")).toEqual({
+      sections: [
+        {
+          name: "team",
+          meta: { volatile: false },
+          body: "Team notes.\n",
+          bodyLine: 10,
+          source: { layer: "project", path },
+        },
+      ],
+      diagnostics: [
+        bad("order", "a number", 2),
+        bad("tag", "false or a tag name such as rules", 3),
+        // YAML 1.2: `yes` is a string, not a boolean.
+        bad("base", "true or false", 4),
+        bad("enabled", "true or false", 6),
+        bad("description", "a string", 7),
+        {
+          level: "info",
+          code: "section-meta-unknown",
+          message:
+            'unknown frontmatter key "colour" (known: order, tag, base, volatile, enabled, description)',
+          path,
+          line: 8,
+        },
+      ],
+    });
+  });
+
+  it("bad YAML: the file is ignored with an error at the YAML's file line and column", async () => {
+    const dir = sectionsOf("bad-yaml");
+    expect(await loadSectionsFromDir(dir, "project")).toEqual({
+      sections: [],
+      diagnostics: [
+        {
+          level: "error",
+          code: "frontmatter-yaml",
+          message:
+            "invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]; section file ignored",
+          path: join(dir, "cwd.md"),
+          line: 3,
+          column: 15,
+        },
+      ],
+    });
+  });
+
+  it("---js frontmatter is refused and never run: the marker file it would write does not appear", async () => {
+    const root = tempDir();
+    const dir = join(root, "sections");
+    mkdirSync(dir);
+    const marker = join(root, "marker.txt");
+    writeFileSync(
+      join(dir, "team.md"),
+      `---js\nrequire("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\nmodule.exports = { order: 1 };\n---\nBody.\n`,
+    );
+    expect(await loadSectionsFromDir(dir, "project")).toEqual({
+      sections: [],
+      diagnostics: [
+        {
+          level: "error",
+          code: "frontmatter-engine",
+          message:
+            '"---js" frontmatter is executable code and is never run; use YAML; section file ignored',
+          path: join(dir, "team.md"),
+          line: 1,
+          column: 1,
+        },
+      ],
+    });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("CRLF and a BOM read the same as plain LF", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "lf"));
+    mkdirSync(join(root, "crlf"));
+    const text = "---\norder: 65\ntag: team_notes\n---\nLine one.\nLine two.\n";
+    writeFileSync(join(root, "lf", "team.md"), text);
+    writeFileSync(join(root, "crlf", "team.md"), `\uFEFF${text.replaceAll("\n", "\r\n")}`);
+    const lf = await loadSectionsFromDir(join(root, "lf"), "project");
+    const crlf = await loadSectionsFromDir(join(root, "crlf"), "project");
+    const expected = (path: string) => ({
+      sections: [
+        {
+          name: "team",
+          meta: { order: 65, tag: "team_notes" },
+          body: "Line one.\nLine two.\n",
+          bodyLine: 5,
+          source: { layer: "project", path },
+        },
+      ],
+      diagnostics: [],
+    });
+    expect(lf).toEqual(expected(join(root, "lf", "team.md")));
+    expect(crlf).toEqual(expected(join(root, "crlf", "team.md")));
+  });
+});
