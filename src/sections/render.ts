@@ -120,9 +120,12 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   ): { text: string; source: SectionSource } | undefined {
     let baseText: string | undefined;
     const lower = template.lower;
+    // `{{> base}}` alone on a line is a standalone partial: Handlebars drops
+    // that line's newline and expects the partial to bring its own. A lower
+    // file without a final newline would otherwise run into the next line.
     const base = lower
       ? () => {
-          baseText ??= renderWithFallback(lower)?.text ?? "";
+          baseText ??= withFinalNewline(renderWithFallback(lower)?.text ?? "");
           return baseText;
         }
       : undefined;
@@ -139,6 +142,10 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
       return lower ? renderWithFallback(lower) : undefined;
     }
   }
+}
+
+function withFinalNewline(text: string): string {
+  return text === "" || text.endsWith("\n") ? text : `${text}\n`;
 }
 
 function templateDiagnostic(

@@ -188,6 +188,21 @@ describe("layers through renderSystemPrompt", () => {
     ]);
   });
 
+  it("{{> base}} on its own line keeps its line even when the lower file has no final newline", async () => {
+    const { result, project, cwd } = await renderScenario("base-without-final-newline");
+    expect(result.sections.find((s) => s.name === "cwd")).toEqual({
+      name: "cwd",
+      text: [
+        "<cwd>",
+        `Current working directory: ${cwd}`,
+        "User note: keep scratch files in /tmp.",
+        "Project note: generated code lives in gen/.",
+        "</cwd>",
+      ].join("\n"),
+      source: { layer: "project", path: join(project, "cwd.md") },
+    });
+  });
+
   it("enabled: false switches a section off", async () => {
     const { result, b } = await renderScenario("disabled-section");
     expect(result.diagnostics).toEqual([]);
