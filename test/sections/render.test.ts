@@ -1,0 +1,391 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { PromptData } from "../../src/data.js";
+import { createEngine } from "../../src/engine/index.js";
+import { defaultMeta } from "../../src/sections/meta.js";
+import { type RenderInput, renderSections } from "../../src/sections/render.js";
+import type { SectionMeta, SectionTemplate } from "../../src/sections/types.js";
+import type { Layer } from "../../src/types.js";
+
+// The pure render: templates and data in, sections out. No fixture folders
+// here on purpose — this is the layer that never sees a file.
+
+const DATA: PromptData = {
+  agentName: "Pinned",
+  cwd: "/work/app",
+  date: "2026-01-15",
+  model: null,
+  tools: ["read"],
+  toolSnippets: [{ name: "read", description: "Read a file." }],
+  rules: ["Be careful."],
+  environment: [{ label: "Operating system", value: "Linux" }],
+  contextFiles: [],
+  agentsMd: [],
+  workspaceTree: null,
+  roots: [],
+  skills: [],
+  skillsTool: null,
+  appendPrompt: "",
+  customPrompt: null,
+  docs: null,
+};
+
+function template(
+  name: string,
+  body: string,
+  options: {
+    meta?: Partial<SectionMeta>;
+    layer?: Layer;
+    bodyLine?: number;
+    lower?: SectionTemplate;
+  } = {},
+): SectionTemplate {
+  const layer = options.layer ?? "builtin";
+  return {
+    name,
+    meta: { ...defaultMeta(name), ...options.meta },
+    body,
+    bodyLine: options.bodyLine ?? 1,
+    source: { layer, path: `/${layer}/${name}.md` },
+    ...(options.lower ? { lower: options.lower } : {}),
+  };
+}
+
+const render = (input: Omit<RenderInput, "data"> & { data?: PromptData }) =>
+  renderSections({ data: DATA, ...input }, createEngine());
+
+const BASE = [
+  template("preamble", "You are {{agentName}}.", { meta: { order: 10, tag: false, base: true } }),
+  template("tools", "{{#list toolSnippets prefix='- '}}{{name}}: {{description}}{{/list}}", {
+    meta: { order: 20, base: true },
+  }),
+  template("environment", "{{#list environment}}{{label}}: {{value}}{{/list}}", {
+    meta: { order: 60 },
+  }),
+  template("cwd", "cwd: {{cwd}}", { meta: { order: 120 } }),
+];
+
+describe("renderSections", () => {
+  it("wraps each section in its tag, leaves tag: false bare and joins with one blank line", () => {
+    expect(render({ templates: BASE })).toEqual({
+      text: "You are Pinned.\n\n<tools>\n- read: Read a file.\n</tools>\n\n<environment>\nOperating system: Linux\n</environment>\n\n<cwd>\ncwd: /work/app\n</cwd>",
+      sections: [
+        {
+          name: "preamble",
+          text: "You are Pinned.",
+          source: { layer: "builtin", path: "/builtin/preamble.md" },
+        },
+        {
+          name: "tools",
+          text: "<tools>\n- read: Read a file.\n</tools>",
+          source: { layer: "builtin", path: "/builtin/tools.md" },
+        },
+        {
+          name: "environment",
+          text: "<environment>\nOperating system: Linux\n</environment>",
+          source: { layer: "builtin", path: "/builtin/environment.md" },
+        },
+        {
+          name: "cwd",
+          text: "<cwd>\ncwd: /work/app\n</cwd>",
+          source: { layer: "builtin", path: "/builtin/cwd.md" },
+        },
+      ],
+      diagnostics: [],
+    });
+  });
+
+  it("leaves out a disabled section and one whose body renders to blanks", () => {
+    const out = render({
+      templates: [
+        template("a", "kept"),
+        template("b", "{{#if docs}}docs{{/if}}\n  \n\t\n"),
+        template("c", "off", { meta: { enabled: false } }),
+      ],
+    });
+    expect(out).toEqual({
+      text: "<a>\nkept\n</a>",
+      sections: [
+        { name: "a", text: "<a>\nkept\n</a>", source: { layer: "builtin", path: "/builtin/a.md" } },
+      ],
+      diagnostics: [],
+    });
+  });
+
+  it("formats each body: trailing spaces trimmed, blank-line runs collapsed, outer blanks dropped", () => {
+    const out = render({ templates: [template("a", "\n\none   \n\n\n\ntwo\t\n\n")] });
+    expect(out.text).toBe("<a>\none\n\ntwo\n</a>");
+  });
+
+  it("inserted values are not rendered again", () => {
+    const data = { ...DATA, cwd: "{{agentName}} {{#if x}}" };
+    expect(render({ templates: [template("cwd", "cwd: {{cwd}}")], data }).text).toBe(
+      "<cwd>\ncwd: {{agentName}} {{#if x}}\n</cwd>",
+    );
+  });
+
+  describe("a template that fails", () => {
+    const builtinCwd = template("cwd", "cwd: {{cwd}}", { meta: { order: 120 } });
+
+    it("falls back to the lower layer's version; the diagnostic has the file line (body line + template line − 1) and column", () => {
+      const broken = template("cwd", "Intro.\n\n  {{#each roots}}\n{{this}}\n", {
+        layer: "project",
+        bodyLine: 5,
+        lower: builtinCwd,
+      });
+      expect(render({ templates: [broken] })).toEqual({
+        text: "<cwd>\ncwd: /work/app\n</cwd>",
+        sections: [
+          {
+            name: "cwd",
+            text: "<cwd>\ncwd: /work/app\n</cwd>",
+            source: { layer: "builtin", path: "/builtin/cwd.md" },
+          },
+        ],
+        diagnostics: [
+          {
+            level: "error",
+            code: "template",
+            message:
+              'Block "each" opened on line 3 is never closed: expected {{/each}}; the builtin version is used instead',
+            path: "/project/cwd.md",
+            line: 7,
+            column: 3,
+          },
+        ],
+      });
+    });
+
+    it("a missing partial points at the {{> call}}", () => {
+      const broken = template("cwd", "x\n\tsee {{> nope}}\n", {
+        layer: "user",
+        bodyLine: 4,
+        lower: builtinCwd,
+      });
+      expect(render({ templates: [broken] }).diagnostics).toEqual([
+        {
+          level: "error",
+          code: "template",
+          message: 'Partial "nope" not found; the builtin version is used instead',
+          path: "/user/cwd.md",
+          line: 5,
+          column: 6,
+        },
+      ]);
+    });
+
+    it("falls through two layers when both overrides fail", () => {
+      const user = template("cwd", "{{#if}}", { layer: "user", bodyLine: 1, lower: builtinCwd });
+      const project = template("cwd", "{{> missing}}", {
+        layer: "project",
+        bodyLine: 3,
+        lower: user,
+      });
+      const out = render({ templates: [project] });
+      expect(out.sections).toEqual([
+        {
+          name: "cwd",
+          text: "<cwd>\ncwd: /work/app\n</cwd>",
+          source: { layer: "builtin", path: "/builtin/cwd.md" },
+        },
+      ]);
+      expect(
+        out.diagnostics.map((d) => [
+          d.path,
+          d.line,
+          d.message.endsWith("the user version is used instead") ||
+            d.message.endsWith("the builtin version is used instead"),
+        ]),
+      ).toEqual([
+        ["/project/cwd.md", 3, true],
+        ["/user/cwd.md", 1, true],
+      ]);
+    });
+
+    it("{{> base}} over a broken lower layer renders that layer's own fallback", () => {
+      const user = template("cwd", "{{#if}}", { layer: "user", lower: builtinCwd });
+      const project = template("cwd", "{{> base}}\nmore", { layer: "project", lower: user });
+      const out = render({ templates: [project] });
+      expect(out.sections).toEqual([
+        {
+          name: "cwd",
+          text: "<cwd>\ncwd: /work/app\nmore\n</cwd>",
+          source: { layer: "project", path: "/project/cwd.md" },
+        },
+      ]);
+      expect(out.diagnostics).toHaveLength(1);
+    });
+
+    it("a builtin section with no lower layer is left out, with a diagnostic", () => {
+      const out = render({ templates: [template("a", "{{#list}}"), template("b", "kept")] });
+      expect(out.sections.map((s) => s.name)).toEqual(["b"]);
+      expect(
+        out.diagnostics.map((d) => [
+          d.code,
+          d.path,
+          d.message.endsWith("; the section is left out"),
+        ]),
+      ).toEqual([["template", "/builtin/a.md", true]]);
+    });
+
+    it("nothing in a template body makes render throw", () => {
+      const token = fc.constantFrom(
+        "{{",
+        "}}",
+        "{{#if ",
+        "{{/if}}",
+        "{{#each ",
+        "{{/each}}",
+        "{{> ",
+        "{{> base}}",
+        "{{else}}",
+        "{{#list ",
+        "{{/list}}",
+        "{{{",
+        "}}}",
+        "{{!--",
+        "--}}",
+        "\\{{",
+        "cwd",
+        "tools",
+        "..",
+        "@root",
+        "(",
+        ")",
+        "=",
+        '"',
+        "\n",
+        " ",
+        "x",
+        '{{#when a "<" b}}',
+        "{{lookup}}",
+        "{{log 1}}",
+      );
+      const body = fc
+        .array(fc.oneof(token, fc.string({ maxLength: 5 })), { maxLength: 20 })
+        .map((xs) => xs.join(""));
+      fc.assert(
+        fc.property(body, body, (projectBody, userBody) => {
+          const user = template("cwd", userBody, { layer: "user", lower: builtinCwd });
+          const project = template("cwd", projectBody, { layer: "project", lower: user });
+          const out = render({ templates: [project] });
+          expect(typeof out.text).toBe("string");
+        }),
+        { numRuns: 300 },
+      );
+    });
+  });
+
+  describe("custom base prompt", () => {
+    it("replaces every base section with one untagged preamble at the first base section's place", () => {
+      const out = render({
+        templates: BASE,
+        customPrompt: {
+          text: "Custom {{cwd}}.",
+          template: false,
+          source: { layer: "project", path: "/p/SYSTEM.md" },
+        },
+      });
+      expect(out).toEqual({
+        text: "Custom {{cwd}}.\n\n<environment>\nOperating system: Linux\n</environment>\n\n<cwd>\ncwd: /work/app\n</cwd>",
+        sections: [
+          {
+            name: "preamble",
+            text: "Custom {{cwd}}.",
+            source: { layer: "project", path: "/p/SYSTEM.md" },
+          },
+          {
+            name: "environment",
+            text: "<environment>\nOperating system: Linux\n</environment>",
+            source: { layer: "builtin", path: "/builtin/environment.md" },
+          },
+          {
+            name: "cwd",
+            text: "<cwd>\ncwd: /work/app\n</cwd>",
+            source: { layer: "builtin", path: "/builtin/cwd.md" },
+          },
+        ],
+        diagnostics: [],
+      });
+    });
+
+    it("with no base section in the templates, the custom prompt still comes first", () => {
+      const out = render({
+        templates: BASE.filter((t) => !t.meta.base),
+        customPrompt: { text: "Custom.", template: false, source: { layer: "option" } },
+      });
+      expect(out.sections.map((s) => [s.name, s.text])).toEqual([
+        ["preamble", "Custom."],
+        ["environment", "<environment>\nOperating system: Linux\n</environment>"],
+        ["cwd", "<cwd>\ncwd: /work/app\n</cwd>"],
+      ]);
+    });
+
+    it("a template custom prompt renders with the data; a broken one gives a diagnostic and the builtin base", () => {
+      const ok = render({
+        templates: BASE,
+        customPrompt: {
+          text: "Custom in {{cwd}}.",
+          template: true,
+          line: 1,
+          source: { layer: "user", path: "/u/SYSTEM_TEMPLATE.md" },
+        },
+      });
+      expect(ok.sections[0]).toEqual({
+        name: "preamble",
+        text: "Custom in /work/app.",
+        source: { layer: "user", path: "/u/SYSTEM_TEMPLATE.md" },
+      });
+
+      const broken = render({
+        templates: BASE,
+        customPrompt: {
+          text: "line one\n{{#if cwd}}",
+          template: true,
+          line: 1,
+          source: { layer: "user", path: "/u/SYSTEM_TEMPLATE.md" },
+        },
+      });
+      expect(broken).toEqual({
+        ...render({ templates: BASE }),
+        diagnostics: [
+          {
+            level: "error",
+            code: "template",
+            message:
+              'Block "if" opened on line 2 is never closed: expected {{/if}}; the builtin base prompt is used instead',
+            path: "/u/SYSTEM_TEMPLATE.md",
+            line: 2,
+            column: 1,
+          },
+        ],
+      });
+    });
+  });
+
+  describe("extra sections from code", () => {
+    it("replace an existing section's body in place (keeping its tag) and append new ones tagged by name, in insertion order", () => {
+      const templates = [
+        ...BASE,
+        template("notes", "n", { meta: { order: 70, tag: "team_notes" } }),
+      ];
+      const out = render({
+        templates,
+        extraSections: [
+          { name: "zeta", text: "Z" },
+          { name: "notes", text: "  New notes.  \n\n\n" },
+          { name: "alpha", text: "A" },
+          { name: "environment", text: "" },
+        ],
+      });
+      expect(out.sections.map((s) => [s.name, s.text, s.source.layer])).toEqual([
+        ["preamble", "You are Pinned.", "builtin"],
+        ["tools", "<tools>\n- read: Read a file.\n</tools>", "builtin"],
+        ["cwd", "<cwd>\ncwd: /work/app\n</cwd>", "builtin"],
+        ["notes", "<team_notes>\nNew notes.\n</team_notes>", "option"],
+        ["zeta", "<zeta>\nZ\n</zeta>", "option"],
+        ["alpha", "<alpha>\nA\n</alpha>", "option"],
+      ]);
+    });
+  });
+});
