@@ -1,5 +1,6 @@
-import matter from "gray-matter";
-import { parse as parseYaml, YAMLParseError } from "yaml";
+import { createRequire } from "node:module";
+import type GrayMatter from "gray-matter";
+import type * as Yaml from "yaml";
 import type { Diagnostic } from "./types.js";
 
 /** The result of splitting a Markdown file into frontmatter and body. */
@@ -25,18 +26,57 @@ const refuse = (language: string) => ({
   },
 });
 
-// Always passing options also bypasses gray-matter's module-wide result cache,
-// which would otherwise hand out one shared (mutable) object per source text.
-const MATTER_OPTIONS = {
-  engines: {
-    yaml: { parse: (text: string) => parseYaml(text) as unknown, stringify: () => "" },
-    js: refuse("js"),
-    javascript: refuse("javascript"),
-    coffee: refuse("coffee"),
-    coffeescript: refuse("coffeescript"),
-    cson: refuse("cson"),
-  },
-} as unknown as Parameters<typeof matter>[1];
+interface Parsers {
+  matter: typeof GrayMatter;
+  yaml: typeof Yaml;
+  options: Parameters<typeof GrayMatter>[1];
+}
+let parsers: Parsers | undefined;
+
+/**
+ * gray-matter and yaml cost ~40 ms to load, more than the rest of a CLI
+ * render, and most renders never see a frontmatter block they have not seen
+ * before (see the builtin cache below). So they are required on first use.
+ */
+function loadParsers(): Parsers {
+  if (parsers) return parsers;
+  const require = createRequire(import.meta.url);
+  const matter = require("gray-matter") as typeof GrayMatter;
+  const yaml = require("yaml") as typeof Yaml;
+  // Always passing options also bypasses gray-matter's module-wide result cache,
+  // which would otherwise hand out one shared (mutable) object per source text.
+  const options = {
+    engines: {
+      yaml: { parse: (text: string) => yaml.parse(text) as unknown, stringify: () => "" },
+      js: refuse("js"),
+      javascript: refuse("javascript"),
+      coffee: refuse("coffee"),
+      coffeescript: refuse("coffeescript"),
+      cson: refuse("cson"),
+    },
+  } as unknown as Parameters<typeof GrayMatter>[1];
+  parsers = { matter, yaml, options };
+  return parsers;
+}
+
+/** Parsed frontmatter of known texts (the builtin prompts), filled from a build-time file. */
+const known = new Map<string, { data: Record<string, unknown>; body: string; bodyLine: number }>();
+
+/**
+ * Adds documents whose parse is already known, keyed by their exact text. A
+ * text that matches is not parsed again; any other text is parsed as usual,
+ * so a stale entry can never change a result.
+ */
+export function rememberParsed(
+  entries: readonly {
+    text: string;
+    data: Record<string, unknown>;
+    body: string;
+    bodyLine: number;
+  }[],
+): void {
+  for (const { text, ...parsed } of entries) known.set(text, parsed);
+}
 
 const FENCE = /^---[^\n]*\n/;
 
@@ -54,6 +94,10 @@ export function normalizeText(text: string): string {
  */
 export function parseFrontmatter(source: string, path?: string): ParsedDocument {
   const text = normalizeText(source);
+  const remembered = known.get(text);
+  if (remembered) {
+    return { ...remembered, data: structuredClone(remembered.data), ok: true, diagnostics: [] };
+  }
   const at = (d: Omit<Diagnostic, "path">): Diagnostic => (path ? { ...d, path } : d);
   if (!FENCE.test(text) && text !== "---") {
     return { data: {}, body: text, bodyLine: 1, ok: true, diagnostics: [] };
@@ -75,16 +119,17 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
       ],
     };
   }
-  let parsed: matter.GrayMatterFile<string>;
+  let parsed: GrayMatter.GrayMatterFile<string>;
+  const { matter, options, yaml } = loadParsers();
   try {
-    parsed = matter(text, MATTER_OPTIONS);
+    parsed = matter(text, options);
   } catch (error) {
     return {
       data: {},
       body: bodyAfterFence(text),
       bodyLine: lineOfBody(text, bodyAfterFence(text)),
       ok: false,
-      diagnostics: [at(describeMatterError(error))],
+      diagnostics: [at(describeMatterError(error, yaml))],
     };
   }
   const body = parsed.content;
@@ -113,8 +158,8 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
   return { data: data as Record<string, unknown>, body, bodyLine, ok: true, diagnostics: [] };
 }
 
-function describeMatterError(error: unknown): Omit<Diagnostic, "path"> {
-  if (error instanceof YAMLParseError) {
+function describeMatterError(error: unknown, yaml: typeof Yaml): Omit<Diagnostic, "path"> {
+  if (error instanceof yaml.YAMLParseError) {
     const pos = error.linePos?.[0];
     // gray-matter hands over the block with the newline after the opening
     // fence, so YAML's line numbers are already file line numbers.

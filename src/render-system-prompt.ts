@@ -8,6 +8,7 @@ import { DEFAULT_DEADLINE_MS, type GatherStep, runStep } from "./gather/deadline
 import { detectEnvironment } from "./gather/environment.js";
 import { buildRules, parseRuleList } from "./gather/rules.js";
 import { buildToolSnippets, DEFAULT_TOOLS, parseToolDescriptions } from "./gather/tools.js";
+import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt, readTextOrPath } from "./locate/custom.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveAgentDir } from "./locate/layers.js";
 import { emptyLayer, loadLayer } from "./locate/load-layer.js";
@@ -42,10 +43,21 @@ export async function renderSystemPrompt(options: SystemPromptOptions = {}): Pro
   return renderPrepared(prepared);
 }
 
+let sharedEngine: Engine | undefined;
+
+/** One engine per process by default, so its compile cache serves every render. */
+function defaultEngine(): Engine {
+  if (!sharedEngine) {
+    sharedEngine = createEngine();
+    sharedEngine.preload(builtinTemplates());
+  }
+  return sharedEngine;
+}
+
 /** The pure half of {@link renderSystemPrompt}: no I/O, same input ⇒ same bytes. */
 export function renderPrepared(
   prepared: PreparedPrompt,
-  engine: Engine = createEngine(),
+  engine: Engine = defaultEngine(),
 ): RenderResult {
   const out = renderSections(prepared, engine);
   return {
@@ -186,6 +198,7 @@ function step<T>(name: string, run: (() => Promise<T>) | undefined, fallback: T)
 }
 
 async function loadBuiltin(dir: string) {
+  primeBuiltinCache();
   const [layer, tools, rules] = await Promise.all([
     loadLayer(dir, "builtin", { customFiles: false }),
     readTextFile(join(dir, "tools.md")),

@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
+import type Handlebars from "handlebars";
 import type { HelperDelegate, RuntimeOptions, TemplateDelegate } from "handlebars";
-import Handlebars from "handlebars";
 import { registerBuiltinHelpers } from "../../helpers/index.js";
 
 /**
@@ -57,17 +58,49 @@ export interface Engine {
   registerHelper(name: string, fn: HelperDelegate): void;
   /** Adds or replaces a partial (template source) available to every render. */
   registerPartial(name: string, source: string): void;
+  /** Compiles ahead of time (a build step); `preload` in another process takes the result. */
+  precompile(source: string): PrecompiledTemplate;
+  /** Templates compiled ahead of time; ignored unless compiled against this engine's helpers. */
+  preload(templates: readonly PrecompiledTemplate[]): void;
 }
 
 interface Compiled {
   template: TemplateDelegate;
-  /** Unprocessed AST, kept to find where a partial is called when it fails at run time. */
-  ast: unknown;
+  /** Unprocessed AST, to find where a partial is called when it fails at run time; parsed on demand. */
+  ast: () => unknown;
+}
+
+/** A template compiled ahead of time (at build) for the given helper set. */
+export interface PrecompiledTemplate {
+  source: string;
+  /** `Handlebars.precompile` output. */
+  spec: string;
+  /** The helper names it was compiled against (see {@link Engine.precompile}). */
+  helpers: string;
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The runtime (helpers, partials, running templates) loads with the engine;
+ * the compiler (parser, code generator, source-map) costs about as much again
+ * and is loaded on the first template that was not compiled ahead of time.
+ */
+const Runtime = require("handlebars/runtime") as HandlebarsInstance;
+
+function createCompiler(): HandlebarsInstance {
+  const full = require("handlebars") as HandlebarsInstance;
+  const compiler = full.create();
+  useStringAppends(compiler);
+  return compiler;
 }
 
 interface SourceLocation {
   start: { line: number; column: number };
 }
+
+/** Compiled templates kept per engine. */
+const MAX_CACHED_TEMPLATES = 512;
 
 /** Handlebars builtins that templates may not use: `log` writes to the console. */
 const DISABLED_BUILTINS = ["log"] as const;
@@ -79,11 +112,44 @@ const DISABLED_BUILTINS = ["log"] as const;
  * rather than a silently empty section.
  */
 export function createEngine(): Engine {
-  const hb = Handlebars.create();
-  useStringAppends(hb);
+  const hb = Runtime.create();
   for (const name of DISABLED_BUILTINS) hb.unregisterHelper(name);
+  let compilerInstance: HandlebarsInstance | undefined;
+  const compiler = () => {
+    compilerInstance ??= createCompiler();
+    return compilerInstance;
+  };
   const cache = new Map<string, Compiled | TemplateError>();
+  const precompiled = new Map<string, string>();
   const partialSources = new Map<string, string>();
+
+  /** Which helpers templates were compiled against; a precompiled spec must match it. */
+  function helperKey(): string {
+    return Object.keys(hb.helpers)
+      .filter((name) => !(DISABLED_BUILTINS as readonly string[]).includes(name))
+      .sort()
+      .join(",");
+  }
+
+  function fromSpec(spec: string): TemplateDelegate {
+    // Evaluating generated code is what Handlebars' own compile does internally.
+    return hb.template(
+      new Function(`return ${spec}`)() as Parameters<HandlebarsInstance["template"]>[0],
+    );
+  }
+
+  function precompileAst(instance: HandlebarsInstance, ast: unknown): string {
+    // Typed as a spec object, but without `srcName` it is the spec's source text.
+    return instance.precompile(ast, compileOptions()) as unknown as string;
+  }
+
+  function lazyAst(source: string): () => unknown {
+    let ast: unknown;
+    return () => {
+      ast ??= compiler().parseWithoutProcessing(source);
+      return ast;
+    };
+  }
 
   function compileOptions(): CompileOptions {
     const knownHelpers: Record<string, boolean> = {};
@@ -97,15 +163,32 @@ export function createEngine(): Engine {
     const cached = cache.get(source);
     if (cached instanceof TemplateError) throw cached;
     if (cached !== undefined) return cached;
-    let entry: Compiled | TemplateError;
-    try {
-      const ast = parseSource(hb, source);
-      // Handlebars compiles lazily on first call; precompiling now makes an
-      // unknown helper a compile error that `check` sees without data.
-      hb.precompile(source, compileOptions());
-      entry = { ast, template: hb.compile(source, compileOptions()) };
-    } catch (error) {
-      entry = toTemplateError(hb, error, undefined);
+    let entry: Compiled | TemplateError | undefined;
+    const spec = precompiled.get(source);
+    if (spec !== undefined) {
+      try {
+        entry = { ast: lazyAst(source), template: fromSpec(spec) };
+      } catch {
+        // A spec from another Handlebars version: compile from source below.
+        precompiled.delete(source);
+      }
+    }
+    if (entry === undefined) {
+      try {
+        const ast = parseSource(compiler(), source);
+        // One parse and one code generation, done now rather than lazily on
+        // the first call (as hb.compile would), so an unknown helper is a
+        // compile error that `check` sees without data.
+        const template = fromSpec(precompileAst(compiler(), structuredClone(ast)));
+        entry = { ast: () => ast, template };
+      } catch (error) {
+        entry = toTemplateError(compiler(), error, undefined);
+      }
+    }
+    if (cache.size >= MAX_CACHED_TEMPLATES) {
+      // Oldest first: a long-lived harness re-rendering edited files must not grow without bound.
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
     }
     cache.set(source, entry);
     if (entry instanceof TemplateError) throw entry;
@@ -121,7 +204,7 @@ export function createEngine(): Engine {
         compiled = compile(source);
         return compiled.template(context, options);
       } catch (error) {
-        throw new PartialCallError(name, toTemplateError(hb, error, compiled?.ast));
+        throw new PartialCallError(name, toTemplateError(hb, error, compiled?.ast()));
       }
     };
   }
@@ -141,7 +224,7 @@ export function createEngine(): Engine {
       try {
         return compiled.template(data, { partials: partialsFor(options.partials) });
       } catch (error) {
-        throw toTemplateError(hb, error, compiled.ast);
+        throw toTemplateError(hb, error, compiled.ast());
       }
     },
     check(source) {
@@ -155,6 +238,17 @@ export function createEngine(): Engine {
     registerHelper(name, fn) {
       hb.registerHelper(name, guardHelper(hb, name, fn));
       cache.clear();
+      precompiled.clear();
+    },
+    precompile(source) {
+      const ast = parseSource(compiler(), source);
+      return { source, spec: precompileAst(compiler(), ast), helpers: helperKey() };
+    },
+    preload(templates) {
+      const key = helperKey();
+      for (const t of templates) {
+        if (t.helpers === key && !cache.has(t.source)) precompiled.set(t.source, t.spec);
+      }
     },
     registerPartial(name, source) {
       partialSources.set(name, source);

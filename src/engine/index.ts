@@ -1,3 +1,3 @@
-export type { Engine, PartialFunction, RenderOptions } from "./engine.js";
+export type { Engine, PartialFunction, PrecompiledTemplate, RenderOptions } from "./engine.js";
 export { createEngine, TemplateError } from "./engine.js";
 export { formatPrompt } from "./format.js";

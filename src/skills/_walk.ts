@@ -1,7 +1,9 @@
 import type { Dirent } from "node:fs";
 import { readdir, realpath } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type IgnoreFactory from "ignore";
+import type { Ignore } from "ignore";
 import { kindOfPath, readTextFile } from "../_fs.js";
 import type { Diagnostic } from "../types.js";
 
@@ -16,6 +18,14 @@ export interface SkillCandidate {
 }
 
 type Kind = "file" | "dir" | "other" | "missing";
+
+let ignoreFactory: typeof IgnoreFactory | undefined;
+
+/** `ignore` is loaded only once a .gitignore is met: most skills roots have none, and a CLI start counts milliseconds. */
+function newIgnore(): Ignore {
+  ignoreFactory ??= createRequire(import.meta.url)("ignore") as typeof IgnoreFactory;
+  return ignoreFactory();
+}
 
 /**
  * Lists the skill files under one skills root. A folder holding `SKILL.md` is
@@ -34,7 +44,7 @@ export async function walkSkillsRoot(
 
   // `rel` is the "/"-separated path below the root ("" for the root itself);
   // `rules` holds every .gitignore seen on the way down, rebased onto the root.
-  const walk = async (dir: string, rel: string, rules: Ignore): Promise<void> => {
+  const walk = async (dir: string, rel: string, rules: Ignore | undefined): Promise<void> => {
     let real: string;
     let entries: Dirent[];
     try {
@@ -73,7 +83,11 @@ export async function walkSkillsRoot(
     if (gitignore && (await kindOf(gitignore)) === "file") {
       const read = await readTextFile(join(dir, ".gitignore"));
       diagnostics.push(...read.diagnostics);
-      if (read.ok) rules = ignore().add(rules).add(rebaseGitignore(read.text, rel));
+      if (read.ok) {
+        const merged = newIgnore();
+        if (rules) merged.add(rules);
+        rules = merged.add(rebaseGitignore(read.text, rel));
+      }
     }
 
     const kept: { entry: Dirent; kind: Kind }[] = [];
@@ -82,7 +96,7 @@ export async function walkSkillsRoot(
       const kind = await kindOf(entry);
       if (kind === "missing") continue; // a dangling link or one that loops on itself
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (rules.ignores(kind === "dir" ? `${path}/` : path)) continue;
+      if (rules?.ignores(kind === "dir" ? `${path}/` : path)) continue;
       kept.push({ entry, kind });
     }
 
@@ -102,7 +116,7 @@ export async function walkSkillsRoot(
     }
   };
 
-  await walk(root, "", ignore());
+  await walk(root, "", undefined);
   return { candidates, diagnostics };
 }
 
