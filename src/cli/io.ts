@@ -4,6 +4,8 @@ export interface CliIo {
   stderr: (text: string) => void;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** The home folder (`~`, `~/.agents/skills`, the default agent dir). Default: `os.homedir()`. */
+  home?: string;
 }
 
 /** Exit codes: 0 success, 1 the command found problems, 2 bad usage or an unusable argument. */

@@ -13,7 +13,7 @@ export interface ResourceFlags {
 
 /** Loads slash-command templates and skills the way `render` would find them. */
 export async function loadResources(flags: ResourceFlags, io: CliIo) {
-  const home = homedir();
+  const home = io.home ?? homedir();
   const cwd = resolve(io.cwd, flags.cwd ?? ".");
   const agentDir = resolveAgentDir({ agentDir: flags.agentDir, env: io.env, home, cwd });
   const common = { cwd, agentDir, home, projectTrusted: !flags.untrusted };
