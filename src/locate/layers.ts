@@ -1,6 +1,6 @@
-import { homedir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expandHome } from "../_paths.js";
 
 /** Where each layer's files live. */
 export interface LayerDirs {
@@ -33,10 +33,4 @@ export function resolveAgentDir(options: {
   const raw = options.agentDir ?? (options.env.SYSPROMPT_AGENT_DIR || undefined);
   if (raw === undefined) return join(options.home, ".pi", "agent");
   return resolve(options.cwd, expandHome(raw, options.home));
-}
-
-export function expandHome(path: string, home: string = homedir()): string {
-  if (path === "~") return home;
-  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
-  return path;
 }

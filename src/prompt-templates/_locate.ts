@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { resolveUserPath } from "../_paths.js";
 import { SyspromptError } from "../types.js";
 import type { LoadPromptTemplatesOptions, PromptTemplateSource } from "./types.js";
 
@@ -46,11 +47,4 @@ export function planTemplateRoots(options: LoadPromptTemplatesOptions): Template
     roots.push({ path: resolveUserPath(path, cwd, home), source: "option", explicit: true });
   }
   return untrustedProjectFolder === undefined ? { roots } : { roots, untrustedProjectFolder };
-}
-
-/** Resolves `~`, `~/x` against `home` and anything else relative against `cwd`. */
-export function resolveUserPath(path: string, cwd: string, home: string): string {
-  if (path === "~") return home;
-  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
-  return resolve(cwd, path);
 }

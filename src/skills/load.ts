@@ -2,6 +2,7 @@ import { realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { kindOfPath, readTextFile } from "../_fs.js";
+import { expandHome } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
 import { type SkillCandidate, walkSkillsRoot } from "./_walk.js";
 import type { LoadSkillsOptions, LoadSkillsResult, Skill, SkillSource } from "./types.js";
@@ -197,12 +198,6 @@ async function projectAncestors(cwd: string): Promise<string[]> {
 }
 
 /** A leading `~` (alone or before a separator) means `home`; `~user` is left alone. */
-export function expandHome(path: string, home: string): string {
-  if (path === "~") return home;
-  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home, path.slice(2));
-  return path;
-}
-
 async function realpathOr(path: string): Promise<string> {
   try {
     return await realpath(path);

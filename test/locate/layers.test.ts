@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expandHome, resolveAgentDir } from "../../src/locate/layers.js";
+import { expandHome } from "../../src/_paths.js";
+import { resolveAgentDir } from "../../src/locate/layers.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { copyScenario, NOW } from "../api/_helpers.js";
 
