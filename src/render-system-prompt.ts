@@ -225,15 +225,29 @@ function toList(value: string | readonly string[] | undefined): string[] {
   return typeof value === "string" ? [value] : [...value];
 }
 
+/** An ISO date-time without a zone; JavaScript would read it as local time. */
+const ZONELESS_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
 function parseNow(now: SystemPromptOptions["now"]): Date {
-  const date = now === undefined ? new Date() : now instanceof Date ? now : new Date(now);
-  if (Number.isNaN(date.getTime())) {
+  // Zone-less times are UTC, so the date never depends on the machine's time zone.
+  const value = typeof now === "string" && ZONELESS_TIME.test(now) ? `${now}Z` : now;
+  const date = value === undefined ? new Date() : value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime()) || (typeof now === "string" && !isCalendarDate(now))) {
     throw new SyspromptError(
       "bad-option",
       `now: "${String(now)}" is not a valid date; pass an ISO 8601 time`,
     );
   }
   return date;
+}
+
+/** JavaScript rolls 2026-02-30 over to March; a clock option that does so is a typo. */
+function isCalendarDate(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!m) return true;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 
 function validateSections(sections: SystemPromptOptions["sections"]): ExtraSection[] {

@@ -50,7 +50,7 @@ export function toRenderOptions(
   if (flags.now !== undefined) {
     if (
       !/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(flags.now) ||
-      Number.isNaN(Date.parse(flags.now))
+      Number.isNaN(Date.parse(flags.now.length > 10 ? flags.now : `${flags.now}T00:00:00Z`))
     ) {
       throw new UsageError(
         `--now expects an ISO 8601 date or time such as 2026-01-31T12:00:00Z, got "${flags.now}"`,
