@@ -32,7 +32,13 @@ export function buildToolSnippets(
   for (const name of tools) {
     if (seen.has(name)) continue;
     seen.add(name);
-    const description = (Object.hasOwn(caller, name) ? caller[name] : builtin[name])?.trim();
+    // Own keys only: a tool named "constructor" must not find Object.prototype's.
+    const raw = Object.hasOwn(caller, name)
+      ? caller[name]
+      : Object.hasOwn(builtin, name)
+        ? builtin[name]
+        : undefined;
+    const description = raw?.trim();
     if (description) out.push({ name, description });
   }
   return out;
