@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { buildRules, parseRuleList, SHELL_SEARCH_RULE } from "../../src/gather/rules.js";
+
+describe("buildRules", () => {
+  it("adds the shell rule when bash or powershell is selected without grep, find or ls", () => {
+    expect(buildRules({ tools: ["read", "bash"] })).toEqual([SHELL_SEARCH_RULE]);
+    expect(buildRules({ tools: ["powershell"] })).toEqual([SHELL_SEARCH_RULE]);
+    expect(buildRules({ tools: ["bash", "grep"] })).toEqual([]);
+    expect(buildRules({ tools: ["bash", "find"] })).toEqual([]);
+    expect(buildRules({ tools: ["bash", "ls"] })).toEqual([]);
+    expect(buildRules({ tools: ["read", "edit"] })).toEqual([]);
+  });
+
+  it("orders: shell rule, selected tools' guidelines in selection order, caller guidelines, general rules", () => {
+    expect(
+      buildRules({
+        tools: ["edit", "bash", "read"],
+        toolGuidelines: {
+          read: ["Read whole files when they are short."],
+          bash: ["Prefer non-interactive commands."],
+          edit: ["Keep edits small."],
+          write: ["Not selected, so not used."],
+        },
+        promptGuidelines: ["Answer in English."],
+        generalRules: ["Be honest."],
+      }),
+    ).toEqual([
+      SHELL_SEARCH_RULE,
+      "Keep edits small.",
+      "Prefer non-interactive commands.",
+      "Read whole files when they are short.",
+      "Answer in English.",
+      "Be honest.",
+    ]);
+  });
+
+  it("trims, drops blanks and drops duplicates keeping the first position", () => {
+    expect(
+      buildRules({
+        tools: ["read"],
+        toolGuidelines: { read: ["  Be honest.  ", "", "Check paths."] },
+        promptGuidelines: ["\n", "Check paths.", "Answer briefly.", "Be honest."],
+        generalRules: ["Answer briefly.", "   ", "Last one."],
+      }),
+    ).toEqual(["Be honest.", "Check paths.", "Answer briefly.", "Last one."]);
+  });
+
+  it("ignores inherited keys of toolGuidelines (a tool named like an Object method)", () => {
+    expect(buildRules({ tools: ["toString", "constructor"], toolGuidelines: {} })).toEqual([]);
+  });
+});
+
+describe("parseRuleList", () => {
+  it("keeps `- ` lines, trimmed; comments and other lines are not rules", () => {
+    expect(
+      parseRuleList("# comment\n- First.\n\n  -   Second.  \nnot a rule\n-missing space\n- Third."),
+    ).toEqual(["First.", "Second.", "Third."]);
+  });
+});
