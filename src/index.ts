@@ -46,3 +46,4 @@ export type {
   StepTiming,
 } from "./types.js";
 export { SyspromptError } from "./types.js";
+export { VERSION } from "./version.js";

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import { SyspromptError } from "../types.js";
+import { VERSION } from "../version.js";
 import { type CliIo, EXIT_OK, EXIT_USAGE, UsageError } from "./io.js";
 import { collect } from "./options.js";
 
@@ -13,7 +14,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .description("Build a coding agent's system prompt from Markdown section templates.")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError("(run sysprompt help for usage)");
+    .version(VERSION)
+    .showHelpAfterError();
 
   const renderFlags = (cmd: Command) =>
     cmd
