@@ -1,0 +1,80 @@
+import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach } from "vitest";
+import { run } from "../../src/cli/main.js";
+import type { SystemPromptOptions } from "../../src/options.js";
+
+/** `test/fixtures/resources/`, absolute. */
+export const FIXTURES = fileURLToPath(new URL("../fixtures/resources/", import.meta.url));
+
+/** The pinned clock of every render in this folder. */
+export const NOW = "2026-01-15T10:00:00Z";
+
+const made: string[] = [];
+
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A temp copy (real path) of `test/fixtures/resources/<scenario>`, laid out as
+ * `agent/` (user layer), `project/` (cwd, `.pi/` inside) and `home/`. Copied
+ * because skill discovery walks from cwd up to the git root, and in place it
+ * would reach this repository's own folders.
+ */
+export function copyScenario(scenario: string): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sysprompt-resources-")));
+  made.push(dir);
+  cpSync(join(FIXTURES, scenario), dir, { recursive: true, verbatimSymlinks: true });
+  return dir;
+}
+
+export interface CliOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the CLI with captured output, cwd `<root>/project`, home `<root>/home`
+ * and the given environment (empty by default), so the real home and
+ * environment are never read. `ROOT` in an argument is replaced by `root`.
+ */
+export async function cli(
+  root: string,
+  argv: readonly string[],
+  env: Record<string, string> = {},
+): Promise<CliOutcome> {
+  let stdout = "";
+  let stderr = "";
+  const code = await run(
+    argv.map((arg) => arg.replaceAll("ROOT", root)),
+    {
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
+      cwd: join(root, "project"),
+      env,
+      home: join(root, "home"),
+    },
+  );
+  return { code, stdout, stderr };
+}
+
+/** Fully pinned render options for a scenario root (see {@link copyScenario}). */
+export function pinned(root: string, extra: SystemPromptOptions = {}): SystemPromptOptions {
+  return {
+    cwd: join(root, "project"),
+    agentDir: join(root, "agent"),
+    home: join(root, "home"),
+    env: {},
+    now: NOW,
+    environment: [{ label: "Platform", value: "linux x64" }],
+    ...extra,
+  };
+}
