@@ -38,7 +38,10 @@ export async function runStep<T>(
   if (!step.run) return { value: step.fallback, timing: timing("skipped"), diagnostics: [] };
   const work = step.run();
   try {
-    const value = await pTimeout(work, { milliseconds: Math.max(0, deadline - started) });
+    // p-timeout refuses 0 ms (a TypeError, reported as a failed step). A step
+    // that starts at or after the deadline gets 1 ms: already-done work still
+    // counts, anything else times out.
+    const value = await pTimeout(work, { milliseconds: Math.max(1, deadline - started) });
     return { value, timing: timing("ok"), diagnostics: [] };
   } catch (error) {
     if (error instanceof SyspromptError) throw error;
