@@ -1,0 +1,168 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runStep } from "../../src/gather/deadline.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { SyspromptError } from "../../src/types.js";
+import { pinned, tempDir } from "../api/_helpers.js";
+
+/** What "returns within the deadline plus a small constant" allows on a busy CI machine. */
+const SLACK_MS = 250;
+
+const clock = () => performance.now();
+const never = <T>() => new Promise<T>(() => undefined);
+
+describe("runStep", () => {
+  it("a step that never resolves gives its fallback at the deadline, status timeout, with a warning", async () => {
+    const started = clock();
+    const outcome = await runStep(
+      { name: "tree", run: () => never<string[]>(), fallback: ["fallback"] },
+      started + 40,
+      clock,
+    );
+    const elapsed = clock() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(35);
+    expect(elapsed).toBeLessThan(40 + SLACK_MS);
+    expect({ ...outcome, timing: { ...outcome.timing, ms: 0 } }).toEqual({
+      value: ["fallback"],
+      timing: { name: "tree", status: "timeout", ms: 0 },
+      diagnostics: [
+        {
+          level: "warning",
+          code: "step-timeout",
+          message: 'gathering step "tree" missed the deadline; its fallback was used',
+        },
+      ],
+    });
+    expect(outcome.timing.ms).toBeGreaterThanOrEqual(35);
+  });
+
+  it("a deadline already past still lets a step that is already done win", async () => {
+    const outcome = await runStep(
+      { name: "quick", run: async () => "done", fallback: "fallback" },
+      clock() - 1000,
+      clock,
+    );
+    expect([outcome.value, outcome.timing.status, outcome.diagnostics]).toEqual(["done", "ok", []]);
+  });
+
+  it("a deadline already past times a pending step out at once, not as a failure", async () => {
+    const started = clock();
+    const outcome = await runStep(
+      { name: "late", run: () => never<string>(), fallback: "fallback" },
+      started - 1000,
+      clock,
+    );
+    expect(clock() - started).toBeLessThan(SLACK_MS);
+    expect([outcome.value, outcome.timing.status, outcome.diagnostics]).toEqual([
+      "fallback",
+      "timeout",
+      [
+        {
+          level: "warning",
+          code: "step-timeout",
+          message: 'gathering step "late" missed the deadline; its fallback was used',
+        },
+      ],
+    ]);
+  });
+
+  it("a step that rejects gives its fallback, status failed, with an error", async () => {
+    const outcome = await runStep(
+      {
+        name: "skills",
+        run: async () => {
+          throw new Error("disk on fire");
+        },
+        fallback: 0,
+      },
+      clock() + 1000,
+      clock,
+    );
+    expect([outcome.value, outcome.timing.status, outcome.diagnostics]).toEqual([
+      0,
+      "failed",
+      [
+        {
+          level: "error",
+          code: "step-failed",
+          message: 'gathering step "skills" failed: disk on fire',
+        },
+      ],
+    ]);
+  });
+
+  it("a step with no run is skipped and never waits", async () => {
+    const outcome = await runStep({ name: "off", run: undefined, fallback: "x" }, clock(), clock);
+    expect([outcome.value, outcome.timing.status, outcome.diagnostics]).toEqual([
+      "x",
+      "skipped",
+      [],
+    ]);
+  });
+
+  it("a SyspromptError is the caller's misuse and is rethrown", async () => {
+    const error = new SyspromptError("bad-option", "bad");
+    await expect(
+      runStep({ name: "x", run: () => Promise.reject(error), fallback: 0 }, clock() + 1000, clock),
+    ).rejects.toBe(error);
+  });
+});
+
+describe("renderSystemPrompt under a small deadline", () => {
+  it("deadlineMs: 0 returns at once; late steps time out rather than fail", async () => {
+    const started = clock();
+    const result = await renderSystemPrompt(pinned(tempDir(), { deadlineMs: 0 }));
+    expect(clock() - started).toBeLessThan(SLACK_MS);
+    expect(result.steps.every((s) => s.status === "ok" || s.status === "timeout")).toBe(true);
+    expect(result.diagnostics.filter((d) => d.code !== "step-timeout")).toEqual([]);
+  });
+  it("FIFOs wherever a file is expected: nothing is opened, the render finishes fast", async () => {
+    const root = tempDir();
+    const project = join(root, "project");
+    const dirs = [
+      join(root, "agent", "sections"),
+      join(root, "agent", "partials"),
+      join(project, ".pi", "sections"),
+      join(project, ".pi", "partials"),
+      join(project, ".pi", "prompts"),
+      join(project, ".pi", "skills", "fifo-skill"),
+    ];
+    for (const dir of dirs) mkdirSync(dir, { recursive: true });
+    const fifos = [
+      join(root, "AGENTS.md"),
+      join(root, "agent", "AGENTS.md"),
+      join(root, "agent", "SYSTEM.md"),
+      join(root, "agent", "sections", "rules.md"),
+      join(root, "agent", "partials", "p.md"),
+      join(project, "AGENTS.md"),
+      join(project, ".pi", "SYSTEM.md"),
+      join(project, ".pi", "SYSTEM_TEMPLATE.md"),
+      join(project, ".pi", "APPEND_SYSTEM.md"),
+      join(project, ".pi", "sections", "tools.md"),
+      join(project, ".pi", "partials", "q.md"),
+      join(project, ".pi", "skills", "fifo-skill", "SKILL.md"),
+    ];
+    execFileSync("mkfifo", fifos);
+
+    const started = clock();
+    const result = await renderSystemPrompt(pinned(root, { deadlineMs: 100 }));
+    expect(clock() - started).toBeLessThan(100 + SLACK_MS);
+    expect(result.sections.map((s) => [s.name, s.source.layer])).toEqual([
+      ["preamble", "builtin"],
+      ["tools", "builtin"],
+      ["rules", "builtin"],
+      ["environment", "builtin"],
+      ["cwd", "builtin"],
+      ["date", "builtin"],
+    ]);
+    // Each FIFO is reported as "not a regular file", none was opened.
+    expect(
+      result.diagnostics
+        .map((d) => d.path?.slice(root.length + 1))
+        .filter((p) => p !== undefined)
+        .sort(),
+    ).toEqual(fifos.map((f) => f.slice(root.length + 1)).sort());
+  }, 5000);
+});
