@@ -1,4 +1,5 @@
 import { escapeXml } from "../../helpers/xml.js";
+import { formatPrompt } from "../engine/format.js";
 import type { Skill, SkillsTool } from "./types.js";
 
 const HEADERS: Record<SkillsTool, string> = {
@@ -46,5 +47,8 @@ export function formatSkillsForPrompt(skills: readonly Skill[], tool: SkillsTool
     );
   }
   lines.push("</available_skills>");
-  return lines.join("\n");
+  // The same whitespace pass as every rendered section (trailing spaces,
+  // runs of blank lines in a multi-line description), so this text and the
+  // prompt's skills section stay byte-identical.
+  return formatPrompt(lines.join("\n"));
 }
