@@ -94,6 +94,45 @@ describe("the skills section", () => {
     },
   );
 
+  it("stays identical to the formatter for descriptions with trailing spaces, blank runs and fences", async () => {
+    const root = copyScenario("skills-section-whitespace");
+    const skills = await loaded(root);
+    expect(skills.map((s) => s.description)).toEqual([
+      "Shows code:\n```\nx  \n\n\n```\ndone",
+      "First paragraph.   \n\n\n\nSecond paragraph.",
+    ]);
+    for (const [tool, tools] of [
+      ["read", ["read"]],
+      ["bash", ["bash"]],
+    ] as const) {
+      const section = await skillsSection(root, [...tools]);
+      expect(sectionBody(section?.text ?? "")).toBe(formatSkillsForPrompt(skills, tool));
+    }
+    expect(formatSkillsForPrompt(skills, "read").split("<available_skills>\n")[1]).toBe(
+      [
+        "  <skill>",
+        "    <name>fenced</name>",
+        "    <description>Shows code:",
+        "```",
+        "x  ",
+        "",
+        "",
+        "```",
+        "done</description>",
+        `    <location>${root}/agent/skills/fenced/SKILL.md</location>`,
+        "  </skill>",
+        "  <skill>",
+        "    <name>spaced</name>",
+        "    <description>First paragraph.",
+        "",
+        "Second paragraph.</description>",
+        `    <location>${root}/agent/skills/spaced/SKILL.md</location>`,
+        "  </skill>",
+        "</available_skills>",
+      ].join("\n"),
+    );
+  });
+
   it("skips the project's skills when the project is not trusted, still matching the formatter", async () => {
     const root = copyScenario(SCENARIO);
     const skills = await loaded(root, false);
