@@ -25,8 +25,10 @@ export function toRenderOptions(
   flags: RenderFlags,
   cwd: string,
   env: Record<string, string | undefined>,
+  home?: string,
 ) {
   const options: SystemPromptOptions = { cwd: flags.cwd ?? cwd, env };
+  if (home !== undefined) options.home = home;
   if (flags.agentDir !== undefined) options.agentDir = flags.agentDir;
   if (flags.tools !== undefined) {
     options.tools = flags.tools
