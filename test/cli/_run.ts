@@ -1,0 +1,52 @@
+import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { run } from "../../src/cli/main.js";
+import { NOW } from "../api/_helpers.js";
+
+/**
+ * The CLI has no flag for the machine, so the environment section reads
+ * `process.platform` / `process.arch`; they are pinned here for the file.
+ */
+export function pinMachine(): void {
+  const saved = {
+    platform: Object.getOwnPropertyDescriptor(process, "platform"),
+    arch: Object.getOwnPropertyDescriptor(process, "arch"),
+  };
+  beforeAll(() => {
+    Object.defineProperty(process, "platform", { value: "linux", configurable: true });
+    Object.defineProperty(process, "arch", { value: "x64", configurable: true });
+  });
+  afterAll(() => {
+    if (saved.platform) Object.defineProperty(process, "platform", saved.platform);
+    if (saved.arch) Object.defineProperty(process, "arch", saved.arch);
+  });
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the CLI in `<root>/project` with a pinned clock, agent dir and home
+ * (`--agent-dir` and `--now` go right after the command unless `pinned` is false).
+ */
+export async function cli(root: string, argv: string[], pinned = true): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const [command = "render", ...rest] = argv;
+  const flags = pinned ? ["--agent-dir", join(root, "agent"), "--now", NOW] : [];
+  const code = await run([command, ...flags, ...rest], {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    cwd: join(root, "project"),
+    env: {},
+    home: join(root, "home"),
+  });
+  return { code, stdout, stderr };
+}

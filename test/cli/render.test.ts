@@ -1,0 +1,285 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import type { RenderResult } from "../../src/types.js";
+import {
+  copyScenario,
+  cwdSection,
+  DATE_SECTION,
+  DEFAULT_RULES_SECTION,
+  DEFAULT_TOOLS_SECTION,
+  ENVIRONMENT_SECTION,
+  GENERAL_RULES,
+  PREAMBLE,
+  pinned,
+  SHELL_RULE,
+} from "../api/_helpers.js";
+import { cli, pinMachine } from "./_run.js";
+
+pinMachine();
+
+const projectContext = (root: string) =>
+  [
+    "<project_context>",
+    "Instructions from the project follow, outermost folder first. Follow them; where two disagree, the file closer to the working directory wins.",
+    "",
+    `## ${root}/project/AGENTS.md`,
+    "",
+    "Use pnpm, not npm.",
+    "</project_context>",
+  ].join("\n");
+
+const TEAM = "<team>\nTeam: platform.\n</team>";
+
+const userCwd = (root: string) =>
+  `<cwd>\nCurrent working directory: ${root}/project\nUser note: keep scratch files in /tmp.\n</cwd>`;
+
+const layered = () => copyScenario("cli", "project-with-layers");
+
+describe("sysprompt render", () => {
+  it("prints the prompt and a final newline; no diagnostics, exit 0", async () => {
+    const root = layered();
+    expect(await cli(root, ["render"])).toEqual({
+      code: 0,
+      stdout: `${[
+        PREAMBLE,
+        DEFAULT_TOOLS_SECTION,
+        DEFAULT_RULES_SECTION,
+        ENVIRONMENT_SECTION,
+        TEAM,
+        projectContext(root),
+        userCwd(root),
+        DATE_SECTION,
+      ].join("\n\n")}\n`,
+      stderr: "",
+    });
+  });
+
+  it("--json prints exactly the RenderResult of the same options", async () => {
+    const root = layered();
+    const { code, stdout, stderr } = await cli(root, ["render", "--json"]);
+    const printed = JSON.parse(stdout) as RenderResult;
+    const expected = await renderSystemPrompt(
+      pinned(root, { home: join(root, "home"), machine: { platform: "linux", arch: "x64" } }),
+    );
+    const noMs = (r: RenderResult) => ({ ...r, steps: r.steps.map((s) => ({ ...s, ms: 0 })) });
+    expect([code, stderr]).toEqual([0, ""]);
+    expect(Object.keys(printed)).toEqual(["text", "sections", "diagnostics", "steps"]);
+    expect(noMs(printed)).toEqual(noMs(expected));
+    expect(stdout).toBe(`${JSON.stringify(printed, null, 2)}\n`);
+  });
+
+  it("--section NAME prints only that section", async () => {
+    expect(await cli(layered(), ["render", "--section", "team"])).toEqual({
+      code: 0,
+      stdout: `${TEAM}\n`,
+      stderr: "",
+    });
+  });
+
+  it("an unknown --section is exit 2 and names the sections there are", async () => {
+    expect(await cli(layered(), ["render", "--section", "nope"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'sysprompt: no section "nope" in this prompt; it has: preamble, tools, rules, environment, team, project_context, cwd, date\n',
+    });
+  });
+
+  it("an unknown flag is exit 2 with the error and the usage on stderr", async () => {
+    const { code, stdout, stderr } = await cli(layered(), ["render", "--bogus"]);
+    expect([code, stdout]).toEqual([2, ""]);
+    // The usage below is commander's, wrapped to the terminal's width; its start is what matters.
+    expect(
+      stderr.startsWith("error: unknown option '--bogus'\n\nUsage: sysprompt render [options]\n"),
+    ).toBe(true);
+    expect(stderr).toContain("--system-prompt <text|file>");
+  });
+
+  it("--system-prompt naming a folder is exit 2", async () => {
+    expect(await cli(layered(), ["render", "--system-prompt", "prompts-folder"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'sysprompt: --system-prompt: "prompts-folder" exists but is not a file; pass a text file or the prompt text itself\n',
+    });
+  });
+
+  it("--now that is not a date is exit 2", async () => {
+    const cases: [string, string][] = [
+      ["bad", '--now expects an ISO 8601 date or time such as 2026-01-31T12:00:00Z, got "bad"'],
+      [
+        "15/01/2026",
+        '--now expects an ISO 8601 date or time such as 2026-01-31T12:00:00Z, got "15/01/2026"',
+      ],
+      ["2026-02-30", 'now: "2026-02-30" is not a valid date; pass an ISO 8601 time'],
+    ];
+    for (const [bad, message] of cases) {
+      expect(await cli(layered(), ["render", "--now", bad], false)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `sysprompt: ${message}\n`,
+      });
+    }
+  });
+
+  it("--tools picks and orders tools; --tool name=text adds or replaces a description", async () => {
+    const { code, stdout } = await cli(layered(), [
+      "render",
+      "--tools",
+      "grep, read,deploy",
+      "--tool",
+      "deploy=Deploy to staging.",
+      "--tool",
+      "read=Read a file = with equals kept.",
+      "--section",
+      "tools",
+    ]);
+    expect([code, stdout]).toEqual([
+      0,
+      "<tools>\nTools you can call:\n- grep: Search file contents for a pattern, honouring .gitignore.\n- read: Read a file = with equals kept.\n- deploy: Deploy to staging.\n</tools>\n",
+    ]);
+  });
+
+  it("--tool without = is exit 2", async () => {
+    expect(await cli(layered(), ["render", "--tool", "deploy"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'sysprompt: --tool expects name=description, got "deploy"\n',
+    });
+  });
+
+  it("--tools constructor renders (it used to crash)", async () => {
+    expect(
+      await cli(layered(), ["render", "--tools", "constructor", "--section", "tools"]),
+    ).toEqual({
+      code: 0,
+      stdout: "<tools>\nTools you can call: constructor.\n</tools>\n",
+      stderr: "",
+    });
+  });
+
+  it("--guideline adds rules after the tool rules; --model is stated in the environment", async () => {
+    const root = layered();
+    const rules = await cli(root, [
+      "render",
+      "--guideline",
+      "Answer briefly.",
+      "--section",
+      "rules",
+    ]);
+    expect(rules.stdout).toBe(
+      `<rules>\nRules:\n${[SHELL_RULE, "Answer briefly.", ...GENERAL_RULES].map((r) => `- ${r}`).join("\n")}\n</rules>\n`,
+    );
+    const env = await cli(root, ["render", "--model", "model-x", "--section", "environment"]);
+    expect(env.stdout).toBe(
+      "<environment>\n- Operating system: Linux\n- Architecture: x64\n- Model: model-x\n</environment>\n",
+    );
+  });
+
+  it("--system-prompt text and repeated --append-system-prompt", async () => {
+    const root = layered();
+    const { code, stdout } = await cli(root, [
+      "render",
+      "--system-prompt",
+      "You are terse.",
+      "--append-system-prompt",
+      "One.",
+      "--append-system-prompt",
+      "Two.",
+      "--no-context-files",
+    ]);
+    expect([code, stdout]).toEqual([
+      0,
+      `${[
+        "You are terse.",
+        "<addendum>\nOne.\n\nTwo.\n</addendum>",
+        ENVIRONMENT_SECTION,
+        TEAM,
+        userCwd(root),
+        DATE_SECTION,
+      ].join("\n\n")}\n`,
+    ]);
+  });
+
+  it("--untrusted drops the project's sections (context files stay) and says so on stderr", async () => {
+    const root = layered();
+    expect(await cli(root, ["render", "--untrusted"])).toEqual({
+      code: 0,
+      stdout: `${[
+        PREAMBLE,
+        DEFAULT_TOOLS_SECTION,
+        DEFAULT_RULES_SECTION,
+        ENVIRONMENT_SECTION,
+        projectContext(root),
+        userCwd(root),
+        DATE_SECTION,
+      ].join("\n\n")}\n`,
+      stderr: `info [project-untrusted] project is not trusted: ${root}/project/.pi (SYSTEM, APPEND, sections, skills) skipped; context files still load\n`,
+    });
+  });
+
+  it("--no-context-files leaves out project_context", async () => {
+    const root = layered();
+    const { code, stdout } = await cli(root, ["render", "--no-context-files"]);
+    expect([code, stdout]).toEqual([
+      0,
+      `${[
+        PREAMBLE,
+        DEFAULT_TOOLS_SECTION,
+        DEFAULT_RULES_SECTION,
+        ENVIRONMENT_SECTION,
+        TEAM,
+        userCwd(root),
+        DATE_SECTION,
+      ].join("\n\n")}\n`,
+    ]);
+  });
+
+  it("--cwd renders another folder; a broken override prints the builtin section and a located diagnostic, exit 0", async () => {
+    const root = copyScenario("cli", "bad-override");
+    const elsewhere = copyScenario("cli", "project-with-layers");
+    const result = await cli(elsewhere, [
+      "render",
+      "--cwd",
+      join(root, "project"),
+      "--section",
+      "tools",
+    ]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: `${DEFAULT_TOOLS_SECTION}\n`,
+      stderr: `error ${root}/project/.pi/sections/tools.md:5:1 [template] Block "each" opened on line 2 is never closed: expected {{/each}}; the builtin version is used instead\n`,
+    });
+    expect(cwdSection(join(root, "project"))).toBe(
+      `<cwd>\nCurrent working directory: ${root}/project\n</cwd>`,
+    );
+  });
+});
+
+describe("the home folder given to the CLI", () => {
+  it("is where the default agent dir and ~/.agents/skills are read from, not the real home", async () => {
+    const root = copyScenario("cli", "home-from-io");
+    const section = async (name: string) =>
+      (await cli(root, ["render", "--now", "2026-01-15T10:00:00Z", "--section", name], false))
+        .stdout;
+    expect([await section("team"), await section("skills")]).toEqual([
+      "<team>\nFrom the default agent dir under the given home.\n</team>\n",
+      [
+        "<skills>",
+        "Skills are folders of instructions for particular kinds of work. Each one below has a description of when it applies.",
+        "When the task in front of you matches a skill's description, open the file at its location with the read tool before you begin, and follow what it says.",
+        "Paths written inside a skill are relative to the folder that holds its file.",
+        "",
+        "<available_skills>",
+        "  <skill>",
+        "    <name>release-notes</name>",
+        "    <description>Write release notes from the git log.</description>",
+        `    <location>${root}/home/.agents/skills/release-notes/SKILL.md</location>`,
+        "  </skill>",
+        "</available_skills>",
+        "</skills>\n",
+      ].join("\n"),
+    ]);
+  });
+});
