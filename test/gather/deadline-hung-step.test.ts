@@ -12,8 +12,8 @@ vi.mock("../../src/gather/context-files.js", async (importOriginal) => ({
 describe("renderSystemPrompt with a gathering step that never resolves", () => {
   it("returns within the deadline plus a small constant, with the fallback and a diagnostic", async () => {
     const started = performance.now();
-    const result = await renderSystemPrompt(pinned(tempDir(), { deadlineMs: 80 }));
-    expect(performance.now() - started).toBeLessThan(80 + 250);
+    const result = await renderSystemPrompt(pinned(tempDir(), { deadlineMs: 300 }));
+    expect(performance.now() - started).toBeLessThan(300 + 250);
     expect(result.steps.map((s) => [s.name, s.status])).toEqual([
       ["builtin", "ok"],
       ["user", "ok"],
