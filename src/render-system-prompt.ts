@@ -126,7 +126,9 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     ),
   ] as const;
   const [builtin, user, project, context, skills] = await Promise.all([
-    runStep(steps[0], deadline, clock),
+    // Not bounded: without the builtin templates there is no prompt at all, and
+    // they sit beside the code that is already running.
+    runStep(steps[0], Number.POSITIVE_INFINITY, clock),
     runStep(steps[1], deadline, clock),
     runStep(steps[2], deadline, clock),
     runStep(steps[3], deadline, clock),

@@ -340,7 +340,8 @@ function parseErrorToTemplateError(
     const open = findUnclosedBlock(source);
     if (open !== undefined) {
       return new TemplateError(
-        `Block "${open.name}" opened on line ${open.line} is never closed: expected {{/${open.name}}}`,
+        // No line in the text: callers relocate `line` (a section body starts below its frontmatter).
+        `Block "${open.name}" is never closed: expected {{/${open.name}}}`,
         { line: open.line, column: open.column, cause: error },
       );
     }

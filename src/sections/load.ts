@@ -21,7 +21,8 @@ export function parseSectionFile(
     return {
       diagnostics: doc.diagnostics.map((d) => ({
         ...d,
-        message: `${d.message}; section file ignored`,
+        // The shared parser would read an unclosed block as text; a section file is ignored instead.
+        message: `${d.message.replace(/; read as plain text$/, "")}; section file ignored`,
       })),
     };
   }

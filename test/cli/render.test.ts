@@ -249,7 +249,7 @@ describe("sysprompt render", () => {
     expect(result).toEqual({
       code: 0,
       stdout: `${DEFAULT_TOOLS_SECTION}\n`,
-      stderr: `error ${root}/project/.pi/sections/tools.md:5:1 [template] Block "each" opened on line 2 is never closed: expected {{/each}}; the builtin version is used instead\n`,
+      stderr: `error ${root}/project/.pi/sections/tools.md:5:1 [template] Block "each" is never closed: expected {{/each}}; the builtin version is used instead\n`,
     });
     expect(cwdSection(join(root, "project"))).toBe(
       `<cwd>\nCurrent working directory: ${root}/project\n</cwd>`,

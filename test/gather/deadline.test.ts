@@ -121,6 +121,16 @@ describe("renderSystemPrompt under a small deadline", () => {
     expect(result.steps.every((s) => s.status === "ok" || s.status === "timeout")).toBe(true);
     expect(result.diagnostics.filter((d) => d.code !== "step-timeout")).toEqual([]);
   });
+  it("the builtin templates are not bound by the deadline: even deadlineMs 0 gives the builtin prompt", async () => {
+    const dir = tempDir();
+    const late = await renderSystemPrompt(pinned(dir, { deadlineMs: 0 }));
+    const onTime = await renderSystemPrompt(pinned(dir));
+    expect(late.steps[0]).toMatchObject({ name: "builtin", status: "ok" });
+    expect(late.sections.map((s) => s.name).slice(0, 3)).toEqual(["preamble", "tools", "rules"]);
+    expect(late.sections.find((s) => s.name === "rules")).toEqual(
+      onTime.sections.find((s) => s.name === "rules"),
+    );
+  });
   it("FIFOs wherever a file is expected: nothing is opened, the render finishes fast", async () => {
     const root = tempDir();
     const project = join(root, "project");

@@ -116,7 +116,7 @@ describe("custom base prompt", () => {
         level: "error",
         code: "template",
         message:
-          'Block "each" opened on line 3 is never closed: expected {{/each}}; the builtin base prompt is used instead',
+          'Block "each" is never closed: expected {{/each}}; the builtin base prompt is used instead',
         path: join(cwd, ".pi", "SYSTEM_TEMPLATE.md"),
         line: 3,
         column: 1,

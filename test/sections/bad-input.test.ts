@@ -52,7 +52,7 @@ describe("bad section files in the project layer", () => {
         code: "template",
         // The message's "line 2" counts from the body; `line` is the file line.
         message:
-          'Block "if" opened on line 2 is never closed: expected {{/if}}; the builtin version is used instead',
+          'Block "if" is never closed: expected {{/if}}; the builtin version is used instead',
         path: join(sectionsDir, "rules.md"),
         line: 5,
         column: 1,
@@ -169,7 +169,6 @@ describe("bad section files in the project layer", () => {
       result.diagnostics.map((d) => [d.code, d.path?.slice(root.length + 1), d.line, d.column]),
     ).toEqual([
       ["frontmatter-yaml", "agent/sections/b.md", 2, 3],
-      // An unclosed fence: the message says "read as plain text", but a section file is ignored.
       ["frontmatter-unclosed", "agent/sections/c.md", 1, 1],
       ["frontmatter-engine", "agent/sections/cwd.md", 1, 1],
       ["file-binary", "agent/sections/date.md", undefined, undefined],

@@ -147,7 +147,7 @@ describe("renderSections", () => {
             level: "error",
             code: "template",
             message:
-              'Block "each" opened on line 3 is never closed: expected {{/each}}; the builtin version is used instead',
+              'Block "each" is never closed: expected {{/each}}; the builtin version is used instead',
             path: "/project/cwd.md",
             line: 7,
             column: 3,
@@ -353,7 +353,7 @@ describe("renderSections", () => {
             level: "error",
             code: "template",
             message:
-              'Block "if" opened on line 2 is never closed: expected {{/if}}; the builtin base prompt is used instead',
+              'Block "if" is never closed: expected {{/if}}; the builtin base prompt is used instead',
             path: "/u/SYSTEM_TEMPLATE.md",
             line: 2,
             column: 1,
