@@ -45,23 +45,25 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   const partials = input.partials ?? {};
   const sections: RenderedSection[] = [];
   const custom = input.customPrompt ? renderCustom(input.customPrompt) : null;
+  const customSource = input.customPrompt?.source ?? { layer: "option" as const };
   let customPlaced = false;
 
   for (const template of input.templates) {
-    if (!template.meta.enabled) continue;
     if (custom !== null && template.meta.base) {
-      if (!customPlaced) {
-        customPlaced = true;
-        pushSection("preamble", custom, false, input.customPrompt?.source ?? { layer: "option" });
-      }
+      // The custom prompt takes the place of the first base section, enabled or not.
+      if (!customPlaced) pushSection("preamble", custom, false, customSource);
+      customPlaced = true;
       continue;
     }
+    if (!template.meta.enabled) continue;
     const rendered = renderWithFallback(template);
     if (rendered) pushSection(template.name, rendered.text, template.meta.tag, rendered.source);
   }
   if (custom !== null && !customPlaced) {
-    pushSection("preamble", custom, false, input.customPrompt?.source ?? { layer: "option" });
-    sections.unshift(sections.pop() as RenderedSection);
+    // No base sections at all (every layer removed them): the custom prompt leads.
+    const before = sections.length;
+    pushSection("preamble", custom, false, customSource);
+    if (sections.length > before) sections.unshift(sections.pop() as RenderedSection);
   }
   for (const extra of input.extraSections ?? []) applyExtra(extra);
 

@@ -389,3 +389,44 @@ describe("renderSections", () => {
     });
   });
 });
+
+describe("custom base prompt placement", () => {
+  const others = [
+    template("environment", "env", { meta: { order: 60 } }),
+    template("date", "today", { meta: { order: 130 } }),
+  ];
+  const custom = (text: string) => ({
+    text,
+    template: false,
+    source: { layer: "option" as const },
+  });
+
+  it("leads when no base section exists at all", () => {
+    expect(render({ templates: others, customPrompt: custom("Mine.") }).sections).toEqual([
+      { name: "preamble", text: "Mine.", source: { layer: "option" } },
+      {
+        name: "environment",
+        text: "<environment>\nenv\n</environment>",
+        source: others[0]?.source,
+      },
+      { name: "date", text: "<date>\ntoday\n</date>", source: others[1]?.source },
+    ]);
+  });
+
+  it("an empty custom prompt leaves the other sections where they are", () => {
+    expect(render({ templates: others, customPrompt: custom("  \n") }).text).toBe(
+      "<environment>\nenv\n</environment>\n\n<date>\ntoday\n</date>",
+    );
+  });
+
+  it("takes the place of the first base section even when that one is disabled", () => {
+    const templates = [
+      template("environment", "env", { meta: { order: 5 } }),
+      template("preamble", "builtin", { meta: { order: 10, base: true, enabled: false } }),
+      template("date", "today", { meta: { order: 130 } }),
+    ];
+    expect(
+      render({ templates, customPrompt: custom("Mine.") }).sections.map((s) => s.name),
+    ).toEqual(["environment", "preamble", "date"]);
+  });
+});
