@@ -127,47 +127,32 @@ function filesOfRootSync(root: TemplateRoot, diagnostics: Diagnostic[]): string[
 
 function actionForRoot(root: TemplateRoot, kind: PathKind): RootAction {
   if (kind === "dir") return "list";
+  const problem = (level: Diagnostic["level"], code: string, message: string): RootAction => [
+    { level, code, message, path: root.path },
+  ];
   if (!root.explicit) {
     // A default folder that does not exist is the normal case: nothing to say.
     if (kind === "missing") return [];
-    return [
-      {
-        level: "warning",
-        code: "prompts-not-folder",
-        message: "prompt templates folder is not a folder; skipped",
-        path: root.path,
-      },
-    ];
+    return problem(
+      "warning",
+      "prompts-not-folder",
+      "prompt templates folder is not a folder; skipped",
+    );
   }
-  if (kind === "missing") {
-    return [
-      {
-        level: "error",
-        code: "path-missing",
-        message: "prompt template path not found",
-        path: root.path,
-      },
-    ];
-  }
+  if (kind === "missing") return problem("error", "path-missing", "prompt template path not found");
   if (kind === "other") {
-    return [
-      {
-        level: "error",
-        code: "path-not-file",
-        message: "prompt template path is neither a file nor a folder; skipped without opening it",
-        path: root.path,
-      },
-    ];
+    return problem(
+      "error",
+      "path-not-file",
+      "prompt template path is neither a file nor a folder; skipped without opening it",
+    );
   }
   if (!root.path.endsWith(TEMPLATE_EXTENSION)) {
-    return [
-      {
-        level: "error",
-        code: "path-not-markdown",
-        message: `prompt template path is not a ${TEMPLATE_EXTENSION} file; skipped`,
-        path: root.path,
-      },
-    ];
+    return problem(
+      "error",
+      "path-not-markdown",
+      `prompt template path is not a ${TEMPLATE_EXTENSION} file; skipped`,
+    );
   }
   return "read";
 }
