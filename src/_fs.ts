@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { normalizeText } from "./_frontmatter.js";
 import type { Diagnostic } from "./types.js";
 
@@ -36,6 +36,20 @@ export async function kindOfPath(path: string): Promise<"file" | "dir" | "other"
     return s.isFile() ? "file" : s.isDirectory() ? "dir" : "other";
   } catch {
     return "missing";
+  }
+}
+
+/**
+ * The real path of `path`, or `path` itself when it cannot be resolved (gone,
+ * a dangling link): reading it then reports the problem, and as a key for
+ * "already seen" the path is good enough.
+ */
+export async function realpathOrSelf(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    // See above: the caller's read reports why.
+    return path;
   }
 }
 

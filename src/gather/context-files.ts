@@ -1,6 +1,6 @@
-import { realpath, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname, join, parse as parsePath } from "node:path";
-import { readTextFile } from "../_fs.js";
+import { readTextFile, realpathOrSelf } from "../_fs.js";
 import type { ContextFile } from "../data.js";
 import type { Diagnostic, Layer } from "../types.js";
 
@@ -88,7 +88,7 @@ export async function loadContextFiles(options: {
   const found = await Promise.all(folders.map((f) => findContextFile(f.dir)));
   const reads = await Promise.all(
     found.map(async ({ path }) =>
-      path ? { read: await readTextFile(path), real: await realOf(path) } : undefined,
+      path ? { read: await readTextFile(path), real: await realpathOrSelf(path) } : undefined,
     ),
   );
   const files: LoadedContextFile[] = [];
@@ -104,13 +104,4 @@ export async function loadContextFiles(options: {
     files.push({ path: toPosix(path), content: entry.read.text.trim(), layer: folder.layer });
   });
   return { files, diagnostics };
-}
-
-async function realOf(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    // Unresolvable here means the read fails too and reports it; the path itself is a fine key.
-    return path;
-  }
 }

@@ -1,7 +1,6 @@
-import { realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { kindOfPath, readTextFile } from "../_fs.js";
+import { kindOfPath, readTextFile, realpathOrSelf } from "../_fs.js";
 import { expandHome } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
 import { type SkillCandidate, walkSkillsRoot } from "./_walk.js";
@@ -133,7 +132,7 @@ async function loadCandidates(
   const byName = new Map<string, Skill>();
   const seenFiles = new Set<string>();
   for (const { candidate, source } of candidates) {
-    const real = await realpathOr(candidate.filePath);
+    const real = await realpathOrSelf(candidate.filePath);
     if (seenFiles.has(real)) continue;
     seenFiles.add(real);
     const loaded = await loadCandidate(candidate, source);
@@ -194,15 +193,5 @@ async function projectAncestors(cwd: string): Promise<string[]> {
     const parent = dirname(dir);
     if (parent === dir) return [cwd];
     dir = parent;
-  }
-}
-
-/** A leading `~` (alone or before a separator) means `home`; `~user` is left alone. */
-async function realpathOr(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    // The file vanished or is a dangling link; reading it reports that.
-    return path;
   }
 }
