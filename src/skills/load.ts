@@ -142,9 +142,11 @@ async function loadCandidates(
     const winner = byName.get(skill.name);
     if (winner) {
       diagnostics.push({
-        level: "warning",
+        // As for prompt templates: a project skill shadowing a user one is what
+        // layers are for; two of one name in one layer is more likely a mistake.
+        level: winner.source === skill.source ? "warning" : "info",
         code: "name-collision",
-        message: `skill "${skill.name}" at ${skill.filePath} is ignored: the one at ${winner.filePath} was found first`,
+        message: `skill "${skill.name}": ${winner.filePath} (${winner.source}) wins over ${skill.filePath} (${skill.source})`,
         path: skill.filePath,
       });
       continue;

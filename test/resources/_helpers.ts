@@ -86,7 +86,7 @@ export function collisionsAndBadFilesStderr(root: string): string {
     `info ${root}/agent/prompts/review.md [name-collision] prompt template "/review": ${root}/project/.pi/prompts/review.md (project) wins over ${root}/agent/prompts/review.md (user)`,
     `warning ${root}/project/.pi/skills/Bad_Name/SKILL.md [skill-name-invalid] name "Bad_Name" should use only lowercase letters a-z, digits 0-9 and hyphens`,
     `error ${root}/project/.pi/skills/no-description/SKILL.md [skill-description-required] description is required; skill not loaded`,
-    `warning ${root}/agent/skills/lint/SKILL.md [name-collision] skill "lint" at ${root}/agent/skills/lint/SKILL.md is ignored: the one at ${root}/project/.pi/skills/lint/SKILL.md was found first`,
+    `info ${root}/agent/skills/lint/SKILL.md [name-collision] skill "lint": ${root}/project/.pi/skills/lint/SKILL.md (project) wins over ${root}/agent/skills/lint/SKILL.md (user)`,
     "",
   ].join("\n");
 }

@@ -127,9 +127,9 @@ describe("sysprompt list", () => {
         path: `${root}/project/.pi/skills/no-description/SKILL.md`,
       },
       {
-        level: "warning",
+        level: "info",
         code: "name-collision",
-        message: `skill "lint" at ${root}/agent/skills/lint/SKILL.md is ignored: the one at ${root}/project/.pi/skills/lint/SKILL.md was found first`,
+        message: `skill "lint": ${root}/project/.pi/skills/lint/SKILL.md (project) wins over ${root}/agent/skills/lint/SKILL.md (user)`,
         path: `${root}/agent/skills/lint/SKILL.md`,
       },
     ]);

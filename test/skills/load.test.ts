@@ -280,10 +280,17 @@ describe("project and user roots", () => {
     appLint: "Lint the app package.",
     appTest: "Test the app package.",
   };
-  const collision = (name: string, loser: string, winner: string) => ({
-    level: "warning",
+  // In this scenario the user's skills live under home/, the project's under repo/.
+  const sourceOf = (path: string) => (path.includes("/home/") ? "user" : "project");
+  const collision = (
+    name: string,
+    loser: string,
+    winner: string,
+    winnerSource = sourceOf(winner),
+  ) => ({
+    level: sourceOf(loser) === winnerSource ? "warning" : "info",
     code: "name-collision",
-    message: `skill "${name}" at ${loser} is ignored: the one at ${winner} was found first`,
+    message: `skill "${name}": ${winner} (${winnerSource}) wins over ${loser} (${sourceOf(loser)})`,
     path: loser,
   });
 
@@ -419,7 +426,12 @@ describe("project and user roots", () => {
         skillAt(p("home/.agents/skills/notes"), "notes", descriptions.notes, "user"),
       ],
       diagnostics: [
-        collision("release", p("repo/.agents/skills/release"), p("home/.agents/skills/release")),
+        collision(
+          "release",
+          p("repo/.agents/skills/release"),
+          p("home/.agents/skills/release"),
+          "option",
+        ),
         collision("deploy", p("home/.pi/agent/skills/deploy"), p("repo/.agents/skills/deploy")),
       ],
     });
