@@ -83,6 +83,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   const projectDir = join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
   const builtinDir = options.builtinDir ?? builtinPromptsDir();
   const tools = [...(options.tools ?? DEFAULT_TOOLS)];
+  const skillsTool = selectSkillsTool(tools);
 
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
   const optionPrompt = await optionCustomPrompt(options.systemPrompt, cwd);
@@ -111,7 +112,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     ),
     step(
       "skills",
-      selectSkillsTool(tools)
+      skillsTool
         ? () =>
             loadSkills({
               cwd,
@@ -149,7 +150,6 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   for (const layer of layers) diagnostics.push(...layer.diagnostics);
   diagnostics.push(...context.value.diagnostics, ...skills.value.diagnostics);
 
-  const skillsTool = selectSkillsTool(tools);
   const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
   const data: PromptData = {

@@ -61,41 +61,29 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   }
   if (custom !== null && !customPlaced) {
     // No base sections at all (every layer removed them): the custom prompt leads.
-    const before = sections.length;
-    pushSection("preamble", custom, false, customSource);
-    if (sections.length > before) sections.unshift(sections.pop() as RenderedSection);
+    const lead = makeSection("preamble", custom, false, customSource);
+    if (lead) sections.unshift(lead);
   }
   for (const extra of input.extraSections ?? []) applyExtra(extra);
 
   return { text: sections.map((s) => s.text).join("\n\n"), sections, diagnostics };
 
   function pushSection(name: string, body: string, tag: string | false, source: SectionSource) {
-    const text = formatPrompt(body).trim();
-    if (text === "") return;
-    sections.push({ name, text: tag === false ? text : `<${tag}>\n${text}\n</${tag}>`, source });
+    const made = makeSection(name, body, tag, source);
+    if (made) sections.push(made);
   }
 
+  /** Replaces the body of the section of that name in place (its tag kept), or appends one. */
   function applyExtra(extra: ExtraSection) {
-    const text = formatPrompt(extra.text).trim();
     const at = sections.findIndex((s) => s.name === extra.name);
-    const existing = at >= 0 ? sections[at] : undefined;
-    if (existing) {
-      const tag = input.templates.find((t) => t.name === extra.name)?.meta.tag ?? extra.name;
-      if (text === "") sections.splice(at, 1);
-      else
-        sections[at] = {
-          name: extra.name,
-          text: tag === false ? text : `<${tag}>\n${text}\n</${tag}>`,
-          source: { layer: "option" },
-        };
-      return;
-    }
-    if (text !== "") {
-      sections.push({
-        name: extra.name,
-        text: `<${extra.name}>\n${text}\n</${extra.name}>`,
-        source: { layer: "option" },
-      });
+    const tag = input.templates.find((t) => t.name === extra.name)?.meta.tag ?? extra.name;
+    const made = makeSection(extra.name, extra.text, tag, { layer: "option" });
+    if (at < 0) {
+      if (made) sections.push(made);
+    } else if (made) {
+      sections[at] = made;
+    } else {
+      sections.splice(at, 1);
     }
   }
 
@@ -148,6 +136,18 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
 
 function withFinalNewline(text: string): string {
   return text === "" || text.endsWith("\n") ? text : `${text}\n`;
+}
+
+/** A formatted, trimmed, tag-wrapped section; undefined when its body is empty. */
+function makeSection(
+  name: string,
+  body: string,
+  tag: string | false,
+  source: SectionSource,
+): RenderedSection | undefined {
+  const text = formatPrompt(body).trim();
+  if (text === "") return undefined;
+  return { name, text: tag === false ? text : `<${tag}>\n${text}\n</${tag}>`, source };
 }
 
 function templateDiagnostic(
