@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { normalizeText, parseFrontmatter, rememberParsed } from "../_frontmatter.js";
 import { createEngine, type PrecompiledTemplate } from "../engine/index.js";
+import { runningCompiled } from "./layers.js";
 
 /**
  * Build-time work on the builtin prompts: their frontmatter parsed and their
@@ -24,8 +25,7 @@ let templates: PrecompiledTemplate[] = [];
 
 /** Where the cache lives: next to the compiled `src/` in `dist/`. Undefined when running from source. */
 function cachePath(): string | undefined {
-  const here = fileURLToPath(import.meta.url);
-  return here.includes("/dist/src/") || here.includes("\\dist\\src\\")
+  return runningCompiled()
     ? fileURLToPath(new URL(`../../${CACHE_FILE}`, import.meta.url))
     : undefined;
 }

@@ -14,10 +14,15 @@ export interface LayerDirs {
 
 export const DEFAULT_PROJECT_DIR = ".pi";
 
-/** The builtin `prompts/` folder of this package (this file runs from src/ or dist/src/). */
+/** True when running the compiled package (`dist/src/…`), false when running from `src/`. */
+export function runningCompiled(): boolean {
+  return fileURLToPath(import.meta.url).includes(`${sep}dist${sep}src${sep}`);
+}
+
+/** The builtin `prompts/` folder of this package. */
 export function builtinPromptsDir(): string {
-  const compiled = fileURLToPath(import.meta.url).includes(`${sep}dist${sep}src${sep}`);
-  return fileURLToPath(new URL(compiled ? "../../../prompts" : "../../prompts", import.meta.url));
+  const up = runningCompiled() ? "../../../prompts" : "../../prompts";
+  return fileURLToPath(new URL(up, import.meta.url));
 }
 
 /**
