@@ -47,7 +47,7 @@ function loadParsers(): Parsers {
   // which would otherwise hand out one shared (mutable) object per source text.
   const options = {
     engines: {
-      yaml: { parse: (text: string) => yaml.parse(text) as unknown, stringify: () => "" },
+      yaml: { parse: (text: string) => readYaml(yaml, text), stringify: () => "" },
       js: refuse("js"),
       javascript: refuse("javascript"),
       coffee: refuse("coffee"),
@@ -57,6 +57,111 @@ function loadParsers(): Parsers {
   } as unknown as Parameters<typeof GrayMatter>[1];
   parsers = { matter, yaml, options };
   return parsers;
+}
+
+/** Most YAML warnings reported for one block; the rest are counted in one more. */
+export const MAX_YAML_WARNINGS = 10;
+
+/** A YAML problem that does not stop the block from being read. */
+interface YamlWarning {
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * Warnings of the block being parsed. gray-matter calls the YAML engine
+ * synchronously inside {@link parseFrontmatter}, which sets this around the call.
+ */
+let yamlWarnings: YamlWarning[] = [];
+
+/** A value that parsed but cannot be built (an alias to a missing anchor, too many aliases). */
+class YamlValueError extends Error {}
+
+/**
+ * Parses one frontmatter block. `yaml.parse` would hand warnings to
+ * `process.emitWarning` (printed by Node, even under `--json`); here they are
+ * collected for {@link parseFrontmatter} to return as diagnostics, and the
+ * first error is thrown as before. Duplicate keys stay an error (yaml's
+ * default): which of two `order:` values was meant is a guess.
+ */
+function readYaml(yaml: typeof Yaml, text: string): unknown {
+  // logLevel "error": nothing reaches process.emitWarning, errors are still kept.
+  const lines = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter: lines, logLevel: "error" });
+  const error = doc.errors[0];
+  if (error) {
+    if (error.code === "DUPLICATE_KEY") error.message = duplicateKeyMessage(yaml, doc, error);
+    throw error;
+  }
+  for (const warning of doc.warnings) {
+    const pos = warning.linePos?.[0];
+    const hint = warning.code === "TAG_RESOLVE_FAILED" ? "; the tag is ignored" : "";
+    yamlWarnings.push({
+      message: `${firstLine(warning.message)}${hint}`,
+      ...(pos ? { line: pos.line, column: pos.col } : {}),
+    });
+  }
+  yaml.visit(doc, {
+    Pair(_, pair) {
+      // Object keys are strings: yaml stringifies such a key and would warn through the process.
+      if (!yaml.isCollection(pair.key)) return;
+      const pos = pair.key.range ? lines.linePos(pair.key.range[0]) : undefined;
+      yamlWarnings.push({
+        message: "a key that is a list or mapping is read as its text",
+        ...(pos ? { line: pos.line, column: pos.col } : {}),
+      });
+    },
+  });
+  try {
+    return doc.toJS();
+  } catch (cause) {
+    throw new YamlValueError(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+function duplicateKeyMessage(yaml: typeof Yaml, doc: Yaml.Document, error: Yaml.YAMLError): string {
+  let key: string | undefined;
+  yaml.visit(doc, {
+    Pair(_, pair) {
+      if (yaml.isScalar(pair.key) && pair.key.range?.[0] === error.pos[0]) {
+        key = String(pair.key.value);
+        return yaml.visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return key === undefined ? "a key appears twice" : `key "${key}" appears twice`;
+}
+
+function firstLine(message: string): string {
+  return (message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
+}
+
+/** YAML warnings as diagnostics, at most {@link MAX_YAML_WARNINGS} of them and a count of the rest. */
+function warningDiagnostics(
+  warnings: readonly YamlWarning[],
+  at: (d: Omit<Diagnostic, "path">) => Diagnostic,
+): Diagnostic[] {
+  const shown = warnings.slice(0, MAX_YAML_WARNINGS).map((w) =>
+    at({
+      level: "warning",
+      code: "frontmatter-yaml-warning",
+      message: `YAML frontmatter: ${w.message}`,
+      ...(w.line !== undefined ? { line: w.line, column: w.column ?? 1 } : {}),
+    }),
+  );
+  const rest = warnings.length - shown.length;
+  if (rest > 0) {
+    shown.push(
+      at({
+        level: "warning",
+        code: "frontmatter-yaml-warning",
+        message: `YAML frontmatter: ${rest} more warning${rest === 1 ? "" : "s"} not shown`,
+      }),
+    );
+  }
+  return shown;
 }
 
 /** Parsed frontmatter of known texts (the builtin prompts), filled from a build-time file. */
@@ -121,6 +226,8 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
   }
   let parsed: GrayMatter.GrayMatterFile<string>;
   const { matter, options, yaml } = loadParsers();
+  let warnings: Diagnostic[];
+  yamlWarnings = [];
   try {
     parsed = matter(text, options);
   } catch (error) {
@@ -131,12 +238,15 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
       ok: false,
       diagnostics: [at(describeMatterError(error, yaml))],
     };
+  } finally {
+    warnings = warningDiagnostics(yamlWarnings, at);
+    yamlWarnings = [];
   }
   const body = parsed.content;
   const bodyLine = lineOfBody(text, body);
   const data = parsed.data as unknown;
   if (data === null || data === undefined) {
-    return { data: {}, body, bodyLine, ok: true, diagnostics: [] };
+    return { data: {}, body, bodyLine, ok: true, diagnostics: warnings };
   }
   if (typeof data !== "object" || Array.isArray(data)) {
     return {
@@ -155,7 +265,7 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
       ],
     };
   }
-  return { data: data as Record<string, unknown>, body, bodyLine, ok: true, diagnostics: [] };
+  return { data: data as Record<string, unknown>, body, bodyLine, ok: true, diagnostics: warnings };
 }
 
 function describeMatterError(error: unknown, yaml: typeof Yaml): Omit<Diagnostic, "path"> {
@@ -166,8 +276,17 @@ function describeMatterError(error: unknown, yaml: typeof Yaml): Omit<Diagnostic
     return {
       level: "error",
       code: "frontmatter-yaml",
-      message: `invalid YAML frontmatter: ${error.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`,
+      message: `invalid YAML frontmatter: ${firstLine(error.message)}`,
       ...(pos ? { line: pos.line, column: pos.col } : { line: 2, column: 1 }),
+    };
+  }
+  if (error instanceof YamlValueError) {
+    return {
+      level: "error",
+      code: "frontmatter-yaml",
+      message: `invalid YAML frontmatter: ${firstLine(error.message)}`,
+      line: 2,
+      column: 1,
     };
   }
   if (error instanceof RefusedEngineError) {
