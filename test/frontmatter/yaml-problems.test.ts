@@ -91,6 +91,33 @@ describe("YAML warnings and errors in frontmatter", () => {
     });
   });
 
+  it("duplicates in nested and flow mappings: the first one in the file is reported", () => {
+    const text = "---\nouter:\n  x: 1\n  y: {a: 1, a: 2}\n  x: 3\nouter: 4\n---\n";
+    expect(parseFrontmatter(text, PATH).diagnostics).toEqual([
+      {
+        level: "error",
+        code: "frontmatter-yaml",
+        message: 'invalid YAML frontmatter: key "a" appears twice',
+        path: PATH,
+        line: 4,
+        column: 13,
+      },
+    ]);
+  });
+
+  it("keys are compared as YAML values, as yaml itself does: 1 and 1.0 are the same key", () => {
+    expect(parseFrontmatter("---\n1: a\n1.0: b\n---\n", PATH).diagnostics).toEqual([
+      {
+        level: "error",
+        code: "frontmatter-yaml",
+        message: 'invalid YAML frontmatter: key "1" appears twice',
+        path: PATH,
+        line: 3,
+        column: 1,
+      },
+    ]);
+  });
+
   it("an alias to a missing anchor is a YAML error, not an unsupported engine", () => {
     const text = "---\na: &x 1\nb: *y\n---\nBody\n";
     expect(parseFrontmatter(text, PATH).diagnostics).toEqual([
