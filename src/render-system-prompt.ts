@@ -4,7 +4,7 @@ import { readTextFile } from "./_fs.js";
 import type { PromptData } from "./data.js";
 import { createEngine, type Engine } from "./engine/index.js";
 import { loadContextFiles, toPosix } from "./gather/context-files.js";
-import { DEFAULT_DEADLINE_MS, type GatherStep, runStep } from "./gather/deadline.js";
+import { deadlineBudget, type GatherStep, lateStepsWarning, runStep } from "./gather/deadline.js";
 import { detectEnvironment } from "./gather/environment.js";
 import { buildRules, parseRuleList } from "./gather/rules.js";
 import { buildToolSnippets, DEFAULT_TOOLS, parseToolDescriptions } from "./gather/tools.js";
@@ -77,7 +77,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   const cwd = resolve(options.cwd ?? process.cwd());
   const now = parseNow(options.now);
   const extraSections = validateSections(options.sections);
-  const deadline = started + (options.deadlineMs ?? DEFAULT_DEADLINE_MS);
+  const budgetMs = deadlineBudget(options.deadlineMs);
+  const deadline = started + budgetMs;
   const trusted = options.projectTrusted !== false;
   const agentDir = resolveAgentDir({ agentDir: options.agentDir, env, home, cwd });
   const projectDir = join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
@@ -145,6 +146,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped; context files still load`,
     });
   }
+  const timings = [builtin.timing, user.timing, project.timing, context.timing, skills.timing];
+  diagnostics.push(...lateStepsWarning(timings, budgetMs));
   for (const outcome of [builtin, user, project, context, skills])
     diagnostics.push(...outcome.diagnostics);
   for (const layer of layers) diagnostics.push(...layer.diagnostics);
@@ -191,7 +194,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     customPrompt,
     extraSections,
     diagnostics,
-    steps: [builtin.timing, user.timing, project.timing, context.timing, skills.timing],
+    steps: timings,
   };
 }
 
