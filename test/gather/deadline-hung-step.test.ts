@@ -25,6 +25,7 @@ describe("renderSystemPrompt with gathering steps that never resolve", () => {
       ["project", "ok"],
       ["context", "timeout"],
       ["skills", "timeout"],
+      ["environment", "ok"],
     ]);
     expect(result.diagnostics).toEqual([
       {
