@@ -32,7 +32,10 @@ function killRunningProbes(): void {
  * The real {@link ProbeRunner}: no shell, stdin closed, stderr dropped, stdout
  * capped. Neither the child, its pipe nor the kill timer keeps the event loop
  * alive, so a CLI that has printed exits at once; a probe still running then
- * is killed on the way out rather than left behind.
+ * is killed on the way out rather than left behind. The flip side: something
+ * else must keep the process up while it is awaited — in a render, the
+ * gathering deadline's timer does, up to the deadline, which is all a render
+ * waits for anyway.
  */
 export const runProbe: ProbeRunner = (command, args, { timeoutMs }) =>
   new Promise<ProbeResult>((resolve) => {
