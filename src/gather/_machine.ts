@@ -1,3 +1,4 @@
+import { readlinkSync } from "node:fs";
 import { cpus, hostname, release } from "node:os";
 import { readTextFile } from "../_fs.js";
 import { runProbe } from "./_probe.js";
@@ -58,6 +59,24 @@ async function readSystemFile(path: string): Promise<string> {
   return read.text;
 }
 
+/**
+ * The zone /etc/localtime links to (`…/zoneinfo/Europe/Berlin`), else Intl's.
+ * The link first because it is one syscall, where the first Intl date
+ * formatter of a process loads ICU data: 60-110 ms of a CLI run.
+ */
+function machineTimeZone(): string | undefined {
+  if (process.platform !== "win32") {
+    try {
+      const target = readlinkSync("/etc/localtime");
+      const at = target.lastIndexOf("zoneinfo/");
+      if (at >= 0) return target.slice(at + "zoneinfo/".length);
+    } catch {
+      // Not a link (some images copy the zone file) or not there: ask Intl.
+    }
+  }
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
 /** The machine this process runs on. */
 export function realMachine(): Machine {
   return {
@@ -65,7 +84,7 @@ export function realMachine(): Machine {
     arch: process.arch,
     release: release(),
     hostname: hostname(),
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    timeZone: machineTimeZone(),
     readFile: readSystemFile,
     // Not on Linux: there the model comes from /proc/cpuinfo (os.cpus() reads
     // every core's stats synchronously and is empty in some containers).

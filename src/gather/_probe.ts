@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { ProbeResult, ProbeRunner } from "./_machine.js";
 
 /** A probe's answer is a few lines; more than this is cut, not buffered without end. */
@@ -37,8 +37,10 @@ function killRunningProbes(): void {
  * gathering deadline's timer does, up to the deadline, which is all a render
  * waits for anyway.
  */
-export const runProbe: ProbeRunner = (command, args, { timeoutMs }) =>
-  new Promise<ProbeResult>((resolve) => {
+export const runProbe: ProbeRunner = async (command, args, { timeoutMs }) => {
+  // Loaded on first use: most renders take the GPU answer from the cache.
+  const { spawn } = await import("node:child_process");
+  return new Promise<ProbeResult>((resolve) => {
     let child: ChildProcess;
     try {
       child = spawn(command, [...args], {
@@ -97,3 +99,4 @@ export const runProbe: ProbeRunner = (command, args, { timeoutMs }) =>
     // A pipe is a handle of its own; unreferenced so it cannot hold the process either.
     (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
   });
+};

@@ -196,7 +196,7 @@ function osName(machine: Machine, detail: string | undefined): string {
     return release ? `${name} (Darwin ${release})` : name;
   }
   const base = release ? `${name} ${release}` : name;
-  return detail ? `${detail} (${base})` : base;
+  return detail ? `${detail}, ${base}` : base;
 }
 
 /** `PRETTY_NAME` from /etc/os-release, else `NAME VERSION`. */
@@ -276,23 +276,18 @@ export function terminalOf(env: Env): string | undefined {
   return program || term || undefined;
 }
 
+/** The shape of an IANA zone name (`UTC`, `Europe/Berlin`, `Etc/GMT+5`). */
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
+
 /**
- * The time zone: `TZ` when it names an IANA zone (a leading `:` allowed), else
- * the machine's own. A POSIX rule such as `EST5EDT,M3.2.0,M11.1.0` is not a
- * name a reader knows, so it gives way to the machine's.
+ * The time zone: `TZ` when it looks like an IANA zone name (a leading `:`
+ * allowed), else the machine's own. A path (`/etc/localtime`) or a POSIX rule
+ * (`CET-1CEST,M3.5.0,M10.5.0/3`) is not a name a reader knows, so it gives way
+ * to the machine's. The shape is checked rather than asked of Intl: the first
+ * Intl formatter of a process costs more than the rest of this step.
  */
 export function timeZoneOf(env: Env, machineZone: string | undefined): string | undefined {
   const tz = env.TZ?.trim().replace(/^:/, "");
-  if (tz && isTimeZone(tz)) return tz;
+  if (tz && ZONE_NAME.test(tz)) return tz;
   return machineZone?.trim() || undefined;
-}
-
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: name });
-    return true;
-  } catch {
-    // RangeError: not a zone Intl knows.
-    return false;
-  }
 }

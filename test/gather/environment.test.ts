@@ -73,7 +73,7 @@ function linuxMachine(runProbe: ProbeRunner, extra: Partial<Machine> = {}): Mach
 }
 
 const LINUX_ENTRIES = (gpu: string | undefined) => [
-  { label: "Operating system", value: "Ubuntu 24.04.1 LTS (Linux 6.8.0-45-generic)" },
+  { label: "Operating system", value: "Ubuntu 24.04.1 LTS, Linux 6.8.0-45-generic" },
   { label: "Architecture", value: "x64" },
   { label: "CPU", value: "Intel(R) Core(TM) i7-8550U CPU @ 1.80GHz" },
   ...(gpu === undefined ? [] : [{ label: "GPU", value: gpu }]),
@@ -425,7 +425,8 @@ describe("the small parsers", () => {
     expect(timeZoneOf({ TZ: "Asia/Kolkata" }, "UTC")).toBe("Asia/Kolkata");
     expect(timeZoneOf({ TZ: ":Europe/Paris" }, "UTC")).toBe("Europe/Paris");
     expect(timeZoneOf({ TZ: "/etc/localtime" }, "Europe/Berlin")).toBe("Europe/Berlin");
-    expect(timeZoneOf({ TZ: "Not/AZone" }, undefined)).toBeUndefined();
+    expect(timeZoneOf({ TZ: "CET-1CEST,M3.5.0,M10.5.0/3" }, "Europe/Paris")).toBe("Europe/Paris");
+    expect(timeZoneOf({ TZ: "" }, undefined)).toBeUndefined();
     expect(timeZoneOf({}, "America/Chicago")).toBe("America/Chicago");
   });
 });
@@ -478,7 +479,7 @@ describe("the environment section", () => {
     expect(first.sections.find((s) => s.name === "environment")?.text).toBe(
       [
         "<environment>",
-        "- Operating system: Ubuntu 24.04.1 LTS (Linux 6.8.0-45-generic)",
+        "- Operating system: Ubuntu 24.04.1 LTS, Linux 6.8.0-45-generic",
         "- Architecture: x64",
         "- CPU: Intel(R) Core(TM) i7-8550U CPU @ 1.80GHz",
         "- GPU: Intel Corporation UHD Graphics 620; NVIDIA Corporation GP108M [GeForce MX150]",
