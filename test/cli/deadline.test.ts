@@ -78,7 +78,8 @@ describe("the built CLI with a hanging GPU probe and a FIFO", () => {
     );
     chmodSync(join(bin, "lspci"), 0o755);
 
-    const deadline = 500;
+    // Long enough that the other steps (a tiny project) are surely on time on a loaded machine.
+    const deadline = 1000;
     const started = performance.now();
     const child = spawn(process.execPath, [BIN, "render", "--deadline", String(deadline)], {
       cwd: project,

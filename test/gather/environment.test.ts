@@ -504,7 +504,7 @@ describe("the environment section", () => {
     const options = pinned(root, {
       machine: linuxMachine(probes.runProbe),
       env: TERMINAL_ENV,
-      deadlineMs: 300,
+      deadlineMs: 1000,
     });
     const late = await renderSystemPrompt(options);
     expect(late.steps.find((s) => s.name === "environment")?.status).toBe("timeout");
@@ -512,7 +512,7 @@ describe("the environment section", () => {
       {
         level: "warning",
         code: "step-timeout",
-        message: 'gathering step "environment" missed the 300 ms deadline; its fallback was used',
+        message: 'gathering step "environment" missed the 1000 ms deadline; its fallback was used',
       },
     ]);
     const section = (r: typeof late) => r.sections.find((s) => s.name === "environment")?.text;
