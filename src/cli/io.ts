@@ -1,3 +1,5 @@
+import type { Machine } from "../gather/_machine.js";
+
 /** Everything the CLI touches outside itself, injectable for tests. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -6,6 +8,8 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** The home folder (`~`, `~/.agents/skills`, the default agent dir). Default: `os.homedir()`. */
   home?: string;
+  /** The machine the environment section describes. Default: this one (probed). */
+  machine?: Machine;
 }
 
 /** Exit codes: 0 success, 1 the command found problems, 2 bad usage or an unusable argument. */

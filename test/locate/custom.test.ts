@@ -221,6 +221,7 @@ describe("projectTrusted: false", () => {
       ["project", "skipped"],
       ["context", "ok"],
       ["skills", "ok"],
+      ["environment", "ok"],
     ]);
   });
 });
