@@ -107,7 +107,9 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     ),
     step(
       "context",
-      options.noContextFiles ? undefined : () => loadContextFiles({ cwd, agentDir }),
+      options.noContextFiles
+        ? undefined
+        : () => loadContextFiles({ cwd, agentDir, projectTrusted: trusted }),
       { files: [], diagnostics: [] },
     ),
     step(

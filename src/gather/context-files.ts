@@ -3,6 +3,7 @@ import { dirname, join, parse as parsePath } from "node:path";
 import { readTextFile, realpathOrSelf } from "../_fs.js";
 import type { ContextFile } from "../data.js";
 import type { Diagnostic, Layer } from "../types.js";
+import { findProjectRoot, isWithin } from "./project-root.js";
 
 /** In each folder the first regular file among these is its context file. */
 export const CONTEXT_FILE_NAMES: readonly string[] = [
@@ -70,26 +71,71 @@ async function findContextFile(dir: string): Promise<{ path?: string; diagnostic
   return { diagnostics };
 }
 
+/** A folder searched for a context file, and where its file's real path must stay. */
+interface ContextFolder {
+  dir: string;
+  layer: LoadedContextFile["layer"];
+  /**
+   * For an untrusted project: the real path of the file must lie inside this
+   * folder (compared after resolving links), or it is not loaded. Undefined:
+   * links are followed anywhere.
+   */
+  confine?: string;
+}
+
+/**
+ * The folders searched, in prompt order: the agent dir, then cwd's ancestors
+ * from the outermost down. For an untrusted project a file in a folder at or
+ * below the project root must resolve inside the project root; a file in a
+ * folder above it (the user's own, not the project's) inside that folder.
+ */
+async function contextFolders(options: {
+  cwd: string;
+  agentDir: string;
+  projectTrusted: boolean;
+}): Promise<ContextFolder[]> {
+  const folders: ContextFolder[] = [{ dir: options.agentDir, layer: "user" }];
+  const chain = ancestorsOf(options.cwd);
+  if (options.projectTrusted) {
+    return [...folders, ...chain.map((dir) => ({ dir, layer: "project" as const }))];
+  }
+  const projectRoot = await findProjectRoot(options.cwd);
+  const realRoot = await realpathOrSelf(projectRoot);
+  for (const dir of chain) {
+    const confine = isWithin(dir, projectRoot) ? realRoot : await realpathOrSelf(dir);
+    folders.push({ dir, layer: "project", confine });
+  }
+  return folders;
+}
+
 /**
  * Context files in prompt order: the agent dir's file first, then one per
  * folder from the outermost ancestor of cwd down to cwd. The same real file
  * reached twice (an agent dir inside the project, a symlink) loads once.
+ * With `projectTrusted: false`, a file whose real path leaves the project
+ * root (or, above the root, the folder it was found in) is not loaded.
  */
 export async function loadContextFiles(options: {
   cwd: string;
   agentDir: string;
+  projectTrusted?: boolean;
 }): Promise<{ files: LoadedContextFile[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
-  const folders: { dir: string; layer: LoadedContextFile["layer"] }[] = [
-    { dir: options.agentDir, layer: "user" },
-    ...ancestorsOf(options.cwd).map((dir) => ({ dir, layer: "project" as const })),
-  ];
+  const folders = await contextFolders({
+    cwd: options.cwd,
+    agentDir: options.agentDir,
+    projectTrusted: options.projectTrusted !== false,
+  });
   // Parallel look-ups, but diagnostics and files are collected in folder order.
   const found = await Promise.all(folders.map((f) => findContextFile(f.dir)));
   const reads = await Promise.all(
-    found.map(async ({ path }) =>
-      path ? { read: await readTextFile(path), real: await realpathOrSelf(path) } : undefined,
-    ),
+    found.map(async ({ path }, i) => {
+      if (!path) return undefined;
+      const real = await realpathOrSelf(path);
+      const confine = folders[i]?.confine;
+      if (confine !== undefined && !isWithin(real, confine)) return { real, escaped: confine };
+      return { real, read: await readTextFile(path) };
+    }),
   );
   const files: LoadedContextFile[] = [];
   const seen = new Set<string>();
@@ -98,6 +144,15 @@ export async function loadContextFiles(options: {
     const folder = folders[i];
     diagnostics.push(...(found[i]?.diagnostics ?? []));
     if (!entry || !path || !folder) return;
+    if (!entry.read) {
+      diagnostics.push({
+        level: "warning",
+        code: "context-outside-project",
+        message: `not loaded: the project is not trusted and this file resolves to ${toPosix(entry.real)}, outside ${toPosix(entry.escaped)}`,
+        path,
+      });
+      return;
+    }
     diagnostics.push(...entry.read.diagnostics);
     if (!entry.read.ok || seen.has(entry.real)) return;
     seen.add(entry.real);
