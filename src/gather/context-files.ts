@@ -40,15 +40,34 @@ export function ancestorsOf(cwd: string): string[] {
 
 /**
  * The first candidate in `dir` that is a regular file. Folders, FIFOs and
- * sockets with a candidate's name are skipped without being opened.
+ * sockets with a candidate's name are skipped without being opened. Other
+ * candidates beside the winner are not loaded (one file per folder); each gets
+ * an `info` naming the one used, so a CLAUDE.md beside an AGENTS.md is not
+ * ignored in silence.
  */
 async function findContextFile(dir: string): Promise<{ path?: string; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
+  let winner: { name: string; path: string; dev: number; ino: number } | undefined;
   for (const name of CONTEXT_FILE_NAMES) {
     const path = join(dir, name);
     try {
       const s = await stat(path);
-      if (s.isFile()) return { path, diagnostics };
+      if (winner) {
+        // A case-insensitive file system answers AGENTS.MD with AGENTS.md: same file, no news.
+        if (s.isFile() && (s.ino !== winner.ino || s.dev !== winner.dev)) {
+          diagnostics.push({
+            level: "info",
+            code: "context-shadowed",
+            message: `${name} is not loaded: ${winner.name} in the same folder is used (one context file per folder)`,
+            path,
+          });
+        }
+        continue;
+      }
+      if (s.isFile()) {
+        winner = { name, path, dev: s.dev, ino: s.ino };
+        continue;
+      }
       diagnostics.push({
         level: "info",
         code: "context-not-file",
@@ -58,7 +77,7 @@ async function findContextFile(dir: string): Promise<{ path?: string; diagnostic
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // Missing is the normal case; a loop or a permission problem is worth saying.
-      if (code !== "ENOENT" && code !== "ENOTDIR") {
+      if (code !== "ENOENT" && code !== "ENOTDIR" && !winner) {
         diagnostics.push({
           level: "warning",
           code: "context-unreadable",
@@ -68,7 +87,7 @@ async function findContextFile(dir: string): Promise<{ path?: string; diagnostic
       }
     }
   }
-  return { diagnostics };
+  return winner ? { path: winner.path, diagnostics } : { diagnostics };
 }
 
 /** A folder searched for a context file, and where its file's real path must stay. */

@@ -23,6 +23,13 @@ async function listenOn(path: string): Promise<void> {
   await new Promise<void>((done) => server.listen(path, done));
 }
 
+const shadowed = (path: string, name: string, winner: string) => ({
+  level: "info",
+  code: "context-shadowed",
+  message: `${name} is not loaded: ${winner} in the same folder is used (one context file per folder)`,
+  path,
+});
+
 const notFile = (path: string, name: string) => ({
   level: "info",
   code: "context-not-file",
@@ -81,7 +88,10 @@ describe("loadContextFiles", () => {
           layer: "project",
         },
       ],
-      diagnostics: [],
+      diagnostics: [
+        shadowed(`${root}/project/AGENTS.md`, "AGENTS.md", "AGENTS.override.md"),
+        shadowed(`${root}/project/CLAUDE.md`, "CLAUDE.md", "AGENTS.override.md"),
+      ],
     });
   });
 
@@ -105,7 +115,23 @@ describe("loadContextFiles", () => {
           layer: "project",
         },
       ],
-      diagnostics: [],
+      diagnostics: [shadowed(`${root}/project/CLAUDE.md`, "CLAUDE.md", "AGENTS.MD")],
+    });
+  });
+
+  it("CLAUDE.md beside AGENTS.md: AGENTS.md is used and an info names both", async () => {
+    const root = copyScenario("context", "claude-beside-agents");
+    expect(
+      await loadContextFiles({ cwd: join(root, "project"), agentDir: join(root, "agent") }),
+    ).toEqual({
+      files: [
+        {
+          path: `${root}/project/AGENTS.md`,
+          content: "AGENTS.md is the file this folder uses.",
+          layer: "project",
+        },
+      ],
+      diagnostics: [shadowed(`${root}/project/CLAUDE.md`, "CLAUDE.md", "AGENTS.md")],
     });
   });
 
