@@ -10,6 +10,10 @@ export type {
 export { PROMPT_DATA_FIELDS } from "./data.js";
 export { diffSections } from "./diff.js";
 export { createEngine, type Engine, formatPrompt, TemplateError } from "./engine/index.js";
+export {
+  type ContextFilesOptions,
+  loadContextFiles,
+} from "./gather/context-files.js";
 export type { SystemPromptOptions } from "./options.js";
 export {
   expandPromptTemplate,

@@ -36,6 +36,11 @@ export interface SystemPromptOptions {
   docs?: string;
   /** Extra workspace roots. */
   roots?: readonly string[];
+  /**
+   * Cap of each context file and each `@import`, in bytes; a larger one is cut at a UTF-8
+   * boundary and ends with a marker line saying how much was left out. Default: 262144 (256 KiB).
+   */
+  maxContextBytes?: number;
   /** Skill folders or files searched before the default ones. */
   skillPaths?: readonly string[];
   /** The clock: a Date, an ISO string or epoch milliseconds. Default: now. */

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { readTextFile } from "./_fs.js";
 import type { PromptData } from "./data.js";
 import { createEngine, type Engine } from "./engine/index.js";
+import { checkMaxBytes } from "./gather/capped-read.js";
 import { loadContextFiles, toPosix } from "./gather/context-files.js";
 import { DEFAULT_DEADLINE_MS, type GatherStep, runStep } from "./gather/deadline.js";
 import { detectEnvironment } from "./gather/environment.js";
@@ -87,6 +88,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
 
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
   const optionPrompt = await optionCustomPrompt(options.systemPrompt, cwd);
+  const maxContextBytes = checkMaxBytes(options.maxContextBytes);
   const appended = await Promise.all(
     toList(options.appendSystemPrompt).map(
       async (v) => (await readTextOrPath(v, cwd, "--append-system-prompt")).text,
@@ -109,7 +111,14 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       "context",
       options.noContextFiles
         ? undefined
-        : () => loadContextFiles({ cwd, agentDir, projectTrusted: trusted }),
+        : () =>
+            loadContextFiles({
+              cwd,
+              agentDir,
+              home,
+              maxBytes: maxContextBytes,
+              projectTrusted: trusted,
+            }),
       { files: [], diagnostics: [] },
     ),
     step(
@@ -154,6 +163,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
 
   const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
+  const appendPrompt = buildAppendPrompt(layers, appended);
+  const contextFiles = context.value.files.map(({ path, content }) => ({ path, content }));
   const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
     cwd: toPosix(cwd),
@@ -170,7 +181,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     environment: options.environment
       ? [...options.environment]
       : detectEnvironment(options.machine ?? { platform: process.platform, arch: process.arch }),
-    contextFiles: context.value.files.map(({ path, content }) => ({ path, content })),
+    contextFiles,
     agentsMd: [],
     workspaceTree: null,
     roots: (options.roots ?? []).map((r) => toPosix(resolve(cwd, r))),
@@ -182,7 +193,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
         }))
       : [],
     skillsTool,
-    appendPrompt: buildAppendPrompt(layers, appended),
+    appendPrompt,
     customPrompt: customPrompt?.text ?? null,
     docs: options.docs ?? null,
   };

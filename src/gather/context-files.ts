@@ -1,8 +1,13 @@
 import { stat } from "node:fs/promises";
-import { dirname, join, parse as parsePath } from "node:path";
-import { readTextFile, realpathOrSelf } from "../_fs.js";
+import { homedir } from "node:os";
+import { dirname, join, parse as parsePath, resolve } from "node:path";
+import { realpathOrSelf } from "../_fs.js";
+import { expandHome } from "../_paths.js";
 import type { ContextFile } from "../data.js";
-import type { Diagnostic, Layer } from "../types.js";
+import { resolveAgentDir } from "../locate/layers.js";
+import type { Diagnostic } from "../types.js";
+import { checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
+import { expandImports } from "./imports.js";
 import { findProjectRoot, isWithin } from "./project-root.js";
 
 /** In each folder the first regular file among these is its context file. */
@@ -13,10 +18,6 @@ export const CONTEXT_FILE_NAMES: readonly string[] = [
   "CLAUDE.md",
   "CLAUDE.MD",
 ];
-
-export interface LoadedContextFile extends ContextFile {
-  layer: Exclude<Layer, "builtin" | "option">;
-}
 
 /** Forward slashes, so prompts are byte-identical across platforms. */
 export function toPosix(path: string): string {
@@ -90,92 +91,160 @@ async function findContextFile(dir: string): Promise<{ path?: string; diagnostic
   return winner ? { path: winner.path, diagnostics } : { diagnostics };
 }
 
-/** A folder searched for a context file, and where its file's real path must stay. */
+/** A folder searched for a context file, with the rules for what its file may reach. */
 interface ContextFolder {
   dir: string;
-  layer: LoadedContextFile["layer"];
   /**
-   * For an untrusted project: the real path of the file must lie inside this
-   * folder (compared after resolving links), or it is not loaded. Undefined:
-   * links are followed anywhere.
+   * For an untrusted project: the real path of the folder's file must lie
+   * inside this folder, or the file is not loaded. Undefined: links are
+   * followed anywhere.
    */
   confine?: string;
+  /** Where the file's imports may lead. */
+  allowed: string[];
+  allowedText: string;
+}
+
+export interface ContextFilesOptions {
+  /** Working directory; `~` and relative paths are resolved. */
+  cwd: string;
+  /** User layer folder. Default: `$SYSPROMPT_AGENT_DIR`, else `~/.pi/agent`. */
+  agentDir?: string;
+  /** Home folder, for `~` and the confinement of user-level imports. Default: `os.homedir()`. */
+  home?: string;
+  /** Cap of each context file and each import, in bytes. Default: 256 KiB. */
+  maxBytes?: number;
+  /** When false, a file that resolves outside the project is not loaded. Default: true. */
+  projectTrusted?: boolean;
 }
 
 /**
- * The folders searched, in prompt order: the agent dir, then cwd's ancestors
- * from the outermost down. For an untrusted project a file in a folder at or
- * below the project root must resolve inside the project root; a file in a
- * folder above it (the user's own, not the project's) inside that folder.
+ * The folders searched, in prompt order, each listed once: the agent dir,
+ * then cwd's ancestors from the outermost down, then each root's the same
+ * way. A folder at or below a chain's project root belongs to the project;
+ * one above it is the user's own.
  */
-async function contextFolders(options: {
+async function contextFolders(o: {
   cwd: string;
   agentDir: string;
+  home: string;
   projectTrusted: boolean;
 }): Promise<ContextFolder[]> {
-  const folders: ContextFolder[] = [{ dir: options.agentDir, layer: "user" }];
-  const chain = ancestorsOf(options.cwd);
-  if (options.projectTrusted) {
-    return [...folders, ...chain.map((dir) => ({ dir, layer: "project" as const }))];
-  }
-  const projectRoot = await findProjectRoot(options.cwd);
-  const realRoot = await realpathOrSelf(projectRoot);
-  for (const dir of chain) {
-    const confine = isWithin(dir, projectRoot) ? realRoot : await realpathOrSelf(dir);
-    folders.push({ dir, layer: "project", confine });
+  const realHome = await realpathOrSelf(o.home);
+  const home = toPosix(o.home);
+  const folders: ContextFolder[] = [
+    {
+      dir: o.agentDir,
+      allowed: [o.home, realHome, o.agentDir, await realpathOrSelf(o.agentDir)],
+      allowedText: `the home folder ${home} or the agent dir ${toPosix(o.agentDir)}`,
+    },
+  ];
+  const listed = new Set([o.agentDir]);
+  for (const start of [o.cwd]) {
+    const projectRoot = await findProjectRoot(start);
+    const realRoot = await realpathOrSelf(projectRoot);
+    for (const dir of ancestorsOf(start)) {
+      if (listed.has(dir)) continue;
+      listed.add(dir);
+      if (isWithin(dir, projectRoot)) {
+        folders.push({
+          dir,
+          ...(o.projectTrusted ? {} : { confine: realRoot }),
+          allowed: [projectRoot, realRoot],
+          allowedText: `the project root ${toPosix(projectRoot)}`,
+        });
+      } else {
+        const realDir = await realpathOrSelf(dir);
+        folders.push({
+          dir,
+          ...(o.projectTrusted ? {} : { confine: realDir }),
+          allowed: [dir, realDir, o.home, realHome],
+          allowedText: `its folder ${toPosix(dir)} or the home folder ${home}`,
+        });
+      }
+    }
   }
   return folders;
 }
 
 /**
- * Context files in prompt order: the agent dir's file first, then one per
- * folder from the outermost ancestor of cwd down to cwd. The same real file
- * reached twice (an agent dir inside the project, a symlink) loads once.
- * With `projectTrusted: false`, a file whose real path leaves the project
- * root (or, above the root, the folder it was found in) is not loaded.
+ * Loads the context files: the agent dir's first, then one per folder from
+ * the outermost ancestor of cwd down to cwd, then each extra root's chain the
+ * same way. The same real file reached twice loads once. Each file is capped
+ * at `maxBytes` (cut with a marker line), its `@imports` are expanded
+ * (confined to the project root for project files, to the home folder for the
+ * user's), and files that a later file repeats are dropped
+ * ({@link dedupeContextFiles}). With `projectTrusted: false` a file whose real
+ * path leaves the project root (or, above the root, the folder it was found
+ * in) is not loaded. Problems in files are diagnostics; a bad option
+ * (`roots` that are not folders, a bad `maxBytes`) throws a SyspromptError.
  */
-export async function loadContextFiles(options: {
-  cwd: string;
-  agentDir: string;
-  projectTrusted?: boolean;
-}): Promise<{ files: LoadedContextFile[]; diagnostics: Diagnostic[] }> {
-  const diagnostics: Diagnostic[] = [];
+export async function loadContextFiles(
+  options: ContextFilesOptions,
+): Promise<{ files: ContextFile[]; diagnostics: Diagnostic[] }> {
+  const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
+  const home = options.home ?? homedir();
+  const cwd = resolve(expandHome(options.cwd, home));
+  const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
   const folders = await contextFolders({
-    cwd: options.cwd,
-    agentDir: options.agentDir,
+    cwd,
+    agentDir,
+    home,
     projectTrusted: options.projectTrusted !== false,
   });
   // Parallel look-ups, but diagnostics and files are collected in folder order.
   const found = await Promise.all(folders.map((f) => findContextFile(f.dir)));
-  const reads = await Promise.all(
-    found.map(async ({ path }, i) => {
-      if (!path) return undefined;
-      const real = await realpathOrSelf(path);
-      const confine = folders[i]?.confine;
-      if (confine !== undefined && !isWithin(real, confine)) return { real, escaped: confine };
-      return { real, read: await readTextFile(path) };
-    }),
-  );
-  const files: LoadedContextFile[] = [];
+  const reals = await Promise.all(found.map(({ path }) => (path ? realpathOrSelf(path) : "")));
+  const perFolder: Diagnostic[][] = found.map((f) => [...f.diagnostics]);
   const seen = new Set<string>();
-  reads.forEach((entry, i) => {
-    const path = found[i]?.path;
+  const toLoad: { i: number; path: string; real: string; folder: ContextFolder }[] = [];
+  found.forEach(({ path }, i) => {
+    const real = reals[i] ?? "";
     const folder = folders[i];
-    diagnostics.push(...(found[i]?.diagnostics ?? []));
-    if (!entry || !path || !folder) return;
-    if (!entry.read) {
-      diagnostics.push({
+    if (!path || !folder) return;
+    if (folder.confine !== undefined && !isWithin(real, folder.confine)) {
+      perFolder[i]?.push({
         level: "warning",
         code: "context-outside-project",
-        message: `not loaded: the project is not trusted and this file resolves to ${toPosix(entry.real)}, outside ${toPosix(entry.escaped)}`,
+        message: `not loaded: the project is not trusted and this file resolves to ${toPosix(real)}, outside ${toPosix(folder.confine)}`,
         path,
       });
       return;
     }
-    diagnostics.push(...entry.read.diagnostics);
-    if (!entry.read.ok || seen.has(entry.real)) return;
-    seen.add(entry.real);
-    files.push({ path: toPosix(path), content: entry.read.text.trim(), layer: folder.layer });
+    if (seen.has(real)) return;
+    seen.add(real);
+    toLoad.push({ i, path, real, folder });
   });
-  return { files, diagnostics };
+  const loaded = await Promise.all(
+    toLoad.map(async ({ i, path, real, folder }) => {
+      const one = await loadOne(path, real, folder, home, maxBytes);
+      perFolder[i]?.push(...one.diagnostics);
+      return one.file;
+    }),
+  );
+  const files = loaded.filter((f): f is ContextFile => f !== undefined);
+  return { files, diagnostics: perFolder.flat() };
+}
+
+async function loadOne(
+  path: string,
+  real: string,
+  folder: ContextFolder,
+  home: string,
+  maxBytes: number,
+): Promise<{ file?: ContextFile; diagnostics: Diagnostic[] }> {
+  const read = await readCappedText(path, maxBytes);
+  if (!read.ok) return { diagnostics: read.diagnostics };
+  const expanded = await expandImports(
+    read.text,
+    { path, dir: dirname(real) },
+    { home, maxBytes, allowed: folder.allowed, allowedText: folder.allowedText },
+    new Set([real]),
+  );
+  let content = expanded.text.trim();
+  if (read.omitted > 0) content = `${content}\n${cutMarker(read.omitted, maxBytes)}`;
+  return {
+    file: { path: toPosix(path), content },
+    diagnostics: [...read.diagnostics, ...expanded.diagnostics],
+  };
 }

@@ -54,22 +54,18 @@ describe("loadContextFiles", () => {
         {
           path: `${root}/agent/AGENTS.md`,
           content: "From the agent dir: comes first.",
-          layer: "user",
         },
         {
           path: `${root}/AGENTS.md`,
           content: "# Root\nOutermost folder rules.",
-          layer: "project",
         },
         {
           path: `${root}/project/CLAUDE.md`,
           content: "From CLAUDE.md in project (trimmed).",
-          layer: "project",
         },
         {
           path: `${root}/project/sub/AGENTS.md`,
           content: "From the working directory: comes last.",
-          layer: "project",
         },
       ],
       diagnostics: [],
@@ -85,7 +81,6 @@ describe("loadContextFiles", () => {
         {
           path: `${root}/project/AGENTS.override.md`,
           content: "AGENTS.override.md wins over every other name.",
-          layer: "project",
         },
       ],
       diagnostics: [
@@ -107,12 +102,10 @@ describe("loadContextFiles", () => {
         {
           path: `${root}/project/AGENTS.MD`,
           content: "AGENTS.MD beats CLAUDE.md.",
-          layer: "project",
         },
         {
           path: `${root}/project/claude-upper/CLAUDE.MD`,
           content: "CLAUDE.MD is the last name tried.",
-          layer: "project",
         },
       ],
       diagnostics: [shadowed(`${root}/project/CLAUDE.md`, "CLAUDE.md", "AGENTS.MD")],
@@ -128,7 +121,6 @@ describe("loadContextFiles", () => {
         {
           path: `${root}/project/AGENTS.md`,
           content: "AGENTS.md is the file this folder uses.",
-          layer: "project",
         },
       ],
       diagnostics: [shadowed(`${root}/project/CLAUDE.md`, "CLAUDE.md", "AGENTS.md")],
@@ -154,13 +146,11 @@ describe("loadContextFiles", () => {
         {
           path: `${folder}/AGENTS.md`,
           content: "Next to a folder named AGENTS.override.md.",
-          layer: "project",
         },
-        { path: `${fifo}/AGENTS.MD`, content: "Next to a FIFO named AGENTS.md.", layer: "project" },
+        { path: `${fifo}/AGENTS.MD`, content: "Next to a FIFO named AGENTS.md." },
         {
           path: `${socket}/CLAUDE.md`,
           content: "Next to a socket named AGENTS.md.",
-          layer: "project",
         },
       ],
       diagnostics: [
@@ -184,7 +174,7 @@ describe("loadContextFiles", () => {
 
     const result = await loadContextFiles({ cwd: project, agentDir: join(root, "agent") });
     expect(result).toEqual({
-      files: [{ path: `${root}/agent/AGENTS.md`, content: "Shared instructions.", layer: "user" }],
+      files: [{ path: `${root}/agent/AGENTS.md`, content: "Shared instructions." }],
       diagnostics: [
         {
           level: "warning",
@@ -200,7 +190,7 @@ describe("loadContextFiles", () => {
     const root = tempDir();
     writeFileSync(join(root, "AGENTS.md"), "\uFEFFLine one.\r\nLine two.\r\n");
     expect(await loadContextFiles({ cwd: root, agentDir: join(root, "agent") })).toEqual({
-      files: [{ path: `${root}/AGENTS.md`, content: "Line one.\nLine two.", layer: "project" }],
+      files: [{ path: `${root}/AGENTS.md`, content: "Line one.\nLine two." }],
       diagnostics: [],
     });
   });

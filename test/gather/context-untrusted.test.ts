@@ -47,7 +47,6 @@ describe("context files of an untrusted project", () => {
         {
           path: `${project}/AGENTS.md`,
           content: "aws_secret_access_key = hunter2",
-          layer: "project",
         },
       ],
       diagnostics: [],
@@ -69,8 +68,8 @@ describe("context files of an untrusted project", () => {
       }),
     ).toEqual({
       files: [
-        { path: `${project}/AGENTS.md`, content: "Shared by the project.", layer: "project" },
-        { path: `${project}/sub/CLAUDE.md`, content: "For sub.", layer: "project" },
+        { path: `${project}/AGENTS.md`, content: "Shared by the project." },
+        { path: `${project}/sub/CLAUDE.md`, content: "For sub." },
       ],
       diagnostics: [],
     });
@@ -107,8 +106,8 @@ describe("context files of an untrusted project", () => {
       await loadContextFiles({ cwd: inner, agentDir: join(root, "agent"), projectTrusted: false }),
     ).toEqual({
       files: [
-        { path: `${root}/AGENTS.md`, content: "The user's own rules.", layer: "project" },
-        { path: `${inner}/AGENTS.md`, content: "The project itself.", layer: "project" },
+        { path: `${root}/AGENTS.md`, content: "The user's own rules." },
+        { path: `${inner}/AGENTS.md`, content: "The project itself." },
       ],
       diagnostics: [
         outside(join(root, "secret", "AGENTS.md"), join(root, "other.md"), join(root, "secret")),
@@ -144,7 +143,6 @@ describe("context files of an untrusted project", () => {
         {
           path: `${root}/agent/AGENTS.md`,
           content: "aws_secret_access_key = hunter2",
-          layer: "user",
         },
       ],
       diagnostics: [],

@@ -1,0 +1,175 @@
+import { realpath } from "node:fs/promises";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { Diagnostic } from "../types.js";
+import { cutMarker, readCappedText } from "./capped-read.js";
+import { findImportTokens, type ImportToken } from "./import-tokens.js";
+import { isWithin } from "./project-root.js";
+
+/** Imports are followed this many levels deep; the content at the last level keeps its own imports as written. */
+export const MAX_IMPORT_DEPTH = 5;
+
+/** Where the imports of one context file may lead, and how much of each is read. */
+export interface ImportScope {
+  /** The user's home, for `@~/…`. */
+  home: string;
+  /** Cap of each imported file, in bytes. */
+  maxBytes: number;
+  /**
+   * Folders an import must resolve into, after following links. List each
+   * folder both as written and as its real path.
+   */
+  allowed: readonly string[];
+  /** The allowed folders in words, for messages ("the project root /p"). */
+  allowedText: string;
+}
+
+/** The file whose text is being expanded. */
+export interface Importer {
+  /** Where diagnostics point. */
+  path: string;
+  /** Relative imports resolve against this folder: the importing file's real folder. */
+  dir: string;
+}
+
+export interface Expanded {
+  text: string;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Replaces each `@path` import in `text` (see {@link findImportTokens} for
+ * what counts as one) with the imported file's text, itself expanded, up to
+ * {@link MAX_IMPORT_DEPTH} levels. `visited` holds the real paths already in
+ * this top-level file (start it with the file's own): an import of one of them
+ * (a cycle or a repeat) stays as written. So does an import that is missing,
+ * unreadable, not a regular file, binary, or that leads outside
+ * `scope.allowed`; each of these gets a diagnostic at the token. An imported
+ * file over `scope.maxBytes` is cut and ends with a marker line.
+ */
+export async function expandImports(
+  text: string,
+  importer: Importer,
+  scope: ImportScope,
+  visited: Set<string>,
+  depth = 0,
+): Promise<Expanded> {
+  const tokens = findImportTokens(text);
+  const diagnostics: Diagnostic[] = [];
+  if (tokens.length === 0) return { text, diagnostics };
+  if (depth >= MAX_IMPORT_DEPTH) {
+    diagnostics.push({
+      level: "info",
+      code: "import-depth",
+      message: `imports are followed ${MAX_IMPORT_DEPTH} levels deep; the ${tokens.length} in this file are left as written`,
+      path: importer.path,
+    });
+    return { text, diagnostics };
+  }
+  const pieces: string[] = [];
+  let copied = 0;
+  for (const token of tokens) {
+    const at = (d: Omit<Diagnostic, "path" | "line" | "column">): Diagnostic => ({
+      ...d,
+      path: importer.path,
+      line: token.line,
+      column: token.column,
+    });
+    const outcome = await importOne(token, importer, scope, visited, depth, at);
+    diagnostics.push(...outcome.diagnostics);
+    if (outcome.text === undefined) continue;
+    pieces.push(text.slice(copied, token.start), outcome.text);
+    copied = token.end;
+  }
+  pieces.push(text.slice(copied));
+  return { text: pieces.join(""), diagnostics };
+}
+
+async function importOne(
+  token: ImportToken,
+  importer: Importer,
+  scope: ImportScope,
+  visited: Set<string>,
+  depth: number,
+  at: (d: Omit<Diagnostic, "path" | "line" | "column">) => Diagnostic,
+): Promise<{ text?: string; diagnostics: Diagnostic[] }> {
+  const written = `@${token.path}`;
+  const target = resolveImport(token.path, importer.dir, scope.home);
+  const outside = (where: string) => ({
+    diagnostics: [
+      at({
+        level: "warning",
+        code: "import-outside",
+        message: `${written} leads to ${where}, outside ${scope.allowedText}; left as written`,
+      }),
+    ],
+  });
+  // Checked before touching the file system, so nothing outside is even looked at.
+  if (!scope.allowed.some((folder) => isWithin(target, folder))) return outside(target);
+  let real: string;
+  try {
+    real = await realpath(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      // A bare word (`@alice`, `@todo`) is more likely a mention than a broken import.
+      const looksLikePath = token.path.includes("/") || token.path.includes(".");
+      return {
+        diagnostics: [
+          at({
+            level: looksLikePath ? "warning" : "info",
+            code: "import-missing",
+            message: `${written}: no file at ${target}; left as written`,
+          }),
+        ],
+      };
+    }
+    return unreadable(written, (error as Error).message, at);
+  }
+  if (!scope.allowed.some((folder) => isWithin(real, folder))) return outside(real);
+  if (visited.has(real)) {
+    return {
+      diagnostics: [
+        at({
+          level: "info",
+          code: "import-repeat",
+          message: `${written}: ${real} is already part of this context file (a cycle or a repeat); left as written`,
+        }),
+      ],
+    };
+  }
+  const read = await readCappedText(real, scope.maxBytes);
+  if (!read.ok) return unreadable(written, read.diagnostics[0]?.message ?? read.reason, at);
+  visited.add(real);
+  const inner = await expandImports(
+    read.text,
+    { path: real, dir: dirname(real) },
+    scope,
+    visited,
+    depth + 1,
+  );
+  let text = inner.text.trimEnd();
+  if (read.omitted > 0) text = `${text}\n${cutMarker(read.omitted, scope.maxBytes)}`;
+  return { text, diagnostics: [...read.diagnostics, ...inner.diagnostics] };
+}
+
+function unreadable(
+  written: string,
+  why: string,
+  at: (d: Omit<Diagnostic, "path" | "line" | "column">) => Diagnostic,
+) {
+  return {
+    diagnostics: [
+      at({
+        level: "warning",
+        code: "import-unreadable",
+        message: `${written}: ${why}; left as written`,
+      }),
+    ],
+  };
+}
+
+/** `~/x` from the home, `/x` as is, anything else from the importing file's folder. */
+export function resolveImport(path: string, dir: string, home: string): string {
+  if (path.startsWith("~/")) return join(home, path.slice(2));
+  return isAbsolute(path) ? resolve(path) : resolve(dir, path);
+}
