@@ -14,6 +14,7 @@ export {
   type ContextFilesOptions,
   loadContextFiles,
 } from "./gather/context-files.js";
+export { dedupeContextFiles } from "./gather/dedupe.js";
 export type { SystemPromptOptions } from "./options.js";
 export {
   expandPromptTemplate,

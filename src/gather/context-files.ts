@@ -7,6 +7,7 @@ import type { ContextFile } from "../data.js";
 import { resolveAgentDir } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
 import { checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
+import { dedupeContextFiles } from "./dedupe.js";
 import { expandImports } from "./imports.js";
 import { findProjectRoot, isWithin } from "./project-root.js";
 
@@ -222,8 +223,8 @@ export async function loadContextFiles(
       return one.file;
     }),
   );
-  const files = loaded.filter((f): f is ContextFile => f !== undefined);
-  return { files, diagnostics: perFolder.flat() };
+  const deduped = dedupeContextFiles(loaded.filter((f): f is ContextFile => f !== undefined));
+  return { files: deduped.files, diagnostics: [...perFolder.flat(), ...deduped.diagnostics] };
 }
 
 async function loadOne(
