@@ -34,7 +34,11 @@ export interface SystemPromptOptions {
   noContextFiles?: boolean;
   /** Documentation pointers; the docs section renders only when given. */
   docs?: string;
-  /** Extra workspace roots. */
+  /**
+   * Extra workspace roots (folders; `~` and relative paths resolve from cwd). Each root's
+   * ancestors are searched for context files after cwd's, and the `workspace_roots` section
+   * lists them. A root that is not a folder throws a SyspromptError. Default: none.
+   */
   roots?: readonly string[];
   /**
    * Cap of each context file and each `@import`, in bytes; a larger one is cut at a UTF-8

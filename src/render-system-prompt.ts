@@ -7,6 +7,7 @@ import { checkMaxBytes } from "./gather/capped-read.js";
 import { loadContextFiles, toPosix } from "./gather/context-files.js";
 import { DEFAULT_DEADLINE_MS, type GatherStep, runStep } from "./gather/deadline.js";
 import { detectEnvironment } from "./gather/environment.js";
+import { resolveRoots } from "./gather/roots.js";
 import { buildRules, parseRuleList } from "./gather/rules.js";
 import { buildToolSnippets, DEFAULT_TOOLS, parseToolDescriptions } from "./gather/tools.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
@@ -88,6 +89,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
 
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
   const optionPrompt = await optionCustomPrompt(options.systemPrompt, cwd);
+  const roots = await resolveRoots(options.roots, cwd, home);
   const maxContextBytes = checkMaxBytes(options.maxContextBytes);
   const appended = await Promise.all(
     toList(options.appendSystemPrompt).map(
@@ -115,6 +117,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
             loadContextFiles({
               cwd,
               agentDir,
+              roots,
               home,
               maxBytes: maxContextBytes,
               projectTrusted: trusted,
@@ -184,7 +187,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     contextFiles,
     agentsMd: [],
     workspaceTree: null,
-    roots: (options.roots ?? []).map((r) => toPosix(resolve(cwd, r))),
+    roots: roots.map(toPosix),
     skills: skillsTool
       ? visibleSkills.map((s) => ({
           name: s.name,

@@ -14,6 +14,7 @@ export interface RenderFlags {
   now?: string;
   untrusted?: boolean;
   contextFiles?: boolean;
+  root?: string[];
 }
 
 export function collect(value: string, previous: string[] = []): string[] {
@@ -62,5 +63,7 @@ export function toRenderOptions(
   }
   if (flags.untrusted) options.projectTrusted = false;
   if (flags.contextFiles === false) options.noContextFiles = true;
+  // Relative to --cwd, like every path option; a root that is not a folder is exit 2.
+  if (flags.root?.length) options.roots = flags.root;
   return options;
 }

@@ -10,6 +10,7 @@ import { checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
 import { dedupeContextFiles } from "./dedupe.js";
 import { expandImports } from "./imports.js";
 import { findProjectRoot, isWithin } from "./project-root.js";
+import { resolveRoots } from "./roots.js";
 
 /** In each folder the first regular file among these is its context file. */
 export const CONTEXT_FILE_NAMES: readonly string[] = [
@@ -111,6 +112,8 @@ export interface ContextFilesOptions {
   cwd: string;
   /** User layer folder. Default: `$SYSPROMPT_AGENT_DIR`, else `~/.pi/agent`. */
   agentDir?: string;
+  /** Extra workspace roots; each root's ancestors are searched after cwd's. Each must be a folder. */
+  roots?: readonly string[];
   /** Home folder, for `~` and the confinement of user-level imports. Default: `os.homedir()`. */
   home?: string;
   /** Cap of each context file and each import, in bytes. Default: 256 KiB. */
@@ -128,6 +131,7 @@ export interface ContextFilesOptions {
 async function contextFolders(o: {
   cwd: string;
   agentDir: string;
+  roots: readonly string[];
   home: string;
   projectTrusted: boolean;
 }): Promise<ContextFolder[]> {
@@ -141,7 +145,7 @@ async function contextFolders(o: {
     },
   ];
   const listed = new Set([o.agentDir]);
-  for (const start of [o.cwd]) {
+  for (const start of [o.cwd, ...o.roots]) {
     const projectRoot = await findProjectRoot(start);
     const realRoot = await realpathOrSelf(projectRoot);
     for (const dir of ancestorsOf(start)) {
@@ -187,9 +191,11 @@ export async function loadContextFiles(
   const home = options.home ?? homedir();
   const cwd = resolve(expandHome(options.cwd, home));
   const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
+  const roots = await resolveRoots(options.roots, cwd, home);
   const folders = await contextFolders({
     cwd,
     agentDir,
+    roots,
     home,
     projectTrusted: options.projectTrusted !== false,
   });
