@@ -8,7 +8,7 @@ import { loadContextFiles, toPosix } from "./gather/context-files.js";
 import { DEFAULT_DEADLINE_MS, type GatherStep, runStep } from "./gather/deadline.js";
 import { detectEnvironment } from "./gather/environment.js";
 import { resolveRoots } from "./gather/roots.js";
-import { buildRules, parseRuleList } from "./gather/rules.js";
+import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
 import { buildToolSnippets, DEFAULT_TOOLS, parseToolDescriptions } from "./gather/tools.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt, readTextOrPath } from "./locate/custom.js";
@@ -175,12 +175,16 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     model: options.model ?? null,
     tools,
     toolSnippets: buildToolSnippets(tools, builtin.value.tools, options.toolSnippets),
-    rules: buildRules({
-      tools,
-      ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
-      ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
-      generalRules: builtin.value.rules,
-    }),
+    // A rule the custom prompt, the addendum or a context file already states is not repeated.
+    rules: dropStatedRules(
+      buildRules({
+        tools,
+        ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
+        ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
+        generalRules: builtin.value.rules,
+      }),
+      [customPrompt?.text, appendPrompt, ...contextFiles.map((f) => f.content)],
+    ),
     environment: options.environment
       ? [...options.environment]
       : detectEnvironment(options.machine ?? { platform: process.platform, arch: process.arch }),
