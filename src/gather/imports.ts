@@ -60,7 +60,7 @@ export async function expandImports(
     diagnostics.push({
       level: "info",
       code: "import-depth",
-      message: `imports are followed ${MAX_IMPORT_DEPTH} levels deep; the ${tokens.length} in this file are left as written`,
+      message: `imports are followed ${MAX_IMPORT_DEPTH} levels deep; ${tokens.length === 1 ? "the import in this file is" : `the ${tokens.length} imports in this file are`} left as written`,
       path: importer.path,
     });
     return { text, diagnostics };

@@ -111,7 +111,7 @@ describe("@imports", () => {
         {
           level: "info",
           code: "import-depth",
-          message: "imports are followed 5 levels deep; the 1 in this file are left as written",
+          message: "imports are followed 5 levels deep; the import in this file is left as written",
           path: `${p}/d5.md`,
         },
       ],
