@@ -246,7 +246,7 @@ async function loadOne(
     read.text,
     { path, dir: dirname(real) },
     { home, maxBytes, allowed: folder.allowed, allowedText: folder.allowedText },
-    new Set([real]),
+    { visited: new Set([real]), tried: 0 },
   );
   let content = expanded.text.trim();
   if (read.omitted > 0) content = `${content}\n${cutMarker(read.omitted, maxBytes)}`;

@@ -8,6 +8,22 @@ import { isWithin } from "./project-root.js";
 /** Imports are followed this many levels deep; the content at the last level keeps its own imports as written. */
 export const MAX_IMPORT_DEPTH = 5;
 
+/**
+ * At most this many imports are tried per context file (all levels together);
+ * later ones stay as written, with one `info`. Real files have a handful; a
+ * file of 40,000 `@x` tokens would otherwise cost 40,000 lookups and as many
+ * diagnostics.
+ */
+export const MAX_IMPORTS_PER_FILE = 100;
+
+/** What one top-level context file's expansion has used so far. */
+export interface ImportState {
+  /** Real paths already in the file (start with the file's own): a cycle or a repeat. */
+  visited: Set<string>;
+  /** Imports tried so far, against {@link MAX_IMPORTS_PER_FILE}. */
+  tried: number;
+}
+
 /** Where the imports of one context file may lead, and how much of each is read. */
 export interface ImportScope {
   /** The user's home, for `@~/…`. */
@@ -39,9 +55,9 @@ export interface Expanded {
 /**
  * Replaces each `@path` import in `text` (see {@link findImportTokens} for
  * what counts as one) with the imported file's text, itself expanded, up to
- * {@link MAX_IMPORT_DEPTH} levels. `visited` holds the real paths already in
- * this top-level file (start it with the file's own): an import of one of them
- * (a cycle or a repeat) stays as written. So does an import that is missing,
+ * {@link MAX_IMPORT_DEPTH} levels. `state.visited` holds the real paths already
+ * in this top-level file (start it with the file's own): an import of one of
+ * them (a cycle or a repeat) stays as written. So does an import that is missing,
  * unreadable, not a regular file, binary, or that leads outside
  * `scope.allowed`; each of these gets a diagnostic at the token. An imported
  * file over `scope.maxBytes` is cut and ends with a marker line.
@@ -50,7 +66,7 @@ export async function expandImports(
   text: string,
   importer: Importer,
   scope: ImportScope,
-  visited: Set<string>,
+  state: ImportState,
   depth = 0,
 ): Promise<Expanded> {
   const tokens = findImportTokens(text);
@@ -68,13 +84,26 @@ export async function expandImports(
   const pieces: string[] = [];
   let copied = 0;
   for (const token of tokens) {
+    if (state.tried === MAX_IMPORTS_PER_FILE) {
+      state.tried++;
+      diagnostics.push({
+        level: "info",
+        code: "import-limit",
+        message: `more than ${MAX_IMPORTS_PER_FILE} imports in one context file; the rest are left as written`,
+        path: importer.path,
+        line: token.line,
+        column: token.column,
+      });
+    }
+    if (state.tried > MAX_IMPORTS_PER_FILE) break;
+    state.tried++;
     const at = (d: Omit<Diagnostic, "path" | "line" | "column">): Diagnostic => ({
       ...d,
       path: importer.path,
       line: token.line,
       column: token.column,
     });
-    const outcome = await importOne(token, importer, scope, visited, depth, at);
+    const outcome = await importOne(token, importer, scope, state, depth, at);
     diagnostics.push(...outcome.diagnostics);
     if (outcome.text === undefined) continue;
     pieces.push(text.slice(copied, token.start), outcome.text);
@@ -88,7 +117,7 @@ async function importOne(
   token: ImportToken,
   importer: Importer,
   scope: ImportScope,
-  visited: Set<string>,
+  state: ImportState,
   depth: number,
   at: (d: Omit<Diagnostic, "path" | "line" | "column">) => Diagnostic,
 ): Promise<{ text?: string; diagnostics: Diagnostic[] }> {
@@ -126,7 +155,7 @@ async function importOne(
     return unreadable(written, (error as Error).message, at);
   }
   if (!scope.allowed.some((folder) => isWithin(real, folder))) return outside(real);
-  if (visited.has(real)) {
+  if (state.visited.has(real)) {
     return {
       diagnostics: [
         at({
@@ -139,12 +168,12 @@ async function importOne(
   }
   const read = await readCappedText(real, scope.maxBytes);
   if (!read.ok) return unreadable(written, read.diagnostics[0]?.message ?? read.reason, at);
-  visited.add(real);
+  state.visited.add(real);
   const inner = await expandImports(
     read.text,
     { path: real, dir: dirname(real) },
     scope,
-    visited,
+    state,
     depth + 1,
   );
   let text = inner.text.trimEnd();

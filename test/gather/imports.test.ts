@@ -119,6 +119,40 @@ describe("@imports", () => {
   });
 });
 
+describe("@imports are bounded per context file", () => {
+  it("after 100 imports the rest stay as written, with one info", async () => {
+    const root = tempDir();
+    const p = join(root, "project");
+    mkdirSync(p);
+    const names = Array.from({ length: 105 }, (_, i) => `f${i}`);
+    for (const name of names) writeFileSync(join(p, `${name}.md`), name.toUpperCase());
+    writeFileSync(join(p, "AGENTS.md"), names.map((n) => `@./${n}.md`).join(" "));
+    const result = await load(root);
+    expect(result).toEqual({
+      files: [
+        {
+          path: `${p}/AGENTS.md`,
+          content: [
+            ...names.slice(0, 100).map((n) => n.toUpperCase()),
+            ...names.slice(100).map((n) => `@./${n}.md`),
+          ].join(" "),
+        },
+      ],
+      diagnostics: [
+        {
+          level: "info",
+          code: "import-limit",
+          message: "more than 100 imports in one context file; the rest are left as written",
+          path: `${p}/AGENTS.md`,
+          line: 1,
+          // The 101st token: after 10 of "@./fN.md " (9 characters) and 90 of "@./fNN.md " (10).
+          column: 10 * 9 + 90 * 10 + 1,
+        },
+      ],
+    });
+  });
+});
+
 describe("@imports are confined", () => {
   /** `<root>/project` (a git checkout, cwd), `<root>/outside.md`, `<root>/home/notes.md`, `<root>/agent`. */
   function layout() {
