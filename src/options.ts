@@ -35,8 +35,17 @@ export interface SystemPromptOptions {
   noContextFiles?: boolean;
   /** Documentation pointers; the docs section renders only when given. */
   docs?: string;
-  /** Extra workspace roots. */
+  /**
+   * Extra workspace roots (folders; `~` and relative paths resolve from cwd). Each root's
+   * ancestors are searched for context files after cwd's, and the `workspace_roots` section
+   * lists them. A root that is not a folder throws a SyspromptError. Default: none.
+   */
   roots?: readonly string[];
+  /**
+   * Cap of each context file and each `@import`, in bytes; a larger one is cut at a UTF-8
+   * boundary and ends with a marker line saying how much was left out. Default: 262144 (256 KiB).
+   */
+  maxContextBytes?: number;
   /** Skill folders or files searched before the default ones. */
   skillPaths?: readonly string[];
   /** The clock: a Date, an ISO string or epoch milliseconds. Default: now. */

@@ -4,10 +4,12 @@ import { readTextFile } from "./_fs.js";
 import type { PromptData } from "./data.js";
 import { createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
+import { checkMaxBytes } from "./gather/capped-read.js";
 import { loadContextFiles, toPosix } from "./gather/context-files.js";
 import { deadlineBudget, type GatherStep, lateStepsWarning, runStep } from "./gather/deadline.js";
 import { environmentStep } from "./gather/environment.js";
-import { buildRules, parseRuleList } from "./gather/rules.js";
+import { resolveRoots } from "./gather/roots.js";
+import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
 import { buildToolSnippets, DEFAULT_TOOLS, parseToolDescriptions } from "./gather/tools.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt, readTextOrPath } from "./locate/custom.js";
@@ -89,6 +91,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
 
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
   const optionPrompt = await optionCustomPrompt(options.systemPrompt, cwd);
+  const roots = await resolveRoots(options.roots, cwd, home);
+  const maxContextBytes = checkMaxBytes(options.maxContextBytes);
   const appended = await Promise.all(
     toList(options.appendSystemPrompt).map(
       async (v) => (await readTextOrPath(v, cwd, "--append-system-prompt")).text,
@@ -109,7 +113,17 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     ),
     step(
       "context",
-      options.noContextFiles ? undefined : () => loadContextFiles({ cwd, agentDir }),
+      options.noContextFiles
+        ? undefined
+        : () =>
+            loadContextFiles({
+              cwd,
+              agentDir,
+              roots,
+              home,
+              maxBytes: maxContextBytes,
+              projectTrusted: trusted,
+            }),
       { files: [], diagnostics: [] },
     ),
     step(
@@ -167,6 +181,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
 
   const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
+  const appendPrompt = buildAppendPrompt(layers, appended);
+  const contextFiles = context.value.files.map(({ path, content }) => ({ path, content }));
   const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
     cwd: toPosix(cwd),
@@ -174,17 +190,21 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     model: options.model ?? null,
     tools,
     toolSnippets: buildToolSnippets(tools, builtin.value.tools, options.toolSnippets),
-    rules: buildRules({
-      tools,
-      ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
-      ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
-      generalRules: builtin.value.rules,
-    }),
+    // A rule the custom prompt, the addendum or a context file already states is not repeated.
+    rules: dropStatedRules(
+      buildRules({
+        tools,
+        ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
+        ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
+        generalRules: builtin.value.rules,
+      }),
+      [customPrompt?.text, appendPrompt, ...contextFiles.map((f) => f.content)],
+    ),
     environment: environment.value.entries,
-    contextFiles: context.value.files.map(({ path, content }) => ({ path, content })),
+    contextFiles,
     agentsMd: [],
     workspaceTree: null,
-    roots: (options.roots ?? []).map((r) => toPosix(resolve(cwd, r))),
+    roots: roots.map(toPosix),
     skills: skillsTool
       ? visibleSkills.map((s) => ({
           name: s.name,
@@ -193,7 +213,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
         }))
       : [],
     skillsTool,
-    appendPrompt: buildAppendPrompt(layers, appended),
+    appendPrompt,
     customPrompt: customPrompt?.text ?? null,
     docs: options.docs ?? null,
   };

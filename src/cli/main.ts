@@ -36,7 +36,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         "gathering budget in ms; late steps give their fallback (default: 5000)",
       )
       .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills")
-      .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery");
+      .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
+      .option(
+        "--root <dir>",
+        "extra workspace root: its context files load too (repeatable; relative to --cwd)",
+        collect,
+      );
 
   renderFlags(program.command("render").description("print the system prompt"))
     .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")

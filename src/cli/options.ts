@@ -16,6 +16,7 @@ export interface RenderFlags {
   untrusted?: boolean;
   contextFiles?: boolean;
   deadline?: string;
+  root?: string[];
 }
 
 export function collect(value: string, previous: string[] = []): string[] {
@@ -74,5 +75,7 @@ export function toRenderOptions(
   }
   if (flags.untrusted) options.projectTrusted = false;
   if (flags.contextFiles === false) options.noContextFiles = true;
+  // Relative to --cwd, like every path option; a root that is not a folder is exit 2.
+  if (flags.root?.length) options.roots = flags.root;
   return options;
 }

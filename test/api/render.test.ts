@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -58,6 +58,7 @@ describe("renderSystemPrompt", () => {
 
   it("agentName, docs and roots reach their sections", async () => {
     const root = tempDir();
+    mkdirSync(join(root, "lib"));
     const result = await renderSystemPrompt(
       pinned(root, {
         agentName: "Pinned Agent",
