@@ -1,9 +1,10 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { readTextFile } from "./_fs.js";
+import { toPosix } from "./_paths.js";
 import type { PromptData } from "./data.js";
 import { createEngine, type Engine } from "./engine/index.js";
-import { loadContextFiles, toPosix } from "./gather/context-files.js";
+import { loadContextFiles } from "./gather/context-files.js";
 import { DEFAULT_DEADLINE_MS, type GatherStep, runStep } from "./gather/deadline.js";
 import { detectEnvironment } from "./gather/environment.js";
 import { buildRules, parseRuleList } from "./gather/rules.js";

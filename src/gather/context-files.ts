@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { dirname, join, parse as parsePath } from "node:path";
 import { readTextFile, realpathOrSelf } from "../_fs.js";
+import { toPosix } from "../_paths.js";
 import type { ContextFile } from "../data.js";
 import type { Diagnostic, Layer } from "../types.js";
 
@@ -17,10 +18,8 @@ export interface LoadedContextFile extends ContextFile {
   layer: Exclude<Layer, "builtin" | "option">;
 }
 
-/** Forward slashes, so prompts are byte-identical across platforms. */
-export function toPosix(path: string): string {
-  return path.replaceAll("\\", "/");
-}
+// Moved to src/_paths.ts; re-exported for existing importers.
+export { toPosix };
 
 /** cwd and its ancestors, outermost first. */
 export function ancestorsOf(cwd: string): string[] {

@@ -1,4 +1,4 @@
-import { toPosix } from "../../gather/context-files.js";
+import { toPosix } from "../../_paths.js";
 import { formatDiagnostics, formatTable } from "../format.js";
 import { type CliIo, EXIT_OK } from "../io.js";
 import { loadResources, type ResourceFlags } from "./_resources.js";
