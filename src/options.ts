@@ -1,4 +1,13 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import type { EnvironmentEntry } from "./data.js";
+import { DEFAULT_DEADLINE_MS } from "./gather/deadline.js";
+import { DEFAULT_TOOLS } from "./gather/tools.js";
+import { readTextOrPath } from "./locate/custom.js";
+import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveAgentDir } from "./locate/layers.js";
+import type { ExtraSection } from "./sections/render.js";
+import { SECTION_NAME } from "./sections/types.js";
+import { SyspromptError } from "./types.js";
 
 /** Options of {@link renderSystemPrompt}. Every field is optional; defaults are documented per field. */
 export interface SystemPromptOptions {
@@ -50,4 +59,115 @@ export interface SystemPromptOptions {
   deadlineMs?: number;
   /** Builtin prompts folder (`sections/`, `partials/`, `tools.md`, `rules.md`). Default: the package's own. */
   builtinDir?: string;
+}
+
+/**
+ * {@link SystemPromptOptions} checked and with every default applied: what
+ * `preparePrompt` works from. Explicit text-or-path options are already read.
+ */
+export interface NormalizedOptions {
+  cwd: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  agentDir: string;
+  /** The project layer folder's name (`.pi`) and its absolute path. */
+  projectDirName: string;
+  projectDir: string;
+  builtinDir: string;
+  trusted: boolean;
+  tools: string[];
+  now: Date;
+  deadlineMs: number;
+  extraSections: ExtraSection[];
+  /** `systemPrompt`, read: its text and, when it named a file, the file. */
+  systemPrompt: { text: string; path?: string } | null;
+  /** Every `appendSystemPrompt` value, read. */
+  appendSystemPrompt: string[];
+}
+
+/**
+ * Checks the caller's options and applies the defaults. A bad explicit option
+ * is the caller's mistake: it throws {@link SyspromptError} with the fix in
+ * the message, before any gathering starts.
+ */
+export async function normalizeOptions(
+  options: SystemPromptOptions = {},
+): Promise<NormalizedOptions> {
+  const env = options.env ?? process.env;
+  const home = options.home ?? homedir();
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const projectDirName = options.projectDir ?? DEFAULT_PROJECT_DIR;
+  const [systemPrompt, appendSystemPrompt] = await Promise.all([
+    options.systemPrompt === undefined
+      ? null
+      : readTextOrPath(options.systemPrompt, cwd, "--system-prompt"),
+    Promise.all(
+      toList(options.appendSystemPrompt).map(
+        async (v) => (await readTextOrPath(v, cwd, "--append-system-prompt")).text,
+      ),
+    ),
+  ]);
+  return {
+    cwd,
+    home,
+    env,
+    agentDir: resolveAgentDir({ agentDir: options.agentDir, env, home, cwd }),
+    projectDirName,
+    projectDir: join(cwd, projectDirName),
+    builtinDir: options.builtinDir ?? builtinPromptsDir(),
+    trusted: options.projectTrusted !== false,
+    tools: [...(options.tools ?? DEFAULT_TOOLS)],
+    now: parseNow(options.now),
+    deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+    extraSections: validateSections(options.sections),
+    systemPrompt,
+    appendSystemPrompt,
+  };
+}
+
+function toList(value: string | readonly string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return typeof value === "string" ? [value] : [...value];
+}
+
+/** An ISO date-time without a zone; JavaScript would read it as local time. */
+const ZONELESS_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+function parseNow(now: SystemPromptOptions["now"]): Date {
+  // Zone-less times are UTC, so the date never depends on the machine's time zone.
+  const value = typeof now === "string" && ZONELESS_TIME.test(now) ? `${now}Z` : now;
+  const date = value === undefined ? new Date() : value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime()) || (typeof now === "string" && !isCalendarDate(now))) {
+    throw new SyspromptError(
+      "bad-option",
+      `now: "${String(now)}" is not a valid date; pass an ISO 8601 time`,
+    );
+  }
+  return date;
+}
+
+/** JavaScript rolls 2026-02-30 over to March; a clock option that does so is a typo. */
+function isCalendarDate(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!m) return true;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+function validateSections(sections: SystemPromptOptions["sections"]): ExtraSection[] {
+  const out: ExtraSection[] = [];
+  for (const [name, text] of Object.entries(sections ?? {})) {
+    if (!SECTION_NAME.test(name) || name === "preamble") {
+      throw new SyspromptError(
+        "bad-option",
+        `sections: "${name}" is not a valid section name; use ${SECTION_NAME.source}, not "preamble"`,
+      );
+    }
+    if (typeof text !== "string") {
+      throw new SyspromptError("bad-option", `sections: the value of "${name}" must be a string`);
+    }
+    out.push({ name, text });
+  }
+  return out;
 }
