@@ -1,4 +1,4 @@
-import type { SystemPromptOptions } from "../options.js";
+import { parseNow, type SystemPromptOptions } from "../options.js";
 import { UsageError } from "./io.js";
 
 /** The flags shared by commands that render (as commander gives them). */
@@ -50,14 +50,7 @@ export function toRenderOptions(
   if (flags.systemPrompt !== undefined) options.systemPrompt = flags.systemPrompt;
   if (flags.appendSystemPrompt?.length) options.appendSystemPrompt = flags.appendSystemPrompt;
   if (flags.now !== undefined) {
-    if (
-      !/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(flags.now) ||
-      Number.isNaN(Date.parse(flags.now.length > 10 ? flags.now : `${flags.now}T00:00:00Z`))
-    ) {
-      throw new UsageError(
-        `--now expects an ISO 8601 date or time such as 2026-01-31T12:00:00Z, got "${flags.now}"`,
-      );
-    }
+    parseNow(flags.now, "--now"); // the library's own check, worded for the flag
     options.now = flags.now;
   }
   if (flags.untrusted) options.projectTrusted = false;

@@ -106,14 +106,9 @@ describe("sysprompt render", () => {
   });
 
   it("--now that is not a date is exit 2", async () => {
-    const cases: [string, string][] = [
-      ["bad", '--now expects an ISO 8601 date or time such as 2026-01-31T12:00:00Z, got "bad"'],
-      [
-        "15/01/2026",
-        '--now expects an ISO 8601 date or time such as 2026-01-31T12:00:00Z, got "15/01/2026"',
-      ],
-      ["2026-02-30", 'now: "2026-02-30" is not a valid date; pass an ISO 8601 time'],
-    ];
+    const message = (value: string) =>
+      `--now: "${value}" is not an ISO 8601 date or time; pass one such as 2026-01-31 or 2026-01-31T12:00:00Z (a time without an offset is UTC)`;
+    const cases = ["bad", "15/01/2026", "2026-02-30"].map((v) => [v, message(v)] as const);
     for (const [bad, message] of cases) {
       expect(await cli(layered(), ["render", "--now", bad], false)).toEqual({
         code: 2,
