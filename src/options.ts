@@ -100,10 +100,10 @@ export async function normalizeOptions(
   const [systemPrompt, appendSystemPrompt] = await Promise.all([
     options.systemPrompt === undefined
       ? null
-      : readTextOrPath(options.systemPrompt, cwd, "--system-prompt"),
+      : readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home),
     Promise.all(
       toList(options.appendSystemPrompt).map(
-        async (v) => (await readTextOrPath(v, cwd, "--append-system-prompt")).text,
+        async (v) => (await readTextOrPath(v, cwd, "--append-system-prompt", home)).text,
       ),
     ),
   ]);

@@ -105,6 +105,17 @@ describe("sysprompt render", () => {
     });
   });
 
+  it("--system-prompt / --append-system-prompt naming a missing file is exit 2, not the prompt", async () => {
+    const root = layered();
+    for (const flag of ["--system-prompt", "--append-system-prompt"]) {
+      expect(await cli(root, ["render", flag, "./prompts/sytem.md"])).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `sysprompt: ${flag}: "./prompts/sytem.md" looks like a file name but there is no file at ${root}/project/prompts/sytem.md; fix the path, or, to use the value as text, give it a line break (text with a line break is never read as a path)\n`,
+      });
+    }
+  });
+
   it("--now that is not a date is exit 2", async () => {
     const message = (value: string) =>
       `--now: "${value}" is not an ISO 8601 date or time; pass one such as 2026-01-31 or 2026-01-31T12:00:00Z (a time without an offset is UTC)`;
