@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { kindOfPath } from "./_fs.js";
 import type { EnvironmentEntry } from "./data.js";
 import { DEFAULT_DEADLINE_MS } from "./gather/deadline.js";
 import { DEFAULT_TOOLS } from "./gather/tools.js";
@@ -7,13 +8,13 @@ import { readTextOrPath } from "./locate/custom.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveAgentDir } from "./locate/layers.js";
 import type { ExtraSection } from "./sections/render.js";
 import { SECTION_NAME } from "./sections/types.js";
-import { SyspromptError } from "./types.js";
+import { type Diagnostic, SyspromptError } from "./types.js";
 
 /** Options of {@link renderSystemPrompt}. Every field is optional; defaults are documented per field. */
 export interface SystemPromptOptions {
-  /** Working directory. Default: `process.cwd()`. */
+  /** Working directory; must be an existing folder. Default: `process.cwd()`. */
   cwd?: string;
-  /** User layer folder. Default: `$SYSPROMPT_AGENT_DIR`, else `~/.pi/agent`. */
+  /** User layer folder; when given, it must exist. Default: `$SYSPROMPT_AGENT_DIR`, else `~/.pi/agent` (may be missing). */
   agentDir?: string;
   /** Name of the project layer folder under cwd. Default: `".pi"`. */
   projectDir?: string;
@@ -23,7 +24,7 @@ export interface SystemPromptOptions {
   agentName?: string;
   /** Model name, stated in the environment section. Default: none. */
   model?: string;
-  /** Selected tool names, in order. Default: read, bash, edit, write. */
+  /** Selected tool names, in order (an array, not a comma-separated string). Default: read, bash, edit, write. A name nothing describes gets an info diagnostic. */
   tools?: readonly string[];
   /** One-line tool descriptions that add to or replace the builtin ones; `""` hides a tool. */
   toolSnippets?: Readonly<Record<string, string>>;
@@ -31,9 +32,9 @@ export interface SystemPromptOptions {
   toolGuidelines?: Readonly<Record<string, readonly string[]>>;
   /** The caller's own rules, added after tool guidelines and before the general rules. */
   promptGuidelines?: readonly string[];
-  /** Custom base prompt: text, or a path to a text file. Beats SYSTEM.md files. */
+  /** Custom base prompt: text, or a path to a text file (`~` is `home`). Beats SYSTEM.md files. A one-line value that looks like a path but names no file is an error. */
   systemPrompt?: string;
-  /** Appended after APPEND_SYSTEM.md, each text or a path to a text file. */
+  /** Appended after APPEND_SYSTEM.md, each text or a path to a text file (read as for `systemPrompt`). */
   appendSystemPrompt?: string | readonly string[];
   /** Named sections from code, in insertion order: replace a section's body or add one at the end. */
   sections?: Readonly<Record<string, string>>;
@@ -47,7 +48,7 @@ export interface SystemPromptOptions {
   roots?: readonly string[];
   /** Skill folders or files searched before the default ones. */
   skillPaths?: readonly string[];
-  /** The clock: a Date, an ISO string or epoch milliseconds. Default: now. */
+  /** The clock: a Date, epoch milliseconds, or an ISO 8601 date or date-time (UTC unless it has an offset). Default: now. */
   now?: Date | string | number;
   /** Environment variables. Default: `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
@@ -55,9 +56,9 @@ export interface SystemPromptOptions {
   home?: string;
   /** Platform and architecture for environment detection. Default: `process.platform` / `process.arch`. */
   machine?: { platform: string; arch: string };
-  /** Deadline for the gathering stage in ms. Default: 5000. */
+  /** Deadline for the gathering stage in ms, a number ≥ 0 (`Infinity`: none). Default: 5000. */
   deadlineMs?: number;
-  /** Builtin prompts folder (`sections/`, `partials/`, `tools.md`, `rules.md`). Default: the package's own. */
+  /** Builtin prompts folder (`sections/`, `partials/`, `tools.md`, `rules.md`); must hold `sections/`. Default: the package's own. */
   builtinDir?: string;
 }
 
@@ -88,15 +89,28 @@ export interface NormalizedOptions {
 /**
  * Checks the caller's options and applies the defaults. A bad explicit option
  * is the caller's mistake: it throws {@link SyspromptError} with the fix in
- * the message, before any gathering starts.
+ * the message, before any gathering starts. Checked: every value's type, no
+ * unknown keys, `cwd` an existing folder, an explicit `agentDir` an existing
+ * folder (a missing default one is normal), `builtinDir` a folder with
+ * `sections/`, `deadlineMs` a number ≥ 0, `now` a time.
  */
 export async function normalizeOptions(
   options: SystemPromptOptions = {},
 ): Promise<NormalizedOptions> {
+  checkTypes(options);
   const env = options.env ?? process.env;
   const home = options.home ?? homedir();
   const cwd = resolve(options.cwd ?? process.cwd());
+  const now = parseNow(options.now);
+  const extraSections = validateSections(options.sections);
   const projectDirName = options.projectDir ?? DEFAULT_PROJECT_DIR;
+  const agentDir = resolveAgentDir({ agentDir: options.agentDir, env, home, cwd });
+  const builtinDir = resolve(options.builtinDir ?? builtinPromptsDir());
+  await checkFolders({
+    cwd,
+    ...(options.agentDir !== undefined ? { agentDir } : {}),
+    ...(options.builtinDir !== undefined ? { builtinDir } : {}),
+  });
   const [systemPrompt, appendSystemPrompt] = await Promise.all([
     options.systemPrompt === undefined
       ? null
@@ -111,18 +125,169 @@ export async function normalizeOptions(
     cwd,
     home,
     env,
-    agentDir: resolveAgentDir({ agentDir: options.agentDir, env, home, cwd }),
+    agentDir,
     projectDirName,
     projectDir: join(cwd, projectDirName),
-    builtinDir: options.builtinDir ?? builtinPromptsDir(),
+    builtinDir,
     trusted: options.projectTrusted !== false,
     tools: [...(options.tools ?? DEFAULT_TOOLS)],
-    now: parseNow(options.now),
+    now,
     deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
-    extraSections: validateSections(options.sections),
+    extraSections,
     systemPrompt,
     appendSystemPrompt,
   };
+}
+
+/**
+ * Folders the caller named must be there: a typo would otherwise give a
+ * prompt for nothing (an empty builtin layer, an empty user layer, a cwd with
+ * no project) without a word. Used by `normalizeOptions` and by the CLI
+ * commands that load templates and skills.
+ *
+ * @throws SyspromptError naming the folder and what to pass instead.
+ */
+export async function checkFolders(folders: {
+  cwd?: string;
+  agentDir?: string;
+  builtinDir?: string;
+}): Promise<void> {
+  const { cwd, agentDir, builtinDir } = folders;
+  const [cwdKind, agentKind, builtinKind] = await Promise.all([
+    cwd === undefined ? "dir" : kindOfPath(cwd),
+    agentDir === undefined ? "dir" : kindOfPath(agentDir),
+    builtinDir === undefined ? "dir" : kindOfPath(join(builtinDir, "sections")),
+  ]);
+  if (cwdKind !== "dir") {
+    throw new SyspromptError(
+      "bad-option",
+      `cwd: ${cwdKind === "missing" ? "there is no folder" : "not a folder"} at ${cwd}; pass the project's folder`,
+    );
+  }
+  if (agentKind !== "dir") {
+    throw new SyspromptError(
+      "bad-option",
+      `agentDir: ${agentKind === "missing" ? "there is no folder" : "not a folder"} at ${agentDir}; pass an existing folder, or leave it out for $SYSPROMPT_AGENT_DIR or ~/.pi/agent`,
+    );
+  }
+  if (builtinKind !== "dir") {
+    throw new SyspromptError(
+      "bad-option",
+      `builtinDir: no sections/ folder in ${builtinDir}; pass a folder laid out like the package's prompts/ (sections/, partials/, tools.md, rules.md), or leave it out`,
+    );
+  }
+}
+
+/**
+ * Selected tools that nothing describes (not the builtin tools.md, not
+ * `toolSnippets`): most likely a typo, and the tools section cannot say what
+ * they do, so the caller hears about it.
+ */
+export function unknownToolDiagnostics(
+  tools: readonly string[],
+  builtin: Readonly<Record<string, string>>,
+  snippets: Readonly<Record<string, string>> = {},
+): Diagnostic[] {
+  return [...new Set(tools)]
+    .filter((name) => !Object.hasOwn(builtin, name) && !Object.hasOwn(snippets, name))
+    .map((name) => ({
+      level: "info",
+      code: "tool-unknown",
+      message: `tool "${name}" has no description (none in tools.md or toolSnippets), so the tools section cannot say what it does; check the spelling, or describe it (--tool ${name}=text, toolSnippets)`,
+    }));
+}
+
+type Check = (value: unknown) => string | undefined;
+
+const isString: Check = (v) => (typeof v === "string" ? undefined : "a string");
+const isPath: Check = (v) => (typeof v === "string" && v !== "" ? undefined : "a non-empty path");
+const isBoolean: Check = (v) => (typeof v === "boolean" ? undefined : "true or false");
+const isStringArray: Check = (v) =>
+  Array.isArray(v) && v.every((x) => typeof x === "string")
+    ? undefined
+    : typeof v === "string"
+      ? `an array of strings (split a list first: ${JSON.stringify(v.split(",").map((x) => x.trim()))})`
+      : "an array of strings";
+const isNameArray: Check = (v) =>
+  isStringArray(v) ??
+  ((v as string[]).some((x) => x.trim() === "") ? "an array of non-empty names" : undefined);
+const isRecordOf =
+  (item: Check, what: string): Check =>
+  (v) =>
+    isPlainObject(v) && Object.values(v).every((x) => item(x) === undefined)
+      ? undefined
+      : `an object whose values are ${what}`;
+const isOneOf =
+  (...checks: Check[]): Check =>
+  (v) =>
+    checks.some((c) => c(v) === undefined)
+      ? undefined
+      : checks.map((c) => c(v)?.replace(/ \(.*$/, "")).join(" or ");
+
+/**
+ * The type of every option. Typed by `SystemPromptOptions`' keys, so a new
+ * option does not compile until it says how it is checked. `now` and
+ * `sections` have their own, more precise checks.
+ */
+const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
+  cwd: isPath,
+  agentDir: isPath,
+  projectDir: isPath,
+  projectTrusted: isBoolean,
+  agentName: isString,
+  model: isString,
+  tools: isNameArray,
+  toolSnippets: isRecordOf(isString, "strings"),
+  toolGuidelines: isRecordOf(isStringArray, "arrays of strings"),
+  promptGuidelines: isStringArray,
+  systemPrompt: isString,
+  appendSystemPrompt: isOneOf(isString, isStringArray),
+  sections: (v) => (isPlainObject(v) ? undefined : "an object of section name to text"),
+  environment: (v) =>
+    Array.isArray(v) &&
+    v.every((e) => isPlainObject(e) && typeof e.label === "string" && typeof e.value === "string")
+      ? undefined
+      : "an array of { label, value } strings",
+  noContextFiles: isBoolean,
+  docs: isString,
+  roots: isStringArray,
+  skillPaths: isStringArray,
+  now: () => undefined,
+  env: isRecordOf((x) => (x === undefined ? undefined : isString(x)), "strings"),
+  home: isPath,
+  machine: (v) =>
+    isPlainObject(v) && typeof v.platform === "string" && typeof v.arch === "string"
+      ? undefined
+      : 'an object { platform, arch } of strings, such as { platform: "linux", arch: "x64" }',
+  deadlineMs: (v) =>
+    typeof v === "number" && v >= 0 ? undefined : "a number of milliseconds, 0 or more",
+  builtinDir: isPath,
+};
+
+function checkTypes(options: SystemPromptOptions): void {
+  if (!isPlainObject(options)) {
+    throw new SyspromptError("bad-option", `options must be an object, got ${describe(options)}`);
+  }
+  for (const [key, value] of Object.entries(options)) {
+    if (!Object.hasOwn(OPTION_CHECKS, key)) {
+      throw new SyspromptError(
+        "bad-option",
+        `unknown option "${key}"; the options are: ${Object.keys(OPTION_CHECKS).join(", ")}`,
+      );
+    }
+    // An option set to undefined is the same as one left out.
+    const expected =
+      value === undefined ? undefined : OPTION_CHECKS[key as keyof SystemPromptOptions](value);
+    if (expected !== undefined) {
+      throw new SyspromptError("bad-option", `${key}: must be ${expected}, got ${describe(value)}`);
+    }
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date)
+  );
 }
 
 function toList(value: string | readonly string[] | undefined): string[] {
@@ -197,9 +362,12 @@ function parseIsoTime(text: string): number | undefined {
   return utc - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
 }
 
-/** A value for a message: strings quoted, everything else as JavaScript shows it. */
+/** A value for a message: strings quoted (and cut), other values by their kind. */
 function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string") {
+    // Capped: the value may be a whole prompt.
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  }
   if (value instanceof Date) return String(value);
   if (Array.isArray(value)) return "an array";
   if (value === null) return "null";

@@ -11,7 +11,12 @@ import { buildToolSnippets, parseToolDescriptions } from "./gather/tools.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
 import { emptyLayer, loadLayer } from "./locate/load-layer.js";
-import { type NormalizedOptions, normalizeOptions, type SystemPromptOptions } from "./options.js";
+import {
+  type NormalizedOptions,
+  normalizeOptions,
+  type SystemPromptOptions,
+  unknownToolDiagnostics,
+} from "./options.js";
 import { layerSections } from "./sections/layer.js";
 import { type CustomPrompt, type ExtraSection, renderSections } from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
@@ -135,6 +140,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     diagnostics.push(...outcome.diagnostics);
   for (const layer of layers) diagnostics.push(...layer.diagnostics);
   diagnostics.push(...context.value.diagnostics, ...skills.value.diagnostics);
+  diagnostics.push(...unknownToolDiagnostics(tools, builtin.value.tools, options.toolSnippets));
 
   const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);

@@ -1,3 +1,6 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { resolveUserPath } from "../_paths.js";
 import { parseNow, type SystemPromptOptions } from "../options.js";
 import { UsageError } from "./io.js";
 
@@ -27,9 +30,11 @@ export function toRenderOptions(
   env: Record<string, string | undefined>,
   home?: string,
 ) {
-  const options: SystemPromptOptions = { cwd: flags.cwd ?? cwd, env };
+  // Relative --cwd and --agent-dir are relative to where the command runs.
+  const options: SystemPromptOptions = { cwd: resolve(cwd, flags.cwd ?? "."), env };
   if (home !== undefined) options.home = home;
-  if (flags.agentDir !== undefined) options.agentDir = flags.agentDir;
+  if (flags.agentDir !== undefined)
+    options.agentDir = resolveUserPath(flags.agentDir, cwd, home ?? homedir());
   if (flags.tools !== undefined) {
     options.tools = flags.tools
       .split(",")
