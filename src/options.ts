@@ -1,11 +1,10 @@
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { kindOfPath } from "./_fs.js";
 import type { EnvironmentEntry } from "./data.js";
 import { DEFAULT_DEADLINE_MS } from "./gather/deadline.js";
 import { DEFAULT_TOOLS } from "./gather/tools.js";
 import { readTextOrPath } from "./locate/custom.js";
-import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveAgentDir } from "./locate/layers.js";
+import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "./locate/layers.js";
 import type { ExtraSection } from "./sections/render.js";
 import { SECTION_NAME } from "./sections/types.js";
 import { type Diagnostic, SyspromptError } from "./types.js";
@@ -99,12 +98,10 @@ export async function normalizeOptions(
 ): Promise<NormalizedOptions> {
   checkTypes(options);
   const env = options.env ?? process.env;
-  const home = options.home ?? homedir();
-  const cwd = resolve(options.cwd ?? process.cwd());
+  const { cwd, agentDir, home } = resolveCommonPaths(options);
   const now = parseNow(options.now);
   const extraSections = validateSections(options.sections);
   const projectDirName = options.projectDir ?? DEFAULT_PROJECT_DIR;
-  const agentDir = resolveAgentDir({ agentDir: options.agentDir, env, home, cwd });
   const builtinDir = resolve(options.builtinDir ?? builtinPromptsDir());
   await checkFolders({
     cwd,

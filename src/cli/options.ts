@@ -1,5 +1,4 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
 import { resolveUserPath } from "../_paths.js";
 import { parseNow, type SystemPromptOptions } from "../options.js";
 import { UsageError } from "./io.js";
@@ -19,6 +18,21 @@ export interface RenderFlags {
   contextFiles?: boolean;
 }
 
+/**
+ * `--cwd` and `--agent-dir`, absolute: relative to where the command runs
+ * (not to each other), `~` the home folder.
+ */
+export function flagPaths(
+  flags: { cwd?: string | undefined; agentDir?: string | undefined },
+  cwd: string,
+  home: string = homedir(),
+): { cwd: string; agentDir?: string } {
+  const resolved = resolveUserPath(flags.cwd ?? ".", cwd, home);
+  return flags.agentDir === undefined
+    ? { cwd: resolved }
+    : { cwd: resolved, agentDir: resolveUserPath(flags.agentDir, cwd, home) };
+}
+
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
@@ -30,11 +44,10 @@ export function toRenderOptions(
   env: Record<string, string | undefined>,
   home?: string,
 ) {
-  // Relative --cwd and --agent-dir are relative to where the command runs.
-  const options: SystemPromptOptions = { cwd: resolve(cwd, flags.cwd ?? "."), env };
+  const paths = flagPaths(flags, cwd, home);
+  const options: SystemPromptOptions = { cwd: paths.cwd, env };
   if (home !== undefined) options.home = home;
-  if (flags.agentDir !== undefined)
-    options.agentDir = resolveUserPath(flags.agentDir, cwd, home ?? homedir());
+  if (paths.agentDir !== undefined) options.agentDir = paths.agentDir;
   if (flags.tools !== undefined) {
     options.tools = flags.tools
       .split(",")
