@@ -4,6 +4,8 @@ import { VERSION } from "../version.js";
 import { type CliIo, EXIT_OK, EXIT_USAGE, UsageError } from "./io.js";
 import { collect } from "./options.js";
 
+const STRICT = "exit 1 when an error-level diagnostic was reported";
+
 /**
  * Runs the CLI on `argv` (without `node` and the script) and returns the exit
  * code. Only this folder writes output; the caller sets the process exit code.
@@ -32,7 +34,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       .option("--append-system-prompt <text|file>", "append to the prompt (repeatable)", collect)
       .option("--now <iso>", "pin the clock (ISO 8601, UTC when no offset is given)")
       .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills")
-      .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery");
+      .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
+      .option("--strict", STRICT);
 
   renderFlags(program.command("render").description("print the system prompt"))
     .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")
@@ -56,6 +59,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option("--cwd <dir>", "working directory (default: the current one)")
     .option("--agent-dir <dir>", "user layer folder")
     .option("--untrusted", "skip the project's templates and skills")
+    .option("--strict", STRICT)
     .action(async (text: string, flags) => {
       const { expandCommand } = await import("./commands/expand.js");
       code = await expandCommand(text, flags, io);
@@ -68,6 +72,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option("--agent-dir <dir>", "user layer folder")
     .option("--untrusted", "skip the project's templates and skills")
     .option("--json", "print as JSON")
+    .option("--strict", STRICT)
     .action(async (flags) => {
       const { listCommand } = await import("./commands/list.js");
       code = await listCommand(flags, io);

@@ -16,6 +16,7 @@ export interface RenderFlags {
   now?: string;
   untrusted?: boolean;
   contextFiles?: boolean;
+  strict?: boolean;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { renderSystemPrompt } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, EXIT_OK, UsageError } from "../io.js";
+import { type CliIo, exitCodeFor, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 
 export interface RenderCommandFlags extends RenderFlags {
@@ -13,7 +13,7 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   const result = await renderSystemPrompt(toRenderOptions(flags, io.cwd, io.env, io.home));
   if (flags.json) {
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-    return EXIT_OK;
+    return exitCodeFor(result.diagnostics, flags.strict);
   }
   if (flags.section !== undefined) {
     const section = result.sections.find((s) => s.name === flags.section);
@@ -27,5 +27,5 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
     io.stdout(`${result.text}\n`);
   }
   io.stderr(formatDiagnostics(result.diagnostics));
-  return EXIT_OK;
+  return exitCodeFor(result.diagnostics, flags.strict);
 }

@@ -1,12 +1,14 @@
 import { toPosix } from "../../_paths.js";
-import { preparePrompt } from "../../render-system-prompt.js";
+import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics, formatTable } from "../format.js";
-import { type CliIo, EXIT_OK } from "../io.js";
+import { type CliIo, exitCodeFor } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 
 /** `sysprompt sections`: every section template with order, layer, file and flags. */
 export async function sectionsCommand(flags: RenderFlags, io: CliIo): Promise<number> {
   const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home));
+  // Rendered too, so a template that fails is reported here, not only by render.
+  const { diagnostics } = renderPrepared(prepared);
   const rows = [["ORDER", "NAME", "LAYER", "FLAGS", "FILE"]];
   for (const t of prepared.templates) {
     const marks = [
@@ -30,6 +32,6 @@ export async function sectionsCommand(flags: RenderFlags, io: CliIo): Promise<nu
       `\ncustom base prompt: ${source.layer}${source.path ? ` ${toPosix(source.path)}` : ""}\n`,
     );
   }
-  io.stderr(formatDiagnostics(prepared.diagnostics));
-  return EXIT_OK;
+  io.stderr(formatDiagnostics(diagnostics));
+  return exitCodeFor(diagnostics, flags.strict);
 }
