@@ -45,12 +45,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       code = await renderCommand(flags, io);
     });
 
-  renderFlags(
-    program.command("sections").description("list sections with order, layer and file"),
-  ).action(async (flags) => {
-    const { sectionsCommand } = await import("./commands/sections.js");
-    code = await sectionsCommand(flags, io);
-  });
+  renderFlags(program.command("sections").description("list sections with order, layer and file"))
+    .option("--json", "print the sections, the custom base prompt and the diagnostics as JSON")
+    .action(async (flags) => {
+      const { sectionsCommand } = await import("./commands/sections.js");
+      code = await sectionsCommand(flags, io);
+    });
 
   program
     .command("expand")
