@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, parse as parsePath, resolve } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
-import { expandHome } from "../_paths.js";
+import { expandHome, toPosix } from "../_paths.js";
 import type { ContextFile } from "../data.js";
 import { resolveAgentDir } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
@@ -21,10 +21,8 @@ export const CONTEXT_FILE_NAMES: readonly string[] = [
   "CLAUDE.MD",
 ];
 
-/** Forward slashes, so prompts are byte-identical across platforms. */
-export function toPosix(path: string): string {
-  return path.replaceAll("\\", "/");
-}
+// Moved to src/_paths.ts; re-exported for existing importers.
+export { toPosix };
 
 /** cwd and its ancestors, outermost first. */
 export function ancestorsOf(cwd: string): string[] {

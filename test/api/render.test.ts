@@ -92,7 +92,7 @@ describe("renderSystemPrompt", () => {
     await expect(renderSystemPrompt(pinned(root, { now: "yesterday" }))).rejects.toThrow(
       new SyspromptError(
         "bad-option",
-        'now: "yesterday" is not a valid date; pass an ISO 8601 time',
+        'now: "yesterday" is not an ISO 8601 date or time; pass one such as 2026-01-31 or 2026-01-31T12:00:00Z (a time without an offset is UTC)',
       ),
     );
   });

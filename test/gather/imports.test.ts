@@ -370,7 +370,7 @@ describe("size caps", () => {
     await expect(renderSystemPrompt(pinned(root, { maxContextBytes: 1.5 }))).rejects.toThrow(
       new SyspromptError(
         "bad-option",
-        "maxContextBytes: expected a whole number of bytes (1 or more), got 1.5",
+        "maxContextBytes: must be a whole number of bytes, 1 or more, got 1.5",
       ),
     );
   });

@@ -54,7 +54,7 @@ describe("extra workspace roots", () => {
     ).rejects.toThrow('--root / roots: "../nope" does not exist (ENOENT); pass an existing folder');
     await expect(
       renderSystemPrompt(pinned(root, { roots: "../x" as unknown as string[] })),
-    ).rejects.toThrow("roots: expected an array of folder paths");
+    ).rejects.toThrow("roots: must be an array of strings");
   });
 
   it("CLI: --root is repeatable; a --root that is not a folder exits 2", async () => {
