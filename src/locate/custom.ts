@@ -54,11 +54,13 @@ export async function readTextOrPath(
 
 /** One line that contains a separator, starts with `~`, or ends in `.md` / `.txt`. */
 function looksLikePath(value: string): boolean {
+  const v = value.trim();
+  // A slash inside prose ("Prefer pnpm/yarn.") is not a path; one in a
+  // spaceless word, or a value that starts like a path, is.
   return (
-    value.includes("/") ||
-    value.includes("\\") ||
-    value.startsWith("~") ||
-    /\.(md|txt)$/i.test(value.trimEnd())
+    /^(~|\.{0,2}[/\\]|[A-Za-z]:[/\\])/.test(v) ||
+    /\.(md|txt)$/i.test(v) ||
+    (/[/\\]/.test(v) && !/\s/.test(v))
   );
 }
 

@@ -241,6 +241,8 @@ describe("readTextOrPath", () => {
     for (const value of [
       "Be brief.",
       "Use pnpm, not npm.",
+      "Prefer pnpm/yarn.",
+      "Read docs/ARCHITECTURE first",
       "two\nlines.md",
       "See ./docs/a.md for more.\n",
       "   ",
@@ -258,7 +260,7 @@ describe("readTextOrPath", () => {
       ["~/x.md", join(dir, "home", "x.md")],
       ["missing.md", join(dir, "missing.md")],
       ["notes.TXT", join(dir, "notes.TXT")],
-      ["Prefer pnpm/yarn.", join(dir, "Prefer pnpm", "yarn.")],
+      ["/etc/missing prompt", "/etc/missing prompt"],
     ];
     for (const [value, path] of cases) {
       await expect(
