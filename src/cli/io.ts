@@ -6,6 +6,8 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** The home folder (`~`, `~/.agents/skills`, the default agent dir). Default: `os.homedir()`. */
   home?: string;
+  /** True when stdout is a terminal; colours are used only then, and never with `NO_COLOR`. Default: false. */
+  isTTY?: boolean;
 }
 
 /** Exit codes: 0 success, 1 the command found problems, 2 bad usage or an unusable argument. */

@@ -73,6 +73,20 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       code = await listCommand(flags, io);
     });
 
+  program
+    .command("check")
+    .description("compile and validate every template, skill and prompt template")
+    .option("--cwd <dir>", "working directory (default: the current one)")
+    .option("--agent-dir <dir>", "user layer folder")
+    .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills/templates")
+    .option("--strict", "warnings fail too (exit 1)")
+    .option("--json", "print the whole report as JSON")
+    .addHelpText("after", example("sysprompt check --strict", "the line a project adds to its CI"))
+    .action(async (flags) => {
+      const { checkCommand } = await import("./commands/check.js");
+      code = await checkCommand(flags, io);
+    });
+
   try {
     await program.parseAsync([...argv], { from: "user" });
     return code;
@@ -87,4 +101,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     throw error;
   }
+}
+
+function example(command: string, note: string): string {
+  return `\nExample:\n  $ ${command}    # ${note}`;
 }
