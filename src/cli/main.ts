@@ -87,6 +87,22 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       code = await checkCommand(flags, io);
     });
 
+  program
+    .command("eject")
+    .description("copy builtin section templates into the project for editing")
+    .argument("[names...]", "builtin section names (see `sysprompt sections`)")
+    .option("--all", "every builtin section")
+    .option("--cwd <dir>", "working directory (default: the current one)")
+    .option("--user", "copy into the user layer (<agent-dir>/sections) instead")
+    .option("--agent-dir <dir>", "user layer folder")
+    .option("--force", "replace files that already exist")
+    .option("--json", "print what was written as JSON")
+    .addHelpText("after", example("sysprompt eject rules tools", "then edit .pi/sections/rules.md"))
+    .action(async (names: string[], flags) => {
+      const { ejectCommand } = await import("./commands/eject.js");
+      code = await ejectCommand(names, flags, io);
+    });
+
   try {
     await program.parseAsync([...argv], { from: "user" });
     return code;
