@@ -80,4 +80,51 @@ describe("checkProject on the builtin prompts", () => {
     ]);
     expect(report.counts).toEqual({ error: 2, warning: 0, info: 0 });
   });
+
+  it("checks SYSTEM_TEMPLATE.md (statically and with the data cases) and partials of every layer", async () => {
+    const root = tempDir();
+    const setup = emptySetup(root);
+    const system = join(setup.agentDir, "SYSTEM_TEMPLATE.md");
+    writeFileSync(system, "You are {{agentName}}.\n{{#if docs}}{{#when docs}}x{{/when}}{{/if}}\n");
+    const projectSystem = join(setup.cwd, ".pi", "SYSTEM_TEMPLATE.md");
+    mkdirSync(join(setup.cwd, ".pi", "partials"), { recursive: true });
+    writeFileSync(projectSystem, "{{> sig}}\n");
+    writeFileSync(join(setup.cwd, ".pi", "SYSTEM.md"), "Literal base prompt.\n");
+    const partial = join(setup.cwd, ".pi", "partials", "sig.md");
+    writeFileSync(partial, "---\nnote: a partial\n---\n-- {{team}}\n");
+    const report = await checkProject(setup);
+    expect(report.diagnostics).toEqual([
+      {
+        level: "error",
+        code: "template-render",
+        message:
+          'Helper "when": takes three arguments ({{#when a "==" b}}), got 1; the builtin base prompt is used instead (data: no tools, no skills, base prompt from ' +
+          `${system}, no tree, several context files)`,
+        path: system,
+        line: 2,
+        column: 13,
+      },
+      {
+        level: "info",
+        code: "system-template-shadowed",
+        message: `SYSTEM.md in the same folder wins, so this file is never rendered (${join(setup.cwd, ".pi", "SYSTEM.md")})`,
+        path: projectSystem,
+      },
+      {
+        level: "warning",
+        code: "unknown-field",
+        message: `unknown field "team": the template data has no field "team" (it has: ${PROMPT_DATA_FIELDS.join(", ")})`,
+        path: partial,
+        line: 4,
+        column: 6,
+      },
+    ]);
+    expect(report.templates.filter((t) => t.layer !== "builtin")).toEqual([
+      { kind: "system-template", name: "SYSTEM_TEMPLATE", layer: "user", path: system },
+      { kind: "partial", name: "sig", layer: "project", path: partial },
+      { kind: "system-template", name: "SYSTEM_TEMPLATE", layer: "project", path: projectSystem },
+    ]);
+    // 3 tool sets × 2 skill sets × 2 trees × 2 context sets, for each of 4 base prompts.
+    expect(report.dataCases).toEqual(24 * 4);
+  });
 });

@@ -81,6 +81,26 @@ describe("sysprompt check", () => {
     });
   });
 
+  it("reports every skill and prompt-template problem the loaders find", async () => {
+    const root = copyScenario("resources", "list-reports-collisions-and-bad-files");
+    const [agent, pi] = [`${root}/agent`, `${root}/project/.pi`];
+    expect(await check(root)).toEqual({
+      code: 1,
+      stdout: [
+        `info ${agent}/prompts/review.md [name-collision] prompt template "/review": ${pi}/prompts/review.md (project) wins over ${agent}/prompts/review.md (user)\n`,
+        `info ${agent}/skills/lint/SKILL.md [name-collision] skill "lint": ${pi}/skills/lint/SKILL.md (project) wins over ${agent}/skills/lint/SKILL.md (user)\n`,
+        `warning ${pi}/prompts/broken.md:2:23 [frontmatter-yaml] prompt template skipped: invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]\n`,
+        `warning ${pi}/skills/Bad_Name/SKILL.md [skill-name-invalid] name "Bad_Name" should use only lowercase letters a-z, digits 0-9 and hyphens\n`,
+        `error ${pi}/skills/no-description/SKILL.md [skill-description-required] description is required; skill not loaded\n`,
+        summary(
+          "13 templates, 48 data cases, 2 skills, 1 prompt template",
+          "1 error, 2 warnings, 2 info",
+        ),
+      ].join(""),
+      stderr: "",
+    });
+  });
+
   it("--untrusted skips the project's files, with a note", async () => {
     const root = copyScenario("check", "unknown-helper-and-field");
     expect(await check(root, "--untrusted")).toEqual({
