@@ -150,7 +150,11 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine) {
  * failure is reported once (with the first case that shows it), and not at all
  * for a file whose static check already found an error: that error says more.
  */
-function renderMatrix(layers: readonly CheckedLayer[], engine: Engine, failed: Set<unknown>) {
+function renderMatrix(
+  layers: readonly CheckedLayer[],
+  engine: Engine,
+  failed: ReadonlySet<string | undefined>,
+) {
   const templates = layerSections(layers.flatMap((l) => l.loaded.sections));
   const partials: Record<string, string> = Object.assign(
     {},

@@ -49,6 +49,7 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       skipped.push(file);
+      continue;
     }
     const userCopy = join(agentDir, "sections", `${name}.md`);
     if (!options.user && (await kindOfPath(userCopy)) === "file") {

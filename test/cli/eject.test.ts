@@ -141,6 +141,17 @@ describe("sysprompt eject", () => {
     });
   });
 
+  it("no such warning when the project already had its own copy (nothing changed)", async () => {
+    const root = copyScenario("cli", "project-with-layers");
+    mkdirSync(projectSections(root), { recursive: true });
+    writeFileSync(join(projectSections(root), "cwd.md"), "Mine.\n");
+    expect(await eject(root, "cwd")).toEqual({
+      code: 1,
+      stdout: "exists .pi/sections/cwd.md (left alone; --force replaces it)\n",
+      stderr: "",
+    });
+  });
+
   it("--json prints the folder, what was written and what was left alone", async () => {
     const root = emptyProject();
     mkdirSync(projectSections(root), { recursive: true });
