@@ -1,4 +1,5 @@
 import type { EnvironmentEntry } from "./data.js";
+import type { Machine } from "./gather/_machine.js";
 
 /** Options of {@link renderSystemPrompt}. Every field is optional; defaults are documented per field. */
 export interface SystemPromptOptions {
@@ -28,7 +29,7 @@ export interface SystemPromptOptions {
   appendSystemPrompt?: string | readonly string[];
   /** Named sections from code, in insertion order: replace a section's body or add one at the end. */
   sections?: Readonly<Record<string, string>>;
-  /** Replaces environment detection. */
+  /** Replaces environment detection entirely (the model line still follows). */
   environment?: readonly EnvironmentEntry[];
   /** Skip AGENTS.md / CLAUDE.md discovery. Default: false. */
   noContextFiles?: boolean;
@@ -44,9 +45,17 @@ export interface SystemPromptOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Home folder. Default: `os.homedir()`. */
   home?: string;
-  /** Platform and architecture for environment detection. Default: `process.platform` / `process.arch`. */
-  machine?: { platform: string; arch: string };
-  /** Deadline for the gathering stage in ms. Default: 5000. */
+  /**
+   * The machine the environment section describes. Default: this one (OS
+   * release, /proc/cpuinfo, a GPU probe cached in `<agentDir>/cache/`). When
+   * given, it is the whole machine: facts it leaves out are not stated, and
+   * without `readFile` / `runProbe` no file is read and no process started.
+   */
+  machine?: Machine;
+  /**
+   * Budget of the whole gathering stage in ms; every step starts at once and a
+   * step still running at the deadline gives its fallback. Default: 5000.
+   */
   deadlineMs?: number;
   /** Builtin prompts folder (`sections/`, `partials/`, `tools.md`, `rules.md`). Default: the package's own. */
   builtinDir?: string;

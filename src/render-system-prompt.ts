@@ -3,9 +3,10 @@ import { join, resolve } from "node:path";
 import { readTextFile } from "./_fs.js";
 import type { PromptData } from "./data.js";
 import { createEngine, type Engine } from "./engine/index.js";
+import { realMachine } from "./gather/_machine.js";
 import { loadContextFiles, toPosix } from "./gather/context-files.js";
-import { DEFAULT_DEADLINE_MS, type GatherStep, runStep } from "./gather/deadline.js";
-import { detectEnvironment } from "./gather/environment.js";
+import { deadlineBudget, type GatherStep, lateStepsWarning, runStep } from "./gather/deadline.js";
+import { environmentStep } from "./gather/environment.js";
 import { buildRules, parseRuleList } from "./gather/rules.js";
 import { buildToolSnippets, DEFAULT_TOOLS, parseToolDescriptions } from "./gather/tools.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
@@ -77,7 +78,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   const cwd = resolve(options.cwd ?? process.cwd());
   const now = parseNow(options.now);
   const extraSections = validateSections(options.sections);
-  const deadline = started + (options.deadlineMs ?? DEFAULT_DEADLINE_MS);
+  const budgetMs = deadlineBudget(options.deadlineMs);
+  const deadline = started + budgetMs;
   const trusted = options.projectTrusted !== false;
   const agentDir = resolveAgentDir({ agentDir: options.agentDir, env, home, cwd });
   const projectDir = join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
@@ -125,8 +127,14 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
         : undefined,
       { skills: [] as Skill[], diagnostics: [] as Diagnostic[] },
     ),
+    environmentStep({
+      machine: options.machine ?? realMachine(),
+      env,
+      agentDir,
+      given: options.environment,
+    }),
   ] as const;
-  const [builtin, user, project, context, skills] = await Promise.all([
+  const [builtin, user, project, context, skills, environment] = await Promise.all([
     // Not bounded: without the builtin templates there is no prompt at all, and
     // they sit beside the code that is already running.
     runStep(steps[0], Number.POSITIVE_INFINITY, clock),
@@ -134,6 +142,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     runStep(steps[2], deadline, clock),
     runStep(steps[3], deadline, clock),
     runStep(steps[4], deadline, clock),
+    runStep(steps[5], deadline, clock),
   ]);
 
   const layers = [builtin.value.layer, user.value, project.value];
@@ -145,10 +154,16 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped; context files still load`,
     });
   }
-  for (const outcome of [builtin, user, project, context, skills])
-    diagnostics.push(...outcome.diagnostics);
+  const outcomes = [builtin, user, project, context, skills, environment];
+  const timings = outcomes.map((o) => o.timing);
+  diagnostics.push(...lateStepsWarning(timings, budgetMs));
+  for (const outcome of outcomes) diagnostics.push(...outcome.diagnostics);
   for (const layer of layers) diagnostics.push(...layer.diagnostics);
-  diagnostics.push(...context.value.diagnostics, ...skills.value.diagnostics);
+  diagnostics.push(
+    ...context.value.diagnostics,
+    ...skills.value.diagnostics,
+    ...environment.value.diagnostics,
+  );
 
   const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
@@ -165,9 +180,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
       generalRules: builtin.value.rules,
     }),
-    environment: options.environment
-      ? [...options.environment]
-      : detectEnvironment(options.machine ?? { platform: process.platform, arch: process.arch }),
+    environment: environment.value.entries,
     contextFiles: context.value.files.map(({ path, content }) => ({ path, content })),
     agentsMd: [],
     workspaceTree: null,
@@ -191,7 +204,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     customPrompt,
     extraSections,
     diagnostics,
-    steps: [builtin.timing, user.timing, project.timing, context.timing, skills.timing],
+    steps: timings,
   };
 }
 

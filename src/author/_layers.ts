@@ -3,7 +3,7 @@ import { parseFrontmatter } from "../_frontmatter.js";
 import { readTextFile } from "../_fs.js";
 import { type LoadedLayer, loadLayer } from "../locate/load-layer.js";
 import { listMarkdown } from "../sections/load.js";
-import type { Diagnostic, Layer } from "../types.js";
+import type { Layer } from "../types.js";
 
 /** A template file with where its body starts, to locate what is found in it. */
 export interface TemplateFile {
@@ -18,9 +18,8 @@ export interface TemplateFile {
 export interface CheckedLayer {
   loaded: LoadedLayer;
   partials: TemplateFile[];
-  /** SYSTEM_TEMPLATE.md, even when a SYSTEM.md beside it wins in a render. */
+  /** SYSTEM_TEMPLATE.md, even when a SYSTEM.md beside it wins in a render (the layer notes that). */
   systemTemplate?: TemplateFile;
-  diagnostics: Diagnostic[];
 }
 
 /**
@@ -39,17 +38,7 @@ export async function readLayerForCheck(
     readPartials(join(dir, "partials")),
     customFiles ? readSystemTemplate(join(dir, "SYSTEM_TEMPLATE.md")) : undefined,
   ]);
-  const diagnostics: Diagnostic[] = [];
-  const shadowing = loaded.system?.template === false ? loaded.system.source.path : undefined;
-  if (systemTemplate && shadowing) {
-    diagnostics.push({
-      level: "info",
-      code: "system-template-shadowed",
-      message: `SYSTEM.md in the same folder wins, so this file is never rendered (${shadowing})`,
-      path: systemTemplate.path,
-    });
-  }
-  return { loaded, partials, ...(systemTemplate ? { systemTemplate } : {}), diagnostics };
+  return { loaded, partials, ...(systemTemplate ? { systemTemplate } : {}) };
 }
 
 async function readPartials(dir: string): Promise<TemplateFile[]> {

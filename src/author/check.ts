@@ -61,7 +61,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
       message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped`,
     });
   }
-  for (const layer of layers) diagnostics.push(...layer.loaded.diagnostics, ...layer.diagnostics);
+  for (const layer of layers) diagnostics.push(...layer.loaded.diagnostics);
 
   const engine = createEngine();
   const { templates, problems } = checkTemplates(layers, engine);

@@ -1,3 +1,5 @@
+import type { Machine } from "../gather/_machine.js";
+
 /** Everything the CLI touches outside itself, injectable for tests. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -8,6 +10,8 @@ export interface CliIo {
   home?: string;
   /** True when stdout is a terminal; colours are used only then, and never with `NO_COLOR`. Default: false. */
   isTTY?: boolean;
+  /** The machine the environment section describes. Default: this one (probed). */
+  machine?: Machine;
 }
 
 /** Exit codes: 0 success, 1 the command found problems, 2 bad usage or an unusable argument. */

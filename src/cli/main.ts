@@ -31,6 +31,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       .option("--system-prompt <text|file>", "replace the base prompt")
       .option("--append-system-prompt <text|file>", "append to the prompt (repeatable)", collect)
       .option("--now <iso>", "pin the clock (ISO 8601, UTC when no offset is given)")
+      .option(
+        "--deadline <ms>",
+        "gathering budget in ms; late steps give their fallback (default: 5000)",
+      )
       .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills")
       .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery");
 

@@ -1,3 +1,4 @@
+import type { Machine } from "../gather/_machine.js";
 import type { SystemPromptOptions } from "../options.js";
 import { UsageError } from "./io.js";
 
@@ -14,6 +15,7 @@ export interface RenderFlags {
   now?: string;
   untrusted?: boolean;
   contextFiles?: boolean;
+  deadline?: string;
 }
 
 export function collect(value: string, previous: string[] = []): string[] {
@@ -26,9 +28,11 @@ export function toRenderOptions(
   cwd: string,
   env: Record<string, string | undefined>,
   home?: string,
+  machine?: Machine,
 ) {
   const options: SystemPromptOptions = { cwd: flags.cwd ?? cwd, env };
   if (home !== undefined) options.home = home;
+  if (machine !== undefined) options.machine = machine;
   if (flags.agentDir !== undefined) options.agentDir = flags.agentDir;
   if (flags.tools !== undefined) {
     options.tools = flags.tools
@@ -59,6 +63,14 @@ export function toRenderOptions(
       );
     }
     options.now = flags.now;
+  }
+  if (flags.deadline !== undefined) {
+    if (!/^\d+$/.test(flags.deadline)) {
+      throw new UsageError(
+        `--deadline expects a whole number of milliseconds such as 5000, got "${flags.deadline}"`,
+      );
+    }
+    options.deadlineMs = Number(flags.deadline);
   }
   if (flags.untrusted) options.projectTrusted = false;
   if (flags.contextFiles === false) options.noContextFiles = true;

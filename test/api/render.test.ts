@@ -48,7 +48,7 @@ describe("renderSystemPrompt", () => {
         builtin("date", DATE_SECTION),
       ],
       diagnostics: [],
-      steps: ["builtin", "user", "project", "context", "skills"].map((name) => ({
+      steps: ["builtin", "user", "project", "context", "skills", "environment"].map((name) => ({
         name,
         status: "ok",
         ms: 0,

@@ -106,8 +106,8 @@ describe("checkProject on the builtin prompts", () => {
       },
       {
         level: "info",
-        code: "system-template-shadowed",
-        message: `SYSTEM.md in the same folder wins, so this file is never rendered (${join(setup.cwd, ".pi", "SYSTEM.md")})`,
+        code: "ignored-file",
+        message: "ignored: both SYSTEM.md and SYSTEM_TEMPLATE.md exist; SYSTEM.md is used",
         path: projectSystem,
       },
       {

@@ -47,6 +47,7 @@ export async function cli(root: string, argv: string[], pinned = true): Promise<
     cwd: join(root, "project"),
     env: {},
     home: join(root, "home"),
+    machine: { platform: "linux", arch: "x64" },
   });
   return { code, stdout, stderr };
 }

@@ -10,7 +10,9 @@ export interface RenderCommandFlags extends RenderFlags {
 
 /** `sysprompt render`: the prompt on stdout, diagnostics on stderr. */
 export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promise<number> {
-  const result = await renderSystemPrompt(toRenderOptions(flags, io.cwd, io.env, io.home));
+  const result = await renderSystemPrompt(
+    toRenderOptions(flags, io.cwd, io.env, io.home, io.machine),
+  );
   if (flags.json) {
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return EXIT_OK;

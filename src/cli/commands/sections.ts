@@ -6,7 +6,7 @@ import { type RenderFlags, toRenderOptions } from "../options.js";
 
 /** `sysprompt sections`: every section template with order, layer, file and flags. */
 export async function sectionsCommand(flags: RenderFlags, io: CliIo): Promise<number> {
-  const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home));
+  const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
   const rows = [["ORDER", "NAME", "LAYER", "FLAGS", "FILE"]];
   for (const t of prepared.templates) {
     const marks = [
