@@ -45,21 +45,6 @@ export function clearStepCache(): void {
 }
 
 /**
- * The gathering budget in ms: the option, or {@link DEFAULT_DEADLINE_MS}.
- * Anything but a finite number ≥ 0 is the caller's mistake.
- */
-export function deadlineBudget(ms: number | undefined): number {
-  if (ms === undefined) return DEFAULT_DEADLINE_MS;
-  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
-    throw new SyspromptError(
-      "bad-option",
-      `deadlineMs: expected a number of milliseconds >= 0, got ${String(ms)}`,
-    );
-  }
-  return ms;
-}
-
-/**
  * Runs one step under the shared deadline (an absolute time on `clock`). A late
  * step gives its partial value or fallback now; its promise keeps running in
  * the background (and, with a `cacheKey`, serves the next render). A late step
