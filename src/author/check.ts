@@ -1,10 +1,10 @@
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { builtinHelpers } from "../../helpers/index.js";
 import { PROMPT_DATA_SCHEMA } from "../data.js";
 import { createEngine, type Engine } from "../engine/index.js";
 import { toPosix } from "../gather/context-files.js";
-import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveAgentDir } from "../locate/layers.js";
+import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
+import { checkFolders } from "../options.js";
 import { loadPromptTemplates } from "../prompt-templates/index.js";
 import { layerSections } from "../sections/layer.js";
 import { type CustomPrompt, renderSections } from "../sections/render.js";
@@ -26,13 +26,18 @@ const HANDLEBARS_HELPERS = ["if", "unless", "each", "with", "lookup"];
  * error that needs particular data shows); frontmatter, skill and
  * slash-command template problems come from the same loaders a render uses.
  * Never throws for what the files hold.
+ *
+ * @throws SyspromptError when `cwd`, or an explicit `agentDir` or `builtinDir`, is not a folder.
  */
 export async function checkProject(options: CheckOptions = {}): Promise<CheckReport> {
-  const env = options.env ?? process.env;
-  const home = options.home ?? homedir();
-  const cwd = resolve(options.cwd ?? process.cwd());
+  const { cwd, agentDir, home } = resolveCommonPaths(options);
+  // The same rule as a render: an explicit folder that is not there is the caller's mistake.
+  await checkFolders({
+    cwd,
+    ...(options.agentDir !== undefined ? { agentDir } : {}),
+    ...(options.builtinDir !== undefined ? { builtinDir: options.builtinDir } : {}),
+  });
   const trusted = options.projectTrusted !== false;
-  const agentDir = resolveAgentDir({ agentDir: options.agentDir, env, home, cwd });
   const projectDirName = options.projectDir ?? DEFAULT_PROJECT_DIR;
   const projectDir = join(cwd, projectDirName);
   const loaderOptions = {

@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { kindOfPath } from "../_fs.js";
-import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveAgentDir } from "../locate/layers.js";
+import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
+import { checkFolders } from "../options.js";
 import { listMarkdown } from "../sections/load.js";
 import { SECTION_NAME } from "../sections/types.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
@@ -16,15 +16,17 @@ import type { EjectedFile, EjectOptions, EjectResult } from "./types.js";
  * ejecting does not change the prompt, except where a user override of the
  * same section is now hidden by the project's copy (reported).
  *
- * @throws SyspromptError when a name is not a builtin section, or neither
- * names nor `all` are given.
+ * @throws SyspromptError when a name is not a builtin section, neither names
+ * nor `all` are given, or `cwd` (or an explicit `agentDir`) is not a folder.
  */
 export async function ejectSections(options: EjectOptions): Promise<EjectResult> {
-  const env = options.env ?? process.env;
-  const home = options.home ?? homedir();
-  const cwd = resolve(options.cwd ?? process.cwd());
+  const { cwd, agentDir } = resolveCommonPaths(options);
+  await checkFolders({
+    cwd,
+    ...(options.agentDir !== undefined ? { agentDir } : {}),
+    ...(options.builtinDir !== undefined ? { builtinDir: options.builtinDir } : {}),
+  });
   const builtinDir = options.builtinDir ?? builtinPromptsDir();
-  const agentDir = resolveAgentDir({ agentDir: options.agentDir, env, home, cwd });
   const known = await builtinSectionNames(join(builtinDir, "sections"));
   const names = chooseNames(options, known);
   const dir = options.user

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
@@ -118,10 +118,25 @@ describe("sysprompt check", () => {
 
   it("--cwd points at another project (here one with no project layer)", async () => {
     const root = copyScenario("check", "unknown-helper-and-field");
+    mkdirSync(join(root, "elsewhere"));
     expect(await check(root, "--cwd", join(root, "elsewhere"))).toEqual({
       code: 0,
       stdout: summary("13 templates, 48 data cases, 0 skills, 0 prompt templates", "no problems"),
       stderr: "",
+    });
+  });
+
+  it("a --cwd or --agent-dir that is not a folder is bad usage (exit 2), as for render", async () => {
+    const root = copyScenario("check", "clean");
+    expect(await check(root, "--cwd", "../nowhere")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `sysprompt: cwd: there is no folder at ${root}/nowhere; pass the project's folder\n`,
+    });
+    expect(await cli(root, ["check", "--agent-dir", "../no-agent"], false)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `sysprompt: agentDir: there is no folder at ${root}/no-agent; pass an existing folder, or leave it out for $SYSPROMPT_AGENT_DIR or ~/.pi/agent\n`,
     });
   });
 
@@ -224,6 +239,7 @@ describe("sysprompt check", () => {
 
 describe("colours", () => {
   async function runWith(root: string, isTTY: boolean, env: Record<string, string>) {
+    mkdirSync(join(root, "agent"), { recursive: true });
     let stdout = "";
     const code = await run(["check", "--agent-dir", join(root, "agent")], {
       stdout: (text) => {

@@ -89,6 +89,16 @@ describe("sysprompt eject", () => {
     expect(existsSync(join(root, "project", ".pi"))).toBe(false);
   });
 
+  it("a --cwd that is not a folder is bad usage (exit 2) and creates nothing", async () => {
+    const root = emptyProject();
+    expect(await eject(root, "rules", "--cwd", "../nowhere")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `sysprompt: cwd: there is no folder at ${root}/nowhere; pass the project's folder\n`,
+    });
+    expect(existsSync(join(root, "nowhere"))).toBe(false);
+  });
+
   it("--user copies into the agent dir's sections (shown in full, being outside the project)", async () => {
     const root = emptyProject();
     expect(await eject(root, "date", "--user")).toEqual({

@@ -1,9 +1,9 @@
-import { resolve } from "node:path";
 import { checkProject } from "../../author/check.js";
 import type { CheckOptions, CheckReport } from "../../author/types.js";
 import { paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_OK, EXIT_PROBLEMS } from "../io.js";
+import { flagPaths } from "../options.js";
 
 export interface CheckFlags {
   cwd?: string;
@@ -18,9 +18,9 @@ export interface CheckFlags {
  * then one summary line. Exit 1 on an error, or on a warning with --strict.
  */
 export async function checkCommand(flags: CheckFlags, io: CliIo): Promise<number> {
-  const options: CheckOptions = { cwd: resolve(io.cwd, flags.cwd ?? "."), env: io.env };
+  const paths = flagPaths(flags, io.cwd, io.home);
+  const options: CheckOptions = { ...paths, env: io.env };
   if (io.home !== undefined) options.home = io.home;
-  if (flags.agentDir !== undefined) options.agentDir = flags.agentDir;
   if (flags.untrusted) options.projectTrusted = false;
   const report = await checkProject(options);
   const strict = flags.strict === true;

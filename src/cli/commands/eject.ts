@@ -1,10 +1,11 @@
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { builtinSectionNames, ejectSections } from "../../author/eject.js";
 import type { EjectOptions } from "../../author/types.js";
 import { builtinPromptsDir } from "../../locate/layers.js";
 import { paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_OK, EXIT_PROBLEMS, UsageError } from "../io.js";
+import { flagPaths } from "../options.js";
 
 export interface EjectFlags {
   all?: boolean;
@@ -27,10 +28,10 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
       `${named ? "give section names or --all, not both" : "name the sections to copy, or pass --all"}; the builtin sections are: ${known.join(", ")}`,
     );
   }
-  const cwd = resolve(io.cwd, flags.cwd ?? ".");
-  const options: EjectOptions = { cwd, env: io.env, names };
+  const paths = flagPaths(flags, io.cwd, io.home);
+  const cwd = paths.cwd;
+  const options: EjectOptions = { ...paths, env: io.env, names };
   if (io.home !== undefined) options.home = io.home;
-  if (flags.agentDir !== undefined) options.agentDir = flags.agentDir;
   if (flags.all) options.all = true;
   if (flags.user) options.user = true;
   if (flags.force) options.force = true;
