@@ -9,6 +9,8 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** The home folder (`~`, `~/.agents/skills`, the default agent dir). Default: `os.homedir()`. */
   home?: string;
+  /** True when stdout is a terminal; colours are used only then, and never with `NO_COLOR`. Default: false. */
+  isTTY?: boolean;
   /** The machine the environment section describes. Default: this one (probed). */
   machine?: Machine;
 }

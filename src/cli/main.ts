@@ -87,6 +87,36 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       code = await listCommand(flags, io);
     });
 
+  program
+    .command("check")
+    .description("compile and validate every template, skill and prompt template")
+    .option("--cwd <dir>", "working directory (default: the current one)")
+    .option("--agent-dir <dir>", "user layer folder")
+    .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills/templates")
+    .option("--strict", "warnings fail too (exit 1)")
+    .option("--json", "print the whole report as JSON")
+    .addHelpText("after", example("sysprompt check --strict", "the line a project adds to its CI"))
+    .action(async (flags) => {
+      const { checkCommand } = await import("./commands/check.js");
+      code = await checkCommand(flags, io);
+    });
+
+  program
+    .command("eject")
+    .description("copy builtin section templates into the project for editing")
+    .argument("[names...]", "builtin section names (see `sysprompt sections`)")
+    .option("--all", "every builtin section")
+    .option("--cwd <dir>", "working directory (default: the current one)")
+    .option("--user", "copy into the user layer (<agent-dir>/sections) instead")
+    .option("--agent-dir <dir>", "user layer folder")
+    .option("--force", "replace files that already exist")
+    .option("--json", "print what was written as JSON")
+    .addHelpText("after", example("sysprompt eject rules tools", "then edit .pi/sections/rules.md"))
+    .action(async (names: string[], flags) => {
+      const { ejectCommand } = await import("./commands/eject.js");
+      code = await ejectCommand(names, flags, io);
+    });
+
   try {
     await program.parseAsync([...argv], { from: "user" });
     return code;
@@ -101,4 +131,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     throw error;
   }
+}
+
+function example(command: string, note: string): string {
+  return `\nExample:\n  $ ${command}    # ${note}`;
 }
