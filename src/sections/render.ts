@@ -37,40 +37,41 @@ export interface RenderOutput {
 
 /**
  * Turns templates and data into the prompt. Pure: no file system, clock or
- * environment, so the same input gives the same bytes. A template that fails
- * falls back to the version it overrides, with a located diagnostic.
+ * environment, so the same input gives the same bytes.
+ *
+ * A template that fails falls back to the version it overrides *whole*: that
+ * version's body and frontmatter (tag, order, enabled…), with a located
+ * diagnostic.
  */
 export function renderSections(input: RenderInput, engine: Engine): RenderOutput {
   const diagnostics: Diagnostic[] = [];
   const partials = input.partials ?? {};
-  const sections: RenderedSection[] = [];
+  const placed: { key: SortKey; section: RenderedSection }[] = [];
   const custom = input.customPrompt ? renderCustom(input.customPrompt) : null;
   const customSource = input.customPrompt?.source ?? { layer: "option" as const };
-  let customPlaced = false;
 
+  if (custom !== null) {
+    // The custom prompt takes the place of the first base section, enabled or
+    // not; with no base section at all (every layer removed them) it leads.
+    const first = input.templates.find((t) => t.meta.base);
+    place(first ? sortKey(first) : LEADING, makeSection("preamble", custom, false, customSource));
+  }
   for (const template of input.templates) {
-    if (custom !== null && template.meta.base) {
-      // The custom prompt takes the place of the first base section, enabled or not.
-      if (!customPlaced) pushSection("preamble", custom, false, customSource);
-      customPlaced = true;
-      continue;
-    }
-    if (!template.meta.enabled) continue;
-    const rendered = renderWithFallback(template);
-    if (rendered) pushSection(template.name, rendered.text, template.meta.tag, rendered.source);
+    const used = chooseVersion(template);
+    if (!used) continue;
+    place(
+      sortKey(used.version),
+      makeSection(template.name, used.text, used.version.meta.tag, used.version.source),
+    );
   }
-  if (custom !== null && !customPlaced) {
-    // No base sections at all (every layer removed them): the custom prompt leads.
-    const lead = makeSection("preamble", custom, false, customSource);
-    if (lead) sections.unshift(lead);
-  }
+  // Stable: the custom prompt stays before a section that shares its key.
+  const sections = placed.sort((a, b) => compareKeys(a.key, b.key)).map((p) => p.section);
   for (const extra of input.extraSections ?? []) applyExtra(extra);
 
   return { text: sections.map((s) => s.text).join("\n\n"), sections, diagnostics };
 
-  function pushSection(name: string, body: string, tag: string | false, source: SectionSource) {
-    const made = makeSection(name, body, tag, source);
-    if (made) sections.push(made);
+  function place(key: SortKey, section: RenderedSection | undefined) {
+    if (section) placed.push({ key, section });
   }
 
   /** Replaces the body of the section of that name in place (its tag kept), or appends one. */
@@ -104,34 +105,65 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     }
   }
 
-  /** Renders a template; on failure, the version it overrides, and so on down. */
-  function renderWithFallback(
-    template: SectionTemplate,
-  ): { text: string; source: SectionSource } | undefined {
-    let baseText: string | undefined;
+  /**
+   * The version of a section that applies, with its text: the highest one
+   * that renders. A disabled version switches the section off (nothing below
+   * it is tried); a failed one hands over to the version below it, whole.
+   */
+  function chooseVersion(
+    template: SectionTemplate | undefined,
+  ): { version: SectionTemplate; text: string } | undefined {
+    if (!template?.meta.enabled) return undefined;
+    if (custom !== null && template.meta.base) return undefined;
+    const text = renderBody(template);
+    return text === undefined ? chooseVersion(template.lower) : { version: template, text };
+  }
+
+  /** What `{{> base}}` inserts: the lower version's body, or its own fallback's, whatever its frontmatter. */
+  function baseText(template: SectionTemplate | undefined): string {
+    if (!template) return "";
+    return renderBody(template) ?? baseText(template.lower);
+  }
+
+  /** One version's own body; undefined (and a diagnostic) when it fails. */
+  function renderBody(template: SectionTemplate): string | undefined {
     const lower = template.lower;
+    let inserted: string | undefined;
     // `{{> base}}` alone on a line is a standalone partial: Handlebars drops
     // that line's newline and expects the partial to bring its own. A lower
     // file without a final newline would otherwise run into the next line.
     const base = lower
       ? () => {
-          baseText ??= withFinalNewline(renderWithFallback(lower)?.text ?? "");
-          return baseText;
+          inserted ??= withFinalNewline(baseText(lower));
+          return inserted;
         }
       : undefined;
     try {
-      const text = engine.render(template.body, input.data, {
+      return engine.render(template.body, input.data, {
         partials: base ? { ...partials, base } : partials,
       });
-      return { text, source: template.source };
     } catch (error) {
       const fallback = lower
         ? `the ${lower.source.layer} version is used instead`
         : "the section is left out";
       diagnostics.push(templateDiagnostic(error, template.source, template.bodyLine, fallback));
-      return lower ? renderWithFallback(lower) : undefined;
+      return undefined;
     }
   }
+}
+
+/** Where a rendered section goes: by order, ties broken by name. */
+type SortKey = readonly [order: number, name: string];
+
+/** Before every section. */
+const LEADING: SortKey = [Number.NEGATIVE_INFINITY, ""];
+
+function sortKey(template: SectionTemplate): SortKey {
+  return [template.meta.order, template.name];
+}
+
+function compareKeys(a: SortKey, b: SortKey): number {
+  return a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
 }
 
 function withFinalNewline(text: string): string {

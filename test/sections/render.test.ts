@@ -156,6 +156,59 @@ describe("renderSections", () => {
       });
     });
 
+    it("hands over to the lower version whole: its tag, order, enabled and base, not the failed one's", () => {
+      const env = template("environment", "env", { meta: { order: 60 } });
+      const templates = [
+        // tag and order of a broken override do not outlive it.
+        template("cwd", "{{#each roots}}", {
+          layer: "project",
+          meta: { order: 1, tag: "workdir" },
+          lower: builtinCwd,
+        }),
+        // A broken override that switches a section back on: the disabled version below applies.
+        template("notes", "{{#if}}", {
+          layer: "project",
+          meta: { order: 50, enabled: true },
+          lower: template("notes", "n", { layer: "user", meta: { order: 50, enabled: false } }),
+        }),
+        // A broken override that keeps a base section under a custom prompt: the base version is replaced.
+        template("tools", "{{> nope}}", {
+          layer: "project",
+          meta: { order: 20, base: false },
+          lower: template("tools", "t", { meta: { order: 20, base: true } }),
+        }),
+        env,
+      ];
+      const out = render({
+        templates,
+        customPrompt: { text: "Custom.", template: false, source: { layer: "option" } },
+      });
+      expect(out.sections).toEqual([
+        { name: "preamble", text: "Custom.", source: { layer: "option" } },
+        {
+          name: "environment",
+          text: "<environment>\nenv\n</environment>",
+          source: { layer: "builtin", path: "/builtin/environment.md" },
+        },
+        {
+          name: "cwd",
+          text: "<cwd>\ncwd: /work/app\n</cwd>",
+          source: { layer: "builtin", path: "/builtin/cwd.md" },
+        },
+      ]);
+      expect(out.diagnostics.map((d) => [d.path, d.message])).toEqual([
+        [
+          "/project/cwd.md",
+          'Block "each" is never closed: expected {{/each}}; the builtin version is used instead',
+        ],
+        [
+          "/project/notes.md",
+          'Block "if" is never closed: expected {{/if}}; the user version is used instead',
+        ],
+        ["/project/tools.md", 'Partial "nope" not found; the builtin version is used instead'],
+      ]);
+    });
+
     it("a missing partial points at the {{> call}}", () => {
       const broken = template("cwd", "x\n\tsee {{> nope}}\n", {
         layer: "user",
@@ -367,7 +420,7 @@ describe("renderSections", () => {
     it("replace an existing section's body in place (keeping its tag) and append new ones tagged by name, in insertion order", () => {
       const templates = [
         ...BASE,
-        template("notes", "n", { meta: { order: 70, tag: "team_notes" } }),
+        template("notes", "n", { meta: { order: 130, tag: "team_notes" } }),
       ];
       const out = render({
         templates,
