@@ -41,12 +41,13 @@ export interface RenderOutput {
  *
  * A template that fails falls back to the version it overrides *whole*: that
  * version's body and frontmatter (tag, order, enabled…), with a located
- * diagnostic.
+ * diagnostic. Each problem is reported once.
  */
 export function renderSections(input: RenderInput, engine: Engine): RenderOutput {
   const diagnostics: Diagnostic[] = [];
   const partials = input.partials ?? {};
   const placed: { key: SortKey; section: RenderedSection }[] = [];
+  const rendered = new Map<SectionTemplate, string | undefined>();
   const custom = input.customPrompt ? renderCustom(input.customPrompt) : null;
   const customSource = input.customPrompt?.source ?? { layer: "option" as const };
 
@@ -125,8 +126,17 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     return renderBody(template) ?? baseText(template.lower);
   }
 
-  /** One version's own body; undefined (and a diagnostic) when it fails. */
+  /**
+   * One version's own body; undefined (and a diagnostic) when it fails.
+   * Rendered once per call: `{{> base}}` of the version above and the
+   * fallback from it may both reach a broken file, which is one problem.
+   */
   function renderBody(template: SectionTemplate): string | undefined {
+    if (!rendered.has(template)) rendered.set(template, renderOnce(template));
+    return rendered.get(template);
+  }
+
+  function renderOnce(template: SectionTemplate): string | undefined {
     const lower = template.lower;
     let inserted: string | undefined;
     // `{{> base}}` alone on a line is a standalone partial: Handlebars drops

@@ -269,6 +269,46 @@ describe("renderSections", () => {
       expect(out.diagnostics).toHaveLength(1);
     });
 
+    it("each problem is reported once, even when {{> base}} and the fallback both reach the broken file", () => {
+      // The project calls {{> base}} (rendering the broken user file), then fails
+      // itself, so the fallback tries the user file again.
+      const user = template("cwd", "{{#if}}", { layer: "user", bodyLine: 4, lower: builtinCwd });
+      const project = template("cwd", "{{> base}}\n{{> missing}}", {
+        layer: "project",
+        bodyLine: 2,
+        lower: user,
+      });
+      expect(render({ templates: [project] })).toEqual({
+        text: "<cwd>\ncwd: /work/app\n</cwd>",
+        sections: [
+          {
+            name: "cwd",
+            text: "<cwd>\ncwd: /work/app\n</cwd>",
+            source: { layer: "builtin", path: "/builtin/cwd.md" },
+          },
+        ],
+        diagnostics: [
+          {
+            level: "error",
+            code: "template",
+            message:
+              'Block "if" is never closed: expected {{/if}}; the builtin version is used instead',
+            path: "/user/cwd.md",
+            line: 4,
+            column: 1,
+          },
+          {
+            level: "error",
+            code: "template",
+            message: 'Partial "missing" not found; the user version is used instead',
+            path: "/project/cwd.md",
+            line: 3,
+            column: 1,
+          },
+        ],
+      });
+    });
+
     it("a builtin section with no lower layer is left out, with a diagnostic", () => {
       const out = render({ templates: [template("a", "{{#list}}"), template("b", "kept")] });
       expect(out.sections.map((s) => s.name)).toEqual(["b"]);
