@@ -32,6 +32,16 @@ export function parseSectionFile(
     const line = key ? lineOfKey(text, key) : undefined;
     if (line) d.line = line;
   }
+  if (Object.keys(doc.data).length === 0 && doc.body.trim() === "") {
+    // An empty file once blanked the section below it; now it keeps that body.
+    diagnostics.push({
+      level: "info",
+      code: "section-empty",
+      message:
+        "section file is empty and changes nothing (a blank body keeps the body below it); to switch a section off, set enabled: false",
+      path,
+    });
+  }
   return {
     section: { name, meta, body: doc.body, bodyLine: doc.bodyLine, source: { layer, path } },
     diagnostics: [...doc.diagnostics, ...diagnostics],

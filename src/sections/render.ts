@@ -1,6 +1,7 @@
 import type { PromptData } from "../data.js";
 import { type Engine, formatPrompt, TemplateError } from "../engine/index.js";
 import type { Diagnostic, RenderedSection, SectionSource } from "../types.js";
+import { inheritsBody } from "./layer.js";
 import type { SectionTemplate } from "./types.js";
 
 /** A custom base prompt (`--system-prompt`, SYSTEM.md, SYSTEM_TEMPLATE.md). */
@@ -137,6 +138,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   }
 
   function renderOnce(template: SectionTemplate): string | undefined {
+    if (inheritsBody(template)) return baseText(template.lower);
     const lower = template.lower;
     let inserted: string | undefined;
     // `{{> base}}` alone on a line is a standalone partial: Handlebars drops

@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
@@ -207,6 +208,57 @@ describe("layers through renderSystemPrompt", () => {
     const { result, b } = await renderScenario("disabled-section");
     expect(result.diagnostics).toEqual([]);
     expect(result.sections).toEqual([b.preamble, b.tools, b.rules, b.cwd, b.date]);
+  });
+
+  it("switched off by the user, back on in the project: {{> base}} is the body below the switch", async () => {
+    const { root, result, b, project } = await renderScenario("disabled-below-comes-back");
+    const environment = (text: string): RenderedSection => ({
+      name: "environment",
+      text,
+      source: { layer: "project", path: join(project, "environment.md") },
+    });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections).toEqual([
+      b.preamble,
+      b.tools,
+      b.rules,
+      environment(
+        ENVIRONMENT_SECTION.replace("\n</environment>", "\n- Shell: bash\n</environment>"),
+      ),
+      b.cwd,
+      b.date,
+    ]);
+
+    // The same with a frontmatter-only project file: it switches the section
+    // back on and keeps the body below (the user file has none of its own).
+    writeFileSync(join(project, "environment.md"), "---\nenabled: true\n---\n");
+    const again = await renderSystemPrompt(pinned(root, { noContextFiles: true }));
+    expect(again.diagnostics).toEqual([]);
+    expect(again.sections).toEqual([
+      b.preamble,
+      b.tools,
+      b.rules,
+      environment(ENVIRONMENT_SECTION),
+      b.cwd,
+      b.date,
+    ]);
+  });
+
+  it("a frontmatter-only override changes only the keys it sets and keeps the body below it", async () => {
+    const { result, b, project } = await renderScenario("frontmatter-only-override");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections).toEqual([
+      {
+        name: "environment",
+        text: ENVIRONMENT_SECTION.replaceAll("environment>", "machine>"),
+        source: { layer: "project", path: join(project, "environment.md") },
+      },
+      b.preamble,
+      b.tools,
+      b.rules,
+      b.cwd,
+      b.date,
+    ]);
   });
 
   it("a new name adds a section at its order; equal orders sort by name", async () => {
