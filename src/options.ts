@@ -26,7 +26,7 @@ export interface SystemPromptOptions {
   systemPrompt?: string;
   /** Appended after APPEND_SYSTEM.md, each text or a path to a text file. */
   appendSystemPrompt?: string | readonly string[];
-  /** Named sections from code, in insertion order: replace a section's body or add one at the end. */
+  /** Named sections from code: replace a section's body in place, or add one before the volatile sections (see `ExtraSection`). */
   sections?: Readonly<Record<string, string>>;
   /** Replaces environment detection. */
   environment?: readonly EnvironmentEntry[];

@@ -1,7 +1,7 @@
 import type { PromptData } from "../data.js";
 import { type Engine, formatPrompt, TemplateError } from "../engine/index.js";
 import type { Diagnostic, RenderedSection, SectionSource } from "../types.js";
-import { inheritsBody } from "./layer.js";
+import { compareSectionKeys, inheritsBody, type SectionKey, sectionKey } from "./layer.js";
 import type { SectionTemplate } from "./types.js";
 
 /** A custom base prompt (`--system-prompt`, SYSTEM.md, SYSTEM_TEMPLATE.md). */
@@ -14,7 +14,15 @@ export interface CustomPrompt {
   source: SectionSource;
 }
 
-/** A named section given in code; replaces a section's body or is appended. */
+/**
+ * A named section given in code (the `sections` option). Its text is used as
+ * it is, never rendered as a template. For a name that has a template, it
+ * replaces that section's body at the section's place, under its tag, even
+ * when a file switched the section off or a custom base prompt replaced it
+ * (the caller's word beats files); an empty text removes the section. A new
+ * name goes after every stable section and before the volatile ones, in the
+ * order given, tagged by its name.
+ */
 export interface ExtraSection {
   name: string;
   text: string;
@@ -47,8 +55,9 @@ export interface RenderOutput {
 export function renderSections(input: RenderInput, engine: Engine): RenderOutput {
   const diagnostics: Diagnostic[] = [];
   const partials = input.partials ?? {};
-  const placed: { key: SortKey; section: RenderedSection }[] = [];
+  const placed: { key: SectionKey; section: RenderedSection }[] = [];
   const rendered = new Map<SectionTemplate, string | undefined>();
+  const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
   const custom = input.customPrompt ? renderCustom(input.customPrompt) : null;
   const customSource = input.customPrompt?.source ?? { layer: "option" as const };
 
@@ -56,38 +65,42 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     // The custom prompt takes the place of the first base section, enabled or
     // not; with no base section at all (every layer removed them) it leads.
     const first = input.templates.find((t) => t.meta.base);
-    place(first ? sortKey(first) : LEADING, makeSection("preamble", custom, false, customSource));
+    place(
+      first ? sectionKey(first) : LEADING,
+      makeSection("preamble", custom, false, customSource),
+    );
   }
   for (const template of input.templates) {
+    const code = fromCode.get(template.name);
+    if (code !== undefined) {
+      fromCode.delete(template.name);
+      place(
+        sectionKey(template),
+        makeSection(template.name, code, template.meta.tag, { layer: "option" }),
+      );
+      continue;
+    }
     const used = chooseVersion(template);
     if (!used) continue;
     place(
-      sortKey(used.version),
+      sectionKey(used.version),
       makeSection(template.name, used.text, used.version.meta.tag, used.version.source),
     );
   }
+  let given = 0;
+  for (const [name, text] of fromCode) {
+    place(
+      [0, Number.POSITIVE_INFINITY, given++],
+      makeSection(name, text, name, { layer: "option" }),
+    );
+  }
   // Stable: the custom prompt stays before a section that shares its key.
-  const sections = placed.sort((a, b) => compareKeys(a.key, b.key)).map((p) => p.section);
-  for (const extra of input.extraSections ?? []) applyExtra(extra);
+  const sections = placed.sort((a, b) => compareSectionKeys(a.key, b.key)).map((p) => p.section);
 
   return { text: sections.map((s) => s.text).join("\n\n"), sections, diagnostics };
 
-  function place(key: SortKey, section: RenderedSection | undefined) {
+  function place(key: SectionKey, section: RenderedSection | undefined) {
     if (section) placed.push({ key, section });
-  }
-
-  /** Replaces the body of the section of that name in place (its tag kept), or appends one. */
-  function applyExtra(extra: ExtraSection) {
-    const at = sections.findIndex((s) => s.name === extra.name);
-    const tag = input.templates.find((t) => t.name === extra.name)?.meta.tag ?? extra.name;
-    const made = makeSection(extra.name, extra.text, tag, { layer: "option" });
-    if (at < 0) {
-      if (made) sections.push(made);
-    } else if (made) {
-      sections[at] = made;
-    } else {
-      sections.splice(at, 1);
-    }
   }
 
   function renderCustom(prompt: CustomPrompt): string | null {
@@ -164,19 +177,8 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   }
 }
 
-/** Where a rendered section goes: by order, ties broken by name. */
-type SortKey = readonly [order: number, name: string];
-
 /** Before every section. */
-const LEADING: SortKey = [Number.NEGATIVE_INFINITY, ""];
-
-function sortKey(template: SectionTemplate): SortKey {
-  return [template.meta.order, template.name];
-}
-
-function compareKeys(a: SortKey, b: SortKey): number {
-  return a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
-}
+const LEADING: SectionKey = [0, Number.NEGATIVE_INFINITY, ""];
 
 function withFinalNewline(text: string): string {
   return text === "" || text.endsWith("\n") ? text : `${text}\n`;

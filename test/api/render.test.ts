@@ -105,7 +105,7 @@ describe("renderSystemPrompt", () => {
 });
 
 describe("the sections option", () => {
-  it("adds new sections after the template sections, in insertion order, tagged by name; an existing name is replaced in place", async () => {
+  it("adds new sections after the stable template sections and before the volatile date, in insertion order, tagged by name; an existing name is replaced in place", async () => {
     const root = tempDir();
     const cwd = join(root, "project");
     const result = await renderSystemPrompt(
@@ -139,13 +139,13 @@ describe("the sections option", () => {
         text: cwdSection(cwd),
         source: { layer: "builtin", path: builtinSection("cwd") },
       },
+      { name: "zeta", text: "<zeta>\nAdded first.\n</zeta>", source: { layer: "option" } },
+      { name: "alpha", text: "<alpha>\nAdded second.\n</alpha>", source: { layer: "option" } },
       {
         name: "date",
         text: DATE_SECTION,
         source: { layer: "builtin", path: builtinSection("date") },
       },
-      { name: "zeta", text: "<zeta>\nAdded first.\n</zeta>", source: { layer: "option" } },
-      { name: "alpha", text: "<alpha>\nAdded second.\n</alpha>", source: { layer: "option" } },
     ]);
   });
 

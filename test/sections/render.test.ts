@@ -457,15 +457,19 @@ describe("renderSections", () => {
   });
 
   describe("extra sections from code", () => {
-    it("replace an existing section's body in place (keeping its tag) and append new ones tagged by name, in insertion order", () => {
+    const date = template("date", "today", { meta: { order: 130, volatile: true } });
+
+    it("replace a section's body at its place (its tag kept) and add new ones before the volatile sections, tagged by name, in the order given", () => {
       const templates = [
-        ...BASE,
-        template("notes", "n", { meta: { order: 130, tag: "team_notes" } }),
+        ...BASE.slice(0, 3),
+        template("notes", "n", { meta: { order: 70, tag: "team_notes" } }),
+        ...BASE.slice(3),
+        date,
       ];
       const out = render({
         templates,
         extraSections: [
-          { name: "zeta", text: "Z" },
+          { name: "zeta", text: "Z {{cwd}}" },
           { name: "notes", text: "  New notes.  \n\n\n" },
           { name: "alpha", text: "A" },
           { name: "environment", text: "" },
@@ -474,10 +478,37 @@ describe("renderSections", () => {
       expect(out.sections.map((s) => [s.name, s.text, s.source.layer])).toEqual([
         ["preamble", "You are Pinned.", "builtin"],
         ["tools", "<tools>\n- read: Read a file.\n</tools>", "builtin"],
-        ["cwd", "<cwd>\ncwd: /work/app\n</cwd>", "builtin"],
         ["notes", "<team_notes>\nNew notes.\n</team_notes>", "option"],
-        ["zeta", "<zeta>\nZ\n</zeta>", "option"],
+        ["cwd", "<cwd>\ncwd: /work/app\n</cwd>", "builtin"],
+        ["zeta", "<zeta>\nZ {{cwd}}\n</zeta>", "option"],
         ["alpha", "<alpha>\nA\n</alpha>", "option"],
+        ["date", "<date>\ntoday\n</date>", "builtin"],
+      ]);
+    });
+
+    it("a section from code shows even where a file switched it off, a template rendered it empty or a custom prompt replaced it", () => {
+      const templates = [
+        BASE[0] as SectionTemplate,
+        template("tools", "t", { meta: { order: 20, base: true, tag: "tool_list" } }),
+        template("docs", "{{#if docs}}{{docs}}{{/if}}", { meta: { order: 40 } }),
+        template("cwd", "cwd", { meta: { order: 120, enabled: false } }),
+        date,
+      ];
+      const out = render({
+        templates,
+        customPrompt: { text: "Custom.", template: false, source: { layer: "option" } },
+        extraSections: [
+          { name: "cwd", text: "Given cwd." },
+          { name: "docs", text: "Given docs." },
+          { name: "tools", text: "Given tools." },
+        ],
+      });
+      expect(out.sections.map((s) => [s.name, s.text, s.source.layer])).toEqual([
+        ["preamble", "Custom.", "option"],
+        ["tools", "<tool_list>\nGiven tools.\n</tool_list>", "option"],
+        ["docs", "<docs>\nGiven docs.\n</docs>", "option"],
+        ["cwd", "<cwd>\nGiven cwd.\n</cwd>", "option"],
+        ["date", "<date>\ntoday\n</date>", "builtin"],
       ]);
     });
   });
