@@ -15,7 +15,7 @@ import { emptyLayer, loadLayer } from "./locate/load-layer.js";
 import type { SystemPromptOptions } from "./options.js";
 import { layerSections } from "./sections/layer.js";
 import { type CustomPrompt, type ExtraSection, renderSections } from "./sections/render.js";
-import { SECTION_NAME, type SectionTemplate } from "./sections/types.js";
+import { CUSTOM_PROMPT_SECTION, SECTION_NAME, type SectionTemplate } from "./sections/types.js";
 import { loadSkills, selectSkillsTool } from "./skills/index.js";
 import type { Skill } from "./skills/types.js";
 import { type Diagnostic, type RenderResult, type StepTiming, SyspromptError } from "./types.js";
@@ -255,10 +255,16 @@ function isCalendarDate(text: string): boolean {
 function validateSections(sections: SystemPromptOptions["sections"]): ExtraSection[] {
   const out: ExtraSection[] = [];
   for (const [name, text] of Object.entries(sections ?? {})) {
-    if (!SECTION_NAME.test(name) || name === "preamble") {
+    if (!SECTION_NAME.test(name)) {
       throw new SyspromptError(
         "bad-option",
-        `sections: "${name}" is not a valid section name; use ${SECTION_NAME.source}, not "preamble"`,
+        `sections: "${name}" is not a valid section name; use ${SECTION_NAME.source}`,
+      );
+    }
+    if (name === CUSTOM_PROMPT_SECTION) {
+      throw new SyspromptError(
+        "bad-option",
+        `sections: "${name}" is the custom base prompt, not a section; pass it as systemPrompt`,
       );
     }
     if (typeof text !== "string") {

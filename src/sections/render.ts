@@ -2,7 +2,7 @@ import type { PromptData } from "../data.js";
 import { type Engine, formatPrompt, TemplateError } from "../engine/index.js";
 import type { Diagnostic, RenderedSection, SectionSource } from "../types.js";
 import { compareSectionKeys, inheritsBody, type SectionKey, sectionKey } from "./layer.js";
-import type { SectionTemplate } from "./types.js";
+import { CUSTOM_PROMPT_SECTION, type SectionTemplate } from "./types.js";
 
 /** A custom base prompt (`--system-prompt`, SYSTEM.md, SYSTEM_TEMPLATE.md). */
 export interface CustomPrompt {
@@ -67,7 +67,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     const first = input.templates.find((t) => t.meta.base);
     place(
       first ? sectionKey(first) : LEADING,
-      makeSection("preamble", custom, false, customSource),
+      makeSection(CUSTOM_PROMPT_SECTION, custom, false, customSource),
     );
   }
   for (const template of input.templates) {
@@ -99,8 +99,24 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
 
   return { text: sections.map((s) => s.text).join("\n\n"), sections, diagnostics };
 
+  /**
+   * Adds a section unless its name is taken. Files and options never repeat
+   * a name (layering merges them, `system` is reserved); hand-built input to
+   * this function might, and a result with a name twice would break
+   * `diffSections`.
+   */
   function place(key: SectionKey, section: RenderedSection | undefined) {
-    if (section) placed.push({ key, section });
+    if (!section) return;
+    if (placed.some((p) => p.section.name === section.name)) {
+      diagnostics.push({
+        level: "warning",
+        code: "section-name",
+        message: `a second section named "${section.name}"; left out (names in a prompt are unique)`,
+        ...(section.source.path ? { path: section.source.path } : {}),
+      });
+      return;
+    }
+    placed.push({ key, section });
   }
 
   function renderCustom(prompt: CustomPrompt): string | null {

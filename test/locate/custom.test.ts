@@ -28,7 +28,7 @@ describe("custom base prompt", () => {
   it("precedence: option > project SYSTEM.md > project SYSTEM_TEMPLATE.md > user SYSTEM.md > user SYSTEM_TEMPLATE.md", async () => {
     const root = copyScenario("layers", "custom-base-precedence");
     const cwd = join(root, "project");
-    const preamble = async (systemPrompt?: string) => {
+    const firstSection = async (systemPrompt?: string) => {
       const result = await renderSystemPrompt(
         pinned(root, { noContextFiles: true, ...(systemPrompt ? { systemPrompt } : {}) }),
       );
@@ -36,44 +36,44 @@ describe("custom base prompt", () => {
       return result.sections[0];
     };
 
-    expect(await preamble("Option text {{cwd}}.")).toEqual({
-      name: "preamble",
+    expect(await firstSection("Option text {{cwd}}.")).toEqual({
+      name: "system",
       text: "Option text {{cwd}}.",
       source: { layer: "option" },
     });
-    expect(await preamble("../option-prompt.md")).toEqual({
-      name: "preamble",
+    expect(await firstSection("../option-prompt.md")).toEqual({
+      name: "system",
       text: "Option prompt file: {{cwd}} stays literal.",
       source: { layer: "option", path: join(root, "option-prompt.md") },
     });
-    expect(await preamble()).toEqual({
-      name: "preamble",
+    expect(await firstSection()).toEqual({
+      name: "system",
       text: "Project SYSTEM.md: {{cwd}} stays literal.",
       source: { layer: "project", path: join(cwd, ".pi", "SYSTEM.md") },
     });
     rmSync(join(cwd, ".pi", "SYSTEM.md"));
-    expect(await preamble()).toEqual({
-      name: "preamble",
+    expect(await firstSection()).toEqual({
+      name: "system",
       text: `Project SYSTEM_TEMPLATE.md for a coding agent in ${cwd}.`,
       source: { layer: "project", path: join(cwd, ".pi", "SYSTEM_TEMPLATE.md") },
     });
     rmSync(join(cwd, ".pi", "SYSTEM_TEMPLATE.md"));
-    expect(await preamble()).toEqual({
-      name: "preamble",
+    expect(await firstSection()).toEqual({
+      name: "system",
       text: "User SYSTEM.md: {{cwd}} stays literal.",
       source: { layer: "user", path: join(root, "agent", "SYSTEM.md") },
     });
     rmSync(join(root, "agent", "SYSTEM.md"));
-    expect(await preamble()).toEqual({
-      name: "preamble",
+    expect(await firstSection()).toEqual({
+      name: "system",
       text: "User SYSTEM_TEMPLATE.md with read, bash, edit, write.",
       source: { layer: "user", path: join(root, "agent", "SYSTEM_TEMPLATE.md") },
     });
     rmSync(join(root, "agent", "SYSTEM_TEMPLATE.md"));
-    expect(await preamble()).toEqual(builtin("preamble", PREAMBLE));
+    expect(await firstSection()).toEqual(builtin("preamble", PREAMBLE));
   });
 
-  it("replaces preamble, tools, rules and docs with one untagged preamble; every other section stays", async () => {
+  it("replaces preamble, tools, rules and docs with one untagged section named system; every other section stays", async () => {
     const root = copyScenario("layers", "custom-base-precedence");
     const cwd = join(root, "project");
     const result = await renderSystemPrompt(
@@ -81,7 +81,7 @@ describe("custom base prompt", () => {
     );
     expect(result.sections).toEqual([
       {
-        name: "preamble",
+        name: "system",
         text: "Project SYSTEM.md: {{cwd}} stays literal.",
         source: { layer: "project", path: join(cwd, ".pi", "SYSTEM.md") },
       },
@@ -97,6 +97,29 @@ describe("custom base prompt", () => {
         DATE_SECTION,
       ].join("\n\n"),
     );
+  });
+
+  it("is named system, so a preamble kept with base: false is a section of its own beside it", async () => {
+    const root = copyScenario("layers", "custom-base-keeps-preamble");
+    const pi = join(root, "project", ".pi");
+    const result = await renderSystemPrompt(pinned(root, { noContextFiles: true }));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections).toEqual([
+      // At the place of the first base section (tools, order 20); the kept preamble says order 25.
+      {
+        name: "system",
+        text: "You are the release assistant of this project.",
+        source: { layer: "project", path: join(pi, "SYSTEM.md") },
+      },
+      {
+        name: "preamble",
+        text: "House style: short sentences.",
+        source: { layer: "project", path: join(pi, "sections", "preamble.md") },
+      },
+      builtin("environment", ENVIRONMENT_SECTION),
+      builtin("cwd", cwdSection(join(root, "project"))),
+      builtin("date", DATE_SECTION),
+    ]);
   });
 
   it("a broken SYSTEM_TEMPLATE.md gives a located diagnostic and the builtin base prompt", async () => {
@@ -178,7 +201,7 @@ describe("projectTrusted: false", () => {
     const cwd = join(root, "project");
     const trusted = await renderSystemPrompt(pinned(root));
     expect(trusted.sections.map((s) => [s.name, s.source.layer])).toEqual([
-      ["preamble", "project"],
+      ["system", "project"],
       ["addendum", "builtin"],
       ["environment", "builtin"],
       ["project_context", "builtin"],

@@ -155,7 +155,7 @@ describe("layers through renderSystemPrompt", () => {
     const result = await renderSystemPrompt(
       pinned(root, { noContextFiles: true, systemPrompt: "Custom base." }),
     );
-    expect(result.sections.map((s) => s.name)).toEqual(["preamble", "environment", "cwd", "date"]);
+    expect(result.sections.map((s) => s.name)).toEqual(["system", "environment", "cwd", "date"]);
   });
 
   it("{{> base}} renders the builtin version it replaces", async () => {

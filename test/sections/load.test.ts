@@ -63,6 +63,24 @@ describe("loadSectionsFromDir", () => {
     });
   });
 
+  it("system.md is refused: system is the custom base prompt's name", async () => {
+    const dir = join(tempDir(), "sections");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "system.md"), "You are a different agent.\n");
+    expect(await loadSectionsFromDir(dir, "project")).toEqual({
+      sections: [],
+      diagnostics: [
+        {
+          level: "warning",
+          code: "section-name",
+          message:
+            '"system" is the name of the custom base prompt, not a section; to replace the base prompt, use SYSTEM.md or SYSTEM_TEMPLATE.md beside the sections folder; ignored',
+          path: join(dir, "system.md"),
+        },
+      ],
+    });
+  });
+
   it("frontmatter keys of the wrong type are dropped, each located at its line; the section still loads", async () => {
     const dir = sectionsOf("bad-meta-types");
     const path = join(dir, "team.md");

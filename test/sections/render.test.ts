@@ -184,7 +184,7 @@ describe("renderSections", () => {
         customPrompt: { text: "Custom.", template: false, source: { layer: "option" } },
       });
       expect(out.sections).toEqual([
-        { name: "preamble", text: "Custom.", source: { layer: "option" } },
+        { name: "system", text: "Custom.", source: { layer: "option" } },
         {
           name: "environment",
           text: "<environment>\nenv\n</environment>",
@@ -370,7 +370,7 @@ describe("renderSections", () => {
   });
 
   describe("custom base prompt", () => {
-    it("replaces every base section with one untagged preamble at the first base section's place", () => {
+    it("replaces every base section with one untagged section, system, at the first base section's place", () => {
       const out = render({
         templates: BASE,
         customPrompt: {
@@ -383,7 +383,7 @@ describe("renderSections", () => {
         text: "Custom {{cwd}}.\n\n<environment>\nOperating system: Linux\n</environment>\n\n<cwd>\ncwd: /work/app\n</cwd>",
         sections: [
           {
-            name: "preamble",
+            name: "system",
             text: "Custom {{cwd}}.",
             source: { layer: "project", path: "/p/SYSTEM.md" },
           },
@@ -408,7 +408,7 @@ describe("renderSections", () => {
         customPrompt: { text: "Custom.", template: false, source: { layer: "option" } },
       });
       expect(out.sections.map((s) => [s.name, s.text])).toEqual([
-        ["preamble", "Custom."],
+        ["system", "Custom."],
         ["environment", "<environment>\nOperating system: Linux\n</environment>"],
         ["cwd", "<cwd>\ncwd: /work/app\n</cwd>"],
       ]);
@@ -425,7 +425,7 @@ describe("renderSections", () => {
         },
       });
       expect(ok.sections[0]).toEqual({
-        name: "preamble",
+        name: "system",
         text: "Custom in /work/app.",
         source: { layer: "user", path: "/u/SYSTEM_TEMPLATE.md" },
       });
@@ -504,12 +504,81 @@ describe("renderSections", () => {
         ],
       });
       expect(out.sections.map((s) => [s.name, s.text, s.source.layer])).toEqual([
-        ["preamble", "Custom.", "option"],
+        ["system", "Custom.", "option"],
         ["tools", "<tool_list>\nGiven tools.\n</tool_list>", "option"],
         ["docs", "<docs>\nGiven docs.\n</docs>", "option"],
         ["cwd", "<cwd>\nGiven cwd.\n</cwd>", "option"],
         ["date", "<date>\ntoday\n</date>", "builtin"],
       ]);
+    });
+  });
+});
+
+describe("section names in a result are unique", () => {
+  it("whatever the templates, custom prompt and sections from code", () => {
+    const names = fc.constantFrom("preamble", "tools", "system", "notes", "date");
+    const tpl = fc.record({
+      name: names,
+      base: fc.boolean(),
+      enabled: fc.boolean(),
+      volatile: fc.boolean(),
+      order: fc.integer({ min: 0, max: 3 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(tpl, { maxLength: 6 }),
+        fc.boolean(),
+        fc.uniqueArray(names, { maxLength: 3 }),
+        (specs, withCustom, codeNames) => {
+          const out = render({
+            templates: specs.map(({ name, ...meta }) => template(name, `${name} body`, { meta })),
+            customPrompt: withCustom
+              ? { text: "Custom.", template: false, source: { layer: "option" } }
+              : null,
+            extraSections: codeNames.map((name) => ({ name, text: `${name} from code` })),
+          });
+          const seen = out.sections.map((s) => s.name);
+          expect(new Set(seen).size).toBe(seen.length);
+          expect(out.text).toBe(out.sections.map((s) => s.text).join("\n\n"));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("hand-built input with a name twice keeps the first and says so", () => {
+    const out = render({
+      templates: [
+        template("notes", "first", { meta: { order: 1 } }),
+        template("notes", "second", { layer: "project", meta: { order: 2 } }),
+        template("system", "a section called system", { layer: "user", meta: { order: 3 } }),
+      ],
+      customPrompt: { text: "Custom.", template: false, source: { layer: "option" } },
+    });
+    expect(out).toEqual({
+      text: "Custom.\n\n<notes>\nfirst\n</notes>",
+      sections: [
+        { name: "system", text: "Custom.", source: { layer: "option" } },
+        {
+          name: "notes",
+          text: "<notes>\nfirst\n</notes>",
+          source: { layer: "builtin", path: "/builtin/notes.md" },
+        },
+      ],
+      diagnostics: [
+        {
+          level: "warning",
+          code: "section-name",
+          message: 'a second section named "notes"; left out (names in a prompt are unique)',
+          path: "/project/notes.md",
+        },
+        {
+          level: "warning",
+          code: "section-name",
+          message: 'a second section named "system"; left out (names in a prompt are unique)',
+          path: "/user/system.md",
+        },
+      ],
     });
   });
 });
@@ -527,7 +596,7 @@ describe("custom base prompt placement", () => {
 
   it("leads when no base section exists at all", () => {
     expect(render({ templates: others, customPrompt: custom("Mine.") }).sections).toEqual([
-      { name: "preamble", text: "Mine.", source: { layer: "option" } },
+      { name: "system", text: "Mine.", source: { layer: "option" } },
       {
         name: "environment",
         text: "<environment>\nenv\n</environment>",
@@ -551,6 +620,6 @@ describe("custom base prompt placement", () => {
     ];
     expect(
       render({ templates, customPrompt: custom("Mine.") }).sections.map((s) => s.name),
-    ).toEqual(["environment", "preamble", "date"]);
+    ).toEqual(["environment", "system", "date"]);
   });
 });
