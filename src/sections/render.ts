@@ -12,6 +12,8 @@ export interface CustomPrompt {
   /** 1-based line of `source.path` on which `text` starts. */
   line?: number;
   source: SectionSource;
+  /** The next candidate (option > project > user), used when this template fails to render. */
+  lower?: CustomPrompt;
 }
 
 /**
@@ -59,7 +61,8 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   const rendered = new Map<SectionTemplate, string | undefined>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
   const custom = input.customPrompt ? renderCustom(input.customPrompt) : null;
-  const customSource = input.customPrompt?.source ?? { layer: "option" as const };
+  // What templates see as `customPrompt` is the custom base prompt in use, if any.
+  const data: PromptData = { ...input.data, customPrompt: custom?.text ?? null };
 
   if (custom !== null) {
     // The custom prompt takes the place of the first base section, enabled or
@@ -67,7 +70,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     const first = input.templates.find((t) => t.meta.base);
     place(
       first ? sectionKey(first) : LEADING,
-      makeSection(CUSTOM_PROMPT_SECTION, custom, false, customSource),
+      makeSection(CUSTOM_PROMPT_SECTION, custom.text, false, custom.source),
     );
   }
   for (const template of input.templates) {
@@ -119,20 +122,25 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     placed.push({ key, section });
   }
 
-  function renderCustom(prompt: CustomPrompt): string | null {
-    if (!prompt.template) return prompt.text;
+  /**
+   * The first candidate of the custom prompt chain that renders, with its
+   * source; null when every one fails (the builtin base sections apply).
+   * A template renders with `customPrompt: null`: it is what is being decided.
+   */
+  function renderCustom(
+    prompt: CustomPrompt | undefined,
+  ): { text: string; source: SectionSource } | null {
+    if (!prompt) return null;
+    if (!prompt.template) return { text: prompt.text, source: prompt.source };
     try {
-      return engine.render(prompt.text, input.data, { partials });
+      const text = engine.render(prompt.text, { ...input.data, customPrompt: null }, { partials });
+      return { text, source: prompt.source };
     } catch (error) {
+      const next = prompt.lower ? describeCustom(prompt.lower) : "the builtin base prompt";
       diagnostics.push(
-        templateDiagnostic(
-          error,
-          prompt.source,
-          prompt.line ?? 1,
-          "the builtin base prompt is used instead",
-        ),
+        templateDiagnostic(error, prompt.source, prompt.line ?? 1, `${next} is used instead`),
       );
-      return null;
+      return renderCustom(prompt.lower);
     }
   }
 
@@ -180,7 +188,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
         }
       : undefined;
     try {
-      return engine.render(template.body, input.data, {
+      return engine.render(template.body, data, {
         partials: base ? { ...partials, base } : partials,
       });
     } catch (error) {
@@ -191,6 +199,12 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
       return undefined;
     }
   }
+}
+
+/** "the user SYSTEM.md": the candidate used instead of a failed one (never the option, which is first). */
+function describeCustom(prompt: CustomPrompt): string {
+  const file = prompt.source.path?.split(/[\\/]/).pop() ?? "custom base prompt";
+  return `the ${prompt.source.layer} ${file}`;
 }
 
 /** Before every section. */

@@ -148,6 +148,117 @@ describe("custom base prompt", () => {
   });
 });
 
+describe("custom base prompt fallback", () => {
+  it("a broken project SYSTEM_TEMPLATE.md falls back to the user SYSTEM.md, and data.customPrompt is what is used", async () => {
+    const root = copyScenario("layers", "custom-base-fallback-chain");
+    const cwd = join(root, "project");
+    const pi = join(cwd, ".pi");
+    const which = (used: string) => ({
+      name: "which",
+      text: `<which>\nCustom base prompt in use: ${used}\n</which>`,
+      source: { layer: "project", path: join(pi, "sections", "which.md") },
+    });
+    const broken = (fallback: string) => ({
+      level: "error",
+      code: "template",
+      message: `Block "each" is never closed: expected {{/each}}; ${fallback} is used instead`,
+      path: join(pi, "SYSTEM_TEMPLATE.md"),
+      line: 3,
+      column: 1,
+    });
+
+    const result = await renderSystemPrompt(pinned(root, { noContextFiles: true }));
+    expect(result.sections).toEqual([
+      {
+        name: "system",
+        text: "User SYSTEM.md: used when the project template fails.",
+        source: { layer: "user", path: join(root, "agent", "SYSTEM.md") },
+      },
+      builtin("environment", ENVIRONMENT_SECTION),
+      builtin("cwd", cwdSection(cwd)),
+      which("User SYSTEM.md: used when the project template fails."),
+      builtin("date", DATE_SECTION),
+    ]);
+    expect(result.diagnostics).toEqual([broken("the user SYSTEM.md")]);
+
+    // Without the user file: the builtin base, and the data says no custom prompt is in use.
+    rmSync(join(root, "agent", "SYSTEM.md"));
+    const builtinBase = await renderSystemPrompt(pinned(root, { noContextFiles: true }));
+    expect(builtinBase.sections).toEqual([
+      builtin("preamble", PREAMBLE),
+      builtin("tools", DEFAULT_TOOLS_SECTION),
+      builtin("rules", DEFAULT_RULES_SECTION),
+      builtin("environment", ENVIRONMENT_SECTION),
+      builtin("cwd", cwdSection(cwd)),
+      which("none"),
+      builtin("date", DATE_SECTION),
+    ]);
+    expect(builtinBase.diagnostics).toEqual([broken("the builtin base prompt")]);
+  });
+
+  it("a chain of templates: project, then user, then builtin; each failure reported once", async () => {
+    const root = copyScenario("layers", "custom-base-fallback-chain");
+    const cwd = join(root, "project");
+    rmSync(join(root, "agent", "SYSTEM.md"));
+    writeFileSync(join(root, "agent", "SYSTEM_TEMPLATE.md"), "User template in {{cwd}}.\n");
+    const options = pinned(root, { noContextFiles: true });
+
+    const user = await renderSystemPrompt(options);
+    expect(user.sections[0]).toEqual({
+      name: "system",
+      text: `User template in ${cwd}.`,
+      source: { layer: "user", path: join(root, "agent", "SYSTEM_TEMPLATE.md") },
+    });
+    expect(user.sections.find((s) => s.name === "which")?.text).toBe(
+      `<which>\nCustom base prompt in use: User template in ${cwd}.\n</which>`,
+    );
+    expect(user.diagnostics.map((d) => [d.path, d.message])).toEqual([
+      [
+        join(cwd, ".pi", "SYSTEM_TEMPLATE.md"),
+        'Block "each" is never closed: expected {{/each}}; the user SYSTEM_TEMPLATE.md is used instead',
+      ],
+    ]);
+
+    writeFileSync(join(root, "agent", "SYSTEM_TEMPLATE.md"), "User template {{> nope}}\n");
+    const neither = await renderSystemPrompt(options);
+    expect(neither.sections.map((s) => s.name)).toEqual([
+      "preamble",
+      "tools",
+      "rules",
+      "environment",
+      "cwd",
+      "which",
+      "date",
+    ]);
+    expect(neither.diagnostics.map((d) => [d.path, d.message])).toEqual([
+      [
+        join(cwd, ".pi", "SYSTEM_TEMPLATE.md"),
+        'Block "each" is never closed: expected {{/each}}; the user SYSTEM_TEMPLATE.md is used instead',
+      ],
+      [
+        join(root, "agent", "SYSTEM_TEMPLATE.md"),
+        'Partial "nope" not found; the builtin base prompt is used instead',
+      ],
+    ]);
+  });
+
+  it("--system-prompt is literal text: it never fails, and nothing below it is tried", async () => {
+    const root = copyScenario("layers", "custom-base-fallback-chain");
+    const result = await renderSystemPrompt(
+      pinned(root, { noContextFiles: true, systemPrompt: "From the option." }),
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections[0]).toEqual({
+      name: "system",
+      text: "From the option.",
+      source: { layer: "option" },
+    });
+    expect(result.sections.find((s) => s.name === "which")?.text).toBe(
+      "<which>\nCustom base prompt in use: From the option.\n</which>",
+    );
+  });
+});
+
 describe("addendum", () => {
   it("the project APPEND_SYSTEM.md replaces the user one, then each appended value, joined by blank lines", async () => {
     const root = copyScenario("layers", "append-project-replaces-user");

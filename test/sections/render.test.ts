@@ -456,6 +456,69 @@ describe("renderSections", () => {
     });
   });
 
+  describe("custom prompt chain", () => {
+    const which = template(
+      "which",
+      "in use: {{#if customPrompt}}{{customPrompt}}{{else}}none{{/if}}",
+      {
+        meta: { order: 125 },
+      },
+    );
+    const user = {
+      text: "User {{agentName}}.",
+      template: true,
+      line: 1,
+      source: { layer: "user" as const, path: "/u/SYSTEM_TEMPLATE.md" },
+    };
+    const project = {
+      text: "{{#if}}",
+      template: true,
+      line: 1,
+      source: { layer: "project" as const, path: "/p/SYSTEM_TEMPLATE.md" },
+      lower: user,
+    };
+
+    it("a failing template gives way to the next candidate; templates see the text in use, not the raw source", () => {
+      const out = render({ templates: [...BASE, which], customPrompt: project });
+      expect(out.sections.map((s) => [s.name, s.text, s.source.path])).toEqual([
+        ["system", "User Pinned.", "/u/SYSTEM_TEMPLATE.md"],
+        [
+          "environment",
+          "<environment>\nOperating system: Linux\n</environment>",
+          "/builtin/environment.md",
+        ],
+        ["cwd", "<cwd>\ncwd: /work/app\n</cwd>", "/builtin/cwd.md"],
+        ["which", "<which>\nin use: User Pinned.\n</which>", "/builtin/which.md"],
+      ]);
+      expect(out.diagnostics.map((d) => [d.path, d.message])).toEqual([
+        [
+          "/p/SYSTEM_TEMPLATE.md",
+          'Block "if" is never closed: expected {{/if}}; the user SYSTEM_TEMPLATE.md is used instead',
+        ],
+      ]);
+    });
+
+    it("the builtin base when every candidate fails; customPrompt is then null, whatever the data said", () => {
+      const out = render({
+        templates: [...BASE, which],
+        customPrompt: { ...project, lower: { ...user, text: "{{> nope}}" } },
+        data: { ...DATA, customPrompt: "stale" },
+      });
+      expect(out.sections.map((s) => s.name)).toEqual([
+        "preamble",
+        "tools",
+        "environment",
+        "cwd",
+        "which",
+      ]);
+      expect(out.sections.at(-1)?.text).toBe("<which>\nin use: none\n</which>");
+      expect(out.diagnostics.map((d) => d.path)).toEqual([
+        "/p/SYSTEM_TEMPLATE.md",
+        "/u/SYSTEM_TEMPLATE.md",
+      ]);
+    });
+  });
+
   describe("extra sections from code", () => {
     const date = template("date", "today", { meta: { order: 130, volatile: true } });
 
