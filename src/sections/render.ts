@@ -52,12 +52,16 @@ export interface RenderOutput {
  *
  * A template that fails falls back to the version it overrides *whole*: that
  * version's body and frontmatter (tag, order, enabled…), with a located
- * diagnostic. Each problem is reported once.
+ * diagnostic. Each problem is reported once. Sections are placed by the
+ * {@link sectionKey} of the version used (volatile ones last); see
+ * {@link ExtraSection} for sections from code and {@link CustomPrompt} for the
+ * custom base prompt, which is the section `system`. Names are unique.
  */
 export function renderSections(input: RenderInput, engine: Engine): RenderOutput {
   const diagnostics: Diagnostic[] = [];
   const partials = input.partials ?? {};
   const placed: { key: SectionKey; section: RenderedSection }[] = [];
+  const names = new Set<string>();
   const rendered = new Map<SectionTemplate, string | undefined>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
   const custom = input.customPrompt ? renderCustom(input.customPrompt) : null;
@@ -110,7 +114,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
    */
   function place(key: SectionKey, section: RenderedSection | undefined) {
     if (!section) return;
-    if (placed.some((p) => p.section.name === section.name)) {
+    if (names.has(section.name)) {
       diagnostics.push({
         level: "warning",
         code: "section-name",
@@ -119,6 +123,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
       });
       return;
     }
+    names.add(section.name);
     placed.push({ key, section });
   }
 
