@@ -10,6 +10,12 @@ export type {
 export { PROMPT_DATA_FIELDS } from "./data.js";
 export { diffSections } from "./diff.js";
 export { createEngine, type Engine, formatPrompt, TemplateError } from "./engine/index.js";
+export {
+  type ContextFilesOptions,
+  loadContextFiles,
+} from "./gather/context-files.js";
+export { dedupeContextFiles } from "./gather/dedupe.js";
+export type { Machine, ProbeResult, ProbeRunner } from "./gather/environment.js";
 export type { SystemPromptOptions } from "./options.js";
 export {
   expandPromptTemplate,

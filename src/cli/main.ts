@@ -4,6 +4,8 @@ import { VERSION } from "../version.js";
 import { type CliIo, EXIT_OK, EXIT_USAGE, UsageError } from "./io.js";
 import { collect } from "./options.js";
 
+const STRICT = "exit 1 when an error-level diagnostic was reported";
+
 /**
  * Runs the CLI on `argv` (without `node` and the script) and returns the exit
  * code. Only this folder writes output; the caller sets the process exit code.
@@ -31,8 +33,18 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       .option("--system-prompt <text|file>", "replace the base prompt")
       .option("--append-system-prompt <text|file>", "append to the prompt (repeatable)", collect)
       .option("--now <iso>", "pin the clock (ISO 8601, UTC when no offset is given)")
+      .option(
+        "--deadline <ms>",
+        "gathering budget in ms; late steps give their fallback (default: 5000)",
+      )
       .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills")
-      .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery");
+      .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
+      .option(
+        "--root <dir>",
+        "extra workspace root: its context files load too (repeatable; relative to --cwd)",
+        collect,
+      )
+      .option("--strict", STRICT);
 
   renderFlags(program.command("render").description("print the system prompt"))
     .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")
@@ -42,12 +54,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       code = await renderCommand(flags, io);
     });
 
-  renderFlags(
-    program.command("sections").description("list sections with order, layer and file"),
-  ).action(async (flags) => {
-    const { sectionsCommand } = await import("./commands/sections.js");
-    code = await sectionsCommand(flags, io);
-  });
+  renderFlags(program.command("sections").description("list sections with order, layer and file"))
+    .option("--json", "print the sections, the custom base prompt and the diagnostics as JSON")
+    .action(async (flags) => {
+      const { sectionsCommand } = await import("./commands/sections.js");
+      code = await sectionsCommand(flags, io);
+    });
 
   program
     .command("expand")
@@ -56,6 +68,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option("--cwd <dir>", "working directory (default: the current one)")
     .option("--agent-dir <dir>", "user layer folder")
     .option("--untrusted", "skip the project's templates and skills")
+    .option("--strict", STRICT)
     .action(async (text: string, flags) => {
       const { expandCommand } = await import("./commands/expand.js");
       code = await expandCommand(text, flags, io);
@@ -68,6 +81,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option("--agent-dir <dir>", "user layer folder")
     .option("--untrusted", "skip the project's templates and skills")
     .option("--json", "print as JSON")
+    .option("--strict", STRICT)
     .action(async (flags) => {
       const { listCommand } = await import("./commands/list.js");
       code = await listCommand(flags, io);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -48,7 +48,7 @@ describe("renderSystemPrompt", () => {
         builtin("date", DATE_SECTION),
       ],
       diagnostics: [],
-      steps: ["builtin", "user", "project", "context", "skills"].map((name) => ({
+      steps: ["builtin", "user", "project", "context", "skills", "environment"].map((name) => ({
         name,
         status: "ok",
         ms: 0,
@@ -58,6 +58,7 @@ describe("renderSystemPrompt", () => {
 
   it("agentName, docs and roots reach their sections", async () => {
     const root = tempDir();
+    mkdirSync(join(root, "lib"));
     const result = await renderSystemPrompt(
       pinned(root, {
         agentName: "Pinned Agent",
@@ -91,7 +92,7 @@ describe("renderSystemPrompt", () => {
     await expect(renderSystemPrompt(pinned(root, { now: "yesterday" }))).rejects.toThrow(
       new SyspromptError(
         "bad-option",
-        'now: "yesterday" is not a valid date; pass an ISO 8601 time',
+        'now: "yesterday" is not an ISO 8601 date or time; pass one such as 2026-01-31 or 2026-01-31T12:00:00Z (a time without an offset is UTC)',
       ),
     );
   });

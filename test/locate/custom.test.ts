@@ -32,7 +32,8 @@ describe("custom base prompt", () => {
       const result = await renderSystemPrompt(
         pinned(root, { noContextFiles: true, ...(systemPrompt ? { systemPrompt } : {}) }),
       );
-      expect(result.diagnostics).toEqual([]);
+      // Only the hint that SYSTEM_TEMPLATE.md beside SYSTEM.md is not used (test/locate/near-misses.test.ts).
+      expect(result.diagnostics.filter((d) => d.code !== "ignored-file")).toEqual([]);
       return result.sections[0];
     };
 
@@ -354,6 +355,7 @@ describe("projectTrusted: false", () => {
       ["project", "skipped"],
       ["context", "ok"],
       ["skills", "ok"],
+      ["environment", "ok"],
     ]);
   });
 });
@@ -368,11 +370,72 @@ describe("readTextOrPath", () => {
     });
   });
 
-  it("anything that is not an existing path is the text itself", async () => {
+  it("a value that names no file and does not look like a path is the text itself", async () => {
     const dir = tempDir();
-    for (const value of ["Be brief.", "missing.md", "two\nlines.md", "   ", "x".repeat(5000)]) {
-      expect(await readTextOrPath(value, dir, "--system-prompt")).toEqual({ text: value });
+    for (const value of [
+      "Be brief.",
+      "Use pnpm, not npm.",
+      "Prefer pnpm/yarn.",
+      "Read docs/ARCHITECTURE first",
+      "two\nlines.md",
+      "See ./docs/a.md for more.\n",
+      "   ",
+      "x".repeat(5000),
+    ]) {
+      expect(await readTextOrPath(value, dir, "--system-prompt", dir)).toEqual({ text: value });
     }
+  });
+
+  it("a one-line value that looks like a path but names no file is an error with a hint for text", async () => {
+    const dir = tempDir();
+    const cases: [string, string][] = [
+      ["./prompts/sytem.md", join(dir, "prompts", "sytem.md")],
+      ["prompts\\system", join(dir, "prompts\\system")],
+      ["~/x.md", join(dir, "home", "x.md")],
+      ["missing.md", join(dir, "missing.md")],
+      ["notes.TXT", join(dir, "notes.TXT")],
+      ["/etc/missing prompt", "/etc/missing prompt"],
+    ];
+    for (const [value, path] of cases) {
+      await expect(
+        readTextOrPath(value, dir, "--system-prompt", join(dir, "home")),
+      ).rejects.toThrow(
+        new SyspromptError(
+          "bad-argument",
+          `--system-prompt: "${value}" looks like a file name but there is no file at ${path}; fix the path, or, to use the value as text, give it a line break (text with a line break is never read as a path)`,
+        ),
+      );
+    }
+  });
+
+  it("a leading ~ is the given home", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "home"));
+    writeFileSync(join(dir, "home", "x.md"), "From home.\n");
+    expect(
+      await readTextOrPath("~/x.md", join(dir, "cwd"), "--system-prompt", join(dir, "home")),
+    ).toEqual({
+      text: "From home.\n",
+      path: join(dir, "home", "x.md"),
+    });
+  });
+
+  it("renderSystemPrompt: a mistyped systemPrompt or appendSystemPrompt file is a SyspromptError; ~ uses the home option", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "home"), { recursive: true });
+    writeFileSync(join(root, "home", "base.md"), "Base from home.\n");
+    await expect(
+      renderSystemPrompt(pinned(root, { systemPrompt: "./prompts/sytem.md" })),
+    ).rejects.toThrow('--system-prompt: "./prompts/sytem.md" looks like a file name');
+    await expect(
+      renderSystemPrompt(pinned(root, { appendSystemPrompt: ["Fine.", "~/append.md"] })),
+    ).rejects.toThrow('--append-system-prompt: "~/append.md" looks like a file name');
+    const result = await renderSystemPrompt(pinned(root, { systemPrompt: "~/base.md" }));
+    expect(result.sections[0]).toEqual({
+      name: "system",
+      text: "Base from home.",
+      source: { layer: "option", path: join(root, "home", "base.md") },
+    });
   });
 
   it("an existing folder is an error that says what to pass instead", async () => {

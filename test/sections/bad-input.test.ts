@@ -147,6 +147,12 @@ describe("bad section files in the project layer", () => {
     ]);
     expect(result.diagnostics).toEqual([
       {
+        level: "info",
+        code: "ignored-file",
+        message: "ignored: only .md files directly in sections/ are read",
+        path: join(sectionsDir, "notes.txt"),
+      },
+      {
         level: "warning",
         code: "section-name",
         message: '"1x.md" is not a valid section file name (^[a-z][a-z0-9_-]*$ plus .md); ignored',

@@ -32,7 +32,7 @@ describe("loadSectionsFromDir", () => {
     });
   });
 
-  it("invalid file names (a space, a leading digit) are diagnostics; other extensions are not looked at", async () => {
+  it("invalid file names (a space, a leading digit) are warnings; another extension is an info diagnostic", async () => {
     const dir = sectionsOf("invalid-names");
     expect(await loadSectionsFromDir(dir, "project")).toEqual({
       sections: [
@@ -45,6 +45,12 @@ describe("loadSectionsFromDir", () => {
         },
       ],
       diagnostics: [
+        {
+          level: "info",
+          code: "ignored-file",
+          message: "ignored: only .md files directly in sections/ are read",
+          path: join(dir, "notes.txt"),
+        },
         {
           level: "warning",
           code: "section-name",
