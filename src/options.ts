@@ -9,7 +9,7 @@ import { DEFAULT_TOOLS } from "./gather/tools.js";
 import { readTextOrPath } from "./locate/custom.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "./locate/layers.js";
 import type { ExtraSection } from "./sections/render.js";
-import { SECTION_NAME } from "./sections/types.js";
+import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "./sections/types.js";
 import { type Diagnostic, SyspromptError } from "./types.js";
 
 /** Options of {@link renderSystemPrompt}. Every field is optional; defaults are documented per field. */
@@ -38,7 +38,7 @@ export interface SystemPromptOptions {
   systemPrompt?: string;
   /** Appended after APPEND_SYSTEM.md, each text or a path to a text file (read as for `systemPrompt`). */
   appendSystemPrompt?: string | readonly string[];
-  /** Named sections from code, in insertion order: replace a section's body or add one at the end. */
+  /** Named sections from code: replace a section's body in place, or add one before the volatile sections (see `ExtraSection`). */
   sections?: Readonly<Record<string, string>>;
   /** Replaces environment detection entirely (the model line still follows). */
   environment?: readonly EnvironmentEntry[];
@@ -405,10 +405,16 @@ function describe(value: unknown): string {
 function validateSections(sections: SystemPromptOptions["sections"]): ExtraSection[] {
   const out: ExtraSection[] = [];
   for (const [name, text] of Object.entries(sections ?? {})) {
-    if (!SECTION_NAME.test(name) || name === "preamble") {
+    if (!SECTION_NAME.test(name)) {
       throw new SyspromptError(
         "bad-option",
-        `sections: "${name}" is not a valid section name; use ${SECTION_NAME.source}, not "preamble"`,
+        `sections: "${name}" is not a valid section name; use ${SECTION_NAME.source}`,
+      );
+    }
+    if (name === CUSTOM_PROMPT_SECTION) {
+      throw new SyspromptError(
+        "bad-option",
+        `sections: "${name}" is the custom base prompt, not a section; pass it as systemPrompt`,
       );
     }
     if (typeof text !== "string") {

@@ -203,7 +203,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       : [],
     skillsTool,
     appendPrompt,
-    customPrompt: customPrompt?.text ?? null,
+    // Render decides which custom prompt candidate is in use (a template may fail) and fills this.
+    customPrompt: null,
     docs: options.docs ?? null,
   };
   return {

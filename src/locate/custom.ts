@@ -65,16 +65,30 @@ function looksLikePath(value: string): boolean {
 }
 
 /**
- * Which custom base prompt applies, first found: the explicit option, then the
- * project's SYSTEM.md / SYSTEM_TEMPLATE.md, then the user's.
+ * The custom base prompt candidates as a chain, highest first: the explicit
+ * option, then the project's SYSTEM.md / SYSTEM_TEMPLATE.md, then the user's.
+ * Each links to the next as `lower`, which render uses when a template fails
+ * (then the builtin base). Literal text never fails, so the chain ends at the
+ * first literal one. Null when there is no candidate.
  */
 export function chooseCustomPrompt(
   option: CustomPrompt | null,
   layers: readonly LoadedLayer[],
 ): CustomPrompt | null {
-  if (option) return option;
-  for (const layer of [...layers].reverse()) if (layer.system) return layer.system;
-  return null;
+  const candidates = [option, ...[...layers].reverse().map((l) => l.system)].filter(
+    (c): c is CustomPrompt => c !== null,
+  );
+  const end = candidates.findIndex((c) => !c.template);
+  const used = end < 0 ? candidates : candidates.slice(0, end + 1);
+  return used.reduceRight<CustomPrompt | null>(
+    (lower, c) => ({ ...withoutLower(c), ...(lower ? { lower } : {}) }),
+    null,
+  );
+}
+
+function withoutLower(prompt: CustomPrompt): CustomPrompt {
+  const { lower: _, ...rest } = prompt;
+  return rest;
 }
 
 /**

@@ -4,7 +4,7 @@ import { parseFrontmatter } from "../_frontmatter.js";
 import { readTextFile } from "../_fs.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { readSectionMeta } from "./meta.js";
-import { SECTION_NAME, type SectionFile } from "./types.js";
+import { CUSTOM_PROMPT_SECTION, SECTION_NAME, type SectionFile } from "./types.js";
 
 /**
  * Parses one section file's text. Never touches the disk. Bad frontmatter
@@ -31,6 +31,16 @@ export function parseSectionFile(
     const key = /"([^"]+)"/.exec(d.message)?.[1];
     const line = key ? lineOfKey(text, key) : undefined;
     if (line) d.line = line;
+  }
+  if (Object.keys(doc.data).length === 0 && doc.body.trim() === "") {
+    // An empty file once blanked the section below it; now it keeps that body.
+    diagnostics.push({
+      level: "info",
+      code: "section-empty",
+      message:
+        "section file is empty and changes nothing (a blank body keeps the body below it); to switch a section off, set enabled: false",
+      path,
+    });
   }
   return {
     section: { name, meta, body: doc.body, bodyLine: doc.bodyLine, source: { layer, path } },
@@ -75,6 +85,18 @@ async function loadOne(dir: string, file: string, layer: Layer) {
           level: "warning",
           code: "section-name",
           message: `"${file}" is not a valid section file name (${SECTION_NAME.source} plus .md); ignored`,
+          path,
+        } satisfies Diagnostic,
+      ],
+    };
+  }
+  if (name === CUSTOM_PROMPT_SECTION) {
+    return {
+      diagnostics: [
+        {
+          level: "warning",
+          code: "section-name",
+          message: `"${name}" is the name of the custom base prompt, not a section; to replace the base prompt, use SYSTEM.md or SYSTEM_TEMPLATE.md beside the sections folder; ignored`,
           path,
         } satisfies Diagnostic,
       ],

@@ -158,7 +158,7 @@ describe("files in a user or project layer that are not read get an info diagnos
       ),
     ]);
     expect(result.sections[0]).toEqual({
-      name: "preamble",
+      name: "system",
       text: "User base prompt.",
       source: { layer: "user", path: join(root, "agent", "SYSTEM.md") },
     });
