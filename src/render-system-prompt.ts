@@ -180,6 +180,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     tools,
     toolSnippets: buildToolSnippets(tools, builtin.value.tools, options.toolSnippets),
     // A rule the custom prompt, the addendum or a context file already states is not repeated.
+    // Only a literal custom prompt counts: a template may fail and give way to the builtin base.
     rules: dropStatedRules(
       buildRules({
         tools,
@@ -187,7 +188,11 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
         ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
         generalRules: builtin.value.rules,
       }),
-      [customPrompt?.text, appendPrompt, ...contextFiles.map((f) => f.content)],
+      [
+        customPrompt?.template ? undefined : customPrompt?.text,
+        appendPrompt,
+        ...contextFiles.map((f) => f.content),
+      ],
     ),
     environment: environment.value.entries,
     contextFiles,

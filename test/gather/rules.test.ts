@@ -102,4 +102,18 @@ describe("rules in the prompt", () => {
       `<rules>\nRules:\n${[SHELL_RULE, ...GENERAL_RULES.slice(1)].map((r) => `- ${r}`).join("\n")}\n</rules>`,
     );
   });
+
+  it("a SYSTEM_TEMPLATE.md that fails does not take rules with it: the builtin base keeps them all", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "project", ".pi"), { recursive: true });
+    // States a rule, then breaks: the builtin base (with its rules section) is used instead.
+    writeFileSync(
+      join(root, "project", ".pi", "SYSTEM_TEMPLATE.md"),
+      `- ${GENERAL_RULES[0]}\n\n{{#each tools}}`,
+    );
+    const result = await renderSystemPrompt(pinned(root));
+    expect(result.sections.find((s) => s.name === "rules")?.text).toBe(
+      `<rules>\nRules:\n${[SHELL_RULE, ...GENERAL_RULES].map((r) => `- ${r}`).join("\n")}\n</rules>`,
+    );
+  });
 });
