@@ -27,7 +27,7 @@ export {
 } from "./gather/context-files.js";
 export { dedupeContextFiles } from "./gather/dedupe.js";
 export type { Machine, ProbeResult, ProbeRunner } from "./gather/environment.js";
-export type { SystemPromptOptions } from "./options.js";
+export type { PreloadedSkill, SystemPromptOptions } from "./options.js";
 export {
   expandPromptTemplate,
   loadPromptTemplates,

@@ -86,6 +86,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   const skillsTool = selectSkillsTool(tools);
   const optionPrompt = optionCustomPrompt(opts.systemPrompt);
   const appended = opts.appendSystemPrompt;
+  const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
 
   const steps = [
     step("builtin", async () => loadBuiltin(builtinDir), {
@@ -93,10 +94,10 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       tools: {},
       rules: [],
     }),
-    step("user", () => loadLayer(agentDir, "user", { customFiles: true }), emptyLayer("user")),
+    step("user", () => loadLayer(agentDir, "user", layerFiles), emptyLayer("user")),
     step(
       "project",
-      trusted ? () => loadLayer(projectDir, "project", { customFiles: true }) : undefined,
+      trusted ? () => loadLayer(projectDir, "project", layerFiles) : undefined,
       emptyLayer("project"),
     ),
     step(
@@ -116,7 +117,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     ),
     step(
       "skills",
-      skillsTool
+      // Skills the caller loaded itself are the fallback of a step that does not run.
+      skillsTool && !opts.skills
         ? () =>
             loadSkills({
               cwd,
@@ -127,7 +129,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
               ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
             })
         : undefined,
-      { skills: [] as Skill[], diagnostics: [] as Diagnostic[] },
+      { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
     ),
     environmentStep({
       machine: options.machine ?? realMachine(),
