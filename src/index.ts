@@ -1,4 +1,7 @@
 // Public API of sysprompt. Internal modules start with `_` or live in stage folders.
+
+// The escaping the skills section and `{{escapeXml}}` use, for hosts that write XML blocks of their own.
+export { escapeXml } from "../helpers/xml.js";
 export {
   type AuthorOptions,
   type CheckedTemplate,
