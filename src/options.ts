@@ -368,6 +368,11 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   builtinDir: isPath,
 };
 
+/** Every option this build of sysprompt takes, in the order of {@link SystemPromptOptions}. */
+export const OPTION_NAMES = Object.freeze(
+  Object.keys(OPTION_CHECKS) as (keyof SystemPromptOptions)[],
+);
+
 function checkTypes(options: SystemPromptOptions): void {
   if (!isPlainObject(options)) {
     throw new SyspromptError("bad-option", `options must be an object, got ${describe(options)}`);
