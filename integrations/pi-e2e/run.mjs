@@ -276,8 +276,12 @@ async function main() {
       `${install.stdout}${install.stderr}`,
     );
     const settingsPath = join(agentDir, "settings.json");
-    const settings = existsSync(settingsPath) ? readFileSync(settingsPath, "utf8") : "";
-    check("the repository is a package in pi's settings", settings.includes(REPO), settings);
+    const settings = existsSync(settingsPath) ? readFileSync(settingsPath, "utf8") : "{}";
+    // pi writes a local package's path relative to the settings file.
+    const packages = (JSON.parse(settings).packages ?? []).map((p) =>
+      resolve(agentDir, typeof p === "string" ? p : p.source),
+    );
+    check("the repository is a package in pi's settings", packages.includes(REPO), settings);
 
     // 1. A trusted project with section overrides and an AGENTS.md.
     {
