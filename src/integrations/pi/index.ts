@@ -1,7 +1,8 @@
 /**
  * sysprompt as a pi extension (the package's `pi.extensions` entry). On every
  * `before_agent_start` it renders the prompt from pi's own resolved inputs
- * (see {@link piRenderOptions}) and returns it as `{ systemPrompt }`. It never
+ * (see {@link piRenderOptions}) and returns it as `{ systemPrompt }`, unless
+ * another extension forced the whole prompt (`forceSystemPrompt`). It never
  * breaks pi: a render that throws, or renders nothing, leaves pi's own prompt;
  * a broken section file renders its fallback version. Each distinct problem is
  * said once, through pi's UI when there is one, on stderr otherwise. `/sysprompt`
@@ -72,6 +73,8 @@ export function createSyspromptExtension(
     pi.on("session_shutdown", closeRenderer);
 
     pi.on("before_agent_start", async (event, ctx) => {
+      // Another extension forced the exact prompt of this run: it is theirs to keep.
+      if (event.systemPromptOptions.forceSystemPrompt !== undefined) return undefined;
       const { result, problems } = await render(event.systemPromptOptions, ctx);
       if (result !== undefined && result.text.trim() === "") {
         problems.push({

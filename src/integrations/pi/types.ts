@@ -13,6 +13,8 @@
 export interface PiSystemPromptOptions {
   /** The prompt prefix from `--system-prompt` or SYSTEM.md, already read; replaces pi's default base. */
   customPrompt?: string | undefined;
+  /** The exact whole prompt an earlier extension forced for this run. */
+  forceSystemPrompt?: string | undefined;
   /** Active tools, in order. pi's default: read, bash, edit, write. */
   selectedTools?: string[];
   /** Selected tools whose declarations requests leave out: left out of the tool list and rules. */

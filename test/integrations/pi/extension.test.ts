@@ -224,6 +224,15 @@ describe("the pi extension", () => {
     ]);
   });
 
+  it("a prompt another extension forced is left alone: nothing rendered, nothing returned", async () => {
+    const { cwd, pi, log } = setup();
+    const ctx = fakeContext({ cwd });
+    const options = piPromptOptions(cwd, { forceSystemPrompt: "Exactly this." });
+    expect(await pi.beforeAgentStart(options, ctx)).toBeUndefined();
+    expect(log.options).toEqual([]);
+    expect(ctx.notes).toEqual([]);
+  });
+
   it("an empty render leaves pi's own prompt, with a warning", async () => {
     const pi = fakePi();
     const empty: RenderResult = { text: "", sections: [], diagnostics: [], steps: [] };
