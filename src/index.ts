@@ -10,6 +10,11 @@ export type {
 export { PROMPT_DATA_FIELDS } from "./data.js";
 export { diffSections } from "./diff.js";
 export { createEngine, type Engine, formatPrompt, TemplateError } from "./engine/index.js";
+export {
+  type BuiltWorkspaceTree,
+  buildWorkspaceTree,
+  type WorkspaceTreeOptions,
+} from "./gather/tree.js";
 export type { SystemPromptOptions } from "./options.js";
 export {
   expandPromptTemplate,

@@ -1,0 +1,50 @@
+import { join, relative } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { buildWorkspaceTree } from "../../src/gather/tree.js";
+import { tempDir } from "../api/_helpers.js";
+import { makeTree } from "./_tree.js";
+
+/** Every path the walk lists or probes (through the callback API it uses). */
+const touched = vi.hoisted(() => ({ readdir: [] as string[], stat: [] as string[] }));
+
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>();
+  const record =
+    <F extends (...args: never[]) => unknown>(list: string[], fn: F) =>
+    (...args: Parameters<F>) => {
+      list.push(String(args[0]));
+      return fn(...args);
+    };
+  return {
+    ...fs,
+    readdir: record(touched.readdir, fs.readdir as never),
+    stat: record(touched.stat, fs.stat as never),
+    lstat: record(touched.stat, fs.lstat as never),
+  };
+});
+
+describe("buildWorkspaceTree: the walk is bounded", () => {
+  it("lists folders 0-3 deep, probes depth-4 folders for AGENTS.md only, and never enters ignored, hidden, node_modules or linked folders", async () => {
+    const root = join(tempDir(), "project");
+    const t = "2026-01-01 00:00";
+    const deep = "a/b/c/d/e/f/g";
+    makeTree(root, {
+      ".gitignore": { at: t, text: "build/\n" },
+      [`${deep}/x.txt`]: { at: t, size: 1 },
+      "build/lib/x.js": { at: t, size: 1 },
+      "node_modules/p/q/x.js": { at: t, size: 1 },
+      ".cache/r/x": { at: t, size: 1 },
+      "a/b/link": { at: t, link: "../../build" },
+    });
+    touched.readdir.length = 0;
+    touched.stat.length = 0;
+    await buildWorkspaceTree(root);
+    const rel = (paths: string[]) => [...new Set(paths.map((p) => relative(root, p)))].sort();
+    expect(rel(touched.readdir)).toEqual(["", "a", "a/b", "a/b/c"]);
+    const probed = rel(touched.stat);
+    // Nothing deeper than a depth-4 folder's AGENTS.md and .gitignore probes.
+    expect(probed.filter((p) => p.split("/").length > 5)).toEqual([]);
+    expect(probed.filter((p) => /^(build|node_modules|\.cache)|link\//.test(p))).toEqual([]);
+    expect(probed).toContain("a/b/c/d/AGENTS.md");
+  });
+});
