@@ -34,6 +34,8 @@ export interface SystemPromptOptions {
   noContextFiles?: boolean;
   /** Documentation pointers; the docs section renders only when given. */
   docs?: string;
+  /** Add a compact listing of cwd (`workspace_tree`) and the AGENTS.md files below it (`dir_context`). Default: false. */
+  workspaceTree?: boolean;
   /** Extra workspace roots. */
   roots?: readonly string[];
   /** Skill folders or files searched before the default ones. */

@@ -8,6 +8,7 @@ import { DEFAULT_DEADLINE_MS, type GatherStep, runStep } from "./gather/deadline
 import { detectEnvironment } from "./gather/environment.js";
 import { buildRules, parseRuleList } from "./gather/rules.js";
 import { buildToolSnippets, DEFAULT_TOOLS, parseToolDescriptions } from "./gather/tools.js";
+import { type BuiltWorkspaceTree, buildWorkspaceTree } from "./gather/tree.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt, readTextOrPath } from "./locate/custom.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveAgentDir } from "./locate/layers.js";
@@ -93,6 +94,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     ),
   );
 
+  // Stops a late tree walk once the deadline has been met without it.
+  const late = new AbortController();
   const steps = [
     step("builtin", async () => loadBuiltin(builtinDir), {
       layer: emptyLayer("builtin"),
@@ -125,8 +128,13 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
         : undefined,
       { skills: [] as Skill[], diagnostics: [] as Diagnostic[] },
     ),
+    step(
+      "tree",
+      options.workspaceTree ? () => buildWorkspaceTree(cwd, { signal: late.signal }) : undefined,
+      null as BuiltWorkspaceTree | null,
+    ),
   ] as const;
-  const [builtin, user, project, context, skills] = await Promise.all([
+  const [builtin, user, project, context, skills, tree] = await Promise.all([
     // Not bounded: without the builtin templates there is no prompt at all, and
     // they sit beside the code that is already running.
     runStep(steps[0], Number.POSITIVE_INFINITY, clock),
@@ -134,7 +142,9 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     runStep(steps[2], deadline, clock),
     runStep(steps[3], deadline, clock),
     runStep(steps[4], deadline, clock),
+    runStep(steps[5], deadline, clock),
   ]);
+  late.abort();
 
   const layers = [builtin.value.layer, user.value, project.value];
   const diagnostics: Diagnostic[] = [];
@@ -145,7 +155,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped; context files still load`,
     });
   }
-  for (const outcome of [builtin, user, project, context, skills])
+  for (const outcome of [builtin, user, project, context, skills, tree])
     diagnostics.push(...outcome.diagnostics);
   for (const layer of layers) diagnostics.push(...layer.diagnostics);
   diagnostics.push(...context.value.diagnostics, ...skills.value.diagnostics);
@@ -169,8 +179,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       ? [...options.environment]
       : detectEnvironment(options.machine ?? { platform: process.platform, arch: process.arch }),
     contextFiles: context.value.files.map(({ path, content }) => ({ path, content })),
-    agentsMd: [],
-    workspaceTree: null,
+    agentsMd: tree.value?.agentsMd ?? [],
+    workspaceTree: tree.value && { rendered: tree.value.rendered, truncated: tree.value.truncated },
     roots: (options.roots ?? []).map((r) => toPosix(resolve(cwd, r))),
     skills: skillsTool
       ? visibleSkills.map((s) => ({
@@ -191,7 +201,14 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     customPrompt,
     extraSections,
     diagnostics,
-    steps: [builtin.timing, user.timing, project.timing, context.timing, skills.timing],
+    steps: [
+      builtin.timing,
+      user.timing,
+      project.timing,
+      context.timing,
+      skills.timing,
+      tree.timing,
+    ],
   };
 }
 

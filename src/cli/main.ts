@@ -32,7 +32,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       .option("--append-system-prompt <text|file>", "append to the prompt (repeatable)", collect)
       .option("--now <iso>", "pin the clock (ISO 8601, UTC when no offset is given)")
       .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills")
-      .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery");
+      .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
+      .option("--tree", "add the workspace tree and the list of deeper AGENTS.md files")
+      .option("--deadline <ms>", "time budget for gathering, in milliseconds (default: 5000)");
 
   renderFlags(program.command("render").description("print the system prompt"))
     .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")

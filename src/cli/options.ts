@@ -14,6 +14,8 @@ export interface RenderFlags {
   now?: string;
   untrusted?: boolean;
   contextFiles?: boolean;
+  tree?: boolean;
+  deadline?: string;
 }
 
 export function collect(value: string, previous: string[] = []): string[] {
@@ -62,5 +64,14 @@ export function toRenderOptions(
   }
   if (flags.untrusted) options.projectTrusted = false;
   if (flags.contextFiles === false) options.noContextFiles = true;
+  if (flags.tree) options.workspaceTree = true;
+  if (flags.deadline !== undefined) {
+    if (!/^\d+$/.test(flags.deadline)) {
+      throw new UsageError(
+        `--deadline expects a whole number of milliseconds, got "${flags.deadline}"`,
+      );
+    }
+    options.deadlineMs = Number(flags.deadline);
+  }
   return options;
 }

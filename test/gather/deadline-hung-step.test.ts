@@ -20,6 +20,7 @@ describe("renderSystemPrompt with a gathering step that never resolves", () => {
       ["project", "ok"],
       ["context", "timeout"],
       ["skills", "ok"],
+      ["tree", "skipped"],
     ]);
     expect(result.diagnostics).toEqual([
       {

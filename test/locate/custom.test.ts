@@ -220,6 +220,7 @@ describe("projectTrusted: false", () => {
       ["project", "skipped"],
       ["context", "ok"],
       ["skills", "ok"],
+      ["tree", "skipped"],
     ]);
   });
 });
