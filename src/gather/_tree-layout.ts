@@ -1,6 +1,6 @@
-import { lstat, readlink } from "node:fs/promises";
+import { readlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { EntryKind, TreeListing } from "./_tree-walk.js";
+import { type EntryKind, statOf, type TreeListing } from "./_tree-walk.js";
 
 /** One line of the rendered tree; `depth` 0 is the root line. */
 export interface TreeLine {
@@ -57,7 +57,7 @@ export async function layoutTree(
   const { maxDepth, maxEntries, maxLines, signal } = limits;
 
   const linesOf = (rel: string): number => {
-    const n = listing.folders.get(rel)?.length ?? 0;
+    const n = listing.countUpTo(rel, maxEntries + 1);
     return n > maxEntries ? maxEntries + 1 : n;
   };
 
@@ -65,21 +65,18 @@ export async function layoutTree(
     if (signal?.aborted) throw signal.reason;
     const dir = rel === "" ? root : join(root, rel);
     const stats = await Promise.all(
-      (listing.folders.get(rel) ?? []).map(async (entry): Promise<StatEntry | undefined> => {
-        try {
-          const s = await lstat(join(dir, entry.name));
-          const kind: EntryKind = s.isDirectory()
-            ? "dir"
-            : s.isFile()
-              ? "file"
-              : s.isSymbolicLink()
-                ? "link"
-                : "other";
-          return { name: entry.name, kind, mtimeMs: s.mtimeMs, size: s.size };
-        } catch {
-          // Gone since the folder was listed: it is not there to show.
-          return undefined;
-        }
+      listing.children(rel).map(async (entry): Promise<StatEntry | undefined> => {
+        // Gone since the folder was listed: it is not there to show.
+        const s = await statOf(join(dir, entry.name), false);
+        if (!s) return undefined;
+        const kind: EntryKind = s.isDirectory()
+          ? "dir"
+          : s.isFile()
+            ? "file"
+            : s.isSymbolicLink()
+              ? "link"
+              : "other";
+        return { name: entry.name, kind, mtimeMs: s.mtimeMs, size: s.size };
       }),
     );
     const sorted = stats.filter((s) => s !== undefined).sort(newestFirst);

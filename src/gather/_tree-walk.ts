@@ -19,21 +19,65 @@ export interface ListedEntry {
   kind: EntryKind;
 }
 
-/** What one depth-bounded walk found. Nothing in it is sorted yet. */
+/**
+ * What one depth-bounded walk found, for every folder whose children the tree
+ * may show, by its "/"-separated path below the root ("" is the root itself).
+ * Nothing in it is sorted yet.
+ */
 export interface TreeListing {
-  /**
-   * The kept children of every folder whose children the tree shows, keyed by
-   * the folder's "/"-separated path below the root ("" is the root itself).
-   */
-  folders: Map<string, ListedEntry[]>;
-  /** AGENTS.md files in folders at depth 1 … `agentsDepth`, as paths below the root. */
+  /** The folder's kept children (none for a folder the walk did not list). */
+  children(rel: string): ListedEntry[];
+  /** How many children `children(rel)` has, counting no further than `limit`. */
+  countUpTo(rel: string, limit: number): number;
+  /** AGENTS.md files at depth 2 … `agentsDepth`, as paths below the root. */
   agentsMd: string[];
+}
+
+/**
+ * One listed folder. Its subfolders were checked against the ignore rules
+ * while walking (an ignored folder is never entered); its other entries are
+ * checked only when asked for, since the tree shows few folders in full.
+ */
+interface ListedFolder {
+  folders: ListedEntry[];
+  unchecked: ListedEntry[];
+  /** `unchecked` once filtered. */
+  others?: ListedEntry[];
+  keep: (entry: ListedEntry) => boolean;
+}
+
+function listingOf(listed: Map<string, ListedFolder>, agentsMd: string[]): TreeListing {
+  const others = (folder: ListedFolder) => {
+    folder.others ??= folder.unchecked.filter(folder.keep);
+    return folder.others;
+  };
+  return {
+    agentsMd,
+    children(rel) {
+      const folder = listed.get(rel);
+      return folder ? [...folder.folders, ...others(folder)] : [];
+    },
+    countUpTo(rel, limit) {
+      const folder = listed.get(rel);
+      if (!folder) return 0;
+      let count = folder.folders.length;
+      if (folder.others) return Math.min(limit, count + folder.others.length);
+      for (const entry of folder.unchecked) {
+        if (count >= limit) break;
+        if (folder.keep(entry)) count++;
+      }
+      return Math.min(limit, count);
+    },
+  };
 }
 
 export interface WalkOptions {
   /** Folders above this depth have their children listed (the tree's depth). */
   listDepth: number;
-  /** The deepest folder searched for AGENTS.md (the root is depth 0). */
+  /**
+   * The deepest AGENTS.md taken, counted like tree entries: `a/b/c/AGENTS.md`
+   * is at depth 4. The root's own (depth 1) is never taken.
+   */
   agentsDepth: number;
   /** Stops the walk: no folder is read after it fires, and the walk rejects with its reason. */
   signal?: AbortSignal;
@@ -49,79 +93,90 @@ export interface WalkOptions {
  */
 export async function walkTree(root: string, options: WalkOptions): Promise<TreeListing> {
   const { listDepth, agentsDepth, signal } = options;
-  const folders = new Map<string, ListedEntry[]>();
+  const listed = new Map<string, ListedFolder>();
   const agentsMd: string[] = [];
-  const deepest = Math.max(listDepth - 1, agentsDepth);
+  // The deepest folder read: its entries are at depth `deepest + 1`.
+  const deepest = Math.max(listDepth, agentsDepth) - 1;
   const { prefix, rules: inherited } = await inheritedRules(root);
   const stop = () => {
     if (signal?.aborted) throw signal.reason;
+  };
+  const withGitignore = async (dir: string, rel: string, rules: Ignore | undefined) => {
+    const read = await readTextFile(join(dir, ".gitignore"));
+    return read.ok ? addGitignore(rules, read.text, prefix + rel) : rules;
   };
 
   const walk = async (dir: string, rel: string, depth: number, rules: Ignore | undefined) => {
     stop();
     if (depth >= listDepth && depth === deepest) {
-      // The last level only matters for its AGENTS.md: one stat instead of a listing.
-      await probeAgentsFile(dir, rel, prefix, rules, agentsMd);
+      await lastLevel(dir, rel, rules);
       return;
     }
     // Unreadable or gone since its parent was listed: shown without children.
     const entries = await listFolder(dir);
     stop();
+    // git never follows a symlinked .gitignore; neither do we.
     if (entries.some((e) => e.name === ".gitignore" && e.isFile())) {
-      // git never follows a symlinked .gitignore; neither do we.
-      const read = await readTextFile(join(dir, ".gitignore"));
-      if (read.ok) rules = addGitignore(rules, read.text, prefix + rel);
+      rules = await withGitignore(dir, rel, rules);
     }
-    const listed = depth < listDepth;
-    const kept: ListedEntry[] = [];
+    const base = rel === "" ? prefix : `${prefix}${rel}/`;
+    const shown = depth < listDepth;
+    const folders: ListedEntry[] = [];
+    const unchecked: ListedEntry[] = [];
     const below: Promise<void>[] = [];
     for (const entry of entries) {
       const name = entry.name;
       if (name.startsWith(".") || name === "node_modules") continue;
-      const isDir = entry.isDirectory();
-      const isAgents = name === AGENTS_FILE && depth >= 1 && depth <= agentsDepth;
-      // Below the shown levels only folders and AGENTS.md matter: skip the rest unmatched.
-      if (!listed && !isDir && !isAgents) continue;
-      const path = rel === "" ? name : `${rel}/${name}`;
-      if (isIgnored(rules, prefix + (isDir ? `${path}/` : path))) continue;
-      const kind: EntryKind = isDir
-        ? "dir"
-        : entry.isFile()
-          ? "file"
-          : entry.isSymbolicLink()
-            ? "link"
-            : "other";
-      if (listed) kept.push({ name, kind });
-      if (isAgents) below.push(addAgentsFile(join(dir, name), path, kind, agentsMd));
-      if (isDir && depth < deepest) below.push(walk(join(dir, name), path, depth + 1, rules));
+      if (entry.isDirectory()) {
+        if (isIgnored(rules, `${base}${name}/`)) continue;
+        if (shown) folders.push({ name, kind: "dir" });
+        if (depth < deepest) {
+          below.push(walk(childPath(dir, name), childRel(rel, name), depth + 1, rules));
+        }
+        continue;
+      }
+      const kind: EntryKind = entry.isFile() ? "file" : entry.isSymbolicLink() ? "link" : "other";
+      if (shown) unchecked.push({ name, kind });
+      if (name === AGENTS_FILE && depth >= 1 && !isIgnored(rules, base + name)) {
+        below.push(addAgentsFile(childPath(dir, name), childRel(rel, name), kind, agentsMd));
+      }
     }
-    if (listed) folders.set(rel, kept);
+    if (shown) {
+      const folderRules = rules;
+      const keep = (e: ListedEntry) => !isIgnored(folderRules, base + e.name);
+      listed.set(rel, { folders, unchecked, keep });
+    }
     await Promise.all(below);
   };
 
+  // The deepest level only matters for its AGENTS.md, and on a large tree most
+  // entries sit there: one stat per folder instead of a listing. The listing
+  // is read only where the stat found a file, to check the name's exact case
+  // (a case-insensitive file system finds agents.md too) and for a .gitignore.
+  const lastLevel = async (dir: string, rel: string, rules: Ignore | undefined) => {
+    // A regular file or a link to one; a dangling or looping link is no instruction file.
+    if (!(await statOf(childPath(dir, AGENTS_FILE), true))?.isFile()) return;
+    const names = await listNames(dir);
+    stop();
+    if (!names.includes(AGENTS_FILE)) return;
+    if (names.includes(".gitignore") && (await statOf(join(dir, ".gitignore"), false))?.isFile()) {
+      rules = await withGitignore(dir, rel, rules);
+    }
+    const path = `${rel}/${AGENTS_FILE}`;
+    if (!isIgnored(rules, prefix + path)) agentsMd.push(path);
+  };
+
   await walk(root, "", 0, inherited);
-  return { folders, agentsMd };
+  return listingOf(listed, agentsMd);
 }
 
-/**
- * Records `rel/AGENTS.md` when it is a regular file (or a link to one) that the
- * rules, together with a `.gitignore` in the same folder, do not ignore.
- */
-async function probeAgentsFile(
-  dir: string,
-  rel: string,
-  prefix: string,
-  rules: Ignore | undefined,
-  out: string[],
-) {
-  const path = `${rel}/${AGENTS_FILE}`;
-  // Missing (the usual case), a dangling link or a loop: nothing to record.
-  if (!(await statOf(join(dir, AGENTS_FILE), true))?.isFile()) return;
-  if ((await statOf(join(dir, ".gitignore"), false))?.isFile()) {
-    const read = await readTextFile(join(dir, ".gitignore"));
-    if (read.ok) rules = addGitignore(rules, read.text, prefix + rel);
-  }
-  if (!isIgnored(rules, prefix + path)) out.push(path);
+/** `dir`'s child: plain concatenation, as `dir` is already normalised (join costs more per call). */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
+function childRel(rel: string, name: string): string {
+  return rel === "" ? name : `${rel}/${name}`;
 }
 
 /** Records an AGENTS.md that is a regular file, or a symlink to one (never opened). */
@@ -175,10 +230,16 @@ function posixRelative(from: string, to: string): string {
   return relative(from, to).split(sep).join("/");
 }
 
-// The callback forms, not fs/promises: the walk makes thousands of calls, most
-// of the probes fail with ENOENT, and a rejected promise costs several times a
-// callback with an error (measured on the 100k-file bench tree: 645 probes in
-// ~8 ms against ~30 ms).
+// The callback forms, not fs/promises: the walk makes about a thousand calls
+// on a large tree, and the promise forms cost measurably more per call
+// (several times more for a call that fails, as ENOENT probes do).
+
+/** The folder's entry names, or none when it cannot be listed. */
+function listNames(dir: string): Promise<string[]> {
+  return new Promise((done) => {
+    readdirCb(dir, (error, names) => done(error ? [] : names));
+  });
+}
 
 /** The folder's entries, or none when it cannot be listed. */
 function listFolder(dir: string): Promise<Dirent[]> {
@@ -188,7 +249,7 @@ function listFolder(dir: string): Promise<Dirent[]> {
 }
 
 /** `stat` (following links) or `lstat`; undefined for anything that fails. */
-function statOf(path: string, follow: boolean): Promise<Stats | undefined> {
+export function statOf(path: string, follow: boolean): Promise<Stats | undefined> {
   return new Promise((done) => {
     (follow ? statCb : lstatCb)(path, (error, stats) => done(error ? undefined : stats));
   });

@@ -10,7 +10,11 @@ export const DEFAULT_TREE_DEPTH = 3;
 export const DEFAULT_TREE_ENTRIES = 12;
 /** Lines in the whole tree, the root and the elision marker included. */
 export const DEFAULT_TREE_LINES = 120;
-/** The deepest folder (the root is 0) whose AGENTS.md is listed. */
+/**
+ * The deepest AGENTS.md listed, counted like tree entries: `a/b/c/AGENTS.md`
+ * is at depth 4. The root's own is at depth 1 and never listed (it is a
+ * context file already).
+ */
 export const AGENTS_MD_DEPTH = 4;
 /** AGENTS.md paths listed at most. */
 export const MAX_AGENTS_MD = 200;
@@ -31,7 +35,10 @@ export interface BuiltWorkspaceTree {
   rendered: string;
   /** True when the line cap dropped lines. */
   truncated: boolean;
-  /** AGENTS.md files in folders 1–4 levels below the root, relative POSIX paths, sorted, at most 200. */
+  /**
+   * AGENTS.md files down to depth 4 (`a/AGENTS.md` … `a/b/c/AGENTS.md`; never the
+   * root's own), as relative POSIX paths, sorted, at most 200.
+   */
   agentsMd: string[];
 }
 
@@ -56,9 +63,10 @@ export interface BuiltWorkspaceTree {
  *   git's precedence, and `.git/info/exclude`) are skipped and never walked.
  *   The user's global git excludes file is not read.
  *
- * The walk reads no folder deeper than the tree and the AGENTS.md search need
- * (depth 4 by default). Throws {@link SyspromptError} when `root` is not a
- * folder or an option is not a positive integer.
+ * The walk reads no entry deeper than the tree and the AGENTS.md search need
+ * (depth 4 by default: folders 0–3 deep are read, nothing below). Throws
+ * {@link SyspromptError} when `root` is not a folder or an option is not a
+ * positive integer.
  */
 export async function buildWorkspaceTree(
   root: string,

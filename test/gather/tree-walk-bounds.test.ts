@@ -24,13 +24,14 @@ vi.mock("node:fs", async (importOriginal) => {
 });
 
 describe("buildWorkspaceTree: the walk is bounded", () => {
-  it("lists folders 0-3 deep, probes depth-4 folders for AGENTS.md only, and never enters ignored, hidden, node_modules or linked folders", async () => {
+  it("reads folders 0-3 deep and nothing below, never enters ignored, hidden, node_modules or linked folders", async () => {
     const root = join(tempDir(), "project");
     const t = "2026-01-01 00:00";
     const deep = "a/b/c/d/e/f/g";
     makeTree(root, {
       ".gitignore": { at: t, text: "build/\n" },
       [`${deep}/x.txt`]: { at: t, size: 1 },
+      "a/b/c/AGENTS.md": { at: t, size: 1 },
       "build/lib/x.js": { at: t, size: 1 },
       "node_modules/p/q/x.js": { at: t, size: 1 },
       ".cache/r/x": { at: t, size: 1 },
@@ -41,10 +42,11 @@ describe("buildWorkspaceTree: the walk is bounded", () => {
     await buildWorkspaceTree(root);
     const rel = (paths: string[]) => [...new Set(paths.map((p) => relative(root, p)))].sort();
     expect(rel(touched.readdir)).toEqual(["", "a", "a/b", "a/b/c"]);
-    const probed = rel(touched.stat);
-    // Nothing deeper than a depth-4 folder's AGENTS.md and .gitignore probes.
-    expect(probed.filter((p) => p.split("/").length > 5)).toEqual([]);
-    expect(probed.filter((p) => /^(build|node_modules|\.cache)|link\//.test(p))).toEqual([]);
-    expect(probed).toContain("a/b/c/d/AGENTS.md");
+    // Stat'ed: the repository look-up (.git here and above), the entries shown
+    // (depth 1-3) and the depth-4 AGENTS.md; nothing deeper, nothing skipped.
+    const statted = rel(touched.stat).filter((p) => !p.endsWith(".git"));
+    expect(statted.filter((p) => p.split("/").length > 4)).toEqual([]);
+    expect(statted.filter((p) => /^(build|node_modules|\.cache)(\/|$)|link\//.test(p))).toEqual([]);
+    expect(statted).toContain("a/b/c/AGENTS.md");
   });
 });

@@ -264,20 +264,19 @@ describe("buildWorkspaceTree: what is skipped", () => {
 });
 
 describe("buildWorkspaceTree: agentsMd", () => {
-  it("AGENTS.md regular files (or links to one) in folders 1-4 deep, not ignored, hidden or in node_modules, sorted", async () => {
+  it("AGENTS.md regular files (or links to one) down to depth 4, not ignored, hidden or in node_modules, sorted", async () => {
     const t = "2026-01-01 00:00";
     const root = project({
       ".gitignore": { at: t, text: "ignored/\nq/**/AGENTS.md\n" },
-      "AGENTS.md": { at: t, text: "root" },
-      "b/AGENTS.md": { at: t, text: "1" },
-      "a/x/AGENTS.md": { at: t, text: "2" },
-      "a/x/y/z/AGENTS.md": { at: t, text: "4" },
-      "a/x/y/z/w/AGENTS.md": { at: t, text: "5: too deep" },
-      "s/t/u/v/AGENTS.md": { at: t, link: "../../../../shared.md" },
-      "c/d/e/f/.gitignore": { at: t, text: "AGENTS.md\n" },
-      "c/d/e/f/AGENTS.md": { at: t, text: "ignored by its own folder" },
-      "q/r/s/t/.gitignore": { at: t, text: "!AGENTS.md\n" },
-      "q/r/s/t/AGENTS.md": { at: t, text: "ignored above, re-included here" },
+      "AGENTS.md": { at: t, text: "root: a context file already" },
+      "b/AGENTS.md": { at: t, text: "depth 2" },
+      "a/x/AGENTS.md": { at: t, text: "depth 3" },
+      "a/x/y/AGENTS.md": { at: t, text: "depth 4" },
+      "a/x/y/z/AGENTS.md": { at: t, text: "depth 5: too deep" },
+      "c/d/e/.gitignore": { at: t, text: "AGENTS.md\n" },
+      "c/d/e/AGENTS.md": { at: t, text: "ignored by its own folder" },
+      "q/r/s/.gitignore": { at: t, text: "!AGENTS.md\n" },
+      "q/r/s/AGENTS.md": { at: t, text: "ignored above, re-included here" },
       "q/r/AGENTS.md": { at: t, text: "ignored" },
       "ignored/AGENTS.md": { at: t, text: "ignored" },
       ".hidden/AGENTS.md": { at: t, text: "hidden" },
@@ -285,20 +284,23 @@ describe("buildWorkspaceTree: agentsMd", () => {
       "dir/AGENTS.md/": { at: t },
       "shared.md": { at: t, text: "shared" },
       "l/AGENTS.md": { at: t, link: "../shared.md" },
+      "s/t/u/AGENTS.md": { at: t, link: "../../../shared.md" },
+      "s/t/v/AGENTS.md": { at: t, link: "../../.." },
       "broken/AGENTS.md": { at: t, link: "missing.md" },
       "real/AGENTS.md": { at: t, text: "real" },
       linked: { at: t, link: "real" },
     });
-    mkdirSync(join(root, "fifo"));
+    mkdirSync(join(root, "fifo", "deeper"), { recursive: true });
     execFileSync("mkfifo", [join(root, "fifo", "AGENTS.md")]);
+    execFileSync("mkfifo", [join(root, "fifo", "deeper", "AGENTS.md")]);
     expect((await buildWorkspaceTree(root)).agentsMd).toEqual([
       "a/x/AGENTS.md",
-      "a/x/y/z/AGENTS.md",
+      "a/x/y/AGENTS.md",
       "b/AGENTS.md",
       "l/AGENTS.md",
-      "q/r/s/t/AGENTS.md",
+      "q/r/s/AGENTS.md",
       "real/AGENTS.md",
-      "s/t/u/v/AGENTS.md",
+      "s/t/u/AGENTS.md",
     ]);
   });
 
