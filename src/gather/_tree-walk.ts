@@ -190,7 +190,8 @@ async function addAgentsFile(path: string, rel: string, kind: EntryKind, out: st
  * between the repository root (the nearest ancestor holding `.git`) and
  * `root`, plus `.git/info/exclude`. Paths are then checked as
  * `prefix + path below root`, `prefix` being `root` relative to the repository.
- * Outside a repository only the files at and below `root` count.
+ * Outside a repository, or in a folder the repository ignores, only the files
+ * at and below `root` count.
  */
 async function inheritedRules(root: string): Promise<{ prefix: string; rules?: Ignore }> {
   const repo = await findRepository(root);
@@ -209,7 +210,12 @@ async function inheritedRules(root: string): Promise<{ prefix: string; rules?: I
       rules = addGitignore(rules, read.text, posixRelative(repo, dir));
     }
   });
-  return rules ? { prefix, rules } : { prefix };
+  if (!rules) return { prefix };
+  // A root in a folder the repository ignores (a scratch or vendored folder):
+  // git would list nothing there, which helps no one; the rules found at and
+  // below the root still apply.
+  if (isIgnored(rules, prefix)) return { prefix: "" };
+  return { prefix, rules };
 }
 
 async function excludeRules(repo: string): Promise<{ rules?: Ignore }> {

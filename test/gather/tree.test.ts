@@ -261,6 +261,21 @@ describe("buildWorkspaceTree: what is skipped", () => {
       ),
     );
   });
+
+  it("a root inside a folder the repository ignores still lists its files, by its own rules", async () => {
+    const repo = tempDir();
+    const t = "2026-01-01 00:00";
+    makeTree(repo, {
+      ".git/HEAD": { at: t, text: "ref: refs/heads/main\n" },
+      ".gitignore": { at: t, text: "scratch/\n*.log\n" },
+      "scratch/proj/.gitignore": { at: t, text: "out/\n" },
+      "scratch/proj/a.log": { at: t, size: 1 },
+      "scratch/proj/out/x.js": { at: t, size: 1 },
+    });
+    expect((await buildWorkspaceTree(join(repo, "scratch", "proj"))).rendered).toEqual(
+      lines("proj/", "  a.log  1B  2026-01-01 00:00"),
+    );
+  });
 });
 
 describe("buildWorkspaceTree: agentsMd", () => {
