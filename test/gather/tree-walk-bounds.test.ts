@@ -1,7 +1,8 @@
 import { join, relative } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree.js";
-import { tempDir } from "../api/_helpers.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { pinned, tempDir } from "../api/_helpers.js";
 import { makeTree } from "./_tree.js";
 
 /** Every path the walk lists or probes (through the callback API it uses). */
@@ -48,5 +49,22 @@ describe("buildWorkspaceTree: the walk is bounded", () => {
     expect(statted.filter((p) => p.split("/").length > 4)).toEqual([]);
     expect(statted.filter((p) => /^(build|node_modules|\.cache)(\/|$)|link\//.test(p))).toEqual([]);
     expect(statted).toContain("a/b/c/AGENTS.md");
+  });
+
+  it("a tree that misses the deadline stops reading folders once the render has returned", async () => {
+    const root = tempDir();
+    const spec: Record<string, { at: string; size: number }> = {};
+    for (let i = 0; i < 40; i++) {
+      for (let j = 0; j < 5; j++) spec[`d${i}/e${j}/f/x.txt`] = { at: "2026-01-01 00:00", size: 1 };
+    }
+    makeTree(join(root, "project"), spec);
+    touched.readdir.length = 0;
+    const result = await renderSystemPrompt(pinned(root, { workspaceTree: true, deadlineMs: 1 }));
+    expect(result.steps.find((s) => s.name === "tree")?.status).toEqual("timeout");
+    const atReturn = touched.readdir.length;
+    // Long enough for a walk that kept going to read some of its 241 folders.
+    await new Promise((done) => setTimeout(done, 200));
+    expect(touched.readdir.length).toEqual(atReturn);
+    expect(atReturn).toBeLessThan(241);
   });
 });

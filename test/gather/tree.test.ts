@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatSize, formatTime } from "../../src/gather/_tree-layout.js";
@@ -117,6 +117,15 @@ describe("buildWorkspaceTree: entries", () => {
         "  real/  2026-01-02 00:00",
         "    inner.txt  3B  2026-01-01 00:00",
       ),
+    );
+  });
+
+  it("a FIFO is listed (no size) and never opened", async () => {
+    const root = project({ "a.txt": { at: "2026-01-01 00:00", size: 1 } });
+    execFileSync("mkfifo", [join(root, "pipe")]);
+    utimesSync(join(root, "pipe"), at("2026-01-02 00:00"), at("2026-01-02 00:00"));
+    expect((await buildWorkspaceTree(root)).rendered).toEqual(
+      lines("project/", "  pipe  2026-01-02 00:00", "  a.txt  1B  2026-01-01 00:00"),
     );
   });
 
