@@ -107,11 +107,7 @@ describe("workspaceTree option", () => {
     const result = await renderSystemPrompt(pinned(root));
     expect(result.sections.map((s) => s.name)).not.toContain("workspace_tree");
     expect(result.sections.map((s) => s.name)).not.toContain("dir_context");
-    expect(result.steps.find((s) => s.name === "tree")).toEqual({
-      name: "tree",
-      status: "skipped",
-      ms: 0,
-    });
+    expect(result.steps.map((s) => [s.name, s.status]).at(-1)).toEqual(["tree", "skipped"]);
   });
 });
 
