@@ -57,7 +57,8 @@ export interface BuiltWorkspaceTree {
  *   `maxEntries - 1`, a `… K more` line and its oldest entry.
  * - Over `maxLines`, the deepest lines are dropped first (the latest among
  *   equally deep ones), never the root or depth-1 lines, and a final line says
- *   how many were left out; `truncated` is then true.
+ *   that deeper entries were left out; `truncated` is then true. (Levels the
+ *   cap would drop whole are never read, so their lines are not counted.)
  * - Hidden entries, `node_modules` and whatever git would ignore (the
  *   `.gitignore` files of the repository down to `root` and below it, with
  *   git's precedence, and `.git/info/exclude`) are skipped and never walked.
