@@ -1,5 +1,4 @@
 import { createRequire } from "node:module";
-import type GrayMatter from "gray-matter";
 import type * as Yaml from "yaml";
 import type { Diagnostic } from "./types.js";
 
@@ -16,47 +15,143 @@ export interface ParsedDocument {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * Longest frontmatter block read, in characters. Real ones are a few lines;
+ * YAML parsing is synchronous and costs microseconds per line, so a huge block
+ * would hold the event loop past any deadline.
+ */
+export const MAX_FRONTMATTER_CHARS = 32 * 1024;
+
 class RefusedEngineError extends Error {}
 
-const refuse = (language: string) => ({
-  parse(): never {
-    throw new RefusedEngineError(
-      `"---${language}" frontmatter is executable code and is never run; use YAML`,
-    );
-  },
-});
+/** `---<language>` names whose block would be code; it is never run. */
+const EXECUTABLE_LANGUAGES = new Set(["js", "javascript", "coffee", "coffeescript", "cson"]);
 
-interface Parsers {
-  matter: typeof GrayMatter;
-  yaml: typeof Yaml;
-  options: Parameters<typeof GrayMatter>[1];
-}
-let parsers: Parsers | undefined;
+let yamlModule: typeof Yaml | undefined;
 
 /**
- * gray-matter and yaml cost ~40 ms to load, more than the rest of a CLI
- * render, and most renders never see a frontmatter block they have not seen
- * before (see the builtin cache below). So they are required on first use.
+ * yaml costs ~30 ms to load, more than the rest of a CLI render, and most
+ * renders never see a frontmatter block they have not seen before (see the
+ * builtin cache below). So it is required on first use.
  */
-function loadParsers(): Parsers {
-  if (parsers) return parsers;
-  const require = createRequire(import.meta.url);
-  const matter = require("gray-matter") as typeof GrayMatter;
-  const yaml = require("yaml") as typeof Yaml;
-  // Always passing options also bypasses gray-matter's module-wide result cache,
-  // which would otherwise hand out one shared (mutable) object per source text.
-  const options = {
-    engines: {
-      yaml: { parse: (text: string) => yaml.parse(text) as unknown, stringify: () => "" },
-      js: refuse("js"),
-      javascript: refuse("javascript"),
-      coffee: refuse("coffee"),
-      coffeescript: refuse("coffeescript"),
-      cson: refuse("cson"),
+function loadYaml(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
+  return yamlModule;
+}
+
+/** Most YAML warnings reported for one block; the rest are counted in one more. */
+export const MAX_YAML_WARNINGS = 10;
+
+/** A YAML problem that does not stop the block from being read. */
+interface YamlWarning {
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/** A value that parsed but cannot be built (an alias to a missing anchor, too many aliases). */
+class YamlValueError extends Error {}
+
+/** A key found twice in one mapping, at its second occurrence. */
+class DuplicateKeyError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Parses one frontmatter block. `yaml.parse` would hand warnings to
+ * `process.emitWarning` (printed by Node, even under `--json`); here they are
+ * returned, and the first error is thrown. Duplicate keys stay an error
+ * (yaml's default): which of two `order:` values was meant is a guess. They
+ * are found here with one set per mapping, since yaml's own check compares
+ * every key with every earlier one (a 32 KB block of short keys: 0.5 s).
+ */
+function readYaml(yaml: typeof Yaml, text: string): { value: unknown; warnings: YamlWarning[] } {
+  const warnings: YamlWarning[] = [];
+  const lines = new yaml.LineCounter();
+  // logLevel "error": nothing reaches process.emitWarning, errors are still kept.
+  const doc = yaml.parseDocument(text, {
+    lineCounter: lines,
+    logLevel: "error",
+    uniqueKeys: false,
+  });
+  const error = doc.errors[0];
+  if (error) throw error;
+  for (const warning of doc.warnings) {
+    const pos = warning.linePos?.[0];
+    const hint = warning.code === "TAG_RESOLVE_FAILED" ? "; the tag is ignored" : "";
+    warnings.push({
+      message: `${firstLine(warning.message)}${hint}`,
+      ...(pos ? { line: pos.line, column: pos.col } : {}),
+    });
+  }
+  let duplicate: { key: unknown; offset: number } | undefined;
+  yaml.visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!yaml.isScalar(key)) continue;
+        const offset = key.range?.[0] ?? 0;
+        if (seen.has(key.value) && (!duplicate || offset < duplicate.offset)) {
+          duplicate = { key: key.value, offset };
+        }
+        seen.add(key.value);
+      }
     },
-  } as unknown as Parameters<typeof GrayMatter>[1];
-  parsers = { matter, yaml, options };
-  return parsers;
+    Pair(_, pair) {
+      // Object keys are strings: yaml stringifies such a key and would warn through the process.
+      if (!yaml.isCollection(pair.key)) return;
+      const pos = pair.key.range ? lines.linePos(pair.key.range[0]) : undefined;
+      warnings.push({
+        message: "a key that is a list or mapping is read as its text",
+        ...(pos ? { line: pos.line, column: pos.col } : {}),
+      });
+    },
+  });
+  if (duplicate) {
+    const pos = lines.linePos(duplicate.offset);
+    throw new DuplicateKeyError(`key "${String(duplicate.key)}" appears twice`, pos.line, pos.col);
+  }
+  try {
+    return { value: doc.toJS(), warnings };
+  } catch (cause) {
+    throw new YamlValueError(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+function firstLine(message: string): string {
+  return (message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
+}
+
+/** YAML warnings as diagnostics, at most {@link MAX_YAML_WARNINGS} of them and a count of the rest. */
+function warningDiagnostics(
+  warnings: readonly YamlWarning[],
+  at: (d: Omit<Diagnostic, "path">) => Diagnostic,
+): Diagnostic[] {
+  const shown = warnings.slice(0, MAX_YAML_WARNINGS).map((w) =>
+    at({
+      level: "warning",
+      code: "frontmatter-yaml-warning",
+      message: `YAML frontmatter: ${w.message}`,
+      ...(w.line !== undefined ? { line: w.line, column: w.column ?? 1 } : {}),
+    }),
+  );
+  const rest = warnings.length - shown.length;
+  if (rest > 0) {
+    shown.push(
+      at({
+        level: "warning",
+        code: "frontmatter-yaml-warning",
+        message: `YAML frontmatter: ${rest} more warning${rest === 1 ? "" : "s"} not shown`,
+      }),
+    );
+  }
+  return shown;
 }
 
 /** Parsed frontmatter of known texts (the builtin prompts), filled from a build-time file. */
@@ -88,9 +183,11 @@ export function normalizeText(text: string): string {
 
 /**
  * Splits `source` into YAML frontmatter and body without touching the disk.
- * Bad YAML, a non-mapping block, an unclosed block or an executable engine
- * (`---js`) gives a diagnostic located in `path`, `ok: false` and empty data;
- * nothing is ever executed and nothing throws.
+ * Bad YAML, a non-mapping block, an unclosed block, a block over
+ * {@link MAX_FRONTMATTER_CHARS} or an executable engine (`---js`) gives a
+ * diagnostic located in `path`, `ok: false` and empty data; a YAML warning
+ * gives a diagnostic and keeps the data. Nothing is ever executed, nothing
+ * throws, nothing is printed, and the cost is linear in the text.
  */
 export function parseFrontmatter(source: string, path?: string): ParsedDocument {
   const text = normalizeText(source);
@@ -119,24 +216,46 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
       ],
     };
   }
-  let parsed: GrayMatter.GrayMatterFile<string>;
-  const { matter, options, yaml } = loadParsers();
+  if (text.charAt(3) === "-") {
+    // "----" opens no frontmatter (a thematic break, or a longer fence).
+    return { data: {}, body: text, bodyLine: 1, ok: true, diagnostics: [] };
+  }
+  const { language, block, body } = splitBlock(text);
+  const bodyLine = lineOfBody(text, body);
+  if (block.length > MAX_FRONTMATTER_CHARS) {
+    return {
+      data: {},
+      body,
+      bodyLine,
+      ok: false,
+      diagnostics: [
+        at({
+          level: "error",
+          code: "frontmatter-too-large",
+          message: `frontmatter is ${Math.ceil(block.length / 1024)} KB, over the ${MAX_FRONTMATTER_CHARS / 1024} KB limit; not read`,
+          line: 1,
+          column: 1,
+        }),
+      ],
+    };
+  }
+  let data: unknown;
+  let warnings: Diagnostic[] = [];
   try {
-    parsed = matter(text, options);
+    const read = readBlock(language, block);
+    data = read.value;
+    warnings = warningDiagnostics(read.warnings, at);
   } catch (error) {
     return {
       data: {},
-      body: bodyAfterFence(text),
-      bodyLine: lineOfBody(text, bodyAfterFence(text)),
+      body,
+      bodyLine,
       ok: false,
-      diagnostics: [at(describeMatterError(error, yaml))],
+      diagnostics: [at(describeBlockError(error))],
     };
   }
-  const body = parsed.content;
-  const bodyLine = lineOfBody(text, body);
-  const data = parsed.data as unknown;
   if (data === null || data === undefined) {
-    return { data: {}, body, bodyLine, ok: true, diagnostics: [] };
+    return { data: {}, body, bodyLine, ok: true, diagnostics: warnings };
   }
   if (typeof data !== "object" || Array.isArray(data)) {
     return {
@@ -155,19 +274,77 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
       ],
     };
   }
-  return { data: data as Record<string, unknown>, body, bodyLine, ok: true, diagnostics: [] };
+  return { data: data as Record<string, unknown>, body, bodyLine, ok: true, diagnostics: warnings };
 }
 
-function describeMatterError(error: unknown, yaml: typeof Yaml): Omit<Diagnostic, "path"> {
-  if (error instanceof yaml.YAMLParseError) {
+/**
+ * Splits a text that opens with `---<language>` and has a closing `---` line
+ * somewhere: the block runs to the first line that starts with `---` (as
+ * gray-matter did), the body starts on the line after it. The block keeps the
+ * newline that ends the opening line, so its line numbers are file line
+ * numbers. Plain string searches only: linear in the text.
+ */
+function splitBlock(text: string): { language: string; block: string; body: string } {
+  const eol = text.indexOf("\n");
+  const language = text.slice(3, eol).trim();
+  const rest = text.slice(eol);
+  const close = rest.indexOf("\n---");
+  const block = rest.slice(0, close);
+  const after = rest.slice(close + "\n---".length);
+  return { language, block, body: after.startsWith("\n") ? after.slice(1) : after };
+}
+
+/** The value of a block: YAML (the default) or JSON; executable languages are refused. */
+function readBlock(language: string, block: string): { value: unknown; warnings: YamlWarning[] } {
+  // Only blank and comment lines: nothing to read, whatever the language.
+  if (isBlank(block)) return { value: {}, warnings: [] };
+  const name = language.toLowerCase();
+  if (name === "" || name === "yaml" || name === "yml") return readYaml(loadYaml(), block);
+  if (name === "json") return { value: JSON.parse(block) as unknown, warnings: [] };
+  if (EXECUTABLE_LANGUAGES.has(name)) {
+    throw new RefusedEngineError(
+      `"---${language}" frontmatter is executable code and is never run; use YAML`,
+    );
+  }
+  throw new RefusedEngineError(`unsupported frontmatter: "---${language}"; use YAML`);
+}
+
+function isBlank(block: string): boolean {
+  for (const line of block.split("\n")) {
+    const trimmed = line.trim();
+    if (trimmed !== "" && !trimmed.startsWith("#")) return false;
+  }
+  return true;
+}
+
+function describeBlockError(error: unknown): Omit<Diagnostic, "path"> {
+  if (yamlModule && error instanceof yamlModule.YAMLParseError) {
     const pos = error.linePos?.[0];
-    // gray-matter hands over the block with the newline after the opening
-    // fence, so YAML's line numbers are already file line numbers.
+    // The block starts with the newline after the opening fence, so YAML's
+    // line numbers are already file line numbers.
     return {
       level: "error",
       code: "frontmatter-yaml",
-      message: `invalid YAML frontmatter: ${error.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`,
+      message: `invalid YAML frontmatter: ${firstLine(error.message)}`,
       ...(pos ? { line: pos.line, column: pos.col } : { line: 2, column: 1 }),
+    };
+  }
+  if (error instanceof DuplicateKeyError) {
+    return {
+      level: "error",
+      code: "frontmatter-yaml",
+      message: `invalid YAML frontmatter: ${error.message}`,
+      line: error.line,
+      column: error.column,
+    };
+  }
+  if (error instanceof YamlValueError) {
+    return {
+      level: "error",
+      code: "frontmatter-yaml",
+      message: `invalid YAML frontmatter: ${firstLine(error.message)}`,
+      line: 2,
+      column: 1,
     };
   }
   if (error instanceof RefusedEngineError) {
@@ -187,14 +364,6 @@ function describeMatterError(error: unknown, yaml: typeof Yaml): Omit<Diagnostic
     line: 1,
     column: 1,
   };
-}
-
-function bodyAfterFence(text: string): string {
-  const close = text.slice(3).search(/\n---[ \t]*(\n|$)/);
-  if (close < 0) return "";
-  const rest = text.slice(3 + close + 1);
-  const newline = rest.indexOf("\n");
-  return newline < 0 ? "" : rest.slice(newline + 1);
 }
 
 function lineOfBody(text: string, body: string): number {

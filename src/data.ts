@@ -1,7 +1,7 @@
 /**
  * The data every section template may use. This file is the one place the
  * schema is written down: `gather` fills it, `render` reads it, and
- * `sysprompt check` validates templates against {@link PROMPT_DATA_FIELDS}.
+ * `sysprompt check` validates templates against {@link PROMPT_DATA_SCHEMA}.
  */
 
 export interface EnvironmentEntry {
@@ -62,23 +62,77 @@ export interface PromptData {
   docs: string | null;
 }
 
-/** Field names a template may reference at the top level. */
-export const PROMPT_DATA_FIELDS: readonly (keyof PromptData)[] = [
-  "agentName",
-  "cwd",
-  "date",
-  "model",
-  "tools",
-  "toolSnippets",
-  "rules",
-  "environment",
-  "contextFiles",
-  "agentsMd",
-  "workspaceTree",
-  "roots",
-  "skills",
-  "skillsTool",
-  "appendPrompt",
-  "customPrompt",
-  "docs",
-];
+/**
+ * The shape of one value templates see, for `sysprompt check`: a scalar, a
+ * list of items, or an object with named fields. `nullable` values may be
+ * `null` (templates test them with `{{#if}}`).
+ */
+export type SchemaNode =
+  | { type: "string" | "boolean"; nullable?: true }
+  | { type: "list"; items: SchemaNode; nullable?: true }
+  | { type: "object"; fields: Readonly<Record<string, SchemaNode>>; nullable?: true };
+
+/**
+ * The schema node a TypeScript type must have. Tying {@link PROMPT_DATA_SCHEMA}
+ * to {@link PromptData} through it means the two cannot drift apart: a field
+ * added to the interface without its schema (or the other way round) does not
+ * type-check.
+ */
+export type SchemaOf<T> = null extends T ? NodeOf<NonNullable<T>> & { nullable: true } : NodeOf<T>;
+
+type NodeOf<T> = [T] extends [string]
+  ? { type: "string" }
+  : [T] extends [boolean]
+    ? { type: "boolean" }
+    : [T] extends [readonly (infer Item)[]]
+      ? { type: "list"; items: SchemaOf<Item> }
+      : { type: "object"; fields: { [K in keyof T]-?: SchemaOf<T[K]> } };
+
+const text = { type: "string" } as const;
+const nullableText = { type: "string", nullable: true } as const;
+const textList = { type: "list", items: text } as const;
+
+/** The data every template sees, as {@link SchemaNode}s: what `sysprompt check` validates paths against. */
+export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
+  type: "object",
+  fields: {
+    agentName: text,
+    cwd: text,
+    date: text,
+    model: nullableText,
+    tools: textList,
+    toolSnippets: {
+      type: "list",
+      items: { type: "object", fields: { name: text, description: text } },
+    },
+    rules: textList,
+    environment: {
+      type: "list",
+      items: { type: "object", fields: { label: text, value: text } },
+    },
+    contextFiles: {
+      type: "list",
+      items: { type: "object", fields: { path: text, content: text } },
+    },
+    agentsMd: textList,
+    workspaceTree: {
+      type: "object",
+      nullable: true,
+      fields: { rendered: text, truncated: { type: "boolean" } },
+    },
+    roots: textList,
+    skills: {
+      type: "list",
+      items: { type: "object", fields: { name: text, description: text, location: text } },
+    },
+    skillsTool: nullableText,
+    appendPrompt: text,
+    customPrompt: nullableText,
+    docs: nullableText,
+  },
+};
+
+/** Field names a template may reference at the top level, in schema order. */
+export const PROMPT_DATA_FIELDS = Object.keys(
+  PROMPT_DATA_SCHEMA.fields,
+) as readonly (keyof PromptData)[];

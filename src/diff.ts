@@ -4,6 +4,8 @@ import type { RenderedSection } from "./types.js";
  * What changed between two renders, by section name: the new text for a
  * changed or added section, `null` for a removed one. `undefined` when nothing
  * changed — what a harness sends mid-session instead of the whole prompt.
+ * Names are the key: a result never has one twice (the custom base prompt is
+ * `system`, and render leaves out a repeated name with a diagnostic).
  */
 export function diffSections(
   prev: readonly Pick<RenderedSection, "name" | "text">[],

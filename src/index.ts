@@ -1,4 +1,15 @@
 // Public API of sysprompt. Internal modules start with `_` or live in stage folders.
+export {
+  type AuthorOptions,
+  type CheckedTemplate,
+  type CheckOptions,
+  type CheckReport,
+  checkProject,
+  type EjectedFile,
+  type EjectOptions,
+  type EjectResult,
+  ejectSections,
+} from "./author/index.js";
 export type {
   ContextFile,
   EnvironmentEntry,
@@ -7,9 +18,15 @@ export type {
   ToolSnippet,
   WorkspaceTree,
 } from "./data.js";
-export { PROMPT_DATA_FIELDS } from "./data.js";
+export { PROMPT_DATA_FIELDS, PROMPT_DATA_SCHEMA, type SchemaNode } from "./data.js";
 export { diffSections } from "./diff.js";
 export { createEngine, type Engine, formatPrompt, TemplateError } from "./engine/index.js";
+export {
+  type ContextFilesOptions,
+  loadContextFiles,
+} from "./gather/context-files.js";
+export { dedupeContextFiles } from "./gather/dedupe.js";
+export type { Machine, ProbeResult, ProbeRunner } from "./gather/environment.js";
 export {
   type BuiltWorkspaceTree,
   buildWorkspaceTree,

@@ -1,22 +1,27 @@
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { readTextFile } from "./_fs.js";
+import { toPosix } from "./_paths.js";
 import type { PromptData } from "./data.js";
 import { createEngine, type Engine } from "./engine/index.js";
-import { loadContextFiles, toPosix } from "./gather/context-files.js";
-import { DEFAULT_DEADLINE_MS, type GatherStep, runStep } from "./gather/deadline.js";
-import { detectEnvironment } from "./gather/environment.js";
-import { buildRules, parseRuleList } from "./gather/rules.js";
-import { buildToolSnippets, DEFAULT_TOOLS, parseToolDescriptions } from "./gather/tools.js";
+import { realMachine } from "./gather/_machine.js";
+import { loadContextFiles } from "./gather/context-files.js";
+import { type GatherStep, lateStepsWarning, runStep } from "./gather/deadline.js";
+import { environmentStep } from "./gather/environment.js";
+import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
+import { buildToolSnippets, parseToolDescriptions } from "./gather/tools.js";
 import { type BuiltWorkspaceTree, buildWorkspaceTree } from "./gather/tree.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
-import { buildAppendPrompt, chooseCustomPrompt, readTextOrPath } from "./locate/custom.js";
-import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveAgentDir } from "./locate/layers.js";
+import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
 import { emptyLayer, loadLayer } from "./locate/load-layer.js";
-import type { SystemPromptOptions } from "./options.js";
+import {
+  type NormalizedOptions,
+  normalizeOptions,
+  type SystemPromptOptions,
+  unknownToolDiagnostics,
+} from "./options.js";
 import { layerSections } from "./sections/layer.js";
 import { type CustomPrompt, type ExtraSection, renderSections } from "./sections/render.js";
-import { SECTION_NAME, type SectionTemplate } from "./sections/types.js";
+import type { SectionTemplate } from "./sections/types.js";
 import { loadSkills, selectSkillsTool } from "./skills/index.js";
 import type { Skill } from "./skills/types.js";
 import { type Diagnostic, type RenderResult, type StepTiming, SyspromptError } from "./types.js";
@@ -73,26 +78,15 @@ export function renderPrepared(
 export async function preparePrompt(options: SystemPromptOptions = {}): Promise<PreparedPrompt> {
   const clock = () => performance.now();
   const started = clock();
-  const env = options.env ?? process.env;
-  const home = options.home ?? homedir();
-  const cwd = resolve(options.cwd ?? process.cwd());
-  const now = parseNow(options.now);
-  const extraSections = validateSections(options.sections);
-  const deadline = started + (options.deadlineMs ?? DEFAULT_DEADLINE_MS);
-  const trusted = options.projectTrusted !== false;
-  const agentDir = resolveAgentDir({ agentDir: options.agentDir, env, home, cwd });
-  const projectDir = join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
-  const builtinDir = options.builtinDir ?? builtinPromptsDir();
-  const tools = [...(options.tools ?? DEFAULT_TOOLS)];
-  const skillsTool = selectSkillsTool(tools);
-
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
-  const optionPrompt = await optionCustomPrompt(options.systemPrompt, cwd);
-  const appended = await Promise.all(
-    toList(options.appendSystemPrompt).map(
-      async (v) => (await readTextOrPath(v, cwd, "--append-system-prompt")).text,
-    ),
-  );
+  const opts = await normalizeOptions(options);
+  const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, tools, now } = opts;
+  const { extraSections, roots, maxContextBytes } = opts;
+  const budgetMs = opts.deadlineMs;
+  const deadline = started + budgetMs;
+  const skillsTool = selectSkillsTool(tools);
+  const optionPrompt = optionCustomPrompt(opts.systemPrompt);
+  const appended = opts.appendSystemPrompt;
 
   // Stops a late tree walk once the deadline has been met without it.
   const late = new AbortController();
@@ -110,7 +104,17 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     ),
     step(
       "context",
-      options.noContextFiles ? undefined : () => loadContextFiles({ cwd, agentDir }),
+      options.noContextFiles
+        ? undefined
+        : () =>
+            loadContextFiles({
+              cwd,
+              agentDir,
+              roots,
+              home,
+              maxBytes: maxContextBytes,
+              projectTrusted: trusted,
+            }),
       { files: [], diagnostics: [] },
     ),
     step(
@@ -122,19 +126,25 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
               agentDir,
               home,
               projectTrusted: trusted,
-              projectDir: options.projectDir ?? DEFAULT_PROJECT_DIR,
+              projectDir: opts.projectDirName,
               ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
             })
         : undefined,
       { skills: [] as Skill[], diagnostics: [] as Diagnostic[] },
     ),
+    environmentStep({
+      machine: options.machine ?? realMachine(),
+      env,
+      agentDir,
+      given: options.environment,
+    }),
     step(
       "tree",
       options.workspaceTree ? () => buildWorkspaceTree(cwd, { signal: late.signal }) : undefined,
       null as BuiltWorkspaceTree | null,
     ),
   ] as const;
-  const [builtin, user, project, context, skills, tree] = await Promise.all([
+  const [builtin, user, project, context, skills, environment, tree] = await Promise.all([
     // Not bounded: without the builtin templates there is no prompt at all, and
     // they sit beside the code that is already running.
     runStep(steps[0], Number.POSITIVE_INFINITY, clock),
@@ -143,6 +153,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     runStep(steps[3], deadline, clock),
     runStep(steps[4], deadline, clock),
     runStep(steps[5], deadline, clock),
+    runStep(steps[6], deadline, clock),
   ]);
   late.abort();
 
@@ -155,13 +166,22 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped; context files still load`,
     });
   }
-  for (const outcome of [builtin, user, project, context, skills, tree])
-    diagnostics.push(...outcome.diagnostics);
+  const outcomes = [builtin, user, project, context, skills, environment, tree];
+  const timings = outcomes.map((o) => o.timing);
+  diagnostics.push(...lateStepsWarning(timings, budgetMs));
+  for (const outcome of outcomes) diagnostics.push(...outcome.diagnostics);
   for (const layer of layers) diagnostics.push(...layer.diagnostics);
-  diagnostics.push(...context.value.diagnostics, ...skills.value.diagnostics);
+  diagnostics.push(
+    ...context.value.diagnostics,
+    ...skills.value.diagnostics,
+    ...environment.value.diagnostics,
+  );
+  diagnostics.push(...unknownToolDiagnostics(tools, builtin.value.tools, options.toolSnippets));
 
   const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
+  const appendPrompt = buildAppendPrompt(layers, appended);
+  const contextFiles = context.value.files.map(({ path, content }) => ({ path, content }));
   const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
     cwd: toPosix(cwd),
@@ -169,19 +189,26 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     model: options.model ?? null,
     tools,
     toolSnippets: buildToolSnippets(tools, builtin.value.tools, options.toolSnippets),
-    rules: buildRules({
-      tools,
-      ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
-      ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
-      generalRules: builtin.value.rules,
-    }),
-    environment: options.environment
-      ? [...options.environment]
-      : detectEnvironment(options.machine ?? { platform: process.platform, arch: process.arch }),
-    contextFiles: context.value.files.map(({ path, content }) => ({ path, content })),
+    // A rule the custom prompt, the addendum or a context file already states is not repeated.
+    // Only a literal custom prompt counts: a template may fail and give way to the builtin base.
+    rules: dropStatedRules(
+      buildRules({
+        tools,
+        ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
+        ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
+        generalRules: builtin.value.rules,
+      }),
+      [
+        customPrompt?.template ? undefined : customPrompt?.text,
+        appendPrompt,
+        ...contextFiles.map((f) => f.content),
+      ],
+    ),
+    environment: environment.value.entries,
+    contextFiles,
     agentsMd: tree.value?.agentsMd ?? [],
     workspaceTree: tree.value && { rendered: tree.value.rendered, truncated: tree.value.truncated },
-    roots: (options.roots ?? []).map((r) => toPosix(resolve(cwd, r))),
+    roots: roots.map((r) => toPosix(r)),
     skills: skillsTool
       ? visibleSkills.map((s) => ({
           name: s.name,
@@ -190,8 +217,9 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
         }))
       : [],
     skillsTool,
-    appendPrompt: buildAppendPrompt(layers, appended),
-    customPrompt: customPrompt?.text ?? null,
+    appendPrompt,
+    // Render decides which custom prompt candidate is in use (a template may fail) and fills this.
+    customPrompt: null,
     docs: options.docs ?? null,
   };
   return {
@@ -201,14 +229,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     customPrompt,
     extraSections,
     diagnostics,
-    steps: [
-      builtin.timing,
-      user.timing,
-      project.timing,
-      context.timing,
-      skills.timing,
-      tree.timing,
-    ],
+    steps: timings,
   };
 }
 
@@ -230,58 +251,8 @@ async function loadBuiltin(dir: string) {
   };
 }
 
-async function optionCustomPrompt(
-  value: string | undefined,
-  cwd: string,
-): Promise<CustomPrompt | null> {
-  if (value === undefined) return null;
-  const { text, path } = await readTextOrPath(value, cwd, "--system-prompt");
+function optionCustomPrompt(value: NormalizedOptions["systemPrompt"]): CustomPrompt | null {
+  if (value === null) return null;
+  const { text, path } = value;
   return { text, template: false, source: path ? { layer: "option", path } : { layer: "option" } };
-}
-
-function toList(value: string | readonly string[] | undefined): string[] {
-  if (value === undefined) return [];
-  return typeof value === "string" ? [value] : [...value];
-}
-
-/** An ISO date-time without a zone; JavaScript would read it as local time. */
-const ZONELESS_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
-
-function parseNow(now: SystemPromptOptions["now"]): Date {
-  // Zone-less times are UTC, so the date never depends on the machine's time zone.
-  const value = typeof now === "string" && ZONELESS_TIME.test(now) ? `${now}Z` : now;
-  const date = value === undefined ? new Date() : value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime()) || (typeof now === "string" && !isCalendarDate(now))) {
-    throw new SyspromptError(
-      "bad-option",
-      `now: "${String(now)}" is not a valid date; pass an ISO 8601 time`,
-    );
-  }
-  return date;
-}
-
-/** JavaScript rolls 2026-02-30 over to March; a clock option that does so is a typo. */
-function isCalendarDate(text: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
-  if (!m) return true;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const d = new Date(Date.UTC(year, month - 1, day));
-  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
-}
-
-function validateSections(sections: SystemPromptOptions["sections"]): ExtraSection[] {
-  const out: ExtraSection[] = [];
-  for (const [name, text] of Object.entries(sections ?? {})) {
-    if (!SECTION_NAME.test(name) || name === "preamble") {
-      throw new SyspromptError(
-        "bad-option",
-        `sections: "${name}" is not a valid section name; use ${SECTION_NAME.source}, not "preamble"`,
-      );
-    }
-    if (typeof text !== "string") {
-      throw new SyspromptError("bad-option", `sections: the value of "${name}" must be a string`);
-    }
-    out.push({ name, text });
-  }
-  return out;
 }

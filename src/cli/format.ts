@@ -1,13 +1,21 @@
-import type { Diagnostic } from "../types.js";
+import type { Diagnostic, DiagnosticLevel } from "../types.js";
+
+/** Paints a diagnostic's level (see `colors.ts`); the identity when colours are off. */
+export type LevelPainter = (level: DiagnosticLevel, text: string) => string;
+
+const plain: LevelPainter = (_level, text) => text;
 
 /** `warning path:3:5 [code] message`, one per line, in the order found. */
-export function formatDiagnostics(diagnostics: readonly Diagnostic[]): string {
+export function formatDiagnostics(
+  diagnostics: readonly Diagnostic[],
+  paint: LevelPainter = plain,
+): string {
   return diagnostics
     .map((d) => {
       const where = d.path
         ? ` ${d.path}${d.line !== undefined ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}` : ""}`
         : "";
-      return `${d.level}${where} [${d.code}] ${d.message}\n`;
+      return `${paint(d.level, d.level)}${where} [${d.code}] ${d.message}\n`;
     })
     .join("");
 }

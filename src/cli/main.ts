@@ -4,6 +4,8 @@ import { VERSION } from "../version.js";
 import { type CliIo, EXIT_OK, EXIT_USAGE, UsageError } from "./io.js";
 import { collect } from "./options.js";
 
+const STRICT = "exit 1 when an error-level diagnostic was reported";
+
 /**
  * Runs the CLI on `argv` (without `node` and the script) and returns the exit
  * code. Only this folder writes output; the caller sets the process exit code.
@@ -31,10 +33,19 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       .option("--system-prompt <text|file>", "replace the base prompt")
       .option("--append-system-prompt <text|file>", "append to the prompt (repeatable)", collect)
       .option("--now <iso>", "pin the clock (ISO 8601, UTC when no offset is given)")
+      .option(
+        "--deadline <ms>",
+        "gathering budget in ms; late steps give their fallback (default: 5000)",
+      )
       .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills")
       .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
       .option("--tree", "add the workspace tree and the list of deeper AGENTS.md files")
-      .option("--deadline <ms>", "time budget for gathering, in milliseconds (default: 5000)");
+      .option(
+        "--root <dir>",
+        "extra workspace root: its context files load too (repeatable; relative to --cwd)",
+        collect,
+      )
+      .option("--strict", STRICT);
 
   renderFlags(program.command("render").description("print the system prompt"))
     .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")
@@ -44,12 +55,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       code = await renderCommand(flags, io);
     });
 
-  renderFlags(
-    program.command("sections").description("list sections with order, layer and file"),
-  ).action(async (flags) => {
-    const { sectionsCommand } = await import("./commands/sections.js");
-    code = await sectionsCommand(flags, io);
-  });
+  renderFlags(program.command("sections").description("list sections with order, layer and file"))
+    .option("--json", "print the sections, the custom base prompt and the diagnostics as JSON")
+    .action(async (flags) => {
+      const { sectionsCommand } = await import("./commands/sections.js");
+      code = await sectionsCommand(flags, io);
+    });
 
   program
     .command("expand")
@@ -58,6 +69,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option("--cwd <dir>", "working directory (default: the current one)")
     .option("--agent-dir <dir>", "user layer folder")
     .option("--untrusted", "skip the project's templates and skills")
+    .option("--strict", STRICT)
     .action(async (text: string, flags) => {
       const { expandCommand } = await import("./commands/expand.js");
       code = await expandCommand(text, flags, io);
@@ -70,9 +82,40 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option("--agent-dir <dir>", "user layer folder")
     .option("--untrusted", "skip the project's templates and skills")
     .option("--json", "print as JSON")
+    .option("--strict", STRICT)
     .action(async (flags) => {
       const { listCommand } = await import("./commands/list.js");
       code = await listCommand(flags, io);
+    });
+
+  program
+    .command("check")
+    .description("compile and validate every template, skill and prompt template")
+    .option("--cwd <dir>", "working directory (default: the current one)")
+    .option("--agent-dir <dir>", "user layer folder")
+    .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills/templates")
+    .option("--strict", "warnings fail too (exit 1)")
+    .option("--json", "print the whole report as JSON")
+    .addHelpText("after", example("sysprompt check --strict", "the line a project adds to its CI"))
+    .action(async (flags) => {
+      const { checkCommand } = await import("./commands/check.js");
+      code = await checkCommand(flags, io);
+    });
+
+  program
+    .command("eject")
+    .description("copy builtin section templates into the project for editing")
+    .argument("[names...]", "builtin section names (see `sysprompt sections`)")
+    .option("--all", "every builtin section")
+    .option("--cwd <dir>", "working directory (default: the current one)")
+    .option("--user", "copy into the user layer (<agent-dir>/sections) instead")
+    .option("--agent-dir <dir>", "user layer folder")
+    .option("--force", "replace files that already exist")
+    .option("--json", "print what was written as JSON")
+    .addHelpText("after", example("sysprompt eject rules tools", "then edit .pi/sections/rules.md"))
+    .action(async (names: string[], flags) => {
+      const { ejectCommand } = await import("./commands/eject.js");
+      code = await ejectCommand(names, flags, io);
     });
 
   try {
@@ -89,4 +132,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     throw error;
   }
+}
+
+function example(command: string, note: string): string {
+  return `\nExample:\n  $ ${command}    # ${note}`;
 }

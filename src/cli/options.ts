@@ -1,4 +1,7 @@
-import type { SystemPromptOptions } from "../options.js";
+import { homedir } from "node:os";
+import { resolveUserPath } from "../_paths.js";
+import type { Machine } from "../gather/_machine.js";
+import { parseNow, type SystemPromptOptions } from "../options.js";
 import { UsageError } from "./io.js";
 
 /** The flags shared by commands that render (as commander gives them). */
@@ -16,6 +19,23 @@ export interface RenderFlags {
   contextFiles?: boolean;
   tree?: boolean;
   deadline?: string;
+  root?: string[];
+  strict?: boolean;
+}
+
+/**
+ * `--cwd` and `--agent-dir`, absolute: relative to where the command runs
+ * (not to each other), `~` the home folder.
+ */
+export function flagPaths(
+  flags: { cwd?: string | undefined; agentDir?: string | undefined },
+  cwd: string,
+  home: string = homedir(),
+): { cwd: string; agentDir?: string } {
+  const resolved = resolveUserPath(flags.cwd ?? ".", cwd, home);
+  return flags.agentDir === undefined
+    ? { cwd: resolved }
+    : { cwd: resolved, agentDir: resolveUserPath(flags.agentDir, cwd, home) };
 }
 
 export function collect(value: string, previous: string[] = []): string[] {
@@ -28,10 +48,13 @@ export function toRenderOptions(
   cwd: string,
   env: Record<string, string | undefined>,
   home?: string,
+  machine?: Machine,
 ) {
-  const options: SystemPromptOptions = { cwd: flags.cwd ?? cwd, env };
+  const paths = flagPaths(flags, cwd, home);
+  const options: SystemPromptOptions = { cwd: paths.cwd, env };
   if (home !== undefined) options.home = home;
-  if (flags.agentDir !== undefined) options.agentDir = flags.agentDir;
+  if (machine !== undefined) options.machine = machine;
+  if (paths.agentDir !== undefined) options.agentDir = paths.agentDir;
   if (flags.tools !== undefined) {
     options.tools = flags.tools
       .split(",")
@@ -52,26 +75,21 @@ export function toRenderOptions(
   if (flags.systemPrompt !== undefined) options.systemPrompt = flags.systemPrompt;
   if (flags.appendSystemPrompt?.length) options.appendSystemPrompt = flags.appendSystemPrompt;
   if (flags.now !== undefined) {
-    if (
-      !/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(flags.now) ||
-      Number.isNaN(Date.parse(flags.now.length > 10 ? flags.now : `${flags.now}T00:00:00Z`))
-    ) {
-      throw new UsageError(
-        `--now expects an ISO 8601 date or time such as 2026-01-31T12:00:00Z, got "${flags.now}"`,
-      );
-    }
+    parseNow(flags.now, "--now"); // the library's own check, worded for the flag
     options.now = flags.now;
   }
-  if (flags.untrusted) options.projectTrusted = false;
-  if (flags.contextFiles === false) options.noContextFiles = true;
-  if (flags.tree) options.workspaceTree = true;
   if (flags.deadline !== undefined) {
     if (!/^\d+$/.test(flags.deadline)) {
       throw new UsageError(
-        `--deadline expects a whole number of milliseconds, got "${flags.deadline}"`,
+        `--deadline expects a whole number of milliseconds such as 5000, got "${flags.deadline}"`,
       );
     }
     options.deadlineMs = Number(flags.deadline);
   }
+  if (flags.untrusted) options.projectTrusted = false;
+  if (flags.contextFiles === false) options.noContextFiles = true;
+  if (flags.tree) options.workspaceTree = true;
+  // Relative to --cwd, like every path option; a root that is not a folder is exit 2.
+  if (flags.root?.length) options.roots = flags.root;
   return options;
 }

@@ -1,8 +1,16 @@
 import { stat } from "node:fs/promises";
-import { dirname, join, parse as parsePath } from "node:path";
-import { readTextFile, realpathOrSelf } from "../_fs.js";
+import { homedir } from "node:os";
+import { dirname, join, parse as parsePath, resolve } from "node:path";
+import { realpathOrSelf } from "../_fs.js";
+import { expandHome, toPosix } from "../_paths.js";
 import type { ContextFile } from "../data.js";
-import type { Diagnostic, Layer } from "../types.js";
+import { resolveAgentDir } from "../locate/layers.js";
+import type { Diagnostic } from "../types.js";
+import { checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
+import { dedupeContextFiles } from "./dedupe.js";
+import { expandImports } from "./imports.js";
+import { findProjectRoot, isWithin } from "./project-root.js";
+import { resolveRoots } from "./roots.js";
 
 /** In each folder the first regular file among these is its context file. */
 export const CONTEXT_FILE_NAMES: readonly string[] = [
@@ -13,14 +21,8 @@ export const CONTEXT_FILE_NAMES: readonly string[] = [
   "CLAUDE.MD",
 ];
 
-export interface LoadedContextFile extends ContextFile {
-  layer: Exclude<Layer, "builtin" | "option">;
-}
-
-/** Forward slashes, so prompts are byte-identical across platforms. */
-export function toPosix(path: string): string {
-  return path.replaceAll("\\", "/");
-}
+// Moved to src/_paths.ts; re-exported for existing importers.
+export { toPosix };
 
 /** cwd and its ancestors, outermost first. */
 export function ancestorsOf(cwd: string): string[] {
@@ -39,15 +41,34 @@ export function ancestorsOf(cwd: string): string[] {
 
 /**
  * The first candidate in `dir` that is a regular file. Folders, FIFOs and
- * sockets with a candidate's name are skipped without being opened.
+ * sockets with a candidate's name are skipped without being opened. Other
+ * candidates beside the winner are not loaded (one file per folder); each gets
+ * an `info` naming the one used, so a CLAUDE.md beside an AGENTS.md is not
+ * ignored in silence.
  */
 async function findContextFile(dir: string): Promise<{ path?: string; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
+  let winner: { name: string; path: string; dev: number; ino: number } | undefined;
   for (const name of CONTEXT_FILE_NAMES) {
     const path = join(dir, name);
     try {
       const s = await stat(path);
-      if (s.isFile()) return { path, diagnostics };
+      if (winner) {
+        // A case-insensitive file system answers AGENTS.MD with AGENTS.md: same file, no news.
+        if (s.isFile() && (s.ino !== winner.ino || s.dev !== winner.dev)) {
+          diagnostics.push({
+            level: "info",
+            code: "context-shadowed",
+            message: `${name} is not loaded: ${winner.name} in the same folder is used (one context file per folder)`,
+            path,
+          });
+        }
+        continue;
+      }
+      if (s.isFile()) {
+        winner = { name, path, dev: s.dev, ino: s.ino };
+        continue;
+      }
       diagnostics.push({
         level: "info",
         code: "context-not-file",
@@ -57,7 +78,7 @@ async function findContextFile(dir: string): Promise<{ path?: string; diagnostic
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // Missing is the normal case; a loop or a permission problem is worth saying.
-      if (code !== "ENOENT" && code !== "ENOTDIR") {
+      if (code !== "ENOENT" && code !== "ENOTDIR" && !winner) {
         diagnostics.push({
           level: "warning",
           code: "context-unreadable",
@@ -67,41 +88,168 @@ async function findContextFile(dir: string): Promise<{ path?: string; diagnostic
       }
     }
   }
-  return { diagnostics };
+  return winner ? { path: winner.path, diagnostics } : { diagnostics };
+}
+
+/** A folder searched for a context file, with the rules for what its file may reach. */
+interface ContextFolder {
+  dir: string;
+  /**
+   * For an untrusted project: the real path of the folder's file must lie
+   * inside this folder, or the file is not loaded. Undefined: links are
+   * followed anywhere.
+   */
+  confine?: string;
+  /** Where the file's imports may lead. */
+  allowed: string[];
+  allowedText: string;
+}
+
+export interface ContextFilesOptions {
+  /** Working directory; `~` and relative paths are resolved. */
+  cwd: string;
+  /** User layer folder. Default: `$SYSPROMPT_AGENT_DIR`, else `~/.pi/agent`. */
+  agentDir?: string;
+  /** Extra workspace roots; each root's ancestors are searched after cwd's. Each must be a folder. */
+  roots?: readonly string[];
+  /** Home folder, for `~` and the confinement of user-level imports. Default: `os.homedir()`. */
+  home?: string;
+  /** Cap of each context file and each import, in bytes. Default: 256 KiB. */
+  maxBytes?: number;
+  /** When false, a file that resolves outside the project is not loaded. Default: true. */
+  projectTrusted?: boolean;
 }
 
 /**
- * Context files in prompt order: the agent dir's file first, then one per
- * folder from the outermost ancestor of cwd down to cwd. The same real file
- * reached twice (an agent dir inside the project, a symlink) loads once.
+ * The folders searched, in prompt order, each listed once: the agent dir,
+ * then cwd's ancestors from the outermost down, then each root's the same
+ * way. A folder at or below a chain's project root belongs to the project;
+ * one above it is the user's own.
  */
-export async function loadContextFiles(options: {
+async function contextFolders(o: {
   cwd: string;
   agentDir: string;
-}): Promise<{ files: LoadedContextFile[]; diagnostics: Diagnostic[] }> {
-  const diagnostics: Diagnostic[] = [];
-  const folders: { dir: string; layer: LoadedContextFile["layer"] }[] = [
-    { dir: options.agentDir, layer: "user" },
-    ...ancestorsOf(options.cwd).map((dir) => ({ dir, layer: "project" as const })),
+  roots: readonly string[];
+  home: string;
+  projectTrusted: boolean;
+}): Promise<ContextFolder[]> {
+  const realHome = await realpathOrSelf(o.home);
+  const home = toPosix(o.home);
+  const folders: ContextFolder[] = [
+    {
+      dir: o.agentDir,
+      allowed: [o.home, realHome, o.agentDir, await realpathOrSelf(o.agentDir)],
+      allowedText: `the home folder ${home} or the agent dir ${toPosix(o.agentDir)}`,
+    },
   ];
+  const listed = new Set([o.agentDir]);
+  for (const start of [o.cwd, ...o.roots]) {
+    const projectRoot = await findProjectRoot(start);
+    const realRoot = await realpathOrSelf(projectRoot);
+    for (const dir of ancestorsOf(start)) {
+      if (listed.has(dir)) continue;
+      listed.add(dir);
+      if (isWithin(dir, projectRoot)) {
+        folders.push({
+          dir,
+          ...(o.projectTrusted ? {} : { confine: realRoot }),
+          allowed: [projectRoot, realRoot],
+          allowedText: `the project root ${toPosix(projectRoot)}`,
+        });
+      } else {
+        const realDir = await realpathOrSelf(dir);
+        folders.push({
+          dir,
+          ...(o.projectTrusted ? {} : { confine: realDir }),
+          allowed: [dir, realDir, o.home, realHome],
+          allowedText: `its folder ${toPosix(dir)} or the home folder ${home}`,
+        });
+      }
+    }
+  }
+  return folders;
+}
+
+/**
+ * Loads the context files: the agent dir's first, then one per folder from
+ * the outermost ancestor of cwd down to cwd, then each extra root's chain the
+ * same way. The same real file reached twice loads once. Each file is capped
+ * at `maxBytes` (cut with a marker line), its `@imports` are expanded
+ * (confined to the project root for project files, to the home folder for the
+ * user's), and files that a later file repeats are dropped
+ * ({@link dedupeContextFiles}). With `projectTrusted: false` a file whose real
+ * path leaves the project root (or, above the root, the folder it was found
+ * in) is not loaded. Problems in files are diagnostics; a bad option
+ * (`roots` that are not folders, a bad `maxBytes`) throws a SyspromptError.
+ */
+export async function loadContextFiles(
+  options: ContextFilesOptions,
+): Promise<{ files: ContextFile[]; diagnostics: Diagnostic[] }> {
+  const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
+  const home = options.home ?? homedir();
+  const cwd = resolve(expandHome(options.cwd, home));
+  const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
+  const roots = await resolveRoots(options.roots, cwd, home);
+  const folders = await contextFolders({
+    cwd,
+    agentDir,
+    roots,
+    home,
+    projectTrusted: options.projectTrusted !== false,
+  });
   // Parallel look-ups, but diagnostics and files are collected in folder order.
   const found = await Promise.all(folders.map((f) => findContextFile(f.dir)));
-  const reads = await Promise.all(
-    found.map(async ({ path }) =>
-      path ? { read: await readTextFile(path), real: await realpathOrSelf(path) } : undefined,
-    ),
-  );
-  const files: LoadedContextFile[] = [];
+  const reals = await Promise.all(found.map(({ path }) => (path ? realpathOrSelf(path) : "")));
+  const perFolder: Diagnostic[][] = found.map((f) => [...f.diagnostics]);
   const seen = new Set<string>();
-  reads.forEach((entry, i) => {
-    const path = found[i]?.path;
+  const toLoad: { i: number; path: string; real: string; folder: ContextFolder }[] = [];
+  found.forEach(({ path }, i) => {
+    const real = reals[i] ?? "";
     const folder = folders[i];
-    diagnostics.push(...(found[i]?.diagnostics ?? []));
-    if (!entry || !path || !folder) return;
-    diagnostics.push(...entry.read.diagnostics);
-    if (!entry.read.ok || seen.has(entry.real)) return;
-    seen.add(entry.real);
-    files.push({ path: toPosix(path), content: entry.read.text.trim(), layer: folder.layer });
+    if (!path || !folder) return;
+    if (folder.confine !== undefined && !isWithin(real, folder.confine)) {
+      perFolder[i]?.push({
+        level: "warning",
+        code: "context-outside-project",
+        message: `not loaded: the project is not trusted and this file resolves to ${toPosix(real)}, outside ${toPosix(folder.confine)}`,
+        path,
+      });
+      return;
+    }
+    if (seen.has(real)) return;
+    seen.add(real);
+    toLoad.push({ i, path, real, folder });
   });
-  return { files, diagnostics };
+  const loaded = await Promise.all(
+    toLoad.map(async ({ i, path, real, folder }) => {
+      const one = await loadOne(path, real, folder, home, maxBytes);
+      perFolder[i]?.push(...one.diagnostics);
+      return one.file;
+    }),
+  );
+  const deduped = dedupeContextFiles(loaded.filter((f): f is ContextFile => f !== undefined));
+  return { files: deduped.files, diagnostics: [...perFolder.flat(), ...deduped.diagnostics] };
+}
+
+async function loadOne(
+  path: string,
+  real: string,
+  folder: ContextFolder,
+  home: string,
+  maxBytes: number,
+): Promise<{ file?: ContextFile; diagnostics: Diagnostic[] }> {
+  const read = await readCappedText(path, maxBytes);
+  if (!read.ok) return { diagnostics: read.diagnostics };
+  const expanded = await expandImports(
+    read.text,
+    { path, dir: dirname(real) },
+    { home, maxBytes, allowed: folder.allowed, allowedText: folder.allowedText },
+    { visited: new Set([real]), tried: 0 },
+  );
+  let content = expanded.text.trim();
+  if (read.omitted > 0) content = `${content}\n${cutMarker(read.omitted, maxBytes)}`;
+  return {
+    file: { path: toPosix(path), content },
+    diagnostics: [...read.diagnostics, ...expanded.diagnostics],
+  };
 }

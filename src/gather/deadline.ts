@@ -8,8 +8,24 @@ export interface GatherStep<T> {
   name: string;
   /** Undefined: the step does not run at all (status "skipped"). */
   run: (() => Promise<T>) | undefined;
-  /** Used when the step is skipped, late or fails. */
+  /** Used when the step is skipped, or late or failed and has no `partial`. */
   fallback: T;
+  /**
+   * Called once when the step is late: what it has so far (the environment
+   * without its GPU line, the context files read before the deadline).
+   * Default: `fallback`. It must not throw; if it does, `fallback` is used.
+   */
+  partial?: () => T;
+  /**
+   * Names the step's work *and every input it depends on* (two renders whose
+   * steps share a key must want the same value). With a key, work that
+   * settles after its render gave up on it is kept in this process and given
+   * to the next render with the same key instead of running the step again;
+   * while that work is still running, the next render waits on it rather than
+   * starting a second copy (a second GPU probe, a second tree walk). A kept
+   * result is used once, so it is at most one render old.
+   */
+  cacheKey?: string;
 }
 
 export interface StepOutcome<T> {
@@ -18,11 +34,23 @@ export interface StepOutcome<T> {
   diagnostics: Diagnostic[];
 }
 
+/** Work that outlived its render, by cache key. */
+type LateWork = { state: "running"; promise: Promise<unknown> } | { state: "done"; value: unknown };
+
+const lateWork = new Map<string, LateWork>();
+
+/** Forgets every kept late result and running late work (tests; a harness that wants a cold start). */
+export function clearStepCache(): void {
+  lateWork.clear();
+}
+
 /**
  * Runs one step under the shared deadline (an absolute time on `clock`). A late
- * step gives its fallback now; its promise keeps running in the background.
- * Misuse errors ({@link SyspromptError}) are rethrown: they are the caller's
- * to see, not a step failure to paper over.
+ * step gives its partial value or fallback now; its promise keeps running in
+ * the background (and, with a `cacheKey`, serves the next render). A late step
+ * adds no diagnostic of its own: {@link lateStepsWarning} names all late steps
+ * of a render in one. Misuse errors ({@link SyspromptError}) are rethrown: they
+ * are the caller's to see, not a step failure to paper over.
  */
 export async function runStep<T>(
   step: GatherStep<T>,
@@ -36,30 +64,32 @@ export async function runStep<T>(
     ms: Math.round((clock() - started) * 10) / 10,
   });
   if (!step.run) return { value: step.fallback, timing: timing("skipped"), diagnostics: [] };
-  const work = step.run();
+
+  const key = step.cacheKey;
+  const kept = key === undefined ? undefined : lateWork.get(key);
+  if (key !== undefined && kept?.state === "done") {
+    lateWork.delete(key);
+    return { value: kept.value as T, timing: timing("ok"), diagnostics: [] };
+  }
+  const joined = kept?.state === "running";
+  const work = joined ? (kept.promise as Promise<T>) : step.run();
   try {
     // p-timeout refuses 0 ms (a TypeError, reported as a failed step). A step
     // that starts at or after the deadline gets 1 ms: already-done work still
-    // counts, anything else times out.
+    // counts, anything else times out. p-timeout clears its timer when the
+    // work settles first, so no timer outlives the render.
     const value = await pTimeout(work, { milliseconds: Math.max(1, deadline - started) });
+    if (joined && key !== undefined) lateWork.delete(key);
     return { value, timing: timing("ok"), diagnostics: [] };
   } catch (error) {
     if (error instanceof SyspromptError) throw error;
     if (error instanceof TimeoutError) {
+      if (key !== undefined && !joined) keepLateWork(key, work);
       // Keep the late promise from surfacing as an unhandled rejection later.
-      work.catch(() => undefined);
-      return {
-        value: step.fallback,
-        timing: timing("timeout"),
-        diagnostics: [
-          {
-            level: "warning",
-            code: "step-timeout",
-            message: `gathering step "${step.name}" missed the deadline; its fallback was used`,
-          },
-        ],
-      };
+      else work.catch(() => undefined);
+      return { value: partialValue(step), timing: timing("timeout"), diagnostics: [] };
     }
+    if (joined && key !== undefined) lateWork.delete(key);
     return {
       value: step.fallback,
       timing: timing("failed"),
@@ -72,4 +102,47 @@ export async function runStep<T>(
       ],
     };
   }
+}
+
+function keepLateWork(key: string, work: Promise<unknown>): void {
+  const entry: LateWork = { state: "running", promise: work };
+  lateWork.set(key, entry);
+  work.then(
+    (value) => {
+      if (lateWork.get(key) === entry) lateWork.set(key, { state: "done", value });
+    },
+    () => {
+      // Failed late work leaves nothing behind: the next render runs the step afresh.
+      if (lateWork.get(key) === entry) lateWork.delete(key);
+    },
+  );
+}
+
+function partialValue<T>(step: GatherStep<T>): T {
+  if (!step.partial) return step.fallback;
+  try {
+    return step.partial();
+  } catch {
+    // The contract says partial never throws; if one does, the fallback is still a value.
+    return step.fallback;
+  }
+}
+
+/**
+ * One warning naming every step that missed the deadline (in step order), or
+ * none. One per render, not one per step: a slow disk makes several steps late
+ * at once, and that is one event for the reader.
+ */
+export function lateStepsWarning(timings: readonly StepTiming[], budgetMs: number): Diagnostic[] {
+  const late = timings.filter((t) => t.status === "timeout").map((t) => `"${t.name}"`);
+  if (late.length === 0) return [];
+  const [what, their] =
+    late.length === 1 ? ["step", "its fallback was"] : ["steps", "their fallbacks were"];
+  return [
+    {
+      level: "warning",
+      code: "step-timeout",
+      message: `gathering ${what} ${late.join(", ")} missed the ${budgetMs} ms deadline; ${their} used`,
+    },
+  ];
 }

@@ -1,3 +1,5 @@
+import { listItems, splitParagraphs } from "./_markdown.js";
+
 /**
  * Added when a shell is the only way to search: without it models tend to
  * guess paths instead of looking.
@@ -52,4 +54,31 @@ export function parseRuleList(text: string): string[] {
     .map((l) => l.trim())
     .filter((l) => l.startsWith("- "))
     .map((l) => l.slice(2).trim());
+}
+
+/** Whitespace runs as one space, ends trimmed: how a rule and a stated line are compared. */
+function normalizeRule(text: string): string {
+  return text
+    .split(/\s+/)
+    .filter((w) => w !== "")
+    .join(" ");
+}
+
+/**
+ * Leaves out the rules that the prompt already states elsewhere: a rule equal
+ * (whitespace aside) to a whole paragraph or a list item of one of `texts`
+ * (the custom base prompt, the appended text, each context file) is not
+ * repeated in `rules`. Order is kept.
+ */
+export function dropStatedRules(
+  rules: readonly string[],
+  texts: readonly (string | null | undefined)[],
+): string[] {
+  const stated = new Set<string>();
+  for (const text of texts) {
+    if (!text) continue;
+    for (const item of [...splitParagraphs(text), ...listItems(text)])
+      stated.add(normalizeRule(item));
+  }
+  return rules.filter((rule) => !stated.has(normalizeRule(rule)));
 }

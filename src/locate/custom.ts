@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
 import { readTextFile } from "../_fs.js";
+import { resolveUserPath } from "../_paths.js";
 import type { CustomPrompt } from "../sections/render.js";
 import { SyspromptError } from "../types.js";
 import type { LoadedLayer } from "./load-layer.js";
@@ -8,22 +9,32 @@ import type { LoadedLayer } from "./load-layer.js";
 /**
  * An option or flag value that is text or a path. An existing readable file is
  * read; an existing path that is not a readable text file is a usage error
- * (the caller named it explicitly); anything else is the text itself.
+ * (the caller named it explicitly). A value that names no file is the text
+ * itself, unless it looks like a path (one line that contains `/` or `\`,
+ * starts with `~`, or ends in `.md` / `.txt`): then it is most likely a
+ * mistyped file name, and using it as the prompt would pass in silence, so it
+ * is a usage error too. A value with a line break is always text. A leading
+ * `~` means `home`.
  */
 export async function readTextOrPath(
   value: string,
   cwd: string,
   what: string,
+  home: string = homedir(),
 ): Promise<{ text: string; path?: string }> {
   // Multi-line values are prompt text, never paths; skip the file system.
   if (value.includes("\n") || value.trim() === "") return { text: value };
-  const path = resolve(cwd, value);
+  const path = resolveUserPath(value, cwd, home);
   let isFile: boolean;
   try {
     isFile = (await stat(path)).isFile();
   } catch {
-    // Not an existing path (or not a possible one, like ENAMETOOLONG): literal text.
-    return { text: value };
+    // Not an existing path (or not a possible one, like ENAMETOOLONG).
+    if (!looksLikePath(value)) return { text: value };
+    throw new SyspromptError(
+      "bad-argument",
+      `${what}: "${value}" looks like a file name but there is no file at ${path}; fix the path, or, to use the value as text, give it a line break (text with a line break is never read as a path)`,
+    );
   }
   if (!isFile) {
     throw new SyspromptError(
@@ -41,17 +52,43 @@ export async function readTextOrPath(
   return { text: read.text, path };
 }
 
+/** One line that contains a separator, starts with `~`, or ends in `.md` / `.txt`. */
+function looksLikePath(value: string): boolean {
+  const v = value.trim();
+  // A slash inside prose ("Prefer pnpm/yarn.") is not a path; one in a
+  // spaceless word, or a value that starts like a path, is.
+  return (
+    /^(~|\.{0,2}[/\\]|[A-Za-z]:[/\\])/.test(v) ||
+    /\.(md|txt)$/i.test(v) ||
+    (/[/\\]/.test(v) && !/\s/.test(v))
+  );
+}
+
 /**
- * Which custom base prompt applies, first found: the explicit option, then the
- * project's SYSTEM.md / SYSTEM_TEMPLATE.md, then the user's.
+ * The custom base prompt candidates as a chain, highest first: the explicit
+ * option, then the project's SYSTEM.md / SYSTEM_TEMPLATE.md, then the user's.
+ * Each links to the next as `lower`, which render uses when a template fails
+ * (then the builtin base). Literal text never fails, so the chain ends at the
+ * first literal one. Null when there is no candidate.
  */
 export function chooseCustomPrompt(
   option: CustomPrompt | null,
   layers: readonly LoadedLayer[],
 ): CustomPrompt | null {
-  if (option) return option;
-  for (const layer of [...layers].reverse()) if (layer.system) return layer.system;
-  return null;
+  const candidates = [option, ...[...layers].reverse().map((l) => l.system)].filter(
+    (c): c is CustomPrompt => c !== null,
+  );
+  const end = candidates.findIndex((c) => !c.template);
+  const used = end < 0 ? candidates : candidates.slice(0, end + 1);
+  return used.reduceRight<CustomPrompt | null>(
+    (lower, c) => ({ ...withoutLower(c), ...(lower ? { lower } : {}) }),
+    null,
+  );
+}
+
+function withoutLower(prompt: CustomPrompt): CustomPrompt {
+  const { lower: _, ...rest } = prompt;
+  return rest;
 }
 
 /**

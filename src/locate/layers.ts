@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expandHome } from "../_paths.js";
@@ -38,4 +39,32 @@ export function resolveAgentDir(options: {
   const raw = options.agentDir ?? (options.env.SYSPROMPT_AGENT_DIR || undefined);
   if (raw === undefined) return join(options.home, ".pi", "agent");
   return resolve(options.cwd, expandHome(raw, options.home));
+}
+
+/** The path options every entry point shares; each is optional. */
+export interface CommonPathOptions {
+  /** Working directory (relative: against `process.cwd()`; `~` is `home`). Default: `process.cwd()`. */
+  cwd?: string | undefined;
+  /** The user's agent folder (relative: against `cwd`). Default: `$SYSPROMPT_AGENT_DIR`, else `~/.pi/agent`. */
+  agentDir?: string | undefined;
+  /** The home folder. Default: `os.homedir()`. */
+  home?: string | undefined;
+  /** Where `SYSPROMPT_AGENT_DIR` is read. Default: `process.env`. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+/**
+ * `cwd`, `agentDir` and `home`, absolute, with the defaults that
+ * `renderSystemPrompt`, `loadPromptTemplates`, `loadSkills` and the CLI all
+ * share, so no entry point finds other folders than another.
+ */
+export function resolveCommonPaths(options: CommonPathOptions): {
+  cwd: string;
+  agentDir: string;
+  home: string;
+} {
+  const home = resolve(options.home ?? homedir());
+  const cwd = resolve(expandHome(options.cwd ?? process.cwd(), home));
+  const env = options.env ?? process.env;
+  return { cwd, agentDir: resolveAgentDir({ agentDir: options.agentDir, env, home, cwd }), home };
 }

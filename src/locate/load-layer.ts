@@ -5,6 +5,7 @@ import { listMarkdown, loadSectionsFromDir } from "../sections/load.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { SectionFile } from "../sections/types.js";
 import type { Diagnostic, Layer } from "../types.js";
+import { nearMissesInFolder } from "./_near-misses.js";
 
 /** Everything one layer folder contributes to the prompt. */
 export interface LoadedLayer {
@@ -33,6 +34,8 @@ export async function loadLayer(
   layer: Layer,
   options: { customFiles: boolean; sections?: boolean },
 ): Promise<LoadedLayer> {
+  // Hints about files that are not read (`section/`, `system.md`); started now, awaited last.
+  const hints = layer === "builtin" ? undefined : nearMissesInFolder(dir, options);
   const [sections, partials, system, template, append] = await Promise.all([
     options.sections === false
       ? { sections: [], diagnostics: [] }
@@ -49,6 +52,7 @@ export async function loadLayer(
     ...(template?.diagnostics ?? []),
     ...(append?.diagnostics ?? []),
   ];
+  if (hints) diagnostics.push(...(await hints));
   const systemPrompt: CustomPrompt | null =
     system?.text !== undefined
       ? { text: system.text, template: false, source: { layer, path: join(dir, "SYSTEM.md") } }

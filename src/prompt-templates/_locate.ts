@@ -1,7 +1,6 @@
-import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { join } from "node:path";
 import { resolveUserPath } from "../_paths.js";
-import { SyspromptError } from "../types.js";
+import { resolveCommonPaths } from "../locate/layers.js";
 import type { LoadPromptTemplatesOptions, PromptTemplateSource } from "./types.js";
 
 export const PROMPTS_FOLDER = "prompts";
@@ -21,21 +20,15 @@ export interface TemplatePlan {
   untrustedProjectFolder?: string;
 }
 
-/** Decides which folders and files to read, from the options alone (no I/O). */
-export function planTemplateRoots(options: LoadPromptTemplatesOptions): TemplatePlan {
-  const { cwd, includeDefaults = true, projectTrusted = true } = options;
-  if (!isAbsolute(cwd)) {
-    throw new SyspromptError(
-      "invalid-option",
-      `loadPromptTemplates: cwd must be an absolute path, got "${cwd}"; pass path.resolve(cwd)`,
-    );
-  }
-  const home = resolve(cwd, options.home ?? homedir());
+/** Decides which folders and files to read, from the options alone (no I/O; defaults as everywhere, see `resolveCommonPaths`). */
+export function planTemplateRoots(options: LoadPromptTemplatesOptions = {}): TemplatePlan {
+  const { includeDefaults = true, projectTrusted = true } = options;
+  const { cwd, agentDir, home } = resolveCommonPaths(options);
   const roots: TemplateRoot[] = [];
   let untrustedProjectFolder: string | undefined;
   if (includeDefaults) {
     roots.push({
-      path: join(resolve(cwd, options.agentDir), PROMPTS_FOLDER),
+      path: join(agentDir, PROMPTS_FOLDER),
       source: "user",
       explicit: false,
     });

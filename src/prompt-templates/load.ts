@@ -30,11 +30,10 @@ type RootAction = "list" | "read" | Diagnostic[];
  * (option), in that order of precedence. Folders are read one level deep,
  * `.md` files only, in sorted order. Unusable files, invalid frontmatter,
  * missing explicit paths and name collisions come back as diagnostics.
- *
- * @throws SyspromptError when `cwd` is not absolute.
+ * `cwd`, `agentDir` and `home` default as for `renderSystemPrompt`.
  */
 export async function loadPromptTemplates(
-  options: LoadPromptTemplatesOptions,
+  options: LoadPromptTemplatesOptions = {},
 ): Promise<LoadPromptTemplatesResult> {
   const plan = planTemplateRoots(options);
   const diagnostics: Diagnostic[] = [];
@@ -56,7 +55,7 @@ export async function loadPromptTemplates(
 
 /** Synchronous twin of {@link loadPromptTemplates}, for callers that cannot await. */
 export function loadPromptTemplatesSync(
-  options: LoadPromptTemplatesOptions,
+  options: LoadPromptTemplatesOptions = {},
 ): LoadPromptTemplatesResult {
   const plan = planTemplateRoots(options);
   const diagnostics: Diagnostic[] = [];

@@ -22,10 +22,12 @@ export interface PromptTemplate {
 }
 
 export interface LoadPromptTemplatesOptions {
-  /** Absolute project folder; relative `paths` and `agentDir` resolve against it. */
-  cwd: string;
-  /** The user's agent folder (relative: against `cwd`); its `prompts/` folder is the user layer. */
-  agentDir: string;
+  /** Project folder (relative: against `process.cwd()`); relative `paths` and `agentDir` resolve against it. Default: `process.cwd()`. */
+  cwd?: string;
+  /** The user's agent folder; its `prompts/` folder is the user layer. Default: `$SYSPROMPT_AGENT_DIR`, else `~/.pi/agent`. */
+  agentDir?: string;
+  /** Where `SYSPROMPT_AGENT_DIR` is read. Default: `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
   /**
    * Extra `.md` files or folders (read one level deep). Relative paths resolve
    * against `cwd`; a leading `~` is `home`. They win over both default layers.

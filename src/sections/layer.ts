@@ -5,7 +5,8 @@ import type { SectionFile, SectionTemplate } from "./types.js";
  * Stacks section files from lowest to highest layer. A later file with the
  * same name replaces the section, inheriting every frontmatter key it does not
  * set, and keeps the replaced version as `lower` (for `{{> base}}` and as the
- * fallback when it fails to render). Sorted by order, then name.
+ * fallback when it fails to render). A file with a blank body inherits the
+ * body too (see {@link inheritsBody}). Sorted by {@link sectionKey}.
  */
 export function layerSections(files: readonly SectionFile[]): SectionTemplate[] {
   const byName = new Map<string, SectionTemplate>();
@@ -24,8 +25,44 @@ export function layerSections(files: readonly SectionFile[]): SectionTemplate[] 
   return sortSections([...byName.values()]);
 }
 
-export function sortSections<T extends { name: string; meta: { order: number } }>(xs: T[]): T[] {
-  return xs.sort(
-    (a, b) => a.meta.order - b.meta.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-  );
+/**
+ * Where a section goes in the prompt: every volatile section after every
+ * stable one, so the stable prefix stays the same from run to run (and
+ * cache-friendly); then by `order`; ties by name (code-unit order), or for
+ * sections given in code, by the order they were given in.
+ */
+export type SectionKey = readonly [volatile: 0 | 1, order: number, tie: string | number];
+
+export function sectionKey(section: {
+  name: string;
+  meta: { order: number; volatile: boolean };
+}): SectionKey {
+  return [section.meta.volatile ? 1 : 0, section.meta.order, section.name];
+}
+
+export function compareSectionKeys(a: SectionKey, b: SectionKey): number {
+  if (a[0] !== b[0]) return a[0] - b[0];
+  // Not a subtraction: two infinite orders would give NaN.
+  if (a[1] !== b[1]) return a[1] < b[1] ? -1 : 1;
+  return a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0;
+}
+
+export function sortSections<
+  T extends { name: string; meta: { order: number; volatile: boolean } },
+>(xs: T[]): T[] {
+  return xs.sort((a, b) => compareSectionKeys(sectionKey(a), sectionKey(b)));
+}
+
+/**
+ * A file whose body is blank (frontmatter only, or nothing at all) over a
+ * lower version keeps that version's body: it changes only the keys it sets.
+ * So `enabled: false` alone switches a section off without erasing it — a
+ * higher layer can switch it back on, and its `{{> base}}` is the body below
+ * the switch — and `order: 5` alone moves a section. Removing a section is
+ * `enabled: false`, never an empty file.
+ */
+export function inheritsBody(template: SectionTemplate): template is SectionTemplate & {
+  lower: SectionTemplate;
+} {
+  return template.lower !== undefined && template.body.trim() === "";
 }

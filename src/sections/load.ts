@@ -1,10 +1,10 @@
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { readTextFile } from "../_fs.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { readSectionMeta } from "./meta.js";
-import { SECTION_NAME, type SectionFile } from "./types.js";
+import { CUSTOM_PROMPT_SECTION, SECTION_NAME, type SectionFile } from "./types.js";
 
 /**
  * Parses one section file's text. Never touches the disk. Bad frontmatter
@@ -31,6 +31,16 @@ export function parseSectionFile(
     const key = /"([^"]+)"/.exec(d.message)?.[1];
     const line = key ? lineOfKey(text, key) : undefined;
     if (line) d.line = line;
+  }
+  if (Object.keys(doc.data).length === 0 && doc.body.trim() === "") {
+    // An empty file once blanked the section below it; now it keeps that body.
+    diagnostics.push({
+      level: "info",
+      code: "section-empty",
+      message:
+        "section file is empty and changes nothing (a blank body keeps the body below it); to switch a section off, set enabled: false",
+      path,
+    });
   }
   return {
     section: { name, meta, body: doc.body, bodyLine: doc.bodyLine, source: { layer, path } },
@@ -80,6 +90,18 @@ async function loadOne(dir: string, file: string, layer: Layer) {
       ],
     };
   }
+  if (name === CUSTOM_PROMPT_SECTION) {
+    return {
+      diagnostics: [
+        {
+          level: "warning",
+          code: "section-name",
+          message: `"${name}" is the name of the custom base prompt, not a section; to replace the base prompt, use SYSTEM.md or SYSTEM_TEMPLATE.md beside the sections folder; ignored`,
+          path,
+        } satisfies Diagnostic,
+      ],
+    };
+  }
   const read = await readTextFile(path);
   if (!read.ok) return { diagnostics: read.diagnostics };
   const parsed = parseSectionFile(name, read.text, path, layer);
@@ -87,16 +109,21 @@ async function loadOne(dir: string, file: string, layer: Layer) {
 }
 
 /**
- * Sorted `.md` entries of a folder. A missing folder is the normal case for a
- * layer and gives nothing; any other failure (not a folder, no permission)
- * gives a diagnostic.
+ * Sorted `.md` entries of a folder. Any other entry (`rules.txt`, `rules.MD`,
+ * a sub-folder) is an `info` diagnostic, since it is not read; hidden
+ * entries and editor backups (`.DS_Store`, `rules.md~`) pass in silence. A
+ * missing folder is the normal case for a layer and gives nothing; any other
+ * failure (not a folder, no permission) gives a diagnostic.
  */
 export async function listMarkdown(
   dir: string,
 ): Promise<{ names: string[]; diagnostics: Diagnostic[] }> {
   try {
-    const names = await readdir(dir);
-    return { names: names.filter((n) => n.endsWith(".md")).sort(), diagnostics: [] };
+    const entries = (await readdir(dir)).sort();
+    return {
+      names: entries.filter((n) => n.endsWith(".md")),
+      diagnostics: entries.filter(isIgnoredByMistake).map((n) => ignoredEntry(dir, n)),
+    };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { names: [], diagnostics: [] };
@@ -112,4 +139,21 @@ export async function listMarkdown(
       ],
     };
   }
+}
+
+/** Not read, and not obviously meant to be left out (hidden files, editor backups). */
+function isIgnoredByMistake(name: string): boolean {
+  return !name.endsWith(".md") && !name.startsWith(".") && !name.endsWith("~");
+}
+
+function ignoredEntry(dir: string, name: string): Diagnostic {
+  const stem = name.slice(0, -".md".length);
+  return {
+    level: "info",
+    code: "ignored-file",
+    message: name.toLowerCase().endsWith(".md")
+      ? `ignored: only names ending in ".md" (lower case) are read; rename it to ${stem}.md`
+      : `ignored: only .md files directly in ${basename(dir)}/ are read`,
+    path: join(dir, name),
+  };
 }

@@ -1,7 +1,8 @@
 import type { PromptData } from "../data.js";
 import { type Engine, formatPrompt, TemplateError } from "../engine/index.js";
 import type { Diagnostic, RenderedSection, SectionSource } from "../types.js";
-import type { SectionTemplate } from "./types.js";
+import { compareSectionKeys, inheritsBody, type SectionKey, sectionKey } from "./layer.js";
+import { CUSTOM_PROMPT_SECTION, type SectionTemplate } from "./types.js";
 
 /** A custom base prompt (`--system-prompt`, SYSTEM.md, SYSTEM_TEMPLATE.md). */
 export interface CustomPrompt {
@@ -11,9 +12,19 @@ export interface CustomPrompt {
   /** 1-based line of `source.path` on which `text` starts. */
   line?: number;
   source: SectionSource;
+  /** The next candidate (option > project > user), used when this template fails to render. */
+  lower?: CustomPrompt;
 }
 
-/** A named section given in code; replaces a section's body or is appended. */
+/**
+ * A named section given in code (the `sections` option). Its text is used as
+ * it is, never rendered as a template. For a name that has a template, it
+ * replaces that section's body at the section's place, under its tag, even
+ * when a file switched the section off or a custom base prompt replaced it
+ * (the caller's word beats files); an empty text removes the section. A new
+ * name goes after every stable section and before the volatile ones, in the
+ * order given, tagged by its name.
+ */
 export interface ExtraSection {
   name: string;
   text: string;
@@ -37,102 +48,172 @@ export interface RenderOutput {
 
 /**
  * Turns templates and data into the prompt. Pure: no file system, clock or
- * environment, so the same input gives the same bytes. A template that fails
- * falls back to the version it overrides, with a located diagnostic.
+ * environment, so the same input gives the same bytes.
+ *
+ * A template that fails falls back to the version it overrides *whole*: that
+ * version's body and frontmatter (tag, order, enabled…), with a located
+ * diagnostic. Each problem is reported once. Sections are placed by the
+ * {@link sectionKey} of the version used (volatile ones last); see
+ * {@link ExtraSection} for sections from code and {@link CustomPrompt} for the
+ * custom base prompt, which is the section `system`. Names are unique.
  */
 export function renderSections(input: RenderInput, engine: Engine): RenderOutput {
   const diagnostics: Diagnostic[] = [];
   const partials = input.partials ?? {};
-  const sections: RenderedSection[] = [];
+  const placed: { key: SectionKey; section: RenderedSection }[] = [];
+  const names = new Set<string>();
+  const rendered = new Map<SectionTemplate, string | undefined>();
+  const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
   const custom = input.customPrompt ? renderCustom(input.customPrompt) : null;
-  const customSource = input.customPrompt?.source ?? { layer: "option" as const };
-  let customPlaced = false;
+  // What templates see as `customPrompt` is the custom base prompt in use, if any.
+  const data: PromptData = { ...input.data, customPrompt: custom?.text ?? null };
 
+  if (custom !== null) {
+    // The custom prompt takes the place of the first base section, enabled or
+    // not; with no base section at all (every layer removed them) it leads.
+    const first = input.templates.find((t) => t.meta.base);
+    place(
+      first ? sectionKey(first) : LEADING,
+      makeSection(CUSTOM_PROMPT_SECTION, custom.text, false, custom.source),
+    );
+  }
   for (const template of input.templates) {
-    if (custom !== null && template.meta.base) {
-      // The custom prompt takes the place of the first base section, enabled or not.
-      if (!customPlaced) pushSection("preamble", custom, false, customSource);
-      customPlaced = true;
+    const code = fromCode.get(template.name);
+    if (code !== undefined) {
+      fromCode.delete(template.name);
+      place(
+        sectionKey(template),
+        makeSection(template.name, code, template.meta.tag, { layer: "option" }),
+      );
       continue;
     }
-    if (!template.meta.enabled) continue;
-    const rendered = renderWithFallback(template);
-    if (rendered) pushSection(template.name, rendered.text, template.meta.tag, rendered.source);
+    const used = chooseVersion(template);
+    if (!used) continue;
+    place(
+      sectionKey(used.version),
+      makeSection(template.name, used.text, used.version.meta.tag, used.version.source),
+    );
   }
-  if (custom !== null && !customPlaced) {
-    // No base sections at all (every layer removed them): the custom prompt leads.
-    const lead = makeSection("preamble", custom, false, customSource);
-    if (lead) sections.unshift(lead);
+  let given = 0;
+  for (const [name, text] of fromCode) {
+    place(
+      [0, Number.POSITIVE_INFINITY, given++],
+      makeSection(name, text, name, { layer: "option" }),
+    );
   }
-  for (const extra of input.extraSections ?? []) applyExtra(extra);
+  // Stable: the custom prompt stays before a section that shares its key.
+  const sections = placed.sort((a, b) => compareSectionKeys(a.key, b.key)).map((p) => p.section);
 
   return { text: sections.map((s) => s.text).join("\n\n"), sections, diagnostics };
 
-  function pushSection(name: string, body: string, tag: string | false, source: SectionSource) {
-    const made = makeSection(name, body, tag, source);
-    if (made) sections.push(made);
-  }
-
-  /** Replaces the body of the section of that name in place (its tag kept), or appends one. */
-  function applyExtra(extra: ExtraSection) {
-    const at = sections.findIndex((s) => s.name === extra.name);
-    const tag = input.templates.find((t) => t.name === extra.name)?.meta.tag ?? extra.name;
-    const made = makeSection(extra.name, extra.text, tag, { layer: "option" });
-    if (at < 0) {
-      if (made) sections.push(made);
-    } else if (made) {
-      sections[at] = made;
-    } else {
-      sections.splice(at, 1);
+  /**
+   * Adds a section unless its name is taken. Files and options never repeat
+   * a name (layering merges them, `system` is reserved); hand-built input to
+   * this function might, and a result with a name twice would break
+   * `diffSections`.
+   */
+  function place(key: SectionKey, section: RenderedSection | undefined) {
+    if (!section) return;
+    if (names.has(section.name)) {
+      diagnostics.push({
+        level: "warning",
+        code: "section-name",
+        message: `a second section named "${section.name}"; left out (names in a prompt are unique)`,
+        ...(section.source.path ? { path: section.source.path } : {}),
+      });
+      return;
     }
+    names.add(section.name);
+    placed.push({ key, section });
   }
 
-  function renderCustom(prompt: CustomPrompt): string | null {
-    if (!prompt.template) return prompt.text;
+  /**
+   * The first candidate of the custom prompt chain that renders, with its
+   * source; null when every one fails (the builtin base sections apply).
+   * A template renders with `customPrompt: null`: it is what is being decided.
+   */
+  function renderCustom(
+    prompt: CustomPrompt | undefined,
+  ): { text: string; source: SectionSource } | null {
+    if (!prompt) return null;
+    if (!prompt.template) return { text: prompt.text, source: prompt.source };
     try {
-      return engine.render(prompt.text, input.data, { partials });
+      const text = engine.render(prompt.text, { ...input.data, customPrompt: null }, { partials });
+      return { text, source: prompt.source };
     } catch (error) {
+      const next = prompt.lower ? describeCustom(prompt.lower) : "the builtin base prompt";
       diagnostics.push(
-        templateDiagnostic(
-          error,
-          prompt.source,
-          prompt.line ?? 1,
-          "the builtin base prompt is used instead",
-        ),
+        templateDiagnostic(error, prompt.source, prompt.line ?? 1, `${next} is used instead`),
       );
-      return null;
+      return renderCustom(prompt.lower);
     }
   }
 
-  /** Renders a template; on failure, the version it overrides, and so on down. */
-  function renderWithFallback(
-    template: SectionTemplate,
-  ): { text: string; source: SectionSource } | undefined {
-    let baseText: string | undefined;
+  /**
+   * The version of a section that applies, with its text: the highest one
+   * that renders. A disabled version switches the section off (nothing below
+   * it is tried); a failed one hands over to the version below it, whole.
+   */
+  function chooseVersion(
+    template: SectionTemplate | undefined,
+  ): { version: SectionTemplate; text: string } | undefined {
+    if (!template?.meta.enabled) return undefined;
+    if (custom !== null && template.meta.base) return undefined;
+    const text = renderBody(template);
+    return text === undefined ? chooseVersion(template.lower) : { version: template, text };
+  }
+
+  /** What `{{> base}}` inserts: the lower version's body, or its own fallback's, whatever its frontmatter. */
+  function baseText(template: SectionTemplate | undefined): string {
+    if (!template) return "";
+    return renderBody(template) ?? baseText(template.lower);
+  }
+
+  /**
+   * One version's own body; undefined (and a diagnostic) when it fails.
+   * Rendered once per call: `{{> base}}` of the version above and the
+   * fallback from it may both reach a broken file, which is one problem.
+   */
+  function renderBody(template: SectionTemplate): string | undefined {
+    if (!rendered.has(template)) rendered.set(template, renderOnce(template));
+    return rendered.get(template);
+  }
+
+  function renderOnce(template: SectionTemplate): string | undefined {
+    if (inheritsBody(template)) return baseText(template.lower);
     const lower = template.lower;
+    let inserted: string | undefined;
     // `{{> base}}` alone on a line is a standalone partial: Handlebars drops
     // that line's newline and expects the partial to bring its own. A lower
     // file without a final newline would otherwise run into the next line.
     const base = lower
       ? () => {
-          baseText ??= withFinalNewline(renderWithFallback(lower)?.text ?? "");
-          return baseText;
+          inserted ??= withFinalNewline(baseText(lower));
+          return inserted;
         }
       : undefined;
     try {
-      const text = engine.render(template.body, input.data, {
+      return engine.render(template.body, data, {
         partials: base ? { ...partials, base } : partials,
       });
-      return { text, source: template.source };
     } catch (error) {
       const fallback = lower
         ? `the ${lower.source.layer} version is used instead`
         : "the section is left out";
       diagnostics.push(templateDiagnostic(error, template.source, template.bodyLine, fallback));
-      return lower ? renderWithFallback(lower) : undefined;
+      return undefined;
     }
   }
 }
+
+/** "the user SYSTEM.md": the candidate used instead of a failed one (never the option, which is first). */
+function describeCustom(prompt: CustomPrompt): string {
+  const file = prompt.source.path?.split(/[\\/]/).pop() ?? "custom base prompt";
+  return `the ${prompt.source.layer} ${file}`;
+}
+
+/** Before every section. */
+const LEADING: SectionKey = [0, Number.NEGATIVE_INFINITY, ""];
 
 function withFinalNewline(text: string): string {
   return text === "" || text.endsWith("\n") ? text : `${text}\n`;

@@ -3,6 +3,14 @@ import type { SectionSource } from "../types.js";
 /** Section names: lower-case, start with a letter. */
 export const SECTION_NAME = /^[a-z][a-z0-9_-]*$/;
 
+/**
+ * The name of the custom base prompt (`--system-prompt`, SYSTEM.md,
+ * SYSTEM_TEMPLATE.md) in a result. Its own name, not `preamble`: it replaces
+ * every base section, and a preamble kept with `base: false` stays beside it.
+ * No section file or section from code may take it.
+ */
+export const CUSTOM_PROMPT_SECTION = "system";
+
 /** The frontmatter keys a section file may set, fully resolved. */
 export interface SectionMeta {
   /** Position in the prompt; ties are broken by name. */

@@ -1,5 +1,6 @@
 import { escapeXml } from "../../helpers/xml.js";
 import { formatPrompt } from "../engine/format.js";
+import { SyspromptError } from "../types.js";
 import type { Skill, SkillsTool } from "./types.js";
 
 const HEADERS: Record<SkillsTool, string> = {
@@ -31,9 +32,21 @@ export function selectSkillsTool(tools: readonly string[]): SkillsTool | null {
  * `<available_skills>` listing each skill the model may invoke (those with
  * `disableModelInvocation` are left out), every value XML-escaped. Empty when
  * no skill is visible or `tool` is `"none"`. Skills are listed in the order given.
+ *
+ * @param tool Default `"read"`, the tool `selectSkillsTool` prefers.
+ * @throws SyspromptError for a `tool` other than read, bash or none.
  */
-export function formatSkillsForPrompt(skills: readonly Skill[], tool: SkillsTool | "none"): string {
+export function formatSkillsForPrompt(
+  skills: readonly Skill[],
+  tool: SkillsTool | "none" = "read",
+): string {
   if (tool === "none") return "";
+  if (!Object.hasOwn(HEADERS, tool)) {
+    throw new SyspromptError(
+      "bad-option",
+      `formatSkillsForPrompt: tool must be "read", "bash" or "none", got ${JSON.stringify(tool)}`,
+    );
+  }
   const visible = skills.filter((skill) => !skill.disableModelInvocation);
   if (visible.length === 0) return "";
   const lines = [HEADERS[tool], "", "<available_skills>"];

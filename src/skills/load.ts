@@ -1,7 +1,7 @@
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { kindOfPath, readTextFile, realpathOrSelf } from "../_fs.js";
 import { expandHome } from "../_paths.js";
+import { resolveCommonPaths } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
 import { type SkillCandidate, walkSkillsRoot } from "./_walk.js";
 import type { LoadSkillsOptions, LoadSkillsResult, Skill, SkillSource } from "./types.js";
@@ -49,10 +49,10 @@ export async function loadSkillsFromDir(
  * wins, so the project beats the user; the loser is reported as a
  * `name-collision`. The same real file reached twice (through symlinks or
  * overlapping roots) loads once. Nothing a user file holds makes this throw.
+ * `cwd`, `agentDir` and `home` default as for `renderSystemPrompt`.
  */
-export async function loadSkills(options: LoadSkillsOptions): Promise<LoadSkillsResult> {
-  const home = options.home ?? homedir();
-  const cwd = resolve(expandHome(options.cwd, home));
+export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadSkillsResult> {
+  const { cwd, agentDir, home } = resolveCommonPaths(options);
   const diagnostics: Diagnostic[] = [];
   const candidates: { candidate: SkillCandidate; source: SkillSource }[] = [];
 
@@ -82,12 +82,7 @@ export async function loadSkills(options: LoadSkillsOptions): Promise<LoadSkills
   }
 
   if (options.includeDefaults ?? true) {
-    const roots = await defaultRoots(
-      cwd,
-      resolve(expandHome(options.agentDir, home)),
-      home,
-      options.projectDir ?? ".pi",
-    );
+    const roots = await defaultRoots(cwd, agentDir, home, options.projectDir ?? ".pi");
     const seenRoots = new Set<string>();
     for (const root of roots) {
       if (seenRoots.has(root.path)) continue;

@@ -22,10 +22,12 @@ export interface Skill {
 }
 
 export interface LoadSkillsOptions {
-  /** The working directory; project roots are searched from here. */
-  cwd: string;
-  /** The user's agent directory; `<agentDir>/skills` is a user root. */
-  agentDir: string;
+  /** The working directory; project roots are searched from here. Default: `process.cwd()`. */
+  cwd?: string;
+  /** The user's agent directory; `<agentDir>/skills` is a user root. Default: `$SYSPROMPT_AGENT_DIR`, else `~/.pi/agent`. */
+  agentDir?: string;
+  /** Where `SYSPROMPT_AGENT_DIR` is read. Default: `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Explicit skill folders or `.md` files, searched first. Relative paths resolve against `cwd`; `~` means `home`. */
   paths?: string[];
   /** Search the project and user roots. Default `true`. */

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,8 +42,11 @@ export function copyScenario(group: string, scenario: string): string {
 /**
  * Fully pinned options for a scenario laid out as `<root>/agent` (user layer),
  * `<root>/project` (cwd, with `.pi/` as the project layer) and `<root>/home`.
+ * The project and agent folders are created when missing: an explicit `cwd`
+ * or `agentDir` that does not exist is an error.
  */
 export function pinned(root: string, extra: SystemPromptOptions = {}): SystemPromptOptions {
+  for (const dir of ["project", "agent"]) mkdirSync(join(root, dir), { recursive: true });
   return {
     cwd: join(root, "project"),
     agentDir: join(root, "agent"),

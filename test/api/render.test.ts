@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -49,7 +49,7 @@ describe("renderSystemPrompt", () => {
       ],
       diagnostics: [],
       steps: [
-        ...["builtin", "user", "project", "context", "skills"].map((name) => ({
+        ...["builtin", "user", "project", "context", "skills", "environment"].map((name) => ({
           name,
           status: "ok",
           ms: 0,
@@ -61,6 +61,7 @@ describe("renderSystemPrompt", () => {
 
   it("agentName, docs and roots reach their sections", async () => {
     const root = tempDir();
+    mkdirSync(join(root, "lib"));
     const result = await renderSystemPrompt(
       pinned(root, {
         agentName: "Pinned Agent",
@@ -94,7 +95,7 @@ describe("renderSystemPrompt", () => {
     await expect(renderSystemPrompt(pinned(root, { now: "yesterday" }))).rejects.toThrow(
       new SyspromptError(
         "bad-option",
-        'now: "yesterday" is not a valid date; pass an ISO 8601 time',
+        'now: "yesterday" is not an ISO 8601 date or time; pass one such as 2026-01-31 or 2026-01-31T12:00:00Z (a time without an offset is UTC)',
       ),
     );
   });
@@ -108,7 +109,7 @@ describe("renderSystemPrompt", () => {
 });
 
 describe("the sections option", () => {
-  it("adds new sections after the template sections, in insertion order, tagged by name; an existing name is replaced in place", async () => {
+  it("adds new sections after the stable template sections and before the volatile date, in insertion order, tagged by name; an existing name is replaced in place", async () => {
     const root = tempDir();
     const cwd = join(root, "project");
     const result = await renderSystemPrompt(
@@ -142,29 +143,50 @@ describe("the sections option", () => {
         text: cwdSection(cwd),
         source: { layer: "builtin", path: builtinSection("cwd") },
       },
+      { name: "zeta", text: "<zeta>\nAdded first.\n</zeta>", source: { layer: "option" } },
+      { name: "alpha", text: "<alpha>\nAdded second.\n</alpha>", source: { layer: "option" } },
       {
         name: "date",
         text: DATE_SECTION,
         source: { layer: "builtin", path: builtinSection("date") },
       },
-      { name: "zeta", text: "<zeta>\nAdded first.\n</zeta>", source: { layer: "option" } },
-      { name: "alpha", text: "<alpha>\nAdded second.\n</alpha>", source: { layer: "option" } },
     ]);
   });
 
-  it("an invalid name or preamble is a SyspromptError that names the rule", async () => {
+  it("an invalid name, or system (the custom base prompt's), is a SyspromptError that names the rule", async () => {
     const root = tempDir();
-    for (const name of ["preamble", "Team", "1st", "my notes", ""]) {
+    for (const name of ["Team", "1st", "my notes", ""]) {
       await expect(renderSystemPrompt(pinned(root, { sections: { [name]: "x" } }))).rejects.toThrow(
         new SyspromptError(
           "bad-option",
-          `sections: "${name}" is not a valid section name; use ^[a-z][a-z0-9_-]*$, not "preamble"`,
+          `sections: "${name}" is not a valid section name; use ^[a-z][a-z0-9_-]*$`,
         ),
       );
     }
+    await expect(renderSystemPrompt(pinned(root, { sections: { system: "x" } }))).rejects.toThrow(
+      new SyspromptError(
+        "bad-option",
+        'sections: "system" is the custom base prompt, not a section; pass it as systemPrompt',
+      ),
+    );
     await expect(
       renderSystemPrompt(pinned(root, { sections: { notes: 42 as unknown as string } })),
     ).rejects.toThrow('sections: the value of "notes" must be a string');
+  });
+});
+
+describe("the sections option and the preamble", () => {
+  it("preamble from code replaces the preamble's body in place", async () => {
+    const root = tempDir();
+    const result = await renderSystemPrompt(pinned(root, { sections: { preamble: "Be brief." } }));
+    expect(result.sections.slice(0, 2)).toEqual([
+      { name: "preamble", text: "Be brief.", source: { layer: "option" } },
+      {
+        name: "tools",
+        text: DEFAULT_TOOLS_SECTION,
+        source: { layer: "builtin", path: builtinSection("tools") },
+      },
+    ]);
   });
 });
 

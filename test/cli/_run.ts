@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { run } from "../../src/cli/main.js";
@@ -37,6 +38,8 @@ export async function cli(root: string, argv: string[], pinned = true): Promise<
   let stderr = "";
   const [command = "render", ...rest] = argv;
   const flags = pinned ? ["--agent-dir", join(root, "agent"), "--now", NOW] : [];
+  // An explicit --agent-dir or a --cwd that does not exist is a usage error.
+  for (const dir of ["project", "agent"]) mkdirSync(join(root, dir), { recursive: true });
   const code = await run([command, ...flags, ...rest], {
     stdout: (text) => {
       stdout += text;
@@ -47,6 +50,7 @@ export async function cli(root: string, argv: string[], pinned = true): Promise<
     cwd: join(root, "project"),
     env: {},
     home: join(root, "home"),
+    machine: { platform: "linux", arch: "x64" },
   });
   return { code, stdout, stderr };
 }

@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
@@ -10,9 +11,11 @@ import {
   DEFAULT_TOOLS_SECTION,
   ENVIRONMENT_SECTION,
   GENERAL_RULES,
+  NOW,
   PREAMBLE,
   pinned,
   SHELL_RULE,
+  tempDir,
 } from "../api/_helpers.js";
 import { cli, pinMachine } from "./_run.js";
 
@@ -28,6 +31,9 @@ const projectContext = (root: string) =>
     "Use pnpm, not npm.",
     "</project_context>",
   ].join("\n");
+
+const unknownTool = (name: string) =>
+  `info [tool-unknown] tool "${name}" has no description (none in tools.md or toolSnippets), so the tools section cannot say what it does; check the spelling, or describe it (--tool ${name}=text, toolSnippets)\n`;
 
 const TEAM = "<team>\nTeam: platform.\n</team>";
 
@@ -105,15 +111,21 @@ describe("sysprompt render", () => {
     });
   });
 
+  it("--system-prompt / --append-system-prompt naming a missing file is exit 2, not the prompt", async () => {
+    const root = layered();
+    for (const flag of ["--system-prompt", "--append-system-prompt"]) {
+      expect(await cli(root, ["render", flag, "./prompts/sytem.md"])).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `sysprompt: ${flag}: "./prompts/sytem.md" looks like a file name but there is no file at ${root}/project/prompts/sytem.md; fix the path, or, to use the value as text, give it a line break (text with a line break is never read as a path)\n`,
+      });
+    }
+  });
+
   it("--now that is not a date is exit 2", async () => {
-    const cases: [string, string][] = [
-      ["bad", '--now expects an ISO 8601 date or time such as 2026-01-31T12:00:00Z, got "bad"'],
-      [
-        "15/01/2026",
-        '--now expects an ISO 8601 date or time such as 2026-01-31T12:00:00Z, got "15/01/2026"',
-      ],
-      ["2026-02-30", 'now: "2026-02-30" is not a valid date; pass an ISO 8601 time'],
-    ];
+    const message = (value: string) =>
+      `--now: "${value}" is not an ISO 8601 date or time; pass one such as 2026-01-31 or 2026-01-31T12:00:00Z (a time without an offset is UTC)`;
+    const cases = ["bad", "15/01/2026", "2026-02-30"].map((v) => [v, message(v)] as const);
     for (const [bad, message] of cases) {
       expect(await cli(layered(), ["render", "--now", bad], false)).toEqual({
         code: 2,
@@ -141,6 +153,66 @@ describe("sysprompt render", () => {
     ]);
   });
 
+  it("--tools with a name nothing describes: an info diagnostic, not a silent drop", async () => {
+    expect(await cli(layered(), ["render", "--tools", "read,grpe", "--section", "tools"])).toEqual({
+      code: 0,
+      stdout:
+        "<tools>\nTools you can call:\n- read: Read a file's contents; long files can be read in parts.\n</tools>\n",
+      stderr: unknownTool("grpe"),
+    });
+  });
+
+  it("--cwd that does not exist or is a file, and an --agent-dir that does not exist, are exit 2", async () => {
+    const root = layered();
+    const agentMissing = join(root, "no-agent");
+    const cases: [string[], string][] = [
+      [
+        ["--cwd", "nowhere"],
+        `cwd: there is no folder at ${root}/project/nowhere; pass the project's folder`,
+      ],
+      [
+        ["--cwd", "../agent/sections/cwd.md"],
+        `cwd: not a folder at ${root}/agent/sections/cwd.md; pass the project's folder`,
+      ],
+      [
+        ["--agent-dir", agentMissing],
+        `agentDir: there is no folder at ${agentMissing}; pass an existing folder, or leave it out for $SYSPROMPT_AGENT_DIR or ~/.pi/agent`,
+      ],
+    ];
+    for (const [flags, message] of cases) {
+      for (const command of ["render", "sections", "list", "expand"]) {
+        const args = command === "expand" ? [command, ...flags, "/x"] : [command, ...flags];
+        expect(await cli(root, args, false)).toEqual({
+          code: 2,
+          stdout: "",
+          stderr: `sysprompt: ${message}\n`,
+        });
+      }
+    }
+  });
+
+  it("relative --cwd and --agent-dir are relative to where the command runs, not to each other", async () => {
+    const root = layered();
+    const elsewhere = tempDir();
+    mkdirSync(join(elsewhere, "project"));
+    const { code, stdout } = await cli(
+      root,
+      [
+        "render",
+        "--cwd",
+        join(elsewhere, "project"),
+        "--agent-dir",
+        "../agent",
+        "--now",
+        NOW,
+        "--section",
+        "cwd",
+      ],
+      false,
+    );
+    expect([code, stdout]).toEqual([0, `${userCwd(join(elsewhere))}\n`]);
+  });
+
   it("--tool without = is exit 2", async () => {
     expect(await cli(layered(), ["render", "--tool", "deploy"])).toEqual({
       code: 2,
@@ -155,7 +227,7 @@ describe("sysprompt render", () => {
     ).toEqual({
       code: 0,
       stdout: "<tools>\nTools you can call: constructor.\n</tools>\n",
-      stderr: "",
+      stderr: unknownTool("constructor"),
     });
   });
 

@@ -56,4 +56,88 @@ describe("sysprompt sections", () => {
       `info [project-untrusted] project is not trusted: ${root}/project/.pi (SYSTEM, APPEND, sections, skills) skipped; context files still load\n`,
     );
   });
+
+  it("--json: each section with its meta and its status in this render, the custom base prompt, the diagnostics", async () => {
+    const root = copyScenario("cli", "section-reasons");
+    const { code, stdout, stderr } = await cli(root, ["sections", "--json"]);
+    expect([code, stderr]).toEqual([0, ""]);
+    const project = (name: string) => `${root}/project/.pi/sections/${name}.md`;
+    const row = (name: string, order: number, status: string, extra: object = {}) => ({
+      name,
+      order,
+      layer: "builtin",
+      path: `${BUILTIN}sections/${name}.md`,
+      tag: name,
+      base: false,
+      volatile: false,
+      enabled: true,
+      overrides: null,
+      status,
+      ...extra,
+    });
+    const parsed = JSON.parse(stdout) as { sections: Record<string, unknown>[] };
+    expect({
+      ...parsed,
+      // Descriptions are the builtin files' own wording, not what this test is about.
+      sections: parsed.sections.map(({ description: _, ...rest }) => rest),
+    }).toEqual({
+      sections: [
+        row("preamble", 10, "rendered", { tag: false, base: true }),
+        row("tools", 20, "rendered", { base: true }),
+        row("rules", 30, "rendered", { base: true }),
+        row("docs", 40, "empty", { base: true }),
+        row("addendum", 50, "empty"),
+        row("environment", 60, "disabled", {
+          layer: "project",
+          path: project("environment"),
+          enabled: false,
+          overrides: "builtin",
+        }),
+        row("notes", 65, "failed", { layer: "project", path: project("notes") }),
+        row("empty", 66, "empty", { layer: "project", path: project("empty") }),
+        row("project_context", 70, "empty"),
+        row("dir_context", 80, "empty"),
+        row("workspace_tree", 90, "empty"),
+        row("workspace_roots", 100, "empty"),
+        row("skills", 110, "empty"),
+        row("cwd", 120, "rendered"),
+        row("date", 130, "rendered", { volatile: true }),
+      ],
+      customPrompt: null,
+      diagnostics: [
+        {
+          level: "error",
+          code: "template",
+          message: 'Block "each" is never closed: expected {{/each}}; the section is left out',
+          path: project("notes"),
+          line: 5,
+          column: 1,
+        },
+      ],
+    });
+    expect(stdout).toBe(`${JSON.stringify(JSON.parse(stdout), null, 2)}\n`);
+  });
+
+  it("takes every flag render takes except --section (and --json prints JSON)", async () => {
+    const root = copyScenario("cli", "project-with-layers");
+    const flags = [
+      ["--cwd", "."],
+      ["--agent-dir", "../agent"],
+      ["--tools", "read"],
+      ["--tool", "read=Read."],
+      ["--guideline", "Be brief."],
+      ["--model", "m"],
+      ["--system-prompt", "Base."],
+      ["--append-system-prompt", "More."],
+      ["--now", "2026-01-15"],
+      ["--untrusted"],
+      ["--no-context-files"],
+      ["--strict"],
+      ["--json"],
+    ];
+    for (const flag of flags) {
+      const outcome = await cli(root, ["sections", ...flag]);
+      expect([flag, outcome.code]).toEqual([flag, 0]);
+    }
+  });
 });

@@ -23,6 +23,13 @@ async function listenOn(path: string): Promise<void> {
   await new Promise<void>((done) => server.listen(path, done));
 }
 
+const shadowed = (path: string, name: string, winner: string) => ({
+  level: "info",
+  code: "context-shadowed",
+  message: `${name} is not loaded: ${winner} in the same folder is used (one context file per folder)`,
+  path,
+});
+
 const notFile = (path: string, name: string) => ({
   level: "info",
   code: "context-not-file",
@@ -47,22 +54,18 @@ describe("loadContextFiles", () => {
         {
           path: `${root}/agent/AGENTS.md`,
           content: "From the agent dir: comes first.",
-          layer: "user",
         },
         {
           path: `${root}/AGENTS.md`,
           content: "# Root\nOutermost folder rules.",
-          layer: "project",
         },
         {
           path: `${root}/project/CLAUDE.md`,
           content: "From CLAUDE.md in project (trimmed).",
-          layer: "project",
         },
         {
           path: `${root}/project/sub/AGENTS.md`,
           content: "From the working directory: comes last.",
-          layer: "project",
         },
       ],
       diagnostics: [],
@@ -78,10 +81,12 @@ describe("loadContextFiles", () => {
         {
           path: `${root}/project/AGENTS.override.md`,
           content: "AGENTS.override.md wins over every other name.",
-          layer: "project",
         },
       ],
-      diagnostics: [],
+      diagnostics: [
+        shadowed(`${root}/project/AGENTS.md`, "AGENTS.md", "AGENTS.override.md"),
+        shadowed(`${root}/project/CLAUDE.md`, "CLAUDE.md", "AGENTS.override.md"),
+      ],
     });
   });
 
@@ -97,15 +102,28 @@ describe("loadContextFiles", () => {
         {
           path: `${root}/project/AGENTS.MD`,
           content: "AGENTS.MD beats CLAUDE.md.",
-          layer: "project",
         },
         {
           path: `${root}/project/claude-upper/CLAUDE.MD`,
           content: "CLAUDE.MD is the last name tried.",
-          layer: "project",
         },
       ],
-      diagnostics: [],
+      diagnostics: [shadowed(`${root}/project/CLAUDE.md`, "CLAUDE.md", "AGENTS.MD")],
+    });
+  });
+
+  it("CLAUDE.md beside AGENTS.md: AGENTS.md is used and an info names both", async () => {
+    const root = copyScenario("context", "claude-beside-agents");
+    expect(
+      await loadContextFiles({ cwd: join(root, "project"), agentDir: join(root, "agent") }),
+    ).toEqual({
+      files: [
+        {
+          path: `${root}/project/AGENTS.md`,
+          content: "AGENTS.md is the file this folder uses.",
+        },
+      ],
+      diagnostics: [shadowed(`${root}/project/CLAUDE.md`, "CLAUDE.md", "AGENTS.md")],
     });
   });
 
@@ -128,13 +146,11 @@ describe("loadContextFiles", () => {
         {
           path: `${folder}/AGENTS.md`,
           content: "Next to a folder named AGENTS.override.md.",
-          layer: "project",
         },
-        { path: `${fifo}/AGENTS.MD`, content: "Next to a FIFO named AGENTS.md.", layer: "project" },
+        { path: `${fifo}/AGENTS.MD`, content: "Next to a FIFO named AGENTS.md." },
         {
           path: `${socket}/CLAUDE.md`,
           content: "Next to a socket named AGENTS.md.",
-          layer: "project",
         },
       ],
       diagnostics: [
@@ -158,7 +174,7 @@ describe("loadContextFiles", () => {
 
     const result = await loadContextFiles({ cwd: project, agentDir: join(root, "agent") });
     expect(result).toEqual({
-      files: [{ path: `${root}/agent/AGENTS.md`, content: "Shared instructions.", layer: "user" }],
+      files: [{ path: `${root}/agent/AGENTS.md`, content: "Shared instructions." }],
       diagnostics: [
         {
           level: "warning",
@@ -174,7 +190,7 @@ describe("loadContextFiles", () => {
     const root = tempDir();
     writeFileSync(join(root, "AGENTS.md"), "\uFEFFLine one.\r\nLine two.\r\n");
     expect(await loadContextFiles({ cwd: root, agentDir: join(root, "agent") })).toEqual({
-      files: [{ path: `${root}/AGENTS.md`, content: "Line one.\nLine two.", layer: "project" }],
+      files: [{ path: `${root}/AGENTS.md`, content: "Line one.\nLine two." }],
       diagnostics: [],
     });
   });

@@ -2,15 +2,20 @@ import { describe, expect, it, vi } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
-// A file system that hangs cannot be built in a test, so the context step is
-// made to hang here: renderSystemPrompt must still keep its deadline.
+// A file system that hangs cannot be built in a test, so the context and
+// skills steps are made to hang here: renderSystemPrompt must still keep its
+// deadline, and report both late steps in one warning.
 vi.mock("../../src/gather/context-files.js", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../src/gather/context-files.js")>()),
   loadContextFiles: () => new Promise(() => undefined),
 }));
+vi.mock("../../src/skills/index.js", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../src/skills/index.js")>()),
+  loadSkills: () => new Promise(() => undefined),
+}));
 
-describe("renderSystemPrompt with a gathering step that never resolves", () => {
-  it("returns within the deadline plus a small constant, with the fallback and a diagnostic", async () => {
+describe("renderSystemPrompt with gathering steps that never resolve", () => {
+  it("returns within the deadline plus a small constant, with the fallbacks and one warning naming the late steps", async () => {
     const started = performance.now();
     const result = await renderSystemPrompt(pinned(tempDir(), { deadlineMs: 300 }));
     expect(performance.now() - started).toBeLessThan(300 + 250);
@@ -19,14 +24,16 @@ describe("renderSystemPrompt with a gathering step that never resolves", () => {
       ["user", "ok"],
       ["project", "ok"],
       ["context", "timeout"],
-      ["skills", "ok"],
+      ["skills", "timeout"],
+      ["environment", "ok"],
       ["tree", "skipped"],
     ]);
     expect(result.diagnostics).toEqual([
       {
         level: "warning",
         code: "step-timeout",
-        message: 'gathering step "context" missed the deadline; its fallback was used',
+        message:
+          'gathering steps "context", "skills" missed the 300 ms deadline; their fallbacks were used',
       },
     ]);
     expect(result.sections.map((s) => s.name)).toEqual([

@@ -17,7 +17,7 @@ const clock = () => performance.now();
 const never = <T>() => new Promise<T>(() => undefined);
 
 describe("runStep", () => {
-  it("a step that never resolves gives its fallback at the deadline, status timeout, with a warning", async () => {
+  it("a step that never resolves gives its fallback at the deadline, status timeout, no diagnostic of its own", async () => {
     const started = clock();
     const outcome = await runStep(
       { name: "tree", run: () => never<string[]>(), fallback: ["fallback"] },
@@ -30,15 +30,43 @@ describe("runStep", () => {
     expect({ ...outcome, timing: { ...outcome.timing, ms: 0 } }).toEqual({
       value: ["fallback"],
       timing: { name: "tree", status: "timeout", ms: 0 },
-      diagnostics: [
-        {
-          level: "warning",
-          code: "step-timeout",
-          message: 'gathering step "tree" missed the deadline; its fallback was used',
-        },
-      ],
+      diagnostics: [],
     });
     expect(outcome.timing.ms).toBeGreaterThanOrEqual(35);
+  });
+
+  it("a late step with a partial gives what partial returns at the deadline", async () => {
+    let soFar = ["a"];
+    const outcome = await runStep(
+      {
+        name: "context",
+        run: async () => {
+          soFar = [...soFar, "b"];
+          return never<string[]>();
+        },
+        fallback: [],
+        partial: () => soFar,
+      },
+      clock() + 20,
+      clock,
+    );
+    expect([outcome.value, outcome.timing.status]).toEqual([["a", "b"], "timeout"]);
+  });
+
+  it("a partial that throws falls back to the fallback", async () => {
+    const outcome = await runStep(
+      {
+        name: "x",
+        run: () => never<string>(),
+        fallback: "fallback",
+        partial: () => {
+          throw new Error("oops");
+        },
+      },
+      clock() + 10,
+      clock,
+    );
+    expect([outcome.value, outcome.timing.status]).toEqual(["fallback", "timeout"]);
   });
 
   it("a deadline already past still lets a step that is already done win", async () => {
@@ -61,13 +89,7 @@ describe("runStep", () => {
     expect([outcome.value, outcome.timing.status, outcome.diagnostics]).toEqual([
       "fallback",
       "timeout",
-      [
-        {
-          level: "warning",
-          code: "step-timeout",
-          message: 'gathering step "late" missed the deadline; its fallback was used',
-        },
-      ],
+      [],
     ]);
   });
 
@@ -115,6 +137,10 @@ describe("runStep", () => {
 
 describe("renderSystemPrompt under a small deadline", () => {
   it("deadlineMs: 0 returns at once; late steps time out rather than fail", async () => {
+    // Warm up first: the first render of a process parses and compiles the
+    // builtin templates (150-450 ms cold under vitest on a loaded machine),
+    // which is not gathering and not what the deadline bounds.
+    await renderSystemPrompt(pinned(tempDir()));
     const started = clock();
     const result = await renderSystemPrompt(pinned(tempDir(), { deadlineMs: 0 }));
     expect(clock() - started).toBeLessThan(SLACK_MS);

@@ -1,5 +1,14 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildRules, parseRuleList, SHELL_SEARCH_RULE } from "../../src/gather/rules.js";
+import {
+  buildRules,
+  dropStatedRules,
+  parseRuleList,
+  SHELL_SEARCH_RULE,
+} from "../../src/gather/rules.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { GENERAL_RULES, pinned, SHELL_RULE, tempDir } from "../api/_helpers.js";
 
 describe("buildRules", () => {
   it("adds the shell rule when bash or powershell is selected without grep, find or ls", () => {
@@ -55,5 +64,56 @@ describe("parseRuleList", () => {
     expect(
       parseRuleList("# comment\n- First.\n\n  -   Second.  \nnot a rule\n-missing space\n- Third."),
     ).toEqual(["First.", "Second.", "Third."]);
+  });
+});
+
+describe("dropStatedRules", () => {
+  it("leaves out a rule stated as a paragraph or a list item elsewhere, whitespace aside", () => {
+    expect(
+      dropStatedRules(
+        ["Use pnpm.", "Keep edits small.", "Write tests first.", "Be brief.", "Answer in English."],
+        [
+          "Intro.\n\nUse   pnpm.\n\nMore.",
+          null,
+          "Rules:\n- Keep edits\n  small.\n1. Write tests first.",
+          "Say: Be brief. Then stop.",
+          "```\n- Answer in English.\n```",
+        ],
+      ),
+    ).toEqual(["Be brief.", "Answer in English."]);
+  });
+});
+
+describe("rules in the prompt", () => {
+  it("a guideline or general rule a context file or the addendum already states is not repeated", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "project"));
+    writeFileSync(
+      join(root, "project", "AGENTS.md"),
+      `Team rules:\n\n- Answer in English.\n- ${GENERAL_RULES[0]}`,
+    );
+    const result = await renderSystemPrompt(
+      pinned(root, {
+        promptGuidelines: ["Answer in English.", "Cite files."],
+        appendSystemPrompt: "Cite files.",
+      }),
+    );
+    expect(result.sections.find((s) => s.name === "rules")?.text).toBe(
+      `<rules>\nRules:\n${[SHELL_RULE, ...GENERAL_RULES.slice(1)].map((r) => `- ${r}`).join("\n")}\n</rules>`,
+    );
+  });
+
+  it("a SYSTEM_TEMPLATE.md that fails does not take rules with it: the builtin base keeps them all", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "project", ".pi"), { recursive: true });
+    // States a rule, then breaks: the builtin base (with its rules section) is used instead.
+    writeFileSync(
+      join(root, "project", ".pi", "SYSTEM_TEMPLATE.md"),
+      `- ${GENERAL_RULES[0]}\n\n{{#each tools}}`,
+    );
+    const result = await renderSystemPrompt(pinned(root));
+    expect(result.sections.find((s) => s.name === "rules")?.text).toBe(
+      `<rules>\nRules:\n${[SHELL_RULE, ...GENERAL_RULES].map((r) => `- ${r}`).join("\n")}\n</rules>`,
+    );
   });
 });

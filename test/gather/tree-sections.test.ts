@@ -111,25 +111,18 @@ describe("workspaceTree option", () => {
   });
 });
 
-describe("sysprompt render --tree / --deadline", () => {
+describe("sysprompt render --tree", () => {
   it("--tree adds the tree and the deeper AGENTS.md files", async () => {
     const root = scenario();
     const out = await cli(root, ["render", "--tree", "--section", "workspace_tree"]);
     expect(out).toEqual({ code: 0, stdout: `${WORKSPACE_TREE}\n`, stderr: "" });
   });
 
-  it("--deadline takes whole milliseconds; anything else is a usage error", async () => {
+  it("--tree with a generous --deadline: the tree step is ok", async () => {
     const root = scenario();
     const ok = await cli(root, ["render", "--tree", "--deadline", "60000", "--json"]);
     expect(
       JSON.parse(ok.stdout).steps.find((s: { name: string }) => s.name === "tree").status,
     ).toBe("ok");
-    for (const bad of ["-5", "1.5", "soon"]) {
-      expect(await cli(root, ["render", "--deadline", bad])).toEqual({
-        code: 2,
-        stdout: "",
-        stderr: `sysprompt: --deadline expects a whole number of milliseconds, got "${bad}"\n`,
-      });
-    }
   });
 });

@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandHome } from "../../src/_paths.js";
@@ -30,6 +31,7 @@ describe("resolveAgentDir", () => {
 
   it("renderSystemPrompt reads the user layer from $SYSPROMPT_AGENT_DIR when no agentDir is given", async () => {
     const root = copyScenario("layers", "project-over-user-over-builtin");
+    mkdirSync(join(root, "home"));
     const result = await renderSystemPrompt({
       cwd: join(root, "home"),
       home: join(root, "home"),

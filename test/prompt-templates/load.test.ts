@@ -1,6 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` is the placeholder syntax under test, not a forgotten template literal.
 import { describe, expect, it } from "vitest";
-import { SyspromptError } from "../../src/types.js";
 import { LOADERS, scenario } from "./_helpers.js";
 
 describe.each(LOADERS)("%s", (_name, load) => {
@@ -407,14 +406,5 @@ describe.each(LOADERS)("%s", (_name, load) => {
         },
       ],
     });
-  });
-
-  it("throws for a relative cwd, naming the fix", async () => {
-    await expect(load({ cwd: "relative", agentDir: "/agent" })).rejects.toEqual(
-      new SyspromptError(
-        "invalid-option",
-        'loadPromptTemplates: cwd must be an absolute path, got "relative"; pass path.resolve(cwd)',
-      ),
-    );
   });
 });

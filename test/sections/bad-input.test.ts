@@ -60,6 +60,48 @@ describe("bad section files in the project layer", () => {
     ]);
   });
 
+  it("a failed override falls back to the builtin version whole: its tag and order, not the override's", async () => {
+    const { result, cwd, sectionsDir } = await renderBad("override-broken-keeps-lower-meta");
+    // The override says `tag: myrules` and `order: 5`; neither may outlive its failure.
+    expect(result.sections).toEqual(builtinSections(cwd));
+    expect(result.diagnostics).toEqual([
+      {
+        level: "error",
+        code: "template",
+        message:
+          'Block "each" is never closed: expected {{/each}}; the builtin version is used instead',
+        path: join(sectionsDir, "rules.md"),
+        line: 6,
+        column: 1,
+      },
+    ]);
+  });
+
+  it("a broken user file reached through {{> base}} and through the fallback is reported once", async () => {
+    const { result, cwd, sectionsDir } = await renderBad("base-and-fallback-reach-broken-file");
+    const root = join(cwd, "..");
+    expect(result.sections).toEqual(builtinSections(cwd));
+    expect(result.diagnostics).toEqual([
+      {
+        level: "error",
+        code: "template",
+        message:
+          'Block "if" is never closed: expected {{/if}}; the builtin version is used instead',
+        path: join(root, "agent", "sections", "cwd.md"),
+        line: 4,
+        column: 12,
+      },
+      {
+        level: "error",
+        code: "template",
+        message: 'Partial "missing" not found; the user version is used instead',
+        path: join(sectionsDir, "cwd.md"),
+        line: 5,
+        column: 15,
+      },
+    ]);
+  });
+
   it("a partial that does not exist: the builtin version renders; the diagnostic points at {{> nope}}", async () => {
     const { result, cwd, sectionsDir } = await renderBad("override-bad-partial");
     expect(result.sections).toEqual(builtinSections(cwd));
@@ -104,6 +146,12 @@ describe("bad section files in the project layer", () => {
       ...builtin.slice(4),
     ]);
     expect(result.diagnostics).toEqual([
+      {
+        level: "info",
+        code: "ignored-file",
+        message: "ignored: only .md files directly in sections/ are read",
+        path: join(sectionsDir, "notes.txt"),
+      },
       {
         level: "warning",
         code: "section-name",

@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
@@ -100,21 +101,34 @@ describe("layerSections", () => {
     ]);
   });
 
-  it("sorts by order, ties by name (code-unit order)", () => {
+  it("sorts volatile sections last, then by order, ties by name (code-unit order)", () => {
     const names = layerSections([
+      file("clock", "builtin", { order: 5, volatile: true }),
       file("zeta", "builtin", { order: 10 }),
       file("beta", "builtin", { order: 20 }),
       file("alpha", "builtin", { order: 20 }),
       file("first", "builtin", { order: -1 }),
+      file("date", "builtin", { order: 130, volatile: true }),
       file("unordered", "builtin", {}),
-    ]).map((t) => [t.name, t.meta.order]);
+    ]).map((t) => [t.name, t.meta.order, t.meta.volatile]);
     expect(names).toEqual([
-      ["first", -1],
-      ["zeta", 10],
-      ["alpha", 20],
-      ["beta", 20],
-      ["unordered", 1000],
+      ["first", -1, false],
+      ["zeta", 10, false],
+      ["alpha", 20, false],
+      ["beta", 20, false],
+      ["unordered", 1000, false],
+      ["clock", 5, true],
+      ["date", 130, true],
     ]);
+  });
+
+  it("an override that sets volatile moves its section among the volatile ones", () => {
+    const names = layerSections([
+      file("environment", "builtin", { order: 60 }),
+      file("cwd", "builtin", { order: 120 }),
+      file("environment", "project", { volatile: true }),
+    ]).map((t) => t.name);
+    expect(names).toEqual(["cwd", "environment"]);
   });
 });
 
@@ -141,7 +155,7 @@ describe("layers through renderSystemPrompt", () => {
     const result = await renderSystemPrompt(
       pinned(root, { noContextFiles: true, systemPrompt: "Custom base." }),
     );
-    expect(result.sections.map((s) => s.name)).toEqual(["preamble", "environment", "cwd", "date"]);
+    expect(result.sections.map((s) => s.name)).toEqual(["system", "environment", "cwd", "date"]);
   });
 
   it("{{> base}} renders the builtin version it replaces", async () => {
@@ -207,6 +221,106 @@ describe("layers through renderSystemPrompt", () => {
     const { result, b } = await renderScenario("disabled-section");
     expect(result.diagnostics).toEqual([]);
     expect(result.sections).toEqual([b.preamble, b.tools, b.rules, b.cwd, b.date]);
+  });
+
+  it("switched off by the user, back on in the project: {{> base}} is the body below the switch", async () => {
+    const { root, result, b, project } = await renderScenario("disabled-below-comes-back");
+    const environment = (text: string): RenderedSection => ({
+      name: "environment",
+      text,
+      source: { layer: "project", path: join(project, "environment.md") },
+    });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections).toEqual([
+      b.preamble,
+      b.tools,
+      b.rules,
+      environment(
+        ENVIRONMENT_SECTION.replace("\n</environment>", "\n- Shell: bash\n</environment>"),
+      ),
+      b.cwd,
+      b.date,
+    ]);
+
+    // The same with a frontmatter-only project file: it switches the section
+    // back on and keeps the body below (the user file has none of its own).
+    writeFileSync(join(project, "environment.md"), "---\nenabled: true\n---\n");
+    const again = await renderSystemPrompt(pinned(root, { noContextFiles: true }));
+    expect(again.diagnostics).toEqual([]);
+    expect(again.sections).toEqual([
+      b.preamble,
+      b.tools,
+      b.rules,
+      environment(ENVIRONMENT_SECTION),
+      b.cwd,
+      b.date,
+    ]);
+  });
+
+  it("a frontmatter-only override changes only the keys it sets and keeps the body below it", async () => {
+    const { result, b, project } = await renderScenario("frontmatter-only-override");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections).toEqual([
+      {
+        name: "environment",
+        text: ENVIRONMENT_SECTION.replaceAll("environment>", "machine>"),
+        source: { layer: "project", path: join(project, "environment.md") },
+      },
+      b.preamble,
+      b.tools,
+      b.rules,
+      b.cwd,
+      b.date,
+    ]);
+  });
+
+  it("volatile sections come last: a new section without an order lands before date, a volatile one after it", async () => {
+    const { root, result, b, project } = await renderScenario("volatile-last");
+    const added = (name: string, body: string): RenderedSection => ({
+      name,
+      text: `<${name}>\n${body}\n</${name}>`,
+      source: { layer: "project", path: join(project, `${name}.md`) },
+    });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections).toEqual([
+      b.preamble,
+      b.tools,
+      b.rules,
+      b.environment,
+      b.cwd,
+      added("team", "The team reviews every change."),
+      // volatile, order 1: after every stable section, before date (order 130).
+      added("build", "Build number: 42"),
+      b.date,
+    ]);
+
+    // Sections from code: a builtin name (here one whose template renders
+    // empty) takes that section's place and tag; a new name goes after the
+    // stable sections, before the volatile ones, in the order given.
+    const withCode = await renderSystemPrompt(
+      pinned(root, {
+        noContextFiles: true,
+        sections: { zeta: "Z.", workspace_tree: "src/\n  a.ts", alpha: "A." },
+      }),
+    );
+    const code = (name: string, body: string, tag = name): RenderedSection => ({
+      name,
+      text: `<${tag}>\n${body}\n</${tag}>`,
+      source: { layer: "option" },
+    });
+    expect(withCode.sections).toEqual([
+      b.preamble,
+      b.tools,
+      b.rules,
+      b.environment,
+      code("workspace_tree", "src/\n  a.ts"),
+      b.cwd,
+      added("team", "The team reviews every change."),
+      code("zeta", "Z."),
+      code("alpha", "A."),
+      added("build", "Build number: 42"),
+      b.date,
+    ]);
   });
 
   it("a new name adds a section at its order; equal orders sort by name", async () => {

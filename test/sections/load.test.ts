@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadSectionsFromDir } from "../../src/sections/load.js";
+import { loadSectionsFromDir, parseSectionFile } from "../../src/sections/load.js";
 import { FIXTURES, tempDir } from "../api/_helpers.js";
 
 /** The project section folder of a `test/fixtures/sections/<scenario>`. */
@@ -32,7 +32,7 @@ describe("loadSectionsFromDir", () => {
     });
   });
 
-  it("invalid file names (a space, a leading digit) are diagnostics; other extensions are not looked at", async () => {
+  it("invalid file names (a space, a leading digit) are warnings; another extension is an info diagnostic", async () => {
     const dir = sectionsOf("invalid-names");
     expect(await loadSectionsFromDir(dir, "project")).toEqual({
       sections: [
@@ -46,6 +46,12 @@ describe("loadSectionsFromDir", () => {
       ],
       diagnostics: [
         {
+          level: "info",
+          code: "ignored-file",
+          message: "ignored: only .md files directly in sections/ are read",
+          path: join(dir, "notes.txt"),
+        },
+        {
           level: "warning",
           code: "section-name",
           message:
@@ -58,6 +64,24 @@ describe("loadSectionsFromDir", () => {
           message:
             '"Bad Name.md" is not a valid section file name (^[a-z][a-z0-9_-]*$ plus .md); ignored',
           path: join(dir, "Bad Name.md"),
+        },
+      ],
+    });
+  });
+
+  it("system.md is refused: system is the custom base prompt's name", async () => {
+    const dir = join(tempDir(), "sections");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "system.md"), "You are a different agent.\n");
+    expect(await loadSectionsFromDir(dir, "project")).toEqual({
+      sections: [],
+      diagnostics: [
+        {
+          level: "warning",
+          code: "section-name",
+          message:
+            '"system" is the name of the custom base prompt, not a section; to replace the base prompt, use SYSTEM.md or SYSTEM_TEMPLATE.md beside the sections folder; ignored',
+          path: join(dir, "system.md"),
         },
       ],
     });
@@ -169,5 +193,48 @@ describe("loadSectionsFromDir", () => {
     });
     expect(lf).toEqual(expected(join(root, "lf", "team.md")));
     expect(crlf).toEqual(expected(join(root, "crlf", "team.md")));
+  });
+});
+
+describe("parseSectionFile", () => {
+  it("an empty file (no keys, blank body) loads, with a hint that it changes nothing", () => {
+    const cases = [
+      { text: "", body: "", bodyLine: 1 },
+      { text: "  \n\n", body: "  \n\n", bodyLine: 1 },
+      { text: "---\n---\n\n", body: "\n", bodyLine: 3 },
+    ];
+    for (const { text, body, bodyLine } of cases) {
+      expect(parseSectionFile("docs", text, "/p/docs.md", "project")).toEqual({
+        section: {
+          name: "docs",
+          meta: {},
+          body,
+          bodyLine,
+          source: { layer: "project", path: "/p/docs.md" },
+        },
+        diagnostics: [
+          {
+            level: "info",
+            code: "section-empty",
+            message:
+              "section file is empty and changes nothing (a blank body keeps the body below it); to switch a section off, set enabled: false",
+            path: "/p/docs.md",
+          },
+        ],
+      });
+    }
+  });
+
+  it("frontmatter only is not empty: no hint", () => {
+    expect(parseSectionFile("docs", "---\nenabled: false\n---\n", "/p/docs.md", "user")).toEqual({
+      section: {
+        name: "docs",
+        meta: { enabled: false },
+        body: "",
+        bodyLine: 4,
+        source: { layer: "user", path: "/p/docs.md" },
+      },
+      diagnostics: [],
+    });
   });
 });

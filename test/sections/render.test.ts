@@ -156,6 +156,59 @@ describe("renderSections", () => {
       });
     });
 
+    it("hands over to the lower version whole: its tag, order, enabled and base, not the failed one's", () => {
+      const env = template("environment", "env", { meta: { order: 60 } });
+      const templates = [
+        // tag and order of a broken override do not outlive it.
+        template("cwd", "{{#each roots}}", {
+          layer: "project",
+          meta: { order: 1, tag: "workdir" },
+          lower: builtinCwd,
+        }),
+        // A broken override that switches a section back on: the disabled version below applies.
+        template("notes", "{{#if}}", {
+          layer: "project",
+          meta: { order: 50, enabled: true },
+          lower: template("notes", "n", { layer: "user", meta: { order: 50, enabled: false } }),
+        }),
+        // A broken override that keeps a base section under a custom prompt: the base version is replaced.
+        template("tools", "{{> nope}}", {
+          layer: "project",
+          meta: { order: 20, base: false },
+          lower: template("tools", "t", { meta: { order: 20, base: true } }),
+        }),
+        env,
+      ];
+      const out = render({
+        templates,
+        customPrompt: { text: "Custom.", template: false, source: { layer: "option" } },
+      });
+      expect(out.sections).toEqual([
+        { name: "system", text: "Custom.", source: { layer: "option" } },
+        {
+          name: "environment",
+          text: "<environment>\nenv\n</environment>",
+          source: { layer: "builtin", path: "/builtin/environment.md" },
+        },
+        {
+          name: "cwd",
+          text: "<cwd>\ncwd: /work/app\n</cwd>",
+          source: { layer: "builtin", path: "/builtin/cwd.md" },
+        },
+      ]);
+      expect(out.diagnostics.map((d) => [d.path, d.message])).toEqual([
+        [
+          "/project/cwd.md",
+          'Block "each" is never closed: expected {{/each}}; the builtin version is used instead',
+        ],
+        [
+          "/project/notes.md",
+          'Block "if" is never closed: expected {{/if}}; the user version is used instead',
+        ],
+        ["/project/tools.md", 'Partial "nope" not found; the builtin version is used instead'],
+      ]);
+    });
+
     it("a missing partial points at the {{> call}}", () => {
       const broken = template("cwd", "x\n\tsee {{> nope}}\n", {
         layer: "user",
@@ -214,6 +267,46 @@ describe("renderSections", () => {
         },
       ]);
       expect(out.diagnostics).toHaveLength(1);
+    });
+
+    it("each problem is reported once, even when {{> base}} and the fallback both reach the broken file", () => {
+      // The project calls {{> base}} (rendering the broken user file), then fails
+      // itself, so the fallback tries the user file again.
+      const user = template("cwd", "{{#if}}", { layer: "user", bodyLine: 4, lower: builtinCwd });
+      const project = template("cwd", "{{> base}}\n{{> missing}}", {
+        layer: "project",
+        bodyLine: 2,
+        lower: user,
+      });
+      expect(render({ templates: [project] })).toEqual({
+        text: "<cwd>\ncwd: /work/app\n</cwd>",
+        sections: [
+          {
+            name: "cwd",
+            text: "<cwd>\ncwd: /work/app\n</cwd>",
+            source: { layer: "builtin", path: "/builtin/cwd.md" },
+          },
+        ],
+        diagnostics: [
+          {
+            level: "error",
+            code: "template",
+            message:
+              'Block "if" is never closed: expected {{/if}}; the builtin version is used instead',
+            path: "/user/cwd.md",
+            line: 4,
+            column: 1,
+          },
+          {
+            level: "error",
+            code: "template",
+            message: 'Partial "missing" not found; the user version is used instead',
+            path: "/project/cwd.md",
+            line: 3,
+            column: 1,
+          },
+        ],
+      });
     });
 
     it("a builtin section with no lower layer is left out, with a diagnostic", () => {
@@ -277,7 +370,7 @@ describe("renderSections", () => {
   });
 
   describe("custom base prompt", () => {
-    it("replaces every base section with one untagged preamble at the first base section's place", () => {
+    it("replaces every base section with one untagged section, system, at the first base section's place", () => {
       const out = render({
         templates: BASE,
         customPrompt: {
@@ -290,7 +383,7 @@ describe("renderSections", () => {
         text: "Custom {{cwd}}.\n\n<environment>\nOperating system: Linux\n</environment>\n\n<cwd>\ncwd: /work/app\n</cwd>",
         sections: [
           {
-            name: "preamble",
+            name: "system",
             text: "Custom {{cwd}}.",
             source: { layer: "project", path: "/p/SYSTEM.md" },
           },
@@ -315,7 +408,7 @@ describe("renderSections", () => {
         customPrompt: { text: "Custom.", template: false, source: { layer: "option" } },
       });
       expect(out.sections.map((s) => [s.name, s.text])).toEqual([
-        ["preamble", "Custom."],
+        ["system", "Custom."],
         ["environment", "<environment>\nOperating system: Linux\n</environment>"],
         ["cwd", "<cwd>\ncwd: /work/app\n</cwd>"],
       ]);
@@ -332,7 +425,7 @@ describe("renderSections", () => {
         },
       });
       expect(ok.sections[0]).toEqual({
-        name: "preamble",
+        name: "system",
         text: "Custom in /work/app.",
         source: { layer: "user", path: "/u/SYSTEM_TEMPLATE.md" },
       });
@@ -363,16 +456,83 @@ describe("renderSections", () => {
     });
   });
 
+  describe("custom prompt chain", () => {
+    const which = template(
+      "which",
+      "in use: {{#if customPrompt}}{{customPrompt}}{{else}}none{{/if}}",
+      {
+        meta: { order: 125 },
+      },
+    );
+    const user = {
+      text: "User {{agentName}}.",
+      template: true,
+      line: 1,
+      source: { layer: "user" as const, path: "/u/SYSTEM_TEMPLATE.md" },
+    };
+    const project = {
+      text: "{{#if}}",
+      template: true,
+      line: 1,
+      source: { layer: "project" as const, path: "/p/SYSTEM_TEMPLATE.md" },
+      lower: user,
+    };
+
+    it("a failing template gives way to the next candidate; templates see the text in use, not the raw source", () => {
+      const out = render({ templates: [...BASE, which], customPrompt: project });
+      expect(out.sections.map((s) => [s.name, s.text, s.source.path])).toEqual([
+        ["system", "User Pinned.", "/u/SYSTEM_TEMPLATE.md"],
+        [
+          "environment",
+          "<environment>\nOperating system: Linux\n</environment>",
+          "/builtin/environment.md",
+        ],
+        ["cwd", "<cwd>\ncwd: /work/app\n</cwd>", "/builtin/cwd.md"],
+        ["which", "<which>\nin use: User Pinned.\n</which>", "/builtin/which.md"],
+      ]);
+      expect(out.diagnostics.map((d) => [d.path, d.message])).toEqual([
+        [
+          "/p/SYSTEM_TEMPLATE.md",
+          'Block "if" is never closed: expected {{/if}}; the user SYSTEM_TEMPLATE.md is used instead',
+        ],
+      ]);
+    });
+
+    it("the builtin base when every candidate fails; customPrompt is then null, whatever the data said", () => {
+      const out = render({
+        templates: [...BASE, which],
+        customPrompt: { ...project, lower: { ...user, text: "{{> nope}}" } },
+        data: { ...DATA, customPrompt: "stale" },
+      });
+      expect(out.sections.map((s) => s.name)).toEqual([
+        "preamble",
+        "tools",
+        "environment",
+        "cwd",
+        "which",
+      ]);
+      expect(out.sections.at(-1)?.text).toBe("<which>\nin use: none\n</which>");
+      expect(out.diagnostics.map((d) => d.path)).toEqual([
+        "/p/SYSTEM_TEMPLATE.md",
+        "/u/SYSTEM_TEMPLATE.md",
+      ]);
+    });
+  });
+
   describe("extra sections from code", () => {
-    it("replace an existing section's body in place (keeping its tag) and append new ones tagged by name, in insertion order", () => {
+    const date = template("date", "today", { meta: { order: 130, volatile: true } });
+
+    it("replace a section's body at its place (its tag kept) and add new ones before the volatile sections, tagged by name, in the order given", () => {
       const templates = [
-        ...BASE,
+        ...BASE.slice(0, 3),
         template("notes", "n", { meta: { order: 70, tag: "team_notes" } }),
+        ...BASE.slice(3),
+        date,
       ];
       const out = render({
         templates,
         extraSections: [
-          { name: "zeta", text: "Z" },
+          { name: "zeta", text: "Z {{cwd}}" },
           { name: "notes", text: "  New notes.  \n\n\n" },
           { name: "alpha", text: "A" },
           { name: "environment", text: "" },
@@ -381,11 +541,107 @@ describe("renderSections", () => {
       expect(out.sections.map((s) => [s.name, s.text, s.source.layer])).toEqual([
         ["preamble", "You are Pinned.", "builtin"],
         ["tools", "<tools>\n- read: Read a file.\n</tools>", "builtin"],
-        ["cwd", "<cwd>\ncwd: /work/app\n</cwd>", "builtin"],
         ["notes", "<team_notes>\nNew notes.\n</team_notes>", "option"],
-        ["zeta", "<zeta>\nZ\n</zeta>", "option"],
+        ["cwd", "<cwd>\ncwd: /work/app\n</cwd>", "builtin"],
+        ["zeta", "<zeta>\nZ {{cwd}}\n</zeta>", "option"],
         ["alpha", "<alpha>\nA\n</alpha>", "option"],
+        ["date", "<date>\ntoday\n</date>", "builtin"],
       ]);
+    });
+
+    it("a section from code shows even where a file switched it off, a template rendered it empty or a custom prompt replaced it", () => {
+      const templates = [
+        BASE[0] as SectionTemplate,
+        template("tools", "t", { meta: { order: 20, base: true, tag: "tool_list" } }),
+        template("docs", "{{#if docs}}{{docs}}{{/if}}", { meta: { order: 40 } }),
+        template("cwd", "cwd", { meta: { order: 120, enabled: false } }),
+        date,
+      ];
+      const out = render({
+        templates,
+        customPrompt: { text: "Custom.", template: false, source: { layer: "option" } },
+        extraSections: [
+          { name: "cwd", text: "Given cwd." },
+          { name: "docs", text: "Given docs." },
+          { name: "tools", text: "Given tools." },
+        ],
+      });
+      expect(out.sections.map((s) => [s.name, s.text, s.source.layer])).toEqual([
+        ["system", "Custom.", "option"],
+        ["tools", "<tool_list>\nGiven tools.\n</tool_list>", "option"],
+        ["docs", "<docs>\nGiven docs.\n</docs>", "option"],
+        ["cwd", "<cwd>\nGiven cwd.\n</cwd>", "option"],
+        ["date", "<date>\ntoday\n</date>", "builtin"],
+      ]);
+    });
+  });
+});
+
+describe("section names in a result are unique", () => {
+  it("whatever the templates, custom prompt and sections from code", () => {
+    const names = fc.constantFrom("preamble", "tools", "system", "notes", "date");
+    const tpl = fc.record({
+      name: names,
+      base: fc.boolean(),
+      enabled: fc.boolean(),
+      volatile: fc.boolean(),
+      order: fc.integer({ min: 0, max: 3 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(tpl, { maxLength: 6 }),
+        fc.boolean(),
+        fc.uniqueArray(names, { maxLength: 3 }),
+        (specs, withCustom, codeNames) => {
+          const out = render({
+            templates: specs.map(({ name, ...meta }) => template(name, `${name} body`, { meta })),
+            customPrompt: withCustom
+              ? { text: "Custom.", template: false, source: { layer: "option" } }
+              : null,
+            extraSections: codeNames.map((name) => ({ name, text: `${name} from code` })),
+          });
+          const seen = out.sections.map((s) => s.name);
+          expect(new Set(seen).size).toBe(seen.length);
+          expect(out.text).toBe(out.sections.map((s) => s.text).join("\n\n"));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("hand-built input with a name twice keeps the first and says so", () => {
+    const out = render({
+      templates: [
+        template("notes", "first", { meta: { order: 1 } }),
+        template("notes", "second", { layer: "project", meta: { order: 2 } }),
+        template("system", "a section called system", { layer: "user", meta: { order: 3 } }),
+      ],
+      customPrompt: { text: "Custom.", template: false, source: { layer: "option" } },
+    });
+    expect(out).toEqual({
+      text: "Custom.\n\n<notes>\nfirst\n</notes>",
+      sections: [
+        { name: "system", text: "Custom.", source: { layer: "option" } },
+        {
+          name: "notes",
+          text: "<notes>\nfirst\n</notes>",
+          source: { layer: "builtin", path: "/builtin/notes.md" },
+        },
+      ],
+      diagnostics: [
+        {
+          level: "warning",
+          code: "section-name",
+          message: 'a second section named "notes"; left out (names in a prompt are unique)',
+          path: "/project/notes.md",
+        },
+        {
+          level: "warning",
+          code: "section-name",
+          message: 'a second section named "system"; left out (names in a prompt are unique)',
+          path: "/user/system.md",
+        },
+      ],
     });
   });
 });
@@ -403,7 +659,7 @@ describe("custom base prompt placement", () => {
 
   it("leads when no base section exists at all", () => {
     expect(render({ templates: others, customPrompt: custom("Mine.") }).sections).toEqual([
-      { name: "preamble", text: "Mine.", source: { layer: "option" } },
+      { name: "system", text: "Mine.", source: { layer: "option" } },
       {
         name: "environment",
         text: "<environment>\nenv\n</environment>",
@@ -427,6 +683,6 @@ describe("custom base prompt placement", () => {
     ];
     expect(
       render({ templates, customPrompt: custom("Mine.") }).sections.map((s) => s.name),
-    ).toEqual(["environment", "preamble", "date"]);
+    ).toEqual(["environment", "system", "date"]);
   });
 });

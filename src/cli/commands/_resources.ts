@@ -1,9 +1,9 @@
-import { homedir } from "node:os";
-import { resolve } from "node:path";
-import { resolveAgentDir } from "../../locate/layers.js";
+import { resolveCommonPaths } from "../../locate/layers.js";
+import { checkFolders } from "../../options.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { loadSkills } from "../../skills/index.js";
 import type { CliIo } from "../io.js";
+import { flagPaths } from "../options.js";
 
 export interface ResourceFlags {
   cwd?: string;
@@ -13,9 +13,10 @@ export interface ResourceFlags {
 
 /** Loads slash-command templates and skills the way `render` would find them. */
 export async function loadResources(flags: ResourceFlags, io: CliIo) {
-  const home = io.home ?? homedir();
-  const cwd = resolve(io.cwd, flags.cwd ?? ".");
-  const agentDir = resolveAgentDir({ agentDir: flags.agentDir, env: io.env, home, cwd });
+  const explicit = flagPaths(flags, io.cwd, io.home);
+  const { cwd, agentDir, home } = resolveCommonPaths({ ...explicit, home: io.home, env: io.env });
+  // The same checks as render: a mistyped --cwd or --agent-dir is a usage error.
+  await checkFolders({ cwd, ...(explicit.agentDir !== undefined ? { agentDir } : {}) });
   const common = { cwd, agentDir, home, projectTrusted: !flags.untrusted };
   const [templates, skills] = await Promise.all([loadPromptTemplates(common), loadSkills(common)]);
   return { templates, skills };

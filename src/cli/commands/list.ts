@@ -1,27 +1,28 @@
-import { toPosix } from "../../gather/context-files.js";
+import { toPosix } from "../../_paths.js";
 import { formatDiagnostics, formatTable } from "../format.js";
-import { type CliIo, EXIT_OK } from "../io.js";
+import { type CliIo, exitCodeFor } from "../io.js";
 import { loadResources, type ResourceFlags } from "./_resources.js";
 
 /** `sysprompt list`: slash-command templates and skills, with sources and diagnostics. */
 export async function listCommand(
-  flags: ResourceFlags & { json?: boolean },
+  flags: ResourceFlags & { json?: boolean; strict?: boolean },
   io: CliIo,
 ): Promise<number> {
   const { templates, skills } = await loadResources(flags, io);
+  const diagnostics = [...templates.diagnostics, ...skills.diagnostics];
   if (flags.json) {
     io.stdout(
       `${JSON.stringify(
         {
           templates: templates.templates,
           skills: skills.skills,
-          diagnostics: [...templates.diagnostics, ...skills.diagnostics],
+          diagnostics,
         },
         null,
         2,
       )}\n`,
     );
-    return EXIT_OK;
+    return exitCodeFor(diagnostics, flags.strict);
   }
   io.stdout("Templates\n");
   io.stdout(
@@ -47,8 +48,8 @@ export async function listCommand(
           ]),
         ),
   );
-  io.stderr(formatDiagnostics([...templates.diagnostics, ...skills.diagnostics]));
-  return EXIT_OK;
+  io.stderr(formatDiagnostics(diagnostics));
+  return exitCodeFor(diagnostics, flags.strict);
 }
 
 function oneLine(text: string, max = 80): string {

@@ -1,12 +1,41 @@
-import { toPosix } from "../../gather/context-files.js";
-import { preparePrompt } from "../../render-system-prompt.js";
+import { toPosix } from "../../_paths.js";
+import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics, formatTable } from "../format.js";
-import { type CliIo, EXIT_OK } from "../io.js";
+import { type CliIo, exitCodeFor } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
+import { sectionStatus } from "./_section-status.js";
 
-/** `sysprompt sections`: every section template with order, layer, file and flags. */
-export async function sectionsCommand(flags: RenderFlags, io: CliIo): Promise<number> {
-  const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home));
+/**
+ * `sysprompt sections`: every section template with order, layer, file and
+ * flags; `--json` adds each one's tag, description and status in this render
+ * (rendered, disabled, replaced, failed, empty).
+ */
+export async function sectionsCommand(
+  flags: RenderFlags & { json?: boolean },
+  io: CliIo,
+): Promise<number> {
+  const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
+  // Rendered too, so a template that fails is reported here, not only by render.
+  const result = renderPrepared(prepared);
+  const { diagnostics } = result;
+  if (flags.json) {
+    const sections = prepared.templates.map((t) => ({
+      name: t.name,
+      order: t.meta.order,
+      layer: t.source.layer,
+      path: t.source.path ?? null,
+      tag: t.meta.tag,
+      base: t.meta.base,
+      volatile: t.meta.volatile,
+      enabled: t.meta.enabled,
+      overrides: t.lower?.source.layer ?? null,
+      description: t.meta.description,
+      status: sectionStatus(t.name, prepared, result).status,
+    }));
+    const customPrompt = prepared.customPrompt?.source ?? null;
+    io.stdout(`${JSON.stringify({ sections, customPrompt, diagnostics }, null, 2)}\n`);
+    return exitCodeFor(diagnostics, flags.strict);
+  }
   const rows = [["ORDER", "NAME", "LAYER", "FLAGS", "FILE"]];
   for (const t of prepared.templates) {
     const marks = [
@@ -30,6 +59,6 @@ export async function sectionsCommand(flags: RenderFlags, io: CliIo): Promise<nu
       `\ncustom base prompt: ${source.layer}${source.path ? ` ${toPosix(source.path)}` : ""}\n`,
     );
   }
-  io.stderr(formatDiagnostics(prepared.diagnostics));
-  return EXIT_OK;
+  io.stderr(formatDiagnostics(diagnostics));
+  return exitCodeFor(diagnostics, flags.strict);
 }

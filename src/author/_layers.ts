@@ -1,0 +1,61 @@
+import { join } from "node:path";
+import { parseFrontmatter } from "../_frontmatter.js";
+import { readTextFile } from "../_fs.js";
+import { type LoadedLayer, loadLayer } from "../locate/load-layer.js";
+import { listMarkdown } from "../sections/load.js";
+import type { Layer } from "../types.js";
+
+/** A template file with where its body starts, to locate what is found in it. */
+export interface TemplateFile {
+  name: string;
+  path: string;
+  body: string;
+  /** 1-based line of `path` on which `body` starts. */
+  bodyLine: number;
+}
+
+/** One layer folder as `check` sees it: what a render loads, plus every template's location. */
+export interface CheckedLayer {
+  loaded: LoadedLayer;
+  partials: TemplateFile[];
+  /** SYSTEM_TEMPLATE.md, even when a SYSTEM.md beside it wins in a render (the layer notes that). */
+  systemTemplate?: TemplateFile;
+}
+
+/**
+ * Loads a layer the way a render does (so its diagnostics are the render's),
+ * and reads its partials and SYSTEM_TEMPLATE.md again for their paths and body
+ * lines, which the render path does not keep. Problems with those files are
+ * already in the layer's diagnostics, so the second read's are dropped.
+ */
+export async function readLayerForCheck(
+  dir: string,
+  layer: Layer,
+  customFiles: boolean,
+): Promise<CheckedLayer> {
+  const [loaded, partials, systemTemplate] = await Promise.all([
+    loadLayer(dir, layer, { customFiles }),
+    readPartials(join(dir, "partials")),
+    customFiles ? readSystemTemplate(join(dir, "SYSTEM_TEMPLATE.md")) : undefined,
+  ]);
+  return { loaded, partials, ...(systemTemplate ? { systemTemplate } : {}) };
+}
+
+async function readPartials(dir: string): Promise<TemplateFile[]> {
+  const { names } = await listMarkdown(dir);
+  const reads = await Promise.all(names.map((n) => readTextFile(join(dir, n))));
+  const files: TemplateFile[] = [];
+  reads.forEach((read, i) => {
+    const file = names[i];
+    if (!read.ok || file === undefined) return;
+    const doc = parseFrontmatter(read.text);
+    const name = file.slice(0, -".md".length);
+    files.push({ name, path: join(dir, file), body: doc.body, bodyLine: doc.bodyLine });
+  });
+  return files;
+}
+
+async function readSystemTemplate(path: string): Promise<TemplateFile | undefined> {
+  const read = await readTextFile(path);
+  return read.ok ? { name: "SYSTEM_TEMPLATE", path, body: read.text, bodyLine: 1 } : undefined;
+}

@@ -1,0 +1,218 @@
+import { join } from "node:path";
+import { builtinHelpers } from "../../helpers/index.js";
+import { PROMPT_DATA_SCHEMA } from "../data.js";
+import { createEngine, type Engine } from "../engine/index.js";
+import { toPosix } from "../gather/context-files.js";
+import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
+import { checkFolders } from "../options.js";
+import { loadPromptTemplates } from "../prompt-templates/index.js";
+import { layerSections } from "../sections/layer.js";
+import { type CustomPrompt, renderSections } from "../sections/render.js";
+import { loadSkills } from "../skills/index.js";
+import type { Diagnostic, DiagnosticLevel, Layer } from "../types.js";
+import { type CheckedLayer, readLayerForCheck, type TemplateFile } from "./_layers.js";
+import { dataMatrix } from "./_matrix.js";
+import { checkTemplate, type TemplateContext } from "./_template-check.js";
+import type { CheckedTemplate, CheckOptions, CheckReport } from "./types.js";
+
+/** Handlebars' own helpers that templates may use (`log` is switched off by the engine). */
+const HANDLEBARS_HELPERS = ["if", "unless", "each", "with", "lookup"];
+
+/**
+ * Validates everything a render would read, without rendering for real: every
+ * section, partial and SYSTEM_TEMPLATE.md of every layer is compiled and its
+ * helpers, partials and data paths checked against `PROMPT_DATA_SCHEMA`; the
+ * layered sections are rendered with a fixed matrix of synthetic data (so an
+ * error that needs particular data shows); frontmatter, skill and
+ * slash-command template problems come from the same loaders a render uses.
+ * Never throws for what the files hold.
+ *
+ * @throws SyspromptError when `cwd`, or an explicit `agentDir` or `builtinDir`, is not a folder.
+ */
+export async function checkProject(options: CheckOptions = {}): Promise<CheckReport> {
+  const { cwd, agentDir, home } = resolveCommonPaths(options);
+  // The same rule as a render: an explicit folder that is not there is the caller's mistake.
+  await checkFolders({
+    cwd,
+    ...(options.agentDir !== undefined ? { agentDir } : {}),
+    ...(options.builtinDir !== undefined ? { builtinDir: options.builtinDir } : {}),
+  });
+  const trusted = options.projectTrusted !== false;
+  const projectDirName = options.projectDir ?? DEFAULT_PROJECT_DIR;
+  const projectDir = join(cwd, projectDirName);
+  const loaderOptions = {
+    cwd,
+    agentDir,
+    home,
+    projectTrusted: trusted,
+    projectDir: projectDirName,
+  };
+
+  const [layers, skills, promptTemplates] = await Promise.all([
+    Promise.all([
+      readLayerForCheck(options.builtinDir ?? builtinPromptsDir(), "builtin", false),
+      readLayerForCheck(agentDir, "user", true),
+      ...(trusted ? [readLayerForCheck(projectDir, "project", true)] : []),
+    ]),
+    loadSkills(loaderOptions),
+    loadPromptTemplates(loaderOptions),
+  ]);
+
+  const diagnostics: Diagnostic[] = [];
+  if (!trusted) {
+    diagnostics.push({
+      level: "info",
+      code: "project-untrusted",
+      message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped`,
+    });
+  }
+  for (const layer of layers) diagnostics.push(...layer.loaded.diagnostics);
+
+  const engine = createEngine();
+  const { templates, problems } = checkTemplates(layers, engine);
+  diagnostics.push(...problems);
+  const failed = new Set(problems.filter((d) => d.level === "error").map((d) => d.path));
+  const matrix = renderMatrix(layers, engine, failed);
+  diagnostics.push(...matrix.diagnostics);
+  diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics);
+
+  const sorted = sortDiagnostics(diagnostics);
+  return {
+    diagnostics: sorted,
+    counts: countLevels(sorted),
+    templates,
+    dataCases: matrix.cases,
+    skills: skills.skills.length,
+    promptTemplates: promptTemplates.templates.length,
+  };
+}
+
+/** The static half: every template file on its own, against the schema. */
+function checkTemplates(layers: readonly CheckedLayer[], engine: Engine) {
+  const helpers = new Set([...Object.keys(builtinHelpers), ...HANDLEBARS_HELPERS]);
+  const partialNames = new Set(layers.flatMap((l) => l.partials.map((p) => p.name)));
+  const templates: CheckedTemplate[] = [];
+  const problems: Diagnostic[] = [];
+  const lowerSections = new Set<string>();
+
+  const check = (
+    kind: CheckedTemplate["kind"],
+    layer: Layer,
+    file: TemplateFile,
+    context: Partial<TemplateContext>,
+  ) => {
+    templates.push({ kind, name: file.name, layer, path: file.path });
+    const found = checkTemplate(
+      file.body,
+      {
+        helpers,
+        partials: partialNames,
+        root: PROMPT_DATA_SCHEMA,
+        fieldLevel: "error",
+        isPartial: false,
+        ...context,
+      },
+      engine,
+    );
+    for (const p of found) {
+      problems.push({
+        level: p.level,
+        code: p.code,
+        message: p.message,
+        path: file.path,
+        ...(p.line !== undefined ? { line: file.bodyLine + p.line - 1 } : {}),
+        ...(p.column !== undefined ? { column: p.column } : {}),
+      });
+    }
+  };
+
+  for (const layer of layers) {
+    const name = layer.loaded.layer;
+    for (const section of layer.loaded.sections) {
+      const path = section.source.path ?? "";
+      const partials = lowerSections.has(section.name)
+        ? new Set([...partialNames, "base"])
+        : partialNames;
+      check("section", name, { ...section, path }, { partials });
+    }
+    for (const section of layer.loaded.sections) lowerSections.add(section.name);
+    for (const partial of layer.partials) {
+      // A partial sees whatever data and `base` its caller has; the schema's
+      // top level is the usual case, so a miss is only a warning here.
+      check("partial", name, partial, {
+        partials: new Set([...partialNames, "base"]),
+        fieldLevel: "warning",
+        isPartial: true,
+      });
+    }
+    if (layer.systemTemplate) check("system-template", name, layer.systemTemplate, {});
+  }
+  return { templates, problems };
+}
+
+/**
+ * The dynamic half: the layered sections rendered with every data case. A
+ * failure is reported once (with the first case that shows it), and not at all
+ * for a file whose static check already found an error: that error says more.
+ */
+function renderMatrix(
+  layers: readonly CheckedLayer[],
+  engine: Engine,
+  failed: ReadonlySet<string | undefined>,
+) {
+  const templates = layerSections(layers.flatMap((l) => l.loaded.sections));
+  const partials: Record<string, string> = Object.assign(
+    {},
+    ...layers.map((l) => l.loaded.partials),
+  );
+  const failedPartials = layers
+    .flatMap((l) => l.partials)
+    .filter((p) => failed.has(p.path))
+    .map((p) => `In partial "${p.name}"`);
+  const systemTemplates: CustomPrompt[] = layers.flatMap((l) =>
+    l.systemTemplate
+      ? [
+          {
+            text: l.systemTemplate.body,
+            template: true,
+            line: 1,
+            source: { layer: l.loaded.layer, path: l.systemTemplate.path },
+          },
+        ]
+      : [],
+  );
+  const cases = dataMatrix(systemTemplates);
+  const seen = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  for (const { label, data, customPrompt } of cases) {
+    const out = renderSections({ templates, partials, data, customPrompt }, engine);
+    for (const d of out.diagnostics) {
+      if (failed.has(d.path) || failedPartials.some((p) => d.message.startsWith(p))) continue;
+      const key = `${d.path}:${d.line}:${d.column}:${d.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      diagnostics.push({ ...d, code: "template-render", message: `${d.message} (data: ${label})` });
+    }
+  }
+  return { cases: cases.length, diagnostics };
+}
+
+function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  // Stable: diagnostics of one place keep the order they were found in.
+  return [...diagnostics].sort(
+    (a, b) =>
+      compare(a.path ?? "", b.path ?? "") ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0),
+  );
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function countLevels(diagnostics: readonly Diagnostic[]): Record<DiagnosticLevel, number> {
+  const counts: Record<DiagnosticLevel, number> = { error: 0, warning: 0, info: 0 };
+  for (const d of diagnostics) counts[d.level]++;
+  return counts;
+}

@@ -1,0 +1,115 @@
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { readTextFile } from "../_fs.js";
+import type { Diagnostic } from "../types.js";
+import { VERSION } from "../version.js";
+import type { GpuAnswer } from "./_gpu.js";
+
+/**
+ * Bumped when the probe commands or their parsing change, so an answer written
+ * by older code is not trusted. The package version is part of the key too.
+ */
+const PROBE_FORMAT = 1;
+
+/** The key a cached answer must match, field for field. */
+export const GPU_CACHE_VERSION = `gpu-probe/${PROBE_FORMAT} sysprompt/${VERSION}`;
+
+/** `<agentDir>/cache/sysprompt-env.json`. */
+export function envCachePath(agentDir: string): string {
+  return join(agentDir, "cache", "sysprompt-env.json");
+}
+
+/**
+ * Which machine, and which boot of it, an answer is about. A new boot is when
+ * hardware changes (a GPU added, a driver updated), so the boot id (Linux) and
+ * the kernel release are in the key; elsewhere host name and release.
+ */
+export interface MachineFingerprint {
+  platform: string;
+  arch: string;
+  hostname: string;
+  release: string;
+  boot: string;
+}
+
+/** The cache file, as written. */
+interface EnvCacheFile {
+  version: string;
+  machine: MachineFingerprint;
+  gpu: GpuAnswer;
+}
+
+/** The file is a few hundred bytes; anything much larger is not ours. */
+const MAX_CACHE_BYTES = 64 * 1024;
+
+/**
+ * The cached GPU answer for this machine and version, or undefined (no file,
+ * another version or machine, unreadable, not ours). A miss only means the
+ * probe runs again, so it is not a diagnostic.
+ */
+export async function readGpuCache(
+  path: string,
+  machine: MachineFingerprint,
+): Promise<GpuAnswer | undefined> {
+  const read = await readTextFile(path, MAX_CACHE_BYTES);
+  if (!read.ok) return undefined;
+  let file: Partial<EnvCacheFile>;
+  try {
+    file = JSON.parse(read.text) as Partial<EnvCacheFile>;
+  } catch {
+    // A torn or hand-edited file is a miss; the next write replaces it.
+    return undefined;
+  }
+  if (file?.version !== GPU_CACHE_VERSION || !sameMachine(file.machine, machine)) return undefined;
+  return validAnswer(file.gpu);
+}
+
+function sameMachine(a: unknown, b: MachineFingerprint): boolean {
+  if (typeof a !== "object" || a === null) return false;
+  const r = a as Record<string, unknown>;
+  return (Object.keys(b) as (keyof MachineFingerprint)[]).every((k) => r[k] === b[k]);
+}
+
+function validAnswer(gpu: unknown): GpuAnswer | undefined {
+  const g = gpu as { status?: unknown; names?: unknown } | null | undefined;
+  if (g?.status === "none" || g?.status === "unknown") return { status: g.status };
+  if (
+    g?.status === "found" &&
+    Array.isArray(g.names) &&
+    g.names.length > 0 &&
+    g.names.every((n) => typeof n === "string")
+  ) {
+    return { status: "found", names: [...(g.names as string[])] };
+  }
+  return undefined;
+}
+
+/**
+ * Writes the answer atomically (a temporary file renamed over the old one), so
+ * a reader never sees half a file and two writers never mix. Failing to write
+ * costs only a probe next time: an `info` diagnostic, never an exception.
+ */
+export async function writeGpuCache(
+  path: string,
+  machine: MachineFingerprint,
+  gpu: GpuAnswer,
+): Promise<Diagnostic[]> {
+  const file: EnvCacheFile = { version: GPU_CACHE_VERSION, machine, gpu };
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, { flag: "wx" });
+    await rename(temp, path);
+    return [];
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    return [
+      {
+        level: "info",
+        code: "env-cache-unwritable",
+        message: `cannot cache the GPU probe's answer (${error instanceof Error ? error.message : String(error)}); it runs again next time`,
+        path,
+      },
+    ];
+  }
+}

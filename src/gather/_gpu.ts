@@ -1,0 +1,122 @@
+import type { ProbeRunner } from "./_machine.js";
+
+/**
+ * What the GPU probe found. `unknown`: the probe could not tell (its command
+ * is missing, failed or was killed as late); the prompt then says nothing
+ * about the GPU rather than guessing.
+ */
+export type GpuAnswer =
+  | { status: "found"; names: string[] }
+  | { status: "none" }
+  | { status: "unknown" };
+
+/** A healthy probe answers in well under a second; system_profiler and PowerShell are the slow ones. */
+export const GPU_PROBE_TIMEOUT_MS = 3000;
+
+/** PCI classes lspci gives display hardware. */
+const DISPLAY_CLASSES = new Set([
+  "VGA compatible controller",
+  "3D controller",
+  "Display controller",
+]);
+
+/**
+ * Asks the platform's own tool for the display adapters: `lspci -mm` on Linux,
+ * `system_profiler -json SPDisplaysDataType` on macOS, PowerShell's
+ * Win32_VideoController (else `wmic`) on Windows. Other platforms: unknown.
+ */
+export async function probeGpu(
+  platform: string,
+  runProbe: ProbeRunner,
+  timeoutMs = GPU_PROBE_TIMEOUT_MS,
+): Promise<GpuAnswer> {
+  if (platform === "linux") {
+    return answer(await runProbe("lspci", ["-mm"], { timeoutMs }), parseLspci);
+  }
+  if (platform === "darwin") {
+    return answer(
+      await runProbe("system_profiler", ["-json", "SPDisplaysDataType"], { timeoutMs }),
+      parseSystemProfiler,
+    );
+  }
+  if (platform === "win32") {
+    const started = performance.now();
+    const ps = await runProbe(
+      "powershell.exe",
+      [
+        "-NoProfile",
+        "-NonInteractive",
+        "-Command",
+        "Get-CimInstance Win32_VideoController | ForEach-Object { $_.Name }",
+      ],
+      { timeoutMs },
+    );
+    if (ps.status === "ok" || ps.status === "timeout") return answer(ps, parseNameLines);
+    // wmic is deprecated but still there where PowerShell is locked down.
+    const left = Math.max(1, timeoutMs - (performance.now() - started));
+    return answer(
+      await runProbe("wmic", ["path", "win32_VideoController", "get", "Name"], { timeoutMs: left }),
+      parseNameLines,
+    );
+  }
+  return { status: "unknown" };
+}
+
+function answer(
+  result: Awaited<ReturnType<ProbeRunner>>,
+  parse: (stdout: string) => string[] | undefined,
+): GpuAnswer {
+  if (result.status !== "ok") return { status: "unknown" };
+  const names = parse(result.stdout);
+  if (names === undefined) return { status: "unknown" };
+  return names.length > 0 ? { status: "found", names } : { status: "none" };
+}
+
+/**
+ * `lspci -mm` lines: `00:02.0 "VGA compatible controller" "Intel Corporation"
+ * "UHD Graphics 620" -r07 "Lenovo" "Device 2258"`. The quoted fields are the
+ * class, vendor and device; their order is fixed by the format.
+ */
+export function parseLspci(stdout: string): string[] {
+  const names: string[] = [];
+  for (const line of stdout.split(/\r?\n/)) {
+    const fields = [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? "");
+    const [cls, vendor, device] = fields;
+    if (cls === undefined || !DISPLAY_CLASSES.has(cls)) continue;
+    const name = [vendor, device].filter((f) => f).join(" ");
+    if (name) names.push(name);
+  }
+  return names;
+}
+
+/** `{"SPDisplaysDataType": [{"sppci_model": "Apple M2 Pro", …}]}`; undefined when not that. */
+export function parseSystemProfiler(stdout: string): string[] | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(stdout);
+  } catch {
+    // Not JSON (an old macOS without -json): the probe could not tell.
+    return undefined;
+  }
+  const list = (data as { SPDisplaysDataType?: unknown } | null)?.SPDisplaysDataType;
+  if (!Array.isArray(list)) return undefined;
+  return list
+    .map((gpu) => (gpu as { sppci_model?: unknown } | null)?.sppci_model)
+    .filter((m): m is string => typeof m === "string" && m.trim() !== "")
+    .map((m) => m.trim());
+}
+
+/** One adapter name per line; wmic adds a `Name` header. */
+export function parseNameLines(stdout: string): string[] {
+  return stdout
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && l !== "Name");
+}
+
+/** `A`, `A ×2`, `A; B`: equal names counted, first-seen order kept. */
+export function formatGpuNames(names: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return [...counts].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join("; ");
+}

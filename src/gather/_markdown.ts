@@ -1,0 +1,153 @@
+/**
+ * The little Markdown that gathering needs: fenced code blocks, blank lines,
+ * paragraphs and list items. Every function here is a single left-to-right
+ * pass with plain character tests (no regular expressions), so its cost is
+ * linear in the text whatever the text is.
+ */
+
+/** An open fenced code block: its character and how many of them opened it. */
+export interface Fence {
+  char: "`" | "~";
+  length: number;
+}
+
+/** Up to three spaces of indentation are allowed before a fence. */
+const MAX_FENCE_INDENT = 3;
+
+/** Offset of the first non-space within the first four characters, or -1 (indented code). */
+function fenceStart(text: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && i - from <= MAX_FENCE_INDENT && text[i] === " ") i++;
+  return i - from > MAX_FENCE_INDENT ? -1 : i;
+}
+
+/** The fence that the line `text[from, to)` opens, or undefined. */
+export function fenceOpener(text: string, from: number, to: number): Fence | undefined {
+  const start = fenceStart(text, from, to);
+  if (start < 0) return undefined;
+  const char = text[start];
+  if (char !== "`" && char !== "~") return undefined;
+  let end = start;
+  while (end < to && text[end] === char) end++;
+  if (end - start < 3) return undefined;
+  // A backtick fence's info string may not contain a backtick (CommonMark).
+  if (char === "`") for (let i = end; i < to; i++) if (text[i] === "`") return undefined;
+  return { char, length: end - start };
+}
+
+/** True when the line `text[from, to)` closes `fence`: the same character, at least as many, nothing after. */
+export function closesFence(text: string, from: number, to: number, fence: Fence): boolean {
+  const start = fenceStart(text, from, to);
+  if (start < 0) return false;
+  let end = start;
+  while (end < to && text[end] === fence.char) end++;
+  if (end - start < fence.length) return false;
+  return isBlank(text, end, to);
+}
+
+/** True when `text[from, to)` holds only spaces and tabs. */
+export function isBlank(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text[i];
+    if (c !== " " && c !== "\t") return false;
+  }
+  return true;
+}
+
+/** Calls `visit(from, to)` for each line (without its `\n`), in order. */
+export function forEachLine(text: string, visit: (from: number, to: number) => void): void {
+  let from = 0;
+  for (;;) {
+    const nl = text.indexOf("\n", from);
+    const to = nl === -1 ? text.length : nl;
+    visit(from, to);
+    if (nl === -1) return;
+    from = nl + 1;
+  }
+}
+
+/**
+ * Paragraphs: runs of lines separated by blank lines, never split inside a
+ * fenced code block (an unclosed fence runs to the end), each trimmed; empty
+ * ones are left out.
+ */
+export function splitParagraphs(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let fence: Fence | undefined;
+  const flush = (end: number) => {
+    const paragraph = text.slice(start, end).trim();
+    if (paragraph !== "") out.push(paragraph);
+  };
+  forEachLine(text, (from, to) => {
+    if (fence) {
+      if (closesFence(text, from, to, fence)) fence = undefined;
+      return;
+    }
+    fence = fenceOpener(text, from, to);
+    if (!fence && isBlank(text, from, to)) {
+      flush(from);
+      start = to;
+    }
+  });
+  flush(text.length);
+  return out;
+}
+
+/**
+ * Offset just past a list marker at `text[from, to)` (`-`, `*`, `+`, or up to
+ * nine digits and `.` or `)`, then a space or tab), after any indentation; -1
+ * when the line is not a list item.
+ */
+export function listItemStart(text: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && (text[i] === " " || text[i] === "\t")) i++;
+  const c = text[i];
+  if (c === "-" || c === "*" || c === "+") {
+    i++;
+  } else {
+    const digits = i;
+    while (i < to && i - digits < 10 && isDigit(text[i])) i++;
+    if (i === digits || i - digits > 9 || (text[i] !== "." && text[i] !== ")")) return -1;
+    i++;
+  }
+  if (i < to && text[i] !== " " && text[i] !== "\t") return -1;
+  return i;
+}
+
+function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= "0" && c <= "9";
+}
+
+/**
+ * The text of every list item outside fenced code, trimmed: the marker's line
+ * plus the lines that continue it (not blank, not a new item, heading or fence).
+ */
+export function listItems(text: string): string[] {
+  const out: string[] = [];
+  let fence: Fence | undefined;
+  let item: string[] | undefined;
+  const flush = () => {
+    if (item) out.push(item.join(" ").trim());
+    item = undefined;
+  };
+  forEachLine(text, (from, to) => {
+    if (fence) {
+      if (closesFence(text, from, to, fence)) fence = undefined;
+      return;
+    }
+    fence = fenceOpener(text, from, to);
+    if (fence || isBlank(text, from, to)) return flush();
+    const marker = listItemStart(text, from, to);
+    if (marker >= 0) {
+      flush();
+      item = [text.slice(marker, to).trim()];
+    } else if (item && text.slice(from, to).trimStart()[0] !== "#") {
+      item.push(text.slice(from, to).trim());
+    } else {
+      flush();
+    }
+  });
+  flush();
+  return out.filter((i) => i !== "");
+}

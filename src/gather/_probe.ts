@@ -1,0 +1,102 @@
+import type { ChildProcess } from "node:child_process";
+import type { ProbeResult, ProbeRunner } from "./_machine.js";
+
+/** A probe's answer is a few lines; more than this is cut, not buffered without end. */
+const MAX_PROBE_OUTPUT_BYTES = 256 * 1024;
+
+/** Probes still running, killed if the process exits before they do. */
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/**
+ * On POSIX the child leads its own process group, so killing the group also
+ * stops what it started (a shell script's `sleep`, a helper holding the pipe).
+ */
+const OWN_GROUP = process.platform !== "win32";
+
+function kill(child: ChildProcess): void {
+  try {
+    if (OWN_GROUP && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    else child.kill("SIGKILL");
+  } catch {
+    // Already gone (ESRCH): nothing left to stop.
+  }
+}
+
+function killRunningProbes(): void {
+  for (const child of running) kill(child);
+  running.clear();
+}
+
+/**
+ * The real {@link ProbeRunner}: no shell, stdin closed, stderr dropped, stdout
+ * capped. Neither the child, its pipe nor the kill timer keeps the event loop
+ * alive, so a CLI that has printed exits at once; a probe still running then
+ * is killed on the way out rather than left behind. The flip side: something
+ * else must keep the process up while it is awaited — in a render, the
+ * gathering deadline's timer does, up to the deadline, which is all a render
+ * waits for anyway.
+ */
+export const runProbe: ProbeRunner = async (command, args, { timeoutMs }) => {
+  // Loaded on first use: most renders take the GPU answer from the cache.
+  const { spawn } = await import("node:child_process");
+  return new Promise<ProbeResult>((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(command, [...args], {
+        stdio: ["ignore", "pipe", "ignore"],
+        windowsHide: true,
+        detached: OWN_GROUP,
+      });
+    } catch {
+      // spawn throws synchronously only for bad arguments (e.g. a NUL in a path).
+      resolve({ status: "failed" });
+      return;
+    }
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.once("exit", killRunningProbes);
+    }
+    running.add(child);
+
+    let done = false;
+    const finish = (result: ProbeResult) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      running.delete(child);
+      resolve(result);
+    };
+    const timer = setTimeout(() => {
+      kill(child);
+      // Do not wait for the pipe to close: a grandchild may hold it open.
+      child.stdout?.destroy();
+      finish({ status: "timeout" });
+    }, timeoutMs);
+    timer.unref();
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    child.stdout?.on("data", (chunk: Buffer) => {
+      if (size >= MAX_PROBE_OUTPUT_BYTES) return;
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      finish({ status: error.code === "ENOENT" ? "missing" : "failed" });
+    });
+    child.on("close", (code) => {
+      finish(
+        code === 0
+          ? {
+              status: "ok",
+              stdout: Buffer.concat(chunks).subarray(0, MAX_PROBE_OUTPUT_BYTES).toString("utf8"),
+            }
+          : { status: "failed" },
+      );
+    });
+    child.unref();
+    // A pipe is a handle of its own; unreferenced so it cannot hold the process either.
+    (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
+  });
+};

@@ -1,0 +1,168 @@
+import { constants } from "node:fs";
+import { type FileHandle, open, stat } from "node:fs/promises";
+import { decodeText } from "../_fs.js";
+import { type Diagnostic, SyspromptError } from "../types.js";
+
+/** Default cap of each context file and each import (`maxContextBytes`). */
+export const DEFAULT_MAX_CONTEXT_BYTES = 256 * 1024;
+
+/** Opening a FIFO with this flag returns at once instead of waiting for a writer. */
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/** A UTF-8 character is at most 4 bytes: a cut backs off at most 3 to land on a boundary. */
+const MAX_UTF8_BACKOFF = 3;
+
+export type CappedText =
+  | {
+      ok: true;
+      text: string;
+      /** Bytes left out after the cut; 0 when the whole file was read. */
+      omitted: number;
+      diagnostics: Diagnostic[];
+    }
+  | {
+      ok: false;
+      reason: "missing" | "not-file" | "binary" | "unreadable";
+      diagnostics: Diagnostic[];
+    };
+
+/** Checks an explicit `maxContextBytes` / `maxBytes` option. */
+export function checkMaxBytes(value: unknown, what = "maxContextBytes"): number {
+  if (value === undefined) return DEFAULT_MAX_CONTEXT_BYTES;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new SyspromptError(
+      "bad-option",
+      `${what}: expected a whole number of bytes (1 or more), got ${JSON.stringify(value) ?? String(value)}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Reads at most `maxBytes` of a regular text file. Nothing but a regular file
+ * is ever opened (a FIFO, socket or device is refused from `stat`, and again
+ * from the open handle in case it was swapped in between), and never more
+ * than `maxBytes + 1` bytes are read, however large the file: a longer file is
+ * cut at a UTF-8 character boundary and `omitted` says how much was left out.
+ * A NUL byte in what was read means binary: refused.
+ */
+export async function readCappedText(path: string, maxBytes: number): Promise<CappedText> {
+  try {
+    const s = await stat(path);
+    if (!s.isFile()) return notFile(path, s.isDirectory());
+  } catch (error) {
+    return failure(path, error);
+  }
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, constants.O_RDONLY | O_NONBLOCK);
+    const s = await handle.stat();
+    if (!s.isFile()) return notFile(path, s.isDirectory());
+    const bytes = await readHead(handle, maxBytes + 1);
+    return decodeCapped(bytes, Math.max(s.size, bytes.length), maxBytes, path);
+  } catch (error) {
+    return failure(path, error);
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** Up to `limit` bytes from the start of the file (fewer at its end). */
+async function readHead(handle: FileHandle, limit: number): Promise<Uint8Array> {
+  const buffer = new Uint8Array(limit);
+  let filled = 0;
+  while (filled < limit) {
+    const { bytesRead } = await handle.read(buffer, filled, limit - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
+}
+
+function decodeCapped(
+  bytes: Uint8Array,
+  total: number,
+  maxBytes: number,
+  path: string,
+): CappedText {
+  let end = bytes.length;
+  if (end > maxBytes) {
+    end = maxBytes;
+    // Back off continuation bytes (10xxxxxx) so the cut never splits a character.
+    for (let k = 0; k < MAX_UTF8_BACKOFF && end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80; k++)
+      end--;
+  }
+  const kept = bytes.subarray(0, end);
+  if (kept.includes(0)) {
+    return {
+      ok: false,
+      reason: "binary",
+      diagnostics: [
+        { level: "warning", code: "file-binary", message: "binary file (NUL bytes) skipped", path },
+      ],
+    };
+  }
+  const decoded = decodeText(kept, path);
+  if (!decoded.ok) return { ok: false, reason: "binary", diagnostics: decoded.diagnostics };
+  const omitted = total - end;
+  const diagnostics = [...decoded.diagnostics];
+  if (omitted > 0) {
+    diagnostics.push({
+      level: "warning",
+      code: "context-cut",
+      message: `file is ${total} bytes, over the ${maxBytes}-byte limit: cut after ${end} bytes, ${omitted} left out`,
+      path,
+    });
+  }
+  return { ok: true, text: decoded.text, omitted, diagnostics };
+}
+
+/** The line that ends a cut file in the prompt, so the model knows text is missing. */
+export function cutMarker(omitted: number, maxBytes: number): string {
+  return `[… ${humanBytes(omitted)} (${omitted} bytes) more of this file left out: context files are cut at ${humanBytes(maxBytes)}]`;
+}
+
+/** `512 B`, `1.5 KiB`, `49.6 MiB`: fixed format, no locale. */
+export function humanBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${trimZero((n / 1024).toFixed(1))} KiB`;
+  return `${trimZero((n / (1024 * 1024)).toFixed(1))} MiB`;
+}
+
+function trimZero(fixed: string): string {
+  return fixed.endsWith(".0") ? fixed.slice(0, -2) : fixed;
+}
+
+function notFile(path: string, isDir: boolean): CappedText {
+  return {
+    ok: false,
+    reason: "not-file",
+    diagnostics: [
+      {
+        level: "warning",
+        code: "file-not-regular",
+        message: `${isDir ? "a folder" : "not a regular file"}; skipped without opening it`,
+        path,
+      },
+    ],
+  };
+}
+
+function failure(path: string, error: unknown): CappedText {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "";
+  const missing = code === "ENOENT" || code === "ENOTDIR";
+  return {
+    ok: false,
+    reason: missing ? "missing" : "unreadable",
+    diagnostics: [
+      {
+        level: "warning",
+        code: missing ? "file-missing" : "file-unreadable",
+        message: missing
+          ? "file not found"
+          : `cannot read file: ${error instanceof Error ? error.message : String(error)}`,
+        path,
+      },
+    ],
+  };
+}

@@ -1,0 +1,204 @@
+import { realpath } from "node:fs/promises";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { Diagnostic } from "../types.js";
+import { cutMarker, readCappedText } from "./capped-read.js";
+import { findImportTokens, type ImportToken } from "./import-tokens.js";
+import { isWithin } from "./project-root.js";
+
+/** Imports are followed this many levels deep; the content at the last level keeps its own imports as written. */
+export const MAX_IMPORT_DEPTH = 5;
+
+/**
+ * At most this many imports are tried per context file (all levels together);
+ * later ones stay as written, with one `info`. Real files have a handful; a
+ * file of 40,000 `@x` tokens would otherwise cost 40,000 lookups and as many
+ * diagnostics.
+ */
+export const MAX_IMPORTS_PER_FILE = 100;
+
+/** What one top-level context file's expansion has used so far. */
+export interface ImportState {
+  /** Real paths already in the file (start with the file's own): a cycle or a repeat. */
+  visited: Set<string>;
+  /** Imports tried so far, against {@link MAX_IMPORTS_PER_FILE}. */
+  tried: number;
+}
+
+/** Where the imports of one context file may lead, and how much of each is read. */
+export interface ImportScope {
+  /** The user's home, for `@~/…`. */
+  home: string;
+  /** Cap of each imported file, in bytes. */
+  maxBytes: number;
+  /**
+   * Folders an import must resolve into, after following links. List each
+   * folder both as written and as its real path.
+   */
+  allowed: readonly string[];
+  /** The allowed folders in words, for messages ("the project root /p"). */
+  allowedText: string;
+}
+
+/** The file whose text is being expanded. */
+export interface Importer {
+  /** Where diagnostics point. */
+  path: string;
+  /** Relative imports resolve against this folder: the importing file's real folder. */
+  dir: string;
+}
+
+export interface Expanded {
+  text: string;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Replaces each `@path` import in `text` (see {@link findImportTokens} for
+ * what counts as one) with the imported file's text, itself expanded, up to
+ * {@link MAX_IMPORT_DEPTH} levels. `state.visited` holds the real paths already
+ * in this top-level file (start it with the file's own): an import of one of
+ * them (a cycle or a repeat) stays as written. So does an import that is missing,
+ * unreadable, not a regular file, binary, or that leads outside
+ * `scope.allowed`; each of these gets a diagnostic at the token. An imported
+ * file over `scope.maxBytes` is cut and ends with a marker line.
+ */
+export async function expandImports(
+  text: string,
+  importer: Importer,
+  scope: ImportScope,
+  state: ImportState,
+  depth = 0,
+): Promise<Expanded> {
+  const tokens = findImportTokens(text);
+  const diagnostics: Diagnostic[] = [];
+  if (tokens.length === 0) return { text, diagnostics };
+  if (depth >= MAX_IMPORT_DEPTH) {
+    diagnostics.push({
+      level: "info",
+      code: "import-depth",
+      message: `imports are followed ${MAX_IMPORT_DEPTH} levels deep; ${tokens.length === 1 ? "the import in this file is" : `the ${tokens.length} imports in this file are`} left as written`,
+      path: importer.path,
+    });
+    return { text, diagnostics };
+  }
+  const pieces: string[] = [];
+  let copied = 0;
+  for (const token of tokens) {
+    if (state.tried === MAX_IMPORTS_PER_FILE) {
+      state.tried++;
+      diagnostics.push({
+        level: "info",
+        code: "import-limit",
+        message: `more than ${MAX_IMPORTS_PER_FILE} imports in one context file; the rest are left as written`,
+        path: importer.path,
+        line: token.line,
+        column: token.column,
+      });
+    }
+    if (state.tried > MAX_IMPORTS_PER_FILE) break;
+    state.tried++;
+    const at = (d: Omit<Diagnostic, "path" | "line" | "column">): Diagnostic => ({
+      ...d,
+      path: importer.path,
+      line: token.line,
+      column: token.column,
+    });
+    const outcome = await importOne(token, importer, scope, state, depth, at);
+    diagnostics.push(...outcome.diagnostics);
+    if (outcome.text === undefined) continue;
+    pieces.push(text.slice(copied, token.start), outcome.text);
+    copied = token.end;
+  }
+  pieces.push(text.slice(copied));
+  return { text: pieces.join(""), diagnostics };
+}
+
+async function importOne(
+  token: ImportToken,
+  importer: Importer,
+  scope: ImportScope,
+  state: ImportState,
+  depth: number,
+  at: (d: Omit<Diagnostic, "path" | "line" | "column">) => Diagnostic,
+): Promise<{ text?: string; diagnostics: Diagnostic[] }> {
+  const written = `@${token.path}`;
+  const target = resolveImport(token.path, importer.dir, scope.home);
+  const outside = (where: string) => ({
+    diagnostics: [
+      at({
+        level: "warning",
+        code: "import-outside",
+        message: `${written} leads to ${where}, outside ${scope.allowedText}; left as written`,
+      }),
+    ],
+  });
+  // Checked before touching the file system, so nothing outside is even looked at.
+  if (!scope.allowed.some((folder) => isWithin(target, folder))) return outside(target);
+  let real: string;
+  try {
+    real = await realpath(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      // A bare word (`@alice`, `@todo`) is more likely a mention than a broken import.
+      const looksLikePath = token.path.includes("/") || token.path.includes(".");
+      return {
+        diagnostics: [
+          at({
+            level: looksLikePath ? "warning" : "info",
+            code: "import-missing",
+            message: `${written}: no file at ${target}; left as written`,
+          }),
+        ],
+      };
+    }
+    return unreadable(written, (error as Error).message, at);
+  }
+  if (!scope.allowed.some((folder) => isWithin(real, folder))) return outside(real);
+  if (state.visited.has(real)) {
+    return {
+      diagnostics: [
+        at({
+          level: "info",
+          code: "import-repeat",
+          message: `${written}: ${real} is already part of this context file (a cycle or a repeat); left as written`,
+        }),
+      ],
+    };
+  }
+  const read = await readCappedText(real, scope.maxBytes);
+  if (!read.ok) return unreadable(written, read.diagnostics[0]?.message ?? read.reason, at);
+  state.visited.add(real);
+  const inner = await expandImports(
+    read.text,
+    { path: real, dir: dirname(real) },
+    scope,
+    state,
+    depth + 1,
+  );
+  let text = inner.text.trimEnd();
+  if (read.omitted > 0) text = `${text}\n${cutMarker(read.omitted, scope.maxBytes)}`;
+  return { text, diagnostics: [...read.diagnostics, ...inner.diagnostics] };
+}
+
+function unreadable(
+  written: string,
+  why: string,
+  at: (d: Omit<Diagnostic, "path" | "line" | "column">) => Diagnostic,
+) {
+  return {
+    diagnostics: [
+      at({
+        level: "warning",
+        code: "import-unreadable",
+        message: `${written}: ${why}; left as written`,
+      }),
+    ],
+  };
+}
+
+/** `~/x` from the home, `/x` as is, anything else from the importing file's folder. */
+export function resolveImport(path: string, dir: string, home: string): string {
+  if (path.startsWith("~/")) return join(home, path.slice(2));
+  return isAbsolute(path) ? resolve(path) : resolve(dir, path);
+}

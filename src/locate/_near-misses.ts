@@ -1,0 +1,110 @@
+import type { Dirent } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { Diagnostic } from "../types.js";
+
+/** The folders a user or project layer folder is read for, spelled as they are read. */
+const LAYER_FOLDERS = ["sections", "partials", "prompts", "skills"] as const;
+
+/** The files a layer folder is read for, when it may replace or extend the base prompt. */
+const CUSTOM_FILES = ["SYSTEM.md", "SYSTEM_TEMPLATE.md", "APPEND_SYSTEM.md"] as const;
+
+/**
+ * The singular of each folder that is read, in lower case, with what the real
+ * folder holds. Other unknown names are left alone: pi extensions keep their
+ * own folders and files (`extensions/`, `agents/`, `settings.json`) here.
+ */
+const MISNAMED_FOLDERS = new Map<string, { folder: string; holds: string }>([
+  ["section", { folder: "sections", holds: "section files live" }],
+  ["partial", { folder: "partials", holds: "partials live" }],
+  ["prompt", { folder: "prompts", holds: "slash-command templates live" }],
+  ["skill", { folder: "skills", holds: "skills live" }],
+]);
+
+/** One entry of a layer folder's listing. */
+export interface LayerEntry {
+  name: string;
+  /** From the listing itself (no stat); a link counts as what it would be read as. */
+  type: "file" | "folder" | "link" | "other";
+}
+
+/**
+ * `info` diagnostics for entries of a layer folder that look meant to be read
+ * but are not: a misnamed folder (`section/`), a name that differs only in
+ * case from one that is read (`system.md`), and SYSTEM_TEMPLATE.md beside the
+ * SYSTEM.md that wins over it. Works on the listing alone, so nothing is
+ * opened, and a mis-cased name is found on case-insensitive file systems too,
+ * where opening `SYSTEM.md` would succeed.
+ */
+export function nearMisses(
+  dir: string,
+  entries: readonly LayerEntry[],
+  options: { customFiles: boolean },
+): Diagnostic[] {
+  const readNames: readonly string[] = options.customFiles
+    ? [...LAYER_FOLDERS, ...CUSTOM_FILES]
+    : LAYER_FOLDERS;
+  // A name that is read only when it is of the right kind: a SYSTEM.md that is a
+  // FIFO or a folder is skipped (with its own diagnostic), so it is not "used".
+  const present = new Set(
+    entries
+      .filter((e) => e.type === "link" || e.type === (e.name.endsWith(".md") ? "file" : "folder"))
+      .map((e) => e.name),
+  );
+  const diagnostics: Diagnostic[] = [];
+  const note = (name: string, code: string, message: string) =>
+    diagnostics.push({ level: "info", code, message, path: join(dir, name) });
+  for (const { name } of entries) {
+    const lower = name.toLowerCase();
+    const misnamed = MISNAMED_FOLDERS.get(lower);
+    if (misnamed) {
+      note(name, "ignored-file", `ignored: ${misnamed.holds} in ${misnamed.folder}/`);
+      continue;
+    }
+    const meant = readNames.find((read) => read !== name && read.toLowerCase() === lower);
+    if (meant && present.has(meant)) {
+      note(name, "ignored-file", `ignored: names are case-sensitive; ${meant} beside it is used`);
+    } else if (meant) {
+      note(
+        name,
+        "file-name-case",
+        `read as ${meant} only where file names ignore case (macOS, Windows) and ignored elsewhere; rename it to ${meant}`,
+      );
+    }
+    if (options.customFiles && name === "SYSTEM_TEMPLATE.md" && present.has("SYSTEM.md")) {
+      note(
+        name,
+        "ignored-file",
+        "ignored: both SYSTEM.md and SYSTEM_TEMPLATE.md exist; SYSTEM.md is used",
+      );
+    }
+  }
+  return diagnostics;
+}
+
+/**
+ * {@link nearMisses} for a layer folder on disk: one listing, sorted so the
+ * diagnostics come in a stable order. A folder that cannot be listed gives no
+ * hints: a missing layer is normal, and any other failure is already reported
+ * by the listing of its `sections/` folder.
+ */
+export async function nearMissesInFolder(
+  dir: string,
+  options: { customFiles: boolean },
+): Promise<Diagnostic[]> {
+  let entries: LayerEntry[];
+  try {
+    entries = (await readdir(dir, { withFileTypes: true }))
+      .map((d) => ({ name: d.name, type: entryType(d) }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return [];
+  }
+  return nearMisses(dir, entries, options);
+}
+
+function entryType(entry: Dirent): LayerEntry["type"] {
+  if (entry.isFile()) return "file";
+  if (entry.isDirectory()) return "folder";
+  return entry.isSymbolicLink() ? "link" : "other";
+}

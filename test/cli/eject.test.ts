@@ -1,0 +1,192 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { RenderResult } from "../../src/types.js";
+import { BUILTIN, copyScenario, tempDir } from "../api/_helpers.js";
+import { cli, pinMachine } from "./_run.js";
+
+pinMachine();
+
+const KNOWN =
+  "addendum, cwd, date, dir_context, docs, environment, preamble, project_context, rules, skills, tools, workspace_roots, workspace_tree";
+
+/** `sysprompt eject` in `<root>/project` with `<root>/agent` as the user layer. */
+const eject = (root: string, ...args: string[]) =>
+  cli(root, ["eject", "--agent-dir", join(root, "agent"), ...args], false);
+
+const builtin = (name: string) => readFileSync(join(BUILTIN, "sections", `${name}.md`));
+const projectSections = (root: string) => join(root, "project", ".pi", "sections");
+
+/** An empty project folder. */
+function emptyProject(): string {
+  const root = tempDir();
+  mkdirSync(join(root, "project"));
+  return root;
+}
+
+describe("sysprompt eject", () => {
+  it("copies the named builtin sections byte for byte into .pi/sections and says so", async () => {
+    const root = emptyProject();
+    expect(await eject(root, "rules", "tools")).toEqual({
+      code: 0,
+      stdout: "wrote .pi/sections/rules.md\nwrote .pi/sections/tools.md\n",
+      stderr: "",
+    });
+    expect(readdirSync(projectSections(root))).toEqual(["rules.md", "tools.md"]);
+    expect(readFileSync(join(projectSections(root), "rules.md"))).toEqual(builtin("rules"));
+    expect(readFileSync(join(projectSections(root), "tools.md"))).toEqual(builtin("tools"));
+  });
+
+  it("never overwrites without --force: the existing file is left alone, exit 1", async () => {
+    const root = emptyProject();
+    mkdirSync(projectSections(root), { recursive: true });
+    const mine = join(projectSections(root), "rules.md");
+    writeFileSync(mine, "---\n---\nMy rules.\n");
+    expect(await eject(root, "rules", "tools")).toEqual({
+      code: 1,
+      stdout:
+        "wrote .pi/sections/tools.md\nexists .pi/sections/rules.md (left alone; --force replaces it)\n",
+      stderr: "",
+    });
+    expect(readFileSync(mine, "utf8")).toBe("---\n---\nMy rules.\n");
+  });
+
+  it("--force replaces an existing file", async () => {
+    const root = emptyProject();
+    mkdirSync(projectSections(root), { recursive: true });
+    const mine = join(projectSections(root), "rules.md");
+    writeFileSync(mine, "My rules.\n");
+    expect(await eject(root, "rules", "--force")).toEqual({
+      code: 0,
+      stdout: "wrote .pi/sections/rules.md\n",
+      stderr: "",
+    });
+    expect(readFileSync(mine)).toEqual(builtin("rules"));
+  });
+
+  it("an unknown name is exit 2, lists the builtin sections and writes nothing", async () => {
+    const root = emptyProject();
+    expect(await eject(root, "rules", "rulez")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `sysprompt: no builtin section "rulez"; the builtin sections are: ${KNOWN}\n`,
+    });
+    expect(existsSync(join(root, "project", ".pi"))).toBe(false);
+  });
+
+  it("no names and no --all, or both, are bad usage (exit 2)", async () => {
+    const root = emptyProject();
+    expect(await eject(root)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `sysprompt: name the sections to copy, or pass --all; the builtin sections are: ${KNOWN}\n`,
+    });
+    expect(await eject(root, "rules", "--all")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `sysprompt: give section names or --all, not both; the builtin sections are: ${KNOWN}\n`,
+    });
+    expect(existsSync(join(root, "project", ".pi"))).toBe(false);
+  });
+
+  it("a --cwd that is not a folder is bad usage (exit 2) and creates nothing", async () => {
+    const root = emptyProject();
+    expect(await eject(root, "rules", "--cwd", "../nowhere")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `sysprompt: cwd: there is no folder at ${root}/nowhere; pass the project's folder\n`,
+    });
+    expect(existsSync(join(root, "nowhere"))).toBe(false);
+  });
+
+  it("--user copies into the agent dir's sections (shown in full, being outside the project)", async () => {
+    const root = emptyProject();
+    expect(await eject(root, "date", "--user")).toEqual({
+      code: 0,
+      stdout: `wrote ${root}/agent/sections/date.md\n`,
+      stderr: "",
+    });
+    expect(readFileSync(join(root, "agent", "sections", "date.md"))).toEqual(builtin("date"));
+    expect(existsSync(join(root, "project", ".pi"))).toBe(false);
+  });
+
+  it("after eject --all the rendered prompt is byte-identical, now served by the project's copies", async () => {
+    const root = copyScenario("eject", "render-unchanged");
+    const flags = ["--model", "m-1", "--append-system-prompt", "Be kind.", "--guideline", "Ask."];
+    const before = await cli(root, ["render", ...flags]);
+    const ejected = await eject(root, "--all");
+    const after = await cli(root, ["render", ...flags]);
+    expect(ejected.code).toBe(0);
+    expect(ejected.stdout).toBe(
+      KNOWN.split(", ")
+        .map((name) => `wrote .pi/sections/${name}.md\n`)
+        .join(""),
+    );
+    expect(after).toEqual(before);
+    expect(before.stdout).toContain("<skills>");
+    const json = JSON.parse(
+      (await cli(root, ["render", "--json", ...flags])).stdout,
+    ) as RenderResult;
+    expect(json.sections.map((s) => [s.name, s.source.layer])).toEqual(
+      [
+        "preamble",
+        "tools",
+        "rules",
+        "addendum",
+        "environment",
+        "project_context",
+        "skills",
+        "cwd",
+        "date",
+      ].map((name) => [name, "project"]),
+    );
+  });
+
+  it("warns when the project's copy hides a user override of the same section", async () => {
+    const root = copyScenario("cli", "project-with-layers");
+    expect(await eject(root, "cwd")).toEqual({
+      code: 0,
+      stdout: "wrote .pi/sections/cwd.md\n",
+      stderr: `warning ${root}/project/.pi/sections/cwd.md [eject-hides-user] the user layer overrides "cwd" (${root}/agent/sections/cwd.md); the project's copy of the builtin now wins over it\n`,
+    });
+  });
+
+  it("no such warning when the project already had its own copy (nothing changed)", async () => {
+    const root = copyScenario("cli", "project-with-layers");
+    mkdirSync(projectSections(root), { recursive: true });
+    writeFileSync(join(projectSections(root), "cwd.md"), "Mine.\n");
+    expect(await eject(root, "cwd")).toEqual({
+      code: 1,
+      stdout: "exists .pi/sections/cwd.md (left alone; --force replaces it)\n",
+      stderr: "",
+    });
+  });
+
+  it("--json prints the folder, what was written and what was left alone", async () => {
+    const root = emptyProject();
+    mkdirSync(projectSections(root), { recursive: true });
+    writeFileSync(join(projectSections(root), "date.md"), "Mine.\n");
+    const { code, stdout, stderr } = await eject(root, "cwd", "date", "--json");
+    const entry = (name: string) => ({
+      name,
+      from: join(BUILTIN, "sections", `${name}.md`),
+      path: join(projectSections(root), `${name}.md`),
+    });
+    expect([code, stderr]).toEqual([1, ""]);
+    expect(JSON.parse(stdout)).toEqual({
+      dir: projectSections(root),
+      written: [entry("cwd")],
+      skipped: [entry("date")],
+      diagnostics: [],
+    });
+  });
+
+  it("--help shows an example", async () => {
+    const root = emptyProject();
+    const { code, stdout } = await cli(root, ["eject", "--help"], false);
+    expect(code).toBe(0);
+    expect(stdout.slice(stdout.indexOf("Example:"))).toBe(
+      "Example:\n  $ sysprompt eject rules tools    # then edit .pi/sections/rules.md\n",
+    );
+  });
+});
