@@ -46,6 +46,8 @@ export interface SystemPromptOptions {
   noContextFiles?: boolean;
   /** Documentation pointers; the docs section renders only when given. */
   docs?: string;
+  /** Add a compact listing of cwd (`workspace_tree`) and the AGENTS.md files below it (`dir_context`). Default: false. */
+  workspaceTree?: boolean;
   /**
    * Extra workspace roots (folders; `~` and relative paths resolve from cwd). Each root's
    * ancestors are searched for context files after cwd's, and the `workspace_roots` section
@@ -274,6 +276,7 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
       : "an array of { label, value } strings",
   noContextFiles: isBoolean,
   docs: isString,
+  workspaceTree: isBoolean,
   roots: isStringArray,
   maxContextBytes: (v) =>
     typeof v === "number" && Number.isInteger(v) && v > 0
