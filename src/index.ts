@@ -30,6 +30,11 @@ export {
 } from "./gather/context-files.js";
 export { dedupeContextFiles } from "./gather/dedupe.js";
 export type { Machine, ProbeResult, ProbeRunner } from "./gather/environment.js";
+export {
+  type BuiltWorkspaceTree,
+  buildWorkspaceTree,
+  type WorkspaceTreeOptions,
+} from "./gather/tree.js";
 export type { PreloadedSkill, SystemPromptOptions } from "./options.js";
 export {
   expandPromptTemplate,

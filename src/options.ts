@@ -63,6 +63,8 @@ export interface SystemPromptOptions {
   noContextFiles?: boolean;
   /** Documentation pointers; the docs section renders only when given. */
   docs?: string;
+  /** Add a compact listing of cwd (`workspace_tree`) and the AGENTS.md files below it (`dir_context`). Default: false. */
+  workspaceTree?: boolean;
   /**
    * Extra workspace roots (folders; `~` and relative paths resolve from cwd). Each root's
    * ancestors are searched for context files after cwd's, and the `workspace_roots` section
@@ -338,6 +340,7 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
       : "an array of { label, value } strings",
   noContextFiles: isBoolean,
   docs: isString,
+  workspaceTree: isBoolean,
   roots: isStringArray,
   maxContextBytes: (v) =>
     typeof v === "number" && Number.isInteger(v) && v > 0
@@ -367,11 +370,6 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
     typeof v === "number" && v >= 0 ? undefined : "a number of milliseconds, 0 or more",
   builtinDir: isPath,
 };
-
-/** Every option this build of sysprompt takes, in the order of {@link SystemPromptOptions}. */
-export const OPTION_NAMES = Object.freeze(
-  Object.keys(OPTION_CHECKS) as (keyof SystemPromptOptions)[],
-);
 
 function checkTypes(options: SystemPromptOptions): void {
   if (!isPlainObject(options)) {

@@ -26,7 +26,7 @@ import {
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../..");
@@ -200,9 +200,6 @@ async function main() {
     throw new Error(`the repository is not built; run \`npm ci\` in ${REPO} first`);
   }
   const { version } = piCommand();
-  const { supportsWorkspaceTree } = await import(
-    pathToFileURL(join(REPO, "dist/src/integrations/pi/map-options.js")).href
-  );
   const root = mkdtempSync(join(tmpdir(), "sysprompt-pi-e2e-"));
   const home = join(root, "home");
   const agentDir = join(home, ".pi", "agent");
@@ -284,8 +281,10 @@ async function main() {
     check("the repository is a package in pi's settings", packages.includes(REPO), settings);
 
     // 1. A trusted project with section overrides and an AGENTS.md.
+    let firstSystem = "";
     {
       const { run, system } = await ask("overrides", ["--approve"]);
+      firstSystem = system;
       answered("trusted project", run);
       check("sysprompt's prompt is sent", system.startsWith(SYSPROMPT_PREAMBLE), system);
       check("pi's own builtin preamble is gone", !system.includes(PI_PREAMBLE), system);
@@ -358,25 +357,18 @@ async function main() {
       );
     }
 
-    // 5. The workspace tree flag (the option exists only in builds that have the tree).
+    // 5. The workspace tree flag (off by default: see run 1).
     {
       const { run, system } = await ask("overrides", ["--approve"], {
         after: ["--sysprompt-tree"],
       });
       answered("--sysprompt-tree", run);
-      if (supportsWorkspaceTree()) {
-        check(
-          "--sysprompt-tree adds the workspace tree",
-          system.includes("<workspace_tree>"),
-          system,
-        );
-      } else {
-        check(
-          "--sysprompt-tree says once that this build has no tree",
-          count(run.stderr, "[pi-tree-unsupported]") === 1,
-          run.stderr,
-        );
-      }
+      check(
+        "--sysprompt-tree adds the workspace tree",
+        system.includes("<workspace_tree>") && system.includes("notes.txt"),
+        system,
+      );
+      check("... which is off by default", !firstSystem.includes("<workspace_tree>"), firstSystem);
     }
 
     // 6. /sysprompt shows the sections and asks no model.

@@ -1,4 +1,4 @@
-import { OPTION_NAMES, type SystemPromptOptions } from "../../options.js";
+import type { SystemPromptOptions } from "../../options.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../../sections/types.js";
 import type { Diagnostic } from "../../types.js";
 import type { PiSystemPromptOptions } from "./types.js";
@@ -31,7 +31,8 @@ export interface PiPromptInput {
  * SYSTEM.md / APPEND_SYSTEM.md read again); pi's skills are the skill list;
  * pi's sections are sections from code. sysprompt adds what pi lacks: section
  * files with overrides, imports and dedupe in context files, the environment,
- * the tree. Pure: the diagnostics name the pi inputs sysprompt cannot take.
+ * the tree (the `--sysprompt-tree` flag). Pure: the diagnostics name the pi
+ * inputs sysprompt cannot take.
  */
 export function piRenderOptions(input: PiPromptInput): {
   options: SystemPromptOptions;
@@ -65,27 +66,9 @@ export function piRenderOptions(input: PiPromptInput): {
     })),
     // pi loads no context file only when the user turned them off; sysprompt then loads none either.
     ...((prompt.contextFiles ?? []).length === 0 ? { noContextFiles: true } : {}),
+    workspaceTree: input.workspaceTree,
   };
-  if (input.workspaceTree) {
-    if (supportsWorkspaceTree()) {
-      Object.assign(options, { workspaceTree: true });
-    } else {
-      diagnostics.push({
-        level: "warning",
-        code: "pi-tree-unsupported",
-        message: `--${TREE_FLAG}: this sysprompt version has no workspace tree; the prompt is rendered without it`,
-      });
-    }
-  }
   return { options, diagnostics };
-}
-
-/**
- * Whether this build of sysprompt takes the `workspaceTree` option. The flag
- * is registered either way; the option is passed only where it exists.
- */
-export function supportsWorkspaceTree(): boolean {
-  return (OPTION_NAMES as readonly string[]).includes("workspaceTree");
 }
 
 /**

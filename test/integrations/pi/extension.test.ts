@@ -263,14 +263,35 @@ describe("the pi extension", () => {
     expect(log).toMatchObject({ made: 2, closed: 1 });
   });
 
-  it("the tree flag reaches the mapping (passed, or reported as unavailable)", async () => {
-    const { cwd, pi, log } = setup({}, { [TREE_FLAG]: true });
-    const ctx = fakeContext({ cwd });
-    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
-    // Typed loosely: the option exists only in builds that have the workspace tree.
-    const passed = (log.options[0] as Record<string, unknown> | undefined)?.workspaceTree === true;
-    const reported = ctx.notes.some(([, m]) => m.includes("[pi-tree-unsupported]"));
-    expect(passed !== reported).toBe(true);
+  it("--sysprompt-tree adds the workspace tree and the AGENTS.md files below cwd", async () => {
+    const files = { "project/src/main.ts": "", "project/src/AGENTS.md": "Deeper rules.\n" };
+    const off = setup(files);
+    const on = setup(files, { [TREE_FLAG]: true });
+    const names = async (s: typeof on) => {
+      const prompt = await s.pi.beforeAgentStart(
+        piPromptOptions(s.cwd),
+        fakeContext({ cwd: s.cwd }),
+      );
+      const result = await renderSystemPrompt({
+        ...s.log.options[0],
+        home: join(s.root, "home"),
+        now: NOW,
+        machine: { platform: "linux", arch: "x64" },
+      });
+      expect(prompt).toEqual({ systemPrompt: result.text });
+      return result.sections.map((x) => x.name);
+    };
+    expect(await names(off)).toEqual(["preamble", "tools", "rules", "environment", "cwd", "date"]);
+    expect(await names(on)).toEqual([
+      "preamble",
+      "tools",
+      "rules",
+      "environment",
+      "dir_context",
+      "workspace_tree",
+      "cwd",
+      "date",
+    ]);
   });
 });
 

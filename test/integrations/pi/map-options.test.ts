@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PI_AGENT_NAME, piRenderOptions, TREE_FLAG } from "../../../src/integrations/pi/index.js";
-import { supportsWorkspaceTree } from "../../../src/integrations/pi/map-options.js";
+import { PI_AGENT_NAME, piRenderOptions } from "../../../src/integrations/pi/index.js";
 import { piPromptOptions } from "./_fake-pi.js";
 
 const base = {
@@ -65,6 +64,7 @@ describe("piRenderOptions", () => {
             disableModelInvocation: false,
           },
         ],
+        workspaceTree: false,
       },
       diagnostics: [],
     });
@@ -86,6 +86,7 @@ describe("piRenderOptions", () => {
         sections: {},
         skills: [],
         noContextFiles: true,
+        workspaceTree: false,
       },
       diagnostics: [],
     });
@@ -106,23 +107,10 @@ describe("piRenderOptions", () => {
     );
   });
 
-  it("the tree flag passes workspaceTree where this build has it, else says it cannot", () => {
-    const off = piRenderOptions({ ...base, prompt: piPromptOptions("/p") });
-    const on = piRenderOptions({ ...base, workspaceTree: true, prompt: piPromptOptions("/p") });
-    expect(Object.hasOwn(off.options, "workspaceTree")).toBe(false);
-    if (supportsWorkspaceTree()) {
-      expect(on).toEqual({ options: { ...off.options, workspaceTree: true }, diagnostics: [] });
-    } else {
-      expect(on).toEqual({
-        options: off.options,
-        diagnostics: [
-          {
-            level: "warning",
-            code: "pi-tree-unsupported",
-            message: `--${TREE_FLAG}: this sysprompt version has no workspace tree; the prompt is rendered without it`,
-          },
-        ],
-      });
+  it("the tree flag is the workspaceTree option", () => {
+    for (const workspaceTree of [false, true]) {
+      const mapped = piRenderOptions({ ...base, workspaceTree, prompt: piPromptOptions("/p") });
+      expect([mapped.options.workspaceTree, mapped.diagnostics]).toEqual([workspaceTree, []]);
     }
   });
 });
