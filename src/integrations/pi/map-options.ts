@@ -64,7 +64,7 @@ export function piRenderOptions(input: PiPromptInput): {
       filePath: s.filePath,
       disableModelInvocation: s.disableModelInvocation,
     })),
-    // pi loads no context file only when the user turned them off; sysprompt then loads none either.
+    // pi loaded none: the user turned them off (or there are none); sysprompt loads none either.
     ...((prompt.contextFiles ?? []).length === 0 ? { noContextFiles: true } : {}),
     workspaceTree: input.workspaceTree,
   };
