@@ -87,6 +87,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   const skillsTool = selectSkillsTool(tools);
   const optionPrompt = optionCustomPrompt(opts.systemPrompt);
   const appended = opts.appendSystemPrompt;
+  const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
 
   // Stops a late tree walk once the deadline has been met without it.
   const late = new AbortController();
@@ -96,10 +97,10 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       tools: {},
       rules: [],
     }),
-    step("user", () => loadLayer(agentDir, "user", { customFiles: true }), emptyLayer("user")),
+    step("user", () => loadLayer(agentDir, "user", layerFiles), emptyLayer("user")),
     step(
       "project",
-      trusted ? () => loadLayer(projectDir, "project", { customFiles: true }) : undefined,
+      trusted ? () => loadLayer(projectDir, "project", layerFiles) : undefined,
       emptyLayer("project"),
     ),
     step(
@@ -119,7 +120,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     ),
     step(
       "skills",
-      skillsTool
+      // Skills the caller loaded itself are the fallback of a step that does not run.
+      skillsTool && !opts.skills
         ? () =>
             loadSkills({
               cwd,
@@ -130,7 +132,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
               ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
             })
         : undefined,
-      { skills: [] as Skill[], diagnostics: [] as Diagnostic[] },
+      { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
     ),
     environmentStep({
       machine: options.machine ?? realMachine(),
