@@ -318,13 +318,24 @@ function checkTypes(options: SystemPromptOptions): void {
         `unknown option "${key}"; the options are: ${Object.keys(OPTION_CHECKS).join(", ")}`,
       );
     }
-    // An option set to undefined is the same as one left out.
-    const expected =
-      value === undefined ? undefined : OPTION_CHECKS[key as keyof SystemPromptOptions](value);
-    if (expected !== undefined) {
-      throw new SyspromptError("bad-option", `${key}: must be ${expected}, got ${describe(value)}`);
-    }
+    const problem = optionValueProblem(key as keyof SystemPromptOptions, value);
+    if (problem !== undefined) throw new SyspromptError("bad-option", `${key}: ${problem}`);
   }
+}
+
+/**
+ * Why `value` cannot be the option `key` (`must be …, got …`), or undefined
+ * when its type is right. The type check only: `now`, `treeMtime` and
+ * `sections` are checked more closely by {@link normalizeOptions}. Shared with
+ * the snapshot scenario files, whose keys are options.
+ */
+export function optionValueProblem(
+  key: keyof SystemPromptOptions,
+  value: unknown,
+): string | undefined {
+  // An option set to undefined is the same as one left out.
+  const expected = value === undefined ? undefined : OPTION_CHECKS[key](value);
+  return expected === undefined ? undefined : `must be ${expected}, got ${describe(value)}`;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
