@@ -245,17 +245,21 @@ export async function runSnapshots(
 }
 
 async function scenarioFiles(target: string): Promise<{ dir: string; files: string[] }> {
-  let isDir: boolean;
+  const usage = `pass the folder that holds the *${SCENARIO_SUFFIX} files (default: snapshots/), or one of them`;
+  let kind: "dir" | "file" | "other";
   try {
-    isDir = (await stat(target)).isDirectory();
+    const s = await stat(target);
+    kind = s.isDirectory() ? "dir" : s.isFile() ? "file" : "other";
   } catch (error) {
-    throw new SyspromptError(
-      "bad-argument",
-      `there is no folder or file at ${target}; pass the folder that holds the *${SCENARIO_SUFFIX} files (default: snapshots/)`,
-      { cause: error },
-    );
+    throw new SyspromptError("bad-argument", `there is no folder or file at ${target}; ${usage}`, {
+      cause: error,
+    });
   }
-  if (!isDir) return { dir: dirname(target), files: [target] };
+  // A FIFO or device would block the read, or never end.
+  if (kind === "other") {
+    throw new SyspromptError("bad-argument", `${target} is not a folder or a file; ${usage}`);
+  }
+  if (kind === "file") return { dir: dirname(target), files: [target] };
   const names = (await readdir(target, { withFileTypes: true }))
     .filter((e) => e.isFile() && e.name.endsWith(SCENARIO_SUFFIX) && e.name !== SCENARIO_SUFFIX)
     .map((e) => e.name)

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -309,7 +310,7 @@ describe("sysprompt snapshot", () => {
     });
   });
 
-  it("a folder without scenarios is exit 1; a folder that is not there is usage (exit 2)", async () => {
+  it("a folder without scenarios is exit 1; a folder that is not there, or a FIFO, is usage (exit 2)", async () => {
     const empty = tempDir();
     mkdirSync(join(empty, "snapshots"));
     expect(await snapshot(empty, [])).toEqual({
@@ -320,7 +321,13 @@ describe("sysprompt snapshot", () => {
     expect(await snapshot(empty, ["nope"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: there is no folder or file at ${join(empty, "nope")}; pass the folder that holds the *.scenario.yaml files (default: snapshots/)\n`,
+      stderr: `sysprompt: there is no folder or file at ${join(empty, "nope")}; pass the folder that holds the *.scenario.yaml files (default: snapshots/), or one of them\n`,
+    });
+    execFileSync("mkfifo", [join(empty, "pipe")]);
+    expect(await snapshot(empty, ["pipe"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `sysprompt: ${join(empty, "pipe")} is not a folder or a file; pass the folder that holds the *.scenario.yaml files (default: snapshots/), or one of them\n`,
     });
     expect((await snapshot(empty, ["--frobnicate"])).code).toBe(2);
   });
