@@ -238,6 +238,18 @@ describe("sysprompt snapshot", () => {
     );
   });
 
+  it("the default home is an empty folder written <home>, also in diagnostics", async () => {
+    const dir = join(tempDir(), "s");
+    mkdirSync(join(dir, "agent"), { recursive: true });
+    mkdirSync(join(dir, "project"));
+    writeFileSync(join(dir, "agent", "AGENTS.md"), "Agent rules.\n\n@/etc/hostname\n");
+    writeFileSync(join(dir, "x.scenario.yaml"), "cwd: project\nagentDir: agent\n");
+    expect((await snapshot(dir, [".", "--update"])).code).toBe(0);
+    expect(readFileSync(join(dir, "x.diagnostics.txt"), "utf8")).toBe(
+      "warning <scenario>/agent/AGENTS.md:3:1 [import-outside] @/etc/hostname leads to /etc/hostname, outside the home folder <home> or the agent dir <scenario>/agent; left as written\n",
+    );
+  });
+
   it("pins diagnostics in <name>.diagnostics.txt: new ones drift, --update writes, stale ones are removed", async () => {
     const dir = copyBasic();
     writeFileSync(join(dir, "a.scenario.yaml"), "cwd: project\ntools: [read, frobnicate]\n");
