@@ -12,6 +12,12 @@ export {
   type EjectOptions,
   type EjectResult,
   ejectSections,
+  type GoldenFile,
+  renderScenario,
+  runSnapshots,
+  type ScenarioOutcome,
+  type SnapshotOptions,
+  type SnapshotReport,
 } from "./author/index.js";
 export type {
   ContextFile,

@@ -66,6 +66,12 @@ export interface SystemPromptOptions {
   /** Add a compact listing of cwd (`workspace_tree`) and the AGENTS.md files below it (`dir_context`). Default: false. */
   workspaceTree?: boolean;
   /**
+   * One time shown for every workspace tree entry instead of its own mtime (a
+   * Date, epoch milliseconds or an ISO 8601 string), so entries order by name:
+   * fixtures checked out anywhere render the same tree. Default: each entry's mtime.
+   */
+  treeMtime?: Date | string | number;
+  /**
    * Extra workspace roots (folders; `~` and relative paths resolve from cwd). Each root's
    * ancestors are searched for context files after cwd's, and the `workspace_roots` section
    * lists them. A root that is not a folder throws a SyspromptError. Default: none.
@@ -154,6 +160,8 @@ export interface NormalizedOptions {
   /** Extra workspace roots: absolute, existing folders, each once. */
   roots: string[];
   maxContextBytes: number;
+  /** `treeMtime` as a Date, or null for the entries' own mtimes. */
+  treeMtime: Date | null;
 }
 
 /**
@@ -162,7 +170,7 @@ export interface NormalizedOptions {
  * the message, before any gathering starts. Checked: every value's type, no
  * unknown keys, `cwd` an existing folder, an explicit `agentDir` an existing
  * folder (a missing default one is normal), `builtinDir` a folder with
- * `sections/`, `deadlineMs` a number ≥ 0, `now` a time.
+ * `sections/`, `deadlineMs` a number ≥ 0, `now` and `treeMtime` times.
  */
 export async function normalizeOptions(
   options: SystemPromptOptions = {},
@@ -171,6 +179,8 @@ export async function normalizeOptions(
   const env = options.env ?? process.env;
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const now = parseNow(options.now);
+  const treeMtime =
+    options.treeMtime === undefined ? null : parseNow(options.treeMtime, "treeMtime");
   const extraSections = validateSections(options.sections);
   const projectDirName = options.projectDir ?? DEFAULT_PROJECT_DIR;
   const builtinDir = resolve(options.builtinDir ?? builtinPromptsDir());
@@ -223,6 +233,7 @@ export async function normalizeOptions(
     skills: options.skills ? options.skills.map(preloadedSkill) : null,
     roots,
     maxContextBytes: options.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES,
+    treeMtime,
   };
 }
 
@@ -313,8 +324,8 @@ const isOneOf =
 
 /**
  * The type of every option. Typed by `SystemPromptOptions`' keys, so a new
- * option does not compile until it says how it is checked. `now` and
- * `sections` have their own, more precise checks.
+ * option does not compile until it says how it is checked. `now`,
+ * `treeMtime` and `sections` have their own, more precise checks.
  */
 const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   cwd: isPath,
@@ -341,6 +352,7 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   noContextFiles: isBoolean,
   docs: isString,
   workspaceTree: isBoolean,
+  treeMtime: () => undefined,
   roots: isStringArray,
   maxContextBytes: (v) =>
     typeof v === "number" && Number.isInteger(v) && v > 0
@@ -382,13 +394,24 @@ function checkTypes(options: SystemPromptOptions): void {
         `unknown option "${key}"; the options are: ${Object.keys(OPTION_CHECKS).join(", ")}`,
       );
     }
-    // An option set to undefined is the same as one left out.
-    const expected =
-      value === undefined ? undefined : OPTION_CHECKS[key as keyof SystemPromptOptions](value);
-    if (expected !== undefined) {
-      throw new SyspromptError("bad-option", `${key}: must be ${expected}, got ${describe(value)}`);
-    }
+    const problem = optionValueProblem(key as keyof SystemPromptOptions, value);
+    if (problem !== undefined) throw new SyspromptError("bad-option", `${key}: ${problem}`);
   }
+}
+
+/**
+ * Why `value` cannot be the option `key` (`must be …, got …`), or undefined
+ * when its type is right. The type check only: `now`, `treeMtime` and
+ * `sections` are checked more closely by {@link normalizeOptions}. Shared with
+ * the snapshot scenario files, whose keys are options.
+ */
+export function optionValueProblem(
+  key: keyof SystemPromptOptions,
+  value: unknown,
+): string | undefined {
+  // An option set to undefined is the same as one left out.
+  const expected = value === undefined ? undefined : OPTION_CHECKS[key](value);
+  return expected === undefined ? undefined : `must be ${expected}, got ${describe(value)}`;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

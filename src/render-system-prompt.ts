@@ -142,7 +142,13 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     }),
     step(
       "tree",
-      options.workspaceTree ? () => buildWorkspaceTree(cwd, { signal: late.signal }) : undefined,
+      options.workspaceTree
+        ? () =>
+            buildWorkspaceTree(cwd, {
+              signal: late.signal,
+              ...(opts.treeMtime ? { mtime: opts.treeMtime } : {}),
+            })
+        : undefined,
       null as BuiltWorkspaceTree | null,
     ),
   ] as const;
