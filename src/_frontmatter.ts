@@ -18,6 +18,16 @@ export interface ParsedDocument {
 
 class RefusedEngineError extends Error {}
 
+class FrontmatterTooLongError extends Error {}
+
+/**
+ * Longest frontmatter block that is parsed, in characters. Frontmatter is a
+ * few keys of metadata (a skill's description is at most 1,024 characters);
+ * the YAML parser is slow on large hostile blocks (many keys, tags or
+ * aliases cost quadratic time), and a project file must not stall loading.
+ */
+export const MAX_FRONTMATTER_LENGTH = 16 * 1024;
+
 const refuse = (language: string) => ({
   parse(): never {
     throw new RefusedEngineError(
@@ -27,21 +37,19 @@ const refuse = (language: string) => ({
 });
 
 interface Parsers {
-  matter: typeof GrayMatter;
   yaml: typeof Yaml;
   options: Parameters<typeof GrayMatter>[1];
 }
 let parsers: Parsers | undefined;
 
 /**
- * gray-matter and yaml cost ~40 ms to load, more than the rest of a CLI
+ * yaml costs tens of milliseconds to load, more than the rest of a CLI
  * render, and most renders never see a frontmatter block they have not seen
  * before (see the builtin cache below). So they are required on first use.
  */
 function loadParsers(): Parsers {
   if (parsers) return parsers;
   const require = createRequire(import.meta.url);
-  const matter = require("gray-matter") as typeof GrayMatter;
   const yaml = require("yaml") as typeof Yaml;
   // Always passing options also bypasses gray-matter's module-wide result cache,
   // which would otherwise hand out one shared (mutable) object per source text.
@@ -55,7 +63,7 @@ function loadParsers(): Parsers {
       cson: refuse("cson"),
     },
   } as unknown as Parameters<typeof GrayMatter>[1];
-  parsers = { matter, yaml, options };
+  parsers = { yaml, options };
   return parsers;
 }
 
@@ -119,10 +127,10 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
       ],
     };
   }
-  let parsed: GrayMatter.GrayMatterFile<string>;
-  const { matter, options, yaml } = loadParsers();
+  let parsed: { data: unknown; content: string };
+  const { options, yaml } = loadParsers();
   try {
-    parsed = matter(text, options);
+    parsed = splitFrontmatter(text, options);
   } catch (error) {
     return {
       data: {},
@@ -170,6 +178,15 @@ function describeMatterError(error: unknown, yaml: typeof Yaml): Omit<Diagnostic
       ...(pos ? { line: pos.line, column: pos.col } : { line: 2, column: 1 }),
     };
   }
+  if (error instanceof FrontmatterTooLongError) {
+    return {
+      level: "error",
+      code: "frontmatter-too-long",
+      message: error.message,
+      line: 1,
+      column: 1,
+    };
+  }
   if (error instanceof RefusedEngineError) {
     return {
       level: "error",
@@ -203,4 +220,76 @@ function lineOfBody(text: string, body: string): number {
   let line = 1;
   for (let i = 0; i < prefix.length; i++) if (prefix.charCodeAt(i) === 10) line++;
   return line;
+}
+
+/**
+ * Splits a document that starts with `---` the way gray-matter does (the same
+ * language after the opening fence, the first "\n---" closes, comment-only
+ * blocks are empty), but in linear time: gray-matter tests for an empty block
+ * with /^\s*#[^\n]+/gm, which is quadratic on a block of many blank lines.
+ * Throws what the engine throws, or FrontmatterTooLongError.
+ */
+function splitFrontmatter(
+  text: string,
+  options: Parameters<typeof GrayMatter>[1],
+): { data: unknown; content: string } {
+  // "----…" is not a fence for gray-matter: no frontmatter at all.
+  if (text.charAt(3) === "-") return { data: {}, content: text };
+  let rest = text.slice(3);
+  const newline = rest.indexOf("\n");
+  const rawLanguage = rest.slice(0, newline);
+  const language = rawLanguage.trim() || "yaml";
+  if (rawLanguage.trim() !== "") rest = rest.slice(rawLanguage.length);
+  const close = rest.indexOf("\n---");
+  const block = close < 0 ? rest : rest.slice(0, close);
+  if (block.length > MAX_FRONTMATTER_LENGTH) {
+    throw new FrontmatterTooLongError(
+      `frontmatter is ${block.length} characters long, over the ${MAX_FRONTMATTER_LENGTH}-character limit; not parsed`,
+    );
+  }
+  let content = close < 0 ? "" : rest.slice(close + 4);
+  if (content.startsWith("\n")) content = content.slice(1);
+  const data = onlyCommentLines(block) ? {} : engineFor(language, options).parse(block);
+  return { data: data ?? {}, content };
+}
+
+/** gray-matter's engine lookup: the name, then its alias; an unknown one throws. */
+function engineFor(
+  language: string,
+  options: Parameters<typeof GrayMatter>[1],
+): { parse: (text: string) => unknown } {
+  const engines: Record<string, unknown> = {
+    json: { parse: (text: string) => JSON.parse(text) as unknown },
+    ...(options as { engines?: Record<string, unknown> } | undefined)?.engines,
+  };
+  const engine = engines[language] ?? engines[engineAlias(language)];
+  if (engine === undefined) throw new Error(`gray-matter engine "${language}" is not registered`);
+  if (typeof engine === "function") return { parse: engine as (text: string) => unknown };
+  return engine as { parse: (text: string) => unknown };
+}
+
+function engineAlias(name: string): string {
+  switch (name.toLowerCase()) {
+    case "js":
+    case "javascript":
+      return "javascript";
+    case "coffee":
+    case "coffeescript":
+    case "cson":
+      return "coffee";
+    case "yaml":
+    case "yml":
+      return "yaml";
+    default:
+      return name;
+  }
+}
+
+/** Whether every line is blank or a `#` comment with text after the `#`. */
+function onlyCommentLines(block: string): boolean {
+  for (const line of block.split("\n")) {
+    const start = line.trimStart();
+    if (start !== "" && !(start.startsWith("#") && start.length > 1)) return false;
+  }
+  return true;
 }

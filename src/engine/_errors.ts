@@ -1,5 +1,6 @@
 import type Handlebars from "handlebars";
 import type { HelperDelegate } from "handlebars";
+import { checkTemplateShape, findUnclosedBlock } from "./_shape.js";
 
 // Locating template errors: Handlebars reports them in several shapes; these
 // functions turn each into a TemplateError with a 1-based line and column.
@@ -69,7 +70,16 @@ function locationOf(options: unknown): { line?: number; column?: number } {
   return { line: loc.start.line, column: loc.start.column + 1 };
 }
 
+/**
+ * Parses template source. Limits on nesting and size (see `_limits.ts`) are
+ * checked first, in linear time, since Handlebars' parser is slow on exactly
+ * the inputs they refuse.
+ */
 export function parseSource(hb: HandlebarsInstance, source: string): unknown {
+  const problem = checkTemplateShape(source);
+  if (problem !== undefined) {
+    throw new TemplateError(problem.message, { line: problem.line, column: problem.column });
+  }
   try {
     return hb.parseWithoutProcessing(source);
   } catch (error) {
@@ -176,39 +186,4 @@ function findPartialCall(node: unknown, name: string): { line?: number; column?:
     if (found.line !== undefined) return found;
   }
   return {};
-}
-
-const BLOCK_TAG = /(\\?)\{\{~?\s*([#^/])\s*[*>]?\s*([^\s}~()]+)/g;
-const COMMENT = /\{\{!--[\s\S]*?--~?\}\}|\{\{!(?!--)[\s\S]*?\}\}/g;
-
-/**
- * Finds the innermost block left open at the end of the source. Handlebars
- * reports an unclosed block at the end of input, which points away from the
- * mistake; this scan points at the opener instead.
- */
-function findUnclosedBlock(
-  source: string,
-): { name: string; line: number; column: number } | undefined {
-  // Blank out comments (keeping newlines) so tags inside them do not count.
-  const text = source.replace(COMMENT, (c) => c.replace(/[^\n]/g, " "));
-  const open: { name: string; offset: number }[] = [];
-  for (const match of text.matchAll(BLOCK_TAG)) {
-    const [, escaped, sigil, name] = match;
-    if (escaped || name === undefined) continue;
-    if (sigil === "/") {
-      const at = open.map((o) => o.name).lastIndexOf(name);
-      if (at >= 0) open.length = at;
-    } else {
-      open.push({ name, offset: match.index });
-    }
-  }
-  const last = open[open.length - 1];
-  if (last === undefined) return undefined;
-  const before = source.slice(0, last.offset);
-  const lineStart = before.lastIndexOf("\n") + 1;
-  return {
-    name: last.name,
-    line: before.split("\n").length,
-    column: last.offset - lineStart + 1,
-  };
 }
