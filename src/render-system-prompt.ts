@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { readTextFile } from "./_fs.js";
 import type { PromptData } from "./data.js";
-import { createEngine, type Engine } from "./engine/index.js";
+import { capMessage, createEngine, type Engine } from "./engine/index.js";
 import { loadContextFiles, toPosix } from "./gather/context-files.js";
 import { DEFAULT_DEADLINE_MS, type GatherStep, runStep } from "./gather/deadline.js";
 import { detectEnvironment } from "./gather/environment.js";
@@ -63,7 +63,11 @@ export function renderPrepared(
   return {
     text: out.text,
     sections: out.sections,
-    diagnostics: [...prepared.diagnostics, ...out.diagnostics],
+    // Capped: a message may quote a user file's text (a key, a name, a value).
+    diagnostics: [...prepared.diagnostics, ...out.diagnostics].map((d) => ({
+      ...d,
+      message: capMessage(d.message),
+    })),
     steps: prepared.steps,
   };
 }

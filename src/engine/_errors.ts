@@ -1,5 +1,6 @@
 import type Handlebars from "handlebars";
 import type { HelperDelegate } from "handlebars";
+import { capMessage, describePartialChain, type PartialFrame } from "./_message.js";
 import { checkTemplateShape, findUnclosedBlock } from "./_shape.js";
 
 // Locating template errors: Handlebars reports them in several shapes; these
@@ -9,18 +10,38 @@ type HandlebarsInstance = typeof Handlebars;
 
 /**
  * A template that does not parse, uses an unknown block helper, calls a
- * missing partial or has a helper that throws. `line` and `column` are 1-based
- * and relative to the template source given to `render`/`check`; errors
- * inside a partial point at the `{{> name}}` call and keep the partial's own
- * error as `cause`.
+ * missing partial, has a helper that throws or goes over a limit of
+ * `_limits.ts`. `line` and `column` are 1-based and relative to the template
+ * source given to `render`/`check`; errors inside a partial point at the
+ * `{{> name}}` call, name the partials in between (`partialChain`) and keep
+ * the partial's own error as `cause`. The message is capped at
+ * MAX_MESSAGE_LENGTH characters.
  */
 export class TemplateError extends Error {
   line?: number;
   column?: number;
+  /** What went wrong, without the chain of partials it happened in. */
+  readonly reason: string;
+  /** The partials the error happened in, outermost first; empty when it is in the template itself. */
+  readonly partialChain: readonly PartialFrame[];
 
-  constructor(message: string, options: { line?: number; column?: number; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(
+    reason: string,
+    options: {
+      line?: number;
+      column?: number;
+      cause?: unknown;
+      partialChain?: readonly PartialFrame[];
+    } = {},
+  ) {
+    const chain = options.partialChain ?? [];
+    super(
+      capMessage(describePartialChain(chain) + reason),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = "TemplateError";
+    this.reason = reason;
+    this.partialChain = chain;
     if (options.line !== undefined) this.line = options.line;
     if (options.column !== undefined) this.column = options.column;
   }
@@ -31,9 +52,12 @@ export class PartialCallError extends TemplateError {
   readonly partial: string;
 
   constructor(partial: string, inner: TemplateError) {
-    const where =
-      inner.line === undefined ? "" : ` (line ${inner.line}, column ${inner.column ?? 1})`;
-    super(`In partial "${partial}"${where}: ${inner.message}`, { cause: inner });
+    const frame: PartialFrame = { partial };
+    if (inner.line !== undefined) {
+      frame.line = inner.line;
+      frame.column = inner.column ?? 1;
+    }
+    super(inner.reason, { cause: inner, partialChain: [frame, ...inner.partialChain] });
     this.partial = partial;
   }
 }
@@ -64,7 +88,8 @@ export function guardHelper(
   };
 }
 
-function locationOf(options: unknown): { line?: number; column?: number } {
+/** Where a helper was called, from its options (`loc` is 0-based in columns). */
+export function locationOf(options: unknown): { line?: number; column?: number } {
   const loc = (options as { loc?: SourceLocation } | undefined)?.loc;
   if (typeof loc?.start?.line !== "number") return {};
   return { line: loc.start.line, column: loc.start.column + 1 };
@@ -139,7 +164,11 @@ export function toTemplateError(
 ): TemplateError {
   if (error instanceof PartialCallError) {
     const loc = findPartialCall(ast, error.partial);
-    return new TemplateError(error.message, { ...loc, cause: error.cause });
+    return new TemplateError(error.reason, {
+      ...loc,
+      cause: error.cause,
+      partialChain: error.partialChain,
+    });
   }
   if (error instanceof TemplateError) return error;
   if (!(error instanceof Error) && !(error instanceof hb.Exception)) {

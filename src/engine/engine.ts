@@ -12,6 +12,7 @@ import {
 } from "./_errors.js";
 
 export { TemplateError } from "./_errors.js";
+export { capMessage } from "./_message.js";
 
 /**
  * A partial given as a function: called with the current context, its result
