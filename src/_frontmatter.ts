@@ -51,8 +51,7 @@ function loadParsers(): Parsers {
   if (parsers) return parsers;
   const require = createRequire(import.meta.url);
   const yaml = require("yaml") as typeof Yaml;
-  // Always passing options also bypasses gray-matter's module-wide result cache,
-  // which would otherwise hand out one shared (mutable) object per source text.
+  // The engines gray-matter would pick by the language after `---`; only YAML runs.
   const options = {
     engines: {
       yaml: { parse: (text: string) => yaml.parse(text) as unknown, stringify: () => "" },

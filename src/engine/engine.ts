@@ -31,7 +31,12 @@ export interface RenderOptions {
 }
 
 export interface Engine {
-  /** Compile (cached by source) and render. Throws TemplateError for syntax errors, unknown block helpers, a missing partial, a helper that throws. */
+  /**
+   * Compile (cached by source) and render. Throws TemplateError for syntax
+   * errors, unknown block helpers, a missing partial, a helper that throws,
+   * and a template or render over a limit of `_limits.ts` (nesting, size,
+   * partial depth, output, calls).
+   */
   render(source: string, data: unknown, options?: RenderOptions): string;
   /** Parse/compile only (no data). Returns the error instead of throwing; undefined when fine. */
   check(source: string): TemplateError | undefined;
