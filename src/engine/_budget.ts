@@ -90,10 +90,10 @@ function meterProgram(budget: RenderBudget, program: unknown, noop: unknown): un
     return program;
   }
   const run = program as Program;
-  // No `finally`: an error here ends the whole render, budget and all.
-  return function meteredProgram(this: unknown, ...args: unknown[]) {
+  // Handlebars calls a body with (context, options). No `finally`: an error here ends the whole render.
+  return function meteredProgram(this: unknown, context: unknown, options: unknown) {
     budget.begin();
-    const result = run.apply(this, args);
+    const result = run.call(this, context, options);
     budget.end(result);
     return result;
   };
