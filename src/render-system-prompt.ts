@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { readTextFile } from "./_fs.js";
 import { toPosix } from "./_paths.js";
 import type { PromptData } from "./data.js";
-import { createEngine, type Engine } from "./engine/index.js";
+import { capMessage, createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
 import { loadContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep } from "./gather/deadline.js";
@@ -69,7 +69,11 @@ export function renderPrepared(
   return {
     text: out.text,
     sections: out.sections,
-    diagnostics: [...prepared.diagnostics, ...out.diagnostics],
+    // Capped: a message may quote a user file's text (a key, a name, a value).
+    diagnostics: [...prepared.diagnostics, ...out.diagnostics].map((d) => ({
+      ...d,
+      message: capMessage(d.message),
+    })),
     steps: prepared.steps,
   };
 }
