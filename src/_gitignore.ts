@@ -23,7 +23,22 @@ export function newIgnore(): Ignore {
 export function addGitignore(rules: Ignore | undefined, text: string, base: string): Ignore {
   const merged = newIgnore();
   if (rules) merged.add(rules);
-  return merged.add(rebaseGitignore(text, base));
+  return merged.add(rebaseGitignore(dropOverlongPatterns(text), base));
+}
+
+/**
+ * Longest pattern line kept. No path is longer than PATH_MAX (4096 on Linux),
+ * so a longer pattern can match nothing; `ignore` would also fail to compile
+ * it and then throw on every check, losing the file's other rules.
+ */
+const MAX_PATTERN_LENGTH = 4096;
+
+function dropOverlongPatterns(text: string): string {
+  if (text.length <= MAX_PATTERN_LENGTH) return text;
+  return text
+    .split("\n")
+    .filter((line) => line.length <= MAX_PATTERN_LENGTH)
+    .join("\n");
 }
 
 /**

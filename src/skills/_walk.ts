@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { kindOfPath, readTextFile } from "../_fs.js";
-import { addGitignore, type Ignore } from "../_gitignore.js";
+import { addGitignore, type Ignore, isIgnored } from "../_gitignore.js";
 import type { Diagnostic } from "../types.js";
 
 /** The file that makes a folder one skill. */
@@ -84,7 +84,7 @@ export async function walkSkillsRoot(
       const kind = await kindOf(entry);
       if (kind === "missing") continue; // a dangling link or one that loops on itself
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (rules?.ignores(kind === "dir" ? `${path}/` : path)) continue;
+      if (isIgnored(rules, kind === "dir" ? `${path}/` : path)) continue;
       kept.push({ entry, kind });
     }
 
