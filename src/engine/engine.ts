@@ -5,7 +5,7 @@ import { registerBuiltinHelpers } from "../../helpers/index.js";
 import { meterHelper, RenderBudget } from "./_budget.js";
 import { useStringAppends } from "./_compat.js";
 import {
-  guardHelper,
+  helperErrorGuard,
   PartialCallError,
   parseSource,
   TemplateError,
@@ -225,15 +225,18 @@ export function createEngine(): Engine {
     return partials;
   }
 
+  let setup: RuntimeSetup | undefined;
+
   const engine: Engine = {
     render(source, data, options = {}) {
       const compiled = compile(source);
       const outer = budget;
       const spending = new RenderBudget();
       budget = spending;
+      setup ??= captureSetup(hb);
       try {
         return spending.run(() =>
-          compiled.template(data, { partials: partialsFor(options.partials) }),
+          compiled.template(data, setup?.options(data, partialsFor(options.partials))),
         );
       } catch (error) {
         throw toTemplateError(hb, error, compiled.ast());
@@ -250,7 +253,8 @@ export function createEngine(): Engine {
       }
     },
     registerHelper(name, fn) {
-      hb.registerHelper(name, meterHelper(guardHelper(hb, name, fn), currentBudget, noop));
+      hb.registerHelper(name, meterHelper(fn, currentBudget, noop, helperErrorGuard(hb, name)));
+      setup = undefined;
       cache.clear();
       precompiled.clear();
     },
@@ -274,6 +278,60 @@ export function createEngine(): Engine {
 }
 
 type HandlebarsInstance = typeof Handlebars;
+
+/** What Handlebars sets up for a top-level call, made once and given to every render. */
+interface RuntimeSetup {
+  options(data: unknown, partials: Record<string, TemplateDelegate>): RuntimeOptions;
+}
+
+interface Container {
+  helpers: Record<string, unknown>;
+  decorators: Record<string, unknown>;
+  hooks: Record<string, unknown>;
+  protoAccessControl: unknown;
+}
+
+/**
+ * A top-level template call makes Handlebars merge and wrap every helper,
+ * build its prototype-access rules and move the missing-helper hooks, a tenth
+ * of a render with a dozen sections. A partial call takes all of that from
+ * its caller instead. So the set-up is made once, by running a template whose
+ * only work is to hand back its container, and each section then runs the way
+ * Handlebars runs a partial, with that set-up, its own partials and a fresh
+ * `@root` frame. Redone when a helper changes.
+ */
+function captureSetup(hb: HandlebarsInstance): RuntimeSetup {
+  let container: Container | undefined;
+  const { COMPILER_REVISION: revision, REVISION_CHANGES: changes } = hb as unknown as {
+    COMPILER_REVISION: number;
+    REVISION_CHANGES: Record<number, string>;
+  };
+  const spec = {
+    compiler: [revision, changes[revision]],
+    main: (c: Container) => {
+      container = c;
+      return "";
+    },
+    // So that Handlebars sets up partials and decorators too.
+    usePartial: true,
+    useData: true,
+  };
+  hb.template(spec as unknown as Parameters<HandlebarsInstance["template"]>[0])({});
+  const c = container as Container;
+  return {
+    options: (data, partials) =>
+      ({
+        partial: true,
+        helpers: c.helpers,
+        decorators: c.decorators,
+        hooks: c.hooks,
+        protoAccessControl: c.protoAccessControl,
+        partials,
+        data: { root: data },
+      }) as RuntimeOptions,
+  };
+}
+
 type CompileOptions = NonNullable<Parameters<HandlebarsInstance["compile"]>[1]>;
 
 type DecoratorProgram = (context: unknown, options?: unknown) => string;
