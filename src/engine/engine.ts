@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
 import type { HelperDelegate, RuntimeOptions, TemplateDelegate } from "handlebars";
 import { registerBuiltinHelpers } from "../../helpers/index.js";
@@ -11,6 +10,7 @@ import {
   TemplateError,
   toTemplateError,
 } from "./_errors.js";
+import { loadCompiler, loadRuntime } from "./_handlebars.js";
 
 export { TemplateError } from "./_errors.js";
 export { capMessage } from "./_message.js";
@@ -65,17 +65,15 @@ export interface PrecompiledTemplate {
   helpers: string;
 }
 
-const require = createRequire(import.meta.url);
-
 /**
  * The runtime (helpers, partials, running templates) loads with the engine;
  * the compiler (parser, code generator, source-map) costs about as much again
  * and is loaded on the first template that was not compiled ahead of time.
  */
-const Runtime = require("handlebars/runtime") as HandlebarsInstance;
+const Runtime = loadRuntime();
 
 function createCompiler(): HandlebarsInstance {
-  const full = require("handlebars") as HandlebarsInstance;
+  const full = loadCompiler();
   const compiler = full.create();
   useStringAppends(compiler);
   return compiler;
