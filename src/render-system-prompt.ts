@@ -80,7 +80,9 @@ export function renderPrepared(
 
 /** Locate and gather: every bit of I/O a render needs, bounded by the deadline. */
 export async function preparePrompt(options: SystemPromptOptions = {}): Promise<PreparedPrompt> {
-  const clock = () => performance.now();
+  // process.hrtime, not performance.now(): the performance global loads ten
+  // modules of perf_hooks, a millisecond of a CLI start.
+  const clock = () => Number(process.hrtime.bigint()) / 1e6;
   const started = clock();
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
   const opts = await normalizeOptions(options);
@@ -156,7 +158,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       null as BuiltWorkspaceTree | null,
     ),
   ] as const;
-  const [builtin, user, project, context, skills, environment, tree] = await Promise.all([
+  const short = [
     // Not bounded: without the builtin templates there is no prompt at all, and
     // they sit beside the code that is already running.
     runStep(steps[0], Number.POSITIVE_INFINITY, clock),
@@ -165,7 +167,20 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     runStep(steps[3], deadline, clock),
     runStep(steps[4], deadline, clock),
     runStep(steps[5], deadline, clock),
-    runStep(steps[6], deadline, clock),
+  ] as const;
+  // The tree walk is long and mostly synchronous (see gather/_tree-walk.ts):
+  // it starts once the short steps are done, so their chains of reads do not
+  // wait a slice of the walk per link. Its time counts from the start all the same.
+  const treeStep = steps[6];
+  const treeRun = treeStep.run;
+  const afterShort = Promise.allSettled(short);
+  const [builtin, user, project, context, skills, environment, tree] = await Promise.all([
+    ...short,
+    runStep(
+      treeRun ? { ...treeStep, run: () => afterShort.then(treeRun) } : treeStep,
+      deadline,
+      clock,
+    ),
   ]);
   late.abort();
 

@@ -1,4 +1,4 @@
-import { readlink } from "node:fs/promises";
+import { readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { type EntryKind, statOf, type TreeListing } from "./_tree-walk.js";
 
@@ -172,7 +172,8 @@ function newestFirst(a: StatEntry, b: StatEntry): number {
 async function readTarget(dir: string, entry: StatEntry): Promise<void> {
   if (entry.kind !== "link") return;
   try {
-    entry.target = safeName(await readlink(join(dir, entry.name)));
+    // Synchronous, like the walk's calls (see _tree-walk.ts); only shown links are read.
+    entry.target = safeName(readlinkSync(join(dir, entry.name)));
   } catch {
     // Replaced by something else since it was listed: the target is unknown.
     entry.target = "?";
