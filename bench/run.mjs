@@ -1,104 +1,120 @@
-// `npm run bench`: measures sysprompt against its floors in one run and prints ratios.
+// `npm run bench`: every measurement of sysprompt against its floor, side by
+// side in one run, as one table of ratios, printed and written to
+// bench/RESULTS.md with the machine it ran on.
 //
-//   render  — the default prompt rendered from prepared data (warm engine) vs the
-//             same builtin templates compiled once with plain Handlebars and rendered
-//             with the same data and helpers (goal ≤ 1.5×).
-//   cli     — `sysprompt render` on a tiny project vs `node -e 0`, wall time per
-//             process (goal ≤ 2.5×).
-//   tree    — opt-in (`npm run bench -- --tree` or BENCH_TREE=1; builds a 100k-file
-//             tree once, then takes a few minutes): see bench/tree.mjs.
+//   npm run bench                 everything (builds the 100k-file trees into .bench/ once)
+//   npm run bench -- --quick      without the tree suite (seconds instead of minutes)
+//   npm run bench -- --only cli   one suite: render, cli, tree, session, budget
+//   npm run bench -- --no-write   print only; leave bench/RESULTS.md alone
 //
-// Figures are medians; the machine's load moves them, the ratios much less.
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Environment: BENCH_CLI_RUNS (30), BENCH_TREE_RUNS (15), BENCH_TREE_FILES
+// (100000), BENCH_VALGRIND=0 (no instruction counts), BENCH_MAKE_TREE.
+//
+// Adding a measurement: write a suite (a function returning rows in the shape
+// described in bench/_lib.mjs) and add it to SUITES. Figures are medians of
+// alternating repetitions; on a loaded machine wall times move, the ratios
+// less, the instruction counts not at all.
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import Handlebars from "handlebars";
-import { builtinHelpers } from "../dist/helpers/index.js";
-import { preparePrompt, renderPrepared } from "../dist/src/index.js";
-import { treeBench } from "./tree.mjs";
+import { formatValue, loadAverage, machine, ROOT } from "./_lib.mjs";
+import { budgetSuite } from "./budget.mjs";
+import { cliSuite } from "./cli.mjs";
+import { renderSuite } from "./render.mjs";
+import { sessionSuite } from "./session.mjs";
+import { treeSuite } from "./tree.mjs";
 
-const BIN = fileURLToPath(new URL("../dist/src/cli/bin.js", import.meta.url));
-const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 30);
-const RENDER_BATCHES = 15;
-const RENDERS_PER_BATCH = 400;
+/** Every suite, in table order. `slow` ones are left out by --quick. */
+const SUITES = [
+  { name: "render", run: renderSuite },
+  { name: "cli", run: cliSuite },
+  { name: "tree", run: treeSuite, slow: true },
+  // A session re-render with nothing changed (bench/session.mjs).
+  { name: "session", run: sessionSuite },
+  // Rendering to fit a token budget (bench/budget.mjs).
+  { name: "budget", run: budgetSuite },
+];
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
+const args = process.argv.slice(2);
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+const quick = args.includes("--quick") || process.env.BENCH_TREE === "0";
+const write = !args.includes("--no-write");
 
-/** Median milliseconds per call of `fn`, over batches. */
-function perCall(fn) {
-  for (let i = 0; i < RENDERS_PER_BATCH; i++) fn(); // warm-up: compile caches, JIT
-  const batches = [];
-  for (let b = 0; b < RENDER_BATCHES; b++) {
-    const start = performance.now();
-    for (let i = 0; i < RENDERS_PER_BATCH; i++) fn();
-    batches.push((performance.now() - start) / RENDERS_PER_BATCH);
+/** Whether a row met its goal: true, false, or undefined when it has none. */
+function met(row) {
+  if (row.skipped || row.ours?.value === undefined) return undefined;
+  if (row.goal !== undefined && row.floor) return row.ours.value / row.floor.value <= row.goal;
+  if (row.limit) return row.ours.value <= row.limit.value;
+  return undefined;
+}
+
+function cells(row) {
+  if (row.skipped) return [row.id, row.what, "–", "–", "–", "–", "–", "–", row.skipped];
+  const ratio = row.floor ? `${(row.ours.value / row.floor.value).toFixed(2)}×` : "–";
+  const goal =
+    row.goal !== undefined ? `≤ ${row.goal}×` : row.limit ? `≤ ${formatValue(row.limit)}` : "–";
+  const ok = met(row);
+  return [
+    row.id,
+    row.what,
+    formatValue(row.ours),
+    row.floor ? `${formatValue(row.floor)} (${row.floor.name})` : "–",
+    ratio,
+    goal,
+    ok === undefined ? "–" : ok ? "yes" : "**no**",
+    row.rssMb === undefined ? "–" : `${row.rssMb.toFixed(0)} MB`,
+    row.note ?? "",
+  ];
+}
+
+const HEADER = ["id", "measure", "sysprompt", "floor", "ratio", "goal", "met", "peak RSS", "notes"];
+
+function markdownTable(rows) {
+  const line = (xs) => `| ${xs.map((x) => String(x).replaceAll("|", "\\|")).join(" | ")} |`;
+  return [line(HEADER), line(HEADER.map(() => "---")), ...rows.map((r) => line(cells(r)))].join(
+    "\n",
+  );
+}
+
+function revision() {
+  try {
+    const rev = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    return `${rev.trim()}${dirty.trim() ? " (with uncommitted changes)" : ""}`;
+  } catch {
+    return "unknown";
   }
-  return median(batches);
 }
 
-/** Median wall milliseconds of running `node args…`. */
-function wall(args, cwd) {
-  spawnSync(process.execPath, args, { cwd }); // warm the file cache
-  const times = [];
-  for (let i = 0; i < CLI_RUNS; i++) {
-    const start = performance.now();
-    const out = spawnSync(process.execPath, args, { cwd, encoding: "utf8" });
-    times.push(performance.now() - start);
-    if (out.status !== 0)
-      throw new Error(`node ${args.join(" ")} exited ${out.status}: ${out.stderr}`);
-  }
-  return median(times);
+const m = machine();
+const loadStart = loadAverage();
+const started = new Date();
+const rows = [];
+for (const suite of SUITES) {
+  if (only ? suite.name !== only : quick && suite.slow) continue;
+  console.error(`bench: ${suite.name} …`);
+  rows.push(...(await suite.run()));
 }
+const loadEnd = loadAverage();
 
-function tinyProject() {
-  const root = mkdtempSync(join(tmpdir(), "sysprompt-bench-"));
-  const project = join(root, "project");
-  mkdirSync(join(project, "src"), { recursive: true });
-  mkdirSync(join(root, "agent"));
-  writeFileSync(join(project, "AGENTS.md"), "# Tiny\n\nRun `npm test` before you commit.\n");
-  writeFileSync(join(project, "src", "index.ts"), "export const x = 1;\n");
-  return { root, project, agentDir: join(root, "agent") };
+const table = markdownTable(rows);
+const heading = [
+  `Measured ${started.toISOString().slice(0, 16).replace("T", " ")} UTC at ${revision()}, \`npm run bench${args.length ? ` -- ${args.join(" ")}` : ""}\`.`,
+  "",
+  `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, ${m.os}, Node ${m.node}. Load average (1, 5, 15 min) at the start ${loadStart}, at the end ${loadEnd}${Number(loadStart.split(" ")[0]) > m.cores / 2 ? ": a shared, loaded machine, so wall times are high and noisy; the ratios, taken from alternating runs, and the instruction counts hold better" : ""}.`,
+].join("\n");
+console.log(`${heading}\n\n${table}`);
+const missed = rows.filter((r) => met(r) === false).map((r) => r.id);
+console.log(missed.length ? `\ngoals missed: ${missed.join(", ")}` : "\nevery measured goal met");
+
+if (write) {
+  const doc = `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.mjs); see the README's Benchmarks section for what each row measures and how to reproduce it.\n\n${heading}\n\n${table}\n`;
+  writeFileSync(join(ROOT, "bench", "RESULTS.md"), doc);
+  console.error("bench: wrote bench/RESULTS.md");
 }
-
-const fmt = (ms) => `${ms.toFixed(ms < 1 ? 3 : 1)} ms`;
-const row = (name, ours, floor, floorName, goal) =>
-  `${name.padEnd(8)} ${fmt(ours).padStart(10)}  vs ${floorName.padEnd(22)} ${fmt(floor).padStart(10)}  ratio ${(ours / floor).toFixed(2)}x  (goal <= ${goal}x)`;
-
-const { root, project, agentDir } = tinyProject();
-try {
-  const options = {
-    cwd: project,
-    agentDir,
-    home: root,
-    env: {},
-    now: "2026-01-15T10:00:00Z",
-    environment: [{ label: "Operating system", value: "Linux" }],
-  };
-  const prepared = await preparePrompt(options);
-
-  // The floor: the same templates, compiled once by plain Handlebars, rendered and joined.
-  const hb = Handlebars.create();
-  for (const [name, fn] of Object.entries(builtinHelpers)) hb.registerHelper(name, fn);
-  const raw = prepared.templates.map((t) => hb.compile(t.body, { noEscape: true }));
-  const rawRender = () => raw.map((template) => template(prepared.data)).join("\n\n");
-
-  const ours = perCall(() => renderPrepared(prepared));
-  const floor = perCall(rawRender);
-
-  const cli = wall([BIN, "render", "--cwd", project, "--agent-dir", agentDir], project);
-  const node = wall(["-e", "0"], project);
-
-  console.log(`sysprompt bench (node ${process.version}, ${CLI_RUNS} CLI runs, medians)`);
-  console.log(row("render", ours, floor, "raw Handlebars render", 1.5));
-  console.log(row("cli", cli, node, "node -e 0", 2.5));
-} finally {
-  rmSync(root, { recursive: true, force: true });
-}
-
-if (process.argv.includes("--tree") || process.env.BENCH_TREE === "1") treeBench();
