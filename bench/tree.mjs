@@ -6,6 +6,8 @@
 //              in the --git tree, alternating runs (goal <= 1.4x wall, every step ok)
 //   tree-find  the same render vs `find DIR -type f` in the tree without .git (goal <= 1.4x)
 //   tree-rss   peak RSS of that render (goal <= 150 MB)
+//   tree-instr the tree-git pair in instructions (cachegrind, one run each; no goal: the
+//              wall-time goal is the one that counts, this shows where the time goes)
 //   deadline   `render --tree --json --deadline 50` vs `render --json` (no tree) in the
 //              --git tree: the extra wall time must stay within the deadline plus a
 //              small constant (goal <= 50 + 100 ms), the tree step marked late and
@@ -19,7 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { alternateRuns, BIN, peakRss, ROOT, wallMedian } from "./_lib.mjs";
+import { alternateRuns, BIN, instructions, peakRss, ROOT, wallMedian } from "./_lib.mjs";
 
 const MAKE_TREE =
   process.env.BENCH_MAKE_TREE ?? join(ROOT, "..", "shared", "bench", "make-tree.mjs");
@@ -103,6 +105,10 @@ export function treeSuite() {
       }),
     );
     const extra = wallMedian(deadline.late) - wallMedian(deadline.plain);
+    const oursInstr = instructions(render("--tree"), { cwd: gitTree });
+    const gitInstr = instructions(["git", "ls-files", "-co", "--exclude-standard"], {
+      cwd: gitTree,
+    });
     return [
       {
         id: "tree-git",
@@ -126,6 +132,23 @@ export function treeSuite() {
         rssMb: plainRss,
         note: `steps: ${stepSummary(find.ours, ["tree"])}`,
       },
+      oursInstr && gitInstr
+        ? {
+            id: "tree-instr",
+            what: "tree-git in instructions (cachegrind, one run each)",
+            ours: { value: oursInstr, unit: "M instr" },
+            floor: {
+              name: "git ls-files -co --exclude-standard",
+              value: gitInstr,
+              unit: "M instr",
+            },
+            note: "no goal: Node's own start (node -e 0) is about 500 M; git's work is mostly system calls",
+          }
+        : {
+            id: "tree-instr",
+            what: "tree-git in instructions",
+            skipped: "valgrind is not installed (or BENCH_VALGRIND=0)",
+          },
       {
         id: "tree-rss",
         what: "peak RSS of `render --tree` on either tree",
