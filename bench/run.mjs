@@ -82,10 +82,15 @@ function revision() {
       cwd: ROOT,
       encoding: "utf8",
     });
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
-      cwd: ROOT,
-      encoding: "utf8",
-    });
+    // The results file itself does not count as a change.
+    const dirty = execFileSync(
+      "git",
+      ["status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/RESULTS.md"],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+      },
+    );
     return `${rev.trim()}${dirty.trim() ? " (with uncommitted changes)" : ""}`;
   } catch {
     return "unknown";
