@@ -13,6 +13,8 @@ export interface CliIo {
   isTTY?: boolean;
   /** The machine the environment section describes. Default: this one (probed). */
   machine?: Machine;
+  /** Stops a long-running command (`sysprompt serve`) when it aborts. Default: Ctrl-C (SIGINT). */
+  signal?: AbortSignal;
 }
 
 /**
