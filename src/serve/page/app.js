@@ -169,6 +169,15 @@ function drawTokens() {
   $("bars").replaceChildren(...rows);
 }
 
+/** The diagnostic's file:line:column, a link to the section it is about when there is one. */
+function whereLink(d) {
+  const section = view.sections.find((s) => s.failed?.path === d.path || s.path === d.path);
+  const text = h("code", {}, where(d));
+  return section
+    ? h("a", { class: "where", href: `#section-${section.name}` }, text)
+    : h("span", { class: "where" }, text);
+}
+
 function drawDiagnostics() {
   const list = $("diagnostics");
   const levels = { error: 0, warning: 1, info: 2 };
@@ -185,7 +194,7 @@ function drawDiagnostics() {
         { class: `diag level-${d.level}` },
         h("span", { class: "level" }, d.level),
         h("code", { class: "code" }, d.code),
-        d.path ? h("code", { class: "where" }, where(d)) : null,
+        d.path ? whereLink(d) : null,
         h("p", { class: "message" }, d.message),
       ),
     ),
