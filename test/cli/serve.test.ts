@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -201,6 +201,10 @@ describe("sysprompt serve: live", () => {
     const first = await events.next();
     expect(first.cause).toEqual({ kind: "start", files: [] });
     expect(first.sections.every((s) => s.status === "same")).toBe(true);
+    // Files a render does not read change nothing; the section file does.
+    writeFileSync(join(root, "project/notes.txt"), "not part of the prompt\n");
+    mkdirSync(join(root, "project/src"));
+    writeFileSync(join(root, "project/src/index.ts"), "export {};\n");
     const file = join(root, "project/.pi/sections/notes.md");
     writeFileSync(file, "---\norder: 25\n---\nKeep it very short.\n");
     const next = await events.next((v) => v.cause.kind === "files");
@@ -224,6 +228,23 @@ describe("sysprompt serve: live", () => {
       },
     ]);
     expect(next.removed).toEqual([]);
+  });
+
+  it("notices a project layer that did not exist when it started", async () => {
+    const root = project();
+    rmSync(join(root, "project/.pi"), { recursive: true });
+    const { port } = await serve(root);
+    const events = feed(port);
+    const first = await events.next();
+    expect(first.sections.map((s) => s.name)).not.toContain("notes");
+    mkdirSync(join(root, "project/.pi/sections"), { recursive: true });
+    writeFileSync(join(root, "project/.pi/sections/later.md"), "Added later.\n");
+    const next = await events.next((v) => v.sections.some((s) => s.name === "later"));
+    expect(next.sections.find((s) => s.name === "later")).toMatchObject({
+      layer: "project",
+      status: "added",
+      text: "<later>\nAdded later.\n</later>",
+    });
   });
 
   it("a template broken mid-edit shows its diagnostic and the fallback; fixing it recovers", async () => {
