@@ -4,7 +4,7 @@ import { toPosix } from "./_paths.js";
 import type { PromptData } from "./data.js";
 import { createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
-import { loadContextFiles } from "./gather/context-files.js";
+import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep } from "./gather/deadline.js";
 import { environmentStep } from "./gather/environment.js";
 import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
@@ -36,6 +36,12 @@ export interface PreparedPrompt {
   extraSections: ExtraSection[];
   diagnostics: Diagnostic[];
   steps: StepTiming[];
+  /**
+   * Where the context files came from (folders searched, imports, cuts,
+   * files dedupe dropped): what `sysprompt explain` shows and `watch` watches.
+   * Render does not read it.
+   */
+  context: ContextProvenance;
 }
 
 /**
@@ -104,7 +110,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       options.noContextFiles
         ? undefined
         : () =>
-            loadContextFiles({
+            traceContextFiles({
               cwd,
               agentDir,
               roots,
@@ -112,7 +118,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
               maxBytes: maxContextBytes,
               projectTrusted: trusted,
             }),
-      { files: [], diagnostics: [] },
+      { files: [], diagnostics: [], provenance: NO_CONTEXT },
     ),
     step(
       "skills",
@@ -220,6 +226,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     extraSections,
     diagnostics,
     steps: timings,
+    context: context.value.provenance,
   };
 }
 
