@@ -19,6 +19,7 @@ import {
   unknownToolDiagnostics,
 } from "./options.js";
 import { layerSections } from "./sections/layer.js";
+import { maxTokensWarnings } from "./sections/max-tokens.js";
 import { type CustomPrompt, type ExtraSection, renderSections } from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
 import { loadSkills, selectSkillsTool } from "./skills/index.js";
@@ -65,7 +66,11 @@ function defaultEngine(): Engine {
   return sharedEngine;
 }
 
-/** The pure half of {@link renderSystemPrompt}: no I/O, same input ⇒ same bytes. */
+/**
+ * The pure half of {@link renderSystemPrompt}: no I/O, same input ⇒ same bytes.
+ * When a section declares `maxTokens`, the tokenizer is loaded (code, once per
+ * process) to count it; otherwise it is never loaded.
+ */
 export function renderPrepared(
   prepared: PreparedPrompt,
   engine: Engine = defaultEngine(),
@@ -74,7 +79,11 @@ export function renderPrepared(
   return {
     text: out.text,
     sections: out.sections,
-    diagnostics: [...prepared.diagnostics, ...out.diagnostics],
+    diagnostics: [
+      ...prepared.diagnostics,
+      ...out.diagnostics,
+      ...maxTokensWarnings(prepared.templates, out.sections),
+    ],
     steps: prepared.steps,
   };
 }
