@@ -8,7 +8,11 @@ export {
   type EjectedFile,
   type EjectOptions,
   type EjectResult,
+  type ExplainedContextFile,
+  type ExplainedSection,
+  type ExplainReport,
   ejectSections,
+  explainPrompt,
 } from "./author/index.js";
 export type {
   ContextFile,

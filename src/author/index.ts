@@ -1,5 +1,6 @@
 export { checkProject } from "./check.js";
 export { builtinSectionNames, ejectSections } from "./eject.js";
+export { explainPrompt } from "./explain.js";
 export type {
   AuthorOptions,
   CheckedTemplate,
@@ -8,4 +9,7 @@ export type {
   EjectedFile,
   EjectOptions,
   EjectResult,
+  ExplainedContextFile,
+  ExplainedSection,
+  ExplainReport,
 } from "./types.js";
