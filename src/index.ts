@@ -13,6 +13,9 @@ export {
   type ExplainReport,
   ejectSections,
   explainPrompt,
+  type WatchHooks,
+  type WatchRender,
+  watchPrompt,
 } from "./author/index.js";
 export type {
   ContextFile,

@@ -12,4 +12,7 @@ export type {
   ExplainedContextFile,
   ExplainedSection,
   ExplainReport,
+  WatchHooks,
+  WatchRender,
 } from "./types.js";
+export { DEFAULT_DEBOUNCE_MS, watchPrompt } from "./watch.js";

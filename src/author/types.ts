@@ -1,4 +1,4 @@
-import type { Diagnostic, DiagnosticLevel, Layer, StepTiming } from "../types.js";
+import type { Diagnostic, DiagnosticLevel, Layer, RenderResult, StepTiming } from "../types.js";
 
 /** Where `checkProject` and `ejectSections` look. Every field is optional. */
 export interface AuthorOptions {
@@ -136,4 +136,38 @@ export interface ExplainReport {
   /** Wall time of gathering (all steps, in parallel) and of rendering, in ms. */
   timing: { gatherMs: number; renderMs: number };
   diagnostics: Diagnostic[];
+}
+
+/** How `watchPrompt` reports and when it stops. */
+export interface WatchHooks {
+  /** Watching stops, and `watchPrompt` resolves, when this aborts. */
+  signal: AbortSignal;
+  /** Called after the first render and after every re-render. */
+  onRender: (render: WatchRender) => void;
+  /** Quiet time after the last file event before a re-render. Default: 100 ms. */
+  debounceMs?: number;
+}
+
+/** One render of `watchPrompt`. */
+export interface WatchRender {
+  /** 0 for the first render, then 1, 2, … */
+  count: number;
+  /** The changed files (as the file system reported them) that led to this render; empty for the first. */
+  changed: string[];
+  /** This render's result; on `error`, the last good one. */
+  result: RenderResult;
+  /** The previous render's result (not on the first render, nor on `error`). */
+  previous?: RenderResult;
+  /** What changed since the previous render, by section (see `diffSections`); undefined when nothing did. */
+  changes?: Record<string, string | null>;
+  /** The render's diagnostics, then the slash-command templates' (reloaded on every change). */
+  diagnostics: Diagnostic[];
+  /** The previous render's diagnostics, to tell new problems from fixed ones (absent on the first render). */
+  previousDiagnostics?: Diagnostic[];
+  /** Time of the render (gathering included), in ms. */
+  ms: number;
+  /** The folders watched after this render, sorted. */
+  watching: string[];
+  /** Why this render could not be made (a bad explicit option); watching goes on. */
+  error?: Error;
 }

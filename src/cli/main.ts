@@ -78,6 +78,22 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       code = await explainCommand(flags, io);
     });
 
+  renderFlags(
+    program
+      .command("watch")
+      .description(
+        "re-render on every change to a file the prompt reads; show which sections changed",
+      ),
+  )
+    .addHelpText(
+      "after",
+      example("sysprompt watch --model gpt-5", "then edit .pi/sections/*.md; Ctrl-C stops"),
+    )
+    .action(async (flags) => {
+      const { watchCommand } = await import("./commands/watch.js");
+      code = await watchCommand(flags, io);
+    });
+
   program
     .command("expand")
     .description("expand /template args or /skill:name args")

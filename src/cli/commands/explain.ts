@@ -1,5 +1,3 @@
-import { isAbsolute, relative } from "node:path";
-import { toPosix } from "../../_paths.js";
 import { explainPrompt } from "../../author/explain.js";
 import type { ExplainReport } from "../../author/types.js";
 import type { StepStatus } from "../../types.js";
@@ -7,6 +5,7 @@ import { type Palette, paletteFor } from "../colors.js";
 import { formatDiagnostics, formatTable } from "../format.js";
 import { type CliIo, exitCodeFor } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
+import { showPath } from "./_show-path.js";
 
 /**
  * `sysprompt explain`: a row per section (order, layer, file, bytes, tokens,
@@ -129,12 +128,6 @@ function alignRight(rows: string[][], columns: readonly number[]): string[][] {
       return k < 0 ? cell : cell.padStart(widths[k] ?? 0);
     }),
   );
-}
-
-/** A path under the working directory relative to it, as typed; any other absolute. */
-function showPath(path: string, cwd: string): string {
-  const rel = relative(cwd, path);
-  return toPosix(rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel);
 }
 
 function plural(n: number, what: string): string {
