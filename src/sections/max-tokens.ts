@@ -13,6 +13,8 @@ export function maxTokensWarnings(
   templates: readonly SectionTemplate[],
   sections: readonly RenderedSection[],
 ): Diagnostic[] {
+  // Keys are inherited upward, so a version with a limit has a top version with one.
+  if (!templates.some((t) => t.meta.maxTokens !== undefined)) return [];
   const limited = sections.flatMap((section) => {
     const limit = usedVersion(templates, section)?.meta.maxTokens;
     return limit === undefined ? [] : [{ section, limit }];
