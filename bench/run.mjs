@@ -5,6 +5,8 @@
 //             with the same data and helpers (goal ≤ 1.5×).
 //   cli     — `sysprompt render` on a tiny project vs `node -e 0`, wall time per
 //             process (goal ≤ 2.5×).
+//   tree    — opt-in (`npm run bench -- --tree` or BENCH_TREE=1; builds a 100k-file
+//             tree once, then takes a few minutes): see bench/tree.mjs.
 //
 // Figures are medians; the machine's load moves them, the ratios much less.
 import { spawnSync } from "node:child_process";
@@ -15,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
 import { builtinHelpers } from "../dist/helpers/index.js";
 import { preparePrompt, renderPrepared } from "../dist/src/index.js";
+import { treeBench } from "./tree.mjs";
 
 const BIN = fileURLToPath(new URL("../dist/src/cli/bin.js", import.meta.url));
 const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 30);
@@ -97,3 +100,5 @@ try {
 } finally {
   rmSync(root, { recursive: true, force: true });
 }
+
+if (process.argv.includes("--tree") || process.env.BENCH_TREE === "1") treeBench();

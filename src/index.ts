@@ -1,4 +1,7 @@
 // Public API of sysprompt. Internal modules start with `_` or live in stage folders.
+
+// The escaping the skills section and `{{escapeXml}}` use, for hosts that write XML blocks of their own.
+export { escapeXml } from "../helpers/xml.js";
 export {
   type AuthorOptions,
   type CheckedTemplate,
@@ -34,7 +37,12 @@ export {
 } from "./gather/context-files.js";
 export { dedupeContextFiles } from "./gather/dedupe.js";
 export type { Machine, ProbeResult, ProbeRunner } from "./gather/environment.js";
-export type { SystemPromptOptions } from "./options.js";
+export {
+  type BuiltWorkspaceTree,
+  buildWorkspaceTree,
+  type WorkspaceTreeOptions,
+} from "./gather/tree.js";
+export type { PreloadedSkill, SystemPromptOptions } from "./options.js";
 export {
   expandPromptTemplate,
   loadPromptTemplates,

@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { kindOfPath } from "./_fs.js";
 import type { EnvironmentEntry } from "./data.js";
 import type { Machine } from "./gather/_machine.js";
@@ -10,6 +10,7 @@ import { readTextOrPath } from "./locate/custom.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "./locate/layers.js";
 import type { ExtraSection } from "./sections/render.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "./sections/types.js";
+import type { Skill } from "./skills/types.js";
 import { type Diagnostic, SyspromptError } from "./types.js";
 
 /** Options of {@link renderSystemPrompt}. Every field is optional; defaults are documented per field. */
@@ -38,6 +39,22 @@ export interface SystemPromptOptions {
   systemPrompt?: string;
   /** Appended after APPEND_SYSTEM.md, each text or a path to a text file (read as for `systemPrompt`). */
   appendSystemPrompt?: string | readonly string[];
+  /**
+   * The custom base prompt as a host that reads SYSTEM.md itself (pi) already
+   * resolved it: literal text (never a path), or `null` (or `""`) for none.
+   * When given, no layer's SYSTEM.md is read; a non-empty text is the custom
+   * base prompt and beats every SYSTEM_TEMPLATE.md, while `null` leaves the
+   * SYSTEM_TEMPLATE.md files (which such a host does not know) in charge.
+   * Not together with `systemPrompt`. Default: not given (sysprompt reads SYSTEM.md).
+   */
+  resolvedSystemPrompt?: string | null;
+  /**
+   * The appended text as a host that reads APPEND_SYSTEM.md itself (pi)
+   * already resolved it, literal. When given, no layer's APPEND_SYSTEM.md is
+   * read; the text (`""` for none) takes its place, before every
+   * `appendSystemPrompt` value. Default: not given (sysprompt reads APPEND_SYSTEM.md).
+   */
+  resolvedAppendPrompt?: string;
   /** Named sections from code: replace a section's body in place, or add one before the volatile sections (see `ExtraSection`). */
   sections?: Readonly<Record<string, string>>;
   /** Replaces environment detection entirely (the model line still follows). */
@@ -46,6 +63,8 @@ export interface SystemPromptOptions {
   noContextFiles?: boolean;
   /** Documentation pointers; the docs section renders only when given. */
   docs?: string;
+  /** Add a compact listing of cwd (`workspace_tree`) and the AGENTS.md files below it (`dir_context`). Default: false. */
+  workspaceTree?: boolean;
   /**
    * Extra workspace roots (folders; `~` and relative paths resolve from cwd). Each root's
    * ancestors are searched for context files after cwd's, and the `workspace_roots` section
@@ -59,6 +78,14 @@ export interface SystemPromptOptions {
   maxContextBytes?: number;
   /** Skill folders or files searched before the default ones. */
   skillPaths?: readonly string[];
+  /**
+   * Skills the caller already loaded, in the order to list them: the skills
+   * step does not run (`skillPaths` is then unused) and this list is the
+   * `skills` section's, minus those with `disableModelInvocation: true`. Extra
+   * fields are ignored, so a host's own skill objects (pi's) pass as they are.
+   * Default: not given (skills are discovered).
+   */
+  skills?: readonly PreloadedSkill[];
   /** The clock: a Date, epoch milliseconds, or an ISO 8601 date or date-time (UTC unless it has an offset). Default: now. */
   now?: Date | string | number;
   /** Environment variables. Default: `process.env`. */
@@ -82,6 +109,19 @@ export interface SystemPromptOptions {
   builtinDir?: string;
 }
 
+/** A skill the caller loaded itself (the `skills` option). */
+export interface PreloadedSkill {
+  name: string;
+  description: string;
+  /** Path of the skill's file, as the model should open it. */
+  filePath: string;
+  /** True: left out of the prompt (the skill is only invoked by the user). Default: false. */
+  disableModelInvocation?: boolean;
+}
+
+/** Files a host already read (`resolvedSystemPrompt`, `resolvedAppendPrompt`): no layer reads them. */
+export type ResolvedFile = "SYSTEM.md" | "APPEND_SYSTEM.md";
+
 /**
  * {@link SystemPromptOptions} checked and with every default applied: what
  * `preparePrompt` works from. Explicit text-or-path options are already read.
@@ -100,10 +140,17 @@ export interface NormalizedOptions {
   now: Date;
   deadlineMs: number;
   extraSections: ExtraSection[];
-  /** `systemPrompt`, read: its text and, when it named a file, the file. */
+  /**
+   * `systemPrompt`, read (its text and, when it named a file, the file), or a
+   * non-empty `resolvedSystemPrompt`.
+   */
   systemPrompt: { text: string; path?: string } | null;
-  /** Every `appendSystemPrompt` value, read. */
+  /** `resolvedAppendPrompt` (when given), then every `appendSystemPrompt` value, read. */
   appendSystemPrompt: string[];
+  /** The layer files the caller resolved itself, not to be read. */
+  resolvedFiles: ResolvedFile[];
+  /** The `skills` option, as skills; null when skills are to be discovered. */
+  skills: Skill[] | null;
   /** Extra workspace roots: absolute, existing folders, each once. */
   roots: string[];
   maxContextBytes: number;
@@ -132,10 +179,21 @@ export async function normalizeOptions(
     ...(options.agentDir !== undefined ? { agentDir } : {}),
     ...(options.builtinDir !== undefined ? { builtinDir } : {}),
   });
+  if (options.systemPrompt !== undefined && options.resolvedSystemPrompt !== undefined) {
+    throw new SyspromptError(
+      "bad-option",
+      "systemPrompt and resolvedSystemPrompt: pass one of them; resolvedSystemPrompt already is the custom base prompt",
+    );
+  }
+  const resolvedFiles: ResolvedFile[] = [];
+  if (options.resolvedSystemPrompt !== undefined) resolvedFiles.push("SYSTEM.md");
+  if (options.resolvedAppendPrompt !== undefined) resolvedFiles.push("APPEND_SYSTEM.md");
   const [systemPrompt, appendSystemPrompt, roots] = await Promise.all([
-    options.systemPrompt === undefined
-      ? null
-      : readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home),
+    options.systemPrompt !== undefined
+      ? readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home)
+      : options.resolvedSystemPrompt
+        ? { text: options.resolvedSystemPrompt }
+        : null,
     Promise.all(
       toList(options.appendSystemPrompt).map(
         async (v) => (await readTextOrPath(v, cwd, "--append-system-prompt", home)).text,
@@ -157,7 +215,12 @@ export async function normalizeOptions(
     deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
     extraSections,
     systemPrompt,
-    appendSystemPrompt,
+    appendSystemPrompt:
+      options.resolvedAppendPrompt === undefined
+        ? appendSystemPrompt
+        : [options.resolvedAppendPrompt, ...appendSystemPrompt],
+    resolvedFiles,
+    skills: options.skills ? options.skills.map(preloadedSkill) : null,
     roots,
     maxContextBytes: options.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES,
   };
@@ -266,6 +329,9 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   promptGuidelines: isStringArray,
   systemPrompt: isString,
   appendSystemPrompt: isOneOf(isString, isStringArray),
+  resolvedSystemPrompt: (v) =>
+    v === null || typeof v === "string" ? undefined : "a string or null",
+  resolvedAppendPrompt: isString,
   sections: (v) => (isPlainObject(v) ? undefined : "an object of section name to text"),
   environment: (v) =>
     Array.isArray(v) &&
@@ -274,12 +340,25 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
       : "an array of { label, value } strings",
   noContextFiles: isBoolean,
   docs: isString,
+  workspaceTree: isBoolean,
   roots: isStringArray,
   maxContextBytes: (v) =>
     typeof v === "number" && Number.isInteger(v) && v > 0
       ? undefined
       : "a whole number of bytes, 1 or more",
   skillPaths: isStringArray,
+  skills: (v) =>
+    Array.isArray(v) &&
+    v.every(
+      (s) =>
+        isPlainObject(s) &&
+        typeof s.name === "string" &&
+        typeof s.description === "string" &&
+        isPath(s.filePath) === undefined &&
+        (s.disableModelInvocation === undefined || typeof s.disableModelInvocation === "boolean"),
+    )
+      ? undefined
+      : "an array of { name, description, filePath, disableModelInvocation? } (strings; a boolean)",
   now: () => undefined,
   env: isRecordOf((x) => (x === undefined ? undefined : isString(x)), "strings"),
   home: isPath,
@@ -316,6 +395,18 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (
     typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date)
   );
+}
+
+/** A preloaded skill in the loader's shape: its folder is the one holding its file. */
+function preloadedSkill(skill: PreloadedSkill): Skill {
+  return {
+    name: skill.name,
+    description: skill.description,
+    filePath: skill.filePath,
+    baseDir: dirname(skill.filePath),
+    disableModelInvocation: skill.disableModelInvocation === true,
+    source: "option",
+  };
 }
 
 function toList(value: string | readonly string[] | undefined): string[] {

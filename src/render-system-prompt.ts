@@ -9,6 +9,7 @@ import { type GatherStep, lateStepsWarning, runStep } from "./gather/deadline.js
 import { environmentStep } from "./gather/environment.js";
 import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
 import { buildToolSnippets, parseToolDescriptions } from "./gather/tools.js";
+import { type BuiltWorkspaceTree, buildWorkspaceTree } from "./gather/tree.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
 import { emptyLayer, loadLayer } from "./locate/load-layer.js";
@@ -101,17 +102,20 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   const skillsTool = selectSkillsTool(tools);
   const optionPrompt = optionCustomPrompt(opts.systemPrompt);
   const appended = opts.appendSystemPrompt;
+  const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
 
+  // Stops a late tree walk once the deadline has been met without it.
+  const late = new AbortController();
   const steps = [
     step("builtin", async () => loadBuiltin(builtinDir), {
       layer: emptyLayer("builtin"),
       tools: {},
       rules: [],
     }),
-    step("user", () => loadLayer(agentDir, "user", { customFiles: true }), emptyLayer("user")),
+    step("user", () => loadLayer(agentDir, "user", layerFiles), emptyLayer("user")),
     step(
       "project",
-      trusted ? () => loadLayer(projectDir, "project", { customFiles: true }) : undefined,
+      trusted ? () => loadLayer(projectDir, "project", layerFiles) : undefined,
       emptyLayer("project"),
     ),
     step(
@@ -131,7 +135,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     ),
     step(
       "skills",
-      skillsTool
+      // Skills the caller loaded itself are the fallback of a step that does not run.
+      skillsTool && !opts.skills
         ? () =>
             loadSkills({
               cwd,
@@ -142,7 +147,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
               ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
             })
         : undefined,
-      { skills: [] as Skill[], diagnostics: [] as Diagnostic[] },
+      { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
     ),
     environmentStep({
       machine: options.machine ?? realMachine(),
@@ -150,8 +155,13 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       agentDir,
       given: options.environment,
     }),
+    step(
+      "tree",
+      options.workspaceTree ? () => buildWorkspaceTree(cwd, { signal: late.signal }) : undefined,
+      null as BuiltWorkspaceTree | null,
+    ),
   ] as const;
-  const [builtin, user, project, context, skills, environment] = await Promise.all([
+  const [builtin, user, project, context, skills, environment, tree] = await Promise.all([
     // Not bounded: without the builtin templates there is no prompt at all, and
     // they sit beside the code that is already running.
     runStep(steps[0], Number.POSITIVE_INFINITY, clock),
@@ -160,7 +170,9 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     runStep(steps[3], deadline, clock),
     runStep(steps[4], deadline, clock),
     runStep(steps[5], deadline, clock),
+    runStep(steps[6], deadline, clock),
   ]);
+  late.abort();
 
   const layers = [builtin.value.layer, user.value, project.value];
   const diagnostics: Diagnostic[] = [];
@@ -171,7 +183,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped; context files still load`,
     });
   }
-  const outcomes = [builtin, user, project, context, skills, environment];
+  const outcomes = [builtin, user, project, context, skills, environment, tree];
   const timings = outcomes.map((o) => o.timing);
   diagnostics.push(...lateStepsWarning(timings, budgetMs));
   for (const outcome of outcomes) diagnostics.push(...outcome.diagnostics);
@@ -211,8 +223,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     ),
     environment: environment.value.entries,
     contextFiles,
-    agentsMd: [],
-    workspaceTree: null,
+    agentsMd: tree.value?.agentsMd ?? [],
+    workspaceTree: tree.value && { rendered: tree.value.rendered, truncated: tree.value.truncated },
     roots: roots.map((r) => toPosix(r)),
     skills: skillsTool
       ? visibleSkills.map((s) => ({

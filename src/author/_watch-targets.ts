@@ -23,7 +23,8 @@ export interface WatchTarget {
  * in the layer folder), the files the systemPrompt / appendSystemPrompt
  * options named, the folders searched for context files (their context file
  * names only) and every imported file, the skill roots (when the render
- * listed skills), and the slash-command template folders. A folder that does
+ * listed skills), the working folder's top level (when it listed the
+ * workspace tree), and the slash-command template folders. A folder that does
  * not exist yet is watched through its nearest existing ancestor, for the
  * name that leads to it; the next render then watches the folder itself.
  */
@@ -52,14 +53,21 @@ export async function watchTargets(
     projectTrusted: opts.trusted,
     projectDir: opts.projectDirName,
   };
-  if (prepared.steps.some((s) => s.name === "skills" && s.status !== "skipped")) {
+  if (ranStep(prepared, "skills")) {
     const paths = options.skillPaths ? [...options.skillPaths] : undefined;
     for (const root of await skillRoots({ ...common, ...(paths ? { paths } : {}) })) {
       wanted.push({ dir: root, recursive: true });
     }
   }
+  // The workspace tree lists the whole working folder; watching all of it
+  // (node_modules, .git) would cost a watch per folder, so its top level only.
+  if (ranStep(prepared, "tree")) wanted.push(folder(opts.cwd));
   for (const root of planTemplateRoots(common).roots) wanted.push(folder(root.path));
   return Promise.all(wanted.map(existing));
+}
+
+function ranStep(prepared: PreparedPrompt, name: string): boolean {
+  return prepared.steps.some((s) => s.name === name && s.status !== "skipped");
 }
 
 function folder(dir: string): WatchTarget {

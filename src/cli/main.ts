@@ -39,6 +39,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       )
       .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills")
       .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
+      .option("--tree", "add the workspace tree and the list of deeper AGENTS.md files")
       .option(
         "--root <dir>",
         "extra workspace root: its context files load too (repeatable; relative to --cwd)",

@@ -17,6 +17,7 @@ export interface RenderFlags {
   now?: string;
   untrusted?: boolean;
   contextFiles?: boolean;
+  tree?: boolean;
   deadline?: string;
   root?: string[];
   strict?: boolean;
@@ -87,6 +88,7 @@ export function toRenderOptions(
   }
   if (flags.untrusted) options.projectTrusted = false;
   if (flags.contextFiles === false) options.noContextFiles = true;
+  if (flags.tree) options.workspaceTree = true;
   // Relative to --cwd, like every path option; a root that is not a folder is exit 2.
   if (flags.root?.length) options.roots = flags.root;
   return options;

@@ -1,10 +1,8 @@
 import type { Dirent } from "node:fs";
 import { readdir, realpath } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import type IgnoreFactory from "ignore";
-import type { Ignore } from "ignore";
 import { kindOfPath, readTextFile } from "../_fs.js";
+import { addGitignore, type Ignore } from "../_gitignore.js";
 import type { Diagnostic } from "../types.js";
 
 /** The file that makes a folder one skill. */
@@ -18,14 +16,6 @@ export interface SkillCandidate {
 }
 
 type Kind = "file" | "dir" | "other" | "missing";
-
-let ignoreFactory: typeof IgnoreFactory | undefined;
-
-/** `ignore` is loaded only once a .gitignore is met: most skills roots have none, and a CLI start counts milliseconds. */
-function newIgnore(): Ignore {
-  ignoreFactory ??= createRequire(import.meta.url)("ignore") as typeof IgnoreFactory;
-  return ignoreFactory();
-}
 
 /**
  * Lists the skill files under one skills root. A folder holding `SKILL.md` is
@@ -84,9 +74,7 @@ export async function walkSkillsRoot(
       const read = await readTextFile(join(dir, ".gitignore"));
       diagnostics.push(...read.diagnostics);
       if (read.ok) {
-        const merged = newIgnore();
-        if (rules) merged.add(rules);
-        rules = merged.add(rebaseGitignore(read.text, rel));
+        rules = addGitignore(rules, read.text, rel);
       }
     }
 
@@ -118,26 +106,4 @@ export async function walkSkillsRoot(
 
   await walk(root, "", undefined);
   return { candidates, diagnostics };
-}
-
-/**
- * Rewrites the patterns of the `.gitignore` in folder `base` (relative to the
- * root) so they can join one rule list with the shallower files' patterns.
- * Later rules win in that list, so a deeper file's `!negation` overrides a
- * shallower rule, as in git. A pattern with a slash before its end is
- * anchored to its folder; one without matches at any depth below it.
- */
-export function rebaseGitignore(text: string, base: string): string {
-  if (base === "") return text;
-  return text
-    .split("\n")
-    .map((line) => {
-      if (line.trim() === "" || line.startsWith("#")) return line;
-      const negated = line.startsWith("!");
-      const pattern = negated ? line.slice(1) : line;
-      const anchored = pattern.slice(0, -1).includes("/");
-      const rebased = anchored ? `${base}/${pattern.replace(/^\//, "")}` : `${base}/**/${pattern}`;
-      return negated ? `!${rebased}` : rebased;
-    })
-    .join("\n");
 }

@@ -48,11 +48,14 @@ describe("renderSystemPrompt", () => {
         builtin("date", DATE_SECTION),
       ],
       diagnostics: [],
-      steps: ["builtin", "user", "project", "context", "skills", "environment"].map((name) => ({
-        name,
-        status: "ok",
-        ms: 0,
-      })),
+      steps: [
+        ...["builtin", "user", "project", "context", "skills", "environment"].map((name) => ({
+          name,
+          status: "ok",
+          ms: 0,
+        })),
+        { name: "tree", status: "skipped", ms: 0 },
+      ],
     });
   });
 

@@ -36,7 +36,8 @@ function scenario() {
   return { root, project: join(root, "project"), agent: join(root, "agent") };
 }
 
-describe("watchPrompt", () => {
+// Past `until`'s 10 s per wait: a test makes several.
+describe("watchPrompt", { timeout: 30_000 }, () => {
   it("watches the folders the render read; one that is missing through the folder above it", async () => {
     const { root, project, agent } = scenario();
     const w = start(pinned(root));
@@ -85,6 +86,17 @@ describe("watchPrompt", () => {
     for (const r of w.renders.slice(1)) {
       expect(r.changed.length > 0 || r.changes !== undefined).toBe(true);
     }
+  });
+
+  it("with the workspace tree, a new file at the top of the working folder re-renders it", async () => {
+    const { root, project } = scenario();
+    const w = start(pinned(root, { workspaceTree: true }));
+    await until(() => w.renders.length === 1, "the first render");
+    expect(w.text("workspace_tree")).not.toContain("NOTES.txt");
+    writeFileSync(join(project, "NOTES.txt"), "notes\n");
+    await until(() => w.renders.length === 2, "the new file");
+    expect(w.renders[1]?.changed).toEqual([join(project, "NOTES.txt")]);
+    expect(w.text("workspace_tree")).toContain("NOTES.txt");
   });
 
   it("an explicit file that disappears is an error render; watching goes on", async () => {

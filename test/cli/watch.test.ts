@@ -13,7 +13,8 @@ pinMachine();
 const normalize = (text: string) =>
   text.replace(/\d+\.\d ms/g, "N ms").replace(/watching \d+ folders/, "watching N folders");
 
-describe("sysprompt watch", () => {
+// Past `until`'s 10 s per wait: a test makes several.
+describe("sysprompt watch", { timeout: 30_000 }, () => {
   it("sees an edit, a broken edit (its diagnostic, and goes on) and the fix, then stops on abort", async () => {
     const root = copyScenario("watch", "edit-break-fix");
     const team = join(root, "project", ".pi", "sections", "team.md");

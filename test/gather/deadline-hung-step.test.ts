@@ -26,6 +26,7 @@ describe("renderSystemPrompt with gathering steps that never resolve", () => {
       ["context", "timeout"],
       ["skills", "timeout"],
       ["environment", "ok"],
+      ["tree", "skipped"],
     ]);
     expect(result.diagnostics).toEqual([
       {

@@ -144,7 +144,8 @@ describe("renderSystemPrompt under a small deadline", () => {
     const started = clock();
     const result = await renderSystemPrompt(pinned(tempDir(), { deadlineMs: 0 }));
     expect(clock() - started).toBeLessThan(SLACK_MS);
-    expect(result.steps.every((s) => s.status === "ok" || s.status === "timeout")).toBe(true);
+    // Steps that are off (the tree, by default) are skipped; none may fail.
+    expect(result.steps.filter((s) => s.status === "failed")).toEqual([]);
     expect(result.diagnostics.filter((d) => d.code !== "step-timeout")).toEqual([]);
   });
   it("the builtin templates are not bound by the deadline: even deadlineMs 0 gives the builtin prompt", async () => {

@@ -356,6 +356,7 @@ describe("projectTrusted: false", () => {
       ["context", "ok"],
       ["skills", "ok"],
       ["environment", "ok"],
+      ["tree", "skipped"],
     ]);
   });
 });

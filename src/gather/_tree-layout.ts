@@ -1,0 +1,236 @@
+import { readlink } from "node:fs/promises";
+import { join } from "node:path";
+import { type EntryKind, statOf, type TreeListing } from "./_tree-walk.js";
+
+/** One line of the rendered tree; `depth` 0 is the root line. */
+export interface TreeLine {
+  depth: number;
+  text: string;
+}
+
+export interface LayoutLimits {
+  maxDepth: number;
+  maxEntries: number;
+  maxLines: number;
+  signal?: AbortSignal;
+}
+
+interface StatEntry {
+  name: string;
+  kind: EntryKind;
+  mtimeMs: number;
+  size: number;
+  /** A symlink's target, read only for links that are shown. */
+  target?: string;
+}
+
+/** A folder whose children were stat'ed, sorted and chosen. */
+interface FolderView {
+  items: ({ entry: StatEntry; rel: string; view?: FolderView } | { more: number })[];
+}
+
+const INDENT = "  ";
+
+/** The line that ends a tree cut by the line cap. */
+export const ELISION_MARKER = "… deeper entries not shown (line limit)";
+
+/**
+ * The tree's lines in display order, capped at `maxLines`.
+ *
+ * Each shown folder's children are ordered newest first (ties by name); a
+ * folder with more than `maxEntries` children shows its newest
+ * `maxEntries - 1`, a `… K more` line and its oldest. Over `maxLines` the
+ * deepest lines go first, the latest of equally deep ones before earlier ones;
+ * the root and depth-1 lines always stay (so a tiny cap may be exceeded by
+ * them), and {@link ELISION_MARKER} ends the tree.
+ *
+ * Built level by level: how many lines a folder's children take is known
+ * from the listing alone, so folders whose lines the cap would drop are never
+ * stat'ed.
+ */
+export async function layoutTree(
+  root: string,
+  rootName: string,
+  listing: TreeListing,
+  limits: LayoutLimits,
+): Promise<{ lines: TreeLine[]; truncated: boolean }> {
+  const { maxDepth, maxEntries, maxLines, signal } = limits;
+
+  const linesOf = (rel: string): number => {
+    const n = listing.countUpTo(rel, maxEntries + 1);
+    return n > maxEntries ? maxEntries + 1 : n;
+  };
+
+  const view = async (rel: string): Promise<FolderView> => {
+    if (signal?.aborted) throw signal.reason;
+    const dir = rel === "" ? root : join(root, rel);
+    const stats = await Promise.all(
+      listing.children(rel).map(async (entry): Promise<StatEntry | undefined> => {
+        // Gone since the folder was listed: it is not there to show.
+        const s = await statOf(join(dir, entry.name), false);
+        if (!s) return undefined;
+        const kind: EntryKind = s.isDirectory()
+          ? "dir"
+          : s.isFile()
+            ? "file"
+            : s.isSymbolicLink()
+              ? "link"
+              : "other";
+        return { name: entry.name, kind, mtimeMs: s.mtimeMs, size: s.size };
+      }),
+    );
+    const sorted = stats.filter((s) => s !== undefined).sort(newestFirst);
+    const more = sorted.length - maxEntries;
+    const shown = more > 0 ? [...sorted.slice(0, maxEntries - 1), ...sorted.slice(-1)] : sorted;
+    await Promise.all(shown.map((entry) => readTarget(dir, entry)));
+    const items: FolderView["items"] = shown.map((entry) => ({
+      entry,
+      rel: rel === "" ? entry.name : `${rel}/${entry.name}`,
+    }));
+    if (more > 0) items.splice(items.length - 1, 0, { more });
+    return { items };
+  };
+
+  const rootView = await view("");
+  let total = 1 + rootView.items.length;
+  let truncated = false;
+  let frontier = [rootView];
+  for (let depth = 1; depth < maxDepth && !truncated; depth++) {
+    const folders = frontier.flatMap((v) =>
+      v.items.filter((i) => "entry" in i && i.entry.kind === "dir"),
+    ) as { entry: StatEntry; rel: string; view?: FolderView }[];
+    const counts = folders.map((f) => linesOf(f.rel));
+    let chosen = folders;
+    if (total + counts.reduce((a, b) => a + b, 0) > maxLines) {
+      // This level is the deepest that can keep lines: keep its first ones, in display order.
+      truncated = true;
+      const room = Math.max(0, maxLines - 1 - total);
+      let used = 0;
+      chosen = [];
+      for (const [i, folder] of folders.entries()) {
+        if (used >= room) break;
+        chosen.push(folder);
+        used += counts[i] ?? 0;
+      }
+    }
+    await Promise.all(
+      chosen.map(async (folder) => {
+        folder.view = await view(folder.rel);
+      }),
+    );
+    frontier = chosen.flatMap((f) => (f.view ? [f.view] : []));
+    total += frontier.reduce((a, v) => a + v.items.length, 0);
+  }
+
+  const lines: TreeLine[] = [{ depth: 0, text: `${safeName(rootName)}/` }];
+  const emit = (v: FolderView, depth: number) => {
+    for (const item of v.items) {
+      if ("more" in item) {
+        lines.push({ depth, text: `${INDENT.repeat(depth)}… ${item.more} more` });
+        continue;
+      }
+      lines.push({ depth, text: entryText(item.entry, depth) });
+      if (item.view) emit(item.view, depth + 1);
+    }
+  };
+  emit(rootView, 1);
+  return capLines(lines, maxLines, truncated);
+}
+
+/**
+ * Drops lines until `maxLines` hold them and the marker: deepest first, the
+ * latest of equally deep lines first, never depth 0 or 1. `force` marks the
+ * tree as cut even when what was built already fits (deeper levels were never
+ * built because the cap would have dropped them).
+ */
+export function capLines(
+  lines: readonly TreeLine[],
+  maxLines: number,
+  force = false,
+): { lines: TreeLine[]; truncated: boolean } {
+  if (!force && lines.length <= maxLines) return { lines: [...lines], truncated: false };
+  const excess = lines.length - (maxLines - 1);
+  const dropped = new Set(
+    lines
+      .map((line, index) => ({ depth: line.depth, index }))
+      .filter((l) => l.depth >= 2)
+      .sort((a, b) => b.depth - a.depth || b.index - a.index)
+      .slice(0, Math.max(0, excess))
+      .map((l) => l.index),
+  );
+  const kept = lines.filter((_, index) => !dropped.has(index));
+  kept.push({ depth: 0, text: ELISION_MARKER });
+  return { lines: kept, truncated: true };
+}
+
+function newestFirst(a: StatEntry, b: StatEntry): number {
+  return b.mtimeMs - a.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+async function readTarget(dir: string, entry: StatEntry): Promise<void> {
+  if (entry.kind !== "link") return;
+  try {
+    entry.target = safeName(await readlink(join(dir, entry.name)));
+  } catch {
+    // Replaced by something else since it was listed: the target is unknown.
+    entry.target = "?";
+  }
+}
+
+function entryText(entry: StatEntry, depth: number): string {
+  const name = `${INDENT.repeat(depth)}${safeName(entry.name)}`;
+  const time = formatTime(entry.mtimeMs);
+  switch (entry.kind) {
+    case "dir":
+      return `${name}/  ${time}`;
+    case "file":
+      return `${name}  ${formatSize(entry.size)}  ${time}`;
+    case "link":
+      return `${name} -> ${entry.target ?? "?"}  ${time}`;
+    default:
+      return `${name}  ${time}`;
+  }
+}
+
+/** Absolute UTC minute, `YYYY-MM-DD HH:MM`: the same text on every run and machine. */
+export function formatTime(mtimeMs: number): string {
+  const iso = new Date(Math.floor(mtimeMs)).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+}
+
+const SIZE_UNITS = ["B", "KB", "MB", "GB", "TB"] as const;
+
+/**
+ * Compact size in powers of 1024: `512B`, `1.5KB`, `2.3MB`. One decimal below
+ * 10 of a unit (none when it is `.0`), whole numbers from 10 up.
+ */
+export function formatSize(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  let text = value < 10 ? (Math.round(value * 10) / 10).toString() : Math.round(value).toString();
+  // Rounding can reach the next unit (1023.96 KB): say 1MB, not 1024KB.
+  if (Number(text) >= 1024 && unit < SIZE_UNITS.length - 1) {
+    text = "1";
+    unit++;
+  }
+  return `${text}${SIZE_UNITS[unit]}`;
+}
+
+/**
+ * A name as one printable line: control characters and Unicode line breaks
+ * (which a hostile file name could use to forge tree lines) become `\uXXXX`.
+ */
+export function safeName(name: string): string {
+  let out = "";
+  for (const ch of name) {
+    const code = ch.codePointAt(0) ?? 0;
+    const unsafe =
+      code < 0x20 || code === 0x7f || code === 0x85 || code === 0x2028 || code === 0x2029;
+    out += unsafe ? `\\u${code.toString(16).padStart(4, "0")}` : ch;
+  }
+  return out;
+}

@@ -1,0 +1,132 @@
+import { stat } from "node:fs/promises";
+import { basename, resolve } from "node:path";
+import { SyspromptError } from "../types.js";
+import { layoutTree } from "./_tree-layout.js";
+import { walkTree } from "./_tree-walk.js";
+
+/** Levels of entries shown below the root. */
+export const DEFAULT_TREE_DEPTH = 3;
+/** Entries shown per folder; more become `… K more`. */
+export const DEFAULT_TREE_ENTRIES = 12;
+/** Lines in the whole tree, the root and the elision marker included. */
+export const DEFAULT_TREE_LINES = 120;
+/**
+ * The deepest AGENTS.md listed, counted like tree entries: `a/b/c/AGENTS.md`
+ * is at depth 4. The root's own is at depth 1 and never listed (it is a
+ * context file already).
+ */
+export const AGENTS_MD_DEPTH = 4;
+/** AGENTS.md paths listed at most. */
+export const MAX_AGENTS_MD = 200;
+
+export interface WorkspaceTreeOptions {
+  /** Levels of entries shown below the root. Default: 3. */
+  maxDepth?: number;
+  /** Entries shown per folder. Default: 12. */
+  maxEntries?: number;
+  /** Lines in the rendered tree. Default: 120. */
+  maxLines?: number;
+  /** Stops the work early: nothing more is read and the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface BuiltWorkspaceTree {
+  /** The tree as text, one entry per line, root first. */
+  rendered: string;
+  /** True when the line cap dropped lines. */
+  truncated: boolean;
+  /**
+   * AGENTS.md files down to depth 4 (`a/AGENTS.md` … `a/b/c/AGENTS.md`; never the
+   * root's own), as relative POSIX paths, sorted, at most 200.
+   */
+  agentsMd: string[];
+}
+
+/**
+ * A compact listing of the folder `root` for the prompt, and the AGENTS.md
+ * files below it.
+ *
+ * - Entries are ordered newest mtime first, ties by name. A folder's own mtime
+ *   orders it (it changes when entries are added, removed or renamed in it);
+ *   nothing below it is consulted, so ordering never needs a deeper walk.
+ * - Folders end in `/`; files show a compact size (`512B`, `1.5KB`, `2.3MB`);
+ *   symlinks show `-> target` and are never followed; every entry shows its
+ *   mtime as absolute UTC `YYYY-MM-DD HH:MM`, so the text is the same on every
+ *   run over the same files.
+ * - A folder with more than `maxEntries` entries shows its newest
+ *   `maxEntries - 1`, a `… K more` line and its oldest entry.
+ * - Over `maxLines`, the deepest lines are dropped first (the latest among
+ *   equally deep ones), never the root or depth-1 lines, and a final line says
+ *   that deeper entries were left out; `truncated` is then true. (Levels the
+ *   cap would drop whole are never read, so their lines are not counted.)
+ * - Hidden entries, `node_modules` and whatever git would ignore (the
+ *   `.gitignore` files of the repository down to `root` and below it, with
+ *   git's precedence, and `.git/info/exclude`) are skipped and never walked.
+ *   The user's global git excludes file is not read.
+ *
+ * The walk reads no entry deeper than the tree and the AGENTS.md search need
+ * (depth 4 by default: folders 0–3 deep are read, nothing below). Throws
+ * {@link SyspromptError} when `root` is not a folder or an option is not a
+ * positive integer.
+ */
+export async function buildWorkspaceTree(
+  root: string,
+  options: WorkspaceTreeOptions = {},
+): Promise<BuiltWorkspaceTree> {
+  const maxDepth = positive(options.maxDepth, DEFAULT_TREE_DEPTH, "maxDepth");
+  const maxEntries = positive(options.maxEntries, DEFAULT_TREE_ENTRIES, "maxEntries");
+  const maxLines = positive(options.maxLines, DEFAULT_TREE_LINES, "maxLines");
+  const signal = options.signal;
+  const dir = resolve(root);
+  await assertFolder(dir);
+  const listing = await walkTree(dir, {
+    listDepth: maxDepth,
+    agentsDepth: AGENTS_MD_DEPTH,
+    ...(signal ? { signal } : {}),
+  });
+  const capped = await layoutTree(dir, basename(dir) || dir, listing, {
+    maxDepth,
+    maxEntries,
+    maxLines,
+    ...(signal ? { signal } : {}),
+  });
+  return {
+    rendered: capped.lines.map((l) => l.text).join("\n"),
+    truncated: capped.truncated,
+    agentsMd: pickAgentsMd(listing.agentsMd),
+  };
+}
+
+/** The shallowest {@link MAX_AGENTS_MD} paths (a shallower file governs more of the tree), sorted. */
+function pickAgentsMd(paths: readonly string[]): string[] {
+  const depth = (p: string) => p.split("/").length;
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const chosen =
+    paths.length <= MAX_AGENTS_MD
+      ? [...paths]
+      : [...paths].sort((a, b) => depth(a) - depth(b) || byName(a, b)).slice(0, MAX_AGENTS_MD);
+  return chosen.sort(byName);
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new SyspromptError(
+      "bad-option",
+      `buildWorkspaceTree: ${name} must be a positive integer, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+async function assertFolder(dir: string): Promise<void> {
+  let isDir = false;
+  try {
+    isDir = (await stat(dir)).isDirectory();
+  } catch (error) {
+    throw new SyspromptError("bad-option", `buildWorkspaceTree: cannot read folder ${dir}`, {
+      cause: error,
+    });
+  }
+  if (!isDir) throw new SyspromptError("bad-option", `buildWorkspaceTree: ${dir} is not a folder`);
+}
