@@ -4,7 +4,7 @@ import { toPosix } from "./_paths.js";
 import type { PromptData } from "./data.js";
 import { capMessage, createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
-import { loadContextFiles } from "./gather/context-files.js";
+import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep } from "./gather/deadline.js";
 import { environmentStep } from "./gather/environment.js";
 import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
@@ -20,6 +20,7 @@ import {
   unknownToolDiagnostics,
 } from "./options.js";
 import { layerSections } from "./sections/layer.js";
+import { maxTokensWarnings } from "./sections/max-tokens.js";
 import { type CustomPrompt, type ExtraSection, renderSections } from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
 import { loadSkills, selectSkillsTool } from "./skills/index.js";
@@ -37,6 +38,12 @@ export interface PreparedPrompt {
   extraSections: ExtraSection[];
   diagnostics: Diagnostic[];
   steps: StepTiming[];
+  /**
+   * Where the context files came from (folders searched, imports, cuts,
+   * files dedupe dropped): what `sysprompt explain` shows and `watch` watches.
+   * Render does not read it.
+   */
+  context: ContextProvenance;
 }
 
 /**
@@ -60,7 +67,11 @@ function defaultEngine(): Engine {
   return sharedEngine;
 }
 
-/** The pure half of {@link renderSystemPrompt}: no I/O, same input ⇒ same bytes. */
+/**
+ * The pure half of {@link renderSystemPrompt}: no I/O, same input ⇒ same bytes.
+ * When a section declares `maxTokens`, the tokenizer is loaded (code, once per
+ * process) to count it; otherwise it is never loaded.
+ */
 export function renderPrepared(
   prepared: PreparedPrompt,
   engine: Engine = defaultEngine(),
@@ -70,10 +81,11 @@ export function renderPrepared(
     text: out.text,
     sections: out.sections,
     // Capped: a message may quote a user file's text (a key, a name, a value).
-    diagnostics: [...prepared.diagnostics, ...out.diagnostics].map((d) => ({
-      ...d,
-      message: capMessage(d.message),
-    })),
+    diagnostics: [
+      ...prepared.diagnostics,
+      ...out.diagnostics,
+      ...maxTokensWarnings(prepared.templates, out.sections),
+    ].map((d) => ({ ...d, message: capMessage(d.message) })),
     steps: prepared.steps,
   };
 }
@@ -112,7 +124,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       options.noContextFiles
         ? undefined
         : () =>
-            loadContextFiles({
+            traceContextFiles({
               cwd,
               agentDir,
               roots,
@@ -120,7 +132,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
               maxBytes: maxContextBytes,
               projectTrusted: trusted,
             }),
-      { files: [], diagnostics: [] },
+      { files: [], diagnostics: [], provenance: NO_CONTEXT },
     ),
     step(
       "skills",
@@ -242,6 +254,7 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     extraSections,
     diagnostics,
     steps: timings,
+    context: context.value.provenance,
   };
 }
 

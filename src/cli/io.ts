@@ -13,6 +13,8 @@ export interface CliIo {
   isTTY?: boolean;
   /** The machine the environment section describes. Default: this one (probed). */
   machine?: Machine;
+  /** Stops `sysprompt watch` when it aborts. Default: Ctrl-C (SIGINT). */
+  signal?: AbortSignal;
 }
 
 /**

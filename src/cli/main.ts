@@ -62,6 +62,39 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       code = await sectionsCommand(flags, io);
     });
 
+  renderFlags(
+    program
+      .command("explain")
+      .description(
+        "where every byte comes from: sections with layer, file, bytes and tokens; context files; steps; cache-stable prefix",
+      ),
+  )
+    .option("--json", "print the whole report as JSON")
+    .addHelpText(
+      "after",
+      example("sysprompt explain --model gpt-5", "tokens are an o200k estimate"),
+    )
+    .action(async (flags) => {
+      const { explainCommand } = await import("./commands/explain.js");
+      code = await explainCommand(flags, io);
+    });
+
+  renderFlags(
+    program
+      .command("watch")
+      .description(
+        "re-render on every change to a file the prompt reads; show which sections changed",
+      ),
+  )
+    .addHelpText(
+      "after",
+      example("sysprompt watch --model gpt-5", "then edit .pi/sections/*.md; Ctrl-C stops"),
+    )
+    .action(async (flags) => {
+      const { watchCommand } = await import("./commands/watch.js");
+      code = await watchCommand(flags, io);
+    });
+
   program
     .command("expand")
     .description("expand /template args or /skill:name args")

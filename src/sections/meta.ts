@@ -2,7 +2,15 @@ import type { Diagnostic } from "../types.js";
 import type { SectionMeta } from "./types.js";
 
 const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
-const KNOWN_KEYS = new Set(["order", "tag", "base", "volatile", "enabled", "description"]);
+const KNOWN_KEYS = new Set([
+  "order",
+  "tag",
+  "base",
+  "volatile",
+  "enabled",
+  "description",
+  "maxTokens",
+]);
 
 /** What a section gets when neither it nor a lower layer sets a key. */
 export function defaultMeta(name: string): SectionMeta {
@@ -47,6 +55,11 @@ export function readSectionMeta(
       case "description":
         if (typeof value === "string") meta.description = value.trim();
         else bad(key, "a string");
+        break;
+      case "maxTokens":
+        if (typeof value === "number" && Number.isSafeInteger(value) && value >= 1) {
+          meta.maxTokens = value;
+        } else bad(key, "a whole number of tokens, 1 or more");
         break;
       default:
         if (!KNOWN_KEYS.has(key)) {

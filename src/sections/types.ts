@@ -24,6 +24,8 @@ export interface SectionMeta {
   /** `false` switches the section off. */
   enabled: boolean;
   description: string;
+  /** A warning when the rendered section is longer than this many tokens (an o200k estimate). Default: no limit. */
+  maxTokens?: number;
 }
 
 /** One section file as read from one layer, before layering. */
