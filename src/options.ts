@@ -24,7 +24,11 @@ export interface SystemPromptOptions {
   projectTrusted?: boolean;
   /** The agent's name in the preamble. Default: `"a coding agent"`. */
   agentName?: string;
-  /** Model name, stated in the environment section. Default: none. */
+  /**
+   * Model name, stated in the environment section; it also chooses per-model
+   * section variants (`rules@small.md`, whose `models:` globs match it).
+   * Default: none (plain section files only).
+   */
   model?: string;
   /** Selected tool names, in order (an array, not a comma-separated string). Default: read, bash, edit, write. A name nothing describes gets an info diagnostic. */
   tools?: readonly string[];

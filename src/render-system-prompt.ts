@@ -22,6 +22,7 @@ import {
 import { layerSections } from "./sections/layer.js";
 import { type CustomPrompt, type ExtraSection, renderSections } from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
+import { variantForModel } from "./sections/variants.js";
 import { loadSkills, selectSkillsTool } from "./skills/index.js";
 import type { Skill } from "./skills/types.js";
 import { type Diagnostic, type RenderResult, type StepTiming, SyspromptError } from "./types.js";
@@ -182,6 +183,16 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
   const appendPrompt = buildAppendPrompt(layers, appended);
   const contextFiles = context.value.files.map(({ path, content }) => ({ path, content }));
+  const ruleInputs = {
+    tools,
+    ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
+    ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
+  };
+  const stated = [
+    customPrompt?.template ? undefined : customPrompt?.text,
+    appendPrompt,
+    ...contextFiles.map((f) => f.content),
+  ];
   const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
     cwd: toPosix(cwd),
@@ -192,18 +203,10 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     // A rule the custom prompt, the addendum or a context file already states is not repeated.
     // Only a literal custom prompt counts: a template may fail and give way to the builtin base.
     rules: dropStatedRules(
-      buildRules({
-        tools,
-        ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
-        ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
-        generalRules: builtin.value.rules,
-      }),
-      [
-        customPrompt?.template ? undefined : customPrompt?.text,
-        appendPrompt,
-        ...contextFiles.map((f) => f.content),
-      ],
+      buildRules({ ...ruleInputs, generalRules: builtin.value.rules }),
+      stated,
     ),
+    guidelines: dropStatedRules(buildRules(ruleInputs), stated),
     environment: environment.value.entries,
     contextFiles,
     agentsMd: tree.value?.agentsMd ?? [],
@@ -223,7 +226,10 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     docs: options.docs ?? null,
   };
   return {
-    templates: layerSections(layers.flatMap((l) => l.sections)),
+    templates: layerSections(
+      layers.flatMap((l) => l.sections),
+      variantForModel(options.model),
+    ),
     partials: Object.assign({}, ...layers.map((l) => l.partials)),
     data,
     customPrompt,

@@ -28,6 +28,8 @@ export interface WithDiagnostics<T> {
 export interface SectionSource {
   layer: Layer;
   path?: string;
+  /** The per-model variant that served it (`small` for `rules@small.md`); absent for a plain file. */
+  variant?: string;
 }
 
 export interface RenderedSection {

@@ -63,6 +63,13 @@ describe("golden prompts", () => {
     await expect(result.text).toMatchFileSnapshot("../../snapshots/custom-system-with-append.md");
   });
 
+  it("default-tools with a small model (gpt-4o-mini): the builtin rules@small variant serves rules", async () => {
+    const result = await renderGolden("default-tools", { model: "gpt-4o-mini" });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.sections.find((s) => s.name === "rules")?.source.variant).toBe("small");
+    await expect(result.text).toMatchFileSnapshot("../../snapshots/default-tools-small-model.md");
+  });
+
   it("project-override-base: a project rules section that keeps the builtin rules with {{> base}}", async () => {
     const result = await renderGolden("project-override-base");
     expect(result.diagnostics).toEqual([]);

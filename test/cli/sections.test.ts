@@ -47,6 +47,38 @@ describe("sysprompt sections", () => {
     ]);
   });
 
+  it("--model: the variant that serves a section shows as variant:NAME, and in --json with its models", async () => {
+    const root = copyScenario("cli", "project-with-layers");
+    const { code, stdout } = await cli(root, ["sections", "--model", "gpt-4o-mini"]);
+    expect(code).toBe(0);
+    expect(stdout.split("\n").filter((l) => / rules /.test(l))).toEqual([
+      `30     rules            builtin  base,overrides:builtin,variant:small  ${BUILTIN}sections/rules@small.md`,
+    ]);
+    const json = await cli(root, ["sections", "--json", "--model", "gpt-4o-mini"]);
+    const rules = (
+      JSON.parse(json.stdout) as { sections: Record<string, unknown>[] }
+    ).sections.find((s) => s.name === "rules");
+    expect([rules?.path, rules?.variant, rules?.overrides, rules?.models]).toEqual([
+      `${BUILTIN}sections/rules@small.md`,
+      "small",
+      "builtin",
+      [
+        "*-mini",
+        "*-mini-*",
+        "*-nano",
+        "*-nano-*",
+        "*-lite",
+        "*-lite-*",
+        "*:0.5b*",
+        "*:1b*",
+        "*:1.5b*",
+        "*:2b*",
+        "*:3b*",
+        "*:4b*",
+      ],
+    ]);
+  });
+
   it("--untrusted: the project section is not listed", async () => {
     const root = copyScenario("cli", "project-with-layers");
     const { code, stdout, stderr } = await cli(root, ["sections", "--untrusted"]);
@@ -72,6 +104,9 @@ describe("sysprompt sections", () => {
       volatile: false,
       enabled: true,
       overrides: null,
+      variant: null,
+      models: null,
+      shrink: null,
       status,
       ...extra,
     });
