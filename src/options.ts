@@ -86,6 +86,13 @@ export interface SystemPromptOptions {
   deadlineMs?: number;
   /** Builtin prompts folder (`sections/`, `partials/`, `tools.md`, `rules.md`); must hold `sections/`. Default: the package's own. */
   builtinDir?: string;
+  /**
+   * Token budget of the whole prompt (estimated with the o200k_base encoding).
+   * Over it, sections that declare `shrink:` steps give up text, cheapest
+   * first, until it fits; the result's `budget` says what was cut. A whole
+   * number, 1 or more. Default: none.
+   */
+  maxPromptTokens?: number;
 }
 
 /**
@@ -113,6 +120,8 @@ export interface NormalizedOptions {
   /** Extra workspace roots: absolute, existing folders, each once. */
   roots: string[];
   maxContextBytes: number;
+  /** The token budget, or null for none. */
+  maxPromptTokens: number | null;
 }
 
 /**
@@ -166,6 +175,7 @@ export async function normalizeOptions(
     appendSystemPrompt,
     roots,
     maxContextBytes: options.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES,
+    maxPromptTokens: options.maxPromptTokens ?? null,
   };
 }
 
@@ -297,6 +307,10 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   deadlineMs: (v) =>
     typeof v === "number" && v >= 0 ? undefined : "a number of milliseconds, 0 or more",
   builtinDir: isPath,
+  maxPromptTokens: (v) =>
+    typeof v === "number" && Number.isInteger(v) && v > 0
+      ? undefined
+      : "a whole number of tokens, 1 or more",
 };
 
 function checkTypes(options: SystemPromptOptions): void {

@@ -1,9 +1,12 @@
 import { join } from "node:path";
 import { readTextFile } from "./_fs.js";
 import { toPosix } from "./_paths.js";
+import { renderWithinBudget } from "./budget/fit.js";
+import type { BudgetReport } from "./budget/types.js";
 import type { PromptData } from "./data.js";
 import { createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
+import type { TreeLine } from "./gather/_tree-layout.js";
 import { loadContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep } from "./gather/deadline.js";
 import { environmentStep } from "./gather/environment.js";
@@ -20,7 +23,12 @@ import {
   unknownToolDiagnostics,
 } from "./options.js";
 import { layerSections } from "./sections/layer.js";
-import { type CustomPrompt, type ExtraSection, renderSections } from "./sections/render.js";
+import {
+  type CustomPrompt,
+  type ExtraSection,
+  type RenderOutput,
+  renderSections,
+} from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
 import { variantForModel } from "./sections/variants.js";
 import { loadSkills, selectSkillsTool } from "./skills/index.js";
@@ -38,6 +46,10 @@ export interface PreparedPrompt {
   extraSections: ExtraSection[];
   diagnostics: Diagnostic[];
   steps: StepTiming[];
+  /** The token budget (`maxPromptTokens`); absent for none. */
+  maxPromptTokens?: number;
+  /** The workspace tree's lines with their depth, for shrinking it under a budget. */
+  treeLines?: TreeLine[];
 }
 
 /**
@@ -66,12 +78,20 @@ export function renderPrepared(
   prepared: PreparedPrompt,
   engine: Engine = defaultEngine(),
 ): RenderResult {
-  const out = renderSections(prepared, engine);
+  const maxTokens = prepared.maxPromptTokens;
+  const out: RenderOutput & { budget?: BudgetReport } =
+    maxTokens === undefined
+      ? renderSections(prepared, engine)
+      : renderWithinBudget(prepared, engine, {
+          maxTokens,
+          ...(prepared.treeLines ? { treeLines: prepared.treeLines } : {}),
+        });
   return {
     text: out.text,
     sections: out.sections,
     diagnostics: [...prepared.diagnostics, ...out.diagnostics],
     steps: prepared.steps,
+    ...(out.budget ? { budget: out.budget } : {}),
   };
 }
 
@@ -236,6 +256,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     extraSections,
     diagnostics,
     steps: timings,
+    ...(opts.maxPromptTokens !== null ? { maxPromptTokens: opts.maxPromptTokens } : {}),
+    ...(tree.value ? { treeLines: tree.value.lines } : {}),
   };
 }
 

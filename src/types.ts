@@ -1,3 +1,5 @@
+import type { BudgetReport } from "./budget/types.js";
+
 /** Where a piece of the prompt came from, lowest precedence first. */
 export type Layer = "builtin" | "user" | "project" | "option";
 
@@ -52,6 +54,8 @@ export interface RenderResult {
   sections: RenderedSection[];
   diagnostics: Diagnostic[];
   steps: StepTiming[];
+  /** Only when a token budget (`maxPromptTokens`) was given: the budget, the estimated count and every cut. */
+  budget?: BudgetReport;
 }
 
 /**

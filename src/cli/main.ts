@@ -41,6 +41,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
       .option("--tree", "add the workspace tree and the list of deeper AGENTS.md files")
       .option(
+        "--max-tokens <n>",
+        "token budget (o200k estimate): sections with shrink steps give up text until it fits",
+      )
+      .option(
         "--root <dir>",
         "extra workspace root: its context files load too (repeatable; relative to --cwd)",
         collect,

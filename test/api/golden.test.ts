@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SystemPromptOptions } from "../../src/options.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { budgetProject } from "../budget/_project.js";
 import { FIXTURES, pinned } from "./_helpers.js";
 
 /**
@@ -68,6 +69,23 @@ describe("golden prompts", () => {
     expect(result.diagnostics).toEqual([]);
     expect(result.sections.find((s) => s.name === "rules")?.source.variant).toBe("small");
     await expect(result.text).toMatchFileSnapshot("../../snapshots/default-tools-small-model.md");
+  });
+
+  it("budget-tree-skills: a token budget that cuts the workspace tree, the AGENTS.md list and the skill descriptions", async () => {
+    // Built, not copied: the tree's mtimes are pinned by makeTree. A root of its
+    // own, since syncing fixtures/api into GOLDEN_ROOT removes what is not there.
+    const root = "/tmp/sysprompt-golden-budget/budget-tree-skills";
+    budgetProject(root);
+    const result = await renderSystemPrompt(
+      pinned(root, { workspaceTree: true, maxPromptTokens: 965 }),
+    );
+    expect(result.budget?.cuts.map((c) => [c.section, c.step, c.complete])).toEqual([
+      ["workspace_tree", "tree-lines", true],
+      ["dir_context", "agents-md", true],
+      ["skills", "skill-descriptions", true],
+    ]);
+    expect(result.budget?.fits).toBe(true);
+    await expect(result.text).toMatchFileSnapshot("../../snapshots/budget-tree-skills.md");
   });
 
   it("project-override-base: a project rules section that keeps the builtin rules with {{> base}}", async () => {
