@@ -58,10 +58,11 @@ export type VariantPicker = (variants: readonly SectionFile[]) => SectionFile | 
 
 /**
  * The picker of a render: the first variant (by file name) whose `models`
- * globs match `model`. Without a model, no variant applies.
+ * globs match `model`. Without a model (or an empty one, which the
+ * environment section does not state either), no variant applies.
  */
 export function variantForModel(model: string | null | undefined): VariantPicker {
-  if (model === null || model === undefined) return () => undefined;
+  if (!model) return () => undefined;
   return (variants) => variants.find((v) => v.variant && matchesModel(v.variant.models, model));
 }
 

@@ -96,14 +96,17 @@ describe("layerSections with variants", () => {
     };
   };
 
-  it("no model: plain files only, even where a layer has only a variant", () => {
-    const files = [file("builtin"), file("user", { name: "small", models: ["*"] })];
-    const [rules] = layerSections(files, variantForModel(undefined));
-    expect([rules?.source, rules?.lower]).toEqual([
-      { layer: "builtin", path: "/builtin/rules.md" },
-      undefined,
-    ]);
-  });
+  it.each([undefined, ""])(
+    "no model (%j): plain files only, even where a layer has only a variant",
+    (model) => {
+      const files = [file("builtin"), file("user", { name: "small", models: ["*"] })];
+      const [rules] = layerSections(files, variantForModel(model));
+      expect([rules?.source, rules?.lower]).toEqual([
+        { layer: "builtin", path: "/builtin/rules.md" },
+        undefined,
+      ]);
+    },
+  );
 
   it("a chosen variant stacks over its own layer's plain file, which stacks over the layer below", () => {
     const files = [
