@@ -29,7 +29,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       .option("--tools <a,b>", "selected tools, comma-separated (default: read,bash,edit,write)")
       .option("--tool <name=text>", "describe or re-describe a tool (repeatable)", collect)
       .option("--guideline <text>", "add a rule (repeatable)", collect)
-      .option("--model <name>", "model name for the environment section")
+      .option(
+        "--model <name>",
+        "model name: stated in the environment section, and it picks per-model variants (rules@small.md)",
+      )
       .option("--system-prompt <text|file>", "replace the base prompt")
       .option("--append-system-prompt <text|file>", "append to the prompt (repeatable)", collect)
       .option("--now <iso>", "pin the clock (ISO 8601, UTC when no offset is given)")
