@@ -26,6 +26,18 @@ export {
   type WatchRender,
   watchPrompt,
 } from "./author/index.js";
+export {
+  type BudgetedOutput,
+  type BudgetOptions,
+  renderWithinBudget,
+} from "./budget/fit.js";
+export {
+  type BudgetCut,
+  type BudgetReport,
+  SHRINK_STEPS,
+  type ShrinkSpec,
+  type ShrinkStepName,
+} from "./budget/types.js";
 export type {
   ContextFile,
   EnvironmentEntry,
@@ -64,8 +76,14 @@ export {
   renderSystemPrompt,
 } from "./render-system-prompt.js";
 export { layerSections } from "./sections/layer.js";
-export { type RenderInput, type RenderOutput, renderSections } from "./sections/render.js";
-export type { SectionMeta, SectionTemplate } from "./sections/types.js";
+export {
+  type RenderInput,
+  type RenderOutput,
+  renderSections,
+  type SectionPatch,
+} from "./sections/render.js";
+export type { SectionMeta, SectionTemplate, SectionVariant } from "./sections/types.js";
+export { matchGlob, VARIANT_NAME, variantForModel } from "./sections/variants.js";
 export {
   expandSkillCommand,
   formatSkillsForPrompt,

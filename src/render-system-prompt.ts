@@ -1,9 +1,12 @@
 import { join } from "node:path";
 import { readTextFile } from "./_fs.js";
 import { toPosix } from "./_paths.js";
+import { renderWithinBudget } from "./budget/fit.js";
+import type { BudgetReport } from "./budget/types.js";
 import type { PromptData } from "./data.js";
 import { capMessage, createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
+import type { TreeLine } from "./gather/_tree-layout.js";
 import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep } from "./gather/deadline.js";
 import { environmentStep } from "./gather/environment.js";
@@ -21,8 +24,14 @@ import {
 } from "./options.js";
 import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
-import { type CustomPrompt, type ExtraSection, renderSections } from "./sections/render.js";
+import {
+  type CustomPrompt,
+  type ExtraSection,
+  type RenderOutput,
+  renderSections,
+} from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
+import { variantForModel } from "./sections/variants.js";
 import { loadSkills, selectSkillsTool } from "./skills/index.js";
 import type { Skill } from "./skills/types.js";
 import { type Diagnostic, type RenderResult, type StepTiming, SyspromptError } from "./types.js";
@@ -44,6 +53,10 @@ export interface PreparedPrompt {
    * Render does not read it.
    */
   context: ContextProvenance;
+  /** The token budget (`maxPromptTokens`); absent for none. */
+  maxPromptTokens?: number;
+  /** The workspace tree's lines with their depth, for shrinking it under a budget. */
+  treeLines?: TreeLine[];
 }
 
 /**
@@ -76,7 +89,14 @@ export function renderPrepared(
   prepared: PreparedPrompt,
   engine: Engine = defaultEngine(),
 ): RenderResult {
-  const out = renderSections(prepared, engine);
+  const maxTokens = prepared.maxPromptTokens;
+  const out: RenderOutput & { budget?: BudgetReport } =
+    maxTokens === undefined
+      ? renderSections(prepared, engine)
+      : renderWithinBudget(prepared, engine, {
+          maxTokens,
+          ...(prepared.treeLines ? { treeLines: prepared.treeLines } : {}),
+        });
   return {
     text: out.text,
     sections: out.sections,
@@ -87,6 +107,7 @@ export function renderPrepared(
       ...maxTokensWarnings(prepared.templates, out.sections),
     ].map((d) => ({ ...d, message: capMessage(d.message) })),
     steps: prepared.steps,
+    ...(out.budget ? { budget: out.budget } : {}),
   };
 }
 
@@ -206,6 +227,16 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
   const appendPrompt = buildAppendPrompt(layers, appended);
   const contextFiles = context.value.files.map(({ path, content }) => ({ path, content }));
+  const ruleInputs = {
+    tools,
+    ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
+    ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
+  };
+  const stated = [
+    customPrompt?.template ? undefined : customPrompt?.text,
+    appendPrompt,
+    ...contextFiles.map((f) => f.content),
+  ];
   const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
     cwd: toPosix(cwd),
@@ -216,18 +247,10 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     // A rule the custom prompt, the addendum or a context file already states is not repeated.
     // Only a literal custom prompt counts: a template may fail and give way to the builtin base.
     rules: dropStatedRules(
-      buildRules({
-        tools,
-        ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
-        ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
-        generalRules: builtin.value.rules,
-      }),
-      [
-        customPrompt?.template ? undefined : customPrompt?.text,
-        appendPrompt,
-        ...contextFiles.map((f) => f.content),
-      ],
+      buildRules({ ...ruleInputs, generalRules: builtin.value.rules }),
+      stated,
     ),
+    guidelines: dropStatedRules(buildRules(ruleInputs), stated),
     environment: environment.value.entries,
     contextFiles,
     agentsMd: tree.value?.agentsMd ?? [],
@@ -247,7 +270,10 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     docs: options.docs ?? null,
   };
   return {
-    templates: layerSections(layers.flatMap((l) => l.sections)),
+    templates: layerSections(
+      layers.flatMap((l) => l.sections),
+      variantForModel(options.model),
+    ),
     partials: Object.assign({}, ...layers.map((l) => l.partials)),
     data,
     customPrompt,
@@ -255,6 +281,8 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     diagnostics,
     steps: timings,
     context: context.value.provenance,
+    ...(opts.maxPromptTokens !== null ? { maxPromptTokens: opts.maxPromptTokens } : {}),
+    ...(tree.value ? { treeLines: tree.value.lines } : {}),
   };
 }
 

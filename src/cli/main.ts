@@ -29,7 +29,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       .option("--tools <a,b>", "selected tools, comma-separated (default: read,bash,edit,write)")
       .option("--tool <name=text>", "describe or re-describe a tool (repeatable)", collect)
       .option("--guideline <text>", "add a rule (repeatable)", collect)
-      .option("--model <name>", "model name for the environment section")
+      .option(
+        "--model <name>",
+        "model name: stated in the environment section, and it picks per-model variants (rules@small.md)",
+      )
       .option("--system-prompt <text|file>", "replace the base prompt")
       .option("--append-system-prompt <text|file>", "append to the prompt (repeatable)", collect)
       .option("--now <iso>", "pin the clock (ISO 8601, UTC when no offset is given)")
@@ -40,6 +43,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills")
       .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
       .option("--tree", "add the workspace tree and the list of deeper AGENTS.md files")
+      .option(
+        "--max-tokens <n>",
+        "token budget (o200k estimate): sections with shrink steps give up text until it fits",
+      )
       .option(
         "--root <dir>",
         "extra workspace root: its context files load too (repeatable; relative to --cwd)",
