@@ -1,5 +1,5 @@
-import { stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
+import { stat } from "../_io.js";
 import { SyspromptError } from "../types.js";
 import { layoutTree } from "./_tree-layout.js";
 import { walkTree } from "./_tree-walk.js";
