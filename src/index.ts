@@ -51,6 +51,14 @@ export { layerSections } from "./sections/layer.js";
 export { type RenderInput, type RenderOutput, renderSections } from "./sections/render.js";
 export type { SectionMeta, SectionTemplate } from "./sections/types.js";
 export {
+  createPromptSession,
+  type PromptSession,
+  SESSION_FIXED_OPTIONS,
+  type SessionFixedOption,
+  type SessionOverrides,
+  type SessionRender,
+} from "./session/index.js";
+export {
   expandSkillCommand,
   formatSkillsForPrompt,
   loadSkills,
