@@ -32,18 +32,24 @@ export interface ReadRecorder {
 
 const recorders = new AsyncLocalStorage<ReadRecorder>();
 
-/** Runs `fn`; every read it makes through this module, however deep, is noted in `recorder`. */
-export function recordReads<T>(recorder: ReadRecorder, fn: () => Promise<T>): Promise<T> {
-  return recorders.run(recorder, fn);
-}
+/** Recordings under way; see {@link recordReads}. */
+let recording = 0;
 
 /**
- * Turns recording off until the next {@link recordReads}: Node keeps an async
- * hook running while any AsyncLocalStorage is in use, so the last prompt
- * session to close calls this and the process stops paying for it.
+ * Runs `fn`; every read it makes through this module, however deep, is noted
+ * in `recorder`. Node runs an async hook for every promise while an
+ * AsyncLocalStorage is enabled (some 10% more CPU for promise-heavy code), so
+ * the storage is enabled only while a recording is under way, and disabled
+ * when the last one ends: between renders the host process pays nothing.
  */
-export function releaseRecorders(): void {
-  recorders.disable();
+export async function recordReads<T>(recorder: ReadRecorder, fn: () => Promise<T>): Promise<T> {
+  recording++;
+  try {
+    return await recorders.run(recorder, fn);
+  } finally {
+    recording--;
+    if (recording === 0) recorders.disable();
+  }
 }
 
 function errorCode(error: unknown): string {

@@ -83,7 +83,9 @@ function probeAgain(entry: ReadEntry): Promise<string> {
         fs.lstat(entry.path, answer);
         break;
       case "realpath":
-        fs.realpath(entry.path, answer);
+        // The native one, as fs/promises' realpath that recorded it; the JS fs.realpath
+        // would lstat every component of the path.
+        fs.realpath.native(entry.path, answer);
         break;
       case "readlink":
         fs.readlink(entry.path, answer);

@@ -1,4 +1,3 @@
-import { releaseRecorders } from "../_io.js";
 import { diffSections } from "../diff.js";
 import { realMachine } from "../gather/_machine.js";
 import type { SystemPromptOptions } from "../options.js";
@@ -53,8 +52,6 @@ export interface PromptSession {
   close(): void;
 }
 
-let openSessions = 0;
-
 /**
  * A prompt that is rendered again and again in one long-running agent
  * session. The session keeps what each gathering step found, with every file
@@ -92,7 +89,6 @@ export function openPromptSession(options: SystemPromptOptions, settleMs: number
   let previous: RenderResult | undefined;
   let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
-  openSessions++;
 
   const assertOpen = () => {
     if (closed) {
@@ -121,8 +117,6 @@ export function openPromptSession(options: SystemPromptOptions, settleMs: number
       closed = true;
       memos.clear();
       previous = undefined;
-      openSessions--;
-      if (openSessions === 0) releaseRecorders();
     },
   };
 }

@@ -107,6 +107,33 @@ describe("recordReads and readSetChanged", () => {
     expect([missing.settled, await readSetChanged(missing)]).toEqual([true, false]);
   });
 
+  it("a recording that ends does not cut off one still under way", async () => {
+    const dir = fixture();
+    const [short, long] = [createReadSet(TRUST_EVERY_STAT), createReadSet(TRUST_EVERY_STAT)];
+    let shortDone: () => void = () => undefined;
+    const shortEnded = new Promise<void>((resolve) => {
+      shortDone = resolve;
+    });
+    await Promise.all([
+      recordReads(short, async () => {
+        await kindOfPath(join(dir, "AGENTS.md"));
+      }).then(() => shortDone()),
+      recordReads(long, async () => {
+        await shortEnded;
+        await new Promise((r) => setTimeout(r, 5));
+        await readTextFile(join(dir, "sections", "rules.md"));
+      }),
+    ]);
+    expect([short, long].map((s) => [...s.entries.values()].map((e) => e.path))).toEqual([
+      [join(dir, "AGENTS.md")],
+      [join(dir, "sections", "rules.md")],
+    ]);
+    // And after both, nothing records (and the storage is off again).
+    const after = createReadSet(TRUST_EVERY_STAT);
+    await readTextFile(join(dir, "AGENTS.md"));
+    expect(after.entries.size).toBe(0);
+  });
+
   it("reads outside recordReads are not noted, and parallel recordings stay apart", async () => {
     const dir = fixture();
     const outside = createReadSet(TRUST_EVERY_STAT);
