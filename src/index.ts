@@ -1,4 +1,7 @@
 // Public API of sysprompt. Internal modules start with `_` or live in stage folders.
+
+// The escaping the skills section and `{{escapeXml}}` use, for hosts that write XML blocks of their own.
+export { escapeXml } from "../helpers/xml.js";
 export {
   type AuthorOptions,
   type CheckedTemplate,
@@ -9,6 +12,12 @@ export {
   type EjectOptions,
   type EjectResult,
   ejectSections,
+  type GoldenFile,
+  renderScenario,
+  runSnapshots,
+  type ScenarioOutcome,
+  type SnapshotOptions,
+  type SnapshotReport,
 } from "./author/index.js";
 export type {
   ContextFile,
@@ -32,7 +41,7 @@ export {
   buildWorkspaceTree,
   type WorkspaceTreeOptions,
 } from "./gather/tree.js";
-export type { SystemPromptOptions } from "./options.js";
+export type { PreloadedSkill, SystemPromptOptions } from "./options.js";
 export {
   expandPromptTemplate,
   loadPromptTemplates,

@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { kindOfPath } from "./_fs.js";
 import type { EnvironmentEntry } from "./data.js";
 import type { Machine } from "./gather/_machine.js";
@@ -10,6 +10,7 @@ import { readTextOrPath } from "./locate/custom.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "./locate/layers.js";
 import type { ExtraSection } from "./sections/render.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "./sections/types.js";
+import type { Skill } from "./skills/types.js";
 import { type Diagnostic, SyspromptError } from "./types.js";
 
 /** Options of {@link renderSystemPrompt}. Every field is optional; defaults are documented per field. */
@@ -38,6 +39,22 @@ export interface SystemPromptOptions {
   systemPrompt?: string;
   /** Appended after APPEND_SYSTEM.md, each text or a path to a text file (read as for `systemPrompt`). */
   appendSystemPrompt?: string | readonly string[];
+  /**
+   * The custom base prompt as a host that reads SYSTEM.md itself (pi) already
+   * resolved it: literal text (never a path), or `null` (or `""`) for none.
+   * When given, no layer's SYSTEM.md is read; a non-empty text is the custom
+   * base prompt and beats every SYSTEM_TEMPLATE.md, while `null` leaves the
+   * SYSTEM_TEMPLATE.md files (which such a host does not know) in charge.
+   * Not together with `systemPrompt`. Default: not given (sysprompt reads SYSTEM.md).
+   */
+  resolvedSystemPrompt?: string | null;
+  /**
+   * The appended text as a host that reads APPEND_SYSTEM.md itself (pi)
+   * already resolved it, literal. When given, no layer's APPEND_SYSTEM.md is
+   * read; the text (`""` for none) takes its place, before every
+   * `appendSystemPrompt` value. Default: not given (sysprompt reads APPEND_SYSTEM.md).
+   */
+  resolvedAppendPrompt?: string;
   /** Named sections from code: replace a section's body in place, or add one before the volatile sections (see `ExtraSection`). */
   sections?: Readonly<Record<string, string>>;
   /** Replaces environment detection entirely (the model line still follows). */
@@ -48,6 +65,12 @@ export interface SystemPromptOptions {
   docs?: string;
   /** Add a compact listing of cwd (`workspace_tree`) and the AGENTS.md files below it (`dir_context`). Default: false. */
   workspaceTree?: boolean;
+  /**
+   * One time shown for every workspace tree entry instead of its own mtime (a
+   * Date, epoch milliseconds or an ISO 8601 string), so entries order by name:
+   * fixtures checked out anywhere render the same tree. Default: each entry's mtime.
+   */
+  treeMtime?: Date | string | number;
   /**
    * Extra workspace roots (folders; `~` and relative paths resolve from cwd). Each root's
    * ancestors are searched for context files after cwd's, and the `workspace_roots` section
@@ -61,6 +84,14 @@ export interface SystemPromptOptions {
   maxContextBytes?: number;
   /** Skill folders or files searched before the default ones. */
   skillPaths?: readonly string[];
+  /**
+   * Skills the caller already loaded, in the order to list them: the skills
+   * step does not run (`skillPaths` is then unused) and this list is the
+   * `skills` section's, minus those with `disableModelInvocation: true`. Extra
+   * fields are ignored, so a host's own skill objects (pi's) pass as they are.
+   * Default: not given (skills are discovered).
+   */
+  skills?: readonly PreloadedSkill[];
   /** The clock: a Date, epoch milliseconds, or an ISO 8601 date or date-time (UTC unless it has an offset). Default: now. */
   now?: Date | string | number;
   /** Environment variables. Default: `process.env`. */
@@ -84,6 +115,19 @@ export interface SystemPromptOptions {
   builtinDir?: string;
 }
 
+/** A skill the caller loaded itself (the `skills` option). */
+export interface PreloadedSkill {
+  name: string;
+  description: string;
+  /** Path of the skill's file, as the model should open it. */
+  filePath: string;
+  /** True: left out of the prompt (the skill is only invoked by the user). Default: false. */
+  disableModelInvocation?: boolean;
+}
+
+/** Files a host already read (`resolvedSystemPrompt`, `resolvedAppendPrompt`): no layer reads them. */
+export type ResolvedFile = "SYSTEM.md" | "APPEND_SYSTEM.md";
+
 /**
  * {@link SystemPromptOptions} checked and with every default applied: what
  * `preparePrompt` works from. Explicit text-or-path options are already read.
@@ -102,13 +146,22 @@ export interface NormalizedOptions {
   now: Date;
   deadlineMs: number;
   extraSections: ExtraSection[];
-  /** `systemPrompt`, read: its text and, when it named a file, the file. */
+  /**
+   * `systemPrompt`, read (its text and, when it named a file, the file), or a
+   * non-empty `resolvedSystemPrompt`.
+   */
   systemPrompt: { text: string; path?: string } | null;
-  /** Every `appendSystemPrompt` value, read. */
+  /** `resolvedAppendPrompt` (when given), then every `appendSystemPrompt` value, read. */
   appendSystemPrompt: string[];
+  /** The layer files the caller resolved itself, not to be read. */
+  resolvedFiles: ResolvedFile[];
+  /** The `skills` option, as skills; null when skills are to be discovered. */
+  skills: Skill[] | null;
   /** Extra workspace roots: absolute, existing folders, each once. */
   roots: string[];
   maxContextBytes: number;
+  /** `treeMtime` as a Date, or null for the entries' own mtimes. */
+  treeMtime: Date | null;
 }
 
 /**
@@ -117,7 +170,7 @@ export interface NormalizedOptions {
  * the message, before any gathering starts. Checked: every value's type, no
  * unknown keys, `cwd` an existing folder, an explicit `agentDir` an existing
  * folder (a missing default one is normal), `builtinDir` a folder with
- * `sections/`, `deadlineMs` a number ≥ 0, `now` a time.
+ * `sections/`, `deadlineMs` a number ≥ 0, `now` and `treeMtime` times.
  */
 export async function normalizeOptions(
   options: SystemPromptOptions = {},
@@ -126,6 +179,8 @@ export async function normalizeOptions(
   const env = options.env ?? process.env;
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const now = parseNow(options.now);
+  const treeMtime =
+    options.treeMtime === undefined ? null : parseNow(options.treeMtime, "treeMtime");
   const extraSections = validateSections(options.sections);
   const projectDirName = options.projectDir ?? DEFAULT_PROJECT_DIR;
   const builtinDir = resolve(options.builtinDir ?? builtinPromptsDir());
@@ -134,10 +189,21 @@ export async function normalizeOptions(
     ...(options.agentDir !== undefined ? { agentDir } : {}),
     ...(options.builtinDir !== undefined ? { builtinDir } : {}),
   });
+  if (options.systemPrompt !== undefined && options.resolvedSystemPrompt !== undefined) {
+    throw new SyspromptError(
+      "bad-option",
+      "systemPrompt and resolvedSystemPrompt: pass one of them; resolvedSystemPrompt already is the custom base prompt",
+    );
+  }
+  const resolvedFiles: ResolvedFile[] = [];
+  if (options.resolvedSystemPrompt !== undefined) resolvedFiles.push("SYSTEM.md");
+  if (options.resolvedAppendPrompt !== undefined) resolvedFiles.push("APPEND_SYSTEM.md");
   const [systemPrompt, appendSystemPrompt, roots] = await Promise.all([
-    options.systemPrompt === undefined
-      ? null
-      : readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home),
+    options.systemPrompt !== undefined
+      ? readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home)
+      : options.resolvedSystemPrompt
+        ? { text: options.resolvedSystemPrompt }
+        : null,
     Promise.all(
       toList(options.appendSystemPrompt).map(
         async (v) => (await readTextOrPath(v, cwd, "--append-system-prompt", home)).text,
@@ -159,9 +225,15 @@ export async function normalizeOptions(
     deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
     extraSections,
     systemPrompt,
-    appendSystemPrompt,
+    appendSystemPrompt:
+      options.resolvedAppendPrompt === undefined
+        ? appendSystemPrompt
+        : [options.resolvedAppendPrompt, ...appendSystemPrompt],
+    resolvedFiles,
+    skills: options.skills ? options.skills.map(preloadedSkill) : null,
     roots,
     maxContextBytes: options.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES,
+    treeMtime,
   };
 }
 
@@ -252,8 +324,8 @@ const isOneOf =
 
 /**
  * The type of every option. Typed by `SystemPromptOptions`' keys, so a new
- * option does not compile until it says how it is checked. `now` and
- * `sections` have their own, more precise checks.
+ * option does not compile until it says how it is checked. `now`,
+ * `treeMtime` and `sections` have their own, more precise checks.
  */
 const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   cwd: isPath,
@@ -268,6 +340,9 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   promptGuidelines: isStringArray,
   systemPrompt: isString,
   appendSystemPrompt: isOneOf(isString, isStringArray),
+  resolvedSystemPrompt: (v) =>
+    v === null || typeof v === "string" ? undefined : "a string or null",
+  resolvedAppendPrompt: isString,
   sections: (v) => (isPlainObject(v) ? undefined : "an object of section name to text"),
   environment: (v) =>
     Array.isArray(v) &&
@@ -277,12 +352,25 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   noContextFiles: isBoolean,
   docs: isString,
   workspaceTree: isBoolean,
+  treeMtime: () => undefined,
   roots: isStringArray,
   maxContextBytes: (v) =>
     typeof v === "number" && Number.isInteger(v) && v > 0
       ? undefined
       : "a whole number of bytes, 1 or more",
   skillPaths: isStringArray,
+  skills: (v) =>
+    Array.isArray(v) &&
+    v.every(
+      (s) =>
+        isPlainObject(s) &&
+        typeof s.name === "string" &&
+        typeof s.description === "string" &&
+        isPath(s.filePath) === undefined &&
+        (s.disableModelInvocation === undefined || typeof s.disableModelInvocation === "boolean"),
+    )
+      ? undefined
+      : "an array of { name, description, filePath, disableModelInvocation? } (strings; a boolean)",
   now: () => undefined,
   env: isRecordOf((x) => (x === undefined ? undefined : isString(x)), "strings"),
   home: isPath,
@@ -306,19 +394,42 @@ function checkTypes(options: SystemPromptOptions): void {
         `unknown option "${key}"; the options are: ${Object.keys(OPTION_CHECKS).join(", ")}`,
       );
     }
-    // An option set to undefined is the same as one left out.
-    const expected =
-      value === undefined ? undefined : OPTION_CHECKS[key as keyof SystemPromptOptions](value);
-    if (expected !== undefined) {
-      throw new SyspromptError("bad-option", `${key}: must be ${expected}, got ${describe(value)}`);
-    }
+    const problem = optionValueProblem(key as keyof SystemPromptOptions, value);
+    if (problem !== undefined) throw new SyspromptError("bad-option", `${key}: ${problem}`);
   }
+}
+
+/**
+ * Why `value` cannot be the option `key` (`must be …, got …`), or undefined
+ * when its type is right. The type check only: `now`, `treeMtime` and
+ * `sections` are checked more closely by {@link normalizeOptions}. Shared with
+ * the snapshot scenario files, whose keys are options.
+ */
+export function optionValueProblem(
+  key: keyof SystemPromptOptions,
+  value: unknown,
+): string | undefined {
+  // An option set to undefined is the same as one left out.
+  const expected = value === undefined ? undefined : OPTION_CHECKS[key](value);
+  return expected === undefined ? undefined : `must be ${expected}, got ${describe(value)}`;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (
     typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date)
   );
+}
+
+/** A preloaded skill in the loader's shape: its folder is the one holding its file. */
+function preloadedSkill(skill: PreloadedSkill): Skill {
+  return {
+    name: skill.name,
+    description: skill.description,
+    filePath: skill.filePath,
+    baseDir: dirname(skill.filePath),
+    disableModelInvocation: skill.disableModelInvocation === true,
+    source: "option",
+  };
 }
 
 function toList(value: string | readonly string[] | undefined): string[] {

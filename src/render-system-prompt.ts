@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { readTextFile } from "./_fs.js";
 import { toPosix } from "./_paths.js";
 import type { PromptData } from "./data.js";
-import { createEngine, type Engine } from "./engine/index.js";
+import { capMessage, createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
 import { loadContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
@@ -69,7 +69,11 @@ export function renderPrepared(
   return {
     text: out.text,
     sections: out.sections,
-    diagnostics: [...prepared.diagnostics, ...out.diagnostics],
+    // Capped: a message may quote a user file's text (a key, a name, a value).
+    diagnostics: [...prepared.diagnostics, ...out.diagnostics].map((d) => ({
+      ...d,
+      message: capMessage(d.message),
+    })),
     steps: prepared.steps,
   };
 }
@@ -94,6 +98,7 @@ export async function preparePrompt(
   const skillsTool = selectSkillsTool(tools);
   const optionPrompt = optionCustomPrompt(opts.systemPrompt);
   const appended = opts.appendSystemPrompt;
+  const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
 
   // Stops a late tree walk once the deadline has been met without it.
   const late = new AbortController();
@@ -105,13 +110,13 @@ export async function preparePrompt(
     }),
     keyed(
       "user",
-      { dir: agentDir, customFiles: true },
+      { dir: agentDir, ...layerFiles },
       (i) => loadLayer(i.dir, "user", i),
       emptyLayer("user"),
     ),
     keyed(
       "project",
-      { dir: projectDir, customFiles: true },
+      { dir: projectDir, ...layerFiles },
       trusted && ((i) => loadLayer(i.dir, "project", i)),
       emptyLayer("project"),
     ),
@@ -131,8 +136,9 @@ export async function preparePrompt(
         projectDir: opts.projectDirName,
         ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
       },
-      skillsTool !== null && loadSkills,
-      { skills: [] as Skill[], diagnostics: [] as Diagnostic[] },
+      // Skills the caller loaded itself are the fallback of a step that does not run.
+      skillsTool !== null && !opts.skills && loadSkills,
+      { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
     ),
     environmentStep({
       machine: options.machine ?? realMachine(),
@@ -142,9 +148,13 @@ export async function preparePrompt(
     }),
     keyed(
       "tree",
-      cwd,
+      { root: cwd, mtime: opts.treeMtime },
       options.workspaceTree === true &&
-        ((root) => buildWorkspaceTree(root, { signal: late.signal })),
+        ((i) =>
+          buildWorkspaceTree(i.root, {
+            signal: late.signal,
+            ...(i.mtime ? { mtime: i.mtime } : {}),
+          })),
       null as BuiltWorkspaceTree | null,
     ),
   ] as const;

@@ -1,5 +1,6 @@
 export { checkProject } from "./check.js";
 export { builtinSectionNames, ejectSections } from "./eject.js";
+export { renderScenario, runSnapshots } from "./snapshot.js";
 export type {
   AuthorOptions,
   CheckedTemplate,
@@ -8,4 +9,9 @@ export type {
   EjectedFile,
   EjectOptions,
   EjectResult,
+  GoldenFile,
+  RenderedScenario,
+  ScenarioOutcome,
+  SnapshotOptions,
+  SnapshotReport,
 } from "./types.js";

@@ -72,3 +72,65 @@ export interface EjectResult {
   /** Notes such as a user override that a project copy now hides. */
   diagnostics: Diagnostic[];
 }
+
+/** Options of `runSnapshots`. */
+export interface SnapshotOptions {
+  /** Write the golden files whose content changed (and only those). Default: false: nothing is written. */
+  update?: boolean;
+}
+
+/** A scenario rendered as its golden files hold it: placeholders for machine-specific paths. */
+export interface RenderedScenario {
+  /** The scenario file. */
+  file: string;
+  name: string;
+  /** The prompt: what `<name>.md` holds. */
+  text: string;
+  /** One `level path:line:column [code] message` line per diagnostic; `""` when there are none. */
+  diagnostics: string;
+}
+
+/** One golden file of a scenario, compared with the render. */
+export interface GoldenFile {
+  path: string;
+  /** `<name>.md` or `<name>.diagnostics.txt`. */
+  kind: "prompt" | "diagnostics";
+  /**
+   * `same`; `changed`; `missing` (no file: a new scenario, or diagnostics that
+   * appeared); `stale` (a diagnostics file while the render has none).
+   */
+  status: "same" | "changed" | "missing" | "stale";
+  /** Unified diff from the golden to the render; absent when same, and for a missing prompt golden. */
+  diff?: string;
+  /** True when `update` wrote (or, when stale, removed) the file. */
+  updated: boolean;
+}
+
+/** What happened to one scenario. */
+export interface ScenarioOutcome {
+  /** The scenario file. */
+  scenario: string;
+  name: string;
+  /**
+   * `pass`: every golden matches. `drift`: one differs. `missing`: there is no
+   * `<name>.md`. `updated`: with `update`, the goldens that differed were
+   * written. `error`: the scenario file cannot be used (see `error`).
+   */
+  status: "pass" | "drift" | "missing" | "updated" | "error";
+  /** The prompt golden, and the diagnostics golden when it is not `same` (none on error). */
+  files: GoldenFile[];
+  /** Why the scenario could not be rendered: the file, the place in it and the problem. */
+  error?: { path: string; message: string; line?: number; column?: number };
+}
+
+/** What `sysprompt snapshot` reports. */
+export interface SnapshotReport {
+  /** The folder of the scenarios. */
+  dir: string;
+  update: boolean;
+  /** True when there was at least one scenario and none drifted, missed its golden or failed. */
+  ok: boolean;
+  counts: Record<ScenarioOutcome["status"], number>;
+  /** In file name order. */
+  scenarios: ScenarioOutcome[];
+}

@@ -118,6 +118,23 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       code = await ejectCommand(names, flags, io);
     });
 
+  program
+    .command("snapshot")
+    .description(
+      "render *.scenario.yaml files and compare each with its golden <name>.md (exit 1 on drift)",
+    )
+    .argument("[dir]", "folder of the scenarios, or one scenario file (default: snapshots)")
+    .option("--update", "write the golden files that differ (and only those)")
+    .option("--json", "print the whole report as JSON")
+    .addHelpText(
+      "after",
+      `${example("sysprompt snapshot", "check snapshots/*.scenario.yaml; prints a diff per drift")}\n  $ sysprompt snapshot snapshots --update    # then review the rewritten goldens in git diff`,
+    )
+    .action(async (dir: string | undefined, flags) => {
+      const { snapshotCommand } = await import("./commands/snapshot.js");
+      code = await snapshotCommand(dir, flags, io);
+    });
+
   try {
     await program.parseAsync([...argv], { from: "user" });
     return code;

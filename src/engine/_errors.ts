@@ -1,5 +1,7 @@
 import type Handlebars from "handlebars";
 import type { HelperDelegate } from "handlebars";
+import { capMessage, describePartialChain, type PartialFrame } from "./_message.js";
+import { checkTemplateShape, findUnclosedBlock } from "./_shape.js";
 
 // Locating template errors: Handlebars reports them in several shapes; these
 // functions turn each into a TemplateError with a 1-based line and column.
@@ -8,18 +10,38 @@ type HandlebarsInstance = typeof Handlebars;
 
 /**
  * A template that does not parse, uses an unknown block helper, calls a
- * missing partial or has a helper that throws. `line` and `column` are 1-based
- * and relative to the template source given to `render`/`check`; errors
- * inside a partial point at the `{{> name}}` call and keep the partial's own
- * error as `cause`.
+ * missing partial, has a helper that throws or goes over a limit of
+ * `_limits.ts`. `line` and `column` are 1-based and relative to the template
+ * source given to `render`/`check`; errors inside a partial point at the
+ * `{{> name}}` call, name the partials in between (`partialChain`) and keep
+ * the partial's own error as `cause`. The message is capped at
+ * MAX_MESSAGE_LENGTH characters.
  */
 export class TemplateError extends Error {
   line?: number;
   column?: number;
+  /** What went wrong, without the chain of partials it happened in. */
+  readonly reason: string;
+  /** The partials the error happened in, outermost first; empty when it is in the template itself. */
+  readonly partialChain: readonly PartialFrame[];
 
-  constructor(message: string, options: { line?: number; column?: number; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(
+    reason: string,
+    options: {
+      line?: number;
+      column?: number;
+      cause?: unknown;
+      partialChain?: readonly PartialFrame[];
+    } = {},
+  ) {
+    const chain = options.partialChain ?? [];
+    super(
+      capMessage(describePartialChain(chain) + reason),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = "TemplateError";
+    this.reason = reason;
+    this.partialChain = chain;
     if (options.line !== undefined) this.line = options.line;
     if (options.column !== undefined) this.column = options.column;
   }
@@ -30,9 +52,12 @@ export class PartialCallError extends TemplateError {
   readonly partial: string;
 
   constructor(partial: string, inner: TemplateError) {
-    const where =
-      inner.line === undefined ? "" : ` (line ${inner.line}, column ${inner.column ?? 1})`;
-    super(`In partial "${partial}"${where}: ${inner.message}`, { cause: inner });
+    const frame: PartialFrame = { partial };
+    if (inner.line !== undefined) {
+      frame.line = inner.line;
+      frame.column = inner.column ?? 1;
+    }
+    super(inner.reason, { cause: inner, partialChain: [frame, ...inner.partialChain] });
     this.partial = partial;
   }
 }
@@ -63,13 +88,23 @@ export function guardHelper(
   };
 }
 
-function locationOf(options: unknown): { line?: number; column?: number } {
+/** Where a helper was called, from its options (`loc` is 0-based in columns). */
+export function locationOf(options: unknown): { line?: number; column?: number } {
   const loc = (options as { loc?: SourceLocation } | undefined)?.loc;
   if (typeof loc?.start?.line !== "number") return {};
   return { line: loc.start.line, column: loc.start.column + 1 };
 }
 
+/**
+ * Parses template source. Limits on nesting and size (see `_limits.ts`) are
+ * checked first, in linear time, since Handlebars' parser is slow on exactly
+ * the inputs they refuse.
+ */
 export function parseSource(hb: HandlebarsInstance, source: string): unknown {
+  const problem = checkTemplateShape(source);
+  if (problem !== undefined) {
+    throw new TemplateError(problem.message, { line: problem.line, column: problem.column });
+  }
   try {
     return hb.parseWithoutProcessing(source);
   } catch (error) {
@@ -129,7 +164,11 @@ export function toTemplateError(
 ): TemplateError {
   if (error instanceof PartialCallError) {
     const loc = findPartialCall(ast, error.partial);
-    return new TemplateError(error.message, { ...loc, cause: error.cause });
+    return new TemplateError(error.reason, {
+      ...loc,
+      cause: error.cause,
+      partialChain: error.partialChain,
+    });
   }
   if (error instanceof TemplateError) return error;
   if (!(error instanceof Error) && !(error instanceof hb.Exception)) {
@@ -176,39 +215,4 @@ function findPartialCall(node: unknown, name: string): { line?: number; column?:
     if (found.line !== undefined) return found;
   }
   return {};
-}
-
-const BLOCK_TAG = /(\\?)\{\{~?\s*([#^/])\s*[*>]?\s*([^\s}~()]+)/g;
-const COMMENT = /\{\{!--[\s\S]*?--~?\}\}|\{\{!(?!--)[\s\S]*?\}\}/g;
-
-/**
- * Finds the innermost block left open at the end of the source. Handlebars
- * reports an unclosed block at the end of input, which points away from the
- * mistake; this scan points at the opener instead.
- */
-function findUnclosedBlock(
-  source: string,
-): { name: string; line: number; column: number } | undefined {
-  // Blank out comments (keeping newlines) so tags inside them do not count.
-  const text = source.replace(COMMENT, (c) => c.replace(/[^\n]/g, " "));
-  const open: { name: string; offset: number }[] = [];
-  for (const match of text.matchAll(BLOCK_TAG)) {
-    const [, escaped, sigil, name] = match;
-    if (escaped || name === undefined) continue;
-    if (sigil === "/") {
-      const at = open.map((o) => o.name).lastIndexOf(name);
-      if (at >= 0) open.length = at;
-    } else {
-      open.push({ name, offset: match.index });
-    }
-  }
-  const last = open[open.length - 1];
-  if (last === undefined) return undefined;
-  const before = source.slice(0, last.offset);
-  const lineStart = before.lastIndexOf("\n") + 1;
-  return {
-    name: last.name,
-    line: before.split("\n").length,
-    column: last.offset - lineStart + 1,
-  };
 }

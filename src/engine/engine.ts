@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
 import type { HelperDelegate, RuntimeOptions, TemplateDelegate } from "handlebars";
 import { registerBuiltinHelpers } from "../../helpers/index.js";
+import { meterHelper, RenderBudget } from "./_budget.js";
 import { useStringAppends } from "./_compat.js";
 import {
   guardHelper,
@@ -12,6 +13,7 @@ import {
 } from "./_errors.js";
 
 export { TemplateError } from "./_errors.js";
+export { capMessage } from "./_message.js";
 
 /**
  * A partial given as a function: called with the current context, its result
@@ -29,7 +31,12 @@ export interface RenderOptions {
 }
 
 export interface Engine {
-  /** Compile (cached by source) and render. Throws TemplateError for syntax errors, unknown block helpers, a missing partial, a helper that throws. */
+  /**
+   * Compile (cached by source) and render. Throws TemplateError for syntax
+   * errors, unknown block helpers, a missing partial, a helper that throws,
+   * and a template or render over a limit of `_limits.ts` (nesting, size,
+   * partial depth, output, calls).
+   */
   render(source: string, data: unknown, options?: RenderOptions): string;
   /** Parse/compile only (no data). Returns the error instead of throwing; undefined when fine. */
   check(source: string): TemplateError | undefined;
@@ -89,6 +96,15 @@ const DISABLED_BUILTINS = ["log"] as const;
 export function createEngine(): Engine {
   const hb = Runtime.create();
   for (const name of DISABLED_BUILTINS) hb.unregisterHelper(name);
+  /** The budget of the render in progress; a render inside a partial function gets its own. */
+  let budget: RenderBudget | undefined;
+  const currentBudget = () => budget;
+  const noop = (hb as unknown as { VM?: { noop?: unknown } }).VM?.noop;
+  // Handlebars' own helpers (each, if, with, …) are metered like ours.
+  for (const [name, fn] of Object.entries(hb.helpers)) {
+    hb.registerHelper(name, meterHelper(fn, currentBudget, noop));
+  }
+  meterInlinePartials(hb, currentBudget);
   let compilerInstance: HandlebarsInstance | undefined;
   const compiler = () => {
     compilerInstance ??= createCompiler();
@@ -170,17 +186,33 @@ export function createEngine(): Engine {
     return entry;
   }
 
-  /** A partial as a function, so it compiles through the same cache and its errors are located. */
+  /**
+   * A partial as a function, so it compiles through the same cache, its
+   * errors are located, and its depth and output count against the render's
+   * budget.
+   */
   function partial(name: string, source: string | PartialFunction): TemplateDelegate {
     return (context: unknown, options?: RuntimeOptions) => {
+      const spending = budget;
       let compiled: Compiled | undefined;
+      let result: string;
+      // No `finally`: an error here ends the whole render, budget and all.
       try {
-        if (typeof source === "function") return String(source(context) ?? "");
-        compiled = compile(source);
-        return compiled.template(context, options);
+        spending?.enterPartial(name);
+        spending?.begin();
+        if (typeof source === "function") {
+          result = String(source(context) ?? "");
+        } else {
+          compiled = compile(source);
+          result = compiled.template(context, options);
+        }
+        spending?.end(result);
       } catch (error) {
+        // Located by the caller at its `{{> name}}`.
         throw new PartialCallError(name, toTemplateError(hb, error, compiled?.ast()));
       }
+      spending?.leavePartial();
+      return result;
     };
   }
 
@@ -196,10 +228,17 @@ export function createEngine(): Engine {
   const engine: Engine = {
     render(source, data, options = {}) {
       const compiled = compile(source);
+      const outer = budget;
+      const spending = new RenderBudget();
+      budget = spending;
       try {
-        return compiled.template(data, { partials: partialsFor(options.partials) });
+        return spending.run(() =>
+          compiled.template(data, { partials: partialsFor(options.partials) }),
+        );
       } catch (error) {
         throw toTemplateError(hb, error, compiled.ast());
+      } finally {
+        budget = outer;
       }
     },
     check(source) {
@@ -211,7 +250,7 @@ export function createEngine(): Engine {
       }
     },
     registerHelper(name, fn) {
-      hb.registerHelper(name, guardHelper(hb, name, fn));
+      hb.registerHelper(name, meterHelper(guardHelper(hb, name, fn), currentBudget, noop));
       cache.clear();
       precompiled.clear();
     },
@@ -236,3 +275,52 @@ export function createEngine(): Engine {
 
 type HandlebarsInstance = typeof Handlebars;
 type CompileOptions = NonNullable<Parameters<HandlebarsInstance["compile"]>[1]>;
+
+type DecoratorProgram = (context: unknown, options?: unknown) => string;
+
+/**
+ * Handlebars' `{{#*inline "name"}}` decorator, with the partials it defines
+ * metered like file partials: inline partials that include each other could
+ * otherwise nest and multiply without bound. Like the original, it gives the
+ * block a partials frame of its own (restored even when the block throws).
+ */
+function meterInlinePartials(
+  hb: HandlebarsInstance,
+  current: () => RenderBudget | undefined,
+): void {
+  hb.registerDecorator(
+    "inline",
+    (
+      fn: DecoratorProgram,
+      props: { partials?: Record<string, DecoratorProgram> },
+      container: { partials: Record<string, unknown> },
+      options: { args: unknown[]; fn: DecoratorProgram },
+    ) => {
+      let ret = fn;
+      if (!props.partials) {
+        const own: Record<string, DecoratorProgram> = {};
+        props.partials = own;
+        ret = (context, runtimeOptions) => {
+          const original = container.partials;
+          container.partials = { ...original, ...own };
+          try {
+            return fn(context, runtimeOptions);
+          } finally {
+            container.partials = original;
+          }
+        };
+      }
+      const name = String(options.args[0]);
+      const body = options.fn;
+      props.partials[name] = (context, runtimeOptions) => {
+        const budget = current();
+        if (budget === undefined) return body(context, runtimeOptions);
+        budget.enterPartial(name);
+        const result = budget.run(() => body(context, runtimeOptions));
+        budget.leavePartial();
+        return result;
+      };
+      return ret;
+    },
+  );
+}

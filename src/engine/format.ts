@@ -3,27 +3,60 @@ interface Fence {
   length: number;
 }
 
-/** CommonMark fence opener: up to 3 spaces, 3+ backticks or tildes; a backtick fence's info string has no backtick. */
-const OPENING_FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-/** A closer is the same character, at least as long as the opener, and nothing but whitespace after it. */
-const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+const SPACE = 0x20;
+const TAB = 0x09;
+const BACKTICK = 0x60;
+const TILDE = 0x7e;
 
-function openingFence(line: string): Fence | undefined {
-  const match = OPENING_FENCE.exec(line);
-  const run = match?.[1];
-  if (run === undefined) return undefined;
-  const char = run[0] === "`" ? "`" : "~";
-  if (char === "`" && match?.[2]?.includes("`")) return undefined;
-  return { char, length: run.length };
+// Everything below scans with charCodeAt instead of regular expressions: a
+// section's text includes context files from the project, and patterns such as
+// /[ \t]+$/ backtrack quadratically on a long run of spaces followed by
+// another character. Each line is read a bounded number of times.
+
+/**
+ * The fence run that starts `line`: up to 3 spaces, then 3 or more backticks
+ * or tildes (all of them, so the run is as long as it can be).
+ */
+function fenceRun(line: string): (Fence & { end: number }) | undefined {
+  let start = 0;
+  while (start < 3 && line.charCodeAt(start) === SPACE) start++;
+  const code = line.charCodeAt(start);
+  if (code !== BACKTICK && code !== TILDE) return undefined;
+  let end = start;
+  while (line.charCodeAt(end) === code) end++;
+  if (end - start < 3) return undefined;
+  return { char: code === BACKTICK ? "`" : "~", length: end - start, end };
 }
 
+/** CommonMark fence opener; a backtick fence's info string has no backtick. */
+function openingFence(line: string): Fence | undefined {
+  const run = fenceRun(line);
+  if (run === undefined) return undefined;
+  if (run.char === "`" && line.indexOf("`", run.end) >= 0) return undefined;
+  return { char: run.char, length: run.length };
+}
+
+/** A closer is the same character, at least as long as the opener, and nothing but spaces or tabs after it. */
 function closesFence(line: string, fence: Fence): boolean {
-  const run = CLOSING_FENCE.exec(line)?.[1];
-  return run !== undefined && run[0] === fence.char && run.length >= fence.length;
+  const run = fenceRun(line);
+  if (run === undefined || run.char !== fence.char || run.length < fence.length) return false;
+  return trimmedEnd(line) <= run.end;
+}
+
+/** The length of `line` without its trailing spaces and tabs. */
+function trimmedEnd(line: string): number {
+  let end = line.length;
+  while (end > 0) {
+    const code = line.charCodeAt(end - 1);
+    if (code !== SPACE && code !== TAB) break;
+    end--;
+  }
+  return end;
 }
 
 function trimLineEnd(line: string): string {
-  return line.replace(/[ \t]+$/, "");
+  const end = trimmedEnd(line);
+  return end === line.length ? line : line.slice(0, end);
 }
 
 /**

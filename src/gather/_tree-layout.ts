@@ -12,6 +12,8 @@ export interface LayoutLimits {
   maxDepth: number;
   maxEntries: number;
   maxLines: number;
+  /** Shown for every entry instead of its own mtime (pinned fixtures). */
+  mtimeMs?: number;
   signal?: AbortSignal;
 }
 
@@ -54,7 +56,7 @@ export async function layoutTree(
   listing: TreeListing,
   limits: LayoutLimits,
 ): Promise<{ lines: TreeLine[]; truncated: boolean }> {
-  const { maxDepth, maxEntries, maxLines, signal } = limits;
+  const { maxDepth, maxEntries, maxLines, mtimeMs, signal } = limits;
 
   const linesOf = (rel: string): number => {
     const n = listing.countUpTo(rel, maxEntries + 1);
@@ -76,7 +78,7 @@ export async function layoutTree(
             : s.isSymbolicLink()
               ? "link"
               : "other";
-        return { name: entry.name, kind, mtimeMs: s.mtimeMs, size: s.size };
+        return { name: entry.name, kind, mtimeMs: mtimeMs ?? s.mtimeMs, size: s.size };
       }),
     );
     const sorted = stats.filter((s) => s !== undefined).sort(newestFirst);

@@ -1,5 +1,6 @@
 import { basename, resolve } from "node:path";
 import { stat } from "../_io.js";
+import { parseNow } from "../options.js";
 import { SyspromptError } from "../types.js";
 import { layoutTree } from "./_tree-layout.js";
 import { walkTree } from "./_tree-walk.js";
@@ -26,6 +27,14 @@ export interface WorkspaceTreeOptions {
   maxEntries?: number;
   /** Lines in the rendered tree. Default: 120. */
   maxLines?: number;
+  /**
+   * One time shown for every entry instead of its own mtime: a Date, epoch
+   * milliseconds or an ISO 8601 string (UTC unless it has an offset). Entries
+   * then order by name alone, so a checked-out fixture (whose mtimes are the
+   * checkout's) gives the same tree on every machine. Default: each entry's
+   * own mtime.
+   */
+  mtime?: Date | string | number;
   /** Stops the work early: nothing more is read and the promise rejects with the signal's reason. */
   signal?: AbortSignal;
 }
@@ -64,10 +73,12 @@ export interface BuiltWorkspaceTree {
  *   git's precedence, and `.git/info/exclude`) are skipped and never walked.
  *   The user's global git excludes file is not read.
  *
+ * - With `mtime`, every entry shows that time and ties by name decide the order.
+ *
  * The walk reads no entry deeper than the tree and the AGENTS.md search need
  * (depth 4 by default: folders 0–3 deep are read, nothing below). Throws
- * {@link SyspromptError} when `root` is not a folder or an option is not a
- * positive integer.
+ * {@link SyspromptError} when `root` is not a folder, a limit is not a
+ * positive integer or `mtime` is not a time.
  */
 export async function buildWorkspaceTree(
   root: string,
@@ -76,6 +87,10 @@ export async function buildWorkspaceTree(
   const maxDepth = positive(options.maxDepth, DEFAULT_TREE_DEPTH, "maxDepth");
   const maxEntries = positive(options.maxEntries, DEFAULT_TREE_ENTRIES, "maxEntries");
   const maxLines = positive(options.maxLines, DEFAULT_TREE_LINES, "maxLines");
+  const mtimeMs =
+    options.mtime === undefined
+      ? undefined
+      : parseNow(options.mtime, "buildWorkspaceTree: mtime").getTime();
   const signal = options.signal;
   const dir = resolve(root);
   await assertFolder(dir);
@@ -88,6 +103,7 @@ export async function buildWorkspaceTree(
     maxDepth,
     maxEntries,
     maxLines,
+    ...(mtimeMs !== undefined ? { mtimeMs } : {}),
     ...(signal ? { signal } : {}),
   });
   return {

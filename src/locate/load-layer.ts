@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { readTextFile } from "../_fs.js";
+import type { ResolvedFile } from "../options.js";
 import { listMarkdown, loadSectionsFromDir } from "../sections/load.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { SectionFile } from "../sections/types.js";
@@ -26,14 +27,16 @@ export function emptyLayer(layer: Layer): LoadedLayer {
 
 /**
  * Reads a layer folder: `sections/*.md`, `partials/*.md` and, unless
- * `customFiles` is false, SYSTEM.md / SYSTEM_TEMPLATE.md / APPEND_SYSTEM.md.
- * Missing files are normal; broken ones are diagnostics.
+ * `customFiles` is false, SYSTEM.md / SYSTEM_TEMPLATE.md / APPEND_SYSTEM.md,
+ * less the files in `resolved` (a host such as pi read them already and passes
+ * their text as options). Missing files are normal; broken ones are diagnostics.
  */
 export async function loadLayer(
   dir: string,
   layer: Layer,
-  options: { customFiles: boolean; sections?: boolean },
+  options: { customFiles: boolean; sections?: boolean; resolved?: readonly ResolvedFile[] },
 ): Promise<LoadedLayer> {
+  const reads = (name: ResolvedFile) => options.customFiles && !options.resolved?.includes(name);
   // Hints about files that are not read (`section/`, `system.md`); started now, awaited last.
   const hints = layer === "builtin" ? undefined : nearMissesInFolder(dir, options);
   const [sections, partials, system, template, append] = await Promise.all([
@@ -41,9 +44,9 @@ export async function loadLayer(
       ? { sections: [], diagnostics: [] }
       : loadSectionsFromDir(join(dir, "sections"), layer),
     loadPartials(join(dir, "partials")),
-    options.customFiles ? readOptional(join(dir, "SYSTEM.md")) : undefined,
+    reads("SYSTEM.md") ? readOptional(join(dir, "SYSTEM.md")) : undefined,
     options.customFiles ? readOptional(join(dir, "SYSTEM_TEMPLATE.md")) : undefined,
-    options.customFiles ? readOptional(join(dir, "APPEND_SYSTEM.md")) : undefined,
+    reads("APPEND_SYSTEM.md") ? readOptional(join(dir, "APPEND_SYSTEM.md")) : undefined,
   ]);
   const diagnostics = [
     ...sections.diagnostics,

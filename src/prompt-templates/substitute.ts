@@ -1,15 +1,27 @@
-/**
- * Every placeholder, in one alternation so that a single left-to-right pass
- * finds them all. The `${…}` forms come first so `${@:2}` is not read as `$@`.
- *
- * 1, 2: `${N:-default}` / `${@:-default}` / `${ARGUMENTS:-default}`
- * 3, 4: `${@:N}` / `${@:N:L}`
- * 5:    `$N`
- */
-const PLACEHOLDER =
-  /\$\{(\d+|@|ARGUMENTS):-([^}]*)\}|\$\{@:(\d+)(?::(\d+))?\}|\$ARGUMENTS|\$@|\$(\d+)/g;
-
 const ARGUMENT_SEPARATOR = " ";
+
+const OPEN_BRACE = 0x7b;
+const AT = 0x40;
+const COLON = 0x3a;
+const CLOSE_BRACE = 0x7d;
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/** Where the run of ASCII digits starting at `from` ends. */
+function digitsEnd(text: string, from: number): number {
+  let end = from;
+  while (isDigit(text.charCodeAt(end))) end++;
+  return end;
+}
+
+/** A placeholder found at some `$`: what it asks for and where it ends (exclusive). */
+type Placeholder =
+  | { kind: "default"; name: string; fallback: string; end: number }
+  | { kind: "slice"; start: string; length: string | undefined; end: number }
+  | { kind: "all"; end: number }
+  | { kind: "positional"; digits: string; end: number };
 
 /**
  * Fills a template's placeholders with `args` in one pass over `content`:
@@ -31,28 +43,119 @@ export function substituteArgs(content: string, args: readonly string[]): string
     const index = Number(digits);
     return index === 0 ? "" : (args[index - 1] ?? "");
   };
-  return content.replace(
-    PLACEHOLDER,
-    (
-      _match: string,
-      defaultName: string | undefined,
-      defaultText: string | undefined,
-      sliceStart: string | undefined,
-      sliceLength: string | undefined,
-      digits: string | undefined,
-    ) => {
-      if (defaultName !== undefined) {
-        const value = /^\d+$/.test(defaultName) ? positional(defaultName) : all;
-        return value === "" ? (defaultText ?? "") : value;
+  const valueFor = (placeholder: Placeholder): string => {
+    switch (placeholder.kind) {
+      case "default": {
+        const value =
+          placeholder.name === "@" || placeholder.name === "ARGUMENTS"
+            ? all
+            : positional(placeholder.name);
+        return value === "" ? placeholder.fallback : value;
       }
-      if (sliceStart !== undefined) {
-        const from = Math.max(Number(sliceStart), 1) - 1;
-        const to = sliceLength === undefined ? undefined : from + Number(sliceLength);
+      case "slice": {
+        const from = Math.max(Number(placeholder.start), 1) - 1;
+        const to = placeholder.length === undefined ? undefined : from + Number(placeholder.length);
         return args.slice(from, to).join(ARGUMENT_SEPARATOR);
       }
-      if (digits !== undefined) return positional(digits);
-      // Only `$@` and `$ARGUMENTS` are left.
-      return all;
-    },
-  );
+      case "positional":
+        return positional(placeholder.digits);
+      case "all":
+        return all;
+    }
+  };
+
+  const closingBrace = forwardIndexOf(content, "}");
+  const parts: string[] = [];
+  let copied = 0;
+  let at = content.indexOf("$");
+  while (at >= 0) {
+    const placeholder = placeholderAt(content, at, closingBrace);
+    if (placeholder === undefined) {
+      at = content.indexOf("$", at + 1);
+      continue;
+    }
+    parts.push(content.slice(copied, at), valueFor(placeholder));
+    copied = placeholder.end;
+    at = content.indexOf("$", copied);
+  }
+  parts.push(content.slice(copied));
+  return parts.join("");
+}
+
+/**
+ * The placeholder starting at the `$` at `at`, trying the forms in the order
+ * the documentation lists them, or undefined. Reads only a bounded stretch
+ * past `at` plus digit runs, and finds a default's closing brace through
+ * `closingBrace`, so the whole pass stays linear: a pattern with `[^}]*` would
+ * rescan the rest of the text from every unclosed `${1:-`.
+ */
+function placeholderAt(
+  text: string,
+  at: number,
+  closingBrace: (from: number) => number,
+): Placeholder | undefined {
+  const next = text.charCodeAt(at + 1);
+  if (next === OPEN_BRACE) {
+    const nameStart = at + 2;
+    const first = text.charCodeAt(nameStart);
+    let nameEnd = -1;
+    if (isDigit(first)) nameEnd = digitsEnd(text, nameStart);
+    else if (first === AT) nameEnd = nameStart + 1;
+    else if (text.startsWith("ARGUMENTS", nameStart)) nameEnd = nameStart + "ARGUMENTS".length;
+    if (nameEnd > 0 && text.startsWith(":-", nameEnd)) {
+      const close = closingBrace(nameEnd + 2);
+      if (close >= 0) {
+        return {
+          kind: "default",
+          name: text.slice(nameStart, nameEnd),
+          fallback: text.slice(nameEnd + 2, close),
+          end: close + 1,
+        };
+      }
+    }
+    if (first === AT && text.charCodeAt(nameStart + 1) === COLON) {
+      const startDigits = nameStart + 2;
+      const startEnd = digitsEnd(text, startDigits);
+      if (startEnd === startDigits) return undefined;
+      const start = text.slice(startDigits, startEnd);
+      if (text.charCodeAt(startEnd) === CLOSE_BRACE) {
+        return { kind: "slice", start, length: undefined, end: startEnd + 1 };
+      }
+      if (text.charCodeAt(startEnd) !== COLON) return undefined;
+      const lengthEnd = digitsEnd(text, startEnd + 1);
+      if (lengthEnd === startEnd + 1 || text.charCodeAt(lengthEnd) !== CLOSE_BRACE)
+        return undefined;
+      return {
+        kind: "slice",
+        start,
+        length: text.slice(startEnd + 1, lengthEnd),
+        end: lengthEnd + 1,
+      };
+    }
+    return undefined;
+  }
+  if (text.startsWith("ARGUMENTS", at + 1))
+    return { kind: "all", end: at + 1 + "ARGUMENTS".length };
+  if (next === AT) return { kind: "all", end: at + 2 };
+  if (isDigit(next)) {
+    const end = digitsEnd(text, at + 1);
+    return { kind: "positional", digits: text.slice(at + 1, end), end };
+  }
+  return undefined;
+}
+
+/**
+ * `indexOf(needle, from)` for calls whose `from` never decreases: a result
+ * (or its absence) is reused while it still lies ahead, so many unclosed
+ * openers cost one search instead of one each.
+ */
+function forwardIndexOf(text: string, needle: string): (from: number) => number {
+  let searchedFrom = -1;
+  let found = -1;
+  return (from) => {
+    if (searchedFrom >= 0 && from >= searchedFrom && (found < 0 || found >= from)) return found;
+    searchedFrom = from;
+    found = text.indexOf(needle, from);
+    return found;
+  };
 }

@@ -10,9 +10,11 @@ import { DEFAULT_SETTLE_MS } from "./_read-set.js";
  * Options a session fixes when it is created: where it reads from and the
  * machine it describes. Every other option may change from one render to the
  * next; a change to one that a gathering step depends on (`tools`, which
- * decides whether skills are loaded; `workspaceTree`; `roots`;
- * `maxContextBytes`; `skillPaths`; `projectTrusted`; `noContextFiles`) runs
- * that step again, and only that one.
+ * decides whether skills are loaded; `skills`; `workspaceTree`, `treeMtime`;
+ * `roots`; `maxContextBytes`; `skillPaths`; `projectTrusted`;
+ * `noContextFiles`; `resolvedSystemPrompt` / `resolvedAppendPrompt`, which
+ * decide whether SYSTEM.md / APPEND_SYSTEM.md are read) runs that step again,
+ * and only that one: each step is keyed by its inputs.
  */
 export const SESSION_FIXED_OPTIONS = [
   "cwd",

@@ -1,71 +1,42 @@
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { SystemPromptOptions } from "../../src/options.js";
-import { renderSystemPrompt } from "../../src/render-system-prompt.js";
-import { FIXTURES, pinned } from "./_helpers.js";
+import { run } from "../../src/cli/main.js";
+import { renderScenario } from "../../src/index.js";
 
-/**
- * Golden prompts name absolute paths (cwd, context files), so each scenario is
- * rendered from a copy at a fixed path, the same on every machine, rather than
- * from the repository (whose location varies) or a random temp dir.
- *
- * The copy is synchronised, never wiped: two test runs at once (two people,
- * or a watcher) then read the same unchanged files instead of one deleting
- * what the other is rendering; only a file that differs from the fixture is
- * written, and only files the fixture no longer has are removed.
- */
-const GOLDEN_ROOT = "/tmp/sysprompt-golden";
+/** The repository's root: `snapshots/` holds its own scenarios and goldens. */
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
-function syncDir(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
-  const wanted = new Set(readdirSync(from));
-  for (const name of readdirSync(to)) {
-    if (!wanted.has(name)) rmSync(join(to, name), { recursive: true, force: true });
-  }
-  for (const name of wanted) {
-    const source = join(from, name);
-    const target = join(to, name);
-    if (statSync(source).isDirectory()) {
-      syncDir(source, target);
-    } else if (!sameFile(source, target)) {
-      rmSync(target, { recursive: true, force: true });
-      copyFileSync(source, target);
-    }
-  }
-}
-
-function sameFile(a: string, b: string): boolean {
-  try {
-    return statSync(b).isFile() && readFileSync(a).equals(readFileSync(b));
-  } catch {
-    return false;
-  }
-}
-
-async function renderGolden(scenario: string, extra: SystemPromptOptions = {}) {
-  syncDir(join(FIXTURES, "api"), GOLDEN_ROOT);
-  return renderSystemPrompt(pinned(join(GOLDEN_ROOT, scenario), extra));
-}
-
-describe("golden prompts", () => {
-  it("default-tools: the builtin prompt with the default tools and one AGENTS.md", async () => {
-    const result = await renderGolden("default-tools");
-    expect(result.diagnostics).toEqual([]);
-    await expect(result.text).toMatchFileSnapshot("../../snapshots/default-tools.md");
-  });
-
-  it("custom-system-with-append: project SYSTEM.md and APPEND_SYSTEM.md plus an appended value", async () => {
-    const result = await renderGolden("custom-system-with-append", {
-      appendSystemPrompt: "Today's focus: the 2.4.0 release.",
+describe("golden prompts (snapshots/*.scenario.yaml)", () => {
+  it("sysprompt snapshot passes on the repository's own snapshots/", async () => {
+    let stdout = "";
+    let stderr = "";
+    const code = await run(["snapshot", "snapshots"], {
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
+      cwd: REPO,
+      env: {},
     });
-    expect(result.diagnostics).toEqual([]);
-    await expect(result.text).toMatchFileSnapshot("../../snapshots/custom-system-with-append.md");
+    expect({ code, stdout, stderr }).toEqual({
+      code: 0,
+      stdout: [
+        "pass    custom-system-with-append",
+        "pass    default-tools",
+        "pass    project-override-base",
+        "pass    workspace-tree",
+        "sysprompt snapshot: 4 scenarios: 4 passed, 0 drifted, 0 missing, 0 errors",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
   });
 
-  it("project-override-base: a project rules section that keeps the builtin rules with {{> base}}", async () => {
-    const result = await renderGolden("project-override-base");
-    expect(result.diagnostics).toEqual([]);
-    await expect(result.text).toMatchFileSnapshot("../../snapshots/project-override-base.md");
+  it("renderScenario with toMatchFileSnapshot, as a project's own vitest suite would", async () => {
+    const text = await renderScenario(join(REPO, "snapshots", "default-tools.scenario.yaml"));
+    await expect(text).toMatchFileSnapshot("../../snapshots/default-tools.md");
   });
 });

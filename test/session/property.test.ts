@@ -30,6 +30,7 @@ const PATHS = {
     "agent/sections/rules.md",
     "project/.pi/partials/note.md",
     "project/.pi/APPEND_SYSTEM.md",
+    "project/.pi/SYSTEM.md",
   ],
   skill: [
     "project/.pi/skills/pdf/SKILL.md",
@@ -88,6 +89,9 @@ const action = fc.record({
     { workspaceTree: false },
     { tools: ["edit", "write"] },
     { model: "model-b" },
+    // A host that read SYSTEM.md / APPEND_SYSTEM.md itself: the layers read less.
+    { resolvedSystemPrompt: "Host base prompt.", resolvedAppendPrompt: "Host addendum." },
+    { treeMtime: "2026-01-01T00:00:00Z" },
   ),
 });
 
@@ -116,7 +120,7 @@ describe("createPromptSession: a render equals renderSystemPrompt, whatever was 
           session.close();
         }
       }),
-      { numRuns: 25 },
+      { numRuns: 40 },
     );
   }, 120_000);
 });

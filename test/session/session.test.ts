@@ -287,6 +287,19 @@ describe("createPromptSession: overrides", () => {
     session.close();
   });
 
+  it("an override that changes what a step reads: SYSTEM.md resolved by the host, then not", async () => {
+    const { root, options, session } = setup();
+    write(root, "project/.pi/SYSTEM.md", "The project's own base prompt.\n");
+    const hosted = await session.render({ resolvedSystemPrompt: "The host's base prompt." });
+    const own = await session.render();
+    expect([sectionText(hosted.result, "system"), own.changes]).toEqual([
+      "The host's base prompt.",
+      { system: "The project's own base prompt." },
+    ]);
+    expect(comparable(own.result)).toEqual(comparable(await renderSystemPrompt(options)));
+    session.close();
+  });
+
   it("a fixed option cannot be overridden, a bad one is the caller's error, and a closed session renders no more", async () => {
     const { session } = setup();
     const code = (p: Promise<unknown>) =>

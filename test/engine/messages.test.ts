@@ -1,0 +1,81 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MAX_MESSAGE_LENGTH } from "../../src/engine/_limits.js";
+import { capMessage, createEngine, TemplateError } from "../../src/engine/index.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { pinned, tempDir } from "../api/_helpers.js";
+
+function failure(run: () => unknown): { message: string; line?: number; column?: number } {
+  try {
+    run();
+  } catch (error) {
+    if (!(error instanceof TemplateError)) throw error;
+    return { message: error.message, line: error.line, column: error.column };
+  }
+  throw new Error("expected a TemplateError");
+}
+
+describe("capMessage", () => {
+  it("leaves a message up to the cap alone", () => {
+    const exact = "m".repeat(MAX_MESSAGE_LENGTH);
+    expect(capMessage(exact)).toBe(exact);
+  });
+
+  it("keeps the start and the end of a longer one around an ellipsis", () => {
+    const head = "h".repeat(1000);
+    const tail = "t".repeat(1000);
+    const capped = capMessage(`${head}${tail}`);
+    expect(capped).toBe(`${"h".repeat(400)}…${"t".repeat(199)}`);
+    expect(capped.length).toBe(MAX_MESSAGE_LENGTH);
+  });
+
+  it("never splits a surrogate pair", () => {
+    const capped = capMessage("😀".repeat(1000), 11);
+    expect(capped).toBe("😀😀😀…😀");
+  });
+});
+
+describe("TemplateError messages", () => {
+  const engine = createEngine();
+
+  it("cap a helper error that quotes a huge value, keeping both ends", () => {
+    const tag = "<".repeat(1024 * 1024);
+    const { message } = failure(() => engine.render("{{#xml tag}}x{{/xml}}", { tag }));
+    expect(message.length).toBe(MAX_MESSAGE_LENGTH);
+    expect(message.startsWith('Helper "xml": "<<<')).toBe(true);
+    expect(message.endsWith('<<<" is not a valid tag name')).toBe(true);
+  });
+
+  it("name a long chain of partials by its ends and count the middle", () => {
+    const partials: Record<string, string> = {};
+    for (let i = 0; i < 10; i++)
+      partials[`q${i}`] = i === 9 ? "\n {{#bogus 1}}{{/bogus}}" : `{{> q${i + 1}}}`;
+    expect(failure(() => engine.render("{{> q0}}", {}, { partials }))).toEqual({
+      message:
+        'In partial "q0" (line 1, column 1) > "q1" (line 1, column 1) > "q2" (line 1, column 1) > … 4 more … > "q7" (line 1, column 1) > "q8" (line 1, column 1) > "q9" (line 2, column 2): Unknown helper "bogus"',
+      line: 1,
+      column: 1,
+    });
+  });
+});
+
+describe("render diagnostics", () => {
+  it("are capped too, e.g. one that quotes an unknown frontmatter key of 10,000 characters", async () => {
+    const root = tempDir();
+    const sections = join(root, "project", ".pi", "sections");
+    mkdirSync(sections, { recursive: true });
+    for (const dir of ["agent", "home"]) mkdirSync(join(root, dir));
+    // An explicit key (`? key`): YAML limits implicit keys to 1,024 characters.
+    writeFileSync(join(sections, "rules.md"), `---\n? ${"k".repeat(10_000)}\n: 1\n---\nbody\n`);
+    const result = await renderSystemPrompt(pinned(root, { noContextFiles: true }));
+    expect(
+      result.diagnostics.map((d) => [
+        d.code,
+        d.message.length,
+        d.message.startsWith('unknown frontmatter key "kkk'),
+        d.message.endsWith('kkk" (known: order, tag, base, volatile, enabled, description)'),
+      ]),
+    ).toEqual([["section-meta-unknown", MAX_MESSAGE_LENGTH, true, true]]);
+  });
+});

@@ -1,0 +1,112 @@
+import type {
+  PiBeforeAgentStartEvent,
+  PiBeforeAgentStartResult,
+  PiCommandContext,
+  PiExtensionAPI,
+  PiNotifyLevel,
+  PiSystemPromptOptions,
+} from "../../../src/integrations/pi/index.js";
+
+/**
+ * A stand-in for pi's `ExtensionAPI` as pi 1.6.0 documents it
+ * (`docs/extensions.md`): handlers by event, flags with defaults, commands.
+ * `flags` are the values given on pi's command line.
+ */
+export function fakePi(flags: Record<string, boolean> = {}) {
+  const handlers = new Map<string, ((event: unknown, ctx: unknown) => unknown)[]>();
+  const flagDefs = new Map<string, { description?: string; type: "boolean"; default?: boolean }>();
+  const commands = new Map<
+    string,
+    { description?: string; handler: (args: string, ctx: PiCommandContext) => unknown }
+  >();
+  const api: PiExtensionAPI = {
+    on(event: string, handler: (event: never, ctx: never) => unknown) {
+      handlers.set(event, [...(handlers.get(event) ?? []), handler as never]);
+      return () => {};
+    },
+    registerFlag(name, options) {
+      flagDefs.set(name, options);
+    },
+    getFlag(name) {
+      return flags[name] ?? flagDefs.get(name)?.default;
+    },
+    registerCommand(name, options) {
+      commands.set(name, options);
+    },
+  };
+  return {
+    api,
+    flagDefs,
+    commands,
+    /** Emits an event the way pi does: every handler in order, each result kept. */
+    async emit(event: string, payload: unknown, ctx: FakeContext): Promise<unknown[]> {
+      const results: unknown[] = [];
+      for (const handler of handlers.get(event) ?? []) results.push(await handler(payload, ctx));
+      return results;
+    },
+    /** `before_agent_start`, returning the one handler's result. */
+    async beforeAgentStart(
+      options: PiSystemPromptOptions,
+      ctx: FakeContext,
+    ): Promise<PiBeforeAgentStartResult | undefined> {
+      const event: PiBeforeAgentStartEvent = {
+        type: "before_agent_start",
+        systemPrompt: "pi's own prompt",
+        systemPromptOptions: options,
+      };
+      const [result] = await this.emit("before_agent_start", event, ctx);
+      return result as PiBeforeAgentStartResult | undefined;
+    },
+  };
+}
+
+export type FakeContext = PiCommandContext & { notes: [PiNotifyLevel | undefined, string][] };
+
+/** A handler context: `hasUI` as in the TUI (true) or print mode (false); notifications recorded. */
+export function fakeContext(
+  options: {
+    cwd: string;
+    hasUI?: boolean;
+    trusted?: boolean;
+    model?: string;
+    systemPromptOptions?: PiSystemPromptOptions;
+  } = { cwd: "/" },
+): FakeContext {
+  const notes: [PiNotifyLevel | undefined, string][] = [];
+  return {
+    notes,
+    ui: { notify: (message, level) => notes.push([level, message]) },
+    mode: options.hasUI === false ? "print" : "tui",
+    hasUI: options.hasUI !== false,
+    cwd: options.cwd,
+    model: options.model ? { id: options.model, provider: "test" } : undefined,
+    isProjectTrusted: () => options.trusted !== false,
+    getSystemPromptOptions: () => options.systemPromptOptions ?? { cwd: options.cwd },
+  };
+}
+
+/** `event.systemPromptOptions` as pi normalizes it: every collection present. */
+export function piPromptOptions(
+  cwd: string,
+  extra: Partial<PiSystemPromptOptions> = {},
+): PiSystemPromptOptions {
+  return {
+    customPrompt: undefined,
+    selectedTools: ["read", "bash", "edit", "write"],
+    hiddenTools: [],
+    toolSnippets: {
+      read: "Read file contents",
+      bash: "Execute bash commands (ls, grep, find, etc.)",
+      edit: "Make precise file edits with exact text replacement",
+      write: "Create or overwrite files",
+    },
+    toolGuidelines: {},
+    promptGuidelines: [],
+    appendSystemPrompt: "",
+    sections: {},
+    cwd,
+    contextFiles: [],
+    skills: [],
+    ...extra,
+  };
+}

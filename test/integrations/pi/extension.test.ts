@@ -1,0 +1,350 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  createSyspromptExtension,
+  formatPromptReport,
+  type PromptRenderer,
+  TREE_FLAG,
+} from "../../../src/integrations/pi/index.js";
+import type { SystemPromptOptions } from "../../../src/options.js";
+import { renderSystemPrompt } from "../../../src/render-system-prompt.js";
+import type { RenderResult } from "../../../src/types.js";
+import { NOW, tempDir } from "../../api/_helpers.js";
+import { fakeContext, fakePi, piPromptOptions } from "./_fake-pi.js";
+
+/** A project at `<root>/project` (a git root) and pi's agent dir at `<root>/agent`. */
+function layout(files: Record<string, string> = {}) {
+  const root = tempDir();
+  const cwd = join(root, "project");
+  mkdirSync(join(cwd, ".git"), { recursive: true });
+  mkdirSync(join(root, "agent"), { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return { root, cwd };
+}
+
+/** Renders with the clock, machine and home pinned; counts sessions made and closed. */
+function pinnedRenderers(root: string) {
+  const log = { made: 0, closed: 0, options: [] as SystemPromptOptions[] };
+  const newRenderer = (): PromptRenderer => {
+    log.made++;
+    return {
+      render: (options) => {
+        log.options.push(options);
+        return renderSystemPrompt({
+          ...options,
+          home: join(root, "home"),
+          now: NOW,
+          machine: { platform: "linux", arch: "x64" },
+        });
+      },
+      close: () => {
+        log.closed++;
+      },
+    };
+  };
+  return { log, newRenderer };
+}
+
+function setup(files: Record<string, string> = {}, flags: Record<string, boolean> = {}) {
+  const { root, cwd } = layout(files);
+  const { log, newRenderer } = pinnedRenderers(root);
+  const stderr: string[] = [];
+  const pi = fakePi(flags);
+  createSyspromptExtension({
+    env: { PI_CODING_AGENT_DIR: join(root, "agent") },
+    writeStderr: (text) => stderr.push(text),
+    newRenderer,
+  })(pi.api);
+  return { root, cwd, pi, log, stderr };
+}
+
+/** How the unclosed `{{#if rules}}` of a project rules.md is reported. */
+const brokenRules = (cwd: string) =>
+  `${cwd}/.pi/sections/rules.md:1:1 [template] Block "if" is never closed: expected {{/if}}; the builtin version is used instead`;
+
+const PI_TOOLS = `<tools>
+Tools you can call:
+- read: Read file contents
+- bash: Execute bash commands (ls, grep, find, etc.)
+- edit: Make precise file edits with exact text replacement
+- write: Create or overwrite files
+</tools>`;
+
+describe("the pi extension", () => {
+  it("registers the tree flag (off by default) and the /sysprompt command", () => {
+    const { pi } = setup();
+    expect(Object.fromEntries(pi.flagDefs)).toEqual({
+      [TREE_FLAG]: {
+        type: "boolean",
+        default: false,
+        description:
+          "sysprompt: add a compact listing of the working directory (workspace_tree) to the prompt",
+      },
+    });
+    expect([...pi.commands.keys()]).toEqual(["sysprompt"]);
+  });
+
+  it("before_agent_start returns sysprompt's prompt, built from pi's inputs", async () => {
+    const { cwd, pi, log } = setup({
+      "project/AGENTS.md": "Project rule: be brief.\n",
+      "project/.pi/sections/rules.md": "{{> base}}\n\nProject override.\n",
+    });
+    const ctx = fakeContext({ cwd, model: "fake-model" });
+    const result = await pi.beforeAgentStart(
+      piPromptOptions(cwd, {
+        contextFiles: [{ path: join(cwd, "AGENTS.md"), content: "Project rule: be brief.\n" }],
+        toolGuidelines: { read: ["Use read to examine files."] },
+      }),
+      ctx,
+    );
+    const expected = await renderSystemPrompt({
+      ...log.options[0],
+      home: join(cwd, "../home"),
+      now: NOW,
+      machine: { platform: "linux", arch: "x64" },
+    });
+    expect(result).toEqual({ systemPrompt: expected.text });
+    expect(expected.sections.map((s) => [s.name, s.source.layer])).toEqual([
+      ["preamble", "builtin"],
+      ["tools", "builtin"],
+      ["rules", "project"],
+      ["environment", "builtin"],
+      ["project_context", "builtin"],
+      ["cwd", "builtin"],
+      ["date", "builtin"],
+    ]);
+    const text = (name: string) => expected.sections.find((s) => s.name === name)?.text ?? "";
+    expect(text("preamble").startsWith("You are a coding agent running inside pi.")).toBe(true);
+    expect(text("tools")).toBe(PI_TOOLS);
+    expect(text("rules")).toContain("- Use read to examine files.\n");
+    expect(text("rules").endsWith("Project override.\n</rules>")).toBe(true);
+    expect(text("environment")).toContain("- Model: fake-model");
+    expect(text("project_context").split("Project rule: be brief.").length).toBe(2);
+    expect(ctx.notes).toEqual([]);
+  });
+
+  it("pi's custom prompt is the base, its appended text the addendum; SYSTEM.md files are not read again", async () => {
+    const { cwd, pi } = setup({
+      "agent/SYSTEM.md": "User SYSTEM.md, which pi read already.",
+      "agent/APPEND_SYSTEM.md": "User APPEND_SYSTEM.md, which pi read already.",
+    });
+    const result = await pi.beforeAgentStart(
+      piPromptOptions(cwd, {
+        customPrompt: "From --system-prompt.",
+        appendSystemPrompt: "Appended.",
+      }),
+      fakeContext({ cwd }),
+    );
+    const prompt = result?.systemPrompt ?? "";
+    expect(prompt.startsWith("From --system-prompt.\n\n<addendum>\nAppended.\n</addendum>")).toBe(
+      true,
+    );
+    expect(prompt).not.toContain("which pi read already");
+  });
+
+  it("an untrusted project renders without its sections; no context files from pi means none", async () => {
+    const { cwd, pi } = setup({
+      "project/AGENTS.md": "Project rule: be brief.\n",
+      "project/.pi/sections/rules.md": "Project override.\n",
+    });
+    const ctx = fakeContext({ cwd, trusted: false });
+    const prompt = (await pi.beforeAgentStart(piPromptOptions(cwd), ctx))?.systemPrompt ?? "";
+    expect(prompt).not.toContain("Project override.");
+    expect(prompt).not.toContain("Project rule: be brief.");
+    expect(prompt).toContain("<rules>\nRules:\n");
+  });
+
+  it("pi's skills are the skill list", async () => {
+    const { cwd, pi } = setup();
+    const skills = [
+      {
+        name: "pdf",
+        description: "PDFs.",
+        filePath: "/s/pdf/SKILL.md",
+        disableModelInvocation: false,
+      },
+      {
+        name: "hidden",
+        description: "By hand.",
+        filePath: "/s/h/SKILL.md",
+        disableModelInvocation: true,
+      },
+    ];
+    const prompt =
+      (await pi.beforeAgentStart(piPromptOptions(cwd, { skills }), fakeContext({ cwd })))
+        ?.systemPrompt ?? "";
+    expect(prompt).toContain(
+      "<available_skills>\n  <skill>\n    <name>pdf</name>\n    <description>PDFs.</description>\n    <location>/s/pdf/SKILL.md</location>\n  </skill>\n</available_skills>",
+    );
+  });
+
+  it("a broken override renders its fallback and is reported once, through the UI", async () => {
+    const { cwd, pi } = setup({ "project/.pi/sections/rules.md": "{{#if rules}}\nnever closed\n" });
+    const ctx = fakeContext({ cwd });
+    const first = await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    const second = await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    expect(first).toEqual(second);
+    expect(first?.systemPrompt).toContain("<rules>\nRules:\n");
+    expect(first?.systemPrompt).not.toContain("never closed");
+    expect(ctx.notes).toEqual([["error", `sysprompt: error ${brokenRules(cwd)}`]]);
+  });
+
+  it("without a UI the same problem goes to stderr, once", async () => {
+    const { cwd, pi, stderr } = setup({ "project/.pi/sections/rules.md": "{{#if rules}}\n" });
+    const ctx = fakeContext({ cwd, hasUI: false });
+    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    expect(ctx.notes).toEqual([]);
+    expect(stderr).toEqual([`sysprompt: error ${brokenRules(cwd)}\n`]);
+  });
+
+  it("a render that throws leaves pi's own prompt (nothing returned) and is reported once", async () => {
+    const pi = fakePi();
+    const stderr: string[] = [];
+    createSyspromptExtension({
+      env: {},
+      writeStderr: (text) => stderr.push(text),
+      newRenderer: () => ({
+        render: () => Promise.reject(new Error("disk on fire")),
+        close: () => {},
+      }),
+    })(pi.api);
+    const ctx = fakeContext({ cwd: "/p" });
+    expect(await pi.beforeAgentStart(piPromptOptions("/p"), ctx)).toBeUndefined();
+    expect(await pi.beforeAgentStart(piPromptOptions("/p"), ctx)).toBeUndefined();
+    expect(ctx.notes).toEqual([
+      [
+        "error",
+        "sysprompt: error [pi-render-failed] rendering failed, so pi's own prompt is used: disk on fire",
+      ],
+    ]);
+  });
+
+  it("a prompt another extension forced is left alone: nothing rendered, nothing returned", async () => {
+    const { cwd, pi, log } = setup();
+    const ctx = fakeContext({ cwd });
+    const options = piPromptOptions(cwd, { forceSystemPrompt: "Exactly this." });
+    expect(await pi.beforeAgentStart(options, ctx)).toBeUndefined();
+    expect(log.options).toEqual([]);
+    expect(ctx.notes).toEqual([]);
+  });
+
+  it("an empty render leaves pi's own prompt, with a warning", async () => {
+    const pi = fakePi();
+    const empty: RenderResult = { text: "", sections: [], diagnostics: [], steps: [] };
+    createSyspromptExtension({
+      env: {},
+      newRenderer: () => ({ render: async () => empty, close: () => {} }),
+    })(pi.api);
+    const ctx = fakeContext({ cwd: "/p" });
+    expect(await pi.beforeAgentStart(piPromptOptions("/p"), ctx)).toBeUndefined();
+    expect(ctx.notes).toEqual([
+      [
+        "warning",
+        "sysprompt: warning [pi-empty-prompt] the rendered prompt is empty (every section is off or blank); pi's own prompt is used",
+      ],
+    ]);
+  });
+
+  it("one renderer per pi session: made on session_start, closed on session_shutdown", async () => {
+    const { cwd, pi, log } = setup();
+    const ctx = fakeContext({ cwd });
+    await pi.emit("session_start", { reason: "startup" }, ctx);
+    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    expect(log).toMatchObject({ made: 1, closed: 0 });
+    await pi.emit("session_shutdown", { reason: "new" }, ctx);
+    await pi.emit("session_start", { reason: "new" }, ctx);
+    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    expect(log).toMatchObject({ made: 2, closed: 1 });
+  });
+
+  it("--sysprompt-tree adds the workspace tree and the AGENTS.md files below cwd", async () => {
+    const files = { "project/src/main.ts": "", "project/src/AGENTS.md": "Deeper rules.\n" };
+    const off = setup(files);
+    const on = setup(files, { [TREE_FLAG]: true });
+    const names = async (s: typeof on) => {
+      const prompt = await s.pi.beforeAgentStart(
+        piPromptOptions(s.cwd),
+        fakeContext({ cwd: s.cwd }),
+      );
+      const result = await renderSystemPrompt({
+        ...s.log.options[0],
+        home: join(s.root, "home"),
+        now: NOW,
+        machine: { platform: "linux", arch: "x64" },
+      });
+      expect(prompt).toEqual({ systemPrompt: result.text });
+      return result.sections.map((x) => x.name);
+    };
+    expect(await names(off)).toEqual(["preamble", "tools", "rules", "environment", "cwd", "date"]);
+    expect(await names(on)).toEqual([
+      "preamble",
+      "tools",
+      "rules",
+      "environment",
+      "dir_context",
+      "workspace_tree",
+      "cwd",
+      "date",
+    ]);
+  });
+});
+
+describe("/sysprompt", () => {
+  it("shows the sections (layer, bytes, file) and the diagnostics, through the UI", async () => {
+    const { cwd, pi, log } = setup({ "project/.pi/sections/rules.md": "{{#if rules}}\n" });
+    const ctx = fakeContext({ cwd, systemPromptOptions: piPromptOptions(cwd) });
+    await pi.commands.get("sysprompt")?.handler("", ctx);
+    const result = await renderSystemPrompt({
+      ...log.options[0],
+      home: join(cwd, "../home"),
+      now: NOW,
+      machine: { platform: "linux", arch: "x64" },
+    });
+    expect(ctx.notes).toEqual([["info", formatPromptReport(result).trimEnd()]]);
+  });
+
+  it("without a UI it writes the report to stderr", async () => {
+    const { cwd, pi, stderr } = setup();
+    const ctx = fakeContext({ cwd, hasUI: false });
+    await pi.commands.get("sysprompt")?.handler("", ctx);
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]?.split("\n").slice(0, 3)).toEqual([
+      expect.stringMatching(/^sysprompt: 6 sections, \d+ bytes$/),
+      "section      layer    bytes  file",
+      expect.stringMatching(/^preamble {5}builtin {2}\d+ +\S+\/prompts\/sections\/preamble\.md$/),
+    ]);
+  });
+});
+
+describe("formatPromptReport", () => {
+  it("is a table of the sections, then the diagnostics", () => {
+    const report = formatPromptReport({
+      text: "Hi.\n\n<rules>\nBe kind.\n</rules>",
+      sections: [
+        { name: "preamble", text: "Hi.", source: { layer: "builtin", path: "/b/preamble.md" } },
+        { name: "rules", text: "<rules>\nBe kind.\n</rules>", source: { layer: "option" } },
+      ],
+      diagnostics: [
+        { level: "warning", code: "x-y", message: "something", path: "/p/a.md", line: 2 },
+      ],
+      steps: [],
+    });
+    expect(report).toBe(
+      [
+        "sysprompt: 2 sections, 30 bytes",
+        "section   layer    bytes  file",
+        "preamble  builtin  3      /b/preamble.md",
+        "rules     option   25     -",
+        "diagnostics:",
+        "warning /p/a.md:2 [x-y] something",
+        "",
+      ].join("\n"),
+    );
+  });
+});
