@@ -9,6 +9,10 @@
 //             workspace tree of ~600 files that must be cut, vs the same prompt
 //             rendered without a budget (warm tokenizer; reported, no goal),
 //             and the tokenizer's one-time load in a fresh process.
+//   session — a prompt session's re-render with nothing changed vs a fresh
+//             renderSystemPrompt, on this repository, without and with the workspace
+//             tree (bench/session.mjs); the ratio is what a long agent session pays per
+//             turn for its prompt, as a share of a fresh render.
 //   tree    — opt-in (`npm run bench -- --tree` or BENCH_TREE=1; builds a 100k-file
 //             tree once, then takes a few minutes): see bench/tree.mjs.
 //
@@ -21,9 +25,11 @@ import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
 import { builtinHelpers } from "../dist/helpers/index.js";
 import { preparePrompt, renderPrepared } from "../dist/src/index.js";
+import { measureSession, sessionRow } from "./session.mjs";
 import { treeBench } from "./tree.mjs";
 
 const BIN = fileURLToPath(new URL("../dist/src/cli/bin.js", import.meta.url));
+const REPO = fileURLToPath(new URL("..", import.meta.url));
 const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 30);
 const RENDER_BATCHES = 15;
 const RENDERS_PER_BATCH = 400;
@@ -151,4 +157,10 @@ try {
   rmSync(root, { recursive: true, force: true });
 }
 
-if (process.argv.includes("--tree") || process.env.BENCH_TREE === "1") treeBench();
+console.log(
+  "prompt session on this repository (nothing changed; wall and cpu per render, medians)",
+);
+console.log(sessionRow("session", await measureSession(REPO, { tree: false })));
+console.log(sessionRow("session+tree", await measureSession(REPO, { tree: true })));
+
+if (process.argv.includes("--tree") || process.env.BENCH_TREE === "1") await treeBench();

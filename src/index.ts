@@ -85,6 +85,14 @@ export {
 export type { SectionMeta, SectionTemplate, SectionVariant } from "./sections/types.js";
 export { matchGlob, VARIANT_NAME, variantForModel } from "./sections/variants.js";
 export {
+  createPromptSession,
+  type PromptSession,
+  SESSION_FIXED_OPTIONS,
+  type SessionFixedOption,
+  type SessionOverrides,
+  type SessionRender,
+} from "./session/index.js";
+export {
   expandSkillCommand,
   formatSkillsForPrompt,
   loadSkills,

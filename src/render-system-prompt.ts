@@ -8,7 +8,7 @@ import { capMessage, createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
 import type { TreeLine } from "./gather/_tree-layout.js";
 import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
-import { type GatherStep, lateStepsWarning, runStep } from "./gather/deadline.js";
+import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
 import { environmentStep } from "./gather/environment.js";
 import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
 import { buildToolSnippets, parseToolDescriptions } from "./gather/tools.js";
@@ -111,8 +111,15 @@ export function renderPrepared(
   };
 }
 
-/** Locate and gather: every bit of I/O a render needs, bounded by the deadline. */
-export async function preparePrompt(options: SystemPromptOptions = {}): Promise<PreparedPrompt> {
+/**
+ * Locate and gather: every bit of I/O a render needs, bounded by the deadline.
+ * `runner` runs each gathering step; a prompt session passes one that reuses
+ * what has not changed on disk.
+ */
+export async function preparePrompt(
+  options: SystemPromptOptions = {},
+  runner: StepRunner = runStep,
+): Promise<PreparedPrompt> {
   const clock = () => performance.now();
   const started = clock();
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
@@ -129,46 +136,41 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   // Stops a late tree walk once the deadline has been met without it.
   const late = new AbortController();
   const steps = [
-    step("builtin", async () => loadBuiltin(builtinDir), {
+    keyed("builtin", builtinDir, loadBuiltin, {
       layer: emptyLayer("builtin"),
       tools: {},
       rules: [],
     }),
-    step("user", () => loadLayer(agentDir, "user", layerFiles), emptyLayer("user")),
-    step(
+    keyed(
+      "user",
+      { dir: agentDir, ...layerFiles },
+      (i) => loadLayer(i.dir, "user", i),
+      emptyLayer("user"),
+    ),
+    keyed(
       "project",
-      trusted ? () => loadLayer(projectDir, "project", layerFiles) : undefined,
+      { dir: projectDir, ...layerFiles },
+      trusted && ((i) => loadLayer(i.dir, "project", i)),
       emptyLayer("project"),
     ),
-    step(
+    keyed(
       "context",
-      options.noContextFiles
-        ? undefined
-        : () =>
-            traceContextFiles({
-              cwd,
-              agentDir,
-              roots,
-              home,
-              maxBytes: maxContextBytes,
-              projectTrusted: trusted,
-            }),
+      { cwd, agentDir, roots, home, maxBytes: maxContextBytes, projectTrusted: trusted },
+      !options.noContextFiles && traceContextFiles,
       { files: [], diagnostics: [], provenance: NO_CONTEXT },
     ),
-    step(
+    keyed(
       "skills",
+      {
+        cwd,
+        agentDir,
+        home,
+        projectTrusted: trusted,
+        projectDir: opts.projectDirName,
+        ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
+      },
       // Skills the caller loaded itself are the fallback of a step that does not run.
-      skillsTool && !opts.skills
-        ? () =>
-            loadSkills({
-              cwd,
-              agentDir,
-              home,
-              projectTrusted: trusted,
-              projectDir: opts.projectDirName,
-              ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
-            })
-        : undefined,
+      skillsTool !== null && !opts.skills && loadSkills,
       { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
     ),
     environmentStep({
@@ -177,28 +179,28 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       agentDir,
       given: options.environment,
     }),
-    step(
+    keyed(
       "tree",
-      options.workspaceTree
-        ? () =>
-            buildWorkspaceTree(cwd, {
-              signal: late.signal,
-              ...(opts.treeMtime ? { mtime: opts.treeMtime } : {}),
-            })
-        : undefined,
+      { root: cwd, mtime: opts.treeMtime },
+      options.workspaceTree === true &&
+        ((i) =>
+          buildWorkspaceTree(i.root, {
+            signal: late.signal,
+            ...(i.mtime ? { mtime: i.mtime } : {}),
+          })),
       null as BuiltWorkspaceTree | null,
     ),
   ] as const;
   const [builtin, user, project, context, skills, environment, tree] = await Promise.all([
     // Not bounded: without the builtin templates there is no prompt at all, and
     // they sit beside the code that is already running.
-    runStep(steps[0], Number.POSITIVE_INFINITY, clock),
-    runStep(steps[1], deadline, clock),
-    runStep(steps[2], deadline, clock),
-    runStep(steps[3], deadline, clock),
-    runStep(steps[4], deadline, clock),
-    runStep(steps[5], deadline, clock),
-    runStep(steps[6], deadline, clock),
+    runner(steps[0], Number.POSITIVE_INFINITY, clock),
+    runner(steps[1], deadline, clock),
+    runner(steps[2], deadline, clock),
+    runner(steps[3], deadline, clock),
+    runner(steps[4], deadline, clock),
+    runner(steps[5], deadline, clock),
+    runner(steps[6], deadline, clock),
   ]);
   late.abort();
 
@@ -286,8 +288,21 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   };
 }
 
-function step<T>(name: string, run: (() => Promise<T>) | undefined, fallback: T): GatherStep<T> {
-  return { name, run, fallback };
+/**
+ * A gathering step whose work is `load(inputs)`, or that is off (`false`).
+ * `inputs` must hold everything the work depends on besides the disk: a
+ * prompt session reuses the step's value while they, and every file and
+ * folder the work read, are unchanged.
+ */
+function keyed<I, T>(
+  name: string,
+  inputs: I,
+  load: ((inputs: I) => Promise<T>) | false,
+  fallback: T,
+): GatherStep<T> {
+  return load
+    ? { name, run: () => load(inputs), fallback, inputs }
+    : { name, run: undefined, fallback };
 }
 
 async function loadBuiltin(dir: string) {

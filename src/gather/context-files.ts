@@ -1,7 +1,7 @@
-import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, parse as parsePath, resolve } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
+import { stat } from "../_io.js";
 import { expandHome, toPosix } from "../_paths.js";
 import type { ContextFile } from "../data.js";
 import { resolveAgentDir } from "../locate/layers.js";

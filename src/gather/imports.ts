@@ -1,5 +1,5 @@
-import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { realpath } from "../_io.js";
 import type { Diagnostic } from "../types.js";
 import { cutMarker, readCappedText } from "./capped-read.js";
 import { findImportTokens, type ImportToken } from "./import-tokens.js";

@@ -1,5 +1,5 @@
-import { stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
+import { stat } from "../_io.js";
 import { parseNow } from "../options.js";
 import { SyspromptError } from "../types.js";
 import { layoutTree, type TreeLine } from "./_tree-layout.js";

@@ -1,7 +1,7 @@
-import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { readTextFile } from "../_fs.js";
+import { readdir } from "../_io.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { readSectionMeta } from "./meta.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME, type SectionFile } from "./types.js";
