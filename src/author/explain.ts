@@ -57,6 +57,7 @@ export async function explainPrompt(options: SystemPromptOptions = {}): Promise<
     },
     steps: result.steps,
     timing: { gatherMs: round(gathered - started), renderMs: round(renderMs) },
+    ...(result.budget ? { budget: result.budget } : {}),
     diagnostics: result.diagnostics,
   };
 }
@@ -80,6 +81,7 @@ function explainSections(
       tokens: count(section.text),
       volatile: version?.meta.volatile ?? false,
       maxTokens: version?.meta.maxTokens ?? null,
+      variant: section.source.variant ?? null,
     };
   });
 }

@@ -153,6 +153,8 @@ export interface ExplainedSection {
   volatile: boolean;
   /** Its `maxTokens` frontmatter, if any. */
   maxTokens: number | null;
+  /** The per-model variant that served it (`small` for `rules@small.md`), or null for the plain file. */
+  variant: string | null;
 }
 
 /** One context file that was read: in the prompt, or dropped by dedupe. */
@@ -197,6 +199,8 @@ export interface ExplainReport {
   steps: StepTiming[];
   /** Wall time of gathering (all steps, in parallel) and of rendering, in ms. */
   timing: { gatherMs: number; renderMs: number };
+  /** What fitting `maxPromptTokens` cut; absent when no budget was given. */
+  budget?: RenderResult["budget"];
   diagnostics: Diagnostic[];
 }
 

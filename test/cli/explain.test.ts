@@ -57,6 +57,7 @@ describe("sysprompt explain", () => {
       ...size(name),
       volatile: false,
       maxTokens: null,
+      variant: null,
     });
     const content = prepared.data.contextFiles[0]?.content ?? "";
     const stable = reference.text.slice(0, reference.text.indexOf("<build>"));
@@ -87,6 +88,7 @@ describe("sysprompt explain", () => {
           tokens: 10,
           volatile: false,
           maxTokens: null,
+          variant: null,
         },
         builtin("project_context", 70),
         builtin("skills", 110),
@@ -101,6 +103,7 @@ describe("sysprompt explain", () => {
           tokens: 12,
           volatile: true,
           maxTokens: null,
+          variant: null,
         },
         { ...builtin("date", 130), volatile: true },
       ],
@@ -271,6 +274,24 @@ describe("sysprompt explain", () => {
     const out = await cli(root, ["explain"]);
     expect(out.stdout).toContain(
       `\ncache-stable prefix: the whole prompt, ~${report.total.tokens} tokens (no volatile section)\n`,
+    );
+  });
+
+  it("names the variant that served a section, and what a token budget cut", async () => {
+    const root = tempDir();
+    const options = pinned(root, { model: "gpt-4o-mini", maxPromptTokens: 10 });
+    const report = await explainPrompt(options);
+    const result = renderPrepared(await preparePrompt(options));
+    expect(report.sections.map((s) => [s.name, s.variant])).toEqual(
+      result.sections.map((s) => [s.name, s.name === "rules" ? "small" : null]),
+    );
+    expect(report.budget).toEqual(result.budget);
+    const out = await cli(root, ["explain", "--model", "gpt-4o-mini", "--max-tokens", "10"]);
+    expect(out.stdout).toMatch(
+      /^ +30 +rules +builtin +\S+rules@small.md .* variant:small,overrides:builtin$/m,
+    );
+    expect(out.stdout).toContain(
+      `\nbudget: ~${result.budget?.tokens} of 10 tokens (from ~${result.budget?.initialTokens}), does not fit\n`,
     );
   });
 

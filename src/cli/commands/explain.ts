@@ -62,6 +62,14 @@ export function formatExplain(
       ? `cache-stable prefix: the whole prompt, ~${prefix.tokens} tokens (no volatile section)`
       : `cache-stable prefix: ~${prefix.tokens} tokens, ${prefix.bytes} bytes: ${plural(prefix.sections, "section")} before "${prefix.firstVolatile}", the first volatile one`,
   );
+  if (report.budget) {
+    const b = report.budget;
+    out.push(
+      `budget: ~${b.tokens} of ${b.maxTokens} tokens (from ~${b.initialTokens})${b.fits ? "" : ", does not fit"}`,
+    );
+    for (const cut of b.cuts)
+      out.push(`  cut ${cut.section} (${cut.step}): ${cut.detail}, ~${cut.saved} tokens`);
+  }
 
   const files = report.contextFiles.files;
   const dropped = files.filter((f) => f.status === "dropped").length;
@@ -114,6 +122,7 @@ const STATUS_COLOR: Record<StepStatus, (p: Palette) => (text: string) => string>
 function sectionFlags(s: ExplainReport["sections"][number]): string[] {
   return [
     s.volatile ? "volatile" : "",
+    s.variant !== null ? `variant:${s.variant}` : "",
     s.maxTokens !== null ? `maxTokens:${s.maxTokens}` : "",
     s.overrides ? `overrides:${s.overrides}` : "",
   ].filter((f) => f !== "");
