@@ -188,7 +188,7 @@ export function environmentStep(
       machine.release ?? null,
       machine.hostname ?? null,
       machine.timeZone ?? null,
-      TERMINAL_VARS.map((v) => env[v] ?? null),
+      [...TERMINAL_VARS, "TZ"].map((v) => env[v] ?? null),
     ])}`;
   }
   return step;
