@@ -57,6 +57,13 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   renderFlags(program.command("render").description("print the system prompt"))
     .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")
     .addOption(new Option("--section <name>", "print only this section"))
+    .addHelpText(
+      "after",
+      example(
+        "sysprompt render --model gpt-5 --tree > prompt.md",
+        "the prompt; problems on stderr",
+      ),
+    )
     .action(async (flags) => {
       const { renderCommand } = await import("./commands/render.js");
       code = await renderCommand(flags, io);
@@ -64,6 +71,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   renderFlags(program.command("sections").description("list sections with order, layer and file"))
     .option("--json", "print the sections, the custom base prompt and the diagnostics as JSON")
+    .addHelpText(
+      "after",
+      example("sysprompt sections --untrusted", "what an untrusted checkout gets"),
+    )
     .action(async (flags) => {
       const { sectionsCommand } = await import("./commands/sections.js");
       code = await sectionsCommand(flags, io);
@@ -110,6 +121,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option("--agent-dir <dir>", "user layer folder")
     .option("--untrusted", "skip the project's templates and skills")
     .option("--strict", STRICT)
+    .addHelpText("after", example('sysprompt expand "/review src/a.ts"', "$1 is src/a.ts"))
     .action(async (text: string, flags) => {
       const { expandCommand } = await import("./commands/expand.js");
       code = await expandCommand(text, flags, io);
@@ -123,6 +135,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option("--untrusted", "skip the project's templates and skills")
     .option("--json", "print as JSON")
     .option("--strict", STRICT)
+    .addHelpText("after", example("sysprompt list --json", "templates, skills and their sources"))
     .action(async (flags) => {
       const { listCommand } = await import("./commands/list.js");
       code = await listCommand(flags, io);
