@@ -1,9 +1,10 @@
 import { diffWordsWithSpace } from "diff";
 import type { PromptData } from "../data.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
+import { usedVersion } from "../sections/used-version.js";
+import type { TokenCounter } from "../tokens.js";
 import type { Diagnostic, Layer, RenderResult, StepTiming } from "../types.js";
 import type { Switches } from "./_switches.js";
-import type { TokenCounter } from "./_tokens.js";
 
 /** The blank line between two sections of the prompt. */
 const SEPARATOR = "\n\n";
@@ -70,6 +71,8 @@ export interface ViewInput {
   ms: number;
   result: RenderResult;
   prepared: PreparedPrompt;
+  /** The render's diagnostics (the result's, then the slash-command templates'). */
+  diagnostics: Diagnostic[];
   /** The render shown before this one, for the change marks and diffs. */
   previous: RenderResult | undefined;
   switches: Switches;
@@ -100,15 +103,16 @@ export function createViewBuilder(count: TokenCounter): (input: ViewInput) => In
 function buildView(input: ViewInput, tokens: TokenCounter): InspectorView {
   const { result, prepared, previous } = input;
   const before = new Map(previous?.sections.map((s) => [s.name, s.text]));
-  const templates = new Map(prepared.templates.map((t) => [t.name, t]));
   const sections = result.sections.map((section): ViewSection => {
-    const template = templates.get(section.name);
+    // The top version (what should serve it) and the one that did (a lower one when it failed).
+    const template = prepared.templates.find((t) => t.name === section.name);
+    const version = usedVersion(prepared.templates, section);
     const old = before.get(section.name);
     const view: ViewSection = {
       name: section.name,
       layer: section.source.layer,
       path: section.source.path ?? null,
-      volatile: template?.meta.volatile ?? false,
+      volatile: version?.meta.volatile ?? false,
       tokens: tokens(section.text),
       bytes: Buffer.byteLength(section.text),
       text: section.text,
@@ -147,7 +151,7 @@ function buildView(input: ViewInput, tokens: TokenCounter): InspectorView {
       tokens: tokens(stableText),
       firstVolatile: firstVolatile < 0 ? null : (sections[firstVolatile]?.name ?? null),
     },
-    diagnostics: result.diagnostics,
+    diagnostics: input.diagnostics,
     steps: result.steps,
     data: prepared.data,
     error: input.error ? input.error.message : null,

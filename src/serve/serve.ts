@@ -5,12 +5,13 @@ import { readTextFile } from "../_fs.js";
 import { parseToolDescriptions } from "../gather/tools.js";
 import { builtinPromptsDir } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
+import { TOKEN_ENCODING, tokenCounter } from "../tokens.js";
 import { type RenderResult, SyspromptError } from "../types.js";
 import { handleRequest, type Inspector } from "./_http.js";
 import { loadPage } from "./_page.js";
 import { type SourceRender, watchRenders } from "./_source.js";
 import { applySwitches, type Switches, switchesOf } from "./_switches.js";
-import { loadTokenCounter, TOKEN_ENCODING } from "./_tokens.js";
+
 import { createViewBuilder, type InspectorView, type RenderCause } from "./_view.js";
 
 /** The only address the inspector listens on. */
@@ -58,12 +59,11 @@ export async function servePrompt(options: SystemPromptOptions, hooks: ServeHook
       `port must be a whole number from 0 to 65535, got ${port}`,
     );
   }
-  const [page, count, builtinTools] = await Promise.all([
+  const [page, builtinTools] = await Promise.all([
     loadPage(),
-    loadTokenCounter(),
     builtinToolNames(options.builtinDir ?? builtinPromptsDir()),
   ]);
-  const buildView = createViewBuilder(count);
+  const buildView = createViewBuilder(tokenCounter());
   const described = Object.keys(options.toolSnippets ?? {});
 
   interface Generation {
@@ -121,6 +121,7 @@ export async function servePrompt(options: SystemPromptOptions, hooks: ServeHook
       ms: render.ms,
       result: render.result,
       prepared: render.prepared,
+      diagnostics: render.diagnostics,
       previous: shown,
       switches,
       tools,
