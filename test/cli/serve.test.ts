@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempDir } from "../api/_helpers.js";
+import { BUILTIN, tempDir } from "../api/_helpers.js";
 import { cli } from "./_run.js";
 import { EventFeed, get, postOptions, rawRequest, type Served, startServe } from "./_serve.js";
 
@@ -302,7 +302,7 @@ describe("sysprompt serve: live", () => {
       "ls",
       "powershell",
     ]);
-    const switches = { tools: ["read", "grep"], model: "small-model", tree: true, trusted: false };
+    const switches = { tools: ["read", "grep"], model: "gpt-5-mini", tree: true, trusted: false };
     const res = await postOptions(port, JSON.stringify(switches));
     expect(res.status).toBe(200);
     const view = JSON.parse(res.body);
@@ -330,7 +330,11 @@ describe("sysprompt serve: live", () => {
         "</tools>",
       ].join("\n"),
     );
-    expect(view.data.model).toBe("small-model");
+    expect(view.data.model).toBe("gpt-5-mini");
+    // The model picks the builtin variant for small models.
+    expect(view.sections.find((s: { name: string }) => s.name === "rules").path).toBe(
+      join(BUILTIN, "sections/rules@small.md"),
+    );
     expect(view.diagnostics.map((d: { code: string }) => d.code)).toContain("project-untrusted");
     // Every watcher of the page sees it too.
     expect((await events.next((v) => v.count === view.count)).switches).toEqual(switches);
