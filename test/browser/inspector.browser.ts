@@ -82,13 +82,17 @@ describe("sysprompt serve in chromium", () => {
     await page.waitForSelector(".section");
     // A cold browser's first page also pays for starting its renderer (and this
     // process serves while it drives the browser): the page's own load time is
-    // measured on a reload. 200 ms is the budget for it.
-    await page.reload();
-    await page.waitForSelector(".section");
-    const load = await page.evaluate<number>(
-      "performance.getEntriesByType('navigation')[0].loadEventEnd",
-    );
-    expect(load).toBeLessThan(200);
+    // measured on reloads, the median of three so that one stall of a loaded CI
+    // machine does not decide. 200 ms is the budget; it measures 45-140 ms here.
+    const loads: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await page.reload();
+      await page.waitForSelector(".section");
+      loads.push(
+        await page.evaluate<number>("performance.getEntriesByType('navigation')[0].loadEventEnd"),
+      );
+    }
+    expect(loads.sort((a, b) => a - b)[1]).toBeLessThan(200);
 
     const expected = [
       "preamble",
