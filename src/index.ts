@@ -84,6 +84,7 @@ export {
 } from "./sections/render.js";
 export type { SectionMeta, SectionTemplate, SectionVariant } from "./sections/types.js";
 export { matchGlob, VARIANT_NAME, variantForModel } from "./sections/variants.js";
+export { type ServeHooks, servePrompt } from "./serve/serve.js";
 export {
   createPromptSession,
   type PromptSession,

@@ -1,3 +1,4 @@
+import type { PreparedPrompt } from "../render-system-prompt.js";
 import type { Diagnostic, DiagnosticLevel, Layer, RenderResult, StepTiming } from "../types.js";
 
 /** Where `checkProject` and `ejectSections` look. Every field is optional. */
@@ -222,6 +223,8 @@ export interface WatchRender {
   changed: string[];
   /** This render's result; on `error`, the last good one. */
   result: RenderResult;
+  /** What `result` was rendered from (templates, data): the inspector shows the data and each section's version. */
+  prepared: PreparedPrompt;
   /** The previous render's result (not on the first render, nor on `error`). */
   previous?: RenderResult;
   /** What changed since the previous render, by section (see `diffSections`); undefined when nothing did. */

@@ -4,7 +4,7 @@ import { diffSections } from "../diff.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
 import { loadPromptTemplates } from "../prompt-templates/index.js";
-import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
+import { type PreparedPrompt, preparePrompt, renderPrepared } from "../render-system-prompt.js";
 import type { Diagnostic, RenderResult } from "../types.js";
 import { type WatchTarget, watchTargets } from "./_watch-targets.js";
 import type { WatchHooks } from "./types.js";
@@ -48,6 +48,7 @@ export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHook
     count,
     changed: [],
     result: previous.result,
+    prepared: previous.prepared,
     diagnostics: previous.diagnostics,
     ms: previous.ms,
     watching: watchedFolders(),
@@ -139,6 +140,7 @@ export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHook
         count: ++count,
         changed: files,
         result: next.result,
+        prepared: next.prepared,
         previous: previous.result,
         ...(changes ? { changes } : {}),
         diagnostics: next.diagnostics,
@@ -155,6 +157,7 @@ export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHook
         count: ++count,
         changed: files,
         result: previous.result,
+        prepared: previous.prepared,
         diagnostics: previous.diagnostics,
         ms: 0,
         watching: watchedFolders(),
@@ -192,8 +195,9 @@ async function renderOnce(options: SystemPromptOptions) {
     watchTargets(options, prepared),
   ]);
   const diagnostics: Diagnostic[] = [...result.diagnostics, ...templates.diagnostics];
-  return { result, diagnostics, ms, targets } satisfies {
+  return { result, prepared, diagnostics, ms, targets } satisfies {
     result: RenderResult;
+    prepared: PreparedPrompt;
     diagnostics: Diagnostic[];
     ms: number;
     targets: WatchTarget[];

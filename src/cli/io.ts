@@ -13,7 +13,7 @@ export interface CliIo {
   isTTY?: boolean;
   /** The machine the environment section describes. Default: this one (probed). */
   machine?: Machine;
-  /** Stops `sysprompt watch` when it aborts. Default: Ctrl-C (SIGINT). */
+  /** Stops `sysprompt watch` and `sysprompt serve` when it aborts. Default: Ctrl-C (SIGINT). */
   signal?: AbortSignal;
 }
 

@@ -188,6 +188,23 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       code = await snapshotCommand(dir, flags, io);
     });
 
+  renderFlags(
+    program
+      .command("serve")
+      .description("a live inspector page on 127.0.0.1: sections, token bars, diagnostics, diffs"),
+  )
+    .option("--port <n>", "port to listen on (default: a free one, printed)")
+    .option("--host <host>", "127.0.0.1 or localhost; nothing else is allowed (default: 127.0.0.1)")
+    .option("--open", "open the page in the default browser")
+    .addHelpText(
+      "after",
+      example("sysprompt serve --open", "then edit .pi/sections/*.md and watch the page"),
+    )
+    .action(async (flags) => {
+      const { serveCommand } = await import("./commands/serve.js");
+      code = await serveCommand(flags, io);
+    });
+
   try {
     await program.parseAsync([...argv], { from: "user" });
     return code;
