@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { servePrompt } from "../../serve/serve.js";
-import { type CliIo, EXIT_OK, UsageError } from "../io.js";
+import { type CliIo, EXIT_OK, UsageError, untilStopped } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 
 export interface ServeFlags extends RenderFlags {
@@ -24,15 +24,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
     }
     port = Number(flags.port);
   }
-  let signal = io.signal;
-  let onSigint: (() => void) | undefined;
-  if (!signal) {
-    const controller = new AbortController();
-    onSigint = () => controller.abort();
-    process.once("SIGINT", onSigint);
-    signal = controller.signal;
-  }
-  try {
+  await untilStopped(io, async (signal) => {
     await servePrompt(options, {
       signal,
       port,
@@ -42,9 +34,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
         if (flags.open) openBrowser(url, io);
       },
     });
-  } finally {
-    if (onSigint) process.off("SIGINT", onSigint);
-  }
+  });
   io.stdout("stopped\n");
   return EXIT_OK;
 }

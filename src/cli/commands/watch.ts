@@ -4,7 +4,7 @@ import { watchPrompt } from "../../author/watch.js";
 import type { Diagnostic, RenderedSection } from "../../types.js";
 import { type Palette, paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, EXIT_OK } from "../io.js";
+import { type CliIo, EXIT_OK, untilStopped } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 import { showPath } from "./_show-path.js";
 
@@ -24,22 +24,12 @@ export async function watchCommand(flags: RenderFlags, io: CliIo): Promise<numbe
   const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
   const cwd = options.cwd ?? io.cwd;
   const paint = paletteFor(io);
-  let signal = io.signal;
-  let onSigint: (() => void) | undefined;
-  if (!signal) {
-    const controller = new AbortController();
-    onSigint = () => controller.abort();
-    process.once("SIGINT", onSigint);
-    signal = controller.signal;
-  }
-  try {
+  await untilStopped(io, async (signal) => {
     await watchPrompt(options, {
       signal,
       onRender: (render) => io.stdout(formatRender(render, (p) => showPath(p, cwd), paint)),
     });
-  } finally {
-    if (onSigint) process.off("SIGINT", onSigint);
-  }
+  });
   io.stdout("stopped watching\n");
   return EXIT_OK;
 }
