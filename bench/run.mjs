@@ -29,9 +29,9 @@ const SUITES = [
   { name: "render", run: renderSuite },
   { name: "cli", run: cliSuite },
   { name: "tree", run: treeSuite, slow: true },
-  // A session re-render with nothing changed (bench/session.mjs).
+  // A prompt session's re-render with nothing changed (bench/session.mjs; the 100k-file tree's is in the tree suite).
   { name: "session", run: sessionSuite },
-  // Rendering to fit a token budget (bench/budget.mjs).
+  // Rendering to fit a token budget, and the tokenizer's first load (bench/budget.mjs).
   { name: "budget", run: budgetSuite },
 ];
 

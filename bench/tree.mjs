@@ -8,6 +8,9 @@
 //   tree-rss   peak RSS of that render (goal <= 150 MB)
 //   tree-instr the tree-git pair in instructions (cachegrind, one run each; no goal: the
 //              wall-time goal is the one that counts, this shows where the time goes)
+//   session-100k  in process, with the tree on: a prompt session's re-render with nothing
+//              changed (it stats what the walk read instead of walking) vs a fresh
+//              renderSystemPrompt (bench/session.mjs)
 //   deadline   `render --tree --json --deadline 50` vs `render --json` (no tree) in the
 //              --git tree: the extra wall time must stay within the deadline plus a
 //              small constant (goal <= 50 + 100 ms), the tree step marked late and
@@ -22,6 +25,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { alternateRuns, BIN, instructions, peakRss, ROOT, wallMedian } from "./_lib.mjs";
+import { measureSession, sessionTableRow } from "./session.mjs";
 
 const MAKE_TREE =
   process.env.BENCH_MAKE_TREE ?? join(ROOT, "..", "shared", "bench", "make-tree.mjs");
@@ -65,10 +69,14 @@ function stepSummary(runs, only) {
 
 const sectionNames = (run) => JSON.parse(run.stdout).sections.map((s) => s.name);
 
-export function treeSuite() {
+export async function treeSuite() {
   if (!existsSync(MAKE_TREE)) {
     const skipped = `no ${MAKE_TREE} (set BENCH_MAKE_TREE)`;
-    return ["tree-git", "tree-find", "deadline"].map((id) => ({ id, what: id, skipped }));
+    return ["tree-git", "tree-find", "session-100k", "deadline"].map((id) => ({
+      id,
+      what: id,
+      skipped,
+    }));
   }
   const gitTree = cachedTree("tree-git", true);
   const plainTree = cachedTree("tree-plain", false);
@@ -117,6 +125,7 @@ export function treeSuite() {
     const gitInstr = instructions(["git", "ls-files", "-co", "--exclude-standard"], {
       cwd: gitTree,
     });
+    const session = await measureSession(gitTree, { tree: true, batches: 5, perBatch: 3 });
     return [
       {
         id: "tree-git",
@@ -164,6 +173,7 @@ export function treeSuite() {
         limit: { value: 150, unit: "MB" },
         note: "/usr/bin/time, 3 runs per tree",
       },
+      sessionTableRow("session-100k", "the 100k-file git repository", session, true),
       {
         id: "deadline",
         what: `\`--deadline ${DEADLINE_MS}\` on the git tree: time past the tree-less render`,
@@ -178,5 +188,5 @@ export function treeSuite() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  for (const row of treeSuite()) console.log(JSON.stringify(row));
+  for (const row of await treeSuite()) console.log(JSON.stringify(row));
 }

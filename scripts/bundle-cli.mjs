@@ -4,17 +4,18 @@
 //
 // Why: a `sysprompt render` spent more time resolving, reading and compiling
 // some sixty ES modules than rendering. The library files in dist/src stay as
-// they are for the API; only the command is bundled. It sits in dist/src/cli,
-// at the depth of the files it was made from, so paths they compute from
-// import.meta.url (the builtin prompts, the build-time cache) stay right.
+// they are for the API; only the command is bundled. Each module's
+// import.meta.url is still its own file's (the builtin prompts, the build-time
+// cache and the serve page are found from it), computed from where the bundle is.
 //
 // Kept out of the bundle (loaded from node_modules when needed, as before):
 // yaml, ignore and diff, which a render on builtin templates never loads, and
 // source-map (the Handlebars compiler's optional dependency).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -45,6 +46,15 @@ const plugin = {
       contents: handlebarsInBundle,
       loader: "js",
     }));
+    // Every other module of ours: import.meta.url as it would be for that file.
+    b.onLoad({ filter: /[\\/]dist[\\/](src|helpers)[\\/].*\.js$/ }, async (args) => {
+      const text = await readFile(args.path, "utf8");
+      const rel = relative(CLI_DIR, args.path).split("\\").join("/");
+      return {
+        contents: text.replaceAll("import.meta.url", `__moduleUrl(${JSON.stringify(rel)})`),
+        loader: "js",
+      };
+    });
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
       /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
         ? { path: "lazy-child-process", namespace: "sysprompt-cli" }
@@ -66,8 +76,9 @@ await build({
   format: "cjs",
   target: "node20",
   external: ["yaml", "ignore", "diff", "source-map"],
-  define: { "import.meta.url": "__bundle_url" },
-  banner: { js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+  banner: {
+    js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href; function __moduleUrl(rel) { return new URL(rel, __bundle_url).href; }',
+  },
   plugins: [plugin],
   // import() of a module left out becomes require(): the loader runs the bundle without an ES module loader.
   supported: { "dynamic-import": false },

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
-import { readFile, realpath, stat } from "node:fs/promises";
 import { normalizeText } from "./_frontmatter.js";
+import { readFile, realpath, stat } from "./_io.js";
 import type { Diagnostic } from "./types.js";
 
 /** Files larger than this are not read into the prompt. */

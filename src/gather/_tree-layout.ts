@@ -1,5 +1,5 @@
-import { readlinkSync } from "node:fs";
 import { join } from "node:path";
+import { readlinkSync } from "../_io.js";
 import { type EntryKind, statOf, type TreeListing } from "./_tree-walk.js";
 
 /** One line of the rendered tree; `depth` 0 is the root line. */

@@ -1,7 +1,8 @@
-import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from "node:fs";
+import type { Dirent, Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { readTextFileSync, type TextFileResult } from "../_fs.js";
+import { readTextFile, type TextFileResult } from "../_fs.js";
 import { addGitignore, type Ignore, isIgnored, isIgnoredInKeptFolder } from "../_gitignore.js";
+import { readdirSync, statOrUndefinedSync } from "../_io.js";
 
 /** The instruction file the walk collects from folders below the root. */
 export const AGENTS_FILE = "AGENTS.md";
@@ -230,15 +231,16 @@ function posixRelative(from: string, to: string): string {
   return relative(from, to).split(sep).join("/");
 }
 
-// The file system is called synchronously, in slices. On a 100k-file tree the
-// walk makes about a thousand calls, each a few microseconds of work: as
-// promises or callbacks every one was a round trip through libuv's four-thread
-// pool, and that queue also held up the other gathering steps' reads (the
-// context files waited behind the walk). Synchronous calls block the event
-// loop, so the walk gives it back every SLICE_MS: the deadline's timer and the
-// other steps run between slices. Only stat, lstat, readdir and readlink are
-// called, and files are read only when a stat says they are regular files, so
-// a FIFO or a socket can never block a slice.
+// The file system is called synchronously, in slices (through src/_io.ts, so
+// that a prompt session sees every probe). On a 100k-file tree the walk makes
+// about a thousand calls, each a few microseconds of work: as promises or
+// callbacks every one was a round trip through libuv's four-thread pool, and
+// that queue also held up the other gathering steps' reads (the context files
+// waited behind the walk). Synchronous calls block the event loop, so the walk
+// gives it back every slice: the deadline's timer and the other steps run
+// between slices. Only stat, lstat, readdir and readlink are called
+// synchronously; .gitignore files, few, are read as before. A FIFO or a
+// socket is never opened.
 
 /**
  * Longest stretch of synchronous calls before the event loop gets a turn, in
@@ -288,17 +290,11 @@ async function listFolder(dir: string): Promise<Dirent[]> {
 /** `stat` (following links) or `lstat`; undefined for anything that fails. */
 export async function statOf(path: string, follow: boolean): Promise<Stats | undefined> {
   await pace();
-  try {
-    // No exception for the usual missing AGENTS.md: throwing costs more than the call.
-    return (follow ? statSync : lstatSync)(path, { throwIfNoEntry: false });
-  } catch {
-    // A loop, a permission problem: nothing usable there.
-    return undefined;
-  }
+  return statOrUndefinedSync(path, follow);
 }
 
 /** A small text file (a .gitignore, the exclude file); regular files only, never opened otherwise. */
 async function readText(path: string): Promise<TextFileResult> {
   await pace();
-  return readTextFileSync(path);
+  return readTextFile(path);
 }

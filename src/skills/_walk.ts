@@ -1,8 +1,8 @@
 import type { Dirent } from "node:fs";
-import { readdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { kindOfPath, readTextFile } from "../_fs.js";
 import { addGitignore, type Ignore, isIgnored } from "../_gitignore.js";
+import { readdir, realpath } from "../_io.js";
 import type { Diagnostic } from "../types.js";
 
 /** The file that makes a folder one skill. */
