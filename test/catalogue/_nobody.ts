@@ -1,0 +1,101 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { PromptData } from "../../src/data.js";
+import type { SystemPromptOptions } from "../../src/options.js";
+import type { RenderResult } from "../../src/types.js";
+
+// Root reads every file whatever its mode, and the tests run as root here and
+// in CI (Debian). So the cases about unreadable files (EACCES) render in a
+// child process that runs the built library as `nobody` (uid 65534), through
+// setpriv. Where that cannot work (no setpriv, no such user, or a checkout
+// that user cannot read, such as one under /root) those cases are skipped,
+// and the skip says why. A user who is not root runs them in-process.
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const ENTRY = join(REPO, "dist", "src", "index.js");
+const NOBODY = 65534;
+
+/** True when this process can read every file (root): EACCES needs another user. */
+export const IS_ROOT = process.getuid?.() === 0;
+
+function newestMtime(dirs: readonly string[]): number {
+  let newest = 0;
+  for (const dir of dirs) {
+    for (const entry of readdirSync(join(REPO, dir), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) {
+        newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+      }
+    }
+  }
+  return newest;
+}
+
+function builtAt(): number {
+  return (
+    statSync(join(REPO, "dist", "builtin-frontmatter.json"), { throwIfNoEntry: false })?.mtimeMs ??
+    0
+  );
+}
+
+const asNobody = (args: readonly string[]) => [
+  `--reuid=${NOBODY}`,
+  `--regid=${NOBODY}`,
+  "--clear-groups",
+  process.execPath,
+  ...args,
+];
+
+/**
+ * Why the unreadable-file cases cannot run here, or undefined when they can.
+ * As root this builds dist/ when a source is newer (the child runs the build),
+ * then checks that `nobody` can load it.
+ */
+function unprivilegedProblem(): string | undefined {
+  if (!IS_ROOT) return undefined;
+  if (process.platform !== "linux") return "running as root on a system without setpriv";
+  const setpriv = spawnSync("setpriv", ["--version"]);
+  if (setpriv.error) return "running as root and setpriv is not installed";
+  if (newestMtime(["src", "helpers", "prompts"]) >= builtAt()) {
+    execFileSync("npm", ["run", "build"], { cwd: REPO, stdio: "ignore" });
+  }
+  const probe = spawnSync(
+    "setpriv",
+    asNobody(["--input-type=module", "-e", `await import(${JSON.stringify(ENTRY)})`]),
+    { encoding: "utf8" },
+  );
+  if (probe.status !== 0) {
+    return `running as root, and uid ${NOBODY} cannot load ${ENTRY} (${(probe.stderr || String(probe.error)).split("\n")[0]})`;
+  }
+  return undefined;
+}
+
+/** Why the cases that need an unprivileged user are skipped; undefined when they run. */
+export const UNPRIVILEGED_SKIP = unprivilegedProblem();
+
+const SCRIPT = `
+const { preparePrompt, renderPrepared } = await import(process.argv[1]);
+const options = JSON.parse(process.argv[2]);
+const prepared = await preparePrompt(options);
+process.stdout.write(JSON.stringify({ result: renderPrepared(prepared), data: prepared.data }));
+`;
+
+/**
+ * Renders with the built library as uid 65534. `root` (a temp folder, 0700
+ * when made) is opened to others first so that user can reach the fixture.
+ * Options must be JSON (strings, numbers, arrays, plain objects).
+ */
+export function renderAsNobody(
+  root: string,
+  options: SystemPromptOptions,
+): { result: RenderResult; data: PromptData } {
+  chmodSync(root, 0o755);
+  const child = spawnSync(
+    "setpriv",
+    asNobody(["--input-type=module", "-e", SCRIPT, ENTRY, JSON.stringify(options)]),
+    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
+  if (child.status !== 0) throw new Error(`render as uid ${NOBODY} failed: ${child.stderr}`);
+  return JSON.parse(child.stdout) as { result: RenderResult; data: PromptData };
+}
