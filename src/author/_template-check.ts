@@ -59,8 +59,7 @@ function located(level: DiagnosticLevel, code: string, error: unknown): Template
   return {
     level,
     code,
-    // The parser counts lines from the body; the diagnostic's own line is the file's.
-    message: message.replace(/^Parse error on line \d+:/, "Parse error:"),
+    message,
     ...(where?.line !== undefined ? { line: where.line } : {}),
     ...(where?.column !== undefined ? { column: where.column } : {}),
   };

@@ -139,16 +139,19 @@ function parseErrorToTemplateError(
       );
     }
   }
-  const line = Number(headLine);
+  // The token the parser stopped at, which can lie on a later line than the
+  // one Handlebars names (a mustache left open runs into the next line).
   const lexer = (hb as unknown as { Parser?: { lexer?: { yylloc?: LexerLocation } } }).Parser?.lexer
     ?.yylloc;
-  const column = lexer?.first_line === line ? lexer.first_column + 1 : undefined;
-  const message = expecting === undefined ? head : `${head.replace(/:$/, "")}: ${expecting}`;
-  return new TemplateError(message, {
-    line,
-    ...(column === undefined ? {} : { column }),
-    cause: error,
-  });
+  const at =
+    lexer !== undefined && lexer.first_line >= Number(headLine)
+      ? { line: lexer.first_line, column: lexer.first_column + 1 }
+      : { line: Number(headLine) };
+  // The line is in `line`; in the text it would count from the template's
+  // first line, which is not the file's when the template is a section body.
+  const what = head.replace(/ on line \d+[:.]?$/, "").replace(/ on line \d+\. /, ": ");
+  const message = expecting === undefined ? what : `${what}: ${expecting}`;
+  return new TemplateError(message, { ...at, cause: error });
 }
 
 interface LexerLocation {
