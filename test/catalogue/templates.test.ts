@@ -157,6 +157,11 @@ const cases: CatalogueCase[] = [
     check: checkFinding(["unknown-field", unknownField("shout"), 5, 5]),
   },
   {
+    name: "decorator-unknown",
+    bad: [RULES],
+    expected: rulesError('Missing decorator: "shout"', 5, 1),
+  },
+  {
     name: "partial-unknown",
     bad: [RULES],
     expected: rulesError('Partial "nope" not found', 5, 3),
@@ -187,6 +192,21 @@ const cases: CatalogueCase[] = [
       6,
       1,
     ),
+  },
+  {
+    name: "partial-inline-recursive",
+    bad: [RULES],
+    // Located at the first `{{> again}}`: the one inside "again" itself.
+    expected: rulesError(
+      'In partial "again" ×17: Partial "again" includes itself: partials nested more than 16 deep',
+      5,
+      23,
+    ),
+  },
+  {
+    name: "partial-dynamic-name",
+    bad: [RULES],
+    expected: rulesError('Partial "a coding agent" not found', 5, 1),
   },
   {
     // d14 includes d13 twice, and so on down to 1 KiB of text: 16 MiB if it ran to the end.

@@ -257,6 +257,19 @@ describe("TemplateError", () => {
     });
   });
 
+  it("locates a partial whose name is computed, and an unknown decorator", () => {
+    expect(failure(() => engine.render('a\n {{> (lookup . "x")}}', { x: "nope" }))).toEqual({
+      message: 'Partial "nope" not found',
+      line: 2,
+      column: 2,
+    });
+    expect(failure(() => engine.render("a\n{{#if t}}{{* shout}}{{/if}}", { t: true }))).toEqual({
+      message: 'Missing decorator: "shout"',
+      line: 2,
+      column: 10,
+    });
+  });
+
   it("locates an error inside a partial at the partial call", () => {
     const error = (() => {
       try {
