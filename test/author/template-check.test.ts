@@ -90,6 +90,18 @@ describe("checkTemplate: what is reported", () => {
     ]);
   });
 
+  it("a literal name given to lookup that the data lacks, such as a prototype property", () => {
+    expect(
+      check('{{lookup this "constructor"}}{{lookup skills 0}}{{lookup tools "length"}}'),
+    ).toEqual([
+      field(
+        1,
+        15,
+        `unknown field "constructor" (looked up with lookup): the template data has no field "constructor" (it has: ${TOP_FIELDS})`,
+      ),
+    ]);
+  });
+
   it("fields of an item, a nested object and a string", () => {
     expect(
       check(

@@ -249,6 +249,27 @@ const cases: CatalogueCase[] = [
     ),
   },
   {
+    name: "proto-lookup",
+    bad: [RULES],
+    changed: ["rules"],
+    expected: () => [],
+    verify: onlyRules,
+    check: checkFinding(
+      [
+        "unknown-field",
+        `unknown field "constructor" (looked up with lookup): the template data has no field "constructor" (it has: ${FIELDS})`,
+        6,
+        15,
+      ],
+      [
+        "unknown-field",
+        'unknown field "__proto__" (looked up with lookup): "rules" is a list and has no field "__proto__"',
+        6,
+        52,
+      ],
+    ),
+  },
+  {
     name: "system-template-broken",
     bad: ["project/app/.pi/SYSTEM_TEMPLATE.md"],
     expected: (root) => [
