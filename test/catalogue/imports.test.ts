@@ -68,6 +68,8 @@ const cases: CatalogueCase[] = [
         "import-depth",
         "imports are followed 5 levels deep; the import in this file is left as written",
         join(root, APP, "d5.md"),
+        1,
+        9,
       ),
     ],
     verify: appContext("Top Level 1 Level 2 Level 3 Level 4 Level 5 @d6.md"),
