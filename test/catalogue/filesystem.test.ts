@@ -69,6 +69,17 @@ const cases: CatalogueCase[] = [
     ),
   },
   {
+    // The file it linked to was deleted: the link names a context file that is not there.
+    name: "context-symlink-dangling",
+    layout: [[APP_AGENTS, { symlink: "gone.md" }]],
+    expected: one(
+      "warning",
+      "symlink-broken",
+      APP_AGENTS,
+      () => "AGENTS.md is a symbolic link to gone.md, which does not exist; skipped",
+    ),
+  },
+  {
     name: "section-fifo",
     layout: [[RULES, { fifo: true }]],
     expected: one("warning", "file-not-regular", RULES, () => SKIPPED),
