@@ -61,7 +61,8 @@ export interface BuiltWorkspaceTree {
  * - Folders end in `/`; files show a compact size (`512B`, `1.5KB`, `2.3MB`);
  *   symlinks show `-> target` and are never followed; every entry shows its
  *   mtime as absolute UTC `YYYY-MM-DD HH:MM`, so the text is the same on every
- *   run over the same files.
+ *   run over the same files. A name is one line: control characters and line
+ *   breaks are escaped (`\u000a`), bytes that are not UTF-8 show as U+FFFD.
  * - A folder with more than `maxEntries` entries shows its newest
  *   `maxEntries - 1`, a `… K more` line and its oldest entry.
  * - Over `maxLines`, the deepest lines are dropped first (the latest among

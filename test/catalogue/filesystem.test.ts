@@ -178,6 +178,30 @@ const cases: CatalogueCase[] = [
     expected: () => [],
     verify: treeWith([`loop -> .  ${TIME}`, `up -> ..  ${TIME}`]),
   },
+  {
+    // Names are shown as one line each: a newline escaped, a byte that is not
+    // UTF-8 as U+FFFD; a FIFO and a socket are listed, never opened.
+    name: "tree-odd-names",
+    layout: [
+      [`${APP}/with space.md`, "x"],
+      [`${APP}/with\nnewline.md`, "x"],
+      [bytePath(`${APP}/not-utf8-`, [0xff, 0xfe], ".md"), "x"],
+      [bytePath(`${APP}/bin-`, [0xc3], "-dir"), { dir: true }],
+      [`${APP}/fifo`, { fifo: true }],
+      [`${APP}/sock`, { socket: true }],
+    ],
+    options: TREE,
+    changed: ["workspace_tree"],
+    expected: () => [],
+    verify: treeWith([
+      `bin-\uFFFD-dir/  ${TIME}`,
+      `fifo  ${TIME}`,
+      `not-utf8-\uFFFD\uFFFD.md  1B  ${TIME}`,
+      `sock  ${TIME}`,
+      `with\\u000anewline.md  1B  ${TIME}`,
+      `with space.md  1B  ${TIME}`,
+    ]),
+  },
 ];
 
 describe("catalogue: special files and names", () => {
