@@ -1,5 +1,5 @@
 import type { Dirent } from "node:fs";
-import { readdir, realpath } from "node:fs/promises";
+import { readdir, readlink, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { kindOfPath, readTextFile } from "../_fs.js";
 import { addGitignore, type Ignore, isIgnored } from "../_gitignore.js";
@@ -82,7 +82,12 @@ export async function walkSkillsRoot(
     for (const entry of entries) {
       if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
       const kind = await kindOf(entry);
-      if (kind === "missing") continue; // a dangling link or one that loops on itself
+      if (kind === "missing") {
+        // A dangling link or one that loops on itself: nothing to read. A
+        // SKILL.md is surely meant to be a skill, so it is not passed in silence.
+        if (entry.name === SKILL_FILE) diagnostics.push(await brokenLink(join(dir, entry.name)));
+        continue;
+      }
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (isIgnored(rules, kind === "dir" ? `${path}/` : path)) continue;
       kept.push({ entry, kind });
@@ -106,4 +111,16 @@ export async function walkSkillsRoot(
 
   await walk(root, "", undefined);
   return { candidates, diagnostics };
+}
+
+/** A SKILL.md link that leads to no file. */
+async function brokenLink(path: string): Promise<Diagnostic> {
+  // Replaced by something else since it was listed: the target is unknown.
+  const target = await readlink(path).catch(() => "?");
+  return {
+    level: "warning",
+    code: "symlink-broken",
+    message: `${SKILL_FILE} is a symbolic link to ${target}, which leads to no file (its target is missing, or the links loop); skipped`,
+    path,
+  };
 }

@@ -150,6 +150,25 @@ const cases: CatalogueCase[] = [
     ),
   },
   {
+    name: "skill-symlink-loop",
+    layout: [[BETA, { symlink: "SKILL.md" }]],
+    expected: aboutBeta(
+      "warning",
+      "symlink-broken",
+      "SKILL.md is a symbolic link to SKILL.md, which leads to no file (its target is missing, or the links loop); skipped",
+    ),
+  },
+  {
+    // The file it linked to was deleted.
+    name: "skill-symlink-dangling",
+    layout: [[BETA, { symlink: "gone.md" }]],
+    expected: aboutBeta(
+      "warning",
+      "symlink-broken",
+      "SKILL.md is a symbolic link to gone.md, which leads to no file (its target is missing, or the links loop); skipped",
+    ),
+  },
+  {
     // Links to the skill's own folder and its parent: each real folder is walked once.
     name: "skill-folder-symlink-loop",
     layout: [
