@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { readdir, readlink, realpath } from "node:fs/promises";
 import { join } from "node:path";
-import { kindOfPath, readTextFile } from "../_fs.js";
+import { kindOfPath, readTextFile, undecodableName } from "../_fs.js";
 import { addGitignore, type Ignore, isIgnored } from "../_gitignore.js";
 import type { Diagnostic } from "../types.js";
 
@@ -41,12 +41,15 @@ export async function walkSkillsRoot(
       real = await realpath(dir);
       entries = await readdir(dir, { withFileTypes: true });
     } catch (error) {
-      diagnostics.push({
-        level: "warning",
-        code: "skills-dir-unreadable",
-        message: `cannot list folder: ${error instanceof Error ? error.message : String(error)}`,
-        path: dir,
-      });
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      diagnostics.push(
+        (missing ? await undecodableName(dir, "folder") : undefined) ?? {
+          level: "warning",
+          code: "skills-dir-unreadable",
+          message: `cannot list folder: ${error instanceof Error ? error.message : String(error)}`,
+          path: dir,
+        },
+      );
       return;
     }
     if (visited.has(real)) return;

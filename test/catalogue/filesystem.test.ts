@@ -168,6 +168,17 @@ const cases: CatalogueCase[] = [
     ),
   },
   {
+    name: "partial-name-not-utf8",
+    layout: [[bytePath(`${PI}/partials/sig`, [0xff], ".md"), "Signed."]],
+    expected: one(
+      "warning",
+      "name-not-utf8",
+      `${PI}/partials/sig\uFFFD.md`,
+      () =>
+        "the name of this file is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by that name; rename it",
+    ),
+  },
+  {
     name: "tree-folder-symlink-loop",
     layout: [
       [`${APP}/loop`, { symlink: "." }],

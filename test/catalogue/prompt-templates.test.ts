@@ -4,7 +4,7 @@ import { checkProject } from "../../src/author/check.js";
 import { loadPromptTemplates } from "../../src/prompt-templates/index.js";
 import type { Diagnostic } from "../../src/types.js";
 import { tempDir } from "../api/_helpers.js";
-import { buildLayout, type Layout, removePaths } from "./_fixture.js";
+import { buildLayout, bytePath, type Layout, removePaths } from "./_fixture.js";
 import { BASELINE, caseOptions, diag, diagnosticsLess } from "./_harness.js";
 
 // Slash-command templates (`.pi/prompts/*.md`) with each problem a file can
@@ -217,6 +217,17 @@ const cases: TemplatesCase[] = [
       'prompt template "fix\nit" cannot be invoked: a slash-command name ends at the first whitespace',
     ),
     added: ["fix\nit"],
+  },
+  {
+    // The listing decodes the byte 0xFF as U+FFFD; no file has that name, so none opens.
+    name: "prompt-name-not-utf8",
+    layout: [[bytePath(`${PROMPTS}/fix`, [0xff], ".md"), "Fix $1.\n"]],
+    expected: about(
+      `${PROMPTS}/fix\uFFFD.md`,
+      "warning",
+      "name-not-utf8",
+      "the name of this file is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by that name; rename it",
+    ),
   },
   {
     name: "prompts-folder-is-a-file",

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SkillEntry } from "../../src/data.js";
+import { bytePath } from "./_fixture.js";
 import { type CatalogueCase, diag, type Rendered, runCase } from "./_harness.js";
 
 // A second project skill, `beta`, beside the baseline's `alpha`, with each
@@ -194,6 +195,19 @@ const cases: CatalogueCase[] = [
     changed: ["skills"],
     expected: () => [],
     verify: withBeta("be\nta"),
+  },
+  {
+    name: "skill-folder-name-not-utf8",
+    layout: [[bytePath(`${SKILLS}/b`, [0xff], "/SKILL.md"), skill()]],
+    bad: [bytePath(`${SKILLS}/b`, [0xff])],
+    expected: (root) => [
+      diag(
+        "warning",
+        "name-not-utf8",
+        "the name of this folder is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by that name; rename it",
+        join(root, SKILLS, "b\uFFFD"),
+      ),
+    ],
   },
 ];
 
