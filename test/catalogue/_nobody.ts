@@ -4,6 +4,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PromptData } from "../../src/data.js";
 import type { SystemPromptOptions } from "../../src/options.js";
+import type {
+  LoadPromptTemplatesOptions,
+  LoadPromptTemplatesResult,
+} from "../../src/prompt-templates/types.js";
 import type { RenderResult } from "../../src/types.js";
 
 // Root reads every file whatever its mode, and the tests run as root here and
@@ -75,11 +79,28 @@ function unprivilegedProblem(): string | undefined {
 export const UNPRIVILEGED_SKIP = unprivilegedProblem();
 
 const SCRIPT = `
-const { preparePrompt, renderPrepared } = await import(process.argv[1]);
-const options = JSON.parse(process.argv[2]);
-const prepared = await preparePrompt(options);
-process.stdout.write(JSON.stringify({ result: renderPrepared(prepared), data: prepared.data }));
+const lib = await import(process.argv[1]);
+const [what, json] = process.argv.slice(2);
+const options = JSON.parse(json);
+if (what === "templates") {
+  process.stdout.write(JSON.stringify(await lib.loadPromptTemplates(options)));
+} else {
+  const prepared = await lib.preparePrompt(options);
+  process.stdout.write(JSON.stringify({ result: lib.renderPrepared(prepared), data: prepared.data }));
+}
 `;
+
+/** Runs the child script as uid 65534 and parses what it prints. */
+function runAsNobody(root: string, what: "render" | "templates", options: object): unknown {
+  chmodSync(root, 0o755);
+  const child = spawnSync(
+    "setpriv",
+    asNobody(["--input-type=module", "-e", SCRIPT, ENTRY, what, JSON.stringify(options)]),
+    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
+  if (child.status !== 0) throw new Error(`${what} as uid ${NOBODY} failed: ${child.stderr}`);
+  return JSON.parse(child.stdout);
+}
 
 /**
  * Renders with the built library as uid 65534. `root` (a temp folder, 0700
@@ -90,12 +111,13 @@ export function renderAsNobody(
   root: string,
   options: SystemPromptOptions,
 ): { result: RenderResult; data: PromptData } {
-  chmodSync(root, 0o755);
-  const child = spawnSync(
-    "setpriv",
-    asNobody(["--input-type=module", "-e", SCRIPT, ENTRY, JSON.stringify(options)]),
-    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
-  if (child.status !== 0) throw new Error(`render as uid ${NOBODY} failed: ${child.stderr}`);
-  return JSON.parse(child.stdout) as { result: RenderResult; data: PromptData };
+  return runAsNobody(root, "render", options) as { result: RenderResult; data: PromptData };
+}
+
+/** `loadPromptTemplates(options)` as uid 65534, as {@link renderAsNobody} renders. */
+export function loadTemplatesAsNobody(
+  root: string,
+  options: LoadPromptTemplatesOptions,
+): LoadPromptTemplatesResult {
+  return runAsNobody(root, "templates", options) as LoadPromptTemplatesResult;
 }

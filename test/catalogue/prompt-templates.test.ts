@@ -1,66 +1,13 @@
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { checkProject } from "../../src/author/check.js";
-import { loadPromptTemplates } from "../../src/prompt-templates/index.js";
-import type { Diagnostic } from "../../src/types.js";
-import { tempDir } from "../api/_helpers.js";
-import { buildLayout, bytePath, type Layout, removePaths } from "./_fixture.js";
-import { BASELINE, caseOptions, diag, diagnosticsLess } from "./_harness.js";
+import { describe, it } from "vitest";
+import { bytePath } from "./_fixture.js";
+import { about, runTemplatesCase, type TemplatesCase } from "./_templates.js";
 
-// Slash-command templates (`.pi/prompts/*.md`) with each problem a file can
-// have, beside the baseline's `review`. A render does not read them, so the
-// catalogue loads them as `sysprompt list` and `expand` do: the diagnostics
-// added are exactly the expected ones, `review` is still there, whole, and
-// `checkProject` (which loads them too) does not throw.
+// Slash-command templates with each problem a file can have, beside the
+// baseline's `review` (see _templates.ts for what a case checks).
 
 const PROMPTS = "project/app/.pi/prompts";
 const FIX = `${PROMPTS}/fix.md`;
 const MIB = 1024 * 1024;
-
-interface TemplatesCase {
-  name: string;
-  layout: Layout;
-  expected: (root: string) => Diagnostic[];
-  /** Names of the templates the bad files add (they load despite the problem). */
-  added?: string[];
-}
-
-async function runTemplatesCase(c: TemplatesCase): Promise<void> {
-  const root = tempDir();
-  const restore = await buildLayout(root, c.name, [...BASELINE, ...c.layout]);
-  const { cwd, agentDir, home } = caseOptions(root);
-  const load = () => loadPromptTemplates({ cwd, agentDir, home });
-  let bad: Awaited<ReturnType<typeof load>>;
-  try {
-    bad = await load();
-    const report = await checkProject({ cwd, agentDir, home, env: {} });
-    expect(report.promptTemplates).toEqual(bad.templates.length);
-  } finally {
-    restore();
-  }
-  removePaths(
-    root,
-    c.layout.map(([p]) => p),
-  );
-  const clean = await load();
-  expect(diagnosticsLess(bad.diagnostics, clean.diagnostics)).toEqual(c.expected(root));
-  expect(diagnosticsLess(clean.diagnostics, bad.diagnostics)).toEqual([]);
-  const cleanNames = new Set(clean.templates.map((t) => t.name));
-  expect(bad.templates.filter((t) => cleanNames.has(t.name))).toEqual(clean.templates);
-  expect(bad.templates.map((t) => t.name).filter((n) => !cleanNames.has(n))).toEqual(c.added ?? []);
-}
-
-/** One diagnostic about `path` (under the root). */
-const about =
-  (
-    path: string,
-    level: "warning" | "info",
-    code: string,
-    message: string,
-    line?: number,
-    column?: number,
-  ) =>
-  (root: string) => [diag(level, code, message, join(root, path), line, column)];
 
 const SKIPPED = "prompt template skipped:";
 
