@@ -20,6 +20,8 @@ export interface TemplatesCase {
   expected: (root: string) => Diagnostic[];
   /** Names of the templates the bad files add (they load despite the problem). */
   added?: string[];
+  /** Runs after the files are built, before they are loaded (to arm a race). */
+  before?: (root: string) => void;
   /** Load as an unprivileged user (EACCES), as the render cases do. */
   unprivileged?: boolean;
 }
@@ -33,6 +35,7 @@ export async function runTemplatesCase(c: TemplatesCase): Promise<void> {
     c.unprivileged && IS_ROOT
       ? loadTemplatesAsNobody(root, options)
       : await loadPromptTemplates(options);
+  c.before?.(root);
   let bad: Awaited<ReturnType<typeof load>>;
   try {
     bad = await load();
