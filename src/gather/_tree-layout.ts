@@ -66,6 +66,14 @@ class RawNames {
   }
 }
 
+/**
+ * A folder with more entries than this is listed by name, not by time: its
+ * first `maxEntries - 1` names, `… K more` and its last name. Ordering by time
+ * means looking at every entry, which takes seconds for a folder of 200,000
+ * (generated files, a data set); by name only the entries shown are looked at.
+ */
+export const LARGE_FOLDER = 1000;
+
 /** The line that ends a tree cut by the line cap. */
 export const ELISION_MARKER = "… deeper entries not shown (line limit)";
 
@@ -74,7 +82,8 @@ export const ELISION_MARKER = "… deeper entries not shown (line limit)";
  *
  * Each shown folder's children are ordered newest first (ties by name); a
  * folder with more than `maxEntries` children shows its newest
- * `maxEntries - 1`, a `… K more` line and its oldest. Over `maxLines` the
+ * `maxEntries - 1`, a `… K more` line and its oldest. A folder with more than
+ * {@link LARGE_FOLDER} children is ordered by name instead. Over `maxLines` the
  * deepest lines go first, the latest of equally deep ones before earlier ones;
  * the root and depth-1 lines always stay (so a tiny cap may be exceeded by
  * them), and {@link ELISION_MARKER} ends the tree.
@@ -100,34 +109,47 @@ export async function layoutTree(
     if (signal?.aborted) throw signal.reason;
     const dir = rel === "" ? root : join(root, rel);
     const rawNames = new RawNames(dir);
-    const stats = await Promise.all(
-      listing.children(rel).map(async (entry): Promise<StatEntry | undefined> => {
-        let path: string | Buffer = join(dir, entry.name);
-        let s = await statOf(path, false);
-        if (!s && entry.name.includes(REPLACEMENT)) {
-          // A name that is not UTF-8 came out of the listing decoded, and the
-          // decoded name opens nothing: reach the entry by its bytes.
-          const raw = await rawNames.take(entry.name);
-          if (raw) {
-            path = raw;
-            s = await statOf(raw, false);
-          }
+    const statEntry = async (entry: { name: string }): Promise<StatEntry | undefined> => {
+      let path: string | Buffer = join(dir, entry.name);
+      let s = await statOf(path, false);
+      if (!s && entry.name.includes(REPLACEMENT)) {
+        // A name that is not UTF-8 came out of the listing decoded, and the
+        // decoded name opens nothing: reach the entry by its bytes.
+        const raw = await rawNames.take(entry.name);
+        if (raw) {
+          path = raw;
+          s = await statOf(raw, false);
         }
-        // Gone since the folder was listed: it is not there to show.
-        if (!s) return undefined;
-        const kind: EntryKind = s.isDirectory()
-          ? "dir"
-          : s.isFile()
-            ? "file"
-            : s.isSymbolicLink()
-              ? "link"
-              : "other";
-        return { name: entry.name, path, kind, mtimeMs: mtimeMs ?? s.mtimeMs, size: s.size };
-      }),
-    );
-    const sorted = stats.filter((s) => s !== undefined).sort(newestFirst);
-    const more = sorted.length - maxEntries;
-    const shown = more > 0 ? [...sorted.slice(0, maxEntries - 1), ...sorted.slice(-1)] : sorted;
+      }
+      // Gone since the folder was listed: it is not there to show.
+      if (!s) return undefined;
+      const kind: EntryKind = s.isDirectory()
+        ? "dir"
+        : s.isFile()
+          ? "file"
+          : s.isSymbolicLink()
+            ? "link"
+            : "other";
+      return { name: entry.name, path, kind, mtimeMs: mtimeMs ?? s.mtimeMs, size: s.size };
+    };
+    const children = listing.children(rel);
+    let shown: StatEntry[];
+    let more: number;
+    if (children.length > LARGE_FOLDER) {
+      // Ordering by time means looking at every entry: seconds for 200,000.
+      // By name, only the entries shown are looked at.
+      const byName = children.map((e) => e.name).sort(compareNames);
+      const picked = [...byName.slice(0, maxEntries - 1), ...byName.slice(-1)];
+      shown = (await Promise.all(picked.map((name) => statEntry({ name })))).filter(
+        (e) => e !== undefined,
+      );
+      more = children.length - picked.length;
+    } else {
+      const stats = await Promise.all(children.map(statEntry));
+      const sorted = stats.filter((e) => e !== undefined).sort(newestFirst);
+      more = sorted.length - maxEntries;
+      shown = more > 0 ? [...sorted.slice(0, maxEntries - 1), ...sorted.slice(-1)] : sorted;
+    }
     await Promise.all(shown.map((entry) => readTarget(entry)));
     const items: FolderView["items"] = shown.map((entry) => ({
       entry,
@@ -210,7 +232,11 @@ export function capLines(
 }
 
 function newestFirst(a: StatEntry, b: StatEntry): number {
-  return b.mtimeMs - a.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return b.mtimeMs - a.mtimeMs || compareNames(a.name, b.name);
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 async function readTarget(entry: StatEntry): Promise<void> {

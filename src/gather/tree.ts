@@ -64,7 +64,9 @@ export interface BuiltWorkspaceTree {
  *   run over the same files. A name is one line: control characters and line
  *   breaks are escaped (`\u000a`), bytes that are not UTF-8 show as U+FFFD.
  * - A folder with more than `maxEntries` entries shows its newest
- *   `maxEntries - 1`, a `… K more` line and its oldest entry.
+ *   `maxEntries - 1`, a `… K more` line and its oldest entry. A folder with
+ *   more than 1,000 entries is ordered by name instead, so that only the
+ *   entries shown are looked at.
  * - Over `maxLines`, the deepest lines are dropped first (the latest among
  *   equally deep ones), never the root or depth-1 lines, and a final line says
  *   that deeper entries were left out; `truncated` is then true. (Levels the
