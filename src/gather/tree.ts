@@ -49,6 +49,8 @@ export interface BuiltWorkspaceTree {
    * root's own), as relative POSIX paths, sorted, at most 200.
    */
   agentsMd: string[];
+  /** AGENTS.md files found beyond the 200 in `agentsMd` (deeper ones first); 0 when all are listed. */
+  agentsMdOmitted: number;
 }
 
 /**
@@ -113,6 +115,7 @@ export async function buildWorkspaceTree(
     rendered: capped.lines.map((l) => l.text).join("\n"),
     truncated: capped.truncated,
     agentsMd: pickAgentsMd(listing.agentsMd),
+    agentsMdOmitted: Math.max(0, listing.agentsMd.length - MAX_AGENTS_MD),
   };
 }
 

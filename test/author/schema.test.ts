@@ -14,6 +14,7 @@ describe("PROMPT_DATA_SCHEMA", () => {
       "environment",
       "contextFiles",
       "agentsMd",
+      "agentsMdTruncated",
       "workspaceTree",
       "roots",
       "skills",

@@ -67,6 +67,8 @@ export interface CatalogueCase {
    * quietly by design (an unknown data field renders empty).
    */
   check?: (root: string) => Diagnostic[];
+  /** Builds what a layout cannot describe cheaply (10,000 folders), after the layout. */
+  build?: (root: string) => void;
   /** Runs after the files are built, before the render with them (to arm a race). */
   before?: (root: string) => void;
   /** Render as an unprivileged user (for EACCES: root reads everything). */
@@ -101,6 +103,7 @@ export async function runCase(c: CatalogueCase): Promise<{ bad: Rendered; clean:
   const restore = await buildLayout(root, c.name, [...BASELINE, ...(c.layout ?? [])]);
   const options = caseOptions(root, c.options);
   const badPaths = c.bad ?? pathsOf(c.layout);
+  c.build?.(root);
   c.before?.(root);
   let bad: Rendered;
   try {

@@ -36,7 +36,7 @@ const rulesSection =
 const onlyRules = rulesSection((bad) => ["Rules:", ...bad.data.rules]);
 
 const FIELDS =
-  "agentName, cwd, date, model, tools, toolSnippets, rules, environment, contextFiles, agentsMd, workspaceTree, roots, skills, skillsTool, appendPrompt, customPrompt, docs";
+  "agentName, cwd, date, model, tools, toolSnippets, rules, environment, contextFiles, agentsMd, agentsMdTruncated, workspaceTree, roots, skills, skillsTool, appendPrompt, customPrompt, docs";
 
 const unknownField = (name: string, field = name) =>
   `unknown field "${name}": the template data has no field "${field}" (it has: ${FIELDS})`;

@@ -39,6 +39,7 @@ describe("buildWorkspaceTree: entries", () => {
       ),
       truncated: false,
       agentsMd: [],
+      agentsMdOmitted: 0,
     });
   });
 
@@ -84,6 +85,7 @@ describe("buildWorkspaceTree: entries", () => {
       ),
       truncated: false,
       agentsMd: [],
+      agentsMdOmitted: 0,
     });
     expect((await buildWorkspaceTree(root, { maxEntries: 3 })).rendered).toEqual(
       lines(
@@ -181,7 +183,11 @@ describe("buildWorkspaceTree: the line cap", () => {
     [2, { rendered: pick(0, 1, 6, 9), truncated: true }],
   ])("maxLines %i", async (maxLines, expected) => {
     const root = project(spec);
-    expect(await buildWorkspaceTree(root, { maxLines })).toEqual({ ...expected, agentsMd: [] });
+    expect(await buildWorkspaceTree(root, { maxLines })).toEqual({
+      ...expected,
+      agentsMd: [],
+      agentsMdOmitted: 0,
+    });
   });
 
   it("120 lines by default", async () => {
@@ -339,11 +345,13 @@ describe("buildWorkspaceTree: agentsMd", () => {
       mkdirSync(join(root, `e${i}`, "s"), { recursive: true });
       writeFileSync(join(root, `e${i}`, "s", "AGENTS.md"), "x");
     }
-    const { agentsMd } = await buildWorkspaceTree(root);
+    const { agentsMd, agentsMdOmitted } = await buildWorkspaceTree(root);
     expect(agentsMd).toEqual([
       ...Array.from({ length: 195 }, (_, i) => `d${String(i).padStart(3, "0")}/AGENTS.md`),
       ...[0, 1, 2, 3, 4].map((i) => `e${i}/s/AGENTS.md`),
     ]);
+    // e5/s … e9/s are not listed: the prompt and a diagnostic say so.
+    expect(agentsMdOmitted).toBe(5);
   });
 });
 

@@ -21,6 +21,7 @@ const DATA: PromptData = {
   environment: [{ label: "Operating system", value: "Linux" }],
   contextFiles: [],
   agentsMd: [],
+  agentsMdTruncated: false,
   workspaceTree: null,
   roots: [],
   skills: [],
