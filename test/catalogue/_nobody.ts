@@ -1,7 +1,5 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { spawnSync } from "node:child_process";
+import { chmodSync } from "node:fs";
 import type { PromptData } from "../../src/data.js";
 import type { SystemPromptOptions } from "../../src/options.js";
 import type {
@@ -17,31 +15,12 @@ import type { RenderResult } from "../../src/types.js";
 // that user cannot read, such as one under /root) those cases are skipped,
 // and the skip says why. A user who is not root runs them in-process.
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const ENTRY = join(REPO, "dist", "src", "index.js");
+import { BUILT_ENTRY as ENTRY, ensureBuilt } from "./_built.js";
+
 const NOBODY = 65534;
 
 /** True when this process can read every file (root): EACCES needs another user. */
 export const IS_ROOT = process.getuid?.() === 0;
-
-function newestMtime(dirs: readonly string[]): number {
-  let newest = 0;
-  for (const dir of dirs) {
-    for (const entry of readdirSync(join(REPO, dir), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) {
-        newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-      }
-    }
-  }
-  return newest;
-}
-
-function builtAt(): number {
-  return (
-    statSync(join(REPO, "dist", "builtin-frontmatter.json"), { throwIfNoEntry: false })?.mtimeMs ??
-    0
-  );
-}
 
 const asNobody = (args: readonly string[]) => [
   `--reuid=${NOBODY}`,
@@ -61,9 +40,7 @@ function unprivilegedProblem(): string | undefined {
   if (process.platform !== "linux") return "running as root on a system without setpriv";
   const setpriv = spawnSync("setpriv", ["--version"]);
   if (setpriv.error) return "running as root and setpriv is not installed";
-  if (newestMtime(["src", "helpers", "prompts"]) >= builtAt()) {
-    execFileSync("npm", ["run", "build"], { cwd: REPO, stdio: "ignore" });
-  }
+  ensureBuilt();
   const probe = spawnSync(
     "setpriv",
     asNobody(["--input-type=module", "-e", `await import(${JSON.stringify(ENTRY)})`]),
