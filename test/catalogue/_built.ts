@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -34,9 +36,36 @@ function builtAt(): number {
   );
 }
 
+const isStale = () => newestMtime(["src", "helpers", "prompts"]) >= builtAt();
+
+/** Test files run in parallel: one builds while the others wait, then find the build fresh. */
+const LOCK = join(
+  tmpdir(),
+  `sysprompt-build-${createHash("sha256").update(REPO).digest("hex").slice(0, 12)}.lock`,
+);
+/** A lock older than this was left by a run that died: a build takes about 10 s. */
+const STALE_LOCK_MS = 120_000;
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /** Builds dist/ unless it is newer than every source file. */
 export function ensureBuilt(): void {
-  if (newestMtime(["src", "helpers", "prompts"]) >= builtAt()) {
-    execFileSync("npm", ["run", "build"], { cwd: REPO, stdio: "ignore" });
+  if (!isStale()) return;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch {
+      const age = Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+      else sleep(200);
+    }
+  }
+  try {
+    if (isStale()) execFileSync("npm", ["run", "build"], { cwd: REPO, stdio: "ignore" });
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
   }
 }

@@ -114,23 +114,18 @@ export async function runCase(c: CatalogueCase): Promise<{ bad: Rendered; clean:
   }
   removePaths(root, badPaths);
   const clean = await renderIn(root, options, c.unprivileged === true);
-  if (process.env.CATALOGUE_PRINT)
-    console.log(
-      c.name,
-      JSON.stringify(
-        diagnosticsLess(bad.result.diagnostics, clean.result.diagnostics).map((d) => ({
-          ...d,
-          path: d.path?.replace(root, "<root>"),
-        })),
-        null,
-        1,
-      ),
-      JSON.stringify(diagnosticsLess(clean.result.diagnostics, bad.result.diagnostics)),
-    );
+  // To write a new case: CATALOGUE_PRINT=1 shows what its bad files add.
+  if (process.env.CATALOGUE_PRINT) printAdded(c.name, root, bad, clean);
   expectOnlyAdded(bad, clean, c.expected(root));
   expectNothingLost(bad, clean, c.changed ?? []);
   c.verify?.(bad, clean, root);
   return { bad, clean };
+}
+
+function printAdded(name: string, root: string, bad: Rendered, clean: Rendered): void {
+  const added = diagnosticsLess(bad.result.diagnostics, clean.result.diagnostics);
+  const shown = added.map((d) => ({ ...d, path: d.path?.replace(root, "<root>") }));
+  console.log(name, JSON.stringify(shown, null, 1));
 }
 
 /** `checkProject`'s diagnostics about the bad files. */

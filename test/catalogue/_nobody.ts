@@ -52,8 +52,17 @@ function unprivilegedProblem(): string | undefined {
   return undefined;
 }
 
-/** Why the cases that need an unprivileged user are skipped; undefined when they run. */
-export const UNPRIVILEGED_SKIP = unprivilegedProblem();
+let problem: { reason: string | undefined } | undefined;
+
+/**
+ * Why the cases that need an unprivileged user are skipped; undefined when
+ * they run. Found out once per test file, on first call (it may build dist/
+ * and starts a process), so a file that does not need it pays nothing.
+ */
+export function unprivilegedSkip(): string | undefined {
+  problem ??= { reason: unprivilegedProblem() };
+  return problem.reason;
+}
 
 const SCRIPT = `
 const lib = await import(process.argv[1]);

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type CatalogueCase, diag, type Rendered, runCase } from "./_harness.js";
-import { UNPRIVILEGED_SKIP } from "./_nobody.js";
+import { unprivilegedSkip } from "./_nobody.js";
 import { about, runTemplatesCase, type TemplatesCase } from "./_templates.js";
 
 // Files and folders the user running the render cannot read (mode 000). Root
@@ -9,6 +9,8 @@ import { about, runTemplatesCase, type TemplatesCase } from "./_templates.js";
 // 65534 (see _nobody.ts) and are skipped, with the reason, where that cannot
 // work. Each unreadable thing is a warning with the system's own message; the
 // render goes on without it.
+
+const UNPRIVILEGED_SKIP = unprivilegedSkip();
 
 const APP = "project/app";
 const PI = `${APP}/.pi`;
