@@ -47,7 +47,9 @@ function unprivilegedProblem(): string | undefined {
     { encoding: "utf8" },
   );
   if (probe.status !== 0) {
-    return `running as root, and uid ${NOBODY} cannot load ${ENTRY} (${(probe.stderr || String(probe.error)).split("\n")[0]})`;
+    const lines = (probe.stderr || String(probe.error)).split("\n");
+    const why = lines.find((l) => /Error|EACCES|denied/.test(l)) ?? lines[0];
+    return `running as root, and uid ${NOBODY} cannot load ${ENTRY} (${why?.trim()})`;
   }
   return undefined;
 }
