@@ -9,6 +9,9 @@
 //   deadline   `render --tree --json --deadline 50` vs `render --json` (no tree):
 //              the extra wall time must stay within the deadline plus a small constant,
 //              the late step marked and every other section present
+//   session    in process, on the --git tree with the tree on: a prompt session's re-render
+//              with nothing changed (it stats what the walk read instead of walking) vs a
+//              fresh renderSystemPrompt (bench/session.mjs)
 //
 // Runs: BENCH_TREE_RUNS (default 15) per command; figures are medians. The load
 // average is printed: on a shared machine it moves the figures, the ratios less.
@@ -18,6 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { measureSession, sessionRow } from "./session.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "dist/src/cli/bin.js");
@@ -93,7 +97,7 @@ function stepSummary(runs) {
   return [...counts].map(([k, n]) => `${k} x${n}`).join(", ");
 }
 
-export function treeBench() {
+export async function treeBench() {
   const gitTree = cachedTree("tree-git", true);
   const plainTree = cachedTree("tree-plain", false);
   const agentDir = mkdtempSync(join(tmpdir(), "sysprompt-bench-agent-"));
@@ -157,10 +161,13 @@ export function treeBench() {
     );
     console.log(`          steps: ${stepSummary(deadline.a)}`);
     console.log(`          sections of the tree-less prompt missing: ${[...missing].join(" | ")}`);
+    console.log(
+      sessionRow("session", await measureSession(gitTree, { tree: true, batches: 5, perBatch: 3 })),
+    );
     console.log(`          load average at the end ${load()}`);
   } finally {
     rmSync(agentDir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) treeBench();
+if (process.argv[1] === fileURLToPath(import.meta.url)) await treeBench();

@@ -1,8 +1,8 @@
 import { isUtf8 } from "node:buffer";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { normalizeText } from "./_frontmatter.js";
+import { readdir, readFile, realpath, stat } from "./_io.js";
 import type { Diagnostic } from "./types.js";
 
 /** Files larger than this are not read into the prompt. */

@@ -45,6 +45,12 @@ export interface PromptData {
   toolSnippets: ToolSnippet[];
   /** Behaviour rules, trimmed and deduplicated (first position kept). */
   rules: string[];
+  /**
+   * The part of `rules` that comes from the selected tools and the caller,
+   * without the general rules of the builtin `rules.md`: for a section (such
+   * as the builtin `rules@small.md`) that words the general rules its own way.
+   */
+  guidelines: string[];
   environment: EnvironmentEntry[];
   contextFiles: ContextFile[];
   /** Relative paths of AGENTS.md files deeper than cwd. */
@@ -108,6 +114,7 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
       items: { type: "object", fields: { name: text, description: text } },
     },
     rules: textList,
+    guidelines: textList,
     environment: {
       type: "list",
       items: { type: "object", fields: { label: text, value: text } },

@@ -11,14 +11,33 @@ export {
   type EjectedFile,
   type EjectOptions,
   type EjectResult,
+  type ExplainedContextFile,
+  type ExplainedSection,
+  type ExplainReport,
   ejectSections,
+  explainPrompt,
   type GoldenFile,
   renderScenario,
   runSnapshots,
   type ScenarioOutcome,
   type SnapshotOptions,
   type SnapshotReport,
+  type WatchHooks,
+  type WatchRender,
+  watchPrompt,
 } from "./author/index.js";
+export {
+  type BudgetedOutput,
+  type BudgetOptions,
+  renderWithinBudget,
+} from "./budget/fit.js";
+export {
+  type BudgetCut,
+  type BudgetReport,
+  SHRINK_STEPS,
+  type ShrinkSpec,
+  type ShrinkStepName,
+} from "./budget/types.js";
 export type {
   ContextFile,
   EnvironmentEntry,
@@ -57,8 +76,23 @@ export {
   renderSystemPrompt,
 } from "./render-system-prompt.js";
 export { layerSections } from "./sections/layer.js";
-export { type RenderInput, type RenderOutput, renderSections } from "./sections/render.js";
-export type { SectionMeta, SectionTemplate } from "./sections/types.js";
+export {
+  type RenderInput,
+  type RenderOutput,
+  renderSections,
+  type SectionPatch,
+} from "./sections/render.js";
+export type { SectionMeta, SectionTemplate, SectionVariant } from "./sections/types.js";
+export { matchGlob, VARIANT_NAME, variantForModel } from "./sections/variants.js";
+export { type ServeHooks, servePrompt } from "./serve/serve.js";
+export {
+  createPromptSession,
+  type PromptSession,
+  SESSION_FIXED_OPTIONS,
+  type SessionFixedOption,
+  type SessionOverrides,
+  type SessionRender,
+} from "./session/index.js";
 export {
   expandSkillCommand,
   formatSkillsForPrompt,

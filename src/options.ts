@@ -25,7 +25,11 @@ export interface SystemPromptOptions {
   projectTrusted?: boolean;
   /** The agent's name in the preamble. Default: `"a coding agent"`. */
   agentName?: string;
-  /** Model name, stated in the environment section. Default: none. */
+  /**
+   * Model name, stated in the environment section; it also chooses per-model
+   * section variants (`rules@small.md`, whose `models:` globs match it).
+   * Default: none (plain section files only).
+   */
   model?: string;
   /** Selected tool names, in order (an array, not a comma-separated string). Default: read, bash, edit, write. A name nothing describes gets an info diagnostic. */
   tools?: readonly string[];
@@ -113,6 +117,13 @@ export interface SystemPromptOptions {
   deadlineMs?: number;
   /** Builtin prompts folder (`sections/`, `partials/`, `tools.md`, `rules.md`); must hold `sections/`. Default: the package's own. */
   builtinDir?: string;
+  /**
+   * Token budget of the whole prompt (estimated with the o200k_base encoding).
+   * Over it, sections that declare `shrink:` steps give up text, cheapest
+   * first, until it fits; the result's `budget` says what was cut. A whole
+   * number, 1 or more. Default: none.
+   */
+  maxPromptTokens?: number;
 }
 
 /** A skill the caller loaded itself (the `skills` option). */
@@ -162,6 +173,8 @@ export interface NormalizedOptions {
   maxContextBytes: number;
   /** `treeMtime` as a Date, or null for the entries' own mtimes. */
   treeMtime: Date | null;
+  /** The token budget, or null for none. */
+  maxPromptTokens: number | null;
 }
 
 /**
@@ -234,6 +247,7 @@ export async function normalizeOptions(
     roots,
     maxContextBytes: options.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES,
     treeMtime,
+    maxPromptTokens: options.maxPromptTokens ?? null,
   };
 }
 
@@ -381,6 +395,10 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   deadlineMs: (v) =>
     typeof v === "number" && v >= 0 ? undefined : "a number of milliseconds, 0 or more",
   builtinDir: isPath,
+  maxPromptTokens: (v) =>
+    typeof v === "number" && Number.isInteger(v) && v > 0
+      ? undefined
+      : "a whole number of tokens, 1 or more",
 };
 
 function checkTypes(options: SystemPromptOptions): void {

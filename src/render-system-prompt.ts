@@ -1,11 +1,14 @@
 import { join } from "node:path";
 import { readTextFile } from "./_fs.js";
 import { toPosix } from "./_paths.js";
+import { renderWithinBudget } from "./budget/fit.js";
+import type { BudgetReport } from "./budget/types.js";
 import type { PromptData } from "./data.js";
 import { capMessage, createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
-import { loadContextFiles } from "./gather/context-files.js";
-import { type GatherStep, lateStepsWarning, runStep } from "./gather/deadline.js";
+import type { TreeLine } from "./gather/_tree-layout.js";
+import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
+import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
 import { environmentStep } from "./gather/environment.js";
 import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
 import { buildToolSnippets, parseToolDescriptions } from "./gather/tools.js";
@@ -20,8 +23,15 @@ import {
   unknownToolDiagnostics,
 } from "./options.js";
 import { layerSections } from "./sections/layer.js";
-import { type CustomPrompt, type ExtraSection, renderSections } from "./sections/render.js";
+import { maxTokensWarnings } from "./sections/max-tokens.js";
+import {
+  type CustomPrompt,
+  type ExtraSection,
+  type RenderOutput,
+  renderSections,
+} from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
+import { variantForModel } from "./sections/variants.js";
 import { loadSkills, selectSkillsTool } from "./skills/index.js";
 import type { Skill } from "./skills/types.js";
 import { type Diagnostic, type RenderResult, type StepTiming, SyspromptError } from "./types.js";
@@ -37,6 +47,16 @@ export interface PreparedPrompt {
   extraSections: ExtraSection[];
   diagnostics: Diagnostic[];
   steps: StepTiming[];
+  /**
+   * Where the context files came from (folders searched, imports, cuts,
+   * files dedupe dropped): what `sysprompt explain` shows and `watch` watches.
+   * Render does not read it.
+   */
+  context: ContextProvenance;
+  /** The token budget (`maxPromptTokens`); absent for none. */
+  maxPromptTokens?: number;
+  /** The workspace tree's lines with their depth, for shrinking it under a budget. */
+  treeLines?: TreeLine[];
 }
 
 /**
@@ -60,26 +80,46 @@ function defaultEngine(): Engine {
   return sharedEngine;
 }
 
-/** The pure half of {@link renderSystemPrompt}: no I/O, same input ⇒ same bytes. */
+/**
+ * The pure half of {@link renderSystemPrompt}: no I/O, same input ⇒ same bytes.
+ * When a section declares `maxTokens`, the tokenizer is loaded (code, once per
+ * process) to count it; otherwise it is never loaded.
+ */
 export function renderPrepared(
   prepared: PreparedPrompt,
   engine: Engine = defaultEngine(),
 ): RenderResult {
-  const out = renderSections(prepared, engine);
+  const maxTokens = prepared.maxPromptTokens;
+  const out: RenderOutput & { budget?: BudgetReport } =
+    maxTokens === undefined
+      ? renderSections(prepared, engine)
+      : renderWithinBudget(prepared, engine, {
+          maxTokens,
+          ...(prepared.treeLines ? { treeLines: prepared.treeLines } : {}),
+        });
   return {
     text: out.text,
     sections: out.sections,
     // Capped: a message may quote a user file's text (a key, a name, a value).
-    diagnostics: [...prepared.diagnostics, ...out.diagnostics].map((d) => ({
-      ...d,
-      message: capMessage(d.message),
-    })),
+    diagnostics: [
+      ...prepared.diagnostics,
+      ...out.diagnostics,
+      ...maxTokensWarnings(prepared.templates, out.sections),
+    ].map((d) => ({ ...d, message: capMessage(d.message) })),
     steps: prepared.steps,
+    ...(out.budget ? { budget: out.budget } : {}),
   };
 }
 
-/** Locate and gather: every bit of I/O a render needs, bounded by the deadline. */
-export async function preparePrompt(options: SystemPromptOptions = {}): Promise<PreparedPrompt> {
+/**
+ * Locate and gather: every bit of I/O a render needs, bounded by the deadline.
+ * `runner` runs each gathering step; a prompt session passes one that reuses
+ * what has not changed on disk.
+ */
+export async function preparePrompt(
+  options: SystemPromptOptions = {},
+  runner: StepRunner = runStep,
+): Promise<PreparedPrompt> {
   const clock = () => performance.now();
   const started = clock();
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
@@ -96,46 +136,41 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   // Stops a late tree walk once the deadline has been met without it.
   const late = new AbortController();
   const steps = [
-    step("builtin", async () => loadBuiltin(builtinDir), {
+    keyed("builtin", builtinDir, loadBuiltin, {
       layer: emptyLayer("builtin"),
       tools: {},
       rules: [],
     }),
-    step("user", () => loadLayer(agentDir, "user", layerFiles), emptyLayer("user")),
-    step(
+    keyed(
+      "user",
+      { dir: agentDir, ...layerFiles },
+      (i) => loadLayer(i.dir, "user", i),
+      emptyLayer("user"),
+    ),
+    keyed(
       "project",
-      trusted ? () => loadLayer(projectDir, "project", layerFiles) : undefined,
+      { dir: projectDir, ...layerFiles },
+      trusted && ((i) => loadLayer(i.dir, "project", i)),
       emptyLayer("project"),
     ),
-    step(
+    keyed(
       "context",
-      options.noContextFiles
-        ? undefined
-        : () =>
-            loadContextFiles({
-              cwd,
-              agentDir,
-              roots,
-              home,
-              maxBytes: maxContextBytes,
-              projectTrusted: trusted,
-            }),
-      { files: [], diagnostics: [] },
+      { cwd, agentDir, roots, home, maxBytes: maxContextBytes, projectTrusted: trusted },
+      !options.noContextFiles && traceContextFiles,
+      { files: [], diagnostics: [], provenance: NO_CONTEXT },
     ),
-    step(
+    keyed(
       "skills",
+      {
+        cwd,
+        agentDir,
+        home,
+        projectTrusted: trusted,
+        projectDir: opts.projectDirName,
+        ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
+      },
       // Skills the caller loaded itself are the fallback of a step that does not run.
-      skillsTool && !opts.skills
-        ? () =>
-            loadSkills({
-              cwd,
-              agentDir,
-              home,
-              projectTrusted: trusted,
-              projectDir: opts.projectDirName,
-              ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
-            })
-        : undefined,
+      skillsTool !== null && !opts.skills && loadSkills,
       { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
     ),
     environmentStep({
@@ -144,28 +179,28 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
       agentDir,
       given: options.environment,
     }),
-    step(
+    keyed(
       "tree",
-      options.workspaceTree
-        ? () =>
-            buildWorkspaceTree(cwd, {
-              signal: late.signal,
-              ...(opts.treeMtime ? { mtime: opts.treeMtime } : {}),
-            })
-        : undefined,
+      { root: cwd, mtime: opts.treeMtime },
+      options.workspaceTree === true &&
+        ((i) =>
+          buildWorkspaceTree(i.root, {
+            signal: late.signal,
+            ...(i.mtime ? { mtime: i.mtime } : {}),
+          })),
       null as BuiltWorkspaceTree | null,
     ),
   ] as const;
   const [builtin, user, project, context, skills, environment, tree] = await Promise.all([
     // Not bounded: without the builtin templates there is no prompt at all, and
     // they sit beside the code that is already running.
-    runStep(steps[0], Number.POSITIVE_INFINITY, clock),
-    runStep(steps[1], deadline, clock),
-    runStep(steps[2], deadline, clock),
-    runStep(steps[3], deadline, clock),
-    runStep(steps[4], deadline, clock),
-    runStep(steps[5], deadline, clock),
-    runStep(steps[6], deadline, clock),
+    runner(steps[0], Number.POSITIVE_INFINITY, clock),
+    runner(steps[1], deadline, clock),
+    runner(steps[2], deadline, clock),
+    runner(steps[3], deadline, clock),
+    runner(steps[4], deadline, clock),
+    runner(steps[5], deadline, clock),
+    runner(steps[6], deadline, clock),
   ]);
   late.abort();
 
@@ -202,6 +237,16 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
   const appendPrompt = buildAppendPrompt(layers, appended);
   const contextFiles = context.value.files.map(({ path, content }) => ({ path, content }));
+  const ruleInputs = {
+    tools,
+    ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
+    ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
+  };
+  const stated = [
+    customPrompt?.template ? undefined : customPrompt?.text,
+    appendPrompt,
+    ...contextFiles.map((f) => f.content),
+  ];
   const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
     cwd: toPosix(cwd),
@@ -212,18 +257,10 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     // A rule the custom prompt, the addendum or a context file already states is not repeated.
     // Only a literal custom prompt counts: a template may fail and give way to the builtin base.
     rules: dropStatedRules(
-      buildRules({
-        tools,
-        ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
-        ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
-        generalRules: builtin.value.rules,
-      }),
-      [
-        customPrompt?.template ? undefined : customPrompt?.text,
-        appendPrompt,
-        ...contextFiles.map((f) => f.content),
-      ],
+      buildRules({ ...ruleInputs, generalRules: builtin.value.rules }),
+      stated,
     ),
+    guidelines: dropStatedRules(buildRules(ruleInputs), stated),
     environment: environment.value.entries,
     contextFiles,
     agentsMd: tree.value?.agentsMd ?? [],
@@ -244,18 +281,37 @@ export async function preparePrompt(options: SystemPromptOptions = {}): Promise<
     docs: options.docs ?? null,
   };
   return {
-    templates: layerSections(layers.flatMap((l) => l.sections)),
+    templates: layerSections(
+      layers.flatMap((l) => l.sections),
+      variantForModel(options.model),
+    ),
     partials: Object.assign({}, ...layers.map((l) => l.partials)),
     data,
     customPrompt,
     extraSections,
     diagnostics,
     steps: timings,
+    context: context.value.provenance,
+    ...(opts.maxPromptTokens !== null ? { maxPromptTokens: opts.maxPromptTokens } : {}),
+    ...(tree.value ? { treeLines: tree.value.lines } : {}),
   };
 }
 
-function step<T>(name: string, run: (() => Promise<T>) | undefined, fallback: T): GatherStep<T> {
-  return { name, run, fallback };
+/**
+ * A gathering step whose work is `load(inputs)`, or that is off (`false`).
+ * `inputs` must hold everything the work depends on besides the disk: a
+ * prompt session reuses the step's value while they, and every file and
+ * folder the work read, are unchanged.
+ */
+function keyed<I, T>(
+  name: string,
+  inputs: I,
+  load: ((inputs: I) => Promise<T>) | false,
+  fallback: T,
+): GatherStep<T> {
+  return load
+    ? { name, run: () => load(inputs), fallback, inputs }
+    : { name, run: undefined, fallback };
 }
 
 async function loadBuiltin(dir: string) {

@@ -1,3 +1,5 @@
+import type { BudgetReport } from "./budget/types.js";
+
 /** Where a piece of the prompt came from, lowest precedence first. */
 export type Layer = "builtin" | "user" | "project" | "option";
 
@@ -28,6 +30,8 @@ export interface WithDiagnostics<T> {
 export interface SectionSource {
   layer: Layer;
   path?: string;
+  /** The per-model variant that served it (`small` for `rules@small.md`); absent for a plain file. */
+  variant?: string;
 }
 
 export interface RenderedSection {
@@ -50,6 +54,8 @@ export interface RenderResult {
   sections: RenderedSection[];
   diagnostics: Diagnostic[];
   steps: StepTiming[];
+  /** Only when a token budget (`maxPromptTokens`) was given: the budget, the estimated count and every cut. */
+  budget?: BudgetReport;
 }
 
 /**

@@ -16,12 +16,23 @@ interface Choice<T> {
 
 const ALL_TOOLS = ["read", "bash", "edit", "write", "grep", "find", "ls"];
 
-const TOOLS: Choice<Pick<PromptData, "tools" | "toolSnippets" | "rules" | "skillsTool">>[] = [
-  { label: "no tools", value: { tools: [], toolSnippets: [], rules: [], skillsTool: null } },
+const TOOLS: Choice<
+  Pick<PromptData, "tools" | "toolSnippets" | "rules" | "guidelines" | "skillsTool">
+>[] = [
+  {
+    label: "no tools",
+    value: { tools: [], toolSnippets: [], rules: [], guidelines: [], skillsTool: null },
+  },
   {
     // The shell alone: skills are loaded through bash, and no tool has a snippet.
     label: "bash only",
-    value: { tools: ["bash"], toolSnippets: [], rules: ["Use the shell."], skillsTool: "bash" },
+    value: {
+      tools: ["bash"],
+      toolSnippets: [],
+      rules: ["Use the shell."],
+      guidelines: ["Use the shell."],
+      skillsTool: "bash",
+    },
   },
   {
     label: "all tools",
@@ -29,6 +40,7 @@ const TOOLS: Choice<Pick<PromptData, "tools" | "toolSnippets" | "rules" | "skill
       tools: ALL_TOOLS,
       toolSnippets: ALL_TOOLS.map((name) => ({ name, description: `What ${name} does.` })),
       rules: ["Read before you edit.", "Run the tests."],
+      guidelines: ["Read before you edit."],
       skillsTool: "read",
     },
   },

@@ -38,6 +38,7 @@ export const SCENARIO_KEYS = {
   roots: "roots",
   skillPaths: "skillPaths",
   maxContextBytes: "maxContextBytes",
+  maxPromptTokens: "maxPromptTokens",
 } as const satisfies Record<string, keyof SystemPromptOptions>;
 
 export type ScenarioKey = keyof typeof SCENARIO_KEYS;

@@ -317,7 +317,7 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
         report(
           "error",
           "unknown-partial",
-          `unknown partial "${partialName}"; ${others.length ? `the partials here are: ${others.join(", ")}` : "there are no partials here"}${partialName === "base" ? ' ("base" exists only in a section that overrides a lower layer\'s)' : ""}`,
+          `unknown partial "${partialName}"; ${others.length ? `the partials here are: ${others.join(", ")}` : "there are no partials here"}${partialName === "base" ? " (\"base\" exists only in a section that overrides a lower layer's, or in a variant beside its layer's plain file)" : ""}`,
           name,
         );
       }

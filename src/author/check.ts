@@ -128,11 +128,14 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine) {
 
   for (const layer of layers) {
     const name = layer.loaded.layer;
+    // A variant's `{{> base}}` is its own layer's plain file, when there is one.
+    const plain = new Set(layer.loaded.sections.filter((s) => !s.variant).map((s) => s.name));
     for (const section of layer.loaded.sections) {
       const path = section.source.path ?? "";
-      const partials = lowerSections.has(section.name)
-        ? new Set([...partialNames, "base"])
-        : partialNames;
+      const hasBase =
+        lowerSections.has(section.name) ||
+        (section.variant !== undefined && plain.has(section.name));
+      const partials = hasBase ? new Set([...partialNames, "base"]) : partialNames;
       check("section", name, { ...section, path }, { partials });
     }
     for (const section of layer.loaded.sections) lowerSections.add(section.name);
@@ -151,16 +154,26 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine) {
 }
 
 /**
- * The dynamic half: the layered sections rendered with every data case. A
- * failure is reported once (with the first case that shows it), and not at all
- * for a file whose static check already found an error: that error says more.
+ * The dynamic half: the layered sections rendered with every data case, once
+ * with the plain files and once more for each per-model variant (chosen in
+ * its layer, as a model its globs match would choose it). A failure is
+ * reported once (with the first case that shows it), and not at all for a
+ * file whose static check already found an error: that error says more.
  */
 function renderMatrix(
   layers: readonly CheckedLayer[],
   engine: Engine,
   failed: ReadonlySet<string | undefined>,
 ) {
-  const templates = layerSections(layers.flatMap((l) => l.loaded.sections));
+  const files = layers.flatMap((l) => l.loaded.sections);
+  const stacks = [
+    layerSections(files),
+    ...files
+      .filter((f) => f.variant)
+      .map((variant) =>
+        layerSections(files, (candidates) => candidates.find((c) => c === variant)),
+      ),
+  ];
   const partials: Record<string, string> = Object.assign(
     {},
     ...layers.map((l) => l.loaded.partials),
@@ -184,14 +197,20 @@ function renderMatrix(
   const cases = dataMatrix(systemTemplates);
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
-  for (const { label, data, customPrompt } of cases) {
-    const out = renderSections({ templates, partials, data, customPrompt }, engine);
-    for (const d of out.diagnostics) {
-      if (failed.has(d.path) || failedPartials.some((p) => d.message.startsWith(p))) continue;
-      const key = `${d.path}:${d.line}:${d.column}:${d.message}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      diagnostics.push({ ...d, code: "template-render", message: `${d.message} (data: ${label})` });
+  for (const templates of stacks) {
+    for (const { label, data, customPrompt } of cases) {
+      const out = renderSections({ templates, partials, data, customPrompt }, engine);
+      for (const d of out.diagnostics) {
+        if (failed.has(d.path) || failedPartials.some((p) => d.message.startsWith(p))) continue;
+        const key = `${d.path}:${d.line}:${d.column}:${d.message}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        diagnostics.push({
+          ...d,
+          code: "template-render",
+          message: `${d.message} (data: ${label})`,
+        });
+      }
     }
   }
   return { cases: cases.length, diagnostics };

@@ -5,13 +5,16 @@ import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../l
 import { checkFolders } from "../options.js";
 import { listMarkdown } from "../sections/load.js";
 import { SECTION_NAME } from "../sections/types.js";
+import { VARIANT_NAME } from "../sections/variants.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
 import type { EjectedFile, EjectOptions, EjectResult } from "./types.js";
 
 /**
  * Copies builtin section files, byte for byte, into the project's
  * `<projectDir>/sections/` (or with `user` the agent dir's `sections/`) as a
- * starting point for an override. An existing file is left alone unless
+ * starting point for an override. A section's per-model variants
+ * (`rules@small.md`) go with it: a plain copy alone would beat the builtin
+ * variant for every model. An existing file is left alone unless
  * `force` is set. A copy renders exactly as the builtin it came from, so
  * ejecting does not change the prompt, except where a user override of the
  * same section is now hidden by the project's copy (reported).
@@ -27,8 +30,14 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
     ...(options.builtinDir !== undefined ? { builtinDir: options.builtinDir } : {}),
   });
   const builtinDir = options.builtinDir ?? builtinPromptsDir();
-  const known = await builtinSectionNames(join(builtinDir, "sections"));
-  const names = chooseNames(options, known);
+  const files = (await listMarkdown(join(builtinDir, "sections"))).names;
+  const known = sectionNames(files);
+  const names = chooseNames(options, known).flatMap((name) => [
+    name,
+    ...files
+      .map((f) => f.slice(0, -".md".length))
+      .filter((f) => f.startsWith(`${name}@`) && VARIANT_NAME.test(f)),
+  ]);
   const dir = options.user
     ? join(agentDir, "sections")
     : join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR, "sections");
@@ -54,7 +63,7 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
       continue;
     }
     const userCopy = join(agentDir, "sections", `${name}.md`);
-    if (!options.user && (await kindOfPath(userCopy)) === "file") {
+    if (!options.user && !name.includes("@") && (await kindOfPath(userCopy)) === "file") {
       diagnostics.push({
         level: "warning",
         code: "eject-hides-user",
@@ -68,8 +77,11 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
 
 /** The builtin section names, sorted. */
 export async function builtinSectionNames(dir: string): Promise<string[]> {
-  const { names } = await listMarkdown(dir);
-  return names.map((n) => n.slice(0, -".md".length)).filter((n) => SECTION_NAME.test(n));
+  return sectionNames((await listMarkdown(dir)).names);
+}
+
+function sectionNames(files: readonly string[]): string[] {
+  return files.map((n) => n.slice(0, -".md".length)).filter((n) => SECTION_NAME.test(n));
 }
 
 function chooseNames(options: EjectOptions, known: readonly string[]): string[] {

@@ -1,5 +1,6 @@
 export { checkProject } from "./check.js";
 export { builtinSectionNames, ejectSections } from "./eject.js";
+export { explainPrompt } from "./explain.js";
 export { renderScenario, runSnapshots } from "./snapshot.js";
 export type {
   AuthorOptions,
@@ -9,9 +10,15 @@ export type {
   EjectedFile,
   EjectOptions,
   EjectResult,
+  ExplainedContextFile,
+  ExplainedSection,
+  ExplainReport,
   GoldenFile,
   RenderedScenario,
   ScenarioOutcome,
   SnapshotOptions,
   SnapshotReport,
+  WatchHooks,
+  WatchRender,
 } from "./types.js";
+export { DEFAULT_DEBOUNCE_MS, watchPrompt } from "./watch.js";

@@ -1,4 +1,5 @@
-import type { Diagnostic, DiagnosticLevel, Layer } from "../types.js";
+import type { PreparedPrompt } from "../render-system-prompt.js";
+import type { Diagnostic, DiagnosticLevel, Layer, RenderResult, StepTiming } from "../types.js";
 
 /** Where `checkProject` and `ejectSections` look. Every field is optional. */
 export interface AuthorOptions {
@@ -133,4 +134,109 @@ export interface SnapshotReport {
   counts: Record<ScenarioOutcome["status"], number>;
   /** In file name order. */
   scenarios: ScenarioOutcome[];
+}
+
+/** What `explainPrompt` reports about one section of the prompt. */
+export interface ExplainedSection {
+  name: string;
+  /** The `order` that placed it; null for the custom base prompt and new sections from code. */
+  order: number | null;
+  /** Where its text came from (`option`: a section from code or `--system-prompt`). */
+  layer: Layer;
+  /** The file its text came from; null when it came from code or option text. */
+  path: string | null;
+  /** The layer of the version it overrides, if any. */
+  overrides: Layer | null;
+  /** UTF-8 bytes of the section as it stands in the prompt, tags included. */
+  bytes: number;
+  /** Estimated tokens of the same text (see `ExplainReport.tokenizer`). */
+  tokens: number;
+  volatile: boolean;
+  /** Its `maxTokens` frontmatter, if any. */
+  maxTokens: number | null;
+  /** The per-model variant that served it (`small` for `rules@small.md`), or null for the plain file. */
+  variant: string | null;
+}
+
+/** One context file that was read: in the prompt, or dropped by dedupe. */
+export interface ExplainedContextFile {
+  path: string;
+  status: "loaded" | "dropped";
+  /** For a dropped file: the file that holds all of it. */
+  containedIn: string | null;
+  /** Bytes and estimated tokens of its text in the prompt (imports expanded); null when dropped. */
+  bytes: number | null;
+  tokens: number | null;
+  /** Files its `@imports` pulled in, every level, in order. */
+  imports: string[];
+  /** Of the file and its imports, those cut at `maxContextBytes`. */
+  cut: string[];
+}
+
+/** What `sysprompt explain` reports: where every byte of the prompt came from. */
+export interface ExplainReport {
+  /** Token counts are estimates with this encoding; other models' tokenizers differ. */
+  tokenizer: { encoding: string; estimate: true };
+  sections: ExplainedSection[];
+  total: { sections: number; bytes: number; tokens: number };
+  /**
+   * The part of the prompt before the first volatile section (separator
+   * included), which stays byte-identical from run to run and so can be cached
+   * by a provider across sessions. The whole prompt when nothing is volatile.
+   */
+  cacheStablePrefix: {
+    sections: number;
+    bytes: number;
+    tokens: number;
+    firstVolatile: string | null;
+  };
+  /** Every context file read, in prompt order, and the folders searched for them. */
+  contextFiles: { folders: number; files: ExplainedContextFile[] };
+  /** Skills listed in the prompt, and the tool the model loads them with (null: none is selected). */
+  skills: { listed: number; tool: "read" | "bash" | null };
+  /** Layered section templates and partials in this render; slash-command templates found. */
+  templates: { sections: number; partials: number; promptTemplates: number };
+  /** Every gathering step with its status and time. */
+  steps: StepTiming[];
+  /** Wall time of gathering (all steps, in parallel) and of rendering, in ms. */
+  timing: { gatherMs: number; renderMs: number };
+  /** What fitting `maxPromptTokens` cut; absent when no budget was given. */
+  budget?: RenderResult["budget"];
+  diagnostics: Diagnostic[];
+}
+
+/** How `watchPrompt` reports and when it stops. */
+export interface WatchHooks {
+  /** Watching stops, and `watchPrompt` resolves, when this aborts. */
+  signal: AbortSignal;
+  /** Called after the first render and after every re-render. */
+  onRender: (render: WatchRender) => void;
+  /** Quiet time after the last file event before a re-render. Default: 100 ms. */
+  debounceMs?: number;
+}
+
+/** One render of `watchPrompt`. */
+export interface WatchRender {
+  /** 0 for the first render, then 1, 2, … */
+  count: number;
+  /** The changed files (as the file system reported them) that led to this render; empty for the first. */
+  changed: string[];
+  /** This render's result; on `error`, the last good one. */
+  result: RenderResult;
+  /** What `result` was rendered from (templates, data): the inspector shows the data and each section's version. */
+  prepared: PreparedPrompt;
+  /** The previous render's result (not on the first render, nor on `error`). */
+  previous?: RenderResult;
+  /** What changed since the previous render, by section (see `diffSections`); undefined when nothing did. */
+  changes?: Record<string, string | null>;
+  /** The render's diagnostics, then the slash-command templates' (reloaded on every change). */
+  diagnostics: Diagnostic[];
+  /** The previous render's diagnostics, to tell new problems from fixed ones (absent on the first render). */
+  previousDiagnostics?: Diagnostic[];
+  /** Time of the render (gathering included), in ms. */
+  ms: number;
+  /** The folders watched after this render, sorted. */
+  watching: string[];
+  /** Why this render could not be made (a bad explicit option); watching goes on. */
+  error?: Error;
 }

@@ -13,6 +13,8 @@ export interface CliIo {
   isTTY?: boolean;
   /** The machine the environment section describes. Default: this one (probed). */
   machine?: Machine;
+  /** Stops `sysprompt watch` and `sysprompt serve` when it aborts. Default: Ctrl-C (SIGINT). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -30,6 +32,25 @@ export function exitCodeFor(
   strict: boolean | undefined,
 ): number {
   return strict && diagnostics.some((d) => d.level === "error") ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/**
+ * Runs a long-lived command until `io.signal` aborts or, without one, until
+ * Ctrl-C: the SIGINT handler lives only here and is removed when `run` ends.
+ */
+export async function untilStopped(
+  io: CliIo,
+  run: (signal: AbortSignal) => Promise<void>,
+): Promise<void> {
+  if (io.signal) return run(io.signal);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    await run(controller.signal);
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
 }
 
 /** A usage problem found by a command after parsing; the CLI prints it and exits 2. */

@@ -29,7 +29,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       .option("--tools <a,b>", "selected tools, comma-separated (default: read,bash,edit,write)")
       .option("--tool <name=text>", "describe or re-describe a tool (repeatable)", collect)
       .option("--guideline <text>", "add a rule (repeatable)", collect)
-      .option("--model <name>", "model name for the environment section")
+      .option(
+        "--model <name>",
+        "model name: stated in the environment section, and it picks per-model variants (rules@small.md)",
+      )
       .option("--system-prompt <text|file>", "replace the base prompt")
       .option("--append-system-prompt <text|file>", "append to the prompt (repeatable)", collect)
       .option("--now <iso>", "pin the clock (ISO 8601, UTC when no offset is given)")
@@ -41,6 +44,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
       .option("--tree", "add the workspace tree and the list of deeper AGENTS.md files")
       .option(
+        "--max-tokens <n>",
+        "token budget (o200k estimate): sections with shrink steps give up text until it fits",
+      )
+      .option(
         "--root <dir>",
         "extra workspace root: its context files load too (repeatable; relative to --cwd)",
         collect,
@@ -50,6 +57,13 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   renderFlags(program.command("render").description("print the system prompt"))
     .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")
     .addOption(new Option("--section <name>", "print only this section"))
+    .addHelpText(
+      "after",
+      example(
+        "sysprompt render --model gpt-5 --tree > prompt.md",
+        "the prompt; problems on stderr",
+      ),
+    )
     .action(async (flags) => {
       const { renderCommand } = await import("./commands/render.js");
       code = await renderCommand(flags, io);
@@ -57,9 +71,46 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   renderFlags(program.command("sections").description("list sections with order, layer and file"))
     .option("--json", "print the sections, the custom base prompt and the diagnostics as JSON")
+    .addHelpText(
+      "after",
+      example("sysprompt sections --untrusted", "what an untrusted checkout gets"),
+    )
     .action(async (flags) => {
       const { sectionsCommand } = await import("./commands/sections.js");
       code = await sectionsCommand(flags, io);
+    });
+
+  renderFlags(
+    program
+      .command("explain")
+      .description(
+        "where every byte comes from: sections with layer, file, bytes and tokens; context files; steps; cache-stable prefix",
+      ),
+  )
+    .option("--json", "print the whole report as JSON")
+    .addHelpText(
+      "after",
+      example("sysprompt explain --model gpt-5", "tokens are an o200k estimate"),
+    )
+    .action(async (flags) => {
+      const { explainCommand } = await import("./commands/explain.js");
+      code = await explainCommand(flags, io);
+    });
+
+  renderFlags(
+    program
+      .command("watch")
+      .description(
+        "re-render on every change to a file the prompt reads; show which sections changed",
+      ),
+  )
+    .addHelpText(
+      "after",
+      example("sysprompt watch --model gpt-5", "then edit .pi/sections/*.md; Ctrl-C stops"),
+    )
+    .action(async (flags) => {
+      const { watchCommand } = await import("./commands/watch.js");
+      code = await watchCommand(flags, io);
     });
 
   program
@@ -70,6 +121,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option("--agent-dir <dir>", "user layer folder")
     .option("--untrusted", "skip the project's templates and skills")
     .option("--strict", STRICT)
+    .addHelpText("after", example('sysprompt expand "/review src/a.ts"', "$1 is src/a.ts"))
     .action(async (text: string, flags) => {
       const { expandCommand } = await import("./commands/expand.js");
       code = await expandCommand(text, flags, io);
@@ -83,6 +135,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option("--untrusted", "skip the project's templates and skills")
     .option("--json", "print as JSON")
     .option("--strict", STRICT)
+    .addHelpText("after", example("sysprompt list --json", "templates, skills and their sources"))
     .action(async (flags) => {
       const { listCommand } = await import("./commands/list.js");
       code = await listCommand(flags, io);
@@ -133,6 +186,23 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .action(async (dir: string | undefined, flags) => {
       const { snapshotCommand } = await import("./commands/snapshot.js");
       code = await snapshotCommand(dir, flags, io);
+    });
+
+  renderFlags(
+    program
+      .command("serve")
+      .description("a live inspector page on 127.0.0.1: sections, token bars, diagnostics, diffs"),
+  )
+    .option("--port <n>", "port to listen on (default: a free one, printed)")
+    .option("--host <host>", "127.0.0.1 or localhost; nothing else is allowed (default: 127.0.0.1)")
+    .option("--open", "open the page in the default browser")
+    .addHelpText(
+      "after",
+      example("sysprompt serve --open", "then edit .pi/sections/*.md and watch the page"),
+    )
+    .action(async (flags) => {
+      const { serveCommand } = await import("./commands/serve.js");
+      code = await serveCommand(flags, io);
     });
 
   try {

@@ -20,6 +20,7 @@ export interface RenderFlags {
   tree?: boolean;
   deadline?: string;
   root?: string[];
+  maxTokens?: string;
   strict?: boolean;
 }
 
@@ -91,5 +92,13 @@ export function toRenderOptions(
   if (flags.tree) options.workspaceTree = true;
   // Relative to --cwd, like every path option; a root that is not a folder is exit 2.
   if (flags.root?.length) options.roots = flags.root;
+  if (flags.maxTokens !== undefined) {
+    if (!/^\d+$/.test(flags.maxTokens) || Number(flags.maxTokens) < 1) {
+      throw new UsageError(
+        `--max-tokens expects a whole number of tokens, 1 or more, such as 8000, got "${flags.maxTokens}"`,
+      );
+    }
+    options.maxPromptTokens = Number(flags.maxTokens);
+  }
   return options;
 }

@@ -1,5 +1,5 @@
-import { readdir, readlink } from "node:fs/promises";
 import { join, sep } from "node:path";
+import { readdir, readlink } from "../_io.js";
 import { type EntryKind, statOf, type TreeListing } from "./_tree-walk.js";
 
 /** One line of the rendered tree; `depth` 0 is the root line. */

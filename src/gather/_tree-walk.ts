@@ -1,13 +1,12 @@
-import {
-  type Dirent,
-  lstat as lstatCb,
-  readdir as readdirCb,
-  type Stats,
-  stat as statCb,
-} from "node:fs";
+import type { Dirent, Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { readTextFile } from "../_fs.js";
 import { addGitignore, type Ignore, isIgnored } from "../_gitignore.js";
+import {
+  lstatCallback as lstatCb,
+  readdirCallback as readdirCb,
+  statCallback as statCb,
+} from "../_io.js";
 
 /** The instruction file the walk collects from folders below the root. */
 export const AGENTS_FILE = "AGENTS.md";

@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
-import { type FileHandle, open, stat } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { decodeText } from "../_fs.js";
+import { open, stat } from "../_io.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
 
 /** Default cap of each context file and each import (`maxContextBytes`). */

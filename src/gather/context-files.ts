@@ -1,14 +1,14 @@
 import type { Stats } from "node:fs";
-import { lstat, readlink, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, parse as parsePath, resolve } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
+import { lstat, readlink, stat } from "../_io.js";
 import { expandHome, toPosix } from "../_paths.js";
 import type { ContextFile } from "../data.js";
 import { resolveAgentDir } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
 import { checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
-import { dedupeContextFiles } from "./dedupe.js";
+import { type DroppedContextFile, dedupeWithDropped } from "./dedupe.js";
 import { expandImports } from "./imports.js";
 import { findProjectRoot, isWithin } from "./project-root.js";
 import { resolveRoots } from "./roots.js";
@@ -216,6 +216,38 @@ async function contextFolders(o: {
 export async function loadContextFiles(
   options: ContextFilesOptions,
 ): Promise<{ files: ContextFile[]; diagnostics: Diagnostic[] }> {
+  const { files, diagnostics } = await traceContextFiles(options);
+  return { files, diagnostics };
+}
+
+/** One context file that was read, with what its imports pulled in. */
+export interface ContextFileTrace {
+  /** As in `files` (forward slashes). */
+  path: string;
+  /** Real paths of the files its `@imports` pulled in, every level, in the order expanded. */
+  imports: string[];
+  /** Of the file and its imports, those cut at `maxBytes` (real paths for imports). */
+  cut: string[];
+}
+
+/** Where the context files came from: what `sysprompt explain` shows and `sysprompt watch` watches. */
+export interface ContextProvenance {
+  /** The folders searched for a context file, in prompt order (the agent dir first). */
+  folders: string[];
+  /** Every file read, in prompt order, including those dedupe dropped. */
+  files: ContextFileTrace[];
+  /** Files left out because a later file holds all of them. */
+  dropped: DroppedContextFile[];
+}
+
+export const NO_CONTEXT: ContextProvenance = { folders: [], files: [], dropped: [] };
+
+/** {@link loadContextFiles}, with the provenance of every file. */
+export async function traceContextFiles(options: ContextFilesOptions): Promise<{
+  files: ContextFile[];
+  diagnostics: Diagnostic[];
+  provenance: ContextProvenance;
+}> {
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
   const home = options.home ?? homedir();
   const cwd = resolve(expandHome(options.cwd, home));
@@ -258,9 +290,20 @@ export async function loadContextFiles(
       return one.file;
     }),
   );
-  const deduped = dedupeContextFiles(loaded.filter((f): f is ContextFile => f !== undefined));
-  return { files: deduped.files, diagnostics: [...perFolder.flat(), ...deduped.diagnostics] };
+  const read = loaded.filter((f): f is LoadedFile => f !== undefined);
+  const deduped = dedupeWithDropped(read.map(({ path, content }) => ({ path, content })));
+  return {
+    files: deduped.files,
+    diagnostics: [...perFolder.flat(), ...deduped.diagnostics],
+    provenance: {
+      folders: folders.map((f) => toPosix(f.dir)),
+      files: read.map(({ path, imports, cut }) => ({ path, imports, cut })),
+      dropped: deduped.dropped,
+    },
+  };
 }
+
+type LoadedFile = ContextFile & Omit<ContextFileTrace, "path">;
 
 async function loadOne(
   path: string,
@@ -268,19 +311,30 @@ async function loadOne(
   folder: ContextFolder,
   home: string,
   maxBytes: number,
-): Promise<{ file?: ContextFile; diagnostics: Diagnostic[] }> {
+): Promise<{ file?: LoadedFile; diagnostics: Diagnostic[] }> {
   const read = await readCappedText(path, maxBytes);
   if (!read.ok) return { diagnostics: read.diagnostics };
+  const state = { visited: new Set([real]), tried: 0, cut: [] as string[] };
   const expanded = await expandImports(
     read.text,
     { path, dir: dirname(real) },
     { home, maxBytes, allowed: folder.allowed, allowedText: folder.allowedText },
-    { visited: new Set([real]), tried: 0 },
+    state,
   );
   let content = expanded.text.trim();
-  if (read.omitted > 0) content = `${content}\n${cutMarker(read.omitted, maxBytes)}`;
+  const cut = state.cut.map((p) => toPosix(p));
+  if (read.omitted > 0) {
+    content = `${content}\n${cutMarker(read.omitted, maxBytes)}`;
+    cut.unshift(toPosix(path));
+  }
   return {
-    file: { path: toPosix(path), content },
+    file: {
+      path: toPosix(path),
+      content,
+      // The set starts with the file itself; the rest are its imports, in the order expanded.
+      imports: [...state.visited].slice(1).map((p) => toPosix(p)),
+      cut,
+    },
     diagnostics: [...read.diagnostics, ...expanded.diagnostics],
   };
 }

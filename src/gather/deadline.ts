@@ -26,6 +26,13 @@ export interface GatherStep<T> {
    * result is used once, so it is at most one render old.
    */
   cacheKey?: string;
+  /**
+   * Every value `run` depends on besides the file system (folders, options),
+   * compared with `util.isDeepStrictEqual`. A prompt session reuses the step's
+   * last value while these are equal and nothing `run` read has changed on
+   * disk; a step without `inputs` runs every time.
+   */
+  inputs?: unknown;
 }
 
 export interface StepOutcome<T> {
@@ -33,6 +40,13 @@ export interface StepOutcome<T> {
   timing: StepTiming;
   diagnostics: Diagnostic[];
 }
+
+/** How `preparePrompt` runs each step: {@link runStep}, or a prompt session's runner that reuses unchanged results. */
+export type StepRunner = <T>(
+  step: GatherStep<T>,
+  deadline: number,
+  clock: () => number,
+) => Promise<StepOutcome<T>>;
 
 /** Work that outlived its render, by cache key. */
 type LateWork = { state: "running"; promise: Promise<unknown> } | { state: "done"; value: unknown };

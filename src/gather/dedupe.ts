@@ -14,6 +14,20 @@ import { splitParagraphs } from "./_markdown.js";
 export function dedupeContextFiles<T extends ContextFile>(
   files: readonly T[],
 ): { files: T[]; diagnostics: Diagnostic[] } {
+  const { dropped: _, ...result } = dedupeWithDropped(files);
+  return result;
+}
+
+/** A context file left out by dedupe, and the kept file that holds all of it. */
+export interface DroppedContextFile {
+  path: string;
+  containedIn: string;
+}
+
+/** {@link dedupeContextFiles}, also saying which files were dropped (for `sysprompt explain`). */
+export function dedupeWithDropped<T extends ContextFile>(
+  files: readonly T[],
+): { files: T[]; diagnostics: Diagnostic[]; dropped: DroppedContextFile[] } {
   // Paragraphs become small integers, so comparing runs is comparing numbers.
   const ids = new Map<string, number>();
   const lists = files.map((f) =>
@@ -40,15 +54,19 @@ export function dedupeContextFiles<T extends ContextFile>(
     else containedIn.set(i, host);
   }
   const diagnostics: Diagnostic[] = [];
+  const dropped: DroppedContextFile[] = [];
   for (const [i, host] of [...containedIn].sort((a, b) => a[0] - b[0])) {
+    const path = files[i]?.path ?? "";
+    const containedIn = files[host]?.path ?? "";
     diagnostics.push({
       level: "info",
       code: "context-duplicate",
-      message: `not loaded: ${files[host]?.path} contains all of it, in the same order`,
-      path: files[i]?.path ?? "",
+      message: `not loaded: ${containedIn} contains all of it, in the same order`,
+      path,
     });
+    dropped.push({ path, containedIn });
   }
-  return { files: kept.map((i) => files[i] as T), diagnostics };
+  return { files: kept.map((i) => files[i] as T), diagnostics, dropped };
 }
 
 /** True when `needle` occurs in `haystack` as one contiguous run (Knuth–Morris–Pratt, linear). */

@@ -172,6 +172,13 @@ export function environmentStep(
       }),
     fallback: { entries: soFar, diagnostics: [] },
     partial: () => ({ entries: soFar, diagnostics: [] }),
+    // The files it reads (/etc/os-release, the GPU cache) are checked on disk; these are the rest.
+    inputs: {
+      machine,
+      agentDir: options.agentDir,
+      gpuTimeoutMs: options.gpuTimeoutMs,
+      env: [...TERMINAL_VARS, "TZ"].map((name) => env[name]),
+    },
   };
   if (machine.runProbe) {
     step.cacheKey = `environment\0${JSON.stringify([
@@ -181,7 +188,7 @@ export function environmentStep(
       machine.release ?? null,
       machine.hostname ?? null,
       machine.timeZone ?? null,
-      TERMINAL_VARS.map((v) => env[v] ?? null),
+      [...TERMINAL_VARS, "TZ"].map((v) => env[v] ?? null),
     ])}`;
   }
   return step;

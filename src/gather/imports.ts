@@ -1,5 +1,5 @@
-import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { realpath } from "../_io.js";
 import type { Diagnostic } from "../types.js";
 import { cutMarker, readCappedText } from "./capped-read.js";
 import { findImportTokens, type ImportToken } from "./import-tokens.js";
@@ -22,6 +22,8 @@ export interface ImportState {
   visited: Set<string>;
   /** Imports tried so far, against {@link MAX_IMPORTS_PER_FILE}. */
   tried: number;
+  /** When given, the real path of each imported file that was cut at `maxBytes` is added here. */
+  cut?: string[];
 }
 
 /** Where the imports of one context file may lead, and how much of each is read. */
@@ -180,7 +182,10 @@ async function importOne(
     depth + 1,
   );
   let text = inner.text.trimEnd();
-  if (read.omitted > 0) text = `${text}\n${cutMarker(read.omitted, scope.maxBytes)}`;
+  if (read.omitted > 0) {
+    text = `${text}\n${cutMarker(read.omitted, scope.maxBytes)}`;
+    state.cut?.push(real);
+  }
   return { text, diagnostics: [...read.diagnostics, ...inner.diagnostics] };
 }
 

@@ -1,5 +1,5 @@
-import { lstat } from "node:fs/promises";
 import { dirname, isAbsolute, relative, sep } from "node:path";
+import { lstat } from "../_io.js";
 
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that holds

@@ -1,5 +1,5 @@
-import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { stat } from "../_io.js";
 import { expandHome } from "../_paths.js";
 import { SyspromptError } from "../types.js";
 

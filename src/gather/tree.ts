@@ -1,8 +1,8 @@
-import { stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
+import { stat } from "../_io.js";
 import { parseNow } from "../options.js";
 import { SyspromptError } from "../types.js";
-import { layoutTree } from "./_tree-layout.js";
+import { layoutTree, type TreeLine } from "./_tree-layout.js";
 import { walkTree } from "./_tree-walk.js";
 
 /** Levels of entries shown below the root. */
@@ -44,6 +44,8 @@ export interface BuiltWorkspaceTree {
   rendered: string;
   /** True when the line cap dropped lines. */
   truncated: boolean;
+  /** The same lines with their depth (0: the root and the closing marker), for re-laying the tree out under a token budget. */
+  lines: TreeLine[];
   /**
    * AGENTS.md files down to depth 4 (`a/AGENTS.md` … `a/b/c/AGENTS.md`; never the
    * root's own), as relative POSIX paths, sorted, at most 200.
@@ -114,6 +116,7 @@ export async function buildWorkspaceTree(
   return {
     rendered: capped.lines.map((l) => l.text).join("\n"),
     truncated: capped.truncated,
+    lines: capped.lines,
     agentsMd: pickAgentsMd(listing.agentsMd),
     agentsMdOmitted: Math.max(0, listing.agentsMd.length - MAX_AGENTS_MD),
   };

@@ -1,5 +1,7 @@
+import type { Layer } from "../types.js";
 import { defaultMeta } from "./meta.js";
 import type { SectionFile, SectionTemplate } from "./types.js";
+import type { VariantPicker } from "./variants.js";
 
 /**
  * Stacks section files from lowest to highest layer. A later file with the
@@ -7,10 +9,20 @@ import type { SectionFile, SectionTemplate } from "./types.js";
  * set, and keeps the replaced version as `lower` (for `{{> base}}` and as the
  * fallback when it fails to render). A file with a blank body inherits the
  * body too (see {@link inheritsBody}). Sorted by {@link sectionKey}.
+ *
+ * Variant files (`rules@small.md`) are chosen within their layer: `pick`
+ * (by default none, see `variantForModel`) may choose one of a layer's
+ * variants of a section, sorted by file name, and the chosen one stacks
+ * over that layer's plain file — inheriting its keys, with it as `lower` —
+ * or, when the layer has none, over the layers below. Variants not chosen
+ * take no part. Files come grouped by layer, lowest first, as layers load.
  */
-export function layerSections(files: readonly SectionFile[]): SectionTemplate[] {
+export function layerSections(
+  files: readonly SectionFile[],
+  pick: VariantPicker = () => undefined,
+): SectionTemplate[] {
   const byName = new Map<string, SectionTemplate>();
-  for (const file of files) {
+  const stack = (file: SectionFile) => {
     const lower = byName.get(file.name);
     const inherited = lower?.meta ?? defaultMeta(file.name);
     byName.set(file.name, {
@@ -19,10 +31,42 @@ export function layerSections(files: readonly SectionFile[]): SectionTemplate[] 
       body: file.body,
       bodyLine: file.bodyLine,
       source: file.source,
+      ...(file.variant ? { models: file.variant.models } : {}),
       ...(lower ? { lower } : {}),
     });
+  };
+  for (const layer of groupByLayer(files)) {
+    const variants = new Map<string, SectionFile[]>();
+    for (const file of layer) {
+      if (file.variant) variants.set(file.name, [...(variants.get(file.name) ?? []), file]);
+    }
+    for (const file of layer) if (!file.variant) stack(file);
+    for (const candidates of variants.values()) {
+      const chosen = pick(candidates.sort(byFileName));
+      if (chosen) stack(chosen);
+    }
   }
   return sortSections([...byName.values()]);
+}
+
+function byFileName(a: SectionFile, b: SectionFile): number {
+  const x = `${a.name}@${a.variant?.name}.md`;
+  const y = `${b.name}@${b.variant?.name}.md`;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Consecutive runs of files of one layer. */
+function groupByLayer(files: readonly SectionFile[]): SectionFile[][] {
+  const groups: SectionFile[][] = [];
+  let current: Layer | undefined;
+  for (const file of files) {
+    if (file.source.layer !== current || groups.length === 0) {
+      groups.push([]);
+      current = file.source.layer;
+    }
+    groups[groups.length - 1]?.push(file);
+  }
+  return groups;
 }
 
 /**

@@ -1,14 +1,17 @@
-import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { readTextFile } from "../_fs.js";
+import { readdir } from "../_io.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { readSectionMeta } from "./meta.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME, type SectionFile } from "./types.js";
+import { readVariantModels, VARIANT_NAME } from "./variants.js";
 
 /**
  * Parses one section file's text. Never touches the disk. Bad frontmatter
  * means the file is ignored (returns no section) with a located diagnostic.
+ * A `name` with `@` (`rules@small`) is a variant of the section before the
+ * `@`: without a usable `models:` list it is ignored too.
  */
 export function parseSectionFile(
   name: string,
@@ -16,6 +19,9 @@ export function parseSectionFile(
   path: string,
   layer: Layer,
 ): { section?: SectionFile; diagnostics: Diagnostic[] } {
+  const at = name.indexOf("@");
+  const base = at < 0 ? name : name.slice(0, at);
+  const variantName = at < 0 ? undefined : name.slice(at + 1);
   const doc = parseFrontmatter(text, path);
   if (!doc.ok) {
     return {
@@ -26,12 +32,21 @@ export function parseSectionFile(
       })),
     };
   }
-  const { meta, diagnostics } = readSectionMeta(doc.data, path);
-  const keyLines = diagnostics.length > 0 ? frontmatterKeyLines(text) : undefined;
+  const { meta, diagnostics } = readSectionMeta(doc.data, path, {
+    variant: variantName !== undefined,
+  });
+  const keyLines =
+    diagnostics.length > 0 || variantName !== undefined ? frontmatterKeyLines(text) : undefined;
   for (const d of diagnostics) {
     const key = /"([^"]+)"/.exec(d.message)?.[1];
     const line = key ? keyLines?.get(key) : undefined;
     if (line) d.line = line;
+  }
+  let variant: SectionFile["variant"];
+  if (variantName !== undefined) {
+    const read = readVariantModels(doc.data, path, keyLines?.get("models"));
+    if (!read.models) return { diagnostics: [...doc.diagnostics, ...read.diagnostics] };
+    variant = { name: variantName, models: read.models };
   }
   if (Object.keys(doc.data).length === 0 && doc.body.trim() === "") {
     // An empty file once blanked the section below it; now it keeps that body.
@@ -44,7 +59,14 @@ export function parseSectionFile(
     });
   }
   return {
-    section: { name, meta, body: doc.body, bodyLine: doc.bodyLine, source: { layer, path } },
+    section: {
+      name: base,
+      meta,
+      body: doc.body,
+      bodyLine: doc.bodyLine,
+      source: variant ? { layer, path, variant: variant.name } : { layer, path },
+      ...(variant ? { variant } : {}),
+    },
     diagnostics: [...doc.diagnostics, ...diagnostics],
   };
 }
@@ -98,7 +120,20 @@ export async function loadSectionsFromDir(
 async function loadOne(dir: string, file: string, layer: Layer) {
   const path = join(dir, file);
   const name = file.slice(0, -".md".length);
-  if (!SECTION_NAME.test(name)) {
+  if (name.includes("@") && !VARIANT_NAME.test(name)) {
+    return {
+      diagnostics: [
+        {
+          level: "warning",
+          code: "variant-name",
+          message: `"${file}" is not a valid variant file name (${VARIANT_NAME.source} plus .md, such as rules@small.md); ignored`,
+          path,
+        } satisfies Diagnostic,
+      ],
+    };
+  }
+  const section = name.split("@")[0] ?? name;
+  if (!name.includes("@") && !SECTION_NAME.test(name)) {
     return {
       diagnostics: [
         {
@@ -110,13 +145,13 @@ async function loadOne(dir: string, file: string, layer: Layer) {
       ],
     };
   }
-  if (name === CUSTOM_PROMPT_SECTION) {
+  if (section === CUSTOM_PROMPT_SECTION) {
     return {
       diagnostics: [
         {
           level: "warning",
           code: "section-name",
-          message: `"${name}" is the name of the custom base prompt, not a section; to replace the base prompt, use SYSTEM.md or SYSTEM_TEMPLATE.md beside the sections folder; ignored`,
+          message: `"${section}" is the name of the custom base prompt, not a section; to replace the base prompt, use SYSTEM.md or SYSTEM_TEMPLATE.md beside the sections folder; ignored`,
           path,
         } satisfies Diagnostic,
       ],

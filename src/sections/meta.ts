@@ -1,22 +1,44 @@
+import { readShrinkSpec } from "../budget/spec.js";
 import type { Diagnostic } from "../types.js";
 import type { SectionMeta } from "./types.js";
 
 const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
-const KNOWN_KEYS = new Set(["order", "tag", "base", "volatile", "enabled", "description"]);
+const KNOWN_KEYS = new Set([
+  "order",
+  "tag",
+  "base",
+  "volatile",
+  "enabled",
+  "description",
+  "maxTokens",
+  "shrink",
+  "models",
+]);
 
 /** What a section gets when neither it nor a lower layer sets a key. */
 export function defaultMeta(name: string): SectionMeta {
-  return { order: 1000, tag: name, base: false, volatile: false, enabled: true, description: "" };
+  return {
+    order: 1000,
+    tag: name,
+    base: false,
+    volatile: false,
+    enabled: true,
+    description: "",
+    shrink: null,
+  };
 }
 
 /**
  * Validates a section file's frontmatter. A key with a value of the wrong type
  * is dropped with a diagnostic (the lower layer's value or the default then
- * applies); unknown keys are reported but harmless.
+ * applies); unknown keys are reported but harmless. `models` belongs to
+ * variant files (`rules@small.md`), which read it themselves; in a plain file
+ * it is reported and ignored.
  */
 export function readSectionMeta(
   data: Record<string, unknown>,
   path: string,
+  options: { variant?: boolean } = {},
 ): { meta: Partial<SectionMeta>; diagnostics: Diagnostic[] } {
   const meta: Partial<SectionMeta> = {};
   const diagnostics: Diagnostic[] = [];
@@ -48,6 +70,27 @@ export function readSectionMeta(
         if (typeof value === "string") meta.description = value.trim();
         else bad(key, "a string");
         break;
+      case "maxTokens":
+        if (typeof value === "number" && Number.isSafeInteger(value) && value >= 1) {
+          meta.maxTokens = value;
+        } else bad(key, "a whole number of tokens, 1 or more");
+        break;
+      case "shrink": {
+        const read = readShrinkSpec(value);
+        if (read.ok) meta.shrink = read.spec;
+        else bad(key, read.expected);
+        break;
+      }
+      case "models":
+        if (!options.variant) {
+          diagnostics.push({
+            level: "warning",
+            code: "section-meta",
+            message: `frontmatter "models" applies only to a variant file such as ${fileStem(path)}@small.md; in a plain section file it is ignored`,
+            path,
+          });
+        }
+        break;
       default:
         if (!KNOWN_KEYS.has(key)) {
           diagnostics.push({
@@ -60,4 +103,10 @@ export function readSectionMeta(
     }
   }
   return { meta, diagnostics };
+}
+
+/** `rules` for `/x/sections/rules.md`. */
+function fileStem(path: string): string {
+  const file = path.split(/[\\/]/).pop() ?? "";
+  return file.endsWith(".md") ? file.slice(0, -".md".length) : file || "name";
 }

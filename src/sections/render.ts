@@ -30,6 +30,18 @@ export interface ExtraSection {
   text: string;
 }
 
+/**
+ * What one section sees instead of the shared data, and lines added at the
+ * end of its body (inside its tag). Fitting a token budget renders the
+ * sections it shrinks this way; no other section is touched.
+ */
+export interface SectionPatch {
+  /** Data fields replaced for this section only (its `{{> base}}` and fallbacks too). */
+  data?: Partial<PromptData>;
+  /** Marker lines appended after a blank line; they keep a section whose body is empty. */
+  notes?: readonly string[];
+}
+
 export interface RenderInput {
   /** Layered section templates, sorted (see `layerSections`). */
   templates: readonly SectionTemplate[];
@@ -38,6 +50,8 @@ export interface RenderInput {
   data: PromptData;
   customPrompt?: CustomPrompt | null;
   extraSections?: readonly ExtraSection[];
+  /** Per-section data and notes, by section name. */
+  patches?: ReadonlyMap<string, SectionPatch>;
 }
 
 export interface RenderOutput {
@@ -89,9 +103,10 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     }
     const used = chooseVersion(template);
     if (!used) continue;
+    const { meta, source } = used.version;
     place(
       sectionKey(used.version),
-      makeSection(template.name, used.text, used.version.meta.tag, used.version.source),
+      makeSection(template.name, used.text, meta.tag, source, input.patches?.get(template.name)),
     );
   }
   let given = 0;
@@ -105,6 +120,11 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   const sections = placed.sort((a, b) => compareSectionKeys(a.key, b.key)).map((p) => p.section);
 
   return { text: sections.map((s) => s.text).join("\n\n"), sections, diagnostics };
+
+  function dataFor(name: string): PromptData {
+    const patch = input.patches?.get(name)?.data;
+    return patch ? { ...data, ...patch } : data;
+  }
 
   /**
    * Adds a section unless its name is taken. Files and options never repeat
@@ -193,7 +213,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
         }
       : undefined;
     try {
-      return engine.render(template.body, data, {
+      return engine.render(template.body, dataFor(template.name), {
         partials: base ? { ...partials, base } : partials,
       });
     } catch (error) {
@@ -219,14 +239,17 @@ function withFinalNewline(text: string): string {
   return text === "" || text.endsWith("\n") ? text : `${text}\n`;
 }
 
-/** A formatted, trimmed, tag-wrapped section; undefined when its body is empty. */
+/** A formatted, trimmed, tag-wrapped section; undefined when its body (and notes) are empty. */
 function makeSection(
   name: string,
   body: string,
   tag: string | false,
   source: SectionSource,
+  patch?: SectionPatch,
 ): RenderedSection | undefined {
-  const text = formatPrompt(body).trim();
+  const notes = patch?.notes?.join("\n") ?? "";
+  const formatted = formatPrompt(body).trim();
+  const text = notes === "" ? formatted : formatted === "" ? notes : `${formatted}\n\n${notes}`;
   if (text === "") return undefined;
   return { name, text: tag === false ? text : `<${tag}>\n${text}\n</${tag}>`, source };
 }

@@ -1,3 +1,4 @@
+import type { ShrinkSpec } from "../budget/types.js";
 import type { SectionSource } from "../types.js";
 
 /** Section names: lower-case, start with a letter. */
@@ -24,6 +25,21 @@ export interface SectionMeta {
   /** `false` switches the section off. */
   enabled: boolean;
   description: string;
+  /** A warning when the rendered section is longer than this many tokens (an o200k estimate). Default: no limit. */
+  maxTokens?: number;
+  /**
+   * How the section gives up text to fit a token budget; null: never touched.
+   * Sections with the lowest `priority` shrink first.
+   */
+  shrink: ShrinkSpec | null;
+}
+
+/** What makes a file a per-model variant (`rules@small.md`). */
+export interface SectionVariant {
+  /** The part after `@`: `small`. */
+  name: string;
+  /** Globs matched case-insensitively against the whole model name. */
+  models: string[];
 }
 
 /** One section file as read from one layer, before layering. */
@@ -34,7 +50,10 @@ export interface SectionFile {
   body: string;
   /** 1-based line of the file on which `body` starts, to locate template errors. */
   bodyLine: number;
+  /** `source.variant` names the variant for a variant file. */
   source: SectionSource;
+  /** Set for a variant file (`<name>@<variant>.md`). */
+  variant?: SectionVariant;
 }
 
 /** A section after layering: the winning file, its resolved meta, and the version it replaced. */
@@ -44,6 +63,12 @@ export interface SectionTemplate {
   body: string;
   bodyLine: number;
   source: SectionSource;
-  /** The lower layer's version, rendered by `{{> base}}` and used as fallback on errors. */
+  /** The globs of the variant that serves this version, when it is one. */
+  models?: string[];
+  /**
+   * The version below: the lower layer's, or for a variant, its own layer's
+   * plain file when there is one. Rendered by `{{> base}}`, used as fallback
+   * on errors.
+   */
   lower?: SectionTemplate;
 }

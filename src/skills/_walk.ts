@@ -1,8 +1,8 @@
 import type { Dirent } from "node:fs";
-import { readdir, readlink, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { kindOfPath, readTextFile, undecodableName } from "../_fs.js";
 import { addGitignore, type Ignore, isIgnored } from "../_gitignore.js";
+import { readdir, readlink, realpath } from "../_io.js";
 import type { Diagnostic } from "../types.js";
 
 /** The file that makes a folder one skill. */

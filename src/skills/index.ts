@@ -1,6 +1,6 @@
 export { expandSkillCommand } from "./expand.js";
 export { formatSkillsForPrompt, selectSkillsTool } from "./format.js";
-export { loadSkillFromFile, loadSkills, loadSkillsFromDir } from "./load.js";
+export { loadSkillFromFile, loadSkills, loadSkillsFromDir, skillRoots } from "./load.js";
 export type {
   LoadSkillsOptions,
   LoadSkillsResult,

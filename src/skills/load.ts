@@ -118,6 +118,23 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadS
   return { skills: loaded.skills, diagnostics: [...diagnostics, ...loaded.diagnostics] };
 }
 
+/**
+ * The folders and files {@link loadSkills} searches with these options, in
+ * its order, each once (explicit `paths`, then the project's roots unless it
+ * is untrusted, then the user's), whether they exist or not: what
+ * `sysprompt watch` watches for new and edited skills.
+ */
+export async function skillRoots(options: LoadSkillsOptions = {}): Promise<string[]> {
+  const { cwd, agentDir, home } = resolveCommonPaths(options);
+  const roots = (options.paths ?? []).map((raw) => resolve(cwd, expandHome(raw, home)));
+  if (options.includeDefaults ?? true) {
+    for (const root of await defaultRoots(cwd, agentDir, home, options.projectDir ?? ".pi")) {
+      if (root.source !== "project" || options.projectTrusted !== false) roots.push(root.path);
+    }
+  }
+  return [...new Set(roots)];
+}
+
 /** Reads candidates in order, loading each real file once and keeping the first skill of a name. */
 async function loadCandidates(
   candidates: { candidate: SkillCandidate; source: SkillSource }[],

@@ -35,6 +35,14 @@ describe("explicit options are checked before anything is read", () => {
       [{ workspaceTree: "yes" }, 'workspaceTree: must be true or false, got "yes"'],
       [{ model: 7 }, "model: must be a string, got 7"],
       [
+        { maxPromptTokens: 0 },
+        "maxPromptTokens: must be a whole number of tokens, 1 or more, got 0",
+      ],
+      [
+        { maxPromptTokens: 1.5 },
+        "maxPromptTokens: must be a whole number of tokens, 1 or more, got 1.5",
+      ],
+      [
         { toolSnippets: { read: ["x"] } },
         "toolSnippets: must be an object whose values are strings, got an object",
       ],
@@ -67,7 +75,7 @@ describe("explicit options are checked before anything is read", () => {
       [{ sections: ["a"] }, "sections: must be an object of section name to text, got an array"],
       [
         { agentdir: "/x" },
-        'unknown option "agentdir"; the options are: cwd, agentDir, projectDir, projectTrusted, agentName, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, resolvedSystemPrompt, resolvedAppendPrompt, sections, environment, noContextFiles, docs, workspaceTree, treeMtime, roots, maxContextBytes, skillPaths, skills, now, env, home, machine, deadlineMs, builtinDir',
+        'unknown option "agentdir"; the options are: cwd, agentDir, projectDir, projectTrusted, agentName, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, resolvedSystemPrompt, resolvedAppendPrompt, sections, environment, noContextFiles, docs, workspaceTree, treeMtime, roots, maxContextBytes, skillPaths, skills, now, env, home, machine, deadlineMs, builtinDir, maxPromptTokens',
       ],
     ];
     for (const [options, message] of cases) {

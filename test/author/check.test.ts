@@ -15,6 +15,7 @@ const BUILTIN_SECTIONS = [
   "preamble",
   "project_context",
   "rules",
+  "rules@small",
   "skills",
   "tools",
   "workspace_roots",
@@ -40,7 +41,7 @@ describe("checkProject on the builtin prompts", () => {
       counts: { error: 0, warning: 0, info: 0 },
       templates: BUILTIN_SECTIONS.map((name) => ({
         kind: "section",
-        name,
+        name: name.split("@")[0],
         layer: "builtin",
         path: join(BUILTIN, "sections", `${name}.md`),
       })),

@@ -11,6 +11,7 @@ describe("PROMPT_DATA_SCHEMA", () => {
       "tools",
       "toolSnippets",
       "rules",
+      "guidelines",
       "environment",
       "contextFiles",
       "agentsMd",

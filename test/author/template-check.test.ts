@@ -31,7 +31,7 @@ const field = (line: number, column: number, message: string): TemplateProblem =
 });
 
 const TOP_FIELDS =
-  "agentName, cwd, date, model, tools, toolSnippets, rules, environment, contextFiles, agentsMd, agentsMdTruncated, workspaceTree, roots, skills, skillsTool, appendPrompt, customPrompt, docs";
+  "agentName, cwd, date, model, tools, toolSnippets, rules, guidelines, environment, contextFiles, agentsMd, agentsMdTruncated, workspaceTree, roots, skills, skillsTool, appendPrompt, customPrompt, docs";
 
 describe("checkTemplate: what resolves", () => {
   it.each([
@@ -177,7 +177,7 @@ describe("checkTemplate: what is reported", () => {
         level: "error",
         code: "unknown-partial",
         message:
-          'unknown partial "base"; the partials here are: sig ("base" exists only in a section that overrides a lower layer\'s)',
+          'unknown partial "base"; the partials here are: sig ("base" exists only in a section that overrides a lower layer\'s, or in a variant beside its layer\'s plain file)',
         line: 2,
         column: 5,
       },

@@ -154,7 +154,7 @@ const cases: CatalogueCase[] = [
         diag(
           "info",
           "section-meta-unknown",
-          `unknown frontmatter key "${key}" (known: order, tag, base, volatile, enabled, description)`,
+          `unknown frontmatter key "${key}" (known: order, tag, base, volatile, enabled, description, maxTokens, shrink, models)`,
           join(root, RULES),
           line as number,
         ),

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { PROMPT_DATA_FIELDS } from "../../src/data.js";
 import { type CatalogueCase, diag, type Rendered, runCase } from "./_harness.js";
 
 // Broken section templates in the project layer. Each is an override of the
@@ -35,8 +36,7 @@ const rulesSection =
   };
 const onlyRules = rulesSection((bad) => ["Rules:", ...bad.data.rules]);
 
-const FIELDS =
-  "agentName, cwd, date, model, tools, toolSnippets, rules, environment, contextFiles, agentsMd, agentsMdTruncated, workspaceTree, roots, skills, skillsTool, appendPrompt, customPrompt, docs";
+const FIELDS = PROMPT_DATA_FIELDS.join(", ");
 
 const unknownField = (name: string, field = name) =>
   `unknown field "${name}": the template data has no field "${field}" (it has: ${FIELDS})`;

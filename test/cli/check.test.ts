@@ -14,14 +14,14 @@ const HELPERS =
   "list, ifAny, ifAll, when, not, has, includes, len, join, default, escapeXml, xml, if, unless, each, with, lookup";
 
 const summary = (checked: string, found: string) => `sysprompt check: ${checked}: ${found}\n`;
-const BUILTIN_ONLY = "14 templates, 48 data cases, 0 skills, 0 prompt templates";
+const BUILTIN_ONLY = "15 templates, 48 data cases, 0 skills, 0 prompt templates";
 
 describe("sysprompt check", () => {
   it("a clean project (override with base, partial, new section, SYSTEM_TEMPLATE.md, skill, prompt template): exit 0", async () => {
     const root = copyScenario("check", "clean");
     expect(await check(root)).toEqual({
       code: 0,
-      stdout: summary("17 templates, 72 data cases, 1 skill, 1 prompt template", "no problems"),
+      stdout: summary("18 templates, 72 data cases, 1 skill, 1 prompt template", "no problems"),
       stderr: "",
     });
   });
@@ -66,6 +66,24 @@ describe("sysprompt check", () => {
     });
   });
 
+  it("every variant is compiled and rendered: a {{> base}} with no version below, and an error only its data shows", async () => {
+    const root = copyScenario("check", "variants");
+    const dir = `${root}/project/.pi/sections`;
+    const { code, stdout } = await check(root);
+    expect({ code, stdout }).toEqual({
+      code: 1,
+      stdout: [
+        `error ${dir}/extra@any.md:4:5 [unknown-partial] unknown partial "base"; there are no partials here ("base" exists only in a section that overrides a lower layer's, or in a variant beside its layer's plain file)\n`,
+        `error ${dir}/extra@any.md:4:18 [unknown-field] unknown field "modle": the template data has no field "modle" (it has: ${PROMPT_DATA_FIELDS.join(", ")})\n`,
+        `error ${dir}/team@small.md:5:15 [template-render] Helper "when": takes three arguments ({{#when a "==" b}}), got 1; the project version is used instead (data: bash only, skills, builtin base prompt, no tree, no context files)\n`,
+        summary(
+          "17 templates, 48 data cases, 0 skills, 0 prompt templates",
+          "3 errors, 0 warnings, 0 info",
+        ),
+      ].join(""),
+    });
+  });
+
   it("a warning passes (exit 0), and fails under --strict (exit 1)", async () => {
     const root = copyScenario("check", "warning-only");
     const line = `warning ${root}/project/.pi/sections/team.md:2 [section-meta] frontmatter "order" must be a number; ignored\n`;
@@ -93,7 +111,7 @@ describe("sysprompt check", () => {
         `warning ${pi}/skills/Bad_Name/SKILL.md [skill-name-invalid] name "Bad_Name" should use only lowercase letters a-z, digits 0-9 and hyphens\n`,
         `error ${pi}/skills/no-description/SKILL.md [skill-description-required] description is required; skill not loaded\n`,
         summary(
-          "13 templates, 48 data cases, 2 skills, 1 prompt template",
+          "14 templates, 48 data cases, 2 skills, 1 prompt template",
           "1 error, 2 warnings, 2 info",
         ),
       ].join(""),
@@ -108,7 +126,7 @@ describe("sysprompt check", () => {
       stdout: [
         `info [project-untrusted] project is not trusted: ${root}/project/.pi (SYSTEM, APPEND, sections, skills) skipped\n`,
         summary(
-          "13 templates, 48 data cases, 0 skills, 0 prompt templates",
+          "14 templates, 48 data cases, 0 skills, 0 prompt templates",
           "0 errors, 0 warnings, 1 info",
         ),
       ].join(""),
@@ -121,7 +139,7 @@ describe("sysprompt check", () => {
     mkdirSync(join(root, "elsewhere"));
     expect(await check(root, "--cwd", join(root, "elsewhere"))).toEqual({
       code: 0,
-      stdout: summary("13 templates, 48 data cases, 0 skills, 0 prompt templates", "no problems"),
+      stdout: summary("14 templates, 48 data cases, 0 skills, 0 prompt templates", "no problems"),
       stderr: "",
     });
   });
@@ -146,7 +164,7 @@ describe("sysprompt check", () => {
     const file = `${root}/project/.pi/sections/team.md`;
     const builtin = (name: string) => ({
       kind: "section",
-      name,
+      name: name.split("@")[0],
       layer: "builtin",
       path: join(BUILTIN, "sections", `${name}.md`),
     });
@@ -185,6 +203,7 @@ describe("sysprompt check", () => {
           "preamble",
           "project_context",
           "rules",
+          "rules@small",
           "skills",
           "tools",
           "workspace_roots",

@@ -29,11 +29,15 @@ describe("sysprompt eject", () => {
     const root = emptyProject();
     expect(await eject(root, "rules", "tools")).toEqual({
       code: 0,
-      stdout: "wrote .pi/sections/rules.md\nwrote .pi/sections/tools.md\n",
+      stdout:
+        "wrote .pi/sections/rules.md\nwrote .pi/sections/rules@small.md\nwrote .pi/sections/tools.md\n",
       stderr: "",
     });
-    expect(readdirSync(projectSections(root))).toEqual(["rules.md", "tools.md"]);
+    expect(readdirSync(projectSections(root))).toEqual(["rules.md", "rules@small.md", "tools.md"]);
     expect(readFileSync(join(projectSections(root), "rules.md"))).toEqual(builtin("rules"));
+    expect(readFileSync(join(projectSections(root), "rules@small.md"))).toEqual(
+      builtin("rules@small"),
+    );
     expect(readFileSync(join(projectSections(root), "tools.md"))).toEqual(builtin("tools"));
   });
 
@@ -45,7 +49,7 @@ describe("sysprompt eject", () => {
     expect(await eject(root, "rules", "tools")).toEqual({
       code: 1,
       stdout:
-        "wrote .pi/sections/tools.md\nexists .pi/sections/rules.md (left alone; --force replaces it)\n",
+        "wrote .pi/sections/rules@small.md\nwrote .pi/sections/tools.md\nexists .pi/sections/rules.md (left alone; --force replaces it)\n",
       stderr: "",
     });
     expect(readFileSync(mine, "utf8")).toBe("---\n---\nMy rules.\n");
@@ -58,7 +62,7 @@ describe("sysprompt eject", () => {
     writeFileSync(mine, "My rules.\n");
     expect(await eject(root, "rules", "--force")).toEqual({
       code: 0,
-      stdout: "wrote .pi/sections/rules.md\n",
+      stdout: "wrote .pi/sections/rules.md\nwrote .pi/sections/rules@small.md\n",
       stderr: "",
     });
     expect(readFileSync(mine)).toEqual(builtin("rules"));
@@ -118,7 +122,8 @@ describe("sysprompt eject", () => {
     const after = await cli(root, ["render", ...flags]);
     expect(ejected.code).toBe(0);
     expect(ejected.stdout).toBe(
-      KNOWN.split(", ")
+      [...KNOWN.split(", "), "rules@small"]
+        .sort()
         .map((name) => `wrote .pi/sections/${name}.md\n`)
         .join(""),
     );
@@ -140,6 +145,15 @@ describe("sysprompt eject", () => {
         "date",
       ].map((name) => [name, "project"]),
     );
+  });
+
+  it("a section's variants go with it, so the prompt of a model they serve is unchanged too", async () => {
+    const root = copyScenario("eject", "render-unchanged");
+    const flags = ["render", "--model", "gpt-4o-mini"];
+    const before = await cli(root, flags);
+    expect((await eject(root, "rules")).code).toBe(0);
+    expect(await cli(root, flags)).toEqual(before);
+    expect(before.stdout).toContain("Rules. Follow each one exactly:");
   });
 
   it("warns when the project's copy hides a user override of the same section", async () => {

@@ -17,11 +17,11 @@ describe("sysprompt sections", () => {
       ["50", "addendum", "builtin", "-", b("addendum")],
       ["60", "environment", "builtin", "-", b("environment")],
       ["65", "team", "project", "-", `${root}/project/.pi/sections/team.md`],
-      ["70", "project_context", "builtin", "-", b("project_context")],
-      ["80", "dir_context", "builtin", "-", b("dir_context")],
-      ["90", "workspace_tree", "builtin", "-", b("workspace_tree")],
+      ["70", "project_context", "builtin", "shrink:40", b("project_context")],
+      ["80", "dir_context", "builtin", "shrink:20", b("dir_context")],
+      ["90", "workspace_tree", "builtin", "shrink:10", b("workspace_tree")],
       ["100", "workspace_roots", "builtin", "-", b("workspace_roots")],
-      ["110", "skills", "builtin", "-", b("skills")],
+      ["110", "skills", "builtin", "shrink:30", b("skills")],
       ["120", "cwd", "user", "overrides:builtin", `${root}/agent/sections/cwd.md`],
       ["130", "date", "builtin", "volatile", b("date")],
     ];
@@ -44,6 +44,38 @@ describe("sysprompt sections", () => {
       `30     rules            builtin  base(replaced)     ${BUILTIN}sections/rules.md`,
       `40     docs             builtin  base(replaced)     ${BUILTIN}sections/docs.md`,
       "custom base prompt: option",
+    ]);
+  });
+
+  it("--model: the variant that serves a section shows as variant:NAME, and in --json with its models", async () => {
+    const root = copyScenario("cli", "project-with-layers");
+    const { code, stdout } = await cli(root, ["sections", "--model", "gpt-4o-mini"]);
+    expect(code).toBe(0);
+    expect(stdout.split("\n").filter((l) => / rules /.test(l))).toEqual([
+      `30     rules            builtin  base,overrides:builtin,variant:small  ${BUILTIN}sections/rules@small.md`,
+    ]);
+    const json = await cli(root, ["sections", "--json", "--model", "gpt-4o-mini"]);
+    const rules = (
+      JSON.parse(json.stdout) as { sections: Record<string, unknown>[] }
+    ).sections.find((s) => s.name === "rules");
+    expect([rules?.path, rules?.variant, rules?.overrides, rules?.models]).toEqual([
+      `${BUILTIN}sections/rules@small.md`,
+      "small",
+      "builtin",
+      [
+        "*-mini",
+        "*-mini-*",
+        "*-nano",
+        "*-nano-*",
+        "*-lite",
+        "*-lite-*",
+        "*:0.5b*",
+        "*:1b*",
+        "*:1.5b*",
+        "*:2b*",
+        "*:3b*",
+        "*:4b*",
+      ],
     ]);
   });
 
@@ -72,6 +104,9 @@ describe("sysprompt sections", () => {
       volatile: false,
       enabled: true,
       overrides: null,
+      variant: null,
+      models: null,
+      shrink: null,
       status,
       ...extra,
     });
@@ -95,11 +130,17 @@ describe("sysprompt sections", () => {
         }),
         row("notes", 65, "failed", { layer: "project", path: project("notes") }),
         row("empty", 66, "empty", { layer: "project", path: project("empty") }),
-        row("project_context", 70, "empty"),
-        row("dir_context", 80, "empty"),
-        row("workspace_tree", 90, "empty"),
+        row("project_context", 70, "empty", {
+          shrink: { priority: 40, steps: ["context-files"] },
+        }),
+        row("dir_context", 80, "empty", { shrink: { priority: 20, steps: ["agents-md"] } }),
+        row("workspace_tree", 90, "empty", {
+          shrink: { priority: 10, steps: ["tree-lines", "tree-depth"] },
+        }),
         row("workspace_roots", 100, "empty"),
-        row("skills", 110, "empty"),
+        row("skills", 110, "empty", {
+          shrink: { priority: 30, steps: ["skill-descriptions", "skill-list"] },
+        }),
         row("cwd", 120, "rendered"),
         row("date", 130, "rendered", { volatile: true }),
       ],

@@ -162,7 +162,7 @@ describe("sysprompt snapshot", () => {
       stdout: [
         "pass    a",
         "pass    b",
-        'error   bad  bad.scenario.yaml:2:1: unknown key "tool"; the keys are: cwd, agentDir, home, projectDir, projectTrusted, agentName, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, sections, environment, machine, env, now, noContextFiles, docs, workspaceTree, mtime, roots, skillPaths, maxContextBytes',
+        'error   bad  bad.scenario.yaml:2:1: unknown key "tool"; the keys are: cwd, agentDir, home, projectDir, projectTrusted, agentName, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, sections, environment, machine, env, now, noContextFiles, docs, workspaceTree, mtime, roots, skillPaths, maxContextBytes, maxPromptTokens',
         summary("3 scenarios: 2 passed, 0 drifted, 0 missing, 1 error"),
       ].join("\n"),
       stderr: "",

@@ -74,7 +74,9 @@ describe("render diagnostics", () => {
         d.code,
         d.message.length,
         d.message.startsWith('unknown frontmatter key "kkk'),
-        d.message.endsWith('kkk" (known: order, tag, base, volatile, enabled, description)'),
+        d.message.endsWith(
+          'kkk" (known: order, tag, base, volatile, enabled, description, maxTokens, shrink, models)',
+        ),
       ]),
     ).toEqual([["section-meta-unknown", MAX_MESSAGE_LENGTH, true, true]]);
   });

@@ -7,7 +7,7 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // deadline, and report both late steps in one warning.
 vi.mock("../../src/gather/context-files.js", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../src/gather/context-files.js")>()),
-  loadContextFiles: () => new Promise(() => undefined),
+  traceContextFiles: () => new Promise(() => undefined),
 }));
 vi.mock("../../src/skills/index.js", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../src/skills/index.js")>()),

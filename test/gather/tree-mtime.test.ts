@@ -20,15 +20,17 @@ const lines = (...xs: string[]) => xs.join("\n");
 describe("buildWorkspaceTree: mtime", () => {
   it("shows one pinned time for every entry, and entries order by name", async () => {
     const root = makeTree(join(tempDir(), "project"), SPEC);
+    const shown: [number, string][] = [
+      [0, "project/"],
+      [1, "  a.txt  0B  2026-01-02 03:04"],
+      [1, "  src/  2026-01-02 03:04"],
+      [2, "    a.ts  10B  2026-01-02 03:04"],
+      [2, "    b.ts  1.5KB  2026-01-02 03:04"],
+      [1, "  z.txt  3B  2026-01-02 03:04"],
+    ];
     const expected = {
-      rendered: lines(
-        "project/",
-        "  a.txt  0B  2026-01-02 03:04",
-        "  src/  2026-01-02 03:04",
-        "    a.ts  10B  2026-01-02 03:04",
-        "    b.ts  1.5KB  2026-01-02 03:04",
-        "  z.txt  3B  2026-01-02 03:04",
-      ),
+      rendered: lines(...shown.map(([, text]) => text)),
+      lines: shown.map(([depth, text]) => ({ depth, text })),
       truncated: false,
       agentsMd: [],
       agentsMdOmitted: 0,

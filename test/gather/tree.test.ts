@@ -15,6 +15,12 @@ function project(spec: Record<string, Spec>): string {
 
 const lines = (...xs: string[]) => xs.join("\n");
 
+/** The `lines` a tree has beside its text: each line with its depth (two spaces a level; the root and the closing marker 0). */
+const withDepth = (rendered: string) =>
+  rendered
+    .split("\n")
+    .map((text) => ({ depth: (text.length - text.trimStart().length) / 2, text }));
+
 describe("buildWorkspaceTree: entries", () => {
   it("newest first, ties by name; folders end in /; files show a compact size; every entry its UTC minute", async () => {
     const root = project({
@@ -26,7 +32,10 @@ describe("buildWorkspaceTree: entries", () => {
       "b.txt": { at: "2026-01-11 00:00", size: 0 },
       "a.txt": { at: "2026-01-11 00:00", size: 10 },
     });
-    expect(await buildWorkspaceTree(root)).toEqual({
+    const tree = await buildWorkspaceTree(root);
+    expect(tree.lines).toEqual(withDepth(tree.rendered));
+    expect({ ...tree, lines: [] }).toEqual({
+      lines: [],
       rendered: lines(
         "project/",
         "  README.md  2.3MB  2026-01-12 12:00",
@@ -65,7 +74,10 @@ describe("buildWorkspaceTree: entries", () => {
 
   it("a folder over the entry limit shows its newest N-1, '… K more', then its oldest", async () => {
     const root = project({ ...manyFiles("many", 15), "many/": { at: "2026-02-01 00:00" } });
-    expect(await buildWorkspaceTree(root)).toEqual({
+    const tree = await buildWorkspaceTree(root);
+    expect(tree.lines).toEqual(withDepth(tree.rendered));
+    expect({ ...tree, lines: [] }).toEqual({
+      lines: [],
       rendered: lines(
         "project/",
         "  many/  2026-02-01 00:00",
@@ -185,6 +197,7 @@ describe("buildWorkspaceTree: the line cap", () => {
     const root = project(spec);
     expect(await buildWorkspaceTree(root, { maxLines })).toEqual({
       ...expected,
+      lines: withDepth(expected.rendered),
       agentsMd: [],
       agentsMdOmitted: 0,
     });

@@ -77,6 +77,7 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
   }),
   toolSnippets: fc.array(fc.record({ name: valueText, description: valueText }), { maxLength: 3 }),
   rules: fc.array(valueText, { maxLength: 4 }),
+  guidelines: fc.array(valueText, { maxLength: 2 }),
   environment: fc.array(fc.record({ label: valueText, value: valueText }), { maxLength: 3 }),
   contextFiles: fc.array(fc.record({ path: valueText, content: valueText }), { maxLength: 3 }),
   agentsMd: fc.array(valueText, { maxLength: 3 }),

@@ -118,7 +118,7 @@ describe("loadSectionsFromDir", () => {
           level: "info",
           code: "section-meta-unknown",
           message:
-            'unknown frontmatter key "colour" (known: order, tag, base, volatile, enabled, description)',
+            'unknown frontmatter key "colour" (known: order, tag, base, volatile, enabled, description, maxTokens, shrink, models)',
           path,
           line: 8,
         },

@@ -88,6 +88,7 @@ describe("readSectionMeta", () => {
       volatile: false,
       enabled: true,
       description: "",
+      shrink: null,
     });
   });
 });

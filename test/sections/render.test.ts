@@ -18,6 +18,7 @@ const DATA: PromptData = {
   tools: ["read"],
   toolSnippets: [{ name: "read", description: "Read a file." }],
   rules: ["Be careful."],
+  guidelines: [],
   environment: [{ label: "Operating system", value: "Linux" }],
   contextFiles: [],
   agentsMd: [],

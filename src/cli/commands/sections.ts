@@ -7,8 +7,10 @@ import { sectionStatus } from "./_section-status.js";
 
 /**
  * `sysprompt sections`: every section template with order, layer, file and
- * flags; `--json` adds each one's tag, description and status in this render
- * (rendered, disabled, replaced, failed, empty).
+ * flags (the per-model variant that serves it, `variant:small`, and its
+ * shrink priority, `shrink:10`); `--json` adds each one's tag, description,
+ * variant, models, shrink steps and status in this render (rendered,
+ * disabled, replaced, failed, empty).
  */
 export async function sectionsCommand(
   flags: RenderFlags & { json?: boolean },
@@ -30,6 +32,9 @@ export async function sectionsCommand(
       enabled: t.meta.enabled,
       overrides: t.lower?.source.layer ?? null,
       description: t.meta.description,
+      variant: t.source.variant ?? null,
+      models: t.models ?? null,
+      shrink: t.meta.shrink,
       status: sectionStatus(t.name, prepared, result).status,
     }));
     const customPrompt = prepared.customPrompt?.source ?? null;
@@ -43,6 +48,8 @@ export async function sectionsCommand(
       t.meta.base ? (prepared.customPrompt ? "base(replaced)" : "base") : "",
       t.meta.volatile ? "volatile" : "",
       t.lower ? `overrides:${t.lower.source.layer}` : "",
+      t.source.variant ? `variant:${t.source.variant}` : "",
+      t.meta.shrink ? `shrink:${t.meta.shrink.priority}` : "",
     ].filter((m) => m !== "");
     rows.push([
       String(t.meta.order),

@@ -10,7 +10,7 @@
  */
 import type { Diagnostic, RenderResult } from "../../types.js";
 import { piRenderOptions, TREE_FLAG } from "./map-options.js";
-import { type PromptRenderer, statelessRenderer } from "./renderer.js";
+import { type PromptRenderer, sessionRenderer } from "./renderer.js";
 import { createReporter, formatPromptReport } from "./report.js";
 import type { PiContext, PiExtensionAPI, PiSystemPromptOptions } from "./types.js";
 
@@ -33,7 +33,7 @@ function processHost(): ExtensionHost {
   return {
     env: process.env,
     writeStderr: (text) => process.stderr.write(text),
-    newRenderer: statelessRenderer,
+    newRenderer: sessionRenderer,
   };
 }
 

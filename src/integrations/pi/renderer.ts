@@ -1,5 +1,9 @@
 import type { SystemPromptOptions } from "../../options.js";
-import { renderSystemPrompt } from "../../render-system-prompt.js";
+import {
+  createPromptSession,
+  type PromptSession,
+  SESSION_FIXED_OPTIONS,
+} from "../../session/index.js";
 import type { RenderResult } from "../../types.js";
 
 /**
@@ -12,7 +16,33 @@ export interface PromptRenderer {
   close(): void;
 }
 
-/** A renderer that keeps nothing between renders: every render gathers afresh. */
-export function statelessRenderer(): PromptRenderer {
-  return { render: (options) => renderSystemPrompt(options), close: () => {} };
+/**
+ * A renderer backed by one prompt session: a turn re-reads only what changed on
+ * disk since the last one. The session is made from the first turn's options;
+ * a turn whose session-wide options (cwd, agent dir, env…) differ starts a new one.
+ */
+export function sessionRenderer(): PromptRenderer {
+  let session: PromptSession | undefined;
+  let fixedKey = "";
+  return {
+    async render(options) {
+      const fixed = Object.fromEntries(SESSION_FIXED_OPTIONS.map((k) => [k, options[k]]));
+      const key = JSON.stringify(fixed);
+      if (session === undefined || key !== fixedKey) {
+        session?.close();
+        session = createPromptSession(fixed);
+        fixedKey = key;
+      }
+      const overrides = Object.fromEntries(
+        Object.entries(options).filter(
+          ([k]) => !(SESSION_FIXED_OPTIONS as readonly string[]).includes(k),
+        ),
+      );
+      return (await session.render(overrides)).result;
+    },
+    close() {
+      session?.close();
+      session = undefined;
+    },
+  };
 }

@@ -1,0 +1,202 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import * as fs from "node:fs";
+import * as fsp from "node:fs/promises";
+
+/**
+ * Every file-system call that gathering makes goes through this module: each
+ * function behaves exactly like its `node:fs` twin. Inside
+ * {@link recordReads}, each one also tells the recorder what it saw, so that
+ * a prompt session can later check, by stat alone, whether anything the
+ * gathering looked at has changed — including paths that were looked up and
+ * missing. Outside it (every plain `renderSystemPrompt`), nothing is recorded.
+ *
+ * The recorder travels with the async call chain (AsyncLocalStorage) rather
+ * than as a parameter: every loader would otherwise pass it through some
+ * thirty functions, and a loader that forgot to would make a session serve
+ * stale text in silence. Here a new loader is covered by importing from this
+ * module instead of `node:fs` (a test keeps it that way).
+ */
+
+/** How a path was looked at; validating an observation repeats the same probe. */
+export type Probe = "stat" | "lstat" | "realpath" | "readlink";
+
+/** What a probe gave: the stats, the resolved path or link target, or the error code. */
+export type Observation = { stats: fs.Stats } | { text: string } | { error: string };
+
+export interface ReadRecorder {
+  /** Whether `probe` of `path` was already noted: only the first observation counts. */
+  has(probe: Probe, path: string): boolean;
+  /** `probe` of `path` gave `seen`; `startedAt` is `Date.now()` taken just before the call. */
+  note(probe: Probe, path: string, seen: Observation, startedAt: number): void;
+}
+
+const recorders = new AsyncLocalStorage<ReadRecorder>();
+
+/** Recordings under way; see {@link recordReads}. */
+let recording = 0;
+
+/**
+ * Runs `fn`; every read it makes through this module, however deep, is noted
+ * in `recorder`. Node runs an async hook for every promise while an
+ * AsyncLocalStorage is enabled (some 10% more CPU for promise-heavy code), so
+ * the storage is enabled only while a recording is under way, and disabled
+ * when the last one ends: between renders the host process pays nothing.
+ */
+export async function recordReads<T>(recorder: ReadRecorder, fn: () => Promise<T>): Promise<T> {
+  recording++;
+  try {
+    return await recorders.run(recorder, fn);
+  } finally {
+    recording--;
+    if (recording === 0) recorders.disable();
+  }
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException | undefined)?.code ?? "EUNKNOWN";
+}
+
+/** Calls `call`, noting its result (or its error) as `probe` of `path`. */
+async function observed<T>(
+  recorder: ReadRecorder,
+  probe: Probe,
+  path: string,
+  call: () => Promise<T>,
+  seen: (value: T) => Observation,
+): Promise<T> {
+  const startedAt = Date.now();
+  try {
+    const value = await call();
+    recorder.note(probe, path, seen(value), startedAt);
+    return value;
+  } catch (error) {
+    recorder.note(probe, path, { error: errorCode(error) }, startedAt);
+    throw error;
+  }
+}
+
+/**
+ * Notes the stat of `path` before its content or listing is read, unless it
+ * was stat'ed already. Before, not after: a change between the stat and the
+ * read then shows as a changed stat next time, never as an unchanged one.
+ */
+async function statBeforeReading(recorder: ReadRecorder | undefined, path: fs.PathLike) {
+  if (!recorder || recorder.has("stat", String(path))) return;
+  await observed(
+    recorder,
+    "stat",
+    String(path),
+    () => fsp.stat(path),
+    (stats) => ({ stats }),
+  ).catch(
+    // The read that follows fails the same way and reports it.
+    () => undefined,
+  );
+}
+
+export function stat(path: string): Promise<fs.Stats> {
+  const recorder = recorders.getStore();
+  if (!recorder) return fsp.stat(path);
+  return observed(
+    recorder,
+    "stat",
+    path,
+    () => fsp.stat(path),
+    (stats) => ({ stats }),
+  );
+}
+
+export function lstat(path: string): Promise<fs.Stats> {
+  const recorder = recorders.getStore();
+  if (!recorder) return fsp.lstat(path);
+  return observed(
+    recorder,
+    "lstat",
+    path,
+    () => fsp.lstat(path),
+    (stats) => ({ stats }),
+  );
+}
+
+export function realpath(path: string): Promise<string> {
+  const recorder = recorders.getStore();
+  if (!recorder) return fsp.realpath(path);
+  return observed(
+    recorder,
+    "realpath",
+    path,
+    () => fsp.realpath(path),
+    (text) => ({ text }),
+  );
+}
+
+export function readlink(path: string | Buffer): Promise<string> {
+  const recorder = recorders.getStore();
+  // A path given as bytes (a name that is not UTF-8) has no string key to note it by.
+  if (!recorder || typeof path !== "string") return fsp.readlink(path, "utf8");
+  return observed(
+    recorder,
+    "readlink",
+    path,
+    () => fsp.readlink(path),
+    (text) => ({ text }),
+  );
+}
+
+export async function readFile(path: string): Promise<Buffer> {
+  await statBeforeReading(recorders.getStore(), path);
+  return fsp.readFile(path);
+}
+
+export async function open(path: string, flags: number): Promise<fsp.FileHandle> {
+  await statBeforeReading(recorders.getStore(), path);
+  return fsp.open(path, flags);
+}
+
+/** `fs.promises.readdir`; the folder's stat (its mtime changes with every entry added or removed) is noted first. */
+export const readdir = (async (path: fs.PathLike, options?: unknown) => {
+  await statBeforeReading(recorders.getStore(), path);
+  return fsp.readdir(path, options as never);
+}) as typeof fsp.readdir;
+
+// Callback forms, for the workspace tree walk: it makes thousands of calls on
+// a large tree, and the promise forms cost measurably more per call.
+
+type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
+
+function observedCallback(
+  probe: "stat" | "lstat",
+  path: string | Buffer,
+  done: Callback<fs.Stats>,
+): Callback<fs.Stats> {
+  const recorder = recorders.getStore();
+  // A path given as bytes (a name that is not UTF-8, reached by the tree) has
+  // no string key; its folder's listing, noted, still shows it come and go.
+  if (!recorder || typeof path !== "string") return done;
+  const startedAt = Date.now();
+  return (error, stats) => {
+    recorder.note(probe, path, error ? { error: errorCode(error) } : { stats }, startedAt);
+    done(error, stats);
+  };
+}
+
+/** `fs.stat` with a callback. */
+export function statCallback(path: string | Buffer, done: Callback<fs.Stats>): void {
+  fs.stat(path, observedCallback("stat", path, done));
+}
+
+/** `fs.lstat` with a callback. */
+export function lstatCallback(path: string | Buffer, done: Callback<fs.Stats>): void {
+  fs.lstat(path, observedCallback("lstat", path, done));
+}
+
+/** `fs.readdir` with a callback (names, or entries with `withFileTypes`); the folder's stat is noted first. */
+export const readdirCallback = ((path: string, ...rest: unknown[]) => {
+  const list = () => (fs.readdir as (...args: unknown[]) => void)(path, ...rest);
+  const recorder = recorders.getStore();
+  if (!recorder || recorder.has("stat", path)) {
+    list();
+    return;
+  }
+  statCallback(path, () => list());
+}) as typeof fs.readdir;

@@ -1,0 +1,112 @@
+import { basename, dirname, join } from "node:path";
+import { kindOfPath } from "../_fs.js";
+import { resolveUserPath } from "../_paths.js";
+import { CONTEXT_FILE_NAMES } from "../gather/context-files.js";
+import { type NormalizedOptions, normalizeOptions, type SystemPromptOptions } from "../options.js";
+import { planTemplateRoots } from "../prompt-templates/_locate.js";
+import type { PreparedPrompt } from "../render-system-prompt.js";
+import { skillRoots } from "../skills/index.js";
+
+/**
+ * A folder to watch. `names`: only these entries of it matter (a context file
+ * among other files, one imported file); undefined: every entry does.
+ */
+export interface WatchTarget {
+  dir: string;
+  recursive: boolean;
+  names?: ReadonlySet<string>;
+}
+
+/**
+ * What one render read, as folders to watch: each layer folder with its
+ * `sections/` and `partials/` (SYSTEM, SYSTEM_TEMPLATE and APPEND files sit
+ * in the layer folder), the files the systemPrompt / appendSystemPrompt
+ * options named, the folders searched for context files (their context file
+ * names only) and every imported file, the skill roots (when the render
+ * listed skills), the working folder's top level (when it listed the
+ * workspace tree), and the slash-command template folders. A folder that does
+ * not exist yet is watched through its nearest existing ancestor, for the
+ * name that leads to it; the next render then watches the folder itself.
+ */
+export async function watchTargets(
+  options: SystemPromptOptions,
+  prepared: PreparedPrompt,
+): Promise<WatchTarget[]> {
+  const opts = await normalizeOptions(options);
+  const wanted: WatchTarget[] = [];
+  const layers = [opts.builtinDir, opts.agentDir, ...(opts.trusted ? [opts.projectDir] : [])];
+  for (const dir of layers) {
+    wanted.push(folder(dir), folder(join(dir, "sections")), folder(join(dir, "partials")));
+  }
+  for (const path of await optionFiles(options, opts)) wanted.push(file(path));
+  const contextNames = new Set(CONTEXT_FILE_NAMES);
+  for (const dir of prepared.context.folders) {
+    wanted.push({ dir, recursive: false, names: contextNames });
+  }
+  for (const traced of prepared.context.files) {
+    for (const path of traced.imports) wanted.push(file(path));
+  }
+  const common = {
+    cwd: opts.cwd,
+    agentDir: opts.agentDir,
+    home: opts.home,
+    projectTrusted: opts.trusted,
+    projectDir: opts.projectDirName,
+  };
+  if (ranStep(prepared, "skills")) {
+    const paths = options.skillPaths ? [...options.skillPaths] : undefined;
+    for (const root of await skillRoots({ ...common, ...(paths ? { paths } : {}) })) {
+      wanted.push({ dir: root, recursive: true });
+    }
+  }
+  // The workspace tree lists the whole working folder; watching all of it
+  // (node_modules, .git) would cost a watch per folder, so its top level only.
+  if (ranStep(prepared, "tree")) wanted.push(folder(opts.cwd));
+  for (const root of planTemplateRoots(common).roots) wanted.push(folder(root.path));
+  return Promise.all(wanted.map(existing));
+}
+
+function ranStep(prepared: PreparedPrompt, name: string): boolean {
+  return prepared.steps.some((s) => s.name === name && s.status !== "skipped");
+}
+
+function folder(dir: string): WatchTarget {
+  return { dir, recursive: false };
+}
+
+function file(path: string): WatchTarget {
+  return { dir: dirname(path), recursive: false, names: new Set([basename(path)]) };
+}
+
+/** The files among the systemPrompt / appendSystemPrompt values (the rest is text). */
+async function optionFiles(
+  options: SystemPromptOptions,
+  opts: NormalizedOptions,
+): Promise<string[]> {
+  const files = opts.systemPrompt?.path ? [opts.systemPrompt.path] : [];
+  const appended = options.appendSystemPrompt;
+  for (const value of typeof appended === "string" ? [appended] : (appended ?? [])) {
+    if (value.includes("\n")) continue;
+    const path = resolveUserPath(value, opts.cwd, opts.home);
+    if ((await kindOfPath(path)) === "file") files.push(path);
+  }
+  return files;
+}
+
+/**
+ * The target itself when its folder exists (a file path among the roots is
+ * watched through its folder); else its nearest existing ancestor, for the
+ * one entry on the way to it.
+ */
+async function existing(target: WatchTarget): Promise<WatchTarget> {
+  const kind = await kindOfPath(target.dir);
+  if (kind === "dir") return target;
+  if (kind === "file") return { ...file(target.dir), recursive: false };
+  let child = target.dir;
+  for (let dir = dirname(child); ; child = dir, dir = dirname(dir)) {
+    if ((await kindOfPath(dir)) === "dir") {
+      return { dir, recursive: false, names: new Set([basename(child)]) };
+    }
+    if (dirname(dir) === dir) return { dir, recursive: false, names: new Set([basename(child)]) };
+  }
+}

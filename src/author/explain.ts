@@ -1,0 +1,141 @@
+import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
+import type { SystemPromptOptions } from "../options.js";
+import { loadPromptTemplates } from "../prompt-templates/index.js";
+import { type PreparedPrompt, preparePrompt, renderPrepared } from "../render-system-prompt.js";
+import { usedVersion } from "../sections/used-version.js";
+import { TOKEN_ENCODING, type TokenCounter, tokenCounter } from "../tokens.js";
+import type { RenderResult } from "../types.js";
+import type { ExplainedContextFile, ExplainedSection, ExplainReport } from "./types.js";
+
+/** The blank line between two sections of the prompt. */
+const SEPARATOR = "\n\n";
+
+/**
+ * Renders the prompt as `renderSystemPrompt` does and says where every byte
+ * came from: each section's order, layer, file, size, estimated tokens and
+ * volatility; the context files read (imports, cuts, files dedupe dropped);
+ * skills and templates counted; the gathering steps; the total; and the
+ * cache-stable prefix. Tokens are estimated with the o200k encoding, loaded
+ * here on first use. Never throws for what the files hold.
+ *
+ * @throws SyspromptError for a bad explicit option, as `renderSystemPrompt` does.
+ */
+export async function explainPrompt(options: SystemPromptOptions = {}): Promise<ExplainReport> {
+  const started = performance.now();
+  const prepared = await preparePrompt(options);
+  const gathered = performance.now();
+  const result = renderPrepared(prepared);
+  const renderMs = performance.now() - gathered;
+  const { cwd, agentDir, home } = resolveCommonPaths(options);
+  const promptTemplates = await loadPromptTemplates({
+    cwd,
+    agentDir,
+    home,
+    projectTrusted: options.projectTrusted !== false,
+    projectDir: options.projectDir ?? DEFAULT_PROJECT_DIR,
+  });
+  const count = tokenCounter();
+  const sections = explainSections(prepared, result, count);
+  return {
+    tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
+    sections,
+    total: {
+      sections: sections.length,
+      bytes: byteLength(result.text),
+      tokens: count(result.text),
+    },
+    cacheStablePrefix: stablePrefix(result, sections, count),
+    contextFiles: {
+      folders: prepared.context.folders.length,
+      files: explainContextFiles(prepared, count),
+    },
+    skills: { listed: prepared.data.skills.length, tool: prepared.data.skillsTool },
+    templates: {
+      sections: prepared.templates.length,
+      partials: Object.keys(prepared.partials).length,
+      promptTemplates: promptTemplates.templates.length,
+    },
+    steps: result.steps,
+    timing: { gatherMs: round(gathered - started), renderMs: round(renderMs) },
+    ...(result.budget ? { budget: result.budget } : {}),
+    diagnostics: result.diagnostics,
+  };
+}
+
+function explainSections(
+  prepared: PreparedPrompt,
+  result: RenderResult,
+  count: TokenCounter,
+): ExplainedSection[] {
+  return result.sections.map((section) => {
+    const version = usedVersion(prepared.templates, section);
+    // A section from code that replaces a template's body takes its place, not its file.
+    const fromCode = section.source.layer === "option";
+    return {
+      name: section.name,
+      order: version?.meta.order ?? null,
+      layer: section.source.layer,
+      path: section.source.path ?? null,
+      overrides: fromCode ? null : (version?.lower?.source.layer ?? null),
+      bytes: byteLength(section.text),
+      tokens: count(section.text),
+      volatile: version?.meta.volatile ?? false,
+      maxTokens: version?.meta.maxTokens ?? null,
+      variant: section.source.variant ?? null,
+    };
+  });
+}
+
+/** Everything before the first volatile section, with the separator that follows it. */
+function stablePrefix(
+  result: RenderResult,
+  sections: readonly ExplainedSection[],
+  count: TokenCounter,
+): ExplainReport["cacheStablePrefix"] {
+  const first = sections.findIndex((s) => s.volatile);
+  if (first < 0) {
+    return {
+      sections: sections.length,
+      bytes: byteLength(result.text),
+      tokens: count(result.text),
+      firstVolatile: null,
+    };
+  }
+  const stable = result.sections.slice(0, first).map((s) => s.text);
+  const text = stable.length === 0 ? "" : stable.join(SEPARATOR) + SEPARATOR;
+  return {
+    sections: first,
+    bytes: byteLength(text),
+    tokens: count(text),
+    firstVolatile: sections[first]?.name ?? null,
+  };
+}
+
+function explainContextFiles(
+  prepared: PreparedPrompt,
+  count: TokenCounter,
+): ExplainedContextFile[] {
+  const content = new Map(prepared.data.contextFiles.map((f) => [f.path, f.content]));
+  const dropped = new Map(prepared.context.dropped.map((d) => [d.path, d.containedIn]));
+  return prepared.context.files.map((file) => {
+    const text = content.get(file.path);
+    return {
+      path: file.path,
+      status: text === undefined ? "dropped" : "loaded",
+      containedIn: dropped.get(file.path) ?? null,
+      bytes: text === undefined ? null : byteLength(text),
+      tokens: text === undefined ? null : count(text),
+      imports: file.imports,
+      cut: file.cut,
+    };
+  });
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/** Milliseconds to one decimal: finer than that is noise. */
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

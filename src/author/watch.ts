@@ -1,0 +1,228 @@
+import { type FSWatcher, watch } from "node:fs";
+import { join } from "node:path";
+import { diffSections } from "../diff.js";
+import { resolveCommonPaths } from "../locate/layers.js";
+import type { SystemPromptOptions } from "../options.js";
+import { loadPromptTemplates } from "../prompt-templates/index.js";
+import { type PreparedPrompt, preparePrompt, renderPrepared } from "../render-system-prompt.js";
+import type { Diagnostic, RenderResult } from "../types.js";
+import { type WatchTarget, watchTargets } from "./_watch-targets.js";
+import type { WatchHooks } from "./types.js";
+
+/** How long the files must stay quiet before a re-render: an editor's save is several events. */
+export const DEFAULT_DEBOUNCE_MS = 100;
+
+/**
+ * Renders the prompt, then re-renders whenever a file the render read
+ * changes: a section or partial of any layer, a SYSTEM / SYSTEM_TEMPLATE /
+ * APPEND file, a file named by `systemPrompt` / `appendSystemPrompt`, a
+ * context file (or a new one in a folder searched) and its imports, a skill,
+ * or a slash-command template (reloaded for its diagnostics; it is not part
+ * of the prompt). Events are debounced; renders never overlap. Every render
+ * is reported to `onRender` with what changed since the last one. The set of
+ * folders watched is derived from each render, so a new `.pi/sections/`
+ * folder or a new import is watched from the render that sees it.
+ *
+ * A file broken mid-edit is a diagnostic as in any render, and watching goes
+ * on; so does an explicit option that stops working (a `systemPrompt` file
+ * deleted), reported as `error`. Resolves once `signal` aborts, with every
+ * watcher closed.
+ *
+ * @throws SyspromptError when the first render's options are bad (as `renderSystemPrompt`).
+ */
+export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHooks): Promise<void> {
+  const { signal, onRender } = hooks;
+  const debounceMs = hooks.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+  let previous = await renderOnce(options);
+  if (signal.aborted) return;
+
+  const watchers = new Map<string, { watcher: FSWatcher; target: WatchTarget }>();
+  let count = 0;
+  let changed = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  updateWatchers(previous.targets);
+  onRender({
+    count,
+    changed: [],
+    result: previous.result,
+    prepared: previous.prepared,
+    diagnostics: previous.diagnostics,
+    ms: previous.ms,
+    watching: watchedFolders(),
+  });
+
+  return new Promise<void>((done) => {
+    const stop = async () => {
+      clearTimeout(timer);
+      for (const { watcher } of watchers.values()) watcher.close();
+      watchers.clear();
+      await running;
+      done();
+    };
+    if (signal.aborted) void stop();
+    else signal.addEventListener("abort", () => void stop(), { once: true });
+  });
+
+  /**
+   * Watches what `targets` names and stops watching what it no longer does.
+   * True when it started watching a folder it did not watch before.
+   */
+  function updateWatchers(targets: readonly WatchTarget[]): boolean {
+    const next = mergeTargets(targets);
+    for (const [key, entry] of watchers) {
+      if (!next.has(key)) {
+        entry.watcher.close();
+        watchers.delete(key);
+      }
+    }
+    let added = false;
+    for (const [key, target] of next) {
+      const entry = watchers.get(key);
+      if (entry) {
+        entry.target = target;
+        continue;
+      }
+      try {
+        const watcher = watch(target.dir, { recursive: target.recursive }, (_event, name) =>
+          onEvent(key, name === null ? null : String(name)),
+        );
+        // A folder removed while watched: the next render watches what is there then.
+        watcher.on("error", () => {
+          watcher.close();
+          if (watchers.get(key)?.watcher === watcher) watchers.delete(key);
+          schedule(target.dir);
+        });
+        watchers.set(key, { watcher, target });
+        added = true;
+      } catch {
+        // Gone between listing and watching; the next render sees what is there.
+      }
+    }
+    return added;
+  }
+
+  function onEvent(key: string, name: string | null) {
+    const target = watchers.get(key)?.target;
+    if (!target) return;
+    // Names are entries of a non-recursive folder; a recursive one reports every path.
+    if (name !== null && target.names && !target.names.has(name)) return;
+    schedule(name === null ? target.dir : join(target.dir, name));
+  }
+
+  /** A re-render once the files are quiet; `path` null: a check that reports only a change. */
+  function schedule(path: string | null) {
+    if (signal.aborted) return;
+    if (path !== null) changed.add(path);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (running) again = true;
+      else running = rerender();
+    }, debounceMs);
+  }
+
+  async function rerender(): Promise<void> {
+    const files = [...changed].sort();
+    changed = new Set();
+    try {
+      const next = await renderOnce(options);
+      if (signal.aborted) return;
+      // A folder that appeared (a new `.pi/sections/`) may have got its files
+      // before it was watched: one more look, reported only if it finds a change.
+      if (updateWatchers(next.targets)) schedule(null);
+      const changes = diffSections(previous.result.sections, next.result.sections);
+      const sameProblems =
+        JSON.stringify(next.diagnostics) === JSON.stringify(previous.diagnostics);
+      if (files.length === 0 && changes === undefined && sameProblems) return;
+      onRender({
+        count: ++count,
+        changed: files,
+        result: next.result,
+        prepared: next.prepared,
+        previous: previous.result,
+        ...(changes ? { changes } : {}),
+        diagnostics: next.diagnostics,
+        previousDiagnostics: previous.diagnostics,
+        ms: next.ms,
+        watching: watchedFolders(),
+      });
+      previous = next;
+    } catch (error) {
+      // A bad explicit option (a --system-prompt file deleted meanwhile); anything
+      // else is reported the same way rather than ending the watch.
+      if (signal.aborted) return;
+      onRender({
+        count: ++count,
+        changed: files,
+        result: previous.result,
+        prepared: previous.prepared,
+        diagnostics: previous.diagnostics,
+        ms: 0,
+        watching: watchedFolders(),
+        error: error instanceof Error ? error : new Error(String(error)),
+      });
+    } finally {
+      running = undefined;
+      if (again && !signal.aborted) {
+        again = false;
+        running = rerender();
+      }
+    }
+  }
+
+  function watchedFolders(): string[] {
+    return [...new Set([...watchers.values()].map((w) => w.target.dir))].sort();
+  }
+}
+
+/** One render with its timing, its diagnostics and the slash-command templates', and what it read. */
+async function renderOnce(options: SystemPromptOptions) {
+  const started = performance.now();
+  const prepared = await preparePrompt(options);
+  const result = renderPrepared(prepared);
+  const ms = Math.round((performance.now() - started) * 10) / 10;
+  const { cwd, agentDir, home } = resolveCommonPaths(options);
+  const [templates, targets] = await Promise.all([
+    loadPromptTemplates({
+      cwd,
+      agentDir,
+      home,
+      projectTrusted: options.projectTrusted !== false,
+      ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
+    }),
+    watchTargets(options, prepared),
+  ]);
+  const diagnostics: Diagnostic[] = [...result.diagnostics, ...templates.diagnostics];
+  return { result, prepared, diagnostics, ms, targets } satisfies {
+    result: RenderResult;
+    prepared: PreparedPrompt;
+    diagnostics: Diagnostic[];
+    ms: number;
+    targets: WatchTarget[];
+  };
+}
+
+/** One watcher per folder and mode; their names merge (a target that wants every entry wins). */
+function mergeTargets(targets: readonly WatchTarget[]): Map<string, WatchTarget> {
+  const names = new Map<string, { target: WatchTarget; names: Set<string> | "all" }>();
+  for (const target of targets) {
+    const key = `${target.recursive ? "r" : "-"}${target.dir}`;
+    const seen = names.get(key);
+    const wanted = target.names ? new Set(target.names) : "all";
+    if (!seen) names.set(key, { target, names: wanted });
+    else if (seen.names !== "all") {
+      seen.names = wanted === "all" ? "all" : new Set([...seen.names, ...wanted]);
+    }
+  }
+  const merged = new Map<string, WatchTarget>();
+  for (const [key, { target, names: n }] of names) {
+    merged.set(key, {
+      dir: target.dir,
+      recursive: target.recursive,
+      ...(n === "all" ? {} : { names: n }),
+    });
+  }
+  return merged;
+}

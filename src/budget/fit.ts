@@ -1,0 +1,185 @@
+import type { Engine } from "../engine/index.js";
+import type { TreeLine } from "../gather/_tree-layout.js";
+import {
+  type RenderInput,
+  type RenderOutput,
+  renderSections,
+  type SectionPatch,
+} from "../sections/render.js";
+import type { SectionTemplate } from "../sections/types.js";
+import type { Diagnostic, SectionSource } from "../types.js";
+import { initialState, patchFor, type ShrinkState, STEPS } from "./steps.js";
+import { o200kCounter, type TokenCounter } from "./tokens.js";
+import type { BudgetCut, BudgetReport, ShrinkSpec } from "./types.js";
+
+export interface BudgetOptions {
+  /** The most tokens the prompt may have (estimated). */
+  maxTokens: number;
+  /** The workspace tree's lines with their depth (from `buildWorkspaceTree`); without them, read from its text. */
+  treeLines?: readonly TreeLine[];
+  /** How tokens are counted. Default: o200k_base (gpt-tokenizer), loaded on first use. */
+  countTokens?: TokenCounter;
+}
+
+export interface BudgetedOutput extends RenderOutput {
+  budget: BudgetReport;
+}
+
+/**
+ * Renders, then — when the prompt is over `maxTokens` — shrinks it until it
+ * fits: sections that declare `shrink:` give up text, the lowest `priority`
+ * first (ties in prompt order), each through its steps in the order declared.
+ * A step is taken only as far as needed: the smallest of its levels that
+ * fits, found by bisection, or all of it when none does, and then the next
+ * step. A section without `shrink:` is never touched.
+ *
+ * Pure and bounded: every step costs at most 1 + log2(its levels) renders,
+ * and nothing repeats. When even every step is not enough, the most-shrunk
+ * prompt is returned with an error diagnostic; nothing throws.
+ *
+ * Tokens are estimated per section (cached by text) and summed with the
+ * separators between sections, which is within a few tokens of counting the
+ * whole text, usually above it.
+ */
+export function renderWithinBudget(
+  input: RenderInput,
+  engine: Engine,
+  options: BudgetOptions,
+): BudgetedOutput {
+  const count = options.countTokens ?? o200kCounter();
+  const max = options.maxTokens;
+  const cache = new Map<string, number>();
+  const tokensOf = (text: string): number => {
+    let n = cache.get(text);
+    if (n === undefined) {
+      n = count(text);
+      cache.set(text, n);
+    }
+    return n;
+  };
+  const separator = tokensOf("\n\n");
+  const estimate = (out: RenderOutput) =>
+    out.sections.reduce((n, s) => n + tokensOf(s.text), 0) +
+    Math.max(0, out.sections.length - 1) * separator;
+
+  const states = new Map<string, ShrinkState>();
+  const render = () => {
+    const patches = new Map<string, SectionPatch>();
+    for (const [name, state] of states) patches.set(name, patchFor(state, input.data));
+    return renderSections({ ...input, patches }, engine);
+  };
+
+  const first = renderSections(input, engine);
+  const initialTokens = estimate(first);
+  let out = first;
+  let tokens = initialTokens;
+  const cuts: BudgetCut[] = [];
+  const diagnostics: Diagnostic[] = [];
+  // Stable: equal priorities keep prompt order.
+  const plan = shrinkable(input, first).sort((a, b) => a.shrink.priority - b.shrink.priority);
+
+  fitting: for (const section of plan) {
+    let state = initialState(input.data, options.treeLines);
+    for (const name of section.shrink.steps) {
+      if (tokens <= max) break fitting;
+      const step = STEPS[name];
+      const levels = step.levels(state);
+      if (levels === 0) continue;
+      const from = state;
+      const attempt = (level: number) => {
+        const next = step.apply(from, level);
+        states.set(section.name, next);
+        const rendered = render();
+        return { level, state: next, out: rendered, tokens: estimate(rendered) };
+      };
+      let best = attempt(levels);
+      if (best.tokens <= max) {
+        // The smallest level that fits; `hi` always fits.
+        let lo = 1;
+        let hi = levels;
+        while (lo < hi) {
+          const mid = Math.floor((lo + hi) / 2);
+          const tried = attempt(mid);
+          if (tried.tokens <= max) {
+            hi = mid;
+            best = tried;
+          } else {
+            lo = mid + 1;
+          }
+        }
+      }
+      states.set(section.name, best.state);
+      const cut: BudgetCut = {
+        section: section.name,
+        step: name,
+        detail: step.describe(from, best.level),
+        saved: tokens - best.tokens,
+        complete: best.level === levels,
+      };
+      cuts.push(cut);
+      diagnostics.push({
+        level: "warning",
+        code: "budget-cut",
+        message: `section "${cut.section}" shrunk to fit the token budget of ${max} (${cut.step}): ${cut.detail}; about ${cut.saved} tokens saved`,
+        ...(section.source.path ? { path: section.source.path } : {}),
+      });
+      state = best.state;
+      out = best.out;
+      tokens = best.tokens;
+    }
+  }
+
+  const fits = tokens <= max;
+  if (!fits) {
+    diagnostics.push(overBudget(out, new Set(plan.map((s) => s.name)), tokens, max, tokensOf));
+  }
+  return {
+    ...out,
+    diagnostics: [...out.diagnostics, ...diagnostics],
+    budget: { maxTokens: max, tokenizer: "o200k_base", initialTokens, tokens, fits, cuts },
+  };
+}
+
+/** A section in the prompt whose version in use declares `shrink:`. */
+interface Shrinkable {
+  name: string;
+  shrink: ShrinkSpec;
+  source: SectionSource;
+}
+
+/**
+ * The rendered sections, in prompt order, whose version in use — the one
+ * whose file the section names, which is a lower one when a template failed —
+ * declares `shrink:`. Sections from code and the custom base prompt never do.
+ */
+function shrinkable(input: RenderInput, out: RenderOutput): Shrinkable[] {
+  const templates = new Map(input.templates.map((t) => [t.name, t]));
+  return out.sections.flatMap((section) => {
+    if (section.source.layer === "option") return [];
+    let version: SectionTemplate | undefined = templates.get(section.name);
+    while (version?.lower && version.source.path !== section.source.path) version = version.lower;
+    const shrink = version?.meta.shrink;
+    return shrink ? [{ name: section.name, shrink, source: section.source }] : [];
+  });
+}
+
+/** The error for a budget no shrinking reaches, naming the largest sections it may not touch. */
+function overBudget(
+  out: RenderOutput,
+  shrinks: ReadonlySet<string>,
+  tokens: number,
+  max: number,
+  tokensOf: TokenCounter,
+): Diagnostic {
+  const largest = out.sections
+    .filter((s) => !shrinks.has(s.name))
+    .map((s) => ({ name: s.name, tokens: tokensOf(s.text) }))
+    .sort((a, b) => b.tokens - a.tokens)
+    .slice(0, 3)
+    .map((s) => `${s.name} ~${s.tokens}`);
+  return {
+    level: "error",
+    code: "budget-exceeded",
+    message: `the prompt is about ${tokens} tokens (o200k estimate), over the budget of ${max} even with every shrink step applied; sections without shrink steps are never cut${largest.length > 0 ? ` (the largest: ${largest.join(", ")})` : ""}; raise the budget, or shorten or switch off a section`,
+  };
+}

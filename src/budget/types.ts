@@ -1,0 +1,67 @@
+/**
+ * The builtin shrink steps, cheapest first. Each changes one kind of data,
+ * only as the section that declares it sees it, and leaves a visible marker
+ * line where it cut:
+ *
+ * - `tree-lines`: the workspace tree lists fewer entries per folder (its
+ *   newest, a `… K more` line, its oldest), as `maxEntries` does when the tree
+ *   is built.
+ * - `tree-depth`: the workspace tree shows fewer levels, down to the top one.
+ * - `agents-md`: the list of deeper AGENTS.md files keeps its shallowest
+ *   paths and ends with `… K more`.
+ * - `skill-descriptions`: skills are listed by name and location only.
+ * - `skill-list`: the skills list is left out; one line says how many there are.
+ * - `context-files`: context files give way to a marker line, the farthest
+ *   from the working directory first.
+ */
+export const SHRINK_STEPS = [
+  "tree-lines",
+  "tree-depth",
+  "agents-md",
+  "skill-descriptions",
+  "skill-list",
+  "context-files",
+] as const;
+
+export type ShrinkStepName = (typeof SHRINK_STEPS)[number];
+
+/** A section's `shrink:` frontmatter. */
+export interface ShrinkSpec {
+  /** Sections with a lower priority shrink first; ties go in prompt order. */
+  priority: number;
+  /** Applied in this order, each as far as needed before the next is tried. */
+  steps: ShrinkStepName[];
+}
+
+/** One cut made to fit the budget. */
+export interface BudgetCut {
+  section: string;
+  step: ShrinkStepName;
+  /** What was cut, in a sentence fragment: "the workspace tree lists at most 4 entries per folder". */
+  detail: string;
+  /** Estimated tokens the cut saved. */
+  saved: number;
+  /** True when the step went as far as it goes (nothing more for it to cut). */
+  complete: boolean;
+}
+
+/**
+ * What fitting a token budget did. Token counts are estimates: each section
+ * is counted with the o200k_base encoding (gpt-tokenizer) and the counts are
+ * summed with the separators between sections; other models' tokenizers
+ * count differently.
+ */
+export interface BudgetReport {
+  /** The budget asked for (`maxPromptTokens`). */
+  maxTokens: number;
+  /** How tokens were estimated. */
+  tokenizer: "o200k_base";
+  /** Estimated tokens of the prompt before any cut. */
+  initialTokens: number;
+  /** Estimated tokens of the prompt returned. */
+  tokens: number;
+  /** Whether `tokens` is within `maxTokens`. */
+  fits: boolean;
+  /** Every cut, in the order made. */
+  cuts: BudgetCut[];
+}

@@ -1,0 +1,144 @@
+import { explainPrompt } from "../../author/explain.js";
+import type { ExplainReport } from "../../author/types.js";
+import type { StepStatus } from "../../types.js";
+import { type Palette, paletteFor } from "../colors.js";
+import { formatDiagnostics, formatTable } from "../format.js";
+import { type CliIo, exitCodeFor } from "../io.js";
+import { type RenderFlags, toRenderOptions } from "../options.js";
+import { showPath } from "./_show-path.js";
+
+/**
+ * `sysprompt explain`: a row per section (order, layer, file, bytes, tokens,
+ * flags), the total and the cache-stable prefix, the context files, skills
+ * and templates counted, and the gathering steps; `--json` prints the whole
+ * report. Diagnostics go to stderr, as for render.
+ */
+export async function explainCommand(
+  flags: RenderFlags & { json?: boolean },
+  io: CliIo,
+): Promise<number> {
+  const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
+  const report = await explainPrompt(options);
+  if (flags.json) {
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    const cwd = options.cwd ?? io.cwd;
+    const paint = paletteFor(io);
+    io.stdout(formatExplain(report, (path) => showPath(path, cwd), paint));
+    io.stderr(formatDiagnostics(report.diagnostics, paint.level));
+  }
+  return exitCodeFor(report.diagnostics, flags.strict);
+}
+
+/** The report as text; `show` shortens paths. */
+export function formatExplain(
+  report: ExplainReport,
+  show: (path: string) => string,
+  paint: Palette,
+): string {
+  const out: string[] = [];
+  const rows = report.sections.map((s) => [
+    s.order === null ? "-" : String(s.order),
+    s.name,
+    s.layer,
+    s.path === null ? "-" : show(s.path),
+    String(s.bytes),
+    String(s.tokens),
+    sectionFlags(s).join(",") || "-",
+  ]);
+  const table = formatTable(alignRight([SECTION_HEADER, ...rows], [0, 4, 5])).split("\n");
+  out.push(paint.bold(table[0] ?? ""));
+  report.sections.forEach((s, i) => {
+    const line = table[i + 1] ?? "";
+    const over = s.maxTokens !== null && s.tokens > s.maxTokens;
+    out.push(over ? paint.red(line) : s.volatile ? paint.yellow(line) : line);
+  });
+  const { total, cacheStablePrefix: prefix, tokenizer } = report;
+  out.push(
+    `total: ${plural(total.sections, "section")}, ${total.bytes} bytes, ~${total.tokens} tokens (${tokenizer.encoding} estimate)`,
+  );
+  out.push(
+    prefix.firstVolatile === null
+      ? `cache-stable prefix: the whole prompt, ~${prefix.tokens} tokens (no volatile section)`
+      : `cache-stable prefix: ~${prefix.tokens} tokens, ${prefix.bytes} bytes: ${plural(prefix.sections, "section")} before "${prefix.firstVolatile}", the first volatile one`,
+  );
+  if (report.budget) {
+    const b = report.budget;
+    out.push(
+      `budget: ~${b.tokens} of ${b.maxTokens} tokens (from ~${b.initialTokens})${b.fits ? "" : ", does not fit"}`,
+    );
+    for (const cut of b.cuts)
+      out.push(`  cut ${cut.section} (${cut.step}): ${cut.detail}, ~${cut.saved} tokens`);
+  }
+
+  const files = report.contextFiles.files;
+  const dropped = files.filter((f) => f.status === "dropped").length;
+  out.push(
+    "",
+    `context files: ${files.length - dropped} loaded${dropped ? `, ${dropped} dropped` : ""} (${plural(report.contextFiles.folders, "folder")} searched)`,
+  );
+  for (const f of files) {
+    if (f.status === "loaded") {
+      out.push(`  loaded   ${show(f.path)}  ${f.bytes} bytes, ~${f.tokens} tokens`);
+    } else {
+      out.push(
+        paint.dim(`  dropped  ${show(f.path)}  (all of it is in ${show(f.containedIn ?? "?")})`),
+      );
+    }
+    if (f.imports.length) out.push(`    imports  ${f.imports.map(show).join(", ")}`);
+    if (f.cut.length) out.push(paint.yellow(`    cut      ${f.cut.map(show).join(", ")}`));
+  }
+
+  const { skills, templates } = report;
+  out.push(
+    "",
+    `skills: ${skills.listed} listed in the prompt${skills.tool ? ` (loaded with the ${skills.tool} tool)` : " (neither read nor bash is selected)"}`,
+    `templates: ${plural(templates.sections, "section")}, ${plural(templates.partials, "partial")}, ${plural(templates.promptTemplates, "prompt template")}`,
+    "",
+  );
+  const steps = formatTable(
+    alignRight([STEP_HEADER, ...report.steps.map((s) => [s.name, s.status, s.ms.toFixed(1)])], [2]),
+  ).split("\n");
+  out.push(paint.bold(steps[0] ?? ""));
+  report.steps.forEach((s, i) => {
+    out.push(STATUS_COLOR[s.status](paint)(steps[i + 1] ?? ""));
+  });
+  out.push(
+    `gathered in ${report.timing.gatherMs.toFixed(1)} ms, rendered in ${report.timing.renderMs.toFixed(1)} ms`,
+  );
+  return `${out.join("\n")}\n`;
+}
+
+const SECTION_HEADER = ["ORDER", "SECTION", "LAYER", "FILE", "BYTES", "TOKENS", "FLAGS"];
+const STEP_HEADER = ["STEP", "STATUS", "MS"];
+
+const STATUS_COLOR: Record<StepStatus, (p: Palette) => (text: string) => string> = {
+  ok: () => (text) => text,
+  skipped: (p) => p.dim,
+  timeout: (p) => p.yellow,
+  failed: (p) => p.red,
+};
+
+function sectionFlags(s: ExplainReport["sections"][number]): string[] {
+  return [
+    s.volatile ? "volatile" : "",
+    s.variant !== null ? `variant:${s.variant}` : "",
+    s.maxTokens !== null ? `maxTokens:${s.maxTokens}` : "",
+    s.overrides ? `overrides:${s.overrides}` : "",
+  ].filter((f) => f !== "");
+}
+
+/** Right-aligns the given columns (numbers), headers included. */
+function alignRight(rows: string[][], columns: readonly number[]): string[][] {
+  const widths = columns.map((c) => Math.max(...rows.map((r) => r[c]?.length ?? 0)));
+  return rows.map((row) =>
+    row.map((cell, c) => {
+      const k = columns.indexOf(c);
+      return k < 0 ? cell : cell.padStart(widths[k] ?? 0);
+    }),
+  );
+}
+
+function plural(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? "" : "s"}`;
+}

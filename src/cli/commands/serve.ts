@@ -1,0 +1,55 @@
+import { spawn } from "node:child_process";
+import { servePrompt } from "../../serve/serve.js";
+import { type CliIo, EXIT_OK, UsageError, untilStopped } from "../io.js";
+import { type RenderFlags, toRenderOptions } from "../options.js";
+
+export interface ServeFlags extends RenderFlags {
+  port?: string;
+  host?: string;
+  open?: boolean;
+}
+
+/**
+ * `sysprompt serve`: the live inspector on 127.0.0.1, its address on stdout.
+ * Runs until `io.signal` aborts or Ctrl-C (the only place that handles
+ * SIGINT), then exits 0. A host other than loopback, a bad port or one in use
+ * is a usage error (exit 2).
+ */
+export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number> {
+  const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
+  let port = 0;
+  if (flags.port !== undefined) {
+    if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) {
+      throw new UsageError(`--port expects a number from 0 to 65535, got "${flags.port}"`);
+    }
+    port = Number(flags.port);
+  }
+  await untilStopped(io, async (signal) => {
+    await servePrompt(options, {
+      signal,
+      port,
+      ...(flags.host !== undefined ? { host: flags.host } : {}),
+      onListen: (url) => {
+        io.stdout(`sysprompt inspector: ${url} (Ctrl-C to stop)\n`);
+        if (flags.open) openBrowser(url, io);
+      },
+    });
+  });
+  io.stdout("stopped\n");
+  return EXIT_OK;
+}
+
+/** Hands the address to the desktop's opener; a failure only costs a note. */
+function openBrowser(url: string, io: CliIo) {
+  const [command, args] =
+    process.platform === "darwin"
+      ? ["open", [url]]
+      : process.platform === "win32"
+        ? ["cmd", ["/c", "start", '""', url]]
+        : ["xdg-open", [url]];
+  const child = spawn(command, args, { detached: true, stdio: "ignore" });
+  child.on("error", (error) =>
+    io.stderr(`sysprompt: could not open a browser (${error.message}); open ${url} yourself\n`),
+  );
+  child.unref();
+}

@@ -1,0 +1,135 @@
+import { structuredPatch } from "diff";
+import type { WatchRender } from "../../author/types.js";
+import { watchPrompt } from "../../author/watch.js";
+import type { Diagnostic, RenderedSection } from "../../types.js";
+import { type Palette, paletteFor } from "../colors.js";
+import { formatDiagnostics } from "../format.js";
+import { type CliIo, EXIT_OK, untilStopped } from "../io.js";
+import { type RenderFlags, toRenderOptions } from "../options.js";
+import { showPath } from "./_show-path.js";
+
+/** Lines of context around each change in a section's diff. */
+const DIFF_CONTEXT = 2;
+
+/** Changed files named in a re-render's line before "and N more". */
+const FILES_SHOWN = 3;
+
+/**
+ * `sysprompt watch`: renders, then re-renders whenever a file the render read
+ * changes, printing which sections changed (a line diff of each), the render
+ * time, new diagnostics and fixed ones. Stops on `io.signal`, or on Ctrl-C
+ * (the only place that handles SIGINT), exit 0, without a stack trace.
+ */
+export async function watchCommand(flags: RenderFlags, io: CliIo): Promise<number> {
+  const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
+  const cwd = options.cwd ?? io.cwd;
+  const paint = paletteFor(io);
+  await untilStopped(io, async (signal) => {
+    await watchPrompt(options, {
+      signal,
+      onRender: (render) => io.stdout(formatRender(render, (p) => showPath(p, cwd), paint)),
+    });
+  });
+  io.stdout("stopped watching\n");
+  return EXIT_OK;
+}
+
+/** One render as text: a summary line, each changed section's diff, new and fixed problems. */
+export function formatRender(
+  render: WatchRender,
+  show: (path: string) => string,
+  paint: Palette,
+): string {
+  const out: string[] = [];
+  const { result } = render;
+  if (render.count === 0) {
+    out.push(
+      paint.bold(
+        `rendered ${plural(result.sections.length, "section")}, ${Buffer.byteLength(result.text)} bytes in ${render.ms.toFixed(1)} ms; watching ${plural(render.watching.length, "folder")} (Ctrl-C to stop)`,
+      ),
+    );
+    return `${out.join("\n")}\n${formatDiagnostics(render.diagnostics, paint.level)}`;
+  }
+  const files = render.changed.map(show);
+  const what =
+    files.length > FILES_SHOWN
+      ? `${files.slice(0, FILES_SHOWN).join(", ")} and ${files.length - FILES_SHOWN} more`
+      : files.join(", ") || "a watched folder";
+  const head = `[${render.count}] ${what} changed: `;
+  if (render.error) {
+    out.push(paint.red(`${head}not rendered: ${render.error.message}; still watching`));
+    return `${out.join("\n")}\n`;
+  }
+  const names = Object.keys(render.changes ?? {});
+  out.push(
+    paint.bold(
+      `${head}rendered in ${render.ms.toFixed(1)} ms, ${
+        names.length === 0
+          ? "no section changed"
+          : `${plural(names.length, "section")} changed: ${names.join(", ")}`
+      }`,
+    ),
+  );
+  const before = new Map((render.previous?.sections ?? []).map((s) => [s.name, s]));
+  const after = new Map(result.sections.map((s) => [s.name, s]));
+  for (const name of names) {
+    out.push(...sectionDiff(name, before.get(name), after.get(name), show, paint));
+  }
+  const problems = newAndFixed(render.previousDiagnostics ?? [], render.diagnostics);
+  let text = `${out.join("\n")}\n${formatDiagnostics(problems.added, paint.level)}`;
+  for (const fixed of problems.fixed) {
+    text += `${paint.green("fixed")} ${formatDiagnostics([fixed])}`;
+  }
+  return text;
+}
+
+function sectionDiff(
+  name: string,
+  before: RenderedSection | undefined,
+  after: RenderedSection | undefined,
+  show: (path: string) => string,
+  paint: Palette,
+): string[] {
+  if (!after) return [paint.red(`- ${name} (removed)`)];
+  const source = after.source.path ? show(after.source.path) : after.source.layer;
+  const out = [paint.bold(`${before ? "~" : "+"} ${name}  ${source}`)];
+  const patch = structuredPatch(
+    name,
+    name,
+    before ? `${before.text}\n` : "",
+    `${after.text}\n`,
+    "",
+    "",
+    { context: DIFF_CONTEXT },
+  );
+  for (const hunk of patch.hunks) {
+    out.push(
+      paint.cyan(`  @@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`),
+    );
+    for (const line of hunk.lines) {
+      const colour = line.startsWith("+") ? paint.green : line.startsWith("-") ? paint.red : id;
+      out.push(colour(`  ${line}`));
+    }
+  }
+  return out;
+}
+
+/** Diagnostics this render has that the previous did not, and the reverse. */
+function newAndFixed(previous: readonly Diagnostic[], current: readonly Diagnostic[]) {
+  const key = (d: Diagnostic) =>
+    JSON.stringify([d.level, d.code, d.path, d.line, d.column, d.message]);
+  const before = new Set(previous.map(key));
+  const now = new Set(current.map(key));
+  return {
+    added: current.filter((d) => !before.has(key(d))),
+    fixed: previous.filter((d) => !now.has(key(d))),
+  };
+}
+
+function id(text: string): string {
+  return text;
+}
+
+function plural(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? "" : "s"}`;
+}

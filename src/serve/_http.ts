@@ -1,0 +1,132 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { PageAsset } from "./_page.js";
+import { parseSwitches, type Switches } from "./_switches.js";
+
+/** What the request handler needs from the running inspector. */
+export interface Inspector {
+  /** The page's files by URL path (read at start). */
+  page: ReadonlyMap<string, PageAsset>;
+  /** `Host` headers answered: `127.0.0.1:PORT` and `localhost:PORT`. */
+  allowedHosts: ReadonlySet<string>;
+  /** The latest view, as JSON. */
+  view: () => string;
+  /** Streams every render to `res` (server-sent events), starting with the latest. */
+  subscribe: (res: ServerResponse) => void;
+  /** Re-renders with these switches; resolves to the new view's JSON, rejects when it cannot render. */
+  switchOptions: (switches: Switches) => Promise<string>;
+}
+
+/** Largest body `POST /api/options` reads. */
+export const MAX_BODY_BYTES = 8 * 1024;
+
+/**
+ * Headers on every answer: nothing is cached, the page may load only its own
+ * script, style and events, and no other site may frame it.
+ */
+const COMMON_HEADERS = {
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "Content-Security-Policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
+
+/**
+ * Answers one request. Paths are compared as sent, byte for byte, with a
+ * fixed table (`/`, `/app.css`, `/app.js`, `/api/render`, `/api/events`,
+ * `/api/options`); anything else, encoded dots and absolute URLs included,
+ * is a 404 without touching the disk. A `Host` other than the loopback
+ * address and port is refused (403), so a DNS-rebinding page cannot read it.
+ */
+export function handleRequest(inspector: Inspector, req: IncomingMessage, res: ServerResponse) {
+  if (!inspector.allowedHosts.has(req.headers.host ?? "")) {
+    return send(res, 403, "text/plain; charset=utf-8", "forbidden: unexpected Host header\n");
+  }
+  const url = req.url ?? "";
+  const query = url.indexOf("?");
+  const path = query < 0 ? url : url.slice(0, query);
+  const method = req.method ?? "";
+  const asset = inspector.page.get(path);
+  if (asset) {
+    if (method !== "GET" && method !== "HEAD") return notAllowed(res, "GET, HEAD");
+    return send(res, 200, asset.type, method === "HEAD" ? "" : asset.body);
+  }
+  switch (path) {
+    case "/api/render":
+      if (method !== "GET") return notAllowed(res, "GET");
+      return send(res, 200, "application/json; charset=utf-8", inspector.view());
+    case "/api/events":
+      if (method !== "GET") return notAllowed(res, "GET");
+      res.writeHead(200, {
+        ...COMMON_HEADERS,
+        "Content-Type": "text/event-stream; charset=utf-8",
+        Connection: "keep-alive",
+      });
+      return inspector.subscribe(res);
+    case "/api/options":
+      if (method !== "POST") return notAllowed(res, "POST");
+      return void switchOptions(inspector, req, res);
+    default:
+      return send(res, 404, "text/plain; charset=utf-8", "not found\n");
+  }
+}
+
+async function switchOptions(inspector: Inspector, req: IncomingMessage, res: ServerResponse) {
+  const json = "application/json; charset=utf-8";
+  const fail = (status: number, error: string) =>
+    send(res, status, json, JSON.stringify({ error }));
+  // A form or another site's page cannot send JSON without asking first; only the page does.
+  if (!/^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? "")) {
+    return fail(415, "send the options as application/json");
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !inspector.allowedHosts.has(origin.replace(/^http:\/\//, ""))) {
+    return fail(403, "forbidden: cross-origin request");
+  }
+  const body = await readBody(req);
+  if (body === null) return;
+  if (body === undefined) return fail(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return fail(400, "the body is not valid JSON");
+  }
+  const switches = parseSwitches(parsed);
+  if (!switches.ok) return fail(400, switches.error);
+  try {
+    send(res, 200, json, await inspector.switchOptions(switches.value));
+  } catch (error) {
+    fail(400, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The body as text; `undefined` when it is longer than {@link MAX_BODY_BYTES}, `null` when the request broke off. */
+function readBody(req: IncomingMessage): Promise<string | undefined | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      // The rest is drained and dropped; the answer goes out at once.
+      if (size > MAX_BODY_BYTES) resolve(undefined);
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", () => resolve(null));
+  });
+}
+
+function notAllowed(res: ServerResponse, allow: string) {
+  res.setHeader("Allow", allow);
+  send(res, 405, "text/plain; charset=utf-8", "method not allowed\n");
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer) {
+  res.writeHead(status, {
+    ...COMMON_HEADERS,
+    "Content-Type": type,
+    "Content-Length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}

@@ -1,0 +1,174 @@
+import { diffWordsWithSpace } from "diff";
+import type { PromptData } from "../data.js";
+import type { PreparedPrompt } from "../render-system-prompt.js";
+import { usedVersion } from "../sections/used-version.js";
+import type { TokenCounter } from "../tokens.js";
+import type { Diagnostic, Layer, RenderResult, StepTiming } from "../types.js";
+import type { Switches } from "./_switches.js";
+
+/** The blank line between two sections of the prompt. */
+const SEPARATOR = "\n\n";
+
+/** A word diff that takes longer than this gives the section as removed and added whole. */
+const DIFF_TIMEOUT_MS = 250;
+
+/** One piece of a word diff: kept, added or removed text. */
+export type DiffPart = ["=" | "+" | "-", string];
+
+/** What led to a render. */
+export interface RenderCause {
+  /** `start`: the first render; `files`: a change on disk; `options`: switched on the page. */
+  kind: "start" | "files" | "options";
+  /** The changed files, for `files`. */
+  files: string[];
+}
+
+export interface ViewSection {
+  name: string;
+  layer: Layer;
+  path: string | null;
+  volatile: boolean;
+  tokens: number;
+  bytes: number;
+  text: string;
+  /** Compared with the previous render (`same` on the first). */
+  status: "same" | "added" | "changed";
+  /** For `changed`: the previous text against this one, word by word. */
+  diff?: DiffPart[];
+  /** The file that should have served this section but failed, when its fallback is shown. */
+  failed?: { layer: Layer; path: string | null };
+}
+
+/** Everything the page shows for one render: what `/api/render` and each event carry. */
+export interface InspectorView {
+  /** 0 for the first render the server made, then 1, 2, … (across option switches). */
+  count: number;
+  cause: RenderCause;
+  /** Time of the render, gathering included. */
+  ms: number;
+  cwd: string;
+  switches: Switches;
+  /** Tool names the page offers: the builtin descriptions', then any other selected or described. */
+  tools: string[];
+  tokenizer: string;
+  sections: ViewSection[];
+  /** Sections of the previous render that are gone. */
+  removed: string[];
+  total: { sections: number; bytes: number; tokens: number };
+  /** Everything before the first volatile section, with the blank line after it. */
+  stablePrefix: { sections: number; bytes: number; tokens: number; firstVolatile: string | null };
+  diagnostics: Diagnostic[];
+  steps: StepTiming[];
+  /** The data the templates were rendered with. */
+  data: PromptData;
+  /** Why the latest re-render could not be made; the rest is the last good render. */
+  error: string | null;
+}
+
+export interface ViewInput {
+  count: number;
+  cause: RenderCause;
+  ms: number;
+  result: RenderResult;
+  prepared: PreparedPrompt;
+  /** The render's diagnostics (the result's, then the slash-command templates'). */
+  diagnostics: Diagnostic[];
+  /** The render shown before this one, for the change marks and diffs. */
+  previous: RenderResult | undefined;
+  switches: Switches;
+  tools: string[];
+  tokenizer: string;
+  error?: Error | undefined;
+}
+
+/**
+ * Builds the page's view of a render. Token counts of texts seen in the last
+ * render are reused, so an edit recounts only what it changed.
+ */
+export function createViewBuilder(count: TokenCounter): (input: ViewInput) => InspectorView {
+  let cache = new Map<string, number>();
+  return (input) => {
+    const next = new Map<string, number>();
+    const tokens = (text: string) => {
+      const n = cache.get(text) ?? next.get(text) ?? count(text);
+      next.set(text, n);
+      return n;
+    };
+    const view = buildView(input, tokens);
+    cache = next;
+    return view;
+  };
+}
+
+function buildView(input: ViewInput, tokens: TokenCounter): InspectorView {
+  const { result, prepared, previous } = input;
+  const before = new Map(previous?.sections.map((s) => [s.name, s.text]));
+  const sections = result.sections.map((section): ViewSection => {
+    // The top version (what should serve it) and the one that did (a lower one when it failed).
+    const template = prepared.templates.find((t) => t.name === section.name);
+    const version = usedVersion(prepared.templates, section);
+    const old = before.get(section.name);
+    const view: ViewSection = {
+      name: section.name,
+      layer: section.source.layer,
+      path: section.source.path ?? null,
+      volatile: version?.meta.volatile ?? false,
+      tokens: tokens(section.text),
+      bytes: Buffer.byteLength(section.text),
+      text: section.text,
+      status: !previous || old === section.text ? "same" : old === undefined ? "added" : "changed",
+    };
+    if (view.status === "changed" && old !== undefined) view.diff = wordDiff(old, section.text);
+    // The winning file failed to render and a lower version stands in for it.
+    if (template && section.source.layer !== "option" && template.source.path !== view.path) {
+      view.failed = { layer: template.source.layer, path: template.source.path ?? null };
+    }
+    return view;
+  });
+  const names = new Set(result.sections.map((s) => s.name));
+  const firstVolatile = sections.findIndex((s) => s.volatile);
+  const stable = firstVolatile < 0 ? sections : sections.slice(0, firstVolatile);
+  const stableText =
+    firstVolatile < 0 ? result.text : stable.map((s) => s.text + SEPARATOR).join("");
+  return {
+    count: input.count,
+    cause: input.cause,
+    ms: input.ms,
+    cwd: prepared.data.cwd,
+    switches: input.switches,
+    tools: input.tools,
+    tokenizer: input.tokenizer,
+    sections,
+    removed: (previous?.sections ?? []).map((s) => s.name).filter((n) => !names.has(n)),
+    total: {
+      sections: sections.length,
+      bytes: Buffer.byteLength(result.text),
+      tokens: tokens(result.text),
+    },
+    stablePrefix: {
+      sections: stable.length,
+      bytes: Buffer.byteLength(stableText),
+      tokens: tokens(stableText),
+      firstVolatile: firstVolatile < 0 ? null : (sections[firstVolatile]?.name ?? null),
+    },
+    diagnostics: input.diagnostics,
+    steps: result.steps,
+    data: prepared.data,
+    error: input.error ? input.error.message : null,
+  };
+}
+
+/**
+ * Word by word, whitespace and line breaks kept as their own tokens, so the
+ * kept and added parts put together are exactly the new text.
+ */
+export function wordDiff(before: string, after: string): DiffPart[] {
+  const changes = diffWordsWithSpace(before, after, { timeout: DIFF_TIMEOUT_MS });
+  if (!changes) {
+    return [
+      ["-", before],
+      ["+", after],
+    ];
+  }
+  return changes.map((c): DiffPart => [c.added ? "+" : c.removed ? "-" : "=", c.value]);
+}

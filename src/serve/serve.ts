@@ -1,0 +1,208 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { join } from "node:path";
+import { readTextFile } from "../_fs.js";
+import { parseToolDescriptions } from "../gather/tools.js";
+import { builtinPromptsDir } from "../locate/layers.js";
+import type { SystemPromptOptions } from "../options.js";
+import { TOKEN_ENCODING, tokenCounter } from "../tokens.js";
+import { type RenderResult, SyspromptError } from "../types.js";
+import { handleRequest, type Inspector } from "./_http.js";
+import { loadPage } from "./_page.js";
+import { type SourceRender, watchRenders } from "./_source.js";
+import { applySwitches, type Switches, switchesOf } from "./_switches.js";
+
+import { createViewBuilder, type InspectorView, type RenderCause } from "./_view.js";
+
+/** The only address the inspector listens on. */
+export const SERVE_ADDRESS = "127.0.0.1";
+/** Host names that mean that address. */
+const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost"]);
+
+export interface ServeHooks {
+  /** The server stops, and `servePrompt` resolves, when this aborts. */
+  signal: AbortSignal;
+  /** `127.0.0.1` or `localhost` (both listen on 127.0.0.1); anything else is refused. Default: `127.0.0.1`. */
+  host?: string;
+  /** Port; 0 picks a free one. Default: 0. */
+  port?: number;
+  /** Called once the server listens, with the page's address. */
+  onListen?: (url: string) => void;
+  /** Quiet time after the last file event before a re-render. Default: 100 ms. */
+  debounceMs?: number;
+}
+
+/**
+ * Serves the live inspector page for the prompt `options` render, on
+ * 127.0.0.1 only, until `signal` aborts: the prompt section by section
+ * (name, layer, file), token bars with the total and the cache-stable prefix,
+ * diagnostics, gathering steps, the templates' data, and after each change on
+ * disk the changed sections as word diffs, pushed by server-sent events. The
+ * page may switch tools, model, workspace tree and trust; nothing else comes
+ * from a request, and no request path is ever read from disk.
+ *
+ * @throws SyspromptError for a host other than loopback, a bad port or one in
+ * use, and bad render options (as `renderSystemPrompt`).
+ */
+export async function servePrompt(options: SystemPromptOptions, hooks: ServeHooks): Promise<void> {
+  const host = hooks.host ?? SERVE_ADDRESS;
+  if (!LOOPBACK_NAMES.has(host)) {
+    throw new SyspromptError(
+      "serve-host",
+      `the inspector listens on 127.0.0.1 only (it shows your files to whoever can reach it); got host "${host}"`,
+    );
+  }
+  const port = hooks.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new SyspromptError(
+      "serve-port",
+      `port must be a whole number from 0 to 65535, got ${port}`,
+    );
+  }
+  const [page, builtinTools] = await Promise.all([
+    loadPage(),
+    builtinToolNames(options.builtinDir ?? builtinPromptsDir()),
+  ]);
+  const buildView = createViewBuilder(tokenCounter());
+  const described = Object.keys(options.toolSnippets ?? {});
+
+  interface Generation {
+    controller: AbortController;
+    done: Promise<void>;
+  }
+  const generations = new Set<Generation>();
+  let active: Generation | undefined;
+  let switches = switchesOf(options);
+  let shown: RenderResult | undefined;
+  let renders = 0;
+  let view: InspectorView | undefined;
+  let viewJson = "";
+  const clients = new Set<ServerResponse>();
+
+  /** Renders with `next` and, once its first render is in, shows it and retires the previous source. */
+  const startSource = (next: Switches, cause: RenderCause) =>
+    new Promise<void>((resolveFirst, rejectFirst) => {
+      const generation: Generation = { controller: new AbortController(), done: Promise.resolve() };
+      let first = true;
+      generation.done = watchRenders(applySwitches(options, next), {
+        signal: generation.controller.signal,
+        ...(hooks.debounceMs !== undefined ? { debounceMs: hooks.debounceMs } : {}),
+        onRender: (render) => {
+          if (first) {
+            first = false;
+            active?.controller.abort();
+            active = generation;
+            switches = next;
+            publish(render, cause);
+            resolveFirst();
+          } else if (active === generation) {
+            publish(render, { kind: "files", files: render.changed });
+          }
+        },
+      })
+        .then(
+          // Stopped before its first render: the switch did not happen.
+          () => {
+            if (first) rejectFirst(new Error("the inspector is stopping"));
+          },
+          (error: unknown) => {
+            if (first) rejectFirst(error);
+          },
+        )
+        .finally(() => generations.delete(generation));
+      generations.add(generation);
+    });
+
+  function publish(render: SourceRender, cause: RenderCause) {
+    const tools = [...new Set([...builtinTools, ...described, ...switches.tools])];
+    view = buildView({
+      count: renders++,
+      cause,
+      ms: render.ms,
+      result: render.result,
+      prepared: render.prepared,
+      diagnostics: render.diagnostics,
+      previous: shown,
+      switches,
+      tools,
+      tokenizer: TOKEN_ENCODING,
+      error: render.error,
+    });
+    if (!render.error) shown = render.result;
+    viewJson = JSON.stringify(view);
+    for (const client of clients) client.write(`event: render\ndata: ${viewJson}\n\n`);
+  }
+
+  const stopAll = async () => {
+    for (const g of generations) g.controller.abort();
+    await Promise.all([...generations].map((g) => g.done));
+  };
+
+  try {
+    await startSource(switches, { kind: "start", files: [] });
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+
+  let switching: Promise<unknown> = Promise.resolve();
+  const server = createServer();
+  const inspector: Inspector = {
+    page,
+    allowedHosts: new Set<string>(),
+    view: () => viewJson,
+    subscribe: (res) => {
+      clients.add(res);
+      res.on("close", () => clients.delete(res));
+      res.write(`retry: 1000\n\nevent: render\ndata: ${viewJson}\n\n`);
+    },
+    switchOptions: (next) => {
+      const run = switching.then(() => startSource(next, { kind: "options", files: [] }));
+      switching = run.catch(() => undefined);
+      return run.then(() => viewJson);
+    },
+  };
+  server.on("request", (req: IncomingMessage, res: ServerResponse) =>
+    handleRequest(inspector, req, res),
+  );
+  const keepAlive = setInterval(() => {
+    for (const client of clients) client.write(": keep-alive\n\n");
+  }, 15_000);
+  keepAlive.unref();
+
+  try {
+    server.listen({ host: SERVE_ADDRESS, port });
+    await Promise.race([
+      once(server, "listening"),
+      once(server, "error").then(([error]) => {
+        throw error;
+      }),
+    ]);
+  } catch (error) {
+    clearInterval(keepAlive);
+    await stopAll();
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "EADDRINUSE" ? "it is in use" : (error as Error).message;
+    throw new SyspromptError("serve-listen", `cannot listen on ${SERVE_ADDRESS}:${port}: ${why}`, {
+      cause: error,
+    });
+  }
+  const address = server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  inspector.allowedHosts = new Set([`127.0.0.1:${actualPort}`, `localhost:${actualPort}`]);
+  hooks.onListen?.(`http://${SERVE_ADDRESS}:${actualPort}/`);
+
+  if (!hooks.signal.aborted) await once(hooks.signal, "abort");
+  clearInterval(keepAlive);
+  for (const client of clients) client.end();
+  clients.clear();
+  const closed = new Promise<void>((done) => server.close(() => done()));
+  server.closeAllConnections();
+  await Promise.all([closed, switching, stopAll()]);
+}
+
+/** The tools the builtin `tools.md` describes, in its order. */
+async function builtinToolNames(builtinDir: string): Promise<string[]> {
+  const file = await readTextFile(join(builtinDir, "tools.md"));
+  return file.ok ? Object.keys(parseToolDescriptions(file.text)) : [];
+}

@@ -1,0 +1,115 @@
+import * as fs from "node:fs";
+import type { Observation, Probe, ReadRecorder } from "../_io.js";
+
+/**
+ * How long after its last change a file's stat is trusted to show the next
+ * change. File times are coarse (a clock tick of some milliseconds on Linux, a
+ * second or two on HFS+ and FAT): a file edited twice within one tick, with
+ * the same size, keeps the stat it had after the first edit. So an entry
+ * changed less than this before it was looked at is not trusted (git calls it
+ * "racily clean"): its step runs again on the next render, until its stat has
+ * settled. Two seconds covers FAT's granularity; the price is that a file
+ * edited moments ago is re-read once more.
+ */
+export const DEFAULT_SETTLE_MS = 2000;
+
+/** One observation, as its probe saw it. */
+interface ReadEntry {
+  probe: Probe;
+  path: string;
+  seen: string;
+}
+
+/**
+ * What one gathering step looked at: every path it stat'ed, read, listed or
+ * resolved (a folder's listing is its stat: its mtime changes whenever an
+ * entry is added, removed or renamed), the paths it looked up and found
+ * missing included, each with the first answer it got.
+ */
+export interface ReadSet extends ReadRecorder {
+  readonly entries: ReadonlyMap<string, ReadEntry>;
+  /** False when an entry had changed too recently to be trusted (see {@link DEFAULT_SETTLE_MS}). */
+  readonly settled: boolean;
+}
+
+/** An empty read set; entries changed less than `settleMs` before they were looked at leave it unsettled. */
+export function createReadSet(settleMs: number = DEFAULT_SETTLE_MS): ReadSet {
+  const entries = new Map<string, ReadEntry>();
+  const set = {
+    entries,
+    settled: true,
+    has: (probe: Probe, path: string) => entries.has(keyOf(probe, path)),
+    note(probe: Probe, path: string, seen: Observation, startedAt: number) {
+      const key = keyOf(probe, path);
+      if (entries.has(key)) return;
+      entries.set(key, { probe, path, seen: describe(seen) });
+      if ("stats" in seen) {
+        const changed = Math.max(seen.stats.mtimeMs, seen.stats.ctimeMs);
+        if (changed > startedAt - settleMs) set.settled = false;
+      }
+    },
+  };
+  return set;
+}
+
+function keyOf(probe: Probe, path: string): string {
+  return `${probe}\0${path}`;
+}
+
+/**
+ * An observation as a comparable string. A stat is its type and permissions,
+ * device and inode (a file replaced by another), size, mtime and ctime (any
+ * write, rename or chmod moves ctime, even when mtime is set back).
+ */
+function describe(seen: Observation): string {
+  if ("error" in seen) return `!${seen.error}`;
+  if ("text" in seen) return `=${seen.text}`;
+  const s = seen.stats;
+  return `${s.mode}:${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+}
+
+/** Repeats one probe, never throwing: the answer is what it gives or why it failed. */
+function probeAgain(entry: ReadEntry): Promise<string> {
+  return new Promise((done) => {
+    const answer = (error: NodeJS.ErrnoException | null, value: fs.Stats | string) => {
+      if (error) done(describe({ error: error.code ?? "EUNKNOWN" }));
+      else done(describe(typeof value === "string" ? { text: value } : { stats: value }));
+    };
+    switch (entry.probe) {
+      case "stat":
+        fs.stat(entry.path, answer);
+        break;
+      case "lstat":
+        fs.lstat(entry.path, answer);
+        break;
+      case "realpath":
+        // The native one, as fs/promises' realpath that recorded it; the JS fs.realpath
+        // would lstat every component of the path.
+        fs.realpath.native(entry.path, answer);
+        break;
+      case "readlink":
+        fs.readlink(entry.path, answer);
+        break;
+    }
+  });
+}
+
+/**
+ * True when any probe in `set` now gives another answer than it gave, or the
+ * set was not settled. Probes run in parallel and the answer comes with the
+ * first difference; nothing is opened or listed, only stat'ed and resolved.
+ */
+export function readSetChanged(set: ReadSet): Promise<boolean> {
+  if (!set.settled) return Promise.resolve(true);
+  const entries = [...set.entries.values()];
+  if (entries.length === 0) return Promise.resolve(false);
+  return new Promise((done) => {
+    let pending = entries.length;
+    for (const entry of entries) {
+      probeAgain(entry).then((seen) => {
+        if (seen !== entry.seen) done(true);
+        else if (--pending === 0) done(false);
+      });
+    }
+  });
+}

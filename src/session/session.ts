@@ -1,0 +1,138 @@
+import { diffSections } from "../diff.js";
+import { realMachine } from "../gather/_machine.js";
+import type { SystemPromptOptions } from "../options.js";
+import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
+import { type RenderResult, SyspromptError } from "../types.js";
+import { memoizingRunner, type StepMemo } from "./_memo.js";
+import { DEFAULT_SETTLE_MS } from "./_read-set.js";
+
+/**
+ * Options a session fixes when it is created: where it reads from and the
+ * machine it describes. Every other option may change from one render to the
+ * next; a change to one that a gathering step depends on (`tools`, which
+ * decides whether skills are loaded; `skills`; `workspaceTree`, `treeMtime`;
+ * `roots`; `maxContextBytes`; `skillPaths`; `projectTrusted`;
+ * `noContextFiles`; `resolvedSystemPrompt` / `resolvedAppendPrompt`, which
+ * decide whether SYSTEM.md / APPEND_SYSTEM.md are read) runs that step again,
+ * and only that one: each step is keyed by its inputs.
+ */
+export const SESSION_FIXED_OPTIONS = [
+  "cwd",
+  "agentDir",
+  "projectDir",
+  "home",
+  "env",
+  "builtinDir",
+  "machine",
+] as const;
+
+export type SessionFixedOption = (typeof SESSION_FIXED_OPTIONS)[number];
+
+/** What one {@link PromptSession.render} may change: any option but the fixed ones. */
+export type SessionOverrides = Omit<SystemPromptOptions, SessionFixedOption>;
+
+export interface SessionRender {
+  /** Exactly what `renderSystemPrompt` returns for the same options and files (step timings aside). */
+  result: RenderResult;
+  /**
+   * `diffSections(previous.sections, result.sections)`: the new text of each
+   * changed or added section, `null` for a removed one; undefined when nothing
+   * changed, and on the first render.
+   */
+  changes: Record<string, string | null> | undefined;
+}
+
+export interface PromptSession {
+  /**
+   * Renders the prompt. `overrides` apply to this render only, over the
+   * session's options (an override set to `undefined` unsets that option).
+   * Renders run one at a time, in call order. Throws {@link SyspromptError}
+   * for a bad option, an override of a fixed option, or after `close()`.
+   */
+  render(overrides?: SessionOverrides): Promise<SessionRender>;
+  /** Forgets everything the session kept. Further renders throw; closing twice is harmless. */
+  close(): void;
+}
+
+/**
+ * A prompt that is rendered again and again in one long-running agent
+ * session. The session keeps what each gathering step found, with every file
+ * and folder the step read — paths looked up and missing included — and the
+ * stat of each. The next render re-runs a step only when one of those stats
+ * changed (a file edited, a file added to or removed from a folder it
+ * listed, a missing file that now exists) or its options did; the workspace
+ * tree is walked again only when a folder or file it showed changed. So a
+ * render when nothing changed costs some stats and the pure render step.
+ *
+ * The text is always what `renderSystemPrompt` would give for the same
+ * options and files. A step that misses the deadline gives its fallback, as
+ * in `renderSystemPrompt`, and runs again on the next render. No timer or
+ * watcher is started: all checking happens inside `render()`.
+ */
+export function createPromptSession(options: SystemPromptOptions = {}): PromptSession {
+  return openPromptSession(options, DEFAULT_SETTLE_MS);
+}
+
+/**
+ * {@link createPromptSession} with the settle time of file stats as a
+ * parameter (see `DEFAULT_SETTLE_MS`): tests that move every edited file's
+ * mtime to a time of its own pass `-Infinity`, so the files they have just
+ * written are reused.
+ */
+export function openPromptSession(options: SystemPromptOptions, settleMs: number): PromptSession {
+  const base: SystemPromptOptions = {
+    ...options,
+    // One machine for the session: its facts do not change while an agent runs,
+    // and the environment step's inputs then stay equal from render to render.
+    machine: options.machine ?? realMachine(),
+  };
+  const memos = new Map<string, StepMemo>();
+  const runner = memoizingRunner(memos, settleMs);
+  let previous: RenderResult | undefined;
+  let closed = false;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const assertOpen = () => {
+    if (closed) {
+      throw new SyspromptError("session-closed", "render: the session is closed; create a new one");
+    }
+  };
+  const renderNow = async (overrides: SessionOverrides): Promise<SessionRender> => {
+    assertOpen(); // closed while this render waited for the one before
+    const prepared = await preparePrompt({ ...base, ...overrides }, runner);
+    const result = renderPrepared(prepared);
+    const changes = previous ? diffSections(previous.sections, result.sections) : undefined;
+    previous = result;
+    return { result, changes };
+  };
+
+  return {
+    async render(overrides = {}) {
+      checkOverrides(overrides);
+      assertOpen();
+      const rendered = queue.then(() => renderNow(overrides));
+      queue = rendered.catch(() => undefined);
+      return rendered;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      memos.clear();
+      previous = undefined;
+    },
+  };
+}
+
+function checkOverrides(overrides: SessionOverrides): void {
+  if (typeof overrides !== "object" || overrides === null || Array.isArray(overrides)) {
+    throw new SyspromptError("bad-option", "render: overrides must be an object of options");
+  }
+  for (const key of SESSION_FIXED_OPTIONS) {
+    if (Object.hasOwn(overrides, key)) {
+      throw new SyspromptError(
+        "bad-option",
+        `render: "${key}" is fixed for the session (${SESSION_FIXED_OPTIONS.join(", ")} are); create a new session to change it`,
+      );
+    }
+  }
+}

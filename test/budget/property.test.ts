@@ -1,0 +1,140 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { initialState, patchFor, STEPS } from "../../src/budget/steps.js";
+import type { TokenCounter } from "../../src/budget/tokens.js";
+import { o200kCounter } from "../../src/budget/tokens.js";
+import type { PromptData } from "../../src/data.js";
+import type { TreeLine } from "../../src/gather/_tree-layout.js";
+import { renderSections, type SectionPatch } from "../../src/sections/render.js";
+import { DATA, engine, shrinkTo, templates } from "./_world.js";
+
+/**
+ * The prompt with every step of every section applied as far as it goes,
+ * built step by step here rather than by the fitting loop under test.
+ */
+function everyStepApplied(data: PromptData, treeLines: TreeLine[] | undefined): string {
+  const patches = new Map<string, SectionPatch>();
+  for (const t of templates()) {
+    if (!t.meta.shrink) continue;
+    let state = initialState(data, treeLines);
+    for (const name of t.meta.shrink.steps) {
+      const levels = STEPS[name].levels(state);
+      if (levels > 0) state = STEPS[name].apply(state, levels);
+    }
+    patches.set(t.name, patchFor(state, data));
+  }
+  return renderSections({ templates: templates(), data, patches }, engine).text;
+}
+
+/** A folder's lines, gather-style: entries, maybe a `… K more` before the last, folders opened. */
+const folder = (depth: number): fc.Arbitrary<TreeLine[]> =>
+  fc
+    .tuple(
+      fc.array(depth < 3 ? fc.oneof(fc.constant(null), folder(depth + 1)) : fc.constant(null), {
+        maxLength: 6,
+      }),
+      fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }),
+    )
+    .map(([entries, more]) => {
+      const pad = "  ".repeat(depth);
+      const lines: TreeLine[] = [];
+      entries.forEach((sub, i) => {
+        if (more !== undefined && i === entries.length - 1 && i > 0) {
+          lines.push({ depth, text: `${pad}… ${more} more` });
+        }
+        lines.push({ depth, text: `${pad}e${i}${sub ? "/" : ".ts  1B  2026-01-01 00:00"}` });
+        if (sub) lines.push(...sub);
+      });
+      return lines;
+    });
+
+const world = fc.record({
+  tree: fc.option(folder(1), { nil: null }),
+  skills: fc.array(
+    fc.record({
+      name: fc.string({ minLength: 1, maxLength: 8 }),
+      description: fc.string({ maxLength: 80 }),
+      location: fc.constant("/s/x/SKILL.md"),
+    }),
+    { maxLength: 4 },
+  ),
+  agentsMd: fc.uniqueArray(
+    fc.constantFrom(
+      "a/AGENTS.md",
+      "b/c/AGENTS.md",
+      "d/e/f/AGENTS.md",
+      "g/AGENTS.md",
+      "h/i/AGENTS.md",
+    ),
+  ),
+  contextFiles: fc.array(
+    fc.record({
+      path: fc.constantFrom(
+        "/AGENTS.md",
+        "/work/AGENTS.md",
+        "/work/app/AGENTS.md",
+        "/u/.pi/AGENTS.md",
+      ),
+      content: fc.string({ maxLength: 400 }),
+    }),
+    { maxLength: 4 },
+  ),
+});
+
+function dataOf(
+  w: fc.Arbitrary<unknown> extends never
+    ? never
+    : {
+        tree: TreeLine[] | null;
+        skills: PromptData["skills"];
+        agentsMd: string[];
+        contextFiles: PromptData["contextFiles"];
+      },
+): { data: PromptData; treeLines?: TreeLine[] } {
+  const treeLines = w.tree ? [{ depth: 0, text: "project/" }, ...w.tree] : undefined;
+  return {
+    data: {
+      ...DATA,
+      skills: w.skills,
+      agentsMd: w.agentsMd,
+      contextFiles: w.contextFiles,
+      workspaceTree: treeLines
+        ? { rendered: treeLines.map((l) => l.text).join("\n"), truncated: false }
+        : null,
+    },
+    ...(treeLines ? { treeLines } : {}),
+  };
+}
+
+function property(count: TokenCounter) {
+  return fc.property(world, fc.nat({ max: 400 }), (w, n) => {
+    const { data, treeLines } = dataOf(w);
+    const run = (budget: number) =>
+      shrinkTo(
+        budget,
+        { data },
+        { countTokens: count, ...(treeLines ? { treeLines } : { treeLines: undefined }) },
+      );
+    const initial = run(Number.MAX_SAFE_INTEGER).budget.initialTokens;
+    const budget = Math.round((n / 400) * (initial + 10));
+    const out = run(budget);
+    // Within the budget, or every step went as far as it goes.
+    if (out.budget.tokens > budget) expect(out.text).toBe(everyStepApplied(data, treeLines));
+    expect(out.budget.fits).toBe(out.budget.tokens <= budget);
+    // Deterministic: the same input gives the same prompt and the same report.
+    expect(run(budget)).toEqual(out);
+  });
+}
+
+describe("fitting a budget, for any budget and data", () => {
+  it("with a counter of a quarter of the characters", () => {
+    fc.assert(
+      property((text) => Math.ceil(text.length / 4)),
+      { numRuns: 200 },
+    );
+  });
+
+  it("with the o200k tokenizer", () => {
+    fc.assert(property(o200kCounter()), { numRuns: 40 });
+  });
+});

@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+
+/** The code that gathering runs: its reads must go through src/_io.ts, or a session would not see them. */
+const GATHERING = ["_fs.ts", "gather", "locate", "sections", "skills"];
+
+/**
+ * Direct `node:fs` imports that are allowed there, and why: none of them reads
+ * something a render's text depends on, so a session need not check it.
+ */
+const ALLOWED: Record<string, string[]> = {
+  // The synchronous twins serve loadPromptTemplatesSync and the CLI, never a gathering step
+  // (readdirSync: only when a read failed, to tell a name that is not UTF-8).
+  "_fs.ts": ["readFileSync", "readdirSync", "statSync"],
+  // Writes only: the GPU cache is read through readTextFile.
+  "gather/_env-cache.ts": ["mkdir", "rename", "rm", "writeFile"],
+  // /etc/localtime, once, when the machine is described (a session keeps one machine).
+  "gather/_machine.ts": ["readlinkSync"],
+  // The build-time cache of the package's own prompts, keyed by their text.
+  "locate/builtin-cache.ts": ["readFileSync", "readdirSync", "writeFileSync"],
+  // Explicit --system-prompt / --append-system-prompt files: options, read afresh on every render.
+  "locate/custom.ts": ["stat"],
+  // A flag for open(), not a call.
+  "gather/capped-read.ts": ["constants"],
+};
+
+function sourceFiles(path: string): string[] {
+  if (path.endsWith(".ts")) return [path];
+  return readdirSync(path, { withFileTypes: true }).flatMap((e) => sourceFiles(join(path, e.name)));
+}
+
+/** Names imported as values (not `type`) from node:fs or node:fs/promises. */
+function fsValueImports(text: string): string[] {
+  const names: string[] = [];
+  for (const m of text.matchAll(
+    /import\s+(type\s+)?\{([^}]*)\}\s+from\s+"node:fs(?:\/promises)?"/g,
+  )) {
+    if (m[1]) continue;
+    for (const part of (m[2] ?? "").split(",")) {
+      const name = part.trim();
+      if (name && !name.startsWith("type ")) names.push(name.split(/\s+as\s+/)[0] ?? name);
+    }
+  }
+  if (/import\s+\*\s+as\s+\w+\s+from\s+"node:fs/.test(text)) names.push("*");
+  return names.sort();
+}
+
+describe("gathering reads the disk only through src/_io.ts", () => {
+  it("no other node:fs value imports than the allowed ones", () => {
+    const found: Record<string, string[]> = {};
+    for (const part of GATHERING) {
+      for (const file of sourceFiles(join(SRC, part))) {
+        const names = fsValueImports(readFileSync(file, "utf8"));
+        if (names.length > 0) found[relative(SRC, file).split("\\").join("/")] = names;
+      }
+    }
+    expect(found).toEqual(ALLOWED);
+  });
+});
