@@ -254,7 +254,7 @@ function listFolder(dir: string): Promise<Dirent[]> {
 }
 
 /** `stat` (following links) or `lstat`; undefined for anything that fails. */
-export function statOf(path: string, follow: boolean): Promise<Stats | undefined> {
+export function statOf(path: string | Buffer, follow: boolean): Promise<Stats | undefined> {
   return new Promise((done) => {
     (follow ? statCb : lstatCb)(path, (error, stats) => done(error ? undefined : stats));
   });
