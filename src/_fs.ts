@@ -1,6 +1,8 @@
-import { readFileSync, statSync } from "node:fs";
+import { isUtf8 } from "node:buffer";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { normalizeText } from "./_frontmatter.js";
-import { readFile, realpath, stat } from "./_io.js";
+import { readdir, readFile, realpath, stat } from "./_io.js";
 import type { Diagnostic } from "./types.js";
 
 /** Files larger than this are not read into the prompt. */
@@ -125,6 +127,62 @@ function statFailure(
   };
 }
 
+/** What a byte that is not UTF-8 decodes to in a name from a folder listing. */
+const REPLACEMENT = "\uFFFD";
+
+/**
+ * A listed entry whose name is not UTF-8 came out of the listing with U+FFFD
+ * in place of the bad bytes, and that name opens nothing: "not found" would
+ * send the user looking for a file that is there. Only for a name that holds
+ * U+FFFD and whose folder has such an entry; never on the normal path.
+ */
+export async function undecodableName(
+  path: string,
+  what: "file" | "folder",
+): Promise<Diagnostic | undefined> {
+  if (!basename(path).includes(REPLACEMENT)) return undefined;
+  try {
+    return nameDiagnostic(path, what, await readdir(dirname(path), { encoding: "buffer" }));
+  } catch {
+    // The folder cannot be listed either: the caller's own message stands.
+    return undefined;
+  }
+}
+
+/** Synchronous twin of {@link undecodableName}. */
+export function undecodableNameSync(path: string, what: "file" | "folder"): Diagnostic | undefined {
+  if (!basename(path).includes(REPLACEMENT)) return undefined;
+  try {
+    return nameDiagnostic(path, what, readdirSync(dirname(path), { encoding: "buffer" }));
+  } catch {
+    // As above.
+    return undefined;
+  }
+}
+
+function nameDiagnostic(
+  path: string,
+  what: "file" | "folder",
+  raw: readonly Buffer[],
+): Diagnostic | undefined {
+  const name = basename(path);
+  if (!raw.some((bytes) => !isUtf8(bytes) && bytes.toString() === name)) return undefined;
+  return {
+    level: "warning",
+    code: "name-not-utf8",
+    message: `the name of this ${what} is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by that name; rename it`,
+    path,
+  };
+}
+
+function nameFailure(diagnostic: Diagnostic): TextFileResult {
+  return { ok: false, reason: "unreadable", diagnostics: [diagnostic] };
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+}
+
 function readFailure(path: string, error: unknown): TextFileResult {
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "";
   return {
@@ -155,7 +213,8 @@ export async function readTextFile(
     if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other");
     size = s.size;
   } catch (error) {
-    return readFailure(path, error);
+    const name = isMissing(error) ? await undecodableName(path, "file") : undefined;
+    return name ? nameFailure(name) : readFailure(path, error);
   }
   if (size > maxBytes) return statFailure(path, "other", size);
   try {
@@ -173,7 +232,8 @@ export function readTextFileSync(path: string, maxBytes = MAX_TEXT_FILE_BYTES): 
     if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other");
     size = s.size;
   } catch (error) {
-    return readFailure(path, error);
+    const name = isMissing(error) ? undecodableNameSync(path, "file") : undefined;
+    return name ? nameFailure(name) : readFailure(path, error);
   }
   if (size > maxBytes) return statFailure(path, "other", size);
   try {

@@ -130,9 +130,10 @@ export function realpath(path: string): Promise<string> {
   );
 }
 
-export function readlink(path: string): Promise<string> {
+export function readlink(path: string | Buffer): Promise<string> {
   const recorder = recorders.getStore();
-  if (!recorder) return fsp.readlink(path);
+  // A path given as bytes (a name that is not UTF-8) has no string key to note it by.
+  if (!recorder || typeof path !== "string") return fsp.readlink(path, "utf8");
   return observed(
     recorder,
     "readlink",
@@ -165,11 +166,13 @@ type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
 
 function observedCallback(
   probe: "stat" | "lstat",
-  path: string,
+  path: string | Buffer,
   done: Callback<fs.Stats>,
 ): Callback<fs.Stats> {
   const recorder = recorders.getStore();
-  if (!recorder) return done;
+  // A path given as bytes (a name that is not UTF-8, reached by the tree) has
+  // no string key; its folder's listing, noted, still shows it come and go.
+  if (!recorder || typeof path !== "string") return done;
   const startedAt = Date.now();
   return (error, stats) => {
     recorder.note(probe, path, error ? { error: errorCode(error) } : { stats }, startedAt);
@@ -178,12 +181,12 @@ function observedCallback(
 }
 
 /** `fs.stat` with a callback. */
-export function statCallback(path: string, done: Callback<fs.Stats>): void {
+export function statCallback(path: string | Buffer, done: Callback<fs.Stats>): void {
   fs.stat(path, observedCallback("stat", path, done));
 }
 
 /** `fs.lstat` with a callback. */
-export function lstatCallback(path: string, done: Callback<fs.Stats>): void {
+export function lstatCallback(path: string | Buffer, done: Callback<fs.Stats>): void {
   fs.lstat(path, observedCallback("lstat", path, done));
 }
 
@@ -206,9 +209,11 @@ export const readdirCallback = ((path: string, ...rest: unknown[]) => {
  * missing path costs no exception. Noted like the promise forms, the
  * failures as their error code.
  */
-export function statOrUndefinedSync(path: string, follow: boolean): fs.Stats | undefined {
+export function statOrUndefinedSync(path: string | Buffer, follow: boolean): fs.Stats | undefined {
   const call = follow ? fs.statSync : fs.lstatSync;
-  const recorder = recorders.getStore();
+  // A path given as bytes (a name that is not UTF-8, reached by the tree) has
+  // no string key; its folder's listing, noted, still shows it come and go.
+  const recorder = typeof path === "string" ? recorders.getStore() : undefined;
   const startedAt = recorder ? Date.now() : 0;
   let seen: Observation;
   let stats: fs.Stats | undefined;
@@ -218,7 +223,9 @@ export function statOrUndefinedSync(path: string, follow: boolean): fs.Stats | u
   } catch (error) {
     seen = { error: errorCode(error) };
   }
-  recorder?.note(follow ? "stat" : "lstat", path, seen, startedAt);
+  if (recorder && typeof path === "string") {
+    recorder.note(follow ? "stat" : "lstat", path, seen, startedAt);
+  }
   return stats;
 }
 

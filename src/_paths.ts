@@ -1,4 +1,23 @@
 import { join, resolve, sep } from "node:path";
+import { SyspromptError } from "./types.js";
+
+/**
+ * `process.cwd()`. When the folder the process is in was deleted or moved,
+ * Node throws a bare ENOENT; this says what happened and what to do.
+ *
+ * @throws SyspromptError when there is no current folder.
+ */
+export function currentFolder(): string {
+  try {
+    return process.cwd();
+  } catch (error) {
+    throw new SyspromptError(
+      "bad-option",
+      "cwd: the current folder no longer exists (it was deleted or moved); change to an existing folder, or pass cwd",
+      { cause: error },
+    );
+  }
+}
 
 /** A leading `~` (alone, or followed by a separator) means the home folder. */
 export function expandHome(path: string, home: string): string {

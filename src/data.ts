@@ -55,6 +55,8 @@ export interface PromptData {
   contextFiles: ContextFile[];
   /** Relative paths of AGENTS.md files deeper than cwd. */
   agentsMd: string[];
+  /** True when more AGENTS.md files were found than `agentsMd` lists (it holds at most 200, the shallowest). */
+  agentsMdTruncated: boolean;
   workspaceTree: WorkspaceTree | null;
   /** Extra workspace roots, forward slashes. */
   roots: string[];
@@ -122,6 +124,7 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
       items: { type: "object", fields: { path: text, content: text } },
     },
     agentsMd: textList,
+    agentsMdTruncated: { type: "boolean" },
     workspaceTree: {
       type: "object",
       nullable: true,

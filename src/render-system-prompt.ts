@@ -239,6 +239,14 @@ export async function preparePrompt(
     ...environment.value.diagnostics,
   );
   diagnostics.push(...unknownToolDiagnostics(tools, builtin.value.tools, options.toolSnippets));
+  if (tree.value && tree.value.agentsMdOmitted > 0) {
+    const { agentsMd, agentsMdOmitted } = tree.value;
+    diagnostics.push({
+      level: "info",
+      code: "agents-md-limit",
+      message: `${agentsMd.length + agentsMdOmitted} AGENTS.md files in the folders below the working directory: the ${agentsMd.length} shallowest are listed, and the prompt says the list is cut short`,
+    });
+  }
 
   const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
@@ -271,6 +279,7 @@ export async function preparePrompt(
     environment: environment.value.entries,
     contextFiles,
     agentsMd: tree.value?.agentsMd ?? [],
+    agentsMdTruncated: (tree.value?.agentsMdOmitted ?? 0) > 0,
     workspaceTree: tree.value && { rendered: tree.value.rendered, truncated: tree.value.truncated },
     roots: roots.map((r) => toPosix(r)),
     skills: skillsTool

@@ -57,14 +57,20 @@ const SKILLS: Choice<PromptData["skills"]>[] = [
   },
 ];
 
-const TREE: Choice<Pick<PromptData, "workspaceTree" | "roots" | "agentsMd">>[] = [
-  { label: "no tree", value: { workspaceTree: null, roots: [], agentsMd: [] } },
+const TREE: Choice<
+  Pick<PromptData, "workspaceTree" | "roots" | "agentsMd" | "agentsMdTruncated">
+>[] = [
+  {
+    label: "no tree",
+    value: { workspaceTree: null, roots: [], agentsMd: [], agentsMdTruncated: false },
+  },
   {
     label: "tree",
     value: {
       workspaceTree: { rendered: "src/\n  index.ts\nREADME.md", truncated: true },
       roots: ["/work/other"],
       agentsMd: ["packages/api/AGENTS.md"],
+      agentsMdTruncated: true,
     },
   },
 ];

@@ -59,8 +59,7 @@ function located(level: DiagnosticLevel, code: string, error: unknown): Template
   return {
     level,
     code,
-    // The parser counts lines from the body; the diagnostic's own line is the file's.
-    message: message.replace(/^Parse error on line \d+:/, "Parse error:"),
+    message,
     ...(where?.line !== undefined ? { line: where.line } : {}),
     ...(where?.column !== undefined ? { column: where.column } : {}),
   };
@@ -196,7 +195,28 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
       return isPath(node.path) ? resolve(node.path, scope) : UNKNOWN;
     }
     checkHelper(helper, node.path);
-    argumentShapes(node, scope);
+    const shapes = argumentShapes(node, scope);
+    return helper === "lookup" ? lookedUp(node, shapes[0] ?? UNKNOWN) : UNKNOWN;
+  }
+
+  /**
+   * `lookup x "name"` with a literal name reads a field as `x.name` does, so
+   * a name `x` does not have is reported like one (`lookup this
+   * "constructor"`: Handlebars reads own properties only, so it gives
+   * nothing). A computed name is not checked, nor is what the lookup gives.
+   */
+  function lookedUp(node: hbs.AST.MustacheStatement | hbs.AST.SubExpression, owner: Shape): Shape {
+    const key = node.params[1];
+    if (key?.type !== "StringLiteral" && key?.type !== "NumberLiteral") return UNKNOWN;
+    const part = String((key as hbs.AST.StringLiteral | hbs.AST.NumberLiteral).value);
+    if (field(owner, part) === "missing") {
+      report(
+        context.fieldLevel,
+        "unknown-field",
+        `unknown field ${JSON.stringify(part)} (looked up with lookup): ${lacks(owner, part)}`,
+        key,
+      );
+    }
     return UNKNOWN;
   }
 
@@ -373,31 +393,41 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
   function follow(start: Shape, parts: readonly string[], path: Path, scope: Scope): Shape {
     let current = start;
     for (const part of parts) {
-      const node = current.node;
-      if (node === undefined) return UNKNOWN;
-      if (node.type === "object" && Object.hasOwn(node.fields, part)) {
-        const name = current.name ? `${current.name}.${part}` : part;
-        current = { node: node.fields[part], label: `"${name}"`, name };
-        continue;
+      const next = field(current, part);
+      if (next === "missing") {
+        report(context.fieldLevel, "unknown-field", missingField(current, part, path, scope), path);
+        return UNKNOWN;
       }
-      if (node.type === "list" && /^\d+$/.test(part)) {
-        current = itemOf(current);
-        continue;
-      }
-      // Own `length` of arrays and strings is readable (Handlebars allows own properties).
-      if ((node.type === "list" || node.type === "string") && part === "length") return UNKNOWN;
-      report(context.fieldLevel, "unknown-field", missingField(current, part, path, scope), path);
-      return UNKNOWN;
+      if (next.node === undefined) return UNKNOWN;
+      current = next;
     }
     return current;
   }
 
-  function missingField(owner: Shape, part: string, path: Path, scope: Scope): string {
+  /** The field `part` of `owner`: its shape, UNKNOWN when not checked here, or "missing". */
+  function field(owner: Shape, part: string): Shape | "missing" {
     const node = owner.node;
-    const what =
-      node?.type === "object"
-        ? `${owner.label} has no field "${part}" (it has: ${Object.keys(node.fields).join(", ")})`
-        : `${owner.label} is ${node?.type === "list" ? "a list" : node?.type === "boolean" ? "true or false" : "a string"} and has no field "${part}"`;
+    if (node === undefined) return UNKNOWN;
+    if (node.type === "object" && Object.hasOwn(node.fields, part)) {
+      const name = owner.name ? `${owner.name}.${part}` : part;
+      return { node: node.fields[part], label: `"${name}"`, name };
+    }
+    if (node.type === "list" && /^\d+$/.test(part)) return itemOf(owner);
+    // Own `length` of arrays and strings is readable (Handlebars allows own properties).
+    if ((node.type === "list" || node.type === "string") && part === "length") return UNKNOWN;
+    return "missing";
+  }
+
+  /** Why `owner` has no field `part`, naming the fields it has. */
+  function lacks(owner: Shape, part: string): string {
+    const node = owner.node;
+    return node?.type === "object"
+      ? `${owner.label} has no field "${part}" (it has: ${Object.keys(node.fields).join(", ")})`
+      : `${owner.label} is ${node?.type === "list" ? "a list" : node?.type === "boolean" ? "true or false" : "a string"} and has no field "${part}"`;
+  }
+
+  function missingField(owner: Shape, part: string, path: Path, scope: Scope): string {
+    const what = lacks(owner, part);
     const root = scope.contexts[0]?.node;
     const hint =
       scope.contexts.length > 1 &&

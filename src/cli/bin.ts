@@ -1,12 +1,33 @@
 #!/usr/bin/env node
 import { run } from "./main.js";
 
+/**
+ * The folder the command runs in. When it was deleted under the shell, Node
+ * cannot tell it (ENOENT); the shell's $PWD still names it, so a `--cwd` of
+ * another folder works and a command without one says that folder is gone.
+ */
+function workingFolder(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return process.env.PWD;
+  }
+}
+
+const cwd = workingFolder();
+if (cwd === undefined) {
+  process.stderr.write(
+    "sysprompt: the current folder no longer exists (it was deleted or moved); change to an existing folder\n",
+  );
+  process.exit(2);
+}
+
 // No top-level await: the published CLI is this file bundled as CommonJS
 // (see scripts/bundle-cli.mjs), which starts faster than a tree of ES modules.
 run(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
-  cwd: process.cwd(),
+  cwd,
   env: process.env,
   isTTY: process.stdout.isTTY === true,
 }).then((code) => {

@@ -134,16 +134,19 @@ function parseErrorToTemplateError(
       );
     }
   }
-  const line = Number(headLine);
+  // The token the parser stopped at, which can lie on a later line than the
+  // one Handlebars names (a mustache left open runs into the next line).
   const lexer = (hb as unknown as { Parser?: { lexer?: { yylloc?: LexerLocation } } }).Parser?.lexer
     ?.yylloc;
-  const column = lexer?.first_line === line ? lexer.first_column + 1 : undefined;
-  const message = expecting === undefined ? head : `${head.replace(/:$/, "")}: ${expecting}`;
-  return new TemplateError(message, {
-    line,
-    ...(column === undefined ? {} : { column }),
-    cause: error,
-  });
+  const at =
+    lexer !== undefined && lexer.first_line >= Number(headLine)
+      ? { line: lexer.first_line, column: lexer.first_column + 1 }
+      : { line: Number(headLine) };
+  // The line is in `line`; in the text it would count from the template's
+  // first line, which is not the file's when the template is a section body.
+  const what = head.replace(/ on line \d+[:.]?$/, "").replace(/ on line \d+\. /, ": ");
+  const message = expecting === undefined ? what : `${what}: ${expecting}`;
+  return new TemplateError(message, { ...at, cause: error });
 }
 
 interface LexerLocation {
@@ -177,6 +180,10 @@ export function toTemplateError(
       cause: error,
     });
   }
+  const decorator = /^Missing decorator: "(.+)"$/.exec(message)?.[1];
+  if (decorator !== undefined) {
+    return new TemplateError(message, { ...findDecorator(ast, decorator), cause: error });
+  }
   const unknownHelper = /used the unknown helper (\S+)/.exec(message)?.[1];
   const { lineNumber, column } = error as { lineNumber?: unknown; column?: unknown };
   return new TemplateError(
@@ -189,24 +196,49 @@ export function toTemplateError(
   );
 }
 
-/** Where `{{> name}}` (or `{{#> name}}`) first appears in a template's AST. */
-function findPartialCall(node: unknown, name: string): { line?: number; column?: number } {
+/**
+ * Where `{{> name}}` (or `{{#> name}}`) first appears in a template's AST;
+ * for a name no call spells out, the first call whose name is computed
+ * (`{{> (lookup . "x")}}`), which is the one that produced it.
+ */
+function findPartialCall(ast: unknown, name: string): { line?: number; column?: number } {
+  const isCall = (record: Record<string, unknown>) =>
+    record.type === "PartialStatement" || record.type === "PartialBlockStatement";
+  const callee = (record: Record<string, unknown>) =>
+    record.name as { type?: unknown; original?: unknown } | undefined;
+  const named = findNode(ast, (r) => isCall(r) && String(callee(r)?.original) === name);
+  if (named.line !== undefined) return named;
+  return findNode(ast, (r) => isCall(r) && callee(r)?.type === "SubExpression");
+}
+
+/** Where the decorator `{{* name}}` (or the block `{{#* name}}`) first appears. */
+function findDecorator(ast: unknown, name: string): { line?: number; column?: number } {
+  return findNode(
+    ast,
+    (r) =>
+      (r.type === "Decorator" || r.type === "DecoratorBlock") &&
+      String((r.path as { original?: unknown } | undefined)?.original) === name,
+  );
+}
+
+/** The location of the first AST node (in source order) that `test` accepts. */
+function findNode(
+  node: unknown,
+  test: (record: Record<string, unknown>) => boolean,
+): { line?: number; column?: number } {
   if (node === null || typeof node !== "object") return {};
   if (Array.isArray(node)) {
     for (const child of node) {
-      const found = findPartialCall(child, name);
+      const found = findNode(child, test);
       if (found.line !== undefined) return found;
     }
     return {};
   }
   const record = node as Record<string, unknown>;
-  if (record.type === "PartialStatement" || record.type === "PartialBlockStatement") {
-    const callee = record.name as { original?: unknown } | undefined;
-    if (String(callee?.original) === name) return locationOf(record);
-  }
+  if (test(record)) return locationOf(record);
   for (const [key, child] of Object.entries(record)) {
     if (key === "loc") continue;
-    const found = findPartialCall(child, name);
+    const found = findNode(child, test);
     if (found.line !== undefined) return found;
   }
   return {};

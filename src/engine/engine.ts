@@ -371,8 +371,14 @@ function meterInlinePartials(
       props.partials[name] = (context, runtimeOptions) => {
         const budget = current();
         if (budget === undefined) return body(context, runtimeOptions);
-        budget.enterPartial(name);
-        const result = budget.run(() => body(context, runtimeOptions));
+        let result: string;
+        try {
+          budget.enterPartial(name);
+          result = budget.run(() => body(context, runtimeOptions));
+        } catch (error) {
+          // Located like a file partial's failure: at its `{{> name}}`, by the caller.
+          throw new PartialCallError(name, toTemplateError(hb, error, undefined));
+        }
         budget.leavePartial();
         return result;
       };

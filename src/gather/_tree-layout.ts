@@ -1,5 +1,5 @@
-import { join } from "node:path";
-import { readlinkSync } from "../_io.js";
+import { join, sep } from "node:path";
+import { readdir, readlink } from "../_io.js";
 import { type EntryKind, statOf, type TreeListing } from "./_tree-walk.js";
 
 /** One line of the rendered tree; `depth` 0 is the root line. */
@@ -19,6 +19,8 @@ export interface LayoutLimits {
 
 interface StatEntry {
   name: string;
+  /** Where it is: the bytes of its name when that is not UTF-8. */
+  path: string | Buffer;
   kind: EntryKind;
   mtimeMs: number;
   size: number;
@@ -33,6 +35,45 @@ interface FolderView {
 
 const INDENT = "  ";
 
+/** What a byte that is not UTF-8 decodes to in a name from a folder listing. */
+const REPLACEMENT = "\uFFFD";
+
+/**
+ * The entries of one folder by the bytes of their names, read once and only
+ * when a name that is not UTF-8 needs them. Two such names can decode alike
+ * (`\xff` and `\xfe` both give U+FFFD): each raw name is handed out once.
+ */
+class RawNames {
+  private byDecoded: Promise<Map<string, Buffer[]>> | undefined;
+
+  constructor(private readonly dir: string) {}
+
+  async take(decoded: string): Promise<Buffer | undefined> {
+    this.byDecoded ??= readdir(this.dir, { encoding: "buffer" }).then(
+      (names) => {
+        const map = new Map<string, Buffer[]>();
+        for (const raw of names) {
+          const name = raw.toString();
+          if (name.includes(REPLACEMENT)) map.set(name, [...(map.get(name) ?? []), raw]);
+        }
+        return map;
+      },
+      // Unreadable since it was listed: the entries are not there to show.
+      () => new Map<string, Buffer[]>(),
+    );
+    const raw = (await this.byDecoded).get(decoded)?.shift();
+    return raw === undefined ? undefined : Buffer.concat([Buffer.from(`${this.dir}${sep}`), raw]);
+  }
+}
+
+/**
+ * A folder with more entries than this is listed by name, not by time: its
+ * first `maxEntries - 1` names, `… K more` and its last name. Ordering by time
+ * means looking at every entry, which takes seconds for a folder of 200,000
+ * (generated files, a data set); by name only the entries shown are looked at.
+ */
+export const LARGE_FOLDER = 1000;
+
 /** The line that ends a tree cut by the line cap. */
 export const ELISION_MARKER = "… deeper entries not shown (line limit)";
 
@@ -41,7 +82,8 @@ export const ELISION_MARKER = "… deeper entries not shown (line limit)";
  *
  * Each shown folder's children are ordered newest first (ties by name); a
  * folder with more than `maxEntries` children shows its newest
- * `maxEntries - 1`, a `… K more` line and its oldest. Over `maxLines` the
+ * `maxEntries - 1`, a `… K more` line and its oldest. A folder with more than
+ * {@link LARGE_FOLDER} children is ordered by name instead. Over `maxLines` the
  * deepest lines go first, the latest of equally deep ones before earlier ones;
  * the root and depth-1 lines always stay (so a tiny cap may be exceeded by
  * them), and {@link ELISION_MARKER} ends the tree.
@@ -66,25 +108,49 @@ export async function layoutTree(
   const view = async (rel: string): Promise<FolderView> => {
     if (signal?.aborted) throw signal.reason;
     const dir = rel === "" ? root : join(root, rel);
-    const stats = await Promise.all(
-      listing.children(rel).map(async (entry): Promise<StatEntry | undefined> => {
-        // Gone since the folder was listed: it is not there to show.
-        const s = await statOf(join(dir, entry.name), false);
-        if (!s) return undefined;
-        const kind: EntryKind = s.isDirectory()
-          ? "dir"
-          : s.isFile()
-            ? "file"
-            : s.isSymbolicLink()
-              ? "link"
-              : "other";
-        return { name: entry.name, kind, mtimeMs: mtimeMs ?? s.mtimeMs, size: s.size };
-      }),
-    );
-    const sorted = stats.filter((s) => s !== undefined).sort(newestFirst);
-    const more = sorted.length - maxEntries;
-    const shown = more > 0 ? [...sorted.slice(0, maxEntries - 1), ...sorted.slice(-1)] : sorted;
-    await Promise.all(shown.map((entry) => readTarget(dir, entry)));
+    const rawNames = new RawNames(dir);
+    const statEntry = async (entry: { name: string }): Promise<StatEntry | undefined> => {
+      let path: string | Buffer = join(dir, entry.name);
+      let s = await statOf(path, false);
+      if (!s && entry.name.includes(REPLACEMENT)) {
+        // A name that is not UTF-8 came out of the listing decoded, and the
+        // decoded name opens nothing: reach the entry by its bytes.
+        const raw = await rawNames.take(entry.name);
+        if (raw) {
+          path = raw;
+          s = await statOf(raw, false);
+        }
+      }
+      // Gone since the folder was listed: it is not there to show.
+      if (!s) return undefined;
+      const kind: EntryKind = s.isDirectory()
+        ? "dir"
+        : s.isFile()
+          ? "file"
+          : s.isSymbolicLink()
+            ? "link"
+            : "other";
+      return { name: entry.name, path, kind, mtimeMs: mtimeMs ?? s.mtimeMs, size: s.size };
+    };
+    const children = listing.children(rel);
+    let shown: StatEntry[];
+    let more: number;
+    if (children.length > LARGE_FOLDER) {
+      // Ordering by time means looking at every entry: seconds for 200,000.
+      // By name, only the entries shown are looked at.
+      const byName = children.map((e) => e.name).sort(compareNames);
+      const picked = [...byName.slice(0, maxEntries - 1), ...byName.slice(-1)];
+      shown = (await Promise.all(picked.map((name) => statEntry({ name })))).filter(
+        (e) => e !== undefined,
+      );
+      more = children.length - picked.length;
+    } else {
+      const stats = await Promise.all(children.map(statEntry));
+      const sorted = stats.filter((e) => e !== undefined).sort(newestFirst);
+      more = sorted.length - maxEntries;
+      shown = more > 0 ? [...sorted.slice(0, maxEntries - 1), ...sorted.slice(-1)] : sorted;
+    }
+    await Promise.all(shown.map((entry) => readTarget(entry)));
     const items: FolderView["items"] = shown.map((entry) => ({
       entry,
       rel: rel === "" ? entry.name : `${rel}/${entry.name}`,
@@ -166,14 +232,17 @@ export function capLines(
 }
 
 function newestFirst(a: StatEntry, b: StatEntry): number {
-  return b.mtimeMs - a.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return b.mtimeMs - a.mtimeMs || compareNames(a.name, b.name);
 }
 
-async function readTarget(dir: string, entry: StatEntry): Promise<void> {
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+async function readTarget(entry: StatEntry): Promise<void> {
   if (entry.kind !== "link") return;
   try {
-    // Synchronous, like the walk's calls (see _tree-walk.ts); only shown links are read.
-    entry.target = safeName(readlinkSync(join(dir, entry.name)));
+    entry.target = safeName(await readlink(entry.path));
   } catch {
     // Replaced by something else since it was listed: the target is unknown.
     entry.target = "?";

@@ -288,7 +288,7 @@ async function listFolder(dir: string): Promise<Dirent[]> {
 }
 
 /** `stat` (following links) or `lstat`; undefined for anything that fails. */
-export async function statOf(path: string, follow: boolean): Promise<Stats | undefined> {
+export async function statOf(path: string | Buffer, follow: boolean): Promise<Stats | undefined> {
   await pace();
   return statOrUndefinedSync(path, follow);
 }

@@ -1,7 +1,8 @@
+import type { Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, parse as parsePath, resolve } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
-import { stat } from "../_io.js";
+import { lstat, readlink, stat } from "../_io.js";
 import { expandHome, toPosix } from "../_paths.js";
 import type { ContextFile } from "../data.js";
 import { resolveAgentDir } from "../locate/layers.js";
@@ -41,7 +42,8 @@ export function ancestorsOf(cwd: string): string[] {
 
 /**
  * The first candidate in `dir` that is a regular file. Folders, FIFOs and
- * sockets with a candidate's name are skipped without being opened. Other
+ * sockets with a candidate's name are skipped without being opened, and a
+ * link to a file that does not exist gets a warning. Other
  * candidates beside the winner are not loaded (one file per folder); each gets
  * an `info` naming the one used, so a CLAUDE.md beside an AGENTS.md is not
  * ignored in silence.
@@ -52,7 +54,14 @@ async function findContextFile(dir: string): Promise<{ path?: string; diagnostic
   for (const name of CONTEXT_FILE_NAMES) {
     const path = join(dir, name);
     try {
-      const s = await stat(path);
+      // lstat first: as cheap for the usual missing name, and it tells a
+      // link whose target is gone (stat would call that missing too).
+      const own = await lstat(path);
+      const s = own.isSymbolicLink() ? await followLink(path) : own;
+      if (s === undefined) {
+        if (!winner) diagnostics.push(await danglingLink(path, name));
+        continue;
+      }
       if (winner) {
         // A case-insensitive file system answers AGENTS.MD with AGENTS.md: same file, no news.
         if (s.isFile() && (s.ino !== winner.ino || s.dev !== winner.dev)) {
@@ -89,6 +98,28 @@ async function findContextFile(dir: string): Promise<{ path?: string; diagnostic
     }
   }
   return winner ? { path: winner.path, diagnostics } : { diagnostics };
+}
+
+/** What the link at `path` leads to; undefined when its target does not exist (other failures throw). */
+async function followLink(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** A link whose target does not exist: named, since it was surely meant to be read. */
+async function danglingLink(path: string, name: string): Promise<Diagnostic> {
+  // Gone or replaced since: the target is unknown.
+  const target = await readlink(path).catch(() => "?");
+  return {
+    level: "warning",
+    code: "symlink-broken",
+    message: `${name} is a symbolic link to ${target}, which does not exist; skipped`,
+    path,
+  };
 }
 
 /** A folder searched for a context file, with the rules for what its file may reach. */

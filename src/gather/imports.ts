@@ -75,11 +75,14 @@ export async function expandImports(
   const diagnostics: Diagnostic[] = [];
   if (tokens.length === 0) return { text, diagnostics };
   if (depth >= MAX_IMPORT_DEPTH) {
+    const [first] = tokens;
     diagnostics.push({
       level: "info",
       code: "import-depth",
       message: `imports are followed ${MAX_IMPORT_DEPTH} levels deep; ${tokens.length === 1 ? "the import in this file is" : `the ${tokens.length} imports in this file are`} left as written`,
       path: importer.path,
+      // At the first of them.
+      ...(first ? { line: first.line, column: first.column } : {}),
     });
     return { text, diagnostics };
   }

@@ -51,6 +51,8 @@ export interface BuiltWorkspaceTree {
    * root's own), as relative POSIX paths, sorted, at most 200.
    */
   agentsMd: string[];
+  /** AGENTS.md files found beyond the 200 in `agentsMd` (deeper ones first); 0 when all are listed. */
+  agentsMdOmitted: number;
 }
 
 /**
@@ -63,9 +65,12 @@ export interface BuiltWorkspaceTree {
  * - Folders end in `/`; files show a compact size (`512B`, `1.5KB`, `2.3MB`);
  *   symlinks show `-> target` and are never followed; every entry shows its
  *   mtime as absolute UTC `YYYY-MM-DD HH:MM`, so the text is the same on every
- *   run over the same files.
+ *   run over the same files. A name is one line: control characters and line
+ *   breaks are escaped (`\u000a`), bytes that are not UTF-8 show as U+FFFD.
  * - A folder with more than `maxEntries` entries shows its newest
- *   `maxEntries - 1`, a `… K more` line and its oldest entry.
+ *   `maxEntries - 1`, a `… K more` line and its oldest entry. A folder with
+ *   more than 1,000 entries is ordered by name instead, so that only the
+ *   entries shown are looked at.
  * - Over `maxLines`, the deepest lines are dropped first (the latest among
  *   equally deep ones), never the root or depth-1 lines, and a final line says
  *   that deeper entries were left out; `truncated` is then true. (Levels the
@@ -113,6 +118,7 @@ export async function buildWorkspaceTree(
     truncated: capped.truncated,
     lines: capped.lines,
     agentsMd: pickAgentsMd(listing.agentsMd),
+    agentsMdOmitted: Math.max(0, listing.agentsMd.length - MAX_AGENTS_MD),
   };
 }
 

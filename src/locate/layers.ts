@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
-import { join, resolve, sep } from "node:path";
+import { isAbsolute, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expandHome } from "../_paths.js";
+import { currentFolder, expandHome } from "../_paths.js";
 
 /** Where each layer's files live. */
 export interface LayerDirs {
@@ -64,7 +64,13 @@ export function resolveCommonPaths(options: CommonPathOptions): {
   home: string;
 } {
   const home = resolve(options.home ?? homedir());
-  const cwd = resolve(expandHome(options.cwd ?? process.cwd(), home));
+  // `resolve` of a relative path reads the current folder too, so an absolute
+  // cwd works from a folder that is gone; anything else asks currentFolder().
+  const given = options.cwd === undefined ? undefined : expandHome(options.cwd, home);
+  const cwd =
+    given !== undefined && isAbsolute(given)
+      ? resolve(given)
+      : resolve(currentFolder(), given ?? ".");
   const env = options.env ?? process.env;
   return { cwd, agentDir: resolveAgentDir({ agentDir: options.agentDir, env, home, cwd }), home };
 }

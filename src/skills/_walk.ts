@@ -1,8 +1,8 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
-import { kindOfPath, readTextFile } from "../_fs.js";
+import { kindOfPath, readTextFile, undecodableName } from "../_fs.js";
 import { addGitignore, type Ignore, isIgnored } from "../_gitignore.js";
-import { readdir, realpath } from "../_io.js";
+import { readdir, readlink, realpath } from "../_io.js";
 import type { Diagnostic } from "../types.js";
 
 /** The file that makes a folder one skill. */
@@ -41,12 +41,15 @@ export async function walkSkillsRoot(
       real = await realpath(dir);
       entries = await readdir(dir, { withFileTypes: true });
     } catch (error) {
-      diagnostics.push({
-        level: "warning",
-        code: "skills-dir-unreadable",
-        message: `cannot list folder: ${error instanceof Error ? error.message : String(error)}`,
-        path: dir,
-      });
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      diagnostics.push(
+        (missing ? await undecodableName(dir, "folder") : undefined) ?? {
+          level: "warning",
+          code: "skills-dir-unreadable",
+          message: `cannot list folder: ${error instanceof Error ? error.message : String(error)}`,
+          path: dir,
+        },
+      );
       return;
     }
     if (visited.has(real)) return;
@@ -82,7 +85,12 @@ export async function walkSkillsRoot(
     for (const entry of entries) {
       if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
       const kind = await kindOf(entry);
-      if (kind === "missing") continue; // a dangling link or one that loops on itself
+      if (kind === "missing") {
+        // A dangling link or one that loops on itself: nothing to read. A
+        // SKILL.md is surely meant to be a skill, so it is not passed in silence.
+        if (entry.name === SKILL_FILE) diagnostics.push(await brokenLink(join(dir, entry.name)));
+        continue;
+      }
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (isIgnored(rules, kind === "dir" ? `${path}/` : path)) continue;
       kept.push({ entry, kind });
@@ -106,4 +114,16 @@ export async function walkSkillsRoot(
 
   await walk(root, "", undefined);
   return { candidates, diagnostics };
+}
+
+/** A SKILL.md link that leads to no file. */
+async function brokenLink(path: string): Promise<Diagnostic> {
+  // Replaced by something else since it was listed: the target is unknown.
+  const target = await readlink(path).catch(() => "?");
+  return {
+    level: "warning",
+    code: "symlink-broken",
+    message: `${SKILL_FILE} is a symbolic link to ${target}, which leads to no file (its target is missing, or the links loop); skipped`,
+    path,
+  };
 }

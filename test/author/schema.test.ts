@@ -15,6 +15,7 @@ describe("PROMPT_DATA_SCHEMA", () => {
       "environment",
       "contextFiles",
       "agentsMd",
+      "agentsMdTruncated",
       "workspaceTree",
       "roots",
       "skills",

@@ -31,7 +31,7 @@ const field = (line: number, column: number, message: string): TemplateProblem =
 });
 
 const TOP_FIELDS =
-  "agentName, cwd, date, model, tools, toolSnippets, rules, guidelines, environment, contextFiles, agentsMd, workspaceTree, roots, skills, skillsTool, appendPrompt, customPrompt, docs";
+  "agentName, cwd, date, model, tools, toolSnippets, rules, guidelines, environment, contextFiles, agentsMd, agentsMdTruncated, workspaceTree, roots, skills, skillsTool, appendPrompt, customPrompt, docs";
 
 describe("checkTemplate: what resolves", () => {
   it.each([
@@ -86,6 +86,18 @@ describe("checkTemplate: what is reported", () => {
         2,
         15,
         'unknown field "cwd": an item of "toolSnippets" has no field "cwd" (it has: name, description); inside this block plain names refer to an item of "toolSnippets", so write {{@root.cwd}} for the top-level one',
+      ),
+    ]);
+  });
+
+  it("a literal name given to lookup that the data lacks, such as a prototype property", () => {
+    expect(
+      check('{{lookup this "constructor"}}{{lookup skills 0}}{{lookup tools "length"}}'),
+    ).toEqual([
+      field(
+        1,
+        15,
+        `unknown field "constructor" (looked up with lookup): the template data has no field "constructor" (it has: ${TOP_FIELDS})`,
       ),
     ]);
   });

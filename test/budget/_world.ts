@@ -74,6 +74,7 @@ export const DATA: PromptData = {
   environment: [],
   contextFiles: CONTEXT_FILES,
   agentsMd: ["b/c/AGENTS.md", "a/AGENTS.md", "d/e/f/AGENTS.md", "z/AGENTS.md"],
+  agentsMdTruncated: false,
   workspaceTree: { rendered: TREE.map((l) => l.text).join("\n"), truncated: false },
   roots: [],
   skills: [

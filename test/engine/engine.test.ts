@@ -242,7 +242,7 @@ describe("TemplateError", () => {
   it("locates a bad mustache", () => {
     expect(failure(() => engine.render("intro\nsee {{#list}", {}))).toEqual({
       message:
-        "Parse error on line 2: Expecting 'CLOSE_RAW_BLOCK', 'CLOSE', 'CLOSE_UNESCAPED', 'OPEN_SEXPR', 'CLOSE_SEXPR', 'ID', 'OPEN_BLOCK_PARAMS', 'STRING', 'NUMBER', 'BOOLEAN', 'UNDEFINED', 'NULL', 'DATA', 'SEP', got 'INVALID'",
+        "Parse error: Expecting 'CLOSE_RAW_BLOCK', 'CLOSE', 'CLOSE_UNESCAPED', 'OPEN_SEXPR', 'CLOSE_SEXPR', 'ID', 'OPEN_BLOCK_PARAMS', 'STRING', 'NUMBER', 'BOOLEAN', 'UNDEFINED', 'NULL', 'DATA', 'SEP', got 'INVALID'",
       line: 2,
       column: 12,
     });
@@ -278,6 +278,19 @@ describe("TemplateError", () => {
       message: 'Partial "item" not found',
       line: 1,
       column: 13,
+    });
+  });
+
+  it("locates a partial whose name is computed, and an unknown decorator", () => {
+    expect(failure(() => engine.render('a\n {{> (lookup . "x")}}', { x: "nope" }))).toEqual({
+      message: 'Partial "nope" not found',
+      line: 2,
+      column: 2,
+    });
+    expect(failure(() => engine.render("a\n{{#if t}}{{* shout}}{{/if}}", { t: true }))).toEqual({
+      message: 'Missing decorator: "shout"',
+      line: 2,
+      column: 10,
     });
   });
 

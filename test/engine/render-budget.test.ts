@@ -77,9 +77,12 @@ describe("partial depth", () => {
     const { error } = attempt(() =>
       engine.render('{{#*inline "q"}}a{{> q}}{{/inline}}{{> q}}', {}),
     );
-    expect(error?.message).toBe(
-      `Partial "q" includes itself: partials nested more than ${MAX_PARTIAL_DEPTH} deep`,
-    );
+    // Located like a file partial's failure: at the first `{{> q}}`, here the one inside "q".
+    expect({ message: error?.message, line: error?.line, column: error?.column }).toEqual({
+      message: `In partial "q" ×${MAX_PARTIAL_DEPTH + 1}: Partial "q" includes itself: partials nested more than ${MAX_PARTIAL_DEPTH} deep`,
+      line: 1,
+      column: 18,
+    });
     expect(engine.render('{{#*inline "q"}}a{{/inline}}{{> q}}{{> q}}', {})).toBe("aa");
   });
 });

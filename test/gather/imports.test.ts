@@ -113,6 +113,8 @@ describe("@imports", () => {
           code: "import-depth",
           message: "imports are followed 5 levels deep; the import in this file is left as written",
           path: `${p}/d5.md`,
+          line: 1,
+          column: 9,
         },
       ],
     });

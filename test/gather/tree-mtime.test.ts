@@ -33,6 +33,7 @@ describe("buildWorkspaceTree: mtime", () => {
       lines: shown.map(([depth, text]) => ({ depth, text })),
       truncated: false,
       agentsMd: [],
+      agentsMdOmitted: 0,
     };
     expect(await buildWorkspaceTree(root, { mtime: "2026-01-02T03:04:59Z" })).toEqual(expected);
     expect(await buildWorkspaceTree(root, { mtime: new Date("2026-01-02T03:04Z") })).toEqual(

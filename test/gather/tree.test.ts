@@ -48,6 +48,7 @@ describe("buildWorkspaceTree: entries", () => {
       ),
       truncated: false,
       agentsMd: [],
+      agentsMdOmitted: 0,
     });
   });
 
@@ -96,6 +97,7 @@ describe("buildWorkspaceTree: entries", () => {
       ),
       truncated: false,
       agentsMd: [],
+      agentsMdOmitted: 0,
     });
     expect((await buildWorkspaceTree(root, { maxEntries: 3 })).rendered).toEqual(
       lines(
@@ -197,6 +199,7 @@ describe("buildWorkspaceTree: the line cap", () => {
       ...expected,
       lines: withDepth(expected.rendered),
       agentsMd: [],
+      agentsMdOmitted: 0,
     });
   });
 
@@ -355,11 +358,13 @@ describe("buildWorkspaceTree: agentsMd", () => {
       mkdirSync(join(root, `e${i}`, "s"), { recursive: true });
       writeFileSync(join(root, `e${i}`, "s", "AGENTS.md"), "x");
     }
-    const { agentsMd } = await buildWorkspaceTree(root);
+    const { agentsMd, agentsMdOmitted } = await buildWorkspaceTree(root);
     expect(agentsMd).toEqual([
       ...Array.from({ length: 195 }, (_, i) => `d${String(i).padStart(3, "0")}/AGENTS.md`),
       ...[0, 1, 2, 3, 4].map((i) => `e${i}/s/AGENTS.md`),
     ]);
+    // e5/s … e9/s are not listed: the prompt and a diagnostic say so.
+    expect(agentsMdOmitted).toBe(5);
   });
 });
 

@@ -22,6 +22,7 @@ const DATA: PromptData = {
   environment: [{ label: "Operating system", value: "Linux" }],
   contextFiles: [],
   agentsMd: [],
+  agentsMdTruncated: false,
   workspaceTree: null,
   roots: [],
   skills: [],

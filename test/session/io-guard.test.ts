@@ -13,8 +13,9 @@ const GATHERING = ["_fs.ts", "gather", "locate", "sections", "skills"];
  * something a render's text depends on, so a session need not check it.
  */
 const ALLOWED: Record<string, string[]> = {
-  // The synchronous twins serve loadPromptTemplatesSync and the CLI, never a gathering step.
-  "_fs.ts": ["readFileSync", "statSync"],
+  // The synchronous twins serve loadPromptTemplatesSync and the CLI, never a gathering step
+  // (readdirSync: only when a read failed, to tell a name that is not UTF-8).
+  "_fs.ts": ["readFileSync", "readdirSync", "statSync"],
   // Writes only: the GPU cache is read through readTextFile.
   "gather/_env-cache.ts": ["mkdir", "rename", "rm", "writeFile"],
   // /etc/localtime, once, when the machine is described (a session keeps one machine).
