@@ -1,166 +1,125 @@
-// `npm run bench`: measures sysprompt against its floors in one run and prints ratios.
+// `npm run bench`: every measurement of sysprompt against its floor, side by
+// side in one run, as one table of ratios, printed and written to
+// bench/RESULTS.md with the machine it ran on.
 //
-//   render  — the default prompt rendered from prepared data (warm engine) vs the
-//             same builtin templates compiled once with plain Handlebars and rendered
-//             with the same data and helpers (goal ≤ 1.5×).
-//   cli     — `sysprompt render` on a tiny project vs `node -e 0`, wall time per
-//             process (goal ≤ 2.5×).
-//   budget  — fitting a token budget (`maxPromptTokens`) on a prompt with a
-//             workspace tree of ~600 files that must be cut, vs the same prompt
-//             rendered without a budget (warm tokenizer; reported, no goal),
-//             and the tokenizer's one-time load in a fresh process.
-//   session — a prompt session's re-render with nothing changed vs a fresh
-//             renderSystemPrompt, on this repository, without and with the workspace
-//             tree (bench/session.mjs); the ratio is what a long agent session pays per
-//             turn for its prompt, as a share of a fresh render.
-//   tree    — opt-in (`npm run bench -- --tree` or BENCH_TREE=1; builds a 100k-file
-//             tree once, then takes a few minutes): see bench/tree.mjs.
+//   npm run bench                 everything (builds the 100k-file trees into .bench/ once)
+//   npm run bench -- --quick      without the tree suite (seconds instead of minutes)
+//   npm run bench -- --only cli   one suite: render, cli, tree, session, budget
+//   npm run bench -- --no-write   print only; leave bench/RESULTS.md alone
 //
-// Figures are medians; the machine's load moves them, the ratios much less.
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Environment: BENCH_CLI_RUNS (30), BENCH_TREE_RUNS (15), BENCH_TREE_FILES
+// (100000), BENCH_VALGRIND=0 (no instruction counts), BENCH_MAKE_TREE.
+//
+// Adding a measurement: write a suite (a function returning rows in the shape
+// described in bench/_lib.mjs) and add it to SUITES. Figures are medians of
+// alternating repetitions; on a loaded machine wall times move, the ratios
+// less, the instruction counts not at all.
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import Handlebars from "handlebars";
-import { builtinHelpers } from "../dist/helpers/index.js";
-import { preparePrompt, renderPrepared } from "../dist/src/index.js";
-import { measureSession, sessionRow } from "./session.mjs";
-import { treeBench } from "./tree.mjs";
+import { formatValue, loadAverage, machine, ROOT } from "./_lib.mjs";
+import { budgetSuite } from "./budget.mjs";
+import { cliSuite } from "./cli.mjs";
+import { renderSuite } from "./render.mjs";
+import { sessionSuite } from "./session.mjs";
+import { treeSuite } from "./tree.mjs";
 
-const BIN = fileURLToPath(new URL("../dist/src/cli/bin.js", import.meta.url));
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 30);
-const RENDER_BATCHES = 15;
-const RENDERS_PER_BATCH = 400;
+/** Every suite, in table order. `slow` ones are left out by --quick. */
+const SUITES = [
+  { name: "render", run: renderSuite },
+  { name: "cli", run: cliSuite },
+  { name: "tree", run: treeSuite, slow: true },
+  // A prompt session's re-render with nothing changed (bench/session.mjs; the 100k-file tree's is in the tree suite).
+  { name: "session", run: sessionSuite },
+  // Rendering to fit a token budget, and the tokenizer's first load (bench/budget.mjs).
+  { name: "budget", run: budgetSuite },
+];
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
+const args = process.argv.slice(2);
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+const quick = args.includes("--quick") || process.env.BENCH_TREE === "0";
+const write = !args.includes("--no-write");
 
-/** Median milliseconds per call of `fn`, over batches. */
-function perCall(fn, perBatch = RENDERS_PER_BATCH) {
-  for (let i = 0; i < perBatch; i++) fn(); // warm-up: compile caches, JIT
-  const batches = [];
-  for (let b = 0; b < RENDER_BATCHES; b++) {
-    const start = performance.now();
-    for (let i = 0; i < perBatch; i++) fn();
-    batches.push((performance.now() - start) / perBatch);
-  }
-  return median(batches);
+/** Whether a row met its goal: true, false, or undefined when it has none. */
+function met(row) {
+  if (row.skipped || row.ours?.value === undefined) return undefined;
+  if (row.goal !== undefined && row.floor) return row.ours.value / row.floor.value <= row.goal;
+  if (row.limit) return row.ours.value <= row.limit.value;
+  return undefined;
 }
 
-/** Median wall milliseconds of running `node args…`. */
-function wall(args, cwd) {
-  spawnSync(process.execPath, args, { cwd }); // warm the file cache
-  const times = [];
-  for (let i = 0; i < CLI_RUNS; i++) {
-    const start = performance.now();
-    const out = spawnSync(process.execPath, args, { cwd, encoding: "utf8" });
-    times.push(performance.now() - start);
-    if (out.status !== 0)
-      throw new Error(`node ${args.join(" ")} exited ${out.status}: ${out.stderr}`);
-  }
-  return median(times);
+function cells(row) {
+  if (row.skipped) return [row.id, row.what, "–", "–", "–", "–", "–", "–", row.skipped];
+  const ratio = row.floor ? `${(row.ours.value / row.floor.value).toFixed(2)}×` : "–";
+  const goal =
+    row.goal !== undefined ? `≤ ${row.goal}×` : row.limit ? `≤ ${formatValue(row.limit)}` : "–";
+  const ok = met(row);
+  return [
+    row.id,
+    row.what,
+    formatValue(row.ours),
+    row.floor ? `${formatValue(row.floor)} (${row.floor.name})` : "–",
+    ratio,
+    goal,
+    ok === undefined ? "–" : ok ? "yes" : "**no**",
+    row.rssMb === undefined ? "–" : `${row.rssMb.toFixed(0)} MB`,
+    row.note ?? "",
+  ];
 }
 
-function tinyProject() {
-  const root = mkdtempSync(join(tmpdir(), "sysprompt-bench-"));
-  const project = join(root, "project");
-  mkdirSync(join(project, "src"), { recursive: true });
-  mkdirSync(join(root, "agent"));
-  writeFileSync(join(project, "AGENTS.md"), "# Tiny\n\nRun `npm test` before you commit.\n");
-  writeFileSync(join(project, "src", "index.ts"), "export const x = 1;\n");
-  return { root, project, agentDir: join(root, "agent") };
+const HEADER = ["id", "measure", "sysprompt", "floor", "ratio", "goal", "met", "peak RSS", "notes"];
+
+function markdownTable(rows) {
+  const line = (xs) => `| ${xs.map((x) => String(x).replaceAll("|", "\\|")).join(" | ")} |`;
+  return [line(HEADER), line(HEADER.map(() => "---")), ...rows.map((r) => line(cells(r)))].join(
+    "\n",
+  );
 }
 
-/** A project with a workspace tree of 24 folders x (20 files + a subfolder of 5): ~600 entries. */
-function treeProject(root) {
-  const project = join(root, "tree-project");
-  for (let d = 0; d < 24; d++) {
-    const dir = join(project, `pkg${String(d).padStart(2, "0")}`);
-    mkdirSync(join(dir, "lib"), { recursive: true });
-    for (let f = 0; f < 20; f++) writeFileSync(join(dir, `file${f}.ts`), "x".repeat(f * 10));
-    for (let f = 0; f < 5; f++) writeFileSync(join(dir, "lib", `part${f}.ts`), "y");
-  }
-  writeFileSync(join(project, "AGENTS.md"), "# Big\n\nRun the tests.\n");
-  return project;
-}
-
-/** The tokenizer's first load, in a fresh process: what a CLI run with --max-tokens pays once. */
-function tokenizerLoad() {
-  const url = new URL("../dist/src/budget/tokens.js", import.meta.url).href;
-  const code = `const m = await import(${JSON.stringify(url)}); const t = performance.now(); m.o200kCounter()("x"); console.log(performance.now() - t);`;
-  const times = [];
-  for (let i = 0; i < 5; i++) {
-    const out = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
+function revision() {
+  try {
+    const rev = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: ROOT,
       encoding: "utf8",
     });
-    times.push(Number(out.stdout));
+    // The results file itself does not count as a change.
+    const dirty = execFileSync(
+      "git",
+      ["status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/RESULTS.md"],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+      },
+    );
+    return `${rev.trim()}${dirty.trim() ? " (with uncommitted changes)" : ""}`;
+  } catch {
+    return "unknown";
   }
-  return median(times);
 }
 
-const fmt = (ms) => `${ms.toFixed(ms < 1 ? 3 : 1)} ms`;
-const row = (name, ours, floor, floorName, goal) =>
-  `${name.padEnd(8)} ${fmt(ours).padStart(10)}  vs ${floorName.padEnd(22)} ${fmt(floor).padStart(10)}  ratio ${(ours / floor).toFixed(2)}x  (goal <= ${goal}x)`;
-
-const { root, project, agentDir } = tinyProject();
-try {
-  const options = {
-    cwd: project,
-    agentDir,
-    home: root,
-    env: {},
-    now: "2026-01-15T10:00:00Z",
-    environment: [{ label: "Operating system", value: "Linux" }],
-  };
-  const prepared = await preparePrompt(options);
-
-  // The floor: the same templates, compiled once by plain Handlebars, rendered and joined.
-  const hb = Handlebars.create();
-  for (const [name, fn] of Object.entries(builtinHelpers)) hb.registerHelper(name, fn);
-  const raw = prepared.templates.map((t) => hb.compile(t.body, { noEscape: true }));
-  const rawRender = () => raw.map((template) => template(prepared.data)).join("\n\n");
-
-  const ours = perCall(() => renderPrepared(prepared));
-  const floor = perCall(rawRender);
-
-  const cli = wall([BIN, "render", "--cwd", project, "--agent-dir", agentDir], project);
-  const node = wall(["-e", "0"], project);
-
-  // A budget the tree must give way to: what fitting costs on top of a render.
-  const treePrepared = await preparePrompt({
-    ...options,
-    cwd: treeProject(root),
-    workspaceTree: true,
-  });
-  const { budget: probe } = renderPrepared({ ...treePrepared, maxPromptTokens: 1e9 });
-  const maxPromptTokens = Math.round(probe.initialTokens * 0.7);
-  const fitted = renderPrepared({ ...treePrepared, maxPromptTokens });
-  const unbudgeted = perCall(() => renderPrepared(treePrepared), 40);
-  const budgeted = perCall(() => renderPrepared({ ...treePrepared, maxPromptTokens }), 20);
-  const load = tokenizerLoad();
-
-  console.log(`sysprompt bench (node ${process.version}, ${CLI_RUNS} CLI runs, medians)`);
-  console.log(row("render", ours, floor, "raw Handlebars render", 1.5));
-  console.log(row("cli", cli, node, "node -e 0", 2.5));
-  console.log(
-    `${"budget".padEnd(8)} ${fmt(budgeted).padStart(10)}  vs ${"render, no budget".padEnd(22)} ${fmt(unbudgeted).padStart(10)}  ratio ${(budgeted / unbudgeted).toFixed(2)}x  (${probe.initialTokens} -> ${fitted.budget.tokens} tokens, budget ${maxPromptTokens}: ${fitted.budget.cuts.map((c) => c.detail).join("; ")})`,
-  );
-  console.log(
-    `${"tokenizer".padEnd(8)} ${fmt(load).padStart(10)}  first load of o200k_base in a fresh process (once per process, only with a budget)`,
-  );
-} finally {
-  rmSync(root, { recursive: true, force: true });
+const m = machine();
+const loadStart = loadAverage();
+const started = new Date();
+const rows = [];
+for (const suite of SUITES) {
+  if (only ? suite.name !== only : quick && suite.slow) continue;
+  console.error(`bench: ${suite.name} …`);
+  rows.push(...(await suite.run()));
 }
+const loadEnd = loadAverage();
 
-console.log(
-  "prompt session on this repository (nothing changed; wall and cpu per render, medians)",
-);
-console.log(sessionRow("session", await measureSession(REPO, { tree: false })));
-console.log(sessionRow("session+tree", await measureSession(REPO, { tree: true })));
+const table = markdownTable(rows);
+const heading = [
+  `Measured ${started.toISOString().slice(0, 16).replace("T", " ")} UTC at ${revision()}, \`npm run bench${args.length ? ` -- ${args.join(" ")}` : ""}\`.`,
+  "",
+  `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, ${m.os}, Node ${m.node}. Load average (1, 5, 15 min) at the start ${loadStart}, at the end ${loadEnd}${Number(loadStart.split(" ")[0]) > m.cores / 2 ? ": a shared, loaded machine, so wall times are high and noisy; the ratios, taken from alternating runs, and the instruction counts hold better" : ""}.`,
+].join("\n");
+console.log(`${heading}\n\n${table}`);
+const missed = rows.filter((r) => met(r) === false).map((r) => r.id);
+console.log(missed.length ? `\ngoals missed: ${missed.join(", ")}` : "\nevery measured goal met");
 
-if (process.argv.includes("--tree") || process.env.BENCH_TREE === "1") await treeBench();
+if (write) {
+  const doc = `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.mjs); see the README's Benchmarks section for what each row measures and how to reproduce it.\n\n${heading}\n\n${table}\n`;
+  writeFileSync(join(ROOT, "bench", "RESULTS.md"), doc);
+  console.error("bench: wrote bench/RESULTS.md");
+}

@@ -1,13 +1,16 @@
 // A prompt session's re-render when nothing changed vs a fresh renderSystemPrompt, in
-// process, on one folder, with or without the workspace tree. Used by bench/run.mjs (this
-// repository) and bench/tree.mjs (the 100k-file tree). Both sides use the real machine
+// process, on one folder, with or without the workspace tree: the session suite of
+// bench/run.mjs (this repository) and a row of bench/tree.mjs (the 100k-file tree). Both sides use the real machine
 // (environment detection included), a scratch agent dir and home, and a pinned clock.
 // Wall time and CPU time (process.cpuUsage: every thread, the file system's pool too) per
 // render are medians over alternating batches; on a loaded machine the CPU figures move less.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createPromptSession, renderSystemPrompt } from "../dist/src/index.js";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -84,4 +87,25 @@ const fmt = (ms) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
 export function sessionRow(name, { fresh, session }) {
   const ratio = (a, b) => `${(a / b).toFixed(3)}x`;
   return `${name.padEnd(12)} ${fmt(session.wall).padStart(10)}  vs fresh renderSystemPrompt ${fmt(fresh.wall).padStart(10)}  ratio ${ratio(session.wall, fresh.wall)}  (cpu ${fmt(session.cpu)} vs ${fmt(fresh.cpu)}: ${ratio(session.cpu, fresh.cpu)})`;
+}
+
+/** Rows for bench/run.mjs (shape in bench/_lib.mjs): this repository without and with the tree. */
+export async function sessionSuite() {
+  const rows = [];
+  for (const tree of [false, true]) {
+    const m = await measureSession(REPO, { tree });
+    rows.push(sessionTableRow(tree ? "session+tree" : "session", "this repository", m, tree));
+  }
+  return rows;
+}
+
+/** One table row from a {@link measureSession} result (no goal: what a turn pays, as a share of a fresh render). */
+export function sessionTableRow(id, where, { fresh, session }, tree) {
+  return {
+    id,
+    what: `session re-render with nothing changed, ${where}${tree ? ", with the tree" : ""}`,
+    ours: { value: session.wall, unit: "ms" },
+    floor: { name: "fresh renderSystemPrompt", value: fresh.wall, unit: "ms" },
+    note: `in process; CPU ${session.cpu.toFixed(2)} vs ${fresh.cpu.toFixed(2)} ms per render`,
+  };
 }

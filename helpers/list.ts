@@ -20,26 +20,41 @@ export function listHelper(this: unknown, ...args: unknown[]): string {
   if (typeof options.fn !== "function") {
     throw new Error("must be used as a block: {{#list items}}…{{/list}}");
   }
-  const items = isList(params[0]) ? Array.from(params[0]) : [];
+  const list = params[0];
+  const items = Array.isArray(list) ? list : isList(list) ? Array.from(list) : [];
   const hash = options.hash;
   const prefix = toText(hash.prefix);
   const suffix = toText(hash.suffix);
   const join = hash.join === undefined ? DEFAULT_LIST_JOIN : unescapeSeparator(toText(hash.join));
 
-  const parts: string[] = [];
-  items.forEach((item, index) => {
-    const data = {
-      ...options.data,
-      _parent: options.data,
-      index,
-      first: index === 0,
-      last: index === items.length - 1,
-    };
+  // One data frame for the whole list, updated per item, as Handlebars' own
+  // `each` does: each body has finished before the next item starts. A spread
+  // per item cost more than the rest of the helper.
+  const data = childFrame(options.data);
+  const last = items.length - 1;
+  let out = "";
+  let any = false;
+  for (let index = 0; index <= last; index++) {
+    const item = items[index];
+    data.index = index;
+    data.first = index === 0;
+    data.last = index === last;
     const body = options.fn(item, { data, blockParams: [item, index] });
-    if (body !== "") parts.push(prefix + body + suffix);
-  });
-  if (parts.length === 0) return options.inverse(this);
-  return parts.join(join);
+    if (body === "") continue;
+    out = any ? out + join + prefix + body + suffix : prefix + body + suffix;
+    any = true;
+  }
+  return any ? out : options.inverse(this);
+}
+
+/** A data frame below `parent`: its keys (`@root`, outer `@index`…) copied, `_parent` pointing up. */
+function childFrame(parent: unknown): Record<string, unknown> {
+  const frame: Record<string, unknown> = {};
+  if (parent !== null && typeof parent === "object") {
+    for (const key of Object.keys(parent)) frame[key] = (parent as Record<string, unknown>)[key];
+  }
+  frame._parent = parent;
+  return frame;
 }
 
 export const listHelpers: Readonly<Record<string, HelperDelegate>> = {

@@ -9,6 +9,7 @@ const DEFAULT_JOIN_SEPARATOR = ", ";
  * in a template would otherwise have no way to say "newline" or "tab".
  */
 export function unescapeSeparator(separator: string): string {
+  if (!separator.includes("\\")) return separator;
   return separator.replace(/\\([nt])/g, (_, c: string) => (c === "n" ? "\n" : "\t"));
 }
 

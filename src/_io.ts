@@ -200,3 +200,53 @@ export const readdirCallback = ((path: string, ...rest: unknown[]) => {
   }
   statCallback(path, () => list());
 }) as typeof fs.readdir;
+
+// Synchronous forms, for the workspace tree walk: it calls the file system
+// synchronously in short slices (see gather/_tree-walk.ts).
+
+/**
+ * `fs.statSync` (`follow`) or `fs.lstatSync`, undefined where it fails; a
+ * missing path costs no exception. Noted like the promise forms, the
+ * failures as their error code.
+ */
+export function statOrUndefinedSync(path: string | Buffer, follow: boolean): fs.Stats | undefined {
+  const call = follow ? fs.statSync : fs.lstatSync;
+  // A path given as bytes (a name that is not UTF-8, reached by the tree) has
+  // no string key; its folder's listing, noted, still shows it come and go.
+  const recorder = typeof path === "string" ? recorders.getStore() : undefined;
+  const startedAt = recorder ? Date.now() : 0;
+  let seen: Observation;
+  let stats: fs.Stats | undefined;
+  try {
+    stats = call(path, { throwIfNoEntry: false });
+    seen = stats ? { stats } : { error: "ENOENT" };
+  } catch (error) {
+    seen = { error: errorCode(error) };
+  }
+  if (recorder && typeof path === "string") {
+    recorder.note(follow ? "stat" : "lstat", path, seen, startedAt);
+  }
+  return stats;
+}
+
+/** `fs.readdirSync`; the folder's stat is noted first. */
+export const readdirSync = ((path: string, options?: unknown) => {
+  const recorder = recorders.getStore();
+  if (recorder && !recorder.has("stat", path)) statOrUndefinedSync(path, true);
+  return (fs.readdirSync as (...args: unknown[]) => unknown)(path, options);
+}) as typeof fs.readdirSync;
+
+/** `fs.readlinkSync` as text. */
+export function readlinkSync(path: string): string {
+  const recorder = recorders.getStore();
+  if (!recorder) return fs.readlinkSync(path, "utf8");
+  const startedAt = Date.now();
+  try {
+    const text = fs.readlinkSync(path, "utf8");
+    recorder.note("readlink", path, { text }, startedAt);
+    return text;
+  } catch (error) {
+    recorder.note("readlink", path, { error: errorCode(error) }, startedAt);
+    throw error;
+  }
+}

@@ -120,7 +120,9 @@ export async function preparePrompt(
   options: SystemPromptOptions = {},
   runner: StepRunner = runStep,
 ): Promise<PreparedPrompt> {
-  const clock = () => performance.now();
+  // process.hrtime, not performance.now(): the performance global loads ten
+  // modules of perf_hooks, a millisecond of a CLI start.
+  const clock = () => Number(process.hrtime.bigint()) / 1e6;
   const started = clock();
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
   const opts = await normalizeOptions(options);
@@ -191,7 +193,7 @@ export async function preparePrompt(
       null as BuiltWorkspaceTree | null,
     ),
   ] as const;
-  const [builtin, user, project, context, skills, environment, tree] = await Promise.all([
+  const short = [
     // Not bounded: without the builtin templates there is no prompt at all, and
     // they sit beside the code that is already running.
     runner(steps[0], Number.POSITIVE_INFINITY, clock),
@@ -200,7 +202,20 @@ export async function preparePrompt(
     runner(steps[3], deadline, clock),
     runner(steps[4], deadline, clock),
     runner(steps[5], deadline, clock),
-    runner(steps[6], deadline, clock),
+  ] as const;
+  // The tree walk is long and mostly synchronous (see gather/_tree-walk.ts):
+  // it starts once the short steps are done, so their chains of reads do not
+  // wait a slice of the walk per link. Its time counts from the start all the same.
+  const treeStep = steps[6];
+  const treeRun = treeStep.run;
+  const afterShort = Promise.allSettled(short);
+  const [builtin, user, project, context, skills, environment, tree] = await Promise.all([
+    ...short,
+    runner(
+      treeRun ? { ...treeStep, run: () => afterShort.then(treeRun) } : treeStep,
+      deadline,
+      clock,
+    ),
   ]);
   late.abort();
 

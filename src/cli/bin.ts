@@ -22,10 +22,14 @@ if (cwd === undefined) {
   process.exit(2);
 }
 
-process.exitCode = await run(process.argv.slice(2), {
+// No top-level await: the published CLI is this file bundled as CommonJS
+// (see scripts/bundle-cli.mjs), which starts faster than a tree of ES modules.
+run(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   cwd,
   env: process.env,
   isTTY: process.stdout.isTTY === true,
+}).then((code) => {
+  process.exitCode = code;
 });

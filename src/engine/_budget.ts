@@ -77,53 +77,58 @@ export class RenderBudget {
 
 type Program = (...args: unknown[]) => unknown;
 
-/**
- * The name of every metered program. `blockHelperMissing` hands its options
- * to `each`, whose wrapper must not meter the same body twice; a name check
- * costs nothing, where a WeakSet of wrapped bodies was a tenth of a render.
- */
-const METERED_PROGRAM = "meteredProgram";
+/** Marks a block body already metered: `blockHelperMissing` hands its options on to `each`. */
+const METERED = Symbol("metered");
 
 /** `program` (a block's body or its `{{else}}`) metered as one call per run. */
 function meterProgram(budget: RenderBudget, program: unknown, noop: unknown): unknown {
-  if (typeof program !== "function" || program === noop || program.name === METERED_PROGRAM) {
+  if (
+    typeof program !== "function" ||
+    program === noop ||
+    (program as { [METERED]?: true })[METERED]
+  ) {
     return program;
   }
   const run = program as Program;
   // Handlebars calls a body with (context, options). No `finally`: an error here ends the whole render.
-  return function meteredProgram(this: unknown, context: unknown, options: unknown) {
+  const metered = function meteredProgram(this: unknown, context: unknown, options: unknown) {
     budget.begin();
     const result = run.call(this, context, options);
     budget.end(result);
     return result;
   };
+  (metered as { [METERED]?: true })[METERED] = true;
+  return metered;
 }
 
 /**
  * Wraps a helper so that each call, and each run of its block and `{{else}}`,
  * is metered against the budget of the render in progress (`current()`).
- * Outside a render (no budget) it calls the helper as it is.
+ * Outside a render (no budget) it calls the helper as it is. An error it
+ * throws goes through `guard` (when given), then gets the helper's place if
+ * it has none.
  */
 export function meterHelper(
   helper: HelperDelegate,
   current: () => RenderBudget | undefined,
   noop: unknown,
+  guard?: (error: unknown, options: unknown) => unknown,
 ): HelperDelegate {
   return function meteredHelper(this: unknown, ...args: unknown[]): unknown {
     const budget = current();
-    if (budget === undefined) return (helper as Program).apply(this, args);
     const options = args[args.length - 1] as { fn?: unknown; inverse?: unknown } | undefined;
-    if (options !== null && typeof options === "object") {
-      if ("fn" in options) options.fn = meterProgram(budget, options.fn, noop);
-      if ("inverse" in options) options.inverse = meterProgram(budget, options.inverse, noop);
-    }
     try {
+      if (budget === undefined) return (helper as Program).apply(this, args);
+      if (options !== null && typeof options === "object") {
+        if ("fn" in options) options.fn = meterProgram(budget, options.fn, noop);
+        if ("inverse" in options) options.inverse = meterProgram(budget, options.inverse, noop);
+      }
       budget.begin();
       const result = (helper as Program).apply(this, args);
       budget.end(result);
       return result;
     } catch (error) {
-      throw locateAtHelper(error, options);
+      throw locateAtHelper(guard ? guard(error, options) : error, options);
     }
   };
 }

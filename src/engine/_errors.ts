@@ -1,5 +1,4 @@
 import type Handlebars from "handlebars";
-import type { HelperDelegate } from "handlebars";
 import { capMessage, describePartialChain, type PartialFrame } from "./_message.js";
 import { checkTemplateShape, findUnclosedBlock } from "./_shape.js";
 
@@ -67,24 +66,20 @@ interface SourceLocation {
 }
 
 /**
- * Wraps a helper so that an error it throws becomes a TemplateError at the
- * helper's call. Errors from the template inside its block (a TemplateError or
- * a Handlebars exception) pass through untouched: they know better where they are.
+ * What an error thrown by helper `name` becomes: a TemplateError at the
+ * helper's call (from its `options`). Errors from the template inside its
+ * block (a TemplateError or a Handlebars exception) pass through untouched:
+ * they know better where they are.
  */
-export function guardHelper(
+export function helperErrorGuard(
   hb: HandlebarsInstance,
   name: string,
-  fn: HelperDelegate,
-): HelperDelegate {
-  return function guarded(this: unknown, ...args: unknown[]): unknown {
-    try {
-      return (fn as (...helperArgs: unknown[]) => unknown).apply(this, args);
-    } catch (error) {
-      if (error instanceof TemplateError || error instanceof hb.Exception) throw error;
-      const loc = locationOf(args[args.length - 1]);
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new TemplateError(`Helper "${name}": ${reason}`, { ...loc, cause: error });
-    }
+): (error: unknown, options: unknown) => unknown {
+  return (error, options) => {
+    if (error instanceof TemplateError || error instanceof hb.Exception) return error;
+    const loc = locationOf(options);
+    const reason = error instanceof Error ? error.message : String(error);
+    return new TemplateError(`Helper "${name}": ${reason}`, { ...loc, cause: error });
   };
 }
 

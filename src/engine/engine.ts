@@ -1,16 +1,16 @@
-import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
 import type { HelperDelegate, RuntimeOptions, TemplateDelegate } from "handlebars";
 import { registerBuiltinHelpers } from "../../helpers/index.js";
 import { meterHelper, RenderBudget } from "./_budget.js";
 import { useStringAppends } from "./_compat.js";
 import {
-  guardHelper,
+  helperErrorGuard,
   PartialCallError,
   parseSource,
   TemplateError,
   toTemplateError,
 } from "./_errors.js";
+import { loadCompiler, loadRuntime } from "./_handlebars.js";
 
 export { TemplateError } from "./_errors.js";
 export { capMessage } from "./_message.js";
@@ -65,17 +65,15 @@ export interface PrecompiledTemplate {
   helpers: string;
 }
 
-const require = createRequire(import.meta.url);
-
 /**
  * The runtime (helpers, partials, running templates) loads with the engine;
  * the compiler (parser, code generator, source-map) costs about as much again
  * and is loaded on the first template that was not compiled ahead of time.
  */
-const Runtime = require("handlebars/runtime") as HandlebarsInstance;
+const Runtime = loadRuntime();
 
 function createCompiler(): HandlebarsInstance {
-  const full = require("handlebars") as HandlebarsInstance;
+  const full = loadCompiler();
   const compiler = full.create();
   useStringAppends(compiler);
   return compiler;
@@ -225,15 +223,18 @@ export function createEngine(): Engine {
     return partials;
   }
 
+  let setup: RuntimeSetup | undefined;
+
   const engine: Engine = {
     render(source, data, options = {}) {
       const compiled = compile(source);
       const outer = budget;
       const spending = new RenderBudget();
       budget = spending;
+      setup ??= captureSetup(hb);
       try {
         return spending.run(() =>
-          compiled.template(data, { partials: partialsFor(options.partials) }),
+          compiled.template(data, setup?.options(data, partialsFor(options.partials))),
         );
       } catch (error) {
         throw toTemplateError(hb, error, compiled.ast());
@@ -250,7 +251,8 @@ export function createEngine(): Engine {
       }
     },
     registerHelper(name, fn) {
-      hb.registerHelper(name, meterHelper(guardHelper(hb, name, fn), currentBudget, noop));
+      hb.registerHelper(name, meterHelper(fn, currentBudget, noop, helperErrorGuard(hb, name)));
+      setup = undefined;
       cache.clear();
       precompiled.clear();
     },
@@ -274,6 +276,60 @@ export function createEngine(): Engine {
 }
 
 type HandlebarsInstance = typeof Handlebars;
+
+/** What Handlebars sets up for a top-level call, made once and given to every render. */
+interface RuntimeSetup {
+  options(data: unknown, partials: Record<string, TemplateDelegate>): RuntimeOptions;
+}
+
+interface Container {
+  helpers: Record<string, unknown>;
+  decorators: Record<string, unknown>;
+  hooks: Record<string, unknown>;
+  protoAccessControl: unknown;
+}
+
+/**
+ * A top-level template call makes Handlebars merge and wrap every helper,
+ * build its prototype-access rules and move the missing-helper hooks, a tenth
+ * of a render with a dozen sections. A partial call takes all of that from
+ * its caller instead. So the set-up is made once, by running a template whose
+ * only work is to hand back its container, and each section then runs the way
+ * Handlebars runs a partial, with that set-up, its own partials and a fresh
+ * `@root` frame. Redone when a helper changes.
+ */
+function captureSetup(hb: HandlebarsInstance): RuntimeSetup {
+  let container: Container | undefined;
+  const { COMPILER_REVISION: revision, REVISION_CHANGES: changes } = hb as unknown as {
+    COMPILER_REVISION: number;
+    REVISION_CHANGES: Record<number, string>;
+  };
+  const spec = {
+    compiler: [revision, changes[revision]],
+    main: (c: Container) => {
+      container = c;
+      return "";
+    },
+    // So that Handlebars sets up partials and decorators too.
+    usePartial: true,
+    useData: true,
+  };
+  hb.template(spec as unknown as Parameters<HandlebarsInstance["template"]>[0])({});
+  const c = container as Container;
+  return {
+    options: (data, partials) =>
+      ({
+        partial: true,
+        helpers: c.helpers,
+        decorators: c.decorators,
+        hooks: c.hooks,
+        protoAccessControl: c.protoAccessControl,
+        partials,
+        data: { root: data },
+      }) as RuntimeOptions,
+  };
+}
+
 type CompileOptions = NonNullable<Parameters<HandlebarsInstance["compile"]>[1]>;
 
 type DecoratorProgram = (context: unknown, options?: unknown) => string;

@@ -14,49 +14,51 @@ const TILDE = 0x7e;
 // another character. Each line is read a bounded number of times.
 
 /**
- * The fence run that starts `line`: up to 3 spaces, then 3 or more backticks
- * or tildes (all of them, so the run is as long as it can be).
+ * The fence run that starts at `start` in `text` (a line beginning): up to 3
+ * spaces, then 3 or more backticks or tildes (all of them, so the run is as
+ * long as it can be). `end` is where the run stops.
  */
-function fenceRun(line: string): (Fence & { end: number }) | undefined {
-  let start = 0;
-  while (start < 3 && line.charCodeAt(start) === SPACE) start++;
-  const code = line.charCodeAt(start);
+function fenceRun(text: string, start: number): (Fence & { end: number }) | undefined {
+  let at = start;
+  while (at < start + 3 && text.charCodeAt(at) === SPACE) at++;
+  const code = text.charCodeAt(at);
   if (code !== BACKTICK && code !== TILDE) return undefined;
-  let end = start;
-  while (line.charCodeAt(end) === code) end++;
-  if (end - start < 3) return undefined;
-  return { char: code === BACKTICK ? "`" : "~", length: end - start, end };
+  let end = at;
+  while (text.charCodeAt(end) === code) end++;
+  if (end - at < 3) return undefined;
+  return { char: code === BACKTICK ? "`" : "~", length: end - at, end };
 }
 
-/** CommonMark fence opener; a backtick fence's info string has no backtick. */
-function openingFence(line: string): Fence | undefined {
-  const run = fenceRun(line);
+/** CommonMark fence opener on the line [start, lineEnd); a backtick fence's info string has no backtick. */
+function openingFence(text: string, start: number, lineEnd: number): Fence | undefined {
+  const run = fenceRun(text, start);
   if (run === undefined) return undefined;
-  if (run.char === "`" && line.indexOf("`", run.end) >= 0) return undefined;
+  if (run.char === "`") {
+    const backtick = text.indexOf("`", run.end);
+    if (backtick >= 0 && backtick < lineEnd) return undefined;
+  }
   return { char: run.char, length: run.length };
 }
 
-/** A closer is the same character, at least as long as the opener, and nothing but spaces or tabs after it. */
-function closesFence(line: string, fence: Fence): boolean {
-  const run = fenceRun(line);
+/**
+ * A closer is the same character, at least as long as the opener, and
+ * nothing but spaces or tabs after it (`contentEnd`: the line without them).
+ */
+function closesFence(text: string, start: number, contentEnd: number, fence: Fence): boolean {
+  const run = fenceRun(text, start);
   if (run === undefined || run.char !== fence.char || run.length < fence.length) return false;
-  return trimmedEnd(line) <= run.end;
+  return contentEnd <= run.end;
 }
 
-/** The length of `line` without its trailing spaces and tabs. */
-function trimmedEnd(line: string): number {
-  let end = line.length;
-  while (end > 0) {
-    const code = line.charCodeAt(end - 1);
+/** Where the line [start, end) ends without its trailing spaces and tabs. */
+function trimmedEnd(text: string, start: number, end: number): number {
+  let at = end;
+  while (at > start) {
+    const code = text.charCodeAt(at - 1);
     if (code !== SPACE && code !== TAB) break;
-    end--;
+    at--;
   }
-  return end;
-}
-
-function trimLineEnd(line: string): string {
-  const end = trimmedEnd(line);
-  return end === line.length ? line : line.slice(0, end);
+  return at;
 }
 
 /**
@@ -66,33 +68,58 @@ function trimLineEnd(line: string): string {
  * ``` or ~~~ indented up to 3 spaces and closed by the same character with at
  * least the opener's length; an unclosed fence runs to the end. The start and
  * end of the whole text are not trimmed.
+ *
+ * Lines are walked by offset and only the changed places are copied: a
+ * section is mostly inserted context files that need no change, and a text
+ * that needs none is returned as it is.
  */
-export function formatPrompt(text: string): string {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  const out: string[] = [];
+export function formatPrompt(input: string): string {
+  const text = input.includes("\r") ? input.replace(/\r\n?/g, "\n") : input;
+  const length = text.length;
+  /** Pieces of the result so far; the text from `copied` on is still to be copied. */
+  let pieces: string[] | undefined;
+  let copied = 0;
   let fence: Fence | undefined;
   let previousBlank = false;
-  const lastIndex = lines.length - 1;
-
-  lines.forEach((raw, index) => {
+  let start = 0;
+  for (;;) {
+    const newline = text.indexOf("\n", start);
+    const end = newline < 0 ? length : newline;
+    const contentEnd = trimmedEnd(text, start, end);
     if (fence !== undefined) {
-      if (closesFence(raw, fence)) {
+      if (closesFence(text, start, contentEnd, fence)) {
         fence = undefined;
-        out.push(trimLineEnd(raw));
-      } else {
-        out.push(raw);
+        if (contentEnd < end) cut(contentEnd, end);
       }
       previousBlank = false;
-      return;
+    } else {
+      const first = text.charCodeAt(start);
+      // Most lines start with a letter: no fence, without a call.
+      fence =
+        first === SPACE || first === BACKTICK || first === TILDE
+          ? openingFence(text, start, contentEnd)
+          : undefined;
+      const blank = contentEnd === start;
+      // What follows the final newline is not a line of its own: dropping it
+      // would eat the newline that ends the blank line before it.
+      if (blank && previousBlank && newline >= 0) {
+        cut(start, newline + 1);
+      } else {
+        if (contentEnd < end) cut(contentEnd, end);
+        previousBlank = blank;
+      }
     }
-    const line = trimLineEnd(raw);
-    fence = openingFence(line);
-    const blank = line === "";
-    // The last element is what follows the final newline, not a line of its
-    // own: dropping it would eat the newline that ends the blank line before it.
-    if (blank && previousBlank && index !== lastIndex) return;
-    out.push(line);
-    previousBlank = blank;
-  });
-  return out.join("\n");
+    if (newline < 0) break;
+    start = newline + 1;
+  }
+  if (pieces === undefined) return text;
+  pieces.push(text.slice(copied));
+  return pieces.join("");
+
+  /** Leaves out [from, to) of `text`. */
+  function cut(from: number, to: number): void {
+    pieces ??= [];
+    if (from > copied) pieces.push(text.slice(copied, from));
+    copied = to;
+  }
 }

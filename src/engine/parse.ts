@@ -1,6 +1,6 @@
-import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
 import { parseSource } from "./_errors.js";
+import { loadCompiler } from "./_handlebars.js";
 
 /** Handlebars' syntax tree of one template (see `hbs.AST` in handlebars' types). */
 export type TemplateAst = hbs.AST.Program;
@@ -14,6 +14,6 @@ let parser: typeof Handlebars | undefined;
  * nothing on the render path imports this file.
  */
 export function parseTemplate(source: string): TemplateAst {
-  parser ??= createRequire(import.meta.url)("handlebars") as typeof Handlebars;
+  parser ??= loadCompiler();
   return parseSource(parser, source) as TemplateAst;
 }

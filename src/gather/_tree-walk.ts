@@ -1,12 +1,8 @@
 import type { Dirent, Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { readTextFile } from "../_fs.js";
-import { addGitignore, type Ignore, isIgnored } from "../_gitignore.js";
-import {
-  lstatCallback as lstatCb,
-  readdirCallback as readdirCb,
-  statCallback as statCb,
-} from "../_io.js";
+import { readTextFile, type TextFileResult } from "../_fs.js";
+import { addGitignore, type Ignore, isIgnored, isIgnoredInKeptFolder } from "../_gitignore.js";
+import { readdirSync, statOrUndefinedSync } from "../_io.js";
 
 /** The instruction file the walk collects from folders below the root. */
 export const AGENTS_FILE = "AGENTS.md";
@@ -101,7 +97,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     if (signal?.aborted) throw signal.reason;
   };
   const withGitignore = async (dir: string, rel: string, rules: Ignore | undefined) => {
-    const read = await readTextFile(join(dir, ".gitignore"));
+    const read = await readText(join(dir, ".gitignore"));
     return read.ok ? addGitignore(rules, read.text, prefix + rel) : rules;
   };
 
@@ -127,7 +123,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       const name = entry.name;
       if (name.startsWith(".") || name === "node_modules") continue;
       if (entry.isDirectory()) {
-        if (isIgnored(rules, `${base}${name}/`)) continue;
+        if (isIgnoredInKeptFolder(rules, `${base}${name}/`)) continue;
         if (shown) folders.push({ name, kind: "dir" });
         if (depth < deepest) {
           below.push(walk(childPath(dir, name), childRel(rel, name), depth + 1, rules));
@@ -136,13 +132,13 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       }
       const kind: EntryKind = entry.isFile() ? "file" : entry.isSymbolicLink() ? "link" : "other";
       if (shown) unchecked.push({ name, kind });
-      if (name === AGENTS_FILE && depth >= 1 && !isIgnored(rules, base + name)) {
+      if (name === AGENTS_FILE && depth >= 1 && !isIgnoredInKeptFolder(rules, base + name)) {
         below.push(addAgentsFile(childPath(dir, name), childRel(rel, name), kind, agentsMd));
       }
     }
     if (shown) {
       const folderRules = rules;
-      const keep = (e: ListedEntry) => !isIgnored(folderRules, base + e.name);
+      const keep = (e: ListedEntry) => !isIgnoredInKeptFolder(folderRules, base + e.name);
       listed.set(rel, { folders, unchecked, keep });
     }
     await Promise.all(below);
@@ -162,7 +158,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       rules = await withGitignore(dir, rel, rules);
     }
     const path = `${rel}/${AGENTS_FILE}`;
-    if (!isIgnored(rules, prefix + path)) agentsMd.push(path);
+    if (!isIgnoredInKeptFolder(rules, prefix + path)) agentsMd.push(path);
   };
 
   await walk(root, "", 0, inherited);
@@ -202,7 +198,7 @@ async function inheritedRules(root: string): Promise<{ prefix: string; rules?: I
   for (let dir = dirname(root); dir !== repo; dir = dirname(dir)) chain.unshift(dir);
   chain.unshift(repo);
   let { rules } = await excludeRules(repo);
-  const reads = await Promise.all(chain.map((dir) => readTextFile(join(dir, ".gitignore"))));
+  const reads = await Promise.all(chain.map((dir) => readText(join(dir, ".gitignore"))));
   reads.forEach((read, i) => {
     const dir = chain[i];
     if (read.ok && dir !== undefined) {
@@ -218,7 +214,7 @@ async function inheritedRules(root: string): Promise<{ prefix: string; rules?: I
 }
 
 async function excludeRules(repo: string): Promise<{ rules?: Ignore }> {
-  const read = await readTextFile(join(repo, ".git", "info", "exclude"));
+  const read = await readText(join(repo, ".git", "info", "exclude"));
   return read.ok ? { rules: addGitignore(undefined, read.text, "") } : {};
 }
 
@@ -235,27 +231,70 @@ function posixRelative(from: string, to: string): string {
   return relative(from, to).split(sep).join("/");
 }
 
-// The callback forms, not fs/promises: the walk makes about a thousand calls
-// on a large tree, and the promise forms cost measurably more per call
-// (several times more for a call that fails, as ENOENT probes do).
+// The file system is called synchronously, in slices (through src/_io.ts, so
+// that a prompt session sees every probe). On a 100k-file tree the walk makes
+// about a thousand calls, each a few microseconds of work: as promises or
+// callbacks every one was a round trip through libuv's four-thread pool, and
+// that queue also held up the other gathering steps' reads (the context files
+// waited behind the walk). Synchronous calls block the event loop, so the walk
+// gives it back every slice: the deadline's timer and the other steps run
+// between slices. Only stat, lstat, readdir and readlink are called
+// synchronously; .gitignore files, few, are read as before. A FIFO or a
+// socket is never opened.
+
+/**
+ * Longest stretch of synchronous calls before the event loop gets a turn, in
+ * nanoseconds. Short, because another step waiting on a read gets one turn
+ * per slice: its chain of reads would otherwise wait a slice per link.
+ */
+const SLICE_NS = 500_000n;
+let sliceEnd = 0n;
+let yielding: Promise<void> | undefined;
+
+/** Resolves at once within a slice; past its end, after one turn of the event loop. */
+function pace(): Promise<void> | undefined {
+  if (yielding) return yielding;
+  if (process.hrtime.bigint() < sliceEnd) return undefined;
+  yielding = new Promise((done) => {
+    setImmediate(() => {
+      yielding = undefined;
+      sliceEnd = process.hrtime.bigint() + SLICE_NS;
+      done();
+    });
+  });
+  return yielding;
+}
 
 /** The folder's entry names, or none when it cannot be listed. */
-function listNames(dir: string): Promise<string[]> {
-  return new Promise((done) => {
-    readdirCb(dir, (error, names) => done(error ? [] : names));
-  });
+async function listNames(dir: string): Promise<string[]> {
+  await pace();
+  try {
+    return readdirSync(dir);
+  } catch {
+    // Unreadable or gone: nothing to list.
+    return [];
+  }
 }
 
 /** The folder's entries, or none when it cannot be listed. */
-function listFolder(dir: string): Promise<Dirent[]> {
-  return new Promise((done) => {
-    readdirCb(dir, { withFileTypes: true }, (error, entries) => done(error ? [] : entries));
-  });
+async function listFolder(dir: string): Promise<Dirent[]> {
+  await pace();
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    // Unreadable or gone: nothing to list.
+    return [];
+  }
 }
 
 /** `stat` (following links) or `lstat`; undefined for anything that fails. */
-export function statOf(path: string | Buffer, follow: boolean): Promise<Stats | undefined> {
-  return new Promise((done) => {
-    (follow ? statCb : lstatCb)(path, (error, stats) => done(error ? undefined : stats));
-  });
+export async function statOf(path: string | Buffer, follow: boolean): Promise<Stats | undefined> {
+  await pace();
+  return statOrUndefinedSync(path, follow);
+}
+
+/** A small text file (a .gitignore, the exclude file); regular files only, never opened otherwise. */
+async function readText(path: string): Promise<TextFileResult> {
+  await pace();
+  return readTextFile(path);
 }

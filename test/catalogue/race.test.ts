@@ -38,7 +38,7 @@ vi.mock("node:fs/promises", async (importOriginal) => {
 
 vi.mock("node:fs", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs")>();
-  // The tree lists folders with the callback form.
+  // The tree used to list folders with the callback form…
   const readdir = ((path: string, ...rest: unknown[]) => {
     const done = rest.pop() as (error: unknown, entries: unknown) => void;
     (fs.readdir as (...a: unknown[]) => void)(path, ...rest, (error: unknown, entries: unknown) => {
@@ -46,7 +46,13 @@ vi.mock("node:fs", async (importOriginal) => {
       done(error, entries);
     });
   }) as typeof fs.readdir;
-  return { ...fs, default: { ...fs, readdir }, readdir };
+  // …and, since it lists them synchronously in slices, with the synchronous one.
+  const readdirSync = ((path: string, ...rest: unknown[]) => {
+    const listed = (fs.readdirSync as (...a: unknown[]) => unknown)(path, ...rest);
+    fire(path);
+    return listed;
+  }) as typeof fs.readdirSync;
+  return { ...fs, default: { ...fs, readdir, readdirSync }, readdir, readdirSync };
 });
 
 const APP = "project/app";

@@ -9,7 +9,8 @@ import { stopsWithin } from "../gather/_process.js";
 import { cli } from "./_run.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const BIN = join(REPO, "dist", "src", "cli", "bin.js");
+// The command as published: the bundle, through its loader (see test/cli/bundle.test.ts).
+const BIN = join(REPO, "dist", "src", "cli", "sysprompt.cjs");
 
 /** The last file a build writes; 0 when there is no build. */
 function builtAt(): number {

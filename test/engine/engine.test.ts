@@ -140,6 +140,30 @@ describe("compile cache", () => {
   });
 });
 
+describe("the runtime set-up shared by every render", () => {
+  it("keeps Handlebars' prototype access rules", () => {
+    const engine = createEngine();
+    const source = '{{constructor}}|{{__proto__}}|{{lookup this "constructor"}}|{{x.constructor}}';
+    expect(engine.render(source, { x: {} })).toBe("|||");
+    expect(engine.render(source, { x: [] })).toBe("|||");
+  });
+
+  it("gives each render its own @root and data frames", () => {
+    const engine = createEngine();
+    const source =
+      "{{#list xs}}{{#list @root.ys}}{{@../index}}{{@index}}{{@root.z}}{{/list}}{{/list}}";
+    expect(engine.render(source, { xs: [1, 2], ys: [1, 2], z: "a" })).toBe("00a\n01a\n10a\n11a");
+    expect(engine.render(source, { xs: [1], ys: [1], z: "b" })).toBe("00b");
+  });
+
+  it("uses a helper registered after a render in the next one", () => {
+    const engine = createEngine();
+    expect(engine.render("{{#if x}}y{{/if}}", { x: true })).toBe("y");
+    engine.registerHelper("twice", (value: unknown) => `${value}${value}`);
+    expect(engine.render("{{twice x}}", { x: "ab" })).toBe("abab");
+  });
+});
+
 describe("partials", () => {
   it("uses registered partials in every render", () => {
     const engine = createEngine();

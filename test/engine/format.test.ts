@@ -1,7 +1,62 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatPrompt } from "../../src/engine/index.js";
 
+/**
+ * The rules of formatPrompt, written the plain way (split into lines, one
+ * decision per line): the offset-walking implementation must agree with it.
+ */
+function formatByLines(text: string): string {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const out: string[] = [];
+  let fence: { char: string; length: number } | undefined;
+  let previousBlank = false;
+  const run = (line: string) => {
+    const m = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    return m?.[1] ? { char: m[1][0] ?? "", length: m[1].length, end: m[0].length } : undefined;
+  };
+  lines.forEach((raw, index) => {
+    const line = raw.replace(/[ \t]+$/, "");
+    if (fence !== undefined) {
+      const r = run(raw);
+      const closes =
+        r !== undefined &&
+        r.char === fence.char &&
+        r.length >= fence.length &&
+        line.length <= r.end;
+      if (closes) fence = undefined;
+      out.push(closes ? line : raw);
+      previousBlank = false;
+      return;
+    }
+    const r = run(line);
+    fence = r && !(r.char === "`" && line.indexOf("`", r.end) >= 0) ? r : undefined;
+    const blank = line === "";
+    if (blank && previousBlank && index !== lines.length - 1) return;
+    out.push(line);
+    previousBlank = blank;
+  });
+  return out.join("\n");
+}
+
 describe("formatPrompt", () => {
+  it("agrees with the line-by-line statement of its rules on any text", () => {
+    const text = fc
+      .array(fc.constantFrom(" ", "\t", "\n", "\r", "`", "~", "a", "```", "~~~", "\n\n"), {
+        maxLength: 60,
+      })
+      .map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(text, (t) => formatPrompt(t) === formatByLines(t)),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("returns a text that needs no change as it is", () => {
+    const text = "# Title\n\nA line.\n\n```\ncode  \n\n\n```\n";
+    expect(formatPrompt(text)).toBe(text);
+  });
+
   it("normalises CRLF and CR to LF", () => {
     expect(formatPrompt("a\r\nb\rc\n")).toBe("a\nb\nc\n");
   });

@@ -5,7 +5,7 @@ import { LARGE_FOLDER } from "../../src/gather/_tree-layout.js";
 import { buildWorkspaceTree } from "../../src/gather/tree.js";
 import { tempDir } from "../api/_helpers.js";
 
-/** Paths the tree looks at one by one (it uses the callback API). */
+/** Paths the tree looks at one by one (lstat, synchronous or not). */
 const looked = vi.hoisted(() => [] as string[]);
 
 vi.mock("node:fs", async (importOriginal) => {
@@ -14,7 +14,12 @@ vi.mock("node:fs", async (importOriginal) => {
     looked.push(String(args[0]));
     return (fs.lstat as (...a: unknown[]) => void)(...args);
   };
-  return { ...fs, default: { ...fs, lstat }, lstat };
+  // The walk and the layout call it synchronously, in slices.
+  const lstatSync = ((...args: Parameters<typeof fs.lstatSync>) => {
+    looked.push(String(args[0]));
+    return (fs.lstatSync as (...a: unknown[]) => unknown)(...args);
+  }) as typeof fs.lstatSync;
+  return { ...fs, default: { ...fs, lstat, lstatSync }, lstat, lstatSync };
 });
 
 describe("buildWorkspaceTree: a folder with many entries", () => {

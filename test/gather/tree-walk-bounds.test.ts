@@ -5,7 +5,7 @@ import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { makeTree } from "./_tree.js";
 
-/** Every path the walk lists or probes (through the callback API it uses). */
+/** Every path the walk lists or probes (synchronously, in slices; the callback forms too). */
 const touched = vi.hoisted(() => ({ readdir: [] as string[], stat: [] as string[] }));
 
 vi.mock("node:fs", async (importOriginal) => {
@@ -21,6 +21,9 @@ vi.mock("node:fs", async (importOriginal) => {
     readdir: record(touched.readdir, fs.readdir as never),
     stat: record(touched.stat, fs.stat as never),
     lstat: record(touched.stat, fs.lstat as never),
+    readdirSync: record(touched.readdir, fs.readdirSync as never),
+    statSync: record(touched.stat, fs.statSync as never),
+    lstatSync: record(touched.stat, fs.lstatSync as never),
   };
 });
 

@@ -53,6 +53,11 @@ vi.mock("node:fs", async (importOriginal) => {
       io.log.push(`list ${path}`);
       return (actual.readdir as (...args: unknown[]) => void)(path, ...rest);
     },
+    // The tree walk lists folders synchronously.
+    readdirSync: (path: string, ...rest: unknown[]) => {
+      io.log.push(`list ${path}`);
+      return (actual.readdirSync as (...args: unknown[]) => unknown)(path, ...rest);
+    },
   };
 });
 

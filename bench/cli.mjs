@@ -1,0 +1,66 @@
+// `sysprompt render` on a tiny project vs `node -e 0`: the start-up of the
+// published command (dist/src/cli/sysprompt.cjs, the bundle and its code cache).
+//
+//   cli        wall time, medians of alternating runs (goal <= 1.5x)
+//   cli-instr  the same two commands in instructions (valgrind's cachegrind, one
+//              run each): what a loaded machine does not move
+//
+// Runs: BENCH_CLI_RUNS (default 30) per command.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { alternateRuns, BIN, instructions, peakRss, wallMedian } from "./_lib.mjs";
+
+const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 30);
+
+function tinyProject() {
+  const root = mkdtempSync(join(tmpdir(), "sysprompt-bench-cli-"));
+  const project = join(root, "project");
+  mkdirSync(join(project, "src"), { recursive: true });
+  mkdirSync(join(root, "agent"));
+  writeFileSync(join(project, "AGENTS.md"), "# Tiny\n\nRun `npm test` before you commit.\n");
+  writeFileSync(join(project, "src", "index.ts"), "export const x = 1;\n");
+  return { root, project, agentDir: join(root, "agent") };
+}
+
+export function cliSuite() {
+  const { root, project, agentDir } = tinyProject();
+  try {
+    const ours = [process.execPath, BIN, "render", "--cwd", project, "--agent-dir", agentDir];
+    const node = [process.execPath, "-e", "0"];
+    // The first run probes the GPU and caches the answer in the agent dir, as a user's first run does.
+    const runs = alternateRuns({ ours, node }, { runs: RUNS, cwd: project });
+    const rows = [
+      {
+        id: "cli",
+        what: "`sysprompt render` on a tiny project (wall)",
+        ours: { value: wallMedian(runs.ours), unit: "ms" },
+        floor: { name: "node -e 0", value: wallMedian(runs.node), unit: "ms" },
+        goal: 1.5,
+        rssMb: peakRss(ours, { cwd: project }),
+        note: `${RUNS} alternating runs each; node -e 0 peak RSS ${peakRss(node)?.toFixed(0) ?? "–"} MB`,
+      },
+    ];
+    const oursInstr = instructions(ours, { cwd: project });
+    const nodeInstr = instructions(node, { cwd: project });
+    rows.push(
+      oursInstr && nodeInstr
+        ? {
+            id: "cli-instr",
+            what: "the same, in instructions (cachegrind, one run each)",
+            ours: { value: oursInstr, unit: "M instr" },
+            floor: { name: "node -e 0", value: nodeInstr, unit: "M instr" },
+            goal: 1.5,
+            note: "not moved by the machine's load",
+          }
+        : {
+            id: "cli-instr",
+            what: "the same, in instructions",
+            skipped: "valgrind is not installed (or BENCH_VALGRIND=0)",
+          },
+    );
+    return rows;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,123 @@
+// `npm run build` step: the published CLI as one CommonJS file,
+// dist/src/cli/bundle.cjs, started by dist/src/cli/sysprompt.cjs (src/cli/sysprompt.cts)
+// with a V8 code cache made here by running it once.
+//
+// Why: a `sysprompt render` spent more time resolving, reading and compiling
+// some sixty ES modules than rendering. The library files in dist/src stay as
+// they are for the API; only the command is bundled. Each module's
+// import.meta.url is still its own file's (the builtin prompts, the build-time
+// cache and the serve page are found from it), computed from where the bundle is.
+//
+// Kept out of the bundle (loaded from node_modules when needed, as before):
+// yaml, ignore and diff, which a render on builtin templates never loads, and
+// source-map (the Handlebars compiler's optional dependency).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CLI_DIR = join(ROOT, "dist", "src", "cli");
+const OUT = join(CLI_DIR, "bundle.cjs");
+
+/** The engine's Handlebars loader, with requires the bundler follows (see src/engine/_handlebars.ts). */
+const handlebarsInBundle = `
+export function loadRuntime() { return require("handlebars/runtime"); }
+export function loadCompiler() { return require("handlebars"); }
+`;
+
+/**
+ * commander requires child_process at load (for subcommands that are separate
+ * executables, which sysprompt has none of); loading it pulls in net, dgram
+ * and streams. This stands in for it until something is used.
+ */
+const lazyChildProcess = `
+let loaded;
+module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });
+`;
+
+const plugin = {
+  name: "sysprompt-cli",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]src[\\/]engine[\\/]_handlebars\.js$/ }, () => ({
+      contents: handlebarsInBundle,
+      loader: "js",
+    }));
+    // Every other module of ours: import.meta.url as it would be for that file.
+    b.onLoad({ filter: /[\\/]dist[\\/](src|helpers)[\\/].*\.js$/ }, async (args) => {
+      const text = await readFile(args.path, "utf8");
+      const rel = relative(CLI_DIR, args.path).split("\\").join("/");
+      return {
+        contents: text.replaceAll("import.meta.url", `__moduleUrl(${JSON.stringify(rel)})`),
+        loader: "js",
+      };
+    });
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: "lazy-child-process", namespace: "sysprompt-cli" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "sysprompt-cli" }, () => ({
+      contents: lazyChildProcess,
+      loader: "js",
+      resolveDir: ROOT,
+    }));
+  },
+};
+
+await build({
+  entryPoints: [join(CLI_DIR, "bin.js")],
+  outfile: OUT,
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  external: ["yaml", "ignore", "diff", "source-map"],
+  banner: {
+    js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href; function __moduleUrl(rel) { return new URL(rel, __bundle_url).href; }',
+  },
+  plugins: [plugin],
+  // import() of a module left out becomes require(): the loader runs the bundle without an ES module loader.
+  supported: { "dynamic-import": false },
+  legalComments: "none",
+  // Smaller to install and to read at start; names are kept for readable stack traces.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: "warning",
+});
+// The loader wraps the bundle in a function on its first line: no hashbang there.
+writeFileSync(OUT, readFileSync(OUT, "utf8").replace(/^#!.*\n/, ""));
+if (readFileSync(OUT, "utf8").includes("import(")) {
+  throw new Error(
+    "bundle.cjs still has a dynamic import(); sysprompt.cjs runs it without an ES module loader",
+  );
+}
+
+// The code cache: run `render` once on a tiny project in a fresh process and
+// keep what V8 compiled by then.
+const scratch = mkdtempSync(join(tmpdir(), "sysprompt-code-cache-"));
+try {
+  const project = join(scratch, "project");
+  mkdirSync(project);
+  mkdirSync(join(scratch, "agent"));
+  writeFileSync(join(project, "AGENTS.md"), "# Project\n\nRun the tests before you commit.\n");
+  const train = `
+    const loader = require(${JSON.stringify(join(CLI_DIR, "sysprompt.cjs"))});
+    const fs = require("node:fs");
+    const script = loader.compileBundle(false);
+    process.argv = [process.argv[0], "sysprompt", "render", "--cwd", ${JSON.stringify(project)},
+      "--agent-dir", ${JSON.stringify(join(scratch, "agent"))}, "--deadline", "2000"];
+    process.stdout.write = () => true;
+    process.once("beforeExit", () => fs.writeFileSync(loader.CACHE, script.createCachedData()));
+    loader.runBundle(script);
+  `;
+  const out = spawnSync(process.execPath, ["-e", train], { encoding: "utf8" });
+  if (out.status !== 0) throw new Error(`training the code cache failed: ${out.stderr}`);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+const size = (file) => `${Math.round(readFileSync(file).length / 1024)} KiB`;
+console.log(`cli bundle: ${OUT} (${size(OUT)}, code cache ${size(`${OUT}.cache`)})`);

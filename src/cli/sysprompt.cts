@@ -1,0 +1,55 @@
+// The `sysprompt` command. It runs the CLI bundle beside it (`bundle.cjs`,
+// one CommonJS file made by scripts/bundle-cli.mjs) through V8's code cache
+// (`bundle.cjs.cache`, made at build time by running the bundle once), so a
+// start neither resolves a tree of modules nor parses and compiles the code it
+// runs: Node 20 has no module compile cache of its own (module.enableCompileCache
+// came in 22.1). A cache that this Node or V8 refuses only costs speed.
+import fs = require("node:fs");
+import nodeModule = require("node:module");
+import path = require("node:path");
+import vm = require("node:vm");
+
+const BUNDLE = path.join(__dirname, "bundle.cjs");
+const CACHE = `${BUNDLE}.cache`;
+
+type ModuleFunction = (
+  exports: unknown,
+  require: NodeJS.Require,
+  module: { exports: unknown },
+  filename: string,
+  dirname: string,
+) => void;
+
+/** The bundle as a CommonJS module function, compiled with the cached data when `useCache`. */
+function compileBundle(useCache = true): vm.Script {
+  const source = fs.readFileSync(BUNDLE, "utf8");
+  let cachedData: Buffer | undefined;
+  if (useCache) {
+    try {
+      cachedData = fs.readFileSync(CACHE);
+    } catch {
+      // No cache built: compile from source.
+    }
+  }
+  // The wrapper Node itself puts around a CommonJS module, on the bundle's first line.
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  return new vm.Script(wrapped, { filename: BUNDLE, ...(cachedData ? { cachedData } : {}) });
+}
+
+/** Runs the compiled bundle as the module `BUNDLE`. */
+function runBundle(script: vm.Script): void {
+  const run = script.runInThisContext() as ModuleFunction;
+  const module = { exports: {} };
+  run.call(
+    module.exports,
+    module.exports,
+    nodeModule.createRequire(BUNDLE),
+    module,
+    BUNDLE,
+    __dirname,
+  );
+}
+
+if (require.main === module) runBundle(compileBundle());
+
+export = { compileBundle, runBundle, CACHE };

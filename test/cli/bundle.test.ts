@@ -1,0 +1,100 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { NOW, tempDir } from "../api/_helpers.js";
+
+// The published `sysprompt` command is dist/src/cli/sysprompt.cjs running the
+// one-file bundle made by scripts/bundle-cli.mjs. The suite tests the CLI
+// through src/; these tests hold the bundle to the same behaviour as the
+// unbundled entry (dist/src/cli/bin.js) it is made from.
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const CLI_DIR = join(REPO, "dist", "src", "cli");
+const LOADER = join(CLI_DIR, "sysprompt.cjs");
+const UNBUNDLED = join(CLI_DIR, "bin.js");
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runWith(entry: string, args: string[], cwd: string, home: string): Run {
+  const out = spawnSync(process.execPath, [entry, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: home, SYSPROMPT_AGENT_DIR: join(home, "agent") },
+    encoding: "utf8",
+  });
+  return { code: out.status, stdout: out.stdout, stderr: out.stderr };
+}
+
+/** Step timings differ from run to run; everything else must not. */
+function withoutTimings(json: string): unknown {
+  const result = JSON.parse(json) as { steps: { ms: number }[] };
+  return { ...result, steps: result.steps.map((s) => ({ ...s, ms: 0 })) };
+}
+
+function project(): { dir: string; home: string } {
+  const home = tempDir();
+  const dir = join(home, "project");
+  mkdirSync(join(dir, ".pi", "sections"), { recursive: true });
+  mkdirSync(join(home, "agent"));
+  writeFileSync(join(dir, "AGENTS.md"), "# Project\n\nRun `npm test` before you commit.\n");
+  return { dir, home };
+}
+
+describe("the CLI bundle", () => {
+  beforeAll(() => {
+    // Built by `npm run build` (npm ci runs it); build it if this checkout has none.
+    try {
+      statSync(join(CLI_DIR, "bundle.cjs"));
+    } catch {
+      execFileSync("npm", ["run", "build"], { cwd: REPO, stdio: "ignore" });
+    }
+  }, 120_000);
+
+  it("is what package.json names as the sysprompt command", () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+    };
+    expect(pkg.bin).toEqual({ sysprompt: "dist/src/cli/sysprompt.cjs" });
+  });
+
+  it("renders what the unbundled CLI renders, diagnostics included", () => {
+    const { dir, home } = project();
+    writeFileSync(join(dir, ".pi", "sections", "team.md"), "---\norder: 5\n---\nTeam {{#bad}}\n");
+    const args = ["render", "--json", "--now", NOW, "--tools", "read,bash"];
+    const bundled = runWith(LOADER, args, dir, home);
+    const unbundled = runWith(UNBUNDLED, args, dir, home);
+    expect(bundled.code).toBe(0);
+    expect(withoutTimings(bundled.stdout)).toEqual(withoutTimings(unbundled.stdout));
+    expect(bundled.stderr).toBe(unbundled.stderr);
+  });
+
+  it("gives the same reports, output and exit codes for check, sections, usage errors and --version", () => {
+    const { dir, home } = project();
+    writeFileSync(join(dir, ".pi", "sections", "team.md"), "---\norder: 5\n---\n{{shout x}}\n");
+    for (const args of [
+      ["check"],
+      ["sections", "--now", NOW],
+      ["render", "--no-such-flag"],
+      ["render", "--section", "nope", "--now", NOW],
+      ["--version"],
+    ]) {
+      expect({ args, ...runWith(LOADER, args, dir, home) }).toEqual({
+        args,
+        ...runWith(UNBUNDLED, args, dir, home),
+      });
+    }
+  });
+
+  it("starts from a code cache that this Node accepts", () => {
+    const loader = createRequire(import.meta.url)(LOADER) as {
+      compileBundle(useCache?: boolean): { cachedDataRejected?: boolean };
+    };
+    expect(loader.compileBundle().cachedDataRejected).toBe(false);
+  });
+});
