@@ -4,7 +4,8 @@ import { toPosix } from "./_paths.js";
 import { renderWithinBudget } from "./budget/fit.js";
 import type { BudgetReport } from "./budget/types.js";
 import type { PromptData } from "./data.js";
-import { capMessage, createEngine, type Engine } from "./engine/index.js";
+import { capDiagnostics } from "./engine/_message.js";
+import { createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
 import type { TreeLine } from "./gather/_tree-layout.js";
 import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
@@ -101,11 +102,11 @@ export function renderPrepared(
     text: out.text,
     sections: out.sections,
     // Capped: a message may quote a user file's text (a key, a name, a value).
-    diagnostics: [
+    diagnostics: capDiagnostics([
       ...prepared.diagnostics,
       ...out.diagnostics,
       ...maxTokensWarnings(prepared.templates, out.sections),
-    ].map((d) => ({ ...d, message: capMessage(d.message) })),
+    ]),
     steps: prepared.steps,
     ...(out.budget ? { budget: out.budget } : {}),
   };

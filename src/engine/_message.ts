@@ -1,3 +1,4 @@
+import type { Diagnostic } from "../types.js";
 import { MAX_MESSAGE_LENGTH } from "./_limits.js";
 
 const ELLIPSIS = "…";
@@ -15,6 +16,13 @@ export function capMessage(message: string, max: number = MAX_MESSAGE_LENGTH): s
   if (isLowSurrogate(message.charCodeAt(headEnd))) headEnd--;
   if (isLowSurrogate(message.charCodeAt(tailStart))) tailStart++;
   return message.slice(0, headEnd) + ELLIPSIS + message.slice(tailStart);
+}
+
+/** Every diagnostic with its message capped: a message may quote a user file's text. */
+export function capDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.map((d) =>
+    d.message.length <= MAX_MESSAGE_LENGTH ? d : { ...d, message: capMessage(d.message) },
+  );
 }
 
 function isLowSurrogate(code: number): boolean {

@@ -9,6 +9,7 @@ import {
   readTextFileSync,
   type TextFileResult,
 } from "../_fs.js";
+import { capDiagnostics } from "../engine/_message.js";
 import type { Diagnostic } from "../types.js";
 import { planTemplateRoots, type TemplateRoot } from "./_locate.js";
 import { mergeTemplates } from "./_merge.js";
@@ -179,7 +180,10 @@ function collectTemplate(
 
 function finish(loaded: PromptTemplate[], diagnostics: Diagnostic[]): LoadPromptTemplatesResult {
   const merged = mergeTemplates(loaded);
-  return { templates: merged.templates, diagnostics: [...diagnostics, ...merged.diagnostics] };
+  return {
+    templates: merged.templates,
+    diagnostics: capDiagnostics([...diagnostics, ...merged.diagnostics]),
+  };
 }
 
 function untrustedDiagnostic(folder: string): Diagnostic {

@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { kindOfPath, readTextFile, realpathOrSelf } from "../_fs.js";
 import { expandHome } from "../_paths.js";
+import { capDiagnostics } from "../engine/_message.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
 import { type SkillCandidate, walkSkillsRoot } from "./_walk.js";
@@ -115,7 +116,11 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadS
   }
 
   const loaded = await loadCandidates(candidates);
-  return { skills: loaded.skills, diagnostics: [...diagnostics, ...loaded.diagnostics] };
+  // Capped: a message may quote a skill file's text (an invalid name, a description).
+  return {
+    skills: loaded.skills,
+    diagnostics: capDiagnostics([...diagnostics, ...loaded.diagnostics]),
+  };
 }
 
 /**

@@ -81,3 +81,26 @@ describe("render diagnostics", () => {
     ).toEqual([["section-meta-unknown", MAX_MESSAGE_LENGTH, true, true]]);
   });
 });
+
+describe("loader diagnostics", () => {
+  it("are capped like render's: a skill name and a template's YAML of 10,000 characters", async () => {
+    const { loadPromptTemplates, loadSkills } = await import("../../src/index.js");
+    const root = tempDir();
+    mkdirSync(join(root, "skills", "bad"), { recursive: true });
+    writeFileSync(
+      join(root, "skills", "bad", "SKILL.md"),
+      `---\nname: ${"A".repeat(10_000)}\ndescription: x\n---\nbody\n`,
+    );
+    mkdirSync(join(root, "prompts"));
+    writeFileSync(
+      join(root, "prompts", "t.md"),
+      `---\ndescription: ${"!".repeat(10_000)}\n---\nx\n`,
+    );
+    const common = { cwd: root, agentDir: join(root, "agent"), home: join(root, "home") };
+    const skills = await loadSkills({ ...common, paths: [join(root, "skills")] });
+    const templates = await loadPromptTemplates({ ...common, paths: [join(root, "prompts")] });
+    const lengths = [...skills.diagnostics, ...templates.diagnostics].map((d) => d.message.length);
+    expect(Math.max(...lengths)).toBe(MAX_MESSAGE_LENGTH);
+    expect(lengths.every((n) => n <= MAX_MESSAGE_LENGTH)).toBe(true);
+  });
+});
