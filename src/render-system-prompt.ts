@@ -13,7 +13,7 @@ import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./g
 import { environmentStep } from "./gather/environment.js";
 import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
 import { buildToolSnippets, parseToolDescriptions } from "./gather/tools.js";
-import { type BuiltWorkspaceTree, buildWorkspaceTree } from "./gather/tree.js";
+import { type BuiltWorkspaceTree, buildWorkspaceTree, treeDiagnostics } from "./gather/tree.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
 import { emptyLayer, loadLayer } from "./locate/load-layer.js";
@@ -240,14 +240,7 @@ export async function preparePrompt(
     ...environment.value.diagnostics,
   );
   diagnostics.push(...unknownToolDiagnostics(tools, builtin.value.tools, options.toolSnippets));
-  if (tree.value && tree.value.agentsMdOmitted > 0) {
-    const { agentsMd, agentsMdOmitted } = tree.value;
-    diagnostics.push({
-      level: "info",
-      code: "agents-md-limit",
-      message: `${agentsMd.length + agentsMdOmitted} AGENTS.md files in the folders below the working directory: the ${agentsMd.length} shallowest are listed, and the prompt says the list is cut short`,
-    });
-  }
+  if (tree.value) diagnostics.push(...treeDiagnostics(tree.value, cwd));
 
   const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);

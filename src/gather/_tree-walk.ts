@@ -26,6 +26,8 @@ export interface TreeListing {
   countUpTo(rel: string, limit: number): number;
   /** AGENTS.md files at depth 2 … `agentsDepth`, as paths below the root. */
   agentsMd: string[];
+  /** Folders the walk could not list (no permission, an I/O error), as paths below the root ("." for the root). */
+  unreadable: string[];
 }
 
 /**
@@ -41,13 +43,18 @@ interface ListedFolder {
   keep: (entry: ListedEntry) => boolean;
 }
 
-function listingOf(listed: Map<string, ListedFolder>, agentsMd: string[]): TreeListing {
+function listingOf(
+  listed: Map<string, ListedFolder>,
+  agentsMd: string[],
+  unreadable: string[],
+): TreeListing {
   const others = (folder: ListedFolder) => {
     folder.others ??= folder.unchecked.filter(folder.keep);
     return folder.others;
   };
   return {
     agentsMd,
+    unreadable,
     children(rel) {
       const folder = listed.get(rel);
       return folder ? [...folder.folders, ...others(folder)] : [];
@@ -90,6 +97,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   const { listDepth, agentsDepth, signal } = options;
   const listed = new Map<string, ListedFolder>();
   const agentsMd: string[] = [];
+  const unreadable: string[] = [];
   // The deepest folder read: its entries are at depth `deepest + 1`.
   const deepest = Math.max(listDepth, agentsDepth) - 1;
   const { prefix, rules: inherited } = await inheritedRules(root);
@@ -108,7 +116,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       return;
     }
     // Unreadable or gone since its parent was listed: shown without children.
-    const entries = await listFolder(dir);
+    const entries = await listFolder(dir, () => unreadable.push(rel === "" ? "." : rel));
     stop();
     // git never follows a symlinked .gitignore; neither do we.
     if (entries.some((e) => e.name === ".gitignore" && e.isFile())) {
@@ -162,7 +170,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   };
 
   await walk(root, "", 0, inherited);
-  return listingOf(listed, agentsMd);
+  return listingOf(listed, agentsMd, unreadable);
 }
 
 /** `dir`'s child: plain concatenation, as `dir` is already normalised (join costs more per call). */
@@ -276,13 +284,17 @@ async function listNames(dir: string): Promise<string[]> {
   }
 }
 
-/** The folder's entries, or none when it cannot be listed. */
-async function listFolder(dir: string): Promise<Dirent[]> {
+/**
+ * The folder's entries, or none when it cannot be listed; `onUnreadable` hears
+ * of a folder that is there but cannot be read (one gone meanwhile is not news).
+ */
+async function listFolder(dir: string, onUnreadable: () => void): Promise<Dirent[]> {
   await pace();
   try {
     return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    // Unreadable or gone: nothing to list.
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") onUnreadable();
     return [];
   }
 }

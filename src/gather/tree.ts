@@ -1,7 +1,7 @@
-import { basename, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { stat } from "../_io.js";
 import { parseNow } from "../options.js";
-import { SyspromptError } from "../types.js";
+import { type Diagnostic, SyspromptError } from "../types.js";
 import { layoutTree, type TreeLine } from "./_tree-layout.js";
 import { walkTree } from "./_tree-walk.js";
 
@@ -53,6 +53,8 @@ export interface BuiltWorkspaceTree {
   agentsMd: string[];
   /** AGENTS.md files found beyond the 200 in `agentsMd` (deeper ones first); 0 when all are listed. */
   agentsMdOmitted: number;
+  /** Folders that could not be listed (shown without entries), relative POSIX paths, sorted; "." for the root. */
+  unreadable: string[];
 }
 
 /**
@@ -119,7 +121,39 @@ export async function buildWorkspaceTree(
     lines: capped.lines,
     agentsMd: pickAgentsMd(listing.agentsMd),
     agentsMdOmitted: Math.max(0, listing.agentsMd.length - MAX_AGENTS_MD),
+    unreadable: [...listing.unreadable].sort(),
   };
+}
+
+/** Folders named in one diagnostic about unreadable folders; the rest are counted. */
+const MAX_UNREADABLE_NAMED = 10;
+
+/**
+ * What a built tree has to say: AGENTS.md files beyond the list's cap, and
+ * folders it could not list (shown without their entries, which may hide an
+ * AGENTS.md), so neither is lost in silence. `root` is the folder the tree shows.
+ */
+export function treeDiagnostics(tree: BuiltWorkspaceTree, root: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (tree.agentsMdOmitted > 0) {
+    out.push({
+      level: "info",
+      code: "agents-md-limit",
+      message: `${tree.agentsMd.length + tree.agentsMdOmitted} AGENTS.md files in the folders below the working directory: the ${tree.agentsMd.length} shallowest are listed, and the prompt says the list is cut short`,
+    });
+  }
+  const [first] = tree.unreadable;
+  if (first !== undefined) {
+    const named = tree.unreadable.slice(0, MAX_UNREADABLE_NAMED).join(", ");
+    const more = tree.unreadable.length - MAX_UNREADABLE_NAMED;
+    out.push({
+      level: "warning",
+      code: "tree-unreadable",
+      message: `the workspace tree could not list ${tree.unreadable.length === 1 ? "this folder" : `${tree.unreadable.length} folders`} (no permission or an I/O error), shown without entries: ${named}${more > 0 ? ` and ${more} more` : ""}`,
+      path: first === "." ? root : join(root, first),
+    });
+  }
+  return out;
 }
 
 /** The shallowest {@link MAX_AGENTS_MD} paths (a shallower file governs more of the tree), sorted. */

@@ -113,7 +113,7 @@ const cases: CatalogueCase[] = [
     ),
   },
   {
-    // Shown, without the entries no one may list; the tree has no diagnostics.
+    // Shown, without the entries no one may list, and named in a warning.
     name: "tree-folder-unreadable",
     layout: [
       [`${APP}/secret/a.md`, "a"],
@@ -123,7 +123,14 @@ const cases: CatalogueCase[] = [
     options: TREE,
     unprivileged: true,
     changed: ["workspace_tree"],
-    expected: () => [],
+    expected: (root) => [
+      diag(
+        "warning",
+        "tree-unreadable",
+        "the workspace tree could not list this folder (no permission or an I/O error), shown without entries: secret",
+        join(root, `${APP}/secret`),
+      ),
+    ],
     verify: (bad: Rendered, clean: Rendered) => {
       const tree = (r: Rendered) =>
         r.result.sections.find((s) => s.name === "workspace_tree")?.text;

@@ -34,6 +34,7 @@ describe("buildWorkspaceTree: mtime", () => {
       truncated: false,
       agentsMd: [],
       agentsMdOmitted: 0,
+      unreadable: [],
     };
     expect(await buildWorkspaceTree(root, { mtime: "2026-01-02T03:04:59Z" })).toEqual(expected);
     expect(await buildWorkspaceTree(root, { mtime: new Date("2026-01-02T03:04Z") })).toEqual(

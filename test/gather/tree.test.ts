@@ -49,6 +49,7 @@ describe("buildWorkspaceTree: entries", () => {
       truncated: false,
       agentsMd: [],
       agentsMdOmitted: 0,
+      unreadable: [],
     });
   });
 
@@ -98,6 +99,7 @@ describe("buildWorkspaceTree: entries", () => {
       truncated: false,
       agentsMd: [],
       agentsMdOmitted: 0,
+      unreadable: [],
     });
     expect((await buildWorkspaceTree(root, { maxEntries: 3 })).rendered).toEqual(
       lines(
@@ -200,6 +202,7 @@ describe("buildWorkspaceTree: the line cap", () => {
       lines: withDepth(expected.rendered),
       agentsMd: [],
       agentsMdOmitted: 0,
+      unreadable: [],
     });
   });
 
