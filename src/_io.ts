@@ -159,48 +159,6 @@ export const readdir = (async (path: fs.PathLike, options?: unknown) => {
   return fsp.readdir(path, options as never);
 }) as typeof fsp.readdir;
 
-// Callback forms, for the workspace tree walk: it makes thousands of calls on
-// a large tree, and the promise forms cost measurably more per call.
-
-type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
-
-function observedCallback(
-  probe: "stat" | "lstat",
-  path: string | Buffer,
-  done: Callback<fs.Stats>,
-): Callback<fs.Stats> {
-  const recorder = recorders.getStore();
-  // A path given as bytes (a name that is not UTF-8, reached by the tree) has
-  // no string key; its folder's listing, noted, still shows it come and go.
-  if (!recorder || typeof path !== "string") return done;
-  const startedAt = Date.now();
-  return (error, stats) => {
-    recorder.note(probe, path, error ? { error: errorCode(error) } : { stats }, startedAt);
-    done(error, stats);
-  };
-}
-
-/** `fs.stat` with a callback. */
-export function statCallback(path: string | Buffer, done: Callback<fs.Stats>): void {
-  fs.stat(path, observedCallback("stat", path, done));
-}
-
-/** `fs.lstat` with a callback. */
-export function lstatCallback(path: string | Buffer, done: Callback<fs.Stats>): void {
-  fs.lstat(path, observedCallback("lstat", path, done));
-}
-
-/** `fs.readdir` with a callback (names, or entries with `withFileTypes`); the folder's stat is noted first. */
-export const readdirCallback = ((path: string, ...rest: unknown[]) => {
-  const list = () => (fs.readdir as (...args: unknown[]) => void)(path, ...rest);
-  const recorder = recorders.getStore();
-  if (!recorder || recorder.has("stat", path)) {
-    list();
-    return;
-  }
-  statCallback(path, () => list());
-}) as typeof fs.readdir;
-
 // Synchronous forms, for the workspace tree walk: it calls the file system
 // synchronously in short slices (see gather/_tree-walk.ts).
 
