@@ -196,25 +196,25 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
     return { ...remembered, data: structuredClone(remembered.data), ok: true, diagnostics: [] };
   }
   const at = (d: Omit<Diagnostic, "path">): Diagnostic => (path ? { ...d, path } : d);
+  // An unusable block: no data, the body as split, and why.
+  const unusable = (body: string, bodyLine: number, d: Omit<Diagnostic, "path">) => ({
+    data: {},
+    body,
+    bodyLine,
+    ok: false,
+    diagnostics: [at(d)],
+  });
   if (!FENCE.test(text) && text !== "---") {
     return { data: {}, body: text, bodyLine: 1, ok: true, diagnostics: [] };
   }
   if (!/\n---[ \t]*(\n|$)/.test(text.slice(3))) {
-    return {
-      data: {},
-      body: text,
-      bodyLine: 1,
-      ok: false,
-      diagnostics: [
-        at({
-          level: "warning",
-          code: "frontmatter-unclosed",
-          message: "frontmatter starts with --- but has no closing --- line; read as plain text",
-          line: 1,
-          column: 1,
-        }),
-      ],
-    };
+    return unusable(text, 1, {
+      level: "warning",
+      code: "frontmatter-unclosed",
+      message: "frontmatter starts with --- but has no closing --- line; read as plain text",
+      line: 1,
+      column: 1,
+    });
   }
   if (text.charAt(3) === "-") {
     // "----" opens no frontmatter (a thematic break, or a longer fence).
@@ -223,21 +223,13 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
   const { language, block, body } = splitBlock(text);
   const bodyLine = lineOfBody(text, body);
   if (block.length > MAX_FRONTMATTER_CHARS) {
-    return {
-      data: {},
-      body,
-      bodyLine,
-      ok: false,
-      diagnostics: [
-        at({
-          level: "error",
-          code: "frontmatter-too-large",
-          message: `frontmatter is ${Math.ceil(block.length / 1024)} KB, over the ${MAX_FRONTMATTER_CHARS / 1024} KB limit; not read`,
-          line: 1,
-          column: 1,
-        }),
-      ],
-    };
+    return unusable(body, bodyLine, {
+      level: "error",
+      code: "frontmatter-too-large",
+      message: `frontmatter is ${Math.ceil(block.length / 1024)} KB, over the ${MAX_FRONTMATTER_CHARS / 1024} KB limit; not read`,
+      line: 1,
+      column: 1,
+    });
   }
   let data: unknown;
   let warnings: Diagnostic[] = [];
@@ -246,33 +238,19 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
     data = read.value;
     warnings = warningDiagnostics(read.warnings, at);
   } catch (error) {
-    return {
-      data: {},
-      body,
-      bodyLine,
-      ok: false,
-      diagnostics: [at(describeBlockError(error))],
-    };
+    return unusable(body, bodyLine, describeBlockError(error));
   }
   if (data === null || data === undefined) {
     return { data: {}, body, bodyLine, ok: true, diagnostics: warnings };
   }
   if (typeof data !== "object" || Array.isArray(data)) {
-    return {
-      data: {},
-      body,
-      bodyLine,
-      ok: false,
-      diagnostics: [
-        at({
-          level: "error",
-          code: "frontmatter-not-mapping",
-          message: "frontmatter must be a YAML mapping of keys to values",
-          line: 2,
-          column: 1,
-        }),
-      ],
-    };
+    return unusable(body, bodyLine, {
+      level: "error",
+      code: "frontmatter-not-mapping",
+      message: "frontmatter must be a YAML mapping of keys to values",
+      line: 2,
+      column: 1,
+    });
   }
   return { data: data as Record<string, unknown>, body, bodyLine, ok: true, diagnostics: warnings };
 }
