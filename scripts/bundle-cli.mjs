@@ -12,7 +12,7 @@
 // yaml, ignore and diff, which a render on builtin templates never loads, and
 // source-map (the Handlebars compiler's optional dependency).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -90,6 +90,11 @@ await build({
 });
 // The loader wraps the bundle in a function on its first line: no hashbang there.
 writeFileSync(OUT, readFileSync(OUT, "utf8").replace(/^#!.*\n/, ""));
+// npm keeps a file's mode in the tarball, and the shell runs the bin: the
+// loader is the one executable; the bundle (esbuild marked it, for the hashbang
+// of bin.ts) is only ever read by it.
+chmodSync(OUT, 0o644);
+chmodSync(join(CLI_DIR, "sysprompt.cjs"), 0o755);
 if (readFileSync(OUT, "utf8").includes("import(")) {
   throw new Error(
     "bundle.cjs still has a dynamic import(); sysprompt.cjs runs it without an ES module loader",

@@ -1,4 +1,6 @@
-// The `sysprompt` command. It runs the CLI bundle beside it (`bundle.cjs`,
+#!/usr/bin/env node
+// The `sysprompt` command (package.json's `bin`: the shell runs it, hence the
+// hashbang; the build makes it executable). It runs the CLI bundle beside it (`bundle.cjs`,
 // one CommonJS file made by scripts/bundle-cli.mjs) through V8's code cache
 // (`bundle.cjs.cache`, made at build time by running the bundle once), so a
 // start neither resolves a tree of modules nor parses and compiles the code it
