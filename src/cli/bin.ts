@@ -1,5 +1,8 @@
 #!/usr/bin/env node
+import { endOnOutputError } from "./_output-errors.js";
 import { run } from "./main.js";
+
+endOnOutputError(process, (code) => process.exit(code));
 
 /**
  * The folder the command runs in. When it was deleted under the shell, Node
