@@ -16,8 +16,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .description("Build a coding agent's system prompt from Markdown section templates.")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .version(VERSION)
-    .showHelpAfterError();
+    .version(VERSION);
 
   const renderFlags = (cmd: Command) =>
     cmd
@@ -205,6 +204,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       code = await serveCommand(flags, io);
     });
 
+  for (const command of [program, ...program.commands]) {
+    command.showHelpAfterError(usageHint(command));
+  }
+
   try {
     await program.parseAsync([...argv], { from: "user" });
     return code;
@@ -219,6 +222,16 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     throw error;
   }
+}
+
+/**
+ * What follows a usage error commander reports: the command's one usage line
+ * and where its help is. The whole help would bury the error in 45 lines.
+ */
+function usageHint(command: Command): string {
+  const parent = command.parent ? `${command.parent.name()} ` : "";
+  const name = `${parent}${command.name()}`;
+  return `Usage: ${name} ${command.usage()}\nSee \`${name} --help\`.`;
 }
 
 function example(command: string, note: string): string {
