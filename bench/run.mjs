@@ -7,6 +7,9 @@
 //   npm run bench -- --only cli   one suite: render, cli, tree, session, budget
 //   npm run bench -- --no-write   print only; leave bench/RESULTS.md alone
 //
+// Only a run of every suite rewrites bench/RESULTS.md; --quick and --only print
+// their rows and leave the full table there as it is (bench/_plan.mjs).
+//
 // Environment: BENCH_CLI_RUNS (30), BENCH_TREE_RUNS (15), BENCH_TREE_FILES
 // (100000), BENCH_VALGRIND=0 (no instruction counts), BENCH_MAKE_TREE.
 //
@@ -18,6 +21,7 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatValue, loadAverage, machine, ROOT } from "./_lib.mjs";
+import { plan } from "./_plan.mjs";
 import { budgetSuite } from "./budget.mjs";
 import { cliSuite } from "./cli.mjs";
 import { renderSuite } from "./render.mjs";
@@ -36,9 +40,13 @@ const SUITES = [
 ];
 
 const args = process.argv.slice(2);
-const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
-const quick = args.includes("--quick") || process.env.BENCH_TREE === "0";
-const write = !args.includes("--no-write");
+let chosen;
+try {
+  chosen = plan(args, SUITES, process.env);
+} catch (error) {
+  console.error(`bench: ${error.message}`);
+  process.exit(2);
+}
 
 /** Whether a row met its goal: true, false, or undefined when it has none. */
 function met(row) {
@@ -101,8 +109,7 @@ const m = machine();
 const loadStart = loadAverage();
 const started = new Date();
 const rows = [];
-for (const suite of SUITES) {
-  if (only ? suite.name !== only : quick && suite.slow) continue;
+for (const suite of chosen.suites) {
   console.error(`bench: ${suite.name} …`);
   rows.push(...(await suite.run()));
 }
@@ -118,7 +125,12 @@ console.log(`${heading}\n\n${table}`);
 const missed = rows.filter((r) => met(r) === false).map((r) => r.id);
 console.log(missed.length ? `\ngoals missed: ${missed.join(", ")}` : "\nevery measured goal met");
 
-if (write) {
+if (chosen.partial && !args.includes("--no-write")) {
+  console.error(
+    "bench: a partial run leaves bench/RESULTS.md as it is; `npm run bench` (every suite) rewrites it",
+  );
+}
+if (chosen.write) {
   const doc = `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.mjs); see the README's Benchmarks section for what each row measures and how to reproduce it.\n\n${heading}\n\n${table}\n`;
   writeFileSync(join(ROOT, "bench", "RESULTS.md"), doc);
   console.error("bench: wrote bench/RESULTS.md");
