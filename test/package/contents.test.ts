@@ -1,0 +1,81 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../catalogue/_built.js";
+
+// What `npm pack` puts in the tarball users install: the built library and
+// command, the builtin prompts, the licence and what the README shows; no
+// sources, tests, fixtures or goldens. scripts/test-package.mjs installs it.
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+/** The packed size (gzip) was 0.71 MB at the time of writing; this catches a folder shipped by mistake. */
+const MAX_PACKED_BYTES = 1_000_000;
+
+interface Packed {
+  size: number;
+  unpackedSize: number;
+  files: { path: string; mode: number }[];
+}
+
+let packed: Packed;
+
+describe("the tarball", () => {
+  beforeAll(() => {
+    ensureBuilt();
+    // --ignore-scripts: the build above is the one to pack; prepare would rebuild it.
+    const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+      cwd: REPO,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    packed = (JSON.parse(out) as Packed[])[0] as Packed;
+  }, 180_000);
+
+  const paths = () => packed.files.map((f) => f.path);
+
+  it("holds the licence, the README, package.json and only built code under dist/", () => {
+    const top = [...new Set(paths().map((p) => p.split("/")[0]))].sort();
+    expect(top).toEqual(["LICENSE", "README.md", "dist", "docs", "package.json", "prompts"]);
+    const dist = paths().filter((p) => p.startsWith("dist/"));
+    expect(dist.filter((p) => !/\.(js|cjs|d\.ts|d\.cts|json|cache|html|css)$/.test(p))).toEqual([]);
+    expect(dist.filter((p) => /^dist\/(test|bench|scripts)\//.test(p))).toEqual([]);
+    expect(paths().filter((p) => /(^|\/)(fixtures|snapshots|test)\//.test(p))).toEqual([]);
+  });
+
+  it("holds every builtin prompt file", () => {
+    const prompts = readdirSync(join(REPO, "prompts"), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name).slice(REPO.length))
+      .sort();
+    expect(
+      paths()
+        .filter((p) => p.startsWith("prompts/"))
+        .sort(),
+    ).toEqual(prompts);
+    expect(prompts.length).toBeGreaterThan(10);
+  });
+
+  it("holds the command, executable, and what it loads", () => {
+    const mode = (path: string) => packed.files.find((f) => f.path === path)?.mode?.toString(8);
+    expect({
+      loader: mode("dist/src/cli/sysprompt.cjs"),
+      bundle: mode("dist/src/cli/bundle.cjs"),
+      cache: mode("dist/src/cli/bundle.cjs.cache"),
+      library: mode("dist/src/index.js"),
+      frontmatter: mode("dist/builtin-frontmatter.json"),
+    }).toEqual({ loader: "755", bundle: "644", cache: "644", library: "644", frontmatter: "644" });
+  });
+
+  it("holds every image the README shows", () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
+    expect(images.length).toBeGreaterThan(0);
+    expect(images.filter((image) => !paths().includes(image))).toEqual([]);
+  });
+
+  it(`is under ${MAX_PACKED_BYTES / 1e6} MB packed`, () => {
+    expect(packed.size).toBeLessThan(MAX_PACKED_BYTES);
+  });
+});
