@@ -60,24 +60,43 @@ export function fakePi(flags: Record<string, boolean> = {}) {
   };
 }
 
-export type FakeContext = PiCommandContext & { notes: [PiNotifyLevel | undefined, string][] };
+export type FakeContext = PiCommandContext & {
+  notes: [PiNotifyLevel | undefined, string][];
+  /** Each `ui.confirm` asked: title and message. */
+  questions: [string, string][];
+};
 
-/** A handler context: `hasUI` as in the TUI (true) or print mode (false); notifications recorded. */
+/**
+ * A handler context: `hasUI` as in the TUI (true) or print mode (false), or a
+ * `mode` with its `hasUI` as pi sets it; notifications and questions recorded,
+ * each question answered `confirm` (default: no).
+ */
 export function fakeContext(
   options: {
     cwd: string;
     hasUI?: boolean;
+    mode?: "tui" | "rpc" | "json" | "print";
     trusted?: boolean;
+    confirm?: boolean;
     model?: string;
     systemPromptOptions?: PiSystemPromptOptions;
   } = { cwd: "/" },
 ): FakeContext {
   const notes: [PiNotifyLevel | undefined, string][] = [];
+  const questions: [string, string][] = [];
+  const mode = options.mode ?? (options.hasUI === false ? "print" : "tui");
   return {
     notes,
-    ui: { notify: (message, level) => notes.push([level, message]) },
-    mode: options.hasUI === false ? "print" : "tui",
-    hasUI: options.hasUI !== false,
+    questions,
+    ui: {
+      notify: (message, level) => notes.push([level, message]),
+      confirm: async (title, message) => {
+        questions.push([title, message]);
+        return options.confirm === true;
+      },
+    },
+    mode,
+    hasUI: mode === "tui" || mode === "rpc",
     cwd: options.cwd,
     model: options.model ? { id: options.model, provider: "test" } : undefined,
     isProjectTrusted: () => options.trusted !== false,
