@@ -20,6 +20,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -50,6 +51,13 @@ const RULES_OVERRIDE = "E2E-PROJECT-RULES: keep the fixture tidy.";
 const TOOLS_WRAPPER = "E2E-TOOLS-WRAPPER: the tools pi gave follow.";
 const BROKEN_TEXT = "E2E-BROKEN: this never renders.";
 const CUSTOM_BASE = "E2E-CUSTOM-BASE: you are the fixture's own agent.";
+// Repositories with only sysprompt's .pi/ files, of which pi asks nothing.
+const REPO_TEXT = {
+  "only-template": "E2E-REPO-TEMPLATE: the repository wrote this base prompt",
+  "only-sections": "E2E-REPO-SECTION: the repository wrote this section.",
+  "only-partials": "E2E-REPO-PARTIAL: the repository replaced the user's partial.",
+};
+const USER_PARTIAL = "E2E-USER-PARTIAL: the user's own house rules.";
 
 const failures = [];
 
@@ -220,8 +228,10 @@ async function main() {
    * Extension flags go after the message: pi cannot know that they take no value,
    * so `--sysprompt-tree hello` would read "hello" as the flag's.
    */
-  const ask = async (fixture, extraArgs, { prompt = "hello", after = [] } = {}) => {
+  const ask = async (fixture, extraArgs, { prompt = "hello", after = [], prepare } = {}) => {
     const from = requests.length;
+    const cwd = project(fixture);
+    prepare?.(cwd);
     const run = await runPi(
       [
         "-p",
@@ -234,7 +244,7 @@ async function main() {
         prompt,
         ...after,
       ],
-      { cwd: project(fixture), home },
+      { cwd, home },
     );
     return { run, system: systemMessageOf(requests, from) ?? "", calls: requests.length - from };
   };
@@ -382,6 +392,95 @@ async function main() {
         `exit ${run.code}\nstderr: ${run.stderr}`,
       );
       check("/sysprompt asks no model", calls === 0, `${calls} requests`);
+    }
+
+    // 7. pi asks nothing about a repository with only sysprompt's .pi/ files and reports it
+    // trusted; the extension asks for consent itself: without it (print mode, no --approve,
+    // no saved decision) the repository's text does not reach the model, and one message
+    // says how to trust the folder; with --approve it does.
+    // The partials case needs a user section that includes the partial the repository replaces.
+    mkdirSync(join(agentDir, "sections"), { recursive: true });
+    mkdirSync(join(agentDir, "partials"), { recursive: true });
+    writeFileSync(
+      join(agentDir, "sections", "house.md"),
+      "---\norder: 90\n---\n{{> house_rules}}\n",
+    );
+    writeFileSync(join(agentDir, "partials", "house_rules.md"), `${USER_PARTIAL}\n`);
+    for (const [fixture, text] of Object.entries(REPO_TEXT)) {
+      const without = await ask(fixture, []);
+      answered(`${fixture} without consent`, without.run);
+      check(
+        `${fixture} without consent: the repository's text does not reach the model`,
+        !without.system.includes(text) && without.system.startsWith(SYSPROMPT_PREAMBLE),
+        without.system,
+      );
+      const said = without.run.stderr.split("\n").filter((l) => l.startsWith("sysprompt: "));
+      check(
+        `${fixture} without consent: one message, saying how to trust the folder`,
+        said.length === 1 &&
+          said[0].includes("[pi-project-untrusted]") &&
+          said[0].includes("--approve") &&
+          said[0].includes("/trust"),
+        without.run.stderr,
+      );
+      const approved = await ask(fixture, ["--approve"]);
+      answered(`${fixture} with --approve`, approved.run);
+      check(
+        `${fixture} with --approve: the repository's text reaches the model`,
+        approved.system.includes(text) &&
+          (fixture !== "only-template" || approved.system.startsWith(text)) &&
+          (fixture !== "only-partials" || !approved.system.includes(USER_PARTIAL)),
+        approved.system,
+      );
+      check(
+        `${fixture} with --approve: nothing is said`,
+        !approved.run.stderr.includes("sysprompt:"),
+        approved.run.stderr,
+      );
+    }
+    {
+      // A decision saved the way pi's /trust saves it (canonical path) is consent too.
+      const trustFile = join(agentDir, "trust.json");
+      const saved = await ask("only-sections", [], {
+        prepare: (dir) => writeFileSync(trustFile, JSON.stringify({ [realpathSync(dir)]: true })),
+      });
+      rmSync(trustFile);
+      check(
+        "a decision saved in pi's trust.json lets the repository's sections in",
+        saved.system.includes(REPO_TEXT["only-sections"]) &&
+          !saved.run.stderr.includes("sysprompt:"),
+        `${saved.system}\nstderr: ${saved.run.stderr}`,
+      );
+      const refused = await ask("only-sections", ["--no-approve"]);
+      check(
+        "--no-approve keeps them out",
+        !refused.system.includes(REPO_TEXT["only-sections"]) &&
+          refused.run.stderr.includes("[pi-project-untrusted]"),
+        `${refused.system}\nstderr: ${refused.run.stderr}`,
+      );
+    }
+    rmSync(join(agentDir, "sections"), { recursive: true });
+    rmSync(join(agentDir, "partials"), { recursive: true });
+
+    // 8. The tree flag's pitfalls: a message right after the flag becomes its value (pi then
+    // sends nothing), and `--sysprompt-tree false` would turn it on.
+    {
+      const { run, calls } = await ask("overrides", ["--approve", "--sysprompt-tree"]);
+      const said = run.stderr.split("\n").filter((l) => l.includes("[pi-flag-value]"));
+      check(
+        '`pi -p --sysprompt-tree "hello"` says the message became the flag\'s value, and what to type',
+        said.length === 1 &&
+          said[0].includes('pi read "hello" as its value') &&
+          said[0].includes('pi -p "hello" --sysprompt-tree'),
+        `exit ${run.code}, ${calls} requests\nstdout: ${run.stdout}\nstderr: ${run.stderr}`,
+      );
+      const off = await ask("overrides", ["--approve"], { after: ["--sysprompt-tree", "false"] });
+      answered("--sysprompt-tree false", off.run);
+      check(
+        "--sysprompt-tree false leaves the tree out, silently",
+        !off.system.includes("<workspace_tree>") && !off.run.stderr.includes("sysprompt:"),
+        `${off.system}\nstderr: ${off.run.stderr}`,
+      );
     }
   } finally {
     await new Promise((done) => server.close(done));
