@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../../types.js";
+import { printable } from "./_printable.js";
 import type { PiFlagArgument } from "./argv.js";
 
 const OFF_WORDS = new Set(["false", "0", "no", "off"]);
@@ -37,10 +38,7 @@ export function booleanFlag(
 
 /** A value from the command line, quoted and cut short so a message stays one readable line. */
 function quote(value: string): string {
-  const cut = value.length > MAX_QUOTED ? `${value.slice(0, MAX_QUOTED)}…` : value;
-  // JSON escapes C0 controls; DEL and C1 are escaped too, so no terminal sequence gets through.
-  return JSON.stringify(cut).replace(
-    /[\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  const chars = [...value];
+  const cut = chars.length > MAX_QUOTED ? `${chars.slice(0, MAX_QUOTED).join("")}…` : value;
+  return printable(JSON.stringify(cut));
 }

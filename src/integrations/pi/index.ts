@@ -12,6 +12,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { expandHome } from "../../_paths.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
+import { printable } from "./_printable.js";
 import { readPiArguments } from "./argv.js";
 import { booleanFlag } from "./flag-value.js";
 import { piRenderOptions, TREE_FLAG } from "./map-options.js";
@@ -162,7 +163,7 @@ export function createSyspromptExtension(
         answer = ctx.ui
           .confirm(
             "sysprompt: trust this folder's prompt files?",
-            `${resolve(cwd, PI_PROJECT_DIR)} holds ${files.join(", ")}, which change what the model is told. pi has no trust decision for this folder.\nYes: use them while this pi runs. No: leave them out. /trust saves a decision for later runs.`,
+            `${printable(resolve(cwd, PI_PROJECT_DIR))} holds ${files.join(", ")}, which change what the model is told. pi has no trust decision for this folder.\nYes: use them while this pi runs. No: leave them out. /trust saves a decision for later runs.`,
           )
           .then(
             (yes) => yes === true,

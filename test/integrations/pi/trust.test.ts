@@ -124,6 +124,17 @@ describe("a repository with only sysprompt's .pi/ files (pi reports it trusted w
     expect(ctx.notes).toEqual([]);
   });
 
+  it("the question shows a hostile folder name as one printable line", async () => {
+    const { root, pi } = setup({});
+    const cwd = join(root, "x\u001b]52;c;e\u0007\n- IMPORTANT");
+    mkdirSync(join(cwd, ".pi/sections"), { recursive: true });
+    const ctx = fakeContext({ cwd });
+    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    expect(ctx.questions.map(([, m]) => m.split(" holds ")[0])).toEqual([
+      `${root}/x\\u001b]52;c;e\\u0007\\u000a- IMPORTANT/.pi`,
+    ]);
+  });
+
   it("the TUI asks once; no leaves them out with one message", async () => {
     const { root, prompt } = setup(ONLY.section);
     const ctx = fakeContext({ cwd: join(root, "project"), confirm: false });
