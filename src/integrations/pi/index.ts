@@ -1,8 +1,10 @@
 /**
  * sysprompt as a pi extension (the package's `pi.extensions` entry). On every
  * `before_agent_start` it renders the prompt from pi's own resolved inputs
- * (see {@link piRenderOptions}) and returns it as `{ systemPrompt }`, unless
- * another extension forced the whole prompt (`forceSystemPrompt`). It never
+ * (see {@link piRenderOptions}) and hands it to pi as pi's structured prompt
+ * (see {@link piStructure}: pi records the sections and patches only changed
+ * ones), or as `{ systemPrompt }` where that structure cannot say it exactly;
+ * nothing when another extension forced the whole prompt (`forceSystemPrompt`). It never
  * breaks pi: a render that throws, or renders nothing, leaves pi's own prompt;
  * a broken section file renders its fallback version. Each distinct problem is
  * said once, through pi's UI when there is one, on stderr otherwise. `/sysprompt`
@@ -18,6 +20,7 @@ import { booleanFlag } from "./flag-value.js";
 import { piRenderOptions, TREE_FLAG } from "./map-options.js";
 import { type PromptRenderer, sessionRenderer } from "./renderer.js";
 import { createReporter, formatPromptReport } from "./report.js";
+import { applyPiStructure, piStructure } from "./structure.js";
 import { findProjectTrust, PI_PROJECT_DIR, untrustedMessage } from "./trust.js";
 import type { PiContext, PiExtensionAPI, PiSystemPromptOptions } from "./types.js";
 
@@ -107,7 +110,12 @@ export function createSyspromptExtension(
       report(ctx, problems);
       // Nothing returned: pi keeps its own prompt for this run.
       if (result === undefined || result.text.trim() === "") return undefined;
-      return { systemPrompt: result.text };
+      // pi's structure, where it renders to exactly this text: pi then records the
+      // sections and sends only the changed ones. Else the whole text, as pi's docs allow.
+      const structure = piStructure(result, event.systemPromptOptions);
+      if (structure === undefined) return { systemPrompt: result.text };
+      applyPiStructure(event.systemPromptOptions, structure);
+      return undefined;
     });
 
     pi.registerCommand("sysprompt", {
