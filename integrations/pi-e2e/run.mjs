@@ -177,6 +177,99 @@ function runPi(args, { cwd, home }) {
   });
 }
 
+/**
+ * One pi process in RPC mode: sends each step (a prompt, or a function run between prompts)
+ * in turn, waiting for a prompt's run to settle (or, for a command, for `until` to match an
+ * event); then asks for the session file and stops pi. Resolves with every event pi printed.
+ */
+async function runPiRpc(args, { cwd, home }, steps) {
+  const { nodeBin, piCli } = piCommand();
+  const env = {
+    PATH: `${dirname(nodeBin)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    HOME: home,
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+    PI_TELEMETRY: "0",
+    TERM: "dumb",
+    NO_COLOR: "1",
+  };
+  const child = spawn(nodeBin, [piCli, "--mode", "rpc", ...args], {
+    cwd,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const events = [];
+  const waiters = [];
+  let stderr = "";
+  let buffer = "";
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  child.stdout.on("data", (d) => {
+    buffer += d;
+    for (let i = buffer.indexOf("\n"); i !== -1; i = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      let event;
+      try {
+        event = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      events.push(event);
+      for (const w of [...waiters]) {
+        if (w.test(event)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(event);
+        }
+      }
+    }
+  });
+  const waitFor = (test) =>
+    Promise.race([
+      new Promise((resolveWait) => waiters.push({ test, resolve: resolveWait })),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`pi --mode rpc: no answer\n${stderr}`)), PI_TIMEOUT_MS),
+      ),
+    ]);
+  const send = (command) => child.stdin.write(`${JSON.stringify(command)}\n`);
+  try {
+    for (const step of steps) {
+      if (typeof step === "function") {
+        step();
+        continue;
+      }
+      const done = waitFor(step.until ?? ((e) => e.type === "agent_settled"));
+      send({ type: "prompt", message: step.prompt });
+      await done;
+    }
+    const state = waitFor((e) => e.type === "response" && e.command === "get_state");
+    send({ type: "get_state" });
+    const sessionFile = (await state).data?.sessionFile;
+    return { events, stderr, sessionFile };
+  } finally {
+    child.stdin.end();
+    child.kill();
+  }
+}
+
+/** The system text a transcript's system messages add up to: the first one's sections, then each patch. */
+function sessionSystemText(sessionFile) {
+  const sections = {};
+  const systems = [];
+  for (const line of readFileSync(sessionFile, "utf8").split("\n")) {
+    if (!line) continue;
+    const message = JSON.parse(line).message;
+    if (message?.role !== "system") continue;
+    systems.push(message);
+    for (const [name, text] of Object.entries(message.sections ?? {})) {
+      if (text === null) delete sections[name];
+      else sections[name] = text;
+    }
+  }
+  return { systems, text: Object.values(sections).join("\n\n"), names: Object.keys(sections) };
+}
+
 /** The system message of the first chat request made since request number `from`. */
 function systemMessageOf(requests, from) {
   const chat = requests.slice(from).find((r) => r.url?.endsWith("/chat/completions"));
@@ -481,6 +574,104 @@ async function main() {
         !off.system.includes("<workspace_tree>") && !off.run.stderr.includes("sysprompt:"),
         `${off.system}\nstderr: ${off.run.stderr}`,
       );
+    }
+
+    // 9. Delivered through pi's structured prompt, in one pi process (RPC mode): the leading
+    // system text of each request and the session file agree with what sysprompt rendered;
+    // a prompt with nothing changed sends no system patch; an AGENTS.md edit is patched as
+    // the one section it changes.
+    {
+      const cwd = project("overrides");
+      const edited = "E2E-AGENTS-EDITED: answer in one line.";
+      const from = requests.length;
+      const rpc = await runPiRpc(
+        [
+          "--provider",
+          PROVIDER,
+          "--model",
+          MODEL,
+          "--approve",
+          "--session-dir",
+          join(root, "sessions"),
+        ],
+        { cwd, home },
+        [
+          { prompt: "one" },
+          { prompt: "two" },
+          {
+            prompt: "/sysprompt",
+            until: (e) => e.method === "notify" && /^sysprompt: \d+ sections/.test(e.message),
+          },
+          () => writeFileSync(join(cwd, "AGENTS.md"), `${edited}\n`),
+          { prompt: "three" },
+        ],
+      );
+      const chats = requests.slice(from).filter((r) => r.url?.endsWith("/chat/completions"));
+      const leading = chats.map((_, i) => systemMessageOf(chats, i) ?? "");
+      check(
+        "RPC: three prompts, three model requests",
+        chats.length === 3,
+        `${chats.length} requests\n${rpc.stderr}`,
+      );
+      const [t1 = "", t2 = "", t3 = ""] = leading;
+      check(
+        "RPC: the leading system text is sysprompt's",
+        t1.startsWith(SYSPROMPT_PREAMBLE) &&
+          t1.includes(RULES_OVERRIDE) &&
+          count(t1, AGENTS_MARKER) === 1,
+        t1,
+      );
+      check(
+        "RPC: with nothing changed, prompt 2 is sent the same system text",
+        t2 === t1,
+        `${t1}\n----\n${t2}`,
+      );
+      check(
+        "RPC: the AGENTS.md edit reaches the model at prompt 3",
+        t3.includes(edited) && !t3.includes(AGENTS_MARKER) && t3.startsWith(SYSPROMPT_PREAMBLE),
+        t3,
+      );
+      const report = rpc.events.find(
+        (e) => e.method === "notify" && /^sysprompt: \d+ sections/.test(e.message),
+      );
+      const reported = /^sysprompt: (\d+) sections, (\d+) bytes/.exec(report?.message ?? "");
+      const rows = (report?.message ?? "")
+        .split("\n")
+        .slice(2)
+        .map((l) => l.split(/ +/)[0])
+        .filter((n) => /^[a-z]/.test(n) && n !== "diagnostics:" && n !== "no");
+      check(
+        "RPC: /sysprompt's render is the text the model got (bytes)",
+        reported !== null && Number(reported[2]) === Buffer.byteLength(t2, "utf8"),
+        `${report?.message}\nsent ${Buffer.byteLength(t2, "utf8")} bytes`,
+      );
+      if (rpc.sessionFile && existsSync(rpc.sessionFile)) {
+        const session = sessionSystemText(rpc.sessionFile);
+        check(
+          "RPC: the session records sysprompt's prompt as pi's sections, and they add up to what the model got",
+          session.systems[0]?.content === "" &&
+            session.names[0] === "preamble" &&
+            session.names.includes("cwd") &&
+            session.text === t3,
+          `${JSON.stringify(session.systems, null, 1).slice(0, 3000)}\n----\n${t3}`,
+        );
+        check(
+          "RPC: the sections pi records after its preamble are sysprompt's last sections, in order",
+          session.names.length > 1 &&
+            rows.slice(-(session.names.length - 1)).join(",") === session.names.slice(1).join(","),
+          `pi: ${session.names.join(",")}\nsysprompt: ${rows.join(",")}`,
+        );
+        const patches = session.systems
+          .slice(1)
+          .map((m) => Object.keys(m.sections ?? {}).join(","));
+        check(
+          "RPC: no patch for prompt 2; prompt 3's patch is the project_context section alone",
+          JSON.stringify(patches) === JSON.stringify(["project_context"]),
+          JSON.stringify(session.systems.slice(1), null, 1),
+        );
+      } else {
+        check("RPC: pi names its session file", false, JSON.stringify(rpc.sessionFile));
+      }
     }
   } finally {
     await new Promise((done) => server.close(done));
