@@ -583,6 +583,13 @@ async function main() {
     {
       const cwd = project("overrides");
       const edited = "E2E-AGENTS-EDITED: answer in one line.";
+      // A user skill, so that the skills section fills pi's own skills place.
+      const skillDir = join(agentDir, "skills", "e2e-notes");
+      mkdirSync(skillDir, { recursive: true });
+      writeFileSync(
+        join(skillDir, "SKILL.md"),
+        "---\nname: e2e-notes\ndescription: Keeps notes for the end-to-end test.\n---\nWrite notes.\n",
+      );
       const from = requests.length;
       const rpc = await runPiRpc(
         [
@@ -606,6 +613,7 @@ async function main() {
           { prompt: "three" },
         ],
       );
+      rmSync(join(agentDir, "skills"), { recursive: true });
       const chats = requests.slice(from).filter((r) => r.url?.endsWith("/chat/completions"));
       const leading = chats.map((_, i) => systemMessageOf(chats, i) ?? "");
       check(
@@ -657,7 +665,8 @@ async function main() {
         );
         check(
           "RPC: the sections pi records after its preamble are sysprompt's last sections, in order",
-          session.names.length > 1 &&
+          session.names.includes("skills") &&
+            session.names.length > 1 &&
             rows.slice(-(session.names.length - 1)).join(",") === session.names.slice(1).join(","),
           `pi: ${session.names.join(",")}\nsysprompt: ${rows.join(",")}`,
         );
