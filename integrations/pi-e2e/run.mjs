@@ -20,6 +20,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -50,6 +51,13 @@ const RULES_OVERRIDE = "E2E-PROJECT-RULES: keep the fixture tidy.";
 const TOOLS_WRAPPER = "E2E-TOOLS-WRAPPER: the tools pi gave follow.";
 const BROKEN_TEXT = "E2E-BROKEN: this never renders.";
 const CUSTOM_BASE = "E2E-CUSTOM-BASE: you are the fixture's own agent.";
+// Repositories with only sysprompt's .pi/ files, of which pi asks nothing.
+const REPO_TEXT = {
+  "only-template": "E2E-REPO-TEMPLATE: the repository wrote this base prompt",
+  "only-sections": "E2E-REPO-SECTION: the repository wrote this section.",
+  "only-partials": "E2E-REPO-PARTIAL: the repository replaced the user's partial.",
+};
+const USER_PARTIAL = "E2E-USER-PARTIAL: the user's own house rules.";
 
 const failures = [];
 
@@ -169,6 +177,99 @@ function runPi(args, { cwd, home }) {
   });
 }
 
+/**
+ * One pi process in RPC mode: sends each step (a prompt, or a function run between prompts)
+ * in turn, waiting for a prompt's run to settle (or, for a command, for `until` to match an
+ * event); then asks for the session file and stops pi. Resolves with every event pi printed.
+ */
+async function runPiRpc(args, { cwd, home }, steps) {
+  const { nodeBin, piCli } = piCommand();
+  const env = {
+    PATH: `${dirname(nodeBin)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    HOME: home,
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+    PI_TELEMETRY: "0",
+    TERM: "dumb",
+    NO_COLOR: "1",
+  };
+  const child = spawn(nodeBin, [piCli, "--mode", "rpc", ...args], {
+    cwd,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const events = [];
+  const waiters = [];
+  let stderr = "";
+  let buffer = "";
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  child.stdout.on("data", (d) => {
+    buffer += d;
+    for (let i = buffer.indexOf("\n"); i !== -1; i = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      let event;
+      try {
+        event = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      events.push(event);
+      for (const w of [...waiters]) {
+        if (w.test(event)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(event);
+        }
+      }
+    }
+  });
+  const waitFor = (test) =>
+    Promise.race([
+      new Promise((resolveWait) => waiters.push({ test, resolve: resolveWait })),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`pi --mode rpc: no answer\n${stderr}`)), PI_TIMEOUT_MS),
+      ),
+    ]);
+  const send = (command) => child.stdin.write(`${JSON.stringify(command)}\n`);
+  try {
+    for (const step of steps) {
+      if (typeof step === "function") {
+        step();
+        continue;
+      }
+      const done = waitFor(step.until ?? ((e) => e.type === "agent_settled"));
+      send({ type: "prompt", message: step.prompt });
+      await done;
+    }
+    const state = waitFor((e) => e.type === "response" && e.command === "get_state");
+    send({ type: "get_state" });
+    const sessionFile = (await state).data?.sessionFile;
+    return { events, stderr, sessionFile };
+  } finally {
+    child.stdin.end();
+    child.kill();
+  }
+}
+
+/** The system text a transcript's system messages add up to: the first one's sections, then each patch. */
+function sessionSystemText(sessionFile) {
+  const sections = {};
+  const systems = [];
+  for (const line of readFileSync(sessionFile, "utf8").split("\n")) {
+    if (!line) continue;
+    const message = JSON.parse(line).message;
+    if (message?.role !== "system") continue;
+    systems.push(message);
+    for (const [name, text] of Object.entries(message.sections ?? {})) {
+      if (text === null) delete sections[name];
+      else sections[name] = text;
+    }
+  }
+  return { systems, text: Object.values(sections).join("\n\n"), names: Object.keys(sections) };
+}
+
 /** The system message of the first chat request made since request number `from`. */
 function systemMessageOf(requests, from) {
   const chat = requests.slice(from).find((r) => r.url?.endsWith("/chat/completions"));
@@ -220,8 +321,10 @@ async function main() {
    * Extension flags go after the message: pi cannot know that they take no value,
    * so `--sysprompt-tree hello` would read "hello" as the flag's.
    */
-  const ask = async (fixture, extraArgs, { prompt = "hello", after = [] } = {}) => {
+  const ask = async (fixture, extraArgs, { prompt = "hello", after = [], prepare } = {}) => {
     const from = requests.length;
+    const cwd = project(fixture);
+    prepare?.(cwd);
     const run = await runPi(
       [
         "-p",
@@ -234,7 +337,7 @@ async function main() {
         prompt,
         ...after,
       ],
-      { cwd: project(fixture), home },
+      { cwd, home },
     );
     return { run, system: systemMessageOf(requests, from) ?? "", calls: requests.length - from };
   };
@@ -382,6 +485,202 @@ async function main() {
         `exit ${run.code}\nstderr: ${run.stderr}`,
       );
       check("/sysprompt asks no model", calls === 0, `${calls} requests`);
+    }
+
+    // 7. pi asks nothing about a repository with only sysprompt's .pi/ files and reports it
+    // trusted; the extension asks for consent itself: without it (print mode, no --approve,
+    // no saved decision) the repository's text does not reach the model, and one message
+    // says how to trust the folder; with --approve it does.
+    // The partials case needs a user section that includes the partial the repository replaces.
+    mkdirSync(join(agentDir, "sections"), { recursive: true });
+    mkdirSync(join(agentDir, "partials"), { recursive: true });
+    writeFileSync(
+      join(agentDir, "sections", "house.md"),
+      "---\norder: 90\n---\n{{> house_rules}}\n",
+    );
+    writeFileSync(join(agentDir, "partials", "house_rules.md"), `${USER_PARTIAL}\n`);
+    for (const [fixture, text] of Object.entries(REPO_TEXT)) {
+      const without = await ask(fixture, []);
+      answered(`${fixture} without consent`, without.run);
+      check(
+        `${fixture} without consent: the repository's text does not reach the model`,
+        !without.system.includes(text) && without.system.startsWith(SYSPROMPT_PREAMBLE),
+        without.system,
+      );
+      const said = without.run.stderr.split("\n").filter((l) => l.startsWith("sysprompt: "));
+      check(
+        `${fixture} without consent: one message, saying how to trust the folder`,
+        said.length === 1 &&
+          said[0].includes("[pi-project-untrusted]") &&
+          said[0].includes("--approve") &&
+          said[0].includes("/trust"),
+        without.run.stderr,
+      );
+      const approved = await ask(fixture, ["--approve"]);
+      answered(`${fixture} with --approve`, approved.run);
+      check(
+        `${fixture} with --approve: the repository's text reaches the model`,
+        approved.system.includes(text) &&
+          (fixture !== "only-template" || approved.system.startsWith(text)) &&
+          (fixture !== "only-partials" || !approved.system.includes(USER_PARTIAL)),
+        approved.system,
+      );
+      check(
+        `${fixture} with --approve: nothing is said`,
+        !approved.run.stderr.includes("sysprompt:"),
+        approved.run.stderr,
+      );
+    }
+    {
+      // A decision saved the way pi's /trust saves it (canonical path) is consent too.
+      const trustFile = join(agentDir, "trust.json");
+      const saved = await ask("only-sections", [], {
+        prepare: (dir) => writeFileSync(trustFile, JSON.stringify({ [realpathSync(dir)]: true })),
+      });
+      rmSync(trustFile);
+      check(
+        "a decision saved in pi's trust.json lets the repository's sections in",
+        saved.system.includes(REPO_TEXT["only-sections"]) &&
+          !saved.run.stderr.includes("sysprompt:"),
+        `${saved.system}\nstderr: ${saved.run.stderr}`,
+      );
+      const refused = await ask("only-sections", ["--no-approve"]);
+      check(
+        "--no-approve keeps them out",
+        !refused.system.includes(REPO_TEXT["only-sections"]) &&
+          refused.run.stderr.includes("[pi-project-untrusted]"),
+        `${refused.system}\nstderr: ${refused.run.stderr}`,
+      );
+    }
+    rmSync(join(agentDir, "sections"), { recursive: true });
+    rmSync(join(agentDir, "partials"), { recursive: true });
+
+    // 8. The tree flag's pitfalls: a message right after the flag becomes its value (pi then
+    // sends nothing), and `--sysprompt-tree false` would turn it on.
+    {
+      const { run, calls } = await ask("overrides", ["--approve", "--sysprompt-tree"]);
+      const said = run.stderr.split("\n").filter((l) => l.includes("[pi-flag-value]"));
+      check(
+        '`pi -p --sysprompt-tree "hello"` says the message became the flag\'s value, and what to type',
+        said.length === 1 &&
+          said[0].includes('pi read "hello" as its value') &&
+          said[0].includes('pi -p "hello" --sysprompt-tree'),
+        `exit ${run.code}, ${calls} requests\nstdout: ${run.stdout}\nstderr: ${run.stderr}`,
+      );
+      const off = await ask("overrides", ["--approve"], { after: ["--sysprompt-tree", "false"] });
+      answered("--sysprompt-tree false", off.run);
+      check(
+        "--sysprompt-tree false leaves the tree out, silently",
+        !off.system.includes("<workspace_tree>") && !off.run.stderr.includes("sysprompt:"),
+        `${off.system}\nstderr: ${off.run.stderr}`,
+      );
+    }
+
+    // 9. Delivered through pi's structured prompt, in one pi process (RPC mode): the leading
+    // system text of each request and the session file agree with what sysprompt rendered;
+    // a prompt with nothing changed sends no system patch; an AGENTS.md edit is patched as
+    // the one section it changes.
+    {
+      const cwd = project("overrides");
+      const edited = "E2E-AGENTS-EDITED: answer in one line.";
+      // A user skill, so that the skills section fills pi's own skills place.
+      const skillDir = join(agentDir, "skills", "e2e-notes");
+      mkdirSync(skillDir, { recursive: true });
+      writeFileSync(
+        join(skillDir, "SKILL.md"),
+        "---\nname: e2e-notes\ndescription: Keeps notes for the end-to-end test.\n---\nWrite notes.\n",
+      );
+      const from = requests.length;
+      const rpc = await runPiRpc(
+        [
+          "--provider",
+          PROVIDER,
+          "--model",
+          MODEL,
+          "--approve",
+          "--session-dir",
+          join(root, "sessions"),
+        ],
+        { cwd, home },
+        [
+          { prompt: "one" },
+          { prompt: "two" },
+          {
+            prompt: "/sysprompt",
+            until: (e) => e.method === "notify" && /^sysprompt: \d+ sections/.test(e.message),
+          },
+          () => writeFileSync(join(cwd, "AGENTS.md"), `${edited}\n`),
+          { prompt: "three" },
+        ],
+      );
+      rmSync(join(agentDir, "skills"), { recursive: true });
+      const chats = requests.slice(from).filter((r) => r.url?.endsWith("/chat/completions"));
+      const leading = chats.map((_, i) => systemMessageOf(chats, i) ?? "");
+      check(
+        "RPC: three prompts, three model requests",
+        chats.length === 3,
+        `${chats.length} requests\n${rpc.stderr}`,
+      );
+      const [t1 = "", t2 = "", t3 = ""] = leading;
+      check(
+        "RPC: the leading system text is sysprompt's",
+        t1.startsWith(SYSPROMPT_PREAMBLE) &&
+          t1.includes(RULES_OVERRIDE) &&
+          count(t1, AGENTS_MARKER) === 1,
+        t1,
+      );
+      check(
+        "RPC: with nothing changed, prompt 2 is sent the same system text",
+        t2 === t1,
+        `${t1}\n----\n${t2}`,
+      );
+      check(
+        "RPC: the AGENTS.md edit reaches the model at prompt 3",
+        t3.includes(edited) && !t3.includes(AGENTS_MARKER) && t3.startsWith(SYSPROMPT_PREAMBLE),
+        t3,
+      );
+      const report = rpc.events.find(
+        (e) => e.method === "notify" && /^sysprompt: \d+ sections/.test(e.message),
+      );
+      const reported = /^sysprompt: (\d+) sections, (\d+) bytes/.exec(report?.message ?? "");
+      const rows = (report?.message ?? "")
+        .split("\n")
+        .slice(2)
+        .map((l) => l.split(/ +/)[0])
+        .filter((n) => /^[a-z]/.test(n) && n !== "diagnostics:" && n !== "no");
+      check(
+        "RPC: /sysprompt's render is the text the model got (bytes)",
+        reported !== null && Number(reported[2]) === Buffer.byteLength(t2, "utf8"),
+        `${report?.message}\nsent ${Buffer.byteLength(t2, "utf8")} bytes`,
+      );
+      if (rpc.sessionFile && existsSync(rpc.sessionFile)) {
+        const session = sessionSystemText(rpc.sessionFile);
+        check(
+          "RPC: the session records sysprompt's prompt as pi's sections, and they add up to what the model got",
+          session.systems[0]?.content === "" &&
+            session.names[0] === "preamble" &&
+            session.names.includes("cwd") &&
+            session.text === t3,
+          `${JSON.stringify(session.systems, null, 1).slice(0, 3000)}\n----\n${t3}`,
+        );
+        check(
+          "RPC: the sections pi records after its preamble are sysprompt's last sections, in order",
+          session.names.includes("skills") &&
+            session.names.length > 1 &&
+            rows.slice(-(session.names.length - 1)).join(",") === session.names.slice(1).join(","),
+          `pi: ${session.names.join(",")}\nsysprompt: ${rows.join(",")}`,
+        );
+        const patches = session.systems
+          .slice(1)
+          .map((m) => Object.keys(m.sections ?? {}).join(","));
+        check(
+          "RPC: no patch for prompt 2; prompt 3's patch is the project_context section alone",
+          JSON.stringify(patches) === JSON.stringify(["project_context"]),
+          JSON.stringify(session.systems.slice(1), null, 1),
+        );
+      } else {
+        check("RPC: pi names its session file", false, JSON.stringify(rpc.sessionFile));
+      }
     }
   } finally {
     await new Promise((done) => server.close(done));

@@ -1,17 +1,27 @@
 /**
  * sysprompt as a pi extension (the package's `pi.extensions` entry). On every
  * `before_agent_start` it renders the prompt from pi's own resolved inputs
- * (see {@link piRenderOptions}) and returns it as `{ systemPrompt }`, unless
- * another extension forced the whole prompt (`forceSystemPrompt`). It never
+ * (see {@link piRenderOptions}) and hands it to pi as pi's structured prompt
+ * (see {@link piStructure}: pi records the sections and patches only changed
+ * ones), or as `{ systemPrompt }` where that structure cannot say it exactly;
+ * nothing when another extension forced the whole prompt (`forceSystemPrompt`). It never
  * breaks pi: a render that throws, or renders nothing, leaves pi's own prompt;
  * a broken section file renders its fallback version. Each distinct problem is
  * said once, through pi's UI when there is one, on stderr otherwise. `/sysprompt`
  * shows the sections (layer, size, file) and the diagnostics.
  */
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { expandHome } from "../../_paths.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
+import { printable } from "./_printable.js";
+import { readPiArguments } from "./argv.js";
+import { booleanFlag } from "./flag-value.js";
 import { piRenderOptions, TREE_FLAG } from "./map-options.js";
 import { type PromptRenderer, sessionRenderer } from "./renderer.js";
 import { createReporter, formatPromptReport } from "./report.js";
+import { applyPiStructure, piStructure } from "./structure.js";
+import { findProjectTrust, PI_PROJECT_DIR, untrustedMessage } from "./trust.js";
 import type { PiContext, PiExtensionAPI, PiSystemPromptOptions } from "./types.js";
 
 export { PI_AGENT_NAME, type PiPromptInput, piRenderOptions, TREE_FLAG } from "./map-options.js";
@@ -27,6 +37,10 @@ export interface ExtensionHost {
   writeStderr(text: string): void;
   /** Makes the renderer of one pi session. */
   newRenderer(): PromptRenderer;
+  /** pi's command-line arguments (`process.argv.slice(2)`): `--approve` and flag values pi does not pass on. */
+  argv: readonly string[];
+  /** The user's home (pi's: `$HOME`, else the account's). */
+  home: string;
 }
 
 function processHost(): ExtensionHost {
@@ -34,6 +48,8 @@ function processHost(): ExtensionHost {
     env: process.env,
     writeStderr: (text) => process.stderr.write(text),
     newRenderer: sessionRenderer,
+    argv: process.argv.slice(2),
+    home: process.env.HOME || homedir(),
   };
 }
 
@@ -50,10 +66,15 @@ interface PiRender {
 export function createSyspromptExtension(
   host: Partial<ExtensionHost> = {},
 ): (pi: PiExtensionAPI) => void {
-  const { env, writeStderr, newRenderer } = { ...processHost(), ...host };
+  const { env, writeStderr, newRenderer, argv, home } = { ...processHost(), ...host };
+  const args = readPiArguments(argv);
+  const agentDir = resolve(expandHome(env.PI_CODING_AGENT_DIR || "~/.pi/agent", home));
 
   return function syspromptExtension(pi: PiExtensionAPI): void {
     const report = createReporter(writeStderr);
+    /** The user's answer to the trust question, by folder: asked once per pi process. */
+    const answers = new Map<string, Promise<boolean>>();
+    const treeFlag = () => booleanFlag(TREE_FLAG, args.flags.get(TREE_FLAG), pi.getFlag(TREE_FLAG));
     let renderer: PromptRenderer | undefined;
     const closeRenderer = () => {
       renderer?.close();
@@ -66,9 +87,11 @@ export function createSyspromptExtension(
       description:
         "sysprompt: add a compact listing of the working directory (workspace_tree) to the prompt",
     });
-    pi.on("session_start", () => {
+    pi.on("session_start", (_event, ctx) => {
       closeRenderer();
       renderer = newRenderer();
+      // Said now: when the flag swallowed the message, no prompt is ever sent.
+      report(ctx, treeFlag().diagnostics);
     });
     pi.on("session_shutdown", closeRenderer);
 
@@ -87,7 +110,12 @@ export function createSyspromptExtension(
       report(ctx, problems);
       // Nothing returned: pi keeps its own prompt for this run.
       if (result === undefined || result.text.trim() === "") return undefined;
-      return { systemPrompt: result.text };
+      // pi's structure, where it renders to exactly this text: pi then records the
+      // sections and sends only the changed ones. Else the whole text, as pi's docs allow.
+      const structure = piStructure(result, event.systemPromptOptions);
+      if (structure === undefined) return { systemPrompt: result.text };
+      applyPiStructure(event.systemPromptOptions, structure);
+      return undefined;
     });
 
     pi.registerCommand("sysprompt", {
@@ -106,17 +134,68 @@ export function createSyspromptExtension(
       },
     });
 
+    /** Whether the project's `.pi/` files may shape the prompt, and the message when they may not. */
+    async function projectTrust(
+      cwd: string,
+      ctx: PiContext,
+    ): Promise<{ trusted: boolean; diagnostics: Diagnostic[] }> {
+      const trust = await findProjectTrust({
+        cwd,
+        piTrusted: ctx.isProjectTrusted(),
+        trustOverride: args.trustOverride,
+        agentDir,
+        home,
+      });
+      const diagnostics = [...trust.diagnostics];
+      let trusted = trust.trusted;
+      let declined = false;
+      if (trusted === undefined) {
+        if (ctx.mode === "tui" && ctx.hasUI) {
+          trusted = await ask(cwd, trust.files, ctx);
+          declined = !trusted;
+        } else {
+          trusted = false;
+        }
+      }
+      if (!trusted) {
+        const message = untrustedMessage(trust, cwd, agentDir, declined);
+        if (message) diagnostics.push(message);
+      }
+      return { trusted, diagnostics };
+    }
+
+    function ask(cwd: string, files: readonly string[], ctx: PiContext): Promise<boolean> {
+      const key = resolve(cwd);
+      let answer = answers.get(key);
+      if (answer === undefined) {
+        answer = ctx.ui
+          .confirm(
+            "sysprompt: trust this folder's prompt files?",
+            `${printable(resolve(cwd, PI_PROJECT_DIR))} holds ${files.join(", ")}, which change what the model is told. pi has no trust decision for this folder.\nYes: use them while this pi runs. No: leave them out. /trust saves a decision for later runs.`,
+          )
+          .then(
+            (yes) => yes === true,
+            // A dialog that fails is no consent.
+            () => false,
+          );
+        answers.set(key, answer);
+      }
+      return answer;
+    }
+
     async function render(prompt: PiSystemPromptOptions, ctx: PiContext): Promise<PiRender> {
       let mapping: Diagnostic[] = [];
       try {
+        const tree = treeFlag();
+        const trust = await projectTrust(prompt.cwd, ctx);
         const mapped = piRenderOptions({
           prompt,
           model: ctx.model?.id,
-          projectTrusted: ctx.isProjectTrusted(),
-          workspaceTree: pi.getFlag(TREE_FLAG) === true,
+          projectTrusted: trust.trusted,
+          workspaceTree: tree.on,
           env,
         });
-        mapping = mapped.diagnostics;
+        mapping = [...tree.diagnostics, ...trust.diagnostics, ...mapped.diagnostics];
         renderer ??= newRenderer();
         const result = await renderer.render(mapped.options);
         const errors = result.diagnostics.filter((d) => d.level === "error");

@@ -58,7 +58,11 @@ export type PiNotifyLevel = "info" | "warning" | "error";
 
 /** `ExtensionContext`: what every handler gets. */
 export interface PiContext {
-  ui: { notify(message: string, type?: PiNotifyLevel): void };
+  ui: {
+    notify(message: string, type?: PiNotifyLevel): void;
+    /** A yes/no dialog (TUI and RPC modes); false when dismissed. */
+    confirm(title: string, message: string): Promise<boolean>;
+  };
   /** `"tui"`, `"rpc"`, `"json"` or `"print"`. */
   mode: string;
   /** True in the TUI and RPC modes; false in print (`-p`) and JSON modes. */
@@ -66,7 +70,10 @@ export interface PiContext {
   cwd: string;
   /** The active model, if any. */
   model: { id: string; provider?: string } | undefined;
-  /** pi's project-trust decision for this context (saved, `--approve` / `--no-approve`, or an extension's). */
+  /**
+   * pi's project-trust decision for this context (saved, `--approve` / `--no-approve`, or an
+   * extension's). True without any decision when `.pi/` holds none of pi's own files.
+   */
   isProjectTrusted(): boolean;
 }
 

@@ -49,7 +49,12 @@ function pinnedRenderers(root: string) {
   return { log, newRenderer };
 }
 
-function setup(files: Record<string, string> = {}, flags: Record<string, boolean> = {}) {
+/** pi started with `--approve` (unless `argv` says otherwise), so project files apply; see trust.test.ts. */
+function setup(
+  files: Record<string, string> = {},
+  flags: Record<string, boolean> = {},
+  argv: string[] = ["--approve"],
+) {
   const { root, cwd } = layout(files);
   const { log, newRenderer } = pinnedRenderers(root);
   const stderr: string[] = [];
@@ -58,6 +63,8 @@ function setup(files: Record<string, string> = {}, flags: Record<string, boolean
     env: { PI_CODING_AGENT_DIR: join(root, "agent") },
     writeStderr: (text) => stderr.push(text),
     newRenderer,
+    argv,
+    home: join(root, "home"),
   })(pi.api);
   return { root, cwd, pi, log, stderr };
 }
@@ -206,7 +213,9 @@ describe("the pi extension", () => {
     const pi = fakePi();
     const stderr: string[] = [];
     createSyspromptExtension({
-      env: {},
+      env: { PI_CODING_AGENT_DIR: "/nonexistent/agent" },
+      argv: [],
+      home: "/nonexistent",
       writeStderr: (text) => stderr.push(text),
       newRenderer: () => ({
         render: () => Promise.reject(new Error("disk on fire")),
@@ -237,7 +246,9 @@ describe("the pi extension", () => {
     const pi = fakePi();
     const empty: RenderResult = { text: "", sections: [], diagnostics: [], steps: [] };
     createSyspromptExtension({
-      env: {},
+      env: { PI_CODING_AGENT_DIR: "/nonexistent/agent" },
+      argv: [],
+      home: "/nonexistent",
       newRenderer: () => ({ render: async () => empty, close: () => {} }),
     })(pi.api);
     const ctx = fakeContext({ cwd: "/p" });
