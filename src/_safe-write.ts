@@ -1,0 +1,309 @@
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { link, lstat, mkdir, open, realpath, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { SyspromptError } from "./types.js";
+
+/**
+ * Writing a file whose path a repository may control (a golden file, an
+ * ejected section, `render -o`) without ever writing through a link.
+ *
+ * - The target must be missing or a regular file: a symbolic link, a folder,
+ *   a FIFO, a socket or a device there is refused (`UnsafeWriteError`), and so
+ *   is a link or a non-folder among the folders from `within` down to it.
+ * - The bytes go to a fresh temporary file beside the target (created with
+ *   O_EXCL, which refuses a link in its place), which is then renamed over the
+ *   target: a rename replaces a link, it never follows it, and a reader sees
+ *   the old file or the new one, never half of one.
+ * - With `exclusive`, the temporary file is hard-linked to the target instead,
+ *   which fails if anything appeared there since it was checked.
+ *
+ * Nothing here prints; every refusal is an `UnsafeWriteError` naming the path.
+ */
+
+/** Options of {@link writeFileNoFollow} and {@link writeIfChanged}. */
+export interface SafeWriteOptions {
+  /**
+   * A folder trusted as it is (the project's root, the scenarios' folder).
+   * Every folder from it down to the target's must be a real folder, not a
+   * link; missing ones are created. Default: only the target's own folder is
+   * checked, and it must exist.
+   */
+  within?: string;
+  /** Fail (code `target-exists`) when the target exists. Default: false: it is replaced. */
+  exclusive?: boolean;
+}
+
+/** What a write did. */
+export type WriteOutcome = "written" | "unchanged";
+
+/**
+ * A target that cannot be written safely. `path` is the offending entry (the
+ * target, or the folder on its way that is a link); `reason` the problem
+ * without the path.
+ */
+export class UnsafeWriteError extends SyspromptError {
+  constructor(
+    code: "unsafe-target" | "target-exists" | "write-failed",
+    readonly path: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, `${path}: ${reason}`, options);
+    this.name = "UnsafeWriteError";
+  }
+}
+
+/** What a `lstat` says an entry is, in words for a message (`undefined`: missing). */
+export type EntryKind = "file" | "folder" | "link" | "fifo" | "socket" | "device" | "missing";
+
+export async function entryKind(path: string): Promise<EntryKind> {
+  try {
+    const s = await lstat(path);
+    if (s.isSymbolicLink()) return "link";
+    if (s.isFile()) return "file";
+    if (s.isDirectory()) return "folder";
+    if (s.isFIFO()) return "fifo";
+    if (s.isSocket()) return "socket";
+    return "device";
+  } catch (error) {
+    if (isCode(error, "ENOENT")) return "missing";
+    throw error;
+  }
+}
+
+/** How an entry that is not a regular file is named in a message. */
+export const KIND_WORDS: Record<Exclude<EntryKind, "missing">, string> = {
+  file: "a regular file",
+  link: "a symbolic link",
+  folder: "a folder",
+  fifo: "a FIFO",
+  socket: "a socket",
+  device: "a device",
+};
+
+/**
+ * Why `path` cannot be written safely, or `undefined` when it can: what
+ * {@link writeFileNoFollow} would refuse, checked without writing. Use it to
+ * check every target of a batch before writing any.
+ */
+export async function writeProblem(
+  path: string,
+  options: Pick<SafeWriteOptions, "within"> = {},
+): Promise<UnsafeWriteError | undefined> {
+  const target = resolve(path);
+  for (const folder of foldersOnTheWay(target, options.within)) {
+    const kind = await kindOrError(folder);
+    if (kind instanceof UnsafeWriteError) return kind;
+    if (kind === "missing") {
+      if (options.within === undefined) {
+        return new UnsafeWriteError("unsafe-target", folder, "there is no such folder");
+      }
+      return undefined; // it and what is below it will be created
+    }
+    if (kind !== "folder") {
+      return new UnsafeWriteError(
+        "unsafe-target",
+        folder,
+        `${KIND_WORDS[kind]}, not a folder: nothing is written through it`,
+      );
+    }
+  }
+  const kind = await kindOrError(target);
+  if (kind instanceof UnsafeWriteError) return kind;
+  if (kind === "file" || kind === "missing") return undefined;
+  return new UnsafeWriteError(
+    "unsafe-target",
+    target,
+    `${KIND_WORDS[kind]}, not a regular file: it is not written${kind === "link" ? " through" : ""}`,
+  );
+}
+
+/**
+ * Writes `data` to `path` by a temporary file and a rename, never following a
+ * link (see the module comment).
+ *
+ * @throws UnsafeWriteError when the target or a folder on its way is not what
+ * it must be, or the write fails.
+ */
+export async function writeFileNoFollow(
+  path: string,
+  data: string | Uint8Array,
+  options: SafeWriteOptions = {},
+): Promise<void> {
+  const target = resolve(path);
+  const problem = await writeProblem(target, options);
+  if (problem) throw problem;
+  if (options.within !== undefined) await makeFolders(target, options.within);
+  const folder = dirname(target);
+  const expected = await realpath(folder);
+  const temp = join(
+    folder,
+    `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
+  );
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+    await handle.writeFile(data);
+    await handle.close();
+    handle = undefined;
+    // Checked again right before the swap: a folder replaced by a link meanwhile is refused.
+    const again = await writeProblem(target, options);
+    if (again) throw again;
+    if ((await realpath(folder)) !== expected) {
+      throw new UnsafeWriteError(
+        "unsafe-target",
+        folder,
+        "the folder changed while it was written",
+      );
+    }
+    if (options.exclusive) {
+      await link(temp, target).catch((error: unknown) => {
+        if (isCode(error, "EEXIST")) {
+          throw new UnsafeWriteError("target-exists", target, "already exists; it is left alone");
+        }
+        throw error;
+      });
+      await unlink(temp);
+    } else {
+      await rename(temp, target);
+    }
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    if (error instanceof UnsafeWriteError) throw error;
+    throw new UnsafeWriteError("write-failed", target, `cannot write it: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * {@link writeFileNoFollow}, but only when the file does not already hold
+ * exactly `data`: an unchanged file is not touched (its mtime stays, so a
+ * watcher of it does not fire).
+ *
+ * @throws UnsafeWriteError as writeFileNoFollow.
+ */
+export async function writeIfChanged(
+  path: string,
+  data: string | Uint8Array,
+  options: SafeWriteOptions = {},
+): Promise<WriteOutcome> {
+  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  const target = resolve(path);
+  const problem = await writeProblem(target, options);
+  if (problem) throw problem;
+  if ((await sameBytes(target, bytes)) && !options.exclusive) return "unchanged";
+  await writeFileNoFollow(target, bytes, options);
+  return "written";
+}
+
+/**
+ * Removes the regular file `path` (a link or anything else there is refused).
+ *
+ * @throws UnsafeWriteError
+ */
+export async function removeFileNoFollow(
+  path: string,
+  options: Pick<SafeWriteOptions, "within"> = {},
+): Promise<void> {
+  const target = resolve(path);
+  const problem = await writeProblem(target, options);
+  if (problem) throw problem;
+  try {
+    await unlink(target);
+  } catch (error) {
+    if (isCode(error, "ENOENT")) return;
+    throw new UnsafeWriteError("write-failed", target, `cannot remove it: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Whether the regular file `path` holds exactly `bytes`; reads at most one byte more than that. */
+async function sameBytes(path: string, bytes: Uint8Array): Promise<boolean> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const s = await handle.stat();
+    if (!s.isFile() || s.size !== bytes.length) return false;
+    const buffer = Buffer.alloc(bytes.length + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === bytes.length && Buffer.compare(buffer.subarray(0, filled), bytes) === 0;
+  } catch {
+    // Missing or unreadable: it is (re)written, and writeFileNoFollow reports a real problem.
+    return false;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** The folders from `within` (included) down to the target's own, or only the target's own. */
+function foldersOnTheWay(target: string, within: string | undefined): string[] {
+  const folder = dirname(target);
+  if (within === undefined) return [folder];
+  const base = resolve(within);
+  const rel = relative(base, folder);
+  if (rel.startsWith("..") || resolve(base, rel) !== folder) {
+    throw new SyspromptError("bad-option", `within: ${target} is not inside ${base}`);
+  }
+  const out = [base];
+  let current = base;
+  for (const part of rel === "" ? [] : rel.split(sep)) {
+    current = join(current, part);
+    out.push(current);
+  }
+  return out;
+}
+
+/** Creates the missing folders below `within`, one at a time (never through a link). */
+async function makeFolders(target: string, within: string): Promise<void> {
+  for (const folder of foldersOnTheWay(target, within)) {
+    try {
+      await mkdir(folder);
+    } catch (error) {
+      if (!isCode(error, "EEXIST")) {
+        throw new UnsafeWriteError(
+          "write-failed",
+          folder,
+          `cannot create it: ${messageOf(error)}`,
+          {
+            cause: error,
+          },
+        );
+      }
+    }
+    const kind = await entryKind(folder);
+    if (kind !== "folder") {
+      throw new UnsafeWriteError(
+        "unsafe-target",
+        folder,
+        `${kind === "missing" ? "gone" : KIND_WORDS[kind]}, not a folder: nothing is written through it`,
+      );
+    }
+  }
+}
+
+async function kindOrError(path: string): Promise<EntryKind | UnsafeWriteError> {
+  try {
+    return await entryKind(path);
+  } catch (error) {
+    return new UnsafeWriteError("unsafe-target", path, `cannot look at it: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+function isCode(error: unknown, code: string): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === code;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
