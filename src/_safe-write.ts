@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { link, lstat, mkdir, open, realpath, rename, unlink } from "node:fs/promises";
+import { link, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { SyspromptError } from "./types.js";
 
@@ -24,10 +24,11 @@ import { SyspromptError } from "./types.js";
 /** Options of {@link writeFileNoFollow} and {@link writeIfChanged}. */
 export interface SafeWriteOptions {
   /**
-   * A folder trusted as it is (the project's root, the scenarios' folder).
-   * Every folder from it down to the target's must be a real folder, not a
-   * link; missing ones are created. Default: only the target's own folder is
-   * checked, and it must exist.
+   * A folder trusted as it is (the project's root, the scenarios' folder; it
+   * may itself be reached through a link, and is created when missing). Every
+   * folder below it down to the target's must be a real folder, not a link;
+   * missing ones are created. Default: only the target's own folder is
+   * checked (with lstat), and it must exist.
    */
   within?: string;
   /** Fail (code `target-exists`) when the target exists. Default: false: it is replaced. */
@@ -92,6 +93,16 @@ export async function writeProblem(
   options: Pick<SafeWriteOptions, "within"> = {},
 ): Promise<UnsafeWriteError | undefined> {
   const target = resolve(path);
+  if (options.within !== undefined) {
+    const base = await kindFollowed(options.within);
+    if (base !== "folder" && base !== "missing") {
+      return new UnsafeWriteError(
+        "unsafe-target",
+        resolve(options.within),
+        `${KIND_WORDS[base]}, not a folder`,
+      );
+    }
+  }
   for (const folder of foldersOnTheWay(target, options.within)) {
     const kind = await kindOrError(folder);
     if (kind instanceof UnsafeWriteError) return kind;
@@ -253,7 +264,7 @@ function foldersOnTheWay(target: string, within: string | undefined): string[] {
   if (rel.startsWith("..") || resolve(base, rel) !== folder) {
     throw new SyspromptError("bad-option", `within: ${target} is not inside ${base}`);
   }
-  const out = [base];
+  const out: string[] = [];
   let current = base;
   for (const part of rel === "" ? [] : rel.split(sep)) {
     current = join(current, part);
@@ -264,6 +275,7 @@ function foldersOnTheWay(target: string, within: string | undefined): string[] {
 
 /** Creates the missing folders below `within`, one at a time (never through a link). */
 async function makeFolders(target: string, within: string): Promise<void> {
+  await mkdir(within, { recursive: true });
   for (const folder of foldersOnTheWay(target, within)) {
     try {
       await mkdir(folder);
@@ -287,6 +299,17 @@ async function makeFolders(target: string, within: string): Promise<void> {
         `${kind === "missing" ? "gone" : KIND_WORDS[kind]}, not a folder: nothing is written through it`,
       );
     }
+  }
+}
+
+/** What `path` is after following links (the trusted `within` folder). */
+async function kindFollowed(path: string): Promise<EntryKind> {
+  try {
+    const s = await stat(path);
+    return s.isDirectory() ? "folder" : s.isFile() ? "file" : "device";
+  } catch (error) {
+    if (isCode(error, "ENOENT")) return "missing";
+    return "device";
   }
 }
 

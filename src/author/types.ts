@@ -68,9 +68,9 @@ export interface EjectResult {
   /** Folder the sections went to. */
   dir: string;
   written: EjectedFile[];
-  /** Files that existed and were left alone (no `force`). */
+  /** Files that existed and were left alone (no `force`); when any, nothing was written. */
   skipped: EjectedFile[];
-  /** Notes such as a user override that a project copy now hides. */
+  /** Targets refused (level error, code `unsafe-target`: nothing was written), and notes such as a user override that a project copy now hides. */
   diagnostics: Diagnostic[];
 }
 
