@@ -9,7 +9,7 @@ import { SyspromptError } from "./types.js";
  * ejected section, `render -o`) without ever writing through a link.
  *
  * - The target must be missing or a regular file: a symbolic link, a folder,
- *   a FIFO, a socket or a device there is refused (`UnsafeWriteError`), and so
+ *   a FIFO, a socket or a device there is refused (`UnsafePathError`), and so
  *   is a link or a non-folder among the folders from `within` down to it.
  * - The bytes go to a fresh temporary file beside the target (created with
  *   O_EXCL, which refuses a link in its place), which is then renamed over the
@@ -18,7 +18,9 @@ import { SyspromptError } from "./types.js";
  * - With `exclusive`, the temporary file is hard-linked to the target instead,
  *   which fails if anything appeared there since it was checked.
  *
- * Nothing here prints; every refusal is an `UnsafeWriteError` naming the path.
+ * - {@link readFileNoFollow} is the read twin: a regular file or nothing, capped.
+ *
+ * Nothing here prints; every refusal is an `UnsafePathError` naming the path.
  */
 
 /** Options of {@link writeFileNoFollow} and {@link writeIfChanged}. */
@@ -43,15 +45,15 @@ export type WriteOutcome = "written" | "unchanged";
  * target, or the folder on its way that is a link); `reason` the problem
  * without the path.
  */
-export class UnsafeWriteError extends SyspromptError {
+export class UnsafePathError extends SyspromptError {
   constructor(
-    code: "unsafe-target" | "target-exists" | "write-failed",
+    code: "unsafe-target" | "target-exists" | "write-failed" | "unreadable" | "too-large",
     readonly path: string,
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
     super(code, `${path}: ${reason}`, options);
-    this.name = "UnsafeWriteError";
+    this.name = "UnsafePathError";
   }
 }
 
@@ -91,12 +93,12 @@ export const KIND_WORDS: Record<Exclude<EntryKind, "missing">, string> = {
 export async function writeProblem(
   path: string,
   options: Pick<SafeWriteOptions, "within"> = {},
-): Promise<UnsafeWriteError | undefined> {
+): Promise<UnsafePathError | undefined> {
   const target = resolve(path);
   if (options.within !== undefined) {
     const base = await kindFollowed(options.within);
     if (base !== "folder" && base !== "missing") {
-      return new UnsafeWriteError(
+      return new UnsafePathError(
         "unsafe-target",
         resolve(options.within),
         `${KIND_WORDS[base]}, not a folder`,
@@ -105,15 +107,15 @@ export async function writeProblem(
   }
   for (const folder of foldersOnTheWay(target, options.within)) {
     const kind = await kindOrError(folder);
-    if (kind instanceof UnsafeWriteError) return kind;
+    if (kind instanceof UnsafePathError) return kind;
     if (kind === "missing") {
       if (options.within === undefined) {
-        return new UnsafeWriteError("unsafe-target", folder, "there is no such folder");
+        return new UnsafePathError("unsafe-target", folder, "there is no such folder");
       }
       return undefined; // it and what is below it will be created
     }
     if (kind !== "folder") {
-      return new UnsafeWriteError(
+      return new UnsafePathError(
         "unsafe-target",
         folder,
         `${KIND_WORDS[kind]}, not a folder: nothing is written through it`,
@@ -121,9 +123,9 @@ export async function writeProblem(
     }
   }
   const kind = await kindOrError(target);
-  if (kind instanceof UnsafeWriteError) return kind;
+  if (kind instanceof UnsafePathError) return kind;
   if (kind === "file" || kind === "missing") return undefined;
-  return new UnsafeWriteError(
+  return new UnsafePathError(
     "unsafe-target",
     target,
     `${KIND_WORDS[kind]}, not a regular file: it is not written${kind === "link" ? " through" : ""}`,
@@ -134,7 +136,7 @@ export async function writeProblem(
  * Writes `data` to `path` by a temporary file and a rename, never following a
  * link (see the module comment).
  *
- * @throws UnsafeWriteError when the target or a folder on its way is not what
+ * @throws UnsafePathError when the target or a folder on its way is not what
  * it must be, or the write fails.
  */
 export async function writeFileNoFollow(
@@ -162,16 +164,12 @@ export async function writeFileNoFollow(
     const again = await writeProblem(target, options);
     if (again) throw again;
     if ((await realpath(folder)) !== expected) {
-      throw new UnsafeWriteError(
-        "unsafe-target",
-        folder,
-        "the folder changed while it was written",
-      );
+      throw new UnsafePathError("unsafe-target", folder, "the folder changed while it was written");
     }
     if (options.exclusive) {
       await link(temp, target).catch((error: unknown) => {
         if (isCode(error, "EEXIST")) {
-          throw new UnsafeWriteError("target-exists", target, "already exists; it is left alone");
+          throw new UnsafePathError("target-exists", target, "already exists; it is left alone");
         }
         throw error;
       });
@@ -182,8 +180,8 @@ export async function writeFileNoFollow(
   } catch (error) {
     await handle?.close().catch(() => undefined);
     await unlink(temp).catch(() => undefined);
-    if (error instanceof UnsafeWriteError) throw error;
-    throw new UnsafeWriteError("write-failed", target, `cannot write it: ${messageOf(error)}`, {
+    if (error instanceof UnsafePathError) throw error;
+    throw new UnsafePathError("write-failed", target, `cannot write it: ${messageOf(error)}`, {
       cause: error,
     });
   }
@@ -194,7 +192,7 @@ export async function writeFileNoFollow(
  * exactly `data`: an unchanged file is not touched (its mtime stays, so a
  * watcher of it does not fire).
  *
- * @throws UnsafeWriteError as writeFileNoFollow.
+ * @throws UnsafePathError as writeFileNoFollow.
  */
 export async function writeIfChanged(
   path: string,
@@ -213,7 +211,7 @@ export async function writeIfChanged(
 /**
  * Removes the regular file `path` (a link or anything else there is refused).
  *
- * @throws UnsafeWriteError
+ * @throws UnsafePathError
  */
 export async function removeFileNoFollow(
   path: string,
@@ -226,9 +224,68 @@ export async function removeFileNoFollow(
     await unlink(target);
   } catch (error) {
     if (isCode(error, "ENOENT")) return;
-    throw new UnsafeWriteError("write-failed", target, `cannot remove it: ${messageOf(error)}`, {
+    throw new UnsafePathError("write-failed", target, `cannot remove it: ${messageOf(error)}`, {
       cause: error,
     });
+  }
+}
+
+/**
+ * The bytes of the regular file `path`, or `null` when there is none: the
+ * read twin of {@link writeFileNoFollow}, for files a repository controls
+ * (goldens, scenario files). Nothing but a regular file is opened (a link, a
+ * folder, a FIFO, a socket or a device is refused, checked with lstat and
+ * again on the open handle, which is opened without following a link and
+ * without blocking), and never more than `maxBytes + 1` bytes are read.
+ *
+ * @throws UnsafePathError (`unsafe-target`, `too-large`, `write-failed` for a
+ * read error) naming the path.
+ */
+export async function readFileNoFollow(path: string, maxBytes: number): Promise<Buffer | null> {
+  const target = resolve(path);
+  const kind = await kindOrError(target);
+  if (kind instanceof UnsafePathError) throw kind;
+  if (kind === "missing") return null;
+  if (kind !== "file") {
+    throw new UnsafePathError(
+      "unsafe-target",
+      target,
+      `${KIND_WORDS[kind]}, not a regular file: it is not read`,
+    );
+  }
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const s = await handle.stat();
+    if (!s.isFile()) {
+      throw new UnsafePathError("unsafe-target", target, "not a regular file: it is not read");
+    }
+    const buffer = Buffer.alloc(Math.min(s.size, maxBytes) + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    if (filled > maxBytes) {
+      throw new UnsafePathError("too-large", target, `over ${maxBytes} bytes: it is not read`);
+    }
+    return buffer.subarray(0, filled);
+  } catch (error) {
+    if (error instanceof UnsafePathError) throw error;
+    if (isCode(error, "ENOENT")) return null;
+    if (isCode(error, "ELOOP")) {
+      throw new UnsafePathError(
+        "unsafe-target",
+        target,
+        "a symbolic link, not a regular file: it is not read",
+      );
+    }
+    throw new UnsafePathError("unreadable", target, `cannot read it: ${messageOf(error)}`, {
+      cause: error,
+    });
+  } finally {
+    await handle?.close().catch(() => undefined);
   }
 }
 
@@ -281,19 +338,14 @@ async function makeFolders(target: string, within: string): Promise<void> {
       await mkdir(folder);
     } catch (error) {
       if (!isCode(error, "EEXIST")) {
-        throw new UnsafeWriteError(
-          "write-failed",
-          folder,
-          `cannot create it: ${messageOf(error)}`,
-          {
-            cause: error,
-          },
-        );
+        throw new UnsafePathError("write-failed", folder, `cannot create it: ${messageOf(error)}`, {
+          cause: error,
+        });
       }
     }
     const kind = await entryKind(folder);
     if (kind !== "folder") {
-      throw new UnsafeWriteError(
+      throw new UnsafePathError(
         "unsafe-target",
         folder,
         `${kind === "missing" ? "gone" : KIND_WORDS[kind]}, not a folder: nothing is written through it`,
@@ -313,11 +365,11 @@ async function kindFollowed(path: string): Promise<EntryKind> {
   }
 }
 
-async function kindOrError(path: string): Promise<EntryKind | UnsafeWriteError> {
+async function kindOrError(path: string): Promise<EntryKind | UnsafePathError> {
   try {
     return await entryKind(path);
   } catch (error) {
-    return new UnsafeWriteError("unsafe-target", path, `cannot look at it: ${messageOf(error)}`, {
+    return new UnsafePathError("unsafe-target", path, `cannot look at it: ${messageOf(error)}`, {
       cause: error,
     });
   }

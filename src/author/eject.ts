@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { kindOfPath } from "../_fs.js";
-import { entryKind, UnsafeWriteError, writeFileNoFollow, writeProblem } from "../_safe-write.js";
+import { entryKind, UnsafePathError, writeFileNoFollow, writeProblem } from "../_safe-write.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import { checkFolders } from "../options.js";
 import { listMarkdown } from "../sections/load.js";
@@ -73,7 +73,7 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
     try {
       await writeFileNoFollow(file.path, bytes, { within, exclusive: !options.force });
     } catch (error) {
-      if (!(error instanceof UnsafeWriteError)) throw error;
+      if (!(error instanceof UnsafePathError)) throw error;
       // Something appeared or changed since the check: reported, and the rest is not written.
       if (error.code === "target-exists") skipped.push(file);
       else refused.push(refusal(error));
@@ -93,7 +93,7 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
   return { dir, written, skipped, diagnostics: refused };
 }
 
-function refusal(error: UnsafeWriteError): Diagnostic {
+function refusal(error: UnsafePathError): Diagnostic {
   return { level: "error", code: error.code, message: error.reason, path: error.path };
 }
 

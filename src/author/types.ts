@@ -78,6 +78,12 @@ export interface EjectResult {
 export interface SnapshotOptions {
   /** Write the golden files whose content changed (and only those). Default: false: nothing is written. */
   update?: boolean;
+  /**
+   * The folder sandboxes are made in (each a fresh folder, removed after; one
+   * a killed run left is removed by the next run). Default:
+   * `$XDG_CACHE_HOME/sysprompt/snapshots`, else `~/.cache/sysprompt/snapshots`.
+   */
+  sandboxDir?: string;
 }
 
 /** A scenario rendered as its golden files hold it: placeholders for machine-specific paths. */
@@ -120,8 +126,12 @@ export interface ScenarioOutcome {
   status: "pass" | "drift" | "missing" | "updated" | "error";
   /** The prompt golden, and the diagnostics golden when it is not `same` (none on error). */
   files: GoldenFile[];
-  /** Why the scenario could not be rendered: the file, the place in it and the problem. */
-  error?: { path: string; message: string; line?: number; column?: number };
+  /**
+   * Why the scenario could not be rendered, every problem found: the file (the
+   * scenario file, a golden, an entry of the scenario folder), the place in
+   * it and the problem.
+   */
+  errors?: { path: string; message: string; line?: number; column?: number }[];
 }
 
 /** What `sysprompt snapshot` reports. */

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   removeFileNoFollow,
-  UnsafeWriteError,
+  UnsafePathError,
   writeFileNoFollow,
   writeIfChanged,
   writeProblem,
@@ -25,8 +25,8 @@ async function refusal(call: Promise<unknown>): Promise<unknown[]> {
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(error instanceof UnsafeWriteError)) return [error];
-  return ["UnsafeWriteError", error.code, error.path, error.reason];
+  if (!(error instanceof UnsafePathError)) return [error];
+  return ["UnsafePathError", error.code, error.path, error.reason];
 }
 
 describe("writeFileNoFollow", () => {
@@ -45,7 +45,7 @@ describe("writeFileNoFollow", () => {
     writeFileSync(join(dir, "bashrc"), "mine\n");
     symlinkSync(join(dir, "bashrc"), join(dir, "a.md"));
     expect(await refusal(writeFileNoFollow(join(dir, "a.md"), "pwned\n"))).toEqual([
-      "UnsafeWriteError",
+      "UnsafePathError",
       "unsafe-target",
       join(dir, "a.md"),
       "a symbolic link, not a regular file: it is not written through",
@@ -78,7 +78,7 @@ describe("writeFileNoFollow", () => {
     expect(
       await refusal(writeFileNoFollow(join(root, ".pi/sections/a.md"), "x", { within: root })),
     ).toEqual([
-      "UnsafeWriteError",
+      "UnsafePathError",
       "unsafe-target",
       join(root, ".pi"),
       "a symbolic link, not a folder: nothing is written through it",
@@ -104,7 +104,7 @@ describe("writeFileNoFollow", () => {
     expect(
       await refusal(writeFileNoFollow(join(dir, "a.md"), "new\n", { exclusive: true })),
     ).toEqual([
-      "UnsafeWriteError",
+      "UnsafePathError",
       "target-exists",
       join(dir, "a.md"),
       "already exists; it is left alone",
