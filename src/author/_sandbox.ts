@@ -4,6 +4,7 @@ import { lstat, mkdir, open, readdir, readlink, realpath, rm, writeFile } from "
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { KIND_WORDS } from "../_safe-write.js";
+import { SyspromptError } from "../types.js";
 
 /** Folders not copied with a scenario's folder: never fixtures, possibly huge. */
 const NOT_COPIED = new Set([".git", "node_modules"]);
@@ -65,12 +66,21 @@ export async function makeSandbox(
   parent: string,
   ownChecks: ReadonlySet<string> = new Set(),
 ): Promise<{ sandbox?: Sandbox; problems: SandboxProblem[] }> {
-  await mkdir(parent, { recursive: true, mode: 0o700 });
-  await removeAbandoned(parent);
   const name = `run-${hostTag()}-${process.pid}-${randomBytes(6).toString("hex")}`;
-  await mkdir(join(parent, name), { mode: 0o700 });
-  // The real path: on macOS the cache or temp folder may be reached through a link.
-  const root = await realpath(join(parent, name));
+  let root: string;
+  try {
+    await mkdir(parent, { recursive: true, mode: 0o700 });
+    await removeAbandoned(parent);
+    await mkdir(join(parent, name), { mode: 0o700 });
+    // The real path: on macOS the cache folder may be reached through a link.
+    root = await realpath(join(parent, name));
+  } catch (error) {
+    throw new SyspromptError(
+      "bad-environment",
+      `cannot make a sandbox for the scenarios in ${parent}: ${(error as Error).message}; set XDG_CACHE_HOME to a folder you can write`,
+      { cause: error },
+    );
+  }
   const sandbox = { root, copy: join(root, "scenario", basename(dir)), home: join(root, "home") };
   const budget = { entries: MAX_SCENARIO_ENTRIES, bytes: MAX_SCENARIO_BYTES };
   const problems: SandboxProblem[] = [];
@@ -140,9 +150,9 @@ async function copyFolder(
   problems: SandboxProblem[],
   ownChecks: ReadonlySet<string> = new Set(),
 ): Promise<void> {
-  await mkdir(to);
   let entries: string[];
   try {
+    await mkdir(to);
     entries = (await readdir(from)).sort();
   } catch (error) {
     problems.push({ path: from, reason: `cannot list it: ${(error as Error).message}` });

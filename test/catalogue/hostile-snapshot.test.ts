@@ -175,6 +175,19 @@ describe("hostile snapshot folders: the scenario folder", () => {
     expect(readdirSync(parent)).toEqual(["run-otherhost-99999999-abc123"]);
   });
 
+  it("a cache folder that cannot hold the sandbox is exit 2 with what to do, no stack trace", async () => {
+    const { dir } = scenarios();
+    const cache = join(tempDir(), "a-file");
+    writeFileSync(cache, "not a folder\n");
+    const result = await snapshot(dir, ["."], cache);
+    expect([result.code, result.stdout]).toEqual([2, ""]);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^sysprompt: cannot make a sandbox for the scenarios in ${cache}/sysprompt/snapshots: ENOTDIR[^\n]*; set XDG_CACHE_HOME to a folder you can write\n$`,
+      ),
+    );
+  });
+
   it("the context search stops at the sandbox: an AGENTS.md above it (in the cache folder) is not in the prompt", async () => {
     const { dir } = scenarios();
     const cache = tempDir();
