@@ -25,6 +25,7 @@ import type {
   GoldenFile,
   RenderedScenario,
   ScenarioOutcome,
+  ScenarioRenderOptions,
   SnapshotOptions,
   SnapshotReport,
 } from "./types.js";
@@ -59,16 +60,6 @@ export async function renderScenario(
   options: ScenarioRenderOptions = {},
 ): Promise<string> {
   return (await renderScenarioFiles(file, options)).text;
-}
-
-/** Where a scenario's sandbox is made. */
-export interface ScenarioRenderOptions {
-  /**
-   * The folder sandboxes are made in (each a fresh folder, removed after).
-   * Default: `$XDG_CACHE_HOME/sysprompt/snapshots`, else
-   * `~/.cache/sysprompt/snapshots`: not a shared /tmp.
-   */
-  sandboxDir?: string;
 }
 
 /** {@link renderScenario}, with the diagnostics golden too. */

@@ -74,16 +74,20 @@ export interface EjectResult {
   diagnostics: Diagnostic[];
 }
 
-/** Options of `runSnapshots`. */
-export interface SnapshotOptions {
-  /** Write the golden files whose content changed (and only those). Default: false: nothing is written. */
-  update?: boolean;
+/** Where a scenario's sandbox is made. */
+export interface ScenarioRenderOptions {
   /**
-   * The folder sandboxes are made in (each a fresh folder, removed after; one
-   * a killed run left is removed by the next run). Default:
-   * `$XDG_CACHE_HOME/sysprompt/snapshots`, else `~/.cache/sysprompt/snapshots`.
+   * The folder sandboxes are made in (each a fresh folder, removed after).
+   * Default: `$XDG_CACHE_HOME/sysprompt/snapshots`, else
+   * `~/.cache/sysprompt/snapshots`: not a shared /tmp.
    */
   sandboxDir?: string;
+}
+
+/** Options of `runSnapshots`; `sandboxDir` as for a scenario (one a killed run left is removed by the next run). */
+export interface SnapshotOptions extends ScenarioRenderOptions {
+  /** Write the golden files whose content changed (and only those). Default: false: nothing is written. */
+  update?: boolean;
 }
 
 /** A scenario rendered as its golden files hold it: placeholders for machine-specific paths. */
