@@ -383,7 +383,6 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
       ? undefined
       : "a whole number of bytes, 1 or more",
   skillPaths: isStringArray,
-  ceilingDir: isPath,
   skills: (v) =>
     Array.isArray(v) &&
     v.every(
@@ -410,6 +409,7 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
     typeof v === "number" && Number.isInteger(v) && v > 0
       ? undefined
       : "a whole number of tokens, 1 or more",
+  ceilingDir: isPath,
 };
 
 function checkTypes(options: SystemPromptOptions): void {
