@@ -20,6 +20,7 @@ export {
   renderScenario,
   runSnapshots,
   type ScenarioOutcome,
+  type ScenarioRenderOptions,
   type SnapshotOptions,
   type SnapshotReport,
   type WatchHooks,

@@ -103,6 +103,13 @@ export interface SystemPromptOptions {
   /** Home folder. Default: `os.homedir()`. */
   home?: string;
   /**
+   * No folder above this one is looked at when searching upwards: for context
+   * files, for `.git` (the project root), for `.agents/skills` and for
+   * `.gitignore` files (as git's GIT_CEILING_DIRECTORIES). Snapshot scenarios
+   * set it to their sandbox. Default: none (up to `/`).
+   */
+  ceilingDir?: string;
+  /**
    * The machine the environment section describes. Default: this one (OS
    * release, /proc/cpuinfo, a GPU probe cached in `<agentDir>/cache/`). When
    * given, it is the whole machine: facts it leaves out are not stated, and
@@ -170,6 +177,8 @@ export interface NormalizedOptions {
   skills: Skill[] | null;
   /** Extra workspace roots: absolute, existing folders, each once. */
   roots: string[];
+  /** `ceilingDir`, resolved; null when not given. */
+  ceilingDir: string | null;
   maxContextBytes: number;
   /** `treeMtime` as a Date, or null for the entries' own mtimes. */
   treeMtime: Date | null;
@@ -245,6 +254,7 @@ export async function normalizeOptions(
     resolvedFiles,
     skills: options.skills ? options.skills.map(preloadedSkill) : null,
     roots,
+    ceilingDir: options.ceilingDir === undefined ? null : resolve(cwd, options.ceilingDir),
     maxContextBytes: options.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES,
     treeMtime,
     maxPromptTokens: options.maxPromptTokens ?? null,
@@ -399,6 +409,7 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
     typeof v === "number" && Number.isInteger(v) && v > 0
       ? undefined
       : "a whole number of tokens, 1 or more",
+  ceilingDir: isPath,
 };
 
 function checkTypes(options: SystemPromptOptions): void {

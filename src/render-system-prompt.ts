@@ -128,7 +128,7 @@ export async function preparePrompt(
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
   const opts = await normalizeOptions(options);
   const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, tools, now } = opts;
-  const { extraSections, roots, maxContextBytes } = opts;
+  const { extraSections, roots, maxContextBytes, ceilingDir } = opts;
   const budgetMs = opts.deadlineMs;
   const deadline = started + budgetMs;
   const skillsTool = selectSkillsTool(tools);
@@ -158,7 +158,15 @@ export async function preparePrompt(
     ),
     keyed(
       "context",
-      { cwd, agentDir, roots, home, maxBytes: maxContextBytes, projectTrusted: trusted },
+      {
+        cwd,
+        agentDir,
+        roots,
+        home,
+        maxBytes: maxContextBytes,
+        projectTrusted: trusted,
+        ...(ceilingDir !== null ? { ceilingDir } : {}),
+      },
       !options.noContextFiles && traceContextFiles,
       { files: [], diagnostics: [], provenance: NO_CONTEXT },
     ),
@@ -171,6 +179,7 @@ export async function preparePrompt(
         projectTrusted: trusted,
         projectDir: opts.projectDirName,
         ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
+        ...(ceilingDir !== null ? { ceilingDir } : {}),
       },
       // Skills the caller loaded itself are the fallback of a step that does not run.
       skillsTool !== null && !opts.skills && loadSkills,
@@ -184,12 +193,13 @@ export async function preparePrompt(
     }),
     keyed(
       "tree",
-      { root: cwd, mtime: opts.treeMtime },
+      { root: cwd, mtime: opts.treeMtime, ceilingDir },
       options.workspaceTree === true &&
         ((i) =>
           buildWorkspaceTree(i.root, {
             signal: late.signal,
             ...(i.mtime ? { mtime: i.mtime } : {}),
+            ...(i.ceilingDir !== null ? { ceilingDir: i.ceilingDir } : {}),
           })),
       null as BuiltWorkspaceTree | null,
     ),

@@ -1,6 +1,9 @@
-import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { readFileNoFollow } from "../_safe-write.js";
 import type { GoldenFile } from "./types.js";
+
+/** A golden larger than this is not read (a link to /dev/zero is refused before that). */
+export const MAX_GOLDEN_BYTES = 32 * 1024 * 1024;
 
 /** The golden files of a scenario: the prompt, and its diagnostics when there are any. */
 export function goldenPaths(scenarioFile: string, name: string) {
@@ -8,13 +11,28 @@ export function goldenPaths(scenarioFile: string, name: string) {
   return { prompt: join(dir, `${name}.md`), diagnostics: join(dir, `${name}.diagnostics.txt`) };
 }
 
-/** One golden against what was rendered (`null`: this golden should not exist). */
+/**
+ * What a prompt golden holds for a rendered prompt: the prompt and one final
+ * newline, so an editor that adds one on save does not show as drift.
+ */
+export function promptGolden(prompt: string): string {
+  return `${prompt}\n`;
+}
+
+/**
+ * One golden against what was rendered (`null`: this golden should not
+ * exist). The comparison is exact but for CRLF, read as LF (a Windows checkout).
+ *
+ * @throws UnsafePathError when the golden is a link, a folder, a special file
+ * or too large: it is neither read nor, later, written.
+ */
 export async function compare(
   path: string,
   kind: GoldenFile["kind"],
   actual: string | null,
 ): Promise<GoldenFile> {
-  const expected = await readGolden(path);
+  const bytes = await readFileNoFollow(path, MAX_GOLDEN_BYTES);
+  const expected = bytes === null ? null : bytes.toString("utf8").replaceAll("\r\n", "\n");
   if (expected === actual) return { path, kind, status: "same", updated: false };
   if (expected === null) {
     // A new prompt golden would be the whole prompt as one diff: it is just reported missing.
@@ -25,25 +43,10 @@ export async function compare(
   return { path, kind, status: actual === null ? "stale" : "changed", updated: false, diff };
 }
 
-/** A golden's text with CRLF read as LF (a Windows checkout), or null when there is none. */
-async function readGolden(path: string): Promise<string | null> {
-  try {
-    return (await readFile(path, "utf8")).replaceAll("\r\n", "\n");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-}
-
 async function unifiedDiff(path: string, expected: string, actual: string): Promise<string> {
   const { createTwoFilesPatch, FILE_HEADERS_ONLY } = await import("diff");
-  // Prompts end without a newline; said once per side it is noise, so only a change in it shows.
-  const [a, b] =
-    !expected.endsWith("\n") && !actual.endsWith("\n")
-      ? [`${expected}\n`, `${actual}\n`]
-      : [expected, actual];
   const name = basename(path);
-  return createTwoFilesPatch(name, name, a, b, "golden", "rendered", {
+  return createTwoFilesPatch(name, name, expected, actual, "golden", "rendered", {
     headerOptions: FILE_HEADERS_ONLY,
   });
 }

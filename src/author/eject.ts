@@ -1,6 +1,7 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { kindOfPath } from "../_fs.js";
+import { entryKind, UnsafePathError, writeFileNoFollow, writeProblem } from "../_safe-write.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import { checkFolders } from "../options.js";
 import { listMarkdown } from "../sections/load.js";
@@ -14,8 +15,13 @@ import type { EjectedFile, EjectOptions, EjectResult } from "./types.js";
  * `<projectDir>/sections/` (or with `user` the agent dir's `sections/`) as a
  * starting point for an override. A section's per-model variants
  * (`rules@small.md`) go with it: a plain copy alone would beat the builtin
- * variant for every model. An existing file is left alone unless
- * `force` is set. A copy renders exactly as the builtin it came from, so
+ * variant for every model. Every target is checked before any is written,
+ * and then all are written or none: an existing file (unless `force` is set)
+ * leaves every file alone and is listed in `skipped`; a link, a folder or a
+ * special file at a target, or a link or a file among the folders on its way
+ * (a planted `.pi -> /elsewhere`), is an error diagnostic at that path, even
+ * with `force`. Files are written by a temporary file and a rename that never
+ * follows a link. A copy renders exactly as the builtin it came from, so
  * ejecting does not change the prompt, except where a user override of the
  * same section is now hidden by the project's copy (reported).
  *
@@ -42,37 +48,59 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
     ? join(agentDir, "sections")
     : join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR, "sections");
 
-  await mkdir(dir, { recursive: true });
-  const written: EjectedFile[] = [];
-  const skipped: EjectedFile[] = [];
+  // The project's folders are the repository's: `within` the (trusted) cwd, no link is followed.
+  const within = options.user ? agentDir : cwd;
+  const targets: EjectedFile[] = names.map((name) => ({
+    name,
+    from: join(builtinDir, "sections", `${name}.md`),
+    path: join(dir, `${name}.md`),
+  }));
   const diagnostics: Diagnostic[] = [];
-  for (const name of names) {
-    const file: EjectedFile = {
-      name,
-      from: join(builtinDir, "sections", `${name}.md`),
-      path: join(dir, `${name}.md`),
-    };
+  const skipped: EjectedFile[] = [];
+  // Every target is checked before any is written: all of them or none.
+  for (const file of targets) {
+    const problem = await writeProblem(file.path, { within });
+    if (problem) diagnostics.push(refusal(problem));
+    else if (!options.force && (await entryKind(file.path)) === "file") skipped.push(file);
+  }
+  const refused = uniqueByPath(diagnostics);
+  if (refused.length > 0 || skipped.length > 0)
+    return { dir, written: [], skipped, diagnostics: refused };
+
+  const written: EjectedFile[] = [];
+  for (const file of targets) {
     const bytes = await readFile(file.from);
     try {
-      // "wx" fails on an existing file, so a file that appears meanwhile is not overwritten either.
-      await writeFile(file.path, bytes, { flag: options.force ? "w" : "wx" });
-      written.push(file);
+      await writeFileNoFollow(file.path, bytes, { within, exclusive: !options.force });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      skipped.push(file);
-      continue;
+      if (!(error instanceof UnsafePathError)) throw error;
+      // Something appeared or changed since the check: reported, and the rest is not written.
+      if (error.code === "target-exists") skipped.push(file);
+      else refused.push(refusal(error));
+      break;
     }
-    const userCopy = join(agentDir, "sections", `${name}.md`);
-    if (!options.user && !name.includes("@") && (await kindOfPath(userCopy)) === "file") {
-      diagnostics.push({
+    written.push(file);
+    const userCopy = join(agentDir, "sections", `${file.name}.md`);
+    if (!options.user && !file.name.includes("@") && (await kindOfPath(userCopy)) === "file") {
+      refused.push({
         level: "warning",
         code: "eject-hides-user",
-        message: `the user layer overrides "${name}" (${userCopy}); the project's copy of the builtin now wins over it`,
+        message: `the user layer overrides "${file.name}" (${userCopy}); the project's copy of the builtin now wins over it`,
         path: file.path,
       });
     }
   }
-  return { dir, written, skipped, diagnostics };
+  return { dir, written, skipped, diagnostics: refused };
+}
+
+function refusal(error: UnsafePathError): Diagnostic {
+  return { level: "error", code: error.code, message: error.reason, path: error.path };
+}
+
+/** A folder on the way that is a link is one problem, not one per file below it. */
+function uniqueByPath(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string | undefined>();
+  return diagnostics.filter((d) => !seen.has(d.path) && seen.add(d.path));
 }
 
 /** The builtin section names, sorted. */

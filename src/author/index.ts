@@ -16,6 +16,7 @@ export type {
   GoldenFile,
   RenderedScenario,
   ScenarioOutcome,
+  ScenarioRenderOptions,
   SnapshotOptions,
   SnapshotReport,
   WatchHooks,

@@ -1,14 +1,18 @@
 import { realpathSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readdir, rm, stat, unlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { toPosix } from "../_paths.js";
+import { removeFileNoFollow, UnsafePathError, writeFileNoFollow } from "../_safe-write.js";
 import { builtinPromptsDir } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
 import { renderSystemPrompt } from "../render-system-prompt.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
-import { compare, goldenPaths } from "./_golden.js";
+import { compare, goldenPaths, promptGolden } from "./_golden.js";
+import { defaultSandboxParent, makeSandbox, removeSandbox, type Sandbox } from "./_sandbox.js";
 import {
+  isScenarioName,
+  PATH_ENV_NAME,
   readScenario,
   SCENARIO_KEYS,
   SCENARIO_SUFFIX,
@@ -18,8 +22,10 @@ import {
   scenarioName,
 } from "./_scenario.js";
 import type {
+  GoldenFile,
   RenderedScenario,
   ScenarioOutcome,
+  ScenarioRenderOptions,
   SnapshotOptions,
   SnapshotReport,
 } from "./types.js";
@@ -37,42 +43,6 @@ export const PLACEHOLDERS = {
   builtin: "<builtin>",
 } as const;
 
-/** Folders not copied with a scenario's folder: never fixtures, possibly huge. */
-const NOT_COPIED = new Set([".git", "node_modules"]);
-
-/**
- * A scenario's folder copied into a fresh temp folder, and an empty home
- * beside it. Scenarios render from the copy, never in place: context files are
- * searched in every folder above cwd and skills up to the git root, so in place
- * a repository's own AGENTS.md (and its location) would end up in the golden.
- */
-interface Sandbox {
-  root: string;
-  /** The copy of the scenario's folder; keeps the folder's name. */
-  copy: string;
-  /** The empty home of scenarios that set none. */
-  home: string;
-}
-
-async function makeSandbox(dir: string): Promise<Sandbox> {
-  // The real path: on macOS the temp folder is reached through a link.
-  const root = realpathSync(await mkdtemp(join(tmpdir(), "sysprompt-snapshot-")));
-  const copy = join(root, "scenario", basename(dir));
-  const home = join(root, "home");
-  try {
-    await cp(dir, copy, {
-      recursive: true,
-      verbatimSymlinks: true,
-      filter: (source) => !NOT_COPIED.has(basename(source)),
-    });
-    await mkdir(home);
-  } catch (error) {
-    await rm(root, { recursive: true, force: true });
-    throw error;
-  }
-  return { root, copy, home };
-}
-
 /**
  * Renders the scenario file `file` (`*.scenario.yaml`: render options, see the
  * README) and returns the prompt text as its golden `<name>.md` holds it, with
@@ -85,24 +55,48 @@ async function makeSandbox(dir: string): Promise<Sandbox> {
  * file cannot be read, is not valid YAML, has an unknown key or a value a
  * render refuses; the message starts with `file:line:column`.
  */
-export async function renderScenario(file: string): Promise<string> {
-  return (await renderScenarioFiles(file)).text;
+export async function renderScenario(
+  file: string,
+  options: ScenarioRenderOptions = {},
+): Promise<string> {
+  return (await renderScenarioFiles(file, options)).text;
 }
 
 /** {@link renderScenario}, with the diagnostics golden too. */
-export async function renderScenarioFiles(file: string): Promise<RenderedScenario> {
+export async function renderScenarioFiles(
+  file: string,
+  options: ScenarioRenderOptions = {},
+): Promise<RenderedScenario> {
   const scenario = await readScenario(file);
-  const sandbox = await makeSandbox(scenario.dir);
+  const sandbox = await sandboxFor(scenario.dir, options, scenario.file);
   try {
     return await renderInSandbox(scenario, sandbox);
   } finally {
-    await rm(sandbox.root, { recursive: true, force: true });
+    await removeSandbox(sandbox);
   }
+}
+
+/** A sandbox for the folder `dir`. @throws ScenarioError at each entry that cannot be copied. */
+async function sandboxFor(
+  dir: string,
+  options: ScenarioRenderOptions,
+  file: string,
+): Promise<Sandbox> {
+  const parent = options.sandboxDir ?? defaultSandboxParent(process.env, homedir());
+  const name = scenarioName(file);
+  const own = new Set([basename(file), `${name}.md`, `${name}.diagnostics.txt`]);
+  const { sandbox, problems } = await makeSandbox(dir, parent, own);
+  if (sandbox) return sandbox;
+  throw new ScenarioError(
+    file,
+    problems.map((p) => ({ path: p.path, reason: p.reason })),
+  );
 }
 
 async function renderInSandbox(scenario: Scenario, sandbox: Sandbox): Promise<RenderedScenario> {
   const { values } = scenario;
-  // Folder keys are checked to lie inside the scenario's folder, so the copy has them.
+  // Path keys are checked to lie inside the scenario's folder, so the copy has them; the copy
+  // holds no link, so each is inside by its real path too (checked again below).
   const inCopy = (path: unknown) =>
     join(sandbox.copy, relative(scenario.dir, resolve(scenario.dir, path as string)));
   const options: Record<string, unknown> = {};
@@ -111,17 +105,25 @@ async function renderInSandbox(scenario: Scenario, sandbox: Sandbox): Promise<Re
   }
   const now = values.now ?? DEFAULT_SCENARIO_NOW;
   const home = values.home === undefined ? sandbox.home : inCopy(values.home);
+  const cwd = inCopy(values.cwd ?? ".");
   Object.assign(options, {
-    cwd: inCopy(values.cwd ?? "."),
+    cwd,
     home,
     now,
     treeMtime: values.mtime ?? now,
-    env: values.env ?? {},
+    env: copyEnv(values.env as Record<string, string> | undefined, inCopy),
     machine: values.machine ?? { ...DEFAULT_SCENARIO_MACHINE },
+    // A scenario renders as an untrusted project, looking at nothing above its sandbox.
+    ceilingDir: sandbox.root,
     // No deadline: a late step would change the prompt on a slow machine.
     deadlineMs: Number.POSITIVE_INFINITY,
   });
   if (values.agentDir !== undefined) options.agentDir = inCopy(values.agentDir);
+  await confirmInside(scenario, sandbox, [
+    cwd,
+    home,
+    ...(values.agentDir !== undefined ? [inCopy(values.agentDir)] : []),
+  ]);
 
   const stable = placeholders([
     [sandbox.copy, PLACEHOLDERS.scenario],
@@ -138,9 +140,42 @@ async function renderInSandbox(scenario: Scenario, sandbox: Sandbox): Promise<Re
   return {
     file: scenario.file,
     name: scenario.name,
-    text: stable(result.text),
+    text: promptGolden(stable(result.text)),
     diagnostics: stable(formatDiagnostics(result.diagnostics)),
   };
+}
+
+/** The scenario's `env` with each path-valued variable's entries made paths in the copy. */
+function copyEnv(
+  env: Record<string, string> | undefined,
+  inCopy: (path: unknown) => string,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env ?? {})) {
+    out[name] = PATH_ENV_NAME.test(name)
+      ? value
+          .split(":")
+          .map((entry) => (entry === "" ? entry : inCopy(entry)))
+          .join(":")
+      : value;
+  }
+  return out;
+}
+
+/** Each folder, where it exists, is inside the copy by its real path. @throws ScenarioError */
+async function confirmInside(scenario: Scenario, sandbox: Sandbox, paths: string[]): Promise<void> {
+  const root = await realpath(sandbox.root);
+  for (const path of paths) {
+    const real = await realpath(path).catch(() => undefined);
+    if (real === undefined) continue; // missing: the render says so at its key
+    const rel = relative(root, real);
+    if (rel.startsWith("..") || resolve(root, rel) !== real) {
+      throw new ScenarioError(
+        scenario.file,
+        `${path} leads outside the scenario's folder by its real path`,
+      );
+    }
+  }
 }
 
 /**
@@ -196,13 +231,17 @@ function formatDiagnostics(diagnostics: readonly Diagnostic[]): string {
 }
 
 /**
- * Renders every `*.scenario.yaml` directly inside `target` (or the one
- * scenario file `target` names) and compares each with its golden files:
- * `<name>.md` (the prompt) and `<name>.diagnostics.txt` (its diagnostics; no
- * file means none). Without `update` nothing is written; with it, a golden
- * whose content differs is written, one that is missing is created and a
- * diagnostics file the render no longer needs is removed — nothing else is
- * touched. A scenario file that cannot be used is reported, not thrown.
+ * Renders every `*.scenario.yaml` (or `.yml`) directly inside `target` (or
+ * the one scenario file `target` names) and compares each with its golden
+ * files: `<name>.md` (the prompt and one final newline) and
+ * `<name>.diagnostics.txt` (its diagnostics; no file means none). Without
+ * `update` nothing is written; with it, a golden whose content differs is
+ * written, one that is missing is created and a diagnostics file the render
+ * no longer needs is removed — nothing else is touched, and never through a
+ * link (a temporary file and a rename). A scenario file that cannot be used,
+ * a golden that is a link or not a regular file, and a scenario folder that
+ * holds a link or a special file are reported as errors at their path, not
+ * thrown.
  *
  * @throws SyspromptError when `target` is neither a folder nor a file.
  */
@@ -214,11 +253,23 @@ export async function runSnapshots(
   const { dir, files } = await scenarioFiles(resolve(target));
   const scenarios: ScenarioOutcome[] = [];
   if (files.length > 0) {
-    const sandbox = await makeSandbox(dir);
-    try {
-      for (const file of files) scenarios.push(await runOne(file, sandbox, update));
-    } finally {
-      await rm(sandbox.root, { recursive: true, force: true });
+    const parent = options.sandboxDir ?? defaultSandboxParent(process.env, homedir());
+    const own = new Set(
+      files.flatMap((file) => {
+        const name = scenarioName(file);
+        return [basename(file), `${name}.md`, `${name}.diagnostics.txt`];
+      }),
+    );
+    const { sandbox, problems } = await makeSandbox(dir, parent, own);
+    if (!sandbox) {
+      const errors = problems.map((p) => ({ path: p.path, message: p.reason }));
+      for (const file of files) scenarios.push(failed(file, errors));
+    } else {
+      try {
+        for (const file of files) scenarios.push(await runOne(file, sandbox, update));
+      } finally {
+        await removeSandbox(sandbox);
+      }
     }
   }
   const counts = { pass: 0, drift: 0, missing: 0, updated: 0, error: 0 };
@@ -231,9 +282,12 @@ export async function runSnapshots(
 async function scenarioFiles(target: string): Promise<{ dir: string; files: string[] }> {
   const usage = `pass the folder that holds the *${SCENARIO_SUFFIX} files (default: snapshots/), or one of them`;
   let kind: "dir" | "file" | "other";
+  let real: string;
   try {
     const s = await stat(target);
     kind = s.isDirectory() ? "dir" : s.isFile() ? "file" : "other";
+    // The folder as it really is: goldens are written in it, never through a link to it.
+    real = await realpath(target);
   } catch (error) {
     throw new SyspromptError("bad-argument", `there is no folder or file at ${target}; ${usage}`, {
       cause: error,
@@ -243,12 +297,17 @@ async function scenarioFiles(target: string): Promise<{ dir: string; files: stri
   if (kind === "other") {
     throw new SyspromptError("bad-argument", `${target} is not a folder or a file; ${usage}`);
   }
-  if (kind === "file") return { dir: dirname(target), files: [target] };
-  const names = (await readdir(target, { withFileTypes: true }))
-    .filter((e) => e.isFile() && e.name.endsWith(SCENARIO_SUFFIX) && e.name !== SCENARIO_SUFFIX)
+  if (kind === "file") return { dir: dirname(real), files: [real] };
+  // Every entry with a scenario's name, links and special files too: reading one says why it is refused.
+  const names = (await readdir(real, { withFileTypes: true }))
+    .filter((e) => !e.isDirectory() && isScenarioName(e.name))
     .map((e) => e.name)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return { dir: target, files: names.map((n) => join(target, n)) };
+  return { dir: real, files: names.map((n) => join(real, n)) };
+}
+
+function failed(file: string, errors: NonNullable<ScenarioOutcome["errors"]>): ScenarioOutcome {
+  return { scenario: file, name: scenarioName(file), status: "error", files: [], errors };
 }
 
 async function runOne(file: string, sandbox: Sandbox, update: boolean): Promise<ScenarioOutcome> {
@@ -257,32 +316,39 @@ async function runOne(file: string, sandbox: Sandbox, update: boolean): Promise<
     rendered = await renderInSandbox(await readScenario(file), sandbox);
   } catch (error) {
     if (!(error instanceof ScenarioError)) throw error;
-    const { path, reason, position } = error;
-    return {
-      scenario: file,
-      name: scenarioName(file),
-      status: "error",
-      files: [],
-      error: { path, message: reason, ...position },
-    };
+    return failed(
+      file,
+      error.problems.map((p) => ({
+        path: p.path ?? error.path,
+        message: p.reason,
+        ...(p.position ?? {}),
+      })),
+    );
   }
   const paths = goldenPaths(file, rendered.name);
-  const files = [
-    await compare(paths.prompt, "prompt", rendered.text),
-    await compare(paths.diagnostics, "diagnostics", rendered.diagnostics || null),
-  ].filter((f) => f.status !== "same" || f.kind === "prompt");
-  const drifted = files.filter((f) => f.status !== "same");
-  if (update) {
-    for (const golden of drifted) {
-      if (golden.status === "stale") await unlink(golden.path);
-      else
-        await writeFile(
-          golden.path,
-          golden.kind === "prompt" ? rendered.text : rendered.diagnostics,
-        );
-      golden.updated = true;
+  let files: GoldenFile[];
+  try {
+    files = [
+      await compare(paths.prompt, "prompt", rendered.text),
+      await compare(paths.diagnostics, "diagnostics", rendered.diagnostics || null),
+    ].filter((f) => f.status !== "same" || f.kind === "prompt");
+    const drifted = files.filter((f) => f.status !== "same");
+    if (update) {
+      for (const golden of drifted) {
+        if (golden.status === "stale") await removeFileNoFollow(golden.path);
+        else
+          await writeFileNoFollow(
+            golden.path,
+            golden.kind === "prompt" ? rendered.text : rendered.diagnostics,
+          );
+        golden.updated = true;
+      }
     }
+  } catch (error) {
+    if (!(error instanceof UnsafePathError)) throw error;
+    return failed(file, [{ path: error.path, message: goldenReason(error) }]);
   }
+  const drifted = files.filter((f) => f.status !== "same");
   const status =
     drifted.length === 0
       ? "pass"
@@ -292,4 +358,11 @@ async function runOne(file: string, sandbox: Sandbox, update: boolean): Promise<
           ? "missing"
           : "drift";
   return { scenario: file, name: rendered.name, status, files };
+}
+
+/** Why a golden cannot be used, and that goldens are regular files. */
+function goldenReason(error: UnsafePathError): string {
+  return error.code === "unsafe-target"
+    ? `${error.reason}; a golden file is a regular file (remove what is there, and --update writes it)`
+    : error.reason;
 }

@@ -68,14 +68,24 @@ export interface EjectResult {
   /** Folder the sections went to. */
   dir: string;
   written: EjectedFile[];
-  /** Files that existed and were left alone (no `force`). */
+  /** Files that existed and were left alone (no `force`); when any, nothing was written. */
   skipped: EjectedFile[];
-  /** Notes such as a user override that a project copy now hides. */
+  /** Targets refused (level error, code `unsafe-target`: nothing was written), and notes such as a user override that a project copy now hides. */
   diagnostics: Diagnostic[];
 }
 
-/** Options of `runSnapshots`. */
-export interface SnapshotOptions {
+/** Where a scenario's sandbox is made. */
+export interface ScenarioRenderOptions {
+  /**
+   * The folder sandboxes are made in (each a fresh folder, removed after).
+   * Default: `$XDG_CACHE_HOME/sysprompt/snapshots`, else
+   * `~/.cache/sysprompt/snapshots`: not a shared /tmp.
+   */
+  sandboxDir?: string;
+}
+
+/** Options of `runSnapshots`; `sandboxDir` as for a scenario (one a killed run left is removed by the next run). */
+export interface SnapshotOptions extends ScenarioRenderOptions {
   /** Write the golden files whose content changed (and only those). Default: false: nothing is written. */
   update?: boolean;
 }
@@ -120,8 +130,12 @@ export interface ScenarioOutcome {
   status: "pass" | "drift" | "missing" | "updated" | "error";
   /** The prompt golden, and the diagnostics golden when it is not `same` (none on error). */
   files: GoldenFile[];
-  /** Why the scenario could not be rendered: the file, the place in it and the problem. */
-  error?: { path: string; message: string; line?: number; column?: number };
+  /**
+   * Why the scenario could not be rendered, every problem found: the file (the
+   * scenario file, a golden, an entry of the scenario folder), the place in
+   * it and the problem.
+   */
+  errors?: { path: string; message: string; line?: number; column?: number }[];
 }
 
 /** What `sysprompt snapshot` reports. */

@@ -56,6 +56,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   renderFlags(program.command("render").description("print the system prompt"))
     .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")
     .addOption(new Option("--section <name>", "print only this section"))
+    .option("-o, --output <file>", "write to FILE instead of stdout, only when its bytes change")
     .addHelpText(
       "after",
       example(

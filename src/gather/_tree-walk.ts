@@ -3,6 +3,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { readTextFile, type TextFileResult } from "../_fs.js";
 import { addGitignore, type Ignore, isIgnored, isIgnoredInKeptFolder } from "../_gitignore.js";
 import { readdirSync, statOrUndefinedSync } from "../_io.js";
+import { isBelowCeiling } from "./project-root.js";
 
 /** The instruction file the walk collects from folders below the root. */
 export const AGENTS_FILE = "AGENTS.md";
@@ -83,6 +84,8 @@ export interface WalkOptions {
   agentsDepth: number;
   /** Stops the walk: no folder is read after it fires, and the walk rejects with its reason. */
   signal?: AbortSignal;
+  /** No folder above this one is looked at for `.git` or `.gitignore`. */
+  ceilingDir?: string;
 }
 
 /**
@@ -100,7 +103,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   const unreadable: string[] = [];
   // The deepest folder read: its entries are at depth `deepest + 1`.
   const deepest = Math.max(listDepth, agentsDepth) - 1;
-  const { prefix, rules: inherited } = await inheritedRules(root);
+  const { prefix, rules: inherited } = await inheritedRules(root, options.ceilingDir);
   const stop = () => {
     if (signal?.aborted) throw signal.reason;
   };
@@ -196,8 +199,11 @@ async function addAgentsFile(path: string, rel: string, kind: EntryKind, out: st
  * Outside a repository, or in a folder the repository ignores, only the files
  * at and below `root` count.
  */
-async function inheritedRules(root: string): Promise<{ prefix: string; rules?: Ignore }> {
-  const repo = await findRepository(root);
+async function inheritedRules(
+  root: string,
+  ceilingDir: string | undefined,
+): Promise<{ prefix: string; rules?: Ignore }> {
+  const repo = await findRepository(root, ceilingDir);
   if (repo === undefined || repo === root) {
     return repo === undefined ? { prefix: "" } : { prefix: "", ...(await excludeRules(root)) };
   }
@@ -226,11 +232,14 @@ async function excludeRules(repo: string): Promise<{ rules?: Ignore }> {
   return read.ok ? { rules: addGitignore(undefined, read.text, "") } : {};
 }
 
-async function findRepository(root: string): Promise<string | undefined> {
+async function findRepository(
+  root: string,
+  ceilingDir: string | undefined,
+): Promise<string | undefined> {
   for (let dir = root; ; ) {
     if (await statOf(join(dir, ".git"), false)) return dir;
     const up = dirname(dir);
-    if (up === dir) return undefined;
+    if (up === dir || !isBelowCeiling(up, ceilingDir)) return undefined;
     dir = up;
   }
 }

@@ -10,7 +10,7 @@ import type { Diagnostic } from "../types.js";
 import { checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
 import { type DroppedContextFile, dedupeWithDropped } from "./dedupe.js";
 import { expandImports } from "./imports.js";
-import { findProjectRoot, isWithin } from "./project-root.js";
+import { findProjectRoot, isBelowCeiling, isWithin } from "./project-root.js";
 import { resolveRoots } from "./roots.js";
 
 /** In each folder the first regular file among these is its context file. */
@@ -25,8 +25,8 @@ export const CONTEXT_FILE_NAMES: readonly string[] = [
 // Moved to src/_paths.ts; re-exported for existing importers.
 export { toPosix };
 
-/** cwd and its ancestors, outermost first. */
-export function ancestorsOf(cwd: string): string[] {
+/** cwd and its ancestors (none above `ceiling`, when given), outermost first. */
+export function ancestorsOf(cwd: string, ceiling?: string): string[] {
   const out: string[] = [];
   const root = parsePath(cwd).root;
   let dir = cwd;
@@ -34,7 +34,7 @@ export function ancestorsOf(cwd: string): string[] {
     out.push(dir);
     if (dir === root) break;
     const up = dirname(dir);
-    if (up === dir) break;
+    if (up === dir || !isBelowCeiling(up, ceiling)) break;
     dir = up;
   }
   return out.reverse();
@@ -149,6 +149,8 @@ export interface ContextFilesOptions {
   maxBytes?: number;
   /** When false, a file that resolves outside the project is not loaded. Default: true. */
   projectTrusted?: boolean;
+  /** No folder above this one is searched (nor looked at for `.git`). Default: none: up to `/`. */
+  ceilingDir?: string;
 }
 
 /**
@@ -163,6 +165,7 @@ async function contextFolders(o: {
   roots: readonly string[];
   home: string;
   projectTrusted: boolean;
+  ceilingDir?: string | undefined;
 }): Promise<ContextFolder[]> {
   const realHome = await realpathOrSelf(o.home);
   const home = toPosix(o.home);
@@ -175,9 +178,9 @@ async function contextFolders(o: {
   ];
   const listed = new Set([o.agentDir]);
   for (const start of [o.cwd, ...o.roots]) {
-    const projectRoot = await findProjectRoot(start);
+    const projectRoot = await findProjectRoot(start, o.ceilingDir);
     const realRoot = await realpathOrSelf(projectRoot);
-    for (const dir of ancestorsOf(start)) {
+    for (const dir of ancestorsOf(start, o.ceilingDir)) {
       if (listed.has(dir)) continue;
       listed.add(dir);
       if (isWithin(dir, projectRoot)) {
@@ -259,6 +262,7 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
     roots,
     home,
     projectTrusted: options.projectTrusted !== false,
+    ceilingDir: options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir),
   });
   // Parallel look-ups, but diagnostics and files are collected in folder order.
   const found = await Promise.all(folders.map((f) => findContextFile(f.dir)));

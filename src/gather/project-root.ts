@@ -4,16 +4,22 @@ import { lstat } from "../_io.js";
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that holds
  * a `.git` entry (a folder, or the file of a worktree or submodule), else
- * `dir` itself. `dir` must be absolute.
+ * `dir` itself. `dir` must be absolute. With `ceiling` (a folder at or above
+ * `dir`), no folder above it is looked at, as git's GIT_CEILING_DIRECTORIES.
  */
-export async function findProjectRoot(dir: string): Promise<string> {
+export async function findProjectRoot(dir: string, ceiling?: string): Promise<string> {
   let current = dir;
   for (;;) {
     if (await exists(`${current}${current.endsWith(sep) ? "" : sep}.git`)) return current;
     const up = dirname(current);
-    if (up === current) return dir;
+    if (up === current || !isBelowCeiling(up, ceiling)) return dir;
     current = up;
   }
+}
+
+/** True when `ceiling` is not given, or `path` is at or below it. */
+export function isBelowCeiling(path: string, ceiling: string | undefined): boolean {
+  return ceiling === undefined || isWithin(path, ceiling);
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -21,6 +21,8 @@ export const AGENTS_MD_DEPTH = 4;
 export const MAX_AGENTS_MD = 200;
 
 export interface WorkspaceTreeOptions {
+  /** No folder above this one is looked at for `.git` or `.gitignore`. Default: none. */
+  ceilingDir?: string;
   /** Levels of entries shown below the root. Default: 3. */
   maxDepth?: number;
   /** Entries shown per folder. Default: 12. */
@@ -107,6 +109,7 @@ export async function buildWorkspaceTree(
     listDepth: maxDepth,
     agentsDepth: AGENTS_MD_DEPTH,
     ...(signal ? { signal } : {}),
+    ...(options.ceilingDir !== undefined ? { ceilingDir: resolve(options.ceilingDir) } : {}),
   });
   const capped = await layoutTree(dir, basename(dir) || dir, listing, {
     maxDepth,

@@ -2,6 +2,7 @@ import { dirname, join, resolve } from "node:path";
 import { kindOfPath, readTextFile, realpathOrSelf } from "../_fs.js";
 import { expandHome } from "../_paths.js";
 import { capDiagnostics } from "../engine/_message.js";
+import { isBelowCeiling } from "../gather/project-root.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
 import { type SkillCandidate, walkSkillsRoot } from "./_walk.js";
@@ -83,7 +84,13 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadS
   }
 
   if (options.includeDefaults ?? true) {
-    const roots = await defaultRoots(cwd, agentDir, home, options.projectDir ?? ".pi");
+    const roots = await defaultRoots(
+      cwd,
+      agentDir,
+      home,
+      options.projectDir ?? ".pi",
+      ceilingOf(options),
+    );
     const seenRoots = new Set<string>();
     for (const root of roots) {
       if (seenRoots.has(root.path)) continue;
@@ -133,7 +140,13 @@ export async function skillRoots(options: LoadSkillsOptions = {}): Promise<strin
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const roots = (options.paths ?? []).map((raw) => resolve(cwd, expandHome(raw, home)));
   if (options.includeDefaults ?? true) {
-    for (const root of await defaultRoots(cwd, agentDir, home, options.projectDir ?? ".pi")) {
+    for (const root of await defaultRoots(
+      cwd,
+      agentDir,
+      home,
+      options.projectDir ?? ".pi",
+      ceilingOf(options),
+    )) {
       if (root.source !== "project" || options.projectTrusted !== false) roots.push(root.path);
     }
   }
@@ -182,15 +195,20 @@ async function loadCandidate(candidate: SkillCandidate, source: SkillSource): Pr
   return loaded;
 }
 
+function ceilingOf(options: LoadSkillsOptions): string | undefined {
+  return options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
+}
+
 /** The project roots (nearest first), then the user roots. */
 async function defaultRoots(
   cwd: string,
   agentDir: string,
   home: string,
   projectDir: string,
+  ceilingDir: string | undefined,
 ): Promise<SkillsRoot[]> {
   const roots: SkillsRoot[] = [{ path: join(cwd, projectDir, "skills"), source: "project" }];
-  for (const dir of await projectAncestors(cwd)) {
+  for (const dir of await projectAncestors(cwd, ceilingDir)) {
     roots.push({ path: join(dir, ".agents", "skills"), source: "project" });
   }
   roots.push({ path: join(agentDir, "skills"), source: "user" });
@@ -203,14 +221,14 @@ async function defaultRoots(
  * file in a worktree or submodule). Without a git root, `cwd` alone: walking
  * to `/` would pick up skills from unrelated folders.
  */
-async function projectAncestors(cwd: string): Promise<string[]> {
+async function projectAncestors(cwd: string, ceilingDir: string | undefined): Promise<string[]> {
   const chain: string[] = [];
   let dir = cwd;
   for (;;) {
     chain.push(dir);
     if ((await kindOfPath(join(dir, ".git"))) !== "missing") return chain;
     const parent = dirname(dir);
-    if (parent === dir) return [cwd];
+    if (parent === dir || !isBelowCeiling(parent, ceilingDir)) return [cwd];
     dir = parent;
   }
 }

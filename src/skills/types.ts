@@ -22,6 +22,8 @@ export interface Skill {
 }
 
 export interface LoadSkillsOptions {
+  /** No folder above this one is searched for `.agents/skills` or `.git`. Default: none. */
+  ceilingDir?: string;
   /** The working directory; project roots are searched from here. Default: `process.cwd()`. */
   cwd?: string;
   /** The user's agent directory; `<agentDir>/skills` is a user root. Default: `$SYSPROMPT_AGENT_DIR`, else `~/.pi/agent`. */

@@ -1,4 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RenderResult } from "../../src/types.js";
@@ -41,18 +48,56 @@ describe("sysprompt eject", () => {
     expect(readFileSync(join(projectSections(root), "tools.md"))).toEqual(builtin("tools"));
   });
 
-  it("never overwrites without --force: the existing file is left alone, exit 1", async () => {
+  it("never overwrites without --force, and then writes nothing at all (a variant alone would change the prompt), exit 1", async () => {
     const root = emptyProject();
     mkdirSync(projectSections(root), { recursive: true });
     const mine = join(projectSections(root), "rules.md");
     writeFileSync(mine, "---\n---\nMy rules.\n");
     expect(await eject(root, "rules", "tools")).toEqual({
       code: 1,
-      stdout:
-        "wrote .pi/sections/rules@small.md\nwrote .pi/sections/tools.md\nexists .pi/sections/rules.md (left alone; --force replaces it)\n",
-      stderr: "",
+      stdout: "exists .pi/sections/rules.md (left alone; --force replaces it)\n",
+      stderr:
+        "sysprompt: nothing was written: a section and its variants are copied together or not at all; pass --force to replace the file above, or leave its section out\n",
     });
     expect(readFileSync(mine, "utf8")).toBe("---\n---\nMy rules.\n");
+    expect(readdirSync(projectSections(root))).toEqual(["rules.md"]);
+  });
+
+  it("--force never writes through a planted link: refused at the link, nothing written anywhere", async () => {
+    const root = emptyProject();
+    mkdirSync(join(root, "home"));
+    const notes = join(root, "home", "notes.txt");
+    writeFileSync(notes, "my notes\n");
+    mkdirSync(projectSections(root), { recursive: true });
+    symlinkSync(notes, join(projectSections(root), "rules.md"));
+    expect(await eject(root, "rules", "tools", "--force")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `error ${projectSections(root)}/rules.md [unsafe-target] a symbolic link, not a regular file: it is not written through\nsysprompt: nothing was written: fix the files above first (a project's files are never written through a link)\n`,
+    });
+    expect(readFileSync(notes, "utf8")).toBe("my notes\n");
+    expect(readdirSync(projectSections(root))).toEqual(["rules.md"]);
+  });
+
+  it("a .pi that is a link to elsewhere, or a file, is refused without a stack trace; nothing is written", async () => {
+    const root = emptyProject();
+    const elsewhere = tempDir();
+    symlinkSync(elsewhere, join(root, "project", ".pi"));
+    expect(await eject(root, "date")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `error ${root}/project/.pi [unsafe-target] a symbolic link, not a folder: nothing is written through it\nsysprompt: nothing was written: fix the files above first (a project's files are never written through a link)\n`,
+    });
+    expect(readdirSync(elsewhere)).toEqual([]);
+
+    const other = emptyProject();
+    writeFileSync(join(other, "project", ".pi"), "a file\n");
+    expect(await eject(other, "date")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `error ${other}/project/.pi [unsafe-target] a regular file, not a folder: nothing is written through it\nsysprompt: nothing was written: fix the files above first (a project's files are never written through a link)\n`,
+    });
+    expect(readFileSync(join(other, "project", ".pi"), "utf8")).toBe("a file\n");
   });
 
   it("--force replaces an existing file", async () => {
@@ -172,11 +217,12 @@ describe("sysprompt eject", () => {
     expect(await eject(root, "cwd")).toEqual({
       code: 1,
       stdout: "exists .pi/sections/cwd.md (left alone; --force replaces it)\n",
-      stderr: "",
+      stderr:
+        "sysprompt: nothing was written: a section and its variants are copied together or not at all; pass --force to replace the file above, or leave its section out\n",
     });
   });
 
-  it("--json prints the folder, what was written and what was left alone", async () => {
+  it("--json prints the folder, what was written (nothing, when a file exists) and what was left alone", async () => {
     const root = emptyProject();
     mkdirSync(projectSections(root), { recursive: true });
     writeFileSync(join(projectSections(root), "date.md"), "Mine.\n");
@@ -189,7 +235,7 @@ describe("sysprompt eject", () => {
     expect([code, stderr]).toEqual([1, ""]);
     expect(JSON.parse(stdout)).toEqual({
       dir: projectSections(root),
-      written: [entry("cwd")],
+      written: [],
       skipped: [entry("date")],
       diagnostics: [],
     });

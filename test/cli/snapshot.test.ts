@@ -36,7 +36,8 @@ async function snapshot(
       stderr += text;
     },
     cwd,
-    env: more.env ?? {},
+    // Sandboxes go to a temp cache, not beside the fixtures (home is cwd/no-home).
+    env: { XDG_CACHE_HOME: CACHE, ...more.env },
     home: join(cwd, "no-home"),
     isTTY: more.isTTY ?? false,
   });
@@ -49,6 +50,9 @@ function copyBasic(...sub: string[]): string {
   cpSync(BASIC, dir, { recursive: true });
   return dir;
 }
+
+/** Where the sandboxes of this file's runs are made. */
+const CACHE = tempDir();
 
 const summary = (text: string) => `sysprompt snapshot: ${text}\n`;
 
@@ -182,7 +186,7 @@ describe("sysprompt snapshot", () => {
       ],
       [
         "cwd: /abs\n",
-        'cwd: "/abs" must be relative to the scenario\'s folder (an absolute or ~ path differs from machine to machine)',
+        'cwd: "/abs" must be relative to the scenario\'s folder (an absolute or ~ path differs from machine to machine, and a scenario reads nothing outside its folder)',
       ],
       [
         "model: m\ncwd: nowhere\n",

@@ -18,7 +18,8 @@ export interface EjectFlags {
 
 /**
  * `sysprompt eject NAME…|--all`: copies builtin sections for editing and says
- * what it wrote. Exit 1 when a file existed and was left alone (no --force).
+ * what it wrote. All or nothing: exit 1, with nothing written, when a file
+ * existed (no --force) or a target is refused (a link, or not a file).
  */
 export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo): Promise<number> {
   const named = names.length > 0;
@@ -36,7 +37,8 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
   if (flags.user) options.user = true;
   if (flags.force) options.force = true;
   const result = await ejectSections(options);
-  const code = result.skipped.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  const refused = result.diagnostics.some((d) => d.level === "error");
+  const code = result.skipped.length > 0 || refused ? EXIT_PROBLEMS : EXIT_OK;
   if (flags.json) {
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return code;
@@ -52,5 +54,14 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
     io.stdout(`${paint.yellow("exists")} ${show(file.path)} (left alone; --force replaces it)\n`);
   }
   io.stderr(formatDiagnostics(result.diagnostics, paint.level));
+  if (result.written.length === 0 && refused) {
+    io.stderr(
+      "sysprompt: nothing was written: fix the files above first (a project's files are never written through a link)\n",
+    );
+  } else if (result.written.length === 0 && result.skipped.length > 0) {
+    io.stderr(
+      `sysprompt: nothing was written: a section and its variants are copied together or not at all; pass --force to replace the ${result.skipped.length === 1 ? "file" : "files"} above, or leave ${result.skipped.length === 1 ? "its section" : "their sections"} out\n`,
+    );
+  }
   return code;
 }

@@ -1,3 +1,7 @@
+import { homedir } from "node:os";
+import { isAbsolute, relative } from "node:path";
+import { resolveUserPath } from "../../_paths.js";
+import { UnsafePathError, writeIfChanged } from "../../_safe-write.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, exitCodeFor, UsageError } from "../io.js";
@@ -7,19 +11,48 @@ import { sectionDiagnostics, sectionStatus } from "./_section-status.js";
 export interface RenderCommandFlags extends RenderFlags {
   json?: boolean;
   section?: string;
+  /** `-o FILE`: what would go to stdout goes to FILE, written only when its bytes change. */
+  output?: string;
 }
 
 /**
  * `sysprompt render`: the prompt on stdout, diagnostics on stderr. With
  * `--section NAME`, that section only, with only its diagnostics; when it is
  * not in the prompt, the reason (disabled, replaced, failed, rendered empty).
- * An unknown name is a usage error.
+ * An unknown name is a usage error. With `-o FILE`, what would go to stdout
+ * is written to FILE instead, only when its bytes change (so a watcher of it
+ * does not fire for nothing), never through a link.
  */
 export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promise<number> {
+  if (flags.output === undefined) return renderTo(flags, io, io.stdout);
+  const path = resolveUserPath(flags.output, io.cwd, io.home ?? homedir());
+  let text = "";
+  const code = await renderTo(flags, io, (chunk) => {
+    text += chunk;
+  });
+  // Nothing to write (a section that is not in the prompt): the file is left as it is.
+  if (text === "") return code;
+  try {
+    // Inside the working folder (a repository), no folder on the way may be a link either.
+    const inCwd = !relative(io.cwd, path).startsWith("..") && !isAbsolute(relative(io.cwd, path));
+    const outcome = await writeIfChanged(path, text, inCwd ? { within: io.cwd } : {});
+    io.stderr(`sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${flags.output}\n`);
+  } catch (error) {
+    if (error instanceof UnsafePathError) throw new UsageError(`--output: ${error.message}`);
+    throw error;
+  }
+  return code;
+}
+
+async function renderTo(
+  flags: RenderCommandFlags,
+  io: CliIo,
+  stdout: (text: string) => void,
+): Promise<number> {
   const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
   const result = renderPrepared(prepared);
   if (flags.section === undefined) {
-    io.stdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${result.text}\n`);
+    stdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${result.text}\n`);
     if (!flags.json) io.stderr(formatDiagnostics(result.diagnostics));
     return exitCodeFor(result.diagnostics, flags.strict);
   }
@@ -32,8 +65,8 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   }
   const section = result.sections.find((s) => s.name === name) ?? null;
   const diagnostics = sectionDiagnostics(name, prepared, result);
-  if (flags.json) io.stdout(`${JSON.stringify(section, null, 2)}\n`);
-  else if (section) io.stdout(`${section.text}\n`);
+  if (flags.json) stdout(`${JSON.stringify(section, null, 2)}\n`);
+  else if (section) stdout(`${section.text}\n`);
   // Under --json a rendered section carries no diagnostics, as for the whole result.
   if (!flags.json || !section) io.stderr(formatDiagnostics(diagnostics));
   if (reason) io.stderr(`sysprompt: ${reason}\n`);

@@ -1,5 +1,7 @@
+import { homedir } from "node:os";
 import { isAbsolute, relative } from "node:path";
 import { resolveUserPath } from "../../_paths.js";
+import { defaultSandboxParent } from "../../author/_sandbox.js";
 import { runSnapshots } from "../../author/snapshot.js";
 import type { GoldenFile, ScenarioOutcome, SnapshotReport } from "../../author/types.js";
 import { type Palette, paletteFor } from "../colors.js";
@@ -25,7 +27,10 @@ export async function snapshotCommand(
   io: CliIo,
 ): Promise<number> {
   const target = resolveUserPath(dir ?? DEFAULT_SNAPSHOT_DIR, io.cwd, io.home ?? io.cwd);
-  const report = await runSnapshots(target, { update: flags.update === true });
+  const report = await runSnapshots(target, {
+    update: flags.update === true,
+    sandboxDir: defaultSandboxParent(io.env, io.home ?? homedir()),
+  });
   const code = report.ok ? EXIT_OK : EXIT_PROBLEMS;
   if (flags.json) {
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
@@ -57,10 +62,14 @@ const LABEL: Record<ScenarioOutcome["status"], string> = {
 function formatOutcome(s: ScenarioOutcome, paint: Palette, show: (p: string) => string): string {
   const colorOf = { pass: paint.green, updated: paint.cyan, drift: paint.red }[s.status as string];
   const label = (colorOf ?? paint.red)(LABEL[s.status]);
-  if (s.error) {
-    const { path, line, column, message } = s.error;
-    const where = line === undefined ? show(path) : `${show(path)}:${line}:${column}`;
-    return `${label} ${s.name}  ${where}: ${message}\n`;
+  if (s.errors) {
+    const lines = s.errors.map(({ path, line, column, message }) => {
+      const where = line === undefined ? show(path) : `${show(path)}:${line}:${column}`;
+      return `${where}: ${message}`;
+    });
+    // One problem on the scenario's line; several each on its own line below it.
+    if (lines.length === 1) return `${label} ${s.name}  ${lines[0]}\n`;
+    return `${label} ${s.name}\n${lines.map((l) => `  ${l}\n`).join("")}`;
   }
   let out = `${label} ${s.name}\n`;
   for (const file of s.files.filter((f) => f.status !== "same")) {

@@ -1,0 +1,384 @@
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { link, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { SyspromptError } from "./types.js";
+
+/**
+ * Writing a file whose path a repository may control (a golden file, an
+ * ejected section, `render -o`) without ever writing through a link.
+ *
+ * - The target must be missing or a regular file: a symbolic link, a folder,
+ *   a FIFO, a socket or a device there is refused (`UnsafePathError`), and so
+ *   is a link or a non-folder among the folders from `within` down to it.
+ * - The bytes go to a fresh temporary file beside the target (created with
+ *   O_EXCL, which refuses a link in its place), which is then renamed over the
+ *   target: a rename replaces a link, it never follows it, and a reader sees
+ *   the old file or the new one, never half of one.
+ * - With `exclusive`, the temporary file is hard-linked to the target instead,
+ *   which fails if anything appeared there since it was checked.
+ *
+ * - {@link readFileNoFollow} is the read twin: a regular file or nothing, capped.
+ *
+ * Nothing here prints; every refusal is an `UnsafePathError` naming the path.
+ */
+
+/** Options of {@link writeFileNoFollow} and {@link writeIfChanged}. */
+export interface SafeWriteOptions {
+  /**
+   * A folder trusted as it is (the project's root, the scenarios' folder; it
+   * may itself be reached through a link, and is created when missing). Every
+   * folder below it down to the target's must be a real folder, not a link;
+   * missing ones are created. Default: only the target's own folder is
+   * checked (with lstat), and it must exist.
+   */
+  within?: string;
+  /** Fail (code `target-exists`) when the target exists. Default: false: it is replaced. */
+  exclusive?: boolean;
+}
+
+/** What a write did. */
+export type WriteOutcome = "written" | "unchanged";
+
+/**
+ * A target that cannot be written safely. `path` is the offending entry (the
+ * target, or the folder on its way that is a link); `reason` the problem
+ * without the path.
+ */
+export class UnsafePathError extends SyspromptError {
+  constructor(
+    code: "unsafe-target" | "target-exists" | "write-failed" | "unreadable" | "too-large",
+    readonly path: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, `${path}: ${reason}`, options);
+    this.name = "UnsafePathError";
+  }
+}
+
+/** What a `lstat` says an entry is, in words for a message (`undefined`: missing). */
+export type EntryKind = "file" | "folder" | "link" | "fifo" | "socket" | "device" | "missing";
+
+export async function entryKind(path: string): Promise<EntryKind> {
+  try {
+    const s = await lstat(path);
+    if (s.isSymbolicLink()) return "link";
+    if (s.isFile()) return "file";
+    if (s.isDirectory()) return "folder";
+    if (s.isFIFO()) return "fifo";
+    if (s.isSocket()) return "socket";
+    return "device";
+  } catch (error) {
+    if (isCode(error, "ENOENT")) return "missing";
+    throw error;
+  }
+}
+
+/** How an entry that is not a regular file is named in a message. */
+export const KIND_WORDS: Record<Exclude<EntryKind, "missing">, string> = {
+  file: "a regular file",
+  link: "a symbolic link",
+  folder: "a folder",
+  fifo: "a FIFO",
+  socket: "a socket",
+  device: "a device",
+};
+
+/**
+ * Why `path` cannot be written safely, or `undefined` when it can: what
+ * {@link writeFileNoFollow} would refuse, checked without writing. Use it to
+ * check every target of a batch before writing any.
+ */
+export async function writeProblem(
+  path: string,
+  options: Pick<SafeWriteOptions, "within"> = {},
+): Promise<UnsafePathError | undefined> {
+  const target = resolve(path);
+  if (options.within !== undefined) {
+    const base = await kindFollowed(options.within);
+    if (base !== "folder" && base !== "missing") {
+      return new UnsafePathError(
+        "unsafe-target",
+        resolve(options.within),
+        `${KIND_WORDS[base]}, not a folder`,
+      );
+    }
+  }
+  for (const folder of foldersOnTheWay(target, options.within)) {
+    const kind = await kindOrError(folder);
+    if (kind instanceof UnsafePathError) return kind;
+    if (kind === "missing") {
+      if (options.within === undefined) {
+        return new UnsafePathError("unsafe-target", folder, "there is no such folder");
+      }
+      return undefined; // it and what is below it will be created
+    }
+    if (kind !== "folder") {
+      return new UnsafePathError(
+        "unsafe-target",
+        folder,
+        `${KIND_WORDS[kind]}, not a folder: nothing is written through it`,
+      );
+    }
+  }
+  const kind = await kindOrError(target);
+  if (kind instanceof UnsafePathError) return kind;
+  if (kind === "file" || kind === "missing") return undefined;
+  return new UnsafePathError(
+    "unsafe-target",
+    target,
+    `${KIND_WORDS[kind]}, not a regular file: it is not written${kind === "link" ? " through" : ""}`,
+  );
+}
+
+/**
+ * Writes `data` to `path` by a temporary file and a rename, never following a
+ * link (see the module comment).
+ *
+ * @throws UnsafePathError when the target or a folder on its way is not what
+ * it must be, or the write fails.
+ */
+export async function writeFileNoFollow(
+  path: string,
+  data: string | Uint8Array,
+  options: SafeWriteOptions = {},
+): Promise<void> {
+  const target = resolve(path);
+  const problem = await writeProblem(target, options);
+  if (problem) throw problem;
+  if (options.within !== undefined) await makeFolders(target, options.within);
+  const folder = dirname(target);
+  const expected = await realpath(folder);
+  const temp = join(
+    folder,
+    `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
+  );
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+    await handle.writeFile(data);
+    await handle.close();
+    handle = undefined;
+    // Checked again right before the swap: a folder replaced by a link meanwhile is refused.
+    const again = await writeProblem(target, options);
+    if (again) throw again;
+    if ((await realpath(folder)) !== expected) {
+      throw new UnsafePathError("unsafe-target", folder, "the folder changed while it was written");
+    }
+    if (options.exclusive) {
+      await link(temp, target).catch((error: unknown) => {
+        if (isCode(error, "EEXIST")) {
+          throw new UnsafePathError("target-exists", target, "already exists; it is left alone");
+        }
+        throw error;
+      });
+      await unlink(temp);
+    } else {
+      await rename(temp, target);
+    }
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    if (error instanceof UnsafePathError) throw error;
+    throw new UnsafePathError("write-failed", target, `cannot write it: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * {@link writeFileNoFollow}, but only when the file does not already hold
+ * exactly `data`: an unchanged file is not touched (its mtime stays, so a
+ * watcher of it does not fire).
+ *
+ * @throws UnsafePathError as writeFileNoFollow.
+ */
+export async function writeIfChanged(
+  path: string,
+  data: string | Uint8Array,
+  options: SafeWriteOptions = {},
+): Promise<WriteOutcome> {
+  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  const target = resolve(path);
+  const problem = await writeProblem(target, options);
+  if (problem) throw problem;
+  if ((await sameBytes(target, bytes)) && !options.exclusive) return "unchanged";
+  await writeFileNoFollow(target, bytes, options);
+  return "written";
+}
+
+/**
+ * Removes the regular file `path` (a link or anything else there is refused).
+ *
+ * @throws UnsafePathError
+ */
+export async function removeFileNoFollow(
+  path: string,
+  options: Pick<SafeWriteOptions, "within"> = {},
+): Promise<void> {
+  const target = resolve(path);
+  const problem = await writeProblem(target, options);
+  if (problem) throw problem;
+  try {
+    await unlink(target);
+  } catch (error) {
+    if (isCode(error, "ENOENT")) return;
+    throw new UnsafePathError("write-failed", target, `cannot remove it: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * The bytes of the regular file `path`, or `null` when there is none: the
+ * read twin of {@link writeFileNoFollow}, for files a repository controls
+ * (goldens, scenario files). Nothing but a regular file is opened (a link, a
+ * folder, a FIFO, a socket or a device is refused, checked with lstat and
+ * again on the open handle, which is opened without following a link and
+ * without blocking), and never more than `maxBytes + 1` bytes are read.
+ *
+ * @throws UnsafePathError (`unsafe-target`, `too-large`, `write-failed` for a
+ * read error) naming the path.
+ */
+export async function readFileNoFollow(path: string, maxBytes: number): Promise<Buffer | null> {
+  const target = resolve(path);
+  const kind = await kindOrError(target);
+  if (kind instanceof UnsafePathError) throw kind;
+  if (kind === "missing") return null;
+  if (kind !== "file") {
+    throw new UnsafePathError(
+      "unsafe-target",
+      target,
+      `${KIND_WORDS[kind]}, not a regular file: it is not read`,
+    );
+  }
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const s = await handle.stat();
+    if (!s.isFile()) {
+      throw new UnsafePathError("unsafe-target", target, "not a regular file: it is not read");
+    }
+    const buffer = Buffer.alloc(Math.min(s.size, maxBytes) + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    if (filled > maxBytes) {
+      throw new UnsafePathError("too-large", target, `over ${maxBytes} bytes: it is not read`);
+    }
+    return buffer.subarray(0, filled);
+  } catch (error) {
+    if (error instanceof UnsafePathError) throw error;
+    if (isCode(error, "ENOENT")) return null;
+    if (isCode(error, "ELOOP")) {
+      throw new UnsafePathError(
+        "unsafe-target",
+        target,
+        "a symbolic link, not a regular file: it is not read",
+      );
+    }
+    throw new UnsafePathError("unreadable", target, `cannot read it: ${messageOf(error)}`, {
+      cause: error,
+    });
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** Whether the regular file `path` holds exactly `bytes`; reads at most one byte more than that. */
+async function sameBytes(path: string, bytes: Uint8Array): Promise<boolean> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const s = await handle.stat();
+    if (!s.isFile() || s.size !== bytes.length) return false;
+    const buffer = Buffer.alloc(bytes.length + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === bytes.length && Buffer.compare(buffer.subarray(0, filled), bytes) === 0;
+  } catch {
+    // Missing or unreadable: it is (re)written, and writeFileNoFollow reports a real problem.
+    return false;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** The folders from `within` (included) down to the target's own, or only the target's own. */
+function foldersOnTheWay(target: string, within: string | undefined): string[] {
+  const folder = dirname(target);
+  if (within === undefined) return [folder];
+  const base = resolve(within);
+  const rel = relative(base, folder);
+  if (rel.startsWith("..") || resolve(base, rel) !== folder) {
+    throw new SyspromptError("bad-option", `within: ${target} is not inside ${base}`);
+  }
+  const out: string[] = [];
+  let current = base;
+  for (const part of rel === "" ? [] : rel.split(sep)) {
+    current = join(current, part);
+    out.push(current);
+  }
+  return out;
+}
+
+/** Creates the missing folders below `within`, one at a time (never through a link). */
+async function makeFolders(target: string, within: string): Promise<void> {
+  await mkdir(within, { recursive: true });
+  for (const folder of foldersOnTheWay(target, within)) {
+    try {
+      await mkdir(folder);
+    } catch (error) {
+      if (!isCode(error, "EEXIST")) {
+        throw new UnsafePathError("write-failed", folder, `cannot create it: ${messageOf(error)}`, {
+          cause: error,
+        });
+      }
+    }
+    const kind = await entryKind(folder);
+    if (kind !== "folder") {
+      throw new UnsafePathError(
+        "unsafe-target",
+        folder,
+        `${kind === "missing" ? "gone" : KIND_WORDS[kind]}, not a folder: nothing is written through it`,
+      );
+    }
+  }
+}
+
+/** What `path` is after following links (the trusted `within` folder). */
+async function kindFollowed(path: string): Promise<EntryKind> {
+  try {
+    const s = await stat(path);
+    return s.isDirectory() ? "folder" : s.isFile() ? "file" : "device";
+  } catch (error) {
+    if (isCode(error, "ENOENT")) return "missing";
+    return "device";
+  }
+}
+
+async function kindOrError(path: string): Promise<EntryKind | UnsafePathError> {
+  try {
+    return await entryKind(path);
+  } catch (error) {
+    return new UnsafePathError("unsafe-target", path, `cannot look at it: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+function isCode(error: unknown, code: string): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === code;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

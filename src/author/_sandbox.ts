@@ -1,0 +1,239 @@
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { lstat, mkdir, open, readdir, readlink, realpath, rm, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { basename, join } from "node:path";
+import { KIND_WORDS } from "../_safe-write.js";
+import { SyspromptError } from "../types.js";
+
+/** Folders not copied with a scenario's folder: never fixtures, possibly huge. */
+const NOT_COPIED = new Set([".git", "node_modules"]);
+
+/** A scenario folder holds fixtures: more entries than this is a mistake (a whole repository). */
+export const MAX_SCENARIO_ENTRIES = 10_000;
+
+/** Nor more bytes than this, all files together. */
+export const MAX_SCENARIO_BYTES = 64 * 1024 * 1024;
+
+/** Problems listed for one folder before the rest are summed up. */
+const MAX_LISTED = 20;
+
+/**
+ * A scenario's folder copied into a fresh folder, and an empty home beside
+ * it. Scenarios render from the copy, never in place: context files are
+ * searched in every folder above cwd and skills up to the git root, so in
+ * place a repository's own AGENTS.md (and its location) would end up in the
+ * golden. The render is kept from looking above `root` (`ceilingDir`).
+ */
+export interface Sandbox {
+  root: string;
+  /** The copy of the scenario's folder; keeps the folder's name. */
+  copy: string;
+  /** The empty home of scenarios that set none. */
+  home: string;
+}
+
+/** Something in a scenario folder that is not copied: a link, a special file, too much. */
+export interface SandboxProblem {
+  path: string;
+  reason: string;
+}
+
+/** The folder sandboxes are made in: `$XDG_CACHE_HOME/sysprompt/snapshots`, else `~/.cache/…`. */
+export function defaultSandboxParent(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+): string {
+  const xdg = env.XDG_CACHE_HOME;
+  // The XDG spec: a relative value is invalid and is ignored.
+  const cache = xdg?.startsWith("/") ? xdg : join(home, ".cache");
+  return join(cache, "sysprompt", "snapshots");
+}
+
+/**
+ * Copies `dir` into a fresh folder under `parent` (not a shared /tmp, whose
+ * AGENTS.md any local user can write). Only folders and regular files are
+ * copied: a symbolic link, a FIFO, a socket or a device is a problem at its
+ * path, as are more than {@link MAX_SCENARIO_ENTRIES} entries or
+ * {@link MAX_SCENARIO_BYTES} bytes. The names in `ownChecks` (the scenario
+ * files and goldens directly in `dir`) are copied when they are regular files
+ * and otherwise left out without a problem: each is refused with its own
+ * message where it is read. Sandboxes that a killed run left behind (their
+ * process is gone) are removed first.
+ */
+export async function makeSandbox(
+  dir: string,
+  parent: string,
+  ownChecks: ReadonlySet<string> = new Set(),
+): Promise<{ sandbox?: Sandbox; problems: SandboxProblem[] }> {
+  const name = `run-${hostTag()}-${process.pid}-${randomBytes(6).toString("hex")}`;
+  let root: string;
+  try {
+    await mkdir(parent, { recursive: true, mode: 0o700 });
+    await removeAbandoned(parent);
+    await mkdir(join(parent, name), { mode: 0o700 });
+    // The real path: on macOS the cache folder may be reached through a link.
+    root = await realpath(join(parent, name));
+  } catch (error) {
+    throw new SyspromptError(
+      "bad-environment",
+      `cannot make a sandbox for the scenarios in ${parent}: ${(error as Error).message}; set XDG_CACHE_HOME to a folder you can write`,
+      { cause: error },
+    );
+  }
+  const sandbox = { root, copy: join(root, "scenario", basename(dir)), home: join(root, "home") };
+  const budget = { entries: MAX_SCENARIO_ENTRIES, bytes: MAX_SCENARIO_BYTES };
+  const problems: SandboxProblem[] = [];
+  try {
+    await mkdir(join(root, "scenario"));
+    await mkdir(sandbox.home);
+    await copyFolder(dir, sandbox.copy, budget, problems, ownChecks);
+  } catch (error) {
+    await removeSandbox(sandbox);
+    throw error;
+  }
+  if (problems.length > 0) {
+    await removeSandbox(sandbox);
+    const extra = problems.length - MAX_LISTED;
+    const listed = problems.slice(0, MAX_LISTED);
+    if (extra > 0) listed.push({ path: dir, reason: `and ${extra} more such entries` });
+    return { problems: listed };
+  }
+  return { sandbox, problems };
+}
+
+export async function removeSandbox(sandbox: Sandbox): Promise<void> {
+  await rm(sandbox.root, { recursive: true, force: true });
+}
+
+/** This machine's name as a file name part: a home shared between machines has others' sandboxes. */
+function hostTag(): string {
+  return (
+    hostname()
+      .replace(/[^A-Za-z0-9]/g, "_")
+      .slice(0, 64) || "host"
+  );
+}
+
+/** Removes this machine's `run-<host>-<pid>-…` folders whose process no longer runs (a run killed mid-way). */
+async function removeAbandoned(parent: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(parent);
+  } catch {
+    // Unlistable: nothing to tidy; making the sandbox reports a real problem.
+    return;
+  }
+  for (const name of names) {
+    const match = /^run-(.+)-(\d+)-[0-9a-f]+$/.exec(name);
+    if (match?.[1] !== hostTag()) continue;
+    const pid = Number(match[2]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || isRunning(pid)) continue;
+    await rm(join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function copyFolder(
+  from: string,
+  to: string,
+  budget: { entries: number; bytes: number },
+  problems: SandboxProblem[],
+  ownChecks: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  let entries: string[];
+  try {
+    await mkdir(to);
+    entries = (await readdir(from)).sort();
+  } catch (error) {
+    problems.push({ path: from, reason: `cannot list it: ${(error as Error).message}` });
+    return;
+  }
+  for (const name of entries) {
+    if (NOT_COPIED.has(name)) continue;
+    const source = join(from, name);
+    if (--budget.entries < 0) {
+      if (budget.entries === -1) {
+        problems.push({
+          path: source,
+          reason: `the scenario folder has more than ${MAX_SCENARIO_ENTRIES} entries; keep only the fixtures in it`,
+        });
+      }
+      return;
+    }
+    const s = await lstat(source).catch(() => undefined);
+    if (s?.isDirectory()) {
+      await copyFolder(source, join(to, name), budget, problems);
+    } else if (s?.isFile()) {
+      await copyFile(source, join(to, name), budget, problems);
+    } else if (ownChecks.has(name)) {
+      // Not copied: where it is read, it gets its own refusal.
+    } else if (s?.isSymbolicLink()) {
+      const target = await readlink(source).catch(() => "?");
+      problems.push({
+        path: source,
+        reason: `${KIND_WORDS.link} (to ${JSON.stringify(target)}): a scenario folder holds only regular files and folders, so a fixture cannot lead outside it; put a copy of the file there instead`,
+      });
+    } else {
+      const kind = s?.isFIFO() ? "fifo" : s?.isSocket() ? "socket" : "device";
+      problems.push({
+        path: source,
+        reason: s
+          ? `${KIND_WORDS[kind]}: a scenario folder holds only regular files and folders`
+          : "gone while it was copied",
+      });
+    }
+  }
+}
+
+async function copyFile(
+  source: string,
+  target: string,
+  budget: { entries: number; bytes: number },
+  problems: SandboxProblem[],
+): Promise<void> {
+  if (budget.bytes < 0) return; // over the cap already, and said so
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    // No link followed and no wait on a FIFO swapped in after the lstat.
+    handle = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const s = await handle.stat();
+    if (!s.isFile()) {
+      problems.push({
+        path: source,
+        reason: "not a regular file: a scenario folder holds only regular files and folders",
+      });
+      return;
+    }
+    if (s.size > budget.bytes) {
+      problems.push({
+        path: source,
+        reason: `the scenario folder's files are over ${MAX_SCENARIO_BYTES} bytes together; keep only the fixtures in it`,
+      });
+      budget.bytes = -1;
+      return;
+    }
+    const bytes = Buffer.alloc(s.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    budget.bytes -= filled;
+    await writeFile(target, bytes.subarray(0, filled), { flag: "wx" });
+  } catch (error) {
+    problems.push({ path: source, reason: `cannot copy it: ${(error as Error).message}` });
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
