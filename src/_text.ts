@@ -52,6 +52,16 @@ export function escapeControls(text: string): string {
   return out + text.slice(from);
 }
 
+/**
+ * {@link escapeControls} for text that is one field of a line (a path, a
+ * message, a table cell): a line feed is escaped too (`\u000a`), since in a
+ * field it is not structure and could forge the next line of a report.
+ */
+export function escapeInline(text: string): string {
+  const escaped = escapeControls(text);
+  return escaped.includes("\n") ? escaped.replaceAll("\n", "\\u000a") : escaped;
+}
+
 const ELLIPSIS = "…";
 
 /**

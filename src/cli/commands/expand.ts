@@ -13,7 +13,7 @@ export async function expandCommand(
   const { templates, skills } = await loadResources(flags, io);
   const viaSkill = expandSkillCommand(text, skills.skills);
   const expanded = viaSkill !== text ? viaSkill : expandPromptTemplate(text, templates.templates);
-  io.stdout(expanded.endsWith("\n") ? expanded : `${expanded}\n`);
+  (io.product ?? io.stdout)(expanded.endsWith("\n") ? expanded : `${expanded}\n`);
   const diagnostics = [...templates.diagnostics, ...skills.diagnostics];
   io.stderr(formatDiagnostics(diagnostics));
   return exitCodeFor(diagnostics, flags.strict);

@@ -19,7 +19,8 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
   const result = renderPrepared(prepared);
   if (flags.section === undefined) {
-    io.stdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${result.text}\n`);
+    if (flags.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    else (io.product ?? io.stdout)(`${result.text}\n`);
     if (!flags.json) io.stderr(formatDiagnostics(result.diagnostics));
     return exitCodeFor(result.diagnostics, flags.strict);
   }
@@ -33,7 +34,7 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   const section = result.sections.find((s) => s.name === name) ?? null;
   const diagnostics = sectionDiagnostics(name, prepared, result);
   if (flags.json) io.stdout(`${JSON.stringify(section, null, 2)}\n`);
-  else if (section) io.stdout(`${section.text}\n`);
+  else if (section) (io.product ?? io.stdout)(`${section.text}\n`);
   // Under --json a rendered section carries no diagnostics, as for the whole result.
   if (!flags.json || !section) io.stderr(formatDiagnostics(diagnostics));
   if (reason) io.stderr(`sysprompt: ${reason}\n`);
