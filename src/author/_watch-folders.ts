@@ -37,9 +37,12 @@ export async function skillWatchFolders(
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const root of roots) {
+    // Never more queued than the cap leaves room for: a folder of a million
+    // sub-folders costs its one listing, not a million-entry queue.
     const queue = [root];
-    while (queue.length > 0) {
-      const dir = queue.shift() as string;
+    let cut = false;
+    for (let next = 0; next < queue.length; next++) {
+      const dir = queue[next] as string;
       let real: string;
       let entries: Dirent[];
       try {
@@ -51,13 +54,8 @@ export async function skillWatchFolders(
       }
       if (seen.has(real)) continue;
       if (folders.length >= cap) {
-        diagnostics.push({
-          level: "warning",
-          code: "watch-cap",
-          message: `watching ${cap} folders under the skill roots, the most watch does; changes in the other folders of this root are not seen until a change elsewhere re-renders`,
-          path: root,
-        });
-        return { folders, diagnostics };
+        cut = true;
+        break;
       }
       seen.add(real);
       folders.push(dir);
@@ -67,9 +65,22 @@ export async function skillWatchFolders(
         if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
         const path = join(dir, entry.name);
         if (entry.isDirectory() || (entry.isSymbolicLink() && (await kindOfPath(path)) === "dir")) {
+          if (folders.length + (queue.length - next - 1) >= cap) {
+            cut = true;
+            break;
+          }
           queue.push(path);
         }
       }
+    }
+    if (cut) {
+      diagnostics.push({
+        level: "warning",
+        code: "watch-cap",
+        message: `watching ${cap} folders under the skill roots, the most watch does; changes in the other folders of this root are not seen until a change elsewhere re-renders`,
+        path: root,
+      });
+      break;
     }
   }
   return { folders, diagnostics };

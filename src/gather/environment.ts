@@ -140,7 +140,8 @@ export async function detectEnvironment(
       ? await readGpuCache(cache.path, fingerprint)
       : undefined;
     if (!gpu) {
-      const exclude = await withProjectRoots(options.exclude ?? []);
+      // The process's own folder too: a PATH entry such as /proc/self/cwd/bin leads into it.
+      const exclude = await withProjectRoots([...(options.exclude ?? []), ...processFolder()]);
       const find = machine.findBinary
         ? (name: string) => machine.findBinary?.(name, exclude) ?? Promise.resolve(undefined)
         : (name: string) => findSystemBinary(name, env, { exclude, platform: machine.platform });
@@ -209,6 +210,15 @@ export function environmentStep(
     ])}`;
   }
   return step;
+}
+
+function processFolder(): string[] {
+  try {
+    return [process.cwd()];
+  } catch {
+    // Deleted under the process: no folder, so nothing in it to leave out.
+    return [];
+  }
 }
 
 /** Each folder and the project root above it (git's rule): all of it is the project's. */

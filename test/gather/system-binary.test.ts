@@ -95,3 +95,19 @@ describe("findSystemBinary", () => {
     await expect(findSystemBinary("", { PATH: "/usr/bin" })).rejects.toThrow(TypeError);
   });
 });
+
+describe("findSystemBinary and /proc/self/cwd", () => {
+  it("a PATH entry through /proc/self/cwd is inside the process's folder by real path", async () => {
+    const root = tempDir();
+    binary(join(root, "bin"), "lspci");
+    const saved = process.cwd();
+    process.chdir(root);
+    try {
+      const PATH = "/proc/self/cwd/bin";
+      expect(await findSystemBinary("lspci", { PATH }, { exclude: [root] })).toBeUndefined();
+      expect(await findSystemBinary("lspci", { PATH })).toBe("/proc/self/cwd/bin/lspci");
+    } finally {
+      process.chdir(saved);
+    }
+  });
+});
