@@ -8,10 +8,12 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { formatDiagnostics } from "../../src/cli/format.js";
 import { runProbe } from "../../src/gather/_probe.js";
 import { clearStepCache } from "../../src/gather/deadline.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { NOW, tempDir } from "../api/_helpers.js";
+import { diag, runCase } from "./_harness.js";
 
 // A hostile repository and the environment probes: what a project can plant
 // (an `lspci` in its folder, in its node_modules/.bin) never runs, whatever
@@ -143,5 +145,28 @@ describe("hostile-probe: the cache is where caches go, and nothing else is creat
     expect(result.diagnostics.map((d) => [d.level, d.code, d.path])).toEqual([
       ["info", "env-cache-unwritable", join(typo, "cache", "sysprompt-env.json")],
     ]);
+  });
+});
+
+describe("hostile-probe: text that reaches the terminal", () => {
+  it("an import token holding an OSC 52 clipboard write: one diagnostic, the render whole", async () => {
+    const token = "@./\u001b]52;c;ZXZpbA==\u0007.md";
+    const { bad } = await runCase({
+      name: "import-token-terminal-escape",
+      layout: [["project/app/AGENTS.md", `Read ${token} first.\n`]],
+      changed: ["project_context"],
+      expected: (root) => [
+        diag(
+          "warning",
+          "import-missing",
+          `${token}: no file at ${join(root, "project/app", token.slice(3))}; left as written`,
+          join(root, "project/app/AGENTS.md"),
+          1,
+          6,
+        ),
+      ],
+    });
+    // The library keeps the text as written; the CLI's output layer escapes it (test/cli/terminal-escapes.test.ts).
+    expect(formatDiagnostics(bad.result.diagnostics)).not.toContain("\u001b");
   });
 });
