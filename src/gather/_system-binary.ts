@@ -1,5 +1,5 @@
-import { realpath, stat } from "node:fs/promises";
 import { delimiter, isAbsolute, join, sep } from "node:path";
+import { realpath, stat } from "../_io.js";
 import { isWithin } from "./project-root.js";
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -94,8 +94,11 @@ function staticFacts(machine: Machine, env: Env): Facts {
 /**
  * The environment lines, in a fixed order: operating system, architecture,
  * CPU, GPU, terminal, time zone (each left out when unknown). Only what
- * `machine` offers is used. The GPU answer comes from the cache when it matches this machine, boot and version; otherwise the probe
- * runs and its answer — a GPU, "none", or "could not tell" — is cached.
+ * `machine` offers is used. The GPU answer comes from the cache when it
+ * matches this machine, boot and version; otherwise the probe runs (a system
+ * binary only, never one inside `exclude`, the project roots above them or
+ * the process's folder) and its answer — a GPU, "none", or "could not tell"
+ * — is cached.
  * `onProgress` sees the facts as they are learnt, for a late step's partial value.
  */
 export async function detectEnvironment(
