@@ -44,7 +44,7 @@ const OUR_COLOURS = new RegExp(`${String.fromCharCode(0x1b)}\\[(?:1|2|22|31|32|3
  * `escapeControls`), so no file can move the cursor, retitle the window or
  * write the clipboard. JSON passes unchanged in meaning (the escapes are
  * JSON's). The palette's own colour codes pass while colours are on; the
- * prompt itself goes out whole through `product`. The CLI applies this once,
+ * prompt itself goes out whole through `product`, unless stdout is a terminal. The CLI applies this once,
  * to the io every command gets.
  */
 export function terminalSafe(io: CliIo): CliIo {
@@ -54,7 +54,9 @@ export function terminalSafe(io: CliIo): CliIo {
     ...io,
     stdout: (text) => io.stdout(clean(text)),
     stderr: (text) => io.stderr(clean(text)),
-    product: io.product ?? io.stdout,
+    // The prompt goes on byte for byte into a pipe or a file; shown on a terminal it is a report too.
+    product:
+      io.product ?? (io.isTTY === true ? (text) => io.stdout(escapeControls(text)) : io.stdout),
   };
 }
 

@@ -23,7 +23,11 @@ export type ProbeResult =
 export type ProbeRunner = (
   command: string,
   args: readonly string[],
-  options: { timeoutMs: number },
+  options: {
+    timeoutMs: number;
+    /** Folders the project controls: their `PATH` entries are left out of the probe's own `PATH`. */
+    exclude?: readonly string[];
+  },
 ) => Promise<ProbeResult>;
 
 /** A probe's answer is a few lines; more than this is cut, not buffered without end. */
@@ -55,14 +59,13 @@ function killRunningProbes(): void {
 
 /**
  * The environment a probe runs with: this process's, with `PATH` cut to its
- * absolute entries, so that whatever the probe starts in turn is not found in
- * the folder it runs in either.
+ * absolute entries outside `exclude` and `node_modules`, so that whatever the
+ * probe starts in turn (git's helpers, a pager) is a system binary too.
  */
-function probeEnv(): NodeJS.ProcessEnv {
+function probeEnv(exclude: readonly string[]): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env)) {
-    if (key.toUpperCase() === "PATH") env[key] = systemPathEntries(process.env).join(delimiter);
-  }
+  const path = systemPathEntries(process.env, { exclude }).join(delimiter);
+  for (const key of Object.keys(env)) if (key.toUpperCase() === "PATH") env[key] = path;
   return env;
 }
 
@@ -77,7 +80,7 @@ function probeEnv(): NodeJS.ProcessEnv {
  * gathering deadline's timer does, up to the deadline, which is all a render
  * waits for anyway.
  */
-export const runProbe: ProbeRunner = async (command, args, { timeoutMs }) => {
+export const runProbe: ProbeRunner = async (command, args, { timeoutMs, exclude = [] }) => {
   if (!isAbsolute(command)) {
     throw new TypeError(
       `runProbe: "${command}" is not an absolute path; find it with findSystemBinary`,
@@ -94,7 +97,7 @@ export const runProbe: ProbeRunner = async (command, args, { timeoutMs }) => {
         detached: OWN_GROUP,
         // A neutral folder: what the probe reads relative to it is not the project's.
         cwd: parse(command).root,
-        env: probeEnv(),
+        env: probeEnv(exclude),
       });
     } catch {
       // spawn throws synchronously only for bad arguments (e.g. a NUL in a path).

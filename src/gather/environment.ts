@@ -8,6 +8,7 @@ import {
 } from "./_env-cache.js";
 import { formatGpuNames, type GpuAnswer, probeGpu } from "./_gpu.js";
 import type { Machine } from "./_machine.js";
+import type { ProbeRunner } from "./_probe.js";
 import { findSystemBinary } from "./_system-binary.js";
 import type { GatherStep } from "./deadline.js";
 import { findProjectRoot } from "./project-root.js";
@@ -148,7 +149,9 @@ export async function detectEnvironment(
       const find = machine.findBinary
         ? (name: string) => machine.findBinary?.(name, exclude) ?? Promise.resolve(undefined)
         : (name: string) => findSystemBinary(name, env, { exclude, platform: machine.platform });
-      gpu = await probeGpu(machine.platform, { run: machine.runProbe, find }, options.gpuTimeoutMs);
+      const runner = machine.runProbe;
+      const run: ProbeRunner = (command, args, o) => runner(command, args, { ...o, exclude });
+      gpu = await probeGpu(machine.platform, { run, find }, options.gpuTimeoutMs);
       if (cache) diagnostics.push(...(await writeGpuCache(cache, fingerprint, gpu)));
     }
     facts.gpu =

@@ -109,4 +109,30 @@ describe("every report the CLI prints is inert", () => {
     const ours = new RegExp(`${ESC}\\[(?:1|2|22|31|32|33|36|39)m`, "g");
     expect(active(stdout.replaceAll(ours, ""))).toEqual([]);
   });
+
+  it("the prompt goes out byte for byte into a pipe, and escaped on a terminal", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "project"), { recursive: true });
+    mkdirSync(join(root, "agent"), { recursive: true });
+    writeFileSync(join(root, "project", "AGENTS.md"), `Hello ${HOSTILE} there.\n`);
+    const renderTo = async (isTTY: boolean) => {
+      let stdout = "";
+      await run(["render", "--agent-dir", join(root, "agent"), "--now", "2026-01-15T10:00:00Z"], {
+        stdout: (t) => {
+          stdout += t;
+        },
+        stderr: () => undefined,
+        cwd: join(root, "project"),
+        env: {},
+        home: join(root, "home"),
+        isTTY,
+        machine: { platform: "linux", arch: "x64" },
+      });
+      return stdout;
+    };
+    expect(await renderTo(false)).toContain(`Hello ${HOSTILE} there.`);
+    const shown = await renderTo(true);
+    expect(shown).toContain(`Hello ${SHOWN} there.`);
+    expect(active(shown)).toEqual([]);
+  });
 });

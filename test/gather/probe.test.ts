@@ -60,6 +60,10 @@ describe("runProbe, the real probe runner", () => {
     try {
       const result = await runProbe(cmd, args, { timeoutMs: 10_000 });
       expect(result).toEqual({ status: "ok", stdout: JSON.stringify(["/", "/usr/bin:/bin"]) });
+      // The project's own absolute entries are left out too, so what the probe starts is a system binary.
+      process.env.PATH = "/work/p/bin:/usr/bin:/work/p/node_modules/.bin:/bin";
+      const confined = await runProbe(cmd, args, { timeoutMs: 10_000, exclude: ["/work/p"] });
+      expect(confined).toEqual({ status: "ok", stdout: JSON.stringify(["/", "/usr/bin:/bin"]) });
     } finally {
       process.env.PATH = saved;
     }
