@@ -64,8 +64,10 @@ export {
 export type { PreloadedSkill, SystemPromptOptions } from "./options.js";
 export {
   expandPromptTemplate,
+  expandPromptTemplateResult,
   loadPromptTemplates,
   loadPromptTemplatesSync,
+  MAX_EXPANDED_CHARS,
   parseCommandArgs,
   substituteArgs,
 } from "./prompt-templates/index.js";

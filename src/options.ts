@@ -111,7 +111,7 @@ export interface SystemPromptOptions {
   ceilingDir?: string;
   /**
    * The machine the environment section describes. Default: this one (OS
-   * release, /proc/cpuinfo, a GPU probe cached in `<agentDir>/cache/`). When
+   * release, /proc/cpuinfo, a GPU probe of system binaries only, cached in `$XDG_CACHE_HOME/sysprompt/` (else `~/.cache/sysprompt/`; `<agentDir>/cache/` when agentDir or `$SYSPROMPT_AGENT_DIR` is given)). When
    * given, it is the whole machine: facts it leaves out are not stated, and
    * without `readFile` / `runProbe` no file is read and no process started.
    */

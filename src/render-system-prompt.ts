@@ -10,7 +10,7 @@ import { realMachine } from "./gather/_machine.js";
 import type { TreeLine } from "./gather/_tree-layout.js";
 import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
-import { environmentStep } from "./gather/environment.js";
+import { envCacheLocation, environmentStep } from "./gather/environment.js";
 import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
 import { buildToolSnippets, parseToolDescriptions } from "./gather/tools.js";
 import { type BuiltWorkspaceTree, buildWorkspaceTree, treeDiagnostics } from "./gather/tree.js";
@@ -188,7 +188,12 @@ export async function preparePrompt(
     environmentStep({
       machine: options.machine ?? realMachine(),
       env,
-      agentDir,
+      cache: envCacheLocation({
+        agentDir: options.agentDir !== undefined || env.SYSPROMPT_AGENT_DIR ? agentDir : undefined,
+        env,
+        home,
+      }),
+      exclude: [cwd, ...roots],
       given: options.environment,
     }),
     keyed(

@@ -6,14 +6,16 @@ import { type NormalizedOptions, normalizeOptions, type SystemPromptOptions } fr
 import { planTemplateRoots } from "../prompt-templates/_locate.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
 import { skillRoots } from "../skills/index.js";
+import type { Diagnostic } from "../types.js";
+import { skillWatchFolders } from "./_watch-folders.js";
 
 /**
- * A folder to watch. `names`: only these entries of it matter (a context file
- * among other files, one imported file); undefined: every entry does.
+ * A folder to watch, never recursively (one watch each). `names`: only these
+ * entries of it matter (a context file among other files, one imported
+ * file); undefined: every entry does.
  */
 export interface WatchTarget {
   dir: string;
-  recursive: boolean;
   names?: ReadonlySet<string>;
 }
 
@@ -22,8 +24,9 @@ export interface WatchTarget {
  * `sections/` and `partials/` (SYSTEM, SYSTEM_TEMPLATE and APPEND files sit
  * in the layer folder), the files the systemPrompt / appendSystemPrompt
  * options named, the folders searched for context files (their context file
- * names only) and every imported file, the skill roots (when the render
- * listed skills), the working folder's top level (when it listed the
+ * names only) and every imported file, the folders of the skill roots down
+ * to each skill (when the render listed skills; see `skillWatchFolders` for
+ * the cap, whose warning comes back in `diagnostics`), the working folder's top level (when it listed the
  * workspace tree), and the slash-command template folders. A folder that does
  * not exist yet is watched through its nearest existing ancestor, for the
  * name that leads to it; the next render then watches the folder itself.
@@ -31,7 +34,7 @@ export interface WatchTarget {
 export async function watchTargets(
   options: SystemPromptOptions,
   prepared: PreparedPrompt,
-): Promise<WatchTarget[]> {
+): Promise<{ targets: WatchTarget[]; diagnostics: Diagnostic[] }> {
   const opts = await normalizeOptions(options);
   const wanted: WatchTarget[] = [];
   const layers = [opts.builtinDir, opts.agentDir, ...(opts.trusted ? [opts.projectDir] : [])];
@@ -41,7 +44,7 @@ export async function watchTargets(
   for (const path of await optionFiles(options, opts)) wanted.push(file(path));
   const contextNames = new Set(CONTEXT_FILE_NAMES);
   for (const dir of prepared.context.folders) {
-    wanted.push({ dir, recursive: false, names: contextNames });
+    wanted.push({ dir, names: contextNames });
   }
   for (const traced of prepared.context.files) {
     for (const path of traced.imports) wanted.push(file(path));
@@ -53,17 +56,21 @@ export async function watchTargets(
     projectTrusted: opts.trusted,
     projectDir: opts.projectDirName,
   };
+  const diagnostics: Diagnostic[] = [];
   if (ranStep(prepared, "skills")) {
     const paths = options.skillPaths ? [...options.skillPaths] : undefined;
-    for (const root of await skillRoots({ ...common, ...(paths ? { paths } : {}) })) {
-      wanted.push({ dir: root, recursive: true });
-    }
+    const roots = await skillRoots({ ...common, ...(paths ? { paths } : {}) });
+    const skills = await skillWatchFolders(roots);
+    for (const dir of skills.folders) wanted.push(folder(dir));
+    // A root that is not there yet is watched through the folder above it.
+    for (const root of roots) if (!skills.folders.includes(root)) wanted.push(folder(root));
+    diagnostics.push(...skills.diagnostics);
   }
   // The workspace tree lists the whole working folder; watching all of it
   // (node_modules, .git) would cost a watch per folder, so its top level only.
   if (ranStep(prepared, "tree")) wanted.push(folder(opts.cwd));
   for (const root of planTemplateRoots(common).roots) wanted.push(folder(root.path));
-  return Promise.all(wanted.map(existing));
+  return { targets: await Promise.all(wanted.map(existing)), diagnostics };
 }
 
 function ranStep(prepared: PreparedPrompt, name: string): boolean {
@@ -71,11 +78,11 @@ function ranStep(prepared: PreparedPrompt, name: string): boolean {
 }
 
 function folder(dir: string): WatchTarget {
-  return { dir, recursive: false };
+  return { dir };
 }
 
 function file(path: string): WatchTarget {
-  return { dir: dirname(path), recursive: false, names: new Set([basename(path)]) };
+  return { dir: dirname(path), names: new Set([basename(path)]) };
 }
 
 /** The files among the systemPrompt / appendSystemPrompt values (the rest is text). */
@@ -101,12 +108,12 @@ async function optionFiles(
 async function existing(target: WatchTarget): Promise<WatchTarget> {
   const kind = await kindOfPath(target.dir);
   if (kind === "dir") return target;
-  if (kind === "file") return { ...file(target.dir), recursive: false };
+  if (kind === "file") return file(target.dir);
   let child = target.dir;
   for (let dir = dirname(child); ; child = dir, dir = dirname(dir)) {
     if ((await kindOfPath(dir)) === "dir") {
-      return { dir, recursive: false, names: new Set([basename(child)]) };
+      return { dir, names: new Set([basename(child)]) };
     }
-    if (dirname(dir) === dir) return { dir, recursive: false, names: new Set([basename(child)]) };
+    if (dirname(dir) === dir) return { dir, names: new Set([basename(child)]) };
   }
 }

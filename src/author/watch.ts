@@ -43,7 +43,7 @@ export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHook
   let running: Promise<void> | undefined;
   let again = false;
 
-  updateWatchers(previous.targets);
+  previous.diagnostics.push(...updateWatchers(previous.targets).problems);
   onRender({
     count,
     changed: [],
@@ -68,9 +68,15 @@ export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHook
 
   /**
    * Watches what `targets` names and stops watching what it no longer does.
-   * True when it started watching a folder it did not watch before.
+   * `added`: it started watching a folder it did not watch before.
+   * `problems`: folders the system would not watch (out of inotify watches,
+   * of file descriptors), each a warning: a folder is never left out in silence.
    */
-  function updateWatchers(targets: readonly WatchTarget[]): boolean {
+  function updateWatchers(targets: readonly WatchTarget[]): {
+    added: boolean;
+    problems: Diagnostic[];
+  } {
+    const problems: Diagnostic[] = [];
     const next = mergeTargets(targets);
     for (const [key, entry] of watchers) {
       if (!next.has(key)) {
@@ -86,7 +92,7 @@ export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHook
         continue;
       }
       try {
-        const watcher = watch(target.dir, { recursive: target.recursive }, (_event, name) =>
+        const watcher = watch(target.dir, (_event, name) =>
           onEvent(key, name === null ? null : String(name)),
         );
         // A folder removed while watched: the next render watches what is there then.
@@ -97,17 +103,20 @@ export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHook
         });
         watchers.set(key, { watcher, target });
         added = true;
-      } catch {
-        // Gone between listing and watching; the next render sees what is there.
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // Gone between listing and watching: the next render sees what is there.
+        if (code === "ENOENT" || code === "ENOTDIR") continue;
+        problems.push(watchRefused(target.dir, error, code));
       }
     }
-    return added;
+    return { added, problems };
   }
 
   function onEvent(key: string, name: string | null) {
     const target = watchers.get(key)?.target;
     if (!target) return;
-    // Names are entries of a non-recursive folder; a recursive one reports every path.
+    // Names are entries of the folder (no watch is recursive).
     if (name !== null && target.names && !target.names.has(name)) return;
     schedule(name === null ? target.dir : join(target.dir, name));
   }
@@ -131,7 +140,9 @@ export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHook
       if (signal.aborted) return;
       // A folder that appeared (a new `.pi/sections/`) may have got its files
       // before it was watched: one more look, reported only if it finds a change.
-      if (updateWatchers(next.targets)) schedule(null);
+      const watched = updateWatchers(next.targets);
+      next.diagnostics.push(...watched.problems);
+      if (watched.added) schedule(null);
       const changes = diffSections(previous.result.sections, next.result.sections);
       const sameProblems =
         JSON.stringify(next.diagnostics) === JSON.stringify(previous.diagnostics);
@@ -184,7 +195,7 @@ async function renderOnce(options: SystemPromptOptions) {
   const result = renderPrepared(prepared);
   const ms = Math.round((performance.now() - started) * 10) / 10;
   const { cwd, agentDir, home } = resolveCommonPaths(options);
-  const [templates, targets] = await Promise.all([
+  const [templates, watched] = await Promise.all([
     loadPromptTemplates({
       cwd,
       agentDir,
@@ -194,7 +205,12 @@ async function renderOnce(options: SystemPromptOptions) {
     }),
     watchTargets(options, prepared),
   ]);
-  const diagnostics: Diagnostic[] = [...result.diagnostics, ...templates.diagnostics];
+  const diagnostics: Diagnostic[] = [
+    ...result.diagnostics,
+    ...templates.diagnostics,
+    ...watched.diagnostics,
+  ];
+  const { targets } = watched;
   return { result, prepared, diagnostics, ms, targets } satisfies {
     result: RenderResult;
     prepared: PreparedPrompt;
@@ -204,11 +220,28 @@ async function renderOnce(options: SystemPromptOptions) {
   };
 }
 
-/** One watcher per folder and mode; their names merge (a target that wants every entry wins). */
+/** A folder the system would not watch: which, why, and what to do about it. */
+function watchRefused(dir: string, error: unknown, code: string | undefined): Diagnostic {
+  const why = error instanceof Error ? error.message : String(error);
+  const hint =
+    code === "ENOSPC"
+      ? "; the user's inotify watches are used up (raise fs.inotify.max_user_watches, or close other watchers)"
+      : code === "EMFILE"
+        ? "; too many open files"
+        : "";
+  return {
+    level: "warning",
+    code: "watch-refused",
+    message: `cannot watch this folder (${why})${hint}; changes in it are not seen`,
+    path: dir,
+  };
+}
+
+/** One watcher per folder; their names merge (a target that wants every entry wins). */
 function mergeTargets(targets: readonly WatchTarget[]): Map<string, WatchTarget> {
   const names = new Map<string, { target: WatchTarget; names: Set<string> | "all" }>();
   for (const target of targets) {
-    const key = `${target.recursive ? "r" : "-"}${target.dir}`;
+    const key = target.dir;
     const seen = names.get(key);
     const wanted = target.names ? new Set(target.names) : "all";
     if (!seen) names.set(key, { target, names: wanted });
@@ -220,7 +253,6 @@ function mergeTargets(targets: readonly WatchTarget[]): Map<string, WatchTarget>
   for (const [key, { target, names: n }] of names) {
     merged.set(key, {
       dir: target.dir,
-      recursive: target.recursive,
       ...(n === "all" ? {} : { names: n }),
     });
   }

@@ -1,7 +1,7 @@
 import pc from "picocolors";
 import type { DiagnosticLevel } from "../types.js";
 import type { LevelPainter } from "./format.js";
-import type { CliIo } from "./io.js";
+import { type CliIo, colorsOn } from "./io.js";
 
 /** The colours a command may use; every one is the identity when colours are off. */
 export interface Palette {
@@ -21,8 +21,7 @@ export interface Palette {
  * report import this file, so `render` never loads picocolors.
  */
 export function paletteFor(io: Pick<CliIo, "isTTY" | "env">): Palette {
-  const noColor = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "";
-  const c = pc.createColors(io.isTTY === true && !noColor);
+  const c = pc.createColors(colorsOn(io));
   const byLevel: Record<DiagnosticLevel, (text: string) => string> = {
     error: c.red,
     warning: c.yellow,

@@ -1,3 +1,4 @@
+import { escapeInline } from "../_text.js";
 import type { Diagnostic, DiagnosticLevel } from "../types.js";
 
 /** Paints a diagnostic's level (see `colors.ts`); the identity when colours are off. */
@@ -5,7 +6,12 @@ export type LevelPainter = (level: DiagnosticLevel, text: string) => string;
 
 const plain: LevelPainter = (_level, text) => text;
 
-/** `warning path:3:5 [code] message`, one per line, in the order found. */
+/**
+ * `warning path:3:5 [code] message`, one per line, in the order found. Path,
+ * code and message are written with their control characters (line feeds
+ * too) as visible escapes: a message may quote a repository's text, and a
+ * file name may hold anything but `/`.
+ */
 export function formatDiagnostics(
   diagnostics: readonly Diagnostic[],
   paint: LevelPainter = plain,
@@ -13,15 +19,16 @@ export function formatDiagnostics(
   return diagnostics
     .map((d) => {
       const where = d.path
-        ? ` ${d.path}${d.line !== undefined ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}` : ""}`
+        ? ` ${escapeInline(d.path)}${d.line !== undefined ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}` : ""}`
         : "";
-      return `${paint(d.level, d.level)}${where} [${d.code}] ${d.message}\n`;
+      return `${paint(d.level, d.level)}${where} [${escapeInline(d.code)}] ${escapeInline(d.message)}\n`;
     })
     .join("");
 }
 
-/** Left-aligned columns separated by two spaces. */
-export function formatTable(rows: readonly (readonly string[])[]): string {
+/** Left-aligned columns separated by two spaces; control characters in a cell are escaped. */
+export function formatTable(table: readonly (readonly string[])[]): string {
+  const rows = table.map((row) => row.map(escapeInline));
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => {

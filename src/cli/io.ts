@@ -1,3 +1,4 @@
+import { escapeControls } from "../_text.js";
 import type { Machine } from "../gather/_machine.js";
 import type { Diagnostic } from "../types.js";
 
@@ -15,6 +16,58 @@ export interface CliIo {
   machine?: Machine;
   /** Stops `sysprompt watch` and `sysprompt serve` when it aborts. Default: Ctrl-C (SIGINT). */
   signal?: AbortSignal;
+  /**
+   * Standard output as it is, for the one thing printed byte for byte: the
+   * prompt (`render`, `render --section`) and an expanded template
+   * (`expand`). Set by {@link terminalSafe}; everything else goes to `stdout`.
+   */
+  product?: (text: string) => void;
+}
+
+/** Colours are on for a terminal, unless `NO_COLOR` is set to anything but "" (https://no-color.org). */
+export function colorsOn(io: Pick<CliIo, "isTTY" | "env">): boolean {
+  const noColor = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "";
+  return io.isTTY === true && !noColor;
+}
+
+/**
+ * The colour codes the palette (picocolors) writes: bold, dim and their end;
+ * red, green, yellow, cyan and the end of a colour. The only escape sequences
+ * that pass {@link terminalSafe}, and only while colours are on.
+ */
+const OUR_COLOURS = new RegExp(`${String.fromCharCode(0x1b)}\\[(?:1|2|22|31|32|33|36|39)m`, "g");
+
+/**
+ * `io` with both streams made safe for a terminal: every control character
+ * in what a command prints — a path, a name, a quoted line of a repository's
+ * file, a diff of a prompt — is written as a visible `\uXXXX` escape (see
+ * `escapeControls`), so no file can move the cursor, retitle the window or
+ * write the clipboard. JSON passes unchanged in meaning (the escapes are
+ * JSON's). The palette's own colour codes pass while colours are on; the
+ * prompt itself goes out whole through `product`, unless stdout is a terminal. The CLI applies this once,
+ * to the io every command gets.
+ */
+export function terminalSafe(io: CliIo): CliIo {
+  const colours = colorsOn(io);
+  const clean = (text: string) => (colours ? keepColours(text) : escapeControls(text));
+  return {
+    ...io,
+    stdout: (text) => io.stdout(clean(text)),
+    stderr: (text) => io.stderr(clean(text)),
+    // The prompt goes on byte for byte into a pipe or a file; shown on a terminal it is a report too.
+    product:
+      io.product ?? (io.isTTY === true ? (text) => io.stdout(escapeControls(text)) : io.stdout),
+  };
+}
+
+function keepColours(text: string): string {
+  let out = "";
+  let from = 0;
+  for (const match of text.matchAll(OUR_COLOURS)) {
+    out += escapeControls(text.slice(from, match.index)) + match[0];
+    from = match.index + match[0].length;
+  }
+  return out + escapeControls(text.slice(from));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { SyspromptError } from "../types.js";
 import { VERSION } from "../version.js";
-import { type CliIo, EXIT_OK, EXIT_USAGE, UsageError } from "./io.js";
+import { type CliIo, EXIT_OK, EXIT_USAGE, terminalSafe, UsageError } from "./io.js";
 import { collect } from "./options.js";
 
 const STRICT = "exit 1 when an error-level diagnostic was reported";
@@ -10,7 +10,9 @@ const STRICT = "exit 1 when an error-level diagnostic was reported";
  * Runs the CLI on `argv` (without `node` and the script) and returns the exit
  * code. Only this folder writes output; the caller sets the process exit code.
  */
-export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+export async function run(argv: readonly string[], given: CliIo): Promise<number> {
+  // Once, for every command: nothing a repository wrote reaches the terminal as a control character.
+  const io = terminalSafe(given);
   let code = EXIT_OK;
   const program = new Command("sysprompt")
     .description("Build a coding agent's system prompt from Markdown section templates.")

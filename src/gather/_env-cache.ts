@@ -1,22 +1,49 @@
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { readTextFile } from "../_fs.js";
 import type { Diagnostic } from "../types.js";
 import { VERSION } from "../version.js";
-import type { GpuAnswer } from "./_gpu.js";
+import { cleanGpuNames, type GpuAnswer } from "./_gpu.js";
 
 /**
  * Bumped when the probe commands or their parsing change, so an answer written
  * by older code is not trusted. The package version is part of the key too.
+ * 2: probes run only system binaries, so an answer a project's `lspci` gave
+ * under format 1 is dropped.
  */
-const PROBE_FORMAT = 1;
+const PROBE_FORMAT = 2;
 
 /** The key a cached answer must match, field for field. */
 export const GPU_CACHE_VERSION = `gpu-probe/${PROBE_FORMAT} sysprompt/${VERSION}`;
 
-/** `<agentDir>/cache/sysprompt-env.json`. */
-export function envCachePath(agentDir: string): string {
-  return join(agentDir, "cache", "sysprompt-env.json");
+/**
+ * Where the environment cache lives. `parents`: whether the folders above the
+ * file may be created; false for a file in the agent dir, which is never
+ * created (only its `cache/` folder is).
+ */
+export interface EnvCacheLocation {
+  path: string;
+  parents: boolean;
+}
+
+/**
+ * The cache file: `<agentDir>/cache/sysprompt-env.json` when the user named an
+ * agent dir (`agentDir` here is that explicit one, or undefined), else
+ * `$XDG_CACHE_HOME/sysprompt/env.json` when that is an absolute path (the XDG
+ * spec ignores a relative one), else `~/.cache/sysprompt/env.json`. A render
+ * on a machine without pi creates no `~/.pi`.
+ */
+export function envCacheLocation(options: {
+  agentDir?: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+}): EnvCacheLocation {
+  if (options.agentDir !== undefined) {
+    return { path: join(options.agentDir, "cache", "sysprompt-env.json"), parents: false };
+  }
+  const xdg = options.env.XDG_CACHE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(options.home, ".cache");
+  return { path: join(base, "sysprompt", "env.json"), parents: true };
 }
 
 /**
@@ -79,7 +106,9 @@ function validAnswer(gpu: unknown): GpuAnswer | undefined {
     g.names.length > 0 &&
     g.names.every((n) => typeof n === "string")
   ) {
-    return { status: "found", names: [...(g.names as string[])] };
+    // Cleaned again: a file in the user's cache is still only a cache.
+    const names = cleanGpuNames(g.names as string[]);
+    return names.length > 0 ? { status: "found", names } : undefined;
   }
   return undefined;
 }
@@ -90,14 +119,16 @@ function validAnswer(gpu: unknown): GpuAnswer | undefined {
  * costs only a probe next time: an `info` diagnostic, never an exception.
  */
 export async function writeGpuCache(
-  path: string,
+  location: EnvCacheLocation,
   machine: MachineFingerprint,
   gpu: GpuAnswer,
 ): Promise<Diagnostic[]> {
+  const { path } = location;
   const file: EnvCacheFile = { version: GPU_CACHE_VERSION, machine, gpu };
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    await mkdir(dirname(path), { recursive: true });
+    if (location.parents) await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    else await mkdirOne(dirname(path));
     await writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, { flag: "wx" });
     await rename(temp, path);
     return [];
@@ -111,5 +142,15 @@ export async function writeGpuCache(
         path,
       },
     ];
+  }
+}
+
+/** `dir` itself, not its parents: a missing agent dir stays missing (ENOENT). */
+async function mkdirOne(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { mode: 0o700 });
+  } catch (error) {
+    // There already: a file in its place fails at the write, with its own message.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
 }

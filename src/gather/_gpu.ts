@@ -1,4 +1,5 @@
-import type { ProbeRunner } from "./_machine.js";
+import { cleanLine } from "../_text.js";
+import type { ProbeResult, ProbeRunner } from "./_probe.js";
 
 /**
  * What the GPU probe found. `unknown`: the probe could not tell (its command
@@ -9,6 +10,18 @@ export type GpuAnswer =
   | { status: "found"; names: string[] }
   | { status: "none" }
   | { status: "unknown" };
+
+/** Adapter names are short; a longer one is cut (a probe's output is shown to the model). */
+export const MAX_GPU_NAME_CHARS = 120;
+
+/** More adapters than this are not listed: a machine has a few; a probe that says more is not one. */
+export const MAX_GPU_NAMES = 8;
+
+/** How a probe is run: its binary found by name, then run by absolute path. */
+export interface ProbeTools {
+  run: ProbeRunner;
+  find: (name: string) => Promise<string | undefined>;
+}
 
 /** A healthy probe answers in well under a second; system_profiler and PowerShell are the slow ones. */
 export const GPU_PROBE_TIMEOUT_MS = 3000;
@@ -27,9 +40,17 @@ const DISPLAY_CLASSES = new Set([
  */
 export async function probeGpu(
   platform: string,
-  runProbe: ProbeRunner,
+  tools: ProbeTools,
   timeoutMs = GPU_PROBE_TIMEOUT_MS,
 ): Promise<GpuAnswer> {
+  const runProbe = async (
+    name: string,
+    args: readonly string[],
+    options: { timeoutMs: number },
+  ): Promise<ProbeResult> => {
+    const binary = await tools.find(name);
+    return binary === undefined ? { status: "missing" } : tools.run(binary, args, options);
+  };
   if (platform === "linux") {
     return answer(await runProbe("lspci", ["-mm"], { timeoutMs }), parseLspci);
   }
@@ -62,14 +83,26 @@ export async function probeGpu(
   return { status: "unknown" };
 }
 
-function answer(
-  result: Awaited<ReturnType<ProbeRunner>>,
-  parse: (stdout: string) => string[] | undefined,
-): GpuAnswer {
+function answer(result: ProbeResult, parse: (stdout: string) => string[] | undefined): GpuAnswer {
   if (result.status !== "ok") return { status: "unknown" };
-  const names = parse(result.stdout);
-  if (names === undefined) return { status: "unknown" };
-  return names.length > 0 ? { status: "found", names } : { status: "none" };
+  const parsed = parse(result.stdout);
+  if (parsed === undefined) return { status: "unknown" };
+  const names = cleanGpuNames(parsed);
+  if (names.length > 0) return { status: "found", names };
+  // Names that were nothing but control characters are not an answer.
+  return parsed.length === 0 ? { status: "none" } : { status: "unknown" };
+}
+
+/**
+ * What a probe printed, made fit to cache and show: each name one printable
+ * line of at most {@link MAX_GPU_NAME_CHARS}, empty ones dropped, at most
+ * {@link MAX_GPU_NAMES}. Applied to a fresh answer and to a cached one alike.
+ */
+export function cleanGpuNames(names: readonly string[]): string[] {
+  return names
+    .map((n) => cleanLine(n, MAX_GPU_NAME_CHARS))
+    .filter((n) => n !== "")
+    .slice(0, MAX_GPU_NAMES);
 }
 
 /**

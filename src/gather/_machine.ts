@@ -1,29 +1,9 @@
 import { readlinkSync } from "node:fs";
 import { cpus, hostname, release } from "node:os";
 import { readTextFile } from "../_fs.js";
-import { runProbe } from "./_probe.js";
+import { type ProbeRunner, runProbe } from "./_probe.js";
 
-/** What a probe command gave: its standard output, or why there is none. */
-export type ProbeResult =
-  | { status: "ok"; stdout: string }
-  /** The command does not exist on this machine. */
-  | { status: "missing" }
-  /** It ran and exited non-zero, or could not be started. */
-  | { status: "failed" }
-  /** It was still running at `timeoutMs` and was killed. */
-  | { status: "timeout" };
-
-/**
- * Runs `command args…` without a shell and resolves when it exits or is killed
- * at `timeoutMs`. Never rejects. The real one keeps no process alive: its
- * child, pipes and timer are unreferenced, and a child still running when the
- * process exits is killed.
- */
-export type ProbeRunner = (
-  command: string,
-  args: readonly string[],
-  options: { timeoutMs: number },
-) => Promise<ProbeResult>;
+export type { ProbeResult, ProbeRunner } from "./_probe.js";
 
 /**
  * The machine the environment section describes. Every field beyond
@@ -46,8 +26,15 @@ export interface Machine {
   readFile?: (path: string) => Promise<string>;
   /** CPU model on platforms without /proc/cpuinfo (macOS, Windows). */
   cpuModel?: () => string | undefined;
-  /** Runs the GPU probe (lspci, system_profiler, PowerShell). */
+  /** Runs the GPU probe (lspci, system_profiler, PowerShell), given its absolute path. */
   runProbe?: ProbeRunner;
+  /**
+   * Finds a probe's binary by name: an absolute path, or undefined when the
+   * machine has none. `exclude`: the folders the project controls. Default:
+   * `findSystemBinary` on the `PATH` of the render's environment variables
+   * (absolute entries only, nothing inside an excluded folder).
+   */
+  findBinary?: (name: string, exclude: readonly string[]) => Promise<string | undefined>;
 }
 
 /** System files are small; anything bigger is not what we are looking for. */

@@ -1,5 +1,34 @@
 import type { ChildProcess } from "node:child_process";
-import type { ProbeResult, ProbeRunner } from "./_machine.js";
+import { delimiter, isAbsolute, parse } from "node:path";
+import { systemPathEntries } from "./_system-binary.js";
+
+/** What a probe command gave: its standard output, or why there is none. */
+export type ProbeResult =
+  | { status: "ok"; stdout: string }
+  /** The command does not exist on this machine. */
+  | { status: "missing" }
+  /** It ran and exited non-zero, or could not be started. */
+  | { status: "failed" }
+  /** It was still running at `timeoutMs` and was killed. */
+  | { status: "timeout" };
+
+/**
+ * Runs the binary at the absolute path `command` with `args`, without a shell,
+ * and resolves when it exits or is killed at `timeoutMs`. Find the binary
+ * with {@link findSystemBinary} first: a runner never searches `PATH`. The
+ * real one ({@link runProbe}) keeps no process alive: its child, pipes and
+ * timer are unreferenced, and a child still running when the process exits
+ * is killed.
+ */
+export type ProbeRunner = (
+  command: string,
+  args: readonly string[],
+  options: {
+    timeoutMs: number;
+    /** Folders the project controls: their `PATH` entries are left out of the probe's own `PATH`. */
+    exclude?: readonly string[];
+  },
+) => Promise<ProbeResult>;
 
 /** A probe's answer is a few lines; more than this is cut, not buffered without end. */
 const MAX_PROBE_OUTPUT_BYTES = 256 * 1024;
@@ -29,15 +58,34 @@ function killRunningProbes(): void {
 }
 
 /**
- * The real {@link ProbeRunner}: no shell, stdin closed, stderr dropped, stdout
- * capped. Neither the child, its pipe nor the kill timer keeps the event loop
+ * The environment a probe runs with: this process's, with `PATH` cut to its
+ * absolute entries outside `exclude` and `node_modules`, so that whatever the
+ * probe starts in turn (git's helpers, a pager) is a system binary too.
+ */
+function probeEnv(exclude: readonly string[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  const path = systemPathEntries(process.env, { exclude }).join(delimiter);
+  for (const key of Object.keys(env)) if (key.toUpperCase() === "PATH") env[key] = path;
+  return env;
+}
+
+/**
+ * The real {@link ProbeRunner}: no shell, no `PATH` search (`command` must be
+ * an absolute path, else it rejects with a TypeError: that is a bug in the
+ * caller), the root of the binary's drive as working folder (never the
+ * project), stdin closed, stderr dropped, stdout capped. Neither the child, its pipe nor the kill timer keeps the event loop
  * alive, so a CLI that has printed exits at once; a probe still running then
  * is killed on the way out rather than left behind. The flip side: something
  * else must keep the process up while it is awaited — in a render, the
  * gathering deadline's timer does, up to the deadline, which is all a render
  * waits for anyway.
  */
-export const runProbe: ProbeRunner = async (command, args, { timeoutMs }) => {
+export const runProbe: ProbeRunner = async (command, args, { timeoutMs, exclude = [] }) => {
+  if (!isAbsolute(command)) {
+    throw new TypeError(
+      `runProbe: "${command}" is not an absolute path; find it with findSystemBinary`,
+    );
+  }
   // Loaded on first use: most renders take the GPU answer from the cache.
   const { spawn } = await import("node:child_process");
   return new Promise<ProbeResult>((resolve) => {
@@ -47,6 +95,9 @@ export const runProbe: ProbeRunner = async (command, args, { timeoutMs }) => {
         stdio: ["ignore", "pipe", "ignore"],
         windowsHide: true,
         detached: OWN_GROUP,
+        // A neutral folder: what the probe reads relative to it is not the project's.
+        cwd: parse(command).root,
+        env: probeEnv(exclude),
       });
     } catch {
       // spawn throws synchronously only for bad arguments (e.g. a NUL in a path).

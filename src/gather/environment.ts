@@ -1,16 +1,22 @@
 import type { EnvironmentEntry } from "../data.js";
 import type { Diagnostic } from "../types.js";
 import {
-  envCachePath,
+  type EnvCacheLocation,
   type MachineFingerprint,
   readGpuCache,
   writeGpuCache,
 } from "./_env-cache.js";
 import { formatGpuNames, type GpuAnswer, probeGpu } from "./_gpu.js";
 import type { Machine } from "./_machine.js";
+import type { ProbeRunner } from "./_probe.js";
+import { findSystemBinary } from "./_system-binary.js";
 import type { GatherStep } from "./deadline.js";
+import { findProjectRoot } from "./project-root.js";
 
-export type { Machine, ProbeResult, ProbeRunner } from "./_machine.js";
+export type { EnvCacheLocation } from "./_env-cache.js";
+export { envCacheLocation } from "./_env-cache.js";
+export type { Machine } from "./_machine.js";
+export type { ProbeResult, ProbeRunner } from "./_probe.js";
 
 const OS_NAMES: Record<string, string> = {
   linux: "Linux",
@@ -26,10 +32,15 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export interface EnvironmentOptions {
   machine: Machine;
-  /** Environment variables: the terminal and `TZ` come from here. */
+  /** Environment variables: the terminal, `TZ` and the `PATH` probes are found on come from here. */
   env: Env;
-  /** The GPU answer is cached in `<agentDir>/cache/`; without it nothing is cached. */
-  agentDir?: string;
+  /** Where the GPU answer is cached ({@link envCacheLocation}); without it nothing is cached. */
+  cache?: EnvCacheLocation;
+  /**
+   * Folders the project controls (cwd, its project root, workspace roots): no
+   * probe binary is taken from them, nor from a `PATH` entry inside them.
+   */
+  exclude?: readonly string[];
   /** How long the GPU probe may run before it is killed. Default: {@link GPU_PROBE_TIMEOUT_MS}. */
   gpuTimeoutMs?: number;
 }
@@ -84,9 +95,11 @@ function staticFacts(machine: Machine, env: Env): Facts {
 /**
  * The environment lines, in a fixed order: operating system, architecture,
  * CPU, GPU, terminal, time zone (each left out when unknown). Only what
- * `machine` offers is used. The GPU answer comes from the cache in the agent
- * dir when it matches this machine, boot and version; otherwise the probe
- * runs and its answer — a GPU, "none", or "could not tell" — is cached.
+ * `machine` offers is used. The GPU answer comes from the cache when it
+ * matches this machine, boot and version; otherwise the probe runs (a system
+ * binary only, never one inside `exclude`, the project roots above them or
+ * the process's folder) and its answer — a GPU, "none", or "could not tell"
+ * — is cached.
  * `onProgress` sees the facts as they are learnt, for a late step's partial value.
  */
 export async function detectEnvironment(
@@ -126,13 +139,20 @@ export async function detectEnvironment(
       release: machine.release ?? "",
       boot: bootId?.trim() ?? "",
     };
-    const cachePath = options.agentDir === undefined ? undefined : envCachePath(options.agentDir);
-    let gpu: GpuAnswer | undefined = cachePath
-      ? await readGpuCache(cachePath, fingerprint)
+    const { cache } = options;
+    let gpu: GpuAnswer | undefined = cache
+      ? await readGpuCache(cache.path, fingerprint)
       : undefined;
     if (!gpu) {
-      gpu = await probeGpu(machine.platform, machine.runProbe, options.gpuTimeoutMs);
-      if (cachePath) diagnostics.push(...(await writeGpuCache(cachePath, fingerprint, gpu)));
+      // The process's own folder too: a PATH entry such as /proc/self/cwd/bin leads into it.
+      const exclude = await withProjectRoots([...(options.exclude ?? []), ...processFolder()]);
+      const find = machine.findBinary
+        ? (name: string) => machine.findBinary?.(name, exclude) ?? Promise.resolve(undefined)
+        : (name: string) => findSystemBinary(name, env, { exclude, platform: machine.platform });
+      const runner = machine.runProbe;
+      const run: ProbeRunner = (command, args, o) => runner(command, args, { ...o, exclude });
+      gpu = await probeGpu(machine.platform, { run, find }, options.gpuTimeoutMs);
+      if (cache) diagnostics.push(...(await writeGpuCache(cache, fingerprint, gpu)));
     }
     facts.gpu =
       gpu.status === "found"
@@ -175,14 +195,18 @@ export function environmentStep(
     // The files it reads (/etc/os-release, the GPU cache) are checked on disk; these are the rest.
     inputs: {
       machine,
-      agentDir: options.agentDir,
+      cache: options.cache?.path,
+      exclude: options.exclude,
+      path: env.PATH,
       gpuTimeoutMs: options.gpuTimeoutMs,
       env: [...TERMINAL_VARS, "TZ"].map((name) => env[name]),
     },
   };
   if (machine.runProbe) {
     step.cacheKey = `environment\0${JSON.stringify([
-      options.agentDir ?? null,
+      options.cache?.path ?? null,
+      options.exclude ?? [],
+      env.PATH ?? null,
       machine.platform,
       machine.arch,
       machine.release ?? null,
@@ -192,6 +216,21 @@ export function environmentStep(
     ])}`;
   }
   return step;
+}
+
+function processFolder(): string[] {
+  try {
+    return [process.cwd()];
+  } catch {
+    // Deleted under the process: no folder, so nothing in it to leave out.
+    return [];
+  }
+}
+
+/** Each folder and the project root above it (git's rule): all of it is the project's. */
+async function withProjectRoots(folders: readonly string[]): Promise<string[]> {
+  const roots = await Promise.all(folders.map((f) => findProjectRoot(f)));
+  return [...new Set([...folders, ...roots])];
 }
 
 function osName(machine: Machine, detail: string | undefined): string {

@@ -1,5 +1,6 @@
+import type { Diagnostic } from "../types.js";
 import { ARGUMENT_WHITESPACE, parseCommandArgs } from "./args.js";
-import { substituteArgs } from "./substitute.js";
+import { MAX_EXPANDED_CHARS, substituteArgs } from "./substitute.js";
 import type { PromptTemplate } from "./types.js";
 
 /** A slash command split into its name and the raw text of its arguments. */
@@ -25,15 +26,42 @@ export function splitSlashCommand(text: string): SlashCommand | undefined {
  * Expands `/name args…` with the template called `name`: the arguments are
  * parsed with {@link parseCommandArgs} and substituted into its content with
  * {@link substituteArgs}. Any other text, and an unknown name, comes back
- * unchanged.
+ * unchanged; so does a command whose expansion would pass
+ * {@link MAX_EXPANDED_CHARS} ({@link expandPromptTemplateResult} says so).
  */
 export function expandPromptTemplate(
   text: string,
   templates: readonly Pick<PromptTemplate, "name" | "content">[],
 ): string {
+  return expandPromptTemplateResult(text, templates).text;
+}
+
+/**
+ * {@link expandPromptTemplate} with what went wrong: an expansion longer
+ * than `maxChars` (default {@link MAX_EXPANDED_CHARS}) is not made; the text
+ * comes back as typed, with an `expansion-too-large` error naming the
+ * template's file.
+ */
+export function expandPromptTemplateResult(
+  text: string,
+  templates: readonly (Pick<PromptTemplate, "name" | "content"> & { filePath?: string })[],
+  maxChars: number = MAX_EXPANDED_CHARS,
+): { text: string; diagnostics: Diagnostic[] } {
   const command = splitSlashCommand(text);
-  if (!command) return text;
+  if (!command) return { text, diagnostics: [] };
   const template = templates.find((candidate) => candidate.name === command.name);
-  if (!template) return text;
-  return substituteArgs(template.content, parseCommandArgs(command.argsText));
+  if (!template) return { text, diagnostics: [] };
+  const expanded = substituteArgs(template.content, parseCommandArgs(command.argsText), maxChars);
+  if (expanded !== undefined) return { text: expanded, diagnostics: [] };
+  return {
+    text,
+    diagnostics: [
+      {
+        level: "error",
+        code: "expansion-too-large",
+        message: `/${command.name} expands to more than ${maxChars} characters (its placeholders times the arguments); left unexpanded, shorten the arguments or the template`,
+        ...(template.filePath !== undefined ? { path: template.filePath } : {}),
+      },
+    ],
+  };
 }

@@ -1,5 +1,13 @@
 const ARGUMENT_SEPARATOR = " ";
 
+/**
+ * Most characters one expansion may have: 4 Mi, about a million tokens, far
+ * past any model's context. Without a bound, `$ARGUMENTS` repeated 100,000
+ * times with a 2 KB argument builds 650 MB, and with 20 KB ends in V8's
+ * string-length RangeError.
+ */
+export const MAX_EXPANDED_CHARS = 4 * 1024 * 1024;
+
 const OPEN_BRACE = 0x7b;
 const AT = 0x40;
 const COLON = 0x3a;
@@ -36,8 +44,15 @@ type Placeholder =
  *   0 counts as 1).
  *
  * Names are case-sensitive, there is no escape, and any other `$` text stays.
+ *
+ * Undefined when the result would be longer than `maxChars` (default
+ * {@link MAX_EXPANDED_CHARS}); the work stops there, so it costs at most that.
  */
-export function substituteArgs(content: string, args: readonly string[]): string {
+export function substituteArgs(
+  content: string,
+  args: readonly string[],
+  maxChars: number = MAX_EXPANDED_CHARS,
+): string | undefined {
   const all = args.join(ARGUMENT_SEPARATOR);
   const positional = (digits: string): string => {
     const index = Number(digits);
@@ -66,6 +81,13 @@ export function substituteArgs(content: string, args: readonly string[]): string
 
   const closingBrace = forwardIndexOf(content, "}");
   const parts: string[] = [];
+  let size = 0;
+  const push = (text: string): boolean => {
+    size += text.length;
+    if (size > maxChars) return false;
+    parts.push(text);
+    return true;
+  };
   let copied = 0;
   let at = content.indexOf("$");
   while (at >= 0) {
@@ -74,11 +96,11 @@ export function substituteArgs(content: string, args: readonly string[]): string
       at = content.indexOf("$", at + 1);
       continue;
     }
-    parts.push(content.slice(copied, at), valueFor(placeholder));
+    if (!push(content.slice(copied, at)) || !push(valueFor(placeholder))) return undefined;
     copied = placeholder.end;
     at = content.indexOf("$", copied);
   }
-  parts.push(content.slice(copied));
+  if (!push(content.slice(copied))) return undefined;
   return parts.join("");
 }
 

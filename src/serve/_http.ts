@@ -10,6 +10,8 @@ export interface Inspector {
   allowedHosts: ReadonlySet<string>;
   /** The latest view, as JSON. */
   view: () => string;
+  /** Whether another event stream may open (their number is capped). */
+  hasRoom: () => boolean;
   /** Streams every render to `res` (server-sent events), starting with the latest. */
   subscribe: (res: ServerResponse) => void;
   /** Re-renders with these switches; resolves to the new view's JSON, rejects when it cannot render. */
@@ -57,6 +59,15 @@ export function handleRequest(inspector: Inspector, req: IncomingMessage, res: S
       return send(res, 200, "application/json; charset=utf-8", inspector.view());
     case "/api/events":
       if (method !== "GET") return notAllowed(res, "GET");
+      if (!inspector.hasRoom()) {
+        res.setHeader("Retry-After", "5");
+        return send(
+          res,
+          503,
+          "text/plain; charset=utf-8",
+          "too many event streams open; close a tab of the inspector\n",
+        );
+      }
       res.writeHead(200, {
         ...COMMON_HEADERS,
         "Content-Type": "text/event-stream; charset=utf-8",

@@ -7,6 +7,7 @@ import { builtinPromptsDir } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
 import { TOKEN_ENCODING, tokenCounter } from "../tokens.js";
 import { type RenderResult, SyspromptError } from "../types.js";
+import { createEventClients } from "./_clients.js";
 import { handleRequest, type Inspector } from "./_http.js";
 import { loadPage } from "./_page.js";
 import { type SourceRender, watchRenders } from "./_source.js";
@@ -77,7 +78,7 @@ export async function servePrompt(options: SystemPromptOptions, hooks: ServeHook
   let renders = 0;
   let view: InspectorView | undefined;
   let viewJson = "";
-  const clients = new Set<ServerResponse>();
+  const clients = createEventClients();
 
   /** Renders with `next` and, once its first render is in, shows it and retires the previous source. */
   const startSource = (next: Switches, cause: RenderCause) =>
@@ -130,7 +131,7 @@ export async function servePrompt(options: SystemPromptOptions, hooks: ServeHook
     });
     if (!render.error) shown = render.result;
     viewJson = JSON.stringify(view);
-    for (const client of clients) client.write(`event: render\ndata: ${viewJson}\n\n`);
+    clients.broadcast(`event: render\ndata: ${viewJson}\n\n`);
   }
 
   const stopAll = async () => {
@@ -151,11 +152,8 @@ export async function servePrompt(options: SystemPromptOptions, hooks: ServeHook
     page,
     allowedHosts: new Set<string>(),
     view: () => viewJson,
-    subscribe: (res) => {
-      clients.add(res);
-      res.on("close", () => clients.delete(res));
-      res.write(`retry: 1000\n\nevent: render\ndata: ${viewJson}\n\n`);
-    },
+    hasRoom: () => clients.hasRoom(),
+    subscribe: (res) => clients.add(res, `retry: 1000\n\nevent: render\ndata: ${viewJson}\n\n`),
     switchOptions: (next) => {
       const run = switching.then(() => startSource(next, { kind: "options", files: [] }));
       switching = run.catch(() => undefined);
@@ -165,9 +163,7 @@ export async function servePrompt(options: SystemPromptOptions, hooks: ServeHook
   server.on("request", (req: IncomingMessage, res: ServerResponse) =>
     handleRequest(inspector, req, res),
   );
-  const keepAlive = setInterval(() => {
-    for (const client of clients) client.write(": keep-alive\n\n");
-  }, 15_000);
+  const keepAlive = setInterval(() => clients.keepAlive(), 15_000);
   keepAlive.unref();
 
   try {
@@ -194,8 +190,7 @@ export async function servePrompt(options: SystemPromptOptions, hooks: ServeHook
 
   if (!hooks.signal.aborted) await once(hooks.signal, "abort");
   clearInterval(keepAlive);
-  for (const client of clients) client.end();
-  clients.clear();
+  clients.closeAll();
   const closed = new Promise<void>((done) => server.close(() => done()));
   server.closeAllConnections();
   await Promise.all([closed, switching, stopAll()]);

@@ -1,8 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { envCachePath, GPU_CACHE_VERSION } from "../../src/gather/_env-cache.js";
-import type { Machine, ProbeResult, ProbeRunner } from "../../src/gather/_machine.js";
+import {
+  type EnvCacheLocation,
+  envCacheLocation,
+  GPU_CACHE_VERSION,
+} from "../../src/gather/_env-cache.js";
+import type { Machine } from "../../src/gather/_machine.js";
+import type { ProbeResult, ProbeRunner } from "../../src/gather/_probe.js";
 import { clearStepCache } from "../../src/gather/deadline.js";
 import {
   cpuModelFromCpuinfo,
@@ -49,7 +54,7 @@ function fakeProbes(answers: Record<string, ProbeResult | (() => Promise<ProbeRe
   const runProbe: ProbeRunner = async (command, args) => {
     const line = [command, ...args].join(" ");
     calls.push(line);
-    const answer = answers[command] ?? { status: "missing" };
+    const answer = answers[command.replace(/^.*[\\/]/, "")] ?? { status: "missing" };
     return typeof answer === "function" ? answer() : answer;
   };
   return { calls, runProbe };
@@ -68,9 +73,16 @@ function linuxMachine(runProbe: ProbeRunner, extra: Partial<Machine> = {}): Mach
       return text;
     },
     runProbe,
+    // Every probe binary is "there", in /usr/bin; whether it runs is the fake runner's answer.
+    findBinary: async (name) => `/usr/bin/${name}`,
     ...extra,
   };
 }
+
+/** The cache of an explicit agent dir: `<agentDir>/cache/sysprompt-env.json`. */
+const inAgentDir = (agentDir: string): EnvCacheLocation =>
+  envCacheLocation({ agentDir, env: {}, home: "/nonexistent" });
+const envCachePath = (agentDir: string) => inAgentDir(agentDir).path;
 
 const LINUX_ENTRIES = (gpu: string | undefined) => [
   { label: "Operating system", value: "Ubuntu 24.04.1 LTS, Linux 6.8.0-45-generic" },
@@ -132,7 +144,7 @@ describe("detectEnvironment on Linux", () => {
     const result = await detectEnvironment({
       machine: linuxMachine(probes.runProbe),
       env: TERMINAL_ENV,
-      agentDir: tempDir(),
+      cache: inAgentDir(tempDir()),
     });
     expect(result).toEqual({
       entries: LINUX_ENTRIES(
@@ -140,13 +152,17 @@ describe("detectEnvironment on Linux", () => {
       ),
       diagnostics: [],
     });
-    expect(probes.calls).toEqual(["lspci -mm"]);
+    expect(probes.calls).toEqual(["/usr/bin/lspci -mm"]);
   });
 
   it("caches the answer in <agentDir>/cache/sysprompt-env.json, keyed by version and machine", async () => {
     const agentDir = tempDir();
     const probes = fakeProbes({ lspci: { status: "ok", stdout: LSPCI } });
-    await detectEnvironment({ machine: linuxMachine(probes.runProbe), env: {}, agentDir });
+    await detectEnvironment({
+      machine: linuxMachine(probes.runProbe),
+      env: {},
+      cache: inAgentDir(agentDir),
+    });
     expect(JSON.parse(readFileSync(join(agentDir, "cache", "sysprompt-env.json"), "utf8"))).toEqual(
       {
         version: GPU_CACHE_VERSION,
@@ -174,15 +190,15 @@ describe("detectEnvironment on Linux", () => {
     const first = await detectEnvironment({
       machine: linuxMachine(probes.runProbe),
       env: TERMINAL_ENV,
-      agentDir,
+      cache: inAgentDir(agentDir),
     });
     const second = await detectEnvironment({
       machine: linuxMachine(probes.runProbe),
       env: TERMINAL_ENV,
-      agentDir,
+      cache: inAgentDir(agentDir),
     });
     expect(second).toEqual(first);
-    expect(probes.calls).toEqual(["lspci -mm"]);
+    expect(probes.calls).toEqual(["/usr/bin/lspci -mm"]);
   });
 
   it("no display device: GPU none, and that is cached too", async () => {
@@ -194,11 +210,11 @@ describe("detectEnvironment on Linux", () => {
       const result = await detectEnvironment({
         machine: linuxMachine(probes.runProbe),
         env: TERMINAL_ENV,
-        agentDir,
+        cache: inAgentDir(agentDir),
       });
       expect(result.entries).toEqual(LINUX_ENTRIES("none"));
     }
-    expect(probes.calls).toEqual(["lspci -mm"]);
+    expect(probes.calls).toEqual(["/usr/bin/lspci -mm"]);
   });
 
   it("a probe that could not tell (missing, failed, late) states no GPU line, and is cached", async () => {
@@ -209,11 +225,11 @@ describe("detectEnvironment on Linux", () => {
         const result = await detectEnvironment({
           machine: linuxMachine(probes.runProbe),
           env: TERMINAL_ENV,
-          agentDir,
+          cache: inAgentDir(agentDir),
         });
         expect(result).toEqual({ entries: LINUX_ENTRIES(undefined), diagnostics: [] });
       }
-      expect(probes.calls).toEqual(["lspci -mm"]);
+      expect(probes.calls).toEqual(["/usr/bin/lspci -mm"]);
     }
   });
 
@@ -240,7 +256,11 @@ describe("detectEnvironment on Linux", () => {
     };
     const probes = fakeProbes({ lspci: { status: "ok", stdout: LSPCI } });
     const detect = () =>
-      detectEnvironment({ machine: linuxMachine(probes.runProbe), env: {}, agentDir });
+      detectEnvironment({
+        machine: linuxMachine(probes.runProbe),
+        env: {},
+        cache: inAgentDir(agentDir),
+      });
 
     stale("gpu-probe/0 sysprompt/0.0.1", fingerprint.boot);
     expect((await detect()).entries.find((e) => e.label === "GPU")?.value).toBe(
@@ -248,7 +268,7 @@ describe("detectEnvironment on Linux", () => {
     );
     stale(GPU_CACHE_VERSION, "another-boot");
     await detect();
-    expect(probes.calls).toEqual(["lspci -mm", "lspci -mm"]);
+    expect(probes.calls).toEqual(["/usr/bin/lspci -mm", "/usr/bin/lspci -mm"]);
     // The control: the same file with this version and boot is used as it is.
     stale(GPU_CACHE_VERSION, fingerprint.boot);
     expect((await detect()).entries.find((e) => e.label === "GPU")?.value).toBe("Old GPU");
@@ -263,9 +283,9 @@ describe("detectEnvironment on Linux", () => {
     const result = await detectEnvironment({
       machine: linuxMachine(probes.runProbe),
       env: {},
-      agentDir,
+      cache: inAgentDir(agentDir),
     });
-    expect([result.diagnostics, probes.calls]).toEqual([[], ["lspci -mm"]]);
+    expect([result.diagnostics, probes.calls]).toEqual([[], ["/usr/bin/lspci -mm"]]);
   });
 
   it("an unwritable cache folder costs a probe next time and an info diagnostic, never a crash", async () => {
@@ -274,7 +294,11 @@ describe("detectEnvironment on Linux", () => {
     writeFileSync(join(agentDir, "cache"), "not a folder");
     const probes = fakeProbes({ lspci: { status: "ok", stdout: LSPCI } });
     const detect = () =>
-      detectEnvironment({ machine: linuxMachine(probes.runProbe), env: TERMINAL_ENV, agentDir });
+      detectEnvironment({
+        machine: linuxMachine(probes.runProbe),
+        env: TERMINAL_ENV,
+        cache: inAgentDir(agentDir),
+      });
     const first = await detect();
     expect(first.entries).toEqual(
       LINUX_ENTRIES(
@@ -288,7 +312,7 @@ describe("detectEnvironment on Linux", () => {
       /^cannot cache the GPU probe's answer \(.*\); it runs again next time$/,
     );
     await detect();
-    expect(probes.calls).toEqual(["lspci -mm", "lspci -mm"]);
+    expect(probes.calls).toEqual(["/usr/bin/lspci -mm", "/usr/bin/lspci -mm"]);
   });
 
   it("unreadable system files leave their facts out", async () => {
@@ -298,7 +322,7 @@ describe("detectEnvironment on Linux", () => {
         readFile: () => Promise.reject(new Error("EACCES")),
       }),
       env: {},
-      agentDir: tempDir(),
+      cache: inAgentDir(tempDir()),
     });
     expect(result.entries).toEqual([
       { label: "Operating system", value: "Linux 6.8.0-45-generic" },
@@ -337,9 +361,10 @@ describe("detectEnvironment on macOS and Windows", () => {
         },
         cpuModel: () => "Apple M2 Pro",
         runProbe: probes.runProbe,
+        findBinary: async (name) => `/usr/sbin/${name}`,
       },
       env: { TERM_PROGRAM: "Apple_Terminal", TERM: "xterm-256color", TZ: "America/New_York" },
-      agentDir: tempDir(),
+      cache: inAgentDir(tempDir()),
     });
     expect(result.entries).toEqual([
       { label: "Operating system", value: "macOS 14.4.1" },
@@ -349,7 +374,7 @@ describe("detectEnvironment on macOS and Windows", () => {
       { label: "Terminal", value: "Apple_Terminal (xterm-256color)" },
       { label: "Time zone", value: "America/New_York" },
     ]);
-    expect(probes.calls).toEqual(["system_profiler -json SPDisplaysDataType"]);
+    expect(probes.calls).toEqual(["/usr/sbin/system_profiler -json SPDisplaysDataType"]);
   });
 
   it("macOS without the plist says which kernel it is", () => {
@@ -374,9 +399,10 @@ describe("detectEnvironment on macOS and Windows", () => {
         release: "10.0.22631",
         cpuModel: () => "AMD Ryzen 9 5950X 16-Core Processor            ",
         runProbe: probes.runProbe,
+        findBinary: async (name) => `C:\\Windows\\System32\\${name}`,
       },
       env: { WT_SESSION: "a1b2" },
-      agentDir: tempDir(),
+      cache: inAgentDir(tempDir()),
     });
     expect(result.entries).toEqual([
       { label: "Operating system", value: "Windows 10.0.22631" },
@@ -386,8 +412,8 @@ describe("detectEnvironment on macOS and Windows", () => {
       { label: "Terminal", value: "Windows Terminal" },
     ]);
     expect(probes.calls).toEqual([
-      "powershell.exe -NoProfile -NonInteractive -Command Get-CimInstance Win32_VideoController | ForEach-Object { $_.Name }",
-      "wmic path win32_VideoController get Name",
+      "C:\\Windows\\System32\\powershell.exe -NoProfile -NonInteractive -Command Get-CimInstance Win32_VideoController | ForEach-Object { $_.Name }",
+      "C:\\Windows\\System32\\wmic path win32_VideoController get Name",
     ]);
   });
 });
@@ -489,7 +515,7 @@ describe("the environment section", () => {
         "</environment>",
       ].join("\n"),
     );
-    expect(probes.calls).toEqual(["lspci -mm"]);
+    expect(probes.calls).toEqual(["/usr/bin/lspci -mm"]);
   });
 
   it("a late GPU probe: the static part now, one warning; the late answer serves the next render without a second probe", async () => {
@@ -531,6 +557,6 @@ describe("the environment section", () => {
     expect(section(next)).toContain(
       "- GPU: Intel Corporation UHD Graphics 620; NVIDIA Corporation GP108M [GeForce MX150]",
     );
-    expect(probes.calls).toEqual(["lspci -mm"]);
+    expect(probes.calls).toEqual(["/usr/bin/lspci -mm"]);
   });
 });

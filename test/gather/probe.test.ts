@@ -22,7 +22,9 @@ describe("runProbe, the real probe runner", () => {
   it("a non-zero exit is failed; a command that does not exist is missing", async () => {
     const [cmd, args] = node("process.stdout.write('partial'); process.exit(3)");
     expect(await runProbe(cmd, args, { timeoutMs: 10_000 })).toEqual({ status: "failed" });
-    expect(await runProbe("sysprompt-no-such-probe", [], { timeoutMs: 10_000 })).toEqual({
+    expect(
+      await runProbe("/nonexistent/sysprompt-no-such-probe", [], { timeoutMs: 10_000 }),
+    ).toEqual({
       status: "missing",
     });
   });
@@ -33,12 +35,37 @@ describe("runProbe, the real probe runner", () => {
     // wait for the pipe to close, and killing the group stops the sleep too.
     const script = `echo $$ > ${join(dir, "sh.pid")}; sleep 30 & echo $! > ${join(dir, "sleep.pid")}; wait`;
     const started = performance.now();
-    const result = await runProbe("sh", ["-c", script], { timeoutMs: 200 });
+    const result = await runProbe("/bin/sh", ["-c", script], { timeoutMs: 200 });
     const elapsed = performance.now() - started;
     expect(result).toEqual({ status: "timeout" });
     expect(elapsed).toBeGreaterThanOrEqual(190);
     expect(elapsed).toBeLessThan(200 + SLACK_MS);
     const pids = ["sh.pid", "sleep.pid"].map((f) => Number(readFileSync(join(dir, f), "utf8")));
     for (const pid of pids) expect(await stopsWithin(pid, SLACK_MS)).toBe(true);
+  });
+
+  it("runs only an absolute path: a bare name is a caller's bug, never a PATH search", async () => {
+    await expect(runProbe("lspci", ["-mm"], { timeoutMs: 1000 })).rejects.toThrow(
+      'runProbe: "lspci" is not an absolute path; find it with findSystemBinary',
+    );
+    await expect(runProbe("./lspci", [], { timeoutMs: 1000 })).rejects.toThrow(TypeError);
+  });
+
+  it("runs in a neutral folder, the root, with only the absolute PATH entries", async () => {
+    const [cmd, args] = node(
+      "process.stdout.write(JSON.stringify([process.cwd(), process.env.PATH]))",
+    );
+    const saved = process.env.PATH;
+    process.env.PATH = `/usr/bin::node_modules/.bin:.:/bin`;
+    try {
+      const result = await runProbe(cmd, args, { timeoutMs: 10_000 });
+      expect(result).toEqual({ status: "ok", stdout: JSON.stringify(["/", "/usr/bin:/bin"]) });
+      // The project's own absolute entries are left out too, so what the probe starts is a system binary.
+      process.env.PATH = "/work/p/bin:/usr/bin:/work/p/node_modules/.bin:/bin";
+      const confined = await runProbe(cmd, args, { timeoutMs: 10_000, exclude: ["/work/p"] });
+      expect(confined).toEqual({ status: "ok", stdout: JSON.stringify(["/", "/usr/bin:/bin"]) });
+    } finally {
+      process.env.PATH = saved;
+    }
   });
 });

@@ -53,10 +53,11 @@ describe("substituteArgs", () => {
         // then swapped for the values: the same text only if no value was
         // read as a placeholder.
         const standIn = (i: number) => (args[i] === "" ? "" : `\u0001${i}\u0002`);
-        let expected = substituteArgs(
-          text,
-          args.map((_, i) => standIn(i)),
-        );
+        let expected =
+          substituteArgs(
+            text,
+            args.map((_, i) => standIn(i)),
+          ) ?? "";
         args.forEach((arg, i) => {
           // A function, so that "$$" or "$&" in a value is not read as a replacement pattern.
           if (arg !== "") expected = expected.replaceAll(standIn(i), () => arg);

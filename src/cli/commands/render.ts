@@ -24,7 +24,7 @@ export interface RenderCommandFlags extends RenderFlags {
  * does not fire for nothing), never through a link.
  */
 export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promise<number> {
-  if (flags.output === undefined) return renderTo(flags, io, io.stdout);
+  if (flags.output === undefined) return renderTo(flags, io, io.product ?? io.stdout);
   const path = resolveUserPath(flags.output, io.cwd, io.home ?? homedir());
   let text = "";
   const code = await renderTo(flags, io, (chunk) => {

@@ -1,0 +1,86 @@
+/**
+ * True for a character a terminal may act on rather than show: a C0 control
+ * but tab and line feed, DEL, a C1 control (U+0080–U+009F: an 8-bit CSI is
+ * U+009B), a bidirectional override or isolate that reorders what is shown
+ * ("Trojan Source"), or the Unicode line and paragraph separators.
+ */
+function isActive(code: number): boolean {
+  return (
+    (code < 0x20 && code !== 0x09 && code !== 0x0a) ||
+    (code >= 0x7f && code <= 0x9f) ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069) ||
+    code === 0x2028 ||
+    code === 0x2029
+  );
+}
+
+/** Also kept out of one line: tab and line feed, zero-width characters, a BOM. */
+function breaksALine(code: number): boolean {
+  return (
+    isActive(code) ||
+    code === 0x09 ||
+    code === 0x0a ||
+    (code >= 0x200b && code <= 0x200f) ||
+    code === 0xfeff
+  );
+}
+
+/** Whether `text` holds anything {@link escapeControls} would change: most text does not. */
+function hasActive(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (isActive(text.charCodeAt(i))) return true;
+  return false;
+}
+
+/**
+ * `text` with every character a terminal could act on written as a visible
+ * `\uXXXX` escape (ESC is `\u001b`); tab and line feed stay, since they are
+ * the structure of a report. The escape is JSON's own, so JSON text passed
+ * through this parses to the same value. Linear; text without such a
+ * character is returned as it is.
+ */
+export function escapeControls(text: string): string {
+  if (!hasActive(text)) return text;
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (!isActive(code)) continue;
+    out += `${text.slice(from, i)}\\u${code.toString(16).padStart(4, "0")}`;
+    from = i + 1;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * {@link escapeControls} for text that is one field of a line (a path, a
+ * message, a table cell): a line feed is escaped too (`\u000a`), since in a
+ * field it is not structure and could forge the next line of a report.
+ */
+export function escapeInline(text: string): string {
+  const escaped = escapeControls(text);
+  return escaped.includes("\n") ? escaped.replaceAll("\n", "\\u000a") : escaped;
+}
+
+const ELLIPSIS = "…";
+
+/**
+ * One printable line of at most `max` characters: controls, separators and
+ * invisible format characters become spaces, runs of white space one space,
+ * the ends trimmed; a longer line is cut with "…". For text a program printed
+ * (a probe's output) that is shown or cached as a fact. A surrogate pair is
+ * never split.
+ */
+export function cleanLine(text: string, max: number): string {
+  let spaced = "";
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    spaced += breaksALine(code) ? " " : text[i];
+  }
+  const line = spaced.replace(/\s+/g, " ").trim();
+  if (line.length <= max) return line;
+  let end = max - ELLIPSIS.length;
+  const code = line.charCodeAt(end);
+  if (code >= 0xdc00 && code <= 0xdfff) end--;
+  return `${line.slice(0, end).trimEnd()}${ELLIPSIS}`;
+}

@@ -1,0 +1,127 @@
+import { delimiter, isAbsolute, join, sep } from "node:path";
+import { realpath, stat } from "../_io.js";
+import { isWithin } from "./project-root.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface FindSystemBinaryOptions {
+  /**
+   * Folders a binary may not come from, nor a `PATH` entry lie in: the working
+   * folder, the project root, the workspace roots — everything a repository
+   * controls. Compared as given and by real path.
+   */
+  exclude?: readonly string[];
+  /** Default: `process.platform`. */
+  platform?: string;
+}
+
+/** `PATH` (`Path` on Windows, where the name is case-insensitive). */
+function pathVariable(env: Env): string {
+  if (env.PATH !== undefined) return env.PATH;
+  const key = Object.keys(env).find((k) => k.toUpperCase() === "PATH");
+  return key === undefined ? "" : (env[key] ?? "");
+}
+
+/**
+ * The entries of `env`'s PATH that may hold a system binary: absolute, not
+ * inside an excluded folder (by the path as written), and not a package's
+ * `node_modules/.bin`. An empty entry means the current folder to a shell and
+ * a relative one is read from it, so both are dropped: whatever folder the
+ * process is in, a project's file would be run.
+ */
+export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {}): string[] {
+  const exclude = options.exclude ?? [];
+  const entries: string[] = [];
+  for (const raw of pathVariable(env).split(delimiter)) {
+    const entry = raw.trim();
+    if (entry === "" || !isAbsolute(entry) || entry.includes("\0")) continue;
+    if (entry.split(/[\\/]/).includes("node_modules")) continue;
+    if (exclude.some((folder) => isWithin(entry, folder))) continue;
+    if (!entries.includes(entry)) entries.push(entry);
+  }
+  return entries;
+}
+
+/** Names tried for `name` on Windows, where a command is found with its extension. */
+function candidates(name: string, platform: string, env: Env): string[] {
+  if (platform !== "win32" || /\.[^\\/.]+$/.test(name)) return [name];
+  const pathext = (env.PATHEXT ?? ".COM;.EXE").split(";").filter((e) => /^\.[A-Za-z0-9]+$/.test(e));
+  return pathext.map((ext) => `${name}${ext.toLowerCase()}`);
+}
+
+/** Any other user may write it: a file there could have been put there by anyone. */
+const OTHERS_WRITE = 0o002;
+
+async function realOrUndefined(path: string): Promise<string | undefined> {
+  try {
+    return await realpath(path);
+  } catch {
+    // Gone, or a folder on the way we may not search: not usable.
+    return undefined;
+  }
+}
+
+/**
+ * The absolute path of the system binary `name` (`lspci`, `git`), or
+ * undefined when there is none a repository cannot have planted. Only
+ * absolute `PATH` entries are searched ({@link systemPathEntries}), in order;
+ * a hit must be a regular, executable file that no other user may write, in a
+ * folder no other user may write, whose real path (and its folder's) lies
+ * outside every excluded folder — a link from `/usr/local/bin` into the
+ * project does not count. What is returned is the path as found on `PATH`
+ * (a multi-call binary such as busybox needs its own name), so spawn it as
+ * it is, with a neutral working folder ({@link runProbe} does).
+ *
+ * `name` must be a bare command name; a path or an empty name is a
+ * programming error.
+ */
+export async function findSystemBinary(
+  name: string,
+  env: Env,
+  options: FindSystemBinaryOptions = {},
+): Promise<string | undefined> {
+  if (name === "" || /[\\/\0]/.test(name) || name === "." || name === "..") {
+    throw new TypeError(`findSystemBinary: "${name}" is not a bare command name`);
+  }
+  const platform = options.platform ?? process.platform;
+  const exclude = options.exclude ?? [];
+  const realExclude = (await Promise.all(exclude.map(realOrUndefined))).filter(
+    (p): p is string => p !== undefined,
+  );
+  const outside = (path: string) =>
+    ![...exclude, ...realExclude].some((folder) => isWithin(path, folder));
+  for (const entry of systemPathEntries(env, options)) {
+    const realEntry = await realOrUndefined(entry);
+    if (realEntry === undefined || !outside(realEntry)) continue;
+    for (const file of candidates(name, platform, env)) {
+      const path = join(entry, file);
+      if (await usable(path, realEntry, platform, outside)) return path;
+    }
+  }
+  return undefined;
+}
+
+async function usable(
+  path: string,
+  realEntry: string,
+  platform: string,
+  outside: (path: string) => boolean,
+): Promise<boolean> {
+  const real = await realOrUndefined(path);
+  if (real === undefined || !outside(real)) return false;
+  try {
+    const [file, folder, realFolder] = await Promise.all([
+      stat(real),
+      stat(realEntry),
+      stat(real.slice(0, Math.max(real.lastIndexOf(sep), 1))),
+    ]);
+    if (!file.isFile()) return false;
+    if (platform === "win32") return true;
+    // Any execute bit: whether it is ours to run is for spawn to say (EACCES is "failed").
+    if ((file.mode & 0o111) === 0) return false;
+    return [file, folder, realFolder].every((s) => (s.mode & OTHERS_WRITE) === 0);
+  } catch {
+    // Vanished between the two calls, or unreadable: not a binary we can vouch for.
+    return false;
+  }
+}

@@ -1,0 +1,138 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { escapeControls, escapeInline } from "../../src/_text.js";
+import { run } from "../../src/cli/main.js";
+import { tempDir } from "../api/_helpers.js";
+import { type CliRun, cli } from "./_run.js";
+
+// Text a repository wrote reaches the terminal in diagnostics and reports: an
+// import token, a file name, a section's description. None of it may reach it
+// as a control character (OSC 52 writes the clipboard, CSI moves the cursor).
+
+const ESC = "\u001b";
+const BEL = "\u0007";
+const CSI8 = "\u009b";
+/** A clipboard write, an 8-bit CSI "clear screen" and a bidi override. */
+const HOSTILE = `${ESC}]52;c;ZXZpbA==${BEL}${CSI8}2J\u202e`;
+const SHOWN = "\\u001b]52;c;ZXZpbA==\\u0007\\u009b2J\\u202e";
+
+/** Nothing a terminal acts on: only tab and line feed below U+0020, no C1, no bidi controls. */
+/** The characters a terminal acts on in `text`: below U+0020 but tab and line feed, DEL and C1, bidi controls. */
+function active(text: string): string[] {
+  return [...text].filter((c) => {
+    const code = c.charCodeAt(0);
+    return (
+      (code < 0x20 && code !== 0x09 && code !== 0x0a) ||
+      (code >= 0x7f && code <= 0x9f) ||
+      (code >= 0x202a && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069)
+    );
+  });
+}
+
+function expectInert(out: CliRun): void {
+  expect([active(out.stdout), active(out.stderr)]).toEqual([[], []]);
+}
+
+/** A project whose AGENTS.md imports a file named with escapes, and whose section is named with them. */
+function hostile(): string {
+  const root = tempDir();
+  mkdirSync(join(root, "project", ".pi", "sections"), { recursive: true });
+  writeFileSync(join(root, "project", "AGENTS.md"), `Read @./${HOSTILE}.md first.\n`);
+  writeFileSync(
+    join(root, "project", ".pi", "sections", "team.md"),
+    `---\norder: x${HOSTILE}\ndescription: "Team ${HOSTILE}"\n---\nThe team.\n`,
+  );
+  mkdirSync(join(root, "project", ".pi", "prompts"), { recursive: true });
+  writeFileSync(
+    join(root, "project", ".pi", "prompts", "review.md"),
+    `---\ndescription: "Review ${HOSTILE}"\n---\nReview $1.\n`,
+  );
+  // Not a valid section name: a diagnostic names the file.
+  writeFileSync(join(root, "project", ".pi", "sections", `${HOSTILE}.md`), "Hi.\n");
+  return root;
+}
+
+describe("escapeControls and escapeInline", () => {
+  it("write controls as visible JSON escapes; tab and line feed stay, or (inline) the line feed goes too", () => {
+    expect(escapeControls(`a${HOSTILE}\tb\nc\rd\u007f`)).toBe(`a${SHOWN}\tb\nc\\u000dd\\u007f`);
+    expect(escapeInline("one\nerror fake [x] line")).toBe("one\\u000aerror fake [x] line");
+    // JSON through it keeps its meaning.
+    const json = JSON.stringify({ s: `x${CSI8}\u2028y${ESC}` });
+    expect(JSON.parse(escapeControls(json))).toEqual({ s: `x${CSI8}\u2028y${ESC}` });
+    expect(escapeControls(json)).not.toContain(CSI8);
+  });
+});
+
+describe("every report the CLI prints is inert", () => {
+  it("render: the import token's escapes are shown, not sent, on stderr", async () => {
+    const root = hostile();
+    const out = await cli(root, ["render"]);
+    expectInert({ ...out, stdout: "" });
+    expect(out.stderr).toContain(`@./${SHOWN}.md`);
+  });
+
+  it("check, explain, sections, list: diagnostics, names and descriptions escaped", async () => {
+    const root = hostile();
+    for (const argv of [["check"], ["explain"], ["sections"], ["list"], ["render", "--json"]]) {
+      const out = await cli(root, argv, argv[0] !== "check" && argv[0] !== "list");
+      expectInert(out);
+      expect(out.stdout + out.stderr, argv.join(" ")).toContain(SHOWN);
+    }
+  });
+
+  it("render --json keeps its meaning: the JSON parses to the raw text", async () => {
+    const root = hostile();
+    const out = await cli(root, ["render", "--json"]);
+    const parsed = JSON.parse(out.stdout) as { diagnostics: { message: string }[] };
+    expect(parsed.diagnostics.some((d) => d.message.includes(`@./${HOSTILE}.md`))).toBe(true);
+  });
+
+  it("colours on a terminal still work; a repository's own colour codes do not pass as ESC", async () => {
+    const root = hostile();
+    let stdout = "";
+    mkdirSync(join(root, "agent"), { recursive: true });
+    await run(["check", "--cwd", join(root, "project"), "--agent-dir", join(root, "agent")], {
+      stdout: (t) => {
+        stdout += t;
+      },
+      stderr: () => undefined,
+      cwd: join(root, "project"),
+      env: {},
+      home: join(root, "home"),
+      isTTY: true,
+      machine: { platform: "linux", arch: "x64" },
+    });
+    expect(stdout).toContain(`${ESC}[33mwarning${ESC}[39m`);
+    expect(stdout).toContain(SHOWN);
+    const ours = new RegExp(`${ESC}\\[(?:1|2|22|31|32|33|36|39)m`, "g");
+    expect(active(stdout.replaceAll(ours, ""))).toEqual([]);
+  });
+
+  it("the prompt goes out byte for byte into a pipe, and escaped on a terminal", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "project"), { recursive: true });
+    mkdirSync(join(root, "agent"), { recursive: true });
+    writeFileSync(join(root, "project", "AGENTS.md"), `Hello ${HOSTILE} there.\n`);
+    const renderTo = async (isTTY: boolean) => {
+      let stdout = "";
+      await run(["render", "--agent-dir", join(root, "agent"), "--now", "2026-01-15T10:00:00Z"], {
+        stdout: (t) => {
+          stdout += t;
+        },
+        stderr: () => undefined,
+        cwd: join(root, "project"),
+        env: {},
+        home: join(root, "home"),
+        isTTY,
+        machine: { platform: "linux", arch: "x64" },
+      });
+      return stdout;
+    };
+    expect(await renderTo(false)).toContain(`Hello ${HOSTILE} there.`);
+    const shown = await renderTo(true);
+    expect(shown).toContain(`Hello ${SHOWN} there.`);
+    expect(active(shown)).toEqual([]);
+  });
+});

@@ -1,0 +1,113 @@
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { findSystemBinary, systemPathEntries } from "../../src/gather/_system-binary.js";
+import { tempDir } from "../api/_helpers.js";
+
+/** An executable script at `dir/name`, its folder created, mode 755. */
+function binary(dir: string, name: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  chmodSync(dir, 0o755);
+  const path = join(dir, name);
+  writeFileSync(path, "#!/bin/sh\necho hi\n", { mode: 0o755 });
+  chmodSync(path, 0o755);
+  return path;
+}
+
+describe("systemPathEntries: the PATH entries a probe may search", () => {
+  it("keeps absolute entries in order, once; drops empty, relative and node_modules entries", () => {
+    const PATH = [
+      "/usr/local/bin",
+      "",
+      "node_modules/.bin",
+      ".",
+      "bin",
+      "/home/u/project/node_modules/.bin",
+      "/usr/bin",
+      "/usr/local/bin",
+      "/bin",
+    ].join(":");
+    expect(systemPathEntries({ PATH })).toEqual(["/usr/local/bin", "/usr/bin", "/bin"]);
+  });
+
+  it("drops entries inside an excluded folder (the project), as written", () => {
+    expect(
+      systemPathEntries(
+        { PATH: "/work/p/bin:/work/p:/work/project2/bin:/usr/bin" },
+        { exclude: ["/work/p"] },
+      ),
+    ).toEqual(["/work/project2/bin", "/usr/bin"]);
+  });
+
+  it("no PATH at all: no entries; Windows' Path name is found whatever its case", () => {
+    expect(systemPathEntries({})).toEqual([]);
+    expect(systemPathEntries({ Path: "/usr/bin" })).toEqual(["/usr/bin"]);
+  });
+});
+
+describe("findSystemBinary", () => {
+  it("finds the first executable on an absolute PATH entry and returns its path as found", async () => {
+    const root = tempDir();
+    const first = binary(join(root, "sys1"), "lspci");
+    binary(join(root, "sys2"), "lspci");
+    const PATH = `${join(root, "none")}:${join(root, "sys1")}:${join(root, "sys2")}`;
+    expect(await findSystemBinary("lspci", { PATH })).toBe(first);
+  });
+
+  it("an empty or relative entry never finds the project's binary, whatever the current folder", async () => {
+    const root = tempDir();
+    const project = join(root, "project");
+    binary(project, "lspci");
+    binary(join(project, "node_modules", ".bin"), "lspci");
+    const PATH = `:.:node_modules/.bin:${join(project, "node_modules", ".bin")}`;
+    expect(await findSystemBinary("lspci", { PATH }, { exclude: [project] })).toBeUndefined();
+  });
+
+  it("refuses an excluded folder by real path: a link into the project, a PATH entry linked to it", async () => {
+    const root = tempDir();
+    const project = join(root, "project");
+    const planted = binary(join(project, "tools"), "lspci");
+    mkdirSync(join(root, "sys"), { mode: 0o755 });
+    symlinkSync(planted, join(root, "sys", "lspci"));
+    symlinkSync(join(project, "tools"), join(root, "linked-bin"));
+    const PATH = `${join(root, "sys")}:${join(root, "linked-bin")}`;
+    expect(await findSystemBinary("lspci", { PATH }, { exclude: [project] })).toBeUndefined();
+    // The control: without the exclusion both would do.
+    expect(await findSystemBinary("lspci", { PATH })).toBe(join(root, "sys", "lspci"));
+  });
+
+  it("refuses what is not a plain executable, and what another user may write", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "dir", "lspci"), { recursive: true });
+    const plain = binary(join(root, "plain"), "lspci");
+    chmodSync(plain, 0o644);
+    const writable = binary(join(root, "writable"), "lspci");
+    chmodSync(writable, 0o757);
+    const open = binary(join(root, "open"), "lspci");
+    chmodSync(join(root, "open"), 0o777);
+    const PATH = ["dir", "plain", "writable", "open"].map((d) => join(root, d)).join(":");
+    expect(await findSystemBinary("lspci", { PATH })).toBeUndefined();
+    expect(open).toBe(join(root, "open", "lspci"));
+  });
+
+  it("a name with a separator is a caller's bug", async () => {
+    await expect(findSystemBinary("./lspci", { PATH: "/usr/bin" })).rejects.toThrow(TypeError);
+    await expect(findSystemBinary("", { PATH: "/usr/bin" })).rejects.toThrow(TypeError);
+  });
+});
+
+describe("findSystemBinary and /proc/self/cwd", () => {
+  it("a PATH entry through /proc/self/cwd is inside the process's folder by real path", async () => {
+    const root = tempDir();
+    binary(join(root, "bin"), "lspci");
+    const saved = process.cwd();
+    process.chdir(root);
+    try {
+      const PATH = "/proc/self/cwd/bin";
+      expect(await findSystemBinary("lspci", { PATH }, { exclude: [root] })).toBeUndefined();
+      expect(await findSystemBinary("lspci", { PATH })).toBe("/proc/self/cwd/bin/lspci");
+    } finally {
+      process.chdir(saved);
+    }
+  });
+});
