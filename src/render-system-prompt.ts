@@ -245,7 +245,11 @@ export async function preparePrompt(
   const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
   const appendPrompt = buildAppendPrompt(layers, appended);
-  const contextFiles = context.value.files.map(({ path, content }) => ({ path, content }));
+  const contextFiles = context.value.files.map(({ path, content, origin }) => ({
+    path,
+    content,
+    origin,
+  }));
   const ruleInputs = {
     tools,
     ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),

@@ -158,7 +158,7 @@ const contextFiles: ShrinkStep = {
     return {
       ...s,
       contextFiles: s.contextFiles.map((f, i) =>
-        cut.has(i) ? { path: f.path, content: CONTEXT_FILE_MARKER } : f,
+        cut.has(i) ? { ...f, content: CONTEXT_FILE_MARKER } : f,
       ),
     };
   },

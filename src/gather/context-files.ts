@@ -4,7 +4,7 @@ import { dirname, join, parse as parsePath, resolve } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { lstat, readlink, stat } from "../_io.js";
 import { expandHome, toPosix } from "../_paths.js";
-import type { ContextFile } from "../data.js";
+import type { ContextFile, ContextOrigin } from "../data.js";
 import { resolveAgentDir } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
 import { checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
@@ -125,6 +125,7 @@ async function danglingLink(path: string, name: string): Promise<Diagnostic> {
 /** A folder searched for a context file, with the rules for what its file may reach. */
 interface ContextFolder {
   dir: string;
+  origin: ContextOrigin;
   /**
    * For an untrusted project: the real path of the folder's file must lie
    * inside this folder, or the file is not loaded. Undefined: links are
@@ -133,6 +134,8 @@ interface ContextFolder {
   confine?: string;
   /** Where the file's imports may lead. */
   allowed: string[];
+  /** Folders inside `allowed` that imports may still not reach (the home, from a project above it). */
+  excluded: string[];
   allowedText: string;
 }
 
@@ -154,8 +157,14 @@ export interface ContextFilesOptions {
 /**
  * The folders searched, in prompt order, each listed once: the agent dir,
  * then cwd's ancestors from the outermost down, then each root's the same
- * way. A folder at or below a chain's project root belongs to the project;
- * one above it is the user's own.
+ * way. Only the agent dir's file is the user's and may import from the home
+ * folder. Every other file is the repository's, confined to its own project:
+ * the project root of its folder, found as git finds it (the nearest folder,
+ * its own included, with a `.git` folder or file), else the folder itself. A
+ * folder above cwd's project root is so confined to its own project, not
+ * cwd's (a superproject's file stays in the superproject, an unpacked
+ * archive's parent folder in that folder). A project that holds the home
+ * folder (a root of `/`) still may not import from it.
  */
 async function contextFolders(o: {
   cwd: string;
@@ -169,36 +178,50 @@ async function contextFolders(o: {
   const folders: ContextFolder[] = [
     {
       dir: o.agentDir,
+      origin: "user",
       allowed: [o.home, realHome, o.agentDir, await realpathOrSelf(o.agentDir)],
+      excluded: [],
       allowedText: `the home folder ${home} or the agent dir ${toPosix(o.agentDir)}`,
     },
   ];
   const listed = new Set([o.agentDir]);
+  const rootOf = memoProjectRoots();
   for (const start of [o.cwd, ...o.roots]) {
-    const projectRoot = await findProjectRoot(start);
-    const realRoot = await realpathOrSelf(projectRoot);
     for (const dir of ancestorsOf(start)) {
       if (listed.has(dir)) continue;
       listed.add(dir);
-      if (isWithin(dir, projectRoot)) {
-        folders.push({
-          dir,
-          ...(o.projectTrusted ? {} : { confine: realRoot }),
-          allowed: [projectRoot, realRoot],
-          allowedText: `the project root ${toPosix(projectRoot)}`,
-        });
-      } else {
-        const realDir = await realpathOrSelf(dir);
-        folders.push({
-          dir,
-          ...(o.projectTrusted ? {} : { confine: realDir }),
-          allowed: [dir, realDir, o.home, realHome],
-          allowedText: `its folder ${toPosix(dir)} or the home folder ${home}`,
-        });
-      }
+      const projectRoot = await rootOf(dir);
+      const realRoot = await realpathOrSelf(projectRoot);
+      const holdsHome = [o.home, realHome].some(
+        (h) =>
+          h !== projectRoot &&
+          h !== realRoot &&
+          (isWithin(h, projectRoot) || isWithin(h, realRoot)),
+      );
+      folders.push({
+        dir,
+        origin: "project",
+        ...(o.projectTrusted ? {} : { confine: realRoot }),
+        allowed: [projectRoot, realRoot],
+        excluded: holdsHome ? [o.home, realHome] : [],
+        allowedText: `the project root ${toPosix(projectRoot)}`,
+      });
     }
   }
   return folders;
+}
+
+/** {@link findProjectRoot}, asked once per folder: the chains of cwd and the roots share ancestors. */
+function memoProjectRoots(): (dir: string) => Promise<string> {
+  const known = new Map<string, Promise<string>>();
+  return (dir) => {
+    let root = known.get(dir);
+    if (root === undefined) {
+      root = findProjectRoot(dir);
+      known.set(dir, root);
+    }
+    return root;
+  };
 }
 
 /**
@@ -291,7 +314,9 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
     }),
   );
   const read = loaded.filter((f): f is LoadedFile => f !== undefined);
-  const deduped = dedupeWithDropped(read.map(({ path, content }) => ({ path, content })));
+  const deduped = dedupeWithDropped(
+    read.map(({ path, content, origin }) => ({ path, content, origin })),
+  );
   return {
     files: deduped.files,
     diagnostics: [...perFolder.flat(), ...deduped.diagnostics],
@@ -318,7 +343,13 @@ async function loadOne(
   const expanded = await expandImports(
     read.text,
     { path, dir: dirname(real) },
-    { home, maxBytes, allowed: folder.allowed, allowedText: folder.allowedText },
+    {
+      home,
+      maxBytes,
+      allowed: folder.allowed,
+      excluded: folder.excluded,
+      allowedText: folder.allowedText,
+    },
     state,
   );
   let content = expanded.text.trim();
@@ -331,6 +362,7 @@ async function loadOne(
     file: {
       path: toPosix(path),
       content,
+      origin: folder.origin,
       // The set starts with the file itself; the rest are its imports, in the order expanded.
       imports: [...state.visited].slice(1).map((p) => toPosix(p)),
       cut,

@@ -37,6 +37,8 @@ export interface ImportScope {
    * folder both as written and as its real path.
    */
   allowed: readonly string[];
+  /** Folders inside `allowed` that are still out of bounds (as written and as real paths); default none. */
+  excluded?: readonly string[];
   /** The allowed folders in words, for messages ("the project root /p"). */
   allowedText: string;
 }
@@ -138,7 +140,7 @@ async function importOne(
     ],
   });
   // Checked before touching the file system, so nothing outside is even looked at.
-  if (!scope.allowed.some((folder) => isWithin(target, folder))) return outside(target);
+  if (!inScope(target, scope)) return outside(target);
   let real: string;
   try {
     real = await realpath(target);
@@ -159,7 +161,7 @@ async function importOne(
     }
     return unreadable(written, (error as Error).message, at);
   }
-  if (!scope.allowed.some((folder) => isWithin(real, folder))) return outside(real);
+  if (!inScope(real, scope)) return outside(real);
   if (state.visited.has(real)) {
     return {
       diagnostics: [
@@ -187,6 +189,13 @@ async function importOne(
     state.cut?.push(real);
   }
   return { text, diagnostics: [...read.diagnostics, ...inner.diagnostics] };
+}
+
+function inScope(path: string, scope: ImportScope): boolean {
+  return (
+    scope.allowed.some((folder) => isWithin(path, folder)) &&
+    !(scope.excluded ?? []).some((folder) => isWithin(path, folder))
+  );
 }
 
 function unreadable(

@@ -53,18 +53,22 @@ describe("loadContextFiles", () => {
       files: [
         {
           path: `${root}/agent/AGENTS.md`,
+          origin: "user",
           content: "From the agent dir: comes first.",
         },
         {
           path: `${root}/AGENTS.md`,
+          origin: "project",
           content: "# Root\nOutermost folder rules.",
         },
         {
           path: `${root}/project/CLAUDE.md`,
+          origin: "project",
           content: "From CLAUDE.md in project (trimmed).",
         },
         {
           path: `${root}/project/sub/AGENTS.md`,
+          origin: "project",
           content: "From the working directory: comes last.",
         },
       ],
@@ -80,6 +84,7 @@ describe("loadContextFiles", () => {
       files: [
         {
           path: `${root}/project/AGENTS.override.md`,
+          origin: "project",
           content: "AGENTS.override.md wins over every other name.",
         },
       ],
@@ -101,10 +106,12 @@ describe("loadContextFiles", () => {
       files: [
         {
           path: `${root}/project/AGENTS.MD`,
+          origin: "project",
           content: "AGENTS.MD beats CLAUDE.md.",
         },
         {
           path: `${root}/project/claude-upper/CLAUDE.MD`,
+          origin: "project",
           content: "CLAUDE.MD is the last name tried.",
         },
       ],
@@ -120,6 +127,7 @@ describe("loadContextFiles", () => {
       files: [
         {
           path: `${root}/project/AGENTS.md`,
+          origin: "project",
           content: "AGENTS.md is the file this folder uses.",
         },
       ],
@@ -145,11 +153,17 @@ describe("loadContextFiles", () => {
       files: [
         {
           path: `${folder}/AGENTS.md`,
+          origin: "project",
           content: "Next to a folder named AGENTS.override.md.",
         },
-        { path: `${fifo}/AGENTS.MD`, content: "Next to a FIFO named AGENTS.md." },
+        {
+          path: `${fifo}/AGENTS.MD`,
+          content: "Next to a FIFO named AGENTS.md.",
+          origin: "project",
+        },
         {
           path: `${socket}/CLAUDE.md`,
+          origin: "project",
           content: "Next to a socket named AGENTS.md.",
         },
       ],
@@ -174,7 +188,7 @@ describe("loadContextFiles", () => {
 
     const result = await loadContextFiles({ cwd: project, agentDir: join(root, "agent") });
     expect(result).toEqual({
-      files: [{ path: `${root}/agent/AGENTS.md`, content: "Shared instructions." }],
+      files: [{ path: `${root}/agent/AGENTS.md`, content: "Shared instructions.", origin: "user" }],
       diagnostics: [
         {
           level: "warning",
@@ -190,7 +204,7 @@ describe("loadContextFiles", () => {
     const root = tempDir();
     writeFileSync(join(root, "AGENTS.md"), "\uFEFFLine one.\r\nLine two.\r\n");
     expect(await loadContextFiles({ cwd: root, agentDir: join(root, "agent") })).toEqual({
-      files: [{ path: `${root}/AGENTS.md`, content: "Line one.\nLine two." }],
+      files: [{ path: `${root}/AGENTS.md`, content: "Line one.\nLine two.", origin: "project" }],
       diagnostics: [],
     });
   });

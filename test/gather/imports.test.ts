@@ -25,6 +25,7 @@ describe("@imports", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: [
             "# Project",
             "",
@@ -60,6 +61,7 @@ describe("@imports", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: "A, then B, then back to @./a.md and to @./AGENTS.md\n\nAgain: @./a.md",
         },
       ],
@@ -75,7 +77,13 @@ describe("@imports", () => {
     const root = copyScenario("context", "imports-missing");
     const p = `${root}/project`;
     expect(await load(root)).toEqual({
-      files: [{ path: `${p}/AGENTS.md`, content: "See @./docs/nope.md and ask @alice." }],
+      files: [
+        {
+          path: `${p}/AGENTS.md`,
+          content: "See @./docs/nope.md and ask @alice.",
+          origin: "project",
+        },
+      ],
       diagnostics: [
         {
           level: "warning",
@@ -104,6 +112,7 @@ describe("@imports", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: "zero level 1 level 2 level 3 level 4 level 5 @./d6.md",
         },
       ],
@@ -134,6 +143,7 @@ describe("@imports are bounded per context file", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: [
             ...names.slice(0, 100).map((n) => n.toUpperCase()),
             ...names.slice(100).map((n) => `@./${n}.md`),
@@ -196,6 +206,7 @@ describe("@imports are confined", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: [
             "@../outside.md",
             `@${root}/outside.md`,
@@ -219,7 +230,7 @@ describe("@imports are confined", () => {
     writeFileSync(join(p, "AGENTS.md"), "@./a.md");
     writeFileSync(join(p, "a.md"), "a: @../outside.md");
     expect(await load(root)).toEqual({
-      files: [{ path: `${p}/AGENTS.md`, content: "a: @../outside.md" }],
+      files: [{ path: `${p}/AGENTS.md`, content: "a: @../outside.md", origin: "project" }],
       diagnostics: [
         {
           ...outside(`${p}/a.md`, "@../outside.md", `${root}/outside.md`, `the project root ${p}`),
@@ -233,7 +244,13 @@ describe("@imports are confined", () => {
     const { root } = layout();
     writeFileSync(join(root, "agent", "AGENTS.md"), "@~/notes.md\n@../outside.md");
     expect(await load(root)).toEqual({
-      files: [{ path: `${root}/agent/AGENTS.md`, content: "The user's notes.\n@../outside.md" }],
+      files: [
+        {
+          path: `${root}/agent/AGENTS.md`,
+          content: "The user's notes.\n@../outside.md",
+          origin: "user",
+        },
+      ],
       diagnostics: [
         outside(
           `${root}/agent/AGENTS.md`,
@@ -250,7 +267,11 @@ describe("@imports are confined", () => {
     const { root } = layout();
     writeFileSync(join(root, "AGENTS.md"), "Above: @./outside.md");
     expect((await load(root)).files).toEqual([
-      { path: `${root}/AGENTS.md`, content: "Above: SECRET outside the project" },
+      {
+        path: `${root}/AGENTS.md`,
+        content: "Above: SECRET outside the project",
+        origin: "project",
+      },
     ]);
   });
 });
@@ -275,7 +296,13 @@ describe("@imports of things that are not text files", () => {
     writeFileSync(join(p, "AGENTS.md"), "@./pipe.md\n@./folder\n@./loop.md\n@./bin.md");
     const result = await load(root);
     expect(result).toEqual({
-      files: [{ path: `${p}/AGENTS.md`, content: "@./pipe.md\n@./folder\n@./loop.md\n@./bin.md" }],
+      files: [
+        {
+          path: `${p}/AGENTS.md`,
+          content: "@./pipe.md\n@./folder\n@./loop.md\n@./bin.md",
+          origin: "project",
+        },
+      ],
       diagnostics: [
         unreadable(
           `${p}/AGENTS.md`,
@@ -315,6 +342,7 @@ describe("size caps", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: `Start ${"a".repeat(29)}\n[… 92 B (92 bytes) more of this file left out: context files are cut at 30 B] end`,
         },
       ],
@@ -345,6 +373,7 @@ describe("size caps", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: `${head.trim()}\n[… 49.8 MiB (${50 * 1024 * 1024 - max} bytes) more of this file left out: context files are cut at 256 KiB]`,
         },
       ],
