@@ -7,6 +7,7 @@ import { expandHome, toPosix } from "../_paths.js";
 import type { ContextFile, ContextOrigin } from "../data.js";
 import { resolveAgentDir } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
+import { type PrivateVerdict, privatePaths } from "./_private-paths.js";
 import { checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
 import { type DroppedContextFile, dedupeWithDropped } from "./dedupe.js";
 import { expandImports } from "./imports.js";
@@ -137,6 +138,8 @@ interface ContextFolder {
   /** Folders inside `allowed` that imports may still not reach (the home, from a project above it). */
   excluded: string[];
   allowedText: string;
+  /** For an untrusted project: its private files (`.git/`, hidden, ignored), which are not read. */
+  isPrivate?: (path: string) => Promise<PrivateVerdict | undefined>;
 }
 
 export interface ContextFilesOptions {
@@ -186,6 +189,16 @@ async function contextFolders(o: {
   ];
   const listed = new Set([o.agentDir]);
   const rootOf = memoProjectRoots();
+  // One checker per project, so each .gitignore is read once.
+  const checkers = new Map<string, (path: string) => Promise<PrivateVerdict | undefined>>();
+  const privateOf = (realRoot: string) => {
+    let check = checkers.get(realRoot);
+    if (check === undefined) {
+      check = privatePaths(realRoot);
+      checkers.set(realRoot, check);
+    }
+    return check;
+  };
   for (const start of [o.cwd, ...o.roots]) {
     for (const dir of ancestorsOf(start)) {
       if (listed.has(dir)) continue;
@@ -201,7 +214,7 @@ async function contextFolders(o: {
       folders.push({
         dir,
         origin: "project",
-        ...(o.projectTrusted ? {} : { confine: realRoot }),
+        ...(o.projectTrusted ? {} : { confine: realRoot, isPrivate: privateOf(realRoot) }),
         allowed: [projectRoot, realRoot],
         excluded: holdsHome ? [o.home, realHome] : [],
         allowedText: `the project root ${toPosix(projectRoot)}`,
@@ -306,8 +319,26 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
     seen.add(real);
     toLoad.push({ i, path, real, folder });
   });
+  // A file found by its usual name is read wherever it is; one that is a link
+  // may not lead an untrusted project's private file into the prompt.
+  const privacy = await Promise.all(
+    toLoad.map(({ path, real, folder }) =>
+      real !== path && folder.isPrivate ? folder.isPrivate(real) : undefined,
+    ),
+  );
+  const readable = toLoad.filter(({ i, path }, k) => {
+    const secret = privacy[k];
+    if (!secret) return true;
+    perFolder[i]?.push({
+      level: "warning",
+      code: "context-private",
+      message: `not loaded: the project is not trusted and this file resolves to ${secret.rel}, which is ${secret.why}; trust the project to load it`,
+      path,
+    });
+    return false;
+  });
   const loaded = await Promise.all(
-    toLoad.map(async ({ i, path, real, folder }) => {
+    readable.map(async ({ i, path, real, folder }) => {
       const one = await loadOne(path, real, folder, home, maxBytes);
       perFolder[i]?.push(...one.diagnostics);
       return one.file;
@@ -349,6 +380,7 @@ async function loadOne(
       allowed: folder.allowed,
       excluded: folder.excluded,
       allowedText: folder.allowedText,
+      ...(folder.isPrivate ? { isPrivate: folder.isPrivate } : {}),
     },
     state,
   );

@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { realpath } from "../_io.js";
 import type { Diagnostic } from "../types.js";
+import type { PrivateVerdict } from "./_private-paths.js";
 import { cutMarker, readCappedText } from "./capped-read.js";
 import { findImportTokens, type ImportToken } from "./import-tokens.js";
 import { isWithin } from "./project-root.js";
@@ -39,6 +40,11 @@ export interface ImportScope {
   allowed: readonly string[];
   /** Folders inside `allowed` that are still out of bounds (as written and as real paths); default none. */
   excluded?: readonly string[];
+  /**
+   * For an untrusted project: says when a path is one of the project's
+   * private files (see {@link privatePaths}), which is then not imported.
+   */
+  isPrivate?: (path: string) => Promise<PrivateVerdict | undefined>;
   /** The allowed folders in words, for messages ("the project root /p"). */
   allowedText: string;
 }
@@ -162,6 +168,19 @@ async function importOne(
     return unreadable(written, (error as Error).message, at);
   }
   if (!inScope(real, scope)) return outside(real);
+  // Where it leads decides, and so does the name it was reached by (`@./x` -> `.env`, `@./.env` -> x).
+  const secret = (await scope.isPrivate?.(real)) ?? (await scope.isPrivate?.(target));
+  if (secret) {
+    return {
+      diagnostics: [
+        at({
+          level: "warning",
+          code: "import-private",
+          message: `${written}: not imported: the project is not trusted and ${secret.rel} is ${secret.why}; trust the project to import it`,
+        }),
+      ],
+    };
+  }
   if (state.visited.has(real)) {
     return {
       diagnostics: [
