@@ -7,6 +7,7 @@ import type { PromptData } from "./data.js";
 import { capDiagnostics } from "./engine/_message.js";
 import { createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
+import { escapeWrapperTags, oneLine, wrapperNames } from "./gather/_prompt-text.js";
 import type { TreeLine } from "./gather/_tree-layout.js";
 import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
@@ -245,9 +246,12 @@ export async function preparePrompt(
   const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
   const appendPrompt = buildAppendPrompt(layers, appended);
+  // The repository's text goes into the prompt as one-line paths and contents
+  // that cannot open or close any element the templates write.
+  const wrappers = wrapperNames(layers.flatMap((l) => l.sections));
   const contextFiles = context.value.files.map(({ path, content, origin }) => ({
-    path,
-    content,
+    path: oneLine(path),
+    content: escapeWrapperTags(content, wrappers),
     origin,
   }));
   const ruleInputs = {
@@ -262,7 +266,7 @@ export async function preparePrompt(
   ];
   const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
-    cwd: toPosix(cwd),
+    cwd: oneLine(toPosix(cwd)),
     date: now.toISOString().slice(0, 10),
     model: options.model ?? null,
     tools,
@@ -276,15 +280,15 @@ export async function preparePrompt(
     guidelines: dropStatedRules(buildRules(ruleInputs), stated),
     environment: environment.value.entries,
     contextFiles,
-    agentsMd: tree.value?.agentsMd ?? [],
+    agentsMd: (tree.value?.agentsMd ?? []).map(oneLine),
     agentsMdTruncated: (tree.value?.agentsMdOmitted ?? 0) > 0,
     workspaceTree: tree.value && { rendered: tree.value.rendered, truncated: tree.value.truncated },
-    roots: roots.map((r) => toPosix(r)),
+    roots: roots.map((r) => oneLine(toPosix(r))),
     skills: skillsTool
       ? visibleSkills.map((s) => ({
           name: s.name,
           description: s.description,
-          location: toPosix(s.filePath),
+          location: oneLine(toPosix(s.filePath)),
         }))
       : [],
     skillsTool,

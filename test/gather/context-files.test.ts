@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ancestorsOf, loadContextFiles } from "../../src/gather/context-files.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { copyScenario, pinned, tempDir } from "../api/_helpers.js";
+import { contextSection } from "./_context-section.js";
 
 // Scenarios run from temp copies: discovery walks every ancestor of cwd, so
 // the temp root's ancestors (/tmp, /) are part of every expected value.
@@ -217,16 +218,15 @@ describe("context files in the prompt", () => {
     const result = await renderSystemPrompt(pinned(root));
     expect(result.diagnostics).toEqual([]);
     expect(result.sections.find((s) => s.name === "project_context")?.text).toBe(
-      [
-        "<project_context>",
-        "Instructions from the project follow, outermost folder first. Follow them; where two disagree, the file closer to the working directory wins.",
-        "",
-        `## ${cwd}/AGENTS.md`,
-        "",
-        "Templates in this repo look like {{cwd}} and {{#if ready}}…{{/if}}; {{> base}} too.",
-        "They must reach the model exactly as written.",
-        "</project_context>",
-      ].join("\n"),
+      contextSection([
+        [
+          `${cwd}/AGENTS.md`,
+          [
+            "Templates in this repo look like {{cwd}} and {{#if ready}}…{{/if}}; {{> base}} too.",
+            "They must reach the model exactly as written.",
+          ].join("\n"),
+        ],
+      ]),
     );
   });
 
@@ -234,28 +234,12 @@ describe("context files in the prompt", () => {
     const root = copyScenario("context", "ancestors-outermost-first");
     const result = await renderSystemPrompt(pinned(root, { cwd: join(root, "project", "sub") }));
     expect(result.sections.find((s) => s.name === "project_context")?.text).toBe(
-      [
-        "<project_context>",
-        "Instructions from the project follow, outermost folder first. Follow them; where two disagree, the file closer to the working directory wins.",
-        "",
-        `## ${root}/agent/AGENTS.md`,
-        "",
-        "From the agent dir: comes first.",
-        "",
-        `## ${root}/AGENTS.md`,
-        "",
-        "# Root",
-        "Outermost folder rules.",
-        "",
-        `## ${root}/project/CLAUDE.md`,
-        "",
-        "From CLAUDE.md in project (trimmed).",
-        "",
-        `## ${root}/project/sub/AGENTS.md`,
-        "",
-        "From the working directory: comes last.",
-        "</project_context>",
-      ].join("\n"),
+      contextSection([
+        [`${root}/agent/AGENTS.md`, "From the agent dir: comes first.", "user"],
+        [`${root}/AGENTS.md`, ["# Root", "Outermost folder rules."].join("\n")],
+        [`${root}/project/CLAUDE.md`, "From CLAUDE.md in project (trimmed)."],
+        [`${root}/project/sub/AGENTS.md`, "From the working directory: comes last."],
+      ]),
     );
   });
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContextFiles, renderSystemPrompt, SyspromptError } from "../../src/index.js";
 import { copyScenario, pinned, tempDir } from "../api/_helpers.js";
+import { contextSection } from "./_context-section.js";
 
 // Scenarios with plain files live in test/fixtures/context/<behaviour>/; FIFOs,
 // links and the large files are made at test time in a temp folder.
@@ -387,16 +388,15 @@ describe("size caps", () => {
     writeFileSync(join(root, "project", "AGENTS.md"), "0123456789abcdef");
     const result = await renderSystemPrompt(pinned(root, { maxContextBytes: 10 }));
     expect(result.sections.find((s) => s.name === "project_context")?.text).toBe(
-      [
-        "<project_context>",
-        "Instructions from the project follow, outermost folder first. Follow them; where two disagree, the file closer to the working directory wins.",
-        "",
-        `## ${root}/project/AGENTS.md`,
-        "",
-        "0123456789",
-        "[… 6 B (6 bytes) more of this file left out: context files are cut at 10 B]",
-        "</project_context>",
-      ].join("\n"),
+      contextSection([
+        [
+          `${root}/project/AGENTS.md`,
+          [
+            "0123456789",
+            "[… 6 B (6 bytes) more of this file left out: context files are cut at 10 B]",
+          ].join("\n"),
+        ],
+      ]),
     );
     await expect(renderSystemPrompt(pinned(root, { maxContextBytes: 1.5 }))).rejects.toThrow(
       new SyspromptError(
