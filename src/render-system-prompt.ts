@@ -12,7 +12,7 @@ import type { TreeLine } from "./gather/_tree-layout.js";
 import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
 import { environmentStep } from "./gather/environment.js";
-import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
+import { buildRules, dropStatedRules, parseRuleList, statedText } from "./gather/rules.js";
 import { buildToolSnippets, parseToolDescriptions } from "./gather/tools.js";
 import { type BuiltWorkspaceTree, buildWorkspaceTree, treeDiagnostics } from "./gather/tree.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
@@ -259,11 +259,11 @@ export async function preparePrompt(
     ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
     ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
   };
-  const stated = [
+  const stated = statedText([
     customPrompt?.template ? undefined : customPrompt?.text,
     appendPrompt,
     ...contextFiles.map((f) => f.content),
-  ];
+  ]);
   const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
     cwd: oneLine(toPosix(cwd)),

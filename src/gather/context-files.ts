@@ -7,10 +7,11 @@ import { expandHome, toPosix } from "../_paths.js";
 import type { ContextFile, ContextOrigin } from "../data.js";
 import { resolveAgentDir } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
+import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type PrivateVerdict, privatePaths } from "./_private-paths.js";
-import { checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
+import { type CappedText, checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
 import { type DroppedContextFile, dedupeWithDropped } from "./dedupe.js";
-import { expandImports } from "./imports.js";
+import { expandImports, type ImportState } from "./imports.js";
 import { findProjectRoot, isWithin } from "./project-root.js";
 import { resolveRoots } from "./roots.js";
 
@@ -155,6 +156,8 @@ export interface ContextFilesOptions {
   maxBytes?: number;
   /** When false, a file that resolves outside the project is not loaded. Default: true. */
   projectTrusted?: boolean;
+  /** Cap of all context files together, imports included, in bytes. Default: 2 MiB. */
+  maxTotalBytes?: number;
 }
 
 /**
@@ -285,6 +288,10 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   provenance: ContextProvenance;
 }> {
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
+  const maxTotalBytes =
+    options.maxTotalBytes === undefined
+      ? DEFAULT_MAX_TOTAL_CONTEXT_BYTES
+      : checkMaxBytes(options.maxTotalBytes, "maxTotalBytes");
   const home = options.home ?? homedir();
   const cwd = resolve(expandHome(options.cwd, home));
   const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
@@ -337,9 +344,11 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
     });
     return false;
   });
+  const reads = new Map<string, Promise<CappedText>>();
+  const limits = { home, maxBytes, maxTotalBytes, reads };
   const loaded = await Promise.all(
     readable.map(async ({ i, path, real, folder }) => {
-      const one = await loadOne(path, real, folder, home, maxBytes);
+      const one = await loadOne(path, real, folder, limits);
       perFolder[i]?.push(...one.diagnostics);
       return one.file;
     }),
@@ -348,9 +357,10 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   const deduped = dedupeWithDropped(
     read.map(({ path, content, origin }) => ({ path, content, origin })),
   );
+  const capped = capTotal(deduped.files, maxTotalBytes);
   return {
-    files: deduped.files,
-    diagnostics: [...perFolder.flat(), ...deduped.diagnostics],
+    files: capped.files,
+    diagnostics: [...perFolder.flat(), ...deduped.diagnostics, ...capped.diagnostics],
     provenance: {
       folders: folders.map((f) => toPosix(f.dir)),
       files: read.map(({ path, imports, cut }) => ({ path, imports, cut })),
@@ -361,22 +371,36 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
 
 type LoadedFile = ContextFile & Omit<ContextFileTrace, "path">;
 
+/** What every file of one load shares: the caps, and the reads already made. */
+interface LoadLimits {
+  home: string;
+  maxBytes: number;
+  maxTotalBytes: number;
+  reads: Map<string, Promise<CappedText>>;
+}
+
 async function loadOne(
   path: string,
   real: string,
   folder: ContextFolder,
-  home: string,
-  maxBytes: number,
+  { home, maxBytes, maxTotalBytes, reads }: LoadLimits,
 ): Promise<{ file?: LoadedFile; diagnostics: Diagnostic[] }> {
   const read = await readCappedText(path, maxBytes);
   if (!read.ok) return { diagnostics: read.diagnostics };
-  const state = { visited: new Set([real]), tried: 0, cut: [] as string[] };
+  const state: ImportState = {
+    visited: new Set([real]),
+    tried: 0,
+    cut: [],
+    bytes: Buffer.byteLength(read.text),
+    reads,
+  };
   const expanded = await expandImports(
     read.text,
     { path, dir: dirname(real) },
     {
       home,
       maxBytes,
+      maxTotalBytes,
       allowed: folder.allowed,
       excluded: folder.excluded,
       allowedText: folder.allowedText,
@@ -385,7 +409,7 @@ async function loadOne(
     state,
   );
   let content = expanded.text.trim();
-  const cut = state.cut.map((p) => toPosix(p));
+  const cut = (state.cut ?? []).map((p) => toPosix(p));
   if (read.omitted > 0) {
     content = `${content}\n${cutMarker(read.omitted, maxBytes)}`;
     cut.unshift(toPosix(path));

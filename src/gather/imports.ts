@@ -2,7 +2,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { realpath } from "../_io.js";
 import type { Diagnostic } from "../types.js";
 import type { PrivateVerdict } from "./_private-paths.js";
-import { cutMarker, readCappedText } from "./capped-read.js";
+import { type CappedText, cutMarker, readCappedText } from "./capped-read.js";
 import { findImportTokens, type ImportToken } from "./import-tokens.js";
 import { isWithin } from "./project-root.js";
 
@@ -25,6 +25,15 @@ export interface ImportState {
   tried: number;
   /** When given, the real path of each imported file that was cut at `maxBytes` is added here. */
   cut?: string[];
+  /** Bytes of text this file and its imports have brought so far, against `scope.maxTotalBytes`. */
+  bytes?: number;
+  /**
+   * Reads shared by every context file of one load, by real path: a file that
+   * several ancestors import is read once.
+   */
+  reads?: Map<string, Promise<CappedText>>;
+  /** Set once `bytes` reached `scope.maxTotalBytes`: every later import stays as written. */
+  full?: boolean;
 }
 
 /** Where the imports of one context file may lead, and how much of each is read. */
@@ -33,6 +42,11 @@ export interface ImportScope {
   home: string;
   /** Cap of each imported file, in bytes. */
   maxBytes: number;
+  /**
+   * Once the file and its imports hold this many bytes, its remaining imports
+   * stay as written (one `info`). Default: no limit.
+   */
+  maxTotalBytes?: number;
   /**
    * Folders an import must resolve into, after following links. List each
    * folder both as written and as its real path.
@@ -109,6 +123,19 @@ export async function expandImports(
       });
     }
     if (state.tried > MAX_IMPORTS_PER_FILE) break;
+    if (state.full) break;
+    if ((state.bytes ?? 0) >= (scope.maxTotalBytes ?? Number.POSITIVE_INFINITY)) {
+      state.full = true;
+      diagnostics.push({
+        level: "info",
+        code: "import-total",
+        message: `the context files together are capped at ${scope.maxTotalBytes} bytes and this file has reached it; the rest of its imports are left as written`,
+        path: importer.path,
+        line: token.line,
+        column: token.column,
+      });
+      break;
+    }
     state.tried++;
     const at = (d: Omit<Diagnostic, "path" | "line" | "column">): Diagnostic => ({
       ...d,
@@ -192,9 +219,10 @@ async function importOne(
       ],
     };
   }
-  const read = await readCappedText(real, scope.maxBytes);
+  const read = await readShared(real, scope.maxBytes, state);
   if (!read.ok) return unreadable(written, read.diagnostics[0]?.message ?? read.reason, at);
   state.visited.add(real);
+  state.bytes = (state.bytes ?? 0) + Buffer.byteLength(read.text);
   const inner = await expandImports(
     read.text,
     { path: real, dir: dirname(real) },
@@ -208,6 +236,17 @@ async function importOne(
     state.cut?.push(real);
   }
   return { text, diagnostics: [...read.diagnostics, ...inner.diagnostics] };
+}
+
+/** One read per real path and load: the promise is shared, so parallel files wait for the same read. */
+function readShared(real: string, maxBytes: number, state: ImportState): Promise<CappedText> {
+  if (!state.reads) return readCappedText(real, maxBytes);
+  let read = state.reads.get(real);
+  if (read === undefined) {
+    read = readCappedText(real, maxBytes);
+    state.reads.set(real, read);
+  }
+  return read;
 }
 
 function inScope(path: string, scope: ImportScope): boolean {
