@@ -161,12 +161,13 @@ async function importOne(
   depth: number,
   at: (d: Omit<Diagnostic, "path" | "line" | "column">) => Diagnostic,
 ): Promise<{ text?: string; diagnostics: Diagnostic[] }> {
-  const written = `@${token.path}`;
+  const written = token.quoted ? `@"${token.path}"` : `@${token.path}`;
   const target = resolveImport(token.path, importer.dir, scope.home);
   const outside = (where: string) => ({
     diagnostics: [
       at({
-        level: "warning",
+        // `@/components/x` is a TypeScript path alias more often than a file of `/`.
+        level: looksLikeAlias(token) ? "info" : "warning",
         code: "import-outside",
         message: `${written} leads to ${where}, outside ${scope.allowedText}; left as written`,
       }),
@@ -180,8 +181,10 @@ async function importOne(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
-      // A bare word (`@alice`, `@todo`) is more likely a mention than a broken import.
-      const looksLikePath = token.path.includes("/") || token.path.includes(".");
+      // A bare word (`@alice`, `@todo`) is more likely a mention than a broken
+      // import, and `@types/node` an npm package.
+      const looksLikePath =
+        (token.path.includes("/") || token.path.includes(".")) && !looksLikeScope(token);
       return {
         diagnostics: [
           at({
@@ -236,6 +239,33 @@ async function importOne(
     state.cut?.push(real);
   }
   return { text, diagnostics: [...read.diagnostics, ...inner.diagnostics] };
+}
+
+/**
+ * `@types/node`, `@scope/pkg/…`: a first segment without a dot, under no
+ * `./`, `../`, `~/` or `/`, and a last segment without a file extension.
+ */
+function looksLikeScope(token: ImportToken): boolean {
+  if (token.quoted) return false;
+  const path = token.path;
+  if (!/^[A-Za-z0-9_-]/.test(path) || !path.includes("/")) return false;
+  const segments = path.split("/");
+  return !(segments[0] ?? "").includes(".") && !(segments.at(-1) ?? "").includes(".");
+}
+
+/**
+ * The top folders of Linux, macOS and Windows file systems: `@/etc/passwd` is a
+ * path, `@/components/Button` a TypeScript alias.
+ */
+const SYSTEM_TOP_FOLDERS = new Set(
+  "bin boot dev etc home lib lib64 media mnt opt private proc root run sbin srv sys tmp usr var Applications Library System Users Volumes".split(
+    " ",
+  ),
+);
+
+function looksLikeAlias(token: ImportToken): boolean {
+  if (token.quoted || !token.path.startsWith("/") || token.path.startsWith("//")) return false;
+  return !SYSTEM_TOP_FOLDERS.has(token.path.split("/")[1] ?? "");
 }
 
 /** One read per real path and load: the promise is shared, so parallel files wait for the same read. */
