@@ -50,8 +50,9 @@ function isNameChar(c: string | undefined): boolean {
   );
 }
 
+/** Whitespace a reader might skip inside a tag, line breaks included: `<\n/rules>` is still refused. */
 function isTagSpace(c: string | undefined): boolean {
-  return c === " " || c === "\t";
+  return c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f";
 }
 
 /**

@@ -254,11 +254,12 @@ function looksLikeScope(token: ImportToken): boolean {
 }
 
 /**
- * The top folders of Linux, macOS and Windows file systems: `@/etc/passwd` is a
- * path, `@/components/Button` a TypeScript alias.
+ * Top folders of Linux and macOS file systems where secrets and user files
+ * live: `@/etc/passwd` is a path, `@/components/Button` or `@/lib/utils` a
+ * TypeScript alias (so `lib`, `bin` and the like are not listed).
  */
 const SYSTEM_TOP_FOLDERS = new Set(
-  "bin boot dev etc home lib lib64 media mnt opt private proc root run sbin srv sys tmp usr var Applications Library System Users Volumes".split(
+  "dev etc home mnt opt private proc root srv sys tmp usr var Applications Library System Users Volumes".split(
     " ",
   ),
 );
