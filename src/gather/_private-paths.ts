@@ -91,5 +91,12 @@ async function withFile(
 ): Promise<Ignore | undefined> {
   // Capped, regular files only: a FIFO or /dev/zero named .gitignore is passed over.
   const read = await readCappedText(file, MAX_GITIGNORE_BYTES);
-  return read.ok ? addGitignore(list, read.text, base) : list;
+  if (!read.ok) return list;
+  try {
+    return addGitignore(list, read.text, base);
+  } catch {
+    // A pattern the matcher cannot compile: the folder's other rules are lost,
+    // its parents' still apply. Over-refusing is not worth a crash of the step.
+    return list;
+  }
 }
