@@ -89,7 +89,7 @@ describe("sysprompt snapshot", () => {
         "    +++ a.md\trendered",
         "    @@ -35,9 +35,9 @@",
         "     ",
-        "     <repository_instructions path=\"<scenario>/project/AGENTS.md\">",
+        '     <repository_instructions path="<scenario>/project/AGENTS.md">',
         "     # Demo",
         "     ",
         "    -Run `make check` before you finish.",

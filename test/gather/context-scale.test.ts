@@ -27,7 +27,9 @@ describe("ten levels of context files importing the same hundred large files", (
       const lines = Array.from({ length: 256 }, (_, l) => `f${i} p${l} ${"w ".repeat(500)}\n\n`);
       writeFileSync(join(project, "big", `f${i}.md`), lines.join("").slice(0, 256 * KIB));
     }
-    const imports = Array.from({ length: IMPORTS }, (_, i) => `@${project}/big/f${i}.md`).join("\n");
+    const imports = Array.from({ length: IMPORTS }, (_, i) => `@${project}/big/f${i}.md`).join(
+      "\n",
+    );
     let dir = project;
     for (let level = 0; level < LEVELS; level++) {
       writeFileSync(join(dir, "AGENTS.md"), `Level ${level}.\n\n${imports}\n`);
@@ -43,7 +45,9 @@ describe("ten levels of context files importing the same hundred large files", (
     expect(section).toContain("<user_instructions");
     expect(section).toContain("Answer in French.");
     expect(Buffer.byteLength(section)).toBeLessThan(DEFAULT_MAX_TOTAL_CONTEXT_BYTES + 64 * KIB);
-    expect(result.diagnostics.filter((d) => d.code === "context-total-cut").length).toBeGreaterThan(0);
+    expect(result.diagnostics.filter((d) => d.code === "context-total-cut").length).toBeGreaterThan(
+      0,
+    );
     expect(elapsed).toBeLessThan(SLACK_MS);
   }, 120_000);
 });
