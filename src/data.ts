@@ -9,10 +9,18 @@ export interface EnvironmentEntry {
   value: string;
 }
 
+/** Whose a context file is: the user's own (in the agent dir) or a repository's. */
+export type ContextOrigin = "user" | "project";
+
 export interface ContextFile {
   /** Path as shown to the model (absolute, forward slashes). */
   path: string;
   content: string;
+  /**
+   * `user` for the file in the agent dir, `project` for every file found in a
+   * folder of cwd or a root (the repository's, whoever wrote it).
+   */
+  origin: ContextOrigin;
 }
 
 export interface SkillEntry {
@@ -121,7 +129,7 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
     },
     contextFiles: {
       type: "list",
-      items: { type: "object", fields: { path: text, content: text } },
+      items: { type: "object", fields: { path: text, content: text, origin: text } },
     },
     agentsMd: textList,
     agentsMdTruncated: { type: "boolean" },

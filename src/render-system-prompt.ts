@@ -7,11 +7,12 @@ import type { PromptData } from "./data.js";
 import { capDiagnostics } from "./engine/_message.js";
 import { createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
+import { escapeWrapperTags, oneLine, wrapperNames } from "./gather/_prompt-text.js";
 import type { TreeLine } from "./gather/_tree-layout.js";
 import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
 import { envCacheLocation, environmentStep } from "./gather/environment.js";
-import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
+import { buildRules, dropStatedRules, parseRuleList, statedText } from "./gather/rules.js";
 import { buildToolSnippets, parseToolDescriptions } from "./gather/tools.js";
 import { type BuiltWorkspaceTree, buildWorkspaceTree, treeDiagnostics } from "./gather/tree.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
@@ -260,20 +261,27 @@ export async function preparePrompt(
   const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
   const appendPrompt = buildAppendPrompt(layers, appended);
-  const contextFiles = context.value.files.map(({ path, content }) => ({ path, content }));
+  // The repository's text goes into the prompt as one-line paths and contents
+  // that cannot open or close any element the templates write.
+  const wrappers = wrapperNames(layers.flatMap((l) => l.sections));
+  const contextFiles = context.value.files.map(({ path, content, origin }) => ({
+    path: oneLine(path),
+    content: escapeWrapperTags(content, wrappers),
+    origin,
+  }));
   const ruleInputs = {
     tools,
     ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
     ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
   };
-  const stated = [
+  const stated = statedText([
     customPrompt?.template ? undefined : customPrompt?.text,
     appendPrompt,
     ...contextFiles.map((f) => f.content),
-  ];
+  ]);
   const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
-    cwd: toPosix(cwd),
+    cwd: oneLine(toPosix(cwd)),
     date: now.toISOString().slice(0, 10),
     model: options.model ?? null,
     tools,
@@ -287,15 +295,15 @@ export async function preparePrompt(
     guidelines: dropStatedRules(buildRules(ruleInputs), stated),
     environment: environment.value.entries,
     contextFiles,
-    agentsMd: tree.value?.agentsMd ?? [],
+    agentsMd: (tree.value?.agentsMd ?? []).map(oneLine),
     agentsMdTruncated: (tree.value?.agentsMdOmitted ?? 0) > 0,
     workspaceTree: tree.value && { rendered: tree.value.rendered, truncated: tree.value.truncated },
-    roots: roots.map((r) => toPosix(r)),
+    roots: roots.map((r) => oneLine(toPosix(r))),
     skills: skillsTool
       ? visibleSkills.map((s) => ({
           name: s.name,
           description: s.description,
-          location: toPosix(s.filePath),
+          location: oneLine(toPosix(s.filePath)),
         }))
       : [],
     skillsTool,

@@ -87,9 +87,17 @@ const CONTEXT: Choice<
     label: "several context files",
     value: {
       contextFiles: [
-        { path: "/home/u/.pi/agent/AGENTS.md", content: "Be brief." },
-        { path: "/work/project/AGENTS.md", content: "Use pnpm.\n\n```sh\npnpm test\n```" },
-        { path: "/work/project/CLAUDE.md", content: "A literal {{x}} stays as it is." },
+        { path: "/home/u/.pi/agent/AGENTS.md", content: "Be brief.", origin: "user" },
+        {
+          path: "/work/project/AGENTS.md",
+          content: "Use pnpm.\n\n```sh\npnpm test\n```",
+          origin: "project",
+        },
+        {
+          path: "/work/project/CLAUDE.md",
+          content: "A literal {{x}} stays as it is.",
+          origin: "project",
+        },
       ],
       environment: [
         { label: "Operating system", value: "Linux" },

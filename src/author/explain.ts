@@ -1,3 +1,4 @@
+import { oneLine } from "../gather/_prompt-text.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
 import { loadPromptTemplates } from "../prompt-templates/index.js";
@@ -118,7 +119,7 @@ function explainContextFiles(
   const content = new Map(prepared.data.contextFiles.map((f) => [f.path, f.content]));
   const dropped = new Map(prepared.context.dropped.map((d) => [d.path, d.containedIn]));
   return prepared.context.files.map((file) => {
-    const text = content.get(file.path);
+    const text = content.get(oneLine(file.path));
     return {
       path: file.path,
       status: text === undefined ? "dropped" : "loaded",

@@ -158,7 +158,7 @@ const contextFiles: ShrinkStep = {
     return {
       ...s,
       contextFiles: s.contextFiles.map((f, i) =>
-        cut.has(i) ? { path: f.path, content: CONTEXT_FILE_MARKER } : f,
+        cut.has(i) ? { ...f, content: CONTEXT_FILE_MARKER } : f,
       ),
     };
   },
@@ -171,7 +171,8 @@ const contextFiles: ShrinkStep = {
 
 /**
  * Indices of the context files worth cutting (longer than the marker that
- * replaces them), farthest from the working directory first: folders up to
+ * replaces them): the repository's before the user's own, and among each,
+ * farthest from the working directory first: folders up to
  * the common ancestor plus folders down from it (the agent dir's file and
  * an extra root's files count their way back). Ties: the one loaded first,
  * which yields to later ones anyway.
@@ -184,14 +185,16 @@ function cuttable(s: ShrinkState): number[] {
     while (common < dir.length && common < cwd.length && dir[common] === cwd[common]) common++;
     return cwd.length - common + (dir.length - common);
   };
+  // The repository's files go before the user's own, whatever their distance.
   return s.contextFiles
     .map((f, i) => ({
       i,
+      user: f.origin === "user" ? 1 : 0,
       far: distance(f.path),
       worth: f.content.length > CONTEXT_FILE_MARKER.length,
     }))
     .filter((f) => f.worth)
-    .sort((a, b) => b.far - a.far || a.i - b.i)
+    .sort((a, b) => a.user - b.user || b.far - a.far || a.i - b.i)
     .map((f) => f.i);
 }
 

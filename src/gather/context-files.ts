@@ -4,12 +4,14 @@ import { dirname, join, parse as parsePath, resolve } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { lstat, readlink, stat } from "../_io.js";
 import { expandHome, toPosix } from "../_paths.js";
-import type { ContextFile } from "../data.js";
+import type { ContextFile, ContextOrigin } from "../data.js";
 import { resolveAgentDir } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
-import { checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
+import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
+import { type PrivateVerdict, privatePaths } from "./_private-paths.js";
+import { type CappedText, checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
 import { type DroppedContextFile, dedupeWithDropped } from "./dedupe.js";
-import { expandImports } from "./imports.js";
+import { expandImports, type ImportState } from "./imports.js";
 import { findProjectRoot, isBelowCeiling, isWithin } from "./project-root.js";
 import { resolveRoots } from "./roots.js";
 
@@ -125,6 +127,7 @@ async function danglingLink(path: string, name: string): Promise<Diagnostic> {
 /** A folder searched for a context file, with the rules for what its file may reach. */
 interface ContextFolder {
   dir: string;
+  origin: ContextOrigin;
   /**
    * For an untrusted project: the real path of the folder's file must lie
    * inside this folder, or the file is not loaded. Undefined: links are
@@ -133,7 +136,11 @@ interface ContextFolder {
   confine?: string;
   /** Where the file's imports may lead. */
   allowed: string[];
+  /** Folders inside `allowed` that imports may still not reach (the home, from a project above it). */
+  excluded: string[];
   allowedText: string;
+  /** For an untrusted project: its private files (`.git/`, hidden, ignored), which are not read. */
+  isPrivate?: (path: string) => Promise<PrivateVerdict | undefined>;
 }
 
 export interface ContextFilesOptions {
@@ -151,13 +158,21 @@ export interface ContextFilesOptions {
   projectTrusted?: boolean;
   /** No folder above this one is searched (nor looked at for `.git`). Default: none: up to `/`. */
   ceilingDir?: string;
+  /** Cap of all context files together, imports included, in bytes. Default: 2 MiB. */
+  maxTotalBytes?: number;
 }
 
 /**
  * The folders searched, in prompt order, each listed once: the agent dir,
  * then cwd's ancestors from the outermost down, then each root's the same
- * way. A folder at or below a chain's project root belongs to the project;
- * one above it is the user's own.
+ * way. Only the agent dir's file is the user's and may import from the home
+ * folder. Every other file is the repository's, confined to its own project:
+ * the project root of its folder, found as git finds it (the nearest folder,
+ * its own included, with a `.git` folder or file), else the folder itself. A
+ * folder above cwd's project root is so confined to its own project, not
+ * cwd's (a superproject's file stays in the superproject, an unpacked
+ * archive's parent folder in that folder). A project that holds the home
+ * folder (a root of `/`) still may not import from it.
  */
 async function contextFolders(o: {
   cwd: string;
@@ -172,36 +187,60 @@ async function contextFolders(o: {
   const folders: ContextFolder[] = [
     {
       dir: o.agentDir,
+      origin: "user",
       allowed: [o.home, realHome, o.agentDir, await realpathOrSelf(o.agentDir)],
+      excluded: [],
       allowedText: `the home folder ${home} or the agent dir ${toPosix(o.agentDir)}`,
     },
   ];
   const listed = new Set([o.agentDir]);
+  const rootOf = memoProjectRoots(o.ceilingDir);
+  // One checker per project, so each .gitignore is read once.
+  const checkers = new Map<string, (path: string) => Promise<PrivateVerdict | undefined>>();
+  const privateOf = (realRoot: string) => {
+    let check = checkers.get(realRoot);
+    if (check === undefined) {
+      check = privatePaths(realRoot);
+      checkers.set(realRoot, check);
+    }
+    return check;
+  };
   for (const start of [o.cwd, ...o.roots]) {
-    const projectRoot = await findProjectRoot(start, o.ceilingDir);
-    const realRoot = await realpathOrSelf(projectRoot);
     for (const dir of ancestorsOf(start, o.ceilingDir)) {
       if (listed.has(dir)) continue;
       listed.add(dir);
-      if (isWithin(dir, projectRoot)) {
-        folders.push({
-          dir,
-          ...(o.projectTrusted ? {} : { confine: realRoot }),
-          allowed: [projectRoot, realRoot],
-          allowedText: `the project root ${toPosix(projectRoot)}`,
-        });
-      } else {
-        const realDir = await realpathOrSelf(dir);
-        folders.push({
-          dir,
-          ...(o.projectTrusted ? {} : { confine: realDir }),
-          allowed: [dir, realDir, o.home, realHome],
-          allowedText: `its folder ${toPosix(dir)} or the home folder ${home}`,
-        });
-      }
+      const projectRoot = await rootOf(dir);
+      const realRoot = await realpathOrSelf(projectRoot);
+      const holdsHome = [o.home, realHome].some(
+        (h) =>
+          h !== projectRoot &&
+          h !== realRoot &&
+          (isWithin(h, projectRoot) || isWithin(h, realRoot)),
+      );
+      folders.push({
+        dir,
+        origin: "project",
+        ...(o.projectTrusted ? {} : { confine: realRoot, isPrivate: privateOf(realRoot) }),
+        allowed: [projectRoot, realRoot],
+        excluded: holdsHome ? [o.home, realHome] : [],
+        allowedText: `the project root ${toPosix(projectRoot)}`,
+      });
     }
   }
   return folders;
+}
+
+/** {@link findProjectRoot}, asked once per folder: the chains of cwd and the roots share ancestors. */
+function memoProjectRoots(ceiling: string | undefined): (dir: string) => Promise<string> {
+  const known = new Map<string, Promise<string>>();
+  return (dir) => {
+    let root = known.get(dir);
+    if (root === undefined) {
+      root = findProjectRoot(dir, ceiling);
+      known.set(dir, root);
+    }
+    return root;
+  };
 }
 
 /**
@@ -252,6 +291,10 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   provenance: ContextProvenance;
 }> {
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
+  const maxTotalBytes =
+    options.maxTotalBytes === undefined
+      ? DEFAULT_MAX_TOTAL_CONTEXT_BYTES
+      : checkMaxBytes(options.maxTotalBytes, "maxTotalBytes");
   const home = options.home ?? homedir();
   const cwd = resolve(expandHome(options.cwd, home));
   const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
@@ -287,18 +330,41 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
     seen.add(real);
     toLoad.push({ i, path, real, folder });
   });
+  // A file found by its usual name is read wherever it is; one that is a link
+  // may not lead an untrusted project's private file into the prompt.
+  const privacy = await Promise.all(
+    toLoad.map(({ path, real, folder }) =>
+      real !== path && folder.isPrivate ? folder.isPrivate(real) : undefined,
+    ),
+  );
+  const readable = toLoad.filter(({ i, path }, k) => {
+    const secret = privacy[k];
+    if (!secret) return true;
+    perFolder[i]?.push({
+      level: "warning",
+      code: "context-private",
+      message: `not loaded: the project is not trusted and this file resolves to ${secret.rel}, which is ${secret.why}; trust the project to load it`,
+      path,
+    });
+    return false;
+  });
+  const reads = new Map<string, Promise<CappedText>>();
+  const limits = { home, maxBytes, maxTotalBytes, reads };
   const loaded = await Promise.all(
-    toLoad.map(async ({ i, path, real, folder }) => {
-      const one = await loadOne(path, real, folder, home, maxBytes);
+    readable.map(async ({ i, path, real, folder }) => {
+      const one = await loadOne(path, real, folder, limits);
       perFolder[i]?.push(...one.diagnostics);
       return one.file;
     }),
   );
   const read = loaded.filter((f): f is LoadedFile => f !== undefined);
-  const deduped = dedupeWithDropped(read.map(({ path, content }) => ({ path, content })));
+  const deduped = dedupeWithDropped(
+    read.map(({ path, content, origin }) => ({ path, content, origin })),
+  );
+  const capped = capTotal(deduped.files, maxTotalBytes);
   return {
-    files: deduped.files,
-    diagnostics: [...perFolder.flat(), ...deduped.diagnostics],
+    files: capped.files,
+    diagnostics: [...perFolder.flat(), ...deduped.diagnostics, ...capped.diagnostics],
     provenance: {
       folders: folders.map((f) => toPosix(f.dir)),
       files: read.map(({ path, imports, cut }) => ({ path, imports, cut })),
@@ -309,24 +375,45 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
 
 type LoadedFile = ContextFile & Omit<ContextFileTrace, "path">;
 
+/** What every file of one load shares: the caps, and the reads already made. */
+interface LoadLimits {
+  home: string;
+  maxBytes: number;
+  maxTotalBytes: number;
+  reads: Map<string, Promise<CappedText>>;
+}
+
 async function loadOne(
   path: string,
   real: string,
   folder: ContextFolder,
-  home: string,
-  maxBytes: number,
+  { home, maxBytes, maxTotalBytes, reads }: LoadLimits,
 ): Promise<{ file?: LoadedFile; diagnostics: Diagnostic[] }> {
   const read = await readCappedText(path, maxBytes);
   if (!read.ok) return { diagnostics: read.diagnostics };
-  const state = { visited: new Set([real]), tried: 0, cut: [] as string[] };
+  const state: ImportState = {
+    visited: new Set([real]),
+    tried: 0,
+    cut: [],
+    bytes: Buffer.byteLength(read.text),
+    reads,
+  };
   const expanded = await expandImports(
     read.text,
     { path, dir: dirname(real) },
-    { home, maxBytes, allowed: folder.allowed, allowedText: folder.allowedText },
+    {
+      home,
+      maxBytes,
+      maxTotalBytes,
+      allowed: folder.allowed,
+      excluded: folder.excluded,
+      allowedText: folder.allowedText,
+      ...(folder.isPrivate ? { isPrivate: folder.isPrivate } : {}),
+    },
     state,
   );
   let content = expanded.text.trim();
-  const cut = state.cut.map((p) => toPosix(p));
+  const cut = (state.cut ?? []).map((p) => toPosix(p));
   if (read.omitted > 0) {
     content = `${content}\n${cutMarker(read.omitted, maxBytes)}`;
     cut.unshift(toPosix(path));
@@ -335,6 +422,7 @@ async function loadOne(
     file: {
       path: toPosix(path),
       content,
+      origin: folder.origin,
       // The set starts with the file itself; the rest are its imports, in the order expanded.
       imports: [...state.visited].slice(1).map((p) => toPosix(p)),
       cut,

@@ -1,6 +1,11 @@
-import type { ContextFile } from "../data.js";
 import type { Diagnostic } from "../types.js";
 import { splitParagraphs } from "./_markdown.js";
+
+/** What dedupe compares: a file's path (for messages) and its text. */
+export interface DedupeInput {
+  path: string;
+  content: string;
+}
 
 /**
  * Drops context files that a later file repeats. `files` are in prompt order
@@ -11,7 +16,7 @@ import { splitParagraphs } from "./_markdown.js";
  * project pasted in. Empty files are never dropped. Each dropped file gets an
  * `info` naming a kept file that contains it.
  */
-export function dedupeContextFiles<T extends ContextFile>(
+export function dedupeContextFiles<T extends DedupeInput>(
   files: readonly T[],
 ): { files: T[]; diagnostics: Diagnostic[] } {
   const { dropped: _, ...result } = dedupeWithDropped(files);
@@ -25,7 +30,7 @@ export interface DroppedContextFile {
 }
 
 /** {@link dedupeContextFiles}, also saying which files were dropped (for `sysprompt explain`). */
-export function dedupeWithDropped<T extends ContextFile>(
+export function dedupeWithDropped<T extends DedupeInput>(
   files: readonly T[],
 ): { files: T[]; diagnostics: Diagnostic[]; dropped: DroppedContextFile[] } {
   // Paragraphs become small integers, so comparing runs is comparing numbers.

@@ -6,8 +6,10 @@ export interface ImportToken {
   start: number;
   /** Offset just past the path (trailing punctuation is not part of it). */
   end: number;
-  /** The path as written, without the `@`. */
+  /** The path as written, without the `@` (and without the quotes of a quoted one). */
   path: string;
+  /** Written as `@"path"`, which may hold spaces. */
+  quoted?: true;
   /** 1-based line and column of the `@`. */
   line: number;
   column: number;
@@ -88,7 +90,9 @@ function lineTable(text: string): { starts: number[]; paragraphEnd: number[] } {
  * An import is an `@` at the start of a line or after whitespace, followed by a
  * path that starts with `./`, `../`, `~/`, `/`, a letter, digit, `_` or `-` and
  * runs to the next whitespace; trailing `. , ; : ! ? ) ] } " '` are not part of
- * it. So `user@example.com` and `git@host:org/repo` are not imports. Nothing is
+ * it. So `user@example.com` and `git@host:org/repo` are not imports. A path
+ * with spaces is written in quotes, `@"doc ü/x.md"`, closed on the same line
+ * (an unclosed or empty one is text). Nothing is
  * found inside fenced code blocks (closed by the same character, at least as
  * many; unclosed, they run to the end), inline code spans (a run of N
  * backticks to the next run of exactly N in the same paragraph) or HTML
@@ -108,6 +112,8 @@ export function findImportTokens(text: string): ImportToken[] {
   let atLineStart = true;
   let i = 0;
   const n = text.length;
+  /** The first `"` at or after the last place asked for: shared, so a line of `@"` stays linear. */
+  let nextQuote = -1;
   /** After a jump: the line holding offset `i`, and whether `i` starts it. */
   const jumped = () => {
     while (line + 1 < lines.starts.length && (lines.starts[line + 1] ?? n) <= i) line++;
@@ -145,6 +151,23 @@ export function findImportTokens(text: string): ImportToken[] {
       // No closer in this paragraph: the backticks are literal text.
       i = closerStart < (lines.paragraphEnd[line] ?? n) ? closerStart + (end - i) : end;
       jumped();
+    } else if (c === "@" && text[i + 1] === '"' && (i === lineStart || isSpace(text[i - 1]))) {
+      // `@"doc ü/x.md"`: to the next quote on the same line; none there, and it is text.
+      if (nextQuote < i + 2) nextQuote = text.indexOf('"', i + 2);
+      const lineEnd = (lines.starts[line + 1] ?? n + 1) - 1;
+      if (nextQuote !== -1 && nextQuote < lineEnd && nextQuote > i + 2) {
+        tokens.push({
+          start: i,
+          end: nextQuote + 1,
+          path: text.slice(i + 2, nextQuote),
+          quoted: true,
+          line: line + 1,
+          column: i - lineStart + 1,
+        });
+        i = nextQuote + 1;
+      } else {
+        i += 2;
+      }
     } else if (c === "@" && (i === lineStart || isSpace(text[i - 1])) && pathStarts(text, i + 1)) {
       let end = i + 1;
       while (end < n && !isSpace(text[end])) end++;

@@ -1,7 +1,8 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { realpath } from "../_io.js";
 import type { Diagnostic } from "../types.js";
-import { cutMarker, readCappedText } from "./capped-read.js";
+import type { PrivateVerdict } from "./_private-paths.js";
+import { type CappedText, cutMarker, readCappedText } from "./capped-read.js";
 import { findImportTokens, type ImportToken } from "./import-tokens.js";
 import { isWithin } from "./project-root.js";
 
@@ -24,6 +25,15 @@ export interface ImportState {
   tried: number;
   /** When given, the real path of each imported file that was cut at `maxBytes` is added here. */
   cut?: string[];
+  /** Bytes of text this file and its imports have brought so far, against `scope.maxTotalBytes`. */
+  bytes?: number;
+  /**
+   * Reads shared by every context file of one load, by real path: a file that
+   * several ancestors import is read once.
+   */
+  reads?: Map<string, Promise<CappedText>>;
+  /** Set once `bytes` reached `scope.maxTotalBytes`: every later import stays as written. */
+  full?: boolean;
 }
 
 /** Where the imports of one context file may lead, and how much of each is read. */
@@ -33,10 +43,22 @@ export interface ImportScope {
   /** Cap of each imported file, in bytes. */
   maxBytes: number;
   /**
+   * Once the file and its imports hold this many bytes, its remaining imports
+   * stay as written (one `info`). Default: no limit.
+   */
+  maxTotalBytes?: number;
+  /**
    * Folders an import must resolve into, after following links. List each
    * folder both as written and as its real path.
    */
   allowed: readonly string[];
+  /** Folders inside `allowed` that are still out of bounds (as written and as real paths); default none. */
+  excluded?: readonly string[];
+  /**
+   * For an untrusted project: says when a path is one of the project's
+   * private files (see {@link privatePaths}), which is then not imported.
+   */
+  isPrivate?: (path: string) => Promise<PrivateVerdict | undefined>;
   /** The allowed folders in words, for messages ("the project root /p"). */
   allowedText: string;
 }
@@ -101,6 +123,19 @@ export async function expandImports(
       });
     }
     if (state.tried > MAX_IMPORTS_PER_FILE) break;
+    if (state.full) break;
+    if ((state.bytes ?? 0) >= (scope.maxTotalBytes ?? Number.POSITIVE_INFINITY)) {
+      state.full = true;
+      diagnostics.push({
+        level: "info",
+        code: "import-total",
+        message: `the context files together are capped at ${scope.maxTotalBytes} bytes and this file has reached it; the rest of its imports are left as written`,
+        path: importer.path,
+        line: token.line,
+        column: token.column,
+      });
+      break;
+    }
     state.tried++;
     const at = (d: Omit<Diagnostic, "path" | "line" | "column">): Diagnostic => ({
       ...d,
@@ -126,27 +161,30 @@ async function importOne(
   depth: number,
   at: (d: Omit<Diagnostic, "path" | "line" | "column">) => Diagnostic,
 ): Promise<{ text?: string; diagnostics: Diagnostic[] }> {
-  const written = `@${token.path}`;
+  const written = token.quoted ? `@"${token.path}"` : `@${token.path}`;
   const target = resolveImport(token.path, importer.dir, scope.home);
   const outside = (where: string) => ({
     diagnostics: [
       at({
-        level: "warning",
+        // `@/components/x` is a TypeScript path alias more often than a file of `/`.
+        level: looksLikeAlias(token) ? "info" : "warning",
         code: "import-outside",
         message: `${written} leads to ${where}, outside ${scope.allowedText}; left as written`,
       }),
     ],
   });
   // Checked before touching the file system, so nothing outside is even looked at.
-  if (!scope.allowed.some((folder) => isWithin(target, folder))) return outside(target);
+  if (!inScope(target, scope)) return outside(target);
   let real: string;
   try {
     real = await realpath(target);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
-      // A bare word (`@alice`, `@todo`) is more likely a mention than a broken import.
-      const looksLikePath = token.path.includes("/") || token.path.includes(".");
+      // A bare word (`@alice`, `@todo`) is more likely a mention than a broken
+      // import, and `@types/node` an npm package.
+      const looksLikePath =
+        (token.path.includes("/") || token.path.includes(".")) && !looksLikeScope(token);
       return {
         diagnostics: [
           at({
@@ -159,7 +197,20 @@ async function importOne(
     }
     return unreadable(written, (error as Error).message, at);
   }
-  if (!scope.allowed.some((folder) => isWithin(real, folder))) return outside(real);
+  if (!inScope(real, scope)) return outside(real);
+  // Where it leads decides, and so does the name it was reached by (`@./x` -> `.env`, `@./.env` -> x).
+  const secret = (await scope.isPrivate?.(real)) ?? (await scope.isPrivate?.(target));
+  if (secret) {
+    return {
+      diagnostics: [
+        at({
+          level: "warning",
+          code: "import-private",
+          message: `${written}: not imported: the project is not trusted and ${secret.rel} is ${secret.why}; trust the project to import it`,
+        }),
+      ],
+    };
+  }
   if (state.visited.has(real)) {
     return {
       diagnostics: [
@@ -171,9 +222,10 @@ async function importOne(
       ],
     };
   }
-  const read = await readCappedText(real, scope.maxBytes);
+  const read = await readShared(real, scope.maxBytes, state);
   if (!read.ok) return unreadable(written, read.diagnostics[0]?.message ?? read.reason, at);
   state.visited.add(real);
+  state.bytes = (state.bytes ?? 0) + Buffer.byteLength(read.text);
   const inner = await expandImports(
     read.text,
     { path: real, dir: dirname(real) },
@@ -187,6 +239,52 @@ async function importOne(
     state.cut?.push(real);
   }
   return { text, diagnostics: [...read.diagnostics, ...inner.diagnostics] };
+}
+
+/**
+ * `@types/node`, `@scope/pkg/…`: a first segment without a dot, under no
+ * `./`, `../`, `~/` or `/`, and a last segment without a file extension.
+ */
+function looksLikeScope(token: ImportToken): boolean {
+  if (token.quoted) return false;
+  const path = token.path;
+  if (!/^[A-Za-z0-9_-]/.test(path) || !path.includes("/")) return false;
+  const segments = path.split("/");
+  return !(segments[0] ?? "").includes(".") && !(segments.at(-1) ?? "").includes(".");
+}
+
+/**
+ * Top folders of Linux and macOS file systems where secrets and user files
+ * live: `@/etc/passwd` is a path, `@/components/Button` or `@/lib/utils` a
+ * TypeScript alias (so `lib`, `bin` and the like are not listed).
+ */
+const SYSTEM_TOP_FOLDERS = new Set(
+  "dev etc home mnt opt private proc root srv sys tmp usr var Applications Library System Users Volumes".split(
+    " ",
+  ),
+);
+
+function looksLikeAlias(token: ImportToken): boolean {
+  if (token.quoted || !token.path.startsWith("/") || token.path.startsWith("//")) return false;
+  return !SYSTEM_TOP_FOLDERS.has(token.path.split("/")[1] ?? "");
+}
+
+/** One read per real path and load: the promise is shared, so parallel files wait for the same read. */
+function readShared(real: string, maxBytes: number, state: ImportState): Promise<CappedText> {
+  if (!state.reads) return readCappedText(real, maxBytes);
+  let read = state.reads.get(real);
+  if (read === undefined) {
+    read = readCappedText(real, maxBytes);
+    state.reads.set(real, read);
+  }
+  return read;
+}
+
+function inScope(path: string, scope: ImportScope): boolean {
+  return (
+    scope.allowed.some((folder) => isWithin(path, folder)) &&
+    !(scope.excluded ?? []).some((folder) => isWithin(path, folder))
+  );
 }
 
 function unreadable(

@@ -64,21 +64,39 @@ function normalizeRule(text: string): string {
     .join(" ");
 }
 
+/** The paragraphs and list items of some texts, normalised: what {@link dropStatedRules} compares with. */
+export type StatedText = ReadonlySet<string>;
+
+/**
+ * The paragraphs and list items of `texts` (the custom base prompt, the
+ * appended text, each context file), each normalised once. Build it once per
+ * render and give it to every {@link dropStatedRules} call: the texts may be
+ * megabytes, the rules are a few lines.
+ */
+export function statedText(texts: readonly (string | null | undefined)[]): StatedText {
+  const stated = new Set<string>();
+  for (const text of texts) {
+    if (!text) continue;
+    for (const item of splitParagraphs(text)) stated.add(normalizeRule(item));
+    for (const item of listItems(text)) stated.add(normalizeRule(item));
+  }
+  return stated;
+}
+
 /**
  * Leaves out the rules that the prompt already states elsewhere: a rule equal
  * (whitespace aside) to a whole paragraph or a list item of one of `texts`
  * (the custom base prompt, the appended text, each context file) is not
- * repeated in `rules`. Order is kept.
+ * repeated in `rules`. Order is kept. `texts` may be a {@link statedText}
+ * made once for several calls.
  */
 export function dropStatedRules(
   rules: readonly string[],
-  texts: readonly (string | null | undefined)[],
+  texts: readonly (string | null | undefined)[] | StatedText,
 ): string[] {
-  const stated = new Set<string>();
-  for (const text of texts) {
-    if (!text) continue;
-    for (const item of [...splitParagraphs(text), ...listItems(text)])
-      stated.add(normalizeRule(item));
-  }
+  const stated =
+    texts instanceof Set
+      ? (texts as StatedText)
+      : statedText(texts as readonly (string | null | undefined)[]);
   return rules.filter((rule) => !stated.has(normalizeRule(rule)));
 }

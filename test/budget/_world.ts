@@ -53,13 +53,29 @@ const long = (what: string) =>
   `${what}: ${"a line long enough to be worth more than the marker that would replace it. ".repeat(2).trim()}`;
 
 export const CONTEXT_FILES = [
-  { path: "/home/u/.pi/agent/AGENTS.md", content: `${long("agent")}\nsecond\nthird` },
-  { path: "/AGENTS.md", content: `${long("root")}\nsecond\nthird` },
-  { path: "/work/AGENTS.md", content: `${long("work")}\nsecond\nthird` },
-  { path: "/work/app/AGENTS.md", content: `${long("app")}\nsecond\nthird` },
-  { path: "/work/lib/AGENTS.md", content: `${long("lib")}\nsecond\nthird` },
+  {
+    path: "/home/u/.pi/agent/AGENTS.md",
+    content: `${long("agent")}\nsecond\nthird`,
+    origin: "user" as const,
+  },
+  { path: "/AGENTS.md", content: `${long("root")}\nsecond\nthird`, origin: "project" as const },
+  {
+    path: "/work/AGENTS.md",
+    content: `${long("work")}\nsecond\nthird`,
+    origin: "project" as const,
+  },
+  {
+    path: "/work/app/AGENTS.md",
+    content: `${long("app")}\nsecond\nthird`,
+    origin: "project" as const,
+  },
+  {
+    path: "/work/lib/AGENTS.md",
+    content: `${long("lib")}\nsecond\nthird`,
+    origin: "project" as const,
+  },
   // Shorter than the marker: cutting it would save nothing, so it stays.
-  { path: "/work/app/src/AGENTS.md", content: "Short." },
+  { path: "/work/app/src/AGENTS.md", content: "Short.", origin: "project" as const },
 ];
 
 export const DATA: PromptData = {

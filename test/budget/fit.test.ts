@@ -185,19 +185,19 @@ describe("renderWithinBudget", () => {
     ]);
   });
 
-  it("context-files: the farthest from the working directory first (ties: loaded first), each leaving its path and a marker", () => {
+  it("context-files: the repository's before the user's, the farthest from the working directory first (ties: loaded first), each leaving its path and a marker", () => {
     const out = shrinkTo(23);
     const [agent, root, work, app, lib, short] = CONTEXT_FILES.map((f) => f.path);
     expect(textOf(out, "project_context")).toBe(
       [
         `## ${agent}`,
-        CONTEXT_FILE_MARKER,
+        CONTEXT_FILES[0]?.content,
         `## ${root}`,
         CONTEXT_FILE_MARKER,
         `## ${work}`,
         CONTEXT_FILE_MARKER,
         `## ${app}`,
-        CONTEXT_FILES[3]?.content,
+        CONTEXT_FILE_MARKER,
         `## ${lib}`,
         CONTEXT_FILE_MARKER,
         `## ${short}`,
@@ -207,7 +207,7 @@ describe("renderWithinBudget", () => {
     expect(out.budget?.cuts.at(-1)).toEqual({
       section: "project_context",
       step: "context-files",
-      detail: `4 of 6 context files left out (${agent}, ${root}, ${lib}, ${work})`,
+      detail: `4 of 6 context files left out (${root}, ${lib}, ${work}, ${app})`,
       saved: 8,
       complete: false,
     });
@@ -254,7 +254,7 @@ describe("renderWithinBudget", () => {
       {
         section: "project_context",
         step: "context-files",
-        detail: "2 of 6 context files left out (/home/u/.pi/agent/AGENTS.md, /AGENTS.md)",
+        detail: "2 of 6 context files left out (/AGENTS.md, /work/lib/AGENTS.md)",
         saved: 4,
         complete: false,
       },

@@ -76,6 +76,7 @@ const world = fc.record({
         "/u/.pi/AGENTS.md",
       ),
       content: fc.string({ maxLength: 400 }),
+      origin: fc.constantFrom("user" as const, "project" as const),
     }),
     { maxLength: 4 },
   ),

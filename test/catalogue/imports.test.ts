@@ -20,7 +20,7 @@ const appContext =
   (bad: Rendered, clean: Rendered, root: string): void => {
     expect(bad.data.contextFiles).toEqual([
       ...clean.data.contextFiles,
-      { path: join(root, APP_AGENTS), content },
+      { path: join(root, APP_AGENTS), content, origin: "project" },
     ]);
   };
 

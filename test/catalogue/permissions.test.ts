@@ -59,7 +59,7 @@ const cases: CatalogueCase[] = [
     verify: (bad, clean, root) => {
       expect(bad.data.contextFiles).toEqual([
         ...clean.data.contextFiles,
-        { path: join(root, APP, "AGENTS.md"), content: "Top @secret.md" },
+        { path: join(root, APP, "AGENTS.md"), content: "Top @secret.md", origin: "project" },
       ]);
     },
   },

@@ -31,12 +31,12 @@ const aboutBeta =
 
 /** The skills are alpha and beta (from `folder`), in that order. */
 const withBeta =
-  (folder = "beta") =>
+  (folder = "beta", shown = folder) =>
   (bad: Rendered, _clean: Rendered, root: string): void => {
     const beta: SkillEntry = {
       name: "beta",
       description: DESCRIPTION,
-      location: join(root, SKILLS, folder, "SKILL.md"),
+      location: join(root, SKILLS, shown, "SKILL.md"),
     };
     expect(bad.data.skills.map((s) => s.name)).toEqual(["alpha", "beta"]);
     expect(bad.data.skills[1]).toEqual(beta);
@@ -194,7 +194,8 @@ const cases: CatalogueCase[] = [
     bad: [`${SKILLS}/be\nta`],
     changed: ["skills"],
     expected: () => [],
-    verify: withBeta("be\nta"),
+    // Shown on one line, as every path in the prompt: a JSON string in a tool call reads it back.
+    verify: withBeta("be\nta", "be\\u000ata"),
   },
   {
     name: "skill-folder-name-not-utf8",

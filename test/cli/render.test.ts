@@ -17,20 +17,13 @@ import {
   SHELL_RULE,
   tempDir,
 } from "../api/_helpers.js";
+import { contextSection } from "../gather/_context-section.js";
 import { cli, pinMachine } from "./_run.js";
 
 pinMachine();
 
 const projectContext = (root: string) =>
-  [
-    "<project_context>",
-    "Instructions from the project follow, outermost folder first. Follow them; where two disagree, the file closer to the working directory wins.",
-    "",
-    `## ${root}/project/AGENTS.md`,
-    "",
-    "Use pnpm, not npm.",
-    "</project_context>",
-  ].join("\n");
+  contextSection([[`${root}/project/AGENTS.md`, "Use pnpm, not npm."]]);
 
 const unknownTool = (name: string) =>
   `info [tool-unknown] tool "${name}" has no description (none in tools.md or toolSnippets), so the tools section cannot say what it does; check the spelling, or describe it (--tool ${name}=text, toolSnippets)\n`;

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ancestorsOf, loadContextFiles } from "../../src/gather/context-files.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { copyScenario, pinned, tempDir } from "../api/_helpers.js";
+import { contextSection } from "./_context-section.js";
 
 // Scenarios run from temp copies: discovery walks every ancestor of cwd, so
 // the temp root's ancestors (/tmp, /) are part of every expected value.
@@ -53,18 +54,22 @@ describe("loadContextFiles", () => {
       files: [
         {
           path: `${root}/agent/AGENTS.md`,
+          origin: "user",
           content: "From the agent dir: comes first.",
         },
         {
           path: `${root}/AGENTS.md`,
+          origin: "project",
           content: "# Root\nOutermost folder rules.",
         },
         {
           path: `${root}/project/CLAUDE.md`,
+          origin: "project",
           content: "From CLAUDE.md in project (trimmed).",
         },
         {
           path: `${root}/project/sub/AGENTS.md`,
+          origin: "project",
           content: "From the working directory: comes last.",
         },
       ],
@@ -80,6 +85,7 @@ describe("loadContextFiles", () => {
       files: [
         {
           path: `${root}/project/AGENTS.override.md`,
+          origin: "project",
           content: "AGENTS.override.md wins over every other name.",
         },
       ],
@@ -101,10 +107,12 @@ describe("loadContextFiles", () => {
       files: [
         {
           path: `${root}/project/AGENTS.MD`,
+          origin: "project",
           content: "AGENTS.MD beats CLAUDE.md.",
         },
         {
           path: `${root}/project/claude-upper/CLAUDE.MD`,
+          origin: "project",
           content: "CLAUDE.MD is the last name tried.",
         },
       ],
@@ -120,6 +128,7 @@ describe("loadContextFiles", () => {
       files: [
         {
           path: `${root}/project/AGENTS.md`,
+          origin: "project",
           content: "AGENTS.md is the file this folder uses.",
         },
       ],
@@ -145,11 +154,17 @@ describe("loadContextFiles", () => {
       files: [
         {
           path: `${folder}/AGENTS.md`,
+          origin: "project",
           content: "Next to a folder named AGENTS.override.md.",
         },
-        { path: `${fifo}/AGENTS.MD`, content: "Next to a FIFO named AGENTS.md." },
+        {
+          path: `${fifo}/AGENTS.MD`,
+          content: "Next to a FIFO named AGENTS.md.",
+          origin: "project",
+        },
         {
           path: `${socket}/CLAUDE.md`,
+          origin: "project",
           content: "Next to a socket named AGENTS.md.",
         },
       ],
@@ -174,7 +189,7 @@ describe("loadContextFiles", () => {
 
     const result = await loadContextFiles({ cwd: project, agentDir: join(root, "agent") });
     expect(result).toEqual({
-      files: [{ path: `${root}/agent/AGENTS.md`, content: "Shared instructions." }],
+      files: [{ path: `${root}/agent/AGENTS.md`, content: "Shared instructions.", origin: "user" }],
       diagnostics: [
         {
           level: "warning",
@@ -190,7 +205,7 @@ describe("loadContextFiles", () => {
     const root = tempDir();
     writeFileSync(join(root, "AGENTS.md"), "\uFEFFLine one.\r\nLine two.\r\n");
     expect(await loadContextFiles({ cwd: root, agentDir: join(root, "agent") })).toEqual({
-      files: [{ path: `${root}/AGENTS.md`, content: "Line one.\nLine two." }],
+      files: [{ path: `${root}/AGENTS.md`, content: "Line one.\nLine two.", origin: "project" }],
       diagnostics: [],
     });
   });
@@ -203,16 +218,15 @@ describe("context files in the prompt", () => {
     const result = await renderSystemPrompt(pinned(root));
     expect(result.diagnostics).toEqual([]);
     expect(result.sections.find((s) => s.name === "project_context")?.text).toBe(
-      [
-        "<project_context>",
-        "Instructions from the project follow, outermost folder first. Follow them; where two disagree, the file closer to the working directory wins.",
-        "",
-        `## ${cwd}/AGENTS.md`,
-        "",
-        "Templates in this repo look like {{cwd}} and {{#if ready}}…{{/if}}; {{> base}} too.",
-        "They must reach the model exactly as written.",
-        "</project_context>",
-      ].join("\n"),
+      contextSection([
+        [
+          `${cwd}/AGENTS.md`,
+          [
+            "Templates in this repo look like {{cwd}} and {{#if ready}}…{{/if}}; {{> base}} too.",
+            "They must reach the model exactly as written.",
+          ].join("\n"),
+        ],
+      ]),
     );
   });
 
@@ -220,28 +234,12 @@ describe("context files in the prompt", () => {
     const root = copyScenario("context", "ancestors-outermost-first");
     const result = await renderSystemPrompt(pinned(root, { cwd: join(root, "project", "sub") }));
     expect(result.sections.find((s) => s.name === "project_context")?.text).toBe(
-      [
-        "<project_context>",
-        "Instructions from the project follow, outermost folder first. Follow them; where two disagree, the file closer to the working directory wins.",
-        "",
-        `## ${root}/agent/AGENTS.md`,
-        "",
-        "From the agent dir: comes first.",
-        "",
-        `## ${root}/AGENTS.md`,
-        "",
-        "# Root",
-        "Outermost folder rules.",
-        "",
-        `## ${root}/project/CLAUDE.md`,
-        "",
-        "From CLAUDE.md in project (trimmed).",
-        "",
-        `## ${root}/project/sub/AGENTS.md`,
-        "",
-        "From the working directory: comes last.",
-        "</project_context>",
-      ].join("\n"),
+      contextSection([
+        [`${root}/agent/AGENTS.md`, "From the agent dir: comes first.", "user"],
+        [`${root}/AGENTS.md`, ["# Root", "Outermost folder rules."].join("\n")],
+        [`${root}/project/CLAUDE.md`, "From CLAUDE.md in project (trimmed)."],
+        [`${root}/project/sub/AGENTS.md`, "From the working directory: comes last."],
+      ]),
     );
   });
 

@@ -46,6 +46,7 @@ describe("context files of an untrusted project", () => {
       files: [
         {
           path: `${project}/AGENTS.md`,
+          origin: "project",
           content: "aws_secret_access_key = hunter2",
         },
       ],
@@ -68,8 +69,8 @@ describe("context files of an untrusted project", () => {
       }),
     ).toEqual({
       files: [
-        { path: `${project}/AGENTS.md`, content: "Shared by the project." },
-        { path: `${project}/sub/CLAUDE.md`, content: "For sub." },
+        { path: `${project}/AGENTS.md`, content: "Shared by the project.", origin: "project" },
+        { path: `${project}/sub/CLAUDE.md`, content: "For sub.", origin: "project" },
       ],
       diagnostics: [],
     });
@@ -90,9 +91,9 @@ describe("context files of an untrusted project", () => {
     });
   });
 
-  it("above the project root: the user's own files load while they stay in their folder", async () => {
+  it("above the project root: a file loads while it stays in its own project (its folder, without .git)", async () => {
     const { root } = layout();
-    // root/AGENTS.md is the user's file above the project: loads, also through a link that
+    // root/AGENTS.md, above the project, is its own project: loads, also through a link that
     // stays in root/. root/secret/AGENTS.md -> ../other.md leaves root/secret/: refused.
     mkdirSync(join(root, "notes"));
     writeFileSync(join(root, "notes", "agents.md"), "The user's own rules.");
@@ -106,8 +107,8 @@ describe("context files of an untrusted project", () => {
       await loadContextFiles({ cwd: inner, agentDir: join(root, "agent"), projectTrusted: false }),
     ).toEqual({
       files: [
-        { path: `${root}/AGENTS.md`, content: "The user's own rules." },
-        { path: `${inner}/AGENTS.md`, content: "The project itself." },
+        { path: `${root}/AGENTS.md`, content: "The user's own rules.", origin: "project" },
+        { path: `${inner}/AGENTS.md`, content: "The project itself.", origin: "project" },
       ],
       diagnostics: [
         outside(join(root, "secret", "AGENTS.md"), join(root, "other.md"), join(root, "secret")),
@@ -142,6 +143,7 @@ describe("context files of an untrusted project", () => {
       files: [
         {
           path: `${root}/agent/AGENTS.md`,
+          origin: "user",
           content: "aws_secret_access_key = hunter2",
         },
       ],

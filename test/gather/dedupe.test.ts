@@ -110,6 +110,7 @@ describe("loadContextFiles applies dedupe after imports", () => {
       files: [
         {
           path: `${p}/pkg/AGENTS.md`,
+          origin: "project",
           content:
             "# Package\n\nUse pnpm, not npm.\n\nRun `pnpm test` before committing.\n\nThis package is ESM only.",
         },

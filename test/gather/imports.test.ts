@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContextFiles, renderSystemPrompt, SyspromptError } from "../../src/index.js";
 import { copyScenario, pinned, tempDir } from "../api/_helpers.js";
+import { contextSection } from "./_context-section.js";
 
 // Scenarios with plain files live in test/fixtures/context/<behaviour>/; FIFOs,
 // links and the large files are made at test time in a temp folder.
@@ -25,6 +26,7 @@ describe("@imports", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: [
             "# Project",
             "",
@@ -60,6 +62,7 @@ describe("@imports", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: "A, then B, then back to @./a.md and to @./AGENTS.md\n\nAgain: @./a.md",
         },
       ],
@@ -75,7 +78,13 @@ describe("@imports", () => {
     const root = copyScenario("context", "imports-missing");
     const p = `${root}/project`;
     expect(await load(root)).toEqual({
-      files: [{ path: `${p}/AGENTS.md`, content: "See @./docs/nope.md and ask @alice." }],
+      files: [
+        {
+          path: `${p}/AGENTS.md`,
+          content: "See @./docs/nope.md and ask @alice.",
+          origin: "project",
+        },
+      ],
       diagnostics: [
         {
           level: "warning",
@@ -104,6 +113,7 @@ describe("@imports", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: "zero level 1 level 2 level 3 level 4 level 5 @./d6.md",
         },
       ],
@@ -134,6 +144,7 @@ describe("@imports are bounded per context file", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: [
             ...names.slice(0, 100).map((n) => n.toUpperCase()),
             ...names.slice(100).map((n) => `@./${n}.md`),
@@ -196,6 +207,7 @@ describe("@imports are confined", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: [
             "@../outside.md",
             `@${root}/outside.md`,
@@ -219,7 +231,7 @@ describe("@imports are confined", () => {
     writeFileSync(join(p, "AGENTS.md"), "@./a.md");
     writeFileSync(join(p, "a.md"), "a: @../outside.md");
     expect(await load(root)).toEqual({
-      files: [{ path: `${p}/AGENTS.md`, content: "a: @../outside.md" }],
+      files: [{ path: `${p}/AGENTS.md`, content: "a: @../outside.md", origin: "project" }],
       diagnostics: [
         {
           ...outside(`${p}/a.md`, "@../outside.md", `${root}/outside.md`, `the project root ${p}`),
@@ -233,7 +245,13 @@ describe("@imports are confined", () => {
     const { root } = layout();
     writeFileSync(join(root, "agent", "AGENTS.md"), "@~/notes.md\n@../outside.md");
     expect(await load(root)).toEqual({
-      files: [{ path: `${root}/agent/AGENTS.md`, content: "The user's notes.\n@../outside.md" }],
+      files: [
+        {
+          path: `${root}/agent/AGENTS.md`,
+          content: "The user's notes.\n@../outside.md",
+          origin: "user",
+        },
+      ],
       diagnostics: [
         outside(
           `${root}/agent/AGENTS.md`,
@@ -250,7 +268,11 @@ describe("@imports are confined", () => {
     const { root } = layout();
     writeFileSync(join(root, "AGENTS.md"), "Above: @./outside.md");
     expect((await load(root)).files).toEqual([
-      { path: `${root}/AGENTS.md`, content: "Above: SECRET outside the project" },
+      {
+        path: `${root}/AGENTS.md`,
+        content: "Above: SECRET outside the project",
+        origin: "project",
+      },
     ]);
   });
 });
@@ -275,7 +297,13 @@ describe("@imports of things that are not text files", () => {
     writeFileSync(join(p, "AGENTS.md"), "@./pipe.md\n@./folder\n@./loop.md\n@./bin.md");
     const result = await load(root);
     expect(result).toEqual({
-      files: [{ path: `${p}/AGENTS.md`, content: "@./pipe.md\n@./folder\n@./loop.md\n@./bin.md" }],
+      files: [
+        {
+          path: `${p}/AGENTS.md`,
+          content: "@./pipe.md\n@./folder\n@./loop.md\n@./bin.md",
+          origin: "project",
+        },
+      ],
       diagnostics: [
         unreadable(
           `${p}/AGENTS.md`,
@@ -315,6 +343,7 @@ describe("size caps", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: `Start ${"a".repeat(29)}\n[… 92 B (92 bytes) more of this file left out: context files are cut at 30 B] end`,
         },
       ],
@@ -345,6 +374,7 @@ describe("size caps", () => {
       files: [
         {
           path: `${p}/AGENTS.md`,
+          origin: "project",
           content: `${head.trim()}\n[… 49.8 MiB (${50 * 1024 * 1024 - max} bytes) more of this file left out: context files are cut at 256 KiB]`,
         },
       ],
@@ -358,16 +388,15 @@ describe("size caps", () => {
     writeFileSync(join(root, "project", "AGENTS.md"), "0123456789abcdef");
     const result = await renderSystemPrompt(pinned(root, { maxContextBytes: 10 }));
     expect(result.sections.find((s) => s.name === "project_context")?.text).toBe(
-      [
-        "<project_context>",
-        "Instructions from the project follow, outermost folder first. Follow them; where two disagree, the file closer to the working directory wins.",
-        "",
-        `## ${root}/project/AGENTS.md`,
-        "",
-        "0123456789",
-        "[… 6 B (6 bytes) more of this file left out: context files are cut at 10 B]",
-        "</project_context>",
-      ].join("\n"),
+      contextSection([
+        [
+          `${root}/project/AGENTS.md`,
+          [
+            "0123456789",
+            "[… 6 B (6 bytes) more of this file left out: context files are cut at 10 B]",
+          ].join("\n"),
+        ],
+      ]),
     );
     await expect(renderSystemPrompt(pinned(root, { maxContextBytes: 1.5 }))).rejects.toThrow(
       new SyspromptError(

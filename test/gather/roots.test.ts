@@ -20,10 +20,18 @@ describe("extra workspace roots", () => {
       }),
     ).toEqual({
       files: [
-        { path: `${root}/AGENTS.md`, content: "Workspace-wide: use pnpm." },
-        { path: `${root}/project/AGENTS.md`, content: "The app." },
-        { path: `${root}/shared/AGENTS.md`, content: "Shared code: no side effects." },
-        { path: `${root}/shared/ui/AGENTS.md`, content: "UI components: one per file." },
+        { path: `${root}/AGENTS.md`, content: "Workspace-wide: use pnpm.", origin: "project" },
+        { path: `${root}/project/AGENTS.md`, content: "The app.", origin: "project" },
+        {
+          path: `${root}/shared/AGENTS.md`,
+          content: "Shared code: no side effects.",
+          origin: "project",
+        },
+        {
+          path: `${root}/shared/ui/AGENTS.md`,
+          content: "UI components: one per file.",
+          origin: "project",
+        },
       ],
       diagnostics: [],
     });

@@ -17,6 +17,7 @@ import {
   pinned,
   tempDir,
 } from "../api/_helpers.js";
+import { contextSection } from "../gather/_context-section.js";
 
 const builtin = (name: string, text: string) => ({
   name,
@@ -329,15 +330,9 @@ describe("projectTrusted: false", () => {
       builtin("environment", ENVIRONMENT_SECTION),
       builtin(
         "project_context",
-        [
-          "<project_context>",
-          "Instructions from the project follow, outermost folder first. Follow them; where two disagree, the file closer to the working directory wins.",
-          "",
-          `## ${cwd}/AGENTS.md`,
-          "",
-          "Context files load even from an untrusted project.",
-          "</project_context>",
-        ].join("\n"),
+        contextSection([
+          [`${cwd}/AGENTS.md`, "Context files load even from an untrusted project."],
+        ]),
       ),
       builtin("cwd", cwdSection(cwd)),
       builtin("date", DATE_SECTION),

@@ -24,7 +24,9 @@ describe.skipIf(process.platform === "win32")("a path with a backslash on POSIX"
     const result = await renderSystemPrompt(pinned(root));
     const text = (name: string) => result.sections.find((s) => s.name === name)?.text;
     expect(text("cwd")).toBe(cwdSection(cwd));
-    expect(text("project_context")?.includes(`## ${cwd}/AGENTS.md\n`)).toBe(true);
+    expect(
+      text("project_context")?.includes(`<repository_instructions path="${cwd}/AGENTS.md">\n`),
+    ).toBe(true);
     expect(text("skills")?.includes(`<location>${skill}</location>`)).toBe(true);
   });
 });

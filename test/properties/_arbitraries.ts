@@ -79,7 +79,14 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
   rules: fc.array(valueText, { maxLength: 4 }),
   guidelines: fc.array(valueText, { maxLength: 2 }),
   environment: fc.array(fc.record({ label: valueText, value: valueText }), { maxLength: 3 }),
-  contextFiles: fc.array(fc.record({ path: valueText, content: valueText }), { maxLength: 3 }),
+  contextFiles: fc.array(
+    fc.record({
+      path: valueText,
+      content: valueText,
+      origin: fc.constantFrom("user" as const, "project" as const),
+    }),
+    { maxLength: 3 },
+  ),
   agentsMd: fc.array(valueText, { maxLength: 3 }),
   agentsMdTruncated: fc.boolean(),
   workspaceTree: fc.option(fc.record({ rendered: valueText, truncated: fc.boolean() }), {

@@ -1,0 +1,74 @@
+import type { ContextFile } from "../data.js";
+import type { Diagnostic } from "../types.js";
+import { humanBytes } from "./capped-read.js";
+
+/**
+ * Default cap of all context files together, imports included (`maxTotalBytes`).
+ * Each file is capped at 256 KiB on its own, but one file may import a hundred
+ * more and every ancestor folder may hold one: without a total, a hostile
+ * checkout could fill the prompt (and the memory) with gigabytes.
+ */
+export const DEFAULT_MAX_TOTAL_CONTEXT_BYTES = 2 * 1024 * 1024;
+
+/** A UTF-8 character is at most 4 bytes: a cut backs off at most 3 to land on a boundary. */
+const MAX_UTF8_BACKOFF = 3;
+
+/** The line that ends a file cut by the total cap. */
+export function totalCutMarker(omitted: number, maxTotalBytes: number): string {
+  return `[… ${humanBytes(omitted)} (${omitted} bytes) more of this file left out: context files together are capped at ${humanBytes(maxTotalBytes)}]`;
+}
+
+/**
+ * Cuts `files` (in prompt order) to `maxTotalBytes` of content together. The
+ * room goes first to the user's own files, then to the repository's from the
+ * last in prompt order back (the closest to the working directory, which win
+ * on conflicts); the first file that does not fit is cut at a UTF-8 boundary
+ * and the ones after it in that order keep only the marker line, so the
+ * model still sees which files exist. Each cut file gets a warning.
+ */
+export function capTotal<T extends ContextFile>(
+  files: readonly T[],
+  maxTotalBytes: number,
+): { files: T[]; diagnostics: Diagnostic[] } {
+  const order = files
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => rank(a.f) - rank(b.f) || b.i - a.i)
+    .map(({ i }) => i);
+  const out = [...files];
+  const cuts = new Map<number, Diagnostic>();
+  let room = maxTotalBytes;
+  for (const i of order) {
+    const file = files[i];
+    if (file === undefined) continue;
+    const bytes = Buffer.from(file.content, "utf8");
+    if (bytes.length <= room) {
+      room -= bytes.length;
+      continue;
+    }
+    const kept = keepHead(bytes, room);
+    room = 0;
+    const omitted = bytes.length - Buffer.byteLength(kept);
+    const marker = totalCutMarker(omitted, maxTotalBytes);
+    out[i] = { ...file, content: kept === "" ? marker : `${kept.trimEnd()}\n${marker}` };
+    cuts.set(i, {
+      level: "warning",
+      code: "context-total-cut",
+      message: `cut after ${bytes.length - omitted} of ${bytes.length} bytes: the context files together are capped at ${maxTotalBytes} bytes, and the user's file and the later files (closer to the working directory) come first`,
+      path: file.path,
+    });
+  }
+  // Diagnostics in prompt order, like every other context diagnostic.
+  return { files: out, diagnostics: [...cuts].sort((a, b) => a[0] - b[0]).map(([, d]) => d) };
+}
+
+function rank(file: ContextFile): number {
+  return file.origin === "user" ? 0 : 1;
+}
+
+/** The longest head of `bytes` within `room` bytes that ends on a character boundary. */
+function keepHead(bytes: Buffer, room: number): string {
+  let end = Math.max(0, room);
+  for (let k = 0; k < MAX_UTF8_BACKOFF && end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80; k++)
+    end--;
+  return bytes.subarray(0, end).toString("utf8");
+}

@@ -1,0 +1,102 @@
+import { join, relative, sep } from "node:path";
+import { addGitignore, type Ignore, isIgnored } from "../_gitignore.js";
+import { readCappedText } from "./capped-read.js";
+import { isWithin } from "./project-root.js";
+
+/**
+ * A `.gitignore` (or `.git/info/exclude`) larger than this is read only up to
+ * here: real ones are a few KiB, and the rules must not cost more than the
+ * imports they guard.
+ */
+const MAX_GITIGNORE_BYTES = 256 * 1024;
+
+/** Why a path of a project is private, in words that follow "… is". */
+export type PrivateReason =
+  | "inside .git/"
+  | "hidden (a name that starts with a dot)"
+  | "ignored by git";
+
+/** The verdict on one path: where it is, relative to its project, and why it is private. */
+export interface PrivateVerdict {
+  /** The path relative to the project root, "/"-separated. */
+  rel: string;
+  why: PrivateReason;
+}
+
+/**
+ * Tells which paths of one project an untrusted project may not bring into
+ * the prompt: anything inside `.git/` (its config holds remote URLs with
+ * tokens), anything hidden (`.env`, `.npmrc`, `.aws/`), and anything git
+ * ignores (the `.gitignore` files from the root down to the path, and
+ * `.git/info/exclude`; the user's global excludes are not read). A path
+ * outside the project is not this check's business (confinement refuses
+ * it): the answer is undefined. Each folder's `.gitignore` is read once
+ * per checker.
+ */
+export function privatePaths(root: string): (path: string) => Promise<PrivateVerdict | undefined> {
+  const rules = new Map<string, Promise<Ignore | undefined>>();
+  const rulesOf = (parts: readonly string[]): Promise<Ignore | undefined> => {
+    const key = parts.join("/");
+    let found = rules.get(key);
+    if (found === undefined) {
+      found = parts.length === 0 ? rootRules(root) : folderRules(root, parts, rulesOf);
+      rules.set(key, found);
+    }
+    return found;
+  };
+  return async (path) => {
+    if (!isWithin(path, root)) return undefined;
+    const parts = relative(root, path)
+      .split(sep)
+      .filter((p) => p !== "");
+    if (parts.length === 0) return undefined;
+    const rel = parts.join("/");
+    if (parts[0] === ".git") return { rel, why: "inside .git/" };
+    if (parts.some((p) => p.startsWith("."))) {
+      return { rel, why: "hidden (a name that starts with a dot)" };
+    }
+    // A file inside an ignored folder is ignored whatever a deeper rule says, as in git.
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const folderParts = parts.slice(0, depth - 1);
+      const list = await rulesOf(folderParts);
+      const asked = parts.slice(0, depth).join("/") + (depth < parts.length ? "/" : "");
+      if (isIgnored(list, asked)) return { rel, why: "ignored by git" };
+    }
+    return undefined;
+  };
+}
+
+async function rootRules(root: string): Promise<Ignore | undefined> {
+  let list: Ignore | undefined;
+  for (const file of [join(root, ".git", "info", "exclude"), join(root, ".gitignore")]) {
+    list = await withFile(list, file, "");
+  }
+  return list;
+}
+
+async function folderRules(
+  root: string,
+  parts: readonly string[],
+  rulesOf: (parts: readonly string[]) => Promise<Ignore | undefined>,
+): Promise<Ignore | undefined> {
+  const parent = await rulesOf(parts.slice(0, -1));
+  return withFile(parent, join(root, ...parts, ".gitignore"), parts.join("/"));
+}
+
+/** `list` with the patterns of `file` added (rebased to `base`); `list` itself when there is no such file. */
+async function withFile(
+  list: Ignore | undefined,
+  file: string,
+  base: string,
+): Promise<Ignore | undefined> {
+  // Capped, regular files only: a FIFO or /dev/zero named .gitignore is passed over.
+  const read = await readCappedText(file, MAX_GITIGNORE_BYTES);
+  if (!read.ok) return list;
+  try {
+    return addGitignore(list, read.text, base);
+  } catch {
+    // A pattern the matcher cannot compile: the folder's other rules are lost,
+    // its parents' still apply. Over-refusing is not worth a crash of the step.
+    return list;
+  }
+}
