@@ -134,17 +134,49 @@ function patternLines(text: string): string[] {
 
 const MAX_PATTERN_LENGTH = 4096;
 
-/** Plain last segments: letters, digits, common punctuation and `?`, at most one `*` (so matching stays linear). */
-const PLAIN_TAIL = /^[A-Za-z0-9._+@,=~?-]*\*?[A-Za-z0-9._+@,=~?-]*$/;
+/** The characters a plain last segment may hold besides wildcards and classes. */
+const PLAIN_CHAR = /[A-Za-z0-9._+@,=~-]/;
+
+/**
+ * A regular expression source that matches every name `tail` (a pattern's
+ * last segment) matches, and maybe more: letters, digits and common
+ * punctuation as themselves, `?` and any `[…]` class as one character, at
+ * most one `*` (so matching stays linear). Undefined for anything else (a
+ * `**`, an escape, an unclosed class, a space), for which no shortcut is taken.
+ */
+function tailSource(tail: string): string | undefined {
+  let out = "";
+  let stars = 0;
+  for (let i = 0; i < tail.length; i++) {
+    const ch = tail.charAt(i);
+    if (ch === "*") {
+      if (++stars > 1) return undefined;
+      out += "[^/]*";
+    } else if (ch === "?") {
+      out += "[^/]";
+    } else if (ch === "[") {
+      // A class matches one character; which ones does not matter to a superset.
+      const close = tail.indexOf("]", i + 2);
+      if (close === -1) return undefined;
+      out += "[^/]";
+      i = close;
+    } else if (PLAIN_CHAR.test(ch)) {
+      out += ch === "." || ch === "+" ? `\\${ch}` : ch;
+    } else {
+      return undefined;
+    }
+  }
+  return out === "" ? undefined : out;
+}
 
 function tailRegex(patterns: readonly string[]): RegExp | null {
   const sources: string[] = [];
   for (const line of patterns) {
     let pattern = line.startsWith("!") ? line.slice(1) : line;
     if (pattern.endsWith("/")) pattern = pattern.slice(0, -1);
-    const tail = pattern.slice(pattern.lastIndexOf("/") + 1);
-    if (tail === "" || !PLAIN_TAIL.test(tail)) return null;
-    sources.push(tail.replace(/[.+]/g, "\\$&").replace(/\?/g, "[^/]").replace("*", "[^/]*"));
+    const source = tailSource(pattern.slice(pattern.lastIndexOf("/") + 1));
+    if (source === undefined) return null;
+    sources.push(source);
   }
   // `ignore` matches case-insensitively by default, and so must the shortcut.
   return new RegExp(`^(?:${sources.join("|")})$`, "i");

@@ -25,6 +25,11 @@ const PATTERNS = [
   "e/**",
   "f*",
   "[ab]x",
+  "[a-c]x",
+  "[!a]x",
+  "[z-a]x",
+  "q?[x]",
+  "[]x",
   "\\#x",
   "# comment",
   "",
@@ -40,6 +45,7 @@ const PATTERNS = [
 ];
 const NAMES = ["a", "b", "c", "d", "e", "dist", "x.log", "keep.log", "node_modules", "f1", "ax"];
 const MORE_NAMES = ["pkg", "sub", "A.Log", "#x", "xzy", "t", "a b", "README.md", "build", "bx"];
+const CLASS_NAMES = ["[z-a]x", "[]x", "Cx", "qa]", "qax", "[x]"];
 
 /** The ignore files of one walk, shallowest first: each file's lines and its folder. */
 const filesArb = fc.array(
@@ -64,7 +70,7 @@ const flat = (files: Files) =>
 
 const pathArb = fc
   .record({
-    segments: fc.array(fc.constantFrom(...NAMES, ...MORE_NAMES), { minLength: 1, maxLength: 4 }),
+    segments: fc.array(fc.constantFrom(...NAMES, ...MORE_NAMES, ...CLASS_NAMES), { minLength: 1, maxLength: 4 }),
     dir: fc.boolean(),
   })
   .map(({ segments, dir }) => segments.join("/") + (dir ? "/" : ""));
