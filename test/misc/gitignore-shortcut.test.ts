@@ -70,7 +70,10 @@ const flat = (files: Files) =>
 
 const pathArb = fc
   .record({
-    segments: fc.array(fc.constantFrom(...NAMES, ...MORE_NAMES, ...CLASS_NAMES), { minLength: 1, maxLength: 4 }),
+    segments: fc.array(fc.constantFrom(...NAMES, ...MORE_NAMES, ...CLASS_NAMES), {
+      minLength: 1,
+      maxLength: 4,
+    }),
     dir: fc.boolean(),
   })
   .map(({ segments, dir }) => segments.join("/") + (dir ? "/" : ""));
