@@ -1,7 +1,7 @@
 import { join, sep } from "node:path";
 import { readdir, readlink } from "../_io.js";
 import { compareNames } from "./_collate.js";
-import { type EntryKind, MAX_FOLDER_ENTRIES, statOf, type TreeListing } from "./_tree-walk.js";
+import { type EntryKind, statOf, type TreeListing } from "./_tree-walk.js";
 
 /** One line of the rendered tree; `depth` 0 is the root line. */
 export interface TreeLine {
@@ -38,7 +38,7 @@ interface FolderView {
   )[];
   /** Listed by name, not by time: more than {@link LARGE_FOLDER} entries. */
   byName: boolean;
-  /** Only the first {@link MAX_FOLDER_ENTRIES} entries were read, so `more` is a floor. */
+  /** Only the listing's first `entryCap` entries were read, so `more` is a floor. */
   capped: boolean;
 }
 
@@ -83,10 +83,10 @@ class RawNames {
  */
 export const LARGE_FOLDER = 1000;
 
-/** What the line of a folder listed by name says after its time; `capped`: only part of it was read. */
-export function byNameNote(capped: boolean): string {
-  return capped
-    ? `(listed by name; over ${MAX_FOLDER_ENTRIES} entries, only that many read)`
+/** What the line of a folder listed by name says after its time; with `readCap`, only that many of its entries were read. */
+export function byNameNote(readCap?: number): string {
+  return readCap !== undefined
+    ? `(over ${readCap} entries: the first ${readCap} read, listed by name)`
     : `(over ${LARGE_FOLDER} entries: listed by name)`;
 }
 
@@ -215,7 +215,7 @@ export async function layoutTree(
 
   // "/" is named "/", not "//"; every other folder's line ends in one "/".
   const rootText = rootName.endsWith("/") ? safeName(rootName) : `${safeName(rootName)}/`;
-  const lines: TreeLine[] = [{ depth: 0, text: withNote(rootText, rootView) }];
+  const lines: TreeLine[] = [{ depth: 0, text: withNote(rootText, rootView, listing) }];
   const emit = (v: FolderView, depth: number) => {
     for (const item of v.items) {
       if ("more" in item) {
@@ -223,7 +223,7 @@ export async function layoutTree(
         lines.push({ depth, text: `${INDENT.repeat(depth)}… ${count} more` });
         continue;
       }
-      lines.push({ depth, text: withNote(entryText(item.entry, depth), item.view) });
+      lines.push({ depth, text: withNote(entryText(item.entry, depth), item.view, listing) });
       if (item.view) emit(item.view, depth + 1);
     }
   };
@@ -234,8 +234,9 @@ export async function layoutTree(
   return { lines: cut.lines, truncated: cut.truncated || elided };
 }
 
-function withNote(text: string, view: FolderView | undefined): string {
-  return view?.byName ? `${text}  ${byNameNote(view.capped)}` : text;
+function withNote(text: string, view: FolderView | undefined, listing: TreeListing): string {
+  if (!view?.byName) return text;
+  return `${text}  ${byNameNote(view.capped ? listing.entryCap : undefined)}`;
 }
 
 /**

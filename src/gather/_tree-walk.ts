@@ -25,11 +25,11 @@ export interface ListedEntry {
 
 /**
  * Entries read of one folder at most. Past it the folder is listed from the
- * entries read (in the file system's order, not sorted): a folder of a
- * million files is otherwise seconds of reading and a great deal of memory
- * for the dozen lines the tree shows of it.
+ * entries read (the file system's first ones, so which they are depends on
+ * the file system): a folder of a million files is otherwise seconds of
+ * reading and a great deal of memory for the dozen lines the tree shows of it.
  */
-export const MAX_FOLDER_ENTRIES = 20_000;
+export const MAX_FOLDER_ENTRIES = 200_000;
 
 /**
  * What one depth-bounded walk found, for every folder whose children the tree
@@ -41,8 +41,10 @@ export interface TreeListing {
   children(rel: string): Promise<ListedEntry[]>;
   /** How many children `children(rel)` has, counting no further than `limit`. */
   countUpTo(rel: string, limit: number): Promise<number>;
-  /** Whether the folder had more than {@link MAX_FOLDER_ENTRIES} entries, of which only those were read. */
+  /** Whether the folder had more than `entryCap` entries, of which only that many were read. */
   isCapped(rel: string): boolean;
+  /** Entries read of one folder at most. */
+  entryCap: number;
   /** AGENTS.md files at depth 2 … `agentsDepth`, as paths below the root. */
   agentsMd: string[];
   /** Folders the walk could not list (no permission, an I/O error), as paths below the root ("." for the root). */
@@ -67,7 +69,7 @@ interface ListedFolder {
 
 function listingOf(
   listed: Map<string, ListedFolder>,
-  found: Pick<TreeListing, "agentsMd" | "unreadable" | "ignoreCuts">,
+  found: Pick<TreeListing, "agentsMd" | "unreadable" | "ignoreCuts" | "entryCap">,
   signal: AbortSignal | undefined,
 ): TreeListing {
   const others = async (folder: ListedFolder) => {
@@ -113,6 +115,8 @@ export interface WalkOptions {
   agentsDepth: number;
   /** Stops the walk: no folder is read after it fires, and the walk rejects with its reason. */
   signal?: AbortSignal;
+  /** Entries read of one folder at most. Default {@link MAX_FOLDER_ENTRIES}. */
+  entryCap?: number;
 }
 
 /** The ignore files a folder can hold, in rising precedence: ripgrep's `.ignore` outranks `.gitignore`. */
@@ -130,7 +134,7 @@ const IGNORE_FILES = [".gitignore", ".ignore"] as const;
  * deadline (`signal`) is heard between reads and every few entries of a loop.
  */
 export async function walkTree(root: string, options: WalkOptions): Promise<TreeListing> {
-  const { listDepth, agentsDepth, signal } = options;
+  const { listDepth, agentsDepth, signal, entryCap = MAX_FOLDER_ENTRIES } = options;
   const listed = new Map<string, ListedFolder>();
   const agentsMd: string[] = [];
   const unreadable: string[] = [];
@@ -163,7 +167,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       return;
     }
     // Unreadable or gone since its parent was listed: shown without children.
-    const { entries, capped } = await listFolder(dir, signal, () =>
+    const { entries, capped } = await listFolder(dir, entryCap, signal, () =>
       unreadable.push(rel === "" ? "." : rel),
     );
     stop();
@@ -209,7 +213,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   const lastLevel = async (dir: string, rel: string, rules: IgnoreRules | undefined) => {
     // A regular file or a link to one; a dangling or looping link is no instruction file.
     if (!(await statOf(childPath(dir, AGENTS_FILE), true))?.isFile()) return;
-    const { entries } = await listFolder(dir, signal, () => undefined);
+    const { entries } = await listFolder(dir, entryCap, signal, () => undefined);
     stop();
     if (!entries.some((e) => e.name === AGENTS_FILE)) return;
     rules = await withIgnoreFiles(
@@ -225,7 +229,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   };
 
   await walk(root, "", 0, inherited);
-  return listingOf(listed, { agentsMd, unreadable, ignoreCuts: budget.cuts }, signal);
+  return listingOf(listed, { agentsMd, unreadable, ignoreCuts: budget.cuts, entryCap }, signal);
 }
 
 /** `dir`'s child: plain concatenation, as `dir` is already normalised (join costs more per call). */
@@ -311,7 +315,7 @@ function posixRelative(from: string, to: string): string {
 const READ_BATCH = 256;
 
 /**
- * The folder's entries (at most {@link MAX_FOLDER_ENTRIES}, `capped` when
+ * The folder's entries (at most `cap`, `capped` when
  * there were more), or none when it cannot be listed; `onUnreadable` hears of
  * a folder that is there but cannot be read (one gone meanwhile is not news).
  * Read a batch at a time, with the deadline heard between batches: one
@@ -319,6 +323,7 @@ const READ_BATCH = 256;
  */
 async function listFolder(
   dir: string,
+  cap: number,
   signal: AbortSignal | undefined,
   onUnreadable: () => void,
 ): Promise<{ entries: Dirent[]; capped: boolean }> {
@@ -328,7 +333,7 @@ async function listFolder(
   try {
     handle = opendirSync(dir, { bufferSize: READ_BATCH });
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
-      if (entries.length === MAX_FOLDER_ENTRIES) return { entries, capped: true };
+      if (entries.length === cap) return { entries, capped: true };
       entries.push(entry);
       if (entries.length % READ_BATCH === 0) await checkpoint(signal);
     }

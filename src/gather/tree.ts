@@ -77,7 +77,7 @@ export interface BuiltWorkspaceTree {
  *   `maxEntries - 1`, a `… K more` line and its oldest entry. A folder with
  *   more than 1,000 entries is ordered by name instead, so that only the
  *   entries shown are looked at, and its line says so. Of one folder at most
- *   20,000 entries are read.
+ *   200,000 entries are read.
  * - Over `maxLines`, the deepest lines are dropped first (the latest among
  *   equally deep ones), never the root or depth-1 lines, and a final line says
  *   that deeper entries were left out. (Levels the cap would drop whole are

@@ -97,7 +97,7 @@ const cases: CatalogueCase[] = [
       expect(section(bad, "workspace_tree")?.text).toEqual(
         section(clean, "workspace_tree")?.text.replace(
           "\napp/\n",
-          `\napp/\n  big/  ${TIME}\n${shown.map((n) => `    ${n}  0B  ${TIME}\n`).join("")}    … ${ENTRIES - 12} more\n    f99999  0B  ${TIME}\n`,
+          `\napp/\n  big/  ${TIME}  (over 1000 entries: listed by name)\n${shown.map((n) => `    ${n}  0B  ${TIME}\n`).join("")}    … ${ENTRIES - 12} more\n    f99999  0B  ${TIME}\n`,
         ),
       );
     },

@@ -1,6 +1,7 @@
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { layoutTree } from "../../src/gather/_tree-layout.js";
 import { MAX_FOLDER_ENTRIES, walkTree } from "../../src/gather/_tree-walk.js";
 import { buildWorkspaceTree } from "../../src/gather/tree.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
@@ -56,17 +57,24 @@ vi.setConfig({ testTimeout: 30_000 });
 describe("the tree walk under a deadline", () => {
   it("reads a folder no further than its entry cap, and says on its line that it is listed by name from part of it", async () => {
     const root = join(tempDir(), "project");
-    bigFolder(join(root, "big"), MAX_FOLDER_ENTRIES + 2000);
+    bigFolder(join(root, "big"), 7000);
     taken.count = 0;
-    const tree = await buildWorkspaceTree(root, { mtime: "2026-01-01T00:00:00Z" });
-    // The cap, and one more read that shows the folder goes on.
-    expect(taken.count).toBeLessThanOrEqual(MAX_FOLDER_ENTRIES + 1 + 10);
-    const lines = tree.rendered.split("\n");
-    expect(lines[1]).toBe(
-      "  big/  2026-01-01 00:00  (listed by name; over 20000 entries, only that many read)",
+    const listing = await walkTree(root, { listDepth: 3, agentsDepth: 5, entryCap: 5000 });
+    // The cap, and one more read that shows the folder goes on (plus the root's two entries).
+    expect(taken.count).toBeLessThanOrEqual(5000 + 1 + 10);
+    const { lines, truncated } = await layoutTree(root, "project", listing, {
+      maxDepth: 3,
+      maxEntries: 12,
+      maxLines: 120,
+      mtimeMs: Date.parse("2026-01-01T00:00:00Z"),
+    });
+    const text = lines.map((l) => l.text);
+    expect(text[1]).toBe(
+      "  big/  2026-01-01 00:00  (over 5000 entries: the first 5000 read, listed by name)",
     );
-    expect(lines).toContain(`    … at least ${MAX_FOLDER_ENTRIES - 12} more`);
-    expect(tree.truncated).toBe(true);
+    expect(text).toContain(`    … at least ${5000 - 12} more`);
+    expect(truncated).toBe(true);
+    expect(MAX_FOLDER_ENTRIES).toBe(200_000);
   });
 
   it("stops between batches of one folder's listing when its signal fires", async () => {
