@@ -10,7 +10,7 @@ import {
   type PatternBudget,
   type PatternCut,
 } from "../_gitignore.js";
-import { opendirSync, statOrUndefinedSync } from "../_io.js";
+import { opendirSync, readdirSync, statOrUndefinedSync } from "../_io.js";
 import { checkpoint, ENTRIES_PER_CHECK, pace } from "../_pace.js";
 
 /** The instruction file the walk collects from folders below the root. */
@@ -166,8 +166,17 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       await lastLevel(dir, rel, rules);
       return;
     }
+    const info = await statOf(dir, false);
+    // Below the shown levels a folder is read for its subfolders and its
+    // AGENTS.md. One with no subfolders (a link count of 2: ext4, xfs and
+    // tmpfs count each subfolder's `..`; btrfs says 1 and is read) needs only
+    // the AGENTS.md look-up of the last level.
+    if (depth >= listDepth && info?.isDirectory() && info.nlink === 2) {
+      await lastLevel(dir, rel, rules, info.size);
+      return;
+    }
     // Unreadable or gone since its parent was listed: shown without children.
-    const { entries, capped } = await listFolder(dir, entryCap, signal, () =>
+    const { entries, capped } = await listFolder(dir, info?.size, entryCap, signal, () =>
       unreadable.push(rel === "" ? "." : rel),
     );
     stop();
@@ -180,8 +189,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const folders: ListedEntry[] = [];
     const unchecked: ListedEntry[] = [];
     const below: Promise<void>[] = [];
-    for (const [i, entry] of entries.entries()) {
-      if (i % ENTRIES_PER_CHECK === 0) await checkpoint(signal);
+    for (let i = 0; i < entries.length; i++) {
+      // The listing itself was a checkpoint; then one every few entries.
+      if (i % ENTRIES_PER_CHECK === ENTRIES_PER_CHECK - 1) await checkpoint(signal);
+      const entry = entries[i] as Dirent;
       const name = entry.name;
       if (name.startsWith(".") || name === "node_modules") continue;
       if (entry.isDirectory()) {
@@ -210,10 +221,21 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   // entries sit there: one stat per folder instead of a listing. The listing
   // is read only where the stat found a file, to check the name's exact case
   // (a case-insensitive file system finds agents.md too) and for ignore files.
-  const lastLevel = async (dir: string, rel: string, rules: IgnoreRules | undefined) => {
+  const lastLevel = async (
+    dir: string,
+    rel: string,
+    rules: IgnoreRules | undefined,
+    size?: number,
+  ) => {
     // A regular file or a link to one; a dangling or looping link is no instruction file.
     if (!(await statOf(childPath(dir, AGENTS_FILE), true))?.isFile()) return;
-    const { entries } = await listFolder(dir, entryCap, signal, () => undefined);
+    const { entries } = await listFolder(
+      dir,
+      size ?? (await statOf(dir, false))?.size,
+      entryCap,
+      signal,
+      () => undefined,
+    );
     stop();
     if (!entries.some((e) => e.name === AGENTS_FILE)) return;
     rules = await withIgnoreFiles(
@@ -315,6 +337,16 @@ function posixRelative(from: string, to: string): string {
 const READ_BATCH = 256;
 
 /**
+ * A folder whose own size (what `stat` says of it) is at most this is read in
+ * one call: ext4 and xfs grow a folder by blocks as entries are added, tmpfs
+ * and btrfs by each name, so it holds some thousands of entries at most, read
+ * in a few milliseconds. Reading by batches costs about half again as much
+ * per entry, so only larger folders, and those whose size says nothing (0),
+ * are read that way.
+ */
+const ONE_CALL_BYTES = 256 * 1024;
+
+/**
  * The folder's entries (at most `cap`, `capped` when
  * there were more), or none when it cannot be listed; `onUnreadable` hears of
  * a folder that is there but cannot be read (one gone meanwhile is not news).
@@ -323,11 +355,24 @@ const READ_BATCH = 256;
  */
 async function listFolder(
   dir: string,
+  size: number | undefined,
   cap: number,
   signal: AbortSignal | undefined,
   onUnreadable: () => void,
 ): Promise<{ entries: Dirent[]; capped: boolean }> {
   await pace();
+  if (size !== undefined && size > 0 && size <= ONE_CALL_BYTES) {
+    try {
+      const all = readdirSync(dir, { withFileTypes: true });
+      return all.length > cap
+        ? { entries: all.slice(0, cap), capped: true }
+        : { entries: all, capped: false };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") onUnreadable();
+      return { entries: [], capped: false };
+    }
+  }
   const entries: Dirent[] = [];
   let handle: Dir | undefined;
   try {
