@@ -1,142 +1,271 @@
 import { createRequire } from "node:module";
 import type IgnoreFactory from "ignore";
 import type { Ignore } from "ignore";
-
-export type { Ignore } from "ignore";
+import type { Diagnostic } from "./types.js";
 
 let ignoreFactory: typeof IgnoreFactory | undefined;
 
 /**
- * A new, empty rule list. `ignore` is loaded only once a .gitignore is met:
- * many walks meet none, and a CLI start counts milliseconds.
+ * A new, empty `ignore` list. `ignore` is loaded only once a .gitignore is
+ * met: many walks meet none, and a CLI start counts milliseconds.
  */
-export function newIgnore(): Ignore {
+function newIgnore(): Ignore {
   ignoreFactory ??= createRequire(import.meta.url)("ignore") as typeof IgnoreFactory;
   return ignoreFactory();
 }
 
 /**
- * `rules` extended with the `.gitignore` text found in folder `base` ("/"-separated,
- * relative to the folder the paths are checked against; "" for that folder itself).
- * Returns a new list: the caller's list still serves the folder's siblings.
+ * The ignore rules in force in one folder: the patterns of one ignore file
+ * (`own`) on top of the rules of the folders above it (`parent`). A folder
+ * shares its parent's rules instead of copying them, so a walk holds each
+ * pattern once however many folders below it have an ignore file of their
+ * own (copying them cost gigabytes on a tree of 4,000 such folders under a
+ * large root file). As in git, a deeper file's pattern outranks a shallower
+ * one's: the deepest file whose patterns match a path decides.
  */
-export function addGitignore(rules: Ignore | undefined, text: string, base: string): Ignore {
-  const merged = newIgnore();
-  if (rules) merged.add(rules);
-  const rebased = rebaseGitignore(dropOverlongPatterns(text), base);
-  const before = rules === undefined ? [] : tails.get(rules);
-  const added = patternTails(rebased);
-  tails.set(merged, before && added ? [...before, ...added] : null);
-  return merged.add(rebased);
+export interface IgnoreRules {
+  readonly parent: IgnoreRules | undefined;
+  readonly own: Ignore;
+  /**
+   * The last segment of each of `own`'s patterns, as one case-insensitive
+   * expression; null when some pattern's last segment is not a plain name
+   * (a `**`, a class or an escape), for which no shortcut is taken.
+   */
+  readonly tail: RegExp | null;
+}
+
+/** Patterns kept from one ignore file; the rest are cut, and the cut is reported. */
+export const MAX_PATTERNS_PER_FILE = 2000;
+/** Patterns kept from all the ignore files of one walk. */
+export const MAX_PATTERNS_TOTAL = 10_000;
+
+/** One ignore file whose patterns were not all kept. */
+export interface PatternCut {
+  /** The file, as the caller named it. */
+  path: string;
+  kept: number;
+  dropped: number;
 }
 
 /**
- * For the rule lists made by {@link addGitignore}: the last segment of each of
- * their patterns as a regular expression source, or null when some pattern's
- * last segment is not a plain name with at most one `*` (a `**`, `?`, class
- * or escape), for which no shortcut is taken.
+ * How many patterns one walk may still take, and the files it cut. A
+ * hostile repository can hand a walk hundreds of thousands of patterns, each
+ * of which costs a regular expression test for every entry it meets.
  */
-const tails = new WeakMap<Ignore, string[] | null>();
-const tailRegexes = new WeakMap<Ignore, RegExp | null>();
+export interface PatternBudget {
+  readonly perFile: number;
+  left: number;
+  readonly cuts: PatternCut[];
+}
 
-/** Plain last segments: letters, digits and common punctuation, at most one `*` (so matching stays linear). */
-const PLAIN_TAIL = /^[A-Za-z0-9._+@,=~-]*\*?[A-Za-z0-9._+@,=~-]*$/;
+export function newPatternBudget(
+  perFile = MAX_PATTERNS_PER_FILE,
+  total = MAX_PATTERNS_TOTAL,
+): PatternBudget {
+  return { perFile, left: total, cuts: [] };
+}
 
-function patternTails(text: string): string[] | null {
+/** Ignore files named in one diagnostic; the rest are counted. */
+const MAX_CUTS_NAMED = 5;
+
+/** One warning for the cut ignore files of a walk, naming the first few; none when nothing was cut. */
+export function ignoreCutDiagnostics(cuts: readonly PatternCut[]): Diagnostic[] {
+  const [first] = cuts;
+  if (first === undefined) return [];
+  const named = cuts
+    .slice(0, MAX_CUTS_NAMED)
+    .map((c) => `${c.path} (${c.kept} kept, ${c.dropped} dropped)`)
+    .join(", ");
+  const more = cuts.length - MAX_CUTS_NAMED;
+  return [
+    {
+      level: "warning",
+      code: "ignore-patterns-cut",
+      message: `ignore files hold more patterns than are kept (${MAX_PATTERNS_PER_FILE} per file, ${MAX_PATTERNS_TOTAL} in all), so some entries they would hide may be shown: ${named}${more > 0 ? ` and ${more} more files` : ""}`,
+      path: first.path,
+    },
+  ];
+}
+
+/**
+ * `rules` extended with the ignore-file text found in folder `base` ("/"-separated,
+ * relative to the folder the paths are checked against; "" for that folder
+ * itself). `rules` is not changed (it still serves the folder's siblings) and
+ * not copied. With a `budget`, patterns past its limits are cut and the cut
+ * is recorded under `path`. A file with no pattern left gives `rules` back.
+ */
+export function addGitignore(
+  rules: IgnoreRules | undefined,
+  text: string,
+  base: string,
+  budget?: PatternBudget,
+  path = base,
+): IgnoreRules | undefined {
+  const patterns = patternLines(text);
+  let kept = patterns;
+  if (budget) {
+    const room = Math.max(0, Math.min(budget.perFile, budget.left));
+    if (patterns.length > room) {
+      kept = patterns.slice(0, room);
+      budget.cuts.push({ path, kept: room, dropped: patterns.length - room });
+    }
+    budget.left -= kept.length;
+  }
+  if (kept.length === 0) return rules;
+  const rebased = rebasePatterns(kept, base);
+  return { parent: rules, own: newIgnore().add(rebased), tail: tailRegex(rebased) };
+}
+
+/**
+ * The pattern lines of an ignore file: no blank lines, no comments, and none
+ * longer than PATH_MAX (4096 on Linux): such a pattern can match nothing, and
+ * `ignore` would fail to compile it and then throw on every check, losing the
+ * file's other rules.
+ */
+function patternLines(text: string): string[] {
   const out: string[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    if (raw === "" || raw.startsWith("#")) continue;
-    let pattern = raw.startsWith("!") ? raw.slice(1) : raw;
-    if (pattern.endsWith("/")) pattern = pattern.slice(0, -1);
-    const tail = pattern.slice(pattern.lastIndexOf("/") + 1);
-    if (tail === "" || !PLAIN_TAIL.test(tail)) return null;
-    out.push(
-      tail
-        .split("*")
-        .map((part) => part.replace(/[.+]/g, "\\$&"))
-        .join("[^/]*"),
-    );
+  for (const raw of text.split("\n")) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.trim() === "" || line.startsWith("#") || line.length > MAX_PATTERN_LENGTH) continue;
+    out.push(line);
   }
   return out;
 }
 
-function tailRegex(rules: Ignore): RegExp | null {
-  let regex = tailRegexes.get(rules);
-  if (regex === undefined) {
-    const sources = tails.get(rules) ?? null;
-    // `ignore` matches case-insensitively by default, and so must the shortcut.
-    regex = sources ? new RegExp(`^(?:${sources.join("|")})$`, "i") : null;
-    tailRegexes.set(rules, regex);
-  }
-  return regex;
-}
-
-/**
- * Longest pattern line kept. No path is longer than PATH_MAX (4096 on Linux),
- * so a longer pattern can match nothing; `ignore` would also fail to compile
- * it and then throw on every check, losing the file's other rules.
- */
 const MAX_PATTERN_LENGTH = 4096;
 
-function dropOverlongPatterns(text: string): string {
-  if (text.length <= MAX_PATTERN_LENGTH) return text;
-  return text
-    .split("\n")
-    .filter((line) => line.length <= MAX_PATTERN_LENGTH)
-    .join("\n");
+/** The characters a plain last segment may hold besides wildcards and classes. */
+const PLAIN_CHAR = /[A-Za-z0-9._+@,=~-]/;
+
+/**
+ * A regular expression source that matches every name `tail` (a pattern's
+ * last segment) matches, and maybe more: letters, digits and common
+ * punctuation as themselves, `?` and any `[…]` class as one character, at
+ * most one `*` (so matching stays linear). Undefined for anything else (a
+ * `**`, an escape, an unclosed class, a space), for which no shortcut is taken.
+ */
+function tailSource(tail: string): string | undefined {
+  let out = "";
+  let stars = 0;
+  for (let i = 0; i < tail.length; i++) {
+    const ch = tail.charAt(i);
+    if (ch === "*") {
+      if (++stars > 1) return undefined;
+      out += "[^/]*";
+    } else if (ch === "?") {
+      out += "[^/]";
+    } else if (ch === "[") {
+      // A class matches one character; which ones does not matter to a superset.
+      const close = tail.indexOf("]", i + 2);
+      if (close === -1) return undefined;
+      out += "[^/]";
+      i = close;
+    } else if (PLAIN_CHAR.test(ch)) {
+      out += ch === "." || ch === "+" ? `\\${ch}` : ch;
+    } else {
+      return undefined;
+    }
+  }
+  return out === "" ? undefined : out;
+}
+
+function tailRegex(patterns: readonly string[]): RegExp | null {
+  const sources: string[] = [];
+  for (const line of patterns) {
+    let pattern = line.startsWith("!") ? line.slice(1) : line;
+    if (pattern.endsWith("/")) pattern = pattern.slice(0, -1);
+    const source = tailSource(pattern.slice(pattern.lastIndexOf("/") + 1));
+    if (source === undefined) return null;
+    sources.push(source);
+  }
+  // `ignore` matches case-insensitively by default, and so must the shortcut.
+  return new RegExp(`^(?:${sources.join("|")})$`, "i");
 }
 
 /**
- * Rewrites the patterns of the `.gitignore` in folder `base` (relative to the
- * root) so they can join one rule list with the shallower files' patterns.
- * Later rules win in that list, so a deeper file's `!negation` overrides a
- * shallower rule, as in git. A pattern with a slash before its end is
- * anchored to its folder; one without matches at any depth below it.
+ * Rewrites the patterns of the ignore file in folder `base` (relative to the
+ * root) so they match paths relative to the root. A pattern with a slash
+ * before its end is anchored to its folder; one without matches at any depth
+ * below it.
  */
 export function rebaseGitignore(text: string, base: string): string {
-  if (base === "") return text;
-  return text
-    .split("\n")
-    .map((line) => {
-      if (line.trim() === "" || line.startsWith("#")) return line;
-      const negated = line.startsWith("!");
-      const pattern = negated ? line.slice(1) : line;
-      const anchored = pattern.slice(0, -1).includes("/");
-      const rebased = anchored ? `${base}/${pattern.replace(/^\//, "")}` : `${base}/**/${pattern}`;
-      return negated ? `!${rebased}` : rebased;
-    })
-    .join("\n");
+  return rebasePatterns(text.split("\n"), base).join("\n");
+}
+
+function rebasePatterns(lines: readonly string[], base: string): string[] {
+  if (base === "") return [...lines];
+  return lines.map((line) => {
+    if (line.trim() === "" || line.startsWith("#")) return line;
+    const negated = line.startsWith("!");
+    const pattern = negated ? line.slice(1) : line;
+    const anchored = pattern.slice(0, -1).includes("/");
+    const rebased = anchored ? `${base}/${pattern.replace(/^\//, "")}` : `${base}/**/${pattern}`;
+    return negated ? `!${rebased}` : rebased;
+  });
+}
+
+interface Verdict {
+  ignored: boolean;
+  unignored: boolean;
+}
+
+type OneLevelTest = (path: string, mode: "regex") => Verdict;
+
+/**
+ * What one file's patterns say of `path` itself, its parent folders aside:
+ * ignored, re-included (`!`), or nothing. `ignore` keeps this test inside
+ * (its public `test` first asks about every parent folder, and a shallower
+ * file's verdict on a parent that a deeper file re-included would then hide
+ * the whole folder). Should a later `ignore` lose it, the public test is
+ * used, which is right everywhere but below such a re-included folder.
+ */
+function testOneLevel(own: Ignore, path: string): Verdict {
+  const inner = (own as unknown as { _rules?: { test?: OneLevelTest } })._rules;
+  if (typeof inner?.test === "function") return inner.test(path, "regex");
+  try {
+    return own.test(path);
+  } catch {
+    // A path `ignore` refuses (it cannot come from a readdir name): keep the entry.
+    return { ignored: false, unignored: false };
+  }
+}
+
+/** The deepest file with a verdict on `path` itself decides; parent folders are not asked. */
+function verdictOf(rules: IgnoreRules | undefined, path: string, name: string | null): boolean {
+  for (let level = rules; level; level = level.parent) {
+    if (name !== null && level.tail && !level.tail.test(name)) continue;
+    const verdict = testOneLevel(level.own, path);
+    if (verdict.ignored) return true;
+    if (verdict.unignored) return false;
+  }
+  return false;
 }
 
 /**
- * Whether `path` ("/"-separated, relative; a folder ends in "/") is ignored.
- * `ignore` throws on paths it considers invalid; such a name is simply not ignored.
+ * Whether `path` ("/"-separated, relative; a folder ends in "/") is ignored,
+ * as git decides: a path in an ignored folder is ignored whatever a pattern
+ * says of it.
  */
-export function isIgnored(rules: Ignore | undefined, path: string): boolean {
-  if (!rules) return false;
-  try {
-    return rules.ignores(path);
-  } catch {
-    // A path `ignore` refuses (it cannot come from a readdir name, but be safe): keep the entry.
-    return false;
+export function isIgnored(rules: IgnoreRules | undefined, path: string): boolean {
+  if (!rules || path === "") return false;
+  for (let slash = path.indexOf("/"); slash !== -1 && slash < path.length - 1; ) {
+    if (verdictOf(rules, path.slice(0, slash + 1), null)) return true;
+    slash = path.indexOf("/", slash + 1);
   }
+  return verdictOf(rules, path, null);
 }
 
 /**
  * {@link isIgnored} for a path whose parent folders are known not to be
  * ignored (a walk that never enters an ignored folder). A pattern can then
- * only match the path through its last segment, so when the path's name
- * matches no pattern's last segment the answer is "kept" without asking
+ * only match the path through its last segment, so a file whose patterns'
+ * last segments do not match the path's name is passed over without asking
  * `ignore`, whose check of one path costs about ten microseconds before the
  * JIT has warmed up: most of a cold tree walk's time on a large repository.
  */
-export function isIgnoredInKeptFolder(rules: Ignore | undefined, path: string): boolean {
-  if (!rules) return false;
-  const regex = tailRegex(rules);
-  if (regex) {
-    const end = path.endsWith("/") ? path.length - 1 : path.length;
-    const name = path.slice(path.lastIndexOf("/", end - 1) + 1, end);
-    if (!regex.test(name)) return false;
-  }
-  return isIgnored(rules, path);
+export function isIgnoredInKeptFolder(rules: IgnoreRules | undefined, path: string): boolean {
+  if (!rules || path === "") return false;
+  const end = path.endsWith("/") ? path.length - 1 : path.length;
+  const name = path.slice(path.lastIndexOf("/", end - 1) + 1, end);
+  return verdictOf(rules, path, name);
 }

@@ -194,6 +194,13 @@ export const readdirSync = ((path: string, options?: unknown) => {
   return (fs.readdirSync as (...args: unknown[]) => unknown)(path, options);
 }) as typeof fs.readdirSync;
 
+/** `fs.opendirSync`: a folder read a batch at a time; the folder's stat is noted first. */
+export function opendirSync(path: string, options?: fs.OpenDirOptions): fs.Dir {
+  const recorder = recorders.getStore();
+  if (recorder && !recorder.has("stat", path)) statOrUndefinedSync(path, true);
+  return fs.opendirSync(path, options);
+}
+
 /** `fs.readlinkSync` as text. */
 export function readlinkSync(path: string): string {
   const recorder = recorders.getStore();

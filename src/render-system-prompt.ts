@@ -137,7 +137,7 @@ export async function preparePrompt(
   const appended = opts.appendSystemPrompt;
   const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
 
-  // Stops a late tree walk once the deadline has been met without it.
+  // Stops late walks (the tree, the skills folders) once the deadline has been met without them.
   const late = new AbortController();
   const steps = [
     keyed("builtin", builtinDir, loadBuiltin, {
@@ -183,7 +183,7 @@ export async function preparePrompt(
         ...(ceilingDir !== null ? { ceilingDir } : {}),
       },
       // Skills the caller loaded itself are the fallback of a step that does not run.
-      skillsTool !== null && !opts.skills && loadSkills,
+      skillsTool !== null && !opts.skills && ((i) => loadSkills({ ...i, signal: late.signal })),
       { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
     ),
     environmentStep({

@@ -90,8 +90,12 @@ export function toRenderOptions(
   if (flags.untrusted) options.projectTrusted = false;
   if (flags.contextFiles === false) options.noContextFiles = true;
   if (flags.tree) options.workspaceTree = true;
-  // Relative to --cwd, like every path option; a root that is not a folder is exit 2.
-  if (flags.root?.length) options.roots = flags.root;
+  // Relative to where the command runs, like --cwd itself (not to --cwd); a
+  // root that is not a folder is exit 2.
+  if (flags.root?.length) {
+    const from = home ?? homedir();
+    options.roots = flags.root.map((root) => resolveUserPath(root, cwd, from));
+  }
   if (flags.maxTokens !== undefined) {
     if (!/^\d+$/.test(flags.maxTokens) || Number(flags.maxTokens) < 1) {
       throw new UsageError(

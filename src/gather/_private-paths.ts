@@ -1,5 +1,11 @@
 import { join, relative, sep } from "node:path";
-import { addGitignore, type Ignore, isIgnored } from "../_gitignore.js";
+import {
+  addGitignore,
+  type IgnoreRules,
+  isIgnored,
+  newPatternBudget,
+  type PatternBudget,
+} from "../_gitignore.js";
 import { readCappedText } from "./capped-read.js";
 import { isWithin } from "./project-root.js";
 
@@ -34,12 +40,15 @@ export interface PrivateVerdict {
  * per checker.
  */
 export function privatePaths(root: string): (path: string) => Promise<PrivateVerdict | undefined> {
-  const rules = new Map<string, Promise<Ignore | undefined>>();
-  const rulesOf = (parts: readonly string[]): Promise<Ignore | undefined> => {
+  const rules = new Map<string, Promise<IgnoreRules | undefined>>();
+  // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
+  const budget = newPatternBudget();
+  const rulesOf = (parts: readonly string[]): Promise<IgnoreRules | undefined> => {
     const key = parts.join("/");
     let found = rules.get(key);
     if (found === undefined) {
-      found = parts.length === 0 ? rootRules(root) : folderRules(root, parts, rulesOf);
+      found =
+        parts.length === 0 ? rootRules(root, budget) : folderRules(root, parts, rulesOf, budget);
       rules.set(key, found);
     }
     return found;
@@ -66,10 +75,10 @@ export function privatePaths(root: string): (path: string) => Promise<PrivateVer
   };
 }
 
-async function rootRules(root: string): Promise<Ignore | undefined> {
-  let list: Ignore | undefined;
+async function rootRules(root: string, budget: PatternBudget): Promise<IgnoreRules | undefined> {
+  let list: IgnoreRules | undefined;
   for (const file of [join(root, ".git", "info", "exclude"), join(root, ".gitignore")]) {
-    list = await withFile(list, file, "");
+    list = await withFile(list, file, "", budget);
   }
   return list;
 }
@@ -77,23 +86,25 @@ async function rootRules(root: string): Promise<Ignore | undefined> {
 async function folderRules(
   root: string,
   parts: readonly string[],
-  rulesOf: (parts: readonly string[]) => Promise<Ignore | undefined>,
-): Promise<Ignore | undefined> {
+  rulesOf: (parts: readonly string[]) => Promise<IgnoreRules | undefined>,
+  budget: PatternBudget,
+): Promise<IgnoreRules | undefined> {
   const parent = await rulesOf(parts.slice(0, -1));
-  return withFile(parent, join(root, ...parts, ".gitignore"), parts.join("/"));
+  return withFile(parent, join(root, ...parts, ".gitignore"), parts.join("/"), budget);
 }
 
 /** `list` with the patterns of `file` added (rebased to `base`); `list` itself when there is no such file. */
 async function withFile(
-  list: Ignore | undefined,
+  list: IgnoreRules | undefined,
   file: string,
   base: string,
-): Promise<Ignore | undefined> {
+  budget: PatternBudget,
+): Promise<IgnoreRules | undefined> {
   // Capped, regular files only: a FIFO or /dev/zero named .gitignore is passed over.
   const read = await readCappedText(file, MAX_GITIGNORE_BYTES);
   if (!read.ok) return list;
   try {
-    return addGitignore(list, read.text, base);
+    return addGitignore(list, read.text, base, budget, file);
   } catch {
     // A pattern the matcher cannot compile: the folder's other rules are lost,
     // its parents' still apply. Over-refusing is not worth a crash of the step.

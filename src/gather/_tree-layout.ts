@@ -1,5 +1,6 @@
 import { join, sep } from "node:path";
 import { readdir, readlink } from "../_io.js";
+import { compareNames } from "./_collate.js";
 import { type EntryKind, statOf, type TreeListing } from "./_tree-walk.js";
 
 /** One line of the rendered tree; `depth` 0 is the root line. */
@@ -30,7 +31,15 @@ interface StatEntry {
 
 /** A folder whose children were stat'ed, sorted and chosen. */
 interface FolderView {
-  items: ({ entry: StatEntry; rel: string; view?: FolderView } | { more: number })[];
+  /** `atLeast`: the folder was not read to its end, so `more` is a floor. */
+  items: (
+    | { entry: StatEntry; rel: string; view?: FolderView }
+    | { more: number; atLeast: boolean }
+  )[];
+  /** Listed by name, not by time: more than {@link LARGE_FOLDER} entries. */
+  byName: boolean;
+  /** Only the listing's first `entryCap` entries were read, so `more` is a floor. */
+  capped: boolean;
 }
 
 const INDENT = "  ";
@@ -74,6 +83,13 @@ class RawNames {
  */
 export const LARGE_FOLDER = 1000;
 
+/** What the line of a folder listed by name says after its time; with `readCap`, only that many of its entries were read. */
+export function byNameNote(readCap?: number): string {
+  return readCap !== undefined
+    ? `(over ${readCap} entries: the first ${readCap} read, listed by name)`
+    : `(over ${LARGE_FOLDER} entries: listed by name)`;
+}
+
 /** The line that ends a tree cut by the line cap. */
 export const ELISION_MARKER = "… deeper entries not shown (line limit)";
 
@@ -83,7 +99,9 @@ export const ELISION_MARKER = "… deeper entries not shown (line limit)";
  * Each shown folder's children are ordered newest first (ties by name); a
  * folder with more than `maxEntries` children shows its newest
  * `maxEntries - 1`, a `… K more` line and its oldest. A folder with more than
- * {@link LARGE_FOLDER} children is ordered by name instead. Over `maxLines` the
+ * {@link LARGE_FOLDER} children is ordered by name instead, and its own line
+ * says so ({@link byNameNote}). `truncated` is true when a folder's entries
+ * were elided (`… K more`) or the line cap cut the tree. Over `maxLines` the
  * deepest lines go first, the latest of equally deep ones before earlier ones;
  * the root and depth-1 lines always stay (so a tiny cap may be exceeded by
  * them), and {@link ELISION_MARKER} ends the tree.
@@ -100,8 +118,8 @@ export async function layoutTree(
 ): Promise<{ lines: TreeLine[]; truncated: boolean }> {
   const { maxDepth, maxEntries, maxLines, mtimeMs, signal } = limits;
 
-  const linesOf = (rel: string): number => {
-    const n = listing.countUpTo(rel, maxEntries + 1);
+  const linesOf = async (rel: string): Promise<number> => {
+    const n = await listing.countUpTo(rel, maxEntries + 1);
     return n > maxEntries ? maxEntries + 1 : n;
   };
 
@@ -132,10 +150,12 @@ export async function layoutTree(
             : "other";
       return { name: entry.name, path, kind, mtimeMs: mtimeMs ?? s.mtimeMs, size: s.size };
     };
-    const children = listing.children(rel);
+    const children = await listing.children(rel);
+    const capped = listing.isCapped(rel);
     let shown: StatEntry[];
     let more: number;
-    if (children.length > LARGE_FOLDER) {
+    const byName = children.length > LARGE_FOLDER || capped;
+    if (byName) {
       // Ordering by time means looking at every entry: seconds for 200,000.
       // By name, only the entries shown are looked at.
       const byName = children.map((e) => e.name).sort(compareNames);
@@ -155,19 +175,21 @@ export async function layoutTree(
       entry,
       rel: rel === "" ? entry.name : `${rel}/${entry.name}`,
     }));
-    if (more > 0) items.splice(items.length - 1, 0, { more });
-    return { items };
+    if (more > 0) items.splice(items.length - 1, 0, { more, atLeast: capped });
+    return { items, byName, capped };
   };
 
   const rootView = await view("");
   let total = 1 + rootView.items.length;
   let truncated = false;
+  const views = [rootView];
   let frontier = [rootView];
   for (let depth = 1; depth < maxDepth && !truncated; depth++) {
     const folders = frontier.flatMap((v) =>
       v.items.filter((i) => "entry" in i && i.entry.kind === "dir"),
     ) as { entry: StatEntry; rel: string; view?: FolderView }[];
-    const counts = folders.map((f) => linesOf(f.rel));
+    const counts: number[] = [];
+    for (const folder of folders) counts.push(await linesOf(folder.rel));
     let chosen = folders;
     if (total + counts.reduce((a, b) => a + b, 0) > maxLines) {
       // This level is the deepest that can keep lines: keep its first ones, in display order.
@@ -187,22 +209,34 @@ export async function layoutTree(
       }),
     );
     frontier = chosen.flatMap((f) => (f.view ? [f.view] : []));
+    views.push(...frontier);
     total += frontier.reduce((a, v) => a + v.items.length, 0);
   }
 
-  const lines: TreeLine[] = [{ depth: 0, text: `${safeName(rootName)}/` }];
+  // "/" is named "/", not "//"; every other folder's line ends in one "/".
+  const rootText = rootName.endsWith("/") ? safeName(rootName) : `${safeName(rootName)}/`;
+  const lines: TreeLine[] = [{ depth: 0, text: withNote(rootText, rootView, listing) }];
   const emit = (v: FolderView, depth: number) => {
     for (const item of v.items) {
       if ("more" in item) {
-        lines.push({ depth, text: `${INDENT.repeat(depth)}… ${item.more} more` });
+        const count = item.atLeast ? `at least ${item.more}` : `${item.more}`;
+        lines.push({ depth, text: `${INDENT.repeat(depth)}… ${count} more` });
         continue;
       }
-      lines.push({ depth, text: entryText(item.entry, depth) });
+      lines.push({ depth, text: withNote(entryText(item.entry, depth), item.view, listing) });
       if (item.view) emit(item.view, depth + 1);
     }
   };
   emit(rootView, 1);
-  return capLines(lines, maxLines, truncated);
+  const cut = capLines(lines, maxLines, truncated);
+  // Entries a folder elided (`… K more`) are left out as surely as cut lines.
+  const elided = views.some((v) => v.items.some((i) => "more" in i));
+  return { lines: cut.lines, truncated: cut.truncated || elided };
+}
+
+function withNote(text: string, view: FolderView | undefined, listing: TreeListing): string {
+  if (!view?.byName) return text;
+  return `${text}  ${byNameNote(view.capped ? listing.entryCap : undefined)}`;
 }
 
 /**
@@ -233,10 +267,6 @@ export function capLines(
 
 function newestFirst(a: StatEntry, b: StatEntry): number {
   return b.mtimeMs - a.mtimeMs || compareNames(a.name, b.name);
-}
-
-function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 async function readTarget(entry: StatEntry): Promise<void> {

@@ -1,4 +1,5 @@
 import { basename, join, resolve } from "node:path";
+import { ignoreCutDiagnostics, type PatternCut } from "../_gitignore.js";
 import { stat } from "../_io.js";
 import { parseNow } from "../options.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
@@ -12,11 +13,11 @@ export const DEFAULT_TREE_ENTRIES = 12;
 /** Lines in the whole tree, the root and the elision marker included. */
 export const DEFAULT_TREE_LINES = 120;
 /**
- * The deepest AGENTS.md listed, counted like tree entries: `a/b/c/AGENTS.md`
- * is at depth 4. The root's own is at depth 1 and never listed (it is a
- * context file already).
+ * The deepest AGENTS.md listed, counted like tree entries: `a/b/c/d/AGENTS.md`
+ * (in a folder four deep, as oh-my-pi lists them) is at depth 5. The root's
+ * own is at depth 1 and never listed (it is a context file already).
  */
-export const AGENTS_MD_DEPTH = 4;
+export const AGENTS_MD_DEPTH = 5;
 /** AGENTS.md paths listed at most. */
 export const MAX_AGENTS_MD = 200;
 
@@ -44,12 +45,12 @@ export interface WorkspaceTreeOptions {
 export interface BuiltWorkspaceTree {
   /** The tree as text, one entry per line, root first. */
   rendered: string;
-  /** True when the line cap dropped lines. */
+  /** True when entries were left out: a folder's `… K more`, or lines the line cap dropped. */
   truncated: boolean;
   /** The same lines with their depth (0: the root and the closing marker), for re-laying the tree out under a token budget. */
   lines: TreeLine[];
   /**
-   * AGENTS.md files down to depth 4 (`a/AGENTS.md` … `a/b/c/AGENTS.md`; never the
+   * AGENTS.md files down to depth 5 (`a/AGENTS.md` … `a/b/c/d/AGENTS.md`; never the
    * root's own), as relative POSIX paths, sorted, at most 200.
    */
   agentsMd: string[];
@@ -57,13 +58,16 @@ export interface BuiltWorkspaceTree {
   agentsMdOmitted: number;
   /** Folders that could not be listed (shown without entries), relative POSIX paths, sorted; "." for the root. */
   unreadable: string[];
+  /** Ignore files whose patterns were not all kept (over 2,000 in one file or 10,000 in all); absent when none was cut. */
+  ignoreCuts?: PatternCut[];
 }
 
 /**
  * A compact listing of the folder `root` for the prompt, and the AGENTS.md
  * files below it.
  *
- * - Entries are ordered newest mtime first, ties by name. A folder's own mtime
+ * - Entries are ordered newest mtime first, ties by name (case-insensitive
+ *   first, `_` before `-`, the same on every machine). A folder's own mtime
  *   orders it (it changes when entries are added, removed or renamed in it);
  *   nothing below it is consulted, so ordering never needs a deeper walk.
  * - Folders end in `/`; files show a compact size (`512B`, `1.5KB`, `2.3MB`);
@@ -74,20 +78,26 @@ export interface BuiltWorkspaceTree {
  * - A folder with more than `maxEntries` entries shows its newest
  *   `maxEntries - 1`, a `… K more` line and its oldest entry. A folder with
  *   more than 1,000 entries is ordered by name instead, so that only the
- *   entries shown are looked at.
+ *   entries shown are looked at, and its line says so. Of one folder at most
+ *   200,000 entries are read.
  * - Over `maxLines`, the deepest lines are dropped first (the latest among
  *   equally deep ones), never the root or depth-1 lines, and a final line says
- *   that deeper entries were left out; `truncated` is then true. (Levels the
- *   cap would drop whole are never read, so their lines are not counted.)
+ *   that deeper entries were left out. (Levels the cap would drop whole are
+ *   never read, so their lines are not counted.) `truncated` is true then, and
+ *   when a folder's entries were elided.
  * - Hidden entries, `node_modules` and whatever git would ignore (the
  *   `.gitignore` files of the repository down to `root` and below it, with
- *   git's precedence, and `.git/info/exclude`) are skipped and never walked.
- *   The user's global git excludes file is not read.
+ *   git's precedence, and `.git/info/exclude`) or a `.ignore` file (ripgrep's
+ *   convention) hides are skipped and never walked. The user's global git
+ *   excludes file is not read. Patterns are capped (2,000 per file, 10,000 in
+ *   all), and {@link treeDiagnostics} names the files cut.
  *
  * - With `mtime`, every entry shows that time and ties by name decide the order.
  *
  * The walk reads no entry deeper than the tree and the AGENTS.md search need
- * (depth 4 by default: folders 0–3 deep are read, nothing below). Throws
+ * (depth 5 by default: folders 0–3 deep are read, those 4 deep are only
+ * asked for an AGENTS.md). `signal` is heard between reads and every few
+ * entries of a loop, so an abort stops the work within a slice. Throws
  * {@link SyspromptError} when `root` is not a folder, a limit is not a
  * positive integer or `mtime` is not a time.
  */
@@ -125,6 +135,7 @@ export async function buildWorkspaceTree(
     agentsMd: pickAgentsMd(listing.agentsMd),
     agentsMdOmitted: Math.max(0, listing.agentsMd.length - MAX_AGENTS_MD),
     unreadable: [...listing.unreadable].sort(),
+    ...(listing.ignoreCuts.length > 0 ? { ignoreCuts: listing.ignoreCuts } : {}),
   };
 }
 
@@ -137,7 +148,7 @@ const MAX_UNREADABLE_NAMED = 10;
  * AGENTS.md), so neither is lost in silence. `root` is the folder the tree shows.
  */
 export function treeDiagnostics(tree: BuiltWorkspaceTree, root: string): Diagnostic[] {
-  const out: Diagnostic[] = [];
+  const out: Diagnostic[] = [...ignoreCutDiagnostics(tree.ignoreCuts ?? [])];
   if (tree.agentsMdOmitted > 0) {
     out.push({
       level: "info",

@@ -1,8 +1,15 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { kindOfPath, readTextFile, undecodableName } from "../_fs.js";
-import { addGitignore, type Ignore, isIgnored } from "../_gitignore.js";
+import {
+  addGitignore,
+  type IgnoreRules,
+  ignoreCutDiagnostics,
+  isIgnoredInKeptFolder,
+  newPatternBudget,
+} from "../_gitignore.js";
 import { readdir, readlink, realpath } from "../_io.js";
+import { checkpoint, ENTRIES_PER_CHECK } from "../_pace.js";
 import type { Diagnostic } from "../types.js";
 
 /** The file that makes a folder one skill. */
@@ -18,23 +25,47 @@ export interface SkillCandidate {
 type Kind = "file" | "dir" | "other" | "missing";
 
 /**
+ * Folders one skills root's walk enters at most. A skills folder holds some
+ * dozens of skills; a link to `/` or to a home folder would otherwise walk
+ * the whole disk, long after the render that asked has given up.
+ */
+export const MAX_SKILL_WALK_FOLDERS = 5000;
+
+export interface SkillWalkOptions {
+  /** Stops the walk: nothing is read after it fires, and the walk rejects with its reason. */
+  signal?: AbortSignal;
+}
+
+/**
  * Lists the skill files under one skills root. A folder holding `SKILL.md` is
  * one skill and the walk stops there; otherwise it recurses, skipping
  * dot-entries, `node_modules` and whatever the `.gitignore` files along the way
  * ignore. Symlinks are followed; a folder whose real path was already visited
  * is not entered again, so link loops end. Listings are sorted, so the order
- * is the same on every machine.
+ * is the same on every machine. At most {@link MAX_SKILL_WALK_FOLDERS} folders
+ * are entered and the `.gitignore` patterns are capped (each cut is a
+ * warning); `signal` is heard between reads and every few entries.
  */
 export async function walkSkillsRoot(
   root: string,
+  options: SkillWalkOptions = {},
 ): Promise<{ candidates: SkillCandidate[]; diagnostics: Diagnostic[] }> {
+  const { signal } = options;
   const candidates: SkillCandidate[] = [];
   const diagnostics: Diagnostic[] = [];
   const visited = new Set<string>();
+  const budget = newPatternBudget();
+  let foldersLeft = MAX_SKILL_WALK_FOLDERS;
+  let limitHit = false;
 
   // `rel` is the "/"-separated path below the root ("" for the root itself);
   // `rules` holds every .gitignore seen on the way down, rebased onto the root.
-  const walk = async (dir: string, rel: string, rules: Ignore | undefined): Promise<void> => {
+  const walk = async (dir: string, rel: string, rules: IgnoreRules | undefined): Promise<void> => {
+    await checkpoint(signal);
+    if (foldersLeft === 0) {
+      limitHit = true;
+      return;
+    }
     let real: string;
     let entries: Dirent[];
     try {
@@ -54,6 +85,7 @@ export async function walkSkillsRoot(
     }
     if (visited.has(real)) return;
     visited.add(real);
+    foldersLeft--;
 
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const kinds = new Map<string, Kind>();
@@ -74,15 +106,17 @@ export async function walkSkillsRoot(
 
     const gitignore = entries.find((e) => e.name === ".gitignore");
     if (gitignore && (await kindOf(gitignore)) === "file") {
-      const read = await readTextFile(join(dir, ".gitignore"));
+      const path = join(dir, ".gitignore");
+      const read = await readTextFile(path);
       diagnostics.push(...read.diagnostics);
       if (read.ok) {
-        rules = addGitignore(rules, read.text, rel);
+        rules = addGitignore(rules, read.text, rel, budget, path);
       }
     }
 
     const kept: { entry: Dirent; kind: Kind }[] = [];
-    for (const entry of entries) {
+    for (const [i, entry] of entries.entries()) {
+      if (i % ENTRIES_PER_CHECK === 0) await checkpoint(signal);
       if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
       const kind = await kindOf(entry);
       if (kind === "missing") {
@@ -92,7 +126,8 @@ export async function walkSkillsRoot(
         continue;
       }
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (isIgnored(rules, kind === "dir" ? `${path}/` : path)) continue;
+      // The walk never enters an ignored folder, so only the name can match.
+      if (isIgnoredInKeptFolder(rules, kind === "dir" ? `${path}/` : path)) continue;
       kept.push({ entry, kind });
     }
 
@@ -113,6 +148,15 @@ export async function walkSkillsRoot(
   };
 
   await walk(root, "", undefined);
+  diagnostics.push(...ignoreCutDiagnostics(budget.cuts));
+  if (limitHit) {
+    diagnostics.push({
+      level: "warning",
+      code: "skills-walk-limit",
+      message: `the skills folder holds more than ${MAX_SKILL_WALK_FOLDERS} folders (a link to a large folder?); the walk stopped there, and skills in the folders not entered are not loaded`,
+      path: root,
+    });
+  }
   return { candidates, diagnostics };
 }
 

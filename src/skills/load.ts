@@ -57,12 +57,13 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadS
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const diagnostics: Diagnostic[] = [];
   const candidates: { candidate: SkillCandidate; source: SkillSource }[] = [];
+  const walkOptions = options.signal ? { signal: options.signal } : {};
 
   for (const raw of options.paths ?? []) {
     const path = resolve(cwd, expandHome(raw, home));
     const kind = await kindOfPath(path);
     if (kind === "dir") {
-      const walked = await walkSkillsRoot(path);
+      const walked = await walkSkillsRoot(path, walkOptions);
       diagnostics.push(...walked.diagnostics);
       for (const candidate of walked.candidates) candidates.push({ candidate, source: "option" });
     } else if (kind === "file" && path.endsWith(".md")) {
@@ -115,7 +116,7 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadS
         });
         continue;
       }
-      const walked = await walkSkillsRoot(root.path);
+      const walked = await walkSkillsRoot(root.path, walkOptions);
       diagnostics.push(...walked.diagnostics);
       for (const candidate of walked.candidates)
         candidates.push({ candidate, source: root.source });

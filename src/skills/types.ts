@@ -40,6 +40,8 @@ export interface LoadSkillsOptions {
   projectDir?: string;
   /** What a leading `~` means, and where `~/.agents/skills` is. Default `os.homedir()`. */
   home?: string;
+  /** Stops the search: no folder is read after it fires, and the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface LoadSkillsResult {

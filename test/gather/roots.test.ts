@@ -84,8 +84,8 @@ describe("extra workspace roots", () => {
     expect(await cli(root, ["render", "--root", "AGENTS.md"])).toEqual({
       code: 2,
       stdout: "",
-      stderr:
-        'sysprompt: --root / roots: "AGENTS.md" is not a folder; pass the folder that holds the files\n',
+      // Resolved from the shell's folder, so the message names the path it checked.
+      stderr: `sysprompt: --root / roots: "${root}/project/AGENTS.md" is not a folder; pass the folder that holds the files\n`,
     });
   });
 });

@@ -34,7 +34,7 @@ describe("buildWorkspaceTree: a folder with many entries", () => {
     looked.length = 0;
     const tree = await buildWorkspaceTree(root, { mtime: "2026-01-01T00:00:00Z" });
     const t = "2026-01-01 00:00";
-    // By name (code units): f0, f1, f10, f100, …; the last name is f999.
+    // By name: f0, f1, f10, f100, …; the last name is f999.
     const first = [
       "f0",
       "f1",
@@ -50,7 +50,8 @@ describe("buildWorkspaceTree: a folder with many entries", () => {
     ];
     expect(tree.rendered.split("\n")).toEqual([
       "project/",
-      `  big/  ${t}`,
+      // The header says "newest first": this folder's own line says it is not.
+      `  big/  ${t}  (over 1000 entries: listed by name)`,
       ...first.map((name) => `    ${name}  0B  ${t}`),
       `    … ${count - 12} more`,
       `    f999  0B  ${t}`,

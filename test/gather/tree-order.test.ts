@@ -20,6 +20,7 @@ vi.mock("node:fs", async (importOriginal) => {
     ...fs,
     readdir: record(fs.readdir as never),
     readdirSync: record(fs.readdirSync as never),
+    opendirSync: record(fs.opendirSync as never),
   };
 });
 

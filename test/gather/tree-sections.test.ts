@@ -97,7 +97,7 @@ describe("workspaceTree option", () => {
     expect([text.length, text[1], text.at(-2)]).toEqual([
       // tag, intro, blank, 120 tree lines, tag
       124,
-      "The working directory's layout. Each folder lists its newest entries first, with file sizes and last-modified times (UTC); folders end in `/`, and a `… N more` line stands for entries left out. Hidden, ignored and dependency folders are not listed. The listing is cut short at the deeper levels; list a folder to see all of it.",
+      "The working directory's layout. Each folder lists its newest entries first, with file sizes and last-modified times (UTC); folders end in `/`, and a `… N more` line stands for entries left out. Hidden, ignored and dependency folders are not listed. Some entries are left out of this listing; list a folder to see all of it.",
       "… deeper entries not shown (line limit)",
     ]);
   });

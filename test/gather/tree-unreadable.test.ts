@@ -18,7 +18,20 @@ vi.mock("node:fs", async (importOriginal) => {
     }
     return (fs.readdirSync as (...a: unknown[]) => unknown)(path, ...rest);
   }) as typeof fs.readdirSync;
-  return { ...fs, default: { ...fs, readdirSync }, readdirSync };
+  const opendirSync = ((path: string, ...rest: unknown[]) => {
+    if (refused.has(String(path))) {
+      throw Object.assign(new Error(`EACCES: permission denied, opendir '${path}'`), {
+        code: "EACCES",
+      });
+    }
+    return (fs.opendirSync as (...a: unknown[]) => unknown)(path, ...rest);
+  }) as typeof fs.opendirSync;
+  return {
+    ...fs,
+    default: { ...fs, readdirSync, opendirSync },
+    readdirSync,
+    opendirSync,
+  };
 });
 
 const SPEC = {

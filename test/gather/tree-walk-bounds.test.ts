@@ -22,13 +22,14 @@ vi.mock("node:fs", async (importOriginal) => {
     stat: record(touched.stat, fs.stat as never),
     lstat: record(touched.stat, fs.lstat as never),
     readdirSync: record(touched.readdir, fs.readdirSync as never),
+    opendirSync: record(touched.readdir, fs.opendirSync as never),
     statSync: record(touched.stat, fs.statSync as never),
     lstatSync: record(touched.stat, fs.lstatSync as never),
   };
 });
 
 describe("buildWorkspaceTree: the walk is bounded", () => {
-  it("reads folders 0-3 deep and nothing below, never enters ignored, hidden, node_modules or linked folders", async () => {
+  it("reads folders 0-3 deep, asks those 4 deep for an AGENTS.md and nothing below, never enters ignored, hidden, node_modules or linked folders", async () => {
     const root = join(tempDir(), "project");
     const t = "2026-01-01 00:00";
     const deep = "a/b/c/d/e/f/g";
@@ -47,11 +48,11 @@ describe("buildWorkspaceTree: the walk is bounded", () => {
     const rel = (paths: string[]) => [...new Set(paths.map((p) => relative(root, p)))].sort();
     expect(rel(touched.readdir)).toEqual(["", "a", "a/b", "a/b/c"]);
     // Stat'ed: the repository look-up (.git here and above), the entries shown
-    // (depth 1-3) and the depth-4 AGENTS.md; nothing deeper, nothing skipped.
+    // (depth 1-3) and the depth-5 AGENTS.md; nothing deeper, nothing skipped.
     const statted = rel(touched.stat).filter((p) => !p.endsWith(".git"));
-    expect(statted.filter((p) => p.split("/").length > 4)).toEqual([]);
+    expect(statted.filter((p) => p.split("/").length > 5)).toEqual([]);
     expect(statted.filter((p) => /^(build|node_modules|\.cache)(\/|$)|link\//.test(p))).toEqual([]);
-    expect(statted).toContain("a/b/c/AGENTS.md");
+    expect(statted).toContain("a/b/c/d/AGENTS.md");
   });
 
   it("a tree that misses the deadline stops reading folders once the render has returned", async () => {

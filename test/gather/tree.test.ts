@@ -96,7 +96,8 @@ describe("buildWorkspaceTree: entries", () => {
         "    … 3 more",
         "    f00.txt  1B  2026-01-01 00:00",
       ),
-      truncated: false,
+      // Entries elided in a folder are entries left out: the prompt says to drill in.
+      truncated: true,
       agentsMd: [],
       agentsMdOmitted: 0,
       unreadable: [],
@@ -310,7 +311,7 @@ describe("buildWorkspaceTree: what is skipped", () => {
 });
 
 describe("buildWorkspaceTree: agentsMd", () => {
-  it("AGENTS.md regular files (or links to one) down to depth 4, not ignored, hidden or in node_modules, sorted", async () => {
+  it("AGENTS.md regular files (or links to one) in folders 1-4 deep, not ignored, hidden or in node_modules, sorted", async () => {
     const t = "2026-01-01 00:00";
     const root = project({
       ".gitignore": { at: t, text: "ignored/\nq/**/AGENTS.md\n" },
@@ -318,7 +319,10 @@ describe("buildWorkspaceTree: agentsMd", () => {
       "b/AGENTS.md": { at: t, text: "depth 2" },
       "a/x/AGENTS.md": { at: t, text: "depth 3" },
       "a/x/y/AGENTS.md": { at: t, text: "depth 4" },
-      "a/x/y/z/AGENTS.md": { at: t, text: "depth 5: too deep" },
+      "a/x/y/z/AGENTS.md": { at: t, text: "depth 5: a folder 4 deep, as oh-my-pi lists" },
+      "a/x/y/z/w/AGENTS.md": { at: t, text: "depth 6: too deep" },
+      "c/d/e/f/.ignore": { at: t, text: "AGENTS.md\n" },
+      "c/d/e/f/AGENTS.md": { at: t, text: "hidden by a .ignore at the last level" },
       "c/d/e/.gitignore": { at: t, text: "AGENTS.md\n" },
       "c/d/e/AGENTS.md": { at: t, text: "ignored by its own folder" },
       "q/r/s/.gitignore": { at: t, text: "!AGENTS.md\n" },
@@ -342,6 +346,7 @@ describe("buildWorkspaceTree: agentsMd", () => {
     expect((await buildWorkspaceTree(root)).agentsMd).toEqual([
       "a/x/AGENTS.md",
       "a/x/y/AGENTS.md",
+      "a/x/y/z/AGENTS.md",
       "b/AGENTS.md",
       "l/AGENTS.md",
       "q/r/s/AGENTS.md",

@@ -1,10 +1,12 @@
 import fc from "fast-check";
+import ignore from "ignore";
 import { describe, expect, it } from "vitest";
 import {
   addGitignore,
-  type Ignore,
+  type IgnoreRules as Ignore,
   isIgnored,
   isIgnoredInKeptFolder,
+  rebaseGitignore,
 } from "../../src/_gitignore.js";
 
 // isIgnoredInKeptFolder answers "kept" without asking `ignore` when the path's
@@ -23,6 +25,11 @@ const PATTERNS = [
   "e/**",
   "f*",
   "[ab]x",
+  "[a-c]x",
+  "[!a]x",
+  "[z-a]x",
+  "q?[x]",
+  "[]x",
   "\\#x",
   "# comment",
   "",
@@ -38,45 +45,76 @@ const PATTERNS = [
 ];
 const NAMES = ["a", "b", "c", "d", "e", "dist", "x.log", "keep.log", "node_modules", "f1", "ax"];
 const MORE_NAMES = ["pkg", "sub", "A.Log", "#x", "xzy", "t", "a b", "README.md", "build", "bx"];
+const CLASS_NAMES = ["[z-a]x", "[]x", "Cx", "qa]", "qax", "[x]"];
 
-const rulesArb = fc
-  .array(
-    fc.record({
-      lines: fc.array(fc.constantFrom(...PATTERNS), { maxLength: 6 }),
-      base: fc.constantFrom("", "pkg", "pkg/sub"),
-    }),
-    { minLength: 1, maxLength: 3 },
-  )
-  .map((files) =>
-    files.reduce<Ignore | undefined>(
-      (rules, f) => addGitignore(rules, f.lines.join("\n"), f.base),
-      undefined,
-    ),
+/** The ignore files of one walk, shallowest first: each file's lines and its folder. */
+const filesArb = fc.array(
+  fc.record({
+    lines: fc.array(fc.constantFrom(...PATTERNS), { maxLength: 6 }),
+    base: fc.constantFrom("", "pkg", "pkg/sub"),
+  }),
+  { minLength: 1, maxLength: 3 },
+);
+
+type Files = { lines: string[]; base: string }[];
+
+const chained = (files: Files) =>
+  files.reduce<Ignore | undefined>(
+    (rules, f) => addGitignore(rules, f.lines.join("\n"), f.base),
+    undefined,
   );
+
+/** What git says: every file's patterns, rebased, in one list (later lines win): the rule list the walk used to copy per folder. */
+const flat = (files: Files) =>
+  ignore().add(files.map((f) => rebaseGitignore(f.lines.join("\n"), f.base)).join("\n"));
 
 const pathArb = fc
   .record({
-    segments: fc.array(fc.constantFrom(...NAMES, ...MORE_NAMES), { minLength: 1, maxLength: 4 }),
+    segments: fc.array(fc.constantFrom(...NAMES, ...MORE_NAMES, ...CLASS_NAMES), {
+      minLength: 1,
+      maxLength: 4,
+    }),
     dir: fc.boolean(),
   })
   .map(({ segments, dir }) => segments.join("/") + (dir ? "/" : ""));
 
-function parentsKept(rules: Ignore | undefined, path: string): boolean {
+function parentsKept(reference: ReturnType<typeof ignore>, path: string): boolean {
   const segments = path.replace(/\/$/, "").split("/");
   for (let i = 1; i < segments.length; i++) {
-    if (isIgnored(rules, `${segments.slice(0, i).join("/")}/`)) return false;
+    if (reference.ignores(`${segments.slice(0, i).join("/")}/`)) return false;
   }
   return true;
 }
 
+describe("isIgnored: rules shared between folders, not copied", () => {
+  it("says what one flat rule list says, for every path", () => {
+    fc.assert(
+      fc.property(filesArb, pathArb, (files, path) => {
+        return isIgnored(chained(files), path) === flat(files).ignores(path);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("a deeper file re-includes a folder a shallower file ignores, and the shallower file's other patterns still apply inside it", () => {
+    const rules = addGitignore(addGitignore(undefined, "build/\n*.log\n", ""), "!build/\n", "pkg");
+    expect(
+      ["pkg/build/", "pkg/build/a.txt", "pkg/build/a.log", "build/", "pkg/x/build/"].map((p) =>
+        isIgnored(rules, p),
+      ),
+    ).toEqual([false, false, true, true, false]);
+  });
+});
+
 describe("isIgnoredInKeptFolder", () => {
   it("agrees with ignore on every path below kept folders", () => {
     fc.assert(
-      fc.property(rulesArb, pathArb, (rules, path) => {
-        fc.pre(parentsKept(rules, path));
-        return isIgnoredInKeptFolder(rules, path) === isIgnored(rules, path);
+      fc.property(filesArb, pathArb, (files, path) => {
+        const reference = flat(files);
+        fc.pre(parentsKept(reference, path));
+        return isIgnoredInKeptFolder(chained(files), path) === reference.ignores(path);
       }),
-      { numRuns: 5000 },
+      { numRuns: 2000 },
     );
   });
 

@@ -1,0 +1,43 @@
+// Long walks over a repository (the workspace tree, the skills folders) call
+// the file system synchronously or loop over many entries with no I/O in
+// between. Either way the event loop does not turn, so the deadline's timer
+// cannot fire and no abort can be heard. Such a walk calls `pace()` between
+// calls and every few entries of a loop: within a slice it costs one clock
+// read; past the slice's end the walk waits one turn of the event loop, and
+// `checkpoint` then throws when the walk has been told to stop.
+
+/**
+ * Longest stretch of synchronous work before the event loop gets a turn, in
+ * nanoseconds. Short, because another step waiting on a read gets one turn
+ * per slice: its chain of reads would otherwise wait a slice per link.
+ */
+const SLICE_NS = 500_000n;
+let sliceEnd = 0n;
+let yielding: Promise<void> | undefined;
+
+/** Resolves at once within a slice (undefined: nothing to await); past its end, after one turn of the event loop. */
+export function pace(): Promise<void> | undefined {
+  if (yielding) return yielding;
+  if (process.hrtime.bigint() < sliceEnd) return undefined;
+  yielding = new Promise((done) => {
+    setImmediate(() => {
+      yielding = undefined;
+      sliceEnd = process.hrtime.bigint() + SLICE_NS;
+      done();
+    });
+  });
+  return yielding;
+}
+
+/** Entries a loop handles between two calls of {@link checkpoint}. */
+export const ENTRIES_PER_CHECK = 256;
+
+/**
+ * {@link pace}, then stops the caller (throws the signal's reason) once
+ * `signal` has fired. The way every per-entry loop of a walk checks the deadline.
+ */
+export async function checkpoint(signal: AbortSignal | undefined): Promise<void> {
+  const turn = pace();
+  if (turn) await turn;
+  if (signal?.aborted) throw signal.reason;
+}
