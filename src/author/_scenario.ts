@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { didYouMean } from "../_suggest.js";
 import { optionValueProblem, type SystemPromptOptions } from "../options.js";
 import { SyspromptError } from "../types.js";
 
@@ -141,7 +142,7 @@ export async function parseScenario(source: string, file: string): Promise<Scena
     if (typeof key !== "string" || !Object.hasOwn(SCENARIO_KEYS, key)) {
       throw new ScenarioError(
         file,
-        `unknown key ${JSON.stringify(String(key))}; the keys are: ${Object.keys(SCENARIO_KEYS).join(", ")}`,
+        `unknown key ${JSON.stringify(String(key))}; ${didYouMean(String(key), Object.keys(SCENARIO_KEYS)) ?? `the keys are: ${Object.keys(SCENARIO_KEYS).join(", ")}`}`,
         position,
       );
     }

@@ -1,19 +1,24 @@
+import { type KnownKeys, unknownKeyDiagnostic } from "../_frontmatter-keys.js";
 import { readShrinkSpec } from "../budget/spec.js";
 import type { Diagnostic } from "../types.js";
 import type { SectionMeta } from "./types.js";
 
 const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
-const KNOWN_KEYS = new Set([
-  "order",
-  "tag",
-  "base",
-  "volatile",
-  "enabled",
-  "description",
-  "maxTokens",
-  "shrink",
-  "models",
-]);
+/** Every key is ours: any other is a typo or a mistake. */
+const SECTION_KEYS: KnownKeys = {
+  keys: [
+    "order",
+    "tag",
+    "base",
+    "volatile",
+    "enabled",
+    "description",
+    "maxTokens",
+    "shrink",
+    "models",
+  ],
+  closed: true,
+};
 
 /** What a section gets when neither it nor a lower layer sets a key. */
 export function defaultMeta(name: string): SectionMeta {
@@ -31,7 +36,8 @@ export function defaultMeta(name: string): SectionMeta {
 /**
  * Validates a section file's frontmatter. A key with a value of the wrong type
  * is dropped with a diagnostic (the lower layer's value or the default then
- * applies); unknown keys are reported but harmless. `models` belongs to
+ * applies). An unknown key is a warning, with the known key it is likely a
+ * typo of: `enabeld: false` leaves the section on, which nobody meant. `models` belongs to
  * variant files (`rules@small.md`), which read it themselves; in a plain file
  * it is reported and ignored.
  */
@@ -91,15 +97,13 @@ export function readSectionMeta(
           });
         }
         break;
-      default:
-        if (!KNOWN_KEYS.has(key)) {
-          diagnostics.push({
-            level: "info",
-            code: "section-meta-unknown",
-            message: `unknown frontmatter key "${key}" (known: ${[...KNOWN_KEYS].join(", ")})`,
-            path,
-          });
-        }
+      default: {
+        const unknown = unknownKeyDiagnostic(key, SECTION_KEYS, {
+          code: "section-meta-unknown",
+          path,
+        });
+        if (unknown) diagnostics.push(unknown);
+      }
     }
   }
   return { meta, diagnostics };
