@@ -8,6 +8,7 @@
  * said once, through pi's UI when there is one, on stderr otherwise. `/sysprompt`
  * shows the sections (layer, size, file) and the diagnostics.
  */
+import { EMPTY_PROMPT } from "../../sections/empty-prompt.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
 import { piRenderOptions, TREE_FLAG } from "./map-options.js";
 import { type PromptRenderer, sessionRenderer } from "./renderer.js";
@@ -75,8 +76,11 @@ export function createSyspromptExtension(
     pi.on("before_agent_start", async (event, ctx) => {
       // Another extension forced the exact prompt of this run: it is theirs to keep.
       if (event.systemPromptOptions.forceSystemPrompt !== undefined) return undefined;
-      const { result, problems } = await render(event.systemPromptOptions, ctx);
+      const { result, problems: found } = await render(event.systemPromptOptions, ctx);
+      let problems = found;
       if (result !== undefined && result.text.trim() === "") {
+        // Said once, the pi way: what happens next is that pi's prompt is used.
+        problems = problems.filter((p) => p.code !== EMPTY_PROMPT);
         problems.push({
           level: "warning",
           code: "pi-empty-prompt",

@@ -1,0 +1,68 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../api/_helpers.js";
+import { cli, pinMachine } from "./_run.js";
+
+pinMachine();
+
+// Mistakes the CLI used to let pass with exit 0 and nothing said (issue 16).
+
+const BUILTIN_SECTIONS = [
+  "preamble",
+  "tools",
+  "rules",
+  "docs",
+  "addendum",
+  "environment",
+  "project_context",
+  "dir_context",
+  "workspace_tree",
+  "workspace_roots",
+  "skills",
+  "cwd",
+  "date",
+];
+
+/** A temporary root with `files` (relative to it) written. */
+function project(files: Record<string, string>): string {
+  const root = tempDir();
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+/** Every builtin section switched off by the project. */
+const allDisabled = () =>
+  project(
+    Object.fromEntries(
+      BUILTIN_SECTIONS.map((n) => [`project/.pi/sections/${n}.md`, "---\nenabled: false\n---\n"]),
+    ),
+  );
+
+const EMPTY =
+  "the prompt is empty: every section is disabled, replaced or rendered empty; `sysprompt sections` shows the status of each";
+
+describe("an empty prompt is an error", () => {
+  it("render: an error on stderr, exit 1 under --strict", async () => {
+    const root = allDisabled();
+    const stderr = `error [prompt-empty] ${EMPTY}\n`;
+    expect(await cli(root, ["render"])).toEqual({ code: 0, stdout: "\n", stderr });
+    expect(await cli(root, ["render", "--strict"])).toEqual({ code: 1, stdout: "\n", stderr });
+    const json = await cli(root, ["render", "--json", "--strict"]);
+    expect([json.code, JSON.parse(json.stdout).diagnostics]).toEqual([
+      1,
+      [{ level: "error", code: "prompt-empty", message: EMPTY }],
+    ]);
+  });
+
+  it("check: an error, naming the data it is empty with (all but a custom base prompt), so exit 1", async () => {
+    const outcome = await cli(allDisabled(), ["check", "--strict"], false);
+    expect([outcome.code, outcome.stdout.split("\n")[0]]).toEqual([
+      1,
+      `error [prompt-empty] ${EMPTY} (with 24 of the 48 data cases, the first: no tools, no skills, builtin base prompt, no tree, no context files)`,
+    ]);
+  });
+});
