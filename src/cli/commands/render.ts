@@ -1,6 +1,6 @@
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, exitCodeFor, UsageError } from "../io.js";
+import { type CliIo, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 import { sectionDiagnostics, sectionStatus } from "./_section-status.js";
 
@@ -12,8 +12,9 @@ export interface RenderCommandFlags extends RenderFlags {
 /**
  * `sysprompt render`: the prompt on stdout, diagnostics on stderr. With
  * `--section NAME`, that section only, with only its diagnostics; when it is
- * not in the prompt, the reason (disabled, replaced, failed, rendered empty).
- * An unknown name is a usage error.
+ * not in the prompt, the reason (disabled, replaced, failed, rendered empty)
+ * and exit 1, since stdout has nothing a script could use. An unknown name
+ * is a usage error.
  */
 export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promise<number> {
   const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
@@ -37,5 +38,6 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   // Under --json a rendered section carries no diagnostics, as for the whole result.
   if (!flags.json || !section) io.stderr(formatDiagnostics(diagnostics));
   if (reason) io.stderr(`sysprompt: ${reason}\n`);
+  if (!section) return EXIT_PROBLEMS;
   return exitCodeFor(diagnostics, flags.strict);
 }
