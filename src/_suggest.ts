@@ -78,9 +78,17 @@ export function nearMatches(name: string, candidates: Iterable<string>): string[
     .map((f) => f.candidate);
 }
 
-/** `did you mean "enabled"?`, `did you mean "a" or "b"?`, or `undefined` when nothing is near. */
-export function didYouMean(name: string, candidates: Iterable<string>): string | undefined {
-  const near = nearMatches(name, candidates).map((c) => JSON.stringify(c));
+/**
+ * `did you mean "enabled"?`, `did you mean "a" or "b"?`, or `undefined` when
+ * nothing is near. `show` writes a candidate as the user would type it
+ * (`/review` for the template `review`); default: in double quotes.
+ */
+export function didYouMean(
+  name: string,
+  candidates: Iterable<string>,
+  show: (candidate: string) => string = (c) => JSON.stringify(c),
+): string | undefined {
+  const near = nearMatches(name, candidates).map(show);
   if (near.length === 0) return undefined;
   const last = near.pop();
   return `did you mean ${near.length > 0 ? `${near.join(", ")} or ${last}` : last}?`;
