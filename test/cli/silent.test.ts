@@ -66,3 +66,33 @@ describe("an empty prompt is an error", () => {
     ]);
   });
 });
+
+describe("list reports folders that look meant to be read, as render does", () => {
+  it(".pi/prompt/ and .pi/Skills/ in the project, prompt/ in the agent dir", async () => {
+    const root = project({
+      "project/.pi/prompt/review.md": "Review $1.\n",
+      "project/.pi/Skills/beta/SKILL.md": "---\ndescription: Beta.\n---\n",
+      "agent/prompt/fix.md": "Fix $1.\n",
+    });
+    const outcome = await cli(root, ["list", "--agent-dir", join(root, "agent")], false);
+    expect(outcome).toEqual({
+      code: 0,
+      stdout: "Templates\n  (none)\n\nSkills\n  (none)\n",
+      stderr: [
+        `info ${root}/agent/prompt [ignored-file] ignored: slash-command templates live in prompts/`,
+        `info ${root}/project/.pi/Skills [file-name-case] read as skills only where file names ignore case (macOS, Windows) and ignored elsewhere; rename it to skills`,
+        `info ${root}/project/.pi/prompt [ignored-file] ignored: slash-command templates live in prompts/`,
+        "",
+      ].join("\n"),
+    });
+    // Not trusted: the project's .pi/ is not read, so nothing is said about it.
+    const untrusted = await cli(
+      root,
+      ["list", "--agent-dir", join(root, "agent"), "--untrusted"],
+      false,
+    );
+    expect(untrusted.stderr).toBe(
+      `info ${root}/agent/prompt [ignored-file] ignored: slash-command templates live in prompts/\n`,
+    );
+  });
+});

@@ -21,11 +21,11 @@ export async function expandCommand(
   flags: ResourceFlags & { strict?: boolean },
   io: CliIo,
 ): Promise<number> {
-  const { templates, skills } = await loadResources(flags, io);
+  const { templates, skills, hints } = await loadResources(flags, io);
   const viaSkill = expandSkillCommand(text, skills.skills);
   const expanded = viaSkill !== text ? viaSkill : expandPromptTemplate(text, templates.templates);
   io.stdout(expanded.endsWith("\n") ? expanded : `${expanded}\n`);
-  const diagnostics = [...templates.diagnostics, ...skills.diagnostics];
+  const diagnostics = [...templates.diagnostics, ...skills.diagnostics, ...hints];
   if (expanded === text)
     diagnostics.push(...unexpandedCommand(text, templates.templates, skills.skills));
   io.stderr(formatDiagnostics(diagnostics));
