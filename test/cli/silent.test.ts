@@ -96,3 +96,37 @@ describe("list reports folders that look meant to be read, as render does", () =
     );
   });
 });
+
+describe("tool names of other agents: builtin tools match in any case, spelled as given", () => {
+  it("--tools Read,Bash,Edit: the builtin descriptions, the shell rule, the skills index, no tool-unknown", async () => {
+    const root = project({
+      "project/.pi/skills/alpha/SKILL.md": "---\ndescription: Alpha steps.\n---\nDo alpha.\n",
+    });
+    const tools = ["--tools", "Read,Bash,Edit,read"];
+    expect(await cli(root, ["render", ...tools, "--section", "tools"])).toEqual({
+      code: 0,
+      stdout: [
+        "<tools>",
+        "Tools you can call:",
+        "- Read: Read a file's contents; long files can be read in parts.",
+        "- Bash: Run a shell command in the working directory and see its output.",
+        "- Edit: Change a file by replacing an exact piece of its text.",
+        "</tools>",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+    const rules = await cli(root, ["render", ...tools, "--section", "rules"]);
+    expect([rules.code, rules.stdout.split("\n").slice(0, 3), rules.stderr]).toEqual([
+      0,
+      [
+        "<rules>",
+        "Rules:",
+        "- Use the shell to explore the project (rg or grep to search, find and ls to list), since no dedicated search tools are selected.",
+      ],
+      "",
+    ]);
+    const skills = await cli(root, ["render", ...tools, "--section", "skills"]);
+    expect([skills.code, skills.stdout.includes("with the read tool")]).toEqual([0, true]);
+  });
+});
