@@ -58,8 +58,8 @@ interface YamlWarning {
 /** A value that parsed but cannot be built (an alias to a missing anchor, too many aliases). */
 class YamlValueError extends Error {}
 
-/** A key found twice in one mapping, at its second occurrence. */
-class DuplicateKeyError extends Error {
+/** A YAML error placed here rather than by yaml: a key found twice, a bracket or quote never closed. */
+class LocatedYamlError extends Error {
   constructor(
     message: string,
     readonly line: number,
@@ -87,7 +87,12 @@ function readYaml(yaml: typeof Yaml, text: string): BlockValue {
     uniqueKeys: false,
   });
   const error = doc.errors[0];
-  if (error) throw error;
+  if (error) {
+    const opening = unclosedOpening(yaml, doc, error);
+    if (opening === undefined) throw error;
+    const pos = lines.linePos(opening);
+    throw new LocatedYamlError(firstLine(error.message), pos.line, pos.col);
+  }
   for (const warning of doc.warnings) {
     const pos = warning.linePos?.[0];
     const hint = warning.code === "TAG_RESOLVE_FAILED" ? "; the tag is ignored" : "";
@@ -121,7 +126,7 @@ function readYaml(yaml: typeof Yaml, text: string): BlockValue {
   });
   if (duplicate) {
     const pos = lines.linePos(duplicate.offset);
-    throw new DuplicateKeyError(`key "${String(duplicate.key)}" appears twice`, pos.line, pos.col);
+    throw new LocatedYamlError(`key "${String(duplicate.key)}" appears twice`, pos.line, pos.col);
   }
   const keyLines = new Map<string, number>();
   if (yaml.isMap(doc.contents)) {
@@ -136,6 +141,33 @@ function readYaml(yaml: typeof Yaml, text: string): BlockValue {
   } catch (cause) {
     throw new YamlValueError(cause instanceof Error ? cause.message : String(cause));
   }
+}
+
+/**
+ * Where the bracket or quote opens that `error` says is never closed. yaml
+ * reports it where it gave up, which is the next line (`order: [30` on line 2
+ * is "at 3:1"); the place to fix is the `[`. The innermost flow collection or
+ * quoted scalar that ends where the error is.
+ */
+function unclosedOpening(
+  yaml: typeof Yaml,
+  doc: Yaml.Document.Parsed,
+  error: Yaml.YAMLError,
+): number | undefined {
+  if (error.code !== "BAD_INDENT" && error.code !== "MISSING_CHAR") return undefined;
+  const at = error.pos[0];
+  let opening: number | undefined;
+  yaml.visit(doc, {
+    Node(_, node) {
+      const open =
+        (yaml.isCollection(node) && node.flow === true) ||
+        (yaml.isScalar(node) && (node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE"));
+      const range = node.range;
+      if (!open || !range || range[1] !== at) return;
+      if (opening === undefined || range[0] > opening) opening = range[0];
+    },
+  });
+  return opening;
 }
 
 function firstLine(message: string): string {
@@ -348,7 +380,7 @@ function describeBlockError(error: unknown): Omit<Diagnostic, "path"> {
       ...(pos ? { line: pos.line, column: pos.col } : { line: 2, column: 1 }),
     };
   }
-  if (error instanceof DuplicateKeyError) {
+  if (error instanceof LocatedYamlError) {
     return {
       level: "error",
       code: "frontmatter-yaml",

@@ -35,8 +35,8 @@ const cases: CatalogueCase[] = [
       "error",
       "frontmatter-yaml",
       `invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]; ${IGNORED}`,
-      3,
-      1,
+      2,
+      8,
     ),
   },
   {

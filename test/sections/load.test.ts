@@ -138,7 +138,7 @@ describe("loadSectionsFromDir", () => {
             "invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]; section file ignored",
           path: join(dir, "cwd.md"),
           line: 3,
-          column: 15,
+          column: 6,
         },
       ],
     });

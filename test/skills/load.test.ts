@@ -134,7 +134,7 @@ describe("validation", () => {
           "invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]",
         path: at("bad-yaml"),
         line: 4,
-        column: 20,
+        column: 11,
       },
       {
         level: "error",
