@@ -45,7 +45,7 @@ describe("sysprompt check", () => {
     expect(await check(root)).toEqual({
       code: 1,
       stdout: [
-        `error ${file}:4:18 [unknown-helper] unknown helper "shout"; the helpers are: ${HELPERS}\n`,
+        `error ${file}:4:16 [unknown-helper] unknown helper "shout"; the helpers are: ${HELPERS}\n`,
         `error ${file}:5:37 [unknown-field] unknown field "label": an item of "toolSnippets" has no field "label" (it has: name, description)\n`,
         summary(BUILTIN_ONLY, "2 errors, 0 warnings, 0 info"),
       ].join(""),
@@ -179,7 +179,7 @@ describe("sysprompt check", () => {
           message: `unknown helper "shout"; the helpers are: ${HELPERS}`,
           path: file,
           line: 4,
-          column: 18,
+          column: 16,
         },
         {
           level: "error",

@@ -130,3 +130,26 @@ describe("tool names of other agents: builtin tools match in any case, spelled a
     expect([skills.code, skills.stdout.includes("with the read tool")]).toEqual([0, true]);
   });
 });
+
+describe("one place for an unknown helper: check and render agree", () => {
+  it.each([
+    ["a mustache", "  {{nohelper cwd}}", "4:3"],
+    ["a block", "{{#nohelper cwd}}x{{/nohelper}}", "4:1"],
+    ["a subexpression", '{{join (nohelper cwd) ","}}', "4:8"],
+  ])("%s", async (_, body, place) => {
+    const root = project({ "project/.pi/sections/team.md": `---\norder: 65\n---\n${body}\n` });
+    const file = join(root, "project/.pi/sections/team.md");
+    const check = await cli(root, ["check"], false);
+    const render = await cli(root, ["render"]);
+    expect([
+      check.stdout
+        .split("\n")
+        .find((l) => l.includes("[unknown-helper]"))
+        ?.split(" ")[1],
+      render.stderr
+        .split("\n")
+        .find((l) => l.includes("Unknown helper"))
+        ?.split(" ")[1],
+    ]).toEqual([`${file}:${place}`, `${file}:${place}`]);
+  });
+});
