@@ -43,7 +43,8 @@ export function unknownKeyDiagnostic(
   return {
     level: "warning",
     code: where.code,
-    message: `unknown frontmatter key "${key}", ignored; ${near ?? `the keys are: ${known.keys.join(", ")}`}`,
+    // Quoted as JSON: the key is a file's text, and may hold terminal escapes.
+    message: `unknown frontmatter key ${JSON.stringify(key)}, ignored; ${near ?? `the keys are: ${known.keys.join(", ")}`}`,
     path: where.path,
     ...(line !== undefined ? { line } : {}),
   };

@@ -88,8 +88,23 @@ export function didYouMean(
   candidates: Iterable<string>,
   show: (candidate: string) => string = (c) => JSON.stringify(c),
 ): string | undefined {
-  const near = nearMatches(name, candidates).map(show);
+  // A candidate may come from a repository's file (a skill's name): no terminal escapes.
+  const near = nearMatches(name, candidates).map((c) => escapeControls(show(c)));
   if (near.length === 0) return undefined;
   const last = near.pop();
   return `did you mean ${near.length > 0 ? `${near.join(", ")} or ${last}` : last}?`;
+}
+
+/**
+ * `text` with control characters written as `\u001b` escapes, so a name taken
+ * from a file cannot move the cursor or reset the terminal it is printed on.
+ */
+export function escapeControls(text: string): string {
+  let out = "";
+  for (const c of text) {
+    const code = c.charCodeAt(0);
+    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f);
+    out += control ? `\\u${code.toString(16).padStart(4, "0")}` : c;
+  }
+  return out;
 }

@@ -34,12 +34,8 @@ export function parseSectionFile(
   }
   const { meta, diagnostics } = readSectionMeta(doc.data, path, {
     variant: variantName !== undefined,
+    keyLines: doc.keyLines,
   });
-  for (const d of diagnostics) {
-    const key = /"([^"]+)"/.exec(d.message)?.[1];
-    const line = key ? doc.keyLines.get(key) : undefined;
-    if (line) d.line = line;
-  }
   let variant: SectionFile["variant"];
   if (variantName !== undefined) {
     const read = readVariantModels(doc.data, path, doc.keyLines.get("models"));

@@ -44,16 +44,22 @@ export function defaultMeta(name: string): SectionMeta {
 export function readSectionMeta(
   data: Record<string, unknown>,
   path: string,
-  options: { variant?: boolean } = {},
+  options: { variant?: boolean; keyLines?: ReadonlyMap<string, number> } = {},
 ): { meta: Partial<SectionMeta>; diagnostics: Diagnostic[] } {
   const meta: Partial<SectionMeta> = {};
   const diagnostics: Diagnostic[] = [];
+  const { keyLines } = options;
+  const lineOf = (key: string) => {
+    const line = keyLines?.get(key);
+    return line === undefined ? {} : { line };
+  };
   const bad = (key: string, expected: string) =>
     diagnostics.push({
       level: "warning",
       code: "section-meta",
       message: `frontmatter "${key}" must be ${expected}; ignored`,
       path,
+      ...lineOf(key),
     });
   for (const [key, value] of Object.entries(data)) {
     switch (key) {
@@ -94,6 +100,7 @@ export function readSectionMeta(
             code: "section-meta",
             message: `frontmatter "models" applies only to a variant file such as ${fileStem(path)}@small.md; in a plain section file it is ignored`,
             path,
+            ...lineOf("models"),
           });
         }
         break;
@@ -101,6 +108,7 @@ export function readSectionMeta(
         const unknown = unknownKeyDiagnostic(key, SECTION_KEYS, {
           code: "section-meta-unknown",
           path,
+          ...(keyLines ? { keyLines } : {}),
         });
         if (unknown) diagnostics.push(unknown);
       }

@@ -56,6 +56,21 @@ const cases: CatalogueCase[] = [
     ],
   },
   {
+    // A key with a terminal escape in it is quoted as JSON, still at its line.
+    name: "section-key-control-characters",
+    layout: [[NOTES, "---\n\"enabl\\u001bd\": false\n---\nNotes for the team.\n"]],
+    changed: ["notes"],
+    expected: (root) => [
+      diag(
+        "warning",
+        "section-meta-unknown",
+        'unknown frontmatter key "enabl\\u001bd", ignored; did you mean "enabled"?',
+        join(root, NOTES),
+        2,
+      ),
+    ],
+  },
+  {
     // `disable-model-invocaton: true` meant the skill hidden; it is listed, and says why.
     // `when_to_use` is another agent's key, far from ours: not reported.
     name: "skill-key-typo",

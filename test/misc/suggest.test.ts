@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   didYouMean,
   editDistance,
+  escapeControls,
   MAX_SUGGESTED_NAME_LENGTH,
   nearMatches,
 } from "../../src/_suggest.js";
@@ -74,5 +75,14 @@ describe("nearMatches / didYouMean", () => {
     ).toEqual([]);
     // Generous: the work skipped would take seconds.
     expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe("names from files are printed without terminal escapes", () => {
+  it("a near match with control characters is shown escaped", () => {
+    expect(didYouMean("name", ["nam\u001b"], (c) => `/skill:${c}`)).toBe(
+      "did you mean /skill:nam\\u001b?",
+    );
+    expect(escapeControls("a\u0007b\u009bc\u00e9")).toBe("a\\u0007b\\u009bc\u00e9");
   });
 });
