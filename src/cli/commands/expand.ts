@@ -1,4 +1,5 @@
 import { didYouMean } from "../../_suggest.js";
+import { capDiagnostics } from "../../engine/_message.js";
 import { expandPromptTemplate, splitSlashCommand } from "../../prompt-templates/index.js";
 import type { PromptTemplate } from "../../prompt-templates/types.js";
 import { expandSkillCommand } from "../../skills/index.js";
@@ -26,8 +27,12 @@ export async function expandCommand(
   const expanded = viaSkill !== text ? viaSkill : expandPromptTemplate(text, templates.templates);
   io.stdout(expanded.endsWith("\n") ? expanded : `${expanded}\n`);
   const diagnostics = [...templates.diagnostics, ...skills.diagnostics, ...hints];
-  if (expanded === text)
-    diagnostics.push(...unexpandedCommand(text, templates.templates, skills.skills));
+  if (expanded === text) {
+    // Capped: the message quotes the command's name, which may be any length.
+    diagnostics.push(
+      ...capDiagnostics(unexpandedCommand(text, templates.templates, skills.skills)),
+    );
+  }
   io.stderr(formatDiagnostics(diagnostics));
   return exitCodeFor(diagnostics, flags.strict);
 }
@@ -54,13 +59,13 @@ function unexpandedCommand(
         {
           level: "error",
           code: "command-unreadable",
-          message: `skill "${name}" could not be read, so /${command.name} was not expanded`,
+          message: `skill ${JSON.stringify(name)} could not be read, so it was not expanded`,
           path: skill.filePath,
         },
       ];
     }
     const near = didYouMean(name, skillNames, (s) => `/${SKILL_PREFIX}${s}`);
-    return [unknown(`no skill is called "${name}"`, near, skillNames.length === 0)];
+    return [unknown(`no skill is called ${JSON.stringify(name)}`, near, skillNames.length === 0)];
   }
   const templateNames = templates.map((t) => t.name);
   // It exists and expanded to the very text given: nothing to say.
@@ -74,7 +79,11 @@ function unexpandedCommand(
     ? `did you mean /${SKILL_PREFIX}${command.name}?`
     : didYouMean(command.name, shown.keys(), (n) => shown.get(n) ?? n);
   return [
-    unknown(`no prompt template or skill is called "${command.name}"`, near, shown.size === 0),
+    unknown(
+      `no prompt template or skill is called ${JSON.stringify(command.name)}`,
+      near,
+      shown.size === 0,
+    ),
   ];
 }
 
