@@ -58,7 +58,7 @@ const cases: CatalogueCase[] = [
   {
     // A key with a terminal escape in it is quoted as JSON, still at its line.
     name: "section-key-control-characters",
-    layout: [[NOTES, "---\n\"enabl\\u001bd\": false\n---\nNotes for the team.\n"]],
+    layout: [[NOTES, '---\n"enabl\\u001bd": false\n---\nNotes for the team.\n']],
     changed: ["notes"],
     expected: (root) => [
       diag(
