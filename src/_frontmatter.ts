@@ -12,6 +12,12 @@ export interface ParsedDocument {
   bodyLine: number;
   /** False when the frontmatter could not be used (bad YAML, refused engine). */
   ok: boolean;
+  /**
+   * The file line of each top-level key, from the YAML parser (first one wins),
+   * so a diagnostic about a key points at it. Empty for JSON frontmatter and
+   * for texts whose parse was remembered (they have no diagnostics to place).
+   */
+  keyLines: ReadonlyMap<string, number>;
   diagnostics: Diagnostic[];
 }
 
@@ -52,8 +58,8 @@ interface YamlWarning {
 /** A value that parsed but cannot be built (an alias to a missing anchor, too many aliases). */
 class YamlValueError extends Error {}
 
-/** A key found twice in one mapping, at its second occurrence. */
-class DuplicateKeyError extends Error {
+/** A YAML error placed here rather than by yaml: a key found twice, a bracket or quote never closed. */
+class LocatedYamlError extends Error {
   constructor(
     message: string,
     readonly line: number,
@@ -71,7 +77,7 @@ class DuplicateKeyError extends Error {
  * are found here with one set per mapping, since yaml's own check compares
  * every key with every earlier one (a 32 KB block of short keys: 0.5 s).
  */
-function readYaml(yaml: typeof Yaml, text: string): { value: unknown; warnings: YamlWarning[] } {
+function readYaml(yaml: typeof Yaml, text: string): BlockValue {
   const warnings: YamlWarning[] = [];
   const lines = new yaml.LineCounter();
   // logLevel "error": nothing reaches process.emitWarning, errors are still kept.
@@ -81,7 +87,12 @@ function readYaml(yaml: typeof Yaml, text: string): { value: unknown; warnings: 
     uniqueKeys: false,
   });
   const error = doc.errors[0];
-  if (error) throw error;
+  if (error) {
+    const opening = unclosedOpening(yaml, doc, error);
+    if (opening === undefined) throw error;
+    const pos = lines.linePos(opening);
+    throw new LocatedYamlError(firstLine(error.message), pos.line, pos.col);
+  }
   for (const warning of doc.warnings) {
     const pos = warning.linePos?.[0];
     const hint = warning.code === "TAG_RESOLVE_FAILED" ? "; the tag is ignored" : "";
@@ -115,13 +126,48 @@ function readYaml(yaml: typeof Yaml, text: string): { value: unknown; warnings: 
   });
   if (duplicate) {
     const pos = lines.linePos(duplicate.offset);
-    throw new DuplicateKeyError(`key "${String(duplicate.key)}" appears twice`, pos.line, pos.col);
+    throw new LocatedYamlError(`key "${String(duplicate.key)}" appears twice`, pos.line, pos.col);
+  }
+  const keyLines = new Map<string, number>();
+  if (yaml.isMap(doc.contents)) {
+    for (const { key } of doc.contents.items) {
+      if (!yaml.isScalar(key) || !key.range) continue;
+      const name = String(key.value);
+      if (!keyLines.has(name)) keyLines.set(name, lines.linePos(key.range[0]).line);
+    }
   }
   try {
-    return { value: doc.toJS(), warnings };
+    return { value: doc.toJS(), warnings, keyLines };
   } catch (cause) {
     throw new YamlValueError(cause instanceof Error ? cause.message : String(cause));
   }
+}
+
+/**
+ * Where the bracket or quote opens that `error` says is never closed. yaml
+ * reports it where it gave up, which is the next line (`order: [30` on line 2
+ * is "at 3:1"); the place to fix is the `[`. The innermost flow collection or
+ * quoted scalar that ends where the error is.
+ */
+function unclosedOpening(
+  yaml: typeof Yaml,
+  doc: Yaml.Document.Parsed,
+  error: Yaml.YAMLError,
+): number | undefined {
+  if (error.code !== "BAD_INDENT" && error.code !== "MISSING_CHAR") return undefined;
+  const at = error.pos[0];
+  let opening: number | undefined;
+  yaml.visit(doc, {
+    Node(_, node) {
+      const open =
+        (yaml.isCollection(node) && node.flow === true) ||
+        (yaml.isScalar(node) && (node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE"));
+      const range = node.range;
+      if (!open || !range || range[1] !== at) return;
+      if (opening === undefined || range[0] > opening) opening = range[0];
+    },
+  });
+  return opening;
 }
 
 function firstLine(message: string): string {
@@ -153,6 +199,15 @@ function warningDiagnostics(
   }
   return shown;
 }
+
+/** A block's value, its YAML warnings and where its top-level keys are. */
+interface BlockValue {
+  value: unknown;
+  warnings: YamlWarning[];
+  keyLines: Map<string, number>;
+}
+
+const NO_KEYS: ReadonlyMap<string, number> = new Map();
 
 /** Parsed frontmatter of known texts (the builtin prompts), filled from a build-time file. */
 const known = new Map<string, { data: Record<string, unknown>; body: string; bodyLine: number }>();
@@ -193,7 +248,13 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
   const text = normalizeText(source);
   const remembered = known.get(text);
   if (remembered) {
-    return { ...remembered, data: structuredClone(remembered.data), ok: true, diagnostics: [] };
+    return {
+      ...remembered,
+      data: structuredClone(remembered.data),
+      ok: true,
+      keyLines: NO_KEYS,
+      diagnostics: [],
+    };
   }
   const at = (d: Omit<Diagnostic, "path">): Diagnostic => (path ? { ...d, path } : d);
   // An unusable block: no data, the body as split, and why.
@@ -202,10 +263,11 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
     body,
     bodyLine,
     ok: false,
+    keyLines: NO_KEYS,
     diagnostics: [at(d)],
   });
   if (!FENCE.test(text) && text !== "---") {
-    return { data: {}, body: text, bodyLine: 1, ok: true, diagnostics: [] };
+    return { data: {}, body: text, bodyLine: 1, ok: true, keyLines: NO_KEYS, diagnostics: [] };
   }
   if (!/\n---[ \t]*(\n|$)/.test(text.slice(3))) {
     return unusable(text, 1, {
@@ -218,7 +280,7 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
   }
   if (text.charAt(3) === "-") {
     // "----" opens no frontmatter (a thematic break, or a longer fence).
-    return { data: {}, body: text, bodyLine: 1, ok: true, diagnostics: [] };
+    return { data: {}, body: text, bodyLine: 1, ok: true, keyLines: NO_KEYS, diagnostics: [] };
   }
   const { language, block, body } = splitBlock(text);
   const bodyLine = lineOfBody(text, body);
@@ -233,15 +295,17 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
   }
   let data: unknown;
   let warnings: Diagnostic[] = [];
+  let keyLines: ReadonlyMap<string, number> = NO_KEYS;
   try {
     const read = readBlock(language, block);
     data = read.value;
+    keyLines = read.keyLines;
     warnings = warningDiagnostics(read.warnings, at);
   } catch (error) {
     return unusable(body, bodyLine, describeBlockError(error));
   }
   if (data === null || data === undefined) {
-    return { data: {}, body, bodyLine, ok: true, diagnostics: warnings };
+    return { data: {}, body, bodyLine, ok: true, keyLines, diagnostics: warnings };
   }
   if (typeof data !== "object" || Array.isArray(data)) {
     return unusable(body, bodyLine, {
@@ -252,7 +316,14 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
       column: 1,
     });
   }
-  return { data: data as Record<string, unknown>, body, bodyLine, ok: true, diagnostics: warnings };
+  return {
+    data: data as Record<string, unknown>,
+    body,
+    bodyLine,
+    ok: true,
+    keyLines,
+    diagnostics: warnings,
+  };
 }
 
 /**
@@ -273,12 +344,14 @@ function splitBlock(text: string): { language: string; block: string; body: stri
 }
 
 /** The value of a block: YAML (the default) or JSON; executable languages are refused. */
-function readBlock(language: string, block: string): { value: unknown; warnings: YamlWarning[] } {
+function readBlock(language: string, block: string): BlockValue {
   // Only blank and comment lines: nothing to read, whatever the language.
-  if (isBlank(block)) return { value: {}, warnings: [] };
+  if (isBlank(block)) return { value: {}, warnings: [], keyLines: new Map() };
   const name = language.toLowerCase();
   if (name === "" || name === "yaml" || name === "yml") return readYaml(loadYaml(), block);
-  if (name === "json") return { value: JSON.parse(block) as unknown, warnings: [] };
+  if (name === "json") {
+    return { value: JSON.parse(block) as unknown, warnings: [], keyLines: new Map() };
+  }
   if (EXECUTABLE_LANGUAGES.has(name)) {
     throw new RefusedEngineError(
       `"---${language}" frontmatter is executable code and is never run; use YAML`,
@@ -307,7 +380,7 @@ function describeBlockError(error: unknown): Omit<Diagnostic, "path"> {
       ...(pos ? { line: pos.line, column: pos.col } : { line: 2, column: 1 }),
     };
   }
-  if (error instanceof DuplicateKeyError) {
+  if (error instanceof LocatedYamlError) {
     return {
       level: "error",
       code: "frontmatter-yaml",

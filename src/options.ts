@@ -5,7 +5,7 @@ import type { Machine } from "./gather/_machine.js";
 import { DEFAULT_MAX_CONTEXT_BYTES } from "./gather/capped-read.js";
 import { DEFAULT_DEADLINE_MS } from "./gather/deadline.js";
 import { resolveRoots } from "./gather/roots.js";
-import { DEFAULT_TOOLS } from "./gather/tools.js";
+import { DEFAULT_TOOLS, toolEntry } from "./gather/tools.js";
 import { readTextOrPath } from "./locate/custom.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "./locate/layers.js";
 import type { ExtraSection } from "./sections/render.js";
@@ -311,7 +311,9 @@ export function unknownToolDiagnostics(
   snippets: Readonly<Record<string, string>> = {},
 ): Diagnostic[] {
   return [...new Set(tools)]
-    .filter((name) => !Object.hasOwn(builtin, name) && !Object.hasOwn(snippets, name))
+    .filter(
+      (name) => toolEntry(builtin, name) === undefined && toolEntry(snippets, name) === undefined,
+    )
     .map((name) => ({
       level: "info",
       code: "tool-unknown",

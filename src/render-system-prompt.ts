@@ -24,6 +24,7 @@ import {
   type SystemPromptOptions,
   unknownToolDiagnostics,
 } from "./options.js";
+import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
 import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
 import {
@@ -107,6 +108,7 @@ export function renderPrepared(
       ...prepared.diagnostics,
       ...out.diagnostics,
       ...maxTokensWarnings(prepared.templates, out.sections),
+      ...emptyPromptDiagnostics(out.sections),
     ]),
     steps: prepared.steps,
     ...(out.budget ? { budget: out.budget } : {}),

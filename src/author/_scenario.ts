@@ -1,5 +1,6 @@
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { readFileNoFollow, UnsafePathError } from "../_safe-write.js";
+import { didYouMean } from "../_suggest.js";
 import { optionValueProblem, type SystemPromptOptions } from "../options.js";
 import { SyspromptError } from "../types.js";
 
@@ -193,7 +194,7 @@ export async function parseScenario(source: string, file: string): Promise<Scena
     const key = yaml.isScalar(keyNode) ? keyNode.value : keyNode;
     if (typeof key !== "string" || !Object.hasOwn(SCENARIO_KEYS, key)) {
       problems.push({
-        reason: `unknown key ${JSON.stringify(String(key))}; the keys are: ${Object.keys(SCENARIO_KEYS).join(", ")}`,
+        reason: `unknown key ${JSON.stringify(String(key))}; ${didYouMean(String(key), Object.keys(SCENARIO_KEYS)) ?? `the keys are: ${Object.keys(SCENARIO_KEYS).join(", ")}`}`,
         ...located(position),
       });
       continue;

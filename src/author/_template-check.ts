@@ -178,6 +178,10 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
     return name !== undefined && context.helpers.has(name) ? name : undefined;
   }
 
+  /**
+   * Reported at the call (`{{`, `{{#` or `(`), where a render places the
+   * same error, so check and render give one line and column.
+   */
   function checkHelper(name: string, at: AstNode) {
     if (context.helpers.has(name)) return;
     report(
@@ -194,7 +198,7 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
     if (helper === undefined) {
       return isPath(node.path) ? resolve(node.path, scope) : UNKNOWN;
     }
-    checkHelper(helper, node.path);
+    checkHelper(helper, node);
     const shapes = argumentShapes(node, scope);
     return helper === "lookup" ? lookedUp(node, shapes[0] ?? UNKNOWN) : UNKNOWN;
   }
@@ -250,7 +254,7 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
       walkProgram(node.inverse, scope);
       return;
     }
-    checkHelper(helper, node.path);
+    checkHelper(helper, node);
     const [first] = argumentShapes(node, scope);
     let inner: Scope;
     if (ITERATORS.has(helper)) {

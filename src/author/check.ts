@@ -6,6 +6,7 @@ import { toPosix } from "../gather/context-files.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import { checkFolders } from "../options.js";
 import { loadPromptTemplates } from "../prompt-templates/index.js";
+import { emptyPromptDiagnostics } from "../sections/empty-prompt.js";
 import { layerSections } from "../sections/layer.js";
 import { type CustomPrompt, renderSections } from "../sections/render.js";
 import { loadSkills } from "../skills/index.js";
@@ -198,8 +199,10 @@ function renderMatrix(
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   for (const templates of stacks) {
+    const empty: string[] = [];
     for (const { label, data, customPrompt } of cases) {
       const out = renderSections({ templates, partials, data, customPrompt }, engine);
+      if (emptyPromptDiagnostics(out.sections).length > 0) empty.push(label);
       for (const d of out.diagnostics) {
         if (failed.has(d.path) || failedPartials.some((p) => d.message.startsWith(p))) continue;
         const key = `${d.path}:${d.line}:${d.column}:${d.message}`;
@@ -212,8 +215,26 @@ function renderMatrix(
         });
       }
     }
+    const problem = emptyPromptProblem(empty, cases.length);
+    // Once: a variant's stack that is empty too says nothing new.
+    if (problem && !diagnostics.some((d) => d.code === problem.code)) diagnostics.push(problem);
   }
   return { cases: cases.length, diagnostics };
+}
+
+/**
+ * An empty prompt, as in a render, is an error: with every data case, or
+ * with some (naming how many and the first), since a render may meet that data.
+ */
+function emptyPromptProblem(emptyCases: readonly string[], cases: number): Diagnostic | undefined {
+  const [first] = emptyCases;
+  const [empty] = emptyPromptDiagnostics([]);
+  if (first === undefined || !empty) return undefined;
+  const which =
+    emptyCases.length === cases
+      ? `with every one of the ${cases} data cases`
+      : `with ${emptyCases.length} of the ${cases} data cases, the first: ${first}`;
+  return { ...empty, message: `${empty.message} (${which})` };
 }
 
 function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {

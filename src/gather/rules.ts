@@ -1,4 +1,5 @@
 import { listItems, splitParagraphs } from "./_markdown.js";
+import { isTool, toolEntry } from "./tools.js";
 
 /**
  * Added when a shell is the only way to search: without it models tend to
@@ -27,13 +28,12 @@ export interface RuleInputs {
  */
 export function buildRules(input: RuleInputs): string[] {
   const candidates: string[] = [];
-  const hasShell = input.tools.some((t) => SHELLS.includes(t));
-  const hasSearch = input.tools.some((t) => SEARCH_TOOLS.includes(t));
+  const hasShell = input.tools.some((t) => SHELLS.some((shell) => isTool(t, shell)));
+  const hasSearch = input.tools.some((t) => SEARCH_TOOLS.some((search) => isTool(t, search)));
   if (hasShell && !hasSearch) candidates.push(SHELL_SEARCH_RULE);
   for (const tool of input.tools) {
-    const guidelines = input.toolGuidelines?.[tool];
-    if (guidelines && Object.hasOwn(input.toolGuidelines ?? {}, tool))
-      candidates.push(...guidelines);
+    const guidelines = toolEntry(input.toolGuidelines ?? {}, tool);
+    if (guidelines) candidates.push(...guidelines);
   }
   candidates.push(...(input.promptGuidelines ?? []), ...(input.generalRules ?? []));
   const seen = new Set<string>();

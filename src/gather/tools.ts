@@ -19,8 +19,29 @@ export function parseToolDescriptions(text: string): Record<string, string> {
 }
 
 /**
- * The selected tools that have a one-line description, in selection order.
- * Caller snippets replace builtin ones; a blank caller snippet hides the tool.
+ * The entry of `record` for tool `name`: its own key spelled as given, else
+ * the first own key that differs only in case. Other agents name the same
+ * tools differently (Claude Code's `Read`, `Bash`, `Edit` are `read`, `bash`,
+ * `edit` here), so a tool is found whatever its case; own keys only, so a tool
+ * named "constructor" never finds Object.prototype's.
+ */
+export function toolEntry<T>(record: Readonly<Record<string, T>>, name: string): T | undefined {
+  if (Object.hasOwn(record, name)) return record[name];
+  const lower = name.toLowerCase();
+  for (const key of Object.keys(record)) if (key.toLowerCase() === lower) return record[key];
+  return undefined;
+}
+
+/** True when `name` is the tool `builtin` (lower case) in any case: `Bash` is `bash`. */
+export function isTool(name: string, builtin: string): boolean {
+  return name.toLowerCase() === builtin;
+}
+
+/**
+ * The selected tools that have a one-line description, in selection order,
+ * each under the caller's spelling. Caller snippets replace builtin ones; a
+ * blank caller snippet hides the tool. A tool named twice (in any case) is
+ * listed once, as first spelled.
  */
 export function buildToolSnippets(
   tools: readonly string[],
@@ -30,14 +51,9 @@ export function buildToolSnippets(
   const seen = new Set<string>();
   const out: ToolSnippet[] = [];
   for (const name of tools) {
-    if (seen.has(name)) continue;
-    seen.add(name);
-    // Own keys only: a tool named "constructor" must not find Object.prototype's.
-    const raw = Object.hasOwn(caller, name)
-      ? caller[name]
-      : Object.hasOwn(builtin, name)
-        ? builtin[name]
-        : undefined;
+    if (seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    const raw = toolEntry(caller, name) ?? toolEntry(builtin, name);
     const description = raw?.trim();
     if (description) out.push({ name, description });
   }

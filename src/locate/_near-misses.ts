@@ -6,6 +6,17 @@ import type { Diagnostic } from "../types.js";
 /** The folders a user or project layer folder is read for, spelled as they are read. */
 const LAYER_FOLDERS = ["sections", "partials", "prompts", "skills"] as const;
 
+/** One of the folders a layer folder is read for. */
+export type LayerFolder = (typeof LAYER_FOLDERS)[number];
+
+/** Which names a listing is checked against. */
+export interface NearMissOptions {
+  /** SYSTEM.md, SYSTEM_TEMPLATE.md and APPEND_SYSTEM.md are read there too. */
+  customFiles: boolean;
+  /** Only these folders (`list` reads prompts and skills alone). Default: all four. */
+  folders?: readonly LayerFolder[];
+}
+
 /** The files a layer folder is read for, when it may replace or extend the base prompt. */
 const CUSTOM_FILES = ["SYSTEM.md", "SYSTEM_TEMPLATE.md", "APPEND_SYSTEM.md"] as const;
 
@@ -39,11 +50,12 @@ export interface LayerEntry {
 export function nearMisses(
   dir: string,
   entries: readonly LayerEntry[],
-  options: { customFiles: boolean },
+  options: NearMissOptions,
 ): Diagnostic[] {
+  const folders: readonly string[] = options.folders ?? LAYER_FOLDERS;
   const readNames: readonly string[] = options.customFiles
-    ? [...LAYER_FOLDERS, ...CUSTOM_FILES]
-    : LAYER_FOLDERS;
+    ? [...folders, ...CUSTOM_FILES]
+    : folders;
   // A name that is read only when it is of the right kind: a SYSTEM.md that is a
   // FIFO or a folder is skipped (with its own diagnostic), so it is not "used".
   const present = new Set(
@@ -57,7 +69,7 @@ export function nearMisses(
   for (const { name } of entries) {
     const lower = name.toLowerCase();
     const misnamed = MISNAMED_FOLDERS.get(lower);
-    if (misnamed) {
+    if (misnamed && folders.includes(misnamed.folder)) {
       note(name, "ignored-file", `ignored: ${misnamed.holds} in ${misnamed.folder}/`);
       continue;
     }
@@ -90,7 +102,7 @@ export function nearMisses(
  */
 export async function nearMissesInFolder(
   dir: string,
-  options: { customFiles: boolean },
+  options: NearMissOptions,
 ): Promise<Diagnostic[]> {
   let entries: LayerEntry[];
   try {

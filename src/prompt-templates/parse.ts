@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
+import { type KnownKeys, unknownKeyDiagnostics } from "../_frontmatter-keys.js";
 import type { Diagnostic } from "../types.js";
 import { ARGUMENT_WHITESPACE } from "./args.js";
 import type { PromptTemplate, PromptTemplateSource } from "./types.js";
@@ -16,6 +17,15 @@ export const TEMPLATE_EXTENSION = ".md";
  * template is still usable, so only this problem keeps it.
  */
 const USABLE_FRONTMATTER_PROBLEMS = new Set(["frontmatter-unclosed"]);
+
+/**
+ * The keys pi reads, with those Claude Code's commands add. Open like a
+ * skill's: only a likely typo of one of these is reported.
+ */
+const TEMPLATE_KEYS: KnownKeys = {
+  keys: ["description", "argument-hint", "allowed-tools", "model", "disable-model-invocation"],
+  closed: false,
+};
 
 export interface ParsedPromptTemplate {
   /** Absent when the file cannot be used as a template. */
@@ -59,7 +69,14 @@ export function parsePromptTemplate(
       })),
     };
   }
-  const diagnostics = [...parsed.diagnostics];
+  const diagnostics = [
+    ...parsed.diagnostics,
+    ...unknownKeyDiagnostics(parsed.data, TEMPLATE_KEYS, {
+      code: "template-key-unknown",
+      path: filePath,
+      keyLines: parsed.keyLines,
+    }),
+  ];
   if (ARGUMENT_WHITESPACE.test(name)) {
     diagnostics.push({
       level: "info",

@@ -34,17 +34,11 @@ export function parseSectionFile(
   }
   const { meta, diagnostics } = readSectionMeta(doc.data, path, {
     variant: variantName !== undefined,
+    keyLines: doc.keyLines,
   });
-  const keyLines =
-    diagnostics.length > 0 || variantName !== undefined ? frontmatterKeyLines(text) : undefined;
-  for (const d of diagnostics) {
-    const key = /"([^"]+)"/.exec(d.message)?.[1];
-    const line = key ? keyLines?.get(key) : undefined;
-    if (line) d.line = line;
-  }
   let variant: SectionFile["variant"];
   if (variantName !== undefined) {
-    const read = readVariantModels(doc.data, path, keyLines?.get("models"));
+    const read = readVariantModels(doc.data, path, doc.keyLines.get("models"));
     if (!read.models) return { diagnostics: [...doc.diagnostics, ...read.diagnostics] };
     variant = { name: variantName, models: read.models };
   }
@@ -69,33 +63,6 @@ export function parseSectionFile(
     },
     diagnostics: [...doc.diagnostics, ...diagnostics],
   };
-}
-
-/**
- * The 1-based line of each top-level `key:` in the leading frontmatter, first
- * one wins. Built in one pass: looking each key up separately would read the
- * file once per diagnostic, quadratic for a frontmatter of many unknown keys.
- * A key ends at the first ":" followed by a space, a tab or the end of the line, as in YAML.
- */
-function frontmatterKeyLines(text: string): Map<string, number> {
-  const lines = new Map<string, number>();
-  const all = text.split("\n");
-  for (let i = 1; i < all.length && all[i] !== "---"; i++) {
-    const line = all[i] ?? "";
-    const key = keyOf(line);
-    if (key !== undefined && !lines.has(key)) lines.set(key, i + 1);
-  }
-  return lines;
-}
-
-function keyOf(line: string): string | undefined {
-  for (let colon = line.indexOf(":"); colon >= 0; colon = line.indexOf(":", colon + 1)) {
-    const after = line.charCodeAt(colon + 1);
-    if (colon > 0 && (Number.isNaN(after) || after === 0x20 || after === 0x09)) {
-      return line.slice(0, colon);
-    }
-  }
-  return undefined;
 }
 
 /**

@@ -1,19 +1,24 @@
+import { type KnownKeys, unknownKeyDiagnostic } from "../_frontmatter-keys.js";
 import { readShrinkSpec } from "../budget/spec.js";
 import type { Diagnostic } from "../types.js";
 import type { SectionMeta } from "./types.js";
 
 const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
-const KNOWN_KEYS = new Set([
-  "order",
-  "tag",
-  "base",
-  "volatile",
-  "enabled",
-  "description",
-  "maxTokens",
-  "shrink",
-  "models",
-]);
+/** Every key is ours: any other is a typo or a mistake. */
+const SECTION_KEYS: KnownKeys = {
+  keys: [
+    "order",
+    "tag",
+    "base",
+    "volatile",
+    "enabled",
+    "description",
+    "maxTokens",
+    "shrink",
+    "models",
+  ],
+  closed: true,
+};
 
 /** What a section gets when neither it nor a lower layer sets a key. */
 export function defaultMeta(name: string): SectionMeta {
@@ -31,23 +36,30 @@ export function defaultMeta(name: string): SectionMeta {
 /**
  * Validates a section file's frontmatter. A key with a value of the wrong type
  * is dropped with a diagnostic (the lower layer's value or the default then
- * applies); unknown keys are reported but harmless. `models` belongs to
+ * applies). An unknown key is a warning, with the known key it is likely a
+ * typo of: `enabeld: false` leaves the section on, which nobody meant. `models` belongs to
  * variant files (`rules@small.md`), which read it themselves; in a plain file
  * it is reported and ignored.
  */
 export function readSectionMeta(
   data: Record<string, unknown>,
   path: string,
-  options: { variant?: boolean } = {},
+  options: { variant?: boolean; keyLines?: ReadonlyMap<string, number> } = {},
 ): { meta: Partial<SectionMeta>; diagnostics: Diagnostic[] } {
   const meta: Partial<SectionMeta> = {};
   const diagnostics: Diagnostic[] = [];
+  const { keyLines } = options;
+  const lineOf = (key: string) => {
+    const line = keyLines?.get(key);
+    return line === undefined ? {} : { line };
+  };
   const bad = (key: string, expected: string) =>
     diagnostics.push({
       level: "warning",
       code: "section-meta",
       message: `frontmatter "${key}" must be ${expected}; ignored`,
       path,
+      ...lineOf(key),
     });
   for (const [key, value] of Object.entries(data)) {
     switch (key) {
@@ -88,18 +100,18 @@ export function readSectionMeta(
             code: "section-meta",
             message: `frontmatter "models" applies only to a variant file such as ${fileStem(path)}@small.md; in a plain section file it is ignored`,
             path,
+            ...lineOf("models"),
           });
         }
         break;
-      default:
-        if (!KNOWN_KEYS.has(key)) {
-          diagnostics.push({
-            level: "info",
-            code: "section-meta-unknown",
-            message: `unknown frontmatter key "${key}" (known: ${[...KNOWN_KEYS].join(", ")})`,
-            path,
-          });
-        }
+      default: {
+        const unknown = unknownKeyDiagnostic(key, SECTION_KEYS, {
+          code: "section-meta-unknown",
+          path,
+          ...(keyLines ? { keyLines } : {}),
+        });
+        if (unknown) diagnostics.push(unknown);
+      }
     }
   }
   return { meta, diagnostics };

@@ -1,5 +1,6 @@
 import { escapeXml } from "../../helpers/xml.js";
 import { formatPrompt } from "../engine/format.js";
+import { isTool } from "../gather/tools.js";
 import { SyspromptError } from "../types.js";
 import type { Skill, SkillsTool } from "./types.js";
 
@@ -18,12 +19,13 @@ const HEADERS: Record<SkillsTool, string> = {
 
 /**
  * Picks the tool the model should use to load skills from the selected tool
- * names: `read` if present, else `bash`, else `null` (the skills section is
+ * names (in any case): `read` if present, else `bash`, else `null` (the skills section is
  * then left out, since the model could not open the files).
  */
 export function selectSkillsTool(tools: readonly string[]): SkillsTool | null {
-  if (tools.includes("read")) return "read";
-  if (tools.includes("bash")) return "bash";
+  const has = (tool: string) => tools.some((t) => isTool(t, tool));
+  if (has("read")) return "read";
+  if (has("bash")) return "bash";
   return null;
 }
 

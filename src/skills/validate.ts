@@ -1,5 +1,6 @@
 import { basename, dirname } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
+import { type KnownKeys, unknownKeyDiagnostics } from "../_frontmatter-keys.js";
 import type { Diagnostic } from "../types.js";
 import type { Skill, SkillSource } from "./types.js";
 
@@ -9,6 +10,28 @@ export const MAX_NAME_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = 1024;
 
 const NAME_CHARACTERS = /^[a-z0-9-]+$/;
+
+/**
+ * The keys of the Agent Skills format, with those pi and Claude Code add. The
+ * set is open (agents add their own), so only a likely typo of one of these
+ * is reported: `disable-model-invocaton: true` would show a hidden skill.
+ */
+const SKILL_KEYS: KnownKeys = {
+  keys: [
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+    "disable-model-invocation",
+    "user-invocable",
+    "argument-hint",
+    "model",
+    "version",
+  ],
+  closed: false,
+};
 
 /** A validated skill, or `null` with the reason among the diagnostics. */
 export interface ParsedSkill {
@@ -27,11 +50,18 @@ export function parseSkill(text: string, filePath: string, source: SkillSource):
   const diagnostics = [...parsed.diagnostics];
   if (diagnostics.some((d) => d.level === "error")) return { skill: null, diagnostics };
 
-  const { data } = parsed;
+  const { data, keyLines } = parsed;
   const at = (key: string): Pick<Diagnostic, "path" | "line" | "column"> => {
-    const line = lineOfKey(text, key);
+    const line = keyLines.get(key);
     return line === undefined ? { path: filePath } : { path: filePath, line, column: 1 };
   };
+  diagnostics.push(
+    ...unknownKeyDiagnostics(data, SKILL_KEYS, {
+      code: "skill-key-unknown",
+      path: filePath,
+      keyLines,
+    }),
+  );
 
   const rawDescription = data.description;
   const description = typeof rawDescription === "string" ? rawDescription.trim() : "";
@@ -104,26 +134,4 @@ export function nameProblems(name: string): string[] {
     problems.push(`name "${name}" should not contain consecutive hyphens`);
   }
   return problems;
-}
-
-/**
- * The 1-based line of a top-level `key:` inside the leading frontmatter, so a
- * warning about a field points at it. Undefined when it cannot be found (the
- * key came from a merge or a flow mapping); the diagnostic then names the file only.
- */
-function lineOfKey(text: string, key: string): number | undefined {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r\n?|\n/);
-  if (!/^---/.test(lines[0] ?? "")) return undefined;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i] ?? "";
-    if (/^---[ \t]*$/.test(line)) return undefined;
-    if (
-      line.startsWith(`${key}:`) ||
-      line.startsWith(`"${key}":`) ||
-      line.startsWith(`'${key}':`)
-    ) {
-      return i + 1;
-    }
-  }
-  return undefined;
 }

@@ -139,21 +139,21 @@ describe("checkTemplate: what is reported", () => {
     ]);
   });
 
-  it("an unknown helper, once, with the helpers there are", () => {
+  it("an unknown helper, once, with the helpers there are, at its call as a render places it", () => {
     expect(check("{{#iff tools}}x{{/iff}}\n{{shout cwd}}")).toEqual([
       {
         level: "error",
         code: "unknown-helper",
         message: `unknown helper "iff"; the helpers are: ${HELPERS.join(", ")}`,
         line: 1,
-        column: 4,
+        column: 1,
       },
       {
         level: "error",
         code: "unknown-helper",
         message: `unknown helper "shout"; the helpers are: ${HELPERS.join(", ")}`,
         line: 2,
-        column: 3,
+        column: 1,
       },
     ]);
   });

@@ -35,8 +35,8 @@ const cases: CatalogueCase[] = [
       "error",
       "frontmatter-yaml",
       `invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]; ${IGNORED}`,
-      3,
-      1,
+      2,
+      8,
     ),
   },
   {
@@ -152,9 +152,9 @@ const cases: CatalogueCase[] = [
         ["constructor", 4],
       ].map(([key, line]) =>
         diag(
-          "info",
+          "warning",
           "section-meta-unknown",
-          `unknown frontmatter key "${key}" (known: order, tag, base, volatile, enabled, description, maxTokens, shrink, models)`,
+          `unknown frontmatter key "${key}", ignored; the keys are: order, tag, base, volatile, enabled, description, maxTokens, shrink, models`,
           join(root, RULES),
           line as number,
         ),

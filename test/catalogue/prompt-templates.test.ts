@@ -21,7 +21,7 @@ const cases: TemplatesCase[] = [
       "frontmatter-yaml",
       `${SKIPPED} invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]`,
       2,
-      18,
+      14,
     ),
   },
   {

@@ -51,7 +51,7 @@ const cases: CatalogueCase[] = [
       "frontmatter-yaml",
       "invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]",
       3,
-      19,
+      14,
     ),
   },
   {

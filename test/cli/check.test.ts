@@ -45,7 +45,7 @@ describe("sysprompt check", () => {
     expect(await check(root)).toEqual({
       code: 1,
       stdout: [
-        `error ${file}:4:18 [unknown-helper] unknown helper "shout"; the helpers are: ${HELPERS}\n`,
+        `error ${file}:4:16 [unknown-helper] unknown helper "shout"; the helpers are: ${HELPERS}\n`,
         `error ${file}:5:37 [unknown-field] unknown field "label": an item of "toolSnippets" has no field "label" (it has: name, description)\n`,
         summary(BUILTIN_ONLY, "2 errors, 0 warnings, 0 info"),
       ].join(""),
@@ -107,7 +107,7 @@ describe("sysprompt check", () => {
       stdout: [
         `info ${agent}/prompts/review.md [name-collision] prompt template "/review": ${pi}/prompts/review.md (project) wins over ${agent}/prompts/review.md (user)\n`,
         `info ${agent}/skills/lint/SKILL.md [name-collision] skill "lint": ${pi}/skills/lint/SKILL.md (project) wins over ${agent}/skills/lint/SKILL.md (user)\n`,
-        `warning ${pi}/prompts/broken.md:2:23 [frontmatter-yaml] prompt template skipped: invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]\n`,
+        `warning ${pi}/prompts/broken.md:2:14 [frontmatter-yaml] prompt template skipped: invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]\n`,
         `warning ${pi}/skills/Bad_Name/SKILL.md [skill-name-invalid] name "Bad_Name" should use only lowercase letters a-z, digits 0-9 and hyphens\n`,
         `error ${pi}/skills/no-description/SKILL.md [skill-description-required] description is required; skill not loaded\n`,
         summary(
@@ -179,7 +179,7 @@ describe("sysprompt check", () => {
           message: `unknown helper "shout"; the helpers are: ${HELPERS}`,
           path: file,
           line: 4,
-          column: 18,
+          column: 16,
         },
         {
           level: "error",

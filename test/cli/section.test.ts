@@ -12,11 +12,11 @@ const notesError = (root: string) =>
   `error ${root}/project/.pi/sections/notes.md:5:1 [template] Block "each" is never closed: expected {{/each}}; the section is left out\n`;
 
 describe("render --section NAME when the section is not in the prompt says why", () => {
-  it("failed: its diagnostics, then the reason; exit 0, or 1 under --strict", async () => {
+  it("failed: its diagnostics, then the reason; exit 1 (nothing on stdout), --strict or not", async () => {
     const root = scenario();
     const stderr = `${notesError(root)}sysprompt: section "notes" failed to render (see the error above) and no version below it took its place, so it is left out\n`;
     expect(await cli(root, ["render", "--section", "notes"])).toEqual({
-      code: 0,
+      code: 1,
       stdout: "",
       stderr,
     });
@@ -27,22 +27,22 @@ describe("render --section NAME when the section is not in the prompt says why",
     });
   });
 
-  it("disabled, rendered empty, replaced by a custom base prompt", async () => {
+  it("disabled, rendered empty, replaced by a custom base prompt: exit 1, nothing on stdout", async () => {
     const root = scenario();
     expect(await cli(root, ["render", "--section", "environment"])).toEqual({
-      code: 0,
+      code: 1,
       stdout: "",
       stderr: `sysprompt: section "environment" is disabled (enabled: false; file ${root}/project/.pi/sections/environment.md), so it is left out\n`,
     });
     expect(await cli(root, ["render", "--section", "empty"])).toEqual({
-      code: 0,
+      code: 1,
       stdout: "",
       stderr: `sysprompt: section "empty" rendered empty with this data (file ${root}/project/.pi/sections/empty.md), so it is left out\n`,
     });
     expect(
       await cli(root, ["render", "--section", "rules", "--system-prompt", "Be terse."]),
     ).toEqual({
-      code: 0,
+      code: 1,
       stdout: "",
       stderr: `sysprompt: section "rules" is a base section, replaced by the custom base prompt (option), so it is left out\n`,
     });
@@ -80,10 +80,10 @@ describe("render --json --section NAME", () => {
     expect(stdout).toBe(`${JSON.stringify(JSON.parse(stdout), null, 2)}\n`);
   });
 
-  it("prints null for a section that is not in the prompt, with the reason on stderr", async () => {
+  it("prints null for a section that is not in the prompt, with the reason on stderr; exit 1", async () => {
     const root = scenario();
     expect(await cli(root, ["render", "--json", "--section", "notes"])).toEqual({
-      code: 0,
+      code: 1,
       stdout: "null\n",
       stderr: `${notesError(root)}sysprompt: section "notes" failed to render (see the error above) and no version below it took its place, so it is left out\n`,
     });

@@ -5,30 +5,30 @@ import { cli, pinMachine } from "./_run.js";
 pinMachine();
 
 describe("sysprompt sections", () => {
-  it("lists every section template with order, name, layer, flags and file", async () => {
+  it("lists every section template with order, name, layer, status in this render, flags and file", async () => {
     const root = copyScenario("cli", "project-with-layers");
     const b = (name: string) => `${BUILTIN}sections/${name}.md`;
     const rows = [
-      ["ORDER", "NAME", "LAYER", "FLAGS", "FILE"],
-      ["10", "preamble", "builtin", "base", b("preamble")],
-      ["20", "tools", "builtin", "base", b("tools")],
-      ["30", "rules", "builtin", "base", b("rules")],
-      ["40", "docs", "builtin", "base", b("docs")],
-      ["50", "addendum", "builtin", "-", b("addendum")],
-      ["60", "environment", "builtin", "-", b("environment")],
-      ["65", "team", "project", "-", `${root}/project/.pi/sections/team.md`],
-      ["70", "project_context", "builtin", "shrink:40", b("project_context")],
-      ["80", "dir_context", "builtin", "shrink:20", b("dir_context")],
-      ["90", "workspace_tree", "builtin", "shrink:10", b("workspace_tree")],
-      ["100", "workspace_roots", "builtin", "-", b("workspace_roots")],
-      ["110", "skills", "builtin", "shrink:30", b("skills")],
-      ["120", "cwd", "user", "overrides:builtin", `${root}/agent/sections/cwd.md`],
-      ["130", "date", "builtin", "volatile", b("date")],
+      ["ORDER", "NAME", "LAYER", "STATUS", "FLAGS", "FILE"],
+      ["10", "preamble", "builtin", "rendered", "base", b("preamble")],
+      ["20", "tools", "builtin", "rendered", "base", b("tools")],
+      ["30", "rules", "builtin", "rendered", "base", b("rules")],
+      ["40", "docs", "builtin", "empty", "base", b("docs")],
+      ["50", "addendum", "builtin", "empty", "-", b("addendum")],
+      ["60", "environment", "builtin", "rendered", "-", b("environment")],
+      ["65", "team", "project", "rendered", "-", `${root}/project/.pi/sections/team.md`],
+      ["70", "project_context", "builtin", "rendered", "shrink:40", b("project_context")],
+      ["80", "dir_context", "builtin", "empty", "shrink:20", b("dir_context")],
+      ["90", "workspace_tree", "builtin", "empty", "shrink:10", b("workspace_tree")],
+      ["100", "workspace_roots", "builtin", "empty", "-", b("workspace_roots")],
+      ["110", "skills", "builtin", "empty", "shrink:30", b("skills")],
+      ["120", "cwd", "user", "rendered", "overrides:builtin", `${root}/agent/sections/cwd.md`],
+      ["130", "date", "builtin", "rendered", "volatile", b("date")],
     ];
     const table = rows
       .map(
-        ([order, name, layer, flags, file]) =>
-          `${order?.padEnd(5)}  ${name?.padEnd(15)}  ${layer?.padEnd(7)}  ${flags?.padEnd(17)}  ${file}\n`,
+        ([order, name, layer, status, flags, file]) =>
+          `${order?.padEnd(5)}  ${name?.padEnd(15)}  ${layer?.padEnd(7)}  ${status?.padEnd(8)}  ${flags?.padEnd(17)}  ${file}\n`,
       )
       .join("");
     expect(await cli(root, ["sections"])).toEqual({ code: 0, stdout: table, stderr: "" });
@@ -39,10 +39,10 @@ describe("sysprompt sections", () => {
     const { code, stdout } = await cli(root, ["sections", "--system-prompt", "Be terse."]);
     expect(code).toBe(0);
     expect(stdout.split("\n").filter((l) => l.includes("base"))).toEqual([
-      `10     preamble         builtin  base(replaced)     ${BUILTIN}sections/preamble.md`,
-      `20     tools            builtin  base(replaced)     ${BUILTIN}sections/tools.md`,
-      `30     rules            builtin  base(replaced)     ${BUILTIN}sections/rules.md`,
-      `40     docs             builtin  base(replaced)     ${BUILTIN}sections/docs.md`,
+      `10     preamble         builtin  replaced  base(replaced)     ${BUILTIN}sections/preamble.md`,
+      `20     tools            builtin  replaced  base(replaced)     ${BUILTIN}sections/tools.md`,
+      `30     rules            builtin  replaced  base(replaced)     ${BUILTIN}sections/rules.md`,
+      `40     docs             builtin  replaced  base(replaced)     ${BUILTIN}sections/docs.md`,
       "custom base prompt: option",
     ]);
   });
@@ -52,7 +52,7 @@ describe("sysprompt sections", () => {
     const { code, stdout } = await cli(root, ["sections", "--model", "gpt-4o-mini"]);
     expect(code).toBe(0);
     expect(stdout.split("\n").filter((l) => / rules /.test(l))).toEqual([
-      `30     rules            builtin  base,overrides:builtin,variant:small  ${BUILTIN}sections/rules@small.md`,
+      `30     rules            builtin  rendered  base,overrides:builtin,variant:small  ${BUILTIN}sections/rules@small.md`,
     ]);
     const json = await cli(root, ["sections", "--json", "--model", "gpt-4o-mini"]);
     const rules = (

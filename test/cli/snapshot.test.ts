@@ -158,7 +158,7 @@ describe("sysprompt snapshot", () => {
     expect((await snapshot(dir, ["."])).code).toBe(0);
   });
 
-  it("an unknown key is exit 1 naming it, its place and the keys there are; other scenarios still run", async () => {
+  it("an unknown key is exit 1 naming it, its place and the key it is likely a typo of; other scenarios still run", async () => {
     const dir = copyBasic();
     writeFileSync(join(dir, "bad.scenario.yaml"), "cwd: project\ntool: [read]\n");
     expect(await snapshot(dir, ["."])).toEqual({
@@ -166,7 +166,7 @@ describe("sysprompt snapshot", () => {
       stdout: [
         "pass    a",
         "pass    b",
-        'error   bad  bad.scenario.yaml:2:1: unknown key "tool"; the keys are: cwd, agentDir, home, projectDir, projectTrusted, agentName, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, sections, environment, machine, env, now, noContextFiles, docs, workspaceTree, mtime, roots, skillPaths, maxContextBytes, maxPromptTokens',
+        'error   bad  bad.scenario.yaml:2:1: unknown key "tool"; did you mean "tools"?',
         summary("3 scenarios: 2 passed, 0 drifted, 0 missing, 1 error"),
       ].join("\n"),
       stderr: "",

@@ -45,6 +45,7 @@ describe("frontmatter of adversarial shape, 1 MB each, parses in linear time", (
       body: "Body\n",
       bodyLine: lines + 3,
       ok: false,
+      keyLines: new Map(),
       diagnostics: [
         {
           level: "error",

@@ -22,6 +22,10 @@ describe("YAML warnings and errors in frontmatter", () => {
       body: "Body\n",
       bodyLine: 5,
       ok: true,
+      keyLines: new Map([
+        ["description", 2],
+        ["order", 3],
+      ]),
       diagnostics: [
         {
           level: "warning",
@@ -44,6 +48,7 @@ describe("YAML warnings and errors in frontmatter", () => {
       body: "Body\n",
       bodyLine: 6,
       ok: true,
+      keyLines: new Map([["order", 2]]),
       diagnostics: [
         {
           level: "warning",
@@ -78,6 +83,7 @@ describe("YAML warnings and errors in frontmatter", () => {
       body: "Body\n",
       bodyLine: 6,
       ok: false,
+      keyLines: new Map(),
       diagnostics: [
         {
           level: "error",

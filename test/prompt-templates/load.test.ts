@@ -213,7 +213,7 @@ describe.each(LOADERS)("%s", (_name, load) => {
           message:
             "prompt template skipped: invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]",
           line: 3,
-          column: 25,
+          column: 16,
           path: `${dir}/broken.md`,
         },
         {

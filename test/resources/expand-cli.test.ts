@@ -81,9 +81,43 @@ describe("sysprompt expand", () => {
   });
 
   it.each([
-    ["an unknown skill", "/skill:nope do it"],
-    ["an unknown template", "/nope do it"],
+    [
+      "an unknown skill",
+      "/skill:pfd do it",
+      'no skill is called "pfd", so the text is left as it is; did you mean /skill:pdf?',
+    ],
+    [
+      "an unknown template",
+      "/reveiw do it",
+      'no prompt template or skill is called "reveiw", so the text is left as it is; did you mean /review?',
+    ],
+    [
+      "a skill named without skill:",
+      "/pdf",
+      'no prompt template or skill is called "pdf", so the text is left as it is; did you mean /skill:pdf?',
+    ],
+    [
+      "a name like none",
+      "/nothere x",
+      'no prompt template or skill is called "nothere", so the text is left as it is; `sysprompt list` shows the names there are',
+    ],
+  ])(
+    "prints %s unchanged, with an error naming near matches; --strict exits 1",
+    async (_, text, message) => {
+      const root = copyScenario(SCENARIO);
+      const stderr = `error [command-unknown] ${message}\n`;
+      expect(await expand(root, text)).toEqual({ code: 0, stdout: `${text}\n`, stderr });
+      expect(await expand(root, text, "--strict")).toEqual({
+        code: 1,
+        stdout: `${text}\n`,
+        stderr,
+      });
+    },
+  );
+
+  it.each([
     ["plain text", "please review src/a.ts"],
+    ["a path", "/usr/bin/env node"],
     ["a slash not at the start", "see /review"],
     ["a lone slash", "/ review"],
   ])("prints %s unchanged", async (_, text) => {

@@ -106,7 +106,7 @@ describe("sysprompt list", () => {
           "prompt template skipped: invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]",
         path: `${root}/project/.pi/prompts/broken.md`,
         line: 2,
-        column: 23,
+        column: 14,
       },
       {
         level: "info",

@@ -112,15 +112,19 @@ describe("--untrusted", () => {
   });
 
   it.each([
-    ["a project-only template", "/project-only x"],
-    ["a project skill", "/skill:project-skill x"],
-    ["a .agents skill", "/skill:agents-skill x"],
-  ])("expand: %s is not expanded", async (_, text) => {
+    [
+      "a project-only template",
+      "/project-only x",
+      'no prompt template or skill is called "project-only"',
+    ],
+    ["a project skill", "/skill:project-skill x", 'no skill is called "project-skill"'],
+    ["a .agents skill", "/skill:agents-skill x", 'no skill is called "agents-skill"'],
+  ])("expand: %s is not expanded, and the name is unknown", async (_, text, unknown) => {
     const root = copyScenario(SCENARIO);
     expect(await cli(root, ["expand", "--untrusted", "--agent-dir", "ROOT/agent", text])).toEqual({
       code: 0,
       stdout: `${text}\n`,
-      stderr: skippedStderr(root),
+      stderr: `${skippedStderr(root)}error [command-unknown] ${unknown}, so the text is left as it is; \`sysprompt list\` shows the names there are\n`,
     });
   });
 

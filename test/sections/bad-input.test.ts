@@ -128,7 +128,7 @@ describe("bad section files in the project layer", () => {
           "invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]; section file ignored",
         path: join(sectionsDir, "cwd.md"),
         line: 3,
-        column: 15,
+        column: 6,
       },
     ]);
   });

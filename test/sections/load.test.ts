@@ -115,10 +115,10 @@ describe("loadSectionsFromDir", () => {
         bad("enabled", "true or false", 6),
         bad("description", "a string", 7),
         {
-          level: "info",
+          level: "warning",
           code: "section-meta-unknown",
           message:
-            'unknown frontmatter key "colour" (known: order, tag, base, volatile, enabled, description, maxTokens, shrink, models)',
+            'unknown frontmatter key "colour", ignored; the keys are: order, tag, base, volatile, enabled, description, maxTokens, shrink, models',
           path,
           line: 8,
         },
@@ -138,7 +138,7 @@ describe("loadSectionsFromDir", () => {
             "invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]; section file ignored",
           path: join(dir, "cwd.md"),
           line: 3,
-          column: 15,
+          column: 6,
         },
       ],
     });

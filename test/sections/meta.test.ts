@@ -148,7 +148,7 @@ describe("parseSectionFile", () => {
             "invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]; section file ignored",
           path: PATH,
           line: 3,
-          column: 11,
+          column: 6,
         },
       ],
     });

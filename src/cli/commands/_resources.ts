@@ -1,4 +1,6 @@
-import { resolveCommonPaths } from "../../locate/layers.js";
+import { join } from "node:path";
+import { nearMissesInFolder } from "../../locate/_near-misses.js";
+import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { checkFolders } from "../../options.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { loadSkills } from "../../skills/index.js";
@@ -11,13 +13,23 @@ export interface ResourceFlags {
   untrusted?: boolean;
 }
 
-/** Loads slash-command templates and skills the way `render` would find them. */
+/**
+ * Loads slash-command templates and skills the way `render` would find them,
+ * with the hints `render` gives about folders that look meant to hold them
+ * but are not read (`.pi/prompt/`, `.pi/Skills/`), in `hints`.
+ */
 export async function loadResources(flags: ResourceFlags, io: CliIo) {
   const explicit = flagPaths(flags, io.cwd, io.home);
   const { cwd, agentDir, home } = resolveCommonPaths({ ...explicit, home: io.home, env: io.env });
   // The same checks as render: a mistyped --cwd or --agent-dir is a usage error.
   await checkFolders({ cwd, ...(explicit.agentDir !== undefined ? { agentDir } : {}) });
   const common = { cwd, agentDir, home, projectTrusted: !flags.untrusted };
-  const [templates, skills] = await Promise.all([loadPromptTemplates(common), loadSkills(common)]);
-  return { templates, skills };
+  const near = { customFiles: false, folders: ["prompts", "skills"] } as const;
+  const [templates, skills, userHints, projectHints] = await Promise.all([
+    loadPromptTemplates(common),
+    loadSkills(common),
+    nearMissesInFolder(agentDir, near),
+    flags.untrusted ? [] : nearMissesInFolder(join(cwd, DEFAULT_PROJECT_DIR), near),
+  ]);
+  return { templates, skills, hints: [...userHints, ...projectHints] };
 }

@@ -8,8 +8,8 @@ export async function listCommand(
   flags: ResourceFlags & { json?: boolean; strict?: boolean },
   io: CliIo,
 ): Promise<number> {
-  const { templates, skills } = await loadResources(flags, io);
-  const diagnostics = [...templates.diagnostics, ...skills.diagnostics];
+  const { templates, skills, hints } = await loadResources(flags, io);
+  const diagnostics = [...templates.diagnostics, ...skills.diagnostics, ...hints];
   if (flags.json) {
     io.stdout(
       `${JSON.stringify(

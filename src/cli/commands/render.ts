@@ -4,7 +4,7 @@ import { resolveUserPath } from "../../_paths.js";
 import { UnsafePathError, writeIfChanged } from "../../_safe-write.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, exitCodeFor, UsageError } from "../io.js";
+import { type CliIo, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 import { sectionDiagnostics, sectionStatus } from "./_section-status.js";
 
@@ -18,10 +18,11 @@ export interface RenderCommandFlags extends RenderFlags {
 /**
  * `sysprompt render`: the prompt on stdout, diagnostics on stderr. With
  * `--section NAME`, that section only, with only its diagnostics; when it is
- * not in the prompt, the reason (disabled, replaced, failed, rendered empty).
- * An unknown name is a usage error. With `-o FILE`, what would go to stdout
- * is written to FILE instead, only when its bytes change (so a watcher of it
- * does not fire for nothing), never through a link.
+ * not in the prompt, the reason (disabled, replaced, failed, rendered empty)
+ * and exit 1, since stdout has nothing a script could use. An unknown name
+ * is a usage error. With `-o FILE`, what would go to stdout is written to
+ * FILE instead, only when its bytes change (so a watcher of it does not fire
+ * for nothing), never through a link.
  */
 export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promise<number> {
   if (flags.output === undefined) return renderTo(flags, io, io.product ?? io.stdout);
@@ -70,5 +71,6 @@ async function renderTo(
   // Under --json a rendered section carries no diagnostics, as for the whole result.
   if (!flags.json || !section) io.stderr(formatDiagnostics(diagnostics));
   if (reason) io.stderr(`sysprompt: ${reason}\n`);
+  if (!section) return EXIT_PROBLEMS;
   return exitCodeFor(diagnostics, flags.strict);
 }

@@ -6,8 +6,8 @@ import { type RenderFlags, toRenderOptions } from "../options.js";
 import { sectionStatus } from "./_section-status.js";
 
 /**
- * `sysprompt sections`: every section template with order, layer, file and
- * flags (the per-model variant that serves it, `variant:small`, and its
+ * `sysprompt sections`: every section template with order, layer, status in
+ * this render (rendered, empty, disabled, replaced, failed), file and flags (the per-model variant that serves it, `variant:small`, and its
  * shrink priority, `shrink:10`); `--json` adds each one's tag, description,
  * variant, models, shrink steps and status in this render (rendered,
  * disabled, replaced, failed, empty).
@@ -41,7 +41,7 @@ export async function sectionsCommand(
     io.stdout(`${JSON.stringify({ sections, customPrompt, diagnostics }, null, 2)}\n`);
     return exitCodeFor(diagnostics, flags.strict);
   }
-  const rows = [["ORDER", "NAME", "LAYER", "FLAGS", "FILE"]];
+  const rows = [["ORDER", "NAME", "LAYER", "STATUS", "FLAGS", "FILE"]];
   for (const t of prepared.templates) {
     const marks = [
       t.meta.enabled ? "" : "disabled",
@@ -55,6 +55,8 @@ export async function sectionsCommand(
       String(t.meta.order),
       t.name,
       t.source.layer,
+      // What this render did with it: a section that renders empty looks live otherwise.
+      sectionStatus(t.name, prepared, result).status,
       marks.join(",") || "-",
       t.source.path ? toPosix(t.source.path) : "-",
     ]);

@@ -13,6 +13,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { expandHome } from "../../_paths.js";
+import { EMPTY_PROMPT } from "../../sections/empty-prompt.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
 import { printable } from "./_printable.js";
 import { readPiArguments } from "./argv.js";
@@ -98,8 +99,11 @@ export function createSyspromptExtension(
     pi.on("before_agent_start", async (event, ctx) => {
       // Another extension forced the exact prompt of this run: it is theirs to keep.
       if (event.systemPromptOptions.forceSystemPrompt !== undefined) return undefined;
-      const { result, problems } = await render(event.systemPromptOptions, ctx);
+      const { result, problems: found } = await render(event.systemPromptOptions, ctx);
+      let problems = found;
       if (result !== undefined && result.text.trim() === "") {
+        // Said once, the pi way: what happens next is that pi's prompt is used.
+        problems = problems.filter((p) => p.code !== EMPTY_PROMPT);
         problems.push({
           level: "warning",
           code: "pi-empty-prompt",

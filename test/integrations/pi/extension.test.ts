@@ -9,6 +9,7 @@ import {
 } from "../../../src/integrations/pi/index.js";
 import type { SystemPromptOptions } from "../../../src/options.js";
 import { renderSystemPrompt } from "../../../src/render-system-prompt.js";
+import { emptyPromptDiagnostics } from "../../../src/sections/empty-prompt.js";
 import type { RenderResult } from "../../../src/types.js";
 import { NOW, tempDir } from "../../api/_helpers.js";
 import { fakeContext, fakePi, piPromptOptions } from "./_fake-pi.js";
@@ -242,9 +243,14 @@ describe("the pi extension", () => {
     expect(ctx.notes).toEqual([]);
   });
 
-  it("an empty render leaves pi's own prompt, with a warning", async () => {
+  it("an empty render leaves pi's own prompt, with a warning (in place of the render's error)", async () => {
     const pi = fakePi();
-    const empty: RenderResult = { text: "", sections: [], diagnostics: [], steps: [] };
+    const empty: RenderResult = {
+      text: "",
+      sections: [],
+      diagnostics: emptyPromptDiagnostics([]),
+      steps: [],
+    };
     createSyspromptExtension({
       env: { PI_CODING_AGENT_DIR: "/nonexistent/agent" },
       argv: [],
