@@ -11,8 +11,9 @@ import type { TreeLine } from "./gather/_tree-layout.js";
 import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
 import { environmentStep } from "./gather/environment.js";
-import { buildRules, dropStatedRules, parseRuleList } from "./gather/rules.js";
-import { buildToolSnippets, parseToolDescriptions } from "./gather/tools.js";
+import { parseRuleList } from "./gather/rules.js";
+import { runStepTable, tableStep } from "./gather/step-table.js";
+import { parseToolDescriptions } from "./gather/tools.js";
 import { type BuiltWorkspaceTree, buildWorkspaceTree, treeDiagnostics } from "./gather/tree.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
@@ -23,6 +24,7 @@ import {
   type SystemPromptOptions,
   unknownToolDiagnostics,
 } from "./options.js";
+import { assemblePromptData } from "./prompt-data.js";
 import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
 import {
@@ -37,7 +39,8 @@ import { loadSkills, selectSkillsTool } from "./skills/index.js";
 import type { Skill } from "./skills/types.js";
 import { type Diagnostic, type RenderResult, type StepTiming, SyspromptError } from "./types.js";
 
-export const DEFAULT_AGENT_NAME = "a coding agent";
+// Moved to prompt-data.ts with the rest of the data assembly.
+export { DEFAULT_AGENT_NAME } from "./prompt-data.js";
 
 /** Everything gathered for one render: the input of the pure render step. */
 export interface PreparedPrompt {
@@ -127,98 +130,96 @@ export async function preparePrompt(
   const started = clock();
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
   const opts = await normalizeOptions(options);
-  const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, tools, now } = opts;
+  const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, tools } = opts;
   const { extraSections, roots, maxContextBytes } = opts;
   const budgetMs = opts.deadlineMs;
   const deadline = started + budgetMs;
   const skillsTool = selectSkillsTool(tools);
   const optionPrompt = optionCustomPrompt(opts.systemPrompt);
-  const appended = opts.appendSystemPrompt;
   const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
 
   // Stops a late tree walk once the deadline has been met without it.
   const late = new AbortController();
-  const steps = [
-    keyed("builtin", builtinDir, loadBuiltin, {
-      layer: emptyLayer("builtin"),
-      tools: {},
-      rules: [],
-    }),
-    keyed(
-      "user",
-      { dir: agentDir, ...layerFiles },
-      (i) => loadLayer(i.dir, "user", i),
-      emptyLayer("user"),
-    ),
-    keyed(
-      "project",
-      { dir: projectDir, ...layerFiles },
-      trusted && ((i) => loadLayer(i.dir, "project", i)),
-      emptyLayer("project"),
-    ),
-    keyed(
-      "context",
-      { cwd, agentDir, roots, home, maxBytes: maxContextBytes, projectTrusted: trusted },
-      !options.noContextFiles && traceContextFiles,
-      { files: [], diagnostics: [], provenance: NO_CONTEXT },
-    ),
-    keyed(
-      "skills",
-      {
-        cwd,
-        agentDir,
-        home,
-        projectTrusted: trusted,
-        projectDir: opts.projectDirName,
-        ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
-      },
-      // Skills the caller loaded itself are the fallback of a step that does not run.
-      skillsTool !== null && !opts.skills && loadSkills,
-      { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
-    ),
-    environmentStep({
-      machine: options.machine ?? realMachine(),
-      env,
-      agentDir,
-      given: options.environment,
-    }),
-    keyed(
-      "tree",
-      { root: cwd, mtime: opts.treeMtime },
-      options.workspaceTree === true &&
-        ((i) =>
-          buildWorkspaceTree(i.root, {
-            signal: late.signal,
-            ...(i.mtime ? { mtime: i.mtime } : {}),
-          })),
-      null as BuiltWorkspaceTree | null,
-    ),
-  ] as const;
-  const short = [
+  // The gathering steps, by name: a new step is one more entry here, and its
+  // value is read below by the same name. Key order is the order of the timings.
+  const table = {
     // Not bounded: without the builtin templates there is no prompt at all, and
     // they sit beside the code that is already running.
-    runner(steps[0], Number.POSITIVE_INFINITY, clock),
-    runner(steps[1], deadline, clock),
-    runner(steps[2], deadline, clock),
-    runner(steps[3], deadline, clock),
-    runner(steps[4], deadline, clock),
-    runner(steps[5], deadline, clock),
-  ] as const;
-  // The tree walk is long and mostly synchronous (see gather/_tree-walk.ts):
-  // it starts once the short steps are done, so their chains of reads do not
-  // wait a slice of the walk per link. Its time counts from the start all the same.
-  const treeStep = steps[6];
-  const treeRun = treeStep.run;
-  const afterShort = Promise.allSettled(short);
-  const [builtin, user, project, context, skills, environment, tree] = await Promise.all([
-    ...short,
-    runner(
-      treeRun ? { ...treeStep, run: () => afterShort.then(treeRun) } : treeStep,
-      deadline,
-      clock,
+    builtin: tableStep(
+      keyed("builtin", builtinDir, loadBuiltin, {
+        layer: emptyLayer("builtin"),
+        tools: {},
+        rules: [],
+      }),
+      { bounded: false },
     ),
-  ]);
+    user: tableStep(
+      keyed(
+        "user",
+        { dir: agentDir, ...layerFiles },
+        (i) => loadLayer(i.dir, "user", i),
+        emptyLayer("user"),
+      ),
+    ),
+    project: tableStep(
+      keyed(
+        "project",
+        { dir: projectDir, ...layerFiles },
+        trusted && ((i) => loadLayer(i.dir, "project", i)),
+        emptyLayer("project"),
+      ),
+    ),
+    context: tableStep(
+      keyed(
+        "context",
+        { cwd, agentDir, roots, home, maxBytes: maxContextBytes, projectTrusted: trusted },
+        !options.noContextFiles && traceContextFiles,
+        { files: [], diagnostics: [], provenance: NO_CONTEXT },
+      ),
+    ),
+    skills: tableStep(
+      keyed(
+        "skills",
+        {
+          cwd,
+          agentDir,
+          home,
+          projectTrusted: trusted,
+          projectDir: opts.projectDirName,
+          ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
+        },
+        // Skills the caller loaded itself are the fallback of a step that does not run.
+        skillsTool !== null && !opts.skills && loadSkills,
+        { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
+      ),
+    ),
+    environment: tableStep(
+      environmentStep({
+        machine: options.machine ?? realMachine(),
+        env,
+        agentDir,
+        given: options.environment,
+      }),
+    ),
+    tree: tableStep(
+      keyed(
+        "tree",
+        { root: cwd, mtime: opts.treeMtime },
+        options.workspaceTree === true &&
+          ((i) =>
+            buildWorkspaceTree(i.root, {
+              signal: late.signal,
+              ...(i.mtime ? { mtime: i.mtime } : {}),
+            })),
+        null as BuiltWorkspaceTree | null,
+      ),
+      // See gather/_tree-walk.ts: the walk is long and mostly synchronous.
+      { afterOthers: true },
+    ),
+  };
+  const { outcomes, timings } = await runStepTable(table, runner, deadline, clock);
   late.abort();
+  const { builtin, user, project, context, skills, environment, tree } = outcomes;
 
   const layers = [builtin.value.layer, user.value, project.value];
   const diagnostics: Diagnostic[] = [];
@@ -229,10 +230,8 @@ export async function preparePrompt(
       message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped; context files still load`,
     });
   }
-  const outcomes = [builtin, user, project, context, skills, environment, tree];
-  const timings = outcomes.map((o) => o.timing);
   diagnostics.push(...lateStepsWarning(timings, budgetMs));
-  for (const outcome of outcomes) diagnostics.push(...outcome.diagnostics);
+  for (const outcome of Object.values(outcomes)) diagnostics.push(...outcome.diagnostics);
   for (const layer of layers) diagnostics.push(...layer.diagnostics);
   diagnostics.push(
     ...context.value.diagnostics,
@@ -242,53 +241,20 @@ export async function preparePrompt(
   diagnostics.push(...unknownToolDiagnostics(tools, builtin.value.tools, options.toolSnippets));
   if (tree.value) diagnostics.push(...treeDiagnostics(tree.value, cwd));
 
-  const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
-  const appendPrompt = buildAppendPrompt(layers, appended);
-  const contextFiles = context.value.files.map(({ path, content }) => ({ path, content }));
-  const ruleInputs = {
-    tools,
-    ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
-    ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
-  };
-  const stated = [
-    customPrompt?.template ? undefined : customPrompt?.text,
-    appendPrompt,
-    ...contextFiles.map((f) => f.content),
-  ];
-  const data: PromptData = {
-    agentName: options.agentName ?? DEFAULT_AGENT_NAME,
-    cwd: toPosix(cwd),
-    date: now.toISOString().slice(0, 10),
-    model: options.model ?? null,
-    tools,
-    toolSnippets: buildToolSnippets(tools, builtin.value.tools, options.toolSnippets),
-    // A rule the custom prompt, the addendum or a context file already states is not repeated.
-    // Only a literal custom prompt counts: a template may fail and give way to the builtin base.
-    rules: dropStatedRules(
-      buildRules({ ...ruleInputs, generalRules: builtin.value.rules }),
-      stated,
-    ),
-    guidelines: dropStatedRules(buildRules(ruleInputs), stated),
-    environment: environment.value.entries,
-    contextFiles,
-    agentsMd: tree.value?.agentsMd ?? [],
-    agentsMdTruncated: (tree.value?.agentsMdOmitted ?? 0) > 0,
-    workspaceTree: tree.value && { rendered: tree.value.rendered, truncated: tree.value.truncated },
-    roots: roots.map((r) => toPosix(r)),
-    skills: skillsTool
-      ? visibleSkills.map((s) => ({
-          name: s.name,
-          description: s.description,
-          location: toPosix(s.filePath),
-        }))
-      : [],
+  const data = assemblePromptData({
+    options,
+    opts,
+    customPrompt,
+    appendPrompt: buildAppendPrompt(layers, opts.appendSystemPrompt),
+    builtinTools: builtin.value.tools,
+    generalRules: builtin.value.rules,
+    contextFiles: context.value.files,
+    skills: skills.value.skills,
     skillsTool,
-    appendPrompt,
-    // Render decides which custom prompt candidate is in use (a template may fail) and fills this.
-    customPrompt: null,
-    docs: options.docs ?? null,
-  };
+    environment: environment.value.entries,
+    tree: tree.value,
+  });
   return {
     templates: layerSections(
       layers.flatMap((l) => l.sections),

@@ -1,0 +1,83 @@
+import { toPosix } from "./_paths.js";
+import type { ContextFile, EnvironmentEntry, PromptData } from "./data.js";
+import { buildRules, dropStatedRules } from "./gather/rules.js";
+import { buildToolSnippets } from "./gather/tools.js";
+import type { BuiltWorkspaceTree } from "./gather/tree.js";
+import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
+import type { CustomPrompt } from "./sections/render.js";
+import type { Skill } from "./skills/types.js";
+
+export const DEFAULT_AGENT_NAME = "a coding agent";
+
+/** What the gathering steps found, and the options: everything {@link assemblePromptData} reads. */
+export interface PromptDataInputs {
+  options: SystemPromptOptions;
+  opts: NormalizedOptions;
+  customPrompt: CustomPrompt | null;
+  appendPrompt: string;
+  builtinTools: Readonly<Record<string, string>>;
+  generalRules: readonly string[];
+  contextFiles: readonly ContextFile[];
+  skills: readonly Skill[];
+  skillsTool: PromptData["skillsTool"];
+  environment: EnvironmentEntry[];
+  tree: BuiltWorkspaceTree | null;
+}
+
+/**
+ * The texts the prompt already states, in prompt order: a guideline or an
+ * always rule that one of them contains is not repeated. Only a literal
+ * custom prompt counts: a template may fail and give way to the builtin base.
+ */
+export function statedTexts(
+  customPrompt: CustomPrompt | null,
+  appendPrompt: string,
+  contextFiles: readonly ContextFile[],
+): (string | undefined)[] {
+  return [
+    customPrompt?.template ? undefined : customPrompt?.text,
+    appendPrompt,
+    ...contextFiles.map((f) => f.content),
+  ];
+}
+
+/** The data every template sees, from what was gathered. Pure: no I/O, no clock. */
+export function assemblePromptData(input: PromptDataInputs): PromptData {
+  const { options, opts, skillsTool } = input;
+  const { tools } = opts;
+  const contextFiles = input.contextFiles.map(({ path, content }) => ({ path, content }));
+  const ruleInputs = {
+    tools,
+    ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
+    ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
+  };
+  const stated = statedTexts(input.customPrompt, input.appendPrompt, contextFiles);
+  const tree = input.tree;
+  return {
+    agentName: options.agentName ?? DEFAULT_AGENT_NAME,
+    cwd: toPosix(opts.cwd),
+    date: opts.now.toISOString().slice(0, 10),
+    model: options.model ?? null,
+    tools,
+    toolSnippets: buildToolSnippets(tools, input.builtinTools, options.toolSnippets),
+    // A rule the custom prompt, the addendum or a context file already states is not repeated.
+    rules: dropStatedRules(buildRules({ ...ruleInputs, generalRules: input.generalRules }), stated),
+    guidelines: dropStatedRules(buildRules(ruleInputs), stated),
+    environment: input.environment,
+    contextFiles,
+    agentsMd: tree?.agentsMd ?? [],
+    agentsMdTruncated: (tree?.agentsMdOmitted ?? 0) > 0,
+    workspaceTree: tree && { rendered: tree.rendered, truncated: tree.truncated },
+    roots: opts.roots.map((r) => toPosix(r)),
+    skills: skillsTool
+      ? input.skills
+          .filter((s) => !s.disableModelInvocation)
+          .map((s) => ({ name: s.name, description: s.description, location: toPosix(s.filePath) }))
+      : [],
+    skillsTool,
+    appendPrompt: input.appendPrompt,
+    // Render decides which custom prompt candidate is in use (a template may fail) and fills this.
+    customPrompt: null,
+    docs: options.docs ?? null,
+  };
+}
