@@ -1,11 +1,13 @@
 import { toPosix } from "./_paths.js";
 import type { ContextFile, EnvironmentEntry, PromptData } from "./data.js";
+import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/index.js";
 import { buildRules, dropStatedRules } from "./gather/rules.js";
 import { buildToolSnippets } from "./gather/tools.js";
 import type { BuiltWorkspaceTree } from "./gather/tree.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import type { CustomPrompt } from "./sections/render.js";
 import type { Skill } from "./skills/types.js";
+import type { Diagnostic } from "./types.js";
 
 export const DEFAULT_AGENT_NAME = "a coding agent";
 
@@ -18,6 +20,8 @@ export interface PromptDataInputs {
   builtinTools: Readonly<Record<string, string>>;
   generalRules: readonly string[];
   contextFiles: readonly ContextFile[];
+  /** What the rule-files step found, before dedupe against the texts the prompt states. */
+  ruleFiles: LoadedRules;
   skills: readonly Skill[];
   skillsTool: PromptData["skillsTool"];
   environment: EnvironmentEntry[];
@@ -41,8 +45,15 @@ export function statedTexts(
   ];
 }
 
-/** The data every template sees, from what was gathered. Pure: no I/O, no clock. */
-export function assemblePromptData(input: PromptDataInputs): PromptData {
+/**
+ * The data every template sees, from what was gathered, and the account of
+ * every rule file (after dedupe). Pure: no I/O, no clock.
+ */
+export function assemblePromptData(input: PromptDataInputs): {
+  data: PromptData;
+  rules: RuleAccount[];
+  diagnostics: Diagnostic[];
+} {
   const { options, opts, skillsTool } = input;
   const { tools } = opts;
   const contextFiles = input.contextFiles.map(({ path, content }) => ({ path, content }));
@@ -53,7 +64,14 @@ export function assemblePromptData(input: PromptDataInputs): PromptData {
   };
   const stated = statedTexts(input.customPrompt, input.appendPrompt, contextFiles);
   const tree = input.tree;
-  return {
+  const rules = finishRules(input.ruleFiles, [
+    ...(stated[0] !== undefined ? [{ label: "the custom prompt", text: stated[0] }] : []),
+    ...(input.appendPrompt !== ""
+      ? [{ label: "the appended prompt", text: input.appendPrompt }]
+      : []),
+    ...contextFiles.map((f) => ({ label: f.path, text: f.content })),
+  ]);
+  const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
     cwd: toPosix(opts.cwd),
     date: opts.now.toISOString().slice(0, 10),
@@ -65,6 +83,8 @@ export function assemblePromptData(input: PromptDataInputs): PromptData {
     guidelines: dropStatedRules(buildRules(ruleInputs), stated),
     environment: input.environment,
     contextFiles,
+    alwaysRules: rules.alwaysRules,
+    onDemandRules: rules.onDemandRules,
     agentsMd: tree?.agentsMd ?? [],
     agentsMdTruncated: (tree?.agentsMdOmitted ?? 0) > 0,
     workspaceTree: tree && { rendered: tree.rendered, truncated: tree.truncated },
@@ -80,4 +100,5 @@ export function assemblePromptData(input: PromptDataInputs): PromptData {
     customPrompt: null,
     docs: options.docs ?? null,
   };
+  return { data, rules: rules.accounts, diagnostics: rules.diagnostics };
 }

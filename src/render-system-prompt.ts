@@ -11,6 +11,7 @@ import type { TreeLine } from "./gather/_tree-layout.js";
 import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
 import { environmentStep } from "./gather/environment.js";
+import { type LoadedRules, type RuleAccount, traceRules } from "./gather/rules/index.js";
 import { parseRuleList } from "./gather/rules.js";
 import { runStepTable, tableStep } from "./gather/step-table.js";
 import { parseToolDescriptions } from "./gather/tools.js";
@@ -57,6 +58,8 @@ export interface PreparedPrompt {
    * Render does not read it.
    */
   context: ContextProvenance;
+  /** Every rule file found, with what happened to it (inlined, listed, manual, or why dropped): for `explain`. */
+  rules: RuleAccount[];
   /** The token budget (`maxPromptTokens`); absent for none. */
   maxPromptTokens?: number;
   /** The workspace tree's lines with their depth, for shrinking it under a budget. */
@@ -177,6 +180,22 @@ export async function preparePrompt(
         { files: [], diagnostics: [], provenance: NO_CONTEXT },
       ),
     ),
+    "rule-files": tableStep(
+      keyed(
+        "rule-files",
+        {
+          cwd,
+          agentDir,
+          home,
+          projectDir: opts.projectDirName,
+          projectTrusted: trusted,
+          sources: opts.ruleSources,
+          maxBytes: maxContextBytes,
+        },
+        opts.ruleSources.length > 0 && traceRules,
+        { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
+      ),
+    ),
     skills: tableStep(
       keyed(
         "skills",
@@ -220,6 +239,7 @@ export async function preparePrompt(
   const { outcomes, timings } = await runStepTable(table, runner, deadline, clock);
   late.abort();
   const { builtin, user, project, context, skills, environment, tree } = outcomes;
+  const ruleFiles = outcomes["rule-files"];
 
   const layers = [builtin.value.layer, user.value, project.value];
   const diagnostics: Diagnostic[] = [];
@@ -235,6 +255,7 @@ export async function preparePrompt(
   for (const layer of layers) diagnostics.push(...layer.diagnostics);
   diagnostics.push(
     ...context.value.diagnostics,
+    ...ruleFiles.value.diagnostics,
     ...skills.value.diagnostics,
     ...environment.value.diagnostics,
   );
@@ -242,7 +263,7 @@ export async function preparePrompt(
   if (tree.value) diagnostics.push(...treeDiagnostics(tree.value, cwd));
 
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
-  const data = assemblePromptData({
+  const assembled = assemblePromptData({
     options,
     opts,
     customPrompt,
@@ -250,11 +271,14 @@ export async function preparePrompt(
     builtinTools: builtin.value.tools,
     generalRules: builtin.value.rules,
     contextFiles: context.value.files,
+    ruleFiles: ruleFiles.value,
     skills: skills.value.skills,
     skillsTool,
     environment: environment.value.entries,
     tree: tree.value,
   });
+  const { data, rules } = assembled;
+  diagnostics.push(...assembled.diagnostics);
   return {
     templates: layerSections(
       layers.flatMap((l) => l.sections),
@@ -267,6 +291,7 @@ export async function preparePrompt(
     diagnostics,
     steps: timings,
     context: context.value.provenance,
+    rules,
     ...(opts.maxPromptTokens !== null ? { maxPromptTokens: opts.maxPromptTokens } : {}),
     ...(tree.value ? { treeLines: tree.value.lines } : {}),
   };

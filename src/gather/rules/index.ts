@@ -1,0 +1,21 @@
+// Rules of other agents' formats (Cursor, Windsurf, Cline, Copilot, Claude
+// Code, Gemini CLI, Kiro, Roo, Continue, Zed) and sysprompt's own.
+export { accountDiagnostic } from "./account.js";
+export { dedupeRules, type StatedText } from "./dedupe.js";
+export { DEFAULT_RULE_SOURCES, RULE_FORMATS, RULE_SOURCE_NAMES } from "./formats.js";
+export {
+  checkRuleSources,
+  DEFAULT_MAX_RULES_TOTAL_BYTES,
+  type LoadRulesOptions,
+  loadRules,
+  traceRules,
+} from "./load.js";
+export { finishRules, neutraliseRuleClosers } from "./prompt.js";
+export type {
+  LoadedRules,
+  Rule,
+  RuleAccount,
+  RuleActivation,
+  RuleFate,
+  RuleSource,
+} from "./types.js";
