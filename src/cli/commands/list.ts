@@ -3,19 +3,23 @@ import { formatDiagnostics, formatTable } from "../format.js";
 import { type CliIo, exitCodeFor } from "../io.js";
 import { loadResources, type ResourceFlags } from "./_resources.js";
 
-/** `sysprompt list`: slash-command templates and skills, with sources and diagnostics. */
+/**
+ * `sysprompt list`: slash-command templates, skills and rule files (manual
+ * ones included: the prompt never shows them), with sources and diagnostics.
+ */
 export async function listCommand(
   flags: ResourceFlags & { json?: boolean; strict?: boolean },
   io: CliIo,
 ): Promise<number> {
-  const { templates, skills } = await loadResources(flags, io);
-  const diagnostics = [...templates.diagnostics, ...skills.diagnostics];
+  const { templates, skills, rules } = await loadResources(flags, io);
+  const diagnostics = [...templates.diagnostics, ...skills.diagnostics, ...rules.diagnostics];
   if (flags.json) {
     io.stdout(
       `${JSON.stringify(
         {
           templates: templates.templates,
           skills: skills.skills,
+          rules: rules.rules,
           diagnostics,
         },
         null,
@@ -45,6 +49,18 @@ export async function listCommand(
             `  ${s.name}${s.disableModelInvocation ? " (hidden)" : ""}`,
             oneLine(s.description),
             `${s.source} ${toPosix(s.filePath)}`,
+          ]),
+        ),
+  );
+  io.stdout("\nRules\n");
+  io.stdout(
+    rules.rules.length === 0
+      ? "  (none)\n"
+      : formatTable(
+          rules.rules.map((r) => [
+            `  ${oneLine(r.name, 40)}`,
+            r.activation === "glob" ? `glob ${oneLine(r.globs.join(", "), 40)}` : r.activation,
+            `${r.source} ${r.path}`,
           ]),
         ),
   );
