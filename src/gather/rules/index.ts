@@ -6,6 +6,7 @@ export { DEFAULT_RULE_SOURCES, RULE_FORMATS, RULE_SOURCE_NAMES } from "./formats
 export {
   checkRuleSources,
   DEFAULT_MAX_RULES_TOTAL_BYTES,
+  dedupeLoaded,
   type LoadRulesOptions,
   loadRules,
   traceRules,

@@ -53,7 +53,7 @@ export interface LoadRulesOptions {
   maxBytes?: number;
   /** Cap of all rule files read, in bytes. Default: {@link DEFAULT_MAX_RULES_TOTAL_BYTES}. */
   maxTotalBytes?: number;
-  /** Texts already in the prompt (custom prompt, appended prompt, context files): always rules they contain are dropped. */
+  /** For {@link loadRules}: texts already in the prompt (custom prompt, appended prompt, context files); always rules they contain are dropped. */
   stated?: readonly StatedText[];
 }
 
@@ -81,11 +81,17 @@ export function checkRuleSources(
 export async function loadRules(
   options: LoadRulesOptions,
 ): Promise<{ rules: Rule[]; diagnostics: Diagnostic[] }> {
-  const { rules, diagnostics } = await traceRules(options);
-  return { rules, diagnostics };
+  const traced = await traceRules(options);
+  const done = dedupeLoaded(traced, options.stated ?? []);
+  return { rules: done.rules, diagnostics: [...traced.diagnostics, ...done.diagnostics] };
 }
 
-/** {@link loadRules}, with the account of every rule file found. */
+/**
+ * {@link loadRules} before dedupe, with the account of every rule file
+ * found. Dedupe is left to the caller ({@link dedupeLoaded}), which knows
+ * every text the prompt states: done in two passes, a rule could be dropped
+ * for a copy that a later pass drops in turn.
+ */
 export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules> {
   const home = options.home ?? homedir();
   const cwd = resolve(expandHome(options.cwd, home));
@@ -211,12 +217,37 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     if (by !== undefined) account.fate = { status: "shadowed", by };
     return by === undefined;
   });
-  const deduped = dedupeRules(unshadowed, options.stated ?? []);
   for (const account of accounts) {
     const d = accountDiagnostic(account);
     if (d) diagnostics.push(d);
   }
-  return { rules: deduped.map((r) => r.rule), accounts, diagnostics };
+  return { rules: unshadowed.map((r) => r.rule), accounts, diagnostics };
+}
+
+/**
+ * Dedupes always rules against `stated` and each other ({@link dedupeRules})
+ * without changing `loaded`: its accounts are copied (a prompt session keeps
+ * the step's value for the next render). Returns the rules kept, every
+ * account, and one diagnostic per rule dropped.
+ */
+export function dedupeLoaded(
+  loaded: LoadedRules,
+  stated: readonly StatedText[],
+): { rules: Rule[]; accounts: RuleAccount[]; diagnostics: Diagnostic[] } {
+  const accounts = loaded.accounts.map((a) => ({ ...a, fate: { ...a.fate } }) as RuleAccount);
+  const byPath = new Map(accounts.map((a) => [a.path, a]));
+  const entries = loaded.rules.flatMap((rule) => {
+    const account = byPath.get(rule.path);
+    return account ? [{ rule, account }] : [];
+  });
+  const kept = new Set(dedupeRules(entries, stated));
+  const diagnostics = entries
+    .filter((e) => !kept.has(e))
+    .flatMap((e) => {
+      const d = accountDiagnostic(e.account);
+      return d ? [d] : [];
+    });
+  return { rules: entries.filter((e) => kept.has(e)).map((e) => e.rule), accounts, diagnostics };
 }
 
 function toRule(

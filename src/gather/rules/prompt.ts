@@ -1,7 +1,7 @@
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
-import { accountDiagnostic } from "./account.js";
-import { dedupeRules, type StatedText } from "./dedupe.js";
+import type { StatedText } from "./dedupe.js";
+import { dedupeLoaded } from "./load.js";
 import type { LoadedRules, Rule, RuleAccount } from "./types.js";
 
 /**
@@ -41,21 +41,7 @@ export function finishRules(
   accounts: RuleAccount[];
   diagnostics: Diagnostic[];
 } {
-  const accounts = loaded.accounts.map((a) => ({ ...a, fate: { ...a.fate } }) as RuleAccount);
-  const byPath = new Map(accounts.map((a) => [a.path, a]));
-  const entries = loaded.rules.flatMap((rule) => {
-    const account = byPath.get(rule.path);
-    return account ? [{ rule, account }] : [];
-  });
-  const kept = dedupeRules(entries, stated);
-  const keptSet = new Set(kept);
-  const diagnostics = entries
-    .filter((e) => !keptSet.has(e))
-    .flatMap((e) => {
-      const d = accountDiagnostic(e.account);
-      return d ? [d] : [];
-    });
-  const rules = kept.map((e) => e.rule);
+  const { rules, accounts, diagnostics } = dedupeLoaded(loaded, stated);
   return {
     alwaysRules: rules.filter((r) => r.activation === "always").map(alwaysEntry),
     onDemandRules: rules
