@@ -41,9 +41,12 @@ export async function findRuleFiles(
   const top = join(base, ...location.rel.split("/"));
   const own = await lstatOrUndefined(top);
   if (!own) return [];
-  const asDir = own.isDirectory() && location.kind !== "file";
+  // A link where a folder may be: what it leads to decides (confined below, by real path).
+  const target =
+    own.isSymbolicLink() && location.kind !== "file" ? await statOrUndefined(top) : own;
+  const asDir = target?.isDirectory() === true && location.kind !== "file";
   if (!asDir) {
-    if (location.kind === "dir" && !own.isSymbolicLink()) return [];
+    if (location.kind === "dir") return [];
     const name = location.rel.split("/").pop() ?? location.rel;
     return [await checkFile({ path: top, rel: name, location }, own, confine)];
   }
@@ -162,6 +165,15 @@ async function checkFile(
 
 function refuse(candidate: RuleCandidate, reason: string): RuleCandidate {
   return { ...candidate, refused: { status: "refused", reason } };
+}
+
+async function statOrUndefined(path: string) {
+  try {
+    return await stat(path);
+  } catch {
+    // A link whose target is gone: not a folder; checkFile says what it is.
+    return undefined;
+  }
 }
 
 async function lstatOrUndefined(path: string) {
