@@ -82,7 +82,7 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
   contextFiles: fc.array(fc.record({ path: valueText, content: valueText }), { maxLength: 3 }),
   alwaysRules: fc.array(
     fc.record({ name: valueText, source: valueText, path: valueText, content: valueText }),
-    { maxLength: 2 },
+    { maxLength: 1 },
   ),
   onDemandRules: fc.array(
     fc.record({
@@ -94,7 +94,7 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
       globsText: valueText,
       description: fc.option(valueText, { nil: null }),
     }),
-    { maxLength: 2 },
+    { maxLength: 1 },
   ),
   agentsMd: fc.array(valueText, { maxLength: 3 }),
   agentsMdTruncated: fc.boolean(),
