@@ -12,6 +12,9 @@ export const MAX_RULE_FILES_PER_FOLDER = 200;
 /** Deepest subfolder of a `**` rules folder that is searched (`.cursor/rules/a/b/c/d/e/f`). */
 export const MAX_RULE_FOLDER_DEPTH = 6;
 
+/** Most subfolders of one `**` rules folder that are listed; the rest are named in one entry. */
+export const MAX_RULE_SUBFOLDERS = 100;
+
 /** A file that may be a rule: where it was found and what it is called. */
 export interface RuleCandidate {
   path: string;
@@ -61,7 +64,7 @@ export async function findRuleFiles(
   }
   const found: { path: string; rel: string; dirent: Dirent }[] = [];
   const skipped: RuleCandidate[] = [];
-  await listFolder(top, "", location, 0, found, skipped);
+  await listFolder(top, "", location, 0, found, skipped, { folders: 0 });
   found.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
   const out: RuleCandidate[] = [...skipped];
   for (const [i, f] of found.entries()) {
@@ -91,6 +94,7 @@ async function listFolder(
   depth: number,
   found: { path: string; rel: string; dirent: Dirent }[],
   skipped: RuleCandidate[],
+  budget: { folders: number },
 ): Promise<void> {
   let entries: Dirent[];
   try {
@@ -108,11 +112,28 @@ async function listFolder(
     return;
   }
   const match = location.match ?? (() => true);
+  // Sorted: which subfolders fit under the cap must not depend on the file system's order.
+  entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
   for (const e of entries) {
     const path = join(dir, e.name);
     const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
     if (e.isDirectory()) {
       if (!location.recursive) continue;
+      if (budget.folders >= MAX_RULE_SUBFOLDERS) {
+        if (budget.folders++ === MAX_RULE_SUBFOLDERS) {
+          skipped.push({
+            path,
+            rel: childRel,
+            location,
+            refused: {
+              status: "over-cap",
+              reason: `more than ${MAX_RULE_SUBFOLDERS} subfolders in one rules folder: this one and those after it not searched`,
+            },
+          });
+        }
+        continue;
+      }
+      budget.folders++;
       if (depth + 1 > MAX_RULE_FOLDER_DEPTH) {
         skipped.push({
           path,
@@ -125,7 +146,7 @@ async function listFolder(
         });
         continue;
       }
-      await listFolder(path, childRel, location, depth + 1, found, skipped);
+      await listFolder(path, childRel, location, depth + 1, found, skipped, budget);
     } else if (match(e.name)) found.push({ path, rel: childRel, dirent: e });
   }
 }

@@ -21,7 +21,7 @@ import {
   type RuleFormat,
   ruleName,
 } from "./formats.js";
-import type { LoadedRules, Rule, RuleAccount } from "./types.js";
+import type { LoadedRules, Rule, RuleAccount, RuleFate } from "./types.js";
 
 /**
  * Total bytes of rule files read for one render. Rules of other agents are
@@ -121,68 +121,75 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
         return [home];
     }
   };
-  const candidates: { candidate: RuleCandidate; format: RuleFormat }[] = [];
-  for (const format of RULE_FORMATS) {
-    if (!formatWanted(format, sources)) continue;
-    if (format.scope === "project-layer" && !trusted) {
-      diagnostics.push(...(await untrustedLayerRules(layerDir)));
-      continue;
-    }
-    // Project files may not reach outside the project, trusted or not: a
-    // rule file is text the repository controls, and it is inlined.
-    const confine =
-      format.scope === "project" || format.scope === "project-layer" ? realRoot : undefined;
-    for (const base of bases(format)) {
-      const perBase = await Promise.all(
-        format.locations.map((l) => findRuleFiles(base, l, confine)),
-      );
-      const found = perBase
-        .flat()
-        .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
-      for (const candidate of found) candidates.push({ candidate, format });
-    }
+  const wanted = RULE_FORMATS.filter((f) => formatWanted(f, sources));
+  if (!trusted && wanted.some((f) => f.scope === "project-layer")) {
+    diagnostics.push(...(await untrustedLayerRules(layerDir)));
   }
+  // Every known location of every folder at once; the order is restored after.
+  const groups = await Promise.all(
+    wanted
+      .filter((f) => trusted || f.scope !== "project-layer")
+      .flatMap((format) => {
+        // Project files may not reach outside the project, trusted or not: a
+        // rule file is text the repository controls, and it is inlined.
+        const confine =
+          format.scope === "project" || format.scope === "project-layer" ? realRoot : undefined;
+        return bases(format).map(async (base) => {
+          const perLocation = await Promise.all(
+            format.locations.map((l) => findRuleFiles(base, l, confine)),
+          );
+          const found = perLocation
+            .flat()
+            .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+          return found.map((candidate) => ({ candidate, format }));
+        });
+      }),
+  );
+  const candidates = groups.flat();
 
-  const accounts: RuleAccount[] = [];
-  const read: { rule: Rule; account: RuleAccount }[] = [];
+  // Which files are read is decided in prompt order from their sizes (known
+  // from stat), so the total budget is deterministic; then they are read at once.
   const seen = new Map<string, string>();
   let total = 0;
-  for (const { candidate, format } of candidates) {
-    const layer =
+  const plan = candidates.map(({ candidate, format }) => {
+    const layer: Rule["layer"] =
       format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
-    const base = { path: toPosix(candidate.path), source: format.source, layer } as const;
-    if (candidate.refused) {
-      accounts.push({ ...base, fate: candidate.refused });
-      continue;
-    }
+    const base = { path: toPosix(candidate.path), source: format.source, layer };
+    if (candidate.refused) return { base, fate: candidate.refused as RuleFate };
     const real = candidate.real ?? candidate.path;
     const first = seen.get(real);
-    if (first !== undefined) {
-      accounts.push({ ...base, fate: { status: "duplicate", sameAs: first } });
-      continue;
-    }
+    if (first !== undefined)
+      return { base, fate: { status: "duplicate", sameAs: first } as RuleFate };
     seen.set(real, base.path);
     const size = Math.min(candidate.size ?? 0, maxBytes);
     if (total + size > maxTotal) {
-      accounts.push({
-        ...base,
-        fate: {
-          status: "over-cap",
-          reason: `the rule files read so far reach the ${maxTotal}-byte total`,
-        },
-      });
-      continue;
+      const reason = `the rule files read so far reach the ${maxTotal}-byte total`;
+      return { base, fate: { status: "over-cap", reason } as RuleFate };
     }
+    total += size;
+    return { base, read: { candidate, format, real } };
+  });
+  const texts = await Promise.all(
     // The real path: it was checked to be a regular file inside the project.
-    const text = await readCappedText(real, maxBytes);
+    plan.map((p) => (p.read ? readCappedText(p.read.real, maxBytes) : undefined)),
+  );
+
+  const accounts: RuleAccount[] = [];
+  const read: { rule: Rule; account: RuleAccount }[] = [];
+  plan.forEach((p, i) => {
+    const { base } = p;
+    const text = texts[i];
+    if (!p.read || !text) {
+      if (p.fate) accounts.push({ ...base, fate: p.fate });
+      return;
+    }
     if (!text.ok) {
       const reason = text.diagnostics[0]?.message ?? text.reason;
       accounts.push({ ...base, fate: { status: "unreadable", reason } });
-      continue;
+      return;
     }
-    total += size;
     diagnostics.push(...text.diagnostics.map((d) => ({ ...d, path: base.path })));
-    const one = toRule(candidate, format, layer, text.text, base.path);
+    const one = toRule(p.read.candidate, p.read.format, base.layer, text.text, base.path);
     diagnostics.push(...one.diagnostics);
     let content = one.rule.content;
     if (text.omitted > 0) content = `${content}\n${cutMarker(text.omitted, maxBytes)}`;
@@ -204,7 +211,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     };
     accounts.push(account);
     if (!one.disabled) read.push({ rule, account });
-  }
+  });
 
   // The project's rule beats the user's of the same format and name.
   const projectNames = new Map(

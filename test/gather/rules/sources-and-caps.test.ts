@@ -1,6 +1,9 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MAX_RULE_FILES_PER_FOLDER } from "../../../src/gather/rules/discover.js";
+import {
+  MAX_RULE_FILES_PER_FOLDER,
+  MAX_RULE_SUBFOLDERS,
+} from "../../../src/gather/rules/discover.js";
 import { rulesFixture, trace } from "./_helpers.js";
 
 describe("user-level rule folders of other agents", () => {
@@ -74,5 +77,28 @@ describe("caps", () => {
       ".cursor/rules/rust.mdc",
     ]);
     expect(out.accounts).toHaveLength(n + 1);
+  });
+});
+
+describe("a rules folder with too many subfolders", () => {
+  it(`lists at most ${MAX_RULE_SUBFOLDERS} of them, in name order, and names the first one left out`, async () => {
+    const dir = rulesFixture("crlf-bom");
+    for (let i = 0; i < MAX_RULE_SUBFOLDERS + 5; i++) {
+      const sub = `${dir}/.cursor/rules/d${String(i).padStart(3, "0")}`;
+      mkdirSync(sub);
+      writeFileSync(`${sub}/r.md`, `Rule ${i}.\n`);
+    }
+    const out = await trace(dir, ".", { maxTotalBytes: 10_000_000 });
+    const over = out.accounts.filter((a) => a.fate.status === "over-cap");
+    expect(over.map((a) => [a.path.slice(dir.length + 1), a.fate])).toEqual([
+      [
+        `.cursor/rules/d${MAX_RULE_SUBFOLDERS}`,
+        {
+          status: "over-cap",
+          reason: `more than ${MAX_RULE_SUBFOLDERS} subfolders in one rules folder: this one and those after it not searched`,
+        },
+      ],
+    ]);
+    expect(out.rules).toHaveLength(MAX_RULE_SUBFOLDERS + 1);
   });
 });
