@@ -48,6 +48,15 @@ const cases: CatalogueCase[] = [
     ),
   },
   {
+    name: "rules-folder-link-loop",
+    layout: [[`${PROJECT}/.kiro/steering`, { symlink: "steering" }]],
+    bad: [`${PROJECT}/.kiro`],
+    expected: refused(
+      `${PROJECT}/.kiro/steering`,
+      () => "a link whose target does not exist (or loops)",
+    ),
+  },
+  {
     name: "rules-fifo",
     layout: [[`${APP}/.cursor/rules/pipe.mdc`, { fifo: true }]],
     bad: [`${APP}/.cursor`],

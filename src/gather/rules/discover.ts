@@ -49,6 +49,12 @@ export async function findRuleFiles(
     own.isSymbolicLink() && location.kind !== "file" ? await statOrUndefined(top) : own;
   const asDir = target?.isDirectory() === true && location.kind !== "file";
   if (!asDir) {
+    if (location.kind === "dir" && own.isSymbolicLink() && !target) {
+      // A link where a rules folder goes, to nothing (gone, or a loop): surely meant to be read.
+      return [
+        refuse({ path: top, rel: "", location }, "a link whose target does not exist (or loops)"),
+      ];
+    }
     if (location.kind === "dir") return [];
     const name = location.rel.split("/").pop() ?? location.rel;
     return [await checkFile({ path: top, rel: name, location }, own, confine)];
