@@ -334,3 +334,14 @@ export function ruleName(relPath: string): string {
   }
   return relPath;
 }
+
+/**
+ * The names a project folder's rule files start from (`.cursorrules`,
+ * `.cursor`, `GEMINI.md`, …): what `watch` looks for in each folder from the
+ * project root down to cwd, to see a rule file appear.
+ */
+export const RULE_ENTRY_NAMES: ReadonlySet<string> = new Set(
+  RULE_FORMATS.filter((f) => f.scope === "project").flatMap((f) =>
+    f.locations.map((l) => l.rel.split("/")[0] ?? l.rel),
+  ),
+);

@@ -2,7 +2,12 @@
 // Code, Gemini CLI, Kiro, Roo, Continue, Zed) and sysprompt's own.
 export { accountDiagnostic } from "./account.js";
 export { dedupeRules, type StatedText } from "./dedupe.js";
-export { DEFAULT_RULE_SOURCES, RULE_FORMATS, RULE_SOURCE_NAMES } from "./formats.js";
+export {
+  DEFAULT_RULE_SOURCES,
+  RULE_ENTRY_NAMES,
+  RULE_FORMATS,
+  RULE_SOURCE_NAMES,
+} from "./formats.js";
 export {
   checkRuleSources,
   DEFAULT_MAX_RULES_TOTAL_BYTES,
