@@ -4,8 +4,9 @@ import { type CliIo, exitCodeFor } from "../io.js";
 import { loadResources, type ResourceFlags } from "./_resources.js";
 
 /**
- * `sysprompt list`: slash-command templates, skills and rule files (manual
- * ones included: the prompt never shows them), with sources and diagnostics.
+ * `sysprompt list`: slash-command templates, skills and, when there are any,
+ * rule files (manual ones included: the prompt never shows them), with
+ * sources and diagnostics.
  */
 export async function listCommand(
   flags: ResourceFlags & { json?: boolean; strict?: boolean },
@@ -52,18 +53,19 @@ export async function listCommand(
           ]),
         ),
   );
-  io.stdout("\nRules\n");
-  io.stdout(
-    rules.rules.length === 0
-      ? "  (none)\n"
-      : formatTable(
-          rules.rules.map((r) => [
-            `  ${oneLine(r.name, 40)}`,
-            r.activation === "glob" ? `glob ${oneLine(r.globs.join(", "), 40)}` : r.activation,
-            `${r.source} ${r.path}`,
-          ]),
-        ),
-  );
+  // Only when there are any: most projects have none, and then the listing is as it was.
+  if (rules.rules.length > 0) {
+    io.stdout("\nRules\n");
+    io.stdout(
+      formatTable(
+        rules.rules.map((r) => [
+          `  ${oneLine(r.name, 40)}`,
+          r.activation === "glob" ? `glob ${oneLine(r.globs.join(", "), 40)}` : r.activation,
+          `${r.source} ${r.path}`,
+        ]),
+      ),
+    );
+  }
   io.stderr(formatDiagnostics(diagnostics));
   return exitCodeFor(diagnostics, flags.strict);
 }
