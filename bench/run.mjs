@@ -25,6 +25,7 @@ import { plan } from "./_plan.mjs";
 import { budgetSuite } from "./budget.mjs";
 import { cliSuite } from "./cli.mjs";
 import { renderSuite } from "./render.mjs";
+import { rulesSuite } from "./rules.mjs";
 import { sessionSuite } from "./session.mjs";
 import { treeSuite } from "./tree.mjs";
 
@@ -37,6 +38,8 @@ const SUITES = [
   { name: "session", run: sessionSuite },
   // Rendering to fit a token budget, and the tokenizer's first load (bench/budget.mjs).
   { name: "budget", run: budgetSuite },
+  // Other agents' rule files: 60 of them in 8 formats (bench/rules.mjs).
+  { name: "rules", run: rulesSuite },
 ];
 
 const args = process.argv.slice(2);

@@ -35,6 +35,32 @@ export interface WorkspaceTree {
   truncated: boolean;
 }
 
+/** A rule file inlined in the prompt (activation `always`). */
+export interface AlwaysRule {
+  name: string;
+  /** The agent format it was written for (`cursor`, `claude`, …). */
+  source: string;
+  /** Absolute path, forward slashes. */
+  path: string;
+  /** Its text; a closing tag of the rule element in it is neutralised (`<\/rule`). */
+  content: string;
+}
+
+/** A rule file the model reads when it applies (activation `glob` or `model`). */
+export interface OnDemandRule {
+  name: string;
+  source: string;
+  path: string;
+  /** `glob` or `model`. */
+  activation: string;
+  /** File globs (empty for `model` rules). */
+  globs: string[];
+  /** The globs joined by ", " (empty for `model` rules). */
+  globsText: string;
+  /** One line; null when the rule has none (or the token budget left it out). */
+  description: string | null;
+}
+
 export interface ToolSnippet {
   name: string;
   description: string;
@@ -61,6 +87,10 @@ export interface PromptData {
   guidelines: string[];
   environment: EnvironmentEntry[];
   contextFiles: ContextFile[];
+  /** Other agents' rule files that always apply, deduped, in prompt order (by format, then folder outermost first, then path). */
+  alwaysRules: AlwaysRule[];
+  /** Rule files to read before working on files they cover (`glob`) or when their description fits (`model`). */
+  onDemandRules: OnDemandRule[];
   /** Relative paths of AGENTS.md files deeper than cwd. */
   agentsMd: string[];
   /** True when more AGENTS.md files were found than `agentsMd` lists (it holds at most 200, the shallowest). */
@@ -130,6 +160,25 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
     contextFiles: {
       type: "list",
       items: { type: "object", fields: { path: text, content: text, origin: text } },
+    },
+    alwaysRules: {
+      type: "list",
+      items: { type: "object", fields: { name: text, source: text, path: text, content: text } },
+    },
+    onDemandRules: {
+      type: "list",
+      items: {
+        type: "object",
+        fields: {
+          name: text,
+          source: text,
+          path: text,
+          activation: text,
+          globs: textList,
+          globsText: text,
+          description: nullableText,
+        },
+      },
     },
     agentsMd: textList,
     agentsMdTruncated: { type: "boolean" },

@@ -12,6 +12,7 @@ export {
   type EjectOptions,
   type EjectResult,
   type ExplainedContextFile,
+  type ExplainedRule,
   type ExplainedSection,
   type ExplainReport,
   ejectSections,
@@ -40,8 +41,10 @@ export {
   type ShrinkStepName,
 } from "./budget/types.js";
 export type {
+  AlwaysRule,
   ContextFile,
   EnvironmentEntry,
+  OnDemandRule,
   PromptData,
   SkillEntry,
   ToolSnippet,
@@ -56,6 +59,18 @@ export {
 } from "./gather/context-files.js";
 export { dedupeContextFiles } from "./gather/dedupe.js";
 export type { Machine, ProbeResult, ProbeRunner } from "./gather/environment.js";
+export {
+  DEFAULT_RULE_SOURCES,
+  type LoadRulesOptions,
+  loadRules,
+  RULE_SOURCE_NAMES,
+  type Rule,
+  type RuleAccount,
+  type RuleActivation,
+  type RuleFate,
+  type RuleSource,
+  traceRules,
+} from "./gather/rules/index.js";
 export {
   type BuiltWorkspaceTree,
   buildWorkspaceTree,

@@ -5,9 +5,10 @@ import type { Machine } from "./gather/_machine.js";
 import { DEFAULT_MAX_CONTEXT_BYTES } from "./gather/capped-read.js";
 import { DEFAULT_DEADLINE_MS } from "./gather/deadline.js";
 import { resolveRoots } from "./gather/roots.js";
+import { checkRuleSources } from "./gather/rules/load.js";
 import { DEFAULT_TOOLS, toolEntry } from "./gather/tools.js";
-import { readTextOrPath } from "./locate/custom.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "./locate/layers.js";
+import { readTextOrPath } from "./locate/text-or-path.js";
 import type { ExtraSection } from "./sections/render.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "./sections/types.js";
 import type { Skill } from "./skills/types.js";
@@ -86,6 +87,16 @@ export interface SystemPromptOptions {
    * boundary and ends with a marker line saying how much was left out. Default: 262144 (256 KiB).
    */
   maxContextBytes?: number;
+  /**
+   * Which agents' rule files to read: format names (`cursor`, `windsurf`,
+   * `cline`, `copilot`, `claude`, `gemini`, `kiro`, `roo`, `continue`, `zed`,
+   * `sysprompt`) and `user:<format>` for another agent's user-level folder
+   * (`user:claude` = `~/.claude/rules`, `user:windsurf`, `user:copilot`,
+   * `user:kiro`, `user:roo`); `[]` reads none. Default: every format at
+   * project level and sysprompt's own (`<agentDir>/rules`, `.pi/rules`), no
+   * other agent's user-level folder. An unknown name throws a SyspromptError.
+   */
+  ruleSources?: readonly string[];
   /** Skill folders or files searched before the default ones. */
   skillPaths?: readonly string[];
   /**
@@ -180,6 +191,8 @@ export interface NormalizedOptions {
   /** `ceilingDir`, resolved; null when not given. */
   ceilingDir: string | null;
   maxContextBytes: number;
+  /** The rule sources to read, checked (`ruleSources`, or the default ones). */
+  ruleSources: string[];
   /** `treeMtime` as a Date, or null for the entries' own mtimes. */
   treeMtime: Date | null;
   /** The token budget, or null for none. */
@@ -256,6 +269,7 @@ export async function normalizeOptions(
     roots,
     ceilingDir: options.ceilingDir === undefined ? null : resolve(cwd, options.ceilingDir),
     maxContextBytes: options.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES,
+    ruleSources: checkRuleSources(options.ruleSources),
     treeMtime,
     maxPromptTokens: options.maxPromptTokens ?? null,
   };
@@ -384,6 +398,7 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
     typeof v === "number" && Number.isInteger(v) && v > 0
       ? undefined
       : "a whole number of bytes, 1 or more",
+  ruleSources: isStringArray,
   skillPaths: isStringArray,
   skills: (v) =>
     Array.isArray(v) &&

@@ -7,13 +7,15 @@ import type { PromptData } from "./data.js";
 import { capDiagnostics } from "./engine/_message.js";
 import { createEngine, type Engine } from "./engine/index.js";
 import { realMachine } from "./gather/_machine.js";
-import { escapeWrapperTags, oneLine, wrapperNames } from "./gather/_prompt-text.js";
+import { wrapperNames } from "./gather/_prompt-text.js";
 import type { TreeLine } from "./gather/_tree-layout.js";
 import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
 import { envCacheLocation, environmentStep } from "./gather/environment.js";
-import { buildRules, dropStatedRules, parseRuleList, statedText } from "./gather/rules.js";
-import { buildToolSnippets, parseToolDescriptions } from "./gather/tools.js";
+import { type LoadedRules, type RuleAccount, traceRules } from "./gather/rules/index.js";
+import { parseRuleList } from "./gather/rules.js";
+import { runStepTable, tableStep } from "./gather/step-table.js";
+import { parseToolDescriptions } from "./gather/tools.js";
 import { type BuiltWorkspaceTree, buildWorkspaceTree, treeDiagnostics } from "./gather/tree.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
@@ -24,6 +26,7 @@ import {
   type SystemPromptOptions,
   unknownToolDiagnostics,
 } from "./options.js";
+import { assemblePromptData } from "./prompt-data.js";
 import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
 import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
@@ -39,7 +42,8 @@ import { loadSkills, selectSkillsTool } from "./skills/index.js";
 import type { Skill } from "./skills/types.js";
 import { type Diagnostic, type RenderResult, type StepTiming, SyspromptError } from "./types.js";
 
-export const DEFAULT_AGENT_NAME = "a coding agent";
+// Moved to prompt-data.ts with the rest of the data assembly.
+export { DEFAULT_AGENT_NAME } from "./prompt-data.js";
 
 /** Everything gathered for one render: the input of the pure render step. */
 export interface PreparedPrompt {
@@ -56,6 +60,8 @@ export interface PreparedPrompt {
    * Render does not read it.
    */
   context: ContextProvenance;
+  /** Every rule file found, with what happened to it (inlined, listed, manual, or why dropped): for `explain`. */
+  rules: RuleAccount[];
   /** The token budget (`maxPromptTokens`); absent for none. */
   maxPromptTokens?: number;
   /** The workspace tree's lines with their depth, for shrinking it under a budget. */
@@ -130,113 +136,131 @@ export async function preparePrompt(
   const started = clock();
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
   const opts = await normalizeOptions(options);
-  const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, tools, now } = opts;
+  const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, tools } = opts;
   const { extraSections, roots, maxContextBytes, ceilingDir } = opts;
+  const ceiling = ceilingDir !== null ? { ceilingDir } : {};
   const budgetMs = opts.deadlineMs;
   const deadline = started + budgetMs;
   const skillsTool = selectSkillsTool(tools);
   const optionPrompt = optionCustomPrompt(opts.systemPrompt);
-  const appended = opts.appendSystemPrompt;
   const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
 
   // Stops late walks (the tree, the skills folders) once the deadline has been met without them.
   const late = new AbortController();
-  const steps = [
-    keyed("builtin", builtinDir, loadBuiltin, {
-      layer: emptyLayer("builtin"),
-      tools: {},
-      rules: [],
-    }),
-    keyed(
-      "user",
-      { dir: agentDir, ...layerFiles },
-      (i) => loadLayer(i.dir, "user", i),
-      emptyLayer("user"),
-    ),
-    keyed(
-      "project",
-      { dir: projectDir, ...layerFiles },
-      trusted && ((i) => loadLayer(i.dir, "project", i)),
-      emptyLayer("project"),
-    ),
-    keyed(
-      "context",
-      {
-        cwd,
-        agentDir,
-        roots,
-        home,
-        maxBytes: maxContextBytes,
-        projectTrusted: trusted,
-        ...(ceilingDir !== null ? { ceilingDir } : {}),
-      },
-      !options.noContextFiles && traceContextFiles,
-      { files: [], diagnostics: [], provenance: NO_CONTEXT },
-    ),
-    keyed(
-      "skills",
-      {
-        cwd,
-        agentDir,
-        home,
-        projectTrusted: trusted,
-        projectDir: opts.projectDirName,
-        ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
-        ...(ceilingDir !== null ? { ceilingDir } : {}),
-      },
-      // Skills the caller loaded itself are the fallback of a step that does not run.
-      skillsTool !== null && !opts.skills && ((i) => loadSkills({ ...i, signal: late.signal })),
-      { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
-    ),
-    environmentStep({
-      machine: options.machine ?? realMachine(),
-      env,
-      cache: envCacheLocation({
-        agentDir: options.agentDir !== undefined || env.SYSPROMPT_AGENT_DIR ? agentDir : undefined,
-        env,
-        home,
-      }),
-      exclude: [cwd, ...roots],
-      given: options.environment,
-    }),
-    keyed(
-      "tree",
-      { root: cwd, mtime: opts.treeMtime, ceilingDir },
-      options.workspaceTree === true &&
-        ((i) =>
-          buildWorkspaceTree(i.root, {
-            signal: late.signal,
-            ...(i.mtime ? { mtime: i.mtime } : {}),
-            ...(i.ceilingDir !== null ? { ceilingDir: i.ceilingDir } : {}),
-          })),
-      null as BuiltWorkspaceTree | null,
-    ),
-  ] as const;
-  const short = [
+  // The gathering steps, by name: a new step is one more entry here, and its
+  // value is read below by the same name. Key order is the order of the timings.
+  const table = {
     // Not bounded: without the builtin templates there is no prompt at all, and
     // they sit beside the code that is already running.
-    runner(steps[0], Number.POSITIVE_INFINITY, clock),
-    runner(steps[1], deadline, clock),
-    runner(steps[2], deadline, clock),
-    runner(steps[3], deadline, clock),
-    runner(steps[4], deadline, clock),
-    runner(steps[5], deadline, clock),
-  ] as const;
-  // The tree walk is long and mostly synchronous (see gather/_tree-walk.ts):
-  // it starts once the short steps are done, so their chains of reads do not
-  // wait a slice of the walk per link. Its time counts from the start all the same.
-  const treeStep = steps[6];
-  const treeRun = treeStep.run;
-  const afterShort = Promise.allSettled(short);
-  const [builtin, user, project, context, skills, environment, tree] = await Promise.all([
-    ...short,
-    runner(
-      treeRun ? { ...treeStep, run: () => afterShort.then(treeRun) } : treeStep,
-      deadline,
-      clock,
+    builtin: tableStep(
+      keyed("builtin", builtinDir, loadBuiltin, {
+        layer: emptyLayer("builtin"),
+        tools: {},
+        rules: [],
+      }),
+      { bounded: false },
     ),
-  ]);
+    user: tableStep(
+      keyed(
+        "user",
+        { dir: agentDir, ...layerFiles },
+        (i) => loadLayer(i.dir, "user", i),
+        emptyLayer("user"),
+      ),
+    ),
+    project: tableStep(
+      keyed(
+        "project",
+        { dir: projectDir, ...layerFiles },
+        trusted && ((i) => loadLayer(i.dir, "project", i)),
+        emptyLayer("project"),
+      ),
+    ),
+    context: tableStep(
+      keyed(
+        "context",
+        {
+          cwd,
+          agentDir,
+          roots,
+          home,
+          maxBytes: maxContextBytes,
+          projectTrusted: trusted,
+          ...ceiling,
+        },
+        !options.noContextFiles && traceContextFiles,
+        { files: [], diagnostics: [], provenance: NO_CONTEXT },
+      ),
+    ),
+    "rule-files": tableStep(
+      keyed(
+        "rule-files",
+        {
+          cwd,
+          agentDir,
+          home,
+          projectDir: opts.projectDirName,
+          projectTrusted: trusted,
+          sources: opts.ruleSources,
+          maxBytes: maxContextBytes,
+          ...ceiling,
+        },
+        opts.ruleSources.length > 0 && traceRules,
+        { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
+      ),
+    ),
+    skills: tableStep(
+      keyed(
+        "skills",
+        {
+          cwd,
+          agentDir,
+          home,
+          projectTrusted: trusted,
+          projectDir: opts.projectDirName,
+          ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
+          ...ceiling,
+        },
+        // Skills the caller loaded itself are the fallback of a step that does not run.
+        skillsTool !== null && !opts.skills && ((i) => loadSkills({ ...i, signal: late.signal })),
+        { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
+      ),
+    ),
+    environment: tableStep(
+      environmentStep({
+        machine: options.machine ?? realMachine(),
+        env,
+        cache: envCacheLocation({
+          agentDir:
+            options.agentDir !== undefined || env.SYSPROMPT_AGENT_DIR ? agentDir : undefined,
+          env,
+          home,
+        }),
+        exclude: [cwd, ...roots],
+        given: options.environment,
+      }),
+    ),
+    tree: tableStep(
+      keyed(
+        "tree",
+        { root: cwd, mtime: opts.treeMtime, ceilingDir },
+        options.workspaceTree === true &&
+          ((i) =>
+            buildWorkspaceTree(i.root, {
+              signal: late.signal,
+              ...(i.mtime ? { mtime: i.mtime } : {}),
+              ...(i.ceilingDir !== null ? { ceilingDir: i.ceilingDir } : {}),
+            })),
+        null as BuiltWorkspaceTree | null,
+      ),
+      // See gather/_tree-walk.ts: the walk is long and mostly synchronous.
+      { afterOthers: true },
+    ),
+  };
+  const { outcomes, timings } = await runStepTable(table, runner, deadline, clock);
   late.abort();
+  const { builtin, user, project, context, skills, environment, tree } = outcomes;
+  const ruleFiles = outcomes["rule-files"];
 
   const layers = [builtin.value.layer, user.value, project.value];
   const diagnostics: Diagnostic[] = [];
@@ -247,73 +271,36 @@ export async function preparePrompt(
       message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped; context files still load`,
     });
   }
-  const outcomes = [builtin, user, project, context, skills, environment, tree];
-  const timings = outcomes.map((o) => o.timing);
   diagnostics.push(...lateStepsWarning(timings, budgetMs));
-  for (const outcome of outcomes) diagnostics.push(...outcome.diagnostics);
+  for (const outcome of Object.values(outcomes)) diagnostics.push(...outcome.diagnostics);
   for (const layer of layers) diagnostics.push(...layer.diagnostics);
   diagnostics.push(
     ...context.value.diagnostics,
+    ...ruleFiles.value.diagnostics,
     ...skills.value.diagnostics,
     ...environment.value.diagnostics,
   );
   diagnostics.push(...unknownToolDiagnostics(tools, builtin.value.tools, options.toolSnippets));
   if (tree.value) diagnostics.push(...treeDiagnostics(tree.value, cwd));
 
-  const visibleSkills = skills.value.skills.filter((s) => !s.disableModelInvocation);
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
-  const appendPrompt = buildAppendPrompt(layers, appended);
-  // The repository's text goes into the prompt as one-line paths and contents
-  // that cannot open or close any element the templates write.
-  const wrappers = wrapperNames(layers.flatMap((l) => l.sections));
-  const contextFiles = context.value.files.map(({ path, content, origin }) => ({
-    path: oneLine(path),
-    content: escapeWrapperTags(content, wrappers),
-    origin,
-  }));
-  const ruleInputs = {
-    tools,
-    ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
-    ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
-  };
-  const stated = statedText([
-    customPrompt?.template ? undefined : customPrompt?.text,
-    appendPrompt,
-    ...contextFiles.map((f) => f.content),
-  ]);
-  const data: PromptData = {
-    agentName: options.agentName ?? DEFAULT_AGENT_NAME,
-    cwd: oneLine(toPosix(cwd)),
-    date: now.toISOString().slice(0, 10),
-    model: options.model ?? null,
-    tools,
-    toolSnippets: buildToolSnippets(tools, builtin.value.tools, options.toolSnippets),
-    // A rule the custom prompt, the addendum or a context file already states is not repeated.
-    // Only a literal custom prompt counts: a template may fail and give way to the builtin base.
-    rules: dropStatedRules(
-      buildRules({ ...ruleInputs, generalRules: builtin.value.rules }),
-      stated,
-    ),
-    guidelines: dropStatedRules(buildRules(ruleInputs), stated),
-    environment: environment.value.entries,
-    contextFiles,
-    agentsMd: (tree.value?.agentsMd ?? []).map(oneLine),
-    agentsMdTruncated: (tree.value?.agentsMdOmitted ?? 0) > 0,
-    workspaceTree: tree.value && { rendered: tree.value.rendered, truncated: tree.value.truncated },
-    roots: roots.map((r) => oneLine(toPosix(r))),
-    skills: skillsTool
-      ? visibleSkills.map((s) => ({
-          name: s.name,
-          description: s.description,
-          location: oneLine(toPosix(s.filePath)),
-        }))
-      : [],
+  const assembled = assemblePromptData({
+    options,
+    opts,
+    customPrompt,
+    appendPrompt: buildAppendPrompt(layers, opts.appendSystemPrompt),
+    builtinTools: builtin.value.tools,
+    generalRules: builtin.value.rules,
+    contextFiles: context.value.files,
+    wrappers: wrapperNames(layers.flatMap((l) => l.sections)),
+    ruleFiles: ruleFiles.value,
+    skills: skills.value.skills,
     skillsTool,
-    appendPrompt,
-    // Render decides which custom prompt candidate is in use (a template may fail) and fills this.
-    customPrompt: null,
-    docs: options.docs ?? null,
-  };
+    environment: environment.value.entries,
+    tree: tree.value,
+  });
+  const { data, rules } = assembled;
+  diagnostics.push(...assembled.diagnostics);
   return {
     templates: layerSections(
       layers.flatMap((l) => l.sections),
@@ -326,6 +313,7 @@ export async function preparePrompt(
     diagnostics,
     steps: timings,
     context: context.value.provenance,
+    rules,
     ...(opts.maxPromptTokens !== null ? { maxPromptTokens: opts.maxPromptTokens } : {}),
     ...(tree.value ? { treeLines: tree.value.lines } : {}),
   };

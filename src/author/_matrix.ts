@@ -77,11 +77,28 @@ const TREE: Choice<
 
 /** Context files, and with them every other optional text (model, docs, appended prompt). */
 const CONTEXT: Choice<
-  Pick<PromptData, "contextFiles" | "environment" | "model" | "docs" | "appendPrompt">
+  Pick<
+    PromptData,
+    | "contextFiles"
+    | "alwaysRules"
+    | "onDemandRules"
+    | "environment"
+    | "model"
+    | "docs"
+    | "appendPrompt"
+  >
 >[] = [
   {
     label: "no context files",
-    value: { contextFiles: [], environment: [], model: null, docs: null, appendPrompt: "" },
+    value: {
+      contextFiles: [],
+      alwaysRules: [],
+      onDemandRules: [],
+      environment: [],
+      model: null,
+      docs: null,
+      appendPrompt: "",
+    },
   },
   {
     label: "several context files",
@@ -97,6 +114,34 @@ const CONTEXT: Choice<
           path: "/work/project/CLAUDE.md",
           content: "A literal {{x}} stays as it is.",
           origin: "project",
+        },
+      ],
+      alwaysRules: [
+        {
+          name: "style",
+          source: "cursor",
+          path: "/work/project/.cursor/rules/style.mdc",
+          content: "Two spaces.",
+        },
+      ],
+      onDemandRules: [
+        {
+          name: "react",
+          source: "cursor",
+          path: "/work/project/.cursor/rules/react.mdc",
+          activation: "glob",
+          globs: ["*.tsx", "*.jsx"],
+          globsText: "*.tsx, *.jsx",
+          description: "React components.",
+        },
+        {
+          name: "db",
+          source: "kiro",
+          path: "/work/project/.kiro/steering/db.md",
+          activation: "model",
+          globs: [],
+          globsText: "",
+          description: null,
         },
       ],
       environment: [

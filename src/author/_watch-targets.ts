@@ -2,6 +2,7 @@ import { basename, dirname, join } from "node:path";
 import { kindOfPath } from "../_fs.js";
 import { resolveUserPath } from "../_paths.js";
 import { CONTEXT_FILE_NAMES } from "../gather/context-files.js";
+import { RULE_ENTRY_NAMES } from "../gather/rules/index.js";
 import { type NormalizedOptions, normalizeOptions, type SystemPromptOptions } from "../options.js";
 import { planTemplateRoots } from "../prompt-templates/_locate.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
@@ -48,6 +49,13 @@ export async function watchTargets(
   }
   for (const traced of prepared.context.files) {
     for (const path of traced.imports) wanted.push(file(path));
+  }
+  if (ranStep(prepared, "rule-files")) {
+    // A rule file that appears in a project folder, and every folder a rule file was found in.
+    for (const dir of prepared.context.folders) {
+      wanted.push({ dir, names: RULE_ENTRY_NAMES });
+    }
+    for (const dir of new Set(prepared.rules.map((r) => dirname(r.path)))) wanted.push(folder(dir));
   }
   const common = {
     cwd: opts.cwd,

@@ -6,7 +6,12 @@ import { type PreparedPrompt, preparePrompt, renderPrepared } from "../render-sy
 import { usedVersion } from "../sections/used-version.js";
 import { TOKEN_ENCODING, type TokenCounter, tokenCounter } from "../tokens.js";
 import type { RenderResult } from "../types.js";
-import type { ExplainedContextFile, ExplainedSection, ExplainReport } from "./types.js";
+import type {
+  ExplainedContextFile,
+  ExplainedRule,
+  ExplainedSection,
+  ExplainReport,
+} from "./types.js";
 
 /** The blank line between two sections of the prompt. */
 const SEPARATOR = "\n\n";
@@ -50,6 +55,7 @@ export async function explainPrompt(options: SystemPromptOptions = {}): Promise<
       folders: prepared.context.folders.length,
       files: explainContextFiles(prepared, count),
     },
+    rules: explainRules(prepared),
     skills: { listed: prepared.data.skills.length, tool: prepared.data.skillsTool },
     templates: {
       sections: prepared.templates.length,
@@ -110,6 +116,31 @@ function stablePrefix(
     tokens: count(text),
     firstVolatile: sections[first]?.name ?? null,
   };
+}
+
+function explainRules(prepared: PreparedPrompt): ExplainedRule[] {
+  return prepared.rules.map((a) => {
+    const f = a.fate;
+    const detail =
+      f.status === "deduped"
+        ? f.containedIn
+        : f.status === "duplicate"
+          ? f.sameAs
+          : f.status === "shadowed"
+            ? f.by
+            : "reason" in f
+              ? f.reason
+              : null;
+    return {
+      path: a.path,
+      source: a.source,
+      layer: a.layer,
+      activation: a.activation ?? null,
+      status: f.status,
+      detail,
+      cut: a.cut === true,
+    };
+  });
 }
 
 function explainContextFiles(

@@ -11,6 +11,7 @@ export type {
   EjectOptions,
   EjectResult,
   ExplainedContextFile,
+  ExplainedRule,
   ExplainedSection,
   ExplainReport,
   GoldenFile,

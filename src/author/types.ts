@@ -1,3 +1,4 @@
+import type { RuleFate } from "../gather/rules/index.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
 import type { Diagnostic, DiagnosticLevel, Layer, RenderResult, StepTiming } from "../types.js";
 
@@ -187,6 +188,22 @@ export interface ExplainedContextFile {
   cut: string[];
 }
 
+/** One rule file found, and what happened to it. */
+export interface ExplainedRule {
+  path: string;
+  /** The agent format (`cursor`, `claude`, …). */
+  source: string;
+  layer: "user" | "project";
+  /** Null when the file was not read far enough to have one (refused, unreadable, over a cap). */
+  activation: "always" | "glob" | "model" | "manual" | null;
+  /** inlined, listed, manual (not in the prompt), or why it was dropped. */
+  status: RuleFate["status"];
+  /** Where its text already is, the file it repeats or shadows, or the reason; null for kept rules. */
+  detail: string | null;
+  /** True when it was longer than the per-file cap and cut. */
+  cut: boolean;
+}
+
 /** What `sysprompt explain` reports: where every byte of the prompt came from. */
 export interface ExplainReport {
   /** Token counts are estimates with this encoding; other models' tokenizers differ. */
@@ -206,6 +223,8 @@ export interface ExplainReport {
   };
   /** Every context file read, in prompt order, and the folders searched for them. */
   contextFiles: { folders: number; files: ExplainedContextFile[] };
+  /** Every rule file found (other agents' and sysprompt's own), in prompt order, with its fate. */
+  rules: ExplainedRule[];
   /** Skills listed in the prompt, and the tool the model loads them with (null: none is selected). */
   skills: { listed: number; tool: "read" | "bash" | null };
   /** Layered section templates and partials in this render; slash-command templates found. */

@@ -1,4 +1,4 @@
-import type { ContextFile, PromptData, SkillEntry } from "../data.js";
+import type { AlwaysRule, ContextFile, OnDemandRule, PromptData, SkillEntry } from "../data.js";
 import type { TreeLine } from "../gather/_tree-layout.js";
 import type { SectionPatch } from "../sections/render.js";
 import {
@@ -25,6 +25,8 @@ export interface ShrinkState {
   agentsMd: string[];
   skills: SkillEntry[];
   contextFiles: ContextFile[];
+  alwaysRules: AlwaysRule[];
+  onDemandRules: OnDemandRule[];
   /** Lines added at the end of the section (the skill steps' markers). */
   notes: string[];
   /** The working directory, to tell how far a context file is from it. */
@@ -51,6 +53,8 @@ export function initialState(data: PromptData, treeLines?: readonly TreeLine[]):
     agentsMd: data.agentsMd,
     skills: data.skills,
     contextFiles: data.contextFiles,
+    alwaysRules: data.alwaysRules,
+    onDemandRules: data.onDemandRules,
     notes: [],
     cwd: data.cwd,
   };
@@ -65,6 +69,8 @@ export function patchFor(state: ShrinkState, data: PromptData): SectionPatch {
   if (state.agentsMd !== data.agentsMd) patch.agentsMd = state.agentsMd;
   if (state.skills !== data.skills) patch.skills = state.skills;
   if (state.contextFiles !== data.contextFiles) patch.contextFiles = state.contextFiles;
+  if (state.alwaysRules !== data.alwaysRules) patch.alwaysRules = state.alwaysRules;
+  if (state.onDemandRules !== data.onDemandRules) patch.onDemandRules = state.onDemandRules;
   return { data: patch, notes: state.notes };
 }
 
@@ -169,6 +175,57 @@ const contextFiles: ShrinkStep = {
   },
 };
 
+/** What a cut always rule's content becomes. */
+export const ALWAYS_RULE_MARKER = `[This rule's text is left out ${BUDGET}; read its file before work it may cover.]`;
+
+const ruleDescriptions: ShrinkStep = {
+  levels: (s) => (s.onDemandRules.some((r) => r.description !== null) ? 1 : 0),
+  apply: (s) => ({
+    ...s,
+    onDemandRules: s.onDemandRules.map((r) => ({ ...r, description: null })),
+    notes: [`Rule descriptions are left out ${BUDGET}: open a rule's file to see what it covers.`],
+  }),
+  describe: (s) =>
+    `on-demand rules listed without descriptions (${plural(s.onDemandRules.length, "rule")})`,
+};
+
+const alwaysRules: ShrinkStep = {
+  levels: (s) => cuttableRules(s).length,
+  apply(s, level) {
+    const cut = new Set(cuttableRules(s).slice(0, level));
+    return {
+      ...s,
+      alwaysRules: s.alwaysRules.map((r, i) =>
+        cut.has(i) ? { ...r, content: ALWAYS_RULE_MARKER } : r,
+      ),
+    };
+  },
+  describe(s, level) {
+    const paths = cuttableRules(s)
+      .slice(0, level)
+      .map((i) => s.alwaysRules[i]?.path)
+      .join(", ");
+    return `${level} of ${plural(s.alwaysRules.length, "inlined rule")} left out (${paths})`;
+  },
+};
+
+/**
+ * Indices of the always rules worth cutting (longer than the marker), the
+ * outermost first (fewest path segments: the user's folders and the project
+ * root before deeper folders), ties in prompt order.
+ */
+function cuttableRules(s: ShrinkState): number[] {
+  return s.alwaysRules
+    .map((r, i) => ({
+      i,
+      depth: segments(r.path).length,
+      worth: r.content.length > ALWAYS_RULE_MARKER.length,
+    }))
+    .filter((r) => r.worth)
+    .sort((a, b) => a.depth - b.depth || a.i - b.i)
+    .map((r) => r.i);
+}
+
 /**
  * Indices of the context files worth cutting (longer than the marker that
  * replaces them): the repository's before the user's own, and among each,
@@ -213,4 +270,6 @@ export const STEPS: Readonly<Record<ShrinkStepName, ShrinkStep>> = {
   "skill-descriptions": skillDescriptions,
   "skill-list": skillList,
   "context-files": contextFiles,
+  "rule-descriptions": ruleDescriptions,
+  "always-rules": alwaysRules,
 };

@@ -13,6 +13,9 @@
  * - `skill-list`: the skills list is left out; one line says how many there are.
  * - `context-files`: context files give way to a marker line, the farthest
  *   from the working directory first.
+ * - `rule-descriptions`: on-demand rules are listed without their descriptions.
+ * - `always-rules`: inlined rules give way to a marker line (their path
+ *   stays), the outermost first (fewest path segments), ties in prompt order.
  */
 export const SHRINK_STEPS = [
   "tree-lines",
@@ -21,6 +24,8 @@ export const SHRINK_STEPS = [
   "skill-descriptions",
   "skill-list",
   "context-files",
+  "rule-descriptions",
+  "always-rules",
 ] as const;
 
 export type ShrinkStepName = (typeof SHRINK_STEPS)[number];

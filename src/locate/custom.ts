@@ -1,68 +1,9 @@
-import { stat } from "node:fs/promises";
-import { homedir } from "node:os";
-import { readTextFile } from "../_fs.js";
-import { resolveUserPath } from "../_paths.js";
+// readTextOrPath moved to text-or-path.ts (it is read by options.ts, which
+// load-layer.ts reads: keeping it here made an import circle).
+export { readTextOrPath } from "./text-or-path.js";
+
 import type { CustomPrompt } from "../sections/render.js";
-import { SyspromptError } from "../types.js";
 import type { LoadedLayer } from "./load-layer.js";
-
-/**
- * An option or flag value that is text or a path. An existing readable file is
- * read; an existing path that is not a readable text file is a usage error
- * (the caller named it explicitly). A value that names no file is the text
- * itself, unless it looks like a path (one line that contains `/` or `\`,
- * starts with `~`, or ends in `.md` / `.txt`): then it is most likely a
- * mistyped file name, and using it as the prompt would pass in silence, so it
- * is a usage error too. A value with a line break is always text. A leading
- * `~` means `home`.
- */
-export async function readTextOrPath(
-  value: string,
-  cwd: string,
-  what: string,
-  home: string = homedir(),
-): Promise<{ text: string; path?: string }> {
-  // Multi-line values are prompt text, never paths; skip the file system.
-  if (value.includes("\n") || value.trim() === "") return { text: value };
-  const path = resolveUserPath(value, cwd, home);
-  let isFile: boolean;
-  try {
-    isFile = (await stat(path)).isFile();
-  } catch {
-    // Not an existing path (or not a possible one, like ENAMETOOLONG).
-    if (!looksLikePath(value)) return { text: value };
-    throw new SyspromptError(
-      "bad-argument",
-      `${what}: "${value}" looks like a file name but there is no file at ${path}; fix the path, or, to use the value as text, give it a line break (text with a line break is never read as a path)`,
-    );
-  }
-  if (!isFile) {
-    throw new SyspromptError(
-      "bad-argument",
-      `${what}: "${value}" exists but is not a file; pass a text file or the prompt text itself`,
-    );
-  }
-  const read = await readTextFile(path);
-  if (!read.ok) {
-    throw new SyspromptError(
-      "bad-argument",
-      `${what}: cannot use "${value}": ${read.diagnostics[0]?.message ?? read.reason}`,
-    );
-  }
-  return { text: read.text, path };
-}
-
-/** One line that contains a separator, starts with `~`, or ends in `.md` / `.txt`. */
-function looksLikePath(value: string): boolean {
-  const v = value.trim();
-  // A slash inside prose ("Prefer pnpm/yarn.") is not a path; one in a
-  // spaceless word, or a value that starts like a path, is.
-  return (
-    /^(~|\.{0,2}[/\\]|[A-Za-z]:[/\\])/.test(v) ||
-    /\.(md|txt)$/i.test(v) ||
-    (/[/\\]/.test(v) && !/\s/.test(v))
-  );
-}
 
 /**
  * The custom base prompt candidates as a chain, highest first: the explicit

@@ -46,7 +46,8 @@ export async function loadSkillsFromDir(
 /**
  * Finds, reads and validates the skills an agent can use. Search order:
  * explicit `paths`, then the project (`<cwd>/<projectDir>/skills`, then
- * `.agents/skills` in cwd and each ancestor up to the git root), then the user
+ * `.agents/skills` then `.claude/skills` in cwd and each ancestor up to the
+ * git root), then the user
  * (`<agentDir>/skills`, `<home>/.agents/skills`). The first skill of a name
  * wins, so the project beats the user; the loser is reported as a
  * `name-collision`. The same real file reached twice (through symlinks or
@@ -211,6 +212,8 @@ async function defaultRoots(
   const roots: SkillsRoot[] = [{ path: join(cwd, projectDir, "skills"), source: "project" }];
   for (const dir of await projectAncestors(cwd, ceilingDir)) {
     roots.push({ path: join(dir, ".agents", "skills"), source: "project" });
+    // Claude Code's folder: a repository set up for it keeps its skills there.
+    roots.push({ path: join(dir, ".claude", "skills"), source: "project" });
   }
   roots.push({ path: join(agentDir, "skills"), source: "user" });
   roots.push({ path: join(home, ".agents", "skills"), source: "user" });

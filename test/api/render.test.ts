@@ -49,11 +49,13 @@ describe("renderSystemPrompt", () => {
       ],
       diagnostics: [],
       steps: [
-        ...["builtin", "user", "project", "context", "skills", "environment"].map((name) => ({
-          name,
-          status: "ok",
-          ms: 0,
-        })),
+        ...["builtin", "user", "project", "context", "rule-files", "skills", "environment"].map(
+          (name) => ({
+            name,
+            status: "ok",
+            ms: 0,
+          }),
+        ),
         { name: "tree", status: "skipped", ms: 0 },
       ],
     });

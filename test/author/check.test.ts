@@ -14,6 +14,7 @@ const BUILTIN_SECTIONS = [
   "environment",
   "preamble",
   "project_context",
+  "project_rules",
   "rules",
   "rules@small",
   "skills",

@@ -14,6 +14,8 @@ describe("PROMPT_DATA_SCHEMA", () => {
       "guidelines",
       "environment",
       "contextFiles",
+      "alwaysRules",
+      "onDemandRules",
       "agentsMd",
       "agentsMdTruncated",
       "workspaceTree",

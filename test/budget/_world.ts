@@ -89,6 +89,8 @@ export const DATA: PromptData = {
   guidelines: [],
   environment: [],
   contextFiles: CONTEXT_FILES,
+  alwaysRules: [],
+  onDemandRules: [],
   agentsMd: ["b/c/AGENTS.md", "a/AGENTS.md", "d/e/f/AGENTS.md", "z/AGENTS.md"],
   agentsMdTruncated: false,
   workspaceTree: { rendered: TREE.map((l) => l.text).join("\n"), truncated: false },

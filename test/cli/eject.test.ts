@@ -15,7 +15,7 @@ import { cli, pinMachine } from "./_run.js";
 pinMachine();
 
 const KNOWN =
-  "addendum, cwd, date, dir_context, docs, environment, preamble, project_context, rules, skills, tools, workspace_roots, workspace_tree";
+  "addendum, cwd, date, dir_context, docs, environment, preamble, project_context, project_rules, rules, skills, tools, workspace_roots, workspace_tree";
 
 /** `sysprompt eject` in `<root>/project` with `<root>/agent` as the user layer. */
 const eject = (root: string, ...args: string[]) =>

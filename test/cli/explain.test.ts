@@ -30,11 +30,13 @@ function scenario() {
 
 /** Every number a test cannot know in advance (timings) as `expect.any(Number)`. */
 const STEPS = [
-  ...["builtin", "user", "project", "context", "skills", "environment"].map((name) => ({
-    name,
-    status: "ok",
-    ms: expect.any(Number),
-  })),
+  ...["builtin", "user", "project", "context", "rule-files", "skills", "environment"].map(
+    (name) => ({
+      name,
+      status: "ok",
+      ms: expect.any(Number),
+    }),
+  ),
   // No --tree: the workspace tree is not walked.
   { name: "tree", status: "skipped", ms: 0 },
 ];
@@ -143,8 +145,9 @@ describe("sysprompt explain", () => {
           },
         ],
       },
+      rules: [],
       skills: { listed: 1, tool: "read" },
-      templates: { sections: 15, partials: 0, promptTemplates: 1 },
+      templates: { sections: 16, partials: 0, promptTemplates: 1 },
       steps: STEPS,
       timing: { gatherMs: expect.any(Number), renderMs: expect.any(Number) },
       diagnostics: [
@@ -235,7 +238,7 @@ describe("sysprompt explain", () => {
         "    cut      docs/big.md",
         "",
         "skills: 1 listed in the prompt (loaded with the read tool)",
-        "templates: 15 sections, 0 partials, 1 prompt template",
+        "templates: 16 sections, 0 partials, 1 prompt template",
         "",
         "STEP         STATUS  MS",
         ...report.steps.map(

@@ -18,6 +18,7 @@ describe("sysprompt sections", () => {
       ["60", "environment", "builtin", "rendered", "-", b("environment")],
       ["65", "team", "project", "rendered", "-", `${root}/project/.pi/sections/team.md`],
       ["70", "project_context", "builtin", "rendered", "shrink:40", b("project_context")],
+      ["75", "project_rules", "builtin", "empty", "shrink:35", b("project_rules")],
       ["80", "dir_context", "builtin", "empty", "shrink:20", b("dir_context")],
       ["90", "workspace_tree", "builtin", "empty", "shrink:10", b("workspace_tree")],
       ["100", "workspace_roots", "builtin", "empty", "-", b("workspace_roots")],
@@ -133,6 +134,9 @@ describe("sysprompt sections", () => {
         row("project_context", 70, "empty", {
           shrink: { priority: 40, steps: ["context-files"] },
         }),
+        row("project_rules", 75, "empty", {
+          shrink: { priority: 35, steps: ["rule-descriptions", "always-rules"] },
+        }),
         row("dir_context", 80, "empty", { shrink: { priority: 20, steps: ["agents-md"] } }),
         row("workspace_tree", 90, "empty", {
           shrink: { priority: 10, steps: ["tree-lines", "tree-depth"] },
@@ -145,6 +149,7 @@ describe("sysprompt sections", () => {
         row("date", 130, "rendered", { volatile: true }),
       ],
       customPrompt: null,
+      rules: [],
       diagnostics: [
         {
           level: "error",

@@ -24,6 +24,7 @@ describe("renderSystemPrompt with gathering steps that never resolve", () => {
       ["user", "ok"],
       ["project", "ok"],
       ["context", "timeout"],
+      ["rule-files", "ok"],
       ["skills", "timeout"],
       ["environment", "ok"],
       ["tree", "skipped"],

@@ -349,6 +349,7 @@ describe("projectTrusted: false", () => {
       ["user", "ok"],
       ["project", "skipped"],
       ["context", "ok"],
+      ["rule-files", "ok"],
       ["skills", "ok"],
       ["environment", "ok"],
       ["tree", "skipped"],

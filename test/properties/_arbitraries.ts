@@ -87,6 +87,22 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
     }),
     { maxLength: 3 },
   ),
+  alwaysRules: fc.array(
+    fc.record({ name: valueText, source: valueText, path: valueText, content: valueText }),
+    { maxLength: 1 },
+  ),
+  onDemandRules: fc.array(
+    fc.record({
+      name: valueText,
+      source: valueText,
+      path: valueText,
+      activation: fc.constantFrom("glob", "model"),
+      globs: fc.array(valueText, { maxLength: 2 }),
+      globsText: valueText,
+      description: fc.option(valueText, { nil: null }),
+    }),
+    { maxLength: 1 },
+  ),
   agentsMd: fc.array(valueText, { maxLength: 3 }),
   agentsMdTruncated: fc.boolean(),
   workspaceTree: fc.option(fc.record({ rendered: valueText, truncated: fc.boolean() }), {

@@ -63,6 +63,7 @@ describe("sysprompt list", () => {
           source: "user",
         },
       ],
+      rules: [],
       diagnostics: [],
     });
   });

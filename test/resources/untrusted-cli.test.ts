@@ -72,6 +72,7 @@ describe("--untrusted", () => {
           source: "user",
         },
       ],
+      rules: [],
       diagnostics: [
         {
           level: "info",

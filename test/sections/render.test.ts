@@ -21,6 +21,8 @@ const DATA: PromptData = {
   guidelines: [],
   environment: [{ label: "Operating system", value: "Linux" }],
   contextFiles: [],
+  alwaysRules: [],
+  onDemandRules: [],
   agentsMd: [],
   agentsMdTruncated: false,
   workspaceTree: null,

@@ -23,7 +23,7 @@ const ALLOWED: Record<string, string[]> = {
   // The build-time cache of the package's own prompts, keyed by their text.
   "locate/builtin-cache.ts": ["readFileSync", "readdirSync", "writeFileSync"],
   // Explicit --system-prompt / --append-system-prompt files: options, read afresh on every render.
-  "locate/custom.ts": ["stat"],
+  "locate/text-or-path.ts": ["stat"],
   // A flag for open(), not a call.
   "gather/capped-read.ts": ["constants"],
 };

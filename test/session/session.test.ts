@@ -89,7 +89,7 @@ describe("createPromptSession: nothing changed", () => {
     expect([first.changes, second.changes]).toEqual([undefined, undefined]);
     expect(second.result.text).toBe(first.result.text);
     expect(comparable(second.result)).toEqual(comparable(await renderSystemPrompt(options)));
-    expect(second.result.steps.map((s) => s.status)).toEqual(Array(7).fill("ok"));
+    expect(second.result.steps.map((s) => s.status)).toEqual(Array(8).fill("ok"));
     session.close();
   });
 
@@ -381,6 +381,7 @@ describe("createPromptSession: the deadline", () => {
       ["user", "ok"],
       ["project", "ok"],
       ["context", "ok"],
+      ["rule-files", "ok"],
       ["skills", "ok"],
       ["environment", "ok"],
       ["tree", "skipped"],

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { loadRules } from "../../gather/rules/index.js";
 import { nearMissesInFolder } from "../../locate/_near-misses.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { checkFolders } from "../../options.js";
@@ -14,9 +15,9 @@ export interface ResourceFlags {
 }
 
 /**
- * Loads slash-command templates and skills the way `render` would find them,
- * with the hints `render` gives about folders that look meant to hold them
- * but are not read (`.pi/prompt/`, `.pi/Skills/`), in `hints`.
+ * Loads slash-command templates, skills and rule files the way `render` would
+ * find them, with the hints `render` gives about folders that look meant to
+ * hold them but are not read (`.pi/prompt/`, `.pi/Skills/`), in `hints`.
  */
 export async function loadResources(flags: ResourceFlags, io: CliIo) {
   const explicit = flagPaths(flags, io.cwd, io.home);
@@ -25,11 +26,12 @@ export async function loadResources(flags: ResourceFlags, io: CliIo) {
   await checkFolders({ cwd, ...(explicit.agentDir !== undefined ? { agentDir } : {}) });
   const common = { cwd, agentDir, home, projectTrusted: !flags.untrusted };
   const near = { customFiles: false, folders: ["prompts", "skills"] } as const;
-  const [templates, skills, userHints, projectHints] = await Promise.all([
+  const [templates, skills, rules, userHints, projectHints] = await Promise.all([
     loadPromptTemplates(common),
     loadSkills(common),
+    loadRules(common),
     nearMissesInFolder(agentDir, near),
     flags.untrusted ? [] : nearMissesInFolder(join(cwd, DEFAULT_PROJECT_DIR), near),
   ]);
-  return { templates, skills, hints: [...userHints, ...projectHints] };
+  return { templates, skills, rules, hints: [...userHints, ...projectHints] };
 }

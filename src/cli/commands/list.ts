@@ -3,19 +3,29 @@ import { formatDiagnostics, formatTable } from "../format.js";
 import { type CliIo, exitCodeFor } from "../io.js";
 import { loadResources, type ResourceFlags } from "./_resources.js";
 
-/** `sysprompt list`: slash-command templates and skills, with sources and diagnostics. */
+/**
+ * `sysprompt list`: slash-command templates, skills and, when there are any,
+ * rule files (manual ones included: the prompt never shows them), with
+ * sources and diagnostics.
+ */
 export async function listCommand(
   flags: ResourceFlags & { json?: boolean; strict?: boolean },
   io: CliIo,
 ): Promise<number> {
-  const { templates, skills, hints } = await loadResources(flags, io);
-  const diagnostics = [...templates.diagnostics, ...skills.diagnostics, ...hints];
+  const { templates, skills, rules, hints } = await loadResources(flags, io);
+  const diagnostics = [
+    ...templates.diagnostics,
+    ...skills.diagnostics,
+    ...rules.diagnostics,
+    ...hints,
+  ];
   if (flags.json) {
     io.stdout(
       `${JSON.stringify(
         {
           templates: templates.templates,
           skills: skills.skills,
+          rules: rules.rules,
           diagnostics,
         },
         null,
@@ -48,6 +58,19 @@ export async function listCommand(
           ]),
         ),
   );
+  // Only when there are any: most projects have none, and then the listing is as it was.
+  if (rules.rules.length > 0) {
+    io.stdout("\nRules\n");
+    io.stdout(
+      formatTable(
+        rules.rules.map((r) => [
+          `  ${oneLine(r.name, 40)}`,
+          r.activation === "glob" ? `glob ${oneLine(r.globs.join(", "), 40)}` : r.activation,
+          `${r.source} ${r.path}`,
+        ]),
+      ),
+    );
+  }
   io.stderr(formatDiagnostics(diagnostics));
   return exitCodeFor(diagnostics, flags.strict);
 }

@@ -38,7 +38,13 @@ export async function sectionsCommand(
       status: sectionStatus(t.name, prepared, result).status,
     }));
     const customPrompt = prepared.customPrompt?.source ?? null;
-    io.stdout(`${JSON.stringify({ sections, customPrompt, diagnostics }, null, 2)}\n`);
+    const rules = prepared.rules.map((r) => ({
+      path: r.path,
+      source: r.source,
+      activation: r.activation ?? null,
+      status: r.fate.status,
+    }));
+    io.stdout(`${JSON.stringify({ sections, customPrompt, rules, diagnostics }, null, 2)}\n`);
     return exitCodeFor(diagnostics, flags.strict);
   }
   const rows = [["ORDER", "NAME", "LAYER", "STATUS", "FLAGS", "FILE"]];
@@ -66,6 +72,13 @@ export async function sectionsCommand(
     const source = prepared.customPrompt.source;
     io.stdout(
       `\ncustom base prompt: ${source.layer}${source.path ? ` ${toPosix(source.path)}` : ""}\n`,
+    );
+  }
+  const manual = prepared.rules.filter((r) => r.fate.status === "manual");
+  if (manual.length > 0) {
+    // Not in any section: the model never sees them, so say they exist.
+    io.stdout(
+      `\nmanual rules (not in the prompt):\n${manual.map((r) => `  ${r.source}  ${r.path}\n`).join("")}`,
     );
   }
   io.stderr(formatDiagnostics(diagnostics));

@@ -1,0 +1,213 @@
+import type { Dirent } from "node:fs";
+import { join } from "node:path";
+import { lstat, readdir, realpath, stat } from "../../_io.js";
+import { toPosix } from "../../_paths.js";
+import { isWithin } from "../project-root.js";
+import type { RuleLocation } from "./formats.js";
+import type { RuleFate } from "./types.js";
+
+/** Most rule files read from one rules folder (its subfolders included); the rest are named in one warning. */
+export const MAX_RULE_FILES_PER_FOLDER = 200;
+
+/** Deepest subfolder of a `**` rules folder that is searched (`.cursor/rules/a/b/c/d/e/f`). */
+export const MAX_RULE_FOLDER_DEPTH = 6;
+
+/** Most subfolders of one `**` rules folder that are listed; the rest are named in one entry. */
+export const MAX_RULE_SUBFOLDERS = 100;
+
+/** A file that may be a rule: where it was found and what it is called. */
+export interface RuleCandidate {
+  path: string;
+  /** Its path below the rules folder, or its file name for a single-file location. */
+  rel: string;
+  location: RuleLocation;
+  /** The file's real path, once it is known to be a regular file that may be read. */
+  real?: string;
+  size?: number;
+  /** Set when the file is found but must not be read. */
+  refused?: Extract<RuleFate, { status: "refused" | "over-cap" | "unreadable" }>;
+}
+
+/**
+ * The rule files of one location under `base`, sorted by path. Never walks
+ * beyond the location: a single file, or one folder (and, for `recursive`
+ * locations, its subfolders up to {@link MAX_RULE_FOLDER_DEPTH}). Entries are
+ * looked at with `lstat`: links to folders are not followed; a link to a
+ * file is kept only if its real path is inside `confine` (when given); FIFOs,
+ * sockets and devices are refused without being opened.
+ */
+export async function findRuleFiles(
+  base: string,
+  location: RuleLocation,
+  confine: string | undefined,
+): Promise<RuleCandidate[]> {
+  const top = join(base, ...location.rel.split("/"));
+  const own = await lstatOrUndefined(top);
+  if (!own) return [];
+  // A link where a folder may be: what it leads to decides (confined below, by real path).
+  const target =
+    own.isSymbolicLink() && location.kind !== "file" ? await statOrUndefined(top) : own;
+  const asDir = target?.isDirectory() === true && location.kind !== "file";
+  if (!asDir) {
+    if (location.kind === "dir" && own.isSymbolicLink() && !target) {
+      // A link where a rules folder goes, to nothing (gone, or a loop): surely meant to be read.
+      return [
+        refuse({ path: top, rel: "", location }, "a link whose target does not exist (or loops)"),
+      ];
+    }
+    if (location.kind === "dir") return [];
+    const name = location.rel.split("/").pop() ?? location.rel;
+    return [await checkFile({ path: top, rel: name, location }, own, confine)];
+  }
+  const real = await realpath(top).catch(() => top);
+  if (confine !== undefined && !isWithin(real, confine)) {
+    return [
+      refuse(
+        { path: top, rel: "", location },
+        `the folder resolves to ${toPosix(real)}, outside ${toPosix(confine)}`,
+      ),
+    ];
+  }
+  const found: { path: string; rel: string; dirent: Dirent }[] = [];
+  const skipped: RuleCandidate[] = [];
+  await listFolder(top, "", location, 0, found, skipped, { folders: 0 });
+  found.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+  const out: RuleCandidate[] = [...skipped];
+  for (const [i, f] of found.entries()) {
+    const candidate = { path: f.path, rel: f.rel, location };
+    if (i >= MAX_RULE_FILES_PER_FOLDER) {
+      out.push({
+        ...candidate,
+        refused: {
+          status: "over-cap",
+          reason: `more than ${MAX_RULE_FILES_PER_FOLDER} rule files in ${toPosix(top)}`,
+        },
+      });
+      continue;
+    }
+    const s = await lstatOrUndefined(f.path);
+    out.push(
+      s ? await checkFile(candidate, s, confine) : refuse(candidate, "gone while being read"),
+    );
+  }
+  return out;
+}
+
+async function listFolder(
+  dir: string,
+  rel: string,
+  location: RuleLocation,
+  depth: number,
+  found: { path: string; rel: string; dirent: Dirent }[],
+  skipped: RuleCandidate[],
+  budget: { folders: number },
+): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    skipped.push({
+      path: dir,
+      rel,
+      location,
+      refused: {
+        status: "unreadable",
+        reason: `cannot list the folder: ${(error as Error).message}`,
+      },
+    });
+    return;
+  }
+  const match = location.match ?? (() => true);
+  // Sorted: which subfolders fit under the cap must not depend on the file system's order.
+  entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
+    if (e.isDirectory()) {
+      if (!location.recursive) continue;
+      if (budget.folders >= MAX_RULE_SUBFOLDERS) {
+        if (budget.folders++ === MAX_RULE_SUBFOLDERS) {
+          skipped.push({
+            path,
+            rel: childRel,
+            location,
+            refused: {
+              status: "over-cap",
+              reason: `more than ${MAX_RULE_SUBFOLDERS} subfolders in one rules folder: this one and those after it not searched`,
+            },
+          });
+        }
+        continue;
+      }
+      budget.folders++;
+      if (depth + 1 > MAX_RULE_FOLDER_DEPTH) {
+        skipped.push({
+          path,
+          rel: childRel,
+          location,
+          refused: {
+            status: "over-cap",
+            reason: `folder deeper than ${MAX_RULE_FOLDER_DEPTH} levels not searched`,
+          },
+        });
+        continue;
+      }
+      await listFolder(path, childRel, location, depth + 1, found, skipped, budget);
+    } else if (match(e.name)) found.push({ path, rel: childRel, dirent: e });
+  }
+}
+
+/** A found file, checked: a regular file (directly or through a link that stays inside `confine`). */
+async function checkFile(
+  candidate: RuleCandidate,
+  own: import("node:fs").Stats,
+  confine: string | undefined,
+): Promise<RuleCandidate> {
+  let s = own;
+  let real = candidate.path;
+  try {
+    if (own.isSymbolicLink()) {
+      real = await realpath(candidate.path);
+      s = await stat(real);
+    } else {
+      real = await realpath(candidate.path);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return refuse(
+      candidate,
+      code === "ENOENT"
+        ? "a link whose target does not exist"
+        : `cannot resolve: ${(error as Error).message}`,
+    );
+  }
+  if (confine !== undefined && !isWithin(real, confine)) {
+    return refuse(candidate, `resolves to ${toPosix(real)}, outside ${toPosix(confine)}`);
+  }
+  if (s.isDirectory()) return refuse(candidate, "a link to a folder (not followed)");
+  if (!s.isFile())
+    return refuse(candidate, "not a regular file (FIFO, socket or device); not opened");
+  return { ...candidate, real, size: s.size };
+}
+
+function refuse(candidate: RuleCandidate, reason: string): RuleCandidate {
+  return { ...candidate, refused: { status: "refused", reason } };
+}
+
+async function statOrUndefined(path: string) {
+  try {
+    return await stat(path);
+  } catch {
+    // A link whose target is gone: not a folder; checkFile says what it is.
+    return undefined;
+  }
+}
+
+async function lstatOrUndefined(path: string) {
+  try {
+    return await lstat(path);
+  } catch {
+    // Missing (the normal case) or not searchable: nothing to read here either way.
+    return undefined;
+  }
+}

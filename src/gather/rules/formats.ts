@@ -1,0 +1,347 @@
+import type { Diagnostic } from "../../types.js";
+import { flagField, listField, type RuleDocument, textField } from "./_fields.js";
+import type { RuleActivation, RuleSource } from "./types.js";
+
+/** What a format's fields say about one file. */
+export interface ActivationRead {
+  activation: RuleActivation;
+  globs: string[];
+  description?: string;
+  /** Set when the fields switch the rule off (Cline's `paths: []`): why. */
+  disabled?: string;
+  diagnostics: Diagnostic[];
+}
+
+/** Reads a file's activation from its frontmatter; `undefined` doc: the file is read as plain text. */
+export type ActivationReader = (doc: RuleDocument, path: string) => ActivationRead;
+
+/** Where a format's files are, relative to a folder. */
+export interface RuleLocation {
+  /** Relative path of the file or folder (forward slashes). */
+  rel: string;
+  /** `file`: one file; `dir`: the folder's matching files; `either`: whichever it is. */
+  kind: "file" | "dir" | "either";
+  /** For folders: also the folders below it (`**`). */
+  recursive?: boolean;
+  /** For folders: the file names that are rules. */
+  match?: (name: string) => boolean;
+  /** Undefined: no frontmatter is read, the whole file is an always rule (legacy single files). */
+  fields?: ActivationReader;
+}
+
+/** Where a format is read. */
+export type RuleScope =
+  /** Every folder from the project root down to cwd. */
+  | "project"
+  /** The project layer folder (`<cwd>/.pi`), when the project is trusted. */
+  | "project-layer"
+  /** The agent dir. */
+  | "agent-dir"
+  /** The home folder: another agent's user-level folder, read only when asked for. */
+  | "home";
+
+export interface RuleFormat {
+  source: RuleSource;
+  scope: RuleScope;
+  locations: RuleLocation[];
+}
+
+const md = (name: string) => name.endsWith(".md");
+const mdOrMdc = (name: string) => name.endsWith(".md") || name.endsWith(".mdc");
+const anyFile = () => true;
+
+const always = (description?: string): ActivationRead => ({
+  activation: "always",
+  globs: [],
+  ...(description ? { description } : {}),
+  diagnostics: [],
+});
+
+/** Activation from the fields in the issue's order: always, glob, model (a description only), manual. */
+function byFields(
+  isAlways: boolean,
+  globs: string[] | undefined,
+  description: string | undefined,
+  otherwise: RuleActivation,
+  diagnostics: Diagnostic[],
+): ActivationRead {
+  const d = description ? { description } : {};
+  if (isAlways) return { activation: "always", globs: [], ...d, diagnostics };
+  if (globs && globs.length > 0) return { activation: "glob", globs, ...d, diagnostics };
+  if (description) return { activation: "model", globs: [], ...d, diagnostics };
+  return { activation: otherwise, globs: [], diagnostics };
+}
+
+/** Cursor (and sysprompt's own): `alwaysApply`, `globs`, `description`; none of them: manual. */
+export function cursorFields(otherwise: RuleActivation): ActivationReader {
+  return (doc, path) => {
+    const flag = flagField(doc, "alwaysApply", path);
+    return byFields(
+      flag.value === true,
+      listField(doc, "globs"),
+      textField(doc, "description"),
+      // Continue: an explicit `alwaysApply: false` without globs is not always.
+      flag.value === false && otherwise === "always" ? "manual" : otherwise,
+      flag.diagnostics,
+    );
+  };
+}
+
+const WINDSURF_TRIGGERS = ["always_on", "glob", "model_decision", "manual"];
+
+/** Windsurf: `trigger: always_on | glob | model_decision | manual`. */
+const windsurfFields: ActivationReader = (doc, path) => {
+  const trigger = textField(doc, "trigger");
+  const globs = listField(doc, "globs");
+  const description = textField(doc, "description");
+  const diagnostics: Diagnostic[] = [];
+  if (trigger !== undefined && !WINDSURF_TRIGGERS.includes(trigger)) {
+    diagnostics.push(unknownValue("trigger", trigger, WINDSURF_TRIGGERS, doc, path));
+  }
+  if (trigger === "always_on") return byFields(true, [], description, "manual", diagnostics);
+  if (trigger === "manual") return byFields(false, [], undefined, "manual", diagnostics);
+  if (trigger === "glob" && !globs?.length) diagnostics.push(missing("globs", "glob", doc, path));
+  if (trigger === "model_decision" && !description) {
+    diagnostics.push(missing("description", "model_decision", doc, path));
+  }
+  return byFields(false, globs, description, "manual", diagnostics);
+};
+
+/** Cline: no `paths` → always; `paths` → glob; `paths: []` → never loaded. */
+const clineFields: ActivationReader = (doc) => {
+  const paths = listField(doc, "paths");
+  const description = textField(doc, "description");
+  if (paths === undefined) return always(description);
+  if (paths.length === 0) {
+    return { ...always(description), disabled: "paths: [] (Cline never loads it)" };
+  }
+  return byFields(false, paths, description, "manual", []);
+};
+
+const EVERYWHERE = new Set(["**", "**/*", "*"]);
+
+/** Copilot `*.instructions.md`: `applyTo` of everything → always; others → glob; none → manual. */
+const copilotFields: ActivationReader = (doc) => {
+  const applyTo = listField(doc, "applyTo");
+  const description = textField(doc, "description");
+  if (applyTo?.some((g) => EVERYWHERE.has(g))) return always(description);
+  return byFields(false, applyTo, description, "manual", []);
+};
+
+/** Claude Code `.claude/rules`: `paths` → glob, else always. */
+const claudeFields: ActivationReader = (doc) => {
+  const paths = listField(doc, "paths");
+  const description = textField(doc, "description");
+  return paths && paths.length > 0
+    ? byFields(false, paths, description, "always", [])
+    : always(description);
+};
+
+const KIRO_INCLUSIONS = ["always", "fileMatch", "manual", "auto"];
+
+/** Kiro steering: `inclusion: always` (default) / `fileMatch` + `fileMatchPattern` / `manual` / `auto` + `description`. */
+const kiroFields: ActivationReader = (doc, path) => {
+  const inclusion = textField(doc, "inclusion") ?? "always";
+  const description = textField(doc, "description");
+  const diagnostics: Diagnostic[] = [];
+  if (!KIRO_INCLUSIONS.includes(inclusion)) {
+    diagnostics.push(unknownValue("inclusion", inclusion, KIRO_INCLUSIONS, doc, path));
+    return byFields(true, [], description, "always", diagnostics);
+  }
+  if (inclusion === "always") return byFields(true, [], description, "always", diagnostics);
+  if (inclusion === "manual") return byFields(false, [], undefined, "manual", diagnostics);
+  if (inclusion === "fileMatch") {
+    const globs = listField(doc, "fileMatchPattern");
+    if (!globs?.length) diagnostics.push(missing("fileMatchPattern", "fileMatch", doc, path));
+    return byFields(false, globs, undefined, "manual", diagnostics);
+  }
+  if (!description) diagnostics.push(missing("description", "auto", doc, path));
+  return byFields(false, [], description, "manual", diagnostics);
+};
+
+function unknownValue(
+  key: string,
+  value: string,
+  known: readonly string[],
+  doc: RuleDocument,
+  path: string,
+): Diagnostic {
+  const line = doc.keyLines[key];
+  return {
+    level: "warning",
+    code: "rule-field-unknown-value",
+    message: `${key}: ${JSON.stringify(value)} is not one of ${known.join(", ")}; activation read from the other fields`,
+    path,
+    ...(line !== undefined ? { line, column: 1 } : {}),
+  };
+}
+
+function missing(key: string, mode: string, doc: RuleDocument, path: string): Diagnostic {
+  const line = doc.keyLines[key] ?? doc.keyLines.trigger ?? doc.keyLines.inclusion;
+  return {
+    level: "warning",
+    code: "rule-field-missing",
+    message: `${mode} without ${key}: the rule cannot be offered that way; activation read from the other fields`,
+    path,
+    ...(line !== undefined ? { line, column: 1 } : {}),
+  };
+}
+
+/**
+ * Every format, in prompt order (a rule's place is by format, then by folder
+ * outermost first, then by path). Paths are as each agent documents them.
+ */
+export const RULE_FORMATS: readonly RuleFormat[] = [
+  {
+    source: "sysprompt",
+    scope: "agent-dir",
+    locations: [{ rel: "rules", kind: "dir", match: md, fields: cursorFields("manual") }],
+  },
+  {
+    source: "sysprompt",
+    scope: "project-layer",
+    locations: [{ rel: "rules", kind: "dir", match: md, fields: cursorFields("manual") }],
+  },
+  {
+    source: "cursor",
+    scope: "project",
+    locations: [
+      { rel: ".cursorrules", kind: "file" },
+      {
+        rel: ".cursor/rules",
+        kind: "dir",
+        recursive: true,
+        match: mdOrMdc,
+        fields: cursorFields("manual"),
+      },
+    ],
+  },
+  {
+    source: "windsurf",
+    scope: "home",
+    locations: [{ rel: ".codeium/windsurf/memories/global_rules.md", kind: "file" }],
+  },
+  {
+    source: "windsurf",
+    scope: "project",
+    locations: [
+      { rel: ".windsurfrules", kind: "file" },
+      { rel: ".windsurf/rules", kind: "dir", match: md, fields: windsurfFields },
+    ],
+  },
+  {
+    source: "cline",
+    scope: "project",
+    locations: [
+      { rel: ".clinerules", kind: "either", match: md, fields: clineFields },
+      { rel: ".cline/rules", kind: "dir", match: md, fields: clineFields },
+    ],
+  },
+  {
+    source: "copilot",
+    scope: "home",
+    locations: [
+      {
+        rel: ".copilot/instructions",
+        kind: "dir",
+        recursive: true,
+        match: (n) => n.endsWith(".instructions.md"),
+        fields: copilotFields,
+      },
+    ],
+  },
+  {
+    source: "copilot",
+    scope: "project",
+    locations: [
+      { rel: ".github/copilot-instructions.md", kind: "file" },
+      {
+        rel: ".github/instructions",
+        kind: "dir",
+        recursive: true,
+        match: (n) => n.endsWith(".instructions.md"),
+        fields: copilotFields,
+      },
+    ],
+  },
+  {
+    source: "claude",
+    scope: "home",
+    locations: [
+      { rel: ".claude/rules", kind: "dir", recursive: true, match: md, fields: claudeFields },
+    ],
+  },
+  {
+    source: "claude",
+    scope: "project",
+    locations: [
+      { rel: "CLAUDE.local.md", kind: "file" },
+      { rel: ".claude/rules", kind: "dir", recursive: true, match: md, fields: claudeFields },
+    ],
+  },
+  { source: "gemini", scope: "project", locations: [{ rel: "GEMINI.md", kind: "file" }] },
+  {
+    source: "kiro",
+    scope: "home",
+    locations: [{ rel: ".kiro/steering", kind: "dir", match: md, fields: kiroFields }],
+  },
+  {
+    source: "kiro",
+    scope: "project",
+    locations: [{ rel: ".kiro/steering", kind: "dir", match: md, fields: kiroFields }],
+  },
+  {
+    source: "roo",
+    scope: "home",
+    locations: [{ rel: ".roo/rules", kind: "dir", recursive: true, match: anyFile }],
+  },
+  {
+    source: "roo",
+    scope: "project",
+    locations: [
+      { rel: ".roorules", kind: "file" },
+      { rel: ".roo/rules", kind: "dir", recursive: true, match: anyFile },
+    ],
+  },
+  {
+    source: "continue",
+    scope: "project",
+    locations: [{ rel: ".continue/rules", kind: "dir", match: md, fields: cursorFields("always") }],
+  },
+  { source: "zed", scope: "project", locations: [{ rel: ".rules", kind: "file" }] },
+];
+
+/** The sources the `ruleSources` option may name: every format, and `user:<format>` for another agent's user-level folder. */
+export const RULE_SOURCE_NAMES: readonly string[] = [
+  ...new Set(RULE_FORMATS.filter((f) => f.scope !== "home").map((f) => f.source)),
+  ...RULE_FORMATS.filter((f) => f.scope === "home").map((f) => `user:${f.source}`),
+];
+
+/** Default of `ruleSources`: every project-level format and sysprompt's own folders; no other agent's user-level folder. */
+export const DEFAULT_RULE_SOURCES: readonly string[] = RULE_SOURCE_NAMES.filter(
+  (n) => !n.startsWith("user:"),
+);
+
+/** True when the format is read under the chosen sources. */
+export function formatWanted(format: RuleFormat, sources: ReadonlySet<string>): boolean {
+  return sources.has(format.scope === "home" ? `user:${format.source}` : format.source);
+}
+
+/** The rule's name: its path below the rules folder (or its file name), without the extension. */
+export function ruleName(relPath: string): string {
+  for (const ext of [".instructions.md", ".mdc", ".md"]) {
+    if (relPath.endsWith(ext) && relPath.length > ext.length) return relPath.slice(0, -ext.length);
+  }
+  return relPath;
+}
+
+/**
+ * The names a project folder's rule files start from (`.cursorrules`,
+ * `.cursor`, `GEMINI.md`, …): what `watch` looks for in each folder from the
+ * project root down to cwd, to see a rule file appear.
+ */
+export const RULE_ENTRY_NAMES: ReadonlySet<string> = new Set(
+  RULE_FORMATS.filter((f) => f.scope === "project").flatMap((f) =>
+    f.locations.map((l) => l.rel.split("/")[0] ?? l.rel),
+  ),
+);

@@ -1,0 +1,27 @@
+// Rules of other agents' formats (Cursor, Windsurf, Cline, Copilot, Claude
+// Code, Gemini CLI, Kiro, Roo, Continue, Zed) and sysprompt's own.
+export { accountDiagnostic } from "./account.js";
+export { dedupeRules, type StatedText } from "./dedupe.js";
+export {
+  DEFAULT_RULE_SOURCES,
+  RULE_ENTRY_NAMES,
+  RULE_FORMATS,
+  RULE_SOURCE_NAMES,
+} from "./formats.js";
+export {
+  checkRuleSources,
+  DEFAULT_MAX_RULES_TOTAL_BYTES,
+  dedupeLoaded,
+  type LoadRulesOptions,
+  loadRules,
+  traceRules,
+} from "./load.js";
+export { finishRules } from "./prompt.js";
+export type {
+  LoadedRules,
+  Rule,
+  RuleAccount,
+  RuleActivation,
+  RuleFate,
+  RuleSource,
+} from "./types.js";

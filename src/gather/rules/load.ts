@@ -1,0 +1,314 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { normalizeText } from "../../_frontmatter.js";
+import { realpathOrSelf } from "../../_fs.js";
+import { lstat } from "../../_io.js";
+import { expandHome, toPosix } from "../../_paths.js";
+import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
+import { type Diagnostic, SyspromptError } from "../../types.js";
+import { checkMaxBytes, cutMarker, readCappedText } from "../capped-read.js";
+import { ancestorsOf } from "../context-files.js";
+import { findProjectRoot, isWithin } from "../project-root.js";
+import { readRuleDocument } from "./_fields.js";
+import { accountDiagnostic } from "./account.js";
+import { dedupeRules, type StatedText } from "./dedupe.js";
+import { findRuleFiles, type RuleCandidate } from "./discover.js";
+import {
+  DEFAULT_RULE_SOURCES,
+  formatWanted,
+  RULE_FORMATS,
+  RULE_SOURCE_NAMES,
+  type RuleFormat,
+  ruleName,
+} from "./formats.js";
+import type { LoadedRules, Rule, RuleAccount, RuleFate } from "./types.js";
+
+/**
+ * Total bytes of rule files read for one render. Rules of other agents are
+ * text the project controls, like its context files, so they get a budget of
+ * their own beside each file's cap; files past it are named, not read.
+ */
+export const DEFAULT_MAX_RULES_TOTAL_BYTES = 1024 * 1024;
+
+export interface LoadRulesOptions {
+  /** Working directory; rules are read in every folder from its project root down to it. */
+  cwd: string;
+  /** Home folder (other agents' user-level folders, `~`). Default: `os.homedir()`. */
+  home?: string;
+  /** User layer folder, whose `rules/*.md` are the user's own rules. Default: `$SYSPROMPT_AGENT_DIR`, else `~/.pi/agent`. */
+  agentDir?: string;
+  /** Name of the project layer folder under cwd, whose `rules/*.md` need trust. Default: `".pi"`. */
+  projectDir?: string;
+  /** False: `.pi/rules` is not read; other agents' files still load, confined to the project root. Default: true. */
+  projectTrusted?: boolean;
+  /**
+   * Which rule sources to read: format names (`cursor`, `windsurf`, `cline`,
+   * `copilot`, `claude`, `gemini`, `kiro`, `roo`, `continue`, `zed`,
+   * `sysprompt`) and `user:<format>` for another agent's user-level folder
+   * (`user:claude` is `~/.claude/rules`). Default: every format at project
+   * level and sysprompt's own folders, no other agent's user-level folder.
+   */
+  sources?: readonly string[];
+  /** Cap of each rule file in bytes (cut with a marker line). Default: 256 KiB, as context files. */
+  maxBytes?: number;
+  /** Cap of all rule files read, in bytes. Default: {@link DEFAULT_MAX_RULES_TOTAL_BYTES}. */
+  maxTotalBytes?: number;
+  /** No folder above this one is searched (nor looked at for `.git`). Default: none: up to `/`. */
+  ceilingDir?: string;
+  /** For {@link loadRules}: texts already in the prompt (custom prompt, appended prompt, context files); always rules they contain are dropped. */
+  stated?: readonly StatedText[];
+}
+
+/** Checks the `ruleSources` option: known names only. */
+export function checkRuleSources(
+  value: readonly string[] | undefined,
+  what = "ruleSources",
+): string[] {
+  if (value === undefined) return [...DEFAULT_RULE_SOURCES];
+  const unknown = value.filter((v) => !RULE_SOURCE_NAMES.includes(v));
+  if (unknown.length > 0) {
+    throw new SyspromptError(
+      "bad-option",
+      `${what}: unknown rule source ${unknown.map((u) => JSON.stringify(u)).join(", ")}; the sources are: ${RULE_SOURCE_NAMES.join(", ")}`,
+    );
+  }
+  return [...new Set(value)];
+}
+
+/**
+ * Reads the rule files of every agent format: always rules (to inline),
+ * glob and model rules (to list), manual ones (to show in `explain` only).
+ * Problems in files are diagnostics; a bad option throws a SyspromptError.
+ */
+export async function loadRules(
+  options: LoadRulesOptions,
+): Promise<{ rules: Rule[]; diagnostics: Diagnostic[] }> {
+  const traced = await traceRules(options);
+  const done = dedupeLoaded(traced, options.stated ?? []);
+  return { rules: done.rules, diagnostics: [...traced.diagnostics, ...done.diagnostics] };
+}
+
+/**
+ * {@link loadRules} before dedupe, with the account of every rule file
+ * found. Dedupe is left to the caller ({@link dedupeLoaded}), which knows
+ * every text the prompt states: done in two passes, a rule could be dropped
+ * for a copy that a later pass drops in turn.
+ */
+export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules> {
+  const home = options.home ?? homedir();
+  const cwd = resolve(expandHome(options.cwd, home));
+  const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
+  const maxTotal = checkMaxBytes(
+    options.maxTotalBytes ?? DEFAULT_MAX_RULES_TOTAL_BYTES,
+    "maxTotalBytes",
+  );
+  const sources = new Set(checkRuleSources(options.sources));
+  const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
+  const trusted = options.projectTrusted !== false;
+  const ceiling = options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
+  const projectRoot = await findProjectRoot(cwd, ceiling);
+  const realRoot = await realpathOrSelf(projectRoot);
+  const projectFolders = ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, projectRoot));
+  const layerDir = join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
+  const diagnostics: Diagnostic[] = [];
+
+  const bases = (format: RuleFormat): string[] => {
+    switch (format.scope) {
+      case "project":
+        return projectFolders;
+      case "project-layer":
+        return [layerDir];
+      case "agent-dir":
+        return [agentDir];
+      case "home":
+        return [home];
+    }
+  };
+  const wanted = RULE_FORMATS.filter((f) => formatWanted(f, sources));
+  if (!trusted && wanted.some((f) => f.scope === "project-layer")) {
+    diagnostics.push(...(await untrustedLayerRules(layerDir)));
+  }
+  // Every known location of every folder at once; the order is restored after.
+  const groups = await Promise.all(
+    wanted
+      .filter((f) => trusted || f.scope !== "project-layer")
+      .flatMap((format) => {
+        // Project files may not reach outside the project, trusted or not: a
+        // rule file is text the repository controls, and it is inlined.
+        const confine =
+          format.scope === "project" || format.scope === "project-layer" ? realRoot : undefined;
+        return bases(format).map(async (base) => {
+          const perLocation = await Promise.all(
+            format.locations.map((l) => findRuleFiles(base, l, confine)),
+          );
+          const found = perLocation
+            .flat()
+            .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+          return found.map((candidate) => ({ candidate, format }));
+        });
+      }),
+  );
+  const candidates = groups.flat();
+
+  // Which files are read is decided in prompt order from their sizes (known
+  // from stat), so the total budget is deterministic; then they are read at once.
+  const seen = new Map<string, string>();
+  let total = 0;
+  const plan = candidates.map(({ candidate, format }) => {
+    const layer: Rule["layer"] =
+      format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
+    const base = { path: toPosix(candidate.path), source: format.source, layer };
+    if (candidate.refused) return { base, fate: candidate.refused as RuleFate };
+    const real = candidate.real ?? candidate.path;
+    const first = seen.get(real);
+    if (first !== undefined)
+      return { base, fate: { status: "duplicate", sameAs: first } as RuleFate };
+    seen.set(real, base.path);
+    const size = Math.min(candidate.size ?? 0, maxBytes);
+    if (total + size > maxTotal) {
+      const reason = `the rule files read so far reach the ${maxTotal}-byte total`;
+      return { base, fate: { status: "over-cap", reason } as RuleFate };
+    }
+    total += size;
+    return { base, read: { candidate, format, real } };
+  });
+  const texts = await Promise.all(
+    // The real path: it was checked to be a regular file inside the project.
+    plan.map((p) => (p.read ? readCappedText(p.read.real, maxBytes) : undefined)),
+  );
+
+  const accounts: RuleAccount[] = [];
+  const read: { rule: Rule; account: RuleAccount }[] = [];
+  plan.forEach((p, i) => {
+    const { base } = p;
+    const text = texts[i];
+    if (!p.read || !text) {
+      if (p.fate) accounts.push({ ...base, fate: p.fate });
+      return;
+    }
+    if (!text.ok) {
+      const reason = text.diagnostics[0]?.message ?? text.reason;
+      accounts.push({ ...base, fate: { status: "unreadable", reason } });
+      return;
+    }
+    diagnostics.push(...text.diagnostics.map((d) => ({ ...d, path: base.path })));
+    const one = toRule(p.read.candidate, p.read.format, base.layer, text.text, base.path);
+    diagnostics.push(...one.diagnostics);
+    let content = one.rule.content;
+    if (text.omitted > 0) content = `${content}\n${cutMarker(text.omitted, maxBytes)}`;
+    const rule = { ...one.rule, content };
+    const account: RuleAccount = {
+      ...base,
+      activation: rule.activation,
+      ...(text.omitted > 0 ? { cut: true } : {}),
+      fate: one.disabled
+        ? { status: "disabled", reason: one.disabled }
+        : {
+            status:
+              rule.activation === "always"
+                ? "inlined"
+                : rule.activation === "manual"
+                  ? "manual"
+                  : "listed",
+          },
+    };
+    accounts.push(account);
+    if (!one.disabled) read.push({ rule, account });
+  });
+
+  // The project's rule beats the user's of the same format and name.
+  const projectNames = new Map(
+    read
+      .filter((r) => r.rule.layer === "project")
+      .map((r) => [`${r.rule.source}\0${r.rule.name}`, r.rule.path]),
+  );
+  const unshadowed = read.filter(({ rule, account }) => {
+    const by = rule.layer === "user" ? projectNames.get(`${rule.source}\0${rule.name}`) : undefined;
+    if (by !== undefined) account.fate = { status: "shadowed", by };
+    return by === undefined;
+  });
+  for (const account of accounts) {
+    const d = accountDiagnostic(account);
+    if (d) diagnostics.push(d);
+  }
+  return { rules: unshadowed.map((r) => r.rule), accounts, diagnostics };
+}
+
+/**
+ * Dedupes always rules against `stated` and each other ({@link dedupeRules})
+ * without changing `loaded`: its accounts are copied (a prompt session keeps
+ * the step's value for the next render). Returns the rules kept, every
+ * account, and one diagnostic per rule dropped.
+ */
+export function dedupeLoaded(
+  loaded: LoadedRules,
+  stated: readonly StatedText[],
+): { rules: Rule[]; accounts: RuleAccount[]; diagnostics: Diagnostic[] } {
+  const accounts = loaded.accounts.map((a) => ({ ...a, fate: { ...a.fate } }) as RuleAccount);
+  const byPath = new Map(accounts.map((a) => [a.path, a]));
+  const entries = loaded.rules.flatMap((rule) => {
+    const account = byPath.get(rule.path);
+    return account ? [{ rule, account }] : [];
+  });
+  const kept = new Set(dedupeRules(entries, stated));
+  const diagnostics = entries
+    .filter((e) => !kept.has(e))
+    .flatMap((e) => {
+      const d = accountDiagnostic(e.account);
+      return d ? [d] : [];
+    });
+  return { rules: entries.filter((e) => kept.has(e)).map((e) => e.rule), accounts, diagnostics };
+}
+
+function toRule(
+  candidate: RuleCandidate,
+  format: RuleFormat,
+  layer: Rule["layer"],
+  text: string,
+  path: string,
+): { rule: Rule; disabled?: string; diagnostics: Diagnostic[] } {
+  const fields = candidate.location.fields;
+  const base = { name: ruleName(candidate.rel), path, source: format.source, layer };
+  if (!fields) {
+    const content = normalizeText(text).trim();
+    return {
+      rule: { ...base, content, activation: "always", globs: [] },
+      ...(content === "" ? { disabled: "the file has no text" } : {}),
+      diagnostics: [],
+    };
+  }
+  const doc = readRuleDocument(text, path);
+  const read = fields(doc, path);
+  const empty = doc.body.trim() === "" ? "the file has no text after its frontmatter" : undefined;
+  const disabled = read.disabled ?? empty;
+  return {
+    rule: {
+      ...base,
+      content: doc.body.trim(),
+      activation: read.activation,
+      globs: read.globs,
+      ...(read.description ? { description: read.description } : {}),
+    },
+    ...(disabled ? { disabled } : {}),
+    diagnostics: [...doc.diagnostics, ...read.diagnostics],
+  };
+}
+
+/** `.pi/rules` of an untrusted project: not read; said once if it is there, with how to trust. */
+async function untrustedLayerRules(layerDir: string): Promise<Diagnostic[]> {
+  const dir = join(layerDir, "rules");
+  try {
+    await lstat(dir);
+  } catch {
+    // Not there (or not searchable): nothing was refused.
+    return [];
+  }
+  return [
+    {
+      level: "info",
+      code: "rules-untrusted",
+      message: `not read: the project is not trusted, so its own rules folder is skipped (trust the project, e.g. without --untrusted, to read it); other agents' rule files still load as text`,
+      path: toPosix(dir),
+    },
+  ];
+}

@@ -1,0 +1,69 @@
+import type { AlwaysRule, OnDemandRule } from "../../data.js";
+import type { Diagnostic } from "../../types.js";
+import { oneLine as escapedLine, escapeWrapperTags } from "../_prompt-text.js";
+import type { StatedText } from "./dedupe.js";
+import { dedupeLoaded } from "./load.js";
+import type { LoadedRules, Rule, RuleAccount } from "./types.js";
+
+/**
+ * One line: runs of white space (line breaks included) become one space, and
+ * what is left that could still move the text (other controls, bidi marks)
+ * is escaped as everywhere in the prompt.
+ */
+function oneLine(text: string): string {
+  return escapedLine(text.replace(/\s+/g, " ").trim());
+}
+
+/**
+ * The rules as the prompt data has them: the always rules, deduped against
+ * the texts the prompt already states (and each other), then the on-demand
+ * ones. Accounts are copied, never changed in place: a prompt session keeps
+ * the step's value for the next render.
+ */
+export function finishRules(
+  loaded: LoadedRules,
+  wrappers: ReadonlySet<string>,
+  stated: readonly StatedText[],
+): {
+  alwaysRules: AlwaysRule[];
+  onDemandRules: OnDemandRule[];
+  accounts: RuleAccount[];
+  diagnostics: Diagnostic[];
+} {
+  const { rules, accounts, diagnostics } = dedupeLoaded(loaded, stated);
+  return {
+    alwaysRules: rules
+      .filter((r) => r.activation === "always")
+      .map((r) => alwaysEntry(r, wrappers)),
+    onDemandRules: rules
+      .filter((r) => r.activation === "glob" || r.activation === "model")
+      .map((r) => onDemandEntry(r, wrappers)),
+    accounts,
+    diagnostics,
+  };
+}
+
+function alwaysEntry(rule: Rule, wrappers: ReadonlySet<string>): AlwaysRule {
+  return {
+    name: rule.name,
+    source: rule.source,
+    path: rule.path,
+    // The repository's text: it can neither close the rule's element nor open one of the prompt's.
+    content: escapeWrapperTags(rule.content, wrappers),
+  };
+}
+
+function onDemandEntry(rule: Rule, wrappers: ReadonlySet<string>): OnDemandRule {
+  const safe = (text: string) => escapeWrapperTags(oneLine(text), wrappers);
+  const globs = rule.globs.map(safe);
+  return {
+    name: safe(rule.name),
+    source: rule.source,
+    // A path is the repository's text too: one line, so it cannot start a line of its own.
+    path: safe(rule.path),
+    activation: rule.activation,
+    globs,
+    globsText: globs.join(", "),
+    description: rule.description ? safe(rule.description) : null,
+  };
+}

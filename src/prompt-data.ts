@@ -1,0 +1,122 @@
+import { toPosix } from "./_paths.js";
+import type { ContextFile, EnvironmentEntry, PromptData } from "./data.js";
+import { escapeWrapperTags, oneLine } from "./gather/_prompt-text.js";
+import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/index.js";
+import { buildRules, dropStatedRules, statedText } from "./gather/rules.js";
+import { buildToolSnippets } from "./gather/tools.js";
+import type { BuiltWorkspaceTree } from "./gather/tree.js";
+import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
+import type { CustomPrompt } from "./sections/render.js";
+import type { Skill } from "./skills/types.js";
+import type { Diagnostic } from "./types.js";
+
+export const DEFAULT_AGENT_NAME = "a coding agent";
+
+/** What the gathering steps found, and the options: everything {@link assemblePromptData} reads. */
+export interface PromptDataInputs {
+  options: SystemPromptOptions;
+  opts: NormalizedOptions;
+  customPrompt: CustomPrompt | null;
+  appendPrompt: string;
+  builtinTools: Readonly<Record<string, string>>;
+  generalRules: readonly string[];
+  contextFiles: readonly ContextFile[];
+  /**
+   * The element names the prompt's templates wrap text in: no context file or
+   * rule file may open or close one of them.
+   */
+  wrappers: ReadonlySet<string>;
+  /** What the rule-files step found, before dedupe against the texts the prompt states. */
+  ruleFiles: LoadedRules;
+  skills: readonly Skill[];
+  skillsTool: PromptData["skillsTool"];
+  environment: EnvironmentEntry[];
+  tree: BuiltWorkspaceTree | null;
+}
+
+/**
+ * The texts the prompt already states, in prompt order: a guideline or an
+ * always rule that one of them contains is not repeated. Only a literal
+ * custom prompt counts: a template may fail and give way to the builtin base.
+ */
+export function statedTexts(
+  customPrompt: CustomPrompt | null,
+  appendPrompt: string,
+  contextFiles: readonly ContextFile[],
+): (string | undefined)[] {
+  return [
+    customPrompt?.template ? undefined : customPrompt?.text,
+    appendPrompt,
+    ...contextFiles.map((f) => f.content),
+  ];
+}
+
+/**
+ * The data every template sees, from what was gathered, and the account of
+ * every rule file (after dedupe). Pure: no I/O, no clock.
+ */
+export function assemblePromptData(input: PromptDataInputs): {
+  data: PromptData;
+  rules: RuleAccount[];
+  diagnostics: Diagnostic[];
+} {
+  const { options, opts, skillsTool } = input;
+  const { tools } = opts;
+  // The repository's text goes into the prompt as one-line paths and contents
+  // that cannot open or close any element the templates write.
+  const contextFiles = input.contextFiles.map(({ path, content, origin }) => ({
+    path: oneLine(path),
+    content: escapeWrapperTags(content, input.wrappers),
+    origin,
+  }));
+  const ruleInputs = {
+    tools,
+    ...(options.toolGuidelines ? { toolGuidelines: options.toolGuidelines } : {}),
+    ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
+  };
+  const statedRaw = statedTexts(input.customPrompt, input.appendPrompt, contextFiles);
+  // Normalised once for both lists of rules.
+  const stated = statedText(statedRaw);
+  const tree = input.tree;
+  const rules = finishRules(input.ruleFiles, input.wrappers, [
+    ...(statedRaw[0] !== undefined ? [{ label: "the custom prompt", text: statedRaw[0] }] : []),
+    ...(input.appendPrompt !== ""
+      ? [{ label: "the appended prompt", text: input.appendPrompt }]
+      : []),
+    ...contextFiles.map((f) => ({ label: f.path, text: f.content })),
+  ]);
+  const data: PromptData = {
+    agentName: options.agentName ?? DEFAULT_AGENT_NAME,
+    cwd: oneLine(toPosix(opts.cwd)),
+    date: opts.now.toISOString().slice(0, 10),
+    model: options.model ?? null,
+    tools,
+    toolSnippets: buildToolSnippets(tools, input.builtinTools, options.toolSnippets),
+    // A rule the custom prompt, the addendum or a context file already states is not repeated.
+    rules: dropStatedRules(buildRules({ ...ruleInputs, generalRules: input.generalRules }), stated),
+    guidelines: dropStatedRules(buildRules(ruleInputs), stated),
+    environment: input.environment,
+    contextFiles,
+    alwaysRules: rules.alwaysRules,
+    onDemandRules: rules.onDemandRules,
+    agentsMd: (tree?.agentsMd ?? []).map(oneLine),
+    agentsMdTruncated: (tree?.agentsMdOmitted ?? 0) > 0,
+    workspaceTree: tree && { rendered: tree.rendered, truncated: tree.truncated },
+    roots: opts.roots.map((r) => oneLine(toPosix(r))),
+    skills: skillsTool
+      ? input.skills
+          .filter((s) => !s.disableModelInvocation)
+          .map((s) => ({
+            name: s.name,
+            description: s.description,
+            location: oneLine(toPosix(s.filePath)),
+          }))
+      : [],
+    skillsTool,
+    appendPrompt: input.appendPrompt,
+    // Render decides which custom prompt candidate is in use (a template may fail) and fills this.
+    customPrompt: null,
+    docs: options.docs ?? null,
+  };
+  return { data, rules: rules.accounts, diagnostics: rules.diagnostics };
+}

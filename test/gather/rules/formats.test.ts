@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { dedupeLoaded } from "../../../src/gather/rules/index.js";
+import { rulesFixture, trace } from "./_helpers.js";
+
+describe("every format, project root down to cwd", () => {
+  it("reads each format with its activation, in format, folder, path order, and accounts for every file", async () => {
+    const dir = rulesFixture("every-format", "project");
+    const out = await trace(dir, "project/sub");
+    const rel = (p: string) => p.slice(dir.length + 1);
+    expect(
+      out.accounts.map((a) => [rel(a.path), a.source, a.layer, a.activation, a.fate.status]),
+    ).toEqual([
+      ["agent/rules/mine.md", "sysprompt", "user", "always", "inlined"],
+      ["project/sub/.pi/rules/own.md", "sysprompt", "project", "always", "inlined"],
+      ["project/.cursorrules", "cursor", "project", "always", "inlined"],
+      ["project/sub/.cursor/rules/db.mdc", "cursor", "project", "model", "listed"],
+      ["project/sub/.cursor/rules/manual.md", "cursor", "project", "manual", "manual"],
+      ["project/sub/.cursor/rules/testing.mdc", "cursor", "project", "always", "inlined"],
+      ["project/sub/.cursor/rules/web/react.mdc", "cursor", "project", "glob", "listed"],
+      ["project/.windsurf/rules/commits.md", "windsurf", "project", "always", "inlined"],
+      ["project/.windsurf/rules/python.md", "windsurf", "project", "glob", "listed"],
+      ["project/.windsurfrules", "windsurf", "project", "always", "inlined"],
+      ["project/.clinerules/docs.md", "cline", "project", "glob", "listed"],
+      ["project/.clinerules/lint.md", "cline", "project", "always", "inlined"],
+      ["project/.clinerules/off.md", "cline", "project", "always", "disabled"],
+      ["project/.github/copilot-instructions.md", "copilot", "project", "always", "inlined"],
+      [
+        "project/.github/instructions/all.instructions.md",
+        "copilot",
+        "project",
+        "always",
+        "inlined",
+      ],
+      ["project/.github/instructions/ts.instructions.md", "copilot", "project", "glob", "listed"],
+      ["project/.claude/rules/api.md", "claude", "project", "glob", "listed"],
+      ["project/.claude/rules/changelog.md", "claude", "project", "always", "inlined"],
+      ["project/CLAUDE.local.md", "claude", "project", "always", "inlined"],
+      ["project/GEMINI.md", "gemini", "project", "always", "inlined"],
+      ["project/.kiro/steering/components.md", "kiro", "project", "glob", "listed"],
+      ["project/.kiro/steering/deploy.md", "kiro", "project", "model", "listed"],
+      ["project/.kiro/steering/product.md", "kiro", "project", "always", "inlined"],
+      ["project/.roo/rules/deps.md", "roo", "project", "always", "inlined"],
+      ["project/.roorules", "roo", "project", "always", "inlined"],
+      ["project/.continue/rules/docs.md", "continue", "project", "always", "inlined"],
+      ["project/.rules", "zed", "project", "always", "inlined"],
+    ]);
+    // The on-demand rules keep their globs as written, split and unquoted.
+    expect(
+      out.rules
+        .filter((r) => r.activation === "glob" || r.activation === "model")
+        .map((r) => [r.name, r.activation, r.globs, r.description ?? null]),
+    ).toEqual([
+      ["db", "model", [], "When touching the database layer"],
+      ["web/react", "glob", ["*.tsx", "*.jsx"], "React components"],
+      ["python", "glob", ["**/*.py"], null],
+      ["docs", "glob", ["docs/**"], null],
+      ["ts", "glob", ["src/**/*.ts", "test/**/*.ts"], null],
+      ["api", "glob", ["src/api/**"], null],
+      ["components", "glob", ["components/**/*.tsx"], null],
+      ["deploy", "model", [], "Deploying to production"],
+    ]);
+    // The same text in .cursorrules and .windsurfrules appears once.
+    const deduped = dedupeLoaded(out, []);
+    expect(deduped.accounts.find((a) => a.path.endsWith(".windsurfrules"))?.fate).toEqual({
+      status: "deduped",
+      containedIn: `${dir}/project/.cursorrules`,
+    });
+    expect(deduped.diagnostics).toEqual([
+      {
+        level: "info",
+        code: "rule-duplicate",
+        message: `rule not inlined: ${dir}/project/.cursorrules already holds all of its text, in the same order`,
+        path: `${dir}/project/.windsurfrules`,
+      },
+    ]);
+    // The step's value is not changed: a session reuses it.
+    expect(out.accounts.find((a) => a.path.endsWith(".windsurfrules"))?.fate.status).toBe(
+      "inlined",
+    );
+  });
+
+  it("reads only the folders between the project root and cwd, never above the root", async () => {
+    const dir = rulesFixture("every-format", "project/sub");
+    const out = await trace(dir, "project/sub");
+    expect(out.accounts.every((a) => a.path.includes("/sub/") || a.layer === "user")).toBe(true);
+    expect(out.accounts.map((a) => a.path.slice(dir.length + 1))).toContain(
+      "project/sub/.cursor/rules/testing.mdc",
+    );
+    expect(out.accounts.some((a) => a.path.endsWith("project/.cursorrules"))).toBe(false);
+  });
+
+  it("ruleSources picks formats; [] reads none", async () => {
+    const dir = rulesFixture("every-format", "project");
+    const only = await trace(dir, "project/sub", { sources: ["gemini", "zed"] });
+    expect(only.rules.map((r) => [r.source, r.name])).toEqual([
+      ["gemini", "GEMINI"],
+      ["zed", ".rules"],
+    ]);
+    expect(await trace(dir, "project/sub", { sources: [] })).toEqual({
+      rules: [],
+      accounts: [],
+      diagnostics: [],
+    });
+  });
+
+  it("an unknown source is the caller's error, with the list of sources", async () => {
+    const dir = rulesFixture("every-format", "project");
+    await expect(trace(dir, "project", { sources: ["cursr"] })).rejects.toThrow(
+      /ruleSources: unknown rule source "cursr"; the sources are: sysprompt, cursor, windsurf/,
+    );
+  });
+});
