@@ -315,14 +315,15 @@ describe("scenario files and goldens: the rough edges", () => {
 
   it("every problem of a scenario is reported, each at its place", async () => {
     const { dir } = scenarios();
-    writeFileSync(join(dir, "c.scenario.yaml"), "tool: [read]\ncwd: /abs\nmodle: x\nnow:\n");
+    writeFileSync(join(dir, "c.scenario.yaml"), "tool: [read]\ncwd: /abs\nmodle: x\nnow:\nqqqqqq: 1\n");
     const keys =
       "cwd, agentDir, home, projectDir, projectTrusted, agentName, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, sections, environment, machine, env, now, noContextFiles, docs, workspaceTree, mtime, roots, skillPaths, maxContextBytes, maxPromptTokens";
     expect((await snapshot(dir, ["c.scenario.yaml"])).stdout).toBe(
       [
         "error   c",
-        `  c.scenario.yaml:1:1: unknown key "tool"; the keys are: ${keys}`,
-        `  c.scenario.yaml:3:1: unknown key "modle"; the keys are: ${keys}`,
+        '  c.scenario.yaml:1:1: unknown key "tool"; did you mean "tools"?',
+        '  c.scenario.yaml:3:1: unknown key "modle"; did you mean "model"?',
+        `  c.scenario.yaml:5:1: unknown key "qqqqqq"; the keys are: ${keys}`,
         `  c.scenario.yaml:2:1: cwd: "/abs" must be relative to the scenario's folder (an absolute or ~ path differs from machine to machine, and a scenario reads nothing outside its folder)`,
         "  c.scenario.yaml:4:1: now: has no value; give one or leave the key out",
         summary("1 scenario: 0 passed, 0 drifted, 0 missing, 1 error"),

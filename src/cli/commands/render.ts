@@ -25,7 +25,10 @@ export interface RenderCommandFlags extends RenderFlags {
  * for nothing), never through a link.
  */
 export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promise<number> {
-  if (flags.output === undefined) return renderTo(flags, io, io.product ?? io.stdout);
+  if (flags.output === undefined) {
+    // JSON goes through the escaping stdout (it keeps its meaning); the prompt itself goes out whole.
+    return renderTo(flags, io, flags.json ? io.stdout : (io.product ?? io.stdout));
+  }
   const path = resolveUserPath(flags.output, io.cwd, io.home ?? homedir());
   let text = "";
   const code = await renderTo(flags, io, (chunk) => {
