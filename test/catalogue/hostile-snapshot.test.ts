@@ -315,7 +315,10 @@ describe("scenario files and goldens: the rough edges", () => {
 
   it("every problem of a scenario is reported, each at its place", async () => {
     const { dir } = scenarios();
-    writeFileSync(join(dir, "c.scenario.yaml"), "tool: [read]\ncwd: /abs\nmodle: x\nnow:\nqqqqqq: 1\n");
+    writeFileSync(
+      join(dir, "c.scenario.yaml"),
+      "tool: [read]\ncwd: /abs\nmodle: x\nnow:\nqqqqqq: 1\n",
+    );
     const keys =
       "cwd, agentDir, home, projectDir, projectTrusted, agentName, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, sections, environment, machine, env, now, noContextFiles, docs, workspaceTree, mtime, roots, skillPaths, maxContextBytes, maxPromptTokens";
     expect((await snapshot(dir, ["c.scenario.yaml"])).stdout).toBe(
