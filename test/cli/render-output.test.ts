@@ -46,11 +46,12 @@ describe("sysprompt render -o FILE", () => {
     const bashrc = join(root, "home", ".bashrc");
     writeFileSync(bashrc, "mine\n");
     mkdirSync(join(root, "project"));
-    symlinkSync(bashrc, join(root, "project", "GEMINI.md"));
-    expect(await cli(root, ["render", "-o", "GEMINI.md"])).toEqual({
+    // Not GEMINI.md: that name is a rule file, and a link there gets a warning of its own.
+    symlinkSync(bashrc, join(root, "project", "system.md"));
+    expect(await cli(root, ["render", "-o", "system.md"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: --output: ${root}/project/GEMINI.md: a symbolic link, not a regular file: it is not written through\n`,
+      stderr: `sysprompt: --output: ${root}/project/system.md: a symbolic link, not a regular file: it is not written through\n`,
     });
     symlinkSync(join(root, "home"), join(root, "project", ".gemini"));
     expect((await cli(root, ["render", "-o", ".gemini/system.md"])).stderr).toBe(

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../api/_helpers.js";
@@ -8,21 +8,11 @@ pinMachine();
 
 // Mistakes the CLI used to let pass with exit 0 and nothing said (issue 16).
 
-const BUILTIN_SECTIONS = [
-  "preamble",
-  "tools",
-  "rules",
-  "docs",
-  "addendum",
-  "environment",
-  "project_context",
-  "dir_context",
-  "workspace_tree",
-  "workspace_roots",
-  "skills",
-  "cwd",
-  "date",
-];
+/** Every builtin section, read from the package's prompts/sections (variants aside). */
+const BUILTIN_SECTIONS = readdirSync(join(import.meta.dirname, "../../prompts/sections"))
+  .filter((f) => f.endsWith(".md") && !f.includes("@"))
+  .map((f) => f.slice(0, -3))
+  .sort();
 
 /** A temporary root with `files` (relative to it) written. */
 function project(files: Record<string, string>): string {
