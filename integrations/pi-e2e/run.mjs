@@ -369,6 +369,17 @@ async function main() {
       check("without extensions pi sends its own preamble", system.includes(PI_PREAMBLE), system);
     }
 
+    // The README's one-run form, before anything is installed: `pi -e /path/to/sysprompt`.
+    {
+      const { run, system } = await ask("overrides", ["--approve", "-e", REPO]);
+      answered("pi -e <repository>", run);
+      check(
+        "pi -e <repository> sends sysprompt's prompt",
+        system.startsWith(SYSPROMPT_PREAMBLE),
+        system,
+      );
+    }
+
     const install = await runPi(["install", REPO], { cwd: root, home });
     check(
       "pi install <repository> succeeds",
