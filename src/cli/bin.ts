@@ -35,4 +35,14 @@ run(process.argv.slice(2), {
   isTTY: process.stdout.isTTY === true,
 }).then((code) => {
   process.exitCode = code;
+  // The command is done and its output written: end now. A gathering step
+  // that missed the deadline may still be working on a hostile tree (20,000
+  // rule files, a slow mount), and `$(sysprompt render)` would wait for it.
+  // Both streams are flushed first (writes to a pipe are asynchronous on macOS).
+  let open = 2;
+  const done = () => {
+    if (--open === 0) process.exit(code);
+  };
+  process.stdout.write("", done);
+  process.stderr.write("", done);
 });
