@@ -65,3 +65,32 @@ describe("a trusted project's context file", () => {
     ]);
   });
 });
+
+describe("rule files of many nested folders", () => {
+  it("are read up to a total count, and the files left out do not flood the diagnostics", async () => {
+    const { MAX_RULE_FILES_TOTAL, MAX_OVER_CAP_NAMED } = await import(
+      "../../src/gather/rules/load.js"
+    );
+    let dir = project();
+    const top = dir;
+    for (let level = 0; level < 6; level++) {
+      mkdirSync(join(dir, ".clinerules"));
+      for (let i = 0; i < 200; i++)
+        writeFileSync(join(dir, ".clinerules", `r${i}.md`), `L${level} R${i}.`);
+      dir = join(dir, "d");
+      mkdirSync(dir);
+    }
+    const loaded = await traceRules({
+      cwd: dir,
+      home: join(top, "home"),
+      agentDir: join(top, "agent"),
+    });
+    const read = loaded.accounts.filter((a) => a.fate.status === "inlined");
+    expect(read).toHaveLength(MAX_RULE_FILES_TOTAL);
+    const over = loaded.diagnostics.filter((d) => d.code === "rule-over-cap");
+    expect(over).toHaveLength(MAX_OVER_CAP_NAMED + 1);
+    expect(over.at(-1)?.message).toBe(
+      `${1200 - MAX_RULE_FILES_TOTAL - MAX_OVER_CAP_NAMED} more rule files not read for the same reason (more than ${MAX_RULE_FILES_TOTAL} rule files in the project's folders); \`sysprompt explain\` lists them`,
+    );
+  });
+});
