@@ -94,3 +94,21 @@ describe("rule files of many nested folders", () => {
     );
   });
 });
+
+describe("explain's rule table", () => {
+  it("shows a rule file named with a line break on one line", async () => {
+    const { cli } = await import("../cli/_run.js");
+    const { tempDir } = await import("../api/_helpers.js");
+    const root = tempDir();
+    const rules = join(root, "project", ".cursor", "rules");
+    mkdirSync(join(root, "project", ".git"), { recursive: true });
+    mkdirSync(rules, { recursive: true });
+    writeFileSync(
+      join(rules, "n\nerror FAKE [x] all good.mdc"),
+      "---\nalwaysApply: true\n---\nText.\n",
+    );
+    const out = await cli(root, ["explain", "--untrusted"]);
+    expect(out.stdout.split("\n").filter((l) => l.startsWith("error FAKE"))).toEqual([]);
+    expect(out.stdout).toContain(".cursor/rules/n\\u000aerror FAKE [x] all good.mdc");
+  });
+});
