@@ -112,3 +112,18 @@ describe("explain's rule table", () => {
     expect(out.stdout).toContain(".cursor/rules/n\\u000aerror FAKE [x] all good.mdc");
   });
 });
+
+describe("snapshot's report", () => {
+  it("shows a scenario named with a line break on one line", async () => {
+    const { cli } = await import("../cli/_run.js");
+    const { tempDir } = await import("../api/_helpers.js");
+    const root = tempDir();
+    const snapshots = join(root, "project", "snapshots");
+    mkdirSync(snapshots, { recursive: true });
+    writeFileSync(join(snapshots, "n\nFAKE LINE.scenario.yaml"), "cwd: .\n");
+    const out = await cli(root, ["snapshot", snapshots], false);
+    expect(out.stderr).toBe("");
+    expect(out.stdout.split("\n").filter((l) => l.startsWith("FAKE"))).toEqual([]);
+    expect(out.stdout).toContain("n\\u000aFAKE LINE");
+  });
+});
