@@ -39,9 +39,11 @@ run(process.argv.slice(2), {
   // that missed the deadline may still be working on a hostile tree (20,000
   // rule files, a slow mount), and `$(sysprompt render)` would wait for it.
   // Both streams are flushed first (writes to a pipe are asynchronous on macOS).
+  // A stream that failed (EPIPE from `| head -1`) is not flushed: its error
+  // handler above ends the process with that failure's status instead.
   let open = 2;
-  const done = () => {
-    if (--open === 0) process.exit(code);
+  const done = (error?: Error | null) => {
+    if (!error && --open === 0) process.exit(code);
   };
   process.stdout.write("", done);
   process.stderr.write("", done);

@@ -35,3 +35,23 @@ describe("the CLI", () => {
     expect(performance.now() - started).toBeLessThan(15_000);
   }, 30_000);
 });
+
+describe("the CLI whose reader goes away", () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it("still ends with 141 (SIGPIPE's status) when stdout is closed early", async () => {
+    const { spawn } = await import("node:child_process");
+    const { writeFileSync } = await import("node:fs");
+    const dir = mkdtempSync(join(tmpdir(), "exit-after-output-"));
+    mkdirSync(join(dir, ".git"));
+    // A prompt larger than a pipe's buffer, so a write fails after the reader left.
+    writeFileSync(join(dir, "AGENTS.md"), "Some words of the project. ".repeat(40_000));
+    const child = spawn(process.execPath, [BUILT_CLI, "render", "--cwd", dir], {
+      env: { ...process.env, HOME: dir },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    child.stdout.once("data", () => child.stdout.destroy());
+    const status = await new Promise<number | null>((done) => child.on("exit", (c) => done(c)));
+    expect(status).toBe(141);
+  }, 30_000);
+});
