@@ -35,4 +35,16 @@ run(process.argv.slice(2), {
   isTTY: process.stdout.isTTY === true,
 }).then((code) => {
   process.exitCode = code;
+  // The command is done and its output written: end now. A gathering step
+  // that missed the deadline may still be working on a hostile tree (20,000
+  // rule files, a slow mount), and `$(sysprompt render)` would wait for it.
+  // Both streams are flushed first (writes to a pipe are asynchronous on macOS).
+  // A stream that failed (EPIPE from `| head -1`) is not flushed: its error
+  // handler above ends the process with that failure's status instead.
+  let open = 2;
+  const done = (error?: Error | null) => {
+    if (!error && --open === 0) process.exit(code);
+  };
+  process.stdout.write("", done);
+  process.stderr.write("", done);
 });

@@ -59,7 +59,7 @@ export async function readCappedText(path: string, maxBytes: number): Promise<Ca
     handle = await open(path, constants.O_RDONLY | O_NONBLOCK);
     const s = await handle.stat();
     if (!s.isFile()) return notFile(path, s.isDirectory());
-    const bytes = await readHead(handle, maxBytes + 1);
+    const bytes = await readHead(handle, maxBytes + 1, s.size);
     return decodeCapped(bytes, Math.max(s.size, bytes.length), maxBytes, path);
   } catch (error) {
     return failure(path, error);
@@ -68,12 +68,26 @@ export async function readCappedText(path: string, maxBytes: number): Promise<Ca
   }
 }
 
-/** Up to `limit` bytes from the start of the file (fewer at its end). */
-async function readHead(handle: FileHandle, limit: number): Promise<Uint8Array> {
-  const buffer = new Uint8Array(limit);
+/** Smallest buffer a read starts with: a file's size can be 0 (`/proc`) or grow while it is read. */
+const FIRST_READ_BYTES = 4096;
+
+/**
+ * Up to `limit` bytes from the start of the file (fewer at its end). The
+ * buffer starts at the file's size (plus one byte, to see it grew) and
+ * doubles only while it fills, never past `limit`: thousands of small rule
+ * files read at once must not each hold a `limit`-sized buffer (20,000
+ * one-byte files took 3 GB and 29 s that way).
+ */
+async function readHead(handle: FileHandle, limit: number, size: number): Promise<Uint8Array> {
+  let buffer = new Uint8Array(Math.min(limit, Math.max(size + 1, FIRST_READ_BYTES)));
   let filled = 0;
   while (filled < limit) {
-    const { bytesRead } = await handle.read(buffer, filled, limit - filled, filled);
+    if (filled === buffer.length) {
+      const grown = new Uint8Array(Math.min(limit, buffer.length * 2));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }

@@ -129,9 +129,9 @@ interface ContextFolder {
   dir: string;
   origin: ContextOrigin;
   /**
-   * For an untrusted project: the real path of the folder's file must lie
-   * inside this folder, or the file is not loaded. Undefined: links are
-   * followed anywhere.
+   * For a project's folder (trusted or not): the real path of the folder's
+   * file must lie inside this folder, its project's real root, or the file
+   * is not loaded. Undefined (the agent dir): links are followed anywhere.
    */
   confine?: string;
   /** Where the file's imports may lead. */
@@ -220,7 +220,11 @@ async function contextFolders(o: {
       folders.push({
         dir,
         origin: "project",
-        ...(o.projectTrusted ? {} : { confine: realRoot, isPrivate: privateOf(realRoot) }),
+        // Trusted or not, the file itself stays in its project, as its imports
+        // do: `AGENTS.md -> ~/.ssh/id_rsa` (or `/proc/self/environ`) in a
+        // cloned repository would otherwise put the user's secret in the prompt.
+        confine: realRoot,
+        ...(o.projectTrusted ? {} : { isPrivate: privateOf(realRoot) }),
         allowed: [projectRoot, realRoot],
         excluded: holdsHome ? [o.home, realHome] : [],
         allowedText: `the project root ${toPosix(projectRoot)}`,
@@ -317,16 +321,17 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
     const real = reals[i] ?? "";
     const folder = folders[i];
     if (!path || !folder) return;
+    // A link to a file already loaded adds nothing, wherever it is.
+    if (seen.has(real)) return;
     if (folder.confine !== undefined && !isWithin(real, folder.confine)) {
       perFolder[i]?.push({
         level: "warning",
         code: "context-outside-project",
-        message: `not loaded: the project is not trusted and this file resolves to ${toPosix(real)}, outside ${toPosix(folder.confine)}`,
+        message: `not loaded: ${folder.isPrivate ? "the project is not trusted and " : ""}this file resolves to ${toPosix(real)}, outside ${toPosix(folder.confine)}`,
         path,
       });
       return;
     }
-    if (seen.has(real)) return;
     seen.add(real);
     toLoad.push({ i, path, real, folder });
   });

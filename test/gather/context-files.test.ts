@@ -181,11 +181,11 @@ describe("loadContextFiles", () => {
     const project = join(root, "project");
     mkdirSync(project);
     symlinkSync("AGENTS.override.md", join(project, "AGENTS.override.md"));
-    writeFileSync(join(root, "shared.md"), "Shared instructions.");
-    symlinkSync("../shared.md", join(project, "AGENTS.md"));
+    writeFileSync(join(project, "shared.md"), "Shared instructions.");
+    symlinkSync("shared.md", join(project, "AGENTS.md"));
     // The agent dir's file is the same real file: it loads once, first.
     mkdirSync(join(root, "agent"));
-    symlinkSync("../shared.md", join(root, "agent", "AGENTS.md"));
+    symlinkSync("../project/shared.md", join(root, "agent", "AGENTS.md"));
 
     const result = await loadContextFiles({ cwd: project, agentDir: join(root, "agent") });
     expect(result).toEqual({

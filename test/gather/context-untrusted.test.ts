@@ -39,18 +39,19 @@ describe("context files of an untrusted project", () => {
     });
   });
 
-  it("a trusted project keeps following the link", async () => {
+  it("a trusted project does not follow the link out of its root either", async () => {
     const { root, project, secret } = layout();
     symlinkSync(secret, join(project, "AGENTS.md"));
     expect(await loadContextFiles({ cwd: project, agentDir: join(root, "agent") })).toEqual({
-      files: [
+      files: [],
+      diagnostics: [
         {
-          path: `${project}/AGENTS.md`,
-          origin: "project",
-          content: "aws_secret_access_key = hunter2",
+          level: "warning",
+          code: "context-outside-project",
+          message: `not loaded: this file resolves to ${secret}, outside ${project}`,
+          path: join(project, "AGENTS.md"),
         },
       ],
-      diagnostics: [],
     });
   });
 

@@ -1,8 +1,10 @@
 import { isAbsolute, relative } from "node:path";
 import { toPosix } from "../../_paths.js";
+import { escapeInline } from "../../_text.js";
 
-/** A path under the working directory relative to it, as typed; any other absolute. */
+/** A path under the working directory relative to it, as typed; any other absolute; on one line. */
 export function showPath(path: string, cwd: string): string {
   const rel = relative(cwd, path);
-  return toPosix(rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel);
+  // One line: a repository's file named `x\nerror FAKE …` must not print a line of its own.
+  return escapeInline(toPosix(rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel));
 }

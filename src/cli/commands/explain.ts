@@ -1,3 +1,4 @@
+import { escapeInline } from "../../_text.js";
 import { explainPrompt } from "../../author/explain.js";
 import type { ExplainReport } from "../../author/types.js";
 import type { StepStatus } from "../../types.js";
@@ -97,7 +98,7 @@ export function formatExplain(
       const what = `${r.status.padEnd(10)} ${show(r.path)}  ${r.source}${r.activation ? `, ${r.activation}` : ""}`;
       // A path (where its text is, the file it repeats or yields to) is shown like the others.
       const named = ["deduped", "duplicate", "shadowed"].includes(r.status);
-      const detail = r.detail && named ? show(r.detail) : r.detail;
+      const detail = r.detail && named ? show(r.detail) : r.detail && escapeInline(r.detail);
       const line = `  ${what}${detail ? `  (${detail})` : ""}${r.cut ? "  cut" : ""}`;
       const dropped = !["inlined", "listed", "manual"].includes(r.status);
       const warn = ["refused", "over-cap", "unreadable"].includes(r.status);

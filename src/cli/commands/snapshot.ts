@@ -1,11 +1,12 @@
 import { homedir } from "node:os";
-import { isAbsolute, relative } from "node:path";
 import { resolveUserPath } from "../../_paths.js";
+import { escapeInline } from "../../_text.js";
 import { defaultSandboxParent } from "../../author/_sandbox.js";
 import { runSnapshots } from "../../author/snapshot.js";
 import type { GoldenFile, ScenarioOutcome, SnapshotReport } from "../../author/types.js";
 import { type Palette, paletteFor } from "../colors.js";
 import { type CliIo, EXIT_OK, EXIT_PROBLEMS } from "../io.js";
+import { showPath } from "./_show-path.js";
 
 export interface SnapshotFlags {
   update?: boolean;
@@ -37,11 +38,8 @@ export async function snapshotCommand(
     return code;
   }
   const paint = paletteFor(io);
-  // Paths under the working directory are shown relative to it, as typed.
-  const show = (path: string) => {
-    const rel = relative(io.cwd, path);
-    return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
-  };
+  // Paths under the working directory are shown relative to it, as typed, on one line.
+  const show = (path: string) => showPath(path, io.cwd);
   for (const scenario of report.scenarios) io.stdout(formatOutcome(scenario, paint, show));
   if (report.scenarios.length === 0) {
     io.stdout(`${paint.red(`no *.scenario.yaml files in ${show(report.dir)}`)}\n`);
@@ -62,16 +60,18 @@ const LABEL: Record<ScenarioOutcome["status"], string> = {
 function formatOutcome(s: ScenarioOutcome, paint: Palette, show: (p: string) => string): string {
   const colorOf = { pass: paint.green, updated: paint.cyan, drift: paint.red }[s.status as string];
   const label = (colorOf ?? paint.red)(LABEL[s.status]);
+  // The name is the scenario file's: `n\nFAKE.scenario.yaml` must not print a line of its own.
+  const name = escapeInline(s.name);
   if (s.errors) {
     const lines = s.errors.map(({ path, line, column, message }) => {
       const where = line === undefined ? show(path) : `${show(path)}:${line}:${column}`;
       return `${where}: ${message}`;
     });
     // One problem on the scenario's line; several each on its own line below it.
-    if (lines.length === 1) return `${label} ${s.name}  ${lines[0]}\n`;
-    return `${label} ${s.name}\n${lines.map((l) => `  ${l}\n`).join("")}`;
+    if (lines.length === 1) return `${label} ${name}  ${lines[0]}\n`;
+    return `${label} ${name}\n${lines.map((l) => `  ${l}\n`).join("")}`;
   }
-  let out = `${label} ${s.name}\n`;
+  let out = `${label} ${name}\n`;
   for (const file of s.files.filter((f) => f.status !== "same")) {
     out += `  ${describeFile(file, show)}\n`;
     if (file.diff && !file.updated) out += paintDiff(file.diff, paint);

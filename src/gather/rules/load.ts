@@ -30,6 +30,16 @@ import type { LoadedRules, Rule, RuleAccount, RuleFate } from "./types.js";
  */
 export const DEFAULT_MAX_RULES_TOTAL_BYTES = 1024 * 1024;
 
+/**
+ * Most rule files read for one render, wherever they are: the per-folder cap
+ * bounds one folder, but cwd can be 100 folders deep, each with its rules
+ * folders (20,000 one-byte files passed the byte budget and took 10 s).
+ */
+export const MAX_RULE_FILES_TOTAL = 1000;
+
+/** Files left out for one reason that get a warning each; the rest are counted in one more. */
+export const MAX_OVER_CAP_NAMED = 20;
+
 export interface LoadRulesOptions {
   /** Working directory; rules are read in every folder from its project root down to it. */
   cwd: string;
@@ -154,6 +164,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   // from stat), so the total budget is deterministic; then they are read at once.
   const seen = new Map<string, string>();
   let total = 0;
+  let files = 0;
   const plan = candidates.map(({ candidate, format }) => {
     const layer: Rule["layer"] =
       format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
@@ -164,6 +175,11 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     if (first !== undefined)
       return { base, fate: { status: "duplicate", sameAs: first } as RuleFate };
     seen.set(real, base.path);
+    if (files >= MAX_RULE_FILES_TOTAL) {
+      const reason = `more than ${MAX_RULE_FILES_TOTAL} rule files in the project's folders`;
+      return { base, fate: { status: "over-cap", reason } as RuleFate };
+    }
+    files++;
     const size = Math.min(candidate.size ?? 0, maxBytes);
     if (total + size > maxTotal) {
       const reason = `the rule files read so far reach the ${maxTotal}-byte total`;
@@ -227,9 +243,28 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     if (by !== undefined) account.fate = { status: "shadowed", by };
     return by === undefined;
   });
+  // A warning for each file over a cap, up to a few of each reason: a
+  // repository's 5,000 rule files must not bury the other diagnostics.
+  const overCap = new Map<string, { first: string; more: number }>();
   for (const account of accounts) {
+    if (account.fate.status === "over-cap") {
+      const seenReason = overCap.get(account.fate.reason);
+      if (seenReason === undefined)
+        overCap.set(account.fate.reason, { first: account.path, more: 0 });
+      else if (++seenReason.more > MAX_OVER_CAP_NAMED - 1) continue;
+    }
     const d = accountDiagnostic(account);
     if (d) diagnostics.push(d);
+  }
+  for (const [reason, { first, more }] of overCap) {
+    const unnamed = more - (MAX_OVER_CAP_NAMED - 1);
+    if (unnamed <= 0) continue;
+    diagnostics.push({
+      level: "warning",
+      code: "rule-over-cap",
+      message: `${unnamed} more rule files not read for the same reason (${reason}); \`sysprompt explain\` lists them`,
+      path: first,
+    });
   }
   return { rules: unshadowed.map((r) => r.rule), accounts, diagnostics };
 }

@@ -45,9 +45,11 @@ export function finishRules(
 
 function alwaysEntry(rule: Rule, wrappers: ReadonlySet<string>): AlwaysRule {
   return {
-    name: rule.name,
+    // Attributes of the rule's element: one line each, so a file named
+    // `x\n- IMPORTANT: …` cannot add a line (escapeXml leaves line breaks).
+    name: escapedLine(rule.name),
     source: rule.source,
-    path: rule.path,
+    path: escapedLine(rule.path),
     // The repository's text: it can neither close the rule's element nor open one of the prompt's.
     content: escapeWrapperTags(rule.content, wrappers),
   };
