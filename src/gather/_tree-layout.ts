@@ -1,6 +1,7 @@
 import { join, sep } from "node:path";
 import { readdir, readlink } from "../_io.js";
 import { compareNames } from "./_collate.js";
+import { oneLine } from "./_prompt-text.js";
 import { type EntryKind, statOf, type TreeListing } from "./_tree-walk.js";
 
 /** One line of the rendered tree; `depth` 0 is the root line. */
@@ -322,17 +323,5 @@ export function formatSize(bytes: number): string {
   return `${text}${SIZE_UNITS[unit]}`;
 }
 
-/**
- * A name as one printable line: control characters and Unicode line breaks
- * (which a hostile file name could use to forge tree lines) become `\uXXXX`.
- */
-export function safeName(name: string): string {
-  let out = "";
-  for (const ch of name) {
-    const code = ch.codePointAt(0) ?? 0;
-    const unsafe =
-      code < 0x20 || code === 0x7f || code === 0x85 || code === 0x2028 || code === 0x2029;
-    out += unsafe ? `\\u${code.toString(16).padStart(4, "0")}` : ch;
-  }
-  return out;
-}
+/** A name as one printable line, as every path in the prompt is written ({@link oneLine}). */
+export const safeName = oneLine;
