@@ -160,7 +160,7 @@ export const readdir = (async (path: fs.PathLike, options?: unknown) => {
 }) as typeof fsp.readdir;
 
 // Synchronous forms, for the workspace tree walk: it calls the file system
-// synchronously in short slices (see gather/_tree-walk.ts).
+// synchronously in short slices (see gather/tree/_tree-walk.ts).
 
 /**
  * `fs.statSync` (`follow`) or `fs.lstatSync`, undefined where it fails; a

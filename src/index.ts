@@ -55,10 +55,10 @@ export { diffSections } from "./diff.js";
 export { createEngine, type Engine, formatPrompt, TemplateError } from "./engine/index.js";
 export {
   type ContextFilesOptions,
+  dedupeContextFiles,
   loadContextFiles,
-} from "./gather/context-files.js";
-export { dedupeContextFiles } from "./gather/dedupe.js";
-export type { Machine, ProbeResult, ProbeRunner } from "./gather/environment.js";
+} from "./gather/context/index.js";
+export type { Machine, ProbeResult, ProbeRunner } from "./gather/environment/index.js";
 export {
   DEFAULT_RULE_SOURCES,
   type LoadRulesOptions,
@@ -75,7 +75,7 @@ export {
   type BuiltWorkspaceTree,
   buildWorkspaceTree,
   type WorkspaceTreeOptions,
-} from "./gather/tree.js";
+} from "./gather/tree/index.js";
 export type { PreloadedSkill, SystemPromptOptions } from "./options.js";
 export {
   expandPromptTemplate,

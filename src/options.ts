@@ -1,12 +1,12 @@
 import { dirname, join, resolve } from "node:path";
 import { kindOfPath } from "./_fs.js";
 import type { EnvironmentEntry } from "./data.js";
-import type { Machine } from "./gather/_machine.js";
 import { DEFAULT_MAX_CONTEXT_BYTES } from "./gather/capped-read.js";
 import { DEFAULT_DEADLINE_MS } from "./gather/deadline.js";
+import type { Machine } from "./gather/environment/_machine.js";
+import { DEFAULT_TOOLS, toolEntry } from "./gather/guidelines/tools.js";
 import { resolveRoots } from "./gather/roots.js";
 import { checkRuleSources } from "./gather/rules/load.js";
-import { DEFAULT_TOOLS, toolEntry } from "./gather/tools.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "./locate/layers.js";
 import { readTextOrPath } from "./locate/text-or-path.js";
 import type { ExtraSection } from "./sections/render.js";

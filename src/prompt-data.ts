@@ -1,10 +1,10 @@
 import { toPosix } from "./_paths.js";
 import type { ContextFile, EnvironmentEntry, PromptData } from "./data.js";
 import { escapeWrapperTags, oneLine } from "./gather/_prompt-text.js";
+import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
+import { buildToolSnippets } from "./gather/guidelines/tools.js";
 import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/index.js";
-import { buildRules, dropStatedRules, statedText } from "./gather/rules.js";
-import { buildToolSnippets } from "./gather/tools.js";
-import type { BuiltWorkspaceTree } from "./gather/tree.js";
+import type { BuiltWorkspaceTree } from "./gather/tree/tree.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import type { CustomPrompt } from "./sections/render.js";
 import type { Skill } from "./skills/types.js";

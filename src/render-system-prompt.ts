@@ -6,17 +6,25 @@ import type { BudgetReport } from "./budget/types.js";
 import type { PromptData } from "./data.js";
 import { capDiagnostics } from "./engine/_message.js";
 import { createEngine, type Engine } from "./engine/index.js";
-import { realMachine } from "./gather/_machine.js";
 import { wrapperNames } from "./gather/_prompt-text.js";
-import type { TreeLine } from "./gather/_tree-layout.js";
-import { type ContextProvenance, NO_CONTEXT, traceContextFiles } from "./gather/context-files.js";
+import {
+  type ContextProvenance,
+  NO_CONTEXT,
+  traceContextFiles,
+} from "./gather/context/context-files.js";
 import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
-import { envCacheLocation, environmentStep } from "./gather/environment.js";
+import { realMachine } from "./gather/environment/_machine.js";
+import { envCacheLocation, environmentStep } from "./gather/environment/environment.js";
+import { parseRuleList } from "./gather/guidelines/guidelines.js";
+import { parseToolDescriptions } from "./gather/guidelines/tools.js";
 import { type LoadedRules, type RuleAccount, traceRules } from "./gather/rules/index.js";
-import { parseRuleList } from "./gather/rules.js";
 import { runStepTable, tableStep } from "./gather/step-table.js";
-import { parseToolDescriptions } from "./gather/tools.js";
-import { type BuiltWorkspaceTree, buildWorkspaceTree, treeDiagnostics } from "./gather/tree.js";
+import type { TreeLine } from "./gather/tree/_tree-layout.js";
+import {
+  type BuiltWorkspaceTree,
+  buildWorkspaceTree,
+  treeDiagnostics,
+} from "./gather/tree/tree.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
 import { emptyLayer, loadLayer } from "./locate/load-layer.js";
@@ -253,7 +261,7 @@ export async function preparePrompt(
             })),
         null as BuiltWorkspaceTree | null,
       ),
-      // See gather/_tree-walk.ts: the walk is long and mostly synchronous.
+      // See gather/tree/_tree-walk.ts: the walk is long and mostly synchronous.
       { afterOthers: true },
     ),
   };

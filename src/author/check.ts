@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { builtinHelpers } from "../../helpers/index.js";
 import { PROMPT_DATA_SCHEMA } from "../data.js";
 import { createEngine, type Engine } from "../engine/index.js";
-import { toPosix } from "../gather/context-files.js";
+import { toPosix } from "../gather/context/context-files.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import { checkFolders } from "../options.js";
 import { loadPromptTemplates } from "../prompt-templates/index.js";

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { resolveUserPath } from "../_paths.js";
-import type { Machine } from "../gather/_machine.js";
+import type { Machine } from "../gather/environment/_machine.js";
 import { parseNow, type SystemPromptOptions } from "../options.js";
 import { UsageError } from "./io.js";
 

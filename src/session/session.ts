@@ -1,5 +1,5 @@
 import { diffSections } from "../diff.js";
-import { realMachine } from "../gather/_machine.js";
+import { realMachine } from "../gather/environment/_machine.js";
 import type { SystemPromptOptions } from "../options.js";
 import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
 import { type RenderResult, SyspromptError } from "../types.js";

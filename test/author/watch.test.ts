@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WatchRender } from "../../src/author/types.js";
 import { watchPrompt } from "../../src/author/watch.js";
-import { ancestorsOf } from "../../src/gather/context-files.js";
+import { ancestorsOf } from "../../src/gather/context/context-files.js";
 import type { SystemPromptOptions } from "../../src/options.js";
 import { BUILTIN, copyScenario, pinned } from "../api/_helpers.js";
 import { QUIET_MS, until } from "./_until.js";

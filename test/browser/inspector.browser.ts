@@ -92,7 +92,9 @@ describe("sysprompt serve in chromium", () => {
       );
     }
     for (const load of loads) expect(load).toBeGreaterThan(0);
-    console.log(`inspector page load, median of 3 reloads: ${loads.sort((a, b) => a - b)[1].toFixed(0)} ms`);
+    console.log(
+      `inspector page load, median of 3 reloads: ${(loads.sort((a, b) => a - b)[1] ?? 0).toFixed(0)} ms`,
+    );
 
     const expected = [
       "preamble",

@@ -3,7 +3,7 @@ import { renderWithinBudget } from "../../src/budget/fit.js";
 import type { ShrinkSpec } from "../../src/budget/types.js";
 import type { PromptData } from "../../src/data.js";
 import { createEngine } from "../../src/engine/index.js";
-import type { TreeLine } from "../../src/gather/_tree-layout.js";
+import type { TreeLine } from "../../src/gather/tree/_tree-layout.js";
 import { defaultMeta } from "../../src/sections/meta.js";
 import type { RenderInput } from "../../src/sections/render.js";
 import type { SectionMeta, SectionTemplate } from "../../src/sections/types.js";

@@ -4,7 +4,7 @@ import { initialState, patchFor, STEPS } from "../../src/budget/steps.js";
 import type { TokenCounter } from "../../src/budget/tokens.js";
 import { o200kCounter } from "../../src/budget/tokens.js";
 import type { PromptData } from "../../src/data.js";
-import type { TreeLine } from "../../src/gather/_tree-layout.js";
+import type { TreeLine } from "../../src/gather/tree/_tree-layout.js";
 import { renderSections, type SectionPatch } from "../../src/sections/render.js";
 import { DATA, engine, shrinkTo, templates } from "./_world.js";
 

@@ -9,8 +9,8 @@ import {
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatDiagnostics } from "../../src/cli/format.js";
-import { runProbe } from "../../src/gather/_probe.js";
 import { clearStepCache } from "../../src/gather/deadline.js";
+import { runProbe } from "../../src/gather/environment/_probe.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { NOW, tempDir } from "../api/_helpers.js";
 import { diag, runCase } from "./_harness.js";

@@ -42,7 +42,7 @@ describe("an always rule's name and path", () => {
 
 describe("a trusted project's context file", () => {
   it("that is a link into the home folder (or /proc) is not loaded", async () => {
-    const { loadContextFiles } = await import("../../src/gather/context-files.js");
+    const { loadContextFiles } = await import("../../src/gather/context/context-files.js");
     const root = mkdtempSync(join(tmpdir(), "hostile-review-"));
     const home = join(root, "home");
     const repo = join(root, "repo");

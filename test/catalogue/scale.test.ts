@@ -1,7 +1,7 @@
 import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_AGENTS_MD } from "../../src/gather/tree.js";
+import { MAX_AGENTS_MD } from "../../src/gather/tree/tree.js";
 import { type CatalogueCase, diag, type Rendered, runCase } from "./_harness.js";
 
 // Size, not content: ten thousand AGENTS.md files below the working directory

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadContextFiles } from "../../src/gather/context-files.js";
+import { loadContextFiles } from "../../src/gather/context/context-files.js";
 import { tempDir } from "../api/_helpers.js";
 
 /** `<root>/home/.ssh/id_rsa` (the user's key) and `<root>/agent`, beside whatever the test builds. */

@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ancestorsOf, loadContextFiles } from "../../src/gather/context-files.js";
+import { ancestorsOf, loadContextFiles } from "../../src/gather/context/context-files.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { copyScenario, pinned, tempDir } from "../api/_helpers.js";
 import { contextSection } from "./_context-section.js";

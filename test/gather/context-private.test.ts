@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadContextFiles } from "../../src/gather/context-files.js";
+import { loadContextFiles } from "../../src/gather/context/context-files.js";
 import { tempDir } from "../api/_helpers.js";
 
 /** A git checkout with a token in `.git/config`, a `.env`, an ignored file and a plain doc. */

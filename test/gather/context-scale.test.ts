@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "../../src/gather/_context-total.js";
+import { DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "../../src/gather/context/_context-total.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 

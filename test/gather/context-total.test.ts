@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import * as capped from "../../src/gather/capped-read.js";
-import { loadContextFiles, traceContextFiles } from "../../src/gather/context-files.js";
+import { loadContextFiles, traceContextFiles } from "../../src/gather/context/context-files.js";
 import { tempDir } from "../api/_helpers.js";
 
 vi.mock("../../src/gather/capped-read.js", async (original) => {

@@ -5,8 +5,8 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // A file system that hangs cannot be built in a test, so the context and
 // skills steps are made to hang here: renderSystemPrompt must still keep its
 // deadline, and report both late steps in one warning.
-vi.mock("../../src/gather/context-files.js", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../src/gather/context-files.js")>()),
+vi.mock("../../src/gather/context/context-files.js", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../src/gather/context/context-files.js")>()),
   traceContextFiles: () => new Promise(() => undefined),
 }));
 vi.mock("../../src/skills/index.js", async (importOriginal) => ({

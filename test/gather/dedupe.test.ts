@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listItems, splitParagraphs } from "../../src/gather/_markdown.js";
-import { containsRun } from "../../src/gather/dedupe.js";
+import { containsRun } from "../../src/gather/context/dedupe.js";
 import { dedupeContextFiles, loadContextFiles } from "../../src/index.js";
 import { copyScenario, tempDir } from "../api/_helpers.js";
 

@@ -1,14 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { clearStepCache } from "../../src/gather/deadline.js";
 import {
   type EnvCacheLocation,
   envCacheLocation,
   GPU_CACHE_VERSION,
-} from "../../src/gather/_env-cache.js";
-import type { Machine } from "../../src/gather/_machine.js";
-import type { ProbeResult, ProbeRunner } from "../../src/gather/_probe.js";
-import { clearStepCache } from "../../src/gather/deadline.js";
+} from "../../src/gather/environment/_env-cache.js";
+import type { Machine } from "../../src/gather/environment/_machine.js";
+import type { ProbeResult, ProbeRunner } from "../../src/gather/environment/_probe.js";
 import {
   cpuModelFromCpuinfo,
   detectEnvironment,
@@ -16,7 +16,7 @@ import {
   staticEnvironment,
   terminalOf,
   timeZoneOf,
-} from "../../src/gather/environment.js";
+} from "../../src/gather/environment/environment.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadContextFiles } from "../../src/gather/context-files.js";
-import { findImportTokens } from "../../src/gather/import-tokens.js";
+import { loadContextFiles } from "../../src/gather/context/context-files.js";
+import { findImportTokens } from "../../src/gather/context/import-tokens.js";
 import { tempDir } from "../api/_helpers.js";
 
 function project(agents: string): { p: string; agent: string } {

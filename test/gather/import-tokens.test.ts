@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findImportTokens } from "../../src/gather/import-tokens.js";
+import { findImportTokens } from "../../src/gather/context/import-tokens.js";
 
 /** Just the paths found, in order. */
 const paths = (text: string) => findImportTokens(text).map((t) => t.path);

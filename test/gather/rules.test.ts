@@ -6,7 +6,7 @@ import {
   dropStatedRules,
   parseRuleList,
   SHELL_SEARCH_RULE,
-} from "../../src/gather/rules.js";
+} from "../../src/gather/guidelines/guidelines.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { GENERAL_RULES, pinned, SHELL_RULE, tempDir } from "../api/_helpers.js";
 

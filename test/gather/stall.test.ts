@@ -1,9 +1,9 @@
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { layoutTree } from "../../src/gather/_tree-layout.js";
-import { MAX_FOLDER_ENTRIES, walkTree } from "../../src/gather/_tree-walk.js";
-import { buildWorkspaceTree } from "../../src/gather/tree.js";
+import { layoutTree } from "../../src/gather/tree/_tree-layout.js";
+import { MAX_FOLDER_ENTRIES, walkTree } from "../../src/gather/tree/_tree-walk.js";
+import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { MAX_SKILL_WALK_FOLDERS, walkSkillsRoot } from "../../src/skills/_walk.js";
 import { pinned, tempDir } from "../api/_helpers.js";

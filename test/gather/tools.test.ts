@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { buildToolSnippets, DEFAULT_TOOLS, parseToolDescriptions } from "../../src/gather/tools.js";
+import {
+  buildToolSnippets,
+  DEFAULT_TOOLS,
+  parseToolDescriptions,
+} from "../../src/gather/guidelines/tools.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 

@@ -1,8 +1,8 @@
 import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { LARGE_FOLDER } from "../../src/gather/_tree-layout.js";
-import { buildWorkspaceTree } from "../../src/gather/tree.js";
+import { LARGE_FOLDER } from "../../src/gather/tree/_tree-layout.js";
+import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { tempDir } from "../api/_helpers.js";
 
 /** Paths the tree looks at one by one (lstat, synchronous or not). */

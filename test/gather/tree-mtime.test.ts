@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildWorkspaceTree } from "../../src/gather/tree.js";
+import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { SyspromptError } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";

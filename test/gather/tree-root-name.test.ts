@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { layoutTree } from "../../src/gather/_tree-layout.js";
-import { walkTree } from "../../src/gather/_tree-walk.js";
+import { layoutTree } from "../../src/gather/tree/_tree-layout.js";
+import { walkTree } from "../../src/gather/tree/_tree-walk.js";
 import { tempDir } from "../api/_helpers.js";
 import { makeTree } from "./_tree.js";
 

@@ -1,6 +1,6 @@
 import { join, relative } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { buildWorkspaceTree } from "../../src/gather/tree.js";
+import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { makeTree } from "./_tree.js";

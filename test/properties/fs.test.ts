@@ -2,9 +2,9 @@ import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { capLines, ELISION_MARKER } from "../../src/gather/_tree-layout.js";
-import { loadContextFiles } from "../../src/gather/context-files.js";
-import { buildWorkspaceTree } from "../../src/gather/tree.js";
+import { loadContextFiles } from "../../src/gather/context/context-files.js";
+import { capLines, ELISION_MARKER } from "../../src/gather/tree/_tree-layout.js";
+import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { tempDir } from "../api/_helpers.js";
 
 // Properties that need a file system: random small projects are written to a

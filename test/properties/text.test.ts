@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { diffSections } from "../../src/diff.js";
 import { formatPrompt } from "../../src/engine/format.js";
-import { dedupeContextFiles } from "../../src/gather/dedupe.js";
+import { dedupeContextFiles } from "../../src/gather/context/dedupe.js";
 import { substituteArgs } from "../../src/prompt-templates/substitute.js";
 
 // Properties of the pure text functions, over inputs rich in what they treat

@@ -17,9 +17,9 @@ const ALLOWED: Record<string, string[]> = {
   // (readdirSync: only when a read failed, to tell a name that is not UTF-8).
   "_fs.ts": ["readFileSync", "readdirSync", "statSync"],
   // Writes only: the GPU cache is read through readTextFile.
-  "gather/_env-cache.ts": ["mkdir", "rename", "rm", "writeFile"],
+  "gather/environment/_env-cache.ts": ["mkdir", "rename", "rm", "writeFile"],
   // /etc/localtime, once, when the machine is described (a session keeps one machine).
-  "gather/_machine.ts": ["readlinkSync"],
+  "gather/environment/_machine.ts": ["readlinkSync"],
   // The build-time cache of the package's own prompts, keyed by their text.
   "locate/builtin-cache.ts": ["readFileSync", "readdirSync", "writeFileSync"],
   // Explicit --system-prompt / --append-system-prompt files: options, read afresh on every render.

@@ -1,4 +1,4 @@
-import { dedupeWithDropped } from "../dedupe.js";
+import { dedupeWithDropped } from "../context/dedupe.js";
 import type { Rule, RuleAccount } from "./types.js";
 
 /** A text the prompt already holds, and how to name it in a message (a path, "the custom prompt"). */

@@ -7,7 +7,7 @@ import { expandHome, toPosix } from "../../_paths.js";
 import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { checkMaxBytes, cutMarker, readCappedText } from "../capped-read.js";
-import { ancestorsOf } from "../context-files.js";
+import { ancestorsOf } from "../context/context-files.js";
 import { findProjectRoot, isWithin } from "../project-root.js";
 import { readRuleDocument } from "./_fields.js";
 import { accountDiagnostic } from "./account.js";

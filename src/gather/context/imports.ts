@@ -1,10 +1,10 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { realpath } from "../_io.js";
-import type { Diagnostic } from "../types.js";
+import { realpath } from "../../_io.js";
+import type { Diagnostic } from "../../types.js";
+import { type CappedText, cutMarker, readCappedText } from "../capped-read.js";
+import { isWithin } from "../project-root.js";
 import type { PrivateVerdict } from "./_private-paths.js";
-import { type CappedText, cutMarker, readCappedText } from "./capped-read.js";
 import { findImportTokens, type ImportToken } from "./import-tokens.js";
-import { isWithin } from "./project-root.js";
 
 /** Imports are followed this many levels deep; the content at the last level keeps its own imports as written. */
 export const MAX_IMPORT_DEPTH = 5;

@@ -1,19 +1,19 @@
 import type { Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, parse as parsePath, resolve } from "node:path";
-import { realpathOrSelf } from "../_fs.js";
-import { lstat, readlink, stat } from "../_io.js";
-import { expandHome, toPosix } from "../_paths.js";
-import type { ContextFile, ContextOrigin } from "../data.js";
-import { resolveAgentDir } from "../locate/layers.js";
-import type { Diagnostic } from "../types.js";
+import { realpathOrSelf } from "../../_fs.js";
+import { lstat, readlink, stat } from "../../_io.js";
+import { expandHome, toPosix } from "../../_paths.js";
+import type { ContextFile, ContextOrigin } from "../../data.js";
+import { resolveAgentDir } from "../../locate/layers.js";
+import type { Diagnostic } from "../../types.js";
+import { type CappedText, checkMaxBytes, cutMarker, readCappedText } from "../capped-read.js";
+import { findProjectRoot, isBelowCeiling, isWithin } from "../project-root.js";
+import { resolveRoots } from "../roots.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type PrivateVerdict, privatePaths } from "./_private-paths.js";
-import { type CappedText, checkMaxBytes, cutMarker, readCappedText } from "./capped-read.js";
 import { type DroppedContextFile, dedupeWithDropped } from "./dedupe.js";
 import { expandImports, type ImportState } from "./imports.js";
-import { findProjectRoot, isBelowCeiling, isWithin } from "./project-root.js";
-import { resolveRoots } from "./roots.js";
 
 /** In each folder the first regular file among these is its context file. */
 export const CONTEXT_FILE_NAMES: readonly string[] = [

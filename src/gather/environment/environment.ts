@@ -1,5 +1,7 @@
-import type { EnvironmentEntry } from "../data.js";
-import type { Diagnostic } from "../types.js";
+import type { EnvironmentEntry } from "../../data.js";
+import type { Diagnostic } from "../../types.js";
+import type { GatherStep } from "../deadline.js";
+import { findProjectRoot } from "../project-root.js";
 import {
   type EnvCacheLocation,
   type MachineFingerprint,
@@ -10,8 +12,6 @@ import { formatGpuNames, type GpuAnswer, probeGpu } from "./_gpu.js";
 import type { Machine } from "./_machine.js";
 import type { ProbeRunner } from "./_probe.js";
 import { findSystemBinary } from "./_system-binary.js";
-import type { GatherStep } from "./deadline.js";
-import { findProjectRoot } from "./project-root.js";
 
 export type { EnvCacheLocation } from "./_env-cache.js";
 export { envCacheLocation } from "./_env-cache.js";

@@ -1,4 +1,4 @@
-import type { ToolSnippet } from "../data.js";
+import type { ToolSnippet } from "../../data.js";
 
 /** Tools selected when the caller names none. */
 export const DEFAULT_TOOLS: readonly string[] = ["read", "bash", "edit", "write"];

@@ -1,8 +1,8 @@
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
-import { readTextFile } from "../_fs.js";
-import type { Diagnostic } from "../types.js";
-import { VERSION } from "../version.js";
+import { readTextFile } from "../../_fs.js";
+import type { Diagnostic } from "../../types.js";
+import { VERSION } from "../../version.js";
 import { cleanGpuNames, type GpuAnswer } from "./_gpu.js";
 
 /**

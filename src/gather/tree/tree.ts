@@ -1,8 +1,8 @@
 import { basename, join, resolve } from "node:path";
-import { ignoreCutDiagnostics, type PatternCut } from "../_gitignore.js";
-import { stat } from "../_io.js";
-import { parseNow } from "../options.js";
-import { type Diagnostic, SyspromptError } from "../types.js";
+import { ignoreCutDiagnostics, type PatternCut } from "../../_gitignore.js";
+import { stat } from "../../_io.js";
+import { parseNow } from "../../options.js";
+import { type Diagnostic, SyspromptError } from "../../types.js";
 import { layoutTree, type TreeLine } from "./_tree-layout.js";
 import { walkTree } from "./_tree-walk.js";
 

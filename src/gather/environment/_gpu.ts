@@ -1,4 +1,4 @@
-import { cleanLine } from "../_text.js";
+import { cleanLine } from "../../_text.js";
 import type { ProbeResult, ProbeRunner } from "./_probe.js";
 
 /**

@@ -1,6 +1,6 @@
 import { readlinkSync } from "node:fs";
 import { cpus, hostname, release } from "node:os";
-import { readTextFile } from "../_fs.js";
+import { readTextFile } from "../../_fs.js";
 import { type ProbeRunner, runProbe } from "./_probe.js";
 
 export type { ProbeResult, ProbeRunner } from "./_probe.js";

@@ -1,6 +1,6 @@
 import type { Dir, Dirent, Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { readTextFile, type TextFileResult } from "../_fs.js";
+import { readTextFile, type TextFileResult } from "../../_fs.js";
 import {
   addGitignore,
   type IgnoreRules,
@@ -9,10 +9,10 @@ import {
   newPatternBudget,
   type PatternBudget,
   type PatternCut,
-} from "../_gitignore.js";
-import { opendirSync, readdirSync, statOrUndefinedSync } from "../_io.js";
-import { checkpoint, ENTRIES_PER_CHECK, pace } from "../_pace.js";
-import { isBelowCeiling } from "./project-root.js";
+} from "../../_gitignore.js";
+import { opendirSync, readdirSync, statOrUndefinedSync } from "../../_io.js";
+import { checkpoint, ENTRIES_PER_CHECK, pace } from "../../_pace.js";
+import { isBelowCeiling } from "../project-root.js";
 
 /** The instruction file the walk collects from folders below the root. */
 export const AGENTS_FILE = "AGENTS.md";

@@ -1,5 +1,5 @@
-import type { Diagnostic } from "../types.js";
-import { splitParagraphs } from "./_markdown.js";
+import type { Diagnostic } from "../../types.js";
+import { splitParagraphs } from "../_markdown.js";
 
 /** What dedupe compares: a file's path (for messages) and its text. */
 export interface DedupeInput {

@@ -1,4 +1,4 @@
-import { listItems, splitParagraphs } from "./_markdown.js";
+import { listItems, splitParagraphs } from "../_markdown.js";
 import { isTool, toolEntry } from "./tools.js";
 
 /**

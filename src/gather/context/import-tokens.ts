@@ -1,4 +1,4 @@
-import { closesFence, type Fence, fenceOpener, isBlank } from "./_markdown.js";
+import { closesFence, type Fence, fenceOpener, isBlank } from "../_markdown.js";
 
 /** One `@path` import written in a text. */
 export interface ImportToken {

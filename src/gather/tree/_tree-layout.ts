@@ -1,7 +1,7 @@
 import { join, sep } from "node:path";
-import { readdir, readlink } from "../_io.js";
+import { readdir, readlink } from "../../_io.js";
+import { oneLine } from "../_prompt-text.js";
 import { compareNames } from "./_collate.js";
-import { oneLine } from "./_prompt-text.js";
 import { type EntryKind, statOf, type TreeListing } from "./_tree-walk.js";
 
 /** One line of the rendered tree; `depth` 0 is the root line. */

@@ -1,0 +1,13 @@
+// The context step: AGENTS.md / CLAUDE.md from the project root down to cwd,
+// with their @imports (confined to the project), capped reads and paragraph dedupe.
+export {
+  CONTEXT_FILE_NAMES,
+  type ContextFilesOptions,
+  type ContextFileTrace,
+  type ContextProvenance,
+  loadContextFiles,
+  NO_CONTEXT,
+  traceContextFiles,
+} from "./context-files.js";
+export { containsRun, dedupeContextFiles, dedupeWithDropped } from "./dedupe.js";
+export { expandImports, resolveImport } from "./imports.js";
