@@ -3,6 +3,7 @@ import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
 import { loadPromptTemplates } from "../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../render-system-prompt.js";
+import type { CacheClass, SectionTemplate } from "../sections/types.js";
 import { usedVersion } from "../sections/used-version.js";
 import { TOKEN_ENCODING, type TokenCounter, tokenCounter } from "../tokens.js";
 import type { RenderResult } from "../types.js";
@@ -86,11 +87,17 @@ function explainSections(
       overrides: fromCode ? null : (version?.lower?.source.layer ?? null),
       bytes: byteLength(section.text),
       tokens: count(section.text),
-      volatile: version?.meta.volatile ?? false,
+      cache: sectionClass(version),
+      volatile: sectionClass(version) === "volatile",
       maxTokens: version?.meta.maxTokens ?? null,
       variant: section.source.variant ?? null,
     };
   });
+}
+
+/** The class that placed a section: its version's, stable for the custom base prompt and new sections from code. */
+function sectionClass(version: SectionTemplate | undefined): CacheClass {
+  return version?.meta.cache ?? "stable";
 }
 
 /** Everything before the first volatile section, with the separator that follows it. */

@@ -1,5 +1,6 @@
 import type { RuleFate } from "../gather/rules/index.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
+import type { CacheClass } from "../sections/types.js";
 import type { Diagnostic, DiagnosticLevel, Layer, RenderResult, StepTiming } from "../types.js";
 
 /** Where `checkProject` and `ejectSections` look. Every field is optional. */
@@ -166,6 +167,9 @@ export interface ExplainedSection {
   bytes: number;
   /** Estimated tokens of the same text (see `ExplainReport.tokenizer`). */
   tokens: number;
+  /** Its cache class (see `CacheClass`); stable for the custom base prompt and sections from code. */
+  cache: CacheClass;
+  /** `cache === "volatile"`, kept for readers of the older report. */
   volatile: boolean;
   /** Its `maxTokens` frontmatter, if any. */
   maxTokens: number | null;

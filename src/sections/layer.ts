@@ -1,6 +1,6 @@
 import type { Layer } from "../types.js";
 import { defaultMeta } from "./meta.js";
-import type { SectionFile, SectionTemplate } from "./types.js";
+import type { CacheClass, SectionFile, SectionTemplate } from "./types.js";
 import type { VariantPicker } from "./variants.js";
 
 /**
@@ -70,18 +70,31 @@ function groupByLayer(files: readonly SectionFile[]): SectionFile[][] {
 }
 
 /**
- * Where a section goes in the prompt: every volatile section after every
- * stable one, so the stable prefix stays the same from run to run (and
- * cache-friendly); then by `order`; ties by name (code-unit order), or for
- * sections given in code, by the order they were given in.
+ * Where a section goes in the prompt: by cache class first (every stable
+ * section, then every session one, then the volatile ones), so a change in
+ * the workspace or the date never moves the bytes of a stable section and the
+ * stable prefix stays cached; then by `order`; ties by name (code-unit
+ * order), or for sections given in code, by the order they were given in.
  */
-export type SectionKey = readonly [volatile: 0 | 1, order: number, tie: string | number];
+export type SectionKey = readonly [rank: number, order: number, tie: string | number];
+
+/** The position of each class in the prompt. */
+export const CACHE_RANK: Readonly<Record<CacheClass, number>> = {
+  stable: 0,
+  session: 1,
+  volatile: 2,
+};
 
 export function sectionKey(section: {
   name: string;
-  meta: { order: number; volatile: boolean };
+  meta: { order: number; cache: CacheClass };
 }): SectionKey {
-  return [section.meta.volatile ? 1 : 0, section.meta.order, section.name];
+  return [CACHE_RANK[section.meta.cache], section.meta.order, section.name];
+}
+
+/** The class a key was made for (see {@link CACHE_RANK}). */
+export function keyClass(key: SectionKey): CacheClass {
+  return key[0] >= 2 ? "volatile" : key[0] >= 1 ? "session" : "stable";
 }
 
 export function compareSectionKeys(a: SectionKey, b: SectionKey): number {
@@ -92,7 +105,7 @@ export function compareSectionKeys(a: SectionKey, b: SectionKey): number {
 }
 
 export function sortSections<
-  T extends { name: string; meta: { order: number; volatile: boolean } },
+  T extends { name: string; meta: { order: number; cache: CacheClass } },
 >(xs: T[]): T[] {
   return xs.sort((a, b) => compareSectionKeys(sectionKey(a), sectionKey(b)));
 }

@@ -1,7 +1,7 @@
 import { type KnownKeys, unknownKeyDiagnostic } from "../_frontmatter-keys.js";
 import { readShrinkSpec } from "../budget/spec.js";
 import type { Diagnostic } from "../types.js";
-import type { SectionMeta } from "./types.js";
+import { CACHE_CLASSES, type CacheClass, type SectionMeta } from "./types.js";
 
 const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 /** Every key is ours: any other is a typo or a mistake. */
@@ -10,6 +10,7 @@ const SECTION_KEYS: KnownKeys = {
     "order",
     "tag",
     "base",
+    "cache",
     "volatile",
     "enabled",
     "description",
@@ -26,7 +27,7 @@ export function defaultMeta(name: string): SectionMeta {
     order: 1000,
     tag: name,
     base: false,
-    volatile: false,
+    cache: "stable",
     enabled: true,
     description: "",
     shrink: null,
@@ -61,6 +62,8 @@ export function readSectionMeta(
       path,
       ...lineOf(key),
     });
+  // The old spelling: `volatile: true` is `cache: volatile`, `false` is `cache: stable`.
+  let volatile: boolean | undefined;
   for (const [key, value] of Object.entries(data)) {
     switch (key) {
       case "order":
@@ -72,8 +75,16 @@ export function readSectionMeta(
         else if (typeof value === "string" && TAG_NAME.test(value)) meta.tag = value;
         else bad(key, "false or a tag name such as rules");
         break;
-      case "base":
+      case "cache":
+        if (typeof value === "string" && (CACHE_CLASSES as readonly string[]).includes(value)) {
+          meta.cache = value as CacheClass;
+        } else bad(key, CACHE_CLASSES.join(", ").replace(/, (?=[^,]*$)/, " or "));
+        break;
       case "volatile":
+        if (typeof value === "boolean") volatile = value;
+        else bad(key, "true or false");
+        break;
+      case "base":
       case "enabled":
         if (typeof value === "boolean") meta[key] = value;
         else bad(key, "true or false");
@@ -112,6 +123,19 @@ export function readSectionMeta(
         });
         if (unknown) diagnostics.push(unknown);
       }
+    }
+  }
+  if (volatile !== undefined) {
+    const implied: CacheClass = volatile ? "volatile" : "stable";
+    if (meta.cache === undefined) meta.cache = implied;
+    else if (meta.cache !== implied) {
+      diagnostics.push({
+        level: "warning",
+        code: "section-meta-cache",
+        message: `frontmatter "volatile: ${volatile}" disagrees with "cache: ${meta.cache}"; cache wins (volatile: true is the old spelling of cache: volatile, remove one of them)`,
+        path,
+        ...lineOf("volatile"),
+      });
     }
   }
   return { meta, diagnostics };

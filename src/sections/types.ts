@@ -12,6 +12,19 @@ export const SECTION_NAME = /^[a-z][a-z0-9_-]*$/;
  */
 export const CUSTOM_PROMPT_SECTION = "system";
 
+/**
+ * How often a section's text changes, which decides where it goes and what a
+ * prompt session does with it. `stable`: only when a file written for the
+ * agent changes (sections, context files, rules, skills, SYSTEM/APPEND).
+ * `session`: facts about the workspace and the machine (the tree, the
+ * AGENTS.md list, the environment, the date), taken once per session.
+ * `volatile`: may change on every render.
+ */
+export type CacheClass = "stable" | "session" | "volatile";
+
+/** Every class, in prompt order: stable first, volatile last. */
+export const CACHE_CLASSES: readonly CacheClass[] = ["stable", "session", "volatile"];
+
 /** The frontmatter keys a section file may set, fully resolved. */
 export interface SectionMeta {
   /** Position in the prompt; ties are broken by name. */
@@ -20,8 +33,11 @@ export interface SectionMeta {
   tag: string | false;
   /** Dropped when a custom base prompt (SYSTEM.md…) replaces the base prompt. */
   base: boolean;
-  /** Its text changes between runs on the same inputs (the date). */
-  volatile: boolean;
+  /**
+   * How often its text changes (the `cache:` key; `volatile: true` is the old
+   * spelling of `cache: volatile`). Default: stable.
+   */
+  cache: CacheClass;
   /** `false` switches the section off. */
   enabled: boolean;
   description: string;

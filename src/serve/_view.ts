@@ -112,7 +112,7 @@ function buildView(input: ViewInput, tokens: TokenCounter): InspectorView {
       name: section.name,
       layer: section.source.layer,
       path: section.source.path ?? null,
-      volatile: version?.meta.volatile ?? false,
+      volatile: version?.meta.cache === "volatile",
       tokens: tokens(section.text),
       bytes: Buffer.byteLength(section.text),
       text: section.text,

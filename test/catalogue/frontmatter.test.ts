@@ -154,7 +154,7 @@ const cases: CatalogueCase[] = [
         diag(
           "warning",
           "section-meta-unknown",
-          `unknown frontmatter key "${key}", ignored; the keys are: order, tag, base, volatile, enabled, description, maxTokens, shrink, models`,
+          `unknown frontmatter key "${key}", ignored; the keys are: order, tag, base, cache, volatile, enabled, description, maxTokens, shrink, models`,
           join(root, RULES),
           line as number,
         ),

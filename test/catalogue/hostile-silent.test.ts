@@ -49,7 +49,7 @@ const cases: CatalogueCase[] = [
       diag(
         "warning",
         "section-meta-unknown",
-        'unknown frontmatter key "colour", ignored; the keys are: order, tag, base, volatile, enabled, description, maxTokens, shrink, models',
+        'unknown frontmatter key "colour", ignored; the keys are: order, tag, base, cache, volatile, enabled, description, maxTokens, shrink, models',
         join(root, NOTES),
         2,
       ),

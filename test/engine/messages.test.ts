@@ -75,7 +75,7 @@ describe("render diagnostics", () => {
         d.message.length,
         d.message.startsWith('unknown frontmatter key "kkk'),
         d.message.endsWith(
-          'kkk", ignored; the keys are: order, tag, base, volatile, enabled, description, maxTokens, shrink, models',
+          'kkk", ignored; the keys are: order, tag, base, cache, volatile, enabled, description, maxTokens, shrink, models',
         ),
       ]),
     ).toEqual([["section-meta-unknown", MAX_MESSAGE_LENGTH, true, true]]);

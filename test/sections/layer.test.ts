@@ -67,7 +67,7 @@ describe("layerSections", () => {
         order: 30,
         tag: "house_rules",
         base: true,
-        volatile: false,
+        cache: "stable",
         enabled: true,
         description: "Rules.",
         shrink: null,
@@ -81,7 +81,7 @@ describe("layerSections", () => {
           order: 30,
           tag: "rules",
           base: true,
-          volatile: false,
+          cache: "stable",
           enabled: true,
           description: "Rules.",
           shrink: null,
@@ -103,34 +103,38 @@ describe("layerSections", () => {
     ]);
   });
 
-  it("sorts volatile sections last, then by order, ties by name (code-unit order)", () => {
+  it("sorts by class (stable, session, volatile), then by order, ties by name (code-unit order)", () => {
     const names = layerSections([
-      file("clock", "builtin", { order: 5, volatile: true }),
+      file("clock", "builtin", { order: 5, cache: "volatile" }),
+      file("tree", "builtin", { order: 1, cache: "session" }),
       file("zeta", "builtin", { order: 10 }),
       file("beta", "builtin", { order: 20 }),
       file("alpha", "builtin", { order: 20 }),
       file("first", "builtin", { order: -1 }),
-      file("date", "builtin", { order: 130, volatile: true }),
+      file("date", "builtin", { order: 130, cache: "session" }),
       file("unordered", "builtin", {}),
-    ]).map((t) => [t.name, t.meta.order, t.meta.volatile]);
+    ]).map((t) => [t.name, t.meta.order, t.meta.cache]);
     expect(names).toEqual([
-      ["first", -1, false],
-      ["zeta", 10, false],
-      ["alpha", 20, false],
-      ["beta", 20, false],
-      ["unordered", 1000, false],
-      ["clock", 5, true],
-      ["date", 130, true],
+      ["first", -1, "stable"],
+      ["zeta", 10, "stable"],
+      ["alpha", 20, "stable"],
+      ["beta", 20, "stable"],
+      ["unordered", 1000, "stable"],
+      ["tree", 1, "session"],
+      ["date", 130, "session"],
+      ["clock", 5, "volatile"],
     ]);
   });
 
-  it("an override that sets volatile moves its section among the volatile ones", () => {
+  it("an override that sets its class moves its section among that class", () => {
     const names = layerSections([
-      file("environment", "builtin", { order: 60 }),
+      file("environment", "builtin", { order: 60, cache: "session" }),
+      file("date", "builtin", { order: 130, cache: "session" }),
       file("cwd", "builtin", { order: 120 }),
-      file("environment", "project", { volatile: true }),
+      file("environment", "project", { cache: "volatile" }),
+      file("date", "project", { cache: "stable" }),
     ]).map((t) => t.name);
-    expect(names).toEqual(["cwd", "environment"]);
+    expect(names).toEqual(["cwd", "date", "environment"]);
   });
 });
 

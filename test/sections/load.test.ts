@@ -101,7 +101,7 @@ describe("loadSectionsFromDir", () => {
       sections: [
         {
           name: "team",
-          meta: { volatile: false },
+          meta: { cache: "stable" },
           body: "Team notes.\n",
           bodyLine: 10,
           source: { layer: "project", path },
@@ -118,7 +118,7 @@ describe("loadSectionsFromDir", () => {
           level: "warning",
           code: "section-meta-unknown",
           message:
-            'unknown frontmatter key "colour", ignored; the keys are: order, tag, base, volatile, enabled, description, maxTokens, shrink, models',
+            'unknown frontmatter key "colour", ignored; the keys are: order, tag, base, cache, volatile, enabled, description, maxTokens, shrink, models',
           path,
           line: 8,
         },

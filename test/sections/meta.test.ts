@@ -23,7 +23,7 @@ describe("readSectionMeta", () => {
         order: 45,
         tag: "team_notes",
         base: true,
-        volatile: true,
+        cache: "volatile",
         enabled: false,
         description: "Notes.",
       },
@@ -80,12 +80,73 @@ describe("readSectionMeta", () => {
     });
   });
 
-  it("defaults: order 1000, tagged by name, not base, not volatile, enabled", () => {
+  it("reads cache: stable | session | volatile, and volatile: true / false as cache: volatile / stable", () => {
+    for (const cache of ["stable", "session", "volatile"]) {
+      expect(readSectionMeta({ cache }, PATH)).toEqual({ meta: { cache }, diagnostics: [] });
+    }
+    expect(readSectionMeta({ volatile: true }, PATH)).toEqual({
+      meta: { cache: "volatile" },
+      diagnostics: [],
+    });
+    expect(readSectionMeta({ volatile: false }, PATH)).toEqual({
+      meta: { cache: "stable" },
+      diagnostics: [],
+    });
+    // Agreeing spellings are fine, in either order.
+    expect(readSectionMeta({ volatile: true, cache: "volatile" }, PATH)).toEqual({
+      meta: { cache: "volatile" },
+      diagnostics: [],
+    });
+  });
+
+  it("a cache class it does not know is dropped with a located warning", () => {
+    expect(
+      readSectionMeta({ cache: "daily" }, PATH, { keyLines: new Map([["cache", 3]]) }),
+    ).toEqual({
+      meta: {},
+      diagnostics: [
+        {
+          level: "warning",
+          code: "section-meta",
+          message: 'frontmatter "cache" must be stable, session or volatile; ignored',
+          path: PATH,
+          line: 3,
+        },
+      ],
+    });
+  });
+
+  it("cache: and volatile: that disagree: cache wins, with a warning at the volatile key", () => {
+    const keyLines = new Map([
+      ["volatile", 2],
+      ["cache", 3],
+    ]);
+    for (const data of [
+      { volatile: true, cache: "session" },
+      { cache: "session", volatile: true },
+    ]) {
+      expect(readSectionMeta(data, PATH, { keyLines })).toEqual({
+        meta: { cache: "session" },
+        diagnostics: [
+          {
+            level: "warning",
+            code: "section-meta-cache",
+            message:
+              'frontmatter "volatile: true" disagrees with "cache: session"; cache wins (volatile: true is the old spelling of cache: volatile, remove one of them)',
+            path: PATH,
+            line: 2,
+          },
+        ],
+      });
+    }
+  });
+
+  it("defaults: order 1000, tagged by name, not base, cache stable, enabled", () => {
     expect(defaultMeta("team")).toEqual({
       order: 1000,
       tag: "team",
       base: false,
-      volatile: false,
+      cache: "stable",
       enabled: true,
       description: "",
       shrink: null,

@@ -524,7 +524,7 @@ describe("renderSections", () => {
   });
 
   describe("extra sections from code", () => {
-    const date = template("date", "today", { meta: { order: 130, volatile: true } });
+    const date = template("date", "today", { meta: { order: 130, cache: "volatile" } });
 
     it("replace a section's body at its place (its tag kept) and add new ones before the volatile sections, tagged by name, in the order given", () => {
       const templates = [

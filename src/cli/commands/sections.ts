@@ -28,7 +28,8 @@ export async function sectionsCommand(
       path: t.source.path ?? null,
       tag: t.meta.tag,
       base: t.meta.base,
-      volatile: t.meta.volatile,
+      cache: t.meta.cache,
+      volatile: t.meta.cache === "volatile",
       enabled: t.meta.enabled,
       overrides: t.lower?.source.layer ?? null,
       description: t.meta.description,
@@ -52,7 +53,7 @@ export async function sectionsCommand(
     const marks = [
       t.meta.enabled ? "" : "disabled",
       t.meta.base ? (prepared.customPrompt ? "base(replaced)" : "base") : "",
-      t.meta.volatile ? "volatile" : "",
+      t.meta.cache === "stable" ? "" : t.meta.cache,
       t.lower ? `overrides:${t.lower.source.layer}` : "",
       t.source.variant ? `variant:${t.source.variant}` : "",
       t.meta.shrink ? `shrink:${t.meta.shrink.priority}` : "",
