@@ -66,8 +66,8 @@ export const DEFAULT_SECTION_NAMES = [
   "preamble",
   "tools",
   "rules",
-  "environment",
   "cwd",
+  "environment",
   "date",
 ] as const;
 

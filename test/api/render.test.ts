@@ -35,16 +35,16 @@ describe("renderSystemPrompt", () => {
         PREAMBLE,
         DEFAULT_TOOLS_SECTION,
         DEFAULT_RULES_SECTION,
-        ENVIRONMENT_SECTION,
         cwdSection(cwd),
+        ENVIRONMENT_SECTION,
         DATE_SECTION,
       ].join("\n\n"),
       sections: [
         builtin("preamble", PREAMBLE),
         builtin("tools", DEFAULT_TOOLS_SECTION),
         builtin("rules", DEFAULT_RULES_SECTION),
-        builtin("environment", ENVIRONMENT_SECTION),
         builtin("cwd", cwdSection(cwd)),
+        builtin("environment", ENVIRONMENT_SECTION),
         builtin("date", DATE_SECTION),
       ],
       diagnostics: [],
@@ -76,14 +76,14 @@ describe("renderSystemPrompt", () => {
       "tools",
       "rules",
       "docs",
+      "cwd",
       "environment",
       "workspace_roots",
-      "cwd",
       "date",
     ]);
     expect(result.sections[0]?.text.startsWith("You are Pinned Agent. ")).toBe(true);
     expect(result.sections[3]?.text).toBe("<docs>\nSee docs/ for the API.\n</docs>");
-    expect(result.sections[5]?.text).toBe(
+    expect(result.sections[6]?.text).toBe(
       `<workspace_roots>\nOther folders in this workspace:\n- ${root}/lib\n</workspace_roots>`,
     );
   });
@@ -111,7 +111,7 @@ describe("renderSystemPrompt", () => {
 });
 
 describe("the sections option", () => {
-  it("adds new sections after the stable template sections and before the volatile date, in insertion order, tagged by name; an existing name is replaced in place", async () => {
+  it("adds new sections after the stable template sections and before the session ones (environment, date), in insertion order, tagged by name; an existing name is replaced in place", async () => {
     const root = tempDir();
     const cwd = join(root, "project");
     const result = await renderSystemPrompt(
@@ -136,17 +136,17 @@ describe("the sections option", () => {
         source: { layer: "builtin", path: builtinSection("rules") },
       },
       {
-        name: "environment",
-        text: ENVIRONMENT_SECTION,
-        source: { layer: "builtin", path: builtinSection("environment") },
-      },
-      {
         name: "cwd",
         text: cwdSection(cwd),
         source: { layer: "builtin", path: builtinSection("cwd") },
       },
       { name: "zeta", text: "<zeta>\nAdded first.\n</zeta>", source: { layer: "option" } },
       { name: "alpha", text: "<alpha>\nAdded second.\n</alpha>", source: { layer: "option" } },
+      {
+        name: "environment",
+        text: ENVIRONMENT_SECTION,
+        source: { layer: "builtin", path: builtinSection("environment") },
+      },
       {
         name: "date",
         text: DATE_SECTION,

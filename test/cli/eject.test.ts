@@ -183,10 +183,10 @@ describe("sysprompt eject", () => {
         "tools",
         "rules",
         "addendum",
-        "environment",
         "project_context",
         "skills",
         "cwd",
+        "environment",
         "date",
       ].map((name) => [name, "project"]),
     );

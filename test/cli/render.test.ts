@@ -44,10 +44,10 @@ describe("sysprompt render", () => {
         PREAMBLE,
         DEFAULT_TOOLS_SECTION,
         DEFAULT_RULES_SECTION,
-        ENVIRONMENT_SECTION,
         TEAM,
         projectContext(root),
         userCwd(root),
+        ENVIRONMENT_SECTION,
         DATE_SECTION,
       ].join("\n\n")}\n`,
       stderr: "",
@@ -81,7 +81,7 @@ describe("sysprompt render", () => {
       code: 2,
       stdout: "",
       stderr:
-        'sysprompt: no section "nope" in this prompt; it has: preamble, tools, rules, environment, team, project_context, cwd, date\n',
+        'sysprompt: no section "nope" in this prompt; it has: preamble, tools, rules, team, project_context, cwd, environment, date\n',
     });
   });
 
@@ -258,9 +258,9 @@ describe("sysprompt render", () => {
       `${[
         "You are terse.",
         "<addendum>\nOne.\n\nTwo.\n</addendum>",
-        ENVIRONMENT_SECTION,
         TEAM,
         userCwd(root),
+        ENVIRONMENT_SECTION,
         DATE_SECTION,
       ].join("\n\n")}\n`,
     ]);
@@ -274,9 +274,9 @@ describe("sysprompt render", () => {
         PREAMBLE,
         DEFAULT_TOOLS_SECTION,
         DEFAULT_RULES_SECTION,
-        ENVIRONMENT_SECTION,
         projectContext(root),
         userCwd(root),
+        ENVIRONMENT_SECTION,
         DATE_SECTION,
       ].join("\n\n")}\n`,
       stderr: `info [project-untrusted] project is not trusted: ${root}/project/.pi (SYSTEM, APPEND, sections, skills) skipped; context files still load\n`,
@@ -292,9 +292,9 @@ describe("sysprompt render", () => {
         PREAMBLE,
         DEFAULT_TOOLS_SECTION,
         DEFAULT_RULES_SECTION,
-        ENVIRONMENT_SECTION,
         TEAM,
         userCwd(root),
+        ENVIRONMENT_SECTION,
         DATE_SECTION,
       ].join("\n\n")}\n`,
     ]);

@@ -15,16 +15,16 @@ describe("sysprompt sections", () => {
       ["30", "rules", "builtin", "rendered", "base", b("rules")],
       ["40", "docs", "builtin", "empty", "base", b("docs")],
       ["50", "addendum", "builtin", "empty", "-", b("addendum")],
-      ["60", "environment", "builtin", "rendered", "-", b("environment")],
       ["65", "team", "project", "rendered", "-", `${root}/project/.pi/sections/team.md`],
       ["70", "project_context", "builtin", "rendered", "shrink:40", b("project_context")],
       ["75", "project_rules", "builtin", "empty", "shrink:35", b("project_rules")],
-      ["80", "dir_context", "builtin", "empty", "shrink:20", b("dir_context")],
-      ["90", "workspace_tree", "builtin", "empty", "shrink:10", b("workspace_tree")],
-      ["100", "workspace_roots", "builtin", "empty", "-", b("workspace_roots")],
       ["110", "skills", "builtin", "empty", "shrink:30", b("skills")],
       ["120", "cwd", "user", "rendered", "overrides:builtin", `${root}/agent/sections/cwd.md`],
-      ["130", "date", "builtin", "rendered", "volatile", b("date")],
+      ["140", "environment", "builtin", "rendered", "session", b("environment")],
+      ["150", "dir_context", "builtin", "empty", "session,shrink:20", b("dir_context")],
+      ["160", "workspace_tree", "builtin", "empty", "session,shrink:10", b("workspace_tree")],
+      ["170", "workspace_roots", "builtin", "empty", "session", b("workspace_roots")],
+      ["180", "date", "builtin", "rendered", "session", b("date")],
     ];
     const table = rows
       .map(
@@ -124,12 +124,6 @@ describe("sysprompt sections", () => {
         row("rules", 30, "rendered", { base: true }),
         row("docs", 40, "empty", { base: true }),
         row("addendum", 50, "empty"),
-        row("environment", 60, "disabled", {
-          layer: "project",
-          path: project("environment"),
-          enabled: false,
-          overrides: "builtin",
-        }),
         row("notes", 65, "failed", { layer: "project", path: project("notes") }),
         row("empty", 66, "empty", { layer: "project", path: project("empty") }),
         row("project_context", 70, "empty", {
@@ -138,16 +132,27 @@ describe("sysprompt sections", () => {
         row("project_rules", 75, "empty", {
           shrink: { priority: 35, steps: ["rule-descriptions", "always-rules"] },
         }),
-        row("dir_context", 80, "empty", { shrink: { priority: 20, steps: ["agents-md"] } }),
-        row("workspace_tree", 90, "empty", {
-          shrink: { priority: 10, steps: ["tree-lines", "tree-depth"] },
-        }),
-        row("workspace_roots", 100, "empty"),
         row("skills", 110, "empty", {
           shrink: { priority: 30, steps: ["skill-descriptions", "skill-list"] },
         }),
         row("cwd", 120, "rendered"),
-        row("date", 130, "rendered", { cache: "volatile", volatile: true }),
+        row("environment", 140, "disabled", {
+          layer: "project",
+          path: project("environment"),
+          enabled: false,
+          overrides: "builtin",
+          cache: "session",
+        }),
+        row("dir_context", 150, "empty", {
+          shrink: { priority: 20, steps: ["agents-md"] },
+          cache: "session",
+        }),
+        row("workspace_tree", 160, "empty", {
+          shrink: { priority: 10, steps: ["tree-lines", "tree-depth"] },
+          cache: "session",
+        }),
+        row("workspace_roots", 170, "empty", { cache: "session" }),
+        row("date", 180, "rendered", { cache: "session" }),
       ],
       customPrompt: null,
       rules: [],

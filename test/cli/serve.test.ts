@@ -128,9 +128,9 @@ describe("sysprompt serve: what it serves", () => {
       "tools",
       "notes",
       "rules",
-      "environment",
       "project_context",
       "cwd",
+      "environment",
       "date",
     ]);
   });
@@ -314,10 +314,10 @@ describe("sysprompt serve: live", () => {
       "preamble",
       "tools",
       "rules",
-      "environment",
       "project_context",
-      "workspace_tree",
       "cwd",
+      "environment",
+      "workspace_tree",
       "date",
     ]);
     expect(view.removed).toEqual(["notes"]);

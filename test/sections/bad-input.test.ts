@@ -30,8 +30,8 @@ const builtinSections = (cwd: string) => [
   at("preamble", PREAMBLE),
   at("tools", DEFAULT_TOOLS_SECTION),
   at("rules", DEFAULT_RULES_SECTION),
-  at("environment", ENVIRONMENT_SECTION),
   at("cwd", cwdSection(cwd)),
+  at("environment", ENVIRONMENT_SECTION),
   at("date", DATE_SECTION),
 ];
 
@@ -137,13 +137,13 @@ describe("bad section files in the project layer", () => {
     const { result, cwd, sectionsDir } = await renderBad("invalid-names");
     const builtin = builtinSections(cwd);
     expect(result.sections).toEqual([
-      ...builtin.slice(0, 4),
+      ...builtin.slice(0, 3),
       {
         name: "good",
         text: "<good>\nA good one.\n</good>",
         source: { layer: "project", path: join(sectionsDir, "good.md") },
       },
-      ...builtin.slice(4),
+      ...builtin.slice(3),
     ]);
     expect(result.diagnostics).toEqual([
       {

@@ -150,8 +150,8 @@ describe("layers through renderSystemPrompt", () => {
         text: `<rules>\nHouse rules:\n${[SHELL_RULE, ...GENERAL_RULES].map((r) => `* ${r}`).join("\n")}\n</rules>`,
         source: { layer: "project", path: join(project, "rules.md") },
       },
-      b.environment,
       b.cwd,
+      b.environment,
       b.date,
     ]);
   });
@@ -161,7 +161,7 @@ describe("layers through renderSystemPrompt", () => {
     const result = await renderSystemPrompt(
       pinned(root, { noContextFiles: true, systemPrompt: "Custom base." }),
     );
-    expect(result.sections.map((s) => s.name)).toEqual(["system", "environment", "cwd", "date"]);
+    expect(result.sections.map((s) => s.name)).toEqual(["system", "cwd", "environment", "date"]);
   });
 
   it("{{> base}} renders the builtin version it replaces", async () => {
@@ -178,8 +178,8 @@ describe("layers through renderSystemPrompt", () => {
         source: { layer: "project", path: join(project, "tools.md") },
       },
       b.rules,
-      b.environment,
       b.cwd,
+      b.environment,
       b.date,
     ]);
   });
@@ -191,7 +191,6 @@ describe("layers through renderSystemPrompt", () => {
       b.preamble,
       b.tools,
       b.rules,
-      b.environment,
       {
         name: "cwd",
         // The user layer set `tag: workdir`; the project override inherits it.
@@ -204,6 +203,7 @@ describe("layers through renderSystemPrompt", () => {
         ].join("\n"),
         source: { layer: "project", path: join(project, "cwd.md") },
       },
+      b.environment,
       b.date,
     ]);
   });
@@ -241,10 +241,10 @@ describe("layers through renderSystemPrompt", () => {
       b.preamble,
       b.tools,
       b.rules,
+      b.cwd,
       environment(
         ENVIRONMENT_SECTION.replace("\n</environment>", "\n- Shell: bash\n</environment>"),
       ),
-      b.cwd,
       b.date,
     ]);
 
@@ -257,8 +257,8 @@ describe("layers through renderSystemPrompt", () => {
       b.preamble,
       b.tools,
       b.rules,
-      environment(ENVIRONMENT_SECTION),
       b.cwd,
+      environment(ENVIRONMENT_SECTION),
       b.date,
     ]);
   });
@@ -266,21 +266,22 @@ describe("layers through renderSystemPrompt", () => {
   it("a frontmatter-only override changes only the keys it sets and keeps the body below it", async () => {
     const { result, b, project } = await renderScenario("frontmatter-only-override");
     expect(result.diagnostics).toEqual([]);
+    // order: 5 moves it first among the session sections: a class is never left.
     expect(result.sections).toEqual([
+      b.preamble,
+      b.tools,
+      b.rules,
+      b.cwd,
       {
         name: "environment",
         text: ENVIRONMENT_SECTION.replaceAll("environment>", "machine>"),
         source: { layer: "project", path: join(project, "environment.md") },
       },
-      b.preamble,
-      b.tools,
-      b.rules,
-      b.cwd,
       b.date,
     ]);
   });
 
-  it("volatile sections come last: a new section without an order lands before date, a volatile one after it", async () => {
+  it("volatile sections come last: a new section without an order lands before the session sections, a volatile one after date", async () => {
     const { root, result, b, project } = await renderScenario("volatile-last");
     const added = (name: string, body: string): RenderedSection => ({
       name,
@@ -292,17 +293,17 @@ describe("layers through renderSystemPrompt", () => {
       b.preamble,
       b.tools,
       b.rules,
-      b.environment,
       b.cwd,
       added("team", "The team reviews every change."),
-      // volatile, order 1: after every stable section, before date (order 130).
-      added("build", "Build number: 42"),
+      b.environment,
       b.date,
+      // volatile, order 1: after every stable and session section.
+      added("build", "Build number: 42"),
     ]);
 
     // Sections from code: a builtin name (here one whose template renders
     // empty) takes that section's place and tag; a new name goes after the
-    // stable sections, before the volatile ones, in the order given.
+    // stable sections, before the session ones, in the order given.
     const withCode = await renderSystemPrompt(
       pinned(root, {
         noContextFiles: true,
@@ -318,14 +319,14 @@ describe("layers through renderSystemPrompt", () => {
       b.preamble,
       b.tools,
       b.rules,
-      b.environment,
-      code("workspace_tree", "src/\n  a.ts"),
       b.cwd,
       added("team", "The team reviews every change."),
       code("zeta", "Z."),
       code("alpha", "A."),
-      added("build", "Build number: 42"),
+      b.environment,
+      code("workspace_tree", "src/\n  a.ts"),
       b.date,
+      added("build", "Build number: 42"),
     ]);
   });
 
@@ -341,11 +342,11 @@ describe("layers through renderSystemPrompt", () => {
       b.preamble,
       b.tools,
       b.rules,
-      added("alpha", "Sorted before environment: same order, smaller name."),
-      b.environment,
-      added("omega", "Sorted after environment: same order, larger name."),
       added("team", "The team reviews every change."),
+      added("alpha", "Sorted before cwd: same order, smaller name."),
       b.cwd,
+      added("omega", "Sorted after cwd: same order, larger name."),
+      b.environment,
       b.date,
     ]);
   });
@@ -357,7 +358,6 @@ describe("layers through renderSystemPrompt", () => {
       b.preamble,
       b.tools,
       b.rules,
-      b.environment,
       {
         name: "notes",
         text: "<team_notes>\nTagged by its tag, not its name.\n</team_notes>",
@@ -369,6 +369,7 @@ describe("layers through renderSystemPrompt", () => {
         source: { layer: "project", path: join(project, "plain.md") },
       },
       b.cwd,
+      b.environment,
       b.date,
     ]);
     expect(result.text).toBe(result.sections.map((s) => s.text).join("\n\n"));

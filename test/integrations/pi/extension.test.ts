@@ -120,9 +120,9 @@ describe("the pi extension", () => {
       ["preamble", "builtin"],
       ["tools", "builtin"],
       ["rules", "project"],
-      ["environment", "builtin"],
       ["project_context", "builtin"],
       ["cwd", "builtin"],
+      ["environment", "builtin"],
       ["date", "builtin"],
     ]);
     const text = (name: string) => expected.sections.find((s) => s.name === name)?.text ?? "";
@@ -298,15 +298,15 @@ describe("the pi extension", () => {
       expect(prompt).toEqual({ systemPrompt: result.text });
       return result.sections.map((x) => x.name);
     };
-    expect(await names(off)).toEqual(["preamble", "tools", "rules", "environment", "cwd", "date"]);
+    expect(await names(off)).toEqual(["preamble", "tools", "rules", "cwd", "environment", "date"]);
     expect(await names(on)).toEqual([
       "preamble",
       "tools",
       "rules",
+      "cwd",
       "environment",
       "dir_context",
       "workspace_tree",
-      "cwd",
       "date",
     ]);
   });

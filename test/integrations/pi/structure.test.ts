@@ -153,9 +153,15 @@ describe("the extension delivers through pi's structure", () => {
     const sent = await pi.beforeAgentStart(options, fakeContext({ cwd }));
     expect(pi.delivery).toBe("structured");
     expect(sent).toEqual({ systemPrompt: rendered[0] });
-    // The environment comes before project_context in sysprompt's order: part of the custom prompt.
-    expect(Object.keys(options.sections ?? {})).toEqual(["project_context", "cwd", "date"]);
-    expect(options.customPrompt?.endsWith("</environment>")).toBe(true);
+    // The stable sections lead; the session ones (environment, date) follow
+    // cwd as sections of their own, which pi patches one by one.
+    expect(Object.keys(options.sections ?? {})).toEqual([
+      "project_context",
+      "cwd",
+      "environment",
+      "date",
+    ]);
+    expect(options.customPrompt?.endsWith("</rules>")).toBe(true);
   });
 
   it("a project section pi cannot wrap (tag: false, after cwd): the whole text, forced", async () => {
@@ -166,6 +172,6 @@ describe("the extension delivers through pi's structure", () => {
     const sent = await pi.beforeAgentStart(piPromptOptions(cwd), fakeContext({ cwd }));
     expect(pi.delivery).toBe("forced");
     expect(sent).toEqual({ systemPrompt: rendered[0] });
-    expect(rendered[0]).toContain("</cwd>\n\nPlain words at the end.\n\n<date>");
+    expect(rendered[0]).toContain("</cwd>\n\nPlain words at the end.\n\n<environment>");
   });
 });
