@@ -88,6 +88,13 @@ export {
 } from "./prompt-templates/index.js";
 export type { PromptTemplate } from "./prompt-templates/types.js";
 export {
+  type AnthropicSystemBlock,
+  anthropicSystem,
+  MAX_CACHE_BREAKPOINTS,
+  type OpenAiSystemMessage,
+  openAiSystemMessage,
+} from "./provider/system-content.js";
+export {
   type PreparedPrompt,
   preparePrompt,
   renderPrepared,
@@ -100,7 +107,12 @@ export {
   renderSections,
   type SectionPatch,
 } from "./sections/render.js";
-export type { SectionMeta, SectionTemplate, SectionVariant } from "./sections/types.js";
+export type {
+  CacheClass,
+  SectionMeta,
+  SectionTemplate,
+  SectionVariant,
+} from "./sections/types.js";
 export { matchGlob, VARIANT_NAME, variantForModel } from "./sections/variants.js";
 export { type ServeHooks, servePrompt } from "./serve/serve.js";
 export {
@@ -122,6 +134,7 @@ export type {
   Diagnostic,
   DiagnosticLevel,
   Layer,
+  PromptBlock,
   RenderedSection,
   RenderResult,
   SectionSource,

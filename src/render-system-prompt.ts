@@ -116,6 +116,7 @@ export function renderPrepared(
         });
   return {
     text: out.text,
+    blocks: out.blocks,
     sections: out.sections,
     // Capped: a message may quote a user file's text (a key, a name, a value).
     diagnostics: capDiagnostics([

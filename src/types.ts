@@ -40,6 +40,19 @@ export interface RenderedSection {
   source: SectionSource;
 }
 
+/**
+ * A run of sections of one cache class, as it stands in the prompt: what a
+ * provider API takes as one system block (see `render --format anthropic`).
+ */
+export interface PromptBlock {
+  /** How often this text changes: `stable`, `session` or `volatile`. */
+  cache: "stable" | "session" | "volatile";
+  /** The names of its sections, in prompt order. */
+  sections: string[];
+  /** Their text, with the separator after the last one when another block follows. */
+  text: string;
+}
+
 export type StepStatus = "ok" | "timeout" | "failed" | "skipped";
 
 export interface StepTiming {
@@ -51,6 +64,8 @@ export interface StepTiming {
 /** What `renderSystemPrompt` returns and `sysprompt render --json` prints. */
 export interface RenderResult {
   text: string;
+  /** `text` cut where the cache class changes: `blocks.map((b) => b.text).join("") === text`. */
+  blocks: PromptBlock[];
   sections: RenderedSection[];
   diagnostics: Diagnostic[];
   steps: StepTiming[];

@@ -58,6 +58,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
   renderFlags(program.command("render").description("print the system prompt"))
     .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")
     .addOption(new Option("--section <name>", "print only this section"))
+    .option(
+      "--format <format>",
+      "text (default), anthropic (the Messages API system array, with cache breakpoints) or openai (the system message)",
+    )
     .option("-o, --output <file>", "write to FILE instead of stdout, only when its bytes change")
     .addHelpText(
       "after",

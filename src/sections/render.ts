@@ -1,7 +1,14 @@
 import type { PromptData } from "../data.js";
 import { type Engine, formatPrompt, TemplateError } from "../engine/index.js";
-import type { Diagnostic, RenderedSection, SectionSource } from "../types.js";
-import { compareSectionKeys, inheritsBody, type SectionKey, sectionKey } from "./layer.js";
+import type { Diagnostic, PromptBlock, RenderedSection, SectionSource } from "../types.js";
+import { cutBlocks, SECTION_SEPARATOR } from "./blocks.js";
+import {
+  compareSectionKeys,
+  inheritsBody,
+  keyClass,
+  type SectionKey,
+  sectionKey,
+} from "./layer.js";
 import { CUSTOM_PROMPT_SECTION, type SectionTemplate } from "./types.js";
 
 /** A custom base prompt (`--system-prompt`, SYSTEM.md, SYSTEM_TEMPLATE.md). */
@@ -56,6 +63,8 @@ export interface RenderInput {
 
 export interface RenderOutput {
   text: string;
+  /** `text` cut at cache class boundaries (see `cutBlocks`). */
+  blocks: PromptBlock[];
   sections: RenderedSection[];
   diagnostics: Diagnostic[];
 }
@@ -117,9 +126,15 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     );
   }
   // Stable: the custom prompt stays before a section that shares its key.
-  const sections = placed.sort((a, b) => compareSectionKeys(a.key, b.key)).map((p) => p.section);
-
-  return { text: sections.map((s) => s.text).join("\n\n"), sections, diagnostics };
+  const sorted = placed.sort((a, b) => compareSectionKeys(a.key, b.key));
+  const sections = sorted.map((p) => p.section);
+  const blocks = cutBlocks(sorted.map((p) => ({ section: p.section, cache: keyClass(p.key) })));
+  return {
+    text: sections.map((s) => s.text).join(SECTION_SEPARATOR),
+    blocks,
+    sections,
+    diagnostics,
+  };
 
   function dataFor(name: string): PromptData {
     const patch = input.patches?.get(name)?.data;

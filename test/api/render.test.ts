@@ -39,6 +39,18 @@ describe("renderSystemPrompt", () => {
         ENVIRONMENT_SECTION,
         DATE_SECTION,
       ].join("\n\n"),
+      blocks: [
+        {
+          cache: "stable",
+          sections: ["preamble", "tools", "rules", "cwd"],
+          text: `${[PREAMBLE, DEFAULT_TOOLS_SECTION, DEFAULT_RULES_SECTION, cwdSection(cwd)].join("\n\n")}\n\n`,
+        },
+        {
+          cache: "session",
+          sections: ["environment", "date"],
+          text: `${ENVIRONMENT_SECTION}\n\n${DATE_SECTION}`,
+        },
+      ],
       sections: [
         builtin("preamble", PREAMBLE),
         builtin("tools", DEFAULT_TOOLS_SECTION),

@@ -63,7 +63,7 @@ describe("sysprompt render", () => {
     );
     const noMs = (r: RenderResult) => ({ ...r, steps: r.steps.map((s) => ({ ...s, ms: 0 })) });
     expect([code, stderr]).toEqual([0, ""]);
-    expect(Object.keys(printed)).toEqual(["text", "sections", "diagnostics", "steps"]);
+    expect(Object.keys(printed)).toEqual(["text", "blocks", "sections", "diagnostics", "steps"]);
     expect(noMs(printed)).toEqual(noMs(expected));
     expect(stdout).toBe(`${JSON.stringify(printed, null, 2)}\n`);
   });

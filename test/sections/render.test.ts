@@ -69,34 +69,45 @@ const BASE = [
   template("cwd", "cwd: {{cwd}}", { meta: { order: 120 } }),
 ];
 
+/** A result of stable sections only: one block, the whole text. */
+function withStableBlock<T extends { text: string; sections: { name: string }[] }>(out: T) {
+  const blocks =
+    out.text === ""
+      ? []
+      : [{ cache: "stable", sections: out.sections.map((x) => x.name), text: out.text }];
+  return { ...out, blocks };
+}
+
 describe("renderSections", () => {
   it("wraps each section in its tag, leaves tag: false bare and joins with one blank line", () => {
-    expect(render({ templates: BASE })).toEqual({
-      text: "You are Pinned.\n\n<tools>\n- read: Read a file.\n</tools>\n\n<environment>\nOperating system: Linux\n</environment>\n\n<cwd>\ncwd: /work/app\n</cwd>",
-      sections: [
-        {
-          name: "preamble",
-          text: "You are Pinned.",
-          source: { layer: "builtin", path: "/builtin/preamble.md" },
-        },
-        {
-          name: "tools",
-          text: "<tools>\n- read: Read a file.\n</tools>",
-          source: { layer: "builtin", path: "/builtin/tools.md" },
-        },
-        {
-          name: "environment",
-          text: "<environment>\nOperating system: Linux\n</environment>",
-          source: { layer: "builtin", path: "/builtin/environment.md" },
-        },
-        {
-          name: "cwd",
-          text: "<cwd>\ncwd: /work/app\n</cwd>",
-          source: { layer: "builtin", path: "/builtin/cwd.md" },
-        },
-      ],
-      diagnostics: [],
-    });
+    expect(render({ templates: BASE })).toEqual(
+      withStableBlock({
+        text: "You are Pinned.\n\n<tools>\n- read: Read a file.\n</tools>\n\n<environment>\nOperating system: Linux\n</environment>\n\n<cwd>\ncwd: /work/app\n</cwd>",
+        sections: [
+          {
+            name: "preamble",
+            text: "You are Pinned.",
+            source: { layer: "builtin", path: "/builtin/preamble.md" },
+          },
+          {
+            name: "tools",
+            text: "<tools>\n- read: Read a file.\n</tools>",
+            source: { layer: "builtin", path: "/builtin/tools.md" },
+          },
+          {
+            name: "environment",
+            text: "<environment>\nOperating system: Linux\n</environment>",
+            source: { layer: "builtin", path: "/builtin/environment.md" },
+          },
+          {
+            name: "cwd",
+            text: "<cwd>\ncwd: /work/app\n</cwd>",
+            source: { layer: "builtin", path: "/builtin/cwd.md" },
+          },
+        ],
+        diagnostics: [],
+      }),
+    );
   });
 
   it("leaves out a disabled section and one whose body renders to blanks", () => {
@@ -107,13 +118,19 @@ describe("renderSections", () => {
         template("c", "off", { meta: { enabled: false } }),
       ],
     });
-    expect(out).toEqual({
-      text: "<a>\nkept\n</a>",
-      sections: [
-        { name: "a", text: "<a>\nkept\n</a>", source: { layer: "builtin", path: "/builtin/a.md" } },
-      ],
-      diagnostics: [],
-    });
+    expect(out).toEqual(
+      withStableBlock({
+        text: "<a>\nkept\n</a>",
+        sections: [
+          {
+            name: "a",
+            text: "<a>\nkept\n</a>",
+            source: { layer: "builtin", path: "/builtin/a.md" },
+          },
+        ],
+        diagnostics: [],
+      }),
+    );
   });
 
   it("formats each body: trailing spaces trimmed, blank-line runs collapsed, outer blanks dropped", () => {
@@ -137,27 +154,29 @@ describe("renderSections", () => {
         bodyLine: 5,
         lower: builtinCwd,
       });
-      expect(render({ templates: [broken] })).toEqual({
-        text: "<cwd>\ncwd: /work/app\n</cwd>",
-        sections: [
-          {
-            name: "cwd",
-            text: "<cwd>\ncwd: /work/app\n</cwd>",
-            source: { layer: "builtin", path: "/builtin/cwd.md" },
-          },
-        ],
-        diagnostics: [
-          {
-            level: "error",
-            code: "template",
-            message:
-              'Block "each" is never closed: expected {{/each}}; the builtin version is used instead',
-            path: "/project/cwd.md",
-            line: 7,
-            column: 3,
-          },
-        ],
-      });
+      expect(render({ templates: [broken] })).toEqual(
+        withStableBlock({
+          text: "<cwd>\ncwd: /work/app\n</cwd>",
+          sections: [
+            {
+              name: "cwd",
+              text: "<cwd>\ncwd: /work/app\n</cwd>",
+              source: { layer: "builtin", path: "/builtin/cwd.md" },
+            },
+          ],
+          diagnostics: [
+            {
+              level: "error",
+              code: "template",
+              message:
+                'Block "each" is never closed: expected {{/each}}; the builtin version is used instead',
+              path: "/project/cwd.md",
+              line: 7,
+              column: 3,
+            },
+          ],
+        }),
+      );
     });
 
     it("hands over to the lower version whole: its tag, order, enabled and base, not the failed one's", () => {
@@ -282,35 +301,37 @@ describe("renderSections", () => {
         bodyLine: 2,
         lower: user,
       });
-      expect(render({ templates: [project] })).toEqual({
-        text: "<cwd>\ncwd: /work/app\n</cwd>",
-        sections: [
-          {
-            name: "cwd",
-            text: "<cwd>\ncwd: /work/app\n</cwd>",
-            source: { layer: "builtin", path: "/builtin/cwd.md" },
-          },
-        ],
-        diagnostics: [
-          {
-            level: "error",
-            code: "template",
-            message:
-              'Block "if" is never closed: expected {{/if}}; the builtin version is used instead',
-            path: "/user/cwd.md",
-            line: 4,
-            column: 1,
-          },
-          {
-            level: "error",
-            code: "template",
-            message: 'Partial "missing" not found; the user version is used instead',
-            path: "/project/cwd.md",
-            line: 3,
-            column: 1,
-          },
-        ],
-      });
+      expect(render({ templates: [project] })).toEqual(
+        withStableBlock({
+          text: "<cwd>\ncwd: /work/app\n</cwd>",
+          sections: [
+            {
+              name: "cwd",
+              text: "<cwd>\ncwd: /work/app\n</cwd>",
+              source: { layer: "builtin", path: "/builtin/cwd.md" },
+            },
+          ],
+          diagnostics: [
+            {
+              level: "error",
+              code: "template",
+              message:
+                'Block "if" is never closed: expected {{/if}}; the builtin version is used instead',
+              path: "/user/cwd.md",
+              line: 4,
+              column: 1,
+            },
+            {
+              level: "error",
+              code: "template",
+              message: 'Partial "missing" not found; the user version is used instead',
+              path: "/project/cwd.md",
+              line: 3,
+              column: 1,
+            },
+          ],
+        }),
+      );
     });
 
     it("a builtin section with no lower layer is left out, with a diagnostic", () => {
@@ -383,27 +404,29 @@ describe("renderSections", () => {
           source: { layer: "project", path: "/p/SYSTEM.md" },
         },
       });
-      expect(out).toEqual({
-        text: "Custom {{cwd}}.\n\n<environment>\nOperating system: Linux\n</environment>\n\n<cwd>\ncwd: /work/app\n</cwd>",
-        sections: [
-          {
-            name: "system",
-            text: "Custom {{cwd}}.",
-            source: { layer: "project", path: "/p/SYSTEM.md" },
-          },
-          {
-            name: "environment",
-            text: "<environment>\nOperating system: Linux\n</environment>",
-            source: { layer: "builtin", path: "/builtin/environment.md" },
-          },
-          {
-            name: "cwd",
-            text: "<cwd>\ncwd: /work/app\n</cwd>",
-            source: { layer: "builtin", path: "/builtin/cwd.md" },
-          },
-        ],
-        diagnostics: [],
-      });
+      expect(out).toEqual(
+        withStableBlock({
+          text: "Custom {{cwd}}.\n\n<environment>\nOperating system: Linux\n</environment>\n\n<cwd>\ncwd: /work/app\n</cwd>",
+          sections: [
+            {
+              name: "system",
+              text: "Custom {{cwd}}.",
+              source: { layer: "project", path: "/p/SYSTEM.md" },
+            },
+            {
+              name: "environment",
+              text: "<environment>\nOperating system: Linux\n</environment>",
+              source: { layer: "builtin", path: "/builtin/environment.md" },
+            },
+            {
+              name: "cwd",
+              text: "<cwd>\ncwd: /work/app\n</cwd>",
+              source: { layer: "builtin", path: "/builtin/cwd.md" },
+            },
+          ],
+          diagnostics: [],
+        }),
+      );
     });
 
     it("with no base section in the templates, the custom prompt still comes first", () => {
@@ -622,31 +645,33 @@ describe("section names in a result are unique", () => {
       ],
       customPrompt: { text: "Custom.", template: false, source: { layer: "option" } },
     });
-    expect(out).toEqual({
-      text: "Custom.\n\n<notes>\nfirst\n</notes>",
-      sections: [
-        { name: "system", text: "Custom.", source: { layer: "option" } },
-        {
-          name: "notes",
-          text: "<notes>\nfirst\n</notes>",
-          source: { layer: "builtin", path: "/builtin/notes.md" },
-        },
-      ],
-      diagnostics: [
-        {
-          level: "warning",
-          code: "section-name",
-          message: 'a second section named "notes"; left out (names in a prompt are unique)',
-          path: "/project/notes.md",
-        },
-        {
-          level: "warning",
-          code: "section-name",
-          message: 'a second section named "system"; left out (names in a prompt are unique)',
-          path: "/user/system.md",
-        },
-      ],
-    });
+    expect(out).toEqual(
+      withStableBlock({
+        text: "Custom.\n\n<notes>\nfirst\n</notes>",
+        sections: [
+          { name: "system", text: "Custom.", source: { layer: "option" } },
+          {
+            name: "notes",
+            text: "<notes>\nfirst\n</notes>",
+            source: { layer: "builtin", path: "/builtin/notes.md" },
+          },
+        ],
+        diagnostics: [
+          {
+            level: "warning",
+            code: "section-name",
+            message: 'a second section named "notes"; left out (names in a prompt are unique)',
+            path: "/project/notes.md",
+          },
+          {
+            level: "warning",
+            code: "section-name",
+            message: 'a second section named "system"; left out (names in a prompt are unique)',
+            path: "/user/system.md",
+          },
+        ],
+      }),
+    );
   });
 });
 

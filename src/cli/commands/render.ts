@@ -2,7 +2,9 @@ import { homedir } from "node:os";
 import { isAbsolute, relative } from "node:path";
 import { resolveUserPath } from "../../_paths.js";
 import { UnsafePathError, writeIfChanged } from "../../_safe-write.js";
+import { anthropicSystem, openAiSystemMessage } from "../../provider/system-content.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import type { RenderResult } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
@@ -13,6 +15,33 @@ export interface RenderCommandFlags extends RenderFlags {
   section?: string;
   /** `-o FILE`: what would go to stdout goes to FILE, written only when its bytes change. */
   output?: string;
+  /** `text` (default), `anthropic` or `openai`: see {@link RENDER_FORMATS}. */
+  format?: string;
+}
+
+/** What `--format` prints for the whole prompt. */
+const RENDER_FORMATS: Readonly<Record<string, ((r: RenderResult) => string) | undefined>> = {
+  text: undefined,
+  anthropic: (r) => `${JSON.stringify(anthropicSystem(r), null, 2)}\n`,
+  openai: (r) => `${JSON.stringify(openAiSystemMessage(r), null, 2)}\n`,
+};
+
+/** The printer of `--format`; a usage error for an unknown name or a flag it cannot go with. */
+function formatPrinter(flags: RenderCommandFlags): ((r: RenderResult) => string) | undefined {
+  const { format } = flags;
+  if (format === undefined || format === "text") return undefined;
+  if (!Object.hasOwn(RENDER_FORMATS, format)) {
+    throw new UsageError(
+      `--format: unknown format ${JSON.stringify(format)}; use text, anthropic or openai`,
+    );
+  }
+  if (flags.json) throw new UsageError(`--format ${format} prints JSON already; leave out --json`);
+  if (flags.section !== undefined) {
+    throw new UsageError(
+      `--format ${format} is for the whole prompt; leave out --section, or use --format text`,
+    );
+  }
+  return RENDER_FORMATS[format];
 }
 
 /**
@@ -25,15 +54,22 @@ export interface RenderCommandFlags extends RenderFlags {
  * for nothing), never through a link.
  */
 export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promise<number> {
+  const printer = formatPrinter(flags);
   if (flags.output === undefined) {
     // JSON goes through the escaping stdout (it keeps its meaning); the prompt itself goes out whole.
-    return renderTo(flags, io, flags.json ? io.stdout : (io.product ?? io.stdout));
+    const json = flags.json || printer !== undefined;
+    return renderTo(flags, io, json ? io.stdout : (io.product ?? io.stdout), printer);
   }
   const path = resolveUserPath(flags.output, io.cwd, io.home ?? homedir());
   let text = "";
-  const code = await renderTo(flags, io, (chunk) => {
-    text += chunk;
-  });
+  const code = await renderTo(
+    flags,
+    io,
+    (chunk) => {
+      text += chunk;
+    },
+    printer,
+  );
   // Nothing to write (a section that is not in the prompt): the file is left as it is.
   if (text === "") return code;
   try {
@@ -52,11 +88,13 @@ async function renderTo(
   flags: RenderCommandFlags,
   io: CliIo,
   stdout: (text: string) => void,
+  printer?: (result: RenderResult) => string,
 ): Promise<number> {
   const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
   const result = renderPrepared(prepared);
   if (flags.section === undefined) {
-    stdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${result.text}\n`);
+    if (printer) stdout(printer(result));
+    else stdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${result.text}\n`);
     if (!flags.json) io.stderr(formatDiagnostics(result.diagnostics));
     return exitCodeFor(result.diagnostics, flags.strict);
   }

@@ -125,7 +125,7 @@ describe("the tree flag in the extension", () => {
       newRenderer: () => ({
         render: async (o) => {
           options.push(o.workspaceTree);
-          return { text: "x", sections: [], diagnostics: [], steps: [] };
+          return { text: "x", blocks: [], sections: [], diagnostics: [], steps: [] };
         },
         close: () => {},
       }),

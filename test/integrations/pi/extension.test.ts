@@ -247,6 +247,7 @@ describe("the pi extension", () => {
     const pi = fakePi();
     const empty: RenderResult = {
       text: "",
+      blocks: [],
       sections: [],
       diagnostics: emptyPromptDiagnostics([]),
       steps: [],
@@ -343,6 +344,7 @@ describe("formatPromptReport", () => {
   it("is a table of the sections, then the diagnostics", () => {
     const report = formatPromptReport({
       text: "Hi.\n\n<rules>\nBe kind.\n</rules>",
+      blocks: [],
       sections: [
         { name: "preamble", text: "Hi.", source: { layer: "builtin", path: "/b/preamble.md" } },
         { name: "rules", text: "<rules>\nBe kind.\n</rules>", source: { layer: "option" } },
