@@ -122,6 +122,7 @@ export {
   type SessionFixedOption,
   type SessionOverrides,
   type SessionRender,
+  type SessionSettings,
 } from "./session/index.js";
 export {
   expandSkillCommand,

@@ -5,4 +5,5 @@ export {
   type SessionFixedOption,
   type SessionOverrides,
   type SessionRender,
+  type SessionSettings,
 } from "./session.js";

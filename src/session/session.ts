@@ -3,6 +3,7 @@ import { realMachine } from "../gather/environment/_machine.js";
 import type { SystemPromptOptions } from "../options.js";
 import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
 import { type RenderResult, SyspromptError } from "../types.js";
+import { type TakenSections, takeSessionSections, withTakenSessionSections } from "./_keep.js";
 import { memoizingRunner, type StepMemo } from "./_memo.js";
 import { DEFAULT_SETTLE_MS } from "./_read-set.js";
 
@@ -42,6 +43,21 @@ export interface SessionRender {
   changes: Record<string, string | null> | undefined;
 }
 
+/** How a session treats the prompt from render to render; fixed when it is created. */
+export interface SessionSettings {
+  /**
+   * Keep the sections of class `session` (the workspace tree, the AGENTS.md
+   * list, the environment, the date) as the first render took them, byte for
+   * byte, until {@link PromptSession.refresh}: within one agent session the
+   * prompt then changes only when a file written for the agent does (stable
+   * sections still follow their files), and a provider's cached prefix
+   * survives source edits and midnight. A render whose gathering ran late (a
+   * step timed out) takes nothing: the next one takes them. Default: false
+   * (every render is what `renderSystemPrompt` gives).
+   */
+  keepSessionSections?: boolean;
+}
+
 export interface PromptSession {
   /**
    * Renders the prompt. `overrides` apply to this render only, over the
@@ -50,6 +66,11 @@ export interface PromptSession {
    * for a bad option, an override of a fixed option, or after `close()`.
    */
   render(overrides?: SessionOverrides): Promise<SessionRender>;
+  /**
+   * With `keepSessionSections`: the next render takes fresh session sections
+   * (and keeps those). Without it, nothing to do. Throws after `close()`.
+   */
+  refresh(): void;
   /** Forgets everything the session kept. Further renders throw; closing twice is harmless. */
   close(): void;
 }
@@ -69,8 +90,11 @@ export interface PromptSession {
  * in `renderSystemPrompt`, and runs again on the next render. No timer or
  * watcher is started: all checking happens inside `render()`.
  */
-export function createPromptSession(options: SystemPromptOptions = {}): PromptSession {
-  return openPromptSession(options, DEFAULT_SETTLE_MS);
+export function createPromptSession(
+  options: SystemPromptOptions = {},
+  settings: SessionSettings = {},
+): PromptSession {
+  return openPromptSession(options, DEFAULT_SETTLE_MS, settings);
 }
 
 /**
@@ -79,7 +103,22 @@ export function createPromptSession(options: SystemPromptOptions = {}): PromptSe
  * mtime to a time of its own pass `-Infinity`, so the files they have just
  * written are reused.
  */
-export function openPromptSession(options: SystemPromptOptions, settleMs: number): PromptSession {
+export function openPromptSession(
+  options: SystemPromptOptions,
+  settleMs: number,
+  settings: SessionSettings = {},
+): PromptSession {
+  if (typeof settings !== "object" || settings === null) {
+    throw new SyspromptError("bad-option", "createPromptSession: settings must be an object");
+  }
+  const keep = settings.keepSessionSections ?? false;
+  if (typeof keep !== "boolean") {
+    throw new SyspromptError(
+      "bad-option",
+      "createPromptSession: keepSessionSections must be true or false",
+    );
+  }
+  let taken: TakenSections | undefined;
   const base: SystemPromptOptions = {
     ...options,
     // One machine for the session: its facts do not change while an agent runs,
@@ -100,7 +139,13 @@ export function openPromptSession(options: SystemPromptOptions, settleMs: number
   const renderNow = async (overrides: SessionOverrides): Promise<SessionRender> => {
     assertOpen(); // closed while this render waited for the one before
     const prepared = await preparePrompt({ ...base, ...overrides }, runner);
-    const result = renderPrepared(prepared);
+    let result = renderPrepared(prepared);
+    if (keep) {
+      if (taken) result = withTakenSessionSections(result, taken);
+      else if (result.steps.every((s) => s.status !== "timeout")) {
+        taken = takeSessionSections(result);
+      }
+    }
     const changes = previous ? diffSections(previous.sections, result.sections) : undefined;
     previous = result;
     return { result, changes };
@@ -113,6 +158,10 @@ export function openPromptSession(options: SystemPromptOptions, settleMs: number
       const rendered = queue.then(() => renderNow(overrides));
       queue = rendered.catch(() => undefined);
       return rendered;
+    },
+    refresh() {
+      assertOpen();
+      taken = undefined;
     },
     close() {
       if (closed) return;
