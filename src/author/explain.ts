@@ -3,7 +3,7 @@ import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
 import { loadPromptTemplates } from "../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../render-system-prompt.js";
-import type { CacheClass, SectionTemplate } from "../sections/types.js";
+import type { CacheClass } from "../sections/types.js";
 import { usedVersion } from "../sections/used-version.js";
 import { TOKEN_ENCODING, type TokenCounter, tokenCounter } from "../tokens.js";
 import type { RenderResult } from "../types.js";
@@ -52,6 +52,7 @@ export async function explainPrompt(options: SystemPromptOptions = {}): Promise<
       tokens: count(result.text),
     },
     cacheStablePrefix: stablePrefix(result, sections, count),
+    cachePrefix: prefixByClass(result, count),
     contextFiles: {
       folders: prepared.context.folders.length,
       files: explainContextFiles(prepared, count),
@@ -75,8 +76,12 @@ function explainSections(
   result: RenderResult,
   count: TokenCounter,
 ): ExplainedSection[] {
+  const classOf = new Map<string, CacheClass>();
+  for (const block of result.blocks)
+    for (const name of block.sections) classOf.set(name, block.cache);
   return result.sections.map((section) => {
     const version = usedVersion(prepared.templates, section);
+    const cache = classOf.get(section.name) ?? "stable";
     // A section from code that replaces a template's body takes its place, not its file.
     const fromCode = section.source.layer === "option";
     return {
@@ -87,17 +92,37 @@ function explainSections(
       overrides: fromCode ? null : (version?.lower?.source.layer ?? null),
       bytes: byteLength(section.text),
       tokens: count(section.text),
-      cache: sectionClass(version),
-      volatile: sectionClass(version) === "volatile",
+      cache,
+      volatile: cache === "volatile",
       maxTokens: version?.meta.maxTokens ?? null,
       variant: section.source.variant ?? null,
     };
   });
 }
 
-/** The class that placed a section: its version's, stable for the custom base prompt and new sections from code. */
-function sectionClass(version: SectionTemplate | undefined): CacheClass {
-  return version?.meta.cache ?? "stable";
+/**
+ * The prefixes a provider can keep cached, by class: the leading stable
+ * blocks, then those with the session blocks after them (each with the
+ * separator that follows it), and the section each ends with.
+ */
+function prefixByClass(result: RenderResult, count: TokenCounter): ExplainReport["cachePrefix"] {
+  return (["stable", "session"] as const).map((through) => {
+    const allowed: CacheClass[] = through === "stable" ? ["stable"] : ["stable", "session"];
+    const lead: RenderResult["blocks"] = [];
+    for (const block of result.blocks) {
+      if (!allowed.includes(block.cache)) break;
+      lead.push(block);
+    }
+    const text = lead.map((b) => b.text).join("");
+    const names = lead.flatMap((b) => b.sections);
+    return {
+      through,
+      sections: names.length,
+      bytes: byteLength(text),
+      tokens: count(text),
+      endsWith: names.at(-1) ?? null,
+    };
+  });
 }
 
 /** Everything before the first volatile section, with the separator that follows it. */

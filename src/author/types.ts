@@ -225,6 +225,20 @@ export interface ExplainReport {
     tokens: number;
     firstVolatile: string | null;
   };
+  /**
+   * The prefix that stays cached by class: `through: "stable"` is the leading
+   * stable sections (unchanged until a file written for the agent changes),
+   * `through: "session"` those and the session sections after them
+   * (unchanged for a session). Each with the separator that follows it, and
+   * the name of the section it ends with (null when it is empty).
+   */
+  cachePrefix: {
+    through: "stable" | "session";
+    sections: number;
+    bytes: number;
+    tokens: number;
+    endsWith: string | null;
+  }[];
   /** Every context file read, in prompt order, and the folders searched for them. */
   contextFiles: { folders: number; files: ExplainedContextFile[] };
   /** Every rule file found (other agents' and sysprompt's own), in prompt order, with its fate. */

@@ -64,6 +64,7 @@ describe("sysprompt explain", () => {
     });
     const content = prepared.data.contextFiles[0]?.content ?? "";
     const stable = reference.text.slice(0, reference.text.indexOf("<build>"));
+    const throughStable = reference.text.slice(0, reference.text.indexOf("<environment>"));
 
     const out = await cli(root, ["explain", "--json"]);
     expect(out.stderr).toBe("");
@@ -80,7 +81,6 @@ describe("sysprompt explain", () => {
           overrides: "builtin",
           maxTokens: 100,
         },
-        builtin("environment", 60),
         {
           name: "team",
           order: 65,
@@ -97,6 +97,8 @@ describe("sysprompt explain", () => {
         builtin("project_context", 70),
         builtin("skills", 110),
         builtin("cwd", 120),
+        { ...builtin("environment", 140), cache: "session" },
+        { ...builtin("date", 180), cache: "session" },
         {
           name: "build",
           order: 5,
@@ -110,17 +112,33 @@ describe("sysprompt explain", () => {
           maxTokens: null,
           variant: null,
         },
-        { ...builtin("date", 130), cache: "volatile", volatile: true },
       ],
       total: { sections: 10, bytes: bytes(reference.text), tokens: count(reference.text) },
       // Everything before the first volatile section (build: volatile ones go
       // last, whatever their order), with the blank line before it.
       cacheStablePrefix: {
-        sections: 8,
+        sections: 9,
         bytes: bytes(stable),
         tokens: count(stable),
         firstVolatile: "build",
       },
+      // By class: the stable run ends with cwd; with the session run, with date.
+      cachePrefix: [
+        {
+          through: "stable",
+          sections: 7,
+          bytes: bytes(throughStable),
+          tokens: count(throughStable),
+          endsWith: "cwd",
+        },
+        {
+          through: "session",
+          sections: 9,
+          bytes: bytes(stable),
+          tokens: count(stable),
+          endsWith: "date",
+        },
+      ],
       contextFiles: {
         folders: 1 + ancestorsOf(project).length,
         files: [
@@ -203,13 +221,13 @@ describe("sysprompt explain", () => {
         "",
         "maxTokens:100,overrides:builtin",
       ],
-      ["60", "environment", "builtin", b("environment"), "", "", "-"],
       ["65", "team", "user", `${agent}/sections/team.md`, "27", "10", "-"],
       ["70", "project_context", "builtin", b("project_context"), "", "", "-"],
       ["110", "skills", "builtin", b("skills"), "", "", "-"],
       ["120", "cwd", "builtin", b("cwd"), "", "", "-"],
+      ["140", "environment", "builtin", b("environment"), "", "", "session"],
+      ["180", "date", "builtin", b("date"), "", "", "session"],
       ["5", "build", "project", ".pi/sections/build.md", "29", "12", "volatile"],
-      ["130", "date", "builtin", b("date"), "", "", "volatile"],
     ].map((row, i) => {
       if (i === 0 || row[4] !== "") return row;
       const s = n(row[1] ?? "");
@@ -232,7 +250,9 @@ describe("sysprompt explain", () => {
       [
         ...table,
         `total: 10 sections, ${report.total.bytes} bytes, ~${report.total.tokens} tokens (o200k_base estimate)`,
-        `cache-stable prefix: ~${report.cacheStablePrefix.tokens} tokens, ${report.cacheStablePrefix.bytes} bytes: 8 sections before "build", the first volatile one`,
+        `cache-stable prefix: ~${report.cacheStablePrefix.tokens} tokens, ${report.cacheStablePrefix.bytes} bytes: 9 sections before "build", the first volatile one`,
+        `cache prefix through stable: ~${report.cachePrefix[0].tokens} tokens, ${report.cachePrefix[0].bytes} bytes, 7 sections, ends with "cwd"`,
+        `cache prefix through session: ~${report.cachePrefix[1].tokens} tokens, ${report.cachePrefix[1].bytes} bytes, 9 sections, ends with "date"`,
         "",
         `context files: 1 loaded, 1 dropped (${report.contextFiles.folders} folders searched)`,
         `  dropped  ${agent}/AGENTS.md  (all of it is in AGENTS.md)`,

@@ -63,6 +63,13 @@ export function formatExplain(
       ? `cache-stable prefix: the whole prompt, ~${prefix.tokens} tokens (no volatile section)`
       : `cache-stable prefix: ~${prefix.tokens} tokens, ${prefix.bytes} bytes: ${plural(prefix.sections, "section")} before "${prefix.firstVolatile}", the first volatile one`,
   );
+  for (const p of report.cachePrefix) {
+    out.push(
+      p.endsWith === null
+        ? `cache prefix through ${p.through}: empty (the prompt starts with a ${p.through === "stable" ? "session or volatile" : "volatile"} section)`
+        : `cache prefix through ${p.through}: ~${p.tokens} tokens, ${p.bytes} bytes, ${plural(p.sections, "section")}, ends with "${p.endsWith}"`,
+    );
+  }
   if (report.budget) {
     const b = report.budget;
     out.push(
@@ -138,7 +145,7 @@ const STATUS_COLOR: Record<StepStatus, (p: Palette) => (text: string) => string>
 
 function sectionFlags(s: ExplainReport["sections"][number]): string[] {
   return [
-    s.volatile ? "volatile" : "",
+    s.cache === "stable" ? "" : s.cache,
     s.variant !== null ? `variant:${s.variant}` : "",
     s.maxTokens !== null ? `maxTokens:${s.maxTokens}` : "",
     s.overrides ? `overrides:${s.overrides}` : "",
