@@ -123,8 +123,30 @@ export function createSyspromptExtension(
     });
 
     pi.registerCommand("sysprompt", {
-      description: "Show sysprompt's prompt sections (layer, size, file) and diagnostics",
-      handler: async (_args, ctx) => {
+      description:
+        "Show sysprompt's prompt sections (layer, size, file) and diagnostics; `refresh`: take fresh session sections (tree, environment, date) on the next prompt",
+      handler: async (rawArgs, ctx) => {
+        const word = typeof rawArgs === "string" ? rawArgs.trim() : "";
+        const say = (text: string, level: "info" | "warning") => {
+          if (ctx.hasUI) ctx.ui.notify(text, level);
+          else writeStderr(`${text}\n`);
+        };
+        if (word === "refresh") {
+          // A renderer made now has nothing kept: nothing to refresh.
+          renderer?.refresh?.();
+          say(
+            "sysprompt: the next prompt takes the session sections (workspace tree, AGENTS.md list, environment, date) afresh",
+            "info",
+          );
+          return;
+        }
+        if (word !== "") {
+          say(
+            `sysprompt: unknown argument ${JSON.stringify(printable(word))}; /sysprompt shows the prompt's sections, /sysprompt refresh takes fresh session sections on the next prompt`,
+            "warning",
+          );
+          return;
+        }
         const { result, problems, mapping } = await render(ctx.getSystemPromptOptions(), ctx);
         const text = result
           ? formatPromptReport({ ...result, diagnostics: [...mapping, ...result.diagnostics] })
@@ -133,8 +155,7 @@ export function createSyspromptExtension(
               .join("")}`;
         // Without a UI, stderr: JSON mode's stdout is its event stream, and print mode
         // sends an extension's stdout to stderr anyway.
-        if (ctx.hasUI) ctx.ui.notify(text.trimEnd(), "info");
-        else writeStderr(text);
+        say(text.trimEnd(), "info");
       },
     });
 

@@ -13,6 +13,8 @@ import type { RenderResult } from "../../types.js";
  */
 export interface PromptRenderer {
   render(options: SystemPromptOptions): Promise<RenderResult>;
+  /** The next render takes fresh session sections (`/sysprompt refresh`). */
+  refresh?(): void;
   close(): void;
 }
 
@@ -20,18 +22,29 @@ export interface PromptRenderer {
  * A renderer backed by one prompt session: a turn re-reads only what changed on
  * disk since the last one. The session is made from the first turn's options;
  * a turn whose session-wide options (cwd, agent dir, env…) differ starts a new one.
+ *
+ * The session keeps its session sections (tree, AGENTS.md list, environment,
+ * date) as the first turn took them (`keepSessionSections`), so the prompt pi
+ * sends changes only when a file written for the agent does, until
+ * {@link PromptRenderer.refresh}. A turn with another model takes fresh ones
+ * too: the environment section names the model, and must not name the old one.
  */
 export function sessionRenderer(): PromptRenderer {
   let session: PromptSession | undefined;
   let fixedKey = "";
+  let model: string | undefined;
   return {
     async render(options) {
       const fixed = Object.fromEntries(SESSION_FIXED_OPTIONS.map((k) => [k, options[k]]));
       const key = JSON.stringify(fixed);
       if (session === undefined || key !== fixedKey) {
         session?.close();
-        session = createPromptSession(fixed);
+        session = createPromptSession(fixed, { keepSessionSections: true });
         fixedKey = key;
+        model = options.model;
+      } else if (options.model !== model) {
+        session.refresh();
+        model = options.model;
       }
       const overrides = Object.fromEntries(
         Object.entries(options).filter(
@@ -39,6 +52,9 @@ export function sessionRenderer(): PromptRenderer {
         ),
       );
       return (await session.render(overrides)).result;
+    },
+    refresh() {
+      session?.refresh();
     },
     close() {
       session?.close();

@@ -340,6 +340,44 @@ describe("/sysprompt", () => {
   });
 });
 
+describe("/sysprompt refresh", () => {
+  it("asks the renderer for fresh session sections, renders nothing, and says so; another word is a usage note", async () => {
+    const { cwd, root } = layout();
+    const calls: string[] = [];
+    const pi = fakePi();
+    createSyspromptExtension({
+      env: { PI_CODING_AGENT_DIR: join(root, "agent") },
+      writeStderr: () => {},
+      newRenderer: () => ({
+        render: async () => {
+          calls.push("render");
+          return { text: "x", blocks: [], sections: [], diagnostics: [], steps: [] };
+        },
+        refresh: () => calls.push("refresh"),
+        close: () => calls.push("close"),
+      }),
+      argv: ["--approve"],
+      home: join(root, "home"),
+    })(pi.api);
+    const ctx = fakeContext({ cwd });
+    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    await pi.commands.get("sysprompt")?.handler(" refresh ", ctx);
+    expect(calls).toEqual(["render", "refresh"]);
+    await pi.commands.get("sysprompt")?.handler("rfresh", ctx);
+    expect(calls).toEqual(["render", "refresh"]);
+    expect(ctx.notes).toEqual([
+      [
+        "info",
+        "sysprompt: the next prompt takes the session sections (workspace tree, AGENTS.md list, environment, date) afresh",
+      ],
+      [
+        "warning",
+        'sysprompt: unknown argument "rfresh"; /sysprompt shows the prompt\'s sections, /sysprompt refresh takes fresh session sections on the next prompt',
+      ],
+    ]);
+  });
+});
+
 describe("formatPromptReport", () => {
   it("is a table of the sections, then the diagnostics", () => {
     const report = formatPromptReport({

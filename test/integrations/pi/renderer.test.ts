@@ -37,3 +37,25 @@ describe("sessionRenderer (one prompt session per pi session)", () => {
     renderer.close();
   });
 });
+
+describe("sessionRenderer keeps a session's prompt while only the workspace and the date change", () => {
+  it("session sections as first taken until refresh(); a model switch takes fresh ones (the environment states the model)", async () => {
+    const root = tempDir();
+    const options = pinned(root, { model: "m1", workspaceTree: true, treeMtime: 0 });
+    const renderer = sessionRenderer();
+    const first = await renderer.render(options);
+    const nextDay = { ...options, now: "2026-01-16T10:00:00Z" };
+    writeFileSync(join(root, "project", "new.ts"), "export {};\n");
+    expect((await renderer.render(nextDay)).text).toBe(first.text);
+    // An instruction file: the stable part follows it, the session part stays.
+    writeFileSync(join(root, "project", "AGENTS.md"), "Be brief.\n");
+    const edited = await renderer.render(nextDay);
+    expect(edited.text).toContain("Be brief.");
+    expect(edited.blocks[1]).toEqual(first.blocks[1]);
+    renderer.refresh?.();
+    expect((await renderer.render(nextDay)).text).toBe((await renderSystemPrompt(nextDay)).text);
+    const m2 = { ...nextDay, model: "m2", now: "2026-01-17T10:00:00Z" };
+    expect((await renderer.render(m2)).text).toBe((await renderSystemPrompt(m2)).text);
+    renderer.close();
+  });
+});
