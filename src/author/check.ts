@@ -8,6 +8,7 @@ import { checkFolders } from "../options.js";
 import { loadPromptTemplates } from "../prompt-templates/index.js";
 import { emptyPromptDiagnostics } from "../sections/empty-prompt.js";
 import { layerSections } from "../sections/layer.js";
+import { classOrderInfos } from "../sections/order-class.js";
 import { type CustomPrompt, renderSections } from "../sections/render.js";
 import { loadSkills } from "../skills/index.js";
 import type { Diagnostic, DiagnosticLevel, Layer } from "../types.js";
@@ -75,6 +76,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   const failed = new Set(problems.filter((d) => d.level === "error").map((d) => d.path));
   const matrix = renderMatrix(layers, engine, failed);
   diagnostics.push(...matrix.diagnostics);
+  diagnostics.push(...classOrderInfos(layerSections(layers.flatMap((l) => l.loaded.sections))));
   diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics);
 
   const sorted = sortDiagnostics(diagnostics);
