@@ -1,0 +1,260 @@
+import { lstat, mkdir } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { realMachine } from "../gather/environment/_machine.js";
+import { findProjectRoot } from "../gather/project-root.js";
+import { resolveCommonPaths } from "../locate/layers.js";
+import type { SystemPromptOptions } from "../options.js";
+import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
+import { usedVersion } from "../sections/used-version.js";
+import { createPromptSession } from "../session/session.js";
+import { TOKEN_ENCODING, tokenCounter } from "../tokens.js";
+import type { Diagnostic, RenderResult } from "../types.js";
+import {
+  type Baseline,
+  type CacheClass,
+  type ClassShare,
+  cacheClassOf,
+  measureBaseline,
+  type Survival,
+  survival,
+} from "./_prefix.js";
+import { defaultSandboxParent, makeSandbox, removeSandbox, type Sandbox } from "./_sandbox.js";
+import {
+  ACTION_LABELS,
+  act,
+  baselineTools,
+  pickSourceFile,
+  SIMULATED_ACTIONS,
+  type SimulatedAction,
+} from "./_simulate-actions.js";
+
+export type { Break, CacheClass, ClassShare, Survival } from "./_prefix.js";
+export { cacheClassOf } from "./_prefix.js";
+export { SIMULATED_ACTIONS, type SimulatedAction } from "./_simulate-actions.js";
+
+/**
+ * Gathering budget of each render of a simulation when the caller sets none:
+ * a step that is late in one render and not in another would show as a
+ * change no agent action made. The copy holds only regular files and folders,
+ * so nothing in it blocks a read.
+ */
+export const SIMULATE_DEADLINE_MS = 60_000;
+
+/** Where a simulation is made and how. */
+export interface SimulateSettings {
+  /** Folder the copy is made in. Default: `$XDG_CACHE_HOME/sysprompt/simulate` (else `~/.cache/…`). */
+  sandboxDir?: string;
+  /** Also re-render each action in a prompt session (`createPromptSession`). Default: true. */
+  session?: boolean;
+}
+
+/** One agent action and what it did to the prompt's cached prefix. */
+export interface SimulatedRow {
+  action: SimulatedAction;
+  label: string;
+  /** What was changed: a path relative to cwd, a tool, a date. */
+  detail: string;
+  /** A fresh `renderSystemPrompt` after the action, against the baseline. */
+  fresh: Survival;
+  /** A prompt session's render after the action, against its render before it; absent when not asked for. */
+  session?: Survival;
+}
+
+export interface SimulationReport {
+  tokenizer: { encoding: string; estimate: true };
+  /** The project root that was copied, and cwd below it: the real paths, not the copy's. */
+  project: { root: string; cwd: string };
+  /** The render before any action: its size, and each section's class. */
+  baseline: {
+    bytes: number;
+    tokens: number;
+    sections: { name: string; cache: CacheClass; bytes: number; tokens: number }[];
+    byClass: Record<CacheClass, { bytes: number; tokens: number }>;
+  };
+  /** Empty when the project could not be copied (the diagnostics say why). */
+  actions: SimulatedRow[];
+  /** Entries of the project the copy left out: links, FIFOs, sockets, devices. */
+  skipped: { path: string; reason: string }[];
+  /** The baseline's diagnostics, then the simulation's own (`simulate-*` codes). */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Re-renders the project under typical agent actions — a source file
+ * edited, a file added, a folder added, the next day, a tool added, an
+ * AGENTS.md edited — and says for each how much of the prompt's prefix, in
+ * bytes and tokens and per cache class, a provider's cache still holds, and
+ * which section broke it. Everything happens in a temporary copy of the
+ * project root (only regular files and folders, times kept, `.git` and
+ * `node_modules` left out), rendered with nothing above the copy looked at;
+ * the project itself is never written. The clock and the machine are taken
+ * once so that only the action differs between the renders.
+ *
+ * @throws SyspromptError for a bad explicit option, as `renderSystemPrompt` does.
+ */
+export async function simulatePrompt(
+  options: SystemPromptOptions = {},
+  settings: SimulateSettings = {},
+): Promise<SimulationReport> {
+  const { cwd, home } = resolveCommonPaths(options);
+  const root = await findProjectRoot(cwd, options.ceilingDir);
+  const parent =
+    settings.sandboxDir ??
+    join(dirname(defaultSandboxParent(options.env ?? process.env, home ?? homedir())), "simulate");
+  const { sandbox, problems, skipped } = await makeSandbox(root, parent, new Set(), {
+    skipSpecial: true,
+    keepTimes: true,
+  });
+  const project = { root, cwd };
+  if (!sandbox) {
+    return {
+      tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
+      project,
+      baseline: { bytes: 0, tokens: 0, sections: [], byClass: emptyByClass() },
+      actions: [],
+      skipped,
+      diagnostics: problems.map((p) => ({
+        level: "error",
+        code: "simulate-copy",
+        message: `not simulated: the project is copied first, and this entry stops the copy: ${p.reason}`,
+        path: p.path,
+      })),
+    };
+  }
+  try {
+    return await simulateIn(sandbox, options, settings, { project, skipped });
+  } finally {
+    await removeSandbox(sandbox);
+  }
+}
+
+async function simulateIn(
+  sandbox: Sandbox,
+  options: SystemPromptOptions,
+  settings: SimulateSettings,
+  found: Pick<SimulationReport, "project" | "skipped">,
+): Promise<SimulationReport> {
+  const { root, cwd } = found.project;
+  // The project root's own .git marks it as one in the copy too (skills and the tree look for it).
+  if (await lstat(join(root, ".git")).catch(() => undefined)) {
+    await mkdir(join(sandbox.copy, ".git"), { recursive: true });
+  }
+  const copyCwd = join(sandbox.copy, relative(root, cwd));
+  const now = options.now === undefined ? new Date() : new Date(options.now);
+  const base: SystemPromptOptions = {
+    ...options,
+    cwd: copyCwd,
+    now,
+    machine: options.machine ?? realMachine(),
+    ceilingDir: sandbox.root,
+    deadlineMs: options.deadlineMs ?? SIMULATE_DEADLINE_MS,
+  };
+  const count = tokenCounter();
+  const classes = new Map<string, CacheClass>();
+  const render = async (overrides: SystemPromptOptions = {}): Promise<RenderResult> => {
+    const prepared = await preparePrompt({ ...base, ...overrides });
+    const result = renderPrepared(prepared);
+    for (const section of result.sections) {
+      if (!classes.has(section.name)) {
+        classes.set(section.name, cacheClassOf(usedVersion(prepared.templates, section)?.meta));
+      }
+    }
+    return result;
+  };
+  const classOf = (name: string) => classes.get(name) ?? "stable";
+  const first = await render();
+  const baseline = measureBaseline(first, classOf, count);
+  const diagnostics: Diagnostic[] = [...first.diagnostics];
+  const late = new Set<string>();
+  const noteLate = (result: RenderResult) => {
+    for (const step of result.steps) {
+      if (step.status === "timeout" || step.status === "failed") late.add(step.name);
+    }
+  };
+  noteLate(first);
+
+  const ctx = {
+    cwd: copyCwd,
+    root: sandbox.copy,
+    now,
+    tools: baselineTools(options.tools),
+    source: await pickSourceFile(copyCwd),
+  };
+  const rows: SimulatedRow[] = [];
+  for (const action of SIMULATED_ACTIONS) {
+    const session = settings.session === false ? undefined : createPromptSession(base);
+    try {
+      const before = session ? await session.render() : undefined;
+      const done = await act(action, ctx);
+      try {
+        const fresh = await render(done.overrides);
+        noteLate(fresh);
+        const row: SimulatedRow = {
+          action,
+          label: ACTION_LABELS[action],
+          detail: done.detail,
+          fresh: survival(baseline, fresh, classOf, count),
+        };
+        if (session && before) {
+          const after = await session.render(done.overrides);
+          noteLate(after.result);
+          const sessionBase = measureBaseline(before.result, classOf, count);
+          row.session = survival(sessionBase, after.result, classOf, count);
+        }
+        rows.push(row);
+      } finally {
+        await done.undo();
+      }
+    } finally {
+      session?.close();
+    }
+  }
+  for (const step of late) {
+    diagnostics.push({
+      level: "warning",
+      code: "simulate-late",
+      message: `the ${step} step was late or failed in a simulated render: a change the table shows may be that, not the action`,
+    });
+  }
+  return {
+    tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
+    project: found.project,
+    baseline: {
+      bytes: baseline.bytes.length,
+      tokens: baseline.tokens,
+      sections: baseline.parts.map((p) => ({
+        name: p.name,
+        cache: p.cache,
+        bytes: p.bytes,
+        tokens: p.tokens,
+      })),
+      byClass: sumByClass(baseline),
+    },
+    actions: rows,
+    skipped: found.skipped,
+    diagnostics,
+  };
+}
+
+function emptyByClass(): Record<CacheClass, { bytes: number; tokens: number }> {
+  return {
+    stable: { bytes: 0, tokens: 0 },
+    session: { bytes: 0, tokens: 0 },
+    volatile: { bytes: 0, tokens: 0 },
+  };
+}
+
+function sumByClass(baseline: Baseline): Record<CacheClass, { bytes: number; tokens: number }> {
+  const sums = emptyByClass();
+  for (const part of baseline.parts) {
+    sums[part.cache].bytes += part.bytes;
+    sums[part.cache].tokens += part.tokens;
+  }
+  return sums;
+}
+
+/** A class's share kept, for tables: `kept/total`. */
+export function keptOf(share: ClassShare): string {
+  return `${share.keptTokens}/${share.tokens}`;
+}
