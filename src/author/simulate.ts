@@ -1,4 +1,4 @@
-import { lstat, mkdir } from "node:fs/promises";
+import { lstat, mkdir, utimes } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { realMachine } from "../gather/environment/_machine.js";
@@ -137,8 +137,11 @@ async function simulateIn(
 ): Promise<SimulationReport> {
   const { root, cwd } = found.project;
   // The project root's own .git marks it as one in the copy too (skills and the tree look for it).
+  // The marker is made after the copy: the folder gets its time back.
   if (await lstat(join(root, ".git")).catch(() => undefined)) {
+    const copied = await lstat(sandbox.copy);
     await mkdir(join(sandbox.copy, ".git"), { recursive: true });
+    await utimes(sandbox.copy, copied.atime, copied.mtime);
   }
   const copyCwd = join(sandbox.copy, relative(root, cwd));
   const now = options.now === undefined ? new Date() : new Date(options.now);
