@@ -54,6 +54,12 @@ const INSTRUCTION = "\n- A simulated instruction added by sysprompt explain --si
 /** Tools tried, in order, for "tool added": the first one not selected is added. */
 const EXTRA_TOOLS = ["grep", "find", "ls", "web_search"];
 const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * What an action's files are stamped with: a minute after the clock of the
+ * renders, not the wall clock, so a simulation gives the same figures on every
+ * run (the tree shows times) and the new entries are the newest.
+ */
+const ACTION_AFTER_MS = 60_000;
 
 /** Extensions of source files, for the file an agent edits. */
 const SOURCE_EXTENSIONS = new Set(
@@ -166,6 +172,9 @@ async function made(
   const parent = dirname(path);
   const before = await lstat(parent);
   await make();
+  const stamp = stampOf(ctx);
+  await stampAll(path, stamp);
+  await utimes(parent, stamp, stamp);
   return {
     detail: `${show(path, ctx)}${suffix}`,
     overrides: {},
@@ -191,6 +200,19 @@ async function editInstructions(ctx: ActionContext): Promise<Done> {
     writeFile(path, INSTRUCTION.trimStart(), { flag: "wx" }),
   );
   return { ...done, detail: `${done.detail} (added: the project has none)` };
+}
+
+function stampOf(ctx: ActionContext): Date {
+  return new Date(ctx.now.getTime() + ACTION_AFTER_MS);
+}
+
+/** Gives a new entry, and everything in it, the time `stamp`. */
+async function stampAll(path: string, stamp: Date): Promise<void> {
+  const s = await lstat(path);
+  if (s.isDirectory()) {
+    for (const name of await readdir(path)) await stampAll(join(path, name), stamp);
+  }
+  await utimes(path, stamp, stamp);
 }
 
 /** `base` + ext, or `base-2` + ext, … : a name not taken in `dir`. */

@@ -157,7 +157,7 @@ async function simulateIn(
   const classes = new Map<string, CacheClass>();
   const render = async (overrides: SystemPromptOptions = {}): Promise<RenderResult> => {
     const prepared = await preparePrompt({ ...base, ...overrides });
-    const result = renderPrepared(prepared);
+    const result = asProject(renderPrepared(prepared));
     for (const section of result.sections) {
       if (!classes.has(section.name)) {
         classes.set(section.name, cacheClassOf(usedVersion(prepared.templates, section)?.meta));
@@ -166,6 +166,17 @@ async function simulateIn(
     return result;
   };
   const classOf = (name: string) => classes.get(name) ?? "stable";
+  // The prompt shows cwd (and the tree its root): measured with the project's
+  // path, not the copy's random one, the figures are the project's own and the
+  // same from run to run.
+  const asProject = (result: RenderResult): RenderResult => {
+    const swap = (text: string) => text.replaceAll(sandbox.copy, root);
+    return {
+      ...result,
+      text: swap(result.text),
+      sections: result.sections.map((s) => ({ ...s, text: swap(s.text) })),
+    };
+  };
   const first = await render();
   const baseline = measureBaseline(first, classOf, count);
   const diagnostics: Diagnostic[] = [...first.diagnostics];
@@ -188,7 +199,7 @@ async function simulateIn(
   for (const action of SIMULATED_ACTIONS) {
     const session = settings.session === false ? undefined : createPromptSession(base);
     try {
-      const before = session ? await session.render() : undefined;
+      const before = session ? asProject((await session.render()).result) : undefined;
       const done = await act(action, ctx);
       try {
         const fresh = await render(done.overrides);
@@ -200,10 +211,10 @@ async function simulateIn(
           fresh: survival(baseline, fresh, classOf, count),
         };
         if (session && before) {
-          const after = await session.render(done.overrides);
-          noteLate(after.result);
-          const sessionBase = measureBaseline(before.result, classOf, count);
-          row.session = survival(sessionBase, after.result, classOf, count);
+          const after = asProject((await session.render(done.overrides)).result);
+          noteLate(after);
+          const sessionBase = measureBaseline(before, classOf, count);
+          row.session = survival(sessionBase, after, classOf, count);
         }
         rows.push(row);
       } finally {

@@ -111,6 +111,17 @@ async function sectionText(options: SystemPromptOptions, name: string): Promise<
 const prefixBytes = (a: string, b: string) =>
   commonPrefix(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 
+/** The baseline has the size, tokens and sections of a render of the project in place. */
+async function expectBaselineOf(report: SimulationReport, options: SystemPromptOptions) {
+  const { cwd } = options;
+  const inPlace = await renderSystemPrompt({ ...options, ceilingDir: cwd ?? "" });
+  expect(report.baseline.bytes).toBe(Buffer.byteLength(inPlace.text, "utf8"));
+  expect(report.baseline.tokens).toBe(count(inPlace.text));
+  expect(report.baseline.sections.map((s) => [s.name, s.bytes])).toEqual(
+    inPlace.sections.map((s) => [s.name, Buffer.byteLength(s.text, "utf8")]),
+  );
+}
+
 async function classOfBuiltin(options: SystemPromptOptions, name: string) {
   const prepared = await preparePrompt(options);
   return cacheClassOf(prepared.templates.find((t) => t.name === name)?.meta);
@@ -125,6 +136,8 @@ describe("simulatePrompt", () => {
       const report = await simulatePrompt(options(), { sandboxDir: join(root, "sandboxes") });
       expect(report.diagnostics).toEqual([]);
       expect(report.skipped).toEqual([]);
+      // The baseline is the project's own prompt, byte for byte (the copy's path swapped back).
+      await expectBaselineOf(report, options());
       expect(report.actions.map((a) => [a.action, a.detail])).toEqual([
         ["source-edited", "src/main.ts"],
         ["file-added", "src/simulated-new-file.ts"],
@@ -183,6 +196,8 @@ describe("simulatePrompt", () => {
       const opts = options({ workspaceTree: true });
       const report = await simulatePrompt(opts, { sandboxDir: join(root, "sandboxes") });
       expect(report.diagnostics).toEqual([]);
+      // The tree too: the copy keeps every time.
+      await expectBaselineOf(report, opts);
       const names = report.baseline.sections.map((s) => s.name);
       const tree = names.indexOf("workspace_tree");
       expect(tree).toBeGreaterThan(0);
