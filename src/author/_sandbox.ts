@@ -14,6 +14,7 @@ import {
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { KIND_WORDS } from "../_safe-write.js";
+import { isWithin } from "../gather/project-root.js";
 import { SyspromptError } from "../types.js";
 
 /** Folders not copied with a scenario's folder: never fixtures, possibly huge. */
@@ -57,7 +58,12 @@ export interface SandboxProblem {
  * copy's workspace tree reads as the project's.
  */
 export interface CopyHow {
-  /** Leave links, FIFOs, sockets and devices out instead of refusing the copy. Default: false. */
+  /**
+   * Leave links, FIFOs, sockets and devices out instead of refusing the copy,
+   * but for a link to a regular file inside the copied folder (by real path;
+   * `AGENTS.md -> CLAUDE.md`), whose target's bytes are copied as a regular
+   * file. Default: false.
+   */
   skipSpecial?: boolean;
   /** Give every copied file and folder its original access and modification time. Default: false. */
   keepTimes?: boolean;
@@ -109,7 +115,16 @@ export async function makeSandbox(
   const sandbox = { root, copy: join(root, "scenario", basename(dir)), home: join(root, "home") };
   const budget = { entries: MAX_SCENARIO_ENTRIES, bytes: MAX_SCENARIO_BYTES };
   const problems: SandboxProblem[] = [];
-  const copy: Copy = { budget, problems, skipped: [], how };
+  const copy: Copy = {
+    budget,
+    problems,
+    skipped: [],
+    how,
+    // The folder the sandboxes are in, when it is inside the copied one (a project in ~):
+    // never copied into itself.
+    within: await realpath(dir).catch(() => dir),
+    parent: await realpath(parent).catch(() => parent),
+  };
   try {
     await mkdir(join(root, "scenario"));
     await mkdir(sandbox.home);
@@ -175,6 +190,10 @@ interface Copy {
   problems: SandboxProblem[];
   skipped: SandboxProblem[];
   how: CopyHow;
+  /** The copied folder's real path: what a link must lead into to be copied. */
+  within: string;
+  /** The sandboxes' folder's real path: left out of a copy it is inside. */
+  parent: string;
 }
 
 async function copyFolder(
@@ -211,6 +230,11 @@ async function copyEntries(
   for (const name of entries) {
     if (NOT_COPIED.has(name)) continue;
     const source = join(from, name);
+    if (source === copy.parent || isWithin(copy.parent, source)) {
+      // The sandboxes' own folder, or one holding it: copying it would copy the copy.
+      copy.skipped.push({ path: source, reason: "holds the temporary copies: not copied" });
+      continue;
+    }
     if (--budget.entries < 0) {
       if (budget.entries === -1) {
         problems.push({
@@ -227,6 +251,10 @@ async function copyEntries(
       await copyFile(source, join(to, name), copy);
     } else if (ownChecks.has(name)) {
       // Not copied: where it is read, it gets its own refusal.
+    } else if (s?.isSymbolicLink() && copy.how.skipSpecial) {
+      const real = await linkedFileInside(source, copy.within);
+      if (real) await copyFile(real, join(to, name), copy);
+      else copy.skipped.push({ path: source, reason: specialKind(s) });
     } else if (s && copy.how.skipSpecial) {
       copy.skipped.push({ path: source, reason: specialKind(s) });
     } else if (s?.isSymbolicLink()) {
@@ -247,6 +275,14 @@ async function copyEntries(
   }
 }
 
+/** The real path of the regular file a link leads to, when that is inside `within`; else undefined. */
+async function linkedFileInside(link: string, within: string): Promise<string | undefined> {
+  const real = await realpath(link).catch(() => undefined);
+  if (real === undefined || !isWithin(real, within)) return undefined;
+  const s = await lstat(real).catch(() => undefined);
+  return s?.isFile() ? real : undefined;
+}
+
 /** What an entry that is neither a folder nor a regular file is, in the words of the other refusals. */
 function specialKind(s: Awaited<ReturnType<typeof lstat>>): string {
   const kind = s.isSymbolicLink()
@@ -256,7 +292,9 @@ function specialKind(s: Awaited<ReturnType<typeof lstat>>): string {
       : s.isSocket()
         ? "socket"
         : "device";
-  return `${KIND_WORDS[kind]}: not copied`;
+  return kind === "link"
+    ? `${KIND_WORDS.link}, not to a regular file inside the project: not copied`
+    : `${KIND_WORDS[kind]}: not copied`;
 }
 
 /** Gives `to` the access and modification times `from` has (lstat: a swapped-in link is not followed). */

@@ -257,7 +257,10 @@ describe("simulatePrompt", () => {
       const report = await simulatePrompt(options(), { sandboxDir: join(root, "sandboxes") });
       expect(report.skipped).toEqual([
         { path: join(dir, "pipe"), reason: "a FIFO: not copied" },
-        { path: join(dir, "src", "secret.ts"), reason: "a symbolic link: not copied" },
+        {
+          path: join(dir, "src", "secret.ts"),
+          reason: "a symbolic link, not to a regular file inside the project: not copied",
+        },
       ]);
       expect(row(report, "agents-md-edited").detail).toBe(
         "AGENTS.md (added: the project has none)",
@@ -267,6 +270,39 @@ describe("simulatePrompt", () => {
         cache: "stable",
         how: "added",
       });
+    },
+    SLOW,
+  );
+
+  it(
+    "copies a link to a file inside the project as that file (CLAUDE.md -> AGENTS.md): the baseline is still the project's prompt",
+    async () => {
+      const { root, options } = project();
+      const dir = join(root, "project");
+      symlinkSync("AGENTS.md", join(dir, "CLAUDE.md"));
+      symlinkSync("..", join(dir, "src", "up"));
+      const report = await simulatePrompt(options(), { sandboxDir: join(root, "sandboxes") });
+      expect(report.skipped).toEqual([
+        {
+          path: join(dir, "src", "up"),
+          reason: "a symbolic link, not to a regular file inside the project: not copied",
+        },
+      ]);
+      await expectBaselineOf(report, options());
+    },
+    SLOW,
+  );
+
+  it(
+    "never copies the folder of the copies into itself (a project that holds the cache)",
+    async () => {
+      const { root, options } = project();
+      const sandboxes = join(root, "project", "cache", "simulate");
+      const report = await simulatePrompt(options(), { sandboxDir: sandboxes });
+      expect(report.skipped).toEqual([
+        { path: join(root, "project", "cache"), reason: "holds the temporary copies: not copied" },
+      ]);
+      expect(report.actions).toHaveLength(6);
     },
     SLOW,
   );
