@@ -40,6 +40,8 @@ export interface ActionContext {
   /** The copy of the project root (cwd or above it). */
   root: string;
   now: Date;
+  /** The time of the entries an action writes (see {@link actionTime}). */
+  stamp: Date;
   tools: readonly string[];
   /** The source file the edit and the added file are made beside; null when the copy has none. */
   source: string | null;
@@ -56,8 +58,9 @@ const EXTRA_TOOLS = ["grep", "find", "ls", "web_search"];
 const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * What an action's files are stamped with: a minute after the clock of the
- * renders, not the wall clock, so a simulation gives the same figures on every
- * run (the tree shows times) and the new entries are the newest.
+ * renders or after the newest entry of the copy, whichever is later — not the
+ * wall clock, so a simulation gives the same figures on every run (the tree
+ * shows times), and the touched entries are the newest, as an agent's are.
  */
 const ACTION_AFTER_MS = 60_000;
 
@@ -203,7 +206,23 @@ async function editInstructions(ctx: ActionContext): Promise<Done> {
 }
 
 function stampOf(ctx: ActionContext): Date {
-  return new Date(ctx.now.getTime() + ACTION_AFTER_MS);
+  return ctx.stamp;
+}
+
+/** A minute after `now` or after the newest mtime below `root`, whichever is later. */
+export async function actionTime(root: string, now: Date): Promise<Date> {
+  let newest = now.getTime();
+  const walk = async (dir: string): Promise<void> => {
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      const path = join(dir, name);
+      const s = await lstat(path).catch(() => undefined);
+      if (!s) continue;
+      newest = Math.max(newest, s.mtimeMs);
+      if (s.isDirectory()) await walk(path);
+    }
+  };
+  await walk(root);
+  return new Date(Math.ceil(newest / 1000) * 1000 + ACTION_AFTER_MS);
 }
 
 /** Gives a new entry, and everything in it, the time `stamp`. */

@@ -23,6 +23,7 @@ import { defaultSandboxParent, makeSandbox, removeSandbox, type Sandbox } from "
 import {
   ACTION_LABELS,
   act,
+  actionTime,
   baselineTools,
   pickSourceFile,
   SIMULATED_ACTIONS,
@@ -192,6 +193,7 @@ async function simulateIn(
     cwd: copyCwd,
     root: sandbox.copy,
     now,
+    stamp: await actionTime(sandbox.copy, now),
     tools: baselineTools(options.tools),
     source: await pickSourceFile(copyCwd),
   };

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cacheClassOf, commonPrefix, measureBaseline, survival } from "../../src/author/_prefix.js";
 import { makeSandbox, removeSandbox } from "../../src/author/_sandbox.js";
+import { actionTime } from "../../src/author/_simulate-actions.js";
 import {
   type SimulatedRow,
   type SimulationReport,
@@ -397,5 +398,22 @@ describe("the copy a simulation renders", () => {
     } finally {
       await removeSandbox(sandbox);
     }
+  });
+});
+
+describe("the time an action's files get", () => {
+  it("is a minute after the render clock, or after the newest entry when that is later", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "a"));
+    writeFileSync(join(dir, "a", "new.ts"), "");
+    const newest = new Date("2026-06-01T00:00:00Z");
+    utimesSync(join(dir, "a", "new.ts"), newest, newest);
+    utimesSync(join(dir, "a"), PINNED_TIME, PINNED_TIME);
+    expect(await actionTime(dir, new Date("2026-01-15T10:00:00Z"))).toEqual(
+      new Date("2026-06-01T00:01:00Z"),
+    );
+    expect(await actionTime(dir, new Date("2027-01-01T00:00:00Z"))).toEqual(
+      new Date("2027-01-01T00:01:00Z"),
+    );
   });
 });
