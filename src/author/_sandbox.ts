@@ -18,7 +18,7 @@ import { isWithin } from "../gather/project-root.js";
 import { SyspromptError } from "../types.js";
 
 /** Folders not copied with a scenario's folder: never fixtures, possibly huge. */
-const NOT_COPIED = new Set([".git", "node_modules"]);
+export const NOT_COPIED: ReadonlySet<string> = new Set([".git", "node_modules"]);
 
 /** A scenario folder holds fixtures: more entries than this is a mistake (a whole repository). */
 export const MAX_SCENARIO_ENTRIES = 10_000;

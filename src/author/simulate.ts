@@ -19,7 +19,13 @@ import {
   type Survival,
   survival,
 } from "./_prefix.js";
-import { defaultSandboxParent, makeSandbox, removeSandbox, type Sandbox } from "./_sandbox.js";
+import {
+  defaultSandboxParent,
+  makeSandbox,
+  NOT_COPIED,
+  removeSandbox,
+  type Sandbox,
+} from "./_sandbox.js";
 import {
   ACTION_LABELS,
   act,
@@ -33,14 +39,6 @@ import {
 export type { Break, CacheClass, ClassShare, Survival } from "./_prefix.js";
 export { cacheClassOf } from "./_prefix.js";
 export { SIMULATED_ACTIONS, type SimulatedAction } from "./_simulate-actions.js";
-
-/**
- * Gathering budget of each render of a simulation when the caller sets none:
- * a step that is late in one render and not in another would show as a
- * change no agent action made. The copy holds only regular files and folders,
- * so nothing in it blocks a read.
- */
-export const SIMULATE_DEADLINE_MS = 60_000;
 
 /** Where a simulation is made and how. */
 export interface SimulateSettings {
@@ -110,11 +108,7 @@ export async function simulatePrompt(
   const project = { root, cwd };
   if (!sandbox) {
     return {
-      tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
-      project,
-      baseline: { bytes: 0, tokens: 0, sections: [], byClass: emptyByClass() },
-      actions: [],
-      skipped,
+      ...notSimulated({ project, skipped }),
       diagnostics: problems.map((p) => ({
         level: "error",
         code: "simulate-copy",
@@ -145,6 +139,19 @@ async function simulateIn(
     await utimes(sandbox.copy, copied.atime, copied.mtime);
   }
   const copyCwd = join(sandbox.copy, relative(root, cwd));
+  if (!(await lstat(copyCwd).catch(() => undefined))?.isDirectory()) {
+    return {
+      ...notSimulated(found),
+      diagnostics: [
+        {
+          level: "error",
+          code: "simulate-copy",
+          message: `not simulated: the working folder is inside a folder the copy leaves out (${[...NOT_COPIED].join(", ")}); run it from the project's own folders`,
+          path: cwd,
+        },
+      ],
+    };
+  }
   const now = options.now === undefined ? new Date() : new Date(options.now);
   const base: SystemPromptOptions = {
     ...options,
@@ -152,7 +159,6 @@ async function simulateIn(
     now,
     machine: options.machine ?? realMachine(),
     ceilingDir: sandbox.root,
-    deadlineMs: options.deadlineMs ?? SIMULATE_DEADLINE_MS,
   };
   const count = tokenCounter();
   const classes = new Map<string, CacheClass>();
@@ -250,6 +256,17 @@ async function simulateIn(
     actions: rows,
     skipped: found.skipped,
     diagnostics,
+  };
+}
+
+/** The report of a simulation that did not happen; its diagnostics say why. */
+function notSimulated(found: Pick<SimulationReport, "project" | "skipped">): SimulationReport {
+  return {
+    tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
+    ...found,
+    baseline: { bytes: 0, tokens: 0, sections: [], byClass: emptyByClass() },
+    actions: [],
+    diagnostics: [],
   };
 }
 

@@ -308,6 +308,26 @@ describe("simulatePrompt", () => {
     SLOW,
   );
 
+  it("a working folder the copy leaves out (node_modules/pkg) is not simulated, with an error", async () => {
+    const { root, options } = project();
+    const pkg = join(root, "project", "node_modules", "pkg");
+    mkdirSync(pkg, { recursive: true });
+    const report = await simulatePrompt(options({ cwd: pkg }), {
+      sandboxDir: join(root, "sandboxes"),
+    });
+    expect(report.actions).toEqual([]);
+    expect(report.diagnostics).toEqual([
+      {
+        level: "error",
+        code: "simulate-copy",
+        message:
+          "not simulated: the working folder is inside a folder the copy leaves out (.git, node_modules); run it from the project's own folders",
+        path: pkg,
+      },
+    ]);
+    expect(readdirSync(join(root, "sandboxes"))).toEqual([]);
+  });
+
   it(
     "a project too large to copy is not simulated: an error per problem, no rows",
     async () => {
