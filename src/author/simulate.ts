@@ -1,6 +1,6 @@
 import { lstat, mkdir, utimes } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { realMachine } from "../gather/environment/_machine.js";
 import { findProjectRoot } from "../gather/project-root.js";
 import { resolveCommonPaths } from "../locate/layers.js";
@@ -155,6 +155,7 @@ async function simulateIn(
   const now = options.now === undefined ? new Date() : new Date(options.now);
   const base: SystemPromptOptions = {
     ...options,
+    ...(await pathsFromCwd(options, cwd)),
     cwd: copyCwd,
     now,
     machine: options.machine ?? realMachine(),
@@ -257,6 +258,30 @@ async function simulateIn(
     skipped: found.skipped,
     diagnostics,
   };
+}
+
+/**
+ * `systemPrompt` and `appendSystemPrompt` values that name files relative to
+ * cwd, made absolute: the renders run in the copy's cwd, where `../notes.md`
+ * would name nothing. A value that is text, or names no file, is left as it is.
+ */
+async function pathsFromCwd(
+  options: SystemPromptOptions,
+  cwd: string,
+): Promise<Pick<SystemPromptOptions, "systemPrompt" | "appendSystemPrompt">> {
+  const fix = async (value: string) => {
+    if (value.includes("\n") || isAbsolute(value) || value.startsWith("~")) return value;
+    const path = resolve(cwd, value);
+    return (await lstat(path).catch(() => undefined)) ? path : value;
+  };
+  const out: Pick<SystemPromptOptions, "systemPrompt" | "appendSystemPrompt"> = {};
+  if (options.systemPrompt !== undefined) out.systemPrompt = await fix(options.systemPrompt);
+  const append = options.appendSystemPrompt;
+  if (append !== undefined) {
+    out.appendSystemPrompt =
+      typeof append === "string" ? await fix(append) : await Promise.all(append.map(fix));
+  }
+  return out;
 }
 
 /** The report of a simulation that did not happen; its diagnostics say why. */

@@ -328,6 +328,15 @@ describe("simulatePrompt", () => {
     expect(readdirSync(join(root, "sandboxes"))).toEqual([]);
   });
 
+  it("a --system-prompt file named relative to cwd, outside the project, is read from where it is", async () => {
+    const { root, options } = project();
+    writeFileSync(join(root, "base.md"), "You are the base prompt of this test.\n");
+    const opts = options({ systemPrompt: "../base.md" });
+    const report = await simulatePrompt(opts, { sandboxDir: join(root, "sandboxes") });
+    expect(report.baseline.sections[0]?.name).toBe("system");
+    await expectBaselineOf(report, opts);
+  });
+
   it(
     "a project too large to copy is not simulated: an error per problem, no rows",
     async () => {
