@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { realMachine } from "../gather/environment/_machine.js";
 import { findProjectRoot } from "../gather/project-root.js";
 import { resolveCommonPaths } from "../locate/layers.js";
-import type { SystemPromptOptions } from "../options.js";
+import { normalizeOptions, type SystemPromptOptions } from "../options.js";
 import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
 import { usedVersion } from "../sections/used-version.js";
 import { createPromptSession } from "../session/session.js";
@@ -96,6 +96,8 @@ export async function simulatePrompt(
   options: SystemPromptOptions = {},
   settings: SimulateSettings = {},
 ): Promise<SimulationReport> {
+  // A bad explicit option is the caller's error before anything is copied, as in a render.
+  await normalizeOptions(options);
   const { cwd, home } = resolveCommonPaths(options);
   const root = await findProjectRoot(cwd, options.ceilingDir);
   const parent =
