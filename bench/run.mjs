@@ -4,7 +4,7 @@
 //
 //   npm run bench                 everything (builds the 100k-file trees into .bench/ once)
 //   npm run bench -- --quick      without the tree suite (seconds instead of minutes)
-//   npm run bench -- --only cli   one suite: render, cli, tree, session, budget
+//   npm run bench -- --only cli   one suite: render, cli, tree, session, session-edits, budget, rules
 //   npm run bench -- --no-write   print only; leave bench/RESULTS.md alone
 //
 // Only a run of every suite rewrites bench/RESULTS.md; --quick and --only print
@@ -27,6 +27,7 @@ import { cliSuite } from "./cli.mjs";
 import { renderSuite } from "./render.mjs";
 import { rulesSuite } from "./rules.mjs";
 import { sessionSuite } from "./session.mjs";
+import { sessionEditsSuite } from "./session-edits.mjs";
 import { treeSuite } from "./tree.mjs";
 
 /** Every suite, in table order. `slow` ones are left out by --quick. */
@@ -36,6 +37,8 @@ const SUITES = [
   { name: "tree", run: treeSuite, slow: true },
   // A prompt session's re-render with nothing changed (bench/session.mjs; the 100k-file tree's is in the tree suite).
   { name: "session", run: sessionSuite },
+  // A 20-prompt session over the 100k-file tree, one source edit per prompt (bench/session-edits.mjs).
+  { name: "session-edits", run: sessionEditsSuite, slow: true },
   // Rendering to fit a token budget, and the tokenizer's first load (bench/budget.mjs).
   { name: "budget", run: budgetSuite },
   // Other agents' rule files: 60 of them in 8 formats (bench/rules.mjs).

@@ -1,13 +1,24 @@
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { lstat, mkdir, open, readdir, readlink, realpath, rm, writeFile } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readlink,
+  realpath,
+  rm,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { KIND_WORDS } from "../_safe-write.js";
+import { isWithin } from "../gather/project-root.js";
 import { SyspromptError } from "../types.js";
 
 /** Folders not copied with a scenario's folder: never fixtures, possibly huge. */
-const NOT_COPIED = new Set([".git", "node_modules"]);
+export const NOT_COPIED: ReadonlySet<string> = new Set([".git", "node_modules"]);
 
 /** A scenario folder holds fixtures: more entries than this is a mistake (a whole repository). */
 export const MAX_SCENARIO_ENTRIES = 10_000;
@@ -39,6 +50,25 @@ export interface SandboxProblem {
   reason: string;
 }
 
+/**
+ * How a folder is copied. Scenarios take the defaults: a link or special file
+ * refuses the copy, and times are the copy's own (they pin `treeMtime`).
+ * `explain --simulate` copies a real project: it leaves such entries out
+ * (listed in `skipped`) and keeps every file's and folder's mtime, so the
+ * copy's workspace tree reads as the project's.
+ */
+export interface CopyHow {
+  /**
+   * Leave links, FIFOs, sockets and devices out instead of refusing the copy,
+   * but for a link to a regular file inside the copied folder (by real path;
+   * `AGENTS.md -> CLAUDE.md`), whose target's bytes are copied as a regular
+   * file. Default: false.
+   */
+  skipSpecial?: boolean;
+  /** Give every copied file and folder its original access and modification time. Default: false. */
+  keepTimes?: boolean;
+}
+
 /** The folder sandboxes are made in: `$XDG_CACHE_HOME/sysprompt/snapshots`, else `~/.cache/…`. */
 export function defaultSandboxParent(
   env: Readonly<Record<string, string | undefined>>,
@@ -65,7 +95,8 @@ export async function makeSandbox(
   dir: string,
   parent: string,
   ownChecks: ReadonlySet<string> = new Set(),
-): Promise<{ sandbox?: Sandbox; problems: SandboxProblem[] }> {
+  how: CopyHow = {},
+): Promise<{ sandbox?: Sandbox; problems: SandboxProblem[]; skipped: SandboxProblem[] }> {
   const name = `run-${hostTag()}-${process.pid}-${randomBytes(6).toString("hex")}`;
   let root: string;
   try {
@@ -84,10 +115,20 @@ export async function makeSandbox(
   const sandbox = { root, copy: join(root, "scenario", basename(dir)), home: join(root, "home") };
   const budget = { entries: MAX_SCENARIO_ENTRIES, bytes: MAX_SCENARIO_BYTES };
   const problems: SandboxProblem[] = [];
+  const copy: Copy = {
+    budget,
+    problems,
+    skipped: [],
+    how,
+    // The folder the sandboxes are in, when it is inside the copied one (a project in ~):
+    // never copied into itself.
+    within: await realpath(dir).catch(() => dir),
+    parent: await realpath(parent).catch(() => parent),
+  };
   try {
     await mkdir(join(root, "scenario"));
     await mkdir(sandbox.home);
-    await copyFolder(dir, sandbox.copy, budget, problems, ownChecks);
+    await copyFolder(dir, sandbox.copy, copy, ownChecks);
   } catch (error) {
     await removeSandbox(sandbox);
     throw error;
@@ -97,9 +138,9 @@ export async function makeSandbox(
     const extra = problems.length - MAX_LISTED;
     const listed = problems.slice(0, MAX_LISTED);
     if (extra > 0) listed.push({ path: dir, reason: `and ${extra} more such entries` });
-    return { problems: listed };
+    return { problems: listed, skipped: copy.skipped };
   }
-  return { sandbox, problems };
+  return { sandbox, problems, skipped: copy.skipped };
 }
 
 export async function removeSandbox(sandbox: Sandbox): Promise<void> {
@@ -143,13 +184,25 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** One copy in progress: what is left of the caps, what went wrong, what was left out. */
+interface Copy {
+  budget: { entries: number; bytes: number };
+  problems: SandboxProblem[];
+  skipped: SandboxProblem[];
+  how: CopyHow;
+  /** The copied folder's real path: what a link must lead into to be copied. */
+  within: string;
+  /** The sandboxes' folder's real path: left out of a copy it is inside. */
+  parent: string;
+}
+
 async function copyFolder(
   from: string,
   to: string,
-  budget: { entries: number; bytes: number },
-  problems: SandboxProblem[],
+  copy: Copy,
   ownChecks: ReadonlySet<string> = new Set(),
 ): Promise<void> {
+  const { problems } = copy;
   let entries: string[];
   try {
     await mkdir(to);
@@ -158,9 +211,30 @@ async function copyFolder(
     problems.push({ path: from, reason: `cannot list it: ${(error as Error).message}` });
     return;
   }
+  try {
+    await copyEntries(from, to, entries, copy, ownChecks);
+  } finally {
+    // Last: writing the entries moved the folder's own mtime.
+    if (copy.how.keepTimes) await keepTimesOf(from, to, problems);
+  }
+}
+
+async function copyEntries(
+  from: string,
+  to: string,
+  entries: readonly string[],
+  copy: Copy,
+  ownChecks: ReadonlySet<string>,
+): Promise<void> {
+  const { budget, problems } = copy;
   for (const name of entries) {
     if (NOT_COPIED.has(name)) continue;
     const source = join(from, name);
+    if (source === copy.parent || isWithin(copy.parent, source)) {
+      // The sandboxes' own folder, or one holding it: copying it would copy the copy.
+      copy.skipped.push({ path: source, reason: "holds the temporary copies: not copied" });
+      continue;
+    }
     if (--budget.entries < 0) {
       if (budget.entries === -1) {
         problems.push({
@@ -172,11 +246,17 @@ async function copyFolder(
     }
     const s = await lstat(source).catch(() => undefined);
     if (s?.isDirectory()) {
-      await copyFolder(source, join(to, name), budget, problems);
+      await copyFolder(source, join(to, name), copy);
     } else if (s?.isFile()) {
-      await copyFile(source, join(to, name), budget, problems);
+      await copyFile(source, join(to, name), copy);
     } else if (ownChecks.has(name)) {
       // Not copied: where it is read, it gets its own refusal.
+    } else if (s?.isSymbolicLink() && copy.how.skipSpecial) {
+      const real = await linkedFileInside(source, copy.within);
+      if (real) await copyFile(real, join(to, name), copy);
+      else copy.skipped.push({ path: source, reason: specialKind(s) });
+    } else if (s && copy.how.skipSpecial) {
+      copy.skipped.push({ path: source, reason: specialKind(s) });
     } else if (s?.isSymbolicLink()) {
       const target = await readlink(source).catch(() => "?");
       problems.push({
@@ -195,12 +275,40 @@ async function copyFolder(
   }
 }
 
-async function copyFile(
-  source: string,
-  target: string,
-  budget: { entries: number; bytes: number },
-  problems: SandboxProblem[],
-): Promise<void> {
+/** The real path of the regular file a link leads to, when that is inside `within`; else undefined. */
+async function linkedFileInside(link: string, within: string): Promise<string | undefined> {
+  const real = await realpath(link).catch(() => undefined);
+  if (real === undefined || !isWithin(real, within)) return undefined;
+  const s = await lstat(real).catch(() => undefined);
+  return s?.isFile() ? real : undefined;
+}
+
+/** What an entry that is neither a folder nor a regular file is, in the words of the other refusals. */
+function specialKind(s: Awaited<ReturnType<typeof lstat>>): string {
+  const kind = s.isSymbolicLink()
+    ? "link"
+    : s.isFIFO()
+      ? "fifo"
+      : s.isSocket()
+        ? "socket"
+        : "device";
+  return kind === "link"
+    ? `${KIND_WORDS.link}, not to a regular file inside the project: not copied`
+    : `${KIND_WORDS[kind]}: not copied`;
+}
+
+/** Gives `to` the access and modification times `from` has (lstat: a swapped-in link is not followed). */
+async function keepTimesOf(from: string, to: string, problems: SandboxProblem[]): Promise<void> {
+  try {
+    const s = await lstat(from);
+    await utimes(to, s.atime, s.mtime);
+  } catch (error) {
+    problems.push({ path: from, reason: `cannot keep its times: ${(error as Error).message}` });
+  }
+}
+
+async function copyFile(source: string, target: string, copy: Copy): Promise<void> {
+  const { budget, problems } = copy;
   if (budget.bytes < 0) return; // over the cap already, and said so
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
@@ -231,6 +339,8 @@ async function copyFile(
     }
     budget.bytes -= filled;
     await writeFile(target, bytes.subarray(0, filled), { flag: "wx" });
+    // The times of the file that was read (fstat), not of whatever the path names now.
+    if (copy.how.keepTimes) await utimes(target, s.atime, s.mtime);
   } catch (error) {
     problems.push({ path: source, reason: `cannot copy it: ${(error as Error).message}` });
   } finally {

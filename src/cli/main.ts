@@ -94,9 +94,13 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       ),
   )
     .option("--json", "print the whole report as JSON")
+    .option(
+      "--simulate",
+      "re-render a temporary copy under typical agent actions (an edit, a new file or folder, the next day, a tool, an AGENTS.md edit): how much of the prompt's prefix each keeps, and which section broke it",
+    )
     .addHelpText(
       "after",
-      example("sysprompt explain --model gpt-5", "tokens are an o200k estimate"),
+      `${example("sysprompt explain --model gpt-5", "tokens are an o200k estimate")}\n  $ sysprompt explain --simulate --tree    # what an agent's edits do to the prompt cache`,
     )
     .action(async (flags) => {
       const { explainCommand } = await import("./commands/explain.js");

@@ -1,11 +1,17 @@
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
 import { escapeInline } from "../../_text.js";
+import { defaultSandboxParent } from "../../author/_sandbox.js";
 import { explainPrompt } from "../../author/explain.js";
+import { simulatePrompt } from "../../author/simulate.js";
 import type { ExplainReport } from "../../author/types.js";
+import type { SystemPromptOptions } from "../../options.js";
 import type { StepStatus } from "../../types.js";
 import { type Palette, paletteFor } from "../colors.js";
 import { formatDiagnostics, formatTable } from "../format.js";
-import { type CliIo, exitCodeFor } from "../io.js";
+import { type CliIo, EXIT_PROBLEMS, exitCodeFor } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
+import { formatSimulation } from "./_format-simulate.js";
 import { showPath } from "./_show-path.js";
 
 /**
@@ -15,10 +21,11 @@ import { showPath } from "./_show-path.js";
  * report. Diagnostics go to stderr, as for render.
  */
 export async function explainCommand(
-  flags: RenderFlags & { json?: boolean },
+  flags: RenderFlags & { json?: boolean; simulate?: boolean },
   io: CliIo,
 ): Promise<number> {
   const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
+  if (flags.simulate) return simulateCommand(options, flags, io);
   const report = await explainPrompt(options);
   if (flags.json) {
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
@@ -29,6 +36,26 @@ export async function explainCommand(
     io.stderr(formatDiagnostics(report.diagnostics, paint.level));
   }
   return exitCodeFor(report.diagnostics, flags.strict);
+}
+
+/**
+ * `explain --simulate`: the table of agent actions (`--json`: the report).
+ * Exits 1 when the project could not be copied, as nothing was simulated.
+ */
+async function simulateCommand(
+  options: SystemPromptOptions,
+  flags: { json?: boolean; strict?: boolean },
+  io: CliIo,
+): Promise<number> {
+  const sandboxDir = join(dirname(defaultSandboxParent(io.env, io.home ?? homedir())), "simulate");
+  const report = await simulatePrompt(options, { sandboxDir });
+  const paint = paletteFor(io);
+  if (flags.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  else io.stdout(formatSimulation(report, (path) => showPath(path, options.cwd ?? io.cwd), paint));
+  if (!flags.json) io.stderr(formatDiagnostics(report.diagnostics, paint.level));
+  return report.actions.length === 0
+    ? EXIT_PROBLEMS
+    : exitCodeFor(report.diagnostics, flags.strict);
 }
 
 /** The report as text; `show` shortens paths. */

@@ -1,0 +1,320 @@
+import { lstat, mkdir, utimes } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { realMachine } from "../gather/environment/_machine.js";
+import { findProjectRoot } from "../gather/project-root.js";
+import { resolveCommonPaths } from "../locate/layers.js";
+import { normalizeOptions, type SystemPromptOptions } from "../options.js";
+import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
+import { usedVersion } from "../sections/used-version.js";
+import { createPromptSession } from "../session/session.js";
+import { TOKEN_ENCODING, tokenCounter } from "../tokens.js";
+import type { Diagnostic, RenderResult } from "../types.js";
+import {
+  type Baseline,
+  type CacheClass,
+  type ClassShare,
+  cacheClassOf,
+  measureBaseline,
+  type Survival,
+  survival,
+} from "./_prefix.js";
+import {
+  defaultSandboxParent,
+  makeSandbox,
+  NOT_COPIED,
+  removeSandbox,
+  type Sandbox,
+} from "./_sandbox.js";
+import {
+  ACTION_LABELS,
+  act,
+  actionTime,
+  baselineTools,
+  pickSourceFile,
+  SIMULATED_ACTIONS,
+  type SimulatedAction,
+} from "./_simulate-actions.js";
+
+export type { Break, CacheClass, ClassShare, Survival } from "./_prefix.js";
+export { cacheClassOf } from "./_prefix.js";
+export { SIMULATED_ACTIONS, type SimulatedAction } from "./_simulate-actions.js";
+
+/** Where a simulation is made and how. */
+export interface SimulateSettings {
+  /** Folder the copy is made in. Default: `$XDG_CACHE_HOME/sysprompt/simulate` (else `~/.cache/…`). */
+  sandboxDir?: string;
+  /** Also re-render each action in a prompt session (`createPromptSession`). Default: true. */
+  session?: boolean;
+}
+
+/** One agent action and what it did to the prompt's cached prefix. */
+export interface SimulatedRow {
+  action: SimulatedAction;
+  label: string;
+  /** What was changed: a path relative to cwd, a tool, a date. */
+  detail: string;
+  /** A fresh `renderSystemPrompt` after the action, against the baseline. */
+  fresh: Survival;
+  /** A prompt session's render after the action, against its render before it; absent when not asked for. */
+  session?: Survival;
+}
+
+export interface SimulationReport {
+  tokenizer: { encoding: string; estimate: true };
+  /** The project root that was copied, and cwd below it: the real paths, not the copy's. */
+  project: { root: string; cwd: string };
+  /** The render before any action: its size, and each section's class. */
+  baseline: {
+    bytes: number;
+    tokens: number;
+    sections: { name: string; cache: CacheClass; bytes: number; tokens: number }[];
+    byClass: Record<CacheClass, { bytes: number; tokens: number }>;
+  };
+  /** Empty when the project could not be copied (the diagnostics say why). */
+  actions: SimulatedRow[];
+  /** Entries of the project the copy left out: links, FIFOs, sockets, devices. */
+  skipped: { path: string; reason: string }[];
+  /** The baseline's diagnostics, then the simulation's own (`simulate-*` codes). */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Re-renders the project under typical agent actions — a source file
+ * edited, a file added, a folder added, the next day, a tool added, an
+ * AGENTS.md edited — and says for each how much of the prompt's prefix, in
+ * bytes and tokens and per cache class, a provider's cache still holds, and
+ * which section broke it. Everything happens in a temporary copy of the
+ * project root (only regular files and folders, times kept, `.git` and
+ * `node_modules` left out), rendered with nothing above the copy looked at;
+ * the project itself is never written. The clock and the machine are taken
+ * once so that only the action differs between the renders.
+ *
+ * @throws SyspromptError for a bad explicit option, as `renderSystemPrompt` does.
+ */
+export async function simulatePrompt(
+  options: SystemPromptOptions = {},
+  settings: SimulateSettings = {},
+): Promise<SimulationReport> {
+  // A bad explicit option is the caller's error before anything is copied, as in a render.
+  await normalizeOptions(options);
+  const { cwd, home } = resolveCommonPaths(options);
+  const root = await findProjectRoot(cwd, options.ceilingDir);
+  const parent =
+    settings.sandboxDir ??
+    join(dirname(defaultSandboxParent(options.env ?? process.env, home ?? homedir())), "simulate");
+  const { sandbox, problems, skipped } = await makeSandbox(root, parent, new Set(), {
+    skipSpecial: true,
+    keepTimes: true,
+  });
+  const project = { root, cwd };
+  if (!sandbox) {
+    return {
+      ...notSimulated({ project, skipped }),
+      diagnostics: problems.map((p) => ({
+        level: "error",
+        code: "simulate-copy",
+        message: `not simulated: the project is copied first, and this entry stops the copy: ${p.reason}`,
+        path: p.path,
+      })),
+    };
+  }
+  try {
+    return await simulateIn(sandbox, options, settings, { project, skipped });
+  } finally {
+    await removeSandbox(sandbox);
+  }
+}
+
+async function simulateIn(
+  sandbox: Sandbox,
+  options: SystemPromptOptions,
+  settings: SimulateSettings,
+  found: Pick<SimulationReport, "project" | "skipped">,
+): Promise<SimulationReport> {
+  const { root, cwd } = found.project;
+  // The project root's own .git marks it as one in the copy too (skills and the tree look for it).
+  // The marker is made after the copy: the folder gets its time back.
+  if (await lstat(join(root, ".git")).catch(() => undefined)) {
+    const copied = await lstat(sandbox.copy);
+    await mkdir(join(sandbox.copy, ".git"), { recursive: true });
+    await utimes(sandbox.copy, copied.atime, copied.mtime);
+  }
+  const copyCwd = join(sandbox.copy, relative(root, cwd));
+  if (!(await lstat(copyCwd).catch(() => undefined))?.isDirectory()) {
+    return {
+      ...notSimulated(found),
+      diagnostics: [
+        {
+          level: "error",
+          code: "simulate-copy",
+          message: `not simulated: the working folder is inside a folder the copy leaves out (${[...NOT_COPIED].join(", ")}); run it from the project's own folders`,
+          path: cwd,
+        },
+      ],
+    };
+  }
+  const now = options.now === undefined ? new Date() : new Date(options.now);
+  const base: SystemPromptOptions = {
+    ...options,
+    ...(await pathsFromCwd(options, cwd)),
+    cwd: copyCwd,
+    now,
+    machine: options.machine ?? realMachine(),
+    ceilingDir: sandbox.root,
+  };
+  const count = tokenCounter();
+  const classes = new Map<string, CacheClass>();
+  const render = async (overrides: SystemPromptOptions = {}): Promise<RenderResult> => {
+    const prepared = await preparePrompt({ ...base, ...overrides });
+    const result = asProject(renderPrepared(prepared));
+    for (const section of result.sections) {
+      if (!classes.has(section.name)) {
+        classes.set(section.name, cacheClassOf(usedVersion(prepared.templates, section)?.meta));
+      }
+    }
+    return result;
+  };
+  const classOf = (name: string) => classes.get(name) ?? "stable";
+  // The prompt shows cwd (and the tree its root): measured with the project's
+  // path, not the copy's random one, the figures are the project's own and the
+  // same from run to run.
+  const asProject = (result: RenderResult): RenderResult => {
+    const swap = (text: string) => text.replaceAll(sandbox.copy, root);
+    return {
+      ...result,
+      text: swap(result.text),
+      sections: result.sections.map((s) => ({ ...s, text: swap(s.text) })),
+    };
+  };
+  const first = await render();
+  const baseline = measureBaseline(first, classOf, count);
+  const diagnostics: Diagnostic[] = [...first.diagnostics];
+  const late = new Set<string>();
+  const noteLate = (result: RenderResult) => {
+    for (const step of result.steps) {
+      if (step.status === "timeout" || step.status === "failed") late.add(step.name);
+    }
+  };
+  noteLate(first);
+
+  const ctx = {
+    cwd: copyCwd,
+    root: sandbox.copy,
+    now,
+    stamp: await actionTime(sandbox.copy, now),
+    tools: baselineTools(options.tools),
+    source: await pickSourceFile(copyCwd),
+  };
+  const rows: SimulatedRow[] = [];
+  for (const action of SIMULATED_ACTIONS) {
+    const session = settings.session === false ? undefined : createPromptSession(base);
+    try {
+      const before = session ? asProject((await session.render()).result) : undefined;
+      const done = await act(action, ctx);
+      try {
+        const fresh = await render(done.overrides);
+        noteLate(fresh);
+        const row: SimulatedRow = {
+          action,
+          label: ACTION_LABELS[action],
+          detail: done.detail,
+          fresh: survival(baseline, fresh, classOf, count),
+        };
+        if (session && before) {
+          const after = asProject((await session.render(done.overrides)).result);
+          noteLate(after);
+          const sessionBase = measureBaseline(before, classOf, count);
+          row.session = survival(sessionBase, after, classOf, count);
+        }
+        rows.push(row);
+      } finally {
+        await done.undo();
+      }
+    } finally {
+      session?.close();
+    }
+  }
+  for (const step of late) {
+    diagnostics.push({
+      level: "warning",
+      code: "simulate-late",
+      message: `the ${step} step was late or failed in a simulated render: a change the table shows may be that, not the action`,
+    });
+  }
+  return {
+    tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
+    project: found.project,
+    baseline: {
+      bytes: baseline.bytes.length,
+      tokens: baseline.tokens,
+      sections: baseline.parts.map((p) => ({
+        name: p.name,
+        cache: p.cache,
+        bytes: p.bytes,
+        tokens: p.tokens,
+      })),
+      byClass: sumByClass(baseline),
+    },
+    actions: rows,
+    skipped: found.skipped,
+    diagnostics,
+  };
+}
+
+/**
+ * `systemPrompt` and `appendSystemPrompt` values that name files relative to
+ * cwd, made absolute: the renders run in the copy's cwd, where `../notes.md`
+ * would name nothing. A value that is text, or names no file, is left as it is.
+ */
+async function pathsFromCwd(
+  options: SystemPromptOptions,
+  cwd: string,
+): Promise<Pick<SystemPromptOptions, "systemPrompt" | "appendSystemPrompt">> {
+  const fix = async (value: string) => {
+    if (value.includes("\n") || isAbsolute(value) || value.startsWith("~")) return value;
+    const path = resolve(cwd, value);
+    return (await lstat(path).catch(() => undefined)) ? path : value;
+  };
+  const out: Pick<SystemPromptOptions, "systemPrompt" | "appendSystemPrompt"> = {};
+  if (options.systemPrompt !== undefined) out.systemPrompt = await fix(options.systemPrompt);
+  const append = options.appendSystemPrompt;
+  if (append !== undefined) {
+    out.appendSystemPrompt =
+      typeof append === "string" ? await fix(append) : await Promise.all(append.map(fix));
+  }
+  return out;
+}
+
+/** The report of a simulation that did not happen; its diagnostics say why. */
+function notSimulated(found: Pick<SimulationReport, "project" | "skipped">): SimulationReport {
+  return {
+    tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
+    ...found,
+    baseline: { bytes: 0, tokens: 0, sections: [], byClass: emptyByClass() },
+    actions: [],
+    diagnostics: [],
+  };
+}
+
+function emptyByClass(): Record<CacheClass, { bytes: number; tokens: number }> {
+  return {
+    stable: { bytes: 0, tokens: 0 },
+    session: { bytes: 0, tokens: 0 },
+    volatile: { bytes: 0, tokens: 0 },
+  };
+}
+
+function sumByClass(baseline: Baseline): Record<CacheClass, { bytes: number; tokens: number }> {
+  const sums = emptyByClass();
+  for (const part of baseline.parts) {
+    sums[part.cache].bytes += part.bytes;
+    sums[part.cache].tokens += part.tokens;
+  }
+  return sums;
+}
+
+/** A class's share kept, for tables: `kept/total`. */
+export function keptOf(share: ClassShare): string {
+  return `${share.keptTokens}/${share.tokens}`;
+}

@@ -1,0 +1,79 @@
+import type { CacheClass, SimulationReport, Survival } from "../../author/simulate.js";
+import type { Palette } from "../colors.js";
+import { formatTable } from "../format.js";
+
+const HEADER = [
+  "ACTION",
+  "CHANGED",
+  "PREFIX KEPT",
+  "BYTES",
+  "BROKEN AT",
+  "STABLE",
+  "SESSION",
+  "VOLATILE",
+  "IN A SESSION",
+];
+const CLASSES: readonly CacheClass[] = ["stable", "session", "volatile"];
+
+/**
+ * `explain --simulate` as text: a line on the baseline, then one row per
+ * action with the prefix a fresh render keeps (tokens, share, bytes), the
+ * section that broke it, the tokens kept of each class (kept/all), and the
+ * prefix a prompt session keeps. `show` shortens paths.
+ */
+export function formatSimulation(
+  report: SimulationReport,
+  show: (path: string) => string,
+  paint: Palette,
+): string {
+  const out: string[] = [];
+  const b = report.baseline;
+  out.push(
+    `simulated in a temporary copy of ${show(report.project.root)} (the project is not written); tokens are an ${report.tokenizer.encoding} estimate`,
+  );
+  if (report.actions.length === 0) return `${out.join("\n")}\nnothing simulated\n`;
+  out.push(
+    `baseline: ${b.bytes} bytes, ~${b.tokens} tokens: ${CLASSES.map((c) => `${c} ~${b.byClass[c].tokens}`).join(", ")}`,
+  );
+  for (const s of report.skipped)
+    out.push(paint.dim(`  not copied: ${show(s.path)} (${s.reason})`));
+  out.push("");
+  const rows = report.actions.map((a) => [
+    a.label,
+    a.detail,
+    kept(a.fresh),
+    String(a.fresh.bytes),
+    broken(a.fresh),
+    ...CLASSES.map((c) => `${a.fresh.byClass[c].keptTokens}/${a.fresh.byClass[c].tokens}`),
+    a.session
+      ? `${kept(a.session)}${sameBreak(a.fresh, a.session) ? "" : `, ${broken(a.session)}`}`
+      : "-",
+  ]);
+  const table = formatTable([HEADER, ...rows]).split("\n");
+  out.push(paint.bold(table[0] ?? ""));
+  report.actions.forEach((a, i) => {
+    const line = table[i + 1] ?? "";
+    out.push(
+      a.fresh.brokenAt === null ? line : a.fresh.share < 0.5 ? paint.red(line) : paint.yellow(line),
+    );
+  });
+  out.push(
+    "",
+    "PREFIX KEPT: the tokens of the prompt's start that stay byte for byte the same (what a provider's cache can serve);",
+    "STABLE / SESSION / VOLATILE: tokens of that class kept / in the prompt; IN A SESSION: the same through createPromptSession.",
+  );
+  return `${out.join("\n")}\n`;
+}
+
+function kept(s: Survival): string {
+  return `~${s.tokens} (${Math.floor(s.share * 100)}%)`;
+}
+
+function broken(s: Survival): string {
+  const at = s.brokenAt;
+  return at === null ? "-" : `${at.section} (${at.cache}, ${at.how})`;
+}
+
+function sameBreak(a: Survival, b: Survival): boolean {
+  return JSON.stringify(a.brokenAt) === JSON.stringify(b.brokenAt);
+}
