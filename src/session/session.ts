@@ -1,10 +1,12 @@
 import { diffSections } from "../diff.js";
+import type { TouchedContext } from "../gather/context/on-touch.js";
 import { realMachine } from "../gather/environment/_machine.js";
 import type { SystemPromptOptions } from "../options.js";
 import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
 import { type RenderResult, SyspromptError } from "../types.js";
 import { memoizingRunner, type StepMemo } from "./_memo.js";
 import { DEFAULT_SETTLE_MS } from "./_read-set.js";
+import { sessionContextFor, type TouchState } from "./_touch.js";
 
 /**
  * Options a session fixes when it is created: where it reads from and the
@@ -50,6 +52,17 @@ export interface PromptSession {
    * for a bad option, an override of a fixed option, or after `close()`.
    */
   render(overrides?: SessionOverrides): Promise<SessionRender>;
+  /**
+   * The instruction files that `paths` (absolute, or relative to cwd) bring
+   * in and the prompt does not hold: nested AGENTS.md / CLAUDE.md between the
+   * project root and each path's folder, and glob rules whose globs match
+   * (see `loadContextForPaths`). Each file comes once per session; the
+   * system prompt is unchanged. Uses the options of the last render (the
+   * session's own before the first) and the rules that render found. Runs
+   * in turn with renders. Throws {@link SyspromptError} for paths that are
+   * not strings, or after `close()`.
+   */
+  contextFor(paths: readonly string[]): Promise<TouchedContext>;
   /** Forgets everything the session kept. Further renders throw; closing twice is harmless. */
   close(): void;
 }
@@ -89,6 +102,7 @@ export function openPromptSession(options: SystemPromptOptions, settleMs: number
   const memos = new Map<string, StepMemo>();
   const runner = memoizingRunner(memos, settleMs);
   let previous: RenderResult | undefined;
+  const touch: TouchState = { delivered: new Set(), overrides: {}, wrappers: undefined };
   let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -101,6 +115,8 @@ export function openPromptSession(options: SystemPromptOptions, settleMs: number
     assertOpen(); // closed while this render waited for the one before
     const prepared = await preparePrompt({ ...base, ...overrides }, runner);
     const result = renderPrepared(prepared);
+    touch.overrides = overrides;
+    touch.wrappers = prepared.templates;
     const changes = previous ? diffSections(previous.sections, result.sections) : undefined;
     previous = result;
     return { result, changes };
@@ -114,10 +130,20 @@ export function openPromptSession(options: SystemPromptOptions, settleMs: number
       queue = rendered.catch(() => undefined);
       return rendered;
     },
+    async contextFor(paths) {
+      assertOpen();
+      const found = queue.then(() => {
+        assertOpen();
+        return sessionContextFor(paths, { ...base, ...touch.overrides }, memos, touch);
+      });
+      queue = found.catch(() => undefined);
+      return found;
+    },
     close() {
       if (closed) return;
       closed = true;
       memos.clear();
+      touch.delivered.clear();
       previous = undefined;
     },
   };
