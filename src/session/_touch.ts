@@ -27,6 +27,7 @@ export async function sessionContextFor(
   options: SystemPromptOptions,
   memos: ReadonlyMap<string, StepMemo>,
   touch: TouchState,
+  asked: { contextFiles?: boolean } = {},
 ): Promise<TouchedContext> {
   const opts = await normalizeOptions(options);
   const ceiling = opts.ceilingDir !== null ? { ceilingDir: opts.ceilingDir } : {};
@@ -58,7 +59,7 @@ export async function sessionContextFor(
     ...ceiling,
     rules,
     projectDir: opts.projectDirName,
-    contextFiles: options.noContextFiles !== true,
+    contextFiles: asked.contextFiles ?? options.noContextFiles !== true,
     wrappers: wrapperNames(templates),
     delivered: touch.delivered,
   });

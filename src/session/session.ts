@@ -59,10 +59,15 @@ export interface PromptSession {
    * (see `loadContextForPaths`). Each file comes once per session; the
    * system prompt is unchanged. Uses the options of the last render (the
    * session's own before the first) and the rules that render found. Runs
-   * in turn with renders. Throws {@link SyspromptError} for paths that are
+   * in turn with renders. `options.contextFiles` says whether context
+   * files come (default: unless the last render had `noContextFiles`); glob
+   * rules come either way. Throws {@link SyspromptError} for paths that are
    * not strings, or after `close()`.
    */
-  contextFor(paths: readonly string[]): Promise<TouchedContext>;
+  contextFor(
+    paths: readonly string[],
+    options?: { contextFiles?: boolean },
+  ): Promise<TouchedContext>;
   /** Forgets everything the session kept. Further renders throw; closing twice is harmless. */
   close(): void;
 }
@@ -130,11 +135,11 @@ export function openPromptSession(options: SystemPromptOptions, settleMs: number
       queue = rendered.catch(() => undefined);
       return rendered;
     },
-    async contextFor(paths) {
+    async contextFor(paths, options = {}) {
       assertOpen();
       const found = queue.then(() => {
         assertOpen();
-        return sessionContextFor(paths, { ...base, ...touch.overrides }, memos, touch);
+        return sessionContextFor(paths, { ...base, ...touch.overrides }, memos, touch, options);
       });
       queue = found.catch(() => undefined);
       return found;

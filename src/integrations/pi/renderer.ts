@@ -1,3 +1,4 @@
+import type { TouchedContext } from "../../gather/context/on-touch.js";
 import type { SystemPromptOptions } from "../../options.js";
 import {
   createPromptSession,
@@ -13,6 +14,11 @@ import type { RenderResult } from "../../types.js";
  */
 export interface PromptRenderer {
   render(options: SystemPromptOptions): Promise<RenderResult>;
+  /** The session's `contextFor`: files `paths` bring in, each once; nothing before the first render. */
+  contextFor?(
+    paths: readonly string[],
+    options?: { contextFiles?: boolean },
+  ): Promise<TouchedContext>;
   close(): void;
 }
 
@@ -39,6 +45,9 @@ export function sessionRenderer(): PromptRenderer {
         ),
       );
       return (await session.render(overrides)).result;
+    },
+    async contextFor(paths, options) {
+      return session ? session.contextFor(paths, options) : { files: [], diagnostics: [] };
     },
     close() {
       session?.close();
