@@ -11,7 +11,7 @@ import { ruleBase } from "../rules/base.js";
 import { globMatcher } from "../rules/globs.js";
 import type { Rule } from "../rules/types.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
-import { privatePaths } from "./_private-paths.js";
+import { type PrivateVerdict, privatePaths } from "./_private-paths.js";
 import { ancestorsOf, type ContextFolder, findContextFile, loadOne } from "./context-files.js";
 
 /** One instruction file a touched path brings in. */
@@ -76,7 +76,9 @@ export interface ContextForOptions {
  * rule's folder (the folder holding `.cursor/`, `.claude/`…; cwd for `.pi/rules`;
  * the project root for the user's rules). Each comes once per `delivered` set.
  *
- * Everything is confined to the project root by real path: a path that
+ * A context file that git ignores (or inside `.git/` or `node_modules`) is
+ * a dependency's or a build's, not written for this project: not loaded,
+ * with an `info`. Everything is confined to the project root by real path: a path that
  * resolves outside it (a link out, `/etc`, another checkout) brings nothing
  * and gets an `info`; a context file that is a folder, a FIFO, a device or a
  * link out is not opened and gets a diagnostic, once. Files are capped and
@@ -116,6 +118,8 @@ export async function loadContextForPaths(
     allowedText: `the project root ${toPosix(root)}`,
     ...(trusted ? {} : { isPrivate: privatePaths(realRoot) }),
   };
+  // Files git ignores (dependencies, builds) and .git/ are not the project's instructions.
+  const ignored = privatePaths(realRoot, { hidden: false });
   // The prompt holds the files of cwd and its ancestors: a link to one of them adds nothing.
   const held = await heldFiles(cwd, root, ceiling);
 
@@ -141,6 +145,16 @@ export async function loadContextForPaths(
     if (written === "" || written.includes("\0")) continue;
     const abs = resolve(cwd, expandHome(written, home));
     const target = await realTarget(abs);
+    if (target === undefined) {
+      diagnostics.push({
+        level: "info",
+        code: "touch-unresolvable",
+        message:
+          "nothing loaded for this path: it cannot be resolved (a link loop, or a folder that may not be searched)",
+        path: oneLine(toPosix(abs)),
+      });
+      continue;
+    }
     if (!isWithin(target.real, realRoot)) {
       diagnostics.push({
         level: "info",
@@ -163,7 +177,12 @@ export async function loadContextForPaths(
       searched.add(realDir);
       const key = `context\0${realDir}`;
       if (delivered.has(key)) continue;
-      const one = await contextOf(realDir, join(root, ...parts.slice(0, depth)), folder, limits);
+      const one = await contextOf(
+        realDir,
+        join(root, ...parts.slice(0, depth)),
+        { ...folder, ignored },
+        limits,
+      );
       if (one.path === undefined && one.diagnostics.length === 0) continue;
       // Found (given or refused): not looked at again this session.
       delivered.add(key);
@@ -217,7 +236,7 @@ function lower(name: string): string {
  * exist yet (a file about to be written) is its nearest existing ancestor's
  * real path with the rest as written: a link on the way still counts.
  */
-async function realTarget(abs: string): Promise<{ real: string; isDir: boolean }> {
+async function realTarget(abs: string): Promise<{ real: string; isDir: boolean } | undefined> {
   let rest = "";
   let current = abs;
   for (;;) {
@@ -226,8 +245,11 @@ async function realTarget(abs: string): Promise<{ real: string; isDir: boolean }
       if (rest !== "") return { real: join(real, rest), isDir: false };
       const s = await stat(real);
       return { real, isDir: s.isDirectory() };
-    } catch {
-      // Missing (or a loop, or no permission): try the folder above.
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // A loop or a folder we may not search: where it leads is unknown, so nothing is read.
+      if (code !== "ENOENT" && code !== "ENOTDIR") return undefined;
+      // Missing: a file about to be written; its folder is the nearest that exists.
       const up = dirname(current);
       if (up === current) return { real: abs, isDir: false };
       rest = rest === "" ? basename(current) : join(basename(current), rest);
@@ -254,7 +276,7 @@ async function heldFiles(
 async function contextOf(
   realDir: string,
   writtenDir: string,
-  folder: ContextFolder,
+  folder: ContextFolder & { ignored: (path: string) => Promise<PrivateVerdict | undefined> },
   limits: Parameters<typeof loadOne>[3],
 ): Promise<{
   path?: string;
@@ -266,6 +288,18 @@ async function contextOf(
   const diagnostics = looked.diagnostics.map(atWritten(realDir, writtenDir));
   if (looked.path === undefined) return { diagnostics };
   const path = join(writtenDir, basename(looked.path));
+  const dependency = realDir.split(sep).includes("node_modules");
+  const verdict = dependency ? undefined : await folder.ignored(looked.path);
+  if (dependency || verdict) {
+    const why = verdict ? `${oneLine(verdict.rel)} is ${verdict.why}` : "it is inside node_modules";
+    diagnostics.push({
+      level: "info",
+      code: "context-ignored",
+      message: `not loaded: ${why}, so it is not written for this project's agent`,
+      path: oneLine(toPosix(path)),
+    });
+    return { path, diagnostics };
+  }
   const real = await realpathOrSelf(looked.path);
   if (folder.confine !== undefined && !isWithin(real, folder.confine)) {
     diagnostics.push({
