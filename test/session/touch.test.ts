@@ -86,7 +86,12 @@ describe("loadContextForPaths", () => {
     const { root, project } = nestedProject();
     layout(root, { "project/lib/a.ts": "" });
     symlinkSync("../AGENTS.md", join(project, "lib/AGENTS.md"));
-    const got = await loadContextForPaths(["lib/a.ts"], { cwd: project, home: join(root, "home") });
+    // Not even read: a cap it passes would otherwise be said.
+    const got = await loadContextForPaths(["lib/a.ts"], {
+      cwd: project,
+      home: join(root, "home"),
+      maxBytes: 5,
+    });
     expect(got).toEqual({ files: [], diagnostics: [] });
   });
 

@@ -127,6 +127,7 @@ export async function loadContextForPaths(
   const found: TouchedFile[] = [];
   const limits = { home, maxBytes, maxTotalBytes, reads: new Map() };
   const searched = new Set<string>();
+  let tooDeep = false;
   const glob = globRules(options.rules ?? [], {
     cwd,
     root,
@@ -173,14 +174,19 @@ export async function loadContextForPaths(
       const realDir = join(realRoot, ...parts.slice(0, depth));
       // cwd and the folders above it: the prompt has their context files.
       if (isWithin(realCwd, realDir) || searched.has(realDir)) continue;
-      if (searched.size >= MAX_TOUCH_FOLDERS) break;
+      if (searched.size >= MAX_TOUCH_FOLDERS) {
+        tooDeep = true;
+        break;
+      }
       searched.add(realDir);
       const key = `context\0${realDir}`;
       if (delivered.has(key)) continue;
+      // A link to a file the prompt holds, or that was given already, adds nothing: not even read.
+      const given = (real: string) => held.has(real) || delivered.has(`file\0${real}`);
       const one = await contextOf(
         realDir,
         join(root, ...parts.slice(0, depth)),
-        { ...folder, ignored },
+        { ...folder, ignored, given },
         limits,
       );
       if (one.path === undefined && one.diagnostics.length === 0) continue;
@@ -188,7 +194,6 @@ export async function loadContextForPaths(
       delivered.add(key);
       diagnostics.push(...one.diagnostics);
       if (one.file === undefined || one.real === undefined) continue;
-      if (held.has(one.real) || delivered.has(`file\0${one.real}`)) continue;
       delivered.add(`file\0${one.real}`);
       found.push({
         path: oneLine(one.file.path),
@@ -210,7 +215,7 @@ export async function loadContextForPaths(
       });
     }
   }
-  if (searched.size >= MAX_TOUCH_FOLDERS) {
+  if (tooDeep) {
     diagnostics.push({
       level: "warning",
       code: "touch-too-deep",
@@ -276,7 +281,10 @@ async function heldFiles(
 async function contextOf(
   realDir: string,
   writtenDir: string,
-  folder: ContextFolder & { ignored: (path: string) => Promise<PrivateVerdict | undefined> },
+  folder: ContextFolder & {
+    ignored: (path: string) => Promise<PrivateVerdict | undefined>;
+    given: (real: string) => boolean;
+  },
   limits: Parameters<typeof loadOne>[3],
 ): Promise<{
   path?: string;
@@ -301,6 +309,7 @@ async function contextOf(
     return { path, diagnostics };
   }
   const real = await realpathOrSelf(looked.path);
+  if (folder.given(real)) return { path, diagnostics };
   if (folder.confine !== undefined && !isWithin(real, folder.confine)) {
     diagnostics.push({
       level: "warning",

@@ -80,7 +80,14 @@ export function globMatcher(globs: readonly string[]): (rel: string) => boolean 
   }
   if (patterns.length === 0) return () => false;
   ignoreFactory ??= createRequire(import.meta.url)("ignore") as typeof IgnoreFactory;
-  const ig = ignoreFactory().add(patterns);
+  const ig = ignoreFactory();
+  for (const pattern of patterns) {
+    try {
+      ig.add(pattern);
+    } catch {
+      // A pattern the matcher cannot compile matches nothing; the rule's other globs still do.
+    }
+  }
   return (rel) => {
     if (rel === "" || rel === ".." || rel.startsWith("../") || rel.startsWith("/")) return false;
     try {
