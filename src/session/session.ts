@@ -68,6 +68,11 @@ export interface PromptSession {
     paths: readonly string[],
     options?: { contextFiles?: boolean },
   ): Promise<TouchedContext>;
+  /**
+   * Forgets which files `contextFor` gave (and refused), so each comes once
+   * more: for a host that dropped them from the conversation (a compaction).
+   */
+  forgetContext(): void;
   /** Forgets everything the session kept. Further renders throw; closing twice is harmless. */
   close(): void;
 }
@@ -143,6 +148,9 @@ export function openPromptSession(options: SystemPromptOptions, settleMs: number
       });
       queue = found.catch(() => undefined);
       return found;
+    },
+    forgetContext() {
+      touch.delivered.clear();
     },
     close() {
       if (closed) return;

@@ -268,7 +268,7 @@ describe("glob rules on touch", () => {
 });
 
 describe("session.contextFor", () => {
-  it("returns nothing new on the second touch, and starts afresh in a new session", async () => {
+  it("returns nothing new on the second touch, all again after forgetContext, and starts afresh in a new session", async () => {
     const { root, project } = nestedProject();
     const session = createPromptSession(pinned(root));
     await session.render();
@@ -278,6 +278,8 @@ describe("session.contextFor", () => {
       P(project, "pkg/sub/AGENTS.md"),
     ]);
     expect(await session.contextFor(["pkg/sub/y.ts"])).toEqual({ files: [], diagnostics: [] });
+    session.forgetContext();
+    expect((await session.contextFor(["pkg/sub/y.ts"])).files).toHaveLength(2);
     session.close();
     await expect(session.contextFor(["pkg/sub/y.ts"])).rejects.toThrow("closed");
     const fresh = createPromptSession(pinned(root));

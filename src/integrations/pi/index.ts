@@ -127,6 +127,8 @@ export function createSyspromptExtension(
       }
     });
     pi.on("session_shutdown", closeRenderer);
+    // The tool results that carried nested instructions may be gone into a summary: give them again.
+    pi.on("session_compact", () => renderer?.forgetContext?.());
 
     pi.on("before_agent_start", async (event, ctx) => {
       // Another extension forced the exact prompt of this run: it is theirs to keep.

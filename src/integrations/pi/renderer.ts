@@ -19,6 +19,8 @@ export interface PromptRenderer {
     paths: readonly string[],
     options?: { contextFiles?: boolean },
   ): Promise<TouchedContext>;
+  /** The session's `forgetContext`: what `contextFor` gave comes once more. */
+  forgetContext?(): void;
   close(): void;
 }
 
@@ -48,6 +50,9 @@ export function sessionRenderer(): PromptRenderer {
     },
     async contextFor(paths, options) {
       return session ? session.contextFor(paths, options) : { files: [], diagnostics: [] };
+    },
+    forgetContext() {
+      session?.forgetContext();
     },
     close() {
       session?.close();

@@ -122,6 +122,8 @@ export interface PiExtensionAPI {
   ): unknown;
   on(event: "session_start", handler: (event: unknown, ctx: PiContext) => unknown): unknown;
   on(event: "session_shutdown", handler: (event: unknown, ctx: PiContext) => unknown): unknown;
+  /** After a compaction replaced the older messages with a summary. */
+  on(event: "session_compact", handler: (event: unknown, ctx: PiContext) => unknown): unknown;
   registerFlag(
     name: string,
     options: { description?: string; type: "boolean"; default?: boolean },

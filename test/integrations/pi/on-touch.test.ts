@@ -48,6 +48,7 @@ async function started(argv: string[] = ["--approve"], files: Record<string, str
         }),
       contextFor: (paths, o) =>
         inner.contextFor?.(paths, o) ?? Promise.resolve({ files: [], diagnostics: [] }),
+      forgetContext: () => inner.forgetContext?.(),
       close: () => inner.close(),
     };
   };
@@ -76,7 +77,7 @@ async function started(argv: string[] = ["--approve"], files: Record<string, str
     const [patch] = await pi.emit("tool_result", event, ctx as FakeContext);
     return patch;
   };
-  return { root, cwd, pi, stderr, toolResult, system: before?.systemPrompt ?? "" };
+  return { root, cwd, pi, ctx, stderr, toolResult, system: before?.systemPrompt ?? "" };
 }
 
 const SUB = `An instruction file applies to what this call touched (given once per session):
@@ -96,6 +97,19 @@ describe("pi: context on touch", () => {
     expect(await toolResult("read", { path: "pkg/sub/y.ts" })).toBeUndefined();
     expect(await toolResult("edit", { path: "@pkg/sub/x.ts" })).toBeUndefined();
     expect(stderr).toEqual([]);
+  });
+
+  it("gives the files once more after pi compacted the conversation", async () => {
+    const { toolResult, pi, ctx } = await started();
+    expect(await toolResult("read", { path: "pkg/sub/x.ts" })).toBeDefined();
+    expect(await toolResult("read", { path: "pkg/sub/x.ts" })).toBeUndefined();
+    await pi.emit("session_compact", {}, ctx);
+    expect(await toolResult("read", { path: "pkg/sub/y.ts" })).toEqual({
+      content: [
+        { type: "text", text: "file text" },
+        { type: "text", text: SUB },
+      ],
+    });
   });
 
   it("takes the path of edit, write, grep, find and ls, and nothing from a failed call", async () => {
