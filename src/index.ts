@@ -55,8 +55,12 @@ export { diffSections } from "./diff.js";
 export { createEngine, type Engine, formatPrompt, TemplateError } from "./engine/index.js";
 export {
   type ContextFilesOptions,
+  type ContextForOptions,
   dedupeContextFiles,
   loadContextFiles,
+  loadContextForPaths,
+  type TouchedContext,
+  type TouchedFile,
 } from "./gather/context/index.js";
 export type { Machine, ProbeResult, ProbeRunner } from "./gather/environment/index.js";
 export {

@@ -85,9 +85,14 @@ function piCommand() {
   return { nodeBin, piCli: join(piDir, bin), version: piPkg.version };
 }
 
-/** The fake model: records each request; answers "ok", streamed (SSE) when asked to, else as one JSON. */
+/**
+ * The fake model: records each request; answers "ok", streamed (SSE) when asked to, else as one
+ * JSON. A check may queue replies in `replies`: each streamed answer takes the first one, and
+ * `{ toolCall: { name, arguments } }` answers with that tool call instead of "ok".
+ */
 function startFakeModel() {
   const requests = [];
+  const replies = [];
   const server = createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8");
@@ -113,6 +118,28 @@ function startFakeModel() {
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
         const event = (choice, extra = {}) =>
           `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model: MODEL, choices: [choice], ...extra })}\n\n`;
+        const reply = replies.shift();
+        if (reply?.toolCall) {
+          const call = {
+            index: 0,
+            id: `call-e2e-${requests.length}`,
+            type: "function",
+            function: {
+              name: reply.toolCall.name,
+              arguments: JSON.stringify(reply.toolCall.arguments),
+            },
+          };
+          res.write(
+            event({
+              index: 0,
+              delta: { role: "assistant", tool_calls: [call] },
+              finish_reason: null,
+            }),
+          );
+          res.write(event({ index: 0, delta: {}, finish_reason: "tool_calls" }, { usage }));
+          res.end("data: [DONE]\n\n");
+          return;
+        }
         res.write(
           event({ index: 0, delta: { role: "assistant", content: "ok" }, finish_reason: null }),
         );
@@ -138,7 +165,7 @@ function startFakeModel() {
   return new Promise((resolveServer, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () =>
-      resolveServer({ server, port: server.address().port, requests }),
+      resolveServer({ server, port: server.address().port, requests, replies }),
     );
   });
 }
@@ -295,6 +322,67 @@ function writeModelsJson(agentDir, port) {
   writeFileSync(join(agentDir, "models.json"), `${JSON.stringify(models, null, 2)}\n`);
 }
 
+/** The text of a chat message's content (a string, or a list of parts). */
+function messageText(message) {
+  const content = message?.content;
+  if (typeof content === "string") return content;
+  return (content ?? []).map((part) => part.text ?? "").join("");
+}
+
+/**
+ * Context on touch: the fake model asks to `read` pkg/sub/x.ts, then pkg/sub/y.ts, then says
+ * "ok". The tool result of the first read carries pkg/sub/AGENTS.md's text in an
+ * `<instructions path="pkg/sub/AGENTS.md">` element; the second read's does not repeat it;
+ * the system text never holds it and is the same in every request (its cache stays).
+ */
+async function checkContextOnTouch({ project, requests, replies, home, piArgs }) {
+  const NESTED = "E2E-NESTED-AGENTS: in pkg/sub, no default exports.";
+  const cwd = project("on-touch");
+  const from = requests.length;
+  replies.push(
+    { toolCall: { name: "read", arguments: { path: "pkg/sub/x.ts" } } },
+    { toolCall: { name: "read", arguments: { path: "pkg/sub/y.ts" } } },
+  );
+  const run = await runPi(["-p", ...piArgs, "--no-session", "--approve", "read the two files"], {
+    cwd,
+    home,
+  });
+  replies.length = 0;
+  const chats = requests.slice(from).filter((r) => r.url?.endsWith("/chat/completions"));
+  const tools = (i) => (chats[i]?.body?.messages ?? []).filter((m) => m.role === "tool");
+  check(
+    "on touch: pi runs both reads and answers",
+    run.code === 0 && run.stdout.trim() === "ok" && chats.length === 3,
+    `exit ${run.code ?? run.signal}, ${chats.length} requests\nstdout: ${run.stdout}\nstderr: ${run.stderr}`,
+  );
+  const first = tools(1).map(messageText);
+  check(
+    "on touch: the first read's result holds pkg/sub/AGENTS.md's text, in its element, once",
+    first.length === 1 &&
+      first[0].includes("export const x = 1;") &&
+      first[0].includes(`<instructions path="pkg/sub/AGENTS.md">\n${NESTED}\n</instructions>`) &&
+      count(first[0], NESTED) === 1,
+    JSON.stringify(tools(1), null, 1),
+  );
+  const second = tools(2).map(messageText);
+  check(
+    "on touch: the second read in the same folder does not repeat it",
+    second.length === 2 &&
+      second[1].includes("export const y = 2;") &&
+      !second[1].includes(NESTED) &&
+      !second[1].includes("<instructions"),
+    JSON.stringify(tools(2), null, 1),
+  );
+  const systems = chats.map((_, i) => systemMessageOf(chats, i) ?? "");
+  check(
+    "on touch: the system text never holds it and stays the same",
+    systems.length === 3 &&
+      systems.every((t) => t === systems[0] && !t.includes(NESTED)) &&
+      systems[0].includes("E2E-ROOT-AGENTS"),
+    systems[0],
+  );
+}
+
 async function main() {
   const started = performance.now();
   if (!existsSync(join(REPO, "dist/src/integrations/pi/index.js"))) {
@@ -305,7 +393,7 @@ async function main() {
   const home = join(root, "home");
   const agentDir = join(home, ".pi", "agent");
   mkdirSync(agentDir, { recursive: true });
-  const { server, port, requests } = await startFakeModel();
+  const { server, port, requests, replies } = await startFakeModel();
   console.log(`pi ${version} on ${piCommand().nodeBin}; fake model on 127.0.0.1:${port}`);
 
   /** A fresh copy of a fixture project, made a git root so that nothing above it counts. */
@@ -693,6 +781,15 @@ async function main() {
         check("RPC: pi names its session file", false, JSON.stringify(rpc.sessionFile));
       }
     }
+
+    // 10. Context on touch (see checkContextOnTouch).
+    await checkContextOnTouch({
+      project,
+      requests,
+      replies,
+      home,
+      piArgs: ["--provider", PROVIDER, "--model", MODEL],
+    });
   } finally {
     await new Promise((done) => server.close(done));
     rmSync(root, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import { diffSections } from "../diff.js";
+import type { TouchedContext } from "../gather/context/on-touch.js";
 import { realMachine } from "../gather/environment/_machine.js";
 import type { SystemPromptOptions } from "../options.js";
 import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
@@ -6,6 +7,7 @@ import { type RenderResult, SyspromptError } from "../types.js";
 import { type TakenSections, takeSessionSections, withTakenSessionSections } from "./_keep.js";
 import { memoizingRunner, type StepMemo } from "./_memo.js";
 import { DEFAULT_SETTLE_MS } from "./_read-set.js";
+import { sessionContextFor, type TouchState } from "./_touch.js";
 
 /**
  * Options a session fixes when it is created: where it reads from and the
@@ -71,6 +73,27 @@ export interface PromptSession {
    * (and keeps those). Without it, nothing to do. Throws after `close()`.
    */
   refresh(): void;
+  /**
+   * The instruction files that `paths` (absolute, or relative to cwd) bring
+   * in and the prompt does not hold: nested AGENTS.md / CLAUDE.md between the
+   * project root and each path's folder, and glob rules whose globs match
+   * (see `loadContextForPaths`). Each file comes once per session; the
+   * system prompt is unchanged. Uses the options of the last render (the
+   * session's own before the first) and the rules that render found. Runs
+   * in turn with renders. `options.contextFiles` says whether context
+   * files come (default: unless the last render had `noContextFiles`); glob
+   * rules come either way. Throws {@link SyspromptError} for paths that are
+   * not strings, or after `close()`.
+   */
+  contextFor(
+    paths: readonly string[],
+    options?: { contextFiles?: boolean },
+  ): Promise<TouchedContext>;
+  /**
+   * Forgets which files `contextFor` gave (and refused), so each comes once
+   * more: for a host that dropped them from the conversation (a compaction).
+   */
+  forgetContext(): void;
   /** Forgets everything the session kept. Further renders throw; closing twice is harmless. */
   close(): void;
 }
@@ -128,6 +151,7 @@ export function openPromptSession(
   const memos = new Map<string, StepMemo>();
   const runner = memoizingRunner(memos, settleMs);
   let previous: RenderResult | undefined;
+  const touch: TouchState = { delivered: new Set(), overrides: {}, wrappers: undefined };
   let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -146,6 +170,8 @@ export function openPromptSession(
         taken = takeSessionSections(result);
       }
     }
+    touch.overrides = overrides;
+    touch.wrappers = prepared.templates;
     const changes = previous ? diffSections(previous.sections, result.sections) : undefined;
     previous = result;
     return { result, changes };
@@ -163,10 +189,23 @@ export function openPromptSession(
       assertOpen();
       taken = undefined;
     },
+    async contextFor(paths, options = {}) {
+      assertOpen();
+      const found = queue.then(() => {
+        assertOpen();
+        return sessionContextFor(paths, { ...base, ...touch.overrides }, memos, touch, options);
+      });
+      queue = found.catch(() => undefined);
+      return found;
+    },
+    forgetContext() {
+      touch.delivered.clear();
+    },
     close() {
       if (closed) return;
       closed = true;
       memos.clear();
+      touch.delivered.clear();
       previous = undefined;
     },
   };

@@ -39,7 +39,12 @@ export interface PrivateVerdict {
  * it): the answer is undefined. Each folder's `.gitignore` is read once
  * per checker.
  */
-export function privatePaths(root: string): (path: string) => Promise<PrivateVerdict | undefined> {
+export function privatePaths(
+  root: string,
+  {
+    hidden = true,
+  }: { /** False: a hidden name alone does not make a path private. */ hidden?: boolean } = {},
+): (path: string) => Promise<PrivateVerdict | undefined> {
   const rules = new Map<string, Promise<IgnoreRules | undefined>>();
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
@@ -61,7 +66,7 @@ export function privatePaths(root: string): (path: string) => Promise<PrivateVer
     if (parts.length === 0) return undefined;
     const rel = parts.join("/");
     if (parts[0] === ".git") return { rel, why: "inside .git/" };
-    if (parts.some((p) => p.startsWith("."))) {
+    if (hidden && parts.some((p) => p.startsWith("."))) {
       return { rel, why: "hidden (a name that starts with a dot)" };
     }
     // A file inside an ignored folder is ignored whatever a deeper rule says, as in git.

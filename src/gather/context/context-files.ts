@@ -50,7 +50,9 @@ export function ancestorsOf(cwd: string, ceiling?: string): string[] {
  * an `info` naming the one used, so a CLAUDE.md beside an AGENTS.md is not
  * ignored in silence.
  */
-async function findContextFile(dir: string): Promise<{ path?: string; diagnostics: Diagnostic[] }> {
+export async function findContextFile(
+  dir: string,
+): Promise<{ path?: string; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   let winner: { name: string; path: string; dev: number; ino: number } | undefined;
   for (const name of CONTEXT_FILE_NAMES) {
@@ -125,7 +127,7 @@ async function danglingLink(path: string, name: string): Promise<Diagnostic> {
 }
 
 /** A folder searched for a context file, with the rules for what its file may reach. */
-interface ContextFolder {
+export interface ContextFolder {
   dir: string;
   origin: ContextOrigin;
   /**
@@ -378,17 +380,22 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   };
 }
 
-type LoadedFile = ContextFile & Omit<ContextFileTrace, "path">;
+export type LoadedFile = ContextFile & Omit<ContextFileTrace, "path">;
 
 /** What every file of one load shares: the caps, and the reads already made. */
-interface LoadLimits {
+export interface LoadLimits {
   home: string;
   maxBytes: number;
   maxTotalBytes: number;
   reads: Map<string, Promise<CappedText>>;
 }
 
-async function loadOne(
+/**
+ * Reads one context file found in `folder` (at `path`, whose real path is
+ * `real`): capped at `maxBytes` with the marker line, its `@imports`
+ * expanded within what the folder allows.
+ */
+export async function loadOne(
   path: string,
   real: string,
   folder: ContextFolder,

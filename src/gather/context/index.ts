@@ -11,3 +11,12 @@ export {
 } from "./context-files.js";
 export { containsRun, dedupeContextFiles, dedupeWithDropped } from "./dedupe.js";
 export { expandImports, resolveImport } from "./imports.js";
+export {
+  type ContextForOptions,
+  loadContextForPaths,
+  MAX_TOUCH_FOLDERS,
+  MAX_TOUCH_PATHS,
+  TOUCH_ELEMENT,
+  type TouchedContext,
+  type TouchedFile,
+} from "./on-touch.js";

@@ -222,16 +222,38 @@ export function flagField(
   };
 }
 
-/** A list such as `globs`: a string split on commas, or a list of strings (each split too); trimmed, unquoted, empty ones left out. */
+/**
+ * A list such as `globs`: a string split on commas, or a list of strings
+ * (each split too); trimmed, unquoted, empty ones left out. A comma inside
+ * braces is the glob's own (`*.{ts,tsx}`), not a separator.
+ */
 export function listField(doc: RuleDocument, key: string): string[] | undefined {
   const raw = doc.data[key];
   if (raw === undefined || raw === null) return undefined;
   const items = Array.isArray(raw) ? raw : [raw];
   return items
     .filter((x) => typeof x === "string" || typeof x === "number")
-    .flatMap((x) => String(x).split(","))
+    .flatMap((x) => splitOutsideBraces(String(x)))
     .map(unquote)
     .filter((x) => x !== "");
+}
+
+/** `text` split on the commas that are not inside `{…}`. */
+function splitOutsideBraces(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "{") depth++;
+    else if (c === "}" && depth > 0) depth--;
+    else if (c === "," && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
 }
 
 /** A text field such as `description`, trimmed; undefined when absent or empty. */

@@ -67,11 +67,14 @@ export interface PiArguments {
   trustOverride: boolean | undefined;
   /** Extension flags by name (without `--`), the last occurrence of each. */
   flags: Map<string, PiFlagArgument>;
+  /** True when `--no-context-files` was given: pi's empty list of context files then means "off", not "none found". */
+  noContextFiles: boolean;
 }
 
 /** Reads pi's arguments (`process.argv.slice(2)`): the trust override and the extension flags. */
 export function readPiArguments(args: readonly string[]): PiArguments {
   let trustOverride: boolean | undefined;
+  let noContextFiles = false;
   const flags = new Map<string, PiFlagArgument>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
@@ -79,6 +82,7 @@ export function readPiArguments(args: readonly string[]): PiArguments {
     if (arg === "--") break;
     if (arg === "--approve" || arg === "-a") trustOverride = true;
     else if (arg === "--no-approve" || arg === "-na") trustOverride = false;
+    else if (arg === "--no-context-files") noContextFiles = true;
     else if (VALUE_OPTIONS.has(arg)) {
       if (next !== undefined) i++;
     } else if (OPTIONAL_VALUE_OPTIONS.has(arg)) {
@@ -105,5 +109,5 @@ export function readPiArguments(args: readonly string[]): PiArguments {
       }
     }
   }
-  return { trustOverride, flags };
+  return { trustOverride, flags, noContextFiles };
 }

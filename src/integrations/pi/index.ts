@@ -19,6 +19,7 @@ import { printable } from "./_printable.js";
 import { readPiArguments } from "./argv.js";
 import { booleanFlag } from "./flag-value.js";
 import { piRenderOptions, TREE_FLAG } from "./map-options.js";
+import { appendTouched, ON_TOUCH_FLAG, touchedPaths, touchProblems } from "./on-touch.js";
 import { type PromptRenderer, sessionRenderer } from "./renderer.js";
 import { createReporter, formatPromptReport } from "./report.js";
 import { applyPiStructure, piStructure } from "./structure.js";
@@ -26,6 +27,7 @@ import { findProjectTrust, PI_PROJECT_DIR, untrustedMessage } from "./trust.js";
 import type { PiContext, PiExtensionAPI, PiSystemPromptOptions } from "./types.js";
 
 export { PI_AGENT_NAME, type PiPromptInput, piRenderOptions, TREE_FLAG } from "./map-options.js";
+export { ON_TOUCH_FLAG } from "./on-touch.js";
 export type { PromptRenderer } from "./renderer.js";
 export { formatPromptReport } from "./report.js";
 export type * from "./types.js";
@@ -76,6 +78,8 @@ export function createSyspromptExtension(
     /** The user's answer to the trust question, by folder: asked once per pi process. */
     const answers = new Map<string, Promise<boolean>>();
     const treeFlag = () => booleanFlag(TREE_FLAG, args.flags.get(TREE_FLAG), pi.getFlag(TREE_FLAG));
+    const onTouchFlag = () =>
+      booleanFlag(ON_TOUCH_FLAG, args.flags.get(ON_TOUCH_FLAG), pi.getFlag(ON_TOUCH_FLAG));
     let renderer: PromptRenderer | undefined;
     const closeRenderer = () => {
       renderer?.close();
@@ -88,13 +92,43 @@ export function createSyspromptExtension(
       description:
         "sysprompt: add a compact listing of the working directory (workspace_tree) to the prompt",
     });
+    pi.registerFlag(ON_TOUCH_FLAG, {
+      type: "boolean",
+      default: true,
+      description:
+        "sysprompt: append nested AGENTS.md files and matching glob rules to the result of the tool call that first touches their folder (--sysprompt-on-touch false: off)",
+    });
     pi.on("session_start", (_event, ctx) => {
       closeRenderer();
       renderer = newRenderer();
       // Said now: when the flag swallowed the message, no prompt is ever sent.
-      report(ctx, treeFlag().diagnostics);
+      report(ctx, [...treeFlag().diagnostics, ...onTouchFlag().diagnostics]);
+    });
+    pi.on("tool_result", async (event, ctx) => {
+      if (event.isError || !onTouchFlag().on || renderer?.contextFor === undefined)
+        return undefined;
+      try {
+        const paths = await touchedPaths(event.toolName, event.input, ctx.cwd, home);
+        if (paths.length === 0) return undefined;
+        // pi's empty list of context files means "none at cwd", unless the user turned them off.
+        const touched = await renderer.contextFor(paths, { contextFiles: !args.noContextFiles });
+        report(ctx, touchProblems(touched.diagnostics));
+        return appendTouched(event, touched.files, ctx.cwd);
+      } catch (error) {
+        // Never breaks the tool call: its result stays as the tool made it.
+        report(ctx, [
+          {
+            level: "warning",
+            code: "pi-touch-failed",
+            message: `nested instructions not added to a tool result: ${error instanceof Error ? error.message : String(error)}`,
+          },
+        ]);
+        return undefined;
+      }
     });
     pi.on("session_shutdown", closeRenderer);
+    // The tool results that carried nested instructions may be gone into a summary: give them again.
+    pi.on("session_compact", () => renderer?.forgetContext?.());
 
     pi.on("before_agent_start", async (event, ctx) => {
       // Another extension forced the exact prompt of this run: it is theirs to keep.

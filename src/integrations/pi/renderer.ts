@@ -1,3 +1,4 @@
+import type { TouchedContext } from "../../gather/context/on-touch.js";
 import type { SystemPromptOptions } from "../../options.js";
 import {
   createPromptSession,
@@ -15,6 +16,13 @@ export interface PromptRenderer {
   render(options: SystemPromptOptions): Promise<RenderResult>;
   /** The next render takes fresh session sections (`/sysprompt refresh`). */
   refresh?(): void;
+  /** The session's `contextFor`: files `paths` bring in, each once; nothing before the first render. */
+  contextFor?(
+    paths: readonly string[],
+    options?: { contextFiles?: boolean },
+  ): Promise<TouchedContext>;
+  /** The session's `forgetContext`: what `contextFor` gave comes once more. */
+  forgetContext?(): void;
   close(): void;
 }
 
@@ -55,6 +63,12 @@ export function sessionRenderer(): PromptRenderer {
     },
     refresh() {
       session?.refresh();
+    },
+    async contextFor(paths, options) {
+      return session ? session.contextFor(paths, options) : { files: [], diagnostics: [] };
+    },
+    forgetContext() {
+      session?.forgetContext();
     },
     close() {
       session?.close();

@@ -82,6 +82,28 @@ export interface PiCommandContext extends PiContext {
   getSystemPromptOptions(): PiSystemPromptOptions;
 }
 
+/** A part of a tool result's content (text, or an image read). */
+export type PiContentPart =
+  | { type: "text"; text: string }
+  | { type: "image"; data: string; mimeType: string; [key: string]: unknown };
+
+/** `tool_result`'s event: a tool call that ran, with its result so far (earlier handlers' changes included). */
+export interface PiToolResultEvent {
+  toolName: string;
+  toolCallId: string;
+  /** The call's arguments (`{ path }` for read, edit, write, grep, find, ls; `{ command }` for bash). */
+  input: unknown;
+  content: PiContentPart[];
+  structuredContent?: unknown;
+  isError: boolean;
+}
+
+/** What a `tool_result` handler may return: fields to replace; omitted ones are kept. */
+export interface PiToolResultPatch {
+  content?: PiContentPart[];
+  structuredContent?: unknown;
+}
+
 /** `ExtensionAPI`, the argument of an extension's default export. */
 export interface PiExtensionAPI {
   on(
@@ -91,8 +113,17 @@ export interface PiExtensionAPI {
       ctx: PiContext,
     ) => Promise<PiBeforeAgentStartResult | undefined> | PiBeforeAgentStartResult | undefined,
   ): unknown;
+  on(
+    event: "tool_result",
+    handler: (
+      event: PiToolResultEvent,
+      ctx: PiContext,
+    ) => Promise<PiToolResultPatch | undefined> | PiToolResultPatch | undefined,
+  ): unknown;
   on(event: "session_start", handler: (event: unknown, ctx: PiContext) => unknown): unknown;
   on(event: "session_shutdown", handler: (event: unknown, ctx: PiContext) => unknown): unknown;
+  /** After a compaction replaced the older messages with a summary. */
+  on(event: "session_compact", handler: (event: unknown, ctx: PiContext) => unknown): unknown;
   registerFlag(
     name: string,
     options: { description?: string; type: "boolean"; default?: boolean },

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   createSyspromptExtension,
   formatPromptReport,
+  ON_TOUCH_FLAG,
   type PromptRenderer,
   TREE_FLAG,
 } from "../../../src/integrations/pi/index.js";
@@ -83,7 +84,7 @@ Tools you can call:
 </tools>`;
 
 describe("the pi extension", () => {
-  it("registers the tree flag (off by default) and the /sysprompt command", () => {
+  it("registers the tree flag (off by default), the on-touch flag (on) and the /sysprompt command", () => {
     const { pi } = setup();
     expect(Object.fromEntries(pi.flagDefs)).toEqual({
       [TREE_FLAG]: {
@@ -91,6 +92,12 @@ describe("the pi extension", () => {
         default: false,
         description:
           "sysprompt: add a compact listing of the working directory (workspace_tree) to the prompt",
+      },
+      [ON_TOUCH_FLAG]: {
+        type: "boolean",
+        default: true,
+        description:
+          "sysprompt: append nested AGENTS.md files and matching glob rules to the result of the tool call that first touches their folder (--sysprompt-on-touch false: off)",
       },
     });
     expect([...pi.commands.keys()]).toEqual(["sysprompt"]);

@@ -1,0 +1,100 @@
+import { createRequire } from "node:module";
+import type IgnoreFactory from "ignore";
+
+/**
+ * Matching a glob rule's globs against a path, with `ignore` (already a
+ * dependency, for `.gitignore`). Why that one: it is small, has no
+ * dependencies of its own, is kept up to date (eslint and prettier use it),
+ * and its patterns are the ones every repository already writes: `*.ts`
+ * matches at any depth, `src/**\/*.ts` and `/src/*.ts` are anchored at the
+ * rule's folder, `**` crosses folders, `!` excludes, and a folder's name
+ * covers what is inside it. picomatch is in `node_modules` only as a
+ * dependency of a development tool, so the package could not rely on it.
+ * `ignore` knows no braces, which rule files often use (`**\/*.{ts,tsx}`):
+ * they are expanded here first, within caps.
+ */
+
+let ignoreFactory: typeof IgnoreFactory | undefined;
+
+/** Longest glob read; longer ones match nothing (real ones are a few dozen characters). */
+export const MAX_GLOB_LENGTH = 512;
+/** Most globs of one rule that are used; a brace expansion counts each alternative. */
+export const MAX_GLOBS_PER_RULE = 64;
+
+/**
+ * `glob` with its braces expanded (`a.{ts,tsx}` → `a.ts`, `a.tsx`; nested
+ * and several groups too), stopping at `limit` results. A brace group
+ * without a comma, or an unclosed one, stays as written.
+ */
+export function expandBraces(glob: string, limit = MAX_GLOBS_PER_RULE): string[] {
+  const open = glob.indexOf("{");
+  if (open === -1) return [glob];
+  // The group's end and its top-level commas.
+  let depth = 0;
+  const commas: number[] = [];
+  let close = -1;
+  for (let i = open; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "\\") i++;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) {
+      close = i;
+      break;
+    } else if (c === "," && depth === 1) commas.push(i);
+  }
+  if (close === -1) return [glob];
+  const head = glob.slice(0, open);
+  const rest = expandBraces(glob.slice(close + 1), limit);
+  if (commas.length === 0) return rest.map((r) => `${head}{${glob.slice(open + 1, close)}}${r}`);
+  const cuts = [open, ...commas, close];
+  const out: string[] = [];
+  for (let k = 0; k + 1 < cuts.length && out.length < limit; k++) {
+    const part = glob.slice((cuts[k] ?? 0) + 1, cuts[k + 1]);
+    for (const inner of expandBraces(part, limit)) {
+      for (const r of rest) {
+        if (out.length >= limit) break;
+        out.push(`${head}${inner}${r}`);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A test of paths (relative to the rule's folder, `/`-separated, never `..`)
+ * against a rule's globs: true when some glob matches and no later `!glob`
+ * excludes it again. Globs that are empty or longer than
+ * {@link MAX_GLOB_LENGTH} are left out; so are alternatives past
+ * {@link MAX_GLOBS_PER_RULE}.
+ */
+export function globMatcher(globs: readonly string[]): (rel: string) => boolean {
+  const patterns: string[] = [];
+  for (const glob of globs) {
+    const g = glob.trim();
+    if (g === "" || g.length > MAX_GLOB_LENGTH) continue;
+    for (const one of expandBraces(g, MAX_GLOBS_PER_RULE - patterns.length)) {
+      // A leading `./` is the folder itself, as in the rule files' own examples.
+      patterns.push(one.startsWith("./") ? one.slice(2) : one);
+    }
+    if (patterns.length >= MAX_GLOBS_PER_RULE) break;
+  }
+  if (patterns.length === 0) return () => false;
+  ignoreFactory ??= createRequire(import.meta.url)("ignore") as typeof IgnoreFactory;
+  const ig = ignoreFactory();
+  for (const pattern of patterns) {
+    try {
+      ig.add(pattern);
+    } catch {
+      // A pattern the matcher cannot compile matches nothing; the rule's other globs still do.
+    }
+  }
+  return (rel) => {
+    if (rel === "" || rel === ".." || rel.startsWith("../") || rel.startsWith("/")) return false;
+    try {
+      return ig.ignores(rel);
+    } catch {
+      // `ignore` refuses a path it cannot take as relative: no match, as for any other path outside.
+      return false;
+    }
+  };
+}

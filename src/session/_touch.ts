@@ -1,0 +1,66 @@
+import { wrapperNames } from "../gather/_prompt-text.js";
+import { loadContextForPaths, type TouchedContext } from "../gather/context/on-touch.js";
+import { type LoadedRules, traceRules } from "../gather/rules/index.js";
+import { loadLayer } from "../locate/load-layer.js";
+import { normalizeOptions, type SystemPromptOptions } from "../options.js";
+import type { SectionTemplate } from "../sections/types.js";
+import type { StepMemo } from "./_memo.js";
+
+/** What a session keeps for {@link sessionContextFor}. */
+export interface TouchState {
+  /** What the session has given (and refused), by key: each file once. */
+  delivered: Set<string>;
+  /** The last render's overrides: contextFor uses the options that render used. */
+  overrides: Omit<SystemPromptOptions, "cwd">;
+  /** The last render's section templates, whose element names the text may not use. */
+  wrappers: readonly Pick<SectionTemplate, "name" | "meta" | "body">[] | undefined;
+}
+
+/**
+ * `session.contextFor`: the options the last render used, the glob rules
+ * that render's rule step found (the step is run here, with the same inputs,
+ * before any render or when it was late), and the session's set of what was
+ * given.
+ */
+export async function sessionContextFor(
+  paths: readonly string[],
+  options: SystemPromptOptions,
+  memos: ReadonlyMap<string, StepMemo>,
+  touch: TouchState,
+  asked: { contextFiles?: boolean } = {},
+): Promise<TouchedContext> {
+  const opts = await normalizeOptions(options);
+  const ceiling = opts.ceilingDir !== null ? { ceilingDir: opts.ceilingDir } : {};
+  let rules: LoadedRules["rules"] = [];
+  if (opts.ruleSources.length > 0) {
+    const kept = memos.get("rule-files")?.value as LoadedRules | undefined;
+    rules = (
+      kept ??
+      (await traceRules({
+        cwd: opts.cwd,
+        agentDir: opts.agentDir,
+        home: opts.home,
+        projectDir: opts.projectDirName,
+        projectTrusted: opts.trusted,
+        sources: opts.ruleSources,
+        maxBytes: opts.maxContextBytes,
+        ...ceiling,
+      }))
+    ).rules;
+  }
+  const templates =
+    touch.wrappers ??
+    (await loadLayer(opts.builtinDir, "builtin", { customFiles: false })).sections;
+  return loadContextForPaths(paths, {
+    cwd: opts.cwd,
+    home: opts.home,
+    maxBytes: opts.maxContextBytes,
+    projectTrusted: opts.trusted,
+    ...ceiling,
+    rules,
+    projectDir: opts.projectDirName,
+    contextFiles: asked.contextFiles ?? options.noContextFiles !== true,
+    wrappers: wrapperNames(templates),
+    delivered: touch.delivered,
+  });
+}
