@@ -82,7 +82,7 @@ describe("workspace roots: a tree and AGENTS.md list for each", () => {
         "The instruction files above are already loaded into this prompt; you do not need to look for them.",
         "Folders below the working directory have instruction files of their own, not loaded yet (paths relative to the working directory):",
         "- pkg/AGENTS.md",
-        "Folders in the other workspace folders have instruction files of their own, not loaded yet (absolute paths):",
+        "In the other workspace folders, these subfolders have instruction files of their own, not loaded yet (absolute paths):",
         `- ${root}/other/sub/AGENTS.md`,
         `- ${root}/other/sub/deep/a/b/AGENTS.md`,
         "",
