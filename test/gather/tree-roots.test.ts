@@ -41,6 +41,8 @@ const options = (root: string, extra: Record<string, unknown> = {}) => ({
   ...pinned(root),
   cwd: join(root, "main"),
   workspaceTree: true,
+  // The tests assert the tree step's status: a loaded machine must not make it late.
+  deadlineMs: 60_000,
   ...extra,
 });
 

@@ -215,13 +215,15 @@ export function treeDiagnostics(tree: BuiltWorkspaceTree, root: string): Diagnos
 
 /** The shallowest {@link MAX_AGENTS_MD} paths (a shallower file governs more of the tree), sorted. */
 function pickAgentsMd(paths: readonly string[]): string[] {
-  const depth = (p: string) => p.split("/").length;
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const chosen =
-    paths.length <= MAX_AGENTS_MD
-      ? [...paths]
-      : [...paths].sort((a, b) => depth(a) - depth(b) || byName(a, b)).slice(0, MAX_AGENTS_MD);
-  return chosen.sort(byName);
+  if (paths.length <= MAX_AGENTS_MD) return [...paths].sort(byName);
+  // Each path's depth counted once, not in every comparison.
+  const withDepth = paths.map((path) => ({ path, depth: path.split("/").length }));
+  withDepth.sort((a, b) => a.depth - b.depth || byName(a.path, b.path));
+  return withDepth
+    .slice(0, MAX_AGENTS_MD)
+    .map((p) => p.path)
+    .sort(byName);
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
