@@ -295,6 +295,29 @@ describe("buildWorkspaceTrees: roots it cannot show", () => {
     ]);
   });
 
+  it("past the first 10 roots, a root is listed by path alone: one note for all of them", async () => {
+    const root = tempDir();
+    const main = makeTree(join(root, "main"), { "a.txt": { at: t, size: 1 } });
+    const roots = Array.from({ length: 12 }, (_, i) =>
+      makeTree(join(root, `r${String(i).padStart(2, "0")}`), { "b.txt": { at: t, size: 1 } }),
+    );
+    const built = await buildWorkspaceTrees(main, roots);
+    expect(built.roots.map((r) => r.tree !== null)).toEqual([
+      ...Array(10).fill(true),
+      false,
+      false,
+    ]);
+    expect(workspaceDiagnostics(built, main)).toEqual([
+      {
+        level: "info",
+        code: "tree-roots-limit",
+        message:
+          "12 workspace roots: the first 10 are shown with a tree, the other 2 by path alone",
+        path: roots[10],
+      },
+    ]);
+  });
+
   it("a --root that is missing, a file or a dangling link is a usage error (exit 2), as a --cwd is", async () => {
     const root = workspace();
     writeFileSync(join(root, "file"), "x");

@@ -27,6 +27,8 @@ export interface RootTree {
   /** Its tree; null when it could not be shown (`problem` says why). */
   tree: BuiltWorkspaceTree | null;
   problem?: string;
+  /** True for a root past the first {@link MAX_ROOT_TREES}: listed, never walked. */
+  overCap?: boolean;
 }
 
 /** The working directory's tree and each extra root's, under one line budget. */
@@ -98,11 +100,7 @@ export async function buildWorkspaceTrees(
       const built = laid[i + 1] ?? null;
       return w && "problem" in w ? { path, tree: null, problem: w.problem } : { path, tree: built };
     }),
-    ...roots.slice(MAX_ROOT_TREES).map((path) => ({
-      path,
-      tree: null,
-      problem: `only the first ${MAX_ROOT_TREES} workspace roots are shown with a tree`,
-    })),
+    ...roots.slice(MAX_ROOT_TREES).map((path) => ({ path, tree: null, overCap: true })),
   ];
   return { tree, roots: rootTrees, ...listAgentsMd(cwd, tree, rootTrees) };
 }
@@ -155,7 +153,8 @@ async function walkRoot(
     return { walked: await walkWorkspaceTree(root, options, toPosix(root)) };
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    return { problem: `it could not be read (${(error as Error).message})` };
+    const code = (error as { cause?: NodeJS.ErrnoException }).cause?.code ?? "unreadable";
+    return { problem: `it could not be read (${code})` };
   }
 }
 
@@ -172,12 +171,14 @@ function listAgentsMd(
 ): Pick<BuiltWorkspace, "agentsMd" | "rootAgentsMd" | "agentsMdOmitted"> {
   const base = toPosix(cwd);
   const own = new Set([base, ...roots.map((r) => toPosix(r.path))]);
-  const folderOf = (abs: string) => abs.slice(0, abs.lastIndexOf("/"));
+  const folderOf = (abs: string) => abs.slice(0, abs.lastIndexOf("/")) || "/";
+  const under = (rootPath: string, rel: string) =>
+    rootPath.endsWith("/") ? rootPath + rel : `${rootPath}/${rel}`;
   const seen = new Set<string>();
   const found: { abs: string; shown: string; depth: number; tree: number }[] = [];
   const add = (rootPath: string, rels: readonly string[], index: number, absolute: boolean) => {
     for (const rel of rels) {
-      const abs = `${rootPath}/${rel}`;
+      const abs = under(rootPath, rel);
       if (seen.has(abs) || own.has(folderOf(abs))) continue;
       seen.add(abs);
       found.push({ abs, shown: absolute ? abs : rel, depth: rel.split("/").length, tree: index });
@@ -229,6 +230,16 @@ export function workspaceDiagnostics(built: BuiltWorkspace, cwd: string): Diagno
       level: "info",
       code: "agents-md-limit",
       message: `${listed + built.agentsMdOmitted} AGENTS.md files in the folders below the working directory and the other workspace roots: the ${listed} shallowest are listed, and the prompt says the list is cut short`,
+    });
+  }
+  const overCap = built.roots.filter((r) => r.overCap);
+  const [first] = overCap;
+  if (first !== undefined) {
+    out.push({
+      level: "info",
+      code: "tree-roots-limit",
+      message: `${built.roots.length} workspace roots: the first ${MAX_ROOT_TREES} are shown with a tree, the other ${overCap.length} by path alone`,
+      path: first.path,
     });
   }
   for (const root of built.roots) {
