@@ -295,6 +295,18 @@ describe("buildWorkspaceTrees: roots it cannot show", () => {
     ]);
   });
 
+  it("a root whose path holds a line break or a bidi control is shown on one line everywhere", async () => {
+    const root = workspace();
+    const evil = join(root, "ev\nil\u202e");
+    makeTree(evil, { "sub/AGENTS.md": { at: t, text: "x" } });
+    const result = await renderSystemPrompt(options(root, { roots: [evil] }));
+    const shown = `${root}/ev\\u000ail\\u202e`;
+    expect(section(result, "workspace_tree")).toContain(`\n${shown}/\n  sub/  2000-01-01 00:00\n`);
+    expect(section(result, "dir_context")).toContain(`\n- ${shown}/sub/AGENTS.md\n`);
+    expect(section(result, "workspace_roots")).toContain(`\n- ${shown}\n`);
+    expect(result.text).not.toContain("ev\nil");
+  });
+
   it("past the first 10 roots, a root is listed by path alone: one note for all of them", async () => {
     const root = tempDir();
     const main = makeTree(join(root, "main"), { "a.txt": { at: t, size: 1 } });
