@@ -35,6 +35,14 @@ export interface WorkspaceTree {
   truncated: boolean;
 }
 
+/** The tree of one extra workspace root; its first line is the root's absolute path. */
+export interface RootTree {
+  /** The root, absolute, forward slashes (as in `roots`). */
+  path: string;
+  rendered: string;
+  truncated: boolean;
+}
+
 /** A rule file inlined in the prompt (activation `always`). */
 export interface AlwaysRule {
   name: string;
@@ -93,9 +101,14 @@ export interface PromptData {
   onDemandRules: OnDemandRule[];
   /** Relative paths of AGENTS.md files deeper than cwd. */
   agentsMd: string[];
-  /** True when more AGENTS.md files were found than `agentsMd` lists (it holds at most 200, the shallowest). */
+  /** Absolute paths (forward slashes) of AGENTS.md files deeper than the extra roots. */
+  rootAgentsMd: string[];
+  /** True when more AGENTS.md files were found than `agentsMd` and `rootAgentsMd` list (together at most 200, the shallowest). */
   agentsMdTruncated: boolean;
+  /** The working directory's tree; `truncated` is true when it or a root's tree left entries out. */
   workspaceTree: WorkspaceTree | null;
+  /** The trees of the extra roots that have one, in the order of `roots` (with a tree only). */
+  rootTrees: RootTree[];
   /** Extra workspace roots, forward slashes. */
   roots: string[];
   skills: SkillEntry[];
@@ -181,11 +194,19 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
       },
     },
     agentsMd: textList,
+    rootAgentsMd: textList,
     agentsMdTruncated: { type: "boolean" },
     workspaceTree: {
       type: "object",
       nullable: true,
       fields: { rendered: text, truncated: { type: "boolean" } },
+    },
+    rootTrees: {
+      type: "list",
+      items: {
+        type: "object",
+        fields: { path: text, rendered: text, truncated: { type: "boolean" } },
+      },
     },
     roots: textList,
     skills: {

@@ -76,8 +76,10 @@ export {
   traceRules,
 } from "./gather/rules/index.js";
 export {
+  type BuiltWorkspace,
   type BuiltWorkspaceTree,
   buildWorkspaceTree,
+  buildWorkspaceTrees,
   type WorkspaceTreeOptions,
 } from "./gather/tree/index.js";
 export type { PreloadedSkill, SystemPromptOptions } from "./options.js";

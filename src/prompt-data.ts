@@ -4,7 +4,7 @@ import { escapeWrapperTags, oneLine } from "./gather/_prompt-text.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { buildToolSnippets } from "./gather/guidelines/tools.js";
 import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/index.js";
-import type { BuiltWorkspaceTree } from "./gather/tree/tree.js";
+import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import type { CustomPrompt } from "./sections/render.js";
 import type { Skill } from "./skills/types.js";
@@ -31,7 +31,8 @@ export interface PromptDataInputs {
   skills: readonly Skill[];
   skillsTool: PromptData["skillsTool"];
   environment: EnvironmentEntry[];
-  tree: BuiltWorkspaceTree | null;
+  /** The working directory's tree and the extra roots' (one line budget), or null without a tree. */
+  tree: BuiltWorkspace | null;
 }
 
 /**
@@ -100,8 +101,24 @@ export function assemblePromptData(input: PromptDataInputs): {
     alwaysRules: rules.alwaysRules,
     onDemandRules: rules.onDemandRules,
     agentsMd: (tree?.agentsMd ?? []).map(oneLine),
+    rootAgentsMd: (tree?.rootAgentsMd ?? []).map(oneLine),
     agentsMdTruncated: (tree?.agentsMdOmitted ?? 0) > 0,
-    workspaceTree: tree && { rendered: tree.rendered, truncated: tree.truncated },
+    workspaceTree: tree && {
+      rendered: tree.tree.rendered,
+      // One line about entries left out stands for every tree the section shows.
+      truncated: tree.tree.truncated || tree.roots.some((r) => r.tree?.truncated === true),
+    },
+    rootTrees: (tree?.roots ?? []).flatMap((r) =>
+      r.tree
+        ? [
+            {
+              path: oneLine(toPosix(r.path)),
+              rendered: r.tree.rendered,
+              truncated: r.tree.truncated,
+            },
+          ]
+        : [],
+    ),
     roots: opts.roots.map((r) => oneLine(toPosix(r))),
     skills: skillsTool
       ? input.skills

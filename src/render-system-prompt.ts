@@ -21,10 +21,10 @@ import { type LoadedRules, type RuleAccount, traceRules } from "./gather/rules/i
 import { runStepTable, tableStep } from "./gather/step-table.js";
 import type { TreeLine } from "./gather/tree/_tree-layout.js";
 import {
-  type BuiltWorkspaceTree,
-  buildWorkspaceTree,
-  treeDiagnostics,
-} from "./gather/tree/tree.js";
+  type BuiltWorkspace,
+  buildWorkspaceTrees,
+  workspaceDiagnostics,
+} from "./gather/tree/workspace.js";
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
 import { emptyLayer, loadLayer } from "./locate/load-layer.js";
@@ -252,15 +252,15 @@ export async function preparePrompt(
     tree: tableStep(
       keyed(
         "tree",
-        { root: cwd, mtime: opts.treeMtime, ceilingDir },
+        { root: cwd, roots, mtime: opts.treeMtime, ceilingDir },
         options.workspaceTree === true &&
           ((i) =>
-            buildWorkspaceTree(i.root, {
+            buildWorkspaceTrees(i.root, i.roots, {
               signal: late.signal,
               ...(i.mtime ? { mtime: i.mtime } : {}),
               ...(i.ceilingDir !== null ? { ceilingDir: i.ceilingDir } : {}),
             })),
-        null as BuiltWorkspaceTree | null,
+        null as BuiltWorkspace | null,
       ),
       // See gather/tree/_tree-walk.ts: the walk is long and mostly synchronous.
       { afterOthers: true },
@@ -290,7 +290,7 @@ export async function preparePrompt(
     ...environment.value.diagnostics,
   );
   diagnostics.push(...unknownToolDiagnostics(tools, builtin.value.tools, options.toolSnippets));
-  if (tree.value) diagnostics.push(...treeDiagnostics(tree.value, cwd));
+  if (tree.value) diagnostics.push(...workspaceDiagnostics(tree.value, cwd));
 
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
   const assembled = assemblePromptData({
@@ -324,7 +324,7 @@ export async function preparePrompt(
     context: context.value.provenance,
     rules,
     ...(opts.maxPromptTokens !== null ? { maxPromptTokens: opts.maxPromptTokens } : {}),
-    ...(tree.value ? { treeLines: tree.value.lines } : {}),
+    ...(tree.value ? { treeLines: tree.value.tree.lines } : {}),
   };
 }
 

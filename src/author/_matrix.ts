@@ -58,18 +58,30 @@ const SKILLS: Choice<PromptData["skills"]>[] = [
 ];
 
 const TREE: Choice<
-  Pick<PromptData, "workspaceTree" | "roots" | "agentsMd" | "agentsMdTruncated">
+  Pick<
+    PromptData,
+    "workspaceTree" | "rootTrees" | "roots" | "agentsMd" | "rootAgentsMd" | "agentsMdTruncated"
+  >
 >[] = [
   {
     label: "no tree",
-    value: { workspaceTree: null, roots: [], agentsMd: [], agentsMdTruncated: false },
+    value: {
+      workspaceTree: null,
+      rootTrees: [],
+      roots: [],
+      agentsMd: [],
+      rootAgentsMd: [],
+      agentsMdTruncated: false,
+    },
   },
   {
     label: "tree",
     value: {
       workspaceTree: { rendered: "src/\n  index.ts\nREADME.md", truncated: true },
+      rootTrees: [{ path: "/work/other", rendered: "/work/other/\n  lib.ts", truncated: false }],
       roots: ["/work/other"],
       agentsMd: ["packages/api/AGENTS.md"],
+      rootAgentsMd: ["/work/other/sub/AGENTS.md"],
       agentsMdTruncated: true,
     },
   },

@@ -20,6 +20,10 @@ import {
   tempDir,
 } from "./_helpers.js";
 
+/** The builtin workspace_roots section's first line. */
+const ROOTS_INTRO =
+  "Besides the working directory, this workspace has these folders. This list is the current one: where an earlier message names other workspace folders, this list replaces it. Refer to files in these folders by absolute path.";
+
 describe("renderSystemPrompt", () => {
   it("an empty folder gives the builtin prompt: whole result, steps in a fixed order", async () => {
     const root = tempDir();
@@ -96,7 +100,7 @@ describe("renderSystemPrompt", () => {
     expect(result.sections[0]?.text.startsWith("You are Pinned Agent. ")).toBe(true);
     expect(result.sections[3]?.text).toBe("<docs>\nSee docs/ for the API.\n</docs>");
     expect(result.sections[6]?.text).toBe(
-      `<workspace_roots>\nOther folders in this workspace:\n- ${root}/lib\n</workspace_roots>`,
+      `<workspace_roots>\n${ROOTS_INTRO}\n- ${root}/lib\n</workspace_roots>`,
     );
   });
 

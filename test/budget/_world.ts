@@ -92,8 +92,10 @@ export const DATA: PromptData = {
   alwaysRules: [],
   onDemandRules: [],
   agentsMd: ["b/c/AGENTS.md", "a/AGENTS.md", "d/e/f/AGENTS.md", "z/AGENTS.md"],
+  rootAgentsMd: [],
   agentsMdTruncated: false,
   workspaceTree: { rendered: TREE.map((l) => l.text).join("\n"), truncated: false },
+  rootTrees: [],
   roots: [],
   skills: [
     { name: "pdf", description: "Reads PDFs.", location: "/s/pdf/SKILL.md" },

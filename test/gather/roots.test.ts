@@ -5,6 +5,10 @@ import { loadContextFiles, renderSystemPrompt, SyspromptError } from "../../src/
 import { copyScenario, pinned, tempDir } from "../api/_helpers.js";
 import { cli, pinMachine } from "../cli/_run.js";
 
+/** The builtin workspace_roots section's first line. */
+const ROOTS_INTRO =
+  "Besides the working directory, this workspace has these folders. This list is the current one: where an earlier message names other workspace folders, this list replaces it. Refer to files in these folders by absolute path.";
+
 pinMachine();
 
 describe("extra workspace roots", () => {
@@ -43,7 +47,7 @@ describe("extra workspace roots", () => {
       pinned(root, { roots: ["../shared/ui", "../lib", "../lib/", "."], noContextFiles: true }),
     );
     expect(result.sections.find((s) => s.name === "workspace_roots")?.text).toBe(
-      `<workspace_roots>\nOther folders in this workspace:\n- ${root}/shared/ui\n- ${root}/lib\n</workspace_roots>`,
+      `<workspace_roots>\n${ROOTS_INTRO}\n- ${root}/shared/ui\n- ${root}/lib\n</workspace_roots>`,
     );
   });
 
@@ -78,7 +82,7 @@ describe("extra workspace roots", () => {
     ]);
     expect(ok).toEqual({
       code: 0,
-      stdout: `<workspace_roots>\nOther folders in this workspace:\n- ${root}/shared/ui\n- ${root}/lib\n</workspace_roots>\n`,
+      stdout: `<workspace_roots>\n${ROOTS_INTRO}\n- ${root}/shared/ui\n- ${root}/lib\n</workspace_roots>\n`,
       stderr: "",
     });
     expect(await cli(root, ["render", "--root", "AGENTS.md"])).toEqual({

@@ -104,10 +104,15 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
     { maxLength: 1 },
   ),
   agentsMd: fc.array(valueText, { maxLength: 3 }),
+  rootAgentsMd: fc.array(valueText, { maxLength: 2 }),
   agentsMdTruncated: fc.boolean(),
   workspaceTree: fc.option(fc.record({ rendered: valueText, truncated: fc.boolean() }), {
     nil: null,
   }),
+  rootTrees: fc.array(
+    fc.record({ path: valueText, rendered: valueText, truncated: fc.boolean() }),
+    { maxLength: 2 },
+  ),
   roots: fc.array(valueText, { maxLength: 2 }),
   skills: fc.array(fc.record({ name: valueText, description: valueText, location: valueText }), {
     maxLength: 3,

@@ -105,7 +105,8 @@ export const ELISION_MARKER = "… deeper entries not shown (line limit)";
  * were elided (`… K more`) or the line cap cut the tree. Over `maxLines` the
  * deepest lines go first, the latest of equally deep ones before earlier ones;
  * the root and depth-1 lines always stay (so a tiny cap may be exceeded by
- * them), and {@link ELISION_MARKER} ends the tree.
+ * them), and {@link ELISION_MARKER} ends the tree; `cut` says the line cap
+ * left lines out (the tree would use more lines if it had them).
  *
  * Built level by level: how many lines a folder's children take is known
  * from the listing alone, so folders whose lines the cap would drop are never
@@ -116,7 +117,7 @@ export async function layoutTree(
   rootName: string,
   listing: TreeListing,
   limits: LayoutLimits,
-): Promise<{ lines: TreeLine[]; truncated: boolean }> {
+): Promise<{ lines: TreeLine[]; truncated: boolean; cut: boolean }> {
   const { maxDepth, maxEntries, maxLines, mtimeMs, signal } = limits;
 
   const linesOf = async (rel: string): Promise<number> => {
@@ -232,7 +233,7 @@ export async function layoutTree(
   const cut = capLines(lines, maxLines, truncated);
   // Entries a folder elided (`… K more`) are left out as surely as cut lines.
   const elided = views.some((v) => v.items.some((i) => "more" in i));
-  return { lines: cut.lines, truncated: cut.truncated || elided };
+  return { lines: cut.lines, truncated: cut.truncated || elided, cut: cut.truncated };
 }
 
 function withNote(text: string, view: FolderView | undefined, listing: TreeListing): string {

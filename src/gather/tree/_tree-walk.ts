@@ -175,7 +175,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     // tmpfs count each subfolder's `..`; btrfs says 1 and is read) needs only
     // the AGENTS.md look-up of the last level.
     if (depth >= listDepth && info?.isDirectory() && info.nlink === 2) {
-      await lastLevel(dir, rel, rules, info.size);
+      await lastLevel(dir, rel, rules);
       return;
     }
     // Unreadable or gone since its parent was listed: shown without children.
@@ -199,6 +199,17 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       const name = entry.name;
       if (name.startsWith(".") || name === "node_modules") continue;
       if (entry.isDirectory()) {
+        if (depth + 1 >= listDepth && depth + 1 === deepest) {
+          // A folder of the last level counts only for an AGENTS.md, and most
+          // have none: look for it before asking the ignore rules about the
+          // folder, and without a call of its own per folder.
+          const sub = childPath(dir, name);
+          const found = statOrUndefinedSync(childPath(sub, AGENTS_FILE), true);
+          if (found?.isFile() && !isIgnoredInKeptFolder(rules, `${base}${name}/`)) {
+            below.push(lastLevel(sub, childRel(rel, name), rules, found));
+          }
+          continue;
+        }
         if (isIgnoredInKeptFolder(rules, `${base}${name}/`)) continue;
         if (shown) folders.push({ name, kind: "dir" });
         if (depth < deepest) {
@@ -221,40 +232,52 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   };
 
   // The deepest level only matters for its AGENTS.md, and on a large tree most
-  // entries sit there: one stat per folder instead of a listing. The listing
-  // is read only where the stat found a file, to check the name's exact case
-  // (a case-insensitive file system finds agents.md too) and for ignore files.
+  // entries sit there: one stat per folder instead of a listing. Where the
+  // stat finds a file, its ignore files are looked up by name (lstat: git
+  // never follows a linked .gitignore). The folder is listed only on a file
+  // system that ignores case, where the stat also finds agents.md: there the
+  // listing tells the name's exact case.
   const lastLevel = async (
     dir: string,
     rel: string,
     rules: IgnoreRules | undefined,
-    size?: number,
+    known?: Stats,
   ) => {
     // A regular file or a link to one; a dangling or looping link is no instruction file.
-    if (!(await statOf(childPath(dir, AGENTS_FILE), true))?.isFile()) return;
-    const { entries } = await listFolder(
-      dir,
-      size ?? (await statOf(dir, false))?.size,
-      entryCap,
-      signal,
-      () => undefined,
-    );
+    const found = known ?? (await statOf(childPath(dir, AGENTS_FILE), true));
+    if (!found?.isFile()) return;
     stop();
-    if (!entries.some((e) => e.name === AGENTS_FILE)) return;
-    rules = await withIgnoreFiles(
-      dir,
-      rel,
-      rules,
-      async (file) =>
-        entries.some((e) => e.name === file) &&
-        ((await statOf(join(dir, file), false))?.isFile() ?? false),
-    );
+    let present = async (file: string) => (await statOf(join(dir, file), false))?.isFile() ?? false;
+    if (await ignoresCase(dir, found)) {
+      const { entries } = await listFolder(
+        dir,
+        (await statOf(dir, false))?.size,
+        entryCap,
+        signal,
+        () => undefined,
+      );
+      stop();
+      if (!entries.some((e) => e.name === AGENTS_FILE)) return;
+      const listedPresent = present;
+      present = async (file) => entries.some((e) => e.name === file) && (await listedPresent(file));
+    }
+    rules = await withIgnoreFiles(dir, rel, rules, present);
     const path = `${rel}/${AGENTS_FILE}`;
     if (!isIgnoredInKeptFolder(rules, prefix + path)) agentsMd.push(path);
   };
 
   await walk(root, "", 0, inherited);
   return listingOf(listed, { agentsMd, unreadable, ignoreCuts: budget.cuts, entryCap }, signal);
+}
+
+/**
+ * Whether the file system holding `dir` ignores case: its AGENTS.md (whose
+ * stat is `found`) is also reached as `agents.md`. A case-sensitive one finds
+ * no such file, or another one.
+ */
+async function ignoresCase(dir: string, found: Stats): Promise<boolean> {
+  const other = await statOf(childPath(dir, AGENTS_FILE.toLowerCase()), true);
+  return other !== undefined && other.ino === found.ino && other.dev === found.dev;
 }
 
 /** `dir`'s child: plain concatenation, as `dir` is already normalised (join costs more per call). */

@@ -11,3 +11,10 @@ export {
   treeDiagnostics,
   type WorkspaceTreeOptions,
 } from "./tree.js";
+export {
+  type BuiltWorkspace,
+  buildWorkspaceTrees,
+  MAX_ROOT_TREES,
+  type RootTree,
+  workspaceDiagnostics,
+} from "./workspace.js";

@@ -3,8 +3,8 @@ import { ignoreCutDiagnostics, type PatternCut } from "../../_gitignore.js";
 import { stat } from "../../_io.js";
 import { parseNow } from "../../options.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
-import { layoutTree, type TreeLine } from "./_tree-layout.js";
-import { walkTree } from "./_tree-walk.js";
+import { type LayoutLimits, layoutTree, type TreeLine } from "./_tree-layout.js";
+import { type TreeListing, walkTree } from "./_tree-walk.js";
 
 /** Levels of entries shown below the root. */
 export const DEFAULT_TREE_DEPTH = 3;
@@ -105,6 +105,28 @@ export async function buildWorkspaceTree(
   root: string,
   options: WorkspaceTreeOptions = {},
 ): Promise<BuiltWorkspaceTree> {
+  const walked = await walkWorkspaceTree(root, options);
+  return (await layOutWorkspaceTree(walked)).tree;
+}
+
+/** A folder walked for its tree, ready to be laid out under any line cap. */
+export interface WalkedTree {
+  dir: string;
+  /** What the root line names: the folder's own name by default. */
+  rootName: string;
+  listing: TreeListing;
+  limits: LayoutLimits;
+}
+
+/**
+ * The walk of {@link buildWorkspaceTree}, checks of `root` and the limits
+ * included; `rootName` (default: the folder's name) is what the root line shows.
+ */
+export async function walkWorkspaceTree(
+  root: string,
+  options: WorkspaceTreeOptions = {},
+  rootName?: string,
+): Promise<WalkedTree> {
   const maxDepth = positive(options.maxDepth, DEFAULT_TREE_DEPTH, "maxDepth");
   const maxEntries = positive(options.maxEntries, DEFAULT_TREE_ENTRIES, "maxEntries");
   const maxLines = positive(options.maxLines, DEFAULT_TREE_LINES, "maxLines");
@@ -121,21 +143,42 @@ export async function buildWorkspaceTree(
     ...(signal ? { signal } : {}),
     ...(options.ceilingDir !== undefined ? { ceilingDir: resolve(options.ceilingDir) } : {}),
   });
-  const capped = await layoutTree(dir, basename(dir) || dir, listing, {
-    maxDepth,
-    maxEntries,
-    maxLines,
-    ...(mtimeMs !== undefined ? { mtimeMs } : {}),
-    ...(signal ? { signal } : {}),
-  });
   return {
-    rendered: capped.lines.map((l) => l.text).join("\n"),
-    truncated: capped.truncated,
-    lines: capped.lines,
-    agentsMd: pickAgentsMd(listing.agentsMd),
-    agentsMdOmitted: Math.max(0, listing.agentsMd.length - MAX_AGENTS_MD),
-    unreadable: [...listing.unreadable].sort(),
-    ...(listing.ignoreCuts.length > 0 ? { ignoreCuts: listing.ignoreCuts } : {}),
+    dir,
+    rootName: rootName ?? (basename(dir) || dir),
+    listing,
+    limits: {
+      maxDepth,
+      maxEntries,
+      maxLines,
+      ...(mtimeMs !== undefined ? { mtimeMs } : {}),
+      ...(signal ? { signal } : {}),
+    },
+  };
+}
+
+/**
+ * A walked folder's tree, at most `maxLines` lines (default: the walk's own
+ * limit); `cut` says the line cap left lines out. Laying out again under
+ * another cap reads only the entries shown.
+ */
+export async function layOutWorkspaceTree(
+  walked: WalkedTree,
+  maxLines = walked.limits.maxLines,
+): Promise<{ tree: BuiltWorkspaceTree; cut: boolean }> {
+  const { dir, rootName, listing } = walked;
+  const capped = await layoutTree(dir, rootName, listing, { ...walked.limits, maxLines });
+  return {
+    tree: {
+      rendered: capped.lines.map((l) => l.text).join("\n"),
+      truncated: capped.truncated,
+      lines: capped.lines,
+      agentsMd: pickAgentsMd(listing.agentsMd),
+      agentsMdOmitted: Math.max(0, listing.agentsMd.length - MAX_AGENTS_MD),
+      unreadable: [...listing.unreadable].sort(),
+      ...(listing.ignoreCuts.length > 0 ? { ignoreCuts: listing.ignoreCuts } : {}),
+    },
+    cut: capped.cut,
   };
 }
 
@@ -172,13 +215,15 @@ export function treeDiagnostics(tree: BuiltWorkspaceTree, root: string): Diagnos
 
 /** The shallowest {@link MAX_AGENTS_MD} paths (a shallower file governs more of the tree), sorted. */
 function pickAgentsMd(paths: readonly string[]): string[] {
-  const depth = (p: string) => p.split("/").length;
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const chosen =
-    paths.length <= MAX_AGENTS_MD
-      ? [...paths]
-      : [...paths].sort((a, b) => depth(a) - depth(b) || byName(a, b)).slice(0, MAX_AGENTS_MD);
-  return chosen.sort(byName);
+  if (paths.length <= MAX_AGENTS_MD) return [...paths].sort(byName);
+  // Each path's depth counted once, not in every comparison.
+  const withDepth = paths.map((path) => ({ path, depth: path.split("/").length }));
+  withDepth.sort((a, b) => a.depth - b.depth || byName(a.path, b.path));
+  return withDepth
+    .slice(0, MAX_AGENTS_MD)
+    .map((p) => p.path)
+    .sort(byName);
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
