@@ -167,6 +167,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
     .option("--agent-dir <dir>", "user layer folder")
     .option("--force", "replace files that already exist")
     .option("--json", "print what was written as JSON")
+    .option(
+      "--diff",
+      "for one ejected section: the builtin it was copied from, the builtin now, and the copy",
+    )
     .addHelpText("after", example("sysprompt eject rules tools", "then edit .pi/sections/rules.md"))
     .action(async (names: string[], flags) => {
       const { ejectCommand } = await import("./commands/eject.js");
