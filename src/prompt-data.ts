@@ -1,5 +1,5 @@
 import { toPosix } from "./_paths.js";
-import type { ContextFile, EnvironmentEntry, PromptData } from "./data.js";
+import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { escapeWrapperTags, oneLine } from "./gather/_prompt-text.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { buildToolSnippets } from "./gather/guidelines/tools.js";
@@ -32,6 +32,8 @@ export interface PromptDataInputs {
   skillsTool: PromptData["skillsTool"];
   environment: EnvironmentEntry[];
   tree: BuiltWorkspaceTree | null;
+  /** What the git step found (already one line per value, escaped and capped); null when off or absent. */
+  git: GitInfo | null;
 }
 
 /**
@@ -117,6 +119,7 @@ export function assemblePromptData(input: PromptDataInputs): {
     // Render decides which custom prompt candidate is in use (a template may fail) and fills this.
     customPrompt: null,
     docs: options.docs ?? null,
+    git: input.git,
   };
   return { data, rules: rules.accounts, diagnostics: rules.diagnostics };
 }

@@ -57,12 +57,13 @@ const SKILLS: Choice<PromptData["skills"]>[] = [
   },
 ];
 
+/** The workspace: its tree, roots and deeper AGENTS.md files, and its git state, all off or all on. */
 const TREE: Choice<
-  Pick<PromptData, "workspaceTree" | "roots" | "agentsMd" | "agentsMdTruncated">
+  Pick<PromptData, "workspaceTree" | "roots" | "agentsMd" | "agentsMdTruncated" | "git">
 >[] = [
   {
     label: "no tree",
-    value: { workspaceTree: null, roots: [], agentsMd: [], agentsMdTruncated: false },
+    value: { workspaceTree: null, roots: [], agentsMd: [], agentsMdTruncated: false, git: null },
   },
   {
     label: "tree",
@@ -71,6 +72,16 @@ const TREE: Choice<
       roots: ["/work/other"],
       agentsMd: ["packages/api/AGENTS.md"],
       agentsMdTruncated: true,
+      git: {
+        branch: "main",
+        head: "0123456789ab",
+        upstream: { name: "origin/main", ahead: 2, behind: 0, gone: false },
+        staged: 1,
+        unstaged: 0,
+        untracked: 3,
+        conflicted: 0,
+        commits: ["Fix the parser", "Add a test"],
+      },
     },
   },
 ];

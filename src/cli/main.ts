@@ -45,6 +45,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
       .option("--tree", "add the workspace tree and the list of deeper AGENTS.md files")
       .option(
+        "--git",
+        "add the git section: branch, upstream, changed-file counts, last commit subjects",
+      )
+      .option(
         "--max-tokens <n>",
         "token budget (o200k estimate): sections with shrink steps give up text until it fits",
       )

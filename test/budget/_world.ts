@@ -103,6 +103,7 @@ export const DATA: PromptData = {
   appendPrompt: "",
   customPrompt: null,
   docs: null,
+  git: null,
 };
 
 export const SHRINK = {

@@ -32,6 +32,7 @@ const DATA: PromptData = {
   appendPrompt: "",
   customPrompt: null,
   docs: null,
+  git: null,
 };
 
 function template(
