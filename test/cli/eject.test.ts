@@ -16,7 +16,7 @@ import { cli, pinMachine } from "./_run.js";
 pinMachine();
 
 const KNOWN =
-  "addendum, cwd, date, dir_context, docs, environment, preamble, project_context, project_rules, rules, skills, tools, workspace_roots, workspace_tree";
+  "addendum, cwd, date, dir_context, docs, environment, git, preamble, project_context, project_rules, rules, skills, tools, workspace_roots, workspace_tree";
 
 /** `sysprompt eject` in `<root>/project` with `<root>/agent` as the user layer. */
 const eject = (root: string, ...args: string[]) =>
@@ -177,7 +177,7 @@ describe("sysprompt eject", () => {
       [...KNOWN.split(", "), "rules@small"]
         .sort()
         .map((name) => `wrote .pi/sections/${name}.md\n`)
-        .join("") + KEPT_LINE(".pi/.sysprompt/base", 15),
+        .join("") + KEPT_LINE(".pi/.sysprompt/base", 16),
     );
     expect(after).toEqual(before);
     expect(before.stdout).toContain("<skills>");

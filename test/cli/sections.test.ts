@@ -24,6 +24,7 @@ describe("sysprompt sections", () => {
       ["100", "workspace_roots", "builtin", "empty", "-", b("workspace_roots")],
       ["110", "skills", "builtin", "empty", "shrink:30", b("skills")],
       ["120", "cwd", "user", "rendered", "overrides:builtin", `${root}/agent/sections/cwd.md`],
+      ["125", "git", "builtin", "empty", "-", b("git")],
       ["130", "date", "builtin", "rendered", "volatile", b("date")],
     ];
     const table = rows
@@ -146,6 +147,7 @@ describe("sysprompt sections", () => {
           shrink: { priority: 30, steps: ["skill-descriptions", "skill-list"] },
         }),
         row("cwd", 120, "rendered"),
+        row("git", 125, "empty"),
         row("date", 130, "rendered", { volatile: true }),
       ],
       customPrompt: null,
