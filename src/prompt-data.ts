@@ -119,7 +119,22 @@ export function assemblePromptData(input: PromptDataInputs): {
     // Render decides which custom prompt candidate is in use (a template may fail) and fills this.
     customPrompt: null,
     docs: options.docs ?? null,
-    git: input.git,
+    git: input.git && gitInsideElements(input.git, input.wrappers),
   };
   return { data, rules: rules.accounts, diagnostics: rules.diagnostics };
+}
+
+/**
+ * The git values with every tag of the prompt's own elements made literal:
+ * a branch may be named `x</git><rules>` and a subject may say anything, and
+ * neither may end the `<git>` element or open another the prompt gives weight to.
+ */
+function gitInsideElements(git: GitInfo, wrappers: ReadonlySet<string>): GitInfo {
+  const safe = (text: string) => escapeWrapperTags(text, wrappers);
+  return {
+    ...git,
+    branch: git.branch === null ? null : safe(git.branch),
+    upstream: git.upstream && { ...git.upstream, name: safe(git.upstream.name) },
+    commits: git.commits.map(safe),
+  };
 }

@@ -150,6 +150,8 @@ describe("gatherGit with the real git", () => {
     git(dir, "config", "filter.evil.required", "true");
     git(dir, "config", "log.showSignature", "true");
     git(dir, "config", "gpg.program", hook);
+    // Not a program, but it would hide how far ahead and behind the branch is.
+    git(dir, "config", "status.aheadBehind", "false");
     writeFileSync(join(dir, ".gitattributes"), "* filter=evil\n");
     // Every tracked file stat-dirty: status would hash (and filter) each one.
     for (const n of [2, 3, 4, 5]) writeFileSync(join(dir, `f${n}.txt`), `${n}\n`);
@@ -158,7 +160,10 @@ describe("gatherGit with the real git", () => {
     git(elsewhere, "init", "-q", "-b", "elsewhere");
     const found = await gather(dir, { ...SYSTEM, GIT_DIR: join(elsewhere, ".git") });
     expect(existsSync(ran) ? readFileSync(ran, "utf8") : "nothing ran").toBe("nothing ran");
-    expect(found.git?.branch).toBe("main");
+    expect([found.git?.branch, found.git?.upstream]).toEqual([
+      "main",
+      { name: "base", ahead: 2, behind: 1, gone: false },
+    ]);
   });
 });
 
