@@ -69,6 +69,33 @@ export interface OnDemandRule {
   description: string | null;
 }
 
+/** The branch's upstream, as `git status` tracks it. */
+export interface GitUpstream {
+  /** `origin/main`; one line, escaped, capped. */
+  name: string;
+  /** Commits on the branch that the upstream lacks, and the other way round (0 when `gone`). */
+  ahead: number;
+  behind: number;
+  /** The upstream branch no longer exists. */
+  gone: boolean;
+}
+
+/** The git repository the working directory is in, taken once when the prompt is gathered. */
+export interface GitInfo {
+  /** The current branch (one line, escaped, capped); null when HEAD is detached. */
+  branch: string | null;
+  /** The first 12 hex digits of HEAD's commit; null before the first commit. */
+  head: string | null;
+  upstream: GitUpstream | null;
+  /** Files with changes in the index, changes only in the work tree, untracked files, unmerged files. */
+  staged: number;
+  unstaged: number;
+  untracked: number;
+  conflicted: number;
+  /** Subjects of the last commits (at most 5), newest first; each one line, escaped, capped. */
+  commits: string[];
+}
+
 export interface ToolSnippet {
   name: string;
   description: string;
@@ -119,6 +146,8 @@ export interface PromptData {
   customPrompt: string | null;
   /** Documentation pointers for the docs section; null when none. */
   docs: string | null;
+  /** The repository's state (`git: true` / `--git`); null when off, not a repository, or git is absent or slow. */
+  git: GitInfo | null;
 }
 
 /**
@@ -127,7 +156,7 @@ export interface PromptData {
  * `null` (templates test them with `{{#if}}`).
  */
 export type SchemaNode =
-  | { type: "string" | "boolean"; nullable?: true }
+  | { type: "string" | "boolean" | "number"; nullable?: true }
   | { type: "list"; items: SchemaNode; nullable?: true }
   | { type: "object"; fields: Readonly<Record<string, SchemaNode>>; nullable?: true };
 
@@ -143,13 +172,16 @@ type NodeOf<T> = [T] extends [string]
   ? { type: "string" }
   : [T] extends [boolean]
     ? { type: "boolean" }
-    : [T] extends [readonly (infer Item)[]]
-      ? { type: "list"; items: SchemaOf<Item> }
-      : { type: "object"; fields: { [K in keyof T]-?: SchemaOf<T[K]> } };
+    : [T] extends [number]
+      ? { type: "number" }
+      : [T] extends [readonly (infer Item)[]]
+        ? { type: "list"; items: SchemaOf<Item> }
+        : { type: "object"; fields: { [K in keyof T]-?: SchemaOf<T[K]> } };
 
 const text = { type: "string" } as const;
 const nullableText = { type: "string", nullable: true } as const;
 const textList = { type: "list", items: text } as const;
+const count = { type: "number" } as const;
 
 /** The data every template sees, as {@link SchemaNode}s: what `sysprompt check` validates paths against. */
 export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
@@ -217,6 +249,24 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
     appendPrompt: text,
     customPrompt: nullableText,
     docs: nullableText,
+    git: {
+      type: "object",
+      nullable: true,
+      fields: {
+        branch: nullableText,
+        head: nullableText,
+        upstream: {
+          type: "object",
+          nullable: true,
+          fields: { name: text, ahead: count, behind: count, gone: { type: "boolean" } },
+        },
+        staged: count,
+        unstaged: count,
+        untracked: count,
+        conflicted: count,
+        commits: textList,
+      },
+    },
   },
 };
 

@@ -71,6 +71,12 @@ export interface SystemPromptOptions {
   /** Add a compact listing of cwd (`workspace_tree`) and the AGENTS.md files below it (`dir_context`). Default: false. */
   workspaceTree?: boolean;
   /**
+   * Add the `git` section: the branch, its upstream (ahead/behind), counts of
+   * staged, unstaged and untracked files and the last 5 commit subjects, from
+   * the system git under the deadline. Default: false.
+   */
+  git?: boolean;
+  /**
    * One time shown for every workspace tree entry instead of its own mtime (a
    * Date, epoch milliseconds or an ISO 8601 string), so entries order by name:
    * fixtures checked out anywhere render the same tree. Default: each entry's mtime.
@@ -392,6 +398,7 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   noContextFiles: isBoolean,
   docs: isString,
   workspaceTree: isBoolean,
+  git: isBoolean,
   treeMtime: () => undefined,
   roots: isStringArray,
   maxContextBytes: (v) =>

@@ -1,5 +1,5 @@
 import { toPosix } from "./_paths.js";
-import type { ContextFile, EnvironmentEntry, PromptData } from "./data.js";
+import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { escapeWrapperTags, oneLine } from "./gather/_prompt-text.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { buildToolSnippets } from "./gather/guidelines/tools.js";
@@ -33,6 +33,8 @@ export interface PromptDataInputs {
   environment: EnvironmentEntry[];
   /** The working directory's tree and the extra roots' (one line budget), or null without a tree. */
   tree: BuiltWorkspace | null;
+  /** What the git step found (already one line per value, escaped and capped); null when off or absent. */
+  git: GitInfo | null;
 }
 
 /**
@@ -134,6 +136,22 @@ export function assemblePromptData(input: PromptDataInputs): {
     // Render decides which custom prompt candidate is in use (a template may fail) and fills this.
     customPrompt: null,
     docs: options.docs ?? null,
+    git: input.git && gitInsideElements(input.git, input.wrappers),
   };
   return { data, rules: rules.accounts, diagnostics: rules.diagnostics };
+}
+
+/**
+ * The git values with every tag of the prompt's own elements made literal:
+ * a branch may be named `x</git><rules>` and a subject may say anything, and
+ * neither may end the `<git>` element or open another the prompt gives weight to.
+ */
+function gitInsideElements(git: GitInfo, wrappers: ReadonlySet<string>): GitInfo {
+  const safe = (text: string) => escapeWrapperTags(text, wrappers);
+  return {
+    ...git,
+    branch: git.branch === null ? null : safe(git.branch),
+    upstream: git.upstream && { ...git.upstream, name: safe(git.upstream.name) },
+    commits: git.commits.map(safe),
+  };
 }

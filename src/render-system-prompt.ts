@@ -15,6 +15,7 @@ import {
 import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
 import { realMachine } from "./gather/environment/_machine.js";
 import { envCacheLocation, environmentStep } from "./gather/environment/environment.js";
+import { gitStep } from "./gather/git/index.js";
 import { parseRuleList } from "./gather/guidelines/guidelines.js";
 import { parseToolDescriptions } from "./gather/guidelines/tools.js";
 import { type LoadedRules, type RuleAccount, traceRules } from "./gather/rules/index.js";
@@ -249,6 +250,15 @@ export async function preparePrompt(
         given: options.environment,
       }),
     ),
+    git: tableStep(
+      gitStep({
+        enabled: options.git === true,
+        cwd,
+        env,
+        exclude: [cwd, ...roots],
+        signal: late.signal,
+      }),
+    ),
     tree: tableStep(
       keyed(
         "tree",
@@ -268,7 +278,7 @@ export async function preparePrompt(
   };
   const { outcomes, timings } = await runStepTable(table, runner, deadline, clock);
   late.abort();
-  const { builtin, user, project, context, skills, environment, tree } = outcomes;
+  const { builtin, user, project, context, skills, environment, git, tree } = outcomes;
   const ruleFiles = outcomes["rule-files"];
 
   const layers = [builtin.value.layer, user.value, project.value];
@@ -288,6 +298,7 @@ export async function preparePrompt(
     ...ruleFiles.value.diagnostics,
     ...skills.value.diagnostics,
     ...environment.value.diagnostics,
+    ...git.value.diagnostics,
   );
   diagnostics.push(...unknownToolDiagnostics(tools, builtin.value.tools, options.toolSnippets));
   if (tree.value) diagnostics.push(...workspaceDiagnostics(tree.value, cwd));
@@ -307,6 +318,7 @@ export async function preparePrompt(
     skillsTool,
     environment: environment.value.entries,
     tree: tree.value,
+    git: git.value.git,
   });
   const { data, rules } = assembled;
   diagnostics.push(...assembled.diagnostics);

@@ -57,10 +57,17 @@ const SKILLS: Choice<PromptData["skills"]>[] = [
   },
 ];
 
+/** The workspace: its tree, roots and deeper AGENTS.md files, and its git state, all off or all on. */
 const TREE: Choice<
   Pick<
     PromptData,
-    "workspaceTree" | "rootTrees" | "roots" | "agentsMd" | "rootAgentsMd" | "agentsMdTruncated"
+    | "workspaceTree"
+    | "rootTrees"
+    | "roots"
+    | "agentsMd"
+    | "rootAgentsMd"
+    | "agentsMdTruncated"
+    | "git"
   >
 >[] = [
   {
@@ -72,6 +79,7 @@ const TREE: Choice<
       agentsMd: [],
       rootAgentsMd: [],
       agentsMdTruncated: false,
+      git: null,
     },
   },
   {
@@ -83,6 +91,16 @@ const TREE: Choice<
       agentsMd: ["packages/api/AGENTS.md"],
       rootAgentsMd: ["/work/other/sub/AGENTS.md"],
       agentsMdTruncated: true,
+      git: {
+        branch: "main",
+        head: "0123456789ab",
+        upstream: { name: "origin/main", ahead: 2, behind: 0, gone: false },
+        staged: 1,
+        unstaged: 0,
+        untracked: 3,
+        conflicted: 0,
+        commits: ["Fix the parser", "Add a test"],
+      },
     },
   },
 ];

@@ -12,6 +12,7 @@ import { classOrderInfos } from "../sections/order-class.js";
 import { type CustomPrompt, renderSections } from "../sections/render.js";
 import { loadSkills } from "../skills/index.js";
 import type { Diagnostic, DiagnosticLevel, Layer } from "../types.js";
+import { driftDiagnostics } from "./_drift.js";
 import { type CheckedLayer, readLayerForCheck, type TemplateFile } from "./_layers.js";
 import { dataMatrix } from "./_matrix.js";
 import { checkTemplate, type TemplateContext } from "./_template-check.js";
@@ -27,7 +28,8 @@ const HANDLEBARS_HELPERS = ["if", "unless", "each", "with", "lookup"];
  * layered sections are rendered with a fixed matrix of synthetic data (so an
  * error that needs particular data shows); frontmatter, skill and
  * slash-command template problems come from the same loaders a render uses.
- * Never throws for what the files hold.
+ * A section ejected from a builtin that has changed since is an info
+ * (`section-drift`). Never throws for what the files hold.
  *
  * @throws SyspromptError when `cwd`, or an explicit `agentDir` or `builtinDir`, is not a folder.
  */
@@ -50,9 +52,10 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     projectDir: projectDirName,
   };
 
+  const builtinDir = options.builtinDir ?? builtinPromptsDir();
   const [layers, skills, promptTemplates] = await Promise.all([
     Promise.all([
-      readLayerForCheck(options.builtinDir ?? builtinPromptsDir(), "builtin", false),
+      readLayerForCheck(builtinDir, "builtin", false),
       readLayerForCheck(agentDir, "user", true),
       ...(trusted ? [readLayerForCheck(projectDir, "project", true)] : []),
     ]),
@@ -78,6 +81,13 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   diagnostics.push(...matrix.diagnostics);
   diagnostics.push(...classOrderInfos(layerSections(layers.flatMap((l) => l.loaded.sections))));
   diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics);
+  const overrides = layers.filter((l) => l.loaded.layer !== "builtin");
+  diagnostics.push(
+    ...(await driftDiagnostics(
+      overrides.flatMap((l) => l.loaded.sections),
+      builtinDir,
+    )),
+  );
 
   const sorted = sortDiagnostics(diagnostics);
   return {

@@ -4,10 +4,12 @@ import { kindOfPath } from "../_fs.js";
 import { entryKind, UnsafePathError, writeFileNoFollow, writeProblem } from "../_safe-write.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import { checkFolders } from "../options.js";
+import { builtinHash, withEjectedFrom } from "../sections/ejected-from.js";
 import { listMarkdown } from "../sections/load.js";
 import { SECTION_NAME } from "../sections/types.js";
 import { VARIANT_NAME } from "../sections/variants.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
+import { keptBasePath } from "./_drift.js";
 import type { EjectedFile, EjectOptions, EjectResult } from "./types.js";
 
 /**
@@ -21,7 +23,13 @@ import type { EjectedFile, EjectOptions, EjectResult } from "./types.js";
  * special file at a target, or a link or a file among the folders on its way
  * (a planted `.pi -> /elsewhere`), is an error diagnostic at that path, even
  * with `force`. Files are written by a temporary file and a rename that never
- * follows a link. A copy renders exactly as the builtin it came from, so
+ * follows a link.
+ *
+ * Each copy records the builtin text it came from as a last frontmatter key,
+ * `ejected-from: sha256:<12 hex>`, and that text itself is kept beside the
+ * layer's sections (`<layer>/.sysprompt/base/<name>.md`, replaced on each
+ * eject), so `check` can say when the builtin moved and `eject --diff` can
+ * show the builtin then, the builtin now and the override. A copy renders exactly as the builtin it came from, so
  * ejecting does not change the prompt, except where a user override of the
  * same section is now hidden by the project's copy (reported).
  *
@@ -44,22 +52,31 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
       .map((f) => f.slice(0, -".md".length))
       .filter((f) => f.startsWith(`${name}@`) && VARIANT_NAME.test(f)),
   ]);
-  const dir = options.user
-    ? join(agentDir, "sections")
-    : join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR, "sections");
+  const layerDir = options.user ? agentDir : join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
+  const dir = join(layerDir, "sections");
 
   // The project's folders are the repository's: `within` the (trusted) cwd, no link is followed.
   const within = options.user ? agentDir : cwd;
-  const targets: EjectedFile[] = names.map((name) => ({
-    name,
-    from: join(builtinDir, "sections", `${name}.md`),
-    path: join(dir, `${name}.md`),
-  }));
+  const texts = new Map<string, string>();
+  const targets: EjectedFile[] = [];
+  for (const name of names) {
+    const from = join(builtinDir, "sections", `${name}.md`);
+    const text = (await readFile(from)).toString("utf8");
+    texts.set(name, text);
+    targets.push({
+      name,
+      from,
+      path: join(dir, `${name}.md`),
+      hash: builtinHash(text),
+      base: keptBasePath(layerDir, name),
+    });
+  }
   const diagnostics: Diagnostic[] = [];
   const skipped: EjectedFile[] = [];
   // Every target is checked before any is written: all of them or none.
   for (const file of targets) {
-    const problem = await writeProblem(file.path, { within });
+    const problem =
+      (await writeProblem(file.path, { within })) ?? (await writeProblem(file.base, { within }));
     if (problem) diagnostics.push(refusal(problem));
     else if (!options.force && (await entryKind(file.path)) === "file") skipped.push(file);
   }
@@ -69,9 +86,14 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
 
   const written: EjectedFile[] = [];
   for (const file of targets) {
-    const bytes = await readFile(file.from);
+    const text = texts.get(file.name) ?? "";
     try {
-      await writeFileNoFollow(file.path, bytes, { within, exclusive: !options.force });
+      await writeFileNoFollow(file.path, withEjectedFrom(text, file.hash), {
+        within,
+        exclusive: !options.force,
+      });
+      // After the copy: a copy that was not written leaves the kept text of the one before.
+      await writeFileNoFollow(file.base, text, { within });
     } catch (error) {
       if (!(error instanceof UnsafePathError)) throw error;
       // Something appeared or changed since the check: reported, and the rest is not written.

@@ -64,6 +64,10 @@ export interface EjectedFile {
   from: string;
   /** The file written, or left alone. */
   path: string;
+  /** The record written in its frontmatter: `sha256:` and 12 hex digits of the builtin's text. */
+  hash: string;
+  /** Where the builtin's text is kept for `eject --diff` (`<layer>/.sysprompt/base/<name>.md`). */
+  base: string;
 }
 
 export interface EjectResult {
@@ -290,4 +294,38 @@ export interface WatchRender {
   watching: string[];
   /** Why this render could not be made (a bad explicit option); watching goes on. */
   error?: Error;
+}
+
+export interface EjectDiffOptions extends AuthorOptions {
+  /** The section whose override is compared: `rules`, or a variant `rules@small`. */
+  name: string;
+  /** Look at the user layer's copy (`<agentDir>/sections`) instead of the project's. Default: false. */
+  user?: boolean;
+}
+
+/** One of the three texts of {@link EjectDiff}, and the file it was read from. */
+export interface EjectDiffText {
+  path: string;
+  text: string;
+}
+
+/** What `sysprompt eject --diff NAME` shows: the builtin then, the builtin now, the override. */
+export interface EjectDiff {
+  name: string;
+  /** The override's `ejected-from` record; undefined when it has none (written by hand, or tampered). */
+  recorded?: string;
+  /** The record of the builtin as it is now; undefined when the builtin is gone. */
+  current?: string;
+  /** True when there is a record and the builtin no longer matches it. */
+  drifted: boolean;
+  /**
+   * The builtin the override was copied from: the kept text, when its hash
+   * matches the record (or the builtin now, when that does); null when unknown.
+   */
+  builtinThen: EjectDiffText | null;
+  /** The builtin now; null when there is no builtin of that name any more. */
+  builtinNow: EjectDiffText | null;
+  override: EjectDiffText;
+  /** Why a text is missing (a kept text that does not match, a refused file). */
+  diagnostics: Diagnostic[];
 }

@@ -45,6 +45,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
       .option("--tree", "add the workspace tree and the list of deeper AGENTS.md files")
       .option(
+        "--git",
+        "add the git section: branch, upstream, changed-file counts, last commit subjects",
+      )
+      .option(
         "--max-tokens <n>",
         "token budget (o200k estimate): sections with shrink steps give up text until it fits",
       )
@@ -175,6 +179,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
     .option("--agent-dir <dir>", "user layer folder")
     .option("--force", "replace files that already exist")
     .option("--json", "print what was written as JSON")
+    .option(
+      "--diff",
+      "for one ejected section: the builtin it was copied from, the builtin now, and the copy",
+    )
     .addHelpText("after", example("sysprompt eject rules tools", "then edit .pi/sections/rules.md"))
     .action(async (names: string[], flags) => {
       const { ejectCommand } = await import("./commands/eject.js");

@@ -18,6 +18,7 @@ export interface RenderFlags {
   untrusted?: boolean;
   contextFiles?: boolean;
   tree?: boolean;
+  git?: boolean;
   deadline?: string;
   root?: string[];
   maxTokens?: string;
@@ -90,6 +91,7 @@ export function toRenderOptions(
   if (flags.untrusted) options.projectTrusted = false;
   if (flags.contextFiles === false) options.noContextFiles = true;
   if (flags.tree) options.workspaceTree = true;
+  if (flags.git) options.git = true;
   // Relative to where the command runs, like --cwd itself (not to --cwd); a
   // root that is not a folder is exit 2.
   if (flags.root?.length) {

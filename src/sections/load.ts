@@ -3,6 +3,7 @@ import { parseFrontmatter } from "../_frontmatter.js";
 import { readTextFile } from "../_fs.js";
 import { readdir } from "../_io.js";
 import type { Diagnostic, Layer } from "../types.js";
+import { EJECTED_FROM_KEY } from "./ejected-from.js";
 import { readSectionMeta } from "./meta.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME, type SectionFile } from "./types.js";
 import { readVariantModels, VARIANT_NAME } from "./variants.js";
@@ -32,7 +33,7 @@ export function parseSectionFile(
       })),
     };
   }
-  const { meta, diagnostics } = readSectionMeta(doc.data, path, {
+  const { meta, diagnostics, ejectedFrom } = readSectionMeta(doc.data, path, {
     variant: variantName !== undefined,
     keyLines: doc.keyLines,
   });
@@ -60,9 +61,15 @@ export function parseSectionFile(
       bodyLine: doc.bodyLine,
       source: variant ? { layer, path, variant: variant.name } : { layer, path },
       ...(variant ? { variant } : {}),
+      ...(ejectedFrom !== undefined ? { ejectedFrom: located(ejectedFrom, doc.keyLines) } : {}),
     },
     diagnostics: [...doc.diagnostics, ...diagnostics],
   };
+}
+
+function located(hash: string, keyLines: ReadonlyMap<string, number>) {
+  const line = keyLines.get(EJECTED_FROM_KEY);
+  return line === undefined ? { hash } : { hash, line };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type KnownKeys, unknownKeyDiagnostic } from "../_frontmatter-keys.js";
 import { readShrinkSpec } from "../budget/spec.js";
 import type { Diagnostic } from "../types.js";
+import { EJECTED_FROM, EJECTED_FROM_KEY } from "./ejected-from.js";
 import { CACHE_CLASSES, type CacheClass, type SectionMeta } from "./types.js";
 
 const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -17,6 +18,8 @@ const SECTION_KEYS: KnownKeys = {
     "maxTokens",
     "shrink",
     "models",
+    // Not `ejected-from`: it is known (read below), but written by `sysprompt
+    // eject`, not by hand, so it is not offered in the list of keys to write.
   ],
   closed: true,
 };
@@ -40,14 +43,17 @@ export function defaultMeta(name: string): SectionMeta {
  * applies). An unknown key is a warning, with the known key it is likely a
  * typo of: `enabeld: false` leaves the section on, which nobody meant. `models` belongs to
  * variant files (`rules@small.md`), which read it themselves; in a plain file
- * it is reported and ignored.
+ * it is reported and ignored. `ejected-from` is not layered meta but a note
+ * about this one file (which builtin text `eject` copied); it comes back as
+ * `ejectedFrom`, for `check`.
  */
 export function readSectionMeta(
   data: Record<string, unknown>,
   path: string,
   options: { variant?: boolean; keyLines?: ReadonlyMap<string, number> } = {},
-): { meta: Partial<SectionMeta>; diagnostics: Diagnostic[] } {
+): { meta: Partial<SectionMeta>; diagnostics: Diagnostic[]; ejectedFrom?: string } {
   const meta: Partial<SectionMeta> = {};
+  let ejectedFrom: string | undefined;
   const diagnostics: Diagnostic[] = [];
   const { keyLines } = options;
   const lineOf = (key: string) => {
@@ -104,6 +110,11 @@ export function readSectionMeta(
         else bad(key, read.expected);
         break;
       }
+      case EJECTED_FROM_KEY:
+        // Never echoed: a tampered value may be huge or hold control characters.
+        if (typeof value === "string" && EJECTED_FROM.test(value)) ejectedFrom = value;
+        else bad(key, "sha256: and 12 lower-case hex digits, as sysprompt eject writes it");
+        break;
       case "models":
         if (!options.variant) {
           diagnostics.push({
@@ -138,7 +149,7 @@ export function readSectionMeta(
       });
     }
   }
-  return { meta, diagnostics };
+  return { meta, diagnostics, ...(ejectedFrom !== undefined ? { ejectedFrom } : {}) };
 }
 
 /** `rules` for `/x/sections/rules.md`. */

@@ -70,6 +70,11 @@ export interface SectionFile {
   source: SectionSource;
   /** Set for a variant file (`<name>@<variant>.md`). */
   variant?: SectionVariant;
+  /**
+   * The file's `ejected-from` record (a valid one): the hash of the builtin
+   * text `sysprompt eject` copied, and the line it is on.
+   */
+  ejectedFrom?: { hash: string; line?: number };
 }
 
 /** A section after layering: the winning file, its resolved meta, and the version it replaced. */

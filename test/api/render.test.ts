@@ -72,6 +72,7 @@ describe("renderSystemPrompt", () => {
             ms: 0,
           }),
         ),
+        { name: "git", status: "skipped", ms: 0 },
         { name: "tree", status: "skipped", ms: 0 },
       ],
     });

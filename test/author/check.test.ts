@@ -12,6 +12,7 @@ const BUILTIN_SECTIONS = [
   "dir_context",
   "docs",
   "environment",
+  "git",
   "preamble",
   "project_context",
   "project_rules",

@@ -27,6 +27,7 @@ describe("PROMPT_DATA_SCHEMA", () => {
       "appendPrompt",
       "customPrompt",
       "docs",
+      "git",
     ]);
   });
 

@@ -105,6 +105,7 @@ export const DATA: PromptData = {
   appendPrompt: "",
   customPrompt: null,
   docs: null,
+  git: null,
 };
 
 export const SHRINK = {

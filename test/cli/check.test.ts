@@ -14,14 +14,14 @@ const HELPERS =
   "list, ifAny, ifAll, when, not, has, includes, len, join, default, escapeXml, xml, if, unless, each, with, lookup";
 
 const summary = (checked: string, found: string) => `sysprompt check: ${checked}: ${found}\n`;
-const BUILTIN_ONLY = "16 templates, 48 data cases, 0 skills, 0 prompt templates";
+const BUILTIN_ONLY = "17 templates, 48 data cases, 0 skills, 0 prompt templates";
 
 describe("sysprompt check", () => {
   it("a clean project (override with base, partial, new section, SYSTEM_TEMPLATE.md, skill, prompt template): exit 0", async () => {
     const root = copyScenario("check", "clean");
     expect(await check(root)).toEqual({
       code: 0,
-      stdout: summary("19 templates, 72 data cases, 1 skill, 1 prompt template", "no problems"),
+      stdout: summary("20 templates, 72 data cases, 1 skill, 1 prompt template", "no problems"),
       stderr: "",
     });
   });
@@ -77,7 +77,7 @@ describe("sysprompt check", () => {
         `error ${dir}/extra@any.md:4:18 [unknown-field] unknown field "modle": the template data has no field "modle" (it has: ${PROMPT_DATA_FIELDS.join(", ")})\n`,
         `error ${dir}/team@small.md:5:15 [template-render] Helper "when": takes three arguments ({{#when a "==" b}}), got 1; the project version is used instead (data: bash only, skills, builtin base prompt, no tree, no context files)\n`,
         summary(
-          "18 templates, 48 data cases, 0 skills, 0 prompt templates",
+          "19 templates, 48 data cases, 0 skills, 0 prompt templates",
           "3 errors, 0 warnings, 0 info",
         ),
       ].join(""),
@@ -111,7 +111,7 @@ describe("sysprompt check", () => {
         `warning ${pi}/skills/Bad_Name/SKILL.md [skill-name-invalid] name "Bad_Name" should use only lowercase letters a-z, digits 0-9 and hyphens\n`,
         `error ${pi}/skills/no-description/SKILL.md [skill-description-required] description is required; skill not loaded\n`,
         summary(
-          "15 templates, 48 data cases, 2 skills, 1 prompt template",
+          "16 templates, 48 data cases, 2 skills, 1 prompt template",
           "1 error, 2 warnings, 2 info",
         ),
       ].join(""),
@@ -126,7 +126,7 @@ describe("sysprompt check", () => {
       stdout: [
         `info [project-untrusted] project is not trusted: ${root}/project/.pi (SYSTEM, APPEND, sections, skills) skipped\n`,
         summary(
-          "15 templates, 48 data cases, 0 skills, 0 prompt templates",
+          "16 templates, 48 data cases, 0 skills, 0 prompt templates",
           "0 errors, 0 warnings, 1 info",
         ),
       ].join(""),
@@ -139,7 +139,7 @@ describe("sysprompt check", () => {
     mkdirSync(join(root, "elsewhere"));
     expect(await check(root, "--cwd", join(root, "elsewhere"))).toEqual({
       code: 0,
-      stdout: summary("15 templates, 48 data cases, 0 skills, 0 prompt templates", "no problems"),
+      stdout: summary("16 templates, 48 data cases, 0 skills, 0 prompt templates", "no problems"),
       stderr: "",
     });
   });
@@ -200,6 +200,7 @@ describe("sysprompt check", () => {
           "dir_context",
           "docs",
           "environment",
+          "git",
           "preamble",
           "project_context",
           "project_rules",

@@ -8,6 +8,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { builtinHash, withEjectedFrom } from "../../src/sections/ejected-from.js";
 import type { RenderResult } from "../../src/types.js";
 import { BUILTIN, copyScenario, tempDir } from "../api/_helpers.js";
 import { cli, pinMachine } from "./_run.js";
@@ -15,14 +16,19 @@ import { cli, pinMachine } from "./_run.js";
 pinMachine();
 
 const KNOWN =
-  "addendum, cwd, date, dir_context, docs, environment, preamble, project_context, project_rules, rules, skills, tools, workspace_roots, workspace_tree";
+  "addendum, cwd, date, dir_context, docs, environment, git, preamble, project_context, project_rules, rules, skills, tools, workspace_roots, workspace_tree";
 
 /** `sysprompt eject` in `<root>/project` with `<root>/agent` as the user layer. */
 const eject = (root: string, ...args: string[]) =>
   cli(root, ["eject", "--agent-dir", join(root, "agent"), ...args], false);
 
-const builtin = (name: string) => readFileSync(join(BUILTIN, "sections", `${name}.md`));
+const builtin = (name: string) => readFileSync(join(BUILTIN, "sections", `${name}.md`), "utf8");
+/** What eject writes: the builtin with its `ejected-from` record (its format is pinned in test/author/drift.test.ts). */
+const ejected = (name: string) => withEjectedFrom(builtin(name), builtinHash(builtin(name)));
 const projectSections = (root: string) => join(root, "project", ".pi", "sections");
+const keptBase = (root: string) => join(root, "project", ".pi", ".sysprompt", "base");
+const KEPT_LINE = (dir: string, n: number) =>
+  `kept the builtin ${n === 1 ? "text" : "texts"} in ${dir}/ (commit ${n === 1 ? "it" : "them"} with the ${n === 1 ? "copy" : "copies"}; \`sysprompt check\` then says when a builtin changes, \`sysprompt eject --diff NAME\` shows how)\n`;
 
 /** An empty project folder. */
 function emptyProject(): string {
@@ -32,20 +38,18 @@ function emptyProject(): string {
 }
 
 describe("sysprompt eject", () => {
-  it("copies the named builtin sections byte for byte into .pi/sections and says so", async () => {
+  it("copies the named builtin sections into .pi/sections with their ejected-from record, keeps the builtin texts, and says so", async () => {
     const root = emptyProject();
     expect(await eject(root, "rules", "tools")).toEqual({
       code: 0,
-      stdout:
-        "wrote .pi/sections/rules.md\nwrote .pi/sections/rules@small.md\nwrote .pi/sections/tools.md\n",
+      stdout: `wrote .pi/sections/rules.md\nwrote .pi/sections/rules@small.md\nwrote .pi/sections/tools.md\n${KEPT_LINE(".pi/.sysprompt/base", 3)}`,
       stderr: "",
     });
     expect(readdirSync(projectSections(root))).toEqual(["rules.md", "rules@small.md", "tools.md"]);
-    expect(readFileSync(join(projectSections(root), "rules.md"))).toEqual(builtin("rules"));
-    expect(readFileSync(join(projectSections(root), "rules@small.md"))).toEqual(
-      builtin("rules@small"),
-    );
-    expect(readFileSync(join(projectSections(root), "tools.md"))).toEqual(builtin("tools"));
+    for (const name of ["rules", "rules@small", "tools"]) {
+      expect(readFileSync(join(projectSections(root), `${name}.md`), "utf8")).toBe(ejected(name));
+      expect(readFileSync(join(keptBase(root), `${name}.md`), "utf8")).toBe(builtin(name));
+    }
   });
 
   it("never overwrites without --force, and then writes nothing at all (a variant alone would change the prompt), exit 1", async () => {
@@ -107,10 +111,10 @@ describe("sysprompt eject", () => {
     writeFileSync(mine, "My rules.\n");
     expect(await eject(root, "rules", "--force")).toEqual({
       code: 0,
-      stdout: "wrote .pi/sections/rules.md\nwrote .pi/sections/rules@small.md\n",
+      stdout: `wrote .pi/sections/rules.md\nwrote .pi/sections/rules@small.md\n${KEPT_LINE(".pi/.sysprompt/base", 2)}`,
       stderr: "",
     });
-    expect(readFileSync(mine)).toEqual(builtin("rules"));
+    expect(readFileSync(mine, "utf8")).toBe(ejected("rules"));
   });
 
   it("an unknown name is exit 2, lists the builtin sections and writes nothing", async () => {
@@ -152,10 +156,13 @@ describe("sysprompt eject", () => {
     const root = emptyProject();
     expect(await eject(root, "date", "--user")).toEqual({
       code: 0,
-      stdout: `wrote ${root}/agent/sections/date.md\n`,
+      stdout: `wrote ${root}/agent/sections/date.md\n${KEPT_LINE(`${root}/agent/.sysprompt/base`, 1)}`,
       stderr: "",
     });
-    expect(readFileSync(join(root, "agent", "sections", "date.md"))).toEqual(builtin("date"));
+    expect(readFileSync(join(root, "agent", "sections", "date.md"), "utf8")).toBe(ejected("date"));
+    expect(readFileSync(join(root, "agent", ".sysprompt", "base", "date.md"), "utf8")).toBe(
+      builtin("date"),
+    );
     expect(existsSync(join(root, "project", ".pi"))).toBe(false);
   });
 
@@ -170,7 +177,7 @@ describe("sysprompt eject", () => {
       [...KNOWN.split(", "), "rules@small"]
         .sort()
         .map((name) => `wrote .pi/sections/${name}.md\n`)
-        .join(""),
+        .join("") + KEPT_LINE(".pi/.sysprompt/base", 16),
     );
     expect(after).toEqual(before);
     expect(before.stdout).toContain("<skills>");
@@ -205,7 +212,7 @@ describe("sysprompt eject", () => {
     const root = copyScenario("cli", "project-with-layers");
     expect(await eject(root, "cwd")).toEqual({
       code: 0,
-      stdout: "wrote .pi/sections/cwd.md\n",
+      stdout: `wrote .pi/sections/cwd.md\n${KEPT_LINE(".pi/.sysprompt/base", 1)}`,
       stderr: `warning ${root}/project/.pi/sections/cwd.md [eject-hides-user] the user layer overrides "cwd" (${root}/agent/sections/cwd.md); the project's copy of the builtin now wins over it\n`,
     });
   });
@@ -231,6 +238,8 @@ describe("sysprompt eject", () => {
       name,
       from: join(BUILTIN, "sections", `${name}.md`),
       path: join(projectSections(root), `${name}.md`),
+      hash: builtinHash(builtin(name)),
+      base: join(keptBase(root), `${name}.md`),
     });
     expect([code, stderr]).toEqual([1, ""]);
     expect(JSON.parse(stdout)).toEqual({

@@ -37,7 +37,8 @@ const STEPS = [
       ms: expect.any(Number),
     }),
   ),
-  // No --tree: the workspace tree is not walked.
+  // No --git, no --tree: git does not run, the workspace tree is not walked.
+  { name: "git", status: "skipped", ms: 0 },
   { name: "tree", status: "skipped", ms: 0 },
 ];
 
@@ -168,7 +169,7 @@ describe("sysprompt explain", () => {
       },
       rules: [],
       skills: { listed: 1, tool: "read" },
-      templates: { sections: 16, partials: 0, promptTemplates: 1 },
+      templates: { sections: 17, partials: 0, promptTemplates: 1 },
       steps: STEPS,
       timing: { gatherMs: expect.any(Number), renderMs: expect.any(Number) },
       diagnostics: [
@@ -261,7 +262,7 @@ describe("sysprompt explain", () => {
         "    cut      docs/big.md",
         "",
         "skills: 1 listed in the prompt (loaded with the read tool)",
-        "templates: 16 sections, 0 partials, 1 prompt template",
+        "templates: 17 sections, 0 partials, 1 prompt template",
         "",
         "STEP         STATUS  MS",
         ...report.steps.map(

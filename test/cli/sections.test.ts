@@ -24,6 +24,7 @@ describe("sysprompt sections", () => {
       ["150", "dir_context", "builtin", "empty", "session,shrink:20", b("dir_context")],
       ["160", "workspace_tree", "builtin", "empty", "session,shrink:10", b("workspace_tree")],
       ["170", "workspace_roots", "builtin", "empty", "session", b("workspace_roots")],
+      ["175", "git", "builtin", "empty", "session", b("git")],
       ["180", "date", "builtin", "rendered", "session", b("date")],
     ];
     const table = rows
@@ -152,6 +153,7 @@ describe("sysprompt sections", () => {
           cache: "session",
         }),
         row("workspace_roots", 170, "empty", { cache: "session" }),
+        row("git", 175, "empty", { cache: "session" }),
         row("date", 180, "rendered", { cache: "session" }),
       ],
       customPrompt: null,

@@ -31,6 +31,7 @@ describe("renderSystemPrompt with gathering steps that never resolve", () => {
       ["rule-files", "ok"],
       ["skills", "timeout"],
       ["environment", "ok"],
+      ["git", "skipped"],
       ["tree", "skipped"],
     ]);
     expect(result.diagnostics).toEqual([

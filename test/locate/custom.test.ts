@@ -352,6 +352,7 @@ describe("projectTrusted: false", () => {
       ["rule-files", "ok"],
       ["skills", "ok"],
       ["environment", "ok"],
+      ["git", "skipped"],
       ["tree", "skipped"],
     ]);
   });

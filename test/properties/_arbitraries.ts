@@ -121,4 +121,20 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
   appendPrompt: valueText,
   customPrompt: fc.constant(null),
   docs: fc.option(valueText, { nil: null }),
+  git: fc.option(
+    fc.record({
+      branch: fc.option(valueText, { nil: null }),
+      head: fc.option(fc.constant("0123456789ab"), { nil: null }),
+      upstream: fc.option(
+        fc.record({ name: valueText, ahead: fc.nat(5), behind: fc.nat(5), gone: fc.boolean() }),
+        { nil: null },
+      ),
+      staged: fc.nat(9),
+      unstaged: fc.nat(9),
+      untracked: fc.nat(9),
+      conflicted: fc.nat(9),
+      commits: fc.array(valueText, { maxLength: 5 }),
+    }),
+    { nil: null },
+  ),
 });

@@ -34,6 +34,7 @@ const DATA: PromptData = {
   appendPrompt: "",
   customPrompt: null,
   docs: null,
+  git: null,
 };
 
 function template(

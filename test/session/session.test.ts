@@ -89,7 +89,12 @@ describe("createPromptSession: nothing changed", () => {
     expect([first.changes, second.changes]).toEqual([undefined, undefined]);
     expect(second.result.text).toBe(first.result.text);
     expect(comparable(second.result)).toEqual(comparable(await renderSystemPrompt(options)));
-    expect(second.result.steps.map((s) => s.status)).toEqual(Array(8).fill("ok"));
+    // Every step that runs is ok; git is off (no --git).
+    expect(second.result.steps.map((s) => s.status)).toEqual([
+      ...Array(7).fill("ok"),
+      "skipped",
+      "ok",
+    ]);
     session.close();
   });
 
@@ -384,6 +389,7 @@ describe("createPromptSession: the deadline", () => {
       ["rule-files", "ok"],
       ["skills", "ok"],
       ["environment", "ok"],
+      ["git", "skipped"],
       ["tree", "skipped"],
     ]);
     expect(comparable(next.result)).toEqual(comparable(await renderSystemPrompt(options)));

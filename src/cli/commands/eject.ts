@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { builtinSectionNames, ejectSections } from "../../author/eject.js";
 import type { EjectOptions } from "../../author/types.js";
 import { builtinPromptsDir } from "../../locate/layers.js";
@@ -14,6 +14,7 @@ export interface EjectFlags {
   agentDir?: string;
   force?: boolean;
   json?: boolean;
+  diff?: boolean;
 }
 
 /**
@@ -22,6 +23,10 @@ export interface EjectFlags {
  * existed (no --force) or a target is refused (a link, or not a file).
  */
 export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo): Promise<number> {
+  if (flags.diff) {
+    const { ejectDiffCommand } = await import("./eject-diff.js");
+    return ejectDiffCommand(names, flags, io);
+  }
   const named = names.length > 0;
   if (named === (flags.all === true)) {
     const known = await builtinSectionNames(join(builtinPromptsDir(), "sections"));
@@ -50,6 +55,12 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
     return rel.startsWith("..") || isAbsolute(rel) ? path : rel;
   };
   for (const file of result.written) io.stdout(`${paint.green("wrote")} ${show(file.path)}\n`);
+  const [first] = result.written;
+  if (first !== undefined) {
+    io.stdout(
+      `${paint.green("kept")} the builtin ${result.written.length === 1 ? "text" : "texts"} in ${show(dirname(first.base))}/ (commit ${result.written.length === 1 ? "it" : "them"} with the ${result.written.length === 1 ? "copy" : "copies"}; \`sysprompt check\` then says when a builtin changes, \`sysprompt eject --diff NAME\` shows how)\n`,
+    );
+  }
   for (const file of result.skipped) {
     io.stdout(`${paint.yellow("exists")} ${show(file.path)} (left alone; --force replaces it)\n`);
   }

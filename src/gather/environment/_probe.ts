@@ -27,6 +27,13 @@ export type ProbeRunner = (
     timeoutMs: number;
     /** Folders the project controls: their `PATH` entries are left out of the probe's own `PATH`. */
     exclude?: readonly string[];
+    /**
+     * The probe's whole environment, as given (its `PATH` already cut to
+     * system entries). Default: this process's, with `PATH` cut (see `exclude`).
+     */
+    env?: Readonly<Record<string, string>>;
+    /** Aborted: the probe is killed at once and gives `timeout` (a render that stopped waiting). */
+    signal?: AbortSignal;
   },
 ) => Promise<ProbeResult>;
 
@@ -80,7 +87,8 @@ function probeEnv(exclude: readonly string[]): NodeJS.ProcessEnv {
  * gathering deadline's timer does, up to the deadline, which is all a render
  * waits for anyway.
  */
-export const runProbe: ProbeRunner = async (command, args, { timeoutMs, exclude = [] }) => {
+export const runProbe: ProbeRunner = async (command, args, options) => {
+  const { timeoutMs, exclude = [], signal } = options;
   if (!isAbsolute(command)) {
     throw new TypeError(
       `runProbe: "${command}" is not an absolute path; find it with findSystemBinary`,
@@ -97,7 +105,7 @@ export const runProbe: ProbeRunner = async (command, args, { timeoutMs, exclude 
         detached: OWN_GROUP,
         // A neutral folder: what the probe reads relative to it is not the project's.
         cwd: parse(command).root,
-        env: probeEnv(exclude),
+        env: options.env ? { ...options.env } : probeEnv(exclude),
       });
     } catch {
       // spawn throws synchronously only for bad arguments (e.g. a NUL in a path).
@@ -115,16 +123,20 @@ export const runProbe: ProbeRunner = async (command, args, { timeoutMs, exclude 
       if (done) return;
       done = true;
       clearTimeout(timer);
+      signal?.removeEventListener("abort", stop);
       running.delete(child);
       resolve(result);
     };
-    const timer = setTimeout(() => {
+    const stop = () => {
       kill(child);
       // Do not wait for the pipe to close: a grandchild may hold it open.
       child.stdout?.destroy();
       finish({ status: "timeout" });
-    }, timeoutMs);
+    };
+    const timer = setTimeout(stop, timeoutMs);
     timer.unref();
+    if (signal?.aborted) stop();
+    else signal?.addEventListener("abort", stop, { once: true });
 
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,0 +1,95 @@
+import { join } from "node:path";
+import { readTextFile } from "../_fs.js";
+import { parseTemplate } from "../engine/parse.js";
+import { builtinHash } from "../sections/ejected-from.js";
+import type { SectionFile } from "../sections/types.js";
+import type { Diagnostic } from "../types.js";
+
+/**
+ * Where `eject` keeps the builtin text it copied, for `eject --diff` to show
+ * "the builtin then" after the package has moved on: beside the layer's
+ * sections, in the layer's own folder (`.pi/.sysprompt/base/<name>.md`), so
+ * it is committed with the override and travels with it to every clone and CI
+ * run. A hidden folder, so no loader lists it.
+ */
+export function keptBasePath(layerDir: string, fileName: string): string {
+  return join(layerDir, ".sysprompt", "base", `${fileName}.md`);
+}
+
+/** `rules` or `rules@small`: the file name a section file has, without `.md`. */
+export function sectionFileName(file: Pick<SectionFile, "name" | "variant">): string {
+  return file.variant ? `${file.name}@${file.variant.name}` : file.name;
+}
+
+/**
+ * Infos for the section files of the user and project layers whose
+ * `ejected-from` record no longer matches the builtin of the same file name:
+ * the builtin changed since the copy was made, or is gone. A file that uses
+ * `{{> base}}` is told nothing: it follows the builtin by design. Info, not
+ * warning: the override still renders exactly as written, so the prompt is
+ * not wrong; `check --strict` does not fail on it (a package upgrade alone
+ * would otherwise break every project's CI).
+ */
+export async function driftDiagnostics(
+  files: readonly SectionFile[],
+  builtinDir: string,
+): Promise<Diagnostic[]> {
+  const recorded = files.filter((f) => f.ejectedFrom !== undefined && !usesBase(f.body));
+  const found = await Promise.all(
+    recorded.map(async (file): Promise<Diagnostic | undefined> => {
+      const record = file.ejectedFrom;
+      if (record === undefined) return undefined;
+      const name = sectionFileName(file);
+      const now = await currentBuiltinHash(builtinDir, name);
+      if (now === record.hash) return undefined;
+      const at = {
+        path: file.source.path ?? "",
+        ...(record.line !== undefined ? { line: record.line } : {}),
+      };
+      return {
+        level: "info",
+        code: "section-drift",
+        message:
+          now === undefined
+            ? `the builtin section "${name}" this file was ejected from (${record.hash}) is no longer there; this file is now a section of its own`
+            : `the builtin section "${name}" changed since this file was ejected from it (${record.hash}, now ${now}); to see how: sysprompt eject --diff ${name}`,
+        ...at,
+      };
+    }),
+  );
+  return found.filter((d): d is Diagnostic => d !== undefined);
+}
+
+/** The record of the builtin `<name>.md` as it is now; undefined when there is none. */
+export async function currentBuiltinHash(
+  builtinDir: string,
+  name: string,
+): Promise<string | undefined> {
+  const read = await readTextFile(join(builtinDir, "sections", `${name}.md`));
+  return read.ok ? builtinHash(read.text) : undefined;
+}
+
+/**
+ * True when the template calls the `base` partial anywhere (`{{> base}}`,
+ * `{{~> base}}`, inside a block). A template that does not parse is checked
+ * with a plain search instead; its syntax error is reported elsewhere.
+ */
+export function usesBase(body: string): boolean {
+  try {
+    return callsBase(parseTemplate(body));
+  } catch {
+    // A broken template: the search errs towards "follows the builtin", which only stays quiet.
+    return /\{\{~?#?>\s*base\b/.test(body);
+  }
+}
+
+function callsBase(node: unknown): boolean {
+  if (node === null || typeof node !== "object") return false;
+  if (Array.isArray(node)) return node.some(callsBase);
+  const record = node as Record<string, unknown>;
+  if (record.type === "PartialStatement" || record.type === "PartialBlockStatement") {
+    const name = record.name as { original?: unknown } | undefined;
+    if (name?.original === "base") return true;
+  }
+  return Object.entries(record).some(([key, child]) => key !== "loc" && callsBase(child));
+}

@@ -1,0 +1,100 @@
+import type { GitInfo, GitUpstream } from "../../data.js";
+import { oneLine } from "../_prompt-text.js";
+
+/** A branch, an upstream or a subject longer than this is cut (with `…`): repository text, not ours. */
+export const MAX_GIT_TEXT = 200;
+/** How many commit subjects the section lists. */
+export const GIT_COMMITS = 5;
+
+/** Repository text as one escaped line of at most {@link MAX_GIT_TEXT} characters. */
+export function gitText(text: string): string {
+  const line = oneLine(text.length > MAX_GIT_TEXT * 8 ? text.slice(0, MAX_GIT_TEXT * 8) : text);
+  return line.length > MAX_GIT_TEXT ? `${line.slice(0, MAX_GIT_TEXT - 1)}…` : line;
+}
+
+/** What `git status --porcelain=v2 --branch -z` says, before the commits are added. */
+export type GitStatus = Omit<GitInfo, "commits">;
+
+/**
+ * Reads `git status --porcelain=v2 --branch -z`: the `# branch.*` headers and
+ * one record per changed path (paths are not kept, only counted). A rename
+ * record (`2 …`) is followed by its original path, which is skipped. Linear
+ * in the output; an unknown record is ignored.
+ */
+export function parseStatus(output: string): GitStatus {
+  const status: GitStatus = {
+    branch: null,
+    head: null,
+    upstream: null,
+    staged: 0,
+    unstaged: 0,
+    untracked: 0,
+    conflicted: 0,
+  };
+  let upstreamName: string | undefined;
+  let ab: { ahead: number; behind: number } | undefined;
+  const records = output.split("\0");
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i] ?? "";
+    if (record.startsWith("# ")) {
+      const space = record.indexOf(" ", 2);
+      const key = space < 0 ? record.slice(2) : record.slice(2, space);
+      const value = space < 0 ? "" : record.slice(space + 1);
+      if (key === "branch.oid")
+        status.head = /^[0-9a-f]{12,}$/.test(value) ? value.slice(0, 12) : null;
+      else if (key === "branch.head")
+        status.branch = value === "(detached)" ? null : gitText(value);
+      else if (key === "branch.upstream") upstreamName = value;
+      else if (key === "branch.ab") {
+        const match = /^\+(\d+) -(\d+)$/.exec(value);
+        if (match) ab = { ahead: Number(match[1]), behind: Number(match[2]) };
+      }
+      continue;
+    }
+    const kind = record[0];
+    if (kind === "1" || kind === "2") {
+      const [x, y] = [record[2], record[3]];
+      if (x !== undefined && x !== ".") status.staged++;
+      if (y !== undefined && y !== ".") status.unstaged++;
+      if (kind === "2") i++; // the original path of a rename or copy
+    } else if (kind === "u") status.conflicted++;
+    else if (kind === "?") status.untracked++;
+  }
+  if (upstreamName !== undefined) {
+    const upstream: GitUpstream = {
+      name: gitText(upstreamName),
+      ahead: ab?.ahead ?? 0,
+      behind: ab?.behind ?? 0,
+      // git prints no branch.ab line when the upstream is gone.
+      gone: ab === undefined,
+    };
+    status.upstream = upstream;
+  }
+  return status;
+}
+
+/** `git log -z --format=%s` output: the subjects, newest first, at most {@link GIT_COMMITS}. */
+export function parseSubjects(output: string): string[] {
+  return output
+    .split("\0")
+    .map((s) => s.replace(/^\n+|\n+$/g, ""))
+    .filter((s) => s !== "")
+    .slice(0, GIT_COMMITS)
+    .map(gitText);
+}
+
+/**
+ * The filter drivers `git config -z --get-regexp ^filter\.` names
+ * (`filter.<driver>.<key>\n<value>` records): each can run a program when
+ * `git status` hashes a file, so each is switched off for our commands.
+ */
+export function parseFilterDrivers(output: string): string[] {
+  const drivers = new Set<string>();
+  for (const record of output.split("\0")) {
+    const key = record.split("\n", 1)[0] ?? "";
+    const last = key.lastIndexOf(".");
+    if (!key.startsWith("filter.") || last <= "filter.".length) continue;
+    drivers.add(key.slice("filter.".length, last));
+  }
+  return [...drivers].sort();
+}

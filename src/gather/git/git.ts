@@ -1,0 +1,198 @@
+import { delimiter } from "node:path";
+import type { GitInfo } from "../../data.js";
+import type { Diagnostic } from "../../types.js";
+import type { GatherStep } from "../deadline.js";
+import { type ProbeRunner, runProbe } from "../environment/_probe.js";
+import { findSystemBinary, systemPathEntries } from "../environment/_system-binary.js";
+import { GIT_COMMITS, parseFilterDrivers, parseStatus, parseSubjects } from "./_parse.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** How long one git command may run before it is killed (the render's deadline may stop it sooner). */
+export const GIT_TIMEOUT_MS = 2000;
+
+export interface GitOptions {
+  /** The working folder: git looks for the repository from here (`git -C`). */
+  cwd: string;
+  /** Environment variables: `PATH` (git is found on its absolute entries), `HOME`, the locale. */
+  env: Env;
+  /** Folders a repository controls: git is never taken from them (see `findSystemBinary`). */
+  exclude: readonly string[];
+  /** Default: {@link runProbe}. Tests pass a fake. */
+  run?: ProbeRunner;
+  /** Default: {@link GIT_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** Aborted when the render stops waiting: a git still running is killed. */
+  signal?: AbortSignal;
+}
+
+export interface GitResult {
+  git: GitInfo | null;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Settings given to every git command, whatever the repository's own
+ * `.git/config` says. A repository's config can name programs that git runs
+ * on its own: a file-system monitor (`core.fsmonitor`), signature checks
+ * when the log is read (`log.showSignature` runs gpg), maintenance and
+ * garbage collection, hooks; submodules have configs of their own. Each is
+ * switched off here, and clean/smudge filter drivers one by one (see
+ * {@link gatherGit}). Only read-only commands are run, with
+ * `--no-optional-locks` so `status` does not refresh (write) the index.
+ */
+const HARDENED = [
+  "--no-pager",
+  "--no-optional-locks",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.untrackedCache=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "log.showSignature=false",
+  "-c",
+  "gc.auto=0",
+  "-c",
+  "maintenance.auto=false",
+  "-c",
+  "status.submoduleSummary=false",
+  "-c",
+  "diff.ignoreSubmodules=all",
+  "-c",
+  "color.ui=false",
+];
+
+/** Variables git may see: the user's own settings. Everything else (GIT_DIR, GIT_CONFIG_*, GIT_EXEC_PATH…) is dropped. */
+const KEPT_VARIABLES = ["HOME", "XDG_CONFIG_HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "LANG"];
+
+/** The environment git runs with: kept variables, a system-only PATH, and no prompts or optional locks. */
+export function gitEnv(env: Env, exclude: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of KEPT_VARIABLES) {
+    const value = env[key];
+    if (value !== undefined) out[key] = value;
+  }
+  out.PATH = systemPathEntries(env, { exclude }).join(delimiter);
+  out.GIT_OPTIONAL_LOCKS = "0";
+  out.GIT_TERMINAL_PROMPT = "0";
+  // Messages and formats that do not depend on the user's locale.
+  out.LC_ALL = "C";
+  return out;
+}
+
+/**
+ * The repository state for the `git` section, from the system `git` (an
+ * absolute `PATH` entry outside every folder the project controls, never
+ * the project's own), run with the hardened settings above, a timeout, a
+ * capped output and a scrubbed environment. Gives `git: null` with a
+ * diagnostic when git is absent, the folder is not in a repository, or a
+ * command fails or is late. Never throws for what the repository holds.
+ */
+export async function gatherGit(options: GitOptions): Promise<GitResult> {
+  const binary = await findSystemBinary("git", options.env, { exclude: options.exclude });
+  if (binary === undefined) {
+    return left(
+      "warning",
+      "git-missing",
+      "no git on an absolute PATH entry outside the project; the git section is left out",
+    );
+  }
+  const run = options.run ?? runProbe;
+  const env = gitEnv(options.env, options.exclude);
+  const git = (args: readonly string[], extra: readonly string[] = []) =>
+    run(binary, [...HARDENED, ...extra, "-C", options.cwd, ...args], {
+      timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS,
+      exclude: options.exclude,
+      env,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+
+  const [inside, filters] = await Promise.all([
+    git(["rev-parse", "--is-inside-work-tree"]),
+    git(["config", "-z", "--get-regexp", "^filter\\."]),
+  ]);
+  if (inside.status === "timeout" || filters.status === "timeout") return late(options);
+  if (inside.status !== "ok" || inside.stdout.trim() !== "true") {
+    return left(
+      "info",
+      "git-no-repository",
+      `${options.cwd} is not in a git work tree (or git refused it); the git section is left out`,
+    );
+  }
+  // `config --get-regexp` exits 1 when nothing matches: no filters.
+  const drivers = filters.status === "ok" ? parseFilterDrivers(filters.stdout) : [];
+  const odd = drivers.find((d) => d.includes("=") || d.includes("\n"));
+  if (odd !== undefined) {
+    return left(
+      "warning",
+      "git-refused",
+      "a filter driver's name cannot be switched off safely on the command line; git status is not run and the git section is left out",
+    );
+  }
+  const noFilters = drivers.flatMap((d) =>
+    ["clean", "smudge", "process"]
+      .flatMap((key) => ["-c", `filter.${d}.${key}=`])
+      .concat(["-c", `filter.${d}.required=false`]),
+  );
+  const status = await git(
+    [
+      "status",
+      "--porcelain=v2",
+      "--branch",
+      "-z",
+      "--untracked-files=normal",
+      "--ignore-submodules=all",
+    ],
+    noFilters,
+  );
+  if (status.status !== "ok")
+    return status.status === "timeout" ? late(options) : failed("git status");
+  const parsed = parseStatus(status.stdout);
+  let commits: string[] = [];
+  if (parsed.head !== null) {
+    const log = await git([
+      "log",
+      "-z",
+      `-n${GIT_COMMITS}`,
+      "--format=%s",
+      "--no-show-signature",
+      "HEAD",
+    ]);
+    if (log.status === "timeout") return late(options);
+    if (log.status !== "ok") return failed("git log");
+    commits = parseSubjects(log.stdout);
+  }
+  return { git: { ...parsed, commits }, diagnostics: [] };
+}
+
+function left(level: Diagnostic["level"], code: string, message: string): GitResult {
+  return { git: null, diagnostics: [{ level, code, message }] };
+}
+
+function late(options: GitOptions): GitResult {
+  return left(
+    "warning",
+    "git-timeout",
+    `git did not answer within ${options.timeoutMs ?? GIT_TIMEOUT_MS} ms and was stopped; the git section is left out`,
+  );
+}
+
+function failed(what: string): GitResult {
+  return left("warning", "git-failed", `${what} failed; the git section is left out`);
+}
+
+/** Off unless asked for (`git: true`): a step that does not run, and no section. */
+export function gitStep(options: GitOptions & { enabled: boolean }): GatherStep<GitResult> {
+  const { enabled, signal, run, ...inputs } = options;
+  const fallback: GitResult = { git: null, diagnostics: [] };
+  if (!enabled) return { name: "git", run: undefined, fallback };
+  return {
+    name: "git",
+    run: () => gatherGit(options),
+    fallback,
+    // Taken once per session: a session reuses it while the folder and environment are the same.
+    inputs,
+  };
+}

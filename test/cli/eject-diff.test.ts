@@ -1,0 +1,133 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { builtinHash } from "../../src/sections/ejected-from.js";
+import { BUILTIN, tempDir } from "../api/_helpers.js";
+import { cli } from "./_run.js";
+
+const run = (root: string, ...args: string[]) =>
+  cli(root, ["eject", "--agent-dir", join(root, "agent"), ...args], false);
+
+const DATE_NOW = readFileSync(join(BUILTIN, "sections", "date.md"), "utf8");
+/** The builtin date section as an older version of the package had it. */
+const DATE_THEN =
+  "---\norder: 130\nvolatile: true\ndescription: Today's date (UTC).\n---\nToday's date: {{date}}\n";
+
+/**
+ * A project that ejected `date` from the older builtin and then edited it:
+ * the copy records the old text's hash, and the old text is kept beside it.
+ */
+function driftedProject(): { root: string; copy: string } {
+  const root = tempDir();
+  const sections = join(root, "project", ".pi", "sections");
+  const kept = join(root, "project", ".pi", ".sysprompt", "base");
+  mkdirSync(sections, { recursive: true });
+  mkdirSync(kept, { recursive: true });
+  writeFileSync(join(kept, "date.md"), DATE_THEN);
+  const copy = `---\norder: 130\nvolatile: true\ndescription: Today's date (UTC).\nejected-from: ${builtinHash(DATE_THEN)}\n---\nThe date today (UTC): {{date}}\n`;
+  writeFileSync(join(sections, "date.md"), copy);
+  return { root, copy };
+}
+
+describe("sysprompt eject --diff", () => {
+  it("shows what the builtin changed and what the project changed, each from the builtin then; check reports the drift as info, --strict passes", async () => {
+    const { root } = driftedProject();
+    const then = builtinHash(DATE_THEN);
+    const now = builtinHash(DATE_NOW);
+    const shown = await run(root, "--diff", "date");
+    expect(shown).toEqual({
+      code: 0,
+      stdout: [
+        `date: the builtin changed since .pi/sections/date.md was copied from it (${then}, now ${now})`,
+        "",
+        `--- date.md\tbuiltin then (${then})`,
+        `+++ date.md\tbuiltin now (${now})`,
+        "@@ -1,6 +1,6 @@",
+        " ---",
+        " order: 130",
+        " volatile: true",
+        "-description: Today's date (UTC).",
+        "+description: Today's date (UTC). Volatile, so it comes last and keeps the prefix cache-stable.",
+        " ---",
+        " Today's date: {{date}}",
+        "",
+        `--- date.md\tbuiltin then (${then})`,
+        "+++ date.md\tyour copy",
+        "@@ -1,6 +1,7 @@",
+        " ---",
+        " order: 130",
+        " volatile: true",
+        " description: Today's date (UTC).",
+        `+ejected-from: ${then}`,
+        " ---",
+        "-Today's date: {{date}}",
+        "+The date today (UTC): {{date}}",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+    const check = await cli(root, ["check", "--agent-dir", join(root, "agent"), "--strict"], false);
+    expect(check.code).toBe(0);
+    expect(check.stdout.split("\n").filter((l) => l.includes("section-drift"))).toEqual([
+      `info ${root}/project/.pi/sections/date.md:5 [section-drift] the builtin section "date" changed since this file was ejected from it (${then}, now ${now}); to see how: sysprompt eject --diff date`,
+    ]);
+  });
+
+  it("after a fresh eject: nothing changed, the one diff is empty", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "project"));
+    expect((await run(root, "date")).code).toBe(0);
+    expect(await run(root, "--diff", "date")).toEqual({
+      code: 0,
+      stdout: `date: the builtin has not changed since .pi/sections/date.md was copied from it (${builtinHash(DATE_NOW)}); the builtin against the copy:\n\n--- date.md\tbuiltin then (${builtinHash(DATE_NOW)})\n+++ date.md\tyour copy\n@@ -1,6 +1,7 @@\n ---\n order: 130\n volatile: true\n description: Today's date (UTC). Volatile, so it comes last and keeps the prefix cache-stable.\n+ejected-from: ${builtinHash(DATE_NOW)}\n ---\n Today's date: {{date}}\n`,
+      stderr: "",
+    });
+  });
+
+  it("--json gives the three texts", async () => {
+    const { root, copy } = driftedProject();
+    const { code, stdout } = await run(root, "--diff", "date", "--json");
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      name: "date",
+      recorded: builtinHash(DATE_THEN),
+      current: builtinHash(DATE_NOW),
+      drifted: true,
+      builtinThen: {
+        path: join(root, "project", ".pi", ".sysprompt", "base", "date.md"),
+        text: DATE_THEN,
+      },
+      builtinNow: { path: join(BUILTIN, "sections", "date.md"), text: DATE_NOW },
+      override: { path: join(root, "project", ".pi", "sections", "date.md"), text: copy },
+      diagnostics: [],
+    });
+  });
+
+  it("bad usage is exit 2 with the reason: no name, two names, --all, a path for a name, no copy", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "project"));
+    const expectUsage = async (args: string[], message: string) =>
+      expect(await run(root, ...args)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `sysprompt: ${message}\n`,
+      });
+    await expectUsage(
+      ["--diff"],
+      "--diff takes exactly one section name: sysprompt eject --diff rules",
+    );
+    await expectUsage(
+      ["--diff", "a", "b"],
+      "--diff takes exactly one section name: sysprompt eject --diff rules",
+    );
+    await expectUsage(["--diff", "--all"], "--diff shows one section; it does not go with --all");
+    await expectUsage(
+      ["--diff", "../../etc/passwd"],
+      '"../../etc/passwd" is not a section name (such as rules, or a variant such as rules@small)',
+    );
+    await expectUsage(
+      ["--diff", "date"],
+      `no override of "date" in the project layer (${root}/project/.pi/sections/date.md); copy it first with: sysprompt eject date`,
+    );
+  });
+});
