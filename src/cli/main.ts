@@ -27,7 +27,14 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
         "--agent-dir <dir>",
         "user layer folder (default: $SYSPROMPT_AGENT_DIR or ~/.pi/agent)",
       )
-      .option("--tools <a,b>", "selected tools, comma-separated (default: read,bash,edit,write)")
+      .option(
+        "--agent <name>",
+        "the agent the prompt is for: pi (default), claude-code, codex, gemini-cli, opencode, or a preset of your own",
+      )
+      .option(
+        "--tools <a,b>",
+        "selected tools, comma-separated (default: the agent's own; pi: read,bash,edit,write)",
+      )
       .option("--tool <name=text>", "describe or re-describe a tool (repeatable)", collect)
       .option("--guideline <text>", "add a rule (repeatable)", collect)
       .option(
