@@ -27,6 +27,7 @@ const EXPORT_FILE = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 export const MAX_PRESET_TOOLS = 64;
 const MAX_TEXT = 500;
 const MAX_LIST = 32;
+const ONE_LINE = `must be one line of text without control characters, at most ${MAX_TEXT} characters`;
 
 const TOP_KEYS = ["description", "agentName", "tools", "loadsItself", "export"];
 const LOADS_KEYS = ["contextFiles", "ruleSources"];
@@ -54,8 +55,8 @@ export function parsePreset(
     const offset = yaml.isNode(node) ? node.range?.[0] : undefined;
     return offset === undefined ? {} : { line: lines.linePos(offset).line };
   };
-  const problem = (message: string, node?: unknown) =>
-    diagnostics.push({ level: "error", code: "preset-invalid", message, path, ...lineOf(node) });
+  const problem = (message: string, node?: unknown, level: Diagnostic["level"] = "error") =>
+    diagnostics.push({ level, code: "preset-invalid", message, path, ...lineOf(node) });
   if (doc.errors.length > 0) {
     const first = doc.errors[0];
     const line = first ? lines.linePos(first.pos[0]).line : undefined;
@@ -81,13 +82,12 @@ export function parsePreset(
     const node = pair.value;
     const value: unknown = yaml.isNode(node) ? node.toJS(doc, { maxAliasCount: 10 }) : node;
     if (!TOP_KEYS.includes(key)) {
-      problem(unknownKey(key, TOP_KEYS), pair.key);
+      problem(unknownKey(key, TOP_KEYS), pair.key, "warning");
       continue;
     }
     if (key === "description" || key === "agentName") {
       const s = oneLineText(value);
-      if (s === undefined)
-        problem(`${key}: must be one line of text (at most ${MAX_TEXT} characters)`, node);
+      if (s === undefined) problem(`${key}: ${ONE_LINE}`, node);
       else fields[key] = s;
     } else if (key === "tools") {
       const tools = toolTable(value);
@@ -100,7 +100,7 @@ export function parsePreset(
       }
       for (const [k, v] of Object.entries(value)) {
         if (!LOADS_KEYS.includes(k)) {
-          problem(`loadsItself: ${unknownKey(k, LOADS_KEYS)}`, node);
+          problem(`loadsItself: ${unknownKey(k, LOADS_KEYS)}`, node, "warning");
           continue;
         }
         const list = nameList(v);
@@ -118,7 +118,7 @@ export function parsePreset(
 
 function unknownKey(key: string, known: readonly string[]): string {
   const hint = didYouMean(key, known) ?? `the keys are ${known.join(", ")}`;
-  return `unknown key ${JSON.stringify(key.slice(0, 60))}; ${hint}`;
+  return `unknown key ${JSON.stringify(key.slice(0, 60))}, ignored; ${hint}`;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -146,7 +146,7 @@ function toolTable(v: unknown): Record<string, string> | string {
     if (!TOOL_NAME.test(name))
       return `${JSON.stringify(name.slice(0, 60))} is not a tool name (letters, digits, _ . : -)`;
     const d = oneLineText(description);
-    if (d === undefined) return `the description of ${name} must be one line of text`;
+    if (d === undefined) return `the description of ${name}: ${ONE_LINE}`;
     out[name] = d;
   }
   return out;
@@ -177,10 +177,10 @@ function exportSpec(v: unknown): ExportSpec | null | string {
     return "file: must be a plain file name such as system-prompt.md (no folders)";
   }
   const where = oneLineText(v.where);
-  if (where === undefined) return "where: must be one line of text (where the setting goes)";
+  if (where === undefined) return `where: ${ONE_LINE} (where the setting goes)`;
   const setting = oneLineText(v.setting);
   if (setting === undefined || !setting.includes("{path}")) {
-    return "setting: must be one line of text with {path} where the file's path goes";
+    return `setting: ${ONE_LINE}, with {path} where the file's path goes`;
   }
   const quote = v.quote ?? "shell";
   if (typeof quote !== "string" || !QUOTES.includes(quote as PathQuote)) {
