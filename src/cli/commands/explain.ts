@@ -6,6 +6,7 @@ import { type Palette, paletteFor } from "../colors.js";
 import { formatDiagnostics, formatTable } from "../format.js";
 import { type CliIo, exitCodeFor } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
+import { presetLines } from "./_preset-lines.js";
 import { showPath } from "./_show-path.js";
 
 /**
@@ -71,6 +72,9 @@ export function formatExplain(
     for (const cut of b.cuts)
       out.push(`  cut ${cut.section} (${cut.step}): ${cut.detail}, ~${cut.saved} tokens`);
   }
+
+  const agent = presetLines(report.preset, show);
+  if (agent.length > 0) out.push("", ...agent);
 
   const files = report.contextFiles.files;
   const dropped = files.filter((f) => f.status === "dropped").length;
