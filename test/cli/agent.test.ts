@@ -15,7 +15,7 @@ function project(): string {
   return root;
 }
 
-const CLAUDE_LINES = (root: string) => [
+const CLAUDE_LINES = [
   `agent preset: claude-code (builtin ${BUILTIN}agents/claude-code.yaml)`,
   "  preamble name: Claude Code",
   "  tools: Bash, Read, Edit, Write, Glob, Grep, WebFetch, WebSearch, TodoWrite, Agent",
@@ -29,8 +29,8 @@ describe("--agent", () => {
     const { code, stdout } = await cli(root, ["explain", "--agent", "claude-code"]);
     expect(code).toBe(0);
     const lines = stdout.split("\n");
-    const at = lines.indexOf(CLAUDE_LINES(root)[0] ?? "");
-    expect(lines.slice(at, at + 6)).toEqual([...CLAUDE_LINES(root), ""]);
+    const at = lines.indexOf(CLAUDE_LINES[0] ?? "");
+    expect(lines.slice(at, at + 6)).toEqual([...CLAUDE_LINES, ""]);
     expect(stdout).toContain("context files: 0 loaded");
   });
 
@@ -74,7 +74,7 @@ describe("--agent", () => {
     const root = project();
     const { code, stdout } = await cli(root, ["sections", "--agent", "claude-code"]);
     expect(code).toBe(0);
-    const paths = CLAUDE_LINES(root).map((l) =>
+    const paths = CLAUDE_LINES.map((l) =>
       l.replace("CLAUDE.md (", `${join(root, "project/CLAUDE.md")} (`),
     );
     expect(stdout.endsWith(`\n\n${paths.join("\n")}\n`)).toBe(true);
