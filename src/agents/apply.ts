@@ -48,6 +48,7 @@ export function applyPreset(
       tools: options.tools === undefined ? presetTools : null,
       described: Object.keys(preset.tools ?? {}),
       ruleSourcesLeftOut,
+      export: preset.export,
     },
   };
 }

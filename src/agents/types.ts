@@ -51,4 +51,6 @@ export interface PresetReport {
   contextFilesLeftOut: string[];
   /** Rule sources not read because the agent loads them itself. */
   ruleSourcesLeftOut: string[];
+  /** How `sysprompt export` writes for this agent; null: nothing to export (pi). */
+  export: ExportSpec | null;
 }

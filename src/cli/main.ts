@@ -122,6 +122,29 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       code = await watchCommand(flags, io);
     });
 
+  renderFlags(
+    program
+      .command("export")
+      .description(
+        "write the prompt where another agent reads it (only when its bytes change) and print the one line that makes the agent read it",
+      ),
+  )
+    .option(
+      "--out <path>",
+      "write here instead of $XDG_CACHE_HOME/sysprompt/export/<agent>/ (default ~/.cache/sysprompt/export/<agent>/)",
+    )
+    .addHelpText(
+      "after",
+      example(
+        "sysprompt export --agent gemini-cli",
+        "prints GEMINI_SYSTEM_MD=…; add it to gemini's environment",
+      ),
+    )
+    .action(async (flags) => {
+      const { exportCommand } = await import("./commands/export.js");
+      code = await exportCommand(flags, io);
+    });
+
   program
     .command("expand")
     .description("expand /template args or /skill:name args")
