@@ -113,6 +113,11 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
         "re-render on every change to a file the prompt reads; show which sections changed",
       ),
   )
+    .option(
+      "--export",
+      "also write the prompt to --agent's export file (as `sysprompt export`) whenever its bytes change",
+    )
+    .option("--out <path>", "with --export: write here instead of the default export file")
     .addHelpText(
       "after",
       example("sysprompt watch --model gpt-5", "then edit .pi/sections/*.md; Ctrl-C stops"),

@@ -3,7 +3,6 @@ import { resolveUserPath } from "../../_paths.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/export.js";
 import type { ExportSpec } from "../../agents/types.js";
-import type { PreparedPrompt } from "../../render-system-prompt.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, exitCodeFor, UsageError } from "../io.js";
@@ -26,16 +25,16 @@ export interface ExportTarget {
 }
 
 /**
- * The export target of a prepared render: `--out` (relative to where the
+ * The export target of the agent's preset: `--out` (relative to where the
  * command runs, `~` the home folder), else the agent's file in the default
- * export folder. A preset without an export (pi) is a usage error.
+ * export folder. No `--agent`, or a preset without an export (pi), is a
+ * usage error.
  */
 export function exportTarget(
-  prepared: PreparedPrompt,
+  preset: { export: ExportSpec | null } | undefined,
   flags: ExportFlags,
   io: CliIo,
 ): ExportTarget {
-  const preset = prepared.preset;
   const agent = flags.agent;
   if (agent === undefined || !preset) {
     throw new UsageError(
@@ -64,6 +63,11 @@ export function exportTarget(
   };
 }
 
+/** The lines that say where the export goes and what to add to the agent's settings. */
+export function settingHint(target: ExportTarget): string {
+  return `for ${target.agent}, add this line to ${target.spec.where}:`;
+}
+
 /** Writes `text` to the target when its bytes changed; a path that cannot be written safely is exit 2. */
 export async function writeTarget(target: ExportTarget, text: string) {
   try {
@@ -86,12 +90,12 @@ export async function writeTarget(target: ExportTarget, text: string) {
  */
 export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
-  const target = exportTarget(prepared, flags, io);
+  const target = exportTarget(prepared.preset, flags, io);
   const result = renderPrepared(prepared);
   const outcome = await writeTarget(target, result.text);
   io.stderr(formatDiagnostics(result.diagnostics));
   io.stderr(
-    `sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${target.path}\nsysprompt: for ${target.agent}, add this line to ${target.spec.where}:\n`,
+    `sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${target.path}\nsysprompt: ${settingHint(target)}\n`,
   );
   io.stdout(`${target.setting}\n`);
   return exitCodeFor(result.diagnostics, flags.strict);
