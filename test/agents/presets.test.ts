@@ -100,6 +100,12 @@ describe("agent presets", () => {
       ],
       contextFilesLeftOut: [join(root, "project/CLAUDE.md")],
       ruleSourcesLeftOut: ["claude"],
+      export: {
+        file: "system-prompt.md",
+        where: "the claude command line",
+        setting: "claude --system-prompt-file {path}",
+        quote: "shell",
+      },
     });
   });
 
@@ -199,5 +205,17 @@ describe("preset layers", () => {
     write(root, { "agent/agents/pi.yaml": "agentName: pi\n" });
     const result = await renderSystemPrompt(pinned(root));
     expect(result.text.startsWith("You are pi. ")).toBe(true);
+  });
+});
+
+describe("the shell rule knows other agents' tool names", () => {
+  it("a shell with no search tool gets it (Codex's shell); one with search tools does not", async () => {
+    const { buildRules, SHELL_SEARCH_RULE } = await import(
+      "../../src/gather/guidelines/guidelines.js"
+    );
+    expect(buildRules({ tools: ["shell", "apply_patch"] })).toEqual([SHELL_SEARCH_RULE]);
+    expect(buildRules({ tools: ["run_shell_command", "grep_search", "glob"] })).toEqual([]);
+    expect(buildRules({ tools: ["Bash", "Glob"] })).toEqual([]);
+    expect(buildRules({ tools: ["bash", "list"] })).toEqual([]);
   });
 });

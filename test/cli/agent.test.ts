@@ -67,6 +67,12 @@ describe("--agent", () => {
       ],
       contextFilesLeftOut: [join(root, "project/CLAUDE.md")],
       ruleSourcesLeftOut: ["claude"],
+      export: {
+        file: "system-prompt.md",
+        where: "the claude command line",
+        setting: "claude --system-prompt-file {path}",
+        quote: "shell",
+      },
     });
   });
 

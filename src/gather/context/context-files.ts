@@ -340,6 +340,8 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
     const own = folder.origin === "project" ? present.find((n) => ownNames.has(n)) : undefined;
     if (own !== undefined) {
       agentLoaded.push(toPosix(path));
+      // Which of the folder's files would have won no longer matters: none is read.
+      perFolder[i] = (perFolder[i] ?? []).filter((d) => d.code !== "context-shadowed");
       perFolder[i]?.push({
         level: "info",
         code: "context-agent-loads",
