@@ -127,6 +127,16 @@ describe("sysprompt export", () => {
     expect(readFileSync(join(root, "victim"), "utf8")).toBe("keep me\n");
   });
 
+  it("--out inside the working folder: no folder on the way may be a link", async () => {
+    const root = project();
+    mkdirSync(join(root, "elsewhere"));
+    symlinkSync(join(root, "elsewhere"), join(root, "project/docs"));
+    mkdirSync(join(root, "elsewhere/deep"));
+    const out = await cli(root, ["export", "--agent", "codex", "--out", "docs/deep/prompt.md"]);
+    expect(out.code).toBe(2);
+    expect(existsSync(join(root, "elsewhere/deep/prompt.md"))).toBe(false);
+  });
+
   it("a link in the cache folder is refused too", async () => {
     const root = project();
     mkdirSync(join(root, "home/.cache/sysprompt"), { recursive: true });
@@ -135,6 +145,14 @@ describe("sysprompt export", () => {
     const out = await cli(root, ["export", "--agent", "codex"]);
     expect(out.code).toBe(2);
     expect(existsSync(join(root, "elsewhere/codex"))).toBe(false);
+  });
+
+  it("a path with a control character is exit 2: the setting must stay one line", async () => {
+    const root = project();
+    const out = await cli(root, ["export", "--agent", "codex", "--out", "a\nb.md"]);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe("");
+    expect(existsSync(join(root, "project/a\nb.md"))).toBe(false);
   });
 
   it("pi has nothing to export, and export needs --agent: exit 2", async () => {

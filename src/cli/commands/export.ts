@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { isAbsolute, relative } from "node:path";
 import { resolveUserPath } from "../../_paths.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/export.js";
@@ -52,15 +53,33 @@ export function exportTarget(
   const home = io.home ?? homedir();
   const target =
     flags.out !== undefined
-      ? { path: resolveUserPath(flags.out, io.cwd, home) }
+      ? outTarget(resolveUserPath(flags.out, io.cwd, home), io.cwd)
       : defaultExportPath(agent, spec, { env: io.env, home });
+  // The setting is one line to paste: a path with a line break or another control
+  // character (from $XDG_CACHE_HOME or --out) would make it two, or hide part of it.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(target.path)) {
+    throw new UsageError(
+      `export: the path ${JSON.stringify(target.path)} has a control character, which the setting line cannot hold; pass --out with a plain path`,
+    );
+  }
   return {
     agent,
     path: target.path,
-    ...("root" in target ? { within: target.root } : {}),
+    ...(target.root !== undefined ? { within: target.root } : {}),
     spec,
     setting: settingLine(spec, target.path),
   };
+}
+
+/**
+ * `--out`, resolved. Inside the working folder (a repository, as `render -o`
+ * treats it) no folder on the way may be a link either; elsewhere, the file's
+ * own folder must exist and not be one.
+ */
+function outTarget(path: string, cwd: string): { path: string; root?: string } {
+  const rel = relative(cwd, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? { path, root: cwd } : { path };
 }
 
 /** The lines that say where the export goes and what to add to the agent's settings. */
