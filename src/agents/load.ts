@@ -125,3 +125,13 @@ async function unknownPreset(name: string, folders: PresetFolders): Promise<Sysp
     `agent: no preset named ${shown}${near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "."} The presets are: ${names.join(", ")} (a new one is a file agents/<name>.yaml in the agent dir or the project's .pi/)`,
   );
 }
+
+/**
+ * Every preset file of every read layer, parsed for its problems: what
+ * `sysprompt check` reports (a render reports only the preset it uses).
+ */
+export async function checkPresets(folders: PresetFolders): Promise<Diagnostic[]> {
+  const names = await presetNames(folders);
+  const loads = await Promise.all(names.map((n) => loadPreset(n, folders, { required: false })));
+  return loads.flatMap((l) => l.diagnostics);
+}

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { builtinHelpers } from "../../helpers/index.js";
+import { checkPresets } from "../agents/index.js";
 import { PROMPT_DATA_SCHEMA } from "../data.js";
 import { createEngine, type Engine } from "../engine/index.js";
 import { toPosix } from "../gather/context/context-files.js";
@@ -49,14 +50,16 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     projectDir: projectDirName,
   };
 
-  const [layers, skills, promptTemplates] = await Promise.all([
+  const builtinDir = options.builtinDir ?? builtinPromptsDir();
+  const [layers, skills, promptTemplates, presets] = await Promise.all([
     Promise.all([
-      readLayerForCheck(options.builtinDir ?? builtinPromptsDir(), "builtin", false),
+      readLayerForCheck(builtinDir, "builtin", false),
       readLayerForCheck(agentDir, "user", true),
       ...(trusted ? [readLayerForCheck(projectDir, "project", true)] : []),
     ]),
     loadSkills(loaderOptions),
     loadPromptTemplates(loaderOptions),
+    checkPresets({ builtinDir, agentDir, projectDir, trusted }),
   ]);
 
   const diagnostics: Diagnostic[] = [];
@@ -75,7 +78,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   const failed = new Set(problems.filter((d) => d.level === "error").map((d) => d.path));
   const matrix = renderMatrix(layers, engine, failed);
   diagnostics.push(...matrix.diagnostics);
-  diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics);
+  diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics, ...presets);
 
   const sorted = sortDiagnostics(diagnostics);
   return {

@@ -219,3 +219,39 @@ describe("the shell rule knows other agents' tool names", () => {
     expect(buildRules({ tools: ["bash", "list"] })).toEqual([]);
   });
 });
+
+describe("check", () => {
+  it("reports every broken preset file of every layer; the builtin presets have no problem", async () => {
+    const { checkProject } = await import("../../src/author/check.js");
+    const root = tempDir();
+    write(root, {
+      "agent/agents/mine.yaml": "agentName: [\n",
+      "project/.pi/agents/codex.yaml": "tool:\n  x: y\n",
+    });
+    const report = await checkProject({
+      cwd: join(root, "project"),
+      agentDir: join(root, "agent"),
+      home: join(root, "home"),
+      env: {},
+    });
+    expect(report.diagnostics.filter((d) => d.code === "preset-invalid")).toEqual([
+      {
+        level: "error",
+        code: "preset-invalid",
+        message:
+          "not valid YAML (Flow sequence in block collection must be sufficiently indented and end with a ]); the preset file is ignored",
+        path: join(root, "agent/agents/mine.yaml"),
+        line: 2,
+      },
+      {
+        level: "warning",
+        code: "preset-invalid",
+        message: 'unknown key "tool", ignored; did you mean "tools"?',
+        path: join(root, "project/.pi/agents/codex.yaml"),
+        line: 1,
+      },
+    ]);
+    const clean = await checkProject({ cwd: tempDir(), home: join(root, "home"), env: {} });
+    expect(clean.diagnostics.filter((d) => d.path?.includes("/agents/"))).toEqual([]);
+  });
+});
