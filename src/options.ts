@@ -24,8 +24,19 @@ export interface SystemPromptOptions {
   projectDir?: string;
   /** When false, project SYSTEM/APPEND/sections/skills are skipped (context files still load). Default: true. */
   projectTrusted?: boolean;
-  /** The agent's name in the preamble. Default: `"a coding agent"`. */
+  /** The agent's name in the preamble. Default: the preset's name for its agent, else `"a coding agent"`. */
   agentName?: string;
+  /**
+   * The agent the prompt is for: a preset (`prompts/agents/<name>.yaml`, which
+   * `<agentDir>/agents/` and a trusted project's `.pi/agents/` override key by
+   * key) gives the agent's own tools and their descriptions (used unless
+   * `tools` / `toolSnippets` say otherwise), the preamble's name (unless
+   * `agentName` is given), and the instruction files the agent loads itself,
+   * which are then left out. Builtin: `pi`, `claude-code`, `codex`,
+   * `gemini-cli`, `opencode`. A name no layer has throws a SyspromptError.
+   * Default: `"pi"` (the builtin prompt as it is).
+   */
+  agent?: string;
   /**
    * Model name, stated in the environment section; it also chooses per-model
    * section variants (`rules@small.md`, whose `models:` globs match it).
@@ -379,6 +390,7 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   projectDir: isPath,
   projectTrusted: isBoolean,
   agentName: isString,
+  agent: (v) => (typeof v === "string" && v !== "" ? undefined : 'a preset name such as "codex"'),
   model: isString,
   tools: isNameArray,
   toolSnippets: isRecordOf(isString, "strings"),

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { readTextFile } from "./_fs.js";
 import { toPosix } from "./_paths.js";
+import { applyPreset, DEFAULT_AGENT, loadPreset, type PresetReport } from "./agents/index.js";
 import { renderWithinBudget } from "./budget/fit.js";
 import type { BudgetReport } from "./budget/types.js";
 import type { PromptData } from "./data.js";
@@ -75,6 +76,8 @@ export interface PreparedPrompt {
   maxPromptTokens?: number;
   /** The workspace tree's lines with their depth, for shrinking it under a budget. */
   treeLines?: TreeLine[];
+  /** The agent preset in use and what it changed: for `explain` and `sections`. Render does not read it. */
+  preset?: PresetReport;
 }
 
 /**
@@ -145,7 +148,16 @@ export async function preparePrompt(
   const clock = () => Number(process.hrtime.bigint()) / 1e6;
   const started = clock();
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
-  const opts = await normalizeOptions(options);
+  const normalized = await normalizeOptions(options);
+  // The preset decides inputs of the steps (tools, rule sources, context files), so it comes first.
+  // Without an agent: the default pi, whose builtin file sets nothing (see prompts/agents/pi.yaml),
+  // so only a user's or project's own pi.yaml is read.
+  const loadedPreset = await loadPreset(options.agent ?? DEFAULT_AGENT, normalized, {
+    required: options.agent !== undefined,
+    skipBuiltin: options.agent === undefined,
+  });
+  const applied = applyPreset(normalized, options, loadedPreset.preset);
+  const opts = applied.opts;
   const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, tools } = opts;
   const { extraSections, roots, maxContextBytes, ceilingDir } = opts;
   const ceiling = ceilingDir !== null ? { ceilingDir } : {};
@@ -197,6 +209,7 @@ export async function preparePrompt(
           maxBytes: maxContextBytes,
           projectTrusted: trusted,
           ...ceiling,
+          ...(applied.agentLoads ? { agentLoads: applied.agentLoads } : {}),
         },
         !options.noContextFiles && traceContextFiles,
         { files: [], diagnostics: [], provenance: NO_CONTEXT },
@@ -290,6 +303,7 @@ export async function preparePrompt(
       message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped; context files still load`,
     });
   }
+  diagnostics.push(...loadedPreset.diagnostics);
   diagnostics.push(...lateStepsWarning(timings, budgetMs));
   for (const outcome of Object.values(outcomes)) diagnostics.push(...outcome.diagnostics);
   for (const layer of layers) diagnostics.push(...layer.diagnostics);
@@ -300,16 +314,19 @@ export async function preparePrompt(
     ...environment.value.diagnostics,
     ...git.value.diagnostics,
   );
-  diagnostics.push(...unknownToolDiagnostics(tools, builtin.value.tools, options.toolSnippets));
+  // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
+  const toolDescriptions = { ...builtin.value.tools, ...applied.toolDescriptions };
+  diagnostics.push(...unknownToolDiagnostics(tools, toolDescriptions, options.toolSnippets));
   if (tree.value) diagnostics.push(...workspaceDiagnostics(tree.value, cwd));
 
   const customPrompt = chooseCustomPrompt(optionPrompt, layers);
   const assembled = assemblePromptData({
-    options,
+    options:
+      applied.agentName === undefined ? options : { ...options, agentName: applied.agentName },
     opts,
     customPrompt,
     appendPrompt: buildAppendPrompt(layers, opts.appendSystemPrompt),
-    builtinTools: builtin.value.tools,
+    builtinTools: toolDescriptions,
     generalRules: builtin.value.rules,
     contextFiles: context.value.files,
     wrappers: wrapperNames(layers.flatMap((l) => l.sections)),
@@ -337,6 +354,10 @@ export async function preparePrompt(
     rules,
     ...(opts.maxPromptTokens !== null ? { maxPromptTokens: opts.maxPromptTokens } : {}),
     ...(tree.value ? { treeLines: tree.value.tree.lines } : {}),
+    preset: {
+      ...applied.report,
+      contextFilesLeftOut: context.value.provenance.agentLoaded ?? [],
+    },
   };
 }
 

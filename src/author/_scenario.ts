@@ -26,6 +26,7 @@ export const SCENARIO_KEYS = {
   projectDir: "projectDir",
   projectTrusted: "projectTrusted",
   agentName: "agentName",
+  agent: "agent",
   model: "model",
   tools: "tools",
   toolSnippets: "toolSnippets",

@@ -22,7 +22,7 @@ export interface WatchTarget {
 
 /**
  * What one render read, as folders to watch: each layer folder with its
- * `sections/` and `partials/` (SYSTEM, SYSTEM_TEMPLATE and APPEND files sit
+ * `sections/`, `partials/` and `agents/` (SYSTEM, SYSTEM_TEMPLATE and APPEND files sit
  * in the layer folder), the files the systemPrompt / appendSystemPrompt
  * options named, the folders searched for context files (their context file
  * names only) and every imported file, the folders of the skill roots down
@@ -40,7 +40,13 @@ export async function watchTargets(
   const wanted: WatchTarget[] = [];
   const layers = [opts.builtinDir, opts.agentDir, ...(opts.trusted ? [opts.projectDir] : [])];
   for (const dir of layers) {
-    wanted.push(folder(dir), folder(join(dir, "sections")), folder(join(dir, "partials")));
+    wanted.push(
+      folder(dir),
+      folder(join(dir, "sections")),
+      folder(join(dir, "partials")),
+      // Agent presets (agents/<name>.yaml): a changed one changes tools, name and files left out.
+      folder(join(dir, "agents")),
+    );
   }
   for (const path of await optionFiles(options, opts)) wanted.push(file(path));
   const contextNames = new Set(CONTEXT_FILE_NAMES);

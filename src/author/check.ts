@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { builtinHelpers } from "../../helpers/index.js";
+import { checkPresets } from "../agents/index.js";
 import { PROMPT_DATA_SCHEMA } from "../data.js";
 import { createEngine, type Engine } from "../engine/index.js";
 import { toPosix } from "../gather/context/context-files.js";
@@ -53,7 +54,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   };
 
   const builtinDir = options.builtinDir ?? builtinPromptsDir();
-  const [layers, skills, promptTemplates] = await Promise.all([
+  const [layers, skills, promptTemplates, presets] = await Promise.all([
     Promise.all([
       readLayerForCheck(builtinDir, "builtin", false),
       readLayerForCheck(agentDir, "user", true),
@@ -61,6 +62,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     ]),
     loadSkills(loaderOptions),
     loadPromptTemplates(loaderOptions),
+    checkPresets({ builtinDir, agentDir, projectDir, trusted }),
   ]);
 
   const diagnostics: Diagnostic[] = [];
@@ -80,7 +82,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   const matrix = renderMatrix(layers, engine, failed);
   diagnostics.push(...matrix.diagnostics);
   diagnostics.push(...classOrderInfos(layerSections(layers.flatMap((l) => l.loaded.sections))));
-  diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics);
+  diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics, ...presets);
   const overrides = layers.filter((l) => l.loaded.layer !== "builtin");
   diagnostics.push(
     ...(await driftDiagnostics(

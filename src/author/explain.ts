@@ -67,6 +67,8 @@ export async function explainPrompt(options: SystemPromptOptions = {}): Promise<
     steps: result.steps,
     timing: { gatherMs: round(gathered - started), renderMs: round(renderMs) },
     ...(result.budget ? { budget: result.budget } : {}),
+    // Absent for the default pi when no file of it was read: nothing changed.
+    ...(prepared.preset && prepared.preset.sources.length > 0 ? { preset: prepared.preset } : {}),
     diagnostics: result.diagnostics,
   };
 }

@@ -1,3 +1,4 @@
+import type { PresetReport } from "../agents/types.js";
 import type { RuleFate } from "../gather/rules/index.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
 import type { CacheClass } from "../sections/types.js";
@@ -257,6 +258,11 @@ export interface ExplainReport {
   timing: { gatherMs: number; renderMs: number };
   /** What fitting `maxPromptTokens` cut; absent when no budget was given. */
   budget?: RenderResult["budget"];
+  /**
+   * The agent preset in use and what it changed (tools, name, files left out).
+   * Absent for the default `pi` when no file of it was read: it changed nothing.
+   */
+  preset?: PresetReport;
   diagnostics: Diagnostic[];
 }
 

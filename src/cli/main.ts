@@ -27,7 +27,14 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
         "--agent-dir <dir>",
         "user layer folder (default: $SYSPROMPT_AGENT_DIR or ~/.pi/agent)",
       )
-      .option("--tools <a,b>", "selected tools, comma-separated (default: read,bash,edit,write)")
+      .option(
+        "--agent <name>",
+        "the agent the prompt is for: pi (default), claude-code, codex, gemini-cli, opencode, or a preset of your own",
+      )
+      .option(
+        "--tools <a,b>",
+        "selected tools, comma-separated (default: the agent's own; pi: read,bash,edit,write)",
+      )
       .option("--tool <name=text>", "describe or re-describe a tool (repeatable)", collect)
       .option("--guideline <text>", "add a rule (repeatable)", collect)
       .option(
@@ -118,6 +125,11 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
         "re-render on every change to a file the prompt reads; show which sections changed",
       ),
   )
+    .option(
+      "--export",
+      "also write the prompt to --agent's export file (as `sysprompt export`) whenever its bytes change",
+    )
+    .option("--out <path>", "with --export: write here instead of the default export file")
     .addHelpText(
       "after",
       example("sysprompt watch --model gpt-5", "then edit .pi/sections/*.md; Ctrl-C stops"),
@@ -125,6 +137,29 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
     .action(async (flags) => {
       const { watchCommand } = await import("./commands/watch.js");
       code = await watchCommand(flags, io);
+    });
+
+  renderFlags(
+    program
+      .command("export")
+      .description(
+        "write the prompt where another agent reads it (only when its bytes change) and print the one line that makes the agent read it",
+      ),
+  )
+    .option(
+      "--out <path>",
+      "write here instead of $XDG_CACHE_HOME/sysprompt/export/<agent>/ (default ~/.cache/sysprompt/export/<agent>/)",
+    )
+    .addHelpText(
+      "after",
+      example(
+        "sysprompt export --agent gemini-cli",
+        "prints GEMINI_SYSTEM_MD=…; add it to gemini's environment",
+      ),
+    )
+    .action(async (flags) => {
+      const { exportCommand } = await import("./commands/export.js");
+      code = await exportCommand(flags, io);
     });
 
   program

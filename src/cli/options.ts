@@ -8,6 +8,7 @@ import { UsageError } from "./io.js";
 export interface RenderFlags {
   cwd?: string;
   agentDir?: string;
+  agent?: string;
   tools?: string;
   tool?: string[];
   guideline?: string[];
@@ -57,6 +58,7 @@ export function toRenderOptions(
   if (home !== undefined) options.home = home;
   if (machine !== undefined) options.machine = machine;
   if (paths.agentDir !== undefined) options.agentDir = paths.agentDir;
+  if (flags.agent !== undefined) options.agent = flags.agent;
   if (flags.tools !== undefined) {
     options.tools = flags.tools
       .split(",")

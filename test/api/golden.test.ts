@@ -27,6 +27,11 @@ describe("golden prompts (snapshots/*.scenario.yaml)", () => {
     expect({ code, stdout, stderr }).toEqual({
       code: 0,
       stdout: [
+        "pass    agent-claude-code",
+        "pass    agent-codex",
+        "pass    agent-gemini-cli",
+        "pass    agent-opencode",
+        "pass    agent-pi",
         "pass    custom-system-with-append",
         "pass    default-tools-small-model",
         "pass    default-tools",
@@ -34,7 +39,7 @@ describe("golden prompts (snapshots/*.scenario.yaml)", () => {
         "pass    rules-every-format",
         "pass    workspace-roots",
         "pass    workspace-tree",
-        "sysprompt snapshot: 7 scenarios: 7 passed, 0 drifted, 0 missing, 0 errors",
+        "sysprompt snapshot: 12 scenarios: 12 passed, 0 drifted, 0 missing, 0 errors",
         "",
       ].join("\n"),
       stderr: "",

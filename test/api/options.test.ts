@@ -34,6 +34,7 @@ describe("explicit options are checked before anything is read", () => {
       [{ noContextFiles: 1 }, "noContextFiles: must be true or false, got 1"],
       [{ workspaceTree: "yes" }, 'workspaceTree: must be true or false, got "yes"'],
       [{ model: 7 }, "model: must be a string, got 7"],
+      [{ agent: "" }, 'agent: must be a preset name such as "codex", got ""'],
       [
         { maxPromptTokens: 0 },
         "maxPromptTokens: must be a whole number of tokens, 1 or more, got 0",
@@ -75,7 +76,7 @@ describe("explicit options are checked before anything is read", () => {
       [{ sections: ["a"] }, "sections: must be an object of section name to text, got an array"],
       [
         { agentdir: "/x" },
-        'unknown option "agentdir"; the options are: cwd, agentDir, projectDir, projectTrusted, agentName, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, resolvedSystemPrompt, resolvedAppendPrompt, sections, environment, noContextFiles, docs, workspaceTree, git, treeMtime, roots, maxContextBytes, ruleSources, skillPaths, skills, now, env, home, machine, deadlineMs, builtinDir, maxPromptTokens, ceilingDir',
+        'unknown option "agentdir"; the options are: cwd, agentDir, projectDir, projectTrusted, agentName, agent, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, resolvedSystemPrompt, resolvedAppendPrompt, sections, environment, noContextFiles, docs, workspaceTree, git, treeMtime, roots, maxContextBytes, ruleSources, skillPaths, skills, now, env, home, machine, deadlineMs, builtinDir, maxPromptTokens, ceilingDir',
       ],
     ];
     for (const [options, message] of cases) {

@@ -51,6 +51,7 @@ describe("watchPrompt", { timeout: 30_000 }, () => {
         // Layers: the builtin prompts and their sections; the agent dir stands
         // for its missing sections/, partials/, prompts/ and skills/.
         BUILTIN.replace(/\/$/, ""),
+        join(BUILTIN, "agents"),
         join(BUILTIN, "sections"),
         join(project, ".pi"),
         join(project, ".pi", "sections"),

@@ -12,6 +12,7 @@ import { formatDiagnostics, formatTable } from "../format.js";
 import { type CliIo, EXIT_PROBLEMS, exitCodeFor } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 import { formatSimulation } from "./_format-simulate.js";
+import { presetLines } from "./_preset-lines.js";
 import { showPath } from "./_show-path.js";
 
 /**
@@ -105,6 +106,9 @@ export function formatExplain(
     for (const cut of b.cuts)
       out.push(`  cut ${cut.section} (${cut.step}): ${cut.detail}, ~${cut.saved} tokens`);
   }
+
+  const agent = presetLines(report.preset, show);
+  if (agent.length > 0) out.push("", ...agent);
 
   const files = report.contextFiles.files;
   const dropped = files.filter((f) => f.status === "dropped").length;

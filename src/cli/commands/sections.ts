@@ -3,6 +3,7 @@ import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics, formatTable } from "../format.js";
 import { type CliIo, exitCodeFor } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
+import { presetLines } from "./_preset-lines.js";
 import { sectionStatus } from "./_section-status.js";
 
 /**
@@ -45,7 +46,11 @@ export async function sectionsCommand(
       activation: r.activation ?? null,
       status: r.fate.status,
     }));
-    io.stdout(`${JSON.stringify({ sections, customPrompt, rules, diagnostics }, null, 2)}\n`);
+    // Only when a preset file was read: the default pi changes nothing.
+    const preset = prepared.preset?.sources.length ? { preset: prepared.preset } : {};
+    io.stdout(
+      `${JSON.stringify({ sections, customPrompt, rules, ...preset, diagnostics }, null, 2)}\n`,
+    );
     return exitCodeFor(diagnostics, flags.strict);
   }
   const rows = [["ORDER", "NAME", "LAYER", "STATUS", "FLAGS", "FILE"]];
@@ -75,6 +80,8 @@ export async function sectionsCommand(
       `\ncustom base prompt: ${source.layer}${source.path ? ` ${toPosix(source.path)}` : ""}\n`,
     );
   }
+  const agent = presetLines(prepared.preset, (p) => toPosix(p));
+  if (agent.length > 0) io.stdout(`\n${agent.map((l) => `${l}\n`).join("")}`);
   const manual = prepared.rules.filter((r) => r.fate.status === "manual");
   if (manual.length > 0) {
     // Not in any section: the model never sees them, so say they exist.

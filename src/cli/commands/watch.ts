@@ -1,12 +1,21 @@
 import { structuredPatch } from "diff";
+import { loadPreset } from "../../agents/load.js";
 import type { WatchRender } from "../../author/types.js";
 import { watchPrompt } from "../../author/watch.js";
+import { normalizeOptions } from "../../options.js";
 import type { Diagnostic, RenderedSection } from "../../types.js";
 import { type Palette, paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, EXIT_OK, untilStopped } from "../io.js";
+import { type CliIo, EXIT_OK, UsageError, untilStopped } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 import { showPath } from "./_show-path.js";
+import {
+  type ExportFlags,
+  type ExportTarget,
+  exportTarget,
+  settingHint,
+  writeTarget,
+} from "./export.js";
 
 /** Lines of context around each change in a section's diff. */
 const DIFF_CONTEXT = 2;
@@ -14,24 +23,65 @@ const DIFF_CONTEXT = 2;
 /** Changed files named in a re-render's line before "and N more". */
 const FILES_SHOWN = 3;
 
+export interface WatchFlags extends RenderFlags, ExportFlags {
+  /** `--export`: write the prompt to the agent's export file after every render that changes its bytes. */
+  export?: boolean;
+}
+
 /**
  * `sysprompt watch`: renders, then re-renders whenever a file the render read
  * changes, printing which sections changed (a line diff of each), the render
- * time, new diagnostics and fixed ones. Stops on `io.signal`, or on Ctrl-C
+ * time, new diagnostics and fixed ones. With `--export` (and `--agent`), every
+ * render is also written to the agent's export file, as `sysprompt export`
+ * does: only when its bytes changed, so a long session that reads the file
+ * sees a change only when there is one. Stops on `io.signal`, or on Ctrl-C
  * (the only place that handles SIGINT), exit 0, without a stack trace.
  */
-export async function watchCommand(flags: RenderFlags, io: CliIo): Promise<number> {
+export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number> {
   const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
   const cwd = options.cwd ?? io.cwd;
   const paint = paletteFor(io);
+  if (flags.out !== undefined && !flags.export) {
+    throw new UsageError("--out is where --export writes: pass --export too");
+  }
+  // Checked before anything is watched: no --agent, or one with nothing to export, is exit 2.
+  const target = flags.export ? await watchTarget(flags, options, io) : undefined;
+  if (target) io.stdout(`exporting to ${target.path}; ${settingHint(target)}\n${target.setting}\n`);
+  // One write at a time, in render order: a slow disk never lets an older prompt land last.
+  let writes = Promise.resolve();
   await untilStopped(io, async (signal) => {
     await watchPrompt(options, {
       signal,
-      onRender: (render) => io.stdout(formatRender(render, (p) => showPath(p, cwd), paint)),
+      onRender: (render) => {
+        io.stdout(formatRender(render, (p) => showPath(p, cwd), paint));
+        if (!target || render.error) return;
+        const text = render.result.text;
+        writes = writes.then(async () => {
+          try {
+            const outcome = await writeTarget(target, text);
+            io.stdout(outcome === "written" ? `exported ${target.path}\n` : "export unchanged\n");
+          } catch (error) {
+            // The file became a link or a folder mid-session: said, and watching goes on.
+            io.stdout(paint.red(`not exported: ${(error as Error).message}\n`));
+          }
+        });
+      },
     });
   });
+  await writes;
   io.stdout("stopped watching\n");
   return EXIT_OK;
+}
+
+/** The export target of `--agent`'s preset, as the first render will see it. */
+async function watchTarget(
+  flags: WatchFlags,
+  options: ReturnType<typeof toRenderOptions>,
+  io: CliIo,
+): Promise<ExportTarget> {
+  if (flags.agent === undefined) return exportTarget(undefined, flags, io);
+  const { preset } = await loadPreset(flags.agent, await normalizeOptions(options));
+  return exportTarget(preset, flags, io);
 }
 
 /** One render as text: a summary line, each changed section's diff, new and fixed problems. */

@@ -52,8 +52,10 @@ export function ancestorsOf(cwd: string, ceiling?: string): string[] {
  */
 export async function findContextFile(
   dir: string,
-): Promise<{ path?: string; diagnostics: Diagnostic[] }> {
+): Promise<{ path?: string; present: string[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
+  // Every candidate that is a regular file here, the winner and those it shadows.
+  const present: string[] = [];
   let winner: { name: string; path: string; dev: number; ino: number } | undefined;
   for (const name of CONTEXT_FILE_NAMES) {
     const path = join(dir, name);
@@ -66,6 +68,7 @@ export async function findContextFile(
         if (!winner) diagnostics.push(await danglingLink(path, name));
         continue;
       }
+      if (s.isFile()) present.push(name);
       if (winner) {
         // A case-insensitive file system answers AGENTS.MD with AGENTS.md: same file, no news.
         if (s.isFile() && (s.ino !== winner.ino || s.dev !== winner.dev)) {
@@ -101,7 +104,7 @@ export async function findContextFile(
       }
     }
   }
-  return winner ? { path: winner.path, diagnostics } : { diagnostics };
+  return winner ? { path: winner.path, present, diagnostics } : { present, diagnostics };
 }
 
 /** What the link at `path` leads to; undefined when its target does not exist (other failures throw). */
@@ -162,6 +165,13 @@ export interface ContextFilesOptions {
   ceilingDir?: string;
   /** Cap of all context files together, imports included, in bytes. Default: 2 MiB. */
   maxTotalBytes?: number;
+  /**
+   * The agent the prompt is for loads these context files itself (Claude
+   * Code's CLAUDE.md, Codex's AGENTS.md): a project folder holding one of
+   * them is left out, so the agent does not get its instructions twice.
+   * The agent dir's file is sysprompt's own and always loads. Default: none.
+   */
+  agentLoads?: { agent: string; names: readonly string[] };
 }
 
 /**
@@ -286,6 +296,8 @@ export interface ContextProvenance {
   files: ContextFileTrace[];
   /** Files left out because a later file holds all of them. */
   dropped: DroppedContextFile[];
+  /** Context files left out because the agent loads its own file in that folder (`agentLoads`). */
+  agentLoaded?: string[];
 }
 
 export const NO_CONTEXT: ContextProvenance = { folders: [], files: [], dropped: [] };
@@ -319,10 +331,25 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   const perFolder: Diagnostic[][] = found.map((f) => [...f.diagnostics]);
   const seen = new Set<string>();
   const toLoad: { i: number; path: string; real: string; folder: ContextFolder }[] = [];
-  found.forEach(({ path }, i) => {
+  const ownNames = new Set(options.agentLoads?.names ?? []);
+  const agentLoaded: string[] = [];
+  found.forEach(({ path, present }, i) => {
     const real = reals[i] ?? "";
     const folder = folders[i];
     if (!path || !folder) return;
+    const own = folder.origin === "project" ? present.find((n) => ownNames.has(n)) : undefined;
+    if (own !== undefined) {
+      agentLoaded.push(toPosix(path));
+      // Which of the folder's files would have won no longer matters: none is read.
+      perFolder[i] = (perFolder[i] ?? []).filter((d) => d.code !== "context-shadowed");
+      perFolder[i]?.push({
+        level: "info",
+        code: "context-agent-loads",
+        message: `left out: ${options.agentLoads?.agent} loads ${own} in this folder itself`,
+        path,
+      });
+      return;
+    }
     // A link to a file already loaded adds nothing, wherever it is.
     if (seen.has(real)) return;
     if (folder.confine !== undefined && !isWithin(real, folder.confine)) {
@@ -376,6 +403,7 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
       folders: folders.map((f) => toPosix(f.dir)),
       files: read.map(({ path, imports, cut }) => ({ path, imports, cut })),
       dropped: deduped.dropped,
+      ...(agentLoaded.length > 0 ? { agentLoaded } : {}),
     },
   };
 }

@@ -1,0 +1,12 @@
+export { type AppliedPreset, applyPreset } from "./apply.js";
+export { defaultExportPath, quotePath, settingLine, writeExport } from "./export.js";
+export {
+  checkPresets,
+  DEFAULT_AGENT,
+  loadPreset,
+  MAX_PRESET_BYTES,
+  presetDirs,
+  presetNames,
+} from "./load.js";
+export { PRESET_NAME, parsePreset } from "./parse.js";
+export type { AgentPreset, ExportSpec, PathQuote, PresetReport } from "./types.js";

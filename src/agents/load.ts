@@ -1,0 +1,137 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { nearMatches } from "../_suggest.js";
+import { readCappedText } from "../gather/capped-read.js";
+import { type Diagnostic, type Layer, SyspromptError } from "../types.js";
+import { PRESET_NAME, type PresetFields, parsePreset } from "./parse.js";
+import type { AgentPreset } from "./types.js";
+
+/** The preset a render uses when the caller names none. */
+export const DEFAULT_AGENT = "pi";
+
+/** A preset file is a few hundred bytes; past this it is refused, not parsed. */
+export const MAX_PRESET_BYTES = 64 * 1024;
+
+/** The folders presets are read from, lowest layer first (the project's only when trusted). */
+export interface PresetFolders {
+  builtinDir: string;
+  agentDir: string;
+  projectDir: string;
+  trusted: boolean;
+}
+
+/** `agents/` of each layer that is read, lowest first. */
+export function presetDirs(folders: PresetFolders): { layer: Layer; dir: string }[] {
+  return [
+    { layer: "builtin" as const, dir: join(folders.builtinDir, "agents") },
+    { layer: "user" as const, dir: join(folders.agentDir, "agents") },
+    ...(folders.trusted
+      ? [{ layer: "project" as const, dir: join(folders.projectDir, "agents") }]
+      : []),
+  ];
+}
+
+/** The preset names every read layer offers, sorted, each once. Unreadable folders offer none. */
+export async function presetNames(folders: PresetFolders): Promise<string[]> {
+  const lists = await Promise.all(
+    presetDirs(folders).map(async ({ dir }) => {
+      try {
+        return (await readdir(dir)).filter(
+          (n) => n.endsWith(".yaml") && PRESET_NAME.test(n.slice(0, -".yaml".length)),
+        );
+      } catch {
+        // Missing or unreadable: that layer offers no preset; loading one says why.
+        return [];
+      }
+    }),
+  );
+  return [...new Set(lists.flat().map((n) => n.slice(0, -".yaml".length)))].sort();
+}
+
+/**
+ * The preset `name`: the builtin file, then the user's and the project's
+ * (when trusted), each replacing the keys it sets. A file that is broken is
+ * a located diagnostic and sets nothing (the lower layers' keys stay), so a
+ * bad override never breaks the render.
+ *
+ * @throws SyspromptError (`bad-option`) when no layer has the preset (unless
+ * `required` is false: then an empty preset): an unknown `agent` is the
+ * caller's mistake, with the near names in the message. `skipBuiltin`: the
+ * builtin file is not read (the default `pi`, which sets nothing there, so a
+ * render without an agent loads no YAML parser for it).
+ */
+export async function loadPreset(
+  name: string,
+  folders: PresetFolders,
+  options: { required?: boolean; skipBuiltin?: boolean } = {},
+): Promise<{ preset: AgentPreset; diagnostics: Diagnostic[] }> {
+  const required = options.required !== false;
+  const dirs = presetDirs(folders).filter((d) => !(options.skipBuiltin && d.layer === "builtin"));
+  if (!PRESET_NAME.test(name)) throw await unknownPreset(name, folders);
+  const diagnostics: Diagnostic[] = [];
+  const reads = await Promise.all(
+    dirs.map(async ({ layer, dir }) => {
+      const path = join(dir, `${name}.yaml`);
+      return { layer, path, read: await readCappedText(path, MAX_PRESET_BYTES) };
+    }),
+  );
+  const merged: PresetFields = {};
+  const sources: AgentPreset["sources"] = [];
+  for (const { layer, path, read } of reads) {
+    if (!read.ok) {
+      if (read.reason !== "missing") {
+        diagnostics.push(...read.diagnostics);
+        sources.push({ layer, path });
+      }
+      continue;
+    }
+    sources.push({ layer, path });
+    if (read.omitted > 0) {
+      diagnostics.push({
+        level: "error",
+        code: "preset-invalid",
+        message: `larger than ${MAX_PRESET_BYTES} bytes: not a preset; ignored`,
+        path,
+      });
+      continue;
+    }
+    const parsed = parsePreset(read.text, path);
+    diagnostics.push(...parsed.diagnostics);
+    Object.assign(merged, parsed.fields);
+  }
+  // The default preset may be absent (a builtinDir of the caller's own): the prompt as it is.
+  if (sources.length === 0 && required) throw await unknownPreset(name, folders);
+  return {
+    preset: {
+      name,
+      description: merged.description ?? null,
+      agentName: merged.agentName ?? null,
+      tools: merged.tools && Object.keys(merged.tools).length > 0 ? merged.tools : null,
+      contextFiles: merged.contextFiles ?? [],
+      ruleSources: merged.ruleSources ?? [],
+      export: merged.export ?? null,
+      sources,
+    },
+    diagnostics,
+  };
+}
+
+async function unknownPreset(name: string, folders: PresetFolders): Promise<SyspromptError> {
+  const names = await presetNames(folders);
+  const near = nearMatches(name, names);
+  const shown = JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
+  return new SyspromptError(
+    "bad-option",
+    `agent: no preset named ${shown}${near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "."} The presets are: ${names.join(", ")} (a new one is a file agents/<name>.yaml in the agent dir or the project's .pi/)`,
+  );
+}
+
+/**
+ * Every preset file of every read layer, parsed for its problems: what
+ * `sysprompt check` reports (a render reports only the preset it uses).
+ */
+export async function checkPresets(folders: PresetFolders): Promise<Diagnostic[]> {
+  const names = await presetNames(folders);
+  const loads = await Promise.all(names.map((n) => loadPreset(n, folders, { required: false })));
+  return loads.flatMap((l) => l.diagnostics);
+}

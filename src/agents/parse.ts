@@ -1,0 +1,190 @@
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
+import { didYouMean } from "../_suggest.js";
+import type { Diagnostic } from "../types.js";
+import type { ExportSpec, PathQuote } from "./types.js";
+
+/** The keys a preset file may set; each later layer's file replaces the keys it sets. */
+export interface PresetFields {
+  description?: string;
+  agentName?: string;
+  tools?: Record<string, string>;
+  contextFiles?: string[];
+  ruleSources?: string[];
+  export?: ExportSpec | null;
+}
+
+/** Preset names, as section names: they become file and folder names. */
+export const PRESET_NAME = /^[a-z][a-z0-9_-]*$/;
+
+/** A tool name as `prompts/tools.md` accepts one. */
+const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** A plain file name for the export folder: no folder part, no leading dot. */
+const EXPORT_FILE = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+
+/** Caps: a preset is a few lines; a bigger one is not a preset. */
+export const MAX_PRESET_TOOLS = 64;
+const MAX_TEXT = 500;
+const MAX_LIST = 32;
+const ONE_LINE = `must be one line of text without control characters, at most ${MAX_TEXT} characters`;
+
+const TOP_KEYS = ["description", "agentName", "tools", "loadsItself", "export"];
+const LOADS_KEYS = ["contextFiles", "ruleSources"];
+const EXPORT_KEYS = ["file", "where", "setting", "quote"];
+const QUOTES: readonly PathQuote[] = ["shell", "toml", "json"];
+
+let yamlModule: typeof Yaml | undefined;
+
+/**
+ * Parses one preset file's text. Pure: no file system. Every problem is a
+ * diagnostic at its line; a bad key is left out (the lower layer's value, or
+ * the default, stays), the rest of the file still counts. A file that is not
+ * YAML, or not a mapping, sets nothing.
+ */
+export function parsePreset(
+  text: string,
+  path: string,
+): { fields: PresetFields; diagnostics: Diagnostic[] } {
+  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
+  const yaml = yamlModule;
+  const lines = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter: lines, logLevel: "silent" });
+  const diagnostics: Diagnostic[] = [];
+  const lineOf = (node: unknown): { line?: number } => {
+    const offset = yaml.isNode(node) ? node.range?.[0] : undefined;
+    return offset === undefined ? {} : { line: lines.linePos(offset).line };
+  };
+  const problem = (message: string, node?: unknown, level: Diagnostic["level"] = "error") =>
+    diagnostics.push({ level, code: "preset-invalid", message, path, ...lineOf(node) });
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0];
+    const line = first ? lines.linePos(first.pos[0]).line : undefined;
+    diagnostics.push({
+      level: "error",
+      code: "preset-invalid",
+      message: `not valid YAML (${(first?.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "")}); the preset file is ignored`,
+      path,
+      ...(line !== undefined ? { line } : {}),
+    });
+    return { fields: {}, diagnostics };
+  }
+  const root = doc.contents;
+  if (root === null || (yaml.isScalar(root) && root.value === null))
+    return { fields: {}, diagnostics };
+  if (!yaml.isMap(root)) {
+    problem("a preset must be a mapping such as `agentName: Codex`; the file is ignored", root);
+    return { fields: {}, diagnostics };
+  }
+  const fields: PresetFields = {};
+  for (const pair of root.items) {
+    const key = yaml.isScalar(pair.key) ? String(pair.key.value) : "";
+    const node = pair.value;
+    const value: unknown = yaml.isNode(node) ? node.toJS(doc, { maxAliasCount: 10 }) : node;
+    if (!TOP_KEYS.includes(key)) {
+      problem(unknownKey(key, TOP_KEYS), pair.key, "warning");
+      continue;
+    }
+    if (key === "description" || key === "agentName") {
+      const s = oneLineText(value);
+      if (s === undefined) problem(`${key}: ${ONE_LINE}`, node);
+      else fields[key] = s;
+    } else if (key === "tools") {
+      const tools = toolTable(value);
+      if (typeof tools === "string") problem(`tools: ${tools}`, node);
+      else fields.tools = tools;
+    } else if (key === "loadsItself") {
+      if (!isRecord(value)) {
+        problem("loadsItself: must be a mapping with contextFiles and/or ruleSources lists", node);
+        continue;
+      }
+      for (const [k, v] of Object.entries(value)) {
+        if (!LOADS_KEYS.includes(k)) {
+          problem(`loadsItself: ${unknownKey(k, LOADS_KEYS)}`, node, "warning");
+          continue;
+        }
+        const list = nameList(v);
+        if (list === undefined) problem(`loadsItself.${k}: must be a list of names`, node);
+        else fields[k as "contextFiles" | "ruleSources"] = list;
+      }
+    } else if (key === "export") {
+      const spec = exportSpec(value);
+      if (typeof spec === "string") problem(`export: ${spec}`, node);
+      else fields.export = spec;
+    }
+  }
+  return { fields, diagnostics };
+}
+
+function unknownKey(key: string, known: readonly string[]): string {
+  const hint = didYouMean(key, known) ?? `the keys are ${known.join(", ")}`;
+  return `unknown key ${JSON.stringify(key.slice(0, 60))}, ignored; ${hint}`;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Text without line breaks or other control characters, trimmed, capped; undefined when it is not. */
+function oneLineText(v: unknown): string | undefined {
+  if (typeof v !== "string") return undefined;
+  const s = v.trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  if (s === "" || s.length > MAX_TEXT || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s)) {
+    return undefined;
+  }
+  return s;
+}
+
+function toolTable(v: unknown): Record<string, string> | string {
+  if (v === null) return {};
+  if (!isRecord(v)) return "must be a mapping of tool name to its one-line description";
+  const entries = Object.entries(v);
+  if (entries.length > MAX_PRESET_TOOLS) return `at most ${MAX_PRESET_TOOLS} tools`;
+  const out: Record<string, string> = {};
+  for (const [name, description] of entries) {
+    if (!TOOL_NAME.test(name))
+      return `${JSON.stringify(name.slice(0, 60))} is not a tool name (letters, digits, _ . : -)`;
+    const d = oneLineText(description);
+    if (d === undefined) return `the description of ${name}: ${ONE_LINE}`;
+    out[name] = d;
+  }
+  return out;
+}
+
+function nameList(v: unknown): string[] | undefined {
+  if (!Array.isArray(v) || v.length > MAX_LIST) return undefined;
+  const out: string[] = [];
+  for (const x of v) {
+    // A name, never a path: it is compared with file and format names only.
+    if (typeof x !== "string" || !/^[A-Za-z0-9_.-]{1,64}$/.test(x) || x.startsWith(".")) {
+      return undefined;
+    }
+    out.push(x);
+  }
+  return out;
+}
+
+function exportSpec(v: unknown): ExportSpec | null | string {
+  if (v === null || v === false) return null;
+  if (!isRecord(v))
+    return "must be a mapping with file, where, setting and quote (or null: no export)";
+  for (const k of Object.keys(v)) {
+    if (!EXPORT_KEYS.includes(k)) return unknownKey(k, EXPORT_KEYS);
+  }
+  const file = v.file;
+  if (typeof file !== "string" || !EXPORT_FILE.test(file)) {
+    return "file: must be a plain file name such as system-prompt.md (no folders)";
+  }
+  const where = oneLineText(v.where);
+  if (where === undefined) return `where: ${ONE_LINE} (where the setting goes)`;
+  const setting = oneLineText(v.setting);
+  if (setting === undefined || !setting.includes("{path}")) {
+    return `setting: ${ONE_LINE}, with {path} where the file's path goes`;
+  }
+  const quote = v.quote ?? "shell";
+  if (typeof quote !== "string" || !QUOTES.includes(quote as PathQuote)) {
+    return `quote: must be one of ${QUOTES.join(", ")}`;
+  }
+  return { file, where, setting, quote: quote as PathQuote };
+}

@@ -1,0 +1,121 @@
+import { homedir } from "node:os";
+import { isAbsolute, relative } from "node:path";
+import { resolveUserPath } from "../../_paths.js";
+import { UnsafePathError } from "../../_safe-write.js";
+import { defaultExportPath, settingLine, writeExport } from "../../agents/export.js";
+import type { ExportSpec } from "../../agents/types.js";
+import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import { formatDiagnostics } from "../format.js";
+import { type CliIo, exitCodeFor, UsageError } from "../io.js";
+import { type RenderFlags, toRenderOptions } from "../options.js";
+
+export interface ExportFlags extends RenderFlags {
+  /** `--out PATH`: where to write instead of the default export folder. */
+  out?: string;
+}
+
+/** Where an export goes and what the agent needs to read it. */
+export interface ExportTarget {
+  agent: string;
+  path: string;
+  /** The folder below which no folder may be a link (the `sysprompt` cache folder); none for --out. */
+  within?: string;
+  spec: ExportSpec;
+  /** The one line to add to the agent's settings or command line. */
+  setting: string;
+}
+
+/**
+ * The export target of the agent's preset: `--out` (relative to where the
+ * command runs, `~` the home folder), else the agent's file in the default
+ * export folder. No `--agent`, or a preset without an export (pi), is a
+ * usage error.
+ */
+export function exportTarget(
+  preset: { export: ExportSpec | null } | undefined,
+  flags: ExportFlags,
+  io: CliIo,
+): ExportTarget {
+  const agent = flags.agent;
+  if (agent === undefined || !preset) {
+    throw new UsageError(
+      "export needs --agent NAME: the agent whose file to write (claude-code, codex, gemini-cli, opencode)",
+    );
+  }
+  const spec = preset.export;
+  if (spec === null) {
+    throw new UsageError(
+      agent === "pi"
+        ? "pi renders sysprompt's prompt itself (install sysprompt as a pi package): there is nothing to export; pass --agent claude-code, codex, gemini-cli or opencode"
+        : `the preset "${agent}" says nothing about export (no export: key in its agents/${agent}.yaml)`,
+    );
+  }
+  const home = io.home ?? homedir();
+  const target =
+    flags.out !== undefined
+      ? outTarget(resolveUserPath(flags.out, io.cwd, home), io.cwd)
+      : defaultExportPath(agent, spec, { env: io.env, home });
+  // The setting is one line to paste: a path with a line break or another control
+  // character (from $XDG_CACHE_HOME or --out) would make it two, or hide part of it.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(target.path)) {
+    throw new UsageError(
+      `export: the path ${JSON.stringify(target.path)} has a control character, which the setting line cannot hold; pass --out with a plain path`,
+    );
+  }
+  return {
+    agent,
+    path: target.path,
+    ...(target.root !== undefined ? { within: target.root } : {}),
+    spec,
+    setting: settingLine(spec, target.path),
+  };
+}
+
+/**
+ * `--out`, resolved. Inside the working folder (a repository, as `render -o`
+ * treats it) no folder on the way may be a link either; elsewhere, the file's
+ * own folder must exist and not be one.
+ */
+function outTarget(path: string, cwd: string): { path: string; root?: string } {
+  const rel = relative(cwd, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? { path, root: cwd } : { path };
+}
+
+/** The lines that say where the export goes and what to add to the agent's settings. */
+export function settingHint(target: ExportTarget): string {
+  return `for ${target.agent}, add this line to ${target.spec.where}:`;
+}
+
+/** Writes `text` to the target when its bytes changed; a path that cannot be written safely is exit 2. */
+export async function writeTarget(target: ExportTarget, text: string) {
+  try {
+    return await writeExport(target.path, text, target.within);
+  } catch (error) {
+    if (error instanceof UnsafePathError) {
+      throw new UsageError(`export: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * `sysprompt export --agent NAME [--out PATH]`: renders the prompt for that
+ * agent and writes it to its file, only when the bytes changed (so an agent
+ * or a watcher of the file sees a change only when there is one), never
+ * through a link; says "wrote" or "unchanged" on stderr, with the
+ * diagnostics, and prints on stdout the one line to add to the agent's
+ * settings or command line. It never edits another agent's configuration.
+ */
+export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<number> {
+  const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
+  const target = exportTarget(prepared.preset, flags, io);
+  const result = renderPrepared(prepared);
+  const outcome = await writeTarget(target, result.text);
+  io.stderr(formatDiagnostics(result.diagnostics));
+  io.stderr(
+    `sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${target.path}\nsysprompt: ${settingHint(target)}\n`,
+  );
+  io.stdout(`${target.setting}\n`);
+  return exitCodeFor(result.diagnostics, flags.strict);
+}

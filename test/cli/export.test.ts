@@ -1,0 +1,182 @@
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { quotePath } from "../../src/agents/export.js";
+import { run } from "../../src/cli/main.js";
+import { NOW, tempDir } from "../api/_helpers.js";
+import { cli, pinMachine } from "./_run.js";
+
+pinMachine();
+
+/** An hour before now: a rewrite within the same millisecond still shows in the mtime. */
+const OLD = new Date(Date.now() - 3_600_000);
+
+function project(): string {
+  const root = tempDir();
+  mkdirSync(join(root, "project"), { recursive: true });
+  writeFileSync(join(root, "project/AGENTS.md"), "Run npm test.\n");
+  return root;
+}
+
+/** The first line sysprompt says about the file (diagnostics come before it). */
+const said = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("sysprompt: "));
+
+const exported = (root: string, agent: string, file: string) =>
+  join(root, "home/.cache/sysprompt/export", agent, file);
+
+function pin(path: string) {
+  utimesSync(path, OLD, OLD);
+  const s = statSync(path);
+  return { ino: s.ino, mtimeMs: s.mtimeMs };
+}
+
+describe("sysprompt export", () => {
+  it("writes the prompt to the agent's default file and prints the one line to add", async () => {
+    const root = project();
+    const path = exported(root, "gemini-cli", "system.md");
+    const first = await cli(root, ["export", "--agent", "gemini-cli"]);
+    expect(first).toEqual({
+      code: 0,
+      stdout: `GEMINI_SYSTEM_MD=${path}\n`,
+      stderr: `sysprompt: wrote ${path}\nsysprompt: for gemini-cli, add this line to the environment of gemini (your shell, a wrapper script, or .gemini/.env):\n`,
+    });
+    const rendered = await cli(root, ["render", "--agent", "gemini-cli"]);
+    expect(readFileSync(path, "utf8")).toBe(rendered.stdout);
+    expect(rendered.stdout.startsWith("You are Gemini CLI. ")).toBe(true);
+  });
+
+  it("rewrites the file only when its bytes change (mtime and inode kept otherwise)", async () => {
+    const root = project();
+    const path = exported(root, "codex", "instructions.md");
+    await cli(root, ["export", "--agent", "codex"]);
+    const before = pin(path);
+    const again = await cli(root, ["export", "--agent", "codex"]);
+    expect(said(again.stderr)).toBe(`sysprompt: unchanged: ${path}`);
+    expect(pin(path)).toEqual(before);
+    // Codex loads AGENTS.md itself, so a change there does not change the export…
+    writeFileSync(join(root, "project/AGENTS.md"), "Run npm test, then lint.\n");
+    expect((await cli(root, ["export", "--agent", "codex"])).stderr).toContain("unchanged:");
+    expect(pin(path)).toEqual(before);
+    // …while a CLAUDE.md in a folder without AGENTS.md does.
+    mkdirSync(join(root, "project/app"));
+    writeFileSync(join(root, "project/app/CLAUDE.md"), "App notes.\n");
+    const changed = await cli(root, ["export", "--agent", "codex", "--cwd", "app"]);
+    expect(said(changed.stderr)).toBe(`sysprompt: wrote ${path}`);
+    expect(readFileSync(path, "utf8")).toContain("App notes.");
+    expect(statSync(path).mtimeMs).not.toBe(before.mtimeMs);
+  });
+
+  it("--out writes where it is told; each agent's line quotes the path for its syntax", async () => {
+    const root = project();
+    const dir = join(root, "out dir");
+    mkdirSync(dir);
+    const lines = {
+      codex: `model_instructions_file = "${dir}/it's \\"x\\".md"`,
+      "claude-code": `claude --system-prompt-file '${dir}/it'\\''s "x".md'`,
+      "gemini-cli": `GEMINI_SYSTEM_MD='${dir}/it'\\''s "x".md'`,
+      opencode: `"agent": { "build": { "prompt": "{file:${dir}/it's \\"x\\".md}" } }`,
+    };
+    for (const [agent, line] of Object.entries(lines)) {
+      const out = await cli(root, ["export", "--agent", agent, "--out", `../out dir/it's "x".md`]);
+      expect(out.stdout).toBe(`${line}\n`);
+      expect(out.code).toBe(0);
+    }
+    expect(existsSync(join(root, "home/.cache"))).toBe(false);
+  });
+
+  it("follows $XDG_CACHE_HOME when it is absolute", async () => {
+    const root = project();
+    const cache = join(root, "xdg");
+    mkdirSync(join(root, "agent"));
+    let stdout = "";
+    const code = await run(
+      ["export", "--agent", "codex", "--now", NOW, "--agent-dir", join(root, "agent")],
+      {
+        stdout: (t) => {
+          stdout += t;
+        },
+        stderr: () => {},
+        cwd: join(root, "project"),
+        env: { XDG_CACHE_HOME: cache },
+        home: join(root, "home"),
+        machine: { platform: "linux", arch: "x64" },
+      },
+    );
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      `model_instructions_file = "${join(cache, "sysprompt/export/codex/instructions.md")}"\n`,
+    );
+  });
+
+  it("never writes through a link: --out on a symbolic link is exit 2, its target untouched", async () => {
+    const root = project();
+    writeFileSync(join(root, "victim"), "keep me\n");
+    symlinkSync(join(root, "victim"), join(root, "project/prompt.md"));
+    const out = await cli(root, ["export", "--agent", "codex", "--out", "prompt.md"]);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toMatch(/^sysprompt: export: .*prompt\.md: /);
+    expect(readFileSync(join(root, "victim"), "utf8")).toBe("keep me\n");
+  });
+
+  it("--out inside the working folder: no folder on the way may be a link", async () => {
+    const root = project();
+    mkdirSync(join(root, "elsewhere"));
+    symlinkSync(join(root, "elsewhere"), join(root, "project/docs"));
+    mkdirSync(join(root, "elsewhere/deep"));
+    const out = await cli(root, ["export", "--agent", "codex", "--out", "docs/deep/prompt.md"]);
+    expect(out.code).toBe(2);
+    expect(existsSync(join(root, "elsewhere/deep/prompt.md"))).toBe(false);
+  });
+
+  it("a link in the cache folder is refused too", async () => {
+    const root = project();
+    mkdirSync(join(root, "home/.cache/sysprompt"), { recursive: true });
+    mkdirSync(join(root, "elsewhere"));
+    symlinkSync(join(root, "elsewhere"), join(root, "home/.cache/sysprompt/export"));
+    const out = await cli(root, ["export", "--agent", "codex"]);
+    expect(out.code).toBe(2);
+    expect(existsSync(join(root, "elsewhere/codex"))).toBe(false);
+  });
+
+  it("a path with a control character is exit 2: the setting must stay one line", async () => {
+    const root = project();
+    const out = await cli(root, ["export", "--agent", "codex", "--out", "a\nb.md"]);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe("");
+    expect(existsSync(join(root, "project/a\nb.md"))).toBe(false);
+  });
+
+  it("pi has nothing to export, and export needs --agent: exit 2", async () => {
+    const root = project();
+    const pi = await cli(root, ["export", "--agent", "pi"]);
+    expect(pi.code).toBe(2);
+    expect(pi.stderr).toBe(
+      "sysprompt: pi renders sysprompt's prompt itself (install sysprompt as a pi package): there is nothing to export; pass --agent claude-code, codex, gemini-cli or opencode\n",
+    );
+    const none = await cli(root, ["export"]);
+    expect(none).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "sysprompt: export needs --agent NAME: the agent whose file to write (claude-code, codex, gemini-cli, opencode)\n",
+    });
+  });
+});
+
+describe("quotePath", () => {
+  it("leaves a plain path alone and quotes the rest for each syntax", () => {
+    expect(quotePath("/a/b-c_d.md", "shell")).toBe("/a/b-c_d.md");
+    expect(quotePath("/a b/$x`y`.md", "shell")).toBe("'/a b/$x`y`.md'");
+    expect(quotePath('/a\\b"\n\u007f', "toml")).toBe('/a\\\\b\\"\\n\\u007f');
+    expect(quotePath('/a\\b"', "json")).toBe('/a\\\\b\\"');
+  });
+});

@@ -1,0 +1,110 @@
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run } from "../../src/cli/main.js";
+import { NOW, tempDir } from "../api/_helpers.js";
+import { until } from "../author/_until.js";
+import { cli, pinMachine } from "./_run.js";
+
+pinMachine();
+
+/** An hour before now: a rewrite within the same millisecond still shows in the mtime. */
+const OLD = new Date(Date.now() - 3_600_000);
+
+function pin(path: string) {
+  utimesSync(path, OLD, OLD);
+  const s = statSync(path);
+  return { ino: s.ino, mtimeMs: s.mtimeMs };
+}
+
+describe("sysprompt watch --export", { timeout: 30_000 }, () => {
+  it("re-exports on every change that alters the bytes, and only then", async () => {
+    const root = tempDir();
+    for (const dir of ["project/.git", "project/.pi/sections", "agent", "home"]) {
+      mkdirSync(join(root, dir), { recursive: true });
+    }
+    const team = join(root, "project/.pi/sections/team.md");
+    const agents = join(root, "project/AGENTS.md");
+    writeFileSync(team, "---\norder: 65\n---\nTeam: small.\n");
+    writeFileSync(agents, "Run npm test.\n");
+    const path = join(root, "home/.cache/sysprompt/export/codex/instructions.md");
+    let stdout = "";
+    const controller = new AbortController();
+    const done = run(
+      ["watch", "--export", "--agent", "codex", "--agent-dir", join(root, "agent"), "--now", NOW],
+      {
+        stdout: (text) => {
+          stdout += text;
+        },
+        stderr: () => {},
+        cwd: join(root, "project"),
+        env: {},
+        home: join(root, "home"),
+        machine: { platform: "linux", arch: "x64" },
+        signal: controller.signal,
+      },
+    );
+    await until(() => stdout.includes(`exported ${path}\n`), "the first export");
+    expect(
+      stdout.startsWith(
+        `exporting to ${path}; for codex, add this line to ~/.codex/config.toml (or pass it as -c on the codex command line):\nmodel_instructions_file = "${path}"\n`,
+      ),
+    ).toBe(true);
+    expect(readFileSync(path, "utf8")).toContain("Team: small.");
+    const first = pin(path);
+
+    // Codex reads AGENTS.md itself: a change there re-renders, but the bytes are the same.
+    writeFileSync(agents, "Run npm test, then lint.\n");
+    await until(() => stdout.includes("export unchanged\n"), "the unchanged re-render");
+    expect(pin(path)).toEqual(first);
+
+    writeFileSync(team, "---\norder: 65\n---\nTeam: two people.\n");
+    await until(() => stdout.split(`exported ${path}\n`).length === 3, "the second export");
+    expect(readFileSync(path, "utf8")).toContain("Team: two people.");
+    expect(statSync(path).mtimeMs).not.toBe(first.mtimeMs);
+    controller.abort();
+    expect(await done).toBe(0);
+  });
+
+  it("--export without --agent, or for pi, is exit 2 before anything is watched", async () => {
+    const root = tempDir();
+    expect((await cli(root, ["watch", "--export"])).code).toBe(2);
+    const pi = await cli(root, ["watch", "--export", "--agent", "pi"]);
+    expect(pi.code).toBe(2);
+    expect(pi.stdout).toBe("");
+    expect((await cli(root, ["watch", "--out", "x.md"])).stderr).toBe(
+      "sysprompt: --out is where --export writes: pass --export too\n",
+    );
+  });
+});
+
+describe("sysprompt watch --agent", { timeout: 30_000 }, () => {
+  it("re-renders when the user's preset file changes", async () => {
+    const root = tempDir();
+    for (const dir of ["project", "agent/agents", "home"])
+      mkdirSync(join(root, dir), { recursive: true });
+    const preset = join(root, "agent/agents/codex.yaml");
+    writeFileSync(preset, "agentName: Codex one\n");
+    let stdout = "";
+    const controller = new AbortController();
+    const done = run(
+      ["watch", "--agent", "codex", "--agent-dir", join(root, "agent"), "--now", NOW],
+      {
+        stdout: (text) => {
+          stdout += text;
+        },
+        stderr: () => {},
+        cwd: join(root, "project"),
+        env: {},
+        home: join(root, "home"),
+        machine: { platform: "linux", arch: "x64" },
+        signal: controller.signal,
+      },
+    );
+    await until(() => stdout.includes("(Ctrl-C to stop)\n"), "the first render");
+    writeFileSync(preset, "agentName: Codex two\n");
+    await until(() => stdout.includes("+You are Codex two."), "the preset edit");
+    controller.abort();
+    expect(await done).toBe(0);
+  });
+});
