@@ -106,6 +106,11 @@ export interface PromptData {
   customPrompt: string | null;
   /** Documentation pointers for the docs section; null when none. */
   docs: string | null;
+  /**
+   * Variables from `sysprompt.yaml` (`vars:`), `--var NAME=value` and the
+   * `vars` option, by name: `{{vars.team}}`. Empty when none is given.
+   */
+  vars: Record<string, string>;
 }
 
 /**
@@ -116,7 +121,17 @@ export interface PromptData {
 export type SchemaNode =
   | { type: "string" | "boolean"; nullable?: true }
   | { type: "list"; items: SchemaNode; nullable?: true }
-  | { type: "object"; fields: Readonly<Record<string, SchemaNode>>; nullable?: true };
+  | {
+      type: "object";
+      fields: Readonly<Record<string, SchemaNode>>;
+      nullable?: true;
+      /**
+       * True for an object whose field names are given at render time (`vars`):
+       * `fields` lists the names known where the template is checked, and a
+       * name outside them is a warning rather than an error.
+       */
+      open?: true;
+    };
 
 /**
  * The schema node a TypeScript type must have. Tying {@link PROMPT_DATA_SCHEMA}
@@ -132,7 +147,13 @@ type NodeOf<T> = [T] extends [string]
     ? { type: "boolean" }
     : [T] extends [readonly (infer Item)[]]
       ? { type: "list"; items: SchemaOf<Item> }
-      : { type: "object"; fields: { [K in keyof T]-?: SchemaOf<T[K]> } };
+      : string extends keyof T
+        ? {
+            type: "object";
+            fields: Readonly<Record<string, SchemaOf<T[string & keyof T]>>>;
+            open: true;
+          }
+        : { type: "object"; fields: { [K in keyof T]-?: SchemaOf<T[K]> } };
 
 const text = { type: "string" } as const;
 const nullableText = { type: "string", nullable: true } as const;
@@ -196,8 +217,19 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
     appendPrompt: text,
     customPrompt: nullableText,
     docs: nullableText,
+    // The names are known only where the config files are: see `schemaWithVars`.
+    vars: { type: "object", fields: {}, open: true },
   },
 };
+
+/** {@link PROMPT_DATA_SCHEMA} with these variable names declared (what `sysprompt check` validates against). */
+export function schemaWithVars(names: Iterable<string>): SchemaOf<PromptData> {
+  const fields = Object.fromEntries([...names].sort().map((name) => [name, text]));
+  return {
+    ...PROMPT_DATA_SCHEMA,
+    fields: { ...PROMPT_DATA_SCHEMA.fields, vars: { type: "object", fields, open: true } },
+  };
+}
 
 /** Field names a template may reference at the top level, in schema order. */
 export const PROMPT_DATA_FIELDS = Object.keys(

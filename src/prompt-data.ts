@@ -117,6 +117,7 @@ export function assemblePromptData(input: PromptDataInputs): {
     // Render decides which custom prompt candidate is in use (a template may fail) and fills this.
     customPrompt: null,
     docs: options.docs ?? null,
+    vars: { ...options.vars },
   };
   return { data, rules: rules.accounts, diagnostics: rules.diagnostics };
 }

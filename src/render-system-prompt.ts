@@ -3,6 +3,7 @@ import { readTextFile } from "./_fs.js";
 import { toPosix } from "./_paths.js";
 import { renderWithinBudget } from "./budget/fit.js";
 import type { BudgetReport } from "./budget/types.js";
+import { applyConfigFiles, type OptionProvenance } from "./config/index.js";
 import type { PromptData } from "./data.js";
 import { capDiagnostics } from "./engine/_message.js";
 import { createEngine, type Engine } from "./engine/index.js";
@@ -29,6 +30,7 @@ import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
 import { emptyLayer, loadLayer } from "./locate/load-layer.js";
 import {
+  checkOptionTypes,
   type NormalizedOptions,
   normalizeOptions,
   type SystemPromptOptions,
@@ -74,6 +76,10 @@ export interface PreparedPrompt {
   maxPromptTokens?: number;
   /** The workspace tree's lines with their depth, for shrinking it under a budget. */
   treeLines?: TreeLine[];
+  /** Where each config key's value came from (an option, a `sysprompt.yaml`, the default): for `explain`. */
+  provenance?: OptionProvenance;
+  /** The `sysprompt.yaml` files looked at (found or not), for `watch`; absent when `configFiles` is off. */
+  configFiles?: string[];
 }
 
 /**
@@ -135,7 +141,7 @@ export function renderPrepared(
  * what has not changed on disk.
  */
 export async function preparePrompt(
-  options: SystemPromptOptions = {},
+  given: SystemPromptOptions = {},
   runner: StepRunner = runStep,
 ): Promise<PreparedPrompt> {
   // process.hrtime, not performance.now(): the performance global loads ten
@@ -143,6 +149,11 @@ export async function preparePrompt(
   const clock = () => Number(process.hrtime.bigint()) / 1e6;
   const started = clock();
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
+  checkOptionTypes(given);
+  // Before the deadline starts: the files may set it. Their values are checked
+  // as they are read, so nothing below throws for them.
+  const config = await applyConfigFiles(given);
+  const options = config.options;
   const opts = await normalizeOptions(options);
   const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, tools } = opts;
   const { extraSections, roots, maxContextBytes, ceilingDir } = opts;
@@ -279,6 +290,7 @@ export async function preparePrompt(
       message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped; context files still load`,
     });
   }
+  diagnostics.push(...config.diagnostics);
   diagnostics.push(...lateStepsWarning(timings, budgetMs));
   for (const outcome of Object.values(outcomes)) diagnostics.push(...outcome.diagnostics);
   for (const layer of layers) diagnostics.push(...layer.diagnostics);
@@ -324,6 +336,8 @@ export async function preparePrompt(
     rules,
     ...(opts.maxPromptTokens !== null ? { maxPromptTokens: opts.maxPromptTokens } : {}),
     ...(tree.value ? { treeLines: tree.value.lines } : {}),
+    provenance: config.provenance,
+    ...(given.configFiles === true ? { configFiles: config.files.map((f) => f.path) } : {}),
   };
 }
 

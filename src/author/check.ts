@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { builtinHelpers } from "../../helpers/index.js";
-import { PROMPT_DATA_SCHEMA } from "../data.js";
+import { loadConfigFiles } from "../config/index.js";
+import { type SchemaNode, schemaWithVars } from "../data.js";
 import { createEngine, type Engine } from "../engine/index.js";
 import { toPosix } from "../gather/context/context-files.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
@@ -49,7 +50,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     projectDir: projectDirName,
   };
 
-  const [layers, skills, promptTemplates] = await Promise.all([
+  const [layers, skills, promptTemplates, config] = await Promise.all([
     Promise.all([
       readLayerForCheck(options.builtinDir ?? builtinPromptsDir(), "builtin", false),
       readLayerForCheck(agentDir, "user", true),
@@ -57,7 +58,13 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     ]),
     loadSkills(loaderOptions),
     loadPromptTemplates(loaderOptions),
+    // Read as the CLI's render reads them: their problems, and the variables templates may use.
+    loadConfigFiles({ cwd, agentDir, projectDir, projectTrusted: trusted }),
   ]);
+  const vars: Record<string, string> = Object.assign(
+    {},
+    ...config.files.map((f) => f.values.vars ?? {}),
+  );
 
   const diagnostics: Diagnostic[] = [];
   if (!trusted) {
@@ -68,12 +75,13 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     });
   }
   for (const layer of layers) diagnostics.push(...layer.loaded.diagnostics);
+  diagnostics.push(...config.diagnostics);
 
   const engine = createEngine();
-  const { templates, problems } = checkTemplates(layers, engine);
+  const { templates, problems } = checkTemplates(layers, engine, schemaWithVars(Object.keys(vars)));
   diagnostics.push(...problems);
   const failed = new Set(problems.filter((d) => d.level === "error").map((d) => d.path));
-  const matrix = renderMatrix(layers, engine, failed);
+  const matrix = renderMatrix(layers, engine, failed, vars);
   diagnostics.push(...matrix.diagnostics);
   diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics);
 
@@ -89,7 +97,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
 }
 
 /** The static half: every template file on its own, against the schema. */
-function checkTemplates(layers: readonly CheckedLayer[], engine: Engine) {
+function checkTemplates(layers: readonly CheckedLayer[], engine: Engine, root: SchemaNode) {
   const helpers = new Set([...Object.keys(builtinHelpers), ...HANDLEBARS_HELPERS]);
   const partialNames = new Set(layers.flatMap((l) => l.partials.map((p) => p.name)));
   const templates: CheckedTemplate[] = [];
@@ -108,7 +116,7 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine) {
       {
         helpers,
         partials: partialNames,
-        root: PROMPT_DATA_SCHEMA,
+        root,
         fieldLevel: "error",
         isPartial: false,
         ...context,
@@ -165,6 +173,7 @@ function renderMatrix(
   layers: readonly CheckedLayer[],
   engine: Engine,
   failed: ReadonlySet<string | undefined>,
+  vars: Readonly<Record<string, string>>,
 ) {
   const files = layers.flatMap((l) => l.loaded.sections);
   const stacks = [
@@ -195,7 +204,7 @@ function renderMatrix(
         ]
       : [],
   );
-  const cases = dataMatrix(systemTemplates);
+  const cases = dataMatrix(systemTemplates, vars);
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   for (const templates of stacks) {

@@ -65,6 +65,7 @@ export async function explainPrompt(options: SystemPromptOptions = {}): Promise<
     steps: result.steps,
     timing: { gatherMs: round(gathered - started), renderMs: round(renderMs) },
     ...(result.budget ? { budget: result.budget } : {}),
+    provenance: prepared.provenance ?? {},
     diagnostics: result.diagnostics,
   };
 }

@@ -235,6 +235,12 @@ export interface ExplainReport {
   timing: { gatherMs: number; renderMs: number };
   /** What fitting `maxPromptTokens` cut; absent when no budget was given. */
   budget?: RenderResult["budget"];
+  /**
+   * Where the value of each `sysprompt.yaml` key came from, by key (`tools`,
+   * `max-tokens`, `vars.team`): `option` (`flag` from the CLI),
+   * `project:<path>:<line>`, `user:<path>:<line>` or `default`.
+   */
+  provenance: Record<string, string>;
   diagnostics: Diagnostic[];
 }
 

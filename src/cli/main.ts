@@ -44,6 +44,13 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills")
       .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
       .option("--tree", "add the workspace tree and the list of deeper AGENTS.md files")
+      .option("--no-tree", "leave the workspace tree out, whatever sysprompt.yaml says")
+      .option(
+        "--var <name=value>",
+        "a variable templates read as {{vars.name}} (repeatable; beats sysprompt.yaml's vars:)",
+        collect,
+      )
+      .option("--no-config", "read no sysprompt.yaml (user or project)")
       .option(
         "--max-tokens <n>",
         "token budget (o200k estimate): sections with shrink steps give up text until it fits",

@@ -103,6 +103,7 @@ export const DATA: PromptData = {
   appendPrompt: "",
   customPrompt: null,
   docs: null,
+  vars: {},
 };
 
 export const SHRINK = {

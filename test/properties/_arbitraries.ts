@@ -116,4 +116,5 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
   appendPrompt: valueText,
   customPrompt: fc.constant(null),
   docs: fc.option(valueText, { nil: null }),
+  vars: fc.dictionary(fc.constantFrom("team", "ticket", "x_1"), valueText, { maxKeys: 3 }),
 });

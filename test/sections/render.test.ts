@@ -32,6 +32,7 @@ const DATA: PromptData = {
   appendPrompt: "",
   customPrompt: null,
   docs: null,
+  vars: {},
 };
 
 function template(

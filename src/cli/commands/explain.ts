@@ -19,7 +19,9 @@ export async function explainCommand(
   io: CliIo,
 ): Promise<number> {
   const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
-  const report = await explainPrompt(options);
+  const explained = await explainPrompt(options);
+  // Every option the CLI passes for a config key is a flag the user typed.
+  const report = { ...explained, provenance: asFlags(explained.provenance) };
   if (flags.json) {
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
@@ -29,6 +31,30 @@ export async function explainCommand(
     io.stderr(formatDiagnostics(report.diagnostics, paint.level));
   }
   return exitCodeFor(report.diagnostics, flags.strict);
+}
+
+function asFlags(provenance: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(provenance).map(([key, from]) => [key, from === "option" ? "flag" : from]),
+  );
+}
+
+/**
+ * One line: where each setting that is not a default came from (`tools
+ * (flag), model (project .pi/sysprompt.yaml:3)`), or that all are defaults.
+ */
+export function formatProvenance(
+  provenance: Record<string, string>,
+  show: (path: string) => string,
+): string {
+  const set = Object.entries(provenance).filter(([, from]) => from !== "default");
+  if (set.length === 0) return "settings: all defaults (no flag or sysprompt.yaml sets one)";
+  const where = (from: string) => {
+    const m = /^(user|project):(.*?)(?::(\d+))?$/.exec(from);
+    if (!m) return from;
+    return `${m[1]} ${show(m[2] ?? "")}${m[3] ? `:${m[3]}` : ""}`;
+  };
+  return `settings: ${set.map(([key, from]) => `${escapeInline(key)} (${where(from)})`).join(", ")}`;
 }
 
 /** The report as text; `show` shortens paths. */
@@ -63,6 +89,7 @@ export function formatExplain(
       ? `cache-stable prefix: the whole prompt, ~${prefix.tokens} tokens (no volatile section)`
       : `cache-stable prefix: ~${prefix.tokens} tokens, ${prefix.bytes} bytes: ${plural(prefix.sections, "section")} before "${prefix.firstVolatile}", the first volatile one`,
   );
+  out.push(formatProvenance(report.provenance, show));
   if (report.budget) {
     const b = report.budget;
     out.push(

@@ -64,7 +64,7 @@ describe("piRenderOptions", () => {
             disableModelInvocation: false,
           },
         ],
-        workspaceTree: false,
+        configFiles: true,
       },
       diagnostics: [],
     });
@@ -86,7 +86,7 @@ describe("piRenderOptions", () => {
         sections: {},
         skills: [],
         noContextFiles: true,
-        workspaceTree: false,
+        configFiles: true,
       },
       diagnostics: [],
     });
@@ -107,10 +107,17 @@ describe("piRenderOptions", () => {
     );
   });
 
-  it("the tree flag is the workspaceTree option", () => {
-    for (const workspaceTree of [false, true]) {
+  it("the tree flag turns the tree on; without it, sysprompt.yaml's tree: decides", () => {
+    for (const [workspaceTree, option] of [
+      [false, undefined],
+      [true, true],
+    ] as const) {
       const mapped = piRenderOptions({ ...base, workspaceTree, prompt: piPromptOptions("/p") });
-      expect([mapped.options.workspaceTree, mapped.diagnostics]).toEqual([workspaceTree, []]);
+      expect([
+        mapped.options.workspaceTree,
+        mapped.options.configFiles,
+        mapped.diagnostics,
+      ]).toEqual([option, true, []]);
     }
   });
 });
