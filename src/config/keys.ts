@@ -39,8 +39,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 function oneLineName(value: unknown, what: string): Checked<string> {
   if (typeof value !== "string" || value.trim() === "") return { problem: `must be ${what}` };
-  if (CONTROL.test(value))
-    return { problem: `must be ${what} on one line, without control characters` };
+  if (CONTROL.test(value)) return { problem: "must be one line, without control characters" };
   return { value: value.trim() };
 }
 

@@ -113,10 +113,12 @@ export function parseConfig(source: string, path: string, layer: ConfigLayer): C
           ? { problem: `uses more than ${MAX_ALIAS_COUNT} aliases or an unknown one` }
           : spec.check(value);
     if ("problem" in checked) {
+      // A scalar is quoted back; a list's problem names the item itself.
+      const got = isScalarValue(value) ? `, got ${shown(value)}` : "";
       report(
         "error",
         "config-bad-value",
-        `${key} ${checked.problem}${value === null || value === ALIAS_ERROR ? "" : `, got ${shown(value)}`} (as in \`${spec.example}\`); the key is ignored`,
+        `${key} ${checked.problem}${got} (as in \`${spec.example}\`); the key is ignored`,
         lineAt(pair.value) ?? line,
       );
       continue;
@@ -129,6 +131,10 @@ export function parseConfig(source: string, path: string, layer: ConfigLayer): C
 }
 
 const ALIAS_ERROR = Symbol("alias error");
+
+function isScalarValue(value: unknown): boolean {
+  return ["string", "number", "boolean"].includes(typeof value);
+}
 
 function toValue(yaml: typeof Yaml, doc: Yaml.Document, node: unknown): unknown {
   if (!yaml.isNode(node)) return node ?? null;
