@@ -25,6 +25,7 @@ describe("PROMPT_DATA_SCHEMA", () => {
       "appendPrompt",
       "customPrompt",
       "docs",
+      "vars",
     ]);
   });
 

@@ -31,7 +31,7 @@ const field = (line: number, column: number, message: string): TemplateProblem =
 });
 
 const TOP_FIELDS =
-  "agentName, cwd, date, model, tools, toolSnippets, rules, guidelines, environment, contextFiles, alwaysRules, onDemandRules, agentsMd, agentsMdTruncated, workspaceTree, roots, skills, skillsTool, appendPrompt, customPrompt, docs";
+  "agentName, cwd, date, model, tools, toolSnippets, rules, guidelines, environment, contextFiles, alwaysRules, onDemandRules, agentsMd, agentsMdTruncated, workspaceTree, roots, skills, skillsTool, appendPrompt, customPrompt, docs, vars";
 
 describe("checkTemplate: what resolves", () => {
   it.each([

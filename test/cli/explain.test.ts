@@ -150,6 +150,16 @@ describe("sysprompt explain", () => {
       templates: { sections: 16, partials: 0, promptTemplates: 1 },
       steps: STEPS,
       timing: { gatherMs: expect.any(Number), renderMs: expect.any(Number) },
+      // No flag sets a config key, and there is no sysprompt.yaml.
+      provenance: {
+        agent: "default",
+        tools: "default",
+        model: "default",
+        tree: "default",
+        deadline: "default",
+        "max-tokens": "default",
+        "rule-sources": "default",
+      },
       diagnostics: [
         {
           level: "warning",
@@ -230,6 +240,7 @@ describe("sysprompt explain", () => {
         ...table,
         `total: 10 sections, ${report.total.bytes} bytes, ~${report.total.tokens} tokens (o200k_base estimate)`,
         `cache-stable prefix: ~${report.cacheStablePrefix.tokens} tokens, ${report.cacheStablePrefix.bytes} bytes: 8 sections before "build", the first volatile one`,
+        "settings: all defaults (no flag or sysprompt.yaml sets one)",
         "",
         `context files: 1 loaded, 1 dropped (${report.contextFiles.folders} folders searched)`,
         `  dropped  ${agent}/AGENTS.md  (all of it is in AGENTS.md)`,
