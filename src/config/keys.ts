@@ -33,9 +33,9 @@ interface KeySpec<K extends keyof ConfigValues> {
   example: string;
 }
 
-/** C0 and C1 controls, DEL, line and paragraph separators: a one-line value holds none. */
+/** C0 and C1 controls, DEL, line and paragraph separators, bidi controls: a one-line value holds none. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 function oneLineName(value: unknown, what: string): Checked<string> {
   if (typeof value !== "string" || value.trim() === "") return { problem: `must be ${what}` };

@@ -20,11 +20,14 @@ function loadYaml(): typeof Yaml {
  * `? ` on one line ran for more than 30 s, deep brackets exhaust its memory),
  * so a file past them is refused before it is parsed.
  */
-export const MAX_CONFIG_NESTING = 16;
-export const MAX_LINE_INDICATORS = 8;
+export const MAX_CONFIG_NESTING = 8;
+export const MAX_LINE_INDICATORS = 4;
 
 /** Most YAML errors and warnings reported for one file. */
 const MAX_YAML_PROBLEMS = 5;
+
+/** Most problems with keys and values reported for one file; one more diagnostic counts the rest. */
+export const MAX_KEY_PROBLEMS = 20;
 
 /** Anchors a file may expand: enough for any config, far too few for a billion laughs. */
 const MAX_ALIAS_COUNT = 100;
@@ -127,6 +130,11 @@ export function parseConfig(source: string, path: string, layer: ConfigLayer): C
     if (line !== undefined) lines.set(key, line);
   }
   file.values = values as ConfigValues;
+  const extra = file.diagnostics.length - MAX_KEY_PROBLEMS;
+  if (extra > 0) {
+    file.diagnostics.splice(MAX_KEY_PROBLEMS);
+    report("warning", "config-problems-capped", `${extra} more problems in this file not shown`);
+  }
   return file;
 }
 

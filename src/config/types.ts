@@ -4,12 +4,13 @@ import type { Diagnostic } from "../types.js";
 export const CONFIG_FILE_NAME = "sysprompt.yaml";
 
 /**
- * Largest config file read, in bytes. A real one is a dozen lines; YAML
- * parsing is synchronous and runs before the gathering deadline starts, so a
- * large file would hold the event loop (16 KiB of nested flow brackets takes
- * the parser 0.4 s, 60 KiB exhausts its memory).
+ * Largest config file read, in bytes. A real one is a dozen lines (a few
+ * hundred bytes); YAML parsing is synchronous and is part of the render's
+ * deadline, so a large file would hold the event loop: 16 KiB of short keys
+ * took the parser 0.6 s on a loaded 2-core machine, 60 KiB of nested
+ * brackets exhausts its memory.
  */
-export const MAX_CONFIG_FILE_BYTES = 16 * 1024;
+export const MAX_CONFIG_FILE_BYTES = 8 * 1024;
 
 /** Whose config file it is. */
 export type ConfigLayer = "user" | "project";

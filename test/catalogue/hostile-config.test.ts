@@ -55,7 +55,7 @@ const cases: CatalogueCase[] = [
     name: "config-huge-sparse",
     layout: [[PROJECT_CONFIG, { sparse: 50 * 1024 * 1024, head: "tools: [bash]\n" }]],
     options: CONFIG,
-    expected: refused(PROJECT_CONFIG, "over 16384 bytes: it is not read (a config is a few lines)"),
+    expected: refused(PROJECT_CONFIG, "over 8192 bytes: it is not read (a config is a few lines)"),
     verify: (bad) => expect(bad.data.tools).toEqual(DEFAULT_TOOLS),
   },
   {

@@ -168,6 +168,18 @@ describe("parseConfig", () => {
     );
   });
 
+  it("past 20 problems in one file, one more warning counts the rest", () => {
+    const file = parse(Array.from({ length: 30 }, (_, i) => `key${i}: 1`).join("\n"));
+    expect(file.diagnostics).toHaveLength(21);
+    expect(file.diagnostics[19]?.line).toBe(20);
+    expect(file.diagnostics[20]).toEqual({
+      level: "warning",
+      code: "config-problems-capped",
+      message: "10 more problems in this file not shown",
+      path: PATH,
+    });
+  });
+
   it("a bad variable is a located error and only that variable is ignored", () => {
     const file = parse(
       ["vars:", "  team: payments", "  port: 8080", "  2fa: on", "  list: [a]", '  ok: ""'].join(
