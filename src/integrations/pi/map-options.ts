@@ -66,11 +66,11 @@ export function piRenderOptions(input: PiPromptInput): {
     })),
     // pi loaded none: the user turned them off (or there are none); sysprompt loads none either.
     ...((prompt.contextFiles ?? []).length === 0 ? { noContextFiles: true } : {}),
-    // The flag turns the tree on; without it, sysprompt.yaml's `tree:` decides (default: off).
-    ...(input.workspaceTree ? { workspaceTree: true } : {}),
+    // pi's flag decides the tree: pi cannot tell `--sysprompt-tree false` from no flag.
+    workspaceTree: input.workspaceTree,
     // sysprompt.yaml (pi's agent dir; the project's when pi trusts it) sets
-    // what pi does not: the tree's default, the deadline, the budget, rule
-    // sources, variables. pi's own inputs above are explicit and win.
+    // what pi does not: the deadline, the budget, rule sources, variables.
+    // pi's own inputs above are explicit and win.
     configFiles: true,
   };
   return { options, diagnostics };

@@ -64,6 +64,7 @@ describe("piRenderOptions", () => {
             disableModelInvocation: false,
           },
         ],
+        workspaceTree: false,
         configFiles: true,
       },
       diagnostics: [],
@@ -86,6 +87,7 @@ describe("piRenderOptions", () => {
         sections: {},
         skills: [],
         noContextFiles: true,
+        workspaceTree: false,
         configFiles: true,
       },
       diagnostics: [],
@@ -107,17 +109,14 @@ describe("piRenderOptions", () => {
     );
   });
 
-  it("the tree flag turns the tree on; without it, sysprompt.yaml's tree: decides", () => {
-    for (const [workspaceTree, option] of [
-      [false, undefined],
-      [true, true],
-    ] as const) {
+  it("the tree flag is the workspaceTree option; sysprompt.yaml is read for the rest", () => {
+    for (const workspaceTree of [false, true]) {
       const mapped = piRenderOptions({ ...base, workspaceTree, prompt: piPromptOptions("/p") });
       expect([
         mapped.options.workspaceTree,
         mapped.options.configFiles,
         mapped.diagnostics,
-      ]).toEqual([option, true, []]);
+      ]).toEqual([workspaceTree, true, []]);
     }
   });
 });
