@@ -26,7 +26,10 @@ const HANDLEBARS_HELPERS = ["if", "unless", "each", "with", "lookup"];
  * helpers, partials and data paths checked against `PROMPT_DATA_SCHEMA`; the
  * layered sections are rendered with a fixed matrix of synthetic data (so an
  * error that needs particular data shows); frontmatter, skill and
- * slash-command template problems come from the same loaders a render uses.
+ * slash-command template problems come from the same loaders a render uses;
+ * the `sysprompt.yaml` files (the user's, and the project's when trusted) are
+ * read as the CLI reads them: their problems are reported, and the variables
+ * they declare are the `vars.*` names templates may use without a warning.
  * Never throws for what the files hold.
  *
  * @throws SyspromptError when `cwd`, or an explicit `agentDir` or `builtinDir`, is not a folder.
