@@ -148,6 +148,11 @@ export interface PromptData {
   docs: string | null;
   /** The repository's state (`git: true` / `--git`); null when off, not a repository, or git is absent or slow. */
   git: GitInfo | null;
+  /**
+   * Variables from `sysprompt.yaml` (`vars:`), `--var NAME=value` and the
+   * `vars` option, by name: `{{vars.team}}`. Empty when none is given.
+   */
+  vars: Record<string, string>;
 }
 
 /**
@@ -158,7 +163,17 @@ export interface PromptData {
 export type SchemaNode =
   | { type: "string" | "boolean" | "number"; nullable?: true }
   | { type: "list"; items: SchemaNode; nullable?: true }
-  | { type: "object"; fields: Readonly<Record<string, SchemaNode>>; nullable?: true };
+  | {
+      type: "object";
+      fields: Readonly<Record<string, SchemaNode>>;
+      nullable?: true;
+      /**
+       * True for an object whose field names are given at render time (`vars`):
+       * `fields` lists the names known where the template is checked, and a
+       * name outside them is a warning rather than an error.
+       */
+      open?: true;
+    };
 
 /**
  * The schema node a TypeScript type must have. Tying {@link PROMPT_DATA_SCHEMA}
@@ -176,7 +191,13 @@ type NodeOf<T> = [T] extends [string]
       ? { type: "number" }
       : [T] extends [readonly (infer Item)[]]
         ? { type: "list"; items: SchemaOf<Item> }
-        : { type: "object"; fields: { [K in keyof T]-?: SchemaOf<T[K]> } };
+        : string extends keyof T
+          ? {
+              type: "object";
+              fields: Readonly<Record<string, SchemaOf<T[string & keyof T]>>>;
+              open: true;
+            }
+          : { type: "object"; fields: { [K in keyof T]-?: SchemaOf<T[K]> } };
 
 const text = { type: "string" } as const;
 const nullableText = { type: "string", nullable: true } as const;
@@ -267,8 +288,19 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
         commits: textList,
       },
     },
+    // The names are known only where the config files are: see `schemaWithVars`.
+    vars: { type: "object", fields: {}, open: true },
   },
 };
+
+/** {@link PROMPT_DATA_SCHEMA} with these variable names declared (what `sysprompt check` validates against). */
+export function schemaWithVars(names: Iterable<string>): SchemaOf<PromptData> {
+  const fields = Object.fromEntries([...names].sort().map((name) => [name, text]));
+  return {
+    ...PROMPT_DATA_SCHEMA,
+    fields: { ...PROMPT_DATA_SCHEMA.fields, vars: { type: "object", fields, open: true } },
+  };
+}
 
 /** Field names a template may reference at the top level, in schema order. */
 export const PROMPT_DATA_FIELDS = Object.keys(

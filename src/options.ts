@@ -1,5 +1,6 @@
 import { dirname, join, resolve } from "node:path";
 import { kindOfPath } from "./_fs.js";
+import { varNameProblem } from "./config/keys.js";
 import type { EnvironmentEntry } from "./data.js";
 import { DEFAULT_MAX_CONTEXT_BYTES } from "./gather/capped-read.js";
 import { DEFAULT_DEADLINE_MS } from "./gather/deadline.js";
@@ -26,6 +27,20 @@ export interface SystemPromptOptions {
   projectTrusted?: boolean;
   /** The agent's name in the preamble. Default: the preset's name for its agent, else `"a coding agent"`. */
   agentName?: string;
+  /**
+   * Read `sysprompt.yaml` from the agent dir and, when the project is
+   * trusted, from the project folder (`.pi/sysprompt.yaml`): their values
+   * apply under the options given here (an option given wins, then the
+   * project's file, then the user's). The CLI and the pi extension pass true.
+   * Default: false (a library render depends on its options alone).
+   */
+  configFiles?: boolean;
+  /**
+   * Variables templates read as `{{vars.NAME}}`: names of letters, digits and
+   * `_` (not starting with a digit), string values. With `configFiles`, they
+   * win name by name over the files' `vars:`. Default: none.
+   */
+  vars?: Readonly<Record<string, string>>;
   /**
    * The agent the prompt is for: a preset (`prompts/agents/<name>.yaml`, which
    * `<agentDir>/agents/` and a trusted project's `.pi/agents/` override key by
@@ -227,7 +242,7 @@ export interface NormalizedOptions {
 export async function normalizeOptions(
   options: SystemPromptOptions = {},
 ): Promise<NormalizedOptions> {
-  checkTypes(options);
+  checkOptionTypes(options);
   const env = options.env ?? process.env;
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const now = parseNow(options.now);
@@ -391,6 +406,15 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   projectTrusted: isBoolean,
   agentName: isString,
   agent: (v) => (typeof v === "string" && v !== "" ? undefined : 'a preset name such as "codex"'),
+  configFiles: isBoolean,
+  vars: (v) => {
+    const type = isRecordOf(isString, "strings")(v);
+    if (type !== undefined) return type;
+    const bad = Object.keys(v as object).find((name) => varNameProblem(name) !== undefined);
+    return bad === undefined
+      ? undefined
+      : `an object whose keys are variable names (${JSON.stringify(bad)} ${varNameProblem(bad)})`;
+  },
   model: isString,
   tools: isNameArray,
   toolSnippets: isRecordOf(isString, "strings"),
@@ -448,7 +472,12 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   ceilingDir: isPath,
 };
 
-function checkTypes(options: SystemPromptOptions): void {
+/**
+ * Checks the type of every option and that no key is unknown.
+ *
+ * @throws SyspromptError naming the option and what it must be.
+ */
+export function checkOptionTypes(options: SystemPromptOptions): void {
   if (!isPlainObject(options)) {
     throw new SyspromptError("bad-option", `options must be an object, got ${describe(options)}`);
   }

@@ -137,6 +137,7 @@ export function assemblePromptData(input: PromptDataInputs): {
     customPrompt: null,
     docs: options.docs ?? null,
     git: input.git && gitInsideElements(input.git, input.wrappers),
+    vars: { ...options.vars },
   };
   return { data, rules: rules.accounts, diagnostics: rules.diagnostics };
 }

@@ -4,6 +4,7 @@ import { toPosix } from "./_paths.js";
 import { applyPreset, DEFAULT_AGENT, loadPreset, type PresetReport } from "./agents/index.js";
 import { renderWithinBudget } from "./budget/fit.js";
 import type { BudgetReport } from "./budget/types.js";
+import { applyConfigFiles, type OptionProvenance } from "./config/index.js";
 import type { PromptData } from "./data.js";
 import { capDiagnostics } from "./engine/_message.js";
 import { createEngine, type Engine } from "./engine/index.js";
@@ -31,6 +32,7 @@ import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
 import { emptyLayer, loadLayer } from "./locate/load-layer.js";
 import {
+  checkOptionTypes,
   type NormalizedOptions,
   normalizeOptions,
   type SystemPromptOptions,
@@ -78,6 +80,10 @@ export interface PreparedPrompt {
   treeLines?: TreeLine[];
   /** The agent preset in use and what it changed: for `explain` and `sections`. Render does not read it. */
   preset?: PresetReport;
+  /** Where each config key's value came from (an option, a `sysprompt.yaml`, the default): for `explain`. */
+  provenance?: OptionProvenance;
+  /** The `sysprompt.yaml` files looked at (found or not), for `watch`; absent when `configFiles` is off. */
+  configFiles?: string[];
 }
 
 /**
@@ -140,7 +146,7 @@ export function renderPrepared(
  * what has not changed on disk.
  */
 export async function preparePrompt(
-  options: SystemPromptOptions = {},
+  given: SystemPromptOptions = {},
   runner: StepRunner = runStep,
 ): Promise<PreparedPrompt> {
   // process.hrtime, not performance.now(): the performance global loads ten
@@ -148,6 +154,11 @@ export async function preparePrompt(
   const clock = () => Number(process.hrtime.bigint()) / 1e6;
   const started = clock();
   // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
+  checkOptionTypes(given);
+  // Before the deadline starts: the files may set it. Their values are checked
+  // as they are read, so nothing below throws for them.
+  const config = await applyConfigFiles(given);
+  const options = config.options;
   const normalized = await normalizeOptions(options);
   // The preset decides inputs of the steps (tools, rule sources, context files), so it comes first.
   // Without an agent: the default pi, whose builtin file sets nothing (see prompts/agents/pi.yaml),
@@ -304,6 +315,7 @@ export async function preparePrompt(
     });
   }
   diagnostics.push(...loadedPreset.diagnostics);
+  diagnostics.push(...config.diagnostics);
   diagnostics.push(...lateStepsWarning(timings, budgetMs));
   for (const outcome of Object.values(outcomes)) diagnostics.push(...outcome.diagnostics);
   for (const layer of layers) diagnostics.push(...layer.diagnostics);
@@ -358,6 +370,8 @@ export async function preparePrompt(
       ...applied.report,
       contextFilesLeftOut: context.value.provenance.agentLoaded ?? [],
     },
+    provenance: config.provenance,
+    ...(given.configFiles === true ? { configFiles: config.files.map((f) => f.path) } : {}),
   };
 }
 

@@ -195,10 +195,15 @@ const LITERAL_CUSTOM: CustomPrompt = {
  * Every combination of: no tools / bash only / all tools, no skills / skills,
  * the builtin base prompt / a literal custom one / each SYSTEM_TEMPLATE.md
  * given, no tree / tree (with roots and deeper AGENTS.md files), and no /
- * several context files (with model, docs and an appended prompt). Pure and
+ * several context files (with model, docs and an appended prompt); the
+ * declared variables in every case. Pure and
  * fixed, so a data-dependent error shows the same way on every machine.
  */
-export function dataMatrix(systemTemplates: readonly CustomPrompt[]): DataCase[] {
+export function dataMatrix(
+  systemTemplates: readonly CustomPrompt[],
+  /** The variables the config files declare, with their values. */
+  vars: Readonly<Record<string, string>> = {},
+): DataCase[] {
   const customs: Choice<CustomPrompt | null>[] = [
     { label: "builtin base prompt", value: null },
     { label: "custom base prompt", value: LITERAL_CUSTOM },
@@ -226,6 +231,7 @@ export function dataMatrix(systemTemplates: readonly CustomPrompt[]): DataCase[]
                 // Skills reach the prompt only when a tool can open them, as in a real render.
                 skills: tools.value.skillsTool ? skills.value : [],
                 customPrompt: custom.value?.text ?? null,
+                vars: { ...vars },
               },
             });
           }

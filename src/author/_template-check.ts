@@ -398,6 +398,10 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
     let current = start;
     for (const part of parts) {
       const next = field(current, part);
+      if (next === "undeclared") {
+        report("warning", "var-undeclared", undeclared(current, part, path), path);
+        return UNKNOWN;
+      }
       if (next === "missing") {
         report(context.fieldLevel, "unknown-field", missingField(current, part, path, scope), path);
         return UNKNOWN;
@@ -408,14 +412,19 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
     return current;
   }
 
-  /** The field `part` of `owner`: its shape, UNKNOWN when not checked here, or "missing". */
-  function field(owner: Shape, part: string): Shape | "missing" {
+  /**
+   * The field `part` of `owner`: its shape, UNKNOWN when not checked here,
+   * "missing", or "undeclared" for a name an open object (`vars`) may still
+   * get at render time.
+   */
+  function field(owner: Shape, part: string): Shape | "missing" | "undeclared" {
     const node = owner.node;
     if (node === undefined) return UNKNOWN;
     if (node.type === "object" && Object.hasOwn(node.fields, part)) {
       const name = owner.name ? `${owner.name}.${part}` : part;
       return { node: node.fields[part], label: `"${name}"`, name };
     }
+    if (node.type === "object" && node.open) return "undeclared";
     if (node.type === "list" && /^\d+$/.test(part)) return itemOf(owner);
     // Own `length` of arrays and strings is readable (Handlebars allows own properties).
     if ((node.type === "list" || node.type === "string") && part === "length") return UNKNOWN;
@@ -444,6 +453,13 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
         : "";
     return `unknown field "${path.original}": ${what}${hint}`;
   }
+}
+
+/** Why a name of an open object is worth a warning: nothing declares it, so it renders empty unless given. */
+function undeclared(owner: Shape, part: string, path: Path): string {
+  const fields = owner.node?.type === "object" ? Object.keys(owner.node.fields) : [];
+  const declared = fields.length > 0 ? `declared: ${fields.join(", ")}` : "none is declared";
+  return `"${path.original}" is not declared (${declared}): it renders empty unless it is given; declare ${part} under vars: in sysprompt.yaml, or pass --var ${part}=VALUE`;
 }
 
 function climbable(levels: number): string {

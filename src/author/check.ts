@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { builtinHelpers } from "../../helpers/index.js";
 import { checkPresets } from "../agents/index.js";
-import { PROMPT_DATA_SCHEMA } from "../data.js";
+import { loadConfigFiles } from "../config/index.js";
+import { PROMPT_DATA_SCHEMA, type SchemaNode, schemaWithVars } from "../data.js";
 import { createEngine, type Engine } from "../engine/index.js";
 import { toPosix } from "../gather/context/context-files.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
@@ -28,7 +29,10 @@ const HANDLEBARS_HELPERS = ["if", "unless", "each", "with", "lookup"];
  * helpers, partials and data paths checked against `PROMPT_DATA_SCHEMA`; the
  * layered sections are rendered with a fixed matrix of synthetic data (so an
  * error that needs particular data shows); frontmatter, skill and
- * slash-command template problems come from the same loaders a render uses.
+ * slash-command template problems come from the same loaders a render uses;
+ * the `sysprompt.yaml` files (the user's, and the project's when trusted) are
+ * read as the CLI reads them: their problems are reported, and the variables
+ * they declare are the `vars.*` names templates may use without a warning.
  * A section ejected from a builtin that has changed since is an info
  * (`section-drift`). Never throws for what the files hold.
  *
@@ -54,7 +58,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   };
 
   const builtinDir = options.builtinDir ?? builtinPromptsDir();
-  const [layers, skills, promptTemplates, presets] = await Promise.all([
+  const [layers, skills, promptTemplates, presets, config] = await Promise.all([
     Promise.all([
       readLayerForCheck(builtinDir, "builtin", false),
       readLayerForCheck(agentDir, "user", true),
@@ -63,7 +67,13 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     loadSkills(loaderOptions),
     loadPromptTemplates(loaderOptions),
     checkPresets({ builtinDir, agentDir, projectDir, trusted }),
+    // Read as the CLI's render reads them: their problems, and the variables templates may use.
+    loadConfigFiles({ cwd, agentDir, projectDir, projectTrusted: trusted }),
   ]);
+  const vars: Record<string, string> = Object.assign(
+    {},
+    ...config.files.map((f) => f.values.vars ?? {}),
+  );
 
   const diagnostics: Diagnostic[] = [];
   if (!trusted) {
@@ -74,12 +84,13 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     });
   }
   for (const layer of layers) diagnostics.push(...layer.loaded.diagnostics);
+  diagnostics.push(...config.diagnostics);
 
   const engine = createEngine();
-  const { templates, problems } = checkTemplates(layers, engine);
+  const { templates, problems } = checkTemplates(layers, engine, schemaWithVars(Object.keys(vars)));
   diagnostics.push(...problems);
   const failed = new Set(problems.filter((d) => d.level === "error").map((d) => d.path));
-  const matrix = renderMatrix(layers, engine, failed);
+  const matrix = renderMatrix(layers, engine, failed, vars);
   diagnostics.push(...matrix.diagnostics);
   diagnostics.push(...classOrderInfos(layerSections(layers.flatMap((l) => l.loaded.sections))));
   diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics, ...presets);
@@ -103,7 +114,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
 }
 
 /** The static half: every template file on its own, against the schema. */
-function checkTemplates(layers: readonly CheckedLayer[], engine: Engine) {
+function checkTemplates(layers: readonly CheckedLayer[], engine: Engine, root: SchemaNode) {
   const helpers = new Set([...Object.keys(builtinHelpers), ...HANDLEBARS_HELPERS]);
   const partialNames = new Set(layers.flatMap((l) => l.partials.map((p) => p.name)));
   const templates: CheckedTemplate[] = [];
@@ -122,7 +133,7 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine) {
       {
         helpers,
         partials: partialNames,
-        root: PROMPT_DATA_SCHEMA,
+        root,
         fieldLevel: "error",
         isPartial: false,
         ...context,
@@ -179,6 +190,7 @@ function renderMatrix(
   layers: readonly CheckedLayer[],
   engine: Engine,
   failed: ReadonlySet<string | undefined>,
+  vars: Readonly<Record<string, string>>,
 ) {
   const files = layers.flatMap((l) => l.loaded.sections);
   const stacks = [
@@ -209,7 +221,7 @@ function renderMatrix(
         ]
       : [],
   );
-  const cases = dataMatrix(systemTemplates);
+  const cases = dataMatrix(systemTemplates, vars);
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   for (const templates of stacks) {

@@ -69,6 +69,7 @@ export async function explainPrompt(options: SystemPromptOptions = {}): Promise<
     ...(result.budget ? { budget: result.budget } : {}),
     // Absent for the default pi when no file of it was read: nothing changed.
     ...(prepared.preset && prepared.preset.sources.length > 0 ? { preset: prepared.preset } : {}),
+    provenance: prepared.provenance ?? {},
     diagnostics: result.diagnostics,
   };
 }

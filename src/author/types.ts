@@ -263,6 +263,12 @@ export interface ExplainReport {
    * Absent for the default `pi` when no file of it was read: it changed nothing.
    */
   preset?: PresetReport;
+  /**
+   * Where the value of each `sysprompt.yaml` key came from, by key (`tools`,
+   * `max-tokens`, `vars.team`): `option` (`flag` from the CLI),
+   * `project:<path>:<line>`, `user:<path>:<line>` or `default`.
+   */
+  provenance: Record<string, string>;
   diagnostics: Diagnostic[];
 }
 

@@ -51,6 +51,13 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills")
       .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
       .option("--tree", "add the workspace tree and the list of deeper AGENTS.md files")
+      .option("--no-tree", "leave the workspace tree out, whatever sysprompt.yaml says")
+      .option(
+        "--var <name=value>",
+        "a variable templates read as {{vars.name}} (repeatable; beats sysprompt.yaml's vars:)",
+        collect,
+      )
+      .option("--no-config", "read no sysprompt.yaml (user or project)")
       .option(
         "--git",
         "add the git section: branch, upstream, changed-file counts, last commit subjects",

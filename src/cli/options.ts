@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { resolveUserPath } from "../_paths.js";
+import { varNameProblem } from "../config/index.js";
 import type { Machine } from "../gather/environment/_machine.js";
 import { parseNow, type SystemPromptOptions } from "../options.js";
 import { UsageError } from "./io.js";
@@ -24,6 +25,10 @@ export interface RenderFlags {
   root?: string[];
   maxTokens?: string;
   strict?: boolean;
+  /** `--var NAME=value`, repeatable. */
+  var?: string[];
+  /** False with `--no-config`: no sysprompt.yaml is read. */
+  config?: boolean;
 }
 
 /**
@@ -41,6 +46,26 @@ export function flagPaths(
     : { cwd: resolved, agentDir: resolveUserPath(flags.agentDir, cwd, home) };
 }
 
+/**
+ * `--var NAME=value` flags as variables; a later flag for a name wins. The
+ * value may be empty and may hold `=`.
+ *
+ * @throws UsageError for a flag without `=` or with a name templates cannot reach.
+ */
+export function parseVars(entries: readonly string[]): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const entry of entries) {
+    const eq = entry.indexOf("=");
+    if (eq < 0)
+      throw new UsageError(`--var expects NAME=value, such as --var team=payments, got "${entry}"`);
+    const name = entry.slice(0, eq);
+    const problem = varNameProblem(name);
+    if (problem !== undefined) throw new UsageError(`--var: "${name}" ${problem}`);
+    vars[name] = entry.slice(eq + 1);
+  }
+  return vars;
+}
+
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
@@ -54,7 +79,8 @@ export function toRenderOptions(
   machine?: Machine,
 ) {
   const paths = flagPaths(flags, cwd, home);
-  const options: SystemPromptOptions = { cwd: paths.cwd, env };
+  // The CLI reads sysprompt.yaml (user, then trusted project) under its flags, unless --no-config.
+  const options: SystemPromptOptions = { cwd: paths.cwd, env, configFiles: flags.config !== false };
   if (home !== undefined) options.home = home;
   if (machine !== undefined) options.machine = machine;
   if (paths.agentDir !== undefined) options.agentDir = paths.agentDir;
@@ -92,8 +118,10 @@ export function toRenderOptions(
   }
   if (flags.untrusted) options.projectTrusted = false;
   if (flags.contextFiles === false) options.noContextFiles = true;
-  if (flags.tree) options.workspaceTree = true;
+  // --tree and --no-tree both beat a config file's `tree:`.
+  if (flags.tree !== undefined) options.workspaceTree = flags.tree;
   if (flags.git) options.git = true;
+  if (flags.var?.length) options.vars = parseVars(flags.var);
   // Relative to where the command runs, like --cwd itself (not to --cwd); a
   // root that is not a folder is exit 2.
   if (flags.root?.length) {

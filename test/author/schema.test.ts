@@ -28,6 +28,7 @@ describe("PROMPT_DATA_SCHEMA", () => {
       "customPrompt",
       "docs",
       "git",
+      "vars",
     ]);
   });
 

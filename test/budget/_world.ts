@@ -106,6 +106,7 @@ export const DATA: PromptData = {
   customPrompt: null,
   docs: null,
   git: null,
+  vars: {},
 };
 
 export const SHRINK = {

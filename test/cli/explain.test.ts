@@ -172,6 +172,16 @@ describe("sysprompt explain", () => {
       templates: { sections: 17, partials: 0, promptTemplates: 1 },
       steps: STEPS,
       timing: { gatherMs: expect.any(Number), renderMs: expect.any(Number) },
+      // No flag sets a config key, and there is no sysprompt.yaml.
+      provenance: {
+        agent: "default",
+        tools: "default",
+        model: "default",
+        tree: "default",
+        deadline: "default",
+        "max-tokens": "default",
+        "rule-sources": "default",
+      },
       diagnostics: [
         {
           level: "warning",
@@ -254,6 +264,7 @@ describe("sysprompt explain", () => {
         `cache-stable prefix: ~${report.cacheStablePrefix.tokens} tokens, ${report.cacheStablePrefix.bytes} bytes: 9 sections before "build", the first volatile one`,
         `cache prefix through stable: ~${report.cachePrefix[0].tokens} tokens, ${report.cachePrefix[0].bytes} bytes, 7 sections, ends with "cwd"`,
         `cache prefix through session: ~${report.cachePrefix[1].tokens} tokens, ${report.cachePrefix[1].bytes} bytes, 9 sections, ends with "date"`,
+        "settings: all defaults (no flag or sysprompt.yaml sets one)",
         "",
         `context files: 1 loaded, 1 dropped (${report.contextFiles.folders} folders searched)`,
         `  dropped  ${agent}/AGENTS.md  (all of it is in AGENTS.md)`,

@@ -137,4 +137,5 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
     }),
     { nil: null },
   ),
+  vars: fc.dictionary(fc.constantFrom("team", "ticket", "x_1"), valueText, { maxKeys: 3 }),
 });

@@ -35,6 +35,7 @@ const DATA: PromptData = {
   customPrompt: null,
   docs: null,
   git: null,
+  vars: {},
 };
 
 function template(

@@ -27,7 +27,9 @@ export async function explainCommand(
 ): Promise<number> {
   const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
   if (flags.simulate) return simulateCommand(options, flags, io);
-  const report = await explainPrompt(options);
+  const explained = await explainPrompt(options);
+  // Every option the CLI passes for a config key is a flag the user typed.
+  const report = { ...explained, provenance: asFlags(explained.provenance) };
   if (flags.json) {
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
@@ -57,6 +59,30 @@ async function simulateCommand(
   return report.actions.length === 0
     ? EXIT_PROBLEMS
     : exitCodeFor(report.diagnostics, flags.strict);
+}
+
+function asFlags(provenance: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(provenance).map(([key, from]) => [key, from === "option" ? "flag" : from]),
+  );
+}
+
+/**
+ * One line: where each setting that is not a default came from (`tools
+ * (flag), model (project .pi/sysprompt.yaml:3)`), or that all are defaults.
+ */
+export function formatProvenance(
+  provenance: Record<string, string>,
+  show: (path: string) => string,
+): string {
+  const set = Object.entries(provenance).filter(([, from]) => from !== "default");
+  if (set.length === 0) return "settings: all defaults (no flag or sysprompt.yaml sets one)";
+  const where = (from: string) => {
+    const m = /^(user|project):(.*?)(?::(\d+))?$/.exec(from);
+    if (!m) return from;
+    return `${m[1]} ${show(m[2] ?? "")}${m[3] ? `:${m[3]}` : ""}`;
+  };
+  return `settings: ${set.map(([key, from]) => `${escapeInline(key)} (${where(from)})`).join(", ")}`;
 }
 
 /** The report as text; `show` shortens paths. */
@@ -98,6 +124,7 @@ export function formatExplain(
         : `cache prefix through ${p.through}: ~${p.tokens} tokens, ${p.bytes} bytes, ${plural(p.sections, "section")}, ends with "${p.endsWith}"`,
     );
   }
+  out.push(formatProvenance(report.provenance, show));
   if (report.budget) {
     const b = report.budget;
     out.push(

@@ -66,7 +66,12 @@ export function piRenderOptions(input: PiPromptInput): {
     })),
     // pi loaded none: the user turned them off (or there are none); sysprompt loads none either.
     ...((prompt.contextFiles ?? []).length === 0 ? { noContextFiles: true } : {}),
+    // pi's flag decides the tree: pi cannot tell `--sysprompt-tree false` from no flag.
     workspaceTree: input.workspaceTree,
+    // sysprompt.yaml (pi's agent dir; the project's when pi trusts it) sets
+    // what pi does not: the deadline, the budget, rule sources, variables.
+    // pi's own inputs above are explicit and win.
+    configFiles: true,
   };
   return { options, diagnostics };
 }

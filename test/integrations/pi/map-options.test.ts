@@ -65,6 +65,7 @@ describe("piRenderOptions", () => {
           },
         ],
         workspaceTree: false,
+        configFiles: true,
       },
       diagnostics: [],
     });
@@ -87,6 +88,7 @@ describe("piRenderOptions", () => {
         skills: [],
         noContextFiles: true,
         workspaceTree: false,
+        configFiles: true,
       },
       diagnostics: [],
     });
@@ -107,10 +109,14 @@ describe("piRenderOptions", () => {
     );
   });
 
-  it("the tree flag is the workspaceTree option", () => {
+  it("the tree flag is the workspaceTree option; sysprompt.yaml is read for the rest", () => {
     for (const workspaceTree of [false, true]) {
       const mapped = piRenderOptions({ ...base, workspaceTree, prompt: piPromptOptions("/p") });
-      expect([mapped.options.workspaceTree, mapped.diagnostics]).toEqual([workspaceTree, []]);
+      expect([
+        mapped.options.workspaceTree,
+        mapped.options.configFiles,
+        mapped.diagnostics,
+      ]).toEqual([workspaceTree, true, []]);
     }
   });
 });

@@ -1,0 +1,38 @@
+import { join } from "node:path";
+import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
+import type { SystemPromptOptions } from "../options.js";
+import type { Diagnostic } from "../types.js";
+import { loadConfigFiles } from "./load.js";
+import { mergeConfig } from "./merge.js";
+import type { ConfigFile, OptionProvenance } from "./types.js";
+
+/** The options a render works from, after the config files. */
+export interface ConfiguredOptions {
+  options: SystemPromptOptions;
+  /** Where each config key's value came from (see {@link OptionProvenance}). */
+  provenance: OptionProvenance;
+  /** The config files read (none when `configFiles` is not true). */
+  files: ConfigFile[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * `given` with the values of `sysprompt.yaml` under it, when `configFiles`
+ * is true: the user's (`<agentDir>/sysprompt.yaml`), then the project's
+ * (`<cwd>/.pi/sysprompt.yaml`, only when the project is trusted). Otherwise
+ * `given` as it is, and no file is read. The options' types must have been
+ * checked: this reads `cwd`, `agentDir`, `home`, `env` and `projectDir`.
+ */
+export async function applyConfigFiles(given: SystemPromptOptions): Promise<ConfiguredOptions> {
+  if (given.configFiles !== true) {
+    return { ...mergeConfig(given, []), files: [], diagnostics: [] };
+  }
+  const { cwd, agentDir } = resolveCommonPaths(given);
+  const { files, diagnostics } = await loadConfigFiles({
+    cwd,
+    agentDir,
+    projectDir: join(cwd, given.projectDir ?? DEFAULT_PROJECT_DIR),
+    projectTrusted: given.projectTrusted !== false,
+  });
+  return { ...mergeConfig(given, files), files, diagnostics };
+}

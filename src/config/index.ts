@@ -1,0 +1,13 @@
+export { applyConfigFiles, type ConfiguredOptions } from "./apply.js";
+export { CONFIG_KEY_NAMES, VAR_NAME, varNameProblem } from "./keys.js";
+export { type ConfigFolders, loadConfigFiles, readConfigFile } from "./load.js";
+export { mergeConfig } from "./merge.js";
+export { parseConfig } from "./parse.js";
+export {
+  CONFIG_FILE_NAME,
+  type ConfigFile,
+  type ConfigLayer,
+  type ConfigValues,
+  MAX_CONFIG_FILE_BYTES,
+  type OptionProvenance,
+} from "./types.js";

@@ -1,0 +1,129 @@
+import { isAbsolute, join, relative } from "node:path";
+import { decodeText, realpathOrSelf } from "../_fs.js";
+import { toPosix } from "../_paths.js";
+import { entryKind, readFileNoFollow, UnsafePathError } from "../_safe-write.js";
+import type { Diagnostic } from "../types.js";
+import { parseConfig } from "./parse.js";
+import {
+  CONFIG_FILE_NAME,
+  type ConfigFile,
+  type ConfigLayer,
+  MAX_CONFIG_FILE_BYTES,
+} from "./types.js";
+
+/** Where the config files are, and whether the project's may be read. */
+export interface ConfigFolders {
+  /** The agent dir: `<agentDir>/sysprompt.yaml` is the user's config. */
+  agentDir: string;
+  /** The working folder: the project folder must resolve inside it. */
+  cwd: string;
+  /** The project layer folder (`<cwd>/.pi`): `<projectDir>/sysprompt.yaml` is the project's. */
+  projectDir: string;
+  /** False: the project's file is not read (an info diagnostic says so when there is one). */
+  projectTrusted: boolean;
+}
+
+/**
+ * The user's config file, then the project's (the order they apply in, the
+ * later winning). Never throws: a missing file is normal and silent; a link,
+ * a FIFO, a device, a file over {@link MAX_CONFIG_FILE_BYTES}, binary bytes
+ * or a project folder that resolves outside cwd is a warning and the file is
+ * not used; an untrusted project's file is not read at all.
+ */
+export async function loadConfigFiles(folders: ConfigFolders): Promise<{
+  files: ConfigFile[];
+  diagnostics: Diagnostic[];
+}> {
+  const userPath = join(folders.agentDir, CONFIG_FILE_NAME);
+  const projectPath = join(folders.projectDir, CONFIG_FILE_NAME);
+  const [user, project] = await Promise.all([
+    readConfigFile(userPath, "user"),
+    folders.projectTrusted ? readProjectConfig(projectPath, folders) : untrusted(projectPath),
+  ]);
+  return {
+    files: [user, project.file],
+    diagnostics: [...user.diagnostics, ...project.diagnostics],
+  };
+}
+
+/** One config file; see {@link loadConfigFiles}. */
+export async function readConfigFile(path: string, layer: ConfigLayer): Promise<ConfigFile> {
+  const none = (diagnostics: Diagnostic[] = []): ConfigFile => ({
+    layer,
+    path,
+    found: false,
+    values: {},
+    lines: new Map(),
+    diagnostics,
+  });
+  let bytes: Buffer | null;
+  try {
+    bytes = await readFileNoFollow(path, MAX_CONFIG_FILE_BYTES);
+  } catch (error) {
+    if (!(error instanceof UnsafePathError)) throw error;
+    return none([
+      {
+        level: "warning",
+        code: "config-refused",
+        message: `${CONFIG_FILE_NAME} not used: ${error.reason}${error.code === "too-large" ? " (a config is a few lines)" : ""}`,
+        path,
+      },
+    ]);
+  }
+  if (bytes === null) return none();
+  const decoded = decodeText(bytes, path);
+  if (!decoded.ok) return none(decoded.diagnostics);
+  const file = parseConfig(decoded.text, path, layer);
+  return { ...file, diagnostics: [...decoded.diagnostics, ...file.diagnostics] };
+}
+
+/** The project's file, only when the project folder is really inside cwd (`.pi` may be a link). */
+async function readProjectConfig(
+  path: string,
+  folders: ConfigFolders,
+): Promise<{ file: ConfigFile; diagnostics: Diagnostic[] }> {
+  const [root, dir] = await Promise.all([
+    realpathOrSelf(folders.cwd),
+    realpathOrSelf(folders.projectDir),
+  ]);
+  const rel = relative(root, dir);
+  if (rel.startsWith("..") || isAbsolute(rel)) {
+    const file = emptyFile(path, "project");
+    return {
+      file,
+      diagnostics: [
+        {
+          level: "warning",
+          code: "config-refused",
+          message: `${CONFIG_FILE_NAME} not used: the project folder resolves to ${toPosix(dir)}, outside the project ${toPosix(root)}`,
+          path,
+        },
+      ],
+    };
+  }
+  const file = await readConfigFile(path, "project");
+  return { file, diagnostics: file.diagnostics };
+}
+
+/** An untrusted project's file is never opened; when one is there, an info says it was left out and how to use it. */
+async function untrusted(path: string): Promise<{ file: ConfigFile; diagnostics: Diagnostic[] }> {
+  const file = emptyFile(path, "project");
+  // lstat only, never an open; an entry that cannot even be looked at is not worth a word.
+  const kind = await entryKind(path).catch(() => "missing" as const);
+  if (kind === "missing") return { file, diagnostics: [] };
+  return {
+    file,
+    diagnostics: [
+      {
+        level: "info",
+        code: "config-untrusted",
+        message: `${CONFIG_FILE_NAME} of the project not read: the project is not trusted; trust it (drop --untrusted; in pi, allow the project's files) to use its defaults`,
+        path,
+      },
+    ],
+  };
+}
+
+function emptyFile(path: string, layer: ConfigLayer): ConfigFile {
+  return { layer, path, found: false, values: {}, lines: new Map(), diagnostics: [] };
+}

@@ -1,0 +1,64 @@
+import type { SystemPromptOptions } from "../options.js";
+import { CONFIG_KEYS } from "./keys.js";
+import type { ConfigFile, ConfigValues, OptionProvenance } from "./types.js";
+
+/**
+ * The options with the config files' values under them: an option the caller
+ * gave wins, then the last file that sets the key (`files` lowest first: the
+ * user's, then the project's), then the default. Variables merge name by
+ * name in the same order. Pure. `provenance` says, for every config key and
+ * every variable, where its value came from.
+ */
+export function mergeConfig(
+  given: SystemPromptOptions,
+  files: readonly ConfigFile[],
+): { options: SystemPromptOptions; provenance: OptionProvenance } {
+  const options: SystemPromptOptions = { ...given };
+  const provenance: OptionProvenance = {};
+  const set = options as Record<string, unknown>;
+  for (const [key, spec] of Object.entries(CONFIG_KEYS)) {
+    if (spec.option === "vars") continue;
+    if (given[spec.option] !== undefined) {
+      provenance[key] = "option";
+      continue;
+    }
+    const from = lastSetting(files, spec.option);
+    provenance[key] = from ? where(from, key) : "default";
+    if (from) set[spec.option] = from.values[spec.option];
+  }
+  const vars: Record<string, string> = {};
+  const varOrigins: Record<string, string> = {};
+  for (const file of files) {
+    for (const [name, value] of Object.entries(file.values.vars ?? {})) {
+      vars[name] = value;
+      varOrigins[`vars.${name}`] = where(file, `vars.${name}`);
+    }
+  }
+  for (const [name, value] of Object.entries(given.vars ?? {})) {
+    vars[name] = value;
+    varOrigins[`vars.${name}`] = "option";
+  }
+  if (Object.keys(vars).length > 0) options.vars = sortedRecord(vars);
+  // The keys in their documented order, then the variables by name.
+  return { options, provenance: { ...provenance, ...sortedRecord(varOrigins) } };
+}
+
+function lastSetting(
+  files: readonly ConfigFile[],
+  option: keyof ConfigValues,
+): ConfigFile | undefined {
+  return files.findLast((f) => f.values[option] !== undefined);
+}
+
+/** `project:<path>:<line>`, or without the line when the file did not say (never, in practice). */
+function where(file: ConfigFile, key: string): string {
+  const line = file.lines.get(key);
+  return `${file.layer}:${file.path}${line === undefined ? "" : `:${line}`}`;
+}
+
+/** Keys in code-unit order: the same files give the same bytes whatever order they were read in. */
+function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(
+    Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
+}

@@ -1,0 +1,289 @@
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
+import { didYouMean } from "../_suggest.js";
+import type { Diagnostic } from "../types.js";
+import { CONFIG_KEY_NAMES, CONFIG_KEYS, OPTION_NAME_KEYS, varNameProblem } from "./keys.js";
+import type { ConfigFile, ConfigLayer, ConfigValues } from "./types.js";
+
+let yamlModule: typeof Yaml | undefined;
+
+/** yaml is loaded on first use: most renders have no config file. */
+function loadYaml(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
+  return yamlModule;
+}
+
+/**
+ * Deepest nesting of flow collections (`[`, `{`) and most block indicators
+ * (`- `, `? `, `: `) that open one line. A config needs two or three; the
+ * YAML parser's time grows much faster than the size with either (8,000
+ * `? ` on one line ran for more than 30 s, deep brackets exhaust its memory),
+ * so a file past them is refused before it is parsed.
+ */
+export const MAX_CONFIG_NESTING = 8;
+export const MAX_LINE_INDICATORS = 4;
+
+/** Most YAML errors and warnings reported for one file. */
+const MAX_YAML_PROBLEMS = 5;
+
+/** Most problems with keys and values reported for one file; one more diagnostic counts the rest. */
+export const MAX_KEY_PROBLEMS = 20;
+
+/** Anchors a file may expand: enough for any config, far too few for a billion laughs. */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * Reads one `sysprompt.yaml` text: pure, no I/O. Every problem is a located
+ * diagnostic: bad YAML (the whole file is ignored), an unknown key (a warning
+ * with a suggestion; the rest still applies), a bad value (an error; that key,
+ * or that one variable, is ignored).
+ */
+export function parseConfig(source: string, path: string, layer: ConfigLayer): ConfigFile {
+  const file: ConfigFile = {
+    layer,
+    path,
+    found: true,
+    values: {},
+    lines: new Map(),
+    diagnostics: [],
+  };
+  const lines = file.lines as Map<string, number>;
+  const report = (level: Diagnostic["level"], code: string, message: string, line?: number) => {
+    file.diagnostics.push({ level, code, message, path, ...(line !== undefined ? { line } : {}) });
+  };
+  const nesting = nestingProblem(source);
+  if (nesting) {
+    report("error", "config-yaml", `${nesting.message}; the file is ignored`, nesting.line);
+    return file;
+  }
+  const yaml = loadYaml();
+  const counter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(source, { lineCounter: counter, logLevel: "silent" });
+  const lineAt = (node: unknown): number | undefined => {
+    const offset = yaml.isNode(node) ? node.range?.[0] : undefined;
+    return offset === undefined ? undefined : counter.linePos(offset).line;
+  };
+  if (doc.errors.length > 0) {
+    for (const error of doc.errors.slice(0, MAX_YAML_PROBLEMS)) {
+      const at = error.pos[0] === undefined ? undefined : counter.linePos(error.pos[0]).line;
+      report(
+        "error",
+        "config-yaml",
+        `not valid YAML: ${firstLine(error.message)}; the file is ignored`,
+        at,
+      );
+    }
+    return file;
+  }
+  for (const warning of doc.warnings.slice(0, MAX_YAML_PROBLEMS)) {
+    const at = warning.pos[0] === undefined ? undefined : counter.linePos(warning.pos[0]).line;
+    report("warning", "config-yaml", firstLine(warning.message), at);
+  }
+  const contents = doc.contents;
+  if (contents === null || (yaml.isScalar(contents) && contents.value === null)) return file;
+  if (!yaml.isMap(contents)) {
+    report(
+      "error",
+      "config-yaml",
+      "must be a mapping of keys to values, such as `tools: [read, bash]`; the file is ignored",
+      lineAt(contents),
+    );
+    return file;
+  }
+  const values: Record<string, unknown> = {};
+  for (const pair of contents.items) {
+    const line = lineAt(pair.key);
+    const key = yaml.isScalar(pair.key) ? pair.key.value : undefined;
+    if (typeof key !== "string" || !Object.hasOwn(CONFIG_KEYS, key)) {
+      report("warning", "config-unknown-key", unknownKeyMessage(key), line);
+      continue;
+    }
+    if (key === "vars") {
+      const vars = readVars(yaml, pair.value, lineAt, report, lines);
+      if (vars) {
+        values.vars = vars;
+        if (line !== undefined) lines.set(key, line);
+      }
+      continue;
+    }
+    const spec = CONFIG_KEYS[key];
+    if (!spec) continue;
+    const value = toValue(yaml, doc, pair.value);
+    const checked =
+      value === null
+        ? { problem: "has no value; give one or leave the key out" }
+        : value === ALIAS_ERROR
+          ? { problem: `uses more than ${MAX_ALIAS_COUNT} aliases or an unknown one` }
+          : spec.check(value);
+    if ("problem" in checked) {
+      // A scalar is quoted back; a list's problem names the item itself.
+      const got = isScalarValue(value) ? `, got ${shown(value)}` : "";
+      report(
+        "error",
+        "config-bad-value",
+        `${key} ${checked.problem}${got} (as in \`${spec.example}\`); the key is ignored`,
+        lineAt(pair.value) ?? line,
+      );
+      continue;
+    }
+    values[spec.option] = checked.value;
+    if (line !== undefined) lines.set(key, line);
+  }
+  file.values = values as ConfigValues;
+  const extra = file.diagnostics.length - MAX_KEY_PROBLEMS;
+  if (extra > 0) {
+    file.diagnostics.splice(MAX_KEY_PROBLEMS);
+    report("warning", "config-problems-capped", `${extra} more problems in this file not shown`);
+  }
+  return file;
+}
+
+const ALIAS_ERROR = Symbol("alias error");
+
+function isScalarValue(value: unknown): boolean {
+  return ["string", "number", "boolean"].includes(typeof value);
+}
+
+function toValue(yaml: typeof Yaml, doc: Yaml.Document, node: unknown): unknown {
+  if (!yaml.isNode(node)) return node ?? null;
+  try {
+    return node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // yaml throws for an alias to a missing anchor and for too many aliases: both are the file's.
+    if (error instanceof Error) return ALIAS_ERROR;
+    throw error;
+  }
+}
+
+/** `vars:` entry by entry: a bad name or a value that is not a string loses that variable only. */
+function readVars(
+  yaml: typeof Yaml,
+  node: unknown,
+  lineAt: (node: unknown) => number | undefined,
+  report: (level: Diagnostic["level"], code: string, message: string, line?: number) => void,
+  lines: Map<string, number>,
+): Record<string, string> | undefined {
+  if (!yaml.isMap(node)) {
+    report(
+      "error",
+      "config-bad-value",
+      `vars must be a mapping of names to strings (as in \`vars:\\n  team: payments\`); the key is ignored`,
+      lineAt(node),
+    );
+    return undefined;
+  }
+  const vars: Record<string, string> = {};
+  for (const pair of node.items) {
+    const line = lineAt(pair.key);
+    const name = yaml.isScalar(pair.key) ? pair.key.value : undefined;
+    const nameProblem =
+      typeof name === "string" ? varNameProblem(name) : "is not a variable name (a plain word)";
+    if (typeof name !== "string" || nameProblem !== undefined) {
+      report(
+        "error",
+        "config-bad-value",
+        `vars: ${shown(name)} ${nameProblem}; it is ignored`,
+        line,
+      );
+      continue;
+    }
+    const value = yaml.isScalar(pair.value) ? pair.value.value : undefined;
+    if (typeof value !== "string") {
+      const got = yaml.isScalar(pair.value)
+        ? shown(value)
+        : pair.value
+          ? "a list or a mapping"
+          : "nothing";
+      report(
+        "error",
+        "config-bad-value",
+        `vars.${name} must be a string (quote a number or true/false: ${name}: "…"), got ${got}; it is ignored`,
+        lineAt(pair.value) ?? line,
+      );
+      continue;
+    }
+    vars[name] = value;
+    if (line !== undefined) lines.set(`vars.${name}`, line);
+  }
+  return vars;
+}
+
+function unknownKeyMessage(key: unknown): string {
+  if (typeof key !== "string") {
+    return `a key must be a plain word, got ${shown(key)}; the keys are: ${CONFIG_KEY_NAMES.join(", ")}`;
+  }
+  const known = OPTION_NAME_KEYS[key];
+  const hint =
+    known !== undefined && Object.hasOwn(OPTION_NAME_KEYS, key)
+      ? `it is written "${known}" here, as the command-line flag`
+      : (didYouMean(key, CONFIG_KEY_NAMES) ?? `the keys are: ${CONFIG_KEY_NAMES.join(", ")}`);
+  return `unknown key ${shown(key)}, ignored; ${hint}`;
+}
+
+/** A value for a message: strings quoted and cut (a file's text may be long), others by kind. */
+function shown(value: unknown): string {
+  if (typeof value === "string")
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (Array.isArray(value)) return "a list";
+  if (value === null || value === undefined) return "nothing";
+  return typeof value === "object" ? "a mapping" : String(value);
+}
+
+function firstLine(message: string): string {
+  const first = message.split("\n")[0] ?? message;
+  return first.replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
+}
+
+/**
+ * The first place the file nests past what the parser handles quickly, or
+ * undefined. Linear, and deliberately blind to quotes: a bracket inside a
+ * quoted value counts too, which only matters for text no config holds.
+ */
+export function nestingProblem(source: string): { line: number; message: string } | undefined {
+  let depth = 0;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i <= source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (i === lineStart) {
+      const indicators = leadingIndicators(source, i);
+      if (indicators > MAX_LINE_INDICATORS) {
+        return {
+          line,
+          message: `${indicators} block indicators (- ? :) open this line, over the limit of ${MAX_LINE_INDICATORS}`,
+        };
+      }
+    }
+    if (c === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > MAX_CONFIG_NESTING) {
+        return { line, message: `brackets nest deeper than ${MAX_CONFIG_NESTING} levels` };
+      }
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) {
+      depth--;
+    }
+  }
+  return undefined;
+}
+
+/** How many `- `, `? ` or `: ` indicators open the line at `from` (after its indentation). */
+function leadingIndicators(source: string, from: number): number {
+  let count = 0;
+  let i = from;
+  for (;;) {
+    while (source[i] === " " || source[i] === "\t") i++;
+    const c = source[i];
+    const next = source[i + 1];
+    const ends =
+      next === undefined || next === " " || next === "\t" || next === "\n" || next === "\r";
+    if ((c === "-" || c === "?" || c === ":") && ends) {
+      count++;
+      i++;
+      continue;
+    }
+    return count;
+  }
+}

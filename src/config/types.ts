@@ -1,0 +1,59 @@
+import type { Diagnostic } from "../types.js";
+
+/** The file name of the config, in the agent dir (user) and in `.pi/` (project). */
+export const CONFIG_FILE_NAME = "sysprompt.yaml";
+
+/**
+ * Largest config file read, in bytes. A real one is a dozen lines (a few
+ * hundred bytes); YAML parsing is synchronous and is part of the render's
+ * deadline, so a large file would hold the event loop: 16 KiB of short keys
+ * took the parser 0.6 s on a loaded 2-core machine, 60 KiB of nested
+ * brackets exhausts its memory.
+ */
+export const MAX_CONFIG_FILE_BYTES = 8 * 1024;
+
+/** Whose config file it is. */
+export type ConfigLayer = "user" | "project";
+
+/** Where a value of a config file was written (1-based line). */
+export interface ConfigOrigin {
+  layer: ConfigLayer;
+  path: string;
+  line: number;
+}
+
+/**
+ * The render options a config file can set, by their option names. Each is
+ * already checked: a bad value never gets here (it is a diagnostic instead).
+ */
+export interface ConfigValues {
+  agent?: string;
+  tools?: string[];
+  model?: string;
+  workspaceTree?: boolean;
+  deadlineMs?: number;
+  maxPromptTokens?: number;
+  ruleSources?: string[];
+  vars?: Record<string, string>;
+}
+
+/** One config file, read and checked. */
+export interface ConfigFile {
+  layer: ConfigLayer;
+  /** Absolute path of the file. */
+  path: string;
+  /** False when there is no file (or it could not be used at all). */
+  found: boolean;
+  values: ConfigValues;
+  /** The line of each key that gave a value, by config key (`max-tokens`) and `vars.<name>`. */
+  lines: ReadonlyMap<string, number>;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Where the value of each config key came from: `option` (the caller passed
+ * it; the CLI shows it as `flag`), `project:<path>:<line>`,
+ * `user:<path>:<line>`, or `default`. Keys are the config keys (`tools`,
+ * `max-tokens`) and `vars.<name>` for each variable.
+ */
+export type OptionProvenance = Record<string, string>;

@@ -1,0 +1,177 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { explainPrompt } from "../../src/author/explain.js";
+import { pinned, tempDir } from "../api/_helpers.js";
+import { cli, pinMachine } from "../cli/_run.js";
+
+pinMachine();
+
+// The layers, lowest first: defaults < the user's sysprompt.yaml < the
+// project's .pi/sysprompt.yaml < command-line flags. Each test adds one layer
+// and shows it beats the one below, key by key and variable by variable.
+
+const DEFAULTS = {
+  agent: "default",
+  tools: "default",
+  model: "default",
+  tree: "default",
+  deadline: "default",
+  "max-tokens": "default",
+  "rule-sources": "default",
+};
+
+/** A project whose section shows the variables and whose tools section shows the tools. */
+function world(files: { user?: string; project?: string } = {}) {
+  const root = tempDir();
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  write(
+    "project/.pi/sections/team.md",
+    "---\norder: 75\ntag: false\n---\nTeam {{vars.team}}, region {{vars.region}}.\n",
+  );
+  write("agent/.keep", "");
+  if (files.user !== undefined) write("agent/sysprompt.yaml", files.user);
+  if (files.project !== undefined) write("project/.pi/sysprompt.yaml", files.project);
+  return {
+    root,
+    user: join(root, "agent", "sysprompt.yaml"),
+    project: join(root, "project", ".pi", "sysprompt.yaml"),
+  };
+}
+
+const USER = "model: user-model\ntools: [read]\nvars:\n  team: user-team\n  region: eu\n";
+const PROJECT = "tools: [read, bash]\ntree: false\nvars:\n  team: project-team\n";
+
+async function explain(root: string, flags: string[] = []) {
+  const run = await cli(root, ["explain", "--json", ...flags]);
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as { provenance: Record<string, string> };
+}
+
+async function section(root: string, name: string, flags: string[] = []) {
+  const run = await cli(root, ["render", "--section", name, ...flags]);
+  return run.stdout;
+}
+
+describe("config precedence, one layer at a time", () => {
+  it("without config files every setting is a default, and the variables render empty", async () => {
+    const { root } = world();
+    expect((await explain(root)).provenance).toEqual(DEFAULTS);
+    expect(await section(root, "team")).toBe("Team , region .\n");
+  });
+
+  it("the user's file beats the defaults", async () => {
+    const { root, user } = world({ user: USER });
+    expect((await explain(root)).provenance).toEqual({
+      ...DEFAULTS,
+      model: `user:${user}:1`,
+      tools: `user:${user}:2`,
+      "vars.region": `user:${user}:5`,
+      "vars.team": `user:${user}:4`,
+    });
+    expect(await section(root, "team")).toBe("Team user-team, region eu.\n");
+    expect(await section(root, "tools")).toContain("- read:");
+    expect(await section(root, "tools")).not.toContain("- bash:");
+  });
+
+  it("the project's file beats the user's, key by key and variable by variable", async () => {
+    const { root, user, project } = world({ user: USER, project: PROJECT });
+    expect((await explain(root)).provenance).toEqual({
+      ...DEFAULTS,
+      model: `user:${user}:1`,
+      tools: `project:${project}:1`,
+      tree: `project:${project}:2`,
+      "vars.region": `user:${user}:5`,
+      "vars.team": `project:${project}:4`,
+    });
+    expect(await section(root, "team")).toBe("Team project-team, region eu.\n");
+    expect(await section(root, "tools")).toContain("- bash:");
+  });
+
+  it("flags beat the project's file: --tools, --model, --no-tree, --var", async () => {
+    const { root, user, project } = world({
+      user: USER,
+      project: `${PROJECT}tree: true\n`.replace("tree: false\n", ""),
+    });
+    const flags = ["--tools", "edit", "--no-tree", "--var", "team=flag-team"];
+    expect((await explain(root, flags)).provenance).toEqual({
+      ...DEFAULTS,
+      model: `user:${user}:1`,
+      tools: "flag",
+      tree: "flag",
+      "vars.region": `user:${user}:5`,
+      "vars.team": "flag",
+    });
+    expect(await section(root, "team", flags)).toBe("Team flag-team, region eu.\n");
+    expect(await cli(root, ["render", "--section", "workspace_tree", ...flags])).toMatchObject({
+      code: 1,
+    });
+    expect((await explain(root, ["--model", "m"])).provenance.model).toBe("flag");
+    // Without the flag the project's tree: true applies.
+    expect((await explain(root)).provenance.tree).toBe(`project:${project}:4`);
+  });
+
+  it("an untrusted project's file is not read, and an info says so and how to trust", async () => {
+    const { root, user, project } = world({ user: USER, project: PROJECT });
+    const run = await cli(root, ["explain", "--json", "--untrusted"]);
+    const report = JSON.parse(run.stdout) as {
+      provenance: Record<string, string>;
+      diagnostics: { code: string }[];
+    };
+    expect(report.provenance).toEqual({
+      ...DEFAULTS,
+      model: `user:${user}:1`,
+      tools: `user:${user}:2`,
+      "vars.region": `user:${user}:5`,
+      "vars.team": `user:${user}:4`,
+    });
+    expect(report.diagnostics.filter((d) => d.code.startsWith("config"))).toEqual([
+      {
+        level: "info",
+        code: "config-untrusted",
+        message:
+          "sysprompt.yaml of the project not read: the project is not trusted; trust it (drop --untrusted; in pi, allow the project's files) to use its defaults",
+        path: project,
+      },
+    ]);
+  });
+
+  it("--no-config reads neither file", async () => {
+    const { root } = world({ user: USER, project: PROJECT });
+    expect((await explain(root, ["--no-config"])).provenance).toEqual(DEFAULTS);
+  });
+
+  it("the text explain names where each setting that is not a default came from", async () => {
+    const { root } = world({ user: USER, project: PROJECT });
+    const run = await cli(root, ["explain", "--model", "m"]);
+    const line = run.stdout.split("\n").find((l) => l.startsWith("settings:"));
+    expect(line).toBe(
+      "settings: tools (project .pi/sysprompt.yaml:1), model (flag), tree (project .pi/sysprompt.yaml:2), vars.region (user " +
+        `${join(root, "agent", "sysprompt.yaml")}:5), vars.team (project .pi/sysprompt.yaml:4)`,
+    );
+    const plain = await cli(world().root, ["explain"]);
+    expect(plain.stdout).toContain(
+      "\nsettings: all defaults (no flag or sysprompt.yaml sets one)\n",
+    );
+  });
+
+  it("a library caller reads no config file unless it asks (configFiles), and its options beat the files", async () => {
+    const { root, user, project } = world({ user: USER, project: PROJECT });
+    expect((await explainPrompt(pinned(root))).provenance).toEqual(DEFAULTS);
+    const report = await explainPrompt(
+      pinned(root, { configFiles: true, model: "mine", vars: { region: "us" } }),
+    );
+    expect(report.provenance).toEqual({
+      ...DEFAULTS,
+      model: "option",
+      tools: `project:${project}:1`,
+      tree: `project:${project}:2`,
+      "vars.region": "option",
+      "vars.team": `project:${project}:4`,
+    });
+    expect(user).toBeTypeOf("string");
+  });
+});
