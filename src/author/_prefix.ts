@@ -1,9 +1,7 @@
+import { CACHE_CLASSES, type CacheClass } from "../sections/types.js";
 import type { TokenCounter } from "../tokens.js";
 
-/** How often a section's text changes (issue 18): the order a cache-friendly prompt keeps. */
-export type CacheClass = "stable" | "session" | "volatile";
-
-export const CACHE_CLASSES: readonly CacheClass[] = ["stable", "session", "volatile"];
+export { CACHE_CLASSES, type CacheClass };
 
 /** What the class of a section is read from: its resolved frontmatter, when a template placed it. */
 export interface ClassedMeta {
@@ -20,7 +18,7 @@ export interface ClassedMeta {
  */
 export function cacheClassOf(meta: ClassedMeta | undefined): CacheClass {
   const declared = meta?.cache;
-  if (declared === "stable" || declared === "session" || declared === "volatile") return declared;
+  if (CACHE_CLASSES.includes(declared as CacheClass)) return declared as CacheClass;
   return meta?.volatile ? "volatile" : "stable";
 }
 
