@@ -383,6 +383,83 @@ async function checkContextOnTouch({ project, requests, replies, home, piArgs })
   );
 }
 
+/**
+ * A session's prompt changes only when the user's instructions do: one pi
+ * process in RPC mode with `--sysprompt-tree`. Prompt 1; a source file edited
+ * and one added (the tree changes); prompt 2 gets no changed system text and
+ * pi records no patch. AGENTS.md edited; prompt 3 gets the new text, as a
+ * patch of `project_context` alone. `/sysprompt refresh`; prompt 4 gets the
+ * new tree, as a patch of `workspace_tree`.
+ */
+async function checkSessionKeepsItsPrompt({ projectDir, requests, root, home }) {
+  const cwd = projectDir("overrides");
+  const edited = "E2E-KEEP-AGENTS-EDITED: keep answers short.";
+  const added = "e2e-added-file.ts";
+  const from = requests.length;
+  const rpc = await runPiRpc(
+    [
+      "--provider",
+      PROVIDER,
+      "--model",
+      MODEL,
+      "--approve",
+      "--session-dir",
+      join(root, "sessions-keep"),
+      "--sysprompt-tree",
+    ],
+    { cwd, home },
+    [
+      { prompt: "one" },
+      () => {
+        writeFileSync(join(cwd, "notes.txt"), "Edited by the end-to-end test, longer now.\n");
+        writeFileSync(join(cwd, added), "export const added = true;\n");
+      },
+      { prompt: "two" },
+      () => writeFileSync(join(cwd, "AGENTS.md"), `${edited}\n`),
+      { prompt: "three" },
+      {
+        prompt: "/sysprompt refresh",
+        until: (e) => e.method === "notify" && /^sysprompt: the next prompt takes/.test(e.message),
+      },
+      { prompt: "four" },
+    ],
+  );
+  const chats = requests.slice(from).filter((r) => r.url?.endsWith("/chat/completions"));
+  const [t1 = "", t2 = "", t3 = "", t4 = ""] = chats.map((_, i) => systemMessageOf(chats, i) ?? "");
+  check(
+    "keep: four prompts, four model requests, the tree in the prompt",
+    chats.length === 4 && t1.includes("<workspace_tree>") && t1.includes("notes.txt"),
+    `${chats.length} requests\n${rpc.stderr}\n${t1}`,
+  );
+  check(
+    "keep: a source edit and a new file change no system text at prompt 2",
+    t2 === t1 && !t2.includes(added),
+    `${t1}\n----\n${t2}`,
+  );
+  check(
+    "keep: the AGENTS.md edit reaches the model at prompt 3, the tree as it was",
+    t3.includes(edited) && !t3.includes(added),
+    t3,
+  );
+  check("keep: after /sysprompt refresh, prompt 4 has the new tree", t4.includes(added), t4);
+  if (!rpc.sessionFile || !existsSync(rpc.sessionFile)) {
+    check("keep: pi names its session file", false, JSON.stringify(rpc.sessionFile));
+    return;
+  }
+  const session = sessionSystemText(rpc.sessionFile);
+  const patches = session.systems.slice(1).map((m) => Object.keys(m.sections ?? {}).join(","));
+  check(
+    "keep: pi records no patch for prompt 2, project_context alone for 3, workspace_tree alone for 4",
+    JSON.stringify(patches) === JSON.stringify(["project_context", "workspace_tree"]),
+    JSON.stringify(session.systems.slice(1), null, 1).slice(0, 4000),
+  );
+  check(
+    "keep: the session's sections add up to what the model got",
+    session.text === t4,
+    session.text,
+  );
+}
+
 async function main() {
   const started = performance.now();
   if (!existsSync(join(REPO, "dist/src/integrations/pi/index.js"))) {
@@ -790,6 +867,8 @@ async function main() {
       home,
       piArgs: ["--provider", PROVIDER, "--model", MODEL],
     });
+
+    await checkSessionKeepsItsPrompt({ projectDir: project, requests, root, home });
   } finally {
     await new Promise((done) => server.close(done));
     rmSync(root, { recursive: true, force: true });

@@ -176,7 +176,7 @@ export function createSyspromptExtension(
         }
         if (word !== "") {
           say(
-            `sysprompt: unknown argument ${JSON.stringify(printable(word))}; /sysprompt shows the prompt's sections, /sysprompt refresh takes fresh session sections on the next prompt`,
+            `sysprompt: unknown argument ${JSON.stringify(printable(word.length > 40 ? `${word.slice(0, 40)}…` : word))}; /sysprompt shows the prompt's sections, /sysprompt refresh takes fresh session sections on the next prompt`,
             "warning",
           );
           return;

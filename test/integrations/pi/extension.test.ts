@@ -382,6 +382,11 @@ describe("/sysprompt refresh", () => {
         'sysprompt: unknown argument "rfresh"; /sysprompt shows the prompt\'s sections, /sysprompt refresh takes fresh session sections on the next prompt',
       ],
     ]);
+    // A long argument is cut in the message, and control characters escaped.
+    await pi.commands.get("sysprompt")?.handler(`\u001b[31m${"x".repeat(100)}`, ctx);
+    expect(ctx.notes[2]?.[1]).toBe(
+      `sysprompt: unknown argument "\\\\u001b[31m${"x".repeat(35)}…"; /sysprompt shows the prompt's sections, /sysprompt refresh takes fresh session sections on the next prompt`,
+    );
   });
 });
 
