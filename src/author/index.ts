@@ -1,6 +1,18 @@
 export { checkProject } from "./check.js";
 export { builtinSectionNames, ejectSections } from "./eject.js";
 export { explainPrompt } from "./explain.js";
+export {
+  type Break,
+  type CacheClass,
+  type ClassShare,
+  cacheClassOf,
+  type SimulatedAction,
+  type SimulatedRow,
+  type SimulateSettings,
+  type SimulationReport,
+  type Survival,
+  simulatePrompt,
+} from "./simulate.js";
 export { renderScenario, runSnapshots } from "./snapshot.js";
 export type {
   AuthorOptions,
