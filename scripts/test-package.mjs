@@ -50,6 +50,8 @@ const VERSION = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).ver
 const TIMEOUT_MS = 180_000;
 const AGENTS_MARKER = "PACKAGE-TEST-AGENTS-MD: run the tests before you commit.";
 const PREAMBLE = "You are a coding agent";
+/** The preamble of the prompt for any agent: pi's, or a preset's (`--agent`) own name. */
+const AGENT_PREAMBLE = /^You are (a coding agent|Claude Code|Codex|Gemini CLI|opencode)\. /;
 
 const failures = [];
 function check(name, ok, detail = "") {
@@ -253,7 +255,7 @@ function testOn(nodeBin, tarball, scratch, installed) {
       `${tag}: README: ${recipe}`,
       out.status === 0 &&
         (agentCalled
-          ? calls.length === 1 && given[0]?.startsWith(PREAMBLE) === true
+          ? calls.length === 1 && AGENT_PREAMBLE.test(given[0] ?? "")
           : calls.length === 0),
       `${said(out)}\ncalls: ${JSON.stringify(calls)}`,
     );
