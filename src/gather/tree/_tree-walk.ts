@@ -237,6 +237,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   // never follows a linked .gitignore). The folder is listed only on a file
   // system that ignores case, where the stat also finds agents.md: there the
   // listing tells the name's exact case.
+  const caseBlind = new Map<number, boolean>();
   const lastLevel = async (
     dir: string,
     rel: string,
@@ -247,8 +248,16 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const found = known ?? (await statOf(childPath(dir, AGENTS_FILE), true));
     if (!found?.isFile()) return;
     stop();
-    let present = async (file: string) => (await statOf(join(dir, file), false))?.isFile() ?? false;
-    if (await ignoresCase(dir, found)) {
+    // One look-up per file system: whether it ignores case does not change from folder to folder.
+    let blind = caseBlind.get(found.dev);
+    if (blind === undefined) {
+      blind = ignoresCase(dir, found);
+      caseBlind.set(found.dev, blind);
+    }
+    // Two stats that mostly find nothing: no pause of their own (the caller's loop paces).
+    let present = (file: string): boolean | Promise<boolean> =>
+      statOrUndefinedSync(join(dir, file), false)?.isFile() ?? false;
+    if (blind) {
       const { entries } = await listFolder(
         dir,
         (await statOf(dir, false))?.size,
@@ -259,7 +268,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       stop();
       if (!entries.some((e) => e.name === AGENTS_FILE)) return;
       const listedPresent = present;
-      present = async (file) => entries.some((e) => e.name === file) && (await listedPresent(file));
+      present = (file) => entries.some((e) => e.name === file) && listedPresent(file);
     }
     rules = await withIgnoreFiles(dir, rel, rules, present);
     const path = `${rel}/${AGENTS_FILE}`;
@@ -275,8 +284,8 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
  * stat is `found`) is also reached as `agents.md`. A case-sensitive one finds
  * no such file, or another one.
  */
-async function ignoresCase(dir: string, found: Stats): Promise<boolean> {
-  const other = await statOf(childPath(dir, AGENTS_FILE.toLowerCase()), true);
+function ignoresCase(dir: string, found: Stats): boolean {
+  const other = statOrUndefinedSync(childPath(dir, AGENTS_FILE.toLowerCase()), true);
   return other !== undefined && other.ino === found.ino && other.dev === found.dev;
 }
 
