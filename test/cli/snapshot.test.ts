@@ -91,7 +91,7 @@ describe("sysprompt snapshot", () => {
         "  a.md differs from the render:",
         "    --- a.md\tgolden",
         "    +++ a.md\trendered",
-        "    @@ -35,9 +35,9 @@",
+        "    @@ -29,9 +29,9 @@",
         "     ",
         '     <repository_instructions path="<scenario>/project/AGENTS.md">',
         "     # Demo",

@@ -252,8 +252,8 @@ describe("context files in the prompt", () => {
       "preamble",
       "tools",
       "rules",
-      "environment",
       "cwd",
+      "environment",
       "date",
     ]);
     expect(result.steps.find((s) => s.name === "context")?.status).toBe("skipped");

@@ -46,8 +46,8 @@ describe("renderSystemPrompt with gathering steps that never resolve", () => {
       "preamble",
       "tools",
       "rules",
-      "environment",
       "cwd",
+      "environment",
       "date",
     ]);
   });

@@ -193,8 +193,8 @@ describe("renderSystemPrompt under a small deadline", () => {
       ["preamble", "builtin"],
       ["tools", "builtin"],
       ["rules", "builtin"],
-      ["environment", "builtin"],
       ["cwd", "builtin"],
+      ["environment", "builtin"],
       ["date", "builtin"],
     ]);
     // Each FIFO is reported as "not a regular file", none was opened.

@@ -67,11 +67,11 @@ describe("workspaceTree option", () => {
       "preamble",
       "tools",
       "rules",
-      "environment",
       "project_context",
+      "cwd",
+      "environment",
       "dir_context",
       "workspace_tree",
-      "cwd",
       "date",
     ]);
     expect(section(result, "dir_context")).toEqual(dirContext(true));

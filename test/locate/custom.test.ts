@@ -87,15 +87,15 @@ describe("custom base prompt", () => {
         text: "Project SYSTEM.md: {{cwd}} stays literal.",
         source: { layer: "project", path: join(cwd, ".pi", "SYSTEM.md") },
       },
-      builtin("environment", ENVIRONMENT_SECTION),
       builtin("cwd", cwdSection(cwd)),
+      builtin("environment", ENVIRONMENT_SECTION),
       builtin("date", DATE_SECTION),
     ]);
     expect(result.text).toBe(
       [
         "Project SYSTEM.md: {{cwd}} stays literal.",
-        ENVIRONMENT_SECTION,
         cwdSection(cwd),
+        ENVIRONMENT_SECTION,
         DATE_SECTION,
       ].join("\n\n"),
     );
@@ -118,8 +118,8 @@ describe("custom base prompt", () => {
         text: "House style: short sentences.",
         source: { layer: "project", path: join(pi, "sections", "preamble.md") },
       },
-      builtin("environment", ENVIRONMENT_SECTION),
       builtin("cwd", cwdSection(join(root, "project"))),
+      builtin("environment", ENVIRONMENT_SECTION),
       builtin("date", DATE_SECTION),
     ]);
   });
@@ -132,8 +132,8 @@ describe("custom base prompt", () => {
       builtin("preamble", PREAMBLE),
       builtin("tools", DEFAULT_TOOLS_SECTION),
       builtin("rules", DEFAULT_RULES_SECTION),
-      builtin("environment", ENVIRONMENT_SECTION),
       builtin("cwd", cwdSection(cwd)),
+      builtin("environment", ENVIRONMENT_SECTION),
       builtin("date", DATE_SECTION),
     ]);
     expect(result.diagnostics).toEqual([
@@ -176,9 +176,9 @@ describe("custom base prompt fallback", () => {
         text: "User SYSTEM.md: used when the project template fails.",
         source: { layer: "user", path: join(root, "agent", "SYSTEM.md") },
       },
-      builtin("environment", ENVIRONMENT_SECTION),
       builtin("cwd", cwdSection(cwd)),
       which("User SYSTEM.md: used when the project template fails."),
+      builtin("environment", ENVIRONMENT_SECTION),
       builtin("date", DATE_SECTION),
     ]);
     expect(result.diagnostics).toEqual([broken("the user SYSTEM.md")]);
@@ -190,9 +190,9 @@ describe("custom base prompt fallback", () => {
       builtin("preamble", PREAMBLE),
       builtin("tools", DEFAULT_TOOLS_SECTION),
       builtin("rules", DEFAULT_RULES_SECTION),
-      builtin("environment", ENVIRONMENT_SECTION),
       builtin("cwd", cwdSection(cwd)),
       which("none"),
+      builtin("environment", ENVIRONMENT_SECTION),
       builtin("date", DATE_SECTION),
     ]);
     expect(builtinBase.diagnostics).toEqual([broken("the builtin base prompt")]);
@@ -227,9 +227,9 @@ describe("custom base prompt fallback", () => {
       "preamble",
       "tools",
       "rules",
-      "environment",
       "cwd",
       "which",
+      "environment",
       "date",
     ]);
     expect(neither.diagnostics.map((d) => [d.path, d.message])).toEqual([
@@ -276,8 +276,8 @@ describe("addendum", () => {
       "tools",
       "rules",
       "addendum",
-      "environment",
       "cwd",
+      "environment",
       "date",
     ]);
     expect(result.sections[3]).toEqual({
@@ -316,9 +316,9 @@ describe("projectTrusted: false", () => {
     expect(trusted.sections.map((s) => [s.name, s.source.layer])).toEqual([
       ["system", "project"],
       ["addendum", "builtin"],
-      ["environment", "builtin"],
       ["project_context", "builtin"],
       ["cwd", "builtin"],
+      ["environment", "builtin"],
       ["date", "builtin"],
     ]);
 
@@ -327,7 +327,6 @@ describe("projectTrusted: false", () => {
       builtin("preamble", PREAMBLE),
       builtin("tools", DEFAULT_TOOLS_SECTION),
       builtin("rules", DEFAULT_RULES_SECTION),
-      builtin("environment", ENVIRONMENT_SECTION),
       builtin(
         "project_context",
         contextSection([
@@ -335,6 +334,7 @@ describe("projectTrusted: false", () => {
         ]),
       ),
       builtin("cwd", cwdSection(cwd)),
+      builtin("environment", ENVIRONMENT_SECTION),
       builtin("date", DATE_SECTION),
     ]);
     expect(result.diagnostics).toEqual([

@@ -172,8 +172,8 @@ describe("the skills section", () => {
       "preamble",
       "tools",
       "rules",
-      "environment",
       "cwd",
+      "environment",
       "date",
     ]);
     expect(result.diagnostics).toEqual([]);
