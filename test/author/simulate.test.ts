@@ -155,7 +155,7 @@ describe("simulatePrompt", () => {
       const day = row(report, "next-day").fresh;
       const dateNow = await sectionText(options(), "date");
       const dateNext = await sectionText(options({ now: "2026-01-16T10:00:00Z" }), "date");
-      expect(day.brokenAt).toEqual({ section: "date", cache: "volatile", how: "changed" });
+      expect(day.brokenAt).toEqual({ section: "date", cache: "session", how: "changed" });
       expect(day.bytes).toBe(offsetOf(report, "date") + prefixBytes(dateNow, dateNext));
       expect(day.byClass.stable.keptBytes).toBe(report.baseline.byClass.stable.bytes);
       expect(day.share).toBeLessThan(1);

@@ -9,6 +9,8 @@ const run = (root: string, ...args: string[]) =>
   cli(root, ["eject", "--agent-dir", join(root, "agent"), ...args], false);
 
 const DATE_NOW = readFileSync(join(BUILTIN, "sections", "date.md"), "utf8");
+/** The builtin's three frontmatter lines as this version has them (each differs from DATE_THEN's). */
+const NOW_KEYS = DATE_NOW.split("\n").slice(1, 4);
 /** The builtin date section as an older version of the package had it. */
 const DATE_THEN =
   "---\norder: 130\nvolatile: true\ndescription: Today's date (UTC).\n---\nToday's date: {{date}}\n";
@@ -44,10 +46,10 @@ describe("sysprompt eject --diff", () => {
         `+++ date.md\tbuiltin now (${now})`,
         "@@ -1,6 +1,6 @@",
         " ---",
-        " order: 130",
-        " volatile: true",
+        "-order: 130",
+        "-volatile: true",
         "-description: Today's date (UTC).",
-        "+description: Today's date (UTC). Volatile, so it comes last and keeps the prefix cache-stable.",
+        ...NOW_KEYS.map((line) => `+${line}`),
         " ---",
         " Today's date: {{date}}",
         "",
@@ -79,7 +81,19 @@ describe("sysprompt eject --diff", () => {
     expect((await run(root, "date")).code).toBe(0);
     expect(await run(root, "--diff", "date")).toEqual({
       code: 0,
-      stdout: `date: the builtin has not changed since .pi/sections/date.md was copied from it (${builtinHash(DATE_NOW)}); the builtin against the copy:\n\n--- date.md\tbuiltin then (${builtinHash(DATE_NOW)})\n+++ date.md\tyour copy\n@@ -1,6 +1,7 @@\n ---\n order: 130\n volatile: true\n description: Today's date (UTC). Volatile, so it comes last and keeps the prefix cache-stable.\n+ejected-from: ${builtinHash(DATE_NOW)}\n ---\n Today's date: {{date}}\n`,
+      stdout: [
+        `date: the builtin has not changed since .pi/sections/date.md was copied from it (${builtinHash(DATE_NOW)}); the builtin against the copy:`,
+        "",
+        `--- date.md\tbuiltin then (${builtinHash(DATE_NOW)})`,
+        "+++ date.md\tyour copy",
+        "@@ -1,6 +1,7 @@",
+        " ---",
+        ...NOW_KEYS.map((line) => ` ${line}`),
+        `+ejected-from: ${builtinHash(DATE_NOW)}`,
+        " ---",
+        " Today's date: {{date}}",
+        "",
+      ].join("\n"),
       stderr: "",
     });
   });

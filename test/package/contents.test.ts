@@ -10,8 +10,12 @@ import { ensureBuilt } from "../catalogue/_built.js";
 // sources, tests, fixtures or goldens. scripts/test-package.mjs installs it.
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-/** The packed size (gzip) was 0.71 MB at the time of writing; this catches a folder shipped by mistake. */
-const MAX_PACKED_BYTES = 1_000_000;
+/**
+ * The packed size (gzip): 0.71 MB when first written, 1.02 MB once presets, the config file,
+ * git, simulate and context on touch joined the bundle. This catches a folder shipped by
+ * mistake (a fixture tree, a node_modules), which would add megabytes, not kilobytes.
+ */
+const MAX_PACKED_BYTES = 1_250_000;
 
 interface Packed {
   size: number;

@@ -38,6 +38,7 @@ describe("builtin sections' cache classes", () => {
       ["dir_context", "session", []],
       ["workspace_tree", "session", []],
       ["workspace_roots", "session", []],
+      ["git", "session", []],
       ["date", "session", []],
     ]);
   });
