@@ -81,7 +81,6 @@ describe("workspace roots: a tree and AGENTS.md list for each", () => {
     expect(section(result, "dir_context")).toEqual(
       [
         "<dir_context>",
-        "The instruction files above are already loaded into this prompt; you do not need to look for them.",
         "Folders below the working directory have instruction files of their own, not loaded yet (paths relative to the working directory):",
         "- pkg/AGENTS.md",
         "In the other workspace folders, these subfolders have instruction files of their own, not loaded yet (absolute paths):",

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { cli, pinMachine } from "../cli/_run.js";
+import { LOADED_NOTE } from "./_context-section.js";
 import { makeTree, manyFiles, type Spec } from "./_tree.js";
 
 pinMachine();
@@ -40,14 +41,9 @@ The working directory's layout. Each folder lists its newest entries first, with
 ${TREE}
 </workspace_tree>`;
 
-const dirContext = (loaded: boolean) =>
+const dirContext = () =>
   [
     "<dir_context>",
-    ...(loaded
-      ? [
-          "The instruction files above are already loaded into this prompt; you do not need to look for them.",
-        ]
-      : []),
     "Folders below the working directory have instruction files of their own, not loaded yet (paths relative to the working directory):",
     "- pkg/AGENTS.md",
     "- pkg/api/AGENTS.md",
@@ -74,16 +70,21 @@ describe("workspaceTree option", () => {
       "workspace_tree",
       "date",
     ]);
-    expect(section(result, "dir_context")).toEqual(dirContext(true));
+    expect(section(result, "dir_context")).toEqual(dirContext());
+    // The note that instruction files need no search closes project_context, not dir_context.
+    expect(
+      section(result, "project_context")?.endsWith(`\n\n${LOADED_NOTE}\n</project_context>`),
+    ).toBe(true);
     expect(section(result, "workspace_tree")).toEqual(WORKSPACE_TREE);
     expect(result.steps.find((s) => s.name === "tree")?.status).toEqual("ok");
     expect(result.diagnostics).toEqual([]);
   });
 
-  it("says nothing about files 'above' when no context file was loaded", async () => {
+  it("says nothing about loaded files when no context file was loaded", async () => {
     const root = scenario(false);
     const result = await renderSystemPrompt(pinned(root, { workspaceTree: true }));
-    expect(section(result, "dir_context")).toEqual(dirContext(false));
+    expect(section(result, "dir_context")).toEqual(dirContext());
+    expect(result.text).not.toContain(LOADED_NOTE);
   });
 
   it("a tree cut by the line cap says so", async () => {
