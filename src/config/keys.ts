@@ -91,6 +91,11 @@ export const CONFIG_KEYS: { readonly [key: string]: KeySpec<keyof ConfigValues> 
     check: (v) => (typeof v === "boolean" ? { value: v } : { problem: "must be true or false" }),
     example: "tree: true",
   },
+  git: {
+    option: "git",
+    check: (v) => (typeof v === "boolean" ? { value: v } : { problem: "must be true or false" }),
+    example: "git: true",
+  },
   deadline: {
     option: "deadlineMs",
     check: (v) => wholeNumber(v, 0, "a whole number of milliseconds, 0 or more, such as 5000"),

@@ -1,7 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { explainPrompt } from "../../src/author/explain.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { cli, pinMachine } from "../cli/_run.js";
 
@@ -16,6 +18,7 @@ const DEFAULTS = {
   tools: "default",
   model: "default",
   tree: "default",
+  git: "default",
   deadline: "default",
   "max-tokens": "default",
   "rule-sources": "default",
@@ -173,5 +176,24 @@ describe("config precedence, one layer at a time", () => {
       "vars.team": `project:${project}:4`,
     });
     expect(user).toBeTypeOf("string");
+  });
+
+  it("git: true in the user's file turns the git section on, as --git does", async () => {
+    // The library, not the CLI helper: git must be on PATH, which the CLI helper's env leaves out.
+    const gitSection = async (root: string) => {
+      const result = await renderSystemPrompt(
+        pinned(root, { configFiles: true, env: { PATH: process.env.PATH ?? "" } }),
+      );
+      return result.sections.find((s) => s.name === "git")?.text;
+    };
+    const { root, user } = world({ user: "git: true\n" });
+    execFileSync("git", ["init", "-q", "-b", "trunk", join(root, "project")]);
+    expect(await gitSection(root)).toContain("- Branch: trunk");
+    const report = await explainPrompt(pinned(root, { configFiles: true }));
+    expect(report.provenance.git).toBe(`user:${user}:1`);
+    // Without the file the section is off.
+    const bare = world();
+    execFileSync("git", ["init", "-q", "-b", "trunk", join(bare.root, "project")]);
+    expect(await gitSection(bare.root)).toBeUndefined();
   });
 });
