@@ -171,10 +171,16 @@ const templateCases: TemplatesCase[] = [
   },
 ];
 
+// Each case starts a Node process as another user: about 1.5 s on an idle machine, over the
+// default 5 s on a loaded one (seen once in the full suite at load 4), so each gets 30 s.
+const CASE_TIMEOUT_MS = 30_000;
+
 describe("catalogue: unreadable files and folders (EACCES)", () => {
   if (UNPRIVILEGED_SKIP) it.skip(`all skipped: ${UNPRIVILEGED_SKIP}`, () => {});
   for (const c of cases) {
-    it.skipIf(UNPRIVILEGED_SKIP)(c.name, () => runCase(c).then(() => undefined));
+    it.skipIf(UNPRIVILEGED_SKIP)(c.name, () => runCase(c).then(() => undefined), CASE_TIMEOUT_MS);
   }
-  for (const c of templateCases) it.skipIf(UNPRIVILEGED_SKIP)(c.name, () => runTemplatesCase(c));
+  for (const c of templateCases) {
+    it.skipIf(UNPRIVILEGED_SKIP)(c.name, () => runTemplatesCase(c), CASE_TIMEOUT_MS);
+  }
 });
