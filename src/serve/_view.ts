@@ -28,6 +28,8 @@ export interface ViewSection {
   layer: Layer;
   path: string | null;
   volatile: boolean;
+  /** The section's cache class: the prefix the page marks is the stable run. */
+  cache: "stable" | "session" | "volatile";
   tokens: number;
   bytes: number;
   text: string;
@@ -55,7 +57,11 @@ export interface InspectorView {
   /** Sections of the previous render that are gone. */
   removed: string[];
   total: { sections: number; bytes: number; tokens: number };
-  /** Everything before the first volatile section, with the blank line after it. */
+  /**
+   * Everything before the first section that is not of the stable class (a
+   * session or volatile one), with the blank line after it: what stays cached
+   * across sessions. `firstVolatile` names that section.
+   */
   stablePrefix: { sections: number; bytes: number; tokens: number; firstVolatile: string | null };
   diagnostics: Diagnostic[];
   steps: StepTiming[];
@@ -113,6 +119,7 @@ function buildView(input: ViewInput, tokens: TokenCounter): InspectorView {
       layer: section.source.layer,
       path: section.source.path ?? null,
       volatile: version?.meta.cache === "volatile",
+      cache: version?.meta.cache ?? "stable",
       tokens: tokens(section.text),
       bytes: Buffer.byteLength(section.text),
       text: section.text,
@@ -126,7 +133,7 @@ function buildView(input: ViewInput, tokens: TokenCounter): InspectorView {
     return view;
   });
   const names = new Set(result.sections.map((s) => s.name));
-  const firstVolatile = sections.findIndex((s) => s.volatile);
+  const firstVolatile = sections.findIndex((s) => s.cache !== "stable");
   const stable = firstVolatile < 0 ? sections : sections.slice(0, firstVolatile);
   const stableText =
     firstVolatile < 0 ? result.text : stable.map((s) => s.text + SEPARATOR).join("");

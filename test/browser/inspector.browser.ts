@@ -102,15 +102,16 @@ describe("sysprompt serve in chromium", () => {
       "conventions",
       "rules",
       "team",
-      "environment",
       "project_context",
       "cwd",
+      "environment",
       "date",
     ];
     expect(await names("#prompt .section")).toEqual(expected);
     expect(await names("#bars .bar-row")).toEqual(expected);
 
-    // One bar per section, as long as its share of the largest; the prefix row before `date`.
+    // One bar per section, as long as its share of the largest; the prefix row before `environment`,
+    // the first section of the session class.
     const bars = await Promise.all(
       (await page.locator("#bars .bar-row").all()).map(async (row) => ({
         tokens: Number(await row.getAttribute("data-tokens")),
@@ -127,7 +128,7 @@ describe("sysprompt serve in chromium", () => {
       /^▲ cache-stable prefix · [\d,]+ tokens$/,
     );
     expect(await page.textContent("#total")).toMatch(
-      /^[\d,]+ tokens in 9 sections · [\d,]+ bytes\s*cache-stable prefix: [\d,]+ tokens \(before date\)$/,
+      /^[\d,]+ tokens in 9 sections · [\d,]+ bytes\s*cache-stable prefix: [\d,]+ tokens \(before environment\)$/,
     );
 
     // The broken tools override: its diagnostic with file:line:column, and the builtin stands in.

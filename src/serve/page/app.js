@@ -114,7 +114,7 @@ function drawTokens() {
     h("br"),
     h("span", { class: "prefix-note" }, "cache-stable prefix: "),
     h("strong", {}, tokens(prefix.tokens)),
-    prefix.firstVolatile ? ` (before ${prefix.firstVolatile})` : " (no volatile section)",
+    prefix.firstVolatile ? ` (before ${prefix.firstVolatile})` : " (every section is stable)",
   );
   const sum = Math.max(
     1,
