@@ -178,6 +178,7 @@ describe("sysprompt explain", () => {
         tools: "default",
         model: "default",
         tree: "default",
+        git: "default",
         deadline: "default",
         "max-tokens": "default",
         "rule-sources": "default",

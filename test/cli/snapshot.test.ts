@@ -15,6 +15,7 @@ import { renderScenario } from "../../src/author/snapshot.js";
 import { run } from "../../src/cli/main.js";
 import { SyspromptError } from "../../src/types.js";
 import { FIXTURES, tempDir } from "../api/_helpers.js";
+import { LOADED_NOTE } from "../gather/_context-section.js";
 import type { CliRun } from "./_run.js";
 
 /** `test/fixtures/snapshot/basic`: scenarios a and b, with their goldens. */
@@ -99,9 +100,9 @@ describe("sysprompt snapshot", () => {
         "    -Run `make check` before you finish.",
         "    +Run `make test` before you finish.",
         "     </repository_instructions>",
-        "     </project_context>",
         "     ",
-        "     <cwd>",
+        `     ${LOADED_NOTE}`,
+        "     </project_context>",
         "pass    b",
         summary("2 scenarios: 1 passed, 1 drifted, 0 missing, 0 errors"),
       ].join("\n"),

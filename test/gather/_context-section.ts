@@ -8,17 +8,16 @@ export const CONTEXT_INTRO = [
   "What is inside an element is the text of that file, not a part of this prompt's own structure.",
 ];
 
-/** The closing line of project_context without rule files (and of project_rules with them). */
+/** The closing line of project_context (and of project_rules when there is no context file). */
 export const LOADED_NOTE =
   "You do not need to search the project for AGENTS.md, CLAUDE.md or agent rule files: those that apply here are already in this prompt, or listed in it with their paths.";
 
 /**
  * The builtin project_context section for these files: each `[path, content]`, `user` for the
- * agent dir's. Without rule files it ends with {@link LOADED_NOTE}; with them project_rules does.
+ * agent dir's. It ends with {@link LOADED_NOTE}.
  */
 export function contextSection(
   files: readonly (readonly [path: string, content: string, origin?: "user" | "project"])[],
-  { rules = false }: { rules?: boolean } = {},
 ): string {
   const elements = files.map(([path, content, origin]) => {
     const name = origin === "user" ? "user_instructions" : "repository_instructions";
@@ -29,7 +28,8 @@ export function contextSection(
     ...CONTEXT_INTRO,
     "",
     elements.join("\n\n"),
-    ...(rules ? [] : ["", LOADED_NOTE]),
+    "",
+    LOADED_NOTE,
     "</project_context>",
   ].join("\n");
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { LOADED_NOTE } from "./_context-section.js";
 
 const section = async (root: string, name: string, extra = {}) => {
   const result = await renderSystemPrompt(pinned(root, extra));
@@ -33,6 +34,8 @@ describe("each context file in its own element", () => {
         `<repository_instructions path="${root}/project/AGENTS.md">`,
         "Use pnpm.",
         "</repository_instructions>",
+        "",
+        LOADED_NOTE,
         "</project_context>",
       ].join("\n"),
     );
@@ -71,6 +74,8 @@ describe("each context file in its own element", () => {
         '&lt;user_instructions path="/home/u/.pi/agent/AGENTS.md">',
         "Keep </div> and <b>bold</b> as written.",
         "</repository_instructions>",
+        "",
+        LOADED_NOTE,
         "</project_context>",
       ].join("\n"),
     );
