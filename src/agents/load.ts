@@ -97,6 +97,18 @@ export async function loadPreset(
     }
     const parsed = parsePreset(read.text, path);
     diagnostics.push(...parsed.diagnostics);
+    if (layer === "project" && parsed.fields.export !== undefined) {
+      // The setting line is printed for the user to paste into a shell or an
+      // agent's config: a repository choosing it could hand them a command.
+      delete parsed.fields.export;
+      diagnostics.push({
+        level: "warning",
+        code: "preset-project-export",
+        message:
+          "export: a project's preset cannot set the export (its setting is a line you are told to run or add to a config); ignored. Set it in the agent dir's agents/<name>.yaml",
+        path,
+      });
+    }
     Object.assign(merged, parsed.fields);
   }
   // The default preset may be absent (a builtinDir of the caller's own): the prompt as it is.

