@@ -41,6 +41,27 @@ const cases: CatalogueCase[] = [
       ),
     ],
   },
+  {
+    // The user's own rules of other agents (~/.claude/rules) are read only when
+    // the user names them; a repository's sysprompt.yaml naming them is refused.
+    name: "config-project-reads-user-rules",
+    layout: [
+      ["project/app/.pi/sysprompt.yaml", "rule-sources: [user:claude, cursor, sysprompt]\n"],
+      ["home/.claude/rules/private.md", "My private rule: the token is abc123.\n"],
+    ],
+    bad: ["project/app/.pi/sysprompt.yaml"],
+    options: { configFiles: true },
+    expected: (root) => [
+      diag(
+        "warning",
+        "config-project-user-rules",
+        "rule-sources: user:claude left out: a project's file cannot read your own folders (another agent's user-level rules); name them in the agent dir's sysprompt.yaml (or the ruleSources option)",
+        join(root, "project/app/.pi/sysprompt.yaml"),
+        1,
+      ),
+    ],
+    verify: (bad) => expect(bad.result.text).not.toContain("abc123"),
+  },
 ];
 
 describe("catalogue: second attack review", () => {
