@@ -1,6 +1,8 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadPreset } from "../../src/agents/load.js";
+import { renderScenario } from "../../src/author/snapshot.js";
 import { preparePrompt } from "../../src/render-system-prompt.js";
 import { BUILTIN, pinned, tempDir } from "../api/_helpers.js";
 import { buildLayout } from "./_fixture.js";
@@ -62,7 +64,35 @@ const cases: CatalogueCase[] = [
     ],
     verify: (bad) => expect(bad.result.text).not.toContain("abc123"),
   },
+  {
+    // A billion-laughs preset: before, yaml's alias check threw out of
+    // parsePreset and the render died with a stack trace.
+    name: "preset-alias-bomb",
+    layout: [[PROJECT_PRESET, aliasBomb("description")]],
+    options: { agent: "codex" },
+    expected: (root) => [
+      diag(
+        "error",
+        "preset-invalid",
+        "description: uses more than 10 aliases or an unknown one",
+        join(root, PROJECT_PRESET),
+        1,
+      ),
+    ],
+  },
 ];
+
+/** `key:` holding nested lists of ten aliases each, eight deep: 10^8 strings when expanded. */
+function aliasBomb(key: string): string {
+  const levels = ["&l0 [x, x, x, x, x, x, x, x, x, x]"];
+  for (let i = 1; i < 8; i++)
+    levels.push(
+      `&l${i} [${Array(10)
+        .fill(`*l${i - 1}`)
+        .join(", ")}]`,
+    );
+  return `${key}: [${levels.join(", ")}]\n`;
+}
 
 describe("catalogue: second attack review", () => {
   for (const c of cases) {
@@ -103,6 +133,16 @@ describe("catalogue: second attack review", () => {
     } finally {
       restore();
     }
+  });
+
+  it("a scenario file that is an alias bomb is a located problem, not a crash of snapshot", async () => {
+    const dir = join(tempDir(), "snapshots");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, "bomb.scenario.yaml");
+    writeFileSync(file, aliasBomb("tools"));
+    expect(await renderScenario(file).catch((e: Error) => e.message)).toBe(
+      `${file}:1:1: tools: uses more than 100 aliases or an unknown one`,
+    );
   });
 
   it("a deadline past a Node timer's range (sysprompt.yaml: deadline: 99999999999) times nothing out at once", async () => {
