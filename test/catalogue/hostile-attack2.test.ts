@@ -1,10 +1,11 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadPreset } from "../../src/agents/load.js";
 import { renderScenario } from "../../src/author/snapshot.js";
 import { preparePrompt } from "../../src/render-system-prompt.js";
 import { BUILTIN, pinned, tempDir } from "../api/_helpers.js";
+import { cli } from "../cli/_run.js";
 import { buildLayout } from "./_fixture.js";
 import { type CatalogueCase, diag, runCase } from "./_harness.js";
 
@@ -143,6 +144,31 @@ describe("catalogue: second attack review", () => {
     expect(await renderScenario(file).catch((e: Error) => e.message)).toBe(
       `${file}:1:1: tools: uses more than 100 aliases or an unknown one`,
     );
+  });
+
+  it("export --out and render -o through a folder link named `..x` inside the project are refused", async () => {
+    // `..x` is inside cwd; a `..` prefix test took it for outside, where only
+    // the file's own folder is checked, so `..x/deep/` was written through.
+    const root = tempDir();
+    mkdirSync(join(root, "elsewhere/deep"), { recursive: true });
+    mkdirSync(join(root, "project"), { recursive: true });
+    symlinkSync(join(root, "elsewhere"), join(root, "project/..x"));
+    const exported = await cli(root, ["export", "--agent", "codex", "--out", "..x/deep/p.md"]);
+    const rendered = await cli(root, ["render", "-o", "..x/deep/p.md"]);
+    const refusal = `${join(root, "project/..x")}: a symbolic link, not a folder: nothing is written through it`;
+    expect([exported.code, exported.stderr.trim().split("\n").at(-1)]).toEqual([
+      2,
+      `sysprompt: export: ${refusal}`,
+    ]);
+    expect([rendered.code, rendered.stderr.trim().split("\n").at(-1)]).toEqual([
+      2,
+      `sysprompt: --output: ${refusal}`,
+    ]);
+    expect(existsSync(join(root, "elsewhere/deep/p.md"))).toBe(false);
+    // A real folder named `..y` is written into, as any folder of the project.
+    mkdirSync(join(root, "project/..y/deep"), { recursive: true });
+    expect((await cli(root, ["render", "-o", "..y/deep/p.md"])).code).toBe(0);
+    expect(existsSync(join(root, "project/..y/deep/p.md"))).toBe(true);
   });
 
   it("a deadline past a Node timer's range (sysprompt.yaml: deadline: 99999999999) times nothing out at once", async () => {
