@@ -128,6 +128,40 @@ export async function loadPreset(
   };
 }
 
+/**
+ * {@link loadPreset} for the agent a render was given. `from` is the config
+ * file that named it (the caller did not): there an unknown name is that
+ * file's problem, a located error, and the default preset is used, so a
+ * repository's `sysprompt.yaml` cannot stop the render. The caller's own
+ * unknown name still throws.
+ */
+export async function loadChosenPreset(
+  agent: string | undefined,
+  folders: PresetFolders,
+  from?: { path: string; line?: number },
+): Promise<{ preset: AgentPreset; diagnostics: Diagnostic[] }> {
+  const chosen = { required: agent !== undefined, skipBuiltin: agent === undefined };
+  try {
+    return await loadPreset(agent ?? DEFAULT_AGENT, folders, chosen);
+  } catch (error) {
+    if (from === undefined || !(error instanceof SyspromptError) || error.code !== "bad-option") {
+      throw error;
+    }
+    const fallback = await loadPreset(DEFAULT_AGENT, folders, {
+      required: false,
+      skipBuiltin: true,
+    });
+    const problem: Diagnostic = {
+      level: "error",
+      code: "config-bad-value",
+      message: `${error.message}; the key is ignored`,
+      path: from.path,
+      ...(from.line !== undefined ? { line: from.line } : {}),
+    };
+    return { preset: fallback.preset, diagnostics: [problem, ...fallback.diagnostics] };
+  }
+}
+
 async function unknownPreset(name: string, folders: PresetFolders): Promise<SyspromptError> {
   const names = await presetNames(folders);
   const near = nearMatches(name, names);

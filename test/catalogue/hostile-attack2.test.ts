@@ -81,6 +81,22 @@ const cases: CatalogueCase[] = [
       ),
     ],
   },
+  {
+    // An unknown agent named by a repository's sysprompt.yaml threw out of
+    // the render (exit 2): the project's file stopped every prompt.
+    name: "config-project-unknown-agent",
+    layout: [["project/app/.pi/sysprompt.yaml", "# a preset only its author has\nagent: robot\n"]],
+    options: { configFiles: true },
+    expected: (root) => [
+      diag(
+        "error",
+        "config-bad-value",
+        'agent: no preset named "robot". The presets are: claude-code, codex, gemini-cli, opencode, pi (a new one is a file agents/<name>.yaml in the agent dir or the project\'s .pi/); the key is ignored',
+        join(root, "project/app/.pi/sysprompt.yaml"),
+        2,
+      ),
+    ],
+  },
 ];
 
 /** `key:` holding nested lists of ten aliases each, eight deep: 10^8 strings when expanded. */
