@@ -318,7 +318,7 @@ function foldersOnTheWay(target: string, within: string | undefined): string[] {
   if (within === undefined) return [folder];
   const base = resolve(within);
   const rel = relative(base, folder);
-  if (rel.startsWith("..") || resolve(base, rel) !== folder) {
+  if (rel === ".." || rel.startsWith(`..${sep}`) || resolve(base, rel) !== folder) {
     throw new SyspromptError("bad-option", `within: ${target} is not inside ${base}`);
   }
   const out: string[] = [];

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { readTextFile } from "./_fs.js";
 import { toPosix } from "./_paths.js";
-import { applyPreset, DEFAULT_AGENT, loadPreset, type PresetReport } from "./agents/index.js";
+import { applyPreset, loadChosenPreset, type PresetReport } from "./agents/index.js";
 import { renderWithinBudget } from "./budget/fit.js";
 import type { BudgetReport } from "./budget/types.js";
-import { applyConfigFiles, type OptionProvenance } from "./config/index.js";
+import { agentConfigFile, applyConfigFiles, type OptionProvenance } from "./config/index.js";
 import type { PromptData } from "./data.js";
 import { capDiagnostics } from "./engine/_message.js";
 import { createEngine, type Engine } from "./engine/index.js";
@@ -163,10 +163,11 @@ export async function preparePrompt(
   // The preset decides inputs of the steps (tools, rule sources, context files), so it comes first.
   // Without an agent: the default pi, whose builtin file sets nothing (see prompts/agents/pi.yaml),
   // so only a user's or project's own pi.yaml is read.
-  const loadedPreset = await loadPreset(options.agent ?? DEFAULT_AGENT, normalized, {
-    required: options.agent !== undefined,
-    skipBuiltin: options.agent === undefined,
-  });
+  const loadedPreset = await loadChosenPreset(
+    options.agent,
+    normalized,
+    given.agent === undefined ? agentConfigFile(config.files) : undefined,
+  );
   const applied = applyPreset(normalized, options, loadedPreset.preset);
   const opts = applied.opts;
   const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, tools } = opts;

@@ -3,6 +3,7 @@ export { defaultExportPath, quotePath, settingLine, writeExport } from "./export
 export {
   checkPresets,
   DEFAULT_AGENT,
+  loadChosenPreset,
   loadPreset,
   MAX_PRESET_BYTES,
   presetDirs,

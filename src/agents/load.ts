@@ -97,6 +97,18 @@ export async function loadPreset(
     }
     const parsed = parsePreset(read.text, path);
     diagnostics.push(...parsed.diagnostics);
+    if (layer === "project" && parsed.fields.export !== undefined) {
+      // The setting line is printed for the user to paste into a shell or an
+      // agent's config: a repository choosing it could hand them a command.
+      delete parsed.fields.export;
+      diagnostics.push({
+        level: "warning",
+        code: "preset-project-export",
+        message:
+          "export: a project's preset cannot set the export (its setting is a line you are told to run or add to a config); ignored. Set it in the agent dir's agents/<name>.yaml",
+        path,
+      });
+    }
     Object.assign(merged, parsed.fields);
   }
   // The default preset may be absent (a builtinDir of the caller's own): the prompt as it is.
@@ -114,6 +126,40 @@ export async function loadPreset(
     },
     diagnostics,
   };
+}
+
+/**
+ * {@link loadPreset} for the agent a render was given. `from` is the config
+ * file that named it (the caller did not): there an unknown name is that
+ * file's problem, a located error, and the default preset is used, so a
+ * repository's `sysprompt.yaml` cannot stop the render. The caller's own
+ * unknown name still throws.
+ */
+export async function loadChosenPreset(
+  agent: string | undefined,
+  folders: PresetFolders,
+  from?: { path: string; line?: number },
+): Promise<{ preset: AgentPreset; diagnostics: Diagnostic[] }> {
+  const chosen = { required: agent !== undefined, skipBuiltin: agent === undefined };
+  try {
+    return await loadPreset(agent ?? DEFAULT_AGENT, folders, chosen);
+  } catch (error) {
+    if (from === undefined || !(error instanceof SyspromptError) || error.code !== "bad-option") {
+      throw error;
+    }
+    const fallback = await loadPreset(DEFAULT_AGENT, folders, {
+      required: false,
+      skipBuiltin: true,
+    });
+    const problem: Diagnostic = {
+      level: "error",
+      code: "config-bad-value",
+      message: `${error.message}; the key is ignored`,
+      path: from.path,
+      ...(from.line !== undefined ? { line: from.line } : {}),
+    };
+    return { preset: fallback.preset, diagnostics: [problem, ...fallback.diagnostics] };
+  }
 }
 
 async function unknownPreset(name: string, folders: PresetFolders): Promise<SyspromptError> {

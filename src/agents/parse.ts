@@ -80,9 +80,13 @@ export function parsePreset(
   for (const pair of root.items) {
     const key = yaml.isScalar(pair.key) ? String(pair.key.value) : "";
     const node = pair.value;
-    const value: unknown = yaml.isNode(node) ? node.toJS(doc, { maxAliasCount: 10 }) : node;
     if (!TOP_KEYS.includes(key)) {
       problem(unknownKey(key, TOP_KEYS), pair.key, "warning");
+      continue;
+    }
+    const value = toValue(yaml, doc, node);
+    if (value === ALIAS_ERROR) {
+      problem(`${key}: uses more than ${MAX_ALIAS_COUNT} aliases or an unknown one`, node);
       continue;
     }
     if (key === "description" || key === "agentName") {
@@ -114,6 +118,22 @@ export function parsePreset(
     }
   }
   return { fields, diagnostics };
+}
+
+/** Most aliases one value may expand (an alias bomb is a few lines of YAML). */
+const MAX_ALIAS_COUNT = 10;
+
+const ALIAS_ERROR = Symbol("alias error");
+
+function toValue(yaml: typeof Yaml, doc: Yaml.Document, node: unknown): unknown {
+  if (!yaml.isNode(node)) return node;
+  try {
+    return node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // yaml throws for too many aliases and for an alias to a missing anchor: both are the file's.
+    if (error instanceof Error) return ALIAS_ERROR;
+    throw error;
+  }
 }
 
 function unknownKey(key: string, known: readonly string[]): string {

@@ -13,6 +13,9 @@ export const SCENARIO_SUFFIXES = [SCENARIO_SUFFIX, ".scenario.yml"] as const;
 /** A scenario file larger than this is not read: it holds a few options. */
 export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
 
+/** Most aliases one key's value may expand (yaml's own default): more is an alias bomb, a located problem. */
+const MAX_ALIAS_COUNT = 100;
+
 /**
  * The keys a scenario may hold, each with the render option it sets. They are
  * the render options by the same names, but for `mtime` (the option
@@ -201,7 +204,18 @@ export async function parseScenario(source: string, file: string): Promise<Scena
       continue;
     }
     const scenarioKey = key as ScenarioKey;
-    const value = yaml.isNode(pair.value) ? pair.value.toJS(doc) : pair.value;
+    let value: unknown = pair.value;
+    try {
+      if (yaml.isNode(pair.value)) value = pair.value.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (error) {
+      // yaml throws for an alias bomb (and an alias to a missing anchor): the file's problem.
+      if (!(error instanceof Error)) throw error;
+      problems.push({
+        reason: `${key}: uses more than ${MAX_ALIAS_COUNT} aliases or an unknown one`,
+        ...located(position),
+      });
+      continue;
+    }
     if (position) positions.set(scenarioKey, position);
     scenario.values[scenarioKey] = value;
   }

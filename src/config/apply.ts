@@ -36,3 +36,13 @@ export async function applyConfigFiles(given: SystemPromptOptions): Promise<Conf
   });
   return { ...mergeConfig(given, files), files, diagnostics };
 }
+
+/** The config file whose `agent:` applies (the last that sets it), with the key's line. */
+export function agentConfigFile(
+  files: readonly ConfigFile[],
+): { path: string; line?: number } | undefined {
+  const file = files.findLast((f) => f.values.agent !== undefined);
+  if (file === undefined) return undefined;
+  const line = file.lines.get("agent");
+  return { path: file.path, ...(line !== undefined ? { line } : {}) };
+}

@@ -1,4 +1,4 @@
-export { applyConfigFiles, type ConfiguredOptions } from "./apply.js";
+export { agentConfigFile, applyConfigFiles, type ConfiguredOptions } from "./apply.js";
 export { CONFIG_KEY_NAMES, VAR_NAME, varNameProblem } from "./keys.js";
 export { type ConfigFolders, loadConfigFiles, readConfigFile } from "./load.js";
 export { mergeConfig } from "./merge.js";

@@ -126,7 +126,22 @@ export function parseConfig(source: string, path: string, layer: ConfigLayer): C
       );
       continue;
     }
-    values[spec.option] = checked.value;
+    let kept = checked.value;
+    if (layer === "project" && key === "rule-sources" && Array.isArray(kept)) {
+      // Another agent's user-level folder is the user's own files: a
+      // repository cannot pull them into the prompt.
+      const home = kept.filter((n) => n.startsWith("user:"));
+      if (home.length > 0) {
+        report(
+          "warning",
+          "config-project-user-rules",
+          `rule-sources: ${home.join(", ")} left out: a project's file cannot read your own folders (another agent's user-level rules); name them in the agent dir's sysprompt.yaml (or the ruleSources option)`,
+          lineAt(pair.value) ?? line,
+        );
+        kept = kept.filter((n) => !n.startsWith("user:"));
+      }
+    }
+    values[spec.option] = kept;
     if (line !== undefined) lines.set(key, line);
   }
   file.values = values as ConfigValues;

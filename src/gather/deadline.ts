@@ -58,6 +58,9 @@ export function clearStepCache(): void {
   lateWork.clear();
 }
 
+/** The longest delay a Node timer takes (2^31-1 ms, about 24.8 days); longer ones fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Runs one step under the shared deadline (an absolute time on `clock`). A late
  * step gives its partial value or fallback now; its promise keeps running in
@@ -92,7 +95,11 @@ export async function runStep<T>(
     // that starts at or after the deadline gets 1 ms: already-done work still
     // counts, anything else times out. p-timeout clears its timer when the
     // work settles first, so no timer outlives the render.
-    const value = await pTimeout(work, { milliseconds: Math.max(1, deadline - started) });
+    // A timer longer than 2^31-1 ms fires after 1 ms in Node (a warning on
+    // stderr): a deadline that far off is no deadline at all.
+    const left = Math.max(1, deadline - started);
+    const milliseconds = left > MAX_TIMER_MS ? Number.POSITIVE_INFINITY : left;
+    const value = await pTimeout(work, { milliseconds });
     if (joined && key !== undefined) lateWork.delete(key);
     return { value, timing: timing("ok"), diagnostics: [] };
   } catch (error) {

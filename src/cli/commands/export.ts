@@ -1,9 +1,9 @@
 import { homedir } from "node:os";
-import { isAbsolute, relative } from "node:path";
 import { resolveUserPath } from "../../_paths.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/export.js";
 import type { ExportSpec } from "../../agents/types.js";
+import { isWithin } from "../../gather/project-root.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, exitCodeFor, UsageError } from "../io.js";
@@ -78,8 +78,8 @@ export function exportTarget(
  * own folder must exist and not be one.
  */
 function outTarget(path: string, cwd: string): { path: string; root?: string } {
-  const rel = relative(cwd, path);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? { path, root: cwd } : { path };
+  // `isWithin`, not a `..` prefix test: a folder named `..x` (a link, say) is inside.
+  return path !== cwd && isWithin(path, cwd) ? { path, root: cwd } : { path };
 }
 
 /** The lines that say where the export goes and what to add to the agent's settings. */

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
-import { isAbsolute, relative } from "node:path";
 import { resolveUserPath } from "../../_paths.js";
 import { UnsafePathError, writeIfChanged } from "../../_safe-write.js";
+import { isWithin } from "../../gather/project-root.js";
 import { anthropicSystem, openAiSystemMessage } from "../../provider/system-content.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { RenderResult } from "../../types.js";
@@ -74,7 +74,8 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   if (text === "") return code;
   try {
     // Inside the working folder (a repository), no folder on the way may be a link either.
-    const inCwd = !relative(io.cwd, path).startsWith("..") && !isAbsolute(relative(io.cwd, path));
+    // (`isWithin`, not a `..` prefix test: a folder named `..x` is inside.)
+    const inCwd = isWithin(path, io.cwd);
     const outcome = await writeIfChanged(path, text, inCwd ? { within: io.cwd } : {});
     io.stderr(`sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${flags.output}\n`);
   } catch (error) {
