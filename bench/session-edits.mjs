@@ -44,11 +44,11 @@ const FILES = Number(process.env.BENCH_TREE_FILES ?? 100000);
 const PROMPTS = 20;
 const NOW = "2026-01-15T10:00:00Z";
 /**
- * Options that make the session keep its session-class sections (the tree, the
- * date…) as taken, once createPromptSession has one: set here, or as JSON in
- * BENCH_SESSION_OPTIONS. Empty: the session re-renders them, as it does today.
+ * The session's settings: it keeps its session-class sections (the tree, the
+ * date…) as the first render took them, as the pi extension does. Override as
+ * JSON in BENCH_SESSION_OPTIONS (`{"keepSessionSections":false}` re-renders them).
  */
-const KEEP_SESSION = {};
+const KEEP_SESSION = { keepSessionSections: true };
 /** Folders make-tree.mjs fills with ignored output: their files are not sources. */
 const NOT_SOURCE = new Set(["node_modules", "dist", "build", ".git", ".cache"]);
 
@@ -109,11 +109,12 @@ export async function measureEditSession(cwd, scratch, how = "in place") {
   const count = tokenCounter();
   const keep = { ...KEEP_SESSION, ...JSON.parse(process.env.BENCH_SESSION_OPTIONS ?? "{}") };
   const options = { cwd, agentDir: scratch, home: scratch, workspaceTree: true, now: NOW };
-  const session = api.createPromptSession({ ...options, ...keep });
+  const session = api.createPromptSession(options, keep);
   const files = sourceFiles(cwd, PROMPTS);
   if (files.length < PROMPTS) throw new Error(`only ${files.length} source files in ${cwd}`);
   try {
-    let previous = (await session.render()).result.text;
+    const first = (await session.render()).result.text;
+    let previous = first;
     const rows = [];
     for (const [i, file] of files.entries()) {
       EDITS[how](file, i);
@@ -135,9 +136,16 @@ export async function measureEditSession(cwd, scratch, how = "in place") {
       });
       previous = result.text;
     }
-    // The session's last text is what a fresh render gives on the same files.
-    const fresh = await api.renderSystemPrompt(options);
-    if (fresh.text !== previous) throw new Error("the session's text differs from a fresh render");
+    if (keep.keepSessionSections) {
+      // Only source files changed: a session that keeps its session sections sends the first text.
+      if (previous !== first)
+        throw new Error("the kept session's text moved without an instruction edit");
+    } else {
+      // The session's last text is what a fresh render gives on the same files.
+      const fresh = await api.renderSystemPrompt(options);
+      if (fresh.text !== previous)
+        throw new Error("the session's text differs from a fresh render");
+    }
     // The floor: the same templates compiled once by plain Handlebars, rendered with the
     // same data (the last prompt's), joined; median of 200 renders.
     const prepared = await api.preparePrompt(options);
