@@ -216,6 +216,7 @@ describe("sysprompt serve: live", () => {
         layer: "project",
         path: file,
         volatile: false,
+        cache: "stable",
         tokens: 11,
         bytes: 36,
         text: "<notes>\nKeep it very short.\n</notes>",
