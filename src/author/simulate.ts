@@ -44,7 +44,11 @@ export { SIMULATED_ACTIONS, type SimulatedAction } from "./_simulate-actions.js"
 export interface SimulateSettings {
   /** Folder the copy is made in. Default: `$XDG_CACHE_HOME/sysprompt/simulate` (else `~/.cache/…`). */
   sandboxDir?: string;
-  /** Also re-render each action in a prompt session (`createPromptSession`). Default: true. */
+  /**
+   * Also re-render each action in a prompt session that keeps its session
+   * sections (`createPromptSession` with `keepSessionSections`, as the pi
+   * extension runs it). Default: true.
+   */
   session?: boolean;
 }
 
@@ -208,7 +212,7 @@ async function simulateIn(
   };
   const rows: SimulatedRow[] = [];
   for (const action of SIMULATED_ACTIONS) {
-    const session = settings.session === false ? undefined : createPromptSession(base);
+    const session = settings.session === false ? undefined : createPromptSession(base, { keepSessionSections: true });
     try {
       const before = session ? asProject((await session.render()).result) : undefined;
       const done = await act(action, ctx);

@@ -60,7 +60,7 @@ export function formatSimulation(
   out.push(
     "",
     "PREFIX KEPT: the tokens of the prompt's start that stay byte for byte the same (what a provider's cache can serve);",
-    "STABLE / SESSION / VOLATILE: tokens of that class kept / in the prompt; IN A SESSION: the same through createPromptSession.",
+    "STABLE / SESSION / VOLATILE: tokens of that class kept / in the prompt; IN A SESSION: the same in a session that keeps its session sections (as pi does).",
   );
   return `${out.join("\n")}\n`;
 }
