@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { builtinHelpers } from "../../helpers/index.js";
 import { checkPresets } from "../agents/index.js";
 import { loadConfigFiles } from "../config/index.js";
-import { PROMPT_DATA_SCHEMA, type SchemaNode, schemaWithVars } from "../data.js";
+import { type SchemaNode, schemaWithVars } from "../data.js";
 import { createEngine, type Engine } from "../engine/index.js";
 import { toPosix } from "../gather/context/context-files.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";

@@ -212,7 +212,10 @@ async function simulateIn(
   };
   const rows: SimulatedRow[] = [];
   for (const action of SIMULATED_ACTIONS) {
-    const session = settings.session === false ? undefined : createPromptSession(base, { keepSessionSections: true });
+    const session =
+      settings.session === false
+        ? undefined
+        : createPromptSession(base, { keepSessionSections: true });
     try {
       const before = session ? asProject((await session.render()).result) : undefined;
       const done = await act(action, ctx);
