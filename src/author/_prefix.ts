@@ -3,25 +3,6 @@ import type { TokenCounter } from "../tokens.js";
 
 export { CACHE_CLASSES, type CacheClass };
 
-/** What the class of a section is read from: its resolved frontmatter, when a template placed it. */
-export interface ClassedMeta {
-  cache?: unknown;
-  volatile?: boolean;
-}
-
-/**
- * The cache class of a section, from the meta of the template that placed
- * it. The one place that reads it: `cache:` when the frontmatter has one,
- * else `volatile: true` is volatile, and everything else (a section from
- * code, the custom base prompt) is stable, as a section written for the
- * agent is.
- */
-export function cacheClassOf(meta: ClassedMeta | undefined): CacheClass {
-  const declared = meta?.cache;
-  if (CACHE_CLASSES.includes(declared as CacheClass)) return declared as CacheClass;
-  return meta?.volatile ? "volatile" : "stable";
-}
-
 /** A rendered prompt as the comparison needs it. */
 export interface Rendition {
   text: string;

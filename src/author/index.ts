@@ -5,7 +5,6 @@ export {
   type Break,
   type CacheClass,
   type ClassShare,
-  cacheClassOf,
   type SimulatedAction,
   type SimulatedRow,
   type SimulateSettings,

@@ -6,7 +6,6 @@ import { findProjectRoot } from "../gather/project-root.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import { normalizeOptions, type SystemPromptOptions } from "../options.js";
 import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
-import { usedVersion } from "../sections/used-version.js";
 import { createPromptSession } from "../session/session.js";
 import { TOKEN_ENCODING, tokenCounter } from "../tokens.js";
 import type { Diagnostic, RenderResult } from "../types.js";
@@ -14,7 +13,6 @@ import {
   type Baseline,
   type CacheClass,
   type ClassShare,
-  cacheClassOf,
   measureBaseline,
   type Survival,
   survival,
@@ -37,7 +35,6 @@ import {
 } from "./_simulate-actions.js";
 
 export type { Break, CacheClass, ClassShare, Survival } from "./_prefix.js";
-export { cacheClassOf } from "./_prefix.js";
 export { SIMULATED_ACTIONS, type SimulatedAction } from "./_simulate-actions.js";
 
 /** Where a simulation is made and how. */
@@ -172,10 +169,9 @@ async function simulateIn(
   const render = async (overrides: SystemPromptOptions = {}): Promise<RenderResult> => {
     const prepared = await preparePrompt({ ...base, ...overrides });
     const result = asProject(renderPrepared(prepared));
-    for (const section of result.sections) {
-      if (!classes.has(section.name)) {
-        classes.set(section.name, cacheClassOf(usedVersion(prepared.templates, section)?.meta));
-      }
+    // The classes the render itself cut its blocks by: one reading of them, the render's.
+    for (const block of result.blocks) {
+      for (const name of block.sections) if (!classes.has(name)) classes.set(name, block.cache);
     }
     return result;
   };

@@ -1,7 +1,7 @@
 import { diffWordsWithSpace } from "diff";
 import type { PromptData } from "../data.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
-import { usedVersion } from "../sections/used-version.js";
+import type { CacheClass } from "../sections/types.js";
 import type { TokenCounter } from "../tokens.js";
 import type { Diagnostic, Layer, RenderResult, StepTiming } from "../types.js";
 import type { Switches } from "./_switches.js";
@@ -29,7 +29,7 @@ export interface ViewSection {
   path: string | null;
   volatile: boolean;
   /** The section's cache class: the prefix the page marks is the stable run. */
-  cache: "stable" | "session" | "volatile";
+  cache: CacheClass;
   tokens: number;
   bytes: number;
   text: string;
@@ -109,17 +109,18 @@ export function createViewBuilder(count: TokenCounter): (input: ViewInput) => In
 function buildView(input: ViewInput, tokens: TokenCounter): InspectorView {
   const { result, prepared, previous } = input;
   const before = new Map(previous?.sections.map((s) => [s.name, s.text]));
+  // Each section's class as the render cut its blocks.
+  const classOf = new Map(result.blocks.flatMap((b) => b.sections.map((name) => [name, b.cache])));
   const sections = result.sections.map((section): ViewSection => {
-    // The top version (what should serve it) and the one that did (a lower one when it failed).
+    // The top version: what should serve it (a lower one stands in when it failed).
     const template = prepared.templates.find((t) => t.name === section.name);
-    const version = usedVersion(prepared.templates, section);
     const old = before.get(section.name);
     const view: ViewSection = {
       name: section.name,
       layer: section.source.layer,
       path: section.source.path ?? null,
-      volatile: version?.meta.cache === "volatile",
-      cache: version?.meta.cache ?? "stable",
+      volatile: classOf.get(section.name) === "volatile",
+      cache: classOf.get(section.name) ?? "stable",
       tokens: tokens(section.text),
       bytes: Buffer.byteLength(section.text),
       text: section.text,

@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cacheClassOf, commonPrefix, measureBaseline, survival } from "../../src/author/_prefix.js";
+import { commonPrefix, measureBaseline, survival } from "../../src/author/_prefix.js";
 import { makeSandbox, removeSandbox } from "../../src/author/_sandbox.js";
 import { actionTime } from "../../src/author/_simulate-actions.js";
 import {
@@ -20,7 +20,7 @@ import {
   simulatePrompt,
 } from "../../src/author/simulate.js";
 import type { SystemPromptOptions } from "../../src/options.js";
-import { preparePrompt, renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { tokenCounter } from "../../src/tokens.js";
 import { FIXTURES, pinned, tempDir } from "../api/_helpers.js";
 
@@ -123,9 +123,10 @@ async function expectBaselineOf(report: SimulationReport, options: SystemPromptO
   );
 }
 
+/** The class the render gives a section (the block it stands in). */
 async function classOfBuiltin(options: SystemPromptOptions, name: string) {
-  const prepared = await preparePrompt(options);
-  return cacheClassOf(prepared.templates.find((t) => t.name === name)?.meta);
+  const result = await renderSystemPrompt(options);
+  return result.blocks.find((b) => b.sections.includes(name))?.cache;
 }
 
 describe("simulatePrompt", () => {
@@ -398,13 +399,6 @@ describe("the prefix a render keeps", () => {
     expect(commonPrefix(Buffer.from("aé"), Buffer.from("aè"))).toBe(1);
     expect(commonPrefix(Buffer.from("same"), Buffer.from("same"))).toBe(4);
     expect(commonPrefix(Buffer.from("ab"), Buffer.from("abc"))).toBe(2);
-  });
-
-  it("reads a section's class from cache, else volatile, else stable", () => {
-    expect(cacheClassOf({ cache: "session", volatile: true })).toBe("session");
-    expect(cacheClassOf({ cache: "nonsense", volatile: true })).toBe("volatile");
-    expect(cacheClassOf({ volatile: false })).toBe("stable");
-    expect(cacheClassOf(undefined)).toBe("stable");
   });
 });
 

@@ -1,4 +1,5 @@
-import type { CacheClass, SimulationReport, Survival } from "../../author/simulate.js";
+import type { SimulationReport, Survival } from "../../author/simulate.js";
+import { CACHE_CLASSES } from "../../sections/types.js";
 import type { Palette } from "../colors.js";
 import { formatTable } from "../format.js";
 
@@ -13,7 +14,6 @@ const HEADER = [
   "VOLATILE",
   "IN A SESSION",
 ];
-const CLASSES: readonly CacheClass[] = ["stable", "session", "volatile"];
 
 /**
  * `explain --simulate` as text: a line on the baseline, then one row per
@@ -33,7 +33,7 @@ export function formatSimulation(
   );
   if (report.actions.length === 0) return `${out.join("\n")}\nnothing simulated\n`;
   out.push(
-    `baseline: ${b.bytes} bytes, ~${b.tokens} tokens: ${CLASSES.map((c) => `${c} ~${b.byClass[c].tokens}`).join(", ")}`,
+    `baseline: ${b.bytes} bytes, ~${b.tokens} tokens: ${CACHE_CLASSES.map((c) => `${c} ~${b.byClass[c].tokens}`).join(", ")}`,
   );
   for (const s of report.skipped)
     out.push(paint.dim(`  not copied: ${show(s.path)} (${s.reason})`));
@@ -44,7 +44,7 @@ export function formatSimulation(
     kept(a.fresh),
     String(a.fresh.bytes),
     broken(a.fresh),
-    ...CLASSES.map((c) => `${a.fresh.byClass[c].keptTokens}/${a.fresh.byClass[c].tokens}`),
+    ...CACHE_CLASSES.map((c) => `${a.fresh.byClass[c].keptTokens}/${a.fresh.byClass[c].tokens}`),
     a.session
       ? `${kept(a.session)}${sameBreak(a.fresh, a.session) ? "" : `, ${broken(a.session)}`}`
       : "-",
