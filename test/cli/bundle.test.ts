@@ -89,7 +89,7 @@ describe("the CLI bundle", () => {
         ...runWith(UNBUNDLED, args, dir, home),
       });
     }
-  });
+  }, 30_000); // a dozen CLI processes, one after another: 2.4 s idle, over 5 s on a loaded CI machine
 
   it("starts from a code cache that this Node accepts", () => {
     const loader = createRequire(import.meta.url)(LOADER) as {
