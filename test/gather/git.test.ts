@@ -223,6 +223,8 @@ describe("the git step in a render", () => {
     mkdirSync(bin, { mode: 0o755 });
     writeFileSync(join(bin, "git"), "#!/bin/sh\nexec /bin/sleep 30\n");
     chmodSync(join(bin, "git"), 0o755);
+    // A .git for the repository check before git runs; git is never asked about a folder without one.
+    mkdirSync(join(root, ".git"));
     expect(
       await gatherGit({
         cwd: root,

@@ -1,10 +1,13 @@
-import { delimiter } from "node:path";
+import { delimiter, join, resolve } from "node:path";
+import { realpath } from "../../_io.js";
 import type { GitInfo } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
+import { oneLine } from "../_prompt-text.js";
 import type { GatherStep } from "../deadline.js";
 import { type ProbeRunner, runProbe } from "../environment/_probe.js";
 import { findSystemBinary, systemPathEntries } from "../environment/_system-binary.js";
 import { GIT_COMMITS, parseFilterDrivers, parseStatus, parseSubjects } from "./_parse.js";
+import { locateRepository, type Repository } from "./_repository.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -18,6 +21,14 @@ export interface GitOptions {
   env: Env;
   /** Folders a repository controls: git is never taken from them (see `findSystemBinary`). */
   exclude: readonly string[];
+  /** No folder above this one is looked at for `.git`. Default: none (up to `/`). */
+  ceilingDir?: string;
+  /**
+   * Git folders outside the project that a `.git` file or link may lead to
+   * (a `git init --separate-git-dir` folder). Default: none: only the
+   * project's own, its worktrees' and its submodules' (see `locateRepository`).
+   */
+  allowGitDirs?: readonly string[];
   /** Default: {@link runProbe}. Tests pass a fake. */
   run?: ProbeRunner;
   /** Default: {@link GIT_TIMEOUT_MS}. */
@@ -109,18 +120,26 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
       ...(options.signal ? { signal: options.signal } : {}),
     });
 
-  const [inside, filters] = await Promise.all([
-    git(["rev-parse", "--is-inside-work-tree"]),
+  const located = await locateRepository(options.cwd, {
+    ...(options.ceilingDir !== undefined ? { ceilingDir: options.ceilingDir } : {}),
+    allowed: await realPaths(options.allowGitDirs ?? []),
+  });
+  if (located.kind === "refused") return { git: null, diagnostics: [located.diagnostic] };
+  if (located.kind === "none") return noRepository(options);
+  const [where, filters] = await Promise.all([
+    git([
+      "rev-parse",
+      "--is-inside-work-tree",
+      "--show-toplevel",
+      "--absolute-git-dir",
+      "--git-common-dir",
+    ]),
     git(["config", "-z", "--get-regexp", "^filter\\."]),
   ]);
-  if (inside.status === "timeout" || filters.status === "timeout") return late(options);
-  if (inside.status !== "ok" || inside.stdout.trim() !== "true") {
-    return left(
-      "info",
-      "git-no-repository",
-      `${options.cwd} is not in a git work tree (or git refused it); the git section is left out`,
-    );
-  }
+  if (where.status === "timeout" || filters.status === "timeout") return late(options);
+  if (where.status !== "ok" || !where.stdout.startsWith("true\n")) return noRepository(options);
+  const other = await otherRepository(where.stdout, options.cwd, located.repository);
+  if (other !== undefined) return { git: null, diagnostics: [other] };
   // `config --get-regexp` exits 1 when nothing matches: no filters.
   const drivers = filters.status === "ok" ? parseFilterDrivers(filters.stdout) : [];
   const odd = drivers.find((d) => d.includes("=") || d.includes("\n"));
@@ -165,6 +184,49 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
     commits = parseSubjects(log.stdout);
   }
   return { git: { ...parsed, commits }, diagnostics: [] };
+}
+
+function noRepository(options: GitOptions): GitResult {
+  return left(
+    "info",
+    "git-no-repository",
+    `${options.cwd} is not in a git work tree (or git refused it); the git section is left out`,
+  );
+}
+
+/** Real paths of the folders that exist; the others allow nothing. */
+async function realPaths(paths: readonly string[]): Promise<string[]> {
+  const real = await Promise.all(paths.map((p) => realpath(p).catch(() => undefined)));
+  return real.filter((p) => p !== undefined);
+}
+
+/**
+ * Where git says it works (`rev-parse --show-toplevel --absolute-git-dir
+ * --git-common-dir`, one per line) against the repository checked before it
+ * ran: a `core.worktree` in the repository's config moves git's work tree
+ * elsewhere (to a folder above, whose files it would count), and git may
+ * find things this check does not model. Any difference: refused.
+ */
+async function otherRepository(
+  output: string,
+  cwd: string,
+  expected: Repository,
+): Promise<Diagnostic | undefined> {
+  const [, top = "", gitDir = "", common = ""] = output.split("\n");
+  // An older git prints the common folder relative to the folder it ran in.
+  const said = await Promise.all(
+    [top, gitDir, resolve(cwd, common)].map((p) => realpath(p).catch(() => p)),
+  );
+  const wanted = [expected.top, expected.gitDir, expected.commonDir];
+  const differs = said.findIndex((p, i) => p !== wanted[i]);
+  if (differs < 0) return undefined;
+  const what = ["work tree", "git folder", "common git folder"][differs];
+  return {
+    level: "warning",
+    code: "git-outside",
+    message: `git would use ${oneLine(said[differs] ?? "")} as its ${what}, not ${oneLine(wanted[differs] ?? "")} (a core.worktree setting, or a layout git reads differently): the git section is left out`,
+    path: differs === 0 ? join(expected.commonDir, "config") : expected.dotGit,
+  };
 }
 
 function left(level: Diagnostic["level"], code: string, message: string): GitResult {

@@ -1,0 +1,62 @@
+import { isAbsolute, resolve } from "node:path";
+import { lstat } from "../../_io.js";
+import { readCappedText } from "../capped-read.js";
+
+/**
+ * A file that holds one path is a few hundred bytes; git itself refuses a
+ * `.git` file much larger than a path. One longer than this is not read
+ * further and is refused.
+ */
+export const MAX_GITFILE_BYTES = 16 * 1024;
+
+/** What a path file said, or why it cannot be used (a sentence, for a diagnostic). */
+export type PathFile = { ok: true; path: string } | { ok: false; problem: string };
+
+/**
+ * Reads a file git keeps a single path in, resolved against `base`: a `.git`
+ * file (`prefix` "gitdir: "), or a worktree admin folder's `gitdir` and
+ * `commondir` files (no prefix). As git does, only line ends are stripped
+ * from the end of the path (spaces stay part of it). Only a regular file is
+ * opened, never past {@link MAX_GITFILE_BYTES}: a FIFO, a device, a link to
+ * `/dev/zero`, a huge or binary file gives a problem, never a hang.
+ * `follow` false: a link is refused without being followed (git writes
+ * these files itself, never as links).
+ */
+export async function readPathFile(
+  file: string,
+  base: string,
+  options: { prefix?: string; follow: boolean },
+): Promise<PathFile> {
+  if (!options.follow) {
+    const kind = await lstat(file).then(
+      (s) => (s.isSymbolicLink() ? "a symbolic link" : s.isFile() ? "file" : "not a regular file"),
+      () => "missing",
+    );
+    if (kind === "missing") return { ok: false, problem: "it cannot be found" };
+    if (kind !== "file") return { ok: false, problem: `it is ${kind}; it is not read` };
+  }
+  const read = await readCappedText(file, MAX_GITFILE_BYTES);
+  if (!read.ok) {
+    const why = {
+      missing: "it cannot be found",
+      "not-file": "it is not a regular file; it is not read",
+      binary: "it holds NUL bytes",
+      unreadable: "it cannot be read",
+    }[read.reason];
+    return { ok: false, problem: why };
+  }
+  if (read.omitted > 0) {
+    return { ok: false, problem: `it is over ${MAX_GITFILE_BYTES} bytes, too long to hold a path` };
+  }
+  const prefix = options.prefix ?? "";
+  // readCappedText has turned CRLF into LF and dropped a BOM.
+  const text = read.text.replace(/\n+$/, "");
+  if (!text.startsWith(prefix)) {
+    return { ok: false, problem: `it does not start with "${prefix.trim()}"` };
+  }
+  const path = text.slice(prefix.length);
+  if (path === "" || path.includes("\n")) {
+    return { ok: false, problem: "it does not hold one path on one line" };
+  }
+  return { ok: true, path: isAbsolute(path) ? resolve(path) : resolve(base, path) };
+}

@@ -1,0 +1,254 @@
+import { basename, dirname, join, sep } from "node:path";
+import { lstat, realpath, stat } from "../../_io.js";
+import type { Diagnostic } from "../../types.js";
+import { oneLine } from "../_prompt-text.js";
+import { isBelowCeiling, isWithin } from "../project-root.js";
+import { readPathFile } from "./_gitfile.js";
+import { linkLeaving } from "./_links.js";
+
+/** The repository the git section describes, every path real (links resolved). */
+export interface Repository {
+  /** The `.git` entry, as found (not resolved). */
+  dotGit: string;
+  /** The folder that holds `.git`: git's work tree. */
+  top: string;
+  /** Where the repository's own files are: `top/.git`, or where a `.git` file or link leads. */
+  gitDir: string;
+  /** Where its shared files are (refs, objects, config): a worktree's main `.git`, else `gitDir`. */
+  commonDir: string;
+}
+
+export type Located =
+  | { kind: "none" }
+  | { kind: "found"; repository: Repository }
+  | { kind: "refused"; diagnostic: Diagnostic };
+
+export interface LocateOptions {
+  /** No folder above this one is looked at for `.git` (as for the project root). */
+  ceilingDir?: string;
+  /** Real paths of git folders outside the project that the user allows (`gitDirs`). */
+  allowed: readonly string[];
+}
+
+/** A submodule of a submodule of…: deeper than this is not followed. */
+const MAX_SUPERPROJECTS = 16;
+
+/** Which override lets a refused git folder be read, for the messages. */
+const HOW_TO_ALLOW = "to read it anyway, allow that folder with --allow-git-dir (gitDirs)";
+
+/**
+ * The repository git would use from `cwd`, found as git finds it (the
+ * nearest folder, `cwd` included, that holds a `.git` entry, none above the
+ * ceiling), or why it is not used. A `.git` can be a folder, a link, or a
+ * file `gitdir: <path>` (a linked worktree, a submodule, `git init
+ * --separate-git-dir`): what it names is accepted only when it lies inside
+ * the folder that holds `.git`, is a worktree whose admin folder links back
+ * to this `.git`, is a submodule's folder inside the `.git` of the
+ * repository around it, or is a folder the user allowed. Its `commondir`
+ * and every link among its files must stay inside the same places. Anything
+ * else would put another repository's branches and commits in the prompt.
+ */
+export async function locateRepository(cwd: string, options: LocateOptions): Promise<Located> {
+  return locateFrom(cwd, options, 0);
+}
+
+async function locateFrom(start: string, options: LocateOptions, depth: number): Promise<Located> {
+  const dir = await nearestDotGit(start, options.ceilingDir);
+  if (dir === undefined) return { kind: "none" };
+  return resolveAt(dir, options, depth);
+}
+
+async function nearestDotGit(start: string, ceiling: string | undefined) {
+  for (let current = start; ; ) {
+    const found = await lstat(join(current, ".git")).then(
+      () => true,
+      // Missing, or a parent we may not search: no `.git` here.
+      () => false,
+    );
+    if (found) return current;
+    const up = dirname(current);
+    if (up === current || !isBelowCeiling(up, ceiling)) return undefined;
+    current = up;
+  }
+}
+
+async function resolveAt(dir: string, options: LocateOptions, depth: number): Promise<Located> {
+  const dotGit = join(dir, ".git");
+  const refuse = (code: string, message: string, path = dotGit, line?: number): Located => ({
+    kind: "refused",
+    diagnostic: {
+      level: "warning",
+      code,
+      message: `${message}; the git section is left out`,
+      path,
+      ...(line !== undefined ? { line } : {}),
+    },
+  });
+  const top = await realpath(dir).catch(() => undefined);
+  if (top === undefined) return refuse("git-gitfile", "the folder holding .git cannot be resolved");
+  const named = await gitDirNamed(dotGit, dir);
+  if (!named.ok) return refuse("git-gitfile", named.problem, dotGit, named.line);
+  const line = named.line;
+  const gitDir = await realDir(named.path);
+  if (gitDir === undefined) {
+    return refuse(
+      "git-gitfile",
+      `.git names ${shown(named.path)}, which is not a folder that can be read`,
+      dotGit,
+      line,
+    );
+  }
+  const allowed = (path: string) => options.allowed.some((a) => isWithin(path, a));
+  if (!isWithin(gitDir, top) && !allowed(gitDir)) {
+    const ok =
+      (await isWorktreeOf(gitDir, top)) || (await isSubmoduleOf(gitDir, dir, options, depth));
+    if (!ok) {
+      return refuse(
+        "git-outside",
+        `.git leads to ${shown(gitDir)}, a git folder outside this project that is neither a worktree linking back here nor a submodule of the repository around it: its branches and commits are another repository's (${HOW_TO_ALLOW})`,
+        dotGit,
+        line,
+      );
+    }
+  }
+  const common = await commonDirOf(gitDir);
+  if (!common.ok) {
+    return refuse("git-gitfile", common.problem, join(gitDir, "commondir"), common.line);
+  }
+  const commonDir = common.path;
+  const sharedWith = join(commonDir, "worktrees", basename(gitDir));
+  if (
+    commonDir !== gitDir &&
+    sharedWith !== gitDir &&
+    !isWithin(commonDir, top) &&
+    !allowed(commonDir)
+  ) {
+    return refuse(
+      "git-outside",
+      `its commondir leads to ${shown(commonDir)}, outside this project, and ${shown(gitDir)} is not one of its worktrees: the branches and commits there are another repository's (${HOW_TO_ALLOW})`,
+      join(gitDir, "commondir"),
+      1,
+    );
+  }
+  const roots = [top, gitDir, commonDir, ...options.allowed];
+  const leaving = await linkLeaving([...new Set([gitDir, commonDir])], roots);
+  if (leaving.kind === "link") {
+    return refuse(
+      "git-outside",
+      `a link among the repository's files leads to ${shown(leaving.target)}, outside this project and its git folders: git would read another repository's data through it (${HOW_TO_ALLOW})`,
+      leaving.path,
+    );
+  }
+  if (leaving.kind === "too-many") {
+    return refuse(
+      "git-refused",
+      `the repository has more than ${leaving.limit} loose refs, too many to check for links leading out of it (git pack-refs --all packs them)`,
+      join(commonDir, "refs"),
+    );
+  }
+  return { kind: "found", repository: { dotGit, top, gitDir, commonDir } };
+}
+
+type Named =
+  | { ok: true; path: string; line?: number }
+  | { ok: false; problem: string; line?: number };
+
+/** The git folder a `.git` entry names: itself (a folder), a link's target, or a `.git` file's path. */
+async function gitDirNamed(dotGit: string, dir: string): Promise<Named> {
+  const entry = await lstat(dotGit).catch(() => undefined);
+  if (entry === undefined) return { ok: false, problem: ".git cannot be looked at" };
+  if (entry.isDirectory()) return { ok: true, path: dotGit };
+  let file = dotGit;
+  if (entry.isSymbolicLink()) {
+    const target = await realpath(dotGit).catch(() => undefined);
+    if (target === undefined) {
+      return { ok: false, problem: ".git is a link that leads nowhere (missing, or a loop)" };
+    }
+    const kind = await stat(target).catch(() => undefined);
+    if (kind?.isDirectory()) return { ok: true, path: target };
+    if (!kind?.isFile()) {
+      return { ok: false, problem: ".git is a link to something that is not a file or a folder" };
+    }
+    file = target;
+  } else if (!entry.isFile()) {
+    return { ok: false, problem: ".git is neither a folder nor a file (not opened)" };
+  }
+  // As git does, a relative path is relative to the folder holding `.git` (not a link's target).
+  const read = await readPathFile(file, dir, { prefix: "gitdir: ", follow: false });
+  if (!read.ok) return { ok: false, problem: `.git file not used: ${read.problem}`, line: 1 };
+  return { ok: true, path: read.path, line: 1 };
+}
+
+/** The real path of `path` when it is a folder. */
+async function realDir(path: string): Promise<string | undefined> {
+  const real = await realpath(path).catch(() => undefined);
+  if (real === undefined) return undefined;
+  const s = await stat(real).catch(() => undefined);
+  return s?.isDirectory() ? real : undefined;
+}
+
+/**
+ * A linked worktree (`git worktree add`): its admin folder is
+ * `<common>/worktrees/<name>`, and git keeps there a file `gitdir` naming
+ * the worktree's `.git` file: only the repository that made the worktree
+ * has that link back.
+ */
+async function isWorktreeOf(gitDir: string, top: string): Promise<boolean> {
+  if (basename(dirname(gitDir)) !== "worktrees") return false;
+  const back = await readPathFile(join(gitDir, "gitdir"), gitDir, { follow: false });
+  if (!back.ok) return false;
+  const [linked, own] = await Promise.all([
+    realpath(back.path).catch(() => undefined),
+    realpath(join(top, ".git")).catch(() => undefined),
+  ]);
+  return linked !== undefined && linked === own;
+}
+
+/**
+ * A submodule: its `.git` file names `<git folder of the repository
+ * around it>/modules/<name>`. The repository around it is found (and
+ * checked) the same way, from the folder above.
+ */
+async function isSubmoduleOf(
+  gitDir: string,
+  dir: string,
+  options: LocateOptions,
+  depth: number,
+): Promise<boolean> {
+  const up = dirname(dir);
+  if (depth >= MAX_SUPERPROJECTS || up === dir || !isBelowCeiling(up, options.ceilingDir)) {
+    return false;
+  }
+  const outer = await locateFrom(up, options, depth + 1);
+  if (outer.kind !== "found") return false;
+  const { gitDir: outerGit, commonDir: outerCommon } = outer.repository;
+  return [outerGit, outerCommon].some((d) => gitDir.startsWith(join(d, "modules") + sep));
+}
+
+type Common = { ok: true; path: string } | { ok: false; problem: string; line?: number };
+
+/** The folder a git folder's `commondir` file names (real path), or the git folder itself. */
+async function commonDirOf(gitDir: string): Promise<Common> {
+  const file = join(gitDir, "commondir");
+  const present = await lstat(file).then(
+    () => true,
+    () => false,
+  );
+  if (!present) return { ok: true, path: gitDir };
+  const read = await readPathFile(file, gitDir, { follow: false });
+  if (!read.ok) return { ok: false, problem: `commondir not used: ${read.problem}`, line: 1 };
+  const real = await realDir(read.path);
+  if (real === undefined) {
+    return {
+      ok: false,
+      problem: `commondir names ${shown(read.path)}, which is not a folder that can be read`,
+      line: 1,
+    };
+  }
+  return { ok: true, path: real };
+}
+
+/** A path from the repository, as one safe line for a message. */
+function shown(path: string): string {
+  return oneLine(path);
+}
