@@ -103,6 +103,15 @@ export interface SystemPromptOptions {
    */
   git?: boolean;
   /**
+   * Git folders outside the project that the git section may read when the
+   * project's `.git` file or link leads there (`git init --separate-git-dir`;
+   * `~` and relative paths resolve from cwd; each must be an existing folder).
+   * Without it such a repository is refused (`git-outside`): a project's
+   * `.git` may name any repository of the user's. Worktrees and submodules
+   * need no entry. Default: none.
+   */
+  allowGitDirs?: readonly string[];
+  /**
    * One time shown for every workspace tree entry instead of its own mtime (a
    * Date, epoch milliseconds or an ISO 8601 string), so entries order by name:
    * fixtures checked out anywhere render the same tree. Default: each entry's mtime.
@@ -220,6 +229,8 @@ export interface NormalizedOptions {
   skills: Skill[] | null;
   /** Extra workspace roots: absolute, existing folders, each once. */
   roots: string[];
+  /** `allowGitDirs`: absolute, existing folders, each once. */
+  allowGitDirs: string[];
   /** `ceilingDir`, resolved; null when not given. */
   ceilingDir: string | null;
   maxContextBytes: number;
@@ -265,7 +276,7 @@ export async function normalizeOptions(
   const resolvedFiles: ResolvedFile[] = [];
   if (options.resolvedSystemPrompt !== undefined) resolvedFiles.push("SYSTEM.md");
   if (options.resolvedAppendPrompt !== undefined) resolvedFiles.push("APPEND_SYSTEM.md");
-  const [systemPrompt, appendSystemPrompt, roots] = await Promise.all([
+  const [systemPrompt, appendSystemPrompt, roots, allowGitDirs] = await Promise.all([
     options.systemPrompt !== undefined
       ? readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home)
       : options.resolvedSystemPrompt
@@ -277,6 +288,10 @@ export async function normalizeOptions(
       ),
     ),
     resolveRoots(options.roots, cwd, home),
+    resolveRoots(options.allowGitDirs, cwd, home, {
+      flag: "--allow-git-dir",
+      option: "allowGitDirs",
+    }),
   ]);
   return {
     cwd,
@@ -299,6 +314,7 @@ export async function normalizeOptions(
     resolvedFiles,
     skills: options.skills ? options.skills.map(preloadedSkill) : null,
     roots,
+    allowGitDirs,
     ceilingDir: options.ceilingDir === undefined ? null : resolve(cwd, options.ceilingDir),
     maxContextBytes: options.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES,
     ruleSources: checkRuleSources(options.ruleSources),
@@ -435,6 +451,7 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   docs: isString,
   workspaceTree: isBoolean,
   git: isBoolean,
+  allowGitDirs: isStringArray,
   treeMtime: () => undefined,
   roots: isStringArray,
   maxContextBytes: (v) =>

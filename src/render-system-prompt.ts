@@ -281,6 +281,8 @@ export async function preparePrompt(
         cwd,
         env,
         exclude: [cwd, ...roots],
+        allowGitDirs: opts.allowGitDirs,
+        ...ceiling,
         signal: late.signal,
       }),
     ),

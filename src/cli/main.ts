@@ -63,6 +63,11 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
         "add the git section: branch, upstream, changed-file counts, last commit subjects",
       )
       .option(
+        "--allow-git-dir <dir>",
+        "a git folder outside the project that its .git file may lead to, such as a --separate-git-dir (repeatable)",
+        collect,
+      )
+      .option(
         "--max-tokens <n>",
         "token budget (o200k estimate): sections with shrink steps give up text until it fits",
       )

@@ -21,6 +21,8 @@ export interface RenderFlags {
   contextFiles?: boolean;
   tree?: boolean;
   git?: boolean;
+  /** `--allow-git-dir DIR`, repeatable. */
+  allowGitDir?: string[];
   deadline?: string;
   root?: string[];
   maxTokens?: string;
@@ -127,6 +129,10 @@ export function toRenderOptions(
   if (flags.root?.length) {
     const from = home ?? homedir();
     options.roots = flags.root.map((root) => resolveUserPath(root, cwd, from));
+  }
+  if (flags.allowGitDir?.length) {
+    const from = home ?? homedir();
+    options.allowGitDirs = flags.allowGitDir.map((dir) => resolveUserPath(dir, cwd, from));
   }
   if (flags.maxTokens !== undefined) {
     if (!/^\d+$/.test(flags.maxTokens) || Number(flags.maxTokens) < 1) {

@@ -13,17 +13,18 @@ export async function resolveRoots(
   roots: readonly string[] | undefined,
   cwd: string,
   home: string,
+  names: { flag: string; option: string } = { flag: "--root", option: "roots" },
 ): Promise<string[]> {
   if (roots === undefined) return [];
   if (!Array.isArray(roots)) {
-    throw new SyspromptError("bad-option", "roots: expected an array of folder paths");
+    throw new SyspromptError("bad-option", `${names.option}: expected an array of folder paths`);
   }
   const out: string[] = [];
   for (const root of roots) {
     if (typeof root !== "string" || root.trim() === "") {
       throw new SyspromptError(
         "bad-option",
-        `roots: expected folder paths, got ${JSON.stringify(root)}`,
+        `${names.option}: expected folder paths, got ${JSON.stringify(root)}`,
       );
     }
     const path = resolve(cwd, expandHome(root, home));
@@ -33,14 +34,14 @@ export async function resolveRoots(
     } catch (error) {
       throw new SyspromptError(
         "bad-argument",
-        `--root / roots: "${root}" does not exist (${(error as NodeJS.ErrnoException).code ?? "unreadable"}); pass an existing folder`,
+        `${names.flag} / ${names.option}: "${root}" does not exist (${(error as NodeJS.ErrnoException).code ?? "unreadable"}); pass an existing folder`,
         { cause: error },
       );
     }
     if (!isDir) {
       throw new SyspromptError(
         "bad-argument",
-        `--root / roots: "${root}" is not a folder; pass the folder that holds the files`,
+        `${names.flag} / ${names.option}: "${root}" is not a folder; pass the folder that holds the files`,
       );
     }
     if (path !== cwd && !out.includes(path)) out.push(path);

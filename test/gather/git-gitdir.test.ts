@@ -36,7 +36,7 @@ const refused = (code: string, message: string, path: string, line?: number): Di
   ...(line !== undefined ? { line } : {}),
 });
 
-const ALLOW = "to read it anyway, allow that folder with --allow-git-dir (gitDirs)";
+const ALLOW = "to read it anyway, allow that folder with --allow-git-dir (allowGitDirs)";
 
 const outsideGitFile = (gitDir: string) =>
   `.git leads to ${gitDir}, a git folder outside this project that is neither a worktree linking back here nor a submodule of the repository around it: its branches and commits are another repository's (${ALLOW})`;

@@ -34,7 +34,7 @@ export interface LocateOptions {
 const MAX_SUPERPROJECTS = 16;
 
 /** Which override lets a refused git folder be read, for the messages. */
-const HOW_TO_ALLOW = "to read it anyway, allow that folder with --allow-git-dir (gitDirs)";
+const HOW_TO_ALLOW = "to read it anyway, allow that folder with --allow-git-dir (allowGitDirs)";
 
 /**
  * The repository git would use from `cwd`, found as git finds it (the
