@@ -92,6 +92,12 @@ export interface GitInfo {
   unstaged: number;
   untracked: number;
   conflicted: number;
+  /**
+   * True when git listed more changed paths than are read (256 KiB of
+   * `git status` output): the four counts are of the part read, so each is
+   * a lower bound (the section says "at least").
+   */
+  truncated: boolean;
   /** Subjects of the last commits (at most 5), newest first; each one line, escaped, capped. */
   commits: string[];
 }
@@ -285,6 +291,7 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
         unstaged: count,
         untracked: count,
         conflicted: count,
+        truncated: { type: "boolean" },
         commits: textList,
       },
     },

@@ -99,6 +99,7 @@ const TREE: Choice<
         unstaged: 0,
         untracked: 3,
         conflicted: 0,
+        truncated: true,
         commits: ["Fix the parser", "Add a test"],
       },
     },

@@ -77,6 +77,7 @@ describe("gatherGit with the real git", () => {
         unstaged: 1,
         untracked: 2,
         conflicted: 0,
+        truncated: false,
         commits: [
           "Commit 5 with \\u001b[31man escape\\u001b[0m",
           "Commit 4",
@@ -101,6 +102,7 @@ describe("gatherGit with the real git", () => {
       unstaged: 0,
       untracked: 0,
       conflicted: 0,
+      truncated: false,
       commits: [],
     });
     const busy = busyRepo();

@@ -133,6 +133,7 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
       unstaged: fc.nat(9),
       untracked: fc.nat(9),
       conflicted: fc.nat(9),
+      truncated: fc.boolean(),
       commits: fc.array(valueText, { maxLength: 5 }),
     }),
     { nil: null },

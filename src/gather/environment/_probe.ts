@@ -4,7 +4,12 @@ import { systemPathEntries } from "./_system-binary.js";
 
 /** What a probe command gave: its standard output, or why there is none. */
 export type ProbeResult =
-  | { status: "ok"; stdout: string }
+  | {
+      status: "ok";
+      stdout: string;
+      /** True when the command printed more than is read (256 KiB): `stdout` is its start. */
+      truncated?: boolean;
+    }
   /** The command does not exist on this machine. */
   | { status: "missing" }
   /** It ran and exited non-zero, or could not be started. */
@@ -140,8 +145,12 @@ export const runProbe: ProbeRunner = async (command, args, options) => {
 
     const chunks: Buffer[] = [];
     let size = 0;
+    let dropped = false;
     child.stdout?.on("data", (chunk: Buffer) => {
-      if (size >= MAX_PROBE_OUTPUT_BYTES) return;
+      if (size >= MAX_PROBE_OUTPUT_BYTES) {
+        dropped = true;
+        return;
+      }
       chunks.push(chunk);
       size += chunk.length;
     });
@@ -154,6 +163,7 @@ export const runProbe: ProbeRunner = async (command, args, options) => {
           ? {
               status: "ok",
               stdout: Buffer.concat(chunks).subarray(0, MAX_PROBE_OUTPUT_BYTES).toString("utf8"),
+              ...(dropped || size > MAX_PROBE_OUTPUT_BYTES ? { truncated: true } : {}),
             }
           : { status: "failed" },
       );

@@ -19,9 +19,11 @@ export type GitStatus = Omit<GitInfo, "commits">;
  * Reads `git status --porcelain=v2 --branch -z`: the `# branch.*` headers and
  * one record per changed path (paths are not kept, only counted). A rename
  * record (`2 …`) is followed by its original path, which is skipped. Linear
- * in the output; an unknown record is ignored.
+ * in the output; an unknown record is ignored. `truncated`: the output is
+ * only the start of what git printed, so the counts are lower bounds (the
+ * headers come first, so they are whole).
  */
-export function parseStatus(output: string): GitStatus {
+export function parseStatus(output: string, truncated = false): GitStatus {
   const status: GitStatus = {
     branch: null,
     head: null,
@@ -30,6 +32,7 @@ export function parseStatus(output: string): GitStatus {
     unstaged: 0,
     untracked: 0,
     conflicted: 0,
+    truncated,
   };
   let upstreamName: string | undefined;
   let ab: { ahead: number; behind: number } | undefined;

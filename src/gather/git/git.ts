@@ -168,7 +168,7 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
   );
   if (status.status !== "ok")
     return status.status === "timeout" ? late(options) : failed("git status");
-  const parsed = parseStatus(status.stdout);
+  const parsed = parseStatus(status.stdout, status.truncated === true);
   let commits: string[] = [];
   if (parsed.head !== null) {
     const log = await git([
