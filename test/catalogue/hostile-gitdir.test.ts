@@ -244,7 +244,7 @@ describe("hostile repository: a .git that names something else", () => {
     ).toEqual([
       left(
         "git-refused",
-        "the repository has more than 10000 loose refs, too many to check for links leading out of it (git pack-refs --all packs them)",
+        "the repository's refs and top-level files are more than 10000 entries, too many to check for links leading out of it (git pack-refs --all packs loose refs into one file)",
         join(project, ".git", "refs"),
       ),
     ]);

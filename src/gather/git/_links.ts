@@ -1,6 +1,6 @@
-import type { Dirent } from "node:fs";
+import type { Dir, Dirent } from "node:fs";
 import { join } from "node:path";
-import { readdir, realpath } from "../../_io.js";
+import { opendirSync, realpath } from "../../_io.js";
 import { isWithin } from "../project-root.js";
 
 /**
@@ -33,15 +33,9 @@ export async function linkLeaving(
   let seen = 0;
   const pending: { dir: string; walk: boolean }[] = dirs.map((dir) => ({ dir, walk: false }));
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(next.dir, { withFileTypes: true });
-    } catch {
-      // A folder git cannot list either: nothing is read through it.
-      continue;
-    }
+    const entries = await listUpTo(next.dir, MAX_GIT_ENTRIES - seen);
+    if (entries === "too-many") return { kind: "too-many", limit: MAX_GIT_ENTRIES };
     seen += entries.length;
-    if (seen > MAX_GIT_ENTRIES) return { kind: "too-many", limit: MAX_GIT_ENTRIES };
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const path = join(next.dir, entry.name);
       if (entry.isSymbolicLink()) {
@@ -55,4 +49,30 @@ export async function linkLeaving(
     }
   }
   return { kind: "none" };
+}
+
+/**
+ * The entries of `path`, read a batch at a time and never more than `limit`
+ * of them: a folder of a million files is not listed whole to learn that it
+ * is too big. Nothing (not a folder, not listable): none; git reads nothing
+ * there either.
+ */
+async function listUpTo(path: string, limit: number): Promise<Dirent[] | "too-many"> {
+  let dir: Dir;
+  try {
+    dir = opendirSync(path);
+  } catch {
+    return [];
+  }
+  const entries: Dirent[] = [];
+  try {
+    // Leaving the loop early closes the folder.
+    for await (const entry of dir) {
+      if (entries.length >= limit) return "too-many";
+      entries.push(entry);
+    }
+  } catch {
+    // A folder that fails part way: its entries so far are checked.
+  }
+  return entries;
 }

@@ -142,7 +142,7 @@ async function resolveAt(dir: string, options: LocateOptions, depth: number): Pr
   if (leaving.kind === "too-many") {
     return refuse(
       "git-refused",
-      `the repository has more than ${leaving.limit} loose refs, too many to check for links leading out of it (git pack-refs --all packs them)`,
+      `the repository's refs and top-level files are more than ${leaving.limit} entries, too many to check for links leading out of it (git pack-refs --all packs loose refs into one file)`,
       join(commonDir, "refs"),
     );
   }
