@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, realpathSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { run } from "../../src/cli/main.js";
 import { gatherGit } from "../../src/gather/git/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import type { Diagnostic } from "../../src/types.js";
@@ -247,6 +248,49 @@ describe("hostile repository: a .git that names something else", () => {
         "the repository's refs and top-level files are more than 10000 entries, too many to check for links leading out of it (git pack-refs --all packs loose refs into one file)",
         join(project, ".git", "refs"),
       ),
+    ]);
+  });
+
+  it("sysprompt render --git: a --separate-git-dir repository is refused on stderr, and --allow-git-dir lets it in", async () => {
+    const root = realpathSync(tempDir());
+    const store = join(root, "store");
+    mkdirSync(store);
+    mkdirSync(join(root, "agent"));
+    const project = repoAt(
+      join(root, "project"),
+      "main",
+      "Own",
+      `--separate-git-dir=${store}/p.git`,
+    );
+    const render = async (...extra: string[]) => {
+      let stdout = "";
+      let stderr = "";
+      const code = await run(
+        ["render", "--git", "--no-config", "--agent-dir", join(root, "agent"), ...extra],
+        {
+          stdout: (t) => {
+            stdout += t;
+          },
+          stderr: (t) => {
+            stderr += t;
+          },
+          cwd: project,
+          env: SYSTEM,
+          home: join(root, "home"),
+          machine: { platform: "linux", arch: "x64" },
+        },
+      );
+      return { code, branch: stdout.includes("- Branch: main"), stderr };
+    };
+    const refusedRun = await render();
+    expect([refusedRun.code, refusedRun.branch]).toEqual([0, false]);
+    expect(refusedRun.stderr).toContain("[git-outside]");
+    expect(refusedRun.stderr).toContain("--allow-git-dir");
+    const allowedRun = await render("--allow-git-dir", store);
+    expect([allowedRun.code, allowedRun.branch, allowedRun.stderr.includes("git-")]).toEqual([
+      0,
+      true,
+      false,
     ]);
   });
 

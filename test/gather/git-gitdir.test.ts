@@ -174,6 +174,23 @@ describe("the layouts git makes keep working", () => {
     expect((await gather(join(wt, "sub"))).git?.branch).toBe("feature");
   });
 
+  it("a worktree of a bare repository, and one inside the main work tree", async () => {
+    const root = realpathSync(tempDir());
+    const main = repoAt(join(root, "main"), "main", "Main commit");
+    const bare = join(root, "bare.git");
+    git(root, "clone", "-q", "--bare", main, bare);
+    git(bare, "worktree", "add", "-q", "-b", "from-bare", join(root, "from-bare"));
+    git(main, "worktree", "add", "-q", "-b", "nested", join(main, ".worktrees", "nested"));
+    const fromBare = await gather(join(root, "from-bare"));
+    const nested = await gather(join(main, ".worktrees", "nested"));
+    expect([
+      fromBare.git?.branch,
+      fromBare.diagnostics,
+      nested.git?.branch,
+      nested.diagnostics,
+    ]).toEqual(["from-bare", [], "nested", []]);
+  });
+
   it("a submodule: its .git file names a folder in the superproject's .git/modules", async () => {
     const root = realpathSync(tempDir());
     const lib = repoAt(join(root, "lib"), "main", "Lib commit");
