@@ -210,6 +210,25 @@ const cases: Case[] = [
       message: `${victim}/hostile is not in a git work tree (or git refused it); the git section is left out`,
     }),
   },
+  {
+    name: "a git folder posing as the working folder itself, its work tree the folder above",
+    // No .git at all: git would take the folder itself as a repository (an implicit bare one).
+    build: (p, root) => {
+      const app = join(p, "app");
+      mkdirSync(app);
+      git(app, "init", "-q", "--bare", "-b", "secret-branch");
+      git(app, "config", "core.bare", "false");
+      git(app, "config", "core.worktree", root);
+      execFileSync("mkdir", [join(p, ".git")]);
+    },
+    cwd: (victim) => join(victim, "..", "project", "app"),
+    // git refuses a repository it was not pointed to (safe.bareRepository=explicit).
+    expected: (p) => ({
+      level: "info",
+      code: "git-no-repository",
+      message: `${p}/app is not in a git work tree (or git refused it); the git section is left out`,
+    }),
+  },
 ];
 
 describe("hostile repository: a .git that names something else", () => {

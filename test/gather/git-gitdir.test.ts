@@ -132,7 +132,7 @@ describe("a .git that leads elsewhere", () => {
       {
         level: "warning",
         code: "git-outside",
-        message: `git would use ${root} as its work tree, not ${project} (a core.worktree setting, or a layout git reads differently): the git section is left out`,
+        message: `git would use ${root} as its work tree, not ${project} (a core.worktree setting, or a layout git reads differently); the git section is left out`,
         path: join(project, ".git", "config"),
       },
     ]);

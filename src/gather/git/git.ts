@@ -50,11 +50,16 @@ export interface GitResult {
  * garbage collection, hooks; submodules have configs of their own. Each is
  * switched off here, and clean/smudge filter drivers one by one (see
  * {@link gatherGit}). Only read-only commands are run, with
- * `--no-optional-locks` so `status` does not refresh (write) the index.
+ * `--no-optional-locks` so `status` does not refresh (write) the index. A
+ * folder that merely looks like a git folder (HEAD, objects/, refs/) is not
+ * taken as a repository (`safe.bareRepository=explicit`, git 2.38 and
+ * later): a project could plant one, with a `core.worktree` anywhere.
  */
 const HARDENED = [
   "--no-pager",
   "--no-optional-locks",
+  "-c",
+  "safe.bareRepository=explicit",
   "-c",
   "core.fsmonitor=false",
   "-c",
@@ -224,7 +229,7 @@ async function otherRepository(
   return {
     level: "warning",
     code: "git-outside",
-    message: `git would use ${oneLine(said[differs] ?? "")} as its ${what}, not ${oneLine(wanted[differs] ?? "")} (a core.worktree setting, or a layout git reads differently): the git section is left out`,
+    message: `git would use ${oneLine(said[differs] ?? "")} as its ${what}, not ${oneLine(wanted[differs] ?? "")} (a core.worktree setting, or a layout git reads differently); the git section is left out`,
     path: differs === 0 ? join(expected.commonDir, "config") : expected.dotGit,
   };
 }
