@@ -158,19 +158,25 @@ describe("the tree walk's listing cache", () => {
     expect(cached).toEqual(plain);
   });
 
-  it("a memo that names a subfolder the folder does not hold only costs a failed look-up", async () => {
+  it.each([
+    ["a subfolder the folder does not hold", "gone"],
+    ["a path out of the folder", "../../../elsewhere"],
+    ["a parent", ".."],
+    ["a name with a separator", "d/../../../../elsewhere"],
+  ])("a memo that names %s finds nothing there", async (_what, name) => {
     const root = project();
+    mkdirSync(join(root, "elsewhere"));
+    writeFileSync(join(root, "elsewhere/AGENTS.md"), "not below a/b/c\n");
     const file = join(tempDir(), "tree.json");
     const open = freshCache(file);
     await walk(root, open());
-    const text = readFileSync(file, "utf8").replace(
-      '["d","e","skip"]',
-      '["d","e","skip","../../../../etc"]',
-    );
-    writeFileSync(file, text);
+    const kept = JSON.parse(readFileSync(file, "utf8"));
+    kept.roots[root].folders["a/b/c"][1].push(name);
+    writeFileSync(file, JSON.stringify(kept));
     expect((await walk(root, open())).agentsMd).toEqual([
       "a/b/c/AGENTS.md",
       "a/b/c/d/AGENTS.md",
+      "elsewhere/AGENTS.md",
       "x/y/z/w/AGENTS.md",
     ]);
   });

@@ -77,8 +77,17 @@ function stampOf(s: Stats): string {
   return `${s.dev}:${s.ino}:${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.nlink}`;
 }
 
+/**
+ * A list of names a folder can hold: no separator, no NUL, not `.` or `..`.
+ * The file is the user's own, but a memo is never a way out of its folder.
+ */
 function isNameList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((v) => typeof v === "string");
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (v) => typeof v === "string" && v !== "" && v !== "." && v !== ".." && !/[/\\\0]/.test(v),
+    )
+  );
 }
 
 function memoOf(stored: unknown, stamp: string): FolderMemo | undefined {
