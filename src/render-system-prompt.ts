@@ -8,6 +8,7 @@ import { agentConfigFile, applyConfigFiles, type OptionProvenance } from "./conf
 import type { PromptData } from "./data.js";
 import { capDiagnostics } from "./engine/_message.js";
 import { createEngine, type Engine } from "./engine/index.js";
+import { cacheLocation } from "./gather/_cache-location.js";
 import { wrapperNames } from "./gather/_prompt-text.js";
 import {
   type ContextProvenance,
@@ -171,6 +172,12 @@ export async function preparePrompt(
   const applied = applyPreset(normalized, options, loadedPreset.preset);
   const opts = applied.opts;
   const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, tools } = opts;
+  // Cache files go to the agent dir the user named, else to the user's cache folder.
+  const cacheHome = {
+    agentDir: options.agentDir !== undefined || env.SYSPROMPT_AGENT_DIR ? agentDir : undefined,
+    env,
+    home,
+  };
   const { extraSections, roots, maxContextBytes, ceilingDir } = opts;
   const ceiling = ceilingDir !== null ? { ceilingDir } : {};
   const budgetMs = opts.deadlineMs;
@@ -265,12 +272,7 @@ export async function preparePrompt(
       environmentStep({
         machine: options.machine ?? realMachine(),
         env,
-        cache: envCacheLocation({
-          agentDir:
-            options.agentDir !== undefined || env.SYSPROMPT_AGENT_DIR ? agentDir : undefined,
-          env,
-          home,
-        }),
+        cache: envCacheLocation(cacheHome),
         exclude: [cwd, ...roots],
         given: options.environment,
       }),
@@ -289,11 +291,18 @@ export async function preparePrompt(
     tree: tableStep(
       keyed(
         "tree",
-        { root: cwd, roots, mtime: opts.treeMtime, ceilingDir },
+        {
+          root: cwd,
+          roots,
+          mtime: opts.treeMtime,
+          ceilingDir,
+          cache: cacheLocation("tree", cacheHome),
+        },
         options.workspaceTree === true &&
           ((i) =>
             buildWorkspaceTrees(i.root, i.roots, {
               signal: late.signal,
+              cache: i.cache,
               ...(i.mtime ? { mtime: i.mtime } : {}),
               ...(i.ceilingDir !== null ? { ceilingDir: i.ceilingDir } : {}),
             })),

@@ -1,6 +1,6 @@
 import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MAX_AGENTS_MD } from "../../src/gather/tree/tree.js";
 import { type CatalogueCase, diag, type Rendered, runCase } from "./_harness.js";
 
@@ -13,6 +13,10 @@ import { type CatalogueCase, diag, type Rendered, runCase } from "./_harness.js"
 // Files are hard links to a few seed files: one system call each, no inodes,
 // so the 200,000 entries take about 2 s to make on a loaded 2-core machine,
 // and taking them out of the project for the clean render is one rename.
+
+// Removing ten thousand folders after a case takes seconds on a loaded machine:
+// more than vitest's 10 s for a hook once, in a full run beside other work.
+vi.setConfig({ hookTimeout: 60_000 });
 
 const APP = "project/app";
 const TREE = { workspaceTree: true, treeMtime: "2026-01-10T09:00:00Z" } as const;

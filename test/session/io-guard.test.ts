@@ -20,6 +20,10 @@ const ALLOWED: Record<string, string[]> = {
   "gather/environment/_env-cache.ts": ["mkdir", "rename", "rm", "writeFile"],
   // /etc/localtime, once, when the machine is described (a session keeps one machine).
   "gather/environment/_machine.ts": ["readlinkSync"],
+  // Writes only. The tree's listing cache is read by readTextFileSync and never
+  // changes the text: a kept listing is used only while its folder's stat is
+  // the one it was made with, and the walk notes that stat.
+  "gather/tree/_listing-cache.ts": ["mkdirSync", "renameSync", "rmSync", "writeFileSync"],
   // The build-time cache of the package's own prompts, keyed by their text.
   "locate/builtin-cache.ts": ["readFileSync", "readdirSync", "writeFileSync"],
   // Explicit --system-prompt / --append-system-prompt files: options, read afresh on every render.

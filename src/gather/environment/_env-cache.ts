@@ -1,8 +1,9 @@
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname } from "node:path";
 import { readTextFile } from "../../_fs.js";
 import type { Diagnostic } from "../../types.js";
 import { VERSION } from "../../version.js";
+import { type CacheLocation, cacheLocation } from "../_cache-location.js";
 import { cleanGpuNames, type GpuAnswer } from "./_gpu.js";
 
 /**
@@ -16,15 +17,8 @@ const PROBE_FORMAT = 2;
 /** The key a cached answer must match, field for field. */
 export const GPU_CACHE_VERSION = `gpu-probe/${PROBE_FORMAT} sysprompt/${VERSION}`;
 
-/**
- * Where the environment cache lives. `parents`: whether the folders above the
- * file may be created; false for a file in the agent dir, which is never
- * created (only its `cache/` folder is).
- */
-export interface EnvCacheLocation {
-  path: string;
-  parents: boolean;
-}
+/** Where the environment cache lives (see {@link cacheLocation}). */
+export type EnvCacheLocation = CacheLocation;
 
 /**
  * The cache file: `<agentDir>/cache/sysprompt-env.json` when the user named an
@@ -38,12 +32,7 @@ export function envCacheLocation(options: {
   env: Readonly<Record<string, string | undefined>>;
   home: string;
 }): EnvCacheLocation {
-  if (options.agentDir !== undefined) {
-    return { path: join(options.agentDir, "cache", "sysprompt-env.json"), parents: false };
-  }
-  const xdg = options.env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(options.home, ".cache");
-  return { path: join(base, "sysprompt", "env.json"), parents: true };
+  return cacheLocation("env", options);
 }
 
 /**

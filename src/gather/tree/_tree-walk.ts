@@ -11,8 +11,9 @@ import {
   type PatternCut,
 } from "../../_gitignore.js";
 import { opendirSync, readdirSync, statOrUndefinedSync } from "../../_io.js";
-import { checkpoint, ENTRIES_PER_CHECK, pace } from "../../_pace.js";
+import { checkpoint, ENTRIES_PER_CHECK, nextTurn, pace } from "../../_pace.js";
 import { isBelowCeiling } from "../project-root.js";
+import type { FolderMemo, ListingCache } from "./_listing-cache.js";
 
 /** The instruction file the walk collects from folders below the root. */
 export const AGENTS_FILE = "AGENTS.md";
@@ -120,10 +121,20 @@ export interface WalkOptions {
   ceilingDir?: string;
   /** Entries read of one folder at most. Default {@link MAX_FOLDER_ENTRIES}. */
   entryCap?: number;
+  /** Listings of folders below the shown levels kept from earlier walks (see _listing-cache.ts); saving it is the caller's. */
+  listingCache?: ListingCache;
 }
 
 /** The ignore files a folder can hold, in rising precedence: ripgrep's `.ignore` outranks `.gitignore`. */
 const IGNORE_FILES = [".gitignore", ".ignore"] as const;
+
+/** A folder waiting to be read: its path, its path below the root, its depth and the ignore rules above it. */
+interface Pending {
+  dir: string;
+  rel: string;
+  depth: number;
+  rules: IgnoreRules | undefined;
+}
 
 /**
  * Walks `root` no deeper than the tree and the AGENTS.md search need. Hidden
@@ -134,7 +145,11 @@ const IGNORE_FILES = [".gitignore", ".ignore"] as const;
  * A `.ignore` file (ripgrep's convention, same syntax) counts like a
  * `.gitignore` in the same folder and outranks it. Symlinks are listed,
  * never followed into. Patterns are capped per file and per walk; the
- * deadline (`signal`) is heard between reads and every few entries of a loop.
+ * deadline (`signal`) is heard between folders and every few entries of a loop.
+ *
+ * Folders are read level by level, each level in the order its parents
+ * listed them, so a shallower ignore file always takes its patterns from the
+ * walk's budget before a deeper one.
  */
 export async function walkTree(root: string, options: WalkOptions): Promise<TreeListing> {
   const { listDepth, agentsDepth, signal, entryCap = MAX_FOLDER_ENTRIES } = options;
@@ -145,137 +160,207 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   // The deepest folder read: its entries are at depth `deepest + 1`.
   const deepest = Math.max(listDepth, agentsDepth) - 1;
   const { prefix, rules: inherited } = await inheritedRules(root, budget, options.ceilingDir);
-  const stop = () => {
-    if (signal?.aborted) throw signal.reason;
-  };
+  // The rules in force in `dir`: those above it and its own ignore files, of
+  // those that `present` says are there. Most folders have none, and then
+  // nothing is awaited.
   const withIgnoreFiles = async (
     dir: string,
     rel: string,
     rules: IgnoreRules | undefined,
-    present: (file: string) => boolean | Promise<boolean>,
-  ) => {
+    present: (file: string) => boolean,
+  ): Promise<IgnoreRules | undefined> => {
     for (const file of IGNORE_FILES) {
-      if (!(await present(file))) continue;
+      if (!present(file)) continue;
       const path = join(dir, file);
       const read = await readText(path);
       if (read.ok) rules = addGitignore(rules, read.text, prefix + rel, budget, path);
     }
     return rules;
   };
-
-  const walk = async (dir: string, rel: string, depth: number, rules: IgnoreRules | undefined) => {
-    stop();
-    if (depth >= listDepth && depth === deepest) {
-      await lastLevel(dir, rel, rules);
-      return;
-    }
-    const info = await statOf(dir, false);
-    // Below the shown levels a folder is read for its subfolders and its
-    // AGENTS.md. One with no subfolders (a link count of 2: ext4, xfs and
-    // tmpfs count each subfolder's `..`; btrfs says 1 and is read) needs only
-    // the AGENTS.md look-up of the last level.
-    if (depth >= listDepth && info?.isDirectory() && info.nlink === 2) {
-      await lastLevel(dir, rel, rules);
-      return;
-    }
-    // Unreadable or gone since its parent was listed: shown without children.
-    const { entries, capped } = await listFolder(dir, info?.size, entryCap, signal, () =>
-      unreadable.push(rel === "" ? "." : rel),
-    );
-    stop();
-    // git never follows a symlinked .gitignore; neither do we.
-    rules = await withIgnoreFiles(dir, rel, rules, (file) =>
-      entries.some((e) => e.name === file && e.isFile()),
-    );
-    const base = rel === "" ? prefix : `${prefix}${rel}/`;
-    const shown = depth < listDepth;
-    const folders: ListedEntry[] = [];
-    const unchecked: ListedEntry[] = [];
-    const below: Promise<void>[] = [];
-    for (let i = 0; i < entries.length; i++) {
-      // The listing itself was a checkpoint; then one every few entries.
-      if (i % ENTRIES_PER_CHECK === ENTRIES_PER_CHECK - 1) await checkpoint(signal);
-      const entry = entries[i] as Dirent;
-      const name = entry.name;
-      if (name.startsWith(".") || name === "node_modules") continue;
-      if (entry.isDirectory()) {
-        if (depth + 1 >= listDepth && depth + 1 === deepest) {
-          // A folder of the last level counts only for an AGENTS.md, and most
-          // have none: look for it before asking the ignore rules about the
-          // folder, and without a call of its own per folder.
-          const sub = childPath(dir, name);
-          const found = statOrUndefinedSync(childPath(sub, AGENTS_FILE), true);
-          if (found?.isFile() && !isIgnoredInKeptFolder(rules, `${base}${name}/`)) {
-            below.push(lastLevel(sub, childRel(rel, name), rules, found));
-          }
-          continue;
-        }
-        if (isIgnoredInKeptFolder(rules, `${base}${name}/`)) continue;
-        if (shown) folders.push({ name, kind: "dir" });
-        if (depth < deepest) {
-          below.push(walk(childPath(dir, name), childRel(rel, name), depth + 1, rules));
-        }
-        continue;
-      }
-      const kind: EntryKind = entry.isFile() ? "file" : entry.isSymbolicLink() ? "link" : "other";
-      if (shown) unchecked.push({ name, kind });
-      if (name === AGENTS_FILE && depth >= 1 && !isIgnoredInKeptFolder(rules, base + name)) {
-        below.push(addAgentsFile(childPath(dir, name), childRel(rel, name), kind, agentsMd));
-      }
-    }
-    if (shown) {
-      const folderRules = rules;
-      const keep = (e: ListedEntry) => !isIgnoredInKeptFolder(folderRules, base + e.name);
-      listed.set(rel, { folders, unchecked, keep, capped });
-    }
-    await Promise.all(below);
-  };
+  const hasIgnoreFile = (present: (file: string) => boolean) => IGNORE_FILES.some(present);
 
   // The deepest level only matters for its AGENTS.md, and on a large tree most
   // entries sit there: one stat per folder instead of a listing. Where the
   // stat finds a file, its ignore files are looked up by name (lstat: git
   // never follows a linked .gitignore). The folder is listed only on a file
   // system that ignores case, where the stat also finds agents.md: there the
-  // listing tells the name's exact case.
+  // listing tells the name's exact case. Nothing is awaited for a folder
+  // without an AGENTS.md, which is nearly every one.
   const caseBlind = new Map<number, boolean>();
-  const lastLevel = async (
+  const lastLevel = (
     dir: string,
     rel: string,
     rules: IgnoreRules | undefined,
     known?: Stats,
-  ) => {
+  ): Promise<void> | undefined => {
     // A regular file or a link to one; a dangling or looping link is no instruction file.
-    const found = known ?? (await statOf(childPath(dir, AGENTS_FILE), true));
-    if (!found?.isFile()) return;
-    stop();
+    const found = known ?? statOrUndefinedSync(childPath(dir, AGENTS_FILE), true);
+    if (!found?.isFile()) return undefined;
     // One look-up per file system: whether it ignores case does not change from folder to folder.
     let blind = caseBlind.get(found.dev);
     if (blind === undefined) {
       blind = ignoresCase(dir, found);
       caseBlind.set(found.dev, blind);
     }
-    // Two stats that mostly find nothing: no pause of their own (the caller's loop paces).
-    let present = (file: string): boolean | Promise<boolean> =>
-      statOrUndefinedSync(join(dir, file), false)?.isFile() ?? false;
-    if (blind) {
+    const path = `${rel}/${AGENTS_FILE}`;
+    const take = (folderRules: IgnoreRules | undefined) => {
+      if (!isIgnoredInKeptFolder(folderRules, prefix + path)) agentsMd.push(path);
+    };
+    const stated = (file: string) => statOrUndefinedSync(join(dir, file), false)?.isFile() ?? false;
+    if (!blind) {
+      if (!hasIgnoreFile(stated)) {
+        take(rules);
+        return undefined;
+      }
+      return withIgnoreFiles(dir, rel, rules, stated).then(take);
+    }
+    return (async () => {
       const { entries } = await listFolder(
         dir,
-        (await statOf(dir, false))?.size,
+        statOrUndefinedSync(dir, false)?.size,
         entryCap,
         signal,
         () => undefined,
       );
-      stop();
       if (!entries.some((e) => e.name === AGENTS_FILE)) return;
-      const listedPresent = present;
-      present = (file) => entries.some((e) => e.name === file) && listedPresent(file);
-    }
-    rules = await withIgnoreFiles(dir, rel, rules, present);
-    const path = `${rel}/${AGENTS_FILE}`;
-    if (!isIgnoredInKeptFolder(rules, prefix + path)) agentsMd.push(path);
+      take(
+        await withIgnoreFiles(
+          dir,
+          rel,
+          rules,
+          (file) => entries.some((e) => e.name === file) && stated(file),
+        ),
+      );
+    })();
   };
 
-  await walk(root, "", 0, inherited);
+  const queue: Pending[] = [{ dir: root, rel: "", depth: 0, rules: inherited }];
+  for (let next = 0; next < queue.length; next++) {
+    const { dir, rel, depth } = queue[next] as Pending;
+    let rules = (queue[next] as Pending).rules;
+    const turn = nextTurn(signal);
+    if (turn) await turn;
+    if (depth >= listDepth && depth === deepest) {
+      const read = lastLevel(dir, rel, rules);
+      if (read) await read;
+      continue;
+    }
+    const info = statOrUndefinedSync(dir, false);
+    // Below the shown levels a folder is read for its subfolders and its
+    // AGENTS.md. One with no subfolders (a link count of 2: ext4, xfs and
+    // tmpfs count each subfolder's `..`; btrfs says 1 and is read) needs only
+    // the AGENTS.md look-up of the last level.
+    if (depth >= listDepth && info?.isDirectory() && info.nlink === 2) {
+      const read = lastLevel(dir, rel, rules);
+      if (read) await read;
+      continue;
+    }
+    const shown = depth < listDepth;
+    const base = rel === "" ? prefix : `${prefix}${rel}/`;
+    const folders: ListedEntry[] = [];
+    // A subfolder met in a listing or a memo: shown when this folder is; a
+    // folder of the last level is looked into for an AGENTS.md at once, one
+    // above it waits in the queue.
+    const subfolder = (name: string, rules: IgnoreRules | undefined) => {
+      const last = depth + 1 >= listDepth && depth + 1 === deepest;
+      if (shown || !last) {
+        if (isIgnoredInKeptFolder(rules, `${base}${name}/`)) return undefined;
+        if (shown) folders.push({ name, kind: "dir" });
+        if (last) return lastLevel(childPath(dir, name), childRel(rel, name), rules);
+        if (depth < deepest) {
+          queue.push({
+            dir: childPath(dir, name),
+            rel: childRel(rel, name),
+            depth: depth + 1,
+            rules,
+          });
+        }
+        return undefined;
+      }
+      // A folder of the last level counts only for an AGENTS.md, and most
+      // have none: look for it before asking the ignore rules about the
+      // folder, and without a call of its own per folder.
+      const sub = childPath(dir, name);
+      const found = statOrUndefinedSync(childPath(sub, AGENTS_FILE), true);
+      if (found?.isFile() && !isIgnoredInKeptFolder(rules, `${base}${name}/`)) {
+        return lastLevel(sub, childRel(rel, name), rules, found);
+      }
+      return undefined;
+    };
+    // This folder's own AGENTS.md: a regular file, or a link to one (never
+    // opened); a dangling or looping link is no instruction file.
+    const ownAgentsFile = (kind: "file" | "link", rules: IgnoreRules | undefined) => {
+      if (depth < 1 || isIgnoredInKeptFolder(rules, base + AGENTS_FILE)) return;
+      if (kind === "file" || statOrUndefinedSync(childPath(dir, AGENTS_FILE), true)?.isFile()) {
+        agentsMd.push(childRel(rel, AGENTS_FILE));
+      }
+    };
+
+    // Below the shown levels, a folder whose stat is the one of a listing
+    // kept in the cache is not listed again (see _listing-cache.ts).
+    const memo =
+      !shown && info?.isDirectory() ? options.listingCache?.get(root, rel, info) : undefined;
+    if (memo) {
+      const kept = (file: string) => memo.ignoreFiles.includes(file);
+      if (hasIgnoreFile(kept)) rules = await withIgnoreFiles(dir, rel, rules, kept);
+      for (let i = 0; i < memo.dirs.length; i++) {
+        if (i % ENTRIES_PER_CHECK === ENTRIES_PER_CHECK - 1) {
+          const later = nextTurn(signal);
+          if (later) await later;
+        }
+        const read = subfolder(memo.dirs[i] as string, rules);
+        if (read) await read;
+      }
+      if (memo.agents) ownAgentsFile(memo.agents, rules);
+      continue;
+    }
+
+    // Unreadable or gone since its parent was listed: shown without children.
+    const onUnreadable = () => unreadable.push(rel === "" ? "." : rel);
+    const { entries, capped } =
+      listFolderAtOnce(dir, info?.size, entryCap, onUnreadable) ??
+      (await listFolder(dir, info?.size, entryCap, signal, onUnreadable));
+    // git never follows a symlinked .gitignore; neither do we.
+    const listedFile = (file: string) => entries.some((e) => e.name === file && e.isFile());
+    if (hasIgnoreFile(listedFile)) rules = await withIgnoreFiles(dir, rel, rules, listedFile);
+    const unchecked: ListedEntry[] = [];
+    // What the cache keeps of a folder below the shown levels.
+    const made: FolderMemo | undefined = shown
+      ? undefined
+      : { dirs: [], agents: null, ignoreFiles: IGNORE_FILES.filter(listedFile) };
+    for (let i = 0; i < entries.length; i++) {
+      // The listing itself was a checkpoint; then one every few entries.
+      if (i % ENTRIES_PER_CHECK === ENTRIES_PER_CHECK - 1) {
+        const later = nextTurn(signal);
+        if (later) await later;
+      }
+      const entry = entries[i] as Dirent;
+      const name = entry.name;
+      if (name.startsWith(".") || name === "node_modules") continue;
+      if (entry.isDirectory()) {
+        made?.dirs.push(name);
+        const read = subfolder(name, rules);
+        if (read) await read;
+        continue;
+      }
+      if (shown) {
+        const kind: EntryKind = entry.isFile() ? "file" : entry.isSymbolicLink() ? "link" : "other";
+        unchecked.push({ name, kind });
+      }
+      if (name === AGENTS_FILE && (entry.isFile() || entry.isSymbolicLink())) {
+        const kind = entry.isFile() ? "file" : "link";
+        if (made) made.agents = kind;
+        ownAgentsFile(kind, rules);
+      }
+    }
+    if (shown) {
+      const folderRules = rules;
+      const keep = (e: ListedEntry) => !isIgnoredInKeptFolder(folderRules, base + e.name);
+      listed.set(rel, { folders, unchecked, keep, capped });
+    } else if (made && info && !capped && entries.length > 0) {
+      options.listingCache?.put(root, rel, info, made);
+    }
+  }
   return listingOf(listed, { agentsMd, unreadable, ignoreCuts: budget.cuts, entryCap }, signal);
 }
 
@@ -296,12 +381,6 @@ function childPath(dir: string, name: string): string {
 
 function childRel(rel: string, name: string): string {
   return rel === "" ? name : `${rel}/${name}`;
-}
-
-/** Records an AGENTS.md that is a regular file, or a symlink to one (never opened). */
-async function addAgentsFile(path: string, rel: string, kind: EntryKind, out: string[]) {
-  // A dangling or looping link is no instruction file.
-  if (kind === "file" || (kind === "link" && (await statOf(path, true))?.isFile())) out.push(rel);
 }
 
 /**
@@ -398,20 +477,43 @@ async function listFolder(
   cap: number,
   signal: AbortSignal | undefined,
   onUnreadable: () => void,
-): Promise<{ entries: Dirent[]; capped: boolean }> {
+): Promise<Listing> {
   await pace();
-  if (size !== undefined && size > 0 && size <= ONE_CALL_BYTES) {
-    try {
-      const all = readdirSync(dir, { withFileTypes: true });
-      return all.length > cap
-        ? { entries: all.slice(0, cap), capped: true }
-        : { entries: all, capped: false };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") onUnreadable();
-      return { entries: [], capped: false };
-    }
+  return (
+    listFolderAtOnce(dir, size, cap, onUnreadable) ?? listInBatches(dir, cap, signal, onUnreadable)
+  );
+}
+
+/** A folder's entries (at most the cap) and whether there were more. */
+type Listing = { entries: Dirent[]; capped: boolean };
+
+/** {@link listFolder} in one call, for a folder no larger than {@link ONE_CALL_BYTES}; undefined for any other. */
+function listFolderAtOnce(
+  dir: string,
+  size: number | undefined,
+  cap: number,
+  onUnreadable: () => void,
+): Listing | undefined {
+  if (size === undefined || size <= 0 || size > ONE_CALL_BYTES) return undefined;
+  try {
+    const all = readdirSync(dir, { withFileTypes: true });
+    return all.length > cap
+      ? { entries: all.slice(0, cap), capped: true }
+      : { entries: all, capped: false };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") onUnreadable();
+    return { entries: [], capped: false };
   }
+}
+
+/** {@link listFolder} a batch at a time, the deadline heard between batches. */
+async function listInBatches(
+  dir: string,
+  cap: number,
+  signal: AbortSignal | undefined,
+  onUnreadable: () => void,
+): Promise<Listing> {
   const entries: Dirent[] = [];
   let handle: Dir | undefined;
   try {

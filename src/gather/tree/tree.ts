@@ -3,6 +3,8 @@ import { ignoreCutDiagnostics, type PatternCut } from "../../_gitignore.js";
 import { stat } from "../../_io.js";
 import { parseNow } from "../../options.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
+import type { CacheLocation } from "../_cache-location.js";
+import { type ListingCache, openListingCache } from "./_listing-cache.js";
 import { type LayoutLimits, layoutTree, type TreeLine } from "./_tree-layout.js";
 import { type TreeListing, walkTree } from "./_tree-walk.js";
 
@@ -40,6 +42,12 @@ export interface WorkspaceTreeOptions {
   mtime?: Date | string | number;
   /** Stops the work early: nothing more is read and the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * A file where what the walk found in the folders below the shown levels
+   * is kept between walks, so an unchanged folder is not listed again (see
+   * `cacheLocation`); the tree is the same with it or without. Default: none.
+   */
+  cache?: CacheLocation;
 }
 
 export interface BuiltWorkspaceTree {
@@ -105,7 +113,9 @@ export async function buildWorkspaceTree(
   root: string,
   options: WorkspaceTreeOptions = {},
 ): Promise<BuiltWorkspaceTree> {
-  const walked = await walkWorkspaceTree(root, options);
+  const cache = options.cache ? openListingCache(options.cache) : undefined;
+  const walked = await walkWorkspaceTree(root, options, undefined, cache);
+  cache?.save();
   return (await layOutWorkspaceTree(walked)).tree;
 }
 
@@ -120,12 +130,14 @@ export interface WalkedTree {
 
 /**
  * The walk of {@link buildWorkspaceTree}, checks of `root` and the limits
- * included; `rootName` (default: the folder's name) is what the root line shows.
+ * included; `rootName` (default: the folder's name) is what the root line
+ * shows. `cache` is the opened `options.cache`, which the caller saves.
  */
 export async function walkWorkspaceTree(
   root: string,
   options: WorkspaceTreeOptions = {},
   rootName?: string,
+  cache?: ListingCache,
 ): Promise<WalkedTree> {
   const maxDepth = positive(options.maxDepth, DEFAULT_TREE_DEPTH, "maxDepth");
   const maxEntries = positive(options.maxEntries, DEFAULT_TREE_ENTRIES, "maxEntries");
@@ -142,6 +154,7 @@ export async function walkWorkspaceTree(
     agentsDepth: AGENTS_MD_DEPTH,
     ...(signal ? { signal } : {}),
     ...(options.ceilingDir !== undefined ? { ceilingDir: resolve(options.ceilingDir) } : {}),
+    ...(cache ? { listingCache: cache } : {}),
   });
   return {
     dir,

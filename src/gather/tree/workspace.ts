@@ -1,6 +1,7 @@
 import { stat } from "../../_io.js";
 import { toPosix } from "../../_paths.js";
 import type { Diagnostic } from "../../types.js";
+import { type ListingCache, openListingCache } from "./_listing-cache.js";
 import {
   type BuiltWorkspaceTree,
   DEFAULT_TREE_LINES,
@@ -70,10 +71,13 @@ export async function buildWorkspaceTrees(
   options: WorkspaceTreeOptions = {},
 ): Promise<BuiltWorkspace> {
   const shown = roots.slice(0, MAX_ROOT_TREES);
+  // One cache for all the walks, saved once they are all done.
+  const cache = options.cache ? openListingCache(options.cache) : undefined;
   const [main, ...walked] = await Promise.all([
-    walkWorkspaceTree(cwd, options),
-    ...shown.map((root) => walkRoot(root, options)),
+    walkWorkspaceTree(cwd, options, undefined, cache),
+    ...shown.map((root) => walkRoot(root, options, cache)),
   ]);
+  cache?.save();
   const total = main.limits.maxLines ?? DEFAULT_TREE_LINES;
   const trees: (WalkedTree | null)[] = [
     main,
@@ -135,6 +139,7 @@ export function fairShares(wants: readonly number[], total: number): number[] {
 async function walkRoot(
   root: string,
   options: WorkspaceTreeOptions,
+  cache: ListingCache | undefined,
 ): Promise<{ walked: WalkedTree } | { problem: string }> {
   // Checked here, not by the walk, to say what is wrong in words: the root
   // was a folder when the options were checked, and may not be any more.
@@ -150,7 +155,7 @@ async function walkRoot(
   }
   if (!isDir) return { problem: "it is not a folder" };
   try {
-    return { walked: await walkWorkspaceTree(root, options, toPosix(root)) };
+    return { walked: await walkWorkspaceTree(root, options, toPosix(root), cache) };
   } catch (error) {
     if (options.signal?.aborted) throw error;
     const code = (error as { cause?: NodeJS.ErrnoException }).cause?.code ?? "unreadable";

@@ -1,0 +1,215 @@
+import { mkdirSync, renameSync, rmSync, type Stats, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { readTextFileSync } from "../../_fs.js";
+import { VERSION } from "../../version.js";
+import type { CacheLocation } from "../_cache-location.js";
+
+// On a large repository most of the tree walk's time goes to the folders
+// below the shown levels: each is listed in full (tens of thousands of
+// entries on a 100k-file tree) only to learn its subfolders, in which an
+// AGENTS.md is looked for. What a folder holds by name changes only when an
+// entry is added, removed or renamed in it, and each of those moves the
+// folder's ctime, which no program can set back (mtime can be). So what such
+// a listing found is kept, with the folder's stat, in a cache file of the
+// user's; the next walk that finds the same stat uses it instead of listing
+// the folder again (git's untracked cache does the same with folder times).
+// Only names are kept: the ignore files' text, the AGENTS.md files and the
+// rules are read and applied afresh on every walk.
+
+/** Bumped when what a memo holds changes; the package version is part of it too. */
+const FORMAT = 1;
+export const LISTING_CACHE_VERSION = `tree-listing/${FORMAT} sysprompt/${VERSION}`;
+
+/** A larger file is not read (it is not ours, or not worth parsing): the walk lists as if there were none. */
+export const MAX_LISTING_CACHE_BYTES = 8 * 1024 * 1024;
+/** Roots kept in the file, the most recently walked first. */
+export const MAX_CACHED_ROOTS = 16;
+/** Folders kept per root. */
+export const MAX_CACHED_FOLDERS = 50_000;
+/** Subfolders kept per folder: a folder with more is listed every time. */
+export const MAX_CACHED_SUBFOLDERS = 10_000;
+/**
+ * A folder changed less than this before it was listed is not kept: a
+ * second change within the same tick of the file system's clock would leave
+ * its stat as it was (git calls such an entry "racily clean").
+ */
+export const DEFAULT_LISTING_SETTLE_MS = 2000;
+
+/** What a folder below the shown levels holds that the walk needs. */
+export interface FolderMemo {
+  /** Its subfolders (neither hidden nor `node_modules`), in the order the listing gave them. */
+  dirs: string[];
+  /** Its AGENTS.md: a regular file, a symlink (whose target is checked on every walk), or none. */
+  agents: "file" | "link" | null;
+  /** The ignore files it holds as regular files. */
+  ignoreFiles: string[];
+}
+
+/** The memos of one or more walks, read from and written to one cache file. */
+export interface ListingCache {
+  /** The memo of folder `rel` below `root` when `stats` is the stat it was made with. */
+  get(root: string, rel: string, stats: Stats): FolderMemo | undefined;
+  /** Keeps the memo of folder `rel` below `root`, made from a listing taken with `stats`. */
+  put(root: string, rel: string, stats: Stats, memo: FolderMemo): void;
+  /**
+   * Writes the file when it changed: for each root walked, the folders this
+   * walk met (a memo used or made), so a removed folder leaves it. Never
+   * throws: failing to write costs a listing next time, nothing else.
+   */
+  save(): void;
+}
+
+/** One folder as the file holds it: its stat, its subfolders, its AGENTS.md ("f", "l" or ""), its ignore files. */
+type StoredFolder = [stamp: string, dirs: string[], agents: string, ignoreFiles: string[]];
+
+interface StoredRoot {
+  used: number;
+  folders: Record<string, StoredFolder>;
+}
+
+interface StoredFile {
+  version: string;
+  roots: Record<string, StoredRoot>;
+}
+
+/** What identifies a folder's state: the file system, the inode, the times, the size and the link count. */
+function stampOf(s: Stats): string {
+  return `${s.dev}:${s.ino}:${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.nlink}`;
+}
+
+/**
+ * A list of names a folder can hold: no separator, no NUL, not `.` or `..`.
+ * The file is the user's own, but a memo is never a way out of its folder.
+ */
+function isNameList(value: unknown): value is string[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (v) => typeof v === "string" && v !== "" && v !== "." && v !== ".." && !/[/\\\0]/.test(v),
+    )
+  );
+}
+
+function memoOf(stored: unknown, stamp: string): FolderMemo | undefined {
+  if (!Array.isArray(stored) || stored.length !== 4 || stored[0] !== stamp) return undefined;
+  const [, dirs, agents, ignoreFiles] = stored as unknown[];
+  if (!isNameList(dirs) || !isNameList(ignoreFiles)) return undefined;
+  if (agents !== "f" && agents !== "l" && agents !== "") return undefined;
+  return { dirs, agents: agents === "f" ? "file" : agents === "l" ? "link" : null, ignoreFiles };
+}
+
+/** The file's roots, or none when it is missing, unreadable, of another version or not ours. */
+function readRoots(path: string): Map<string, StoredRoot> {
+  const read = readTextFileSync(path, MAX_LISTING_CACHE_BYTES);
+  const roots = new Map<string, StoredRoot>();
+  if (!read.ok) return roots;
+  let file: Partial<StoredFile> | null;
+  try {
+    file = JSON.parse(read.text) as Partial<StoredFile> | null;
+  } catch {
+    // A torn or hand-edited file is a miss; the next write replaces it.
+    return roots;
+  }
+  if (file?.version !== LISTING_CACHE_VERSION || typeof file.roots !== "object" || !file.roots) {
+    return roots;
+  }
+  for (const [root, stored] of Object.entries(file.roots)) {
+    if (
+      typeof stored?.used === "number" &&
+      typeof stored.folders === "object" &&
+      stored.folders !== null
+    ) {
+      roots.set(root, stored);
+    }
+  }
+  return roots;
+}
+
+/**
+ * The cache kept in `location`, read now. `now` and `settleMs` decide which
+ * listings are old enough to keep (see {@link DEFAULT_LISTING_SETTLE_MS}).
+ */
+export function openListingCache(
+  location: CacheLocation,
+  options: { now?: () => number; settleMs?: number } = {},
+): ListingCache {
+  const now = options.now ?? Date.now;
+  const settleMs = options.settleMs ?? DEFAULT_LISTING_SETTLE_MS;
+  const stored = readRoots(location.path);
+  /** The folders met in this walk, by root: they are what is written. */
+  const met = new Map<string, Map<string, StoredFolder>>();
+  let changed = false;
+  const metIn = (root: string) => {
+    let folders = met.get(root);
+    if (!folders) {
+      folders = new Map();
+      met.set(root, folders);
+    }
+    return folders;
+  };
+  return {
+    get(root, rel, stats) {
+      const folder = Object.hasOwn(stored.get(root)?.folders ?? {}, rel)
+        ? stored.get(root)?.folders[rel]
+        : undefined;
+      const memo = memoOf(folder, stampOf(stats));
+      if (memo) metIn(root).set(rel, folder as StoredFolder);
+      return memo;
+    },
+    put(root, rel, stats, memo) {
+      if (Math.max(stats.mtimeMs, stats.ctimeMs) > now() - settleMs) return;
+      if (memo.dirs.length > MAX_CACHED_SUBFOLDERS) return;
+      const folders = metIn(root);
+      if (folders.size >= MAX_CACHED_FOLDERS) return;
+      const agents = memo.agents === "file" ? "f" : memo.agents === "link" ? "l" : "";
+      folders.set(rel, [stampOf(stats), memo.dirs, agents, memo.ignoreFiles]);
+      changed = true;
+    },
+    save() {
+      for (const [root, folders] of met) {
+        const before = stored.get(root);
+        const kept = before ? Object.keys(before.folders).length : 0;
+        if (kept !== folders.size) changed = true;
+      }
+      if (!changed) return;
+      const used = now();
+      const roots: [string, StoredRoot][] = [...met]
+        .filter(([, folders]) => folders.size > 0)
+        .map(([root, folders]) => [root, { used, folders: Object.fromEntries(folders) }]);
+      const others = [...stored]
+        .filter(([root]) => !met.has(root))
+        .sort((a, b) => b[1].used - a[1].used);
+      roots.push(...others.slice(0, Math.max(0, MAX_CACHED_ROOTS - roots.length)));
+      const file: StoredFile = { version: LISTING_CACHE_VERSION, roots: Object.fromEntries(roots) };
+      writeAtomically(location, JSON.stringify(file));
+    },
+  };
+}
+
+/** A temporary file renamed over the old one: a reader never sees half a file, two writers never mix. */
+function writeAtomically(location: CacheLocation, text: string): void {
+  if (text.length > MAX_LISTING_CACHE_BYTES) return;
+  const { path } = location;
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    makeFolder(dirname(path), location.parents);
+    writeFileSync(temp, text, { flag: "wx", mode: 0o600 });
+    renameSync(temp, path);
+  } catch {
+    // Not writable (a read-only home, a missing agent dir): the next walk lists again.
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Nothing was written.
+    }
+  }
+}
+
+/** The cache folder; with `parents`, its parents too. A missing agent dir stays missing. */
+function makeFolder(dir: string, parents: boolean): void {
+  try {
+    mkdirSync(dir, { recursive: parents, mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
