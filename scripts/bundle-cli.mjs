@@ -109,12 +109,17 @@ try {
   mkdirSync(project);
   mkdirSync(join(scratch, "agent"));
   writeFileSync(join(project, "AGENTS.md"), "# Project\n\nRun the tests before you commit.\n");
+  // A small tree, so the walk, the listing cache, the ignore rules and the layout are compiled too.
+  mkdirSync(join(project, "src", "lib", "deep", "deeper"), { recursive: true });
+  writeFileSync(join(project, "src", "lib", "deep", "deeper", "AGENTS.md"), "# Deep\n");
+  writeFileSync(join(project, "src", "index.ts"), "export {};\n");
+  writeFileSync(join(project, ".gitignore"), "dist/\n*.log\n");
   const train = `
     const loader = require(${JSON.stringify(join(CLI_DIR, "sysprompt.cjs"))});
     const fs = require("node:fs");
     const script = loader.compileBundle(false);
     process.argv = [process.argv[0], "sysprompt", "render", "--cwd", ${JSON.stringify(project)},
-      "--agent-dir", ${JSON.stringify(join(scratch, "agent"))}, "--deadline", "2000"];
+      "--agent-dir", ${JSON.stringify(join(scratch, "agent"))}, "--deadline", "2000", "--tree"];
     process.stdout.write = () => true;
     process.once("beforeExit", () => fs.writeFileSync(loader.CACHE, script.createCachedData()));
     loader.runBundle(script);
