@@ -105,7 +105,11 @@ const TREE: Choice<
   },
 ];
 
-/** Context files, and with them every other optional text (model, docs, appended prompt). */
+/**
+ * Context files, and with them every other optional text (model, docs,
+ * appended prompt) and how the deeper AGENTS.md files reach the model (read
+ * by it, or delivered on touch): with the tree, both wordings render.
+ */
 const CONTEXT: Choice<
   Pick<
     PromptData,
@@ -116,6 +120,7 @@ const CONTEXT: Choice<
     | "model"
     | "docs"
     | "appendPrompt"
+    | "agentsMdOnTouch"
   >
 >[] = [
   {
@@ -128,6 +133,7 @@ const CONTEXT: Choice<
       model: null,
       docs: null,
       appendPrompt: "",
+      agentsMdOnTouch: false,
     },
   },
   {
@@ -181,6 +187,7 @@ const CONTEXT: Choice<
       model: "example-model",
       docs: "Documentation: https://example.com/docs",
       appendPrompt: "Appended text.",
+      agentsMdOnTouch: true,
     },
   },
 ];
