@@ -264,6 +264,15 @@ async function copyEntries(
     }
     const s = await lstat(source).catch(() => undefined);
     if (s?.isDirectory() && ignore && skip && leavesOut(ignore, name, source, skip)) {
+      // Not entered, but each costs a look: a repository of a million ignored
+      // folders must not make the copy unbounded.
+      if (copy.ignored.length >= MAX_SCENARIO_ENTRIES) {
+        problems.push({
+          path: source,
+          reason: `the project has more than ${MAX_SCENARIO_ENTRIES} folders git ignores: too many to look at`,
+        });
+        return;
+      }
       copy.ignored.push(source);
       continue;
     }

@@ -159,3 +159,23 @@ describe("explain --simulate leaves out what git ignores", () => {
     SLOW,
   );
 });
+
+describe("the copy's bound on ignored folders", () => {
+  it(
+    "more than 10,000 ignored folders: not simulated, with an error, and never more looked at",
+    async () => {
+      const { root, dir, options } = project({ ".gitignore": "*/\n!src/\n!docs/\n" });
+      for (let i = 0; i <= 10_000; i++) mkdirSync(join(dir, `d${i}`));
+      const report = await simulatePrompt(options(), { sandboxDir: join(root, "sandboxes") });
+      expect(report.actions).toEqual([]);
+      expect(report.ignored).toHaveLength(10_000);
+      expect(report.diagnostics.map((d) => [d.code, d.message])).toEqual([
+        [
+          "simulate-copy",
+          "not simulated: the project is copied first, and this entry stops the copy: the project has more than 10000 folders git ignores: too many to look at",
+        ],
+      ]);
+    },
+    SLOW,
+  );
+});
