@@ -138,6 +138,8 @@ export interface PromptData {
   rootAgentsMd: string[];
   /** True when more AGENTS.md files were found than `agentsMd` and `rootAgentsMd` list (together at most 200, the shallowest). */
   agentsMdTruncated: boolean;
+  /** True when the host delivers the files of `agentsMd` with the first tool result that touches their folder (`contextOnTouch`). */
+  agentsMdOnTouch: boolean;
   /** The working directory's tree; `truncated` is true when it or a root's tree left entries out. */
   workspaceTree: WorkspaceTree | null;
   /** The trees of the extra roots that have one, in the order of `roots` (with a tree only). */
@@ -255,6 +257,7 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
     agentsMd: textList,
     rootAgentsMd: textList,
     agentsMdTruncated: { type: "boolean" },
+    agentsMdOnTouch: { type: "boolean" },
     workspaceTree: {
       type: "object",
       nullable: true,

@@ -92,6 +92,14 @@ export interface SystemPromptOptions {
   environment?: readonly EnvironmentEntry[];
   /** Skip AGENTS.md / CLAUDE.md discovery. Default: false. */
   noContextFiles?: boolean;
+  /**
+   * The host appends the nested AGENTS.md / CLAUDE.md below cwd to the result
+   * of the tool call that first touches their folder (pi's on-touch mode,
+   * `session.contextFor()`): `dir_context` then says they arrive that way
+   * instead of asking the model to read them. Set it only when the host
+   * delivers them. Default: false.
+   */
+  contextOnTouch?: boolean;
   /** Documentation pointers; the docs section renders only when given. */
   docs?: string;
   /** Add a compact listing of cwd (`workspace_tree`) and the AGENTS.md files below it (`dir_context`). Default: false. */
@@ -448,6 +456,7 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
       ? undefined
       : "an array of { label, value } strings",
   noContextFiles: isBoolean,
+  contextOnTouch: isBoolean,
   docs: isString,
   workspaceTree: isBoolean,
   git: isBoolean,

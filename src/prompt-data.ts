@@ -105,6 +105,7 @@ export function assemblePromptData(input: PromptDataInputs): {
     agentsMd: (tree?.agentsMd ?? []).map(oneLine),
     rootAgentsMd: (tree?.rootAgentsMd ?? []).map(oneLine),
     agentsMdTruncated: (tree?.agentsMdOmitted ?? 0) > 0,
+    agentsMdOnTouch: options.contextOnTouch === true,
     workspaceTree: tree && {
       rendered: tree.tree.rendered,
       // One line about entries left out stands for every tree the section shows.

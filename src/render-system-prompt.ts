@@ -79,6 +79,8 @@ export interface PreparedPrompt {
   maxPromptTokens?: number;
   /** The workspace tree's lines with their depth, for shrinking it under a budget. */
   treeLines?: TreeLine[];
+  /** The same for each extra root's tree, in the order of `data.rootTrees`. */
+  rootTreeLines?: TreeLine[][];
   /** The agent preset in use and what it changed: for `explain` and `sections`. Render does not read it. */
   preset?: PresetReport;
   /** Where each config key's value came from (an option, a `sysprompt.yaml`, the default): for `explain`. */
@@ -124,6 +126,7 @@ export function renderPrepared(
       : renderWithinBudget(prepared, engine, {
           maxTokens,
           ...(prepared.treeLines ? { treeLines: prepared.treeLines } : {}),
+          ...(prepared.rootTreeLines ? { rootTreeLines: prepared.rootTreeLines } : {}),
         });
   return {
     text: out.text,
@@ -377,7 +380,13 @@ export async function preparePrompt(
     context: context.value.provenance,
     rules,
     ...(opts.maxPromptTokens !== null ? { maxPromptTokens: opts.maxPromptTokens } : {}),
-    ...(tree.value ? { treeLines: tree.value.tree.lines } : {}),
+    ...(tree.value
+      ? {
+          treeLines: tree.value.tree.lines,
+          // The roots with a tree, as `rootTrees` lists them.
+          rootTreeLines: tree.value.roots.flatMap((r) => (r.tree ? [r.tree.lines] : [])),
+        }
+      : {}),
     preset: {
       ...applied.report,
       contextFilesLeftOut: context.value.provenance.agentLoaded ?? [],

@@ -331,7 +331,7 @@ function messageText(message) {
 
 /**
  * Context on touch: the fake model asks to `read` pkg/sub/x.ts, then pkg/sub/y.ts, then says
- * "ok". The tool result of the first read carries pkg/sub/AGENTS.md's text in an
+ * "ok" (the tree on, so dir_context names pkg/sub/AGENTS.md and says it comes on touch). The tool result of the first read carries pkg/sub/AGENTS.md's text in an
  * `<instructions path="pkg/sub/AGENTS.md">` element; the second read's does not repeat it;
  * the system text never holds it and is the same in every request (its cache stays).
  */
@@ -343,10 +343,11 @@ async function checkContextOnTouch({ project, requests, replies, home, piArgs })
     { toolCall: { name: "read", arguments: { path: "pkg/sub/x.ts" } } },
     { toolCall: { name: "read", arguments: { path: "pkg/sub/y.ts" } } },
   );
-  const run = await runPi(["-p", ...piArgs, "--no-session", "--approve", "read the two files"], {
-    cwd,
-    home,
-  });
+  // With the tree, dir_context names pkg/sub/AGENTS.md and says how it arrives.
+  const run = await runPi(
+    ["-p", ...piArgs, "--sysprompt-tree", "--no-session", "--approve", "read the two files"],
+    { cwd, home },
+  );
   replies.length = 0;
   const chats = requests.slice(from).filter((r) => r.url?.endsWith("/chat/completions"));
   const tools = (i) => (chats[i]?.body?.messages ?? []).filter((m) => m.role === "tool");
@@ -379,6 +380,15 @@ async function checkContextOnTouch({ project, requests, replies, home, piArgs })
     systems.length === 3 &&
       systems.every((t) => t === systems[0] && !t.includes(NESTED)) &&
       systems[0].includes("E2E-ROOT-AGENTS"),
+    systems[0],
+  );
+  check(
+    "on touch: dir_context names pkg/sub/AGENTS.md and says it comes with the first tool result in its folder",
+    systems[0].includes("- pkg/sub/AGENTS.md\n") &&
+      systems[0].includes(
+        "Each file below the working directory comes to you with the result of the first tool call that touches its folder",
+      ) &&
+      !systems[0].includes("read its AGENTS.md and follow it"),
     systems[0],
   );
 }

@@ -106,7 +106,11 @@ const TREE: Choice<
   },
 ];
 
-/** Context files, and with them every other optional text (model, docs, appended prompt). */
+/**
+ * Context files, and with them every other optional text (model, docs,
+ * appended prompt) and how the deeper AGENTS.md files reach the model (read
+ * by it, or delivered on touch): with the tree, both wordings render.
+ */
 const CONTEXT: Choice<
   Pick<
     PromptData,
@@ -117,6 +121,7 @@ const CONTEXT: Choice<
     | "model"
     | "docs"
     | "appendPrompt"
+    | "agentsMdOnTouch"
   >
 >[] = [
   {
@@ -129,6 +134,7 @@ const CONTEXT: Choice<
       model: null,
       docs: null,
       appendPrompt: "",
+      agentsMdOnTouch: false,
     },
   },
   {
@@ -182,6 +188,7 @@ const CONTEXT: Choice<
       model: "example-model",
       docs: "Documentation: https://example.com/docs",
       appendPrompt: "Appended text.",
+      agentsMdOnTouch: true,
     },
   },
 ];

@@ -16,6 +16,14 @@ import { basename, join } from "node:path";
 import { KIND_WORDS } from "../_safe-write.js";
 import { isWithin } from "../gather/project-root.js";
 import { SyspromptError } from "../types.js";
+import {
+  childState,
+  folderIgnoreState,
+  type IgnoredFolders,
+  type IgnoreState,
+  leavesOut,
+  rootIgnoreState,
+} from "./_copy-ignore.js";
 
 /** Folders not copied with a scenario's folder: never fixtures, possibly huge. */
 export const NOT_COPIED: ReadonlySet<string> = new Set([".git", "node_modules"]);
@@ -67,6 +75,12 @@ export interface CopyHow {
   skipSpecial?: boolean;
   /** Give every copied file and folder its original access and modification time. Default: false. */
   keepTimes?: boolean;
+  /**
+   * Leave out the folders git ignores (as the workspace tree reads the ignore
+   * files), but for those a render reads anyway; each is named in `ignored`
+   * and counts nothing toward the entry cap. Default: every folder is copied.
+   */
+  skipIgnored?: IgnoredFolders;
 }
 
 /** The folder sandboxes are made in: `$XDG_CACHE_HOME/sysprompt/snapshots`, else `~/.cache/…`. */
@@ -96,7 +110,13 @@ export async function makeSandbox(
   parent: string,
   ownChecks: ReadonlySet<string> = new Set(),
   how: CopyHow = {},
-): Promise<{ sandbox?: Sandbox; problems: SandboxProblem[]; skipped: SandboxProblem[] }> {
+): Promise<{
+  sandbox?: Sandbox;
+  problems: SandboxProblem[];
+  skipped: SandboxProblem[];
+  /** The folders left out because git ignores them (`skipIgnored`), in the order met. */
+  ignored: string[];
+}> {
   const name = `run-${hostTag()}-${process.pid}-${randomBytes(6).toString("hex")}`;
   let root: string;
   try {
@@ -119,6 +139,7 @@ export async function makeSandbox(
     budget,
     problems,
     skipped: [],
+    ignored: [],
     how,
     // The folder the sandboxes are in, when it is inside the copied one (a project in ~):
     // never copied into itself.
@@ -128,7 +149,8 @@ export async function makeSandbox(
   try {
     await mkdir(join(root, "scenario"));
     await mkdir(sandbox.home);
-    await copyFolder(dir, sandbox.copy, copy, ownChecks);
+    const ignore = how.skipIgnored ? await rootIgnoreState(dir) : undefined;
+    await copyFolder(dir, sandbox.copy, copy, ownChecks, ignore);
   } catch (error) {
     await removeSandbox(sandbox);
     throw error;
@@ -138,9 +160,9 @@ export async function makeSandbox(
     const extra = problems.length - MAX_LISTED;
     const listed = problems.slice(0, MAX_LISTED);
     if (extra > 0) listed.push({ path: dir, reason: `and ${extra} more such entries` });
-    return { problems: listed, skipped: copy.skipped };
+    return { problems: listed, skipped: copy.skipped, ignored: copy.ignored };
   }
-  return { sandbox, problems, skipped: copy.skipped };
+  return { sandbox, problems, skipped: copy.skipped, ignored: copy.ignored };
 }
 
 export async function removeSandbox(sandbox: Sandbox): Promise<void> {
@@ -189,6 +211,7 @@ interface Copy {
   budget: { entries: number; bytes: number };
   problems: SandboxProblem[];
   skipped: SandboxProblem[];
+  ignored: string[];
   how: CopyHow;
   /** The copied folder's real path: what a link must lead into to be copied. */
   within: string;
@@ -201,6 +224,7 @@ async function copyFolder(
   to: string,
   copy: Copy,
   ownChecks: ReadonlySet<string> = new Set(),
+  ignore?: IgnoreState,
 ): Promise<void> {
   const { problems } = copy;
   let entries: string[];
@@ -211,8 +235,9 @@ async function copyFolder(
     problems.push({ path: from, reason: `cannot list it: ${(error as Error).message}` });
     return;
   }
+  const rules = ignore && (await folderIgnoreState(ignore, from));
   try {
-    await copyEntries(from, to, entries, copy, ownChecks);
+    await copyEntries(from, to, entries, copy, ownChecks, rules);
   } finally {
     // Last: writing the entries moved the folder's own mtime.
     if (copy.how.keepTimes) await keepTimesOf(from, to, problems);
@@ -225,8 +250,10 @@ async function copyEntries(
   entries: readonly string[],
   copy: Copy,
   ownChecks: ReadonlySet<string>,
+  ignore: IgnoreState | undefined,
 ): Promise<void> {
   const { budget, problems } = copy;
+  const skip = copy.how.skipIgnored;
   for (const name of entries) {
     if (NOT_COPIED.has(name)) continue;
     const source = join(from, name);
@@ -235,18 +262,34 @@ async function copyEntries(
       copy.skipped.push({ path: source, reason: "holds the temporary copies: not copied" });
       continue;
     }
+    const s = await lstat(source).catch(() => undefined);
+    if (s?.isDirectory() && ignore && skip && leavesOut(ignore, name, source, skip)) {
+      // Not entered, but each costs a look: a repository of a million ignored
+      // folders must not make the copy unbounded.
+      if (copy.ignored.length >= MAX_SCENARIO_ENTRIES) {
+        problems.push({
+          path: source,
+          reason: `the project has more than ${MAX_SCENARIO_ENTRIES} folders git ignores: too many to look at`,
+        });
+        return;
+      }
+      copy.ignored.push(source);
+      continue;
+    }
     if (--budget.entries < 0) {
       if (budget.entries === -1) {
         problems.push({
           path: source,
-          reason: `the scenario folder has more than ${MAX_SCENARIO_ENTRIES} entries; keep only the fixtures in it`,
+          reason: skip
+            ? `the project has more than ${MAX_SCENARIO_ENTRIES} entries besides what git ignores (.git, node_modules and ignored folders are not copied): too many to copy`
+            : `the scenario folder has more than ${MAX_SCENARIO_ENTRIES} entries; keep only the fixtures in it`,
         });
       }
       return;
     }
-    const s = await lstat(source).catch(() => undefined);
     if (s?.isDirectory()) {
-      await copyFolder(source, join(to, name), copy);
+      const below = ignore && skip && childState(ignore, name, source, skip);
+      await copyFolder(source, join(to, name), copy, new Set(), below);
     } else if (s?.isFile()) {
       await copyFile(source, join(to, name), copy);
     } else if (ownChecks.has(name)) {

@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { realMachine } from "../gather/environment/_machine.js";
 import { findProjectRoot } from "../gather/project-root.js";
+import { RULE_ENTRY_NAMES } from "../gather/rules/index.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import { normalizeOptions, type SystemPromptOptions } from "../options.js";
 import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
@@ -76,6 +77,13 @@ export interface SimulationReport {
   actions: SimulatedRow[];
   /** Entries of the project the copy left out: links, FIFOs, sockets, devices. */
   skipped: { path: string; reason: string }[];
+  /**
+   * Folders the copy left out because git ignores them (build output,
+   * caches), in the order met: they count nothing toward the copy's cap of
+   * entries. A folder a render reads anyway (`.pi`, other agents' rule
+   * folders, skills folders, cwd and the folders holding it) is copied.
+   */
+  ignored: string[];
   /** The baseline's diagnostics, then the simulation's own (`simulate-*` codes). */
   diagnostics: Diagnostic[];
 }
@@ -98,20 +106,28 @@ export async function simulatePrompt(
   settings: SimulateSettings = {},
 ): Promise<SimulationReport> {
   // A bad explicit option is the caller's error before anything is copied, as in a render.
-  await normalizeOptions(options);
+  const opts = await normalizeOptions(options);
   const { cwd, home } = resolveCommonPaths(options);
   const root = await findProjectRoot(cwd, options.ceilingDir);
   const parent =
     settings.sandboxDir ??
     join(dirname(defaultSandboxParent(options.env ?? process.env, home ?? homedir())), "simulate");
-  const { sandbox, problems, skipped } = await makeSandbox(root, parent, new Set(), {
+  const { sandbox, problems, skipped, ignored } = await makeSandbox(root, parent, new Set(), {
     skipSpecial: true,
     keepTimes: true,
+    // Build output and caches are no part of the prompt (the tree and the
+    // context files pass over them) and may be most of the project.
+    skipIgnored: {
+      keep: [cwd, ...opts.roots],
+      // The skills walk reads below a skill path by its own ignore rules.
+      whole: (options.skillPaths ?? []).map((p) => resolve(cwd, p)),
+      keepNames: readAnyway(opts.projectDirName),
+    },
   });
   const project = { root, cwd };
   if (!sandbox) {
     return {
-      ...notSimulated({ project, skipped }),
+      ...notSimulated({ project, skipped, ignored }),
       diagnostics: problems.map((p) => ({
         level: "error",
         code: "simulate-copy",
@@ -121,7 +137,7 @@ export async function simulatePrompt(
     };
   }
   try {
-    return await simulateIn(sandbox, options, settings, { project, skipped });
+    return await simulateIn(sandbox, options, settings, { project, skipped, ignored });
   } finally {
     await removeSandbox(sandbox);
   }
@@ -131,7 +147,7 @@ async function simulateIn(
   sandbox: Sandbox,
   options: SystemPromptOptions,
   settings: SimulateSettings,
-  found: Pick<SimulationReport, "project" | "skipped">,
+  found: Pick<SimulationReport, "project" | "skipped" | "ignored">,
 ): Promise<SimulationReport> {
   const { root, cwd } = found.project;
   // The project root's own .git marks it as one in the copy too (skills and the tree look for it).
@@ -261,6 +277,7 @@ async function simulateIn(
     },
     actions: rows,
     skipped: found.skipped,
+    ignored: found.ignored,
     diagnostics,
   };
 }
@@ -289,8 +306,18 @@ async function pathsFromCwd(
   return out;
 }
 
+/**
+ * Folder names a render reads wherever git ignores them: the project layer,
+ * the folders other agents' rule files start from, the skills folders.
+ */
+function readAnyway(projectDirName: string): ReadonlySet<string> {
+  return new Set([projectDirName, ...RULE_ENTRY_NAMES, ".agents", ".claude"]);
+}
+
 /** The report of a simulation that did not happen; its diagnostics say why. */
-function notSimulated(found: Pick<SimulationReport, "project" | "skipped">): SimulationReport {
+function notSimulated(
+  found: Pick<SimulationReport, "project" | "skipped" | "ignored">,
+): SimulationReport {
   return {
     tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
     ...found,

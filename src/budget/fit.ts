@@ -17,6 +17,8 @@ export interface BudgetOptions {
   maxTokens: number;
   /** The workspace tree's lines with their depth (from `buildWorkspaceTree`); without them, read from its text. */
   treeLines?: readonly TreeLine[];
+  /** The same for each extra root's tree, in the order of the data's `rootTrees`. */
+  rootTreeLines?: readonly (readonly TreeLine[])[];
   /** How tokens are counted. Default: o200k_base (gpt-tokenizer), loaded on first use. */
   countTokens?: TokenCounter;
 }
@@ -79,7 +81,7 @@ export function renderWithinBudget(
   const plan = shrinkable(input, first).sort((a, b) => a.shrink.priority - b.shrink.priority);
 
   fitting: for (const section of plan) {
-    let state = initialState(input.data, options.treeLines);
+    let state = initialState(input.data, options.treeLines, options.rootTreeLines);
     for (const name of section.shrink.steps) {
       if (tokens <= max) break fitting;
       const step = STEPS[name];

@@ -22,6 +22,8 @@ export interface ShrinkState {
   tree: TreeModel | null;
   /** Marker lines the tree steps added, after the tree's own. */
   treeMarkers: string[];
+  /** Each extra root's tree (in the order of `rootTrees`) and the marker lines the tree steps added to it. */
+  rootTrees: { tree: TreeModel; markers: string[] }[];
   agentsMd: string[];
   skills: SkillEntry[];
   contextFiles: ContextFile[];
@@ -43,13 +45,28 @@ export interface ShrinkStep {
   describe(state: ShrinkState, level: number): string;
 }
 
-export function initialState(data: PromptData, treeLines?: readonly TreeLine[]): ShrinkState {
+/**
+ * The state before any cut. `treeLines` are cwd's tree's lines with their
+ * depth and `rootTreeLines` each root tree's, in the order of
+ * `data.rootTrees`; a tree without them is read from its text (and all the
+ * roots' are when the list does not match `rootTrees` one for one).
+ */
+export function initialState(
+  data: PromptData,
+  treeLines?: readonly TreeLine[],
+  rootTreeLines?: readonly (readonly TreeLine[])[],
+): ShrinkState {
   const tree = data.workspaceTree
     ? parseTree(treeLines ?? linesFromText(data.workspaceTree.rendered))
     : null;
+  const given = rootTreeLines?.length === data.rootTrees.length ? rootTreeLines : undefined;
   return {
     tree,
     treeMarkers: [],
+    rootTrees: data.rootTrees.map((r, i) => ({
+      tree: parseTree(given?.[i] ?? linesFromText(r.rendered)),
+      markers: [],
+    })),
     agentsMd: data.agentsMd,
     skills: data.skills,
     contextFiles: data.contextFiles,
@@ -63,8 +80,24 @@ export function initialState(data: PromptData, treeLines?: readonly TreeLine[]):
 /** The section's data and notes for a state: only what the steps changed. */
 export function patchFor(state: ShrinkState, data: PromptData): SectionPatch {
   const patch: Partial<PromptData> = {};
-  if (state.tree && state.treeMarkers.length > 0) {
-    patch.workspaceTree = { rendered: renderTree(state.tree, state.treeMarkers), truncated: true };
+  const rootsCut = state.rootTrees.some((r) => r.markers.length > 0);
+  if (state.tree && data.workspaceTree && (state.treeMarkers.length > 0 || rootsCut)) {
+    // `truncated` speaks for every tree the section shows, as gathering sets it.
+    patch.workspaceTree = {
+      rendered:
+        state.treeMarkers.length > 0
+          ? renderTree(state.tree, state.treeMarkers)
+          : data.workspaceTree.rendered,
+      truncated: true,
+    };
+  }
+  if (rootsCut) {
+    patch.rootTrees = data.rootTrees.map((r, i) => {
+      const cut = state.rootTrees[i];
+      return cut && cut.markers.length > 0
+        ? { ...r, rendered: renderTree(cut.tree, cut.markers), truncated: true }
+        : r;
+    });
   }
   if (state.agentsMd !== data.agentsMd) patch.agentsMd = state.agentsMd;
   if (state.skills !== data.skills) patch.skills = state.skills;
@@ -81,37 +114,95 @@ export const CONTEXT_FILE_MARKER = `[This file's instructions are left out ${BUD
 
 const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 
+/**
+ * Every tree the section shows: cwd's, then each root's. The tree steps cut
+ * them all to one limit (entries per folder, levels), the max-min fair rule
+ * the line budget is split by when the trees are built: a tree within the
+ * limit keeps all it has, only the ones past it give, and the limit falls
+ * from the widest (deepest) tree of all, wherever it is.
+ */
+function allTrees(s: ShrinkState): TreeModel[] {
+  return [...(s.tree ? [s.tree] : []), ...s.rootTrees.map((r) => r.tree)];
+}
+
+/**
+ * The state with each tree that `over` says is past the limit replaced by
+ * `cut` of it and `marker` added under it; the others as they are.
+ */
+function cutTrees(
+  s: ShrinkState,
+  over: (tree: TreeModel) => boolean,
+  cut: (tree: TreeModel) => TreeModel,
+  marker: string,
+): ShrinkState {
+  const own = s.tree && over(s.tree);
+  return {
+    ...s,
+    ...(own && s.tree ? { tree: cut(s.tree), treeMarkers: [...s.treeMarkers, marker] } : {}),
+    rootTrees: s.rootTrees.map((r) =>
+      over(r.tree) ? { tree: cut(r.tree), markers: [...r.markers, marker] } : r,
+    ),
+  };
+}
+
+/** "the workspace tree lists…" for cwd's alone; with roots, which share of the trees the limit cuts. */
+function treesDetail(
+  s: ShrinkState,
+  over: (tree: TreeModel) => boolean,
+  one: string,
+  many: string,
+) {
+  const trees = allTrees(s);
+  if (s.rootTrees.length === 0) return `the workspace tree ${one}`;
+  return `the workspace trees ${many} (${trees.filter(over).length} of ${trees.length} trees cut)`;
+}
+
+const widest = (s: ShrinkState) => Math.max(0, ...allTrees(s).map((t) => widestFolder(t.root)));
+const deepest = (s: ShrinkState) => Math.max(0, ...allTrees(s).map((t) => deepestLevel(t.root)));
+
 const treeLines: ShrinkStep = {
-  levels: (s) => (s.tree ? Math.max(0, widestFolder(s.tree.root) - 1) : 0),
+  levels: (s) => Math.max(0, widest(s) - 1),
   apply(s, level) {
-    const tree = s.tree as TreeModel;
-    const cap = widestFolder(tree.root) - level;
-    return {
-      ...s,
-      tree: capEntries(tree, cap),
-      treeMarkers: [
-        ...s.treeMarkers,
-        `… at most ${plural(cap, "entry", "entries")} per folder shown, ${BUDGET}`,
-      ],
-    };
+    const cap = widest(s) - level;
+    return cutTrees(
+      s,
+      (t) => widestFolder(t.root) > cap,
+      (t) => capEntries(t, cap),
+      `… at most ${plural(cap, "entry", "entries")} per folder shown, ${BUDGET}`,
+    );
   },
-  describe: (s, level) =>
-    `the workspace tree lists at most ${plural(widestFolder((s.tree as TreeModel).root) - level, "entry", "entries")} per folder`,
+  describe(s, level) {
+    const cap = widest(s) - level;
+    const entries = plural(cap, "entry", "entries");
+    return treesDetail(
+      s,
+      (t) => widestFolder(t.root) > cap,
+      `lists at most ${entries} per folder`,
+      `list at most ${entries} per folder`,
+    );
+  },
 };
 
 const treeDepth: ShrinkStep = {
-  levels: (s) => (s.tree ? Math.max(0, deepestLevel(s.tree.root) - 1) : 0),
+  levels: (s) => Math.max(0, deepest(s) - 1),
   apply(s, level) {
-    const tree = s.tree as TreeModel;
-    const depth = deepestLevel(tree.root) - level;
-    return {
-      ...s,
-      tree: capDepth(tree, depth),
-      treeMarkers: [...s.treeMarkers, `… only ${plural(depth, "level")} shown, ${BUDGET}`],
-    };
+    const depth = deepest(s) - level;
+    return cutTrees(
+      s,
+      (t) => deepestLevel(t.root) > depth,
+      (t) => capDepth(t, depth),
+      `… only ${plural(depth, "level")} shown, ${BUDGET}`,
+    );
   },
-  describe: (s, level) =>
-    `the workspace tree shows ${plural(deepestLevel((s.tree as TreeModel).root) - level, "level")}`,
+  describe(s, level) {
+    const levels = plural(deepest(s) - level, "level");
+    return treesDetail(
+      s,
+      (t) => deepestLevel(t.root) > deepest(s) - level,
+      `shows ${levels}`,
+      `show ${levels}`,
+    );
+  },
 };
 
 const agentsMd: ShrinkStep = {

@@ -3,10 +3,12 @@
  * only as the section that declares it sees it, and leaves a visible marker
  * line where it cut:
  *
- * - `tree-lines`: the workspace tree lists fewer entries per folder (its
- *   newest, a `… K more` line, its oldest), as `maxEntries` does when the tree
- *   is built.
- * - `tree-depth`: the workspace tree shows fewer levels, down to the top one.
+ * - `tree-lines`: the workspace trees (cwd's and each extra root's) list
+ *   fewer entries per folder (its newest, a `… K more` line, its oldest), as
+ *   `maxEntries` does when a tree is built; one limit for all of them, so the
+ *   widest give first and a tree within the limit stays whole.
+ * - `tree-depth`: the workspace trees show fewer levels, down to the top one,
+ *   by the same rule.
  * - `agents-md`: the list of deeper AGENTS.md files keeps its shallowest
  *   paths and ends with `… K more`.
  * - `skill-descriptions`: skills are listed by name and location only.

@@ -19,6 +19,7 @@ describe("PROMPT_DATA_SCHEMA", () => {
       "agentsMd",
       "rootAgentsMd",
       "agentsMdTruncated",
+      "agentsMdOnTouch",
       "workspaceTree",
       "rootTrees",
       "roots",

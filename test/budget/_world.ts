@@ -94,6 +94,7 @@ export const DATA: PromptData = {
   agentsMd: ["b/c/AGENTS.md", "a/AGENTS.md", "d/e/f/AGENTS.md", "z/AGENTS.md"],
   rootAgentsMd: [],
   agentsMdTruncated: false,
+  agentsMdOnTouch: false,
   workspaceTree: { rendered: TREE.map((l) => l.text).join("\n"), truncated: false },
   rootTrees: [],
   roots: [],

@@ -106,6 +106,7 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
   agentsMd: fc.array(valueText, { maxLength: 3 }),
   rootAgentsMd: fc.array(valueText, { maxLength: 2 }),
   agentsMdTruncated: fc.boolean(),
+  agentsMdOnTouch: fc.boolean(),
   workspaceTree: fc.option(fc.record({ rendered: valueText, truncated: fc.boolean() }), {
     nil: null,
   }),

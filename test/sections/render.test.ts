@@ -26,6 +26,7 @@ const DATA: PromptData = {
   agentsMd: [],
   rootAgentsMd: [],
   agentsMdTruncated: false,
+  agentsMdOnTouch: false,
   workspaceTree: null,
   rootTrees: [],
   roots: [],

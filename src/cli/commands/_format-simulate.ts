@@ -31,12 +31,19 @@ export function formatSimulation(
   out.push(
     `simulated in a temporary copy of ${show(report.project.root)} (the project is not written); tokens are an ${report.tokenizer.encoding} estimate`,
   );
-  if (report.actions.length === 0) return `${out.join("\n")}\nnothing simulated\n`;
+  if (report.actions.length === 0) {
+    // Why, in a word, here too: the errors themselves go to stderr.
+    const why = report.diagnostics.filter((d) => d.code === "simulate-copy" && d.level === "error");
+    const reason = why.length > 0 ? ` (${plural(why.length, "error")} below)` : "";
+    return `${out.join("\n")}\n${ignoredLine(report, show)}nothing simulated${reason}\n`;
+  }
   out.push(
     `baseline: ${b.bytes} bytes, ~${b.tokens} tokens: ${CACHE_CLASSES.map((c) => `${c} ~${b.byClass[c].tokens}`).join(", ")}`,
   );
   for (const s of report.skipped)
     out.push(paint.dim(`  not copied: ${show(s.path)} (${s.reason})`));
+  const ignored = ignoredLine(report, show);
+  if (ignored !== "") out.push(paint.dim(ignored.trimEnd()));
   out.push("");
   const rows = report.actions.map((a) => [
     a.label,
@@ -63,6 +70,22 @@ export function formatSimulation(
     "STABLE / SESSION / VOLATILE: tokens of that class kept / in the prompt; IN A SESSION: the same in a session that keeps its session sections (as pi does).",
   );
   return `${out.join("\n")}\n`;
+}
+
+/** Ignored folders named in the line about them; the rest are counted. */
+const IGNORED_NAMED = 5;
+
+/** One line on the folders git ignores that the copy left out ("" for none), with its newline. */
+function ignoredLine(report: SimulationReport, show: (path: string) => string): string {
+  const n = report.ignored.length;
+  if (n === 0) return "";
+  const named = report.ignored.slice(0, IGNORED_NAMED).map((p) => `${show(p)}/`);
+  const more = n > IGNORED_NAMED ? ` and ${n - IGNORED_NAMED} more` : "";
+  return `  not copied: ${plural(n, "folder")} git ignores (${named.join(", ")}${more})\n`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function kept(s: Survival): string {

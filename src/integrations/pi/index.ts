@@ -247,15 +247,18 @@ export function createSyspromptExtension(
       try {
         const tree = treeFlag();
         const trust = await projectTrust(prompt.cwd, ctx);
+        renderer ??= newRenderer();
         const mapped = piRenderOptions({
           prompt,
           model: ctx.model?.id,
           projectTrusted: trust.trusted,
           workspaceTree: tree.on,
+          // What the tool_result handler does: the prompt says so only when it will.
+          contextOnTouch:
+            onTouchFlag().on && !args.noContextFiles && renderer.contextFor !== undefined,
           env,
         });
         mapping = [...tree.diagnostics, ...trust.diagnostics, ...mapped.diagnostics];
-        renderer ??= newRenderer();
         const result = await renderer.render(mapped.options);
         const errors = result.diagnostics.filter((d) => d.level === "error");
         return { result, problems: [...mapping, ...errors], mapping };

@@ -19,6 +19,12 @@ export interface PiPromptInput {
   projectTrusted: boolean;
   /** The `--sysprompt-tree` flag. */
   workspaceTree: boolean;
+  /**
+   * Whether the extension appends nested AGENTS.md files to the tool result
+   * that first touches their folder (`--sysprompt-on-touch`, with context
+   * files on and a renderer that can): the prompt then says so. Default: false.
+   */
+  contextOnTouch?: boolean;
   /** pi's process environment; `PI_CODING_AGENT_DIR` names pi's agent dir. */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -68,6 +74,7 @@ export function piRenderOptions(input: PiPromptInput): {
     ...((prompt.contextFiles ?? []).length === 0 ? { noContextFiles: true } : {}),
     // pi's flag decides the tree: pi cannot tell `--sysprompt-tree false` from no flag.
     workspaceTree: input.workspaceTree,
+    ...(input.contextOnTouch === true ? { contextOnTouch: true } : {}),
     // sysprompt.yaml (pi's agent dir; the project's when pi trusts it) sets
     // what pi does not: the deadline, the budget, rule sources, variables.
     // pi's own inputs above are explicit and win.

@@ -119,4 +119,13 @@ describe("piRenderOptions", () => {
       ]).toEqual([workspaceTree, true, []]);
     }
   });
+
+  it("contextOnTouch is passed on only when the extension delivers on touch; otherwise the option is absent", () => {
+    const on = piRenderOptions({ ...base, contextOnTouch: true, prompt: piPromptOptions("/p") });
+    expect(on.options.contextOnTouch).toBe(true);
+    for (const contextOnTouch of [false, undefined]) {
+      const off = piRenderOptions({ ...base, contextOnTouch, prompt: piPromptOptions("/p") });
+      expect("contextOnTouch" in off.options).toBe(false);
+    }
+  });
 });

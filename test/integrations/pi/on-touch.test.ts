@@ -166,6 +166,47 @@ describe("pi: context on touch", () => {
   });
 });
 
+/** The system prompt's dir_context section, when pi runs with the tree on. */
+const dirContext = (system: string) => {
+  const start = system.indexOf("<dir_context>");
+  return start < 0 ? undefined : system.slice(start, system.indexOf("</dir_context>") + 14);
+};
+const HOLDS =
+  "Such a file holds the rules for its folder and everything under it. Where it disagrees with a file from a folder above, the deeper file wins inside its folder.";
+const dirContextSaying = (sentence: string) =>
+  [
+    "<dir_context>",
+    "Folders below the working directory have instruction files of their own, not loaded yet (paths relative to the working directory):",
+    "- pkg/sub/AGENTS.md",
+    "",
+    `${HOLDS} ${sentence}`,
+    "</dir_context>",
+  ].join("\n");
+
+describe("pi: the prompt says how nested AGENTS.md files arrive", () => {
+  it("on touch (the default): they are named, and said to come with the first tool result in their folder", async () => {
+    const { system } = await started(["--approve", "--sysprompt-tree"]);
+    expect(dirContext(system)).toBe(
+      dirContextSaying(
+        "Each file below the working directory comes to you with the result of the first tool call that touches its folder or anything under it (a read, a listing, a search, an edit): before you change a file in one of these folders, read or list something there first, so that its instructions have arrived, and follow them.",
+      ),
+    );
+  });
+
+  it("with --sysprompt-on-touch false, or pi's --no-context-files, nothing delivers them: the model is asked to read them", async () => {
+    const READ = dirContextSaying(
+      "Before you change any file in one of these folders, read its AGENTS.md and follow it.",
+    );
+    for (const argv of [
+      ["--approve", "--sysprompt-tree", `--${ON_TOUCH_FLAG}`, "false"],
+      ["--approve", "--sysprompt-tree", "--no-context-files"],
+    ]) {
+      const { system } = await started(argv);
+      expect([argv, dirContext(system)]).toEqual([argv, READ]);
+    }
+  });
+});
+
 describe("touchedPaths", () => {
   it("takes from bash only words that are evidently paths and exist", async () => {
     const { root, cwd } = project();
