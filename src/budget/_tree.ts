@@ -17,12 +17,14 @@ export interface TreeNode {
   depth: number;
   /** Set for a `… K more` line: how many entries it stands for. */
   more?: number;
+  /** A `… at least K more` line: its folder was read only in part, so `more` is a floor. */
+  atLeast?: boolean;
   children: TreeNode[];
 }
 
 const INDENT = "  ";
-/** A `… K more` line; an entry line always ends with its time, so it never matches. */
-const MORE_LINE = /^\s*… (\d+) more$/;
+/** A `… K more` or `… at least K more` line; an entry line always ends with its time, so it never matches. */
+const MORE_LINE = /^\s*… (at least )?(\d+) more$/;
 
 /**
  * Lines with their depth from the rendered text, for a tree that came without
@@ -56,7 +58,7 @@ export function parseTree(lines: readonly TreeLine[]): TreeModel {
       // A line deeper than one below its parent (lines the layout dropped) hangs under it all the same.
       depth: parent.depth + 1,
       children: [],
-      ...(more ? { more: Number(more[1]) } : {}),
+      ...(more ? { more: Number(more[2]), ...(more[1] ? { atLeast: true } : {}) } : {}),
     };
     parent.children.push(node);
     if (!more) stack.push(node);
@@ -70,7 +72,9 @@ export function renderTree(model: TreeModel, extraMarkers: readonly string[] = [
   const walk = (node: TreeNode) => {
     for (const child of node.children) {
       out.push(
-        child.more === undefined ? child.text : `${INDENT.repeat(child.depth)}… ${child.more} more`,
+        child.more === undefined
+          ? child.text
+          : `${INDENT.repeat(child.depth)}… ${child.atLeast ? "at least " : ""}${child.more} more`,
       );
       walk(child);
     }
@@ -108,6 +112,7 @@ export function capEntries(model: TreeModel, cap: number): TreeModel {
       text: "",
       depth: node.depth + 1,
       more: hidden + entries.length - kept.length,
+      ...(node.children.some((c) => c.atLeast) ? { atLeast: true } : {}),
       children: [],
     };
     const children = kept.map(visit);

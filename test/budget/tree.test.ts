@@ -38,6 +38,13 @@ describe("the tree as the budget re-lays it out", () => {
     expect(renderTree(capEntries(model, 1))).toBe(text("p/", "  … 12 more", "  z"));
   });
 
+  it("a folder read only in part ('… at least K more') stays a floor when a smaller cap adds to it", () => {
+    const model = parseTree(treeLines("p/", "  a", "  b", "  c", "  … at least 9 more", "  z"));
+    expect(model.root.children[3]).toMatchObject({ more: 9, atLeast: true });
+    expect(renderTree(model)).toBe(text("p/", "  a", "  b", "  c", "  … at least 9 more", "  z"));
+    expect(renderTree(capEntries(model, 2))).toBe(text("p/", "  a", "  … at least 11 more", "  z"));
+  });
+
   it("a file whose name reads like '… 3 more' is an entry, not a count (an entry line ends with its time)", () => {
     const model = parseTree(treeLines("p/", "  … 3 more  1B  2026-01-01 00:00"));
     expect(model.root.children[0]?.more).toBeUndefined();
