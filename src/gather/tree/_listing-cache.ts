@@ -1,5 +1,5 @@
 import { mkdirSync, renameSync, rmSync, type Stats, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, sep } from "node:path";
 import { readTextFileSync } from "../../_fs.js";
 import { VERSION } from "../../version.js";
 import type { CacheLocation } from "../_cache-location.js";
@@ -78,6 +78,14 @@ function stampOf(s: Stats): string {
 }
 
 /**
+ * Characters no name holds: "/" and NUL everywhere, and "\\" where it is a
+ * separator too. On POSIX a backslash is part of a name like any other byte;
+ * refusing it there made every walk list such a folder again and rewrite the
+ * file with the same memo.
+ */
+const NOT_IN_A_NAME = sep === "\\" ? /[/\\\0]/ : /[/\0]/;
+
+/**
  * A list of names a folder can hold: no separator, no NUL, not `.` or `..`.
  * The file is the user's own, but a memo is never a way out of its folder.
  */
@@ -85,7 +93,7 @@ function isNameList(value: unknown): value is string[] {
   return (
     Array.isArray(value) &&
     value.every(
-      (v) => typeof v === "string" && v !== "" && v !== "." && v !== ".." && !/[/\\\0]/.test(v),
+      (v) => typeof v === "string" && v !== "" && v !== "." && v !== ".." && !NOT_IN_A_NAME.test(v),
     )
   );
 }

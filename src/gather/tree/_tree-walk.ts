@@ -196,6 +196,9 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     // A regular file or a link to one; a dangling or looping link is no instruction file.
     const found = known ?? statOrUndefinedSync(childPath(dir, AGENTS_FILE), true);
     if (!found?.isFile()) return undefined;
+    // The look-up went through `dir`: taken only if `dir` is itself a folder,
+    // not a link to one (as in the loop below). Rare, as found files are.
+    if (!statOrUndefinedSync(dir, false)?.isDirectory()) return undefined;
     // One look-up per file system: whether it ignores case does not change from folder to folder.
     let blind = caseBlind.get(found.dev);
     if (blind === undefined) {
@@ -246,6 +249,12 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       continue;
     }
     const info = statOrUndefinedSync(dir, false);
+    // Every folder below the root was a folder when its parent was listed (or
+    // when the memo of its parent was made), but it may be a link now: the
+    // entry swapped since, or a cache file edited by hand. Listing it, or
+    // looking into it, would follow the link; so a folder is read only while
+    // lstat still calls it one. The root itself may be a link (a linked cwd).
+    if (depth > 0 && info !== undefined && !info.isDirectory()) continue;
     // Below the shown levels a folder is read for its subfolders and its
     // AGENTS.md. One with no subfolders (a link count of 2: ext4, xfs and
     // tmpfs count each subfolder's `..`; btrfs says 1 and is read) needs only

@@ -1,0 +1,111 @@
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { type ListingCache, openListingCache } from "../../src/gather/tree/_listing-cache.js";
+import { walkTree } from "../../src/gather/tree/_tree-walk.js";
+import { tempDir } from "../api/_helpers.js";
+
+// The listing cache attacked by the repository it lists: names a folder can
+// hold but a memo might not, links where a memo says folders, and listings too
+// large for the file.
+
+/** Folders listed (readdirSync), by path. */
+const listed = vi.hoisted(() => ({ paths: [] as string[] }));
+
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>();
+  const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
+    listed.paths.push(String(args[0]));
+    return fs.readdirSync(...args);
+  }) as typeof fs.readdirSync;
+  return { ...fs, default: { ...fs, readdirSync }, readdirSync };
+});
+
+function cacheIn(file: string): ListingCache {
+  return openListingCache({ path: file, parents: true }, { settleMs: 0 });
+}
+
+async function walk(root: string, cache?: ListingCache, listDepth = 3) {
+  listed.paths.length = 0;
+  const listing = await walkTree(root, {
+    listDepth,
+    agentsDepth: 5,
+    ...(cache ? { listingCache: cache } : {}),
+  });
+  cache?.save();
+  return { agentsMd: [...listing.agentsMd].sort(), listed: [...listed.paths] };
+}
+
+/** The cache file's mtime, or undefined when there is none. */
+function writtenAt(file: string): number | undefined {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+describe("a repository's names in the listing cache", () => {
+  // On POSIX a backslash, a line break or any byte but NUL and "/" can be
+  // part of a name; a memo that refuses such a name is a miss on every walk,
+  // and every render rewrites the file with the same listing.
+  it.each([
+    ["a backslash", "back\\slash"],
+    ["a line break", "line\nbreak"],
+    ["a control character", "bell\u0007"],
+    ["a name that is 255 bytes long", "n".repeat(255)],
+  ])(
+    "a folder holding a subfolder named with %s is taken from the cache on the next walk, and the file is not rewritten",
+    async (_what, name) => {
+      const root = join(tempDir(), "project");
+      mkdirSync(join(root, "a/b/c", name), { recursive: true });
+      mkdirSync(join(root, "a/b/c/plain"));
+      writeFileSync(join(root, "a/b/c", name, "AGENTS.md"), "odd\n");
+      const file = join(tempDir(), "tree.json");
+      const plain = await walk(root);
+      const first = await walk(root, cacheIn(file));
+      const kept = writtenAt(file);
+      await new Promise((done) => setTimeout(done, 20));
+      const second = await walk(root, cacheIn(file));
+      expect(plain.agentsMd).toEqual([`a/b/c/${name}/AGENTS.md`]);
+      expect(first.agentsMd).toEqual(plain.agentsMd);
+      expect(second.agentsMd).toEqual(plain.agentsMd);
+      expect(second.listed.filter((p) => p.startsWith(join(root, "a/b/c")))).toEqual([]);
+      expect(writtenAt(file)).toBe(kept);
+    },
+  );
+});
+
+describe("links where the cache says folders", () => {
+  // A memo names the subfolders a listing found; should one name a link (a
+  // cache file edited by hand, or a folder swapped for a link between its
+  // parent's listing and its own), the walk must still never list through it.
+  it.each([
+    // Shown two levels deep: a/b is below them, and its subfolders are listed in turn.
+    ["listed", 2, "a/b"],
+    // Shown three levels deep: a/b/c's subfolders are only looked into for an AGENTS.md.
+    ["looked into for an AGENTS.md", 3, "a/b/c"],
+  ])(
+    "a subfolder that is a link is not %s, whatever the memo of its parent says",
+    async (_what, listDepth, parent) => {
+      const root = join(tempDir(), "project");
+      const outside = join(tempDir(), "outside");
+      mkdirSync(join(outside, "sub"), { recursive: true });
+      writeFileSync(join(outside, "AGENTS.md"), "not in the project\n");
+      writeFileSync(join(outside, "sub/AGENTS.md"), "not in the project\n");
+      mkdirSync(join(root, parent, "real"), { recursive: true });
+      symlinkSync(outside, join(root, parent, "link"));
+      const file = join(tempDir(), "tree.json");
+      const plain = await walk(root, undefined, listDepth);
+      await walk(root, cacheIn(file), listDepth);
+      const stored = JSON.parse(readFileSync(file, "utf8"));
+      expect(stored.roots[root].folders[parent][1]).toEqual(["real"]);
+      stored.roots[root].folders[parent][1].push("link");
+      writeFileSync(file, JSON.stringify(stored));
+      const forged = await walk(root, cacheIn(file), listDepth);
+      expect(plain.agentsMd).toEqual([]);
+      expect(forged.agentsMd).toEqual([]);
+      expect(forged.listed).not.toContain(join(root, parent, "link"));
+    },
+  );
+});
