@@ -1,7 +1,11 @@
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, type Stats, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { type ListingCache, openListingCache } from "../../src/gather/tree/_listing-cache.js";
+import {
+  type ListingCache,
+  MAX_LISTING_CACHE_BYTES,
+  openListingCache,
+} from "../../src/gather/tree/_listing-cache.js";
 import { walkTree } from "../../src/gather/tree/_tree-walk.js";
 import { tempDir } from "../api/_helpers.js";
 
@@ -108,4 +112,38 @@ describe("links where the cache says folders", () => {
       expect(forged.listed).not.toContain(join(root, parent, "link"));
     },
   );
+});
+
+describe("a listing cache larger than its file may be", () => {
+  /** The stat of a settled folder numbered `i`, as the cache reads it. */
+  const statOf = (i: number) =>
+    ({ dev: 1, ino: i, mtimeMs: 0, ctimeMs: 0, size: 4096, nlink: 3 }) as Stats;
+  // Fifty folders of a thousand subfolders named with 100 "ü" each: 5 M
+  // characters, but 10 MB once written as UTF-8, over the 8 MB the reader takes.
+  const FOLDERS = 50;
+  const memo = (i: number) => ({
+    dirs: Array.from({ length: 1000 }, (_, j) => `${"ü".repeat(96)}${i}-${j}`),
+    agents: null,
+    ignoreFiles: [],
+  });
+  const putAll = (cache: ListingCache) => {
+    for (let i = 0; i < FOLDERS; i++) {
+      if (!cache.get("/r", `f${i}`, statOf(i))) cache.put("/r", `f${i}`, statOf(i), memo(i));
+    }
+    cache.save();
+  };
+
+  it("keeps the folders that fit, in a file the next walk reads, and the next walks rewrite nothing", async () => {
+    const file = join(tempDir(), "tree.json");
+    putAll(cacheIn(file));
+    const bytes = statSync(file).size;
+    expect(bytes).toBeLessThanOrEqual(MAX_LISTING_CACHE_BYTES);
+    expect(bytes).toBeGreaterThan(MAX_LISTING_CACHE_BYTES / 2);
+    const next = cacheIn(file);
+    expect(next.get("/r", "f0", statOf(0))).toEqual(memo(0));
+    const kept = writtenAt(file);
+    await new Promise((done) => setTimeout(done, 20));
+    putAll(cacheIn(file));
+    expect(writtenAt(file)).toBe(kept);
+  });
 });

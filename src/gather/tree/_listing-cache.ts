@@ -106,20 +106,50 @@ function memoOf(stored: unknown, stamp: string): FolderMemo | undefined {
   return { dirs, agents: agents === "f" ? "file" : agents === "l" ? "link" : null, ignoreFiles };
 }
 
-/** The file's roots, or none when it is missing, unreadable, of another version or not ours. */
-function readRoots(path: string): Map<string, StoredRoot> {
+/**
+ * At least the bytes `text` takes in the file, as a JSON string: a control
+ * character or a lone surrogate is escaped to six, a quote or a backslash to
+ * two, and a UTF-16 unit is at most three bytes of UTF-8. Counted, not
+ * serialised, so that a memo is weighed before anything is built of it.
+ */
+function jsonBytes(text: string): number {
+  let bytes = 2;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) bytes += 6;
+    else if (c === 0x22 || c === 0x5c) bytes += 2;
+    else bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
+  return bytes;
+}
+
+/** The most bytes `"rel":[stamp,[dirs],agents,[ignoreFiles]],` takes in the file. */
+function storedBytes(rel: string, [stamp, dirs, agents, ignoreFiles]: StoredFolder): number {
+  let bytes = jsonBytes(rel) + jsonBytes(stamp) + jsonBytes(agents) + 8;
+  for (const name of dirs) bytes += jsonBytes(name) + 1;
+  for (const name of ignoreFiles) bytes += jsonBytes(name) + 1;
+  return bytes;
+}
+
+/** Room in the file for what is not a folder: the version and the braces; and a root's time and braces, besides its name. */
+const FILE_OVERHEAD_BYTES = 256;
+const ROOT_OVERHEAD_BYTES = 64;
+
+/** The file's roots and its size, or none when it is missing, unreadable, of another version or not ours. */
+function readRoots(path: string): { roots: Map<string, StoredRoot>; bytes: number } {
   const read = readTextFileSync(path, MAX_LISTING_CACHE_BYTES);
   const roots = new Map<string, StoredRoot>();
-  if (!read.ok) return roots;
+  if (!read.ok) return { roots, bytes: 0 };
+  const bytes = Buffer.byteLength(read.text);
   let file: Partial<StoredFile> | null;
   try {
     file = JSON.parse(read.text) as Partial<StoredFile> | null;
   } catch {
     // A torn or hand-edited file is a miss; the next write replaces it.
-    return roots;
+    return { roots, bytes: 0 };
   }
   if (file?.version !== LISTING_CACHE_VERSION || typeof file.roots !== "object" || !file.roots) {
-    return roots;
+    return { roots, bytes: 0 };
   }
   for (const [root, stored] of Object.entries(file.roots)) {
     if (
@@ -130,7 +160,7 @@ function readRoots(path: string): Map<string, StoredRoot> {
       roots.set(root, stored);
     }
   }
-  return roots;
+  return { roots, bytes };
 }
 
 /**
@@ -143,10 +173,17 @@ export function openListingCache(
 ): ListingCache {
   const now = options.now ?? Date.now;
   const settleMs = options.settleMs ?? DEFAULT_LISTING_SETTLE_MS;
-  const stored = readRoots(location.path);
+  const { roots: stored, bytes: storedBytesRead } = readRoots(location.path);
   /** The folders met in this walk, by root: they are what is written. */
   const met = new Map<string, Map<string, StoredFolder>>();
   let changed = false;
+  // A new memo is kept only while it fits beside the file read, every memo
+  // of which may be written again: the file never outgrows what its reader
+  // takes (a larger one would be a miss on every walk, and rewritten on
+  // every walk), and no walk holds more than that in memory for it. A memo
+  // that does not fit is not kept, and changes nothing: the next walk, with
+  // the same folders, writes nothing either.
+  let room = MAX_LISTING_CACHE_BYTES - FILE_OVERHEAD_BYTES - storedBytesRead;
   const metIn = (root: string) => {
     let folders = met.get(root);
     if (!folders) {
@@ -170,7 +207,14 @@ export function openListingCache(
       const folders = metIn(root);
       if (folders.size >= MAX_CACHED_FOLDERS) return;
       const agents = memo.agents === "file" ? "f" : memo.agents === "link" ? "l" : "";
-      folders.set(rel, [stampOf(stats), memo.dirs, agents, memo.ignoreFiles]);
+      const folder: StoredFolder = [stampOf(stats), memo.dirs, agents, memo.ignoreFiles];
+      // A root the file does not hold yet costs its name and time once, with its first memo.
+      const newRoot = folders.size === 0 && !stored.has(root);
+      const bytes =
+        storedBytes(rel, folder) + (newRoot ? jsonBytes(root) + ROOT_OVERHEAD_BYTES : 0);
+      if (bytes > room) return;
+      room -= bytes;
+      folders.set(rel, folder);
       changed = true;
     },
     save() {
@@ -196,7 +240,8 @@ export function openListingCache(
 
 /** A temporary file renamed over the old one: a reader never sees half a file, two writers never mix. */
 function writeAtomically(location: CacheLocation, text: string): void {
-  if (text.length > MAX_LISTING_CACHE_BYTES) return;
+  // Cannot happen (see `room`), but a file the reader refuses must never be written.
+  if (Buffer.byteLength(text) > MAX_LISTING_CACHE_BYTES) return;
   const { path } = location;
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
