@@ -1,4 +1,12 @@
-import { mkdirSync, readFileSync, type Stats, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  type Stats,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import {
@@ -145,5 +153,39 @@ describe("a listing cache larger than its file may be", () => {
     await new Promise((done) => setTimeout(done, 20));
     putAll(cacheIn(file));
     expect(writtenAt(file)).toBe(kept);
+  });
+});
+
+describe("the pattern budget read level by level", () => {
+  // Ignore files take the walk's 10,000 patterns in the order they are read;
+  // the walk reads them level by level so that a shallower one always comes
+  // first, and its patterns govern more of the tree. The folders four deep
+  // are only looked into for an AGENTS.md, and their ignore files were read
+  // as their parent was listed: before the ignore files of that parent's
+  // later siblings, one level up.
+  it("the ignore files of the folders four deep take no pattern before those three deep", async () => {
+    const root = join(tempDir(), "project");
+    mkdirSync(join(root, "a/b/p"), { recursive: true });
+    mkdirSync(join(root, "a/b/q"));
+    // The one the file system lists first holds the heavy files; the other one the shallower ignore file.
+    const [heavy, light] = readdirSync(join(root, "a/b")) as [string, string];
+    const patterns = `${Array.from({ length: 2000 }, (_, i) => `p${i}`).join("\n")}\n`;
+    for (let i = 0; i < 5; i++) {
+      mkdirSync(join(root, "a/b", heavy, `d${i}`));
+      writeFileSync(join(root, "a/b", heavy, `d${i}/.gitignore`), patterns);
+      writeFileSync(join(root, "a/b", heavy, `d${i}/AGENTS.md`), "heavy\n");
+    }
+    mkdirSync(join(root, "a/b", light, "hidden"));
+    writeFileSync(join(root, "a/b", light, ".gitignore"), "hidden/\n");
+    writeFileSync(join(root, "a/b", light, "hidden/AGENTS.md"), "ignored\n");
+    const listing = await walkTree(root, { listDepth: 3, agentsDepth: 5 });
+    expect([...listing.agentsMd].sort()).toEqual(
+      [0, 1, 2, 3, 4].map((i) => `a/b/${heavy}/d${i}/AGENTS.md`),
+    );
+    // The heavy files are read in their folder's order: the last one read loses a pattern.
+    const last = readdirSync(join(root, "a/b", heavy)).at(-1) as string;
+    expect(listing.ignoreCuts.map((c) => [c.path, c.kept])).toEqual([
+      [join(root, "a/b", heavy, last, ".gitignore"), 1999],
+    ]);
   });
 });
