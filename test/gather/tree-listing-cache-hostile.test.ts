@@ -15,19 +15,25 @@ import {
   openListingCache,
 } from "../../src/gather/tree/_listing-cache.js";
 import { walkTree } from "../../src/gather/tree/_tree-walk.js";
+import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
+import { buildWorkspaceTrees } from "../../src/gather/tree/workspace.js";
 import { tempDir } from "../api/_helpers.js";
 
 // The listing cache attacked by the repository it lists: names a folder can
 // hold but a memo might not, links where a memo says folders, and listings too
 // large for the file.
 
-/** Folders listed (readdirSync), by path. */
-const listed = vi.hoisted(() => ({ paths: [] as string[] }));
+/** Folders listed (readdirSync), by path; `onList` hears each before it is listed. */
+const listed = vi.hoisted(() => ({
+  paths: [] as string[],
+  onList: undefined as ((path: string) => void) | undefined,
+}));
 
 vi.mock("node:fs", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs")>();
   const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
     listed.paths.push(String(args[0]));
+    listed.onList?.(String(args[0]));
     return fs.readdirSync(...args);
   }) as typeof fs.readdirSync;
   return { ...fs, default: { ...fs, readdirSync }, readdirSync };
@@ -187,5 +193,83 @@ describe("the pattern budget read level by level", () => {
     expect(listing.ignoreCuts.map((c) => [c.path, c.kept])).toEqual([
       [join(root, "a/b", heavy, last, ".gitignore"), 1999],
     ]);
+  });
+});
+
+describe("a walk the deadline cuts short", () => {
+  /** Ten folders below the shown levels, a/b/c0 … a/b/c9, each with a subfolder. */
+  function project(): string {
+    const root = join(tempDir(), "project");
+    for (let i = 0; i < 10; i++) mkdirSync(join(root, `a/b/c${i}/d`), { recursive: true });
+    return root;
+  }
+  const below = (root: string) => (path: string) => /\/a\/b\/c\d$/.test(path.slice(root.length));
+
+  /** Walks `root` with the cache in `file`, aborted as the `n`th folder below the shown levels is listed. */
+  async function cutShort(
+    build: (signal: AbortSignal) => Promise<unknown>,
+    root: string,
+    n: number,
+  ): Promise<void> {
+    const abort = new AbortController();
+    let count = 0;
+    listed.onList = (path) => {
+      if (below(root)(path) && ++count === n) abort.abort(new Error("deadline"));
+    };
+    try {
+      await expect(build(abort.signal)).rejects.toThrow("deadline");
+    } finally {
+      listed.onList = undefined;
+    }
+  }
+
+  // A tree too large for the deadline is the one the cache is for: a walk
+  // that is never saved, because it never ends, would list every folder
+  // again on every render and never end either.
+  it.each([
+    ["buildWorkspaceTree", (root: string, options: object) => buildWorkspaceTree(root, options)],
+    [
+      "buildWorkspaceTrees",
+      (root: string, options: object) => buildWorkspaceTrees(root, [], options),
+    ],
+  ])(
+    "%s keeps what it listed before the deadline, and the next walk lists only the rest",
+    async (_name, build) => {
+      const root = project();
+      const file = join(tempDir(), "tree.json");
+      // A file system's clock: every folder settled.
+      const cache = { path: file, parents: true };
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10_000 });
+      try {
+        await cutShort((signal) => build(root, { cache, signal }), root, 4);
+        const kept = Object.keys(JSON.parse(readFileSync(file, "utf8")).roots[root].folders);
+        expect(kept.length).toBeGreaterThanOrEqual(3);
+        listed.paths.length = 0;
+        await build(root, { cache });
+        expect(listed.paths.filter(below(root))).toHaveLength(10 - kept.length);
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
+
+  it("a walk cut short drops nothing it did not reach from the file", async () => {
+    const root = project();
+    const file = join(tempDir(), "tree.json");
+    const cache = { path: file, parents: true };
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10_000 });
+    try {
+      await buildWorkspaceTree(root, { cache });
+      const before = Object.keys(JSON.parse(readFileSync(file, "utf8")).roots[root].folders);
+      expect(before).toHaveLength(10);
+      // Every folder changed: the first listed is the last.
+      for (let i = 0; i < 10; i++) mkdirSync(join(root, `a/b/c${i}/n`));
+      vi.setSystemTime(Date.now() + 10_000);
+      await cutShort((signal) => buildWorkspaceTree(root, { cache, signal }), root, 1);
+      const after = JSON.parse(readFileSync(file, "utf8")).roots[root].folders;
+      expect(Object.keys(after).sort()).toEqual([...before].sort());
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

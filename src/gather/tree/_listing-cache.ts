@@ -53,10 +53,14 @@ export interface ListingCache {
   put(root: string, rel: string, stats: Stats, memo: FolderMemo): void;
   /**
    * Writes the file when it changed: for each root walked, the folders this
-   * walk met (a memo used or made), so a removed folder leaves it. Never
-   * throws: failing to write costs a listing next time, nothing else.
+   * walk met (a memo used or made), so a removed folder leaves it. With
+   * `partial` (a walk the deadline cut short) nothing is dropped: what it
+   * listed joins what the file held, so the next walk, listing only the
+   * rest, gets further (a tree too large for the deadline is the one the
+   * cache is for). Never throws: failing to write costs a listing next time,
+   * nothing else.
    */
-  save(): void;
+  save(options?: { partial?: boolean }): void;
 }
 
 /** One folder as the file holds it: its stat, its subfolders, its AGENTS.md ("f", "l" or ""), its ignore files. */
@@ -217,17 +221,23 @@ export function openListingCache(
       folders.set(rel, folder);
       changed = true;
     },
-    save() {
+    save({ partial = false } = {}) {
       for (const [root, folders] of met) {
         const before = stored.get(root);
         const kept = before ? Object.keys(before.folders).length : 0;
-        if (kept !== folders.size) changed = true;
+        if (!partial && kept !== folders.size) changed = true;
       }
       if (!changed) return;
       const used = now();
+      // The room for this walk's memos was counted beside the whole file read, so keeping it all still fits.
+      const keptOf = (root: string) =>
+        partial ? Object.entries(stored.get(root)?.folders ?? {}) : [];
       const roots: [string, StoredRoot][] = [...met]
         .filter(([, folders]) => folders.size > 0)
-        .map(([root, folders]) => [root, { used, folders: Object.fromEntries(folders) }]);
+        .map(([root, folders]) => [
+          root,
+          { used, folders: Object.fromEntries([...keptOf(root), ...folders]) },
+        ]);
       const others = [...stored]
         .filter(([root]) => !met.has(root))
         .sort((a, b) => b[1].used - a[1].used);
