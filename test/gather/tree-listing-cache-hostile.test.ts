@@ -273,3 +273,22 @@ describe("a walk the deadline cuts short", () => {
     }
   });
 });
+
+describe("walks of other depths over one cache", () => {
+  // The CLI with --tree 2 and an agent with the default 3 over the same
+  // repository: a folder below one's shown levels is shown by the other.
+  it("do not rewrite the file in turn", async () => {
+    const root = join(tempDir(), "project");
+    mkdirSync(join(root, "a/b/c/d/e"), { recursive: true });
+    mkdirSync(join(root, "a/b/f/g"), { recursive: true });
+    const file = join(tempDir(), "tree.json");
+    await walk(root, cacheIn(file), 2);
+    await walk(root, cacheIn(file), 3);
+    const kept = writtenAt(file);
+    for (const depth of [2, 3, 2, 3]) {
+      await new Promise((done) => setTimeout(done, 20));
+      await walk(root, cacheIn(file), depth);
+      expect(writtenAt(file), `after a walk ${depth} deep`).toBe(kept);
+    }
+  });
+});

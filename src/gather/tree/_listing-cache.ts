@@ -49,6 +49,13 @@ export interface FolderMemo {
 export interface ListingCache {
   /** The memo of folder `rel` below `root` when `stats` is the stat it was made with. */
   get(root: string, rel: string, stats: Stats): FolderMemo | undefined;
+  /**
+   * Keeps the memo of folder `rel` in the file, if it has one made with
+   * `stats`, though this walk listed the folder in full (it shows it): a walk
+   * of another depth, which does not show it, will want it, and dropping it
+   * made two such walks rewrite the file in turn.
+   */
+  keep(root: string, rel: string, stats: Stats): void;
   /** Keeps the memo of folder `rel` below `root`, made from a listing taken with `stats`. */
   put(root: string, rel: string, stats: Stats, memo: FolderMemo): void;
   /**
@@ -196,14 +203,19 @@ export function openListingCache(
     }
     return folders;
   };
+  const get: ListingCache["get"] = (root, rel, stats) => {
+    const folder = Object.hasOwn(stored.get(root)?.folders ?? {}, rel)
+      ? stored.get(root)?.folders[rel]
+      : undefined;
+    const memo = memoOf(folder, stampOf(stats));
+    if (memo) metIn(root).set(rel, folder as StoredFolder);
+    return memo;
+  };
   return {
-    get(root, rel, stats) {
-      const folder = Object.hasOwn(stored.get(root)?.folders ?? {}, rel)
-        ? stored.get(root)?.folders[rel]
-        : undefined;
-      const memo = memoOf(folder, stampOf(stats));
-      if (memo) metIn(root).set(rel, folder as StoredFolder);
-      return memo;
+    get,
+    keep(root, rel, stats) {
+      // Nearly always none: only a folder some walk did not show has one.
+      if (Object.hasOwn(stored.get(root)?.folders ?? {}, rel)) get(root, rel, stats);
     },
     put(root, rel, stats, memo) {
       if (Math.max(stats.mtimeMs, stats.ctimeMs) > now() - settleMs) return;

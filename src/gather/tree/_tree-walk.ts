@@ -311,6 +311,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     // kept in the cache is not listed again (see _listing-cache.ts).
     const memo =
       !shown && info?.isDirectory() ? options.listingCache?.get(root, rel, info) : undefined;
+    if (shown && depth > 0 && info?.isDirectory()) options.listingCache?.keep(root, rel, info);
     if (memo) {
       const kept = (file: string) => memo.ignoreFiles.includes(file);
       if (hasIgnoreFile(kept)) rules = await withIgnoreFiles(dir, rel, rules, kept);
