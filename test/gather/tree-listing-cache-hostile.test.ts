@@ -2,6 +2,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   type Stats,
   statSync,
   symlinkSync,
@@ -17,7 +18,9 @@ import {
 import { walkTree } from "../../src/gather/tree/_tree-walk.js";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { buildWorkspaceTrees } from "../../src/gather/tree/workspace.js";
-import { tempDir } from "../api/_helpers.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { openPromptSession } from "../../src/session/session.js";
+import { pinned, tempDir } from "../api/_helpers.js";
 
 // The listing cache attacked by the repository it lists: names a folder can
 // hold but a memo might not, links where a memo says folders, and listings too
@@ -289,6 +292,48 @@ describe("walks of other depths over one cache", () => {
       await new Promise((done) => setTimeout(done, 20));
       await walk(root, cacheIn(file), depth);
       expect(writtenAt(file), `after a walk ${depth} deep`).toBe(kept);
+    }
+  });
+});
+
+describe("a prompt session over a cached tree", () => {
+  // The session re-walks the tree only when a stat it noted changed; a folder
+  // taken from the cache was never listed, so its own stat is all there is.
+  it.each([
+    [
+      "gains a subfolder with an AGENTS.md",
+      (c: string) => {
+        mkdirSync(join(c, "n"));
+        writeFileSync(join(c, "n/AGENTS.md"), "new\n");
+      },
+    ],
+    ["has a subfolder renamed", (c: string) => renameSync(join(c, "d"), join(c, "m"))],
+  ])("re-walks it when a cached folder %s", async (_what, change) => {
+    const base = tempDir();
+    const options = { ...pinned(base), workspaceTree: true };
+    const c = join(base, "project/a/b/c");
+    mkdirSync(join(c, "d"), { recursive: true });
+    writeFileSync(join(c, "d/AGENTS.md"), "deep\n");
+    // Every folder settled, so the first render keeps its listing.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10_000 });
+    try {
+      await renderSystemPrompt(options);
+      const kept = JSON.parse(readFileSync(join(base, "agent/cache/sysprompt-tree.json"), "utf8"));
+      expect(Object.keys(kept.roots[join(base, "project")].folders)).toEqual(["a/b/c"]);
+      const session = openPromptSession(options, Number.NEGATIVE_INFINITY);
+      listed.paths.length = 0;
+      const first = await session.render();
+      // Taken from the cache: the session noted its stat, not a listing.
+      expect(listed.paths).not.toContain(c);
+      change(c);
+      const second = await session.render();
+      expect(listed.paths).toContain(c);
+      const fresh = await renderSystemPrompt(options);
+      expect(second.result.text).toBe(fresh.text);
+      expect(second.result.text).not.toBe(first.result.text);
+      session.close();
+    } finally {
+      vi.useRealTimers();
     }
   });
 });
