@@ -6,6 +6,7 @@ import {
   type Stats,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -335,5 +336,22 @@ describe("a prompt session over a cached tree", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("the cache file", () => {
+  it("is private to the user, in a folder of the user's, and a folder whose mtime is set back is still listed again", async () => {
+    const root = join(tempDir(), "project");
+    mkdirSync(join(root, "a/b/c/d"), { recursive: true });
+    const file = join(tempDir(), "made", "tree.json");
+    await walk(root, cacheIn(file));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(file, "..")).mode & 0o777).toBe(0o700);
+    // `touch -d` puts the mtime back; the ctime, which no program sets, still moves.
+    const before = statSync(join(root, "a/b/c"));
+    mkdirSync(join(root, "a/b/c/n"));
+    writeFileSync(join(root, "a/b/c/n/AGENTS.md"), "new\n");
+    utimesSync(join(root, "a/b/c"), before.atime, before.mtime);
+    expect((await walk(root, cacheIn(file))).agentsMd).toEqual(["a/b/c/n/AGENTS.md"]);
   });
 });
