@@ -198,9 +198,6 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     // A regular file or a link to one; a dangling or looping link is no instruction file.
     const found = known ?? statOrUndefinedSync(childPath(dir, AGENTS_FILE), true);
     if (!found?.isFile()) return undefined;
-    // The look-up went through `dir`: taken only if `dir` is itself a folder,
-    // not a link to one (as in the loop below). Rare, as found files are.
-    if (!statOrUndefinedSync(dir, false)?.isDirectory()) return undefined;
     // One look-up per file system: whether it ignores case does not change from folder to folder.
     let blind = caseBlind.get(found.dev);
     if (blind === undefined) {
@@ -253,9 +250,13 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const info = statOrUndefinedSync(dir, false);
     // Every folder below the root was a folder when its parent was listed (or
     // when the memo of its parent was made), but it may be a link now: the
-    // entry swapped since, or a cache file edited by hand. Listing it, or
-    // looking into it, would follow the link; so a folder is read only while
-    // lstat still calls it one. The root itself may be a link (a linked cwd).
+    // entry swapped since, or a cache file edited by hand. Listing it would
+    // follow the link; so a folder is listed only while lstat (taken anyway)
+    // still calls it one. The root itself may be a link (a linked cwd). A
+    // folder of the last level is only asked for an AGENTS.md and gets no
+    // lstat of its own: that is a probe per folder, and a prompt session
+    // would walk again whenever such a folder gained a file; a link named
+    // there by a hand-edited cache file costs an AGENTS.md path, never opened.
     if (depth > 0 && info !== undefined && !info.isDirectory()) continue;
     // Below the shown levels a folder is read for its subfolders and its
     // AGENTS.md. One with no subfolders (a link count of 2: ext4, xfs and
