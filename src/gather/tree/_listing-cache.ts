@@ -1,5 +1,5 @@
 import { mkdirSync, renameSync, rmSync, type Stats, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, sep } from "node:path";
 import { readTextFileSync } from "../../_fs.js";
 import { VERSION } from "../../version.js";
 import type { CacheLocation } from "../_cache-location.js";
@@ -49,14 +49,25 @@ export interface FolderMemo {
 export interface ListingCache {
   /** The memo of folder `rel` below `root` when `stats` is the stat it was made with. */
   get(root: string, rel: string, stats: Stats): FolderMemo | undefined;
+  /**
+   * Keeps the memo of folder `rel` in the file, if it has one made with
+   * `stats`, though this walk listed the folder in full (it shows it): a walk
+   * of another depth, which does not show it, will want it, and dropping it
+   * made two such walks rewrite the file in turn.
+   */
+  keep(root: string, rel: string, stats: Stats): void;
   /** Keeps the memo of folder `rel` below `root`, made from a listing taken with `stats`. */
   put(root: string, rel: string, stats: Stats, memo: FolderMemo): void;
   /**
    * Writes the file when it changed: for each root walked, the folders this
-   * walk met (a memo used or made), so a removed folder leaves it. Never
-   * throws: failing to write costs a listing next time, nothing else.
+   * walk met (a memo used or made), so a removed folder leaves it. With
+   * `partial` (a walk the deadline cut short) nothing is dropped: what it
+   * listed joins what the file held, so the next walk, listing only the
+   * rest, gets further (a tree too large for the deadline is the one the
+   * cache is for). Never throws: failing to write costs a listing next time,
+   * nothing else.
    */
-  save(): void;
+  save(options?: { partial?: boolean }): void;
 }
 
 /** One folder as the file holds it: its stat, its subfolders, its AGENTS.md ("f", "l" or ""), its ignore files. */
@@ -78,6 +89,14 @@ function stampOf(s: Stats): string {
 }
 
 /**
+ * Characters no name holds: "/" and NUL everywhere, and "\\" where it is a
+ * separator too. On POSIX a backslash is part of a name like any other byte;
+ * refusing it there made every walk list such a folder again and rewrite the
+ * file with the same memo.
+ */
+const NOT_IN_A_NAME = sep === "\\" ? /[/\\\0]/ : /[/\0]/;
+
+/**
  * A list of names a folder can hold: no separator, no NUL, not `.` or `..`.
  * The file is the user's own, but a memo is never a way out of its folder.
  */
@@ -85,7 +104,7 @@ function isNameList(value: unknown): value is string[] {
   return (
     Array.isArray(value) &&
     value.every(
-      (v) => typeof v === "string" && v !== "" && v !== "." && v !== ".." && !/[/\\\0]/.test(v),
+      (v) => typeof v === "string" && v !== "" && v !== "." && v !== ".." && !NOT_IN_A_NAME.test(v),
     )
   );
 }
@@ -98,20 +117,50 @@ function memoOf(stored: unknown, stamp: string): FolderMemo | undefined {
   return { dirs, agents: agents === "f" ? "file" : agents === "l" ? "link" : null, ignoreFiles };
 }
 
-/** The file's roots, or none when it is missing, unreadable, of another version or not ours. */
-function readRoots(path: string): Map<string, StoredRoot> {
+/**
+ * At least the bytes `text` takes in the file, as a JSON string: a control
+ * character or a lone surrogate is escaped to six, a quote or a backslash to
+ * two, and a UTF-16 unit is at most three bytes of UTF-8. Counted, not
+ * serialised, so that a memo is weighed before anything is built of it.
+ */
+function jsonBytes(text: string): number {
+  let bytes = 2;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) bytes += 6;
+    else if (c === 0x22 || c === 0x5c) bytes += 2;
+    else bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
+  return bytes;
+}
+
+/** The most bytes `"rel":[stamp,[dirs],agents,[ignoreFiles]],` takes in the file. */
+function storedBytes(rel: string, [stamp, dirs, agents, ignoreFiles]: StoredFolder): number {
+  let bytes = jsonBytes(rel) + jsonBytes(stamp) + jsonBytes(agents) + 8;
+  for (const name of dirs) bytes += jsonBytes(name) + 1;
+  for (const name of ignoreFiles) bytes += jsonBytes(name) + 1;
+  return bytes;
+}
+
+/** Room in the file for what is not a folder: the version and the braces; and a root's time and braces, besides its name. */
+const FILE_OVERHEAD_BYTES = 256;
+const ROOT_OVERHEAD_BYTES = 64;
+
+/** The file's roots and its size, or none when it is missing, unreadable, of another version or not ours. */
+function readRoots(path: string): { roots: Map<string, StoredRoot>; bytes: number } {
   const read = readTextFileSync(path, MAX_LISTING_CACHE_BYTES);
   const roots = new Map<string, StoredRoot>();
-  if (!read.ok) return roots;
+  if (!read.ok) return { roots, bytes: 0 };
+  const bytes = Buffer.byteLength(read.text);
   let file: Partial<StoredFile> | null;
   try {
     file = JSON.parse(read.text) as Partial<StoredFile> | null;
   } catch {
     // A torn or hand-edited file is a miss; the next write replaces it.
-    return roots;
+    return { roots, bytes: 0 };
   }
   if (file?.version !== LISTING_CACHE_VERSION || typeof file.roots !== "object" || !file.roots) {
-    return roots;
+    return { roots, bytes: 0 };
   }
   for (const [root, stored] of Object.entries(file.roots)) {
     if (
@@ -122,7 +171,7 @@ function readRoots(path: string): Map<string, StoredRoot> {
       roots.set(root, stored);
     }
   }
-  return roots;
+  return { roots, bytes };
 }
 
 /**
@@ -135,10 +184,17 @@ export function openListingCache(
 ): ListingCache {
   const now = options.now ?? Date.now;
   const settleMs = options.settleMs ?? DEFAULT_LISTING_SETTLE_MS;
-  const stored = readRoots(location.path);
+  const { roots: stored, bytes: storedBytesRead } = readRoots(location.path);
   /** The folders met in this walk, by root: they are what is written. */
   const met = new Map<string, Map<string, StoredFolder>>();
   let changed = false;
+  // A new memo is kept only while it fits beside the file read, every memo
+  // of which may be written again: the file never outgrows what its reader
+  // takes (a larger one would be a miss on every walk, and rewritten on
+  // every walk), and no walk holds more than that in memory for it. A memo
+  // that does not fit is not kept, and changes nothing: the next walk, with
+  // the same folders, writes nothing either.
+  let room = MAX_LISTING_CACHE_BYTES - FILE_OVERHEAD_BYTES - storedBytesRead;
   const metIn = (root: string) => {
     let folders = met.get(root);
     if (!folders) {
@@ -147,14 +203,19 @@ export function openListingCache(
     }
     return folders;
   };
+  const get: ListingCache["get"] = (root, rel, stats) => {
+    const folder = Object.hasOwn(stored.get(root)?.folders ?? {}, rel)
+      ? stored.get(root)?.folders[rel]
+      : undefined;
+    const memo = memoOf(folder, stampOf(stats));
+    if (memo) metIn(root).set(rel, folder as StoredFolder);
+    return memo;
+  };
   return {
-    get(root, rel, stats) {
-      const folder = Object.hasOwn(stored.get(root)?.folders ?? {}, rel)
-        ? stored.get(root)?.folders[rel]
-        : undefined;
-      const memo = memoOf(folder, stampOf(stats));
-      if (memo) metIn(root).set(rel, folder as StoredFolder);
-      return memo;
+    get,
+    keep(root, rel, stats) {
+      // Nearly always none: only a folder some walk did not show has one.
+      if (Object.hasOwn(stored.get(root)?.folders ?? {}, rel)) get(root, rel, stats);
     },
     put(root, rel, stats, memo) {
       if (Math.max(stats.mtimeMs, stats.ctimeMs) > now() - settleMs) return;
@@ -162,20 +223,33 @@ export function openListingCache(
       const folders = metIn(root);
       if (folders.size >= MAX_CACHED_FOLDERS) return;
       const agents = memo.agents === "file" ? "f" : memo.agents === "link" ? "l" : "";
-      folders.set(rel, [stampOf(stats), memo.dirs, agents, memo.ignoreFiles]);
+      const folder: StoredFolder = [stampOf(stats), memo.dirs, agents, memo.ignoreFiles];
+      // A root the file does not hold yet costs its name and time once, with its first memo.
+      const newRoot = folders.size === 0 && !stored.has(root);
+      const bytes =
+        storedBytes(rel, folder) + (newRoot ? jsonBytes(root) + ROOT_OVERHEAD_BYTES : 0);
+      if (bytes > room) return;
+      room -= bytes;
+      folders.set(rel, folder);
       changed = true;
     },
-    save() {
+    save({ partial = false } = {}) {
       for (const [root, folders] of met) {
         const before = stored.get(root);
         const kept = before ? Object.keys(before.folders).length : 0;
-        if (kept !== folders.size) changed = true;
+        if (!partial && kept !== folders.size) changed = true;
       }
       if (!changed) return;
       const used = now();
+      // The room for this walk's memos was counted beside the whole file read, so keeping it all still fits.
+      const keptOf = (root: string) =>
+        partial ? Object.entries(stored.get(root)?.folders ?? {}) : [];
       const roots: [string, StoredRoot][] = [...met]
         .filter(([, folders]) => folders.size > 0)
-        .map(([root, folders]) => [root, { used, folders: Object.fromEntries(folders) }]);
+        .map(([root, folders]) => [
+          root,
+          { used, folders: Object.fromEntries([...keptOf(root), ...folders]) },
+        ]);
       const others = [...stored]
         .filter(([root]) => !met.has(root))
         .sort((a, b) => b[1].used - a[1].used);
@@ -188,7 +262,8 @@ export function openListingCache(
 
 /** A temporary file renamed over the old one: a reader never sees half a file, two writers never mix. */
 function writeAtomically(location: CacheLocation, text: string): void {
-  if (text.length > MAX_LISTING_CACHE_BYTES) return;
+  // Cannot happen (see `room`), but a file the reader refuses must never be written.
+  if (Buffer.byteLength(text) > MAX_LISTING_CACHE_BYTES) return;
   const { path } = location;
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {

@@ -134,6 +134,8 @@ interface Pending {
   rel: string;
   depth: number;
   rules: IgnoreRules | undefined;
+  /** For a folder of the last level: the stat of its AGENTS.md, already looked up. */
+  agents?: Stats;
 }
 
 /**
@@ -236,16 +238,26 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
 
   const queue: Pending[] = [{ dir: root, rel: "", depth: 0, rules: inherited }];
   for (let next = 0; next < queue.length; next++) {
-    const { dir, rel, depth } = queue[next] as Pending;
+    const { dir, rel, depth, agents } = queue[next] as Pending;
     let rules = (queue[next] as Pending).rules;
     const turn = nextTurn(signal);
     if (turn) await turn;
     if (depth >= listDepth && depth === deepest) {
-      const read = lastLevel(dir, rel, rules);
+      const read = lastLevel(dir, rel, rules, agents);
       if (read) await read;
       continue;
     }
     const info = statOrUndefinedSync(dir, false);
+    // Every folder below the root was a folder when its parent was listed (or
+    // when the memo of its parent was made), but it may be a link now: the
+    // entry swapped since, or a cache file edited by hand. Listing it would
+    // follow the link; so a folder is listed only while lstat (taken anyway)
+    // still calls it one. The root itself may be a link (a linked cwd). A
+    // folder of the last level is only asked for an AGENTS.md and gets no
+    // lstat of its own: that is a probe per folder, and a prompt session
+    // would walk again whenever such a folder gained a file; a link named
+    // there by a hand-edited cache file costs an AGENTS.md path, never opened.
+    if (depth > 0 && info !== undefined && !info.isDirectory()) continue;
     // Below the shown levels a folder is read for its subfolders and its
     // AGENTS.md. One with no subfolders (a link count of 2: ext4, xfs and
     // tmpfs count each subfolder's `..`; btrfs says 1 and is read) needs only
@@ -258,15 +270,14 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const shown = depth < listDepth;
     const base = rel === "" ? prefix : `${prefix}${rel}/`;
     const folders: ListedEntry[] = [];
-    // A subfolder met in a listing or a memo: shown when this folder is; a
-    // folder of the last level is looked into for an AGENTS.md at once, one
-    // above it waits in the queue.
-    const subfolder = (name: string, rules: IgnoreRules | undefined) => {
+    // A subfolder met in a listing or a memo: shown when this folder is, and
+    // queued to be read in its turn (one of the last level only when it
+    // holds an AGENTS.md).
+    const subfolder = (name: string, rules: IgnoreRules | undefined): void => {
       const last = depth + 1 >= listDepth && depth + 1 === deepest;
       if (shown || !last) {
-        if (isIgnoredInKeptFolder(rules, `${base}${name}/`)) return undefined;
+        if (isIgnoredInKeptFolder(rules, `${base}${name}/`)) return;
         if (shown) folders.push({ name, kind: "dir" });
-        if (last) return lastLevel(childPath(dir, name), childRel(rel, name), rules);
         if (depth < deepest) {
           queue.push({
             dir: childPath(dir, name),
@@ -275,17 +286,18 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
             rules,
           });
         }
-        return undefined;
+        return;
       }
       // A folder of the last level counts only for an AGENTS.md, and most
       // have none: look for it before asking the ignore rules about the
-      // folder, and without a call of its own per folder.
+      // folder, and without a queue entry of its own per folder. One that
+      // has it waits in the queue like the rest, so that its ignore files
+      // are read after those of every shallower folder (see walkTree).
       const sub = childPath(dir, name);
       const found = statOrUndefinedSync(childPath(sub, AGENTS_FILE), true);
       if (found?.isFile() && !isIgnoredInKeptFolder(rules, `${base}${name}/`)) {
-        return lastLevel(sub, childRel(rel, name), rules, found);
+        queue.push({ dir: sub, rel: childRel(rel, name), depth: depth + 1, rules, agents: found });
       }
-      return undefined;
     };
     // This folder's own AGENTS.md: a regular file, or a link to one (never
     // opened); a dangling or looping link is no instruction file.
@@ -300,6 +312,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     // kept in the cache is not listed again (see _listing-cache.ts).
     const memo =
       !shown && info?.isDirectory() ? options.listingCache?.get(root, rel, info) : undefined;
+    if (shown && depth > 0 && info?.isDirectory()) options.listingCache?.keep(root, rel, info);
     if (memo) {
       const kept = (file: string) => memo.ignoreFiles.includes(file);
       if (hasIgnoreFile(kept)) rules = await withIgnoreFiles(dir, rel, rules, kept);
@@ -308,8 +321,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
           const later = nextTurn(signal);
           if (later) await later;
         }
-        const read = subfolder(memo.dirs[i] as string, rules);
-        if (read) await read;
+        subfolder(memo.dirs[i] as string, rules);
       }
       if (memo.agents) ownAgentsFile(memo.agents, rules);
       continue;
@@ -339,8 +351,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       if (name.startsWith(".") || name === "node_modules") continue;
       if (entry.isDirectory()) {
         made?.dirs.push(name);
-        const read = subfolder(name, rules);
-        if (read) await read;
+        subfolder(name, rules);
         continue;
       }
       if (shown) {

@@ -114,7 +114,14 @@ export async function buildWorkspaceTree(
   options: WorkspaceTreeOptions = {},
 ): Promise<BuiltWorkspaceTree> {
   const cache = options.cache ? openListingCache(options.cache) : undefined;
-  const walked = await walkWorkspaceTree(root, options, undefined, cache);
+  let walked: WalkedTree;
+  try {
+    walked = await walkWorkspaceTree(root, options, undefined, cache);
+  } catch (error) {
+    // Cut short (the signal): what was listed is kept for the next walk.
+    cache?.save({ partial: true });
+    throw error;
+  }
   cache?.save();
   return (await layOutWorkspaceTree(walked)).tree;
 }

@@ -71,12 +71,17 @@ export async function buildWorkspaceTrees(
   options: WorkspaceTreeOptions = {},
 ): Promise<BuiltWorkspace> {
   const shown = roots.slice(0, MAX_ROOT_TREES);
-  // One cache for all the walks, saved once they are all done.
+  // One cache for all the walks, saved once they are all done, or cut short
+  // (the signal): then what was listed is kept for the next walk.
   const cache = options.cache ? openListingCache(options.cache) : undefined;
-  const [main, ...walked] = await Promise.all([
+  const walks = Promise.all([
     walkWorkspaceTree(cwd, options, undefined, cache),
     ...shown.map((root) => walkRoot(root, options, cache)),
   ]);
+  const [main, ...walked] = await walks.catch((error: unknown) => {
+    cache?.save({ partial: true });
+    throw error;
+  });
   cache?.save();
   const total = main.limits.maxLines ?? DEFAULT_TREE_LINES;
   const trees: (WalkedTree | null)[] = [
