@@ -218,7 +218,10 @@ export function openListingCache(
       if (Object.hasOwn(stored.get(root)?.folders ?? {}, rel)) get(root, rel, stats);
     },
     put(root, rel, stats, memo) {
-      if (Math.max(stats.mtimeMs, stats.ctimeMs) > now() - settleMs) return;
+      // Whole milliseconds on both sides: a stat's times have a fraction and
+      // Date.now() has none, so a folder changed within the current
+      // millisecond would otherwise read as changed after now.
+      if (Math.floor(Math.max(stats.mtimeMs, stats.ctimeMs)) > now() - settleMs) return;
       if (memo.dirs.length > MAX_CACHED_SUBFOLDERS) return;
       const folders = metIn(root);
       if (folders.size >= MAX_CACHED_FOLDERS) return;
