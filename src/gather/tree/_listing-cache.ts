@@ -17,7 +17,7 @@ import type { CacheLocation } from "../_cache-location.js";
 // rules are read and applied afresh on every walk.
 
 /** Bumped when what a memo holds changes; the package version is part of it too. */
-const FORMAT = 1;
+const FORMAT = 2;
 export const LISTING_CACHE_VERSION = `tree-listing/${FORMAT} sysprompt/${VERSION}`;
 
 /** A larger file is not read (it is not ours, or not worth parsing): the walk lists as if there were none. */
@@ -71,7 +71,7 @@ export interface ListingCache {
 }
 
 /** One folder as the file holds it: its stat, its subfolders, its AGENTS.md ("f", "l" or ""), its ignore files. */
-type StoredFolder = [stamp: string, dirs: string[], agents: string, ignoreFiles: string[]];
+type StoredFolder = [stamp: Stamp, dirs: string[], agents: string, ignoreFiles: string[]];
 
 interface StoredRoot {
   used: number;
@@ -83,9 +83,36 @@ interface StoredFile {
   roots: Record<string, StoredRoot>;
 }
 
-/** What identifies a folder's state: the file system, the inode, the times, the size and the link count. */
-function stampOf(s: Stats): string {
-  return `${s.dev}:${s.ino}:${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.nlink}`;
+/**
+ * What identifies a folder's state: the file system, the inode, the times,
+ * the size and the link count. Kept as numbers and compared as numbers (a
+ * JSON number reads back as the same double): a walk compares hundreds of
+ * stamps, and building a string of six numbers for each cost milliseconds.
+ */
+type Stamp = [
+  dev: number,
+  ino: number,
+  mtimeMs: number,
+  ctimeMs: number,
+  size: number,
+  nlink: number,
+];
+
+function stampOf(s: Stats): Stamp {
+  return [s.dev, s.ino, s.mtimeMs, s.ctimeMs, s.size, s.nlink];
+}
+
+function sameStamp(kept: unknown, s: Stats): boolean {
+  return (
+    Array.isArray(kept) &&
+    kept.length === 6 &&
+    kept[0] === s.dev &&
+    kept[1] === s.ino &&
+    kept[2] === s.mtimeMs &&
+    kept[3] === s.ctimeMs &&
+    kept[4] === s.size &&
+    kept[5] === s.nlink
+  );
 }
 
 /**
@@ -109,8 +136,9 @@ function isNameList(value: unknown): value is string[] {
   );
 }
 
-function memoOf(stored: unknown, stamp: string): FolderMemo | undefined {
-  if (!Array.isArray(stored) || stored.length !== 4 || stored[0] !== stamp) return undefined;
+function memoOf(stored: unknown, stats: Stats): FolderMemo | undefined {
+  if (!Array.isArray(stored) || stored.length !== 4 || !sameStamp(stored[0], stats))
+    return undefined;
   const [, dirs, agents, ignoreFiles] = stored as unknown[];
   if (!isNameList(dirs) || !isNameList(ignoreFiles)) return undefined;
   if (agents !== "f" && agents !== "l" && agents !== "") return undefined;
@@ -136,7 +164,9 @@ function jsonBytes(text: string): number {
 
 /** The most bytes `"rel":[stamp,[dirs],agents,[ignoreFiles]],` takes in the file. */
 function storedBytes(rel: string, [stamp, dirs, agents, ignoreFiles]: StoredFolder): number {
-  let bytes = jsonBytes(rel) + jsonBytes(stamp) + jsonBytes(agents) + 8;
+  // A finite number is written as String() writes it; five commas and two brackets join them.
+  let bytes = jsonBytes(rel) + jsonBytes(agents) + 8 + 7;
+  for (const n of stamp) bytes += String(n).length;
   for (const name of dirs) bytes += jsonBytes(name) + 1;
   for (const name of ignoreFiles) bytes += jsonBytes(name) + 1;
   return bytes;
@@ -207,7 +237,7 @@ export function openListingCache(
     const folder = Object.hasOwn(stored.get(root)?.folders ?? {}, rel)
       ? stored.get(root)?.folders[rel]
       : undefined;
-    const memo = memoOf(folder, stampOf(stats));
+    const memo = memoOf(folder, stats);
     if (memo) metIn(root).set(rel, folder as StoredFolder);
     return memo;
   };
