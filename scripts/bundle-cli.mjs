@@ -9,8 +9,9 @@
 // cache and the serve page are found from it), computed from where the bundle is.
 //
 // Kept out of the bundle (loaded from node_modules when needed, as before):
-// yaml, ignore and diff, which a render on builtin templates never loads, and
-// source-map (the Handlebars compiler's optional dependency).
+// yaml and diff, which a render on builtin templates never loads, and
+// source-map (the Handlebars compiler's optional dependency). `ignore` is
+// bundled: a tree render over nearly any repository loads it.
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -48,7 +49,12 @@ const plugin = {
     }));
     // Every other module of ours: import.meta.url as it would be for that file.
     b.onLoad({ filter: /[\\/]dist[\\/](src|helpers)[\\/].*\.js$/ }, async (args) => {
-      const text = await readFile(args.path, "utf8");
+      let text = await readFile(args.path, "utf8");
+      // The tree's ignore rules: `ignore` goes into the bundle (and its code
+      // cache), loaded still only when a walk meets an ignore file.
+      if (/[\\/]_gitignore\.js$/.test(args.path)) {
+        text = text.replace('createRequire(import.meta.url)("ignore")', 'require("ignore")');
+      }
       const rel = relative(CLI_DIR, args.path).split("\\").join("/");
       return {
         contents: text.replaceAll("import.meta.url", `__moduleUrl(${JSON.stringify(rel)})`),
@@ -75,7 +81,7 @@ await build({
   platform: "node",
   format: "cjs",
   target: "node20",
-  external: ["yaml", "ignore", "diff", "source-map"],
+  external: ["yaml", "diff", "source-map"],
   banner: {
     js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href; function __moduleUrl(rel) { return new URL(rel, __bundle_url).href; }',
   },
