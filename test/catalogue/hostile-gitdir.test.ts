@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, realpathSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { gatherGit } from "../../src/gather/git/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
@@ -9,6 +9,10 @@ import type { Diagnostic } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { cli } from "../cli/_run.js";
 import { git, repoAt, SYSTEM } from "../gather/_git.js";
+
+// Each case builds real repositories (a dozen git processes) before it renders:
+// seconds on a loaded machine, more than vitest's 5 s default once in a while.
+vi.setConfig({ testTimeout: 30_000 });
 
 // A hostile repository's `.git`: what it names is read without hanging (a
 // FIFO, /dev/zero, a 50 MB file, a loop), and no path out of the project

@@ -1,10 +1,14 @@
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { gatherGit } from "../../src/gather/git/index.js";
 import type { Diagnostic } from "../../src/types.js";
 import { tempDir } from "../api/_helpers.js";
 import { git, repoAt, SYSTEM } from "./_git.js";
+
+// Each case builds real repositories (a dozen git processes) before it renders:
+// seconds on a loaded machine, more than vitest's 5 s default once in a while.
+vi.setConfig({ testTimeout: 30_000 });
 
 // Which repository the git section reads. A `.git` may be a file
 // `gitdir: <path>` (or a link): git follows it anywhere, so a project could

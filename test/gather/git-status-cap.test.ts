@@ -1,10 +1,13 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { gatherGit } from "../../src/gather/git/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { git, repoAt, SYSTEM } from "./_git.js";
+
+// Real git over a status of hundreds of kilobytes: seconds on a loaded machine.
+vi.setConfig({ testTimeout: 30_000 });
 
 // git status prints one record per changed path; sysprompt reads 256 KiB of
 // it. A longer list is counted from the part read, and the data says so:

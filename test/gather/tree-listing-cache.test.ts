@@ -14,6 +14,9 @@ import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { createReadSet } from "../../src/session/_read-set.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
+// The render case waits 2.1 s for its folders to settle, then renders three times.
+vi.setConfig({ testTimeout: 30_000 });
+
 /** Folders listed (readdirSync), by path. */
 const listed = vi.hoisted(() => ({ paths: [] as string[] }));
 
