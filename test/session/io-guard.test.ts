@@ -16,14 +16,13 @@ const ALLOWED: Record<string, string[]> = {
   // The synchronous twins serve loadPromptTemplatesSync and the CLI, never a gathering step
   // (readdirSync: only when a read failed, to tell a name that is not UTF-8).
   "_fs.ts": ["readFileSync", "readdirSync", "statSync"],
-  // Writes only: the GPU cache is read through readTextFile.
-  "gather/environment/_env-cache.ts": ["mkdir", "rename", "rm", "writeFile"],
+  // Writes only, of the GPU answer and the tree's listing cache: the GPU cache is
+  // read through readTextFile; the listing cache by readTextFileSync, and it
+  // never changes the text (a kept listing is used only while its folder's
+  // stat is the one it was made with, and the walk notes that stat).
+  "gather/_cache-location.ts": ["mkdirSync", "renameSync", "rmSync", "writeFileSync"],
   // /etc/localtime, once, when the machine is described (a session keeps one machine).
   "gather/environment/_machine.ts": ["readlinkSync"],
-  // Writes only. The tree's listing cache is read by readTextFileSync and never
-  // changes the text: a kept listing is used only while its folder's stat is
-  // the one it was made with, and the walk notes that stat.
-  "gather/tree/_listing-cache.ts": ["mkdirSync", "renameSync", "rmSync", "writeFileSync"],
   // The build-time cache of the package's own prompts, keyed by their text.
   "locate/builtin-cache.ts": ["readFileSync", "readdirSync", "writeFileSync"],
   // Explicit --system-prompt / --append-system-prompt files: options, read afresh on every render.

@@ -1,9 +1,7 @@
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { readTextFile } from "../../_fs.js";
 import type { Diagnostic } from "../../types.js";
 import { VERSION } from "../../version.js";
-import { type CacheLocation, cacheLocation } from "../_cache-location.js";
+import { type CacheLocation, cacheLocation, writeCacheFile } from "../_cache-location.js";
 import { cleanGpuNames, type GpuAnswer } from "./_gpu.js";
 
 /**
@@ -112,34 +110,18 @@ export async function writeGpuCache(
   machine: MachineFingerprint,
   gpu: GpuAnswer,
 ): Promise<Diagnostic[]> {
-  const { path } = location;
   const file: EnvCacheFile = { version: GPU_CACHE_VERSION, machine, gpu };
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    if (location.parents) await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    else await mkdirOne(dirname(path));
-    await writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, { flag: "wx" });
-    await rename(temp, path);
+    writeCacheFile(location, `${JSON.stringify(file, null, 2)}\n`);
     return [];
   } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
     return [
       {
         level: "info",
         code: "env-cache-unwritable",
         message: `cannot cache the GPU probe's answer (${error instanceof Error ? error.message : String(error)}); it runs again next time`,
-        path,
+        path: location.path,
       },
     ];
-  }
-}
-
-/** `dir` itself, not its parents: a missing agent dir stays missing (ENOENT). */
-async function mkdirOne(dir: string): Promise<void> {
-  try {
-    await mkdir(dir, { mode: 0o700 });
-  } catch (error) {
-    // There already: a file in its place fails at the write, with its own message.
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
 }

@@ -1,8 +1,8 @@
-import { mkdirSync, renameSync, rmSync, type Stats, writeFileSync } from "node:fs";
-import { dirname, sep } from "node:path";
+import type { Stats } from "node:fs";
+import { sep } from "node:path";
 import { readTextFileSync } from "../../_fs.js";
 import { VERSION } from "../../version.js";
-import type { CacheLocation } from "../_cache-location.js";
+import { type CacheLocation, writeCacheFile } from "../_cache-location.js";
 
 // On a large repository most of the tree walk's time goes to the folders
 // below the shown levels: each is listed in full (tens of thousands of
@@ -234,9 +234,8 @@ export function openListingCache(
     return folders;
   };
   const get: ListingCache["get"] = (root, rel, stats) => {
-    const folder = Object.hasOwn(stored.get(root)?.folders ?? {}, rel)
-      ? stored.get(root)?.folders[rel]
-      : undefined;
+    const folders = stored.get(root)?.folders;
+    const folder = folders && Object.hasOwn(folders, rel) ? folders[rel] : undefined;
     const memo = memoOf(folder, stats);
     if (memo) metIn(root).set(rel, folder as StoredFolder);
     return memo;
@@ -293,31 +292,13 @@ export function openListingCache(
   };
 }
 
-/** A temporary file renamed over the old one: a reader never sees half a file, two writers never mix. */
+/** The file, unless it would be more than its reader takes; failing to write costs a listing next time. */
 function writeAtomically(location: CacheLocation, text: string): void {
   // Cannot happen (see `room`), but a file the reader refuses must never be written.
   if (Buffer.byteLength(text) > MAX_LISTING_CACHE_BYTES) return;
-  const { path } = location;
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    makeFolder(dirname(path), location.parents);
-    writeFileSync(temp, text, { flag: "wx", mode: 0o600 });
-    renameSync(temp, path);
+    writeCacheFile(location, text);
   } catch {
     // Not writable (a read-only home, a missing agent dir): the next walk lists again.
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // Nothing was written.
-    }
-  }
-}
-
-/** The cache folder; with `parents`, its parents too. A missing agent dir stays missing. */
-function makeFolder(dir: string, parents: boolean): void {
-  try {
-    mkdirSync(dir, { recursive: parents, mode: 0o700 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
 }
