@@ -37,9 +37,7 @@ export const ENTRIES_PER_CHECK = 256;
  * `signal` has fired. The way every per-entry loop of a walk checks the deadline.
  */
 export async function checkpoint(signal: AbortSignal | undefined): Promise<void> {
-  const turn = pace();
-  if (turn) await turn;
-  if (signal?.aborted) throw signal.reason;
+  await nextTurn(signal);
 }
 
 /**

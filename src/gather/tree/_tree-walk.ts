@@ -162,24 +162,23 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   // The deepest folder read: its entries are at depth `deepest + 1`.
   const deepest = Math.max(listDepth, agentsDepth) - 1;
   const { prefix, rules: inherited } = await inheritedRules(root, budget, options.ceilingDir);
-  // The rules in force in `dir`: those above it and its own ignore files, of
-  // those that `present` says are there. Most folders have none, and then
-  // nothing is awaited.
+  // The rules in force in `dir`: those above it and its ignore files `files`
+  // (those of IGNORE_FILES it holds, in their order). Most folders hold none,
+  // and then nothing is read or awaited.
   const withIgnoreFiles = async (
     dir: string,
     rel: string,
     rules: IgnoreRules | undefined,
-    present: (file: string) => boolean,
+    files: readonly string[],
   ): Promise<IgnoreRules | undefined> => {
-    for (const file of IGNORE_FILES) {
-      if (!present(file)) continue;
+    for (const file of files) {
       const path = join(dir, file);
       const read = await readText(path);
       if (read.ok) rules = addGitignore(rules, read.text, prefix + rel, budget, path);
     }
     return rules;
   };
-  const hasIgnoreFile = (present: (file: string) => boolean) => IGNORE_FILES.some(present);
+  const ignoreFilesWhere = (present: (file: string) => boolean) => IGNORE_FILES.filter(present);
 
   // The deepest level only matters for its AGENTS.md, and on a large tree most
   // entries sit there: one stat per folder instead of a listing. Where the
@@ -210,29 +209,24 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     };
     const stated = (file: string) => statOrUndefinedSync(join(dir, file), false)?.isFile() ?? false;
     if (!blind) {
-      if (!hasIgnoreFile(stated)) {
+      const files = ignoreFilesWhere(stated);
+      if (files.length === 0) {
         take(rules);
         return undefined;
       }
-      return withIgnoreFiles(dir, rel, rules, stated).then(take);
+      return withIgnoreFiles(dir, rel, rules, files).then(take);
     }
     return (async () => {
-      const { entries } = await listFolder(
-        dir,
-        statOrUndefinedSync(dir, false)?.size,
-        entryCap,
-        signal,
-        () => undefined,
-      );
+      const none = () => undefined;
+      const size = statOrUndefinedSync(dir, false)?.size;
+      const { entries } =
+        listFolderAtOnce(dir, size, entryCap, none) ??
+        (await listInBatches(dir, entryCap, signal, none));
       if (!entries.some((e) => e.name === AGENTS_FILE)) return;
-      take(
-        await withIgnoreFiles(
-          dir,
-          rel,
-          rules,
-          (file) => entries.some((e) => e.name === file) && stated(file),
-        ),
+      const files = ignoreFilesWhere(
+        (file) => entries.some((e) => e.name === file) && stated(file),
       );
+      take(await withIgnoreFiles(dir, rel, rules, files));
     })();
   };
 
@@ -314,8 +308,8 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       !shown && info?.isDirectory() ? options.listingCache?.get(root, rel, info) : undefined;
     if (shown && depth > 0 && info?.isDirectory()) options.listingCache?.keep(root, rel, info);
     if (memo) {
-      const kept = (file: string) => memo.ignoreFiles.includes(file);
-      if (hasIgnoreFile(kept)) rules = await withIgnoreFiles(dir, rel, rules, kept);
+      const files = ignoreFilesWhere((file) => memo.ignoreFiles.includes(file));
+      if (files.length > 0) rules = await withIgnoreFiles(dir, rel, rules, files);
       for (let i = 0; i < memo.dirs.length; i++) {
         if (i % ENTRIES_PER_CHECK === ENTRIES_PER_CHECK - 1) {
           const later = nextTurn(signal);
@@ -331,15 +325,15 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const onUnreadable = () => unreadable.push(rel === "" ? "." : rel);
     const { entries, capped } =
       listFolderAtOnce(dir, info?.size, entryCap, onUnreadable) ??
-      (await listFolder(dir, info?.size, entryCap, signal, onUnreadable));
+      (await listInBatches(dir, entryCap, signal, onUnreadable));
     // git never follows a symlinked .gitignore; neither do we.
-    const listedFile = (file: string) => entries.some((e) => e.name === file && e.isFile());
-    if (hasIgnoreFile(listedFile)) rules = await withIgnoreFiles(dir, rel, rules, listedFile);
+    const files = ignoreFilesWhere((file) => entries.some((e) => e.name === file && e.isFile()));
+    if (files.length > 0) rules = await withIgnoreFiles(dir, rel, rules, files);
     const unchecked: ListedEntry[] = [];
     // What the cache keeps of a folder below the shown levels.
     const made: FolderMemo | undefined = shown
       ? undefined
-      : { dirs: [], agents: null, ignoreFiles: IGNORE_FILES.filter(listedFile) };
+      : { dirs: [], agents: null, ignoreFiles: files };
     for (let i = 0; i < entries.length; i++) {
       // The listing itself was a checkpoint; then one every few entries.
       if (i % ENTRIES_PER_CHECK === ENTRIES_PER_CHECK - 1) {
@@ -475,30 +469,16 @@ const READ_BATCH = 256;
  */
 const ONE_CALL_BYTES = 256 * 1024;
 
-/**
- * The folder's entries (at most `cap`, `capped` when
- * there were more), or none when it cannot be listed; `onUnreadable` hears of
- * a folder that is there but cannot be read (one gone meanwhile is not news).
- * Read a batch at a time, with the deadline heard between batches: one
- * listing of a million entries blocks the process for over a second.
- */
-async function listFolder(
-  dir: string,
-  size: number | undefined,
-  cap: number,
-  signal: AbortSignal | undefined,
-  onUnreadable: () => void,
-): Promise<Listing> {
-  await pace();
-  return (
-    listFolderAtOnce(dir, size, cap, onUnreadable) ?? listInBatches(dir, cap, signal, onUnreadable)
-  );
-}
-
 /** A folder's entries (at most the cap) and whether there were more. */
 type Listing = { entries: Dirent[]; capped: boolean };
 
-/** {@link listFolder} in one call, for a folder no larger than {@link ONE_CALL_BYTES}; undefined for any other. */
+/**
+ * The folder's entries (at most `cap`, `capped` when there were more), or
+ * none when it cannot be listed; `onUnreadable` hears of a folder that is
+ * there but cannot be read (one gone meanwhile is not news). In one call, for
+ * a folder no larger than {@link ONE_CALL_BYTES}; undefined for any other,
+ * which {@link listInBatches} reads.
+ */
 function listFolderAtOnce(
   dir: string,
   size: number | undefined,
@@ -518,7 +498,11 @@ function listFolderAtOnce(
   }
 }
 
-/** {@link listFolder} a batch at a time, the deadline heard between batches. */
+/**
+ * {@link listFolderAtOnce} for a larger folder (or one whose size says
+ * nothing): a batch at a time, with the deadline heard between batches, since
+ * one listing of a million entries blocks the process for over a second.
+ */
 async function listInBatches(
   dir: string,
   cap: number,
