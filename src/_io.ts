@@ -52,6 +52,11 @@ export async function recordReads<T>(recorder: ReadRecorder, fn: () => Promise<T
   }
 }
 
+/** The recorder of the call chain; none (and no look-up) while no recording is under way. */
+function currentRecorder(): ReadRecorder | undefined {
+  return recording === 0 ? undefined : recorders.getStore();
+}
+
 function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException | undefined)?.code ?? "EUNKNOWN";
 }
@@ -95,7 +100,7 @@ async function statBeforeReading(recorder: ReadRecorder | undefined, path: fs.Pa
 }
 
 export function stat(path: string): Promise<fs.Stats> {
-  const recorder = recorders.getStore();
+  const recorder = currentRecorder();
   if (!recorder) return fsp.stat(path);
   return observed(
     recorder,
@@ -107,7 +112,7 @@ export function stat(path: string): Promise<fs.Stats> {
 }
 
 export function lstat(path: string): Promise<fs.Stats> {
-  const recorder = recorders.getStore();
+  const recorder = currentRecorder();
   if (!recorder) return fsp.lstat(path);
   return observed(
     recorder,
@@ -119,7 +124,7 @@ export function lstat(path: string): Promise<fs.Stats> {
 }
 
 export function realpath(path: string): Promise<string> {
-  const recorder = recorders.getStore();
+  const recorder = currentRecorder();
   if (!recorder) return fsp.realpath(path);
   return observed(
     recorder,
@@ -131,7 +136,7 @@ export function realpath(path: string): Promise<string> {
 }
 
 export function readlink(path: string | Buffer): Promise<string> {
-  const recorder = recorders.getStore();
+  const recorder = currentRecorder();
   // A path given as bytes (a name that is not UTF-8) has no string key to note it by.
   if (!recorder || typeof path !== "string") return fsp.readlink(path, "utf8");
   return observed(
@@ -144,18 +149,18 @@ export function readlink(path: string | Buffer): Promise<string> {
 }
 
 export async function readFile(path: string): Promise<Buffer> {
-  await statBeforeReading(recorders.getStore(), path);
+  await statBeforeReading(currentRecorder(), path);
   return fsp.readFile(path);
 }
 
 export async function open(path: string, flags: number): Promise<fsp.FileHandle> {
-  await statBeforeReading(recorders.getStore(), path);
+  await statBeforeReading(currentRecorder(), path);
   return fsp.open(path, flags);
 }
 
 /** `fs.promises.readdir`; the folder's stat (its mtime changes with every entry added or removed) is noted first. */
 export const readdir = (async (path: fs.PathLike, options?: unknown) => {
-  await statBeforeReading(recorders.getStore(), path);
+  await statBeforeReading(currentRecorder(), path);
   return fsp.readdir(path, options as never);
 }) as typeof fsp.readdir;
 
@@ -171,7 +176,7 @@ export function statOrUndefinedSync(path: string | Buffer, follow: boolean): fs.
   const call = follow ? fs.statSync : fs.lstatSync;
   // A path given as bytes (a name that is not UTF-8, reached by the tree) has
   // no string key; its folder's listing, noted, still shows it come and go.
-  const recorder = typeof path === "string" ? recorders.getStore() : undefined;
+  const recorder = typeof path === "string" ? currentRecorder() : undefined;
   const startedAt = recorder ? Date.now() : 0;
   let seen: Observation;
   let stats: fs.Stats | undefined;
@@ -189,21 +194,21 @@ export function statOrUndefinedSync(path: string | Buffer, follow: boolean): fs.
 
 /** `fs.readdirSync`; the folder's stat is noted first. */
 export const readdirSync = ((path: string, options?: unknown) => {
-  const recorder = recorders.getStore();
+  const recorder = currentRecorder();
   if (recorder && !recorder.has("stat", path)) statOrUndefinedSync(path, true);
   return (fs.readdirSync as (...args: unknown[]) => unknown)(path, options);
 }) as typeof fs.readdirSync;
 
 /** `fs.opendirSync`: a folder read a batch at a time; the folder's stat is noted first. */
 export function opendirSync(path: string, options?: fs.OpenDirOptions): fs.Dir {
-  const recorder = recorders.getStore();
+  const recorder = currentRecorder();
   if (recorder && !recorder.has("stat", path)) statOrUndefinedSync(path, true);
   return fs.opendirSync(path, options);
 }
 
 /** `fs.readlinkSync` as text. */
 export function readlinkSync(path: string): string {
-  const recorder = recorders.getStore();
+  const recorder = currentRecorder();
   if (!recorder) return fs.readlinkSync(path, "utf8");
   const startedAt = Date.now();
   try {

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { link, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { randomHex } from "./_crypto.js";
 import { SyspromptError } from "./types.js";
 
 /**
@@ -150,10 +150,7 @@ export async function writeFileNoFollow(
   if (options.within !== undefined) await makeFolders(target, options.within);
   const folder = dirname(target);
   const expected = await realpath(folder);
-  const temp = join(
-    folder,
-    `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
-  );
+  const temp = join(folder, `.${basename(target)}.${process.pid}.${randomHex(6)}.tmp`);
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);

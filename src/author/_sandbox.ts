@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import {
   lstat,
@@ -13,6 +12,7 @@ import {
 } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
+import { randomHex } from "../_crypto.js";
 import { KIND_WORDS } from "../_safe-write.js";
 import { isWithin } from "../gather/project-root.js";
 import { SyspromptError } from "../types.js";
@@ -117,7 +117,7 @@ export async function makeSandbox(
   /** The folders left out because git ignores them (`skipIgnored`), in the order met. */
   ignored: string[];
 }> {
-  const name = `run-${hostTag()}-${process.pid}-${randomBytes(6).toString("hex")}`;
+  const name = `run-${hostTag()}-${process.pid}-${randomHex(6)}`;
   let root: string;
   try {
     await mkdir(parent, { recursive: true, mode: 0o700 });

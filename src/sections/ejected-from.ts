@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../_crypto.js";
 
 /**
  * The frontmatter key `sysprompt eject` writes into a copied section: which
@@ -21,7 +21,7 @@ const HASH_DIGITS = 12;
  * so a checkout that turned LF into CRLF still has the same version.
  */
 export function builtinHash(text: string): string {
-  const digest = createHash("sha256").update(text.replace(/\r\n?/g, "\n"), "utf8").digest("hex");
+  const digest = sha256Hex(text.replace(/\r\n?/g, "\n"));
   return `sha256:${digest.slice(0, HASH_DIGITS)}`;
 }
 
