@@ -13,7 +13,15 @@
 // source-map (the Handlebars compiler's optional dependency). `ignore` is
 // bundled: a tree render over nearly any repository loads it.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -40,6 +48,13 @@ let loaded;
 module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });
 `;
 
+/** `text` with its one `from` replaced by `to`; a build whose sources moved on fails here. */
+function inline(text, from, to) {
+  if (!text.includes(from))
+    throw new Error(`bundle-cli: ${from} not found; update scripts/bundle-cli.mjs`);
+  return text.replace(from, to);
+}
+
 const plugin = {
   name: "sysprompt-cli",
   setup(b) {
@@ -53,7 +68,16 @@ const plugin = {
       // The tree's ignore rules: `ignore` goes into the bundle (and its code
       // cache), loaded still only when a walk meets an ignore file.
       if (/[\\/]_gitignore\.js$/.test(args.path)) {
-        text = text.replace('createRequire(import.meta.url)("ignore")', 'require("ignore")');
+        text = inline(text, 'createRequire(import.meta.url)("ignore")', 'require("ignore")');
+      }
+      // The builtin prompts' compiled specs: code in the bundle and its code
+      // cache, instead of a module compiled on every start.
+      if (/[\\/]locate[\\/]builtin-cache\.js$/.test(args.path)) {
+        text = inline(
+          text,
+          'createRequire(import.meta.url)("../../builtin-templates.cjs")',
+          'require("../../builtin-templates.cjs")',
+        );
       }
       const rel = relative(CLI_DIR, args.path).split("\\").join("/");
       return {
@@ -95,7 +119,18 @@ await build({
   logLevel: "warning",
 });
 // The loader wraps the bundle in a function on its first line: no hashbang there.
-writeFileSync(OUT, readFileSync(OUT, "utf8").replace(/^#!.*\n/, ""));
+const bundled = readFileSync(OUT, "utf8").replace(/^#!.*\n/, "");
+// esbuild writes strings as ASCII escapes, but not every literal (a regex's
+// "…"). One character past ASCII makes V8 hold the whole source as two-byte
+// text, decoded from UTF-8 on every start: write such a character as \u2026.
+const wide = /[\u0080-\uffff]/.exec(bundled);
+if (wide) {
+  const around = bundled.slice(Math.max(0, wide.index - 60), wide.index + 20);
+  throw new Error(
+    `bundle.cjs is not ASCII: ${JSON.stringify(wide[0])} in ${JSON.stringify(around)}`,
+  );
+}
+writeFileSync(OUT, bundled);
 // npm keeps a file's mode in the tarball, and the shell runs the bin: the
 // loader is the one executable; the bundle (esbuild marked it, for the hashbang
 // of bin.ts) is only ever read by it.
@@ -126,12 +161,16 @@ try {
     const script = loader.compileBundle(false);
     process.argv = [process.argv[0], "sysprompt", "render", "--cwd", ${JSON.stringify(project)},
       "--agent-dir", ${JSON.stringify(join(scratch, "agent"))}, "--deadline", "2000", "--tree"];
-    process.stdout.write = () => true;
-    process.once("beforeExit", () => fs.writeFileSync(loader.CACHE, script.createCachedData()));
+    // The CLI ends with process.exit once its output is out: "exit" is the last word.
+    process.once("exit", () => fs.writeFileSync(loader.CACHE, script.createCachedData()));
     loader.runBundle(script);
   `;
-  const out = spawnSync(process.execPath, ["-e", train], { encoding: "utf8" });
-  if (out.status !== 0) throw new Error(`training the code cache failed: ${out.stderr}`);
+  // A cache left from an earlier build would be refused by V8 for its changed source.
+  rmSync(`${OUT}.cache`, { force: true });
+  const out = spawnSync(process.execPath, ["-e", train], { encoding: "utf8", maxBuffer: 1 << 26 });
+  if (out.status !== 0 || !existsSync(`${OUT}.cache`)) {
+    throw new Error(`training the code cache failed (status ${out.status}): ${out.stderr}`);
+  }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

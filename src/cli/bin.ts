@@ -1,8 +1,19 @@
 #!/usr/bin/env node
-import { endOnOutputError } from "./_output-errors.js";
+import { openOutput } from "./_fd-output.js";
+import { onOutputError } from "./_output-errors.js";
 import { run } from "./main.js";
 
-endOnOutputError(process, (code) => process.exit(code));
+const exit = (code: number): never => process.exit(code);
+const stderr = openOutput(
+  2,
+  () => process.stderr,
+  onOutputError("stderr", () => undefined, exit),
+);
+const stdout = openOutput(
+  1,
+  () => process.stdout,
+  onOutputError("stdout", (text) => stderr.write(text), exit),
+);
 
 /**
  * The folder the command runs in. When it was deleted under the shell, Node
@@ -19,7 +30,7 @@ function workingFolder(): string | undefined {
 
 const cwd = workingFolder();
 if (cwd === undefined) {
-  process.stderr.write(
+  stderr.write(
     "sysprompt: the current folder no longer exists (it was deleted or moved); change to an existing folder\n",
   );
   process.exit(2);
@@ -28,23 +39,24 @@ if (cwd === undefined) {
 // No top-level await: the published CLI is this file bundled as CommonJS
 // (see scripts/bundle-cli.mjs), which starts faster than a tree of ES modules.
 run(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: (text) => stdout.write(text),
+  stderr: (text) => stderr.write(text),
   cwd,
   env: process.env,
-  isTTY: process.stdout.isTTY === true,
+  isTTY: stdout.isTTY(),
 }).then((code) => {
   process.exitCode = code;
   // The command is done and its output written: end now. A gathering step
   // that missed the deadline may still be working on a hostile tree (20,000
   // rule files, a slow mount), and `$(sysprompt render)` would wait for it.
-  // Both streams are flushed first (writes to a pipe are asynchronous on macOS).
-  // A stream that failed (EPIPE from `| head -1`) is not flushed: its error
-  // handler above ends the process with that failure's status instead.
+  // Both outputs are flushed first (a stream's writes to a pipe are
+  // asynchronous on macOS). A stream that failed (EPIPE from `| head -1`) is
+  // not flushed: its error handler above ends the process with that
+  // failure's status instead.
   let open = 2;
   const done = (error?: Error | null) => {
     if (!error && --open === 0) process.exit(code);
   };
-  process.stdout.write("", done);
-  process.stderr.write("", done);
+  stdout.flush(done);
+  stderr.flush(done);
 });
