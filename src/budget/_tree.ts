@@ -24,7 +24,8 @@ export interface TreeNode {
 
 const INDENT = "  ";
 /** A `… K more` or `… at least K more` line; an entry line always ends with its time, so it never matches. */
-const MORE_LINE = /^\s*… (at least )?(\d+) more$/;
+// \u2026 is the ellipsis: the CLI bundle stays ASCII (see scripts/bundle-cli.mjs).
+const MORE_LINE = /^\s*\u2026 (at least )?(\d+) more$/;
 
 /**
  * Lines with their depth from the rendered text, for a tree that came without

@@ -59,8 +59,11 @@ interface Compiled {
 /** A template compiled ahead of time (at build) for the given helper set. */
 export interface PrecompiledTemplate {
   source: string;
-  /** `Handlebars.precompile` output. */
-  spec: string;
+  /**
+   * `Handlebars.precompile` output: its source text, or that text already
+   * evaluated (the builtins' specs, loaded as code with the CLI bundle).
+   */
+  spec: string | object;
   /** The helper names it was compiled against (see {@link Engine.precompile}). */
   helpers: string;
 }
@@ -109,7 +112,7 @@ export function createEngine(): Engine {
     return compilerInstance;
   };
   const cache = new Map<string, Compiled | TemplateError>();
-  const precompiled = new Map<string, string>();
+  const precompiled = new Map<string, string | object>();
   const partialSources = new Map<string, string>();
 
   /** Which helpers templates were compiled against; a precompiled spec must match it. */
@@ -120,11 +123,10 @@ export function createEngine(): Engine {
       .join(",");
   }
 
-  function fromSpec(spec: string): TemplateDelegate {
+  function fromSpec(spec: string | object): TemplateDelegate {
     // Evaluating generated code is what Handlebars' own compile does internally.
-    return hb.template(
-      new Function(`return ${spec}`)() as Parameters<HandlebarsInstance["template"]>[0],
-    );
+    const evaluated = typeof spec === "string" ? new Function(`return ${spec}`)() : spec;
+    return hb.template(evaluated as Parameters<HandlebarsInstance["template"]>[0]);
   }
 
   function precompileAst(instance: HandlebarsInstance, ast: unknown): string {

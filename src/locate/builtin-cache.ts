@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { normalizeText, parseFrontmatter, rememberParsed } from "../_frontmatter.js";
 import { createEngine, type PrecompiledTemplate } from "../engine/index.js";
@@ -10,15 +11,23 @@ import { runningCompiled } from "./layers.js";
  * bodies compiled, so that a CLI render on builtin templates loads neither the
  * YAML parser nor the Handlebars compiler. Entries are keyed by exact text: an
  * edited prompt simply misses the cache and is parsed and compiled as usual.
+ *
+ * The compiled bodies are code, kept in a module of their own
+ * (`builtin-templates.cjs`, an array of Handlebars specs) that the JSON file's
+ * entries name by index: the CLI bundle takes that module in, so its specs
+ * come with the bundle's code cache instead of being parsed from text on
+ * every start.
  */
 const CACHE_FILE = "builtin-frontmatter.json";
+const SPECS_FILE = "builtin-templates.cjs";
 
 interface CacheEntry {
   text: string;
   data: Record<string, unknown>;
   body: string;
   bodyLine: number;
-  template?: PrecompiledTemplate;
+  /** `spec`: the index of its spec in {@link SPECS_FILE}. */
+  template?: { source: string; spec: number; helpers: string };
 }
 
 let templates: PrecompiledTemplate[] = [];
@@ -47,7 +56,24 @@ export function primeBuiltinCache(): void {
   }
   if (!Array.isArray(entries)) return;
   rememberParsed(entries);
-  templates = entries.flatMap((e) => (e.template ? [e.template] : []));
+  const specs = loadSpecs();
+  templates = entries.flatMap((e) => {
+    const spec = e.template && specs ? specs[e.template.spec] : undefined;
+    return e.template && typeof spec === "object" && spec !== null
+      ? [{ source: e.template.source, helpers: e.template.helpers, spec }]
+      : [];
+  });
+}
+
+/** The specs module, or undefined when it is missing or damaged (then templates compile from source). */
+function loadSpecs(): readonly unknown[] | undefined {
+  try {
+    // A literal path: the CLI bundle takes the module in (scripts/bundle-cli.mjs).
+    const specs: unknown = createRequire(import.meta.url)("../../builtin-templates.cjs");
+    return Array.isArray(specs) ? specs : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The builtin templates compiled at build time (empty when running from source). */
@@ -59,6 +85,7 @@ export function builtinTemplates(): readonly PrecompiledTemplate[] {
 /** Writes the cache for every `.md` under `<promptsDir>/sections` and `/partials`. Run by `npm run build`. */
 export function writeBuiltinCache(promptsDir: string, outFile: string): number {
   const entries: CacheEntry[] = [];
+  const specs: string[] = [];
   const engine = createEngine();
   for (const sub of ["sections", "partials"]) {
     let names: string[];
@@ -74,7 +101,14 @@ export function writeBuiltinCache(promptsDir: string, outFile: string): number {
       const text = normalizeText(readFileSync(join(promptsDir, sub, name), "utf8"));
       const doc = parseFrontmatter(text);
       if (doc.ok && doc.diagnostics.length === 0) {
-        const template = engine.check(doc.body) ? undefined : engine.precompile(doc.body);
+        const compiled = engine.check(doc.body) ? undefined : engine.precompile(doc.body);
+        const template = compiled
+          ? {
+              source: compiled.source,
+              spec: specs.push(String(compiled.spec)) - 1,
+              helpers: compiled.helpers,
+            }
+          : undefined;
         entries.push({
           text,
           data: doc.data,
@@ -85,6 +119,15 @@ export function writeBuiltinCache(promptsDir: string, outFile: string): number {
       }
     }
   }
-  writeFileSync(outFile, `${JSON.stringify(entries)}\n`);
+  // ASCII only (the rest as \u escapes): read from UTF-8 as one-byte text, which V8 decodes and parses fastest.
+  const json = JSON.stringify(entries).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  writeFileSync(outFile, `${json}\n`);
+  writeFileSync(
+    join(dirname(outFile), SPECS_FILE),
+    `"use strict";\n// Written by \`npm run build\` (src/locate/builtin-cache.ts): the builtin prompts' Handlebars specs.\nmodule.exports = [\n${specs.join(",\n")}\n];\n`,
+  );
   return entries.length;
 }

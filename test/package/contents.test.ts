@@ -69,7 +69,15 @@ describe("the tarball", () => {
       cache: mode("dist/src/cli/bundle.cjs.cache"),
       library: mode("dist/src/index.js"),
       frontmatter: mode("dist/builtin-frontmatter.json"),
-    }).toEqual({ loader: "755", bundle: "644", cache: "644", library: "644", frontmatter: "644" });
+      templates: mode("dist/builtin-templates.cjs"),
+    }).toEqual({
+      loader: "755",
+      bundle: "644",
+      cache: "644",
+      library: "644",
+      frontmatter: "644",
+      templates: "644",
+    });
   });
 
   it("holds every image the README shows", () => {
