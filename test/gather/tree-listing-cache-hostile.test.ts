@@ -156,7 +156,7 @@ describe("a listing cache larger than its file may be", () => {
   });
   const putAll = (cache: ListingCache) => {
     for (let i = 0; i < FOLDERS; i++) {
-      if (!cache.get("/r", `f${i}`, statOf(i))) cache.put("/r", `f${i}`, statOf(i), memo(i));
+      if (!cache.get("/r", `f${i}`, statOf(i), false)) cache.put("/r", `f${i}`, statOf(i), memo(i));
     }
     cache.save();
   };
@@ -168,7 +168,7 @@ describe("a listing cache larger than its file may be", () => {
     expect(bytes).toBeLessThanOrEqual(MAX_LISTING_CACHE_BYTES);
     expect(bytes).toBeGreaterThan(MAX_LISTING_CACHE_BYTES / 2);
     const next = cacheIn(file);
-    expect(next.get("/r", "f0", statOf(0))).toEqual(memo(0));
+    expect(next.get("/r", "f0", statOf(0), false)).toEqual(memo(0));
     const kept = writtenAt(file);
     await new Promise((done) => setTimeout(done, 20));
     putAll(cacheIn(file));
@@ -218,6 +218,11 @@ describe("a walk the deadline cuts short", () => {
     return root;
   }
   const below = (root: string) => (path: string) => /\/a\/b\/c\d$/.test(path.slice(root.length));
+  /** The folders below the shown levels that the cache file in `file` keeps (the shown ones are kept too). */
+  const keptBelow = (file: string, root: string) =>
+    Object.keys(JSON.parse(readFileSync(file, "utf8")).roots[root].folders).filter((rel) =>
+      /^a\/b\/c\d$/.test(rel),
+    );
 
   /** Walks `root` with the cache in `file`, aborted as the `n`th folder below the shown levels is listed. */
   async function cutShort(
@@ -256,7 +261,7 @@ describe("a walk the deadline cuts short", () => {
       vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10_000 });
       try {
         await cutShort((signal) => build(root, { cache, signal }), root, 4);
-        const kept = Object.keys(JSON.parse(readFileSync(file, "utf8")).roots[root].folders);
+        const kept = keptBelow(file, root);
         expect(kept.length).toBeGreaterThanOrEqual(3);
         listed.paths.length = 0;
         await build(root, { cache });
@@ -274,14 +279,13 @@ describe("a walk the deadline cuts short", () => {
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10_000 });
     try {
       await buildWorkspaceTree(root, { cache });
-      const before = Object.keys(JSON.parse(readFileSync(file, "utf8")).roots[root].folders);
+      const before = keptBelow(file, root);
       expect(before).toHaveLength(10);
       // Every folder changed: the first listed is the last.
       for (let i = 0; i < 10; i++) mkdirSync(join(root, `a/b/c${i}/n`));
       vi.setSystemTime(Date.now() + 10_000);
       await cutShort((signal) => buildWorkspaceTree(root, { cache, signal }), root, 1);
-      const after = JSON.parse(readFileSync(file, "utf8")).roots[root].folders;
-      expect(Object.keys(after).sort()).toEqual([...before].sort());
+      expect(keptBelow(file, root).sort()).toEqual([...before].sort());
     } finally {
       vi.useRealTimers();
     }
@@ -331,7 +335,13 @@ describe("a prompt session over a cached tree", () => {
     try {
       await renderSystemPrompt(options);
       const kept = JSON.parse(readFileSync(join(base, "agent/cache/sysprompt-tree.json"), "utf8"));
-      expect(Object.keys(kept.roots[join(base, "project")].folders)).toEqual(["a/b/c"]);
+      // The shown folders' listings are kept too (with their other entries).
+      expect(Object.keys(kept.roots[join(base, "project")].folders).sort()).toEqual([
+        "",
+        "a",
+        "a/b",
+        "a/b/c",
+      ]);
       const session = openPromptSession(options, Number.NEGATIVE_INFINITY);
       listed.paths.length = 0;
       const first = await session.render();

@@ -75,7 +75,52 @@ describe("the tree walk's listing cache", () => {
     const below = (paths: string[]) =>
       paths.filter((p) => p.split("/").length > root.split("/").length + 2);
     expect(below(first.listed).sort()).toEqual([join(root, "a/b/c"), join(root, "x/y/z")]);
-    expect(below(second.listed)).toEqual([]);
+    // The shown folders too are taken from the cache: the second walk lists nothing.
+    expect(second.listed).toEqual([]);
+  });
+
+  it("serves a shown folder's entries, kinds and all, until the folder changes", async () => {
+    const root = project();
+    writeFileSync(join(root, "readme.md"), "read me\n");
+    writeFileSync(join(root, "a/file.ts"), "export {};\n");
+    symlinkSync(join(root, "readme.md"), join(root, "a/link"));
+    const open = freshCache(join(tempDir(), "tree.json"));
+    const entries = async (cache?: ListingCache) => {
+      listed.paths.length = 0;
+      const listing = await walkTree(root, {
+        listDepth: 3,
+        agentsDepth: 5,
+        ...(cache ? { listingCache: cache } : {}),
+      });
+      cache?.save();
+      const byName = (rel: string) =>
+        listing.children(rel).then((l) => l.sort((x, y) => (x.name < y.name ? -1 : 1)));
+      return { top: await byName(""), a: await byName("a"), listed: [...listed.paths] };
+    };
+    await entries(open());
+    const cached = await entries(open());
+    const plain = await entries();
+    expect(cached.listed).toEqual([]);
+    expect(cached.top).toEqual(plain.top);
+    expect(cached.a).toEqual(plain.a);
+    expect(cached.a).toEqual([
+      { name: "b", kind: "dir" },
+      { name: "file.ts", kind: "file" },
+      { name: "link", kind: "link" },
+    ]);
+    // A file added, one renamed, and one replaced by a folder of its name.
+    writeFileSync(join(root, "a/new.txt"), "new\n");
+    renameSync(join(root, "a/file.ts"), join(root, "a/renamed.ts"));
+    rmSync(join(root, "readme.md"));
+    mkdirSync(join(root, "readme.md"));
+    const changed = await entries(open());
+    // The two changed folders and the new one are listed; the rest still come from the cache.
+    expect(changed.listed.sort()).toEqual([root, join(root, "a"), join(root, "readme.md")]);
+    const fresh = await entries();
+    expect(changed.top).toEqual(fresh.top);
+    expect(changed.a).toEqual(fresh.a);
+    expect(changed.top).toContainEqual({ name: "readme.md", kind: "dir" });
+    expect(changed.a.map((e) => e.name)).toEqual(["b", "link", "new.txt", "renamed.ts"]);
   });
 
   it("a folder that gains, loses or renames an entry is listed again", async () => {
@@ -225,7 +270,11 @@ describe("the render's listing cache", () => {
     await new Promise((done) => setTimeout(done, 2100));
     const second = await renderSystemPrompt(options);
     const kept = JSON.parse(readFileSync(join(agentDir, "cache", "sysprompt-tree.json"), "utf8"));
-    expect(Object.keys(kept.roots[root].folders).sort()).toEqual(["a/b/c", "x/y/z"]);
+    const folders = kept.roots[root].folders;
+    expect(Object.keys(folders).sort()).toEqual(["", "a", "a/b", "a/b/c", "x", "x/y", "x/y/z"]);
+    // A shown folder's memo holds its other entries; one below the shown levels only its subfolders.
+    expect(folders[""]).toHaveLength(5);
+    expect(folders["a/b/c"]).toHaveLength(4);
     const third = await renderSystemPrompt(options);
     expect(second.text).toBe(first.text);
     expect(third.text).toBe(first.text);

@@ -4,20 +4,23 @@ import { readTextFileSync } from "../../_fs.js";
 import { VERSION } from "../../version.js";
 import { type CacheLocation, writeCacheFile } from "../_cache-location.js";
 
-// On a large repository most of the tree walk's time goes to the folders
-// below the shown levels: each is listed in full (tens of thousands of
-// entries on a 100k-file tree) only to learn its subfolders, in which an
-// AGENTS.md is looked for. What a folder holds by name changes only when an
+// On a large repository most of the tree walk's time goes to listing
+// folders: those below the shown levels are listed in full (tens of
+// thousands of entries on a 100k-file tree) only to learn their subfolders,
+// in which an AGENTS.md is looked for, and the shown ones (a hundred and more
+// folders, thousands of entries) for the entries the tree may show. What a
+// folder holds by name changes only when an
 // entry is added, removed or renamed in it, and each of those moves the
 // folder's ctime, which no program can set back (mtime can be). So what such
 // a listing found is kept, with the folder's stat, in a cache file of the
 // user's; the next walk that finds the same stat uses it instead of listing
 // the folder again (git's untracked cache does the same with folder times).
-// Only names are kept: the ignore files' text, the AGENTS.md files and the
-// rules are read and applied afresh on every walk.
+// Only names and kinds are kept: the ignore files' text, the AGENTS.md
+// files, the rules and every shown entry's stat are read and applied afresh
+// on every walk.
 
 /** Bumped when what a memo holds changes; the package version is part of it too. */
-const FORMAT = 2;
+const FORMAT = 3;
 export const LISTING_CACHE_VERSION = `tree-listing/${FORMAT} sysprompt/${VERSION}`;
 
 /** A larger file is not read (it is not ours, or not worth parsing): the walk lists as if there were none. */
@@ -26,7 +29,7 @@ export const MAX_LISTING_CACHE_BYTES = 8 * 1024 * 1024;
 export const MAX_CACHED_ROOTS = 16;
 /** Folders kept per root. */
 export const MAX_CACHED_FOLDERS = 50_000;
-/** Subfolders kept per folder: a folder with more is listed every time. */
+/** Subfolders, and other entries, kept per folder: a folder with more of either is listed every time. */
 export const MAX_CACHED_SUBFOLDERS = 10_000;
 /**
  * A folder changed less than this before it was listed is not kept: a
@@ -35,7 +38,7 @@ export const MAX_CACHED_SUBFOLDERS = 10_000;
  */
 export const DEFAULT_LISTING_SETTLE_MS = 2000;
 
-/** What a folder below the shown levels holds that the walk needs. */
+/** What a folder holds that the walk needs. */
 export interface FolderMemo {
   /** Its subfolders (neither hidden nor `node_modules`), in the order the listing gave them. */
   dirs: string[];
@@ -43,19 +46,24 @@ export interface FolderMemo {
   agents: "file" | "link" | null;
   /** The ignore files it holds as regular files. */
   ignoreFiles: string[];
+  /**
+   * Its other entries (neither hidden nor `node_modules`), in the order the
+   * listing gave them, each as its kind's letter (`f` a file, `l` a link,
+   * `o` anything else) and its name. Only in the memo of a folder some walk
+   * showed; a walk that shows the folder needs it.
+   */
+  rest?: string[];
 }
 
 /** The memos of one or more walks, read from and written to one cache file. */
 export interface ListingCache {
-  /** The memo of folder `rel` below `root` when `stats` is the stat it was made with. */
-  get(root: string, rel: string, stats: Stats): FolderMemo | undefined;
   /**
-   * Keeps the memo of folder `rel` in the file, if it has one made with
-   * `stats`, though this walk listed the folder in full (it shows it): a walk
-   * of another depth, which does not show it, will want it, and dropping it
-   * made two such walks rewrite the file in turn.
+   * The memo of folder `rel` below `root` when `stats` is the stat it was
+   * made with and, with `shown`, it holds the folder's other entries too. A
+   * memo without them, asked for with `shown`, is a miss: the folder is listed
+   * and its new memo, which holds them, serves walks of every depth.
    */
-  keep(root: string, rel: string, stats: Stats): void;
+  get(root: string, rel: string, stats: Stats, shown: boolean): FolderMemo | undefined;
   /** Keeps the memo of folder `rel` below `root`, made from a listing taken with `stats`. */
   put(root: string, rel: string, stats: Stats, memo: FolderMemo): void;
   /**
@@ -70,8 +78,14 @@ export interface ListingCache {
   save(options?: { partial?: boolean }): void;
 }
 
-/** One folder as the file holds it: its stat, its subfolders, its AGENTS.md ("f", "l" or ""), its ignore files. */
-type StoredFolder = [stamp: Stamp, dirs: string[], agents: string, ignoreFiles: string[]];
+/**
+ * One folder as the file holds it: its stat, its subfolders, its AGENTS.md
+ * ("f", "l" or ""), its ignore files, and for a folder some walk showed, its
+ * other entries.
+ */
+type StoredFolder =
+  | [stamp: Stamp, dirs: string[], agents: string, ignoreFiles: string[]]
+  | [stamp: Stamp, dirs: string[], agents: string, ignoreFiles: string[], rest: string[]];
 
 interface StoredRoot {
   used: number;
@@ -121,28 +135,34 @@ function sameStamp(kept: unknown, s: Stats): boolean {
  * refusing it there made every walk list such a folder again and rewrite the
  * file with the same memo.
  */
-const NOT_IN_A_NAME = sep === "\\" ? /[/\\\0]/ : /[/\0]/;
+const NAME = sep === "\\" ? /^(?!\.\.?$)[^/\\\0]+$/ : /^(?!\.\.?$)[^/\0]+$/;
+/** An entry of a memo's `rest`: a kind's letter, then a name. */
+const ENTRY = sep === "\\" ? /^[flo](?!\.\.?$)[^/\\\0]+$/ : /^[flo](?!\.\.?$)[^/\0]+$/;
 
 /**
- * A list of names a folder can hold: no separator, no NUL, not `.` or `..`.
- * The file is the user's own, but a memo is never a way out of its folder.
+ * A list of names a folder can hold (no separator, no NUL, not `.` or `..`),
+ * or with `ENTRY`, of entries. The file is the user's own, but a memo is
+ * never a way out of its folder.
  */
-function isNameList(value: unknown): value is string[] {
-  return (
-    Array.isArray(value) &&
-    value.every(
-      (v) => typeof v === "string" && v !== "" && v !== "." && v !== ".." && !NOT_IN_A_NAME.test(v),
-    )
-  );
+function isNameList(value: unknown, pattern = NAME): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (const v of value) if (typeof v !== "string" || !pattern.test(v)) return false;
+  return true;
 }
 
 function memoOf(stored: unknown, stats: Stats): FolderMemo | undefined {
-  if (!Array.isArray(stored) || stored.length !== 4 || !sameStamp(stored[0], stats))
-    return undefined;
-  const [, dirs, agents, ignoreFiles] = stored as unknown[];
+  if (!Array.isArray(stored) || stored.length < 4 || stored.length > 5) return undefined;
+  if (!sameStamp(stored[0], stats)) return undefined;
+  const [, dirs, agents, ignoreFiles, rest] = stored as unknown[];
   if (!isNameList(dirs) || !isNameList(ignoreFiles)) return undefined;
   if (agents !== "f" && agents !== "l" && agents !== "") return undefined;
-  return { dirs, agents: agents === "f" ? "file" : agents === "l" ? "link" : null, ignoreFiles };
+  if (stored.length === 5 && !isNameList(rest, ENTRY)) return undefined;
+  return {
+    dirs,
+    agents: agents === "f" ? "file" : agents === "l" ? "link" : null,
+    ignoreFiles,
+    ...(stored.length === 5 ? { rest: rest as string[] } : {}),
+  };
 }
 
 /**
@@ -162,13 +182,17 @@ function jsonBytes(text: string): number {
   return bytes;
 }
 
-/** The most bytes `"rel":[stamp,[dirs],agents,[ignoreFiles]],` takes in the file. */
-function storedBytes(rel: string, [stamp, dirs, agents, ignoreFiles]: StoredFolder): number {
+/** The most bytes `"rel":[stamp,[dirs],agents,[ignoreFiles],[rest]],` takes in the file. */
+function storedBytes(rel: string, [stamp, dirs, agents, ignoreFiles, rest]: StoredFolder): number {
   // A finite number is written as String() writes it; five commas and two brackets join them.
   let bytes = jsonBytes(rel) + jsonBytes(agents) + 8 + 7;
   for (const n of stamp) bytes += String(n).length;
   for (const name of dirs) bytes += jsonBytes(name) + 1;
   for (const name of ignoreFiles) bytes += jsonBytes(name) + 1;
+  if (rest) {
+    bytes += 3;
+    for (const entry of rest) bytes += jsonBytes(entry) + 1;
+  }
   return bytes;
 }
 
@@ -233,18 +257,16 @@ export function openListingCache(
     }
     return folders;
   };
-  const get: ListingCache["get"] = (root, rel, stats) => {
-    const folders = stored.get(root)?.folders;
-    const folder = folders && Object.hasOwn(folders, rel) ? folders[rel] : undefined;
-    const memo = memoOf(folder, stats);
-    if (memo) metIn(root).set(rel, folder as StoredFolder);
-    return memo;
-  };
   return {
-    get,
-    keep(root, rel, stats) {
-      // Nearly always none: only a folder some walk did not show has one.
-      if (Object.hasOwn(stored.get(root)?.folders ?? {}, rel)) get(root, rel, stats);
+    get(root, rel, stats, shown) {
+      const folders = stored.get(root)?.folders;
+      const folder = folders && Object.hasOwn(folders, rel) ? folders[rel] : undefined;
+      const memo = memoOf(folder, stats);
+      // Kept in the file even when it lacks what a shown folder needs: the
+      // memo the listing then makes replaces it, but may not fit, and a walk
+      // of another depth still wants this one.
+      if (memo) metIn(root).set(rel, folder as StoredFolder);
+      return shown && !memo?.rest ? undefined : memo;
     },
     put(root, rel, stats, memo) {
       // Whole milliseconds on both sides: a stat's times have a fraction and
@@ -252,10 +274,13 @@ export function openListingCache(
       // millisecond would otherwise read as changed after now.
       if (Math.floor(Math.max(stats.mtimeMs, stats.ctimeMs)) > now() - settleMs) return;
       if (memo.dirs.length > MAX_CACHED_SUBFOLDERS) return;
+      if (memo.rest && memo.rest.length > MAX_CACHED_SUBFOLDERS) return;
       const folders = metIn(root);
       if (folders.size >= MAX_CACHED_FOLDERS) return;
       const agents = memo.agents === "file" ? "f" : memo.agents === "link" ? "l" : "";
-      const folder: StoredFolder = [stampOf(stats), memo.dirs, agents, memo.ignoreFiles];
+      const folder: StoredFolder = memo.rest
+        ? [stampOf(stats), memo.dirs, agents, memo.ignoreFiles, memo.rest]
+        : [stampOf(stats), memo.dirs, agents, memo.ignoreFiles];
       // A root the file does not hold yet costs its name and time once, with its first memo.
       const newRoot = folders.size === 0 && !stored.has(root);
       const bytes =

@@ -302,68 +302,40 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       }
     };
 
-    // Below the shown levels, a folder whose stat is the one of a listing
-    // kept in the cache is not listed again (see _listing-cache.ts).
-    const memo =
-      !shown && info?.isDirectory() ? options.listingCache?.get(root, rel, info) : undefined;
-    if (shown && depth > 0 && info?.isDirectory()) options.listingCache?.keep(root, rel, info);
-    if (memo) {
-      const files = ignoreFilesWhere((file) => memo.ignoreFiles.includes(file));
-      if (files.length > 0) rules = await withIgnoreFiles(dir, rel, rules, files);
-      for (let i = 0; i < memo.dirs.length; i++) {
-        if (i % ENTRIES_PER_CHECK === ENTRIES_PER_CHECK - 1) {
-          const later = nextTurn(signal);
-          if (later) await later;
-        }
-        subfolder(memo.dirs[i] as string, rules);
+    // A folder whose stat is the one of a listing kept in the cache is not
+    // listed again (see _listing-cache.ts); one the tree shows needs a memo
+    // that holds its other entries too.
+    let memo = info?.isDirectory() ? options.listingCache?.get(root, rel, info, shown) : undefined;
+    let capped = false;
+    if (!memo) {
+      // Unreadable or gone since its parent was listed: shown without children.
+      const onUnreadable = () => unreadable.push(rel === "" ? "." : rel);
+      const listing =
+        listFolderAtOnce(dir, info?.size, entryCap, onUnreadable) ??
+        (await listInBatches(dir, entryCap, signal, onUnreadable));
+      capped = listing.capped;
+      memo = memoOfListing(listing.entries, shown);
+      if (info?.isDirectory() && !capped && listing.entries.length > 0) {
+        options.listingCache?.put(root, rel, info, memo);
       }
-      if (memo.agents) ownAgentsFile(memo.agents, rules);
-      continue;
     }
-
-    // Unreadable or gone since its parent was listed: shown without children.
-    const onUnreadable = () => unreadable.push(rel === "" ? "." : rel);
-    const { entries, capped } =
-      listFolderAtOnce(dir, info?.size, entryCap, onUnreadable) ??
-      (await listInBatches(dir, entryCap, signal, onUnreadable));
-    // git never follows a symlinked .gitignore; neither do we.
-    const files = ignoreFilesWhere((file) => entries.some((e) => e.name === file && e.isFile()));
+    // git never follows a symlinked .gitignore; neither does the memo (regular files only).
+    const files = ignoreFilesWhere((file) => memo.ignoreFiles.includes(file));
     if (files.length > 0) rules = await withIgnoreFiles(dir, rel, rules, files);
-    const unchecked: ListedEntry[] = [];
-    // What the cache keeps of a folder below the shown levels.
-    const made: FolderMemo | undefined = shown
-      ? undefined
-      : { dirs: [], agents: null, ignoreFiles: files };
-    for (let i = 0; i < entries.length; i++) {
+    for (let i = 0; i < memo.dirs.length; i++) {
       // The listing itself was a checkpoint; then one every few entries.
       if (i % ENTRIES_PER_CHECK === ENTRIES_PER_CHECK - 1) {
         const later = nextTurn(signal);
         if (later) await later;
       }
-      const entry = entries[i] as Dirent;
-      const name = entry.name;
-      if (name.startsWith(".") || name === "node_modules") continue;
-      if (entry.isDirectory()) {
-        made?.dirs.push(name);
-        subfolder(name, rules);
-        continue;
-      }
-      if (shown) {
-        const kind: EntryKind = entry.isFile() ? "file" : entry.isSymbolicLink() ? "link" : "other";
-        unchecked.push({ name, kind });
-      }
-      if (name === AGENTS_FILE && (entry.isFile() || entry.isSymbolicLink())) {
-        const kind = entry.isFile() ? "file" : "link";
-        if (made) made.agents = kind;
-        ownAgentsFile(kind, rules);
-      }
+      subfolder(memo.dirs[i] as string, rules);
     }
+    if (memo.agents) ownAgentsFile(memo.agents, rules);
     if (shown) {
+      const unchecked = (memo.rest ?? []).map(entryOfMemo);
       const folderRules = rules;
       const keep = (e: ListedEntry) => !isIgnoredInKeptFolder(folderRules, base + e.name);
       listed.set(rel, { folders, unchecked, keep, capped });
-    } else if (made && info && !capped && entries.length > 0) {
-      options.listingCache?.put(root, rel, info, made);
     }
   }
   return listingOf(listed, { agentsMd, unreadable, ignoreCuts: budget.cuts, entryCap }, signal);
@@ -380,6 +352,41 @@ function ignoresCase(dir: string, found: Stats): boolean {
 }
 
 /** `dir`'s child: plain concatenation, as `dir` is already normalised (join costs more per call). */
+/**
+ * What a folder's listing holds that the walk needs, as the listing cache
+ * keeps it: its other entries (`rest`) only for a folder the tree shows.
+ */
+function memoOfListing(entries: readonly Dirent[], shown: boolean): FolderMemo {
+  const memo: FolderMemo = { dirs: [], agents: null, ignoreFiles: [] };
+  const rest: string[] = [];
+  for (const entry of entries) {
+    const name = entry.name;
+    if (name.startsWith(".")) {
+      if ((IGNORE_FILES as readonly string[]).includes(name) && entry.isFile()) {
+        memo.ignoreFiles.push(name);
+      }
+      continue;
+    }
+    if (name === "node_modules") continue;
+    if (entry.isDirectory()) {
+      memo.dirs.push(name);
+      continue;
+    }
+    const kind = entry.isFile() ? "f" : entry.isSymbolicLink() ? "l" : "o";
+    if (name === AGENTS_FILE && kind !== "o") memo.agents = kind === "f" ? "file" : "link";
+    if (shown) rest.push(kind + name);
+  }
+  if (shown) memo.rest = rest;
+  return memo;
+}
+
+const KIND_OF_LETTER: Record<string, EntryKind> = { f: "file", l: "link", o: "other" };
+
+/** An entry of a memo's `rest` as the tree lists it. */
+function entryOfMemo(entry: string): ListedEntry {
+  return { name: entry.slice(1), kind: KIND_OF_LETTER[entry.charAt(0)] ?? "other" };
+}
+
 function childPath(dir: string, name: string): string {
   return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
