@@ -1,8 +1,16 @@
 import { isUtf8 } from "node:buffer";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+} from "node:fs";
 import { basename, dirname } from "node:path";
 import { normalizeText } from "./_frontmatter.js";
-import { readdir, readFile, realpath, stat } from "./_io.js";
+import { open, readdir, realpath, stat } from "./_io.js";
 import type { Diagnostic } from "./types.js";
 
 /** Files larger than this are not read into the prompt. */
@@ -91,6 +99,7 @@ function statFailure(
   path: string,
   kind: "missing" | "other" | "dir",
   size?: number,
+  maxBytes = MAX_TEXT_FILE_BYTES,
 ): TextFileResult {
   if (kind === "missing") {
     return {
@@ -107,7 +116,7 @@ function statFailure(
         {
           level: "warning",
           code: "file-too-large",
-          message: `file is ${size} bytes, over the ${MAX_TEXT_FILE_BYTES}-byte limit; skipped`,
+          message: `file is ${size} bytes, over the ${maxBytes}-byte limit; skipped`,
           path,
         },
       ],
@@ -199,46 +208,99 @@ function readFailure(path: string, error: unknown): TextFileResult {
   };
 }
 
+/** Opening a FIFO with this flag returns at once instead of waiting for a writer. */
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+
 /**
  * Reads a regular text file without ever opening anything else (folders,
  * FIFOs, sockets, devices). Every failure is a value with a diagnostic.
+ * The path is stat'ed first (for the failure's words), then opened without
+ * blocking and checked again on the open file, from which at most
+ * `maxBytes + 1` bytes are read: a file swapped in between for a FIFO, a
+ * link to /dev/zero or a larger file can neither block nor flood the read.
  */
 export async function readTextFile(
   path: string,
   maxBytes = MAX_TEXT_FILE_BYTES,
 ): Promise<TextFileResult> {
-  let size: number;
   try {
     const s = await stat(path);
     if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other");
-    size = s.size;
+    if (s.size > maxBytes) return statFailure(path, "other", s.size, maxBytes);
   } catch (error) {
     const name = isMissing(error) ? await undecodableName(path, "file") : undefined;
     return name ? nameFailure(name) : readFailure(path, error);
   }
-  if (size > maxBytes) return statFailure(path, "other", size);
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    return decodeText(await readFile(path), path);
+    handle = await open(path, constants.O_RDONLY | O_NONBLOCK);
+    const s = await handle.stat();
+    if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other");
+    if (s.size > maxBytes) return statFailure(path, "other", s.size, maxBytes);
+    let buffer: Uint8Array = new Uint8Array(Math.min(maxBytes + 1, s.size + 1));
+    let filled = 0;
+    for (;;) {
+      if (filled === buffer.length) {
+        if (filled > maxBytes) break;
+        buffer = grown(buffer, maxBytes + 1);
+      }
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled > maxBytes
+      ? statFailure(path, "other", filled, maxBytes)
+      : decodeText(buffer.subarray(0, filled), path);
   } catch (error) {
     return readFailure(path, error);
+  } finally {
+    await handle?.close().catch(() => undefined);
   }
+}
+
+/**
+ * `buffer` in one twice its size (at most `limit` bytes), its bytes kept: a
+ * file that grows while it is read is read on, up to the limit.
+ */
+function grown(buffer: Uint8Array, limit: number): Uint8Array {
+  const next = new Uint8Array(Math.min(limit, Math.max(4096, buffer.length * 2)));
+  next.set(buffer);
+  return next;
 }
 
 /** Synchronous twin of {@link readTextFile}. */
 export function readTextFileSync(path: string, maxBytes = MAX_TEXT_FILE_BYTES): TextFileResult {
-  let size: number;
   try {
     const s = statSync(path);
     if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other");
-    size = s.size;
+    if (s.size > maxBytes) return statFailure(path, "other", s.size, maxBytes);
   } catch (error) {
     const name = isMissing(error) ? undecodableNameSync(path, "file") : undefined;
     return name ? nameFailure(name) : readFailure(path, error);
   }
-  if (size > maxBytes) return statFailure(path, "other", size);
+  let fd: number | undefined;
   try {
-    return decodeText(readFileSync(path), path);
+    fd = openSync(path, constants.O_RDONLY | O_NONBLOCK);
+    const s = fstatSync(fd);
+    if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other");
+    if (s.size > maxBytes) return statFailure(path, "other", s.size, maxBytes);
+    let buffer: Uint8Array = new Uint8Array(Math.min(maxBytes + 1, s.size + 1));
+    let filled = 0;
+    for (;;) {
+      if (filled === buffer.length) {
+        if (filled > maxBytes) break;
+        buffer = grown(buffer, maxBytes + 1);
+      }
+      const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled > maxBytes
+      ? statFailure(path, "other", filled, maxBytes)
+      : decodeText(buffer.subarray(0, filled), path);
   } catch (error) {
     return readFailure(path, error);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -13,9 +13,18 @@ const GATHERING = ["_fs.ts", "gather", "locate", "sections", "skills"];
  * something a render's text depends on, so a session need not check it.
  */
 const ALLOWED: Record<string, string[]> = {
-  // The synchronous twins serve loadPromptTemplatesSync and the CLI, never a gathering step
-  // (readdirSync: only when a read failed, to tell a name that is not UTF-8).
-  "_fs.ts": ["readFileSync", "readdirSync", "statSync"],
+  // The synchronous twins serve loadPromptTemplatesSync, the CLI and the listing cache, never
+  // a gathering step's text (readdirSync: only when a read failed, to tell a name that is not
+  // UTF-8; open, fstat, read and close: the file stat'ed, read from its open descriptor).
+  "_fs.ts": [
+    "closeSync",
+    "constants",
+    "fstatSync",
+    "openSync",
+    "readSync",
+    "readdirSync",
+    "statSync",
+  ],
   // Writes only, of the GPU answer and the tree's listing cache: the GPU cache is
   // read through readTextFile; the listing cache by readTextFileSync, and it
   // never changes the text (a kept listing is used only while its folder's
