@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatSize, formatTime } from "../../src/gather/tree/_tree-layout.js";
@@ -292,6 +292,40 @@ describe("buildWorkspaceTree: what is skipped", () => {
         "  keep.txt  1B  2026-01-01 00:00",
       ),
     );
+  });
+
+  it.each([
+    [
+      "a link to another repository's .git",
+      (repo: string, other: string) => symlinkSync(join(other, ".git"), join(repo, ".git")),
+    ],
+    [
+      "a .git folder whose info is a link",
+      (repo: string, other: string) => {
+        mkdirSync(join(repo, ".git"));
+        symlinkSync(join(other, ".git", "info"), join(repo, ".git", "info"));
+      },
+    ],
+    [
+      "a .git folder whose info/exclude is a link",
+      (repo: string, other: string) => {
+        mkdirSync(join(repo, ".git", "info"), { recursive: true });
+        symlinkSync(join(other, ".git", "info", "exclude"), join(repo, ".git", "info", "exclude"));
+      },
+    ],
+    [
+      "a .git file naming another folder",
+      (repo: string, other: string) =>
+        writeFileSync(join(repo, ".git"), `gitdir: ${join(other, ".git")}\n`),
+    ],
+  ])("takes no exclude patterns through %s", async (_what, plant) => {
+    const other = tempDir();
+    mkdirSync(join(other, ".git", "info"), { recursive: true });
+    writeFileSync(join(other, ".git", "info", "exclude"), "*.txt\n");
+    const repo = tempDir();
+    makeTree(repo, { "keep.txt": { at: "2026-01-01 00:00", size: 1 } });
+    plant(repo, other);
+    expect((await buildWorkspaceTree(repo)).rendered).toContain("keep.txt");
   });
 
   it("a root inside a folder the repository ignores still lists its files, by its own rules", async () => {

@@ -410,9 +410,12 @@ async function inheritedRules(
 ): Promise<{ prefix: string; rules?: IgnoreRules }> {
   const repo = await findRepository(root, ceilingDir);
   if (repo === undefined) return { prefix: "" };
-  const exclude = join(repo, ".git", "info", "exclude");
-  const excluded = await readText(exclude);
-  let rules = excluded.ok ? addGitignore(undefined, excluded.text, "", budget, exclude) : undefined;
+  const exclude = await excludeFileOf(repo);
+  const excluded = exclude === undefined ? undefined : await readText(exclude);
+  let rules =
+    exclude !== undefined && excluded?.ok
+      ? addGitignore(undefined, excluded.text, "", budget, exclude)
+      : undefined;
   if (repo === root) return rules ? { prefix: "", rules } : { prefix: "" };
   const prefix = `${posixRelative(repo, root)}/`;
   const chain: string[] = [];
@@ -446,6 +449,22 @@ async function findRepository(
     if (up === dir || !isBelowCeiling(up, ceilingDir)) return undefined;
     dir = up;
   }
+}
+
+/**
+ * The repository's `.git/info/exclude`, when `.git` and `info` are folders
+ * of its own and `exclude` a regular file, none of them a link: a `.git` file
+ * or link may name a folder anywhere, and the tree takes no patterns from
+ * outside the repository (a worktree's `.git` file leads to the main
+ * repository's, which the git step checks before it trusts it; the tree then
+ * goes without those patterns).
+ */
+async function excludeFileOf(repo: string): Promise<string | undefined> {
+  const gitDir = join(repo, ".git");
+  if (!(await statOf(gitDir, false))?.isDirectory()) return undefined;
+  if (!(await statOf(join(gitDir, "info"), false))?.isDirectory()) return undefined;
+  const exclude = join(gitDir, "info", "exclude");
+  return (await statOf(exclude, false))?.isFile() ? exclude : undefined;
 }
 
 function posixRelative(from: string, to: string): string {
