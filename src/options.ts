@@ -8,6 +8,7 @@ import type { Machine } from "./gather/environment/_machine.js";
 import { DEFAULT_TOOLS, toolEntry } from "./gather/guidelines/tools.js";
 import { resolveRoots } from "./gather/roots.js";
 import { checkRuleSources } from "./gather/rules/load.js";
+import { MAX_TREE_DEPTH } from "./gather/tree/depth.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "./locate/layers.js";
 import { readTextOrPath } from "./locate/text-or-path.js";
 import type { ExtraSection } from "./sections/render.js";
@@ -104,6 +105,11 @@ export interface SystemPromptOptions {
   docs?: string;
   /** Add a compact listing of cwd (`workspace_tree`) and the AGENTS.md files below it (`dir_context`). Default: false. */
   workspaceTree?: boolean;
+  /**
+   * Levels of entries the workspace tree shows below each root, 1 to 8
+   * (the line cap still holds). Only with `workspaceTree`. Default: 3.
+   */
+  treeDepth?: number;
   /**
    * Add the `git` section: the branch, its upstream (ahead/behind), counts of
    * staged, unstaged and untracked files and the last 5 commit subjects, from
@@ -459,6 +465,10 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   contextOnTouch: isBoolean,
   docs: isString,
   workspaceTree: isBoolean,
+  treeDepth: (v) =>
+    typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= MAX_TREE_DEPTH
+      ? undefined
+      : `a whole number of levels from 1 to ${MAX_TREE_DEPTH}`,
   git: isBoolean,
   allowGitDirs: isStringArray,
   treeMtime: () => undefined,

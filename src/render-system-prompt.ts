@@ -298,6 +298,7 @@ export async function preparePrompt(
           root: cwd,
           roots,
           mtime: opts.treeMtime,
+          depth: options.treeDepth ?? null,
           ceilingDir,
           cache: cacheLocation("tree", cacheHome),
         },
@@ -306,6 +307,7 @@ export async function preparePrompt(
             buildWorkspaceTrees(i.root, i.roots, {
               signal: late.signal,
               cache: i.cache,
+              ...(i.depth !== null ? { maxDepth: i.depth } : {}),
               ...(i.mtime ? { mtime: i.mtime } : {}),
               ...(i.ceilingDir !== null ? { ceilingDir: i.ceilingDir } : {}),
             })),

@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { resolveUserPath } from "../_paths.js";
 import { varNameProblem } from "../config/index.js";
 import type { Machine } from "../gather/environment/_machine.js";
+import { MAX_TREE_DEPTH } from "../gather/tree/depth.js";
 import { parseNow, type SystemPromptOptions } from "../options.js";
 import { UsageError } from "./io.js";
 
@@ -20,6 +21,8 @@ export interface RenderFlags {
   untrusted?: boolean;
   contextFiles?: boolean;
   tree?: boolean;
+  /** `--tree-depth N`: levels the tree shows (it turns the tree on unless `--no-tree` is given). */
+  treeDepth?: string;
   git?: boolean;
   /** `--allow-git-dir DIR`, repeatable. */
   allowGitDir?: string[];
@@ -122,6 +125,17 @@ export function toRenderOptions(
   if (flags.contextFiles === false) options.noContextFiles = true;
   // --tree and --no-tree both beat a config file's `tree:`.
   if (flags.tree !== undefined) options.workspaceTree = flags.tree;
+  if (flags.treeDepth !== undefined) {
+    const depth = Number(flags.treeDepth);
+    if (!/^\d+$/.test(flags.treeDepth) || depth < 1 || depth > MAX_TREE_DEPTH) {
+      throw new UsageError(
+        `--tree-depth expects a whole number of levels from 1 to ${MAX_TREE_DEPTH}, such as 4, got "${flags.treeDepth}"`,
+      );
+    }
+    options.treeDepth = depth;
+    // Asking for a depth is asking for the tree; --no-tree still wins.
+    if (flags.tree !== false) options.workspaceTree = true;
+  }
   if (flags.git) options.git = true;
   if (flags.var?.length) options.vars = parseVars(flags.var);
   // Relative to where the command runs, like --cwd itself (not to --cwd); a

@@ -1,5 +1,6 @@
 import { didYouMean } from "../_suggest.js";
 import { RULE_SOURCE_NAMES } from "../gather/rules/index.js";
+import { MAX_TREE_DEPTH } from "../gather/tree/depth.js";
 import type { ConfigValues } from "./types.js";
 
 /**
@@ -90,6 +91,14 @@ export const CONFIG_KEYS: { readonly [key: string]: KeySpec<keyof ConfigValues> 
     option: "workspaceTree",
     check: (v) => (typeof v === "boolean" ? { value: v } : { problem: "must be true or false" }),
     example: "tree: true",
+  },
+  "tree-depth": {
+    option: "treeDepth",
+    check: (v) =>
+      typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= MAX_TREE_DEPTH
+        ? { value: v }
+        : { problem: `must be a whole number of levels from 1 to ${MAX_TREE_DEPTH}, such as 4` },
+    example: "tree-depth: 4",
   },
   git: {
     option: "git",

@@ -31,6 +31,7 @@ export interface ConfigValues {
   tools?: string[];
   model?: string;
   workspaceTree?: boolean;
+  treeDepth?: number;
   git?: boolean;
   deadlineMs?: number;
   maxPromptTokens?: number;

@@ -178,6 +178,7 @@ describe("sysprompt explain", () => {
         tools: "default",
         model: "default",
         tree: "default",
+        "tree-depth": "default",
         git: "default",
         deadline: "default",
         "max-tokens": "default",

@@ -18,6 +18,7 @@ const DEFAULTS = {
   tools: "default",
   model: "default",
   tree: "default",
+  "tree-depth": "default",
   git: "default",
   deadline: "default",
   "max-tokens": "default",
