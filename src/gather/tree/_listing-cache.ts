@@ -130,19 +130,27 @@ function sameStamp(kept: unknown, s: Stats): boolean {
 }
 
 /**
- * Characters no name holds: "/" and NUL everywhere, and "\\" where it is a
- * separator too. On POSIX a backslash is part of a name like any other byte;
- * refusing it there made every walk list such a folder again and rewrite the
- * file with the same memo.
+ * A name a memo may hold: one a listing gives and the walk keeps. No "/" or
+ * NUL (nor "\\" where it is a separator too; on POSIX a backslash is part
+ * of a name like any other byte, and refusing it there made every walk list
+ * such a folder again and rewrite the file with the same memo), and nothing
+ * the walk skips: no hidden name (`.` and `..` among them) and no
+ * `node_modules`. A memo edited to hold `.git` or `.env` would otherwise be
+ * walked into, or shown.
  */
-const NAME = sep === "\\" ? /^(?!\.\.?$)[^/\\\0]+$/ : /^(?!\.\.?$)[^/\0]+$/;
+const NAME = sep === "\\" ? /^(?!\.|node_modules$)[^/\\\0]+$/ : /^(?!\.|node_modules$)[^/\0]+$/;
 /** An entry of a memo's `rest`: a kind's letter, then a name. */
-const ENTRY = sep === "\\" ? /^[flo](?!\.\.?$)[^/\\\0]+$/ : /^[flo](?!\.\.?$)[^/\0]+$/;
+const ENTRY =
+  sep === "\\" ? /^[flo](?!\.|node_modules$)[^/\\\0]+$/ : /^[flo](?!\.|node_modules$)[^/\0]+$/;
+/** The ignore files a memo may name: those the walk reads, its only hidden names. */
+const IGNORE_FILE = /^\.(?:git)?ignore$/;
+/** The walk's instruction file (AGENTS_FILE of _tree-walk.ts, which imports this module). */
+const AGENTS_FILE = "AGENTS.md";
 
 /**
- * A list of names a folder can hold (no separator, no NUL, not `.` or `..`),
- * or with `ENTRY`, of entries. The file is the user's own, but a memo is
- * never a way out of its folder.
+ * A list of names a folder can hold and the walk keeps, or with `ENTRY`, of
+ * entries. The file is the user's own, but a memo is never a way out of its
+ * folder, nor into what the walk skips.
  */
 function isNameList(value: unknown, pattern = NAME): value is string[] {
   if (!Array.isArray(value)) return false;
@@ -150,13 +158,36 @@ function isNameList(value: unknown, pattern = NAME): value is string[] {
   return true;
 }
 
+/**
+ * Whether a memo's names could come from one listing: no name twice (a
+ * folder holds each once; a memo naming its subfolders a thousand times on
+ * each shown level made the walk queue a thousand to the power of the depth),
+ * and, where its other entries are kept, its AGENTS.md among them as the
+ * memo says.
+ */
+function isOneListing(dirs: string[], agents: string, rest: string[] | undefined): boolean {
+  const count = dirs.length + (rest?.length ?? 0);
+  const names = new Set(dirs);
+  if (rest) for (const entry of rest) names.add(entry.slice(1));
+  if (names.size !== count) return false;
+  if (!rest) return true;
+  // An AGENTS.md that is neither a file nor a link ("o") is no instruction file.
+  return (
+    rest.includes(`f${AGENTS_FILE}`) === (agents === "f") &&
+    rest.includes(`l${AGENTS_FILE}`) === (agents === "l")
+  );
+}
+
 function memoOf(stored: unknown, stats: Stats): FolderMemo | undefined {
   if (!Array.isArray(stored) || stored.length < 4 || stored.length > 5) return undefined;
   if (!sameStamp(stored[0], stats)) return undefined;
   const [, dirs, agents, ignoreFiles, rest] = stored as unknown[];
-  if (!isNameList(dirs) || !isNameList(ignoreFiles)) return undefined;
+  if (!isNameList(dirs) || !isNameList(ignoreFiles, IGNORE_FILE)) return undefined;
   if (agents !== "f" && agents !== "l" && agents !== "") return undefined;
   if (stored.length === 5 && !isNameList(rest, ENTRY)) return undefined;
+  if (!isOneListing(dirs, agents, stored.length === 5 ? (rest as string[]) : undefined)) {
+    return undefined;
+  }
   return {
     dirs,
     agents: agents === "f" ? "file" : agents === "l" ? "link" : null,

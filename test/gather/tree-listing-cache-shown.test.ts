@@ -1,0 +1,128 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
+import { tempDir } from "../api/_helpers.js";
+
+// The memos of the shown folders (format 3) against a cache file edited by
+// hand: the stamps are the folders' own (anyone can stat them), the names are
+// not what any listing gave. Whatever a memo says, the tree is the one a walk
+// without the cache draws, and the walk enters no folder it would not enter.
+
+// Every folder settled: the first walk keeps what it lists.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10_000 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+interface Stored {
+  roots: Record<string, { folders: Record<string, unknown[]> }>;
+}
+
+/** A project with files, a hidden file, a `node_modules` and a `.git` at the root; the cache file of its tree. */
+function project() {
+  const base = tempDir();
+  const root = join(base, "project");
+  mkdirSync(join(root, "src/lib"), { recursive: true });
+  mkdirSync(join(root, "node_modules/pkg"), { recursive: true });
+  mkdirSync(join(root, ".git/objects"), { recursive: true });
+  writeFileSync(join(root, "README.md"), "read me\n");
+  writeFileSync(join(root, ".env"), "SECRET=1\n");
+  writeFileSync(join(root, "src/main.ts"), "main\n");
+  writeFileSync(join(root, "src/lib/util.ts"), "util\n");
+  writeFileSync(join(root, "node_modules/pkg/index.js"), "pkg\n");
+  writeFileSync(join(root, ".git/objects/blob"), "blob\n");
+  const location = { path: join(base, "cache/tree.json"), parents: true };
+  return { root, location };
+}
+
+/** Rewrites the memo of folder `rel` of the cache file with `edit`. */
+function editMemo(
+  location: { path: string },
+  root: string,
+  rel: string,
+  edit: (memo: unknown[]) => void,
+) {
+  const file = JSON.parse(readFileSync(location.path, "utf8")) as Stored;
+  const memo = file.roots[root]?.folders[rel];
+  if (!memo) throw new Error(`no memo of "${rel}" in the cache file`);
+  edit(memo);
+  writeFileSync(location.path, JSON.stringify(file));
+}
+
+describe("a hand-edited memo of a shown folder", () => {
+  it.each([
+    [
+      "names a subfolder twice",
+      (memo: unknown[]) => {
+        (memo[1] as string[]).push(...(memo[1] as string[]));
+      },
+    ],
+    [
+      "names a file twice",
+      (memo: unknown[]) => {
+        (memo[4] as string[]).push((memo[4] as string[])[0] as string);
+      },
+    ],
+    [
+      "names a subfolder as a file as well",
+      (memo: unknown[]) => {
+        (memo[4] as string[]).push(`f${(memo[1] as string[])[0]}`);
+      },
+    ],
+    [
+      "names a hidden file",
+      (memo: unknown[]) => {
+        (memo[4] as string[]).push("f.env");
+      },
+    ],
+    [
+      "names node_modules as a subfolder",
+      (memo: unknown[]) => {
+        (memo[1] as string[]).push("node_modules");
+      },
+    ],
+    [
+      "names .git as a subfolder",
+      (memo: unknown[]) => {
+        (memo[1] as string[]).push(".git");
+      },
+    ],
+    [
+      "says it holds an AGENTS.md it does not",
+      (memo: unknown[]) => {
+        memo[2] = "f";
+      },
+    ],
+  ])("that %s leaves the tree as a walk without the cache draws it", async (_what, edit) => {
+    const { root, location } = project();
+    const plain = await buildWorkspaceTree(root);
+    expect(plain.rendered).not.toContain("node_modules");
+    expect(plain.rendered).not.toContain(".env");
+    await buildWorkspaceTree(root, { cache: location });
+    editMemo(location, root, "", edit);
+    editMemo(location, root, "src", edit);
+    const warm = await buildWorkspaceTree(root, { cache: location });
+    expect(warm).toEqual(plain);
+  });
+
+  it("that names each subfolder a thousand times, on every shown level, does not make the walk multiply", async () => {
+    const { root, location } = project();
+    mkdirSync(join(root, "src/lib/deep/deeper"), { recursive: true });
+    const plain = await buildWorkspaceTree(root, { maxDepth: 4 });
+    await buildWorkspaceTree(root, { maxDepth: 4, cache: location });
+    for (const rel of ["", "src", "src/lib"]) {
+      editMemo(location, root, rel, (memo) => {
+        const dirs = memo[1] as string[];
+        memo[1] = Array.from({ length: 1000 }, () => dirs).flat();
+      });
+    }
+    const started = performance.now();
+    const warm = await buildWorkspaceTree(root, { maxDepth: 4, cache: location });
+    expect(warm).toEqual(plain);
+    // Once per folder: a thousand times a thousand lstats are many seconds.
+    expect(performance.now() - started).toBeLessThan(2000);
+  }, 30_000);
+});
