@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
@@ -125,4 +125,23 @@ describe("a hand-edited memo of a shown folder", () => {
     // Once per folder: a thousand times a thousand lstats are many seconds.
     expect(performance.now() - started).toBeLessThan(2000);
   }, 30_000);
+});
+
+describe("names that are not UTF-8 in a shown folder", () => {
+  // Node decodes a name that is not UTF-8 with U+FFFD for each bad byte, so
+  // two such names can come out of one listing as the same string.
+  it("two that decode alike leave the tree as without the cache, and the file is written once", async () => {
+    const { root, location } = project();
+    for (const byte of [0xfe, 0xff]) {
+      writeFileSync(Buffer.concat([Buffer.from(`${root}/odd`), Buffer.from([byte])]), "x\n");
+    }
+    const plain = await buildWorkspaceTree(root);
+    expect(plain.rendered.match(/odd\uFFFD/g)).toHaveLength(2);
+    await buildWorkspaceTree(root, { cache: location });
+    const written = statSync(location.path).mtimeMs;
+    await new Promise((done) => setTimeout(done, 20));
+    const warm = await buildWorkspaceTree(root, { cache: location });
+    expect(warm).toEqual(plain);
+    expect(statSync(location.path).mtimeMs).toBe(written);
+  });
 });

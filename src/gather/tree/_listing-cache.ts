@@ -309,6 +309,10 @@ export function openListingCache(
       const folders = metIn(root);
       if (folders.size >= MAX_CACHED_FOLDERS) return;
       const agents = memo.agents === "file" ? "f" : memo.agents === "link" ? "l" : "";
+      // What the reader would refuse is not kept: two names that are not
+      // UTF-8 can be decoded alike, and such a memo, a miss on every walk,
+      // was written again on every walk.
+      if (!isOneListing(memo.dirs, agents, memo.rest)) return;
       const folder: StoredFolder = memo.rest
         ? [stampOf(stats), memo.dirs, agents, memo.ignoreFiles, memo.rest]
         : [stampOf(stats), memo.dirs, agents, memo.ignoreFiles];
