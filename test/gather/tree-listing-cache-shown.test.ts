@@ -1,8 +1,18 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
-import { tempDir } from "../api/_helpers.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { openPromptSession } from "../../src/session/session.js";
+import { pinned, tempDir } from "../api/_helpers.js";
 
 // The memos of the shown folders (format 3) against a cache file edited by
 // hand: the stamps are the folders' own (anyone can stat them), the names are
@@ -143,5 +153,50 @@ describe("names that are not UTF-8 in a shown folder", () => {
     const warm = await buildWorkspaceTree(root, { cache: location });
     expect(warm).toEqual(plain);
     expect(statSync(location.path).mtimeMs).toBe(written);
+  });
+});
+
+describe("a prompt session over shown folders taken from the cache", () => {
+  // A warm walk lists no shown folder: their lstats are all the session notes of them.
+  it.each([
+    ["the root gains a file", (p: string) => writeFileSync(join(p, "NEW.md"), "new\n")],
+    ["a shown subfolder gains a file", (p: string) => writeFileSync(join(p, "src/new.ts"), "n\n")],
+    [
+      "a shown file is replaced by a folder",
+      (p: string) => {
+        rmSync(join(p, "src/main.ts"));
+        mkdirSync(join(p, "src/main.ts"));
+      },
+    ],
+    [
+      "a shown subfolder is replaced by a link",
+      (p: string) => {
+        renameSync(join(p, "src/lib"), join(p, "moved"));
+        symlinkSync(join(p, "moved"), join(p, "src/lib"));
+      },
+    ],
+  ])("renders again when %s", async (_what, change) => {
+    const base = tempDir();
+    const options = { ...pinned(base), workspaceTree: true };
+    const p = join(base, "project");
+    mkdirSync(join(p, "src/lib"), { recursive: true });
+    writeFileSync(join(p, "src/main.ts"), "main\n");
+    writeFileSync(join(p, "src/lib/util.ts"), "util\n");
+    await renderSystemPrompt(options);
+    // The render kept every shown folder with its other entries: the session's renders list none.
+    const kept = JSON.parse(
+      readFileSync(join(base, "agent/cache/sysprompt-tree.json"), "utf8"),
+    ) as Stored;
+    const folders = kept.roots[p]?.folders ?? {};
+    expect(Object.keys(folders).sort()).toEqual(["", "src", "src/lib"]);
+    expect(Object.values(folders).map((memo) => memo.length)).toEqual([5, 5, 5]);
+    const session = openPromptSession(options, Number.NEGATIVE_INFINITY);
+    const first = await session.render();
+    change(p);
+    const second = await session.render();
+    const fresh = await renderSystemPrompt(options);
+    session.close();
+    expect(second.result.text).toBe(fresh.text);
+    expect(second.result.text).not.toBe(first.result.text);
   });
 });
