@@ -200,3 +200,34 @@ describe("a prompt session over shown folders taken from the cache", () => {
     expect(second.result.text).not.toBe(first.result.text);
   });
 });
+
+describe("walks of two depths over one cache", () => {
+  // A folder of the third level with files but no subfolder is listed by a
+  // walk four deep (it is shown) and only asked for an AGENTS.md by one three
+  // deep (its link count says it has no subfolder): its memo is not met then.
+  it("do not rewrite the file in turn, and a folder removed still leaves it", async () => {
+    const base = tempDir();
+    const root = join(base, "project");
+    mkdirSync(join(root, "a/b/leaf"), { recursive: true });
+    mkdirSync(join(root, "a/b/c/d"), { recursive: true });
+    writeFileSync(join(root, "a/b/leaf/file.txt"), "x\n");
+    const location = { path: join(base, "cache/tree.json"), parents: true };
+    const writes: number[] = [];
+    for (const maxDepth of [3, 4, 3, 4, 3, 4]) {
+      const warm = await buildWorkspaceTree(root, { maxDepth, cache: location });
+      expect(warm).toEqual(await buildWorkspaceTree(root, { maxDepth }));
+      writes.push(statSync(location.path).mtimeMs);
+      await new Promise((done) => setTimeout(done, 5));
+    }
+    // Written by the first walk of each depth, then by none.
+    expect(new Set(writes.slice(1)).size).toBe(1);
+    const keptRels = () =>
+      Object.keys(
+        (JSON.parse(readFileSync(location.path, "utf8")) as Stored).roots[root]?.folders ?? {},
+      ).sort();
+    expect(keptRels()).toContain("a/b/leaf");
+    rmSync(join(root, "a/b/leaf"), { recursive: true });
+    await buildWorkspaceTree(root, { maxDepth: 3, cache: location });
+    expect(keptRels()).toEqual(["", "a", "a/b", "a/b/c"]);
+  });
+});

@@ -329,7 +329,9 @@ export function openListingCache(
       for (const [root, folders] of met) {
         const before = stored.get(root);
         const kept = before ? Object.keys(before.folders).length : 0;
-        if (!partial && kept !== folders.size) changed = true;
+        if (partial || kept === folders.size) continue;
+        if (before) keepUnmet(before.folders, folders);
+        if (kept !== folders.size) changed = true;
       }
       if (!changed) return;
       const used = now();
@@ -350,6 +352,39 @@ export function openListingCache(
       writeAtomically(location, JSON.stringify(file));
     },
   };
+}
+
+/**
+ * Adds to `met` the folders of `stored` this walk did not meet but that are
+ * still where their memos were: each named among the subfolders of its
+ * parent's memo, which is met or kept in turn. A walk meets only the folders
+ * its depth lists: one three deep only asks a third-level folder without
+ * subfolders for an AGENTS.md, which a walk four deep lists (and keeps) to
+ * show it, so walks of the two depths dropped and kept its memo in turn, and
+ * each rewrote the file. A folder removed or renamed changes its parent's
+ * stat, whose new memo no longer names it: it leaves the file with the next
+ * walk that meets the parent. (Room for them was counted: they are in the
+ * file read.)
+ */
+function keepUnmet(stored: Record<string, StoredFolder>, met: Map<string, StoredFolder>): void {
+  // Parents first: by depth, counted once per folder.
+  const unmet = Object.keys(stored)
+    .filter((rel) => rel !== "" && !met.has(rel))
+    .map((rel) => ({ rel, depth: rel.split("/").length }))
+    .sort((a, b) => a.depth - b.depth);
+  const named = new Map<string, Set<string>>();
+  for (const { rel } of unmet) {
+    const cut = rel.lastIndexOf("/");
+    const parentRel = cut < 0 ? "" : rel.slice(0, cut);
+    const parent = met.get(parentRel);
+    if (!parent) continue;
+    let dirs = named.get(parentRel);
+    if (!dirs) {
+      dirs = new Set(Array.isArray(parent[1]) ? parent[1] : []);
+      named.set(parentRel, dirs);
+    }
+    if (dirs.has(rel.slice(cut + 1))) met.set(rel, stored[rel] as StoredFolder);
+  }
 }
 
 /** The file, unless it would be more than its reader takes; failing to write costs a listing next time. */
