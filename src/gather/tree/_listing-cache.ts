@@ -130,19 +130,27 @@ function sameStamp(kept: unknown, s: Stats): boolean {
 }
 
 /**
- * Characters no name holds: "/" and NUL everywhere, and "\\" where it is a
- * separator too. On POSIX a backslash is part of a name like any other byte;
- * refusing it there made every walk list such a folder again and rewrite the
- * file with the same memo.
+ * A name a memo may hold: one a listing gives and the walk keeps. No "/" or
+ * NUL (nor "\\" where it is a separator too; on POSIX a backslash is part
+ * of a name like any other byte, and refusing it there made every walk list
+ * such a folder again and rewrite the file with the same memo), and nothing
+ * the walk skips: no hidden name (`.` and `..` among them) and no
+ * `node_modules`. A memo edited to hold `.git` or `.env` would otherwise be
+ * walked into, or shown.
  */
-const NAME = sep === "\\" ? /^(?!\.\.?$)[^/\\\0]+$/ : /^(?!\.\.?$)[^/\0]+$/;
+const NAME = sep === "\\" ? /^(?!\.|node_modules$)[^/\\\0]+$/ : /^(?!\.|node_modules$)[^/\0]+$/;
 /** An entry of a memo's `rest`: a kind's letter, then a name. */
-const ENTRY = sep === "\\" ? /^[flo](?!\.\.?$)[^/\\\0]+$/ : /^[flo](?!\.\.?$)[^/\0]+$/;
+const ENTRY =
+  sep === "\\" ? /^[flo](?!\.|node_modules$)[^/\\\0]+$/ : /^[flo](?!\.|node_modules$)[^/\0]+$/;
+/** The ignore files a memo may name: those the walk reads, its only hidden names. */
+const IGNORE_FILE = /^\.(?:git)?ignore$/;
+/** The walk's instruction file (AGENTS_FILE of _tree-walk.ts, which imports this module). */
+const AGENTS_FILE = "AGENTS.md";
 
 /**
- * A list of names a folder can hold (no separator, no NUL, not `.` or `..`),
- * or with `ENTRY`, of entries. The file is the user's own, but a memo is
- * never a way out of its folder.
+ * A list of names a folder can hold and the walk keeps, or with `ENTRY`, of
+ * entries. The file is the user's own, but a memo is never a way out of its
+ * folder, nor into what the walk skips.
  */
 function isNameList(value: unknown, pattern = NAME): value is string[] {
   if (!Array.isArray(value)) return false;
@@ -150,13 +158,36 @@ function isNameList(value: unknown, pattern = NAME): value is string[] {
   return true;
 }
 
+/**
+ * Whether a memo's names could come from one listing: no name twice (a
+ * folder holds each once; a memo naming its subfolders a thousand times on
+ * each shown level made the walk queue a thousand to the power of the depth),
+ * and, where its other entries are kept, its AGENTS.md among them as the
+ * memo says.
+ */
+function isOneListing(dirs: string[], agents: string, rest: string[] | undefined): boolean {
+  const count = dirs.length + (rest?.length ?? 0);
+  const names = new Set(dirs);
+  if (rest) for (const entry of rest) names.add(entry.slice(1));
+  if (names.size !== count) return false;
+  if (!rest) return true;
+  // An AGENTS.md that is neither a file nor a link ("o") is no instruction file.
+  return (
+    rest.includes(`f${AGENTS_FILE}`) === (agents === "f") &&
+    rest.includes(`l${AGENTS_FILE}`) === (agents === "l")
+  );
+}
+
 function memoOf(stored: unknown, stats: Stats): FolderMemo | undefined {
   if (!Array.isArray(stored) || stored.length < 4 || stored.length > 5) return undefined;
   if (!sameStamp(stored[0], stats)) return undefined;
   const [, dirs, agents, ignoreFiles, rest] = stored as unknown[];
-  if (!isNameList(dirs) || !isNameList(ignoreFiles)) return undefined;
+  if (!isNameList(dirs) || !isNameList(ignoreFiles, IGNORE_FILE)) return undefined;
   if (agents !== "f" && agents !== "l" && agents !== "") return undefined;
   if (stored.length === 5 && !isNameList(rest, ENTRY)) return undefined;
+  if (!isOneListing(dirs, agents, stored.length === 5 ? (rest as string[]) : undefined)) {
+    return undefined;
+  }
   return {
     dirs,
     agents: agents === "f" ? "file" : agents === "l" ? "link" : null,
@@ -278,6 +309,10 @@ export function openListingCache(
       const folders = metIn(root);
       if (folders.size >= MAX_CACHED_FOLDERS) return;
       const agents = memo.agents === "file" ? "f" : memo.agents === "link" ? "l" : "";
+      // What the reader would refuse is not kept: two names that are not
+      // UTF-8 can be decoded alike, and such a memo, a miss on every walk,
+      // was written again on every walk.
+      if (!isOneListing(memo.dirs, agents, memo.rest)) return;
       const folder: StoredFolder = memo.rest
         ? [stampOf(stats), memo.dirs, agents, memo.ignoreFiles, memo.rest]
         : [stampOf(stats), memo.dirs, agents, memo.ignoreFiles];
@@ -294,7 +329,9 @@ export function openListingCache(
       for (const [root, folders] of met) {
         const before = stored.get(root);
         const kept = before ? Object.keys(before.folders).length : 0;
-        if (!partial && kept !== folders.size) changed = true;
+        if (partial || kept === folders.size) continue;
+        if (before) keepUnmet(before.folders, folders);
+        if (kept !== folders.size) changed = true;
       }
       if (!changed) return;
       const used = now();
@@ -315,6 +352,39 @@ export function openListingCache(
       writeAtomically(location, JSON.stringify(file));
     },
   };
+}
+
+/**
+ * Adds to `met` the folders of `stored` this walk did not meet but that are
+ * still where their memos were: each named among the subfolders of its
+ * parent's memo, which is met or kept in turn. A walk meets only the folders
+ * its depth lists: one three deep only asks a third-level folder without
+ * subfolders for an AGENTS.md, which a walk four deep lists (and keeps) to
+ * show it, so walks of the two depths dropped and kept its memo in turn, and
+ * each rewrote the file. A folder removed or renamed changes its parent's
+ * stat, whose new memo no longer names it: it leaves the file with the next
+ * walk that meets the parent. (Room for them was counted: they are in the
+ * file read.)
+ */
+function keepUnmet(stored: Record<string, StoredFolder>, met: Map<string, StoredFolder>): void {
+  // Parents first: by depth, counted once per folder.
+  const unmet = Object.keys(stored)
+    .filter((rel) => rel !== "" && !met.has(rel))
+    .map((rel) => ({ rel, depth: rel.split("/").length }))
+    .sort((a, b) => a.depth - b.depth);
+  const named = new Map<string, Set<string>>();
+  for (const { rel } of unmet) {
+    const cut = rel.lastIndexOf("/");
+    const parentRel = cut < 0 ? "" : rel.slice(0, cut);
+    const parent = met.get(parentRel);
+    if (!parent) continue;
+    let dirs = named.get(parentRel);
+    if (!dirs) {
+      dirs = new Set(Array.isArray(parent[1]) ? parent[1] : []);
+      named.set(parentRel, dirs);
+    }
+    if (dirs.has(rel.slice(cut + 1))) met.set(rel, stored[rel] as StoredFolder);
+  }
 }
 
 /** The file, unless it would be more than its reader takes; failing to write costs a listing next time. */
