@@ -8,6 +8,7 @@ import {
   readSync,
   statSync,
 } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { normalizeText } from "./_frontmatter.js";
 import { open, readdir, realpath, stat } from "./_io.js";
@@ -237,20 +238,10 @@ export async function readTextFile(
     const s = await handle.stat();
     if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other");
     if (s.size > maxBytes) return statFailure(path, "other", s.size, maxBytes);
-    let buffer: Uint8Array = new Uint8Array(Math.min(maxBytes + 1, s.size + 1));
-    let filled = 0;
-    for (;;) {
-      if (filled === buffer.length) {
-        if (filled > maxBytes) break;
-        buffer = grown(buffer, maxBytes + 1);
-      }
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return filled > maxBytes
-      ? statFailure(path, "other", filled, maxBytes)
-      : decodeText(buffer.subarray(0, filled), path);
+    const bytes = await readHead(handle, maxBytes + 1, s.size);
+    return bytes.length > maxBytes
+      ? statFailure(path, "other", bytes.length, maxBytes)
+      : decodeText(bytes, path);
   } catch (error) {
     return readFailure(path, error);
   } finally {
@@ -258,14 +249,51 @@ export async function readTextFile(
   }
 }
 
+/** Smallest buffer a read starts with: a file's size can be 0 (`/proc`) or grow while it is read. */
+const FIRST_READ_BYTES = 4096;
+
 /**
- * `buffer` in one twice its size (at most `limit` bytes), its bytes kept: a
- * file that grows while it is read is read on, up to the limit.
+ * Up to `limit` bytes from the start of the file (fewer at its end). The
+ * buffer starts at the file's size (plus one byte, to see it grew) and
+ * doubles only while it fills, never past `limit`: thousands of small rule
+ * files read at once must not each hold a `limit`-sized buffer (20,000
+ * one-byte files took 3 GB and 29 s that way).
  */
-function grown(buffer: Uint8Array, limit: number): Uint8Array {
-  const next = new Uint8Array(Math.min(limit, Math.max(4096, buffer.length * 2)));
-  next.set(buffer);
-  return next;
+export async function readHead(
+  handle: FileHandle,
+  limit: number,
+  size: number,
+): Promise<Uint8Array> {
+  let buffer = new Uint8Array(Math.min(limit, Math.max(size + 1, FIRST_READ_BYTES)));
+  let filled = 0;
+  while (filled < limit) {
+    if (filled === buffer.length) {
+      const grown = new Uint8Array(Math.min(limit, buffer.length * 2));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
+}
+
+/** Synchronous twin of {@link readHead}, on a descriptor. */
+function readHeadSync(fd: number, limit: number, size: number): Uint8Array {
+  let buffer = new Uint8Array(Math.min(limit, Math.max(size + 1, FIRST_READ_BYTES)));
+  let filled = 0;
+  while (filled < limit) {
+    if (filled === buffer.length) {
+      const grown = new Uint8Array(Math.min(limit, buffer.length * 2));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
 }
 
 /** Synchronous twin of {@link readTextFile}. */
@@ -284,20 +312,10 @@ export function readTextFileSync(path: string, maxBytes = MAX_TEXT_FILE_BYTES): 
     const s = fstatSync(fd);
     if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other");
     if (s.size > maxBytes) return statFailure(path, "other", s.size, maxBytes);
-    let buffer: Uint8Array = new Uint8Array(Math.min(maxBytes + 1, s.size + 1));
-    let filled = 0;
-    for (;;) {
-      if (filled === buffer.length) {
-        if (filled > maxBytes) break;
-        buffer = grown(buffer, maxBytes + 1);
-      }
-      const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return filled > maxBytes
-      ? statFailure(path, "other", filled, maxBytes)
-      : decodeText(buffer.subarray(0, filled), path);
+    const bytes = readHeadSync(fd, maxBytes + 1, s.size);
+    return bytes.length > maxBytes
+      ? statFailure(path, "other", bytes.length, maxBytes)
+      : decodeText(bytes, path);
   } catch (error) {
     return readFailure(path, error);
   } finally {

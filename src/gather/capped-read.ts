@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { decodeText } from "../_fs.js";
+import { decodeText, readHead } from "../_fs.js";
 import { open, stat } from "../_io.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
 
@@ -66,32 +66,6 @@ export async function readCappedText(path: string, maxBytes: number): Promise<Ca
   } finally {
     await handle?.close().catch(() => undefined);
   }
-}
-
-/** Smallest buffer a read starts with: a file's size can be 0 (`/proc`) or grow while it is read. */
-const FIRST_READ_BYTES = 4096;
-
-/**
- * Up to `limit` bytes from the start of the file (fewer at its end). The
- * buffer starts at the file's size (plus one byte, to see it grew) and
- * doubles only while it fills, never past `limit`: thousands of small rule
- * files read at once must not each hold a `limit`-sized buffer (20,000
- * one-byte files took 3 GB and 29 s that way).
- */
-async function readHead(handle: FileHandle, limit: number, size: number): Promise<Uint8Array> {
-  let buffer = new Uint8Array(Math.min(limit, Math.max(size + 1, FIRST_READ_BYTES)));
-  let filled = 0;
-  while (filled < limit) {
-    if (filled === buffer.length) {
-      const grown = new Uint8Array(Math.min(limit, buffer.length * 2));
-      grown.set(buffer);
-      buffer = grown;
-    }
-    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return buffer.subarray(0, filled);
 }
 
 function decodeCapped(
