@@ -5,6 +5,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -173,6 +174,21 @@ describe("a prompt session over shown folders taken from the cache", () => {
       (p: string) => {
         renameSync(join(p, "src/lib"), join(p, "moved"));
         symlinkSync(join(p, "moved"), join(p, "src/lib"));
+      },
+    ],
+    [
+      "a shown file is replaced by a link",
+      (p: string) => {
+        rmSync(join(p, "src/main.ts"));
+        symlinkSync(join(p, "src/lib/util.ts"), join(p, "src/main.ts"));
+      },
+    ],
+    [
+      "a shown file is renamed and its folder's mtime set back",
+      (p: string) => {
+        const before = statSync(join(p, "src")).mtime;
+        renameSync(join(p, "src/main.ts"), join(p, "src/entry.ts"));
+        utimesSync(join(p, "src"), before, before);
       },
     ],
   ])("renders again when %s", async (_what, change) => {
