@@ -1,9 +1,59 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+
+/**
+ * The slow tier: suites that build big trees, run property or fuzz loops, wait on real
+ * time, spawn processes or pack the package. `npm test` leaves them out; `npm run test:all`
+ * (which `.ci/run` runs) runs them too. Keep this list and the README's Tests part in step.
+ */
+const SLOW = [
+  "test/**/*scale*.test.ts",
+  "test/properties/**",
+  "test/**/property.test.ts",
+  "test/**/*simulate*.test.ts",
+  "test/**/*stall*.test.ts",
+  "test/**/permissions.test.ts",
+  "test/cli/bundle.test.ts",
+  "test/package/**",
+];
+
+/**
+ * Unit files share one module graph per worker, which makes the tier about three times
+ * faster. A file that mocks a module (`vi.mock`) or asks which modules are loaded needs a
+ * graph of its own: it says so with one of these, and is found here, never listed by hand.
+ */
+const NEEDS_OWN_MODULES = /\bvi\.(?:mock|doMock|unmock|resetModules)\(|\.cache\)\.some\(/;
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".test.ts"))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+const ISOLATED = testFiles("test").filter((file) =>
+  NEEDS_OWN_MODULES.test(readFileSync(file, "utf8")),
+);
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Tests pin the clock and environment themselves; UTC keeps any stray Date formatting stable.
     env: { TZ: "UTC" },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: ["**/node_modules/**", ...SLOW, ...ISOLATED],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "unit-isolated", include: ISOLATED, exclude: SLOW },
+      },
+      { extends: true, test: { name: "slow", include: SLOW } },
+    ],
   },
 });
