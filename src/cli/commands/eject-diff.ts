@@ -5,7 +5,17 @@ import { paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_OK, UsageError } from "../io.js";
 import { flagPaths } from "../options.js";
-import type { EjectFlags } from "./eject.js";
+
+/** The flags of `sysprompt eject`; `--diff` hands them all to this file. */
+export interface EjectFlags {
+  all?: boolean;
+  cwd?: string;
+  user?: boolean;
+  agentDir?: string;
+  force?: boolean;
+  json?: boolean;
+  diff?: boolean;
+}
 
 /**
  * `sysprompt eject --diff NAME`: the three-way view of one ejected section,

@@ -6,16 +6,7 @@ import { paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_OK, EXIT_PROBLEMS, UsageError } from "../io.js";
 import { flagPaths } from "../options.js";
-
-export interface EjectFlags {
-  all?: boolean;
-  cwd?: string;
-  user?: boolean;
-  agentDir?: string;
-  force?: boolean;
-  json?: boolean;
-  diff?: boolean;
-}
+import type { EjectFlags } from "./eject-diff.js";
 
 /**
  * `sysprompt eject NAME…|--all`: copies builtin sections for editing and says
