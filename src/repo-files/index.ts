@@ -13,6 +13,8 @@ export {
 } from "./reach.js";
 export {
   type DoorOptions,
+  projectReachSync,
+  REFUSAL_CODES,
   type Refused,
   type RepoCapped,
   type RepoText,

@@ -53,23 +53,36 @@ export interface ReachOptions {
  * {@link Reach.home}).
  */
 export async function projectReach(o: ReachOptions): Promise<Reach> {
-  const homes = [...new Set([resolve(o.home), await realpathOrSelf(o.home)])];
   const found = o.root ?? (await findProjectRoot(o.start, o.ceiling));
-  const realFound = await realpathOrSelf(found);
+  const reach = reachOf({
+    start: o.start,
+    realStart: await realpathOrSelf(o.start),
+    found,
+    realFound: await realpathOrSelf(found),
+    home: o.home,
+    realHome: await realpathOrSelf(o.home),
+  });
+  return o.trusted ? reach : { ...reach, isPrivate: privatePaths(reach.realRoot) };
+}
+
+/** The home-folder rule of {@link projectReach}, on paths already resolved. */
+export function reachOf(p: {
+  start: string;
+  realStart: string;
+  found: string;
+  realFound: string;
+  home: string;
+  realHome: string;
+}): Omit<Reach, "isPrivate"> {
+  const homes = [...new Set([resolve(p.home), p.realHome])];
   const holds = (dir: string, real: string) =>
     homes.some((h) => isWithin(h, dir) || isWithin(h, real));
-  const narrowed = holds(found, realFound);
-  const root = narrowed ? o.start : found;
-  const realRoot = narrowed ? await realpathOrSelf(o.start) : realFound;
+  const narrowed = holds(p.found, p.realFound);
+  const root = narrowed ? p.start : p.found;
+  const realRoot = narrowed ? p.realStart : p.realFound;
   const isHome = homes.some((h) => h === root || h === realRoot);
   const excluded = !isHome && holds(root, realRoot) ? homes : [];
-  return {
-    root,
-    realRoot,
-    excluded,
-    ...(isHome ? { home: homes[homes.length - 1] ?? realRoot } : {}),
-    ...(o.trusted ? {} : { isPrivate: privatePaths(realRoot) }),
-  };
+  return { root, realRoot, excluded, ...(isHome ? { home: p.realHome } : {}) };
 }
 
 /** Why a file may not be read, as a diagnostic's code and words (after "not read: "). */

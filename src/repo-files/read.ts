@@ -2,13 +2,14 @@ import {
   closeSync,
   constants,
   fstatSync,
+  lstatSync,
   openSync,
   realpathSync,
   type Stats,
   statSync,
 } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import {
   decodeText,
   isMissing,
@@ -30,8 +31,9 @@ import {
   notFile as cappedNotFile,
   decodeCapped,
 } from "../gather/capped-read.js";
+import { isBelowCeiling } from "../gather/project-root.js";
 import type { Diagnostic } from "../types.js";
-import { placeRefusal, type Reach, type Refusal, reachRefusal } from "./reach.js";
+import { placeRefusal, type Reach, type Refusal, reachOf, reachRefusal } from "./reach.js";
 
 /** A read the door refused: the file is not the repository's to give, or changed while it was checked. */
 export interface Refused {
@@ -60,6 +62,13 @@ export interface DoorOptions {
   /** The cap in bytes. Default: {@link MAX_TEXT_FILE_BYTES}. */
   maxBytes?: number;
 }
+
+/** The codes of the door's own refusals: the file is not the project's to give (a reader may find it again elsewhere). */
+export const REFUSAL_CODES: ReadonlySet<string> = new Set([
+  "file-outside-project",
+  "file-private",
+  "file-foreign-owner",
+]);
 
 /** Opening a FIFO with this flag returns at once; O_NOFOLLOW refuses a final link swapped in after the check. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
@@ -279,4 +288,43 @@ export function readRepoTextSync(
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+function realOrSelfSync(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // Gone or dangling: the read that follows reports it.
+    return path;
+  }
+}
+
+/**
+ * Synchronous twin of {@link projectReach} for a trusted project (the sync
+ * readers read only a trusted project's files): its root found as git finds
+ * it, the home-folder rule applied.
+ */
+export function projectReachSync(o: {
+  start: string;
+  home: string;
+  ceiling?: string | undefined;
+}): Omit<Reach, "isPrivate"> {
+  let found = o.start;
+  for (let dir = o.start; ; ) {
+    if (lstatSync(join(dir, ".git"), { throwIfNoEntry: false })) {
+      found = dir;
+      break;
+    }
+    const up = dirname(dir);
+    if (up === dir || !isBelowCeiling(up, o.ceiling)) break;
+    dir = up;
+  }
+  return reachOf({
+    start: o.start,
+    realStart: realOrSelfSync(o.start),
+    found,
+    realFound: realOrSelfSync(found),
+    home: o.home,
+    realHome: realOrSelfSync(o.home),
+  });
 }

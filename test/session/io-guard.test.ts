@@ -44,6 +44,7 @@ const ALLOWED: Record<string, string[]> = {
     "closeSync",
     "constants",
     "fstatSync",
+    "lstatSync",
     "openSync",
     "realpathSync",
     "statSync",
