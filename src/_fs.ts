@@ -96,7 +96,7 @@ export function decodeText(bytes: Uint8Array, path: string): TextFileResult {
   return { ok: true, text: normalizeText(text), diagnostics };
 }
 
-function statFailure(
+export function statFailure(
   path: string,
   kind: "missing" | "other" | "dir",
   size?: number,
@@ -185,15 +185,15 @@ function nameDiagnostic(
   };
 }
 
-function nameFailure(diagnostic: Diagnostic): TextFileResult {
+export function nameFailure(diagnostic: Diagnostic): TextFileResult {
   return { ok: false, reason: "unreadable", diagnostics: [diagnostic] };
 }
 
-function isMissing(error: unknown): boolean {
+export function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
 }
 
-function readFailure(path: string, error: unknown): TextFileResult {
+export function readFailure(path: string, error: unknown): TextFileResult {
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "";
   return {
     ok: false,
@@ -280,7 +280,7 @@ export async function readHead(
 }
 
 /** Synchronous twin of {@link readHead}, on a descriptor. */
-function readHeadSync(fd: number, limit: number, size: number): Uint8Array {
+export function readHeadSync(fd: number, limit: number, size: number): Uint8Array {
   let buffer = new Uint8Array(Math.min(limit, Math.max(size + 1, FIRST_READ_BYTES)));
   let filled = 0;
   while (filled < limit) {

@@ -215,7 +215,11 @@ export async function preparePrompt(
     project: tableStep(
       keyed(
         "project",
-        { dir: projectDir, ...layerFiles },
+        {
+          dir: projectDir,
+          ...layerFiles,
+          confine: { start: cwd, home, ceiling: ceilingDir ?? undefined },
+        },
         trusted && ((i) => loadLayer(i.dir, "project", i)),
         emptyLayer("project"),
       ),

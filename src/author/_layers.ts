@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
-import { readTextFile } from "../_fs.js";
-import { type LoadedLayer, loadLayer } from "../locate/load-layer.js";
+import { type LayerConfine, type LoadedLayer, loadLayer } from "../locate/load-layer.js";
+import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { listMarkdown } from "../sections/load.js";
 import type { Layer } from "../types.js";
 
@@ -32,18 +32,20 @@ export async function readLayerForCheck(
   dir: string,
   layer: Layer,
   customFiles: boolean,
+  confine?: LayerConfine,
 ): Promise<CheckedLayer> {
+  const reach = confine ? await projectReach({ ...confine, trusted: true }) : undefined;
   const [loaded, partials, systemTemplate] = await Promise.all([
-    loadLayer(dir, layer, { customFiles }),
-    readPartials(join(dir, "partials")),
-    customFiles ? readSystemTemplate(join(dir, "SYSTEM_TEMPLATE.md")) : undefined,
+    loadLayer(dir, layer, { customFiles, ...(confine ? { confine } : {}) }),
+    readPartials(join(dir, "partials"), reach),
+    customFiles ? readSystemTemplate(join(dir, "SYSTEM_TEMPLATE.md"), reach) : undefined,
   ]);
   return { loaded, partials, ...(systemTemplate ? { systemTemplate } : {}) };
 }
 
-async function readPartials(dir: string): Promise<TemplateFile[]> {
+async function readPartials(dir: string, reach: Reach | undefined): Promise<TemplateFile[]> {
   const { names } = await listMarkdown(dir);
-  const reads = await Promise.all(names.map((n) => readTextFile(join(dir, n))));
+  const reads = await Promise.all(names.map((n) => readRepoText(join(dir, n), { reach })));
   const files: TemplateFile[] = [];
   reads.forEach((read, i) => {
     const file = names[i];
@@ -55,7 +57,10 @@ async function readPartials(dir: string): Promise<TemplateFile[]> {
   return files;
 }
 
-async function readSystemTemplate(path: string): Promise<TemplateFile | undefined> {
-  const read = await readTextFile(path);
+async function readSystemTemplate(
+  path: string,
+  reach: Reach | undefined,
+): Promise<TemplateFile | undefined> {
+  const read = await readRepoText(path, { reach });
   return read.ok ? { name: "SYSTEM_TEMPLATE", path, body: read.text, bodyLine: 1 } : undefined;
 }

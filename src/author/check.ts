@@ -62,7 +62,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     Promise.all([
       readLayerForCheck(builtinDir, "builtin", false),
       readLayerForCheck(agentDir, "user", true),
-      ...(trusted ? [readLayerForCheck(projectDir, "project", true)] : []),
+      ...(trusted ? [readLayerForCheck(projectDir, "project", true, { start: cwd, home })] : []),
     ]),
     loadSkills(loaderOptions),
     loadPromptTemplates(loaderOptions),

@@ -68,7 +68,7 @@ export async function readCappedText(path: string, maxBytes: number): Promise<Ca
   }
 }
 
-function decodeCapped(
+export function decodeCapped(
   bytes: Uint8Array,
   total: number,
   maxBytes: number,
@@ -122,7 +122,7 @@ function trimZero(fixed: string): string {
   return fixed.endsWith(".0") ? fixed.slice(0, -2) : fixed;
 }
 
-function notFile(path: string, isDir: boolean): CappedText {
+export function notFile(path: string, isDir: boolean): CappedText {
   return {
     ok: false,
     reason: "not-file",
@@ -137,7 +137,7 @@ function notFile(path: string, isDir: boolean): CappedText {
   };
 }
 
-function failure(path: string, error: unknown): CappedText {
+export function failure(path: string, error: unknown): CappedText {
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "";
   const missing = code === "ENOENT" || code === "ENOTDIR";
   return {

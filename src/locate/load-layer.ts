@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
-import { readTextFile } from "../_fs.js";
 import type { ResolvedFile } from "../options.js";
+import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { listMarkdown, loadSectionsFromDir } from "../sections/load.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { SectionFile } from "../sections/types.js";
@@ -30,20 +30,32 @@ export function emptyLayer(layer: Layer): LoadedLayer {
  * `customFiles` is false, SYSTEM.md / SYSTEM_TEMPLATE.md / APPEND_SYSTEM.md,
  * less the files in `resolved` (a host such as pi read them already and passes
  * their text as options). Missing files are normal; broken ones are diagnostics.
+ * With `confine` (the project's layer), every file is read through the door
+ * within the project of `confine.start` (cwd): a link out of it, into the
+ * home folder or anywhere else, is refused with a diagnostic.
  */
 export async function loadLayer(
   dir: string,
   layer: Layer,
-  options: { customFiles: boolean; sections?: boolean; resolved?: readonly ResolvedFile[] },
+  options: {
+    customFiles: boolean;
+    sections?: boolean;
+    resolved?: readonly ResolvedFile[];
+    confine?: LayerConfine;
+  },
 ): Promise<LoadedLayer> {
+  const reach = options.confine
+    ? await projectReach({ ...options.confine, trusted: true })
+    : undefined;
   const reads = (name: ResolvedFile) => options.customFiles && !options.resolved?.includes(name);
+  const readOptional = (path: string) => readOptionalIn(path, reach);
   // Hints about files that are not read (`section/`, `system.md`); started now, awaited last.
   const hints = layer === "builtin" ? undefined : nearMissesInFolder(dir, options);
   const [sections, partials, system, template, append] = await Promise.all([
     options.sections === false
       ? { sections: [], diagnostics: [] }
-      : loadSectionsFromDir(join(dir, "sections"), layer),
-    loadPartials(join(dir, "partials")),
+      : loadSectionsFromDir(join(dir, "sections"), layer, reach),
+    loadPartials(join(dir, "partials"), reach),
     reads("SYSTEM.md") ? readOptional(join(dir, "SYSTEM.md")) : undefined,
     options.customFiles ? readOptional(join(dir, "SYSTEM_TEMPLATE.md")) : undefined,
     reads("APPEND_SYSTEM.md") ? readOptional(join(dir, "APPEND_SYSTEM.md")) : undefined,
@@ -77,19 +89,31 @@ export async function loadLayer(
   };
 }
 
+/** Where a project's layer files may lead: the project holding `start`. */
+export interface LayerConfine {
+  /** The folder the layer belongs to (cwd). */
+  start: string;
+  home: string;
+  ceiling?: string | undefined;
+}
+
 /** A file that may be absent: absence is silent, other failures are diagnostics. */
-async function readOptional(path: string): Promise<{ text?: string; diagnostics: Diagnostic[] }> {
-  const read = await readTextFile(path);
+async function readOptionalIn(
+  path: string,
+  reach: Reach | undefined,
+): Promise<{ text?: string; diagnostics: Diagnostic[] }> {
+  const read = await readRepoText(path, { reach });
   if (read.ok) return { text: read.text, diagnostics: read.diagnostics };
   return { diagnostics: read.reason === "missing" ? [] : read.diagnostics };
 }
 
 async function loadPartials(
   dir: string,
+  reach: Reach | undefined,
 ): Promise<{ partials: Record<string, string>; diagnostics: Diagnostic[] }> {
   const { names, diagnostics } = await listMarkdown(dir);
   const partials: Record<string, string> = {};
-  const reads = await Promise.all(names.map((n) => readTextFile(join(dir, n))));
+  const reads = await Promise.all(names.map((n) => readRepoText(join(dir, n), { reach })));
   reads.forEach((read, i) => {
     const name = names[i]?.slice(0, -".md".length);
     diagnostics.push(...read.diagnostics);

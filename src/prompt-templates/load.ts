@@ -2,14 +2,16 @@ import type { Dirent } from "node:fs";
 import { readdirSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  kindOfPath,
-  kindOfPathSync,
-  readTextFile,
-  readTextFileSync,
-  type TextFileResult,
-} from "../_fs.js";
+import { kindOfPath, kindOfPathSync } from "../_fs.js";
 import { capDiagnostics } from "../engine/_message.js";
+import { resolveCommonPaths } from "../locate/layers.js";
+import {
+  projectReach,
+  projectReachSync,
+  type RepoText,
+  readRepoText,
+  readRepoTextSync,
+} from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 import { planTemplateRoots, type TemplateRoot } from "./_locate.js";
 import { mergeTemplates } from "./_merge.js";
@@ -45,8 +47,10 @@ export async function loadPromptTemplates(
   const loaded: PromptTemplate[] = [];
   for (const root of plan.roots) {
     const files = await filesOfRoot(root, diagnostics);
+    // A project's templates stay in cwd's project, whatever their links say.
+    const reach = root.source === "project" ? await projectReach(projectOf(options)) : undefined;
     // Read in parallel, collect in listing order.
-    const reads = await Promise.all(files.map((file) => readTextFile(file)));
+    const reads = await Promise.all(files.map((file) => readRepoText(file, { reach })));
     reads.forEach((read, i) => {
       collectTemplate(read, files[i] ?? "", root, loaded, diagnostics);
     });
@@ -66,11 +70,18 @@ export function loadPromptTemplatesSync(
   }
   const loaded: PromptTemplate[] = [];
   for (const root of plan.roots) {
+    const reach = root.source === "project" ? projectReachSync(projectOf(options)) : undefined;
     for (const file of filesOfRootSync(root, diagnostics)) {
-      collectTemplate(readTextFileSync(file), file, root, loaded, diagnostics);
+      collectTemplate(readRepoTextSync(file, { reach }), file, root, loaded, diagnostics);
     }
   }
   return finish(loaded, diagnostics);
+}
+
+/** The project of cwd, for the reach of its templates. */
+function projectOf(options: LoadPromptTemplatesOptions) {
+  const { cwd, home } = resolveCommonPaths(options);
+  return { start: cwd, home, trusted: true };
 }
 
 async function filesOfRoot(root: TemplateRoot, diagnostics: Diagnostic[]): Promise<string[]> {
@@ -165,7 +176,7 @@ function markdownEntries(entries: Dirent[]): Dirent[] {
 }
 
 function collectTemplate(
-  read: TextFileResult,
+  read: RepoText,
   path: string,
   root: TemplateRoot,
   loaded: PromptTemplate[],

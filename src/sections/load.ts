@@ -1,7 +1,7 @@
 import { basename, join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
-import { readTextFile } from "../_fs.js";
 import { readdir } from "../_io.js";
+import { type Reach, readRepoText } from "../repo-files/index.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { EJECTED_FROM_KEY } from "./ejected-from.js";
 import { readSectionMeta } from "./meta.js";
@@ -75,15 +75,17 @@ function located(hash: string, keyLines: ReadonlyMap<string, number>) {
 /**
  * Reads every `<name>.md` in `dir` (sorted by name). A missing folder is
  * simply no sections; an invalid file name or an unreadable file is a
- * diagnostic.
+ * diagnostic. With `reach` (a project's layer), each file is read through the
+ * door within it.
  */
 export async function loadSectionsFromDir(
   dir: string,
   layer: Layer,
+  reach?: Reach,
 ): Promise<{ sections: SectionFile[]; diagnostics: Diagnostic[] }> {
   const { names: files, diagnostics } = await listMarkdown(dir);
   const sections: SectionFile[] = [];
-  const loaded = await Promise.all(files.map((file) => loadOne(dir, file, layer)));
+  const loaded = await Promise.all(files.map((file) => loadOne(dir, file, layer, reach)));
   for (const result of loaded) {
     if (result.section) sections.push(result.section);
     diagnostics.push(...result.diagnostics);
@@ -91,7 +93,7 @@ export async function loadSectionsFromDir(
   return { sections, diagnostics };
 }
 
-async function loadOne(dir: string, file: string, layer: Layer) {
+async function loadOne(dir: string, file: string, layer: Layer, reach: Reach | undefined) {
   const path = join(dir, file);
   const name = file.slice(0, -".md".length);
   if (name.includes("@") && !VARIANT_NAME.test(name)) {
@@ -131,7 +133,7 @@ async function loadOne(dir: string, file: string, layer: Layer) {
       ],
     };
   }
-  const read = await readTextFile(path);
+  const read = await readRepoText(path, { reach });
   if (!read.ok) return { diagnostics: read.diagnostics };
   const parsed = parseSectionFile(name, read.text, path, layer);
   return { section: parsed.section, diagnostics: [...read.diagnostics, ...parsed.diagnostics] };

@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
-import { kindOfPath, readTextFile, undecodableName } from "../_fs.js";
+import { kindOfPath, undecodableName } from "../_fs.js";
 import {
   addGitignore,
   type IgnoreRules,
@@ -10,6 +10,7 @@ import {
 } from "../_gitignore.js";
 import { readdir, readlink, realpath } from "../_io.js";
 import { checkpoint, ENTRIES_PER_CHECK } from "../_pace.js";
+import { type Reach, readRepoText } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 
 /** The file that makes a folder one skill. */
@@ -34,6 +35,8 @@ export const MAX_SKILL_WALK_FOLDERS = 5000;
 export interface SkillWalkOptions {
   /** Stops the walk: nothing is read after it fires, and the walk rejects with its reason. */
   signal?: AbortSignal;
+  /** A project's skills root: its `.gitignore` files are read through the door within it. */
+  reach?: Reach | undefined;
 }
 
 /**
@@ -107,7 +110,7 @@ export async function walkSkillsRoot(
     const gitignore = entries.find((e) => e.name === ".gitignore");
     if (gitignore && (await kindOf(gitignore)) === "file") {
       const path = join(dir, ".gitignore");
-      const read = await readTextFile(path);
+      const read = await readRepoText(path, { reach: options.reach });
       diagnostics.push(...read.diagnostics);
       if (read.ok) {
         rules = addGitignore(rules, read.text, rel, budget, path);

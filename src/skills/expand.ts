@@ -1,6 +1,7 @@
+import { homedir } from "node:os";
 import { escapeXml } from "../../helpers/xml.js";
 import { parseFrontmatter } from "../_frontmatter.js";
-import { readTextFileSync } from "../_fs.js";
+import { projectReachSync, readRepoTextSync } from "../repo-files/index.js";
 import type { Skill } from "./types.js";
 
 const COMMAND = /^\/skill:(\S+)(?:\s+([\s\S]*))?$/;
@@ -19,7 +20,12 @@ export function expandSkillCommand(text: string, skills: readonly Skill[]): stri
   const rest = (match[2] ?? "").trim();
   const skill = skills.find((s) => s.name === name);
   if (!skill) return text;
-  const read = readTextFileSync(skill.filePath);
+  // A project's skill is read again within its project, found from its own folder.
+  const reach =
+    skill.source === "project"
+      ? projectReachSync({ start: skill.baseDir, home: homedir() })
+      : undefined;
+  const read = readRepoTextSync(skill.filePath, { reach });
   if (!read.ok) return text;
   const body = parseFrontmatter(read.text, skill.filePath).body.trim();
 

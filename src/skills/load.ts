@@ -1,9 +1,10 @@
 import { dirname, join, resolve } from "node:path";
-import { kindOfPath, readTextFile, realpathOrSelf } from "../_fs.js";
+import { kindOfPath, realpathOrSelf } from "../_fs.js";
 import { expandHome } from "../_paths.js";
 import { capDiagnostics } from "../engine/_message.js";
 import { isBelowCeiling } from "../gather/project-root.js";
 import { resolveCommonPaths } from "../locate/layers.js";
+import { projectReach, REFUSAL_CODES, type Reach, readRepoText } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 import { type SkillCandidate, walkSkillsRoot } from "./_walk.js";
 import type { LoadSkillsOptions, LoadSkillsResult, Skill, SkillSource } from "./types.js";
@@ -17,12 +18,14 @@ interface SkillsRoot {
 /**
  * Reads and validates one skill file. Never throws: an unreadable, binary or
  * non-regular file (a FIFO is never opened) gives `null` and a diagnostic.
+ * With `reach` (a project's skill), the file is read through the door within it.
  */
 export async function loadSkillFromFile(
   filePath: string,
   source: SkillSource,
+  reach?: Reach,
 ): Promise<ParsedSkill> {
-  const read = await readTextFile(filePath);
+  const read = await readRepoText(filePath, { reach });
   if (!read.ok) return { skill: null, diagnostics: read.diagnostics };
   const parsed = parseSkill(read.text, filePath, source);
   return { skill: parsed.skill, diagnostics: [...read.diagnostics, ...parsed.diagnostics] };
@@ -57,8 +60,19 @@ export async function loadSkillsFromDir(
 export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadSkillsResult> {
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const diagnostics: Diagnostic[] = [];
-  const candidates: { candidate: SkillCandidate; source: SkillSource }[] = [];
+  const candidates: Candidate[] = [];
   const walkOptions = options.signal ? { signal: options.signal } : {};
+  // A project's skills stay in cwd's project, whatever their links say.
+  let projectReachOnce: Promise<Reach> | undefined;
+  const reachOfProject = () => {
+    projectReachOnce ??= projectReach({
+      start: cwd,
+      home,
+      trusted: true,
+      ceiling: ceilingOf(options),
+    });
+    return projectReachOnce;
+  };
 
   for (const raw of options.paths ?? []) {
     const path = resolve(cwd, expandHome(raw, home));
@@ -117,10 +131,12 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadS
         });
         continue;
       }
-      const walked = await walkSkillsRoot(root.path, walkOptions);
+      const reach = root.source === "project" ? await reachOfProject() : undefined;
+      const walked = await walkSkillsRoot(root.path, { ...walkOptions, reach });
       diagnostics.push(...walked.diagnostics);
-      for (const candidate of walked.candidates)
-        candidates.push({ candidate, source: root.source });
+      for (const candidate of walked.candidates) {
+        candidates.push({ candidate, source: root.source, reach });
+      }
     }
   }
 
@@ -156,18 +172,24 @@ export async function skillRoots(options: LoadSkillsOptions = {}): Promise<strin
 }
 
 /** Reads candidates in order, loading each real file once and keeping the first skill of a name. */
-async function loadCandidates(
-  candidates: { candidate: SkillCandidate; source: SkillSource }[],
-): Promise<LoadSkillsResult> {
+/** A file to read as a skill, with the project it must stay in (none for the user's). */
+interface Candidate {
+  candidate: SkillCandidate;
+  source: SkillSource;
+  reach?: Reach | undefined;
+}
+
+async function loadCandidates(candidates: Candidate[]): Promise<LoadSkillsResult> {
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
   const byName = new Map<string, Skill>();
   const seenFiles = new Set<string>();
-  for (const { candidate, source } of candidates) {
+  for (const { candidate, source, reach } of candidates) {
     const real = await realpathOrSelf(candidate.filePath);
     if (seenFiles.has(real)) continue;
-    seenFiles.add(real);
-    const loaded = await loadCandidate(candidate, source);
+    const loaded = await loadCandidate(candidate, source, reach);
+    // Refused for the project, the same file may still be the user's through a root of theirs.
+    if (!loaded.diagnostics.some((d) => REFUSAL_CODES.has(d.code))) seenFiles.add(real);
     diagnostics.push(...loaded.diagnostics);
     const skill = loaded.skill;
     if (!skill) continue;
@@ -189,8 +211,12 @@ async function loadCandidates(
   return { skills, diagnostics };
 }
 
-async function loadCandidate(candidate: SkillCandidate, source: SkillSource): Promise<ParsedSkill> {
-  const loaded = await loadSkillFromFile(candidate.filePath, source);
+async function loadCandidate(
+  candidate: SkillCandidate,
+  source: SkillSource,
+  reach: Reach | undefined,
+): Promise<ParsedSkill> {
+  const loaded = await loadSkillFromFile(candidate.filePath, source, reach);
   // A loose .md file in a skills root may be a README or notes; only one that
   // declares a description is a skill, and the rest are not worth a warning.
   if (candidate.loose && !loaded.skill) return { skill: null, diagnostics: [] };

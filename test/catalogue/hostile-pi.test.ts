@@ -54,13 +54,16 @@ const CASES: PiCase[] = [
     approved: true,
   },
   {
+    // Trust covers the project's files, not what its links lead to: a `.pi`
+    // linked out of the project (into the home folder, or anywhere else) is
+    // refused file by file, even with consent.
     name: "pi-folder-linked-elsewhere",
     build: (cwd, root) => {
       write(join(root, "elsewhere/sections/preamble.md"), `${EVIL}\n`);
       symlinkSync(join(root, "elsewhere"), join(cwd, ".pi"));
     },
     files: ".pi/sections/",
-    approved: true,
+    approved: false,
   },
   {
     name: "sections-linked-to-a-dangling-target",

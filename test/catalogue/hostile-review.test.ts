@@ -80,10 +80,12 @@ describe("rule files of many nested folders", () => {
       dir = join(dir, "d");
       mkdirSync(dir);
     }
+    // The home folder outside the project: a root that holds it is narrowed to cwd.
+    const outside = mkdtempSync(join(tmpdir(), "hostile-review-home-"));
     const loaded = await traceRules({
       cwd: dir,
-      home: join(top, "home"),
-      agentDir: join(top, "agent"),
+      home: join(outside, "home"),
+      agentDir: join(outside, "agent"),
     });
     const read = loaded.accounts.filter((a) => a.fate.status === "inlined");
     expect(read).toHaveLength(MAX_RULE_FILES_TOTAL);

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import * as capped from "../../src/gather/capped-read.js";
 import { loadContextFiles, traceContextFiles } from "../../src/gather/context/context-files.js";
+import * as door from "../../src/repo-files/read.js";
 import { tempDir } from "../api/_helpers.js";
 
-vi.mock("../../src/gather/capped-read.js", async (original) => {
-  const actual = await original<typeof import("../../src/gather/capped-read.js")>();
-  return { ...actual, readCappedText: vi.fn(actual.readCappedText) };
+vi.mock("../../src/repo-files/read.js", async (original) => {
+  const actual = await original<typeof import("../../src/repo-files/read.js")>();
+  return { ...actual, readRepoCapped: vi.fn(actual.readRepoCapped) };
 });
 
 /** `<root>/agent`, `<root>/project` (a checkout) and `<root>/project/sub`. */
@@ -76,7 +76,7 @@ describe("the total size of the context files", () => {
     writeFileSync(join(project, "shared.md"), "Shared.");
     writeFileSync(join(project, "AGENTS.md"), "@./shared.md\n");
     writeFileSync(join(sub, "AGENTS.md"), "Sub.\n\n@../shared.md\n");
-    const read = vi.mocked(capped.readCappedText);
+    const read = vi.mocked(door.readRepoCapped);
     read.mockClear();
     const result = await traceContextFiles({ cwd: sub, agentDir: agent });
     expect(result.files.map((f) => f.content)).toEqual(["Sub.\n\nShared."]);

@@ -143,7 +143,9 @@ describe.each(LOADERS)("%s on files git cannot hold", (_name, load) => {
     });
   });
 
-  it("follows a symlinked prompts folder and a symlinked explicit folder", async () => {
+  // The project's prompts folder linked out of the project is refused file by file (trust covers
+  // the project's files, not where its links lead); an explicit folder is the caller's and is followed.
+  it("follows a symlinked explicit folder, not a project prompts folder linked out of the project", async () => {
     const shared = join(root, "shared");
     mkdirSync(shared);
     writeFileSync(join(shared, "shared.md"), "Shared\n");
@@ -163,9 +165,9 @@ describe.each(LOADERS)("%s on files git cannot hold", (_name, load) => {
       ],
       diagnostics: [
         {
-          level: "info",
-          code: "name-collision",
-          message: `prompt template "/shared": ${join(root, "project-link", "shared.md")} (option) wins over ${join(root, "project", ".pi", "prompts", "shared.md")} (project)`,
+          level: "warning",
+          code: "file-outside-project",
+          message: `not read: it resolves to ${join(shared, "shared.md")}, outside the project root ${join(root, "project")}`,
           path: join(root, "project", ".pi", "prompts", "shared.md"),
         },
       ],

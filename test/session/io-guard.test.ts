@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
 /** The code that gathering runs: its reads must go through src/_io.ts, or a session would not see them. */
-const GATHERING = ["_fs.ts", "gather", "locate", "sections", "skills"];
+const GATHERING = ["_fs.ts", "gather", "locate", "repo-files", "sections", "skills"];
 
 /**
  * Direct `node:fs` imports that are allowed there, and why: none of them reads
@@ -38,6 +38,17 @@ const ALLOWED: Record<string, string[]> = {
   "locate/text-or-path.ts": ["stat"],
   // A flag for open(), not a call.
   "gather/capped-read.ts": ["constants"],
+  // The door's flags, and its synchronous twin (a skill's expansion, loadPromptTemplatesSync:
+  // never a gathering step's text); its promise forms read through _io.ts.
+  "repo-files/read.ts": [
+    "closeSync",
+    "constants",
+    "fstatSync",
+    "lstatSync",
+    "openSync",
+    "realpathSync",
+    "statSync",
+  ],
 };
 
 function sourceFiles(path: string): string[] {

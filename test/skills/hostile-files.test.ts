@@ -158,7 +158,10 @@ describe("symlinks", () => {
     });
   });
 
-  test("a symlinked skills folder is followed; reaching the same files from the user root loads them once", async () => {
+  // A project's skills folder linked out of the project is the project's no more: its files are
+  // refused (trust covers the project's files, not where its links lead); the user's own link to
+  // the same folder still loads them, as the user's.
+  test("a symlinked skills folder is followed within its layer; a project's link out of the project is refused", async () => {
     const t = tempDir();
     const shared = join(t, "shared-skills");
     writeSkill(join(shared, "lint"), "lint");
@@ -178,16 +181,21 @@ describe("symlinks", () => {
     const result = await loadSkills({ cwd, agentDir: join(home, ".pi/agent"), home });
     expect(result).toEqual({
       skills: [
-        skillAt(join(cwd, ".pi/skills/lint/SKILL.md"), "lint", "The lint skill.", "project"),
-        skillAt(join(cwd, ".pi/skills/test/SKILL.md"), "test", "The test skill.", "project"),
         skillAt(
           join(home, ".pi/agent/skills/deploy/SKILL.md"),
           "deploy",
           "The deploy skill.",
           "user",
         ),
+        skillAt(join(home, ".agents/skills/lint/SKILL.md"), "lint", "The lint skill.", "user"),
+        skillAt(join(home, ".agents/skills/test/SKILL.md"), "test", "The test skill.", "user"),
       ],
-      diagnostics: [],
+      diagnostics: ["lint", "test"].map((name) => ({
+        level: "warning",
+        code: "file-outside-project",
+        message: `not read: it resolves to ${join(shared, name, "SKILL.md")}, outside the project root ${cwd}`,
+        path: join(cwd, ".pi/skills", name, "SKILL.md"),
+      })),
     });
   });
 });

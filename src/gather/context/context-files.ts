@@ -6,8 +6,14 @@ import { lstat, readlink, stat } from "../../_io.js";
 import { expandHome, toPosix } from "../../_paths.js";
 import type { ContextFile, ContextOrigin } from "../../data.js";
 import { resolveAgentDir } from "../../locate/layers.js";
+import {
+  projectReach,
+  type Reach,
+  type RepoCapped,
+  readRepoCapped,
+} from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
-import { type CappedText, checkMaxBytes, cutMarker, readCappedText } from "../capped-read.js";
+import { checkMaxBytes, cutMarker } from "../capped-read.js";
 import { findProjectRoot, isBelowCeiling, isWithin } from "../project-root.js";
 import { resolveRoots } from "../roots.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
@@ -146,6 +152,8 @@ export interface ContextFolder {
   allowedText: string;
   /** For an untrusted project: its private files (`.git/`, hidden, ignored), which are not read. */
   isPrivate?: (path: string) => Promise<PrivateVerdict | undefined>;
+  /** A project's folder: the reach the door reads its file and imports within. */
+  reach?: Reach;
 }
 
 export interface ContextFilesOptions {
@@ -183,8 +191,10 @@ export interface ContextFilesOptions {
  * its own included, with a `.git` folder or file), else the folder itself. A
  * folder above cwd's project root is so confined to its own project, not
  * cwd's (a superproject's file stays in the superproject, an unpacked
- * archive's parent folder in that folder). A project that holds the home
- * folder (a root of `/`) still may not import from it.
+ * archive's parent folder in that folder). A root that is or holds the home
+ * folder is narrowed to the folder itself, as the door's reach says
+ * ({@link projectReach}): above the home folder it reaches nothing of it; at
+ * the home folder, none of its hidden entries through a link or an import.
  */
 async function contextFolders(o: {
   cwd: string;
@@ -196,6 +206,7 @@ async function contextFolders(o: {
 }): Promise<ContextFolder[]> {
   const realHome = await realpathOrSelf(o.home);
   const home = toPosix(o.home);
+  const ceiling = o.ceilingDir;
   const folders: ContextFolder[] = [
     {
       dir: o.agentDir,
@@ -221,25 +232,27 @@ async function contextFolders(o: {
     for (const dir of ancestorsOf(start, o.ceilingDir)) {
       if (listed.has(dir)) continue;
       listed.add(dir);
-      const projectRoot = await rootOf(dir);
-      const realRoot = await realpathOrSelf(projectRoot);
-      const holdsHome = [o.home, realHome].some(
-        (h) =>
-          h !== projectRoot &&
-          h !== realRoot &&
-          (isWithin(h, projectRoot) || isWithin(h, realRoot)),
-      );
+      const found = await projectReach({
+        start: dir,
+        home: o.home,
+        trusted: true,
+        root: await rootOf(dir),
+        ceiling,
+      });
+      const isPrivate = o.projectTrusted ? undefined : privateOf(found.realRoot);
+      const reach: Reach = isPrivate ? { ...found, isPrivate } : found;
       folders.push({
         dir,
         origin: "project",
         // Trusted or not, the file itself stays in its project, as its imports
         // do: `AGENTS.md -> ~/.ssh/id_rsa` (or `/proc/self/environ`) in a
         // cloned repository would otherwise put the user's secret in the prompt.
-        confine: realRoot,
-        ...(o.projectTrusted ? {} : { isPrivate: privateOf(realRoot) }),
-        allowed: [projectRoot, realRoot],
-        excluded: holdsHome ? [o.home, realHome] : [],
-        allowedText: `the project root ${toPosix(projectRoot)}`,
+        confine: reach.realRoot,
+        ...(isPrivate ? { isPrivate } : {}),
+        reach,
+        allowed: [reach.root, reach.realRoot],
+        excluded: [...reach.excluded],
+        allowedText: `the project root ${toPosix(reach.root)}`,
       });
     }
   }
@@ -382,7 +395,7 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
     });
     return false;
   });
-  const reads = new Map<string, Promise<CappedText>>();
+  const reads = new Map<string, Promise<RepoCapped>>();
   const limits = { home, maxBytes, maxTotalBytes, reads };
   const loaded = await Promise.all(
     readable.map(async ({ i, path, real, folder }) => {
@@ -415,7 +428,7 @@ export interface LoadLimits {
   home: string;
   maxBytes: number;
   maxTotalBytes: number;
-  reads: Map<string, Promise<CappedText>>;
+  reads: Map<string, Promise<RepoCapped>>;
 }
 
 /**
@@ -429,7 +442,7 @@ export async function loadOne(
   folder: ContextFolder,
   { home, maxBytes, maxTotalBytes, reads }: LoadLimits,
 ): Promise<{ file?: LoadedFile; diagnostics: Diagnostic[] }> {
-  const read = await readCappedText(path, maxBytes);
+  const read = await readRepoCapped(path, { reach: folder.reach, maxBytes });
   if (!read.ok) return { diagnostics: read.diagnostics };
   const state: ImportState = {
     visited: new Set([real]),
@@ -449,6 +462,7 @@ export async function loadOne(
       excluded: folder.excluded,
       allowedText: folder.allowedText,
       ...(folder.isPrivate ? { isPrivate: folder.isPrivate } : {}),
+      ...(folder.reach ? { reach: folder.reach } : {}),
     },
     state,
   );

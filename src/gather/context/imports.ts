@@ -1,7 +1,8 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { realpath } from "../../_io.js";
+import { type Reach, type RepoCapped, readRepoCapped } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
-import { type CappedText, cutMarker, readCappedText } from "../capped-read.js";
+import { cutMarker } from "../capped-read.js";
 import { isWithin } from "../project-root.js";
 import type { PrivateVerdict } from "./_private-paths.js";
 import { findImportTokens, type ImportToken } from "./import-tokens.js";
@@ -31,7 +32,7 @@ export interface ImportState {
    * Reads shared by every context file of one load, by real path: a file that
    * several ancestors import is read once.
    */
-  reads?: Map<string, Promise<CappedText>>;
+  reads?: Map<string, Promise<RepoCapped>>;
   /** Set once `bytes` reached `scope.maxTotalBytes`: every later import stays as written. */
   full?: boolean;
 }
@@ -61,6 +62,8 @@ export interface ImportScope {
   isPrivate?: (path: string) => Promise<PrivateVerdict | undefined>;
   /** The allowed folders in words, for messages ("the project root /p"). */
   allowedText: string;
+  /** A project file's imports: the reach the door reads each imported file within. */
+  reach?: Reach;
 }
 
 /** The file whose text is being expanded. */
@@ -222,7 +225,19 @@ async function importOne(
       ],
     };
   }
-  const read = await readShared(real, scope.maxBytes, state);
+  const read = await readShared(real, scope, state);
+  if (!read.ok && read.reason === "refused") {
+    const d = read.diagnostics[0];
+    return {
+      diagnostics: [
+        at({
+          level: "warning",
+          code: d?.code === "file-private" ? "import-private" : "import-outside",
+          message: `${written}: ${d?.message ?? "refused"}; left as written`,
+        }),
+      ],
+    };
+  }
   if (!read.ok) return unreadable(written, read.diagnostics[0]?.message ?? read.reason, at);
   state.visited.add(real);
   state.bytes = (state.bytes ?? 0) + Buffer.byteLength(read.text);
@@ -269,15 +284,21 @@ function looksLikeAlias(token: ImportToken): boolean {
   return !SYSTEM_TOP_FOLDERS.has(token.path.split("/")[1] ?? "");
 }
 
-/** One read per real path and load: the promise is shared, so parallel files wait for the same read. */
-function readShared(real: string, maxBytes: number, state: ImportState): Promise<CappedText> {
-  if (!state.reads) return readCappedText(real, maxBytes);
-  let read = state.reads.get(real);
-  if (read === undefined) {
-    read = readCappedText(real, maxBytes);
-    state.reads.set(real, read);
+/**
+ * One read per real path, reach and load: the promise is shared, so parallel
+ * files wait for the same read. Through the door, as a path a file wrote.
+ */
+function readShared(real: string, scope: ImportScope, state: ImportState): Promise<RepoCapped> {
+  const read = () =>
+    readRepoCapped(real, { reach: scope.reach, named: true, maxBytes: scope.maxBytes });
+  if (!state.reads) return read();
+  const key = `${scope.reach?.realRoot ?? ""}\0${real}`;
+  let shared = state.reads.get(key);
+  if (shared === undefined) {
+    shared = read();
+    state.reads.set(key, shared);
   }
-  return read;
+  return shared;
 }
 
 function inScope(path: string, scope: ImportScope): boolean {

@@ -3,10 +3,11 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { expandHome, toPosix } from "../../_paths.js";
+import { projectReach } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { escapeWrapperTags, oneLine } from "../_prompt-text.js";
 import { checkMaxBytes } from "../capped-read.js";
-import { findProjectRoot, isWithin } from "../project-root.js";
+import { isWithin } from "../project-root.js";
 import { ruleBase } from "../rules/base.js";
 import { globMatcher } from "../rules/globs.js";
 import type { Rule } from "../rules/types.js";
@@ -104,19 +105,19 @@ export async function loadContextForPaths(
   const wrappers = new Set([TOUCH_ELEMENT, ...[...(options.wrappers ?? [])].map(lower)]);
   const trusted = options.projectTrusted !== false;
 
-  const root = await findProjectRoot(cwd, ceiling);
-  const realRoot = await realpathOrSelf(root);
+  // The project's reach, as the door reads it (a root that is or holds the home folder narrowed to cwd).
+  const reach = await projectReach({ start: cwd, home, trusted, ceiling });
+  const { root, realRoot } = reach;
   const realCwd = await realpathOrSelf(cwd);
-  const realHome = await realpathOrSelf(home);
-  const holdsHome = [home, realHome].some((h) => h !== realRoot && isWithin(h, realRoot));
   const folder: ContextFolder = {
     dir: root,
     origin: "project",
     confine: realRoot,
     allowed: [root, realRoot],
-    excluded: holdsHome ? [home, realHome] : [],
+    excluded: [...reach.excluded],
     allowedText: `the project root ${toPosix(root)}`,
-    ...(trusted ? {} : { isPrivate: privatePaths(realRoot) }),
+    ...(reach.isPrivate ? { isPrivate: reach.isPrivate } : {}),
+    reach,
   };
   // Files git ignores (dependencies, builds) and .git/ are not the project's instructions.
   const ignored = privatePaths(realRoot, { hidden: false });

@@ -1,14 +1,14 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { normalizeText } from "../../_frontmatter.js";
-import { realpathOrSelf } from "../../_fs.js";
 import { lstat } from "../../_io.js";
 import { expandHome, toPosix } from "../../_paths.js";
 import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
+import { projectReach, readRepoCapped } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
-import { checkMaxBytes, cutMarker, readCappedText } from "../capped-read.js";
+import { checkMaxBytes, cutMarker } from "../capped-read.js";
 import { ancestorsOf } from "../context/context-files.js";
-import { findProjectRoot, isWithin } from "../project-root.js";
+import { isWithin } from "../project-root.js";
 import { readRuleDocument } from "./_fields.js";
 import { accountDiagnostic } from "./account.js";
 import { dedupeRules, type StatedText } from "./dedupe.js";
@@ -116,8 +116,11 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
   const trusted = options.projectTrusted !== false;
   const ceiling = options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
-  const projectRoot = await findProjectRoot(cwd, ceiling);
-  const realRoot = await realpathOrSelf(projectRoot);
+  // The project's reach: its root (narrowed when it is or holds the home
+  // folder), and for an untrusted project its private files.
+  const reach = await projectReach({ start: cwd, home, trusted, ceiling });
+  const projectRoot = reach.root;
+  const realRoot = reach.realRoot;
   const projectFolders = ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, projectRoot));
   const layerDir = join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
   const diagnostics: Diagnostic[] = [];
@@ -189,8 +192,15 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     return { base, read: { candidate, format, real } };
   });
   const texts = await Promise.all(
-    // The real path: it was checked to be a regular file inside the project.
-    plan.map((p) => (p.read ? readCappedText(p.read.real, maxBytes) : undefined)),
+    // Through the door, by the path found: it checks again, on the descriptor, what discovery saw.
+    plan.map((p) =>
+      p.read
+        ? readRepoCapped(p.read.candidate.path, {
+            reach: p.base.layer === "project" ? reach : undefined,
+            maxBytes,
+          })
+        : undefined,
+    ),
   );
 
   const accounts: RuleAccount[] = [];
@@ -204,7 +214,13 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     }
     if (!text.ok) {
       const reason = text.diagnostics[0]?.message ?? text.reason;
-      accounts.push({ ...base, fate: { status: "unreadable", reason } });
+      accounts.push({
+        ...base,
+        fate:
+          text.reason === "refused"
+            ? { status: "refused", reason: reason.replace(/^not read: /, "") }
+            : { status: "unreadable", reason },
+      });
       return;
     }
     diagnostics.push(...text.diagnostics.map((d) => ({ ...d, path: base.path })));

@@ -1,0 +1,24 @@
+// The one door for repository files: every read of a file a repository can
+// hold (context files, imports, rules, the `.pi` layer, skills, prompt
+// templates, presets, config, scenarios) goes through here. See read.ts.
+
+export {
+  type PrivateCheck,
+  placeRefusal,
+  projectReach,
+  type Reach,
+  type ReachOptions,
+  type Refusal,
+  reachRefusal,
+} from "./reach.js";
+export {
+  type DoorOptions,
+  projectReachSync,
+  REFUSAL_CODES,
+  type Refused,
+  type RepoCapped,
+  type RepoText,
+  readRepoCapped,
+  readRepoText,
+  readRepoTextSync,
+} from "./read.js";

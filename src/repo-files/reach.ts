@@ -1,0 +1,165 @@
+import { relative, resolve, sep } from "node:path";
+import { realpathOrSelf } from "../_fs.js";
+import { toPosix } from "../_paths.js";
+import { type PrivateVerdict, privatePaths } from "../gather/context/_private-paths.js";
+import { findProjectRoot, isWithin } from "../gather/project-root.js";
+
+/** Says when a path is one of an untrusted project's private files (`.git/`, hidden, ignored). */
+export type PrivateCheck = (path: string) => Promise<PrivateVerdict | undefined>;
+
+/**
+ * Where a repository file may lead: the project it belongs to. Built once per
+ * project by {@link projectReach}; the door ({@link readRepoText} and its
+ * twins) checks every read against it.
+ */
+export interface Reach {
+  /** The project root as written, for messages. */
+  root: string;
+  /** Its real path: a file's real path must lie inside. */
+  realRoot: string;
+  /** Real folders inside the root that stay out of reach: the home folder, when the root holds it. */
+  excluded: readonly string[];
+  /**
+   * The real home folder, when it is the root itself: its hidden entries
+   * (`~/.ssh`, `~/.aws`, `~/.bashrc`) are out of reach through a link or a
+   * path written in a file; a file found at its own name there is read.
+   */
+  home?: string;
+  /** An untrusted project's private files: not read through a link or a path written in a file. */
+  isPrivate?: PrivateCheck;
+}
+
+export interface ReachOptions {
+  /** The folder the reading starts from (cwd, or the folder a context file was found in). */
+  start: string;
+  /** The home folder. */
+  home: string;
+  /** False: the project's private files are refused ({@link Reach.isPrivate}). */
+  trusted: boolean;
+  /** No folder above this one is looked at for `.git`. */
+  ceiling?: string | undefined;
+  /** The project root when the caller found it already (else found as git does). */
+  root?: string;
+}
+
+/**
+ * The reach of the project holding `start`. The root is found as git finds
+ * it (the nearest folder with `.git`, else `start` itself). The home-folder
+ * rule: a root that is the home folder or holds it (a dotfiles repository; a
+ * folder in `~/Downloads` under a home that is a git work tree; `/`) is
+ * narrowed to `start` itself. If `start` is then still above the home folder,
+ * the home folder is excluded whole; if it is the home folder, the home's
+ * hidden entries are out of reach except by their own name (see
+ * {@link Reach.home}).
+ */
+export async function projectReach(o: ReachOptions): Promise<Reach> {
+  const found = o.root ?? (await findProjectRoot(o.start, o.ceiling));
+  const reach = reachOf({
+    start: o.start,
+    realStart: await realpathOrSelf(o.start),
+    found,
+    realFound: await realpathOrSelf(found),
+    home: o.home,
+    realHome: await realpathOrSelf(o.home),
+  });
+  return o.trusted ? reach : { ...reach, isPrivate: privatePaths(reach.realRoot) };
+}
+
+/** The home-folder rule of {@link projectReach}, on paths already resolved. */
+export function reachOf(p: {
+  start: string;
+  realStart: string;
+  found: string;
+  realFound: string;
+  home: string;
+  realHome: string;
+}): Omit<Reach, "isPrivate"> {
+  const homes = [...new Set([resolve(p.home), p.realHome])];
+  const holds = (dir: string, real: string) =>
+    homes.some((h) => isWithin(h, dir) || isWithin(h, real));
+  const narrowed = holds(p.found, p.realFound);
+  const root = narrowed ? p.start : p.found;
+  const realRoot = narrowed ? p.realStart : p.realFound;
+  const isHome = homes.some((h) => h === root || h === realRoot);
+  const excluded = !isHome && holds(root, realRoot) ? homes : [];
+  return { root, realRoot, excluded, ...(isHome ? { home: p.realHome } : {}) };
+}
+
+/** Why a file may not be read, as a diagnostic's code and words (after "not read: "). */
+export interface Refusal {
+  reason: "outside" | "private" | "foreign";
+  code: "file-outside-project" | "file-private" | "file-foreign-owner";
+  message: string;
+}
+
+/**
+ * The check of one file against its reach, from its path as found (or as
+ * written in a file, `named`) and its real path. Undefined: it may be read.
+ */
+export async function reachRefusal(
+  path: string,
+  real: string,
+  reach: Reach,
+  named: boolean,
+): Promise<Refusal | undefined> {
+  const where = placeRefusal(path, real, reach, named);
+  if (where !== undefined || !reach.isPrivate || !led(path, real, reach, named)) return where;
+  const secret = (await reach.isPrivate(real)) ?? (named ? await reach.isPrivate(path) : undefined);
+  if (!secret) return undefined;
+  return {
+    reason: "private",
+    code: "file-private",
+    message: `the project is not trusted and it resolves to ${secret.rel}, which is ${secret.why}; trust the project to read it`,
+  };
+}
+
+/** {@link reachRefusal} less the private check: where the real path lies. */
+export function placeRefusal(
+  path: string,
+  real: string,
+  reach: Omit<Reach, "isPrivate">,
+  named: boolean,
+): Refusal | undefined {
+  if (!isWithin(real, reach.realRoot)) {
+    return outside(
+      `it resolves to ${toPosix(real)}, outside the project root ${toPosix(reach.root)}`,
+    );
+  }
+  const home = reach.excluded.find((h) => isWithin(real, h));
+  if (home !== undefined) {
+    return outside(
+      `it resolves to ${toPosix(real)}, inside the home folder ${toPosix(home)}, which a project above it never reaches`,
+    );
+  }
+  if (
+    reach.home !== undefined &&
+    led(path, real, reach, named) &&
+    isHiddenInHome(real, reach.home)
+  ) {
+    return outside(
+      `it resolves to ${toPosix(real)}, a hidden entry of the home folder ${toPosix(reach.home)}; the home folder is the project root here, and no link or import reaches its hidden files`,
+    );
+  }
+  return undefined;
+}
+
+/** Reached through a link inside the project, or by a path a file wrote: where it leads decides. */
+function led(path: string, real: string, reach: Omit<Reach, "isPrivate">, named: boolean): boolean {
+  return named || !sameInside(path, real, reach);
+}
+
+function outside(message: string): Refusal {
+  return { reason: "outside", code: "file-outside-project", message };
+}
+
+/** True when `path`, relative to the root as written, is `real` relative to the real root: no link on the way. */
+function sameInside(path: string, real: string, reach: Omit<Reach, "isPrivate">): boolean {
+  const asFound = relative(reach.root, resolve(path));
+  return asFound === relative(reach.realRoot, real) && !asFound.startsWith("..");
+}
+
+function isHiddenInHome(real: string, home: string): boolean {
+  if (!isWithin(real, home)) return false;
+  const first = relative(home, real).split(sep)[0] ?? "";
+  return first.startsWith(".");
+}

@@ -1,0 +1,330 @@
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import {
+  decodeText,
+  isMissing,
+  MAX_TEXT_FILE_BYTES,
+  nameFailure,
+  readFailure,
+  readHead,
+  readHeadSync,
+  statFailure,
+  type TextFileResult,
+  undecodableName,
+  undecodableNameSync,
+} from "../_fs.js";
+import { open, realpath, stat } from "../_io.js";
+import { toPosix } from "../_paths.js";
+import {
+  type CappedText,
+  failure as cappedFailure,
+  notFile as cappedNotFile,
+  decodeCapped,
+} from "../gather/capped-read.js";
+import { isBelowCeiling } from "../gather/project-root.js";
+import type { Diagnostic } from "../types.js";
+import { placeRefusal, type Reach, type Refusal, reachOf, reachRefusal } from "./reach.js";
+
+/** A read the door refused: the file is not the repository's to give, or changed while it was checked. */
+export interface Refused {
+  ok: false;
+  reason: "refused";
+  diagnostics: Diagnostic[];
+}
+
+/** {@link readRepoText}'s answer: the text and the real path it was read from, or why not. */
+export type RepoText = (TextFileResult & { ok: false }) | Refused | RepoTextOk;
+type RepoTextOk = Extract<TextFileResult, { ok: true }> & { real: string };
+
+/** {@link readRepoCapped}'s answer. */
+export type RepoCapped = (CappedText & { ok: false }) | Refused | RepoCappedOk;
+type RepoCappedOk = Extract<CappedText, { ok: true }> & { real: string };
+
+export interface DoorOptions {
+  /**
+   * The project the file belongs to ({@link projectReach}); undefined for a
+   * file of the user's (the agent dir, the home folder's own folders), which
+   * is still opened without following a final link, kind-checked and capped.
+   */
+  reach?: Reach | undefined;
+  /** The path was written in a file (an `@import`), not found by its name: where it leads is checked even without a link. */
+  named?: boolean;
+  /** The cap in bytes. Default: {@link MAX_TEXT_FILE_BYTES}. */
+  maxBytes?: number;
+}
+
+/** The codes of the door's own refusals: the file is not the project's to give (a reader may find it again elsewhere). */
+export const REFUSAL_CODES: ReadonlySet<string> = new Set([
+  "file-outside-project",
+  "file-private",
+  "file-foreign-owner",
+]);
+
+/** Opening a FIFO with this flag returns at once; O_NOFOLLOW refuses a final link swapped in after the check. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/** A world-writable folder with the sticky bit (`/tmp`): anyone may put a file there. */
+const STICKY_SHARED = 0o1002;
+
+/** How each mode words a failure; the door's own refusals are worded once, here. */
+interface Words<F extends { ok: false }> {
+  failed(path: string, error: unknown): F | Promise<F>;
+  notFile(path: string, isDir: boolean): F;
+  /** Refuse mode only: a file over the cap is not read at all. */
+  tooLarge?(path: string, size: number, maxBytes: number): F;
+}
+
+type Fail<T> = Extract<T, { ok: false }>;
+
+const TEXT_WORDS: Words<Fail<TextFileResult>> = {
+  failed: async (path, error) => {
+    const name = isMissing(error) ? await undecodableName(path, "file") : undefined;
+    return (name ? nameFailure(name) : readFailure(path, error)) as Fail<TextFileResult>;
+  },
+  notFile: (path, isDir) => statFailure(path, isDir ? "dir" : "other") as Fail<TextFileResult>,
+  tooLarge: (path, size, maxBytes) =>
+    statFailure(path, "other", size, maxBytes) as Fail<TextFileResult>,
+};
+
+const CAPPED_WORDS: Words<Fail<CappedText>> = {
+  failed: (path, error) => cappedFailure(path, error) as Fail<CappedText>,
+  notFile: (path, isDir) => cappedNotFile(path, isDir) as Fail<CappedText>,
+};
+
+function refused(path: string, refusal: Refusal): Refused {
+  return {
+    ok: false,
+    reason: "refused",
+    diagnostics: [
+      { level: "warning", code: refusal.code, message: `not read: ${refusal.message}`, path },
+    ],
+  };
+}
+
+const CHANGED: Refusal = {
+  reason: "outside",
+  code: "file-outside-project",
+  message: "the file was replaced (by a link, or another file) between its check and its opening",
+};
+
+type Opened<F extends { ok: false }> =
+  | { ok: true; handle: FileHandle; stats: Stats; real: string }
+  | F
+  | Refused;
+
+/**
+ * The one way a repository file is opened: stat'ed (for the failure's
+ * words), resolved and checked against its reach, then opened by its real
+ * path without following a final link and without blocking, and checked
+ * again on the descriptor: a regular file, the very one that was checked
+ * (same device and inode), and not another user's file in a shared folder.
+ */
+async function openChecked<F extends { ok: false }>(
+  path: string,
+  o: DoorOptions,
+  maxBytes: number,
+  words: Words<F>,
+): Promise<Opened<F>> {
+  let before: Stats;
+  let real: string;
+  try {
+    before = await stat(path);
+    if (!before.isFile()) return words.notFile(path, before.isDirectory());
+    if (words.tooLarge && before.size > maxBytes)
+      return words.tooLarge(path, before.size, maxBytes);
+    real = await realpath(path);
+  } catch (error) {
+    return words.failed(path, error);
+  }
+  if (o.reach) {
+    const refusal = await reachRefusal(path, real, o.reach, o.named === true);
+    if (refusal) return refused(path, refusal);
+  }
+  let handle: FileHandle;
+  try {
+    handle = await open(real, OPEN_FLAGS);
+  } catch (error) {
+    if (errorCode(error) === "ELOOP") return refused(path, CHANGED);
+    return words.failed(path, error);
+  }
+  try {
+    const s = await handle.stat();
+    let problem: F | Refused | undefined;
+    if (!s.isFile()) problem = words.notFile(path, s.isDirectory());
+    else if (s.dev !== before.dev || s.ino !== before.ino) problem = refused(path, CHANGED);
+    else if (o.reach && isForeign(s)) {
+      const folder = await stat(dirname(real)).catch(() => undefined);
+      if (folder && (folder.mode & STICKY_SHARED) === STICKY_SHARED) {
+        problem = refused(path, foreign(s, real));
+      }
+    }
+    if (problem === undefined) return { ok: true, handle, stats: s, real };
+    await handle.close().catch(() => undefined);
+    return problem;
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    return words.failed(path, error);
+  }
+}
+
+/** Owned by neither this user nor root: in a shared folder, anyone may have put it there. */
+function isForeign(s: Stats): boolean {
+  const me = process.getuid?.();
+  return me !== undefined && s.uid !== me && s.uid !== 0;
+}
+
+function foreign(s: Stats, real: string): Refusal {
+  return {
+    reason: "foreign",
+    code: "file-foreign-owner",
+    message: `it belongs to another user (uid ${s.uid}) and lies in ${toPosix(dirname(real))}, a folder anyone may write to (world-writable, sticky), so it is not the repository's`,
+  };
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException | undefined)?.code ?? "";
+}
+
+/**
+ * Reads a repository file whole, or not at all: over `maxBytes` it is refused.
+ * Every check of the door applies (see {@link openChecked}); every failure is
+ * a value with a diagnostic at `path`.
+ */
+export async function readRepoText(path: string, o: DoorOptions = {}): Promise<RepoText> {
+  const maxBytes = o.maxBytes ?? MAX_TEXT_FILE_BYTES;
+  const opened = await openChecked(path, o, maxBytes, TEXT_WORDS);
+  if (!opened.ok) return opened;
+  const { handle, stats, real } = opened;
+  try {
+    const bytes = await readHead(handle, maxBytes + 1, stats.size);
+    if (bytes.length > maxBytes) {
+      return statFailure(path, "other", bytes.length, maxBytes) as RepoText;
+    }
+    const decoded = decodeText(bytes, path);
+    return decoded.ok ? { ...decoded, real } : decoded;
+  } catch (error) {
+    return readFailure(path, error) as RepoText;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Reads at most `maxBytes` of a repository file: a longer one is cut at a
+ * UTF-8 character boundary and `omitted` says how much was left out (what
+ * context files, imports and rules want). The door's checks as for
+ * {@link readRepoText}.
+ */
+export async function readRepoCapped(
+  path: string,
+  o: DoorOptions & { maxBytes: number },
+): Promise<RepoCapped> {
+  const opened = await openChecked(path, o, o.maxBytes, CAPPED_WORDS);
+  if (!opened.ok) return opened;
+  const { handle, stats, real } = opened;
+  try {
+    const bytes = await readHead(handle, o.maxBytes + 1, stats.size);
+    const decoded = decodeCapped(bytes, Math.max(stats.size, bytes.length), o.maxBytes, path);
+    return decoded.ok ? { ...decoded, real } : decoded;
+  } catch (error) {
+    return cappedFailure(path, error) as Fail<CappedText>;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Synchronous twin of {@link readRepoText}, for the callers that cannot
+ * await (a skill's expansion, `loadPromptTemplatesSync`). They read a
+ * trusted project's `.pi` files only, so the reach has no private check.
+ */
+export function readRepoTextSync(
+  path: string,
+  o: { reach?: Omit<Reach, "isPrivate"> | undefined; maxBytes?: number } = {},
+): RepoText {
+  const maxBytes = o.maxBytes ?? MAX_TEXT_FILE_BYTES;
+  let before: Stats;
+  let real: string;
+  try {
+    before = statSync(path);
+    if (!before.isFile())
+      return statFailure(path, before.isDirectory() ? "dir" : "other") as RepoText;
+    if (before.size > maxBytes)
+      return statFailure(path, "other", before.size, maxBytes) as RepoText;
+    real = realpathSync(path);
+  } catch (error) {
+    const name = isMissing(error) ? undecodableNameSync(path, "file") : undefined;
+    return (name ? nameFailure(name) : readFailure(path, error)) as RepoText;
+  }
+  if (o.reach) {
+    const refusal = placeRefusal(path, real, o.reach, false);
+    if (refusal) return refused(path, refusal);
+  }
+  let fd: number | undefined;
+  try {
+    fd = openSync(real, OPEN_FLAGS);
+    const s = fstatSync(fd);
+    if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other") as RepoText;
+    if (s.dev !== before.dev || s.ino !== before.ino) return refused(path, CHANGED);
+    const bytes = readHeadSync(fd, maxBytes + 1, s.size);
+    if (bytes.length > maxBytes) {
+      return statFailure(path, "other", bytes.length, maxBytes) as RepoText;
+    }
+    const decoded = decodeText(bytes, path);
+    return decoded.ok ? { ...decoded, real } : decoded;
+  } catch (error) {
+    if (errorCode(error) === "ELOOP") return refused(path, CHANGED);
+    return readFailure(path, error) as RepoText;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function realOrSelfSync(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // Gone or dangling: the read that follows reports it.
+    return path;
+  }
+}
+
+/**
+ * Synchronous twin of {@link projectReach} for a trusted project (the sync
+ * readers read only a trusted project's files): its root found as git finds
+ * it, the home-folder rule applied.
+ */
+export function projectReachSync(o: {
+  start: string;
+  home: string;
+  ceiling?: string | undefined;
+}): Omit<Reach, "isPrivate"> {
+  let found = o.start;
+  for (let dir = o.start; ; ) {
+    if (lstatSync(join(dir, ".git"), { throwIfNoEntry: false })) {
+      found = dir;
+      break;
+    }
+    const up = dirname(dir);
+    if (up === dir || !isBelowCeiling(up, o.ceiling)) break;
+    dir = up;
+  }
+  return reachOf({
+    start: o.start,
+    realStart: realOrSelfSync(o.start),
+    found,
+    realFound: realOrSelfSync(found),
+    home: o.home,
+    realHome: realOrSelfSync(o.home),
+  });
+}
