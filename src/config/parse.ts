@@ -141,6 +141,16 @@ export function parseConfig(source: string, path: string, layer: ConfigLayer): C
         kept = kept.filter((n) => !n.startsWith("user:"));
       }
     }
+    if (layer === "project" && key === "git" && kept === true) {
+      // git runs on the repository's own .git: the user asks for that, a repository cannot.
+      report(
+        "warning",
+        "config-project-git",
+        "git: true left out: a project's file cannot turn the git section on (it runs git on the repository's own .git); pass --git, or set git: true in the agent dir's sysprompt.yaml",
+        lineAt(pair.value) ?? line,
+      );
+      continue;
+    }
     values[spec.option] = kept;
     if (line !== undefined) lines.set(key, line);
   }
