@@ -1,5 +1,5 @@
-import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
+import { loadYaml, parseYaml } from "./_yaml.js";
 import type { Diagnostic } from "./types.js";
 
 /** The result of splitting a Markdown file into frontmatter and body. */
@@ -33,18 +33,6 @@ class RefusedEngineError extends Error {}
 /** `---<language>` names whose block would be code; it is never run. */
 const EXECUTABLE_LANGUAGES = new Set(["js", "javascript", "coffee", "coffeescript", "cson"]);
 
-let yamlModule: typeof Yaml | undefined;
-
-/**
- * yaml costs ~30 ms to load, more than the rest of a CLI render, and most
- * renders never see a frontmatter block they have not seen before (see the
- * builtin cache below). So it is required on first use.
- */
-function loadYaml(): typeof Yaml {
-  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
-  return yamlModule;
-}
-
 /** Most YAML warnings reported for one block; the rest are counted in one more. */
 export const MAX_YAML_WARNINGS = 10;
 
@@ -77,15 +65,19 @@ class LocatedYamlError extends Error {
  * are found here with one set per mapping, since yaml's own check compares
  * every key with every earlier one (a 32 KB block of short keys: 0.5 s).
  */
-function readYaml(yaml: typeof Yaml, text: string): BlockValue {
+function readYaml(text: string): BlockValue {
   const warnings: YamlWarning[] = [];
-  const lines = new yaml.LineCounter();
   // logLevel "error": nothing reaches process.emitWarning, errors are still kept.
-  const doc = yaml.parseDocument(text, {
-    lineCounter: lines,
+  const parsed = parseYaml(text, {
+    maxChars: MAX_FRONTMATTER_CHARS,
     logLevel: "error",
     uniqueKeys: false,
   });
+  if (!parsed.ok) {
+    const { message, line, column } = parsed.problem;
+    throw new LocatedYamlError(`${message}; not parsed`, line, column);
+  }
+  const { yaml, doc, lines } = parsed;
   const error = doc.errors[0];
   if (error) {
     const opening = unclosedOpening(yaml, doc, error);
@@ -348,7 +340,7 @@ function readBlock(language: string, block: string): BlockValue {
   // Only blank and comment lines: nothing to read, whatever the language.
   if (isBlank(block)) return { value: {}, warnings: [], keyLines: new Map() };
   const name = language.toLowerCase();
-  if (name === "" || name === "yaml" || name === "yml") return readYaml(loadYaml(), block);
+  if (name === "" || name === "yaml" || name === "yml") return readYaml(block);
   if (name === "json") {
     return { value: JSON.parse(block) as unknown, warnings: [], keyLines: new Map() };
   }
@@ -369,7 +361,7 @@ function isBlank(block: string): boolean {
 }
 
 function describeBlockError(error: unknown): Omit<Diagnostic, "path"> {
-  if (yamlModule && error instanceof yamlModule.YAMLParseError) {
+  if (error instanceof loadYaml().YAMLParseError) {
     const pos = error.linePos?.[0];
     // The block starts with the newline after the opening fence, so YAML's
     // line numbers are already file line numbers.

@@ -1,6 +1,6 @@
-import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
+import { parseYaml } from "../_yaml.js";
 import type { Diagnostic } from "../types.js";
 import type { ExportSpec, PathQuote } from "./types.js";
 
@@ -34,8 +34,6 @@ const LOADS_KEYS = ["contextFiles", "ruleSources"];
 const EXPORT_KEYS = ["file", "where", "setting", "quote"];
 const QUOTES: readonly PathQuote[] = ["shell", "toml", "json"];
 
-let yamlModule: typeof Yaml | undefined;
-
 /**
  * Parses one preset file's text. Pure: no file system. Every problem is a
  * diagnostic at its line; a bad key is left out (the lower layer's value, or
@@ -46,11 +44,20 @@ export function parsePreset(
   text: string,
   path: string,
 ): { fields: PresetFields; diagnostics: Diagnostic[] } {
-  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
-  const yaml = yamlModule;
-  const lines = new yaml.LineCounter();
-  const doc = yaml.parseDocument(text, { lineCounter: lines, logLevel: "silent" });
   const diagnostics: Diagnostic[] = [];
+  const parsed = parseYaml(text);
+  if (!parsed.ok) {
+    const { message, line } = parsed.problem;
+    diagnostics.push({
+      level: "error",
+      code: "preset-invalid",
+      message: `${message}; the preset file is ignored`,
+      path,
+      line,
+    });
+    return { fields: {}, diagnostics };
+  }
+  const { yaml, doc, lines } = parsed;
   const lineOf = (node: unknown): { line?: number } => {
     const offset = yaml.isNode(node) ? node.range?.[0] : undefined;
     return offset === undefined ? {} : { line: lines.linePos(offset).line };

@@ -1,6 +1,7 @@
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { readFileNoFollow, UnsafePathError } from "../_safe-write.js";
 import { didYouMean } from "../_suggest.js";
+import { parseYaml } from "../_yaml.js";
 import { optionValueProblem, type SystemPromptOptions } from "../options.js";
 import { SyspromptError } from "../types.js";
 
@@ -161,9 +162,12 @@ export async function readScenario(file: string): Promise<Scenario> {
  * @throws ScenarioError located at the key or the YAML problem.
  */
 export async function parseScenario(source: string, file: string): Promise<Scenario> {
-  const yaml = await import("yaml");
-  const lines = new yaml.LineCounter();
-  const doc = yaml.parseDocument(source, { lineCounter: lines, logLevel: "silent" });
+  const parsed = parseYaml(source, { maxChars: MAX_SCENARIO_FILE_BYTES });
+  if (!parsed.ok) {
+    const { message, line, column } = parsed.problem;
+    throw new ScenarioError(file, `${message}; not parsed`, { line, column });
+  }
+  const { yaml, doc, lines } = parsed;
   const at = (offset: number | undefined): Position | undefined => {
     if (offset === undefined) return undefined;
     const { line, col } = lines.linePos(offset);

@@ -1,27 +1,9 @@
-import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
+import { parseYaml } from "../_yaml.js";
 import type { Diagnostic } from "../types.js";
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, OPTION_NAME_KEYS, varNameProblem } from "./keys.js";
 import type { ConfigFile, ConfigLayer, ConfigValues } from "./types.js";
-
-let yamlModule: typeof Yaml | undefined;
-
-/** yaml is loaded on first use: most renders have no config file. */
-function loadYaml(): typeof Yaml {
-  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
-  return yamlModule;
-}
-
-/**
- * Deepest nesting of flow collections (`[`, `{`) and most block indicators
- * (`- `, `? `, `: `) that open one line. A config needs two or three; the
- * YAML parser's time grows much faster than the size with either (8,000
- * `? ` on one line ran for more than 30 s, deep brackets exhaust its memory),
- * so a file past them is refused before it is parsed.
- */
-export const MAX_CONFIG_NESTING = 8;
-export const MAX_LINE_INDICATORS = 4;
 
 /** Most YAML errors and warnings reported for one file. */
 const MAX_YAML_PROBLEMS = 5;
@@ -51,14 +33,13 @@ export function parseConfig(source: string, path: string, layer: ConfigLayer): C
   const report = (level: Diagnostic["level"], code: string, message: string, line?: number) => {
     file.diagnostics.push({ level, code, message, path, ...(line !== undefined ? { line } : {}) });
   };
-  const nesting = nestingProblem(source);
-  if (nesting) {
-    report("error", "config-yaml", `${nesting.message}; the file is ignored`, nesting.line);
+  const parsed = parseYaml(source);
+  if (!parsed.ok) {
+    const { message, line } = parsed.problem;
+    report("error", "config-yaml", `${message}; the file is ignored`, line);
     return file;
   }
-  const yaml = loadYaml();
-  const counter = new yaml.LineCounter();
-  const doc = yaml.parseDocument(source, { lineCounter: counter, logLevel: "silent" });
+  const { yaml, doc, lines: counter } = parsed;
   const lineAt = (node: unknown): number | undefined => {
     const offset = yaml.isNode(node) ? node.range?.[0] : undefined;
     return offset === undefined ? undefined : counter.linePos(offset).line;
@@ -140,6 +121,16 @@ export function parseConfig(source: string, path: string, layer: ConfigLayer): C
         );
         kept = kept.filter((n) => !n.startsWith("user:"));
       }
+    }
+    if (layer === "project" && key === "git" && kept === true) {
+      // git runs on the repository's own .git: the user asks for that, a repository cannot.
+      report(
+        "warning",
+        "config-project-git",
+        "git: true left out: a project's file cannot turn the git section on (it runs git on the repository's own .git); pass --git, or set git: true in the agent dir's sysprompt.yaml",
+        lineAt(pair.value) ?? line,
+      );
+      continue;
     }
     values[spec.option] = kept;
     if (line !== undefined) lines.set(key, line);
@@ -247,58 +238,4 @@ function shown(value: unknown): string {
 function firstLine(message: string): string {
   const first = message.split("\n")[0] ?? message;
   return first.replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
-}
-
-/**
- * The first place the file nests past what the parser handles quickly, or
- * undefined. Linear, and deliberately blind to quotes: a bracket inside a
- * quoted value counts too, which only matters for text no config holds.
- */
-export function nestingProblem(source: string): { line: number; message: string } | undefined {
-  let depth = 0;
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i <= source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (i === lineStart) {
-      const indicators = leadingIndicators(source, i);
-      if (indicators > MAX_LINE_INDICATORS) {
-        return {
-          line,
-          message: `${indicators} block indicators (- ? :) open this line, over the limit of ${MAX_LINE_INDICATORS}`,
-        };
-      }
-    }
-    if (c === 0x0a) {
-      line++;
-      lineStart = i + 1;
-    } else if (c === 0x5b || c === 0x7b) {
-      depth++;
-      if (depth > MAX_CONFIG_NESTING) {
-        return { line, message: `brackets nest deeper than ${MAX_CONFIG_NESTING} levels` };
-      }
-    } else if ((c === 0x5d || c === 0x7d) && depth > 0) {
-      depth--;
-    }
-  }
-  return undefined;
-}
-
-/** How many `- `, `? ` or `: ` indicators open the line at `from` (after its indentation). */
-function leadingIndicators(source: string, from: number): number {
-  let count = 0;
-  let i = from;
-  for (;;) {
-    while (source[i] === " " || source[i] === "\t") i++;
-    const c = source[i];
-    const next = source[i + 1];
-    const ends =
-      next === undefined || next === " " || next === "\t" || next === "\n" || next === "\r";
-    if ((c === "-" || c === "?" || c === ":") && ends) {
-      count++;
-      i++;
-      continue;
-    }
-    return count;
-  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { YAML_LIMITS, yamlLimitProblem } from "../../src/_yaml.js";
 import { parseConfig } from "../../src/config/index.js";
-import { MAX_CONFIG_NESTING, nestingProblem } from "../../src/config/parse.js";
 
 const PATH = "/home/u/.pi/agent/sysprompt.yaml";
 const parse = (source: string) => parseConfig(source, PATH, "user");
@@ -267,9 +267,10 @@ describe("parseConfig", () => {
       ]);
     }
     // What a config holds is far from the limits.
-    expect(nestingProblem('vars:\n  note: "use [x] or {y}"\ntools: [read, [bash]]\n- - a\n')).toBe(
-      undefined,
-    );
-    expect(nestingProblem("[".repeat(MAX_CONFIG_NESTING))).toBe(undefined);
+    expect(
+      yamlLimitProblem('vars:\n  note: "use [x] or {y}"\ntools: [read, [bash]]\n- - a\n'),
+    ).toBe(undefined);
+    // The line's own level and one less than the limit of brackets.
+    expect(yamlLimitProblem("[".repeat(YAML_LIMITS.maxDepth - 1))).toBe(undefined);
   });
 });

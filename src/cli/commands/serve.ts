@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import { delimiter, resolve } from "node:path";
+import { findSystemBinary, systemPathEntries } from "../../gather/environment/_system-binary.js";
+import { findProjectRoot } from "../../gather/project-root.js";
 import { servePrompt } from "../../serve/serve.js";
 import { type CliIo, EXIT_OK, UsageError, untilStopped } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
@@ -31,7 +34,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
       ...(flags.host !== undefined ? { host: flags.host } : {}),
       onListen: (url) => {
         io.stdout(`sysprompt inspector: ${url} (Ctrl-C to stop)\n`);
-        if (flags.open) openBrowser(url, io);
+        if (flags.open) void openBrowser(url, io, options.cwd ?? io.cwd);
       },
     });
   });
@@ -39,17 +42,30 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
   return EXIT_OK;
 }
 
-/** Hands the address to the desktop's opener; a failure only costs a note. */
-function openBrowser(url: string, io: CliIo) {
-  const [command, args] =
+/**
+ * Hands the address to the desktop's opener, a system binary found as the
+ * probes find theirs (`npx` puts the project's `node_modules/.bin` first on
+ * PATH, and the project could ship an `xdg-open`); it runs with that system
+ * PATH too, from `/`. A failure only costs a note.
+ */
+async function openBrowser(url: string, io: CliIo, cwd: string): Promise<void> {
+  const [name, args] =
     process.platform === "darwin"
       ? ["open", [url]]
       : process.platform === "win32"
         ? ["cmd", ["/c", "start", '""', url]]
         : ["xdg-open", [url]];
-  const child = spawn(command, args, { detached: true, stdio: "ignore" });
-  child.on("error", (error) =>
-    io.stderr(`sysprompt: could not open a browser (${error.message}); open ${url} yourself\n`),
-  );
+  const folder = resolve(io.cwd, cwd);
+  const exclude = [io.cwd, folder, await findProjectRoot(folder)];
+  const binary = await findSystemBinary(name, io.env, { exclude });
+  const fail = (why: string) =>
+    io.stderr(`sysprompt: could not open a browser (${why}); open ${url} yourself\n`);
+  if (binary === undefined) {
+    fail(`no ${name} on an absolute PATH entry outside the project`);
+    return;
+  }
+  const env = { ...io.env, PATH: systemPathEntries(io.env, { exclude }).join(delimiter) };
+  const child = spawn(binary, args, { cwd: "/", env, detached: true, stdio: "ignore" });
+  child.on("error", (error) => fail(error.message));
   child.unref();
 }

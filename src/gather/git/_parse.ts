@@ -86,18 +86,46 @@ export function parseSubjects(output: string): string[] {
     .map(gitText);
 }
 
+/** What a repository's own config sets that could make git run a program. */
+export interface RiskyConfig {
+  /** Clean/smudge filter drivers: each can run a program when `git status` hashes a file. */
+  drivers: string[];
+  /** Protocols it sets a `protocol.<name>.allow` for: each is overridden to `never`. */
+  protocols: string[];
+  /** The config key that makes it a partial clone (git would fetch missing objects), if any. */
+  promisor: string | undefined;
+}
+
+/** Boolean config values git reads as false; any other value of a set key is true. */
+const GIT_FALSE = new Set(["false", "no", "off", "0"]);
+
 /**
- * The filter drivers `git config -z --get-regexp ^filter\.` names
- * (`filter.<driver>.<key>\n<value>` records): each can run a program when
- * `git status` hashes a file, so each is switched off for our commands.
+ * Reads `git config -z --get-regexp '^(filter|protocol|extensions|remote)\.'`
+ * (`<key>\n<value>` records, section and variable names in lower case): the
+ * filter drivers, the protocols given a policy, and whether a missing object
+ * would be fetched from a remote (`extensions.partialClone`, or a remote with
+ * `promisor` true).
  */
-export function parseFilterDrivers(output: string): string[] {
+export function parseRiskyConfig(output: string): RiskyConfig {
   const drivers = new Set<string>();
+  const protocols = new Set<string>();
+  let promisor: string | undefined;
   for (const record of output.split("\0")) {
-    const key = record.split("\n", 1)[0] ?? "";
+    const newline = record.indexOf("\n");
+    const key = newline < 0 ? record : record.slice(0, newline);
+    const value = newline < 0 ? "" : record.slice(newline + 1);
+    const first = key.indexOf(".");
     const last = key.lastIndexOf(".");
-    if (!key.startsWith("filter.") || last <= "filter.".length) continue;
-    drivers.add(key.slice("filter.".length, last));
+    const section = key.slice(0, first);
+    const middle = first < last ? key.slice(first + 1, last) : undefined;
+    const name = key.slice(last + 1);
+    if (section === "filter" && middle !== undefined) drivers.add(middle);
+    else if (section === "protocol" && middle !== undefined && name === "allow") {
+      protocols.add(middle);
+    } else if (key === "extensions.partialclone") promisor ??= "extensions.partialClone";
+    else if (section === "remote" && name === "promisor" && !GIT_FALSE.has(value.toLowerCase())) {
+      promisor ??= `remote.${middle ?? ""}.promisor`;
+    }
   }
-  return [...drivers].sort();
+  return { drivers: [...drivers].sort(), protocols: [...protocols].sort(), promisor };
 }

@@ -1,9 +1,10 @@
-import { basename, dirname, join, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { lstat, realpath, stat } from "../../_io.js";
 import type { Diagnostic } from "../../types.js";
 import { oneLine } from "../_prompt-text.js";
+import { readCappedText } from "../capped-read.js";
 import { isBelowCeiling, isWithin } from "../project-root.js";
-import { readPathFile } from "./_gitfile.js";
+import { MAX_GITFILE_BYTES, readPathFile } from "./_gitfile.js";
 import { linkLeaving } from "./_links.js";
 
 /** The repository the git section describes, every path real (links resolved). */
@@ -146,7 +147,62 @@ async function resolveAt(dir: string, options: LocateOptions, depth: number): Pr
       join(commonDir, "refs"),
     );
   }
+  const lent = await alternateLeaving(join(commonDir, "objects"), roots, new Set(), 0);
+  if (lent !== undefined) {
+    return refuse(
+      "git-outside",
+      lent.target === undefined
+        ? `its objects/info/alternates cannot be checked (${lent.problem}): git would read objects from where it names`
+        : `its objects/info/alternates lends it the objects of ${shown(lent.target)}, outside this project and its git folders: git would read another repository's commits through it (${HOW_TO_ALLOW})`,
+      lent.path,
+    );
+  }
   return { kind: "found", repository: { dotGit, top, gitDir, commonDir } };
+}
+
+const UNREADABLE = {
+  missing: "it cannot be found",
+  "not-file": "it is not a regular file",
+  binary: "it holds NUL bytes",
+  unreadable: "it cannot be read",
+} as const;
+
+/** How deep git follows alternates of alternates (its own limit). */
+const MAX_ALTERNATE_DEPTH = 5;
+
+/**
+ * The first alternate object folder (`objects/info/alternates`, one path a
+ * line, relative to the objects folder) that lies outside `roots`, followed
+ * as git follows them; or a file that cannot be checked. Undefined: none,
+ * or every one inside.
+ */
+async function alternateLeaving(
+  objects: string,
+  roots: readonly string[],
+  seen: Set<string>,
+  depth: number,
+): Promise<{ path: string; target?: string; problem?: string } | undefined> {
+  const path = join(objects, "info", "alternates");
+  const read = await readCappedText(path, MAX_GITFILE_BYTES);
+  if (!read.ok && read.reason === "missing") return undefined;
+  if (!read.ok) return { path, problem: UNREADABLE[read.reason] };
+  if (read.omitted > 0) return { path, problem: `it is over ${MAX_GITFILE_BYTES} bytes` };
+  for (const line of read.text.split("\n")) {
+    if (line === "" || line.startsWith("#")) continue;
+    // A quoted path is unquoted by git (C escapes): not modelled, so refused.
+    if (line.startsWith('"')) return { path, problem: "it holds a quoted path" };
+    const named = isAbsolute(line) ? resolve(line) : resolve(objects, line);
+    const real = await realpath(named).catch(() => undefined);
+    // git skips an alternate that does not exist.
+    if (real === undefined) continue;
+    if (!roots.some((r) => isWithin(real, r))) return { path, target: real };
+    // Each folder once: a file of 1,000 lines naming one folder is not 1,000^5 reads.
+    if (depth + 1 >= MAX_ALTERNATE_DEPTH || seen.has(real)) continue;
+    seen.add(real);
+    const deeper = await alternateLeaving(real, roots, seen, depth + 1);
+    if (deeper !== undefined) return deeper;
+  }
+  return undefined;
 }
 
 type Named =

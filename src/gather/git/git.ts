@@ -6,7 +6,7 @@ import { oneLine } from "../_prompt-text.js";
 import type { GatherStep } from "../deadline.js";
 import { type ProbeRunner, runProbe } from "../environment/_probe.js";
 import { findSystemBinary, systemPathEntries } from "../environment/_system-binary.js";
-import { GIT_COMMITS, parseFilterDrivers, parseStatus, parseSubjects } from "./_parse.js";
+import { GIT_COMMITS, parseRiskyConfig, parseStatus, parseSubjects } from "./_parse.js";
 import { locateRepository, type Repository } from "./_repository.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -54,6 +54,9 @@ export interface GitResult {
  * folder that merely looks like a git folder (HEAD, objects/, refs/) is not
  * taken as a repository (`safe.bareRepository=explicit`, git 2.38 and
  * later): a project could plant one, with a `core.worktree` anywhere.
+ * No transport is allowed (every protocol `never`, and each one the
+ * repository names, see {@link gatherGit}): a fetch would run the
+ * repository's `core.sshCommand`, or its `ext::` command.
  */
 const HARDENED = [
   "--no-pager",
@@ -78,6 +81,12 @@ const HARDENED = [
   "diff.ignoreSubmodules=all",
   "-c",
   "color.ui=false",
+  "-c",
+  "protocol.allow=never",
+  ...["file", "git", "ssh", "http", "https", "ext", "fd"].flatMap((p) => [
+    "-c",
+    `protocol.${p}.allow=never`,
+  ]),
 ];
 
 /** Variables git may see: the user's own settings. Everything else (GIT_DIR, GIT_CONFIG_*, GIT_EXEC_PATH…) is dropped. */
@@ -93,6 +102,8 @@ export function gitEnv(env: Env, exclude: readonly string[]): Record<string, str
   out.PATH = systemPathEntries(env, { exclude }).join(delimiter);
   out.GIT_OPTIONAL_LOCKS = "0";
   out.GIT_TERMINAL_PROMPT = "0";
+  // A missing object is never fetched (git 2.39.4 and later; older ones: see gatherGit).
+  out.GIT_NO_LAZY_FETCH = "1";
   // Messages and formats that do not depend on the user's locale.
   out.LC_ALL = "C";
   return out;
@@ -139,27 +150,40 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
       "--absolute-git-dir",
       "--git-common-dir",
     ]),
-    git(["config", "-z", "--get-regexp", "^filter\\."]),
+    git(["config", "-z", "--get-regexp", "^(filter|protocol|extensions|remote)\\."]),
   ]);
   if (where.status === "timeout" || filters.status === "timeout") return late(options);
   if (where.status !== "ok" || !where.stdout.startsWith("true\n")) return noRepository(options);
   const other = await otherRepository(where.stdout, options.cwd, located.repository);
   if (other !== undefined) return { git: null, diagnostics: [other] };
   // `config --get-regexp` exits 1 when nothing matches: no filters.
-  const drivers = filters.status === "ok" ? parseFilterDrivers(filters.stdout) : [];
-  const odd = drivers.find((d) => d.includes("=") || d.includes("\n"));
+  const risky = parseRiskyConfig(filters.status === "ok" ? filters.stdout : "");
+  if (risky.promisor !== undefined) {
+    // A partial clone fetches a missing object from its remote on its own (git
+    // before 2.39.4 ignores GIT_NO_LAZY_FETCH), and status or log can need one.
+    return left(
+      "warning",
+      "git-refused",
+      `the repository is a partial clone (${risky.promisor}): git would fetch missing objects from a remote, running a transport the repository chose; git is not run further and the git section is left out`,
+    );
+  }
+  const odd = [...risky.drivers, ...risky.protocols].find(
+    (d) => d.includes("=") || d.includes("\n"),
+  );
   if (odd !== undefined) {
     return left(
       "warning",
       "git-refused",
-      "a filter driver's name cannot be switched off safely on the command line; git status is not run and the git section is left out",
+      "a filter driver's or protocol's name cannot be switched off safely on the command line; git status is not run and the git section is left out",
     );
   }
-  const noFilters = drivers.flatMap((d) =>
-    ["clean", "smudge", "process"]
-      .flatMap((key) => ["-c", `filter.${d}.${key}=`])
-      .concat(["-c", `filter.${d}.required=false`]),
-  );
+  const overrides = risky.drivers
+    .flatMap((d) =>
+      ["clean", "smudge", "process"]
+        .flatMap((key) => ["-c", `filter.${d}.${key}=`])
+        .concat(["-c", `filter.${d}.required=false`]),
+    )
+    .concat(risky.protocols.flatMap((p) => ["-c", `protocol.${p}.allow=never`]));
   const status = await git(
     [
       "status",
@@ -169,21 +193,17 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
       "--untracked-files=normal",
       "--ignore-submodules=all",
     ],
-    noFilters,
+    overrides,
   );
   if (status.status !== "ok")
     return status.status === "timeout" ? late(options) : failed("git status");
   const parsed = parseStatus(status.stdout, status.truncated === true);
   let commits: string[] = [];
   if (parsed.head !== null) {
-    const log = await git([
-      "log",
-      "-z",
-      `-n${GIT_COMMITS}`,
-      "--format=%s",
-      "--no-show-signature",
-      "HEAD",
-    ]);
+    const log = await git(
+      ["log", "-z", `-n${GIT_COMMITS}`, "--format=%s", "--no-show-signature", "HEAD"],
+      overrides,
+    );
     if (log.status === "timeout") return late(options);
     if (log.status !== "ok") return failed("git log");
     commits = parseSubjects(log.stdout);

@@ -1,0 +1,171 @@
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
+
+/**
+ * What a YAML text from a repository may hold: frontmatter, `sysprompt.yaml`,
+ * presets, scenarios. Real files are far below each limit. Past one, the
+ * text is not parsed: the parser's time and memory grow much faster than the
+ * text with nesting (a 1.6 KB line of `? ` keys ran for minutes, 4 KB of them
+ * exhausted its memory), so they are checked first, on the lexer's tokens.
+ */
+export const YAML_LIMITS = {
+  /** Characters of one text, when its reader sets no cap of its own. */
+  maxChars: 64 * 1024,
+  /** Levels of lists, mappings and brackets, counted as the lexer sees them (indentation, `- ? :` on a line, `[ {`). */
+  maxDepth: 16,
+  /** Explicit keys (`? `): a key that is itself a list or mapping costs the parser most. */
+  maxExplicitKeys: 32,
+  /** Anchors (`&name`) and aliases (`*name`): a few lines of them expand to millions of values. */
+  maxAnchors: 64,
+  maxAliases: 100,
+} as const;
+
+let yamlModule: typeof Yaml | undefined;
+
+/** yaml costs ~30 ms to load, more than the rest of a CLI render: required on first use. */
+export function loadYaml(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
+  return yamlModule;
+}
+
+/** Why a text is not parsed, at the place it crossed a limit (1-based). */
+export interface YamlLimitProblem {
+  message: string;
+  line: number;
+  column: number;
+}
+
+/** Lexer tokens that stand for no characters of the text. */
+const CONTROL_TOKENS = new Set(["\u0002", "\u0018", "\u001f"]);
+
+/** Tokens that open a level of block nesting when they stand on a line outside brackets. */
+const BLOCK_INDICATORS = new Set(["seq-item-ind", "explicit-key-ind", "map-value-ind"]);
+
+/** Tokens that are not a line's content: its indentation is taken at the first other one. */
+const NOT_CONTENT = new Set(["space", "newline", "comment", "doc-mode", "byte-order-mark"]);
+
+/**
+ * The first limit of {@link YAML_LIMITS} that `text` crosses, or undefined.
+ * Linear: one pass of yaml's lexer (the parser's own first stage, so a
+ * quoted or block scalar hides nothing from it), no parse. Nesting is an
+ * upper bound of the parser's: the indentation levels open at the line, the
+ * block indicators on it, and the brackets open.
+ */
+export function yamlLimitProblem(
+  text: string,
+  maxChars: number = YAML_LIMITS.maxChars,
+): YamlLimitProblem | undefined {
+  if (text.length > maxChars) {
+    return {
+      message: `it is ${text.length} characters, over the limit of ${maxChars}`,
+      line: 1,
+      column: 1,
+    };
+  }
+  const yaml = loadYaml();
+  const indents: number[] = [];
+  let offset = 0;
+  let lineStart = 0;
+  let lineOpen = true;
+  let onLine = 0;
+  let flow = 0;
+  const counts = { keys: 0, anchors: 0, aliases: 0 };
+  const over = (at: number, message: string) => ({ ...position(text, at), message });
+  for (const token of new yaml.Lexer().lex(text)) {
+    const type = yaml.CST.tokenType(token) ?? undefined;
+    const start = offset;
+    if (!CONTROL_TOKENS.has(token)) offset += token.length;
+    if (type === "newline") {
+      lineStart = offset;
+      lineOpen = true;
+      onLine = 0;
+      continue;
+    }
+    if (lineOpen && flow === 0 && type !== undefined && !NOT_CONTENT.has(type)) {
+      lineOpen = false;
+      const column = start - lineStart;
+      while (indents.length > 0 && (indents.at(-1) ?? 0) > column) indents.pop();
+      if (indents.length === 0 || (indents.at(-1) ?? 0) < column) indents.push(column);
+    }
+    if (type === "flow-map-start" || type === "flow-seq-start") flow++;
+    else if ((type === "flow-map-end" || type === "flow-seq-end") && flow > 0) flow--;
+    else if (type !== undefined && BLOCK_INDICATORS.has(type) && flow === 0) onLine++;
+    if (type === "explicit-key-ind" && ++counts.keys > YAML_LIMITS.maxExplicitKeys) {
+      return over(start, `more than ${YAML_LIMITS.maxExplicitKeys} explicit keys (\`? \`)`);
+    }
+    if (type === "anchor" && ++counts.anchors > YAML_LIMITS.maxAnchors) {
+      return over(start, `more than ${YAML_LIMITS.maxAnchors} anchors (&name)`);
+    }
+    if (type === "alias" && ++counts.aliases > YAML_LIMITS.maxAliases) {
+      return over(start, `more than ${YAML_LIMITS.maxAliases} aliases (*name)`);
+    }
+    const depth = indents.length + onLine + flow;
+    if (depth > YAML_LIMITS.maxDepth) {
+      return over(
+        start,
+        `lists, mappings and brackets nest deeper than ${YAML_LIMITS.maxDepth} levels`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** The 1-based line and column of `offset` in `text`. */
+function position(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** A parsed document and its line counter, or the limit the text crossed. */
+export type ParsedYaml =
+  | { ok: true; yaml: typeof Yaml; doc: Yaml.Document.Parsed; lines: Yaml.LineCounter }
+  | { ok: false; problem: YamlLimitProblem };
+
+/**
+ * The one way a repository's YAML is parsed: {@link yamlLimitProblem} first,
+ * then yaml's `parseDocument` (nothing printed: warnings and errors stay on
+ * the document), then the parsed nesting checked again before any value is
+ * built (`toJS` turns a key that is a list or mapping into text, the costly
+ * part). `options` are parseDocument's.
+ */
+export function parseYaml(
+  text: string,
+  options: { maxChars?: number } & Yaml.ParseOptions & Yaml.DocumentOptions = {},
+): ParsedYaml {
+  const { maxChars, ...parseOptions } = options;
+  const problem = yamlLimitProblem(text, maxChars);
+  if (problem) return { ok: false, problem };
+  const yaml = loadYaml();
+  const lines = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { logLevel: "silent", ...parseOptions, lineCounter: lines });
+  let deepest: { depth: number; offset: number } | undefined;
+  yaml.visit(doc, {
+    Node(_, node, path) {
+      if (!yaml.isCollection(node)) return undefined;
+      const depth = path.filter((p) => yaml.isCollection(p)).length + 1;
+      // Twice the lexer's bound: a layout that bound missed, not a file it allowed.
+      if (depth <= 2 * YAML_LIMITS.maxDepth) return undefined;
+      deepest = { depth, offset: node.range?.[0] ?? 0 };
+      return yaml.visit.BREAK;
+    },
+  });
+  if (deepest) {
+    const pos = lines.linePos(deepest.offset);
+    return {
+      ok: false,
+      problem: {
+        message: `lists, mappings and brackets nest deeper than ${YAML_LIMITS.maxDepth} levels`,
+        line: pos.line,
+        column: pos.col,
+      },
+    };
+  }
+  return { ok: true, yaml, doc, lines };
+}
