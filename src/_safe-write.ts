@@ -18,7 +18,7 @@ import { SyspromptError } from "./types.js";
  * - With `exclusive`, the temporary file is hard-linked to the target instead,
  *   which fails if anything appeared there since it was checked.
  *
- * - {@link readFileNoFollow} is the read twin: a regular file or nothing, capped.
+ * - Its read twin, `readFileNoFollow`, is in the door for repository files (src/repo-files/).
  *
  * Nothing here prints; every refusal is an `UnsafePathError` naming the path.
  */
@@ -227,65 +227,6 @@ export async function removeFileNoFollow(
   }
 }
 
-/**
- * The bytes of the regular file `path`, or `null` when there is none: the
- * read twin of {@link writeFileNoFollow}, for files a repository controls
- * (goldens, scenario files). Nothing but a regular file is opened (a link, a
- * folder, a FIFO, a socket or a device is refused, checked with lstat and
- * again on the open handle, which is opened without following a link and
- * without blocking), and never more than `maxBytes + 1` bytes are read.
- *
- * @throws UnsafePathError (`unsafe-target`, `too-large`, `write-failed` for a
- * read error) naming the path.
- */
-export async function readFileNoFollow(path: string, maxBytes: number): Promise<Buffer | null> {
-  const target = resolve(path);
-  const kind = await kindOrError(target);
-  if (kind instanceof UnsafePathError) throw kind;
-  if (kind === "missing") return null;
-  if (kind !== "file") {
-    throw new UnsafePathError(
-      "unsafe-target",
-      target,
-      `${KIND_WORDS[kind]}, not a regular file: it is not read`,
-    );
-  }
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    const s = await handle.stat();
-    if (!s.isFile()) {
-      throw new UnsafePathError("unsafe-target", target, "not a regular file: it is not read");
-    }
-    const buffer = Buffer.alloc(Math.min(s.size, maxBytes) + 1);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    if (filled > maxBytes) {
-      throw new UnsafePathError("too-large", target, `over ${maxBytes} bytes: it is not read`);
-    }
-    return buffer.subarray(0, filled);
-  } catch (error) {
-    if (error instanceof UnsafePathError) throw error;
-    if (isCode(error, "ENOENT")) return null;
-    if (isCode(error, "ELOOP")) {
-      throw new UnsafePathError(
-        "unsafe-target",
-        target,
-        "a symbolic link, not a regular file: it is not read",
-      );
-    }
-    throw new UnsafePathError("unreadable", target, `cannot read it: ${messageOf(error)}`, {
-      cause: error,
-    });
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-}
-
 /** Whether the regular file `path` holds exactly `bytes`; reads at most one byte more than that. */
 async function sameBytes(path: string, bytes: Uint8Array): Promise<boolean> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
@@ -362,7 +303,7 @@ async function kindFollowed(path: string): Promise<EntryKind> {
   }
 }
 
-async function kindOrError(path: string): Promise<EntryKind | UnsafePathError> {
+export async function kindOrError(path: string): Promise<EntryKind | UnsafePathError> {
   try {
     return await entryKind(path);
   } catch (error) {
@@ -372,10 +313,10 @@ async function kindOrError(path: string): Promise<EntryKind | UnsafePathError> {
   }
 }
 
-function isCode(error: unknown, code: string): boolean {
+export function isCode(error: unknown, code: string): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === code;
 }
 
-function messageOf(error: unknown): string {
+export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

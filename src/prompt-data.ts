@@ -1,6 +1,6 @@
 import { toPosix } from "./_paths.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
-import { escapeWrapperTags, oneLine } from "./gather/_prompt-text.js";
+import { escapeWrapperTags, nameText, oneLine } from "./gather/_prompt-text.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { buildToolSnippets } from "./gather/guidelines/tools.js";
 import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/index.js";
@@ -81,6 +81,8 @@ export function assemblePromptData(input: PromptDataInputs): {
   // Normalised once for both lists of rules.
   const stated = statedText(statedRaw);
   const tree = input.tree;
+  // Paths and names the repository chose, printed in lists and the tree: data, never tags.
+  const name = (text: string) => nameText(text, input.wrappers);
   const rules = finishRules(input.ruleFiles, input.wrappers, [
     ...(statedRaw[0] !== undefined ? [{ label: "the custom prompt", text: statedRaw[0] }] : []),
     ...(input.appendPrompt !== ""
@@ -90,7 +92,7 @@ export function assemblePromptData(input: PromptDataInputs): {
   ]);
   const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
-    cwd: oneLine(toPosix(opts.cwd)),
+    cwd: name(toPosix(opts.cwd)),
     date: opts.now.toISOString().slice(0, 10),
     model: options.model ?? null,
     tools,
@@ -102,12 +104,12 @@ export function assemblePromptData(input: PromptDataInputs): {
     contextFiles,
     alwaysRules: rules.alwaysRules,
     onDemandRules: rules.onDemandRules,
-    agentsMd: (tree?.agentsMd ?? []).map(oneLine),
-    rootAgentsMd: (tree?.rootAgentsMd ?? []).map(oneLine),
+    agentsMd: (tree?.agentsMd ?? []).map(name),
+    rootAgentsMd: (tree?.rootAgentsMd ?? []).map(name),
     agentsMdTruncated: (tree?.agentsMdOmitted ?? 0) > 0,
     agentsMdOnTouch: options.contextOnTouch === true,
     workspaceTree: tree && {
-      rendered: tree.tree.rendered,
+      rendered: escapeWrapperTags(tree.tree.rendered, input.wrappers),
       // One line about entries left out stands for every tree the section shows.
       truncated: tree.tree.truncated || tree.roots.some((r) => r.tree?.truncated === true),
     },
@@ -115,14 +117,14 @@ export function assemblePromptData(input: PromptDataInputs): {
       r.tree
         ? [
             {
-              path: oneLine(toPosix(r.path)),
-              rendered: r.tree.rendered,
+              path: name(toPosix(r.path)),
+              rendered: escapeWrapperTags(r.tree.rendered, input.wrappers),
               truncated: r.tree.truncated,
             },
           ]
         : [],
     ),
-    roots: opts.roots.map((r) => oneLine(toPosix(r))),
+    roots: opts.roots.map((r) => name(toPosix(r))),
     skills: skillsTool
       ? input.skills
           .filter((s) => !s.disableModelInvocation)

@@ -1,7 +1,8 @@
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
 import { nearMatches } from "../_suggest.js";
-import { readCappedText } from "../gather/capped-read.js";
+import { projectReach, readRepoCapped } from "../repo-files/index.js";
 import { type Diagnostic, type Layer, SyspromptError } from "../types.js";
 import { PRESET_NAME, type PresetFields, parsePreset } from "./parse.js";
 import type { AgentPreset } from "./types.js";
@@ -18,6 +19,10 @@ export interface PresetFolders {
   agentDir: string;
   projectDir: string;
   trusted: boolean;
+  /** The project's folder, whose project its presets stay in. Default: the folder holding `projectDir`. */
+  cwd?: string;
+  /** Default: `os.homedir()`. */
+  home?: string;
 }
 
 /** `agents/` of each layer that is read, lowest first. */
@@ -69,10 +74,23 @@ export async function loadPreset(
   const dirs = presetDirs(folders).filter((d) => !(options.skipBuiltin && d.layer === "builtin"));
   if (!PRESET_NAME.test(name)) throw await unknownPreset(name, folders);
   const diagnostics: Diagnostic[] = [];
+  // A project's preset stays in the project, whatever its links say.
+  const reach = dirs.some((d) => d.layer === "project")
+    ? await projectReach({
+        start: folders.cwd ?? dirname(folders.projectDir),
+        home: folders.home ?? homedir(),
+        trusted: true,
+      })
+    : undefined;
   const reads = await Promise.all(
     dirs.map(async ({ layer, dir }) => {
       const path = join(dir, `${name}.yaml`);
-      return { layer, path, read: await readCappedText(path, MAX_PRESET_BYTES) };
+      const within = layer === "project" ? reach : undefined;
+      return {
+        layer,
+        path,
+        read: await readRepoCapped(path, { reach: within, maxBytes: MAX_PRESET_BYTES }),
+      };
     }),
   );
   const merged: PresetFields = {};

@@ -7,8 +7,8 @@ import {
   newPatternBudget,
   type PatternBudget,
 } from "../_gitignore.js";
-import { readCappedText } from "../gather/capped-read.js";
 import { isWithin } from "../gather/project-root.js";
+import { readRepoCapped } from "../repo-files/index.js";
 
 /**
  * Which folders a copy leaves out because git ignores them (build output,
@@ -102,7 +102,7 @@ async function withFile(
   // git never follows a linked ignore file; a FIFO or a device is not one either.
   const s = await lstat(path).catch(() => undefined);
   if (!s?.isFile()) return rules;
-  const read = await readCappedText(path, MAX_IGNORE_BYTES);
+  const read = await readRepoCapped(path, { maxBytes: MAX_IGNORE_BYTES });
   if (!read.ok) return rules;
   try {
     return addGitignore(rules, read.text, base.replace(/\/$/, ""), budget, path);

@@ -1,5 +1,5 @@
 import { basename, dirname, join } from "node:path";
-import { readFileNoFollow } from "../_safe-write.js";
+import { readFileNoFollow } from "../repo-files/index.js";
 import type { GoldenFile } from "./types.js";
 
 /** A golden larger than this is not read (a link to /dev/zero is refused before that). */

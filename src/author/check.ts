@@ -66,7 +66,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     ]),
     loadSkills(loaderOptions),
     loadPromptTemplates(loaderOptions),
-    checkPresets({ builtinDir, agentDir, projectDir, trusted }),
+    checkPresets({ builtinDir, agentDir, projectDir, trusted, cwd, home }),
     // Read as the CLI's render reads them: their problems, and the variables templates may use.
     loadConfigFiles({ cwd, agentDir, projectDir, projectTrusted: trusted }),
   ]);

@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import { MAX_TEXT_FILE_BYTES } from "../_fs.js";
-import { readFileNoFollow, UnsafePathError } from "../_safe-write.js";
+import { UnsafePathError } from "../_safe-write.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import { checkFolders } from "../options.js";
+import { readFileNoFollow } from "../repo-files/index.js";
 import { builtinHash } from "../sections/ejected-from.js";
 import { parseSectionFile } from "../sections/load.js";
 import { SECTION_NAME } from "../sections/types.js";

@@ -1,7 +1,8 @@
 import { isAbsolute, join, relative } from "node:path";
 import { decodeText, realpathOrSelf } from "../_fs.js";
 import { toPosix } from "../_paths.js";
-import { entryKind, readFileNoFollow, UnsafePathError } from "../_safe-write.js";
+import { entryKind, UnsafePathError } from "../_safe-write.js";
+import { readFileNoFollow } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 import { parseConfig } from "./parse.js";
 import {

@@ -84,6 +84,16 @@ export function escapeWrapperTags(text: string, names: ReadonlySet<string>): str
   return copied === 0 ? text : out + text.slice(copied);
 }
 
+/**
+ * A path or a name the repository chose, as data: one line ({@link oneLine})
+ * with every tag of the prompt's own elements made literal
+ * ({@link escapeWrapperTags}), as a file's text is. A folder named
+ * `<` holding `dir_context> <rules>` then prints as text in a list or the tree.
+ */
+export function nameText(text: string, names: ReadonlySet<string>): string {
+  return escapeWrapperTags(oneLine(text), names);
+}
+
 /** `</name` or `{{#xml "name"}}` in a template: an element the template writes around text. */
 const ELEMENT_IN_TEMPLATE =
   /<\/([A-Za-z_][A-Za-z0-9_.:-]*)|\{\{#xml\s+"([A-Za-z_][A-Za-z0-9_.-]*)"/g;

@@ -2,6 +2,7 @@
 // hold (context files, imports, rules, the `.pi` layer, skills, prompt
 // templates, presets, config, scenarios) goes through here. See read.ts.
 
+export { readFileNoFollow } from "./no-follow.js";
 export {
   type PrivateCheck,
   placeRefusal,

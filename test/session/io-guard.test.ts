@@ -38,6 +38,8 @@ const ALLOWED: Record<string, string[]> = {
   "locate/text-or-path.ts": ["stat"],
   // A flag for open(), not a call.
   "gather/capped-read.ts": ["constants"],
+  // A flag for open(), not a call.
+  "repo-files/no-follow.ts": ["constants"],
   // The door's flags, and its synchronous twin (a skill's expansion, loadPromptTemplatesSync:
   // never a gathering step's text); its promise forms read through _io.ts.
   "repo-files/read.ts": [

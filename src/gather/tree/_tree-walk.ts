@@ -1,6 +1,5 @@
 import type { Dir, Dirent, Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { readTextFile, type TextFileResult } from "../../_fs.js";
 import {
   addGitignore,
   type IgnoreRules,
@@ -12,6 +11,7 @@ import {
 } from "../../_gitignore.js";
 import { opendirSync, readdirSync, statOrUndefinedSync } from "../../_io.js";
 import { checkpoint, ENTRIES_PER_CHECK, nextTurn, pace } from "../../_pace.js";
+import { type RepoText, readRepoText } from "../../repo-files/index.js";
 import { isBelowCeiling } from "../project-root.js";
 import type { FolderMemo, ListingCache } from "./_listing-cache.js";
 
@@ -566,7 +566,7 @@ export async function statOf(path: string | Buffer, follow: boolean): Promise<St
 }
 
 /** A small text file (an ignore file, the exclude file); regular files only, never opened otherwise. */
-async function readText(path: string): Promise<TextFileResult> {
+async function readText(path: string): Promise<RepoText> {
   await pace();
-  return readTextFile(path);
+  return readRepoText(path);
 }

@@ -1,0 +1,118 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// One door for repository files (src/repo-files/): a reader that opens a file
+// some other way carries its own copy of the confinement rules, and each such
+// copy so far missed some of them. This fails when code outside the door
+// imports a way to read a file's contents; the files allowed to, below, read
+// nothing a repository holds (or are the door's own parts), and say why.
+
+const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+
+/** The ways to read a file's contents, by the module they come from. */
+const READERS: Record<string, readonly string[]> = {
+  "node:fs": [
+    "createReadStream",
+    "open",
+    "openSync",
+    "read",
+    "readFile",
+    "readFileSync",
+    "readSync",
+  ],
+  "node:fs/promises": ["open", "readFile"],
+  _io: ["open", "readFile"],
+  _fs: ["readHead", "readHeadSync", "readTextFile", "readTextFileSync"],
+  "capped-read": ["readCappedText"],
+};
+
+const ALLOWED: Record<string, string> = {
+  // The door itself, and the primitives it is built on.
+  "repo-files/read.ts": "the door",
+  "repo-files/no-follow.ts": "the door's strict form (goldens, scenarios, sysprompt.yaml)",
+  "_fs.ts": "defines readTextFile for the package's and the user's own files",
+  "gather/capped-read.ts": "defines readCappedText, under the door",
+  "gather/context/_private-paths.ts":
+    "the door's private-path rule: reads .gitignore patterns, never into the prompt",
+  // Not a repository's files.
+  "render-system-prompt.ts": "the package's builtin tools.md and rules.md",
+  "serve/serve.ts": "the package's builtin tools.md",
+  "serve/_page.ts": "the package's own page assets",
+  "locate/builtin-cache.ts": "the package's own prompts and their build cache",
+  "locate/text-or-path.ts": "an explicit --system-prompt file: the caller's option",
+  "author/_drift.ts": "the package's builtin sections",
+  "author/eject.ts": "the package's builtin sections, copied out",
+  "integrations/pi/trust-store.ts": "the agent dir's trust.json: the user's",
+  "gather/environment/_machine.ts": "the machine's own files (/etc/os-release)",
+  "gather/environment/_env-cache.ts": "sysprompt's cache under $XDG_CACHE_HOME",
+  "gather/tree/_listing-cache.ts": "sysprompt's cache under $XDG_CACHE_HOME",
+  "_safe-write.ts": "the write side: compares the bytes it would write with the target's",
+  // Bytes copied, never read as text: the copy is then read as an untrusted project, by the door.
+  "author/_sandbox.ts": "copies a scenario folder into its sandbox (O_NOFOLLOW, capped)",
+  "author/_simulate-actions.ts": "simulate's actions inside its own sandbox copy",
+  // The git section's files (#24's git rules are their own work).
+  "gather/git/_gitfile.ts": "a worktree's .git file, for the git section",
+  // The recorder's module: every read above goes through it.
+  "_io.ts": "the file-system layer every reader (the door included) calls",
+  "session/_read-set.ts": "a session's recorded stats and links, never a file's contents",
+};
+
+function sourceFiles(path: string): string[] {
+  return readdirSync(path, { withFileTypes: true }).flatMap((e) => {
+    const child = join(path, e.name);
+    if (e.isDirectory()) return sourceFiles(child);
+    return /\.[cm]?ts$/.test(e.name) ? [child] : [];
+  });
+}
+
+/** The reading functions `text` imports as values, as `module:name`. */
+function readersImported(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)"/g)) {
+    if (m[1]) continue;
+    const from = m[3] ?? "";
+    const key = from.startsWith("node:")
+      ? from
+      : (from.split("/").pop() ?? "").replace(/\.js$/, "");
+    const readers = READERS[key];
+    if (!readers) continue;
+    for (const part of (m[2] ?? "").split(",")) {
+      const name = (part.trim().split(/\s+as\s+/)[0] ?? "").trim();
+      if (name && !name.startsWith("type ") && readers.includes(name)) found.push(`${key}:${name}`);
+    }
+  }
+  if (/import\s+\*\s+as\s+\w+\s+from\s+"node:fs/.test(text)) found.push("node:fs:*");
+  return found;
+}
+
+describe("one door for repository files", () => {
+  it("no code outside the door imports a way to read a file's contents, but the listed files", () => {
+    const outside: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      const rel = relative(SRC, file).split("\\").join("/");
+      if (rel in ALLOWED) continue;
+      for (const reader of readersImported(readFileSync(file, "utf8"))) {
+        outside.push(`${rel} imports ${reader}`);
+      }
+    }
+    expect(outside).toEqual([]);
+  });
+
+  it("every allowed file still reads something (a stale entry would hide a new reader)", () => {
+    const idle = Object.keys(ALLOWED).filter(
+      (rel) => readersImported(readFileSync(join(SRC, rel), "utf8")).length === 0,
+    );
+    expect(idle).toEqual([]);
+  });
+
+  it("the check sees a reader: a reader of rules importing readTextFile is caught", () => {
+    expect(readersImported('import { readTextFile } from "../../_fs.js";')).toEqual([
+      "_fs:readTextFile",
+    ]);
+    expect(readersImported('import { open as o } from "node:fs/promises";')).toEqual([
+      "node:fs/promises:open",
+    ]);
+  });
+});
