@@ -16,8 +16,8 @@ export const HERE = dirname(fileURLToPath(import.meta.url));
 export const REPO = resolve(HERE, "../..");
 const MODULES = join(HERE, "node_modules");
 
-/** One agent run may take this long before it counts as hung; a run takes a few seconds. */
-export const AGENT_TIMEOUT_MS = Number(process.env.AGENTS_E2E_TIMEOUT_MS ?? 90_000);
+/** One agent run may take this long before it counts as hung; a run takes 2 to 10 s (opencode up to a minute on a loaded machine). */
+export const AGENT_TIMEOUT_MS = Number(process.env.AGENTS_E2E_TIMEOUT_MS ?? 150_000);
 
 /**
  * Re-executes this process under `unshare -n` unless it already runs there. Returns only inside
@@ -101,8 +101,8 @@ function baseEnv(home) {
  * is the exported prompt's path (or undefined: the agent's own prompt); `model` the model name it
  * asks the fake for; `mode` Gemini CLI's approval mode.
  */
-function setup(agent, { home, cwd, port, promptFile, model, mode, message }) {
-  const options_sandbox = mode ?? "workspace-write";
+function setup(agent, options) {
+  const { home, cwd, port, promptFile, model, mode, message } = options;
   const base = `http://127.0.0.1:${port}`;
   const env = baseEnv(home);
   const write = (path, text) => {
@@ -134,7 +134,11 @@ function setup(agent, { home, cwd, port, promptFile, model, mode, message }) {
       `model_provider = "fake"`,
       "check_for_update_on_startup = false",
     ];
-    if (promptFile) lines.push(`model_instructions_file = ${JSON.stringify(promptFile)}`);
+    const instructions = promptFile
+      ? `model_instructions_file = ${JSON.stringify(promptFile)}`
+      : "";
+    // `instructionsAfterTable`: the line pasted below a [table] header, as a user might.
+    if (instructions && !options.instructionsAfterTable) lines.push(instructions);
     lines.push(
       "",
       "[model_providers.fake]",
@@ -144,6 +148,7 @@ function setup(agent, { home, cwd, port, promptFile, model, mode, message }) {
       'env_key = "E2E_KEY"',
       "request_max_retries = 0",
       "stream_max_retries = 0",
+      ...(instructions && options.instructionsAfterTable ? [instructions] : []),
       "",
       "[analytics]",
       "enabled = false",
@@ -154,7 +159,13 @@ function setup(agent, { home, cwd, port, promptFile, model, mode, message }) {
     );
     write(join(codexHome, "config.toml"), lines.join("\n"));
     return {
-      args: ["exec", "--skip-git-repo-check", "--sandbox", options_sandbox, message],
+      args: [
+        "exec",
+        "--skip-git-repo-check",
+        "--sandbox",
+        options.sandbox ?? "workspace-write",
+        message,
+      ],
       env,
     };
   }
@@ -179,10 +190,13 @@ function setup(agent, { home, cwd, port, promptFile, model, mode, message }) {
         2,
       ),
     );
-    write(
-      join(home, ".gemini/trustedFolders.json"),
-      JSON.stringify({ [cwd]: "TRUST_FOLDER" }, null, 2),
-    );
+    // `trust: false`: the folder is not trusted, as in a fresh checkout.
+    if (options.trust !== false) {
+      write(
+        join(home, ".gemini/trustedFolders.json"),
+        JSON.stringify({ [cwd]: "TRUST_FOLDER" }, null, 2),
+      );
+    }
     const args = ["-p", message, "--model", model ?? "gemini-2.5-pro"];
     if (mode) args.push("--approval-mode", mode);
     return { args, env };
@@ -203,7 +217,9 @@ function setup(agent, { home, cwd, port, promptFile, model, mode, message }) {
       share: "disabled",
       model: `${gpt ? "openai" : "fake"}/${id}`,
       provider: gpt
-        ? { openai: { options: { baseURL: `${base}/v1`, apiKey: "e2e-key" }, models: { [id]: {} } } }
+        ? {
+            openai: { options: { baseURL: `${base}/v1`, apiKey: "e2e-key" }, models: { [id]: {} } },
+          }
         : {
             fake: {
               npm: "@ai-sdk/openai-compatible",

@@ -166,10 +166,13 @@ export interface ContextFilesOptions {
   /** Cap of all context files together, imports included, in bytes. Default: 2 MiB. */
   maxTotalBytes?: number;
   /**
-   * The agent the prompt is for loads these context files itself (Claude
-   * Code's CLAUDE.md, Codex's AGENTS.md): a project folder holding one of
-   * them is left out, so the agent does not get its instructions twice.
-   * The agent dir's file is sysprompt's own and always loads. Default: none.
+   * The agent the prompt is for loads context files itself: in each project
+   * folder, the files of the first entry of `names` the folder holds (Claude
+   * Code: CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md, else AGENTS.md), and
+   * with `imports` what they `@import`. The folder's file is left out when it
+   * is one of those, so the agent does not get its instructions twice, and
+   * kept otherwise, so none is lost. The agent dir's file is sysprompt's own
+   * and always loads. Default: none.
    */
   agentLoads?: { agent: string; names: readonly (readonly string[])[]; imports?: boolean };
 }
@@ -443,7 +446,10 @@ async function leaveOutForAgent(
     const real = await realpathOrSelf(path);
     for (const name of chosen) {
       const file = join(folder.dir, name);
-      const one = await loadOne(file, await realpathOrSelf(file), folder, limits);
+      const fileReal = await realpathOrSelf(file);
+      // Only read to see what it imports, and still never outside its project.
+      if (folder.confine !== undefined && !isWithin(fileReal, folder.confine)) continue;
+      const one = await loadOne(file, fileReal, folder, limits);
       if (one.file?.imports.includes(real)) {
         leftOut.push(path);
         diagnostics.push({
