@@ -35,6 +35,8 @@ export interface PromptDataInputs {
   tree: BuiltWorkspace | null;
   /** What the git step found (already one line per value, escaped and capped); null when off or absent. */
   git: GitInfo | null;
+  /** The instruction files the agent sends itself, by name (its preset's); none for pi. */
+  agentLoads?: readonly string[];
 }
 
 /**
@@ -108,6 +110,7 @@ export function assemblePromptData(input: PromptDataInputs): {
     rootAgentsMd: (tree?.rootAgentsMd ?? []).map(name),
     agentsMdTruncated: (tree?.agentsMdOmitted ?? 0) > 0,
     agentsMdOnTouch: options.contextOnTouch === true,
+    agentLoads: [...(input.agentLoads ?? [])],
     workspaceTree: tree && {
       rendered: escapeWrapperTags(tree.tree.rendered, input.wrappers),
       // One line about entries left out stands for every tree the section shows.

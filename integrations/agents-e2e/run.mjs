@@ -1,0 +1,311 @@
+#!/usr/bin/env node
+// End-to-end test of sysprompt's exported prompts inside the real Claude Code, Codex, Gemini CLI
+// and opencode (pinned in this folder's package.json), against the fake model of fake-model.mjs,
+// all inside a network namespace that has only loopback (see harness.mjs).
+//
+// For each agent: `sysprompt export --agent NAME` (the repository's built CLI) writes the prompt
+// for a copy of a fixture project; the agent runs once, headless, with its setting pointing at
+// the file; the checks read the request the fake model recorded:
+//   - the exported text reaches the model, byte for byte (opencode: as the start of its system
+//     message, which opencode follows with its own environment block and instruction files);
+//   - every tool the prompt names is a tool the request offers (per model and mode too);
+//   - each instruction file of the fixture reaches the model exactly once, sent by the agent or
+//     in sysprompt's text (or, shadowed by sysprompt's one-file-per-folder rule, not at all, with
+//     its `context-shadowed` diagnostic);
+//   - the exported text has no date, working folder or environment: the agent sends those;
+//   - the printed setting lines are true as printed (Codex's line below a [table] is ignored;
+//     headless Gemini CLI does nothing in a folder it does not trust), and the README's
+//     "Other agents" table agrees with the presets;
+//   - the fake model's script works: a first answer that reads pkg/sub/x.ts, a second that the
+//     file's text reached.
+//
+// Usage: npm ci && node run.mjs   (the repository must be built: `npm ci` at its root)
+// Exit code 0 when every check passes; 1, with each failed check named, otherwise.
+// AGENTS_E2E_ONLY=codex,opencode runs those agents only; E2E_TIMES=1 prints each run's time.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { allText, count, offeredTools, systemParts } from "./extract.mjs";
+import { startFakeModel } from "./fake-model.mjs";
+import { inLoopbackNamespace, installedVersions, REPO } from "./harness.mjs";
+import { AGENTS, createLab, namedTools, session, TOOL_SET_CASES } from "./lab.mjs";
+
+inLoopbackNamespace();
+
+const ONLY = process.env.AGENTS_E2E_ONLY?.split(",") ?? AGENTS;
+
+/** The instruction files of each fixture, by the marker text each one holds. */
+const FIXTURES = {
+  "all-files": {
+    "AGENTS.md": "E2E-AGENTS-MD",
+    "CLAUDE.md": "E2E-CLAUDE-MD",
+    "GEMINI.md": "E2E-GEMINI-MD",
+    ".cursor/rules/x.mdc": "E2E-CURSOR-RULE",
+  },
+  "side-by-side": {
+    "AGENTS.md": "E2E-SIDE-AGENTS",
+    "CLAUDE.md": "E2E-SIDE-CLAUDE",
+    "GEMINI.md": "E2E-SIDE-GEMINI",
+  },
+};
+
+const failures = [];
+let passed = 0;
+
+/** One numbered check: `ok    7 name` or `FAIL  7 name` with what was found. */
+function check(name, ok, detail = "") {
+  const n = String(passed + failures.length + 1).padStart(3);
+  if (ok) {
+    passed++;
+    console.log(`ok   ${n} ${name}`);
+    return;
+  }
+  failures.push(name);
+  console.log(`FAIL ${n} ${name}`);
+  if (detail) console.log(`      ${String(detail).slice(0, 3000).replaceAll("\n", "\n      ")}`);
+}
+
+const lab = createLab();
+const project = (name) => lab.project(name);
+const home = () => lab.home();
+const sysprompt = (args, where) => lab.sysprompt(args, where);
+const exportFor = (...args) => lab.exportFor(...args);
+
+const today = new Date().toISOString().slice(0, 10);
+
+/** Where the exported text must be found in the agent's system prompt, and how. */
+function reachesModel(agent, body, exported) {
+  const { texts } = systemParts(body);
+  const text = exported.endsWith("\n") ? exported.slice(0, -1) : exported;
+  // opencode: its system message is the agent prompt, then its environment and instructions.
+  if (agent === "opencode") return texts.some((t) => t.startsWith(`${text}\n`) || t === text);
+  // The others send the file's text as one system part, byte for byte (less the final newline).
+  return texts.some((t) => t === text || t === exported);
+}
+
+async function agentChecks(fake, agent) {
+  for (const fixture of Object.keys(FIXTURES)) {
+    const cwd = project(fixture);
+    const homeDir = home();
+    const exported = exportFor(agent, cwd, homeDir);
+    const { run, turns } = await session(fake, agent, {
+      cwd,
+      home: homeDir,
+      promptFile: exported.file,
+      label: fixture,
+    });
+    const tag = `${agent} ${fixture}`;
+    check(
+      `${tag}: the agent answers with the fake model's text`,
+      run.code === 0 && run.stdout.trim().endsWith("ok") && turns.length >= 1,
+      `exit ${run.code ?? run.signal} after ${run.ms} ms, ${turns.length} turn requests\nstdout: ${run.stdout}\nstderr: ${run.stderr.slice(-2000)}`,
+    );
+    const body = turns[0]?.body;
+    if (!body) continue;
+    check(
+      `${tag}: the exported text reaches the model${agent === "opencode" ? " (as the start of opencode's system message)" : ", byte for byte"}`,
+      reachesModel(agent, body, exported.text),
+      `${systemParts(body).where}\n${systemParts(body)
+        .texts.map((t) => t.slice(0, 300))
+        .join("\n---\n")}`,
+    );
+    const offered = offeredTools(body);
+    const named = namedTools(exported.text);
+    check(
+      `${tag}: every tool the prompt names is offered (${named.join(", ")})`,
+      named.length > 0 && named.every((t) => offered.includes(t)),
+      `named but not offered: ${named.filter((t) => !offered.includes(t)).join(", ")}\noffered: ${offered.join(", ")}`,
+    );
+    const everything = allText(body);
+    for (const [file, marker] of Object.entries(FIXTURES[fixture])) {
+      const n = count(everything, marker);
+      const shadowed = exported.stderr.includes(`${file} [context-shadowed]`);
+      check(
+        `${tag}: ${file} reaches the model once${n === 0 && shadowed ? " (no: sysprompt's one-file-per-folder rule shadows it, and says so)" : ""}`,
+        n === 1 || (n === 0 && shadowed),
+        `${n} times; export said:\n${exported.stderr}`,
+      );
+    }
+    check(
+      `${tag}: the exported text has no date, working folder or environment (the agent sends them)`,
+      !exported.text.includes(today) &&
+        !exported.text.includes("<cwd>") &&
+        !exported.text.includes("<environment>") &&
+        !exported.text.includes("<date>"),
+      exported.text,
+    );
+    check(
+      `${tag}: the agent's own request carries the date`,
+      everything.includes(today) ||
+        everything.includes(longDate()) ||
+        everything.includes(new Date().toDateString()),
+      everything.slice(0, 500),
+    );
+  }
+}
+
+function longDate() {
+  return new Date().toLocaleDateString("en-US", {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+  });
+}
+
+/** Tool sets per model or mode: the exported prompt's tools are offered in that model's or mode's request. */
+async function toolSetChecks(fake) {
+  const cases = TOOL_SET_CASES.filter((c) => ONLY.includes(c.agent));
+  for (const c of cases) {
+    const cwd = project("all-files");
+    const homeDir = home();
+    const exported = exportFor(c.agent, cwd, homeDir, c.args);
+    const { run, turns } = await session(fake, c.agent, {
+      cwd,
+      home: homeDir,
+      promptFile: exported.file,
+      ...(c.model ? { model: c.model } : {}),
+      ...(c.mode ? { mode: c.mode } : {}),
+      label: c.args.join(" "),
+    });
+    const offered = turns[0] ? offeredTools(turns[0].body) : [];
+    const named = namedTools(exported.text);
+    check(
+      `${c.agent} ${c.args.join(" ")}: every tool the prompt names is offered (${named.join(", ")})`,
+      run.code === 0 && named.length > 0 && named.every((t) => offered.includes(t)),
+      `exit ${run.code ?? run.signal}; named but not offered: ${named.filter((t) => !offered.includes(t)).join(", ")}\noffered: ${offered.join(", ")}\n${run.stderr.slice(-1000)}`,
+    );
+  }
+}
+
+/** The printed lines, true as printed. */
+async function settingLineChecks(fake) {
+  if (ONLY.includes("codex")) {
+    const cwd = project("all-files");
+    const homeDir = home();
+    const exported = exportFor("codex", cwd, homeDir);
+    const below = await session(fake, "codex", {
+      cwd,
+      home: homeDir,
+      promptFile: exported.file,
+      instructionsAfterTable: true,
+      label: "model_instructions_file below a table",
+    });
+    const body = below.turns[0]?.body;
+    check(
+      "codex: model_instructions_file below a [table] header is ignored (Codex's own prompt is sent)",
+      below.run.code === 0 && body && !reachesModel("codex", body, exported.text),
+      below.run.stderr.slice(-1000),
+    );
+    const where = sysprompt(["export", "--agent", "codex", "--out", join(homeDir, "x.md")], {
+      cwd,
+      homeDir,
+    }).stderr;
+    check(
+      "codex: export says the line goes above the first [table] header",
+      where.includes("above the first [table] header"),
+      where,
+    );
+  }
+  if (ONLY.includes("gemini-cli")) {
+    const cwd = project("all-files");
+    const homeDir = home();
+    const exported = exportFor("gemini-cli", cwd, homeDir);
+    const untrusted = await session(fake, "gemini-cli", {
+      cwd,
+      home: homeDir,
+      promptFile: exported.file,
+      trust: false,
+      label: "untrusted folder",
+    });
+    check(
+      "gemini-cli: headless in a folder it does not trust, it exits without asking the model",
+      untrusted.run.code !== 0 && untrusted.requests.length === 0,
+      `exit ${untrusted.run.code}, ${untrusted.requests.length} requests\n${untrusted.run.stderr.slice(-1500)}`,
+    );
+    const where = sysprompt(["export", "--agent", "gemini-cli", "--out", join(homeDir, "x.md")], {
+      cwd,
+      homeDir,
+    }).stderr;
+    check(
+      "gemini-cli: export says headless needs the folder trusted",
+      where.includes("needs the folder trusted") && where.includes("trustedFolders.json"),
+      where,
+    );
+  }
+}
+
+/** The README's "Other agents" table: each agent's tools and line, as its preset says. */
+function readmeChecks() {
+  const readme = readFileSync(join(REPO, "README.md"), "utf8");
+  const start = readme.indexOf("### Other agents");
+  const table = readme.slice(start, readme.indexOf("#### Presets", start));
+  for (const agent of ONLY) {
+    const row = table.split("\n").find((l) => l.startsWith(`| \`${agent}\``));
+    const cells = row?.split("|").map((c) => c.trim()) ?? [];
+    const homeDir = home();
+    const explained = sysprompt(["explain", "--json", "--agent", agent], {
+      cwd: project("all-files"),
+      homeDir,
+    });
+    const preset = JSON.parse(explained.stdout || "{}").preset ?? {};
+    check(
+      `README: ${agent}'s row lists the preset's tools`,
+      cells[2] === (preset.tools ?? []).join(", "),
+      `README: ${cells[2]}\npreset: ${(preset.tools ?? []).join(", ")}`,
+    );
+    const setting = preset.export?.setting?.replace("{path}", "PATH") ?? "?";
+    check(
+      `README: ${agent}'s row shows the line export prints`,
+      (cells[6] ?? "").includes(setting),
+      `README: ${cells[6]}\nexport: ${setting}`,
+    );
+  }
+}
+
+/** The script of the fake model: a first answer that reads a file, then text. */
+async function scriptChecks(fake) {
+  const reads = {
+    "claude-code": (cwd) => ({ name: "Read", arguments: { file_path: join(cwd, "pkg/sub/x.ts") } }),
+    codex: () => ({ name: "exec_command", arguments: { cmd: "cat pkg/sub/x.ts" } }),
+    "gemini-cli": () => ({ name: "read_file", arguments: { file_path: "pkg/sub/x.ts" } }),
+    opencode: (cwd) => ({ name: "read", arguments: { filePath: join(cwd, "pkg/sub/x.ts") } }),
+  };
+  for (const agent of ONLY) {
+    const cwd = project("all-files");
+    const homeDir = home();
+    const { run, turns } = await session(fake, agent, {
+      cwd,
+      home: homeDir,
+      script: [{ toolCall: reads[agent](cwd) }, { text: "read it" }],
+      // Codex's sandbox needs namespaces of its own; here it reads without one.
+      ...(agent === "codex" ? { sandbox: "danger-full-access" } : {}),
+      label: "script: read pkg/sub/x.ts",
+    });
+    const second = turns[1] ? allText(turns[1].body) : "";
+    check(
+      `${agent}: the script's tool call runs, and its result reaches the next request`,
+      run.code === 0 && turns.length >= 2 && second.includes("export const x = 1;"),
+      `exit ${run.code ?? run.signal}, ${turns.length} turn requests\n${run.stderr.slice(-1500)}\n${second.slice(-800)}`,
+    );
+  }
+}
+
+const fake = await startFakeModel();
+const t0 = performance.now();
+try {
+  console.log(`agents: ${JSON.stringify(installedVersions())}`);
+  for (const agent of ONLY) await agentChecks(fake, agent);
+  await toolSetChecks(fake);
+  await settingLineChecks(fake);
+  readmeChecks();
+  await scriptChecks(fake);
+} finally {
+  await fake.close();
+  lab.cleanup();
+}
+console.log(
+  `\nagents-e2e: ${fake.requests.length} model requests in ${Math.round((performance.now() - t0) / 1000)} s`,
+);
+console.log(`${passed} passed, ${failures.length} failed`);
+process.exit(failures.length === 0 ? 0 : 1);
