@@ -121,6 +121,7 @@ export async function loadPreset(
       tools: merged.tools && Object.keys(merged.tools).length > 0 ? merged.tools : null,
       contextFiles: merged.contextFiles ?? [],
       ruleSources: merged.ruleSources ?? [],
+      nestedContextFiles: merged.nestedContextFiles ?? [],
       export: merged.export ?? null,
       sources,
     },

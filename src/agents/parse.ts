@@ -11,6 +11,7 @@ export interface PresetFields {
   tools?: Record<string, string>;
   contextFiles?: string[];
   ruleSources?: string[];
+  nestedContextFiles?: string[];
   export?: ExportSpec | null;
 }
 
@@ -30,7 +31,7 @@ const MAX_LIST = 32;
 const ONE_LINE = `must be one line of text without control characters, at most ${MAX_TEXT} characters`;
 
 const TOP_KEYS = ["description", "agentName", "tools", "loadsItself", "export"];
-const LOADS_KEYS = ["contextFiles", "ruleSources"];
+const LOADS_KEYS = ["contextFiles", "ruleSources", "nestedContextFiles"];
 const EXPORT_KEYS = ["file", "where", "setting", "quote"];
 const QUOTES: readonly PathQuote[] = ["shell", "toml", "json"];
 
@@ -99,7 +100,10 @@ export function parsePreset(
       else fields.tools = tools;
     } else if (key === "loadsItself") {
       if (!isRecord(value)) {
-        problem("loadsItself: must be a mapping with contextFiles and/or ruleSources lists", node);
+        problem(
+          "loadsItself: must be a mapping with contextFiles, ruleSources and/or nestedContextFiles lists",
+          node,
+        );
         continue;
       }
       for (const [k, v] of Object.entries(value)) {
@@ -109,7 +113,7 @@ export function parsePreset(
         }
         const list = nameList(v);
         if (list === undefined) problem(`loadsItself.${k}: must be a list of names`, node);
-        else fields[k as "contextFiles" | "ruleSources"] = list;
+        else fields[k as "contextFiles" | "ruleSources" | "nestedContextFiles"] = list;
       }
     } else if (key === "export") {
       const spec = exportSpec(value);

@@ -27,7 +27,7 @@ export async function sessionContextFor(
   options: SystemPromptOptions,
   memos: ReadonlyMap<string, StepMemo>,
   touch: TouchState,
-  asked: { contextFiles?: boolean } = {},
+  asked: { contextFiles?: boolean; agentLoads?: { agent: string; names: readonly string[] } } = {},
 ): Promise<TouchedContext> {
   const opts = await normalizeOptions(options);
   const ceiling = opts.ceilingDir !== null ? { ceilingDir: opts.ceilingDir } : {};
@@ -62,5 +62,6 @@ export async function sessionContextFor(
     contextFiles: asked.contextFiles ?? options.noContextFiles !== true,
     wrappers: wrapperNames(templates),
     delivered: touch.delivered,
+    ...(asked.agentLoads ? { agentLoads: asked.agentLoads } : {}),
   });
 }
