@@ -179,6 +179,24 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
     });
 
   program
+    .command("hook")
+    .description(
+      "run from another agent's after-tool hook: add the nested instructions and glob rules the call's paths bring in, once per session",
+    )
+    .argument("<agent>", "the agent whose hook runs it: claude-code, codex or gemini-cli")
+    .addHelpText(
+      "after",
+      example(
+        "sysprompt export --agent claude-code --hooks",
+        "prints the settings that run `sysprompt hook claude-code`",
+      ),
+    )
+    .action(async (agent: string) => {
+      const { hookCommand } = await import("./commands/hook.js");
+      code = await hookCommand(agent, io);
+    });
+
+  program
     .command("expand")
     .description("expand /template args or /skill:name args")
     .argument("<text>", "the text to expand")
