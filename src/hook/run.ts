@@ -7,7 +7,13 @@
  */
 import { formatTouched } from "../touch/format.js";
 import type { Diagnostic } from "../types.js";
-import { type HookWhere, hookContext, touchedPaths } from "./context.js";
+import {
+  type HookWhere,
+  hookContext,
+  mayBringSomething,
+  touchedPaths,
+  usableSnapshot,
+} from "./context.js";
 import { type HookAgent, namedPaths, parseHookInput } from "./input.js";
 import { hookReply } from "./reply.js";
 import { readSession, sessionLocation, writeSession } from "./state.js";
@@ -44,13 +50,25 @@ export async function runHook(
     const agentDir = env.SYSPROMPT_AGENT_DIR ? env.SYSPROMPT_AGENT_DIR : undefined;
     const location = sessionLocation(agent, call.sessionId, { agentDir, env, home: where.home });
     const session = await readSession(location);
+    const now = (where.now ?? Date.now)();
+    // Within a session most calls bring nothing new: said from the snapshot, loading nothing else.
+    const snapshot = usableSnapshot(session.snapshot, call.cwd, now);
+    if (snapshot && !(await mayBringSomething(paths, snapshot, session.keys, where.home))) {
+      return nothing();
+    }
     const before = session.keys.size;
-    const touched = await hookContext(agent, paths, call.cwd, session.keys, where);
+    const found = await hookContext(agent, paths, call.cwd, session.keys, { ...where, now });
+    const touched = found.touched;
     let note = firstProblem(touched.diagnostics);
-    // Keys are only ever added: a larger set is a changed one.
-    if (session.keys.size !== before) {
+    // Keys are only ever added: a larger set is a changed one; a new snapshot is kept too.
+    if (session.keys.size !== before || snapshot === undefined) {
       try {
-        writeSession(location, agent, session.keys, !session.found);
+        writeSession(
+          location,
+          agent,
+          { keys: session.keys, snapshot: found.snapshot },
+          !session.found,
+        );
       } catch (error) {
         // The files still go to the model; they may come once more in this session.
         note = `cannot keep what was given in ${location.path}: ${error instanceof Error ? error.message : String(error)}`;

@@ -35,18 +35,25 @@ function prefix(agent: string): string {
   return `hook-${agent}-`;
 }
 
+/** One session's file, read: what was given (oldest first) and the caller's note about the project. */
+export interface SessionState {
+  keys: Set<string>;
+  /** Whether the file was there (a new session's is not). */
+  found: boolean;
+  /** What the caller kept beside the keys, unchecked (see `HookSnapshot`). */
+  snapshot?: unknown;
+}
+
 /** What the session was given, oldest first; empty for a new, unreadable or foreign file. */
-export async function readSession(
-  location: CacheLocation,
-): Promise<{ keys: Set<string>; found: boolean }> {
+export async function readSession(location: CacheLocation): Promise<SessionState> {
   const read = await readTextFile(location.path, MAX_STATE_BYTES);
   // Missing (a new session), or too large or not a file: started afresh, the next write replaces it.
   if (!read.ok) return { keys: new Set(), found: read.reason !== "missing" };
   try {
-    const value = JSON.parse(read.text) as { v?: unknown; keys?: unknown };
+    const value = JSON.parse(read.text) as { v?: unknown; keys?: unknown; snapshot?: unknown };
     if (value.v !== VERSION || !Array.isArray(value.keys)) return { keys: new Set(), found: true };
     const keys = value.keys.filter((k): k is string => typeof k === "string");
-    return { keys: new Set(keys.slice(-MAX_SESSION_KEYS)), found: true };
+    return { keys: new Set(keys.slice(-MAX_SESSION_KEYS)), found: true, snapshot: value.snapshot };
   } catch {
     // A torn or hand-edited file: the session starts afresh, and the next write replaces it.
     return { keys: new Set(), found: true };
@@ -61,11 +68,11 @@ export async function readSession(
 export function writeSession(
   location: CacheLocation,
   agent: string,
-  keys: ReadonlySet<string>,
+  state: { keys: ReadonlySet<string>; snapshot?: unknown },
   isNew: boolean,
 ): void {
-  const kept = [...keys].slice(-MAX_SESSION_KEYS);
-  writeCacheFile(location, JSON.stringify({ v: VERSION, keys: kept }));
+  const kept = [...state.keys].slice(-MAX_SESSION_KEYS);
+  writeCacheFile(location, JSON.stringify({ v: VERSION, keys: kept, snapshot: state.snapshot }));
   if (isNew) evictSessions(location, agent);
 }
 
