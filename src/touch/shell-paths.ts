@@ -14,12 +14,83 @@ export const MAX_SHELL_PATHS = 16;
 /** A word longer than this is no path (PATH_MAX on Linux). */
 const MAX_PATH_LENGTH = 4096;
 
-/** Where a shell word ends: white space, operators, redirections, subshells, backquotes. */
-const SHELL_BREAK = /[\s;|&<>()`]+/;
-/** Where one simple command ends and the next begins (for `cd DIR && …`). */
-const COMMAND_BREAK = /(?:&&|\|\||[;|&\n])/;
-/** A character that makes the shell change the word (variables, globs, braces, history, escapes). */
-const SHELL_SPECIAL = /[$*?[\]{}!\\]/;
+/** Characters that end a word outside quotes: operators, redirections, subshells, backquotes. */
+const OPERATORS = new Set([";", "|", "&", "<", ">", "(", ")", "`", "\n"]);
+/** Characters that end a simple command (for `cd DIR && …`). */
+const COMMAND_ENDS = new Set([";", "|", "&", "\n", "(", ")", "`"]);
+/** Unquoted, these make the shell change the word (variables, globs, braces, history). */
+const SHELL_SPECIAL = /[$*?[\]{}!]/;
+
+/** One word of a command: its text after quote removal, whether the shell would change it, and whether a command ended before it. */
+interface Word {
+  text: string;
+  special: boolean;
+  first: boolean;
+}
+
+/**
+ * The words of `command`, quotes removed, as a POSIX shell splits them
+ * (single and double quotes, backslash escapes, operators), without any
+ * expansion: a word with an unquoted `$`, glob or brace character, or a `$`
+ * or backquote inside double quotes, is marked special. Pure.
+ */
+export function splitShell(command: string, maxWords = MAX_SHELL_WORDS): Word[] {
+  const words: Word[] = [];
+  let text = "";
+  let special = false;
+  let inWord = false;
+  let first = true;
+  const end = () => {
+    if (inWord) words.push({ text, special, first });
+    if (inWord) first = false;
+    text = "";
+    special = false;
+    inWord = false;
+  };
+  for (let i = 0; i < command.length && words.length < maxWords; i++) {
+    const c = command[i] ?? "";
+    if (c === "'") {
+      const close = command.indexOf("'", i + 1);
+      if (close === -1) return words; // unterminated: the rest is not read
+      text += command.slice(i + 1, close);
+      inWord = true;
+      i = close;
+    } else if (c === '"') {
+      let j = i + 1;
+      for (; j < command.length && command[j] !== '"'; j++) {
+        const d = command[j] ?? "";
+        if (d === "\\" && j + 1 < command.length) text += command[++j];
+        else {
+          if (d === "$" || d === "`") special = true;
+          text += d;
+        }
+      }
+      if (j >= command.length) return words;
+      inWord = true;
+      i = j;
+    } else if (c === "\\") {
+      if (i + 1 < command.length && command[i + 1] !== "\n") text += command[i + 1];
+      inWord = true;
+      i++;
+    } else if (c === " " || c === "\t" || c === "\r") {
+      end();
+    } else if (OPERATORS.has(c)) {
+      end();
+      if (COMMAND_ENDS.has(c)) first = true;
+    } else if (c === "#" && !inWord) {
+      // A comment runs to the end of the line.
+      const nl = command.indexOf("\n", i);
+      if (nl === -1) break;
+      i = nl - 1;
+    } else {
+      if (SHELL_SPECIAL.test(c) || (c === "~" && inWord)) special = true;
+      text += c;
+      inWord = true;
+    }
+  }
+  end();
+  return words;
+}
 
 export interface ShellPathOptions {
   /**
@@ -41,24 +112,27 @@ export function shellWords(
   options: ShellPathOptions = {},
 ): { word: string; abs: string }[] {
   const out: { word: string; abs: string }[] = [];
+  const relative = options.relative === true;
+  const words = splitShell(command);
   let dir = cwd;
-  let seen = 0;
-  const segments = options.relative ? command.split(COMMAND_BREAK) : [command];
-  for (const segment of segments) {
-    const words = segment.split(SHELL_BREAK).filter((w) => w !== "");
-    for (let i = 0; i < words.length && seen < MAX_SHELL_WORDS; i++, seen++) {
-      const word = unquote(words[i] ?? "");
-      if (word.length > MAX_PATH_LENGTH || !looksLikePath(word, options.relative === true)) {
-        continue;
-      }
-      out.push({ word, abs: resolve(dir, expandHome(word, home)) });
-    }
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as Word;
     // `cd DIR` as a whole simple command: the words after it are relative to DIR.
-    if (options.relative && words.length === 2 && words[0] === "cd") {
-      const to = unquote(words[1] ?? "");
-      if (!SHELL_SPECIAL.test(to) && to !== "-" && to !== "")
-        dir = resolve(dir, expandHome(to, home));
+    const next = words[i + 1];
+    if (
+      relative &&
+      w.first &&
+      w.text === "cd" &&
+      next &&
+      !next.special &&
+      (words[i + 2]?.first ?? true)
+    ) {
+      if (next.text !== "-" && next.text !== "") dir = resolve(dir, expandHome(next.text, home));
+      i++;
+      continue;
     }
+    if (w.special || w.text.length > MAX_PATH_LENGTH || !looksLikePath(w.text, relative)) continue;
+    out.push({ word: w.text, abs: resolve(dir, expandHome(w.text, home)) });
   }
   return out;
 }
@@ -91,22 +165,11 @@ function looksLikePath(word: string, relative: boolean): boolean {
     word.startsWith("../") ||
     word.startsWith("~/")
   ) {
-    return !relative || !SHELL_SPECIAL.test(word);
+    return true;
   }
-  if (!relative || word.startsWith("-") || SHELL_SPECIAL.test(word) || word.includes("=")) {
-    return false;
-  }
+  if (!relative || word.startsWith("-") || word.includes("=") || word.includes("\0")) return false;
   // `src/a.ts`, `README.md`: a folder part or an extension; a bare `ls` or `main` is a command.
   return !isAbsolute(word) && (word.includes("/") || /\.[A-Za-z0-9]+$/.test(word));
-}
-
-/** A word without the quotes around it (`'./a b'` stays one word only when it has no space). */
-function unquote(word: string): string {
-  const first = word[0];
-  if ((first === "'" || first === '"') && word.endsWith(first) && word.length >= 2) {
-    return word.slice(1, -1);
-  }
-  return word;
 }
 
 async function exists(path: string): Promise<boolean> {
