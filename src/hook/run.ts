@@ -14,7 +14,13 @@ import {
   touchedPaths,
   usableSnapshot,
 } from "./context.js";
-import { type HookAgent, namedPaths, parseHookInput } from "./input.js";
+import {
+  type HookAgent,
+  type HookCall,
+  namedPaths,
+  parseHookInput,
+  type ToolAgent,
+} from "./input.js";
 import { hookReply } from "./reply.js";
 import { readSession, sessionLocation, writeSession } from "./state.js";
 
@@ -31,21 +37,32 @@ export async function runHook(
   stdin: string,
   where: HookWhere,
 ): Promise<HookOutcome> {
-  const nothing = (note?: string): HookOutcome =>
-    note === undefined
-      ? { reply: hookReply(agent, undefined) }
-      : { reply: hookReply(agent, undefined), note };
   const parsed = parseHookInput(agent, stdin);
-  if ("problem" in parsed) return nothing(parsed.problem);
-  const { call } = parsed;
+  const found =
+    "problem" in parsed ? { note: parsed.problem } : await callContext(agent, parsed.call, where);
+  const reply = hookReply(agent, found.text);
+  return found.note === undefined ? { reply } : { reply, note: found.note };
+}
+
+/**
+ * The text a finished tool call of `agent` adds to its result: the
+ * `<instructions>` elements of what its paths bring in and the session was
+ * not given yet (the session's state is updated), or none; with at most one
+ * line worth saying. Never throws: a failure is a note and no text.
+ */
+export async function callContext(
+  agent: ToolAgent,
+  call: HookCall,
+  where: HookWhere,
+): Promise<{ text?: string; note?: string }> {
   const named = namedPaths(agent, call.tool, call.input);
   // Most calls name nothing of interest: answered before anything else is loaded or read.
   if (named.files.length === 0 && named.shell === undefined && named.patch === undefined) {
-    return nothing();
+    return {};
   }
   try {
     const paths = await touchedPaths(named, call.cwd, where.home);
-    if (paths.length === 0) return nothing();
+    if (paths.length === 0) return {};
     const env = where.env;
     const agentDir = env.SYSPROMPT_AGENT_DIR ? env.SYSPROMPT_AGENT_DIR : undefined;
     const location = sessionLocation(agent, call.sessionId, { agentDir, env, home: where.home });
@@ -54,7 +71,7 @@ export async function runHook(
     // Within a session most calls bring nothing new: said from the snapshot, loading nothing else.
     const snapshot = usableSnapshot(session.snapshot, call.cwd, now);
     if (snapshot && !(await mayBringSomething(paths, snapshot, session.keys, where.home))) {
-      return nothing();
+      return {};
     }
     const before = session.keys.size;
     const found = await hookContext(agent, paths, call.cwd, session.keys, { ...where, now });
@@ -75,10 +92,9 @@ export async function runHook(
       }
     }
     const text = touched.files.length > 0 ? formatTouched(touched.files, call.cwd) : undefined;
-    const reply = hookReply(agent, text);
-    return note === undefined ? { reply } : { reply, note };
+    return { ...(text !== undefined ? { text } : {}), ...(note !== undefined ? { note } : {}) };
   } catch (error) {
-    return nothing(`nothing added: ${error instanceof Error ? error.message : String(error)}`);
+    return { note: `nothing added: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 
