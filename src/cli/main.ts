@@ -166,6 +166,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       "--out <path>",
       "write here instead of $XDG_CACHE_HOME/sysprompt/export/<agent>/ (default ~/.cache/sysprompt/export/<agent>/)",
     )
+    .option(
+      "--hooks",
+      "print instead the agent's settings that run `sysprompt hook` after its tool calls (opencode: the plugin file); nothing is written",
+    )
     .addHelpText(
       "after",
       example(

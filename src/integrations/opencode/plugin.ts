@@ -22,6 +22,7 @@ interface PluginInput {
 interface ToolInput {
   tool?: unknown;
   sessionID?: unknown;
+  callID?: unknown;
   args?: unknown;
 }
 
