@@ -140,6 +140,12 @@ export interface PromptData {
   agentsMdTruncated: boolean;
   /** True when the host delivers the files of `agentsMd` with the first tool result that touches their folder (`contextOnTouch`). */
   agentsMdOnTouch: boolean;
+  /**
+   * The instruction files the agent the prompt is for sends the model itself, by name
+   * (Claude Code: CLAUDE.md, AGENTS.md where a folder has no CLAUDE.md…), from its preset;
+   * empty for pi, which gets every file from this prompt.
+   */
+  agentLoads: string[];
   /** The working directory's tree; `truncated` is true when it or a root's tree left entries out. */
   workspaceTree: WorkspaceTree | null;
   /** The trees of the extra roots that have one, in the order of `roots` (with a tree only). */
@@ -258,6 +264,7 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
     rootAgentsMd: textList,
     agentsMdTruncated: { type: "boolean" },
     agentsMdOnTouch: { type: "boolean" },
+    agentLoads: textList,
     workspaceTree: {
       type: "object",
       nullable: true,

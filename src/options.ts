@@ -54,6 +54,13 @@ export interface SystemPromptOptions {
    */
   agent?: string;
   /**
+   * The agent's mode, for a preset whose tools change with it (Gemini CLI's approval
+   * mode: `default`, `auto_edit`, `yolo`, `plan`): it picks the preset's `toolSets` entry
+   * whose `modes` name it, as `model` picks one by its `models` globs. Default: none
+   * (the preset's plain `tools`).
+   */
+  agentMode?: string;
+  /**
    * Model name, stated in the environment section; it also chooses per-model
    * section variants (`rules@small.md`, whose `models:` globs match it).
    * Default: none (plain section files only).
@@ -436,6 +443,7 @@ const OPTION_CHECKS: { [K in keyof Required<SystemPromptOptions>]: Check } = {
   projectTrusted: isBoolean,
   agentName: isString,
   agent: (v) => (typeof v === "string" && v !== "" ? undefined : 'a preset name such as "codex"'),
+  agentMode: (v) => (typeof v === "string" && v !== "" ? undefined : 'a mode name such as "yolo"'),
   configFiles: isBoolean,
   vars: (v) => {
     const type = isRecordOf(isString, "strings")(v);

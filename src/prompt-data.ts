@@ -35,6 +35,8 @@ export interface PromptDataInputs {
   tree: BuiltWorkspace | null;
   /** What the git step found (already one line per value, escaped and capped); null when off or absent. */
   git: GitInfo | null;
+  /** The instruction files the agent sends itself, by name (its preset's); none for pi. */
+  agentLoads?: readonly string[];
 }
 
 /**
@@ -106,6 +108,7 @@ export function assemblePromptData(input: PromptDataInputs): {
     rootAgentsMd: (tree?.rootAgentsMd ?? []).map(oneLine),
     agentsMdTruncated: (tree?.agentsMdOmitted ?? 0) > 0,
     agentsMdOnTouch: options.contextOnTouch === true,
+    agentLoads: [...(input.agentLoads ?? [])],
     workspaceTree: tree && {
       rendered: tree.tree.rendered,
       // One line about entries left out stands for every tree the section shows.

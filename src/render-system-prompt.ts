@@ -365,13 +365,17 @@ export async function preparePrompt(
     environment: environment.value.entries,
     tree: tree.value,
     git: git.value.git,
+    agentLoads: applied.agentLoadsNames,
   });
   const { data, rules } = assembled;
   diagnostics.push(...assembled.diagnostics);
   return {
-    templates: layerSections(
-      layers.flatMap((l) => l.sections),
-      variantForModel(options.model),
+    templates: leaveOutSent(
+      layerSections(
+        layers.flatMap((l) => l.sections),
+        variantForModel(options.model),
+      ),
+      applied.report.agentSends,
     ),
     partials: Object.assign({}, ...layers.map((l) => l.partials)),
     data,
@@ -396,6 +400,17 @@ export async function preparePrompt(
     provenance: config.provenance,
     ...(given.configFiles === true ? { configFiles: config.files.map((f) => f.path) } : {}),
   };
+}
+
+/**
+ * The templates with the sections the agent sends itself switched off (as `enabled: false`
+ * does): its date, working folder or environment would otherwise reach the model twice.
+ */
+function leaveOutSent(templates: SectionTemplate[], sent: readonly string[]): SectionTemplate[] {
+  if (sent.length === 0) return templates;
+  return templates.map((t) =>
+    sent.includes(t.name) ? { ...t, meta: { ...t.meta, enabled: false } } : t,
+  );
 }
 
 /**

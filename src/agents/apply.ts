@@ -1,5 +1,12 @@
 import type { NormalizedOptions, SystemPromptOptions } from "../options.js";
+import { matchesModel } from "../sections/variants.js";
 import type { AgentPreset, PresetReport } from "./types.js";
+
+/** How the prompt names the files of a rule source an agent reads itself. */
+const RULE_SOURCE_FILES: Readonly<Record<string, string>> = {
+  claude: ".claude/rules",
+  gemini: "GEMINI.md",
+};
 
 /** What a preset changes in a render, before gathering starts. */
 export interface AppliedPreset {
@@ -10,7 +17,9 @@ export interface AppliedPreset {
   /** The preset's tool descriptions, between tools.md's and the caller's `toolSnippets`. */
   toolDescriptions: Readonly<Record<string, string>>;
   /** For the context step: the files the agent loads itself; undefined for none. */
-  agentLoads: { agent: string; names: string[] } | undefined;
+  agentLoads: { agent: string; names: string[][]; imports: boolean } | undefined;
+  /** What the agent sends itself, by file name, for the templates' `agentLoads`. */
+  agentLoadsNames: string[];
   /** The report, less the context files left out (the context step finds those). */
   report: Omit<PresetReport, "contextFilesLeftOut">;
 }
@@ -27,7 +36,10 @@ export function applyPreset(
   options: SystemPromptOptions,
   preset: AgentPreset,
 ): AppliedPreset {
-  const presetTools = preset.tools ? Object.keys(preset.tools) : null;
+  const toolSet = chooseToolSet(preset, options.model, options.agentMode);
+  const presetToolTable =
+    toolSet === null ? preset.tools : (preset.toolSets[toolSet]?.tools ?? null);
+  const presetTools = presetToolTable ? Object.keys(presetToolTable) : null;
   const tools = options.tools === undefined && presetTools ? presetTools : opts.tools;
   const own = new Set(preset.ruleSources.flatMap((s) => [s, `user:${s}`]));
   const ruleSources = opts.ruleSources.filter((s) => !own.has(s));
@@ -36,19 +48,50 @@ export function applyPreset(
   return {
     opts: { ...opts, tools: [...tools], ruleSources },
     agentName,
-    toolDescriptions: preset.tools ?? {},
+    agentLoadsNames: [
+      ...new Set([
+        ...preset.contextFiles.flat(),
+        ...preset.ruleSources.map((s) => RULE_SOURCE_FILES[s] ?? s),
+      ]),
+    ],
+    toolDescriptions: presetToolTable ?? {},
     agentLoads:
       preset.contextFiles.length > 0
-        ? { agent: preset.name, names: [...preset.contextFiles] }
+        ? {
+            agent: preset.name,
+            names: preset.contextFiles.map((e) => [...e]),
+            imports: preset.imports,
+          }
         : undefined,
     report: {
       name: preset.name,
       sources: preset.sources,
       agentName: options.agentName === undefined ? preset.agentName : null,
       tools: options.tools === undefined ? presetTools : null,
-      described: Object.keys(preset.tools ?? {}),
+      described: Object.keys(presetToolTable ?? {}),
+      toolSet,
+      agentSends: [...preset.agentSends],
+      verifiedWith: preset.verifiedWith,
       ruleSourcesLeftOut,
       export: preset.export,
     },
   };
+}
+
+/**
+ * The index of the preset's first tool set that the model and mode choose, or null for the
+ * plain `tools`. A set's `models` globs must match the model and its `modes` must name the
+ * mode; a set that names either needs it given.
+ */
+export function chooseToolSet(
+  preset: Pick<AgentPreset, "toolSets">,
+  model: string | undefined,
+  mode: string | undefined,
+): number | null {
+  const i = preset.toolSets.findIndex(
+    (set) =>
+      (set.models === undefined || (!!model && matchesModel(set.models, model))) &&
+      (set.modes === undefined || (!!mode && set.modes.includes(mode))),
+  );
+  return i === -1 ? null : i;
 }

@@ -2,16 +2,20 @@ import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
 import type { Diagnostic } from "../types.js";
-import type { ExportSpec, PathQuote } from "./types.js";
+import type { ExportSpec, PathQuote, ToolSet } from "./types.js";
 
 /** The keys a preset file may set; each later layer's file replaces the keys it sets. */
 export interface PresetFields {
   description?: string;
   agentName?: string;
   tools?: Record<string, string>;
-  contextFiles?: string[];
+  contextFiles?: string[][];
+  imports?: boolean;
   ruleSources?: string[];
   nestedContextFiles?: string[];
+  toolSets?: ToolSet[];
+  agentSends?: string[];
+  verifiedWith?: string;
   export?: ExportSpec | null;
 }
 
@@ -30,8 +34,20 @@ const MAX_TEXT = 500;
 const MAX_LIST = 32;
 const ONE_LINE = `must be one line of text without control characters, at most ${MAX_TEXT} characters`;
 
-const TOP_KEYS = ["description", "agentName", "tools", "loadsItself", "export"];
-const LOADS_KEYS = ["contextFiles", "ruleSources", "nestedContextFiles"];
+const TOP_KEYS = [
+  "description",
+  "agentName",
+  "verifiedWith",
+  "tools",
+  "toolSets",
+  "agentSends",
+  "loadsItself",
+  "export",
+];
+const LOADS_KEYS = ["contextFiles", "ruleSources", "imports", "nestedContextFiles"];
+const TOOL_SET_KEYS = ["models", "modes", "tools"];
+/** Most alternative tool sets one preset may have. */
+const MAX_TOOL_SETS = 16;
 const EXPORT_KEYS = ["file", "where", "setting", "quote"];
 const QUOTES: readonly PathQuote[] = ["shell", "toml", "json"];
 
@@ -90,7 +106,7 @@ export function parsePreset(
       problem(`${key}: uses more than ${MAX_ALIAS_COUNT} aliases or an unknown one`, node);
       continue;
     }
-    if (key === "description" || key === "agentName") {
+    if (key === "description" || key === "agentName" || key === "verifiedWith") {
       const s = oneLineText(value);
       if (s === undefined) problem(`${key}: ${ONE_LINE}`, node);
       else fields[key] = s;
@@ -98,10 +114,19 @@ export function parsePreset(
       const tools = toolTable(value);
       if (typeof tools === "string") problem(`tools: ${tools}`, node);
       else fields.tools = tools;
+    } else if (key === "toolSets") {
+      const sets = toolSets(value);
+      if (typeof sets === "string") problem(`toolSets: ${sets}`, node);
+      else fields.toolSets = sets;
+    } else if (key === "agentSends") {
+      const list = nameList(value);
+      if (list === undefined || !list.every((n) => SECTION_NAME.test(n))) {
+        problem("agentSends: must be a list of section names such as [date, cwd]", node);
+      } else fields.agentSends = list;
     } else if (key === "loadsItself") {
       if (!isRecord(value)) {
         problem(
-          "loadsItself: must be a mapping with contextFiles, ruleSources and/or nestedContextFiles lists",
+          "loadsItself: must be a mapping with contextFiles, ruleSources, nestedContextFiles lists and/or imports",
           node,
         );
         continue;
@@ -111,9 +136,24 @@ export function parsePreset(
           problem(`loadsItself: ${unknownKey(k, LOADS_KEYS)}`, node, "warning");
           continue;
         }
+        if (k === "imports") {
+          if (typeof v === "boolean") fields.imports = v;
+          else problem("loadsItself.imports: must be true or false", node);
+          continue;
+        }
+        if (k === "contextFiles") {
+          const entries = contextFileEntries(v);
+          if (entries === undefined) {
+            problem(
+              "loadsItself.contextFiles: must be a list whose entries are file names (CLAUDE.md, .claude/CLAUDE.md) or lists of them",
+              node,
+            );
+          } else fields.contextFiles = entries;
+          continue;
+        }
         const list = nameList(v);
         if (list === undefined) problem(`loadsItself.${k}: must be a list of names`, node);
-        else fields[k as "contextFiles" | "ruleSources" | "nestedContextFiles"] = list;
+        else fields[k as "ruleSources" | "nestedContextFiles"] = list;
       }
     } else if (key === "export") {
       const spec = exportSpec(value);
@@ -172,6 +212,73 @@ function toolTable(v: unknown): Record<string, string> | string {
     const d = oneLineText(description);
     if (d === undefined) return `the description of ${name}: ${ONE_LINE}`;
     out[name] = d;
+  }
+  return out;
+}
+
+/** A section name, as in prompts/sections. */
+const SECTION_NAME = /^[a-z][a-z0-9_-]*$/;
+
+/**
+ * A context file an agent loads, relative to the folder: a name, or one folder and a name
+ * (`.claude/CLAUDE.md`); never `..`, never absolute.
+ */
+const CONTEXT_FILE = /^(?:[A-Za-z0-9_.-]{1,64}\/)?[A-Za-z0-9_.-]{1,64}$/;
+
+function contextFileEntries(v: unknown): string[][] | undefined {
+  if (!Array.isArray(v) || v.length > MAX_LIST) return undefined;
+  const out: string[][] = [];
+  for (const entry of v) {
+    const names = Array.isArray(entry) ? entry : [entry];
+    if (names.length === 0 || names.length > MAX_LIST) return undefined;
+    for (const n of names) {
+      if (typeof n !== "string" || !CONTEXT_FILE.test(n) || n.split("/").some(dotsOnly)) {
+        return undefined;
+      }
+    }
+    out.push(names as string[]);
+  }
+  return out;
+}
+
+const dotsOnly = (part: string) => /^\.+$/.test(part);
+
+function toolSets(v: unknown): ToolSet[] | string {
+  if (!Array.isArray(v)) return "must be a list of { models or modes, tools }";
+  if (v.length > MAX_TOOL_SETS) return `at most ${MAX_TOOL_SETS} tool sets`;
+  const out: ToolSet[] = [];
+  for (const [i, entry] of v.entries()) {
+    if (!isRecord(entry))
+      return `entry ${i + 1}: must be a mapping with models or modes, and tools`;
+    for (const k of Object.keys(entry)) {
+      if (!TOOL_SET_KEYS.includes(k)) return `entry ${i + 1}: ${unknownKey(k, TOOL_SET_KEYS)}`;
+    }
+    const set: ToolSet = { tools: {} };
+    for (const k of ["models", "modes"] as const) {
+      if (entry[k] === undefined) continue;
+      const list = globList(entry[k]);
+      if (list === undefined)
+        return `entry ${i + 1}: ${k} must be a non-empty list of names or globs`;
+      set[k] = list;
+    }
+    if (!set.models && !set.modes) return `entry ${i + 1}: needs models or modes (or both)`;
+    const tools = toolTable(entry.tools);
+    if (typeof tools === "string") return `entry ${i + 1}: tools: ${tools}`;
+    if (Object.keys(tools).length === 0)
+      return `entry ${i + 1}: tools: must name at least one tool`;
+    set.tools = tools;
+    out.push(set);
+  }
+  return out;
+}
+
+function globList(v: unknown): string[] | undefined {
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_LIST) return undefined;
+  const out: string[] = [];
+  for (const x of v) {
+    const s = oneLineText(x);
+    if (s === undefined || s.length > 100) return undefined;
+    out.push(s);
   }
   return out;
 }

@@ -27,8 +27,26 @@ export interface AgentPreset {
   agentName: string | null;
   /** The agent's own tools, in order, with one-line descriptions; null: the default tools. */
   tools: Record<string, string> | null;
-  /** Context file names the agent loads itself: a project folder holding one is left out. */
-  contextFiles: string[];
+  /**
+   * What the agent loads itself in each project folder, as alternatives in its order of
+   * preference: the first entry of which the folder holds a file is what the agent reads
+   * there (every file of that entry). sysprompt then leaves its own file of that folder out
+   * when it is one of them, or, with `imports`, one they import; otherwise it keeps it, so
+   * nothing is lost and nothing doubled.
+   */
+  contextFiles: string[][];
+  /** The agent expands `@path` imports in the files it loads itself (Claude Code). */
+  imports: boolean;
+  /**
+   * Tool sets that replace `tools` for some models or modes, first match wins: `models`
+   * globs match the `model` option, `modes` names the `agentMode` option (an entry with
+   * both needs both).
+   */
+  toolSets: ToolSet[];
+  /** Sections the agent sends itself (its date, working folder, environment): left out. */
+  agentSends: string[];
+  /** The agent version this preset's data was checked against by running it; null: none. */
+  verifiedWith: string | null;
   /** Rule sources (`claude`, `gemini`…) the agent loads itself: not read. */
   ruleSources: string[];
   /**
@@ -43,6 +61,13 @@ export interface AgentPreset {
   sources: { layer: Layer; path: string }[];
 }
 
+/** One of a preset's alternative tool sets. */
+export interface ToolSet {
+  models?: string[];
+  modes?: string[];
+  tools: Record<string, string>;
+}
+
 /** What a preset changed in this render: for `explain` and `sections`. */
 export interface PresetReport {
   name: string;
@@ -53,6 +78,12 @@ export interface PresetReport {
   tools: string[] | null;
   /** Tools the preset described (its own one-line descriptions). */
   described: string[];
+  /** Which tool set the model or mode chose: its index in `toolSets`; null: the plain `tools`. */
+  toolSet: number | null;
+  /** Sections left out because the agent sends them itself. */
+  agentSends: string[];
+  /** The agent version the preset was checked against. */
+  verifiedWith: string | null;
   /** Context files left out because the agent loads them itself. */
   contextFilesLeftOut: string[];
   /** Rule sources not read because the agent loads them itself. */

@@ -122,6 +122,7 @@ const CONTEXT: Choice<
     | "docs"
     | "appendPrompt"
     | "agentsMdOnTouch"
+    | "agentLoads"
   >
 >[] = [
   {
@@ -135,6 +136,7 @@ const CONTEXT: Choice<
       docs: null,
       appendPrompt: "",
       agentsMdOnTouch: false,
+      agentLoads: [],
     },
   },
   {
@@ -189,6 +191,7 @@ const CONTEXT: Choice<
       docs: "Documentation: https://example.com/docs",
       appendPrompt: "Appended text.",
       agentsMdOnTouch: true,
+      agentLoads: ["CLAUDE.md"],
     },
   },
 ];

@@ -32,6 +32,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
         "the agent the prompt is for: pi (default), claude-code, codex, gemini-cli, opencode, or a preset of your own",
       )
       .option(
+        "--agent-mode <name>",
+        "the agent's mode where its tools change with it (gemini-cli: default, auto_edit, yolo, plan)",
+      )
+      .option(
         "--tools <a,b>",
         "selected tools, comma-separated (default: the agent's own; pi: read,bash,edit,write)",
       )

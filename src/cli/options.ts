@@ -11,6 +11,7 @@ export interface RenderFlags {
   cwd?: string;
   agentDir?: string;
   agent?: string;
+  agentMode?: string;
   tools?: string;
   tool?: string[];
   guideline?: string[];
@@ -90,6 +91,7 @@ export function toRenderOptions(
   if (machine !== undefined) options.machine = machine;
   if (paths.agentDir !== undefined) options.agentDir = paths.agentDir;
   if (flags.agent !== undefined) options.agent = flags.agent;
+  if (flags.agentMode !== undefined) options.agentMode = flags.agentMode;
   if (flags.tools !== undefined) {
     options.tools = flags.tools
       .split(",")

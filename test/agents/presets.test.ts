@@ -31,7 +31,7 @@ describe("agent presets", () => {
     expect(pi.diagnostics).toEqual(plain.diagnostics);
   });
 
-  it("claude-code: Claude Code's tools and name, and no CLAUDE.md or .claude/rules it loads itself", async () => {
+  it("claude-code: Claude Code's tools and name; what it reads itself is left out, and nothing else", async () => {
     const root = tempDir();
     write(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
@@ -47,22 +47,17 @@ describe("agent presets", () => {
     expect(section(result.text, "tools")).toBe(
       [
         "Tools you can call:",
-        "- Bash: Run a shell command in the working directory and see its output.",
+        "- Bash: Run a shell command in the working directory and see its output (also how to search files).",
         "- Read: Read a file, or part of a long one; also images, PDFs and notebooks.",
         "- Edit: Change a file by replacing an exact piece of its text.",
         "- Write: Create a file or overwrite one with new contents.",
-        "- Glob: Find files whose paths match a glob pattern.",
-        "- Grep: Search file contents for a regular expression (ripgrep).",
-        "- WebFetch: Fetch a web page and read its content.",
-        "- WebSearch: Search the web.",
-        "- TodoWrite: Keep a task list for the current piece of work.",
         "- Agent: Hand a self-contained task to a subagent with its own context.",
+        "- Skill: Load one of the skills Claude Code lists, by name.",
+        "- ToolSearch: Load a deferred tool (WebFetch, WebSearch and the others Claude Code names) before calling it.",
       ].join("\n"),
     );
-    // The folder Claude Code reads CLAUDE.md in is left out; AGENTS.md, which it does not read, stays.
-    expect(prepared.data.contextFiles.map((f) => f.path)).toEqual([
-      join(root, "project/app/AGENTS.md"),
-    ]);
+    // app/ has no CLAUDE.md, so Claude Code reads its AGENTS.md itself; the root's CLAUDE.md too.
+    expect(prepared.data.contextFiles).toEqual([]);
     expect(result.text).not.toContain("Tabs, not spaces.");
     expect(result.diagnostics).toContainEqual({
       level: "info",
@@ -70,35 +65,26 @@ describe("agent presets", () => {
       message: "left out: claude-code loads CLAUDE.md in this folder itself",
       path: join(root, "project/CLAUDE.md"),
     });
-    expect(prepared.preset).toEqual({
+    expect(result.diagnostics).toContainEqual({
+      level: "info",
+      code: "context-agent-loads",
+      message: "left out: claude-code loads AGENTS.md in this folder itself",
+      path: join(root, "project/app/AGENTS.md"),
+    });
+    // The date, the working folder and the environment are Claude Code's own.
+    expect(result.sections.map((s) => s.name)).not.toContain("date");
+    expect(result.sections.map((s) => s.name)).not.toContain("cwd");
+    expect(result.sections.map((s) => s.name)).not.toContain("environment");
+    expect(result.text).not.toContain("2026-01-15");
+    expect(prepared.preset).toMatchObject({
       name: "claude-code",
       sources: [{ layer: "builtin", path: join(BUILTIN, "agents/claude-code.yaml") }],
       agentName: "Claude Code",
-      tools: [
-        "Bash",
-        "Read",
-        "Edit",
-        "Write",
-        "Glob",
-        "Grep",
-        "WebFetch",
-        "WebSearch",
-        "TodoWrite",
-        "Agent",
-      ],
-      described: [
-        "Bash",
-        "Read",
-        "Edit",
-        "Write",
-        "Glob",
-        "Grep",
-        "WebFetch",
-        "WebSearch",
-        "TodoWrite",
-        "Agent",
-      ],
-      contextFilesLeftOut: [join(root, "project/CLAUDE.md")],
+      tools: ["Bash", "Read", "Edit", "Write", "Agent", "Skill", "ToolSearch"],
+      toolSet: null,
+      agentSends: ["cwd", "environment", "date"],
+      verifiedWith: "2.1.332",
+      contextFilesLeftOut: [join(root, "project/CLAUDE.md"), join(root, "project/app/AGENTS.md")],
       ruleSourcesLeftOut: ["claude"],
       export: {
         file: "system-prompt.md",
@@ -109,21 +95,138 @@ describe("agent presets", () => {
     });
   });
 
-  it("codex leaves out AGENTS.md folders but keeps a folder that only has CLAUDE.md", async () => {
+  it("claude-code: an AGENTS.md beside a CLAUDE.md stays, unless the CLAUDE.md imports it", async () => {
+    const root = tempDir();
+    write(root, {
+      "project/.git/HEAD": "x\n",
+      "project/AGENTS.md": "Root agents notes.\n",
+      "project/CLAUDE.md": "Root Claude notes.\n",
+      "project/app/AGENTS.md": "App agents notes.\n",
+      "project/app/CLAUDE.md": "App Claude notes.\n\n@AGENTS.md\n",
+      "project/app/web/AGENTS.md": "Web agents notes.\n",
+      "project/app/web/CLAUDE.local.md": "Web local notes.\n",
+    });
+    const prepared = await preparePrompt(
+      pinned(root, { cwd: join(root, "project/app/web"), agent: "claude-code" }),
+    );
+    const result = renderPrepared(prepared);
+    // Claude Code reads no AGENTS.md where a CLAUDE.md (or CLAUDE.local.md) is: the prompt has
+    // the root's and web's; app's CLAUDE.md imports its own, so that one is Claude Code's.
+    expect(prepared.data.contextFiles.map((f) => f.path)).toEqual([
+      join(root, "project/AGENTS.md"),
+      join(root, "project/app/web/AGENTS.md"),
+    ]);
+    expect(result.diagnostics).toContainEqual({
+      level: "info",
+      code: "context-agent-loads",
+      message:
+        "left out: claude-code loads CLAUDE.md in this folder itself, and CLAUDE.md imports this file",
+      path: join(root, "project/app/AGENTS.md"),
+    });
+    expect(result.diagnostics).toContainEqual({
+      level: "info",
+      code: "context-agent-skips",
+      message: "kept: claude-code loads CLAUDE.local.md in this folder itself, but not this file",
+      path: join(root, "project/app/web/AGENTS.md"),
+    });
+    // The CLAUDE.md beside a kept AGENTS.md is Claude Code's, not "shadowed".
+    expect(result.diagnostics.filter((d) => d.code === "context-shadowed")).toEqual([]);
+    // The prompt says which files come from Claude Code, and does not claim they are in it.
+    expect(result.text).toContain(
+      "those that apply here are in this prompt, listed in it with their paths, or sent to you by Claude Code itself (CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md, AGENTS.md, .claude/rules).",
+    );
+    expect(result.text).not.toContain("already in this prompt");
+  });
+
+  it("codex leaves out AGENTS.md folders but keeps a folder that only has CLAUDE.md; its tools follow the model", async () => {
     const root = tempDir();
     write(root, {
       "project/.git/HEAD": "x\n",
       "project/AGENTS.md": "Root agents notes.\n",
       "project/app/CLAUDE.md": "App Claude notes.\n",
     });
-    const prepared = await preparePrompt(
-      pinned(root, { cwd: join(root, "project/app"), agent: "codex" }),
-    );
+    const options = pinned(root, { cwd: join(root, "project/app"), agent: "codex" });
+    const prepared = await preparePrompt(options);
     expect(prepared.data.contextFiles.map((f) => f.path)).toEqual([
       join(root, "project/app/CLAUDE.md"),
     ]);
     expect(prepared.data.agentName).toBe("Codex");
-    expect(prepared.data.tools).toEqual(["shell", "apply_patch", "update_plan", "view_image"]);
+    expect(prepared.data.tools).toEqual([
+      "exec_command",
+      "write_stdin",
+      "apply_patch",
+      "view_image",
+      "web_search",
+    ]);
+    const codeMode = await preparePrompt({ ...options, model: "gpt-6-sol" });
+    expect(codeMode.data.tools).toEqual(["exec", "wait"]);
+    expect(codeMode.preset?.toolSet).toBe(0);
+    expect((await preparePrompt({ ...options, model: "gpt-5.5" })).data.tools).toContain(
+      "apply_patch",
+    );
+  });
+
+  it("gemini-cli: --agent-mode picks the approval mode's tools; an unknown mode keeps the plain ones", async () => {
+    const root = tempDir();
+    const base = pinned(root, { agent: "gemini-cli" });
+    const tools = async (agentMode?: string) =>
+      (await preparePrompt(agentMode ? { ...base, agentMode } : base)).data.tools;
+    expect(await tools()).toEqual([
+      "read_file",
+      "list_directory",
+      "glob",
+      "grep_search",
+      "google_web_search",
+    ]);
+    expect(await tools("yolo")).toContain("run_shell_command");
+    expect(await tools("auto_edit")).toContain("write_file");
+    expect(await tools("auto_edit")).not.toContain("run_shell_command");
+    expect(await tools("plan")).toContain("exit_plan_mode");
+    expect(await tools("nonsense")).toEqual(await tools());
+  });
+
+  it("opencode: GPT models get apply_patch instead of edit and write", async () => {
+    const root = tempDir();
+    const base = pinned(root, { agent: "opencode" });
+    const plain = (await preparePrompt(base)).data.tools;
+    expect(plain).toContain("edit");
+    const gpt = (await preparePrompt({ ...base, model: "openai/gpt-5.5" })).data.tools;
+    expect(gpt).toContain("apply_patch");
+    expect(gpt).not.toContain("edit");
+    expect(gpt).not.toContain("write");
+  });
+
+  it("a preset's toolSets, agentSends and loadsItself entries are checked and reported at their line", async () => {
+    const root = tempDir();
+    write(root, {
+      "agent/agents/mine.yaml": [
+        "tools:",
+        "  a: The a tool.",
+        "toolSets:",
+        "  - tools:",
+        "      b: The b tool.",
+        "agentSends: [Date]",
+        "loadsItself:",
+        "  contextFiles: [../AGENTS.md]",
+        "  imports: yes please",
+        "",
+      ].join("\n"),
+    });
+    const result = await renderSystemPrompt(pinned(root, { agent: "mine" }));
+    const problems = result.diagnostics
+      .filter((d) => d.code === "preset-invalid")
+      .map((d) => [d.line, d.message]);
+    expect(problems).toEqual([
+      [4, "toolSets: entry 1: needs models or modes (or both)"],
+      [6, "agentSends: must be a list of section names such as [date, cwd]"],
+      [
+        8,
+        "loadsItself.contextFiles: must be a list whose entries are file names (CLAUDE.md, .claude/CLAUDE.md) or lists of them",
+      ],
+      [8, "loadsItself.imports: must be true or false"],
+    ]);
+    // What was valid still counts.
+    expect((await preparePrompt(pinned(root, { agent: "mine" }))).data.tools).toEqual(["a"]);
   });
 
   it("gemini-cli does not read GEMINI.md; the agent dir's own AGENTS.md always loads", async () => {

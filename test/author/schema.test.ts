@@ -20,6 +20,7 @@ describe("PROMPT_DATA_SCHEMA", () => {
       "rootAgentsMd",
       "agentsMdTruncated",
       "agentsMdOnTouch",
+      "agentLoads",
       "workspaceTree",
       "rootTrees",
       "roots",

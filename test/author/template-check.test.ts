@@ -31,7 +31,7 @@ const field = (line: number, column: number, message: string): TemplateProblem =
 });
 
 const TOP_FIELDS =
-  "agentName, cwd, date, model, tools, toolSnippets, rules, guidelines, environment, contextFiles, alwaysRules, onDemandRules, agentsMd, rootAgentsMd, agentsMdTruncated, agentsMdOnTouch, workspaceTree, rootTrees, roots, skills, skillsTool, appendPrompt, customPrompt, docs, git, vars";
+  "agentName, cwd, date, model, tools, toolSnippets, rules, guidelines, environment, contextFiles, alwaysRules, onDemandRules, agentsMd, rootAgentsMd, agentsMdTruncated, agentsMdOnTouch, agentLoads, workspaceTree, rootTrees, roots, skills, skillsTool, appendPrompt, customPrompt, docs, git, vars";
 
 describe("checkTemplate: what resolves", () => {
   it.each([

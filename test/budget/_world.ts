@@ -95,6 +95,7 @@ export const DATA: PromptData = {
   rootAgentsMd: [],
   agentsMdTruncated: false,
   agentsMdOnTouch: false,
+  agentLoads: [],
   workspaceTree: { rendered: TREE.map((l) => l.text).join("\n"), truncated: false },
   rootTrees: [],
   roots: [],

@@ -87,7 +87,11 @@ const cases: CatalogueCase[] = [
         USER,
         2,
       )(root),
-      ...invalid("loadsItself.contextFiles: must be a list of names", USER, 4)(root),
+      ...invalid(
+        "loadsItself.contextFiles: must be a list whose entries are file names (CLAUDE.md, .claude/CLAUDE.md) or lists of them",
+        USER,
+        4,
+      )(root),
       ...invalid(
         "export: file: must be a plain file name such as system-prompt.md (no folders)",
         USER,

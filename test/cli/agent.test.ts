@@ -17,11 +17,15 @@ function project(): string {
 
 const CLAUDE_LINES = [
   `agent preset: claude-code (builtin ${BUILTIN}agents/claude-code.yaml)`,
+  "  verified with: claude-code 2.1.332",
   "  preamble name: Claude Code",
-  "  tools: Bash, Read, Edit, Write, Glob, Grep, WebFetch, WebSearch, TodoWrite, Agent",
+  "  tools: Bash, Read, Edit, Write, Agent, Skill, ToolSearch",
+  "  left out: sections cwd, environment, date (claude-code sends them itself)",
   "  left out: CLAUDE.md (claude-code loads it itself)",
   "  not read: rule sources claude (claude-code loads them itself)",
 ];
+
+const CLAUDE_TOOLS = ["Bash", "Read", "Edit", "Write", "Agent", "Skill", "ToolSearch"];
 
 describe("--agent", () => {
   it("explain says which preset is in use and what it changed", async () => {
@@ -30,7 +34,7 @@ describe("--agent", () => {
     expect(code).toBe(0);
     const lines = stdout.split("\n");
     const at = lines.indexOf(CLAUDE_LINES[0] ?? "");
-    expect(lines.slice(at, at + 6)).toEqual([...CLAUDE_LINES, ""]);
+    expect(lines.slice(at, at + CLAUDE_LINES.length + 1)).toEqual([...CLAUDE_LINES, ""]);
     expect(stdout).toContain("context files: 0 loaded");
   });
 
@@ -41,30 +45,11 @@ describe("--agent", () => {
       name: "claude-code",
       sources: [{ layer: "builtin", path: `${BUILTIN}agents/claude-code.yaml` }],
       agentName: "Claude Code",
-      tools: [
-        "Bash",
-        "Read",
-        "Edit",
-        "Write",
-        "Glob",
-        "Grep",
-        "WebFetch",
-        "WebSearch",
-        "TodoWrite",
-        "Agent",
-      ],
-      described: [
-        "Bash",
-        "Read",
-        "Edit",
-        "Write",
-        "Glob",
-        "Grep",
-        "WebFetch",
-        "WebSearch",
-        "TodoWrite",
-        "Agent",
-      ],
+      tools: CLAUDE_TOOLS,
+      described: CLAUDE_TOOLS,
+      toolSet: null,
+      agentSends: ["cwd", "environment", "date"],
+      verifiedWith: "2.1.332",
       contextFilesLeftOut: [join(root, "project/CLAUDE.md")],
       ruleSourcesLeftOut: ["claude"],
       export: {

@@ -46,7 +46,7 @@ describe("sysprompt export", () => {
     expect(first).toEqual({
       code: 0,
       stdout: `GEMINI_SYSTEM_MD=${path}\n`,
-      stderr: `sysprompt: wrote ${path}\nsysprompt: for gemini-cli, add this line to the environment of gemini (your shell, a wrapper script, or .gemini/.env):\n`,
+      stderr: `sysprompt: wrote ${path}\nsysprompt: for gemini-cli, add this line to the environment of gemini (your shell, a wrapper script, or .gemini/.env); headless (gemini -p) also needs the folder trusted (run gemini there once and trust it, or list it in ~/.gemini/trustedFolders.json):\n`,
     });
     const rendered = await cli(root, ["render", "--agent", "gemini-cli"]);
     expect(readFileSync(path, "utf8")).toBe(rendered.stdout);

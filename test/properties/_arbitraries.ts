@@ -107,6 +107,7 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
   rootAgentsMd: fc.array(valueText, { maxLength: 2 }),
   agentsMdTruncated: fc.boolean(),
   agentsMdOnTouch: fc.boolean(),
+  agentLoads: fc.constantFrom([], ["CLAUDE.md"]),
   workspaceTree: fc.option(fc.record({ rendered: valueText, truncated: fc.boolean() }), {
     nil: null,
   }),

@@ -27,6 +27,7 @@ const DATA: PromptData = {
   rootAgentsMd: [],
   agentsMdTruncated: false,
   agentsMdOnTouch: false,
+  agentLoads: [],
   workspaceTree: null,
   rootTrees: [],
   roots: [],

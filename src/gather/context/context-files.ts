@@ -171,7 +171,7 @@ export interface ContextFilesOptions {
    * them is left out, so the agent does not get its instructions twice.
    * The agent dir's file is sysprompt's own and always loads. Default: none.
    */
-  agentLoads?: { agent: string; names: readonly string[] };
+  agentLoads?: { agent: string; names: readonly (readonly string[])[]; imports?: boolean };
 }
 
 /**
@@ -331,27 +331,29 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   const perFolder: Diagnostic[][] = found.map((f) => [...f.diagnostics]);
   const seen = new Set<string>();
   const toLoad: { i: number; path: string; real: string; folder: ContextFolder }[] = [];
-  const ownNames = new Set(options.agentLoads?.names ?? []);
+  const agentLoads = options.agentLoads;
   const agentLoaded: string[] = [];
-  found.forEach(({ path, present }, i) => {
+  const reads = new Map<string, Promise<CappedText>>();
+  const limits = { home, maxBytes, maxTotalBytes, reads };
+  for (const [i, { path, present }] of found.entries()) {
     const real = reals[i] ?? "";
     const folder = folders[i];
-    if (!path || !folder) return;
-    const own = folder.origin === "project" ? present.find((n) => ownNames.has(n)) : undefined;
-    if (own !== undefined) {
-      agentLoaded.push(toPosix(path));
-      // Which of the folder's files would have won no longer matters: none is read.
-      perFolder[i] = (perFolder[i] ?? []).filter((d) => d.code !== "context-shadowed");
-      perFolder[i]?.push({
-        level: "info",
-        code: "context-agent-loads",
-        message: `left out: ${options.agentLoads?.agent} loads ${own} in this folder itself`,
-        path,
-      });
-      return;
+    if (!path || !folder) continue;
+    if (agentLoads !== undefined && folder.origin === "project") {
+      const kept = await leaveOutForAgent(agentLoads, folder, path, present, limits);
+      if (kept.leftOut.length > 0) {
+        agentLoaded.push(...kept.leftOut.map((p) => toPosix(p)));
+        const named = new Set(kept.leftOut);
+        // A file the agent reads is not "shadowed": it reaches the model, by the agent.
+        perFolder[i] = (perFolder[i] ?? []).filter(
+          (d) => !(d.code === "context-shadowed" && d.path !== undefined && named.has(d.path)),
+        );
+      }
+      perFolder[i]?.push(...kept.diagnostics);
+      if (!kept.load) continue;
     }
     // A link to a file already loaded adds nothing, wherever it is.
-    if (seen.has(real)) return;
+    if (seen.has(real)) continue;
     if (folder.confine !== undefined && !isWithin(real, folder.confine)) {
       perFolder[i]?.push({
         level: "warning",
@@ -359,11 +361,11 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
         message: `not loaded: ${folder.isPrivate ? "the project is not trusted and " : ""}this file resolves to ${toPosix(real)}, outside ${toPosix(folder.confine)}`,
         path,
       });
-      return;
+      continue;
     }
     seen.add(real);
     toLoad.push({ i, path, real, folder });
-  });
+  }
   // A file found by its usual name is read wherever it is; one that is a link
   // may not lead an untrusted project's private file into the prompt.
   const privacy = await Promise.all(
@@ -382,8 +384,6 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
     });
     return false;
   });
-  const reads = new Map<string, Promise<CappedText>>();
-  const limits = { home, maxBytes, maxTotalBytes, reads };
   const loaded = await Promise.all(
     readable.map(async ({ i, path, real, folder }) => {
       const one = await loadOne(path, real, folder, limits);
@@ -409,6 +409,74 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
 }
 
 export type LoadedFile = ContextFile & Omit<ContextFileTrace, "path">;
+
+/**
+ * What the agent reads itself in one project folder, against sysprompt's file there
+ * (`path`, the folder's winner; `present`, every candidate name the folder holds). The
+ * agent reads the first entry of `agentLoads.names` the folder has a file of (every file
+ * of that entry); sysprompt's file is left out when it is one of them or, with `imports`,
+ * one they import, and kept otherwise (Claude Code reads CLAUDE.md, not the AGENTS.md
+ * beside it: that one stays in the prompt). `leftOut` also names the folder's other
+ * candidates that the agent reads, so none of them is reported as unread.
+ */
+async function leaveOutForAgent(
+  agentLoads: NonNullable<ContextFilesOptions["agentLoads"]>,
+  folder: ContextFolder,
+  path: string,
+  present: readonly string[],
+  limits: LoadLimits,
+): Promise<{ load: boolean; leftOut: string[]; diagnostics: Diagnostic[] }> {
+  const chosen = await agentChoice(folder.dir, agentLoads.names);
+  if (chosen.length === 0) return { load: true, leftOut: [], diagnostics: [] };
+  const winner = present.find((n) => join(folder.dir, n) === path) ?? "";
+  const byAgent = present.filter((n) => chosen.includes(n));
+  const leftOut = byAgent.map((n) => join(folder.dir, n));
+  const own = chosen.join(" and ");
+  const diagnostics: Diagnostic[] = leftOut.map((p) => ({
+    level: "info",
+    code: "context-agent-loads",
+    message: `left out: ${agentLoads.agent} loads ${own} in this folder itself`,
+    path: p,
+  }));
+  if (byAgent.includes(winner)) return { load: false, leftOut, diagnostics };
+  if (agentLoads.imports) {
+    const real = await realpathOrSelf(path);
+    for (const name of chosen) {
+      const file = join(folder.dir, name);
+      const one = await loadOne(file, await realpathOrSelf(file), folder, limits);
+      if (one.file?.imports.includes(real)) {
+        leftOut.push(path);
+        diagnostics.push({
+          level: "info",
+          code: "context-agent-loads",
+          message: `left out: ${agentLoads.agent} loads ${name} in this folder itself, and ${name} imports this file`,
+          path,
+        });
+        return { load: false, leftOut, diagnostics };
+      }
+    }
+  }
+  diagnostics.push({
+    level: "info",
+    code: "context-agent-skips",
+    message: `kept: ${agentLoads.agent} loads ${own} in this folder itself, but not this file`,
+    path,
+  });
+  return { load: true, leftOut, diagnostics };
+}
+
+/** The files of the first entry of `names` that `dir` holds as regular files (links followed). */
+async function agentChoice(dir: string, names: readonly (readonly string[])[]): Promise<string[]> {
+  for (const entry of names) {
+    const held: string[] = [];
+    for (const name of entry) {
+      const s = await stat(join(dir, name)).catch(() => undefined);
+      if (s?.isFile()) held.push(name);
+    }
+    if (held.length > 0) return held;
+  }
+  return [];
+}
 
 /** What every file of one load shares: the caps, and the reads already made. */
 export interface LoadLimits {

@@ -9,9 +9,9 @@ export const SHELL_SEARCH_RULE =
   "Use the shell to explore the project (rg or grep to search, find and ls to list), since no dedicated search tools are selected.";
 
 // Other agents' names for the same tools (the presets in prompts/agents/): Codex's
-// `shell`, Gemini CLI's `run_shell_command`; Claude Code's Glob, Gemini CLI's
+// `shell` and `exec_command`, Gemini CLI's `run_shell_command`; Claude Code's Glob, Gemini CLI's
 // grep_search and list_directory, opencode's glob and list.
-const SHELLS = ["bash", "powershell", "shell", "run_shell_command"];
+const SHELLS = ["bash", "powershell", "shell", "run_shell_command", "exec_command"];
 const SEARCH_TOOLS = ["grep", "find", "ls", "glob", "grep_search", "list_directory", "list"];
 
 export interface RuleInputs {
