@@ -52,14 +52,15 @@ export function alternateCalls(cases, { batches = 21, perBatch = 500 } = {}) {
   return Object.fromEntries(names.map((n) => [n, median(times[n])]));
 }
 
-/** One run of `argv`: wall milliseconds and stdout; throws on a non-zero exit. */
-export function runOnce(argv, { cwd, env } = {}) {
+/** One run of `argv` (with `input` on its stdin): wall milliseconds and stdout; throws on a non-zero exit. */
+export function runOnce(argv, { cwd, env, input } = {}) {
   const start = performance.now();
   const out = spawnSync(argv[0], argv.slice(1), {
     cwd,
     env: env ?? process.env,
     encoding: "utf8",
     maxBuffer: 1 << 28,
+    ...(input !== undefined ? { input } : {}),
   });
   const ms = performance.now() - start;
   if (out.status !== 0) {
@@ -114,7 +115,7 @@ export function peakRss(argv, { cwd, env, runs = 3 } = {}) {
  * valgrind's cachegrind: the same on a loaded machine as on an idle one, where
  * wall time is not. Undefined without valgrind or with BENCH_VALGRIND=0.
  */
-export function instructions(argv, { cwd, env } = {}) {
+export function instructions(argv, { cwd, env, input } = {}) {
   if (!VALGRIND || process.env.BENCH_VALGRIND === "0") return undefined;
   const out = spawnSync(
     "valgrind",
@@ -125,7 +126,13 @@ export function instructions(argv, { cwd, env } = {}) {
       "--trace-children=yes",
       ...argv,
     ],
-    { cwd, env: env ?? process.env, encoding: "utf8", maxBuffer: 1 << 28 },
+    {
+      cwd,
+      env: env ?? process.env,
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+      ...(input !== undefined ? { input } : {}),
+    },
   );
   let total = 0;
   for (const m of (out.stderr ?? "").matchAll(/I\s+refs:\s+([\d,]+)/g)) {

@@ -4,7 +4,7 @@
 //
 //   npm run bench                 everything (builds the 100k-file trees into .bench/ once)
 //   npm run bench -- --quick      without the tree suite (seconds instead of minutes)
-//   npm run bench -- --only cli   one suite: render, cli, tree, session, session-edits, budget, rules
+//   npm run bench -- --only cli   one suite: render, cli, hook, tree, session, session-edits, budget, rules
 //   npm run bench -- --no-write   print only; leave bench/RESULTS.md alone
 //
 // Only a run of every suite rewrites bench/RESULTS.md; --quick and --only print
@@ -24,6 +24,7 @@ import { formatValue, loadAverage, machine, ROOT } from "./_lib.mjs";
 import { plan } from "./_plan.mjs";
 import { budgetSuite } from "./budget.mjs";
 import { cliSuite } from "./cli.mjs";
+import { hookSuite } from "./hook.mjs";
 import { renderSuite } from "./render.mjs";
 import { rulesSuite } from "./rules.mjs";
 import { sessionSuite } from "./session.mjs";
@@ -34,6 +35,8 @@ import { treeSuite } from "./tree.mjs";
 const SUITES = [
   { name: "render", run: renderSuite },
   { name: "cli", run: cliSuite },
+  // `sysprompt hook` with nothing new to add, here and on the 100k-file tree (bench/hook.mjs).
+  { name: "hook", run: hookSuite, slow: true },
   { name: "tree", run: treeSuite, slow: true },
   // A prompt session's re-render with nothing changed (bench/session.mjs; the 100k-file tree's is in the tree suite).
   { name: "session", run: sessionSuite },

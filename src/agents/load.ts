@@ -140,6 +140,7 @@ export async function loadPreset(
       contextFiles: merged.contextFiles ?? [],
       imports: merged.imports ?? false,
       ruleSources: merged.ruleSources ?? [],
+      nestedContextFiles: merged.nestedContextFiles ?? [],
       toolSets: merged.toolSets ?? [],
       agentSends: merged.agentSends ?? [],
       verifiedWith: merged.verifiedWith ?? null,

@@ -12,6 +12,7 @@ export interface PresetFields {
   contextFiles?: string[][];
   imports?: boolean;
   ruleSources?: string[];
+  nestedContextFiles?: string[];
   toolSets?: ToolSet[];
   agentSends?: string[];
   verifiedWith?: string;
@@ -43,7 +44,7 @@ const TOP_KEYS = [
   "loadsItself",
   "export",
 ];
-const LOADS_KEYS = ["contextFiles", "ruleSources", "imports"];
+const LOADS_KEYS = ["contextFiles", "ruleSources", "imports", "nestedContextFiles"];
 const TOOL_SET_KEYS = ["models", "modes", "tools"];
 /** Most alternative tool sets one preset may have. */
 const MAX_TOOL_SETS = 16;
@@ -131,7 +132,10 @@ export function parsePreset(
       } else fields.agentSends = list;
     } else if (key === "loadsItself") {
       if (!isRecord(value)) {
-        problem("loadsItself: must be a mapping with contextFiles and/or ruleSources lists", node);
+        problem(
+          "loadsItself: must be a mapping with contextFiles, ruleSources, nestedContextFiles lists and/or imports",
+          node,
+        );
         continue;
       }
       for (const [k, v] of Object.entries(value)) {
@@ -156,7 +160,7 @@ export function parsePreset(
         }
         const list = nameList(v);
         if (list === undefined) problem(`loadsItself.${k}: must be a list of names`, node);
-        else fields.ruleSources = list;
+        else fields[k as "ruleSources" | "nestedContextFiles"] = list;
       }
     } else if (key === "export") {
       const spec = exportSpec(value);

@@ -49,6 +49,12 @@ export interface AgentPreset {
   verifiedWith: string | null;
   /** Rule sources (`claude`, `gemini`…) the agent loads itself: not read. */
   ruleSources: string[];
+  /**
+   * Context file names the agent loads itself from a folder below the
+   * working folder when a tool call touches it (Claude Code's nested
+   * CLAUDE.md): `sysprompt hook` leaves such a folder's file out.
+   */
+  nestedContextFiles: string[];
   /** How to export for this agent; null: nothing to export (pi). */
   export: ExportSpec | null;
   /** The files that made it, lowest layer first. */

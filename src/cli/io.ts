@@ -14,6 +14,10 @@ export interface CliIo {
   isTTY?: boolean;
   /** The machine the environment section describes. Default: this one (probed). */
   machine?: Machine;
+  /** The path of the running `sysprompt` command, for settings that run it (`export --hooks`). Default: `process.argv[1]`. */
+  self?: string;
+  /** Standard input, read whole (at most `maxBytes`; more is an error): the hook's input. Default: process.stdin. */
+  stdin?: (maxBytes: number) => Promise<string>;
   /** Stops `sysprompt watch` and `sysprompt serve` when it aborts. Default: Ctrl-C (SIGINT). */
   signal?: AbortSignal;
   /**

@@ -170,6 +170,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       "--out <path>",
       "write here instead of $XDG_CACHE_HOME/sysprompt/export/<agent>/ (default ~/.cache/sysprompt/export/<agent>/)",
     )
+    .option(
+      "--hooks",
+      "print instead the agent's settings that run `sysprompt hook` after its tool calls (opencode: the plugin file); nothing is written",
+    )
     .addHelpText(
       "after",
       example(
@@ -180,6 +184,24 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
     .action(async (flags) => {
       const { exportCommand } = await import("./commands/export.js");
       code = await exportCommand(flags, io);
+    });
+
+  program
+    .command("hook")
+    .description(
+      "run from another agent's after-tool hook: add the nested instructions and glob rules the call's paths bring in, once per session",
+    )
+    .argument("<agent>", "the agent whose hook runs it: claude-code, codex or gemini-cli")
+    .addHelpText(
+      "after",
+      example(
+        "sysprompt export --agent claude-code --hooks",
+        "prints the settings that run `sysprompt hook claude-code`",
+      ),
+    )
+    .action(async (agent: string) => {
+      const { hookCommand } = await import("./commands/hook.js");
+      code = await hookCommand(agent, io);
     });
 
   program

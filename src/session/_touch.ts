@@ -1,5 +1,9 @@
 import { wrapperNames } from "../gather/_prompt-text.js";
-import { loadContextForPaths, type TouchedContext } from "../gather/context/on-touch.js";
+import {
+  type ContextForOptions,
+  loadContextForPaths,
+  type TouchedContext,
+} from "../gather/context/on-touch.js";
 import { type LoadedRules, traceRules } from "../gather/rules/index.js";
 import { loadLayer } from "../locate/load-layer.js";
 import { normalizeOptions, type SystemPromptOptions } from "../options.js";
@@ -27,8 +31,24 @@ export async function sessionContextFor(
   options: SystemPromptOptions,
   memos: ReadonlyMap<string, StepMemo>,
   touch: TouchState,
-  asked: { contextFiles?: boolean } = {},
+  asked: TouchAsked = {},
 ): Promise<TouchedContext> {
+  return loadContextForPaths(paths, await touchOptions(options, memos, touch, asked));
+}
+
+/** What a caller of {@link sessionContextFor} may set beside the session's options. */
+export interface TouchAsked {
+  contextFiles?: boolean;
+  agentLoads?: { agent: string; names: readonly string[] };
+}
+
+/** The options {@link sessionContextFor} loads with: its rules traced, its wrappers named. */
+export async function touchOptions(
+  options: SystemPromptOptions,
+  memos: ReadonlyMap<string, StepMemo>,
+  touch: TouchState,
+  asked: TouchAsked = {},
+): Promise<ContextForOptions> {
   const opts = await normalizeOptions(options);
   const ceiling = opts.ceilingDir !== null ? { ceilingDir: opts.ceilingDir } : {};
   let rules: LoadedRules["rules"] = [];
@@ -51,7 +71,7 @@ export async function sessionContextFor(
   const templates =
     touch.wrappers ??
     (await loadLayer(opts.builtinDir, "builtin", { customFiles: false })).sections;
-  return loadContextForPaths(paths, {
+  return {
     cwd: opts.cwd,
     home: opts.home,
     maxBytes: opts.maxContextBytes,
@@ -62,5 +82,6 @@ export async function sessionContextFor(
     contextFiles: asked.contextFiles ?? options.noContextFiles !== true,
     wrappers: wrapperNames(templates),
     delivered: touch.delivered,
-  });
+    ...(asked.agentLoads ? { agentLoads: asked.agentLoads } : {}),
+  };
 }

@@ -61,7 +61,7 @@ describe("bench/run.mjs", () => {
       status: 2,
       stdout: "",
       stderr:
-        'bench: --only needs one of render, cli, tree, session, session-edits, budget, rules; there is no suite "rendr"\n',
+        'bench: --only needs one of render, cli, hook, tree, session, session-edits, budget, rules; there is no suite "rendr"\n',
     });
     expect(readFileSync(results, "utf8")).toBe(before);
   });

@@ -1,17 +1,21 @@
 import { homedir } from "node:os";
+import { resolve } from "node:path";
 import { resolveUserPath } from "../../_paths.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/export.js";
+import { HOOK_SNIPPET_AGENTS, hasHookSnippet, hookSnippet } from "../../agents/hooks.js";
 import type { ExportSpec } from "../../agents/types.js";
 import { isWithin } from "../../gather/project-root.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, exitCodeFor, UsageError } from "../io.js";
+import { type CliIo, EXIT_OK, exitCodeFor, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 
 export interface ExportFlags extends RenderFlags {
   /** `--out PATH`: where to write instead of the default export folder. */
   out?: string;
+  /** `--hooks`: print the agent's hook settings instead of exporting the prompt. */
+  hooks?: boolean;
 }
 
 /** Where an export goes and what the agent needs to read it. */
@@ -108,6 +112,7 @@ export async function writeTarget(target: ExportTarget, text: string) {
  * settings or command line. It never edits another agent's configuration.
  */
 export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<number> {
+  if (flags.hooks) return hooksCommand(flags, io);
   const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
   const target = exportTarget(prepared.preset, flags, io);
   const result = renderPrepared(prepared);
@@ -118,4 +123,27 @@ export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<numb
   );
   io.stdout(`${target.setting}\n`);
   return exitCodeFor(result.diagnostics, flags.strict);
+}
+
+/**
+ * `sysprompt export --agent NAME --hooks`: prints on stdout the snippet for
+ * the agent's settings that runs `sysprompt hook NAME` after its tool calls
+ * (opencode: the plugin file), with this sysprompt's path in it; on stderr,
+ * where it goes and what the agent asks before it runs a project's hook.
+ * Nothing is rendered or written.
+ */
+function hooksCommand(flags: ExportFlags, io: CliIo): number {
+  const agent = flags.agent;
+  if (agent === undefined || !hasHookSnippet(agent)) {
+    throw new UsageError(
+      `export --hooks needs --agent with one of ${HOOK_SNIPPET_AGENTS.join(", ")}${agent === "pi" ? " (pi runs sysprompt as a package: its on-touch needs no hook)" : ""}`,
+    );
+  }
+  const self = io.self ?? resolve(io.cwd, process.argv[1] ?? "sysprompt");
+  const snippet = hookSnippet(agent, self);
+  io.stderr(
+    `sysprompt: for ${agent}, add this to ${snippet.where}:\nsysprompt: ${snippet.trust}\n`,
+  );
+  io.stdout(snippet.text);
+  return EXIT_OK;
 }

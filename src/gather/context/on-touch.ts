@@ -59,6 +59,12 @@ export interface ContextForOptions {
   contextFiles?: boolean;
   /** Name of the project layer folder (`.pi`): its rules' globs are relative to cwd. Default: `.pi`. */
   projectDir?: string;
+  /**
+   * The agent loads these context files itself when a call touches their
+   * folder (Claude Code's nested CLAUDE.md): a folder holding one gives
+   * nothing, as in the prompt's `agentLoads`. Default: none.
+   */
+  agentLoads?: { agent: string; names: readonly string[] };
   /** Element names the text may not open or close, besides {@link TOUCH_ELEMENT}. */
   wrappers?: Iterable<string>;
   /**
@@ -187,7 +193,7 @@ export async function loadContextForPaths(
       const one = await contextOf(
         realDir,
         join(root, ...parts.slice(0, depth)),
-        { ...folder, ignored, given },
+        { ...folder, ignored, given, agentLoads: options.agentLoads },
         limits,
       );
       if (one.path === undefined && one.diagnostics.length === 0) continue;
@@ -285,6 +291,7 @@ async function contextOf(
   folder: ContextFolder & {
     ignored: (path: string) => Promise<PrivateVerdict | undefined>;
     given: (real: string) => boolean;
+    agentLoads: ContextForOptions["agentLoads"];
   },
   limits: Parameters<typeof loadOne>[3],
 ): Promise<{
@@ -297,6 +304,16 @@ async function contextOf(
   const diagnostics = looked.diagnostics.map(atWritten(realDir, writtenDir));
   if (looked.path === undefined) return { diagnostics };
   const path = join(writtenDir, basename(looked.path));
+  const own = looked.present.find((n) => folder.agentLoads?.names.includes(n));
+  if (own !== undefined) {
+    diagnostics.push({
+      level: "info",
+      code: "context-agent-loads",
+      message: `left out: ${oneLine(folder.agentLoads?.agent ?? "")} loads ${own} in this folder itself`,
+      path: oneLine(toPosix(path)),
+    });
+    return { path, diagnostics };
+  }
   const dependency = realDir.split(sep).includes("node_modules");
   const verdict = dependency ? undefined : await folder.ignored(looked.path);
   if (dependency || verdict) {

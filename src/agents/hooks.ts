@@ -1,0 +1,106 @@
+/**
+ * What `sysprompt export --agent NAME --hooks` prints: the snippet for the
+ * agent's own settings that runs `sysprompt hook NAME` after its tool calls
+ * (the opencode plugin for opencode), with the path of the installed
+ * sysprompt in it. Pure: nothing is written, least of all into another
+ * agent's configuration.
+ */
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { TOOL_SHAPES, type ToolAgent } from "../hook/input.js";
+import { quotePath } from "./export.js";
+
+/** Seconds (Claude Code, Codex) or milliseconds (Gemini CLI) an agent waits for the hook. */
+const TIMEOUT_S = 10;
+
+export interface HookSnippet {
+  /** Where the snippet goes, in words. */
+  where: string;
+  /** The snippet, ready to paste (it ends with a line break). */
+  text: string;
+  /** What the agent asks before it runs a project's hook, in words. */
+  trust: string;
+}
+
+/** The agents `export --hooks` has a snippet for. */
+export const HOOK_SNIPPET_AGENTS: readonly ToolAgent[] = [
+  "claude-code",
+  "codex",
+  "gemini-cli",
+  "opencode",
+];
+
+export function hasHookSnippet(agent: string): agent is ToolAgent {
+  return (HOOK_SNIPPET_AGENTS as readonly string[]).includes(agent);
+}
+
+/** The tools whose calls the hook looks at, as a matcher (`A|B`, or anchored `^(A|B)$`). */
+function matcher(agent: ToolAgent, anchored: boolean): string {
+  const names = Object.keys(TOOL_SHAPES[agent]).join("|");
+  return anchored ? `^(${names})$` : names;
+}
+
+/**
+ * The snippet for `agent`. `self` is the path of the running `sysprompt`
+ * command (`dist/src/cli/sysprompt.cjs` of the installed package): the
+ * hook's command runs it, and opencode's plugin sits beside it.
+ */
+export function hookSnippet(agent: ToolAgent, self: string): HookSnippet {
+  const command = `${quotePath(self, "shell")} hook ${agent}`;
+  const group = (event: string, match: string, hook: Record<string, unknown>) =>
+    `${JSON.stringify({ hooks: { [event]: [{ matcher: match, hooks: [hook] }] } }, null, 2)}\n`;
+  switch (agent) {
+    case "claude-code":
+      return {
+        where:
+          ".claude/settings.json (this project) or ~/.claude/settings.json (every project), beside any hooks already there",
+        text: group("PostToolUse", matcher(agent, false), {
+          type: "command",
+          command,
+          timeout: TIMEOUT_S,
+        }),
+        trust:
+          "Claude Code runs the hooks of a project's .claude/settings.json only once you have accepted the folder in its trust dialog (asked at the first start there).",
+      };
+    case "codex":
+      return {
+        where:
+          "~/.codex/config.toml (or <project>/.codex/config.toml); the same in JSON goes into a hooks.json beside either",
+        text: [
+          "[[hooks.PostToolUse]]",
+          `matcher = "${quotePath(matcher(agent, true), "toml")}"`,
+          "",
+          "[[hooks.PostToolUse.hooks]]",
+          'type = "command"',
+          `command = "${quotePath(command, "toml")}"`,
+          `timeout = ${TIMEOUT_S}`,
+          "",
+        ].join("\n"),
+        trust:
+          'Codex runs a hook only after you review and trust it in /hooks (a changed hook is asked again), and a project\'s .codex/ hooks only in a trusted project (accept the folder when Codex asks, or set trust_level = "trusted" for it under [projects] in ~/.codex/config.toml).',
+      };
+    case "gemini-cli":
+      return {
+        where:
+          ".gemini/settings.json (this project) or ~/.gemini/settings.json (every project), beside any hooks already there",
+        text: group("AfterTool", matcher(agent, true), {
+          name: "sysprompt",
+          type: "command",
+          command,
+          timeout: TIMEOUT_S * 1000,
+        }),
+        trust:
+          "With folder trust on, Gemini CLI loads a project's .gemini/settings.json (and so its hooks) only in a folder you trusted (it asks once per folder; GEMINI_CLI_TRUST_WORKSPACE=true trusts it when headless).",
+      };
+    case "opencode": {
+      const plugin = join(dirname(self), "..", "integrations", "opencode", "plugin.js");
+      return {
+        where:
+          "a new file ~/.config/opencode/plugins/sysprompt.js (every project) or .opencode/plugins/sysprompt.js (this project)",
+        text: `export { SyspromptPlugin } from ${JSON.stringify(pathToFileURL(plugin).href)};\n`,
+        trust:
+          "opencode loads every plugin file in those folders at start, with no trust step of its own: a project's .opencode/plugins/ runs as soon as opencode starts there.",
+      };
+    }
+  }
+}

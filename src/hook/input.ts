@@ -1,0 +1,214 @@
+/**
+ * What another agent's after-tool hook sends on stdin, read into one shape,
+ * and which paths each of its tools names. Pure: no file system.
+ *
+ * The three agents send the same snake_case fields (`session_id`, `cwd`,
+ * `hook_event_name`, `tool_name`, `tool_input`, `tool_response`):
+ * - Claude Code `PostToolUse`: https://code.claude.com/docs/en/hooks
+ * - Codex `PostToolUse`: codex-rs/hooks/schema/generated/post-tool-use.command.input.schema.json
+ *   in github.com/openai/codex (shell tools as `Bash` with `{ command }`, patches as `apply_patch`)
+ * - Gemini CLI `AfterTool`: docs/hooks/reference.md in github.com/google-gemini/gemini-cli
+ */
+
+/** The agents `sysprompt hook` answers, each with the event it is run from. */
+export const HOOK_EVENTS = {
+  "claude-code": "PostToolUse",
+  codex: "PostToolUse",
+  "gemini-cli": "AfterTool",
+} as const;
+
+export type HookAgent = keyof typeof HOOK_EVENTS;
+
+/** The agents whose tool arguments are known here: the hook's, and opencode's plugin. */
+export type ToolAgent = HookAgent | "opencode";
+
+export function isHookAgent(name: string): name is HookAgent {
+  return Object.hasOwn(HOOK_EVENTS, name);
+}
+
+/** One finished tool call, as the hook was told of it. */
+export interface HookCall {
+  sessionId: string;
+  /** The agent's working folder (absolute). */
+  cwd: string;
+  tool: string;
+  input: Readonly<Record<string, unknown>>;
+}
+
+/** Longest session id kept: ids are UUIDs; a longer one is not a session id. */
+const MAX_SESSION_ID = 256;
+
+/**
+ * The call in a hook's stdin, or why there is none: not JSON, not an
+ * object, another event than `agent`'s after-tool one, or a field missing or
+ * of the wrong type. Fields the hook does not use are not looked at.
+ */
+export function parseHookInput(
+  agent: HookAgent,
+  text: string,
+): { call: HookCall } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: "the hook input is not JSON" };
+  }
+  if (!isRecord(value)) return { problem: "the hook input is not a JSON object" };
+  const event = value.hook_event_name;
+  if (event !== undefined && event !== HOOK_EVENTS[agent]) {
+    return {
+      problem: `the hook input is for ${oneWord(event)}, not ${HOOK_EVENTS[agent]}: run \`sysprompt hook ${agent}\` from ${HOOK_EVENTS[agent]} only`,
+    };
+  }
+  const sessionId = value.session_id;
+  if (typeof sessionId !== "string" || sessionId === "" || sessionId.length > MAX_SESSION_ID) {
+    return { problem: "the hook input has no session_id" };
+  }
+  const cwd = value.cwd;
+  if (typeof cwd !== "string" || !cwd.startsWith("/") || cwd.includes("\0")) {
+    return { problem: "the hook input has no absolute cwd" };
+  }
+  const tool = value.tool_name;
+  if (typeof tool !== "string" || tool === "")
+    return { problem: "the hook input has no tool_name" };
+  const input = value.tool_input;
+  return { call: { sessionId, cwd, tool, input: isRecord(input) ? input : {} } };
+}
+
+/** What one tool's arguments say it touched, before anything is resolved. */
+export interface NamedPaths {
+  /** Paths as written (absolute, `~/…`, or relative to the working folder). */
+  files: string[];
+  /** A shell command and the folder it ran in (as written), when the tool runs one. */
+  shell?: { command: string; workdir?: string };
+  /** A patch's text, when the tool applies one. */
+  patch?: string;
+}
+
+/** Where a tool's arguments hold what it touches. */
+interface ToolShape {
+  /** Keys holding one path (the first that is a string counts). */
+  path?: readonly string[];
+  /** Keys holding a list of paths (globs in it are left out). */
+  list?: readonly string[];
+  /** The key holding a shell command (a string, or Codex's argv list). */
+  command?: string;
+  /** Keys holding the command's working folder. */
+  workdir?: readonly string[];
+  /** Keys holding a patch's text. */
+  patch?: readonly string[];
+}
+
+const FILE: ToolShape = { path: ["file_path"] };
+const SEARCH: ToolShape = { path: ["path"] };
+const GEMINI_FILE: ToolShape = { path: ["file_path", "absolute_path", "path"] };
+const GEMINI_DIR: ToolShape = { path: ["dir_path", "path"] };
+const OPENCODE_FILE: ToolShape = { path: ["filePath"] };
+
+/**
+ * Each agent's tools that touch files, by the name its hook (or plugin)
+ * receives, with their argument names from the agent's own tool schemas.
+ * A tool not listed touches nothing sysprompt can tell (web, todo, MCP).
+ */
+export const TOOL_SHAPES: Readonly<Record<ToolAgent, Readonly<Record<string, ToolShape>>>> = {
+  "claude-code": {
+    Read: FILE,
+    Write: FILE,
+    Edit: FILE,
+    MultiEdit: FILE,
+    NotebookEdit: { path: ["notebook_path"] },
+    Glob: SEARCH,
+    Grep: SEARCH,
+    LS: SEARCH,
+    Bash: { command: "command" },
+  },
+  codex: {
+    Bash: { command: "command", workdir: ["workdir"] },
+    apply_patch: { patch: ["command", "input", "patch"] },
+    view_image: SEARCH,
+  },
+  "gemini-cli": {
+    read_file: GEMINI_FILE,
+    write_file: GEMINI_FILE,
+    replace: GEMINI_FILE,
+    list_directory: GEMINI_DIR,
+    glob: GEMINI_DIR,
+    grep_search: GEMINI_DIR,
+    search_file_content: GEMINI_DIR,
+    read_many_files: { list: ["include", "paths"] },
+    run_shell_command: { command: "command", workdir: ["dir_path", "directory"] },
+  },
+  opencode: {
+    read: OPENCODE_FILE,
+    write: OPENCODE_FILE,
+    edit: OPENCODE_FILE,
+    multiedit: OPENCODE_FILE,
+    list: SEARCH,
+    glob: SEARCH,
+    grep: SEARCH,
+    bash: { command: "command", workdir: ["workdir"] },
+    patch: { patch: ["patchText"] },
+    apply_patch: { patch: ["patchText"] },
+  },
+};
+
+/** Most paths taken from one list argument (`read_many_files`). */
+const MAX_LISTED = 64;
+/** A character that makes a listed path a glob, which names no one file. */
+const GLOB = /[*?[\]{}]/;
+
+/** The paths `tool`'s arguments name for `agent` (see {@link TOOL_SHAPES}). */
+export function namedPaths(agent: ToolAgent, tool: string, input: unknown): NamedPaths {
+  const shape = Object.hasOwn(TOOL_SHAPES[agent], tool) ? TOOL_SHAPES[agent][tool] : undefined;
+  const args = isRecord(input) ? input : {};
+  const out: NamedPaths = { files: [] };
+  if (shape === undefined) return out;
+  const one = firstString(args, shape.path ?? []);
+  if (one !== undefined) out.files.push(one);
+  for (const key of shape.list ?? []) {
+    const list = args[key];
+    if (!Array.isArray(list)) continue;
+    for (const p of list.slice(0, MAX_LISTED)) {
+      if (typeof p === "string" && p.trim() !== "" && !GLOB.test(p)) out.files.push(p);
+    }
+  }
+  if (shape.command !== undefined) {
+    const command = commandText(args[shape.command]);
+    const workdir = firstString(args, shape.workdir ?? []);
+    if (command !== undefined) {
+      out.shell = workdir === undefined ? { command } : { command, workdir };
+    }
+  }
+  const patch = firstString(args, shape.patch ?? []);
+  if (patch !== undefined) out.patch = patch;
+  return out;
+}
+
+/** Shells whose `-c SCRIPT` (or `-lc`) argument is the command Codex ran. */
+const SHELLS = new Set(["bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/bin/zsh", "/usr/bin/bash"]);
+
+/** A command as text: a string, or an argv list (`["bash", "-lc", "cat x"]` is its script). */
+function commandText(value: unknown): string | undefined {
+  if (typeof value === "string") return value.trim() === "" ? undefined : value;
+  if (!Array.isArray(value) || !value.every((w) => typeof w === "string")) return undefined;
+  const words = value as string[];
+  const [shell, flag, script] = words;
+  if (words.length === 3 && shell && SHELLS.has(shell) && /^-l?c$/.test(flag ?? "")) return script;
+  return words.length > 0 ? words.join(" ") : undefined;
+}
+
+function firstString(args: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const v = args[key];
+    if (typeof v === "string" && v.trim() !== "") return v;
+  }
+  return undefined;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function oneWord(v: unknown): string {
+  return typeof v === "string" ? JSON.stringify(v.slice(0, 40)) : "another event";
+}

@@ -1,0 +1,108 @@
+/**
+ * `sysprompt hook AGENT`: from another agent's after-tool hook, the
+ * instructions the call's paths bring in, once per agent session, as that
+ * agent's hook reply. Whatever goes wrong, the reply is one the agent
+ * accepts and that changes nothing, with at most one line to say why: the
+ * hook never blocks or fails the agent's tool call.
+ */
+import { formatTouched } from "../touch/format.js";
+import type { Diagnostic } from "../types.js";
+import {
+  type HookWhere,
+  hookContext,
+  mayBringSomething,
+  touchedPaths,
+  usableSnapshot,
+} from "./context.js";
+import {
+  type HookAgent,
+  type HookCall,
+  namedPaths,
+  parseHookInput,
+  type ToolAgent,
+} from "./input.js";
+import { hookReply } from "./reply.js";
+import { readSession, sessionLocation, writeSession } from "./state.js";
+
+export interface HookOutcome {
+  /** What goes to stdout: the agent's hook reply. */
+  reply: string;
+  /** One line for stderr (no line break), when something is worth saying. */
+  note?: string;
+}
+
+/** Runs the hook on its stdin's text. Never throws for what the agent or a repository sent. */
+export async function runHook(
+  agent: HookAgent,
+  stdin: string,
+  where: HookWhere,
+): Promise<HookOutcome> {
+  const parsed = parseHookInput(agent, stdin);
+  const found =
+    "problem" in parsed ? { note: parsed.problem } : await callContext(agent, parsed.call, where);
+  const reply = hookReply(agent, found.text);
+  return found.note === undefined ? { reply } : { reply, note: found.note };
+}
+
+/**
+ * The text a finished tool call of `agent` adds to its result: the
+ * `<instructions>` elements of what its paths bring in and the session was
+ * not given yet (the session's state is updated), or none; with at most one
+ * line worth saying. Never throws: a failure is a note and no text.
+ */
+export async function callContext(
+  agent: ToolAgent,
+  call: HookCall,
+  where: HookWhere,
+): Promise<{ text?: string; note?: string }> {
+  const named = namedPaths(agent, call.tool, call.input);
+  // Most calls name nothing of interest: answered before anything else is loaded or read.
+  if (named.files.length === 0 && named.shell === undefined && named.patch === undefined) {
+    return {};
+  }
+  try {
+    const paths = await touchedPaths(named, call.cwd, where.home);
+    if (paths.length === 0) return {};
+    const env = where.env;
+    const agentDir = env.SYSPROMPT_AGENT_DIR ? env.SYSPROMPT_AGENT_DIR : undefined;
+    const location = sessionLocation(agent, call.sessionId, { agentDir, env, home: where.home });
+    const session = await readSession(location);
+    const now = (where.now ?? Date.now)();
+    // Within a session most calls bring nothing new: said from the snapshot, loading nothing else.
+    const snapshot = usableSnapshot(session.snapshot, call.cwd, now);
+    if (snapshot && !(await mayBringSomething(paths, snapshot, session.keys, where.home))) {
+      return {};
+    }
+    const before = session.keys.size;
+    const found = await hookContext(agent, paths, call.cwd, session.keys, { ...where, now });
+    const touched = found.touched;
+    let note = firstProblem(touched.diagnostics);
+    // Keys are only ever added: a larger set is a changed one; a new snapshot is kept too.
+    if (session.keys.size !== before || snapshot === undefined) {
+      try {
+        writeSession(
+          location,
+          agent,
+          { keys: session.keys, snapshot: found.snapshot },
+          !session.found,
+        );
+      } catch (error) {
+        // The files still go to the model; they may come once more in this session.
+        note = `cannot keep what was given in ${location.path}: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+    const text = touched.files.length > 0 ? formatTouched(touched.files, call.cwd) : undefined;
+    return { ...(text !== undefined ? { text } : {}), ...(note !== undefined ? { note } : {}) };
+  } catch (error) {
+    return { note: `nothing added: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** The first warning or error, as one line: refused files, never paths outside the project. */
+function firstProblem(diagnostics: readonly Diagnostic[]): string | undefined {
+  const d = diagnostics.find((x) => x.level !== "info");
+  if (d === undefined) return undefined;
+  const where =
+    d.path === undefined ? "" : `${d.path}${d.line === undefined ? "" : `:${d.line}`}: `;
+  return `${where}${d.message}`.replace(/[\r\n]+/g, " ");
+}

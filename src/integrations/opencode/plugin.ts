@@ -1,0 +1,61 @@
+/**
+ * sysprompt's opencode plugin: after each tool call, the nested
+ * instructions and glob rules its paths bring in are appended to the tool's
+ * output, once per opencode session, as `sysprompt hook` does for the other
+ * agents (state in the same cache folder). opencode calls every function
+ * this module exports as a plugin, so it exports one.
+ *
+ * Hook shape (opencode's plugin API, `tool.execute.after`): `input` is
+ * `{ tool, sessionID, callID, args }`, `output` is `{ title, output,
+ * metadata }`; the plugin gets `{ directory, worktree, … }` once.
+ */
+import { homedir } from "node:os";
+import { callContext } from "../../hook/run.js";
+
+/** How long the plugin may work on one call before it leaves the output as it is. */
+const PLUGIN_DEADLINE_MS = 2000;
+
+interface PluginInput {
+  directory?: unknown;
+}
+
+interface ToolInput {
+  tool?: unknown;
+  sessionID?: unknown;
+  callID?: unknown;
+  args?: unknown;
+}
+
+interface ToolOutput {
+  output?: unknown;
+}
+
+export async function SyspromptPlugin(ctx: PluginInput) {
+  const cwd = typeof ctx?.directory === "string" ? ctx.directory : process.cwd();
+  return {
+    "tool.execute.after": async (input: ToolInput, output: ToolOutput): Promise<void> => {
+      if (typeof input?.tool !== "string" || typeof input.sessionID !== "string") return;
+      if (typeof output?.output !== "string") return;
+      const call = {
+        sessionId: input.sessionID,
+        cwd,
+        tool: input.tool,
+        input: (typeof input.args === "object" && input.args !== null ? input.args : {}) as Record<
+          string,
+          unknown
+        >,
+      };
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<{ text?: string }>((done) => {
+        timer = setTimeout(() => done({}), PLUGIN_DEADLINE_MS);
+      });
+      // callContext never throws; a late answer leaves the output as the tool made it.
+      const found = await Promise.race([
+        callContext("opencode", call, { env: process.env, home: homedir() }),
+        late,
+      ]);
+      clearTimeout(timer);
+      if (found.text !== undefined) output.output = `${output.output}\n\n${found.text}`;
+    },
+  };
+}

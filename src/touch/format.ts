@@ -1,0 +1,30 @@
+import { isAbsolute, relative, sep } from "node:path";
+import { escapeXml } from "../../helpers/xml.js";
+import { toPosix } from "../_paths.js";
+import { TOUCH_ELEMENT, type TouchedFile } from "../gather/context/on-touch.js";
+
+/**
+ * The text a host adds to a tool result (pi's extension, `sysprompt hook`,
+ * the opencode plugin): one `<instructions path="…">` element per file
+ * (`rule="…"` for a rule), its path relative to cwd when inside it. The path
+ * is escaped for an attribute; the text was escaped when it was loaded, so
+ * it cannot close the element.
+ */
+export function formatTouched(files: readonly TouchedFile[], cwd: string): string {
+  const parts = files.map((f) => {
+    const rule = f.kind === "rule" && f.name !== undefined ? ` rule="${escapeXml(f.name)}"` : "";
+    const path = escapeXml(shownPath(f.path, cwd));
+    return `<${TOUCH_ELEMENT} path="${path}"${rule}>\n${f.content}\n</${TOUCH_ELEMENT}>`;
+  });
+  const lead =
+    files.length === 1
+      ? "An instruction file applies to what this call touched (given once per session):"
+      : "Instruction files apply to what this call touched (each given once per session):";
+  return `${lead}\n${parts.join("\n")}`;
+}
+
+function shownPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  const inside = rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  return inside ? toPosix(rel) : path;
+}

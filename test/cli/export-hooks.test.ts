@@ -1,0 +1,93 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run } from "../../src/cli/main.js";
+import { tempDir } from "../api/_helpers.js";
+
+/** A path with a space and a quote: the snippets must quote it for a shell, then for JSON or TOML. */
+const SELF = "/opt/my tools/it's/node_modules/sysprompt/dist/src/cli/sysprompt.cjs";
+const QUOTED = `'/opt/my tools/it'\\''s/node_modules/sysprompt/dist/src/cli/sysprompt.cjs'`;
+
+async function exportHooks(agent: string) {
+  const root = tempDir();
+  let stdout = "";
+  let stderr = "";
+  const code = await run(["export", "--agent", agent, "--hooks"], {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    cwd: root,
+    env: { XDG_CACHE_HOME: join(root, "cache") },
+    home: join(root, "home"),
+    self: SELF,
+  });
+  // Nothing is written: not the export, not another agent's settings.
+  expect(existsSync(join(root, "cache"))).toBe(false);
+  expect(existsSync(join(root, "home"))).toBe(false);
+  return { code, stdout, stderr };
+}
+
+describe("sysprompt export --agent NAME --hooks", () => {
+  it("Claude Code: a PostToolUse group for .claude/settings.json running this sysprompt", async () => {
+    const out = await exportHooks("claude-code");
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual({
+      hooks: {
+        PostToolUse: [
+          {
+            matcher: "Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS|Bash",
+            hooks: [{ type: "command", command: `${QUOTED} hook claude-code`, timeout: 10 }],
+          },
+        ],
+      },
+    });
+    expect(out.stderr).toContain(".claude/settings.json");
+    expect(out.stderr).toContain("trust dialog");
+  });
+
+  it("Codex: [[hooks.PostToolUse]] for config.toml, the command a TOML basic string", async () => {
+    const out = await exportHooks("codex");
+    expect(out.stdout).toBe(`[[hooks.PostToolUse]]
+matcher = "^(Bash|apply_patch|view_image)$"
+
+[[hooks.PostToolUse.hooks]]
+type = "command"
+command = ${JSON.stringify(`${QUOTED} hook codex`)}
+timeout = 10
+`);
+    expect(out.stderr).toContain("/hooks");
+    expect(out.stderr).toContain('trust_level = "trusted"');
+  });
+
+  it("Gemini CLI: an AfterTool group for settings.json, timeout in milliseconds", async () => {
+    const out = await exportHooks("gemini-cli");
+    const hooks = JSON.parse(out.stdout).hooks.AfterTool[0];
+    expect(hooks.hooks).toEqual([
+      { name: "sysprompt", type: "command", command: `${QUOTED} hook gemini-cli`, timeout: 10000 },
+    ]);
+    expect(new RegExp(hooks.matcher).test("read_file")).toBe(true);
+    expect(new RegExp(hooks.matcher).test("read_file_x")).toBe(false);
+  });
+
+  it("opencode: a plugin file that re-exports the shipped plugin beside this sysprompt", async () => {
+    const out = await exportHooks("opencode");
+    expect(out.stdout).toBe(
+      'export { SyspromptPlugin } from "file:///opt/my%20tools/it\'s/node_modules/sysprompt/dist/src/integrations/opencode/plugin.js";\n',
+    );
+    expect(out.stderr).toContain(".config/opencode/plugins/sysprompt.js");
+  });
+
+  it("pi or no agent: a usage error", async () => {
+    for (const agent of ["pi", "aider"]) {
+      const out = await exportHooks(agent);
+      expect(out.code).toBe(2);
+      expect(out.stdout).toBe("");
+      expect(out.stderr).toMatch(
+        /^sysprompt: export --hooks needs --agent with one of claude-code, codex, gemini-cli, opencode/,
+      );
+    }
+  });
+});
