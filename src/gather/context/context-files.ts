@@ -12,7 +12,7 @@ import { findProjectRoot, isBelowCeiling, isWithin } from "../project-root.js";
 import { resolveRoots } from "../roots.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type PrivateVerdict, privatePaths } from "./_private-paths.js";
-import { type DroppedContextFile, dedupeWithDropped } from "./dedupe.js";
+import { type DroppedContextFile, dedupeWithDropped, type TrimmedContextFile } from "./dedupe.js";
 import { expandImports, type ImportState } from "./imports.js";
 
 /** In each folder the first regular file among these is its context file. */
@@ -265,7 +265,7 @@ function memoProjectRoots(ceiling: string | undefined): (dir: string) => Promise
  * same way. The same real file reached twice loads once. Each file is capped
  * at `maxBytes` (cut with a marker line), its `@imports` are expanded
  * (confined to the project root for project files, to the home folder for the
- * user's), and files that a later file repeats are dropped
+ * user's), and paragraphs a more authoritative file states are left out
  * ({@link dedupeContextFiles}). With `projectTrusted: false` a file whose real
  * path leaves the project root (or, above the root, the folder it was found
  * in) is not loaded. Problems in files are diagnostics; a bad option
@@ -294,8 +294,10 @@ export interface ContextProvenance {
   folders: string[];
   /** Every file read, in prompt order, including those dedupe dropped. */
   files: ContextFileTrace[];
-  /** Files left out because a later file holds all of them. */
+  /** Files left out because more authoritative files state every paragraph of them. */
   dropped: DroppedContextFile[];
+  /** Files kept without some paragraphs that more authoritative files state (a marker line stands for them). */
+  trimmed?: TrimmedContextFile[];
   /** Context files left out because the agent loads its own file in that folder (`agentLoads`). */
   agentLoaded?: string[];
 }
@@ -403,6 +405,7 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
       folders: folders.map((f) => toPosix(f.dir)),
       files: read.map(({ path, imports, cut }) => ({ path, imports, cut })),
       dropped: deduped.dropped,
+      ...(deduped.trimmed.length > 0 ? { trimmed: deduped.trimmed } : {}),
       ...(agentLoaded.length > 0 ? { agentLoaded } : {}),
     },
   };

@@ -272,8 +272,8 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
 /**
  * Dedupes always rules against `stated` and each other ({@link dedupeRules})
  * without changing `loaded`: its accounts are copied (a prompt session keeps
- * the step's value for the next render). Returns the rules kept, every
- * account, and one diagnostic per rule dropped.
+ * the step's value for the next render). Returns the rules kept (cut ones
+ * with their new text), every account, and one diagnostic per rule dropped or cut.
  */
 export function dedupeLoaded(
   loaded: LoadedRules,
@@ -285,14 +285,16 @@ export function dedupeLoaded(
     const account = byPath.get(rule.path);
     return account ? [{ rule, account }] : [];
   });
-  const kept = new Set(dedupeRules(entries, stated));
-  const diagnostics = entries
-    .filter((e) => !kept.has(e))
-    .flatMap((e) => {
-      const d = accountDiagnostic(e.account);
-      return d ? [d] : [];
-    });
-  return { rules: entries.filter((e) => kept.has(e)).map((e) => e.rule), accounts, diagnostics };
+  const kept = dedupeRules(entries, stated);
+  // A rule dropped or cut says so (an info); the others have nothing to say here.
+  const diagnostics = entries.flatMap((e) => {
+    const d =
+      e.account.fate.status === "deduped" || e.account.trimmed
+        ? accountDiagnostic(e.account)
+        : undefined;
+    return d ? [d] : [];
+  });
+  return { rules: kept.map((e) => e.rule), accounts, diagnostics };
 }
 
 function toRule(
