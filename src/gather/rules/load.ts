@@ -10,12 +10,14 @@ import { checkMaxBytes, cutMarker, readCappedText } from "../capped-read.js";
 import { ancestorsOf } from "../context/context-files.js";
 import { findProjectRoot, isWithin } from "../project-root.js";
 import { readRuleDocument } from "./_fields.js";
+import { geminiContextNames } from "./_gemini-settings.js";
 import { accountDiagnostic } from "./account.js";
 import { dedupeRules, type StatedText } from "./dedupe.js";
 import { findRuleFiles, type RuleCandidate } from "./discover.js";
 import {
   DEFAULT_RULE_SOURCES,
   formatWanted,
+  GEMINI_DIR_FILE,
   RULE_FORMATS,
   RULE_SOURCE_NAMES,
   type RuleFormat,
@@ -134,7 +136,13 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
         return [home];
     }
   };
-  const wanted = RULE_FORMATS.filter((f) => formatWanted(f, sources));
+  const gemini = sources.has("gemini")
+    ? await geminiContextNames(cwd, realRoot)
+    : { diagnostics: [] };
+  diagnostics.push(...gemini.diagnostics);
+  const wanted = RULE_FORMATS.filter((f) => formatWanted(f, sources)).map((f) =>
+    withGeminiNames(f, gemini.names),
+  );
   if (!trusted && wanted.some((f) => f.scope === "project-layer")) {
     diagnostics.push(...(await untrustedLayerRules(layerDir)));
   }
@@ -297,6 +305,16 @@ export function dedupeLoaded(
   return { rules: kept.map((e) => e.rule), accounts, diagnostics };
 }
 
+/** Gemini CLI's project format, reading the names `context.fileName` sets instead of GEMINI.md. */
+function withGeminiNames(format: RuleFormat, names: readonly string[] | undefined): RuleFormat {
+  if (format.source !== "gemini" || format.scope !== "project" || names === undefined)
+    return format;
+  return {
+    ...format,
+    locations: [...names.map((rel) => ({ rel, kind: "file" as const })), GEMINI_DIR_FILE],
+  };
+}
+
 function toRule(
   candidate: RuleCandidate,
   format: RuleFormat,
@@ -321,6 +339,7 @@ function toRule(
   return {
     rule: {
       ...base,
+      ...(read.name ? { name: read.name } : {}),
       content: doc.body.trim(),
       activation: read.activation,
       globs: read.globs,
