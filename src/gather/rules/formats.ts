@@ -201,7 +201,7 @@ const continueFields: ActivationReader = (doc, path) => {
   return { ...base, ...named, activation: "model", description };
 };
 
-/** Roo's mode folders and files: read only in that mode, which no prompt here is in. Source: docs.roocode.com/features/custom-instructions (2025-08). */
+/** Roo's mode folders: read only in that mode, which no prompt here is in. Source: as the roo format's below. */
 const rooModeFields =
   (mode: (path: string) => string): ActivationReader =>
   (_doc, path) => ({
@@ -398,7 +398,8 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
   {
     source: "roo",
     scope: "project",
-    // docs.roocode.com/features/custom-instructions (2025-08); AGENTS.local.md: Roo-Code src/core/prompts/sections/custom-instructions.ts.
+    // RooCodeInc/Roo-Code src/core/prompts/sections/custom-instructions.ts at cb83656718
+    // (2026-04-14, the last release before Roo's sunset): .roo/rules, .roorules, AGENTS.local.md, .roo/rules-{mode}.
     locations: [
       { rel: ".roorules", kind: "file" },
       { rel: ".roo/rules", kind: "dir", recursive: true, match: anyFile },
