@@ -43,7 +43,8 @@ export function ancestorsOf(cwd: string, ceiling?: string): string[] {
 }
 
 /**
- * The first candidate in `dir` that is a regular file. Folders, FIFOs and
+ * The first candidate in `dir` (of `names`, by default the context file
+ * names) that is a regular file. Folders, FIFOs and
  * sockets with a candidate's name are skipped without being opened, and a
  * link to a file that does not exist gets a warning. Other
  * candidates beside the winner are not loaded (one file per folder); each gets
@@ -52,12 +53,13 @@ export function ancestorsOf(cwd: string, ceiling?: string): string[] {
  */
 export async function findContextFile(
   dir: string,
+  names: readonly string[] = CONTEXT_FILE_NAMES,
 ): Promise<{ path?: string; present: string[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   // Every candidate that is a regular file here, the winner and those it shadows.
   const present: string[] = [];
   let winner: { name: string; path: string; dev: number; ino: number } | undefined;
-  for (const name of CONTEXT_FILE_NAMES) {
+  for (const name of names) {
     const path = join(dir, name);
     try {
       // lstat first: as cheap for the usual missing name, and it tells a
