@@ -127,7 +127,10 @@ const windsurfFields: ActivationReader = (doc, path) => {
   return byFields(false, globs, description, "manual", diagnostics);
 };
 
-/** Cline: no `paths` → always; `paths` → glob; `paths: []` → never loaded. */
+/**
+ * Cline: no `paths` → always; `paths` → glob; `paths: []` → never loaded.
+ * Source: cline/cline apps/vscode/src/core/context/instructions/user-instructions/rule-conditionals.ts at 21cb8d2525 (2026-08-22).
+ */
 const clineFields: ActivationReader = (doc) => {
   const paths = listField(doc, "paths");
   const description = textField(doc, "description");
