@@ -174,6 +174,7 @@ function explainRules(prepared: PreparedPrompt): ExplainedRule[] {
       status: f.status,
       detail,
       cut: a.cut === true,
+      ...(a.trimmed ? { leftOut: a.trimmed } : {}),
     };
   });
 }
@@ -184,8 +185,10 @@ function explainContextFiles(
 ): ExplainedContextFile[] {
   const content = new Map(prepared.data.contextFiles.map((f) => [f.path, f.content]));
   const dropped = new Map(prepared.context.dropped.map((d) => [d.path, d.containedIn]));
+  const trimmed = new Map((prepared.context.trimmed ?? []).map((t) => [t.path, t]));
   return prepared.context.files.map((file) => {
     const text = content.get(oneLine(file.path));
+    const cut = trimmed.get(file.path);
     return {
       path: file.path,
       status: text === undefined ? "dropped" : "loaded",
@@ -194,6 +197,7 @@ function explainContextFiles(
       tokens: text === undefined ? null : count(text),
       imports: file.imports,
       cut: file.cut,
+      ...(cut ? { leftOut: { paragraphs: cut.left, statedIn: cut.statedIn } } : {}),
     };
   });
 }

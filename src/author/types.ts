@@ -186,7 +186,7 @@ export interface ExplainedSection {
 export interface ExplainedContextFile {
   path: string;
   status: "loaded" | "dropped";
-  /** For a dropped file: the file that holds all of it. */
+  /** For a dropped file: the files that state every paragraph of it, joined with ", ". */
   containedIn: string | null;
   /** Bytes and estimated tokens of its text in the prompt (imports expanded); null when dropped. */
   bytes: number | null;
@@ -195,6 +195,14 @@ export interface ExplainedContextFile {
   imports: string[];
   /** Of the file and its imports, those cut at `maxContextBytes`. */
   cut: string[];
+  /** Set when paragraph dedupe left some of its paragraphs out: how many, and which files state them. */
+  leftOut?: LeftOutParagraphs;
+}
+
+/** Paragraphs of a file that dedupe left out (a marker line stands for them), and the files that state them. */
+export interface LeftOutParagraphs {
+  paragraphs: number;
+  statedIn: string[];
 }
 
 /** One rule file found, and what happened to it. */
@@ -211,6 +219,8 @@ export interface ExplainedRule {
   detail: string | null;
   /** True when it was longer than the per-file cap and cut. */
   cut: boolean;
+  /** Set when paragraph dedupe left some of its paragraphs out. */
+  leftOut?: LeftOutParagraphs;
 }
 
 /** What `sysprompt explain` reports: where every byte of the prompt came from. */

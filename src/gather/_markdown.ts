@@ -72,12 +72,20 @@ export function forEachLine(text: string, visit: (from: number, to: number) => v
  * ones are left out.
  */
 export function splitParagraphs(text: string): string[] {
-  const out: string[] = [];
+  return paragraphSpans(text).map(([from, to]) => text.slice(from, to).trim());
+}
+
+/**
+ * Where each paragraph of {@link splitParagraphs} stands in `text`: `[from,
+ * to)` of its lines, untrimmed (an indented first line keeps its indent), so
+ * that a text can be rebuilt without some of its paragraphs.
+ */
+export function paragraphSpans(text: string): [number, number][] {
+  const out: [number, number][] = [];
   let start = 0;
   let fence: Fence | undefined;
   const flush = (end: number) => {
-    const paragraph = text.slice(start, end).trim();
-    if (paragraph !== "") out.push(paragraph);
+    if (!isBlankText(text, start, end)) out.push([start, end]);
   };
   forEachLine(text, (from, to) => {
     if (fence) {
@@ -92,6 +100,11 @@ export function splitParagraphs(text: string): string[] {
   });
   flush(text.length);
   return out;
+}
+
+/** True when `text[from, to)` holds only white space (line breaks included). */
+function isBlankText(text: string, from: number, to: number): boolean {
+  return text.slice(from, to).trim() === "";
 }
 
 /**

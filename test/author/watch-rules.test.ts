@@ -37,6 +37,7 @@ describe("watch sees rule files", () => {
       ".continue",
       ".cursor",
       ".cursorrules",
+      ".gemini",
       ".github",
       ".kiro",
       ".roo",
@@ -44,6 +45,7 @@ describe("watch sees rule files", () => {
       ".rules",
       ".windsurf",
       ".windsurfrules",
+      "AGENTS.local.md",
       "CLAUDE.local.md",
       "GEMINI.md",
     ]);

@@ -17,7 +17,8 @@ const bytes = (text: string) => Buffer.byteLength(text, "utf8");
  * The scenario: the project overrides `rules` (`{{> base}}` plus a line, with
  * `maxTokens: 100`, which it overruns) and adds `build` (volatile, order 5);
  * the user layer adds `team`; a skill and a prompt template; the agent dir's
- * AGENTS.md is repeated by the project's, which imports docs/style.md (which
+ * AGENTS.md is repeated by the project's (both stay: the user's file outranks
+ * the project's, whose one-line copy is shorter than a marker), which imports docs/style.md (which
  * imports docs/tabs.md) and docs/big.md, written here over the 256 KiB cap.
  */
 function scenario() {
@@ -63,7 +64,8 @@ describe("sysprompt explain", () => {
       maxTokens: null,
       variant: null,
     });
-    const content = prepared.data.contextFiles[0]?.content ?? "";
+    const userContent = prepared.data.contextFiles[0]?.content ?? "";
+    const content = prepared.data.contextFiles[1]?.content ?? "";
     const stable = reference.text.slice(0, reference.text.indexOf("<build>"));
     const throughStable = reference.text.slice(0, reference.text.indexOf("<environment>"));
 
@@ -145,10 +147,10 @@ describe("sysprompt explain", () => {
         files: [
           {
             path: `${agent}/AGENTS.md`,
-            status: "dropped",
-            containedIn: `${project}/AGENTS.md`,
-            bytes: null,
-            tokens: null,
+            status: "loaded",
+            containedIn: null,
+            bytes: bytes(userContent),
+            tokens: count(userContent),
             imports: [],
             cut: [],
           },
@@ -193,12 +195,6 @@ describe("sysprompt explain", () => {
           path: `${project}/docs/big.md`,
         },
         {
-          level: "info",
-          code: "context-duplicate",
-          message: `not loaded: ${project}/AGENTS.md contains all of it, in the same order`,
-          path: `${agent}/AGENTS.md`,
-        },
-        {
           level: "warning",
           code: "section-max-tokens",
           message: `section "rules" is about ${count(text("rules"))} tokens (o200k_base estimate), over its maxTokens of 100`,
@@ -220,7 +216,7 @@ describe("sysprompt explain", () => {
     const stdout = out.stdout
       .replace(/ +(\d+\.\d|MS)$/gm, (_, ms) => `  ${ms === "MS" ? ms : "T"}`)
       .replace(/\d+\.\d ms/g, "T ms");
-    const file = report.contextFiles.files[1];
+    const [user, file] = report.contextFiles.files;
     const rows = [
       ["ORDER", "SECTION", "LAYER", "FILE", "BYTES", "TOKENS", "FLAGS"],
       ["10", "preamble", "builtin", b("preamble"), "", "", "-"],
@@ -268,8 +264,8 @@ describe("sysprompt explain", () => {
         `cache prefix through session: ~${report.cachePrefix[1].tokens} tokens, ${report.cachePrefix[1].bytes} bytes, 9 sections, ends with "date"`,
         "settings: all defaults (no flag or sysprompt.yaml sets one)",
         "",
-        `context files: 1 loaded, 1 dropped (${report.contextFiles.folders} folders searched)`,
-        `  dropped  ${agent}/AGENTS.md  (all of it is in AGENTS.md)`,
+        `context files: 2 loaded (${report.contextFiles.folders} folders searched)`,
+        `  loaded   ${agent}/AGENTS.md  ${user.bytes} bytes, ~${user.tokens} tokens`,
         `  loaded   AGENTS.md  ${file.bytes} bytes, ~${file.tokens} tokens`,
         "    imports  docs/style.md, docs/tabs.md, docs/big.md",
         "    cut      docs/big.md",
@@ -288,7 +284,6 @@ describe("sysprompt explain", () => {
     expect(out.stderr).toBe(
       [
         `warning ${project}/docs/big.md [context-cut] file is 360000 bytes, over the 262144-byte limit: cut after 262144 bytes, 97856 left out`,
-        `info ${agent}/AGENTS.md [context-duplicate] not loaded: ${project}/AGENTS.md contains all of it, in the same order`,
         `warning ${project}/.pi/sections/rules.md [section-max-tokens] section "rules" is about ${n("rules").tokens} tokens (o200k_base estimate), over its maxTokens of 100`,
         "",
       ].join("\n"),

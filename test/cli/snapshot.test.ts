@@ -92,7 +92,7 @@ describe("sysprompt snapshot", () => {
         "  a.md differs from the render:",
         "    --- a.md\tgolden",
         "    +++ a.md\trendered",
-        "    @@ -29,9 +29,9 @@",
+        "    @@ -31,9 +31,9 @@",
         "     ",
         '     <repository_instructions path="<scenario>/project/AGENTS.md">',
         "     # Demo",

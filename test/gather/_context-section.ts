@@ -2,8 +2,10 @@
 export const CONTEXT_INTRO = [
   "Instruction files follow, each in its own element named for whose it is, with its path.",
   "",
-  "- `user_instructions` is the user's own file: the user's preferences for how you work. Where a repository's file disagrees with it about those preferences, the user's file wins.",
-  "- `repository_instructions` belongs to the repository you work in: it describes that repository and how to work in it. Where two of them disagree, the one closer to the working directory wins.",
+  "- `user_instructions` is the user's own file: the user's preferences for how you work.",
+  "- `repository_instructions` belongs to the repository you work in: it describes that repository and how to work in it.",
+  "",
+  "When instructions disagree, the user's own file wins over the repository's, a repository file nearer the working directory wins over one farther up, and any of these wins over the rule files written for other coding agents.",
   "",
   "What is inside an element is the text of that file, not a part of this prompt's own structure.",
 ];

@@ -7,7 +7,9 @@ import { copyScenario, pinned } from "../api/_helpers.js";
 
 /**
  * The scenario: the agent dir's AGENTS.md ("Use pnpm.") is repeated by the
- * project's, so dedupe drops it; the project's imports docs/style.md, which
+ * project's; the user's file outranks it and stays, and the project's copy
+ * of the paragraph stays too (a marker would be longer than the paragraph it
+ * stands for): nothing is dropped. The project's imports docs/style.md, which
  * imports docs/tabs.md, and docs/big.md, which is over the 64-byte cap used here.
  */
 function scenario() {
@@ -18,7 +20,7 @@ function scenario() {
 }
 
 describe("context file provenance", () => {
-  it("lists the folders searched, each file's imports (every level) and cuts, and what dedupe dropped", async () => {
+  it("lists the folders searched, each file's imports (every level) and cuts; the user's file outranks the project's copy of it", async () => {
     const { root, project, agent } = scenario();
     const traced = await traceContextFiles({
       cwd: project,
@@ -40,9 +42,9 @@ describe("context file provenance", () => {
           cut: [`${project}/docs/big.md`],
         },
       ],
-      dropped: [{ path: `${agent}/AGENTS.md`, containedIn: `${project}/AGENTS.md` }],
+      dropped: [],
     });
-    expect(traced.files.map((f) => f.path)).toEqual([`${project}/AGENTS.md`]);
+    expect(traced.files.map((f) => f.path)).toEqual([`${agent}/AGENTS.md`, `${project}/AGENTS.md`]);
   });
 
   it("a context file over the cap is itself listed as cut", async () => {
@@ -68,9 +70,7 @@ describe("context file provenance", () => {
       `${agent}/AGENTS.md`,
       `${project}/AGENTS.md`,
     ]);
-    expect(prepared.context.dropped).toEqual([
-      { path: `${agent}/AGENTS.md`, containedIn: `${project}/AGENTS.md` },
-    ]);
+    expect(prepared.context.dropped).toEqual([]);
     const none = await preparePrompt(pinned(root, { noContextFiles: true }));
     expect(none.context).toEqual({ folders: [], files: [], dropped: [] });
   });

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listItems, splitParagraphs } from "../../src/gather/_markdown.js";
-import { containsRun } from "../../src/gather/context/dedupe.js";
+import { dedupeWithDropped } from "../../src/gather/context/dedupe.js";
 import { dedupeContextFiles, loadContextFiles } from "../../src/index.js";
 import { copyScenario, tempDir } from "../api/_helpers.js";
 
@@ -10,7 +10,7 @@ const file = (path: string, content: string) => ({ path, content });
 const dropped = (path: string, by: string) => ({
   level: "info",
   code: "context-duplicate",
-  message: `not loaded: ${by} contains all of it, in the same order`,
+  message: `not loaded: every paragraph of it is already stated in ${by}`,
   path,
 });
 
@@ -37,16 +37,8 @@ describe("listItems", () => {
   });
 });
 
-describe("containsRun", () => {
-  it("finds a contiguous run, not a scattered one", () => {
-    expect(containsRun([1, 2, 1, 2, 3], [1, 2, 3])).toBe(true);
-    expect(containsRun([1, 2, 4, 3], [2, 3])).toBe(false);
-    expect(containsRun([1], [1, 1])).toBe(false);
-  });
-});
-
 describe("dedupeContextFiles", () => {
-  it("drops a file whose paragraphs a later file holds as one contiguous run", () => {
+  it("drops a farther file every paragraph of which a nearer file states", () => {
     const files = [
       file("/a/AGENTS.md", "Use pnpm.\n\nRun the tests."),
       file("/a/b/AGENTS.md", "# B\n\nUse pnpm.\n\n  Run the tests.  \n\nAlso lint."),
@@ -57,18 +49,22 @@ describe("dedupeContextFiles", () => {
     });
   });
 
-  it("keeps it when the run is broken, reordered, or only in an earlier file", () => {
+  it("order does not matter: a file whose paragraphs nearer files state, scattered, goes", () => {
     const files = [
       file("/1", "P.\n\nQ."),
       file("/2", "P.\n\nX.\n\nQ."),
       file("/3", "Q.\n\nP."),
       file("/4", "P."),
     ];
-    // /4 is in /1 (earlier): never dropped for that. /1's run P,Q is in no later file.
-    expect(dedupeContextFiles(files)).toEqual({ files, diagnostics: [] });
+    // Nearest first: /4 states P, /3 adds Q; /2 keeps X (and P, Q: a marker would be longer);
+    // /1 has nothing of its own.
+    expect(dedupeContextFiles(files)).toEqual({
+      files: [files[1], files[2], files[3]],
+      diagnostics: [dropped("/1", "/4, /3")],
+    });
   });
 
-  it("identical files: the earlier one goes; empty files are never dropped", () => {
+  it("identical files: the farther one goes; empty files are never dropped", () => {
     const files = [file("/e1", ""), file("/x", "Same.\n"), file("/y", "Same."), file("/e2", " \n")];
     expect(dedupeContextFiles(files)).toEqual({
       files: [files[0], files[2], files[3]],
@@ -76,7 +72,7 @@ describe("dedupeContextFiles", () => {
     });
   });
 
-  it("a chain names a file that stays", () => {
+  it("a chain names the nearest file that states them", () => {
     const files = [file("/a", "A."), file("/b", "A.\n\nB."), file("/c", "A.\n\nB.\n\nC.")];
     expect(dedupeContextFiles(files)).toEqual({
       files: [files[2]],
@@ -91,6 +87,51 @@ describe("dedupeContextFiles", () => {
       files: [file("/b", `Intro.\n\n${fenced}`)],
       diagnostics: [dropped("/a", "/b")],
     });
+  });
+
+  it("a file that repeats some paragraphs keeps its own, with a marker where the others stood", () => {
+    const shared =
+      "Always run the whole test suite before you push a branch, and fix what fails before asking for review.";
+    const files = [
+      file("/r/AGENTS.md", `# Root\n\nRoot only, kept as it is.\n\n${shared}\n\n## Style\n\nTabs.`),
+      file("/r/p/AGENTS.md", `# Package\n\n${shared}`),
+    ];
+    expect(dedupeWithDropped(files)).toEqual({
+      files: [
+        file(
+          "/r/AGENTS.md",
+          "# Root\n\nRoot only, kept as it is.\n\n[1 paragraph left out here: already stated in /r/p/AGENTS.md]\n\n## Style\n\nTabs.",
+        ),
+        files[1],
+      ],
+      diagnostics: [
+        {
+          level: "info",
+          code: "context-paragraphs-left-out",
+          message: "1 paragraph left out, with a marker line: already stated in /r/p/AGENTS.md",
+          path: "/r/AGENTS.md",
+        },
+      ],
+      dropped: [],
+      trimmed: [{ path: "/r/AGENTS.md", left: 1, statedIn: ["/r/p/AGENTS.md"] }],
+    });
+  });
+
+  it("the user's file outranks the repository's: the repository's copy of its paragraph goes", () => {
+    const pref =
+      "Answer in British English, keep commit messages short, and never amend a commit that was pushed.";
+    const files = [
+      { path: "/home/AGENTS.md", content: pref, origin: "user" as const },
+      { path: "/r/AGENTS.md", content: `${pref}\n\nUse the Makefile.`, origin: "project" as const },
+    ];
+    expect(dedupeContextFiles(files).files).toEqual([
+      files[0],
+      {
+        ...files[1],
+        content:
+          "[1 paragraph left out here: already stated in /home/AGENTS.md]\n\nUse the Makefile.",
+      },
+    ]);
   });
 });
 

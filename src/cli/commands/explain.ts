@@ -4,7 +4,7 @@ import { escapeInline } from "../../_text.js";
 import { defaultSandboxParent } from "../../author/_sandbox.js";
 import { explainPrompt } from "../../author/explain.js";
 import { simulatePrompt } from "../../author/simulate.js";
-import type { ExplainReport } from "../../author/types.js";
+import type { ExplainReport, LeftOutParagraphs } from "../../author/types.js";
 import type { SystemPromptOptions } from "../../options.js";
 import type { StepStatus } from "../../types.js";
 import { type Palette, paletteFor } from "../colors.js";
@@ -148,9 +148,12 @@ export function formatExplain(
       out.push(`  loaded   ${show(f.path)}  ${f.bytes} bytes, ~${f.tokens} tokens`);
     } else {
       out.push(
-        paint.dim(`  dropped  ${show(f.path)}  (all of it is in ${show(f.containedIn ?? "?")})`),
+        paint.dim(
+          `  dropped  ${show(f.path)}  (every paragraph already stated in ${show(f.containedIn ?? "?")})`,
+        ),
       );
     }
+    if (f.leftOut) out.push(`    ${leftOutLine(f.leftOut, show)}`);
     if (f.imports.length) out.push(`    imports  ${f.imports.map(show).join(", ")}`);
     if (f.cut.length) out.push(paint.yellow(`    cut      ${f.cut.map(show).join(", ")}`));
   }
@@ -168,6 +171,7 @@ export function formatExplain(
       const dropped = !["inlined", "listed", "manual"].includes(r.status);
       const warn = ["refused", "over-cap", "unreadable"].includes(r.status);
       out.push(warn ? paint.yellow(line) : dropped ? paint.dim(line) : line);
+      if (r.leftOut) out.push(`    ${leftOutLine(r.leftOut, show)}`);
     }
   }
 
@@ -189,6 +193,12 @@ export function formatExplain(
     `gathered in ${report.timing.gatherMs.toFixed(1)} ms, rendered in ${report.timing.renderMs.toFixed(1)} ms`,
   );
   return `${out.join("\n")}\n`;
+}
+
+/** The line under a file that paragraph dedupe cut: how many paragraphs went, and where they are. */
+function leftOutLine(left: LeftOutParagraphs, show: (path: string) => string): string {
+  const what = left.paragraphs === 1 ? "1 paragraph" : `${left.paragraphs} paragraphs`;
+  return `left out ${what} (already stated in ${left.statedIn.map(show).join(", ")})`;
 }
 
 const SECTION_HEADER = ["ORDER", "SECTION", "LAYER", "FILE", "BYTES", "TOKENS", "FLAGS"];

@@ -18,7 +18,7 @@ import { findProjectRoot, isBelowCeiling, isWithin } from "../project-root.js";
 import { resolveRoots } from "../roots.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type PrivateVerdict, privatePaths } from "./_private-paths.js";
-import { type DroppedContextFile, dedupeWithDropped } from "./dedupe.js";
+import { type DroppedContextFile, dedupeWithDropped, type TrimmedContextFile } from "./dedupe.js";
 import { expandImports, type ImportState } from "./imports.js";
 
 /** In each folder the first regular file among these is its context file. */
@@ -49,7 +49,8 @@ export function ancestorsOf(cwd: string, ceiling?: string): string[] {
 }
 
 /**
- * The first candidate in `dir` that is a regular file. Folders, FIFOs and
+ * The first candidate in `dir` (of `names`, by default the context file
+ * names) that is a regular file. Folders, FIFOs and
  * sockets with a candidate's name are skipped without being opened, and a
  * link to a file that does not exist gets a warning. Other
  * candidates beside the winner are not loaded (one file per folder); each gets
@@ -58,12 +59,13 @@ export function ancestorsOf(cwd: string, ceiling?: string): string[] {
  */
 export async function findContextFile(
   dir: string,
+  names: readonly string[] = CONTEXT_FILE_NAMES,
 ): Promise<{ path?: string; present: string[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   // Every candidate that is a regular file here, the winner and those it shadows.
   const present: string[] = [];
   let winner: { name: string; path: string; dev: number; ino: number } | undefined;
-  for (const name of CONTEXT_FILE_NAMES) {
+  for (const name of names) {
     const path = join(dir, name);
     try {
       // lstat first: as cheap for the usual missing name, and it tells a
@@ -281,7 +283,7 @@ function memoProjectRoots(ceiling: string | undefined): (dir: string) => Promise
  * same way. The same real file reached twice loads once. Each file is capped
  * at `maxBytes` (cut with a marker line), its `@imports` are expanded
  * (confined to the project root for project files, to the home folder for the
- * user's), and files that a later file repeats are dropped
+ * user's), and paragraphs a more authoritative file states are left out
  * ({@link dedupeContextFiles}). With `projectTrusted: false` a file whose real
  * path leaves the project root (or, above the root, the folder it was found
  * in) is not loaded. Problems in files are diagnostics; a bad option
@@ -310,8 +312,10 @@ export interface ContextProvenance {
   folders: string[];
   /** Every file read, in prompt order, including those dedupe dropped. */
   files: ContextFileTrace[];
-  /** Files left out because a later file holds all of them. */
+  /** Files left out because more authoritative files state every paragraph of them. */
   dropped: DroppedContextFile[];
+  /** Files kept without some paragraphs that more authoritative files state (a marker line stands for them). */
+  trimmed?: TrimmedContextFile[];
   /** Context files left out because the agent loads its own file in that folder (`agentLoads`). */
   agentLoaded?: string[];
 }
@@ -419,6 +423,7 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
       folders: folders.map((f) => toPosix(f.dir)),
       files: read.map(({ path, imports, cut }) => ({ path, imports, cut })),
       dropped: deduped.dropped,
+      ...(deduped.trimmed.length > 0 ? { trimmed: deduped.trimmed } : {}),
       ...(agentLoaded.length > 0 ? { agentLoaded } : {}),
     },
   };

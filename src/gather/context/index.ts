@@ -9,7 +9,7 @@ export {
   NO_CONTEXT,
   traceContextFiles,
 } from "./context-files.js";
-export { containsRun, dedupeContextFiles, dedupeWithDropped } from "./dedupe.js";
+export { dedupeContextFiles, dedupeWithDropped } from "./dedupe.js";
 export { expandImports, resolveImport } from "./imports.js";
 export {
   type ContextForOptions,

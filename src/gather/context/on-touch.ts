@@ -7,13 +7,20 @@ import { projectReach } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { escapeWrapperTags, oneLine } from "../_prompt-text.js";
 import { checkMaxBytes } from "../capped-read.js";
-import { isWithin } from "../project-root.js";
+import { findProjectRoot, isWithin } from "../project-root.js";
+import { geminiContextNames } from "../rules/_gemini-settings.js";
 import { ruleBase } from "../rules/base.js";
 import { globMatcher } from "../rules/globs.js";
 import type { Rule } from "../rules/types.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type PrivateVerdict, privatePaths } from "./_private-paths.js";
-import { ancestorsOf, type ContextFolder, findContextFile, loadOne } from "./context-files.js";
+import {
+  ancestorsOf,
+  CONTEXT_FILE_NAMES,
+  type ContextFolder,
+  findContextFile,
+  loadOne,
+} from "./context-files.js";
 
 /** One instruction file a touched path brings in. */
 export interface TouchedFile {
@@ -21,7 +28,7 @@ export interface TouchedFile {
   path: string;
   /** Its text: capped, imports expanded, no tag of the prompt's elements left live. */
   content: string;
-  /** `context`: a nested AGENTS.md / CLAUDE.md; `rule`: a glob rule whose globs match. */
+  /** `context`: a nested AGENTS.md / CLAUDE.md / GEMINI.md (or a configured name); `rule`: a glob rule whose globs match. */
   kind: "context" | "rule";
   /** A rule's name. */
   name?: string;
@@ -129,6 +136,7 @@ export async function loadContextForPaths(
   const ignored = privatePaths(realRoot, { hidden: false });
   // The prompt holds the files of cwd and its ancestors: a link to one of them adds nothing.
   const held = await heldFiles(cwd, root, ceiling);
+  const names = await nestedNames(cwd, realRoot);
 
   const diagnostics: Diagnostic[] = [];
   const found: TouchedFile[] = [];
@@ -193,7 +201,7 @@ export async function loadContextForPaths(
       const one = await contextOf(
         realDir,
         join(root, ...parts.slice(0, depth)),
-        { ...folder, ignored, given, agentLoads: options.agentLoads },
+        { ...folder, ignored, given, names, agentLoads: options.agentLoads },
         limits,
       );
       if (one.path === undefined && one.diagnostics.length === 0) continue;
@@ -270,6 +278,18 @@ async function realTarget(abs: string): Promise<{ real: string; isDir: boolean }
   }
 }
 
+/**
+ * The names a nested folder is searched for, the first regular file winning:
+ * the context file names, then Gemini CLI's GEMINI.md, which Gemini CLI loads
+ * just in time for a touched folder (docs/cli/gemini-md.md of gemini-cli at
+ * 5411f113ca, 2026-08-21), or the names `context.fileName` in cwd's
+ * .gemini/settings.json sets instead (that file's problems are the rules step's to report).
+ */
+async function nestedNames(cwd: string, realRoot: string): Promise<string[]> {
+  const gemini = await geminiContextNames(cwd, realRoot);
+  return [...new Set([...CONTEXT_FILE_NAMES, ...(gemini.names ?? ["GEMINI.md"])])];
+}
+
 /** Real paths of the context files in cwd and its ancestors up to the project root. */
 async function heldFiles(
   cwd: string,
@@ -291,6 +311,7 @@ async function contextOf(
   folder: ContextFolder & {
     ignored: (path: string) => Promise<PrivateVerdict | undefined>;
     given: (real: string) => boolean;
+    names: readonly string[];
     agentLoads: ContextForOptions["agentLoads"];
   },
   limits: Parameters<typeof loadOne>[3],
@@ -300,7 +321,7 @@ async function contextOf(
   file?: { path: string; content: string };
   diagnostics: Diagnostic[];
 }> {
-  const looked = await findContextFile(realDir);
+  const looked = await findContextFile(realDir, folder.names);
   const diagnostics = looked.diagnostics.map(atWritten(realDir, writtenDir));
   if (looked.path === undefined) return { diagnostics };
   const path = join(writtenDir, basename(looked.path));

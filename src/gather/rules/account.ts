@@ -3,7 +3,8 @@ import type { RuleAccount } from "./types.js";
 
 /**
  * The diagnostic that says why a rule file found is not in the prompt, or
- * none for one that is (or is manual, which `explain` shows). Dropped copies
+ * none for one that is (or is manual, which `explain` shows); an inlined rule
+ * cut by paragraph dedupe says so. Dropped copies and cuts
  * are `info`; files refused, unreadable or over a cap are warnings.
  */
 export function accountDiagnostic(account: RuleAccount): Diagnostic | undefined {
@@ -16,6 +17,13 @@ export function accountDiagnostic(account: RuleAccount): Diagnostic | undefined 
   });
   switch (fate.status) {
     case "inlined":
+      return account.trimmed
+        ? at(
+            "info",
+            "rule-paragraphs-left-out",
+            `${account.trimmed.paragraphs === 1 ? "1 paragraph" : `${account.trimmed.paragraphs} paragraphs`} left out, with a marker line: already stated in ${account.trimmed.statedIn.join(", ")}`,
+          )
+        : undefined;
     case "listed":
     case "manual":
       return undefined;
@@ -23,7 +31,7 @@ export function accountDiagnostic(account: RuleAccount): Diagnostic | undefined 
       return at(
         "info",
         "rule-duplicate",
-        `rule not inlined: ${fate.containedIn} already holds all of its text, in the same order`,
+        `rule not inlined: every paragraph of it is already stated in ${fate.containedIn}`,
       );
     case "duplicate":
       return at(

@@ -1,4 +1,4 @@
-import { dedupeWithDropped } from "../context/dedupe.js";
+import { dedupeParagraphs } from "../context/_paragraphs.js";
 import type { Rule, RuleAccount } from "./types.js";
 
 /** A text the prompt already holds, and how to name it in a message (a path, "the custom prompt"). */
@@ -8,13 +8,16 @@ export interface StatedText {
 }
 
 /**
- * Drops each always rule whose paragraphs occur as one contiguous run in a
- * stated text or in an always rule kept before it, and marks its account
- * `deduped` with where its text already is. The paragraph splitting,
- * normalising and containment are context-file dedupe's own
- * ({@link dedupeWithDropped}), so the two can never disagree about what
- * "the same text" is. Other activations are never dropped: a glob or model
- * rule is a pointer to its file, not text in the prompt.
+ * Always rules without the paragraphs that a stated text (the custom and
+ * appended prompt, the context files: they outrank every rule) or an always
+ * rule kept before it already states. A rule keeps its own paragraphs, with
+ * a marker line where the others stood, and its account says how many went
+ * and where they are (`trimmed`); a rule with nothing of its own is dropped
+ * and its account is `deduped`. The paragraph splitting, comparing and
+ * markers are context-file dedupe's own (`_paragraphs.ts`), so the two never
+ * disagree about what "the same text" is. Other activations are never
+ * touched: a glob or model rule is a pointer to its file, not text in the
+ * prompt. Returns the entries kept, with the trimmed rules' content replaced.
  */
 export function dedupeRules<T extends { rule: Rule; account: RuleAccount }>(
   entries: readonly T[],
@@ -22,25 +25,25 @@ export function dedupeRules<T extends { rule: Rule; account: RuleAccount }>(
 ): T[] {
   const always = entries.filter((e) => e.rule.activation === "always");
   if (always.length === 0) return [...entries];
-  // dedupeWithDropped drops a text that a *later* one contains; so the rules
-  // go first, last rule first, and the stated texts after them: each rule is
-  // compared with the stated texts and with the rules kept before it.
-  const key = (i: number) => `\0rule:${i}`;
-  const texts = [
-    ...always.map((e, i) => ({ path: key(i), content: e.rule.content })).reverse(),
-    ...stated.map((s, i) => ({ path: `\0stated:${i}`, content: s.text })),
-  ];
-  const labels = new Map<string, string>([
-    ...always.map((e, i) => [key(i), e.rule.path] as const),
-    ...stated.map((s, i) => [`\0stated:${i}`, s.label] as const),
-  ]);
-  const dropped = new Map(dedupeWithDropped(texts).dropped.map((d) => [d.path, d.containedIn]));
-  const gone = new Set<T>();
+  const outcomes = dedupeParagraphs([
+    ...stated.map((s) => ({ label: s.label, text: s.text, fixed: true })),
+    ...always.map((e) => ({ label: e.rule.path, text: e.rule.content })),
+  ]).slice(stated.length);
+  const changed = new Map<T, T | undefined>();
   always.forEach((e, i) => {
-    const host = dropped.get(key(i));
-    if (host === undefined) return;
-    e.account.fate = { status: "deduped", containedIn: labels.get(host) ?? host };
-    gone.add(e);
+    const outcome = outcomes[i];
+    if (!outcome || outcome.left === 0) return;
+    if (outcome.whole) {
+      e.account.fate = { status: "deduped", containedIn: outcome.statedIn.join(", ") };
+      changed.set(e, undefined);
+      return;
+    }
+    e.account.trimmed = { paragraphs: outcome.left, statedIn: outcome.statedIn };
+    changed.set(e, { ...e, rule: { ...e.rule, content: outcome.text } });
   });
-  return entries.filter((e) => !gone.has(e));
+  return entries.flatMap((e) => {
+    if (!changed.has(e)) return [e];
+    const replaced = changed.get(e);
+    return replaced ? [replaced] : [];
+  });
 }

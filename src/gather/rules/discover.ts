@@ -124,7 +124,7 @@ async function listFolder(
     const path = join(dir, e.name);
     const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
     if (e.isDirectory()) {
-      if (!location.recursive) continue;
+      if (!location.recursive || (location.select && !location.select(`${childRel}/`))) continue;
       if (budget.folders >= MAX_RULE_SUBFOLDERS) {
         if (budget.folders++ === MAX_RULE_SUBFOLDERS) {
           skipped.push({
@@ -153,7 +153,9 @@ async function listFolder(
         continue;
       }
       await listFolder(path, childRel, location, depth + 1, found, skipped, budget);
-    } else if (match(e.name)) found.push({ path, rel: childRel, dirent: e });
+    } else if (match(e.name) && (location.select?.(childRel) ?? true)) {
+      found.push({ path, rel: childRel, dirent: e });
+    }
   }
 }
 

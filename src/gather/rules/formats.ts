@@ -9,6 +9,8 @@ export interface ActivationRead {
   description?: string;
   /** Set when the fields switch the rule off (Cline's `paths: []`): why. */
   disabled?: string;
+  /** The rule's own name, when its format has one (Continue's `name`); else the file's. */
+  name?: string;
   diagnostics: Diagnostic[];
 }
 
@@ -25,6 +27,8 @@ export interface RuleLocation {
   recursive?: boolean;
   /** For folders: the file names that are rules. */
   match?: (name: string) => boolean;
+  /** For folders: which paths below the folder are searched (`rules-code/x.md`); default all. */
+  select?: (rel: string) => boolean;
   /** Undefined: no frontmatter is read, the whole file is an always rule (legacy single files). */
   fields?: ActivationReader;
 }
@@ -47,7 +51,6 @@ export interface RuleFormat {
 }
 
 const md = (name: string) => name.endsWith(".md");
-const mdOrMdc = (name: string) => name.endsWith(".md") || name.endsWith(".mdc");
 const anyFile = () => true;
 
 const always = (description?: string): ActivationRead => ({
@@ -87,6 +90,23 @@ export function cursorFields(otherwise: RuleActivation): ActivationReader {
   };
 }
 
+/**
+ * Cursor reads a plain `.md` in `.cursor/rules` as a rule without activation
+ * fields: applied only when the user @-mentions it. The fields that choose an
+ * activation are read from `.mdc` files. Source: cursor.com/docs/context/rules
+ * as summarised by the agent-policy reference (cameronbrooks11.github.io/
+ * agent-policy/reference/targets/cursor-rules, 2026); not checked in Cursor itself.
+ */
+const cursorMdFields: ActivationReader = (doc) => ({
+  ...byFields(false, undefined, undefined, "manual", []),
+  ...(textField(doc, "description") ? { description: textField(doc, "description") } : {}),
+});
+
+/** A file an agent's users may expect to be read, which that agent does not read: named in `explain`, never used. */
+export const notReadBy =
+  (reason: string): ActivationReader =>
+  () => ({ ...always(), disabled: reason });
+
 const WINDSURF_TRIGGERS = ["always_on", "glob", "model_decision", "manual"];
 
 /** Windsurf: `trigger: always_on | glob | model_decision | manual`. */
@@ -107,7 +127,10 @@ const windsurfFields: ActivationReader = (doc, path) => {
   return byFields(false, globs, description, "manual", diagnostics);
 };
 
-/** Cline: no `paths` → always; `paths` → glob; `paths: []` → never loaded. */
+/**
+ * Cline: no `paths` → always; `paths` → glob; `paths: []` → never loaded.
+ * Source: cline/cline apps/vscode/src/core/context/instructions/user-instructions/rule-conditionals.ts at 21cb8d2525 (2026-08-22).
+ */
 const clineFields: ActivationReader = (doc) => {
   const paths = listField(doc, "paths");
   const description = textField(doc, "description");
@@ -120,12 +143,23 @@ const clineFields: ActivationReader = (doc) => {
 
 const EVERYWHERE = new Set(["**", "**/*", "*"]);
 
-/** Copilot `*.instructions.md`: `applyTo` of everything → always; others → glob; none → manual. */
+/**
+ * Copilot `*.instructions.md`: `applyTo` of everything → always; others →
+ * glob; none → manual. `excludeAgent: "coding-agent"` keeps the file from
+ * Copilot's coding agent, so it reaches no coding agent here either
+ * (`"code-review"` excludes only the reviewer). Source: github/docs
+ * data/reusables/copilot/custom-instructions-path.md (PR 41239, Nov 2025).
+ */
 const copilotFields: ActivationReader = (doc) => {
   const applyTo = listField(doc, "applyTo");
   const description = textField(doc, "description");
-  if (applyTo?.some((g) => EVERYWHERE.has(g))) return always(description);
-  return byFields(false, applyTo, description, "manual", []);
+  const excluded = listField(doc, "excludeAgent")?.includes("coding-agent");
+  const read = applyTo?.some((g) => EVERYWHERE.has(g))
+    ? always(description)
+    : byFields(false, applyTo, description, "manual", []);
+  return excluded
+    ? { ...read, disabled: 'excludeAgent: "coding-agent" (Copilot keeps it from coding agents)' }
+    : read;
 };
 
 /** Claude Code `.claude/rules`: `paths` → glob, else always. */
@@ -136,6 +170,56 @@ const claudeFields: ActivationReader = (doc) => {
     ? byFields(false, paths, description, "always", [])
     : always(description);
 };
+
+/**
+ * Continue `.continue/rules` (and the non-invokable files of
+ * `.continue/prompts`): `alwaysApply: true`, or no `globs` and no `regex`
+ * (unless `alwaysApply: false`) → always; `globs` → glob; `regex` alone → the
+ * model reads it when a file's text matches (its description says so);
+ * `name` names the rule; `invokable: true` is a slash command, not a rule.
+ * Source: continuedev/continue core/llm/rules/getSystemMessageWithRules.ts
+ * and core/config/markdown/loadMarkdownRules.ts at d0a3c0b626 (2026-06-18).
+ */
+const continueFields: ActivationReader = (doc, path) => {
+  const base = cursorFields("always")(doc, path);
+  const name = textField(doc, "name");
+  const regex = listField(doc, "regex");
+  const named = name ? { name } : {};
+  if (flagField(doc, "invokable", path).value === true) {
+    return {
+      ...base,
+      ...named,
+      disabled: "invokable: true (a slash command in Continue, not a rule)",
+    };
+  }
+  if (
+    !regex?.length ||
+    base.activation === "glob" ||
+    flagField(doc, "alwaysApply", path).value === true
+  ) {
+    return { ...base, ...named };
+  }
+  const when = `when a file's text matches ${regex.map((r) => `/${r}/`).join(" or ")}`;
+  const description = base.description ? `${base.description} (${when})` : `Applies ${when}`;
+  return { ...base, ...named, activation: "model", description };
+};
+
+/** Roo's mode folders: read only in that mode, which no prompt here is in. Source: as the roo format's below. */
+const rooModeFields =
+  (mode: (path: string) => string): ActivationReader =>
+  (_doc, path) => ({
+    ...always(),
+    disabled: `Roo loads it only in its "${mode(path)}" mode`,
+  });
+
+/**
+ * The mode of `.roo/rules-{mode}/…`. Roo's single-file fallback
+ * `.roorules-{mode}` is not looked for: its name is not fixed, and finding it
+ * would list every project folder on every render.
+ */
+function rooMode(path: string): string {
+  return /\/\.roo\/rules-([^/]+)\//.exec(path)?.[1] ?? "?";
+}
 
 const KIRO_INCLUSIONS = ["always", "fileMatch", "manual", "auto"];
 
@@ -187,6 +271,15 @@ function missing(key: string, mode: string, doc: RuleDocument, path: string): Di
   };
 }
 
+/** A project's `.gemini/GEMINI.md`: not read by Gemini CLI, so named and left out. */
+export const GEMINI_DIR_FILE: RuleLocation = {
+  rel: ".gemini/GEMINI.md",
+  kind: "file",
+  fields: notReadBy(
+    "Gemini CLI reads GEMINI.md from ~/.gemini only, never from a project's .gemini folder",
+  ),
+};
+
 /**
  * Every format, in prompt order (a rule's place is by format, then by folder
  * outermost first, then by path). Paths are as each agent documents them.
@@ -211,8 +304,9 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
         rel: ".cursor/rules",
         kind: "dir",
         recursive: true,
-        match: mdOrMdc,
-        fields: cursorFields("manual"),
+        match: (n) => n.endsWith(".mdc") || n.endsWith(".md"),
+        fields: (doc, path) =>
+          path.endsWith(".mdc") ? cursorFields("manual")(doc, path) : cursorMdFields(doc, path),
       },
     ],
   },
@@ -274,12 +368,21 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
   {
     source: "claude",
     scope: "project",
+    // docs.claude.com/docs/claude-code/memory (2026-08): CLAUDE.md or .claude/CLAUDE.md, CLAUDE.local.md, .claude/rules.
     locations: [
       { rel: "CLAUDE.local.md", kind: "file" },
+      { rel: ".claude/CLAUDE.md", kind: "file" },
       { rel: ".claude/rules", kind: "dir", recursive: true, match: md, fields: claudeFields },
     ],
   },
-  { source: "gemini", scope: "project", locations: [{ rel: "GEMINI.md", kind: "file" }] },
+  // Every folder from the git root down to cwd; `context.fileName` in .gemini/settings.json
+  // replaces the name (load.ts). A project's .gemini/GEMINI.md is not read by Gemini CLI
+  // (only ~/.gemini/GEMINI.md): gemini-cli memoryDiscovery.ts at 5411f113ca (2026-08-21).
+  {
+    source: "gemini",
+    scope: "project",
+    locations: [{ rel: "GEMINI.md", kind: "file" }, GEMINI_DIR_FILE],
+  },
   {
     source: "kiro",
     scope: "home",
@@ -298,15 +401,29 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
   {
     source: "roo",
     scope: "project",
+    // RooCodeInc/Roo-Code src/core/prompts/sections/custom-instructions.ts at cb83656718
+    // (2026-04-14, the last release before Roo's sunset): .roo/rules, .roorules, AGENTS.local.md, .roo/rules-{mode}.
     locations: [
       { rel: ".roorules", kind: "file" },
       { rel: ".roo/rules", kind: "dir", recursive: true, match: anyFile },
+      { rel: "AGENTS.local.md", kind: "file" },
+      {
+        rel: ".roo",
+        kind: "dir",
+        recursive: true,
+        match: anyFile,
+        select: (rel) => /^rules-[^/]+\//.test(rel),
+        fields: rooModeFields(rooMode),
+      },
     ],
   },
   {
     source: "continue",
     scope: "project",
-    locations: [{ rel: ".continue/rules", kind: "dir", match: md, fields: cursorFields("always") }],
+    locations: [
+      { rel: ".continue/rules", kind: "dir", recursive: true, match: md, fields: continueFields },
+      { rel: ".continue/prompts", kind: "dir", recursive: true, match: md, fields: continueFields },
+    ],
   },
   { source: "zed", scope: "project", locations: [{ rel: ".rules", kind: "file" }] },
 ];

@@ -10,12 +10,14 @@ import { checkMaxBytes, cutMarker } from "../capped-read.js";
 import { ancestorsOf } from "../context/context-files.js";
 import { isWithin } from "../project-root.js";
 import { readRuleDocument } from "./_fields.js";
+import { geminiContextNames } from "./_gemini-settings.js";
 import { accountDiagnostic } from "./account.js";
 import { dedupeRules, type StatedText } from "./dedupe.js";
 import { findRuleFiles, type RuleCandidate } from "./discover.js";
 import {
   DEFAULT_RULE_SOURCES,
   formatWanted,
+  GEMINI_DIR_FILE,
   RULE_FORMATS,
   RULE_SOURCE_NAMES,
   type RuleFormat,
@@ -137,7 +139,13 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
         return [home];
     }
   };
-  const wanted = RULE_FORMATS.filter((f) => formatWanted(f, sources));
+  const gemini = sources.has("gemini")
+    ? await geminiContextNames(cwd, realRoot)
+    : { diagnostics: [] };
+  diagnostics.push(...gemini.diagnostics);
+  const wanted = RULE_FORMATS.filter((f) => formatWanted(f, sources)).map((f) =>
+    withGeminiNames(f, gemini.names),
+  );
   if (!trusted && wanted.some((f) => f.scope === "project-layer")) {
     diagnostics.push(...(await untrustedLayerRules(layerDir)));
   }
@@ -288,8 +296,8 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
 /**
  * Dedupes always rules against `stated` and each other ({@link dedupeRules})
  * without changing `loaded`: its accounts are copied (a prompt session keeps
- * the step's value for the next render). Returns the rules kept, every
- * account, and one diagnostic per rule dropped.
+ * the step's value for the next render). Returns the rules kept (cut ones
+ * with their new text), every account, and one diagnostic per rule dropped or cut.
  */
 export function dedupeLoaded(
   loaded: LoadedRules,
@@ -301,14 +309,26 @@ export function dedupeLoaded(
     const account = byPath.get(rule.path);
     return account ? [{ rule, account }] : [];
   });
-  const kept = new Set(dedupeRules(entries, stated));
-  const diagnostics = entries
-    .filter((e) => !kept.has(e))
-    .flatMap((e) => {
-      const d = accountDiagnostic(e.account);
-      return d ? [d] : [];
-    });
-  return { rules: entries.filter((e) => kept.has(e)).map((e) => e.rule), accounts, diagnostics };
+  const kept = dedupeRules(entries, stated);
+  // A rule dropped or cut says so (an info); the others have nothing to say here.
+  const diagnostics = entries.flatMap((e) => {
+    const d =
+      e.account.fate.status === "deduped" || e.account.trimmed
+        ? accountDiagnostic(e.account)
+        : undefined;
+    return d ? [d] : [];
+  });
+  return { rules: kept.map((e) => e.rule), accounts, diagnostics };
+}
+
+/** Gemini CLI's project format, reading the names `context.fileName` sets instead of GEMINI.md. */
+function withGeminiNames(format: RuleFormat, names: readonly string[] | undefined): RuleFormat {
+  if (format.source !== "gemini" || format.scope !== "project" || names === undefined)
+    return format;
+  return {
+    ...format,
+    locations: [...names.map((rel) => ({ rel, kind: "file" as const })), GEMINI_DIR_FILE],
+  };
 }
 
 function toRule(
@@ -335,6 +355,7 @@ function toRule(
   return {
     rule: {
       ...base,
+      ...(read.name ? { name: read.name } : {}),
       content: doc.body.trim(),
       activation: read.activation,
       globs: read.globs,

@@ -39,7 +39,7 @@ export type RuleFate =
   | { status: "inlined" }
   | { status: "listed" }
   | { status: "manual" }
-  /** Always rule whose paragraphs already stand, in order, in `containedIn`. */
+  /** Always rule every paragraph of which the prompt already states, in `containedIn` (labels joined with ", "). */
   | { status: "deduped"; containedIn: string }
   /** The same real file as `sameAs`, reached by another path. */
   | { status: "duplicate"; sameAs: string }
@@ -62,6 +62,8 @@ export interface RuleAccount {
   activation?: RuleActivation;
   /** True when the file was longer than the per-file cap and cut. */
   cut?: boolean;
+  /** An inlined rule that left out paragraphs the prompt already states: how many, and where they are. */
+  trimmed?: { paragraphs: number; statedIn: string[] };
   fate: RuleFate;
 }
 

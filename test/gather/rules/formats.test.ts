@@ -69,7 +69,7 @@ describe("every format, project root down to cwd", () => {
       {
         level: "info",
         code: "rule-duplicate",
-        message: `rule not inlined: ${dir}/project/.cursorrules already holds all of its text, in the same order`,
+        message: `rule not inlined: every paragraph of it is already stated in ${dir}/project/.cursorrules`,
         path: `${dir}/project/.windsurfrules`,
       },
     ]);

@@ -1,0 +1,119 @@
+import { toPosix } from "../../_paths.js";
+import type { Diagnostic } from "../../types.js";
+import { readCappedText } from "../capped-read.js";
+import { findRuleFiles } from "./discover.js";
+
+/**
+ * Gemini CLI's context file names: `context.fileName` of the workspace's
+ * `.gemini/settings.json` (a string or a list; JSON with comments), which
+ * replaces the default `GEMINI.md` in every folder it searches. Source:
+ * google-gemini/gemini-cli packages/cli/src/config/settingsSchema.ts and
+ * packages/core/src/utils/memoryDiscovery.ts at 5411f113ca (2026-08-21).
+ */
+
+/** Where Gemini CLI reads the workspace's settings, below cwd. */
+export const GEMINI_SETTINGS = ".gemini/settings.json";
+
+/** Most names taken from the setting; a repository's file should not multiply the look-ups. */
+export const MAX_GEMINI_NAMES = 16;
+
+/** Longest settings file read: names take a few bytes, a larger file is not a settings file to us. */
+const MAX_SETTINGS_BYTES = 64 * 1024;
+
+/** Longest name kept (a file name on every common file system). */
+const MAX_NAME_LENGTH = 255;
+
+/**
+ * The names `context.fileName` sets in `<cwd>/.gemini/settings.json`, or
+ * undefined when there is no such setting (the default `GEMINI.md` holds).
+ * The file is found as rule files are (a link that leaves `confine` is
+ * refused) and read capped. A name that is not one plain file name (a
+ * slash, `..`, empty) is dropped with a warning: it could lead out of the folder.
+ */
+export async function geminiContextNames(
+  cwd: string,
+  confine: string,
+): Promise<{ names?: string[]; diagnostics: Diagnostic[] }> {
+  const [found] = await findRuleFiles(cwd, { rel: GEMINI_SETTINGS, kind: "file" }, confine);
+  if (found === undefined) return { diagnostics: [] };
+  const path = toPosix(found.path);
+  const warn = (message: string): Diagnostic => ({
+    level: "warning",
+    code: "gemini-settings",
+    message,
+    path,
+  });
+  if (found.refused) return { diagnostics: [warn(`not read: ${found.refused.reason}`)] };
+  const text = await readCappedText(found.real ?? found.path, MAX_SETTINGS_BYTES);
+  if (!text.ok) return { diagnostics: text.diagnostics.map((d) => ({ ...d, path })) };
+  let value: unknown;
+  try {
+    value = JSON.parse(stripJsonComments(text.text));
+  } catch (error) {
+    return {
+      diagnostics: [
+        warn(`not JSON (${(error as Error).message}); context.fileName not read, GEMINI.md used`),
+      ],
+    };
+  }
+  const setting = (value as { context?: { fileName?: unknown } } | null)?.context?.fileName;
+  if (setting === undefined) return { diagnostics: [] };
+  const listed = typeof setting === "string" ? [setting] : setting;
+  if (!Array.isArray(listed)) {
+    return {
+      diagnostics: [warn("context.fileName is neither a string nor a list; GEMINI.md used")],
+    };
+  }
+  const diagnostics: Diagnostic[] = [];
+  const names: string[] = [];
+  for (const name of listed) {
+    if (!isPlainName(name)) {
+      diagnostics.push(
+        warn(`context.fileName ${JSON.stringify(name)} is not one file name; left out`),
+      );
+    } else if (!names.includes(name)) names.push(name);
+  }
+  if (names.length > MAX_GEMINI_NAMES) {
+    diagnostics.push(
+      warn(`context.fileName lists ${names.length} names; the first ${MAX_GEMINI_NAMES} are read`),
+    );
+  }
+  return { names: names.slice(0, MAX_GEMINI_NAMES), diagnostics };
+}
+
+function isPlainName(name: unknown): name is string {
+  return (
+    typeof name === "string" &&
+    name.length > 0 &&
+    name.length <= MAX_NAME_LENGTH &&
+    name !== "." &&
+    name !== ".." &&
+    !/[/\\\0]/.test(name)
+  );
+}
+
+/** `text` with `//` and `/* … *\/` comments outside strings blanked: one pass, linear. */
+export function stripJsonComments(text: string): string {
+  let out = "";
+  let i = 0;
+  let from = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+      i++;
+    } else if (c === "/" && text[i + 1] === "/") {
+      out += text.slice(from, i);
+      while (i < text.length && text[i] !== "\n") i++;
+      from = i;
+    } else if (c === "/" && text[i + 1] === "*") {
+      out += text.slice(from, i);
+      const end = text.indexOf("*/", i + 2);
+      i = end === -1 ? text.length : end + 2;
+      from = i;
+      out += " ";
+    } else i++;
+  }
+  return out + text.slice(from);
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { rulesFixture, trace } from "./_helpers.js";
+
+/**
+ * test/fixtures/rules/drifted-formats: a file for each way an agent's reader
+ * moved since the formats were first written down (the sources are cited in
+ * src/gather/rules/formats.ts), each read as that agent reads it today.
+ */
+describe("formats as their agents read them today", () => {
+  it("accounts for every file: read, listed, or left out with the reason", async () => {
+    const dir = rulesFixture("drifted-formats");
+    const traced = await trace(dir);
+    const rel = (p: string) => p.slice(dir.length + 1);
+    expect(
+      traced.accounts.map((a) => [
+        rel(a.path),
+        a.source,
+        a.activation ?? null,
+        a.fate.status === "disabled" ? a.fate.reason : a.fate.status,
+      ]),
+    ).toEqual([
+      // Cursor: frontmatter chooses the activation of an .mdc; a plain .md is @-mentioned only.
+      [".cursor/rules/plain.md", "cursor", "manual", "manual"],
+      [".github/instructions/agent.instructions.md", "copilot", "always", "inlined"],
+      [
+        ".github/instructions/review.instructions.md",
+        "copilot",
+        "always",
+        'excludeAgent: "coding-agent" (Copilot keeps it from coding agents)',
+      ],
+      [".claude/CLAUDE.md", "claude", "always", "inlined"],
+      ["CLAUDE.local.md", "claude", "always", "inlined"],
+      // context.fileName of .gemini/settings.json: both names; "../x.md" is refused with a warning.
+      [
+        ".gemini/GEMINI.md",
+        "gemini",
+        "always",
+        "Gemini CLI reads GEMINI.md from ~/.gemini only, never from a project's .gemini folder",
+      ],
+      ["CONTEXT.md", "gemini", "always", "inlined"],
+      ["GEMINI.md", "gemini", "always", "inlined"],
+      [".roo/rules-code/tests.md", "roo", "always", 'Roo loads it only in its "code" mode'],
+      [".roo/rules/general.md", "roo", "always", "inlined"],
+      ["AGENTS.local.md", "roo", "always", "inlined"],
+      [".continue/prompts/context.md", "continue", "always", "inlined"],
+      [
+        ".continue/prompts/review.md",
+        "continue",
+        "always",
+        "invokable: true (a slash command in Continue, not a rule)",
+      ],
+      [".continue/rules/plain.md", "continue", "always", "inlined"],
+      [".continue/rules/schemas.md", "continue", "model", "listed"],
+      [".continue/rules/web/components.md", "continue", "glob", "listed"],
+    ]);
+    const byName = new Map(traced.rules.map((r) => [r.name, r]));
+    // Continue's `name` names the rule; `regex` alone is offered by description.
+    expect(byName.get("React components")?.globs).toEqual(["src/**/*.tsx"]);
+    expect(byName.get("Zod schemas")?.description).toBe(
+      "Applies when a file's text matches /z\\.object/",
+    );
+    expect(byName.get("Prompt folder rule")?.content).toBe(
+      "A prompt file that is not invokable is a rule.",
+    );
+    expect(traced.diagnostics.filter((d) => d.code === "gemini-settings")).toEqual([
+      {
+        level: "warning",
+        code: "gemini-settings",
+        message: 'context.fileName "../x.md" is not one file name; left out',
+        path: `${dir}/.gemini/settings.json`,
+      },
+    ]);
+  });
+});
