@@ -56,6 +56,8 @@ const REPO_TEXT = {
   "only-template": "E2E-REPO-TEMPLATE: the repository wrote this base prompt",
   "only-sections": "E2E-REPO-SECTION: the repository wrote this section.",
   "only-partials": "E2E-REPO-PARTIAL: the repository replaced the user's partial.",
+  "only-rules": "E2E-REPO-RULE: the repository wrote this rule.",
+  "only-config": "E2E-REPO-CONFIG: the repository set this variable.",
 };
 const USER_PARTIAL = "E2E-USER-PARTIAL: the user's own house rules.";
 
@@ -673,7 +675,8 @@ async function main() {
       check("/sysprompt asks no model", calls === 0, `${calls} requests`);
     }
 
-    // 7. pi asks nothing about a repository with only sysprompt's .pi/ files and reports it
+    // 7. pi asks nothing about a repository with only sysprompt's .pi/ files (sections, partials,
+    // SYSTEM_TEMPLATE.md, rules, sysprompt.yaml) and reports it
     // trusted; the extension asks for consent itself: without it (print mode, no --approve,
     // no saved decision) the repository's text does not reach the model, and one message
     // says how to trust the folder; with --approve it does.
@@ -685,6 +688,11 @@ async function main() {
       "---\norder: 90\n---\n{{> house_rules}}\n",
     );
     writeFileSync(join(agentDir, "partials", "house_rules.md"), `${USER_PARTIAL}\n`);
+    // The config case: the user's section shows a variable that only the repository's config sets.
+    writeFileSync(
+      join(agentDir, "sections", "note.md"),
+      "---\norder: 91\n---\n{{vars.e2e_note}}\n",
+    );
     for (const [fixture, text] of Object.entries(REPO_TEXT)) {
       const without = await ask(fixture, []);
       answered(`${fixture} without consent`, without.run);
