@@ -595,6 +595,32 @@ async function main() {
       check("no problem is reported", !run.stderr.includes("sysprompt:"), run.stderr);
     }
 
+    // 1b. The user's sysprompt.yaml names another agent and pi's tools: pi's preset and tools
+    // stay (the project's AGENTS.md is still sent, once), and one warning names the keys.
+    {
+      const config = join(agentDir, "sysprompt.yaml");
+      writeFileSync(config, "agent: codex\ntools: [read]\n");
+      const { run, system } = await ask("overrides", ["--approve"]);
+      rmSync(config);
+      answered("agent: codex in sysprompt.yaml", run);
+      check(
+        "agent: codex in sysprompt.yaml: the project's AGENTS.md still reaches the model, once, with pi's tools",
+        count(system, AGENTS_MARKER) === 1 &&
+          system.startsWith(SYSPROMPT_PREAMBLE) &&
+          system.includes(PI_BASH_SNIPPET),
+        system,
+      );
+      const said = run.stderr.split("\n").filter((l) => l.startsWith("sysprompt: "));
+      check(
+        "agent: codex in sysprompt.yaml: one warning names agent and tools at the file's line",
+        said.length === 1 &&
+          said[0].includes(`${config}:1 [pi-config-ignored]`) &&
+          said[0].includes("agent, decided by pi's own preset") &&
+          said[0].includes("tools, decided by pi's active tools"),
+        run.stderr,
+      );
+    }
+
     // 2. --system-prompt given to pi becomes the base prompt.
     {
       const { run, system } = await ask("overrides", ["--approve", "--system-prompt", CUSTOM_BASE]);

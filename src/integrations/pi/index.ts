@@ -17,6 +17,7 @@ import { EMPTY_PROMPT } from "../../sections/empty-prompt.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
 import { printable } from "./_printable.js";
 import { readPiArguments } from "./argv.js";
+import { piConfigFiles, piIgnoredConfig } from "./config-keys.js";
 import { booleanFlag } from "./flag-value.js";
 import { piRenderOptions, TREE_FLAG } from "./map-options.js";
 import { appendTouched, ON_TOUCH_FLAG, touchedPaths, touchProblems } from "./on-touch.js";
@@ -26,7 +27,7 @@ import { applyPiStructure, piStructure } from "./structure.js";
 import { findProjectTrust, PI_PROJECT_DIR, untrustedMessage } from "./trust.js";
 import type { PiContext, PiExtensionAPI, PiSystemPromptOptions } from "./types.js";
 
-export { PI_AGENT_NAME, type PiPromptInput, piRenderOptions, TREE_FLAG } from "./map-options.js";
+export { PI_AGENT, type PiPromptInput, piRenderOptions, TREE_FLAG } from "./map-options.js";
 export { ON_TOUCH_FLAG } from "./on-touch.js";
 export type { PromptRenderer } from "./renderer.js";
 export { formatPromptReport } from "./report.js";
@@ -258,7 +259,12 @@ export function createSyspromptExtension(
             onTouchFlag().on && !args.noContextFiles && renderer.contextFor !== undefined,
           env,
         });
-        mapping = [...tree.diagnostics, ...trust.diagnostics, ...mapped.diagnostics];
+        // Keys of sysprompt.yaml that pi's own inputs beat: said once (the reporter keeps it to once).
+        const ignored = piIgnoredConfig(
+          mapped.options,
+          await piConfigFiles(prompt.cwd, agentDir, trust.trusted),
+        );
+        mapping = [...tree.diagnostics, ...trust.diagnostics, ...mapped.diagnostics, ...ignored];
         const result = await renderer.render(mapped.options);
         const errors = result.diagnostics.filter((d) => d.level === "error");
         return { result, problems: [...mapping, ...errors], mapping };
