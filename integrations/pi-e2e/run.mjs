@@ -903,6 +903,47 @@ async function main() {
       }
     }
 
+    // 9b. With a rule file of another agent (always applied), project_rules sits between
+    // project_context and skills, where pi's order has no place: the AGENTS.md edit is a patch
+    // of pi's preamble, which holds both, as the README says.
+    {
+      const cwd = project("overrides");
+      writeFileSync(join(cwd, ".cursorrules"), "E2E-CURSORRULES: tabs, not spaces.\n");
+      const rpc = await runPiRpc(
+        [
+          "--provider",
+          PROVIDER,
+          "--model",
+          MODEL,
+          "--approve",
+          "--session-dir",
+          join(root, "sessions-rules"),
+        ],
+        { cwd, home },
+        [
+          { prompt: "one" },
+          () => writeFileSync(join(cwd, "AGENTS.md"), "E2E-AGENTS-EDITED-RULES: be terse.\n"),
+          { prompt: "two" },
+        ],
+      );
+      const session =
+        rpc.sessionFile && existsSync(rpc.sessionFile)
+          ? sessionSystemText(rpc.sessionFile)
+          : undefined;
+      const patches = (session?.systems ?? [])
+        .slice(1)
+        .map((m) => Object.keys(m.sections ?? {}).join(","));
+      const preamble = session?.systems[0]?.sections?.preamble ?? "";
+      check(
+        "rule file: pi's preamble holds project_context and project_rules; the AGENTS.md edit is a patch of the preamble alone",
+        preamble.includes("<project_context>") &&
+          preamble.includes("E2E-CURSORRULES") &&
+          JSON.stringify(patches) === JSON.stringify(["preamble"]) &&
+          session?.text.includes("E2E-AGENTS-EDITED-RULES"),
+        `${rpc.stderr}\n${JSON.stringify(session?.systems, null, 1).slice(0, 3000)}`,
+      );
+    }
+
     // 10. Context on touch (see checkContextOnTouch).
     await checkContextOnTouch({
       project,
