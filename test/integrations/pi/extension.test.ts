@@ -379,13 +379,13 @@ describe("/sysprompt refresh", () => {
       ],
       [
         "warning",
-        'sysprompt: unknown argument "rfresh"; /sysprompt shows the prompt\'s sections, /sysprompt refresh takes fresh session sections on the next prompt',
+        'sysprompt: unknown argument "rfresh"; /sysprompt shows the prompt\'s sections, /sysprompt refresh takes fresh session sections on the next prompt, /sysprompt command prints the sysprompt render command of this prompt',
       ],
     ]);
     // A long argument is cut in the message, and control characters escaped.
     await pi.commands.get("sysprompt")?.handler(`\u001b[31m${"x".repeat(100)}`, ctx);
     expect(ctx.notes[2]?.[1]).toBe(
-      `sysprompt: unknown argument "\\\\u001b[31m${"x".repeat(35)}…"; /sysprompt shows the prompt's sections, /sysprompt refresh takes fresh session sections on the next prompt`,
+      `sysprompt: unknown argument "\\\\u001b[31m${"x".repeat(35)}…"; /sysprompt shows the prompt's sections, /sysprompt refresh takes fresh session sections on the next prompt, /sysprompt command prints the sysprompt render command of this prompt`,
     );
   });
 });
