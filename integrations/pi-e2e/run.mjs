@@ -472,6 +472,81 @@ async function checkSessionKeepsItsPrompt({ projectDir, requests, root, home }) 
   );
 }
 
+/**
+ * `/sysprompt command` prints the sysprompt render command of a turn; run in the same folder with
+ * the same HOME and environment, through a `sysprompt` on PATH (the built CLI, on this script's
+ * Node), it prints byte for byte the system text pi sent for that folder, tools and model, plus
+ * the newline render ends with. With the tree and a nested AGENTS.md, so the on-touch wording is
+ * compared too. The command carries pi's tool texts and guidelines as flags, never the prompt.
+ */
+async function checkRenderEqualsPi({ project, requests, root, home, piArgs }) {
+  const cwd = project("on-touch");
+  const bin = join(root, "bin");
+  mkdirSync(bin, { recursive: true });
+  const shim = join(bin, "sysprompt");
+  writeFileSync(
+    shim,
+    `#!/bin/sh\nexec '${process.execPath}' '${join(REPO, "dist/src/cli/sysprompt.cjs")}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  const flags = [...piArgs, "--no-session", "--approve"];
+  const asked = await runPi(["-p", ...flags, "/sysprompt command", "--sysprompt-tree"], {
+    cwd,
+    home,
+  });
+  const from = requests.length;
+  const sent = await runPi(["-p", ...flags, "hello", "--sysprompt-tree"], { cwd, home });
+  const system = systemMessageOf(requests, from) ?? "";
+  const at = asked.stderr.indexOf("sysprompt render ");
+  const command = at === -1 ? "" : asked.stderr.slice(at).trimEnd();
+  check(
+    "/sysprompt command prints a render command that carries pi's tool texts, not the prompt",
+    command.startsWith("sysprompt render --agent pi --cwd ") &&
+      command.includes(" --model fake-model ") &&
+      command.includes(" --tool 'read=") &&
+      command.includes(" --guideline ") &&
+      command.endsWith(" --tree --on-touch") &&
+      !command.includes("--system-prompt") &&
+      !command.includes("not carried") &&
+      !command.includes("E2E-ROOT-AGENTS"),
+    `exit ${asked.code}\nstderr: ${asked.stderr}`,
+  );
+  const { nodeBin } = piCommand();
+  const rendered = await new Promise((done) => {
+    const child = spawn("/bin/sh", ["-c", command], {
+      cwd,
+      env: {
+        PATH: `${bin}:${dirname(nodeBin)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+        HOME: home,
+        PI_OFFLINE: "1",
+        PI_SKIP_VERSION_CHECK: "1",
+        PI_TELEMETRY: "0",
+        TERM: "dumb",
+        NO_COLOR: "1",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+  check(
+    "render with /sysprompt command's flags prints byte for byte what pi sent (tree, on-touch wording, pi's tools and guidelines)",
+    sent.code === 0 &&
+      system.includes("comes to you with the result of the first tool call") &&
+      system.includes(PI_READ_SNIPPET) &&
+      rendered.code === 0 &&
+      rendered.stdout === `${system}\n`,
+    `exit ${rendered.code}\nstderr: ${rendered.stderr}\n--- pi sent:\n${system}\n--- render printed:\n${rendered.stdout}`,
+  );
+}
+
 async function main() {
   const started = performance.now();
   if (!existsSync(join(REPO, "dist/src/integrations/pi/index.js"))) {
@@ -954,6 +1029,14 @@ async function main() {
     });
 
     await checkSessionKeepsItsPrompt({ projectDir: project, requests, root, home });
+
+    await checkRenderEqualsPi({
+      project,
+      requests,
+      root,
+      home,
+      piArgs: ["--provider", PROVIDER, "--model", MODEL],
+    });
   } finally {
     await new Promise((done) => server.close(done));
     rmSync(root, { recursive: true, force: true });
