@@ -15,8 +15,11 @@ export function renderCommandLine(
   env: Readonly<Record<string, string | undefined>>,
 ): { command: string; notCarried: string[] } {
   const words: string[] = [];
-  // The user layer as pi names it; without PI_CODING_AGENT_DIR both default to ~/.pi/agent.
-  if (env.PI_CODING_AGENT_DIR) words.push(`SYSPROMPT_AGENT_DIR=${q(env.PI_CODING_AGENT_DIR)}`);
+  // The user layer as the render inside pi had it, where the shell's own could differ.
+  const agentDir = options.env?.SYSPROMPT_AGENT_DIR;
+  if (agentDir && (env.PI_CODING_AGENT_DIR || env.SYSPROMPT_AGENT_DIR)) {
+    words.push(`SYSPROMPT_AGENT_DIR=${q(agentDir)}`);
+  }
   words.push("sysprompt", "render");
   const flag = (name: string, value?: string) =>
     words.push(value === undefined ? name : `${name} ${q(value)}`);

@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../../src/cli/main.js";
-import { createSyspromptExtension } from "../../../src/integrations/pi/index.js";
+import { renderCommandLine } from "../../../src/integrations/pi/command-line.js";
+import { createSyspromptExtension, piRenderOptions } from "../../../src/integrations/pi/index.js";
 import { renderSystemPrompt } from "../../../src/render-system-prompt.js";
 import { NOW, tempDir } from "../../api/_helpers.js";
 import { fakeContext, fakePi, piPromptOptions } from "./_fake-pi.js";
@@ -145,5 +146,19 @@ describe("/sysprompt command", () => {
       "not carried: sections other pi extensions add (review)",
       "not carried: pi's skills: sysprompt finds the skills folders itself; skills from pi packages or --skill are not found",
     ]);
+  });
+
+  it("names pi's agent dir when the shell's SYSPROMPT_AGENT_DIR could differ from it", () => {
+    const input = { model: undefined, projectTrusted: true, workspaceTree: false };
+    const prompt = piPromptOptions("/p", { selectedTools: [] });
+    const env = { SYSPROMPT_AGENT_DIR: "/elsewhere" };
+    const { options } = piRenderOptions({ ...input, prompt, env });
+    expect(renderCommandLine(options, env).command).toBe(
+      "SYSPROMPT_AGENT_DIR='~/.pi/agent' sysprompt render --agent pi --cwd /p --tools '' --no-tree --no-context-files",
+    );
+    const plain = piRenderOptions({ ...input, prompt, env: {} }).options;
+    expect(renderCommandLine(plain, {}).command).toBe(
+      "sysprompt render --agent pi --cwd /p --tools '' --no-tree --no-context-files",
+    );
   });
 });
