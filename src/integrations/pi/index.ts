@@ -8,7 +8,8 @@
  * breaks pi: a render that throws, or renders nothing, leaves pi's own prompt;
  * a broken section file renders its fallback version. Each distinct problem is
  * said once, through pi's UI when there is one, on stderr otherwise. `/sysprompt`
- * shows the sections (layer, size, file) and the diagnostics.
+ * shows the sections (layer, size, file) and the diagnostics; `/sysprompt
+ * command`, the `sysprompt render` command that prints the same prompt outside pi.
  */
 import { homedir } from "node:os";
 import { resolve } from "node:path";
