@@ -56,6 +56,8 @@ const REPO_TEXT = {
   "only-template": "E2E-REPO-TEMPLATE: the repository wrote this base prompt",
   "only-sections": "E2E-REPO-SECTION: the repository wrote this section.",
   "only-partials": "E2E-REPO-PARTIAL: the repository replaced the user's partial.",
+  "only-rules": "E2E-REPO-RULE: the repository wrote this rule.",
+  "only-config": "E2E-REPO-CONFIG: the repository set this variable.",
 };
 const USER_PARTIAL = "E2E-USER-PARTIAL: the user's own house rules.";
 
@@ -470,6 +472,81 @@ async function checkSessionKeepsItsPrompt({ projectDir, requests, root, home }) 
   );
 }
 
+/**
+ * `/sysprompt command` prints the sysprompt render command of a turn; run in the same folder with
+ * the same HOME and environment, through a `sysprompt` on PATH (the built CLI, on this script's
+ * Node), it prints byte for byte the system text pi sent for that folder, tools and model, plus
+ * the newline render ends with. With the tree and a nested AGENTS.md, so the on-touch wording is
+ * compared too. The command carries pi's tool texts and guidelines as flags, never the prompt.
+ */
+async function checkRenderEqualsPi({ project, requests, root, home, piArgs }) {
+  const cwd = project("on-touch");
+  const bin = join(root, "bin");
+  mkdirSync(bin, { recursive: true });
+  const shim = join(bin, "sysprompt");
+  writeFileSync(
+    shim,
+    `#!/bin/sh\nexec '${process.execPath}' '${join(REPO, "dist/src/cli/sysprompt.cjs")}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  const flags = [...piArgs, "--no-session", "--approve"];
+  const asked = await runPi(["-p", ...flags, "/sysprompt command", "--sysprompt-tree"], {
+    cwd,
+    home,
+  });
+  const from = requests.length;
+  const sent = await runPi(["-p", ...flags, "hello", "--sysprompt-tree"], { cwd, home });
+  const system = systemMessageOf(requests, from) ?? "";
+  const at = asked.stderr.indexOf("sysprompt render ");
+  const command = at === -1 ? "" : asked.stderr.slice(at).trimEnd();
+  check(
+    "/sysprompt command prints a render command that carries pi's tool texts, not the prompt",
+    command.startsWith("sysprompt render --agent pi --cwd ") &&
+      command.includes(" --model fake-model ") &&
+      command.includes(" --tool 'read=") &&
+      command.includes(" --guideline ") &&
+      command.endsWith(" --tree --on-touch") &&
+      !command.includes("--system-prompt") &&
+      !command.includes("not carried") &&
+      !command.includes("E2E-ROOT-AGENTS"),
+    `exit ${asked.code}\nstderr: ${asked.stderr}`,
+  );
+  const { nodeBin } = piCommand();
+  const rendered = await new Promise((done) => {
+    const child = spawn("/bin/sh", ["-c", command], {
+      cwd,
+      env: {
+        PATH: `${bin}:${dirname(nodeBin)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+        HOME: home,
+        PI_OFFLINE: "1",
+        PI_SKIP_VERSION_CHECK: "1",
+        PI_TELEMETRY: "0",
+        TERM: "dumb",
+        NO_COLOR: "1",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+  check(
+    "render with /sysprompt command's flags prints byte for byte what pi sent (tree, on-touch wording, pi's tools and guidelines)",
+    sent.code === 0 &&
+      system.includes("comes to you with the result of the first tool call") &&
+      system.includes(PI_READ_SNIPPET) &&
+      rendered.code === 0 &&
+      rendered.stdout === `${system}\n`,
+    `exit ${rendered.code}\nstderr: ${rendered.stderr}\n--- pi sent:\n${system}\n--- render printed:\n${rendered.stdout}`,
+  );
+}
+
 async function main() {
   const started = performance.now();
   if (!existsSync(join(REPO, "dist/src/integrations/pi/index.js"))) {
@@ -593,6 +670,32 @@ async function main() {
       check("no problem is reported", !run.stderr.includes("sysprompt:"), run.stderr);
     }
 
+    // 1b. The user's sysprompt.yaml names another agent and pi's tools: pi's preset and tools
+    // stay (the project's AGENTS.md is still sent, once), and one warning names the keys.
+    {
+      const config = join(agentDir, "sysprompt.yaml");
+      writeFileSync(config, "agent: codex\ntools: [read]\n");
+      const { run, system } = await ask("overrides", ["--approve"]);
+      rmSync(config);
+      answered("agent: codex in sysprompt.yaml", run);
+      check(
+        "agent: codex in sysprompt.yaml: the project's AGENTS.md still reaches the model, once, with pi's tools",
+        count(system, AGENTS_MARKER) === 1 &&
+          system.startsWith(SYSPROMPT_PREAMBLE) &&
+          system.includes(PI_BASH_SNIPPET),
+        system,
+      );
+      const said = run.stderr.split("\n").filter((l) => l.startsWith("sysprompt: "));
+      check(
+        "agent: codex in sysprompt.yaml: one warning names agent and tools at the file's line",
+        said.length === 1 &&
+          said[0].includes(`${config}:1 [pi-config-ignored]`) &&
+          said[0].includes("agent, decided by pi's own preset") &&
+          said[0].includes("tools, decided by pi's active tools"),
+        run.stderr,
+      );
+    }
+
     // 2. --system-prompt given to pi becomes the base prompt.
     {
       const { run, system } = await ask("overrides", ["--approve", "--system-prompt", CUSTOM_BASE]);
@@ -673,7 +776,8 @@ async function main() {
       check("/sysprompt asks no model", calls === 0, `${calls} requests`);
     }
 
-    // 7. pi asks nothing about a repository with only sysprompt's .pi/ files and reports it
+    // 7. pi asks nothing about a repository with only sysprompt's .pi/ files (sections, partials,
+    // SYSTEM_TEMPLATE.md, rules, sysprompt.yaml) and reports it
     // trusted; the extension asks for consent itself: without it (print mode, no --approve,
     // no saved decision) the repository's text does not reach the model, and one message
     // says how to trust the folder; with --approve it does.
@@ -685,6 +789,11 @@ async function main() {
       "---\norder: 90\n---\n{{> house_rules}}\n",
     );
     writeFileSync(join(agentDir, "partials", "house_rules.md"), `${USER_PARTIAL}\n`);
+    // The config case: the user's section shows a variable that only the repository's config sets.
+    writeFileSync(
+      join(agentDir, "sections", "note.md"),
+      "---\norder: 91\n---\n{{vars.e2e_note}}\n",
+    );
     for (const [fixture, text] of Object.entries(REPO_TEXT)) {
       const without = await ask(fixture, []);
       answered(`${fixture} without consent`, without.run);
@@ -869,6 +978,47 @@ async function main() {
       }
     }
 
+    // 9b. With a rule file of another agent (always applied), project_rules sits between
+    // project_context and skills, where pi's order has no place: the AGENTS.md edit is a patch
+    // of pi's preamble, which holds both, as the README says.
+    {
+      const cwd = project("overrides");
+      writeFileSync(join(cwd, ".cursorrules"), "E2E-CURSORRULES: tabs, not spaces.\n");
+      const rpc = await runPiRpc(
+        [
+          "--provider",
+          PROVIDER,
+          "--model",
+          MODEL,
+          "--approve",
+          "--session-dir",
+          join(root, "sessions-rules"),
+        ],
+        { cwd, home },
+        [
+          { prompt: "one" },
+          () => writeFileSync(join(cwd, "AGENTS.md"), "E2E-AGENTS-EDITED-RULES: be terse.\n"),
+          { prompt: "two" },
+        ],
+      );
+      const session =
+        rpc.sessionFile && existsSync(rpc.sessionFile)
+          ? sessionSystemText(rpc.sessionFile)
+          : undefined;
+      const patches = (session?.systems ?? [])
+        .slice(1)
+        .map((m) => Object.keys(m.sections ?? {}).join(","));
+      const preamble = session?.systems[0]?.sections?.preamble ?? "";
+      check(
+        "rule file: pi's preamble holds project_context and project_rules; the AGENTS.md edit is a patch of the preamble alone",
+        preamble.includes("<project_context>") &&
+          preamble.includes("E2E-CURSORRULES") &&
+          JSON.stringify(patches) === JSON.stringify(["preamble"]) &&
+          session?.text.includes("E2E-AGENTS-EDITED-RULES"),
+        `${rpc.stderr}\n${JSON.stringify(session?.systems, null, 1).slice(0, 3000)}`,
+      );
+    }
+
     // 10. Context on touch (see checkContextOnTouch).
     await checkContextOnTouch({
       project,
@@ -879,6 +1029,14 @@ async function main() {
     });
 
     await checkSessionKeepsItsPrompt({ projectDir: project, requests, root, home });
+
+    await checkRenderEqualsPi({
+      project,
+      requests,
+      root,
+      home,
+      piArgs: ["--provider", PROVIDER, "--model", MODEL],
+    });
   } finally {
     await new Promise((done) => server.close(done));
     rmSync(root, { recursive: true, force: true });

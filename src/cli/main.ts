@@ -57,6 +57,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       .option("--tree", "add the workspace tree and the list of deeper AGENTS.md files")
       .option("--no-tree", "leave the workspace tree out, whatever sysprompt.yaml says")
       .option(
+        "--on-touch",
+        "say that deeper AGENTS.md files arrive with the first tool result in their folder (as the pi extension delivers them)",
+      )
+      .option(
         "--tree-depth <n>",
         "levels the workspace tree shows, 1 to 8 (default 3); turns the tree on",
       )

@@ -22,6 +22,8 @@ export interface RenderFlags {
   untrusted?: boolean;
   contextFiles?: boolean;
   tree?: boolean;
+  /** `--on-touch`: the host delivers deeper AGENTS.md files on touch (the pi extension does). */
+  onTouch?: boolean;
   /** `--tree-depth N`: levels the tree shows (it turns the tree on unless `--no-tree` is given). */
   treeDepth?: string;
   git?: boolean;
@@ -127,6 +129,7 @@ export function toRenderOptions(
   if (flags.contextFiles === false) options.noContextFiles = true;
   // --tree and --no-tree both beat a config file's `tree:`.
   if (flags.tree !== undefined) options.workspaceTree = flags.tree;
+  if (flags.onTouch) options.contextOnTouch = true;
   if (flags.treeDepth !== undefined) {
     const depth = Number(flags.treeDepth);
     if (!/^\d+$/.test(flags.treeDepth) || depth < 1 || depth > MAX_TREE_DEPTH) {

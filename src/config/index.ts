@@ -1,5 +1,5 @@
 export { agentConfigFile, applyConfigFiles, type ConfiguredOptions } from "./apply.js";
-export { CONFIG_KEY_NAMES, VAR_NAME, varNameProblem } from "./keys.js";
+export { CONFIG_KEY_NAMES, CONFIG_KEYS, VAR_NAME, varNameProblem } from "./keys.js";
 export { type ConfigFolders, loadConfigFiles, readConfigFile } from "./load.js";
 export { mergeConfig } from "./merge.js";
 export { parseConfig } from "./parse.js";

@@ -19,7 +19,7 @@ function section(text: string, tag: string): string | undefined {
 }
 
 describe("agent presets", () => {
-  it("pi, named or not, renders exactly the prompt without an agent", async () => {
+  it("pi named renders the prompt without an agent, the preamble's name aside (pi's, as its extension sends it)", async () => {
     const root = tempDir();
     write(root, {
       "project/AGENTS.md": "Run the tests.\n",
@@ -27,7 +27,10 @@ describe("agent presets", () => {
     });
     const plain = await renderSystemPrompt(pinned(root));
     const pi = await renderSystemPrompt(pinned(root, { agent: "pi" }));
-    expect(pi.text).toBe(plain.text);
+    expect(pi.text).toBe(
+      plain.text.replace("You are a coding agent.", "You are a coding agent running inside pi."),
+    );
+    expect(pi.text).not.toBe(plain.text);
     expect(pi.diagnostics).toEqual(plain.diagnostics);
   });
 

@@ -8,15 +8,19 @@
  * breaks pi: a render that throws, or renders nothing, leaves pi's own prompt;
  * a broken section file renders its fallback version. Each distinct problem is
  * said once, through pi's UI when there is one, on stderr otherwise. `/sysprompt`
- * shows the sections (layer, size, file) and the diagnostics.
+ * shows the sections (layer, size, file) and the diagnostics; `/sysprompt
+ * command`, the `sysprompt render` command that prints the same prompt outside pi.
  */
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { expandHome } from "../../_paths.js";
+import type { SystemPromptOptions } from "../../options.js";
 import { EMPTY_PROMPT } from "../../sections/empty-prompt.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
 import { printable } from "./_printable.js";
 import { readPiArguments } from "./argv.js";
+import { renderCommandLine } from "./command-line.js";
+import { piConfigFiles, piIgnoredConfig } from "./config-keys.js";
 import { booleanFlag } from "./flag-value.js";
 import { piRenderOptions, TREE_FLAG } from "./map-options.js";
 import { appendTouched, ON_TOUCH_FLAG, touchedPaths, touchProblems } from "./on-touch.js";
@@ -26,7 +30,7 @@ import { applyPiStructure, piStructure } from "./structure.js";
 import { findProjectTrust, PI_PROJECT_DIR, untrustedMessage } from "./trust.js";
 import type { PiContext, PiExtensionAPI, PiSystemPromptOptions } from "./types.js";
 
-export { PI_AGENT_NAME, type PiPromptInput, piRenderOptions, TREE_FLAG } from "./map-options.js";
+export { PI_AGENT, type PiPromptInput, piRenderOptions, TREE_FLAG } from "./map-options.js";
 export { ON_TOUCH_FLAG } from "./on-touch.js";
 export type { PromptRenderer } from "./renderer.js";
 export { formatPromptReport } from "./report.js";
@@ -63,6 +67,8 @@ interface PiRender {
   problems: Diagnostic[];
   /** The mapping's diagnostics, for `/sysprompt`. */
   mapping: Diagnostic[];
+  /** The render options (none when the mapping threw), for `/sysprompt command`. */
+  options?: SystemPromptOptions;
 }
 
 /** The extension, with the process pieces it uses replaceable (tests). */
@@ -158,7 +164,7 @@ export function createSyspromptExtension(
 
     pi.registerCommand("sysprompt", {
       description:
-        "Show sysprompt's prompt sections (layer, size, file) and diagnostics; `refresh`: take fresh session sections (tree, environment, date) on the next prompt",
+        "Show sysprompt's prompt sections (layer, size, file) and diagnostics; `refresh`: take fresh session sections (tree, environment, date) on the next prompt; `command`: the sysprompt render command that prints this prompt outside pi",
       handler: async (rawArgs, ctx) => {
         const word = typeof rawArgs === "string" ? rawArgs.trim() : "";
         const say = (text: string, level: "info" | "warning") => {
@@ -174,9 +180,20 @@ export function createSyspromptExtension(
           );
           return;
         }
+        if (word === "command") {
+          const { options, problems } = await render(ctx.getSystemPromptOptions(), ctx);
+          if (options === undefined) {
+            say(`sysprompt: no render, so no command\n${formatProblems(problems)}`, "warning");
+            return;
+          }
+          const { command, notCarried } = renderCommandLine(options, env);
+          const notes = notCarried.map((n) => `\nnot carried: ${n}`).join("");
+          say(`${command}${notes}`, "info");
+          return;
+        }
         if (word !== "") {
           say(
-            `sysprompt: unknown argument ${JSON.stringify(printable(word.length > 40 ? `${word.slice(0, 40)}…` : word))}; /sysprompt shows the prompt's sections, /sysprompt refresh takes fresh session sections on the next prompt`,
+            `sysprompt: unknown argument ${JSON.stringify(printable(word.length > 40 ? `${word.slice(0, 40)}…` : word))}; /sysprompt shows the prompt's sections, /sysprompt refresh takes fresh session sections on the next prompt, /sysprompt command prints the sysprompt render command of this prompt`,
             "warning",
           );
           return;
@@ -184,9 +201,7 @@ export function createSyspromptExtension(
         const { result, problems, mapping } = await render(ctx.getSystemPromptOptions(), ctx);
         const text = result
           ? formatPromptReport({ ...result, diagnostics: [...mapping, ...result.diagnostics] })
-          : `sysprompt: no prompt rendered; pi's own prompt is in use\n${problems
-              .map((p) => `${p.level} [${p.code}] ${p.message}\n`)
-              .join("")}`;
+          : `sysprompt: no prompt rendered; pi's own prompt is in use\n${formatProblems(problems)}`;
         // Without a UI, stderr: JSON mode's stdout is its event stream, and print mode
         // sends an extension's stdout to stderr anyway.
         say(text.trimEnd(), "info");
@@ -258,10 +273,15 @@ export function createSyspromptExtension(
             onTouchFlag().on && !args.noContextFiles && renderer.contextFor !== undefined,
           env,
         });
-        mapping = [...tree.diagnostics, ...trust.diagnostics, ...mapped.diagnostics];
+        // Keys of sysprompt.yaml that pi's own inputs beat: said once (the reporter keeps it to once).
+        const ignored = piIgnoredConfig(
+          mapped.options,
+          await piConfigFiles(prompt.cwd, agentDir, trust.trusted),
+        );
+        mapping = [...tree.diagnostics, ...trust.diagnostics, ...mapped.diagnostics, ...ignored];
         const result = await renderer.render(mapped.options);
         const errors = result.diagnostics.filter((d) => d.level === "error");
-        return { result, problems: [...mapping, ...errors], mapping };
+        return { result, problems: [...mapping, ...errors], mapping, options: mapped.options };
       } catch (error) {
         const problem: Diagnostic = {
           level: "error",
@@ -272,6 +292,10 @@ export function createSyspromptExtension(
       }
     }
   };
+}
+
+function formatProblems(problems: readonly Diagnostic[]): string {
+  return problems.map((p) => `${p.level} [${p.code}] ${p.message}\n`).join("");
 }
 
 /** The extension pi loads. */

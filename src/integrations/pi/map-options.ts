@@ -1,10 +1,16 @@
+import { DEFAULT_AGENT } from "../../agents/index.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../../sections/types.js";
 import type { Diagnostic } from "../../types.js";
 import type { PiSystemPromptOptions } from "./types.js";
 
-/** How the preamble names the agent inside pi. */
-export const PI_AGENT_NAME = "a coding agent running inside pi";
+/**
+ * The preset a render inside pi uses, whatever a `sysprompt.yaml` says: pi's
+ * (`prompts/agents/pi.yaml`: the preamble's name; a user's or trusted
+ * project's `agents/pi.yaml` on top). Another agent's preset would leave out
+ * files that agent loads itself, and pi loads none of them.
+ */
+export const PI_AGENT = DEFAULT_AGENT;
 
 /** The pi flag that adds the workspace tree; off by default. */
 export const TREE_FLAG = "sysprompt-tree";
@@ -55,7 +61,7 @@ export function piRenderOptions(input: PiPromptInput): {
     // may not yet.
     env: { ...input.env, SYSPROMPT_AGENT_DIR: input.env.PI_CODING_AGENT_DIR || "~/.pi/agent" },
     projectTrusted: input.projectTrusted,
-    agentName: PI_AGENT_NAME,
+    agent: PI_AGENT,
     ...(input.model ? { model: input.model } : {}),
     tools: selected.filter((name) => !hidden.has(name)),
     toolSnippets: prompt.toolSnippets ?? {},

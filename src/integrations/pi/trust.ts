@@ -16,14 +16,26 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstat } from "../../_io.js";
+import { CONFIG_FILE_NAME } from "../../config/types.js";
 import type { Diagnostic } from "../../types.js";
 import { defaultProjectTrust, savedTrust } from "./trust-store.js";
 
 /** The folder of a project's files, in pi and in sysprompt. */
 export const PI_PROJECT_DIR = ".pi";
 
-/** What sysprompt reads in a project's `.pi/` inside pi (pi reads SYSTEM.md, APPEND_SYSTEM.md, skills, prompts). */
-export const SYSPROMPT_PROJECT_FILES = ["sections", "partials", "SYSTEM_TEMPLATE.md"] as const;
+/**
+ * What sysprompt reads in a trusted project's `.pi/` inside pi (pi reads
+ * SYSTEM.md, APPEND_SYSTEM.md, skills and prompts itself): section and partial
+ * overrides, the base template, its own rules, the config file and pi's preset.
+ */
+export const SYSPROMPT_PROJECT_FILES = [
+  "sections",
+  "partials",
+  "SYSTEM_TEMPLATE.md",
+  "rules",
+  CONFIG_FILE_NAME,
+  "agents",
+] as const;
 
 /** pi 1.6.0's `.pi/` entries that make it resolve trust (`TRUST_REQUIRING_PROJECT_CONFIG_RESOURCES`). */
 const PI_GATED_FILES = [

@@ -379,13 +379,13 @@ describe("/sysprompt refresh", () => {
       ],
       [
         "warning",
-        'sysprompt: unknown argument "rfresh"; /sysprompt shows the prompt\'s sections, /sysprompt refresh takes fresh session sections on the next prompt',
+        'sysprompt: unknown argument "rfresh"; /sysprompt shows the prompt\'s sections, /sysprompt refresh takes fresh session sections on the next prompt, /sysprompt command prints the sysprompt render command of this prompt',
       ],
     ]);
     // A long argument is cut in the message, and control characters escaped.
     await pi.commands.get("sysprompt")?.handler(`\u001b[31m${"x".repeat(100)}`, ctx);
     expect(ctx.notes[2]?.[1]).toBe(
-      `sysprompt: unknown argument "\\\\u001b[31m${"x".repeat(35)}…"; /sysprompt shows the prompt's sections, /sysprompt refresh takes fresh session sections on the next prompt`,
+      `sysprompt: unknown argument "\\\\u001b[31m${"x".repeat(35)}…"; /sysprompt shows the prompt's sections, /sysprompt refresh takes fresh session sections on the next prompt, /sysprompt command prints the sysprompt render command of this prompt`,
     );
   });
 });
@@ -415,5 +415,59 @@ describe("formatPromptReport", () => {
         "",
       ].join("\n"),
     );
+  });
+});
+
+describe("sysprompt.yaml inside pi", () => {
+  const AGENTS = "Project rule from AGENTS.md: be brief.";
+  const withContext = (cwd: string) =>
+    piPromptOptions(cwd, {
+      contextFiles: [{ path: join(cwd, "AGENTS.md"), content: `${AGENTS}\n` }],
+    });
+
+  for (const [agent, extra] of [
+    ["codex", {}],
+    ["claude-code", { "project/CLAUDE.md": "Claude's own file.\n" }],
+  ] as const) {
+    it(`agent: ${agent} in the user's file keeps the project's AGENTS.md (pi's preset applies), with one warning`, async () => {
+      const { root, cwd, pi, stderr, log } = setup(
+        {
+          "project/AGENTS.md": `${AGENTS}\n`,
+          "agent/sysprompt.yaml": `deadline: 4000\nagent: ${agent}\n`,
+          ...extra,
+        },
+        {},
+        ["--approve"],
+      );
+      const ctx = fakeContext({ cwd, hasUI: false, model: "fake-model" });
+      const first = (await pi.beforeAgentStart(withContext(cwd), ctx))?.systemPrompt ?? "";
+      const second = (await pi.beforeAgentStart(withContext(cwd), ctx))?.systemPrompt ?? "";
+      expect(second).toBe(first);
+      expect(first.split(AGENTS).length - 1).toBe(1);
+      expect(first.startsWith("You are a coding agent running inside pi.")).toBe(true);
+      expect(first).not.toContain("loads AGENTS.md itself");
+      // The file's other keys still apply.
+      expect(log.options.map((o) => o.agent)).toEqual(["pi", "pi"]);
+      expect(stderr).toEqual([
+        `sysprompt: warning ${root}/agent/sysprompt.yaml:2 [pi-config-ignored] not applied inside pi: agent, decided by pi's own preset, since another agent's would leave out files that pi does not load; the file's other keys apply\n`,
+      ]);
+    });
+  }
+
+  it("tools, model and tree that differ from pi's are named once, in one warning per file at the first key's line; equal ones are silent", async () => {
+    const { root, cwd, pi, stderr, log } = setup({
+      "agent/sysprompt.yaml": "vars:\n  team: core\ntree: true\nmodel: gpt-5\ntools: [read]\n",
+      "project/.pi/sysprompt.yaml": "agent: pi\ntree: false\n",
+      "project/.pi/sections/team.md": "---\norder: 90\n---\nTeam {{vars.team}}.\n",
+    });
+    const ctx = fakeContext({ cwd, hasUI: false, model: "fake-model" });
+    const first = (await pi.beforeAgentStart(piPromptOptions(cwd), ctx))?.systemPrompt ?? "";
+    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    expect(first).toContain("Team core.");
+    expect(first).not.toContain("<workspace_tree>");
+    expect(log.options[0]?.tools).toEqual(["read", "bash", "edit", "write"]);
+    expect(stderr).toEqual([
+      `sysprompt: warning ${root}/agent/sysprompt.yaml:3 [pi-config-ignored] not applied inside pi: tools, decided by pi's active tools (pi --tools); model, decided by pi's model (pi --model, /model); tree, decided by the --sysprompt-tree flag; the file's other keys apply\n`,
+    ]);
   });
 });

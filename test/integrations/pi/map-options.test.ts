@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PI_AGENT_NAME, piRenderOptions } from "../../../src/integrations/pi/index.js";
+import { PI_AGENT, piRenderOptions } from "../../../src/integrations/pi/index.js";
 import { piPromptOptions } from "./_fake-pi.js";
 
 const base = {
@@ -46,7 +46,7 @@ describe("piRenderOptions", () => {
           SYSPROMPT_AGENT_DIR: "/custom/agent",
         },
         projectTrusted: false,
-        agentName: PI_AGENT_NAME,
+        agent: PI_AGENT,
         model: "claude-sonnet-4-5",
         tools: ["read", "bash", "codemode"],
         toolSnippets: { read: "Read file contents", codemode: "Run JavaScript" },
@@ -77,7 +77,7 @@ describe("piRenderOptions", () => {
         cwd: "/p",
         env: { SYSPROMPT_AGENT_DIR: "~/.pi/agent" },
         projectTrusted: true,
-        agentName: PI_AGENT_NAME,
+        agent: PI_AGENT,
         tools: ["read", "bash", "edit", "write"],
         toolSnippets: {},
         toolGuidelines: {},

@@ -63,6 +63,23 @@ describe("piStructure", () => {
     expect(structure && piPromptText(structure, PROMPT)).toBe(r.text);
   });
 
+  it("project_rules between project_context and skills has no place in pi's order: it and every section before it are the custom prompt (an AGENTS.md edit is then a patch of pi's preamble)", () => {
+    const r = result([
+      section("preamble", "You are a coding agent."),
+      tagged("addendum", "Appended."),
+      tagged("project_context", "Run the tests."),
+      tagged("project_rules", "Always: tabs."),
+      tagged("skills", "<available_skills/>"),
+      tagged("cwd", "C"),
+    ]);
+    const structure = piStructure(r, PROMPT);
+    expect(structure?.customPrompt).toBe(
+      "You are a coding agent.\n\n<addendum>\nAppended.\n</addendum>\n\n<project_context>\nRun the tests.\n</project_context>\n\n<project_rules>\nAlways: tabs.\n</project_rules>",
+    );
+    expect(structure?.sections).toEqual({ skills: "<available_skills/>", cwd: "C" });
+    expect(structure && piPromptText(structure, PROMPT)).toBe(r.text);
+  });
+
   it("skills stay in the custom prompt when pi gives them no place (neither read nor bash)", () => {
     const r = result([section("preamble", "Hi."), tagged("skills", "S"), tagged("cwd", "C")]);
     const prompt = { ...PROMPT, selectedTools: ["edit"] };

@@ -1,0 +1,65 @@
+/**
+ * The `sysprompt.yaml` keys a render inside pi does not apply: the ones whose
+ * option the extension sets from pi itself (`agent`, `tools`, `model`, `tree`),
+ * which therefore beat the files as any caller's option does. Outside pi they
+ * work, so a user who wrote one hears once why pi's prompt ignores it.
+ */
+import { join } from "node:path";
+import { CONFIG_KEYS, type ConfigFile, loadConfigFiles } from "../../config/index.js";
+import type { SystemPromptOptions } from "../../options.js";
+import type { Diagnostic } from "../../types.js";
+import { PI_PROJECT_DIR } from "./trust.js";
+
+/** What decides, inside pi, the option of a config key the extension sets. */
+const DECIDED_BY: Readonly<Record<string, string>> = {
+  agent: "pi's own preset, since another agent's would leave out files that pi does not load",
+  tools: "pi's active tools (pi --tools)",
+  model: "pi's model (pi --model, /model)",
+  tree: "the --sysprompt-tree flag",
+};
+
+/**
+ * One warning per config file that sets a key whose option `options` (the
+ * extension's, from pi) already sets to another value; at the first such key's
+ * line. Pure.
+ */
+export function piIgnoredConfig(
+  options: SystemPromptOptions,
+  files: readonly ConfigFile[],
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const file of files) {
+    const keys = Object.entries(CONFIG_KEYS).filter(([, spec]) => {
+      const value = file.values[spec.option];
+      const own = options[spec.option];
+      return value !== undefined && own !== undefined && !sameValue(value, own);
+    });
+    if (keys.length === 0) continue;
+    const lines = keys.map(([key]) => file.lines.get(key)).filter((l) => l !== undefined);
+    const first = lines.length > 0 ? Math.min(...lines) : undefined;
+    out.push({
+      level: "warning",
+      code: "pi-config-ignored",
+      message: `not applied inside pi: ${keys
+        .map(([key]) => `${key}, decided by ${DECIDED_BY[key] ?? "the extension, from pi"}`)
+        .join("; ")}; the file's other keys apply`,
+      path: file.path,
+      ...(first !== undefined ? { line: first } : {}),
+    });
+  }
+  return out;
+}
+
+/** The config files a render in `cwd` reads: the agent dir's, then the project's when trusted. */
+export async function piConfigFiles(
+  cwd: string,
+  agentDir: string,
+  projectTrusted: boolean,
+): Promise<ConfigFile[]> {
+  const projectDir = join(cwd, PI_PROJECT_DIR);
+  return (await loadConfigFiles({ cwd, agentDir, projectDir, projectTrusted })).files;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
