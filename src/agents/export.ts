@@ -39,7 +39,7 @@ export function settingLine(spec: ExportSpec, path: string): string {
 }
 
 /**
- * Writes the prompt's text to `path` only when its bytes differ from what is
+ * Writes the prompt's text, exactly (as `render -o` does), to `path` only when its bytes differ from what is
  * there, never through a link (see `writeIfChanged`): an agent or a watcher
  * that reads the file sees it change only when the prompt did.
  *
@@ -47,5 +47,5 @@ export function settingLine(spec: ExportSpec, path: string): string {
  * folder on the way below `within` is a link.
  */
 export function writeExport(path: string, text: string, within?: string): Promise<WriteOutcome> {
-  return writeIfChanged(path, `${text}\n`, within === undefined ? {} : { within });
+  return writeIfChanged(path, text, within === undefined ? {} : { within });
 }

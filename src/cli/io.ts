@@ -23,7 +23,8 @@ export interface CliIo {
   /**
    * Standard output as it is, for the one thing printed byte for byte: the
    * prompt (`render`, `render --section`) and an expanded template
-   * (`expand`). Set by {@link terminalSafe}; everything else goes to `stdout`.
+   * (`expand`), given whole in one call. Set by {@link terminalSafe};
+   * everything else goes to `stdout`.
    */
   product?: (text: string) => void;
 }
@@ -58,10 +59,15 @@ export function terminalSafe(io: CliIo): CliIo {
     ...io,
     stdout: (text) => io.stdout(clean(text)),
     stderr: (text) => io.stderr(clean(text)),
-    // The prompt goes on byte for byte into a pipe or a file; shown on a terminal it is a report too.
-    product:
-      io.product ?? (io.isTTY === true ? (text) => io.stdout(escapeControls(text)) : io.stdout),
+    // The prompt goes on byte for byte into a pipe or a file; shown on a terminal it is a
+    // report too, whose last line ends (so the shell's prompt starts on a line of its own).
+    product: io.product ?? (io.isTTY === true ? (text) => io.stdout(shown(text)) : io.stdout),
   };
+}
+
+function shown(text: string): string {
+  const escaped = escapeControls(text);
+  return escaped === "" || escaped.endsWith("\n") ? escaped : `${escaped}\n`;
 }
 
 function keepColours(text: string): string {

@@ -85,7 +85,7 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       )
       .option(
         "--root <dir>",
-        "extra workspace root: its context files load too (repeatable; relative to --cwd)",
+        "extra workspace root: its context files load too (repeatable; relative to the shell's folder, like --cwd)",
         collect,
       )
       .option("--strict", STRICT);

@@ -132,6 +132,6 @@ describe("the built CLI with a hanging GPU probe and a FIFO", () => {
       env: { ...process.env, HOME: root, SYSPROMPT_AGENT_DIR: join(root, "agent") },
       encoding: "utf8",
     });
-    expect(out).toBe("<date>\nToday's date: 2026-01-15\n</date>\n");
+    expect(out).toBe("<date>\nToday's date: 2026-01-15\n</date>");
   });
 });

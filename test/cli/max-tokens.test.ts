@@ -28,7 +28,7 @@ describe("--max-tokens", () => {
     expect([result.budget?.fits, result.budget?.cuts[0]?.step]).toEqual([true, "tree-lines"]);
     expect(result.budget?.tokens).toBeLessThanOrEqual(950);
     const text = await cli(root, ["render", "--tree", "--max-tokens", "950"]);
-    expect(text.stdout).toBe(`${result.text}\n`);
+    expect(text.stdout).toBe(result.text);
     expect(text.stderr.split("\n").filter((l) => l.includes("[budget-cut]"))).toHaveLength(
       result.budget?.cuts.length ?? -1,
     );

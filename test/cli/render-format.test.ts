@@ -13,11 +13,11 @@ describe("sysprompt render --format", () => {
     expect([code, stderr]).toEqual([0, ""]);
     const text = (await cli(root, ["render"])).stdout;
     const system = JSON.parse(stdout) as { type: string; text: string }[];
-    expect(system.map((b) => b.text).join("")).toBe(text.slice(0, -1));
+    expect(system.map((b) => b.text).join("")).toBe(text);
     const stableEnd = text.indexOf("<environment>");
     expect(system).toEqual([
       { type: "text", text: text.slice(0, stableEnd), cache_control: { type: "ephemeral" } },
-      { type: "text", text: text.slice(stableEnd, -1), cache_control: { type: "ephemeral" } },
+      { type: "text", text: text.slice(stableEnd), cache_control: { type: "ephemeral" } },
     ]);
     expect(system[0]?.text.endsWith("</cwd>\n\n")).toBe(true);
   });
@@ -28,7 +28,7 @@ describe("sysprompt render --format", () => {
     expect((await cli(root, ["render", "--format", "text"])).stdout).toBe(text);
     const { code, stdout } = await cli(root, ["render", "--format", "openai"]);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ role: "system", content: text.slice(0, -1) });
+    expect(JSON.parse(stdout)).toEqual({ role: "system", content: text });
   });
 
   it("an unknown format, or one with --json or --section, is exit 2 with a clear message", async () => {

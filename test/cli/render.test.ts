@@ -36,7 +36,7 @@ const userCwd = (root: string) =>
 const layered = () => copyScenario("cli", "project-with-layers");
 
 describe("sysprompt render", () => {
-  it("prints the prompt and a final newline; no diagnostics, exit 0", async () => {
+  it("prints the prompt, byte for byte (no newline added into a pipe); no diagnostics, exit 0", async () => {
     const root = layered();
     expect(await cli(root, ["render"])).toEqual({
       code: 0,
@@ -49,7 +49,7 @@ describe("sysprompt render", () => {
         userCwd(root),
         ENVIRONMENT_SECTION,
         DATE_SECTION,
-      ].join("\n\n")}\n`,
+      ].join("\n\n")}`,
       stderr: "",
     });
   });
@@ -71,7 +71,7 @@ describe("sysprompt render", () => {
   it("--section NAME prints only that section", async () => {
     expect(await cli(layered(), ["render", "--section", "team"])).toEqual({
       code: 0,
-      stdout: `${TEAM}\n`,
+      stdout: TEAM,
       stderr: "",
     });
   });
@@ -141,7 +141,7 @@ describe("sysprompt render", () => {
     ]);
     expect([code, stdout]).toEqual([
       0,
-      "<tools>\nTools you can call:\n- grep: Search file contents for a pattern, honouring .gitignore.\n- read: Read a file = with equals kept.\n- deploy: Deploy to staging.\n</tools>\n",
+      "<tools>\nTools you can call:\n- grep: Search file contents for a pattern, honouring .gitignore.\n- read: Read a file = with equals kept.\n- deploy: Deploy to staging.\n</tools>",
     ]);
   });
 
@@ -149,7 +149,7 @@ describe("sysprompt render", () => {
     expect(await cli(layered(), ["render", "--tools", "read,grpe", "--section", "tools"])).toEqual({
       code: 0,
       stdout:
-        "<tools>\nTools you can call:\n- read: Read a file's contents; long files can be read in parts.\n</tools>\n",
+        "<tools>\nTools you can call:\n- read: Read a file's contents; long files can be read in parts.\n</tools>",
       stderr: unknownTool("grpe"),
     });
   });
@@ -202,7 +202,7 @@ describe("sysprompt render", () => {
       ],
       false,
     );
-    expect([code, stdout]).toEqual([0, `${userCwd(join(elsewhere))}\n`]);
+    expect([code, stdout]).toEqual([0, userCwd(join(elsewhere))]);
   });
 
   it("--tool without = is exit 2", async () => {
@@ -218,7 +218,7 @@ describe("sysprompt render", () => {
       await cli(layered(), ["render", "--tools", "constructor", "--section", "tools"]),
     ).toEqual({
       code: 0,
-      stdout: "<tools>\nTools you can call: constructor.\n</tools>\n",
+      stdout: "<tools>\nTools you can call: constructor.\n</tools>",
       stderr: unknownTool("constructor"),
     });
   });
@@ -233,11 +233,11 @@ describe("sysprompt render", () => {
       "rules",
     ]);
     expect(rules.stdout).toBe(
-      `<rules>\nRules:\n${[SHELL_RULE, "Answer briefly.", ...GENERAL_RULES].map((r) => `- ${r}`).join("\n")}\n</rules>\n`,
+      `<rules>\nRules:\n${[SHELL_RULE, "Answer briefly.", ...GENERAL_RULES].map((r) => `- ${r}`).join("\n")}\n</rules>`,
     );
     const env = await cli(root, ["render", "--model", "model-x", "--section", "environment"]);
     expect(env.stdout).toBe(
-      "<environment>\n- Operating system: Linux\n- Architecture: x64\n- Model: model-x\n</environment>\n",
+      "<environment>\n- Operating system: Linux\n- Architecture: x64\n- Model: model-x\n</environment>",
     );
   });
 
@@ -262,7 +262,7 @@ describe("sysprompt render", () => {
         userCwd(root),
         ENVIRONMENT_SECTION,
         DATE_SECTION,
-      ].join("\n\n")}\n`,
+      ].join("\n\n")}`,
     ]);
   });
 
@@ -278,7 +278,7 @@ describe("sysprompt render", () => {
         userCwd(root),
         ENVIRONMENT_SECTION,
         DATE_SECTION,
-      ].join("\n\n")}\n`,
+      ].join("\n\n")}`,
       stderr: `info [project-untrusted] project is not trusted: ${root}/project/.pi (SYSTEM, APPEND, sections, skills) skipped; context files still load\n`,
     });
   });
@@ -296,7 +296,7 @@ describe("sysprompt render", () => {
         userCwd(root),
         ENVIRONMENT_SECTION,
         DATE_SECTION,
-      ].join("\n\n")}\n`,
+      ].join("\n\n")}`,
     ]);
   });
 
@@ -312,7 +312,7 @@ describe("sysprompt render", () => {
     ]);
     expect(result).toEqual({
       code: 0,
-      stdout: `${DEFAULT_TOOLS_SECTION}\n`,
+      stdout: DEFAULT_TOOLS_SECTION,
       stderr: `error ${root}/project/.pi/sections/tools.md:5:1 [template] Block "each" is never closed: expected {{/each}}; the builtin version is used instead\n`,
     });
     expect(cwdSection(join(root, "project"))).toBe(
@@ -328,7 +328,7 @@ describe("the home folder given to the CLI", () => {
       (await cli(root, ["render", "--now", "2026-01-15T10:00:00Z", "--section", name], false))
         .stdout;
     expect([await section("team"), await section("skills")]).toEqual([
-      "<team>\nFrom the default agent dir under the given home.\n</team>\n",
+      "<team>\nFrom the default agent dir under the given home.\n</team>",
       [
         "<skills>",
         "Skills are folders of instructions for particular kinds of work. Each one below has a description of when it applies.",
@@ -342,7 +342,7 @@ describe("the home folder given to the CLI", () => {
         `    <location>${root}/home/.agents/skills/release-notes/SKILL.md</location>`,
         "  </skill>",
         "</available_skills>",
-        "</skills>\n",
+        "</skills>",
       ].join("\n"),
     ]);
   });

@@ -61,7 +61,7 @@ describe("render --section NAME when the section is not in the prompt says why",
     const root = scenario();
     expect(await cli(root, ["render", "--section", "cwd"])).toEqual({
       code: 0,
-      stdout: `${cwdSection(join(root, "project"))}\n`,
+      stdout: cwdSection(join(root, "project")),
       stderr: "",
     });
   });

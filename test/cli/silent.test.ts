@@ -39,8 +39,8 @@ describe("an empty prompt is an error", () => {
   it("render: an error on stderr, exit 1 under --strict", async () => {
     const root = allDisabled();
     const stderr = `error [prompt-empty] ${EMPTY}\n`;
-    expect(await cli(root, ["render"])).toEqual({ code: 0, stdout: "\n", stderr });
-    expect(await cli(root, ["render", "--strict"])).toEqual({ code: 1, stdout: "\n", stderr });
+    expect(await cli(root, ["render"])).toEqual({ code: 0, stdout: "", stderr });
+    expect(await cli(root, ["render", "--strict"])).toEqual({ code: 1, stdout: "", stderr });
     const json = await cli(root, ["render", "--json", "--strict"]);
     expect([json.code, JSON.parse(json.stdout).diagnostics]).toEqual([
       1,
@@ -102,7 +102,6 @@ describe("tool names of other agents: builtin tools match in any case, spelled a
         "- Bash: Run a shell command in the working directory and see its output.",
         "- Edit: Change a file by replacing an exact piece of its text.",
         "</tools>",
-        "",
       ].join("\n"),
       stderr: "",
     });

@@ -16,7 +16,7 @@ describe("exit codes: 0 with diagnostics on stderr; 1 under --strict when an err
   it("render prints the prompt either way; --strict turns an error diagnostic into exit 1", async () => {
     const root = copyScenario("cli", "bad-override");
     const args = ["render", "--section", "tools"];
-    const expected = { stdout: `${DEFAULT_TOOLS_SECTION}\n`, stderr: templateError(root) };
+    const expected = { stdout: DEFAULT_TOOLS_SECTION, stderr: templateError(root) };
     expect(await cli(root, args)).toEqual({ code: 0, ...expected });
     expect(await cli(root, [...args, "--strict"])).toEqual({ code: 1, ...expected });
     expect((await cli(root, ["render", "--json", "--strict"])).code).toBe(1);

@@ -64,7 +64,7 @@ describe("config precedence, one layer at a time", () => {
   it("without config files every setting is a default, and the variables render empty", async () => {
     const { root } = world();
     expect((await explain(root)).provenance).toEqual(DEFAULTS);
-    expect(await section(root, "team")).toBe("Team , region .\n");
+    expect(await section(root, "team")).toBe("Team , region .");
   });
 
   it("the user's file beats the defaults", async () => {
@@ -76,7 +76,7 @@ describe("config precedence, one layer at a time", () => {
       "vars.region": `user:${user}:5`,
       "vars.team": `user:${user}:4`,
     });
-    expect(await section(root, "team")).toBe("Team user-team, region eu.\n");
+    expect(await section(root, "team")).toBe("Team user-team, region eu.");
     expect(await section(root, "tools")).toContain("- read:");
     expect(await section(root, "tools")).not.toContain("- bash:");
   });
@@ -91,7 +91,7 @@ describe("config precedence, one layer at a time", () => {
       "vars.region": `user:${user}:5`,
       "vars.team": `project:${project}:4`,
     });
-    expect(await section(root, "team")).toBe("Team project-team, region eu.\n");
+    expect(await section(root, "team")).toBe("Team project-team, region eu.");
     expect(await section(root, "tools")).toContain("- bash:");
   });
 
@@ -109,7 +109,7 @@ describe("config precedence, one layer at a time", () => {
       "vars.region": `user:${user}:5`,
       "vars.team": "flag",
     });
-    expect(await section(root, "team", flags)).toBe("Team flag-team, region eu.\n");
+    expect(await section(root, "team", flags)).toBe("Team flag-team, region eu.");
     expect(await cli(root, ["render", "--section", "workspace_tree", ...flags])).toMatchObject({
       code: 1,
     });

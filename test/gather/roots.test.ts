@@ -82,7 +82,7 @@ describe("extra workspace roots", () => {
     ]);
     expect(ok).toEqual({
       code: 0,
-      stdout: `<workspace_roots>\n${ROOTS_INTRO}\n- ${root}/shared/ui\n- ${root}/lib\n</workspace_roots>\n`,
+      stdout: `<workspace_roots>\n${ROOTS_INTRO}\n- ${root}/shared/ui\n- ${root}/lib\n</workspace_roots>`,
       stderr: "",
     });
     expect(await cli(root, ["render", "--root", "AGENTS.md"])).toEqual({

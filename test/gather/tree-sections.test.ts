@@ -116,7 +116,7 @@ describe("sysprompt render --tree", () => {
   it("--tree adds the tree and the deeper AGENTS.md files", async () => {
     const root = scenario();
     const out = await cli(root, ["render", "--tree", "--section", "workspace_tree"]);
-    expect(out).toEqual({ code: 0, stdout: `${WORKSPACE_TREE}\n`, stderr: "" });
+    expect(out).toEqual({ code: 0, stdout: WORKSPACE_TREE, stderr: "" });
   });
 
   it("--tree with a generous --deadline: the tree step is ok", async () => {

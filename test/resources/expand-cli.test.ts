@@ -28,7 +28,7 @@ describe("sysprompt expand", () => {
     });
   });
 
-  it("expands a project template; one final newline whatever the input ends with", async () => {
+  it("expands a project template: its text as the template ends it, whatever the input ends with", async () => {
     const root = copyScenario(SCENARIO);
     expect(await expand(root, "/fix   it crashes\non empty input\n")).toEqual({
       code: 0,
@@ -56,7 +56,6 @@ describe("sysprompt expand", () => {
         "The user's request:",
         "fill in the W-9",
         "with my data",
-        "",
       ].join("\n"),
       stderr: "",
     });
@@ -74,7 +73,6 @@ describe("sysprompt expand", () => {
         "",
         "Follow `runbook.md` step by step.",
         "</skill>",
-        "",
       ].join("\n"),
       stderr: "",
     });
@@ -106,10 +104,10 @@ describe("sysprompt expand", () => {
     async (_, text, message) => {
       const root = copyScenario(SCENARIO);
       const stderr = `error [command-unknown] ${message}\n`;
-      expect(await expand(root, text)).toEqual({ code: 0, stdout: `${text}\n`, stderr });
+      expect(await expand(root, text)).toEqual({ code: 0, stdout: text, stderr });
       expect(await expand(root, text, "--strict")).toEqual({
         code: 1,
-        stdout: `${text}\n`,
+        stdout: text,
         stderr,
       });
     },
@@ -122,7 +120,7 @@ describe("sysprompt expand", () => {
     ["a lone slash", "/ review"],
   ])("prints %s unchanged", async (_, text) => {
     const root = copyScenario(SCENARIO);
-    expect(await expand(root, text)).toEqual({ code: 0, stdout: `${text}\n`, stderr: "" });
+    expect(await expand(root, text)).toEqual({ code: 0, stdout: text, stderr: "" });
   });
 
   it("resolves --cwd against the current folder", async () => {

@@ -124,7 +124,7 @@ describe("--untrusted", () => {
     const root = copyScenario(SCENARIO);
     expect(await cli(root, ["expand", "--untrusted", "--agent-dir", "ROOT/agent", text])).toEqual({
       code: 0,
-      stdout: `${text}\n`,
+      stdout: text,
       stderr: `${skippedStderr(root)}error [command-unknown] ${unknown}, so the text is left as it is; \`sysprompt list\` shows the names there are\n`,
     });
   });
@@ -152,7 +152,6 @@ describe("--untrusted", () => {
         "",
         "The user's request:",
         "go",
-        "",
       ].join("\n"),
       stderr: skippedStderr(root),
     });

@@ -29,7 +29,7 @@ export async function expandCommand(
       ? { text: viaSkill, diagnostics: [] }
       : expandPromptTemplateResult(text, templates.templates);
   const expanded = viaTemplate.text;
-  (io.product ?? io.stdout)(expanded.endsWith("\n") ? expanded : `${expanded}\n`);
+  (io.product ?? io.stdout)(expanded);
   const diagnostics = [
     ...templates.diagnostics,
     ...skills.diagnostics,

@@ -61,17 +61,17 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
     return renderTo(flags, io, json ? io.stdout : (io.product ?? io.stdout), printer);
   }
   const path = resolveUserPath(flags.output, io.cwd, io.home ?? homedir());
-  let text = "";
+  let text: string | undefined;
   const code = await renderTo(
     flags,
     io,
     (chunk) => {
-      text += chunk;
+      text = (text ?? "") + chunk;
     },
     printer,
   );
   // Nothing to write (a section that is not in the prompt): the file is left as it is.
-  if (text === "") return code;
+  if (text === undefined) return code;
   try {
     // Inside the working folder (a repository), no folder on the way may be a link either.
     // (`isWithin`, not a `..` prefix test: a folder named `..x` is inside.)
@@ -95,7 +95,7 @@ async function renderTo(
   const result = renderPrepared(prepared);
   if (flags.section === undefined) {
     if (printer) stdout(printer(result));
-    else stdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${result.text}\n`);
+    else stdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : result.text);
     if (!flags.json) io.stderr(formatDiagnostics(result.diagnostics));
     return exitCodeFor(result.diagnostics, flags.strict);
   }
@@ -109,7 +109,7 @@ async function renderTo(
   const section = result.sections.find((s) => s.name === name) ?? null;
   const diagnostics = sectionDiagnostics(name, prepared, result);
   if (flags.json) stdout(`${JSON.stringify(section, null, 2)}\n`);
-  else if (section) stdout(`${section.text}\n`);
+  else if (section) stdout(section.text);
   // Under --json a rendered section carries no diagnostics, as for the whole result.
   if (!flags.json || !section) io.stderr(formatDiagnostics(diagnostics));
   if (reason) io.stderr(`sysprompt: ${reason}\n`);
