@@ -7,7 +7,7 @@ import { projectReach } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { escapeWrapperTags, oneLine } from "../_prompt-text.js";
 import { checkMaxBytes } from "../capped-read.js";
-import { findProjectRoot, isWithin } from "../project-root.js";
+import { isWithin } from "../project-root.js";
 import { geminiContextNames } from "../rules/_gemini-settings.js";
 import { ruleBase } from "../rules/base.js";
 import { globMatcher } from "../rules/globs.js";
