@@ -45,6 +45,7 @@ describe("watch sees rule files", () => {
       ".rules",
       ".windsurf",
       ".windsurfrules",
+      "AGENT.md",
       "AGENTS.local.md",
       "CLAUDE.local.md",
       "GEMINI.md",

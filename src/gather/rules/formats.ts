@@ -421,6 +421,8 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
     source: "continue",
     scope: "project",
     locations: [
+      // Continue (and Roo) read AGENT.md as they read AGENTS.md, which is a context file here.
+      { rel: "AGENT.md", kind: "file" },
       { rel: ".continue/rules", kind: "dir", recursive: true, match: md, fields: continueFields },
       { rel: ".continue/prompts", kind: "dir", recursive: true, match: md, fields: continueFields },
     ],

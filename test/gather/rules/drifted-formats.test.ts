@@ -52,6 +52,7 @@ describe("formats as their agents read them today", () => {
       [".continue/rules/plain.md", "continue", "always", "inlined"],
       [".continue/rules/schemas.md", "continue", "model", "listed"],
       [".continue/rules/web/components.md", "continue", "glob", "listed"],
+      ["AGENT.md", "continue", "always", "inlined"],
     ]);
     const byName = new Map(traced.rules.map((r) => [r.name, r]));
     // Continue's `name` names the rule; `regex` alone is offered by description.
