@@ -14,6 +14,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { expandHome } from "../../_paths.js";
+import type { ConfigFile } from "../../config/index.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { EMPTY_PROMPT } from "../../sections/empty-prompt.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
@@ -83,6 +84,8 @@ export function createSyspromptExtension(
     const report = createReporter(writeStderr);
     /** The user's answer to the trust question, by folder: asked once per pi process. */
     const answers = new Map<string, Promise<boolean>>();
+    /** The config files by folder and trust, read once per session: only for the warning below. */
+    const configs = new Map<string, Promise<ConfigFile[]>>();
     const treeFlag = () => booleanFlag(TREE_FLAG, args.flags.get(TREE_FLAG), pi.getFlag(TREE_FLAG));
     const onTouchFlag = () =>
       booleanFlag(ON_TOUCH_FLAG, args.flags.get(ON_TOUCH_FLAG), pi.getFlag(ON_TOUCH_FLAG));
@@ -107,6 +110,7 @@ export function createSyspromptExtension(
     pi.on("session_start", (_event, ctx) => {
       closeRenderer();
       renderer = newRenderer();
+      configs.clear();
       // Said now: when the flag swallowed the message, no prompt is ever sent.
       report(ctx, [...treeFlag().diagnostics, ...onTouchFlag().diagnostics]);
     });
@@ -274,10 +278,15 @@ export function createSyspromptExtension(
           env,
         });
         // Keys of sysprompt.yaml that pi's own inputs beat: said once (the reporter keeps it to once).
-        const ignored = piIgnoredConfig(
-          mapped.options,
-          await piConfigFiles(prompt.cwd, agentDir, trust.trusted),
-        );
+        const configKey = JSON.stringify([resolve(prompt.cwd), trust.trusted]);
+        let files = configs.get(configKey);
+        if (files === undefined) {
+          files = piConfigFiles(prompt.cwd, agentDir, trust.trusted);
+          configs.set(configKey, files);
+          // A read that failed is tried again on the next turn.
+          files.catch(() => configs.delete(configKey));
+        }
+        const ignored = piIgnoredConfig(mapped.options, await files);
         mapping = [...tree.diagnostics, ...trust.diagnostics, ...mapped.diagnostics, ...ignored];
         const result = await renderer.render(mapped.options);
         const errors = result.diagnostics.filter((d) => d.level === "error");

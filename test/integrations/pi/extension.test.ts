@@ -470,4 +470,18 @@ describe("sysprompt.yaml inside pi", () => {
       `sysprompt: warning ${root}/agent/sysprompt.yaml:3 [pi-config-ignored] not applied inside pi: tools, decided by pi's active tools (pi --tools); model, decided by pi's model (pi --model, /model); tree, decided by the --sysprompt-tree flag; the file's other keys apply\n`,
     ]);
   });
+
+  it("the files are looked at once per session: a key added mid-session is named in the next one", async () => {
+    const { root, cwd, pi, stderr } = setup({ "agent/sysprompt.yaml": "deadline: 4000\n" });
+    const ctx = fakeContext({ cwd, hasUI: false, model: "fake-model" });
+    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    writeFileSync(join(root, "agent/sysprompt.yaml"), "deadline: 4000\nmodel: gpt-5\n");
+    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    expect(stderr).toEqual([]);
+    await pi.emit("session_start", {}, ctx);
+    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    expect(stderr).toEqual([
+      `sysprompt: warning ${root}/agent/sysprompt.yaml:2 [pi-config-ignored] not applied inside pi: model, decided by pi's model (pi --model, /model); the file's other keys apply\n`,
+    ]);
+  });
 });
