@@ -542,7 +542,7 @@ async function checkRenderEqualsPi({ project, requests, root, home, piArgs }) {
       system.includes("comes to you with the result of the first tool call") &&
       system.includes(PI_READ_SNIPPET) &&
       rendered.code === 0 &&
-      rendered.stdout === `${system}\n`,
+      rendered.stdout === system,
     `exit ${rendered.code}\nstderr: ${rendered.stderr}\n--- pi sent:\n${system}\n--- render printed:\n${rendered.stdout}`,
   );
 }

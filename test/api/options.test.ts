@@ -76,7 +76,7 @@ describe("explicit options are checked before anything is read", () => {
       [{ sections: ["a"] }, "sections: must be an object of section name to text, got an array"],
       [
         { agentdir: "/x" },
-        'unknown option "agentdir"; the options are: cwd, agentDir, projectDir, projectTrusted, agentName, agent, configFiles, vars, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, resolvedSystemPrompt, resolvedAppendPrompt, sections, environment, noContextFiles, contextOnTouch, docs, workspaceTree, treeDepth, git, allowGitDirs, treeMtime, roots, maxContextBytes, ruleSources, skillPaths, skills, now, env, home, machine, deadlineMs, builtinDir, maxPromptTokens, ceilingDir',
+        'unknown option "agentdir"; the options are: cwd, agentDir, projectDir, projectTrusted, agentName, agent, agentMode, configFiles, vars, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, resolvedSystemPrompt, resolvedAppendPrompt, sections, environment, noContextFiles, contextOnTouch, docs, workspaceTree, treeDepth, git, allowGitDirs, treeMtime, roots, maxContextBytes, ruleSources, skillPaths, skills, now, env, home, machine, deadlineMs, builtinDir, maxPromptTokens, ceilingDir',
       ],
     ];
     for (const [options, message] of cases) {

@@ -17,7 +17,8 @@ const PROJECT_PRESET = "project/app/.pi/agents/codex.yaml";
 /** The builtin codex preset's export: what a project's preset cannot replace. */
 const BUILTIN_EXPORT = {
   file: "instructions.md",
-  where: "~/.codex/config.toml (or pass it as -c on the codex command line)",
+  where:
+    "~/.codex/config.toml, at the top, above the first [table] header (or pass it as -c on the codex command line)",
   setting: 'model_instructions_file = "{path}"',
   quote: "toml",
 };

@@ -47,7 +47,7 @@ describe("sysprompt watch --export", { timeout: 30_000 }, () => {
     await until(() => stdout.includes(`exported ${path}\n`), "the first export");
     expect(
       stdout.startsWith(
-        `exporting to ${path}; for codex, add this line to ~/.codex/config.toml (or pass it as -c on the codex command line):\nmodel_instructions_file = "${path}"\n`,
+        `exporting to ${path}; for codex, add this line to ~/.codex/config.toml, at the top, above the first [table] header (or pass it as -c on the codex command line):\nmodel_instructions_file = "${path}"\n`,
       ),
     ).toBe(true);
     expect(readFileSync(path, "utf8")).toContain("Team: small.");

@@ -140,7 +140,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     }
   };
   const gemini = sources.has("gemini")
-    ? await geminiContextNames(cwd, realRoot)
+    ? await geminiContextNames(cwd, reach)
     : { diagnostics: [] };
   diagnostics.push(...gemini.diagnostics);
   const wanted = RULE_FORMATS.filter((f) => formatWanted(f, sources)).map((f) =>

@@ -120,7 +120,7 @@ describe("/sysprompt command", () => {
       home: join(root, "home"),
       machine: MACHINE,
     });
-    expect({ code, stdout }).toEqual({ code: 0, stdout: `${sent}\n` });
+    expect({ code, stdout }).toEqual({ code: 0, stdout: sent });
   });
 
   it("says what it cannot carry: an appended prompt, other extensions' sections, pi's skills", async () => {
