@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
@@ -136,6 +136,22 @@ describe("agent presets", () => {
       "those that apply here are in this prompt, listed in it with their paths, or sent to you by Claude Code itself (CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md, AGENTS.md, .claude/rules).",
     );
     expect(result.text).not.toContain("already in this prompt");
+  });
+
+  it("claude-code: a CLAUDE.md that links out of the project is not read for its imports", async () => {
+    const root = tempDir();
+    write(root, {
+      "project/.git/HEAD": "x\n",
+      "project/AGENTS.md": "Root agents notes.\n",
+      "elsewhere/CLAUDE.md": "@../project/AGENTS.md\n",
+    });
+    symlinkSync(join(root, "elsewhere/CLAUDE.md"), join(root, "project/CLAUDE.md"));
+    const prepared = await preparePrompt(pinned(root, { agent: "claude-code" }));
+    // Claude Code reads the link's CLAUDE.md; sysprompt keeps AGENTS.md rather than trust
+    // what a file outside the project imports.
+    expect(prepared.data.contextFiles.map((f) => f.path)).toEqual([
+      join(root, "project/AGENTS.md"),
+    ]);
   });
 
   it("codex leaves out AGENTS.md folders but keeps a folder that only has CLAUDE.md; its tools follow the model", async () => {
