@@ -374,3 +374,22 @@ describe("check", () => {
     expect(clean.diagnostics.filter((d) => d.path?.includes("/agents/"))).toEqual([]);
   });
 });
+
+describe("chooseToolSet", () => {
+  it("the first set whose models match and whose modes name the mode; a set with both needs both", async () => {
+    const { chooseToolSet } = await import("../../src/agents/apply.js");
+    const preset = {
+      toolSets: [
+        { models: ["gpt-6*"], modes: ["yolo"], tools: { a: "A." } },
+        { models: ["gpt-6*"], tools: { b: "B." } },
+        { modes: ["yolo"], tools: { c: "C." } },
+      ],
+    };
+    expect(chooseToolSet(preset, "gpt-6-sol", "yolo")).toBe(0);
+    expect(chooseToolSet(preset, "gpt-6-sol", undefined)).toBe(1);
+    expect(chooseToolSet(preset, "gpt-5.5", "yolo")).toBe(2);
+    expect(chooseToolSet(preset, undefined, "yolo")).toBe(2);
+    expect(chooseToolSet(preset, "gpt-5.5", "plan")).toBe(null);
+    expect(chooseToolSet({ toolSets: [] }, "gpt-6-sol", "yolo")).toBe(null);
+  });
+});
