@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
@@ -139,6 +139,22 @@ describe("agent presets", () => {
       "those that apply here are in this prompt, listed in it with their paths, or sent to you by Claude Code itself (CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md, AGENTS.md, .claude/rules).",
     );
     expect(result.text).not.toContain("already in this prompt");
+  });
+
+  it("claude-code: a CLAUDE.md that links out of the project is not read for its imports", async () => {
+    const root = tempDir();
+    write(root, {
+      "project/.git/HEAD": "x\n",
+      "project/AGENTS.md": "Root agents notes.\n",
+      "elsewhere/CLAUDE.md": "@../project/AGENTS.md\n",
+    });
+    symlinkSync(join(root, "elsewhere/CLAUDE.md"), join(root, "project/CLAUDE.md"));
+    const prepared = await preparePrompt(pinned(root, { agent: "claude-code" }));
+    // Claude Code reads the link's CLAUDE.md; sysprompt keeps AGENTS.md rather than trust
+    // what a file outside the project imports.
+    expect(prepared.data.contextFiles.map((f) => f.path)).toEqual([
+      join(root, "project/AGENTS.md"),
+    ]);
   });
 
   it("codex leaves out AGENTS.md folders but keeps a folder that only has CLAUDE.md; its tools follow the model", async () => {
@@ -359,5 +375,24 @@ describe("check", () => {
     ]);
     const clean = await checkProject({ cwd: tempDir(), home: join(root, "home"), env: {} });
     expect(clean.diagnostics.filter((d) => d.path?.includes("/agents/"))).toEqual([]);
+  });
+});
+
+describe("chooseToolSet", () => {
+  it("the first set whose models match and whose modes name the mode; a set with both needs both", async () => {
+    const { chooseToolSet } = await import("../../src/agents/apply.js");
+    const preset = {
+      toolSets: [
+        { models: ["gpt-6*"], modes: ["yolo"], tools: { a: "A." } },
+        { models: ["gpt-6*"], tools: { b: "B." } },
+        { modes: ["yolo"], tools: { c: "C." } },
+      ],
+    };
+    expect(chooseToolSet(preset, "gpt-6-sol", "yolo")).toBe(0);
+    expect(chooseToolSet(preset, "gpt-6-sol", undefined)).toBe(1);
+    expect(chooseToolSet(preset, "gpt-5.5", "yolo")).toBe(2);
+    expect(chooseToolSet(preset, undefined, "yolo")).toBe(2);
+    expect(chooseToolSet(preset, "gpt-5.5", "plan")).toBe(null);
+    expect(chooseToolSet({ toolSets: [] }, "gpt-6-sol", "yolo")).toBe(null);
   });
 });
