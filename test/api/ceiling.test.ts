@@ -29,11 +29,12 @@ function planted(): { root: string; ceiling: string } {
 
 describe("ceilingDir: nothing above it is looked at", () => {
   it("no context file, .git, .agents/skills or .gitignore above the ceiling counts", async () => {
-    const { ceiling } = planted();
+    const { root, ceiling } = planted();
     const options = {
       ...pinned(ceiling),
       agentDir: join(ceiling, "agent"),
-      home: join(ceiling, "home"),
+      // Outside `above`: a project root that holds the home folder is narrowed to cwd.
+      home: join(root, "home"),
       workspaceTree: true,
       treeMtime: "2026-01-01T00:00:00Z",
     };
