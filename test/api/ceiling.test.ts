@@ -33,7 +33,7 @@ describe("ceilingDir: nothing above it is looked at", () => {
     const options = {
       ...pinned(ceiling),
       agentDir: join(ceiling, "agent"),
-      // Beside the repository, not in it: a root that holds the home folder reaches only cwd.
+      // Outside `above`: a project root that holds the home folder is narrowed to cwd.
       home: join(root, "home"),
       workspaceTree: true,
       treeMtime: "2026-01-01T00:00:00Z",

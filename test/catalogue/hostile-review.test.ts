@@ -72,7 +72,6 @@ describe("rule files of many nested folders", () => {
       "../../src/gather/rules/load.js"
     );
     let dir = project();
-
     for (let level = 0; level < 6; level++) {
       mkdirSync(join(dir, ".clinerules"));
       for (let i = 0; i < 200; i++)
