@@ -1,4 +1,5 @@
 import type * as Yaml from "yaml";
+import { keyLinesOf, readKeyValueLines } from "./_frontmatter-lines.js";
 import { loadYaml, parseYaml } from "./_yaml.js";
 import type { Diagnostic } from "./types.js";
 
@@ -228,6 +229,17 @@ export function normalizeText(text: string): string {
   return noBom.includes("\r") ? noBom.replace(/\r\n?/g, "\n") : noBom;
 }
 
+export interface FrontmatterOptions {
+  /**
+   * Another agent's format (a skill, a prompt template): a block that is not
+   * valid YAML, or is past the YAML limits, is read line by line as `key:
+   * value` (see `_frontmatter-lines.ts`) with a `frontmatter-not-yaml`
+   * warning at the YAML problem, as those agents' readers take it, instead of
+   * an unusable block. Default false: sysprompt's own files stay strict.
+   */
+  lenient?: boolean;
+}
+
 /**
  * Splits `source` into YAML frontmatter and body without touching the disk.
  * Bad YAML, a non-mapping block, an unclosed block, a block over
@@ -236,7 +248,11 @@ export function normalizeText(text: string): string {
  * gives a diagnostic and keeps the data. Nothing is ever executed, nothing
  * throws, nothing is printed, and the cost is linear in the text.
  */
-export function parseFrontmatter(source: string, path?: string): ParsedDocument {
+export function parseFrontmatter(
+  source: string,
+  path?: string,
+  options: FrontmatterOptions = {},
+): ParsedDocument {
   const text = normalizeText(source);
   const remembered = known.get(text);
   if (remembered) {
@@ -294,7 +310,11 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
     keyLines = read.keyLines;
     warnings = warningDiagnostics(read.warnings, at);
   } catch (error) {
-    return unusable(body, bodyLine, describeBlockError(error));
+    const problem = describeBlockError(error);
+    if (!options.lenient || problem.code !== "frontmatter-yaml") {
+      return unusable(body, bodyLine, problem);
+    }
+    return readLeniently(block, body, bodyLine, at(problem));
   }
   if (data === null || data === undefined) {
     return { data: {}, body, bodyLine, ok: true, keyLines, diagnostics: warnings };
@@ -315,6 +335,38 @@ export function parseFrontmatter(source: string, path?: string): ParsedDocument 
     ok: true,
     keyLines,
     diagnostics: warnings,
+  };
+}
+
+/** A block that is not YAML, read line by line, with a warning where YAML gave up. */
+function readLeniently(
+  block: string,
+  body: string,
+  bodyLine: number,
+  problem: Diagnostic,
+): ParsedDocument {
+  // The block starts with the newline that ends the opening line: line 2 is its second line.
+  const lines = block.split("\n").slice(1);
+  const reason = problem.message.replace(/^invalid YAML frontmatter: /, "");
+  const data = readKeyValueLines(lines);
+  // `key:` with no items under it is YAML's null, as the YAML reader gives it.
+  for (const [key, value] of Object.entries(data)) {
+    if (Array.isArray(value) && value.length === 0) data[key] = null;
+  }
+  return {
+    data,
+    body,
+    bodyLine,
+    ok: true,
+    keyLines: new Map(Object.entries(keyLinesOf(lines))),
+    diagnostics: [
+      {
+        ...problem,
+        level: "warning",
+        code: "frontmatter-not-yaml",
+        message: `frontmatter is not valid YAML (${reason}); read line by line as "key: value", the way other agents' readers take it; quote the value to make it YAML`,
+      },
+    ],
   };
 }
 

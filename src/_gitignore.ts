@@ -34,6 +34,33 @@ export interface IgnoreRules {
   readonly tail: RegExp | null;
 }
 
+/**
+ * Most `**` segments a glob or ignore pattern may hold, runs of them counted
+ * as one. `ignore` turns each into a repeated group of its regular
+ * expression, and k of them backtrack over a path's folders as D^k: five
+ * took seconds on a path 60 folders deep, and with paths deeper or patterns
+ * longer, minutes. With one, a test is linear in the path.
+ */
+export const MAX_DOUBLE_STARS = 1;
+
+/**
+ * `pattern` (a glob, or one ignore-file line) with each run of `**` segments
+ * made one (`a/**\/**\/b` is `a/**\/b`), or undefined when it still holds
+ * more than {@link MAX_DOUBLE_STARS}: such a pattern matches nothing.
+ */
+export function boundedPattern(pattern: string): string | undefined {
+  if (!pattern.includes("**")) return pattern;
+  const segments: string[] = [];
+  let stars = 0;
+  for (const segment of pattern.split("/")) {
+    const star = segment === "**" || segment === "!**";
+    if (star && (segments.at(-1) === "**" || segments.at(-1) === "!**")) continue;
+    if (star) stars++;
+    segments.push(segment);
+  }
+  return stars > MAX_DOUBLE_STARS ? undefined : segments.join("/");
+}
+
 /** Patterns kept from one ignore file; the rest are cut, and the cut is reported. */
 export const MAX_PATTERNS_PER_FILE = 2000;
 /** Patterns kept from all the ignore files of one walk. */
@@ -45,6 +72,8 @@ export interface PatternCut {
   path: string;
   kept: number;
   dropped: number;
+  /** Of the kept, how many hold more `**` than {@link MAX_DOUBLE_STARS} and match nothing. */
+  refused?: number;
 }
 
 /**
@@ -69,7 +98,26 @@ export function newPatternBudget(
 const MAX_CUTS_NAMED = 5;
 
 /** One warning for the cut ignore files of a walk, naming the first few; none when nothing was cut. */
-export function ignoreCutDiagnostics(cuts: readonly PatternCut[]): Diagnostic[] {
+export function ignoreCutDiagnostics(all: readonly PatternCut[]): Diagnostic[] {
+  const cuts = all.filter((c) => c.dropped > 0);
+  const refusing = all.filter((c) => (c.refused ?? 0) > 0);
+  const refused = refusing.slice(0, MAX_CUTS_NAMED).map((c) => `${c.path} (${c.refused})`);
+  const more = refusing.length - refused.length;
+  const chains: Diagnostic[] =
+    refusing[0] === undefined
+      ? []
+      : [
+          {
+            level: "warning",
+            code: "ignore-pattern-refused",
+            message: `ignore patterns with more than ${MAX_DOUBLE_STARS} ** (a/**/b/**/c) match nothing: matching them costs time that grows with a path's depth to the power of their count: ${refused.join(", ")}${more > 0 ? ` and ${more} more files` : ""}`,
+            path: refusing[0].path,
+          },
+        ];
+  return [...cutDiagnostics(cuts), ...chains];
+}
+
+function cutDiagnostics(cuts: readonly PatternCut[]): Diagnostic[] {
   const [first] = cuts;
   if (first === undefined) return [];
   const named = cuts
@@ -112,7 +160,18 @@ export function addGitignore(
     budget.left -= kept.length;
   }
   if (kept.length === 0) return rules;
-  const rebased = rebasePatterns(kept, base);
+  const rebased: string[] = [];
+  for (const line of rebasePatterns(kept, base)) {
+    const bounded = boundedPattern(line);
+    if (bounded !== undefined) rebased.push(bounded);
+  }
+  const refused = kept.length - rebased.length;
+  if (refused > 0 && budget) {
+    const cut = budget.cuts.find((c) => c.path === path);
+    if (cut) cut.refused = refused;
+    else budget.cuts.push({ path, kept: kept.length, dropped: 0, refused });
+  }
+  if (rebased.length === 0) return rules;
   return { parent: rules, own: newIgnore().add(rebased), tail: tailRegex(rebased) };
 }
 

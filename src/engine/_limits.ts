@@ -47,6 +47,14 @@ export const MAX_PARTIAL_DEPTH = 16;
 export const MAX_RENDER_OUTPUT = 8 * 1024 * 1024;
 
 /**
+ * Most text of a whole prompt, every section together, in UTF-16 code units:
+ * as much as one render may produce. Each section under its own cap, 120 of
+ * them made a prompt past the longest string V8 can build, and the final join
+ * threw `RangeError: Invalid string length`.
+ */
+export const MAX_PROMPT_CHARS = MAX_RENDER_OUTPUT;
+
+/**
  * Most helper calls, block bodies and partials run in one render. Each costs
  * about a microsecond, so this bounds a render to well under a second, even
  * when nested `{{#each}}` blocks multiply list sizes or partials fan out

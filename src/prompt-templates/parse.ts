@@ -56,7 +56,7 @@ export function parsePromptTemplate(
       ],
     };
   }
-  const parsed = parseFrontmatter(text, filePath);
+  const parsed = parseFrontmatter(text, filePath, { lenient: true });
   const unusable = parsed.diagnostics.some((d) => !USABLE_FRONTMATTER_PROBLEMS.has(d.code));
   if (!parsed.ok && unusable) {
     // A template whose metadata we cannot read would expand with the wrong

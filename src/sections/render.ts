@@ -1,4 +1,5 @@
 import type { PromptData } from "../data.js";
+import { MAX_PROMPT_CHARS } from "../engine/_limits.js";
 import { type Engine, formatPrompt, TemplateError } from "../engine/index.js";
 import type { Diagnostic, PromptBlock, RenderedSection, SectionSource } from "../types.js";
 import { cutBlocks, SECTION_SEPARATOR } from "./blocks.js";
@@ -84,6 +85,10 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   const diagnostics: Diagnostic[] = [];
   const partials = input.partials ?? {};
   const placed: { key: SectionKey; section: RenderedSection }[] = [];
+  // The prompt's length so far, and the sections left out for want of room.
+  let total = 0;
+  const over: string[] = [];
+  let overPath: string | undefined;
   const names = new Set<string>();
   const rendered = new Map<SectionTemplate, string | undefined>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
@@ -101,6 +106,11 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     );
   }
   for (const template of input.templates) {
+    if (total >= MAX_PROMPT_CHARS) {
+      // Full: not even rendered (each could be megabytes more).
+      if (template.meta.enabled) over.push(template.name);
+      continue;
+    }
     const code = fromCode.get(template.name);
     if (code !== undefined) {
       fromCode.delete(template.name);
@@ -125,6 +135,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
       makeSection(name, text, name, { layer: "option" }),
     );
   }
+  if (over.length > 0) diagnostics.push(overDiagnostic(over, overPath));
   // Stable: the custom prompt stays before a section that shares its key.
   const sorted = placed.sort((a, b) => compareSectionKeys(a.key, b.key));
   const sections = sorted.map((p) => p.section);
@@ -159,6 +170,12 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
       return;
     }
     names.add(section.name);
+    if (total + section.text.length > MAX_PROMPT_CHARS) {
+      over.push(section.name);
+      overPath ??= section.source.path;
+      return;
+    }
+    total += section.text.length + SECTION_SEPARATOR.length;
     placed.push({ key, section });
   }
 
@@ -249,6 +266,20 @@ function describeCustom(prompt: CustomPrompt): string {
 
 /** Before every section. */
 const LEADING: SectionKey = [0, Number.NEGATIVE_INFINITY, ""];
+
+/** Sections named in the diagnostic of a full prompt; the rest are counted. */
+const MAX_OVER_NAMED = 5;
+
+function overDiagnostic(over: readonly string[], path: string | undefined): Diagnostic {
+  const named = over.slice(0, MAX_OVER_NAMED).join(", ");
+  const more = over.length > MAX_OVER_NAMED ? ` and ${over.length - MAX_OVER_NAMED} more` : "";
+  return {
+    level: "error",
+    code: "prompt-too-large",
+    message: `the prompt would be over ${MAX_PROMPT_CHARS / (1024 * 1024)} MiB of text, every section together; left out: ${named}${more}`,
+    ...(path ? { path } : {}),
+  };
+}
 
 function withFinalNewline(text: string): string {
   return text === "" || text.endsWith("\n") ? text : `${text}\n`;

@@ -41,12 +41,14 @@ export interface ParsedSkill {
 
 /**
  * Turns the text of a skill file into a {@link Skill} without touching the
- * disk. A missing description or unusable frontmatter drops the skill; a name
+ * disk. Frontmatter that is not valid YAML is read line by line, with a
+ * warning, as other agents read it. A missing description or a
+ * refused block (`---js`, not a mapping) drops the skill; a name
  * or description that breaks the Agent Skills rules only warns, because a
  * skill written for another agent should still work here.
  */
 export function parseSkill(text: string, filePath: string, source: SkillSource): ParsedSkill {
-  const parsed = parseFrontmatter(text, filePath);
+  const parsed = parseFrontmatter(text, filePath, { lenient: true });
   const diagnostics = [...parsed.diagnostics];
   if (diagnostics.some((d) => d.level === "error")) return { skill: null, diagnostics };
 

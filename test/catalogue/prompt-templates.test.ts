@@ -10,19 +10,27 @@ const FIX = `${PROMPTS}/fix.md`;
 const MIB = 1024 * 1024;
 
 const SKIPPED = "prompt template skipped:";
+/** Frontmatter that is not valid YAML (`reason`), read line by line: the template is kept. */
+const notYaml = (reason: string, line: number, column: number) =>
+  about(
+    FIX,
+    "warning",
+    "frontmatter-not-yaml",
+    `frontmatter is not valid YAML (${reason}); read line by line as "key: value", the way other agents' readers take it; quote the value to make it YAML`,
+    line,
+    column,
+  );
 
 const cases: TemplatesCase[] = [
   {
     name: "prompt-yaml-syntax",
     layout: [[FIX, "---\ndescription: [Fix\n---\nFix $1.\n"]],
-    expected: about(
-      FIX,
-      "warning",
-      "frontmatter-yaml",
-      `${SKIPPED} invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]`,
+    expected: notYaml(
+      "Flow sequence in block collection must be sufficiently indented and end with a ]",
       2,
       14,
     ),
+    added: ["fix"],
   },
   {
     name: "prompt-alias-bomb",
@@ -35,14 +43,8 @@ const cases: TemplatesCase[] = [
           .join("")}---\nFix $1.\n`,
       ],
     ],
-    expected: about(
-      FIX,
-      "warning",
-      "frontmatter-yaml",
-      `${SKIPPED} invalid YAML frontmatter: Excessive alias count indicates a resource exhaustion attack`,
-      2,
-      1,
-    ),
+    expected: notYaml("Excessive alias count indicates a resource exhaustion attack", 2, 1),
+    added: ["fix"],
   },
   {
     name: "prompt-js-engine",
@@ -59,26 +61,14 @@ const cases: TemplatesCase[] = [
   {
     name: "prompt-tab-indent",
     layout: [[FIX, "---\ndescription: Fix\n\targument-hint: x\n---\nFix $1.\n"]],
-    expected: about(
-      FIX,
-      "warning",
-      "frontmatter-yaml",
-      `${SKIPPED} invalid YAML frontmatter: Tabs are not allowed as indentation`,
-      3,
-      1,
-    ),
+    expected: notYaml("Tabs are not allowed as indentation", 3, 1),
+    added: ["fix"],
   },
   {
     name: "prompt-duplicate-key",
     layout: [[FIX, "---\ndescription: A\ndescription: B\n---\nFix $1.\n"]],
-    expected: about(
-      FIX,
-      "warning",
-      "frontmatter-yaml",
-      `${SKIPPED} invalid YAML frontmatter: key "description" appears twice`,
-      3,
-      1,
-    ),
+    expected: notYaml('key "description" appears twice', 3, 1),
+    added: ["fix"],
   },
   {
     name: "prompt-bom-crlf",

@@ -6,8 +6,9 @@ import { type CatalogueCase, diag, type Rendered, runCase } from "./_harness.js"
 
 // A second project skill, `beta`, beside the baseline's `alpha`, with each
 // problem a file can have. A SKILL.md that cannot be read or whose
-// frontmatter is unusable is left out with a diagnostic; alpha and everything
-// else stays. A SKILL.md that reads (BOM, CRLF, invalid UTF-8) lists beta.
+// frontmatter is refused is left out with a diagnostic; alpha and everything
+// else stays. A SKILL.md that reads (BOM, CRLF, invalid UTF-8) lists beta;
+// so does one whose frontmatter is not valid YAML, read line by line.
 
 const SKILLS = "project/app/.pi/skills";
 const BETA = `${SKILLS}/beta/SKILL.md`;
@@ -29,13 +30,23 @@ const aboutBeta =
   (level: "error" | "warning", code: string, message: string, line?: number, column?: number) =>
   (root: string) => [diag(level, code, message, join(root, BETA), line, column)];
 
+/** Beta's frontmatter is not valid YAML (`reason`) and was read line by line. */
+const notYaml = (reason: string, line: number, column: number) =>
+  aboutBeta(
+    "warning",
+    "frontmatter-not-yaml",
+    `frontmatter is not valid YAML (${reason}); read line by line as "key: value", the way other agents' readers take it; quote the value to make it YAML`,
+    line,
+    column,
+  );
+
 /** The skills are alpha and beta (from `folder`), in that order. */
 const withBeta =
-  (folder = "beta", shown = folder) =>
+  (folder = "beta", shown = folder, description = DESCRIPTION) =>
   (bad: Rendered, _clean: Rendered, root: string): void => {
     const beta: SkillEntry = {
       name: "beta",
-      description: DESCRIPTION,
+      description,
       location: join(root, SKILLS, shown, "SKILL.md"),
     };
     expect(bad.data.skills.map((s) => s.name)).toEqual(["alpha", "beta"]);
@@ -46,24 +57,29 @@ const cases: CatalogueCase[] = [
   {
     name: "skill-yaml-syntax",
     layout: [[BETA, "---\nname: beta\ndescription: [Beta\n---\n"]],
-    expected: aboutBeta(
-      "error",
-      "frontmatter-yaml",
-      "invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]",
+    changed: ["skills"],
+    expected: notYaml(
+      "Flow sequence in block collection must be sufficiently indented and end with a ]",
       3,
       14,
     ),
+    verify: withBeta("beta", "beta", "[Beta"),
   },
   {
+    // An unquoted `: ` in a description (trigger.dev's .claude/skills/drizzle/SKILL.md).
+    name: "skill-description-colon",
+    layout: [[BETA, "---\nname: beta\ndescription: Drizzle queries. Use when: writing SQL\n---\n"]],
+    changed: ["skills"],
+    expected: notYaml("Nested mappings are not allowed in compact mappings", 3, 14),
+    verify: withBeta("beta", "beta", "Drizzle queries. Use when: writing SQL"),
+  },
+  {
+    // The aliases are never expanded: the lines are read as text.
     name: "skill-alias-bomb",
     layout: [[BETA, skill(BOMB)]],
-    expected: aboutBeta(
-      "error",
-      "frontmatter-yaml",
-      "invalid YAML frontmatter: Excessive alias count indicates a resource exhaustion attack",
-      2,
-      1,
-    ),
+    changed: ["skills"],
+    expected: notYaml("Excessive alias count indicates a resource exhaustion attack", 2, 1),
+    verify: withBeta(),
   },
   {
     name: "skill-js-engine",
@@ -81,24 +97,23 @@ const cases: CatalogueCase[] = [
   {
     name: "skill-tab-indent",
     layout: [[BETA, "---\nname: beta\n\tdescription: Beta.\n---\n"]],
-    expected: aboutBeta(
-      "error",
-      "frontmatter-yaml",
-      "invalid YAML frontmatter: Tabs are not allowed as indentation",
-      3,
-      1,
-    ),
+    expected: (root) => [
+      ...notYaml("Tabs are not allowed as indentation", 3, 1)(root),
+      diag(
+        "error",
+        "skill-description-required",
+        "description is required; skill not loaded",
+        join(root, BETA),
+      ),
+    ],
   },
   {
+    // Read line by line, the first one counts.
     name: "skill-duplicate-key",
     layout: [[BETA, "---\nname: beta\ndescription: One.\ndescription: Two.\n---\n"]],
-    expected: aboutBeta(
-      "error",
-      "frontmatter-yaml",
-      'invalid YAML frontmatter: key "description" appears twice',
-      4,
-      1,
-    ),
+    changed: ["skills"],
+    expected: notYaml('key "description" appears twice', 4, 1),
+    verify: withBeta("beta", "beta", "One."),
   },
   {
     name: "skill-bom-crlf",

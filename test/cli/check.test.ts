@@ -107,7 +107,7 @@ describe("sysprompt check", () => {
       stdout: [
         `info ${agent}/prompts/review.md [name-collision] prompt template "/review": ${pi}/prompts/review.md (project) wins over ${agent}/prompts/review.md (user)\n`,
         `info ${agent}/skills/lint/SKILL.md [name-collision] skill "lint": ${pi}/skills/lint/SKILL.md (project) wins over ${agent}/skills/lint/SKILL.md (user)\n`,
-        `warning ${pi}/prompts/broken.md:2:14 [frontmatter-yaml] prompt template skipped: invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]\n`,
+        `warning ${pi}/prompts/broken.md:2:1 [frontmatter-not-mapping] prompt template skipped: frontmatter must be a YAML mapping of keys to values\n`,
         `warning ${pi}/skills/Bad_Name/SKILL.md [skill-name-invalid] name "Bad_Name" should use only lowercase letters a-z, digits 0-9 and hyphens\n`,
         `error ${pi}/skills/no-description/SKILL.md [skill-description-required] description is required; skill not loaded\n`,
         summary(

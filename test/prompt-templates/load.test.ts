@@ -185,11 +185,20 @@ describe.each(LOADERS)("%s", (_name, load) => {
     });
   });
 
-  it("skips files with unusable frontmatter with a located warning, keeps the rest", async () => {
+  it("reads YAML that is not valid line by line, skips refused frontmatter with a located warning, keeps the rest", async () => {
     const { root, ...options } = scenario("invalid-yaml");
     const dir = `${root}/agent/prompts`;
     expect(await load(options)).toEqual({
       templates: [
+        {
+          // Not valid YAML: read line by line, as other agents read it.
+          name: "broken",
+          description: "fine",
+          argumentHint: "[unclosed",
+          content: "Never used\n",
+          filePath: `${dir}/broken.md`,
+          source: "user",
+        },
         {
           name: "good",
           description: "Still loaded",
@@ -209,9 +218,9 @@ describe.each(LOADERS)("%s", (_name, load) => {
       diagnostics: [
         {
           level: "warning",
-          code: "frontmatter-yaml",
+          code: "frontmatter-not-yaml",
           message:
-            "prompt template skipped: invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]",
+            'frontmatter is not valid YAML (Flow sequence in block collection must be sufficiently indented and end with a ]); read line by line as "key: value", the way other agents\' readers take it; quote the value to make it YAML',
           line: 3,
           column: 16,
           path: `${dir}/broken.md`,
@@ -248,7 +257,7 @@ describe.each(LOADERS)("%s", (_name, load) => {
   it("locates a YAML error on the line it is on", async () => {
     const { root, ...options } = scenario("invalid-yaml");
     const { diagnostics } = await load(options);
-    expect(diagnostics.find((d) => d.code === "frontmatter-yaml")?.line).toEqual(3);
+    expect(diagnostics.find((d) => d.code === "frontmatter-not-yaml")?.line).toEqual(3);
   });
 
   it("skips the project folder when it is not trusted, with an info diagnostic", async () => {

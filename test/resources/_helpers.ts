@@ -82,7 +82,7 @@ export function pinned(root: string, extra: SystemPromptOptions = {}): SystemPro
 /** The stderr of `expand` and `list` over `list-reports-collisions-and-bad-files`. */
 export function collisionsAndBadFilesStderr(root: string): string {
   return [
-    `warning ${root}/project/.pi/prompts/broken.md:2:14 [frontmatter-yaml] prompt template skipped: invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]`,
+    `warning ${root}/project/.pi/prompts/broken.md:2:1 [frontmatter-not-mapping] prompt template skipped: frontmatter must be a YAML mapping of keys to values`,
     `info ${root}/agent/prompts/review.md [name-collision] prompt template "/review": ${root}/project/.pi/prompts/review.md (project) wins over ${root}/agent/prompts/review.md (user)`,
     `warning ${root}/project/.pi/skills/Bad_Name/SKILL.md [skill-name-invalid] name "Bad_Name" should use only lowercase letters a-z, digits 0-9 and hyphens`,
     `error ${root}/project/.pi/skills/no-description/SKILL.md [skill-description-required] description is required; skill not loaded`,

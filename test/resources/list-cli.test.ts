@@ -102,12 +102,11 @@ describe("sysprompt list", () => {
     expect(parsed.diagnostics).toEqual([
       {
         level: "warning",
-        code: "frontmatter-yaml",
-        message:
-          "prompt template skipped: invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]",
+        code: "frontmatter-not-mapping",
+        message: "prompt template skipped: frontmatter must be a YAML mapping of keys to values",
         path: `${root}/project/.pi/prompts/broken.md`,
         line: 2,
-        column: 14,
+        column: 1,
       },
       {
         level: "info",

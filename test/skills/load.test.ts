@@ -71,7 +71,7 @@ describe("validation", () => {
   const root = join(FIXTURES, "validation/skills");
   const at = (name: string) => join(root, name, "SKILL.md");
 
-  test("drops skills without a usable description or frontmatter, warns about names, loads the rest", async () => {
+  test("drops skills without a description or with refused frontmatter, reads bad YAML line by line, warns about names, loads the rest", async () => {
     const result = await explicitOnly(FIXTURES, [root]);
     expect(result.skills).toEqual([
       skillAt(
@@ -80,6 +80,8 @@ describe("validation", () => {
         "Breaks every naming rule but still loads.",
         "option",
       ),
+      // Not valid YAML: read line by line, as other agents read it.
+      skillAt(at("bad-yaml"), "bad-yaml", "fine", "option"),
       skillAt(
         at("folder-name-used"),
         "folder-name-used",
@@ -128,10 +130,10 @@ describe("validation", () => {
         column: 1,
       },
       {
-        level: "error",
-        code: "frontmatter-yaml",
+        level: "warning",
+        code: "frontmatter-not-yaml",
         message:
-          "invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]",
+          'frontmatter is not valid YAML (Flow sequence in block collection must be sufficiently indented and end with a ]); read line by line as "key: value", the way other agents\' readers take it; quote the value to make it YAML',
         path: at("bad-yaml"),
         line: 4,
         column: 11,

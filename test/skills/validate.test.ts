@@ -82,7 +82,7 @@ describe("parseSkill", () => {
   });
 });
 
-test("invalid YAML drops the skill with a diagnostic located at the bad line", async () => {
+test("invalid YAML (an unquoted `: `) is read line by line: the skill loads, warned at the bad line", async () => {
   const root = join(FIXTURES, "invalid-yaml-located");
   const file = join(root, "bad-indent/SKILL.md");
   expect(
@@ -94,12 +94,22 @@ test("invalid YAML drops the skill with a diagnostic located at the bad line", a
       includeDefaults: false,
     }),
   ).toEqual({
-    skills: [],
+    skills: [
+      {
+        name: "bad-indent",
+        description: "a: b",
+        filePath: file,
+        baseDir: join(root, "bad-indent"),
+        disableModelInvocation: false,
+        source: "option",
+      },
+    ],
     diagnostics: [
       {
-        level: "error",
-        code: "frontmatter-yaml",
-        message: "invalid YAML frontmatter: Nested mappings are not allowed in compact mappings",
+        level: "warning",
+        code: "frontmatter-not-yaml",
+        message:
+          'frontmatter is not valid YAML (Nested mappings are not allowed in compact mappings); read line by line as "key: value", the way other agents\' readers take it; quote the value to make it YAML',
         path: file,
         line: 3,
         column: 14,

@@ -1,4 +1,11 @@
 import { normalizeText, parseFrontmatter } from "../../_frontmatter.js";
+import {
+  ITEM_LINE,
+  KEY_LINE,
+  keyLinesOf,
+  readKeyValueLines,
+  unquote,
+} from "../../_frontmatter-lines.js";
 import type { Diagnostic } from "../../types.js";
 
 /**
@@ -15,9 +22,6 @@ export interface RuleDocument {
   keyLines: Record<string, number>;
   diagnostics: Diagnostic[];
 }
-
-const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(.*)$/;
-const ITEM_LINE = /^[ \t]+-[ \t]*(.*)$/;
 
 export function readRuleDocument(source: string, path: string): RuleDocument {
   const text = normalizeText(source);
@@ -55,7 +59,7 @@ export function readRuleDocument(source: string, path: string): RuleDocument {
       ? { line: yamlError.line, column: yamlError.column ?? 1 }
       : {}),
   });
-  return { data: readLines(blockLines), body: doc.body, keyLines, diagnostics };
+  return { data: readKeyValueLines(blockLines), body: doc.body, keyLines, diagnostics };
 }
 
 /** Longest block the fast path reads; longer ones go to the YAML reader. */
@@ -109,64 +113,13 @@ export function simpleBlock(text: string): Omit<RuleDocument, "diagnostics"> | u
     if (!isSimpleValue(value)) return undefined;
     list = value === "";
   }
-  const data = readLines(blockLines);
+  const data = readKeyValueLines(blockLines);
   // An empty value with no items is YAML's null, not an empty list.
   for (const [key, value] of Object.entries(data)) {
     if (Array.isArray(value) && value.length === 0) data[key] = null;
   }
   const body = eol < 0 ? "" : text.slice(eol + 1);
   return { data, body, keyLines: keyLinesOf(blockLines) };
-}
-
-/** `key: value` lines, values unquoted; an empty value followed by `- item` lines is a list. */
-function readLines(lines: readonly string[]): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  let listKey: string | undefined;
-  for (const line of lines) {
-    const item = listKey !== undefined ? ITEM_LINE.exec(line) : null;
-    if (item && listKey !== undefined) {
-      const list = data[listKey];
-      (Array.isArray(list) ? list : []).push(unquote(item[1] ?? ""));
-      continue;
-    }
-    const m = KEY_LINE.exec(line);
-    listKey = undefined;
-    if (!m?.[1] || Object.hasOwn(data, m[1])) continue;
-    const value = (m[2] ?? "").trim();
-    if (value === "") {
-      data[m[1]] = [];
-      listKey = m[1];
-    } else data[m[1]] = plainValue(value);
-  }
-  return data;
-}
-
-function keyLinesOf(lines: readonly string[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  lines.forEach((line, i) => {
-    const key = KEY_LINE.exec(line)?.[1];
-    // The block starts on the file's line 2.
-    if (key && !Object.hasOwn(out, key)) out[key] = i + 2;
-  });
-  return out;
-}
-
-/** Unquoted `true` / `True` / `TRUE` (and false) are booleans, `null` and `~` null, a number a number, as YAML 1.2 reads them; anything else is text. */
-function plainValue(value: string): unknown {
-  if (/^(true|True|TRUE)$/.test(value)) return true;
-  if (/^(false|False|FALSE)$/.test(value)) return false;
-  if (/^(null|Null|NULL|~)$/.test(value)) return null;
-  if (/^[-+]?(\d+|\d*\.\d+)$/.test(value)) return Number(value);
-  return unquote(value);
-}
-
-/** A value without one pair of surrounding quotes. */
-export function unquote(value: string): string {
-  const v = value.trim();
-  if (v.length >= 2 && (v[0] === '"' || v[0] === "'") && v[v.length - 1] === v[0]) {
-    return v.slice(1, -1).trim();
-  }
-  return v;
 }
 
 /** The line of a `---` block that follows a leading HTML comment, or undefined. */

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type IgnoreFactory from "ignore";
+import { boundedPattern } from "../../_gitignore.js";
 
 /**
  * Matching a glob rule's globs against a path, with `ignore` (already a
@@ -65,7 +66,8 @@ export function expandBraces(glob: string, limit = MAX_GLOBS_PER_RULE): string[]
  * against a rule's globs: true when some glob matches and no later `!glob`
  * excludes it again. Globs that are empty or longer than
  * {@link MAX_GLOB_LENGTH} are left out; so are alternatives past
- * {@link MAX_GLOBS_PER_RULE}.
+ * {@link MAX_GLOBS_PER_RULE}, and those with more `**` than
+ * `MAX_DOUBLE_STARS` (see `boundedPattern`).
  */
 export function globMatcher(globs: readonly string[]): (rel: string) => boolean {
   const patterns: string[] = [];
@@ -74,7 +76,9 @@ export function globMatcher(globs: readonly string[]): (rel: string) => boolean 
     if (g === "" || g.length > MAX_GLOB_LENGTH) continue;
     for (const one of expandBraces(g, MAX_GLOBS_PER_RULE - patterns.length)) {
       // A leading `./` is the folder itself, as in the rule files' own examples.
-      patterns.push(one.startsWith("./") ? one.slice(2) : one);
+      const bounded = boundedPattern(one.startsWith("./") ? one.slice(2) : one);
+      // More `**` than a match can take in linear time: this glob matches nothing.
+      if (bounded !== undefined) patterns.push(bounded);
     }
     if (patterns.length >= MAX_GLOBS_PER_RULE) break;
   }

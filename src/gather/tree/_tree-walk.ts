@@ -496,7 +496,7 @@ const READ_BATCH = 256;
 const ONE_CALL_BYTES = 256 * 1024;
 
 /** A folder's entries (at most the cap) and whether there were more. */
-type Listing = { entries: Dirent[]; capped: boolean };
+export type Listing = { entries: Dirent[]; capped: boolean };
 
 /**
  * The folder's entries (at most `cap`, `capped` when there were more), or
@@ -529,7 +529,7 @@ function listFolderAtOnce(
  * nothing): a batch at a time, with the deadline heard between batches, since
  * one listing of a million entries blocks the process for over a second.
  */
-async function listInBatches(
+export async function listInBatches(
   dir: string,
   cap: number,
   signal: AbortSignal | undefined,

@@ -1,0 +1,47 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MAX_PROMPT_CHARS } from "../../src/engine/_limits.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { pinned, tempDir } from "../api/_helpers.js";
+
+// Each section is capped as it renders (8 MiB); the whole prompt was not:
+// 120 trusted sections under that cap made a prompt past the longest string
+// V8 builds, and the final join threw `RangeError: Invalid string length`.
+// Three sections of 4 MiB each (a partial doubled twelve times) stand for
+// them: what does not fit is left out, with one located error.
+
+const PARTIALS = 12;
+
+describe("hostile repository: the whole prompt is capped", () => {
+  it("sections past the prompt's cap are left out with one error; the rest render", async () => {
+    const root = tempDir();
+    const pi = join(root, "project", ".pi");
+    mkdirSync(join(pi, "partials"), { recursive: true });
+    mkdirSync(join(pi, "sections"), { recursive: true });
+    writeFileSync(join(pi, "partials", "p0.md"), "x".repeat(1100));
+    for (let i = 1; i <= PARTIALS; i++) {
+      writeFileSync(join(pi, "partials", `p${i}.md`), `{{> p${i - 1}}}{{> p${i - 1}}}`);
+    }
+    for (const name of ["big1", "big2", "big3"]) {
+      writeFileSync(
+        join(pi, "sections", `${name}.md`),
+        `---\norder: 900\n---\n{{> p${PARTIALS}}}\n`,
+      );
+    }
+    const result = await renderSystemPrompt(pinned(root));
+    expect(result.text.length).toBeLessThanOrEqual(MAX_PROMPT_CHARS);
+    expect(result.sections.map((s) => s.name).filter((n) => n.startsWith("big"))).toEqual(["big1"]);
+    expect(
+      result.diagnostics
+        .filter((d) => d.code === "prompt-too-large")
+        .map((d) => [d.level, d.message, d.path]),
+    ).toEqual([
+      [
+        "error",
+        "the prompt would be over 8 MiB of text, every section together; left out: big2, big3",
+        join(pi, "sections", "big2.md"),
+      ],
+    ]);
+  }, 120_000);
+});
