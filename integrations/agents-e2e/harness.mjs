@@ -203,7 +203,9 @@ function setup(agent, { home, cwd, port, promptFile, model, mode, message }) {
       share: "disabled",
       model: `${gpt ? "openai" : "fake"}/${id}`,
       provider: gpt
-        ? { openai: { options: { baseURL: `${base}/v1`, apiKey: "e2e-key" }, models: { [id]: {} } } }
+        ? {
+            openai: { options: { baseURL: `${base}/v1`, apiKey: "e2e-key" }, models: { [id]: {} } },
+          }
         : {
             fake: {
               npm: "@ai-sdk/openai-compatible",
@@ -228,6 +230,8 @@ export function runAgent(agent, options) {
   const modules = options.modules ?? MODULES;
   const [bin, ...pre] = command(agent, modules);
   const { args, env } = setup(agent, { message: "say ok", ...options });
+  // A check's own files beside the settings the runner wrote (hooks, plugins): `afterSetup(home)`.
+  options.afterSetup?.(options.home);
   return new Promise((resolveRun) => {
     const child = spawn(bin, [...pre, ...args, ...(options.extraArgs ?? [])], {
       cwd: options.cwd,
