@@ -290,7 +290,9 @@ function chat(res, body, id, call, text, json) {
     });
   chunk({
     index: 0,
-    delta: call ? { role: "assistant", tool_calls: toolCalls } : { role: "assistant", content: text },
+    delta: call
+      ? { role: "assistant", tool_calls: toolCalls }
+      : { role: "assistant", content: text },
     finish_reason: null,
   });
   chunk({ index: 0, delta: {}, finish_reason: finish }, { usage });
@@ -298,7 +300,9 @@ function chat(res, body, id, call, text, json) {
 }
 
 function gemini(res, stream, call, text, json) {
-  const parts = call ? [{ functionCall: { name: call.name, args: call.arguments ?? {} } }] : [{ text }];
+  const parts = call
+    ? [{ functionCall: { name: call.name, args: call.arguments ?? {} } }]
+    : [{ text }];
   const answerBody = {
     candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
     usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 1, totalTokenCount: 11 },
