@@ -244,6 +244,8 @@ export function runAgent(agent, options) {
   const modules = options.modules ?? MODULES;
   const [bin, ...pre] = command(agent, modules);
   const { args, env } = setup(agent, { message: "say ok", ...options });
+  // A check's own files beside the settings the runner wrote (hooks, plugins): `afterSetup(home)`.
+  options.afterSetup?.(options.home);
   return new Promise((resolveRun) => {
     const child = spawn(bin, [...pre, ...args, ...(options.extraArgs ?? [])], {
       cwd: options.cwd,

@@ -24,6 +24,14 @@ import {
 import { hookReply } from "./reply.js";
 import { readSession, sessionLocation, writeSession } from "./state.js";
 
+/**
+ * How long the hook (and opencode's plugin) may work on one call before it
+ * answers with nothing: it runs on every tool call, and the agent waits.
+ * A first call in a session loads config, preset and rules; on a loaded
+ * machine that takes a second or two.
+ */
+export const HOOK_DEADLINE_MS = 5000;
+
 export interface HookOutcome {
   /** What goes to stdout: the agent's hook reply. */
   reply: string;
@@ -31,15 +39,22 @@ export interface HookOutcome {
   note?: string;
 }
 
-/** Runs the hook on its stdin's text. Never throws for what the agent or a repository sent. */
+/**
+ * Runs the hook on its stdin's text. Never throws for what the agent or a
+ * repository sent. `late()` true: the caller has answered already (its
+ * deadline passed), so nothing is recorded as given.
+ */
 export async function runHook(
   agent: HookAgent,
   stdin: string,
   where: HookWhere,
+  late: () => boolean = () => false,
 ): Promise<HookOutcome> {
   const parsed = parseHookInput(agent, stdin);
   const found =
-    "problem" in parsed ? { note: parsed.problem } : await callContext(agent, parsed.call, where);
+    "problem" in parsed
+      ? { note: parsed.problem }
+      : await callContext(agent, parsed.call, where, late);
   const reply = hookReply(agent, found.text);
   return found.note === undefined ? { reply } : { reply, note: found.note };
 }
@@ -48,12 +63,14 @@ export async function runHook(
  * The text a finished tool call of `agent` adds to its result: the
  * `<instructions>` elements of what its paths bring in and the session was
  * not given yet (the session's state is updated), or none; with at most one
- * line worth saying. Never throws: a failure is a note and no text.
+ * line worth saying. Never throws: a failure is a note and no text. Once
+ * `late()` is true, the session's state is left as it was.
  */
 export async function callContext(
   agent: ToolAgent,
   call: HookCall,
   where: HookWhere,
+  late: () => boolean = () => false,
 ): Promise<{ text?: string; note?: string }> {
   const named = namedPaths(agent, call.tool, call.input);
   // Most calls name nothing of interest: answered before anything else is loaded or read.
@@ -78,6 +95,8 @@ export async function callContext(
     const touched = found.touched;
     let note = firstProblem(touched.diagnostics);
     // Keys are only ever added: a larger set is a changed one; a new snapshot is kept too.
+    // Past the caller's deadline the text reaches no one: nothing is kept as given.
+    if (late()) return {};
     if (session.keys.size !== before || snapshot === undefined) {
       try {
         writeSession(

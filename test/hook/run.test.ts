@@ -78,12 +78,18 @@ Sub rules: no default exports.
 TypeScript here is strict.
 </instructions>`;
 
+/** What Claude Code gets: it reads pkg/sub/AGENTS.md itself when it reads a file there. */
+const RULE_ONLY = `An instruction file applies to what this call touched (given once per session):
+<instructions path=".cursor/rules/ts.mdc" rule="ts">
+TypeScript here is strict.
+</instructions>`;
+
 async function hook(agent: HookAgent, text: string, where: Where) {
   return runHook(agent, text, where);
 }
 
 describe("runHook", () => {
-  it("Claude Code: the first read in pkg/sub brings its AGENTS.md and the glob rule; the next read there nothing", async () => {
+  it("Claude Code: the first read in pkg/sub brings the glob rule (the AGENTS.md there is Claude Code's own); the next read nothing", async () => {
     const { cwd, where } = project();
     const first = await hook(
       "claude-code",
@@ -92,7 +98,7 @@ describe("runHook", () => {
     );
     expect(first.note).toBeUndefined();
     expect(JSON.parse(first.reply)).toEqual({
-      hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: BOTH },
+      hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: RULE_ONLY },
     });
     const second = await hook(
       "claude-code",
@@ -106,7 +112,7 @@ describe("runHook", () => {
       input(cwd, "Read", { file_path: "pkg/sub/y.ts" }, "s-2"),
       where,
     );
-    expect(added(other.reply)).toBe(BOTH);
+    expect(added(other.reply)).toBe(RULE_ONLY);
   });
 
   it("Codex: a shell command that names the file, and a patch, bring them once", async () => {
@@ -187,8 +193,8 @@ TypeScript here is strict.
     const { cwd, where } = project();
     rmSync(join(cwd, "pkg/sub/x.ts"));
     const out = await hook(
-      "claude-code",
-      input(cwd, "Write", { file_path: "pkg/sub/x.ts" }),
+      "gemini-cli",
+      input(cwd, "write_file", { file_path: "pkg/sub/x.ts" }, "g", "AfterTool"),
       where,
     );
     expect(added(out.reply)).toBe(BOTH);
@@ -312,5 +318,15 @@ describe("session state", () => {
     rmSync(at.path);
     mkdirSync(at.path);
     expect(await readSession(at)).toEqual({ keys: new Set(), found: true });
+  });
+});
+
+describe("runHook past its deadline", () => {
+  it("keeps nothing as given once the caller has answered", async () => {
+    const { cwd, where } = project();
+    const text = input(cwd, "Bash", { command: "cat pkg/sub/x.ts" });
+    expect(await runHook("codex", text, where, () => true)).toEqual({ reply: "" });
+    // The session was not told: the next call brings the files.
+    expect(added((await runHook("codex", text, where)).reply)).toBe(BOTH);
   });
 });

@@ -1,11 +1,9 @@
 import { homedir } from "node:os";
 import { HOOK_EVENTS, isHookAgent } from "../../hook/input.js";
 import { hookReply } from "../../hook/reply.js";
-import { runHook } from "../../hook/run.js";
+import { HOOK_DEADLINE_MS, runHook } from "../../hook/run.js";
 import { type CliIo, EXIT_OK, UsageError } from "../io.js";
 
-/** How long the hook may work before it answers with nothing: it runs on every tool call. */
-export const HOOK_DEADLINE_MS = 2000;
 /** Most bytes of hook input read (a Write's content and a Read's output come with it). */
 export const MAX_HOOK_INPUT_BYTES = 32 * 1024 * 1024;
 
@@ -23,15 +21,15 @@ export async function hookCommand(agent: string, io: CliIo): Promise<number> {
     );
   }
   let timer: NodeJS.Timeout | undefined;
+  let past = false;
   const late = new Promise<{ reply: string; note: string }>((done) => {
-    timer = setTimeout(
-      () =>
-        done({
-          reply: hookReply(agent, undefined),
-          note: `took more than ${HOOK_DEADLINE_MS} ms: nothing added`,
-        }),
-      HOOK_DEADLINE_MS,
-    );
+    timer = setTimeout(() => {
+      past = true;
+      done({
+        reply: hookReply(agent, undefined),
+        note: `took more than ${HOOK_DEADLINE_MS} ms: nothing added`,
+      });
+    }, HOOK_DEADLINE_MS);
   });
   const work = (async () => {
     let text: string;
@@ -43,7 +41,7 @@ export async function hookCommand(agent: string, io: CliIo): Promise<number> {
         note: error instanceof Error ? error.message : String(error),
       };
     }
-    return runHook(agent, text, { env: io.env, home: io.home ?? homedir() });
+    return runHook(agent, text, { env: io.env, home: io.home ?? homedir() }, () => past);
   })();
   const outcome = await Promise.race([work, late]);
   clearTimeout(timer);

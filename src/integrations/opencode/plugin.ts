@@ -10,10 +10,7 @@
  * metadata }`; the plugin gets `{ directory, worktree, … }` once.
  */
 import { homedir } from "node:os";
-import { callContext } from "../../hook/run.js";
-
-/** How long the plugin may work on one call before it leaves the output as it is. */
-const PLUGIN_DEADLINE_MS = 2000;
+import { callContext, HOOK_DEADLINE_MS } from "../../hook/run.js";
 
 interface PluginInput {
   directory?: unknown;
@@ -46,12 +43,17 @@ export async function SyspromptPlugin(ctx: PluginInput) {
         >,
       };
       let timer: NodeJS.Timeout | undefined;
+      let past = false;
       const late = new Promise<{ text?: string }>((done) => {
-        timer = setTimeout(() => done({}), PLUGIN_DEADLINE_MS);
+        timer = setTimeout(() => {
+          past = true;
+          done({});
+        }, HOOK_DEADLINE_MS);
       });
-      // callContext never throws; a late answer leaves the output as the tool made it.
+      // callContext never throws; a late answer leaves the output as the tool made it, and
+      // the session's state as it was.
       const found = await Promise.race([
-        callContext("opencode", call, { env: process.env, home: homedir() }),
+        callContext("opencode", call, { env: process.env, home: homedir() }, () => past),
         late,
       ]);
       clearTimeout(timer);

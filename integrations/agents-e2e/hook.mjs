@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+// End-to-end check of `sysprompt hook` (issue #28's "Done when") in the real Claude Code, Codex,
+// Gemini CLI and opencode of this folder, against the fake model, in the loopback-only namespace
+// (harness.mjs). For each agent:
+//   - its hook is installed from what `sysprompt export --agent NAME --hooks` prints (Claude Code:
+//     ~/.claude/settings.json; Codex: ~/.codex/config.toml; Gemini CLI: the trusted project's
+//     .gemini/settings.json; opencode: ~/.config/opencode/plugins/sysprompt.js);
+//   - the fake model answers the first request with a tool call that reads pkg/sub/x.ts, the
+//     second with one that reads pkg/sub/y.ts (the same folder), then "done";
+//   - the request after the first read carries pkg/sub/AGENTS.md's text and the glob rule's text
+//     exactly once (opencode: its read tool gives the AGENTS.md itself, sysprompt the rule), the
+//     request after the second read carries nothing more, and the system prompt of both is the
+//     same, byte for byte. Claude Code, like opencode, reads the nested AGENTS.md itself (its
+//     preset says so, and the hook leaves it out): there too it must arrive exactly once.
+//
+// Usage: node hook.mjs   (the repository built: `npm run build` at its root; `npm ci` here)
+// AGENTS_E2E_ONLY=codex runs one agent; AGENTS_E2E_MODULES=DIR takes the agents from another
+// checkout's node_modules; E2E_DEBUG=1 shows where each marker arrived; E2E_TIMEOUT_MS bounds a
+// run. Exit 0 when every check passes, 1 otherwise.
+
+import { spawnSync } from "node:child_process";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { startFakeModel } from "./fake-model.mjs";
+import { inLoopbackNamespace, REPO, runAgent } from "./harness.mjs";
+
+inLoopbackNamespace();
+
+const CLI = join(REPO, "dist/src/cli/sysprompt.cjs");
+const AGENTS = ["claude-code", "codex", "gemini-cli", "opencode"];
+const ONLY = process.env.AGENTS_E2E_ONLY?.split(",") ?? AGENTS;
+const MODULES = process.env.AGENTS_E2E_MODULES;
+const NESTED = "E2E-HOOK-NESTED-AGENTS";
+const RULE = "E2E-HOOK-GLOB-RULE";
+const MODELS = {
+  "claude-code": "claude-sonnet-4-5",
+  codex: "gpt-5.5",
+  "gemini-cli": "gemini-2.5-pro",
+};
+
+const failures = [];
+function check(name, ok, detail = "") {
+  console.log(`${ok ? "ok  " : "FAIL"}  ${name}`);
+  if (!ok) {
+    failures.push(name);
+    if (detail) console.log(`      ${String(detail).slice(0, 3000).replaceAll("\n", "\n      ")}`);
+  }
+}
+
+const TMP = mkdtempSync(join(tmpdir(), "agents-e2e-hook-"));
+
+/** A git project: a nested AGENTS.md in pkg/sub and a Cursor rule for pkg's .ts files. */
+function project(agent) {
+  const root = join(TMP, agent, "project");
+  const files = {
+    ".git/HEAD": "ref: refs/heads/main\n",
+    "AGENTS.md": "# Project\n\nE2E-HOOK-ROOT: answer briefly.\n",
+    "pkg/sub/AGENTS.md": `# pkg/sub\n\n${NESTED}: no default exports here.\n`,
+    "pkg/sub/x.ts": "export const x = 1;\n",
+    "pkg/sub/y.ts": "export const y = 2;\n",
+    ".cursor/rules/ts.mdc": `---\nglobs: ["pkg/**/*.ts"]\n---\n${RULE}: TypeScript here is strict.\n`,
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+/** What `sysprompt export --agent NAME --hooks` prints, with a private HOME. */
+function hooksSnippet(agent, home) {
+  const run = spawnSync(process.execPath, [CLI, "export", "--agent", agent, "--hooks"], {
+    env: { PATH: process.env.PATH, HOME: home },
+    encoding: "utf8",
+  });
+  if (run.status !== 0) throw new Error(`export --hooks for ${agent}: ${run.stderr}`);
+  return run.stdout;
+}
+
+/** The tool calls that read x.ts then y.ts, in each agent's own tool names and arguments. */
+function reads(agent, cwd) {
+  const file = (name) => join(cwd, "pkg/sub", name);
+  const call = {
+    "claude-code": (f) => ({ name: "Read", arguments: { file_path: file(f) } }),
+    codex: (f) => ({ name: "exec_command", arguments: { cmd: `cat pkg/sub/${f}` } }),
+    "gemini-cli": (f) => ({ name: "read_file", arguments: { file_path: file(f) } }),
+    opencode: (f) => ({ name: "read", arguments: { filePath: file(f) } }),
+  }[agent];
+  return [{ toolCall: call("x.ts") }, { toolCall: call("y.ts") }, { text: "done" }];
+}
+
+/** Installs the hook where the agent reads it, after the runner wrote its settings. */
+function installer(agent, cwd, snippet) {
+  return (home) => {
+    const write = (path, text) => {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+    };
+    if (agent === "claude-code") write(join(home, ".claude/settings.json"), snippet);
+    if (agent === "codex") appendFileSync(join(home, ".codex/config.toml"), `\n${snippet}`);
+    if (agent === "gemini-cli") write(join(cwd, ".gemini/settings.json"), snippet);
+    if (agent === "opencode") write(join(home, ".config/opencode/plugins/sysprompt.js"), snippet);
+  };
+}
+
+/** The system prompt a request carries, as text, whatever the API. */
+function systemOf(request) {
+  const b = request.body ?? {};
+  if (request.route === "anthropic") return JSON.stringify(b.system ?? null);
+  if (request.route === "responses") return JSON.stringify(b.instructions ?? null);
+  if (request.route?.startsWith("gemini")) return JSON.stringify(b.systemInstruction ?? null);
+  return JSON.stringify((b.messages ?? []).filter((m) => m.role === "system"));
+}
+
+/** How often `marker` occurs in a request's conversation (its system prompt left out). */
+function countIn(request, marker) {
+  const b = { ...(request.body ?? {}) };
+  for (const k of ["system", "instructions", "systemInstruction"]) delete b[k];
+  if (Array.isArray(b.messages)) b.messages = b.messages.filter((m) => m.role !== "system");
+  return JSON.stringify(b).split(marker).length - 1;
+}
+
+const fake = await startFakeModel();
+try {
+  for (const agent of ONLY) {
+    const cwd = project(agent);
+    const home = join(TMP, agent, "home");
+    mkdirSync(join(home, ".pi/agent"), { recursive: true });
+    const snippet = hooksSnippet(agent, home);
+    const from = fake.requests.length;
+    fake.script.push(...reads(agent, cwd));
+    const run = await runAgent(agent, {
+      port: fake.port,
+      model: MODELS[agent],
+      cwd,
+      home,
+      message: "read pkg/sub/x.ts and pkg/sub/y.ts",
+      afterSetup: installer(agent, cwd, snippet),
+      ...(process.env.E2E_TIMEOUT_MS ? { timeoutMs: Number(process.env.E2E_TIMEOUT_MS) } : {}),
+      env: {
+        SYSPROMPT_AGENT_DIR: join(home, ".pi/agent"),
+        // opencode installs @opencode-ai/plugin beside a plugin before it loads one; offline that
+        // would wait for the network. The fake model answers the registry 404 at once instead.
+        npm_config_registry: `http://127.0.0.1:${fake.port}/npm/`,
+      },
+      ...(agent === "gemini-cli" ? { mode: "yolo" } : {}),
+      // Headless, no one can trust the hook in /hooks: the documented switch for automation.
+      ...(agent === "codex" ? { extraArgs: ["--dangerously-bypass-hook-trust"] } : {}),
+      ...(MODULES ? { modules: MODULES } : {}),
+    });
+    fake.script.length = 0;
+    const turns = fake.requests
+      .slice(from)
+      .filter((r) => r.route && r.route !== "count" && r.reply && r.body?.tools?.length);
+    // turns[0] asked for the first read; turns[1] carries its result; turns[2] the second read's.
+    const [, afterFirst, afterSecond] = turns;
+    if (!afterFirst || !afterSecond) {
+      check(
+        `${agent}: the agent made both reads`,
+        false,
+        `${turns.length} turns; exit ${run.code} ${run.signal}\n${run.stdout.slice(-1000)}\n${run.stderr.slice(-2000)}`,
+      );
+      continue;
+    }
+    if (process.env.E2E_DEBUG) {
+      // Where each marker stands in the request after the first read.
+      const text = JSON.stringify(afterFirst.body);
+      for (const m of [NESTED, RULE]) {
+        for (let at = text.indexOf(m); at !== -1; at = text.indexOf(m, at + 1)) {
+          console.log(`      ${m}: …${text.slice(Math.max(0, at - 200), at + 40)}`);
+        }
+      }
+    }
+    const nested = [countIn(afterFirst, NESTED), countIn(afterSecond, NESTED)];
+    const rule = [countIn(afterFirst, RULE), countIn(afterSecond, RULE)];
+    check(
+      `${agent}: the first read brings pkg/sub/AGENTS.md once, the second nothing more`,
+      nested[0] === 1 && nested[1] === 1,
+      `counts ${nested}`,
+    );
+    check(
+      `${agent}: the first read brings the glob rule once, the second nothing more`,
+      rule[0] === 1 && rule[1] === 1,
+      `counts ${rule}\n${run.stderr.slice(-1500)}`,
+    );
+    check(
+      `${agent}: the system prompt is the same in both requests`,
+      systemOf(afterFirst) === systemOf(afterSecond),
+    );
+  }
+} finally {
+  await fake.close();
+  rmSync(TMP, { recursive: true, force: true });
+}
+console.log(
+  failures.length === 0
+    ? "\nevery check passed"
+    : `\n${failures.length} failed: ${failures.join("; ")}`,
+);
+process.exit(failures.length === 0 ? 0 : 1);
