@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RenderResult } from "../../src/types.js";
 import { tempDir } from "../api/_helpers.js";
 import { budgetProject } from "../budget/_project.js";
-import { cli, pinMachine } from "./_run.js";
+import { cli, pinMachine, usageHint } from "./_run.js";
 
 pinMachine();
 
@@ -14,7 +14,7 @@ describe("--max-tokens", () => {
       expect(await cli(root, ["render", "--max-tokens", value])).toEqual({
         code: 2,
         stdout: "",
-        stderr: `sysprompt: --max-tokens expects a whole number of tokens, 1 or more, such as 8000, got "${value}"\n`,
+        stderr: `sysprompt: --max-tokens expects a whole number of tokens, 1 or more, such as 8000, got "${value}"\n${usageHint("render")}`,
       });
     },
   );
