@@ -38,6 +38,7 @@ export {
 export {
   type BudgetCut,
   type BudgetReport,
+  type BudgetSkip,
   SHRINK_STEPS,
   type ShrinkSpec,
   type ShrinkStepName,

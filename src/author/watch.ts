@@ -6,6 +6,7 @@ import type { SystemPromptOptions } from "../options.js";
 import { loadPromptTemplates } from "../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../render-system-prompt.js";
 import type { Diagnostic, RenderResult } from "../types.js";
+import { isEditorTemp } from "./_editor-temp.js";
 import { type WatchTarget, watchTargets } from "./_watch-targets.js";
 import type { WatchHooks } from "./types.js";
 
@@ -116,8 +117,9 @@ export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHook
   function onEvent(key: string, name: string | null) {
     const target = watchers.get(key)?.target;
     if (!target) return;
-    // Names are entries of the folder (no watch is recursive).
-    if (name !== null && target.names && !target.names.has(name)) return;
+    // Names are entries of the folder (no watch is recursive). In a folder watched whole, an
+    // editor's temporary files are not changes (its save changes the file itself).
+    if (name !== null && (target.names ? !target.names.has(name) : isEditorTemp(name))) return;
     schedule(name === null ? target.dir : join(target.dir, name));
   }
 

@@ -10,7 +10,7 @@ import type { SectionTemplate } from "../sections/types.js";
 import type { Diagnostic, SectionSource } from "../types.js";
 import { initialState, patchFor, type ShrinkState, STEPS } from "./steps.js";
 import { o200kCounter, type TokenCounter } from "./tokens.js";
-import type { BudgetCut, BudgetReport, ShrinkSpec } from "./types.js";
+import type { BudgetCut, BudgetReport, BudgetSkip, ShrinkSpec } from "./types.js";
 
 export interface BudgetOptions {
   /** The most tokens the prompt may have (estimated). */
@@ -33,7 +33,8 @@ export interface BudgetedOutput extends RenderOutput {
  * first (ties in prompt order), each through its steps in the order declared.
  * A step is taken only as far as needed: the smallest of its levels that
  * fits, found by bisection, or all of it when none does, and then the next
- * step. A section without `shrink:` is never touched.
+ * step. A step that would not make the prompt shorter is left out (see
+ * `BudgetReport.skipped`). A section without `shrink:` is never touched.
  *
  * Pure and bounded: every step costs at most 1 + log2(its levels) renders,
  * and nothing repeats. When even every step is not enough, the most-shrunk
@@ -76,6 +77,7 @@ export function renderWithinBudget(
   let out = first;
   let tokens = initialTokens;
   const cuts: BudgetCut[] = [];
+  const skipped: BudgetSkip[] = [];
   const diagnostics: Diagnostic[] = [];
   // Stable: equal priorities keep prompt order.
   const plan = shrinkable(input, first).sort((a, b) => a.shrink.priority - b.shrink.priority);
@@ -110,6 +112,18 @@ export function renderWithinBudget(
           }
         }
       }
+      if (best.tokens >= tokens) {
+        // A step whose markers cost more than the text it cuts (short skill descriptions
+        // under a note): taking it would make the prompt longer, so it is accounted and left.
+        states.set(section.name, state);
+        skipped.push({
+          section: section.name,
+          step: name,
+          detail: step.describe(from, best.level),
+          added: best.tokens - tokens,
+        });
+        continue;
+      }
       states.set(section.name, best.state);
       const cut: BudgetCut = {
         section: section.name,
@@ -138,7 +152,15 @@ export function renderWithinBudget(
   return {
     ...out,
     diagnostics: [...out.diagnostics, ...diagnostics],
-    budget: { maxTokens: max, tokenizer: "o200k_base", initialTokens, tokens, fits, cuts },
+    budget: {
+      maxTokens: max,
+      tokenizer: "o200k_base",
+      initialTokens,
+      tokens,
+      fits,
+      cuts,
+      skipped,
+    },
   };
 }
 

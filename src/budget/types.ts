@@ -52,6 +52,16 @@ export interface BudgetCut {
   complete: boolean;
 }
 
+/** A step left out because it would not make the prompt shorter (its marker costs more than it cuts). */
+export interface BudgetSkip {
+  section: string;
+  step: ShrinkStepName;
+  /** What the cut would have done, as in {@link BudgetCut}. */
+  detail: string;
+  /** Estimated tokens the cut would have added (0: it would have saved nothing). */
+  added: number;
+}
+
 /**
  * What fitting a token budget did. Token counts are estimates: each section
  * is counted with the o200k_base encoding (gpt-tokenizer) and the counts are
@@ -71,4 +81,6 @@ export interface BudgetReport {
   fits: boolean;
   /** Every cut, in the order made. */
   cuts: BudgetCut[];
+  /** Every step tried and left out, in the order tried. */
+  skipped: BudgetSkip[];
 }

@@ -2,6 +2,7 @@
 import { openOutput } from "./_fd-output.js";
 import { onOutputError } from "./_output-errors.js";
 import { run } from "./main.js";
+import { PROGRAM_USAGE, usageError } from "./usage.js";
 
 const exit = (code: number): never => process.exit(code);
 const stderr = openOutput(
@@ -31,7 +32,10 @@ function workingFolder(): string | undefined {
 const cwd = workingFolder();
 if (cwd === undefined) {
   stderr.write(
-    "sysprompt: the current folder no longer exists (it was deleted or moved); change to an existing folder\n",
+    usageError(
+      "the current folder no longer exists (it was deleted or moved); change to an existing folder",
+      PROGRAM_USAGE,
+    ),
   );
   process.exit(2);
 }

@@ -3,6 +3,7 @@ import { SyspromptError } from "../types.js";
 import { VERSION } from "../version.js";
 import { type CliIo, EXIT_OK, EXIT_USAGE, terminalSafe, UsageError } from "./io.js";
 import { collect } from "./options.js";
+import { PROGRAM_USAGE, type UsageOf, usageError, usageOf } from "./usage.js";
 
 const STRICT = "exit 1 when an error-level diagnostic was reported";
 
@@ -304,8 +305,15 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       code = await serveCommand(flags, io);
     });
 
+  // Which command a usage error found after parsing belongs to: the one whose action ran.
+  let current: UsageOf = PROGRAM_USAGE;
   for (const command of [program, ...program.commands]) {
-    command.showHelpAfterError(usageHint(command));
+    command.configureOutput({
+      outputError: (message) => io.stderr(usageError(message, usageOf(command))),
+    });
+    command.hook("preAction", () => {
+      current = usageOf(command);
+    });
   }
 
   try {
@@ -317,21 +325,11 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
     if (error instanceof UsageError || error instanceof SyspromptError) {
-      io.stderr(`sysprompt: ${error.message}\n`);
+      io.stderr(usageError(error.message, current));
       return EXIT_USAGE;
     }
     throw error;
   }
-}
-
-/**
- * What follows a usage error commander reports: the command's one usage line
- * and where its help is. The whole help would bury the error in 45 lines.
- */
-function usageHint(command: Command): string {
-  const parent = command.parent ? `${command.parent.name()} ` : "";
-  const name = `${parent}${command.name()}`;
-  return `Usage: ${name} ${command.usage()}\nSee \`${name} --help\`.`;
 }
 
 function example(command: string, note: string): string {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseNow } from "../../src/options.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { SyspromptError } from "../../src/types.js";
-import { cli, pinMachine } from "../cli/_run.js";
+import { cli, pinMachine, usageHint } from "../cli/_run.js";
 import { pinned, tempDir } from "./_helpers.js";
 
 pinMachine();
@@ -94,7 +94,7 @@ describe("the clock (now / --now)", () => {
       expect(await cli(tempDir(), ["render", "--now", value], false)).toEqual({
         code: 2,
         stdout: "",
-        stderr: `sysprompt: ${notIso("--now", value).message}\n`,
+        stderr: `sysprompt: ${notIso("--now", value).message}\n${usageHint("render")}`,
       });
     }
   });

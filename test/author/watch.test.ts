@@ -141,4 +141,29 @@ describe("watchPrompt", { timeout: 30_000 }, () => {
       }),
     ).rejects.toThrow(/deadlineMs/);
   });
+  it("an editor's temporary and backup files are not changes: only the file it saves is", async () => {
+    const { root, project } = scenario();
+    const sections = join(project, ".pi", "sections");
+    const w = start(pinned(root));
+    await until(() => w.renders.length === 1, "the first render");
+    // vim's swap file and its write test, a ~ backup, emacs' autosave and lock, JetBrains' safe write.
+    const temps = [
+      ".team.md.swp",
+      ".team.md.swo",
+      "4913",
+      "team.md~",
+      "#team.md#",
+      ".#team.md",
+      "team.md___jb_tmp___",
+      "team.md___jb_old___",
+    ];
+    for (const name of temps) writeFileSync(join(sections, name), "scratch\n");
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    expect(w.renders.length).toBe(1);
+    for (const name of temps) rmSync(join(sections, name));
+    writeFileSync(join(sections, "team.md"), "The team is platform.\n");
+    await until(() => w.renders.length === 2, "the save");
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    expect(w.renders.map((r) => r.changed)).toEqual([[], [join(sections, "team.md")]]);
+  });
 });

@@ -44,6 +44,7 @@ describe("renderWithinBudget", () => {
       tokens: 42,
       fits: true,
       cuts: [],
+      skipped: [],
     });
   });
 
@@ -78,6 +79,7 @@ describe("renderWithinBudget", () => {
           complete: false,
         },
       ],
+      skipped: [],
     });
     expect(out.diagnostics).toEqual([
       cutWarning(
@@ -151,8 +153,10 @@ describe("renderWithinBudget", () => {
   });
 
   it("skill-descriptions, then skill-list: names and locations with a note, then the note alone", () => {
+    const long = DATA.skills.map((k) => ({ ...k, description: "Reads files.\nOf that kind.\n" }));
     const descriptions = shrinkTo(0, {
       templates: templates({ skills: { priority: 30, steps: ["skill-descriptions"] } }),
+      data: { ...DATA, skills: long },
     });
     expect(textOf(descriptions, "skills")).toBe(
       [
@@ -166,23 +170,33 @@ describe("renderWithinBudget", () => {
     expect(textOf(out, "skills")).toBe(
       "2 skills are installed but not listed here, to fit the token budget.",
     );
-    expect(out.budget?.cuts.slice(-2)).toEqual([
+    expect(out.budget?.cuts.at(-1)).toEqual({
+      section: "skills",
+      step: "skill-list",
+      detail: "the list of 2 skills left out",
+      saved: 1,
+      complete: true,
+    });
+  });
+
+  it("a step that would make the prompt longer is left out, and accounted for", () => {
+    // One line per skill either way, and the note is one more: the line counter sees a loss.
+    const out = shrinkTo(0, {
+      templates: templates({ skills: { priority: 30, steps: ["skill-descriptions"] } }),
+    });
+    expect(textOf(out, "skills")).toBe(
+      "pdf: Reads PDFs. (/s/pdf/SKILL.md)\ncsv: Reads CSVs. (/s/csv/SKILL.md)",
+    );
+    expect(out.budget?.cuts.map((c) => c.step)).not.toContain("skill-descriptions");
+    expect(out.budget?.skipped).toEqual([
       {
         section: "skills",
         step: "skill-descriptions",
         detail: "skills listed by name and location only (2 skills)",
-        // One line per skill either way, and the note is one more: the line counter sees a loss.
-        saved: -1,
-        complete: true,
-      },
-      {
-        section: "skills",
-        step: "skill-list",
-        detail: "the list of 2 skills left out",
-        saved: 2,
-        complete: true,
+        added: 1,
       },
     ]);
+    expect(out.diagnostics.map((d) => d.message).join("\n")).not.toContain("skill-descriptions");
   });
 
   it("context-files: the repository's before the user's, the farthest from the working directory first (ties: loaded first), each leaving its path and a marker", () => {
@@ -220,7 +234,7 @@ describe("renderWithinBudget", () => {
       ["workspace_tree", "tree-lines", true],
       ["workspace_tree", "tree-depth", true],
       ["dir_context", "agents-md", true],
-      ["skills", "skill-descriptions", true],
+      // skill-descriptions would add a line here: it is in \`skipped\`, not taken.
       ["skills", "skill-list", true],
       ["project_context", "context-files", true],
     ]);

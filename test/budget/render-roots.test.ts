@@ -59,6 +59,7 @@ describe("a budget over a render with two extra roots (builtin sections, o200k)"
           complete: false,
         },
       ],
+      skipped: [],
     });
     const tree = section(result, "workspace_tree") ?? "";
     const cwdPart = (text: string) => text.slice(0, text.indexOf(`${root}/lib/`));

@@ -26,6 +26,7 @@ describe("maxPromptTokens through renderSystemPrompt (builtin sections, o200k)",
       tokens: roomy.budget?.tokens,
       fits: true,
       cuts: [],
+      skipped: [],
     });
   });
 

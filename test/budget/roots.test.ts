@@ -90,6 +90,7 @@ describe("the tree steps with extra workspace roots", () => {
           complete: false,
         },
       ],
+      skipped: [],
     });
     expect(textOf(out, "workspace_tree")).toBe(
       [

@@ -7,6 +7,7 @@ import { run } from "../../src/cli/main.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import type { SyspromptError } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { usageHint } from "../cli/_run.js";
 import { BUILT_CLI, ensureBuilt } from "./_built.js";
 
 // A working directory that does not exist is the caller's mistake, not a bad
@@ -64,7 +65,7 @@ describe("catalogue: a cwd that does not exist", () => {
       expect(await cli([command, "--cwd", missing], root)).toEqual({
         code: 2,
         stdout: "",
-        stderr: `sysprompt: ${expected.message}\n`,
+        stderr: `sysprompt: ${expected.message}\n${usageHint(command)}`,
       });
     }
   });
@@ -112,7 +113,7 @@ describe("catalogue: the current folder was deleted", () => {
     expect({ code: bare.code, stdout: bare.stdout, stderr: bare.stderr }).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: cwd: there is no folder at ${bare.gone}; pass the project's folder\n`,
+      stderr: `sysprompt: cwd: there is no folder at ${bare.gone}; pass the project's folder\n${usageHint("render")}`,
     });
     const given = fromDeletedFolder(["render", "--now", "2026-01-15", "--cwd", "/"]);
     expect(given.code).toBe(0);

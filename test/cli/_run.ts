@@ -54,3 +54,8 @@ export async function cli(root: string, argv: string[], pinned = true): Promise<
   });
   return { code, stdout, stderr };
 }
+
+/** The line every usage error (exit 2) ends with, after the mistake: the command's usage and its help. */
+export function usageHint(command: string, usage = "[options]"): string {
+  return `Usage: sysprompt ${command} ${usage}; see \`sysprompt ${command} --help\`.\n`;
+}

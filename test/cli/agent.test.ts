@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUILTIN, tempDir } from "../api/_helpers.js";
-import { cli, pinMachine } from "./_run.js";
+import { cli, pinMachine, usageHint } from "./_run.js";
 
 pinMachine();
 
@@ -82,8 +82,7 @@ describe("--agent", () => {
     expect(await cli(root, ["render", "--agent", "claud-code"])).toEqual({
       code: 2,
       stdout: "",
-      stderr:
-        'sysprompt: agent: no preset named "claud-code"; did you mean "claude-code"? The presets are: claude-code, codex, gemini-cli, opencode, pi (a new one is a file agents/<name>.yaml in the agent dir or the project\'s .pi/)\n',
+      stderr: `sysprompt: agent: no preset named "claud-code"; did you mean "claude-code"? The presets are: claude-code, codex, gemini-cli, opencode, pi (a new one is a file agents/<name>.yaml in the agent dir or the project's .pi/)\n${usageHint("render")}`,
     });
   });
 });

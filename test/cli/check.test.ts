@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { PROMPT_DATA_FIELDS } from "../../src/data.js";
 import { BUILTIN, copyScenario } from "../api/_helpers.js";
-import { type CliRun, cli } from "./_run.js";
+import { type CliRun, cli, usageHint } from "./_run.js";
 
 /** `sysprompt check` in `<root>/project` with `<root>/agent` as the user layer. */
 const check = (root: string, ...args: string[]): Promise<CliRun> =>
@@ -149,12 +149,12 @@ describe("sysprompt check", () => {
     expect(await check(root, "--cwd", "../nowhere")).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: cwd: there is no folder at ${root}/nowhere; pass the project's folder\n`,
+      stderr: `sysprompt: cwd: there is no folder at ${root}/nowhere; pass the project's folder\n${usageHint("check")}`,
     });
     expect(await cli(root, ["check", "--agent-dir", "../no-agent"], false)).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: agentDir: there is no folder at ${root}/no-agent; pass an existing folder, or leave it out for $SYSPROMPT_AGENT_DIR or ~/.pi/agent\n`,
+      stderr: `sysprompt: agentDir: there is no folder at ${root}/no-agent; pass an existing folder, or leave it out for $SYSPROMPT_AGENT_DIR or ~/.pi/agent\n${usageHint("check")}`,
     });
   });
 

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { toRenderOptions } from "../../src/cli/options.js";
 import { NOW, tempDir } from "../api/_helpers.js";
 import { stopsWithin } from "../gather/_process.js";
-import { cli } from "./_run.js";
+import { cli, usageHint } from "./_run.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 // The command as published: the bundle, through its loader (see test/cli/bundle.test.ts).
@@ -45,7 +45,7 @@ describe("--deadline", () => {
       expect(await cli(tempDir(), ["render", `--deadline=${bad}`])).toEqual({
         code: 2,
         stdout: "",
-        stderr: `sysprompt: --deadline expects a whole number of milliseconds such as 5000, got "${bad}"\n`,
+        stderr: `sysprompt: --deadline expects a whole number of milliseconds such as 5000, got "${bad}"\n${usageHint("render")}`,
       });
     }
   });

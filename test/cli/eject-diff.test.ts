@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { builtinHash } from "../../src/sections/ejected-from.js";
 import { BUILTIN, tempDir } from "../api/_helpers.js";
-import { cli } from "./_run.js";
+import { cli, usageHint } from "./_run.js";
 
 const run = (root: string, ...args: string[]) =>
   cli(root, ["eject", "--agent-dir", join(root, "agent"), ...args], false);
@@ -124,7 +124,7 @@ describe("sysprompt eject --diff", () => {
       expect(await run(root, ...args)).toEqual({
         code: 2,
         stdout: "",
-        stderr: `sysprompt: ${message}\n`,
+        stderr: `sysprompt: ${message}\n${usageHint("eject", "[options] [names...]")}`,
       });
     await expectUsage(
       ["--diff"],

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { builtinHash, withEjectedFrom } from "../../src/sections/ejected-from.js";
 import type { RenderResult } from "../../src/types.js";
 import { BUILTIN, copyScenario, tempDir } from "../api/_helpers.js";
-import { cli, pinMachine } from "./_run.js";
+import { cli, pinMachine, usageHint } from "./_run.js";
 
 pinMachine();
 
@@ -122,7 +122,7 @@ describe("sysprompt eject", () => {
     expect(await eject(root, "rules", "rulez")).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: no builtin section "rulez"; the builtin sections are: ${KNOWN}\n`,
+      stderr: `sysprompt: no builtin section "rulez"; the builtin sections are: ${KNOWN}\n${usageHint("eject", "[options] [names...]")}`,
     });
     expect(existsSync(join(root, "project", ".pi"))).toBe(false);
   });
@@ -132,12 +132,12 @@ describe("sysprompt eject", () => {
     expect(await eject(root)).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: name the sections to copy, or pass --all; the builtin sections are: ${KNOWN}\n`,
+      stderr: `sysprompt: name the sections to copy, or pass --all; the builtin sections are: ${KNOWN}\n${usageHint("eject", "[options] [names...]")}`,
     });
     expect(await eject(root, "rules", "--all")).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: give section names or --all, not both; the builtin sections are: ${KNOWN}\n`,
+      stderr: `sysprompt: give section names or --all, not both; the builtin sections are: ${KNOWN}\n${usageHint("eject", "[options] [names...]")}`,
     });
     expect(existsSync(join(root, "project", ".pi"))).toBe(false);
   });
@@ -147,7 +147,7 @@ describe("sysprompt eject", () => {
     expect(await eject(root, "rules", "--cwd", "../nowhere")).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: cwd: there is no folder at ${root}/nowhere; pass the project's folder\n`,
+      stderr: `sysprompt: cwd: there is no folder at ${root}/nowhere; pass the project's folder\n${usageHint("eject", "[options] [names...]")}`,
     });
     expect(existsSync(join(root, "nowhere"))).toBe(false);
   });

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { quotePath } from "../../src/agents/export.js";
 import { run } from "../../src/cli/main.js";
 import { NOW, tempDir } from "../api/_helpers.js";
-import { cli, pinMachine } from "./_run.js";
+import { cli, pinMachine, usageHint } from "./_run.js";
 
 pinMachine();
 
@@ -160,14 +160,13 @@ describe("sysprompt export", () => {
     const pi = await cli(root, ["export", "--agent", "pi"]);
     expect(pi.code).toBe(2);
     expect(pi.stderr).toBe(
-      "sysprompt: pi renders sysprompt's prompt itself (install sysprompt as a pi package): there is nothing to export; pass --agent claude-code, codex, gemini-cli or opencode\n",
+      `sysprompt: pi renders sysprompt's prompt itself (install sysprompt as a pi package): there is nothing to export; pass --agent claude-code, codex, gemini-cli or opencode\n${usageHint("export")}`,
     );
     const none = await cli(root, ["export"]);
     expect(none).toEqual({
       code: 2,
       stdout: "",
-      stderr:
-        "sysprompt: export needs --agent NAME: the agent whose file to write (claude-code, codex, gemini-cli, opencode)\n",
+      stderr: `sysprompt: export needs --agent NAME: the agent whose file to write (claude-code, codex, gemini-cli, opencode)\n${usageHint("export")}`,
     });
   });
 });

@@ -1,8 +1,10 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RenderResult } from "../../src/types.js";
 import { tempDir } from "../api/_helpers.js";
 import { budgetProject } from "../budget/_project.js";
-import { cli, pinMachine } from "./_run.js";
+import { cli, pinMachine, usageHint } from "./_run.js";
 
 pinMachine();
 
@@ -14,7 +16,7 @@ describe("--max-tokens", () => {
       expect(await cli(root, ["render", "--max-tokens", value])).toEqual({
         code: 2,
         stdout: "",
-        stderr: `sysprompt: --max-tokens expects a whole number of tokens, 1 or more, such as 8000, got "${value}"\n`,
+        stderr: `sysprompt: --max-tokens expects a whole number of tokens, 1 or more, such as 8000, got "${value}"\n${usageHint("render")}`,
       });
     },
   );
@@ -40,5 +42,23 @@ describe("--max-tokens", () => {
     expect(loose.code).toBe(0);
     expect(loose.stderr).toContain("[budget-exceeded]");
     expect((await cli(root, ["render", "--max-tokens", "1", "--strict"])).code).toBe(1);
+  });
+  it("a step that would lengthen the prompt is not taken; explain says so", async () => {
+    const root = tempDir();
+    const skill = join(root, "project", ".pi", "skills", "pdf");
+    mkdirSync(skill, { recursive: true });
+    // A description shorter than the note that replaces all descriptions.
+    writeFileSync(join(skill, "SKILL.md"), "---\nname: pdf\ndescription: PDFs.\n---\nRead PDFs.\n");
+    const json = await cli(root, ["render", "--max-tokens", "1", "--json"]);
+    const result = JSON.parse(json.stdout) as RenderResult;
+    expect(result.budget?.cuts.map((c) => c.step)).not.toContain("skill-descriptions");
+    expect(result.budget?.skipped.map((s) => [s.section, s.step])).toEqual([
+      ["skills", "skill-descriptions"],
+    ]);
+    expect(result.budget?.skipped[0]?.added).toBeGreaterThan(0);
+    const explained = await cli(root, ["explain", "--max-tokens", "1"]);
+    expect(explained.stdout).toMatch(
+      /\n {2}skipped skills \(skill-descriptions\): skills listed by name and location only \(1 skill\) would add ~\d+ tokens\n/,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { copyScenario } from "../api/_helpers.js";
-import { cli, pinMachine } from "./_run.js";
+import { cli, pinMachine, usageHint } from "./_run.js";
 
 pinMachine();
 
@@ -36,18 +36,17 @@ describe("sysprompt render --format", () => {
     expect(await cli(root, ["render", "--format", "gemini"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: 'sysprompt: --format: unknown format "gemini"; use text, anthropic or openai\n',
+      stderr: `sysprompt: --format: unknown format "gemini"; use text, anthropic or openai\n${usageHint("render")}`,
     });
     expect(await cli(root, ["render", "--format", "openai", "--json"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: "sysprompt: --format openai prints JSON already; leave out --json\n",
+      stderr: `sysprompt: --format openai prints JSON already; leave out --json\n${usageHint("render")}`,
     });
     expect(await cli(root, ["render", "--format", "anthropic", "--section", "rules"])).toEqual({
       code: 2,
       stdout: "",
-      stderr:
-        "sysprompt: --format anthropic is for the whole prompt; leave out --section, or use --format text\n",
+      stderr: `sysprompt: --format anthropic is for the whole prompt; leave out --section, or use --format text\n${usageHint("render")}`,
     });
   });
 });

@@ -18,7 +18,7 @@ import {
   tempDir,
 } from "../api/_helpers.js";
 import { contextSection } from "../gather/_context-section.js";
-import { cli, pinMachine } from "./_run.js";
+import { cli, pinMachine, usageHint } from "./_run.js";
 
 pinMachine();
 
@@ -80,8 +80,7 @@ describe("sysprompt render", () => {
     expect(await cli(layered(), ["render", "--section", "nope"])).toEqual({
       code: 2,
       stdout: "",
-      stderr:
-        'sysprompt: no section "nope" in this prompt; it has: preamble, tools, rules, team, project_context, cwd, environment, date\n',
+      stderr: `sysprompt: no section "nope" in this prompt; it has: preamble, tools, rules, team, project_context, cwd, environment, date\n${usageHint("render")}`,
     });
   });
 
@@ -89,8 +88,7 @@ describe("sysprompt render", () => {
     expect(await cli(layered(), ["render", "--bogus"])).toEqual({
       code: 2,
       stdout: "",
-      stderr:
-        "error: unknown option '--bogus'\nUsage: sysprompt render [options]\nSee `sysprompt render --help`.\n",
+      stderr: `sysprompt: unknown option '--bogus'\n${usageHint("render")}`,
     });
   });
 
@@ -98,8 +96,7 @@ describe("sysprompt render", () => {
     expect(await cli(layered(), ["render", "--system-prompt", "prompts-folder"])).toEqual({
       code: 2,
       stdout: "",
-      stderr:
-        'sysprompt: --system-prompt: "prompts-folder" exists but is not a file; pass a text file or the prompt text itself\n',
+      stderr: `sysprompt: --system-prompt: "prompts-folder" exists but is not a file; pass a text file or the prompt text itself\n${usageHint("render")}`,
     });
   });
 
@@ -109,7 +106,7 @@ describe("sysprompt render", () => {
       expect(await cli(root, ["render", flag, "./prompts/sytem.md"])).toEqual({
         code: 2,
         stdout: "",
-        stderr: `sysprompt: ${flag}: "./prompts/sytem.md" looks like a file name but there is no file at ${root}/project/prompts/sytem.md; fix the path, or, to use the value as text, give it a line break (text with a line break is never read as a path)\n`,
+        stderr: `sysprompt: ${flag}: "./prompts/sytem.md" looks like a file name but there is no file at ${root}/project/prompts/sytem.md; fix the path, or, to use the value as text, give it a line break (text with a line break is never read as a path)\n${usageHint("render")}`,
       });
     }
   });
@@ -122,7 +119,7 @@ describe("sysprompt render", () => {
       expect(await cli(layered(), ["render", "--now", bad], false)).toEqual({
         code: 2,
         stdout: "",
-        stderr: `sysprompt: ${message}\n`,
+        stderr: `sysprompt: ${message}\n${usageHint("render")}`,
       });
     }
   });
@@ -177,7 +174,7 @@ describe("sysprompt render", () => {
         expect(await cli(root, args, false)).toEqual({
           code: 2,
           stdout: "",
-          stderr: `sysprompt: ${message}\n`,
+          stderr: `sysprompt: ${message}\n${usageHint(command, command === "expand" ? "[options] <text>" : "[options]")}`,
         });
       }
     }
@@ -209,7 +206,7 @@ describe("sysprompt render", () => {
     expect(await cli(layered(), ["render", "--tool", "deploy"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: 'sysprompt: --tool expects name=description, got "deploy"\n',
+      stderr: `sysprompt: --tool expects name=description, got "deploy"\n${usageHint("render")}`,
     });
   });
 

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RenderedSection } from "../../src/types.js";
 import { builtinSection, copyScenario, cwdSection } from "../api/_helpers.js";
-import { cli, pinMachine } from "./_run.js";
+import { cli, pinMachine, usageHint } from "./_run.js";
 
 pinMachine();
 
@@ -52,8 +52,7 @@ describe("render --section NAME when the section is not in the prompt says why",
     expect(await cli(scenario(), ["render", "--section", "nope"])).toEqual({
       code: 2,
       stdout: "",
-      stderr:
-        'sysprompt: no section "nope" in this prompt; it has: preamble, tools, rules, cwd, date\n',
+      stderr: `sysprompt: no section "nope" in this prompt; it has: preamble, tools, rules, cwd, date\n${usageHint("render")}`,
     });
   });
 

@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUILTIN, tempDir } from "../api/_helpers.js";
-import { cli } from "./_run.js";
+import { cli, usageHint } from "./_run.js";
 import { EventFeed, get, postOptions, rawRequest, type Served, startServe } from "./_serve.js";
 
 const SECRET = "canary-8c1f7a: this text must never be served";
@@ -53,7 +53,7 @@ describe("sysprompt serve: what it listens on", () => {
       expect(out).toEqual({
         code: 2,
         stdout: "",
-        stderr: `sysprompt: the inspector listens on 127.0.0.1 only (it shows your files to whoever can reach it); got host "${host}"\n`,
+        stderr: `sysprompt: the inspector listens on 127.0.0.1 only (it shows your files to whoever can reach it); got host "${host}"\n${usageHint("serve")}`,
       });
     },
   );
@@ -61,7 +61,9 @@ describe("sysprompt serve: what it listens on", () => {
   it.each(["70000", "-1", "http", "1e3"])("refuses --port %s (exit 2)", async (port) => {
     const out = await cli(project(), ["serve", "--port", port]);
     expect(out.code).toBe(2);
-    expect(out.stderr).toBe(`sysprompt: --port expects a number from 0 to 65535, got "${port}"\n`);
+    expect(out.stderr).toBe(
+      `sysprompt: --port expects a number from 0 to 65535, got "${port}"\n${usageHint("serve")}`,
+    );
   });
 
   it("a port in use is exit 2", async () => {
@@ -74,7 +76,7 @@ describe("sysprompt serve: what it listens on", () => {
       expect(out).toEqual({
         code: 2,
         stdout: "",
-        stderr: `sysprompt: cannot listen on 127.0.0.1:${port}: it is in use\n`,
+        stderr: `sysprompt: cannot listen on 127.0.0.1:${port}: it is in use\n${usageHint("serve")}`,
       });
     } finally {
       blocker.close();

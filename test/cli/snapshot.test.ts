@@ -16,7 +16,7 @@ import { run } from "../../src/cli/main.js";
 import { SyspromptError } from "../../src/types.js";
 import { FIXTURES, tempDir } from "../api/_helpers.js";
 import { LOADED_NOTE } from "../gather/_context-section.js";
-import type { CliRun } from "./_run.js";
+import { type CliRun, usageHint } from "./_run.js";
 
 /** `test/fixtures/snapshot/basic`: scenarios a and b, with their goldens. */
 const BASIC = join(FIXTURES, "snapshot", "basic");
@@ -338,13 +338,13 @@ describe("sysprompt snapshot", () => {
     expect(await snapshot(empty, ["nope"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: there is no folder or file at ${join(empty, "nope")}; pass the folder that holds the *.scenario.yaml files (default: snapshots/), or one of them\n`,
+      stderr: `sysprompt: there is no folder or file at ${join(empty, "nope")}; pass the folder that holds the *.scenario.yaml files (default: snapshots/), or one of them\n${usageHint("snapshot", "[options] [dir]")}`,
     });
     execFileSync("mkfifo", [join(empty, "pipe")]);
     expect(await snapshot(empty, ["pipe"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: ${join(empty, "pipe")} is not a folder or a file; pass the folder that holds the *.scenario.yaml files (default: snapshots/), or one of them\n`,
+      stderr: `sysprompt: ${join(empty, "pipe")} is not a folder or a file; pass the folder that holds the *.scenario.yaml files (default: snapshots/), or one of them\n${usageHint("snapshot", "[options] [dir]")}`,
     });
     expect((await snapshot(empty, ["--frobnicate"])).code).toBe(2);
   });

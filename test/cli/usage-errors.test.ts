@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
 
-// A mistyped flag or command is answered with the mistake, the one usage line
-// of the command it was given to and where the rest is, on stderr, exit 2: not
-// the whole help, which buries the one line that matters.
+// Every usage error (exit 2), whether commander finds it (a mistyped flag or
+// command) or a command does after parsing (a bad value, a missing folder),
+// prints the same two lines on stderr: the mistake, then the command's usage
+// and where its help is. Not the whole help, which buries the one line that
+// matters; nothing on stdout.
 
 async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
@@ -21,39 +23,50 @@ async function cli(argv: string[]): Promise<{ code: number; stdout: string; stde
   return { code, stdout, stderr };
 }
 
+const hint = (command: string, usage = "[options]") =>
+  `Usage: sysprompt ${command}${command ? " " : ""}${usage}; see \`sysprompt ${command}${command ? " " : ""}--help\`.\n`;
+
 describe("a usage error", () => {
   const cases: [string[], string][] = [
-    [
-      ["render", "--bogus"],
-      "error: unknown option '--bogus'\nUsage: sysprompt render [options]\nSee `sysprompt render --help`.\n",
-    ],
+    [["render", "--bogus"], `sysprompt: unknown option '--bogus'\n${hint("render")}`],
     [
       ["check", "--strikt"],
-      "error: unknown option '--strikt'\n(Did you mean --strict?)\nUsage: sysprompt check [options]\nSee `sysprompt check --help`.\n",
+      `sysprompt: unknown option '--strikt' (did you mean --strict?)\n${hint("check")}`,
     ],
     [
       ["expand"],
-      "error: missing required argument 'text'\nUsage: sysprompt expand [options] <text>\nSee `sysprompt expand --help`.\n",
+      `sysprompt: missing required argument 'text'\n${hint("expand", "[options] <text>")}`,
     ],
-    [
-      ["render", "--cwd"],
-      "error: option '--cwd <dir>' argument missing\nUsage: sysprompt render [options]\nSee `sysprompt render --help`.\n",
-    ],
+    [["render", "--cwd"], `sysprompt: option '--cwd <dir>' argument missing\n${hint("render")}`],
     [
       ["snapshot", "a", "b"],
-      "error: too many arguments for 'snapshot'. Expected 1 argument but got 2.\nUsage: sysprompt snapshot [options] [dir]\nSee `sysprompt snapshot --help`.\n",
+      `sysprompt: too many arguments for 'snapshot'. Expected 1 argument but got 2.\n${hint("snapshot", "[options] [dir]")}`,
     ],
     [
       ["rendr"],
-      "error: unknown command 'rendr'\n(Did you mean render?)\nUsage: sysprompt [options] [command]\nSee `sysprompt --help`.\n",
+      `sysprompt: unknown command 'rendr' (did you mean render?)\n${hint("", "[options] [command]")}`,
+    ],
+    [["--verbose"], `sysprompt: unknown option '--verbose'\n${hint("", "[options] [command]")}`],
+    // Found by the command after parsing: the same shape.
+    [
+      ["render", "--cwd", "/", "--deadline", "soon"],
+      `sysprompt: --deadline expects a whole number of milliseconds such as 5000, got "soon"\n${hint("render")}`,
     ],
     [
-      ["--verbose"],
-      "error: unknown option '--verbose'\nUsage: sysprompt [options] [command]\nSee `sysprompt --help`.\n",
+      ["sections", "--cwd", "/nonexistent-for-usage-tests/x"],
+      `sysprompt: cwd: there is no folder at /nonexistent-for-usage-tests/x; pass the project's folder\n${hint("sections")}`,
+    ],
+    [
+      ["render", "--cwd", "/", "--format", "html"],
+      `sysprompt: --format: unknown format "html"; use text, anthropic or openai\n${hint("render")}`,
+    ],
+    [
+      ["serve", "--cwd", "/", "--port", "http"],
+      `sysprompt: --port expects a number from 0 to 65535, got "http"\n${hint("serve")}`,
     ],
   ];
   for (const [argv, stderr] of cases) {
-    it(`\`sysprompt ${argv.join(" ")}\` prints the error, the usage line and "see --help"; exit 2`, async () => {
+    it(`\`sysprompt ${argv.join(" ")}\` prints the mistake and one hint line; exit 2`, async () => {
       expect(await cli(argv)).toEqual({ code: 2, stdout: "", stderr });
     });
   }

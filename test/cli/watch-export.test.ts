@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { NOW, tempDir } from "../api/_helpers.js";
 import { until } from "../author/_until.js";
-import { cli, pinMachine } from "./_run.js";
+import { cli, pinMachine, usageHint } from "./_run.js";
 
 pinMachine();
 
@@ -73,7 +73,7 @@ describe("sysprompt watch --export", { timeout: 30_000 }, () => {
     expect(pi.code).toBe(2);
     expect(pi.stdout).toBe("");
     expect((await cli(root, ["watch", "--out", "x.md"])).stderr).toBe(
-      "sysprompt: --out is where --export writes: pass --export too\n",
+      `sysprompt: --out is where --export writes: pass --export too\n${usageHint("watch")}`,
     );
   });
 });

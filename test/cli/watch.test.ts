@@ -5,7 +5,7 @@ import { run } from "../../src/cli/main.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { copyScenario, NOW, pinned, tempDir } from "../api/_helpers.js";
 import { until } from "../author/_until.js";
-import { cli, pinMachine } from "./_run.js";
+import { cli, pinMachine, usageHint } from "./_run.js";
 
 pinMachine();
 
@@ -78,8 +78,7 @@ describe("sysprompt watch", { timeout: 30_000 }, () => {
     expect(await cli(root, ["watch", "--deadline", "soon"])).toEqual({
       code: 2,
       stdout: "",
-      stderr:
-        'sysprompt: --deadline expects a whole number of milliseconds such as 5000, got "soon"\n',
+      stderr: `sysprompt: --deadline expects a whole number of milliseconds such as 5000, got "soon"\n${usageHint("watch")}`,
     });
   });
 

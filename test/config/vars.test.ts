@@ -6,7 +6,7 @@ import { parseVars } from "../../src/cli/options.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { SyspromptError } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";
-import { cli, pinMachine } from "../cli/_run.js";
+import { cli, pinMachine, usageHint } from "../cli/_run.js";
 
 pinMachine();
 
@@ -76,7 +76,11 @@ describe("variables", () => {
       ],
     ]) {
       const run = await cli(root, ["render", "--var", flag as string]);
-      expect([run.code, run.stdout, run.stderr]).toEqual([2, "", message]);
+      expect([run.code, run.stdout, run.stderr]).toEqual([
+        2,
+        "",
+        `${message}${usageHint("render")}`,
+      ]);
     }
   });
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContextFiles, renderSystemPrompt, SyspromptError } from "../../src/index.js";
 import { copyScenario, pinned, tempDir } from "../api/_helpers.js";
-import { cli, pinMachine } from "../cli/_run.js";
+import { cli, pinMachine, usageHint } from "../cli/_run.js";
 
 /** The builtin workspace_roots section's first line. */
 const ROOTS_INTRO =
@@ -89,7 +89,7 @@ describe("extra workspace roots", () => {
       code: 2,
       stdout: "",
       // Resolved from the shell's folder, so the message names the path it checked.
-      stderr: `sysprompt: --root / roots: "${root}/project/AGENTS.md" is not a folder; pass the folder that holds the files\n`,
+      stderr: `sysprompt: --root / roots: "${root}/project/AGENTS.md" is not a folder; pass the folder that holds the files\n${usageHint("render")}`,
     });
   });
 });

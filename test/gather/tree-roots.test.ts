@@ -11,7 +11,7 @@ import {
 } from "../../src/render-system-prompt.js";
 import { SyspromptError } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";
-import { cli, pinMachine } from "../cli/_run.js";
+import { cli, pinMachine, usageHint } from "../cli/_run.js";
 import { makeTree, manyFiles, type Spec } from "./_tree.js";
 
 pinMachine();
@@ -343,7 +343,7 @@ describe("buildWorkspaceTrees: roots it cannot show", () => {
     expect(out).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: --root / roots: "${root}/file" is not a folder; pass the folder that holds the files\n`,
+      stderr: `sysprompt: --root / roots: "${root}/file" is not a folder; pass the folder that holds the files\n${usageHint("render")}`,
     });
   });
 });

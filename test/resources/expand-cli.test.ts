@@ -164,6 +164,6 @@ describe("sysprompt expand", () => {
     const root = copyScenario(SCENARIO);
     const outcome = await expand(root);
     expect([outcome.code, outcome.stdout]).toEqual([2, ""]);
-    expect(outcome.stderr.startsWith("error: missing required argument 'text'\n")).toBe(true);
+    expect(outcome.stderr.startsWith("sysprompt: missing required argument 'text'\n")).toBe(true);
   });
 });

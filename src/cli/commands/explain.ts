@@ -132,6 +132,10 @@ export function formatExplain(
     );
     for (const cut of b.cuts)
       out.push(`  cut ${cut.section} (${cut.step}): ${cut.detail}, ~${cut.saved} tokens`);
+    for (const skip of b.skipped)
+      out.push(
+        `  skipped ${skip.section} (${skip.step}): ${skip.detail} would ${skip.added > 0 ? `add ~${skip.added} tokens` : "save nothing"}`,
+      );
   }
 
   const agent = presetLines(report.preset, show);
