@@ -278,6 +278,9 @@ async function realTarget(abs: string): Promise<{ real: string; isDir: boolean }
   }
 }
 
+/** The names known here; any other was set by the repository's `.gemini/settings.json`. */
+const KNOWN_NAMES: ReadonlySet<string> = new Set([...CONTEXT_FILE_NAMES, "GEMINI.md"]);
+
 /**
  * The names a nested folder is searched for, the first regular file winning:
  * the context file names, then Gemini CLI's GEMINI.md, which Gemini CLI loads
@@ -358,7 +361,9 @@ async function contextOf(
     });
     return { path, diagnostics };
   }
-  if (real !== looked.path && folder.isPrivate) {
+  // A name `.gemini/settings.json` set was written by the repository: checked as an import is.
+  const named = !KNOWN_NAMES.has(basename(looked.path));
+  if ((real !== looked.path || named) && folder.isPrivate) {
     const secret = await folder.isPrivate(real);
     if (secret) {
       diagnostics.push({

@@ -31,6 +31,12 @@ export interface RuleLocation {
   select?: (rel: string) => boolean;
   /** Undefined: no frontmatter is read, the whole file is an always rule (legacy single files). */
   fields?: ActivationReader;
+  /**
+   * The name was written in a repository file (`context.fileName` of
+   * `.gemini/settings.json`), not known here: the door checks it as it
+   * checks an import, so an untrusted project cannot name its `.env`.
+   */
+  named?: boolean;
 }
 
 /** Where a format is read. */

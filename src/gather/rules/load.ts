@@ -205,6 +205,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
       p.read
         ? readRepoCapped(p.read.candidate.path, {
             reach: p.base.layer === "project" ? reach : undefined,
+            named: p.read.candidate.location.named === true,
             maxBytes,
           })
         : undefined,
@@ -327,7 +328,10 @@ function withGeminiNames(format: RuleFormat, names: readonly string[] | undefine
     return format;
   return {
     ...format,
-    locations: [...names.map((rel) => ({ rel, kind: "file" as const })), GEMINI_DIR_FILE],
+    locations: [
+      ...names.map((rel) => ({ rel, kind: "file" as const, named: true })),
+      GEMINI_DIR_FILE,
+    ],
   };
 }
 

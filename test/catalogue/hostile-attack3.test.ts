@@ -1,0 +1,74 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadContextForPaths } from "../../src/gather/context/on-touch.js";
+import { tempDir } from "../api/_helpers.js";
+import { buildLayout } from "./_fixture.js";
+import { type CatalogueCase, diag, type Rendered, runCase } from "./_harness.js";
+
+// The third hostile review (#24's closing attack review): each case is an
+// attack on the merged one-door work that got through, with a marker the
+// prompt (or a tool result) must never hold.
+
+const MARK = "MARKER-SECRET";
+
+const noMarker = (bad: Rendered) => {
+  expect(bad.result.text).not.toContain(MARK);
+  expect(JSON.stringify(bad.data)).not.toContain(MARK);
+};
+
+/** `.gemini/settings.json` naming the project's `.env` as Gemini CLI's context file. */
+const GEMINI_NAMES_ENV = '{ "context": { "fileName": [".env"] } }\n';
+
+const cases: CatalogueCase[] = [
+  {
+    name: "attack3-gemini-setting-names-env",
+    layout: [
+      ["project/.env", `API_TOKEN=${MARK}\n`],
+      ["project/app/.gemini/settings.json", GEMINI_NAMES_ENV],
+    ],
+    bad: ["project/app/.gemini"],
+    options: { projectTrusted: false },
+    expected: (root) => [
+      diag(
+        "warning",
+        "rule-refused",
+        "rule file not read: the project is not trusted and it resolves to .env, which is hidden (a name that starts with a dot); trust the project to read it",
+        join(root, "project/.env"),
+      ),
+    ],
+    verify: noMarker,
+  },
+];
+
+describe("catalogue: the third attack review", () => {
+  for (const c of cases) it(c.name, () => runCase(c).then(() => undefined));
+
+  it("attack3-gemini-setting-names-env-on-touch: an untrusted project's nested .env is no instruction file", async () => {
+    const root = tempDir();
+    await buildLayout(root, "", [
+      ["project/.git/HEAD", "ref: refs/heads/main\n"],
+      ["project/.gemini/settings.json", GEMINI_NAMES_ENV],
+      ["project/sub/.env", `API_TOKEN=${MARK}\n`],
+      ["project/sub/a.ts", ""],
+      ["home", { dir: true }],
+    ]);
+    const project = join(root, "project");
+    const got = await loadContextForPaths(["sub/a.ts"], {
+      cwd: project,
+      home: join(root, "home"),
+      projectTrusted: false,
+    });
+    expect(got).toEqual({
+      files: [],
+      diagnostics: [
+        {
+          level: "warning",
+          code: "context-private",
+          message:
+            "not loaded: the project is not trusted and this file resolves to sub/.env, which is hidden (a name that starts with a dot); trust the project to load it",
+          path: `${project}/sub/.env`,
+        },
+      ],
+    });
+  });
+});
