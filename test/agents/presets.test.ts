@@ -381,7 +381,7 @@ describe("check", () => {
 describe("chooseToolSet", () => {
   it("the first set whose models match and whose modes name the mode; a set with both needs both", async () => {
     const { chooseToolSet } = await import("../../src/agents/apply.js");
-    const preset = {
+    const preset: Parameters<typeof chooseToolSet>[0] = {
       toolSets: [
         { models: ["gpt-6*"], modes: ["yolo"], tools: { a: "A." } },
         { models: ["gpt-6*"], tools: { b: "B." } },

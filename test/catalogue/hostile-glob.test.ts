@@ -12,7 +12,7 @@ import { globMatcher } from "../../src/gather/rules/globs.js";
 // against paths the repository also makes. `a/**/` chained five times
 // backtracks over a path's folders to the fifth power: seconds on one path 60
 // folders deep (the review's chains ran 18 s to minutes, synchronously, past
-// the deadline). A pattern keeps at most one `**`; one with more matches
+// the deadline). A pattern keeps at most two `**`; one with more matches
 // nothing, and an ignore file that holds one says so.
 
 const CHAIN = "a/**/a/**/a/**/a/**/a/**/c";
@@ -50,6 +50,27 @@ describe("hostile repository: globs and ignore patterns match in linear time", (
       ["ignore-pattern-refused", "/p/.gitignore"],
     ]);
   }, 120_000);
+
+  it("two ** still match, as real repositories write them, and cost little on a deep path", () => {
+    const matches = globMatcher(["apps/**/src/**/*.ts", "a/**/a/**/c"]);
+    const { value, ms } = timed(() =>
+      ["apps/web/lib/src/ui/x.ts", "apps/web/x.ts", DEEP].map(matches),
+    );
+    expect(ms).toBeLessThan(BOUND_MS);
+    expect(value).toEqual([true, false, false]);
+    const budget = newPatternBudget();
+    const rules = addGitignore(undefined, "**/build/**\n", "", budget, "/p/.gitignore");
+    expect([isIgnored(rules, "pkg/build/out.js"), isIgnored(rules, "pkg/src/x.js")]).toEqual([
+      true,
+      false,
+    ]);
+    expect(ignoreCutDiagnostics(budget.cuts)).toEqual([]);
+  });
+
+  it("three ** are refused: the first count past the bound", () => {
+    expect(globMatcher(["a/**/b/**/c/**/d.ts"])("a/x/b/y/c/z/d.ts")).toBe(false);
+    expect(globMatcher(["a/**/b/**/d.ts"])("a/x/b/y/d.ts")).toBe(true);
+  });
 
   it("a nested .gitignore's chain is counted with the ** its folder adds", () => {
     const budget = newPatternBudget();
