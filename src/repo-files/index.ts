@@ -14,12 +14,11 @@ export {
 } from "./reach.js";
 export {
   type DoorOptions,
-  projectReachSync,
   REFUSAL_CODES,
   type Refused,
   type RepoCapped,
   type RepoText,
   readRepoCapped,
   readRepoText,
-  readRepoTextSync,
 } from "./read.js";
+export { projectReachSync, readRepoTextSync } from "./read-sync.js";

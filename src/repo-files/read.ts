@@ -1,15 +1,6 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  realpathSync,
-  type Stats,
-  statSync,
-} from "node:fs";
+import { constants, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import {
   decodeText,
   isMissing,
@@ -17,11 +8,9 @@ import {
   nameFailure,
   readFailure,
   readHead,
-  readHeadSync,
   statFailure,
   type TextFileResult,
   undecodableName,
-  undecodableNameSync,
 } from "../_fs.js";
 import { open, realpath, stat } from "../_io.js";
 import { toPosix } from "../_paths.js";
@@ -31,9 +20,8 @@ import {
   notFile as cappedNotFile,
   decodeCapped,
 } from "../gather/capped-read.js";
-import { isBelowCeiling } from "../gather/project-root.js";
 import type { Diagnostic } from "../types.js";
-import { placeRefusal, type Reach, type Refusal, reachOf, reachRefusal } from "./reach.js";
+import { type Reach, type Refusal, reachRefusal } from "./reach.js";
 
 /** A read the door refused: the file is not the repository's to give, or changed while it was checked. */
 export interface Refused {
@@ -71,7 +59,8 @@ export const REFUSAL_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** Opening a FIFO with this flag returns at once; O_NOFOLLOW refuses a final link swapped in after the check. */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+export const OPEN_FLAGS =
+  constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 /** A world-writable folder with the sticky bit (`/tmp`): anyone may put a file there. */
 const STICKY_SHARED = 0o1002;
@@ -101,7 +90,7 @@ const CAPPED_WORDS: Words<Fail<CappedText>> = {
   notFile: (path, isDir) => cappedNotFile(path, isDir) as Fail<CappedText>,
 };
 
-function refused(path: string, refusal: Refusal): Refused {
+export function refused(path: string, refusal: Refusal): Refused {
   return {
     ok: false,
     reason: "refused",
@@ -111,7 +100,7 @@ function refused(path: string, refusal: Refusal): Refused {
   };
 }
 
-const CHANGED: Refusal = {
+export const CHANGED: Refusal = {
   reason: "outside",
   code: "file-outside-project",
   message: "the file was replaced (by a link, or another file) between its check and its opening",
@@ -191,7 +180,7 @@ function foreign(s: Stats, real: string): Refusal {
   };
 }
 
-function errorCode(error: unknown): string {
+export function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException | undefined)?.code ?? "";
 }
 
@@ -241,90 +230,4 @@ export async function readRepoCapped(
   } finally {
     await handle.close().catch(() => undefined);
   }
-}
-
-/**
- * Synchronous twin of {@link readRepoText}, for the callers that cannot
- * await (a skill's expansion, `loadPromptTemplatesSync`). They read a
- * trusted project's `.pi` files only, so the reach has no private check.
- */
-export function readRepoTextSync(
-  path: string,
-  o: { reach?: Omit<Reach, "isPrivate"> | undefined; maxBytes?: number } = {},
-): RepoText {
-  const maxBytes = o.maxBytes ?? MAX_TEXT_FILE_BYTES;
-  let before: Stats;
-  let real: string;
-  try {
-    before = statSync(path);
-    if (!before.isFile())
-      return statFailure(path, before.isDirectory() ? "dir" : "other") as RepoText;
-    if (before.size > maxBytes)
-      return statFailure(path, "other", before.size, maxBytes) as RepoText;
-    real = realpathSync(path);
-  } catch (error) {
-    const name = isMissing(error) ? undecodableNameSync(path, "file") : undefined;
-    return (name ? nameFailure(name) : readFailure(path, error)) as RepoText;
-  }
-  if (o.reach) {
-    const refusal = placeRefusal(path, real, o.reach, false);
-    if (refusal) return refused(path, refusal);
-  }
-  let fd: number | undefined;
-  try {
-    fd = openSync(real, OPEN_FLAGS);
-    const s = fstatSync(fd);
-    if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other") as RepoText;
-    if (s.dev !== before.dev || s.ino !== before.ino) return refused(path, CHANGED);
-    const bytes = readHeadSync(fd, maxBytes + 1, s.size);
-    if (bytes.length > maxBytes) {
-      return statFailure(path, "other", bytes.length, maxBytes) as RepoText;
-    }
-    const decoded = decodeText(bytes, path);
-    return decoded.ok ? { ...decoded, real } : decoded;
-  } catch (error) {
-    if (errorCode(error) === "ELOOP") return refused(path, CHANGED);
-    return readFailure(path, error) as RepoText;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-function realOrSelfSync(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // Gone or dangling: the read that follows reports it.
-    return path;
-  }
-}
-
-/**
- * Synchronous twin of {@link projectReach} for a trusted project (the sync
- * readers read only a trusted project's files): its root found as git finds
- * it, the home-folder rule applied.
- */
-export function projectReachSync(o: {
-  start: string;
-  home: string;
-  ceiling?: string | undefined;
-}): Omit<Reach, "isPrivate"> {
-  let found = o.start;
-  for (let dir = o.start; ; ) {
-    if (lstatSync(join(dir, ".git"), { throwIfNoEntry: false })) {
-      found = dir;
-      break;
-    }
-    const up = dirname(dir);
-    if (up === dir || !isBelowCeiling(up, o.ceiling)) break;
-    dir = up;
-  }
-  return reachOf({
-    start: o.start,
-    realStart: realOrSelfSync(o.start),
-    found,
-    realFound: realOrSelfSync(found),
-    home: o.home,
-    realHome: realOrSelfSync(o.home),
-  });
 }

@@ -31,6 +31,7 @@ const READERS: Record<string, readonly string[]> = {
 const ALLOWED: Record<string, string> = {
   // The door itself, and the primitives it is built on.
   "repo-files/read.ts": "the door",
+  "repo-files/read-sync.ts": "the door's synchronous twin",
   "repo-files/no-follow.ts": "the door's strict form (goldens, scenarios, sysprompt.yaml)",
   "_fs.ts": "defines readTextFile for the package's and the user's own files",
   "gather/capped-read.ts": "defines readCappedText, under the door",

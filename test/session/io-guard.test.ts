@@ -40,11 +40,12 @@ const ALLOWED: Record<string, string[]> = {
   "gather/capped-read.ts": ["constants"],
   // A flag for open(), not a call.
   "repo-files/no-follow.ts": ["constants"],
-  // The door's flags, and its synchronous twin (a skill's expansion, loadPromptTemplatesSync:
-  // never a gathering step's text); its promise forms read through _io.ts.
-  "repo-files/read.ts": [
+  // The door's flags; its promise forms read through _io.ts.
+  "repo-files/read.ts": ["constants"],
+  // The door's synchronous twin (a skill's expansion, loadPromptTemplatesSync): never a gathering
+  // step's text.
+  "repo-files/read-sync.ts": [
     "closeSync",
-    "constants",
     "fstatSync",
     "lstatSync",
     "openSync",

@@ -1,0 +1,112 @@
+import {
+  closeSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import {
+  decodeText,
+  isMissing,
+  MAX_TEXT_FILE_BYTES,
+  nameFailure,
+  readFailure,
+  readHeadSync,
+  statFailure,
+  undecodableNameSync,
+} from "../_fs.js";
+import { isBelowCeiling } from "../gather/project-root.js";
+import { placeRefusal, type Reach, reachOf } from "./reach.js";
+import { CHANGED, errorCode, OPEN_FLAGS, type RepoText, refused } from "./read.js";
+
+// The door's synchronous twin, for the callers that cannot await. It reads
+// by the same steps as read.ts, without the checks that need a promise.
+
+/**
+ * Synchronous twin of {@link readRepoText}, for the callers that cannot
+ * await (a skill's expansion, `loadPromptTemplatesSync`). They read a
+ * trusted project's `.pi` files only, so the reach has no private check.
+ */
+export function readRepoTextSync(
+  path: string,
+  o: { reach?: Omit<Reach, "isPrivate"> | undefined; maxBytes?: number } = {},
+): RepoText {
+  const maxBytes = o.maxBytes ?? MAX_TEXT_FILE_BYTES;
+  let before: Stats;
+  let real: string;
+  try {
+    before = statSync(path);
+    if (!before.isFile())
+      return statFailure(path, before.isDirectory() ? "dir" : "other") as RepoText;
+    if (before.size > maxBytes)
+      return statFailure(path, "other", before.size, maxBytes) as RepoText;
+    real = realpathSync(path);
+  } catch (error) {
+    const name = isMissing(error) ? undecodableNameSync(path, "file") : undefined;
+    return (name ? nameFailure(name) : readFailure(path, error)) as RepoText;
+  }
+  if (o.reach) {
+    const refusal = placeRefusal(path, real, o.reach, false);
+    if (refusal) return refused(path, refusal);
+  }
+  let fd: number | undefined;
+  try {
+    fd = openSync(real, OPEN_FLAGS);
+    const s = fstatSync(fd);
+    if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other") as RepoText;
+    if (s.dev !== before.dev || s.ino !== before.ino) return refused(path, CHANGED);
+    const bytes = readHeadSync(fd, maxBytes + 1, s.size);
+    if (bytes.length > maxBytes) {
+      return statFailure(path, "other", bytes.length, maxBytes) as RepoText;
+    }
+    const decoded = decodeText(bytes, path);
+    return decoded.ok ? { ...decoded, real } : decoded;
+  } catch (error) {
+    if (errorCode(error) === "ELOOP") return refused(path, CHANGED);
+    return readFailure(path, error) as RepoText;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function realOrSelfSync(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // Gone or dangling: the read that follows reports it.
+    return path;
+  }
+}
+
+/**
+ * Synchronous twin of {@link projectReach} for a trusted project (the sync
+ * readers read only a trusted project's files): its root found as git finds
+ * it, the home-folder rule applied.
+ */
+export function projectReachSync(o: {
+  start: string;
+  home: string;
+  ceiling?: string | undefined;
+}): Omit<Reach, "isPrivate"> {
+  let found = o.start;
+  for (let dir = o.start; ; ) {
+    if (lstatSync(join(dir, ".git"), { throwIfNoEntry: false })) {
+      found = dir;
+      break;
+    }
+    const up = dirname(dir);
+    if (up === dir || !isBelowCeiling(up, o.ceiling)) break;
+    dir = up;
+  }
+  return reachOf({
+    start: o.start,
+    realStart: realOrSelfSync(o.start),
+    found,
+    realFound: realOrSelfSync(found),
+    home: o.home,
+    realHome: realOrSelfSync(o.home),
+  });
+}
