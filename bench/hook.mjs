@@ -10,7 +10,7 @@
 //
 // Each measured call is the session's steady state: a first call (not measured)
 // gives the folder's files and keeps the session's snapshot; it is made again
-// before the snapshot's 30 s run out. The session state goes to a scratch
+// before the snapshot's 2 minutes run out. The session state goes to a scratch
 // XDG_CACHE_HOME. Runs: BENCH_CLI_RUNS (30) per command.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -26,7 +26,7 @@ const MAKE_TREE =
     .map((dir) => join(dir, "bench", "make-tree.mjs"))
     .find((path) => existsSync(path)) ??
   join(ROOT, "..", "shared", "bench", "make-tree.mjs");
-/** Made again after this long: well inside the snapshot's 30 s. */
+/** Made again after this long: well inside the snapshot's 2 minutes (a valgrind run takes 40 s). */
 const REWARM_MS = 15_000;
 const NOT_SOURCE = new Set(["node_modules", "dist", "build", ".git", ".cache"]);
 

@@ -31,6 +31,7 @@ import { build } from "esbuild";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI_DIR = join(ROOT, "dist", "src", "cli");
 const OUT = join(CLI_DIR, "bundle.cjs");
+const HOOK_OUT = join(CLI_DIR, "hook.cjs");
 
 /** The engine's Handlebars loader, with requires the bundler follows (see src/engine/_handlebars.ts). */
 const handlebarsInBundle = `
@@ -98,49 +99,54 @@ const plugin = {
   },
 };
 
-await build({
-  entryPoints: [join(CLI_DIR, "bin.js")],
-  outfile: OUT,
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  external: ["yaml", "diff", "source-map"],
-  banner: {
-    js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href; function __moduleUrl(rel) { return new URL(rel, __bundle_url).href; }',
-  },
-  plugins: [plugin],
-  // import() of a module left out becomes require(): the loader runs the bundle without an ES module loader.
-  supported: { "dynamic-import": false },
-  legalComments: "none",
-  // Smaller to install and to read at start; names are kept for readable stack traces.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: "warning",
-});
-// The loader wraps the bundle in a function on its first line: no hashbang there.
-const bundled = readFileSync(OUT, "utf8").replace(/^#!.*\n/, "");
-// esbuild writes strings as ASCII escapes, but not every literal (a regex's
-// "…"). One character past ASCII makes V8 hold the whole source as two-byte
-// text, decoded from UTF-8 on every start: write such a character as \u2026.
-const wide = /[\u0080-\uffff]/.exec(bundled);
-if (wide) {
-  const around = bundled.slice(Math.max(0, wide.index - 60), wide.index + 20);
-  throw new Error(
-    `bundle.cjs is not ASCII: ${JSON.stringify(wide[0])} in ${JSON.stringify(around)}`,
-  );
+/** Bundles `entry` (a file of dist/src/cli) into `out`: one ASCII CommonJS file, mode 0644. */
+async function bundle(entry, out) {
+  await build({
+    entryPoints: [join(CLI_DIR, entry)],
+    outfile: out,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["yaml", "diff", "source-map"],
+    banner: {
+      js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href; function __moduleUrl(rel) { return new URL(rel, __bundle_url).href; }',
+    },
+    plugins: [plugin],
+    // import() of a module left out becomes require(): the loader runs the bundle without an ES module loader.
+    supported: { "dynamic-import": false },
+    legalComments: "none",
+    // Smaller to install and to read at start; names are kept for readable stack traces.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: "warning",
+  });
+  // The loader wraps the bundle in a function on its first line: no hashbang there.
+  const bundled = readFileSync(out, "utf8").replace(/^#!.*\n/, "");
+  // esbuild writes strings as ASCII escapes, but not every literal (a regex's
+  // "…"). One character past ASCII makes V8 hold the whole source as two-byte
+  // text, decoded from UTF-8 on every start: write such a character as \u2026.
+  const wide = /[\u0080-\uffff]/.exec(bundled);
+  if (wide) {
+    const around = bundled.slice(Math.max(0, wide.index - 60), wide.index + 20);
+    throw new Error(`${out} is not ASCII: ${JSON.stringify(wide[0])} in ${JSON.stringify(around)}`);
+  }
+  writeFileSync(out, bundled);
+  // npm keeps a file's mode in the tarball, and the shell runs the bin: the
+  // loader is the one executable; the bundle (esbuild marked it, for the hashbang
+  // of bin.ts) is only ever read by it.
+  chmodSync(out, 0o644);
+  if (readFileSync(out, "utf8").includes("import(")) {
+    throw new Error(
+      `${out} still has a dynamic import(); sysprompt.cjs runs it without an ES module loader`,
+    );
+  }
 }
-writeFileSync(OUT, bundled);
-// npm keeps a file's mode in the tarball, and the shell runs the bin: the
-// loader is the one executable; the bundle (esbuild marked it, for the hashbang
-// of bin.ts) is only ever read by it.
-chmodSync(OUT, 0o644);
+
+await bundle("bin.js", OUT);
+// `sysprompt hook AGENT` alone (src/cli/hook-bin.ts): an agent starts it on every tool call.
+await bundle("hook-bin.js", HOOK_OUT);
 chmodSync(join(CLI_DIR, "sysprompt.cjs"), 0o755);
-if (readFileSync(OUT, "utf8").includes("import(")) {
-  throw new Error(
-    "bundle.cjs still has a dynamic import(); sysprompt.cjs runs it without an ES module loader",
-  );
-}
 
 // The code cache: run `render` once on a tiny project in a fresh process and
 // keep what V8 compiled by then.
@@ -171,8 +177,45 @@ try {
   if (out.status !== 0 || !existsSync(`${OUT}.cache`)) {
     throw new Error(`training the code cache failed (status ${out.status}): ${out.stderr}`);
   }
+
+  // The hook's cache: the call it makes most, one that brings nothing new. A first call of the
+  // session (not kept) gives the folder's file and keeps the session's snapshot.
+  const hookInput = JSON.stringify({
+    session_id: "code-cache",
+    cwd: project,
+    hook_event_name: "PostToolUse",
+    tool_name: "Read",
+    tool_input: { file_path: join(project, "src", "lib", "deep", "deeper", "a.ts") },
+  });
+  const hookEnv = { ...process.env, XDG_CACHE_HOME: join(scratch, "cache") };
+  const hookTrain = (keep) => `
+    const loader = require(${JSON.stringify(join(CLI_DIR, "sysprompt.cjs"))});
+    const fs = require("node:fs");
+    const script = loader.compileBundle(false, loader.HOOK_BUNDLE);
+    process.argv = [process.argv[0], "sysprompt", "hook", "claude-code"];
+    ${keep ? 'process.once("exit", () => fs.writeFileSync(loader.HOOK_BUNDLE + ".cache", script.createCachedData()));' : ""}
+    loader.runBundle(script, loader.HOOK_BUNDLE);
+  `;
+  rmSync(`${HOOK_OUT}.cache`, { force: true });
+  for (const keep of [false, true]) {
+    const run = spawnSync(process.execPath, ["-e", hookTrain(keep)], {
+      encoding: "utf8",
+      input: hookInput,
+      env: hookEnv,
+    });
+    if (run.status !== 0 || run.stderr !== "") {
+      throw new Error(
+        `training the hook's code cache failed (status ${run.status}): ${run.stderr}`,
+      );
+    }
+  }
+  if (!existsSync(`${HOOK_OUT}.cache`))
+    throw new Error("training the hook's code cache wrote none");
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
 const size = (file) => `${Math.round(readFileSync(file).length / 1024)} KiB`;
 console.log(`cli bundle: ${OUT} (${size(OUT)}, code cache ${size(`${OUT}.cache`)})`);
+console.log(
+  `hook bundle: ${HOOK_OUT} (${size(HOOK_OUT)}, code cache ${size(`${HOOK_OUT}.cache`)})`,
+);

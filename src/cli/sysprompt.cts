@@ -13,6 +13,19 @@ import vm = require("node:vm");
 
 const BUNDLE = path.join(__dirname, "bundle.cjs");
 const CACHE = `${BUNDLE}.cache`;
+/**
+ * `sysprompt hook AGENT`, which an agent runs on every tool call, has a bundle
+ * of its own (hook.cjs, from hook-bin.ts) with a code cache of its own: it loads
+ * no command parser and none of the other commands. Any other command line,
+ * `hook --help` included, runs the CLI bundle.
+ */
+const HOOK_BUNDLE = path.join(__dirname, "hook.cjs");
+
+function chosenBundle(argv: readonly string[]): string {
+  return argv.length === 4 && argv[2] === "hook" && /^[a-z][a-z-]*$/.test(argv[3] ?? "")
+    ? HOOK_BUNDLE
+    : BUNDLE;
+}
 
 type ModuleFunction = (
   exports: unknown,
@@ -23,35 +36,38 @@ type ModuleFunction = (
 ) => void;
 
 /** The bundle as a CommonJS module function, compiled with the cached data when `useCache`. */
-function compileBundle(useCache = true): vm.Script {
-  const source = fs.readFileSync(BUNDLE, "utf8");
+function compileBundle(useCache = true, bundle = BUNDLE): vm.Script {
+  const source = fs.readFileSync(bundle, "utf8");
   let cachedData: Buffer | undefined;
   if (useCache) {
     try {
-      cachedData = fs.readFileSync(CACHE);
+      cachedData = fs.readFileSync(`${bundle}.cache`);
     } catch {
       // No cache built: compile from source.
     }
   }
   // The wrapper Node itself puts around a CommonJS module, on the bundle's first line.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  return new vm.Script(wrapped, { filename: BUNDLE, ...(cachedData ? { cachedData } : {}) });
+  return new vm.Script(wrapped, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
 }
 
-/** Runs the compiled bundle as the module `BUNDLE`. */
-function runBundle(script: vm.Script): void {
+/** Runs the compiled bundle as the module `bundle`. */
+function runBundle(script: vm.Script, bundle = BUNDLE): void {
   const run = script.runInThisContext() as ModuleFunction;
   const module = { exports: {} };
   run.call(
     module.exports,
     module.exports,
-    nodeModule.createRequire(BUNDLE),
+    nodeModule.createRequire(bundle),
     module,
-    BUNDLE,
+    bundle,
     __dirname,
   );
 }
 
-if (require.main === module) runBundle(compileBundle());
+if (require.main === module) {
+  const bundle = chosenBundle(process.argv);
+  runBundle(compileBundle(true, bundle), bundle);
+}
 
-export = { compileBundle, runBundle, CACHE };
+export = { compileBundle, runBundle, CACHE, HOOK_BUNDLE };

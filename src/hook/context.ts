@@ -76,7 +76,7 @@ type SnapshotOptions = Omit<
  * How long a snapshot answers "nothing new" for its session: a rule file
  * added, or a config changed, is seen by the next call after this.
  */
-export const SNAPSHOT_MS = 30_000;
+export const SNAPSHOT_MS = 120_000;
 
 /**
  * The files `paths` bring in for `agent` in a project at `cwd`, each once

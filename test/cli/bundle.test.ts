@@ -22,11 +22,17 @@ interface Run {
   stderr: string;
 }
 
-function runWith(entry: string, args: string[], cwd: string, home: string): Run {
+function runWith(entry: string, args: string[], cwd: string, home: string, input = ""): Run {
   const out = spawnSync(process.execPath, [entry, ...args], {
     cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: home, SYSPROMPT_AGENT_DIR: join(home, "agent") },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      SYSPROMPT_AGENT_DIR: join(home, "agent"),
+      XDG_CACHE_HOME: join(home, "cache"),
+    },
     encoding: "utf8",
+    input,
   });
   return { code: out.status, stdout: out.stdout, stderr: out.stderr };
 }
@@ -93,8 +99,36 @@ describe("the CLI bundle", () => {
 
   it("starts from a code cache that this Node accepts", () => {
     const loader = createRequire(import.meta.url)(LOADER) as {
-      compileBundle(useCache?: boolean): { cachedDataRejected?: boolean };
+      compileBundle(useCache?: boolean, bundle?: string): { cachedDataRejected?: boolean };
+      HOOK_BUNDLE: string;
     };
     expect(loader.compileBundle().cachedDataRejected).toBe(false);
+    expect(loader.compileBundle(true, loader.HOOK_BUNDLE).cachedDataRejected).toBe(false);
   });
+
+  it("answers `sysprompt hook AGENT` from its own bundle as the unbundled CLI does", () => {
+    const { dir, home } = project();
+    mkdirSync(join(dir, ".git"));
+    mkdirSync(join(dir, "pkg"));
+    writeFileSync(join(dir, "pkg", "AGENTS.md"), "Pkg rules.\n");
+    const call = (session: string) =>
+      JSON.stringify({
+        session_id: session,
+        cwd: dir,
+        hook_event_name: "PostToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "ls pkg/AGENTS.md" },
+      });
+    const bundled = runWith(LOADER, ["hook", "codex"], dir, home, call("a"));
+    expect(bundled).toEqual(runWith(UNBUNDLED, ["hook", "codex"], dir, home, call("b")));
+    expect(bundled.stdout).toContain("Pkg rules.");
+    // Once per session, whichever entry answers.
+    expect(runWith(LOADER, ["hook", "codex"], dir, home, call("b")).stdout).toBe("");
+    for (const args of [["hook", "nope"], ["hook"], ["hook", "codex", "extra"]]) {
+      expect({ args, ...runWith(LOADER, args, dir, home, "{}") }).toEqual({
+        args,
+        ...runWith(UNBUNDLED, args, dir, home, "{}"),
+      });
+    }
+  }, 30_000);
 });

@@ -1,0 +1,46 @@
+// `sysprompt hook AGENT` in a bundle of its own (dist/src/cli/hook.cjs, made by
+// scripts/bundle-cli.mjs): the loader runs it for exactly that command line, so the
+// hook, which an agent starts on every tool call, loads no command parser and none
+// of the other commands. Every other command line goes through bin.ts.
+import { openOutput } from "./_fd-output.js";
+import { onOutputError } from "./_output-errors.js";
+import { hookCommand } from "./commands/hook.js";
+import { EXIT_USAGE, terminalSafe, UsageError } from "./io.js";
+
+const exit = (code: number): never => process.exit(code);
+const stderr = openOutput(
+  2,
+  () => process.stderr,
+  onOutputError("stderr", () => undefined, exit),
+);
+const stdout = openOutput(
+  1,
+  () => process.stdout,
+  onOutputError("stdout", (text) => stderr.write(text), exit),
+);
+
+const io = terminalSafe({
+  stdout: (text) => stdout.write(text),
+  stderr: (text) => stderr.write(text),
+  // The hook reads its paths from the agent's input, never from where it runs.
+  cwd: process.env.PWD ?? "/",
+  env: process.env,
+});
+
+hookCommand(process.argv[3] ?? "", io)
+  .catch((error: unknown) => {
+    // An agent name the hook does not know: usage, as `run` would say it.
+    if (error instanceof UsageError) {
+      io.stderr(`sysprompt: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  })
+  .then((code) => {
+    let open = 2;
+    const done = (error?: Error | null) => {
+      if (!error && --open === 0) process.exit(code);
+    };
+    stdout.flush(done);
+    stderr.flush(done);
+  });
