@@ -38,6 +38,28 @@ const cases: CatalogueCase[] = [
     ],
     verify: noMarker,
   },
+  {
+    name: "attack3-gemini-settings-link-to-env",
+    layout: [
+      ["project/.env", `${MARK}=1\n`],
+      ["project/app/.gemini/settings.json", { symlink: "../../.env" }],
+    ],
+    bad: ["project/app/.gemini"],
+    options: { projectTrusted: false },
+    expected: (root) => [
+      diag(
+        "warning",
+        "file-private",
+        "not read: the project is not trusted and it resolves to .env, which is hidden (a name that starts with a dot); trust the project to read it",
+        join(root, "project/app/.gemini/settings.json"),
+      ),
+    ],
+    // The parse error of the file read quoted its first characters in a diagnostic.
+    verify: (bad) => {
+      noMarker(bad);
+      expect(JSON.stringify(bad.result.diagnostics)).not.toContain("MARKER");
+    },
+  },
 ];
 
 describe("catalogue: the third attack review", () => {

@@ -3,7 +3,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { expandHome, toPosix } from "../../_paths.js";
-import { projectReach } from "../../repo-files/index.js";
+import { projectReach, type Reach } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { escapeWrapperTags, oneLine } from "../_prompt-text.js";
 import { checkMaxBytes } from "../capped-read.js";
@@ -136,7 +136,7 @@ export async function loadContextForPaths(
   const ignored = privatePaths(realRoot, { hidden: false });
   // The prompt holds the files of cwd and its ancestors: a link to one of them adds nothing.
   const held = await heldFiles(cwd, root, ceiling);
-  const names = await nestedNames(cwd, realRoot);
+  const names = await nestedNames(cwd, reach);
 
   const diagnostics: Diagnostic[] = [];
   const found: TouchedFile[] = [];
@@ -288,8 +288,8 @@ const KNOWN_NAMES: ReadonlySet<string> = new Set([...CONTEXT_FILE_NAMES, "GEMINI
  * 5411f113ca, 2026-08-21), or the names `context.fileName` in cwd's
  * .gemini/settings.json sets instead (that file's problems are the rules step's to report).
  */
-async function nestedNames(cwd: string, realRoot: string): Promise<string[]> {
-  const gemini = await geminiContextNames(cwd, realRoot);
+async function nestedNames(cwd: string, reach: Reach): Promise<string[]> {
+  const gemini = await geminiContextNames(cwd, reach);
   return [...new Set([...CONTEXT_FILE_NAMES, ...(gemini.names ?? ["GEMINI.md"])])];
 }
 

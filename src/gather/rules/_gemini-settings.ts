@@ -1,6 +1,6 @@
 import { toPosix } from "../../_paths.js";
+import { type Reach, readRepoCapped } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
-import { readCappedText } from "../capped-read.js";
 import { findRuleFiles } from "./discover.js";
 
 /**
@@ -26,15 +26,17 @@ const MAX_NAME_LENGTH = 255;
 /**
  * The names `context.fileName` sets in `<cwd>/.gemini/settings.json`, or
  * undefined when there is no such setting (the default `GEMINI.md` holds).
- * The file is found as rule files are (a link that leaves `confine` is
- * refused) and read capped. A name that is not one plain file name (a
+ * The file is found as rule files are and read through the door with the
+ * project's `reach` (a link out of the project, or for an untrusted project
+ * to a private file such as `.env`, is refused; a parse error quotes the
+ * start of the text it read). A name that is not one plain file name (a
  * slash, `..`, empty) is dropped with a warning: it could lead out of the folder.
  */
 export async function geminiContextNames(
   cwd: string,
-  confine: string,
+  reach: Reach,
 ): Promise<{ names?: string[]; diagnostics: Diagnostic[] }> {
-  const [found] = await findRuleFiles(cwd, { rel: GEMINI_SETTINGS, kind: "file" }, confine);
+  const [found] = await findRuleFiles(cwd, { rel: GEMINI_SETTINGS, kind: "file" }, reach.realRoot);
   if (found === undefined) return { diagnostics: [] };
   const path = toPosix(found.path);
   const warn = (message: string): Diagnostic => ({
@@ -44,7 +46,7 @@ export async function geminiContextNames(
     path,
   });
   if (found.refused) return { diagnostics: [warn(`not read: ${found.refused.reason}`)] };
-  const text = await readCappedText(found.real ?? found.path, MAX_SETTINGS_BYTES);
+  const text = await readRepoCapped(found.path, { reach, maxBytes: MAX_SETTINGS_BYTES });
   if (!text.ok) return { diagnostics: text.diagnostics.map((d) => ({ ...d, path })) };
   let value: unknown;
   try {

@@ -139,9 +139,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
         return [home];
     }
   };
-  const gemini = sources.has("gemini")
-    ? await geminiContextNames(cwd, realRoot)
-    : { diagnostics: [] };
+  const gemini = sources.has("gemini") ? await geminiContextNames(cwd, reach) : { diagnostics: [] };
   diagnostics.push(...gemini.diagnostics);
   const wanted = RULE_FORMATS.filter((f) => formatWanted(f, sources)).map((f) =>
     withGeminiNames(f, gemini.names),
