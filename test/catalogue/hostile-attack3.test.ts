@@ -60,6 +60,25 @@ const cases: CatalogueCase[] = [
       expect(JSON.stringify(bad.result.diagnostics)).not.toContain("MARKER");
     },
   },
+  {
+    // Linked to `/`, the walk listed 5,000 folders of the machine (past the
+    // deadline in a render) to find SKILL.md files the door then refused one by one.
+    name: "attack3-skills-root-linked-out",
+    layout: [
+      ["outside/one/SKILL.md", "---\nname: one\ndescription: Outside skill one.\n---\nOne.\n"],
+      ["outside/two/SKILL.md", "---\nname: two\ndescription: Outside skill two.\n---\nTwo.\n"],
+      ["project/app/.agents/skills", { symlink: "../../../outside" }],
+    ],
+    bad: ["project/app/.agents"],
+    expected: (root) => [
+      diag(
+        "warning",
+        "file-outside-project",
+        `not read: it resolves to ${join(root, "outside")}, outside the project root ${join(root, "project")}`,
+        join(root, "project/app/.agents/skills"),
+      ),
+    ],
+  },
 ];
 
 describe("catalogue: the third attack review", () => {
