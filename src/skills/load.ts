@@ -4,7 +4,13 @@ import { expandHome } from "../_paths.js";
 import { capDiagnostics } from "../engine/_message.js";
 import { isBelowCeiling } from "../gather/project-root.js";
 import { resolveCommonPaths } from "../locate/layers.js";
-import { projectReach, REFUSAL_CODES, type Reach, readRepoText } from "../repo-files/index.js";
+import {
+  placeRefusal,
+  projectReach,
+  REFUSAL_CODES,
+  type Reach,
+  readRepoText,
+} from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 import { type SkillCandidate, walkSkillsRoot } from "./_walk.js";
 import type { LoadSkillsOptions, LoadSkillsResult, Skill, SkillSource } from "./types.js";
@@ -132,6 +138,18 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadS
         continue;
       }
       const reach = root.source === "project" ? await reachOfProject() : undefined;
+      // A project's skills root linked out of it (to `/`, to the home folder) holds
+      // nothing the door would read: it is not walked, which would cost thousands of folders.
+      const out = reach && placeRefusal(root.path, await realpathOrSelf(root.path), reach, false);
+      if (out) {
+        diagnostics.push({
+          level: "warning",
+          code: out.code,
+          message: `not read: ${out.message}`,
+          path: root.path,
+        });
+        continue;
+      }
       const walked = await walkSkillsRoot(root.path, { ...walkOptions, reach });
       diagnostics.push(...walked.diagnostics);
       for (const candidate of walked.candidates) {

@@ -38,6 +38,47 @@ const cases: CatalogueCase[] = [
     ],
     verify: noMarker,
   },
+  {
+    name: "attack3-gemini-settings-link-to-env",
+    layout: [
+      ["project/.env", `${MARK}=1\n`],
+      ["project/app/.gemini/settings.json", { symlink: "../../.env" }],
+    ],
+    bad: ["project/app/.gemini"],
+    options: { projectTrusted: false },
+    expected: (root) => [
+      diag(
+        "warning",
+        "file-private",
+        "not read: the project is not trusted and it resolves to .env, which is hidden (a name that starts with a dot); trust the project to read it",
+        join(root, "project/app/.gemini/settings.json"),
+      ),
+    ],
+    // The parse error of the file read quoted its first characters in a diagnostic.
+    verify: (bad) => {
+      noMarker(bad);
+      expect(JSON.stringify(bad.result.diagnostics)).not.toContain("MARKER");
+    },
+  },
+  {
+    // Linked to `/`, the walk listed 5,000 folders of the machine (past the
+    // deadline in a render) to find SKILL.md files the door then refused one by one.
+    name: "attack3-skills-root-linked-out",
+    layout: [
+      ["outside/one/SKILL.md", "---\nname: one\ndescription: Outside skill one.\n---\nOne.\n"],
+      ["outside/two/SKILL.md", "---\nname: two\ndescription: Outside skill two.\n---\nTwo.\n"],
+      ["project/app/.agents/skills", { symlink: "../../../outside" }],
+    ],
+    bad: ["project/app/.agents"],
+    expected: (root) => [
+      diag(
+        "warning",
+        "file-outside-project",
+        `not read: it resolves to ${join(root, "outside")}, outside the project root ${join(root, "project")}`,
+        join(root, "project/app/.agents/skills"),
+      ),
+    ],
+  },
 ];
 
 describe("catalogue: the third attack review", () => {

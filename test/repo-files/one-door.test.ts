@@ -49,7 +49,7 @@ const ALLOWED: Record<string, string> = {
   "gather/environment/_machine.ts": "the machine's own files (/etc/os-release)",
   "gather/environment/_env-cache.ts": "sysprompt's cache under $XDG_CACHE_HOME",
   "gather/tree/_listing-cache.ts": "sysprompt's cache under $XDG_CACHE_HOME",
-  "hook/state.ts": "the hook's per-session state under $XDG_CACHE_HOME",
+  "hook/state.ts": "the hook's session files, sysprompt's cache under $XDG_CACHE_HOME",
   "_safe-write.ts": "the write side: compares the bytes it would write with the target's",
   // Bytes copied, never read as text: the copy is then read as an untrusted project, by the door.
   "author/_sandbox.ts": "copies a scenario folder into its sandbox (O_NOFOLLOW, capped)",
@@ -57,7 +57,7 @@ const ALLOWED: Record<string, string> = {
   // The git section's files (#24's git rules are their own work).
   "gather/git/_gitfile.ts": "a worktree's .git file, for the git section",
   "gather/git/_repository.ts":
-    "objects/info/alternates, read to refuse the git section a repository's borrowed objects",
+    "objects/info/alternates, for the git section: its lines are paths checked, never text shown",
   // The recorder's module: every read above goes through it.
   "_io.ts": "the file-system layer every reader (the door included) calls",
   "session/_read-set.ts": "a session's recorded stats and links, never a file's contents",

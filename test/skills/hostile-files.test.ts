@@ -161,7 +161,7 @@ describe("symlinks", () => {
   // A project's skills folder linked out of the project is the project's no more: its files are
   // refused (trust covers the project's files, not where its links lead); the user's own link to
   // the same folder still loads them, as the user's.
-  test("a symlinked skills folder is followed within its layer; a project's link out of the project is refused", async () => {
+  test("a symlinked skills folder is followed within its layer; a project's root linked out of the project is refused whole", async () => {
     const t = tempDir();
     const shared = join(t, "shared-skills");
     writeSkill(join(shared, "lint"), "lint");
@@ -190,12 +190,15 @@ describe("symlinks", () => {
         skillAt(join(home, ".agents/skills/lint/SKILL.md"), "lint", "The lint skill.", "user"),
         skillAt(join(home, ".agents/skills/test/SKILL.md"), "test", "The test skill.", "user"),
       ],
-      diagnostics: ["lint", "test"].map((name) => ({
-        level: "warning",
-        code: "file-outside-project",
-        message: `not read: it resolves to ${join(shared, name, "SKILL.md")}, outside the project root ${cwd}`,
-        path: join(cwd, ".pi/skills", name, "SKILL.md"),
-      })),
+      // The project's root linked out is not walked: one refusal, at the root.
+      diagnostics: [
+        {
+          level: "warning",
+          code: "file-outside-project",
+          message: `not read: it resolves to ${shared}, outside the project root ${cwd}`,
+          path: join(cwd, ".pi/skills"),
+        },
+      ],
     });
   });
 });

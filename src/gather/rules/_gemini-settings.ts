@@ -26,8 +26,10 @@ const MAX_NAME_LENGTH = 255;
 /**
  * The names `context.fileName` sets in `<cwd>/.gemini/settings.json`, or
  * undefined when there is no such setting (the default `GEMINI.md` holds).
- * The file is found as rule files are and read through the door, against the
- * project's `reach`. A name that is not one plain file name (a
+ * The file is found as rule files are and read through the door with the
+ * project's `reach` (a link out of the project, or for an untrusted project
+ * to a private file such as `.env`, is refused; a parse error quotes the
+ * start of the text it read). A name that is not one plain file name (a
  * slash, `..`, empty) is dropped with a warning: it could lead out of the folder.
  */
 export async function geminiContextNames(
