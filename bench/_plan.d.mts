@@ -13,3 +13,8 @@ export function plan<S extends Suite>(
   suites: readonly S[],
   env?: { BENCH_TREE?: string },
 ): Plan<S>;
+export function afterRun(
+  rows: readonly { id: string; skipped?: string }[],
+  chosen: Plan,
+  args: readonly string[],
+): { write: boolean; messages: string[] };

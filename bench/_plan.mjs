@@ -31,3 +31,26 @@ export function plan(args, suites, env = {}) {
   const partial = chosen.length < suites.length;
   return { suites: chosen, partial, write: !partial && !args.includes("--no-write") };
 }
+
+/**
+ * What a run does with its rows: each skipped row is named on stderr with its
+ * reason, and a run with a skipped row leaves bench/RESULTS.md as it is (a
+ * table of dashes there would replace real figures), unless `--write-skipped`
+ * says to write it anyway.
+ *
+ * @param {readonly { id: string, skipped?: string }[]} rows
+ * @param {Plan} chosen
+ * @param {readonly string[]} args
+ * @returns {{ write: boolean, messages: string[] }}
+ */
+export function afterRun(rows, chosen, args) {
+  const skipped = rows.filter((r) => r.skipped);
+  const messages = skipped.map((r) => `bench: skipped ${r.id}: ${r.skipped}`);
+  const write = chosen.write && (skipped.length === 0 || args.includes("--write-skipped"));
+  if (chosen.write && !write) {
+    messages.push(
+      `bench: ${skipped.length} ${skipped.length === 1 ? "row was" : "rows were"} skipped, so bench/RESULTS.md is left as it is; \`npm run bench -- --write-skipped\` writes it anyway`,
+    );
+  }
+  return { write, messages };
+}

@@ -6,9 +6,12 @@
 //   npm run bench -- --quick      without the tree suite (seconds instead of minutes)
 //   npm run bench -- --only cli   one suite: render, cli, hook, tree, session, session-edits, budget, rules
 //   npm run bench -- --no-write   print only; leave bench/RESULTS.md alone
+//   npm run bench -- --write-skipped   write bench/RESULTS.md even when rows were skipped
 //
-// Only a run of every suite rewrites bench/RESULTS.md; --quick and --only print
-// their rows and leave the full table there as it is (bench/_plan.mjs).
+// Only a run of every suite with no row skipped rewrites bench/RESULTS.md;
+// --quick and --only print their rows and leave the full table there as it is,
+// and a skipped row (no valgrind, no tree tool) is named on stderr with its
+// reason (bench/_plan.mjs).
 //
 // Environment: BENCH_CLI_RUNS (30), BENCH_TREE_RUNS (15), BENCH_TREE_FILES
 // (100000), BENCH_VALGRIND=0 (no instruction counts), BENCH_MAKE_TREE.
@@ -21,7 +24,7 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatValue, loadAverage, machine, ROOT } from "./_lib.mjs";
-import { plan } from "./_plan.mjs";
+import { afterRun, plan } from "./_plan.mjs";
 import { budgetSuite } from "./budget.mjs";
 import { cliSuite } from "./cli.mjs";
 import { hookSuite } from "./hook.mjs";
@@ -139,7 +142,9 @@ if (chosen.partial && !args.includes("--no-write")) {
     "bench: a partial run leaves bench/RESULTS.md as it is; `npm run bench` (every suite) rewrites it",
   );
 }
-if (chosen.write) {
+const after = afterRun(rows, chosen, args);
+for (const message of after.messages) console.error(message);
+if (after.write) {
   const doc = `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.mjs); see the README's Benchmarks section for what each row measures and how to reproduce it.\n\n${heading}\n\n${table}\n`;
   writeFileSync(join(ROOT, "bench", "RESULTS.md"), doc);
   console.error("bench: wrote bench/RESULTS.md");

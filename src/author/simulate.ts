@@ -194,13 +194,23 @@ async function simulateIn(
   const classOf = (name: string) => classes.get(name) ?? "stable";
   // The prompt shows cwd (and the tree its root): measured with the project's
   // path, not the copy's random one, the figures are the project's own and the
-  // same from run to run.
+  // same from run to run. Diagnostics and sources name the project's files too.
   const asProject = (result: RenderResult): RenderResult => {
     const swap = (text: string) => text.replaceAll(sandbox.copy, root);
     return {
       ...result,
       text: swap(result.text),
-      sections: result.sections.map((s) => ({ ...s, text: swap(s.text) })),
+      blocks: result.blocks.map((b) => ({ ...b, text: swap(b.text) })),
+      sections: result.sections.map((s) => ({
+        ...s,
+        text: swap(s.text),
+        source: s.source.path === undefined ? s.source : { ...s.source, path: swap(s.source.path) },
+      })),
+      diagnostics: result.diagnostics.map((d) => ({
+        ...d,
+        message: swap(d.message),
+        ...(d.path === undefined ? {} : { path: swap(d.path) }),
+      })),
     };
   };
   const first = await render();

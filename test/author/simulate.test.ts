@@ -311,6 +311,24 @@ describe("simulatePrompt", () => {
     SLOW,
   );
 
+  it(
+    "names the project's paths, never the copy's: diagnostics as a render of the project has them",
+    async () => {
+      const { root, options } = project();
+      const sections = join(root, "project", ".pi", "sections");
+      mkdirSync(sections, { recursive: true });
+      writeFileSync(join(sections, "tools.md"), "---\norder: 20\n---\n{{#each tools}}\n");
+      writeFileSync(join(root, "project", "AGENTS.md"), "See @./missing.md.\n");
+      const opts = options();
+      const report = await simulatePrompt(opts, { sandboxDir: join(root, "sandboxes") });
+      const own = await renderSystemPrompt(opts);
+      expect(own.diagnostics.map((d) => d.path)).toContain(join(sections, "tools.md"));
+      expect(report.diagnostics).toEqual(own.diagnostics);
+      expect(JSON.stringify(report)).not.toContain(join(root, "sandboxes"));
+    },
+    SLOW,
+  );
+
   it("a working folder the copy leaves out (node_modules/pkg) is not simulated, with an error", async () => {
     const { root, options } = project();
     const pkg = join(root, "project", "node_modules", "pkg");

@@ -27,6 +27,9 @@ const builtin = (name: string) => readFileSync(join(BUILTIN, "sections", `${name
 const ejected = (name: string) => withEjectedFrom(builtin(name), builtinHash(builtin(name)));
 const projectSections = (root: string) => join(root, "project", ".pi", "sections");
 const keptBase = (root: string) => join(root, "project", ".pi", ".sysprompt", "base");
+/** How eject names a per-model variant it copied along with its section. */
+const VARIANT = (path: string, of: string) =>
+  `wrote ${path} (a per-model variant of ${of}, copied with it: a copy of ${of} alone would serve every model)\n`;
 const KEPT_LINE = (dir: string, n: number) =>
   `kept the builtin ${n === 1 ? "text" : "texts"} in ${dir}/ (commit ${n === 1 ? "it" : "them"} with the ${n === 1 ? "copy" : "copies"}; \`sysprompt check\` then says when a builtin changes, \`sysprompt eject --diff NAME\` shows how)\n`;
 
@@ -42,7 +45,7 @@ describe("sysprompt eject", () => {
     const root = emptyProject();
     expect(await eject(root, "rules", "tools")).toEqual({
       code: 0,
-      stdout: `wrote .pi/sections/rules.md\nwrote .pi/sections/rules@small.md\nwrote .pi/sections/tools.md\n${KEPT_LINE(".pi/.sysprompt/base", 3)}`,
+      stdout: `wrote .pi/sections/rules.md\n${VARIANT(".pi/sections/rules@small.md", "rules")}wrote .pi/sections/tools.md\n${KEPT_LINE(".pi/.sysprompt/base", 3)}`,
       stderr: "",
     });
     expect(readdirSync(projectSections(root))).toEqual(["rules.md", "rules@small.md", "tools.md"]);
@@ -111,7 +114,7 @@ describe("sysprompt eject", () => {
     writeFileSync(mine, "My rules.\n");
     expect(await eject(root, "rules", "--force")).toEqual({
       code: 0,
-      stdout: `wrote .pi/sections/rules.md\nwrote .pi/sections/rules@small.md\n${KEPT_LINE(".pi/.sysprompt/base", 2)}`,
+      stdout: `wrote .pi/sections/rules.md\n${VARIANT(".pi/sections/rules@small.md", "rules")}${KEPT_LINE(".pi/.sysprompt/base", 2)}`,
       stderr: "",
     });
     expect(readFileSync(mine, "utf8")).toBe(ejected("rules"));
@@ -176,7 +179,11 @@ describe("sysprompt eject", () => {
     expect(ejected.stdout).toBe(
       [...KNOWN.split(", "), "rules@small"]
         .sort()
-        .map((name) => `wrote .pi/sections/${name}.md\n`)
+        .map((name) =>
+          name.includes("@")
+            ? VARIANT(`.pi/sections/${name}.md`, name.split("@")[0] ?? "")
+            : `wrote .pi/sections/${name}.md\n`,
+        )
         .join("") + KEPT_LINE(".pi/.sysprompt/base", 16),
     );
     expect(after).toEqual(before);

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { plan } from "../../bench/_plan.mjs";
+import { afterRun, plan } from "../../bench/_plan.mjs";
 
 // bench/RESULTS.md is the README's table of every benchmark row: a run of one
 // suite must not replace it with that suite's two rows.
@@ -47,6 +47,32 @@ describe("npm run bench's plan", () => {
       '--only needs one of render, cli, tree; there is no suite "rendr"',
     );
     expect(() => plan(["--only"], SUITES)).toThrow("--only needs one of render, cli, tree");
+  });
+});
+
+describe("what a run does with its rows", () => {
+  const full = plan([], SUITES);
+  const rows = [
+    { id: "render" },
+    { id: "tree-git", skipped: "no git" },
+    { id: "cli-instr", skipped: "valgrind is not installed (or BENCH_VALGRIND=0)" },
+  ];
+
+  it("names every skipped row with its reason, and leaves bench/RESULTS.md as it is", () => {
+    expect(afterRun(rows, full, [])).toEqual({
+      write: false,
+      messages: [
+        "bench: skipped tree-git: no git",
+        "bench: skipped cli-instr: valgrind is not installed (or BENCH_VALGRIND=0)",
+        "bench: 2 rows were skipped, so bench/RESULTS.md is left as it is; `npm run bench -- --write-skipped` writes it anyway",
+      ],
+    });
+  });
+
+  it("--write-skipped writes it anyway; a run without skips writes it; a partial run never", () => {
+    expect(afterRun(rows, full, ["--write-skipped"]).write).toBe(true);
+    expect(afterRun([{ id: "render" }], full, [])).toEqual({ write: true, messages: [] });
+    expect(afterRun(rows.slice(0, 1), plan(["--quick"], SUITES), []).write).toBe(false);
   });
 });
 

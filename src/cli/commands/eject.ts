@@ -45,7 +45,9 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
     const rel = relative(cwd, path);
     return rel.startsWith("..") || isAbsolute(rel) ? path : rel;
   };
-  for (const file of result.written) io.stdout(`${paint.green("wrote")} ${show(file.path)}\n`);
+  for (const file of result.written) {
+    io.stdout(`${paint.green("wrote")} ${show(file.path)}${variantNote(file.name)}\n`);
+  }
   const [first] = result.written;
   if (first !== undefined) {
     io.stdout(
@@ -66,4 +68,12 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
     );
   }
   return code;
+}
+
+/** What a copied per-model variant (`rules@small`) is, and why it came along with its section. */
+function variantNote(name: string): string {
+  const at = name.indexOf("@");
+  if (at < 0) return "";
+  const of = name.slice(0, at);
+  return ` (a per-model variant of ${of}, copied with it: a copy of ${of} alone would serve every model)`;
 }

@@ -1,0 +1,101 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { renderScenario } from "../../src/author/snapshot.js";
+import { tempDir } from "../api/_helpers.js";
+import { BUILT_CLI, ensureBuilt } from "../catalogue/_built.js";
+
+// The README's recipe for snapshot-testing your own project's prompt, run as
+// written: its sh block in a project of its own, with `npx` a stand-in that
+// runs this checkout's built CLI (npx would otherwise ask the registry), and
+// its vitest test's call checked against the golden the CLI wrote.
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const HEADING = "### Snapshot-testing your own project's prompt";
+const readme = readFileSync(join(REPO, "README.md"), "utf8");
+
+/** The fenced blocks of `lang` in the README part under HEADING. */
+function blocks(lang: string): string[] {
+  const start = readme.indexOf(`\n${HEADING}\n`);
+  expect(start, HEADING).toBeGreaterThan(-1);
+  const rest = readme.slice(start + HEADING.length + 2);
+  const end = rest.search(/\n#{1,3} /);
+  const body = end === -1 ? rest : rest.slice(0, end);
+  return [...body.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, "g"))].map(
+    (m) => m[1] ?? "",
+  );
+}
+
+function project(): { root: string; dir: string; bin: string } {
+  const root = tempDir();
+  const dir = join(root, "project");
+  mkdirSync(join(dir, ".pi", "sections"), { recursive: true });
+  writeFileSync(join(dir, "AGENTS.md"), "Run npm test before you commit.\n");
+  writeFileSync(
+    join(dir, ".pi", "sections", "team.md"),
+    "---\norder: 65\n---\nThe team: payments.\n",
+  );
+  const bin = join(root, "bin");
+  mkdirSync(bin);
+  writeFileSync(
+    join(bin, "npx"),
+    `#!/bin/sh\n[ "$1" = sysprompt ] || exit 127\nshift\nexec "${process.execPath}" "${BUILT_CLI}" "$@"\n`,
+  );
+  chmodSync(join(bin, "npx"), 0o755);
+  return { root, dir, bin };
+}
+
+function sh(script: string, p: { root: string; dir: string; bin: string }) {
+  return spawnSync("sh", ["-e", "-c", script], {
+    cwd: p.dir,
+    encoding: "utf8",
+    env: {
+      PATH: `${p.bin}:${process.env.PATH ?? ""}`,
+      HOME: join(p.root, "home"),
+      XDG_CACHE_HOME: join(p.root, "cache"),
+    },
+  });
+}
+
+describe("the README's snapshot recipe", () => {
+  it("writes the golden, passes, and fails with a diff once the prompt drifts", {
+    timeout: 120_000,
+  }, async () => {
+    await ensureBuilt();
+    const [recipe] = blocks("sh");
+    expect(recipe).toContain("npx sysprompt snapshot prompt.scenario.yaml --update");
+    const p = project();
+    const first = sh(recipe ?? "", p);
+    expect([first.status, first.stderr]).toEqual([0, ""]);
+    const golden = readFileSync(join(p.dir, "prompt.md"), "utf8");
+    expect(golden).toContain("\n<team>\nThe team: payments.\n</team>\n");
+    expect(golden).toContain("Current working directory: <scenario>\n");
+
+    // The vitest test's call gives exactly the golden.
+    const [test] = blocks("ts");
+    expect(test).toContain('renderScenario("prompt.scenario.yaml")');
+    expect(test).toContain('toMatchFileSnapshot("../prompt.md")');
+    expect(
+      await renderScenario(join(p.dir, "prompt.scenario.yaml"), {
+        sandboxDir: join(p.root, "cache", "sysprompt", "snapshots"),
+      }),
+    ).toBe(golden);
+
+    // The check line, after an edit: exit 1 and a diff that shows it.
+    writeFileSync(
+      join(p.dir, ".pi", "sections", "team.md"),
+      "---\norder: 65\n---\nThe team: billing.\n",
+    );
+    const check =
+      (recipe ?? "")
+        .split("\n")
+        .filter((l) => l.startsWith("npx "))
+        .at(-1) ?? "";
+    expect(check).not.toContain("--update");
+    const drift = sh(check, p);
+    expect(drift.status).toBe(1);
+    expect(drift.stdout).toContain("+The team: billing.");
+  });
+});
