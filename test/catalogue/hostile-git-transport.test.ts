@@ -58,7 +58,8 @@ const gitSection = async (root: string, cwd: string, extra = {}) => {
   };
 };
 
-describe("hostile repository: git never runs a transport", () => {
+// Each case builds repositories and runs git a dozen times: seconds on a loaded machine.
+describe("hostile repository: git never runs a transport", { timeout: 30_000 }, () => {
   it("a partial clone whose promisor remote is an ext:: command (protocol.ext.allow=always) runs nothing", async () => {
     const root = tempDir();
     const cwd = repo(root, "project", "Own");

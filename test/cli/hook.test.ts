@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { tempDir } from "../api/_helpers.js";
+import { usageHint } from "./_run.js";
 
 async function hook(argv: string[], stdin: string | Error, root: string) {
   let stdout = "";
@@ -74,7 +75,8 @@ describe("sysprompt hook", () => {
     expect(out.code).toBe(2);
     expect(out.stdout).toBe("");
     expect(out.stderr).toBe(
-      'sysprompt: hook: no hook for "opencode"; the agents are claude-code, codex, gemini-cli (opencode takes the plugin: sysprompt export --agent opencode --hooks)\n',
+      'sysprompt: hook: no hook for "opencode"; the agents are claude-code, codex, gemini-cli (opencode takes the plugin: sysprompt export --agent opencode --hooks)\n' +
+        usageHint("hook", "[options] <agent>"),
     );
   });
 });
