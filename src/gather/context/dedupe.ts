@@ -1,6 +1,14 @@
 import type { Diagnostic } from "../../types.js";
 import { splitParagraphs } from "../_markdown.js";
 
+/**
+ * Most paragraph comparisons dedupe makes (each file against each later kept
+ * file that could hold it). Comparing every file with every later one is
+ * quadratic in the files: a thousand files sharing a long run of paragraphs
+ * took seconds. Past this, the files not yet compared are simply kept.
+ */
+export const MAX_DEDUPE_WORK = 4_000_000;
+
 /** What dedupe compares: a file's path (for messages) and its text. */
 export interface DedupeInput {
   path: string;
@@ -51,14 +59,45 @@ export function dedupeWithDropped<T extends DedupeInput>(
   // with every later file, and the file named is one that stays.
   const kept: number[] = [];
   const containedIn = new Map<number, number>();
+  // Kept files by the paragraphs they hold: a host must hold the file's first one.
+  const holding = new Map<number, number[]>();
+  let work = 0;
+  let spent = false;
   for (let i = files.length - 1; i >= 0; i--) {
     const list = lists[i] ?? [];
-    const host =
-      list.length === 0 ? undefined : kept.find((j) => containsRun(lists[j] ?? [], list));
-    if (host === undefined) kept.unshift(i);
-    else containedIn.set(i, host);
+    let host: number | undefined;
+    for (const j of list.length === 0 || spent ? [] : (holding.get(list[0] ?? -1) ?? [])) {
+      const haystack = lists[j] ?? [];
+      work += haystack.length + list.length;
+      if (work > MAX_DEDUPE_WORK) {
+        spent = true;
+        break;
+      }
+      if (containsRun(haystack, list)) {
+        host = j;
+        break;
+      }
+    }
+    if (host !== undefined) {
+      containedIn.set(i, host);
+      continue;
+    }
+    kept.unshift(i);
+    for (const id of new Set(list)) {
+      const at = holding.get(id);
+      // Newest first, as `kept` is searched: the nearest later file is named.
+      if (at) at.unshift(i);
+      else holding.set(id, [i]);
+    }
   }
   const diagnostics: Diagnostic[] = [];
+  if (spent) {
+    diagnostics.push({
+      level: "info",
+      code: "context-dedupe-cut",
+      message: `comparing the files' paragraphs took more than ${MAX_DEDUPE_WORK} steps; the files not yet compared are kept, even if another repeats them`,
+    });
+  }
   const dropped: DroppedContextFile[] = [];
   for (const [i, host] of [...containedIn].sort((a, b) => a[0] - b[0])) {
     const path = files[i]?.path ?? "";
