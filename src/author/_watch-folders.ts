@@ -2,6 +2,7 @@ import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { kindOfPath } from "../_fs.js";
 import { readdir, realpath } from "../_io.js";
+import { isWithin } from "../gather/project-root.js";
 import { SKILL_FILE } from "../skills/_walk.js";
 import type { Diagnostic } from "../types.js";
 
@@ -25,18 +26,27 @@ export interface WatchedFolders {
  * each root and, breadth first, its sub-folders down to the folders that hold
  * a `SKILL.md` (a skill's own sub-folders are not read for the list), skipping
  * dot-entries and `node_modules` as the skill walk does. Links to folders are
- * followed once by real path. At most `cap` folders in all; past it, a
+ * followed once by real path, and only when they stay inside their root; a
+ * root inside `project` whose real path leaves it (a link to `/`) is not
+ * walked at all (its name is watched by the caller). At most `cap` folders in all; past it, a
  * `watch-cap` warning names the root that was cut. One listing per folder
  * kept, so the walk costs at most `cap` listings.
  */
 export async function skillWatchFolders(
   roots: readonly string[],
   cap: number = MAX_SKILL_WATCH_FOLDERS,
+  project?: string,
 ): Promise<WatchedFolders> {
   const folders: string[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
+  const realProject =
+    project === undefined ? undefined : await realpath(project).catch(() => project);
   for (const root of roots) {
+    const realRoot = await realpath(root).catch(() => undefined);
+    if (realRoot === undefined) continue;
+    const inProject = project !== undefined && isWithin(root, project);
+    if (inProject && realProject !== undefined && !isWithin(realRoot, realProject)) continue;
     // Never more queued than the cap leaves room for: a folder of a million
     // sub-folders costs its one listing, not a million-entry queue.
     const queue = [root];
@@ -52,7 +62,8 @@ export async function skillWatchFolders(
         // Gone or unreadable: the render says so; nothing to watch there.
         continue;
       }
-      if (seen.has(real)) continue;
+      // A link among the root's folders that leads out of it is not followed.
+      if (seen.has(real) || !isWithin(real, realRoot)) continue;
       if (folders.length >= cap) {
         cut = true;
         break;

@@ -2,13 +2,23 @@ import { basename, dirname, join } from "node:path";
 import { kindOfPath } from "../_fs.js";
 import { resolveUserPath } from "../_paths.js";
 import { CONTEXT_FILE_NAMES } from "../gather/context/context-files.js";
+import { findProjectRoot } from "../gather/project-root.js";
 import { RULE_ENTRY_NAMES } from "../gather/rules/index.js";
 import { type NormalizedOptions, normalizeOptions, type SystemPromptOptions } from "../options.js";
 import { planTemplateRoots } from "../prompt-templates/_locate.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
 import { skillRoots } from "../skills/index.js";
 import type { Diagnostic } from "../types.js";
-import { skillWatchFolders } from "./_watch-folders.js";
+import { MAX_SKILL_WATCH_FOLDERS, skillWatchFolders } from "./_watch-folders.js";
+
+/**
+ * Most folders one render's watch holds, every kind together (layers,
+ * context folders, imports, rule folders, skills, templates): each is an
+ * inotify watch out of the user's few hundred thousand for every program.
+ * Imports and rule folders once took 9,500. The skill roots' own cap is
+ * within it.
+ */
+export const MAX_WATCH_FOLDERS = 2 * MAX_SKILL_WATCH_FOLDERS;
 
 /**
  * A folder to watch, never recursively (one watch each). `names`: only these
@@ -74,17 +84,28 @@ export async function watchTargets(
   if (ranStep(prepared, "skills")) {
     const paths = options.skillPaths ? [...options.skillPaths] : undefined;
     const roots = await skillRoots({ ...common, ...(paths ? { paths } : {}) });
-    const skills = await skillWatchFolders(roots);
+    const project = await findProjectRoot(opts.cwd);
+    const skills = await skillWatchFolders(roots, MAX_SKILL_WATCH_FOLDERS, project);
     for (const dir of skills.folders) wanted.push(folder(dir));
-    // A root that is not there yet is watched through the folder above it.
-    for (const root of roots) if (!skills.folders.includes(root)) wanted.push(folder(root));
+    // A root that is not there yet, or not walked (a link out of the project),
+    // is watched through the folder above it, for its own name.
+    for (const root of roots) if (!skills.folders.includes(root)) wanted.push(file(root));
     diagnostics.push(...skills.diagnostics);
   }
   // The workspace tree lists the whole working folder; watching all of it
   // (node_modules, .git) would cost a watch per folder, so its top level only.
   if (ranStep(prepared, "tree")) wanted.push(folder(opts.cwd));
   for (const root of planTemplateRoots(common).roots) wanted.push(folder(root.path));
-  return { targets: await Promise.all(wanted.map(existing)), diagnostics };
+  const targets = await Promise.all(wanted.map(existing));
+  const dirs = [...new Set(targets.map((t) => t.dir))];
+  if (dirs.length <= MAX_WATCH_FOLDERS) return { targets, diagnostics };
+  const kept = new Set(dirs.slice(0, MAX_WATCH_FOLDERS));
+  diagnostics.push({
+    level: "warning",
+    code: "watch-cap",
+    message: `watching ${MAX_WATCH_FOLDERS} folders in all (of ${dirs.length} that the render read from), the most watch does; changes in the others (the last imports, rule and skill folders) are not seen until a change elsewhere re-renders`,
+  });
+  return { targets: targets.filter((t) => kept.has(t.dir)), diagnostics };
 }
 
 function ranStep(prepared: PreparedPrompt, name: string): boolean {

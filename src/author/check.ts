@@ -224,10 +224,18 @@ function renderMatrix(
   const cases = dataMatrix(systemTemplates, vars);
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
+  const work = { renders: 0, chars: 0, started: performance.now() };
+  const total = stacks.length * cases.length;
   for (const templates of stacks) {
     const empty: string[] = [];
     for (const { label, data, customPrompt } of cases) {
+      if (matrixFull(work)) {
+        diagnostics.push(matrixCut(work.renders, total));
+        return { cases: cases.length, diagnostics };
+      }
       const out = renderSections({ templates, partials, data, customPrompt }, engine);
+      work.renders++;
+      work.chars += out.text.length;
       if (emptyPromptDiagnostics(out.sections).length > 0) empty.push(label);
       for (const d of out.diagnostics) {
         if (failed.has(d.path) || failedPartials.some((p) => d.message.startsWith(p))) continue;
@@ -246,6 +254,32 @@ function renderMatrix(
     if (problem && !diagnostics.some((d) => d.code === problem.code)) diagnostics.push(problem);
   }
   return { cases: cases.length, diagnostics };
+}
+
+/**
+ * What the matrix may cost: renders, text rendered, and time. Every data case
+ * with every variant's stack is cases × (variants + 1) renders of up to 8 MiB
+ * each; a project of many variants and large sections ran for 250 s and 3 GB.
+ * Past any of these the rest is not rendered, with a warning.
+ */
+export const MAX_CHECK_RENDERS = 240;
+export const MAX_CHECK_CHARS = 64 * 1024 * 1024;
+export const MAX_CHECK_MATRIX_MS = 20_000;
+
+function matrixFull(work: { renders: number; chars: number; started: number }): boolean {
+  return (
+    work.renders >= MAX_CHECK_RENDERS ||
+    work.chars >= MAX_CHECK_CHARS ||
+    performance.now() - work.started >= MAX_CHECK_MATRIX_MS
+  );
+}
+
+function matrixCut(done: number, total: number): Diagnostic {
+  return {
+    level: "warning",
+    code: "check-matrix-cut",
+    message: `rendered ${done} of the ${total} pairs of sections and data (each variant's stack with every data case): past ${MAX_CHECK_RENDERS} renders, ${MAX_CHECK_CHARS / (1024 * 1024)} MiB of text or ${MAX_CHECK_MATRIX_MS / 1000} s the rest is not rendered, so a problem only they show is not reported`,
+  };
 }
 
 /**
