@@ -6,6 +6,7 @@ import { openOutput } from "./_fd-output.js";
 import { onOutputError } from "./_output-errors.js";
 import { hookCommand } from "./commands/hook.js";
 import { EXIT_USAGE, terminalSafe, UsageError } from "./io.js";
+import { usageError } from "./usage.js";
 
 const exit = (code: number): never => process.exit(code);
 const stderr = openOutput(
@@ -31,7 +32,7 @@ hookCommand(process.argv[3] ?? "", io)
   .catch((error: unknown) => {
     // An agent name the hook does not know: usage, as `run` would say it.
     if (error instanceof UsageError) {
-      io.stderr(`sysprompt: ${error.message}\n`);
+      io.stderr(usageError(error.message, { name: "sysprompt hook", usage: "[options] <agent>" }));
       return EXIT_USAGE;
     }
     throw error;
