@@ -4,6 +4,7 @@ import type { Diagnostic } from "../../types.js";
 import { type ListingCache, openListingCache } from "./_listing-cache.js";
 import {
   type BuiltWorkspaceTree,
+  cacheNames,
   DEFAULT_TREE_LINES,
   layOutWorkspaceTree,
   MAX_AGENTS_MD,
@@ -73,7 +74,7 @@ export async function buildWorkspaceTrees(
   const shown = roots.slice(0, MAX_ROOT_TREES);
   // One cache for all the walks, saved once they are all done, or cut short
   // (the signal): then what was listed is kept for the next walk.
-  const cache = options.cache ? openListingCache(options.cache) : undefined;
+  const cache = options.cache ? openListingCache(options.cache, cacheNames(options)) : undefined;
   const walks = Promise.all([
     walkWorkspaceTree(cwd, options, undefined, cache),
     ...shown.map((root) => walkRoot(root, options, cache)),
