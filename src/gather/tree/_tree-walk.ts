@@ -9,7 +9,7 @@ import {
   type PatternBudget,
   type PatternCut,
 } from "../../_gitignore.js";
-import { opendirSync, readdirSync, statOrUndefinedSync } from "../../_io.js";
+import { opendirSync, readdirSync, realpath, statOrUndefinedSync } from "../../_io.js";
 import { checkpoint, ENTRIES_PER_CHECK, nextTurn, pace } from "../../_pace.js";
 import { type RepoText, readRepoText } from "../../repo-files/index.js";
 import { isBelowCeiling } from "../project-root.js";
@@ -169,14 +169,11 @@ interface Pending {
   agents?: Present[];
 }
 
-/**
- * A context file found in a folder: its name, its stat (links followed) when
- * it was taken, and whether it may be a link (a listing tells; a stat does not).
- */
+/** A context file found in a folder: its name, its stat (links followed) when taken, and whether it is a symlink. */
 interface Present {
   name: string;
   stats?: Stats;
-  maybeLink: boolean;
+  link: boolean;
 }
 
 /**
@@ -358,10 +355,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       if (depth < 1 || context.length === 0) return;
       const present: Present[] = [];
       for (const name of names) {
-        if (context.includes(`f${name}`)) present.push({ name, maybeLink: false });
+        if (context.includes(`f${name}`)) present.push({ name, link: false });
         else if (context.includes(`l${name}`)) {
           const stats = statOrUndefinedSync(childPath(dir, name), true);
-          if (stats?.isFile()) present.push({ name, stats, maybeLink: true });
+          if (stats?.isFile()) present.push({ name, stats, link: true });
         }
       }
       if (present.length > 0) take(rel, present, rules);
@@ -403,7 +400,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       listed.set(rel, { folders, unchecked, keep, capped });
     }
   }
-  const agentsMd = eachFileOnce(root, found);
+  const agentsMd = await eachFileOnce(root, found);
   return listingOf(listed, { agentsMd, unreadable, ignoreCuts: budget.cuts, entryCap }, signal);
 }
 
@@ -414,37 +411,43 @@ interface Found extends Present {
 
 /**
  * The context files of `dir` among `names` (regular files, or links to one),
- * in the names' order; undefined when there are none. One stat per name.
+ * in the names' order; undefined when there are none. One lstat per name
+ * (as cheap as a stat for the usual missing name), and a stat for a link.
  */
 function contextFilesIn(dir: string, names: readonly string[]): Present[] | undefined {
   let present: Present[] | undefined;
   for (const name of names) {
-    const stats = statOrUndefinedSync(childPath(dir, name), true);
+    const path = childPath(dir, name);
+    const own = statOrUndefinedSync(path, false);
+    if (!own) continue;
+    const link = own.isSymbolicLink();
+    const stats = link ? statOrUndefinedSync(path, true) : own;
     if (!stats?.isFile()) continue;
     present ??= [];
-    present.push({ name, stats, maybeLink: true });
+    present.push({ name, stats, link });
   }
   return present;
 }
 
 /**
- * The paths of `found` (shallower folders first), each file once: a link to
- * a file named before it (a CLAUDE.md linking to the AGENTS.md of the folder
- * above) is not named again. Files are told apart by device and inode; only
- * when some file may be a link are the others stat'ed for theirs.
+ * The paths of `found` (shallower folders first), each real path once: a
+ * symlink to a file named before it (a CLAUDE.md linking to the AGENTS.md of
+ * a folder above) is not named again. The walk never enters a linked folder,
+ * so a file that is no link is at its own real path; only links are resolved,
+ * and nothing is when there are none. Hard links are files of their own
+ * paths, as on-touch delivery takes them.
  */
-function eachFileOnce(root: string, found: readonly Found[]): string[] {
-  if (found.length < 2 || !found.some((f) => f.maybeLink)) return found.map((f) => f.path);
+async function eachFileOnce(root: string, found: readonly Found[]): Promise<string[]> {
+  if (found.length < 2 || !found.some((f) => f.link)) return found.map((f) => f.path);
+  const native = (rel: string) => rel.split("/").join(sep);
+  const realRoot = await realpath(root).catch(() => root);
   const seen = new Set<string>();
   const out: string[] = [];
   for (const f of found) {
-    const stats =
-      f.stats ?? statOrUndefinedSync(childPath(root, f.path.split("/").join(sep)), true);
-    if (stats) {
-      const key = `${stats.dev}:${stats.ino}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-    }
+    const own = childPath(realRoot, native(f.path));
+    const real = f.link ? await realpath(childPath(root, native(f.path))).catch(() => own) : own;
+    if (seen.has(real)) continue;
+    seen.add(real);
     out.push(f.path);
   }
   return out;

@@ -226,7 +226,7 @@ export function treeDiagnostics(tree: BuiltWorkspaceTree, root: string): Diagnos
     out.push({
       level: "info",
       code: "agents-md-limit",
-      message: `${tree.agentsMd.length + tree.agentsMdOmitted} AGENTS.md files in the folders below the working directory: the ${tree.agentsMd.length} shallowest are listed, and the prompt says the list is cut short`,
+      message: `${tree.agentsMd.length + tree.agentsMdOmitted} context files (AGENTS.md, CLAUDE.md, GEMINI.md…) in the folders below the working directory: the ${tree.agentsMd.length} shallowest are listed, and the prompt says the list is cut short`,
     });
   }
   const [first] = tree.unreadable;

@@ -240,7 +240,7 @@ export function workspaceDiagnostics(built: BuiltWorkspace, cwd: string): Diagno
     out.push({
       level: "info",
       code: "agents-md-limit",
-      message: `${listed + built.agentsMdOmitted} AGENTS.md files in the folders below the working directory and the other workspace roots: the ${listed} shallowest are listed, and the prompt says the list is cut short`,
+      message: `${listed + built.agentsMdOmitted} context files (AGENTS.md, CLAUDE.md, GEMINI.md…) in the folders below the working directory and the other workspace roots: the ${listed} shallowest are listed, and the prompt says the list is cut short`,
     });
   }
   const overCap = built.roots.filter((r) => r.overCap);
