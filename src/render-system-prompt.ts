@@ -15,6 +15,7 @@ import {
   NO_CONTEXT,
   traceContextFiles,
 } from "./gather/context/context-files.js";
+import { nestedContextNames } from "./gather/context/on-touch.js";
 import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
 import { realMachine } from "./gather/environment/_machine.js";
 import { envCacheLocation, environmentStep } from "./gather/environment/environment.js";
@@ -305,15 +306,25 @@ export async function preparePrompt(
           depth: options.treeDepth ?? null,
           ceilingDir,
           cache: cacheLocation("tree", cacheHome),
+          home,
+          trusted,
+          agentLoads: loadedPreset.preset.nestedContextFiles,
         },
         options.workspaceTree === true &&
-          ((i) =>
+          (async (i) =>
             buildWorkspaceTrees(i.root, i.roots, {
               signal: late.signal,
               cache: i.cache,
               ...(i.depth !== null ? { maxDepth: i.depth } : {}),
               ...(i.mtime ? { mtime: i.mtime } : {}),
               ...(i.ceilingDir !== null ? { ceilingDir: i.ceilingDir } : {}),
+              // The names on-touch delivery looks for: dir_context names the same files.
+              contextNames: await nestedContextNames(i.root, {
+                home: i.home,
+                trusted: i.trusted,
+                ...(i.ceilingDir !== null ? { ceilingDir: i.ceilingDir } : {}),
+              }),
+              agentLoads: i.agentLoads,
             })),
         null as BuiltWorkspace | null,
       ),

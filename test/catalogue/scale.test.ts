@@ -59,7 +59,7 @@ const cases: CatalogueCase[] = [
       diag(
         "info",
         "agents-md-limit",
-        "10000 AGENTS.md files in the folders below the working directory: the 200 shallowest are listed, and the prompt says the list is cut short",
+        "10000 context files (AGENTS.md, CLAUDE.md, GEMINI.md…) in the folders below the working directory: the 200 shallowest are listed, and the prompt says the list is cut short",
       ),
     ],
     verify: (bad) => {

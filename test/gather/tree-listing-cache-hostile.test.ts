@@ -151,7 +151,7 @@ describe("a listing cache larger than its file may be", () => {
   const FOLDERS = 50;
   const memo = (i: number) => ({
     dirs: Array.from({ length: 1000 }, (_, j) => `${"ü".repeat(96)}${i}-${j}`),
-    agents: null,
+    context: [],
     ignoreFiles: [],
   });
   const putAll = (cache: ListingCache) => {

@@ -104,7 +104,7 @@ describe("a hand-edited memo of a shown folder", () => {
     [
       "says it holds an AGENTS.md it does not",
       (memo: unknown[]) => {
-        memo[2] = "f";
+        memo[2] = ["fAGENTS.md"];
       },
     ],
   ])("that %s leaves the tree as a walk without the cache draws it", async (_what, edit) => {

@@ -385,7 +385,7 @@ describe("buildWorkspaceTree: agentsMd", () => {
       "l/AGENTS.md",
       "q/r/s/AGENTS.md",
       "real/AGENTS.md",
-      "s/t/u/AGENTS.md",
+      // s/t/u/AGENTS.md links to the same file as l/AGENTS.md: named once, at the shallower folder.
     ]);
   });
 

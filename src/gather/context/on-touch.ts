@@ -293,6 +293,26 @@ async function nestedNames(cwd: string, reach: Reach): Promise<string[]> {
   return [...new Set([...CONTEXT_FILE_NAMES, ...(gemini.names ?? ["GEMINI.md"])])];
 }
 
+/**
+ * The names a nested folder below `cwd` is searched for, in precedence (see
+ * nestedNames): what on-touch delivery looks for, and what the workspace
+ * tree names in `dir_context`.
+ */
+export async function nestedContextNames(
+  cwd: string,
+  options: { home: string; trusted: boolean; ceilingDir?: string },
+): Promise<string[]> {
+  const start = resolve(cwd);
+  const ceiling = options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
+  const reach = await projectReach({
+    start,
+    home: options.home,
+    trusted: options.trusted,
+    ceiling,
+  });
+  return nestedNames(start, reach);
+}
+
 /** Real paths of the context files in cwd and its ancestors up to the project root. */
 async function heldFiles(
   cwd: string,

@@ -3,6 +3,7 @@ import { sep } from "node:path";
 import { readTextFileSync } from "../../_fs.js";
 import { VERSION } from "../../version.js";
 import { type CacheLocation, writeCacheFile } from "../_cache-location.js";
+import { NESTED_CONTEXT_NAMES } from "./_tree-walk.js";
 
 // On a large repository most of the tree walk's time goes to listing
 // folders: those below the shown levels are listed in full (tens of
@@ -15,12 +16,16 @@ import { type CacheLocation, writeCacheFile } from "../_cache-location.js";
 // a listing found is kept, with the folder's stat, in a cache file of the
 // user's; the next walk that finds the same stat uses it instead of listing
 // the folder again (git's untracked cache does the same with folder times).
-// Only names and kinds are kept: the ignore files' text, the AGENTS.md
+// Only names and kinds are kept: the ignore files' text, the context
 // files, the rules and every shown entry's stat are read and applied afresh
 // on every walk.
 
-/** Bumped when what a memo holds changes; the package version is part of it too. */
-const FORMAT = 3;
+/**
+ * Bumped when what a memo holds changes; the package version is part of it
+ * too. 4: a memo names every context file (of the names the file was written
+ * for), not only AGENTS.md.
+ */
+const FORMAT = 4;
 export const LISTING_CACHE_VERSION = `tree-listing/${FORMAT} sysprompt/${VERSION}`;
 
 /** A larger file is not read (it is not ours, or not worth parsing): the walk lists as if there were none. */
@@ -42,8 +47,12 @@ export const DEFAULT_LISTING_SETTLE_MS = 2000;
 export interface FolderMemo {
   /** Its subfolders (neither hidden nor `node_modules`), in the order the listing gave them. */
   dirs: string[];
-  /** Its AGENTS.md: a regular file, a symlink (whose target is checked on every walk), or none. */
-  agents: "file" | "link" | null;
+  /**
+   * Its context files (of the names the cache was opened with), in the order
+   * the listing gave them, each as `f` (a regular file) or `l` (a symlink,
+   * whose target is checked on every walk) and its name.
+   */
+  context: string[];
   /** The ignore files it holds as regular files. */
   ignoreFiles: string[];
   /**
@@ -79,13 +88,13 @@ export interface ListingCache {
 }
 
 /**
- * One folder as the file holds it: its stat, its subfolders, its AGENTS.md
- * ("f", "l" or ""), its ignore files, and for a folder some walk showed, its
- * other entries.
+ * One folder as the file holds it: its stat, its subfolders, its context
+ * files (as in {@link FolderMemo}), its ignore files, and for a folder some
+ * walk showed, its other entries.
  */
 type StoredFolder =
-  | [stamp: Stamp, dirs: string[], agents: string, ignoreFiles: string[]]
-  | [stamp: Stamp, dirs: string[], agents: string, ignoreFiles: string[], rest: string[]];
+  | [stamp: Stamp, dirs: string[], context: string[], ignoreFiles: string[]]
+  | [stamp: Stamp, dirs: string[], context: string[], ignoreFiles: string[], rest: string[]];
 
 interface StoredRoot {
   used: number;
@@ -94,6 +103,8 @@ interface StoredRoot {
 
 interface StoredFile {
   version: string;
+  /** The context names its memos were made for: a walk looking for others finds the file stale. */
+  names: string[];
   roots: Record<string, StoredRoot>;
 }
 
@@ -144,8 +155,9 @@ const ENTRY =
   sep === "\\" ? /^[flo](?!\.|node_modules$)[^/\\\0]+$/ : /^[flo](?!\.|node_modules$)[^/\0]+$/;
 /** The ignore files a memo may name: those the walk reads, its only hidden names. */
 const IGNORE_FILE = /^\.(?:git)?ignore$/;
-/** The walk's instruction file (AGENTS_FILE of _tree-walk.ts, which imports this module). */
-const AGENTS_FILE = "AGENTS.md";
+/** An entry of a memo's `context`: a file's or a link's letter, then a name. */
+const CONTEXT_ENTRY =
+  sep === "\\" ? /^[fl](?!\.|node_modules$)[^/\\\0]+$/ : /^[fl](?!\.|node_modules$)[^/\0]+$/;
 
 /**
  * A list of names a folder can hold and the walk keeps, or with `ENTRY`, of
@@ -162,38 +174,63 @@ function isNameList(value: unknown, pattern = NAME): value is string[] {
  * Whether a memo's names could come from one listing: no name twice (a
  * folder holds each once; a memo naming its subfolders a thousand times on
  * each shown level made the walk queue a thousand to the power of the depth),
- * and, where its other entries are kept, its AGENTS.md among them as the
- * memo says.
+ * its context files each of `contextNames` and named once, none of them a
+ * subfolder, and, where its other entries are kept, its context files
+ * exactly those of them that are files or links.
  */
-function isOneListing(dirs: string[], agents: string, rest: string[] | undefined): boolean {
+function isOneListing(
+  dirs: string[],
+  context: string[],
+  rest: string[] | undefined,
+  contextNames: ReadonlySet<string>,
+): boolean {
   const count = dirs.length + (rest?.length ?? 0);
   const names = new Set(dirs);
   if (rest) for (const entry of rest) names.add(entry.slice(1));
   if (names.size !== count) return false;
+  for (const [i, entry] of context.entries()) {
+    const name = entry.slice(1);
+    if (!contextNames.has(name) || context.indexOf(entry) !== i) return false;
+    if (context.includes((entry[0] === "f" ? "l" : "f") + name)) return false;
+    if (rest ? !rest.includes(entry) : dirs.includes(name)) return false;
+  }
   if (!rest) return true;
-  // An AGENTS.md that is neither a file nor a link ("o") is no instruction file.
-  return (
-    rest.includes(`f${AGENTS_FILE}`) === (agents === "f") &&
-    rest.includes(`l${AGENTS_FILE}`) === (agents === "l")
-  );
+  // A context file that is neither a file nor a link ("o") is no instruction file.
+  for (const name of contextNames) {
+    if (!names.has(name) || context.includes(`f${name}`) || context.includes(`l${name}`)) continue;
+    if (rest.includes(`f${name}`) || rest.includes(`l${name}`)) return false;
+  }
+  return true;
 }
 
-function memoOf(stored: unknown, stats: Stats): FolderMemo | undefined {
+function memoOf(
+  stored: unknown,
+  stats: Stats,
+  contextNames: ReadonlySet<string>,
+): FolderMemo | undefined {
   if (!Array.isArray(stored) || stored.length < 4 || stored.length > 5) return undefined;
   if (!sameStamp(stored[0], stats)) return undefined;
-  const [, dirs, agents, ignoreFiles, rest] = stored as unknown[];
+  const [, dirs, context, ignoreFiles, rest] = stored as unknown[];
   if (!isNameList(dirs) || !isNameList(ignoreFiles, IGNORE_FILE)) return undefined;
-  if (agents !== "f" && agents !== "l" && agents !== "") return undefined;
+  if (!isNameList(context, CONTEXT_ENTRY)) return undefined;
   if (stored.length === 5 && !isNameList(rest, ENTRY)) return undefined;
-  if (!isOneListing(dirs, agents, stored.length === 5 ? (rest as string[]) : undefined)) {
-    return undefined;
-  }
+  const kept = stored.length === 5 ? (rest as string[]) : undefined;
+  if (!isOneListing(dirs, context, kept, contextNames)) return undefined;
   return {
     dirs,
-    agents: agents === "f" ? "file" : agents === "l" ? "link" : null,
+    context,
     ignoreFiles,
     ...(stored.length === 5 ? { rest: rest as string[] } : {}),
   };
+}
+
+/** Whether the file's names are `names`, in the same order. */
+function sameNames(stored: unknown, names: readonly string[]): boolean {
+  return (
+    Array.isArray(stored) &&
+    stored.length === names.length &&
+    stored.every((n, i) => n === names[i])
+  );
 }
 
 /**
@@ -213,12 +250,13 @@ function jsonBytes(text: string): number {
   return bytes;
 }
 
-/** The most bytes `"rel":[stamp,[dirs],agents,[ignoreFiles],[rest]],` takes in the file. */
-function storedBytes(rel: string, [stamp, dirs, agents, ignoreFiles, rest]: StoredFolder): number {
+/** The most bytes `"rel":[stamp,[dirs],[context],[ignoreFiles],[rest]],` takes in the file. */
+function storedBytes(rel: string, [stamp, dirs, context, ignoreFiles, rest]: StoredFolder): number {
   // A finite number is written as String() writes it; five commas and two brackets join them.
-  let bytes = jsonBytes(rel) + jsonBytes(agents) + 8 + 7;
+  let bytes = jsonBytes(rel) + 2 + 8 + 7;
   for (const n of stamp) bytes += String(n).length;
   for (const name of dirs) bytes += jsonBytes(name) + 1;
+  for (const entry of context) bytes += jsonBytes(entry) + 1;
   for (const name of ignoreFiles) bytes += jsonBytes(name) + 1;
   if (rest) {
     bytes += 3;
@@ -231,8 +269,11 @@ function storedBytes(rel: string, [stamp, dirs, agents, ignoreFiles, rest]: Stor
 const FILE_OVERHEAD_BYTES = 256;
 const ROOT_OVERHEAD_BYTES = 64;
 
-/** The file's roots and its size, or none when it is missing, unreadable, of another version or not ours. */
-function readRoots(path: string): { roots: Map<string, StoredRoot>; bytes: number } {
+/** The file's roots and its size, or none when it is missing, unreadable, of another version or other names, or not ours. */
+function readRoots(
+  path: string,
+  names: readonly string[],
+): { roots: Map<string, StoredRoot>; bytes: number } {
   const read = readTextFileSync(path, MAX_LISTING_CACHE_BYTES);
   const roots = new Map<string, StoredRoot>();
   if (!read.ok) return { roots, bytes: 0 };
@@ -247,6 +288,7 @@ function readRoots(path: string): { roots: Map<string, StoredRoot>; bytes: numbe
   if (file?.version !== LISTING_CACHE_VERSION || typeof file.roots !== "object" || !file.roots) {
     return { roots, bytes: 0 };
   }
+  if (!sameNames(file.names, names)) return { roots, bytes: 0 };
   for (const [root, stored] of Object.entries(file.roots)) {
     if (
       typeof stored?.used === "number" &&
@@ -265,11 +307,13 @@ function readRoots(path: string): { roots: Map<string, StoredRoot>; bytes: numbe
  */
 export function openListingCache(
   location: CacheLocation,
-  options: { now?: () => number; settleMs?: number } = {},
+  options: { now?: () => number; settleMs?: number; contextNames?: readonly string[] } = {},
 ): ListingCache {
   const now = options.now ?? Date.now;
   const settleMs = options.settleMs ?? DEFAULT_LISTING_SETTLE_MS;
-  const { roots: stored, bytes: storedBytesRead } = readRoots(location.path);
+  const names = [...(options.contextNames ?? NESTED_CONTEXT_NAMES)];
+  const nameSet = new Set(names);
+  const { roots: stored, bytes: storedBytesRead } = readRoots(location.path, names);
   /** The folders met in this walk, by root: they are what is written. */
   const met = new Map<string, Map<string, StoredFolder>>();
   let changed = false;
@@ -280,6 +324,7 @@ export function openListingCache(
   // that does not fit is not kept, and changes nothing: the next walk, with
   // the same folders, writes nothing either.
   let room = MAX_LISTING_CACHE_BYTES - FILE_OVERHEAD_BYTES - storedBytesRead;
+  for (const name of names) room -= jsonBytes(name) + 1;
   const metIn = (root: string) => {
     let folders = met.get(root);
     if (!folders) {
@@ -292,7 +337,7 @@ export function openListingCache(
     get(root, rel, stats, shown) {
       const folders = stored.get(root)?.folders;
       const folder = folders && Object.hasOwn(folders, rel) ? folders[rel] : undefined;
-      const memo = memoOf(folder, stats);
+      const memo = memoOf(folder, stats, nameSet);
       // Kept in the file even when it lacks what a shown folder needs: the
       // memo the listing then makes replaces it, but may not fit, and a walk
       // of another depth still wants this one.
@@ -308,14 +353,13 @@ export function openListingCache(
       if (memo.rest && memo.rest.length > MAX_CACHED_SUBFOLDERS) return;
       const folders = metIn(root);
       if (folders.size >= MAX_CACHED_FOLDERS) return;
-      const agents = memo.agents === "file" ? "f" : memo.agents === "link" ? "l" : "";
       // What the reader would refuse is not kept: two names that are not
       // UTF-8 can be decoded alike, and such a memo, a miss on every walk,
       // was written again on every walk.
-      if (!isOneListing(memo.dirs, agents, memo.rest)) return;
+      if (!isOneListing(memo.dirs, memo.context, memo.rest, nameSet)) return;
       const folder: StoredFolder = memo.rest
-        ? [stampOf(stats), memo.dirs, agents, memo.ignoreFiles, memo.rest]
-        : [stampOf(stats), memo.dirs, agents, memo.ignoreFiles];
+        ? [stampOf(stats), memo.dirs, memo.context, memo.ignoreFiles, memo.rest]
+        : [stampOf(stats), memo.dirs, memo.context, memo.ignoreFiles];
       // A root the file does not hold yet costs its name and time once, with its first memo.
       const newRoot = folders.size === 0 && !stored.has(root);
       const bytes =
@@ -348,7 +392,11 @@ export function openListingCache(
         .filter(([root]) => !met.has(root))
         .sort((a, b) => b[1].used - a[1].used);
       roots.push(...others.slice(0, Math.max(0, MAX_CACHED_ROOTS - roots.length)));
-      const file: StoredFile = { version: LISTING_CACHE_VERSION, roots: Object.fromEntries(roots) };
+      const file: StoredFile = {
+        version: LISTING_CACHE_VERSION,
+        names,
+        roots: Object.fromEntries(roots),
+      };
       writeAtomically(location, JSON.stringify(file));
     },
   };

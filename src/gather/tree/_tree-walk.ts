@@ -9,7 +9,7 @@ import {
   type PatternBudget,
   type PatternCut,
 } from "../../_gitignore.js";
-import { opendirSync, readdirSync, statOrUndefinedSync } from "../../_io.js";
+import { opendirSync, readdirSync, realpath, statOrUndefinedSync } from "../../_io.js";
 import { checkpoint, ENTRIES_PER_CHECK, nextTurn, pace } from "../../_pace.js";
 import { type RepoText, readRepoText } from "../../repo-files/index.js";
 import { isBelowCeiling } from "../project-root.js";
@@ -17,6 +17,21 @@ import type { FolderMemo, ListingCache } from "./_listing-cache.js";
 
 /** The instruction file the walk collects from folders below the root. */
 export const AGENTS_FILE = "AGENTS.md";
+
+/**
+ * The names a nested folder is searched for when none are given, in the
+ * precedence on-touch delivery uses (src/gather/context/on-touch.ts): the
+ * context file names, then Gemini CLI's default name. Kept here, not
+ * imported, so that the tree does not load the context step.
+ */
+export const NESTED_CONTEXT_NAMES: readonly string[] = [
+  "AGENTS.override.md",
+  AGENTS_FILE,
+  "AGENTS.MD",
+  "CLAUDE.md",
+  "CLAUDE.MD",
+  "GEMINI.md",
+];
 
 export type EntryKind = "dir" | "file" | "link" | "other";
 
@@ -47,7 +62,11 @@ export interface TreeListing {
   isCapped(rel: string): boolean;
   /** Entries read of one folder at most. */
   entryCap: number;
-  /** AGENTS.md files at depth 2 … `agentsDepth`, as paths below the root. */
+  /**
+   * Context files at depth 2 … `agentsDepth`, as paths below the root: one
+   * per folder (the first of the context names there), shallower folders
+   * first, each file once (a link to a file already named is not named again).
+   */
   agentsMd: string[];
   /** Folders the walk could not list (no permission, an I/O error), as paths below the root ("." for the root). */
   unreadable: string[];
@@ -123,6 +142,18 @@ export interface WalkOptions {
   entryCap?: number;
   /** Listings of folders below the shown levels kept from earlier walks (see _listing-cache.ts); saving it is the caller's. */
   listingCache?: ListingCache;
+  /**
+   * The context file names a folder is searched for, in precedence: the
+   * first that is a regular file (or a link to one) is the folder's.
+   * Default: {@link NESTED_CONTEXT_NAMES}. The listing cache must be opened
+   * with the same names.
+   */
+  contextNames?: readonly string[];
+  /**
+   * Names the agent loads itself from a nested folder: a folder holding one
+   * of them (as a regular file) names none of its files. Default: none.
+   */
+  agentLoads?: readonly string[];
 }
 
 /** The ignore files a folder can hold, in rising precedence: ripgrep's `.ignore` outranks `.gitignore`. */
@@ -134,8 +165,15 @@ interface Pending {
   rel: string;
   depth: number;
   rules: IgnoreRules | undefined;
-  /** For a folder of the last level: the stat of its AGENTS.md, already looked up. */
-  agents?: Stats;
+  /** For a folder of the last level: its context files, already looked up. */
+  agents?: Present[];
+}
+
+/** A context file found in a folder: its name, its stat (links followed) when taken, and whether it is a symlink. */
+interface Present {
+  name: string;
+  stats?: Stats;
+  link: boolean;
 }
 
 /**
@@ -155,8 +193,11 @@ interface Pending {
  */
 export async function walkTree(root: string, options: WalkOptions): Promise<TreeListing> {
   const { listDepth, agentsDepth, signal, entryCap = MAX_FOLDER_ENTRIES } = options;
+  const names = options.contextNames ?? NESTED_CONTEXT_NAMES;
+  const nameSet = new Set(names);
+  const agentLoads = options.agentLoads ?? [];
   const listed = new Map<string, ListedFolder>();
-  const agentsMd: string[] = [];
+  const found: Found[] = [];
   const unreadable: string[] = [];
   const budget = newPatternBudget();
   // The deepest folder read: its entries are at depth `deepest + 1`.
@@ -180,41 +221,48 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   };
   const ignoreFilesWhere = (present: (file: string) => boolean) => IGNORE_FILES.filter(present);
 
-  // The deepest level only matters for its AGENTS.md, and on a large tree most
-  // entries sit there: one stat per folder instead of a listing. Where the
-  // stat finds a file, its ignore files are looked up by name (lstat: git
-  // never follows a linked .gitignore). The folder is listed only on a file
-  // system that ignores case, where the stat also finds agents.md: there the
-  // listing tells the name's exact case. Nothing is awaited for a folder
-  // without an AGENTS.md, which is nearly every one.
+  // The context file of a folder that holds some (`present`, in the names'
+  // order), unless the agent loads one of them itself or the rules ignore it.
+  const take = (rel: string, present: readonly Present[], rules: IgnoreRules | undefined) => {
+    if (agentLoads.length > 0 && present.some((p) => agentLoads.includes(p.name))) return;
+    const winner = present[0] as Present;
+    const path = childRel(rel, winner.name);
+    if (!isIgnoredInKeptFolder(rules, prefix + path)) found.push({ path, ...winner });
+  };
+
+  // The deepest level only matters for its context files, and on a large tree
+  // most entries sit there: one stat per context name and folder instead of a
+  // listing (a listing costs an open, two reads and a close, and is unbounded
+  // in a folder of a million entries). Where a stat finds a file, its ignore
+  // files are looked up by name (lstat: git never follows a linked
+  // .gitignore). The folder is listed only on a file system that ignores
+  // case, where the stat of AGENTS.md also finds agents.md: there the listing
+  // tells the names' exact case. Nothing is awaited for a folder without a
+  // context file, which is nearly every one.
   const caseBlind = new Map<number, boolean>();
   const lastLevel = (
     dir: string,
     rel: string,
     rules: IgnoreRules | undefined,
-    known?: Stats,
+    known?: Present[],
   ): Promise<void> | undefined => {
-    // A regular file or a link to one; a dangling or looping link is no instruction file.
-    const found = known ?? statOrUndefinedSync(childPath(dir, AGENTS_FILE), true);
-    if (!found?.isFile()) return undefined;
+    const present = known ?? contextFilesIn(dir, names);
+    const first = present?.[0];
+    if (!present || !first?.stats) return undefined;
     // One look-up per file system: whether it ignores case does not change from folder to folder.
-    let blind = caseBlind.get(found.dev);
+    let blind = caseBlind.get(first.stats.dev);
     if (blind === undefined) {
-      blind = ignoresCase(dir, found);
-      caseBlind.set(found.dev, blind);
+      blind = ignoresCase(dir, first.name, first.stats);
+      caseBlind.set(first.stats.dev, blind);
     }
-    const path = `${rel}/${AGENTS_FILE}`;
-    const take = (folderRules: IgnoreRules | undefined) => {
-      if (!isIgnoredInKeptFolder(folderRules, prefix + path)) agentsMd.push(path);
-    };
     const stated = (file: string) => statOrUndefinedSync(join(dir, file), false)?.isFile() ?? false;
     if (!blind) {
       const files = ignoreFilesWhere(stated);
       if (files.length === 0) {
-        take(rules);
+        take(rel, present, rules);
         return undefined;
       }
-      return withIgnoreFiles(dir, rel, rules, files).then(take);
+      return withIgnoreFiles(dir, rel, rules, files).then((r) => take(rel, present, r));
     }
     return (async () => {
       const none = () => undefined;
@@ -222,11 +270,12 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       const { entries } =
         listFolderAtOnce(dir, size, entryCap, none) ??
         (await listInBatches(dir, entryCap, signal, none));
-      if (!entries.some((e) => e.name === AGENTS_FILE)) return;
+      const exact = present.filter((p) => entries.some((e) => e.name === p.name));
+      if (exact.length === 0) return;
       const files = ignoreFilesWhere(
         (file) => entries.some((e) => e.name === file) && stated(file),
       );
-      take(await withIgnoreFiles(dir, rel, rules, files));
+      take(rel, exact, await withIgnoreFiles(dir, rel, rules, files));
     })();
   };
 
@@ -266,7 +315,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const folders: ListedEntry[] = [];
     // A subfolder met in a listing or a memo: shown when this folder is, and
     // queued to be read in its turn (one of the last level only when it
-    // holds an AGENTS.md).
+    // holds a context file).
     const subfolder = (name: string, rules: IgnoreRules | undefined): void => {
       const last = depth + 1 >= listDepth && depth + 1 === deepest;
       if (shown || !last) {
@@ -282,24 +331,37 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
         }
         return;
       }
-      // A folder of the last level counts only for an AGENTS.md, and most
-      // have none: look for it before asking the ignore rules about the
-      // folder, and without a queue entry of its own per folder. One that
-      // has it waits in the queue like the rest, so that its ignore files
+      // A folder of the last level counts only for its context files, and
+      // most have none: look for them before asking the ignore rules about
+      // the folder, and without a queue entry of its own per folder. One that
+      // has some waits in the queue like the rest, so that its ignore files
       // are read after those of every shallower folder (see walkTree).
       const sub = childPath(dir, name);
-      const found = statOrUndefinedSync(childPath(sub, AGENTS_FILE), true);
-      if (found?.isFile() && !isIgnoredInKeptFolder(rules, `${base}${name}/`)) {
-        queue.push({ dir: sub, rel: childRel(rel, name), depth: depth + 1, rules, agents: found });
+      const present = contextFilesIn(sub, names);
+      if (present && !isIgnoredInKeptFolder(rules, `${base}${name}/`)) {
+        queue.push({
+          dir: sub,
+          rel: childRel(rel, name),
+          depth: depth + 1,
+          rules,
+          agents: present,
+        });
       }
     };
-    // This folder's own AGENTS.md: a regular file, or a link to one (never
-    // opened); a dangling or looping link is no instruction file.
-    const ownAgentsFile = (kind: "file" | "link", rules: IgnoreRules | undefined) => {
-      if (depth < 1 || isIgnoredInKeptFolder(rules, base + AGENTS_FILE)) return;
-      if (kind === "file" || statOrUndefinedSync(childPath(dir, AGENTS_FILE), true)?.isFile()) {
-        agentsMd.push(childRel(rel, AGENTS_FILE));
+    // This folder's own context files, as its listing named them: regular
+    // files, and links to one (never opened); a dangling or looping link is
+    // no instruction file. No look-up unless the listing holds a link.
+    const ownContextFiles = (context: readonly string[], rules: IgnoreRules | undefined) => {
+      if (depth < 1 || context.length === 0) return;
+      const present: Present[] = [];
+      for (const name of names) {
+        if (context.includes(`f${name}`)) present.push({ name, link: false });
+        else if (context.includes(`l${name}`)) {
+          const stats = statOrUndefinedSync(childPath(dir, name), true);
+          if (stats?.isFile()) present.push({ name, stats, link: true });
+        }
       }
+      if (present.length > 0) take(rel, present, rules);
     };
 
     // A folder whose stat is the one of a listing kept in the cache is not
@@ -314,7 +376,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
         listFolderAtOnce(dir, info?.size, entryCap, onUnreadable) ??
         (await listInBatches(dir, entryCap, signal, onUnreadable));
       capped = listing.capped;
-      memo = memoOfListing(listing.entries, shown);
+      memo = memoOfListing(listing.entries, shown, nameSet);
       if (info?.isDirectory() && !capped && listing.entries.length > 0) {
         options.listingCache?.put(root, rel, info, memo);
       }
@@ -330,7 +392,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       }
       subfolder(memo.dirs[i] as string, rules);
     }
-    if (memo.agents) ownAgentsFile(memo.agents, rules);
+    ownContextFiles(memo.context, rules);
     if (shown) {
       const unchecked = (memo.rest ?? []).map(entryOfMemo);
       const folderRules = rules;
@@ -338,17 +400,71 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       listed.set(rel, { folders, unchecked, keep, capped });
     }
   }
+  const agentsMd = await eachFileOnce(root, found);
   return listingOf(listed, { agentsMd, unreadable, ignoreCuts: budget.cuts, entryCap }, signal);
 }
 
+/** A context file the walk takes: its path below the root, and what the look-up knew of it. */
+interface Found extends Present {
+  path: string;
+}
+
 /**
- * Whether the file system holding `dir` ignores case: its AGENTS.md (whose
- * stat is `found`) is also reached as `agents.md`. A case-sensitive one finds
- * no such file, or another one.
+ * The context files of `dir` among `names` (regular files, or links to one),
+ * in the names' order; undefined when there are none. One lstat per name
+ * (as cheap as a stat for the usual missing name), and a stat for a link.
  */
-function ignoresCase(dir: string, found: Stats): boolean {
-  const other = statOrUndefinedSync(childPath(dir, AGENTS_FILE.toLowerCase()), true);
-  return other !== undefined && other.ino === found.ino && other.dev === found.dev;
+function contextFilesIn(dir: string, names: readonly string[]): Present[] | undefined {
+  let present: Present[] | undefined;
+  for (const name of names) {
+    const path = childPath(dir, name);
+    const own = statOrUndefinedSync(path, false);
+    if (!own) continue;
+    const link = own.isSymbolicLink();
+    const stats = link ? statOrUndefinedSync(path, true) : own;
+    if (!stats?.isFile()) continue;
+    present ??= [];
+    present.push({ name, stats, link });
+  }
+  return present;
+}
+
+/**
+ * The paths of `found` (shallower folders first), each real path once: a
+ * symlink to a file named before it (a CLAUDE.md linking to the AGENTS.md of
+ * a folder above) is not named again. The walk never enters a linked folder,
+ * so a file that is no link is at its own real path; only links are resolved,
+ * and nothing is when there are none. Hard links are files of their own
+ * paths, as on-touch delivery takes them.
+ */
+async function eachFileOnce(root: string, found: readonly Found[]): Promise<string[]> {
+  if (found.length < 2 || !found.some((f) => f.link)) return found.map((f) => f.path);
+  const native = (rel: string) => rel.split("/").join(sep);
+  const realRoot = await realpath(root).catch(() => root);
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const f of found) {
+    const own = childPath(realRoot, native(f.path));
+    const real = f.link ? await realpath(childPath(root, native(f.path))).catch(() => own) : own;
+    if (seen.has(real)) continue;
+    seen.add(real);
+    out.push(f.path);
+  }
+  return out;
+}
+
+/**
+ * Whether the file system holding `dir` ignores case: its file `name` (whose
+ * stat is `found`) is also reached with its letters' case changed
+ * (`agents.md`). A case-sensitive one finds no such file, or another one.
+ */
+function ignoresCase(dir: string, name: string, found: Stats): boolean {
+  const lower = name.toLowerCase();
+  const other = lower !== name ? lower : name.toUpperCase();
+  // A name without letters tells nothing: taken as it is.
+  if (other === name) return false;
+  const stats = statOrUndefinedSync(childPath(dir, other), true);
+  return stats !== undefined && stats.ino === found.ino && stats.dev === found.dev;
 }
 
 /** `dir`'s child: plain concatenation, as `dir` is already normalised (join costs more per call). */
@@ -356,8 +472,12 @@ function ignoresCase(dir: string, found: Stats): boolean {
  * What a folder's listing holds that the walk needs, as the listing cache
  * keeps it: its other entries (`rest`) only for a folder the tree shows.
  */
-function memoOfListing(entries: readonly Dirent[], shown: boolean): FolderMemo {
-  const memo: FolderMemo = { dirs: [], agents: null, ignoreFiles: [] };
+function memoOfListing(
+  entries: readonly Dirent[],
+  shown: boolean,
+  names: ReadonlySet<string>,
+): FolderMemo {
+  const memo: FolderMemo = { dirs: [], context: [], ignoreFiles: [] };
   const rest: string[] = [];
   for (const entry of entries) {
     const name = entry.name;
@@ -373,7 +493,7 @@ function memoOfListing(entries: readonly Dirent[], shown: boolean): FolderMemo {
       continue;
     }
     const kind = entry.isFile() ? "f" : entry.isSymbolicLink() ? "l" : "o";
-    if (name === AGENTS_FILE && kind !== "o") memo.agents = kind === "f" ? "file" : "link";
+    if (kind !== "o" && names.has(name)) memo.context.push(kind + name);
     if (shown) rest.push(kind + name);
   }
   if (shown) memo.rest = rest;

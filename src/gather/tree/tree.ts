@@ -48,6 +48,14 @@ export interface WorkspaceTreeOptions {
    * `cacheLocation`); the tree is the same with it or without. Default: none.
    */
   cache?: CacheLocation;
+  /**
+   * The context file names looked for in the folders below the root, in
+   * precedence (one file per folder, the first there). Default: AGENTS.md,
+   * CLAUDE.md and GEMINI.md with their variants (`NESTED_CONTEXT_NAMES`).
+   */
+  contextNames?: readonly string[];
+  /** Names the agent loads itself in a nested folder: such a folder names none of its files. Default: none. */
+  agentLoads?: readonly string[];
 }
 
 export interface BuiltWorkspaceTree {
@@ -113,7 +121,7 @@ export async function buildWorkspaceTree(
   root: string,
   options: WorkspaceTreeOptions = {},
 ): Promise<BuiltWorkspaceTree> {
-  const cache = options.cache ? openListingCache(options.cache) : undefined;
+  const cache = options.cache ? openListingCache(options.cache, cacheNames(options)) : undefined;
   let walked: WalkedTree;
   try {
     walked = await walkWorkspaceTree(root, options, undefined, cache);
@@ -162,6 +170,8 @@ export async function walkWorkspaceTree(
     ...(signal ? { signal } : {}),
     ...(options.ceilingDir !== undefined ? { ceilingDir: resolve(options.ceilingDir) } : {}),
     ...(cache ? { listingCache: cache } : {}),
+    ...(options.contextNames ? { contextNames: options.contextNames } : {}),
+    ...(options.agentLoads ? { agentLoads: options.agentLoads } : {}),
   });
   return {
     dir,
@@ -216,7 +226,7 @@ export function treeDiagnostics(tree: BuiltWorkspaceTree, root: string): Diagnos
     out.push({
       level: "info",
       code: "agents-md-limit",
-      message: `${tree.agentsMd.length + tree.agentsMdOmitted} AGENTS.md files in the folders below the working directory: the ${tree.agentsMd.length} shallowest are listed, and the prompt says the list is cut short`,
+      message: `${tree.agentsMd.length + tree.agentsMdOmitted} context files (AGENTS.md, CLAUDE.md, GEMINI.md…) in the folders below the working directory: the ${tree.agentsMd.length} shallowest are listed, and the prompt says the list is cut short`,
     });
   }
   const [first] = tree.unreadable;
@@ -267,4 +277,9 @@ async function assertFolder(dir: string): Promise<void> {
     });
   }
   if (!isDir) throw new SyspromptError("bad-option", `buildWorkspaceTree: ${dir} is not a folder`);
+}
+
+/** The listing cache's options for a walk with `options`: its context names. */
+export function cacheNames(options: WorkspaceTreeOptions): { contextNames?: readonly string[] } {
+  return options.contextNames ? { contextNames: options.contextNames } : {};
 }

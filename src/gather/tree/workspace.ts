@@ -4,6 +4,7 @@ import type { Diagnostic } from "../../types.js";
 import { type ListingCache, openListingCache } from "./_listing-cache.js";
 import {
   type BuiltWorkspaceTree,
+  cacheNames,
   DEFAULT_TREE_LINES,
   layOutWorkspaceTree,
   MAX_AGENTS_MD,
@@ -73,7 +74,7 @@ export async function buildWorkspaceTrees(
   const shown = roots.slice(0, MAX_ROOT_TREES);
   // One cache for all the walks, saved once they are all done, or cut short
   // (the signal): then what was listed is kept for the next walk.
-  const cache = options.cache ? openListingCache(options.cache) : undefined;
+  const cache = options.cache ? openListingCache(options.cache, cacheNames(options)) : undefined;
   const walks = Promise.all([
     walkWorkspaceTree(cwd, options, undefined, cache),
     ...shown.map((root) => walkRoot(root, options, cache)),
@@ -239,7 +240,7 @@ export function workspaceDiagnostics(built: BuiltWorkspace, cwd: string): Diagno
     out.push({
       level: "info",
       code: "agents-md-limit",
-      message: `${listed + built.agentsMdOmitted} AGENTS.md files in the folders below the working directory and the other workspace roots: the ${listed} shallowest are listed, and the prompt says the list is cut short`,
+      message: `${listed + built.agentsMdOmitted} context files (AGENTS.md, CLAUDE.md, GEMINI.md…) in the folders below the working directory and the other workspace roots: the ${listed} shallowest are listed, and the prompt says the list is cut short`,
     });
   }
   const overCap = built.roots.filter((r) => r.overCap);
