@@ -390,7 +390,7 @@ async function checkContextOnTouch({ project, requests, replies, home, piArgs })
       systems[0].includes(
         "Each file below the working directory comes to you with the result of the first tool call that touches its folder",
       ) &&
-      !systems[0].includes("read its AGENTS.md and follow it"),
+      !systems[0].includes("read the file listed for it and follow it"),
     systems[0],
   );
 }

@@ -72,8 +72,8 @@ const cases: CatalogueCase[] = [
       ]);
       expect(bad.data.agentsMdTruncated).toBe(true);
       expect(section(bad, "dir_context")?.text.split("\n").slice(-3)).toEqual([
-        "Such a file holds the rules for its folder and everything under it. Where it disagrees with a file from a folder above, the deeper file wins inside its folder. Before you change any file in one of these folders, read its AGENTS.md and follow it.",
-        "This list is cut short: more folders have such a file than it shows. Before you change a file in a folder not listed here, look for an AGENTS.md in that folder and in the folders above it, up to the working directory.",
+        "Such a file holds the rules for its folder and everything under it. Where it disagrees with a file from a folder above, the deeper file wins inside its folder. Before you change any file in one of these folders, read the file listed for it and follow it.",
+        "This list is cut short: more folders have such a file than it shows. Before you change a file in a folder not listed here, look for an instruction file (such as AGENTS.md) in that folder and in the folders above it, up to the working directory.",
         "</dir_context>",
       ]);
     },

@@ -47,11 +47,11 @@ const ROOT_LISTED =
 const HOLDS =
   "Such a file holds the rules for its folder and everything under it. Where it disagrees with a file from a folder above, the deeper file wins inside its folder.";
 const READ =
-  "Before you change any file in one of these folders, read its AGENTS.md and follow it.";
+  "Before you change any file in one of these folders, read the file listed for it and follow it.";
 const ARRIVES =
   "Each file below the working directory comes to you with the result of the first tool call that touches its folder or anything under it (a read, a listing, a search, an edit): before you change a file in one of these folders, read or list something there first, so that its instructions have arrived, and follow them.";
 const ROOTS_READ =
-  "In the other workspace folders' subfolders listed, read the AGENTS.md yourself before you change any file there, and follow it.";
+  "In the other workspace folders' subfolders listed, read the listed file yourself before you change any file there, and follow it.";
 
 describe("dir_context when the host delivers nested AGENTS.md on touch (contextOnTouch)", () => {
   it("names the files and says they arrive with the first tool result that touches their folder", async () => {
@@ -143,14 +143,14 @@ describe("dir_context's cut-short note when files come on touch", () => {
     expect(
       render({ agentsMdTruncated: true, agentsMdOnTouch: true, roots: ["/r"] })?.slice(-2),
     ).toEqual([
-      "This list is cut short: more folders have such a file than it shows. Those below the working directory, listed or not, come with a tool result in the same way. In another workspace folder, before you change a file in a folder not listed here, look for an AGENTS.md in that folder and in the folders above it, up to the workspace folder that holds it.",
+      "This list is cut short: more folders have such a file than it shows. Those below the working directory, listed or not, come with a tool result in the same way. In another workspace folder, before you change a file in a folder not listed here, look for an instruction file (such as AGENTS.md) in that folder and in the folders above it, up to the workspace folder that holds it.",
       "</dir_context>",
     ]);
   });
 
   it("off: the note as it always was", () => {
     expect(render({ agentsMdTruncated: true })?.slice(-2)).toEqual([
-      "This list is cut short: more folders have such a file than it shows. Before you change a file in a folder not listed here, look for an AGENTS.md in that folder and in the folders above it, up to the working directory.",
+      "This list is cut short: more folders have such a file than it shows. Before you change a file in a folder not listed here, look for an instruction file (such as AGENTS.md) in that folder and in the folders above it, up to the working directory.",
       "</dir_context>",
     ]);
   });

@@ -87,7 +87,7 @@ describe("workspace roots: a tree and AGENTS.md list for each", () => {
         `- ${root}/other/sub/AGENTS.md`,
         `- ${root}/other/sub/deep/a/b/AGENTS.md`,
         "",
-        "Such a file holds the rules for its folder and everything under it. Where it disagrees with a file from a folder above, the deeper file wins inside its folder. Before you change any file in one of these folders, read its AGENTS.md and follow it.",
+        "Such a file holds the rules for its folder and everything under it. Where it disagrees with a file from a folder above, the deeper file wins inside its folder. Before you change any file in one of these folders, read the file listed for it and follow it.",
         "</dir_context>",
       ].join("\n"),
     );

@@ -195,7 +195,7 @@ describe("pi: the prompt says how nested AGENTS.md files arrive", () => {
 
   it("with --sysprompt-on-touch false, or pi's --no-context-files, nothing delivers them: the model is asked to read them", async () => {
     const READ = dirContextSaying(
-      "Before you change any file in one of these folders, read its AGENTS.md and follow it.",
+      "Before you change any file in one of these folders, read the file listed for it and follow it.",
     );
     for (const argv of [
       ["--approve", "--sysprompt-tree", `--${ON_TOUCH_FLAG}`, "false"],
