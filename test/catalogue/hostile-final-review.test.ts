@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addGitignore, isIgnored, newPatternBudget } from "../../src/_gitignore.js";
-import { globMatcher } from "../../src/gather/rules/globs.js";
+import { globMatcher, MAX_GLOB_PATH_SEGMENTS } from "../../src/gather/rules/globs.js";
 
 // The final attack review of issue 24, on the merged work: shapes that slipped
 // past the bounds added since the second review.
@@ -36,5 +36,21 @@ describe("hostile repository: the final review's attacks", () => {
     expect(ms).toBeLessThan(BOUND_MS);
     expect(value).toBe(false);
     expect(budget.cuts.map((c) => c.refused)).toEqual([1]);
+  }, 300_000);
+});
+
+describe("hostile repository: a glob with two ** on a path thousands of folders deep", () => {
+  // Two `**` are allowed, but `ignore` tests every parent folder of a path
+  // too: on a path 1,900 folders deep (one a hook is handed, it need not
+  // exist) one such glob took 7 s, synchronously, and `sysprompt hook` replied
+  // after 9 s. A path deeper than the glob cap matches no glob, at once.
+  it("a path past MAX_GLOB_PATH_SEGMENTS matches no glob; a path at the cap still does", () => {
+    const matches = globMatcher(["a/**/a/**/c", "**/*.ts"]);
+    const deep = `${"a/".repeat(1900)}x.ts`;
+    const { value, ms } = timed(() => matches(deep));
+    expect(ms).toBeLessThan(BOUND_MS);
+    expect(value).toBe(false);
+    expect(matches(`${"a/".repeat(MAX_GLOB_PATH_SEGMENTS - 1)}x.ts`)).toBe(true);
+    expect(matches(`${"a/".repeat(MAX_GLOB_PATH_SEGMENTS)}x.ts`)).toBe(false);
   }, 300_000);
 });
