@@ -46,6 +46,9 @@ export interface IgnoreRules {
  */
 export const MAX_DOUBLE_STARS = 2;
 
+/** A segment that crosses folders: two stars or more, alone (after a pattern's `!`). */
+const STAR_SEGMENT = /^!?\*{2,}$/;
+
 /**
  * `pattern` (a glob, or one ignore-file line) with each run of `**` segments
  * made one (`a/**\/**\/b` is `a/**\/b`), or undefined when it still holds
@@ -55,9 +58,12 @@ export function boundedPattern(pattern: string): string | undefined {
   if (!pattern.includes("**")) return pattern;
   const segments: string[] = [];
   let stars = 0;
+  let afterStar = false;
   for (const segment of pattern.split("/")) {
-    const star = segment === "**" || segment === "!**";
-    if (star && (segments.at(-1) === "**" || segments.at(-1) === "!**")) continue;
+    // `ignore` compiles `***` (any run of stars alone in a segment) as it does `**`.
+    const star = STAR_SEGMENT.test(segment);
+    if (star && afterStar) continue;
+    afterStar = star;
     if (star) stars++;
     segments.push(segment);
   }
