@@ -1,33 +1,15 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { git, SYSTEM } from "../gather/_git.js";
 
 // A repository that ships its own .git can make git run a program or read
 // another repository: a partial clone fetches a missing object through its
 // promisor remote (an `ext::` command, or ssh with the repository's own
 // core.sshCommand), and objects/info/alternates lends it another
 // repository's objects. The git section never fetches and never follows them.
-
-const SYSTEM_PATH = process.env.PATH ?? "/usr/bin:/bin";
-
-function git(dir: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd: dir,
-    encoding: "utf8",
-    env: {
-      PATH: SYSTEM_PATH,
-      HOME: dir,
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_AUTHOR_NAME: "T",
-      GIT_AUTHOR_EMAIL: "t@example.com",
-      GIT_COMMITTER_NAME: "T",
-      GIT_COMMITTER_EMAIL: "t@example.com",
-    },
-  });
-}
 
 /** `<root>/<name>`: a repository with two commits, subjects `<subject> one` and `<subject> two`. */
 function repo(root: string, name: string, subject: string): string {
@@ -50,7 +32,7 @@ function dropFirstCommit(dir: string): void {
 
 const gitSection = async (root: string, cwd: string, extra = {}) => {
   const result = await renderSystemPrompt(
-    pinned(root, { cwd, env: { PATH: SYSTEM_PATH }, git: true, projectTrusted: false, ...extra }),
+    pinned(root, { cwd, env: SYSTEM, git: true, projectTrusted: false, ...extra }),
   );
   return {
     text: result.sections.find((s) => s.name === "git")?.text,
@@ -118,7 +100,7 @@ describe("hostile repository: git never runs a transport", { timeout: 30_000 }, 
     const cwd = repo(root, "project", "Own");
     mkdirSync(join(cwd, ".pi"), { recursive: true });
     writeFileSync(join(cwd, ".pi", "sysprompt.yaml"), "git: true\n");
-    const options = pinned(root, { cwd, env: { PATH: SYSTEM_PATH }, configFiles: true });
+    const options = pinned(root, { cwd, env: SYSTEM, configFiles: true });
     const fromProject = await renderSystemPrompt(options);
     expect(fromProject.sections.map((s) => s.name)).not.toContain("git");
     expect(
