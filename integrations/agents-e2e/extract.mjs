@@ -101,5 +101,3 @@ export function messageTexts(body) {
 export function allText(body) {
   return [...systemParts(body).texts, ...messageTexts(body)].join("\n");
 }
-
-export const count = (text, part) => text.split(part).length - 1;

@@ -7,10 +7,11 @@
 // whatever an agent tries. Each agent's own switches for telemetry, update checks and model
 // catalogues are set too, so that they fail (or are skipped) at once instead of timing out.
 
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runProcess } from "../_e2e/spawn.mjs";
 
 export const HERE = dirname(fileURLToPath(import.meta.url));
 export const REPO = resolve(HERE, "../..");
@@ -246,33 +247,11 @@ export function runAgent(agent, options) {
   const { args, env } = setup(agent, { message: "say ok", ...options });
   // A check's own files beside the settings the runner wrote (hooks, plugins): `afterSetup(home)`.
   options.afterSetup?.(options.home);
-  return new Promise((resolveRun) => {
-    const child = spawn(bin, [...pre, ...args, ...(options.extraArgs ?? [])], {
-      cwd: options.cwd,
-      env: { ...env, ...(options.env ?? {}) },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const t0 = performance.now();
-    // The whole group: an agent's helpers (a shell, a language server) go with it.
-    const kill = () => {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {}
-    };
-    const timer = setTimeout(kill, options.timeoutMs ?? AGENT_TIMEOUT_MS);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      kill();
-      resolveRun({ code, signal, stdout, stderr, ms: Math.round(performance.now() - t0) });
-    });
+  // The whole group: an agent's helpers (a shell, a language server) go with it.
+  return runProcess(bin, [...pre, ...args, ...(options.extraArgs ?? [])], {
+    cwd: options.cwd,
+    env: { ...env, ...(options.env ?? {}) },
+    timeoutMs: options.timeoutMs ?? AGENT_TIMEOUT_MS,
+    group: true,
   });
 }

@@ -22,7 +22,8 @@ import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { startFakeModel } from "./fake-model.mjs";
+import { createChecks } from "../_e2e/checks.mjs";
+import { startFakeModel } from "../_e2e/fake-model.mjs";
 import { inLoopbackNamespace, REPO, runAgent } from "./harness.mjs";
 
 inLoopbackNamespace();
@@ -39,14 +40,7 @@ const MODELS = {
   "gemini-cli": "gemini-2.5-pro",
 };
 
-const failures = [];
-function check(name, ok, detail = "") {
-  console.log(`${ok ? "ok  " : "FAIL"}  ${name}`);
-  if (!ok) {
-    failures.push(name);
-    if (detail) console.log(`      ${String(detail).slice(0, 3000).replaceAll("\n", "\n      ")}`);
-  }
-}
+const { check, finish } = createChecks();
 
 const TMP = mkdtempSync(join(tmpdir(), "agents-e2e-hook-"));
 
@@ -193,9 +187,4 @@ try {
   await fake.close();
   rmSync(TMP, { recursive: true, force: true });
 }
-console.log(
-  failures.length === 0
-    ? "\nevery check passed"
-    : `\n${failures.length} failed: ${failures.join("; ")}`,
-);
-process.exit(failures.length === 0 ? 0 : 1);
+finish("agents-e2e hooks");

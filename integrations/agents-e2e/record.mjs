@@ -16,8 +16,8 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startFakeModel } from "../_e2e/fake-model.mjs";
 import { deferredTools, offeredTools, systemParts } from "./extract.mjs";
-import { startFakeModel } from "./fake-model.mjs";
 import { HERE, inLoopbackNamespace, installedVersions } from "./harness.mjs";
 import { AGENTS, createLab, session, TOOL_SET_CASES } from "./lab.mjs";
 

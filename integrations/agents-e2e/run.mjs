@@ -25,8 +25,9 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { allText, count, offeredTools, systemParts } from "./extract.mjs";
-import { startFakeModel } from "./fake-model.mjs";
+import { count, createChecks } from "../_e2e/checks.mjs";
+import { startFakeModel } from "../_e2e/fake-model.mjs";
+import { allText, offeredTools, systemParts } from "./extract.mjs";
 import { inLoopbackNamespace, installedVersions, REPO } from "./harness.mjs";
 import { AGENTS, createLab, namedTools, session, TOOL_SET_CASES } from "./lab.mjs";
 
@@ -49,21 +50,7 @@ const FIXTURES = {
   },
 };
 
-const failures = [];
-let passed = 0;
-
-/** One numbered check: `ok    7 name` or `FAIL  7 name` with what was found. */
-function check(name, ok, detail = "") {
-  const n = String(passed + failures.length + 1).padStart(3);
-  if (ok) {
-    passed++;
-    console.log(`ok   ${n} ${name}`);
-    return;
-  }
-  failures.push(name);
-  console.log(`FAIL ${n} ${name}`);
-  if (detail) console.log(`      ${String(detail).slice(0, 3000).replaceAll("\n", "\n      ")}`);
-}
+const { check, finish } = createChecks();
 
 const lab = createLab();
 const project = (name) => lab.project(name);
@@ -307,5 +294,4 @@ try {
 console.log(
   `\nagents-e2e: ${fake.requests.length} model requests in ${Math.round((performance.now() - t0) / 1000)} s`,
 );
-console.log(`${passed} passed, ${failures.length} failed`);
-process.exit(failures.length === 0 ? 0 : 1);
+finish("agents-e2e");

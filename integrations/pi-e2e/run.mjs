@@ -24,10 +24,12 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { count, createChecks } from "../_e2e/checks.mjs";
+import { startFakeModel } from "../_e2e/fake-model.mjs";
+import { runProcess } from "../_e2e/spawn.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../..");
@@ -61,19 +63,7 @@ const REPO_TEXT = {
 };
 const USER_PARTIAL = "E2E-USER-PARTIAL: the user's own house rules.";
 
-const failures = [];
-
-function check(name, ok, detail = "") {
-  if (ok) {
-    console.log(`ok    ${name}`);
-    return;
-  }
-  failures.push(name);
-  console.log(`FAIL  ${name}`);
-  if (detail) console.log(`      ${String(detail).replaceAll("\n", "\n      ")}`);
-}
-
-const count = (text, part) => text.split(part).length - 1;
+const { check, finish } = createChecks();
 
 /** The Node 22 binary and pi's CLI entry (pi's `exports` hide its package.json from resolve). */
 function piCommand() {
@@ -87,122 +77,29 @@ function piCommand() {
   return { nodeBin, piCli: join(piDir, bin), version: piPkg.version };
 }
 
-/**
- * The fake model: records each request; answers "ok", streamed (SSE) when asked to, else as one
- * JSON. A check may queue replies in `replies`: each streamed answer takes the first one, and
- * `{ toolCall: { name, arguments } }` answers with that tool call instead of "ok".
- */
-function startFakeModel() {
-  const requests = [];
-  const replies = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk) => {
-      body += chunk;
-    });
-    req.on("end", () => {
-      let json = null;
-      try {
-        json = body ? JSON.parse(body) : null;
-      } catch {
-        json = { unparsed: body };
-      }
-      requests.push({ method: req.method, url: req.url, body: json });
-      if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
-        res.writeHead(404, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: { message: `no route for ${req.method} ${req.url}` } }));
-        return;
-      }
-      const id = `chatcmpl-e2e-${requests.length}`;
-      const usage = { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 };
-      if (json?.stream) {
-        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-        const event = (choice, extra = {}) =>
-          `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model: MODEL, choices: [choice], ...extra })}\n\n`;
-        const reply = replies.shift();
-        if (reply?.toolCall) {
-          const call = {
-            index: 0,
-            id: `call-e2e-${requests.length}`,
-            type: "function",
-            function: {
-              name: reply.toolCall.name,
-              arguments: JSON.stringify(reply.toolCall.arguments),
-            },
-          };
-          res.write(
-            event({
-              index: 0,
-              delta: { role: "assistant", tool_calls: [call] },
-              finish_reason: null,
-            }),
-          );
-          res.write(event({ index: 0, delta: {}, finish_reason: "tool_calls" }, { usage }));
-          res.end("data: [DONE]\n\n");
-          return;
-        }
-        res.write(
-          event({ index: 0, delta: { role: "assistant", content: "ok" }, finish_reason: null }),
-        );
-        res.write(event({ index: 0, delta: {}, finish_reason: "stop" }, { usage }));
-        res.end("data: [DONE]\n\n");
-        return;
-      }
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          id,
-          object: "chat.completion",
-          created: 0,
-          model: MODEL,
-          choices: [
-            { index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" },
-          ],
-          usage,
-        }),
-      );
-    });
-  });
-  return new Promise((resolveServer, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () =>
-      resolveServer({ server, port: server.address().port, requests, replies }),
-    );
-  });
-}
-
-/** Runs the pinned pi on Node 22 with the temporary HOME; resolves with its exit and output. */
-function runPi(args, { cwd, home }) {
-  const { nodeBin, piCli } = piCommand();
-  const env = {
-    PATH: `${dirname(nodeBin)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+/** pi's environment: `bin` first on PATH, the temporary HOME, and no network but the fake model (no version check, catalogue refresh or telemetry). */
+function piEnv(bin, home) {
+  return {
+    PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: home,
-    // No network but the fake model: no version check, catalogue refresh or telemetry.
     PI_OFFLINE: "1",
     PI_SKIP_VERSION_CHECK: "1",
     PI_TELEMETRY: "0",
     TERM: "dumb",
     NO_COLOR: "1",
   };
-  return new Promise((resolveRun) => {
-    const child = spawn(nodeBin, [piCli, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), PI_TIMEOUT_MS);
-    const t0 = performance.now();
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (process.env.E2E_TIMES)
-        console.log(`      (${Math.round(performance.now() - t0)} ms: pi ${args.join(" ")})`);
-      resolveRun({ code, signal, stdout, stderr });
-    });
+}
+
+/** Runs the pinned pi on Node 22 with the temporary HOME; resolves with its exit and output. */
+function runPi(args, { cwd, home }) {
+  const { nodeBin, piCli } = piCommand();
+  return runProcess(nodeBin, [piCli, ...args], {
+    cwd,
+    env: piEnv(dirname(nodeBin), home),
+    timeoutMs: PI_TIMEOUT_MS,
+  }).then((run) => {
+    if (process.env.E2E_TIMES) console.log(`      (${run.ms} ms: pi ${args.join(" ")})`);
+    return run;
   });
 }
 
@@ -213,15 +110,7 @@ function runPi(args, { cwd, home }) {
  */
 async function runPiRpc(args, { cwd, home }, steps) {
   const { nodeBin, piCli } = piCommand();
-  const env = {
-    PATH: `${dirname(nodeBin)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-    HOME: home,
-    PI_OFFLINE: "1",
-    PI_SKIP_VERSION_CHECK: "1",
-    PI_TELEMETRY: "0",
-    TERM: "dumb",
-    NO_COLOR: "1",
-  };
+  const env = piEnv(dirname(nodeBin), home);
   const child = spawn(nodeBin, [piCli, "--mode", "rpc", ...args], {
     cwd,
     env,
@@ -512,29 +401,10 @@ async function checkRenderEqualsPi({ project, requests, root, home, piArgs }) {
     `exit ${asked.code}\nstderr: ${asked.stderr}`,
   );
   const { nodeBin } = piCommand();
-  const rendered = await new Promise((done) => {
-    const child = spawn("/bin/sh", ["-c", command], {
-      cwd,
-      env: {
-        PATH: `${bin}:${dirname(nodeBin)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-        HOME: home,
-        PI_OFFLINE: "1",
-        PI_SKIP_VERSION_CHECK: "1",
-        PI_TELEMETRY: "0",
-        TERM: "dumb",
-        NO_COLOR: "1",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("close", (code) => done({ code, stdout, stderr }));
+  const rendered = await runProcess("/bin/sh", ["-c", command], {
+    cwd,
+    env: piEnv(`${bin}:${dirname(nodeBin)}`, home),
+    timeoutMs: PI_TIMEOUT_MS,
   });
   check(
     "render with /sysprompt command's flags prints byte for byte what pi sent (tree, on-touch wording, pi's tools and guidelines)",
@@ -557,7 +427,8 @@ async function main() {
   const home = join(root, "home");
   const agentDir = join(home, ".pi", "agent");
   mkdirSync(agentDir, { recursive: true });
-  const { server, port, requests, replies } = await startFakeModel();
+  const fake = await startFakeModel();
+  const { port, requests, script: replies } = fake;
   console.log(`pi ${version} on ${piCommand().nodeBin}; fake model on 127.0.0.1:${port}`);
 
   /** A fresh copy of a fixture project, made a git root so that nothing above it counts. */
@@ -1038,17 +909,11 @@ async function main() {
       piArgs: ["--provider", PROVIDER, "--model", MODEL],
     });
   } finally {
-    await new Promise((done) => server.close(done));
+    await fake.close();
     rmSync(root, { recursive: true, force: true });
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  if (failures.length > 0) {
-    console.error(
-      `\npi e2e: ${failures.length} check(s) failed in ${seconds} s:\n${failures.map((f) => `- ${f}`).join("\n")}`,
-    );
-    process.exit(1);
-  }
-  console.log(`\npi e2e: every check passed in ${seconds} s`);
+  finish(`pi e2e, ${seconds} s`);
 }
 
 main().catch((error) => {
