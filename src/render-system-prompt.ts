@@ -21,6 +21,7 @@ import { realMachine } from "./gather/environment/_machine.js";
 import { envCacheLocation, environmentStep } from "./gather/environment/environment.js";
 import { gitStep } from "./gather/git/index.js";
 import { parseRuleList } from "./gather/guidelines/guidelines.js";
+import { selectSkillsTool } from "./gather/guidelines/index.js";
 import { parseToolDescriptions } from "./gather/guidelines/tools.js";
 import { type LoadedRules, type RuleAccount, traceRules } from "./gather/rules/index.js";
 import { runStepTable, tableStep } from "./gather/step-table.js";
@@ -52,7 +53,7 @@ import {
 } from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
 import { variantForModel } from "./sections/variants.js";
-import { loadSkills, selectSkillsTool } from "./skills/index.js";
+import { loadSkills } from "./skills/index.js";
 import type { Skill } from "./skills/types.js";
 import { type Diagnostic, type RenderResult, type StepTiming, SyspromptError } from "./types.js";
 
