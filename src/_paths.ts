@@ -1,4 +1,4 @@
-import { join, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { SyspromptError } from "./types.js";
 
 /**
@@ -39,4 +39,16 @@ export function resolveUserPath(path: string, cwd: string, home: string): string
  */
 export function toPosix(path: string, separator: string = sep): string {
   return separator === "\\" ? path.replaceAll("\\", "/") : path;
+}
+
+/** True when `path` is `folder` or lies below it (compared as written; resolve links first). */
+export function isWithin(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  if (rel === "") return true;
+  return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/** True when `ceiling` is not given, or `path` is at or below it. */
+export function isBelowCeiling(path: string, ceiling: string | undefined): boolean {
+  return ceiling === undefined || isWithin(path, ceiling);
 }

@@ -66,6 +66,7 @@ export {
   type TouchedFile,
 } from "./gather/context/index.js";
 export type { Machine, ProbeResult, ProbeRunner } from "./gather/environment/index.js";
+export { selectSkillsTool } from "./gather/guidelines/index.js";
 export {
   DEFAULT_RULE_SOURCES,
   type LoadRulesOptions,
@@ -133,12 +134,7 @@ export {
   type SessionRender,
   type SessionSettings,
 } from "./session/index.js";
-export {
-  expandSkillCommand,
-  formatSkillsForPrompt,
-  loadSkills,
-  selectSkillsTool,
-} from "./skills/index.js";
+export { expandSkillCommand, formatSkillsForPrompt, loadSkills } from "./skills/index.js";
 export type { Skill } from "./skills/types.js";
 export type {
   Diagnostic,

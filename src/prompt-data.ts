@@ -5,7 +5,11 @@ import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/gui
 import { buildToolSnippets } from "./gather/guidelines/tools.js";
 import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/index.js";
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
-import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
+import {
+  type NormalizedOptions,
+  type SystemPromptOptions,
+  unknownToolDiagnostics,
+} from "./options.js";
 import type { CustomPrompt } from "./sections/render.js";
 import type { Skill } from "./skills/types.js";
 import type { Diagnostic } from "./types.js";
@@ -58,7 +62,8 @@ export function statedTexts(
 
 /**
  * The data every template sees, from what was gathered, and the account of
- * every rule file (after dedupe). Pure: no I/O, no clock.
+ * every rule file (after dedupe), with what assembling found to say (a tool
+ * with no description, a rule deduped). Pure: no I/O, no clock.
  */
 export function assemblePromptData(input: PromptDataInputs): {
   data: PromptData;
@@ -145,7 +150,14 @@ export function assemblePromptData(input: PromptDataInputs): {
     git: input.git && gitInsideElements(input.git, input.wrappers),
     vars: { ...options.vars },
   };
-  return { data, rules: rules.accounts, diagnostics: rules.diagnostics };
+  return {
+    data,
+    rules: rules.accounts,
+    diagnostics: [
+      ...unknownToolDiagnostics(tools, input.builtinTools, options.toolSnippets),
+      ...rules.diagnostics,
+    ],
+  };
 }
 
 /**

@@ -4,18 +4,31 @@ import { type Diagnostic, type StepTiming, SyspromptError } from "../types.js";
 /** Default for the whole gathering stage, in milliseconds. */
 export const DEFAULT_DEADLINE_MS = 5000;
 
+/**
+ * What a gathering step gives: its value, and what it has to say about the
+ * files and folders it read (a file it could not read, a cut, a refusal).
+ */
+export interface Gathered<T> {
+  value: T;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * One gathering step. Every step has this contract, and every step's
+ * diagnostics reach the render through its outcome alone.
+ */
 export interface GatherStep<T> {
   name: string;
   /** Undefined: the step does not run at all (status "skipped"). */
-  run: (() => Promise<T>) | undefined;
-  /** Used when the step is skipped, or late or failed and has no `partial`. */
+  run: (() => Promise<Gathered<T>>) | undefined;
+  /** Used, with no diagnostic of its own, when the step is skipped, or late or failed and has no `partial`. */
   fallback: T;
   /**
    * Called once when the step is late: what it has so far (the environment
    * without its GPU line, the context files read before the deadline).
    * Default: `fallback`. It must not throw; if it does, `fallback` is used.
    */
-  partial?: () => T;
+  partial?: () => Gathered<T>;
   /**
    * Names the step's work *and every input it depends on* (two renders whose
    * steps share a key must want the same value). With a key, work that
@@ -35,10 +48,14 @@ export interface GatherStep<T> {
   inputs?: unknown;
 }
 
-export interface StepOutcome<T> {
-  value: T;
+/** A loader's result that carries its own diagnostics, in the step contract's shape. */
+export function lifted<T extends { diagnostics: Diagnostic[] }>(result: T): Gathered<T> {
+  return { value: result, diagnostics: result.diagnostics };
+}
+
+/** A step's value and diagnostics (its own, or why it failed), with its timing. */
+export interface StepOutcome<T> extends Gathered<T> {
   timing: StepTiming;
-  diagnostics: Diagnostic[];
 }
 
 /** How `preparePrompt` runs each step: {@link runStep}, or a prompt session's runner that reuses unchanged results. */
@@ -86,10 +103,10 @@ export async function runStep<T>(
   const kept = key === undefined ? undefined : lateWork.get(key);
   if (key !== undefined && kept?.state === "done") {
     lateWork.delete(key);
-    return { value: kept.value as T, timing: timing("ok"), diagnostics: [] };
+    return { ...(kept.value as Gathered<T>), timing: timing("ok") };
   }
   const joined = kept?.state === "running";
-  const work = joined ? (kept.promise as Promise<T>) : step.run();
+  const work = joined ? (kept.promise as Promise<Gathered<T>>) : step.run();
   try {
     // p-timeout refuses 0 ms (a TypeError, reported as a failed step). A step
     // that starts at or after the deadline gets 1 ms: already-done work still
@@ -99,16 +116,16 @@ export async function runStep<T>(
     // stderr): a deadline that far off is no deadline at all.
     const left = Math.max(1, deadline - started);
     const milliseconds = left > MAX_TIMER_MS ? Number.POSITIVE_INFINITY : left;
-    const value = await pTimeout(work, { milliseconds });
+    const gathered = await pTimeout(work, { milliseconds });
     if (joined && key !== undefined) lateWork.delete(key);
-    return { value, timing: timing("ok"), diagnostics: [] };
+    return { value: gathered.value, diagnostics: gathered.diagnostics, timing: timing("ok") };
   } catch (error) {
     if (error instanceof SyspromptError) throw error;
     if (error instanceof TimeoutError) {
       if (key !== undefined && !joined) keepLateWork(key, work);
       // Keep the late promise from surfacing as an unhandled rejection later.
       else work.catch(() => undefined);
-      return { value: partialValue(step), timing: timing("timeout"), diagnostics: [] };
+      return { ...partialValue(step), timing: timing("timeout") };
     }
     if (joined && key !== undefined) lateWork.delete(key);
     return {
@@ -139,13 +156,14 @@ function keepLateWork(key: string, work: Promise<unknown>): void {
   );
 }
 
-function partialValue<T>(step: GatherStep<T>): T {
-  if (!step.partial) return step.fallback;
+function partialValue<T>(step: GatherStep<T>): Gathered<T> {
+  const fallback = { value: step.fallback, diagnostics: [] };
+  if (!step.partial) return fallback;
   try {
     return step.partial();
   } catch {
     // The contract says partial never throws; if one does, the fallback is still a value.
-    return step.fallback;
+    return fallback;
   }
 }
 

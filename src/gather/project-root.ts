@@ -1,5 +1,9 @@
-import { dirname, isAbsolute, relative, sep } from "node:path";
+import { dirname, sep } from "node:path";
 import { lstat } from "../_io.js";
+import { isBelowCeiling } from "../_paths.js";
+
+// The path predicates live with the other path words; read from here by most of gather/.
+export { isBelowCeiling, isWithin } from "../_paths.js";
 
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that holds
@@ -17,11 +21,6 @@ export async function findProjectRoot(dir: string, ceiling?: string): Promise<st
   }
 }
 
-/** True when `ceiling` is not given, or `path` is at or below it. */
-export function isBelowCeiling(path: string, ceiling: string | undefined): boolean {
-  return ceiling === undefined || isWithin(path, ceiling);
-}
-
 async function exists(path: string): Promise<boolean> {
   try {
     await lstat(path);
@@ -30,11 +29,4 @@ async function exists(path: string): Promise<boolean> {
     // Missing, or a parent we may not search: either way no `.git` here.
     return false;
   }
-}
-
-/** True when `path` is `folder` or lies below it (compared as written; resolve links first). */
-export function isWithin(path: string, folder: string): boolean {
-  const rel = relative(folder, path);
-  if (rel === "") return true;
-  return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }

@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from "node:util";
 import { recordReads } from "../_io.js";
-import { type GatherStep, runStep, type StepRunner } from "../gather/deadline.js";
+import { type Gathered, type GatherStep, runStep, type StepRunner } from "../gather/deadline.js";
 import { createReadSet, type ReadSet, readSetChanged } from "./_read-set.js";
 
-/** A step's last value, with the inputs it was computed from and what it read. */
+/** A step's last value and diagnostics, with the inputs it was computed from and what it read. */
 export interface StepMemo {
   inputs: unknown;
   reads: ReadSet;
-  value: unknown;
+  gathered: Gathered<unknown>;
 }
 
 /**
@@ -37,16 +37,20 @@ export function memoizingRunner(memos: Map<string, StepMemo>, settleMs: number):
           !(await readSetChanged(kept.reads))
         ) {
           produced = kept;
-          return kept.value as T;
+          return kept.gathered as Gathered<T>;
         }
         const reads = createReadSet(settleMs);
-        const value = await recordReads(reads, run);
-        produced = { inputs: step.inputs, reads, value };
-        return value;
+        const gathered = await recordReads(reads, run);
+        produced = { inputs: step.inputs, reads, gathered };
+        return gathered;
       },
     };
     const outcome = await runStep(checked, deadline, clock);
-    if (outcome.timing.status === "ok" && produced && Object.is(produced.value, outcome.value)) {
+    if (
+      outcome.timing.status === "ok" &&
+      produced &&
+      Object.is(produced.gathered.value, outcome.value)
+    ) {
       memos.set(step.name, produced);
     } else {
       memos.delete(step.name);

@@ -53,7 +53,7 @@ export async function touchOptions(
   const ceiling = opts.ceilingDir !== null ? { ceilingDir: opts.ceilingDir } : {};
   let rules: LoadedRules["rules"] = [];
   if (opts.ruleSources.length > 0) {
-    const kept = memos.get("rule-files")?.value as LoadedRules | undefined;
+    const kept = memos.get("rule-files")?.gathered.value as LoadedRules | undefined;
     rules = (
       kept ??
       (await traceRules({

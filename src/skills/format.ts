@@ -1,6 +1,5 @@
 import { escapeXml } from "../../helpers/xml.js";
 import { formatPrompt } from "../engine/format.js";
-import { isTool } from "../gather/guidelines/tools.js";
 import { SyspromptError } from "../types.js";
 import type { Skill, SkillsTool } from "./types.js";
 
@@ -16,18 +15,6 @@ const HEADERS: Record<SkillsTool, string> = {
     "Paths written inside a skill are relative to the folder that holds its file.",
   ].join("\n"),
 };
-
-/**
- * Picks the tool the model should use to load skills from the selected tool
- * names (in any case): `read` if present, else `bash`, else `null` (the skills section is
- * then left out, since the model could not open the files).
- */
-export function selectSkillsTool(tools: readonly string[]): SkillsTool | null {
-  const has = (tool: string) => tools.some((t) => isTool(t, tool));
-  if (has("read")) return "read";
-  if (has("bash")) return "bash";
-  return null;
-}
 
 /**
  * The skills index for the system prompt: a short instruction for `tool`, then

@@ -1,5 +1,5 @@
 export { expandSkillCommand } from "./expand.js";
-export { formatSkillsForPrompt, selectSkillsTool } from "./format.js";
+export { formatSkillsForPrompt } from "./format.js";
 export { loadSkillFromFile, loadSkills, loadSkillsFromDir, skillRoots } from "./load.js";
 export type {
   LoadSkillsOptions,

@@ -21,7 +21,7 @@ function controlled(key: string | undefined) {
     run: () =>
       new Promise<string>((resolve, reject) => {
         runs.push({ resolve, reject });
-      }),
+      }).then((value) => ({ value, diagnostics: [] })),
     fallback: "fallback",
     ...(key === undefined ? {} : { cacheKey: key }),
   };

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runStep } from "../../src/gather/deadline.js";
+import { type Gathered, runStep } from "../../src/gather/deadline.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { SyspromptError } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";
@@ -15,12 +15,14 @@ const SLACK_MS = 250;
 
 const clock = () => performance.now();
 const never = <T>() => new Promise<T>(() => undefined);
+/** A step's result with nothing to say. */
+const quiet = <T>(value: T) => ({ value, diagnostics: [] });
 
 describe("runStep", () => {
   it("a step that never resolves gives its fallback at the deadline, status timeout, no diagnostic of its own", async () => {
     const started = clock();
     const outcome = await runStep(
-      { name: "tree", run: () => never<string[]>(), fallback: ["fallback"] },
+      { name: "tree", run: () => never<Gathered<string[]>>(), fallback: ["fallback"] },
       started + 40,
       clock,
     );
@@ -42,10 +44,10 @@ describe("runStep", () => {
         name: "context",
         run: async () => {
           soFar = [...soFar, "b"];
-          return never<string[]>();
+          return never<Gathered<string[]>>();
         },
-        fallback: [],
-        partial: () => soFar,
+        fallback: [] as string[],
+        partial: () => quiet(soFar),
       },
       clock() + 20,
       clock,
@@ -57,7 +59,7 @@ describe("runStep", () => {
     const outcome = await runStep(
       {
         name: "x",
-        run: () => never<string>(),
+        run: () => never<Gathered<string>>(),
         fallback: "fallback",
         partial: () => {
           throw new Error("oops");
@@ -71,7 +73,7 @@ describe("runStep", () => {
 
   it("a deadline already past still lets a step that is already done win", async () => {
     const outcome = await runStep(
-      { name: "quick", run: async () => "done", fallback: "fallback" },
+      { name: "quick", run: async () => quiet("done"), fallback: "fallback" },
       clock() - 1000,
       clock,
     );
@@ -81,7 +83,7 @@ describe("runStep", () => {
   it("a deadline already past times a pending step out at once, not as a failure", async () => {
     const started = clock();
     const outcome = await runStep(
-      { name: "late", run: () => never<string>(), fallback: "fallback" },
+      { name: "late", run: () => never<Gathered<string>>(), fallback: "fallback" },
       started - 1000,
       clock,
     );
@@ -116,6 +118,27 @@ describe("runStep", () => {
         },
       ],
     ]);
+  });
+
+  it("a step's own diagnostics reach its outcome with its value; a late step's partial brings its own", async () => {
+    const said = { level: "info" as const, code: "x", message: "read a.md", path: "/p/a.md" };
+    const done = await runStep(
+      { name: "context", run: async () => ({ value: 1, diagnostics: [said] }), fallback: 0 },
+      clock() + 1000,
+      clock,
+    );
+    expect([done.value, done.timing.status, done.diagnostics]).toEqual([1, "ok", [said]]);
+    const late = await runStep(
+      {
+        name: "context",
+        run: () => never<Gathered<number>>(),
+        fallback: 0,
+        partial: () => ({ value: 2, diagnostics: [said] }),
+      },
+      clock() + 10,
+      clock,
+    );
+    expect([late.value, late.timing.status, late.diagnostics]).toEqual([2, "timeout", [said]]);
   });
 
   it("a step with no run is skipped and never waits", async () => {

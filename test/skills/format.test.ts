@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { formatSkillsForPrompt, type Skill, selectSkillsTool } from "../../src/skills/index.js";
+import { selectSkillsTool } from "../../src/gather/guidelines/index.js";
+import { formatSkillsForPrompt, type Skill } from "../../src/skills/index.js";
 import { skillAt } from "./_helpers.js";
 
 const skills: Skill[] = [

@@ -1,6 +1,6 @@
 import type { EnvironmentEntry } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
-import type { GatherStep } from "../deadline.js";
+import { type GatherStep, lifted } from "../deadline.js";
 import { findProjectRoot } from "../project-root.js";
 import {
   type EnvCacheLocation,
@@ -186,12 +186,14 @@ export function environmentStep(
   let soFar = staticEnvironment(machine, env);
   const step: GatherStep<EnvironmentResult> = {
     name: "environment",
-    run: () =>
-      detectEnvironment(options, (entries) => {
-        soFar = entries;
-      }),
+    run: async () =>
+      lifted(
+        await detectEnvironment(options, (entries) => {
+          soFar = entries;
+        }),
+      ),
     fallback: { entries: soFar, diagnostics: [] },
-    partial: () => ({ entries: soFar, diagnostics: [] }),
+    partial: () => lifted({ entries: soFar, diagnostics: [] }),
     // The files it reads (/etc/os-release, the GPU cache) are checked on disk; these are the rest.
     inputs: {
       machine,

@@ -3,7 +3,7 @@ import { realpath } from "../../_io.js";
 import type { GitInfo } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
 import { oneLine } from "../_prompt-text.js";
-import type { GatherStep } from "../deadline.js";
+import { type GatherStep, lifted } from "../deadline.js";
 import { type ProbeRunner, runProbe } from "../environment/_probe.js";
 import { findSystemBinary, systemPathEntries } from "../environment/_system-binary.js";
 import { GIT_COMMITS, parseRiskyConfig, parseStatus, parseSubjects } from "./_parse.js";
@@ -277,7 +277,7 @@ export function gitStep(options: GitOptions & { enabled: boolean }): GatherStep<
   if (!enabled) return { name: "git", run: undefined, fallback };
   return {
     name: "git",
-    run: () => gatherGit(options),
+    run: async () => lifted(await gatherGit(options)),
     fallback,
     // Taken once per session: a session reuses it while the folder and environment are the same.
     inputs,

@@ -6,5 +6,6 @@ export {
   DEFAULT_TOOLS,
   isTool,
   parseToolDescriptions,
+  selectSkillsTool,
   toolEntry,
 } from "./tools.js";

@@ -1,4 +1,5 @@
 import type { ToolSnippet } from "../../data.js";
+import type { SkillsTool } from "../../skills/types.js";
 
 /** Tools selected when the caller names none. */
 export const DEFAULT_TOOLS: readonly string[] = ["read", "bash", "edit", "write"];
@@ -35,6 +36,18 @@ export function toolEntry<T>(record: Readonly<Record<string, T>>, name: string):
 /** True when `name` is the tool `builtin` (lower case) in any case: `Bash` is `bash`. */
 export function isTool(name: string, builtin: string): boolean {
   return name.toLowerCase() === builtin;
+}
+
+/**
+ * Picks the tool the model should use to load skills from the selected tool
+ * names (in any case): `read` if present, else `bash`, else `null` (the skills section is
+ * then left out, since the model could not open the files).
+ */
+export function selectSkillsTool(tools: readonly string[]): SkillsTool | null {
+  const has = (tool: string) => tools.some((t) => isTool(t, tool));
+  if (has("read")) return "read";
+  if (has("bash")) return "bash";
+  return null;
 }
 
 /**

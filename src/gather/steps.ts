@@ -1,0 +1,251 @@
+import { join } from "node:path";
+import { readTextFile } from "../_fs.js";
+import { primeBuiltinCache } from "../locate/builtin-cache.js";
+import { emptyLayer, loadLayer } from "../locate/load-layer.js";
+import type { NormalizedOptions, SystemPromptOptions } from "../options.js";
+import { loadSkills } from "../skills/index.js";
+import type { Skill } from "../skills/types.js";
+import type { Diagnostic } from "../types.js";
+import { cacheLocation } from "./_cache-location.js";
+import {
+  type ContextFilesOptions,
+  NO_CONTEXT,
+  traceContextFiles,
+} from "./context/context-files.js";
+import { nestedContextNames } from "./context/on-touch.js";
+import { type Gathered, type GatherStep, lifted } from "./deadline.js";
+import { realMachine } from "./environment/_machine.js";
+import { envCacheLocation, environmentStep } from "./environment/environment.js";
+import { gitStep } from "./git/index.js";
+import { parseRuleList } from "./guidelines/guidelines.js";
+import { parseToolDescriptions, selectSkillsTool } from "./guidelines/tools.js";
+import { type LoadedRules, traceRules } from "./rules/index.js";
+import { tableStep } from "./step-table.js";
+import {
+  type BuiltWorkspace,
+  buildWorkspaceTrees,
+  workspaceDiagnostics,
+} from "./tree/workspace.js";
+
+/** What the gathering steps are built from: the render's options, resolved. */
+export interface GatherInputs {
+  /** The caller's options with the config files' values: the switches (git, workspaceTree, …). */
+  options: SystemPromptOptions;
+  /** The same, normalised, with the agent preset's tools and rule sources in place. */
+  opts: NormalizedOptions;
+  /** For the context step: the files the preset's agent loads itself; undefined for none. */
+  agentLoads: ContextFilesOptions["agentLoads"];
+  /** For the tree: the nested context files the preset's agent loads itself. */
+  nestedContextFiles: readonly string[];
+}
+
+/**
+ * The render's gathering steps, by name: a new step is one more entry here,
+ * read by the same name in the hub. Key order is the order of the timings.
+ * Each step's value is its loader's result; its diagnostics are lifted into
+ * the step's outcome, which is the only place the hub reads them.
+ * `signal` stops late walks (the tree, the skills folders) once the deadline
+ * has been met without them.
+ */
+export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
+  const { options, opts } = inputs;
+  const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, roots, ceilingDir } = opts;
+  const maxBytes = opts.maxContextBytes;
+  // Cache files go to the agent dir the user named, else to the user's cache folder.
+  const named = options.agentDir !== undefined || env.SYSPROMPT_AGENT_DIR;
+  const cacheHome = { agentDir: named ? agentDir : undefined, env, home };
+  const ceiling = ceilingDir !== null ? { ceilingDir } : {};
+  const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
+  const confine = { start: cwd, home, ceiling: ceilingDir ?? undefined };
+  return {
+    // Not bounded: without the builtin templates there is no prompt at all, and
+    // they sit beside the code that is already running.
+    builtin: tableStep(
+      keyed("builtin", builtinDir, loadBuiltin, {
+        layer: emptyLayer("builtin"),
+        tools: {},
+        rules: [],
+      }),
+      { bounded: false },
+    ),
+    user: tableStep(
+      keyed(
+        "user",
+        { dir: agentDir, ...layerFiles },
+        async (i) => lifted(await loadLayer(i.dir, "user", i)),
+        emptyLayer("user"),
+      ),
+    ),
+    project: tableStep(
+      keyed(
+        "project",
+        { dir: projectDir, ...layerFiles, confine },
+        trusted && (async (i) => lifted(await loadLayer(i.dir, "project", i))),
+        emptyLayer("project"),
+      ),
+    ),
+    context: tableStep(
+      keyed(
+        "context",
+        {
+          cwd,
+          agentDir,
+          roots,
+          home,
+          maxBytes,
+          projectTrusted: trusted,
+          ...ceiling,
+          ...(inputs.agentLoads ? { agentLoads: inputs.agentLoads } : {}),
+        },
+        !options.noContextFiles && (async (i) => lifted(await traceContextFiles(i))),
+        { files: [], diagnostics: [], provenance: NO_CONTEXT },
+      ),
+    ),
+    "rule-files": tableStep(
+      keyed(
+        "rule-files",
+        {
+          cwd,
+          agentDir,
+          home,
+          projectDir: opts.projectDirName,
+          projectTrusted: trusted,
+          sources: opts.ruleSources,
+          maxBytes,
+          ...ceiling,
+        },
+        opts.ruleSources.length > 0 && (async (i) => lifted(await traceRules(i))),
+        { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
+      ),
+    ),
+    skills: tableStep(
+      keyed(
+        "skills",
+        {
+          cwd,
+          agentDir,
+          home,
+          projectTrusted: trusted,
+          projectDir: opts.projectDirName,
+          ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
+          ...ceiling,
+        },
+        // Skills the caller loaded itself are the fallback of a step that does not run.
+        selectSkillsTool(opts.tools) !== null &&
+          !opts.skills &&
+          (async (i) => lifted(await loadSkills({ ...i, signal }))),
+        { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
+      ),
+    ),
+    environment: tableStep(
+      environmentStep({
+        machine: options.machine ?? realMachine(),
+        env,
+        cache: envCacheLocation(cacheHome),
+        exclude: [cwd, ...roots],
+        given: options.environment,
+      }),
+    ),
+    git: tableStep(
+      gitStep({
+        enabled: options.git === true,
+        cwd,
+        env,
+        exclude: [cwd, ...roots],
+        allowGitDirs: opts.allowGitDirs,
+        ...ceiling,
+        signal,
+      }),
+    ),
+    tree: tableStep(
+      keyed(
+        "tree",
+        {
+          root: cwd,
+          roots,
+          mtime: opts.treeMtime,
+          depth: options.treeDepth ?? null,
+          ceilingDir,
+          cache: cacheLocation("tree", cacheHome),
+          home,
+          trusted,
+          agentLoads: inputs.nestedContextFiles,
+        },
+        options.workspaceTree === true && ((i) => loadTree(i, signal)),
+        null as BuiltWorkspace | null,
+      ),
+      // See gather/tree/_tree-walk.ts: the walk is long and mostly synchronous.
+      { afterOthers: true },
+    ),
+  };
+}
+
+/** The steps' values and diagnostics, by name, as {@link gatheringSteps} builds them. */
+export type GatheringSteps = ReturnType<typeof gatheringSteps>;
+
+/**
+ * A gathering step whose work is `load(inputs)`, or that is off (`false`).
+ * `inputs` must hold everything the work depends on besides the disk: a
+ * prompt session reuses the step's value while they, and every file and
+ * folder the work read, are unchanged.
+ */
+function keyed<I, T>(
+  name: string,
+  inputs: I,
+  load: ((inputs: I) => Promise<Gathered<T>>) | false,
+  fallback: T,
+): GatherStep<T> {
+  return load
+    ? { name, run: () => load(inputs), fallback, inputs }
+    : { name, run: undefined, fallback };
+}
+
+async function loadBuiltin(dir: string) {
+  primeBuiltinCache();
+  const [layer, tools, rules] = await Promise.all([
+    loadLayer(dir, "builtin", { customFiles: false }),
+    readTextFile(join(dir, "tools.md")),
+    readTextFile(join(dir, "rules.md")),
+  ]);
+  const value = {
+    layer,
+    tools: tools.ok ? parseToolDescriptions(tools.text) : {},
+    rules: rules.ok ? parseRuleList(rules.text) : [],
+  };
+  return { value, diagnostics: layer.diagnostics };
+}
+
+interface TreeInputs {
+  root: string;
+  roots: readonly string[];
+  mtime: NormalizedOptions["treeMtime"];
+  depth: number | null;
+  ceilingDir: string | null;
+  cache: ReturnType<typeof cacheLocation>;
+  home: string;
+  trusted: boolean;
+  agentLoads: readonly string[];
+}
+
+/** The working directory's tree and the extra roots', with what the walk has to say about them. */
+async function loadTree(
+  i: TreeInputs,
+  signal: AbortSignal,
+): Promise<Gathered<BuiltWorkspace | null>> {
+  const ceiling = i.ceilingDir !== null ? { ceilingDir: i.ceilingDir } : {};
+  const built = await buildWorkspaceTrees(i.root, i.roots, {
+    signal,
+    cache: i.cache,
+    ...(i.depth !== null ? { maxDepth: i.depth } : {}),
+    ...(i.mtime ? { mtime: i.mtime } : {}),
+    ...ceiling,
+    // The names on-touch delivery looks for: dir_context names the same files.
+    contextNames: await nestedContextNames(i.root, {
+      home: i.home,
+      trusted: i.trusted,
+      ...ceiling,
+    }),
+    agentLoads: i.agentLoads,
+  });
+  return { value: built, diagnostics: workspaceDiagnostics(built, i.root) };
+}

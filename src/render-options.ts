@@ -1,0 +1,62 @@
+import { toPosix } from "./_paths.js";
+import { type AppliedPreset, applyPreset, loadChosenPreset } from "./agents/index.js";
+import { agentConfigFile, applyConfigFiles, type OptionProvenance } from "./config/index.js";
+import type { GatherInputs } from "./gather/steps.js";
+import { checkOptionTypes, normalizeOptions, type SystemPromptOptions } from "./options.js";
+import type { Diagnostic } from "./types.js";
+
+/** A render's options, resolved once: what the gathering steps and the data are built from. */
+export interface ResolvedRender extends GatherInputs {
+  /** What the agent preset changes in the render, with its report. */
+  preset: AppliedPreset;
+  /** Where each config key's value came from (an option, a `sysprompt.yaml`, the default). */
+  provenance: OptionProvenance;
+  /** The `sysprompt.yaml` files looked at (found or not); absent when `configFiles` is off. */
+  configFiles?: string[];
+  /** What resolving found to say: an untrusted project, the preset's and the config files' problems. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The caller's options, the config files' and the agent preset's, as one
+ * resolved set. A bad explicit option throws ({@link SyspromptError}); a bad
+ * value in a file is a diagnostic. Runs before the deadline starts: the files
+ * may set it.
+ */
+export async function resolveRenderOptions(given: SystemPromptOptions): Promise<ResolvedRender> {
+  // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
+  checkOptionTypes(given);
+  // Config files' values are checked as they are read, so nothing below throws for them.
+  const config = await applyConfigFiles(given);
+  const options = config.options;
+  const normalized = await normalizeOptions(options);
+  // The preset decides inputs of the steps (tools, rule sources, context files), so it comes first.
+  // Without an agent: the default pi, whose builtin file sets nothing (see prompts/agents/pi.yaml),
+  // so only a user's or project's own pi.yaml is read.
+  const loaded = await loadChosenPreset(
+    options.agent,
+    normalized,
+    given.agent === undefined ? agentConfigFile(config.files) : undefined,
+  );
+  const preset = applyPreset(normalized, options, loaded.preset);
+  const { opts } = preset;
+  const untrusted: Diagnostic[] = opts.trusted
+    ? []
+    : [
+        {
+          level: "info",
+          code: "project-untrusted",
+          message: `project is not trusted: ${toPosix(opts.projectDir)} (SYSTEM, APPEND, sections, skills) skipped; context files still load`,
+        },
+      ];
+  return {
+    options,
+    opts,
+    agentLoads: preset.agentLoads,
+    nestedContextFiles: loaded.preset.nestedContextFiles,
+    preset,
+    provenance: config.provenance,
+    ...(given.configFiles === true ? { configFiles: config.files.map((f) => f.path) } : {}),
+    diagnostics: [...untrusted, ...loaded.diagnostics, ...config.diagnostics],
+  };
+}
