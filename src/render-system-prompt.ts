@@ -1,15 +1,15 @@
 import { join } from "node:path";
+import { cacheLocation } from "./_cache-location.js";
 import { readTextFile } from "./_fs.js";
 import { toPosix } from "./_paths.js";
+import { wrapperNames } from "./_prompt-text.js";
 import { applyPreset, loadChosenPreset, type PresetReport } from "./agents/index.js";
 import { renderWithinBudget } from "./budget/fit.js";
 import type { BudgetReport } from "./budget/types.js";
 import { agentConfigFile, applyConfigFiles, type OptionProvenance } from "./config/index.js";
 import type { PromptData } from "./data.js";
-import { capDiagnostics } from "./engine/_message.js";
 import { createEngine, type Engine } from "./engine/index.js";
-import { cacheLocation } from "./gather/_cache-location.js";
-import { wrapperNames } from "./gather/_prompt-text.js";
+import { capDiagnostics } from "./engine/message.js";
 import {
   type ContextProvenance,
   NO_CONTEXT,
@@ -17,14 +17,14 @@ import {
 } from "./gather/context/context-files.js";
 import { nestedContextNames } from "./gather/context/on-touch.js";
 import { type GatherStep, lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
-import { realMachine } from "./gather/environment/_machine.js";
 import { envCacheLocation, environmentStep } from "./gather/environment/environment.js";
+import { realMachine } from "./gather/environment/machine.js";
 import { gitStep } from "./gather/git/index.js";
 import { parseRuleList } from "./gather/guidelines/guidelines.js";
 import { parseToolDescriptions } from "./gather/guidelines/tools.js";
 import { type LoadedRules, type RuleAccount, traceRules } from "./gather/rules/index.js";
 import { runStepTable, tableStep } from "./gather/step-table.js";
-import type { TreeLine } from "./gather/tree/_tree-layout.js";
+import type { TreeLine } from "./gather/tree/index.js";
 import {
   type BuiltWorkspace,
   buildWorkspaceTrees,

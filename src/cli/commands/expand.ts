@@ -1,5 +1,5 @@
 import { didYouMean } from "../../_suggest.js";
-import { capDiagnostics } from "../../engine/_message.js";
+import { capDiagnostics } from "../../engine/message.js";
 import { expandPromptTemplateResult, splitSlashCommand } from "../../prompt-templates/index.js";
 import type { PromptTemplate } from "../../prompt-templates/types.js";
 import { expandSkillCommand } from "../../skills/index.js";

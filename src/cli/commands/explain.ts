@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { escapeInline } from "../../_text.js";
-import { defaultSandboxParent } from "../../author/_sandbox.js";
 import { explainPrompt } from "../../author/explain.js";
+import { defaultSandboxParent } from "../../author/sandbox.js";
 import { simulatePrompt } from "../../author/simulate.js";
 import type { ExplainReport, LeftOutParagraphs } from "../../author/types.js";
 import type { SystemPromptOptions } from "../../options.js";

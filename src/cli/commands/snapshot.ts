@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { resolveUserPath } from "../../_paths.js";
 import { escapeInline } from "../../_text.js";
-import { defaultSandboxParent } from "../../author/_sandbox.js";
+import { defaultSandboxParent } from "../../author/sandbox.js";
 import { runSnapshots } from "../../author/snapshot.js";
 import type { GoldenFile, ScenarioOutcome, SnapshotReport } from "../../author/types.js";
 import { type Palette, paletteFor } from "../colors.js";

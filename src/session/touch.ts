@@ -1,4 +1,4 @@
-import { wrapperNames } from "../gather/_prompt-text.js";
+import { wrapperNames } from "../_prompt-text.js";
 import {
   type ContextForOptions,
   loadContextForPaths,
