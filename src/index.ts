@@ -92,10 +92,10 @@ export {
   loadPromptTemplates,
   loadPromptTemplatesSync,
   MAX_EXPANDED_CHARS,
+  type PromptTemplate,
   parseCommandArgs,
   substituteArgs,
 } from "./prompt-templates/index.js";
-export type { PromptTemplate } from "./prompt-templates/types.js";
 export {
   type AnthropicSystemBlock,
   anthropicSystem,
@@ -137,9 +137,9 @@ export {
   expandSkillCommand,
   formatSkillsForPrompt,
   loadSkills,
+  type Skill,
   selectSkillsTool,
 } from "./skills/index.js";
-export type { Skill } from "./skills/types.js";
 export type {
   Diagnostic,
   DiagnosticLevel,

@@ -1,13 +1,17 @@
 import { toPosix } from "./_paths.js";
 import { escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
-import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
-import { buildToolSnippets } from "./gather/guidelines/tools.js";
+import {
+  buildRules,
+  buildToolSnippets,
+  dropStatedRules,
+  statedText,
+} from "./gather/guidelines/index.js";
 import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/index.js";
-import type { BuiltWorkspace } from "./gather/tree/workspace.js";
+import type { BuiltWorkspace } from "./gather/tree/index.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import type { CustomPrompt } from "./sections/render.js";
-import type { Skill } from "./skills/types.js";
+import type { Skill } from "./skills/index.js";
 import type { Diagnostic } from "./types.js";
 
 export const DEFAULT_AGENT_NAME = "a coding agent";

@@ -1,13 +1,13 @@
 import { lstat, mkdir, utimes } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { realMachine } from "../gather/environment/machine.js";
+import { realMachine } from "../gather/environment/index.js";
 import { findProjectRoot } from "../gather/project-root.js";
 import { RULE_ENTRY_NAMES } from "../gather/rules/index.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import { normalizeOptions, type SystemPromptOptions } from "../options.js";
 import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
-import { createPromptSession } from "../session/session.js";
+import { createPromptSession } from "../session/index.js";
 import { TOKEN_ENCODING, tokenCounter } from "../tokens.js";
 import type { Diagnostic, RenderResult } from "../types.js";
 import {

@@ -1,6 +1,6 @@
 import { diffSections } from "../diff.js";
-import type { TouchedContext } from "../gather/context/on-touch.js";
-import { realMachine } from "../gather/environment/machine.js";
+import type { TouchedContext } from "../gather/context/index.js";
+import { realMachine } from "../gather/environment/index.js";
 import type { SystemPromptOptions } from "../options.js";
 import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
 import { type RenderResult, SyspromptError } from "../types.js";

@@ -3,7 +3,7 @@ import {
   type ContextForOptions,
   loadContextForPaths,
   type TouchedContext,
-} from "../gather/context/on-touch.js";
+} from "../gather/context/index.js";
 import { type LoadedRules, traceRules } from "../gather/rules/index.js";
 import { loadLayer } from "../locate/load-layer.js";
 import { normalizeOptions, type SystemPromptOptions } from "../options.js";

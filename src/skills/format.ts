@@ -1,6 +1,6 @@
 import { escapeXml } from "../../helpers/xml.js";
-import { formatPrompt } from "../engine/format.js";
-import { isTool } from "../gather/guidelines/tools.js";
+import { formatPrompt } from "../engine/index.js";
+import { isTool } from "../gather/guidelines/index.js";
 import { SyspromptError } from "../types.js";
 import type { Skill, SkillsTool } from "./types.js";
 

@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { kindOfPath, realpathOrSelf } from "../_fs.js";
 import { expandHome } from "../_paths.js";
-import { capDiagnostics } from "../engine/message.js";
+import { capDiagnostics } from "../engine/index.js";
 import { isBelowCeiling } from "../gather/project-root.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import {

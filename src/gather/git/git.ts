@@ -4,8 +4,12 @@ import { oneLine } from "../../_prompt-text.js";
 import type { GitInfo } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
 import type { GatherStep } from "../deadline.js";
-import { type ProbeRunner, runProbe } from "../environment/probe.js";
-import { findSystemBinary, systemPathEntries } from "../environment/system-binary.js";
+import {
+  findSystemBinary,
+  type ProbeRunner,
+  runProbe,
+  systemPathEntries,
+} from "../environment/index.js";
 import { GIT_COMMITS, parseRiskyConfig, parseStatus, parseSubjects } from "./_parse.js";
 import { locateRepository, type Repository } from "./_repository.js";
 
