@@ -4,7 +4,7 @@ import { varNameProblem } from "./config/keys.js";
 import type { EnvironmentEntry } from "./data.js";
 import { DEFAULT_MAX_CONTEXT_BYTES } from "./gather/capped-read.js";
 import { DEFAULT_DEADLINE_MS } from "./gather/deadline.js";
-import type { Machine } from "./gather/environment/_machine.js";
+import type { Machine } from "./gather/environment/machine.js";
 import { DEFAULT_TOOLS, toolEntry } from "./gather/guidelines/tools.js";
 import { resolveRoots } from "./gather/roots.js";
 import { checkRuleSources } from "./gather/rules/load.js";

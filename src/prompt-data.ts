@@ -1,6 +1,6 @@
 import { toPosix } from "./_paths.js";
+import { escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
-import { escapeWrapperTags, nameText, oneLine } from "./gather/_prompt-text.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { buildToolSnippets } from "./gather/guidelines/tools.js";
 import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/index.js";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { readTextFile } from "../_fs.js";
-import { parseTemplate } from "../engine/parse.js";
+import { parseTemplate } from "../engine/index.js";
 import { builtinHash } from "../sections/ejected-from.js";
 import type { SectionFile } from "../sections/types.js";
 import type { Diagnostic } from "../types.js";

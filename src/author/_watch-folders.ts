@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { kindOfPath } from "../_fs.js";
 import { readdir, realpath } from "../_io.js";
 import { isWithin } from "../gather/project-root.js";
-import { SKILL_FILE } from "../skills/_walk.js";
+import { SKILL_FILE } from "../skills/index.js";
 import type { Diagnostic } from "../types.js";
 
 /**

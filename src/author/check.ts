@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { builtinHelpers } from "../../helpers/index.js";
+import { toPosix } from "../_paths.js";
 import { checkPresets } from "../agents/index.js";
 import { loadConfigFiles } from "../config/index.js";
 import { type SchemaNode, schemaWithVars } from "../data.js";
 import { createEngine, type Engine } from "../engine/index.js";
-import { toPosix } from "../gather/context/context-files.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import { checkFolders } from "../options.js";
 import { loadPromptTemplates } from "../prompt-templates/index.js";

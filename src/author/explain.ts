@@ -1,4 +1,4 @@
-import { oneLine } from "../gather/_prompt-text.js";
+import { oneLine } from "../_prompt-text.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
 import { loadPromptTemplates } from "../prompt-templates/index.js";

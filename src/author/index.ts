@@ -1,6 +1,8 @@
 export { checkProject } from "./check.js";
 export { builtinSectionNames, ejectSections } from "./eject.js";
+export { diffEjected } from "./eject-diff.js";
 export { explainPrompt } from "./explain.js";
+export { defaultSandboxParent } from "./sandbox.js";
 export {
   type Break,
   type CacheClass,
@@ -18,6 +20,9 @@ export type {
   CheckedTemplate,
   CheckOptions,
   CheckReport,
+  EjectDiff,
+  EjectDiffOptions,
+  EjectDiffText,
   EjectedFile,
   EjectOptions,
   EjectResult,
@@ -26,6 +31,7 @@ export type {
   ExplainedSection,
   ExplainReport,
   GoldenFile,
+  LeftOutParagraphs,
   RenderedScenario,
   ScenarioOutcome,
   ScenarioRenderOptions,

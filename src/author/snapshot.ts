@@ -9,7 +9,6 @@ import type { SystemPromptOptions } from "../options.js";
 import { renderSystemPrompt } from "../render-system-prompt.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
 import { compare, goldenPaths, promptGolden } from "./_golden.js";
-import { defaultSandboxParent, makeSandbox, removeSandbox, type Sandbox } from "./_sandbox.js";
 import {
   isScenarioName,
   PATH_ENV_NAME,
@@ -21,6 +20,7 @@ import {
   type ScenarioKey,
   scenarioName,
 } from "./_scenario.js";
+import { defaultSandboxParent, makeSandbox, removeSandbox, type Sandbox } from "./sandbox.js";
 import type {
   GoldenFile,
   RenderedScenario,

@@ -1,4 +1,4 @@
-import type { PresetReport } from "../agents/types.js";
+import type { PresetReport } from "../agents/index.js";
 import type { RuleFate } from "../gather/rules/index.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
 import type { CacheClass } from "../sections/types.js";

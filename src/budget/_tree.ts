@@ -1,4 +1,4 @@
-import type { TreeLine } from "../gather/tree/_tree-layout.js";
+import type { TreeLine } from "../gather/tree/index.js";
 
 /**
  * The workspace tree as the budget re-lays it out: the lines the tree step

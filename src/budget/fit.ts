@@ -1,5 +1,5 @@
 import type { Engine } from "../engine/index.js";
-import type { TreeLine } from "../gather/tree/_tree-layout.js";
+import type { TreeLine } from "../gather/tree/index.js";
 import {
   type RenderInput,
   type RenderOutput,

@@ -1,5 +1,5 @@
 import type { AlwaysRule, ContextFile, OnDemandRule, PromptData, SkillEntry } from "../data.js";
-import type { TreeLine } from "../gather/tree/_tree-layout.js";
+import type { TreeLine } from "../gather/tree/index.js";
 import type { SectionPatch } from "../sections/render.js";
 import {
   capDepth,

@@ -1,5 +1,5 @@
 import { escapeControls } from "../_text.js";
-import type { Machine } from "../gather/environment/_machine.js";
+import type { Machine } from "../gather/environment/index.js";
 import type { Diagnostic } from "../types.js";
 
 /** Everything the CLI touches outside itself, injectable for tests. */

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { resolveUserPath } from "../_paths.js";
 import { varNameProblem } from "../config/index.js";
-import type { Machine } from "../gather/environment/_machine.js";
+import type { Machine } from "../gather/environment/machine.js";
 import { MAX_TREE_DEPTH } from "../gather/tree/depth.js";
 import { parseNow, type SystemPromptOptions } from "../options.js";
 import { UsageError } from "./io.js";

@@ -1,12 +1,12 @@
 import type { HelperDelegate } from "handlebars";
 import { locationOf, PartialCallError, TemplateError } from "./_errors.js";
-import { MAX_PARTIAL_DEPTH, MAX_RENDER_CALLS, MAX_RENDER_OUTPUT } from "./_limits.js";
+import { MAX_PARTIAL_DEPTH, MAX_RENDER_CALLS, MAX_RENDER_OUTPUT } from "./limits.js";
 
 // What one render may spend. Templates can multiply work without growing:
 // partials that include the next one twice double the output per level, and
 // nested `{{#each}}` blocks multiply list sizes. So every partial, helper call
 // and block body is metered while it runs, and the render stops with a
-// TemplateError as soon as a limit of `_limits.ts` is crossed: its cost stays
+// TemplateError as soon as a limit of `limits.ts` is crossed: its cost stays
 // proportional to the input and the limits, whatever the template does.
 
 /** The budget of one render; `begin`/`end` bracket every metered call. */

@@ -1,6 +1,6 @@
 import type Handlebars from "handlebars";
-import { capMessage, describePartialChain, type PartialFrame } from "./_message.js";
 import { checkTemplateShape, findUnclosedBlock } from "./_shape.js";
+import { capMessage, describePartialChain, type PartialFrame } from "./message.js";
 
 // Locating template errors: Handlebars reports them in several shapes; these
 // functions turn each into a TemplateError with a 1-based line and column.
@@ -10,7 +10,7 @@ type HandlebarsInstance = typeof Handlebars;
 /**
  * A template that does not parse, uses an unknown block helper, calls a
  * missing partial, has a helper that throws or goes over a limit of
- * `_limits.ts`. `line` and `column` are 1-based and relative to the template
+ * `limits.ts`. `line` and `column` are 1-based and relative to the template
  * source given to `render`/`check`; errors inside a partial point at the
  * `{{> name}}` call, name the partials in between (`partialChain`) and keep
  * the partial's own error as `cause`. The message is capped at
@@ -91,7 +91,7 @@ export function locationOf(options: unknown): { line?: number; column?: number }
 }
 
 /**
- * Parses template source. Limits on nesting and size (see `_limits.ts`) are
+ * Parses template source. Limits on nesting and size (see `limits.ts`) are
  * checked first, in linear time, since Handlebars' parser is slow on exactly
  * the inputs they refuse.
  */

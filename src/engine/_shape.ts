@@ -1,5 +1,5 @@
-import { MAX_TEMPLATE_NESTING, MAX_TEMPLATE_TAGS, MAX_TEMPLATE_WORDS } from "./_limits.js";
 import { scanTags } from "./_scan.js";
+import { MAX_TEMPLATE_NESTING, MAX_TEMPLATE_TAGS, MAX_TEMPLATE_WORDS } from "./limits.js";
 
 /** A problem found by scanning, located by 1-based line and column. */
 export interface ShapeProblem {
@@ -22,7 +22,7 @@ export function lineColumnAt(source: string, offset: number): { line: number; co
 }
 
 /**
- * Checks the limits of `_limits.ts` in one pass, before Handlebars parses the
+ * Checks the limits of `limits.ts` in one pass, before Handlebars parses the
  * source: undefined when the template is within them, else the first limit
  * crossed and the tag that crossed it.
  */

@@ -13,7 +13,7 @@ import {
 import { loadCompiler, loadRuntime } from "./_handlebars.js";
 
 export { TemplateError } from "./_errors.js";
-export { capMessage } from "./_message.js";
+export { capMessage } from "./message.js";
 
 /**
  * A partial given as a function: called with the current context, its result
@@ -34,7 +34,7 @@ export interface Engine {
   /**
    * Compile (cached by source) and render. Throws TemplateError for syntax
    * errors, unknown block helpers, a missing partial, a helper that throws,
-   * and a template or render over a limit of `_limits.ts` (nesting, size,
+   * and a template or render over a limit of `limits.ts` (nesting, size,
    * partial depth, output, calls).
    */
   render(source: string, data: unknown, options?: RenderOptions): string;

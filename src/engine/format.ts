@@ -1,7 +1,4 @@
-interface Fence {
-  char: "`" | "~";
-  length: number;
-}
+import { closesFence, type Fence, fenceOpener } from "../_fence.js";
 
 const SPACE = 0x20;
 const TAB = 0x09;
@@ -12,43 +9,6 @@ const TILDE = 0x7e;
 // section's text includes context files from the project, and patterns such as
 // /[ \t]+$/ backtrack quadratically on a long run of spaces followed by
 // another character. Each line is read a bounded number of times.
-
-/**
- * The fence run that starts at `start` in `text` (a line beginning): up to 3
- * spaces, then 3 or more backticks or tildes (all of them, so the run is as
- * long as it can be). `end` is where the run stops.
- */
-function fenceRun(text: string, start: number): (Fence & { end: number }) | undefined {
-  let at = start;
-  while (at < start + 3 && text.charCodeAt(at) === SPACE) at++;
-  const code = text.charCodeAt(at);
-  if (code !== BACKTICK && code !== TILDE) return undefined;
-  let end = at;
-  while (text.charCodeAt(end) === code) end++;
-  if (end - at < 3) return undefined;
-  return { char: code === BACKTICK ? "`" : "~", length: end - at, end };
-}
-
-/** CommonMark fence opener on the line [start, lineEnd); a backtick fence's info string has no backtick. */
-function openingFence(text: string, start: number, lineEnd: number): Fence | undefined {
-  const run = fenceRun(text, start);
-  if (run === undefined) return undefined;
-  if (run.char === "`") {
-    const backtick = text.indexOf("`", run.end);
-    if (backtick >= 0 && backtick < lineEnd) return undefined;
-  }
-  return { char: run.char, length: run.length };
-}
-
-/**
- * A closer is the same character, at least as long as the opener, and
- * nothing but spaces or tabs after it (`contentEnd`: the line without them).
- */
-function closesFence(text: string, start: number, contentEnd: number, fence: Fence): boolean {
-  const run = fenceRun(text, start);
-  if (run === undefined || run.char !== fence.char || run.length < fence.length) return false;
-  return contentEnd <= run.end;
-}
 
 /** Where the line [start, end) ends without its trailing spaces and tabs. */
 function trimmedEnd(text: string, start: number, end: number): number {
@@ -64,9 +24,8 @@ function trimmedEnd(text: string, start: number, end: number): number {
 /**
  * Normalises CRLF/CR to LF, trims trailing spaces and tabs on each line and
  * collapses runs of blank lines to one blank line — outside fenced code blocks
- * only, since whitespace inside a code sample can be meaningful. Fences are
- * ``` or ~~~ indented up to 3 spaces and closed by the same character with at
- * least the opener's length; an unclosed fence runs to the end. The start and
+ * only (`src/_fence.ts`), since whitespace inside a code sample can be
+ * meaningful; an unclosed fence runs to the end. The start and
  * end of the whole text are not trimmed.
  *
  * Lines are walked by offset and only the changed places are copied: a
@@ -97,7 +56,7 @@ export function formatPrompt(input: string): string {
       // Most lines start with a letter: no fence, without a call.
       fence =
         first === SPACE || first === BACKTICK || first === TILDE
-          ? openingFence(text, start, contentEnd)
+          ? fenceOpener(text, start, contentEnd)
           : undefined;
       const blank = contentEnd === start;
       // What follows the final newline is not a line of its own: dropping it

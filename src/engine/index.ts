@@ -1,3 +1,6 @@
 export type { Engine, PartialFunction, PrecompiledTemplate, RenderOptions } from "./engine.js";
 export { capMessage, createEngine, TemplateError } from "./engine.js";
 export { formatPrompt } from "./format.js";
+export { MAX_PROMPT_CHARS } from "./limits.js";
+export { capDiagnostics } from "./message.js";
+export { parseTemplate, type TemplateAst } from "./parse.js";

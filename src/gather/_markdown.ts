@@ -1,58 +1,13 @@
 /**
- * The little Markdown that gathering needs: fenced code blocks, blank lines,
- * paragraphs and list items. Every function here is a single left-to-right
- * pass with plain character tests (no regular expressions), so its cost is
- * linear in the text whatever the text is.
+ * The little Markdown that gathering needs: blank lines, paragraphs and list
+ * items, around the fenced code blocks of `src/_fence.ts`. Every function here
+ * is a single left-to-right pass with plain character tests (no regular
+ * expressions), so its cost is linear in the text whatever the text is.
  */
 
-/** An open fenced code block: its character and how many of them opened it. */
-export interface Fence {
-  char: "`" | "~";
-  length: number;
-}
+import { closesFence, type Fence, fenceOpener, isBlank } from "../_fence.js";
 
-/** Up to three spaces of indentation are allowed before a fence. */
-const MAX_FENCE_INDENT = 3;
-
-/** Offset of the first non-space within the first four characters, or -1 (indented code). */
-function fenceStart(text: string, from: number, to: number): number {
-  let i = from;
-  while (i < to && i - from <= MAX_FENCE_INDENT && text[i] === " ") i++;
-  return i - from > MAX_FENCE_INDENT ? -1 : i;
-}
-
-/** The fence that the line `text[from, to)` opens, or undefined. */
-export function fenceOpener(text: string, from: number, to: number): Fence | undefined {
-  const start = fenceStart(text, from, to);
-  if (start < 0) return undefined;
-  const char = text[start];
-  if (char !== "`" && char !== "~") return undefined;
-  let end = start;
-  while (end < to && text[end] === char) end++;
-  if (end - start < 3) return undefined;
-  // A backtick fence's info string may not contain a backtick (CommonMark).
-  if (char === "`") for (let i = end; i < to; i++) if (text[i] === "`") return undefined;
-  return { char, length: end - start };
-}
-
-/** True when the line `text[from, to)` closes `fence`: the same character, at least as many, nothing after. */
-export function closesFence(text: string, from: number, to: number, fence: Fence): boolean {
-  const start = fenceStart(text, from, to);
-  if (start < 0) return false;
-  let end = start;
-  while (end < to && text[end] === fence.char) end++;
-  if (end - start < fence.length) return false;
-  return isBlank(text, end, to);
-}
-
-/** True when `text[from, to)` holds only spaces and tabs. */
-export function isBlank(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = text[i];
-    if (c !== " " && c !== "\t") return false;
-  }
-  return true;
-}
+export { closesFence, type Fence, fenceOpener, isBlank } from "../_fence.js";
 
 /** Calls `visit(from, to)` for each line (without its `\n`), in order. */
 export function forEachLine(text: string, visit: (from: number, to: number) => void): void {

@@ -1,12 +1,12 @@
 import { join } from "node:path";
+import { cacheLocation } from "../_cache-location.js";
 import { readTextFile } from "../_fs.js";
 import { primeBuiltinCache } from "../locate/builtin-cache.js";
 import { emptyLayer, loadLayer } from "../locate/load-layer.js";
 import type { NormalizedOptions, SystemPromptOptions } from "../options.js";
+import type { Skill } from "../skills/index.js";
 import { loadSkills } from "../skills/index.js";
-import type { Skill } from "../skills/types.js";
 import type { Diagnostic } from "../types.js";
-import { cacheLocation } from "./_cache-location.js";
 import {
   type ContextFilesOptions,
   NO_CONTEXT,
@@ -14,8 +14,7 @@ import {
 } from "./context/context-files.js";
 import { nestedContextNames } from "./context/on-touch.js";
 import { type Gathered, type GatherStep, lifted } from "./deadline.js";
-import { realMachine } from "./environment/_machine.js";
-import { envCacheLocation, environmentStep } from "./environment/environment.js";
+import { envCacheLocation, environmentStep, realMachine } from "./environment/index.js";
 import { gitStep } from "./git/index.js";
 import { parseRuleList } from "./guidelines/guidelines.js";
 import { parseToolDescriptions, selectSkillsTool } from "./guidelines/tools.js";

@@ -17,7 +17,7 @@ import {
 } from "../gather/context/on-touch.js";
 import type { Rule } from "../gather/rules/types.js";
 import { normalizeOptions, type SystemPromptOptions } from "../options.js";
-import { touchOptions } from "../session/_touch.js";
+import { touchOptions } from "../session/touch.js";
 import { patchPaths } from "../touch/patch-paths.js";
 import { shellPaths } from "../touch/shell-paths.js";
 import type { Diagnostic } from "../types.js";

@@ -6,9 +6,9 @@
  */
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { type CacheLocation, cacheLocation, writeCacheFile } from "../_cache-location.js";
 import { sha256Hex } from "../_crypto.js";
 import { readTextFile } from "../_fs.js";
-import { type CacheLocation, cacheLocation, writeCacheFile } from "../gather/_cache-location.js";
 
 /** Most sessions kept per agent; a new one evicts the least recently used. */
 export const MAX_HOOK_SESSIONS = 64;

@@ -6,7 +6,7 @@ import { listMarkdown, loadSectionsFromDir } from "../sections/load.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { SectionFile } from "../sections/types.js";
 import type { Diagnostic, Layer } from "../types.js";
-import { nearMissesInFolder } from "./_near-misses.js";
+import { nearMissesInFolder } from "./near-misses.js";
 
 /** Everything one layer folder contributes to the prompt. */
 export interface LoadedLayer {

@@ -1,3 +1,4 @@
+export { planTemplateRoots } from "./_locate.js";
 export { parseCommandArgs } from "./args.js";
 export {
   expandPromptTemplate,

@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { kindOfPath, kindOfPathSync } from "../_fs.js";
-import { capDiagnostics } from "../engine/_message.js";
+import { capDiagnostics } from "../engine/index.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import {
   projectReach,

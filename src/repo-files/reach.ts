@@ -1,7 +1,7 @@
 import { relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { toPosix } from "../_paths.js";
-import { type PrivateVerdict, privatePaths } from "../gather/context/_private-paths.js";
+import { type PrivateVerdict, privatePaths } from "../gather/context/private-paths.js";
 import { findProjectRoot, isWithin } from "../gather/project-root.js";
 
 /** Says when a path is one of an untrusted project's private files (`.git/`, hidden, ignored). */

@@ -1,6 +1,5 @@
 import type { PromptData } from "../data.js";
-import { MAX_PROMPT_CHARS } from "../engine/_limits.js";
-import { type Engine, formatPrompt, TemplateError } from "../engine/index.js";
+import { type Engine, formatPrompt, MAX_PROMPT_CHARS, TemplateError } from "../engine/index.js";
 import type { Diagnostic, PromptBlock, RenderedSection, SectionSource } from "../types.js";
 import { cutBlocks, SECTION_SEPARATOR } from "./blocks.js";
 import {

@@ -1,4 +1,4 @@
-import { watchPrompt } from "../author/watch.js";
+import { watchPrompt } from "../author/index.js";
 import type { SystemPromptOptions } from "../options.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
 import type { Diagnostic, RenderResult } from "../types.js";

@@ -1,4 +1,4 @@
-import { DEFAULT_TOOLS } from "../gather/guidelines/tools.js";
+import { DEFAULT_TOOLS } from "../gather/guidelines/index.js";
 import type { SystemPromptOptions } from "../options.js";
 
 /**

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { readTextFile } from "../_fs.js";
-import { parseToolDescriptions } from "../gather/guidelines/tools.js";
+import { parseToolDescriptions } from "../gather/guidelines/index.js";
 import { builtinPromptsDir } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
 import { TOKEN_ENCODING, tokenCounter } from "../tokens.js";

@@ -1,13 +1,13 @@
 import { diffSections } from "../diff.js";
-import type { TouchedContext } from "../gather/context/on-touch.js";
-import { realMachine } from "../gather/environment/_machine.js";
+import type { TouchedContext } from "../gather/context/index.js";
+import { realMachine } from "../gather/environment/index.js";
 import type { SystemPromptOptions } from "../options.js";
 import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
 import { type RenderResult, SyspromptError } from "../types.js";
 import { type TakenSections, takeSessionSections, withTakenSessionSections } from "./_keep.js";
 import { memoizingRunner, type StepMemo } from "./_memo.js";
 import { DEFAULT_SETTLE_MS } from "./_read-set.js";
-import { sessionContextFor, type TouchState } from "./_touch.js";
+import { sessionContextFor, type TouchState } from "./touch.js";
 
 /**
  * Options a session fixes when it is created: where it reads from and the

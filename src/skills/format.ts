@@ -1,5 +1,5 @@
 import { escapeXml } from "../../helpers/xml.js";
-import { formatPrompt } from "../engine/format.js";
+import { formatPrompt } from "../engine/index.js";
 import { SyspromptError } from "../types.js";
 import type { Skill, SkillsTool } from "./types.js";
 

@@ -1,3 +1,4 @@
+export { SKILL_FILE } from "./_walk.js";
 export { expandSkillCommand } from "./expand.js";
 export { formatSkillsForPrompt } from "./format.js";
 export { loadSkillFromFile, loadSkills, loadSkillsFromDir, skillRoots } from "./load.js";

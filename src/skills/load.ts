@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { kindOfPath, realpathOrSelf } from "../_fs.js";
 import { expandHome, isBelowCeiling } from "../_paths.js";
-import { capDiagnostics } from "../engine/_message.js";
+import { capDiagnostics } from "../engine/index.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import {
   placeRefusal,

@@ -1,7 +1,7 @@
 import { isAbsolute, relative, sep } from "node:path";
 import { escapeXml } from "../../helpers/xml.js";
 import { toPosix } from "../_paths.js";
-import { TOUCH_ELEMENT, type TouchedFile } from "../gather/context/on-touch.js";
+import { TOUCH_ELEMENT, type TouchedFile } from "../gather/context/index.js";
 
 /**
  * The text a host adds to a tool result (pi's extension, `sysprompt hook`,

@@ -12,8 +12,8 @@ import {
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commonPrefix, measureBaseline, survival } from "../../src/author/_prefix.js";
-import { makeSandbox, removeSandbox } from "../../src/author/_sandbox.js";
 import { actionTime } from "../../src/author/_simulate-actions.js";
+import { makeSandbox, removeSandbox } from "../../src/author/sandbox.js";
 import {
   type SimulatedRow,
   type SimulationReport,

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatDiagnostics } from "../../src/cli/format.js";
 import { clearStepCache } from "../../src/gather/deadline.js";
-import { runProbe } from "../../src/gather/environment/_probe.js";
+import { runProbe } from "../../src/gather/environment/probe.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { NOW, tempDir } from "../api/_helpers.js";
 import { diag, runCase } from "./_harness.js";

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_MESSAGE_LENGTH } from "../../src/engine/_limits.js";
 import { capMessage, createEngine, TemplateError } from "../../src/engine/index.js";
+import { MAX_MESSAGE_LENGTH } from "../../src/engine/limits.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createEngine, TemplateError } from "../../src/engine/index.js";
 import {
   MAX_MESSAGE_LENGTH,
   MAX_PARTIAL_DEPTH,
   MAX_RENDER_CALLS,
   MAX_RENDER_OUTPUT,
-} from "../../src/engine/_limits.js";
-import { createEngine, TemplateError } from "../../src/engine/index.js";
+} from "../../src/engine/limits.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { builtinSection, DEFAULT_RULES_SECTION, pinned, tempDir } from "../api/_helpers.js";
 

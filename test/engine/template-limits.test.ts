@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { createEngine, type TemplateError } from "../../src/engine/index.js";
 import {
   MAX_TEMPLATE_NESTING,
   MAX_TEMPLATE_TAGS,
   MAX_TEMPLATE_WORDS,
-} from "../../src/engine/_limits.js";
-import { createEngine, type TemplateError } from "../../src/engine/index.js";
+} from "../../src/engine/limits.js";
 
 const engine = createEngine();
 

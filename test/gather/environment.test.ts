@@ -7,8 +7,6 @@ import {
   envCacheLocation,
   GPU_CACHE_VERSION,
 } from "../../src/gather/environment/_env-cache.js";
-import type { Machine } from "../../src/gather/environment/_machine.js";
-import type { ProbeResult, ProbeRunner } from "../../src/gather/environment/_probe.js";
 import {
   cpuModelFromCpuinfo,
   detectEnvironment,
@@ -17,6 +15,8 @@ import {
   terminalOf,
   timeZoneOf,
 } from "../../src/gather/environment/environment.js";
+import type { Machine } from "../../src/gather/environment/machine.js";
+import type { ProbeResult, ProbeRunner } from "../../src/gather/environment/probe.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 

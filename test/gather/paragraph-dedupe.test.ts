@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dedupeParagraphs, paragraphMarker } from "../../src/gather/context/_paragraphs.js";
+import { dedupeParagraphs, paragraphMarker } from "../../src/gather/_paragraphs.js";
 
 const long = (word: string) =>
   `${word} ${"is a paragraph long enough to be worth a marker line. ".repeat(2)}`.trim();

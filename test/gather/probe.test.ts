@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runProbe } from "../../src/gather/environment/_probe.js";
+import { runProbe } from "../../src/gather/environment/probe.js";
 import { tempDir } from "../api/_helpers.js";
 import { stopsWithin } from "./_process.js";
 

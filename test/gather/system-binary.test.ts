@@ -1,10 +1,7 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  findSystemBinary,
-  systemPathEntries,
-} from "../../src/gather/environment/_system-binary.js";
+import { findSystemBinary, systemPathEntries } from "../../src/gather/environment/system-binary.js";
 import { tempDir } from "../api/_helpers.js";
 
 /** An executable script at `dir/name`, its folder created, mode 755. */

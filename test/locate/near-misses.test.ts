@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type LayerEntry, nearMisses } from "../../src/locate/_near-misses.js";
+import { type LayerEntry, nearMisses } from "../../src/locate/near-misses.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 

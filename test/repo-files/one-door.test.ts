@@ -35,7 +35,7 @@ const ALLOWED: Record<string, string> = {
   "repo-files/no-follow.ts": "the door's strict form (goldens, scenarios, sysprompt.yaml)",
   "_fs.ts": "defines readTextFile for the package's and the user's own files",
   "gather/capped-read.ts": "defines readCappedText, under the door",
-  "gather/context/_private-paths.ts":
+  "gather/context/private-paths.ts":
     "the door's private-path rule: reads .gitignore patterns, never into the prompt",
   // Not a repository's files.
   "render-system-prompt.ts": "the package's builtin tools.md and rules.md",
@@ -46,13 +46,13 @@ const ALLOWED: Record<string, string> = {
   "author/_drift.ts": "the package's builtin sections",
   "author/eject.ts": "the package's builtin sections, copied out",
   "integrations/pi/trust-store.ts": "the agent dir's trust.json: the user's",
-  "gather/environment/_machine.ts": "the machine's own files (/etc/os-release)",
+  "gather/environment/machine.ts": "the machine's own files (/etc/os-release)",
   "gather/environment/_env-cache.ts": "sysprompt's cache under $XDG_CACHE_HOME",
   "gather/tree/_listing-cache.ts": "sysprompt's cache under $XDG_CACHE_HOME",
   "hook/state.ts": "the hook's session files, sysprompt's cache under $XDG_CACHE_HOME",
   "_safe-write.ts": "the write side: compares the bytes it would write with the target's",
   // Bytes copied, never read as text: the copy is then read as an untrusted project, by the door.
-  "author/_sandbox.ts": "copies a scenario folder into its sandbox (O_NOFOLLOW, capped)",
+  "author/sandbox.ts": "copies a scenario folder into its sandbox (O_NOFOLLOW, capped)",
   "author/_simulate-actions.ts": "simulate's actions inside its own sandbox copy",
   // The git section's files (#24's git rules are their own work).
   "gather/git/_gitfile.ts": "a worktree's .git file, for the git section",

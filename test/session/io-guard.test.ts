@@ -6,7 +6,15 @@ import { describe, expect, it } from "vitest";
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
 /** The code that gathering runs: its reads must go through src/_io.ts, or a session would not see them. */
-const GATHERING = ["_fs.ts", "gather", "locate", "repo-files", "sections", "skills"];
+const GATHERING = [
+  "_cache-location.ts",
+  "_fs.ts",
+  "gather",
+  "locate",
+  "repo-files",
+  "sections",
+  "skills",
+];
 
 /**
  * Direct `node:fs` imports that are allowed there, and why: none of them reads
@@ -29,9 +37,9 @@ const ALLOWED: Record<string, string[]> = {
   // read through readTextFile; the listing cache by readTextFileSync, and it
   // never changes the text (a kept listing is used only while its folder's
   // stat is the one it was made with, and the walk notes that stat).
-  "gather/_cache-location.ts": ["mkdirSync", "renameSync", "rmSync", "writeFileSync"],
+  "_cache-location.ts": ["mkdirSync", "renameSync", "rmSync", "writeFileSync"],
   // /etc/localtime, once, when the machine is described (a session keeps one machine).
-  "gather/environment/_machine.ts": ["readlinkSync"],
+  "gather/environment/machine.ts": ["readlinkSync"],
   // The build-time cache of the package's own prompts, keyed by their text.
   "locate/builtin-cache.ts": ["readFileSync", "readdirSync", "writeFileSync"],
   // Explicit --system-prompt / --append-system-prompt files: options, read afresh on every render.

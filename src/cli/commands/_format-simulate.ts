@@ -1,4 +1,4 @@
-import type { SimulationReport, Survival } from "../../author/simulate.js";
+import type { SimulationReport, Survival } from "../../author/index.js";
 import { CACHE_CLASSES } from "../../sections/types.js";
 import type { Palette } from "../colors.js";
 import { formatTable } from "../format.js";

@@ -1,4 +1,4 @@
-import type { PresetReport } from "../../agents/types.js";
+import type { PresetReport } from "../../agents/index.js";
 
 /**
  * What the agent preset did, as lines for `explain` and `sections`: which

@@ -1,5 +1,5 @@
-import { checkProject } from "../../author/check.js";
-import type { CheckOptions, CheckReport } from "../../author/types.js";
+import type { CheckOptions, CheckReport } from "../../author/index.js";
+import { checkProject } from "../../author/index.js";
 import { paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_OK, EXIT_PROBLEMS } from "../io.js";

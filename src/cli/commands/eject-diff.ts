@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from "node:path";
-import { diffEjected } from "../../author/eject-diff.js";
-import type { EjectDiff, EjectDiffOptions, EjectDiffText } from "../../author/types.js";
+import type { EjectDiff, EjectDiffOptions, EjectDiffText } from "../../author/index.js";
+import { diffEjected } from "../../author/index.js";
 import { paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_OK, UsageError } from "../io.js";

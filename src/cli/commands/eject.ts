@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, join, relative } from "node:path";
-import { builtinSectionNames, ejectSections } from "../../author/eject.js";
-import type { EjectOptions } from "../../author/types.js";
+import type { EjectOptions } from "../../author/index.js";
+import { builtinSectionNames, ejectSections } from "../../author/index.js";
 import { builtinPromptsDir } from "../../locate/layers.js";
 import { paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";

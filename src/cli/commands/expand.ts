@@ -1,9 +1,9 @@
 import { didYouMean } from "../../_suggest.js";
-import { capDiagnostics } from "../../engine/_message.js";
+import { capDiagnostics } from "../../engine/index.js";
+import type { PromptTemplate } from "../../prompt-templates/index.js";
 import { expandPromptTemplateResult, splitSlashCommand } from "../../prompt-templates/index.js";
-import type { PromptTemplate } from "../../prompt-templates/types.js";
+import type { Skill } from "../../skills/index.js";
 import { expandSkillCommand } from "../../skills/index.js";
-import type { Skill } from "../../skills/types.js";
 import type { Diagnostic } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_PROBLEMS, exitCodeFor } from "../io.js";

@@ -1,10 +1,8 @@
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { escapeInline } from "../../_text.js";
-import { defaultSandboxParent } from "../../author/_sandbox.js";
-import { explainPrompt } from "../../author/explain.js";
-import { simulatePrompt } from "../../author/simulate.js";
-import type { ExplainReport, LeftOutParagraphs } from "../../author/types.js";
+import type { ExplainReport, LeftOutParagraphs } from "../../author/index.js";
+import { defaultSandboxParent, explainPrompt, simulatePrompt } from "../../author/index.js";
 import type { SystemPromptOptions } from "../../options.js";
 import type { StepStatus } from "../../types.js";
 import { type Palette, paletteFor } from "../colors.js";

@@ -2,9 +2,15 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { resolveUserPath } from "../../_paths.js";
 import { UnsafePathError } from "../../_safe-write.js";
-import { defaultExportPath, settingLine, writeExport } from "../../agents/export.js";
-import { HOOK_SNIPPET_AGENTS, hasHookSnippet, hookSnippet } from "../../agents/hooks.js";
-import type { ExportSpec } from "../../agents/types.js";
+import type { ExportSpec } from "../../agents/index.js";
+import {
+  defaultExportPath,
+  HOOK_SNIPPET_AGENTS,
+  hasHookSnippet,
+  hookSnippet,
+  settingLine,
+  writeExport,
+} from "../../agents/index.js";
 import { isWithin } from "../../gather/project-root.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";

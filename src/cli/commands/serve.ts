@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { delimiter, resolve } from "node:path";
-import { findSystemBinary, systemPathEntries } from "../../gather/environment/_system-binary.js";
+import { findSystemBinary, systemPathEntries } from "../../gather/environment/index.js";
 import { findProjectRoot } from "../../gather/project-root.js";
 import { servePrompt } from "../../serve/serve.js";
 import { type CliIo, EXIT_OK, UsageError, untilStopped } from "../io.js";

@@ -1,9 +1,8 @@
 import { homedir } from "node:os";
 import { resolveUserPath } from "../../_paths.js";
 import { escapeInline } from "../../_text.js";
-import { defaultSandboxParent } from "../../author/_sandbox.js";
-import { runSnapshots } from "../../author/snapshot.js";
-import type { GoldenFile, ScenarioOutcome, SnapshotReport } from "../../author/types.js";
+import type { GoldenFile, ScenarioOutcome, SnapshotReport } from "../../author/index.js";
+import { defaultSandboxParent, runSnapshots } from "../../author/index.js";
 import { type Palette, paletteFor } from "../colors.js";
 import { type CliIo, EXIT_OK, EXIT_PROBLEMS } from "../io.js";
 import { showPath } from "./_show-path.js";

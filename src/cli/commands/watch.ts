@@ -1,7 +1,7 @@
 import { structuredPatch } from "diff";
-import { loadPreset } from "../../agents/load.js";
-import type { WatchRender } from "../../author/types.js";
-import { watchPrompt } from "../../author/watch.js";
+import { loadPreset } from "../../agents/index.js";
+import type { WatchRender } from "../../author/index.js";
+import { watchPrompt } from "../../author/index.js";
 import { normalizeOptions } from "../../options.js";
 import type { Diagnostic, RenderedSection } from "../../types.js";
 import { type Palette, paletteFor } from "../colors.js";

@@ -17,9 +17,9 @@ import { checkMaxBytes, cutMarker } from "../capped-read.js";
 import { findProjectRoot, isBelowCeiling, isWithin } from "../project-root.js";
 import { resolveRoots } from "../roots.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
-import { type PrivateVerdict, privatePaths } from "./_private-paths.js";
 import { type DroppedContextFile, dedupeWithDropped, type TrimmedContextFile } from "./dedupe.js";
 import { expandImports, type ImportState } from "./imports.js";
+import { type PrivateVerdict, privatePaths } from "./private-paths.js";
 
 /** In each folder the first regular file among these is its context file. */
 export const CONTEXT_FILE_NAMES: readonly string[] = [

@@ -1,6 +1,6 @@
 import type { ContextOrigin } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
-import { dedupeParagraphs } from "./_paragraphs.js";
+import { dedupeParagraphs } from "../_paragraphs.js";
 
 /** What dedupe compares: a file's path (for messages), its text and whose it is (default: the project's). */
 export interface DedupeInput {

@@ -4,8 +4,8 @@ import { type Reach, type RepoCapped, readRepoCapped } from "../../repo-files/in
 import type { Diagnostic } from "../../types.js";
 import { cutMarker } from "../capped-read.js";
 import { isWithin } from "../project-root.js";
-import type { PrivateVerdict } from "./_private-paths.js";
 import { findImportTokens, type ImportToken } from "./import-tokens.js";
+import type { PrivateVerdict } from "./private-paths.js";
 
 /** Imports are followed this many levels deep; the content at the last level keeps its own imports as written. */
 export const MAX_IMPORT_DEPTH = 5;

@@ -3,17 +3,16 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { expandHome, toPosix } from "../../_paths.js";
+import { escapeWrapperTags, oneLine } from "../../_prompt-text.js";
 import { projectReach, type Reach } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
-import { escapeWrapperTags, oneLine } from "../_prompt-text.js";
 import { checkMaxBytes } from "../capped-read.js";
 import { isWithin } from "../project-root.js";
-import { geminiContextNames } from "../rules/_gemini-settings.js";
 import { ruleBase } from "../rules/base.js";
+import { geminiContextNames } from "../rules/gemini-settings.js";
 import { globMatcher } from "../rules/globs.js";
 import type { Rule } from "../rules/types.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
-import { type PrivateVerdict, privatePaths } from "./_private-paths.js";
 import {
   ancestorsOf,
   CONTEXT_FILE_NAMES,
@@ -21,6 +20,7 @@ import {
   findContextFile,
   loadOne,
 } from "./context-files.js";
+import { type PrivateVerdict, privatePaths } from "./private-paths.js";
 
 /** One instruction file a touched path brings in. */
 export interface TouchedFile {

@@ -1,7 +1,7 @@
+import { type CacheLocation, cacheLocation, writeCacheFile } from "../../_cache-location.js";
 import { readTextFile } from "../../_fs.js";
 import type { Diagnostic } from "../../types.js";
 import { VERSION } from "../../version.js";
-import { type CacheLocation, cacheLocation, writeCacheFile } from "../_cache-location.js";
 import { cleanGpuNames, type GpuAnswer } from "./_gpu.js";
 
 /**

@@ -1,5 +1,5 @@
 import { cleanLine } from "../../_text.js";
-import type { ProbeResult, ProbeRunner } from "./_probe.js";
+import type { ProbeResult, ProbeRunner } from "./probe.js";
 
 /**
  * What the GPU probe found. `unknown`: the probe could not tell (its command

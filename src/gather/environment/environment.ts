@@ -9,14 +9,14 @@ import {
   writeGpuCache,
 } from "./_env-cache.js";
 import { formatGpuNames, type GpuAnswer, probeGpu } from "./_gpu.js";
-import type { Machine } from "./_machine.js";
-import type { ProbeRunner } from "./_probe.js";
-import { findSystemBinary } from "./_system-binary.js";
+import type { Machine } from "./machine.js";
+import type { ProbeRunner } from "./probe.js";
+import { findSystemBinary } from "./system-binary.js";
 
 export type { EnvCacheLocation } from "./_env-cache.js";
 export { envCacheLocation } from "./_env-cache.js";
-export type { Machine } from "./_machine.js";
-export type { ProbeResult, ProbeRunner } from "./_probe.js";
+export type { Machine } from "./machine.js";
+export type { ProbeResult, ProbeRunner } from "./probe.js";
 
 const OS_NAMES: Record<string, string> = {
   linux: "Linux",

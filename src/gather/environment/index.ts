@@ -4,9 +4,13 @@ export {
   detectEnvironment,
   type EnvironmentOptions,
   type EnvironmentResult,
+  envCacheLocation,
   environmentStep,
   type Machine,
   type ProbeResult,
   type ProbeRunner,
   staticEnvironment,
 } from "./environment.js";
+export { realMachine } from "./machine.js";
+export { runProbe } from "./probe.js";
+export { findSystemBinary, systemPathEntries } from "./system-binary.js";

@@ -1,5 +1,5 @@
+import { oneLine } from "../../_prompt-text.js";
 import type { GitInfo, GitUpstream } from "../../data.js";
-import { oneLine } from "../_prompt-text.js";
 
 /** A branch, an upstream or a subject longer than this is cut (with `…`): repository text, not ours. */
 export const MAX_GIT_TEXT = 200;

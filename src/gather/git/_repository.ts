@@ -1,7 +1,7 @@
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { lstat, realpath, stat } from "../../_io.js";
+import { oneLine } from "../../_prompt-text.js";
 import type { Diagnostic } from "../../types.js";
-import { oneLine } from "../_prompt-text.js";
 import { readCappedText } from "../capped-read.js";
 import { isBelowCeiling, isWithin } from "../project-root.js";
 import { MAX_GITFILE_BYTES, readPathFile } from "./_gitfile.js";

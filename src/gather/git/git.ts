@@ -1,11 +1,15 @@
 import { delimiter, join, resolve } from "node:path";
 import { realpath } from "../../_io.js";
+import { oneLine } from "../../_prompt-text.js";
 import type { GitInfo } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
-import { oneLine } from "../_prompt-text.js";
 import { type GatherStep, lifted } from "../deadline.js";
-import { type ProbeRunner, runProbe } from "../environment/_probe.js";
-import { findSystemBinary, systemPathEntries } from "../environment/_system-binary.js";
+import {
+  findSystemBinary,
+  type ProbeRunner,
+  runProbe,
+  systemPathEntries,
+} from "../environment/index.js";
 import { GIT_COMMITS, parseRiskyConfig, parseStatus, parseSubjects } from "./_parse.js";
 import { locateRepository, type Repository } from "./_repository.js";
 

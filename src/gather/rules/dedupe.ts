@@ -1,4 +1,4 @@
-import { dedupeParagraphs } from "../context/_paragraphs.js";
+import { dedupeParagraphs } from "../_paragraphs.js";
 import type { Rule, RuleAccount } from "./types.js";
 
 /** A text the prompt already holds, and how to name it in a message (a path, "the custom prompt"). */
@@ -14,7 +14,7 @@ export interface StatedText {
  * a marker line where the others stood, and its account says how many went
  * and where they are (`trimmed`); a rule with nothing of its own is dropped
  * and its account is `deduped`. The paragraph splitting, comparing and
- * markers are context-file dedupe's own (`_paragraphs.ts`), so the two never
+ * markers are context-file dedupe's own (`gather/_paragraphs.ts`), so the two never
  * disagree about what "the same text" is. Other activations are never
  * touched: a glob or model rule is a pointer to its file, not text in the
  * prompt. Returns the entries kept, with the trimmed rules' content replaced.

@@ -2,8 +2,8 @@ import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { lstat, realpath, stat } from "../../_io.js";
 import { toPosix } from "../../_paths.js";
+import { listInBatches } from "../_list-folder.js";
 import { isWithin } from "../project-root.js";
-import { listInBatches } from "../tree/_tree-walk.js";
 import type { RuleLocation } from "./formats.js";
 import type { RuleFate } from "./types.js";
 

@@ -10,7 +10,6 @@ import { checkMaxBytes, cutMarker } from "../capped-read.js";
 import { ancestorsOf } from "../context/context-files.js";
 import { isWithin } from "../project-root.js";
 import { readRuleDocument } from "./_fields.js";
-import { geminiContextNames } from "./_gemini-settings.js";
 import { accountDiagnostic } from "./account.js";
 import { dedupeRules, type StatedText } from "./dedupe.js";
 import { findRuleFiles, type RuleCandidate } from "./discover.js";
@@ -23,6 +22,7 @@ import {
   type RuleFormat,
   ruleName,
 } from "./formats.js";
+import { geminiContextNames } from "./gemini-settings.js";
 import type { LoadedRules, Rule, RuleAccount, RuleFate } from "./types.js";
 
 /**

@@ -1,6 +1,6 @@
+import { oneLine as escapedLine, escapeWrapperTags } from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
-import { oneLine as escapedLine, escapeWrapperTags } from "../_prompt-text.js";
 import type { StatedText } from "./dedupe.js";
 import { dedupeLoaded } from "./load.js";
 import type { LoadedRules, Rule, RuleAccount } from "./types.js";

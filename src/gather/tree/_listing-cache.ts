@@ -1,8 +1,8 @@
 import type { Stats } from "node:fs";
 import { sep } from "node:path";
+import { type CacheLocation, writeCacheFile } from "../../_cache-location.js";
 import { readTextFileSync } from "../../_fs.js";
 import { VERSION } from "../../version.js";
-import { type CacheLocation, writeCacheFile } from "../_cache-location.js";
 import { NESTED_CONTEXT_NAMES } from "./_tree-walk.js";
 
 // On a large repository most of the tree walk's time goes to listing

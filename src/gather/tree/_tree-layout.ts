@@ -1,6 +1,6 @@
 import { join, sep } from "node:path";
 import { readdir, readlink } from "../../_io.js";
-import { oneLine } from "../_prompt-text.js";
+import { oneLine } from "../../_prompt-text.js";
 import { compareNames } from "./_collate.js";
 import { type EntryKind, statOf, type TreeListing } from "./_tree-walk.js";
 

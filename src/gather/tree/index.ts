@@ -1,5 +1,7 @@
 // The tree step: the workspace tree (nested .gitignore and .ignore honoured, no
 // linked folder followed) and the AGENTS.md files found in it.
+
+export type { TreeLine } from "./_tree-layout.js";
 export {
   AGENTS_MD_DEPTH,
   type BuiltWorkspaceTree,

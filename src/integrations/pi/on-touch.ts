@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import { expandHome } from "../../_paths.js";
-import type { TouchedFile } from "../../gather/context/on-touch.js";
+import type { TouchedFile } from "../../gather/context/index.js";
 import { formatTouched } from "../../touch/format.js";
 import { shellPaths } from "../../touch/shell-paths.js";
 import type { Diagnostic } from "../../types.js";

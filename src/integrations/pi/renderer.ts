@@ -1,4 +1,4 @@
-import type { TouchedContext } from "../../gather/context/on-touch.js";
+import type { TouchedContext } from "../../gather/context/index.js";
 import type { SystemPromptOptions } from "../../options.js";
 import {
   createPromptSession,

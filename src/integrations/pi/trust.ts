@@ -16,7 +16,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstat } from "../../_io.js";
-import { CONFIG_FILE_NAME } from "../../config/types.js";
+import { CONFIG_FILE_NAME } from "../../config/index.js";
 import type { Diagnostic } from "../../types.js";
 import { defaultProjectTrust, savedTrust } from "./trust-store.js";
 

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { delimiter, isAbsolute, parse } from "node:path";
-import { systemPathEntries } from "./_system-binary.js";
+import { systemPathEntries } from "./system-binary.js";
 
 /** What a probe command gave: its standard output, or why there is none. */
 export type ProbeResult =

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../types.js";
-import { MAX_MESSAGE_LENGTH } from "./_limits.js";
+import { MAX_MESSAGE_LENGTH } from "./limits.js";
 
 const ELLIPSIS = "…";
 

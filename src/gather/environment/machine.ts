@@ -1,9 +1,9 @@
 import { readlinkSync } from "node:fs";
 import { cpus, hostname, release } from "node:os";
 import { readTextFile } from "../../_fs.js";
-import { type ProbeRunner, runProbe } from "./_probe.js";
+import { type ProbeRunner, runProbe } from "./probe.js";
 
-export type { ProbeResult, ProbeRunner } from "./_probe.js";
+export type { ProbeResult, ProbeRunner } from "./probe.js";
 
 /**
  * The machine the environment section describes. Every field beyond

@@ -1,9 +1,9 @@
-import { wrapperNames } from "../gather/_prompt-text.js";
+import { wrapperNames } from "../_prompt-text.js";
 import {
   type ContextForOptions,
   loadContextForPaths,
   type TouchedContext,
-} from "../gather/context/on-touch.js";
+} from "../gather/context/index.js";
 import { type LoadedRules, traceRules } from "../gather/rules/index.js";
 import { loadLayer } from "../locate/load-layer.js";
 import { normalizeOptions, type SystemPromptOptions } from "../options.js";

@@ -1,4 +1,4 @@
-import { paragraphSpans } from "../_markdown.js";
+import { paragraphSpans } from "./_markdown.js";
 
 /**
  * Paragraph-level dedupe: a paragraph that a more authoritative text already

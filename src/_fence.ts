@@ -1,0 +1,66 @@
+/**
+ * Fenced code blocks (CommonMark): the one scanner that the prompt's
+ * formatting and gathering's Markdown use. A fence is ``` or ~~~ (three or
+ * more), indented by at most three spaces; a backtick fence's info string
+ * holds no backtick; a closer is the same character, at least as many, and
+ * nothing after it but spaces and tabs. Plain character codes, no regular
+ * expressions: each line is read a bounded number of times, whatever it holds.
+ */
+
+/** An open fenced code block: its character and how many of them opened it. */
+export interface Fence {
+  char: "`" | "~";
+  length: number;
+}
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const BACKTICK = 0x60;
+const TILDE = 0x7e;
+
+/** Up to three spaces of indentation are allowed before a fence (four make indented code). */
+const MAX_FENCE_INDENT = 3;
+
+/** The run of three or more backticks or tildes that the line `text[from, to)` starts with. */
+function fenceRun(
+  text: string,
+  from: number,
+  to: number,
+): { code: number; end: number; length: number } | undefined {
+  let at = from;
+  while (at < to && at - from < MAX_FENCE_INDENT && text.charCodeAt(at) === SPACE) at++;
+  if (at >= to) return undefined;
+  const code = text.charCodeAt(at);
+  if (code !== BACKTICK && code !== TILDE) return undefined;
+  let end = at;
+  while (end < to && text.charCodeAt(end) === code) end++;
+  if (end - at < 3) return undefined;
+  return { code, end, length: end - at };
+}
+
+/** The fence that the line `text[from, to)` opens, or undefined. */
+export function fenceOpener(text: string, from: number, to: number): Fence | undefined {
+  const run = fenceRun(text, from, to);
+  if (run === undefined) return undefined;
+  if (run.code === BACKTICK) {
+    for (let i = run.end; i < to; i++) if (text.charCodeAt(i) === BACKTICK) return undefined;
+  }
+  return { char: run.code === BACKTICK ? "`" : "~", length: run.length };
+}
+
+/** True when the line `text[from, to)` closes `fence`. */
+export function closesFence(text: string, from: number, to: number, fence: Fence): boolean {
+  const run = fenceRun(text, from, to);
+  if (run === undefined || run.length < fence.length) return false;
+  if ((run.code === BACKTICK ? "`" : "~") !== fence.char) return false;
+  return isBlank(text, run.end, to);
+}
+
+/** True when `text[from, to)` holds only spaces and tabs. */
+export function isBlank(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== SPACE && code !== TAB) return false;
+  }
+  return true;
+}

@@ -1,0 +1,83 @@
+import type { Dir, Dirent } from "node:fs";
+import { opendirSync, readdirSync } from "../_io.js";
+import { checkpoint } from "../_pace.js";
+
+// A folder's listing, capped, for the walks of gathering (the tree, rule folders).
+// Synchronous calls, given back to the event loop between batches: see the tree walk.
+
+/** Entries taken from the file system per call while a folder is read. */
+const READ_BATCH = 256;
+
+/**
+ * A folder whose own size (what `stat` says of it) is at most this is read in
+ * one call: ext4 and xfs grow a folder by blocks as entries are added, tmpfs
+ * and btrfs by each name, so it holds some thousands of entries at most, read
+ * in a few milliseconds. Reading by batches costs about half again as much
+ * per entry, so only larger folders, and those whose size says nothing (0),
+ * are read that way.
+ */
+const ONE_CALL_BYTES = 256 * 1024;
+
+/** A folder's entries (at most the cap) and whether there were more. */
+export type Listing = { entries: Dirent[]; capped: boolean };
+
+/**
+ * The folder's entries (at most `cap`, `capped` when there were more), or
+ * none when it cannot be listed; `onUnreadable` hears of a folder that is
+ * there but cannot be read (one gone meanwhile is not news). In one call, for
+ * a folder no larger than {@link ONE_CALL_BYTES}; undefined for any other,
+ * which {@link listInBatches} reads.
+ */
+export function listFolderAtOnce(
+  dir: string,
+  size: number | undefined,
+  cap: number,
+  onUnreadable: () => void,
+): Listing | undefined {
+  if (size === undefined || size <= 0 || size > ONE_CALL_BYTES) return undefined;
+  try {
+    const all = readdirSync(dir, { withFileTypes: true });
+    return all.length > cap
+      ? { entries: all.slice(0, cap), capped: true }
+      : { entries: all, capped: false };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") onUnreadable();
+    return { entries: [], capped: false };
+  }
+}
+
+/**
+ * {@link listFolderAtOnce} for a larger folder (or one whose size says
+ * nothing): a batch at a time, with the deadline heard between batches, since
+ * one listing of a million entries blocks the process for over a second.
+ */
+export async function listInBatches(
+  dir: string,
+  cap: number,
+  signal: AbortSignal | undefined,
+  onUnreadable: () => void,
+): Promise<Listing> {
+  const entries: Dirent[] = [];
+  let handle: Dir | undefined;
+  try {
+    handle = opendirSync(dir, { bufferSize: READ_BATCH });
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
+      if (entries.length === cap) return { entries, capped: true };
+      entries.push(entry);
+      if (entries.length % READ_BATCH === 0) await checkpoint(signal);
+    }
+    return { entries, capped: false };
+  } catch (error) {
+    if (signal?.aborted && error === signal.reason) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") onUnreadable();
+    return { entries: [], capped: false };
+  } finally {
+    try {
+      handle?.closeSync();
+    } catch {
+      // Closing a folder handle fails only if it is already closed: nothing to release.
+    }
+  }
+}
