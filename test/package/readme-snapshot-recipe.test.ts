@@ -1,31 +1,20 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { renderScenario } from "../../src/author/snapshot.js";
 import { tempDir } from "../api/_helpers.js";
 import { BUILT_CLI, ensureBuilt } from "../catalogue/_built.js";
+import { docPart, fenced } from "../docs/_docs.js";
 
-// The README's recipe for snapshot-testing your own project's prompt, run as
+// The docs' recipe for snapshot-testing your own project's prompt, run as
 // written: its sh block in a project of its own, with `npx` a stand-in that
 // runs this checkout's built CLI (npx would otherwise ask the registry), and
 // its vitest test's call checked against the golden the CLI wrote.
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const HEADING = "### Snapshot-testing your own project's prompt";
-const readme = readFileSync(join(REPO, "README.md"), "utf8");
-
-/** The fenced blocks of `lang` in the README part under HEADING. */
+/** The fenced blocks of `lang` in the recipe's part of docs/testing.md. */
 function blocks(lang: string): string[] {
-  const start = readme.indexOf(`\n${HEADING}\n`);
-  expect(start, HEADING).toBeGreaterThan(-1);
-  const rest = readme.slice(start + HEADING.length + 2);
-  const end = rest.search(/\n#{1,3} /);
-  const body = end === -1 ? rest : rest.slice(0, end);
-  return [...body.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, "g"))].map(
-    (m) => m[1] ?? "",
-  );
+  return fenced(docPart("docs/testing.md", "### Snapshot-testing your own project's prompt"), lang);
 }
 
 function project(): { root: string; dir: string; bin: string } {
@@ -59,7 +48,7 @@ function sh(script: string, p: { root: string; dir: string; bin: string }) {
   });
 }
 
-describe("the README's snapshot recipe", () => {
+describe("the docs' snapshot recipe", () => {
   it("writes the golden, passes, and fails with a diff once the prompt drifts", {
     timeout: 120_000,
   }, async () => {
