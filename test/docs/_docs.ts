@@ -88,6 +88,22 @@ export function docPart(page: string, heading: string): string {
   return lines.slice(start.line, next ? next.line - 1 : lines.length).join("\n");
 }
 
+/** The link targets of a page's prose: fenced blocks and inline code spans are not links. */
+export function links(text: string): string[] {
+  let open = false;
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    if (/^\s*```/.test(line)) {
+      open = !open;
+      continue;
+    }
+    if (open) continue;
+    const prose = line.replace(/`[^`]*`/g, "");
+    for (const m of prose.matchAll(/\]\(([^)\s]+)\)/g)) out.push(m[1] ?? "");
+  }
+  return out;
+}
+
 /** The bodies of the fenced blocks of `lang` in `text`. */
 export function fenced(text: string, lang: string): string[] {
   return [...text.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\``, "gm"))].map(

@@ -1,27 +1,11 @@
 import { existsSync } from "node:fs";
-import { dirname, join, normalize, relative } from "node:path";
+import { dirname, join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
-import { anchors, docPages, headings, REPO, readDoc, slug } from "./_docs.js";
+import { anchors, docPages, headings, links, REPO, readDoc, slug } from "./_docs.js";
 
 // Every relative link of the README and the docs/ pages leads to a file of the
 // repository, and every #anchor to a heading of the page it names: a page
 // moved or a heading renamed breaks a link here, not for a reader.
-
-/** The link targets of a page's prose: fenced blocks and inline code spans are not links. */
-function links(text: string): string[] {
-  let open = false;
-  const out: string[] = [];
-  for (const line of text.split("\n")) {
-    if (/^\s*```/.test(line)) {
-      open = !open;
-      continue;
-    }
-    if (open) continue;
-    const prose = line.replace(/`[^`]*`/g, "");
-    for (const m of prose.matchAll(/\]\(([^)\s]+)\)/g)) out.push(m[1] ?? "");
-  }
-  return out;
-}
 
 /** What is wrong with `target` as a link from `page`, or null when it resolves. */
 function broken(page: string, target: string): string | null {
@@ -65,12 +49,5 @@ describe("the docs' links", () => {
     expect(slug("`sysprompt hook` and the cache")).toBe("sysprompt-hook-and-the-cache");
     expect([...anchors("# A\n\n## A\n\n```\n# not a heading\n```\n")]).toEqual(["a", "a-1"]);
     expect(headings("```\n# no\n```\n## yes").map((h) => h.text)).toEqual(["yes"]);
-  });
-
-  it("names every page from the README", () => {
-    const linked = new Set(
-      links(readDoc("README.md")).map((t) => relative(".", t.split("#")[0] ?? "")),
-    );
-    expect(docPages().filter((p) => p !== "README.md" && !linked.has(p))).toEqual([]);
   });
 });

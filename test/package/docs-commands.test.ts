@@ -1,68 +1,19 @@
-import { spawnSync } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../api/_helpers.js";
-import { BUILT_CLI, ensureBuilt } from "../catalogue/_built.js";
-import { docPart, fenced, REPO, type ShBlock, shBlocks } from "../docs/_docs.js";
+import { ensureBuilt } from "../catalogue/_built.js";
+import { docPart, fenced, type ShBlock, shBlocks } from "../docs/_docs.js";
+import { type DocsProject, docsProject, sh } from "./_docs-project.js";
 
 // The sh blocks of the README and docs/ marked `<!-- sh: run by
 // test/package/docs-commands.test.ts -->`, run as written in a project of
-// their own: `sysprompt` and `npx sysprompt` are stand-ins for this checkout's
-// built CLI (npx would otherwise ask the registry), and the project's `dist`
-// links to the checkout's for the lines that run `node dist/src/cli/bin.js`.
-// Each case sets up what its page says the reader has, and checks what the
-// page says comes out.
+// their own (see _docs-project.ts). Each case sets up what its page says the
+// reader has, and checks what the page says comes out.
 
 const ME = "test/package/docs-commands.test.ts";
 
-interface Project {
-  root: string;
-  dir: string;
-  bin: string;
-}
-
-function project(files: Record<string, string> = {}): Project {
-  const root = tempDir();
-  const dir = join(root, "project");
-  mkdirSync(dir);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  symlinkSync(join(REPO, "dist"), join(dir, "dist"));
-  const bin = join(root, "bin");
-  mkdirSync(bin);
-  const cli = `exec "${process.execPath}" "${BUILT_CLI}" "$@"`;
-  writeFileSync(join(bin, "sysprompt"), `#!/bin/sh\n${cli}\n`);
-  writeFileSync(join(bin, "npx"), `#!/bin/sh\n[ "$1" = sysprompt ] || exit 127\nshift\n${cli}\n`);
-  chmodSync(join(bin, "sysprompt"), 0o755);
-  chmodSync(join(bin, "npx"), 0o755);
-  return { root, dir, bin };
-}
-
-function sh(script: string, p: Project) {
-  const out = spawnSync("sh", ["-e", "-c", script], {
-    cwd: p.dir,
-    encoding: "utf8",
-    env: {
-      PATH: `${p.bin}:${process.env.PATH ?? ""}`,
-      HOME: join(p.root, "home"),
-      XDG_CACHE_HOME: join(p.root, "cache"),
-    },
-  });
-  return { status: out.status, stdout: out.stdout, stderr: out.stderr };
-}
-
 /** A run that went as the docs say a plain run goes: exit 0, nothing on stderr. */
-function clean(script: string, p: Project): string {
+function clean(script: string, p: DocsProject): string {
   const out = sh(script, p);
   expect({ script, status: out.status, stderr: out.stderr }).toEqual({
     script,
@@ -77,7 +28,7 @@ const CASES: { page: string; heading: string; run: (blocks: string[]) => void }[
     page: "README.md",
     heading: "## Override one section in five minutes",
     run: ([list = "", override = "", more = ""]) => {
-      const p = project({ "AGENTS.md": "Run npm test before you commit.\n" });
+      const p = docsProject({ "AGENTS.md": "Run npm test before you commit.\n" });
       expect(clean(list, p)).toMatch(/^30 +rules +builtin +rendered /m);
       expect(clean(override, p)).toMatch(
         /\n- Run `npm test` before you say a change is done\.\n<\/rules>$/,
@@ -95,12 +46,15 @@ const CASES: { page: string; heading: string; run: (blocks: string[]) => void }[
     page: "docs/context.md",
     heading: "## Skills and slash-command templates",
     run: ([block = ""]) => {
-      const p = project({
-        ".pi/prompts/review.md":
-          "---\ndescription: Review a file for one kind of problem.\n---\nReview $1 for $2.\n",
-        ".pi/skills/pdf/SKILL.md":
-          "---\nname: pdf\ndescription: Extract text and tables from PDF files.\n---\nUse pdftotext -layout.\n",
-      });
+      const p = docsProject(
+        {
+          ".pi/prompts/review.md":
+            "---\ndescription: Review a file for one kind of problem.\n---\nReview $1 for $2.\n",
+          ".pi/skills/pdf/SKILL.md":
+            "---\nname: pdf\ndescription: Extract text and tables from PDF files.\n---\nUse pdftotext -layout.\n",
+        },
+        { linkDist: true },
+      );
       const out = clean(block, p);
       expect(out).toMatch(/^ {2}\/review +Review a file for one kind of problem\. +project /m);
       expect(out).toMatch(/^ {2}pdf +Extract text and tables from PDF files\. +project /m);
@@ -113,7 +67,7 @@ const CASES: { page: string; heading: string; run: (blocks: string[]) => void }[
     page: "docs/sections.md",
     heading: "## Checking and ejecting templates",
     run: ([block = ""]) => {
-      const p = project({
+      const p = docsProject({
         ".pi/sections/team.md": "---\norder: 65\n---\nThe team: {{vars.team}}.\n",
         ".pi/sysprompt.yaml": "vars:\n  team: payments\n",
       });
@@ -132,7 +86,7 @@ const CASES: { page: string; heading: string; run: (blocks: string[]) => void }[
     run: ([block = ""]) => {
       // The scenario the page shows, with the fixture it names.
       const [scenario = ""] = fenced(docPart("docs/testing.md", "## Snapshot tests"), "yaml");
-      const p = project({
+      const p = docsProject({
         "snapshots/with-tree.scenario.yaml": scenario,
         "snapshots/fixtures/with-tree/project/AGENTS.md": "Run npm test before you commit.\n",
         "snapshots/fixtures/with-tree/project/src/util.ts": "export {};\n",
