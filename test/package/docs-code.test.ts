@@ -11,7 +11,9 @@ import { docPages, fenced, REPO, readDoc } from "../docs/_docs.js";
 // under this repository's strict settings: a renamed function, option or field
 // in the library fails here instead of in a reader's editor. A block that uses
 // a name it does not define (the previous result, a host's own `send`) gets
-// that name declared, as the page implies it, and nothing else.
+// that name declared, as the page implies it, and nothing else. Every `js`
+// block (the provider hosts, which call a provider's API that no test reaches)
+// at least parses as an ES module.
 
 /** What a block uses without defining it, by the text that marks the block. */
 const GIVEN: { marks: string; prelude: string }[] = [
@@ -80,7 +82,7 @@ function tsc(dir: string) {
   return spawnSync(process.execPath, [bin, "-p", dir], { encoding: "utf8" });
 }
 
-describe("the docs' ts blocks", () => {
+describe("the docs' ts and js blocks", () => {
   beforeAll(async () => {
     await ensureBuilt();
   }, 300_000);
@@ -90,6 +92,19 @@ describe("the docs' ts blocks", () => {
     expect(all.length).toBeGreaterThanOrEqual(7);
     const out = tsc(consumer(all));
     expect([out.status, out.stdout]).toEqual([0, ""]);
+  });
+
+  it("and every js block parses as an ES module", () => {
+    const js = docPages().flatMap((page) => fenced(readDoc(page), "js"));
+    expect(js.length).toBeGreaterThanOrEqual(2);
+    const dir = tempDir();
+    const failed = js.flatMap((text, i) => {
+      const file = join(dir, `block-${i}.mjs`);
+      writeFileSync(file, text);
+      const out = spawnSync(process.execPath, ["--check", file], { encoding: "utf8" });
+      return out.status === 0 ? [] : [`${text.split("\n")[0]}: ${out.stderr}`];
+    });
+    expect(failed).toEqual([]);
   });
 
   it("fail on a name the library does not have", { timeout: 120_000 }, () => {
