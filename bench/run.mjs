@@ -145,7 +145,7 @@ if (chosen.partial && !args.includes("--no-write")) {
 const after = afterRun(rows, chosen, args);
 for (const message of after.messages) console.error(message);
 if (after.write) {
-  const doc = `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.mjs); see the README's Benchmarks section for what each row measures and how to reproduce it.\n\n${heading}\n\n${table}\n`;
+  const doc = `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.mjs); see docs/benchmarks.md for what each row measures and how to reproduce it.\n\n${heading}\n\n${table}\n`;
   writeFileSync(join(ROOT, "bench", "RESULTS.md"), doc);
   console.error("bench: wrote bench/RESULTS.md");
 }

@@ -11,7 +11,7 @@
 //     that prefix's `bin/sysprompt --help`;
 //   - imports the library from an ES module and from CommonJS: `require()`
 //     (Node 20.19+ and 22.12+ load an ES module that way) and `await import()`;
-//   - runs every command of the README's "Other agents" recipes as written,
+//   - runs every command of the "Other agents" recipes (docs/agents.md) as written,
 //     with the installed `sysprompt` first on PATH and stand-ins for claude,
 //     codex and gemini that record what they were given, and checks that each
 //     agent was handed the rendered prompt. The recipes' `/tmp/` is the test's
@@ -73,18 +73,18 @@ function sh(command, { cwd, env }) {
 
 const said = (run) => `status ${run.status}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`;
 
-/** The sh blocks of the README section whose heading is `heading`, as lines of commands. */
-function readmeCommands(heading) {
-  return readmeBlocks(heading).flat();
+/** The sh blocks of the part of `page` (the README or a docs/ page) under `heading`, as lines of commands. */
+function docCommands(page, heading) {
+  return docBlocks(page, heading).flat();
 }
 
-/** Each sh block of the README section whose heading is `heading`, as its lines of commands. */
-function readmeBlocks(heading) {
-  const readme = readFileSync(join(REPO, "README.md"), "utf8");
-  const start = readme.indexOf(`\n${heading}\n`);
-  if (start === -1) throw new Error(`README.md has no heading "${heading}"`);
+/** Each sh block of the part of `page` under `heading` (its subheadings included), as its lines of commands. */
+function docBlocks(page, heading) {
+  const text = readFileSync(join(REPO, page), "utf8");
+  const start = text.indexOf(`\n${heading}\n`);
+  if (start === -1) throw new Error(`${page} has no heading "${heading}"`);
   const level = heading.split(" ")[0];
-  const rest = readme.slice(start + heading.length + 2);
+  const rest = text.slice(start + heading.length + 2);
   const end = rest.search(new RegExp(`\\n#{1,${level.length}} `));
   const body = end === -1 ? rest : rest.slice(0, end);
   return [...body.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) =>
@@ -237,8 +237,8 @@ function testOn(nodeBin, tarball, scratch, installed) {
   const fakes = join(root, "agents");
   const log = join(root, "agents.jsonl");
   fakeAgents(fakes, log);
-  const recipes = readmeCommands("### Other agents");
-  check(`${tag}: the README has Other agents recipes`, recipes.length >= 4, recipes.join("\n"));
+  const recipes = docCommands("docs/agents.md", "### Other agents");
+  check(`${tag}: docs/agents.md has Other agents recipes`, recipes.length >= 4, recipes.join("\n"));
   for (const recipe of recipes) {
     rmSync(log, { force: true });
     const line = recipe.replaceAll("/tmp/", `${tmp}/`);
@@ -252,7 +252,7 @@ function testOn(nodeBin, tarball, scratch, installed) {
     const given = calls.map(promptGiven);
     const agentCalled = commandNames(line).some((name) => AGENTS.includes(name));
     check(
-      `${tag}: README: ${recipe}`,
+      `${tag}: docs/agents.md: ${recipe}`,
       out.status === 0 &&
         (agentCalled
           ? calls.length === 1 && AGENT_PREAMBLE.test(given[0] ?? "")
@@ -268,7 +268,7 @@ function testOn(nodeBin, tarball, scratch, installed) {
  * global prefix in `scratch`; returns the tarball it packed, moved into `scratch`.
  */
 function quickstartTarball(scratch) {
-  const block = readmeBlocks("## Quickstart").find((lines) => lines.includes("npm pack"));
+  const block = docBlocks("README.md", "## Quickstart").find((lines) => lines.includes("npm pack"));
   if (!block) throw new Error("the README's Quickstart has no block with `npm pack`");
   const left = readdirSync(REPO).filter((f) => /^sysprompt-.*\.tgz$/.test(f));
   if (left.length) throw new Error(`remove ${left.join(", ")} from the checkout first`);

@@ -14,7 +14,7 @@
 //     its `context-shadowed` diagnostic);
 //   - the exported text has no date, working folder or environment: the agent sends those;
 //   - the printed setting lines are true as printed (Codex's line below a [table] is ignored;
-//     headless Gemini CLI does nothing in a folder it does not trust), and the README's
+//     headless Gemini CLI does nothing in a folder it does not trust), and docs/agents.md's
 //     "Other agents" table agrees with the presets;
 //   - the fake model's script works: a first answer that reads pkg/sub/x.ts, a second that the
 //     file's text reached.
@@ -222,11 +222,11 @@ async function settingLineChecks(fake) {
   }
 }
 
-/** The README's "Other agents" table: each agent's tools and line, as its preset says. */
-function readmeChecks() {
-  const readme = readFileSync(join(REPO, "README.md"), "utf8");
-  const start = readme.indexOf("### Other agents");
-  const table = readme.slice(start, readme.indexOf("#### Presets", start));
+/** The "Other agents" table of docs/agents.md: each agent's tools and line, as its preset says. */
+function agentsPageChecks() {
+  const page = readFileSync(join(REPO, "docs", "agents.md"), "utf8");
+  const start = page.indexOf("### Other agents");
+  const table = page.slice(start, page.indexOf("#### Presets", start));
   for (const agent of ONLY) {
     const row = table.split("\n").find((l) => l.startsWith(`| \`${agent}\``));
     const cells = row?.split("|").map((c) => c.trim()) ?? [];
@@ -237,15 +237,15 @@ function readmeChecks() {
     });
     const preset = JSON.parse(explained.stdout || "{}").preset ?? {};
     check(
-      `README: ${agent}'s row lists the preset's tools`,
+      `docs/agents.md: ${agent}'s row lists the preset's tools`,
       cells[2] === (preset.tools ?? []).join(", "),
-      `README: ${cells[2]}\npreset: ${(preset.tools ?? []).join(", ")}`,
+      `docs/agents.md: ${cells[2]}\npreset: ${(preset.tools ?? []).join(", ")}`,
     );
     const setting = preset.export?.setting?.replace("{path}", "PATH") ?? "?";
     check(
-      `README: ${agent}'s row shows the line export prints`,
+      `docs/agents.md: ${agent}'s row shows the line export prints`,
       (cells[6] ?? "").includes(setting),
-      `README: ${cells[6]}\nexport: ${setting}`,
+      `docs/agents.md: ${cells[6]}\nexport: ${setting}`,
     );
   }
 }
@@ -285,7 +285,7 @@ try {
   for (const agent of ONLY) await agentChecks(fake, agent);
   await toolSetChecks(fake);
   await settingLineChecks(fake);
-  readmeChecks();
+  agentsPageChecks();
   await scriptChecks(fake);
 } finally {
   await fake.close();

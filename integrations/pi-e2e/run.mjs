@@ -851,7 +851,7 @@ async function main() {
 
     // 9b. With a rule file of another agent (always applied), project_rules sits between
     // project_context and skills, where pi's order has no place: the AGENTS.md edit is a patch
-    // of pi's preamble, which holds both, as the README says.
+    // of pi's preamble, which holds both, as docs/agents.md says.
     {
       const cwd = project("overrides");
       writeFileSync(join(cwd, ".cursorrules"), "E2E-CURSORRULES: tabs, not spaces.\n");

@@ -44,8 +44,8 @@ export const PLACEHOLDERS = {
 } as const;
 
 /**
- * Renders the scenario file `file` (`*.scenario.yaml`: render options, see the
- * README) and returns the prompt text as its golden `<name>.md` holds it, with
+ * Renders the scenario file `file` (`*.scenario.yaml`: render options, see
+ * docs/testing.md) and returns the prompt text as its golden `<name>.md` holds it, with
  * the scenario's folder, the home folder and the package's prompts folder
  * written as `<scenario>`, `<home>` and `<builtin>`. The same on every machine
  * and from every checkout, so a vitest suite can do

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { afterRun, plan } from "../../bench/_plan.mjs";
 
-// bench/RESULTS.md is the README's table of every benchmark row: a run of one
+// bench/RESULTS.md is the table of every benchmark row (docs/benchmarks.md): a run of one
 // suite must not replace it with that suite's two rows.
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));

@@ -1,65 +1,28 @@
-import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { renderScenario } from "../../src/author/snapshot.js";
-import { tempDir } from "../api/_helpers.js";
-import { BUILT_CLI, ensureBuilt } from "../catalogue/_built.js";
+import { ensureBuilt } from "../catalogue/_built.js";
+import { docPart, fenced } from "../docs/_docs.js";
+import { type DocsProject, docsProject, sh } from "./_docs-project.js";
 
-// The README's recipe for snapshot-testing your own project's prompt, run as
-// written: its sh block in a project of its own, with `npx` a stand-in that
-// runs this checkout's built CLI (npx would otherwise ask the registry), and
+// The docs' recipe for snapshot-testing your own project's prompt, run as
+// written: its sh block in a project of its own (see _docs-project.ts), and
 // its vitest test's call checked against the golden the CLI wrote.
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const HEADING = "### Snapshot-testing your own project's prompt";
-const readme = readFileSync(join(REPO, "README.md"), "utf8");
-
-/** The fenced blocks of `lang` in the README part under HEADING. */
+/** The fenced blocks of `lang` in the recipe's part of docs/testing.md. */
 function blocks(lang: string): string[] {
-  const start = readme.indexOf(`\n${HEADING}\n`);
-  expect(start, HEADING).toBeGreaterThan(-1);
-  const rest = readme.slice(start + HEADING.length + 2);
-  const end = rest.search(/\n#{1,3} /);
-  const body = end === -1 ? rest : rest.slice(0, end);
-  return [...body.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, "g"))].map(
-    (m) => m[1] ?? "",
-  );
+  return fenced(docPart("docs/testing.md", "### Snapshot-testing your own project's prompt"), lang);
 }
 
-function project(): { root: string; dir: string; bin: string } {
-  const root = tempDir();
-  const dir = join(root, "project");
-  mkdirSync(join(dir, ".pi", "sections"), { recursive: true });
-  writeFileSync(join(dir, "AGENTS.md"), "Run npm test before you commit.\n");
-  writeFileSync(
-    join(dir, ".pi", "sections", "team.md"),
-    "---\norder: 65\n---\nThe team: payments.\n",
-  );
-  const bin = join(root, "bin");
-  mkdirSync(bin);
-  writeFileSync(
-    join(bin, "npx"),
-    `#!/bin/sh\n[ "$1" = sysprompt ] || exit 127\nshift\nexec "${process.execPath}" "${BUILT_CLI}" "$@"\n`,
-  );
-  chmodSync(join(bin, "npx"), 0o755);
-  return { root, dir, bin };
-}
-
-function sh(script: string, p: { root: string; dir: string; bin: string }) {
-  return spawnSync("sh", ["-e", "-c", script], {
-    cwd: p.dir,
-    encoding: "utf8",
-    env: {
-      PATH: `${p.bin}:${process.env.PATH ?? ""}`,
-      HOME: join(p.root, "home"),
-      XDG_CACHE_HOME: join(p.root, "cache"),
-    },
+function project(): DocsProject {
+  return docsProject({
+    "AGENTS.md": "Run npm test before you commit.\n",
+    ".pi/sections/team.md": "---\norder: 65\n---\nThe team: payments.\n",
   });
 }
 
-describe("the README's snapshot recipe", () => {
+describe("the docs' snapshot recipe", () => {
   it("writes the golden, passes, and fails with a diff once the prompt drifts", {
     timeout: 120_000,
   }, async () => {
