@@ -179,9 +179,6 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
   };
 }
 
-/** The steps' values and diagnostics, by name, as {@link gatheringSteps} builds them. */
-export type GatheringSteps = ReturnType<typeof gatheringSteps>;
-
 /**
  * A gathering step whose work is `load(inputs)`, or that is off (`false`).
  * `inputs` must hold everything the work depends on besides the disk: a
