@@ -17,6 +17,7 @@ import type { Diagnostic } from "./types.js";
 /** Files larger than this are not read into the prompt. */
 export const MAX_TEXT_FILE_BYTES = 1024 * 1024;
 
+/** How far into a file {@link decodeText} looks for a NUL byte. */
 const BINARY_SNIFF_BYTES = 8000;
 
 export type TextFileResult =
@@ -28,10 +29,22 @@ export type TextFileResult =
     };
 
 /**
+ * What a path is, in the one vocabulary the code uses: `stat` (links followed)
+ * says file, dir, other (a FIFO, a socket, a device) or missing.
+ */
+export type PathKind = "file" | "dir" | "other" | "missing";
+
+/** An entry as a listing or `lstat` sees it: a link is a link, not followed. */
+export type EntryKind = Exclude<PathKind, "missing"> | "link";
+
+/** What `lstat` says, with `other` told apart, for a message that names what it refused. */
+export type LstatKind = Exclude<EntryKind, "other"> | "fifo" | "socket" | "device" | "missing";
+
+/**
  * What kind of thing is at `path`, following symlinks. Never opens the file, so
  * a FIFO or a socket cannot block us.
  */
-export function kindOfPathSync(path: string): "file" | "dir" | "other" | "missing" {
+export function kindOfPathSync(path: string): PathKind {
   try {
     const s = statSync(path);
     return s.isFile() ? "file" : s.isDirectory() ? "dir" : "other";
@@ -41,7 +54,7 @@ export function kindOfPathSync(path: string): "file" | "dir" | "other" | "missin
   }
 }
 
-export async function kindOfPath(path: string): Promise<"file" | "dir" | "other" | "missing"> {
+export async function kindOfPath(path: string): Promise<PathKind> {
   try {
     const s = await stat(path);
     return s.isFile() ? "file" : s.isDirectory() ? "dir" : "other";
@@ -70,16 +83,7 @@ export async function realpathOrSelf(path: string): Promise<string> {
  * warning.
  */
 export function decodeText(bytes: Uint8Array, path: string): TextFileResult {
-  const sniff = bytes.subarray(0, BINARY_SNIFF_BYTES);
-  if (sniff.includes(0)) {
-    return {
-      ok: false,
-      reason: "binary",
-      diagnostics: [
-        { level: "warning", code: "file-binary", message: "binary file skipped", path },
-      ],
-    };
-  }
+  if (holdsNul(bytes, BINARY_SNIFF_BYTES)) return binaryFile(path, "binary file skipped");
   const diagnostics: Diagnostic[] = [];
   let text: string;
   try {
@@ -94,6 +98,27 @@ export function decodeText(bytes: Uint8Array, path: string): TextFileResult {
     });
   }
   return { ok: true, text: normalizeText(text), diagnostics };
+}
+
+/**
+ * The one binary test: bytes that hold a NUL among the first `within` are not
+ * text (UTF-8 text never holds one). A whole file is sniffed at its head; a
+ * capped read looks at every byte it keeps.
+ */
+export function holdsNul(bytes: Uint8Array, within: number): boolean {
+  return bytes.subarray(0, within).includes(0);
+}
+
+/** A binary file refused, with the `file-binary` warning. */
+export function binaryFile(
+  path: string,
+  message: string,
+): { ok: false; reason: "binary"; diagnostics: Diagnostic[] } {
+  return {
+    ok: false,
+    reason: "binary",
+    diagnostics: [{ level: "warning", code: "file-binary", message, path }],
+  };
 }
 
 export function statFailure(

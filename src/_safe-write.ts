@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import { link, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { randomHex } from "./_crypto.js";
+import type { LstatKind } from "./_fs.js";
 import { SyspromptError } from "./types.js";
 
 /**
@@ -57,15 +58,13 @@ export class UnsafePathError extends SyspromptError {
   }
 }
 
-/** What a `lstat` says an entry is, in words for a message (`undefined`: missing). */
-export type EntryKind = "file" | "folder" | "link" | "fifo" | "socket" | "device" | "missing";
-
-export async function entryKind(path: string): Promise<EntryKind> {
+/** What `lstat` says an entry is. */
+export async function entryKind(path: string): Promise<LstatKind> {
   try {
     const s = await lstat(path);
     if (s.isSymbolicLink()) return "link";
     if (s.isFile()) return "file";
-    if (s.isDirectory()) return "folder";
+    if (s.isDirectory()) return "dir";
     if (s.isFIFO()) return "fifo";
     if (s.isSocket()) return "socket";
     return "device";
@@ -76,10 +75,10 @@ export async function entryKind(path: string): Promise<EntryKind> {
 }
 
 /** How an entry that is not a regular file is named in a message. */
-export const KIND_WORDS: Record<Exclude<EntryKind, "missing">, string> = {
+export const KIND_WORDS: Record<Exclude<LstatKind, "missing">, string> = {
   file: "a regular file",
   link: "a symbolic link",
-  folder: "a folder",
+  dir: "a folder",
   fifo: "a FIFO",
   socket: "a socket",
   device: "a device",
@@ -97,7 +96,7 @@ export async function writeProblem(
   const target = resolve(path);
   if (options.within !== undefined) {
     const base = await kindFollowed(options.within);
-    if (base !== "folder" && base !== "missing") {
+    if (base !== "dir" && base !== "missing") {
       return new UnsafePathError(
         "unsafe-target",
         resolve(options.within),
@@ -114,7 +113,7 @@ export async function writeProblem(
       }
       return undefined; // it and what is below it will be created
     }
-    if (kind !== "folder") {
+    if (kind !== "dir") {
       return new UnsafePathError(
         "unsafe-target",
         folder,
@@ -282,7 +281,7 @@ async function makeFolders(target: string, within: string): Promise<void> {
       }
     }
     const kind = await entryKind(folder);
-    if (kind !== "folder") {
+    if (kind !== "dir") {
       throw new UnsafePathError(
         "unsafe-target",
         folder,
@@ -293,17 +292,17 @@ async function makeFolders(target: string, within: string): Promise<void> {
 }
 
 /** What `path` is after following links (the trusted `within` folder). */
-async function kindFollowed(path: string): Promise<EntryKind> {
+async function kindFollowed(path: string): Promise<LstatKind> {
   try {
     const s = await stat(path);
-    return s.isDirectory() ? "folder" : s.isFile() ? "file" : "device";
+    return s.isDirectory() ? "dir" : s.isFile() ? "file" : "device";
   } catch (error) {
     if (isCode(error, "ENOENT")) return "missing";
     return "device";
   }
 }
 
-export async function kindOrError(path: string): Promise<EntryKind | UnsafePathError> {
+export async function kindOrError(path: string): Promise<LstatKind | UnsafePathError> {
   try {
     return await entryKind(path);
   } catch (error) {

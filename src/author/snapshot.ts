@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import type { PathKind } from "../_fs.js";
 import { toPosix } from "../_paths.js";
 import { removeFileNoFollow, UnsafePathError, writeFileNoFollow } from "../_safe-write.js";
 import { builtinPromptsDir } from "../locate/layers.js";
@@ -281,7 +282,7 @@ export async function runSnapshots(
 
 async function scenarioFiles(target: string): Promise<{ dir: string; files: string[] }> {
   const usage = `pass the folder that holds the *${SCENARIO_SUFFIX} files (default: snapshots/), or one of them`;
-  let kind: "dir" | "file" | "other";
+  let kind: Exclude<PathKind, "missing">;
   let real: string;
   try {
     const s = await stat(target);

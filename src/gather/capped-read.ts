@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { decodeText, readHead } from "../_fs.js";
+import { binaryFile, decodeText, holdsNul, readHead } from "../_fs.js";
 import { open, stat } from "../_io.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
 
@@ -82,15 +82,7 @@ export function decodeCapped(
       end--;
   }
   const kept = bytes.subarray(0, end);
-  if (kept.includes(0)) {
-    return {
-      ok: false,
-      reason: "binary",
-      diagnostics: [
-        { level: "warning", code: "file-binary", message: "binary file (NUL bytes) skipped", path },
-      ],
-    };
-  }
+  if (holdsNul(kept, kept.length)) return binaryFile(path, "binary file (NUL bytes) skipped");
   const decoded = decodeText(kept, path);
   if (!decoded.ok) return { ok: false, reason: "binary", diagnostics: decoded.diagnostics };
   const omitted = total - end;

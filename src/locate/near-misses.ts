@@ -1,5 +1,6 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
+import type { EntryKind } from "../_fs.js";
 import { readdir } from "../_io.js";
 import type { Diagnostic } from "../types.js";
 
@@ -36,7 +37,7 @@ const MISNAMED_FOLDERS = new Map<string, { folder: string; holds: string }>([
 export interface LayerEntry {
   name: string;
   /** From the listing itself (no stat); a link counts as what it would be read as. */
-  type: "file" | "folder" | "link" | "other";
+  type: EntryKind;
 }
 
 /**
@@ -60,7 +61,7 @@ export function nearMisses(
   // FIFO or a folder is skipped (with its own diagnostic), so it is not "used".
   const present = new Set(
     entries
-      .filter((e) => e.type === "link" || e.type === (e.name.endsWith(".md") ? "file" : "folder"))
+      .filter((e) => e.type === "link" || e.type === (e.name.endsWith(".md") ? "file" : "dir"))
       .map((e) => e.name),
   );
   const diagnostics: Diagnostic[] = [];
@@ -117,6 +118,6 @@ export async function nearMissesInFolder(
 
 function entryType(entry: Dirent): LayerEntry["type"] {
   if (entry.isFile()) return "file";
-  if (entry.isDirectory()) return "folder";
+  if (entry.isDirectory()) return "dir";
   return entry.isSymbolicLink() ? "link" : "other";
 }

@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdirSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { kindOfPath, kindOfPathSync } from "../_fs.js";
+import { kindOfPath, kindOfPathSync, type PathKind } from "../_fs.js";
 import { capDiagnostics } from "../engine/index.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import {
@@ -21,8 +21,6 @@ import type {
   LoadPromptTemplatesResult,
   PromptTemplate,
 } from "./types.js";
-
-type PathKind = "file" | "dir" | "other" | "missing";
 
 /** What to do with a root once we know what is there. */
 type RootAction = "list" | "read" | Diagnostic[];

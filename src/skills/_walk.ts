@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
-import { kindOfPath, undecodableName } from "../_fs.js";
+import { kindOfPath, type PathKind, undecodableName } from "../_fs.js";
 import {
   addGitignore,
   type IgnoreRules,
@@ -22,8 +22,6 @@ export interface SkillCandidate {
   /** A `.md` file lying directly in the root: a skill only if it has a description. */
   loose: boolean;
 }
-
-type Kind = "file" | "dir" | "other" | "missing";
 
 /**
  * Folders one skills root's walk enters at most. A skills folder holds some
@@ -91,8 +89,8 @@ export async function walkSkillsRoot(
     foldersLeft--;
 
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const kinds = new Map<string, Kind>();
-    const kindOf = async (entry: Dirent): Promise<Kind> => {
+    const kinds = new Map<string, PathKind>();
+    const kindOf = async (entry: Dirent): Promise<PathKind> => {
       let kind = kinds.get(entry.name);
       if (kind === undefined) {
         kind = entry.isSymbolicLink()
@@ -117,7 +115,7 @@ export async function walkSkillsRoot(
       }
     }
 
-    const kept: { entry: Dirent; kind: Kind }[] = [];
+    const kept: { entry: Dirent; kind: PathKind }[] = [];
     for (const [i, entry] of entries.entries()) {
       if (i % ENTRIES_PER_CHECK === 0) await checkpoint(signal);
       if (entry.name.startsWith(".") || entry.name === "node_modules") continue;

@@ -7,7 +7,7 @@ import { pinned, tempDir } from "../api/_helpers.js";
 
 /** A listing: names with a dot are files, the others folders. */
 const listing = (...names: string[]): LayerEntry[] =>
-  names.map((name) => ({ name, type: name.includes(".") ? "file" : "folder" }));
+  names.map((name) => ({ name, type: name.includes(".") ? "file" : "dir" }));
 
 const info = (code: string, path: string, message: string) => ({
   level: "info",

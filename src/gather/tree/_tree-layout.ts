@@ -1,8 +1,9 @@
 import { join, sep } from "node:path";
+import type { EntryKind } from "../../_fs.js";
 import { readdir, readlink } from "../../_io.js";
 import { oneLine } from "../../_prompt-text.js";
 import { compareNames } from "./_collate.js";
-import { type EntryKind, statOf, type TreeListing } from "./_tree-walk.js";
+import { statOf, type TreeListing } from "./_tree-walk.js";
 
 /** One line of the rendered tree; `depth` 0 is the root line. */
 export interface TreeLine {

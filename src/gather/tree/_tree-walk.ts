@@ -1,5 +1,6 @@
 import type { Dirent, Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+import type { EntryKind } from "../../_fs.js";
 import {
   addGitignore,
   type IgnoreRules,
@@ -33,8 +34,6 @@ export const NESTED_CONTEXT_NAMES: readonly string[] = [
   "CLAUDE.MD",
   "GEMINI.md",
 ];
-
-export type EntryKind = "dir" | "file" | "link" | "other";
 
 export interface ListedEntry {
   name: string;
