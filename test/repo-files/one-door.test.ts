@@ -38,7 +38,7 @@ const ALLOWED: Record<string, string> = {
   "gather/context/private-paths.ts":
     "the door's private-path rule: reads .gitignore patterns, never into the prompt",
   // Not a repository's files.
-  "render-system-prompt.ts": "the package's builtin tools.md and rules.md",
+  "gather/steps.ts": "the package's builtin tools.md and rules.md",
   "serve/serve.ts": "the package's builtin tools.md",
   "serve/_page.ts": "the package's own page assets",
   "locate/builtin-cache.ts": "the package's own prompts and their build cache",
