@@ -93,10 +93,10 @@ export {
   loadPromptTemplates,
   loadPromptTemplatesSync,
   MAX_EXPANDED_CHARS,
+  type PromptTemplate,
   parseCommandArgs,
   substituteArgs,
 } from "./prompt-templates/index.js";
-export type { PromptTemplate } from "./prompt-templates/types.js";
 export {
   type AnthropicSystemBlock,
   anthropicSystem,
@@ -134,8 +134,12 @@ export {
   type SessionRender,
   type SessionSettings,
 } from "./session/index.js";
-export { expandSkillCommand, formatSkillsForPrompt, loadSkills } from "./skills/index.js";
-export type { Skill } from "./skills/types.js";
+export {
+  expandSkillCommand,
+  formatSkillsForPrompt,
+  loadSkills,
+  type Skill,
+} from "./skills/index.js";
 export type {
   Diagnostic,
   DiagnosticLevel,

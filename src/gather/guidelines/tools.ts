@@ -1,5 +1,5 @@
 import type { ToolSnippet } from "../../data.js";
-import type { SkillsTool } from "../../skills/types.js";
+import type { SkillsTool } from "../../skills/index.js";
 
 /** Tools selected when the caller names none. */
 export const DEFAULT_TOOLS: readonly string[] = ["read", "bash", "edit", "write"];
