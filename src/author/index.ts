@@ -1,7 +1,7 @@
-export { checkProject } from "./check.js";
-export { builtinSectionNames, ejectSections } from "./eject.js";
-export { diffEjected } from "./eject-diff.js";
-export { explainPrompt } from "./explain.js";
+export { checkProject } from "./check/check.js";
+export { builtinSectionNames, ejectSections } from "./eject/eject.js";
+export { diffEjected } from "./eject/eject-diff.js";
+export { explainPrompt } from "./explain/explain.js";
 export { defaultSandboxParent } from "./sandbox.js";
 export {
   type Break,
@@ -13,8 +13,8 @@ export {
   type SimulationReport,
   type Survival,
   simulatePrompt,
-} from "./simulate.js";
-export { renderScenario, runSnapshots } from "./snapshot.js";
+} from "./simulate/simulate.js";
+export { renderScenario, runSnapshots } from "./snapshot/snapshot.js";
 export type {
   AuthorOptions,
   CheckedTemplate,
@@ -40,4 +40,4 @@ export type {
   WatchHooks,
   WatchRender,
 } from "./types.js";
-export { DEFAULT_DEBOUNCE_MS, watchPrompt } from "./watch.js";
+export { DEFAULT_DEBOUNCE_MS, watchPrompt } from "./watch/watch.js";

@@ -344,7 +344,7 @@ describe("the shell rule knows other agents' tool names", () => {
 
 describe("check", () => {
   it("reports every broken preset file of every layer; the builtin presets have no problem", async () => {
-    const { checkProject } = await import("../../src/author/check.js");
+    const { checkProject } = await import("../../src/author/check/check.js");
     const root = tempDir();
     write(root, {
       "agent/agents/mine.yaml": "agentName: [\n",

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkProject } from "../../src/author/check.js";
+import { checkProject } from "../../src/author/check/check.js";
 import { PROMPT_DATA_FIELDS } from "../../src/data.js";
 import { BUILTIN, tempDir } from "../api/_helpers.js";
 

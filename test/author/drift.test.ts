@@ -10,9 +10,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkProject } from "../../src/author/check.js";
-import { ejectSections } from "../../src/author/eject.js";
-import { diffEjected } from "../../src/author/eject-diff.js";
+import { checkProject } from "../../src/author/check/check.js";
+import { ejectSections } from "../../src/author/eject/eject.js";
+import { diffEjected } from "../../src/author/eject/eject-diff.js";
 import { FIXTURES, tempDir } from "../api/_helpers.js";
 
 const OLD = join(FIXTURES, "drift", "builtin-old");

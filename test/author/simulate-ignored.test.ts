@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { simulatePrompt } from "../../src/author/simulate.js";
+import { simulatePrompt } from "../../src/author/simulate/simulate.js";
 import type { SystemPromptOptions } from "../../src/options.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { FIXTURES, pinned, tempDir } from "../api/_helpers.js";

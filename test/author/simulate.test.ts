@@ -11,14 +11,14 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commonPrefix, measureBaseline, survival } from "../../src/author/_prefix.js";
-import { actionTime } from "../../src/author/_simulate-actions.js";
 import { makeSandbox, removeSandbox } from "../../src/author/sandbox.js";
+import { commonPrefix, measureBaseline, survival } from "../../src/author/simulate/_prefix.js";
+import { actionTime } from "../../src/author/simulate/_simulate-actions.js";
 import {
   type SimulatedRow,
   type SimulationReport,
   simulatePrompt,
-} from "../../src/author/simulate.js";
+} from "../../src/author/simulate/simulate.js";
 import type { SystemPromptOptions } from "../../src/options.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { tokenCounter } from "../../src/tokens.js";

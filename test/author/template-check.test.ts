@@ -4,7 +4,7 @@ import {
   checkTemplate,
   type TemplateContext,
   type TemplateProblem,
-} from "../../src/author/_template-check.js";
+} from "../../src/author/check/_template-check.js";
 import { PROMPT_DATA_SCHEMA } from "../../src/data.js";
 import { createEngine } from "../../src/engine/index.js";
 

@@ -1,9 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_SKILL_WATCH_FOLDERS, skillWatchFolders } from "../../src/author/_watch-folders.js";
 import type { WatchRender } from "../../src/author/types.js";
-import { watchPrompt } from "../../src/author/watch.js";
+import {
+  MAX_SKILL_WATCH_FOLDERS,
+  skillWatchFolders,
+} from "../../src/author/watch/_watch-folders.js";
+import { watchPrompt } from "../../src/author/watch/watch.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { until } from "./_until.js";
 

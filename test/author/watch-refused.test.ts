@@ -2,7 +2,7 @@ import type * as fs from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { WatchRender } from "../../src/author/types.js";
-import { watchPrompt } from "../../src/author/watch.js";
+import { watchPrompt } from "../../src/author/watch/watch.js";
 import { copyScenario, pinned } from "../api/_helpers.js";
 import { until } from "./_until.js";
 

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { watchTargets } from "../../src/author/_watch-targets.js";
+import { watchTargets } from "../../src/author/watch/_watch-targets.js";
 import { RULE_ENTRY_NAMES } from "../../src/gather/rules/index.js";
 import { preparePrompt } from "../../src/render-system-prompt.js";
 import { rulesFixture } from "../gather/rules/_helpers.js";

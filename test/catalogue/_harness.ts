@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { checkProject } from "../../src/author/check.js";
+import { checkProject } from "../../src/author/check/check.js";
 import type { PromptData } from "../../src/data.js";
 import type { SystemPromptOptions } from "../../src/options.js";
 import { preparePrompt, renderPrepared } from "../../src/render-system-prompt.js";

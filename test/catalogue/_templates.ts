@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { expect } from "vitest";
-import { checkProject } from "../../src/author/check.js";
+import { checkProject } from "../../src/author/check/check.js";
 import { loadPromptTemplates } from "../../src/prompt-templates/index.js";
 import type { Diagnostic } from "../../src/types.js";
 import { tempDir } from "../api/_helpers.js";

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadPreset } from "../../src/agents/load.js";
-import { renderScenario } from "../../src/author/snapshot.js";
+import { renderScenario } from "../../src/author/snapshot/snapshot.js";
 import { preparePrompt } from "../../src/render-system-prompt.js";
 import { BUILTIN, pinned, tempDir } from "../api/_helpers.js";
 import { cli, usageHint } from "../cli/_run.js";

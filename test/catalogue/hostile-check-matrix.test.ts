@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkProject, MAX_CHECK_RENDERS } from "../../src/author/check.js";
+import { checkProject, MAX_CHECK_RENDERS } from "../../src/author/check/check.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 // `check` renders the sections with every data case, once for the plain

@@ -12,7 +12,7 @@ import { createServer } from "node:net";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderScenario } from "../../src/author/snapshot.js";
+import { renderScenario } from "../../src/author/snapshot/snapshot.js";
 import { run } from "../../src/cli/main.js";
 import { FIXTURES, tempDir } from "../api/_helpers.js";
 import type { CliRun } from "../cli/_run.js";

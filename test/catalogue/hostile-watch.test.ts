@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { skillWatchFolders } from "../../src/author/_watch-folders.js";
+import { skillWatchFolders } from "../../src/author/watch/_watch-folders.js";
 import { tempDir } from "../api/_helpers.js";
 
 // `watch` takes one inotify watch per folder under the skill roots. A skills

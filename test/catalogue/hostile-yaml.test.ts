@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parsePreset } from "../../src/agents/parse.js";
-import { parseScenario } from "../../src/author/_scenario.js";
+import { parseScenario } from "../../src/author/snapshot/_scenario.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkProject } from "../../src/author/check.js";
+import { checkProject } from "../../src/author/check/check.js";
 import { run } from "../../src/cli/main.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import type { SyspromptError } from "../../src/types.js";

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SimulationReport } from "../../src/author/simulate.js";
+import type { SimulationReport } from "../../src/author/simulate/simulate.js";
 import { FIXTURES, tempDir } from "../api/_helpers.js";
 import { cli, pinMachine } from "./_run.js";
 

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { explainPrompt } from "../../src/author/explain.js";
+import { explainPrompt } from "../../src/author/explain/explain.js";
 import { ancestorsOf } from "../../src/gather/context/context-files.js";
 import { preparePrompt, renderPrepared } from "../../src/render-system-prompt.js";
 import { tokenCounter } from "../../src/tokens.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SimulationReport } from "../../src/author/simulate.js";
+import type { SimulationReport } from "../../src/author/simulate/simulate.js";
 import { paletteFor } from "../../src/cli/colors.js";
 import { formatSimulation } from "../../src/cli/commands/_format-simulate.js";
 

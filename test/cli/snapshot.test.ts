@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderScenario } from "../../src/author/snapshot.js";
+import { renderScenario } from "../../src/author/snapshot/snapshot.js";
 import { run } from "../../src/cli/main.js";
 import { SyspromptError } from "../../src/types.js";
 import { FIXTURES, tempDir } from "../api/_helpers.js";

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { explainPrompt } from "../../src/author/explain.js";
+import { explainPrompt } from "../../src/author/explain/explain.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { cli, pinMachine } from "../cli/_run.js";

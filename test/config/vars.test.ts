@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkProject } from "../../src/author/check.js";
+import { checkProject } from "../../src/author/check/check.js";
 import { parseVars } from "../../src/cli/options.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { SyspromptError } from "../../src/types.js";

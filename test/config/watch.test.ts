@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WatchRender } from "../../src/author/types.js";
-import { watchPrompt } from "../../src/author/watch.js";
+import { watchPrompt } from "../../src/author/watch/watch.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { until } from "../author/_until.js";
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderScenario } from "../../src/author/snapshot.js";
+import { renderScenario } from "../../src/author/snapshot/snapshot.js";
 import { ensureBuilt } from "../catalogue/_built.js";
 import { docPart, fenced } from "../docs/_docs.js";
 import { type DocsProject, docsProject, sh } from "./_docs-project.js";

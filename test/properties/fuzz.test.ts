@@ -3,9 +3,9 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { builtinHelpers } from "../../helpers/index.js";
-import { dataMatrix } from "../../src/author/_matrix.js";
-import { checkTemplate } from "../../src/author/_template-check.js";
-import { checkProject } from "../../src/author/check.js";
+import { dataMatrix } from "../../src/author/check/_matrix.js";
+import { checkTemplate } from "../../src/author/check/_template-check.js";
+import { checkProject } from "../../src/author/check/check.js";
 import { PROMPT_DATA_SCHEMA } from "../../src/data.js";
 import { createEngine } from "../../src/engine/index.js";
 import {

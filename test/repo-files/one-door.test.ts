@@ -44,7 +44,7 @@ const ALLOWED: Record<string, string> = {
   "locate/builtin-cache.ts": "the package's own prompts and their build cache",
   "locate/text-or-path.ts": "an explicit --system-prompt file: the caller's option",
   "author/_drift.ts": "the package's builtin sections",
-  "author/eject.ts": "the package's builtin sections, copied out",
+  "author/eject/eject.ts": "the package's builtin sections, copied out",
   "integrations/pi/trust-store.ts": "the agent dir's trust.json: the user's",
   "gather/environment/machine.ts": "the machine's own files (/etc/os-release)",
   "gather/environment/_env-cache.ts": "sysprompt's cache under $XDG_CACHE_HOME",
@@ -53,7 +53,7 @@ const ALLOWED: Record<string, string> = {
   "_safe-write.ts": "the write side: compares the bytes it would write with the target's",
   // Bytes copied, never read as text: the copy is then read as an untrusted project, by the door.
   "author/sandbox.ts": "copies a scenario folder into its sandbox (O_NOFOLLOW, capped)",
-  "author/_simulate-actions.ts": "simulate's actions inside its own sandbox copy",
+  "author/simulate/_simulate-actions.ts": "simulate's actions inside its own sandbox copy",
   // The git section's files (#24's git rules are their own work).
   "gather/git/_gitfile.ts": "a worktree's .git file, for the git section",
   "gather/git/_repository.ts":

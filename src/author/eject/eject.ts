@@ -1,16 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { kindOfPath } from "../_fs.js";
-import { entryKind, UnsafePathError, writeFileNoFollow, writeProblem } from "../_safe-write.js";
-import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
-import { checkFolders } from "../options.js";
-import { builtinHash, withEjectedFrom } from "../sections/ejected-from.js";
-import { listMarkdown } from "../sections/load.js";
-import { SECTION_NAME } from "../sections/types.js";
-import { VARIANT_NAME } from "../sections/variants.js";
-import { type Diagnostic, SyspromptError } from "../types.js";
-import { keptBasePath } from "./_drift.js";
-import type { EjectedFile, EjectOptions, EjectResult } from "./types.js";
+import { kindOfPath } from "../../_fs.js";
+import { entryKind, UnsafePathError, writeFileNoFollow, writeProblem } from "../../_safe-write.js";
+import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
+import { checkFolders } from "../../options.js";
+import { builtinHash, withEjectedFrom } from "../../sections/ejected-from.js";
+import { listMarkdown } from "../../sections/load.js";
+import { SECTION_NAME } from "../../sections/types.js";
+import { VARIANT_NAME } from "../../sections/variants.js";
+import { type Diagnostic, SyspromptError } from "../../types.js";
+import { keptBasePath } from "../_drift.js";
+import type { EjectedFile, EjectOptions, EjectResult } from "../types.js";
 
 /**
  * Copies builtin section files, byte for byte, into the project's

@@ -1,8 +1,8 @@
 import { constants } from "node:fs";
 import { appendFile, lstat, mkdir, open, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { dirname, extname, join, relative, sep } from "node:path";
-import { DEFAULT_TOOLS } from "../gather/guidelines/index.js";
-import type { SessionOverrides } from "../session/index.js";
+import { DEFAULT_TOOLS } from "../../gather/guidelines/index.js";
+import type { SessionOverrides } from "../../session/index.js";
 
 /** The agent actions `explain --simulate` tries, in the order it reports them. */
 export const SIMULATED_ACTIONS = [

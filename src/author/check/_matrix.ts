@@ -1,5 +1,5 @@
-import type { PromptData } from "../data.js";
-import type { CustomPrompt } from "../sections/render.js";
+import type { PromptData } from "../../data.js";
+import type { CustomPrompt } from "../../sections/render.js";
 
 /** One set of synthetic data to render every section with. */
 export interface DataCase {

@@ -1,15 +1,22 @@
 import { lstat, mkdir, utimes } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { realMachine } from "../gather/environment/index.js";
-import { findProjectRoot } from "../gather/project-root.js";
-import { RULE_ENTRY_NAMES } from "../gather/rules/index.js";
-import { resolveCommonPaths } from "../locate/layers.js";
-import { normalizeOptions, type SystemPromptOptions } from "../options.js";
-import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
-import { createPromptSession } from "../session/index.js";
-import { TOKEN_ENCODING, tokenCounter } from "../tokens.js";
-import type { Diagnostic, RenderResult } from "../types.js";
+import { realMachine } from "../../gather/environment/index.js";
+import { findProjectRoot } from "../../gather/project-root.js";
+import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
+import { resolveCommonPaths } from "../../locate/layers.js";
+import { normalizeOptions, type SystemPromptOptions } from "../../options.js";
+import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import { createPromptSession } from "../../session/index.js";
+import { TOKEN_ENCODING, tokenCounter } from "../../tokens.js";
+import type { Diagnostic, RenderResult } from "../../types.js";
+import {
+  defaultSandboxParent,
+  makeSandbox,
+  NOT_COPIED,
+  removeSandbox,
+  type Sandbox,
+} from "../sandbox.js";
 import {
   type Baseline,
   type CacheClass,
@@ -27,13 +34,6 @@ import {
   SIMULATED_ACTIONS,
   type SimulatedAction,
 } from "./_simulate-actions.js";
-import {
-  defaultSandboxParent,
-  makeSandbox,
-  NOT_COPIED,
-  removeSandbox,
-  type Sandbox,
-} from "./sandbox.js";
 
 export type { Break, CacheClass, ClassShare, Survival } from "./_prefix.js";
 export { SIMULATED_ACTIONS, type SimulatedAction } from "./_simulate-actions.js";

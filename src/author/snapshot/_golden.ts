@@ -1,6 +1,6 @@
 import { basename, dirname, join } from "node:path";
-import { readFileNoFollow } from "../repo-files/index.js";
-import type { GoldenFile } from "./types.js";
+import { readFileNoFollow } from "../../repo-files/index.js";
+import type { GoldenFile } from "../types.js";
 
 /** A golden larger than this is not read (a link to /dev/zero is refused before that). */
 export const MAX_GOLDEN_BYTES = 32 * 1024 * 1024;

@@ -1,10 +1,10 @@
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { UnsafePathError } from "../_safe-write.js";
-import { didYouMean } from "../_suggest.js";
-import { parseYaml } from "../_yaml.js";
-import { optionValueProblem, type SystemPromptOptions } from "../options.js";
-import { readFileNoFollow } from "../repo-files/index.js";
-import { SyspromptError } from "../types.js";
+import { UnsafePathError } from "../../_safe-write.js";
+import { didYouMean } from "../../_suggest.js";
+import { parseYaml } from "../../_yaml.js";
+import { optionValueProblem, type SystemPromptOptions } from "../../options.js";
+import { readFileNoFollow } from "../../repo-files/index.js";
+import { SyspromptError } from "../../types.js";
 
 /** A snapshot scenario's file name ends in this (or {@link SCENARIO_SUFFIXES}); the rest is its name. */
 export const SCENARIO_SUFFIX = ".scenario.yaml";

@@ -1,7 +1,7 @@
-import type { SchemaNode } from "../data.js";
-import type { Engine } from "../engine/index.js";
-import { parseTemplate, type TemplateAst, TemplateError } from "../engine/index.js";
-import type { DiagnosticLevel } from "../types.js";
+import type { SchemaNode } from "../../data.js";
+import type { Engine } from "../../engine/index.js";
+import { parseTemplate, type TemplateAst, TemplateError } from "../../engine/index.js";
+import type { DiagnosticLevel } from "../../types.js";
 
 /** What one template is checked against. */
 export interface TemplateContext {

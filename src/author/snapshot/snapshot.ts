@@ -2,13 +2,22 @@ import { realpathSync } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import type { PathKind } from "../_fs.js";
-import { toPosix } from "../_paths.js";
-import { removeFileNoFollow, UnsafePathError, writeFileNoFollow } from "../_safe-write.js";
-import { builtinPromptsDir } from "../locate/layers.js";
-import type { SystemPromptOptions } from "../options.js";
-import { renderSystemPrompt } from "../render-system-prompt.js";
-import { type Diagnostic, SyspromptError } from "../types.js";
+import type { PathKind } from "../../_fs.js";
+import { toPosix } from "../../_paths.js";
+import { removeFileNoFollow, UnsafePathError, writeFileNoFollow } from "../../_safe-write.js";
+import { builtinPromptsDir } from "../../locate/layers.js";
+import type { SystemPromptOptions } from "../../options.js";
+import { renderSystemPrompt } from "../../render-system-prompt.js";
+import { type Diagnostic, SyspromptError } from "../../types.js";
+import { defaultSandboxParent, makeSandbox, removeSandbox, type Sandbox } from "../sandbox.js";
+import type {
+  GoldenFile,
+  RenderedScenario,
+  ScenarioOutcome,
+  ScenarioRenderOptions,
+  SnapshotOptions,
+  SnapshotReport,
+} from "../types.js";
 import { compare, goldenPaths, promptGolden } from "./_golden.js";
 import {
   isScenarioName,
@@ -21,15 +30,6 @@ import {
   type ScenarioKey,
   scenarioName,
 } from "./_scenario.js";
-import { defaultSandboxParent, makeSandbox, removeSandbox, type Sandbox } from "./sandbox.js";
-import type {
-  GoldenFile,
-  RenderedScenario,
-  ScenarioOutcome,
-  ScenarioRenderOptions,
-  SnapshotOptions,
-  SnapshotReport,
-} from "./types.js";
 
 /** The clock of a scenario that sets no `now`: fixed, so the date section never drifts. */
 export const DEFAULT_SCENARIO_NOW = "2026-01-01T00:00:00Z";

@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { parseFrontmatter } from "../_frontmatter.js";
-import { type LayerConfine, type LoadedLayer, loadLayer } from "../locate/load-layer.js";
-import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
-import { listMarkdown } from "../sections/load.js";
-import type { Layer } from "../types.js";
+import { parseFrontmatter } from "../../_frontmatter.js";
+import { type LayerConfine, type LoadedLayer, loadLayer } from "../../locate/load-layer.js";
+import { projectReach, type Reach, readRepoText } from "../../repo-files/index.js";
+import { listMarkdown } from "../../sections/load.js";
+import type { Layer } from "../../types.js";
 
 /** A template file with where its body starts, to locate what is found in it. */
 export interface TemplateFile {

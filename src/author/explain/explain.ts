@@ -1,18 +1,18 @@
-import { oneLine } from "../_prompt-text.js";
-import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
-import type { SystemPromptOptions } from "../options.js";
-import { loadPromptTemplates } from "../prompt-templates/index.js";
-import { type PreparedPrompt, preparePrompt, renderPrepared } from "../render-system-prompt.js";
-import type { CacheClass } from "../sections/types.js";
-import { usedVersion } from "../sections/used-version.js";
-import { TOKEN_ENCODING, type TokenCounter, tokenCounter } from "../tokens.js";
-import type { RenderResult } from "../types.js";
+import { oneLine } from "../../_prompt-text.js";
+import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
+import type { SystemPromptOptions } from "../../options.js";
+import { loadPromptTemplates } from "../../prompt-templates/index.js";
+import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import type { CacheClass } from "../../sections/types.js";
+import { usedVersion } from "../../sections/used-version.js";
+import { TOKEN_ENCODING, type TokenCounter, tokenCounter } from "../../tokens.js";
+import type { RenderResult } from "../../types.js";
 import type {
   ExplainedContextFile,
   ExplainedRule,
   ExplainedSection,
   ExplainReport,
-} from "./types.js";
+} from "../types.js";
 
 /** The blank line between two sections of the prompt. */
 const SEPARATOR = "\n\n";

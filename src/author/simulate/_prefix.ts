@@ -1,5 +1,5 @@
-import { CACHE_CLASSES, type CacheClass } from "../sections/types.js";
-import type { TokenCounter } from "../tokens.js";
+import { CACHE_CLASSES, type CacheClass } from "../../sections/types.js";
+import type { TokenCounter } from "../../tokens.js";
 
 export { CACHE_CLASSES, type CacheClass };
 

@@ -1,10 +1,10 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
-import { kindOfPath } from "../_fs.js";
-import { readdir, realpath } from "../_io.js";
-import { isWithin } from "../gather/project-root.js";
-import { SKILL_FILE } from "../skills/index.js";
-import type { Diagnostic } from "../types.js";
+import { kindOfPath } from "../../_fs.js";
+import { readdir, realpath } from "../../_io.js";
+import { isWithin } from "../../gather/project-root.js";
+import { SKILL_FILE } from "../../skills/index.js";
+import type { Diagnostic } from "../../types.js";
 
 /**
  * Most folders watched below the skill roots of one render, together. A

@@ -1,16 +1,16 @@
 import { join } from "node:path";
-import { MAX_TEXT_FILE_BYTES } from "../_fs.js";
-import { UnsafePathError } from "../_safe-write.js";
-import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
-import { checkFolders } from "../options.js";
-import { readFileNoFollow } from "../repo-files/index.js";
-import { builtinHash } from "../sections/ejected-from.js";
-import { parseSectionFile } from "../sections/load.js";
-import { SECTION_NAME } from "../sections/types.js";
-import { VARIANT_NAME } from "../sections/variants.js";
-import { type Diagnostic, SyspromptError } from "../types.js";
-import { keptBasePath } from "./_drift.js";
-import type { EjectDiff, EjectDiffOptions, EjectDiffText } from "./types.js";
+import { MAX_TEXT_FILE_BYTES } from "../../_fs.js";
+import { UnsafePathError } from "../../_safe-write.js";
+import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
+import { checkFolders } from "../../options.js";
+import { readFileNoFollow } from "../../repo-files/index.js";
+import { builtinHash } from "../../sections/ejected-from.js";
+import { parseSectionFile } from "../../sections/load.js";
+import { SECTION_NAME } from "../../sections/types.js";
+import { VARIANT_NAME } from "../../sections/variants.js";
+import { type Diagnostic, SyspromptError } from "../../types.js";
+import { keptBasePath } from "../_drift.js";
+import type { EjectDiff, EjectDiffOptions, EjectDiffText } from "../types.js";
 
 /**
  * The three texts of an ejected section: the builtin it was copied from (kept
