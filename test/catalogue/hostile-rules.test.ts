@@ -27,13 +27,13 @@ const cases: CatalogueCase[] = [
     bad: [`${PROJECT}/.cursorrules`],
     expected: refused(
       `${PROJECT}/.cursorrules`,
-      (root) => `resolves to ${root}/outside/secret.md, outside ${root}/project`,
+      (root) => `it resolves to ${root}/outside/secret.md, outside the project root ${root}/project`,
     ),
   },
   {
     name: "rules-link-to-dev-zero",
     layout: [[`${APP}/.rules`, { symlink: "/dev/zero" }]],
-    expected: refused(`${APP}/.rules`, (root) => `resolves to /dev/zero, outside ${root}/project`),
+    expected: refused(`${APP}/.rules`, (root) => `it resolves to /dev/zero, outside the project root ${root}/project`),
   },
   {
     name: "rules-folder-link-out-of-root",
@@ -44,7 +44,7 @@ const cases: CatalogueCase[] = [
     bad: [`${PROJECT}/.claude`],
     expected: refused(
       `${PROJECT}/.claude/rules`,
-      (root) => `the folder resolves to ${root}/outside/rules, outside ${root}/project`,
+      (root) => `it resolves to ${root}/outside/rules, outside the project root ${root}/project`,
     ),
   },
   {

@@ -3,7 +3,12 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { expandHome, toPosix } from "../../_paths.js";
-import { projectReach, type Reach } from "../../repo-files/index.js";
+import {
+  projectReach,
+  type Reach,
+  reachRefusal,
+  refusalDiagnostic,
+} from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { escapeWrapperTags, oneLine } from "../_prompt-text.js";
 import { checkMaxBytes } from "../capped-read.js";
@@ -125,7 +130,6 @@ export async function loadContextForPaths(
   const folder: ContextFolder = {
     dir: root,
     origin: "project",
-    confine: realRoot,
     allowed: [root, realRoot],
     excluded: [...reach.excluded],
     allowedText: `the project root ${toPosix(root)}`,
@@ -372,28 +376,16 @@ async function contextOf(
   }
   const real = await realpathOrSelf(looked.path);
   if (folder.given(real)) return { path, diagnostics };
-  if (folder.confine !== undefined && !isWithin(real, folder.confine)) {
-    diagnostics.push({
-      level: "warning",
-      code: "context-outside-project",
-      message: `not loaded: this file resolves to ${oneLine(toPosix(real))}, outside ${oneLine(toPosix(folder.confine))}`,
-      path: oneLine(toPosix(path)),
-    });
-    return { path, diagnostics };
-  }
   // A name `.gemini/settings.json` set was written by the repository: checked as an import is.
   const named = !KNOWN_NAMES.has(basename(looked.path));
-  if ((real !== looked.path || named) && folder.isPrivate) {
-    const secret = await folder.isPrivate(real);
-    if (secret) {
-      diagnostics.push({
-        level: "warning",
-        code: "context-private",
-        message: `not loaded: the project is not trusted and this file resolves to ${oneLine(secret.rel)}, which is ${secret.why}; trust the project to load it`,
-        path: oneLine(toPosix(path)),
-      });
-      return { path, diagnostics };
-    }
+  // Asked at its path under the root as written: only a link on the way makes it "led" there.
+  const reach = folder.reach;
+  const asFound = reach ? join(reach.root, relative(reach.realRoot, looked.path)) : looked.path;
+  const refusal = reach ? await reachRefusal(asFound, real, reach, named) : undefined;
+  if (refusal) {
+    const said = refusalDiagnostic(oneLine(toPosix(path)), refusal, "context");
+    diagnostics.push({ ...said, message: oneLine(said.message) });
+    return { path, diagnostics };
   }
   const one = await loadOne(path, real, { ...folder, dir: writtenDir }, limits);
   diagnostics.push(...one.diagnostics);

@@ -122,7 +122,6 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   // folder), and for an untrusted project its private files.
   const reach = await projectReach({ start: cwd, home, trusted, ceiling });
   const projectRoot = reach.root;
-  const realRoot = reach.realRoot;
   const projectFolders = ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, projectRoot));
   const layerDir = join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
   const diagnostics: Diagnostic[] = [];
@@ -155,7 +154,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
         // Project files may not reach outside the project, trusted or not: a
         // rule file is text the repository controls, and it is inlined.
         const confine =
-          format.scope === "project" || format.scope === "project-layer" ? realRoot : undefined;
+          format.scope === "project" || format.scope === "project-layer" ? reach : undefined;
         return bases(format).map(async (base) => {
           const perLocation = await Promise.all(
             format.locations.map((l) => findRuleFiles(base, l, confine)),
