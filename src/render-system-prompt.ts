@@ -255,7 +255,7 @@ export async function preparePrompt(
           maxBytes: maxContextBytes,
           ...ceiling,
         },
-        opts.ruleSources.length > 0 && traceRules,
+        opts.ruleSources.length > 0 && ((i) => traceRules({ ...i, signal: late.signal })),
         { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
       ),
     ),

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadContextForPaths } from "../../src/gather/context/on-touch.js";
 import { clearStepCache } from "../../src/gather/deadline.js";
 import { traceRules } from "../../src/gather/rules/load.js";
-import { tempDir } from "../api/_helpers.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { pinned, tempDir } from "../api/_helpers.js";
 
 // Loops whose count the repository sets, run synchronously: matching 600 glob
 // rules of 64 globs each against 64 deep paths (seconds of one unbroken
@@ -84,5 +85,33 @@ describe("catalogue: loops over a repository's data yield to the deadline", () =
     ]);
     // What was given is given whole; the rest was not marked as given.
     expect(touched.files.length).toBeLessThan(600);
+  });
+
+  it("stall-loops-render-rules: a render that gave up on 600 rule files parses none of them after it returned", async () => {
+    const project = manyGlobRules();
+    const options = pinned(join(project, ".."), { deadlineMs: DEADLINE_MS });
+    // Warm: the first render of a worker loads and compiles the builtin templates, unbounded.
+    await renderSystemPrompt(pinned(tempDir()));
+    parsed.count = 0;
+    const started = performance.now();
+    const result = await renderSystemPrompt(options);
+    const took = performance.now() - started;
+    // The builtin step is not bounded (without the package's templates there is no prompt).
+    const builtin = result.steps.find((s) => s.name === "builtin")?.ms ?? 0;
+    expect(took).toBeLessThan(DEADLINE_MS + builtin + SLACK_MS);
+    expect(result.steps.find((s) => s.name === "rule-files")?.status).toBe("timeout");
+    expect(result.diagnostics.find((d) => d.code === "step-timeout")?.message).toContain(
+      '"rule-files"',
+    );
+    const atReturn = parsed.count;
+    // The same discovery, reads and parsing again, awaited: late work of the
+    // render, started first, would have parsed its files by the time this has.
+    const again = await traceRules({
+      cwd: project,
+      home: options.home ?? "",
+      agentDir: options.agentDir ?? "",
+    });
+    expect(again.rules).toHaveLength(600);
+    expect(parsed.count - atReturn).toBe(600);
   });
 });
