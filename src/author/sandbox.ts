@@ -15,6 +15,7 @@ import { basename, join } from "node:path";
 import { randomHex } from "../_crypto.js";
 import { KIND_WORDS } from "../_safe-write.js";
 import { isWithin } from "../gather/project-root.js";
+import { type Reach, reachRefusal } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 import {
   childState,
@@ -73,6 +74,15 @@ export interface CopyHow {
    * file. Default: false.
    */
   skipSpecial?: boolean;
+  /**
+   * With `skipSpecial`, the project's reach: a link is copied as its target's
+   * bytes only when the door would read it there ({@link reachRefusal}: not out
+   * of the project, not a hidden entry of a home that is the root, and for an
+   * untrusted project not a private file); else it is left out, in `skipped`
+   * with the door's words. In the copy it would be a regular file, which no
+   * check by link can refuse any more. Default: none (inside the folder is enough).
+   */
+  reach?: Reach;
   /** Give every copied file and folder its original access and modification time. Default: false. */
   keepTimes?: boolean;
   /**
@@ -295,9 +305,9 @@ async function copyEntries(
     } else if (ownChecks.has(name)) {
       // Not copied: where it is read, it gets its own refusal.
     } else if (s?.isSymbolicLink() && copy.how.skipSpecial) {
-      const real = await linkedFileInside(source, copy.within);
-      if (real) await copyFile(real, join(to, name), copy);
-      else copy.skipped.push({ path: source, reason: specialKind(s) });
+      const linked = await linkedFileInside(source, copy);
+      if (typeof linked === "string") await copyFile(linked, join(to, name), copy);
+      else copy.skipped.push({ path: source, reason: linked?.reason ?? specialKind(s) });
     } else if (s && copy.how.skipSpecial) {
       copy.skipped.push({ path: source, reason: specialKind(s) });
     } else if (s?.isSymbolicLink()) {
@@ -318,12 +328,22 @@ async function copyEntries(
   }
 }
 
-/** The real path of the regular file a link leads to, when that is inside `within`; else undefined. */
-async function linkedFileInside(link: string, within: string): Promise<string | undefined> {
+/**
+ * The real path of the regular file a link leads to, when that is inside the
+ * copied folder and the door would read it through the link; the door's
+ * refusal when it would not; else undefined.
+ */
+async function linkedFileInside(
+  link: string,
+  copy: Copy,
+): Promise<string | { reason: string } | undefined> {
   const real = await realpath(link).catch(() => undefined);
-  if (real === undefined || !isWithin(real, within)) return undefined;
+  if (real === undefined || !isWithin(real, copy.within)) return undefined;
   const s = await lstat(real).catch(() => undefined);
-  return s?.isFile() ? real : undefined;
+  if (!s?.isFile()) return undefined;
+  const refusal = copy.how.reach && (await reachRefusal(link, real, copy.how.reach, false));
+  if (refusal) return { reason: `${KIND_WORDS.link}, not copied: ${refusal.message}` };
+  return real;
 }
 
 /** What an entry that is neither a folder nor a regular file is, in the words of the other refusals. */

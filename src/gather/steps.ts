@@ -113,7 +113,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
           maxBytes,
           ...ceiling,
         },
-        opts.ruleSources.length > 0 && (async (i) => lifted(await traceRules(i))),
+        opts.ruleSources.length > 0 && (async (i) => lifted(await traceRules({ ...i, signal }))),
         { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
       ),
     ),

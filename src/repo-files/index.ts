@@ -11,6 +11,7 @@ export {
   type ReachOptions,
   type Refusal,
   reachRefusal,
+  refusalDiagnostic,
 } from "./reach.js";
 export {
   type DoorOptions,

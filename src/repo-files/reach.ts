@@ -3,6 +3,7 @@ import { realpathOrSelf } from "../_fs.js";
 import { toPosix } from "../_paths.js";
 import { type PrivateVerdict, privatePaths } from "../gather/context/private-paths.js";
 import { findProjectRoot, isWithin } from "../gather/project-root.js";
+import type { Diagnostic } from "../types.js";
 
 /** Says when a path is one of an untrusted project's private files (`.git/`, hidden, ignored). */
 export type PrivateCheck = (path: string) => Promise<PrivateVerdict | undefined>;
@@ -110,6 +111,39 @@ export async function reachRefusal(
     reason: "private",
     code: "file-private",
     message: `the project is not trusted and it resolves to ${secret.rel}, which is ${secret.why}; trust the project to read it`,
+  };
+}
+
+/** The codes a reader shows the door's refusals under: context files keep the codes their users and docs know. */
+const READER_CODES = {
+  file: {
+    outside: "file-outside-project",
+    private: "file-private",
+    foreign: "file-foreign-owner",
+  },
+  context: {
+    outside: "context-outside-project",
+    private: "context-private",
+    foreign: "file-foreign-owner",
+  },
+} as const satisfies Record<string, Record<Refusal["reason"], string>>;
+
+/**
+ * A refusal of the door as the warning a reader shows at `path`: the door's
+ * words after the reader's verb (`not read: `, `not loaded: `), under the
+ * reader's code. Every reader words a refusal this way, never its own way.
+ */
+export function refusalDiagnostic(
+  path: string,
+  refusal: Refusal,
+  reader: keyof typeof READER_CODES = "file",
+): Diagnostic {
+  const verb = reader === "context" ? "not loaded" : "not read";
+  return {
+    level: "warning",
+    code: READER_CODES[reader][refusal.reason],
+    message: `${verb}: ${refusal.message}`,
+    path,
   };
 }
 

@@ -21,7 +21,7 @@ import {
   decodeCapped,
 } from "../gather/capped-read.js";
 import type { Diagnostic } from "../types.js";
-import { type Reach, type Refusal, reachRefusal } from "./reach.js";
+import { type Reach, type Refusal, reachRefusal, refusalDiagnostic } from "./reach.js";
 
 /** A read the door refused: the file is not the repository's to give, or changed while it was checked. */
 export interface Refused {
@@ -91,13 +91,7 @@ const CAPPED_WORDS: Words<Fail<CappedText>> = {
 };
 
 export function refused(path: string, refusal: Refusal): Refused {
-  return {
-    ok: false,
-    reason: "refused",
-    diagnostics: [
-      { level: "warning", code: refusal.code, message: `not read: ${refusal.message}`, path },
-    ],
-  };
+  return { ok: false, reason: "refused", diagnostics: [refusalDiagnostic(path, refusal)] };
 }
 
 export const CHANGED: Refusal = {

@@ -33,7 +33,10 @@ export async function sessionContextFor(
   touch: TouchState,
   asked: TouchAsked = {},
 ): Promise<TouchedContext> {
-  return loadContextForPaths(paths, await touchOptions(options, memos, touch, asked));
+  const loading = await touchOptions(options, memos, touch, asked);
+  // The session's deadline bounds a call as it bounds a render.
+  const deadline = options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs };
+  return loadContextForPaths(paths, { ...loading, ...deadline });
 }
 
 /** What a caller of {@link sessionContextFor} may set beside the session's options. */

@@ -106,7 +106,7 @@ describe("catalogue: the third attack review", () => {
           level: "warning",
           code: "context-private",
           message:
-            "not loaded: the project is not trusted and this file resolves to sub/.env, which is hidden (a name that starts with a dot); trust the project to load it",
+            "not loaded: the project is not trusted and it resolves to sub/.env, which is hidden (a name that starts with a dot); trust the project to read it",
           path: `${project}/sub/.env`,
         },
       ],

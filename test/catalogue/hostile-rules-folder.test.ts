@@ -21,7 +21,7 @@ describe("hostile repository: a rules folder of too many files", () => {
     const dir = join(root, ".roo", "rules");
     mkdirSync(dir, { recursive: true });
     for (let i = 0; i <= MAX_RULE_FOLDER_ENTRIES; i++) writeFileSync(join(dir, `r${i}.md`), "x\n");
-    const found = await findRuleFiles(root, ROO, root);
+    const found = await findRuleFiles(root, ROO, { root, realRoot: root, excluded: [] });
     expect(found.map((c) => [c.path, c.refused?.status])).toEqual([[dir, "over-cap"]]);
   }, 60_000);
 
@@ -32,7 +32,7 @@ describe("hostile repository: a rules folder of too many files", () => {
     const count = MAX_RULE_FILES_PER_FOLDER + 5;
     for (let i = 0; i < count; i++)
       writeFileSync(join(dir, `r${String(i).padStart(4, "0")}.md`), "x\n");
-    const found = await findRuleFiles(root, ROO, root);
+    const found = await findRuleFiles(root, ROO, { root, realRoot: root, excluded: [] });
     expect(found.filter((c) => c.refused === undefined)).toHaveLength(MAX_RULE_FILES_PER_FOLDER);
     expect(found.filter((c) => c.refused?.status === "over-cap").map((c) => c.rel)).toEqual([
       "r0200.md",

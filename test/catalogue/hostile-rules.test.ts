@@ -27,13 +27,17 @@ const cases: CatalogueCase[] = [
     bad: [`${PROJECT}/.cursorrules`],
     expected: refused(
       `${PROJECT}/.cursorrules`,
-      (root) => `resolves to ${root}/outside/secret.md, outside ${root}/project`,
+      (root) =>
+        `it resolves to ${root}/outside/secret.md, outside the project root ${root}/project`,
     ),
   },
   {
     name: "rules-link-to-dev-zero",
     layout: [[`${APP}/.rules`, { symlink: "/dev/zero" }]],
-    expected: refused(`${APP}/.rules`, (root) => `resolves to /dev/zero, outside ${root}/project`),
+    expected: refused(
+      `${APP}/.rules`,
+      (root) => `it resolves to /dev/zero, outside the project root ${root}/project`,
+    ),
   },
   {
     name: "rules-folder-link-out-of-root",
@@ -44,8 +48,26 @@ const cases: CatalogueCase[] = [
     bad: [`${PROJECT}/.claude`],
     expected: refused(
       `${PROJECT}/.claude/rules`,
-      (root) => `the folder resolves to ${root}/outside/rules, outside ${root}/project`,
+      (root) => `it resolves to ${root}/outside/rules, outside the project root ${root}/project`,
     ),
+  },
+  {
+    // Discovery asks the door, as the read does: the folder is refused whole,
+    // its files not listed one by one (a .git/objects of many files was walked).
+    name: "rules-folder-link-into-git-untrusted",
+    layout: [
+      ["project/.git/info/a.md", "Token ghp_MARKER in the remote.\n"],
+      ["project/.git/info/b.md", "Another.\n"],
+      [`${APP}/.claude/rules`, { symlink: "../../.git/info" }],
+    ],
+    bad: [`${APP}/.claude`],
+    options: { projectTrusted: false },
+    expected: refused(
+      `${APP}/.claude/rules`,
+      () =>
+        "the project is not trusted and it resolves to .git/info, which is inside .git/; trust the project to read it",
+    ),
+    verify: (bad) => expect(bad.result.text).not.toContain("MARKER"),
   },
   {
     name: "rules-folder-link-loop",

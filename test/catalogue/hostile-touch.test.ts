@@ -53,7 +53,7 @@ const CASES: TouchCase[] = [
       {
         level: "warning",
         code: "context-outside-project",
-        message: `not loaded: this file resolves to /etc/passwd, outside ${p}`,
+        message: `not loaded: it resolves to /etc/passwd, outside the project root ${p}`,
         path: `${p}/pkg/AGENTS.md`,
       },
     ],
@@ -229,7 +229,7 @@ const CASES: TouchCase[] = [
         level: "warning",
         code: "context-private",
         message:
-          "not loaded: the project is not trusted and this file resolves to .git/config, which is inside .git/; trust the project to load it",
+          "not loaded: the project is not trusted and it resolves to .git/config, which is inside .git/; trust the project to read it",
         path: `${p}/pkg/AGENTS.md`,
       },
     ],

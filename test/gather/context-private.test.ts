@@ -91,7 +91,7 @@ describe("imports of an untrusted project's private files", () => {
           level: "warning",
           code: "context-private",
           message:
-            "not loaded: the project is not trusted and this file resolves to .env, which is hidden (a name that starts with a dot); trust the project to load it",
+            "not loaded: the project is not trusted and it resolves to .env, which is hidden (a name that starts with a dot); trust the project to read it",
           path: join(project, "AGENTS.md"),
         },
       ],

@@ -11,7 +11,7 @@ import { pinned, tempDir } from "../api/_helpers.js";
 const outside = (path: string, real: string, root: string) => ({
   level: "warning",
   code: "context-outside-project",
-  message: `not loaded: the project is not trusted and this file resolves to ${real}, outside ${root}`,
+  message: `not loaded: it resolves to ${real}, outside the project root ${root}`,
   path,
 });
 
@@ -48,7 +48,7 @@ describe("context files of an untrusted project", () => {
         {
           level: "warning",
           code: "context-outside-project",
-          message: `not loaded: this file resolves to ${secret}, outside ${project}`,
+          message: `not loaded: it resolves to ${secret}, outside the project root ${project}`,
           path: join(project, "AGENTS.md"),
         },
       ],

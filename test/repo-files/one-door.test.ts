@@ -52,7 +52,8 @@ const ALLOWED: Record<string, string> = {
   "hook/state.ts": "the hook's session files, sysprompt's cache under $XDG_CACHE_HOME",
   "_safe-write.ts": "the write side: compares the bytes it would write with the target's",
   // Bytes copied, never read as text: the copy is then read as an untrusted project, by the door.
-  "author/sandbox.ts": "copies a scenario folder into its sandbox (O_NOFOLLOW, capped)",
+  "author/sandbox.ts":
+    "copies a scenario folder into its sandbox (O_NOFOLLOW, capped); a link only where the door would read it (reachRefusal)",
   "author/simulate/_simulate-actions.ts": "simulate's actions inside its own sandbox copy",
   // The git section's files (#24's git rules are their own work).
   "gather/git/_gitfile.ts": "a worktree's .git file, for the git section",

@@ -7,6 +7,7 @@ import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
 import { resolveCommonPaths } from "../../locate/layers.js";
 import { normalizeOptions, type SystemPromptOptions } from "../../options.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import { projectReach } from "../../repo-files/index.js";
 import { createPromptSession } from "../../session/index.js";
 import { TOKEN_ENCODING, tokenCounter } from "../../tokens.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
@@ -112,8 +113,18 @@ export async function simulatePrompt(
   const parent =
     settings.sandboxDir ??
     join(dirname(defaultSandboxParent(options.env ?? process.env, home ?? homedir())), "simulate");
+  // A link is copied as its target only where the door would read it: in the
+  // copy it is a plain file, past every check by link.
+  // The reach of the folder copied (a root that is the home folder keeps its hidden entries out).
+  const reach = await projectReach({
+    start: root,
+    home: home ?? homedir(),
+    trusted: opts.trusted,
+    root,
+  });
   const { sandbox, problems, skipped, ignored } = await makeSandbox(root, parent, new Set(), {
     skipSpecial: true,
+    reach,
     keepTimes: true,
     // Build output and caches are no part of the prompt (the tree and the
     // context files pass over them) and may be most of the project.

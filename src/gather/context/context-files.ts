@@ -10,11 +10,13 @@ import {
   projectReach,
   type Reach,
   type RepoCapped,
+  reachRefusal,
   readRepoCapped,
+  refusalDiagnostic,
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { checkMaxBytes, cutMarker } from "../capped-read.js";
-import { findProjectRoot, isBelowCeiling, isWithin } from "../project-root.js";
+import { findProjectRoot, isBelowCeiling } from "../project-root.js";
 import { resolveRoots } from "../roots.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type DroppedContextFile, dedupeWithDropped, type TrimmedContextFile } from "./dedupe.js";
@@ -141,12 +143,6 @@ async function danglingLink(path: string, name: string): Promise<Diagnostic> {
 export interface ContextFolder {
   dir: string;
   origin: ContextOrigin;
-  /**
-   * For a project's folder (trusted or not): the real path of the folder's
-   * file must lie inside this folder, its project's real root, or the file
-   * is not loaded. Undefined (the agent dir): links are followed anywhere.
-   */
-  confine?: string;
   /** Where the file's imports may lead. */
   allowed: string[];
   /** Folders inside `allowed` that imports may still not reach (the home, from a project above it). */
@@ -154,7 +150,12 @@ export interface ContextFolder {
   allowedText: string;
   /** For an untrusted project: its private files (`.git/`, hidden, ignored), which are not read. */
   isPrivate?: (path: string) => Promise<PrivateVerdict | undefined>;
-  /** A project's folder: the reach the door reads its file and imports within. */
+  /**
+   * A project's folder: the reach the door reads its file and imports within.
+   * Trusted or not, the file stays in its project, as its imports do:
+   * `AGENTS.md -> ~/.ssh/id_rsa` in a cloned repository is refused. Undefined
+   * (the agent dir): the user's own, links followed anywhere.
+   */
   reach?: Reach;
 }
 
@@ -249,10 +250,6 @@ async function contextFolders(o: {
       folders.push({
         dir,
         origin: "project",
-        // Trusted or not, the file itself stays in its project, as its imports
-        // do: `AGENTS.md -> ~/.ssh/id_rsa` (or `/proc/self/environ`) in a
-        // cloned repository would otherwise put the user's secret in the prompt.
-        confine: reach.realRoot,
         ...(isPrivate ? { isPrivate } : {}),
         reach,
         allowed: [reach.root, reach.realRoot],
@@ -355,6 +352,13 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   const agentLoaded: string[] = [];
   const reads = new Map<string, Promise<RepoCapped>>();
   const limits = { home, maxBytes, maxTotalBytes, reads };
+  // The door's verdict on each project folder's file: where it leads, and for an untrusted project whether it is private.
+  const verdicts = await Promise.all(
+    found.map(({ path }, i) => {
+      const reach = folders[i]?.reach;
+      return path && reach ? reachRefusal(path, reals[i] ?? path, reach, false) : undefined;
+    }),
+  );
   for (const [i, { path, present }] of found.entries()) {
     const real = reals[i] ?? "";
     const folder = folders[i];
@@ -374,38 +378,16 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
     }
     // A link to a file already loaded adds nothing, wherever it is.
     if (seen.has(real)) continue;
-    if (folder.confine !== undefined && !isWithin(real, folder.confine)) {
-      perFolder[i]?.push({
-        level: "warning",
-        code: "context-outside-project",
-        message: `not loaded: ${folder.isPrivate ? "the project is not trusted and " : ""}this file resolves to ${toPosix(real)}, outside ${toPosix(folder.confine)}`,
-        path,
-      });
+    const refusal = verdicts[i];
+    if (refusal) {
+      perFolder[i]?.push(refusalDiagnostic(path, refusal, "context"));
       continue;
     }
     seen.add(real);
     toLoad.push({ i, path, real, folder });
   }
-  // A file found by its usual name is read wherever it is; one that is a link
-  // may not lead an untrusted project's private file into the prompt.
-  const privacy = await Promise.all(
-    toLoad.map(({ path, real, folder }) =>
-      real !== path && folder.isPrivate ? folder.isPrivate(real) : undefined,
-    ),
-  );
-  const readable = toLoad.filter(({ i, path }, k) => {
-    const secret = privacy[k];
-    if (!secret) return true;
-    perFolder[i]?.push({
-      level: "warning",
-      code: "context-private",
-      message: `not loaded: the project is not trusted and this file resolves to ${secret.rel}, which is ${secret.why}; trust the project to load it`,
-      path,
-    });
-    return false;
-  });
   const loaded = await Promise.all(
-    readable.map(async ({ i, path, real, folder }) => {
+    toLoad.map(async ({ i, path, real, folder }) => {
       const one = await loadOne(path, real, folder, limits);
       perFolder[i]?.push(...one.diagnostics);
       return one.file;
@@ -465,8 +447,8 @@ async function leaveOutForAgent(
     for (const name of chosen) {
       const file = join(folder.dir, name);
       const fileReal = await realpathOrSelf(file);
-      // Only read to see what it imports, and still never outside its project.
-      if (folder.confine !== undefined && !isWithin(fileReal, folder.confine)) continue;
+      // Only read to see what it imports, and still never where the door would not read it.
+      if (folder.reach && (await reachRefusal(file, fileReal, folder.reach, false))) continue;
       const one = await loadOne(file, fileReal, folder, limits);
       if (one.file?.imports.includes(real)) {
         leftOut.push(path);

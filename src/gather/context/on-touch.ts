@@ -2,11 +2,18 @@ import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
+import { pace } from "../../_pace.js";
 import { expandHome, toPosix } from "../../_paths.js";
 import { escapeWrapperTags, oneLine } from "../../_prompt-text.js";
-import { projectReach, type Reach } from "../../repo-files/index.js";
+import {
+  projectReach,
+  type Reach,
+  reachRefusal,
+  refusalDiagnostic,
+} from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { checkMaxBytes } from "../capped-read.js";
+import { DEFAULT_DEADLINE_MS } from "../deadline.js";
 import { isWithin } from "../project-root.js";
 import { ruleBase } from "../rules/base.js";
 import { geminiContextNames } from "../rules/gemini-settings.js";
@@ -79,6 +86,14 @@ export interface ContextForOptions {
    * passes the same set every time, so each file comes once. Default: a new set.
    */
   delivered?: Set<string>;
+  /**
+   * Milliseconds the call may take (`Infinity`: none). Matching a
+   * repository's glob rules is synchronous work it controls (1,000 rules of
+   * 64 globs, 64 paths): the loops yield every slice, and past this the
+   * folders and rules not yet looked at are left, with a `touch-deadline`
+   * warning, for a later call. Default: {@link DEFAULT_DEADLINE_MS}, as a render's.
+   */
+  deadlineMs?: number;
 }
 
 /**
@@ -106,6 +121,11 @@ export async function loadContextForPaths(
   if (!Array.isArray(paths) || paths.some((p) => typeof p !== "string")) {
     throw new SyspromptError("bad-option", "contextFor: paths must be an array of strings");
   }
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  if (typeof deadlineMs !== "number" || Number.isNaN(deadlineMs) || deadlineMs < 0) {
+    throw new SyspromptError("bad-option", "contextFor: deadlineMs must be a number ≥ 0 (ms)");
+  }
+  const inTime = timeLeft(performance.now() + deadlineMs);
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
   const maxTotalBytes =
     options.maxTotalBytes === undefined
@@ -125,7 +145,6 @@ export async function loadContextForPaths(
   const folder: ContextFolder = {
     dir: root,
     origin: "project",
-    confine: realRoot,
     allowed: [root, realRoot],
     excluded: [...reach.excluded],
     allowedText: `the project root ${toPosix(root)}`,
@@ -158,6 +177,7 @@ export async function loadContextForPaths(
     });
   }
   for (const written of paths.slice(0, MAX_TOUCH_PATHS)) {
+    if (!(await inTime())) break;
     if (written === "" || written.includes("\0")) continue;
     const abs = resolve(cwd, expandHome(written, home));
     const target = await realTarget(abs);
@@ -186,6 +206,7 @@ export async function loadContextForPaths(
       .filter((p) => p !== "");
     const depths = options.contextFiles === false ? -1 : parts.length;
     for (let depth = 0; depth <= depths; depth++) {
+      if (!(await inTime())) break;
       const realDir = join(realRoot, ...parts.slice(0, depth));
       // cwd and the folders above it: the prompt has their context files.
       if (isWithin(realCwd, realDir) || searched.has(realDir)) continue;
@@ -217,6 +238,7 @@ export async function loadContextForPaths(
       });
     }
     for (const rule of await glob) {
+      if (!(await inTime())) break;
       const key = `rule\0${rule.rule.path}`;
       if (delivered.has(key)) continue;
       const rel = toPosix(relative(rule.realBase, target.real));
@@ -229,6 +251,13 @@ export async function loadContextForPaths(
         name: oneLine(rule.rule.name),
       });
     }
+  }
+  if (inTime.late) {
+    diagnostics.push({
+      level: "warning",
+      code: "touch-deadline",
+      message: `the ${deadlineMs} ms deadline passed before every folder and glob rule was looked at: what the rest bring is not given now, and may come with a later call`,
+    });
   }
   if (tooDeep) {
     diagnostics.push({
@@ -245,6 +274,23 @@ export async function loadContextForPaths(
     files: capped.files.map(({ origin: _, ...f }) => f),
     diagnostics: [...diagnostics, ...capped.diagnostics],
   };
+}
+
+/**
+ * True while `until` (on `performance.now()`) is ahead; once past, false for
+ * good (`late` says so). Each call first lets the event loop turn when the
+ * slice is used up ({@link pace}), so a long match never holds a host's loop.
+ */
+function timeLeft(until: number): (() => Promise<boolean>) & { late: boolean } {
+  const check = async () => {
+    if (check.late) return false;
+    const turn = pace();
+    if (turn) await turn;
+    if (performance.now() >= until) check.late = true;
+    return !check.late;
+  };
+  check.late = false;
+  return check;
 }
 
 function lower(name: string): string {
@@ -372,28 +418,16 @@ async function contextOf(
   }
   const real = await realpathOrSelf(looked.path);
   if (folder.given(real)) return { path, diagnostics };
-  if (folder.confine !== undefined && !isWithin(real, folder.confine)) {
-    diagnostics.push({
-      level: "warning",
-      code: "context-outside-project",
-      message: `not loaded: this file resolves to ${oneLine(toPosix(real))}, outside ${oneLine(toPosix(folder.confine))}`,
-      path: oneLine(toPosix(path)),
-    });
-    return { path, diagnostics };
-  }
   // A name `.gemini/settings.json` set was written by the repository: checked as an import is.
   const named = !KNOWN_NAMES.has(basename(looked.path));
-  if ((real !== looked.path || named) && folder.isPrivate) {
-    const secret = await folder.isPrivate(real);
-    if (secret) {
-      diagnostics.push({
-        level: "warning",
-        code: "context-private",
-        message: `not loaded: the project is not trusted and this file resolves to ${oneLine(secret.rel)}, which is ${secret.why}; trust the project to load it`,
-        path: oneLine(toPosix(path)),
-      });
-      return { path, diagnostics };
-    }
+  // Asked at its path under the root as written: only a link on the way makes it "led" there.
+  const reach = folder.reach;
+  const asFound = reach ? join(reach.root, relative(reach.realRoot, looked.path)) : looked.path;
+  const refusal = reach ? await reachRefusal(asFound, real, reach, named) : undefined;
+  if (refusal) {
+    const said = refusalDiagnostic(oneLine(toPosix(path)), refusal, "context");
+    diagnostics.push({ ...said, message: oneLine(said.message) });
+    return { path, diagnostics };
   }
   const one = await loadOne(path, real, { ...folder, dir: writtenDir }, limits);
   diagnostics.push(...one.diagnostics);
@@ -410,17 +444,37 @@ function atWritten(realDir: string, writtenDir: string): (d: Diagnostic) => Diag
       : { ...d, path: oneLine(toPosix(join(writtenDir, relative(realDir, d.path)))) };
 }
 
-/** The glob rules with their folder's real path and a matcher, made once per call. */
+/**
+ * The glob rules with their folder's real path (each folder resolved once)
+ * and a matcher, compiled at its first use: compiling 1,000 rules of 64
+ * globs is seconds of synchronous work, which the matching loop paces and
+ * bounds by the deadline as it does the matching.
+ */
 async function globRules(
   rules: readonly Rule[],
   where: { cwd: string; root: string; ceiling: string | undefined; projectDir: string | undefined },
 ): Promise<{ rule: Rule; realBase: string; matches: (rel: string) => boolean }[]> {
   const glob = rules.filter((r) => r.activation === "glob" && r.globs.length > 0);
+  const bases = new Map<string, Promise<string>>();
+  const realBase = (base: string) => {
+    let real = bases.get(base);
+    if (real === undefined) {
+      real = realpathOrSelf(base);
+      bases.set(base, real);
+    }
+    return real;
+  };
   return Promise.all(
-    glob.map(async (rule) => ({
-      rule,
-      realBase: await realpathOrSelf(ruleBase(rule, where)),
-      matches: globMatcher(rule.globs),
-    })),
+    glob.map(async (rule) => {
+      let compiled: ((rel: string) => boolean) | undefined;
+      return {
+        rule,
+        realBase: await realBase(ruleBase(rule, where)),
+        matches: (rel: string) => {
+          compiled ??= globMatcher(rule.globs);
+          return compiled(rel);
+        },
+      };
+    }),
   );
 }

@@ -2,8 +2,8 @@ import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { lstat, realpath, stat } from "../../_io.js";
 import { toPosix } from "../../_paths.js";
+import { type Reach, type Refusal, reachRefusal } from "../../repo-files/index.js";
 import { listInBatches } from "../_list-folder.js";
-import { isWithin } from "../project-root.js";
 import type { RuleLocation } from "./formats.js";
 import type { RuleFate } from "./types.js";
 
@@ -35,25 +35,29 @@ export interface RuleCandidate {
   size?: number;
   /** Set when the file is found but must not be read. */
   refused?: Extract<RuleFate, { status: "refused" | "over-cap" | "unreadable" }>;
+  /** The door's refusal, when it is why the file is `refused` (its words are the reason). */
+  door?: Refusal;
 }
 
 /**
  * The rule files of one location under `base`, sorted by path. Never walks
  * beyond the location: a single file, or one folder (and, for `recursive`
  * locations, its subfolders up to {@link MAX_RULE_FOLDER_DEPTH}). Entries are
- * looked at with `lstat`: links to folders are not followed; a link to a
- * file is kept only if its real path is inside `confine` (when given); FIFOs,
- * sockets and devices are refused without being opened.
+ * looked at with `lstat`: links to folders are not followed; with `reach`
+ * (a project's files), a file or a rules folder is kept only when the door
+ * would read it there ({@link reachRefusal}: inside the project, and for an
+ * untrusted project not private), and refused with the door's words
+ * otherwise; FIFOs, sockets and devices are refused without being opened.
  */
 export async function findRuleFiles(
   base: string,
   location: RuleLocation,
-  confine: string | undefined,
+  reach: Reach | undefined,
 ): Promise<RuleCandidate[]> {
   const top = join(base, ...location.rel.split("/"));
   const own = await lstatOrUndefined(top);
   if (!own) return [];
-  // A link where a folder may be: what it leads to decides (confined below, by real path).
+  // A link where a folder may be: what it leads to decides (the door's verdict below, by real path).
   const target =
     own.isSymbolicLink() && location.kind !== "file" ? await statOrUndefined(top) : own;
   const asDir = target?.isDirectory() === true && location.kind !== "file";
@@ -66,17 +70,11 @@ export async function findRuleFiles(
     }
     if (location.kind === "dir") return [];
     const name = location.rel.split("/").pop() ?? location.rel;
-    return [await checkFile({ path: top, rel: name, location }, own, confine)];
+    return [await checkFile({ path: top, rel: name, location }, own, reach)];
   }
   const real = await realpath(top).catch(() => top);
-  if (confine !== undefined && !isWithin(real, confine)) {
-    return [
-      refuse(
-        { path: top, rel: "", location },
-        `the folder resolves to ${toPosix(real)}, outside ${toPosix(confine)}`,
-      ),
-    ];
-  }
+  const refusal = reach && (await reachRefusal(top, real, reach, location.named === true));
+  if (refusal) return [doorRefused({ path: top, rel: "", location }, refusal)];
   const found: { path: string; rel: string; dirent: Dirent }[] = [];
   const skipped: RuleCandidate[] = [];
   await listFolder(top, "", location, 0, found, skipped, { folders: 0 });
@@ -95,9 +93,7 @@ export async function findRuleFiles(
       continue;
     }
     const s = await lstatOrUndefined(f.path);
-    out.push(
-      s ? await checkFile(candidate, s, confine) : refuse(candidate, "gone while being read"),
-    );
+    out.push(s ? await checkFile(candidate, s, reach) : refuse(candidate, "gone while being read"));
   }
   return out;
 }
@@ -172,11 +168,11 @@ async function listFolder(
   }
 }
 
-/** A found file, checked: a regular file (directly or through a link that stays inside `confine`). */
+/** A found file, checked: a regular file (directly or through a link) that the door would read. */
 async function checkFile(
   candidate: RuleCandidate,
   own: import("node:fs").Stats,
-  confine: string | undefined,
+  reach: Reach | undefined,
 ): Promise<RuleCandidate> {
   let s = own;
   let real = candidate.path;
@@ -196,9 +192,9 @@ async function checkFile(
         : `cannot resolve: ${(error as Error).message}`,
     );
   }
-  if (confine !== undefined && !isWithin(real, confine)) {
-    return refuse(candidate, `resolves to ${toPosix(real)}, outside ${toPosix(confine)}`);
-  }
+  const named = candidate.location.named === true;
+  const refusal = reach && (await reachRefusal(candidate.path, real, reach, named));
+  if (refusal) return doorRefused(candidate, refusal);
   if (s.isDirectory()) return refuse(candidate, "a link to a folder (not followed)");
   if (!s.isFile())
     return refuse(candidate, "not a regular file (FIFO, socket or device); not opened");
@@ -207,6 +203,10 @@ async function checkFile(
 
 function refuse(candidate: RuleCandidate, reason: string): RuleCandidate {
   return { ...candidate, refused: { status: "refused", reason } };
+}
+
+function doorRefused(candidate: RuleCandidate, door: Refusal): RuleCandidate {
+  return { ...refuse(candidate, door.message), door };
 }
 
 async function statOrUndefined(path: string) {

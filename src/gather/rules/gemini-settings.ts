@@ -1,5 +1,5 @@
 import { toPosix } from "../../_paths.js";
-import { type Reach, readRepoCapped } from "../../repo-files/index.js";
+import { type Reach, readRepoCapped, refusalDiagnostic } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { findRuleFiles } from "./discover.js";
 
@@ -36,7 +36,7 @@ export async function geminiContextNames(
   cwd: string,
   reach: Reach,
 ): Promise<{ names?: string[]; diagnostics: Diagnostic[] }> {
-  const [found] = await findRuleFiles(cwd, { rel: GEMINI_SETTINGS, kind: "file" }, reach.realRoot);
+  const [found] = await findRuleFiles(cwd, { rel: GEMINI_SETTINGS, kind: "file" }, reach);
   if (found === undefined) return { diagnostics: [] };
   const path = toPosix(found.path);
   const warn = (message: string): Diagnostic => ({
@@ -45,6 +45,7 @@ export async function geminiContextNames(
     message,
     path,
   });
+  if (found.door) return { diagnostics: [refusalDiagnostic(path, found.door)] };
   if (found.refused) return { diagnostics: [warn(`not read: ${found.refused.reason}`)] };
   const text = await readRepoCapped(found.path, { reach, maxBytes: MAX_SETTINGS_BYTES });
   if (!text.ok) return { diagnostics: text.diagnostics.map((d) => ({ ...d, path })) };

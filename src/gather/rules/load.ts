@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { normalizeText } from "../../_frontmatter.js";
 import { lstat } from "../../_io.js";
+import { nextTurn } from "../../_pace.js";
 import { expandHome, toPosix } from "../../_paths.js";
 import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
 import { projectReach, readRepoCapped } from "../../repo-files/index.js";
@@ -69,6 +70,8 @@ export interface LoadRulesOptions {
   ceilingDir?: string;
   /** For {@link loadRules}: texts already in the prompt (custom prompt, appended prompt, context files); always rules they contain are dropped. */
   stated?: readonly StatedText[];
+  /** Stops the work (the promise rejects with the signal's reason): a render that gave up on it. */
+  signal?: AbortSignal;
 }
 
 /** Checks the `ruleSources` option: known names only. */
@@ -122,7 +125,6 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   // folder), and for an untrusted project its private files.
   const reach = await projectReach({ start: cwd, home, trusted, ceiling });
   const projectRoot = reach.root;
-  const realRoot = reach.realRoot;
   const projectFolders = ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, projectRoot));
   const layerDir = join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
   const diagnostics: Diagnostic[] = [];
@@ -155,7 +157,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
         // Project files may not reach outside the project, trusted or not: a
         // rule file is text the repository controls, and it is inlined.
         const confine =
-          format.scope === "project" || format.scope === "project-layer" ? realRoot : undefined;
+          format.scope === "project" || format.scope === "project-layer" ? reach : undefined;
         return bases(format).map(async (base) => {
           const perLocation = await Promise.all(
             format.locations.map((l) => findRuleFiles(base, l, confine)),
@@ -212,12 +214,17 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
 
   const accounts: RuleAccount[] = [];
   const read: { rule: Rule; account: RuleAccount }[] = [];
-  plan.forEach((p, i) => {
+  // Parsing is synchronous and the repository sets how much there is (1,000
+  // files of flow-sequence frontmatter): the loop yields every slice and stops
+  // once the render has given up on it.
+  for (const [i, p] of plan.entries()) {
+    const turn = nextTurn(options.signal);
+    if (turn) await turn;
     const { base } = p;
     const text = texts[i];
     if (!p.read || !text) {
       if (p.fate) accounts.push({ ...base, fate: p.fate });
-      return;
+      continue;
     }
     if (!text.ok) {
       const reason = text.diagnostics[0]?.message ?? text.reason;
@@ -228,7 +235,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
             ? { status: "refused", reason: reason.replace(/^not read: /, "") }
             : { status: "unreadable", reason },
       });
-      return;
+      continue;
     }
     diagnostics.push(...text.diagnostics.map((d) => ({ ...d, path: base.path })));
     const one = toRule(p.read.candidate, p.read.format, base.layer, text.text, base.path);
@@ -253,7 +260,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     };
     accounts.push(account);
     if (!one.disabled) read.push({ rule, account });
-  });
+  }
 
   // The project's rule beats the user's of the same format and name.
   const projectNames = new Map(

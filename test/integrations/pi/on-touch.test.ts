@@ -161,7 +161,7 @@ describe("pi: context on touch", () => {
     expect(await toolResult("read", { path: "evil/a.ts" })).toBeUndefined();
     const said = stderr.filter((l) => l.includes("context-outside-project"));
     expect(said).toEqual([
-      `sysprompt: warning ${cwd}/evil/AGENTS.md [context-outside-project] not loaded: this file resolves to /etc/passwd, outside ${cwd}\n`,
+      `sysprompt: warning ${cwd}/evil/AGENTS.md [context-outside-project] not loaded: it resolves to /etc/passwd, outside the project root ${cwd}\n`,
     ]);
   });
 });
