@@ -35,14 +35,6 @@ export {
   type BudgetOptions,
   renderWithinBudget,
 } from "./budget/fit.js";
-export {
-  type BudgetCut,
-  type BudgetReport,
-  type BudgetSkip,
-  SHRINK_STEPS,
-  type ShrinkSpec,
-  type ShrinkStepName,
-} from "./budget/types.js";
 export type {
   AlwaysRule,
   ContextFile,
@@ -151,5 +143,13 @@ export type {
   StepStatus,
   StepTiming,
 } from "./types.js";
-export { SyspromptError } from "./types.js";
+export {
+  type BudgetCut,
+  type BudgetReport,
+  type BudgetSkip,
+  SHRINK_STEPS,
+  type ShrinkSpec,
+  type ShrinkStepName,
+  SyspromptError,
+} from "./types.js";
 export { VERSION } from "./version.js";

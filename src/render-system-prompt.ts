@@ -1,7 +1,6 @@
 import { wrapperNames } from "./_prompt-text.js";
 import type { PresetReport } from "./agents/index.js";
 import { renderWithinBudget } from "./budget/fit.js";
-import type { BudgetReport } from "./budget/types.js";
 import type { OptionProvenance } from "./config/index.js";
 import type { PromptData } from "./data.js";
 import { capDiagnostics, createEngine, type Engine } from "./engine/index.js";
@@ -30,7 +29,7 @@ import {
 } from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
 import { variantForModel } from "./sections/variants.js";
-import type { Diagnostic, RenderResult, StepTiming } from "./types.js";
+import type { BudgetReport, Diagnostic, RenderResult, StepTiming } from "./types.js";
 
 // Moved to prompt-data.ts with the rest of the data assembly.
 export { DEFAULT_AGENT_NAME } from "./prompt-data.js";

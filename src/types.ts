@@ -1,5 +1,3 @@
-import type { BudgetReport } from "./budget/types.js";
-
 /** Where a piece of the prompt came from, lowest precedence first. */
 export type Layer = "builtin" | "user" | "project" | "option";
 
@@ -84,4 +82,91 @@ export class SyspromptError extends Error {
     this.name = "SyspromptError";
     this.code = code;
   }
+}
+
+/**
+ * The builtin shrink steps, cheapest first. Each changes one kind of data,
+ * only as the section that declares it sees it, and leaves a visible marker
+ * line where it cut:
+ *
+ * - `tree-lines`: the workspace trees (cwd's and each extra root's) list
+ *   fewer entries per folder (its newest, a `… K more` line, its oldest), as
+ *   `maxEntries` does when a tree is built; one limit for all of them, so the
+ *   widest give first and a tree within the limit stays whole.
+ * - `tree-depth`: the workspace trees show fewer levels, down to the top one,
+ *   by the same rule.
+ * - `agents-md`: the list of deeper AGENTS.md files keeps its shallowest
+ *   paths and ends with `… K more`.
+ * - `skill-descriptions`: skills are listed by name and location only.
+ * - `skill-list`: the skills list is left out; one line says how many there are.
+ * - `context-files`: context files give way to a marker line, the farthest
+ *   from the working directory first.
+ * - `rule-descriptions`: on-demand rules are listed without their descriptions.
+ * - `always-rules`: inlined rules give way to a marker line (their path
+ *   stays), the outermost first (fewest path segments), ties in prompt order.
+ */
+export const SHRINK_STEPS = [
+  "tree-lines",
+  "tree-depth",
+  "agents-md",
+  "skill-descriptions",
+  "skill-list",
+  "context-files",
+  "rule-descriptions",
+  "always-rules",
+] as const;
+
+export type ShrinkStepName = (typeof SHRINK_STEPS)[number];
+
+/** A section's `shrink:` frontmatter. */
+export interface ShrinkSpec {
+  /** Sections with a lower priority shrink first; ties go in prompt order. */
+  priority: number;
+  /** Applied in this order, each as far as needed before the next is tried. */
+  steps: ShrinkStepName[];
+}
+
+/** One cut made to fit the budget. */
+export interface BudgetCut {
+  section: string;
+  step: ShrinkStepName;
+  /** What was cut, in a sentence fragment: "the workspace tree lists at most 4 entries per folder". */
+  detail: string;
+  /** Estimated tokens the cut saved. */
+  saved: number;
+  /** True when the step went as far as it goes (nothing more for it to cut). */
+  complete: boolean;
+}
+
+/** A step left out because it would not make the prompt shorter (its marker costs more than it cuts). */
+export interface BudgetSkip {
+  section: string;
+  step: ShrinkStepName;
+  /** What the cut would have done, as in {@link BudgetCut}. */
+  detail: string;
+  /** Estimated tokens the cut would have added (0: it would have saved nothing). */
+  added: number;
+}
+
+/**
+ * What fitting a token budget did. Token counts are estimates: each section
+ * is counted with the o200k_base encoding (gpt-tokenizer) and the counts are
+ * summed with the separators between sections; other models' tokenizers
+ * count differently.
+ */
+export interface BudgetReport {
+  /** The budget asked for (`maxPromptTokens`). */
+  maxTokens: number;
+  /** How tokens were estimated. */
+  tokenizer: "o200k_base";
+  /** Estimated tokens of the prompt before any cut. */
+  initialTokens: number;
+  /** Estimated tokens of the prompt returned. */
+  tokens: number;
+  /** Whether `tokens` is within `maxTokens`. */
+  fits: boolean;
+  /** Every cut, in the order made. */
+  cuts: BudgetCut[];
+  /** Every step tried and left out, in the order tried. */
+  skipped: BudgetSkip[];
 }

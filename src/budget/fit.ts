@@ -7,10 +7,16 @@ import {
   type SectionPatch,
 } from "../sections/render.js";
 import type { SectionTemplate } from "../sections/types.js";
-import type { Diagnostic, SectionSource } from "../types.js";
+import type {
+  BudgetCut,
+  BudgetReport,
+  BudgetSkip,
+  Diagnostic,
+  SectionSource,
+  ShrinkSpec,
+} from "../types.js";
 import { initialState, patchFor, type ShrinkState, STEPS } from "./steps.js";
 import { o200kCounter, type TokenCounter } from "./tokens.js";
-import type { BudgetCut, BudgetReport, BudgetSkip, ShrinkSpec } from "./types.js";
 
 export interface BudgetOptions {
   /** The most tokens the prompt may have (estimated). */

@@ -1,6 +1,7 @@
 import type { AlwaysRule, ContextFile, OnDemandRule, PromptData, SkillEntry } from "../data.js";
 import type { TreeLine } from "../gather/tree/index.js";
 import type { SectionPatch } from "../sections/render.js";
+import type { ShrinkStepName } from "../types.js";
 import {
   capDepth,
   capEntries,
@@ -11,7 +12,6 @@ import {
   type TreeModel,
   widestFolder,
 } from "./_tree.js";
-import type { ShrinkStepName } from "./types.js";
 
 /**
  * What one section sees while it shrinks: the data the steps cut, and the

@@ -1,7 +1,7 @@
 import { type KnownKeys, unknownKeyDiagnostic } from "../_frontmatter-keys.js";
-import { readShrinkSpec } from "../budget/spec.js";
 import type { Diagnostic } from "../types.js";
 import { EJECTED_FROM, EJECTED_FROM_KEY } from "./ejected-from.js";
+import { readShrinkSpec } from "./shrink-spec.js";
 import { CACHE_CLASSES, type CacheClass, type SectionMeta } from "./types.js";
 
 const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;

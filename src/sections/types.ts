@@ -1,5 +1,4 @@
-import type { ShrinkSpec } from "../budget/types.js";
-import type { SectionSource } from "../types.js";
+import type { SectionSource, ShrinkSpec } from "../types.js";
 
 /** Section names: lower-case, start with a letter. */
 export const SECTION_NAME = /^[a-z][a-z0-9_-]*$/;

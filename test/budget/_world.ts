@@ -1,12 +1,12 @@
 import type { BudgetOptions } from "../../src/budget/fit.js";
 import { renderWithinBudget } from "../../src/budget/fit.js";
-import type { ShrinkSpec } from "../../src/budget/types.js";
 import type { PromptData } from "../../src/data.js";
 import { createEngine } from "../../src/engine/index.js";
 import type { TreeLine } from "../../src/gather/tree/_tree-layout.js";
 import { defaultMeta } from "../../src/sections/meta.js";
 import type { RenderInput } from "../../src/sections/render.js";
 import type { SectionMeta, SectionTemplate } from "../../src/sections/types.js";
+import type { ShrinkSpec } from "../../src/types.js";
 
 /**
  * A small prompt for the budget's pure half: untagged sections, so a

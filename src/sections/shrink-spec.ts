@@ -1,4 +1,4 @@
-import { SHRINK_STEPS, type ShrinkSpec, type ShrinkStepName } from "./types.js";
+import { SHRINK_STEPS, type ShrinkSpec, type ShrinkStepName } from "../types.js";
 
 const KNOWN_STEPS: ReadonlySet<string> = new Set(SHRINK_STEPS);
 
