@@ -37,6 +37,12 @@ export interface RuleLocation {
    * checks an import, so an untrusted project cannot name its `.env`.
    */
   named?: boolean;
+  /**
+   * The agent also finds this location in folders below cwd (Windsurf's
+   * `.windsurf/rules`): those are read on touch, for the folders on a touched
+   * path (nested.ts), never by walking the tree.
+   */
+  belowCwd?: boolean;
 }
 
 /** Where a format is read. */
@@ -324,9 +330,11 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
   {
     source: "windsurf",
     scope: "project",
+    // docs.windsurf.com/windsurf/cascade/memories, "Rules discovery" (read 2026-12): every
+    // .windsurf/rules in the workspace and its subfolders, and in parent folders up to the git root.
     locations: [
       { rel: ".windsurfrules", kind: "file" },
-      { rel: ".windsurf/rules", kind: "dir", match: md, fields: windsurfFields },
+      { rel: ".windsurf/rules", kind: "dir", match: md, fields: windsurfFields, belowCwd: true },
     ],
   },
   {

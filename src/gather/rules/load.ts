@@ -333,7 +333,8 @@ function withGeminiNames(format: RuleFormat, names: readonly string[] | undefine
   };
 }
 
-function toRule(
+/** One rule file's text read into a rule, by its location's fields (none: the whole file, always). */
+export function toRule(
   candidate: RuleCandidate,
   format: RuleFormat,
   layer: Rule["layer"],
