@@ -13,7 +13,7 @@ describe("rule files in explain, sections and list", () => {
     expect(code).toBe(0);
     const lines = stdout.split("\n");
     const start = lines.findIndex((l) => l.startsWith("rule files:"));
-    expect(lines[start]).toBe("rule files: 22 found, 20 kept");
+    expect(lines[start]).toBe("rule files: 22 found, 19 kept");
     expect(lines.slice(start + 1, start + 4)).toEqual([
       `  inlined    ${root}/agent/rules/mine.md  sysprompt, always`,
       "  inlined    .cursorrules  cursor, always",

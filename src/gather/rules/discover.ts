@@ -35,6 +35,8 @@ export interface RuleCandidate {
   size?: number;
   /** Set when the file is found but must not be read. */
   refused?: Extract<RuleFate, { status: "refused" | "over-cap" | "unreadable" }>;
+  /** Set when the file is found but its agent does not read it here (a fallback whose main location has files). */
+  disabled?: string;
 }
 
 /**
@@ -124,7 +126,10 @@ async function listFolder(
         ? { status: "unreadable", reason: "cannot list the folder" }
         : {
             status: "over-cap",
-            reason: `more than ${MAX_RULE_FOLDER_ENTRIES} entries in one rules folder: none of them read`,
+            reason:
+              location.rel === ""
+                ? `more than ${MAX_RULE_FOLDER_ENTRIES} entries in the folder: the rule files among them not looked for`
+                : `more than ${MAX_RULE_FOLDER_ENTRIES} entries in one rules folder: none of them read`,
           },
     });
     return;

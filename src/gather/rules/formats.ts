@@ -43,6 +43,12 @@ export interface RuleLocation {
    * path (nested.ts), never by walking the tree.
    */
   belowCwd?: boolean;
+  /**
+   * Read only when the location `rel` in the same folder gives no file
+   * (Roo's `.roorules`, its fallback for `.roo/rules`); otherwise named in
+   * `explain`, disabled with `reason`.
+   */
+  fallbackFor?: { rel: string; reason: string };
 }
 
 /** Where a format is read. */
@@ -216,22 +222,30 @@ const continueFields: ActivationReader = (doc, path) => {
   return { ...base, ...named, activation: "model", description };
 };
 
-/** Roo's mode folders: read only in that mode, which no prompt here is in. Source: as the roo format's below. */
-const rooModeFields =
-  (mode: (path: string) => string): ActivationReader =>
-  (_doc, path) => ({
-    ...always(),
-    disabled: `Roo loads it only in its "${mode(path)}" mode`,
-  });
-
 /**
- * The mode of `.roo/rules-{mode}/…`. Roo's single-file fallback
- * `.roorules-{mode}` is not looked for: its name is not fixed, and finding it
- * would list every project folder on every render.
+ * Roo's mode rules (`.roo/rules-{mode}/`, and its fallbacks `.roorules-{mode}`
+ * and `.clinerules-{mode}`): Roo adds them only while it is in that mode
+ * (code, architect, ask, debug, orchestrator or a custom mode). A prompt here
+ * is in no Roo mode: `agentMode` names an agent's approval mode (Gemini CLI's
+ * `yolo`, `plan`), not Roo's, so they are named in `explain` and never used.
+ * Source: as the roo format's below.
  */
+const rooModeFields: ActivationReader = (_doc, path) => ({
+  ...always(),
+  disabled: `Roo adds it only in its "${rooMode(path)}" mode, and this prompt is in no Roo mode`,
+});
+
+/** The mode of `.roo/rules-{mode}/…`, `.roorules-{mode}` or `.clinerules-{mode}`. */
 function rooMode(path: string): string {
-  return /\/\.roo\/rules-([^/]+)\//.exec(path)?.[1] ?? "?";
+  return (
+    /\/\.roo\/rules-([^/]+)\//.exec(path)?.[1] ??
+    /\/\.(?:roo|cline)rules-([^/]+)$/.exec(path)?.[1] ??
+    "?"
+  );
 }
+
+/** `.roorules-{mode}` and `.clinerules-{mode}`, which Roo reads in the folder itself. */
+const isRooModeFile = (name: string) => /^\.(?:roo|cline)rules-[^/]+$/.test(name);
 
 const KIRO_INCLUSIONS = ["always", "fileMatch", "manual", "auto"];
 
@@ -416,9 +430,17 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
     source: "roo",
     scope: "project",
     // RooCodeInc/Roo-Code src/core/prompts/sections/custom-instructions.ts at cb83656718
-    // (2026-04-14, the last release before Roo's sunset): .roo/rules, .roorules, AGENTS.local.md, .roo/rules-{mode}.
+    // (2026-04-14, the last release before Roo's sunset): .roo/rules, else .roorules;
+    // AGENTS.local.md; in a mode, .roo/rules-{mode}, else .roorules-{mode}, else .clinerules-{mode}.
     locations: [
-      { rel: ".roorules", kind: "file" },
+      {
+        rel: ".roorules",
+        kind: "file",
+        fallbackFor: {
+          rel: ".roo/rules",
+          reason: "Roo reads .roorules only when .roo/rules holds no file, and it holds some",
+        },
+      },
       { rel: ".roo/rules", kind: "dir", recursive: true, match: anyFile },
       { rel: "AGENTS.local.md", kind: "file" },
       {
@@ -427,8 +449,10 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
         recursive: true,
         match: anyFile,
         select: (rel) => /^rules-[^/]+\//.test(rel),
-        fields: rooModeFields(rooMode),
+        fields: rooModeFields,
       },
+      // The folder itself, listed for these names (one batch-capped listing, never deeper).
+      { rel: "", kind: "dir", match: isRooModeFile, fields: rooModeFields },
     ],
   },
   {
@@ -475,6 +499,6 @@ export function ruleName(relPath: string): string {
  */
 export const RULE_ENTRY_NAMES: ReadonlySet<string> = new Set(
   RULE_FORMATS.filter((f) => f.scope === "project").flatMap((f) =>
-    f.locations.map((l) => l.rel.split("/")[0] ?? l.rel),
+    f.locations.filter((l) => l.rel !== "").map((l) => l.rel.split("/")[0] ?? l.rel),
   ),
 );

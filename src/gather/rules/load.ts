@@ -160,9 +160,9 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
           const perLocation = await Promise.all(
             format.locations.map((l) => findRuleFiles(base, l, confine)),
           );
-          const found = perLocation
-            .flat()
-            .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+          const found = withFallbacks(format, perLocation).sort((a, b) =>
+            Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)),
+          );
           return found.map((candidate) => ({ candidate, format }));
         });
       }),
@@ -179,6 +179,9 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
       format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
     const base = { path: toPosix(candidate.path), source: format.source, layer };
     if (candidate.refused) return { base, fate: candidate.refused as RuleFate };
+    if (candidate.disabled !== undefined) {
+      return { base, fate: { status: "disabled", reason: candidate.disabled } as RuleFate };
+    }
     const real = candidate.real ?? candidate.path;
     const first = seen.get(real);
     if (first !== undefined)
@@ -318,6 +321,20 @@ export function dedupeLoaded(
     return d ? [d] : [];
   });
   return { rules: kept.map((e) => e.rule), accounts, diagnostics };
+}
+
+/**
+ * One folder's candidates of a format, flattened; a fallback location
+ * (`fallbackFor`) whose main location gave a file there is disabled: its
+ * agent reads it only in place of that one.
+ */
+function withFallbacks(format: RuleFormat, perLocation: RuleCandidate[][]): RuleCandidate[] {
+  return perLocation.flatMap((found, i) => {
+    const main = format.locations[i]?.fallbackFor;
+    const at = format.locations.findIndex((l) => l.rel === main?.rel);
+    if (main === undefined || !perLocation[at]?.some((c) => !c.refused)) return found;
+    return found.map((c) => (c.refused ? c : { ...c, disabled: main.reason }));
+  });
 }
 
 /** Gemini CLI's project format, reading the names `context.fileName` sets instead of GEMINI.md. */

@@ -6,6 +6,9 @@ import { rulesFixture, trace } from "./_helpers.js";
  * moved since the formats were first written down (the sources are cited in
  * src/gather/rules/formats.ts), each read as that agent reads it today.
  */
+const ROO_MODE = (mode: string) =>
+  `Roo adds it only in its "${mode}" mode, and this prompt is in no Roo mode`;
+
 describe("formats as their agents read them today", () => {
   it("accounts for every file: read, listed, or left out with the reason", async () => {
     const dir = rulesFixture("drifted-formats");
@@ -39,8 +42,18 @@ describe("formats as their agents read them today", () => {
       ],
       ["CONTEXT.md", "gemini", "always", "inlined"],
       ["GEMINI.md", "gemini", "always", "inlined"],
-      [".roo/rules-code/tests.md", "roo", "always", 'Roo loads it only in its "code" mode'],
+      // Roo's mode rules (a folder, or a file in the folder itself) apply in that mode only;
+      // .roorules only in place of .roo/rules.
+      [".clinerules-debug", "roo", "always", ROO_MODE("debug")],
+      [".roo/rules-code/tests.md", "roo", "always", ROO_MODE("code")],
       [".roo/rules/general.md", "roo", "always", "inlined"],
+      [
+        ".roorules",
+        "roo",
+        null,
+        "Roo reads .roorules only when .roo/rules holds no file, and it holds some",
+      ],
+      [".roorules-architect", "roo", "always", ROO_MODE("architect")],
       ["AGENTS.local.md", "roo", "always", "inlined"],
       [".continue/prompts/context.md", "continue", "always", "inlined"],
       [

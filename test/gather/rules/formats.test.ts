@@ -40,7 +40,8 @@ describe("every format, project root down to cwd", () => {
       ["project/.kiro/steering/deploy.md", "kiro", "project", "model", "listed"],
       ["project/.kiro/steering/product.md", "kiro", "project", "always", "inlined"],
       ["project/.roo/rules/deps.md", "roo", "project", "always", "inlined"],
-      ["project/.roorules", "roo", "project", "always", "inlined"],
+      // Roo reads .roorules only in place of .roo/rules.
+      ["project/.roorules", "roo", "project", undefined, "disabled"],
       ["project/.continue/rules/docs.md", "continue", "project", "always", "inlined"],
       ["project/.rules", "zed", "project", "always", "inlined"],
     ]);

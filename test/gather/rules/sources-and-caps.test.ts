@@ -52,11 +52,16 @@ describe("caps", () => {
     expect(out.accounts.map((a) => [a.path.slice(dir.length + 1), a.fate.status])).toEqual([
       ["project/GEMINI.md", "inlined"],
       ["project/.roo/rules/deps.md", "over-cap"],
-      ["project/.roorules", "inlined"],
+      // Not read either: Roo reads it only in place of .roo/rules, which holds a file.
+      ["project/.roorules", "disabled"],
       ["project/.rules", "over-cap"],
     ]);
     expect(out.diagnostics.map((d) => [d.code, d.message])).toEqual([
       ["rule-over-cap", "rule file not read: the rule files read so far reach the 64-byte total"],
+      [
+        "rule-disabled",
+        "rule not loaded: Roo reads .roorules only when .roo/rules holds no file, and it holds some",
+      ],
       ["rule-over-cap", "rule file not read: the rule files read so far reach the 64-byte total"],
     ]);
   });
