@@ -396,11 +396,21 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
   {
     source: "claude",
     scope: "project",
-    // docs.claude.com/docs/claude-code/memory (2026-08): CLAUDE.md or .claude/CLAUDE.md, CLAUDE.local.md, .claude/rules.
+    // docs.claude.com/docs/claude-code/memory (2026-08): CLAUDE.md or .claude/CLAUDE.md, CLAUDE.local.md,
+    // .claude/rules. Claude Code 2.1.332 (read in its bundled binary: the per-folder loader) loads the same
+    // four per folder, from the root down to cwd at start and in a folder below when it reads a file
+    // there; CLAUDE.local.md whether git ignores it or not (nested CLAUDE.md is a context file here).
     locations: [
-      { rel: "CLAUDE.local.md", kind: "file" },
-      { rel: ".claude/CLAUDE.md", kind: "file" },
-      { rel: ".claude/rules", kind: "dir", recursive: true, match: md, fields: claudeFields },
+      { rel: "CLAUDE.local.md", kind: "file", belowCwd: true },
+      { rel: ".claude/CLAUDE.md", kind: "file", belowCwd: true },
+      {
+        rel: ".claude/rules",
+        kind: "dir",
+        recursive: true,
+        match: md,
+        fields: claudeFields,
+        belowCwd: true,
+      },
     ],
   },
   // Every folder from the git root down to cwd; `context.fileName` in .gemini/settings.json

@@ -39,36 +39,40 @@ export async function loadFolderRules(
   const rules: Rule[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const format of formats) {
-    for (const location of format.locations) {
-      for (const candidate of await findRuleFiles(dir, location, o.reach.realRoot)) {
-        const path = toPosix(candidate.path);
-        const leftOut = (fate: RuleFate) => {
-          const d = accountDiagnostic({ path, source: format.source, layer: "project", fate });
-          if (d) diagnostics.push(d);
-        };
-        if (candidate.refused) {
-          leftOut(candidate.refused);
-          continue;
-        }
-        const text = await readRepoCapped(candidate.path, { reach: o.reach, maxBytes: o.maxBytes });
-        if (!text.ok) {
-          const reason = text.diagnostics[0]?.message ?? text.reason;
-          leftOut(
-            text.reason === "refused"
-              ? { status: "refused", reason: reason.replace(/^not read: /, "") }
-              : { status: "unreadable", reason },
-          );
-          continue;
-        }
-        const one = toRule(candidate, format, "project", text.text, path);
-        diagnostics.push(...one.diagnostics);
-        if (one.disabled !== undefined) {
-          leftOut({ status: "disabled", reason: one.disabled });
-          continue;
-        }
-        const cut = text.omitted > 0 ? `\n${cutMarker(text.omitted, o.maxBytes)}` : "";
-        rules.push({ ...one.rule, content: `${one.rule.content}${cut}` });
+    // In the rules step's order: by path, whichever location found it.
+    const found = (
+      await Promise.all(format.locations.map((l) => findRuleFiles(dir, l, o.reach.realRoot)))
+    )
+      .flat()
+      .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+    for (const candidate of found) {
+      const path = toPosix(candidate.path);
+      const leftOut = (fate: RuleFate) => {
+        const d = accountDiagnostic({ path, source: format.source, layer: "project", fate });
+        if (d) diagnostics.push(d);
+      };
+      if (candidate.refused) {
+        leftOut(candidate.refused);
+        continue;
       }
+      const text = await readRepoCapped(candidate.path, { reach: o.reach, maxBytes: o.maxBytes });
+      if (!text.ok) {
+        const reason = text.diagnostics[0]?.message ?? text.reason;
+        leftOut(
+          text.reason === "refused"
+            ? { status: "refused", reason: reason.replace(/^not read: /, "") }
+            : { status: "unreadable", reason },
+        );
+        continue;
+      }
+      const one = toRule(candidate, format, "project", text.text, path);
+      diagnostics.push(...one.diagnostics);
+      if (one.disabled !== undefined) {
+        leftOut({ status: "disabled", reason: one.disabled });
+        continue;
+      }
+      const cut = text.omitted > 0 ? `\n${cutMarker(text.omitted, o.maxBytes)}` : "";
+      rules.push({ ...one.rule, content: `${one.rule.content}${cut}` });
     }
   }
   return { rules, diagnostics };

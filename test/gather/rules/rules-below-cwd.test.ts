@@ -14,8 +14,10 @@ function layout(root: string, files: Record<string, string>): void {
 
 /**
  * Windsurf finds `.windsurf/rules` in the workspace's subfolders as well as
- * from the git root down to it (docs.windsurf.com/windsurf/cascade/memories).
- * The folders above cwd are the rules step's; those below arrive on touch.
+ * from the git root down to it (docs.windsurf.com/windsurf/cascade/memories);
+ * Claude Code loads a folder's CLAUDE.local.md, .claude/CLAUDE.md and
+ * .claude/rules when it reads a file there. The folders above cwd are the
+ * rules step's; those below arrive on touch.
  */
 function project(): { root: string; home: string } {
   const base = tempDir();
@@ -38,7 +40,7 @@ function project(): { root: string; home: string } {
   return { root, home: join(base, "home") };
 }
 
-describe("Windsurf rules in folders below cwd", () => {
+describe("rule files in folders below cwd", () => {
   it("the rules step reads cwd and its parents up to the git root, not the folders below", async () => {
     const { root, home } = project();
     const traced = await traceRules({ cwd: root, home, sources: ["windsurf"] });
@@ -97,6 +99,34 @@ describe("Windsurf rules in folders below cwd", () => {
     expect(got.diagnostics.map((d) => [d.code, d.path])).toEqual([
       ["rule-refused", `${root}/lib/.windsurf/rules`],
     ]);
+  });
+
+  it("Claude Code's CLAUDE.local.md (git-ignored: the user's own), .claude/CLAUDE.md and .claude/rules of a folder below cwd come on touch", async () => {
+    const { root, home } = project();
+    layout(root, {
+      ".gitignore": "build/\nCLAUDE.local.md\n",
+      "api/CLAUDE.local.md": "My local API port is 3001.\n",
+      "api/.claude/CLAUDE.md": "API: validate every body.\n",
+      "api/.claude/rules/routes.md": "---\npaths: ['routes/**']\n---\nRoutes are thin.\n",
+      "api/routes/a.ts": "1;\n",
+    });
+    const got = await loadContextForPaths(["api/routes/a.ts"], {
+      cwd: root,
+      home,
+      projectTrusted: false,
+    });
+    expect(got.files.map((f) => [f.path.slice(root.length + 1), f.content])).toEqual([
+      ["api/.claude/CLAUDE.md", "API: validate every body."],
+      ["api/.claude/rules/routes.md", "Routes are thin."],
+      ["api/CLAUDE.local.md", "My local API port is 3001."],
+    ]);
+    // Claude Code loads them itself: a preset that says so drops claude from the sources.
+    const claude = await loadContextForPaths(["api/routes/a.ts"], {
+      cwd: root,
+      home,
+      ruleSources: ["windsurf"],
+    });
+    expect(claude.files).toEqual([]);
   });
 
   it("not read when the rule sources leave Windsurf out", async () => {
