@@ -49,6 +49,12 @@ export interface RuleLocation {
    * `explain`, disabled with `reason`.
    */
   fallbackFor?: { rel: string; reason: string };
+  /**
+   * A file its agent's users may expect to be used, which is not: why (from
+   * its path). Named in `explain`, never read, so it takes nothing of the
+   * rules' byte budget.
+   */
+  notUsed?: (path: string) => string;
 }
 
 /** Where a format is read. */
@@ -119,11 +125,6 @@ const cursorMdFields: ActivationReader = (doc) => ({
   ...byFields(false, undefined, undefined, "manual", []),
   ...(textField(doc, "description") ? { description: textField(doc, "description") } : {}),
 });
-
-/** A file an agent's users may expect to be read, which that agent does not read: named in `explain`, never used. */
-export const notReadBy =
-  (reason: string): ActivationReader =>
-  () => ({ ...always(), disabled: reason });
 
 const WINDSURF_TRIGGERS = ["always_on", "glob", "model_decision", "manual"];
 
@@ -230,10 +231,8 @@ const continueFields: ActivationReader = (doc, path) => {
  * `yolo`, `plan`), not Roo's, so they are named in `explain` and never used.
  * Source: as the roo format's below.
  */
-const rooModeFields: ActivationReader = (_doc, path) => ({
-  ...always(),
-  disabled: `Roo adds it only in its "${rooMode(path)}" mode, and this prompt is in no Roo mode`,
-});
+const rooModeFile = (path: string) =>
+  `Roo adds it only in its "${rooMode(path)}" mode, and this prompt is in no Roo mode`;
 
 /** The mode of `.roo/rules-{mode}/…`, `.roorules-{mode}` or `.clinerules-{mode}`. */
 function rooMode(path: string): string {
@@ -301,9 +300,8 @@ function missing(key: string, mode: string, doc: RuleDocument, path: string): Di
 export const GEMINI_DIR_FILE: RuleLocation = {
   rel: ".gemini/GEMINI.md",
   kind: "file",
-  fields: notReadBy(
+  notUsed: () =>
     "Gemini CLI reads GEMINI.md from ~/.gemini only, never from a project's .gemini folder",
-  ),
 };
 
 /**
@@ -459,10 +457,10 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
         recursive: true,
         match: anyFile,
         select: (rel) => /^rules-[^/]+\//.test(rel),
-        fields: rooModeFields,
+        notUsed: rooModeFile,
       },
       // The folder itself, listed for these names (one batch-capped listing, never deeper).
-      { rel: "", kind: "dir", match: isRooModeFile, fields: rooModeFields },
+      { rel: "", kind: "dir", match: isRooModeFile, notUsed: rooModeFile },
     ],
   },
   {

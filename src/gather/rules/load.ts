@@ -324,16 +324,21 @@ export function dedupeLoaded(
 }
 
 /**
- * One folder's candidates of a format, flattened; a fallback location
- * (`fallbackFor`) whose main location gave a file there is disabled: its
- * agent reads it only in place of that one.
+ * One folder's candidates of a format, flattened; those its agent does not
+ * use are disabled, unread: a `notUsed` location's, and a fallback
+ * location's (`fallbackFor`) whose main location gave a file there.
  */
 function withFallbacks(format: RuleFormat, perLocation: RuleCandidate[][]): RuleCandidate[] {
   return perLocation.flatMap((found, i) => {
-    const main = format.locations[i]?.fallbackFor;
+    const location = format.locations[i];
+    const main = location?.fallbackFor;
     const at = format.locations.findIndex((l) => l.rel === main?.rel);
-    if (main === undefined || !perLocation[at]?.some((c) => !c.refused)) return found;
-    return found.map((c) => (c.refused ? c : { ...c, disabled: main.reason }));
+    const why =
+      main !== undefined && perLocation[at]?.some((c) => !c.refused)
+        ? () => main.reason
+        : location?.notUsed;
+    if (why === undefined) return found;
+    return found.map((c) => (c.refused ? c : { ...c, disabled: why(toPosix(c.path)) }));
   });
 }
 

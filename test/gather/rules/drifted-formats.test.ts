@@ -37,15 +37,15 @@ describe("formats as their agents read them today", () => {
       [
         ".gemini/GEMINI.md",
         "gemini",
-        "always",
+        null,
         "Gemini CLI reads GEMINI.md from ~/.gemini only, never from a project's .gemini folder",
       ],
       ["CONTEXT.md", "gemini", "always", "inlined"],
       ["GEMINI.md", "gemini", "always", "inlined"],
       // Roo's mode rules (a folder, or a file in the folder itself) apply in that mode only;
       // .roorules only in place of .roo/rules.
-      [".clinerules-debug", "roo", "always", ROO_MODE("debug")],
-      [".roo/rules-code/tests.md", "roo", "always", ROO_MODE("code")],
+      [".clinerules-debug", "roo", null, ROO_MODE("debug")],
+      [".roo/rules-code/tests.md", "roo", null, ROO_MODE("code")],
       [".roo/rules/general.md", "roo", "always", "inlined"],
       [
         ".roorules",
@@ -53,7 +53,7 @@ describe("formats as their agents read them today", () => {
         null,
         "Roo reads .roorules only when .roo/rules holds no file, and it holds some",
       ],
-      [".roorules-architect", "roo", "always", ROO_MODE("architect")],
+      [".roorules-architect", "roo", null, ROO_MODE("architect")],
       ["AGENTS.local.md", "roo", "always", "inlined"],
       [".continue/prompts/context.md", "continue", "always", "inlined"],
       [
