@@ -1,7 +1,9 @@
+import { join } from "node:path";
 import { toPosix } from "../../_paths.js";
 import { type Reach, readRepoCapped } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { cutMarker } from "../capped-read.js";
+import { listInBatches } from "../tree/_tree-walk.js";
 import { accountDiagnostic } from "./account.js";
 import { findRuleFiles } from "./discover.js";
 import { DEFAULT_RULE_SOURCES, formatWanted, RULE_FORMATS, type RuleFormat } from "./formats.js";
@@ -76,4 +78,87 @@ export async function loadFolderRules(
     }
   }
   return { rules, diagnostics };
+}
+
+/** Most folders below cwd that {@link findRulesBelowCwd} lists. */
+export const MAX_BELOW_CWD_FOLDERS = 2000;
+/** Deepest folder below cwd that {@link findRulesBelowCwd} lists. */
+export const MAX_BELOW_CWD_DEPTH = 12;
+/** Most entries of one folder that {@link findRulesBelowCwd} lists; a larger folder is not entered. */
+const MAX_BELOW_CWD_ENTRIES = 10_000;
+/** Most entries {@link findRulesBelowCwd} lists in all: 2,000 full folders would be 20 million. */
+const MAX_BELOW_CWD_ENTRIES_TOTAL = 100_000;
+
+/** A rule file in a folder below cwd: it comes on touch of a path in `folder`. */
+export interface RuleBelowCwd {
+  path: string;
+  source: RuleFormat["source"];
+  /** The folder a touched path must be in (forward slashes). */
+  folder: string;
+}
+
+/**
+ * The rule files of `formats` in the folders below cwd, found by name and
+ * not read: what `explain` names as coming on touch. A bounded walk (at most
+ * {@link MAX_BELOW_CWD_FOLDERS} folders looked at and 100,000 entries listed, {@link MAX_BELOW_CWD_DEPTH}
+ * deep, breadth first in name order) that never enters `.git`, `node_modules`, a hidden folder,
+ * a link or a folder git ignores (on touch, those give nothing either).
+ * `cut` is true when it stopped at a cap.
+ */
+export async function findRulesBelowCwd(
+  cwd: string,
+  formats: readonly RuleFormat[],
+  o: { reach: Reach; ignored: (path: string) => Promise<unknown> },
+): Promise<{ files: RuleBelowCwd[]; cut: boolean }> {
+  const files: RuleBelowCwd[] = [];
+  if (formats.length === 0) return { files, cut: false };
+  let cut = false;
+  let stop = false;
+  let seen = 0;
+  let entries = 0;
+  let level = [cwd];
+  for (let depth = 1; depth <= MAX_BELOW_CWD_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      if (stop || entries >= MAX_BELOW_CWD_ENTRIES_TOTAL) {
+        cut = true;
+        stop = true;
+        break;
+      }
+      const cap = Math.min(MAX_BELOW_CWD_ENTRIES, MAX_BELOW_CWD_ENTRIES_TOTAL - entries);
+      // An unreadable folder is not entered; on touch it gives nothing either.
+      const listing = await listInBatches(dir, cap, undefined, () => undefined);
+      entries += listing.entries.length;
+      if (listing.capped) cut = true;
+      const subfolders = listing.capped
+        ? []
+        : listing.entries
+            .filter((e) => e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules")
+            .map((e) => e.name)
+            .sort();
+      for (const name of subfolders) {
+        // Each folder looked at counts, listed or not: a folder of 10,000 folders is a cut too.
+        if (seen >= MAX_BELOW_CWD_FOLDERS) {
+          cut = true;
+          stop = true;
+          break;
+        }
+        seen++;
+        const sub = join(dir, name);
+        if (await o.ignored(sub)) continue;
+        next.push(sub);
+        for (const format of formats) {
+          for (const location of format.locations) {
+            for (const c of await findRuleFiles(sub, location, o.reach.realRoot)) {
+              files.push({ path: toPosix(c.path), source: format.source, folder: toPosix(sub) });
+            }
+          }
+        }
+      }
+    }
+    if (stop) break;
+    level = next;
+    if (depth === MAX_BELOW_CWD_DEPTH && next.length > 0) cut = true;
+  }
+  return { files, cut };
 }

@@ -3,6 +3,12 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContextForPaths } from "../../../src/gather/context/on-touch.js";
 import { traceRules } from "../../../src/gather/rules/load.js";
+import {
+  belowCwdFormats,
+  findRulesBelowCwd,
+  MAX_BELOW_CWD_FOLDERS,
+} from "../../../src/gather/rules/nested.js";
+import { projectReach } from "../../../src/repo-files/index.js";
 import { tempDir } from "../../api/_helpers.js";
 
 function layout(root: string, files: Record<string, string>): void {
@@ -138,4 +144,26 @@ describe("rule files in folders below cwd", () => {
     });
     expect(got.files).toEqual([]);
   });
+});
+
+describe("explain's search for them", () => {
+  it(`lists at most ${MAX_BELOW_CWD_FOLDERS} folders, in name order, and says it was cut`, async () => {
+    const { root, home } = project();
+    for (let i = 0; i < MAX_BELOW_CWD_FOLDERS + 50; i++) {
+      mkdirSync(join(root, "many", `d${String(i).padStart(4, "0")}`), { recursive: true });
+    }
+    layout(root, { "many/d0000/.windsurf/rules/first.md": "First.\n" });
+    layout(root, { "many/d2049/.windsurf/rules/last.md": "Last.\n" });
+    const reach = await projectReach({ start: root, home, trusted: true });
+    const found = await findRulesBelowCwd(root, belowCwdFormats(undefined), {
+      reach,
+      ignored: async (p) => p.endsWith("/build"),
+    });
+    expect(found.cut).toBe(true);
+    const rel = found.files.map((f) => f.path.slice(root.length + 1));
+    expect(rel).toContain("many/d0000/.windsurf/rules/first.md");
+    expect(rel).toContain("app/.windsurf/rules/style.md");
+    expect(rel).not.toContain("many/d2049/.windsurf/rules/last.md");
+    expect(rel.some((p) => p.startsWith("build/"))).toBe(false);
+  }, 30_000);
 });
