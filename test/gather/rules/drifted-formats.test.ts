@@ -1,3 +1,5 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rulesFixture, trace } from "./_helpers.js";
 
@@ -84,5 +86,21 @@ describe("formats as their agents read them today", () => {
         path: `${dir}/.gemini/settings.json`,
       },
     ]);
+  });
+
+  it("Roo reads .roorules only when .roo/rules holds no file", async () => {
+    const dir = rulesFixture("drifted-formats");
+    rmSync(join(dir, ".roo", "rules"), { recursive: true });
+    mkdirSync(join(dir, ".roo", "rules"));
+    writeFileSync(join(dir, ".roo", "rules", ".keep"), "");
+    const traced = await trace(dir, ".", { sources: ["roo"] });
+    const fate = (rel: string) => traced.accounts.find((a) => a.path === `${dir}/${rel}`)?.fate;
+    // Any file there, an empty one too, is what Roo reads instead (custom-instructions.ts at cb83656718).
+    expect(fate(".roorules")?.status).toBe("disabled");
+    rmSync(join(dir, ".roo", "rules"), { recursive: true });
+    const without = await trace(dir, ".", { sources: ["roo"] });
+    expect(without.accounts.find((a) => a.path === `${dir}/.roorules`)?.fate).toEqual({
+      status: "inlined",
+    });
   });
 });
