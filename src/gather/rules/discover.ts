@@ -117,6 +117,9 @@ async function listFolder(
   const listing = await listInBatches(dir, MAX_RULE_FOLDER_ENTRIES, undefined, () => {
     unreadable = true;
   });
+  // A project folder listed for a few names (Roo's mode files, never used):
+  // one too large to list, or unlistable, is not a rules folder lost, so no warning.
+  if ((unreadable || listing.capped) && location.rel === "") return;
   if (unreadable || listing.capped) {
     skipped.push({
       path: dir,
@@ -126,10 +129,7 @@ async function listFolder(
         ? { status: "unreadable", reason: "cannot list the folder" }
         : {
             status: "over-cap",
-            reason:
-              location.rel === ""
-                ? `more than ${MAX_RULE_FOLDER_ENTRIES} entries in the folder: the rule files among them not looked for`
-                : `more than ${MAX_RULE_FOLDER_ENTRIES} entries in one rules folder: none of them read`,
+            reason: `more than ${MAX_RULE_FOLDER_ENTRIES} entries in one rules folder: none of them read`,
           },
     });
     return;

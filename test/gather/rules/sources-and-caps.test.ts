@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   MAX_RULE_FILES_PER_FOLDER,
+  MAX_RULE_FOLDER_ENTRIES,
   MAX_RULE_SUBFOLDERS,
 } from "../../../src/gather/rules/discover.js";
 import { rulesFixture, trace } from "./_helpers.js";
@@ -71,6 +72,19 @@ describe("caps", () => {
       ]),
     );
   });
+
+  it("a project folder too large to list for Roo's mode files costs no warning (those files are never used)", async () => {
+    const dir = rulesFixture("drifted-formats");
+    for (let i = 0; i <= MAX_RULE_FOLDER_ENTRIES; i++) writeFileSync(`${dir}/f${i}.txt`, "");
+    const out = await trace(dir, ".", { sources: ["roo"] });
+    expect(out.diagnostics.filter((d) => d.level !== "info")).toEqual([]);
+    expect(out.accounts.map((a) => a.path.slice(dir.length + 1))).toEqual([
+      ".roo/rules-code/tests.md",
+      ".roo/rules/general.md",
+      ".roorules",
+      "AGENTS.local.md",
+    ]);
+  }, 30_000);
 
   it(`a rules folder gives at most ${MAX_RULE_FILES_PER_FOLDER} files; each one past it is named`, async () => {
     const dir = rulesFixture("crlf-bom");
