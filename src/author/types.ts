@@ -213,9 +213,9 @@ export interface ExplainedRule {
   layer: "user" | "project";
   /** Null when the file was not read far enough to have one (refused, unreadable, over a cap). */
   activation: "always" | "glob" | "model" | "manual" | null;
-  /** inlined, listed, manual (not in the prompt), or why it was dropped. */
-  status: RuleFate["status"];
-  /** Where its text already is, the file it repeats or shadows, or the reason; null for kept rules. */
+  /** inlined, listed, manual (not in the prompt), on-touch (a folder below cwd: comes when a path in it is touched), or why it was dropped. */
+  status: RuleFate["status"] | "on-touch";
+  /** Where its text already is, the file it repeats or shadows, the folder of an on-touch one, or the reason; null for kept rules. */
   detail: string | null;
   /** True when it was longer than the per-file cap and cut. */
   cut: boolean;

@@ -81,6 +81,7 @@ export async function touchOptions(
     projectTrusted: opts.trusted,
     ...ceiling,
     rules,
+    ruleSources: opts.ruleSources,
     projectDir: opts.projectDirName,
     contextFiles: asked.contextFiles ?? options.noContextFiles !== true,
     wrappers: wrapperNames(templates),

@@ -1,12 +1,15 @@
 import { oneLine } from "../../_prompt-text.js";
+import { privatePaths } from "../../gather/context/private-paths.js";
+import { belowCwdFormats, findRulesBelowCwd } from "../../gather/rules/nested.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
-import type { SystemPromptOptions } from "../../options.js";
+import { normalizeOptions, type SystemPromptOptions } from "../../options.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import { projectReach } from "../../repo-files/index.js";
 import type { CacheClass } from "../../sections/types.js";
 import { usedVersion } from "../../sections/used-version.js";
 import { TOKEN_ENCODING, type TokenCounter, tokenCounter } from "../../tokens.js";
-import type { RenderResult } from "../../types.js";
+import type { Diagnostic, RenderResult } from "../../types.js";
 import type {
   ExplainedContextFile,
   ExplainedRule,
@@ -43,6 +46,7 @@ export async function explainPrompt(options: SystemPromptOptions = {}): Promise<
   });
   const count = tokenCounter();
   const sections = explainSections(prepared, result, count);
+  const below = await rulesBelowCwd(options, prepared);
   return {
     tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
     sections,
@@ -57,7 +61,7 @@ export async function explainPrompt(options: SystemPromptOptions = {}): Promise<
       folders: prepared.context.folders.length,
       files: explainContextFiles(prepared, count),
     },
-    rules: explainRules(prepared),
+    rules: [...explainRules(prepared), ...below.rules],
     skills: { listed: prepared.data.skills.length, tool: prepared.data.skillsTool },
     templates: {
       sections: prepared.templates.length,
@@ -70,7 +74,7 @@ export async function explainPrompt(options: SystemPromptOptions = {}): Promise<
     // Absent for the default pi when no file of it was read: nothing changed.
     ...(prepared.preset && prepared.preset.sources.length > 0 ? { preset: prepared.preset } : {}),
     provenance: prepared.provenance ?? {},
-    diagnostics: result.diagnostics,
+    diagnostics: [...result.diagnostics, ...below.diagnostics],
   };
 }
 
@@ -151,6 +155,55 @@ function stablePrefix(
     tokens: count(text),
     firstVolatile: sections[first]?.name ?? null,
   };
+}
+
+/**
+ * The rule files in folders below cwd that an agent finds there too
+ * (Windsurf's `.windsurf/rules`, Claude Code's `CLAUDE.local.md`…): not in
+ * the prompt, they come on touch of a path in their folder. Found by a
+ * bounded walk, here only: a render never walks the tree for rules.
+ */
+async function rulesBelowCwd(
+  options: SystemPromptOptions,
+  prepared: PreparedPrompt,
+): Promise<{ rules: ExplainedRule[]; diagnostics: Diagnostic[] }> {
+  const opts = await normalizeOptions(options);
+  const own = new Set(prepared.preset?.ruleSourcesLeftOut ?? []);
+  const formats = belowCwdFormats(opts.ruleSources.filter((s) => !own.has(s)));
+  if (formats.length === 0) return { rules: [], diagnostics: [] };
+  const ceiling = opts.ceilingDir ?? undefined;
+  const reach = await projectReach({
+    start: opts.cwd,
+    home: opts.home,
+    trusted: opts.trusted,
+    ceiling,
+  });
+  const ignored = privatePaths(reach.realRoot, { hidden: false });
+  const found = await findRulesBelowCwd(opts.cwd, formats, { reach, ignored });
+  const rules = found.files.map(
+    (f): ExplainedRule => ({
+      path: f.path,
+      source: f.source,
+      layer: "project",
+      activation: null,
+      status: "on-touch",
+      // The folder a touched path must be in.
+      detail: f.folder,
+      cut: false,
+    }),
+  );
+  const diagnostics: Diagnostic[] = found.cut
+    ? [
+        {
+          level: "info",
+          code: "rules-below-cwd-cut",
+          message:
+            "explain searched part of the folders below cwd for rule files that come on touch: the walk stopped at its cap",
+          path: oneLine(opts.cwd),
+        },
+      ]
+    : [];
+  return { rules, diagnostics };
 }
 
 function explainRules(prepared: PreparedPrompt): ExplainedRule[] {

@@ -162,15 +162,16 @@ export function formatExplain(
 
   const rules = report.rules;
   if (rules.length > 0) {
-    const kept = rules.filter((r) => ["inlined", "listed", "manual"].includes(r.status)).length;
+    const used = ["inlined", "listed", "manual", "on-touch"];
+    const kept = rules.filter((r) => used.includes(r.status)).length;
     out.push("", `rule files: ${rules.length} found, ${kept} kept`);
     for (const r of rules) {
       const what = `${r.status.padEnd(10)} ${show(r.path)}  ${r.source}${r.activation ? `, ${r.activation}` : ""}`;
       // A path (where its text is, the file it repeats or yields to) is shown like the others.
-      const named = ["deduped", "duplicate", "shadowed"].includes(r.status);
+      const named = ["deduped", "duplicate", "shadowed", "on-touch"].includes(r.status);
       const detail = r.detail && named ? show(r.detail) : r.detail && escapeInline(r.detail);
       const line = `  ${what}${detail ? `  (${detail})` : ""}${r.cut ? "  cut" : ""}`;
-      const dropped = !["inlined", "listed", "manual"].includes(r.status);
+      const dropped = !used.includes(r.status);
       const warn = ["refused", "over-cap", "unreadable"].includes(r.status);
       out.push(warn ? paint.yellow(line) : dropped ? paint.dim(line) : line);
       if (r.leftOut) out.push(`    ${leftOutLine(r.leftOut, show)}`);

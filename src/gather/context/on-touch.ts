@@ -18,6 +18,7 @@ import { isWithin } from "../project-root.js";
 import { ruleBase } from "../rules/base.js";
 import { geminiContextNames } from "../rules/gemini-settings.js";
 import { globMatcher } from "../rules/globs.js";
+import { belowCwdFormats, loadFolderRules } from "../rules/nested.js";
 import type { Rule } from "../rules/types.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import {
@@ -35,7 +36,12 @@ export interface TouchedFile {
   path: string;
   /** Its text: capped, imports expanded, no tag of the prompt's elements left live. */
   content: string;
-  /** `context`: a nested AGENTS.md / CLAUDE.md / GEMINI.md (or a configured name); `rule`: a glob rule whose globs match. */
+  /**
+   * `context`: a nested AGENTS.md / CLAUDE.md / GEMINI.md (or a configured
+   * name); `rule`: a glob rule whose globs match, or a rule of a folder below
+   * cwd on the path (Windsurf's `.windsurf/rules`): always and matching glob
+   * rules whole, a model rule as its description and where to read it.
+   */
   kind: "context" | "rule";
   /** A rule's name. */
   name?: string;
@@ -69,6 +75,12 @@ export interface ContextForOptions {
   ceilingDir?: string;
   /** Rules as the rules step loaded them; those with `activation: "glob"` are matched. Default: none. */
   rules?: readonly Rule[];
+  /**
+   * The rule sources read (`ruleSources`): a format an agent also finds in
+   * folders below cwd (Windsurf) is read in the folders on a touched path.
+   * Default: every project format, as the rules step's default.
+   */
+  ruleSources?: readonly string[];
   /** False: no context files, only rules (the caller turned context files off). Default: true. */
   contextFiles?: boolean;
   /** Name of the project layer folder (`.pi`): its rules' globs are relative to cwd. Default: `.pi`. */
@@ -169,6 +181,29 @@ export async function loadContextForPaths(
     projectDir: options.projectDir,
   });
 
+  // Rule folders an agent finds below cwd too, read once per call for the folders on a path.
+  const nestedFormats = belowCwdFormats(options.ruleSources);
+  const nested = new Map<string, Promise<Rule[]>>();
+  const nestedRulesOf = (realDir: string, writtenDir: string): Promise<Rule[]> => {
+    let loading = nested.get(realDir);
+    if (loading === undefined) {
+      loading = (async () => {
+        // Node_modules and git-ignored folders hold a dependency's or a build's files.
+        if (realDir.split(sep).includes("node_modules") || (await ignored(realDir))) return [];
+        const one = await loadFolderRules(writtenDir, nestedFormats, { reach, maxBytes });
+        // Said once a session; a folder with nothing to say keeps no key.
+        const said = `rules-said\0${realDir}`;
+        if (one.diagnostics.length > 0 && !delivered.has(said)) {
+          delivered.add(said);
+          diagnostics.push(...one.diagnostics);
+        }
+        return one.rules;
+      })();
+      nested.set(realDir, loading);
+    }
+    return loading;
+  };
+
   if (paths.length > MAX_TOUCH_PATHS) {
     diagnostics.push({
       level: "warning",
@@ -236,6 +271,36 @@ export async function loadContextForPaths(
         content: escapeWrapperTags(one.file.content, wrappers),
         kind: "context",
       });
+    }
+    const nestedDirs = parts
+      .map((_, i) => ({
+        realDir: join(realRoot, ...parts.slice(0, i + 1)),
+        dir: join(root, ...parts.slice(0, i + 1)),
+      }))
+      .filter(({ realDir }) => !isWithin(realCwd, realDir));
+    for (const { realDir, dir: writtenDir } of nestedFormats.length > 0 ? nestedDirs : []) {
+      if (!nested.has(realDir) && nested.size >= MAX_TOUCH_FOLDERS) {
+        tooDeep = true;
+        break;
+      }
+      const folderRules = await nestedRulesOf(realDir, writtenDir);
+      for (const rule of folderRules) {
+        const key = `rule\0${rule.path}`;
+        if (delivered.has(key)) continue;
+        const rel = toPosix(relative(realDir, target.real));
+        if (rule.activation === "glob" && !globMatcher(rule.globs)(rel)) continue;
+        if (rule.activation === "manual") continue;
+        delivered.add(key);
+        found.push({
+          path: oneLine(rule.path),
+          content: escapeWrapperTags(
+            rule.activation === "model" ? modelRulePointer(rule) : rule.content,
+            wrappers,
+          ),
+          kind: "rule",
+          name: oneLine(rule.name),
+        });
+      }
     }
     for (const rule of await glob) {
       if (!(await inTime())) break;
@@ -477,4 +542,9 @@ async function globRules(
       };
     }),
   );
+}
+
+/** What a model rule below cwd brings on touch: when it applies, and where to read it (as the prompt lists one). */
+function modelRulePointer(rule: Rule): string {
+  return `When this applies, read the rule ${oneLine(rule.path)} first: ${oneLine(rule.description ?? "")}`;
 }

@@ -37,6 +37,8 @@ export interface RuleCandidate {
   refused?: Extract<RuleFate, { status: "refused" | "over-cap" | "unreadable" }>;
   /** The door's refusal, when it is why the file is `refused` (its words are the reason). */
   door?: Refusal;
+  /** Set when the file is found but its agent does not read it here (a fallback whose main location has files). */
+  disabled?: string;
 }
 
 /**
@@ -111,6 +113,9 @@ async function listFolder(
   const listing = await listInBatches(dir, MAX_RULE_FOLDER_ENTRIES, undefined, () => {
     unreadable = true;
   });
+  // A project folder listed for a few names (Roo's mode files, never used):
+  // one too large to list, or unlistable, is not a rules folder lost, so no warning.
+  if ((unreadable || listing.capped) && location.rel === "") return;
   if (unreadable || listing.capped) {
     skipped.push({
       path: dir,

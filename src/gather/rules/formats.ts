@@ -37,6 +37,24 @@ export interface RuleLocation {
    * checks an import, so an untrusted project cannot name its `.env`.
    */
   named?: boolean;
+  /**
+   * The agent also finds this location in folders below cwd (Windsurf's
+   * `.windsurf/rules`): those are read on touch, for the folders on a touched
+   * path (nested.ts), never by walking the tree.
+   */
+  belowCwd?: boolean;
+  /**
+   * Read only when the location `rel` in the same folder gives no file
+   * (Roo's `.roorules`, its fallback for `.roo/rules`); otherwise named in
+   * `explain`, disabled with `reason`.
+   */
+  fallbackFor?: { rel: string; reason: string };
+  /**
+   * A file its agent's users may expect to be used, which is not: why (from
+   * its path). Named in `explain`, never read, so it takes nothing of the
+   * rules' byte budget.
+   */
+  notUsed?: (path: string) => string;
 }
 
 /** Where a format is read. */
@@ -107,11 +125,6 @@ const cursorMdFields: ActivationReader = (doc) => ({
   ...byFields(false, undefined, undefined, "manual", []),
   ...(textField(doc, "description") ? { description: textField(doc, "description") } : {}),
 });
-
-/** A file an agent's users may expect to be read, which that agent does not read: named in `explain`, never used. */
-export const notReadBy =
-  (reason: string): ActivationReader =>
-  () => ({ ...always(), disabled: reason });
 
 const WINDSURF_TRIGGERS = ["always_on", "glob", "model_decision", "manual"];
 
@@ -210,22 +223,28 @@ const continueFields: ActivationReader = (doc, path) => {
   return { ...base, ...named, activation: "model", description };
 };
 
-/** Roo's mode folders: read only in that mode, which no prompt here is in. Source: as the roo format's below. */
-const rooModeFields =
-  (mode: (path: string) => string): ActivationReader =>
-  (_doc, path) => ({
-    ...always(),
-    disabled: `Roo loads it only in its "${mode(path)}" mode`,
-  });
-
 /**
- * The mode of `.roo/rules-{mode}/…`. Roo's single-file fallback
- * `.roorules-{mode}` is not looked for: its name is not fixed, and finding it
- * would list every project folder on every render.
+ * Roo's mode rules (`.roo/rules-{mode}/`, and its fallbacks `.roorules-{mode}`
+ * and `.clinerules-{mode}`): Roo adds them only while it is in that mode
+ * (code, architect, ask, debug, orchestrator or a custom mode). A prompt here
+ * is in no Roo mode: `agentMode` names an agent's approval mode (Gemini CLI's
+ * `yolo`, `plan`), not Roo's, so they are named in `explain` and never used.
+ * Source: as the roo format's below.
  */
+const rooModeFile = (path: string) =>
+  `Roo adds it only in its "${rooMode(path)}" mode, and this prompt is in no Roo mode`;
+
+/** The mode of `.roo/rules-{mode}/…`, `.roorules-{mode}` or `.clinerules-{mode}`. */
 function rooMode(path: string): string {
-  return /\/\.roo\/rules-([^/]+)\//.exec(path)?.[1] ?? "?";
+  return (
+    /\/\.roo\/rules-([^/]+)\//.exec(path)?.[1] ??
+    /\/\.(?:roo|cline)rules-([^/]+)$/.exec(path)?.[1] ??
+    "?"
+  );
 }
+
+/** `.roorules-{mode}` and `.clinerules-{mode}`, which Roo reads in the folder itself. */
+const isRooModeFile = (name: string) => /^\.(?:roo|cline)rules-[^/]+$/.test(name);
 
 const KIRO_INCLUSIONS = ["always", "fileMatch", "manual", "auto"];
 
@@ -281,9 +300,8 @@ function missing(key: string, mode: string, doc: RuleDocument, path: string): Di
 export const GEMINI_DIR_FILE: RuleLocation = {
   rel: ".gemini/GEMINI.md",
   kind: "file",
-  fields: notReadBy(
+  notUsed: () =>
     "Gemini CLI reads GEMINI.md from ~/.gemini only, never from a project's .gemini folder",
-  ),
 };
 
 /**
@@ -324,9 +342,11 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
   {
     source: "windsurf",
     scope: "project",
+    // docs.windsurf.com/windsurf/cascade/memories, "Rules discovery" (read 2026-12): every
+    // .windsurf/rules in the workspace and its subfolders, and in parent folders up to the git root.
     locations: [
       { rel: ".windsurfrules", kind: "file" },
-      { rel: ".windsurf/rules", kind: "dir", match: md, fields: windsurfFields },
+      { rel: ".windsurf/rules", kind: "dir", match: md, fields: windsurfFields, belowCwd: true },
     ],
   },
   {
@@ -374,11 +394,21 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
   {
     source: "claude",
     scope: "project",
-    // docs.claude.com/docs/claude-code/memory (2026-08): CLAUDE.md or .claude/CLAUDE.md, CLAUDE.local.md, .claude/rules.
+    // docs.claude.com/docs/claude-code/memory (2026-08): CLAUDE.md or .claude/CLAUDE.md, CLAUDE.local.md,
+    // .claude/rules. Claude Code 2.1.332 (read in its bundled binary: the per-folder loader) loads the same
+    // four per folder, from the root down to cwd at start and in a folder below when it reads a file
+    // there; CLAUDE.local.md whether git ignores it or not (nested CLAUDE.md is a context file here).
     locations: [
-      { rel: "CLAUDE.local.md", kind: "file" },
-      { rel: ".claude/CLAUDE.md", kind: "file" },
-      { rel: ".claude/rules", kind: "dir", recursive: true, match: md, fields: claudeFields },
+      { rel: "CLAUDE.local.md", kind: "file", belowCwd: true },
+      { rel: ".claude/CLAUDE.md", kind: "file", belowCwd: true },
+      {
+        rel: ".claude/rules",
+        kind: "dir",
+        recursive: true,
+        match: md,
+        fields: claudeFields,
+        belowCwd: true,
+      },
     ],
   },
   // Every folder from the git root down to cwd; `context.fileName` in .gemini/settings.json
@@ -408,9 +438,17 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
     source: "roo",
     scope: "project",
     // RooCodeInc/Roo-Code src/core/prompts/sections/custom-instructions.ts at cb83656718
-    // (2026-04-14, the last release before Roo's sunset): .roo/rules, .roorules, AGENTS.local.md, .roo/rules-{mode}.
+    // (2026-04-14, the last release before Roo's sunset): .roo/rules, else .roorules;
+    // AGENTS.local.md; in a mode, .roo/rules-{mode}, else .roorules-{mode}, else .clinerules-{mode}.
     locations: [
-      { rel: ".roorules", kind: "file" },
+      {
+        rel: ".roorules",
+        kind: "file",
+        fallbackFor: {
+          rel: ".roo/rules",
+          reason: "Roo reads .roorules only when .roo/rules holds no file, and it holds some",
+        },
+      },
       { rel: ".roo/rules", kind: "dir", recursive: true, match: anyFile },
       { rel: "AGENTS.local.md", kind: "file" },
       {
@@ -419,8 +457,10 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
         recursive: true,
         match: anyFile,
         select: (rel) => /^rules-[^/]+\//.test(rel),
-        fields: rooModeFields(rooMode),
+        notUsed: rooModeFile,
       },
+      // The folder itself, listed for these names (one batch-capped listing, never deeper).
+      { rel: "", kind: "dir", match: isRooModeFile, notUsed: rooModeFile },
     ],
   },
   {
@@ -467,6 +507,6 @@ export function ruleName(relPath: string): string {
  */
 export const RULE_ENTRY_NAMES: ReadonlySet<string> = new Set(
   RULE_FORMATS.filter((f) => f.scope === "project").flatMap((f) =>
-    f.locations.map((l) => l.rel.split("/")[0] ?? l.rel),
+    f.locations.filter((l) => l.rel !== "").map((l) => l.rel.split("/")[0] ?? l.rel),
   ),
 );

@@ -162,9 +162,9 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
           const perLocation = await Promise.all(
             format.locations.map((l) => findRuleFiles(base, l, confine)),
           );
-          const found = perLocation
-            .flat()
-            .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+          const found = withFallbacks(format, perLocation).sort((a, b) =>
+            Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)),
+          );
           return found.map((candidate) => ({ candidate, format }));
         });
       }),
@@ -181,6 +181,9 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
       format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
     const base = { path: toPosix(candidate.path), source: format.source, layer };
     if (candidate.refused) return { base, fate: candidate.refused as RuleFate };
+    if (candidate.disabled !== undefined) {
+      return { base, fate: { status: "disabled", reason: candidate.disabled } as RuleFate };
+    }
     const real = candidate.real ?? candidate.path;
     const first = seen.get(real);
     if (first !== undefined)
@@ -327,6 +330,25 @@ export function dedupeLoaded(
   return { rules: kept.map((e) => e.rule), accounts, diagnostics };
 }
 
+/**
+ * One folder's candidates of a format, flattened; those its agent does not
+ * use are disabled, unread: a `notUsed` location's, and a fallback
+ * location's (`fallbackFor`) whose main location gave a file there.
+ */
+function withFallbacks(format: RuleFormat, perLocation: RuleCandidate[][]): RuleCandidate[] {
+  return perLocation.flatMap((found, i) => {
+    const location = format.locations[i];
+    const main = location?.fallbackFor;
+    const at = format.locations.findIndex((l) => l.rel === main?.rel);
+    const why =
+      main !== undefined && perLocation[at]?.some((c) => !c.refused)
+        ? () => main.reason
+        : location?.notUsed;
+    if (why === undefined) return found;
+    return found.map((c) => (c.refused ? c : { ...c, disabled: why(toPosix(c.path)) }));
+  });
+}
+
 /** Gemini CLI's project format, reading the names `context.fileName` sets instead of GEMINI.md. */
 function withGeminiNames(format: RuleFormat, names: readonly string[] | undefined): RuleFormat {
   if (format.source !== "gemini" || format.scope !== "project" || names === undefined)
@@ -340,7 +362,8 @@ function withGeminiNames(format: RuleFormat, names: readonly string[] | undefine
   };
 }
 
-function toRule(
+/** One rule file's text read into a rule, by its location's fields (none: the whole file, always). */
+export function toRule(
   candidate: RuleCandidate,
   format: RuleFormat,
   layer: Rule["layer"],

@@ -1,3 +1,5 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rulesFixture, trace } from "./_helpers.js";
 
@@ -6,6 +8,9 @@ import { rulesFixture, trace } from "./_helpers.js";
  * moved since the formats were first written down (the sources are cited in
  * src/gather/rules/formats.ts), each read as that agent reads it today.
  */
+const ROO_MODE = (mode: string) =>
+  `Roo adds it only in its "${mode}" mode, and this prompt is in no Roo mode`;
+
 describe("formats as their agents read them today", () => {
   it("accounts for every file: read, listed, or left out with the reason", async () => {
     const dir = rulesFixture("drifted-formats");
@@ -34,13 +39,23 @@ describe("formats as their agents read them today", () => {
       [
         ".gemini/GEMINI.md",
         "gemini",
-        "always",
+        null,
         "Gemini CLI reads GEMINI.md from ~/.gemini only, never from a project's .gemini folder",
       ],
       ["CONTEXT.md", "gemini", "always", "inlined"],
       ["GEMINI.md", "gemini", "always", "inlined"],
-      [".roo/rules-code/tests.md", "roo", "always", 'Roo loads it only in its "code" mode'],
+      // Roo's mode rules (a folder, or a file in the folder itself) apply in that mode only;
+      // .roorules only in place of .roo/rules.
+      [".clinerules-debug", "roo", null, ROO_MODE("debug")],
+      [".roo/rules-code/tests.md", "roo", null, ROO_MODE("code")],
       [".roo/rules/general.md", "roo", "always", "inlined"],
+      [
+        ".roorules",
+        "roo",
+        null,
+        "Roo reads .roorules only when .roo/rules holds no file, and it holds some",
+      ],
+      [".roorules-architect", "roo", null, ROO_MODE("architect")],
       ["AGENTS.local.md", "roo", "always", "inlined"],
       [".continue/prompts/context.md", "continue", "always", "inlined"],
       [
@@ -71,5 +86,21 @@ describe("formats as their agents read them today", () => {
         path: `${dir}/.gemini/settings.json`,
       },
     ]);
+  });
+
+  it("Roo reads .roorules only when .roo/rules holds no file", async () => {
+    const dir = rulesFixture("drifted-formats");
+    rmSync(join(dir, ".roo", "rules"), { recursive: true });
+    mkdirSync(join(dir, ".roo", "rules"));
+    writeFileSync(join(dir, ".roo", "rules", ".keep"), "");
+    const traced = await trace(dir, ".", { sources: ["roo"] });
+    const fate = (rel: string) => traced.accounts.find((a) => a.path === `${dir}/${rel}`)?.fate;
+    // Any file there, an empty one too, is what Roo reads instead (custom-instructions.ts at cb83656718).
+    expect(fate(".roorules")?.status).toBe("disabled");
+    rmSync(join(dir, ".roo", "rules"), { recursive: true });
+    const without = await trace(dir, ".", { sources: ["roo"] });
+    expect(without.accounts.find((a) => a.path === `${dir}/.roorules`)?.fate).toEqual({
+      status: "inlined",
+    });
   });
 });

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   MAX_RULE_FILES_PER_FOLDER,
+  MAX_RULE_FOLDER_ENTRIES,
   MAX_RULE_SUBFOLDERS,
 } from "../../../src/gather/rules/discover.js";
 import { rulesFixture, trace } from "./_helpers.js";
@@ -49,17 +50,41 @@ describe("caps", () => {
       sources: ["zed", "gemini", "roo"],
       maxTotalBytes: 64,
     });
+    // Files their agent does not use are not read, so they take none of the budget.
     expect(out.accounts.map((a) => [a.path.slice(dir.length + 1), a.fate.status])).toEqual([
+      ["project/.gemini/GEMINI.md", "disabled"],
       ["project/GEMINI.md", "inlined"],
+      ["project/.clinerules-debug", "disabled"],
+      ["project/.roo/rules-code/tests.md", "disabled"],
       ["project/.roo/rules/deps.md", "over-cap"],
-      ["project/.roorules", "inlined"],
+      // Roo reads it only in place of .roo/rules, which holds a file.
+      ["project/.roorules", "disabled"],
+      ["project/.roorules-architect", "disabled"],
+      ["project/AGENTS.local.md", "over-cap"],
       ["project/.rules", "over-cap"],
     ]);
-    expect(out.diagnostics.map((d) => [d.code, d.message])).toEqual([
-      ["rule-over-cap", "rule file not read: the rule files read so far reach the 64-byte total"],
-      ["rule-over-cap", "rule file not read: the rule files read so far reach the 64-byte total"],
-    ]);
+    expect(
+      out.diagnostics.filter((d) => d.code !== "rule-disabled").map((d) => [d.code, d.message]),
+    ).toEqual(
+      Array(3).fill([
+        "rule-over-cap",
+        "rule file not read: the rule files read so far reach the 64-byte total",
+      ]),
+    );
   });
+
+  it("a project folder too large to list for Roo's mode files costs no warning (those files are never used)", async () => {
+    const dir = rulesFixture("drifted-formats");
+    for (let i = 0; i <= MAX_RULE_FOLDER_ENTRIES; i++) writeFileSync(`${dir}/f${i}.txt`, "");
+    const out = await trace(dir, ".", { sources: ["roo"] });
+    expect(out.diagnostics.filter((d) => d.level !== "info")).toEqual([]);
+    expect(out.accounts.map((a) => a.path.slice(dir.length + 1))).toEqual([
+      ".roo/rules-code/tests.md",
+      ".roo/rules/general.md",
+      ".roorules",
+      "AGENTS.local.md",
+    ]);
+  }, 30_000);
 
   it(`a rules folder gives at most ${MAX_RULE_FILES_PER_FOLDER} files; each one past it is named`, async () => {
     const dir = rulesFixture("crlf-bom");

@@ -1,0 +1,162 @@
+import { join } from "node:path";
+import { toPosix } from "../../_paths.js";
+import { type Reach, readRepoCapped } from "../../repo-files/index.js";
+import type { Diagnostic } from "../../types.js";
+import { listInBatches } from "../_list-folder.js";
+import { cutMarker } from "../capped-read.js";
+import { accountDiagnostic } from "./account.js";
+import { findRuleFiles } from "./discover.js";
+import { DEFAULT_RULE_SOURCES, formatWanted, RULE_FORMATS, type RuleFormat } from "./formats.js";
+import { toRule } from "./load.js";
+import type { Rule, RuleFate } from "./types.js";
+
+/**
+ * The project formats, each with only its locations an agent also finds in
+ * folders below cwd (`belowCwd`), under the chosen sources. `sources` may
+ * come from a session file a hook kept: anything but a list of strings is
+ * the default.
+ */
+export function belowCwdFormats(sources: unknown): RuleFormat[] {
+  const names =
+    Array.isArray(sources) && sources.every((s) => typeof s === "string")
+      ? sources
+      : DEFAULT_RULE_SOURCES;
+  const wanted = new Set<string>(names);
+  return RULE_FORMATS.filter((f) => f.scope === "project" && formatWanted(f, wanted))
+    .map((f) => ({ ...f, locations: f.locations.filter((l) => l.belowCwd === true) }))
+    .filter((f) => f.locations.length > 0);
+}
+
+/**
+ * The rule files of `formats` in one folder below cwd, found and read as the
+ * rules step reads the folders above (confined to the project's real root,
+ * through the door, each capped at `maxBytes`). A file left out (refused,
+ * unreadable, switched off by its fields) is a diagnostic, not a rule.
+ */
+export async function loadFolderRules(
+  dir: string,
+  formats: readonly RuleFormat[],
+  o: { reach: Reach; maxBytes: number },
+): Promise<{ rules: Rule[]; diagnostics: Diagnostic[] }> {
+  const rules: Rule[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const format of formats) {
+    // In the rules step's order: by path, whichever location found it.
+    const found = (await Promise.all(format.locations.map((l) => findRuleFiles(dir, l, o.reach))))
+      .flat()
+      .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+    for (const candidate of found) {
+      const path = toPosix(candidate.path);
+      const leftOut = (fate: RuleFate) => {
+        const d = accountDiagnostic({ path, source: format.source, layer: "project", fate });
+        if (d) diagnostics.push(d);
+      };
+      if (candidate.refused) {
+        leftOut(candidate.refused);
+        continue;
+      }
+      const text = await readRepoCapped(candidate.path, { reach: o.reach, maxBytes: o.maxBytes });
+      if (!text.ok) {
+        const reason = text.diagnostics[0]?.message ?? text.reason;
+        leftOut(
+          text.reason === "refused"
+            ? { status: "refused", reason: reason.replace(/^not read: /, "") }
+            : { status: "unreadable", reason },
+        );
+        continue;
+      }
+      const one = toRule(candidate, format, "project", text.text, path);
+      diagnostics.push(...one.diagnostics);
+      if (one.disabled !== undefined) {
+        leftOut({ status: "disabled", reason: one.disabled });
+        continue;
+      }
+      const cut = text.omitted > 0 ? `\n${cutMarker(text.omitted, o.maxBytes)}` : "";
+      rules.push({ ...one.rule, content: `${one.rule.content}${cut}` });
+    }
+  }
+  return { rules, diagnostics };
+}
+
+/** Most folders below cwd that {@link findRulesBelowCwd} lists. */
+export const MAX_BELOW_CWD_FOLDERS = 2000;
+/** Deepest folder below cwd that {@link findRulesBelowCwd} lists. */
+export const MAX_BELOW_CWD_DEPTH = 12;
+/** Most entries of one folder that {@link findRulesBelowCwd} lists; a larger folder is not entered. */
+const MAX_BELOW_CWD_ENTRIES = 10_000;
+/** Most entries {@link findRulesBelowCwd} lists in all: 2,000 full folders would be 20 million. */
+const MAX_BELOW_CWD_ENTRIES_TOTAL = 100_000;
+
+/** A rule file in a folder below cwd: it comes on touch of a path in `folder`. */
+export interface RuleBelowCwd {
+  path: string;
+  source: RuleFormat["source"];
+  /** The folder a touched path must be in (forward slashes). */
+  folder: string;
+}
+
+/**
+ * The rule files of `formats` in the folders below cwd, found by name and
+ * not read: what `explain` names as coming on touch. A bounded walk (at most
+ * {@link MAX_BELOW_CWD_FOLDERS} folders looked at and 100,000 entries listed, {@link MAX_BELOW_CWD_DEPTH}
+ * deep, breadth first in name order) that never enters `.git`, `node_modules`, a hidden folder,
+ * a link or a folder git ignores (on touch, those give nothing either).
+ * `cut` is true when it stopped at a cap.
+ */
+export async function findRulesBelowCwd(
+  cwd: string,
+  formats: readonly RuleFormat[],
+  o: { reach: Reach; ignored: (path: string) => Promise<unknown> },
+): Promise<{ files: RuleBelowCwd[]; cut: boolean }> {
+  const files: RuleBelowCwd[] = [];
+  if (formats.length === 0) return { files, cut: false };
+  let cut = false;
+  let stop = false;
+  let seen = 0;
+  let entries = 0;
+  let level = [cwd];
+  for (let depth = 1; depth <= MAX_BELOW_CWD_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      if (stop || entries >= MAX_BELOW_CWD_ENTRIES_TOTAL) {
+        cut = true;
+        stop = true;
+        break;
+      }
+      const cap = Math.min(MAX_BELOW_CWD_ENTRIES, MAX_BELOW_CWD_ENTRIES_TOTAL - entries);
+      // An unreadable folder is not entered; on touch it gives nothing either.
+      const listing = await listInBatches(dir, cap, undefined, () => undefined);
+      entries += listing.entries.length;
+      if (listing.capped) cut = true;
+      const subfolders = listing.capped
+        ? []
+        : listing.entries
+            .filter((e) => e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules")
+            .map((e) => e.name)
+            .sort();
+      for (const name of subfolders) {
+        // Each folder looked at counts, listed or not: a folder of 10,000 folders is a cut too.
+        if (seen >= MAX_BELOW_CWD_FOLDERS) {
+          cut = true;
+          stop = true;
+          break;
+        }
+        seen++;
+        const sub = join(dir, name);
+        if (await o.ignored(sub)) continue;
+        next.push(sub);
+        for (const format of formats) {
+          for (const location of format.locations) {
+            for (const c of await findRuleFiles(sub, location, o.reach)) {
+              files.push({ path: toPosix(c.path), source: format.source, folder: toPosix(sub) });
+            }
+          }
+        }
+      }
+    }
+    if (stop) break;
+    level = next;
+    if (depth === MAX_BELOW_CWD_DEPTH && next.length > 0) cut = true;
+  }
+  return { files, cut };
+}
