@@ -1,5 +1,6 @@
 import { dirname, join, resolve } from "node:path";
 import { kindOfPath, realpathOrSelf } from "../_fs.js";
+import { checkpoint } from "../_pace.js";
 import { expandHome, isBelowCeiling } from "../_paths.js";
 import { capDiagnostics } from "../engine/index.js";
 import { resolveCommonPaths } from "../locate/layers.js";
@@ -157,7 +158,7 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadS
     }
   }
 
-  const loaded = await loadCandidates(candidates);
+  const loaded = await loadCandidates(candidates, options.signal);
   // Capped: a message may quote a skill file's text (an invalid name, a description).
   return {
     skills: loaded.skills,
@@ -196,12 +197,17 @@ interface Candidate {
   reach?: Reach | undefined;
 }
 
-async function loadCandidates(candidates: Candidate[]): Promise<LoadSkillsResult> {
+/** Reads the candidates in order; `signal` stops it between two (thousands of SKILL.md in a root the walk allows). */
+async function loadCandidates(
+  candidates: Candidate[],
+  signal?: AbortSignal,
+): Promise<LoadSkillsResult> {
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
   const byName = new Map<string, Skill>();
   const seenFiles = new Set<string>();
   for (const { candidate, source, reach } of candidates) {
+    await checkpoint(signal);
     const real = await realpathOrSelf(candidate.filePath);
     if (seenFiles.has(real)) continue;
     const loaded = await loadCandidate(candidate, source, reach);

@@ -5,6 +5,7 @@ import { loadContextForPaths } from "../../src/gather/context/on-touch.js";
 import { clearStepCache } from "../../src/gather/deadline.js";
 import { traceRules } from "../../src/gather/rules/load.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { loadSkills } from "../../src/skills/load.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 // Loops whose count the repository sets, run synchronously: matching 600 glob
@@ -22,6 +23,19 @@ vi.mock("../../src/gather/rules/_fields.js", async (importOriginal) => {
     readRuleDocument: (...args: Parameters<typeof real.readRuleDocument>) => {
       parsed.count++;
       return real.readRuleDocument(...args);
+    },
+  };
+});
+
+/** Skill files parsed, counted through the module skills/load.ts parses them with. */
+const skillsParsed = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../../src/skills/validate.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/skills/validate.js")>();
+  return {
+    ...real,
+    parseSkill: (...args: Parameters<typeof real.parseSkill>) => {
+      skillsParsed.count++;
+      return real.parseSkill(...args);
     },
   };
 });
@@ -113,5 +127,37 @@ describe("catalogue: loops over a repository's data yield to the deadline", () =
     });
     expect(again.rules).toHaveLength(600);
     expect(parsed.count - atReturn).toBe(600);
+  });
+
+  it("stall-loops-render-skills: a render that gave up on 4,000 skill files reads none of them after it returned", async () => {
+    const root = tempDir();
+    const skills = join(root, "project", ".pi", "skills");
+    mkdirSync(join(root, "project", ".git"), { recursive: true });
+    mkdirSync(skills, { recursive: true });
+    const count = 4000;
+    for (let i = 0; i < count; i++) {
+      writeFileSync(
+        join(skills, `s${i}.md`),
+        `---\nname: s${i}\ndescription: Skill ${i}.\n---\nDo ${i}.\n`,
+      );
+    }
+    // Long enough for the walk of one folder, short of reading 4,000 files.
+    const options = pinned(root, { deadlineMs: 1000 });
+    await renderSystemPrompt(pinned(tempDir()));
+    skillsParsed.count = 0;
+    const result = await renderSystemPrompt(options);
+    expect(result.steps.find((s) => s.name === "skills")?.status).toBe("timeout");
+    const atReturn = skillsParsed.count;
+    // The same walk and reads again, awaited: late work of the render, started
+    // first, would have read its files by the time this has.
+    const again = await loadSkills({
+      cwd: options.cwd,
+      home: options.home,
+      agentDir: options.agentDir,
+    });
+    expect(again.skills).toHaveLength(count);
+    // At most the one file being read when the render returned is parsed after.
+    expect(skillsParsed.count - atReturn).toBeGreaterThanOrEqual(count);
+    expect(skillsParsed.count - atReturn).toBeLessThanOrEqual(count + 1);
   });
 });
