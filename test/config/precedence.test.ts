@@ -153,7 +153,7 @@ describe("config precedence, one layer at a time", () => {
     const run = await cli(root, ["explain", "--model", "m"]);
     const line = run.stdout.split("\n").find((l) => l.startsWith("settings:"));
     expect(line).toBe(
-      "settings: tools (project .pi/sysprompt.yaml:1), model (flag), tree (project .pi/sysprompt.yaml:2), vars.region (user " +
+      "settings: model (flag), tools (project .pi/sysprompt.yaml:1), tree (project .pi/sysprompt.yaml:2), vars.region (user " +
         `${join(root, "agent", "sysprompt.yaml")}:5), vars.team (project .pi/sysprompt.yaml:4)`,
     );
     const plain = await cli(world().root, ["explain"]);
