@@ -4,7 +4,7 @@ import { toPosix } from "./_paths.js";
 import { applyPreset, loadChosenPreset, type PresetReport } from "./agents/index.js";
 import { renderWithinBudget } from "./budget/fit.js";
 import type { BudgetReport } from "./budget/types.js";
-import { agentConfigFile, applyConfigFiles, type OptionProvenance } from "./config/index.js";
+import { agentConfigFile, type OptionProvenance } from "./config/index.js";
 import type { PromptData } from "./data.js";
 import { capDiagnostics } from "./engine/_message.js";
 import { createEngine, type Engine } from "./engine/index.js";
@@ -33,10 +33,9 @@ import {
 import { builtinTemplates, primeBuiltinCache } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
 import { emptyLayer, loadLayer } from "./locate/load-layer.js";
+import { resolveOptions } from "./options/resolve.js";
 import {
-  checkOptionTypes,
   type NormalizedOptions,
-  normalizeOptions,
   type SystemPromptOptions,
   unknownToolDiagnostics,
 } from "./options.js";
@@ -158,13 +157,8 @@ export async function preparePrompt(
   // modules of perf_hooks, a millisecond of a CLI start.
   const clock = () => Number(process.hrtime.bigint()) / 1e6;
   const started = clock();
-  // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
-  checkOptionTypes(given);
-  // Before the deadline starts: the files may set it. Their values are checked
-  // as they are read, so nothing below throws for them.
-  const config = await applyConfigFiles(given);
-  const options = config.options;
-  const normalized = await normalizeOptions(options);
+  // Before the deadline starts: the config files may set it. A bad explicit option throws here.
+  const { config, options, normalized } = await resolveOptions(given);
   // The preset decides inputs of the steps (tools, rule sources, context files), so it comes first.
   // Without an agent: the default pi, whose builtin file sets nothing (see prompts/agents/pi.yaml),
   // so only a user's or project's own pi.yaml is read.
