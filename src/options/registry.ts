@@ -124,6 +124,11 @@ function configKey<T>(key: string, example: string, check: Check): ConfigSpec<T>
   return { key, example, parse: (value) => checked<T>(check, value) };
 }
 
+/** A config key holding one name: trimmed, one line, no control characters. */
+function nameKey(key: string, example: string, what: string): ConfigSpec<string> {
+  return { key, example, parse: (value) => oneLineName(value, what) };
+}
+
 /**
  * `NAME=value` entries as a record; a later entry for a name wins. The value
  * may be empty and may hold `=`; the name is checked by `nameProblem`.
@@ -252,11 +257,7 @@ export const OPTIONS = {
       ],
       isString,
     ),
-    config: {
-      key: "agent",
-      example: "agent: claude-code",
-      parse: (v) => oneLineName(v, "an agent's name, such as claude-code"),
-    },
+    config: nameKey("agent", "agent: claude-code", "an agent's name, such as claude-code"),
   }),
   /**
    * The agent's mode, for a preset whose tools change with it (Gemini CLI's approval
@@ -278,6 +279,7 @@ export const OPTIONS = {
       ],
       isString,
     ),
+    config: nameKey("agent-mode", "agent-mode: yolo", "a mode name, such as yolo"),
   }),
   /**
    * Read `sysprompt.yaml` from the agent dir and, when the project is
@@ -351,11 +353,7 @@ export const OPTIONS = {
       ],
       isString,
     ),
-    config: {
-      key: "model",
-      example: "model: gpt-5",
-      parse: (v) => oneLineName(v, "a model name"),
-    },
+    config: nameKey("model", "model: gpt-5", "a model name"),
   }),
   /** Selected tool names, in order (an array, not a comma-separated string). Default: read, bash, edit, write. A name nothing describes gets an info diagnostic. */
   tools: option<readonly string[]>()({
