@@ -78,6 +78,12 @@ export {
   buildWorkspaceTrees,
   type WorkspaceTreeOptions,
 } from "./gather/tree/index.js";
+export {
+  type OptionOrigin,
+  type OptionSource,
+  type ResolvedOptions,
+  resolveOptions,
+} from "./options/resolve.js";
 export type { PreloadedSkill, SystemPromptOptions } from "./options.js";
 export {
   expandPromptTemplate,

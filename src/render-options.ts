@@ -1,8 +1,9 @@
 import { toPosix } from "./_paths.js";
 import { type AppliedPreset, applyPreset, loadChosenPreset } from "./agents/index.js";
-import { agentConfigFile, applyConfigFiles, type OptionProvenance } from "./config/index.js";
+import { agentConfigFile, type OptionProvenance } from "./config/index.js";
 import type { GatherInputs } from "./gather/steps.js";
-import { checkOptionTypes, normalizeOptions, type SystemPromptOptions } from "./options.js";
+import { resolveOptions } from "./options/resolve.js";
+import type { SystemPromptOptions } from "./options.js";
 import type { Diagnostic } from "./types.js";
 
 /** A render's options, resolved once: what the gathering steps and the data are built from. */
@@ -24,12 +25,8 @@ export interface ResolvedRender extends GatherInputs {
  * may set it.
  */
 export async function resolveRenderOptions(given: SystemPromptOptions): Promise<ResolvedRender> {
-  // Explicit arguments first: a bad one is the caller's error, not a diagnostic.
-  checkOptionTypes(given);
-  // Config files' values are checked as they are read, so nothing below throws for them.
-  const config = await applyConfigFiles(given);
-  const options = config.options;
-  const normalized = await normalizeOptions(options);
+  // A bad explicit argument throws (the caller's error); a config file's bad value is a diagnostic.
+  const { config, options, normalized } = await resolveOptions(given);
   // The preset decides inputs of the steps (tools, rule sources, context files), so it comes first.
   // Without an agent: the default pi, whose builtin file sets nothing (see prompts/agents/pi.yaml),
   // so only a user's or project's own pi.yaml is read.

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { SyspromptError } from "../types.js";
 import { VERSION } from "../version.js";
 import { type CliIo, EXIT_OK, EXIT_USAGE, terminalSafe, UsageError } from "./io.js";
-import { collect } from "./options.js";
+import { declareRenderFlags } from "./options.js";
 import { PROGRAM_USAGE, type UsageOf, usageError, usageOf } from "./usage.js";
 
 const STRICT = "exit 1 when an error-level diagnostic was reported";
@@ -21,75 +21,8 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .version(VERSION);
 
-  const renderFlags = (cmd: Command) =>
-    cmd
-      .option("--cwd <dir>", "working directory (default: the current one)")
-      .option(
-        "--agent-dir <dir>",
-        "user layer folder (default: $SYSPROMPT_AGENT_DIR or ~/.pi/agent)",
-      )
-      .option(
-        "--agent <name>",
-        "the agent the prompt is for: pi (default), claude-code, codex, gemini-cli, opencode, or a preset of your own",
-      )
-      .option(
-        "--agent-mode <name>",
-        "the agent's mode where its tools change with it (gemini-cli: default, auto_edit, yolo, plan)",
-      )
-      .option(
-        "--tools <a,b>",
-        "selected tools, comma-separated (default: the agent's own; pi: read,bash,edit,write)",
-      )
-      .option("--tool <name=text>", "describe or re-describe a tool (repeatable)", collect)
-      .option("--guideline <text>", "add a rule (repeatable)", collect)
-      .option(
-        "--model <name>",
-        "model name: stated in the environment section, and it picks per-model variants (rules@small.md)",
-      )
-      .option("--system-prompt <text|file>", "replace the base prompt")
-      .option("--append-system-prompt <text|file>", "append to the prompt (repeatable)", collect)
-      .option("--now <iso>", "pin the clock (ISO 8601, UTC when no offset is given)")
-      .option(
-        "--deadline <ms>",
-        "gathering budget in ms; late steps give their fallback (default: 5000)",
-      )
-      .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills")
-      .option("--no-context-files", "skip AGENTS.md / CLAUDE.md discovery")
-      .option("--tree", "add the workspace tree and the list of deeper AGENTS.md files")
-      .option("--no-tree", "leave the workspace tree out, whatever sysprompt.yaml says")
-      .option(
-        "--on-touch",
-        "say that deeper AGENTS.md files arrive with the first tool result in their folder (as the pi extension delivers them)",
-      )
-      .option(
-        "--tree-depth <n>",
-        "levels the workspace tree shows, 1 to 8 (default 3); turns the tree on",
-      )
-      .option(
-        "--var <name=value>",
-        "a variable templates read as {{vars.name}} (repeatable; beats sysprompt.yaml's vars:)",
-        collect,
-      )
-      .option("--no-config", "read no sysprompt.yaml (user or project)")
-      .option(
-        "--git",
-        "add the git section: branch, upstream, changed-file counts, last commit subjects",
-      )
-      .option(
-        "--allow-git-dir <dir>",
-        "a git folder outside the project that its .git file may lead to, such as a --separate-git-dir (repeatable)",
-        collect,
-      )
-      .option(
-        "--max-tokens <n>",
-        "token budget (o200k estimate): sections with shrink steps give up text until it fits",
-      )
-      .option(
-        "--root <dir>",
-        "extra workspace root: its context files load too (repeatable; relative to the shell's folder, like --cwd)",
-        collect,
-      )
-      .option("--strict", STRICT);
+  // The render flags come from the option registry; --strict is the CLI's own.
+  const renderFlags = (cmd: Command) => declareRenderFlags(cmd).option("--strict", STRICT);
 
   renderFlags(program.command("render").description("print the system prompt"))
     .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")

@@ -1,3 +1,4 @@
+import type { OPTIONS, OptionName, SystemPromptOptions } from "../options/registry.js";
 import type { Diagnostic } from "../types.js";
 
 /** The file name of the config, in the agent dir (user) and in `.pi/` (project). */
@@ -22,22 +23,16 @@ export interface ConfigOrigin {
   line: number;
 }
 
+/** The options that have a `sysprompt.yaml` key (`config` in the option registry). */
+type ConfigOption = {
+  [K in OptionName]: (typeof OPTIONS)[K] extends { config: object } ? K : never;
+}[OptionName];
+
 /**
  * The render options a config file can set, by their option names. Each is
  * already checked: a bad value never gets here (it is a diagnostic instead).
  */
-export interface ConfigValues {
-  agent?: string;
-  tools?: string[];
-  model?: string;
-  workspaceTree?: boolean;
-  treeDepth?: number;
-  git?: boolean;
-  deadlineMs?: number;
-  maxPromptTokens?: number;
-  ruleSources?: string[];
-  vars?: Record<string, string>;
-}
+export type ConfigValues = { [K in ConfigOption]?: NonNullable<SystemPromptOptions[K]> };
 
 /** One config file, read and checked. */
 export interface ConfigFile {

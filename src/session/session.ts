@@ -1,7 +1,8 @@
 import { diffSections } from "../diff.js";
 import type { TouchedContext } from "../gather/context/index.js";
 import { realMachine } from "../gather/environment/index.js";
-import type { SystemPromptOptions } from "../options.js";
+import { OPTION_SPECS } from "../options/registry.js";
+import type { SessionFixedOption, SystemPromptOptions } from "../options.js";
 import { preparePrompt, renderPrepared } from "../render-system-prompt.js";
 import { type RenderResult, SyspromptError } from "../types.js";
 import { type TakenSections, takeSessionSections, withTakenSessionSections } from "./_keep.js";
@@ -10,26 +11,20 @@ import { DEFAULT_SETTLE_MS } from "./_read-set.js";
 import { sessionContextFor, type TouchState } from "./touch.js";
 
 /**
- * Options a session fixes when it is created: where it reads from and the
- * machine it describes. Every other option may change from one render to the
- * next; a change to one that a gathering step depends on (`tools`, which
+ * Options a session fixes when it is created (`session: "fixed"` in the
+ * option registry): where it reads from and the machine it describes. Every
+ * other option may change from one render to the next; a change to one that a gathering step depends on (`tools`, which
  * decides whether skills are loaded; `skills`; `workspaceTree`, `treeMtime`;
  * `roots`; `maxContextBytes`; `skillPaths`; `projectTrusted`;
  * `noContextFiles`; `resolvedSystemPrompt` / `resolvedAppendPrompt`, which
  * decide whether SYSTEM.md / APPEND_SYSTEM.md are read) runs that step again,
  * and only that one: each step is keyed by its inputs.
  */
-export const SESSION_FIXED_OPTIONS = [
-  "cwd",
-  "agentDir",
-  "projectDir",
-  "home",
-  "env",
-  "builtinDir",
-  "machine",
-] as const;
+export const SESSION_FIXED_OPTIONS: readonly SessionFixedOption[] = OPTION_SPECS.filter(
+  ([, spec]) => spec.session === "fixed",
+).map(([name]) => name as SessionFixedOption);
 
-export type SessionFixedOption = (typeof SESSION_FIXED_OPTIONS)[number];
+export type { SessionFixedOption };
 
 /** What one {@link PromptSession.render} may change: any option but the fixed ones. */
 export type SessionOverrides = Omit<SystemPromptOptions, SessionFixedOption>;

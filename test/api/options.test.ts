@@ -37,11 +37,11 @@ describe("explicit options are checked before anything is read", () => {
       [{ agent: "" }, 'agent: must be a preset name such as "codex", got ""'],
       [
         { maxPromptTokens: 0 },
-        "maxPromptTokens: must be a whole number of tokens, 1 or more, got 0",
+        "maxPromptTokens: must be a whole number of tokens, 1 or more, such as 8000, got 0",
       ],
       [
         { maxPromptTokens: 1.5 },
-        "maxPromptTokens: must be a whole number of tokens, 1 or more, got 1.5",
+        "maxPromptTokens: must be a whole number of tokens, 1 or more, such as 8000, got 1.5",
       ],
       [
         { toolSnippets: { read: ["x"] } },

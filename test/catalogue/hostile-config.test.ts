@@ -106,7 +106,7 @@ const cases: CatalogueCase[] = [
       diag(
         "warning",
         "config-unknown-key",
-        'unknown key "\\u001b]0;evil\\u0007", ignored; the keys are: agent, tools, model, tree, tree-depth, git, deadline, max-tokens, rule-sources, vars',
+        'unknown key "\\u001b]0;evil\\u0007", ignored; the keys are: agent, agent-mode, vars, model, tools, tree, tree-depth, git, rule-sources, deadline, max-tokens',
         join(root, PROJECT_CONFIG),
         2,
       ),

@@ -320,7 +320,7 @@ describe("scenario files and goldens: the rough edges", () => {
       "tool: [read]\ncwd: /abs\nmodle: x\nnow:\nqqqqqq: 1\n",
     );
     const keys =
-      "cwd, agentDir, home, projectDir, projectTrusted, agentName, agent, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, sections, environment, machine, env, now, noContextFiles, docs, workspaceTree, mtime, roots, skillPaths, maxContextBytes, maxPromptTokens";
+      "cwd, agentDir, projectDir, projectTrusted, agentName, agent, model, tools, toolSnippets, toolGuidelines, promptGuidelines, systemPrompt, appendSystemPrompt, sections, environment, noContextFiles, docs, workspaceTree, mtime, roots, maxContextBytes, skillPaths, now, env, home, machine, maxPromptTokens";
     expect((await snapshot(dir, ["c.scenario.yaml"])).stdout).toBe(
       [
         "error   c",

@@ -45,7 +45,7 @@ describe("--deadline", () => {
       expect(await cli(tempDir(), ["render", `--deadline=${bad}`])).toEqual({
         code: 2,
         stdout: "",
-        stderr: `sysprompt: --deadline expects a whole number of milliseconds such as 5000, got "${bad}"\n${usageHint("render")}`,
+        stderr: `sysprompt: --deadline expects a whole number of milliseconds, 0 or more, such as 5000, got "${bad}"\n${usageHint("render")}`,
       });
     }
   });

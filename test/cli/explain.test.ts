@@ -177,6 +177,7 @@ describe("sysprompt explain", () => {
       // No flag sets a config key, and there is no sysprompt.yaml.
       provenance: {
         agent: "default",
+        "agent-mode": "default",
         tools: "default",
         model: "default",
         tree: "default",

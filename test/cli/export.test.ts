@@ -169,6 +169,29 @@ describe("sysprompt export", () => {
       stderr: `sysprompt: export needs --agent NAME: the agent whose file to write (claude-code, codex, gemini-cli, opencode)\n${usageHint("export")}`,
     });
   });
+
+  it("takes the agent from sysprompt.yaml's agent: when no --agent is given; --agent still wins", async () => {
+    const root = project();
+    mkdirSync(join(root, "agent"), { recursive: true });
+    writeFileSync(join(root, "agent/sysprompt.yaml"), "agent: codex\n");
+    const path = exported(root, "codex", "instructions.md");
+    const out = await cli(root, ["export"]);
+    expect([out.code, out.stdout, said(out.stderr)]).toEqual([
+      0,
+      `model_instructions_file = "${path}"\n`,
+      `sysprompt: wrote ${path}`,
+    ]);
+    expect(readFileSync(path, "utf8")).toBe(
+      (await cli(root, ["render", "--agent", "codex"])).stdout,
+    );
+    const flag = await cli(root, ["export", "--agent", "gemini-cli"]);
+    expect([flag.code, said(flag.stderr)]).toEqual([
+      0,
+      `sysprompt: wrote ${exported(root, "gemini-cli", "system.md")}`,
+    ]);
+    // --no-config: the file is not read, so no agent is named.
+    expect((await cli(root, ["export", "--no-config"])).code).toBe(2);
+  });
 });
 
 describe("quotePath", () => {

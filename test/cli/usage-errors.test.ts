@@ -50,7 +50,7 @@ describe("a usage error", () => {
     // Found by the command after parsing: the same shape.
     [
       ["render", "--cwd", "/", "--deadline", "soon"],
-      `sysprompt: --deadline expects a whole number of milliseconds such as 5000, got "soon"\n${hint("render")}`,
+      `sysprompt: --deadline expects a whole number of milliseconds, 0 or more, such as 5000, got "soon"\n${hint("render")}`,
     ],
     [
       ["sections", "--cwd", "/nonexistent-for-usage-tests/x"],

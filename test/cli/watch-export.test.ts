@@ -76,6 +76,31 @@ describe("sysprompt watch --export", { timeout: 30_000 }, () => {
       `sysprompt: --out is where --export writes: pass --export too\n${usageHint("watch")}`,
     );
   });
+
+  it("takes the agent from sysprompt.yaml's agent: when no --agent is given", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "agent"), { recursive: true });
+    writeFileSync(join(root, "agent/sysprompt.yaml"), "agent: codex\n");
+    const path = join(root, "home/.cache/sysprompt/export/codex/instructions.md");
+    let stdout = "";
+    const controller = new AbortController();
+    mkdirSync(join(root, "project"), { recursive: true });
+    const done = run(["watch", "--export", "--agent-dir", join(root, "agent"), "--now", NOW], {
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: () => {},
+      cwd: join(root, "project"),
+      env: {},
+      home: join(root, "home"),
+      machine: { platform: "linux", arch: "x64" },
+      signal: controller.signal,
+    });
+    await until(() => stdout.includes(`exported ${path}\n`), "the first export");
+    expect(stdout.startsWith(`exporting to ${path}; for codex,`)).toBe(true);
+    controller.abort();
+    expect(await done).toBe(0);
+  });
 });
 
 describe("sysprompt watch --agent", { timeout: 30_000 }, () => {

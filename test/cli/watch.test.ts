@@ -78,7 +78,7 @@ describe("sysprompt watch", { timeout: 30_000 }, () => {
     expect(await cli(root, ["watch", "--deadline", "soon"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: --deadline expects a whole number of milliseconds such as 5000, got "soon"\n${usageHint("watch")}`,
+      stderr: `sysprompt: --deadline expects a whole number of milliseconds, 0 or more, such as 5000, got "soon"\n${usageHint("watch")}`,
     });
   });
 

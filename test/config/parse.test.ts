@@ -96,7 +96,7 @@ describe("parseConfig", () => {
         level: "warning",
         code: "config-unknown-key",
         message:
-          'unknown key "zzz", ignored; the keys are: agent, tools, model, tree, tree-depth, git, deadline, max-tokens, rule-sources, vars',
+          'unknown key "zzz", ignored; the keys are: agent, agent-mode, vars, model, tools, tree, tree-depth, git, rule-sources, deadline, max-tokens',
         path: PATH,
         line: 5,
       },

@@ -15,6 +15,7 @@ pinMachine();
 
 const DEFAULTS = {
   agent: "default",
+  "agent-mode": "default",
   tools: "default",
   model: "default",
   tree: "default",
@@ -153,7 +154,7 @@ describe("config precedence, one layer at a time", () => {
     const run = await cli(root, ["explain", "--model", "m"]);
     const line = run.stdout.split("\n").find((l) => l.startsWith("settings:"));
     expect(line).toBe(
-      "settings: tools (project .pi/sysprompt.yaml:1), model (flag), tree (project .pi/sysprompt.yaml:2), vars.region (user " +
+      "settings: model (flag), tools (project .pi/sysprompt.yaml:1), tree (project .pi/sysprompt.yaml:2), vars.region (user " +
         `${join(root, "agent", "sysprompt.yaml")}:5), vars.team (project .pi/sysprompt.yaml:4)`,
     );
     const plain = await cli(world().root, ["explain"]);
@@ -196,5 +197,21 @@ describe("config precedence, one layer at a time", () => {
     const bare = world();
     execFileSync("git", ["init", "-q", "-b", "trunk", join(bare.root, "project")]);
     expect(await gitSection(bare.root)).toBeUndefined();
+  });
+
+  it("agent-mode: in a file picks the preset's tool set for that mode, as --agent-mode does", async () => {
+    const { root, project } = world({ project: "agent: gemini-cli\nagent-mode: plan\n" });
+    const fromFile = await section(root, "tools");
+    expect(fromFile).toBe(
+      await section(root, "tools", [
+        "--no-config",
+        "--agent",
+        "gemini-cli",
+        "--agent-mode",
+        "plan",
+      ]),
+    );
+    expect(fromFile).not.toBe(await section(root, "tools", ["--agent-mode", "default"]));
+    expect((await explain(root)).provenance["agent-mode"]).toBe(`project:${project}:2`);
   });
 });

@@ -327,7 +327,7 @@ describe("createPromptSession: overrides", () => {
         (e: SyspromptError) => `${e.name} ${e.code}: ${e.message.split(";")[0]}`,
       );
     expect(await code(session.render({ cwd: "/" } as never))).toBe(
-      'SyspromptError bad-option: render: "cwd" is fixed for the session (cwd, agentDir, projectDir, home, env, builtinDir, machine are)',
+      'SyspromptError bad-option: render: "cwd" is fixed for the session (cwd, agentDir, projectDir, env, home, machine, builtinDir are)',
     );
     expect(await code(session.render({ deadlineMs: -1 }))).toBe(
       "SyspromptError bad-option: deadlineMs: must be a number of milliseconds, 0 or more, got -1",

@@ -2,7 +2,8 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path
 import { UnsafePathError } from "../../_safe-write.js";
 import { didYouMean } from "../../_suggest.js";
 import { parseYaml } from "../../_yaml.js";
-import { optionValueProblem, type SystemPromptOptions } from "../../options.js";
+import { OPTION_SPECS, type ScenarioKeyOf } from "../../options/registry.js";
+import { optionValueProblem } from "../../options.js";
 import { readFileNoFollow } from "../../repo-files/index.js";
 import { SyspromptError } from "../../types.js";
 
@@ -19,40 +20,15 @@ export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
 const MAX_ALIAS_COUNT = 100;
 
 /**
- * The keys a scenario may hold, each with the render option it sets. They are
- * the render options by the same names, but for `mtime` (the option
- * `treeMtime`) and what a scenario pins itself: `deadlineMs` (a snapshot must
- * not depend on the machine's speed) and `builtinDir` (the package's own).
+ * The keys a scenario may hold, each with the render option it sets: the
+ * options of the registry that declare a `scenario` key (`mtime` for
+ * `treeMtime`). What a scenario pins itself has none: `deadlineMs` (a
+ * snapshot must not depend on the machine's speed) and `builtinDir` (the
+ * package's own).
  */
-export const SCENARIO_KEYS = {
-  cwd: "cwd",
-  agentDir: "agentDir",
-  home: "home",
-  projectDir: "projectDir",
-  projectTrusted: "projectTrusted",
-  agentName: "agentName",
-  agent: "agent",
-  model: "model",
-  tools: "tools",
-  toolSnippets: "toolSnippets",
-  toolGuidelines: "toolGuidelines",
-  promptGuidelines: "promptGuidelines",
-  systemPrompt: "systemPrompt",
-  appendSystemPrompt: "appendSystemPrompt",
-  sections: "sections",
-  environment: "environment",
-  machine: "machine",
-  env: "env",
-  now: "now",
-  noContextFiles: "noContextFiles",
-  docs: "docs",
-  workspaceTree: "workspaceTree",
-  mtime: "treeMtime",
-  roots: "roots",
-  skillPaths: "skillPaths",
-  maxContextBytes: "maxContextBytes",
-  maxPromptTokens: "maxPromptTokens",
-} as const satisfies Record<string, keyof SystemPromptOptions>;
+export const SCENARIO_KEYS = Object.fromEntries(
+  OPTION_SPECS.flatMap(([name, spec]) => (spec.scenario ? [[spec.scenario, name]] : [])),
+) as ScenarioKeyOf;
 
 export type ScenarioKey = keyof typeof SCENARIO_KEYS;
 

@@ -12,7 +12,7 @@ import {
   writeExport,
 } from "../../agents/index.js";
 import { isWithin } from "../../gather/project-root.js";
-import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_OK, exitCodeFor, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
@@ -38,15 +38,16 @@ export interface ExportTarget {
 /**
  * The export target of the agent's preset: `--out` (relative to where the
  * command runs, `~` the home folder), else the agent's file in the default
- * export folder. No `--agent`, or a preset without an export (pi), is a
- * usage error.
+ * export folder. `agent` is the resolved option (`--agent`, else a
+ * sysprompt.yaml's `agent:`). No agent, or a preset without an export (pi),
+ * is a usage error.
  */
 export function exportTarget(
   preset: { export: ExportSpec | null } | undefined,
+  agent: string | undefined,
   flags: ExportFlags,
   io: CliIo,
 ): ExportTarget {
-  const agent = flags.agent;
   if (agent === undefined || !preset) {
     throw new UsageError(
       "export needs --agent NAME: the agent whose file to write (claude-code, codex, gemini-cli, opencode)",
@@ -92,6 +93,15 @@ function outTarget(path: string, cwd: string): { path: string; root?: string } {
   return path !== cwd && isWithin(path, cwd) ? { path, root: cwd } : { path };
 }
 
+/**
+ * The agent option as the render resolved it: the preset in use, unless no
+ * flag and no sysprompt.yaml named one (then the default pi is not a choice).
+ */
+export function exportAgent(prepared: Pick<PreparedPrompt, "preset" | "provenance">) {
+  const from = prepared.provenance?.agent;
+  return from === undefined || from === "default" ? undefined : prepared.preset?.name;
+}
+
 /** The lines that say where the export goes and what to add to the agent's settings. */
 export function settingHint(target: ExportTarget): string {
   return `for ${target.agent}, add this line to ${target.spec.where}:`;
@@ -120,7 +130,7 @@ export async function writeTarget(target: ExportTarget, text: string) {
 export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   if (flags.hooks) return hooksCommand(flags, io);
   const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
-  const target = exportTarget(prepared.preset, flags, io);
+  const target = exportTarget(prepared.preset, exportAgent(prepared), flags, io);
   const result = renderPrepared(prepared);
   const outcome = await writeTarget(target, result.text);
   io.stderr(formatDiagnostics(result.diagnostics));

@@ -2,7 +2,7 @@ import { structuredPatch } from "diff";
 import { loadPreset } from "../../agents/index.js";
 import type { WatchRender } from "../../author/index.js";
 import { watchPrompt } from "../../author/index.js";
-import { normalizeOptions } from "../../options.js";
+import { resolveOptions } from "../../options/resolve.js";
 import type { Diagnostic, RenderedSection } from "../../types.js";
 import { type Palette, paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
@@ -73,15 +73,17 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
   return EXIT_OK;
 }
 
-/** The export target of `--agent`'s preset, as the first render will see it. */
+/** The export target of the agent's preset (`--agent`, else sysprompt.yaml's `agent:`), as the first render will see it. */
 async function watchTarget(
   flags: WatchFlags,
   options: ReturnType<typeof toRenderOptions>,
   io: CliIo,
 ): Promise<ExportTarget> {
-  if (flags.agent === undefined) return exportTarget(undefined, flags, io);
-  const { preset } = await loadPreset(flags.agent, await normalizeOptions(options));
-  return exportTarget(preset, flags, io);
+  const resolved = await resolveOptions(options, "cli");
+  const agent = resolved.options.agent;
+  if (agent === undefined) return exportTarget(undefined, agent, flags, io);
+  const { preset } = await loadPreset(agent, resolved.normalized);
+  return exportTarget(preset, agent, flags, io);
 }
 
 /** One render as text: a summary line, each changed section's diff, new and fixed problems. */

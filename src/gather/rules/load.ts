@@ -5,6 +5,7 @@ import { lstat } from "../../_io.js";
 import { nextTurn } from "../../_pace.js";
 import { expandHome, toPosix } from "../../_paths.js";
 import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
+import { ruleSourcesProblem } from "../../options/rule-sources.js";
 import { projectReach, readRepoCapped } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { checkMaxBytes, cutMarker } from "../capped-read.js";
@@ -19,7 +20,6 @@ import {
   formatWanted,
   GEMINI_DIR_FILE,
   RULE_FORMATS,
-  RULE_SOURCE_NAMES,
   type RuleFormat,
   ruleName,
 } from "./formats.js";
@@ -80,13 +80,8 @@ export function checkRuleSources(
   what = "ruleSources",
 ): string[] {
   if (value === undefined) return [...DEFAULT_RULE_SOURCES];
-  const unknown = value.filter((v) => !RULE_SOURCE_NAMES.includes(v));
-  if (unknown.length > 0) {
-    throw new SyspromptError(
-      "bad-option",
-      `${what}: unknown rule source ${unknown.map((u) => JSON.stringify(u)).join(", ")}; the sources are: ${RULE_SOURCE_NAMES.join(", ")}`,
-    );
-  }
+  const problem = ruleSourcesProblem(value);
+  if (problem !== undefined) throw new SyspromptError("bad-option", `${what}: ${problem}`);
   return [...new Set(value)];
 }
 

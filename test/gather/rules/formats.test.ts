@@ -119,10 +119,10 @@ describe("every format, project root down to cwd", () => {
     });
   });
 
-  it("an unknown source is the caller's error, with the list of sources", async () => {
+  it("an unknown source is the caller's error, with the near name (the list when none is near)", async () => {
     const dir = rulesFixture("every-format", "project");
     await expect(trace(dir, "project", { sources: ["cursr"] })).rejects.toThrow(
-      /ruleSources: unknown rule source "cursr"; the sources are: sysprompt, cursor, windsurf/,
+      'ruleSources: has the unknown rule source "cursr"; did you mean "cursor"?',
     );
   });
 });

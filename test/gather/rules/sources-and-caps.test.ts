@@ -132,7 +132,7 @@ describe("the ruleSources option", () => {
   it("is checked before anything is read: an unknown name or a string is the caller's error", async () => {
     const { renderSystemPrompt } = await import("../../../src/render-system-prompt.js");
     await expect(renderSystemPrompt({ ruleSources: ["cursor", "user:cursor"] })).rejects.toThrow(
-      'ruleSources: unknown rule source "user:cursor"; the sources are: sysprompt, cursor, windsurf, cline, copilot, claude, gemini, kiro, roo, continue, zed, user:windsurf, user:copilot, user:claude, user:kiro, user:roo',
+      'ruleSources: has the unknown rule source "user:cursor"; the sources are: sysprompt, cursor, windsurf, cline, copilot, claude, gemini, kiro, roo, continue, zed, user:windsurf, user:copilot, user:claude, user:kiro, user:roo',
     );
     await expect(
       renderSystemPrompt({ ruleSources: "cursor" as unknown as string[] }),

@@ -467,7 +467,7 @@ describe("sysprompt.yaml inside pi", () => {
     expect(first).not.toContain("<workspace_tree>");
     expect(log.options[0]?.tools).toEqual(["read", "bash", "edit", "write"]);
     expect(stderr).toEqual([
-      `sysprompt: warning ${root}/agent/sysprompt.yaml:3 [pi-config-ignored] not applied inside pi: tools, decided by pi's active tools (pi --tools); model, decided by pi's model (pi --model, /model); tree, decided by the --sysprompt-tree flag; the file's other keys apply\n`,
+      `sysprompt: warning ${root}/agent/sysprompt.yaml:3 [pi-config-ignored] not applied inside pi: model, decided by pi's model (pi --model, /model); tools, decided by pi's active tools (pi --tools); tree, decided by the --sysprompt-tree flag; the file's other keys apply\n`,
     ]);
   });
 

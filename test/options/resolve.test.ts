@@ -1,0 +1,70 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { OPTIONS } from "../../src/options/registry.js";
+import { resolveOptions } from "../../src/options/resolve.js";
+import { SyspromptError } from "../../src/types.js";
+import { pinned, tempDir } from "../api/_helpers.js";
+
+/** A project with the user's sysprompt.yaml holding `user`. */
+function world(user: string) {
+  const root = tempDir();
+  mkdirSync(join(root, "agent"), { recursive: true });
+  writeFileSync(join(root, "agent", "sysprompt.yaml"), user);
+  return { root, file: join(root, "agent", "sysprompt.yaml") };
+}
+
+describe("resolveOptions", () => {
+  it("gives every option of the registry its origin: given, a config file (with its line), or the default", async () => {
+    const { root, file } = world("tools: [read]\nmodel: from-file\nvars:\n  team: core\n");
+    const resolved = await resolveOptions(
+      pinned(root, { configFiles: true, model: "given" }),
+      "cli",
+    );
+    expect(Object.keys(resolved.provenance)).toEqual(Object.keys(OPTIONS));
+    expect(resolved.provenance.model).toEqual({ source: "cli" });
+    expect(resolved.provenance.cwd).toEqual({ source: "cli" });
+    expect(resolved.provenance.tools).toEqual({ source: "config", at: `user:${file}:1` });
+    expect(resolved.provenance.vars).toEqual({ source: "config", at: `user:${file}:4` });
+    expect(resolved.provenance.treeDepth).toEqual({ source: "default" });
+    expect(resolved.provenance.deadlineMs).toEqual({ source: "default" });
+    // The values: the given one beats the file's, the file's beats the default, defaults applied.
+    expect(resolved.options.model).toBe("given");
+    expect(resolved.options.tools).toEqual(["read"]);
+    expect(resolved.options.vars).toEqual({ team: "core" });
+    expect(resolved.normalized.tools).toEqual(["read"]);
+    expect(resolved.normalized.deadlineMs).toBe(5000);
+    expect(resolved.normalized.maxPromptTokens).toBeNull();
+  });
+
+  it("reads no file without configFiles, and says the caller gave what it gave (the API by default)", async () => {
+    const { root } = world("model: from-file\n");
+    const resolved = await resolveOptions(pinned(root, { treeDepth: 2 }));
+    expect(resolved.options.model).toBeUndefined();
+    expect(resolved.provenance.model).toEqual({ source: "default" });
+    expect(resolved.provenance.treeDepth).toEqual({ source: "api" });
+    expect(resolved.config.files).toEqual([]);
+  });
+
+  it("a bad given option throws before any file is read; a bad file value is a diagnostic", async () => {
+    const { root, file } = world("tree-depth: 12\n");
+    await expect(resolveOptions(pinned(root, { treeDepth: 12 }))).rejects.toThrow(
+      new SyspromptError(
+        "bad-option",
+        "treeDepth: must be a whole number of levels from 1 to 8, such as 4, got 12",
+      ),
+    );
+    const resolved = await resolveOptions(pinned(root, { configFiles: true }));
+    expect(resolved.provenance.treeDepth).toEqual({ source: "default" });
+    expect(resolved.config.diagnostics).toEqual([
+      {
+        level: "error",
+        code: "config-bad-value",
+        message:
+          "tree-depth must be a whole number of levels from 1 to 8, such as 4, got 12 (as in `tree-depth: 4`); the key is ignored",
+        path: file,
+        line: 1,
+      },
+    ]);
+  });
+});
