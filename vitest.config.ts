@@ -3,9 +3,10 @@ import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * The slow tier: suites that build big trees, run property or fuzz loops, wait on real
- * time, spawn processes or pack the package. `npm test` leaves them out; `npm run test:all`
- * (which `.ci/run` runs) runs them too. Keep this list and the README's Tests part in step.
+ * The slow tier: suites that build big trees, feed megabyte inputs, run property or fuzz
+ * loops, wait on real time, spawn processes or pack the package. `npm test` leaves them
+ * out; `npm run test:all` (which `.ci/run` runs) runs them too. Keep this list and the
+ * README's Tests part in step.
  */
 const SLOW = [
   "test/**/*scale*.test.ts",
@@ -15,6 +16,8 @@ const SLOW = [
   "test/**/*stall*.test.ts",
   "test/**/permissions.test.ts",
   "test/cli/bundle.test.ts",
+  // 55 inputs of a megabyte each through every user-text path, timed against a bound.
+  "test/engine/adversarial-input.test.ts",
   "test/package/**",
 ];
 
