@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -41,6 +42,15 @@ const ISOLATED = testFiles("test").filter((file) =>
   NEEDS_OWN_MODULES.test(readFileSync(file, "utf8")),
 );
 
+/**
+ * How the unit tiers run. vitest's default is one worker fewer than there are cores: one
+ * on a 2-core machine, which then idles a core whenever a test waits on git, a timer or
+ * the disk; they get two there. With two workers on a loaded 2-core machine, a file's
+ * first render (its imports, the tokenizer) can take longer than vitest's 5 s default;
+ * cases that bound their own time assert that bound themselves.
+ */
+const UNIT_RUN = { maxWorkers: Math.max(2, availableParallelism() - 1), testTimeout: 20_000 };
+
 export default defineConfig({
   test: {
     // Tests pin the clock and environment themselves; UTC keeps any stray Date formatting stable.
@@ -50,6 +60,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          ...UNIT_RUN,
           include: ["test/**/*.test.ts"],
           exclude: ["**/node_modules/**", ...SLOW, ...ISOLATED],
           isolate: false,
@@ -57,12 +68,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "unit-isolated", include: ISOLATED, exclude: SLOW },
+        test: { name: "unit-isolated", include: ISOLATED, exclude: SLOW, ...UNIT_RUN },
       },
       {
         extends: true,
         // Removing a 200,000-entry tree after a test takes seconds; more on a loaded machine.
-        test: { name: "slow", include: SLOW, hookTimeout: 60_000 },
+        // Its own worker count, so it runs after the unit tiers when all projects run together.
+        test: { name: "slow", include: SLOW, hookTimeout: 60_000, sequence: { groupOrder: 1 } },
       },
     ],
   },
