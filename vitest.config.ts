@@ -68,13 +68,21 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "unit-isolated", include: ISOLATED, exclude: SLOW, ...UNIT_RUN },
+        test: {
+          name: "unit-isolated",
+          include: ISOLATED,
+          exclude: SLOW,
+          ...UNIT_RUN,
+          // After the shared files, not among them: a shared worker is kept for the next file
+          // only when that file is a shared one too, so a mixed queue re-imports the graph.
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         extends: true,
         // Removing a 200,000-entry tree after a test takes seconds; more on a loaded machine.
         // Its own worker count, so it runs after the unit tiers when all projects run together.
-        test: { name: "slow", include: SLOW, hookTimeout: 60_000, sequence: { groupOrder: 1 } },
+        test: { name: "slow", include: SLOW, hookTimeout: 60_000, sequence: { groupOrder: 2 } },
       },
     ],
   },
