@@ -1,11 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * The slow tier: suites that build big trees, run property or fuzz loops, wait on real
- * time, spawn processes or pack the package. `npm test` leaves them out; `npm run test:all`
- * (which `.ci/run` runs) runs them too. Keep this list and the README's Tests part in step.
+ * The slow tier: suites that build big trees, feed megabyte inputs, run property or fuzz
+ * loops, wait on real time, spawn processes or pack the package. `npm test` leaves them
+ * out; `npm run test:all` (which `.ci/run` runs) runs them too. Keep this list and the
+ * README's Tests part in step.
  */
 const SLOW = [
   "test/**/*scale*.test.ts",
@@ -15,6 +17,8 @@ const SLOW = [
   "test/**/*stall*.test.ts",
   "test/**/permissions.test.ts",
   "test/cli/bundle.test.ts",
+  // 55 inputs of a megabyte each through every user-text path, timed against a bound.
+  "test/engine/adversarial-input.test.ts",
   "test/package/**",
 ];
 
@@ -38,6 +42,15 @@ const ISOLATED = testFiles("test").filter((file) =>
   NEEDS_OWN_MODULES.test(readFileSync(file, "utf8")),
 );
 
+/**
+ * How the unit tiers run. vitest's default is one worker fewer than there are cores: one
+ * on a 2-core machine, which then idles a core whenever a test waits on git, a timer or
+ * the disk; they get two there. With two workers on a loaded 2-core machine, a file's
+ * first render (its imports, the tokenizer) can take longer than vitest's 5 s default;
+ * cases that bound their own time assert that bound themselves.
+ */
+const UNIT_RUN = { maxWorkers: Math.max(2, availableParallelism() - 1), testTimeout: 20_000 };
+
 export default defineConfig({
   test: {
     // Tests pin the clock and environment themselves; UTC keeps any stray Date formatting stable.
@@ -47,6 +60,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          ...UNIT_RUN,
           include: ["test/**/*.test.ts"],
           exclude: ["**/node_modules/**", ...SLOW, ...ISOLATED],
           isolate: false,
@@ -54,12 +68,21 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "unit-isolated", include: ISOLATED, exclude: SLOW },
+        test: {
+          name: "unit-isolated",
+          include: ISOLATED,
+          exclude: SLOW,
+          ...UNIT_RUN,
+          // After the shared files, not among them: a shared worker is kept for the next file
+          // only when that file is a shared one too, so a mixed queue re-imports the graph.
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         extends: true,
         // Removing a 200,000-entry tree after a test takes seconds; more on a loaded machine.
-        test: { name: "slow", include: SLOW, hookTimeout: 60_000 },
+        // Its own worker count, so it runs after the unit tiers when all projects run together.
+        test: { name: "slow", include: SLOW, hookTimeout: 60_000, sequence: { groupOrder: 2 } },
       },
     ],
   },

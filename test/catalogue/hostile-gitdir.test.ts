@@ -8,11 +8,14 @@ import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import type { Diagnostic } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { cli } from "../cli/_run.js";
-import { git, repoAt, SYSTEM } from "../gather/_git.js";
+import { git, repoAt, repoCopies, SYSTEM } from "../gather/_git.js";
 
 // Each case builds real repositories (a dozen git processes) before it renders:
 // seconds on a loaded machine, more than vitest's 5 s default once in a while.
 vi.setConfig({ testTimeout: 30_000 });
+
+/** Every case's victim is the same repository: git builds it once, each case gets a copy. */
+const repoCopy = repoCopies();
 
 // A hostile repository's `.git`: what it names is read without hanging (a
 // FIFO, /dev/zero, a 50 MB file, a loop), and no path out of the project
@@ -239,7 +242,7 @@ describe("hostile repository: a .git that names something else", () => {
   for (const c of cases) {
     it(`${c.name}: no git section, one located diagnostic, nothing of the victim's in the prompt`, async () => {
       const root = realpathSync(tempDir());
-      const victim = repoAt(join(root, "victim"), "secret-branch", "Victim secret");
+      const victim = repoCopy(join(root, "victim"), "secret-branch", "Victim secret");
       const project = join(root, "project");
       mkdirSync(project);
       c.build(project, root, victim);

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { gatherGit } from "../../src/gather/git/index.js";
 import type { Diagnostic } from "../../src/types.js";
 import { tempDir } from "../api/_helpers.js";
-import { git, repoAt, SYSTEM } from "./_git.js";
+import { git, repoAt, repoCopies, SYSTEM } from "./_git.js";
 
 // Each case builds real repositories (a dozen git processes) before it renders:
 // seconds on a loaded machine, more than vitest's 5 s default once in a while.
@@ -16,12 +16,15 @@ vi.setConfig({ testTimeout: 30_000 });
 // in the prompt. Linked worktrees, submodules and a folder the user allows
 // keep working; everything else is refused with a warning on the `.git`.
 
+/** The victim and the "Own" and "Main commit" repositories recur: git builds each once, a case gets a copy. */
+const repoCopy = repoCopies();
+
 const gather = (cwd: string, extra: { ceilingDir?: string; allowGitDirs?: string[] } = {}) =>
   gatherGit({ cwd, env: SYSTEM, exclude: [cwd], ...extra });
 
 /** `<root>/victim`: a private repository on `secret-branch`, one commit "Victim secret". */
 function victim(root: string): string {
-  return repoAt(join(root, "victim"), "secret-branch", "Victim secret");
+  return repoCopy(join(root, "victim"), "secret-branch", "Victim secret");
 }
 
 /** `<root>/project` with a `.git` file holding `text`. */
@@ -92,7 +95,7 @@ describe("a .git that leads elsewhere", () => {
   it("a .git folder whose commondir names another repository is refused", async () => {
     const root = realpathSync(tempDir());
     const other = victim(root);
-    const project = repoAt(join(root, "project"), "secret-branch", "Own");
+    const project = repoCopy(join(root, "project"), "secret-branch", "Own");
     writeFileSync(join(project, ".git", "commondir"), `${other}/.git\n`);
     expect((await gather(project)).diagnostics).toEqual([
       refused(
@@ -107,7 +110,7 @@ describe("a .git that leads elsewhere", () => {
   it("a link among the repository's files (a ref, HEAD) to another repository's is refused", async () => {
     const root = realpathSync(tempDir());
     const other = victim(root);
-    const project = repoAt(join(root, "project"), "secret-branch", "Own");
+    const project = repoCopy(join(root, "project"), "secret-branch", "Own");
     const ref = join(project, ".git", "refs", "heads", "secret-branch");
     const own = git(project, "rev-parse", "HEAD");
     rmSync(ref);
@@ -164,7 +167,7 @@ describe("a .git that leads elsewhere", () => {
 describe("the layouts git makes keep working", () => {
   it("a linked worktree (git worktree add): its admin folder links back", async () => {
     const root = realpathSync(tempDir());
-    const main = repoAt(join(root, "main"), "main", "Main commit");
+    const main = repoCopy(join(root, "main"), "main", "Main commit");
     const wt = join(root, "wt");
     git(main, "worktree", "add", "-q", "-b", "feature", wt);
     const found = await gather(wt);
@@ -180,7 +183,7 @@ describe("the layouts git makes keep working", () => {
 
   it("a worktree of a bare repository, and one inside the main work tree", async () => {
     const root = realpathSync(tempDir());
-    const main = repoAt(join(root, "main"), "main", "Main commit");
+    const main = repoCopy(join(root, "main"), "main", "Main commit");
     const bare = join(root, "bare.git");
     git(root, "clone", "-q", "--bare", main, bare);
     git(bare, "worktree", "add", "-q", "-b", "from-bare", join(root, "from-bare"));

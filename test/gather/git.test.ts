@@ -1,41 +1,18 @@
-import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gatherGit } from "../../src/gather/git/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { fixtureCopies, git, SYSTEM } from "./_git.js";
 import { stopsWithin } from "./_process.js";
-
-/** The machine's PATH: the real git is found on it (and only on its absolute entries). */
-const SYSTEM = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
-
-/** Runs the real git in `dir` for the fixture, with a pinned identity and clock. */
-function git(dir: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd: dir,
-    encoding: "utf8",
-    env: {
-      PATH: SYSTEM.PATH,
-      HOME: dir,
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_AUTHOR_NAME: "T",
-      GIT_AUTHOR_EMAIL: "t@example.com",
-      GIT_COMMITTER_NAME: "T",
-      GIT_COMMITTER_EMAIL: "t@example.com",
-      GIT_AUTHOR_DATE: "2026-01-15T10:00:00Z",
-      GIT_COMMITTER_DATE: "2026-01-15T10:00:00Z",
-    },
-  });
-}
 
 /**
  * A repository on `main` with six commits, tracking a local `base` branch it
  * is 2 ahead of and 1 behind, one staged file, one changed file and two
  * untracked files.
  */
-function busyRepo(): string {
-  const dir = join(tempDir(), "repo");
+function buildBusyRepo(dir: string): void {
   mkdirSync(dir);
   git(dir, "init", "-q", "-b", "main");
   for (const n of [1, 2, 3, 4]) {
@@ -58,8 +35,11 @@ function busyRepo(): string {
   writeFileSync(join(dir, "f1.txt"), "changed\n");
   writeFileSync(join(dir, "new1.txt"), "n\n");
   writeFileSync(join(dir, "new2.txt"), "n\n");
-  return dir;
 }
+
+/** A copy of the busy repository (seventeen git processes to build, so built once for the file). */
+const copy = fixtureCopies();
+const busyRepo = () => copy(join(tempDir(), "repo"), "busy", buildBusyRepo);
 
 const gather = (cwd: string, env: Record<string, string> = SYSTEM) =>
   gatherGit({ cwd, env, exclude: [cwd] });
