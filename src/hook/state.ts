@@ -6,8 +6,8 @@
  */
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { sha256Hex } from "../_crypto.js";
 import { readTextFile } from "../_fs.js";
+import { hash128Hex } from "../_hash.js";
 import { type CacheLocation, cacheLocation, writeCacheFile } from "../gather/_cache-location.js";
 
 /** Most sessions kept per agent; a new one evicts the least recently used. */
@@ -28,7 +28,7 @@ export function sessionLocation(
     home: string;
   },
 ): CacheLocation {
-  return cacheLocation(`${prefix(agent)}${sha256Hex(sessionId).slice(0, 32)}`, where);
+  return cacheLocation(`${prefix(agent)}${hash128Hex(sessionId)}`, where);
 }
 
 function prefix(agent: string): string {

@@ -276,14 +276,12 @@ describe("session state", () => {
     expect([...read.keys].at(-1)).toBe(`k${MAX_SESSION_KEYS + 499}`);
 
     const dir = join(root, "cache", "sysprompt");
+    utimesSync(long.path, 999, 999);
     for (let s = 0; s < MAX_HOOK_SESSIONS + 5; s++) {
-      writeSession(
-        sessionLocation("codex", `s${s}`, where),
-        "codex",
-        { keys: new Set(["a"]) },
-        true,
-      );
-      for (const f of readdirSync(dir)) utimesSync(join(dir, f), 1000 + s, 1000 + s);
+      const at = sessionLocation("codex", `s${s}`, where);
+      writeSession(at, "codex", { keys: new Set(["a"]) }, true);
+      // Each session older than the next (ties would be broken by the hashed names).
+      utimesSync(at.path, 1000 + s, 1000 + s);
     }
     // Another agent's sessions are its own.
     writeSession(
