@@ -9,9 +9,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SNAPSHOT_MS } from "../../src/hook/context.js";
 import type { HookAgent } from "../../src/hook/input.js";
 import { runHook } from "../../src/hook/run.js";
+import { SNAPSHOT_MS } from "../../src/hook/snapshot.js";
 import {
   MAX_HOOK_SESSIONS,
   MAX_SESSION_KEYS,

@@ -21,6 +21,7 @@ import {
   findContextFile,
   loadOne,
 } from "./context-files.js";
+import { contextKey, fileKey, ruleKey } from "./touch-keys.js";
 
 /** One instruction file a touched path brings in. */
 export interface TouchedFile {
@@ -194,10 +195,10 @@ export async function loadContextForPaths(
         break;
       }
       searched.add(realDir);
-      const key = `context\0${realDir}`;
+      const key = contextKey(realDir);
       if (delivered.has(key)) continue;
       // A link to a file the prompt holds, or that was given already, adds nothing: not even read.
-      const given = (real: string) => held.has(real) || delivered.has(`file\0${real}`);
+      const given = (real: string) => held.has(real) || delivered.has(fileKey(real));
       const one = await contextOf(
         realDir,
         join(root, ...parts.slice(0, depth)),
@@ -209,7 +210,7 @@ export async function loadContextForPaths(
       delivered.add(key);
       diagnostics.push(...one.diagnostics);
       if (one.file === undefined || one.real === undefined) continue;
-      delivered.add(`file\0${one.real}`);
+      delivered.add(fileKey(one.real));
       found.push({
         path: oneLine(one.file.path),
         content: escapeWrapperTags(one.file.content, wrappers),
@@ -217,7 +218,7 @@ export async function loadContextForPaths(
       });
     }
     for (const rule of await glob) {
-      const key = `rule\0${rule.rule.path}`;
+      const key = ruleKey(rule.rule.path);
       if (delivered.has(key)) continue;
       const rel = toPosix(relative(rule.realBase, target.real));
       if (!rule.matches(rel)) continue;
@@ -413,14 +414,29 @@ function atWritten(realDir: string, writtenDir: string): (d: Diagnostic) => Diag
 /** The glob rules with their folder's real path and a matcher, made once per call. */
 async function globRules(
   rules: readonly Rule[],
-  where: { cwd: string; root: string; ceiling: string | undefined; projectDir: string | undefined },
+  where: RuleWhere,
 ): Promise<{ rule: Rule; realBase: string; matches: (rel: string) => boolean }[]> {
+  const folders = await globRuleFolders(rules, where);
+  return folders.map((f) => ({ ...f, matches: globMatcher(f.rule.globs) }));
+}
+
+type RuleWhere = {
+  cwd: string;
+  root: string;
+  ceiling: string | undefined;
+  projectDir: string | undefined;
+};
+
+/**
+ * The glob rules `loadContextForPaths` matches (those with globs), each
+ * with the real path of the folder its globs are relative to; `where.root`
+ * is the project's reach's root.
+ */
+export async function globRuleFolders<
+  R extends Pick<Rule, "activation" | "globs" | "path" | "source" | "layer">,
+>(rules: readonly R[], where: RuleWhere): Promise<{ rule: R; realBase: string }[]> {
   const glob = rules.filter((r) => r.activation === "glob" && r.globs.length > 0);
   return Promise.all(
-    glob.map(async (rule) => ({
-      rule,
-      realBase: await realpathOrSelf(ruleBase(rule, where)),
-      matches: globMatcher(rule.globs),
-    })),
+    glob.map(async (rule) => ({ rule, realBase: await realpathOrSelf(ruleBase(rule, where)) })),
   );
 }
