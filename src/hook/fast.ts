@@ -106,7 +106,7 @@ export function nothingNew(
 }
 
 /** Whether `rule` may match the file at `real` (see `globSuffixes`). */
-function mayMatch(rule: HookMemo["rules"][number], real: string): boolean {
+export function mayMatch(rule: HookMemo["rules"][number], real: string): boolean {
   if (rule.suffixes === undefined) return true;
   const rel = toPosix(relative(rule.base, real));
   // Outside the rule's folder: its globs match nothing there.
