@@ -328,3 +328,58 @@ describe("runHook past its deadline", () => {
     expect(added((await runHook("codex", text, where)).reply)).toBe(BOTH);
   });
 });
+
+describe("nested instruction files the agent does not load itself", () => {
+  it("are given, one per folder: another agent's file beside the agent's own, and each alone", async () => {
+    const files: Record<string, string> = {};
+    const folders: Record<string, string[]> = {
+      a: ["GEMINI.md"],
+      b: ["CLAUDE.md", "GEMINI.md"],
+      c: ["AGENTS.md", "CLAUDE.md"],
+      d: ["CLAUDE.md"],
+      e: ["AGENTS.md", "GEMINI.md"],
+    };
+    for (const [dir, names] of Object.entries(folders)) {
+      files[`project/${dir}/x.ts`] = "";
+      for (const name of names) files[`project/${dir}/${name}`] = `${dir}/${name} text.\n`;
+    }
+    const { cwd, where } = project(files);
+    const calls: Record<HookAgent, (dir: string) => [string, unknown, string]> = {
+      "claude-code": (dir) => ["Read", { file_path: `${dir}/x.ts` }, "PostToolUse"],
+      codex: (dir) => ["Bash", { command: `cat ${dir}/x.ts` }, "PostToolUse"],
+      "gemini-cli": (dir) => ["read_file", { file_path: `${dir}/x.ts` }, "AfterTool"],
+    };
+    const given: Record<string, Record<string, string>> = {};
+    for (const agent of Object.keys(calls) as HookAgent[]) {
+      given[agent] = {};
+      for (const dir of Object.keys(folders)) {
+        const [tool, args, event] = calls[agent](dir);
+        const text = added(
+          (await hook(agent, input(cwd, tool, args, `s-${agent}`, event), where)).reply,
+        );
+        const names = [...(text ?? "").matchAll(/<instructions path="([^"]+)"/g)].map((m) => m[1]);
+        (given[agent] as Record<string, string>)[dir] = names.join(" ");
+      }
+    }
+    expect(given).toEqual({
+      // Claude Code reads CLAUDE.md and AGENTS.md below cwd itself; GEMINI.md it does not.
+      "claude-code": { a: "a/GEMINI.md", b: "b/GEMINI.md", c: "", d: "", e: "e/GEMINI.md" },
+      // Codex reads none below cwd: the first of AGENTS.md, CLAUDE.md, GEMINI.md per folder.
+      codex: {
+        a: "a/GEMINI.md",
+        b: "b/CLAUDE.md",
+        c: "c/AGENTS.md",
+        d: "d/CLAUDE.md",
+        e: "e/AGENTS.md",
+      },
+      // Gemini CLI reads GEMINI.md below cwd itself (just in time).
+      "gemini-cli": {
+        a: "",
+        b: "b/CLAUDE.md",
+        c: "c/AGENTS.md",
+        d: "d/CLAUDE.md",
+        e: "e/AGENTS.md",
+      },
+    });
+  }, 60_000);
+});

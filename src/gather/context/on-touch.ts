@@ -345,20 +345,32 @@ async function contextOf(
   file?: { path: string; content: string };
   diagnostics: Diagnostic[];
 }> {
-  const looked = await findContextFile(realDir, folder.names);
-  const diagnostics = looked.diagnostics.map(atWritten(realDir, writtenDir));
-  if (looked.path === undefined) return { diagnostics };
-  const path = join(writtenDir, basename(looked.path));
-  const own = looked.present.find((n) => folder.agentLoads?.names.includes(n));
-  if (own !== undefined) {
+  const found = await findContextFile(realDir, folder.names);
+  const loads = folder.agentLoads?.names ?? [];
+  const own = found.present.filter((n) => loads.includes(n));
+  // The agent loads some of the folder's files itself: the first it does not load is given
+  // (a GEMINI.md beside the CLAUDE.md Claude Code reads), else nothing.
+  const other = own.length > 0 ? found.present.find((n) => !loads.includes(n)) : undefined;
+  const chosen = other === undefined ? found.path : join(realDir, other);
+  const diagnostics = found.diagnostics
+    .filter((d) => other === undefined || d.code !== "context-shadowed" || d.path !== chosen)
+    .map(atWritten(realDir, writtenDir));
+  if (chosen === undefined) return { diagnostics };
+  const path = join(writtenDir, basename(chosen));
+  if (own.length > 0) {
+    const agent = oneLine(folder.agentLoads?.agent ?? "");
     diagnostics.push({
       level: "info",
       code: "context-agent-loads",
-      message: `left out: ${oneLine(folder.agentLoads?.agent ?? "")} loads ${own} in this folder itself`,
-      path: oneLine(toPosix(path)),
+      message:
+        other === undefined
+          ? `left out: ${agent} loads ${own[0]} in this folder itself`
+          : `${agent} loads ${own.join(", ")} in this folder itself; ${other}, which it does not, is given`,
+      path: oneLine(toPosix(other === undefined ? path : join(writtenDir, own[0] ?? ""))),
     });
-    return { path, diagnostics };
+    if (other === undefined) return { path, diagnostics };
   }
+  const looked = { path: chosen };
   const dependency = realDir.split(sep).includes("node_modules");
   const verdict = dependency ? undefined : await folder.ignored(looked.path);
   if (dependency || verdict) {
