@@ -63,7 +63,9 @@ export async function slowContext(
           { keys: fresh.keys, snapshot: { ...snapshot, memo } },
           !fresh.found,
         );
-      }).catch(() => undefined);
+      }).catch(() => {
+        // The memo only saves later calls work: not kept this time, they look again.
+      });
       return {};
     }
   }
