@@ -32,6 +32,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI_DIR = join(ROOT, "dist", "src", "cli");
 const OUT = join(CLI_DIR, "bundle.cjs");
 const HOOK_OUT = join(CLI_DIR, "hook.cjs");
+const HOOK_FULL_OUT = join(CLI_DIR, "hook-full.cjs");
 
 /** The engine's Handlebars loader, with requires the bundler follows (see src/engine/_handlebars.ts). */
 const handlebarsInBundle = `
@@ -49,6 +50,17 @@ let loaded;
 module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });
 `;
 
+/**
+ * In hook.cjs, the hook's full path (src/hook/full.ts, imported by run.ts only
+ * when the quick answer cannot say "nothing new") is hook-full.cjs, run
+ * through the loader with its own code cache: the quick path's bundle stays
+ * small, and its code cache holds only what it runs.
+ */
+const hookFullFromLoader = `
+const loader = require("./sysprompt.cjs");
+module.exports = loader.runBundle(loader.compileBundle(true, loader.HOOK_FULL_BUNDLE), loader.HOOK_FULL_BUNDLE);
+`;
+
 /** `text` with its one `from` replaced by `to`; a build whose sources moved on fails here. */
 function inline(text, from, to) {
   if (!text.includes(from))
@@ -56,9 +68,21 @@ function inline(text, from, to) {
   return text.replace(from, to);
 }
 
-const plugin = {
+/** The build's plugin; `fullApart`: the hook's full path is hook-full.cjs, not bundled in. */
+const pluginFor = (fullApart) => ({
   name: "sysprompt-cli",
   setup(b) {
+    if (fullApart) {
+      b.onResolve({ filter: /^\.\/full\.js$/ }, (args) =>
+        /[\\/]dist[\\/]src[\\/]hook[\\/]run\.js$/.test(args.importer)
+          ? { path: "hook-full", namespace: "sysprompt-cli" }
+          : undefined,
+      );
+      b.onResolve({ filter: /^\.\/sysprompt\.cjs$/ }, () => ({
+        path: "./sysprompt.cjs",
+        external: true,
+      }));
+    }
     b.onLoad({ filter: /[\\/]dist[\\/]src[\\/]engine[\\/]_handlebars\.js$/ }, () => ({
       contents: handlebarsInBundle,
       loader: "js",
@@ -91,16 +115,16 @@ const plugin = {
         ? { path: "lazy-child-process", namespace: "sysprompt-cli" }
         : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: "sysprompt-cli" }, () => ({
-      contents: lazyChildProcess,
+    b.onLoad({ filter: /.*/, namespace: "sysprompt-cli" }, (args) => ({
+      contents: args.path === "hook-full" ? hookFullFromLoader : lazyChildProcess,
       loader: "js",
       resolveDir: ROOT,
     }));
   },
-};
+});
 
 /** Bundles `entry` (a file of dist/src/cli) into `out`: one ASCII CommonJS file, mode 0644. */
-async function bundle(entry, out) {
+async function bundle(entry, out, { fullApart = false } = {}) {
   await build({
     entryPoints: [join(CLI_DIR, entry)],
     outfile: out,
@@ -112,7 +136,7 @@ async function bundle(entry, out) {
     banner: {
       js: 'var __bundle_url = require("node:url").pathToFileURL(__filename).href; function __moduleUrl(rel) { return new URL(rel, __bundle_url).href; }',
     },
-    plugins: [plugin],
+    plugins: [pluginFor(fullApart)],
     // import() of a module left out becomes require(): the loader runs the bundle without an ES module loader.
     supported: { "dynamic-import": false },
     legalComments: "none",
@@ -145,7 +169,9 @@ async function bundle(entry, out) {
 
 await bundle("bin.js", OUT);
 // `sysprompt hook AGENT` alone (src/cli/hook-bin.ts): an agent starts it on every tool call.
-await bundle("hook-bin.js", HOOK_OUT);
+await bundle("hook-bin.js", HOOK_OUT, { fullApart: true });
+// Its full path, loaded by hook.cjs when needed (the entry is a file of dist/src/hook).
+await bundle("../hook/full.js", HOOK_FULL_OUT);
 chmodSync(join(CLI_DIR, "sysprompt.cjs"), 0o755);
 
 // The code cache: run `render` once on a tiny project in a fresh process and
@@ -160,6 +186,9 @@ try {
   mkdirSync(join(project, "src", "lib", "deep", "deeper"), { recursive: true });
   writeFileSync(join(project, "src", "lib", "deep", "deeper", "AGENTS.md"), "# Deep\n");
   writeFileSync(join(project, "src", "index.ts"), "export {};\n");
+  writeFileSync(join(project, "src", "lib", "deep", "deeper", "a.ts"), "export {};\n");
+  mkdirSync(join(project, "other"));
+  writeFileSync(join(project, "other", "b.ts"), "export {};\n");
   writeFileSync(join(project, ".gitignore"), "dist/\n*.log\n");
   const train = `
     const loader = require(${JSON.stringify(join(CLI_DIR, "sysprompt.cjs"))});
@@ -178,44 +207,59 @@ try {
     throw new Error(`training the code cache failed (status ${out.status}): ${out.stderr}`);
   }
 
-  // The hook's cache: the call it makes most, one that brings nothing new. A first call of the
-  // session (not kept) gives the folder's file and keeps the session's snapshot.
-  const hookInput = JSON.stringify({
-    session_id: "code-cache",
-    cwd: project,
-    hook_event_name: "PostToolUse",
-    tool_name: "Read",
-    tool_input: { file_path: join(project, "src", "lib", "deep", "deeper", "a.ts") },
-  });
+  // The hook's caches. hook.cjs: the call it makes most, one that brings nothing new, answered
+  // quickly. hook-full.cjs: a call that looks in a folder the session has not seen, with the
+  // session's snapshot (the first call of a session, which takes the snapshot, is not kept: its
+  // config and preset code would double the cache, in a tarball with a size budget).
+  const read = (...path) =>
+    JSON.stringify({
+      session_id: "code-cache",
+      cwd: project,
+      hook_event_name: "PostToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: join(project, ...path) },
+    });
+  const deep = read("src", "lib", "deep", "deeper", "a.ts");
   const hookEnv = { ...process.env, XDG_CACHE_HOME: join(scratch, "cache") };
   const hookTrain = (keep) => `
     const loader = require(${JSON.stringify(join(CLI_DIR, "sysprompt.cjs"))});
     const fs = require("node:fs");
-    const script = loader.compileBundle(false, loader.HOOK_BUNDLE);
+    const compile = loader.compileBundle;
+    // Every bundle this run compiles, compiled without a cache, its cache written at exit when kept.
+    loader.compileBundle = (_useCache, bundle) => {
+      const script = compile(false, bundle);
+      if (bundle === ${JSON.stringify(keep ?? "")}) {
+        process.once("exit", () => fs.writeFileSync(bundle + ".cache", script.createCachedData()));
+      }
+      return script;
+    };
     process.argv = [process.argv[0], "sysprompt", "hook", "claude-code"];
-    ${keep ? 'process.once("exit", () => fs.writeFileSync(loader.HOOK_BUNDLE + ".cache", script.createCachedData()));' : ""}
-    loader.runBundle(script, loader.HOOK_BUNDLE);
+    loader.runBundle(loader.compileBundle(false, loader.HOOK_BUNDLE), loader.HOOK_BUNDLE);
   `;
   rmSync(`${HOOK_OUT}.cache`, { force: true });
-  for (const keep of [false, true]) {
+  rmSync(`${HOOK_FULL_OUT}.cache`, { force: true });
+  const calls = [
+    [deep, undefined],
+    [read("other", "b.ts"), HOOK_FULL_OUT],
+    [deep, HOOK_OUT],
+  ];
+  for (const [input, keep] of calls) {
     const run = spawnSync(process.execPath, ["-e", hookTrain(keep)], {
       encoding: "utf8",
-      input: hookInput,
+      input,
       env: hookEnv,
     });
-    if (run.status !== 0 || run.stderr !== "") {
+    if (run.status !== 0 || run.stderr !== "" || (keep && !existsSync(`${keep}.cache`))) {
       throw new Error(
-        `training the hook's code cache failed (status ${run.status}): ${run.stderr}`,
+        `training the hook's code caches failed at ${keep} (status ${run.status}): ${run.stderr}`,
       );
     }
   }
-  if (!existsSync(`${HOOK_OUT}.cache`))
-    throw new Error("training the hook's code cache wrote none");
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
 const size = (file) => `${Math.round(readFileSync(file).length / 1024)} KiB`;
 console.log(`cli bundle: ${OUT} (${size(OUT)}, code cache ${size(`${OUT}.cache`)})`);
-console.log(
-  `hook bundle: ${HOOK_OUT} (${size(HOOK_OUT)}, code cache ${size(`${HOOK_OUT}.cache`)})`,
-);
+for (const out of [HOOK_OUT, HOOK_FULL_OUT]) {
+  console.log(`hook bundle: ${out} (${size(out)}, code cache ${size(`${out}.cache`)})`);
+}

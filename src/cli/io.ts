@@ -16,7 +16,7 @@ export interface CliIo {
   machine?: Machine;
   /** The path of the running `sysprompt` command, for settings that run it (`export --hooks`). Default: `process.argv[1]`. */
   self?: string;
-  /** Standard input, read whole (at most `maxBytes`; more is an error): the hook's input. Default: process.stdin. */
+  /** Standard input, read whole (at most `maxBytes`; more is an error, and no more is read): the hook's input. Default: descriptor 0 (`readInput`). */
   stdin?: (maxBytes: number) => Promise<string>;
   /** Stops `sysprompt watch` and `sysprompt serve` when it aborts. Default: Ctrl-C (SIGINT). */
   signal?: AbortSignal;

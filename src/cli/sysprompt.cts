@@ -20,6 +20,12 @@ const CACHE = `${BUNDLE}.cache`;
  * `hook --help` included, runs the CLI bundle.
  */
 const HOOK_BUNDLE = path.join(__dirname, "hook.cjs");
+/**
+ * The hook's full path (src/hook/full.ts), loaded by hook.cjs only when its
+ * quick answer cannot say "nothing new": config, presets, rules and the
+ * on-touch loading, with a code cache of their own.
+ */
+const HOOK_FULL_BUNDLE = path.join(__dirname, "hook-full.cjs");
 
 function chosenBundle(argv: readonly string[]): string {
   return argv.length === 4 && argv[2] === "hook" && /^[a-z][a-z-]*$/.test(argv[3] ?? "")
@@ -51,8 +57,8 @@ function compileBundle(useCache = true, bundle = BUNDLE): vm.Script {
   return new vm.Script(wrapped, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
 }
 
-/** Runs the compiled bundle as the module `bundle`. */
-function runBundle(script: vm.Script, bundle = BUNDLE): void {
+/** Runs the compiled bundle as the module `bundle`; returns its exports. */
+function runBundle(script: vm.Script, bundle = BUNDLE): unknown {
   const run = script.runInThisContext() as ModuleFunction;
   const module = { exports: {} };
   run.call(
@@ -63,6 +69,7 @@ function runBundle(script: vm.Script, bundle = BUNDLE): void {
     bundle,
     __dirname,
   );
+  return module.exports;
 }
 
 if (require.main === module) {
@@ -70,4 +77,4 @@ if (require.main === module) {
   runBundle(compileBundle(true, bundle), bundle);
 }
 
-export = { compileBundle, runBundle, CACHE, HOOK_BUNDLE };
+export = { compileBundle, runBundle, CACHE, HOOK_BUNDLE, HOOK_FULL_BUNDLE };

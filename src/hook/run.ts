@@ -5,15 +5,9 @@
  * accepts and that changes nothing, with at most one line to say why: the
  * hook never blocks or fails the agent's tool call.
  */
-import { formatTouched } from "../touch/format.js";
-import type { Diagnostic } from "../types.js";
-import {
-  type HookWhere,
-  hookContext,
-  mayBringSomething,
-  touchedPaths,
-  usableSnapshot,
-} from "./context.js";
+
+import type { HookWhere } from "./context.js";
+import { nothingNew } from "./fast.js";
 import {
   type HookAgent,
   type HookCall,
@@ -21,8 +15,10 @@ import {
   parseHookInput,
   type ToolAgent,
 } from "./input.js";
+import { touchedPaths } from "./paths.js";
 import { hookReply } from "./reply.js";
-import { readSession, sessionLocation, writeSession } from "./state.js";
+import { usableSnapshot } from "./snapshot.js";
+import { readSession, sessionLocation } from "./state.js";
 
 /**
  * How long the hook (and opencode's plugin) may work on one call before it
@@ -83,45 +79,16 @@ export async function callContext(
     const env = where.env;
     const agentDir = env.SYSPROMPT_AGENT_DIR ? env.SYSPROMPT_AGENT_DIR : undefined;
     const location = sessionLocation(agent, call.sessionId, { agentDir, env, home: where.home });
-    const session = await readSession(location);
+    const session = readSession(location);
     const now = (where.now ?? Date.now)();
-    // Within a session most calls bring nothing new: said from the snapshot, loading nothing else.
+    // Within a session most calls bring nothing new: said from the memo and a few stats.
     const snapshot = usableSnapshot(session.snapshot, call.cwd, now);
-    if (snapshot && !(await mayBringSomething(paths, snapshot, session.keys, where.home))) {
-      return {};
-    }
-    const before = session.keys.size;
-    const found = await hookContext(agent, paths, call.cwd, session.keys, { ...where, now });
-    const touched = found.touched;
-    let note = firstProblem(touched.diagnostics);
-    // Keys are only ever added: a larger set is a changed one; a new snapshot is kept too.
-    // Past the caller's deadline the text reaches no one: nothing is kept as given.
-    if (late()) return {};
-    if (session.keys.size !== before || snapshot === undefined) {
-      try {
-        writeSession(
-          location,
-          agent,
-          { keys: session.keys, snapshot: found.snapshot },
-          !session.found,
-        );
-      } catch (error) {
-        // The files still go to the model; they may come once more in this session.
-        note = `cannot keep what was given in ${location.path}: ${error instanceof Error ? error.message : String(error)}`;
-      }
-    }
-    const text = touched.files.length > 0 ? formatTouched(touched.files, call.cwd) : undefined;
-    return { ...(text !== undefined ? { text } : {}), ...(note !== undefined ? { note } : {}) };
+    const contextFiles = snapshot?.options.contextFiles !== false;
+    if (snapshot?.memo && nothingNew(paths, snapshot.memo, session.keys, contextFiles)) return {};
+    // Loaded only now: config, presets, rules and the on-touch loading (a bundle of its own in the CLI).
+    const { slowContext } = await import("./full.js");
+    return await slowContext(agent, call, paths, { where, now, location, session, snapshot, late });
   } catch (error) {
     return { note: `nothing added: ${error instanceof Error ? error.message : String(error)}` };
   }
-}
-
-/** The first warning or error, as one line: refused files, never paths outside the project. */
-function firstProblem(diagnostics: readonly Diagnostic[]): string | undefined {
-  const d = diagnostics.find((x) => x.level !== "info");
-  if (d === undefined) return undefined;
-  const where =
-    d.path === undefined ? "" : `${d.path}${d.line === undefined ? "" : `:${d.line}`}: `;
-  return `${where}${d.message}`.replace(/[\r\n]+/g, " ");
 }

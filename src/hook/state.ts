@@ -4,11 +4,20 @@
  * one cache writer. Bounded: a session keeps its newest keys, and the
  * folder its newest sessions; the rest are dropped.
  */
-import { readdirSync, rmSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type CacheLocation, cacheLocation, writeCacheFile } from "../_cache-location.js";
-import { sha256Hex } from "../_crypto.js";
-import { readTextFile } from "../_fs.js";
+import { hash128Hex } from "../_hash.js";
 
 /** Most sessions kept per agent; a new one evicts the least recently used. */
 export const MAX_HOOK_SESSIONS = 64;
@@ -28,7 +37,7 @@ export function sessionLocation(
     home: string;
   },
 ): CacheLocation {
-  return cacheLocation(`${prefix(agent)}${sha256Hex(sessionId).slice(0, 32)}`, where);
+  return cacheLocation(`${prefix(agent)}${hash128Hex(sessionId)}`, where);
 }
 
 function prefix(agent: string): string {
@@ -44,11 +53,15 @@ export interface SessionState {
   snapshot?: unknown;
 }
 
-/** What the session was given, oldest first; empty for a new, unreadable or foreign file. */
-export async function readSession(location: CacheLocation): Promise<SessionState> {
-  const read = await readTextFile(location.path, MAX_STATE_BYTES);
+/**
+ * What the session was given, oldest first; empty for a new, unreadable or
+ * foreign file. Synchronous: a few hundred bytes from sysprompt's own cache
+ * folder, on the hook's quick path.
+ */
+export function readSession(location: CacheLocation): SessionState {
+  const read = readSmallFile(location.path, MAX_STATE_BYTES);
   // Missing (a new session), or too large or not a file: started afresh, the next write replaces it.
-  if (!read.ok) return { keys: new Set(), found: read.reason !== "missing" };
+  if (!("text" in read)) return { keys: new Set(), found: read.problem !== "missing" };
   try {
     const value = JSON.parse(read.text) as { v?: unknown; keys?: unknown; snapshot?: unknown };
     if (value.v !== VERSION || !Array.isArray(value.keys)) return { keys: new Set(), found: true };
@@ -57,6 +70,38 @@ export async function readSession(location: CacheLocation): Promise<SessionState
   } catch {
     // A torn or hand-edited file: the session starts afresh, and the next write replaces it.
     return { keys: new Set(), found: true };
+  }
+}
+
+/**
+ * The text of a regular file of at most `maxBytes`, opened without waiting
+ * (a FIFO in its place does not block); "missing", or "other" for anything
+ * else (a folder, a FIFO, too large, unreadable).
+ */
+function readSmallFile(
+  path: string,
+  maxBytes: number,
+): { text: string } | { problem: "missing" | "other" } {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return { problem: (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : "other" };
+  }
+  try {
+    const s = fstatSync(fd);
+    if (!s.isFile() || s.size > maxBytes) return { problem: "other" };
+    const buffer = Buffer.allocUnsafe(s.size);
+    let at = 0;
+    for (let n = 1; n > 0 && at < buffer.length; at += n) {
+      n = readSync(fd, buffer, at, buffer.length - at, null);
+    }
+    return { text: buffer.toString("utf8", 0, at) };
+  } catch {
+    // Unreadable now: as a torn file, started afresh.
+    return { problem: "other" };
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -100,4 +145,73 @@ function evictSessions(location: CacheLocation, agent: string): void {
     })
     .sort((a, b) => b.t - a.t || (a.n < b.n ? -1 : 1));
   for (const { n } of aged.slice(MAX_HOOK_SESSIONS)) rmSync(join(dir, n), { force: true });
+}
+
+/** Longest a call waits for another call of its session to finish with the session's file. */
+export const LOCK_WAIT_MS = 40;
+/** A lock older than this was left by a call that died holding it: it is taken over. */
+export const LOCK_STALE_MS = 10_000;
+const LOCK_POLL_MS = 2;
+
+/**
+ * Runs `update` while holding the session's lock: a file beside the
+ * session's, created exclusively (O_EXCL), removed after. Two calls of one
+ * session (an agent runs tools in parallel) then read, merge and write the
+ * session's file one after the other, so nothing is given twice. Held only
+ * for that read and write (a few ms); a call that cannot have it within
+ * {@link LOCK_WAIT_MS} (or cannot create it) runs `update` anyway, so the
+ * lock never holds a tool call up for longer, nor fails it. `locked` says
+ * which it was.
+ */
+export async function withSessionLock<T>(
+  location: CacheLocation,
+  update: () => T | Promise<T>,
+): Promise<{ value: T; locked: boolean }> {
+  const lock = `${location.path}.lock`;
+  const locked = await acquire(lock, location);
+  try {
+    return { value: await update(), locked };
+  } finally {
+    if (locked) rmSync(lock, { force: true });
+  }
+}
+
+async function acquire(lock: string, location: CacheLocation): Promise<boolean> {
+  const start = Date.now();
+  for (let madeFolder = false; ; ) {
+    try {
+      closeSync(openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" && !madeFolder) {
+        // A new cache folder: made as the cache writer makes it, then tried again.
+        madeFolder = true;
+        try {
+          mkdirSync(dirname(lock), { recursive: location.parents, mode: 0o700 });
+        } catch {
+          // Not made (a missing agent dir stays missing): the next open says so.
+        }
+        continue;
+      }
+      if (code !== "EEXIST") return false;
+    }
+    const age = lockAge(lock);
+    // Left by a call that died holding it: taken over (one of two racing callers may both take it; rare).
+    if (age !== undefined && age > LOCK_STALE_MS) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (Date.now() - start >= LOCK_WAIT_MS) return false;
+    await new Promise((wake) => setTimeout(wake, LOCK_POLL_MS));
+  }
+}
+
+function lockAge(lock: string): number | undefined {
+  try {
+    return Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    // Gone since: the next try creates it.
+    return undefined;
+  }
 }

@@ -9,9 +9,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SNAPSHOT_MS } from "../../src/hook/context.js";
 import type { HookAgent } from "../../src/hook/input.js";
 import { runHook } from "../../src/hook/run.js";
+import { SNAPSHOT_MS } from "../../src/hook/snapshot.js";
 import {
   MAX_HOOK_SESSIONS,
   MAX_SESSION_KEYS,
@@ -276,14 +276,12 @@ describe("session state", () => {
     expect([...read.keys].at(-1)).toBe(`k${MAX_SESSION_KEYS + 499}`);
 
     const dir = join(root, "cache", "sysprompt");
+    utimesSync(long.path, 999, 999);
     for (let s = 0; s < MAX_HOOK_SESSIONS + 5; s++) {
-      writeSession(
-        sessionLocation("codex", `s${s}`, where),
-        "codex",
-        { keys: new Set(["a"]) },
-        true,
-      );
-      for (const f of readdirSync(dir)) utimesSync(join(dir, f), 1000 + s, 1000 + s);
+      const at = sessionLocation("codex", `s${s}`, where);
+      writeSession(at, "codex", { keys: new Set(["a"]) }, true);
+      // Each session older than the next (ties would be broken by the hashed names).
+      utimesSync(at.path, 1000 + s, 1000 + s);
     }
     // Another agent's sessions are its own.
     writeSession(
@@ -329,4 +327,59 @@ describe("runHook past its deadline", () => {
     // The session was not told: the next call brings the files.
     expect(added((await runHook("codex", text, where)).reply)).toBe(BOTH);
   });
+});
+
+describe("nested instruction files the agent does not load itself", () => {
+  it("are given, one per folder: another agent's file beside the agent's own, and each alone", async () => {
+    const files: Record<string, string> = {};
+    const folders: Record<string, string[]> = {
+      a: ["GEMINI.md"],
+      b: ["CLAUDE.md", "GEMINI.md"],
+      c: ["AGENTS.md", "CLAUDE.md"],
+      d: ["CLAUDE.md"],
+      e: ["AGENTS.md", "GEMINI.md"],
+    };
+    for (const [dir, names] of Object.entries(folders)) {
+      files[`project/${dir}/x.ts`] = "";
+      for (const name of names) files[`project/${dir}/${name}`] = `${dir}/${name} text.\n`;
+    }
+    const { cwd, where } = project(files);
+    const calls: Record<HookAgent, (dir: string) => [string, unknown, string]> = {
+      "claude-code": (dir) => ["Read", { file_path: `${dir}/x.ts` }, "PostToolUse"],
+      codex: (dir) => ["Bash", { command: `cat ${dir}/x.ts` }, "PostToolUse"],
+      "gemini-cli": (dir) => ["read_file", { file_path: `${dir}/x.ts` }, "AfterTool"],
+    };
+    const given: Record<string, Record<string, string>> = {};
+    for (const agent of Object.keys(calls) as HookAgent[]) {
+      given[agent] = {};
+      for (const dir of Object.keys(folders)) {
+        const [tool, args, event] = calls[agent](dir);
+        const text = added(
+          (await hook(agent, input(cwd, tool, args, `s-${agent}`, event), where)).reply,
+        );
+        const names = [...(text ?? "").matchAll(/<instructions path="([^"]+)"/g)].map((m) => m[1]);
+        (given[agent] as Record<string, string>)[dir] = names.join(" ");
+      }
+    }
+    expect(given).toEqual({
+      // Claude Code reads CLAUDE.md and AGENTS.md below cwd itself; GEMINI.md it does not.
+      "claude-code": { a: "a/GEMINI.md", b: "b/GEMINI.md", c: "", d: "", e: "e/GEMINI.md" },
+      // Codex reads none below cwd: the first of AGENTS.md, CLAUDE.md, GEMINI.md per folder.
+      codex: {
+        a: "a/GEMINI.md",
+        b: "b/CLAUDE.md",
+        c: "c/AGENTS.md",
+        d: "d/CLAUDE.md",
+        e: "e/AGENTS.md",
+      },
+      // Gemini CLI reads GEMINI.md below cwd itself (just in time).
+      "gemini-cli": {
+        a: "",
+        b: "b/CLAUDE.md",
+        c: "c/AGENTS.md",
+        d: "d/CLAUDE.md",
+        e: "e/AGENTS.md",
+      },
+    });
+  }, 60_000);
 });

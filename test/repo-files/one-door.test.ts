@@ -50,6 +50,7 @@ const ALLOWED: Record<string, string> = {
   "gather/environment/_env-cache.ts": "sysprompt's cache under $XDG_CACHE_HOME",
   "gather/tree/_listing-cache.ts": "sysprompt's cache under $XDG_CACHE_HOME",
   "hook/state.ts": "the hook's session files, sysprompt's cache under $XDG_CACHE_HOME",
+  "cli/_stdin.ts": "the hook's standard input (descriptor 0): the agent's, never a repository file",
   "_safe-write.ts": "the write side: compares the bytes it would write with the target's",
   // Bytes copied, never read as text: the copy is then read as an untrusted project, by the door.
   "author/sandbox.ts":

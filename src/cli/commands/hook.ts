@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { HOOK_EVENTS, isHookAgent } from "../../hook/input.js";
 import { hookReply } from "../../hook/reply.js";
 import { HOOK_DEADLINE_MS, runHook } from "../../hook/run.js";
+import { readInput } from "../_stdin.js";
 import { type CliIo, EXIT_OK, UsageError } from "../io.js";
 
 /** Most bytes of hook input read (a Write's content and a Read's output come with it). */
@@ -34,7 +35,7 @@ export async function hookCommand(agent: string, io: CliIo): Promise<number> {
   const work = (async () => {
     let text: string;
     try {
-      text = await (io.stdin ?? readStdin)(MAX_HOOK_INPUT_BYTES);
+      text = await (io.stdin ?? ((max) => readInput(0, max)))(MAX_HOOK_INPUT_BYTES);
     } catch (error) {
       return {
         reply: hookReply(agent, undefined),
@@ -48,21 +49,4 @@ export async function hookCommand(agent: string, io: CliIo): Promise<number> {
   io.stdout(outcome.reply);
   if (outcome.note !== undefined) io.stderr(`sysprompt hook: ${outcome.note}\n`);
   return EXIT_OK;
-}
-
-/** Standard input, whole, as UTF-8; more than `maxBytes` is an error (nothing is added then). */
-function readStdin(maxBytes: number): Promise<string> {
-  return new Promise((done, fail) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    process.stdin.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        process.stdin.destroy();
-        fail(new Error(`the hook input is larger than ${maxBytes} bytes: nothing added`));
-      } else chunks.push(chunk);
-    });
-    process.stdin.on("end", () => done(Buffer.concat(chunks).toString("utf8")));
-    process.stdin.on("error", fail);
-  });
 }

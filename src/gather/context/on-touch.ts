@@ -29,6 +29,7 @@ import {
   loadOne,
 } from "./context-files.js";
 import { type PrivateVerdict, privatePaths } from "./private-paths.js";
+import { contextKey, fileKey, ruleKey } from "./touch-keys.js";
 
 /** One instruction file a touched path brings in. */
 export interface TouchedFile {
@@ -250,10 +251,10 @@ export async function loadContextForPaths(
         break;
       }
       searched.add(realDir);
-      const key = `context\0${realDir}`;
+      const key = contextKey(realDir);
       if (delivered.has(key)) continue;
       // A link to a file the prompt holds, or that was given already, adds nothing: not even read.
-      const given = (real: string) => held.has(real) || delivered.has(`file\0${real}`);
+      const given = (real: string) => held.has(real) || delivered.has(fileKey(real));
       const one = await contextOf(
         realDir,
         join(root, ...parts.slice(0, depth)),
@@ -265,7 +266,7 @@ export async function loadContextForPaths(
       delivered.add(key);
       diagnostics.push(...one.diagnostics);
       if (one.file === undefined || one.real === undefined) continue;
-      delivered.add(`file\0${one.real}`);
+      delivered.add(fileKey(one.real));
       found.push({
         path: oneLine(one.file.path),
         content: escapeWrapperTags(one.file.content, wrappers),
@@ -285,7 +286,7 @@ export async function loadContextForPaths(
       }
       const folderRules = await nestedRulesOf(realDir, writtenDir);
       for (const rule of folderRules) {
-        const key = `rule\0${rule.path}`;
+        const key = ruleKey(rule.path);
         if (delivered.has(key)) continue;
         const rel = toPosix(relative(realDir, target.real));
         if (rule.activation === "glob" && !globMatcher(rule.globs)(rel)) continue;
@@ -304,7 +305,7 @@ export async function loadContextForPaths(
     }
     for (const rule of await glob) {
       if (!(await inTime())) break;
-      const key = `rule\0${rule.rule.path}`;
+      const key = ruleKey(rule.rule.path);
       if (delivered.has(key)) continue;
       const rel = toPosix(relative(rule.realBase, target.real));
       if (!rule.matches(rel)) continue;
@@ -455,20 +456,32 @@ async function contextOf(
   file?: { path: string; content: string };
   diagnostics: Diagnostic[];
 }> {
-  const looked = await findContextFile(realDir, folder.names);
-  const diagnostics = looked.diagnostics.map(atWritten(realDir, writtenDir));
-  if (looked.path === undefined) return { diagnostics };
-  const path = join(writtenDir, basename(looked.path));
-  const own = looked.present.find((n) => folder.agentLoads?.names.includes(n));
-  if (own !== undefined) {
+  const found = await findContextFile(realDir, folder.names);
+  const loads = folder.agentLoads?.names ?? [];
+  const own = found.present.filter((n) => loads.includes(n));
+  // The agent loads some of the folder's files itself: the first it does not load is given
+  // (a GEMINI.md beside the CLAUDE.md Claude Code reads), else nothing.
+  const other = own.length > 0 ? found.present.find((n) => !loads.includes(n)) : undefined;
+  const chosen = other === undefined ? found.path : join(realDir, other);
+  const diagnostics = found.diagnostics
+    .filter((d) => other === undefined || d.code !== "context-shadowed" || d.path !== chosen)
+    .map(atWritten(realDir, writtenDir));
+  if (chosen === undefined) return { diagnostics };
+  const path = join(writtenDir, basename(chosen));
+  if (own.length > 0) {
+    const agent = oneLine(folder.agentLoads?.agent ?? "");
     diagnostics.push({
       level: "info",
       code: "context-agent-loads",
-      message: `left out: ${oneLine(folder.agentLoads?.agent ?? "")} loads ${own} in this folder itself`,
-      path: oneLine(toPosix(path)),
+      message:
+        other === undefined
+          ? `left out: ${agent} loads ${own[0]} in this folder itself`
+          : `${agent} loads ${own.join(", ")} in this folder itself; ${other}, which it does not, is given`,
+      path: oneLine(toPosix(other === undefined ? path : join(writtenDir, own[0] ?? ""))),
     });
-    return { path, diagnostics };
+    if (other === undefined) return { path, diagnostics };
   }
+  const looked = { path: chosen };
   const dependency = realDir.split(sep).includes("node_modules");
   const verdict = dependency ? undefined : await folder.ignored(looked.path);
   if (dependency || verdict) {
@@ -517,8 +530,36 @@ function atWritten(realDir: string, writtenDir: string): (d: Diagnostic) => Diag
  */
 async function globRules(
   rules: readonly Rule[],
-  where: { cwd: string; root: string; ceiling: string | undefined; projectDir: string | undefined },
+  where: RuleWhere,
 ): Promise<{ rule: Rule; realBase: string; matches: (rel: string) => boolean }[]> {
+  const folders = await globRuleFolders(rules, where);
+  return folders.map((f) => {
+    let compiled: ((rel: string) => boolean) | undefined;
+    return {
+      ...f,
+      matches: (rel: string) => {
+        compiled ??= globMatcher(f.rule.globs);
+        return compiled(rel);
+      },
+    };
+  });
+}
+
+type RuleWhere = {
+  cwd: string;
+  root: string;
+  ceiling: string | undefined;
+  projectDir: string | undefined;
+};
+
+/**
+ * The glob rules `loadContextForPaths` matches (those with globs), each
+ * with the real path of the folder its globs are relative to; `where.root`
+ * is the project's reach's root.
+ */
+export async function globRuleFolders<
+  R extends Pick<Rule, "activation" | "globs" | "path" | "source" | "layer">,
+>(rules: readonly R[], where: RuleWhere): Promise<{ rule: R; realBase: string }[]> {
   const glob = rules.filter((r) => r.activation === "glob" && r.globs.length > 0);
   const bases = new Map<string, Promise<string>>();
   const realBase = (base: string) => {
@@ -530,17 +571,7 @@ async function globRules(
     return real;
   };
   return Promise.all(
-    glob.map(async (rule) => {
-      let compiled: ((rel: string) => boolean) | undefined;
-      return {
-        rule,
-        realBase: await realBase(ruleBase(rule, where)),
-        matches: (rel: string) => {
-          compiled ??= globMatcher(rule.globs);
-          return compiled(rel);
-        },
-      };
-    }),
+    glob.map(async (rule) => ({ rule, realBase: await realBase(ruleBase(rule, where)) })),
   );
 }
 

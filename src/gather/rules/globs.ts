@@ -120,3 +120,44 @@ function tooDeep(rel: string): boolean {
   }
   return false;
 }
+
+/** Characters after which a glob's text is no longer literal. */
+const GLOB_META = /[*?[\]\\]/g;
+
+/**
+ * A test that `globMatcher(globs)` needs passed before it can match, for
+ * deciding "no match" without loading the matcher: the matcher can match a
+ * path only if one of its `/`-separated segments ends with one of these
+ * (lower case: matching ignores case). Each glob that can match gives the
+ * literal end of its last segment (`*.py` gives `.py`, `src/**\/*.{ts,tsx}`
+ * gives `.ts` and `.tsx`, `docs/` gives `docs`): what matches a glob, or a
+ * folder above it, has a segment matching that last part. Undefined when
+ * some glob ends in a wildcard (`src/**`), escapes a character, or is
+ * expanded past {@link MAX_GLOBS_PER_RULE}, or its end is not ASCII: no
+ * such test is known.
+ */
+export function globSuffixes(globs: readonly string[]): string[] | undefined {
+  const out = new Set<string>();
+  let count = 0;
+  for (const glob of globs) {
+    const g = glob.trim();
+    if (g === "" || g.length > MAX_GLOB_LENGTH) continue;
+    const expanded = expandBraces(g, MAX_GLOBS_PER_RULE + 1);
+    count += expanded.length;
+    if (count > MAX_GLOBS_PER_RULE) return undefined;
+    for (const one of expanded) {
+      // An exclusion only takes matches away.
+      if (one.startsWith("!")) continue;
+      if (one.startsWith("#") || one.includes("\\")) return undefined;
+      const trimmed = one.replace(/\/+$/, "");
+      let end = 0;
+      for (const m of trimmed.matchAll(GLOB_META)) end = m.index + 1;
+      const tail = trimmed.slice(end);
+      const last = tail.slice(tail.lastIndexOf("/") + 1);
+      // Case folding past ASCII is the matcher's own: no test is made for it.
+      if (last === "" || !/^[\x20-\x7e]+$/.test(last)) return undefined;
+      out.add(last.toLowerCase());
+    }
+  }
+  return [...out];
+}

@@ -1,0 +1,234 @@
+/**
+ * The hook's full path, loaded only when the quick answer (`fast.ts`)
+ * cannot say "nothing new": the snapshot's probe, then config, preset and
+ * rules loaded afresh, the session's state merged under its lock, and the
+ * memo that lets the next calls answer quickly.
+ */
+import { dirname, join, resolve } from "node:path";
+import type { CacheLocation } from "../_cache-location.js";
+import { expandHome } from "../_paths.js";
+import { globRuleFolders } from "../gather/context/on-touch.js";
+import { contextKey, ruleKey } from "../gather/context/touch-keys.js";
+import { RULE_FORMATS } from "../gather/rules/formats.js";
+import { globSuffixes } from "../gather/rules/globs.js";
+import { projectReach } from "../repo-files/index.js";
+import { formatTouched } from "../touch/format.js";
+import type { Diagnostic } from "../types.js";
+import { type HookWhere, hookLoading, mayBringSomething } from "./context.js";
+import { MAX_CHECKED, resolved, searchedFolders, stampOf, watchedPaths } from "./fast.js";
+import type { HookCall, ToolAgent } from "./input.js";
+import { type HookMemo, type HookSnapshot, usableSnapshot } from "./snapshot.js";
+import { readSession, type SessionState, withSessionLock, writeSession } from "./state.js";
+
+/** Most folders a memo keeps stamped empty; the oldest go first. */
+export const MAX_MEMO_FOLDERS = 1024;
+/** Folders above a path stamped before a pass (a deeper path is not memoised). */
+const MAX_STAMPED = 80;
+
+export interface SlowCall {
+  where: HookWhere;
+  now: number;
+  location: CacheLocation;
+  session: SessionState;
+  snapshot: HookSnapshot | undefined;
+  late: () => boolean;
+}
+
+/**
+ * The text `paths` of `call` bring in that the session was not given, or
+ * none, with at most one line worth saying; the session's state updated
+ * (unless `late()`). Throws what loading threw (the caller makes it a note).
+ */
+export async function slowContext(
+  agent: ToolAgent,
+  call: HookCall,
+  paths: readonly string[],
+  c: SlowCall,
+): Promise<{ text?: string; note?: string }> {
+  const home = c.where.home;
+  if (c.snapshot !== undefined) {
+    const view = await lookAt(paths, call.cwd, c.snapshot, home);
+    const probed = new Set(c.session.keys);
+    if (!(await mayBringSomething(paths, c.snapshot, probed, home))) {
+      // Nothing new: kept in the memo, so the next call in these folders says so at once.
+      const snapshot = c.snapshot;
+      await withSessionLock(c.location, () => {
+        const fresh = readSession(c.location);
+        if (c.late() || !sameSnapshot(fresh.snapshot, snapshot)) return;
+        // A folder whose file was refused (the agent loads it, git ignores it) is not empty: looked at each time.
+        const found = new Set([...fresh.keys, ...probed]);
+        const memo = memoOf(view, snapshot, found, keptSnapshot(fresh, call.cwd, c.now));
+        writeSession(
+          c.location,
+          agent,
+          { keys: fresh.keys, snapshot: { ...snapshot, memo } },
+          !fresh.found,
+        );
+      }).catch(() => {
+        // The memo only saves later calls work: not kept this time, they look again.
+      });
+      return {};
+    }
+  }
+  const loading = await hookLoading(agent, call.cwd, { ...c.where, now: c.now });
+  const snapshot = loading.snapshot;
+  const view = await lookAt(paths, call.cwd, snapshot, home);
+  const given = new Set(c.session.keys);
+  let touched = await loading.pass(paths, given);
+  let note = firstProblem(touched.diagnostics);
+  // Past the caller's deadline the text reaches no one: nothing is kept as given.
+  if (c.late()) return {};
+  const ours = [...given].filter((k) => !c.session.keys.has(k));
+  try {
+    const kept = await withSessionLock(c.location, async () => {
+      const fresh = readSession(c.location);
+      let keys: Set<string>;
+      if (ours.some((k) => fresh.keys.has(k))) {
+        // Another call of this session gave some of the same meanwhile: looked up again against what it kept.
+        keys = new Set(fresh.keys);
+        touched = await loading.pass(paths, keys);
+        note = firstProblem(touched.diagnostics);
+      } else keys = new Set([...fresh.keys, ...ours]);
+      if (c.late()) return false;
+      const memo = memoOf(view, snapshot, keys, keptSnapshot(fresh, call.cwd, c.now));
+      writeSession(c.location, agent, { keys, snapshot: { ...snapshot, memo } }, !fresh.found);
+      return true;
+    });
+    if (!kept.value) return {};
+  } catch (error) {
+    // The files still go to the model; they may come once more in this session.
+    note = `cannot keep what was given in ${c.location.path}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const text = touched.files.length > 0 ? formatTouched(touched.files, call.cwd) : undefined;
+  return { ...(text !== undefined ? { text } : {}), ...(note !== undefined ? { note } : {}) };
+}
+
+/** What the memo is built from, taken before a pass looks: a file added after it changes its stamp. */
+interface View {
+  base: Omit<HookMemo, "empty" | "checked">;
+  targets: { real: string; isDir: boolean }[];
+  stamps: Map<string, string>;
+}
+
+/** The project as a pass with `snapshot`'s options will see it, stamped before it looks. */
+async function lookAt(
+  paths: readonly string[],
+  cwd: string,
+  snapshot: HookSnapshot,
+  home: string,
+): Promise<View> {
+  const o = snapshot.options;
+  const start = resolve(expandHome(cwd, home));
+  const ceiling = o.ceilingDir === undefined ? undefined : resolve(o.ceilingDir);
+  const reach = await projectReach({ start, home, trusted: true, ceiling });
+  const realCwd = resolved(start)?.real ?? start;
+  const folders = await globRuleFolders(o.rules, {
+    cwd: start,
+    root: reach.root,
+    ceiling,
+    projectDir: o.projectDir,
+  });
+  const rules = folders.map(({ rule, realBase }) => {
+    const suffixes = globSuffixes(rule.globs);
+    return { key: ruleKey(rule.path), base: realBase, ...(suffixes ? { suffixes } : {}) };
+  });
+  const watch: Record<string, string> = {};
+  for (const path of watchedPaths(reach.realRoot, start)) watch[path] = stampOf(path);
+  const targets: View["targets"] = [];
+  const stamps = new Map<string, string>();
+  for (const abs of paths) {
+    const target = resolved(abs);
+    if (target === undefined) continue;
+    targets.push(target);
+    let dir = target.isDir ? target.real : dirname(target.real);
+    for (let n = 0; n < MAX_STAMPED && !stamps.has(dir); n++) {
+      stamps.set(dir, stampOf(dir));
+      if (dirname(dir) === dir) break;
+      dir = dirname(dir);
+    }
+  }
+  return { base: { realRoot: reach.realRoot, realCwd, watch, rules }, targets, stamps };
+}
+
+/**
+ * The memo after a pass that left `keys` given: the folders the pass found
+ * empty, stamped as they were before it looked, and the files it tried
+ * every rule on, added to `earlier`'s memo. Its empty folders are kept when
+ * it saw the same project (root, stamps, rules); its tried files only when
+ * it is of the same snapshot (the same rules' globs).
+ */
+function memoOf(
+  view: View,
+  snapshot: HookSnapshot,
+  keys: ReadonlySet<string>,
+  earlier: HookSnapshot | undefined,
+): HookMemo {
+  const before = earlier?.memo;
+  const base = (m: Omit<HookMemo, "empty" | "checked">) =>
+    JSON.stringify([m.realRoot, m.realCwd, m.watch, m.rules]);
+  const sameProject = before !== undefined && base(before) === base(view.base);
+  const sameRules = sameProject && earlier?.at === snapshot.at;
+  const memo: HookMemo = {
+    ...view.base,
+    empty: sameProject ? { ...before.empty } : {},
+    checked: sameRules ? [...before.checked] : [],
+  };
+  for (const target of view.targets) {
+    const dir = target.isDir ? target.real : dirname(target.real);
+    const folders = searchedFolders(dir, memo);
+    if (snapshot.options.contextFiles !== false && folders.length <= MAX_STAMPED) {
+      for (const folder of folders) {
+        const stamp = view.stamps.get(folder);
+        if (keys.has(contextKey(folder)) || stamp === undefined || holdsFolderRules(folder))
+          continue;
+        delete memo.empty[folder];
+        memo.empty[folder] = stamp;
+      }
+    }
+    memo.checked = [...memo.checked.filter((p) => p !== target.real), target.real];
+  }
+  const empty = Object.keys(memo.empty);
+  for (const old of empty.slice(0, Math.max(0, empty.length - MAX_MEMO_FOLDERS))) {
+    delete memo.empty[old];
+  }
+  memo.checked = memo.checked.slice(-MAX_CHECKED);
+  return memo;
+}
+
+/** The first names of the rule locations an agent also reads in folders below cwd (`.windsurf`, `.claude`, `CLAUDE.local.md`). */
+const FOLDER_RULE_ENTRIES = [
+  ...new Set(
+    RULE_FORMATS.flatMap((f) =>
+      f.locations.filter((l) => l.belowCwd === true).map((l) => l.rel.split("/")[0] ?? l.rel),
+    ),
+  ),
+];
+
+/**
+ * Whether a folder holds rules of its own (Windsurf's, Claude Code's): such
+ * a folder is never stamped empty, since a glob rule there that did not match
+ * this path may match the next one, which only a full pass can tell.
+ */
+function holdsFolderRules(folder: string): boolean {
+  return FOLDER_RULE_ENTRIES.some((name) => stampOf(join(folder, name)) !== "-");
+}
+
+/** The snapshot the session keeps now, when it is a usable one. */
+function keptSnapshot(fresh: SessionState, cwd: string, now: number): HookSnapshot | undefined {
+  return usableSnapshot(fresh.snapshot, cwd, now);
+}
+
+/** Whether the session's kept snapshot is still `snapshot` (another call may have taken a newer one). */
+function sameSnapshot(value: unknown, snapshot: HookSnapshot): boolean {
+  const v = value as { at?: unknown; cwd?: unknown } | undefined;
+  return v?.at === snapshot.at && v?.cwd === snapshot.cwd;
+}
+
+/** The first warning or error, as one line: refused files, never paths outside the project. */
+function firstProblem(diagnostics: readonly Diagnostic[]): string | undefined {
+  const d = diagnostics.find((x) => x.level !== "info");
+  if (d === undefined) return undefined;
+  const where =
+    d.path === undefined ? "" : `${d.path}${d.line === undefined ? "" : `:${d.line}`}: `;
+  return `${where}${d.message}`.replace(/[\r\n]+/g, " ");
+}
