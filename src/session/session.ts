@@ -13,7 +13,8 @@ import { sessionContextFor, type TouchState } from "./touch.js";
 /**
  * Options a session fixes when it is created (`session: "fixed"` in the
  * option registry): where it reads from and the machine it describes. Every
- * other option may change from one render to the next; a change to one that a gathering step depends on (`tools`, which
+ * other option may change from one render to the next; a change to one
+ * that a gathering step depends on (`tools`, which
  * decides whether skills are loaded; `skills`; `workspaceTree`, `treeMtime`;
  * `roots`; `maxContextBytes`; `skillPaths`; `projectTrusted`;
  * `noContextFiles`; `resolvedSystemPrompt` / `resolvedAppendPrompt`, which
