@@ -81,17 +81,16 @@ function readYaml(text: string): BlockValue {
   const { yaml, doc, lines } = parsed;
   const error = doc.errors[0];
   if (error) {
-    const opening = unclosedOpening(yaml, doc, error);
-    if (opening === undefined) throw error;
-    const pos = lines.linePos(opening);
+    const pos = lines.linePos(unclosedOpening(yaml, doc, error) ?? error.pos[0]);
     throw new LocatedYamlError(firstLine(error.message), pos.line, pos.col);
   }
   for (const warning of doc.warnings) {
-    const pos = warning.linePos?.[0];
+    const pos = lines.linePos(warning.pos[0]);
     const hint = warning.code === "TAG_RESOLVE_FAILED" ? "; the tag is ignored" : "";
     warnings.push({
       message: `${firstLine(warning.message)}${hint}`,
-      ...(pos ? { line: pos.line, column: pos.col } : {}),
+      line: pos.line,
+      column: pos.col,
     });
   }
   let duplicate: { key: unknown; offset: number } | undefined;
