@@ -1,6 +1,6 @@
 import type * as Yaml from "yaml";
 import { keyLinesOf, readKeyValueLines } from "./_frontmatter-lines.js";
-import { loadYaml, parseYaml } from "./_yaml.js";
+import { loadYaml, parseYaml, yamlLimitProblem } from "./_yaml.js";
 import type { Diagnostic } from "./types.js";
 
 /** The result of splitting a Markdown file into frontmatter and body. */
@@ -81,17 +81,16 @@ function readYaml(text: string): BlockValue {
   const { yaml, doc, lines } = parsed;
   const error = doc.errors[0];
   if (error) {
-    const opening = unclosedOpening(yaml, doc, error);
-    if (opening === undefined) throw error;
-    const pos = lines.linePos(opening);
+    const pos = lines.linePos(unclosedOpening(yaml, doc, error) ?? error.pos[0]);
     throw new LocatedYamlError(firstLine(error.message), pos.line, pos.col);
   }
   for (const warning of doc.warnings) {
-    const pos = warning.linePos?.[0];
+    const pos = lines.linePos(warning.pos[0]);
     const hint = warning.code === "TAG_RESOLVE_FAILED" ? "; the tag is ignored" : "";
     warnings.push({
       message: `${firstLine(warning.message)}${hint}`,
-      ...(pos ? { line: pos.line, column: pos.col } : {}),
+      line: pos.line,
+      column: pos.col,
     });
   }
   let duplicate: { key: unknown; offset: number } | undefined;
@@ -394,6 +393,13 @@ function readBlock(language: string, block: string): BlockValue {
   const name = language.toLowerCase();
   if (name === "" || name === "yaml" || name === "yml") return readYaml(block);
   if (name === "json") {
+    // JSON is YAML's flow style: the same limits, before the parse. Lists
+    // nested 15,000 deep overflowed the stack where a value was copied or
+    // quoted (a rules step failed whole; `sysprompt list` crashed).
+    const problem = yamlLimitProblem(block, MAX_FRONTMATTER_CHARS);
+    if (problem) {
+      throw new LocatedYamlError(`${problem.message}; not parsed`, problem.line, problem.column);
+    }
     return { value: JSON.parse(block) as unknown, warnings: [], keyLines: new Map() };
   }
   if (EXECUTABLE_LANGUAGES.has(name)) {

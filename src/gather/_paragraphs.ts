@@ -8,8 +8,46 @@ import { paragraphSpans } from "./_markdown.js";
  *
  * Bounded: every paragraph is looked up once in a hash map keyed by its
  * normalised text, so the work is linear in the total text (no pairwise
- * containment between files).
+ * containment between files), and one dedupe splits at most
+ * {@link MAX_DEDUPE_LINES} lines: the texts after the one that would pass it
+ * are kept whole, unchanged (a repeated paragraph costs tokens, not meaning).
  */
+
+/**
+ * Lines one dedupe (or one {@link LineBudget}) splits into paragraphs. Linear
+ * is not enough: splitting costs microseconds a line, synchronously after the
+ * deadline, and the caps allow 3 MiB of context and rule text; in lines of one
+ * letter and a blank line (a million paragraphs) dedupe took 2.7 s and the
+ * render 5-9 s at `--deadline 500`. Hand-written instructions are hundreds
+ * of lines; fifty thousand is a whole book.
+ */
+export const MAX_DEDUPE_LINES = 50_000;
+
+/**
+ * How many more lines may be split. Once a text does not fit, none after it
+ * is taken either, so that counting stays within the budget too.
+ */
+export class LineBudget {
+  #left: number;
+
+  constructor(lines = MAX_DEDUPE_LINES) {
+    this.#left = lines;
+  }
+
+  /** True, and the budget charged, when `text`'s lines fit in what is left. */
+  take(text: string): boolean {
+    if (this.#left <= 0) return false;
+    let lines = 1;
+    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", nl + 1)) {
+      if (++lines > this.#left) {
+        this.#left = 0;
+        return false;
+      }
+    }
+    this.#left -= lines;
+    return true;
+  }
+}
 
 /** A text that may lose paragraphs, or (`fixed`) only states them. */
 export interface ParagraphSource {
@@ -41,12 +79,16 @@ const MAX_HEADING_LEVEL = 6;
  * may repeat its own paragraph). A repeated heading goes only with all of its
  * section; a run of left-out paragraphs becomes one marker line, and is kept
  * instead when the marker would be longer than the run. A source whose every
- * paragraph is stated before it is `whole`. Fixed sources come back as given.
+ * paragraph is stated before it is `whole`. Fixed sources come back as given,
+ * and so does every source from the one past {@link MAX_DEDUPE_LINES} on.
  */
 export function dedupeParagraphs(sources: readonly ParagraphSource[]): ParagraphOutcome[] {
   // Normalised paragraph -> index of the first source that states it.
   const owner = new Map<string, number>();
+  const budget = new LineBudget();
   return sources.map((source, index) => {
+    const unchanged = { text: source.text, left: 0, statedIn: [], whole: false };
+    if (!budget.take(source.text)) return unchanged;
     const spans = paragraphSpans(source.text);
     const keys = spans.map(([from, to]) => normalize(source.text.slice(from, to)));
     const stated = keys.map((k) => {
@@ -54,7 +96,6 @@ export function dedupeParagraphs(sources: readonly ParagraphSource[]): Paragraph
       return o !== undefined && o !== index ? o : undefined;
     });
     for (const k of keys) if (!owner.has(k)) owner.set(k, index);
-    const unchanged = { text: source.text, left: 0, statedIn: [], whole: false };
     if (source.fixed || stated.every((o) => o === undefined)) return unchanged;
     if (stated.every((o) => o !== undefined)) {
       return { ...unchanged, left: spans.length, statedIn: labels(sources, stated), whole: true };

@@ -216,6 +216,15 @@ export async function loadContextForPaths(
     if (!(await inTime())) break;
     if (written === "" || written.includes("\0")) continue;
     const abs = resolve(cwd, expandHome(written, home));
+    if (abs.length > MAX_TOUCH_PATH_LENGTH) {
+      diagnostics.push({
+        level: "info",
+        code: "touch-unresolvable",
+        message: `nothing loaded for this path: it is ${abs.length} characters long, and no file's path is longer than ${MAX_TOUCH_PATH_LENGTH}`,
+        path: oneLine(toPosix(abs.slice(0, 200))),
+      });
+      continue;
+    }
     const target = await realTarget(abs);
     if (target === undefined) {
       diagnostics.push({
@@ -362,6 +371,14 @@ function timeLeft(until: number): (() => Promise<boolean>) & { late: boolean } {
 function lower(name: string): string {
   return name.toLowerCase();
 }
+
+/**
+ * Longest path looked at: PATH_MAX on Linux, in bytes (so no fewer
+ * characters); the system opens no longer one. realTarget walks up a missing
+ * path a folder at a time, which costs its length squared: a tool path of
+ * 30,000 folders (60 KB, from the agent's side) held contextFor for 29 s.
+ */
+const MAX_TOUCH_PATH_LENGTH = 4096;
 
 /**
  * The real path of `abs`, and whether it is a folder. A path that does not

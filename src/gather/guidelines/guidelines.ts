@@ -1,4 +1,5 @@
 import { listItems, splitParagraphs } from "../_markdown.js";
+import { LineBudget } from "../_paragraphs.js";
 import { isTool, toolEntry } from "./tools.js";
 
 /**
@@ -78,8 +79,10 @@ export type StatedText = ReadonlySet<string>;
  */
 export function statedText(texts: readonly (string | null | undefined)[]): StatedText {
   const stated = new Set<string>();
+  // As dedupe: past the budget, a builtin rule the texts also state is kept (a repeat, no loss).
+  const budget = new LineBudget();
   for (const text of texts) {
-    if (!text) continue;
+    if (!text || !budget.take(text)) continue;
     for (const item of splitParagraphs(text)) stated.add(normalizeRule(item));
     for (const item of listItems(text)) stated.add(normalizeRule(item));
   }

@@ -71,9 +71,7 @@ export async function geminiContextNames(
   const names: string[] = [];
   for (const name of listed) {
     if (!isPlainName(name)) {
-      diagnostics.push(
-        warn(`context.fileName ${JSON.stringify(name)} is not one file name; left out`),
-      );
+      diagnostics.push(warn(`context.fileName ${shownEntry(name)} is not one file name; left out`));
     } else if (!names.includes(name)) names.push(name);
   }
   if (names.length > MAX_GEMINI_NAMES) {
@@ -82,6 +80,19 @@ export async function geminiContextNames(
     );
   }
   return { names: names.slice(0, MAX_GEMINI_NAMES), diagnostics };
+}
+
+/**
+ * An entry as a message quotes it: a string cut short, anything else by its
+ * kind. JSON.stringify of the value itself recurses: a 60 KB settings file
+ * of nested lists overflowed the stack and failed the rules step and the tree.
+ */
+function shownEntry(name: unknown): string {
+  if (typeof name === "string") {
+    return JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
+  }
+  if (Array.isArray(name)) return "(a list)";
+  return name === null ? "null" : `(a ${typeof name})`;
 }
 
 function isPlainName(name: unknown): name is string {
