@@ -38,6 +38,31 @@ export interface HookCall {
 /** Longest session id kept: ids are UUIDs; a longer one is not a session id. */
 const MAX_SESSION_ID = 256;
 
+/** Deepest nesting of arrays and objects the hook parses: an agent's input is a few levels deep. */
+export const MAX_JSON_DEPTH = 256;
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `max`, in one pass
+ * that skips strings. JSON.parse of megabytes of `[[[…` takes seconds (9 s
+ * at load here for 4 MB), all before the hook's own timer can fire.
+ */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 /**
  * The call in a hook's stdin, or why there is none: not JSON, not an
  * object, another event than `agent`'s after-tool one, or a field missing or
@@ -47,6 +72,9 @@ export function parseHookInput(
   agent: HookAgent,
   text: string,
 ): { call: HookCall } | { problem: string } {
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+    return { problem: `the hook input nests deeper than ${MAX_JSON_DEPTH} levels` };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

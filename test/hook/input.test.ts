@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { namedPaths, parseHookInput } from "../../src/hook/input.js";
+import { MAX_JSON_DEPTH, namedPaths, parseHookInput } from "../../src/hook/input.js";
 import { hookReply } from "../../src/hook/reply.js";
 
 // The inputs as each agent documents them (fields it sends that the hook does not read included).
@@ -41,6 +41,24 @@ const GEMINI_READ = {
 };
 
 describe("parseHookInput", () => {
+  it("refuses input nested past MAX_JSON_DEPTH at once, before JSON.parse (megabytes of [[[ took seconds)", () => {
+    const deep = `${"[".repeat(2_000_000)}${"]".repeat(2_000_000)}`;
+    const started = process.hrtime.bigint();
+    expect(parseHookInput("claude-code", deep)).toEqual({
+      problem: `the hook input nests deeper than ${MAX_JSON_DEPTH} levels`,
+    });
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000);
+    // Brackets inside strings (a tool response quoting code) are not nesting.
+    const quoted = { ...CLAUDE_READ, tool_response: { text: "[".repeat(10_000) } };
+    expect(parseHookInput("claude-code", JSON.stringify(quoted))).toMatchObject({
+      call: { tool: "Read" },
+    });
+    const escaped = { ...CLAUDE_READ, tool_response: { text: '\\"[[[' } };
+    expect(parseHookInput("claude-code", JSON.stringify(escaped))).toMatchObject({
+      call: { tool: "Read" },
+    });
+  });
+
   it("reads each agent's documented input into one call", () => {
     expect(parseHookInput("claude-code", JSON.stringify(CLAUDE_READ))).toEqual({
       call: {
