@@ -143,13 +143,9 @@ async function danglingLink(path: string, name: string): Promise<Diagnostic> {
 export interface ContextFolder {
   dir: string;
   origin: ContextOrigin;
-  /** Where the file's imports may lead. */
+  /** Where the imports of a folder without a reach (the agent dir) may lead. */
   allowed: string[];
-  /** Folders inside `allowed` that imports may still not reach (the home, from a project above it). */
-  excluded: string[];
   allowedText: string;
-  /** For an untrusted project: its private files (`.git/`, hidden, ignored), which are not read. */
-  isPrivate?: (path: string) => Promise<PrivateVerdict | undefined>;
   /**
    * A project's folder: the reach the door reads its file and imports within.
    * Trusted or not, the file stays in its project, as its imports do:
@@ -218,7 +214,6 @@ async function contextFolders(o: {
       dir: o.agentDir,
       origin: "user",
       allowed: [o.home, realHome, o.agentDir, await realpathOrSelf(o.agentDir)],
-      excluded: [],
       allowedText: `the home folder ${home} or the agent dir ${toPosix(o.agentDir)}`,
     },
   ];
@@ -250,10 +245,8 @@ async function contextFolders(o: {
       folders.push({
         dir,
         origin: "project",
-        ...(isPrivate ? { isPrivate } : {}),
         reach,
         allowed: [reach.root, reach.realRoot],
-        excluded: [...reach.excluded],
         allowedText: `the project root ${toPosix(reach.root)}`,
       });
     }
@@ -520,9 +513,7 @@ export async function loadOne(
       maxBytes,
       maxTotalBytes,
       allowed: folder.allowed,
-      excluded: folder.excluded,
       allowedText: folder.allowedText,
-      ...(folder.isPrivate ? { isPrivate: folder.isPrivate } : {}),
       ...(folder.reach ? { reach: folder.reach } : {}),
     },
     state,
