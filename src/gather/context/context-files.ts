@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { dirname, join, parse as parsePath, resolve } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstat, readlink, stat } from "../../_io.js";
+import { checkpoint } from "../../_pace.js";
 import { expandHome, toPosix } from "../../_paths.js";
 import type { ContextFile, ContextOrigin } from "../../data.js";
 import { resolveAgentDir } from "../../locate/layers.js";
@@ -182,6 +183,8 @@ export interface ContextFilesOptions {
    * and always loads. Default: none.
    */
   agentLoads?: { agent: string; names: readonly (readonly string[])[]; imports?: boolean };
+  /** Stops the reading between two files (the promise rejects with the signal's reason): a render that gave up on it. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -344,7 +347,8 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   const agentLoads = options.agentLoads;
   const agentLoaded: string[] = [];
   const reads = new Map<string, Promise<RepoCapped>>();
-  const limits = { home, maxBytes, maxTotalBytes, reads };
+  const signal = options.signal;
+  const limits = { home, maxBytes, maxTotalBytes, reads, ...(signal ? { signal } : {}) };
   // The door's verdict on each project folder's file: where it leads, and for an untrusted project whether it is private.
   const verdicts = await Promise.all(
     found.map(({ path }, i) => {
@@ -483,6 +487,8 @@ export interface LoadLimits {
   maxBytes: number;
   maxTotalBytes: number;
   reads: Map<string, Promise<RepoCapped>>;
+  /** Once it fires, no further file is read: each read, the file's and each import's, checks it first. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -494,8 +500,9 @@ export async function loadOne(
   path: string,
   real: string,
   folder: ContextFolder,
-  { home, maxBytes, maxTotalBytes, reads }: LoadLimits,
+  { home, maxBytes, maxTotalBytes, reads, signal }: LoadLimits,
 ): Promise<{ file?: LoadedFile; diagnostics: Diagnostic[] }> {
+  await checkpoint(signal);
   const read = await readRepoCapped(path, { reach: folder.reach, maxBytes });
   if (!read.ok) return { diagnostics: read.diagnostics };
   const state: ImportState = {
@@ -514,6 +521,7 @@ export async function loadOne(
       maxTotalBytes,
       allowed: folder.allowed,
       allowedText: folder.allowedText,
+      ...(signal ? { signal } : {}),
       ...(folder.reach ? { reach: folder.reach } : {}),
     },
     state,

@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { realpath } from "../../_io.js";
+import { checkpoint } from "../../_pace.js";
 import {
   placeRefusal,
   type Reach,
@@ -62,6 +63,8 @@ export interface ImportScope {
   allowed: readonly string[];
   /** The allowed folders in words, for messages ("the home folder /h or the agent dir /a"). */
   allowedText: string;
+  /** Once it fires, no further import is read (the expansion rejects with the signal's reason). */
+  signal?: AbortSignal;
   /** A project file's imports: the door's reach, which alone says where they may lead (and, untrusted, what is private). */
   reach?: Reach;
 }
@@ -141,6 +144,7 @@ export async function expandImports(
       break;
     }
     state.tried++;
+    await checkpoint(scope.signal);
     const at = (d: Omit<Diagnostic, "path" | "line" | "column">): Diagnostic => ({
       ...d,
       path: importer.path,
