@@ -43,8 +43,8 @@ export interface GatherInputs {
  * read by the same name in the hub. Key order is the order of the timings.
  * Each step's value is its loader's result; its diagnostics are lifted into
  * the step's outcome, which is the only place the hub reads them.
- * `signal` stops late walks (the tree, the skills folders) once the deadline
- * has been met without them.
+ * `signal` stops late walks (the tree, the skills folders, the context
+ * files) once the deadline has been met without them.
  */
 export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
   const { options, opts } = inputs;
@@ -96,7 +96,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
           ...ceiling,
           ...(inputs.agentLoads ? { agentLoads: inputs.agentLoads } : {}),
         },
-        !options.noContextFiles && (async (i) => lifted(await traceContextFiles(i))),
+        !options.noContextFiles && (async (i) => lifted(await traceContextFiles({ ...i, signal }))),
         { files: [], diagnostics: [], provenance: NO_CONTEXT },
       ),
     ),

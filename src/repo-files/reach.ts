@@ -126,7 +126,19 @@ const READER_CODES = {
     private: "context-private",
     foreign: "file-foreign-owner",
   },
+  // An `@import` that leads where the door does not read: left as written, under the codes imports always had.
+  import: {
+    outside: "import-outside",
+    private: "import-private",
+    foreign: "import-outside",
+  },
 } as const satisfies Record<string, Record<Refusal["reason"], string>>;
+
+const VERBS: Record<keyof typeof READER_CODES, string> = {
+  file: "not read",
+  context: "not loaded",
+  import: "not imported",
+};
 
 /**
  * A refusal of the door as the warning a reader shows at `path`: the door's
@@ -138,7 +150,7 @@ export function refusalDiagnostic(
   refusal: Refusal,
   reader: keyof typeof READER_CODES = "file",
 ): Diagnostic {
-  const verb = reader === "context" ? "not loaded" : "not read";
+  const verb = VERBS[reader];
   return {
     level: "warning",
     code: READER_CODES[reader][refusal.reason],

@@ -27,6 +27,8 @@ import { type Reach, type Refusal, reachRefusal, refusalDiagnostic } from "./rea
 export interface Refused {
   ok: false;
   reason: "refused";
+  /** The door's verdict, for a reader that words it its own way ({@link refusalDiagnostic}). */
+  refusal: Refusal;
   diagnostics: Diagnostic[];
 }
 
@@ -91,7 +93,7 @@ const CAPPED_WORDS: Words<Fail<CappedText>> = {
 };
 
 export function refused(path: string, refusal: Refusal): Refused {
-  return { ok: false, reason: "refused", diagnostics: [refusalDiagnostic(path, refusal)] };
+  return { ok: false, reason: "refused", refusal, diagnostics: [refusalDiagnostic(path, refusal)] };
 }
 
 export const CHANGED: Refusal = {

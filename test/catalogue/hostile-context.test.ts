@@ -29,7 +29,7 @@ const refusedPrivate = (root: string, column: number, written: string, rel: stri
   diag(
     "warning",
     "import-private",
-    `${written}: not imported: the project is not trusted and ${rel} is ${why}; trust the project to import it`,
+    `${written}: not imported: the project is not trusted and it resolves to ${rel}, which is ${why}; trust the project to read it`,
     join(root, APP_AGENTS),
     1,
     column,
@@ -49,7 +49,7 @@ const cases: CatalogueCase[] = [
       diag(
         "warning",
         "import-outside",
-        `@~/.ssh/id_rsa leads to ${root}/home/.ssh/id_rsa, outside the project root ${root}; left as written`,
+        `@~/.ssh/id_rsa: not imported: it resolves to ${root}/home/.ssh/id_rsa, inside the home folder ${root}/home, which a project above it never reaches; left as written`,
         join(root, "AGENTS.md"),
         1,
         1,
@@ -142,7 +142,7 @@ const cases: CatalogueCase[] = [
       diag(
         "info",
         "import-outside",
-        `@/lib/util leads to /lib/util, outside the project root ${root}/project; left as written`,
+        `@/lib/util: not imported: it resolves to /lib/util, outside the project root ${root}/project; left as written`,
         join(root, APP_AGENTS),
         1,
         32,

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { traceContextFiles } from "../../src/gather/context/context-files.js";
 import { loadContextForPaths } from "../../src/gather/context/on-touch.js";
 import { clearStepCache } from "../../src/gather/deadline.js";
 import { traceRules } from "../../src/gather/rules/load.js";
@@ -36,6 +37,19 @@ vi.mock("../../src/skills/validate.js", async (importOriginal) => {
     parseSkill: (...args: Parameters<typeof real.parseSkill>) => {
       skillsParsed.count++;
       return real.parseSkill(...args);
+    },
+  };
+});
+
+/** Door reads begun of the files under `reads.under`, counted through the module the context reader reads with. */
+const reads = vi.hoisted(() => ({ count: 0, under: "\0" }));
+vi.mock("../../src/repo-files/read.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/repo-files/read.js")>();
+  return {
+    ...real,
+    readRepoCapped: (...args: Parameters<typeof real.readRepoCapped>) => {
+      if (args[0].startsWith(reads.under)) reads.count++;
+      return real.readRepoCapped(...args);
     },
   };
 });
@@ -159,5 +173,42 @@ describe("catalogue: loops over a repository's data yield to the deadline", () =
     // At most the one file being read when the render returned is parsed after.
     expect(skillsParsed.count - atReturn).toBeGreaterThanOrEqual(count);
     expect(skillsParsed.count - atReturn).toBeLessThanOrEqual(count + 1);
+  });
+
+  it("stall-loops-render-context: a render that gave up on 40 context files of 100 imports each reads none of them after it returned", async () => {
+    const root = tempDir();
+    const project = join(root, "project");
+    mkdirSync(join(project, ".git"), { recursive: true });
+    // cwd 40 folders down; each folder's AGENTS.md imports 100 files beside it.
+    const folders = 40;
+    const imports = 100;
+    let cwd = project;
+    for (let d = 0; d < folders; d++) {
+      cwd = join(cwd, `d${d}`);
+      mkdirSync(cwd);
+      const lines = Array.from({ length: imports }, (_, i) => `@./i${i}.md`);
+      writeFileSync(join(cwd, "AGENTS.md"), `${lines.join("\n")}\n`);
+      for (let i = 0; i < imports; i++)
+        writeFileSync(join(cwd, `i${i}.md`), `Folder ${d}, note ${i}.\n`);
+    }
+    const total = folders * (1 + imports);
+    const options = pinned(root, { cwd, deadlineMs: DEADLINE_MS });
+    await renderSystemPrompt(pinned(tempDir()));
+    reads.under = `${project}/`;
+    reads.count = 0;
+    const result = await renderSystemPrompt(options);
+    expect(result.steps.find((s) => s.name === "context")?.status).toBe("timeout");
+    const atReturn = reads.count;
+    expect(atReturn).toBeLessThan(total);
+    // The same load again, awaited: late reads of the render, started first,
+    // would have been made by the time this one's are.
+    const again = await traceContextFiles({
+      cwd,
+      home: options.home ?? "",
+      agentDir: options.agentDir ?? "",
+    });
+    expect(again.provenance.files).toHaveLength(folders);
+    expect(again.provenance.files.flatMap((f) => f.imports)).toHaveLength(folders * imports);
+    expect(reads.count - atReturn).toBe(total);
   });
 });

@@ -207,7 +207,7 @@ const CASES: TouchCase[] = [
       {
         level: "warning",
         code: "import-outside",
-        message: `@../../outside.md leads to ${root}/outside.md, outside the project root ${p}; left as written`,
+        message: `@../../outside.md: not imported: it resolves to ${root}/outside.md, outside the project root ${p}; left as written`,
         path: `${p}/pkg/AGENTS.md`,
         line: 3,
         column: 1,

@@ -48,7 +48,7 @@ function refused(
 }
 
 const outside = (token: string, target: (root: string) => string) => (root: string) =>
-  `${token} leads to ${target(root)}, outside the project root ${root}/project; left as written`;
+  `${token}: not imported: it resolves to ${target(root)}, outside the project root ${root}/project; left as written`;
 
 const cases: CatalogueCase[] = [
   {

@@ -19,7 +19,7 @@ function world(): { root: string; home: string; agent: string } {
 const outside = (path: string, written: string, target: string, where: string) => ({
   level: "warning",
   code: "import-outside",
-  message: `${written} leads to ${target}, outside ${where}; left as written`,
+  message: `${written}: not imported: it resolves to ${target}, outside ${where}; left as written`,
   path,
   line: 1,
   column: 1,

@@ -39,7 +39,7 @@ const IMPORTS = [
 const refused = (path: string, line: number, written: string, rel: string, why: string) => ({
   level: "warning",
   code: "import-private",
-  message: `${written}: not imported: the project is not trusted and ${rel} is ${why}; trust the project to import it`,
+  message: `${written}: not imported: the project is not trusted and it resolves to ${rel}, which is ${why}; trust the project to read it`,
   path,
   line,
   column: 1,

@@ -65,7 +65,7 @@ describe("tokens that look like npm scopes or path aliases", () => {
       at(
         "info",
         "import-outside",
-        `@/components/Button leads to /components/Button, outside the project root ${p}; left as written`,
+        `@/components/Button: not imported: it resolves to /components/Button, outside the project root ${p}; left as written`,
         47,
       ),
       at(

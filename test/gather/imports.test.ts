@@ -178,10 +178,13 @@ describe("@imports are confined", () => {
     writeFileSync(join(root, "home", "notes.md"), "The user's notes.");
     return { root, p };
   }
+  // A project file's import is refused in the door's words; a user file's keeps its own.
   const outside = (path: string, written: string, where: string, allowed: string, line = 1) => ({
     level: "warning",
     code: "import-outside",
-    message: `${written} leads to ${where}, outside ${allowed}; left as written`,
+    message: allowed.startsWith("the project root ")
+      ? `${written}: not imported: it resolves to ${where}, outside ${allowed}; left as written`
+      : `${written} leads to ${where}, outside ${allowed}; left as written`,
     path,
     line,
     column: 1,

@@ -52,6 +52,11 @@ describe("the door for repository files", () => {
     expect(read).toEqual({
       ok: false,
       reason: "refused",
+      refusal: {
+        reason: "outside",
+        code: "file-outside-project",
+        message: `it resolves to ${home}/.ssh/id_rsa, outside the project root ${repo}`,
+      },
       diagnostics: [
         {
           level: "warning",

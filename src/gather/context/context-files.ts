@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { dirname, join, parse as parsePath, resolve } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstat, readlink, stat } from "../../_io.js";
+import { checkpoint } from "../../_pace.js";
 import { expandHome, toPosix } from "../../_paths.js";
 import type { ContextFile, ContextOrigin } from "../../data.js";
 import { resolveAgentDir } from "../../locate/layers.js";
@@ -143,13 +144,9 @@ async function danglingLink(path: string, name: string): Promise<Diagnostic> {
 export interface ContextFolder {
   dir: string;
   origin: ContextOrigin;
-  /** Where the file's imports may lead. */
+  /** Where the imports of a folder without a reach (the agent dir) may lead. */
   allowed: string[];
-  /** Folders inside `allowed` that imports may still not reach (the home, from a project above it). */
-  excluded: string[];
   allowedText: string;
-  /** For an untrusted project: its private files (`.git/`, hidden, ignored), which are not read. */
-  isPrivate?: (path: string) => Promise<PrivateVerdict | undefined>;
   /**
    * A project's folder: the reach the door reads its file and imports within.
    * Trusted or not, the file stays in its project, as its imports do:
@@ -186,6 +183,8 @@ export interface ContextFilesOptions {
    * and always loads. Default: none.
    */
   agentLoads?: { agent: string; names: readonly (readonly string[])[]; imports?: boolean };
+  /** Stops the reading between two files (the promise rejects with the signal's reason): a render that gave up on it. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -218,7 +217,6 @@ async function contextFolders(o: {
       dir: o.agentDir,
       origin: "user",
       allowed: [o.home, realHome, o.agentDir, await realpathOrSelf(o.agentDir)],
-      excluded: [],
       allowedText: `the home folder ${home} or the agent dir ${toPosix(o.agentDir)}`,
     },
   ];
@@ -250,10 +248,8 @@ async function contextFolders(o: {
       folders.push({
         dir,
         origin: "project",
-        ...(isPrivate ? { isPrivate } : {}),
         reach,
         allowed: [reach.root, reach.realRoot],
-        excluded: [...reach.excluded],
         allowedText: `the project root ${toPosix(reach.root)}`,
       });
     }
@@ -351,7 +347,8 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   const agentLoads = options.agentLoads;
   const agentLoaded: string[] = [];
   const reads = new Map<string, Promise<RepoCapped>>();
-  const limits = { home, maxBytes, maxTotalBytes, reads };
+  const signal = options.signal;
+  const limits = { home, maxBytes, maxTotalBytes, reads, ...(signal ? { signal } : {}) };
   // The door's verdict on each project folder's file: where it leads, and for an untrusted project whether it is private.
   const verdicts = await Promise.all(
     found.map(({ path }, i) => {
@@ -490,6 +487,8 @@ export interface LoadLimits {
   maxBytes: number;
   maxTotalBytes: number;
   reads: Map<string, Promise<RepoCapped>>;
+  /** Once it fires, no further file is read: each read, the file's and each import's, checks it first. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -501,8 +500,9 @@ export async function loadOne(
   path: string,
   real: string,
   folder: ContextFolder,
-  { home, maxBytes, maxTotalBytes, reads }: LoadLimits,
+  { home, maxBytes, maxTotalBytes, reads, signal }: LoadLimits,
 ): Promise<{ file?: LoadedFile; diagnostics: Diagnostic[] }> {
+  await checkpoint(signal);
   const read = await readRepoCapped(path, { reach: folder.reach, maxBytes });
   if (!read.ok) return { diagnostics: read.diagnostics };
   const state: ImportState = {
@@ -520,9 +520,8 @@ export async function loadOne(
       maxBytes,
       maxTotalBytes,
       allowed: folder.allowed,
-      excluded: folder.excluded,
       allowedText: folder.allowedText,
-      ...(folder.isPrivate ? { isPrivate: folder.isPrivate } : {}),
+      ...(signal ? { signal } : {}),
       ...(folder.reach ? { reach: folder.reach } : {}),
     },
     state,

@@ -1,11 +1,19 @@
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { realpath } from "../../_io.js";
-import { type Reach, type RepoCapped, readRepoCapped } from "../../repo-files/index.js";
+import { checkpoint } from "../../_pace.js";
+import {
+  placeRefusal,
+  type Reach,
+  type Refusal,
+  type RepoCapped,
+  reachRefusal,
+  readRepoCapped,
+  refusalDiagnostic,
+} from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { cutMarker } from "../capped-read.js";
 import { isWithin } from "../project-root.js";
 import { findImportTokens, type ImportToken } from "./import-tokens.js";
-import type { PrivateVerdict } from "./private-paths.js";
 
 /** Imports are followed this many levels deep; the content at the last level keeps its own imports as written. */
 export const MAX_IMPORT_DEPTH = 5;
@@ -49,20 +57,15 @@ export interface ImportScope {
    */
   maxTotalBytes?: number;
   /**
-   * Folders an import must resolve into, after following links. List each
-   * folder both as written and as its real path.
+   * A user file's imports (no `reach`): folders an import must resolve into,
+   * after following links. List each folder both as written and as its real path.
    */
   allowed: readonly string[];
-  /** Folders inside `allowed` that are still out of bounds (as written and as real paths); default none. */
-  excluded?: readonly string[];
-  /**
-   * For an untrusted project: says when a path is one of the project's
-   * private files (see {@link privatePaths}), which is then not imported.
-   */
-  isPrivate?: (path: string) => Promise<PrivateVerdict | undefined>;
-  /** The allowed folders in words, for messages ("the project root /p"). */
+  /** The allowed folders in words, for messages ("the home folder /h or the agent dir /a"). */
   allowedText: string;
-  /** A project file's imports: the reach the door reads each imported file within. */
+  /** Once it fires, no further import is read (the expansion rejects with the signal's reason). */
+  signal?: AbortSignal;
+  /** A project file's imports: the door's reach, which alone says where they may lead (and, untrusted, what is private). */
   reach?: Reach;
 }
 
@@ -85,8 +88,9 @@ export interface Expanded {
  * {@link MAX_IMPORT_DEPTH} levels. `state.visited` holds the real paths already
  * in this top-level file (start it with the file's own): an import of one of
  * them (a cycle or a repeat) stays as written. So does an import that is missing,
- * unreadable, not a regular file, binary, or that leads outside
- * `scope.allowed`; each of these gets a diagnostic at the token. An imported
+ * unreadable, not a regular file, binary, or that the door refuses
+ * (`scope.reach`; a user file's: outside `scope.allowed`); each of these gets
+ * a diagnostic at the token. An imported
  * file over `scope.maxBytes` is cut and ends with a marker line.
  */
 export async function expandImports(
@@ -140,6 +144,7 @@ export async function expandImports(
       break;
     }
     state.tried++;
+    await checkpoint(scope.signal);
     const at = (d: Omit<Diagnostic, "path" | "line" | "column">): Diagnostic => ({
       ...d,
       path: importer.path,
@@ -166,10 +171,18 @@ async function importOne(
 ): Promise<{ text?: string; diagnostics: Diagnostic[] }> {
   const written = token.quoted ? `@"${token.path}"` : `@${token.path}`;
   const target = resolveImport(token.path, importer.dir, scope.home);
+  const { reach } = scope;
+  const refuse = (refusal: Refusal) => {
+    const d = refusalDiagnostic(importer.path, refusal, "import");
+    // `@/components/x` is a TypeScript path alias more often than a file of `/`.
+    const level = refusal.reason === "outside" && looksLikeAlias(token) ? "info" : d.level;
+    // A private file's refusal ends with how to allow it, not with what was kept.
+    const kept = refusal.reason === "private" ? "" : "; left as written";
+    return { diagnostics: [at({ ...d, level, message: `${written}: ${d.message}${kept}` })] };
+  };
   const outside = (where: string) => ({
     diagnostics: [
       at({
-        // `@/components/x` is a TypeScript path alias more often than a file of `/`.
         level: looksLikeAlias(token) ? "info" : "warning",
         code: "import-outside",
         message: `${written} leads to ${where}, outside ${scope.allowedText}; left as written`,
@@ -177,7 +190,10 @@ async function importOne(
     ],
   });
   // Checked before touching the file system, so nothing outside is even looked at.
-  if (!inScope(target, scope)) return outside(target);
+  if (reach) {
+    const early = placeRefusal(target, unlinked(target, reach), reach, true);
+    if (early) return refuse(early);
+  } else if (!inScope(target, scope)) return outside(target);
   let real: string;
   try {
     real = await realpath(target);
@@ -200,20 +216,11 @@ async function importOne(
     }
     return unreadable(written, (error as Error).message, at);
   }
-  if (!inScope(real, scope)) return outside(real);
-  // Where it leads decides, and so does the name it was reached by (`@./x` -> `.env`, `@./.env` -> x).
-  const secret = (await scope.isPrivate?.(real)) ?? (await scope.isPrivate?.(target));
-  if (secret) {
-    return {
-      diagnostics: [
-        at({
-          level: "warning",
-          code: "import-private",
-          message: `${written}: not imported: the project is not trusted and ${secret.rel} is ${secret.why}; trust the project to import it`,
-        }),
-      ],
-    };
-  }
+  // The door's verdict: where it leads, and the name it was reached by (`@./x` -> `.env`, `@./.env` -> x).
+  if (reach) {
+    const refusal = await reachRefusal(target, real, reach, true);
+    if (refusal) return refuse(refusal);
+  } else if (!inScope(real, scope)) return outside(real);
   if (state.visited.has(real)) {
     return {
       diagnostics: [
@@ -226,18 +233,7 @@ async function importOne(
     };
   }
   const read = await readShared(real, scope, state);
-  if (!read.ok && read.reason === "refused") {
-    const d = read.diagnostics[0];
-    return {
-      diagnostics: [
-        at({
-          level: "warning",
-          code: d?.code === "file-private" ? "import-private" : "import-outside",
-          message: `${written}: ${d?.message ?? "refused"}; left as written`,
-        }),
-      ],
-    };
-  }
+  if (!read.ok && read.reason === "refused") return refuse(read.refusal);
   if (!read.ok) return unreadable(written, read.diagnostics[0]?.message ?? read.reason, at);
   state.visited.add(real);
   state.bytes = (state.bytes ?? 0) + Buffer.byteLength(read.text);
@@ -301,11 +297,14 @@ function readShared(real: string, scope: ImportScope, state: ImportState): Promi
   return shared;
 }
 
+/** A user file's import (no reach): within the folders it may lead to. */
 function inScope(path: string, scope: ImportScope): boolean {
-  return (
-    scope.allowed.some((folder) => isWithin(path, folder)) &&
-    !(scope.excluded ?? []).some((folder) => isWithin(path, folder))
-  );
+  return scope.allowed.some((folder) => isWithin(path, folder));
+}
+
+/** Where `path` leads when no link is on the way: under the root as written, the same place under the real root. */
+function unlinked(path: string, reach: Reach): string {
+  return isWithin(path, reach.root) ? join(reach.realRoot, relative(reach.root, path)) : path;
 }
 
 function unreadable(

@@ -159,9 +159,7 @@ export async function loadContextForPaths(
     dir: root,
     origin: "project",
     allowed: [root, realRoot],
-    excluded: [...reach.excluded],
     allowedText: `the project root ${toPosix(root)}`,
-    ...(reach.isPrivate ? { isPrivate: reach.isPrivate } : {}),
     reach,
   };
   // Files git ignores (dependencies, builds) and .git/ are not the project's instructions.
