@@ -5,7 +5,11 @@ import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { makeTree } from "./_tree.js";
 
-/** File-system calls in the order they were made: folder listings and file opens. */
+/**
+ * File-system calls in the order they were made: the tree walk's folder
+ * listings (other steps list folders too: the rules step lists cwd for Roo's
+ * mode files) and file opens.
+ */
 const calls = vi.hoisted(() => [] as string[]);
 
 vi.mock("node:fs", async (importOriginal) => {
@@ -13,7 +17,9 @@ vi.mock("node:fs", async (importOriginal) => {
   const record =
     <F extends (...args: never[]) => unknown>(fn: F) =>
     (...args: Parameters<F>) => {
-      calls.push(`list ${String(args[0])}`);
+      if (/[\\/]gather[\\/]tree[\\/]/.test(new Error().stack ?? "")) {
+        calls.push(`list ${String(args[0])}`);
+      }
       return fn(...args);
     };
   return {

@@ -55,6 +55,7 @@ export async function findRuleFiles(
   base: string,
   location: RuleLocation,
   reach: Reach | undefined,
+  signal?: AbortSignal,
 ): Promise<RuleCandidate[]> {
   const top = join(base, ...location.rel.split("/"));
   const own = await lstatOrUndefined(top);
@@ -77,6 +78,8 @@ export async function findRuleFiles(
   const real = await realpath(top).catch(() => top);
   const refusal = reach && (await reachRefusal(top, real, reach, location.named === true));
   if (refusal) return [doorRefused({ path: top, rel: "", location }, refusal)];
+  // A render that gave up on the step lists no folder more (its value is no longer read).
+  if (signal?.aborted) return [];
   const found: { path: string; rel: string; dirent: Dirent }[] = [];
   const skipped: RuleCandidate[] = [];
   await listFolder(top, "", location, 0, found, skipped, { folders: 0 });

@@ -155,7 +155,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
           format.scope === "project" || format.scope === "project-layer" ? reach : undefined;
         return bases(format).map(async (base) => {
           const perLocation = await Promise.all(
-            format.locations.map((l) => findRuleFiles(base, l, confine)),
+            format.locations.map((l) => findRuleFiles(base, l, confine, options.signal)),
           );
           const found = withFallbacks(format, perLocation).sort((a, b) =>
             Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)),
