@@ -55,6 +55,9 @@ export default defineConfig({
   test: {
     // Tests pin the clock and environment themselves; UTC keeps any stray Date formatting stable.
     env: { TZ: "UTC" },
+    // Per test file, also where files share one module graph (isolate: false): a hook that a
+    // shared module registered at import would be registered by the first file only.
+    setupFiles: ["test/_setup.ts"],
     projects: [
       {
         extends: true,

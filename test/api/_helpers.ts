@@ -2,7 +2,6 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach } from "vitest";
 import type { SystemPromptOptions } from "../../src/options.js";
 
 /** `test/fixtures/`, absolute. */
@@ -16,13 +15,14 @@ export const NOW = "2026-01-15T10:00:00Z";
 
 const made: string[] = [];
 
-afterEach(() => {
+/** Removes the temp folders made since the last call: test/_setup.ts runs it after every test of every file. */
+export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+}
 
 /** A fresh temp folder (its real path, so expected paths match), removed after the test. */
-export function tempDir(): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sysprompt-test-")));
+export function tempDir(prefix = "sysprompt-test-"): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   made.push(dir);
   return dir;
 }

@@ -1,22 +1,15 @@
-import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach } from "vitest";
 import { run } from "../../src/cli/main.js";
 import type { SystemPromptOptions } from "../../src/options.js";
+import { tempDir } from "../api/_helpers.js";
 
 /** `test/fixtures/resources/`, absolute. */
 export const FIXTURES = fileURLToPath(new URL("../fixtures/resources/", import.meta.url));
 
 /** The pinned clock of every render in this folder. */
 export const NOW = "2026-01-15T10:00:00Z";
-
-const made: string[] = [];
-
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 /**
  * A temp copy (real path) of `test/fixtures/resources/<scenario>`, laid out as
@@ -25,8 +18,7 @@ afterEach(() => {
  * would reach this repository's own folders.
  */
 export function copyScenario(scenario: string): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sysprompt-resources-")));
-  made.push(dir);
+  const dir = tempDir("sysprompt-resources-");
   cpSync(join(FIXTURES, scenario), dir, { recursive: true, verbatimSymlinks: true });
   return dir;
 }

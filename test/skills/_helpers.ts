@@ -1,23 +1,14 @@
-import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach } from "vitest";
 import type { Skill, SkillSource } from "../../src/skills/index.js";
+import { tempDir as sharedTempDir } from "../api/_helpers.js";
 
 export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "../fixtures/skills");
 
-const made: string[] = [];
-
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A fresh temp folder (real path, so expected paths match), removed after the test. */
 export function tempDir(): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "sysprompt-skills-")));
-  made.push(dir);
-  return dir;
+  return sharedTempDir("sysprompt-skills-");
 }
 
 /** A temp copy of a fixture scenario, for tests that add what git cannot hold (`.git`, FIFOs, links). */
