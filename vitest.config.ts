@@ -19,7 +19,7 @@ const SLOW = [
   "test/cli/bundle.test.ts",
   // 55 inputs of a megabyte each through every user-text path, timed against a bound.
   "test/engine/adversarial-input.test.ts",
-  "test/package/**",
+  "test/package/**/*.test.ts",
 ];
 
 /**
