@@ -1,6 +1,7 @@
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
 import { parseYaml } from "../_yaml.js";
+import { DEFAULT_DEADLINE_MS } from "../gather/deadline.js";
 import type { Diagnostic } from "../types.js";
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, OPTION_NAME_KEYS, varNameProblem } from "./keys.js";
 import type { ConfigFile, ConfigLayer, ConfigValues } from "./types.js";
@@ -128,6 +129,21 @@ export function parseConfig(source: string, path: string, layer: ConfigLayer): C
         "warning",
         "config-project-git",
         "git: true left out: a project's file cannot turn the git section on (it runs git on the repository's own .git); pass --git, or set git: true in the agent dir's sysprompt.yaml",
+        lineAt(pair.value) ?? line,
+      );
+      continue;
+    }
+    if (
+      layer === "project" &&
+      key === "deadline" &&
+      typeof kept === "number" &&
+      kept > DEFAULT_DEADLINE_MS
+    ) {
+      // The deadline bounds the time a render spends on the repository's files: the user sets how long, a repository cannot.
+      report(
+        "warning",
+        "config-project-deadline",
+        `deadline: ${kept} left out: a project's file may shorten the deadline, not lengthen it past the default ${DEFAULT_DEADLINE_MS} ms; pass --deadline, or set it in the agent dir's sysprompt.yaml`,
         lineAt(pair.value) ?? line,
       );
       continue;

@@ -287,6 +287,8 @@ export async function loadContextForPaths(
       }))
       .filter(({ realDir }) => !isWithin(realCwd, realDir));
     for (const { realDir, dir: writtenDir } of nestedFormats.length > 0 ? nestedDirs : []) {
+      // Each folder's rule folders are listed (a big tree may be linked from every one): at the deadline, no more.
+      if (!(await inTime())) break;
       if (!nested.has(realDir) && nested.size >= MAX_TOUCH_FOLDERS) {
         tooDeep = true;
         break;

@@ -42,6 +42,14 @@ export interface RuleCandidate {
 }
 
 /**
+ * Entries a caller lets several {@link findRuleFiles} calls list in all
+ * (`left` goes down as they list); once spent, a call returns nothing.
+ */
+export interface ListingBudget {
+  left: number;
+}
+
+/**
  * The rule files of one location under `base`, sorted by path. Never walks
  * beyond the location: a single file, or one folder (and, for `recursive`
  * locations, its subfolders up to {@link MAX_RULE_FOLDER_DEPTH}). Entries are
@@ -56,6 +64,7 @@ export async function findRuleFiles(
   location: RuleLocation,
   reach: Reach | undefined,
   signal?: AbortSignal,
+  listed?: ListingBudget,
 ): Promise<RuleCandidate[]> {
   const top = join(base, ...location.rel.split("/"));
   const own = await lstatOrUndefined(top);
@@ -82,7 +91,9 @@ export async function findRuleFiles(
   if (signal?.aborted) return [];
   const found: { path: string; rel: string; dirent: Dirent }[] = [];
   const skipped: RuleCandidate[] = [];
-  await listFolder(top, "", location, 0, found, skipped, { folders: 0 });
+  await listFolder(top, "", location, 0, found, skipped, { folders: 0, listed });
+  // The caller's total ran out in this location: none of it is kept (the caller says it stopped).
+  if (listed !== undefined && listed.left <= 0) return [];
   found.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
   const out: RuleCandidate[] = [...skipped];
   for (const [i, f] of found.entries()) {
@@ -110,12 +121,21 @@ async function listFolder(
   depth: number,
   found: { path: string; rel: string; dirent: Dirent }[],
   skipped: RuleCandidate[],
-  budget: { folders: number },
+  budget: { folders: number; listed?: ListingBudget | undefined },
 ): Promise<void> {
   let unreadable = false;
-  const listing = await listInBatches(dir, MAX_RULE_FOLDER_ENTRIES, undefined, () => {
+  const { listed } = budget;
+  const cap = Math.min(MAX_RULE_FOLDER_ENTRIES, listed?.left ?? MAX_RULE_FOLDER_ENTRIES);
+  if (listed !== undefined && cap <= 0) return;
+  const listing = await listInBatches(dir, cap, undefined, () => {
     unreadable = true;
   });
+  if (listed !== undefined) {
+    listed.left -= listing.entries.length;
+    // Cut by the caller's total, not by this folder's own cap: the total is spent.
+    if (listing.capped && cap < MAX_RULE_FOLDER_ENTRIES) listed.left = 0;
+    if (listed.left <= 0) return;
+  }
   // A project folder listed for a few names (Roo's mode files, never used):
   // one too large to list, or unlistable, is not a rules folder lost, so no warning.
   if ((unreadable || listing.capped) && location.rel === "") return;

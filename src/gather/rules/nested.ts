@@ -5,7 +5,7 @@ import type { Diagnostic } from "../../types.js";
 import { listInBatches } from "../_list-folder.js";
 import { cutMarker } from "../capped-read.js";
 import { accountDiagnostic } from "./account.js";
-import { findRuleFiles } from "./discover.js";
+import { findRuleFiles, type ListingBudget } from "./discover.js";
 import { DEFAULT_RULE_SOURCES, formatWanted, RULE_FORMATS, type RuleFormat } from "./formats.js";
 import { toRule } from "./load.js";
 import type { Rule, RuleFate } from "./types.js";
@@ -98,7 +98,7 @@ export interface RuleBelowCwd {
 /**
  * The rule files of `formats` in the folders below cwd, found by name and
  * not read: what `explain` names as coming on touch. A bounded walk (at most
- * {@link MAX_BELOW_CWD_FOLDERS} folders looked at and 100,000 entries listed, {@link MAX_BELOW_CWD_DEPTH}
+ * {@link MAX_BELOW_CWD_FOLDERS} folders looked at and 100,000 entries listed, rule folders included, {@link MAX_BELOW_CWD_DEPTH}
  * deep, breadth first in name order) that never enters `.git`, `node_modules`, a hidden folder,
  * a link or a folder git ignores (on touch, those give nothing either).
  * `cut` is true when it stopped at a cap.
@@ -113,20 +113,21 @@ export async function findRulesBelowCwd(
   let cut = false;
   let stop = false;
   let seen = 0;
-  let entries = 0;
+  // The walk's listings and the rule folders' (one tree linked from every folder is listed for each) in one total.
+  const listed: ListingBudget = { left: MAX_BELOW_CWD_ENTRIES_TOTAL };
   let level = [cwd];
   for (let depth = 1; depth <= MAX_BELOW_CWD_DEPTH && level.length > 0; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      if (stop || entries >= MAX_BELOW_CWD_ENTRIES_TOTAL) {
+      if (stop || listed.left <= 0) {
         cut = true;
         stop = true;
         break;
       }
-      const cap = Math.min(MAX_BELOW_CWD_ENTRIES, MAX_BELOW_CWD_ENTRIES_TOTAL - entries);
+      const cap = Math.min(MAX_BELOW_CWD_ENTRIES, listed.left);
       // An unreadable folder is not entered; on touch it gives nothing either.
       const listing = await listInBatches(dir, cap, undefined, () => undefined);
-      entries += listing.entries.length;
+      listed.left -= listing.entries.length;
       if (listing.capped) cut = true;
       const subfolders = listing.capped
         ? []
@@ -135,6 +136,7 @@ export async function findRulesBelowCwd(
             .map((e) => e.name)
             .sort();
       for (const name of subfolders) {
+        if (stop) break;
         // Each folder looked at counts, listed or not: a folder of 10,000 folders is a cut too.
         if (seen >= MAX_BELOW_CWD_FOLDERS) {
           cut = true;
@@ -147,8 +149,12 @@ export async function findRulesBelowCwd(
         next.push(sub);
         for (const format of formats) {
           for (const location of format.locations) {
-            for (const c of await findRuleFiles(sub, location, o.reach)) {
+            for (const c of await findRuleFiles(sub, location, o.reach, undefined, listed)) {
               files.push({ path: toPosix(c.path), source: format.source, folder: toPosix(sub) });
+            }
+            if (listed.left <= 0) {
+              cut = true;
+              stop = true;
             }
           }
         }
