@@ -32,20 +32,25 @@ export function belowCwdFormats(sources: unknown): RuleFormat[] {
  * rules step reads the folders above (confined to the project's real root,
  * through the door, each capped at `maxBytes`). A file left out (refused,
  * unreadable, switched off by its fields) is a diagnostic, not a rule.
+ * Once `signal` fires, nothing more is listed or read: what was found is given.
  */
 export async function loadFolderRules(
   dir: string,
   formats: readonly RuleFormat[],
-  o: { reach: Reach; maxBytes: number },
+  o: { reach: Reach; maxBytes: number; signal?: AbortSignal },
 ): Promise<{ rules: Rule[]; diagnostics: Diagnostic[] }> {
   const rules: Rule[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const format of formats) {
+    if (o.signal?.aborted) break;
     // In the rules step's order: by path, whichever location found it.
-    const found = (await Promise.all(format.locations.map((l) => findRuleFiles(dir, l, o.reach))))
+    const found = (
+      await Promise.all(format.locations.map((l) => findRuleFiles(dir, l, o.reach, o.signal)))
+    )
       .flat()
       .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
     for (const candidate of found) {
+      if (o.signal?.aborted) break;
       const path = toPosix(candidate.path);
       const leftOut = (fate: RuleFate) => {
         const d = accountDiagnostic({ path, source: format.source, layer: "project", fate });
