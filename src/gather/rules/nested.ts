@@ -91,6 +91,11 @@ export const MAX_BELOW_CWD_DEPTH = 12;
 const MAX_BELOW_CWD_ENTRIES = 10_000;
 /** Most entries {@link findRulesBelowCwd} lists in all: 2,000 full folders would be 20 million. */
 const MAX_BELOW_CWD_ENTRIES_TOTAL = 100_000;
+/**
+ * Most rule files {@link findRulesBelowCwd} gives: each found is checked
+ * (lstat, real path), 100,000 of them 12 s; a project has some dozens.
+ */
+export const MAX_BELOW_CWD_FILES = 2000;
 
 /** A rule file in a folder below cwd: it comes on touch of a path in `folder`. */
 export interface RuleBelowCwd {
@@ -103,7 +108,8 @@ export interface RuleBelowCwd {
 /**
  * The rule files of `formats` in the folders below cwd, found by name and
  * not read: what `explain` names as coming on touch. A bounded walk (at most
- * {@link MAX_BELOW_CWD_FOLDERS} folders looked at and 100,000 entries listed, rule folders included, {@link MAX_BELOW_CWD_DEPTH}
+ * {@link MAX_BELOW_CWD_FOLDERS} folders looked at and 100,000 entries listed, rule folders included,
+ * {@link MAX_BELOW_CWD_FILES} rule files found, {@link MAX_BELOW_CWD_DEPTH}
  * deep, breadth first in name order) that never enters `.git`, `node_modules`, a hidden folder,
  * a link or a folder git ignores (on touch, those give nothing either).
  * `cut` is true when it stopped at a cap.
@@ -154,10 +160,11 @@ export async function findRulesBelowCwd(
         next.push(sub);
         for (const format of formats) {
           for (const location of format.locations) {
+            if (stop) break;
             for (const c of await findRuleFiles(sub, location, o.reach, undefined, listed)) {
               files.push({ path: toPosix(c.path), source: format.source, folder: toPosix(sub) });
             }
-            if (listed.left <= 0) {
+            if (listed.left <= 0 || files.length >= MAX_BELOW_CWD_FILES) {
               cut = true;
               stop = true;
             }
