@@ -139,6 +139,12 @@ export async function loadContextForPaths(
     throw new SyspromptError("bad-option", "contextFor: deadlineMs must be a number ≥ 0 (ms)");
   }
   const inTime = timeLeft(performance.now() + deadlineMs);
+  // One folder's rule folders may lead to 200,000 entries: their listing hears the deadline too.
+  const deadline = new AbortController();
+  // A timer longer than 2^31 - 1 ms fires at once (Node's rule): such a deadline is none.
+  const timer =
+    deadlineMs <= MAX_TIMER_MS ? setTimeout(() => deadline.abort(), deadlineMs) : undefined;
+  timer?.unref();
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
   const maxTotalBytes =
     options.maxTotalBytes === undefined
@@ -189,7 +195,13 @@ export async function loadContextForPaths(
       loading = (async () => {
         // Node_modules and git-ignored folders hold a dependency's or a build's files.
         if (realDir.split(sep).includes("node_modules") || (await ignored(realDir))) return [];
-        const one = await loadFolderRules(writtenDir, nestedFormats, { reach, maxBytes });
+        const one = await loadFolderRules(writtenDir, nestedFormats, {
+          reach,
+          maxBytes,
+          signal: deadline.signal,
+        });
+        // Stopped at the deadline: the loop below says so (touch-deadline).
+        if (deadline.signal.aborted) inTime.late = true;
         // Said once a session; a folder with nothing to say keeps no key.
         const said = `rules-said\0${realDir}`;
         if (one.diagnostics.length > 0 && !delivered.has(said)) {
@@ -341,6 +353,7 @@ export async function loadContextForPaths(
       message: `more than ${MAX_TOUCH_FOLDERS} folders to search in one call: the deeper ones were not searched`,
     });
   }
+  clearTimeout(timer);
   const capped = capTotal(
     found.map((f) => ({ ...f, origin: "project" as const })),
     maxTotalBytes,
@@ -350,6 +363,9 @@ export async function loadContextForPaths(
     diagnostics: [...diagnostics, ...capped.diagnostics],
   };
 }
+
+/** Longest delay `setTimeout` keeps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * True while `until` (on `performance.now()`) is ahead; once past, false for

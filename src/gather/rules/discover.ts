@@ -91,7 +91,13 @@ export async function findRuleFiles(
   if (signal?.aborted) return [];
   const found: { path: string; rel: string; dirent: Dirent }[] = [];
   const skipped: RuleCandidate[] = [];
-  await listFolder(top, "", location, 0, found, skipped, { folders: 0, listed });
+  try {
+    await listFolder(top, "", location, 0, found, skipped, { folders: 0, listed, signal });
+  } catch (error) {
+    // Stopped mid-walk (a rules tree of 200,000 entries is a second's listing): nothing of it kept.
+    if (signal?.aborted && error === signal.reason) return [];
+    throw error;
+  }
   // The caller's total ran out in this location: none of it is kept (the caller says it stopped).
   if (listed !== undefined && listed.left <= 0) return [];
   found.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
@@ -121,13 +127,14 @@ async function listFolder(
   depth: number,
   found: { path: string; rel: string; dirent: Dirent }[],
   skipped: RuleCandidate[],
-  budget: { folders: number; listed?: ListingBudget | undefined },
+  budget: { folders: number; listed?: ListingBudget | undefined; signal?: AbortSignal | undefined },
 ): Promise<void> {
   let unreadable = false;
-  const { listed } = budget;
+  const { listed, signal } = budget;
+  if (signal?.aborted) throw signal.reason;
   const cap = Math.min(MAX_RULE_FOLDER_ENTRIES, listed?.left ?? MAX_RULE_FOLDER_ENTRIES);
   if (listed !== undefined && cap <= 0) return;
-  const listing = await listInBatches(dir, cap, undefined, () => {
+  const listing = await listInBatches(dir, cap, signal, () => {
     unreadable = true;
   });
   if (listed !== undefined) {

@@ -32,20 +32,25 @@ export function belowCwdFormats(sources: unknown): RuleFormat[] {
  * rules step reads the folders above (confined to the project's real root,
  * through the door, each capped at `maxBytes`). A file left out (refused,
  * unreadable, switched off by its fields) is a diagnostic, not a rule.
+ * Once `signal` fires, nothing more is listed or read: what was found is given.
  */
 export async function loadFolderRules(
   dir: string,
   formats: readonly RuleFormat[],
-  o: { reach: Reach; maxBytes: number },
+  o: { reach: Reach; maxBytes: number; signal?: AbortSignal },
 ): Promise<{ rules: Rule[]; diagnostics: Diagnostic[] }> {
   const rules: Rule[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const format of formats) {
+    if (o.signal?.aborted) break;
     // In the rules step's order: by path, whichever location found it.
-    const found = (await Promise.all(format.locations.map((l) => findRuleFiles(dir, l, o.reach))))
+    const found = (
+      await Promise.all(format.locations.map((l) => findRuleFiles(dir, l, o.reach, o.signal)))
+    )
       .flat()
       .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
     for (const candidate of found) {
+      if (o.signal?.aborted) break;
       const path = toPosix(candidate.path);
       const leftOut = (fate: RuleFate) => {
         const d = accountDiagnostic({ path, source: format.source, layer: "project", fate });
@@ -86,6 +91,11 @@ export const MAX_BELOW_CWD_DEPTH = 12;
 const MAX_BELOW_CWD_ENTRIES = 10_000;
 /** Most entries {@link findRulesBelowCwd} lists in all: 2,000 full folders would be 20 million. */
 const MAX_BELOW_CWD_ENTRIES_TOTAL = 100_000;
+/**
+ * Most rule files {@link findRulesBelowCwd} gives: each found is checked
+ * (lstat, real path), 100,000 of them 12 s; a project has some dozens.
+ */
+export const MAX_BELOW_CWD_FILES = 2000;
 
 /** A rule file in a folder below cwd: it comes on touch of a path in `folder`. */
 export interface RuleBelowCwd {
@@ -98,7 +108,8 @@ export interface RuleBelowCwd {
 /**
  * The rule files of `formats` in the folders below cwd, found by name and
  * not read: what `explain` names as coming on touch. A bounded walk (at most
- * {@link MAX_BELOW_CWD_FOLDERS} folders looked at and 100,000 entries listed, rule folders included, {@link MAX_BELOW_CWD_DEPTH}
+ * {@link MAX_BELOW_CWD_FOLDERS} folders looked at and 100,000 entries listed, rule folders included,
+ * {@link MAX_BELOW_CWD_FILES} rule files found, {@link MAX_BELOW_CWD_DEPTH}
  * deep, breadth first in name order) that never enters `.git`, `node_modules`, a hidden folder,
  * a link or a folder git ignores (on touch, those give nothing either).
  * `cut` is true when it stopped at a cap.
@@ -149,10 +160,11 @@ export async function findRulesBelowCwd(
         next.push(sub);
         for (const format of formats) {
           for (const location of format.locations) {
+            if (stop) break;
             for (const c of await findRuleFiles(sub, location, o.reach, undefined, listed)) {
               files.push({ path: toPosix(c.path), source: format.source, folder: toPosix(sub) });
             }
-            if (listed.left <= 0) {
+            if (listed.left <= 0 || files.length >= MAX_BELOW_CWD_FILES) {
               cut = true;
               stop = true;
             }
