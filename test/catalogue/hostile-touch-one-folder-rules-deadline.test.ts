@@ -12,8 +12,11 @@ import { tempDir } from "../api/_helpers.js";
 // 0.45-0.5 s at a 20 ms deadline before, 0.03 s now.
 
 const DEADLINE_MS = 20;
-/** Far above the deadline plus one batch of a listing on a loaded machine, below the whole folder's work. */
-const BOUND_MS = 250;
+/**
+ * Far above the deadline plus one batch of a listing, on a loaded machine too. What tells a
+ * stopped listing from a whole one without a clock is the count of diagnostics below.
+ */
+const BOUND_MS = 2000;
 
 describe("hostile repository: one touched folder whose rule folders link to a big tree", () => {
   it("its rule folders' listing stops at the deadline, and says so", async () => {
