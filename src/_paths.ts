@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { SyspromptError } from "./types.js";
 
 /**
@@ -51,4 +51,19 @@ export function isWithin(path: string, folder: string): boolean {
 /** True when `ceiling` is not given, or `path` is at or below it. */
 export function isBelowCeiling(path: string, ceiling: string | undefined): boolean {
   return ceiling === undefined || isWithin(path, ceiling);
+}
+
+/** `dir` and its ancestors (none above `ceiling`, when given), outermost first. */
+export function ancestorsOf(dir: string, ceiling?: string): string[] {
+  const out: string[] = [];
+  const root = parse(dir).root;
+  let at = dir;
+  for (;;) {
+    out.push(at);
+    if (at === root) break;
+    const up = dirname(at);
+    if (up === at || !isBelowCeiling(up, ceiling)) break;
+    at = up;
+  }
+  return out.reverse();
 }

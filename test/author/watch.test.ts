@@ -1,9 +1,9 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { ancestorsOf } from "../../src/_paths.js";
 import type { WatchRender } from "../../src/author/types.js";
 import { watchPrompt } from "../../src/author/watch/watch.js";
-import { ancestorsOf } from "../../src/gather/context/context-files.js";
 import type { SystemPromptOptions } from "../../src/options.js";
 import { BUILTIN, copyScenario, pinned } from "../api/_helpers.js";
 import { QUIET_MS, until } from "./_until.js";

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ancestorsOf } from "../../src/_paths.js";
 import { explainPrompt } from "../../src/author/explain/explain.js";
-import { ancestorsOf } from "../../src/gather/context/context-files.js";
 import { preparePrompt, renderPrepared } from "../../src/render-system-prompt.js";
 import { tokenCounter } from "../../src/tokens.js";
 import { BUILTIN, copyScenario, pinned, tempDir } from "../api/_helpers.js";

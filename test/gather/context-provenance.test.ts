@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ancestorsOf, traceContextFiles } from "../../src/gather/context/context-files.js";
+import { ancestorsOf } from "../../src/_paths.js";
+import { traceContextFiles } from "../../src/gather/context/context-files.js";
 import { preparePrompt } from "../../src/render-system-prompt.js";
 import { copyScenario, pinned } from "../api/_helpers.js";
 

@@ -1,9 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONTEXT_FILE_NAMES } from "../../src/gather/context/context-files.js";
+import { CONTEXT_FILE_NAMES, NESTED_CONTEXT_NAMES } from "../../src/gather/context-names.js";
 import { LISTING_CACHE_VERSION } from "../../src/gather/tree/_listing-cache.js";
-import { NESTED_CONTEXT_NAMES } from "../../src/gather/tree/_nested-names.js";
 import { walkTree } from "../../src/gather/tree/_tree-walk.js";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/index.js";

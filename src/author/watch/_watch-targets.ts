@@ -1,7 +1,7 @@
 import { basename, dirname, join } from "node:path";
 import { kindOfPath } from "../../_fs.js";
 import { resolveUserPath } from "../../_paths.js";
-import { CONTEXT_FILE_NAMES } from "../../gather/context/index.js";
+import { CONTEXT_FILE_NAMES } from "../../gather/context-names.js";
 import { findProjectRoot } from "../../gather/project-root.js";
 import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
 import {

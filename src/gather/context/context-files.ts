@@ -1,10 +1,10 @@
 import type { Stats } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, parse as parsePath, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstat, readlink, stat } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
-import { expandHome, toPosix } from "../../_paths.js";
+import { ancestorsOf, expandHome, toPosix } from "../../_paths.js";
 import type { ContextFile, ContextOrigin } from "../../data.js";
 import { resolveAgentDir } from "../../locate/layers.js";
 import {
@@ -17,39 +17,13 @@ import {
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { checkMaxBytes, cutMarker } from "../capped-read.js";
-import { findProjectRoot, isBelowCeiling } from "../project-root.js";
+import { CONTEXT_FILE_NAMES } from "../context-names.js";
+import { findProjectRoot } from "../project-root.js";
 import { resolveRoots } from "../roots.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type DroppedContextFile, dedupeWithDropped, type TrimmedContextFile } from "./dedupe.js";
 import { expandImports, type ImportState } from "./imports.js";
 import { type PrivateVerdict, privatePaths } from "./private-paths.js";
-
-/** In each folder the first regular file among these is its context file. */
-export const CONTEXT_FILE_NAMES: readonly string[] = [
-  "AGENTS.override.md",
-  "AGENTS.md",
-  "AGENTS.MD",
-  "CLAUDE.md",
-  "CLAUDE.MD",
-];
-
-// Moved to src/_paths.ts; re-exported for existing importers.
-export { toPosix };
-
-/** cwd and its ancestors (none above `ceiling`, when given), outermost first. */
-export function ancestorsOf(cwd: string, ceiling?: string): string[] {
-  const out: string[] = [];
-  const root = parsePath(cwd).root;
-  let dir = cwd;
-  for (;;) {
-    out.push(dir);
-    if (dir === root) break;
-    const up = dirname(dir);
-    if (up === dir || !isBelowCeiling(up, ceiling)) break;
-    dir = up;
-  }
-  return out.reverse();
-}
 
 /**
  * The first candidate in `dir` (of `names`, by default the context file

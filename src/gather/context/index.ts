@@ -1,7 +1,6 @@
 // The context step: AGENTS.md / CLAUDE.md from the project root down to cwd,
 // with their @imports (confined to the project), capped reads and paragraph dedupe.
 export {
-  CONTEXT_FILE_NAMES,
   type ContextFilesOptions,
   type ContextFileTrace,
   type ContextProvenance,

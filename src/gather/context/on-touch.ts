@@ -3,7 +3,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
-import { expandHome, toPosix } from "../../_paths.js";
+import { ancestorsOf, expandHome, toPosix } from "../../_paths.js";
 import { escapeWrapperTags, oneLine } from "../../_prompt-text.js";
 import {
   projectReach,
@@ -13,6 +13,7 @@ import {
 } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { checkMaxBytes } from "../capped-read.js";
+import { CONTEXT_FILE_NAMES, NESTED_CONTEXT_NAMES } from "../context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../deadline.js";
 import { isWithin } from "../project-root.js";
 import { ruleBase } from "../rules/base.js";
@@ -21,13 +22,7 @@ import { globMatcher } from "../rules/globs.js";
 import { belowCwdFormats, loadFolderRules } from "../rules/nested.js";
 import type { Rule } from "../rules/types.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
-import {
-  ancestorsOf,
-  CONTEXT_FILE_NAMES,
-  type ContextFolder,
-  findContextFile,
-  loadOne,
-} from "./context-files.js";
+import { type ContextFolder, findContextFile, loadOne } from "./context-files.js";
 import { type PrivateVerdict, privatePaths } from "./private-paths.js";
 import { contextKey, fileKey, ruleKey } from "./touch-keys.js";
 
@@ -424,7 +419,7 @@ async function realTarget(abs: string): Promise<{ real: string; isDir: boolean }
 }
 
 /** The names known here; any other was set by the repository's `.gemini/settings.json`. */
-const KNOWN_NAMES: ReadonlySet<string> = new Set([...CONTEXT_FILE_NAMES, "GEMINI.md"]);
+const KNOWN_NAMES: ReadonlySet<string> = new Set(NESTED_CONTEXT_NAMES);
 
 /**
  * The names a nested folder is searched for, the first regular file winning:

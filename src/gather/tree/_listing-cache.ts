@@ -3,7 +3,7 @@ import { sep } from "node:path";
 import { type CacheLocation, writeCacheFile } from "../../_cache-location.js";
 import { readTextFileSync } from "../../_fs.js";
 import { VERSION } from "../../version.js";
-import { NESTED_CONTEXT_NAMES } from "./_nested-names.js";
+import { NESTED_CONTEXT_NAMES } from "../context-names.js";
 
 // On a large repository most of the tree walk's time goes to listing
 // folders: those below the shown levels are listed in full (tens of
