@@ -1,6 +1,5 @@
 import { dirname, join, resolve } from "node:path";
 import { kindOfPath } from "./_fs.js";
-import { DEFAULT_MAX_CONTEXT_BYTES } from "./gather/capped-read.js";
 import { DEFAULT_DEADLINE_MS } from "./gather/deadline.js";
 import { DEFAULT_TOOLS, toolEntry } from "./gather/guidelines/tools.js";
 import { resolveRoots } from "./gather/roots.js";
@@ -10,6 +9,7 @@ import { readTextOrPath } from "./locate/text-or-path.js";
 import { describe, isPlainObject } from "./options/checks.js";
 import { OPTIONS, type PreloadedSkill, type SystemPromptOptions } from "./options/registry.js";
 import { parseNow } from "./options/time.js";
+import { DEFAULT_MAX_CONTEXT_BYTES } from "./repo-files/index.js";
 import type { ExtraSection } from "./sections/render.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "./sections/types.js";
 import type { Skill } from "./skills/types.js";

@@ -7,7 +7,7 @@ import {
   newPatternBudget,
   type PatternBudget,
 } from "../_gitignore.js";
-import { isWithin } from "../gather/project-root.js";
+import { isWithin } from "../_paths.js";
 import { readRepoCapped } from "../repo-files/index.js";
 
 /**

@@ -13,8 +13,8 @@ import {
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { randomHex } from "../_crypto.js";
+import { isWithin } from "../_paths.js";
 import { KIND_WORDS } from "../_safe-write.js";
-import { isWithin } from "../gather/project-root.js";
 import { type Reach, reachRefusal } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 import {

@@ -6,9 +6,8 @@
  */
 import { realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { toPosix } from "../_paths.js";
+import { isWithin, toPosix } from "../_paths.js";
 import { contextKey } from "../gather/context/touch-keys.js";
-import { isWithin } from "../gather/project-root.js";
 import type { HookMemo } from "./snapshot.js";
 
 /** Most paths, and most folders per path, the quick answer looks at; more is "look". */

@@ -2,7 +2,16 @@
 // hold (context files, imports, rules, the `.pi` layer, skills, prompt
 // templates, presets, config, scenarios) goes through here. See read.ts.
 
+// The caps and the checks the door is built from, for the readers that cap or place what they read.
+export {
+  checkMaxBytes,
+  cutMarker,
+  DEFAULT_MAX_CONTEXT_BYTES,
+  humanBytes,
+} from "./capped-read.js";
 export { readFileNoFollow } from "./no-follow.js";
+export { type PrivateVerdict, privatePaths } from "./private-paths.js";
+export { findProjectRoot } from "./project-root.js";
 export {
   type PrivateCheck,
   placeRefusal,

@@ -1,9 +1,9 @@
 import { relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
-import { toPosix } from "../_paths.js";
-import { type PrivateVerdict, privatePaths } from "../gather/context/private-paths.js";
-import { findProjectRoot, isWithin } from "../gather/project-root.js";
+import { isWithin, toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
+import { type PrivateVerdict, privatePaths } from "./private-paths.js";
+import { findProjectRoot } from "./project-root.js";
 
 /** Says when a path is one of an untrusted project's private files (`.git/`, hidden, ignored). */
 export type PrivateCheck = (path: string) => Promise<PrivateVerdict | undefined>;

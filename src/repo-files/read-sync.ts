@@ -18,7 +18,7 @@ import {
   statFailure,
   undecodableNameSync,
 } from "../_fs.js";
-import { isBelowCeiling } from "../gather/project-root.js";
+import { isBelowCeiling } from "../_paths.js";
 import { placeRefusal, type Reach, reachOf } from "./reach.js";
 import { CHANGED, errorCode, OPEN_FLAGS, type RepoText, refused } from "./read.js";
 

@@ -14,13 +14,13 @@ import {
 } from "../_fs.js";
 import { open, realpath, stat } from "../_io.js";
 import { toPosix } from "../_paths.js";
+import type { Diagnostic } from "../types.js";
 import {
   type CappedText,
   failure as cappedFailure,
   notFile as cappedNotFile,
   decodeCapped,
-} from "../gather/capped-read.js";
-import type { Diagnostic } from "../types.js";
+} from "./capped-read.js";
 import { type Reach, type Refusal, reachRefusal, refusalDiagnostic } from "./reach.js";
 
 /** A read the door refused: the file is not the repository's to give, or changed while it was checked. */

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cutMarker } from "../../src/gather/capped-read.js";
+import { cutMarker } from "../../src/repo-files/capped-read.js";
 import { type CatalogueCase, diag, type Rendered, runCase } from "./_harness.js";
 
 // @imports in the cwd's AGENTS.md that go too deep, go round in a circle,

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cutMarker } from "../../src/gather/capped-read.js";
+import { cutMarker } from "../../src/repo-files/capped-read.js";
 import { type CatalogueCase, diag, type Rendered, runCase } from "./_harness.js";
 
 // Encodings and sizes: a BOM and CRLF are normalised away; invalid UTF-8 is

@@ -24,7 +24,7 @@ vi.mock("../../src/_io.js", async (importOriginal) => {
   };
 });
 
-const { readCappedText } = await import("../../src/gather/capped-read.js");
+const { readCappedText } = await import("../../src/repo-files/capped-read.js");
 
 // A repository can hold 20,000 one-byte rule files; each read at once must
 // not hold a buffer of the 256 KiB cap (that took 3 GB and 29 s).

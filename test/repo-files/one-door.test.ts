@@ -34,8 +34,8 @@ const ALLOWED: Record<string, string> = {
   "repo-files/read-sync.ts": "the door's synchronous twin",
   "repo-files/no-follow.ts": "the door's strict form (goldens, scenarios, sysprompt.yaml)",
   "_fs.ts": "defines readTextFile for the package's and the user's own files",
-  "gather/capped-read.ts": "defines readCappedText, under the door",
-  "gather/context/private-paths.ts":
+  "repo-files/capped-read.ts": "defines readCappedText, under the door",
+  "repo-files/private-paths.ts":
     "the door's private-path rule: reads .gitignore patterns, never into the prompt",
   // Not a repository's files.
   "gather/steps.ts": "the package's builtin tools.md and rules.md",

@@ -45,7 +45,7 @@ const ALLOWED: Record<string, string[]> = {
   // Explicit --system-prompt / --append-system-prompt files: options, read afresh on every render.
   "locate/text-or-path.ts": ["stat"],
   // A flag for open(), not a call.
-  "gather/capped-read.ts": ["constants"],
+  "repo-files/capped-read.ts": ["constants"],
   // A flag for open(), not a call.
   "repo-files/no-follow.ts": ["constants"],
   // The door's flags; its promise forms read through _io.ts.

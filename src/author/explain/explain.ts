@@ -1,11 +1,10 @@
 import { oneLine } from "../../_prompt-text.js";
-import { privatePaths } from "../../gather/context/private-paths.js";
 import { belowCwdFormats, findRulesBelowCwd } from "../../gather/rules/nested.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { normalizeOptions, type SystemPromptOptions } from "../../options.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
-import { projectReach } from "../../repo-files/index.js";
+import { privatePaths, projectReach } from "../../repo-files/index.js";
 import type { CacheClass } from "../../sections/types.js";
 import { usedVersion } from "../../sections/used-version.js";
 import { TOKEN_ENCODING, type TokenCounter, tokenCounter } from "../../tokens.js";

@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { kindOfPath } from "../../_fs.js";
 import { readdir, realpath } from "../../_io.js";
-import { isWithin } from "../../gather/project-root.js";
+import { isWithin } from "../../_paths.js";
 import { SKILL_FILE } from "../../skills/index.js";
 import type { Diagnostic } from "../../types.js";
 

@@ -2,7 +2,6 @@ import { basename, dirname, join } from "node:path";
 import { kindOfPath } from "../../_fs.js";
 import { resolveUserPath } from "../../_paths.js";
 import { CONTEXT_FILE_NAMES } from "../../gather/context-names.js";
-import { findProjectRoot } from "../../gather/project-root.js";
 import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
 import {
   type NormalizedOptions,
@@ -11,6 +10,7 @@ import {
 } from "../../options.js";
 import { planTemplateRoots } from "../../prompt-templates/index.js";
 import type { PreparedPrompt } from "../../render-system-prompt.js";
+import { findProjectRoot } from "../../repo-files/index.js";
 import { skillRoots } from "../../skills/index.js";
 import type { Diagnostic } from "../../types.js";
 import { MAX_SKILL_WATCH_FOLDERS, skillWatchFolders } from "./_watch-folders.js";

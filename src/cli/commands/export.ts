@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { resolveUserPath } from "../../_paths.js";
+import { isWithin, resolveUserPath } from "../../_paths.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import type { ExportSpec } from "../../agents/index.js";
 import {
@@ -11,7 +11,6 @@ import {
   settingLine,
   writeExport,
 } from "../../agents/index.js";
-import { isWithin } from "../../gather/project-root.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_OK, exitCodeFor, UsageError } from "../io.js";

@@ -1,7 +1,6 @@
 import { homedir } from "node:os";
-import { resolveUserPath } from "../../_paths.js";
+import { isWithin, resolveUserPath } from "../../_paths.js";
 import { UnsafePathError, writeIfChanged } from "../../_safe-write.js";
-import { isWithin } from "../../gather/project-root.js";
 import { anthropicSystem, openAiSystemMessage } from "../../provider/system-content.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { RenderResult } from "../../types.js";

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { delimiter, resolve } from "node:path";
 import { findSystemBinary, systemPathEntries } from "../../gather/environment/index.js";
-import { findProjectRoot } from "../../gather/project-root.js";
+import { findProjectRoot } from "../../repo-files/index.js";
 import { servePrompt } from "../../serve/serve.js";
 import { type CliIo, EXIT_OK, UsageError, untilStopped } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";

@@ -1,6 +1,6 @@
 import type { ContextFile } from "../../data.js";
+import { humanBytes } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
-import { humanBytes } from "../capped-read.js";
 
 /**
  * Default cap of all context files together, imports included (`maxTotalBytes`).

@@ -8,6 +8,11 @@ import { ancestorsOf, expandHome, toPosix } from "../../_paths.js";
 import type { ContextFile, ContextOrigin } from "../../data.js";
 import { resolveAgentDir } from "../../locate/layers.js";
 import {
+  checkMaxBytes,
+  cutMarker,
+  findProjectRoot,
+  type PrivateVerdict,
+  privatePaths,
   projectReach,
   type Reach,
   type RepoCapped,
@@ -16,14 +21,11 @@ import {
   refusalDiagnostic,
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
-import { checkMaxBytes, cutMarker } from "../capped-read.js";
 import { CONTEXT_FILE_NAMES } from "../context-names.js";
-import { findProjectRoot } from "../project-root.js";
 import { resolveRoots } from "../roots.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type DroppedContextFile, dedupeWithDropped, type TrimmedContextFile } from "./dedupe.js";
 import { expandImports, type ImportState } from "./imports.js";
-import { type PrivateVerdict, privatePaths } from "./private-paths.js";
 
 /**
  * The first candidate in `dir` (of `names`, by default the context file

@@ -1,7 +1,9 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { realpath } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
+import { isWithin } from "../../_paths.js";
 import {
+  cutMarker,
   placeRefusal,
   type Reach,
   type Refusal,
@@ -11,8 +13,6 @@ import {
   refusalDiagnostic,
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
-import { cutMarker } from "../capped-read.js";
-import { isWithin } from "../project-root.js";
 import { findImportTokens, type ImportToken } from "./import-tokens.js";
 
 /** Imports are followed this many levels deep; the content at the last level keeps its own imports as written. */

@@ -3,19 +3,20 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
-import { ancestorsOf, expandHome, toPosix } from "../../_paths.js";
+import { ancestorsOf, expandHome, isWithin, toPosix } from "../../_paths.js";
 import { escapeWrapperTags, oneLine } from "../../_prompt-text.js";
 import {
+  checkMaxBytes,
+  type PrivateVerdict,
+  privatePaths,
   projectReach,
   type Reach,
   reachRefusal,
   refusalDiagnostic,
 } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
-import { checkMaxBytes } from "../capped-read.js";
 import { CONTEXT_FILE_NAMES, NESTED_CONTEXT_NAMES } from "../context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../deadline.js";
-import { isWithin } from "../project-root.js";
 import { ruleBase } from "../rules/base.js";
 import { geminiContextNames } from "../rules/gemini-settings.js";
 import { globMatcher } from "../rules/globs.js";
@@ -23,7 +24,6 @@ import { belowCwdFormats, loadFolderRules } from "../rules/nested.js";
 import type { Rule } from "../rules/types.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type ContextFolder, findContextFile, loadOne } from "./context-files.js";
-import { type PrivateVerdict, privatePaths } from "./private-paths.js";
 import { contextKey, fileKey, ruleKey } from "./touch-keys.js";
 
 /** One instruction file a touched path brings in. */

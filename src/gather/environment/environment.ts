@@ -1,7 +1,7 @@
 import type { EnvironmentEntry } from "../../data.js";
+import { findProjectRoot } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { type GatherStep, lifted } from "../deadline.js";
-import { findProjectRoot } from "../project-root.js";
 import {
   type EnvCacheLocation,
   type MachineFingerprint,

@@ -1,6 +1,6 @@
 import { delimiter, isAbsolute, join, sep } from "node:path";
 import { realpath, stat } from "../../_io.js";
-import { isWithin } from "../project-root.js";
+import { isWithin } from "../../_paths.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { lstat } from "../../_io.js";
-import { readCappedText } from "../capped-read.js";
+import { readCappedText } from "../../repo-files/capped-read.js";
 
 /**
  * A file that holds one path is a few hundred bytes; git itself refuses a

@@ -1,7 +1,7 @@
 import type { Dir, Dirent } from "node:fs";
 import { join } from "node:path";
 import { opendirSync, realpath } from "../../_io.js";
-import { isWithin } from "../project-root.js";
+import { isWithin } from "../../_paths.js";
 
 /**
  * Entries looked at, all git folders together: a repository's loose refs

@@ -1,9 +1,9 @@
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { lstat, realpath, stat } from "../../_io.js";
+import { isBelowCeiling, isWithin } from "../../_paths.js";
 import { oneLine } from "../../_prompt-text.js";
+import { readCappedText } from "../../repo-files/capped-read.js";
 import type { Diagnostic } from "../../types.js";
-import { readCappedText } from "../capped-read.js";
-import { isBelowCeiling, isWithin } from "../project-root.js";
 import { MAX_GITFILE_BYTES, readPathFile } from "./_gitfile.js";
 import { linkLeaving } from "./_links.js";
 

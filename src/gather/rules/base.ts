@@ -1,7 +1,6 @@
 import { join } from "node:path";
-import { ancestorsOf, toPosix } from "../../_paths.js";
+import { ancestorsOf, isWithin, toPosix } from "../../_paths.js";
 import { DEFAULT_PROJECT_DIR } from "../../locate/layers.js";
-import { isWithin } from "../project-root.js";
 import { RULE_FORMATS } from "./formats.js";
 import type { Rule } from "./types.js";
 

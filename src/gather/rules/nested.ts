@@ -1,9 +1,8 @@
 import { join } from "node:path";
 import { toPosix } from "../../_paths.js";
-import { type Reach, readRepoCapped } from "../../repo-files/index.js";
+import { cutMarker, type Reach, readRepoCapped } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { listInBatches } from "../_list-folder.js";
-import { cutMarker } from "../capped-read.js";
 import { accountDiagnostic } from "./account.js";
 import { findRuleFiles, type ListingBudget } from "./discover.js";
 import { DEFAULT_RULE_SOURCES, formatWanted, RULE_FORMATS, type RuleFormat } from "./formats.js";

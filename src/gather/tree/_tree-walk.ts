@@ -12,10 +12,10 @@ import {
 } from "../../_gitignore.js";
 import { realpath, statOrUndefinedSync } from "../../_io.js";
 import { checkpoint, ENTRIES_PER_CHECK, nextTurn, pace } from "../../_pace.js";
+import { isBelowCeiling } from "../../_paths.js";
 import { type RepoText, readRepoText } from "../../repo-files/index.js";
 import { listFolderAtOnce, listInBatches } from "../_list-folder.js";
 import { NESTED_CONTEXT_NAMES } from "../context-names.js";
-import { isBelowCeiling } from "../project-root.js";
 import type { FolderMemo, ListingCache } from "./_listing-cache.js";
 
 export interface ListedEntry {

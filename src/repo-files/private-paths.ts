@@ -5,9 +5,9 @@ import {
   isIgnored,
   newPatternBudget,
   type PatternBudget,
-} from "../../_gitignore.js";
-import { readCappedText } from "../capped-read.js";
-import { isWithin } from "../project-root.js";
+} from "../_gitignore.js";
+import { isWithin } from "../_paths.js";
+import { readCappedText } from "./capped-read.js";
 
 /**
  * A `.gitignore` (or `.git/info/exclude`) larger than this is read only up to

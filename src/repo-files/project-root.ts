@@ -2,9 +2,6 @@ import { dirname, sep } from "node:path";
 import { lstat } from "../_io.js";
 import { isBelowCeiling } from "../_paths.js";
 
-// The path predicates live with the other path words; read from here by most of gather/.
-export { isBelowCeiling, isWithin } from "../_paths.js";
-
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that holds
  * a `.git` entry (a folder, or the file of a worktree or submodule), else
