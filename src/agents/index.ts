@@ -1,6 +1,5 @@
 export { type AppliedPreset, applyPreset } from "./apply.js";
 export { defaultExportPath, quotePath, settingLine, writeExport } from "./export.js";
-export { HOOK_SNIPPET_AGENTS, hasHookSnippet, hookSnippet } from "./hooks.js";
 export {
   checkPresets,
   DEFAULT_AGENT,

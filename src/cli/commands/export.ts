@@ -3,14 +3,8 @@ import { resolve } from "node:path";
 import { isWithin, resolveUserPath } from "../../_paths.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import type { ExportSpec } from "../../agents/index.js";
-import {
-  defaultExportPath,
-  HOOK_SNIPPET_AGENTS,
-  hasHookSnippet,
-  hookSnippet,
-  settingLine,
-  writeExport,
-} from "../../agents/index.js";
+import { defaultExportPath, settingLine, writeExport } from "../../agents/index.js";
+import { HOOK_SNIPPET_AGENTS, hasHookSnippet, hookSnippet } from "../../hook/snippet.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_OK, exitCodeFor, UsageError } from "../io.js";

@@ -7,8 +7,8 @@
  */
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { TOOL_SHAPES, type ToolAgent } from "../hook/input.js";
-import { quotePath } from "./export.js";
+import { quotePath } from "../agents/index.js";
+import { TOOL_SHAPES, type ToolAgent } from "./input.js";
 
 /** Seconds (Claude Code, Codex) or milliseconds (Gemini CLI) an agent waits for the hook. */
 const TIMEOUT_S = 10;
