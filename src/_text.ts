@@ -84,3 +84,15 @@ export function cleanLine(text: string, max: number): string {
   if (code >= 0xdc00 && code <= 0xdfff) end--;
   return `${line.slice(0, end).trimEnd()}${ELLIPSIS}`;
 }
+
+/** A value for a message: strings quoted (and cut), other values by their kind. */
+export function describe(value: unknown): string {
+  if (typeof value === "string") {
+    // Capped: the value may be a whole prompt.
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  }
+  if (value instanceof Date) return String(value);
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  return typeof value === "object" ? "an object" : String(value);
+}

@@ -1,14 +1,16 @@
 import { dirname, join, resolve } from "node:path";
 import { kindOfPath } from "./_fs.js";
+import { describe } from "./_text.js";
+import { parseNow } from "./_time.js";
 import { DEFAULT_DEADLINE_MS } from "./gather/deadline.js";
 import { DEFAULT_TOOLS, toolEntry } from "./gather/guidelines/tools.js";
 import { resolveRoots } from "./gather/roots.js";
 import { checkRuleSources } from "./gather/rules/load.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "./locate/layers.js";
+import type { ResolvedFile } from "./locate/load-layer.js";
 import { readTextOrPath } from "./locate/text-or-path.js";
-import { describe, isPlainObject } from "./options/checks.js";
+import { isPlainObject } from "./options/checks.js";
 import { OPTIONS, type PreloadedSkill, type SystemPromptOptions } from "./options/registry.js";
-import { parseNow } from "./options/time.js";
 import { DEFAULT_MAX_CONTEXT_BYTES } from "./repo-files/index.js";
 import type { ExtraSection } from "./sections/render.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "./sections/types.js";
@@ -21,10 +23,6 @@ export type {
   SessionFixedOption,
   SystemPromptOptions,
 } from "./options/registry.js";
-export { parseNow } from "./options/time.js";
-
-/** Files a host already read (`resolvedSystemPrompt`, `resolvedAppendPrompt`): no layer reads them. */
-export type ResolvedFile = "SYSTEM.md" | "APPEND_SYSTEM.md";
 
 /**
  * {@link SystemPromptOptions} checked and with every default applied: what

@@ -1,9 +1,10 @@
 import { homedir } from "node:os";
 import type { Command } from "commander";
 import { resolveUserPath } from "../_paths.js";
+import { parseNow } from "../_time.js";
 import type { Machine } from "../gather/environment/index.js";
 import { OPTION_SPECS, OPTIONS } from "../options/registry.js";
-import { parseNow, type SystemPromptOptions } from "../options.js";
+import type { SystemPromptOptions } from "../options.js";
 import { UsageError } from "./io.js";
 
 /**

@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
-import type { ResolvedFile } from "../options.js";
 import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { listMarkdown, loadSectionsFromDir } from "../sections/load.js";
 import type { CustomPrompt } from "../sections/render.js";
@@ -20,6 +19,9 @@ export interface LoadedLayer {
   append: string | null;
   diagnostics: Diagnostic[];
 }
+
+/** Files a host already read (`resolvedSystemPrompt`, `resolvedAppendPrompt`): no layer reads them. */
+export type ResolvedFile = "SYSTEM.md" | "APPEND_SYSTEM.md";
 
 export function emptyLayer(layer: Layer): LoadedLayer {
   return { layer, sections: [], partials: {}, system: null, append: null, diagnostics: [] };

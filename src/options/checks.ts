@@ -108,15 +108,3 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
     typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date)
   );
 }
-
-/** A value for a message: strings quoted (and cut), other values by their kind. */
-export function describe(value: unknown): string {
-  if (typeof value === "string") {
-    // Capped: the value may be a whole prompt.
-    return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  }
-  if (value instanceof Date) return String(value);
-  if (Array.isArray(value)) return "an array";
-  if (value === null) return "null";
-  return typeof value === "object" ? "an object" : String(value);
-}

@@ -5,6 +5,7 @@
 import { resolveUserPath } from "../_paths.js";
 import type { EnvironmentEntry } from "../data.js";
 import type { Machine } from "../gather/environment/index.js";
+import { ruleSourcesProblem } from "../gather/rules/rule-sources.js";
 import { MAX_TREE_DEPTH } from "../gather/tree/depth.js";
 import {
   type Check,
@@ -25,7 +26,6 @@ import {
   oneLineName,
   varNameProblem,
 } from "./checks.js";
-import { ruleSourcesProblem } from "./rule-sources.js";
 
 /** Where a flag's paths are relative to: the shell's folder and the home folder. */
 export interface FlagContext {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseNow } from "../../src/options.js";
+import { parseNow } from "../../src/_time.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { SyspromptError } from "../../src/types.js";
 import { cli, pinMachine, usageHint } from "../cli/_run.js";

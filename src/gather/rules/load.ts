@@ -5,7 +5,6 @@ import { lstat } from "../../_io.js";
 import { nextTurn } from "../../_pace.js";
 import { ancestorsOf, expandHome, isWithin, toPosix } from "../../_paths.js";
 import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
-import { ruleSourcesProblem } from "../../options/rule-sources.js";
 import { checkMaxBytes, cutMarker, projectReach, readRepoCapped } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { readRuleDocument } from "./_fields.js";
@@ -21,6 +20,7 @@ import {
   ruleName,
 } from "./formats.js";
 import { geminiContextNames } from "./gemini-settings.js";
+import { ruleSourcesProblem } from "./rule-sources.js";
 import type { LoadedRules, Rule, RuleAccount, RuleFate } from "./types.js";
 
 /**

@@ -2,7 +2,7 @@ import { basename, join, resolve } from "node:path";
 import type { CacheLocation } from "../../_cache-location.js";
 import { ignoreCutDiagnostics, type PatternCut } from "../../_gitignore.js";
 import { stat } from "../../_io.js";
-import { parseNow } from "../../options.js";
+import { parseNow } from "../../_time.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { type ListingCache, openListingCache } from "./_listing-cache.js";
 import { type LayoutLimits, layoutTree, type TreeLine } from "./_tree-layout.js";

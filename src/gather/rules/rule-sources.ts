@@ -1,5 +1,5 @@
-import { didYouMean } from "../_suggest.js";
-import { RULE_SOURCE_NAMES } from "../gather/rules/formats.js";
+import { didYouMean } from "../../_suggest.js";
+import { RULE_SOURCE_NAMES } from "./formats.js";
 
 /**
  * What is wrong with a list of rule sources (`has the unknown rule source

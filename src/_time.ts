@@ -1,5 +1,5 @@
-import { SyspromptError } from "../types.js";
-import { describe } from "./checks.js";
+import { describe } from "./_text.js";
+import { SyspromptError } from "./types.js";
 
 /**
  * ISO 8601 extended format: a date, or a date and time (`T` or a space
