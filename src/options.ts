@@ -4,6 +4,7 @@ import { describe } from "./_text.js";
 import { parseNow } from "./_time.js";
 import { DEFAULT_DEADLINE_MS } from "./gather/deadline.js";
 import { DEFAULT_TOOLS, toolEntry } from "./gather/guidelines/tools.js";
+import type { GatherOptions } from "./gather/inputs.js";
 import { resolveRoots } from "./gather/roots.js";
 import { checkRuleSources } from "./gather/rules/load.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "./locate/layers.js";
@@ -27,18 +28,10 @@ export type {
 /**
  * {@link SystemPromptOptions} checked and with every default applied: what
  * `preparePrompt` works from. Explicit text-or-path options are already read.
+ * The gathering steps' part is {@link GatherOptions}; the rest is read by
+ * locating and rendering.
  */
-export interface NormalizedOptions {
-  cwd: string;
-  home: string;
-  env: Readonly<Record<string, string | undefined>>;
-  agentDir: string;
-  /** The project layer folder's name (`.pi`) and its absolute path. */
-  projectDirName: string;
-  projectDir: string;
-  builtinDir: string;
-  trusted: boolean;
-  tools: string[];
+export interface NormalizedOptions extends GatherOptions {
   now: Date;
   deadlineMs: number;
   extraSections: ExtraSection[];
@@ -49,21 +42,6 @@ export interface NormalizedOptions {
   systemPrompt: { text: string; path?: string } | null;
   /** `resolvedAppendPrompt` (when given), then every `appendSystemPrompt` value, read. */
   appendSystemPrompt: string[];
-  /** The layer files the caller resolved itself, not to be read. */
-  resolvedFiles: ResolvedFile[];
-  /** The `skills` option, as skills; null when skills are to be discovered. */
-  skills: Skill[] | null;
-  /** Extra workspace roots: absolute, existing folders, each once. */
-  roots: string[];
-  /** `allowGitDirs`: absolute, existing folders, each once. */
-  allowGitDirs: string[];
-  /** `ceilingDir`, resolved; null when not given. */
-  ceilingDir: string | null;
-  maxContextBytes: number;
-  /** The rule sources to read, checked (`ruleSources`, or the default ones). */
-  ruleSources: string[];
-  /** `treeMtime` as a Date, or null for the entries' own mtimes. */
-  treeMtime: Date | null;
   /** The token budget, or null for none. */
   maxPromptTokens: number | null;
 }
@@ -124,6 +102,7 @@ export async function normalizeOptions(
     home,
     env,
     agentDir,
+    agentDirGiven: options.agentDir !== undefined,
     projectDirName,
     projectDir: join(cwd, projectDirName),
     builtinDir,
@@ -139,11 +118,18 @@ export async function normalizeOptions(
         : [options.resolvedAppendPrompt, ...appendSystemPrompt],
     resolvedFiles,
     skills: options.skills ? options.skills.map(preloadedSkill) : null,
+    skillPaths: options.skillPaths ?? null,
     roots,
     allowGitDirs,
     ceilingDir: options.ceilingDir === undefined ? null : resolve(cwd, options.ceilingDir),
     maxContextBytes: options.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES,
     ruleSources: checkRuleSources(options.ruleSources),
+    noContextFiles: options.noContextFiles === true,
+    machine: options.machine ?? null,
+    environment: options.environment ?? null,
+    git: options.git === true,
+    workspaceTree: options.workspaceTree === true,
+    treeDepth: options.treeDepth ?? null,
     treeMtime,
     maxPromptTokens: options.maxPromptTokens ?? null,
   };

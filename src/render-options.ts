@@ -1,13 +1,17 @@
 import { toPosix } from "./_paths.js";
 import { type AppliedPreset, applyPreset, loadChosenPreset } from "./agents/index.js";
 import { agentConfigFile, type OptionProvenance } from "./config/index.js";
-import type { GatherInputs } from "./gather/steps.js";
+import type { GatherInputs } from "./gather/inputs.js";
 import { resolveOptions } from "./options/resolve.js";
-import type { SystemPromptOptions } from "./options.js";
+import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import type { Diagnostic } from "./types.js";
 
 /** A render's options, resolved once: what the gathering steps and the data are built from. */
 export interface ResolvedRender extends GatherInputs {
+  /** The caller's options with the config files' values. */
+  options: SystemPromptOptions;
+  /** The same, normalised, with the agent preset's tools and rule sources in place. */
+  opts: NormalizedOptions;
   /** What the agent preset changes in the render, with its report. */
   preset: AppliedPreset;
   /** Where each config key's value came from (an option, a `sysprompt.yaml`, the default). */

@@ -3,21 +3,17 @@ import { cacheLocation } from "../_cache-location.js";
 import { readTextFile } from "../_fs.js";
 import { primeBuiltinCache } from "../locate/builtin-cache.js";
 import { emptyLayer, loadLayer } from "../locate/load-layer.js";
-import type { NormalizedOptions, SystemPromptOptions } from "../options.js";
 import type { Skill } from "../skills/index.js";
 import { loadSkills } from "../skills/index.js";
 import type { Diagnostic } from "../types.js";
-import {
-  type ContextFilesOptions,
-  NO_CONTEXT,
-  traceContextFiles,
-} from "./context/context-files.js";
+import { NO_CONTEXT, traceContextFiles } from "./context/context-files.js";
 import { nestedContextNames } from "./context/on-touch.js";
 import { type Gathered, type GatherStep, lifted } from "./deadline.js";
 import { envCacheLocation, environmentStep, realMachine } from "./environment/index.js";
 import { gitStep } from "./git/index.js";
 import { parseRuleList } from "./guidelines/guidelines.js";
 import { parseToolDescriptions, selectSkillsTool } from "./guidelines/tools.js";
+import type { GatherInputs, GatherOptions } from "./inputs.js";
 import { type LoadedRules, traceRules } from "./rules/index.js";
 import { tableStep } from "./step-table.js";
 import {
@@ -25,18 +21,6 @@ import {
   buildWorkspaceTrees,
   workspaceDiagnostics,
 } from "./tree/workspace.js";
-
-/** What the gathering steps are built from: the render's options, resolved. */
-export interface GatherInputs {
-  /** The caller's options with the config files' values: the switches (git, workspaceTree, …). */
-  options: SystemPromptOptions;
-  /** The same, normalised, with the agent preset's tools and rule sources in place. */
-  opts: NormalizedOptions;
-  /** For the context step: the files the preset's agent loads itself; undefined for none. */
-  agentLoads: ContextFilesOptions["agentLoads"];
-  /** For the tree: the nested context files the preset's agent loads itself. */
-  nestedContextFiles: readonly string[];
-}
 
 /**
  * The render's gathering steps, by name: a new step is one more entry here,
@@ -47,11 +31,11 @@ export interface GatherInputs {
  * files) once the deadline has been met without them.
  */
 export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
-  const { options, opts } = inputs;
+  const { opts } = inputs;
   const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, roots, ceilingDir } = opts;
   const maxBytes = opts.maxContextBytes;
   // Cache files go to the agent dir the user named, else to the user's cache folder.
-  const named = options.agentDir !== undefined || env.SYSPROMPT_AGENT_DIR;
+  const named = opts.agentDirGiven || env.SYSPROMPT_AGENT_DIR;
   const cacheHome = { agentDir: named ? agentDir : undefined, env, home };
   const ceiling = ceilingDir !== null ? { ceilingDir } : {};
   const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
@@ -96,7 +80,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
           ...ceiling,
           ...(inputs.agentLoads ? { agentLoads: inputs.agentLoads } : {}),
         },
-        !options.noContextFiles && (async (i) => lifted(await traceContextFiles({ ...i, signal }))),
+        !opts.noContextFiles && (async (i) => lifted(await traceContextFiles({ ...i, signal }))),
         { files: [], diagnostics: [], provenance: NO_CONTEXT },
       ),
     ),
@@ -126,7 +110,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
           home,
           projectTrusted: trusted,
           projectDir: opts.projectDirName,
-          ...(options.skillPaths ? { paths: [...options.skillPaths] } : {}),
+          ...(opts.skillPaths ? { paths: [...opts.skillPaths] } : {}),
           ...ceiling,
         },
         // Skills the caller loaded itself are the fallback of a step that does not run.
@@ -138,16 +122,16 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
     ),
     environment: tableStep(
       environmentStep({
-        machine: options.machine ?? realMachine(),
+        machine: opts.machine ?? realMachine(),
         env,
         cache: envCacheLocation(cacheHome),
         exclude: [cwd, ...roots],
-        given: options.environment,
+        given: opts.environment ?? undefined,
       }),
     ),
     git: tableStep(
       gitStep({
-        enabled: options.git === true,
+        enabled: opts.git,
         cwd,
         env,
         exclude: [cwd, ...roots],
@@ -163,14 +147,14 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
           root: cwd,
           roots,
           mtime: opts.treeMtime,
-          depth: options.treeDepth ?? null,
+          depth: opts.treeDepth,
           ceilingDir,
           cache: cacheLocation("tree", cacheHome),
           home,
           trusted,
           agentLoads: inputs.nestedContextFiles,
         },
-        options.workspaceTree === true && ((i) => loadTree(i, signal)),
+        opts.workspaceTree && ((i) => loadTree(i, signal)),
         null as BuiltWorkspace | null,
       ),
       // See gather/tree/_tree-walk.ts: the walk is long and mostly synchronous.
@@ -214,7 +198,7 @@ async function loadBuiltin(dir: string) {
 interface TreeInputs {
   root: string;
   roots: readonly string[];
-  mtime: NormalizedOptions["treeMtime"];
+  mtime: GatherOptions["treeMtime"];
   depth: number | null;
   ceilingDir: string | null;
   cache: ReturnType<typeof cacheLocation>;
