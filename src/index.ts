@@ -78,12 +78,6 @@ export {
   buildWorkspaceTrees,
   type WorkspaceTreeOptions,
 } from "./gather/tree/index.js";
-export {
-  type OptionOrigin,
-  type OptionSource,
-  type ResolvedOptions,
-  resolveOptions,
-} from "./options/resolve.js";
 export type { PreloadedSkill, SystemPromptOptions } from "./options.js";
 export {
   expandPromptTemplate,
@@ -108,6 +102,12 @@ export {
   renderPrepared,
   renderSystemPrompt,
 } from "./render-system-prompt.js";
+export {
+  type OptionOrigin,
+  type OptionSource,
+  type ResolvedOptions,
+  resolveOptions,
+} from "./resolve-options.js";
 export { layerSections } from "./sections/layer.js";
 export {
   type RenderInput,

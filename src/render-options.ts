@@ -2,8 +2,8 @@ import { toPosix } from "./_paths.js";
 import { type AppliedPreset, applyPreset, loadChosenPreset } from "./agents/index.js";
 import { agentConfigFile, type OptionProvenance } from "./config/index.js";
 import type { GatherInputs } from "./gather/inputs.js";
-import { resolveOptions } from "./options/resolve.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
+import { resolveOptions } from "./resolve-options.js";
 import type { Diagnostic } from "./types.js";
 
 /** A render's options, resolved once: what the gathering steps and the data are built from. */

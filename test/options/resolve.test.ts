@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { OPTIONS } from "../../src/options/registry.js";
-import { resolveOptions } from "../../src/options/resolve.js";
+import { resolveOptions } from "../../src/resolve-options.js";
 import { SyspromptError } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 

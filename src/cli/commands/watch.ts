@@ -2,7 +2,7 @@ import { structuredPatch } from "diff";
 import { loadPreset } from "../../agents/index.js";
 import type { WatchRender } from "../../author/index.js";
 import { watchPrompt } from "../../author/index.js";
-import { resolveOptions } from "../../options/resolve.js";
+import { resolveOptions } from "../../resolve-options.js";
 import type { Diagnostic, RenderedSection } from "../../types.js";
 import { type Palette, paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";

@@ -1,11 +1,11 @@
-import { applyConfigFiles, type ConfiguredOptions } from "../config/apply.js";
+import { applyConfigFiles, type ConfiguredOptions } from "./config/apply.js";
+import { OPTION_SPECS, type OptionName } from "./options/registry.js";
 import {
   checkOptionTypes,
   type NormalizedOptions,
   normalizeOptions,
   type SystemPromptOptions,
-} from "../options.js";
-import { OPTION_SPECS, type OptionName } from "./registry.js";
+} from "./options.js";
 
 /** Who gave the options passed to {@link resolveOptions}. */
 export type GivenBy = "api" | "cli" | "scenario";
