@@ -2,14 +2,11 @@ import { toPosix } from "./_paths.js";
 import { escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
+import { unknownToolDiagnostics } from "./gather/guidelines/index.js";
 import { buildToolSnippets } from "./gather/guidelines/tools.js";
 import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/index.js";
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
-import {
-  type NormalizedOptions,
-  type SystemPromptOptions,
-  unknownToolDiagnostics,
-} from "./options.js";
+import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import type { CustomPrompt } from "./sections/render.js";
 import type { Skill } from "./skills/types.js";
 import type { Diagnostic } from "./types.js";

@@ -1,11 +1,8 @@
 import { applyConfigFiles, type ConfiguredOptions } from "./config/apply.js";
+import { checkOptionTypes } from "./options/given.js";
+import { normalizeOptions } from "./options/normalize.js";
 import { OPTION_SPECS, type OptionName } from "./options/registry.js";
-import {
-  checkOptionTypes,
-  type NormalizedOptions,
-  normalizeOptions,
-  type SystemPromptOptions,
-} from "./options.js";
+import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 
 /** Who gave the options passed to {@link resolveOptions}. */
 export type GivenBy = "api" | "cli" | "scenario";

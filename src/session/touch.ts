@@ -6,7 +6,8 @@ import {
 } from "../gather/context/index.js";
 import { type LoadedRules, traceRules } from "../gather/rules/index.js";
 import { loadLayer } from "../locate/load-layer.js";
-import { normalizeOptions, type SystemPromptOptions } from "../options.js";
+import { normalizeOptions } from "../options/normalize.js";
+import type { SystemPromptOptions } from "../options.js";
 import type { SectionTemplate } from "../sections/types.js";
 import type { StepMemo } from "./_memo.js";
 

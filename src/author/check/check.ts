@@ -6,7 +6,7 @@ import { loadConfigFiles } from "../../config/index.js";
 import { type SchemaNode, schemaWithVars } from "../../data.js";
 import { createEngine, type Engine } from "../../engine/index.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
-import { checkFolders } from "../../options.js";
+import { checkFolders } from "../../options/folders.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { emptyPromptDiagnostics } from "../../sections/empty-prompt.js";
 import { layerSections } from "../../sections/layer.js";

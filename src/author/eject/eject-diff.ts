@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { MAX_TEXT_FILE_BYTES } from "../../_fs.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
-import { checkFolders } from "../../options.js";
+import { checkFolders } from "../../options/folders.js";
 import { readFileNoFollow } from "../../repo-files/index.js";
 import { builtinHash } from "../../sections/ejected-from.js";
 import { parseSectionFile } from "../../sections/load.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { kindOfPath } from "../../_fs.js";
 import { entryKind, UnsafePathError, writeFileNoFollow, writeProblem } from "../../_safe-write.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
-import { checkFolders } from "../../options.js";
+import { checkFolders } from "../../options/folders.js";
 import { builtinHash, withEjectedFrom } from "../../sections/ejected-from.js";
 import { listMarkdown } from "../../sections/load.js";
 import { SECTION_NAME } from "../../sections/types.js";

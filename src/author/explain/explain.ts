@@ -1,7 +1,8 @@
 import { oneLine } from "../../_prompt-text.js";
 import { belowCwdFormats, findRulesBelowCwd } from "../../gather/rules/nested.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
-import { normalizeOptions, type SystemPromptOptions } from "../../options.js";
+import { normalizeOptions } from "../../options/normalize.js";
+import type { SystemPromptOptions } from "../../options.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { privatePaths, projectReach } from "../../repo-files/index.js";

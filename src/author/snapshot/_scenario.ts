@@ -2,8 +2,8 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path
 import { UnsafePathError } from "../../_safe-write.js";
 import { didYouMean } from "../../_suggest.js";
 import { parseYaml } from "../../_yaml.js";
+import { optionValueProblem } from "../../options/given.js";
 import { OPTION_SPECS, type ScenarioKeyOf } from "../../options/registry.js";
-import { optionValueProblem } from "../../options.js";
 import { readFileNoFollow } from "../../repo-files/index.js";
 import { SyspromptError } from "../../types.js";
 

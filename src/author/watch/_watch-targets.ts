@@ -3,11 +3,8 @@ import { kindOfPath } from "../../_fs.js";
 import { resolveUserPath } from "../../_paths.js";
 import { CONTEXT_FILE_NAMES } from "../../gather/context-names.js";
 import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
-import {
-  type NormalizedOptions,
-  normalizeOptions,
-  type SystemPromptOptions,
-} from "../../options.js";
+import { normalizeOptions } from "../../options/normalize.js";
+import type { NormalizedOptions, SystemPromptOptions } from "../../options.js";
 import { planTemplateRoots } from "../../prompt-templates/index.js";
 import type { PreparedPrompt } from "../../render-system-prompt.js";
 import { findProjectRoot } from "../../repo-files/index.js";

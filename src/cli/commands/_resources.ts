@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { loadRules } from "../../gather/rules/index.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { nearMissesInFolder } from "../../locate/near-misses.js";
-import { checkFolders } from "../../options.js";
+import { checkFolders } from "../../options/folders.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { loadSkills } from "../../skills/index.js";
 import type { CliIo } from "../io.js";

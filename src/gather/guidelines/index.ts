@@ -14,4 +14,5 @@ export {
   parseToolDescriptions,
   selectSkillsTool,
   toolEntry,
+  unknownToolDiagnostics,
 } from "./tools.js";

@@ -1,5 +1,6 @@
 import type { ToolSnippet } from "../../data.js";
 import type { SkillsTool } from "../../skills/index.js";
+import type { Diagnostic } from "../../types.js";
 
 /** Tools selected when the caller names none. */
 export const DEFAULT_TOOLS: readonly string[] = ["read", "bash", "edit", "write"];
@@ -71,4 +72,25 @@ export function buildToolSnippets(
     if (description) out.push({ name, description });
   }
   return out;
+}
+
+/**
+ * Selected tools that nothing describes (not the builtin tools.md, not
+ * `toolSnippets`): most likely a typo, and the tools section cannot say what
+ * they do, so the caller hears about it.
+ */
+export function unknownToolDiagnostics(
+  tools: readonly string[],
+  builtin: Readonly<Record<string, string>>,
+  snippets: Readonly<Record<string, string>> = {},
+): Diagnostic[] {
+  return [...new Set(tools)]
+    .filter(
+      (name) => toolEntry(builtin, name) === undefined && toolEntry(snippets, name) === undefined,
+    )
+    .map((name) => ({
+      level: "info",
+      code: "tool-unknown",
+      message: `tool "${name}" has no description (none in tools.md or toolSnippets), so the tools section cannot say what it does; check the spelling, or describe it (--tool ${name}=text, toolSnippets)`,
+    }));
 }

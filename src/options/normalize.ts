@@ -1,0 +1,147 @@
+import { dirname, join, resolve } from "node:path";
+import { parseNow } from "../_time.js";
+import { DEFAULT_DEADLINE_MS } from "../gather/deadline.js";
+import { DEFAULT_TOOLS } from "../gather/guidelines/index.js";
+import { resolveRoots } from "../gather/roots.js";
+import { checkRuleSources } from "../gather/rules/index.js";
+import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
+import type { ResolvedFile } from "../locate/load-layer.js";
+import { readTextOrPath } from "../locate/text-or-path.js";
+import type { NormalizedOptions } from "../options.js";
+import { DEFAULT_MAX_CONTEXT_BYTES } from "../repo-files/index.js";
+import type { ExtraSection } from "../sections/render.js";
+import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../sections/types.js";
+import type { Skill } from "../skills/index.js";
+import { SyspromptError } from "../types.js";
+import { checkFolders } from "./folders.js";
+import { checkOptionTypes } from "./given.js";
+import type { PreloadedSkill, SystemPromptOptions } from "./registry.js";
+
+/**
+ * Checks the caller's options and applies the defaults. A bad explicit option
+ * is the caller's mistake: it throws {@link SyspromptError} with the fix in
+ * the message, before any gathering starts. Checked: every value's type, no
+ * unknown keys, `cwd` an existing folder, an explicit `agentDir` an existing
+ * folder (a missing default one is normal), `builtinDir` a folder with
+ * `sections/`, `deadlineMs` a number ≥ 0, `now` and `treeMtime` times.
+ */
+export async function normalizeOptions(
+  options: SystemPromptOptions = {},
+): Promise<NormalizedOptions> {
+  checkOptionTypes(options);
+  const env = options.env ?? process.env;
+  const { cwd, agentDir, home } = resolveCommonPaths(options);
+  const now = parseNow(options.now);
+  const treeMtime =
+    options.treeMtime === undefined ? null : parseNow(options.treeMtime, "treeMtime");
+  const extraSections = validateSections(options.sections);
+  const projectDirName = options.projectDir ?? DEFAULT_PROJECT_DIR;
+  const builtinDir = resolve(options.builtinDir ?? builtinPromptsDir());
+  await checkFolders({
+    cwd,
+    ...(options.agentDir !== undefined ? { agentDir } : {}),
+    ...(options.builtinDir !== undefined ? { builtinDir } : {}),
+  });
+  if (options.systemPrompt !== undefined && options.resolvedSystemPrompt !== undefined) {
+    throw new SyspromptError(
+      "bad-option",
+      "systemPrompt and resolvedSystemPrompt: pass one of them; resolvedSystemPrompt already is the custom base prompt",
+    );
+  }
+  const resolvedFiles: ResolvedFile[] = [];
+  if (options.resolvedSystemPrompt !== undefined) resolvedFiles.push("SYSTEM.md");
+  if (options.resolvedAppendPrompt !== undefined) resolvedFiles.push("APPEND_SYSTEM.md");
+  const [systemPrompt, appendSystemPrompt, roots, allowGitDirs] = await Promise.all([
+    options.systemPrompt !== undefined
+      ? readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home)
+      : options.resolvedSystemPrompt
+        ? { text: options.resolvedSystemPrompt }
+        : null,
+    Promise.all(
+      toList(options.appendSystemPrompt).map(
+        async (v) => (await readTextOrPath(v, cwd, "--append-system-prompt", home)).text,
+      ),
+    ),
+    resolveRoots(options.roots, cwd, home),
+    resolveRoots(options.allowGitDirs, cwd, home, {
+      flag: "--allow-git-dir",
+      option: "allowGitDirs",
+    }),
+  ]);
+  return {
+    cwd,
+    home,
+    env,
+    agentDir,
+    agentDirGiven: options.agentDir !== undefined,
+    projectDirName,
+    projectDir: join(cwd, projectDirName),
+    builtinDir,
+    trusted: options.projectTrusted !== false,
+    tools: [...(options.tools ?? DEFAULT_TOOLS)],
+    now,
+    deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+    extraSections,
+    systemPrompt,
+    appendSystemPrompt:
+      options.resolvedAppendPrompt === undefined
+        ? appendSystemPrompt
+        : [options.resolvedAppendPrompt, ...appendSystemPrompt],
+    resolvedFiles,
+    skills: options.skills ? options.skills.map(preloadedSkill) : null,
+    skillPaths: options.skillPaths ?? null,
+    roots,
+    allowGitDirs,
+    ceilingDir: options.ceilingDir === undefined ? null : resolve(cwd, options.ceilingDir),
+    maxContextBytes: options.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES,
+    ruleSources: checkRuleSources(options.ruleSources),
+    noContextFiles: options.noContextFiles === true,
+    machine: options.machine ?? null,
+    environment: options.environment ?? null,
+    git: options.git === true,
+    workspaceTree: options.workspaceTree === true,
+    treeDepth: options.treeDepth ?? null,
+    treeMtime,
+    maxPromptTokens: options.maxPromptTokens ?? null,
+  };
+}
+
+/** A preloaded skill in the loader's shape: its folder is the one holding its file. */
+function preloadedSkill(skill: PreloadedSkill): Skill {
+  return {
+    name: skill.name,
+    description: skill.description,
+    filePath: skill.filePath,
+    baseDir: dirname(skill.filePath),
+    disableModelInvocation: skill.disableModelInvocation === true,
+    source: "option",
+  };
+}
+
+function toList(value: string | readonly string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return typeof value === "string" ? [value] : [...value];
+}
+
+function validateSections(sections: SystemPromptOptions["sections"]): ExtraSection[] {
+  const out: ExtraSection[] = [];
+  for (const [name, text] of Object.entries(sections ?? {})) {
+    if (!SECTION_NAME.test(name)) {
+      throw new SyspromptError(
+        "bad-option",
+        `sections: "${name}" is not a valid section name; use ${SECTION_NAME.source}`,
+      );
+    }
+    if (name === CUSTOM_PROMPT_SECTION) {
+      throw new SyspromptError(
+        "bad-option",
+        `sections: "${name}" is the custom base prompt, not a section; pass it as systemPrompt`,
+      );
+    }
+    if (typeof text !== "string") {
+      throw new SyspromptError("bad-option", `sections: the value of "${name}" must be a string`);
+    }
+    out.push({ name, text });
+  }
+  return out;
+}
