@@ -1,4 +1,5 @@
 import { DEFAULT_TOOLS } from "../gather/guidelines/index.js";
+import { OPTIONS, type OptionName } from "../options/registry.js";
 import type { SystemPromptOptions } from "../options.js";
 
 /**
@@ -17,6 +18,16 @@ export interface Switches {
   trusted: boolean;
 }
 
+/** The option of the registry behind each switch, in the order the page lists them. */
+const SWITCHED = {
+  tools: "tools",
+  model: "model",
+  tree: "workspaceTree",
+  trusted: "projectTrusted",
+} as const satisfies Record<keyof Switches, OptionName>;
+
+const KEYS = Object.keys(SWITCHED) as (keyof Switches)[];
+
 /** Most tools one request may select. */
 export const MAX_TOOLS = 64;
 /** Tool names as hosts spell them (`read`, `web_search`, `mcp.fetch`). */
@@ -24,7 +35,29 @@ const TOOL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 /** Longest model name accepted. */
 export const MAX_MODEL_LENGTH = 200;
 
-const KEYS: readonly (keyof Switches)[] = ["tools", "model", "tree", "trusted"];
+/**
+ * What a request may not ask for beyond the option's own check: a request is
+ * read from a socket, so its lists and names are capped. The problem follows
+ * the switch's name.
+ */
+const REQUEST_LIMITS: Partial<Record<keyof Switches, (value: unknown) => string | undefined>> = {
+  tools: (tools) => {
+    if (!Array.isArray(tools) || tools.length > MAX_TOOLS) {
+      return `expected an array of at most ${MAX_TOOLS} tool names`;
+    }
+    if (tools.some((tool) => typeof tool !== "string" || !TOOL_NAME.test(tool))) {
+      return "a name is 1-64 letters, digits, '_', '.', ':' or '-'";
+    }
+    return new Set(tools).size !== tools.length ? "a name is listed twice" : undefined;
+  },
+  model: (model) => {
+    if (typeof model !== "string" || model.length === 0 || model.length > MAX_MODEL_LENGTH) {
+      return `expected null or a name of 1-${MAX_MODEL_LENGTH} characters`;
+    }
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+    return /[\u0000-\u001f\u007f]/.test(model) ? "control characters are not allowed" : undefined;
+  },
+};
 
 /** The switches the command line's options amount to. */
 export function switchesOf(options: SystemPromptOptions): Switches {
@@ -38,52 +71,43 @@ export function switchesOf(options: SystemPromptOptions): Switches {
 
 /** `base` with the switches applied; every other option stays as given. */
 export function applySwitches(base: SystemPromptOptions, switches: Switches): SystemPromptOptions {
-  const options: SystemPromptOptions = {
-    ...base,
-    tools: switches.tools,
-    workspaceTree: switches.tree,
-    projectTrusted: switches.trusted,
-  };
-  if (switches.model === null) delete options.model;
-  else options.model = switches.model;
-  return options;
+  const options: Record<string, unknown> = { ...base };
+  for (const key of KEYS) {
+    // A switch set to null (no model) leaves its option out.
+    if (switches[key] === null) delete options[SWITCHED[key]];
+    else options[SWITCHED[key]] = switches[key];
+  }
+  return options as SystemPromptOptions;
 }
 
 /**
  * Checks a request body: an object with exactly the keys of {@link Switches},
- * each of its type. Returns the switches, or what is wrong with the body.
+ * each within the request's limits and passing its option's check in the
+ * registry. Returns the switches, or what is wrong with the body.
  */
 export function parseSwitches(
   body: unknown,
 ): { ok: true; value: Switches } | { ok: false; error: string } {
   const fail = (error: string) => ({ ok: false as const, error });
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return fail("expected a JSON object with tools, model, tree and trusted");
+    return fail(`expected a JSON object with ${KEYS.slice(0, -1).join(", ")} and ${KEYS.at(-1)}`);
   }
   const record = body as Record<string, unknown>;
   const extra = Object.keys(record).filter((k) => !(KEYS as readonly string[]).includes(k));
   if (extra.length > 0) return fail(`unknown field(s): ${extra.join(", ")}`);
   const missing = KEYS.filter((k) => !Object.hasOwn(record, k));
   if (missing.length > 0) return fail(`missing field(s): ${missing.join(", ")}`);
-  const { tools, model, tree, trusted } = record;
-  if (!Array.isArray(tools) || tools.length > MAX_TOOLS) {
-    return fail(`tools: expected an array of at most ${MAX_TOOLS} tool names`);
+  for (const key of KEYS) {
+    const value = record[key];
+    // null: the option left out (only the model may be none).
+    if (value === null && key === "model") continue;
+    const expected = OPTIONS[SWITCHED[key]].check(value);
+    const problem =
+      REQUEST_LIMITS[key]?.(value) ?? (expected === undefined ? undefined : `expected ${expected}`);
+    if (problem !== undefined) return fail(`${key}: ${problem}`);
   }
-  for (const tool of tools) {
-    if (typeof tool !== "string" || !TOOL_NAME.test(tool)) {
-      return fail("tools: a name is 1-64 letters, digits, '_', '.', ':' or '-'");
-    }
-  }
-  if (new Set(tools).size !== tools.length) return fail("tools: a name is listed twice");
-  if (model !== null) {
-    if (typeof model !== "string" || model.length === 0 || model.length > MAX_MODEL_LENGTH) {
-      return fail(`model: expected null or a name of 1-${MAX_MODEL_LENGTH} characters`);
-    }
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-    if (/[\u0000-\u001f\u007f]/.test(model))
-      return fail("model: control characters are not allowed");
-  }
-  if (typeof tree !== "boolean") return fail("tree: expected true or false");
-  if (typeof trusted !== "boolean") return fail("trusted: expected true or false");
-  return { ok: true, value: { tools: tools as string[], model, tree, trusted } };
+  return {
+    ok: true,
+    value: Object.fromEntries(KEYS.map((k) => [k, record[k]])) as unknown as Switches,
+  };
 }
