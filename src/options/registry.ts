@@ -9,8 +9,6 @@ import { ruleSourcesProblem } from "../gather/rules/rule-sources.js";
 import { MAX_TREE_DEPTH } from "../gather/tree/depth.js";
 import {
   type Check,
-  type Checked,
-  checked,
   digits,
   isBoolean,
   isName,
@@ -23,143 +21,19 @@ import {
   isStringArray,
   isWholeNumber,
   nameList,
-  oneLineName,
   varNameProblem,
 } from "./checks.js";
-
-/** Where a flag's paths are relative to: the shell's folder and the home folder. */
-export interface FlagContext {
-  cwd: string;
-  home: string;
-}
-
-/** A command-line flag of the commands that render. */
-export interface FlagSpec<T> {
-  /** Commander declarations with their help (`--tree` and `--no-tree` are two of one option). */
-  declare: readonly (readonly [flags: string, help: string])[];
-  /** The flag may be given more than once; its value is then the list of them. */
-  repeatable?: true;
-  /**
-   * The option's value from the flag's (a string, a list of them or a boolean, as commander
-   * gives it), a problem worded to follow the flag's name (`expects …, got "…"`, or
-   * `: "name" is …`), or undefined when the flag sets nothing.
-   */
-  parse: (raw: unknown, at: FlagContext) => Checked<T> | undefined;
-  /** Options the flag turns on as well, unless a flag of theirs says otherwise. */
-  implies?: Readonly<Record<string, unknown>>;
-  /** What the CLI passes when the flag is not given, where that differs from the API's default. */
-  cliDefault?: T;
-}
-
-/** A `sysprompt.yaml` key: named as the flag is (`max-tokens` for `--max-tokens`). */
-export interface ConfigSpec<T> {
-  key: string;
-  /** How a value is written, for the key's documentation and its problems. */
-  example: string;
-  /** The value as the file gives it (already parsed YAML), or what is wrong with it. */
-  parse: (value: unknown) => Checked<T>;
-}
-
-/** One option. `T` is its type in {@link SystemPromptOptions}. */
-export interface OptionSpec<T> {
-  /** Its one line in docs/options.md. */
-  doc: string;
-  /** Its type as the docs show it. */
-  type: string;
-  /** What applies when it is not given, as the docs show it. */
-  default: string;
-  /** The API's check of a given value (the phrase after "must be"). */
-  check: Check;
-  /** Fixed when a prompt session is created; a render of the session cannot change it. */
-  session?: "fixed";
-  flag?: FlagSpec<T>;
-  config?: ConfigSpec<T>;
-  /** Its key in a snapshot scenario, when a scenario may set it. */
-  scenario?: string;
-  /** Never read: carries `T` to {@link SystemPromptOptions}. */
-  readonly _type?: T;
-}
-
-/** An option of type `T`; the spec's literal fields (`session`, `scenario`) stay literal for the derived types. */
-const option =
-  <T>() =>
-  <const S extends OptionSpec<T>>(spec: S): S & OptionSpec<T> =>
-    spec;
-
-/** A flag whose one string value is checked as the option's. */
-function valueFlag<T>(
-  declare: FlagSpec<T>["declare"],
-  check: Check,
-  convert: (raw: string, at: FlagContext) => unknown = (raw) => raw,
-): FlagSpec<T> {
-  return {
-    declare,
-    parse: (raw, at) => gotRaw(checked<T>(check, convert(raw as string, at)), raw),
-  };
-}
-
-/** A repeatable flag: every value, in order. */
-function listFlag<T>(
-  declare: FlagSpec<T>["declare"],
-  convert: (raw: string[], at: FlagContext) => Checked<T> = (raw) => ({ value: raw as T }),
-): FlagSpec<T> {
-  return {
-    declare,
-    repeatable: true,
-    parse: (raw, at) => ((raw as string[]).length > 0 ? convert(raw as string[], at) : undefined),
-  };
-}
-
-/** A flag's problem: `expects …, got "text"` (the flag's name goes before it). */
-function gotRaw<T>(result: Checked<T>, raw: unknown): Checked<T> {
-  return "problem" in result
-    ? {
-        problem: `${result.problem.replace(/^must be /, "expects ")}, got ${JSON.stringify(String(raw))}`,
-      }
-    : result;
-}
-
-/** A config key whose value the option's own check takes as it is. */
-function configKey<T>(key: string, example: string, check: Check): ConfigSpec<T> {
-  return { key, example, parse: (value) => checked<T>(check, value) };
-}
-
-/** A config key holding one name: trimmed, one line, no control characters. */
-function nameKey(key: string, example: string, what: string): ConfigSpec<string> {
-  return { key, example, parse: (value) => oneLineName(value, what) };
-}
-
-/**
- * `NAME=value` entries as a record; a later entry for a name wins. The value
- * may be empty and may hold `=`; the name is checked by `nameProblem`.
- */
-function pairs(
-  entries: readonly string[],
-  what: string,
-  nameProblem: (name: string) => string | undefined,
-): Checked<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of entries) {
-    const eq = entry.indexOf("=");
-    if (eq < 0) return { problem: `expects ${what}, got ${JSON.stringify(entry)}` };
-    const name = entry.slice(0, eq);
-    const problem = nameProblem(name);
-    if (problem !== undefined) return { problem: `: ${JSON.stringify(name)} ${problem}` };
-    out[name] = entry.slice(eq + 1);
-  }
-  return { value: out };
-}
-
-/** A tool's name in `--tool name=text`: trimmed, not empty. */
-function toolPairs(entries: readonly string[]): Checked<Record<string, string>> {
-  const what = "name=description";
-  const bad = entries.find((e) => e.indexOf("=") <= 0);
-  if (bad !== undefined) return { problem: `expects ${what}, got ${JSON.stringify(bad)}` };
-  const named = entries.map(
-    (e) => `${e.slice(0, e.indexOf("=")).trim()}${e.slice(e.indexOf("="))}`,
-  );
-  return pairs(named, what, () => undefined);
-}
+import {
+  configKey,
+  type FlagContext,
+  listFlag,
+  nameKey,
+  type OptionSpec,
+  option,
+  pairs,
+  toolPairs,
+  valueFlag,
+} from "./spec.js";
 
 const TREE_LEVELS = `a whole number of levels from 1 to ${MAX_TREE_DEPTH}, such as 4`;
 const TOKENS = "a whole number of tokens, 1 or more, such as 8000";
