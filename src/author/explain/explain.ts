@@ -1,5 +1,5 @@
 import { oneLine } from "../../_prompt-text.js";
-import { belowCwdFormats, findRulesBelowCwd } from "../../gather/rules/nested.js";
+import { belowCwdFormats, findRulesBelowCwd } from "../../gather/rules/index.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { normalizeOptions } from "../../options/normalize.js";
 import type { SystemPromptOptions } from "../../options.js";

@@ -17,11 +17,14 @@ import {
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { CONTEXT_FILE_NAMES, NESTED_CONTEXT_NAMES } from "../context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../deadline.js";
-import { ruleBase } from "../rules/base.js";
-import { geminiContextNames } from "../rules/gemini-settings.js";
-import { globMatcher } from "../rules/globs.js";
-import { belowCwdFormats, loadFolderRules } from "../rules/nested.js";
-import type { Rule } from "../rules/types.js";
+import {
+  belowCwdFormats,
+  geminiContextNames,
+  globMatcher,
+  loadFolderRules,
+  type Rule,
+  ruleBase,
+} from "../rules/index.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type ContextFolder, findContextFile, loadOne } from "./context-files.js";
 import { contextKey, fileKey, ruleKey } from "./touch-keys.js";

@@ -1,6 +1,7 @@
 // Rules of other agents' formats (Cursor, Windsurf, Cline, Copilot, Claude
 // Code, Gemini CLI, Kiro, Roo, Continue, Zed) and sysprompt's own.
 export { accountDiagnostic } from "./account.js";
+export { ruleBase } from "./base.js";
 export { dedupeRules, type StatedText } from "./dedupe.js";
 export {
   DEFAULT_RULE_SOURCES,
@@ -8,6 +9,8 @@ export {
   RULE_FORMATS,
   RULE_SOURCE_NAMES,
 } from "./formats.js";
+export { geminiContextNames } from "./gemini-settings.js";
+export { globMatcher } from "./globs.js";
 export {
   checkRuleSources,
   DEFAULT_MAX_RULES_TOTAL_BYTES,
@@ -16,6 +19,7 @@ export {
   loadRules,
   traceRules,
 } from "./load.js";
+export { belowCwdFormats, findRulesBelowCwd, loadFolderRules } from "./nested.js";
 export { finishRules } from "./prompt.js";
 export type {
   LoadedRules,
