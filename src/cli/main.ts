@@ -14,6 +14,41 @@ const STRICT = "exit 1 when an error-level diagnostic was reported";
 export async function run(argv: readonly string[], given: CliIo): Promise<number> {
   // Once, for every command: nothing a repository wrote reaches the terminal as a control character.
   const io = terminalSafe(given);
+  const { program, exitCode } = createProgram(io);
+
+  // Which command a usage error found after parsing belongs to: the one whose action ran.
+  let current: UsageOf = PROGRAM_USAGE;
+  for (const command of [program, ...program.commands]) {
+    command.configureOutput({
+      outputError: (message) => io.stderr(usageError(message, usageOf(command))),
+    });
+    command.hook("preAction", () => {
+      current = usageOf(command);
+    });
+  }
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode();
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are not errors; everything else commander rejects is usage.
+      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    if (error instanceof UsageError || error instanceof SyspromptError) {
+      io.stderr(usageError(error.message, current));
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}
+
+/**
+ * The program: every command with its arguments, flags, help and action.
+ * `exitCode()` is what the action that ran returned. docs/cli.md's reference
+ * is generated from it (src/cli/reference.ts), so the help is the reference.
+ */
+export function createProgram(io: CliIo): { program: Command; exitCode: () => number } {
   let code = EXIT_OK;
   const program = new Command("sysprompt")
     .description("Build a coding agent's system prompt from Markdown section templates.")
@@ -238,31 +273,7 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       code = await serveCommand(flags, io);
     });
 
-  // Which command a usage error found after parsing belongs to: the one whose action ran.
-  let current: UsageOf = PROGRAM_USAGE;
-  for (const command of [program, ...program.commands]) {
-    command.configureOutput({
-      outputError: (message) => io.stderr(usageError(message, usageOf(command))),
-    });
-    command.hook("preAction", () => {
-      current = usageOf(command);
-    });
-  }
-
-  try {
-    await program.parseAsync([...argv], { from: "user" });
-    return code;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version are not errors; everything else commander rejects is usage.
-      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
-    }
-    if (error instanceof UsageError || error instanceof SyspromptError) {
-      io.stderr(usageError(error.message, current));
-      return EXIT_USAGE;
-    }
-    throw error;
-  }
+  return { program, exitCode: () => code };
 }
 
 function example(command: string, note: string): string {
