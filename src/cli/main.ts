@@ -58,6 +58,8 @@ export function createProgram(io: CliIo): { program: Command; exitCode: () => nu
 
   // The render flags come from the option registry; --strict is the CLI's own.
   const renderFlags = (cmd: Command) => declareRenderFlags(cmd).option("--strict", STRICT);
+  // A command that reads the layers without rendering takes the same two folder flags.
+  const folderFlags = (cmd: Command) => declareRenderFlags(cmd, ["cwd", "agentDir"]);
 
   renderFlags(program.command("render").description("print the system prompt"))
     .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")
@@ -66,7 +68,10 @@ export function createProgram(io: CliIo): { program: Command; exitCode: () => nu
       "--format <format>",
       "text (default), anthropic (the Messages API system array, with cache breakpoints) or openai (the system message)",
     )
-    .option("-o, --output <file>", "write to FILE instead of stdout, only when its bytes change")
+    .option(
+      "-o, --output <file>",
+      "write the prompt to this file instead of stdout, only when its bytes change",
+    )
     .addHelpText(
       "after",
       example(
@@ -79,7 +84,11 @@ export function createProgram(io: CliIo): { program: Command; exitCode: () => nu
       code = await renderCommand(flags, io);
     });
 
-  renderFlags(program.command("sections").description("list sections with order, layer and file"))
+  renderFlags(
+    program
+      .command("sections")
+      .description("list the sections with their order, layer, status in this render and file"),
+  )
     .option("--json", "print the sections, the custom base prompt and the diagnostics as JSON")
     .addHelpText(
       "after",
@@ -177,12 +186,14 @@ export function createProgram(io: CliIo): { program: Command; exitCode: () => nu
       code = await hookCommand(agent, io);
     });
 
-  program
-    .command("expand")
-    .description("expand /template args or /skill:name args")
-    .argument("<text>", "the text to expand")
-    .option("--cwd <dir>", "working directory (default: the current one)")
-    .option("--agent-dir <dir>", "user layer folder")
+  folderFlags(
+    program
+      .command("expand")
+      .description(
+        "print a slash command expanded: /name args (a prompt template) or /skill:name args (a skill)",
+      )
+      .argument("<text>", "the text to expand"),
+  )
     .option("--untrusted", "skip the project's templates and skills")
     .option("--strict", STRICT)
     .addHelpText("after", example('sysprompt expand "/review src/a.ts"', "$1 is src/a.ts"))
@@ -191,11 +202,11 @@ export function createProgram(io: CliIo): { program: Command; exitCode: () => nu
       code = await expandCommand(text, flags, io);
     });
 
-  program
-    .command("list")
-    .description("list slash-command templates and skills, with sources and diagnostics")
-    .option("--cwd <dir>", "working directory (default: the current one)")
-    .option("--agent-dir <dir>", "user layer folder")
+  folderFlags(
+    program
+      .command("list")
+      .description("list slash-command templates and skills, with sources and diagnostics"),
+  )
     .option("--untrusted", "skip the project's templates and skills")
     .option("--json", "print as JSON")
     .option("--strict", STRICT)
@@ -205,11 +216,11 @@ export function createProgram(io: CliIo): { program: Command; exitCode: () => nu
       code = await listCommand(flags, io);
     });
 
-  program
-    .command("check")
-    .description("compile and validate every template, skill and prompt template")
-    .option("--cwd <dir>", "working directory (default: the current one)")
-    .option("--agent-dir <dir>", "user layer folder")
+  folderFlags(
+    program
+      .command("check")
+      .description("compile and validate every template, skill and prompt template"),
+  )
     .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills/templates")
     .option("--strict", "warnings fail too (exit 1)")
     .option("--json", "print the whole report as JSON")
@@ -219,14 +230,14 @@ export function createProgram(io: CliIo): { program: Command; exitCode: () => nu
       code = await checkCommand(flags, io);
     });
 
-  program
-    .command("eject")
-    .description("copy builtin section templates into the project for editing")
-    .argument("[names...]", "builtin section names (see `sysprompt sections`)")
+  folderFlags(
+    program
+      .command("eject")
+      .description("copy builtin section templates into the project for editing")
+      .argument("[names...]", "builtin section names (see `sysprompt sections`)"),
+  )
     .option("--all", "every builtin section")
-    .option("--cwd <dir>", "working directory (default: the current one)")
     .option("--user", "copy into the user layer (<agent-dir>/sections) instead")
-    .option("--agent-dir <dir>", "user layer folder")
     .option("--force", "replace files that already exist")
     .option("--json", "print what was written as JSON")
     .option(
