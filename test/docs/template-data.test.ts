@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { builtinHelpers } from "../../helpers/index.js";
 import { PROMPT_DATA_FIELDS, type SchemaOf } from "../../src/data.js";
 import { templateDataReference } from "../../src/data-reference.js";
+import { docPart } from "./_docs.js";
 import { expectGenerated } from "./_generated.js";
 
 describe("docs/template-data.md", () => {
@@ -46,5 +48,12 @@ describe("docs/template-data.md", () => {
       fields: { a: { type: "string", doc: "A." } },
     };
     expect([undocumented.type, documented.fields.a.doc]).toEqual(["object", "A."]);
+  });
+
+  it("names every builtin helper, and only those", () => {
+    const page = docPart("docs/template-data.md", "## Using the data");
+    const line = /The helpers are (.+?);/s.exec(page)?.[1] ?? "";
+    const named = [...line.matchAll(/`(\w+)`/g)].map((m) => m[1]);
+    expect(named.sort()).toEqual(Object.keys(builtinHelpers).sort());
   });
 });
