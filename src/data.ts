@@ -2,6 +2,7 @@
  * The data every section template may use. This file is the one place the
  * schema is written down: `gather` fills it, `render` reads it, and
  * `sysprompt check` validates templates against {@link PROMPT_DATA_SCHEMA}.
+ * What each field holds is its `doc` there (docs/template-data.md lists them).
  */
 
 export interface EnvironmentEntry {
@@ -13,20 +14,14 @@ export interface EnvironmentEntry {
 export type ContextOrigin = "user" | "project";
 
 export interface ContextFile {
-  /** Path as shown to the model (absolute, forward slashes). */
   path: string;
   content: string;
-  /**
-   * `user` for the file in the agent dir, `project` for every file found in a
-   * folder of cwd or a root (the repository's, whoever wrote it).
-   */
   origin: ContextOrigin;
 }
 
 export interface SkillEntry {
   name: string;
   description: string;
-  /** Path of the skill's file, forward slashes. */
   location: string;
 }
 
@@ -37,7 +32,6 @@ export interface WorkspaceTree {
 
 /** The tree of one extra workspace root; its first line is the root's absolute path. */
 export interface RootTree {
-  /** The root, absolute, forward slashes (as in `roots`). */
   path: string;
   rendered: string;
   truncated: boolean;
@@ -46,11 +40,8 @@ export interface RootTree {
 /** A rule file inlined in the prompt (activation `always`). */
 export interface AlwaysRule {
   name: string;
-  /** The agent format it was written for (`cursor`, `claude`, …). */
   source: string;
-  /** Absolute path, forward slashes. */
   path: string;
-  /** Its text; a closing tag of the rule element in it is neutralised (`<\/rule`). */
   content: string;
 }
 
@@ -59,46 +50,30 @@ export interface OnDemandRule {
   name: string;
   source: string;
   path: string;
-  /** `glob` or `model`. */
   activation: string;
-  /** File globs (empty for `model` rules). */
   globs: string[];
-  /** The globs joined by ", " (empty for `model` rules). */
   globsText: string;
-  /** One line; null when the rule has none (or the token budget left it out). */
   description: string | null;
 }
 
 /** The branch's upstream, as `git status` tracks it. */
 export interface GitUpstream {
-  /** `origin/main`; one line, escaped, capped. */
   name: string;
-  /** Commits on the branch that the upstream lacks, and the other way round (0 when `gone`). */
   ahead: number;
   behind: number;
-  /** The upstream branch no longer exists. */
   gone: boolean;
 }
 
 /** The git repository the working directory is in, taken once when the prompt is gathered. */
 export interface GitInfo {
-  /** The current branch (one line, escaped, capped); null when HEAD is detached. */
   branch: string | null;
-  /** The first 12 hex digits of HEAD's commit; null before the first commit. */
   head: string | null;
   upstream: GitUpstream | null;
-  /** Files with changes in the index, changes only in the work tree, untracked files, unmerged files. */
   staged: number;
   unstaged: number;
   untracked: number;
   conflicted: number;
-  /**
-   * True when git listed more changed paths than are read (256 KiB of
-   * `git status` output): the four counts are of the part read, so each is
-   * a lower bound (the section says "at least").
-   */
   truncated: boolean;
-  /** Subjects of the last commits (at most 5), newest first; each one line, escaped, capped. */
   commits: string[];
 }
 
@@ -109,63 +84,31 @@ export interface ToolSnippet {
 
 export interface PromptData {
   agentName: string;
-  /** Working directory with forward slashes. */
   cwd: string;
-  /** `YYYY-MM-DD`, UTC. */
   date: string;
   model: string | null;
-  /** Selected tool names, in selection order. */
   tools: string[];
-  /** The selected tools that have a one-line description, in selection order. */
   toolSnippets: ToolSnippet[];
-  /** Behaviour rules, trimmed and deduplicated (first position kept). */
   rules: string[];
-  /**
-   * The part of `rules` that comes from the selected tools and the caller,
-   * without the general rules of the builtin `rules.md`: for a section (such
-   * as the builtin `rules@small.md`) that words the general rules its own way.
-   */
   guidelines: string[];
   environment: EnvironmentEntry[];
   contextFiles: ContextFile[];
-  /** Other agents' rule files that always apply, deduped, in prompt order (by format, then folder outermost first, then path). */
   alwaysRules: AlwaysRule[];
-  /** Rule files to read before working on files they cover (`glob`) or when their description fits (`model`). */
   onDemandRules: OnDemandRule[];
-  /** Relative paths of AGENTS.md files deeper than cwd. */
   agentsMd: string[];
-  /** Absolute paths (forward slashes) of AGENTS.md files deeper than the extra roots. */
   rootAgentsMd: string[];
-  /** True when more AGENTS.md files were found than `agentsMd` and `rootAgentsMd` list (together at most 200, the shallowest). */
   agentsMdTruncated: boolean;
-  /** True when the host delivers the files of `agentsMd` with the first tool result that touches their folder (`contextOnTouch`). */
   agentsMdOnTouch: boolean;
-  /**
-   * The instruction files the agent the prompt is for sends the model itself, by name
-   * (Claude Code: CLAUDE.md, AGENTS.md where a folder has no CLAUDE.md…), from its preset;
-   * empty for pi, which gets every file from this prompt.
-   */
   agentLoads: string[];
-  /** The working directory's tree; `truncated` is true when it or a root's tree left entries out. */
   workspaceTree: WorkspaceTree | null;
-  /** The trees of the extra roots that have one, in the order of `roots` (with a tree only). */
   rootTrees: RootTree[];
-  /** Extra workspace roots, forward slashes. */
   roots: string[];
   skills: SkillEntry[];
   skillsTool: "read" | "bash" | null;
-  /** APPEND_SYSTEM.md followed by every appendSystemPrompt value, joined by blank lines. */
   appendPrompt: string;
-  /** The custom base prompt text, or null when the builtin base sections apply. */
   customPrompt: string | null;
-  /** Documentation pointers for the docs section; null when none. */
   docs: string | null;
-  /** The repository's state (`git: true` / `--git`); null when off, not a repository, or git is absent or slow. */
   git: GitInfo | null;
-  /**
-   * Variables from `sysprompt.yaml` (`vars:`), `--var NAME=value` and the
-   * `vars` option, by name: `{{vars.team}}`. Empty when none is given.
-   */
   vars: Record<string, string>;
 }
 
@@ -179,7 +122,7 @@ export type SchemaNode =
   | { type: "list"; items: SchemaNode; nullable?: true }
   | {
       type: "object";
-      fields: Readonly<Record<string, SchemaNode>>;
+      fields: Readonly<Record<string, SchemaField>>;
       nullable?: true;
       /**
        * True for an object whose field names are given at render time (`vars`):
@@ -189,13 +132,18 @@ export type SchemaNode =
       open?: true;
     };
 
+/** A named field of an object: its shape and the one line docs/template-data.md says of it. */
+export type SchemaField = SchemaNode & { doc: string };
+
 /**
  * The schema node a TypeScript type must have. Tying {@link PROMPT_DATA_SCHEMA}
  * to {@link PromptData} through it means the two cannot drift apart: a field
- * added to the interface without its schema (or the other way round) does not
- * type-check.
+ * added to the interface without its schema and its doc (or the other way
+ * round) does not type-check.
  */
 export type SchemaOf<T> = null extends T ? NodeOf<NonNullable<T>> & { nullable: true } : NodeOf<T>;
+
+type FieldOf<T> = SchemaOf<T> & { doc: string };
 
 type NodeOf<T> = [T] extends [string]
   ? { type: "string" }
@@ -208,114 +156,205 @@ type NodeOf<T> = [T] extends [string]
         : string extends keyof T
           ? {
               type: "object";
-              fields: Readonly<Record<string, SchemaOf<T[string & keyof T]>>>;
+              fields: Readonly<Record<string, FieldOf<T[string & keyof T]>>>;
               open: true;
             }
-          : { type: "object"; fields: { [K in keyof T]-?: SchemaOf<T[K]> } };
+          : { type: "object"; fields: { [K in keyof T]-?: FieldOf<T[K]> } };
 
-const text = { type: "string" } as const;
-const nullableText = { type: "string", nullable: true } as const;
-const textList = { type: "list", items: text } as const;
-const count = { type: "number" } as const;
+// A field's shape with its doc: `text("…")` is a string field, `texts("…")` a list of strings.
+const text = (doc: string) => ({ type: "string", doc }) as const;
+const nullableText = (doc: string) => ({ type: "string", nullable: true, doc }) as const;
+const texts = (doc: string) => ({ type: "list", items: { type: "string" }, doc }) as const;
+const flag = (doc: string) => ({ type: "boolean", doc }) as const;
+const count = (doc: string) => ({ type: "number", doc }) as const;
 
 /** The data every template sees, as {@link SchemaNode}s: what `sysprompt check` validates paths against. */
 export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
   type: "object",
   fields: {
-    agentName: text,
-    cwd: text,
-    date: text,
-    model: nullableText,
-    tools: textList,
+    agentName: text(
+      "The agent's name (the `agentName` option, else the preset's, else `a coding agent`).",
+    ),
+    cwd: text("The working directory, absolute, with forward slashes."),
+    date: text("Today as `YYYY-MM-DD`, in UTC (`--now` pins it)."),
+    model: nullableText("The model name (`--model`); null when none is given."),
+    tools: texts("The selected tool names, in selection order."),
     toolSnippets: {
       type: "list",
-      items: { type: "object", fields: { name: text, description: text } },
-    },
-    rules: textList,
-    guidelines: textList,
-    environment: {
-      type: "list",
-      items: { type: "object", fields: { label: text, value: text } },
-    },
-    contextFiles: {
-      type: "list",
-      items: { type: "object", fields: { path: text, content: text, origin: text } },
-    },
-    alwaysRules: {
-      type: "list",
-      items: { type: "object", fields: { name: text, source: text, path: text, content: text } },
-    },
-    onDemandRules: {
-      type: "list",
+      doc: "The selected tools that have a one-line description, in selection order.",
       items: {
         type: "object",
         fields: {
-          name: text,
-          source: text,
-          path: text,
-          activation: text,
-          globs: textList,
-          globsText: text,
-          description: nullableText,
+          name: text("The tool's name."),
+          description: text("Its one-line description (builtin, the preset's or `--tool`'s)."),
         },
       },
     },
-    agentsMd: textList,
-    rootAgentsMd: textList,
-    agentsMdTruncated: { type: "boolean" },
-    agentsMdOnTouch: { type: "boolean" },
-    agentLoads: textList,
+    rules: texts(
+      "Behaviour rules: the general ones, the selected tools' and the caller's guidelines; trimmed, each once.",
+    ),
+    guidelines: texts(
+      "The part of `rules` from the tools and the caller, without the general rules (for a section that words those its own way).",
+    ),
+    environment: {
+      type: "list",
+      doc: "Facts about the machine (operating system, architecture, CPU, terminal, time zone…), those known.",
+      items: {
+        type: "object",
+        fields: {
+          label: text("What the fact is (`Operating system`)."),
+          value: text("Its value (`Linux 6.8`)."),
+        },
+      },
+    },
+    contextFiles: {
+      type: "list",
+      doc: "The context files (AGENTS.md, CLAUDE.md…): the agent dir's, then the folders' down to cwd, outermost first, then the extra roots'.",
+      items: {
+        type: "object",
+        fields: {
+          path: text("Its path as the model sees it, absolute, with forward slashes."),
+          content: text("Its text with its imports pulled in, cut at `maxContextBytes`."),
+          origin: text(
+            "`user` for the file in the agent dir, `project` for one found from cwd or a root.",
+          ),
+        },
+      },
+    },
+    alwaysRules: {
+      type: "list",
+      doc: "Other agents' rule files that always apply, each once, by format, then folder (outermost first), then path.",
+      items: {
+        type: "object",
+        fields: {
+          name: text("Its path below the rules folder (or its file name), without the extension."),
+          source: text("The agent format it was written for (`cursor`, `claude`…)."),
+          path: text("Its path, absolute, with forward slashes."),
+          content: text("Its text; a closing tag of the rule element in it is neutralised."),
+        },
+      },
+    },
+    onDemandRules: {
+      type: "list",
+      doc: "Rule files the model reads when they apply: before working on files they cover (`glob`) or when their description fits (`model`).",
+      items: {
+        type: "object",
+        fields: {
+          name: text("The rule's name."),
+          source: text("The agent format it was written for."),
+          path: text("Its path, absolute, with forward slashes."),
+          activation: text("`glob` or `model`."),
+          globs: texts("The file globs it covers (empty for `model` rules)."),
+          globsText: text('The globs joined by ", " (empty for `model` rules).'),
+          description: nullableText(
+            "Its one-line description; null when it has none or the token budget left it out.",
+          ),
+        },
+      },
+    },
+    agentsMd: texts("Relative paths of the AGENTS.md files deeper than cwd."),
+    rootAgentsMd: texts("Absolute paths of the AGENTS.md files deeper than the extra roots."),
+    agentsMdTruncated: flag(
+      "True when more AGENTS.md files were found than `agentsMd` and `rootAgentsMd` list (together at most 200, the shallowest).",
+    ),
+    agentsMdOnTouch: flag(
+      "True when the host delivers the files of `agentsMd` with the first tool result in their folder (`contextOnTouch`).",
+    ),
+    agentLoads: texts(
+      "The instruction files the agent sends the model itself (Claude Code: CLAUDE.md…), from its preset; empty for pi.",
+    ),
     workspaceTree: {
       type: "object",
       nullable: true,
-      fields: { rendered: text, truncated: { type: "boolean" } },
+      doc: "The working directory's tree; null when there is none (the tree is off unless `--tree`).",
+      fields: {
+        rendered: text("The tree as indented lines under the working directory's name."),
+        truncated: flag("True when this tree or an extra root's left entries out."),
+      },
     },
     rootTrees: {
       type: "list",
+      doc: "The trees of the extra roots that have one, in the order of `roots`.",
       items: {
         type: "object",
-        fields: { path: text, rendered: text, truncated: { type: "boolean" } },
+        fields: {
+          path: text("The root, absolute, with forward slashes (as in `roots`)."),
+          rendered: text("Its tree; the first line is the root's absolute path."),
+          truncated: flag("True when the tree left entries out."),
+        },
       },
     },
-    roots: textList,
+    roots: texts("The extra workspace roots (`--root`), absolute, with forward slashes."),
     skills: {
       type: "list",
-      items: { type: "object", fields: { name: text, description: text, location: text } },
+      doc: "The skills the model may load, when a tool can read them (see `skillsTool`).",
+      items: {
+        type: "object",
+        fields: {
+          name: text("The skill's name."),
+          description: text("When it applies, in one line."),
+          location: text("The path of its file, with forward slashes."),
+        },
+      },
     },
-    skillsTool: nullableText,
-    appendPrompt: text,
-    customPrompt: nullableText,
-    docs: nullableText,
+    skillsTool: nullableText(
+      "The tool the model loads a skill with: `read`, else `bash`; null when neither is selected.",
+    ),
+    appendPrompt: text(
+      "APPEND_SYSTEM.md followed by every `appendSystemPrompt` value, joined by blank lines.",
+    ),
+    customPrompt: nullableText(
+      "The custom base prompt in use (SYSTEM.md, `--system-prompt`); null when the builtin base sections apply.",
+    ),
+    docs: nullableText("Documentation pointers (the `docs` option); null when none."),
     git: {
       type: "object",
       nullable: true,
+      doc: "The repository's state, taken once per render (`--git`); null when off, not a repository, or git is absent or slow.",
       fields: {
-        branch: nullableText,
-        head: nullableText,
+        branch: nullableText("The current branch; null when HEAD is detached."),
+        head: nullableText("The first 12 hex digits of HEAD's commit; null before the first."),
         upstream: {
           type: "object",
           nullable: true,
-          fields: { name: text, ahead: count, behind: count, gone: { type: "boolean" } },
+          doc: "The branch's upstream as `git status` tracks it; null when it has none.",
+          fields: {
+            name: text("The upstream's name (`origin/main`)."),
+            ahead: count("Commits on the branch that the upstream lacks (0 when `gone`)."),
+            behind: count("Commits on the upstream that the branch lacks (0 when `gone`)."),
+            gone: flag("True when the upstream branch no longer exists."),
+          },
         },
-        staged: count,
-        unstaged: count,
-        untracked: count,
-        conflicted: count,
-        truncated: { type: "boolean" },
-        commits: textList,
+        staged: count("Files with changes in the index."),
+        unstaged: count("Files with changes in the work tree only."),
+        untracked: count("Untracked files."),
+        conflicted: count("Unmerged files."),
+        truncated: flag(
+          "True when git listed more changed paths than are read: the four counts are then lower bounds.",
+        ),
+        commits: texts("Subjects of the last commits (at most 5), newest first."),
       },
     },
     // The names are known only where the config files are: see `schemaWithVars`.
-    vars: { type: "object", fields: {}, open: true },
+    vars: {
+      type: "object",
+      doc: "Variables by name (`{{vars.team}}`) from sysprompt.yaml's `vars:`, `--var NAME=value` and the `vars` option.",
+      fields: {},
+      open: true,
+    },
   },
 };
 
 /** {@link PROMPT_DATA_SCHEMA} with these variable names declared (what `sysprompt check` validates against). */
 export function schemaWithVars(names: Iterable<string>): SchemaOf<PromptData> {
-  const fields = Object.fromEntries([...names].sort().map((name) => [name, text]));
+  const fields = Object.fromEntries(
+    [...names]
+      .sort()
+      .map((name) => [name, text("A variable that sysprompt.yaml or `--var` declares.")]),
+  );
   return {
     ...PROMPT_DATA_SCHEMA,
-    fields: { ...PROMPT_DATA_SCHEMA.fields, vars: { type: "object", fields, open: true } },
+    fields: { ...PROMPT_DATA_SCHEMA.fields, vars: { ...PROMPT_DATA_SCHEMA.fields.vars, fields } },
   };
 }
 

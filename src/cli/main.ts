@@ -14,6 +14,41 @@ const STRICT = "exit 1 when an error-level diagnostic was reported";
 export async function run(argv: readonly string[], given: CliIo): Promise<number> {
   // Once, for every command: nothing a repository wrote reaches the terminal as a control character.
   const io = terminalSafe(given);
+  const { program, exitCode } = createProgram(io);
+
+  // Which command a usage error found after parsing belongs to: the one whose action ran.
+  let current: UsageOf = PROGRAM_USAGE;
+  for (const command of [program, ...program.commands]) {
+    command.configureOutput({
+      outputError: (message) => io.stderr(usageError(message, usageOf(command))),
+    });
+    command.hook("preAction", () => {
+      current = usageOf(command);
+    });
+  }
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode();
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are not errors; everything else commander rejects is usage.
+      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    if (error instanceof UsageError || error instanceof SyspromptError) {
+      io.stderr(usageError(error.message, current));
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}
+
+/**
+ * The program: every command with its arguments, flags, help and action.
+ * `exitCode()` is what the action that ran returned. docs/cli.md's reference
+ * is generated from it (src/cli/reference.ts), so the help is the reference.
+ */
+export function createProgram(io: CliIo): { program: Command; exitCode: () => number } {
   let code = EXIT_OK;
   const program = new Command("sysprompt")
     .description("Build a coding agent's system prompt from Markdown section templates.")
@@ -23,6 +58,8 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
 
   // The render flags come from the option registry; --strict is the CLI's own.
   const renderFlags = (cmd: Command) => declareRenderFlags(cmd).option("--strict", STRICT);
+  // A command that reads the layers without rendering takes the same two folder flags.
+  const folderFlags = (cmd: Command) => declareRenderFlags(cmd, ["cwd", "agentDir"]);
 
   renderFlags(program.command("render").description("print the system prompt"))
     .option("--json", "print the whole result (text, sections, diagnostics, steps) as JSON")
@@ -31,7 +68,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       "--format <format>",
       "text (default), anthropic (the Messages API system array, with cache breakpoints) or openai (the system message)",
     )
-    .option("-o, --output <file>", "write to FILE instead of stdout, only when its bytes change")
+    .option(
+      "-o, --output <file>",
+      "write the prompt to this file instead of stdout, only when its bytes change",
+    )
     .addHelpText(
       "after",
       example(
@@ -44,7 +84,11 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       code = await renderCommand(flags, io);
     });
 
-  renderFlags(program.command("sections").description("list sections with order, layer and file"))
+  renderFlags(
+    program
+      .command("sections")
+      .description("list the sections with their order, layer, status in this render and file"),
+  )
     .option("--json", "print the sections, the custom base prompt and the diagnostics as JSON")
     .addHelpText(
       "after",
@@ -142,12 +186,14 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       code = await hookCommand(agent, io);
     });
 
-  program
-    .command("expand")
-    .description("expand /template args or /skill:name args")
-    .argument("<text>", "the text to expand")
-    .option("--cwd <dir>", "working directory (default: the current one)")
-    .option("--agent-dir <dir>", "user layer folder")
+  folderFlags(
+    program
+      .command("expand")
+      .description(
+        "print a slash command expanded: /name args (a prompt template) or /skill:name args (a skill)",
+      )
+      .argument("<text>", "the text to expand"),
+  )
     .option("--untrusted", "skip the project's templates and skills")
     .option("--strict", STRICT)
     .addHelpText("after", example('sysprompt expand "/review src/a.ts"', "$1 is src/a.ts"))
@@ -156,11 +202,11 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       code = await expandCommand(text, flags, io);
     });
 
-  program
-    .command("list")
-    .description("list slash-command templates and skills, with sources and diagnostics")
-    .option("--cwd <dir>", "working directory (default: the current one)")
-    .option("--agent-dir <dir>", "user layer folder")
+  folderFlags(
+    program
+      .command("list")
+      .description("list slash-command templates and skills, with sources and diagnostics"),
+  )
     .option("--untrusted", "skip the project's templates and skills")
     .option("--json", "print as JSON")
     .option("--strict", STRICT)
@@ -170,11 +216,11 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       code = await listCommand(flags, io);
     });
 
-  program
-    .command("check")
-    .description("compile and validate every template, skill and prompt template")
-    .option("--cwd <dir>", "working directory (default: the current one)")
-    .option("--agent-dir <dir>", "user layer folder")
+  folderFlags(
+    program
+      .command("check")
+      .description("compile and validate every template, skill and prompt template"),
+  )
     .option("--untrusted", "skip the project's SYSTEM/APPEND/sections/skills/templates")
     .option("--strict", "warnings fail too (exit 1)")
     .option("--json", "print the whole report as JSON")
@@ -184,14 +230,14 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       code = await checkCommand(flags, io);
     });
 
-  program
-    .command("eject")
-    .description("copy builtin section templates into the project for editing")
-    .argument("[names...]", "builtin section names (see `sysprompt sections`)")
+  folderFlags(
+    program
+      .command("eject")
+      .description("copy builtin section templates into the project for editing")
+      .argument("[names...]", "builtin section names (see `sysprompt sections`)"),
+  )
     .option("--all", "every builtin section")
-    .option("--cwd <dir>", "working directory (default: the current one)")
     .option("--user", "copy into the user layer (<agent-dir>/sections) instead")
-    .option("--agent-dir <dir>", "user layer folder")
     .option("--force", "replace files that already exist")
     .option("--json", "print what was written as JSON")
     .option(
@@ -238,31 +284,7 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       code = await serveCommand(flags, io);
     });
 
-  // Which command a usage error found after parsing belongs to: the one whose action ran.
-  let current: UsageOf = PROGRAM_USAGE;
-  for (const command of [program, ...program.commands]) {
-    command.configureOutput({
-      outputError: (message) => io.stderr(usageError(message, usageOf(command))),
-    });
-    command.hook("preAction", () => {
-      current = usageOf(command);
-    });
-  }
-
-  try {
-    await program.parseAsync([...argv], { from: "user" });
-    return code;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version are not errors; everything else commander rejects is usage.
-      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
-    }
-    if (error instanceof UsageError || error instanceof SyspromptError) {
-      io.stderr(usageError(error.message, current));
-      return EXIT_USAGE;
-    }
-    throw error;
-  }
+  return { program, exitCode: () => code };
 }
 
 function example(command: string, note: string): string {

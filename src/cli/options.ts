@@ -26,6 +26,8 @@ export function flagAttribute(declaration: string): string {
   return long.replace(/^no-/, "").replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+type OptionName = keyof typeof OPTIONS;
+
 /** The registry's flags, in its order, with their commander attribute. */
 const FLAGS = OPTION_SPECS.flatMap(([name, spec]) =>
   spec.flag
@@ -33,9 +35,13 @@ const FLAGS = OPTION_SPECS.flatMap(([name, spec]) =>
     : [],
 );
 
-/** Declares every render flag of the registry on `cmd` (the help lists them in its order). */
-export function declareRenderFlags(cmd: Command): Command {
-  for (const { flag } of FLAGS) {
+/**
+ * Declares the registry's render flags on `cmd` (the help lists them in its
+ * order): every one, or only those of `names` (`--cwd` and `--agent-dir` for a
+ * command that does not render but reads the same folders).
+ */
+export function declareRenderFlags(cmd: Command, names?: readonly OptionName[]): Command {
+  for (const { flag } of FLAGS.filter((f) => names === undefined || names.includes(f.name))) {
     for (const [flags, help] of flag.declare) {
       if (flag.repeatable) cmd.option(flags, help, collect);
       else cmd.option(flags, help);

@@ -1,11 +1,5 @@
+import { code, markdownTable } from "../_markdown-table.js";
 import { OPTION_SPECS } from "./registry.js";
-
-/** A table cell: one line, pipes escaped. */
-function cell(text: string): string {
-  return text.replaceAll("\n", " ").replaceAll("|", "\\|");
-}
-
-const code = (text: string) => `\`${text}\``;
 
 /**
  * docs/options.md, generated from the option registry: one row per option
@@ -27,7 +21,7 @@ export function optionsReference(): string {
       spec.scenario ? code(spec.scenario) : "",
       spec.session === "fixed" ? "fixed" : "",
       spec.doc,
-    ].map(cell);
+    ];
   });
   const head = [
     "option",
@@ -46,9 +40,7 @@ export function optionsReference(): string {
     "`sysprompt.yaml` key sets a default under the flags; a scenario key is what a",
     "`*.scenario.yaml` may set; `fixed` options are set when a prompt session is created.",
     "",
-    `| ${head.join(" | ")} |`,
-    `|${head.map(() => "---").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
+    ...markdownTable(head, rows),
     "",
   ].join("\n");
 }

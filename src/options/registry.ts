@@ -94,7 +94,12 @@ export const OPTIONS = {
     check: isBoolean,
     scenario: "projectTrusted",
     flag: {
-      declare: [["--untrusted", "skip the project's SYSTEM/APPEND/sections/skills"]],
+      declare: [
+        [
+          "--untrusted",
+          "treat the project as untrusted: skip its .pi layer (sections, SYSTEM/APPEND, rules, presets, sysprompt.yaml) and its skills; its context files still load",
+        ],
+      ],
       parse: (raw) => (raw === true ? { value: false } : undefined),
     },
   }),
@@ -264,7 +269,12 @@ export const OPTIONS = {
     check: isRecordOf(isString, "strings"),
     scenario: "toolSnippets",
     flag: listFlag(
-      [["--tool <name=text>", "describe or re-describe a tool (repeatable)"]],
+      [
+        [
+          "--tool <name=text>",
+          "a tool's one-line description, added or replacing the builtin one; an empty text hides the tool (repeatable)",
+        ],
+      ],
       toolPairs,
     ),
   }),
@@ -283,7 +293,7 @@ export const OPTIONS = {
     default: "none",
     check: isStringArray,
     scenario: "promptGuidelines",
-    flag: listFlag([["--guideline <text>", "add a rule (repeatable)"]]),
+    flag: listFlag([["--guideline <text>", "add a rule to the rules section (repeatable)"]]),
   }),
   /** Custom base prompt: text, or a path to a text file (`~` is `home`). Beats SYSTEM.md files. A one-line value that looks like a path but names no file is an error. */
   systemPrompt: option<string>()({
@@ -292,7 +302,15 @@ export const OPTIONS = {
     default: "none",
     check: isString,
     scenario: "systemPrompt",
-    flag: valueFlag([["--system-prompt <text|file>", "replace the base prompt"]], isString),
+    flag: valueFlag(
+      [
+        [
+          "--system-prompt <text|file>",
+          "replace the base sections with this text, or with the file it names (beats SYSTEM.md)",
+        ],
+      ],
+      isString,
+    ),
   }),
   /** Appended after APPEND_SYSTEM.md, each text or a path to a text file (read as for `systemPrompt`). */
   appendSystemPrompt: option<string | readonly string[]>()({
@@ -301,7 +319,12 @@ export const OPTIONS = {
     default: "none",
     check: isOneOf(isString, isStringArray),
     scenario: "appendSystemPrompt",
-    flag: listFlag([["--append-system-prompt <text|file>", "append to the prompt (repeatable)"]]),
+    flag: listFlag([
+      [
+        "--append-system-prompt <text|file>",
+        "append this text, or the file it names, after APPEND_SYSTEM.md (repeatable)",
+      ],
+    ]),
   }),
   /**
    * The custom base prompt as a host that reads SYSTEM.md itself (pi) already

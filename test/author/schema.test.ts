@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PROMPT_DATA_FIELDS, PROMPT_DATA_SCHEMA } from "../../src/data.js";
+import { PROMPT_DATA_FIELDS, PROMPT_DATA_SCHEMA, schemaWithVars } from "../../src/data.js";
 
 describe("PROMPT_DATA_SCHEMA", () => {
   it("PROMPT_DATA_FIELDS is derived from it, in schema order", () => {
@@ -34,22 +34,41 @@ describe("PROMPT_DATA_SCHEMA", () => {
     ]);
   });
 
-  it("describes item shapes of lists and fields of objects", () => {
+  it("describes item shapes of lists and fields of objects, each field with its doc", () => {
     expect(PROMPT_DATA_SCHEMA.fields.skills).toEqual({
       type: "list",
+      doc: "The skills the model may load, when a tool can read them (see `skillsTool`).",
       items: {
         type: "object",
         fields: {
-          name: { type: "string" },
-          description: { type: "string" },
-          location: { type: "string" },
+          name: { type: "string", doc: "The skill's name." },
+          description: { type: "string", doc: "When it applies, in one line." },
+          location: { type: "string", doc: "The path of its file, with forward slashes." },
         },
       },
     });
     expect(PROMPT_DATA_SCHEMA.fields.workspaceTree).toEqual({
       type: "object",
       nullable: true,
-      fields: { rendered: { type: "string" }, truncated: { type: "boolean" } },
+      doc: expect.stringMatching(/^The working directory's tree; null /),
+      fields: {
+        rendered: { type: "string", doc: expect.any(String) },
+        truncated: { type: "boolean", doc: expect.any(String) },
+      },
     });
+  });
+
+  it("schemaWithVars declares the variables as strings and keeps the rest", () => {
+    const schema = schemaWithVars(["team", "area"]);
+    expect(schema.fields.vars).toEqual({
+      type: "object",
+      open: true,
+      doc: PROMPT_DATA_SCHEMA.fields.vars.doc,
+      fields: {
+        area: { type: "string", doc: "A variable that sysprompt.yaml or `--var` declares." },
+        team: { type: "string", doc: "A variable that sysprompt.yaml or `--var` declares." },
+      },
+    });
+    expect({ ...schema.fields, vars: null }).toEqual({ ...PROMPT_DATA_SCHEMA.fields, vars: null });
   });
 });
