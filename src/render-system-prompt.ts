@@ -4,7 +4,7 @@ import { renderWithinBudget } from "./budget/fit.js";
 import type { OptionProvenance } from "./config/index.js";
 import type { PromptData } from "./data.js";
 import { capDiagnostics, createEngine, type Engine } from "./engine/index.js";
-import type { ContextProvenance } from "./gather/context/context-files.js";
+import type { ContextProvenance } from "./gather/context/index.js";
 import { lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
 import { selectSkillsTool } from "./gather/guidelines/index.js";
 import type { RuleAccount } from "./gather/rules/index.js";

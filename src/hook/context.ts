@@ -8,7 +8,7 @@
 import { applyPreset } from "../agents/apply.js";
 import { loadPreset } from "../agents/load.js";
 import { applyConfigFiles } from "../config/apply.js";
-import { loadContextForPaths, type TouchedContext } from "../gather/context/on-touch.js";
+import { loadContextForPaths, type TouchedContext } from "../gather/context/index.js";
 import { normalizeOptions } from "../options/normalize.js";
 import type { SystemPromptOptions } from "../options.js";
 import { touchOptions } from "../session/touch.js";

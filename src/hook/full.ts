@@ -7,10 +7,9 @@
 import { dirname, join, resolve } from "node:path";
 import type { CacheLocation } from "../_cache-location.js";
 import { expandHome } from "../_paths.js";
-import { globRuleFolders } from "../gather/context/on-touch.js";
+import { globRuleFolders } from "../gather/context/index.js";
 import { contextKey, ruleKey } from "../gather/context/touch-keys.js";
-import { RULE_FORMATS } from "../gather/rules/formats.js";
-import { globSuffixes } from "../gather/rules/globs.js";
+import { globSuffixes, RULE_FORMATS } from "../gather/rules/index.js";
 import { projectReach } from "../repo-files/index.js";
 import { formatTouched } from "../touch/format.js";
 import type { Diagnostic } from "../types.js";

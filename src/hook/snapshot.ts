@@ -3,8 +3,8 @@
  * session's file for the calls after it, and the check that a kept value
  * is one. Light on purpose: the hook's first module (no loader, no rules).
  */
-import type { ContextForOptions } from "../gather/context/on-touch.js";
-import type { Rule } from "../gather/rules/types.js";
+import type { ContextForOptions } from "../gather/context/index.js";
+import type { Rule } from "../gather/rules/index.js";
 
 /**
  * The loading options without the rules' text. A later call loads with

@@ -12,6 +12,7 @@ export { dedupeContextFiles, dedupeWithDropped } from "./dedupe.js";
 export { expandImports, resolveImport } from "./imports.js";
 export {
   type ContextForOptions,
+  globRuleFolders,
   loadContextForPaths,
   MAX_TOUCH_FOLDERS,
   MAX_TOUCH_PATHS,

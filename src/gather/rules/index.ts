@@ -10,7 +10,7 @@ export {
   RULE_SOURCE_NAMES,
 } from "./formats.js";
 export { geminiContextNames } from "./gemini-settings.js";
-export { globMatcher } from "./globs.js";
+export { globMatcher, globSuffixes } from "./globs.js";
 export {
   checkRuleSources,
   DEFAULT_MAX_RULES_TOTAL_BYTES,

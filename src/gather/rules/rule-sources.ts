@@ -1,3 +1,5 @@
+// A module of its own, beside formats.ts, so that the option checks (which
+// import it) need not load the rules step.
 import { didYouMean } from "../../_suggest.js";
 import { RULE_SOURCE_NAMES } from "./formats.js";
 
