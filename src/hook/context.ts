@@ -12,6 +12,7 @@ import { loadContextForPaths, type TouchedContext } from "../gather/context/on-t
 import { normalizeOptions, type SystemPromptOptions } from "../options.js";
 import { touchOptions } from "../session/touch.js";
 import type { Diagnostic } from "../types.js";
+import { hookDeadline } from "./deadline.js";
 import type { ToolAgent } from "./input.js";
 import type { HookSnapshot } from "./snapshot.js";
 
@@ -59,12 +60,15 @@ export async function hookLoading(
       agentLoads: { agent, names: loaded.preset.nestedContextFiles },
     },
   );
+  // Your sysprompt.yaml's deadline (a project's may only shorten it) bounds the call, never past the hook's own.
+  const deadlineMs = hookDeadline(config.options.deadlineMs);
   const { cwd: _c, home: _h, delivered: _d, wrappers: _w, rules = [], ...kept } = loading;
   const snapshot: HookSnapshot = {
     at: where.now,
     cwd,
     options: {
       ...kept,
+      deadlineMs,
       rules: rules
         .filter((r) => r.activation === "glob")
         .map(({ content: _t, description: _s, ...r }) => r),
@@ -72,7 +76,7 @@ export async function hookLoading(
   };
   const problems: Diagnostic[] = [...config.diagnostics, ...loaded.diagnostics];
   const pass = async (paths: readonly string[], delivered: Set<string>) => {
-    const touched = await loadContextForPaths(paths, { ...loading, delivered });
+    const touched = await loadContextForPaths(paths, { ...loading, delivered, deadlineMs });
     return { files: touched.files, diagnostics: [...problems, ...touched.diagnostics] };
   };
   return { pass, snapshot };
@@ -94,6 +98,7 @@ export async function mayBringSomething(
   const probe = await loadContextForPaths(paths, {
     ...snapshot.options,
     rules: snapshot.options.rules.map((r) => ({ ...r, content: "" })),
+    deadlineMs: hookDeadline(snapshot.options.deadlineMs),
     cwd: snapshot.cwd,
     home,
     delivered: probed,
