@@ -38,6 +38,8 @@ export async function hookLoading(
 ): Promise<{
   pass: (paths: readonly string[], delivered: Set<string>) => Promise<TouchedContext>;
   snapshot: HookSnapshot;
+  /** The rules were not all found in time: the snapshot is not one to answer later calls from. */
+  partial: boolean;
 }> {
   const given: SystemPromptOptions = {
     cwd,
@@ -50,8 +52,14 @@ export async function hookLoading(
   const opts = await normalizeOptions(config.options);
   const loaded = await loadPreset(agent, opts, { required: false });
   const applied = applyPreset(opts, config.options, loaded.preset);
-  const options: SystemPromptOptions = { ...config.options, ruleSources: applied.opts.ruleSources };
-  const loading = await touchOptions(
+  // Your sysprompt.yaml's deadline (a project's may only shorten it) bounds the call, never past the hook's own.
+  const deadlineMs = hookDeadline(config.options.deadlineMs);
+  const options: SystemPromptOptions = {
+    ...config.options,
+    ruleSources: applied.opts.ruleSources,
+    deadlineMs,
+  };
+  const { loading, diagnostics: tracing } = await touchOptions(
     options,
     new Map(),
     { delivered: new Set(), overrides: {}, wrappers: undefined },
@@ -60,8 +68,6 @@ export async function hookLoading(
       agentLoads: { agent, names: loaded.preset.nestedContextFiles },
     },
   );
-  // Your sysprompt.yaml's deadline (a project's may only shorten it) bounds the call, never past the hook's own.
-  const deadlineMs = hookDeadline(config.options.deadlineMs);
   const { cwd: _c, home: _h, delivered: _d, wrappers: _w, rules = [], ...kept } = loading;
   const snapshot: HookSnapshot = {
     at: where.now,
@@ -74,12 +80,12 @@ export async function hookLoading(
         .map(({ content: _t, description: _s, ...r }) => r),
     },
   };
-  const problems: Diagnostic[] = [...config.diagnostics, ...loaded.diagnostics];
+  const problems: Diagnostic[] = [...config.diagnostics, ...loaded.diagnostics, ...tracing];
   const pass = async (paths: readonly string[], delivered: Set<string>) => {
     const touched = await loadContextForPaths(paths, { ...loading, delivered, deadlineMs });
     return { files: touched.files, diagnostics: [...problems, ...touched.diagnostics] };
   };
-  return { pass, snapshot };
+  return { pass, snapshot, partial: tracing.length > 0 };
 }
 
 /**

@@ -91,7 +91,9 @@ export async function slowContext(
       } else keys = new Set([...fresh.keys, ...ours]);
       if (c.late()) return false;
       const memo = memoOf(view, snapshot, keys, keptSnapshot(fresh, call.cwd, c.now));
-      writeSession(c.location, agent, { keys, snapshot: { ...snapshot, memo } }, !fresh.found);
+      // Rules cut short by the deadline: the next call looks again rather than answer from these.
+      const kept = loading.partial ? undefined : { ...snapshot, memo };
+      writeSession(c.location, agent, { keys, snapshot: kept }, !fresh.found);
       return true;
     });
     if (!kept.value) return {};
