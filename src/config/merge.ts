@@ -1,3 +1,4 @@
+import { DEFAULT_RULE_SOURCES } from "../gather/rules/formats.js";
 import type { SystemPromptOptions } from "../options.js";
 import { CONFIG_KEYS } from "./keys.js";
 import type { ConfigFile, ConfigValues, OptionProvenance } from "./types.js";
@@ -26,6 +27,9 @@ export function mergeConfig(
     provenance[key] = from ? where(from, key) : "default";
     if (from) set[spec.option] = from.values[spec.option];
   }
+  if (given.ruleSources === undefined && options.ruleSources !== undefined) {
+    options.ruleSources = withOwnSources(options.ruleSources, files);
+  }
   const vars: Record<string, string> = {};
   const varOrigins: Record<string, string> = {};
   for (const file of files) {
@@ -41,6 +45,23 @@ export function mergeConfig(
   if (Object.keys(vars).length > 0) options.vars = sortedRecord(vars);
   // The keys in their documented order, then the variables by name.
   return { options, provenance: { ...provenance, ...sortedRecord(varOrigins) } };
+}
+
+/**
+ * A project's `rule-sources` chooses among the project's formats; your own
+ * rules stay as your file (or the default) has them: the agent dir's
+ * (`sysprompt`, which also reads the project's `.pi/rules`) and other
+ * agents' user-level folders (`user:…`). A repository's `rule-sources: []`
+ * dropped your `~/.pi/agent/rules` without a word.
+ */
+function withOwnSources(sources: readonly string[], files: readonly ConfigFile[]): string[] {
+  const project = files.findLast((f) => f.values.ruleSources !== undefined);
+  if (project?.layer !== "project") return [...sources];
+  const below = files.filter((f) => f.layer !== "project").findLast((f) => f.values.ruleSources);
+  const own = (below?.values.ruleSources ?? DEFAULT_RULE_SOURCES).filter(
+    (n) => n === "sysprompt" || n.startsWith("user:"),
+  );
+  return [...new Set([...sources, ...own])];
 }
 
 function lastSetting(

@@ -76,7 +76,7 @@ export function clearStepCache(): void {
 }
 
 /** The longest delay a Node timer takes (2^31-1 ms, about 24.8 days); longer ones fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Runs one step under the shared deadline (an absolute time on `clock`). A late

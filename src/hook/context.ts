@@ -13,6 +13,7 @@ import { normalizeOptions } from "../options/normalize.js";
 import type { SystemPromptOptions } from "../options.js";
 import { touchOptions } from "../session/touch.js";
 import type { Diagnostic } from "../types.js";
+import { hookDeadline } from "./deadline.js";
 import type { ToolAgent } from "./input.js";
 import type { HookSnapshot } from "./snapshot.js";
 
@@ -38,6 +39,8 @@ export async function hookLoading(
 ): Promise<{
   pass: (paths: readonly string[], delivered: Set<string>) => Promise<TouchedContext>;
   snapshot: HookSnapshot;
+  /** The rules were not all found in time: the snapshot is not one to answer later calls from. */
+  partial: boolean;
 }> {
   const given: SystemPromptOptions = {
     cwd,
@@ -50,8 +53,14 @@ export async function hookLoading(
   const opts = await normalizeOptions(config.options);
   const loaded = await loadPreset(agent, opts, { required: false });
   const applied = applyPreset(opts, config.options, loaded.preset);
-  const options: SystemPromptOptions = { ...config.options, ruleSources: applied.opts.ruleSources };
-  const loading = await touchOptions(
+  // Your sysprompt.yaml's deadline (a project's may only shorten it) bounds the call, never past the hook's own.
+  const deadlineMs = hookDeadline(config.options.deadlineMs);
+  const options: SystemPromptOptions = {
+    ...config.options,
+    ruleSources: applied.opts.ruleSources,
+    deadlineMs,
+  };
+  const { loading, diagnostics: tracing } = await touchOptions(
     options,
     new Map(),
     { delivered: new Set(), overrides: {}, wrappers: undefined },
@@ -66,17 +75,18 @@ export async function hookLoading(
     cwd,
     options: {
       ...kept,
+      deadlineMs,
       rules: rules
         .filter((r) => r.activation === "glob")
         .map(({ content: _t, description: _s, ...r }) => r),
     },
   };
-  const problems: Diagnostic[] = [...config.diagnostics, ...loaded.diagnostics];
+  const problems: Diagnostic[] = [...config.diagnostics, ...loaded.diagnostics, ...tracing];
   const pass = async (paths: readonly string[], delivered: Set<string>) => {
-    const touched = await loadContextForPaths(paths, { ...loading, delivered });
+    const touched = await loadContextForPaths(paths, { ...loading, delivered, deadlineMs });
     return { files: touched.files, diagnostics: [...problems, ...touched.diagnostics] };
   };
-  return { pass, snapshot };
+  return { pass, snapshot, partial: tracing.length > 0 };
 }
 
 /**
@@ -95,6 +105,7 @@ export async function mayBringSomething(
   const probe = await loadContextForPaths(paths, {
     ...snapshot.options,
     rules: snapshot.options.rules.map((r) => ({ ...r, content: "" })),
+    deadlineMs: hookDeadline(snapshot.options.deadlineMs),
     cwd: snapshot.cwd,
     home,
     delivered: probed,

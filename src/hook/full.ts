@@ -89,8 +89,17 @@ export async function slowContext(
         note = firstProblem(touched.diagnostics);
       } else keys = new Set([...fresh.keys, ...ours]);
       if (c.late()) return false;
-      const memo = memoOf(view, snapshot, keys, keptSnapshot(fresh, call.cwd, c.now));
-      writeSession(c.location, agent, { keys, snapshot: { ...snapshot, memo } }, !fresh.found);
+      // Rules cut short by the deadline: the next call looks again rather than answer from these.
+      // A pass cut short (deadline, folders, paths) did not look at every folder it would stamp empty.
+      const kept = loading.partial
+        ? undefined
+        : cutShort(touched.diagnostics)
+          ? snapshot
+          : {
+              ...snapshot,
+              memo: memoOf(view, snapshot, keys, keptSnapshot(fresh, call.cwd, c.now)),
+            };
+      writeSession(c.location, agent, { keys, snapshot: kept }, !fresh.found);
       return true;
     });
     if (!kept.value) return {};
@@ -221,6 +230,13 @@ function keptSnapshot(fresh: SessionState, cwd: string, now: number): HookSnapsh
 function sameSnapshot(value: unknown, snapshot: HookSnapshot): boolean {
   const v = value as { at?: unknown; cwd?: unknown } | undefined;
   return v?.at === snapshot.at && v?.cwd === snapshot.cwd;
+}
+
+/** The codes of a pass that stopped before it looked at every folder and rule of its paths. */
+const CUT_SHORT = new Set(["touch-deadline", "touch-too-deep", "touch-too-many"]);
+
+function cutShort(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => CUT_SHORT.has(d.code));
 }
 
 /** The first warning or error, as one line: refused files, never paths outside the project. */

@@ -20,13 +20,7 @@ import { hookReply } from "./reply.js";
 import { usableSnapshot } from "./snapshot.js";
 import { readSession, sessionLocation } from "./state.js";
 
-/**
- * How long the hook (and opencode's plugin) may work on one call before it
- * answers with nothing: it runs on every tool call, and the agent waits.
- * A first call in a session loads config, preset and rules; on a loaded
- * machine that takes a second or two.
- */
-export const HOOK_DEADLINE_MS = 5000;
+export { HOOK_DEADLINE_MS } from "./deadline.js";
 
 export interface HookOutcome {
   /** What goes to stdout: the agent's hook reply. */

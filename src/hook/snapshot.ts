@@ -59,6 +59,7 @@ export function usableSnapshot(value: unknown, cwd: string, now: number): HookSn
   if (!isRecord(o) || !Array.isArray(o.rules) || !o.rules.every(isSnapshotRule)) return undefined;
   const typed: [string, string][] = [
     ["maxBytes", "number"],
+    ["deadlineMs", "number"],
     ["maxTotalBytes", "number"],
     ["projectTrusted", "boolean"],
     ["contextFiles", "boolean"],

@@ -116,9 +116,34 @@ export function writeSession(
   state: { keys: ReadonlySet<string>; snapshot?: unknown },
   isNew: boolean,
 ): void {
-  const kept = [...state.keys].slice(-MAX_SESSION_KEYS);
-  writeCacheFile(location, JSON.stringify({ v: VERSION, keys: kept, snapshot: state.snapshot }));
+  writeCacheFile(location, fittedState(state));
   if (isNew) evictSessions(location, agent);
+}
+
+/**
+ * The session's file text, within {@link MAX_STATE_BYTES}, which a read
+ * takes as not ours past it: keys are real paths of up to 4,096 characters,
+ * so 2,048 of them and a memo can pass it, and the session would start
+ * afresh at every call, giving everything again. The snapshot goes first,
+ * then the oldest keys.
+ */
+function fittedState(state: { keys: ReadonlySet<string>; snapshot?: unknown }): string {
+  let keys = [...state.keys].slice(-MAX_SESSION_KEYS);
+  const text = (snapshot: unknown) => JSON.stringify({ v: VERSION, keys, snapshot });
+  for (const snapshot of [state.snapshot, undefined]) {
+    const whole = text(snapshot);
+    if (Buffer.byteLength(whole) <= MAX_STATE_BYTES) return whole;
+  }
+  // The newest keys in half the room (each as JSON writes it).
+  let bytes = 0;
+  const fits: string[] = [];
+  for (const key of keys.toReversed()) {
+    bytes += Buffer.byteLength(JSON.stringify(key)) + 1;
+    if (bytes > MAX_STATE_BYTES / 2) break;
+    fits.push(key);
+  }
+  keys = fits.reverse();
+  return text(undefined);
 }
 
 /** Removes the agent's session files beyond the newest {@link MAX_HOOK_SESSIONS}. */

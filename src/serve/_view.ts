@@ -1,4 +1,5 @@
 import { diffWordsWithSpace } from "diff";
+import { DIFF_TIMEOUT_MS } from "../_text-diff.js";
 import type { PromptData } from "../data.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
 import type { CacheClass } from "../sections/types.js";
@@ -8,9 +9,6 @@ import type { Switches } from "./_switches.js";
 
 /** The blank line between two sections of the prompt. */
 const SEPARATOR = "\n\n";
-
-/** A word diff that takes longer than this gives the section as removed and added whole. */
-const DIFF_TIMEOUT_MS = 250;
 
 /** One piece of a word diff: kept, added or removed text. */
 export type DiffPart = ["=" | "+" | "-", string];
@@ -168,7 +166,8 @@ function buildView(input: ViewInput, tokens: TokenCounter): InspectorView {
 
 /**
  * Word by word, whitespace and line breaks kept as their own tokens, so the
- * kept and added parts put together are exactly the new text.
+ * kept and added parts put together are exactly the new text. Past
+ * {@link DIFF_TIMEOUT_MS}, the section as removed and added whole.
  */
 export function wordDiff(before: string, after: string): DiffPart[] {
   const changes = diffWordsWithSpace(before, after, { timeout: DIFF_TIMEOUT_MS });

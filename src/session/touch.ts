@@ -4,11 +4,13 @@ import {
   loadContextForPaths,
   type TouchedContext,
 } from "../gather/context/index.js";
+import { MAX_TIMER_MS } from "../gather/deadline.js";
 import { type LoadedRules, traceRules } from "../gather/rules/index.js";
 import { loadLayer } from "../locate/load-layer.js";
 import { normalizeOptions } from "../options/normalize.js";
 import type { SystemPromptOptions } from "../options.js";
 import type { SectionTemplate } from "../sections/types.js";
+import type { Diagnostic } from "../types.js";
 import type { StepMemo } from "./_memo.js";
 
 /** What a session keeps for {@link sessionContextFor}. */
@@ -34,10 +36,11 @@ export async function sessionContextFor(
   touch: TouchState,
   asked: TouchAsked = {},
 ): Promise<TouchedContext> {
-  const loading = await touchOptions(options, memos, touch, asked);
+  const { loading, diagnostics } = await touchOptions(options, memos, touch, asked);
   // The session's deadline bounds a call as it bounds a render.
   const deadline = options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs };
-  return loadContextForPaths(paths, { ...loading, ...deadline });
+  const touched = await loadContextForPaths(paths, { ...loading, ...deadline });
+  return { ...touched, diagnostics: [...diagnostics, ...touched.diagnostics] };
 }
 
 /** What a caller of {@link sessionContextFor} may set beside the session's options. */
@@ -46,36 +49,53 @@ export interface TouchAsked {
   agentLoads?: { agent: string; names: readonly string[] };
 }
 
-/** The options {@link sessionContextFor} loads with: its rules traced, its wrappers named. */
+/**
+ * The options {@link sessionContextFor} loads with: its rules traced (within
+ * the options' deadline: past it, none, and a `touch-deadline` warning), its
+ * wrappers named.
+ */
 export async function touchOptions(
   options: SystemPromptOptions,
   memos: ReadonlyMap<string, StepMemo>,
   touch: TouchState,
   asked: TouchAsked = {},
-): Promise<ContextForOptions> {
+): Promise<{ loading: ContextForOptions; diagnostics: Diagnostic[] }> {
   const opts = await normalizeOptions(options);
   const ceiling = opts.ceilingDir !== null ? { ceilingDir: opts.ceilingDir } : {};
   let rules: LoadedRules["rules"] = [];
+  const diagnostics: Diagnostic[] = [];
   if (opts.ruleSources.length > 0) {
     const kept = memos.get("rule-files")?.gathered.value as LoadedRules | undefined;
-    rules = (
-      kept ??
-      (await traceRules({
-        cwd: opts.cwd,
-        agentDir: opts.agentDir,
-        home: opts.home,
-        projectDir: opts.projectDirName,
-        projectTrusted: opts.trusted,
-        sources: opts.ruleSources,
-        maxBytes: opts.maxContextBytes,
-        ...ceiling,
-      }))
-    ).rules;
+    if (kept !== undefined) rules = kept.rules;
+    else {
+      // Traced here, before any render, it is bounded as the render's step is.
+      const traced = await withDeadline(opts.deadlineMs, (signal) =>
+        traceRules({
+          cwd: opts.cwd,
+          agentDir: opts.agentDir,
+          home: opts.home,
+          projectDir: opts.projectDirName,
+          projectTrusted: opts.trusted,
+          sources: opts.ruleSources,
+          maxBytes: opts.maxContextBytes,
+          ...ceiling,
+          ...(signal ? { signal } : {}),
+        }),
+      );
+      if (traced !== undefined) rules = traced.rules;
+      else {
+        diagnostics.push({
+          level: "warning",
+          code: "touch-deadline",
+          message: `the ${opts.deadlineMs} ms deadline passed before the rule files were found: no glob rule is given now`,
+        });
+      }
+    }
   }
   const templates =
     touch.wrappers ??
     (await loadLayer(opts.builtinDir, "builtin", { customFiles: false })).sections;
-  return {
+  const loading: ContextForOptions = {
     cwd: opts.cwd,
     home: opts.home,
     maxBytes: opts.maxContextBytes,
@@ -89,4 +109,25 @@ export async function touchOptions(
     delivered: touch.delivered,
     ...(asked.agentLoads ? { agentLoads: asked.agentLoads } : {}),
   };
+  return { loading, diagnostics };
+}
+
+/**
+ * `work`'s value, or undefined once `deadlineMs` passed (its signal fires,
+ * so it stops listing and parsing). `Infinity`: no deadline, no signal.
+ */
+async function withDeadline<T>(
+  deadlineMs: number,
+  work: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T | undefined> {
+  if (!(deadlineMs <= MAX_TIMER_MS)) return work(undefined);
+  const signal = AbortSignal.timeout(deadlineMs);
+  try {
+    const value = await work(signal);
+    // Stopped early, a listing gives what it found so far: not the rules.
+    return signal.aborted ? undefined : value;
+  } catch (error) {
+    if (signal.aborted) return undefined;
+    throw error;
+  }
 }

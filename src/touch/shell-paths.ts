@@ -13,6 +13,8 @@ export const MAX_SHELL_WORDS = 256;
 export const MAX_SHELL_PATHS = 16;
 /** A word longer than this is no path (PATH_MAX on Linux). */
 const MAX_PATH_LENGTH = 4096;
+/** Characters of a command looked at: one argument of `sh -c` holds at most 128 KiB on Linux (MAX_ARG_STRLEN). */
+export const MAX_SHELL_COMMAND = 256 * 1024;
 
 /** Characters that end a word outside quotes: operators, redirections, subshells, backquotes. */
 const OPERATORS = new Set([";", "|", "&", "<", ">", "(", ")", "`", "\n"]);
@@ -40,36 +42,45 @@ export function splitShell(command: string, maxWords = MAX_SHELL_WORDS): Word[] 
   let special = false;
   let inWord = false;
   let first = true;
+  // A word past PATH_MAX is no path: it stops growing (a 20 MB word, a character at a time, took 10 s).
+  let long = false;
+  const add = (s: string) => {
+    if (long || text.length + s.length > MAX_PATH_LENGTH) long = true;
+    else text += s;
+  };
   const end = () => {
-    if (inWord) words.push({ text, special, first });
+    if (inWord) words.push({ text, special: special || long, first });
     if (inWord) first = false;
     text = "";
     special = false;
+    long = false;
     inWord = false;
   };
-  for (let i = 0; i < command.length && words.length < maxWords; i++) {
+  const length = Math.min(command.length, MAX_SHELL_COMMAND);
+  for (let i = 0; i < length && words.length < maxWords; i++) {
     const c = command[i] ?? "";
     if (c === "'") {
       const close = command.indexOf("'", i + 1);
-      if (close === -1) return words; // unterminated: the rest is not read
-      text += command.slice(i + 1, close);
+      if (close === -1 || close >= length) return words; // unterminated: the rest is not read
+      if (close - i - 1 > MAX_PATH_LENGTH) long = true;
+      else add(command.slice(i + 1, close));
       inWord = true;
       i = close;
     } else if (c === '"') {
       let j = i + 1;
-      for (; j < command.length && command[j] !== '"'; j++) {
+      for (; j < length && command[j] !== '"'; j++) {
         const d = command[j] ?? "";
-        if (d === "\\" && j + 1 < command.length) text += command[++j];
+        if (d === "\\" && j + 1 < length) add(command[++j] ?? "");
         else {
           if (d === "$" || d === "`") special = true;
-          text += d;
+          add(d);
         }
       }
-      if (j >= command.length) return words;
+      if (j >= length) return words;
       inWord = true;
       i = j;
     } else if (c === "\\") {
-      if (i + 1 < command.length && command[i + 1] !== "\n") text += command[i + 1];
+      if (i + 1 < command.length && command[i + 1] !== "\n") add(command[i + 1] ?? "");
       inWord = true;
       i++;
     } else if (c === " " || c === "\t" || c === "\r") {
@@ -84,10 +95,12 @@ export function splitShell(command: string, maxWords = MAX_SHELL_WORDS): Word[] 
       i = nl - 1;
     } else {
       if (SHELL_SPECIAL.test(c) || (c === "~" && inWord)) special = true;
-      text += c;
+      add(c);
       inWord = true;
     }
   }
+  // A word the cut ends in may be longer: it is not guessed at.
+  if (command.length > length) long = true;
   end();
   return words;
 }

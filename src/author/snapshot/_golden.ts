@@ -44,9 +44,12 @@ export async function compare(
 }
 
 async function unifiedDiff(path: string, expected: string, actual: string): Promise<string> {
-  const { createTwoFilesPatch, FILE_HEADERS_ONLY } = await import("diff");
+  const [{ FILE_HEADERS_ONLY }, { twoFilesPatch }] = await Promise.all([
+    import("diff"),
+    import("../../_text-diff.js"),
+  ]);
   const name = basename(path);
-  return createTwoFilesPatch(name, name, expected, actual, "golden", "rendered", {
+  return twoFilesPatch(name, name, expected, actual, "golden", "rendered", {
     headerOptions: FILE_HEADERS_ONLY,
   });
 }

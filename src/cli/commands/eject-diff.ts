@@ -108,9 +108,12 @@ async function patch(
   fromLabel: string,
   toLabel: string,
 ): Promise<string> {
-  const { createTwoFilesPatch, FILE_HEADERS_ONLY } = await import("diff");
+  const [{ FILE_HEADERS_ONLY }, { twoFilesPatch }] = await Promise.all([
+    import("diff"),
+    import("../../_text-diff.js"),
+  ]);
   const file = `${name}.md`;
-  const text = createTwoFilesPatch(file, file, from.text, to.text, fromLabel, toLabel, {
+  const text = twoFilesPatch(file, file, from.text, to.text, fromLabel, toLabel, {
     headerOptions: FILE_HEADERS_ONLY,
   });
   return from.text === to.text ? `${text}(no difference)\n` : text;

@@ -1,4 +1,4 @@
-import { structuredPatch } from "diff";
+import { linePatch } from "../../_text-diff.js";
 import { loadPreset } from "../../agents/index.js";
 import type { WatchRender } from "../../author/index.js";
 import { watchPrompt } from "../../author/index.js";
@@ -145,15 +145,9 @@ function sectionDiff(
   if (!after) return [paint.red(`- ${name} (removed)`)];
   const source = after.source.path ? show(after.source.path) : after.source.layer;
   const out = [paint.bold(`${before ? "~" : "+"} ${name}  ${source}`)];
-  const patch = structuredPatch(
-    name,
-    name,
-    before ? `${before.text}\n` : "",
-    `${after.text}\n`,
-    "",
-    "",
-    { context: DIFF_CONTEXT },
-  );
+  const patch = linePatch(name, name, before ? `${before.text}\n` : "", `${after.text}\n`, "", "", {
+    context: DIFF_CONTEXT,
+  });
   for (const hunk of patch.hunks) {
     out.push(
       paint.cyan(`  @@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`),

@@ -263,13 +263,14 @@ export async function loadContextForPaths(
       const realDir = join(realRoot, ...parts.slice(0, depth));
       // cwd and the folders above it: the prompt has their context files.
       if (isWithin(realCwd, realDir) || searched.has(realDir)) continue;
+      const key = contextKey(realDir);
+      // Given (or refused) before: nothing to read, so not counted, or a later call could never reach deeper.
+      if (delivered.has(key)) continue;
       if (searched.size >= MAX_TOUCH_FOLDERS) {
         tooDeep = true;
         break;
       }
       searched.add(realDir);
-      const key = contextKey(realDir);
-      if (delivered.has(key)) continue;
       // A link to a file the prompt holds, or that was given already, adds nothing: not even read.
       const given = (real: string) => held.has(real) || delivered.has(fileKey(real));
       const one = await contextOf(

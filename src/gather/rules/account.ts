@@ -1,5 +1,9 @@
+import { posix } from "node:path";
 import type { Diagnostic } from "../../types.js";
 import type { RuleAccount } from "./types.js";
+
+/** Files a folder's grouped `rule-disabled` diagnostic names; explain lists every one. */
+export const MAX_DISABLED_NAMED = 3;
 
 /**
  * The diagnostic that says why a rule file found is not in the prompt, or
@@ -54,4 +58,51 @@ export function accountDiagnostic(account: RuleAccount): Diagnostic | undefined 
     case "unreadable":
       return at("warning", "rule-unreadable", `rule file not read: ${fate.reason}`);
   }
+}
+
+/**
+ * One `rule-disabled` info per folder for the files that folder's agent does
+ * not use (a repository's `.roo/rules-{mode}` of 2,000 files is one line, not
+ * 2,000): a lone file's is {@link accountDiagnostic}'s; more name their count
+ * and the first {@link MAX_DISABLED_NAMED}, in the order given. Keyed by
+ * folder, in the order of each folder's first file.
+ */
+export function disabledDiagnostics(
+  disabled: readonly { path: string; reason: string }[],
+): Map<string, Diagnostic> {
+  const folders = new Map<string, { path: string; reason: string }[]>();
+  for (const one of disabled) {
+    const folder = posix.dirname(one.path);
+    const group = folders.get(folder);
+    if (group === undefined) folders.set(folder, [one]);
+    else group.push(one);
+  }
+  const out = new Map<string, Diagnostic>();
+  for (const [folder, group] of folders) out.set(folder, folderDiagnostic(folder, group));
+  return out;
+}
+
+function folderDiagnostic(
+  folder: string,
+  group: readonly { path: string; reason: string }[],
+): Diagnostic {
+  const first = group[0];
+  if (group.length === 1 && first !== undefined) {
+    return {
+      level: "info",
+      code: "rule-disabled",
+      message: `rule not loaded: ${first.reason}`,
+      path: first.path,
+    };
+  }
+  const same = group.every((g) => g.reason === first?.reason);
+  const named = group
+    .slice(0, MAX_DISABLED_NAMED)
+    .map((g) => (same ? posix.basename(g.path) : `${posix.basename(g.path)} (${g.reason})`));
+  const more = group.length - named.length;
+  const list = `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+  const message = same
+    ? `${group.length} rule files not loaded: ${first?.reason}: ${list}; \`sysprompt explain\` lists each`
+    : `${group.length} rule files not loaded, each for its own reason: ${list}; \`sysprompt explain\` lists each`;
+  return { level: "info", code: "rule-disabled", message, path: folder };
 }

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, posix, resolve } from "node:path";
 import { normalizeText } from "../../_frontmatter.js";
 import { lstat } from "../../_io.js";
 import { nextTurn } from "../../_pace.js";
@@ -8,7 +8,7 @@ import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
 import { checkMaxBytes, cutMarker, projectReach, readRepoCapped } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { readRuleDocument } from "./_fields.js";
-import { accountDiagnostic } from "./account.js";
+import { accountDiagnostic, disabledDiagnostics } from "./account.js";
 import { dedupeRules, type StatedText } from "./dedupe.js";
 import { findRuleFiles, type RuleCandidate } from "./discover.js";
 import {
@@ -271,7 +271,20 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   // A warning for each file over a cap, up to a few of each reason: a
   // repository's 5,000 rule files must not bury the other diagnostics.
   const overCap = new Map<string, { first: string; more: number }>();
+  // Files an agent does not use: one info per folder, at its first file's place.
+  const disabled = disabledDiagnostics(
+    accounts.flatMap((a) =>
+      a.fate.status === "disabled" ? [{ path: a.path, reason: a.fate.reason }] : [],
+    ),
+  );
   for (const account of accounts) {
+    if (account.fate.status === "disabled") {
+      const folder = posix.dirname(account.path);
+      const d = disabled.get(folder);
+      if (d !== undefined) diagnostics.push(d);
+      disabled.delete(folder);
+      continue;
+    }
     if (account.fate.status === "over-cap") {
       const seenReason = overCap.get(account.fate.reason);
       if (seenReason === undefined)

@@ -3,7 +3,7 @@ import { toPosix } from "../../_paths.js";
 import { cutMarker, type Reach, readRepoCapped } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { listInBatches } from "../_list-folder.js";
-import { accountDiagnostic } from "./account.js";
+import { accountDiagnostic, disabledDiagnostics } from "./account.js";
 import { findRuleFiles, type ListingBudget } from "./discover.js";
 import { DEFAULT_RULE_SOURCES, formatWanted, RULE_FORMATS, type RuleFormat } from "./formats.js";
 import { toRule } from "./load.js";
@@ -40,6 +40,7 @@ export async function loadFolderRules(
 ): Promise<{ rules: Rule[]; diagnostics: Diagnostic[] }> {
   const rules: Rule[] = [];
   const diagnostics: Diagnostic[] = [];
+  const disabled: { path: string; reason: string }[] = [];
   for (const format of formats) {
     if (o.signal?.aborted) break;
     // In the rules step's order: by path, whichever location found it.
@@ -72,13 +73,15 @@ export async function loadFolderRules(
       const one = toRule(candidate, format, "project", text.text, path);
       diagnostics.push(...one.diagnostics);
       if (one.disabled !== undefined) {
-        leftOut({ status: "disabled", reason: one.disabled });
+        disabled.push({ path, reason: one.disabled });
         continue;
       }
       const cut = text.omitted > 0 ? `\n${cutMarker(text.omitted, o.maxBytes)}` : "";
       rules.push({ ...one.rule, content: `${one.rule.content}${cut}` });
     }
   }
+  // Files an agent does not use: one info per folder (see disabledDiagnostics).
+  diagnostics.push(...disabledDiagnostics(disabled).values());
   return { rules, diagnostics };
 }
 
