@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { lstat, realpath, stat } from "../../_io.js";
 import { toPosix } from "../../_paths.js";
 import { type Reach, type Refusal, reachRefusal } from "../../repo-files/index.js";
-import { listInBatches } from "../_list-folder.js";
+import { listInBatches } from "../../repo-files/list-folder.js";
 import type { RuleLocation } from "./formats.js";
 import type { RuleFate } from "./types.js";
 

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { toPosix } from "../../_paths.js";
 import { type Reach, readRepoCapped } from "../../repo-files/index.js";
+import { listInBatches } from "../../repo-files/list-folder.js";
 import type { Diagnostic } from "../../types.js";
-import { listInBatches } from "../_list-folder.js";
 import { cutMarker } from "../capped-read.js";
 import { accountDiagnostic } from "./account.js";
 import { findRuleFiles, type ListingBudget } from "./discover.js";

@@ -13,7 +13,7 @@ import {
 import { realpath, statOrUndefinedSync } from "../../_io.js";
 import { checkpoint, ENTRIES_PER_CHECK, nextTurn, pace } from "../../_pace.js";
 import { type RepoText, readRepoText } from "../../repo-files/index.js";
-import { listFolderAtOnce, listInBatches } from "../_list-folder.js";
+import { listFolderAtOnce, listInBatches } from "../../repo-files/list-folder.js";
 import { isBelowCeiling } from "../project-root.js";
 import type { FolderMemo, ListingCache } from "./_listing-cache.js";
 import { NESTED_CONTEXT_NAMES } from "./_nested-names.js";
