@@ -1,3 +1,4 @@
+import type { Dirent } from "node:fs";
 import { constants } from "node:fs";
 import {
   lstat,
@@ -16,6 +17,7 @@ import { randomHex } from "../_crypto.js";
 import { isWithin } from "../_paths.js";
 import { KIND_WORDS } from "../_safe-write.js";
 import { type Reach, reachRefusal } from "../repo-files/index.js";
+import { type Enter, type WalkedFolder, walkFolders } from "../repo-files/walk.js";
 import { SyspromptError } from "../types.js";
 import {
   childState,
@@ -160,7 +162,18 @@ export async function makeSandbox(
     await mkdir(join(root, "scenario"));
     await mkdir(sandbox.home);
     const ignore = how.skipIgnored ? await rootIgnoreState(dir) : undefined;
-    await copyFolder(dir, sandbox.copy, copy, ownChecks, ignore);
+    if (await madeFolder(dir, sandbox.copy, problems)) {
+      await walkFolders<Into>(
+        dir,
+        { to: sandbox.copy, ownChecks, ignore },
+        {
+          onUnreadable: (path, _rel, error) => {
+            problems.push({ path, reason: `cannot list it: ${error.message}` });
+          },
+          visit: (folder) => copyFolder(folder, copy),
+        },
+      );
+    }
   } catch (error) {
     await removeSandbox(sandbox);
     throw error;
@@ -229,42 +242,50 @@ interface Copy {
   parent: string;
 }
 
-async function copyFolder(
-  from: string,
-  to: string,
-  copy: Copy,
-  ownChecks: ReadonlySet<string> = new Set(),
-  ignore?: IgnoreState,
-): Promise<void> {
-  const { problems } = copy;
-  let entries: string[];
+/** Where one folder of the walk is copied to, and how its entries are judged. */
+interface Into {
+  to: string;
+  ownChecks: ReadonlySet<string>;
+  ignore: IgnoreState | undefined;
+}
+
+/** Makes the copy's folder for `from`; false (and a problem) when it cannot be made. */
+async function madeFolder(from: string, to: string, problems: SandboxProblem[]): Promise<boolean> {
   try {
     await mkdir(to);
-    entries = (await readdir(from)).sort();
+    return true;
   } catch (error) {
     problems.push({ path: from, reason: `cannot list it: ${(error as Error).message}` });
-    return;
-  }
-  const rules = ignore && (await folderIgnoreState(ignore, from));
-  try {
-    await copyEntries(from, to, entries, copy, ownChecks, rules);
-  } finally {
-    // Last: writing the entries moved the folder's own mtime.
-    if (copy.how.keepTimes) await keepTimesOf(from, to, problems);
+    return false;
   }
 }
 
-async function copyEntries(
+/**
+ * Copies one listed folder's entries, yielding each subfolder to the walk
+ * (which copies it before the next entry), then gives the copy the folder's
+ * times: last, since writing the entries moved its mtime.
+ */
+async function* copyFolder(folder: WalkedFolder<Into>, copy: Copy): AsyncGenerator<Enter<Into>> {
+  const { path: from, state } = folder;
+  const rules = state.ignore && (await folderIgnoreState(state.ignore, from));
+  try {
+    yield* copyEntries(from, state.to, folder.entries, copy, state.ownChecks, rules);
+  } finally {
+    if (copy.how.keepTimes) await keepTimesOf(from, state.to, copy.problems);
+  }
+}
+
+async function* copyEntries(
   from: string,
   to: string,
-  entries: readonly string[],
+  entries: readonly Dirent[],
   copy: Copy,
   ownChecks: ReadonlySet<string>,
   ignore: IgnoreState | undefined,
-): Promise<void> {
+): AsyncGenerator<Enter<Into>> {
   const { budget, problems } = copy;
   const skip = copy.how.skipIgnored;
-  for (const name of entries) {
+  for (const { name } of entries) {
     if (NOT_COPIED.has(name)) continue;
     const source = join(from, name);
     if (source === copy.parent || isWithin(copy.parent, source)) {
@@ -298,8 +319,11 @@ async function copyEntries(
       return;
     }
     if (s?.isDirectory()) {
-      const below = ignore && skip && childState(ignore, name, source, skip);
-      await copyFolder(source, join(to, name), copy, new Set(), below);
+      const below = ignore && skip ? childState(ignore, name, source, skip) : undefined;
+      const into = join(to, name);
+      if (await madeFolder(source, into, problems)) {
+        yield { name, state: { to: into, ownChecks: new Set(), ignore: below } };
+      }
     } else if (s?.isFile()) {
       await copyFile(source, join(to, name), copy);
     } else if (ownChecks.has(name)) {

@@ -7,10 +7,12 @@ import {
   ignoreCutDiagnostics,
   isIgnoredInKeptFolder,
   newPatternBudget,
+  type PatternBudget,
 } from "../_gitignore.js";
-import { readdir, readlink, realpath } from "../_io.js";
+import { readlink } from "../_io.js";
 import { checkpoint, ENTRIES_PER_CHECK } from "../_pace.js";
 import { type Reach, readRepoText } from "../repo-files/index.js";
+import { type Enter, type WalkedFolder, walkFolders } from "../repo-files/walk.js";
 import type { Diagnostic } from "../types.js";
 
 /** The file that makes a folder one skill. */
@@ -45,110 +47,39 @@ export interface SkillWalkOptions {
  * is not entered again, so link loops end. Listings are sorted, so the order
  * is the same on every machine. At most {@link MAX_SKILL_WALK_FOLDERS} folders
  * are entered and the `.gitignore` patterns are capped (each cut is a
- * warning); `signal` is heard between reads and every few entries.
+ * warning); `signal` is heard between reads and every few entries. The walk
+ * is the repository walk's ({@link walkFolders}).
  */
 export async function walkSkillsRoot(
   root: string,
   options: SkillWalkOptions = {},
 ): Promise<{ candidates: SkillCandidate[]; diagnostics: Diagnostic[] }> {
-  const { signal } = options;
   const candidates: SkillCandidate[] = [];
   const diagnostics: Diagnostic[] = [];
-  const visited = new Set<string>();
   const budget = newPatternBudget();
-  let foldersLeft = MAX_SKILL_WALK_FOLDERS;
   let limitHit = false;
 
-  // `rel` is the "/"-separated path below the root ("" for the root itself);
-  // `rules` holds every .gitignore seen on the way down, rebased onto the root.
-  const walk = async (dir: string, rel: string, rules: IgnoreRules | undefined): Promise<void> => {
-    await checkpoint(signal);
-    if (foldersLeft === 0) {
+  // The state carried down is every .gitignore seen on the way, rebased onto the root.
+  await walkFolders<IgnoreRules | undefined>(root, undefined, {
+    signal: options.signal,
+    links: "follow",
+    maxFolders: MAX_SKILL_WALK_FOLDERS,
+    onFolderLimit: () => {
       limitHit = true;
-      return;
-    }
-    let real: string;
-    let entries: Dirent[];
-    try {
-      real = await realpath(dir);
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    },
+    onUnreadable: async (dir, _rel, error) => {
+      const missing = error.code === "ENOENT";
       diagnostics.push(
         (missing ? await undecodableName(dir, "folder") : undefined) ?? {
           level: "warning",
           code: "skills-dir-unreadable",
-          message: `cannot list folder: ${error instanceof Error ? error.message : String(error)}`,
+          message: `cannot list folder: ${error.message}`,
           path: dir,
         },
       );
-      return;
-    }
-    if (visited.has(real)) return;
-    visited.add(real);
-    foldersLeft--;
-
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const kinds = new Map<string, PathKind>();
-    const kindOf = async (entry: Dirent): Promise<PathKind> => {
-      let kind = kinds.get(entry.name);
-      if (kind === undefined) {
-        kind = entry.isSymbolicLink()
-          ? await kindOfPath(join(dir, entry.name))
-          : entry.isDirectory()
-            ? "dir"
-            : entry.isFile()
-              ? "file"
-              : "other";
-        kinds.set(entry.name, kind);
-      }
-      return kind;
-    };
-
-    const gitignore = entries.find((e) => e.name === ".gitignore");
-    if (gitignore && (await kindOf(gitignore)) === "file") {
-      const path = join(dir, ".gitignore");
-      const read = await readRepoText(path, { reach: options.reach });
-      diagnostics.push(...read.diagnostics);
-      if (read.ok) {
-        rules = addGitignore(rules, read.text, rel, budget, path);
-      }
-    }
-
-    const kept: { entry: Dirent; kind: PathKind }[] = [];
-    for (const [i, entry] of entries.entries()) {
-      if (i % ENTRIES_PER_CHECK === 0) await checkpoint(signal);
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const kind = await kindOf(entry);
-      if (kind === "missing") {
-        // A dangling link or one that loops on itself: nothing to read. A
-        // SKILL.md is surely meant to be a skill, so it is not passed in silence.
-        if (entry.name === SKILL_FILE) diagnostics.push(await brokenLink(join(dir, entry.name)));
-        continue;
-      }
-      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      // The walk never enters an ignored folder, so only the name can match.
-      if (isIgnoredInKeptFolder(rules, kind === "dir" ? `${path}/` : path)) continue;
-      kept.push({ entry, kind });
-    }
-
-    // A SKILL.md that is not a regular file (a folder, a FIFO) still marks the
-    // skill folder; reading it later reports why it cannot be loaded.
-    if (kept.some(({ entry }) => entry.name === SKILL_FILE)) {
-      candidates.push({ filePath: join(dir, SKILL_FILE), loose: false });
-      return;
-    }
-    for (const { entry, kind } of kept) {
-      const path = join(dir, entry.name);
-      if (kind === "dir") {
-        await walk(path, rel === "" ? entry.name : `${rel}/${entry.name}`, rules);
-      } else if (kind === "file" && rel === "" && entry.name.endsWith(".md")) {
-        candidates.push({ filePath: path, loose: true });
-      }
-    }
-  };
-
-  await walk(root, "", undefined);
+    },
+    visit: (folder) => skillFolder(folder, options.reach, budget, candidates, diagnostics),
+  });
   diagnostics.push(...ignoreCutDiagnostics(budget.cuts));
   if (limitHit) {
     diagnostics.push({
@@ -159,6 +90,79 @@ export async function walkSkillsRoot(
     });
   }
   return { candidates, diagnostics };
+}
+
+/**
+ * One folder of a skills walk: its `.gitignore` read, its entries filtered;
+ * a folder holding `SKILL.md` is one candidate and is not walked further,
+ * otherwise its `.md` files (in the root) are loose candidates and its
+ * subfolders are yielded, in order.
+ */
+async function* skillFolder(
+  folder: WalkedFolder<IgnoreRules | undefined>,
+  reach: Reach | undefined,
+  budget: PatternBudget,
+  candidates: SkillCandidate[],
+  diagnostics: Diagnostic[],
+): AsyncGenerator<Enter<IgnoreRules | undefined>> {
+  const { path: dir, rel, entries } = folder;
+  let rules = folder.state;
+  const kinds = new Map<string, PathKind>();
+  const kindOf = async (entry: Dirent): Promise<PathKind> => {
+    let kind = kinds.get(entry.name);
+    if (kind === undefined) {
+      kind = entry.isSymbolicLink()
+        ? await kindOfPath(join(dir, entry.name))
+        : entry.isDirectory()
+          ? "dir"
+          : entry.isFile()
+            ? "file"
+            : "other";
+      kinds.set(entry.name, kind);
+    }
+    return kind;
+  };
+
+  const gitignore = entries.find((e) => e.name === ".gitignore");
+  if (gitignore && (await kindOf(gitignore)) === "file") {
+    const path = join(dir, ".gitignore");
+    const read = await readRepoText(path, { reach });
+    diagnostics.push(...read.diagnostics);
+    if (read.ok) {
+      rules = addGitignore(rules, read.text, rel, budget, path);
+    }
+  }
+
+  const kept: { entry: Dirent; kind: PathKind }[] = [];
+  for (const [i, entry] of entries.entries()) {
+    if (i % ENTRIES_PER_CHECK === 0) await checkpoint(folder.signal);
+    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+    const kind = await kindOf(entry);
+    if (kind === "missing") {
+      // A dangling link or one that loops on itself: nothing to read. A
+      // SKILL.md is surely meant to be a skill, so it is not passed in silence.
+      if (entry.name === SKILL_FILE) diagnostics.push(await brokenLink(join(dir, entry.name)));
+      continue;
+    }
+    const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+    // The walk never enters an ignored folder, so only the name can match.
+    if (isIgnoredInKeptFolder(rules, kind === "dir" ? `${path}/` : path)) continue;
+    kept.push({ entry, kind });
+  }
+
+  // A SKILL.md that is not a regular file (a folder, a FIFO) still marks the
+  // skill folder; reading it later reports why it cannot be loaded.
+  if (kept.some(({ entry }) => entry.name === SKILL_FILE)) {
+    candidates.push({ filePath: join(dir, SKILL_FILE), loose: false });
+    return;
+  }
+  for (const { entry, kind } of kept) {
+    if (kind === "dir") {
+      yield { name: entry.name, state: rules };
+    } else if (kind === "file" && rel === "" && entry.name.endsWith(".md")) {
+      candidates.push({ filePath: join(dir, entry.name), loose: true });
+    }
+  }
 }
 
 /** A SKILL.md link that leads to no file. */

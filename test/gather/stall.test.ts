@@ -10,7 +10,7 @@ import { pinned, tempDir } from "../api/_helpers.js";
 
 /** Entries the tree walk took from folder handles (opendir), counted per read. */
 const taken = vi.hoisted(() => ({ count: 0 }));
-/** Folders the skills walk listed (promise readdir). */
+/** Folders listed by a whole listing (promise readdir) or a folder handle (opendir), as the skills walk lists them. */
 const listed = vi.hoisted(() => ({ count: 0 }));
 
 vi.mock("node:fs/promises", async (importOriginal) => {
@@ -25,6 +25,7 @@ vi.mock("node:fs/promises", async (importOriginal) => {
 vi.mock("node:fs", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs")>();
   const opendirSync = ((...args: Parameters<typeof fs.opendirSync>) => {
+    listed.count++;
     const dir = fs.opendirSync(...args);
     const readSync = dir.readSync.bind(dir);
     dir.readSync = () => {

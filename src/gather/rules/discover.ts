@@ -1,9 +1,8 @@
-import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { lstat, realpath, stat } from "../../_io.js";
 import { toPosix } from "../../_paths.js";
 import { type Reach, type Refusal, reachRefusal } from "../../repo-files/index.js";
-import { listInBatches } from "../_list-folder.js";
+import { walkFolders } from "../../repo-files/walk.js";
 import type { RuleLocation } from "./formats.js";
 import type { RuleFate } from "./types.js";
 
@@ -89,10 +88,10 @@ export async function findRuleFiles(
   if (refusal) return [doorRefused({ path: top, rel: "", location }, refusal)];
   // A render that gave up on the step lists no folder more (its value is no longer read).
   if (signal?.aborted) return [];
-  const found: { path: string; rel: string; dirent: Dirent }[] = [];
+  const found: { path: string; rel: string }[] = [];
   const skipped: RuleCandidate[] = [];
   try {
-    await listFolder(top, "", location, 0, found, skipped, { folders: 0, listed, signal });
+    await listRulesFolder(top, location, found, skipped, listed, signal);
   } catch (error) {
     // Stopped mid-walk (a rules tree of 200,000 entries is a second's listing): nothing of it kept.
     if (signal?.aborted && error === signal.reason) return [];
@@ -120,87 +119,78 @@ export async function findRuleFiles(
   return out;
 }
 
-async function listFolder(
-  dir: string,
-  rel: string,
+/**
+ * The files of one rules folder that its location matches, and (for a
+ * recursive location) of its subfolders: a repository walk that never
+ * enters a link, at most {@link MAX_RULE_FOLDER_DEPTH} deep and
+ * {@link MAX_RULE_SUBFOLDERS} subfolders wide, each folder of at most
+ * {@link MAX_RULE_FOLDER_ENTRIES} entries. A folder that is cut or cannot be
+ * listed is one `skipped` entry.
+ */
+async function listRulesFolder(
+  top: string,
   location: RuleLocation,
-  depth: number,
-  found: { path: string; rel: string; dirent: Dirent }[],
+  found: { path: string; rel: string }[],
   skipped: RuleCandidate[],
-  budget: { folders: number; listed?: ListingBudget | undefined; signal?: AbortSignal | undefined },
+  listed: ListingBudget | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
-  let unreadable = false;
-  const { listed, signal } = budget;
-  if (signal?.aborted) throw signal.reason;
-  const cap = Math.min(MAX_RULE_FOLDER_ENTRIES, listed?.left ?? MAX_RULE_FOLDER_ENTRIES);
-  if (listed !== undefined && cap <= 0) return;
-  const listing = await listInBatches(dir, cap, signal, () => {
-    unreadable = true;
-  });
-  if (listed !== undefined) {
-    listed.left -= listing.entries.length;
-    // Cut by the caller's total, not by this folder's own cap: the total is spent.
-    if (listing.capped && cap < MAX_RULE_FOLDER_ENTRIES) listed.left = 0;
-    if (listed.left <= 0) return;
-  }
+  let folders = 0;
+  const skip = (path: string, rel: string, refused: NonNullable<RuleCandidate["refused"]>) => {
+    skipped.push({ path, rel, location, refused });
+  };
   // A project folder listed for a few names (Roo's mode files, never used):
   // one too large to list, or unlistable, is not a rules folder lost, so no warning.
-  if ((unreadable || listing.capped) && location.rel === "") return;
-  if (unreadable || listing.capped) {
-    skipped.push({
-      path: dir,
-      rel,
-      location,
-      refused: unreadable
-        ? { status: "unreadable", reason: "cannot list the folder" }
-        : {
-            status: "over-cap",
-            reason: `more than ${MAX_RULE_FOLDER_ENTRIES} entries in one rules folder: none of them read`,
-          },
-    });
-    return;
-  }
-  const entries = listing.entries;
+  const quiet = location.rel === "";
   const match = location.match ?? (() => true);
-  // Sorted: which subfolders fit under the cap must not depend on the file system's order.
-  entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
-  for (const e of entries) {
-    const path = join(dir, e.name);
-    const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
-    if (e.isDirectory()) {
-      if (!location.recursive || (location.select && !location.select(`${childRel}/`))) continue;
-      if (budget.folders >= MAX_RULE_SUBFOLDERS) {
-        if (budget.folders++ === MAX_RULE_SUBFOLDERS) {
-          skipped.push({
-            path,
-            rel: childRel,
-            location,
-            refused: {
-              status: "over-cap",
-              reason: `more than ${MAX_RULE_SUBFOLDERS} subfolders in one rules folder: this one and those after it not searched`,
-            },
-          });
+  await walkFolders<undefined>(top, undefined, {
+    signal,
+    sort: "bytes",
+    maxEntries: MAX_RULE_FOLDER_ENTRIES,
+    total: listed,
+    maxDepth: MAX_RULE_FOLDER_DEPTH,
+    onUnreadable: (path, rel, error) => {
+      // Gone meanwhile, or not a folder after all: nothing to say.
+      if (quiet || error.code === "ENOENT" || error.code === "ENOTDIR") return;
+      skip(path, rel, { status: "unreadable", reason: "cannot list the folder" });
+    },
+    onCapped: (path, rel) => {
+      if (quiet) return;
+      skip(path, rel, {
+        status: "over-cap",
+        reason: `more than ${MAX_RULE_FOLDER_ENTRIES} entries in one rules folder: none of them read`,
+      });
+    },
+    onTooDeep: (path, rel) =>
+      skip(path, rel, {
+        status: "over-cap",
+        reason: `folder deeper than ${MAX_RULE_FOLDER_DEPTH} levels not searched`,
+      }),
+    *visit(folder) {
+      for (const e of folder.entries) {
+        const childRel = folder.rel === "" ? e.name : `${folder.rel}/${e.name}`;
+        if (e.isDirectory()) {
+          if (!location.recursive || (location.select && !location.select(`${childRel}/`))) {
+            continue;
+          }
+          // Sorted before: which subfolders fit under the cap does not depend on the file system's order.
+          if (folders >= MAX_RULE_SUBFOLDERS) {
+            if (folders++ === MAX_RULE_SUBFOLDERS) {
+              skip(join(folder.path, e.name), childRel, {
+                status: "over-cap",
+                reason: `more than ${MAX_RULE_SUBFOLDERS} subfolders in one rules folder: this one and those after it not searched`,
+              });
+            }
+            continue;
+          }
+          folders++;
+          yield { name: e.name, state: undefined };
+        } else if (match(e.name) && (location.select?.(childRel) ?? true)) {
+          found.push({ path: join(folder.path, e.name), rel: childRel });
         }
-        continue;
       }
-      budget.folders++;
-      if (depth + 1 > MAX_RULE_FOLDER_DEPTH) {
-        skipped.push({
-          path,
-          rel: childRel,
-          location,
-          refused: {
-            status: "over-cap",
-            reason: `folder deeper than ${MAX_RULE_FOLDER_DEPTH} levels not searched`,
-          },
-        });
-        continue;
-      }
-      await listFolder(path, childRel, location, depth + 1, found, skipped, budget);
-    } else if (match(e.name) && (location.select?.(childRel) ?? true)) {
-      found.push({ path, rel: childRel, dirent: e });
-    }
-  }
+    },
+  });
 }
 
 /** A found file, checked: a regular file (directly or through a link) that the door would read. */

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { toPosix } from "../../_paths.js";
 import { cutMarker, type Reach, readRepoCapped } from "../../repo-files/index.js";
+import { walkFolders } from "../../repo-files/walk.js";
 import type { Diagnostic } from "../../types.js";
-import { listInBatches } from "../_list-folder.js";
 import { accountDiagnostic, disabledDiagnostics } from "./account.js";
 import { findRuleFiles, type ListingBudget } from "./discover.js";
 import { DEFAULT_RULE_SOURCES, formatWanted, RULE_FORMATS, type RuleFormat } from "./formats.js";
@@ -124,59 +124,46 @@ export async function findRulesBelowCwd(
   const files: RuleBelowCwd[] = [];
   if (formats.length === 0) return { files, cut: false };
   let cut = false;
-  let stop = false;
   let seen = 0;
   // The walk's listings and the rule folders' (one tree linked from every folder is listed for each) in one total.
   const listed: ListingBudget = { left: MAX_BELOW_CWD_ENTRIES_TOTAL };
-  let level = [cwd];
-  for (let depth = 1; depth <= MAX_BELOW_CWD_DEPTH && level.length > 0; depth++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      if (stop || listed.left <= 0) {
-        cut = true;
-        stop = true;
-        break;
-      }
-      const cap = Math.min(MAX_BELOW_CWD_ENTRIES, listed.left);
-      // An unreadable folder is not entered; on touch it gives nothing either.
-      const listing = await listInBatches(dir, cap, undefined, () => undefined);
-      listed.left -= listing.entries.length;
-      if (listing.capped) cut = true;
-      const subfolders = listing.capped
-        ? []
-        : listing.entries
-            .filter((e) => e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules")
-            .map((e) => e.name)
-            .sort();
-      for (const name of subfolders) {
-        if (stop) break;
+  const walked = await walkFolders<undefined>(cwd, undefined, {
+    order: "breadth-first",
+    maxEntries: MAX_BELOW_CWD_ENTRIES,
+    total: listed,
+    maxDepth: MAX_BELOW_CWD_DEPTH - 1,
+    // An unreadable folder is not entered; on touch it gives nothing either.
+    onCapped: () => {
+      cut = true;
+    },
+    onTooDeep: () => {
+      cut = true;
+    },
+    async *visit(folder) {
+      for (const e of folder.entries) {
+        if (!e.isDirectory() || e.name.startsWith(".") || e.name === "node_modules") continue;
         // Each folder looked at counts, listed or not: a folder of 10,000 folders is a cut too.
         if (seen >= MAX_BELOW_CWD_FOLDERS) {
-          cut = true;
-          stop = true;
-          break;
+          folder.stop();
+          return;
         }
         seen++;
-        const sub = join(dir, name);
+        const sub = join(folder.path, e.name);
         if (await o.ignored(sub)) continue;
-        next.push(sub);
+        yield { name: e.name, state: undefined };
         for (const format of formats) {
           for (const location of format.locations) {
-            if (stop) break;
             for (const c of await findRuleFiles(sub, location, o.reach, undefined, listed)) {
               files.push({ path: toPosix(c.path), source: format.source, folder: toPosix(sub) });
             }
             if (listed.left <= 0 || files.length >= MAX_BELOW_CWD_FILES) {
-              cut = true;
-              stop = true;
+              folder.stop();
+              return;
             }
           }
         }
       }
-    }
-    if (stop) break;
-    level = next;
-    if (depth === MAX_BELOW_CWD_DEPTH && next.length > 0) cut = true;
-  }
-  return { files, cut };
+    },
+  });
+  return { files, cut: cut || walked.stopped !== undefined };
 }

@@ -14,7 +14,7 @@ import { realpath, statOrUndefinedSync } from "../../_io.js";
 import { checkpoint, ENTRIES_PER_CHECK, nextTurn, pace } from "../../_pace.js";
 import { isBelowCeiling } from "../../_paths.js";
 import { type RepoText, readRepoText } from "../../repo-files/index.js";
-import { listFolderAtOnce, listInBatches } from "../_list-folder.js";
+import { listFolderAtOnce, listInBatches } from "../../repo-files/list-folder.js";
 import { NESTED_CONTEXT_NAMES } from "../context-names.js";
 import type { FolderMemo, ListingCache } from "./_listing-cache.js";
 

@@ -2,7 +2,8 @@ import type { Dir, Dirent } from "node:fs";
 import { opendirSync, readdirSync } from "../_io.js";
 import { checkpoint } from "../_pace.js";
 
-// A folder's listing, capped, for the walks of gathering (the tree, rule folders).
+// A folder's listing, capped, for the walks over a repository (the tree, and
+// every other walk through walk.ts).
 // Synchronous calls, given back to the event loop between batches: see the tree walk.
 
 /** Entries taken from the file system per call while a folder is read. */
@@ -58,6 +59,24 @@ export async function listInBatches(
   signal: AbortSignal | undefined,
   onUnreadable: () => void,
 ): Promise<Listing> {
+  const listing = await readListing(dir, cap, signal);
+  if (!("error" in listing)) return listing;
+  const code = listing.error.code;
+  if (code !== "ENOENT" && code !== "ENOTDIR") onUnreadable();
+  return { entries: [], capped: false };
+}
+
+/**
+ * The folder's entries (at most `cap`, `capped` when there were more), a
+ * batch at a time with `signal` heard between batches, or why it cannot be
+ * listed. The error is the one a whole listing (`readdir`) gives, whose
+ * words (`scandir '…'`) the diagnostics have always shown.
+ */
+export async function readListing(
+  dir: string,
+  cap: number,
+  signal: AbortSignal | undefined,
+): Promise<Listing | { error: NodeJS.ErrnoException }> {
   const entries: Dirent[] = [];
   let handle: Dir | undefined;
   try {
@@ -70,9 +89,7 @@ export async function listInBatches(
     return { entries, capped: false };
   } catch (error) {
     if (signal?.aborted && error === signal.reason) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") onUnreadable();
-    return { entries: [], capped: false };
+    return { error: wholeListingError(dir, error as NodeJS.ErrnoException) };
   } finally {
     try {
       handle?.closeSync();
@@ -80,4 +97,18 @@ export async function listInBatches(
       // Closing a folder handle fails only if it is already closed: nothing to release.
     }
   }
+}
+
+/** Errors of opening a folder, which `readdir` meets too before it lists anything. */
+const OPEN_ERRORS = new Set(["EACCES", "ENOENT", "ENOTDIR", "ELOOP", "EPERM"]);
+
+/** The error `readdir` gives for `dir` (it fails at the open as this did), else `error` itself. */
+function wholeListingError(dir: string, error: NodeJS.ErrnoException): NodeJS.ErrnoException {
+  if (error.syscall !== "opendir" || !OPEN_ERRORS.has(error.code ?? "")) return error;
+  try {
+    readdirSync(dir, { encoding: "buffer" });
+  } catch (again) {
+    return again as NodeJS.ErrnoException;
+  }
+  return error;
 }

@@ -1,0 +1,205 @@
+import type { Dirent } from "node:fs";
+import { join } from "node:path";
+import { realpath } from "../_io.js";
+import { checkpoint } from "../_pace.js";
+import { readListing } from "./list-folder.js";
+
+// The one walk over a repository's folders (skills, rule folders, explain's
+// search below cwd, the simulate copy; the workspace tree keeps its own
+// synchronous walk on the same listing). Every guarantee a walk gives is an
+// option here, so a reader never grows its own copy of the caps.
+
+/** One folder of a walk, listed and sorted. */
+export interface WalkedFolder<S> {
+  /** Its path: the root's, then names joined. */
+  path: string;
+  /** Its path below the root, "/"-separated; "" for the root. */
+  rel: string;
+  /** 0 for the root. */
+  depth: number;
+  /** What the caller carries down from the folder above (ignore rules, a target folder). */
+  state: S;
+  /** Its entries in the walk's {@link WalkOptions.sort} order. */
+  entries: readonly Dirent[];
+  /** The walk's signal, for a visitor's own loops over many entries. */
+  signal: AbortSignal | undefined;
+  /** Ends the whole walk once the visitor is back: no folder more is entered. */
+  stop(): void;
+}
+
+/** A subfolder the visitor asks the walk to enter. */
+export interface Enter<S> {
+  name: string;
+  state: S;
+}
+
+/** Why a walk ended before it had entered all it was asked to. */
+export type WalkStop = "visitor" | "total";
+
+export interface WalkOptions<S> {
+  /** Heard before every folder and every 256 entries of a listing; the walk rejects with its reason. */
+  signal?: AbortSignal | undefined;
+  /** Depth first (a subfolder's walk runs when the visitor yields it) or level by level. Default depth first. */
+  order?: "depth-first" | "breadth-first";
+  /** Entries by UTF-16 code units (`Array#sort`) or by the bytes of their names. Default UTF-16. */
+  sort?: "utf16" | "bytes";
+  /**
+   * `never` (the default): entries are what `lstat` says, a link is never
+   * entered. `follow`: a folder reached through a link is entered, but none
+   * twice by its real path, so link loops end; the caller confines by
+   * real path what it reads.
+   */
+  links?: "never" | "follow";
+  /** Most entries of one folder listed; a folder with more is not visited ({@link onCapped}). */
+  maxEntries?: number;
+  /**
+   * Entries the walk may list in all, shared with other walks or readers
+   * (`left` goes down). A listing cut by it, or a folder met once it is
+   * spent, ends the walk ("total").
+   */
+  total?: { left: number } | undefined;
+  /** Most folders listed (links: by real path); past it each folder met is {@link onFolderLimit}. */
+  maxFolders?: number;
+  /** Deepest folder entered (the root is 0); a deeper one is {@link onTooDeep}. */
+  maxDepth?: number;
+  /**
+   * Looks at one folder and yields the subfolders to enter, in order. Depth
+   * first, each is walked before the visitor goes on, so the visitor's work
+   * and its subfolders' interleave as in a recursive walk.
+   */
+  visit(folder: WalkedFolder<S>): AsyncIterable<Enter<S>> | Iterable<Enter<S>>;
+  /** A folder that cannot be listed (the error as `readdir` gives it). */
+  onUnreadable?(path: string, rel: string, error: NodeJS.ErrnoException): void | Promise<void>;
+  /** A folder with more than {@link maxEntries} entries: not visited. */
+  onCapped?(path: string, rel: string): void;
+  /** A subfolder deeper than {@link maxDepth}: not entered. */
+  onTooDeep?(path: string, rel: string): void;
+  /** A folder met after {@link maxFolders} were listed: not listed. */
+  onFolderLimit?(path: string, rel: string): void;
+}
+
+/**
+ * Walks the folders below `root` (and `root` itself) as `options` say: every
+ * listing capped and read a batch at a time with the deadline heard, sorted so
+ * the walk is the same on every machine, links entered only when asked and
+ * then never twice. Returns why it stopped early, if it did.
+ */
+export async function walkFolders<S>(
+  root: string,
+  state: S,
+  options: WalkOptions<S>,
+): Promise<{ stopped?: WalkStop }> {
+  const walk = new Walk(options);
+  if (options.order === "breadth-first") {
+    let queue: { path: string; rel: string; depth: number; state: S }[] = [
+      { path: root, rel: "", depth: 0, state },
+    ];
+    while (queue.length > 0 && walk.stopped === undefined) {
+      const next: typeof queue = [];
+      for (const f of queue) {
+        if (walk.stopped !== undefined) break;
+        await walk.folder(f.path, f.rel, f.depth, f.state, async (child) => {
+          next.push(child);
+        });
+      }
+      queue = next;
+    }
+  } else {
+    const enter = async (f: { path: string; rel: string; depth: number; state: S }) =>
+      walk.folder(f.path, f.rel, f.depth, f.state, enter);
+    await enter({ path: root, rel: "", depth: 0, state });
+  }
+  return walk.stopped === undefined ? {} : { stopped: walk.stopped };
+}
+
+class Walk<S> {
+  stopped: WalkStop | undefined;
+  private readonly visited = new Set<string>();
+  private listed = 0;
+
+  constructor(private readonly o: WalkOptions<S>) {}
+
+  /** Lists and visits one folder; `enter` is handed each subfolder the visitor yields that may be entered. */
+  async folder(
+    path: string,
+    rel: string,
+    depth: number,
+    state: S,
+    enter: (child: { path: string; rel: string; depth: number; state: S }) => Promise<void>,
+  ): Promise<void> {
+    const o = this.o;
+    await checkpoint(o.signal);
+    if (o.total !== undefined && o.total.left <= 0) {
+      this.stopped = "total";
+      return;
+    }
+    if (o.maxFolders !== undefined && this.listed >= o.maxFolders) {
+      o.onFolderLimit?.(path, rel);
+      return;
+    }
+    let real: string | undefined;
+    if (o.links === "follow") {
+      try {
+        real = await realpath(path);
+      } catch (error) {
+        await o.onUnreadable?.(path, rel, error as NodeJS.ErrnoException);
+        return;
+      }
+    }
+    const max = o.maxEntries ?? Number.POSITIVE_INFINITY;
+    const cap = Math.min(max, o.total?.left ?? max);
+    const listing = await readListing(path, cap, o.signal);
+    if ("error" in listing) {
+      await o.onUnreadable?.(path, rel, listing.error);
+      return;
+    }
+    if (o.total !== undefined) {
+      o.total.left -= listing.entries.length;
+      // Cut by the total, not by this folder's own cap: the total is spent.
+      if (listing.capped && cap < max) {
+        o.total.left = 0;
+        this.stopped = "total";
+        return;
+      }
+    }
+    if (real !== undefined) {
+      if (this.visited.has(real)) return;
+      this.visited.add(real);
+    }
+    this.listed++;
+    if (listing.capped) {
+      o.onCapped?.(path, rel);
+      return;
+    }
+    const entries = listing.entries;
+    if (o.sort === "bytes") {
+      entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+    } else {
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    }
+    let stop = false;
+    const folder: WalkedFolder<S> = {
+      path,
+      rel,
+      depth,
+      state,
+      entries,
+      signal: o.signal,
+      stop: () => {
+        stop = true;
+      },
+    };
+    for await (const child of o.visit(folder)) {
+      if (stop || this.stopped !== undefined) break;
+      const childPath = join(path, child.name);
+      const childRel = rel === "" ? child.name : `${rel}/${child.name}`;
+      if (o.maxDepth !== undefined && depth + 1 > o.maxDepth) {
+        o.onTooDeep?.(childPath, childRel);
+        continue;
+      }
+      await enter({ path: childPath, rel: childRel, depth: depth + 1, state: child.state });
+      if (this.stopped !== undefined) break;
+    }
+    if (stop) this.stopped ??= "visitor";
+  }
+}

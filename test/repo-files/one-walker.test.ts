@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// One walker for repository folders (src/repo-files/walk.ts): a walk that
+// lists folders its own way carries its own copy of the caps, the deadline
+// checks and the link policy, and each such copy so far missed some of them.
+// This fails when code outside the walker imports a way to list a folder;
+// the files allowed to, below, say why.
+
+const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+
+/** The ways to list a folder, by the module they come from. */
+const LISTERS: Record<string, readonly string[]> = {
+  "node:fs": ["opendir", "opendirSync", "readdir", "readdirSync"],
+  "node:fs/promises": ["opendir", "readdir"],
+  _io: ["opendirSync", "readdir", "readdirSync"],
+  "list-folder": ["listFolderAtOnce", "listInBatches", "readListing"],
+};
+
+const ALLOWED: Record<string, string> = {
+  // The walker and what it is built on.
+  "repo-files/walk.ts": "the walker",
+  "repo-files/list-folder.ts":
+    "the walker's listing: capped, a batch at a time, the deadline heard",
+  "_io.ts": "the file-system layer every listing (the walker's included) calls",
+  // The workspace tree: its own synchronous walk on the walker's listing, kept for speed (bench tree-git).
+  "gather/tree/_tree-walk.ts": "the workspace tree's walk, on list-folder.ts",
+  "gather/tree/_tree-layout.ts":
+    "a folder the tree walk listed, again by bytes, only for a name that is not UTF-8",
+  "_fs.ts": "a failed read's folder, by bytes, only to tell a name that is not UTF-8",
+  // Not a repository's folders.
+  "locate/builtin-cache.ts": "the package's own prompts",
+  "hook/state.ts": "the hook's session files, sysprompt's cache under $XDG_CACHE_HOME",
+  "session/_read-set.ts":
+    "a session's recorded stats and links (imports node:fs whole); lists nothing",
+  "author/sandbox.ts":
+    "the sandboxes' own folder in the cache, for abandoned ones (the copy itself walks through the walker)",
+  "author/simulate/_simulate-actions.ts":
+    "simulate's actions inside its own sandbox copy, which the walker made (bounded by its caps)",
+  // One folder's names, not a walk; not yet on the walker (issue 27, item 3).
+  "sections/load.ts": "one layer's sections/ folder",
+  "prompt-templates/load.ts": "one layer's prompts/ folder",
+  "locate/near-misses.ts": "one layer folder's names, for near-miss hints",
+  "agents/load.ts": "one layer's agents/ folder, for preset names",
+  "author/snapshot/snapshot.ts": "the scenario folder named on the command line",
+  "gather/git/_links.ts": "the git section's .git folders, capped, a batch at a time",
+  // A walk of its own, not yet on the walker (issue 27, item 3).
+  "author/watch/_watch-folders.ts":
+    "the folders watch watches: capped, links confined to the root by real path",
+};
+
+function sourceFiles(path: string): string[] {
+  return readdirSync(path, { withFileTypes: true }).flatMap((e) => {
+    const child = join(path, e.name);
+    if (e.isDirectory()) return sourceFiles(child);
+    return /\.[cm]?ts$/.test(e.name) ? [child] : [];
+  });
+}
+
+/** The listing functions `text` imports as values, as `module:name`. */
+function listersImported(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)"/g)) {
+    if (m[1]) continue;
+    const from = m[3] ?? "";
+    const key = from.startsWith("node:")
+      ? from
+      : (from.split("/").pop() ?? "").replace(/\.js$/, "");
+    const listers = LISTERS[key];
+    if (!listers) continue;
+    for (const part of (m[2] ?? "").split(",")) {
+      const name = (part.trim().split(/\s+as\s+/)[0] ?? "").trim();
+      if (name && !name.startsWith("type ") && listers.includes(name)) found.push(`${key}:${name}`);
+    }
+  }
+  if (/import\s+\*\s+as\s+\w+\s+from\s+"node:fs/.test(text)) found.push("node:fs:*");
+  return found;
+}
+
+describe("one walker for repository folders", () => {
+  it("no code outside the walker imports a way to list a folder, but the listed files", () => {
+    const outside: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      const rel = relative(SRC, file).split("\\").join("/");
+      if (rel in ALLOWED) continue;
+      for (const lister of listersImported(readFileSync(file, "utf8"))) {
+        outside.push(`${rel} imports ${lister}`);
+      }
+    }
+    expect(outside).toEqual([]);
+  });
+
+  it("every allowed file still lists something (a stale entry would hide a new walk)", () => {
+    const idle = Object.keys(ALLOWED).filter(
+      (rel) => listersImported(readFileSync(join(SRC, rel), "utf8")).length === 0,
+    );
+    expect(idle).toEqual([]);
+  });
+
+  it("the check sees a walk: skills listing with readdir, or rules with list-folder, is caught", () => {
+    expect(listersImported('import { readdir, realpath } from "../_io.js";')).toEqual([
+      "_io:readdir",
+    ]);
+    expect(
+      listersImported('import { listInBatches as l } from "../../repo-files/list-folder.js";'),
+    ).toEqual(["list-folder:listInBatches"]);
+    expect(listersImported('import { opendirSync } from "node:fs";')).toEqual([
+      "node:fs:opendirSync",
+    ]);
+  });
+});
