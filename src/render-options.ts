@@ -36,6 +36,11 @@ export async function resolveRenderOptions(given: SystemPromptOptions): Promise<
     given.agent === undefined ? agentConfigFile(config.files) : undefined,
   );
   const preset = applyPreset(normalized, options, loaded.preset);
+  // A file's agent that names no preset was ignored: the agent in use is the default.
+  if (loaded.ignored) preset.report = { ...preset.report, ignored: loaded.ignored };
+  const provenance = loaded.ignored
+    ? { ...config.provenance, agent: "default" }
+    : config.provenance;
   const { opts } = preset;
   const untrusted: Diagnostic[] = opts.trusted
     ? []
@@ -52,7 +57,7 @@ export async function resolveRenderOptions(given: SystemPromptOptions): Promise<
     agentLoads: preset.agentLoads,
     nestedContextFiles: loaded.preset.nestedContextFiles,
     preset,
-    provenance: config.provenance,
+    provenance,
     ...(given.configFiles === true ? { configFiles: config.files.map((f) => f.path) } : {}),
     diagnostics: [...untrusted, ...loaded.diagnostics, ...config.diagnostics],
   };

@@ -14,7 +14,7 @@ import {
 import { isWithin } from "../../gather/project-root.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, EXIT_OK, exitCodeFor, UsageError } from "../io.js";
+import { type CliIo, EXIT_OK, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 
 export interface ExportFlags extends RenderFlags {
@@ -93,13 +93,40 @@ function outTarget(path: string, cwd: string): { path: string; root?: string } {
   return path !== cwd && isWithin(path, cwd) ? { path, root: cwd } : { path };
 }
 
+/** What a resolved render says about its agent: {@link PreparedPrompt}'s, or a watch's before its first render. */
+export interface ResolvedAgent {
+  preset?: { name: string; export: ExportSpec | null; ignored?: { path: string; line?: number } };
+  provenance?: Readonly<Record<string, string>>;
+}
+
 /**
  * The agent option as the render resolved it: the preset in use, unless no
  * flag and no sysprompt.yaml named one (then the default pi is not a choice).
  */
-export function exportAgent(prepared: Pick<PreparedPrompt, "preset" | "provenance">) {
-  const from = prepared.provenance?.agent;
-  return from === undefined || from === "default" ? undefined : prepared.preset?.name;
+export function exportAgent(resolved: ResolvedAgent) {
+  const from = resolved.provenance?.agent;
+  return from === undefined || from === "default" ? undefined : resolved.preset?.name;
+}
+
+/**
+ * The export target of a resolved render, or a line saying why there is none
+ * when a sysprompt.yaml's `agent:` named no preset and no `--agent` was given:
+ * that is the file's problem (its diagnostic has the path and line), exit 1,
+ * not a usage error.
+ */
+export function resolvedTarget(
+  resolved: ResolvedAgent,
+  flags: ExportFlags,
+  io: CliIo,
+): ExportTarget | { notExported: string } {
+  const ignored = resolved.preset?.ignored;
+  if (ignored && flags.agent === undefined) {
+    const at = `${ignored.path}${ignored.line === undefined ? "" : `:${ignored.line}`}`;
+    return {
+      notExported: `sysprompt: nothing exported: the agent: at ${at} names no preset (see above); fix it there, or pass --agent NAME\n`,
+    };
+  }
+  return exportTarget(resolved.preset, exportAgent(resolved), flags, io);
 }
 
 /** The lines that say where the export goes and what to add to the agent's settings. */
@@ -130,7 +157,12 @@ export async function writeTarget(target: ExportTarget, text: string) {
 export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   if (flags.hooks) return hooksCommand(flags, io);
   const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
-  const target = exportTarget(prepared.preset, exportAgent(prepared), flags, io);
+  const target = resolvedTarget(prepared, flags, io);
+  if ("notExported" in target) {
+    io.stderr(formatDiagnostics(prepared.diagnostics));
+    io.stderr(target.notExported);
+    return EXIT_PROBLEMS;
+  }
   const result = renderPrepared(prepared);
   const outcome = await writeTarget(target, result.text);
   io.stderr(formatDiagnostics(result.diagnostics));
