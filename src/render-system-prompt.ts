@@ -15,6 +15,8 @@ import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import { builtinTemplates } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
 import type { LoadedLayer } from "./locate/load-layer.js";
+import type { OptionName } from "./options/registry.js";
+import type { GivenBy, OptionOrigin } from "./options/resolve.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { assemblePromptData } from "./prompt-data.js";
 import { resolveRenderOptions } from "./render-options.js";
@@ -61,6 +63,8 @@ export interface PreparedPrompt {
   preset?: PresetReport;
   /** Where each config key's value came from (an option, a `sysprompt.yaml`, the default): for `explain`. */
   provenance?: OptionProvenance;
+  /** Where each option got its value: who gave it (the API, the CLI, a scenario), a `sysprompt.yaml`, or the default. */
+  origins?: Record<OptionName, OptionOrigin>;
   /** The `sysprompt.yaml` files looked at (found or not), for `watch`; absent when `configFiles` is off. */
   configFiles?: string[];
 }
@@ -123,18 +127,19 @@ export function renderPrepared(
 /**
  * Locate and gather: every bit of I/O a render needs, bounded by the deadline.
  * `runner` runs each gathering step; a prompt session passes one that reuses
- * what has not changed on disk.
+ * what has not changed on disk. `givenBy` names who gave `given` in `origins`.
  */
 export async function preparePrompt(
   given: SystemPromptOptions = {},
   runner: StepRunner = runStep,
+  givenBy: GivenBy = "api",
 ): Promise<PreparedPrompt> {
   // process.hrtime, not performance.now(): the performance global loads ten
   // modules of perf_hooks, a millisecond of a CLI start.
   const clock = () => Number(process.hrtime.bigint()) / 1e6;
   const started = clock();
   // 1. Options: the caller's, the config files' and the agent preset's, resolved once.
-  const resolved = await resolveRenderOptions(given);
+  const resolved = await resolveRenderOptions(given, givenBy);
   const { options, opts, preset } = resolved;
 
   // 2. Gathering: the table of steps, under one deadline counted from the start.
@@ -184,6 +189,7 @@ export async function preparePrompt(
     ...(tree.value ? treeLines(tree.value) : {}),
     preset: { ...preset.report, contextFilesLeftOut: context.value.provenance.agentLoaded ?? [] },
     provenance: resolved.provenance,
+    origins: resolved.origins,
     ...(resolved.configFiles ? { configFiles: resolved.configFiles } : {}),
   };
 }

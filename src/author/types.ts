@@ -1,5 +1,7 @@
 import type { PresetReport } from "../agents/index.js";
 import type { RuleFate } from "../gather/rules/index.js";
+import type { OptionName } from "../options/registry.js";
+import type { OptionOrigin } from "../options/resolve.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
 import type { CacheClass } from "../sections/types.js";
 import type { Diagnostic, DiagnosticLevel, Layer, RenderResult, StepTiming } from "../types.js";
@@ -106,6 +108,8 @@ export interface RenderedScenario {
   text: string;
   /** One `level path:line:column [code] message` line per diagnostic; `""` when there are none. */
   diagnostics: string;
+  /** Where each option of the render came from: `scenario` for what the scenario (or its runner) set. */
+  origins?: Record<OptionName, OptionOrigin>;
 }
 
 /** One golden file of a scenario, compared with the render. */

@@ -11,6 +11,7 @@ import {
   settingLine,
   writeExport,
 } from "../../agents/index.js";
+import { runStep } from "../../gather/deadline.js";
 import { isWithin } from "../../gather/project-root.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics } from "../format.js";
@@ -156,7 +157,11 @@ export async function writeTarget(target: ExportTarget, text: string) {
  */
 export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   if (flags.hooks) return hooksCommand(flags, io);
-  const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
+  const prepared = await preparePrompt(
+    toRenderOptions(flags, io.cwd, io.env, io.home, io.machine),
+    runStep,
+    "cli",
+  );
   const target = resolvedTarget(prepared, flags, io);
   if ("notExported" in target) {
     io.stderr(formatDiagnostics(prepared.diagnostics));
