@@ -163,7 +163,9 @@ export async function preparePrompt(
     appendPrompt: buildAppendPrompt(layers, opts.appendSystemPrompt),
     // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
     builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
-    generalRules: builtin.value.rules,
+    // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
+    generalRules:
+      layers.findLast((l) => l.generalRules !== null)?.generalRules?.rules ?? builtin.value.rules,
     contextFiles: context.value.files,
     wrappers: wrapperNames(layers.flatMap((l) => l.sections)),
     ruleFiles: outcomes["rule-files"].value,

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
+import { parseRuleListFile } from "../gather/guidelines/guidelines.js";
 import type { ResolvedFile } from "../options.js";
 import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { listMarkdown, loadSectionsFromDir } from "../sections/load.js";
@@ -18,11 +19,24 @@ export interface LoadedLayer {
   system: CustomPrompt | null;
   /** APPEND_SYSTEM.md of this layer, trimmed. */
   append: string | null;
+  /** The general rules of this layer's `general-rules.md`, which replace the layers' below. */
+  generalRules: { rules: string[]; path: string } | null;
   diagnostics: Diagnostic[];
 }
 
+/** The file of a user or project layer that replaces the builtin `rules.md`: the general rules. */
+export const GENERAL_RULES_FILE = "general-rules.md";
+
 export function emptyLayer(layer: Layer): LoadedLayer {
-  return { layer, sections: [], partials: {}, system: null, append: null, diagnostics: [] };
+  return {
+    layer,
+    sections: [],
+    partials: {},
+    system: null,
+    append: null,
+    generalRules: null,
+    diagnostics: [],
+  };
 }
 
 /**
@@ -51,7 +65,8 @@ export async function loadLayer(
   const readOptional = (path: string) => readOptionalIn(path, reach);
   // Hints about files that are not read (`section/`, `system.md`); started now, awaited last.
   const hints = layer === "builtin" ? undefined : nearMissesInFolder(dir, options);
-  const [sections, partials, system, template, append] = await Promise.all([
+  const rulesPath = join(dir, GENERAL_RULES_FILE);
+  const [sections, partials, system, template, append, rules] = await Promise.all([
     options.sections === false
       ? { sections: [], diagnostics: [] }
       : loadSectionsFromDir(join(dir, "sections"), layer, reach),
@@ -59,13 +74,18 @@ export async function loadLayer(
     reads("SYSTEM.md") ? readOptional(join(dir, "SYSTEM.md")) : undefined,
     options.customFiles ? readOptional(join(dir, "SYSTEM_TEMPLATE.md")) : undefined,
     reads("APPEND_SYSTEM.md") ? readOptional(join(dir, "APPEND_SYSTEM.md")) : undefined,
+    options.customFiles ? readOptional(rulesPath) : undefined,
   ]);
+  const generalRules =
+    rules?.text !== undefined ? parseRuleListFile(rules.text, rulesPath) : undefined;
   const diagnostics = [
     ...sections.diagnostics,
     ...partials.diagnostics,
     ...(system?.diagnostics ?? []),
     ...(template?.diagnostics ?? []),
     ...(append?.diagnostics ?? []),
+    ...(rules?.diagnostics ?? []),
+    ...(generalRules?.diagnostics ?? []),
   ];
   if (hints) diagnostics.push(...(await hints));
   const systemPrompt: CustomPrompt | null =
@@ -85,6 +105,7 @@ export async function loadLayer(
     partials: partials.partials,
     system: systemPrompt,
     append: append?.text !== undefined ? append.text.trim() : null,
+    generalRules: generalRules ? { rules: generalRules.rules, path: rulesPath } : null,
     diagnostics,
   };
 }

@@ -55,6 +55,24 @@ describe("nearMisses: hints from a layer folder's listing alone", () => {
     ]);
   });
 
+  it("rules.md, the builtin folder's name for the general rules, points at general-rules.md", () => {
+    expect(
+      nearMisses("/l", listing("General-Rules.md", "rules", "rules.md"), { customFiles: true }),
+    ).toEqual([
+      info(
+        "file-name-case",
+        "/l/General-Rules.md",
+        "read as general-rules.md only where file names ignore case (macOS, Windows) and ignored elsewhere; rename it to general-rules.md",
+      ),
+      info(
+        "ignored-file",
+        "/l/rules.md",
+        'ignored: a layer\'s general rules (one "- rule" a line) go in general-rules.md, beside it',
+      ),
+    ]);
+    expect(nearMisses("/l", listing("rules.md"), { customFiles: false })).toEqual([]);
+  });
+
   it("a mis-cased name alone: the listing shows it even where opening SYSTEM.md would find it", () => {
     // On macOS and Windows readFile("SYSTEM.md") opens "system.md", so only the listing tells.
     expect(

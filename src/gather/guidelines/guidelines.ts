@@ -1,3 +1,4 @@
+import type { Diagnostic } from "../../types.js";
 import { listItems, splitParagraphs } from "../_markdown.js";
 import { LineBudget } from "../_paragraphs.js";
 import { isTool, toolEntry } from "./tools.js";
@@ -58,6 +59,43 @@ export function parseRuleList(text: string): string[] {
     .map((l) => l.trim())
     .filter((l) => l.startsWith("- "))
     .map((l) => l.slice(2).trim());
+}
+
+/**
+ * A layer's `general-rules.md` (the format of `prompts/rules.md`): its rules,
+ * and one warning at the first line that is neither a `- rule`, a `#`
+ * comment nor blank (such lines are left out; the warning counts them).
+ */
+export function parseRuleListFile(
+  text: string,
+  path: string,
+): { rules: string[]; diagnostics: Diagnostic[] } {
+  const rules: string[] = [];
+  let first: number | undefined;
+  let stray = 0;
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) return;
+    const rule = line.startsWith("- ") ? line.slice(2).trim() : "";
+    if (rule !== "") {
+      rules.push(rule);
+      return;
+    }
+    stray++;
+    first ??= i + 1;
+  });
+  if (first === undefined) return { rules, diagnostics: [] };
+  const more = stray > 1 ? ` (and ${stray - 1} more such ${stray === 2 ? "line" : "lines"})` : "";
+  const diagnostics: Diagnostic[] = [
+    {
+      level: "warning",
+      code: "general-rules-line",
+      message: `not a rule: each rule is one line starting with "- ", and # starts a comment; this line${more} is left out`,
+      path,
+      line: first,
+    },
+  ];
+  return { rules, diagnostics };
 }
 
 /** Whitespace runs as one space, ends trimmed: how a rule and a stated line are compared. */

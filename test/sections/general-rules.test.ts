@@ -1,0 +1,102 @@
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseRuleList } from "../../src/gather/guidelines/guidelines.js";
+import type { SystemPromptOptions } from "../../src/options.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { BUILTIN, pinned, tempDir } from "../api/_helpers.js";
+
+const BUILTIN_RULES = parseRuleList(readFileSync(join(BUILTIN, "rules.md"), "utf8"));
+
+/** A project whose AGENTS.md states one general rule (so dedupe has work) and a user layer. */
+function world() {
+  const root = tempDir();
+  mkdirSync(join(root, "project/.pi"), { recursive: true });
+  mkdirSync(join(root, "agent"), { recursive: true });
+  writeFileSync(join(root, "project/AGENTS.md"), `Team rules:\n\n- ${BUILTIN_RULES[3]}\n`);
+  return {
+    root,
+    project: join(root, "project/.pi/general-rules.md"),
+    user: join(root, "agent/general-rules.md"),
+  };
+}
+
+/** The rules section's text and the render's diagnostics. */
+async function rules(root: string, extra: SystemPromptOptions = {}) {
+  const result = await renderSystemPrompt(pinned(root, { tools: ["read", "edit"], ...extra }));
+  return {
+    text: result.sections.find((s) => s.name === "rules")?.text ?? "",
+    diagnostics: result.diagnostics.filter((d) => d.code !== "context-file"),
+  };
+}
+
+const section = (lines: readonly string[]) =>
+  `<rules>\nRules:\n${lines.map((l) => `- ${l}`).join("\n")}\n</rules>`;
+
+describe("the general rules as a layer file (general-rules.md)", () => {
+  it("editing, removing and adding a line of a copy of the builtin list changes the rules section", async () => {
+    const { root, project } = world();
+    const text = readFileSync(join(BUILTIN, "rules.md"), "utf8")
+      .replace(`- ${BUILTIN_RULES[0]}\n`, "- Read the code first.\n")
+      .replace(`- ${BUILTIN_RULES[5]}\n`, "")
+      .concat("- Answer in French.\n");
+    writeFileSync(project, text);
+    expect(await rules(root)).toEqual({
+      text: section([
+        "Read the code first.",
+        BUILTIN_RULES[1] ?? "",
+        BUILTIN_RULES[2] ?? "",
+        BUILTIN_RULES[4] ?? "",
+        "Answer in French.",
+      ]),
+      diagnostics: [],
+    });
+  });
+
+  it("the project's list replaces the user's, which replaces the builtin; an empty list means none", async () => {
+    const { root, project, user } = world();
+    writeFileSync(user, "# mine\n- From the user.\n");
+    expect((await rules(root)).text).toBe(section(["From the user."]));
+    writeFileSync(project, "- From the project.\n");
+    expect((await rules(root)).text).toBe(section(["From the project."]));
+    // An untrusted project's .pi/ is not read: the user's list applies.
+    expect((await rules(root, { projectTrusted: false })).text).toBe(section(["From the user."]));
+    writeFileSync(project, "# no general rules here\n");
+    expect((await rules(root)).text).toBe("");
+  });
+
+  it("a line that is not a rule is a warning at its line, and the rest of the list applies", async () => {
+    const { root, project } = world();
+    writeFileSync(project, "# ours\n- One.\nTwo.\n-\n\n- Three.\r\nfour\n");
+    expect(await rules(root)).toEqual({
+      text: section(["One.", "Three."]),
+      diagnostics: [
+        {
+          level: "warning",
+          code: "general-rules-line",
+          message:
+            'not a rule: each rule is one line starting with "- ", and # starts a comment; this line (and 2 more such lines) is left out',
+          path: project,
+          line: 3,
+        },
+      ],
+    });
+  });
+
+  it("a general-rules.md that leads out of the project or is not a file is a diagnostic at its path, and the list below applies", async () => {
+    const { root, project, user } = world();
+    writeFileSync(user, "- From the user.\n");
+    const outside = join(root, "outside.md");
+    writeFileSync(outside, "- Planted.\n");
+    symlinkSync(outside, project);
+    const linked = await rules(root);
+    expect(linked.text).toBe(section(["From the user."]));
+    expect(linked.diagnostics.map((d) => [d.level, d.path])).toEqual([["warning", project]]);
+
+    const { root: other, project: folder } = world();
+    mkdirSync(folder);
+    const notFile = await rules(other);
+    expect(notFile.text).toBe(section(BUILTIN_RULES.filter((_, i) => i !== 3)));
+    expect(notFile.diagnostics.map((d) => d.path)).toEqual([folder]);
+  });
+});
