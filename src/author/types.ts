@@ -69,8 +69,11 @@ export interface EjectedFile {
   path: string;
   /** The record written in its frontmatter: `sha256:` and 12 hex digits of the builtin's text. */
   hash: string;
-  /** Where the builtin's text is kept for `eject --diff` (`<layer>/.sysprompt/base/<name>.md`). */
-  base: string;
+  /**
+   * Where the builtin's text is kept for `eject --diff` (`<layer>/.sysprompt/base/<name>.md`);
+   * none for the general rules' list (`general-rules.md`), which is copied as it is.
+   */
+  base?: string;
 }
 
 export interface EjectResult {

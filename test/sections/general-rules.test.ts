@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ejectSections } from "../../src/author/index.js";
 import { parseRuleList } from "../../src/gather/guidelines/guidelines.js";
 import type { SystemPromptOptions } from "../../src/options.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
@@ -34,9 +35,32 @@ const section = (lines: readonly string[]) =>
   `<rules>\nRules:\n${lines.map((l) => `- ${l}`).join("\n")}\n</rules>`;
 
 describe("the general rules as a layer file (general-rules.md)", () => {
-  it("editing, removing and adding a line of a copy of the builtin list changes the rules section", async () => {
+  it("after eject rules the prompt is byte-identical, for the plain and the small-model variant, deduped as before", async () => {
     const { root, project } = world();
-    const text = readFileSync(join(BUILTIN, "rules.md"), "utf8")
+    const options = [{}, { model: "gpt-5-mini" }, { promptGuidelines: [BUILTIN_RULES[0] ?? ""] }];
+    const before = await Promise.all(
+      options.map((o) => renderSystemPrompt(pinned(root, { tools: ["read", "edit"], ...o }))),
+    );
+    const ejected = await ejectSections({ cwd: join(root, "project"), names: ["rules"] });
+    expect(ejected.written.map((f) => f.path)).toEqual([
+      join(root, "project/.pi/sections/rules.md"),
+      join(root, "project/.pi/sections/rules@small.md"),
+      project,
+    ]);
+    const after = await Promise.all(
+      options.map((o) => renderSystemPrompt(pinned(root, { tools: ["read", "edit"], ...o }))),
+    );
+    expect(after.map((r) => r.text)).toEqual(before.map((r) => r.text));
+    // Served by the project's copies, and the rule AGENTS.md states is still left out of the list.
+    const served = after[0]?.sections.find((s) => s.name === "rules");
+    expect(served?.source.layer).toBe("project");
+    expect(served?.text).toBe(section(BUILTIN_RULES.filter((_, i) => i !== 3)));
+  });
+
+  it("editing, removing and adding a line of the project's copy changes the rules section", async () => {
+    const { root, project } = world();
+    await ejectSections({ cwd: join(root, "project"), names: ["rules"] });
+    const text = readFileSync(project, "utf8")
       .replace(`- ${BUILTIN_RULES[0]}\n`, "- Read the code first.\n")
       .replace(`- ${BUILTIN_RULES[5]}\n`, "")
       .concat("- Answer in French.\n");
