@@ -33,6 +33,8 @@ const VARIANT = (path: string, of: string) =>
 /** How eject names the general rules' list it copied along with the rules section. */
 const GENERAL_LINE = (path: string) =>
   `wrote ${path} (the general rules the rules section lists, one "- " line each: edit, remove or add one; this file replaces the builtin list, and rules@small.md words them its own way for small models)\n`;
+const TOOLS_NOTE =
+  "note: the tools section lists each tool's one-line description, which is data: re-describe a tool with --tool name=text (toolSnippets), or in a layer folder with a tools: map in agents/pi.yaml (agents/<agent>.yaml under --agent), which also sets the default tool selection\n";
 const KEPT_LINE = (dir: string, n: number) =>
   `kept the builtin ${n === 1 ? "text" : "texts"} in ${dir}/ (commit ${n === 1 ? "it" : "them"} with the ${n === 1 ? "copy" : "copies"}; \`sysprompt check\` then says when a builtin changes, \`sysprompt eject --diff NAME\` shows how)\n`;
 
@@ -48,7 +50,7 @@ describe("sysprompt eject", () => {
     const root = emptyProject();
     expect(await eject(root, "rules", "tools")).toEqual({
       code: 0,
-      stdout: `wrote .pi/sections/rules.md\n${VARIANT(".pi/sections/rules@small.md", "rules")}wrote .pi/sections/tools.md\n${GENERAL_LINE(".pi/general-rules.md")}${KEPT_LINE(".pi/.sysprompt/base", 3)}`,
+      stdout: `wrote .pi/sections/rules.md\n${VARIANT(".pi/sections/rules@small.md", "rules")}wrote .pi/sections/tools.md\n${GENERAL_LINE(".pi/general-rules.md")}${KEPT_LINE(".pi/.sysprompt/base", 3)}${TOOLS_NOTE}`,
       stderr: "",
     });
     expect(readdirSync(projectSections(root))).toEqual(["rules.md", "rules@small.md", "tools.md"]);
@@ -193,7 +195,8 @@ describe("sysprompt eject", () => {
         )
         .join("") +
         GENERAL_LINE(".pi/general-rules.md") +
-        KEPT_LINE(".pi/.sysprompt/base", 16),
+        KEPT_LINE(".pi/.sysprompt/base", 16) +
+        TOOLS_NOTE,
     );
     expect(after).toEqual(before);
     expect(before.stdout).toContain("<skills>");

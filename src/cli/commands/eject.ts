@@ -56,6 +56,7 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
       `${paint.green("kept")} the builtin ${one ? "text" : "texts"} in ${show(dirname(first.base))}/ (commit ${one ? "it" : "them"} with the ${one ? "copy" : "copies"}; \`sysprompt check\` then says when a builtin changes, \`sysprompt eject --diff NAME\` shows how)\n`,
     );
   }
+  if (result.written.some((f) => f.name === "tools")) io.stdout(`${TOOLS_NOTE}\n`);
   for (const file of result.skipped) {
     io.stdout(`${paint.yellow("exists")} ${show(file.path)} (left alone; --force replaces it)\n`);
   }
@@ -71,6 +72,10 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
   }
   return code;
 }
+
+/** Where the tool descriptions are, since the tools section only lists them. */
+const TOOLS_NOTE =
+  "note: the tools section lists each tool's one-line description, which is data: re-describe a tool with --tool name=text (toolSnippets), or in a layer folder with a tools: map in agents/pi.yaml (agents/<agent>.yaml under --agent), which also sets the default tool selection";
 
 /** What a copied per-model variant (`rules@small`) or the general rules' list is, and why it came along. */
 function variantNote(name: string): string {
