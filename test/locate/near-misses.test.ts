@@ -137,6 +137,11 @@ describe("files in a user or project layer that are not read get an info diagnos
       "project/.pi/sections/rules.txt": "Text file.\n",
       "project/.pi/sections/.DS_Store": "",
       "project/.pi/sections/team.md~": "Editor backup.\n",
+      // Editors' other files beside a save (emacs, vim's write test, JetBrains): silent too.
+      "project/.pi/sections/#team.md#": "Auto-save.\n",
+      "project/.pi/sections/4913": "",
+      "project/.pi/sections/team.md___jb_tmp___": "Safe write.\n",
+      "project/.pi/partials/#sig.md#": "Auto-save.\n",
       "project/.pi/sections/extra/more.md": "A sub-folder.\n",
       "project/.pi/settings.json": "{}\n",
     });
