@@ -193,6 +193,24 @@ describe("sysprompt export", () => {
     expect((await cli(root, ["export", "--no-config"])).code).toBe(2);
   });
 
+  it("without an agent, a sysprompt.yaml's own problems come before the usage error: they may be why none is named", async () => {
+    const root = project();
+    mkdirSync(join(root, "project/.pi"), { recursive: true });
+    const file = join(root, "project/.pi/sysprompt.yaml");
+    writeFileSync(file, "agnet: codex\n");
+    const out = await cli(root, ["export"]);
+    expect(out).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `warning ${file}:1 [config-unknown-key] unknown key "agnet", ignored; did you mean "agent"?\nsysprompt: export needs --agent NAME: the agent whose file to write (claude-code, codex, gemini-cli, opencode)\n${usageHint("export")}`,
+    });
+    const watch = await cli(root, ["watch", "--export"]);
+    expect([watch.code, watch.stderr]).toEqual([
+      2,
+      out.stderr.replace(usageHint("export"), usageHint("watch")),
+    ]);
+  });
+
   it("a project file's agent: that names no preset is that file's problem (path and line, exit 1), not a usage error", async () => {
     const root = project();
     mkdirSync(join(root, "project/.pi"), { recursive: true });

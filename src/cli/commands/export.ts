@@ -14,6 +14,7 @@ import {
 import { runStep } from "../../gather/deadline.js";
 import { isWithin } from "../../gather/project-root.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import type { Diagnostic } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_OK, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
@@ -98,6 +99,7 @@ function outTarget(path: string, cwd: string): { path: string; root?: string } {
 export interface ResolvedAgent {
   preset?: { name: string; export: ExportSpec | null; ignored?: { path: string; line?: number } };
   provenance?: Readonly<Record<string, string>>;
+  diagnostics?: readonly Diagnostic[];
 }
 
 /**
@@ -127,7 +129,13 @@ export function resolvedTarget(
       notExported: `sysprompt: nothing exported: the agent: at ${at} names no preset (see above); fix it there, or pass --agent NAME\n`,
     };
   }
-  return exportTarget(resolved.preset, exportAgent(resolved), flags, io);
+  const agent = exportAgent(resolved);
+  if (agent === undefined && flags.agent === undefined) {
+    // A broken or misspelt sysprompt.yaml (agnet: codex) may be why none is named: said first.
+    const config = (resolved.diagnostics ?? []).filter((d) => d.code.startsWith("config-"));
+    io.stderr(formatDiagnostics(config));
+  }
+  return exportTarget(resolved.preset, agent, flags, io);
 }
 
 /** The lines that say where the export goes and what to add to the agent's settings. */

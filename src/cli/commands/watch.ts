@@ -89,7 +89,11 @@ async function watchTarget(
 ): Promise<ExportTarget | { notExported: string; diagnostics: Diagnostic[] }> {
   const resolved = await resolveRenderOptions(options);
   const target = resolvedTarget(
-    { preset: resolved.preset.report, provenance: resolved.provenance },
+    {
+      preset: resolved.preset.report,
+      provenance: resolved.provenance,
+      diagnostics: resolved.diagnostics,
+    },
     flags,
     io,
   );
