@@ -63,6 +63,8 @@ export interface PreparedPrompt {
   preset?: PresetReport;
   /** Where each config key's value came from (an option, a `sysprompt.yaml`, the default): for `explain`. */
   provenance?: OptionProvenance;
+  /** The layer's `general-rules.md` whose list replaced the builtin general rules, and its rule count; absent for the builtin list. */
+  generalRules?: { path: string; count: number };
   /** Where each option got its value: who gave it (the API, the CLI, a scenario), a `sysprompt.yaml`, or the default. */
   origins?: Record<OptionName, OptionOrigin>;
   /** The `sysprompt.yaml` files looked at (found or not), for `watch`; absent when `configFiles` is off. */
@@ -156,6 +158,8 @@ export async function preparePrompt(
   const { builtin, context, tree } = outcomes;
   const layers = [builtin.value.layer, outcomes.user.value, outcomes.project.value];
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt), layers);
+  // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
+  const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
     opts,
@@ -163,9 +167,7 @@ export async function preparePrompt(
     appendPrompt: buildAppendPrompt(layers, opts.appendSystemPrompt),
     // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
     builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
-    // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
-    generalRules:
-      layers.findLast((l) => l.generalRules !== null)?.generalRules?.rules ?? builtin.value.rules,
+    generalRules: generalRules?.rules ?? builtin.value.rules,
     contextFiles: context.value.files,
     wrappers: wrapperNames(layers.flatMap((l) => l.sections)),
     ruleFiles: outcomes["rule-files"].value,
@@ -192,6 +194,9 @@ export async function preparePrompt(
     preset: { ...preset.report, contextFilesLeftOut: context.value.provenance.agentLoaded ?? [] },
     provenance: resolved.provenance,
     origins: resolved.origins,
+    ...(generalRules
+      ? { generalRules: { path: generalRules.path, count: generalRules.rules.length } }
+      : {}),
     ...(resolved.configFiles ? { configFiles: resolved.configFiles } : {}),
   };
 }

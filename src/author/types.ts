@@ -267,6 +267,8 @@ export interface ExplainReport {
   rules: ExplainedRule[];
   /** Skills listed in the prompt, and the tool the model loads them with (null: none is selected). */
   skills: { listed: number; tool: "read" | "bash" | null };
+  /** The layer's `general-rules.md` that replaced the builtin general rules, and its rule count; null for the builtin list. */
+  generalRules: { path: string; count: number } | null;
   /** Layered section templates and partials in this render; slash-command templates found. */
   templates: { sections: number; partials: number; promptTemplates: number };
   /** Every gathering step with its status and time. */

@@ -1,11 +1,12 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ejectSections } from "../../src/author/index.js";
+import { ejectSections, explainPrompt } from "../../src/author/index.js";
 import { parseRuleList } from "../../src/gather/guidelines/guidelines.js";
 import type { SystemPromptOptions } from "../../src/options.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { BUILTIN, pinned, tempDir } from "../api/_helpers.js";
+import { cli } from "../cli/_run.js";
 
 const BUILTIN_RULES = parseRuleList(readFileSync(join(BUILTIN, "rules.md"), "utf8"));
 
@@ -87,6 +88,17 @@ describe("the general rules as a layer file (general-rules.md)", () => {
     expect((await rules(root, { projectTrusted: false })).text).toBe(section(["From the user."]));
     writeFileSync(project, "# no general rules here\n");
     expect((await rules(root)).text).toBe("");
+  });
+
+  it("explain names the list in use: the layer's file and its count, or null for the builtin list", async () => {
+    const { root, project } = world();
+    expect((await explainPrompt(pinned(root))).generalRules).toBeNull();
+    writeFileSync(project, "- One.\n- Two.\n");
+    expect((await explainPrompt(pinned(root))).generalRules).toEqual({ path: project, count: 2 });
+    const text = (await cli(root, ["explain"])).stdout;
+    expect(text).toContain(
+      "\ngeneral rules: 2 rules from .pi/general-rules.md, in place of the builtin list\n",
+    );
   });
 
   it("a line that is not a rule is a warning at its line, and the rest of the list applies", async () => {
