@@ -58,6 +58,24 @@ describe("the general rules as a layer file (general-rules.md)", () => {
     expect(served?.text).toBe(section(BUILTIN_RULES.filter((_, i) => i !== 3)));
   });
 
+  it("eject rules warns when the project's copy hides the user's own list", async () => {
+    const { root, project, user } = world();
+    writeFileSync(user, "- From the user.\n");
+    const ejected = await ejectSections({
+      cwd: join(root, "project"),
+      agentDir: join(root, "agent"),
+      names: ["rules"],
+    });
+    expect(ejected.diagnostics).toEqual([
+      {
+        level: "warning",
+        code: "eject-hides-user",
+        message: `the user layer has its own general rules (${user}); the project's copy of the builtin list now wins over them`,
+        path: project,
+      },
+    ]);
+  });
+
   it("editing, removing and adding a line of the project's copy changes the rules section", async () => {
     const { root, project } = world();
     await ejectSections({ cwd: join(root, "project"), names: ["rules"] });

@@ -124,7 +124,10 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
       refused.push({
         level: "warning",
         code: "eject-hides-user",
-        message: `the user layer overrides "${file.name}" (${userCopy}); the project's copy of the builtin now wins over it`,
+        message:
+          file.base === undefined
+            ? `the user layer has its own general rules (${userCopy}); the project's copy of the builtin list now wins over them`
+            : `the user layer overrides "${file.name}" (${userCopy}); the project's copy of the builtin now wins over it`,
         path: file.path,
       });
     }
