@@ -20,7 +20,12 @@ export interface LoadedLayer {
   /** APPEND_SYSTEM.md of this layer, trimmed. */
   append: string | null;
   /** The general rules of this layer's `general-rules.md`, which replace the layers' below. */
-  generalRules: { rules: string[]; path: string } | null;
+  generalRules: {
+    rules: string[];
+    path: string;
+    /** The `# ejected-from:` record of a copy `eject` wrote: the builtin list's hash, and its line. */
+    ejectedFrom?: { hash: string; line: number };
+  } | null;
   diagnostics: Diagnostic[];
 }
 
@@ -105,7 +110,13 @@ export async function loadLayer(
     partials: partials.partials,
     system: systemPrompt,
     append: append?.text !== undefined ? append.text.trim() : null,
-    generalRules: generalRules ? { rules: generalRules.rules, path: rulesPath } : null,
+    generalRules: generalRules
+      ? {
+          rules: generalRules.rules,
+          path: rulesPath,
+          ...(generalRules.ejectedFrom ? { ejectedFrom: generalRules.ejectedFrom } : {}),
+        }
+      : null,
     diagnostics,
   };
 }

@@ -54,9 +54,10 @@ describe("sysprompt eject", () => {
       stderr: "",
     });
     expect(readdirSync(projectSections(root))).toEqual(["rules.md", "rules@small.md", "tools.md"]);
-    // The general rules are copied as they are: the list the rules section renders.
+    // The general rules are copied as they are, under a comment that records the builtin list.
+    const list = readFileSync(join(BUILTIN, "rules.md"), "utf8");
     expect(readFileSync(join(root, "project/.pi/general-rules.md"), "utf8")).toBe(
-      readFileSync(join(BUILTIN, "rules.md"), "utf8"),
+      `# ejected-from: ${builtinHash(list)} (the builtin list this copy started from; sysprompt check says when it changes)\n${list}`,
     );
     for (const name of ["rules", "rules@small", "tools"]) {
       expect(readFileSync(join(projectSections(root), `${name}.md`), "utf8")).toBe(ejected(name));

@@ -1,10 +1,11 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ejectSections, explainPrompt } from "../../src/author/index.js";
+import { checkProject, ejectSections, explainPrompt } from "../../src/author/index.js";
 import { parseRuleList } from "../../src/gather/guidelines/guidelines.js";
 import type { SystemPromptOptions } from "../../src/options.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { builtinHash } from "../../src/sections/ejected-from.js";
 import { BUILTIN, pinned, tempDir } from "../api/_helpers.js";
 import { cli } from "../cli/_run.js";
 
@@ -72,6 +73,31 @@ describe("the general rules as a layer file (general-rules.md)", () => {
         code: "eject-hides-user",
         message: `the user layer has its own general rules (${user}); the project's copy of the builtin list now wins over them`,
         path: project,
+      },
+    ]);
+  });
+
+  it("check says when the builtin list a copy came from has changed (an info at its record), and not before", async () => {
+    const { root, project } = world();
+    const builtinDir = join(root, "builtin");
+    cpSync(BUILTIN, builtinDir, { recursive: true });
+    const cwd = join(root, "project");
+    const agentDir = join(root, "agent");
+    await ejectSections({ cwd, agentDir, builtinDir, names: ["rules"] });
+    const drift = async () =>
+      (await checkProject({ cwd, agentDir, builtinDir })).diagnostics.filter(
+        (d) => d.code === "general-rules-drift",
+      );
+    expect(await drift()).toEqual([]);
+    const before = builtinHash(readFileSync(join(builtinDir, "rules.md"), "utf8"));
+    writeFileSync(join(builtinDir, "rules.md"), "- A new builtin rule.\n");
+    expect(await drift()).toEqual([
+      {
+        level: "info",
+        code: "general-rules-drift",
+        message: `the builtin general rules (${join(builtinDir, "rules.md")}) changed since this list was copied from them (${before}, now ${builtinHash("- A new builtin rule.\n")}); compare the two and take what you want`,
+        path: project,
+        line: 1,
       },
     ]);
   });

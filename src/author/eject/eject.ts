@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { kindOfPath } from "../../_fs.js";
 import { entryKind, UnsafePathError, writeFileNoFollow, writeProblem } from "../../_safe-write.js";
+import { ejectedFromComment } from "../../gather/guidelines/guidelines.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { GENERAL_RULES_FILE } from "../../locate/load-layer.js";
 import { checkFolders } from "../../options.js";
@@ -103,8 +104,11 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
   for (const file of targets) {
     const text = texts.get(file.name) ?? "";
     try {
-      // A list has no frontmatter to record its builtin in: it is copied as it is.
-      const copy = file.base === undefined ? text : withEjectedFrom(text, file.hash);
+      // A list has no frontmatter: its record is a comment line atop the copy.
+      const copy =
+        file.base === undefined
+          ? `${ejectedFromComment(file.hash)}${text}`
+          : withEjectedFrom(text, file.hash);
       await writeFileNoFollow(file.path, copy, { within, exclusive: !options.force });
       // After the copy: a copy that was not written leaves the kept text of the one before.
       if (file.base !== undefined) await writeFileNoFollow(file.base, text, { within });
