@@ -162,7 +162,11 @@ export async function loadChosenPreset(
   agent: string | undefined,
   folders: PresetFolders,
   from?: { path: string; line?: number },
-): Promise<{ preset: AgentPreset; diagnostics: Diagnostic[] }> {
+): Promise<{
+  preset: AgentPreset;
+  diagnostics: Diagnostic[];
+  ignored?: { path: string; line?: number };
+}> {
   const chosen = { required: agent !== undefined, skipBuiltin: agent === undefined };
   try {
     return await loadPreset(agent ?? DEFAULT_AGENT, folders, chosen);
@@ -181,7 +185,11 @@ export async function loadChosenPreset(
       path: from.path,
       ...(from.line !== undefined ? { line: from.line } : {}),
     };
-    return { preset: fallback.preset, diagnostics: [problem, ...fallback.diagnostics] };
+    return {
+      preset: fallback.preset,
+      diagnostics: [problem, ...fallback.diagnostics],
+      ignored: from,
+    };
   }
 }
 

@@ -1,6 +1,8 @@
 import type { PresetReport } from "../agents/index.js";
 import type { RuleFate } from "../gather/rules/index.js";
+import type { OptionName } from "../options/registry.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
+import type { OptionOrigin } from "../resolve-options.js";
 import type { CacheClass } from "../sections/types.js";
 import type { Diagnostic, DiagnosticLevel, Layer, RenderResult, StepTiming } from "../types.js";
 
@@ -67,8 +69,11 @@ export interface EjectedFile {
   path: string;
   /** The record written in its frontmatter: `sha256:` and 12 hex digits of the builtin's text. */
   hash: string;
-  /** Where the builtin's text is kept for `eject --diff` (`<layer>/.sysprompt/base/<name>.md`). */
-  base: string;
+  /**
+   * Where the builtin's text is kept for `eject --diff` (`<layer>/.sysprompt/base/<name>.md`);
+   * none for the general rules' list (`general-rules.md`), which is copied as it is.
+   */
+  base?: string;
 }
 
 export interface EjectResult {
@@ -106,6 +111,8 @@ export interface RenderedScenario {
   text: string;
   /** One `level path:line:column [code] message` line per diagnostic; `""` when there are none. */
   diagnostics: string;
+  /** Where each option of the render came from: `scenario` for what the scenario (or its runner) set. */
+  origins?: Record<OptionName, OptionOrigin>;
 }
 
 /** One golden file of a scenario, compared with the render. */
@@ -260,6 +267,8 @@ export interface ExplainReport {
   rules: ExplainedRule[];
   /** Skills listed in the prompt, and the tool the model loads them with (null: none is selected). */
   skills: { listed: number; tool: "read" | "bash" | null };
+  /** The layer's `general-rules.md` that replaced the builtin general rules, and its rule count; null for the builtin list. */
+  generalRules: { path: string; count: number } | null;
   /** Layered section templates and partials in this render; slash-command templates found. */
   templates: { sections: number; partials: number; promptTemplates: number };
   /** Every gathering step with its status and time. */

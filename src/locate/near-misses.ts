@@ -19,7 +19,12 @@ export interface NearMissOptions {
 }
 
 /** The files a layer folder is read for, when it may replace or extend the base prompt. */
-const CUSTOM_FILES = ["SYSTEM.md", "SYSTEM_TEMPLATE.md", "APPEND_SYSTEM.md"] as const;
+const CUSTOM_FILES = [
+  "SYSTEM.md",
+  "SYSTEM_TEMPLATE.md",
+  "APPEND_SYSTEM.md",
+  "general-rules.md",
+] as const;
 
 /**
  * The singular of each folder that is read, in lower case, with what the real
@@ -82,6 +87,14 @@ export function nearMisses(
         name,
         "file-name-case",
         `read as ${meant} only where file names ignore case (macOS, Windows) and ignored elsewhere; rename it to ${meant}`,
+      );
+    }
+    // The builtin folder's name for the general rules: a layer's is general-rules.md.
+    if (options.customFiles && name === "rules.md") {
+      note(
+        name,
+        "ignored-file",
+        'ignored: a layer\'s general rules (one "- rule" a line) go in general-rules.md, beside it',
       );
     }
     if (options.customFiles && name === "SYSTEM_TEMPLATE.md" && present.has("SYSTEM.md")) {

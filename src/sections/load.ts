@@ -1,4 +1,5 @@
 import { basename, join } from "node:path";
+import { isEditorTemp } from "../_editor-temp.js";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { readdir } from "../_io.js";
 import { type Reach, readRepoText } from "../repo-files/index.js";
@@ -142,7 +143,8 @@ async function loadOne(dir: string, file: string, layer: Layer, reach: Reach | u
 /**
  * Sorted `.md` entries of a folder. Any other entry (`rules.txt`, `rules.MD`,
  * a sub-folder) is an `info` diagnostic, since it is not read; hidden
- * entries and editor backups (`.DS_Store`, `rules.md~`) pass in silence. A
+ * entries and editors' files (`.DS_Store`, `rules.md~`, `#rules.md#`, vim's
+ * `4913`) pass in silence. A
  * missing folder is the normal case for a layer and gives nothing; any other
  * failure (not a folder, no permission) gives a diagnostic.
  */
@@ -172,9 +174,9 @@ export async function listMarkdown(
   }
 }
 
-/** Not read, and not obviously meant to be left out (hidden files, editor backups). */
+/** Not read, and not obviously meant to be left out (hidden files, an editor's own files). */
 function isIgnoredByMistake(name: string): boolean {
-  return !name.endsWith(".md") && !name.startsWith(".") && !name.endsWith("~");
+  return !name.endsWith(".md") && !name.startsWith(".") && !isEditorTemp(name);
 }
 
 function ignoredEntry(dir: string, name: string): Diagnostic {

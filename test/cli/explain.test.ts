@@ -171,6 +171,7 @@ describe("sysprompt explain", () => {
       },
       rules: [],
       skills: { listed: 1, tool: "read" },
+      generalRules: null,
       templates: { sections: 17, partials: 0, promptTemplates: 1 },
       steps: STEPS,
       timing: { gatherMs: expect.any(Number), renderMs: expect.any(Number) },

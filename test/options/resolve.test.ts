@@ -1,7 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { renderScenarioFiles } from "../../src/author/snapshot/snapshot.js";
+import { runStep } from "../../src/gather/deadline.js";
 import { OPTIONS } from "../../src/options/registry.js";
+import { preparePrompt } from "../../src/render-system-prompt.js";
 import { resolveOptions } from "../../src/resolve-options.js";
 import { SyspromptError } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";
@@ -66,5 +69,26 @@ describe("resolveOptions", () => {
         line: 1,
       },
     ]);
+  });
+});
+
+describe("who gave a render's options, as the render records it", () => {
+  it("a scenario's render names the scenario; the CLI's the CLI; the library's the API", async () => {
+    const { root, file } = world("model: from-file\n");
+    const scenario = join(root, "a.scenario.yaml");
+    writeFileSync(scenario, "tools: [read]\n");
+    const origins = (await renderScenarioFiles(scenario, { sandboxDir: tempDir() })).origins;
+    expect([origins?.tools, origins?.cwd, origins?.model]).toEqual([
+      { source: "scenario" },
+      { source: "scenario" },
+      { source: "default" },
+    ]);
+    const api = await preparePrompt(pinned(root, { tools: ["read"], configFiles: true }));
+    expect([api.origins?.tools, api.origins?.model]).toEqual([
+      { source: "api" },
+      { source: "config", at: `user:${file}:1` },
+    ]);
+    const cli = await preparePrompt(pinned(root, { tools: ["read"] }), runStep, "cli");
+    expect(cli.origins?.tools).toEqual({ source: "cli" });
   });
 });

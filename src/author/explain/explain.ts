@@ -63,6 +63,7 @@ export async function explainPrompt(options: SystemPromptOptions = {}): Promise<
     },
     rules: [...explainRules(prepared), ...below.rules],
     skills: { listed: prepared.data.skills.length, tool: prepared.data.skillsTool },
+    generalRules: prepared.generalRules ?? null,
     templates: {
       sections: prepared.templates.length,
       partials: Object.keys(prepared.partials).length,

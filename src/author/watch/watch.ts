@@ -1,5 +1,6 @@
 import { type FSWatcher, watch } from "node:fs";
 import { join } from "node:path";
+import { isEditorTemp } from "../../_editor-temp.js";
 import { diffSections } from "../../diff.js";
 import { resolveCommonPaths } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
@@ -7,7 +8,6 @@ import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
 import type { WatchHooks } from "../types.js";
-import { isEditorTemp } from "./_editor-temp.js";
 import { type WatchTarget, watchTargets } from "./_watch-targets.js";
 
 /** How long the files must stay quiet before a re-render: an editor's save is several events. */

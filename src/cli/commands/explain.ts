@@ -123,6 +123,12 @@ export function formatExplain(
     );
   }
   out.push(formatProvenance(report.provenance, show));
+  if (report.generalRules) {
+    const { path, count } = report.generalRules;
+    out.push(
+      `general rules: ${plural(count, "rule")} from ${show(path)}, in place of the builtin list`,
+    );
+  }
   if (report.budget) {
     const b = report.budget;
     out.push(
