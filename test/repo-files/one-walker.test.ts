@@ -36,8 +36,6 @@ const ALLOWED: Record<string, string> = {
   "session/_read-set.ts": "a session's recorded stats and links (imports node:fs whole); lists nothing",
   "author/sandbox.ts":
     "the sandboxes' own folder in the cache, for abandoned ones (the copy itself walks through the walker)",
-  "author/simulate/_simulate-actions.ts":
-    "simulate's actions inside its own sandbox copy, which the walker made (bounded by its caps)",
   // One folder's names, not a walk; not yet on the walker (issue 27, item 3).
   "sections/load.ts": "one layer's sections/ folder",
   "prompt-templates/load.ts": "one layer's prompts/ folder",
