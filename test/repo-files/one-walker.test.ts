@@ -37,7 +37,6 @@ const ALLOWED: Record<string, string> = {
   "author/sandbox.ts":
     "the sandboxes' own folder in the cache, for abandoned ones (the copy itself walks through the walker)",
   // One folder's names, not a walk; not yet on the walker (issue 27, item 3).
-  "sections/load.ts": "one layer's sections/ folder",
   "prompt-templates/load.ts": "one layer's prompts/ folder",
   "locate/near-misses.ts": "one layer folder's names, for near-miss hints",
   "agents/load.ts": "one layer's agents/ folder, for preset names",
