@@ -38,7 +38,6 @@ const ALLOWED: Record<string, string> = {
     "the sandboxes' own folder in the cache, for abandoned ones (the copy itself walks through the walker)",
   // One folder's names, not a walk; not yet on the walker (issue 27, item 3).
   "prompt-templates/load.ts": "one layer's prompts/ folder",
-  "author/snapshot/snapshot.ts": "the scenario folder named on the command line",
   "gather/git/_links.ts": "the git section's .git folders, capped, a batch at a time",
   // A walk of its own, not yet on the walker (issue 27, item 3).
   "author/watch/_watch-folders.ts":
