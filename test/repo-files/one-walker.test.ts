@@ -33,7 +33,8 @@ const ALLOWED: Record<string, string> = {
   // Not a repository's folders.
   "locate/builtin-cache.ts": "the package's own prompts",
   "hook/state.ts": "the hook's session files, sysprompt's cache under $XDG_CACHE_HOME",
-  "session/_read-set.ts": "a session's recorded stats and links (imports node:fs whole); lists nothing",
+  "session/_read-set.ts":
+    "a session's recorded stats and links (imports node:fs whole); lists nothing",
   "author/sandbox.ts":
     "the sandboxes' own folder in the cache, for abandoned ones (the copy itself walks through the walker)",
   // One folder's names, not a walk; not yet on the walker (issue 27, item 3).
