@@ -1,8 +1,7 @@
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { nearMatches } from "../_suggest.js";
-import { projectReach, readRepoCapped } from "../repo-files/index.js";
-import { listFolder } from "../repo-files/walk.js";
+import { listFolder, projectReach, readRepoCapped } from "../repo-files/index.js";
 import { type Diagnostic, type Layer, SyspromptError } from "../types.js";
 import { PRESET_NAME, type PresetFields, parsePreset } from "./parse.js";
 import type { AgentPreset } from "./types.js";

@@ -1,7 +1,6 @@
 import { basename, join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
-import { type Reach, readRepoText } from "../repo-files/index.js";
-import { listFolder } from "../repo-files/walk.js";
+import { listFolder, type Reach, readRepoText } from "../repo-files/index.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { EJECTED_FROM_KEY } from "./ejected-from.js";
 import { readSectionMeta } from "./meta.js";

@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { appendFile, lstat, mkdir, open, rm, utimes, writeFile } from "node:fs/promises";
 import { dirname, extname, join, relative, sep } from "node:path";
 import { DEFAULT_TOOLS } from "../../gather/guidelines/index.js";
-import { walkFolders } from "../../repo-files/walk.js";
+import { walkFolders } from "../../repo-files/index.js";
 import type { SessionOverrides } from "../../session/index.js";
 
 /** The agent actions `explain --simulate` tries, in the order it reports them. */

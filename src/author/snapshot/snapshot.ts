@@ -8,7 +8,7 @@ import { removeFileNoFollow, UnsafePathError, writeFileNoFollow } from "../../_s
 import { builtinPromptsDir } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { renderSystemPrompt } from "../../render-system-prompt.js";
-import { listFolder } from "../../repo-files/walk.js";
+import { listFolder } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { defaultSandboxParent, makeSandbox, removeSandbox, type Sandbox } from "../sandbox.js";
 import type {
