@@ -1,8 +1,7 @@
-import { readdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { nearMatches } from "../_suggest.js";
-import { projectReach, readRepoCapped } from "../repo-files/index.js";
+import { listFolder, projectReach, readRepoCapped } from "../repo-files/index.js";
 import { type Diagnostic, type Layer, SyspromptError } from "../types.js";
 import { PRESET_NAME, type PresetFields, parsePreset } from "./parse.js";
 import type { AgentPreset } from "./types.js";
@@ -40,14 +39,12 @@ export function presetDirs(folders: PresetFolders): { layer: Layer; dir: string 
 export async function presetNames(folders: PresetFolders): Promise<string[]> {
   const lists = await Promise.all(
     presetDirs(folders).map(async ({ dir }) => {
-      try {
-        return (await readdir(dir)).filter(
-          (n) => n.endsWith(".yaml") && PRESET_NAME.test(n.slice(0, -".yaml".length)),
-        );
-      } catch {
-        // Missing or unreadable: that layer offers no preset; loading one says why.
-        return [];
-      }
+      const listing = await listFolder(dir);
+      // Missing or unreadable: that layer offers no preset; loading one says why.
+      if ("error" in listing) return [];
+      return listing.entries
+        .map((e) => e.name)
+        .filter((n) => n.endsWith(".yaml") && PRESET_NAME.test(n.slice(0, -".yaml".length)));
     }),
   );
   return [...new Set(lists.flat().map((n) => n.slice(0, -".yaml".length)))].sort();

@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import type { EntryKind } from "../_fs.js";
-import { readdir } from "../_io.js";
+import { listFolder } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 
 /** The folders a user or project layer folder is read for, spelled as they are read. */
@@ -118,14 +118,9 @@ export async function nearMissesInFolder(
   dir: string,
   options: NearMissOptions,
 ): Promise<Diagnostic[]> {
-  let entries: LayerEntry[];
-  try {
-    entries = (await readdir(dir, { withFileTypes: true }))
-      .map((d) => ({ name: d.name, type: entryType(d) }))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
-    return [];
-  }
+  const listing = await listFolder(dir);
+  if ("error" in listing) return [];
+  const entries = listing.entries.map((d): LayerEntry => ({ name: d.name, type: entryType(d) }));
   return nearMisses(dir, entries, options);
 }
 

@@ -1,8 +1,7 @@
 import { basename, join } from "node:path";
 import { isEditorTemp } from "../_editor-temp.js";
 import { parseFrontmatter } from "../_frontmatter.js";
-import { readdir } from "../_io.js";
-import { type Reach, readRepoText } from "../repo-files/index.js";
+import { listFolder, type Reach, readRepoText } from "../repo-files/index.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { EJECTED_FROM_KEY } from "./ejected-from.js";
 import { readSectionMeta } from "./meta.js";
@@ -151,27 +150,26 @@ async function loadOne(dir: string, file: string, layer: Layer, reach: Reach | u
 export async function listMarkdown(
   dir: string,
 ): Promise<{ names: string[]; diagnostics: Diagnostic[] }> {
-  try {
-    const entries = (await readdir(dir)).sort();
-    return {
-      names: entries.filter((n) => n.endsWith(".md")),
-      diagnostics: entries.filter(isIgnoredByMistake).map((n) => ignoredEntry(dir, n)),
-    };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { names: [], diagnostics: [] };
+  const listing = await listFolder(dir);
+  if ("error" in listing) {
+    if (listing.error.code === "ENOENT") return { names: [], diagnostics: [] };
     return {
       names: [],
       diagnostics: [
         {
           level: "warning",
           code: "dir-unreadable",
-          message: `cannot list folder: ${(error as Error).message}`,
+          message: `cannot list folder: ${listing.error.message}`,
           path: dir,
         },
       ],
     };
   }
+  const entries = listing.entries.map((e) => e.name);
+  return {
+    names: entries.filter((n) => n.endsWith(".md")),
+    diagnostics: entries.filter(isIgnoredByMistake).map((n) => ignoredEntry(dir, n)),
+  };
 }
 
 /** Not read, and not obviously meant to be left out (hidden files, an editor's own files). */

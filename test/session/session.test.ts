@@ -68,10 +68,14 @@ vi.mock("node:fs", async (importOriginal) => {
       io.log.push(`list ${path}`);
       return (actual.readdir as (...args: unknown[]) => void)(path, ...rest);
     },
-    // The tree walk lists folders synchronously.
+    // The walks list folders synchronously: in one call, or a batch at a time through a handle.
     readdirSync: (path: string, ...rest: unknown[]) => {
       io.log.push(`list ${path}`);
       return (actual.readdirSync as (...args: unknown[]) => unknown)(path, ...rest);
+    },
+    opendirSync: (path: string, ...rest: unknown[]) => {
+      io.log.push(`list ${path}`);
+      return (actual.opendirSync as (...args: unknown[]) => unknown)(path, ...rest);
     },
   };
 });
@@ -132,7 +136,10 @@ describe("createPromptSession: one edit, exactly the sections it affects", () =>
     reads(root);
     write(root, "project/AGENTS.md", "# Project\n\nRun `npm run check` first.\n\n@docs/style.md\n");
     const { result, changes } = await session.render();
+    // The rules step runs again too (its always rules are deduped against the
+    // context files): it lists the project folder for Roo's mode files, and reads nothing.
     expect(reads(root)).toEqual([
+      "list <root>/project",
       "read <root>/project/AGENTS.md",
       "read <root>/project/docs/style.md",
     ]);
