@@ -67,6 +67,8 @@ export interface PreparedPrompt {
   generalRules?: { path: string; count: number };
   /** Where each option got its value: who gave it (the API, the CLI, a scenario), a `sysprompt.yaml`, or the default. */
   origins?: Record<OptionName, OptionOrigin>;
+  /** The options the render worked from: the caller's with the config files' values, for `explain`'s settings. */
+  options?: SystemPromptOptions;
   /** The `sysprompt.yaml` files looked at (found or not), for `watch`; absent when `configFiles` is off. */
   configFiles?: string[];
 }
@@ -194,6 +196,7 @@ export async function preparePrompt(
     preset: { ...preset.report, contextFilesLeftOut: context.value.provenance.agentLoaded ?? [] },
     provenance: resolved.provenance,
     origins: resolved.origins,
+    options,
     ...(generalRules
       ? { generalRules: { path: generalRules.path, count: generalRules.rules.length } }
       : {}),

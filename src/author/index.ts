@@ -29,6 +29,7 @@ export type {
   ExplainedContextFile,
   ExplainedRule,
   ExplainedSection,
+  ExplainedSetting,
   ExplainReport,
   GoldenFile,
   LeftOutParagraphs,

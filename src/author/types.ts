@@ -2,7 +2,7 @@ import type { PresetReport } from "../agents/index.js";
 import type { RuleFate } from "../gather/rules/index.js";
 import type { OptionName } from "../options/registry.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
-import type { OptionOrigin } from "../resolve-options.js";
+import type { OptionOrigin, OptionSource } from "../resolve-options.js";
 import type { CacheClass } from "../sections/types.js";
 import type { Diagnostic, DiagnosticLevel, Layer, RenderResult, StepTiming } from "../types.js";
 
@@ -288,7 +288,29 @@ export interface ExplainReport {
    * `project:<path>:<line>`, `user:<path>:<line>` or `default`.
    */
   provenance: Record<string, string>;
+  /**
+   * Each setting not at its default (an option with a flag or a
+   * `sysprompt.yaml` key; each variable on its own), in the registry's order,
+   * with its value and where that came from. The text's `settings:` line.
+   */
+  settings: ExplainedSetting[];
   diagnostics: Diagnostic[];
+}
+
+/** One setting of `explain`: an option not at its default, and where its value came from. */
+export interface ExplainedSetting {
+  /** The option (`deadlineMs`; `vars` for a variable). */
+  option: OptionName;
+  /** How a user names it: the config key (`deadline`), `vars.<name>`, else the option. */
+  key: string;
+  /** The value as one line: a list joined with commas, a record by its names, a long text cut. */
+  value: string;
+  /** Who gave it: `api`, `cli`, `scenario`, or `config`. */
+  source: OptionSource;
+  /** For `config`: the file and line, `user:<path>:<line>` or `project:<path>:<line>`. */
+  at?: string;
+  /** For `cli`: the flag typed (`--agent`); the CLI leaves out what it set itself (its folder as cwd). */
+  flag?: string;
 }
 
 /** How `watchPrompt` reports and when it stops. */

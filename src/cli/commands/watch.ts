@@ -55,23 +55,27 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
   // One write at a time, in render order: a slow disk never lets an older prompt land last.
   let writes = Promise.resolve();
   await untilStopped(io, async (signal) => {
-    await watchPrompt(options, {
-      signal,
-      onRender: (render) => {
-        io.stdout(formatRender(render, (p) => showPath(p, cwd), paint));
-        if (!target || render.error) return;
-        const text = render.result.text;
-        writes = writes.then(async () => {
-          try {
-            const outcome = await writeTarget(target, text);
-            io.stdout(outcome === "written" ? `exported ${target.path}\n` : "export unchanged\n");
-          } catch (error) {
-            // The file became a link or a folder mid-session: said, and watching goes on.
-            io.stdout(paint.red(`not exported: ${(error as Error).message}\n`));
-          }
-        });
+    await watchPrompt(
+      options,
+      {
+        signal,
+        onRender: (render) => {
+          io.stdout(formatRender(render, (p) => showPath(p, cwd), paint));
+          if (!target || render.error) return;
+          const text = render.result.text;
+          writes = writes.then(async () => {
+            try {
+              const outcome = await writeTarget(target, text);
+              io.stdout(outcome === "written" ? `exported ${target.path}\n` : "export unchanged\n");
+            } catch (error) {
+              // The file became a link or a folder mid-session: said, and watching goes on.
+              io.stdout(paint.red(`not exported: ${(error as Error).message}\n`));
+            }
+          });
+        },
       },
-    });
+      "cli",
+    );
   });
   await writes;
   io.stdout("stopped watching\n");
