@@ -6,9 +6,10 @@ import { isWithin } from "../_paths.js";
 import { type Listing, readListing } from "./list-folder.js";
 
 // The one walk over a repository's folders (skills, rule folders, explain's
-// search below cwd, the simulate copy; the workspace tree keeps its own
-// synchronous walk on the same listing). Every guarantee a walk gives is an
-// option here, so a reader never grows its own copy of the caps.
+// search below cwd, the simulate copy, watch's skill roots; the workspace
+// tree keeps its own synchronous walk on the same listing). Every guarantee
+// a walk gives is an option here, so a reader never grows its own copy of
+// the caps.
 
 /** One folder of a walk, listed and sorted. */
 export interface WalkedFolder<S> {
