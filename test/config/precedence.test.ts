@@ -208,6 +208,19 @@ describe("config precedence, one layer at a time", () => {
     expect(user).toBeTypeOf("string");
   });
 
+  it("rule-sources: in a file also decides which rule files explain finds below cwd", async () => {
+    const { root } = world({ user: "rule-sources: [cursor]\n" });
+    mkdirSync(join(root, "project/sub/pkg"), { recursive: true });
+    writeFileSync(join(root, "project/sub/pkg/CLAUDE.local.md"), "Use the pkg's own linter.\n");
+    const below = async (options: { configFiles?: boolean }) =>
+      (await explainPrompt(pinned(root, options))).rules
+        .filter((r) => r.status === "on-touch")
+        .map((r) => r.path);
+    // Without the file every format is read, Claude Code's among them.
+    expect(await below({})).toEqual([join(root, "project/sub/pkg/CLAUDE.local.md")]);
+    expect(await below({ configFiles: true })).toEqual([]);
+  });
+
   it("git: true in the user's file turns the git section on, as --git does", async () => {
     // The library, not the CLI helper: git must be on PATH, which the CLI helper's env leaves out.
     const gitSection = async (root: string) => {
