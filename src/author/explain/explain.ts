@@ -80,7 +80,6 @@ export async function explainPrompt(
     ...(result.budget ? { budget: result.budget } : {}),
     // Absent for the default pi when no file of it was read: nothing changed.
     ...(prepared.preset && prepared.preset.sources.length > 0 ? { preset: prepared.preset } : {}),
-    provenance: prepared.provenance ?? {},
     settings:
       prepared.options && prepared.origins
         ? explainSettings(prepared.options, prepared.origins, prepared.provenance ?? {})
