@@ -35,7 +35,17 @@ vi.mock("../../src/_io.js", async (importOriginal) => {
     fire(path);
     return found;
   };
-  return { ...io, readdir, lstat };
+  // The walker reads a folder through a handle, a batch at a time: the gap is after its close.
+  const opendirSync = ((...args: Parameters<typeof io.opendirSync>) => {
+    const handle = io.opendirSync(...args);
+    const close = handle.closeSync.bind(handle);
+    handle.closeSync = () => {
+      close();
+      fire(args[0]);
+    };
+    return handle;
+  }) as typeof io.opendirSync;
+  return { ...io, readdir, lstat, opendirSync };
 });
 
 // Some listings (prompt templates, agents) call node:fs/promises themselves.
