@@ -46,8 +46,8 @@ export interface WalkOptions<S> {
   /**
    * `never` (the default): entries are what `lstat` says, a link is never
    * entered. `follow`: a folder reached through a link is entered, but none
-   * twice by its real path, so link loops end; the caller confines by
-   * real path what it reads.
+   * twice by its real path (nor listed twice), so link loops end; the caller
+   * confines by real path what it reads.
    */
   links?: "never" | "follow";
   /** Most entries of one folder listed; a folder with more is not visited ({@link onCapped}). */
@@ -145,6 +145,9 @@ class Walk<S> {
         await o.onUnreadable?.(path, rel, error as NodeJS.ErrnoException);
         return;
       }
+      // Asked before the listing: a thousand links to one large folder list it once.
+      if (this.visited.has(real)) return;
+      this.visited.add(real);
     }
     const max = o.maxEntries ?? Number.POSITIVE_INFINITY;
     const cap = Math.min(max, o.total?.left ?? max);
@@ -161,10 +164,6 @@ class Walk<S> {
         this.stopped = "total";
         return;
       }
-    }
-    if (real !== undefined) {
-      if (this.visited.has(real)) return;
-      this.visited.add(real);
     }
     this.listed++;
     if (listing.capped) {
