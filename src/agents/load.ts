@@ -95,6 +95,7 @@ export async function loadPreset(
   );
   const merged: PresetFields = {};
   const sources: AgentPreset["sources"] = [];
+  let ruleSourcesFromProject = false;
   for (const { layer, path, read } of reads) {
     if (!read.ok) {
       if (read.reason !== "missing") {
@@ -127,6 +128,14 @@ export async function loadPreset(
         path,
       });
     }
+    if (parsed.fields.ruleSources !== undefined) {
+      ruleSourcesFromProject = layer === "project";
+      if (ruleSourcesFromProject && parsed.fields.ruleSources.includes("sysprompt")) {
+        // Your agent dir's rules: a repository saying the agent loads them itself drops them.
+        parsed.fields.ruleSources = parsed.fields.ruleSources.filter((s) => s !== "sysprompt");
+        diagnostics.push(projectRuleSourcesWarning(path));
+      }
+    }
     Object.assign(merged, parsed.fields);
   }
   // The default preset may be absent (a builtinDir of the caller's own): the prompt as it is.
@@ -140,6 +149,7 @@ export async function loadPreset(
       contextFiles: merged.contextFiles ?? [],
       imports: merged.imports ?? false,
       ruleSources: merged.ruleSources ?? [],
+      ruleSourcesFromProject,
       nestedContextFiles: merged.nestedContextFiles ?? [],
       toolSets: merged.toolSets ?? [],
       agentSends: merged.agentSends ?? [],
@@ -203,4 +213,15 @@ export async function checkPresets(folders: PresetFolders): Promise<Diagnostic[]
   const names = await presetNames(folders);
   const loads = await Promise.all(names.map((n) => loadPreset(n, folders, { required: false })));
   return loads.flatMap((l) => l.diagnostics);
+}
+
+/** A project's preset named `sysprompt` among the rule sources the agent loads itself. */
+function projectRuleSourcesWarning(path: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "preset-project-rule-sources",
+    message:
+      "loadsItself.ruleSources: a project's preset leaves out only the project's own rule formats, never sysprompt's rules or your user-level folders; sysprompt ignored. Set it in the agent dir's agents/<name>.yaml",
+    path,
+  };
 }
