@@ -1,7 +1,7 @@
 import { basename, join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
-import { readdir } from "../_io.js";
 import { type Reach, readRepoText } from "../repo-files/index.js";
+import { readListing } from "../repo-files/list-folder.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { EJECTED_FROM_KEY } from "./ejected-from.js";
 import { readSectionMeta } from "./meta.js";
@@ -140,6 +140,12 @@ async function loadOne(dir: string, file: string, layer: Layer, reach: Reach | u
 }
 
 /**
+ * Entries of one layer folder (`sections/`, `partials/`) listed at most: a
+ * layer holds some dozens of files, and each other entry is a diagnostic.
+ */
+export const MAX_LAYER_FOLDER_ENTRIES = 1000;
+
+/**
  * Sorted `.md` entries of a folder. Any other entry (`rules.txt`, `rules.MD`,
  * a sub-folder) is an `info` diagnostic, since it is not read; hidden
  * entries and editor backups (`.DS_Store`, `rules.md~`) pass in silence. A
@@ -149,27 +155,40 @@ async function loadOne(dir: string, file: string, layer: Layer, reach: Reach | u
 export async function listMarkdown(
   dir: string,
 ): Promise<{ names: string[]; diagnostics: Diagnostic[] }> {
-  try {
-    const entries = (await readdir(dir)).sort();
-    return {
-      names: entries.filter((n) => n.endsWith(".md")),
-      diagnostics: entries.filter(isIgnoredByMistake).map((n) => ignoredEntry(dir, n)),
-    };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { names: [], diagnostics: [] };
+  const listing = await readListing(dir, MAX_LAYER_FOLDER_ENTRIES, undefined);
+  if ("error" in listing) {
+    const { error } = listing;
+    if (error.code === "ENOENT") return { names: [], diagnostics: [] };
     return {
       names: [],
       diagnostics: [
         {
           level: "warning",
           code: "dir-unreadable",
-          message: `cannot list folder: ${(error as Error).message}`,
+          message: `cannot list folder: ${error.message}`,
           path: dir,
         },
       ],
     };
   }
+  if (listing.capped) {
+    return {
+      names: [],
+      diagnostics: [
+        {
+          level: "warning",
+          code: "layer-folder-too-large",
+          message: `more than ${MAX_LAYER_FOLDER_ENTRIES} entries in one folder: none of them read`,
+          path: dir,
+        },
+      ],
+    };
+  }
+  const entries = listing.entries.map((e) => e.name).sort();
+  return {
+    names: entries.filter((n) => n.endsWith(".md")),
+    diagnostics: entries.filter(isIgnoredByMistake).map((n) => ignoredEntry(dir, n)),
+  };
 }
 
 /** Not read, and not obviously meant to be left out (hidden files, editor backups). */
