@@ -1,8 +1,8 @@
-import { readdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { nearMatches } from "../_suggest.js";
 import { projectReach, readRepoCapped } from "../repo-files/index.js";
+import { readListing } from "../repo-files/list-folder.js";
 import { type Diagnostic, type Layer, SyspromptError } from "../types.js";
 import { PRESET_NAME, type PresetFields, parsePreset } from "./parse.js";
 import type { AgentPreset } from "./types.js";
@@ -36,21 +36,39 @@ export function presetDirs(folders: PresetFolders): { layer: Layer; dir: string 
   ];
 }
 
+/**
+ * Entries of one layer's `agents/` folder listed at most: a layer holds a
+ * few presets, and each listed one is loaded by `check` and named in an
+ * unknown agent's error.
+ */
+export const MAX_PRESET_FOLDER_ENTRIES = 1000;
+
 /** The preset names every read layer offers, sorted, each once. Unreadable folders offer none. */
 export async function presetNames(folders: PresetFolders): Promise<string[]> {
+  return (await listPresets(folders)).names;
+}
+
+/** {@link presetNames}, and the folders past {@link MAX_PRESET_FOLDER_ENTRIES}, which offer none. */
+async function listPresets(
+  folders: PresetFolders,
+): Promise<{ names: string[]; tooLarge: string[] }> {
+  const tooLarge: string[] = [];
   const lists = await Promise.all(
     presetDirs(folders).map(async ({ dir }) => {
-      try {
-        return (await readdir(dir)).filter(
-          (n) => n.endsWith(".yaml") && PRESET_NAME.test(n.slice(0, -".yaml".length)),
-        );
-      } catch {
-        // Missing or unreadable: that layer offers no preset; loading one says why.
+      const listing = await readListing(dir, MAX_PRESET_FOLDER_ENTRIES, undefined);
+      // Missing or unreadable: that layer offers no preset; loading one says why.
+      if ("error" in listing) return [];
+      if (listing.capped) {
+        tooLarge.push(dir);
         return [];
       }
+      return listing.entries
+        .map((e) => e.name)
+        .filter((n) => n.endsWith(".yaml") && PRESET_NAME.test(n.slice(0, -".yaml".length)));
     }),
   );
-  return [...new Set(lists.flat().map((n) => n.slice(0, -".yaml".length)))].sort();
+  const names = [...new Set(lists.flat().map((n) => n.slice(0, -".yaml".length)))].sort();
+  return { names, tooLarge };
 }
 
 /**
@@ -210,9 +228,19 @@ async function unknownPreset(name: string, folders: PresetFolders): Promise<Sysp
  * `sysprompt check` reports (a render reports only the preset it uses).
  */
 export async function checkPresets(folders: PresetFolders): Promise<Diagnostic[]> {
-  const names = await presetNames(folders);
+  const { names, tooLarge } = await listPresets(folders);
   const loads = await Promise.all(names.map((n) => loadPreset(n, folders, { required: false })));
-  return loads.flatMap((l) => l.diagnostics);
+  return [
+    ...tooLarge.map(
+      (dir): Diagnostic => ({
+        level: "warning",
+        code: "preset-folder-too-large",
+        message: `more than ${MAX_PRESET_FOLDER_ENTRIES} entries in one agents folder: none of its presets listed or checked (one named with --agent or agent: is still read)`,
+        path: dir,
+      }),
+    ),
+    ...loads.flatMap((l) => l.diagnostics),
+  ];
 }
 
 /** A project's preset named `sysprompt` among the rule sources the agent loads itself. */
