@@ -10,33 +10,28 @@ import { wordDiff } from "../../src/serve/_view.js";
 // event loop blocked, however little changed (3.5 s for one line). Texts
 // past MAX_DIFF_CHARS together are shown removed and added whole at once.
 
-/** Two-character lines, differing at every line: the most tokens a text can hold. */
-const text = (n: number, mod: number) =>
-  Array.from({ length: (4 * 1024 * 1024) / 3 }, (_, i) => `a${i % mod}`).join(n === 0 ? "\n" : " ");
+/** 4 MiB of two-character lines (or words), the most tokens a text can hold; one differs at the end. */
+const text = (sep: string, last: string) =>
+  `${Array.from({ length: (4 * 1024 * 1024) / 3 }, (_, i) => `a${i % 7}`).join(sep)}${sep}${last}`;
 
-/** Far below the 5 s a diff took before, above splitting 8 MiB into lines on a loaded machine. */
-const BOUND_MS = 2000;
-
+// What is asserted is the shape (the texts whole, where jsdiff finds the one
+// line that changed), not the time: the texts take seconds to build and
+// split on a loaded machine either way.
 describe("hostile repository: a very large changed section", () => {
-  it("its line diff is the texts whole, at once", () => {
-    const before = text(0, 7);
-    const after = text(0, 5);
-    const start = performance.now();
+  it("its line diff is the texts whole, without cutting them into lines first", () => {
+    const before = text("\n", "x");
+    const after = text("\n", "y");
     const patch = linePatch("s", "s", before, after, "", "");
-    expect(performance.now() - start).toBeLessThan(BOUND_MS);
     expect(patch.hunks).toHaveLength(1);
     expect(patch.hunks[0]?.oldLines).toBe(before.split("\n").length);
-  }, 30_000);
+  }, 60_000);
 
-  it("its word diff in the inspector is the texts whole, at once", () => {
-    const before = text(1, 7);
-    const after = text(1, 5);
-    const start = performance.now();
-    const parts = wordDiff(before, after);
-    expect(performance.now() - start).toBeLessThan(BOUND_MS);
-    expect(parts).toEqual([
+  it("its word diff in the inspector is the texts whole", () => {
+    const before = text(" ", "x");
+    const after = text(" ", "y");
+    expect(wordDiff(before, after)).toEqual([
       ["-", before],
       ["+", after],
     ]);
-  }, 30_000);
+  }, 60_000);
 });
