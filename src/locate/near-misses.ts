@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import type { EntryKind } from "../_fs.js";
-import { readdir } from "../_io.js";
+import { readListing } from "../repo-files/list-folder.js";
 import type { Diagnostic } from "../types.js";
 
 /** The folders a user or project layer folder is read for, spelled as they are read. */
@@ -95,6 +95,9 @@ export function nearMisses(
   return diagnostics;
 }
 
+/** Entries of a layer folder listed for hints at most: a layer holds a few dozen. */
+export const MAX_NEAR_MISS_ENTRIES = 1000;
+
 /**
  * {@link nearMisses} for a layer folder on disk: one listing, sorted so the
  * diagnostics come in a stable order. A folder that cannot be listed gives no
@@ -105,14 +108,12 @@ export async function nearMissesInFolder(
   dir: string,
   options: NearMissOptions,
 ): Promise<Diagnostic[]> {
-  let entries: LayerEntry[];
-  try {
-    entries = (await readdir(dir, { withFileTypes: true }))
-      .map((d) => ({ name: d.name, type: entryType(d) }))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
-    return [];
-  }
+  const listing = await readListing(dir, MAX_NEAR_MISS_ENTRIES, undefined);
+  // Unlistable, or too large to be a layer anyone wrote by hand: no hints.
+  if ("error" in listing || listing.capped) return [];
+  const entries = listing.entries
+    .map((d) => ({ name: d.name, type: entryType(d) }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return nearMisses(dir, entries, options);
 }
 
