@@ -1,4 +1,4 @@
-// `npm run build` step: the published CLI as one CommonJS file,
+// `npm run build` step: the published CLI as one CommonJS module (its function, wrapped),
 // dist/src/cli/bundle.cjs, started by dist/src/cli/sysprompt.cjs (src/cli/sysprompt.cts)
 // with a V8 code cache made here by running it once.
 //
@@ -60,6 +60,9 @@ const hookFullFromLoader = `
 const loader = require("./sysprompt.cjs");
 module.exports = loader.runBundle(loader.compileBundle(true, loader.HOOK_FULL_BUNDLE), loader.HOOK_FULL_BUNDLE);
 `;
+
+/** The head of the wrapper Node puts around a CommonJS module; sysprompt.cjs calls the function. */
+const MODULE_WRAPPER = "(function (exports, require, module, __filename, __dirname) {";
 
 /** `text` with its one `from` replaced by `to`; a build whose sources moved on fails here. */
 function inline(text, from, to) {
@@ -155,7 +158,10 @@ async function bundle(entry, out, { fullApart = false } = {}) {
     const around = bundled.slice(Math.max(0, wide.index - 60), wide.index + 20);
     throw new Error(`${out} is not ASCII: ${JSON.stringify(wide[0])} in ${JSON.stringify(around)}`);
   }
-  writeFileSync(out, bundled);
+  // The file is the module function that sysprompt.cjs compiles as it is: the
+  // wrapper Node puts around a CommonJS module, on the first line (wrapping it
+  // at start made a second copy of the source in memory, some 200 pages).
+  writeFileSync(out, `${MODULE_WRAPPER}${bundled}\n})`);
   // npm keeps a file's mode in the tarball, and the shell runs the bin: the
   // loader is the one executable; the bundle (esbuild marked it, for the hashbang
   // of bin.ts) is only ever read by it.

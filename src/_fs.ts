@@ -8,9 +8,9 @@ import {
   readSync,
   statSync,
 } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { normalizeText } from "./_frontmatter.js";
+import type { ReadHandle as FileHandle } from "./_io.js";
 import { open, readdir, realpath, stat } from "./_io.js";
 import type { Diagnostic } from "./types.js";
 

@@ -6,10 +6,12 @@ import type { Diagnostic } from "./types.js";
 let ignoreFactory: typeof IgnoreFactory | undefined;
 
 /**
- * A new, empty `ignore` list. `ignore` is loaded only once a .gitignore is
- * met: many walks meet none, and a CLI start counts milliseconds.
+ * A new, empty `ignore` list: the one glob matcher of repository patterns
+ * (ignore files and rule globs alike; feed it only {@link boundedPattern}s).
+ * `ignore` is loaded only once a pattern is met: many walks meet none, and a
+ * CLI start counts milliseconds.
  */
-function newIgnore(): Ignore {
+export function newIgnore(): Ignore {
   ignoreFactory ??= createRequire(import.meta.url)("ignore") as typeof IgnoreFactory;
   return ignoreFactory();
 }

@@ -1,10 +1,15 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
+import { pace } from "./_pace.js";
 
 /**
  * Every file-system call that gathering makes goes through this module: each
- * function behaves exactly like its `node:fs` twin. Inside
+ * function behaves exactly like its `node:fs` twin. Look-ups (stat, lstat,
+ * realpath, readlink) and reads of an opened file are made synchronously, in
+ * the slices of src/_pace.ts, as the tree walk makes its calls (see
+ * {@link promptly}); listings and whole-file reads go through the thread pool,
+ * since one listing of a million entries has no slice. Inside
  * {@link recordReads}, each one also tells the recorder what it saw, so that
  * a prompt session can later check, by stat alone, whether anything the
  * gathering looked at has changed — including paths that were looked up and
@@ -91,7 +96,7 @@ async function statBeforeReading(recorder: ReadRecorder | undefined, path: fs.Pa
     recorder,
     "stat",
     String(path),
-    () => fsp.stat(path),
+    () => promptly(() => fs.statSync(path)),
     (stats) => ({ stats }),
   ).catch(
     // The read that follows fails the same way and reports it.
@@ -99,38 +104,61 @@ async function statBeforeReading(recorder: ReadRecorder | undefined, path: fs.Pa
   );
 }
 
+/**
+ * `call` made at once, on this thread, its result (or its error) as a
+ * promise. A look-up on a local disk takes microseconds; the same call through
+ * libuv's thread pool costs a hand-over to a pool thread and back, and on a
+ * loaded machine each waits its turn for a core: a render's two hundred
+ * look-ups spent more time waiting than looking. Within a slice of
+ * src/_pace.ts; past its end, after one turn of the event loop, so the
+ * deadline's timer and an abort are still heard between calls.
+ */
+function promptly<T>(call: () => T): Promise<T> {
+  const turn = pace();
+  if (turn) return turn.then(call);
+  try {
+    return Promise.resolve(call());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+const statNow = (path: string) => promptly(() => fs.statSync(path));
+const lstatNow = (path: string) => promptly(() => fs.lstatSync(path));
+const realpathNow = (path: string) => promptly(() => fs.realpathSync.native(path));
+
 export function stat(path: string): Promise<fs.Stats> {
   const recorder = currentRecorder();
-  if (!recorder) return fsp.stat(path);
+  if (!recorder) return statNow(path);
   return observed(
     recorder,
     "stat",
     path,
-    () => fsp.stat(path),
+    () => statNow(path),
     (stats) => ({ stats }),
   );
 }
 
 export function lstat(path: string): Promise<fs.Stats> {
   const recorder = currentRecorder();
-  if (!recorder) return fsp.lstat(path);
+  if (!recorder) return lstatNow(path);
   return observed(
     recorder,
     "lstat",
     path,
-    () => fsp.lstat(path),
+    () => lstatNow(path),
     (stats) => ({ stats }),
   );
 }
 
 export function realpath(path: string): Promise<string> {
   const recorder = currentRecorder();
-  if (!recorder) return fsp.realpath(path);
+  if (!recorder) return realpathNow(path);
   return observed(
     recorder,
     "realpath",
     path,
-    () => fsp.realpath(path),
+    () => realpathNow(path),
     (text) => ({ text }),
   );
 }
@@ -138,12 +166,12 @@ export function realpath(path: string): Promise<string> {
 export function readlink(path: string | Buffer): Promise<string> {
   const recorder = currentRecorder();
   // A path given as bytes (a name that is not UTF-8) has no string key to note it by.
-  if (!recorder || typeof path !== "string") return fsp.readlink(path, "utf8");
+  if (!recorder || typeof path !== "string") return promptly(() => fs.readlinkSync(path, "utf8"));
   return observed(
     recorder,
     "readlink",
     path,
-    () => fsp.readlink(path),
+    () => promptly(() => fs.readlinkSync(path, "utf8")),
     (text) => ({ text }),
   );
 }
@@ -153,9 +181,36 @@ export async function readFile(path: string): Promise<Buffer> {
   return fsp.readFile(path);
 }
 
-export async function open(path: string, flags: number): Promise<fsp.FileHandle> {
+/** What a reader does with an open file: the part of `FileHandle` that {@link open}'s handle has. */
+export type ReadHandle = Pick<fsp.FileHandle, "stat" | "read" | "close">;
+
+/** An open file read at once, on this thread (see {@link promptly}). */
+class PromptHandle implements ReadHandle {
+  #fd: number | undefined;
+  constructor(fd: number) {
+    this.#fd = fd;
+  }
+  #open(): number {
+    if (this.#fd === undefined) throw Object.assign(new Error("file closed"), { code: "EBADF" });
+    return this.#fd;
+  }
+  stat = (() => promptly(() => fs.fstatSync(this.#open()))) as ReadHandle["stat"];
+  read = ((buffer: NodeJS.ArrayBufferView, offset: number, length: number, position: number) =>
+    promptly(() => ({
+      bytesRead: fs.readSync(this.#open(), buffer, offset, length, position),
+      buffer,
+    }))) as ReadHandle["read"];
+  close = (): Promise<void> =>
+    promptly(() => {
+      const fd = this.#fd;
+      this.#fd = undefined;
+      if (fd !== undefined) fs.closeSync(fd);
+    });
+}
+
+export async function open(path: string, flags: number): Promise<ReadHandle> {
   await statBeforeReading(currentRecorder(), path);
-  return fsp.open(path, flags);
+  return promptly(() => new PromptHandle(fs.openSync(path, flags)));
 }
 
 /** `fs.promises.readdir`; the folder's stat (its mtime changes with every entry added or removed) is noted first. */

@@ -2,6 +2,8 @@
 // a skill. One rule everywhere, so "did you mean" means the same thing in
 // every message.
 
+import { escapeControls } from "./_text.js";
+
 /**
  * Names longer than this get no suggestions: nothing that long is a typo of
  * a short key, and the distance costs length × length.
@@ -94,22 +96,8 @@ export function didYouMean(
   show: (candidate: string) => string = (c) => JSON.stringify(c),
 ): string | undefined {
   // A candidate may come from a repository's file (a skill's name): no terminal escapes.
-  const near = nearMatches(name, candidates).map((c) => escapeControls(show(c)));
+  const near = nearMatches(name, candidates).map((c) => escapeControls(show(c), "name"));
   if (near.length === 0) return undefined;
   const last = near.pop();
   return `did you mean ${near.length > 0 ? `${near.join(", ")} or ${last}` : last}?`;
-}
-
-/**
- * `text` with control characters written as `\u001b` escapes, so a name taken
- * from a file cannot move the cursor or reset the terminal it is printed on.
- */
-export function escapeControls(text: string): string {
-  let out = "";
-  for (const c of text) {
-    const code = c.charCodeAt(0);
-    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f);
-    out += control ? `\\u${code.toString(16).padStart(4, "0")}` : c;
-  }
-  return out;
 }

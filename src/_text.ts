@@ -34,22 +34,35 @@ function breaksALine(code: number): boolean {
  */
 const span = (from: number, to: number) =>
   `${String.fromCharCode(from)}-${String.fromCharCode(to)}`;
-const ACTIVE = new RegExp(
-  `[${span(0x00, 0x08)}${span(0x0b, 0x1f)}${span(0x7f, 0x9f)}${span(0x202a, 0x202e)}${span(0x2066, 0x2069)}${span(0x2028, 0x2029)}]`,
-  "g",
-);
+const ACTIVE_SPANS = `${span(0x0b, 0x1f)}${span(0x7f, 0x9f)}${span(0x202a, 0x202e)}${span(0x2066, 0x2069)}${span(0x2028, 0x2029)}`;
+
+/**
+ * What a piece of text is, for {@link escapeControls}: which of tab and line
+ * feed are its structure and stay. `report`: both (a report's lines and
+ * columns); `field`: tab only (a path, a message, a table cell: a line feed
+ * there could forge the next line); `name`: neither (a name quoted alone,
+ * as in "did you mean").
+ */
+export type TextKind = "report" | "field" | "name";
+
+const ACTIVE: Record<TextKind, RegExp> = {
+  report: new RegExp(`[${span(0x00, 0x08)}${ACTIVE_SPANS}]`, "g"),
+  field: new RegExp(`[${span(0x00, 0x08)}\\n${ACTIVE_SPANS}]`, "g"),
+  name: new RegExp(`[${span(0x00, 0x0a)}${ACTIVE_SPANS}]`, "g"),
+};
 
 /**
  * `text` with every character a terminal could act on written as a visible
- * `\uXXXX` escape (ESC is `\u001b`); tab and line feed stay, since they are
- * the structure of a report. The escape is JSON's own, so JSON text passed
+ * `\uXXXX` escape (ESC is `\u001b`); tab and line feed stay where `kind`
+ * makes them structure. The escape is JSON's own, so JSON text passed
  * through this parses to the same value. Linear; text without such a
  * character is returned as it is.
  */
-export function escapeControls(text: string): string {
-  ACTIVE.lastIndex = 0;
-  if (!ACTIVE.test(text)) return text;
-  return text.replace(ACTIVE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+export function escapeControls(text: string, kind: TextKind = "report"): string {
+  const active = ACTIVE[kind];
+  active.lastIndex = 0;
+  if (!active.test(text)) return text;
+  return text.replace(active, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**
@@ -58,8 +71,7 @@ export function escapeControls(text: string): string {
  * field it is not structure and could forge the next line of a report.
  */
 export function escapeInline(text: string): string {
-  const escaped = escapeControls(text);
-  return escaped.includes("\n") ? escaped.replaceAll("\n", "\\u000a") : escaped;
+  return escapeControls(text, "field");
 }
 
 const ELLIPSIS = "…";

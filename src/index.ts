@@ -14,6 +14,7 @@ export {
   type ExplainedContextFile,
   type ExplainedRule,
   type ExplainedSection,
+  type ExplainedSetting,
   type ExplainReport,
   ejectSections,
   explainPrompt,

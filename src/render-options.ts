@@ -2,8 +2,9 @@ import { toPosix } from "./_paths.js";
 import { type AppliedPreset, applyPreset, loadChosenPreset } from "./agents/index.js";
 import { agentConfigFile, type OptionProvenance } from "./config/index.js";
 import type { GatherInputs } from "./gather/inputs.js";
+import type { OptionName } from "./options/registry.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
-import { resolveOptions } from "./resolve-options.js";
+import { type GivenBy, type OptionOrigin, resolveOptions } from "./resolve-options.js";
 import type { Diagnostic } from "./types.js";
 
 /** A render's options, resolved once: what the gathering steps and the data are built from. */
@@ -16,6 +17,8 @@ export interface ResolvedRender extends GatherInputs {
   preset: AppliedPreset;
   /** Where each config key's value came from (an option, a `sysprompt.yaml`, the default). */
   provenance: OptionProvenance;
+  /** Where each option of the registry got its value: who gave it (`givenBy`), a `sysprompt.yaml`, or the default. */
+  origins: Record<OptionName, OptionOrigin>;
   /** The `sysprompt.yaml` files looked at (found or not); absent when `configFiles` is off. */
   configFiles?: string[];
   /** What resolving found to say: an untrusted project, the preset's and the config files' problems. */
@@ -28,9 +31,12 @@ export interface ResolvedRender extends GatherInputs {
  * value in a file is a diagnostic. Runs before the deadline starts: the files
  * may set it.
  */
-export async function resolveRenderOptions(given: SystemPromptOptions): Promise<ResolvedRender> {
+export async function resolveRenderOptions(
+  given: SystemPromptOptions,
+  givenBy: GivenBy = "api",
+): Promise<ResolvedRender> {
   // A bad explicit argument throws (the caller's error); a config file's bad value is a diagnostic.
-  const { config, options, normalized } = await resolveOptions(given);
+  const { config, options, normalized, provenance: origins } = await resolveOptions(given, givenBy);
   // The preset decides inputs of the steps (tools, rule sources, context files), so it comes first.
   // Without an agent: the default pi, whose builtin file sets nothing (see prompts/agents/pi.yaml),
   // so only a user's or project's own pi.yaml is read.
@@ -40,6 +46,11 @@ export async function resolveRenderOptions(given: SystemPromptOptions): Promise<
     given.agent === undefined ? agentConfigFile(config.files) : undefined,
   );
   const preset = applyPreset(normalized, options, loaded.preset);
+  // A file's agent that names no preset was ignored: the agent in use is the default.
+  if (loaded.ignored) preset.report = { ...preset.report, ignored: loaded.ignored };
+  const provenance = loaded.ignored
+    ? { ...config.provenance, agent: "default" }
+    : config.provenance;
   const { opts } = preset;
   const untrusted: Diagnostic[] = opts.trusted
     ? []
@@ -56,7 +67,8 @@ export async function resolveRenderOptions(given: SystemPromptOptions): Promise<
     agentLoads: preset.agentLoads,
     nestedContextFiles: loaded.preset.nestedContextFiles,
     preset,
-    provenance: config.provenance,
+    provenance,
+    origins: loaded.ignored ? { ...origins, agent: { source: "default" } } : origins,
     ...(given.configFiles === true ? { configFiles: config.files.map((f) => f.path) } : {}),
     diagnostics: [...untrusted, ...loaded.diagnostics, ...config.diagnostics],
   };

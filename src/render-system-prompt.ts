@@ -15,9 +15,11 @@ import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import { builtinTemplates } from "./locate/builtin-cache.js";
 import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
 import type { LoadedLayer } from "./locate/load-layer.js";
+import type { OptionName } from "./options/registry.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { assemblePromptData } from "./prompt-data.js";
 import { resolveRenderOptions } from "./render-options.js";
+import type { GivenBy, OptionOrigin } from "./resolve-options.js";
 import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
 import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
@@ -61,6 +63,12 @@ export interface PreparedPrompt {
   preset?: PresetReport;
   /** Where each config key's value came from (an option, a `sysprompt.yaml`, the default): for `explain`. */
   provenance?: OptionProvenance;
+  /** The layer's `general-rules.md` whose list replaced the builtin general rules, and its rule count; absent for the builtin list. */
+  generalRules?: { path: string; count: number };
+  /** Where each option got its value: who gave it (the API, the CLI, a scenario), a `sysprompt.yaml`, or the default. */
+  origins?: Record<OptionName, OptionOrigin>;
+  /** The options the render worked from: the caller's with the config files' values, for `explain`'s settings. */
+  options?: SystemPromptOptions;
   /** The `sysprompt.yaml` files looked at (found or not), for `watch`; absent when `configFiles` is off. */
   configFiles?: string[];
 }
@@ -123,18 +131,19 @@ export function renderPrepared(
 /**
  * Locate and gather: every bit of I/O a render needs, bounded by the deadline.
  * `runner` runs each gathering step; a prompt session passes one that reuses
- * what has not changed on disk.
+ * what has not changed on disk. `givenBy` names who gave `given` in `origins`.
  */
 export async function preparePrompt(
   given: SystemPromptOptions = {},
   runner: StepRunner = runStep,
+  givenBy: GivenBy = "api",
 ): Promise<PreparedPrompt> {
   // process.hrtime, not performance.now(): the performance global loads ten
   // modules of perf_hooks, a millisecond of a CLI start.
   const clock = () => Number(process.hrtime.bigint()) / 1e6;
   const started = clock();
   // 1. Options: the caller's, the config files' and the agent preset's, resolved once.
-  const resolved = await resolveRenderOptions(given);
+  const resolved = await resolveRenderOptions(given, givenBy);
   const { options, opts, preset } = resolved;
 
   // 2. Gathering: the table of steps, under one deadline counted from the start.
@@ -151,6 +160,8 @@ export async function preparePrompt(
   const { builtin, context, tree } = outcomes;
   const layers = [builtin.value.layer, outcomes.user.value, outcomes.project.value];
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt), layers);
+  // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
+  const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
     opts,
@@ -158,7 +169,7 @@ export async function preparePrompt(
     appendPrompt: buildAppendPrompt(layers, opts.appendSystemPrompt),
     // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
     builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
-    generalRules: builtin.value.rules,
+    generalRules: generalRules?.rules ?? builtin.value.rules,
     contextFiles: context.value.files,
     wrappers: wrapperNames(layers.flatMap((l) => l.sections)),
     ruleFiles: outcomes["rule-files"].value,
@@ -184,6 +195,11 @@ export async function preparePrompt(
     ...(tree.value ? treeLines(tree.value) : {}),
     preset: { ...preset.report, contextFilesLeftOut: context.value.provenance.agentLoaded ?? [] },
     provenance: resolved.provenance,
+    origins: resolved.origins,
+    options,
+    ...(generalRules
+      ? { generalRules: { path: generalRules.path, count: generalRules.rules.length } }
+      : {}),
     ...(resolved.configFiles ? { configFiles: resolved.configFiles } : {}),
   };
 }

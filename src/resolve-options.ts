@@ -1,6 +1,6 @@
 import { applyConfigFiles, type ConfiguredOptions } from "./config/apply.js";
 import { checkOptionTypes } from "./options/given.js";
-import { normalizeOptions } from "./options/normalize.js";
+import { normalizeCheckedOptions } from "./options/normalize.js";
 import { OPTION_SPECS, type OptionName } from "./options/registry.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 
@@ -42,7 +42,8 @@ export async function resolveOptions(
 ): Promise<ResolvedOptions> {
   checkOptionTypes(given);
   const config = await applyConfigFiles(given);
-  const normalized = await normalizeOptions(config.options);
+  // Checked once: `given` above, each config file's values as it was parsed.
+  const normalized = await normalizeCheckedOptions(config.options);
   return {
     options: config.options,
     normalized,

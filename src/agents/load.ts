@@ -1,8 +1,7 @@
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { nearMatches } from "../_suggest.js";
-import { projectReach, readRepoCapped } from "../repo-files/index.js";
-import { readListing } from "../repo-files/list-folder.js";
+import { listFolder, projectReach, readRepoCapped } from "../repo-files/index.js";
 import { type Diagnostic, type Layer, SyspromptError } from "../types.js";
 import { PRESET_NAME, type PresetFields, parsePreset } from "./parse.js";
 import type { AgentPreset } from "./types.js";
@@ -55,7 +54,7 @@ async function listPresets(
   const tooLarge: string[] = [];
   const lists = await Promise.all(
     presetDirs(folders).map(async ({ dir }) => {
-      const listing = await readListing(dir, MAX_PRESET_FOLDER_ENTRIES, undefined);
+      const listing = await listFolder(dir, { maxEntries: MAX_PRESET_FOLDER_ENTRIES });
       // Missing or unreadable: that layer offers no preset; loading one says why.
       if ("error" in listing) return [];
       if (listing.capped) {
@@ -190,7 +189,11 @@ export async function loadChosenPreset(
   agent: string | undefined,
   folders: PresetFolders,
   from?: { path: string; line?: number },
-): Promise<{ preset: AgentPreset; diagnostics: Diagnostic[] }> {
+): Promise<{
+  preset: AgentPreset;
+  diagnostics: Diagnostic[];
+  ignored?: { path: string; line?: number };
+}> {
   const chosen = { required: agent !== undefined, skipBuiltin: agent === undefined };
   try {
     return await loadPreset(agent ?? DEFAULT_AGENT, folders, chosen);
@@ -209,7 +212,11 @@ export async function loadChosenPreset(
       path: from.path,
       ...(from.line !== undefined ? { line: from.line } : {}),
     };
-    return { preset: fallback.preset, diagnostics: [problem, ...fallback.diagnostics] };
+    return {
+      preset: fallback.preset,
+      diagnostics: [problem, ...fallback.diagnostics],
+      ignored: from,
+    };
   }
 }
 

@@ -95,4 +95,6 @@ export interface PresetReport {
   ruleSourcesLeftOut: string[];
   /** How `sysprompt export` writes for this agent; null: nothing to export (pi). */
   export: ExportSpec | null;
+  /** A sysprompt.yaml's `agent:` that names no preset (its file and line): ignored, the default in use. */
+  ignored?: { path: string; line?: number };
 }

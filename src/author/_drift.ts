@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { readTextFile } from "../_fs.js";
 import { parseTemplate } from "../engine/index.js";
+import type { LoadedLayer } from "../locate/load-layer.js";
 import { builtinHash } from "../sections/ejected-from.js";
 import type { SectionFile } from "../sections/types.js";
 import type { Diagnostic } from "../types.js";
@@ -58,6 +59,34 @@ export async function driftDiagnostics(
     }),
   );
   return found.filter((d): d is Diagnostic => d !== undefined);
+}
+
+/**
+ * An info for each user or project `general-rules.md` that `eject` copied
+ * from a builtin list (`rules.md`) that has changed since: like
+ * {@link driftDiagnostics} for sections, and for the same reasons an info.
+ */
+export async function generalRulesDrift(
+  layers: readonly Pick<LoadedLayer, "generalRules">[],
+  builtinDir: string,
+): Promise<Diagnostic[]> {
+  const copies = layers.flatMap((l) => (l.generalRules?.ejectedFrom ? [l.generalRules] : []));
+  if (copies.length === 0) return [];
+  const read = await readTextFile(join(builtinDir, "rules.md"));
+  const now = read.ok ? builtinHash(read.text) : undefined;
+  return copies.flatMap(({ path, ejectedFrom }) =>
+    ejectedFrom === undefined || ejectedFrom.hash === now
+      ? []
+      : [
+          {
+            level: "info" as const,
+            code: "general-rules-drift",
+            message: `the builtin general rules (${join(builtinDir, "rules.md")}) changed since this list was copied from them (${ejectedFrom.hash}, now ${now ?? "gone"}); compare the two and take what you want`,
+            path,
+            line: ejectedFrom.line,
+          },
+        ],
+  );
 }
 
 /** The record of the builtin `<name>.md` as it is now; undefined when there is none. */

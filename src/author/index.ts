@@ -1,5 +1,5 @@
 export { checkProject } from "./check/check.js";
-export { builtinSectionNames, ejectSections } from "./eject/eject.js";
+export { builtinSectionNames, ejectSections, GENERAL_RULES } from "./eject/eject.js";
 export { diffEjected } from "./eject/eject-diff.js";
 export { explainPrompt } from "./explain/explain.js";
 export { defaultSandboxParent } from "./sandbox.js";
@@ -29,6 +29,7 @@ export type {
   ExplainedContextFile,
   ExplainedRule,
   ExplainedSection,
+  ExplainedSetting,
   ExplainReport,
   GoldenFile,
   LeftOutParagraphs,

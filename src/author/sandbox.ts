@@ -16,8 +16,13 @@ import { basename, join } from "node:path";
 import { randomHex } from "../_crypto.js";
 import { isWithin } from "../_paths.js";
 import { KIND_WORDS } from "../_safe-write.js";
-import { type Reach, reachRefusal } from "../repo-files/index.js";
-import { type Enter, type WalkedFolder, walkFolders } from "../repo-files/walk.js";
+import {
+  type Enter,
+  type Reach,
+  reachRefusal,
+  type WalkedFolder,
+  walkFolders,
+} from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 import {
   childState,

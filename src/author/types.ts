@@ -1,6 +1,8 @@
 import type { PresetReport } from "../agents/index.js";
 import type { RuleFate } from "../gather/rules/index.js";
+import type { OptionName } from "../options/registry.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
+import type { OptionOrigin, OptionSource } from "../resolve-options.js";
 import type { CacheClass } from "../sections/types.js";
 import type { Diagnostic, DiagnosticLevel, Layer, RenderResult, StepTiming } from "../types.js";
 
@@ -67,8 +69,11 @@ export interface EjectedFile {
   path: string;
   /** The record written in its frontmatter: `sha256:` and 12 hex digits of the builtin's text. */
   hash: string;
-  /** Where the builtin's text is kept for `eject --diff` (`<layer>/.sysprompt/base/<name>.md`). */
-  base: string;
+  /**
+   * Where the builtin's text is kept for `eject --diff` (`<layer>/.sysprompt/base/<name>.md`);
+   * none for the general rules' list (`general-rules.md`), which is copied as it is.
+   */
+  base?: string;
 }
 
 export interface EjectResult {
@@ -106,6 +111,8 @@ export interface RenderedScenario {
   text: string;
   /** One `level path:line:column [code] message` line per diagnostic; `""` when there are none. */
   diagnostics: string;
+  /** Where each option of the render came from: `scenario` for what the scenario (or its runner) set. */
+  origins?: Record<OptionName, OptionOrigin>;
 }
 
 /** One golden file of a scenario, compared with the render. */
@@ -260,6 +267,8 @@ export interface ExplainReport {
   rules: ExplainedRule[];
   /** Skills listed in the prompt, and the tool the model loads them with (null: none is selected). */
   skills: { listed: number; tool: "read" | "bash" | null };
+  /** The layer's `general-rules.md` that replaced the builtin general rules, and its rule count; null for the builtin list. */
+  generalRules: { path: string; count: number } | null;
   /** Layered section templates and partials in this render; slash-command templates found. */
   templates: { sections: number; partials: number; promptTemplates: number };
   /** Every gathering step with its status and time. */
@@ -279,7 +288,29 @@ export interface ExplainReport {
    * `project:<path>:<line>`, `user:<path>:<line>` or `default`.
    */
   provenance: Record<string, string>;
+  /**
+   * Each setting not at its default (an option with a flag or a
+   * `sysprompt.yaml` key; each variable on its own), in the registry's order,
+   * with its value and where that came from. The text's `settings:` line.
+   */
+  settings: ExplainedSetting[];
   diagnostics: Diagnostic[];
+}
+
+/** One setting of `explain`: an option not at its default, and where its value came from. */
+export interface ExplainedSetting {
+  /** The option (`deadlineMs`; `vars` for a variable). */
+  option: OptionName;
+  /** How a user names it: the config key (`deadline`), `vars.<name>`, else the option. */
+  key: string;
+  /** The value as one line: a list joined with commas, a record by its names, a long text cut. */
+  value: string;
+  /** Who gave it: `api`, `cli`, `scenario`, or `config`. */
+  source: OptionSource;
+  /** For `config`: the file and line, `user:<path>:<line>` or `project:<path>:<line>`. */
+  at?: string;
+  /** For `cli`: the flag typed (`--agent`); the CLI leaves out what it set itself (its folder as cwd). */
+  flag?: string;
 }
 
 /** How `watchPrompt` reports and when it stops. */

@@ -118,6 +118,26 @@ export function toRenderOptions(
   return set as SystemPromptOptions;
 }
 
+/**
+ * The flag the user typed that set the option `name` (`--agent`; `--no-tree`
+ * for false; `--tree-depth` for the tree it implies), or undefined when the
+ * CLI set it itself (its folder as `cwd`, `configFiles`).
+ */
+export function typedFlag(name: OptionName, flags: RenderFlags): string | undefined {
+  const own = FLAGS.find((f) => f.name === name);
+  const raw = own && flags[own.attribute];
+  // Commander gives a lone `--no-config` the value true when it is not typed.
+  const negatedOnly = own?.flag.declare.every(([declared]) => declared.startsWith("--no-"));
+  if (own && raw !== undefined && !(negatedOnly && raw === true)) {
+    const negated = own.flag.declare.find(([declared]) => declared.startsWith("--no-"));
+    return raw === false && negated ? long([negated]) : long(own.flag.declare);
+  }
+  const implying = FLAGS.find(
+    (f) => f.flag.implies && name in f.flag.implies && flags[f.attribute] !== undefined,
+  );
+  return implying ? long(implying.flag.declare) : undefined;
+}
+
 /** `--tree-depth` of `--tree-depth <n>`. */
 function long(declare: readonly (readonly [string, string])[]): string {
   return (declare[0]?.[0] ?? "").split(" ")[0] ?? "";

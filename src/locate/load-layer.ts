@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
+import { parseRuleListFile } from "../gather/guidelines/guidelines.js";
 import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { listMarkdown, loadSectionsFromDir } from "../sections/load.js";
 import type { CustomPrompt } from "../sections/render.js";
@@ -17,14 +18,32 @@ export interface LoadedLayer {
   system: CustomPrompt | null;
   /** APPEND_SYSTEM.md of this layer, trimmed. */
   append: string | null;
+  /** The general rules of this layer's `general-rules.md`, which replace the layers' below. */
+  generalRules: {
+    rules: string[];
+    path: string;
+    /** The `# ejected-from:` record of a copy `eject` wrote: the builtin list's hash, and its line. */
+    ejectedFrom?: { hash: string; line: number };
+  } | null;
   diagnostics: Diagnostic[];
 }
 
 /** Files a host already read (`resolvedSystemPrompt`, `resolvedAppendPrompt`): no layer reads them. */
 export type ResolvedFile = "SYSTEM.md" | "APPEND_SYSTEM.md";
 
+/** The file of a user or project layer that replaces the builtin `rules.md`: the general rules. */
+export const GENERAL_RULES_FILE = "general-rules.md";
+
 export function emptyLayer(layer: Layer): LoadedLayer {
-  return { layer, sections: [], partials: {}, system: null, append: null, diagnostics: [] };
+  return {
+    layer,
+    sections: [],
+    partials: {},
+    system: null,
+    append: null,
+    generalRules: null,
+    diagnostics: [],
+  };
 }
 
 /**
@@ -53,7 +72,8 @@ export async function loadLayer(
   const readOptional = (path: string) => readOptionalIn(path, reach);
   // Hints about files that are not read (`section/`, `system.md`); started now, awaited last.
   const hints = layer === "builtin" ? undefined : nearMissesInFolder(dir, options);
-  const [sections, partials, system, template, append] = await Promise.all([
+  const rulesPath = join(dir, GENERAL_RULES_FILE);
+  const [sections, partials, system, template, append, rules] = await Promise.all([
     options.sections === false
       ? { sections: [], diagnostics: [] }
       : loadSectionsFromDir(join(dir, "sections"), layer, reach),
@@ -61,13 +81,18 @@ export async function loadLayer(
     reads("SYSTEM.md") ? readOptional(join(dir, "SYSTEM.md")) : undefined,
     options.customFiles ? readOptional(join(dir, "SYSTEM_TEMPLATE.md")) : undefined,
     reads("APPEND_SYSTEM.md") ? readOptional(join(dir, "APPEND_SYSTEM.md")) : undefined,
+    options.customFiles ? readOptional(rulesPath) : undefined,
   ]);
+  const generalRules =
+    rules?.text !== undefined ? parseRuleListFile(rules.text, rulesPath) : undefined;
   const diagnostics = [
     ...sections.diagnostics,
     ...partials.diagnostics,
     ...(system?.diagnostics ?? []),
     ...(template?.diagnostics ?? []),
     ...(append?.diagnostics ?? []),
+    ...(rules?.diagnostics ?? []),
+    ...(generalRules?.diagnostics ?? []),
   ];
   if (hints) diagnostics.push(...(await hints));
   const systemPrompt: CustomPrompt | null =
@@ -87,6 +112,13 @@ export async function loadLayer(
     partials: partials.partials,
     system: systemPrompt,
     append: append?.text !== undefined ? append.text.trim() : null,
+    generalRules: generalRules
+      ? {
+          rules: generalRules.rules,
+          path: rulesPath,
+          ...(generalRules.ejectedFrom ? { ejectedFrom: generalRules.ejectedFrom } : {}),
+        }
+      : null,
     diagnostics,
   };
 }

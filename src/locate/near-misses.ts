@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import type { EntryKind } from "../_fs.js";
-import { readListing } from "../repo-files/list-folder.js";
+import { listFolder } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 
 /** The folders a user or project layer folder is read for, spelled as they are read. */
@@ -19,7 +19,12 @@ export interface NearMissOptions {
 }
 
 /** The files a layer folder is read for, when it may replace or extend the base prompt. */
-const CUSTOM_FILES = ["SYSTEM.md", "SYSTEM_TEMPLATE.md", "APPEND_SYSTEM.md"] as const;
+const CUSTOM_FILES = [
+  "SYSTEM.md",
+  "SYSTEM_TEMPLATE.md",
+  "APPEND_SYSTEM.md",
+  "general-rules.md",
+] as const;
 
 /**
  * The singular of each folder that is read, in lower case, with what the real
@@ -84,6 +89,14 @@ export function nearMisses(
         `read as ${meant} only where file names ignore case (macOS, Windows) and ignored elsewhere; rename it to ${meant}`,
       );
     }
+    // The builtin folder's name for the general rules: a layer's is general-rules.md.
+    if (options.customFiles && name === "rules.md") {
+      note(
+        name,
+        "ignored-file",
+        'ignored: a layer\'s general rules (one "- rule" a line) go in general-rules.md, beside it',
+      );
+    }
     if (options.customFiles && name === "SYSTEM_TEMPLATE.md" && present.has("SYSTEM.md")) {
       note(
         name,
@@ -108,12 +121,10 @@ export async function nearMissesInFolder(
   dir: string,
   options: NearMissOptions,
 ): Promise<Diagnostic[]> {
-  const listing = await readListing(dir, MAX_NEAR_MISS_ENTRIES, undefined);
+  const listing = await listFolder(dir, { maxEntries: MAX_NEAR_MISS_ENTRIES });
   // Unlistable, or too large to be a layer anyone wrote by hand: no hints.
   if ("error" in listing || listing.capped) return [];
-  const entries = listing.entries
-    .map((d) => ({ name: d.name, type: entryType(d) }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = listing.entries.map((d): LayerEntry => ({ name: d.name, type: entryType(d) }));
   return nearMisses(dir, entries, options);
 }
 

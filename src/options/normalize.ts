@@ -29,6 +29,17 @@ export async function normalizeOptions(
   options: SystemPromptOptions = {},
 ): Promise<NormalizedOptions> {
   checkOptionTypes(options);
+  return normalizeCheckedOptions(options);
+}
+
+/**
+ * {@link normalizeOptions} for options whose types are checked already:
+ * `resolveOptions` checks the caller's before any config file is read,
+ * and a config file's values are checked as they are parsed.
+ */
+export async function normalizeCheckedOptions(
+  options: SystemPromptOptions,
+): Promise<NormalizedOptions> {
   const env = options.env ?? process.env;
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const now = parseNow(options.now);

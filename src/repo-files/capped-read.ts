@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
 import { binaryFile, decodeText, holdsNul, readHead } from "../_fs.js";
+import type { ReadHandle as FileHandle } from "../_io.js";
 import { open, stat } from "../_io.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
 

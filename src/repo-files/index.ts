@@ -32,3 +32,12 @@ export {
   readRepoText,
 } from "./read.js";
 export { projectReachSync, readRepoTextSync } from "./read-sync.js";
+// The one walk over a repository's folders. See walk.ts.
+export {
+  type Enter,
+  listFolder,
+  type WalkedFolder,
+  type WalkOptions,
+  type WalkStop,
+  walkFolders,
+} from "./walk.js";

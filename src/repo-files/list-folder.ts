@@ -1,5 +1,5 @@
 import type { Dir, Dirent } from "node:fs";
-import { opendirSync, readdirSync } from "../_io.js";
+import { opendirSync, readdirSync, statOrUndefinedSync } from "../_io.js";
 import { checkpoint } from "../_pace.js";
 
 // A folder's listing, capped, for the walks over a repository (the tree, and
@@ -22,6 +22,9 @@ const ONE_CALL_BYTES = 256 * 1024;
 /** A folder's entries (at most the cap) and whether there were more. */
 export type Listing = { entries: Dirent[]; capped: boolean };
 
+/** A listing, or why the folder cannot be listed. */
+export type Listed = Listing | { error: NodeJS.ErrnoException };
+
 /**
  * The folder's entries (at most `cap`, `capped` when there were more), or
  * none when it cannot be listed; `onUnreadable` hears of a folder that is
@@ -36,15 +39,26 @@ export function listFolderAtOnce(
   onUnreadable: () => void,
 ): Listing | undefined {
   if (size === undefined || size <= 0 || size > ONE_CALL_BYTES) return undefined;
+  return orEmpty(readAtOnce(dir, cap), onUnreadable);
+}
+
+/** A listing, or none for a folder that cannot be listed (`onUnreadable` hears of one that is there). */
+function orEmpty(listing: Listed, onUnreadable: () => void): Listing {
+  if (!("error" in listing)) return listing;
+  const code = listing.error.code;
+  if (code !== "ENOENT" && code !== "ENOTDIR") onUnreadable();
+  return { entries: [], capped: false };
+}
+
+/** The folder's entries in one call, at most `cap`. */
+function readAtOnce(dir: string, cap: number): Listed {
   try {
     const all = readdirSync(dir, { withFileTypes: true });
     return all.length > cap
       ? { entries: all.slice(0, cap), capped: true }
       : { entries: all, capped: false };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") onUnreadable();
-    return { entries: [], capped: false };
+    return { error: error as NodeJS.ErrnoException };
   }
 }
 
@@ -59,24 +73,32 @@ export async function listInBatches(
   signal: AbortSignal | undefined,
   onUnreadable: () => void,
 ): Promise<Listing> {
-  const listing = await readListing(dir, cap, signal);
-  if (!("error" in listing)) return listing;
-  const code = listing.error.code;
-  if (code !== "ENOENT" && code !== "ENOTDIR") onUnreadable();
-  return { entries: [], capped: false };
+  return orEmpty(await readInBatches(dir, cap, signal), onUnreadable);
 }
 
 /**
- * The folder's entries (at most `cap`, `capped` when there were more), a
- * batch at a time with `signal` heard between batches, or why it cannot be
- * listed. The error is the one a whole listing (`readdir`) gives, whose
+ * The folder's entries (at most `cap`, `capped` when there were more), or why
+ * it cannot be listed: in one call when its size says it is small (see
+ * {@link ONE_CALL_BYTES}), else a batch at a time with `signal` heard between
+ * batches. The error is the one a whole listing (`readdir`) gives, whose
  * words (`scandir '…'`) the diagnostics have always shown.
  */
 export async function readListing(
   dir: string,
   cap: number,
   signal: AbortSignal | undefined,
-): Promise<Listing | { error: NodeJS.ErrnoException }> {
+): Promise<Listed> {
+  const size = statOrUndefinedSync(dir, true)?.size;
+  if (size !== undefined && size > 0 && size <= ONE_CALL_BYTES) return readAtOnce(dir, cap);
+  return readInBatches(dir, cap, signal);
+}
+
+/** {@link readListing} a batch at a time, whatever the folder's size. */
+async function readInBatches(
+  dir: string,
+  cap: number,
+  signal: AbortSignal | undefined,
+): Promise<Listed> {
   const entries: Dirent[] = [];
   let handle: Dir | undefined;
   try {

@@ -1,5 +1,4 @@
 import { constants, type Stats } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import {
   decodeText,
@@ -12,6 +11,7 @@ import {
   type TextFileResult,
   undecodableName,
 } from "../_fs.js";
+import type { ReadHandle as FileHandle } from "../_io.js";
 import { open, realpath, stat } from "../_io.js";
 import { toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";

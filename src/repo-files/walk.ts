@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { realpath } from "../_io.js";
 import { checkpoint } from "../_pace.js";
-import { readListing } from "./list-folder.js";
+import { type Listing, readListing } from "./list-folder.js";
 
 // The one walk over a repository's folders (skills, rule folders, explain's
 // search below cwd, the simulate copy; the workspace tree keeps its own
@@ -170,12 +170,7 @@ class Walk<S> {
       o.onCapped?.(path, rel);
       return;
     }
-    const entries = listing.entries;
-    if (o.sort === "bytes") {
-      entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
-    } else {
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    }
+    const entries = sortEntries(listing.entries, o.sort);
     let stop = false;
     const folder: WalkedFolder<S> = {
       path,
@@ -201,4 +196,27 @@ class Walk<S> {
     }
     if (stop) this.stopped ??= "visitor";
   }
+}
+
+/** `entries` sorted in place, by UTF-16 code units or by the bytes of their names. */
+function sortEntries(entries: Dirent[], order: WalkOptions<unknown>["sort"]): Dirent[] {
+  if (order === "bytes") {
+    return entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+  }
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * One folder's entries, sorted as {@link walkFolders} sorts them (a walk that
+ * enters no subfolder), or why it cannot be listed (the error as `readdir`
+ * gives it). At most `maxEntries` (`capped` when there were more), read a
+ * batch at a time past a small folder, with `signal` heard.
+ */
+export async function listFolder(
+  dir: string,
+  o: Pick<WalkOptions<unknown>, "maxEntries" | "signal" | "sort"> = {},
+): Promise<Listing | { error: NodeJS.ErrnoException }> {
+  const listing = await readListing(dir, o.maxEntries ?? Number.POSITIVE_INFINITY, o.signal);
+  if ("error" in listing) return listing;
+  return { entries: sortEntries(listing.entries, o.sort), capped: listing.capped };
 }

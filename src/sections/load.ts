@@ -1,7 +1,7 @@
 import { basename, join } from "node:path";
+import { isEditorTemp } from "../_editor-temp.js";
 import { parseFrontmatter } from "../_frontmatter.js";
-import { type Reach, readRepoText } from "../repo-files/index.js";
-import { readListing } from "../repo-files/list-folder.js";
+import { listFolder, type Reach, readRepoText } from "../repo-files/index.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { EJECTED_FROM_KEY } from "./ejected-from.js";
 import { readSectionMeta } from "./meta.js";
@@ -148,24 +148,24 @@ export const MAX_LAYER_FOLDER_ENTRIES = 1000;
 /**
  * Sorted `.md` entries of a folder. Any other entry (`rules.txt`, `rules.MD`,
  * a sub-folder) is an `info` diagnostic, since it is not read; hidden
- * entries and editor backups (`.DS_Store`, `rules.md~`) pass in silence. A
+ * entries and editors' files (`.DS_Store`, `rules.md~`, `#rules.md#`, vim's
+ * `4913`) pass in silence. A
  * missing folder is the normal case for a layer and gives nothing; any other
  * failure (not a folder, no permission) gives a diagnostic.
  */
 export async function listMarkdown(
   dir: string,
 ): Promise<{ names: string[]; diagnostics: Diagnostic[] }> {
-  const listing = await readListing(dir, MAX_LAYER_FOLDER_ENTRIES, undefined);
+  const listing = await listFolder(dir, { maxEntries: MAX_LAYER_FOLDER_ENTRIES });
   if ("error" in listing) {
-    const { error } = listing;
-    if (error.code === "ENOENT") return { names: [], diagnostics: [] };
+    if (listing.error.code === "ENOENT") return { names: [], diagnostics: [] };
     return {
       names: [],
       diagnostics: [
         {
           level: "warning",
           code: "dir-unreadable",
-          message: `cannot list folder: ${error.message}`,
+          message: `cannot list folder: ${listing.error.message}`,
           path: dir,
         },
       ],
@@ -184,16 +184,16 @@ export async function listMarkdown(
       ],
     };
   }
-  const entries = listing.entries.map((e) => e.name).sort();
+  const entries = listing.entries.map((e) => e.name);
   return {
     names: entries.filter((n) => n.endsWith(".md")),
     diagnostics: entries.filter(isIgnoredByMistake).map((n) => ignoredEntry(dir, n)),
   };
 }
 
-/** Not read, and not obviously meant to be left out (hidden files, editor backups). */
+/** Not read, and not obviously meant to be left out (hidden files, an editor's own files). */
 function isIgnoredByMistake(name: string): boolean {
-  return !name.endsWith(".md") && !name.startsWith(".") && !name.endsWith("~");
+  return !name.endsWith(".md") && !name.startsWith(".") && !isEditorTemp(name);
 }
 
 function ignoredEntry(dir: string, name: string): Diagnostic {

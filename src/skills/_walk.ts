@@ -11,8 +11,13 @@ import {
 } from "../_gitignore.js";
 import { readlink } from "../_io.js";
 import { checkpoint, ENTRIES_PER_CHECK } from "../_pace.js";
-import { type Reach, readRepoText } from "../repo-files/index.js";
-import { type Enter, type WalkedFolder, walkFolders } from "../repo-files/walk.js";
+import {
+  type Enter,
+  type Reach,
+  readRepoText,
+  type WalkedFolder,
+  walkFolders,
+} from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 
 /** The file that makes a folder one skill. */

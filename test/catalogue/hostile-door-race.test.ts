@@ -14,20 +14,19 @@ const MARK = "MARKER-SECRET";
 /** Armed swaps: once this path is resolved, it becomes a link to that target. Each fires once. */
 const swaps = vi.hoisted(() => new Map<string, string>());
 
-vi.mock("node:fs/promises", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs/promises")>();
-  const realpath = (async (...args: Parameters<typeof fs.realpath>) => {
-    const real = await fs.realpath(...args);
-    const key = String(args[0]);
-    const target = swaps.get(key);
+vi.mock("../../src/_io.js", async (importOriginal) => {
+  const io = await importOriginal<typeof import("../../src/_io.js")>();
+  const realpath = async (path: string) => {
+    const real = await io.realpath(path);
+    const target = swaps.get(path);
     if (target !== undefined) {
-      swaps.delete(key);
-      rmSync(key);
-      symlinkSync(target, key);
+      swaps.delete(path);
+      rmSync(path);
+      symlinkSync(target, path);
     }
     return real;
-  }) as typeof fs.realpath;
-  return { ...fs, default: { ...fs, realpath }, realpath };
+  };
+  return { ...io, realpath };
 });
 
 const cases: CatalogueCase[] = [

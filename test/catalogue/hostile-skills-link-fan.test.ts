@@ -12,7 +12,7 @@ import { tempDir } from "../api/_helpers.js";
 // --deadline 3000, the real skill after the links never found). A folder
 // already entered is now passed over before it is listed.
 
-/** Entries read from folder handles, per folder path. */
+/** Entries read from folder handles or whole listings, per folder path. */
 const read = vi.hoisted(() => ({ byPath: new Map<string, number>() }));
 
 vi.mock("node:fs", async (importOriginal) => {
@@ -28,7 +28,19 @@ vi.mock("node:fs", async (importOriginal) => {
     };
     return dir;
   }) as typeof fs.opendirSync;
-  return { ...fs, default: { ...fs, opendirSync }, opendirSync };
+  // A small folder is read in one call.
+  const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
+    const entries = fs.readdirSync(...args);
+    const key = String(args[0]);
+    read.byPath.set(key, (read.byPath.get(key) ?? 0) + entries.length);
+    return entries;
+  }) as typeof fs.readdirSync;
+  return {
+    ...fs,
+    default: { ...fs, opendirSync, readdirSync },
+    opendirSync,
+    readdirSync,
+  };
 });
 
 describe("hostile repository: many links in a skills root to one folder", () => {

@@ -21,6 +21,24 @@ function fire(path: unknown): void {
   rmSync(victim, { force: true });
 }
 
+// Gathering looks things up and lists folders through src/_io.ts (which calls
+// the file system synchronously, in slices): the gap is after its call.
+vi.mock("../../src/_io.js", async (importOriginal) => {
+  const io = await importOriginal<typeof import("../../src/_io.js")>();
+  const readdir = (async (...args: Parameters<typeof io.readdir>) => {
+    const listed = await io.readdir(...args);
+    fire(args[0]);
+    return listed;
+  }) as typeof io.readdir;
+  const lstat = async (path: string) => {
+    const found = await io.lstat(path);
+    fire(path);
+    return found;
+  };
+  return { ...io, readdir, lstat };
+});
+
+// Some listings (prompt templates, agents) call node:fs/promises themselves.
 vi.mock("node:fs/promises", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs/promises")>();
   const readdir = (async (...args: Parameters<typeof fs.readdir>) => {
@@ -28,12 +46,7 @@ vi.mock("node:fs/promises", async (importOriginal) => {
     fire(args[0]);
     return listed;
   }) as typeof fs.readdir;
-  const lstat = (async (...args: Parameters<typeof fs.lstat>) => {
-    const found = await fs.lstat(...args);
-    fire(args[0]);
-    return found;
-  }) as typeof fs.lstat;
-  return { ...fs, default: { ...fs, readdir, lstat }, readdir, lstat };
+  return { ...fs, default: { ...fs, readdir }, readdir };
 });
 
 vi.mock("node:fs", async (importOriginal) => {

@@ -30,6 +30,11 @@ const keptBase = (root: string) => join(root, "project", ".pi", ".sysprompt", "b
 /** How eject names a per-model variant it copied along with its section. */
 const VARIANT = (path: string, of: string) =>
   `wrote ${path} (a per-model variant of ${of}, copied with it: a copy of ${of} alone would serve every model)\n`;
+/** How eject names the general rules' list it copied along with the rules section. */
+const GENERAL_LINE = (path: string) =>
+  `wrote ${path} (the general rules the rules section lists, one "- " line each: edit, remove or add one; this file replaces the builtin list, and rules@small.md words them its own way for small models)\n`;
+const TOOLS_NOTE =
+  "note: the tools section lists each tool's one-line description, which is data: re-describe a tool with --tool name=text (toolSnippets), or in a layer folder with a tools: map in agents/pi.yaml (agents/<agent>.yaml under --agent), which also sets the default tool selection\n";
 const KEPT_LINE = (dir: string, n: number) =>
   `kept the builtin ${n === 1 ? "text" : "texts"} in ${dir}/ (commit ${n === 1 ? "it" : "them"} with the ${n === 1 ? "copy" : "copies"}; \`sysprompt check\` then says when a builtin changes, \`sysprompt eject --diff NAME\` shows how)\n`;
 
@@ -45,10 +50,15 @@ describe("sysprompt eject", () => {
     const root = emptyProject();
     expect(await eject(root, "rules", "tools")).toEqual({
       code: 0,
-      stdout: `wrote .pi/sections/rules.md\n${VARIANT(".pi/sections/rules@small.md", "rules")}wrote .pi/sections/tools.md\n${KEPT_LINE(".pi/.sysprompt/base", 3)}`,
+      stdout: `wrote .pi/sections/rules.md\n${VARIANT(".pi/sections/rules@small.md", "rules")}wrote .pi/sections/tools.md\n${GENERAL_LINE(".pi/general-rules.md")}${KEPT_LINE(".pi/.sysprompt/base", 3)}${TOOLS_NOTE}`,
       stderr: "",
     });
     expect(readdirSync(projectSections(root))).toEqual(["rules.md", "rules@small.md", "tools.md"]);
+    // The general rules are copied as they are, under a comment that records the builtin list.
+    const list = readFileSync(join(BUILTIN, "rules.md"), "utf8");
+    expect(readFileSync(join(root, "project/.pi/general-rules.md"), "utf8")).toBe(
+      `# ejected-from: ${builtinHash(list)} (the builtin list this copy started from; sysprompt check says when it changes)\n${list}`,
+    );
     for (const name of ["rules", "rules@small", "tools"]) {
       expect(readFileSync(join(projectSections(root), `${name}.md`), "utf8")).toBe(ejected(name));
       expect(readFileSync(join(keptBase(root), `${name}.md`), "utf8")).toBe(builtin(name));
@@ -114,7 +124,7 @@ describe("sysprompt eject", () => {
     writeFileSync(mine, "My rules.\n");
     expect(await eject(root, "rules", "--force")).toEqual({
       code: 0,
-      stdout: `wrote .pi/sections/rules.md\n${VARIANT(".pi/sections/rules@small.md", "rules")}${KEPT_LINE(".pi/.sysprompt/base", 2)}`,
+      stdout: `wrote .pi/sections/rules.md\n${VARIANT(".pi/sections/rules@small.md", "rules")}${GENERAL_LINE(".pi/general-rules.md")}${KEPT_LINE(".pi/.sysprompt/base", 2)}`,
       stderr: "",
     });
     expect(readFileSync(mine, "utf8")).toBe(ejected("rules"));
@@ -184,7 +194,10 @@ describe("sysprompt eject", () => {
             ? VARIANT(`.pi/sections/${name}.md`, name.split("@")[0] ?? "")
             : `wrote .pi/sections/${name}.md\n`,
         )
-        .join("") + KEPT_LINE(".pi/.sysprompt/base", 16),
+        .join("") +
+        GENERAL_LINE(".pi/general-rules.md") +
+        KEPT_LINE(".pi/.sysprompt/base", 16) +
+        TOOLS_NOTE,
     );
     expect(after).toEqual(before);
     expect(before.stdout).toContain("<skills>");

@@ -5,7 +5,7 @@ import { ancestorsOf } from "../../src/_paths.js";
 import { explainPrompt } from "../../src/author/explain/explain.js";
 import { preparePrompt, renderPrepared } from "../../src/render-system-prompt.js";
 import { tokenCounter } from "../../src/tokens.js";
-import { BUILTIN, copyScenario, pinned, tempDir } from "../api/_helpers.js";
+import { BUILTIN, copyScenario, NOW, pinned, tempDir } from "../api/_helpers.js";
 import { cli, pinMachine } from "./_run.js";
 
 pinMachine();
@@ -171,6 +171,7 @@ describe("sysprompt explain", () => {
       },
       rules: [],
       skills: { listed: 1, tool: "read" },
+      generalRules: null,
       templates: { sections: 17, partials: 0, promptTemplates: 1 },
       steps: STEPS,
       timing: { gatherMs: expect.any(Number), renderMs: expect.any(Number) },
@@ -187,6 +188,11 @@ describe("sysprompt explain", () => {
         "max-tokens": "default",
         "rule-sources": "default",
       },
+      // The two flags the test's CLI passes: the settings not at their default.
+      settings: [
+        { option: "agentDir", key: "agentDir", value: agent, source: "cli", flag: "--agent-dir" },
+        { option: "now", key: "now", value: NOW, source: "cli", flag: "--now" },
+      ],
       diagnostics: [
         {
           level: "warning",
@@ -263,7 +269,7 @@ describe("sysprompt explain", () => {
         `cache-stable prefix: ~${report.cacheStablePrefix.tokens} tokens, ${report.cacheStablePrefix.bytes} bytes: 9 sections before "build", the first volatile one`,
         `cache prefix through stable: ~${report.cachePrefix[0].tokens} tokens, ${report.cachePrefix[0].bytes} bytes, 7 sections, ends with "cwd"`,
         `cache prefix through session: ~${report.cachePrefix[1].tokens} tokens, ${report.cachePrefix[1].bytes} bytes, 9 sections, ends with "date"`,
-        "settings: all defaults (no flag or sysprompt.yaml sets one)",
+        `settings: agentDir ${agent} (--agent-dir), now ${NOW} (--now)`,
         "",
         `context files: 2 loaded (${report.contextFiles.folders} folders searched)`,
         `  loaded   ${agent}/AGENTS.md  ${user.bytes} bytes, ~${user.tokens} tokens`,

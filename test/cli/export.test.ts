@@ -192,6 +192,44 @@ describe("sysprompt export", () => {
     // --no-config: the file is not read, so no agent is named.
     expect((await cli(root, ["export", "--no-config"])).code).toBe(2);
   });
+
+  it("without an agent, a sysprompt.yaml's own problems come before the usage error: they may be why none is named", async () => {
+    const root = project();
+    mkdirSync(join(root, "project/.pi"), { recursive: true });
+    const file = join(root, "project/.pi/sysprompt.yaml");
+    writeFileSync(file, "agnet: codex\n");
+    const out = await cli(root, ["export"]);
+    expect(out).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `warning ${file}:1 [config-unknown-key] unknown key "agnet", ignored; did you mean "agent"?\nsysprompt: export needs --agent NAME: the agent whose file to write (claude-code, codex, gemini-cli, opencode)\n${usageHint("export")}`,
+    });
+    const watch = await cli(root, ["watch", "--export"]);
+    expect([watch.code, watch.stderr]).toEqual([
+      2,
+      out.stderr.replace(usageHint("export"), usageHint("watch")),
+    ]);
+  });
+
+  it("a project file's agent: that names no preset is that file's problem (path and line, exit 1), not a usage error", async () => {
+    const root = project();
+    mkdirSync(join(root, "project/.pi"), { recursive: true });
+    const file = join(root, "project/.pi/sysprompt.yaml");
+    writeFileSync(file, "tree: false\nagent: nope\n");
+    const out = await cli(root, ["export"]);
+    expect(out).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `error ${file}:2 [config-bad-value] agent: no preset named "nope". The presets are: claude-code, codex, gemini-cli, opencode, pi (a new one is a file agents/<name>.yaml in the agent dir or the project's .pi/); the key is ignored\nsysprompt: nothing exported: the agent: at ${file}:2 names no preset (see above); fix it there, or pass --agent NAME\n`,
+    });
+    expect(existsSync(join(root, "home/.cache/sysprompt/export"))).toBe(false);
+    // explain says the agent in use is the default (the file's agent: was ignored).
+    const explained = JSON.parse((await cli(root, ["explain", "--json"])).stdout);
+    expect(explained.provenance.agent).toBe("default");
+    // --agent beats the file; a bad --agent is still the command line's mistake.
+    expect((await cli(root, ["export", "--agent", "codex"])).code).toBe(0);
+    expect(await cli(root, ["export", "--agent", "nope"])).toMatchObject({ code: 2 });
+  });
 });
 
 describe("quotePath", () => {

@@ -63,6 +63,14 @@ describe("escapeControls and escapeInline", () => {
     expect(JSON.parse(escapeControls(json))).toEqual({ s: `x${CSI8}\u2028y${ESC}` });
     expect(escapeControls(json)).not.toContain(CSI8);
   });
+
+  it("one implementation, three kinds of text: a report keeps tab and line feed, a field tab, a name neither", () => {
+    const text = `a${HOSTILE}\tb\nc`;
+    expect(escapeControls(text, "report")).toBe(`a${SHOWN}\tb\nc`);
+    expect(escapeControls(text, "field")).toBe(`a${SHOWN}\tb\\u000ac`);
+    expect(escapeInline(text)).toBe(escapeControls(text, "field"));
+    expect(escapeControls(text, "name")).toBe(`a${SHOWN}\\u0009b\\u000ac`);
+  });
 });
 
 describe("every report the CLI prints is inert", () => {

@@ -71,6 +71,54 @@ describe("a usage error", () => {
     });
   }
 
+  it("has the same shape for every command sysprompt --help lists, from commander or after parsing", async () => {
+    const help = (await cli(["--help"])).stdout;
+    // "  name [options] <arg>   what it does": each command's name and usage, as help shows them.
+    const commands = [
+      ...help.slice(help.indexOf("Commands:")).matchAll(/^ {2}([a-z]+) (.+?) {2,}/gm),
+    ]
+      .map((m) => [m[1] ?? "", m[2] ?? ""] as const)
+      .filter(([name]) => name !== "help");
+    expect(commands.map(([name]) => name)).toEqual([
+      "render",
+      "sections",
+      "explain",
+      "watch",
+      "export",
+      "hook",
+      "expand",
+      "list",
+      "check",
+      "eject",
+      "snapshot",
+      "serve",
+    ]);
+    for (const [name, usage] of commands) {
+      // hook's usage shows no [options] in the list, but its own usage line does.
+      const own = name === "hook" ? "[options] <agent>" : usage;
+      expect(await cli([name, "x", "--bogus"])).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `sysprompt: unknown option '--bogus'\n${hint(name, own)}`,
+      });
+    }
+    // Mistakes a command finds itself, after commander: the same two lines.
+    const found: [string[], string, string][] = [
+      [["hook", "nope"], "hook", "[options] <agent>"],
+      [["watch", "--cwd", "/", "--out", "x.md"], "watch", "[options]"],
+      [["snapshot", "/nonexistent-for-usage-tests"], "snapshot", "[options] [dir]"],
+      [["export", "--cwd", "/", "--no-config"], "export", "[options]"],
+      [["eject", "--cwd", "/"], "eject", "[options] [names...]"],
+      [["explain", "--cwd", "/nonexistent-for-usage-tests"], "explain", "[options]"],
+    ];
+    for (const [argv, name, usage] of found) {
+      const out = await cli(argv);
+      expect([out.code, out.stdout, out.stderr.split("\n").length]).toEqual([2, "", 3]);
+      expect(out.stderr.startsWith("sysprompt: ")).toBe(true);
+      expect(out.stderr.endsWith(hint(name, usage))).toBe(true);
+    }
+  });
+
   it("leaves --help whole, on stdout, exit 0", async () => {
     const { code, stdout, stderr } = await cli(["render", "--help"]);
     expect([code, stderr]).toEqual([0, ""]);

@@ -103,6 +103,26 @@ describe("sysprompt watch --export", { timeout: 30_000 }, () => {
   });
 });
 
+describe("sysprompt watch --export with a bad agent: in sysprompt.yaml", {
+  timeout: 30_000,
+}, () => {
+  it("says the file and line and stops before watching, exit 1; a bad --agent stays exit 2", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "agent"), { recursive: true });
+    const file = join(root, "agent/sysprompt.yaml");
+    writeFileSync(file, "agent: nope\n");
+    const out = await cli(root, ["watch", "--export"]);
+    expect(out).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `error ${file}:1 [config-bad-value] agent: no preset named "nope". The presets are: claude-code, codex, gemini-cli, opencode, pi (a new one is a file agents/<name>.yaml in the agent dir or the project's .pi/); the key is ignored\nsysprompt: nothing exported: the agent: at ${file}:1 names no preset (see above); fix it there, or pass --agent NAME\n`,
+    });
+    const flag = await cli(root, ["watch", "--export", "--agent", "nope"]);
+    expect([flag.code, flag.stdout]).toEqual([2, ""]);
+    expect(flag.stderr.endsWith(usageHint("watch"))).toBe(true);
+  });
+});
+
 describe("sysprompt watch --agent", { timeout: 30_000 }, () => {
   it("re-renders when the user's preset file changes", async () => {
     const root = tempDir();

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { explainPrompt } from "../../src/author/explain/explain.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
-import { pinned, tempDir } from "../api/_helpers.js";
+import { NOW, pinned, tempDir } from "../api/_helpers.js";
 import { cli, pinMachine } from "../cli/_run.js";
 
 pinMachine();
@@ -149,17 +149,45 @@ describe("config precedence, one layer at a time", () => {
     expect((await explain(root, ["--no-config"])).provenance).toEqual(DEFAULTS);
   });
 
-  it("the text explain names where each setting that is not a default came from", async () => {
-    const { root } = world({ user: USER, project: PROJECT });
+  it("the text explain names each setting that is not a default, its value and where it came from", async () => {
+    const { root, user } = world({ user: USER, project: PROJECT });
     const run = await cli(root, ["explain", "--model", "m"]);
     const line = run.stdout.split("\n").find((l) => l.startsWith("settings:"));
+    // In the registry's order; the flags the test's CLI passes (--agent-dir, --now) are settings too.
     expect(line).toBe(
-      "settings: model (flag), tools (project .pi/sysprompt.yaml:1), tree (project .pi/sysprompt.yaml:2), vars.region (user " +
-        `${join(root, "agent", "sysprompt.yaml")}:5), vars.team (project .pi/sysprompt.yaml:4)`,
+      `settings: agentDir ${join(root, "agent")} (--agent-dir), vars.region eu (from ${user}:5), ` +
+        "vars.team project-team (from .pi/sysprompt.yaml:4), model m (--model), " +
+        "tools read,bash (from .pi/sysprompt.yaml:1), tree false (from .pi/sysprompt.yaml:2), " +
+        `now ${NOW} (--now)`,
     );
-    const plain = await cli(world().root, ["explain"]);
+    // What the CLI sets itself (its folder as cwd, reading the config files) is no setting.
+    const plain = await cli(world().root, ["explain"], false);
     expect(plain.stdout).toContain(
       "\nsettings: all defaults (no flag or sysprompt.yaml sets one)\n",
+    );
+  });
+
+  it("explain --json gives each setting's value and origin: the flag typed, or the file and line", async () => {
+    const { root, user } = world({ user: "deadline: 800\n" });
+    const run = await cli(root, ["explain", "--json", "--agent", "codex", "--no-tree"]);
+    const settings = (JSON.parse(run.stdout) as { settings: unknown[] }).settings;
+    const agentDir = join(root, "agent");
+    expect(settings).toEqual([
+      { option: "agentDir", key: "agentDir", value: agentDir, source: "cli", flag: "--agent-dir" },
+      { option: "agent", key: "agent", value: "codex", source: "cli", flag: "--agent" },
+      { option: "workspaceTree", key: "tree", value: "false", source: "cli", flag: "--no-tree" },
+      { option: "now", key: "now", value: NOW, source: "cli", flag: "--now" },
+      {
+        option: "deadlineMs",
+        key: "deadline",
+        value: "800",
+        source: "config",
+        at: `user:${user}:1`,
+      },
+    ]);
+    const text = await cli(root, ["explain", "--agent", "codex", "--no-tree"]);
+    expect(text.stdout).toContain(
+      `\nsettings: agentDir ${agentDir} (--agent-dir), agent codex (--agent), tree false (--no-tree), now ${NOW} (--now), deadline 800 (from ${user}:1)\n`,
     );
   });
 

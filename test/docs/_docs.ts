@@ -132,15 +132,34 @@ export interface ShBlock {
   text: string;
 }
 
-/** Every `sh` block of every page, with the heading it sits under and its marker. */
+/** The fences whose lines are shell commands. */
+const SHELL_FENCES = new Set(["```sh", "```bash", "```shell", "```console", "```zsh"]);
+
+/**
+ * Whether the block opened at `lines[i]` holds shell commands: an `sh` (or
+ * other shell) fence, or an untagged one whose first line is a `$ ` command
+ * (a transcript).
+ */
+function isShellBlock(lines: readonly string[], i: number): boolean {
+  const fence = lines[i]?.trim() ?? "";
+  if (SHELL_FENCES.has(fence)) return true;
+  return fence === "```" && /^\s*\$ /.test(lines[i + 1] ?? "") && isOpening(lines, i);
+}
+
+/** Whether the bare fence at `lines[i]` opens a block (an even number of fences before it). */
+function isOpening(lines: readonly string[], i: number): boolean {
+  return lines.slice(0, i).filter((l) => /^\s*```/.test(l)).length % 2 === 0;
+}
+
+/** Every shell block of every page (see {@link isShellBlock}), with the heading it sits under and its marker. */
 export function shBlocks(): ShBlock[] {
   return docPages().flatMap((page) => {
     const text = readDoc(page);
     const lines = text.split("\n");
     const heads = headings(text);
     const out: ShBlock[] = [];
-    lines.forEach((line, i) => {
-      if (line.trim() !== "```sh") return;
+    lines.forEach((_line, i) => {
+      if (!isShellBlock(lines, i)) return;
       const above = heads.filter((x) => x.line < i + 1);
       const within = above.filter(
         (x, k) => !above.slice(k + 1).some((later) => later.level <= x.level),

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commandLines, REPO, type ShBlock, shBlocks } from "./_docs.js";
 
-// Every `sh` block of the README and docs/ says, in the comment on the line
-// above it, what runs it: `<!-- sh: run by FILE -->` or `<!-- sh: not run:
+// Every shell block of the README and docs/ (an sh, bash, shell, console or
+// zsh fence, or an untagged one that starts with a `$ ` command) says, in the
+// comment on the line above it, what runs it: `<!-- sh: run by FILE -->` or `<!-- sh: not run:
 // REASON -->`. This holds the claim to the file: .ci/run must hold each line
 // as written; any other runner must read the block by its page and heading
 // (and a script must be one .ci/run runs). A block with no comment fails, so a

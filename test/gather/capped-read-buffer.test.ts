@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import type { ReadHandle } from "../../src/_io.js";
 
 const bufferSizes: number[] = [];
 
@@ -10,11 +10,11 @@ vi.mock("../../src/_io.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../src/_io.js")>();
   return {
     ...real,
-    open: async (path: string, flags: number): Promise<FileHandle> => {
+    open: async (path: string, flags: number): Promise<ReadHandle> => {
       const handle = await real.open(path, flags);
       const read = handle.read.bind(handle) as (
         ...args: unknown[]
-      ) => ReturnType<FileHandle["read"]>;
+      ) => ReturnType<ReadHandle["read"]>;
       (handle as { read: unknown }).read = (buffer: Uint8Array, ...rest: unknown[]) => {
         bufferSizes.push(buffer.length);
         return read(buffer, ...rest);

@@ -203,6 +203,8 @@ describe("renderSystemPrompt under a small deadline", () => {
       join(project, ".pi", "SYSTEM.md"),
       join(project, ".pi", "SYSTEM_TEMPLATE.md"),
       join(project, ".pi", "APPEND_SYSTEM.md"),
+      join(project, ".pi", "general-rules.md"),
+      join(root, "agent", "general-rules.md"),
       join(project, ".pi", "sections", "tools.md"),
       join(project, ".pi", "partials", "q.md"),
       join(project, ".pi", "skills", "fifo-skill", "SKILL.md"),

@@ -27,16 +27,10 @@ vi.mock("node:fs", async (importOriginal) => {
     readdir: record(fs.readdir as never),
     readdirSync: record(fs.readdirSync as never),
     opendirSync: record(fs.opendirSync as never),
-  };
-});
-
-vi.mock("node:fs/promises", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs/promises")>();
-  return {
-    ...fs,
-    open: (...args: Parameters<typeof fs.open>) => {
+    // Files are opened through src/_io.ts, synchronously (in slices).
+    openSync: (...args: Parameters<typeof fs.openSync>) => {
       calls.push(`open ${String(args[0])}`);
-      return fs.open(...args);
+      return fs.openSync(...args);
     },
   };
 });

@@ -271,10 +271,22 @@ describe("buildWorkspaceTrees: roots it cannot show", () => {
 
   it("a root removed between the options check and the walk: the render warns and keeps cwd's tree", async () => {
     const root = workspace();
-    // The options check sees the folder; the walk, which starts after it, does not.
+    // The options check (and the context step's) sees the folder; the walk, which starts
+    // after them, does not: it is removed once the context step has settled.
+    let context: Promise<unknown> = Promise.resolve();
     const runner: typeof runStep = (step, limit, clock) => {
-      if (step.name === "tree") rmSync(join(root, "other"), { recursive: true });
-      return runStep(step, limit, clock);
+      const { run } = step;
+      if (step.name === "tree" && run) {
+        const removeThenRun = () =>
+          context.then(() => {
+            rmSync(join(root, "other"), { recursive: true });
+            return run();
+          });
+        return runStep({ ...step, run: removeThenRun }, limit, clock);
+      }
+      const outcome = runStep(step, limit, clock);
+      if (step.name === "context") context = outcome;
+      return outcome;
     };
     const prepared = await preparePrompt(options(root, { roots: ["../other"] }), runner);
     const result = renderPrepared(prepared);

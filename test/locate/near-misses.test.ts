@@ -55,6 +55,24 @@ describe("nearMisses: hints from a layer folder's listing alone", () => {
     ]);
   });
 
+  it("rules.md, the builtin folder's name for the general rules, points at general-rules.md", () => {
+    expect(
+      nearMisses("/l", listing("General-Rules.md", "rules", "rules.md"), { customFiles: true }),
+    ).toEqual([
+      info(
+        "file-name-case",
+        "/l/General-Rules.md",
+        "read as general-rules.md only where file names ignore case (macOS, Windows) and ignored elsewhere; rename it to general-rules.md",
+      ),
+      info(
+        "ignored-file",
+        "/l/rules.md",
+        'ignored: a layer\'s general rules (one "- rule" a line) go in general-rules.md, beside it',
+      ),
+    ]);
+    expect(nearMisses("/l", listing("rules.md"), { customFiles: false })).toEqual([]);
+  });
+
   it("a mis-cased name alone: the listing shows it even where opening SYSTEM.md would find it", () => {
     // On macOS and Windows readFile("SYSTEM.md") opens "system.md", so only the listing tells.
     expect(
@@ -119,6 +137,11 @@ describe("files in a user or project layer that are not read get an info diagnos
       "project/.pi/sections/rules.txt": "Text file.\n",
       "project/.pi/sections/.DS_Store": "",
       "project/.pi/sections/team.md~": "Editor backup.\n",
+      // Editors' other files beside a save (emacs, vim's write test, JetBrains): silent too.
+      "project/.pi/sections/#team.md#": "Auto-save.\n",
+      "project/.pi/sections/4913": "",
+      "project/.pi/sections/team.md___jb_tmp___": "Safe write.\n",
+      "project/.pi/partials/#sig.md#": "Auto-save.\n",
       "project/.pi/sections/extra/more.md": "A sub-folder.\n",
       "project/.pi/settings.json": "{}\n",
     });

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   didYouMean,
   editDistance,
-  escapeControls,
   MAX_SUGGESTED_NAME_LENGTH,
   nearMatches,
 } from "../../src/_suggest.js";
+import { escapeControls } from "../../src/_text.js";
 
 const SECTION_KEYS = ["order", "tag", "base", "volatile", "enabled", "description", "maxTokens"];
 
@@ -83,6 +83,14 @@ describe("names from files are printed without terminal escapes", () => {
     expect(didYouMean("name", ["nam\u001b"], (c) => `/skill:${c}`)).toBe(
       "did you mean /skill:nam\\u001b?",
     );
-    expect(escapeControls("a\u0007b\u009bc\u00e9")).toBe("a\\u0007b\\u009bc\u00e9");
+    expect(escapeControls("a\u0007b\u009bc\u00e9", "name")).toBe("a\\u0007b\\u009bc\u00e9");
+  });
+
+  it("a near match is escaped as every printed name is: bidi overrides, separators, tab and line feed too", () => {
+    expect(didYouMean("name", ["nam\u202e", "nam\u2028"])).toBe(
+      'did you mean "nam\\u202e" or "nam\\u2028"?',
+    );
+    expect(didYouMean("name", ["nam\t"], (c) => c)).toBe("did you mean nam\\u0009?");
+    expect(didYouMean("name", ["nam\n"], (c) => c)).toBe("did you mean nam\\u000a?");
   });
 });

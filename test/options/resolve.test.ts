@@ -1,7 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { explainPrompt } from "../../src/author/explain/explain.js";
+import { renderScenarioFiles } from "../../src/author/snapshot/snapshot.js";
+import { watchPrompt } from "../../src/author/watch/watch.js";
+import { runStep } from "../../src/gather/deadline.js";
 import { OPTIONS } from "../../src/options/registry.js";
+import { type PreparedPrompt, preparePrompt } from "../../src/render-system-prompt.js";
 import { resolveOptions } from "../../src/resolve-options.js";
 import { SyspromptError } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";
@@ -65,6 +70,69 @@ describe("resolveOptions", () => {
         path: file,
         line: 1,
       },
+    ]);
+  });
+});
+
+describe("who gave a render's options, as the render records it", () => {
+  it("a scenario's render names the scenario; the CLI's the CLI; the library's the API", async () => {
+    const { root, file } = world("model: from-file\n");
+    const scenario = join(root, "a.scenario.yaml");
+    writeFileSync(scenario, "tools: [read]\n");
+    const origins = (await renderScenarioFiles(scenario, { sandboxDir: tempDir() })).origins;
+    expect([origins?.tools, origins?.cwd, origins?.model]).toEqual([
+      { source: "scenario" },
+      { source: "scenario" },
+      { source: "default" },
+    ]);
+    const api = await preparePrompt(pinned(root, { tools: ["read"], configFiles: true }));
+    expect([api.origins?.tools, api.origins?.model]).toEqual([
+      { source: "api" },
+      { source: "config", at: `user:${file}:1` },
+    ]);
+    const cli = await preparePrompt(pinned(root, { tools: ["read"] }), runStep, "cli");
+    expect(cli.origins?.tools).toEqual({ source: "cli" });
+  });
+
+  it("explain and watch record who gave the options, as a render does: the CLI passes cli", async () => {
+    const { root, file } = world("model: from-file\n");
+    const given = pinned(root, { tools: ["read"], configFiles: true });
+    const tools = { option: "tools", key: "tools", value: "read" };
+    const model = { option: "model", key: "model", value: "from-file" };
+    expect((await explainPrompt(given, "cli")).settings).toContainEqual({
+      ...tools,
+      source: "cli",
+    });
+    const api = (await explainPrompt(given)).settings;
+    expect(api).toContainEqual({ ...tools, source: "api" });
+    expect(api).toContainEqual({ ...model, source: "config", at: `user:${file}:1` });
+    // Only settings: the caller's wiring (env, home, machine) is never in the account.
+    expect(api.map((s) => s.option)).toEqual([
+      "cwd",
+      "agentDir",
+      "configFiles",
+      "model",
+      "tools",
+      "now",
+    ]);
+
+    const controller = new AbortController();
+    let origins: PreparedPrompt["origins"];
+    const done = watchPrompt(
+      given,
+      {
+        signal: controller.signal,
+        onRender: (r) => {
+          origins = r.prepared.origins;
+          controller.abort();
+        },
+      },
+      "cli",
+    );
+    await done;
+    expect([origins?.tools, origins?.model]).toEqual([
+      { source: "cli" },
+      { source: "config", at: `user:${file}:1` },
     ]);
   });
 });

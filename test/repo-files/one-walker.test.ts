@@ -37,14 +37,8 @@ const ALLOWED: Record<string, string> = {
     "a session's recorded stats and links (imports node:fs whole); lists nothing",
   "author/sandbox.ts":
     "the sandboxes' own folder in the cache, for abandoned ones (the copy itself walks through the walker)",
-  "author/simulate/_simulate-actions.ts":
-    "simulate's actions inside its own sandbox copy, which the walker made (bounded by its caps)",
   // One folder's names, not a walk; not yet on the walker (issue 27, item 3).
-  "sections/load.ts": "one layer's sections/ folder",
   "prompt-templates/load.ts": "one layer's prompts/ folder",
-  "locate/near-misses.ts": "one layer folder's names, for near-miss hints",
-  "agents/load.ts": "one layer's agents/ folder, for preset names",
-  "author/snapshot/snapshot.ts": "the scenario folder named on the command line",
   "gather/git/_links.ts": "the git section's .git folders, capped, a batch at a time",
   // A walk of its own, not yet on the walker (issue 27, item 3).
   "author/watch/_watch-folders.ts":

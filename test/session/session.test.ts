@@ -24,23 +24,38 @@ const io = vi.hoisted(() => ({
   hold: undefined as { suffix: string; released: Promise<void> } | undefined,
 }));
 
-vi.mock("node:fs/promises", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("node:fs/promises")>();
-  const logged =
+/** `fn`, noting each call's path in the log as `what`. */
+const logged = vi.hoisted(
+  () =>
     <A extends unknown[], R>(what: string, fn: (path: string, ...rest: A) => R) =>
     (path: string, ...rest: A): R => {
       io.log.push(`${what} ${path}`);
       return fn(path, ...rest);
-    };
-  const open = async (path: string, ...rest: unknown[]) => {
+    },
+);
+
+// Gathering opens and lists through src/_io.ts (its calls are synchronous, in slices).
+vi.mock("../../src/_io.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../../src/_io.js")>();
+  const open = async (path: string, flags: number) => {
     const hold = io.hold;
     if (hold && path.endsWith(hold.suffix)) await hold.released;
-    return (actual.open as (p: string, ...r: unknown[]) => unknown)(path, ...rest);
+    return actual.open(path, flags);
   };
   return {
     ...actual,
-    readFile: logged("read", actual.readFile as (p: string, ...r: unknown[]) => unknown),
+    readFile: logged("read", actual.readFile),
     open: logged("read", open),
+    readdir: logged("list", actual.readdir as (p: string, ...r: unknown[]) => unknown),
+  };
+});
+
+vi.mock("node:fs/promises", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("node:fs/promises")>();
+  return {
+    ...actual,
+    readFile: logged("read", actual.readFile as (p: string, ...r: unknown[]) => unknown),
+    open: logged("read", actual.open as (p: string, ...r: unknown[]) => unknown),
     readdir: logged("list", actual.readdir as (p: string, ...r: unknown[]) => unknown),
   };
 });
@@ -53,10 +68,14 @@ vi.mock("node:fs", async (importOriginal) => {
       io.log.push(`list ${path}`);
       return (actual.readdir as (...args: unknown[]) => void)(path, ...rest);
     },
-    // The tree walk lists folders synchronously.
+    // The walks list folders synchronously: in one call, or a batch at a time through a handle.
     readdirSync: (path: string, ...rest: unknown[]) => {
       io.log.push(`list ${path}`);
       return (actual.readdirSync as (...args: unknown[]) => unknown)(path, ...rest);
+    },
+    opendirSync: (path: string, ...rest: unknown[]) => {
+      io.log.push(`list ${path}`);
+      return (actual.opendirSync as (...args: unknown[]) => unknown)(path, ...rest);
     },
   };
 });
@@ -117,7 +136,10 @@ describe("createPromptSession: one edit, exactly the sections it affects", () =>
     reads(root);
     write(root, "project/AGENTS.md", "# Project\n\nRun `npm run check` first.\n\n@docs/style.md\n");
     const { result, changes } = await session.render();
+    // The rules step runs again too (its always rules are deduped against the
+    // context files): it lists the project folder for Roo's mode files, and reads nothing.
     expect(reads(root)).toEqual([
+      "list <root>/project",
       "read <root>/project/AGENTS.md",
       "read <root>/project/docs/style.md",
     ]);

@@ -14,7 +14,7 @@ import { classOrderInfos } from "../../sections/order-class.js";
 import { type CustomPrompt, renderSections } from "../../sections/render.js";
 import { loadSkills } from "../../skills/index.js";
 import type { Diagnostic, DiagnosticLevel, Layer } from "../../types.js";
-import { driftDiagnostics } from "../_drift.js";
+import { driftDiagnostics, generalRulesDrift } from "../_drift.js";
 import type { CheckedTemplate, CheckOptions, CheckReport } from "../types.js";
 import { type CheckedLayer, readLayerForCheck, type TemplateFile } from "./_layers.js";
 import { dataMatrix } from "./_matrix.js";
@@ -98,6 +98,10 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   diagnostics.push(
     ...(await driftDiagnostics(
       overrides.flatMap((l) => l.loaded.sections),
+      builtinDir,
+    )),
+    ...(await generalRulesDrift(
+      overrides.map((l) => l.loaded),
       builtinDir,
     )),
   );

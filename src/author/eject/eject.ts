@@ -2,7 +2,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { kindOfPath } from "../../_fs.js";
 import { entryKind, UnsafePathError, writeFileNoFollow, writeProblem } from "../../_safe-write.js";
+import { ejectedFromComment } from "../../gather/guidelines/guidelines.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
+import { GENERAL_RULES_FILE } from "../../locate/load-layer.js";
 import { checkFolders } from "../../options/folders.js";
 import { builtinHash, withEjectedFrom } from "../../sections/ejected-from.js";
 import { listMarkdown } from "../../sections/load.js";
@@ -12,12 +14,17 @@ import { type Diagnostic, SyspromptError } from "../../types.js";
 import { keptBasePath } from "../_drift.js";
 import type { EjectedFile, EjectOptions, EjectResult } from "../types.js";
 
+/** The name {@link ejectSections} gives the general rules' list it copies with `rules`. */
+export const GENERAL_RULES = "general-rules";
+
 /**
  * Copies builtin section files, byte for byte, into the project's
  * `<projectDir>/sections/` (or with `user` the agent dir's `sections/`) as a
  * starting point for an override. A section's per-model variants
  * (`rules@small.md`) go with it: a plain copy alone would beat the builtin
- * variant for every model. Every target is checked before any is written,
+ * variant for every model. The rules section also brings the general rules
+ * it lists (the builtin `rules.md`), as the layer's `general-rules.md`, so
+ * they can be edited there. Every target is checked before any is written,
  * and then all are written or none: an existing file (unless `force` is set)
  * leaves every file alone and is listed in `skipped`; a link, a folder or a
  * special file at a target, or a link or a file among the folders on its way
@@ -71,12 +78,21 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
       base: keptBasePath(layerDir, name),
     });
   }
+  // The rules section lists data: its general rules come with it, as the layer's own list.
+  if (names.includes("rules")) {
+    const from = join(builtinDir, "rules.md");
+    const text = (await readFile(from)).toString("utf8");
+    texts.set(GENERAL_RULES, text);
+    const path = join(layerDir, GENERAL_RULES_FILE);
+    targets.push({ name: GENERAL_RULES, from, path, hash: builtinHash(text) });
+  }
   const diagnostics: Diagnostic[] = [];
   const skipped: EjectedFile[] = [];
   // Every target is checked before any is written: all of them or none.
   for (const file of targets) {
     const problem =
-      (await writeProblem(file.path, { within })) ?? (await writeProblem(file.base, { within }));
+      (await writeProblem(file.path, { within })) ??
+      (file.base !== undefined ? await writeProblem(file.base, { within }) : undefined);
     if (problem) diagnostics.push(refusal(problem));
     else if (!options.force && (await entryKind(file.path)) === "file") skipped.push(file);
   }
@@ -88,12 +104,14 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
   for (const file of targets) {
     const text = texts.get(file.name) ?? "";
     try {
-      await writeFileNoFollow(file.path, withEjectedFrom(text, file.hash), {
-        within,
-        exclusive: !options.force,
-      });
+      // A list has no frontmatter: its record is a comment line atop the copy.
+      const copy =
+        file.base === undefined
+          ? `${ejectedFromComment(file.hash)}${text}`
+          : withEjectedFrom(text, file.hash);
+      await writeFileNoFollow(file.path, copy, { within, exclusive: !options.force });
       // After the copy: a copy that was not written leaves the kept text of the one before.
-      await writeFileNoFollow(file.base, text, { within });
+      if (file.base !== undefined) await writeFileNoFollow(file.base, text, { within });
     } catch (error) {
       if (!(error instanceof UnsafePathError)) throw error;
       // Something appeared or changed since the check: reported, and the rest is not written.
@@ -102,12 +120,18 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
       break;
     }
     written.push(file);
-    const userCopy = join(agentDir, "sections", `${file.name}.md`);
+    const userCopy =
+      file.base === undefined
+        ? join(agentDir, GENERAL_RULES_FILE)
+        : join(agentDir, "sections", `${file.name}.md`);
     if (!options.user && !file.name.includes("@") && (await kindOfPath(userCopy)) === "file") {
       refused.push({
         level: "warning",
         code: "eject-hides-user",
-        message: `the user layer overrides "${file.name}" (${userCopy}); the project's copy of the builtin now wins over it`,
+        message:
+          file.base === undefined
+            ? `the user layer has its own general rules (${userCopy}); the project's copy of the builtin list now wins over them`
+            : `the user layer overrides "${file.name}" (${userCopy}); the project's copy of the builtin now wins over it`,
         path: file.path,
       });
     }

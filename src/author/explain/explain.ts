@@ -1,4 +1,5 @@
 import { oneLine } from "../../_prompt-text.js";
+import { runStep } from "../../gather/deadline.js";
 import { belowCwdFormats, findRulesBelowCwd } from "../../gather/rules/index.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { normalizeOptions } from "../../options/normalize.js";
@@ -6,6 +7,7 @@ import type { SystemPromptOptions } from "../../options.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { privatePaths, projectReach } from "../../repo-files/index.js";
+import type { GivenBy } from "../../resolve-options.js";
 import type { CacheClass } from "../../sections/types.js";
 import { usedVersion } from "../../sections/used-version.js";
 import { TOKEN_ENCODING, type TokenCounter, tokenCounter } from "../../tokens.js";
@@ -16,6 +18,7 @@ import type {
   ExplainedSection,
   ExplainReport,
 } from "../types.js";
+import { explainSettings } from "./settings.js";
 
 /** The blank line between two sections of the prompt. */
 const SEPARATOR = "\n\n";
@@ -23,16 +26,20 @@ const SEPARATOR = "\n\n";
 /**
  * Renders the prompt as `renderSystemPrompt` does and says where every byte
  * came from: each section's order, layer, file, size, estimated tokens and
- * volatility; the context files read (imports, cuts, files dedupe dropped);
+ * volatility; each setting not at its default and its origin (`givenBy`
+ * names who gave `options`); the context files read (imports, cuts, files dedupe dropped);
  * skills and templates counted; the gathering steps; the total; and the
  * cache-stable prefix. Tokens are estimated with the o200k encoding, loaded
  * here on first use. Never throws for what the files hold.
  *
  * @throws SyspromptError for a bad explicit option, as `renderSystemPrompt` does.
  */
-export async function explainPrompt(options: SystemPromptOptions = {}): Promise<ExplainReport> {
+export async function explainPrompt(
+  options: SystemPromptOptions = {},
+  givenBy: GivenBy = "api",
+): Promise<ExplainReport> {
   const started = performance.now();
-  const prepared = await preparePrompt(options);
+  const prepared = await preparePrompt(options, runStep, givenBy);
   const gathered = performance.now();
   const result = renderPrepared(prepared);
   const renderMs = performance.now() - gathered;
@@ -63,6 +70,7 @@ export async function explainPrompt(options: SystemPromptOptions = {}): Promise<
     },
     rules: [...explainRules(prepared), ...below.rules],
     skills: { listed: prepared.data.skills.length, tool: prepared.data.skillsTool },
+    generalRules: prepared.generalRules ?? null,
     templates: {
       sections: prepared.templates.length,
       partials: Object.keys(prepared.partials).length,
@@ -74,6 +82,10 @@ export async function explainPrompt(options: SystemPromptOptions = {}): Promise<
     // Absent for the default pi when no file of it was read: nothing changed.
     ...(prepared.preset && prepared.preset.sources.length > 0 ? { preset: prepared.preset } : {}),
     provenance: prepared.provenance ?? {},
+    settings:
+      prepared.options && prepared.origins
+        ? explainSettings(prepared.options, prepared.origins, prepared.provenance ?? {})
+        : [],
     diagnostics: [...result.diagnostics, ...below.diagnostics],
   };
 }

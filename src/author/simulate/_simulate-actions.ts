@@ -1,7 +1,8 @@
 import { constants } from "node:fs";
-import { appendFile, lstat, mkdir, open, readdir, rm, utimes, writeFile } from "node:fs/promises";
+import { appendFile, lstat, mkdir, open, rm, utimes, writeFile } from "node:fs/promises";
 import { dirname, extname, join, relative, sep } from "node:path";
 import { DEFAULT_TOOLS } from "../../gather/guidelines/index.js";
+import { walkFolders } from "../../repo-files/index.js";
 import type { SessionOverrides } from "../../session/index.js";
 
 /** The agent actions `explain --simulate` tries, in the order it reports them. */
@@ -107,21 +108,25 @@ export async function act(action: SimulatedAction, ctx: ActionContext): Promise<
  * (the copy holds nothing else).
  */
 export async function pickSourceFile(cwd: string): Promise<string | null> {
-  const queue = [cwd];
-  for (let seen = 0; seen < queue.length && seen < MAX_SOURCE_SEARCH; seen++) {
-    const dir = queue[seen] as string;
-    const names = (await readdir(dir).catch(() => [] as string[])).sort();
-    const folders: string[] = [];
-    for (const name of names) {
-      if (name.startsWith(".")) continue;
-      const path = join(dir, name);
-      const s = await lstat(path).catch(() => undefined);
-      if (s?.isFile() && SOURCE_EXTENSIONS.has(extname(name).slice(1))) return path;
-      if (s?.isDirectory() && !NOT_SOURCE_FOLDERS.has(name)) folders.push(path);
-    }
-    queue.push(...folders);
-  }
-  return null;
+  let found: string | null = null;
+  await walkFolders<undefined>(cwd, undefined, {
+    order: "breadth-first",
+    maxFolders: MAX_SOURCE_SEARCH,
+    async *visit(folder) {
+      for (const { name } of folder.entries) {
+        if (name.startsWith(".")) continue;
+        const path = join(folder.path, name);
+        const s = await lstat(path).catch(() => undefined);
+        if (s?.isFile() && SOURCE_EXTENSIONS.has(extname(name).slice(1))) {
+          found = path;
+          folder.stop();
+          return;
+        }
+        if (s?.isDirectory() && !NOT_SOURCE_FOLDERS.has(name)) yield { name, state: undefined };
+      }
+    },
+  });
+  return found;
 }
 
 function sourceExt(source: string | null): string {
@@ -212,24 +217,34 @@ function stampOf(ctx: ActionContext): Date {
 /** A minute after `now` or after the newest mtime below `root`, whichever is later. */
 export async function actionTime(root: string, now: Date): Promise<Date> {
   let newest = now.getTime();
-  const walk = async (dir: string): Promise<void> => {
-    for (const name of await readdir(dir).catch(() => [] as string[])) {
-      const path = join(dir, name);
-      const s = await lstat(path).catch(() => undefined);
-      if (!s) continue;
-      newest = Math.max(newest, s.mtimeMs);
-      if (s.isDirectory()) await walk(path);
-    }
-  };
-  await walk(root);
+  await walkFolders<undefined>(root, undefined, {
+    async *visit(folder) {
+      for (const { name } of folder.entries) {
+        const s = await lstat(join(folder.path, name)).catch(() => undefined);
+        if (!s) continue;
+        newest = Math.max(newest, s.mtimeMs);
+        if (s.isDirectory()) yield { name, state: undefined };
+      }
+    },
+  });
   return new Date(Math.ceil(newest / 1000) * 1000 + ACTION_AFTER_MS);
 }
 
-/** Gives a new entry, and everything in it, the time `stamp`. */
+/** Gives a new entry, and everything in it, the time `stamp` (each folder after what it holds). */
 async function stampAll(path: string, stamp: Date): Promise<void> {
-  const s = await lstat(path);
-  if (s.isDirectory()) {
-    for (const name of await readdir(path)) await stampAll(join(path, name), stamp);
+  if ((await lstat(path)).isDirectory()) {
+    await walkFolders<undefined>(path, undefined, {
+      onUnreadable: (_path, _rel, error) => {
+        throw error;
+      },
+      async *visit(folder) {
+        for (const { name } of folder.entries) {
+          const child = join(folder.path, name);
+          if ((await lstat(child)).isDirectory()) yield { name, state: undefined };
+          await utimes(child, stamp, stamp);
+        }
+      },
+    });
   }
   await utimes(path, stamp, stamp);
 }

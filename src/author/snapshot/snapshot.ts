@@ -1,13 +1,15 @@
 import { realpathSync } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import type { PathKind } from "../../_fs.js";
 import { toPosix } from "../../_paths.js";
 import { removeFileNoFollow, UnsafePathError, writeFileNoFollow } from "../../_safe-write.js";
+import { runStep } from "../../gather/deadline.js";
 import { builtinPromptsDir } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
-import { renderSystemPrompt } from "../../render-system-prompt.js";
+import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import { listFolder } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { defaultSandboxParent, makeSandbox, removeSandbox, type Sandbox } from "../sandbox.js";
 import type {
@@ -131,18 +133,21 @@ async function renderInSandbox(scenario: Scenario, sandbox: Sandbox): Promise<Re
     [home, PLACEHOLDERS.home],
     [builtinPromptsDir(), PLACEHOLDERS.builtin],
   ]);
-  let result: Awaited<ReturnType<typeof renderSystemPrompt>>;
+  let prepared: Awaited<ReturnType<typeof preparePrompt>>;
   try {
-    result = await renderSystemPrompt(options as SystemPromptOptions);
+    // The scenario gave these options: its file, not a caller, is where they came from.
+    prepared = await preparePrompt(options as SystemPromptOptions, runStep, "scenario");
   } catch (error) {
     if (error instanceof SyspromptError) throw locate(scenario, stable(error.message), error);
     throw error;
   }
+  const result = renderPrepared(prepared);
   return {
     file: scenario.file,
     name: scenario.name,
     text: promptGolden(stable(result.text)),
     diagnostics: stable(formatDiagnostics(result.diagnostics)),
+    ...(prepared.origins ? { origins: prepared.origins } : {}),
   };
 }
 
@@ -300,10 +305,11 @@ async function scenarioFiles(target: string): Promise<{ dir: string; files: stri
   }
   if (kind === "file") return { dir: dirname(real), files: [real] };
   // Every entry with a scenario's name, links and special files too: reading one says why it is refused.
-  const names = (await readdir(real, { withFileTypes: true }))
+  const listing = await listFolder(real);
+  if ("error" in listing) throw listing.error;
+  const names = listing.entries
     .filter((e) => !e.isDirectory() && isScenarioName(e.name))
-    .map((e) => e.name)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    .map((e) => e.name);
   return { dir: real, files: names.map((n) => join(real, n)) };
 }
 

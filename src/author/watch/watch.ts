@@ -1,13 +1,15 @@
 import { type FSWatcher, watch } from "node:fs";
 import { join } from "node:path";
+import { isEditorTemp } from "../../_editor-temp.js";
 import { diffSections } from "../../diff.js";
+import { runStep } from "../../gather/deadline.js";
 import { resolveCommonPaths } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import type { GivenBy } from "../../resolve-options.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
 import type { WatchHooks } from "../types.js";
-import { isEditorTemp } from "./_editor-temp.js";
 import { type WatchTarget, watchTargets } from "./_watch-targets.js";
 
 /** How long the files must stay quiet before a re-render: an editor's save is several events. */
@@ -29,12 +31,18 @@ export const DEFAULT_DEBOUNCE_MS = 100;
  * deleted), reported as `error`. Resolves once `signal` aborts, with every
  * watcher closed.
  *
+ * `givenBy` names who gave `options` in each render's `prepared.origins`.
+ *
  * @throws SyspromptError when the first render's options are bad (as `renderSystemPrompt`).
  */
-export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHooks): Promise<void> {
+export async function watchPrompt(
+  options: SystemPromptOptions,
+  hooks: WatchHooks,
+  givenBy: GivenBy = "api",
+): Promise<void> {
   const { signal, onRender } = hooks;
   const debounceMs = hooks.debounceMs ?? DEFAULT_DEBOUNCE_MS;
-  let previous = await renderOnce(options);
+  let previous = await renderOnce(options, givenBy);
   if (signal.aborted) return;
 
   const watchers = new Map<string, { watcher: FSWatcher; target: WatchTarget }>();
@@ -138,7 +146,7 @@ export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHook
     const files = [...changed].sort();
     changed = new Set();
     try {
-      const next = await renderOnce(options);
+      const next = await renderOnce(options, givenBy);
       if (signal.aborted) return;
       // A folder that appeared (a new `.pi/sections/`) may have got its files
       // before it was watched: one more look, reported only if it finds a change.
@@ -191,9 +199,9 @@ export async function watchPrompt(options: SystemPromptOptions, hooks: WatchHook
 }
 
 /** One render with its timing, its diagnostics and the slash-command templates', and what it read. */
-async function renderOnce(options: SystemPromptOptions) {
+async function renderOnce(options: SystemPromptOptions, givenBy: GivenBy) {
   const started = performance.now();
-  const prepared = await preparePrompt(options);
+  const prepared = await preparePrompt(options, runStep, givenBy);
   const result = renderPrepared(prepared);
   const ms = Math.round((performance.now() - started) * 10) / 10;
   const { cwd, agentDir, home } = resolveCommonPaths(options);

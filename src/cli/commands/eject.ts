@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, join, relative } from "node:path";
 import type { EjectOptions } from "../../author/index.js";
-import { builtinSectionNames, ejectSections } from "../../author/index.js";
+import { builtinSectionNames, ejectSections, GENERAL_RULES } from "../../author/index.js";
 import { builtinPromptsDir } from "../../locate/layers.js";
 import { paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
@@ -48,12 +48,15 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
   for (const file of result.written) {
     io.stdout(`${paint.green("wrote")} ${show(file.path)}${variantNote(file.name)}\n`);
   }
-  const [first] = result.written;
-  if (first !== undefined) {
+  const kept = result.written.filter((f) => f.base !== undefined);
+  const [first] = kept;
+  if (first?.base !== undefined) {
+    const one = kept.length === 1;
     io.stdout(
-      `${paint.green("kept")} the builtin ${result.written.length === 1 ? "text" : "texts"} in ${show(dirname(first.base))}/ (commit ${result.written.length === 1 ? "it" : "them"} with the ${result.written.length === 1 ? "copy" : "copies"}; \`sysprompt check\` then says when a builtin changes, \`sysprompt eject --diff NAME\` shows how)\n`,
+      `${paint.green("kept")} the builtin ${one ? "text" : "texts"} in ${show(dirname(first.base))}/ (commit ${one ? "it" : "them"} with the ${one ? "copy" : "copies"}; \`sysprompt check\` then says when a builtin changes, \`sysprompt eject --diff NAME\` shows how)\n`,
     );
   }
+  if (result.written.some((f) => f.name === "tools")) io.stdout(`${TOOLS_NOTE}\n`);
   for (const file of result.skipped) {
     io.stdout(`${paint.yellow("exists")} ${show(file.path)} (left alone; --force replaces it)\n`);
   }
@@ -70,8 +73,15 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
   return code;
 }
 
-/** What a copied per-model variant (`rules@small`) is, and why it came along with its section. */
+/** Where the tool descriptions are, since the tools section only lists them. */
+const TOOLS_NOTE =
+  "note: the tools section lists each tool's one-line description, which is data: re-describe a tool with --tool name=text (toolSnippets), or in a layer folder with a tools: map in agents/pi.yaml (agents/<agent>.yaml under --agent), which also sets the default tool selection";
+
+/** What a copied per-model variant (`rules@small`) or the general rules' list is, and why it came along. */
 function variantNote(name: string): string {
+  if (name === GENERAL_RULES) {
+    return ' (the general rules the rules section lists, one "- " line each: edit, remove or add one; this file replaces the builtin list, and rules@small.md words them its own way for small models)';
+  }
   const at = name.indexOf("@");
   if (at < 0) return "";
   const of = name.slice(0, at);

@@ -1,14 +1,14 @@
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { escapeInline } from "../../_text.js";
-import type { ExplainReport, LeftOutParagraphs } from "../../author/index.js";
+import type { ExplainedSetting, ExplainReport, LeftOutParagraphs } from "../../author/index.js";
 import { defaultSandboxParent, explainPrompt, simulatePrompt } from "../../author/index.js";
 import type { SystemPromptOptions } from "../../options.js";
 import type { StepStatus } from "../../types.js";
 import { type Palette, paletteFor } from "../colors.js";
 import { formatDiagnostics, formatTable } from "../format.js";
 import { type CliIo, EXIT_PROBLEMS, exitCodeFor } from "../io.js";
-import { type RenderFlags, toRenderOptions } from "../options.js";
+import { type RenderFlags, toRenderOptions, typedFlag } from "../options.js";
 import { formatSimulation } from "./_format-simulate.js";
 import { presetLines } from "./_preset-lines.js";
 import { showPath } from "./_show-path.js";
@@ -25,9 +25,13 @@ export async function explainCommand(
 ): Promise<number> {
   const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
   if (flags.simulate) return simulateCommand(options, flags, io);
-  const explained = await explainPrompt(options);
+  const explained = await explainPrompt(options, "cli");
   // Every option the CLI passes for a config key is a flag the user typed.
-  const report = { ...explained, provenance: asFlags(explained.provenance) };
+  const report = {
+    ...explained,
+    provenance: asFlags(explained.provenance),
+    settings: typedSettings(explained.settings, flags),
+  };
   if (flags.json) {
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
@@ -65,22 +69,36 @@ function asFlags(provenance: Record<string, string>): Record<string, string> {
   );
 }
 
+/** The CLI's settings with the flag typed for each; what it set itself (its folder as cwd) is no setting. */
+function typedSettings(
+  settings: readonly ExplainedSetting[],
+  flags: RenderFlags,
+): ExplainedSetting[] {
+  return settings.flatMap((s) => {
+    if (s.source !== "cli") return [s];
+    const flag = typedFlag(s.option, flags);
+    return flag === undefined ? [] : [{ ...s, flag }];
+  });
+}
+
 /**
- * One line: where each setting that is not a default came from (`tools
- * (flag), model (project .pi/sysprompt.yaml:3)`), or that all are defaults.
+ * One line: each setting that is not a default, its value and where it came
+ * from (`agent codex (--agent), deadline 800 (from ~/.pi/agent/sysprompt.yaml:3)`),
+ * or that all are defaults.
  */
-export function formatProvenance(
-  provenance: Record<string, string>,
+export function formatSettings(
+  settings: readonly ExplainedSetting[],
   show: (path: string) => string,
 ): string {
-  const set = Object.entries(provenance).filter(([, from]) => from !== "default");
-  if (set.length === 0) return "settings: all defaults (no flag or sysprompt.yaml sets one)";
-  const where = (from: string) => {
-    const m = /^(user|project):(.*?)(?::(\d+))?$/.exec(from);
-    if (!m) return from;
-    return `${m[1]} ${show(m[2] ?? "")}${m[3] ? `:${m[3]}` : ""}`;
+  if (settings.length === 0) return "settings: all defaults (no flag or sysprompt.yaml sets one)";
+  const where = (s: ExplainedSetting) => {
+    const m = /^(?:user|project):(.*?)(?::(\d+))?$/.exec(s.at ?? "");
+    if (m) return `from ${show(m[1] ?? "")}${m[2] ? `:${m[2]}` : ""}`;
+    return s.flag ?? s.source;
   };
-  return `settings: ${set.map(([key, from]) => `${escapeInline(key)} (${where(from)})`).join(", ")}`;
+  const one = (s: ExplainedSetting) =>
+    `${escapeInline(s.key)} ${escapeInline(s.value)} (${where(s)})`;
+  return `settings: ${settings.map(one).join(", ")}`;
 }
 
 /** The report as text; `show` shortens paths. */
@@ -122,7 +140,13 @@ export function formatExplain(
         : `cache prefix through ${p.through}: ~${p.tokens} tokens, ${p.bytes} bytes, ${plural(p.sections, "section")}, ends with "${p.endsWith}"`,
     );
   }
-  out.push(formatProvenance(report.provenance, show));
+  out.push(formatSettings(report.settings, show));
+  if (report.generalRules) {
+    const { path, count } = report.generalRules;
+    out.push(
+      `general rules: ${plural(count, "rule")} from ${show(path)}, in place of the builtin list`,
+    );
+  }
   if (report.budget) {
     const b = report.budget;
     out.push(

@@ -4,10 +4,12 @@ import { isWithin, resolveUserPath } from "../../_paths.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import type { ExportSpec } from "../../agents/index.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/index.js";
+import { runStep } from "../../gather/deadline.js";
 import { HOOK_SNIPPET_AGENTS, hasHookSnippet, hookSnippet } from "../../hook/snippet.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import type { Diagnostic } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, EXIT_OK, exitCodeFor, UsageError } from "../io.js";
+import { type CliIo, EXIT_OK, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 
 export interface ExportFlags extends RenderFlags {
@@ -86,13 +88,47 @@ function outTarget(path: string, cwd: string): { path: string; root?: string } {
   return path !== cwd && isWithin(path, cwd) ? { path, root: cwd } : { path };
 }
 
+/** What a resolved render says about its agent: {@link PreparedPrompt}'s, or a watch's before its first render. */
+export interface ResolvedAgent {
+  preset?: { name: string; export: ExportSpec | null; ignored?: { path: string; line?: number } };
+  provenance?: Readonly<Record<string, string>>;
+  diagnostics?: readonly Diagnostic[];
+}
+
 /**
  * The agent option as the render resolved it: the preset in use, unless no
  * flag and no sysprompt.yaml named one (then the default pi is not a choice).
  */
-export function exportAgent(prepared: Pick<PreparedPrompt, "preset" | "provenance">) {
-  const from = prepared.provenance?.agent;
-  return from === undefined || from === "default" ? undefined : prepared.preset?.name;
+export function exportAgent(resolved: ResolvedAgent) {
+  const from = resolved.provenance?.agent;
+  return from === undefined || from === "default" ? undefined : resolved.preset?.name;
+}
+
+/**
+ * The export target of a resolved render, or a line saying why there is none
+ * when a sysprompt.yaml's `agent:` named no preset and no `--agent` was given:
+ * that is the file's problem (its diagnostic has the path and line), exit 1,
+ * not a usage error.
+ */
+export function resolvedTarget(
+  resolved: ResolvedAgent,
+  flags: ExportFlags,
+  io: CliIo,
+): ExportTarget | { notExported: string } {
+  const ignored = resolved.preset?.ignored;
+  if (ignored && flags.agent === undefined) {
+    const at = `${ignored.path}${ignored.line === undefined ? "" : `:${ignored.line}`}`;
+    return {
+      notExported: `sysprompt: nothing exported: the agent: at ${at} names no preset (see above); fix it there, or pass --agent NAME\n`,
+    };
+  }
+  const agent = exportAgent(resolved);
+  if (agent === undefined && flags.agent === undefined) {
+    // A broken or misspelt sysprompt.yaml (agnet: codex) may be why none is named: said first.
+    const config = (resolved.diagnostics ?? []).filter((d) => d.code.startsWith("config-"));
+    io.stderr(formatDiagnostics(config));
+  }
+  return exportTarget(resolved.preset, agent, flags, io);
 }
 
 /** The lines that say where the export goes and what to add to the agent's settings. */
@@ -122,8 +158,17 @@ export async function writeTarget(target: ExportTarget, text: string) {
  */
 export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   if (flags.hooks) return hooksCommand(flags, io);
-  const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
-  const target = exportTarget(prepared.preset, exportAgent(prepared), flags, io);
+  const prepared = await preparePrompt(
+    toRenderOptions(flags, io.cwd, io.env, io.home, io.machine),
+    runStep,
+    "cli",
+  );
+  const target = resolvedTarget(prepared, flags, io);
+  if ("notExported" in target) {
+    io.stderr(formatDiagnostics(prepared.diagnostics));
+    io.stderr(target.notExported);
+    return EXIT_PROBLEMS;
+  }
   const result = renderPrepared(prepared);
   const outcome = await writeTarget(target, result.text);
   io.stderr(formatDiagnostics(result.diagnostics));

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { isWithin, resolveUserPath } from "../../_paths.js";
 import { UnsafePathError, writeIfChanged } from "../../_safe-write.js";
+import { runStep } from "../../gather/deadline.js";
 import { anthropicSystem, openAiSystemMessage } from "../../provider/system-content.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { RenderResult } from "../../types.js";
@@ -90,7 +91,11 @@ async function renderTo(
   stdout: (text: string) => void,
   printer?: (result: RenderResult) => string,
 ): Promise<number> {
-  const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
+  const prepared = await preparePrompt(
+    toRenderOptions(flags, io.cwd, io.env, io.home, io.machine),
+    runStep,
+    "cli",
+  );
   const result = renderPrepared(prepared);
   if (flags.section === undefined) {
     if (printer) stdout(printer(result));

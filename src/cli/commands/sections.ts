@@ -1,4 +1,5 @@
 import { toPosix } from "../../_paths.js";
+import { runStep } from "../../gather/deadline.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { formatDiagnostics, formatTable } from "../format.js";
 import { type CliIo, exitCodeFor } from "../io.js";
@@ -17,7 +18,11 @@ export async function sectionsCommand(
   flags: RenderFlags & { json?: boolean },
   io: CliIo,
 ): Promise<number> {
-  const prepared = await preparePrompt(toRenderOptions(flags, io.cwd, io.env, io.home, io.machine));
+  const prepared = await preparePrompt(
+    toRenderOptions(flags, io.cwd, io.env, io.home, io.machine),
+    runStep,
+    "cli",
+  );
   // Rendered too, so a template that fails is reported here, not only by render.
   const result = renderPrepared(prepared);
   const { diagnostics } = result;

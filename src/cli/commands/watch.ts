@@ -1,18 +1,17 @@
 import { linePatch } from "../../_text-diff.js";
-import { loadPreset } from "../../agents/index.js";
 import type { WatchRender } from "../../author/index.js";
 import { watchPrompt } from "../../author/index.js";
-import { resolveOptions } from "../../resolve-options.js";
+import { resolveRenderOptions } from "../../render-options.js";
 import type { Diagnostic, RenderedSection } from "../../types.js";
 import { type Palette, paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, EXIT_OK, UsageError, untilStopped } from "../io.js";
+import { type CliIo, EXIT_OK, EXIT_PROBLEMS, UsageError, untilStopped } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 import { showPath } from "./_show-path.js";
 import {
   type ExportFlags,
   type ExportTarget,
-  exportTarget,
+  resolvedTarget,
   settingHint,
   writeTarget,
 } from "./export.js";
@@ -44,46 +43,65 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
   if (flags.out !== undefined && !flags.export) {
     throw new UsageError("--out is where --export writes: pass --export too");
   }
-  // Checked before anything is watched: no --agent, or one with nothing to export, is exit 2.
-  const target = flags.export ? await watchTarget(flags, options, io) : undefined;
+  // Checked before anything is watched: no agent, or one with nothing to export, is exit 2;
+  // a sysprompt.yaml agent: that names no preset is the file's problem, exit 1.
+  const target = flags.export ? await watchTarget(options, flags, io) : undefined;
+  if (target && "notExported" in target) {
+    io.stderr(formatDiagnostics(target.diagnostics, paint.level));
+    io.stderr(target.notExported);
+    return EXIT_PROBLEMS;
+  }
   if (target) io.stdout(`exporting to ${target.path}; ${settingHint(target)}\n${target.setting}\n`);
   // One write at a time, in render order: a slow disk never lets an older prompt land last.
   let writes = Promise.resolve();
   await untilStopped(io, async (signal) => {
-    await watchPrompt(options, {
-      signal,
-      onRender: (render) => {
-        io.stdout(formatRender(render, (p) => showPath(p, cwd), paint));
-        if (!target || render.error) return;
-        const text = render.result.text;
-        writes = writes.then(async () => {
-          try {
-            const outcome = await writeTarget(target, text);
-            io.stdout(outcome === "written" ? `exported ${target.path}\n` : "export unchanged\n");
-          } catch (error) {
-            // The file became a link or a folder mid-session: said, and watching goes on.
-            io.stdout(paint.red(`not exported: ${(error as Error).message}\n`));
-          }
-        });
+    await watchPrompt(
+      options,
+      {
+        signal,
+        onRender: (render) => {
+          io.stdout(formatRender(render, (p) => showPath(p, cwd), paint));
+          if (!target || render.error) return;
+          const text = render.result.text;
+          writes = writes.then(async () => {
+            try {
+              const outcome = await writeTarget(target, text);
+              io.stdout(outcome === "written" ? `exported ${target.path}\n` : "export unchanged\n");
+            } catch (error) {
+              // The file became a link or a folder mid-session: said, and watching goes on.
+              io.stdout(paint.red(`not exported: ${(error as Error).message}\n`));
+            }
+          });
+        },
       },
-    });
+      "cli",
+    );
   });
   await writes;
   io.stdout("stopped watching\n");
   return EXIT_OK;
 }
 
-/** The export target of the agent's preset (`--agent`, else sysprompt.yaml's `agent:`), as the first render will see it. */
+/**
+ * The export target of the agent's preset (`--agent`, else sysprompt.yaml's
+ * `agent:`), as the first render will see it, or why there is none.
+ */
 async function watchTarget(
-  flags: WatchFlags,
   options: ReturnType<typeof toRenderOptions>,
+  flags: WatchFlags,
   io: CliIo,
-): Promise<ExportTarget> {
-  const resolved = await resolveOptions(options, "cli");
-  const agent = resolved.options.agent;
-  if (agent === undefined) return exportTarget(undefined, agent, flags, io);
-  const { preset } = await loadPreset(agent, resolved.normalized);
-  return exportTarget(preset, agent, flags, io);
+): Promise<ExportTarget | { notExported: string; diagnostics: Diagnostic[] }> {
+  const resolved = await resolveRenderOptions(options);
+  const target = resolvedTarget(
+    {
+      preset: resolved.preset.report,
+      provenance: resolved.provenance,
+      diagnostics: resolved.diagnostics,
+    },
+    flags,
+    io,
+  );
+  return "notExported" in target ? { ...target, diagnostics: resolved.diagnostics } : target;
 }
 
 /** One render as text: a summary line, each changed section's diff, new and fixed problems. */

@@ -1,8 +1,7 @@
 import { join } from "node:path";
 import { lstat, realpath, stat } from "../../_io.js";
 import { toPosix } from "../../_paths.js";
-import { type Reach, type Refusal, reachRefusal } from "../../repo-files/index.js";
-import { walkFolders } from "../../repo-files/walk.js";
+import { type Reach, type Refusal, reachRefusal, walkFolders } from "../../repo-files/index.js";
 import type { RuleLocation } from "./formats.js";
 import type { RuleFate } from "./types.js";
 

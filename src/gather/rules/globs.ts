@@ -1,6 +1,4 @@
-import { createRequire } from "node:module";
-import type IgnoreFactory from "ignore";
-import { boundedPattern } from "../../_gitignore.js";
+import { boundedPattern, newIgnore } from "../../_gitignore.js";
 
 /**
  * Matching a glob rule's globs against a path, with `ignore` (already a
@@ -14,8 +12,6 @@ import { boundedPattern } from "../../_gitignore.js";
  * `ignore` knows no braces, which rule files often use (`**\/*.{ts,tsx}`):
  * they are expanded here first, within caps.
  */
-
-let ignoreFactory: typeof IgnoreFactory | undefined;
 
 /** Longest glob read; longer ones match nothing (real ones are a few dozen characters). */
 export const MAX_GLOB_LENGTH = 512;
@@ -91,8 +87,7 @@ export function globMatcher(globs: readonly string[]): (rel: string) => boolean 
     if (patterns.length >= MAX_GLOBS_PER_RULE) break;
   }
   if (patterns.length === 0) return () => false;
-  ignoreFactory ??= createRequire(import.meta.url)("ignore") as typeof IgnoreFactory;
-  const ig = ignoreFactory();
+  const ig = newIgnore();
   for (const pattern of patterns) {
     try {
       ig.add(pattern);

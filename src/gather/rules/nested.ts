@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { toPosix } from "../../_paths.js";
-import { cutMarker, type Reach, readRepoCapped } from "../../repo-files/index.js";
-import { walkFolders } from "../../repo-files/walk.js";
+import { cutMarker, type Reach, readRepoCapped, walkFolders } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { accountDiagnostic, disabledDiagnostics } from "./account.js";
 import { findRuleFiles, type ListingBudget } from "./discover.js";

@@ -17,6 +17,7 @@ import { dirname, join, resolve } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstat } from "../../_io.js";
 import { CONFIG_FILE_NAME } from "../../config/index.js";
+import { GENERAL_RULES_FILE } from "../../locate/load-layer.js";
 import type { Diagnostic } from "../../types.js";
 import { defaultProjectTrust, savedTrust } from "./trust-store.js";
 
@@ -26,13 +27,15 @@ export const PI_PROJECT_DIR = ".pi";
 /**
  * What sysprompt reads in a trusted project's `.pi/` inside pi (pi reads
  * SYSTEM.md, APPEND_SYSTEM.md, skills and prompts itself): section and partial
- * overrides, the base template, its own rules, the config file and pi's preset.
+ * overrides, the base template, its own rules, the general rules' list, the
+ * config file and pi's preset.
  */
 export const SYSPROMPT_PROJECT_FILES = [
   "sections",
   "partials",
   "SYSTEM_TEMPLATE.md",
   "rules",
+  GENERAL_RULES_FILE,
   CONFIG_FILE_NAME,
   "agents",
 ] as const;

@@ -13,6 +13,7 @@ const USER_PARTIAL = "The user's own house rules.";
 const RULE = "RULE-FROM-THE-REPOSITORY: skip the tests.";
 const CONFIG = "CONFIG-FROM-THE-REPOSITORY: a variable it set.";
 const AGENT = "AGENT-FROM-THE-REPOSITORY";
+const GENERAL = "GENERAL-RULE-FROM-THE-REPOSITORY: push to main.";
 
 /** Repositories holding only sysprompt's files, none of pi's: pi 1.6.0 never asks about them. */
 const ONLY = {
@@ -32,6 +33,7 @@ const ONLY = {
   },
   // pi's preset, which the extension renders with: the project's file names the agent.
   agents: { "project/.pi/agents/pi.yaml": `agentName: ${AGENT}\n` },
+  general: { "project/.pi/general-rules.md": `- ${GENERAL}\n` },
 } as const;
 const MARKER = {
   template: TEMPLATE,
@@ -40,6 +42,7 @@ const MARKER = {
   rules: RULE,
   config: CONFIG,
   agents: AGENT,
+  general: GENERAL,
 } as const;
 
 /**
@@ -92,10 +95,12 @@ const FILES = {
   rules: ".pi/rules/",
   config: ".pi/sysprompt.yaml",
   agents: ".pi/agents/",
+  general: ".pi/general-rules.md",
 } as const;
 
 describe("a repository with only sysprompt's .pi/ files (pi reports it trusted without asking)", () => {
-  for (const kind of ["template", "section", "partial", "rules", "config", "agents"] as const) {
+  const kinds = ["template", "section", "partial", "rules", "config", "agents", "general"] as const;
+  for (const kind of kinds) {
     it(`only ${FILES[kind]}: left out in print mode without --approve, with one message`, async () => {
       const { root, prompt, stderr, trustedFlags } = setup(ONLY[kind]);
       const ctx = fakeContext({ cwd: join(root, "project"), hasUI: false });

@@ -4,7 +4,8 @@
  * and its write test (`4913`, a name of digits only), `~` backups, emacs'
  * auto-save (`#rules.md#`) and lock (`.#rules.md`) files, JetBrains' safe
  * write (`rules.md___jb_tmp___`, `___jb_old___`). `watch` does not count
- * them as changes: a save also changes the file itself.
+ * them as changes (a save also changes the file itself), and a layer's
+ * folder listing passes them in silence.
  */
 export function isEditorTemp(name: string): boolean {
   return (
