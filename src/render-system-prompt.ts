@@ -69,6 +69,8 @@ export interface PreparedPrompt {
   origins?: Record<OptionName, OptionOrigin>;
   /** The options the render worked from: the caller's with the config files' values, for `explain`'s settings. */
   options?: SystemPromptOptions;
+  /** The same, normalised, with the agent preset's tools and rule sources in place: for `explain`'s search below cwd. */
+  opts?: NormalizedOptions;
   /** The `sysprompt.yaml` files looked at (found or not), for `watch`; absent when `configFiles` is off. */
   configFiles?: string[];
 }
@@ -197,6 +199,7 @@ export async function preparePrompt(
     provenance: resolved.provenance,
     origins: resolved.origins,
     options,
+    opts,
     ...(generalRules
       ? { generalRules: { path: generalRules.path, count: generalRules.rules.length } }
       : {}),

@@ -283,12 +283,6 @@ export interface ExplainReport {
    */
   preset?: PresetReport;
   /**
-   * Where the value of each `sysprompt.yaml` key came from, by key (`tools`,
-   * `max-tokens`, `vars.team`): `option` (`flag` from the CLI),
-   * `project:<path>:<line>`, `user:<path>:<line>` or `default`.
-   */
-  provenance: Record<string, string>;
-  /**
    * Each setting not at its default (an option with a flag or a
    * `sysprompt.yaml` key; each variable on its own), in the registry's order,
    * with its value and where that came from. The text's `settings:` line.

@@ -38,6 +38,7 @@ export {
   listFolder,
   type WalkedFolder,
   type WalkOptions,
+  type WalkSkip,
   type WalkStop,
   walkFolders,
 } from "./walk.js";

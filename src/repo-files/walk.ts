@@ -2,12 +2,14 @@ import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { realpath } from "../_io.js";
 import { checkpoint } from "../_pace.js";
+import { isWithin } from "../_paths.js";
 import { type Listing, readListing } from "./list-folder.js";
 
 // The one walk over a repository's folders (skills, rule folders, explain's
-// search below cwd, the simulate copy; the workspace tree keeps its own
-// synchronous walk on the same listing). Every guarantee a walk gives is an
-// option here, so a reader never grows its own copy of the caps.
+// search below cwd, the simulate copy, watch's skill roots; the workspace
+// tree keeps its own synchronous walk on the same listing). Every guarantee
+// a walk gives is an option here, so a reader never grows its own copy of
+// the caps.
 
 /** One folder of a walk, listed and sorted. */
 export interface WalkedFolder<S> {
@@ -36,6 +38,9 @@ export interface Enter<S> {
 /** Why a walk ended before it had entered all it was asked to. */
 export type WalkStop = "visitor" | "total";
 
+/** Why a folder the visitor asked for was not entered: its real path was walked, or leaves the root. */
+export type WalkSkip = "walked" | "outside";
+
 export interface WalkOptions<S> {
   /** Heard before every folder and every 256 entries of a listing; the walk rejects with its reason. */
   signal?: AbortSignal | undefined;
@@ -46,10 +51,18 @@ export interface WalkOptions<S> {
   /**
    * `never` (the default): entries are what `lstat` says, a link is never
    * entered. `follow`: a folder reached through a link is entered, but none
-   * twice by its real path (nor listed twice), so link loops end; the caller
-   * confines by real path what it reads.
+   * twice by its real path (nor listed twice), so link loops end; the caller confines by
+   * real path what it reads. `inside`: as `follow`, but a folder whose real
+   * path leaves the root's is not entered ({@link onSkipped}), so a link out
+   * of the root is never listed.
    */
-  links?: "never" | "follow";
+  links?: "never" | "follow" | "inside";
+  /**
+   * Real paths already walked (links `follow` or `inside`), shared with
+   * other walks so that roots nested in one another are walked once; the
+   * walk adds every folder it lists. Default: this walk's own.
+   */
+  seen?: Set<string>;
   /** Most entries of one folder listed; a folder with more is not visited ({@link onCapped}). */
   maxEntries?: number;
   /**
@@ -76,6 +89,8 @@ export interface WalkOptions<S> {
   onTooDeep?(path: string, rel: string): void;
   /** A folder met after {@link maxFolders} were listed: not listed. */
   onFolderLimit?(path: string, rel: string): void;
+  /** A folder not entered for its real path ({@link WalkSkip}); links `follow` or `inside` only. */
+  onSkipped?(path: string, rel: string, why: WalkSkip): void;
 }
 
 /**
@@ -114,10 +129,13 @@ export async function walkFolders<S>(
 
 class Walk<S> {
   stopped: WalkStop | undefined;
-  private readonly visited = new Set<string>();
+  private readonly visited: Set<string>;
+  private realRoot: string | undefined;
   private listed = 0;
 
-  constructor(private readonly o: WalkOptions<S>) {}
+  constructor(private readonly o: WalkOptions<S>) {
+    this.visited = o.seen ?? new Set();
+  }
 
   /** Lists and visits one folder; `enter` is handed each subfolder the visitor yields that may be entered. */
   async folder(
@@ -138,15 +156,26 @@ class Walk<S> {
       return;
     }
     let real: string | undefined;
-    if (o.links === "follow") {
+    if (o.links === "follow" || o.links === "inside") {
       try {
         real = await realpath(path);
       } catch (error) {
         await o.onUnreadable?.(path, rel, error as NodeJS.ErrnoException);
         return;
       }
+      if (o.links === "inside") {
+        // Checked before the listing: a folder out of the root is never read.
+        if (depth === 0) this.realRoot = real;
+        else if (this.realRoot !== undefined && !isWithin(real, this.realRoot)) {
+          o.onSkipped?.(path, rel, "outside");
+          return;
+        }
+      }
       // Asked before the listing: a thousand links to one large folder list it once.
-      if (this.visited.has(real)) return;
+      if (this.visited.has(real)) {
+        o.onSkipped?.(path, rel, "walked");
+        return;
+      }
       this.visited.add(real);
     }
     const max = o.maxEntries ?? Number.POSITIVE_INFINITY;

@@ -1,6 +1,7 @@
 import { watchPrompt } from "../author/index.js";
 import type { SystemPromptOptions } from "../options.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
+import type { GivenBy } from "../resolve-options.js";
 import type { Diagnostic, RenderResult } from "../types.js";
 
 /**
@@ -34,22 +35,31 @@ export interface SourceHooks {
 
 /**
  * Renders, then re-renders (debounced, never two at once) when a file the
- * render read changes, until `signal` aborts.
+ * render read changes, until `signal` aborts. `givenBy` names who gave
+ * `options` in each render's `prepared.origins`.
  *
  * @throws SyspromptError when the first render's options are bad.
  */
-export function watchRenders(options: SystemPromptOptions, hooks: SourceHooks): Promise<void> {
-  return watchPrompt(options, {
-    signal: hooks.signal,
-    ...(hooks.debounceMs !== undefined ? { debounceMs: hooks.debounceMs } : {}),
-    onRender: (render) =>
-      hooks.onRender({
-        changed: render.changed,
-        result: render.result,
-        prepared: render.prepared,
-        diagnostics: render.diagnostics,
-        ms: render.ms,
-        ...(render.error ? { error: render.error } : {}),
-      }),
-  });
+export function watchRenders(
+  options: SystemPromptOptions,
+  hooks: SourceHooks,
+  givenBy: GivenBy = "api",
+): Promise<void> {
+  return watchPrompt(
+    options,
+    {
+      signal: hooks.signal,
+      ...(hooks.debounceMs !== undefined ? { debounceMs: hooks.debounceMs } : {}),
+      onRender: (render) =>
+        hooks.onRender({
+          changed: render.changed,
+          result: render.result,
+          prepared: render.prepared,
+          diagnostics: render.diagnostics,
+          ms: render.ms,
+          ...(render.error ? { error: render.error } : {}),
+        }),
+    },
+    givenBy,
+  );
 }

@@ -5,6 +5,7 @@ import { readTextFile } from "../_fs.js";
 import { parseToolDescriptions } from "../gather/guidelines/index.js";
 import { builtinPromptsDir } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
+import type { GivenBy } from "../resolve-options.js";
 import { TOKEN_ENCODING, tokenCounter } from "../tokens.js";
 import { type RenderResult, SyspromptError } from "../types.js";
 import { createEventClients } from "./_clients.js";
@@ -42,10 +43,16 @@ export interface ServeHooks {
  * page may switch tools, model, workspace tree and trust; nothing else comes
  * from a request, and no request path is ever read from disk.
  *
+ * `givenBy` names who gave `options` in each render's `prepared.origins`.
+ *
  * @throws SyspromptError for a host other than loopback, a bad port or one in
  * use, and bad render options (as `renderSystemPrompt`).
  */
-export async function servePrompt(options: SystemPromptOptions, hooks: ServeHooks): Promise<void> {
+export async function servePrompt(
+  options: SystemPromptOptions,
+  hooks: ServeHooks,
+  givenBy: GivenBy = "api",
+): Promise<void> {
   const host = hooks.host ?? SERVE_ADDRESS;
   if (!LOOPBACK_NAMES.has(host)) {
     throw new SyspromptError(
@@ -85,22 +92,26 @@ export async function servePrompt(options: SystemPromptOptions, hooks: ServeHook
     new Promise<void>((resolveFirst, rejectFirst) => {
       const generation: Generation = { controller: new AbortController(), done: Promise.resolve() };
       let first = true;
-      generation.done = watchRenders(applySwitches(options, next), {
-        signal: generation.controller.signal,
-        ...(hooks.debounceMs !== undefined ? { debounceMs: hooks.debounceMs } : {}),
-        onRender: (render) => {
-          if (first) {
-            first = false;
-            active?.controller.abort();
-            active = generation;
-            switches = next;
-            publish(render, cause);
-            resolveFirst();
-          } else if (active === generation) {
-            publish(render, { kind: "files", files: render.changed });
-          }
+      generation.done = watchRenders(
+        applySwitches(options, next),
+        {
+          signal: generation.controller.signal,
+          ...(hooks.debounceMs !== undefined ? { debounceMs: hooks.debounceMs } : {}),
+          onRender: (render) => {
+            if (first) {
+              first = false;
+              active?.controller.abort();
+              active = generation;
+              switches = next;
+              publish(render, cause);
+              resolveFirst();
+            } else if (active === generation) {
+              publish(render, { kind: "files", files: render.changed });
+            }
+          },
         },
-      })
+        givenBy,
+      )
         .then(
           // Stopped before its first render: the switch did not happen.
           () => {

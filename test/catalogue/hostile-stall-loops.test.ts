@@ -156,7 +156,7 @@ describe("catalogue: loops over a repository's data yield to the deadline", () =
       );
     }
     // Long enough for the walk of one folder, short of reading 4,000 files.
-    const options = pinned(root, { deadlineMs: 1000 });
+    const options = pinned(root, { deadlineMs: 200 });
     await renderSystemPrompt(pinned(tempDir()));
     skillsParsed.count = 0;
     const result = await renderSystemPrompt(options);

@@ -32,4 +32,22 @@ describe("hostile repository: what watch walks under the skill roots", () => {
     const watched = await skillWatchFolders([skills], 512, join(root, "project"));
     expect(watched.folders).toEqual([skills, join(skills, "own")]);
   });
+
+  it("a link inside a root is followed once, a loop ends, and a root inside another is walked once", async () => {
+    const root = tempDir();
+    const skills = join(root, "project", ".pi", "skills");
+    mkdirSync(join(skills, "group", "deep"), { recursive: true });
+    symlinkSync(join(skills, "group"), join(skills, "again"));
+    symlinkSync(skills, join(skills, "group", "deep", "loop"));
+    const watched = await skillWatchFolders(
+      [skills, join(skills, "group")],
+      512,
+      join(root, "project"),
+    );
+    // "again" is group by its real path, so group itself is passed over.
+    expect(watched).toEqual({
+      folders: [skills, join(skills, "again"), join(skills, "again", "deep")],
+      diagnostics: [],
+    });
+  });
 });

@@ -175,20 +175,8 @@ describe("sysprompt explain", () => {
       templates: { sections: 17, partials: 0, promptTemplates: 1 },
       steps: STEPS,
       timing: { gatherMs: expect.any(Number), renderMs: expect.any(Number) },
-      // No flag sets a config key, and there is no sysprompt.yaml.
-      provenance: {
-        agent: "default",
-        "agent-mode": "default",
-        tools: "default",
-        model: "default",
-        tree: "default",
-        "tree-depth": "default",
-        git: "default",
-        deadline: "default",
-        "max-tokens": "default",
-        "rule-sources": "default",
-      },
-      // The two flags the test's CLI passes: the settings not at their default.
+      // The two flags the test's CLI passes: the settings not at their default (no config key
+      // is set, and there is no sysprompt.yaml).
       settings: [
         { option: "agentDir", key: "agentDir", value: agent, source: "cli", flag: "--agent-dir" },
         { option: "now", key: "now", value: NOW, source: "cli", flag: "--now" },

@@ -223,9 +223,13 @@ describe("sysprompt export", () => {
       stderr: `error ${file}:2 [config-bad-value] agent: no preset named "nope". The presets are: claude-code, codex, gemini-cli, opencode, pi (a new one is a file agents/<name>.yaml in the agent dir or the project's .pi/); the key is ignored\nsysprompt: nothing exported: the agent: at ${file}:2 names no preset (see above); fix it there, or pass --agent NAME\n`,
     });
     expect(existsSync(join(root, "home/.cache/sysprompt/export"))).toBe(false);
-    // explain says the agent in use is the default (the file's agent: was ignored).
-    const explained = JSON.parse((await cli(root, ["explain", "--json"])).stdout);
-    expect(explained.provenance.agent).toBe("default");
+    // explain says the agent in use is the default (the file's agent: was ignored, its tree: not).
+    const explained = JSON.parse((await cli(root, ["explain", "--json"])).stdout) as {
+      settings: { key: string; source: string }[];
+    };
+    expect(explained.settings.filter((s) => s.source === "config").map((s) => s.key)).toEqual([
+      "tree",
+    ]);
     // --agent beats the file; a bad --agent is still the command line's mistake.
     expect((await cli(root, ["export", "--agent", "codex"])).code).toBe(0);
     expect(await cli(root, ["export", "--agent", "nope"])).toMatchObject({ code: 2 });

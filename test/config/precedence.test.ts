@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { explainPrompt } from "../../src/author/explain/explain.js";
+import type { ExplainedSetting } from "../../src/author/types.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { NOW, pinned, tempDir } from "../api/_helpers.js";
 import { cli, pinMachine } from "../cli/_run.js";
@@ -13,18 +14,34 @@ pinMachine();
 // project's .pi/sysprompt.yaml < command-line flags. Each test adds one layer
 // and shows it beats the one below, key by key and variable by variable.
 
-const DEFAULTS = {
-  agent: "default",
-  "agent-mode": "default",
-  tools: "default",
-  model: "default",
-  tree: "default",
-  "tree-depth": "default",
-  git: "default",
-  deadline: "default",
-  "max-tokens": "default",
-  "rule-sources": "default",
-};
+const KEYS = new Set([
+  "agent",
+  "agent-mode",
+  "tools",
+  "model",
+  "tree",
+  "tree-depth",
+  "git",
+  "deadline",
+  "max-tokens",
+  "rule-sources",
+]);
+
+/**
+ * Where each `sysprompt.yaml` key not at its default got its value, from
+ * explain's settings: `flag` (typed), `option` (a library caller), or the
+ * file and line. A key left out is at its default.
+ */
+function bySetting(settings: readonly ExplainedSetting[]): Record<string, string> {
+  return Object.fromEntries(
+    settings
+      .filter((s) => KEYS.has(s.key) || s.key.startsWith("vars."))
+      .map((s) => [
+        s.key,
+        s.source === "config" ? (s.at ?? "") : s.source === "cli" ? "flag" : "option",
+      ]),
+  );
+}
 
 /** A project whose section shows the variables and whose tools section shows the tools. */
 function world(files: { user?: string; project?: string } = {}) {
@@ -53,7 +70,7 @@ const PROJECT = "tools: [read, bash]\ntree: false\nvars:\n  team: project-team\n
 async function explain(root: string, flags: string[] = []) {
   const run = await cli(root, ["explain", "--json", ...flags]);
   expect(run.code).toBe(0);
-  return JSON.parse(run.stdout) as { provenance: Record<string, string> };
+  return bySetting((JSON.parse(run.stdout) as { settings: ExplainedSetting[] }).settings);
 }
 
 async function section(root: string, name: string, flags: string[] = []) {
@@ -64,14 +81,13 @@ async function section(root: string, name: string, flags: string[] = []) {
 describe("config precedence, one layer at a time", () => {
   it("without config files every setting is a default, and the variables render empty", async () => {
     const { root } = world();
-    expect((await explain(root)).provenance).toEqual(DEFAULTS);
+    expect(await explain(root)).toEqual({});
     expect(await section(root, "team")).toBe("Team , region .");
   });
 
   it("the user's file beats the defaults", async () => {
     const { root, user } = world({ user: USER });
-    expect((await explain(root)).provenance).toEqual({
-      ...DEFAULTS,
+    expect(await explain(root)).toEqual({
       model: `user:${user}:1`,
       tools: `user:${user}:2`,
       "vars.region": `user:${user}:5`,
@@ -84,8 +100,7 @@ describe("config precedence, one layer at a time", () => {
 
   it("the project's file beats the user's, key by key and variable by variable", async () => {
     const { root, user, project } = world({ user: USER, project: PROJECT });
-    expect((await explain(root)).provenance).toEqual({
-      ...DEFAULTS,
+    expect(await explain(root)).toEqual({
       model: `user:${user}:1`,
       tools: `project:${project}:1`,
       tree: `project:${project}:2`,
@@ -102,8 +117,7 @@ describe("config precedence, one layer at a time", () => {
       project: `${PROJECT}tree: true\n`.replace("tree: false\n", ""),
     });
     const flags = ["--tools", "edit", "--no-tree", "--var", "team=flag-team"];
-    expect((await explain(root, flags)).provenance).toEqual({
-      ...DEFAULTS,
+    expect(await explain(root, flags)).toEqual({
       model: `user:${user}:1`,
       tools: "flag",
       tree: "flag",
@@ -114,20 +128,19 @@ describe("config precedence, one layer at a time", () => {
     expect(await cli(root, ["render", "--section", "workspace_tree", ...flags])).toMatchObject({
       code: 1,
     });
-    expect((await explain(root, ["--model", "m"])).provenance.model).toBe("flag");
+    expect((await explain(root, ["--model", "m"])).model).toBe("flag");
     // Without the flag the project's tree: true applies.
-    expect((await explain(root)).provenance.tree).toBe(`project:${project}:4`);
+    expect((await explain(root)).tree).toBe(`project:${project}:4`);
   });
 
   it("an untrusted project's file is not read, and an info says so and how to trust", async () => {
     const { root, user, project } = world({ user: USER, project: PROJECT });
     const run = await cli(root, ["explain", "--json", "--untrusted"]);
     const report = JSON.parse(run.stdout) as {
-      provenance: Record<string, string>;
+      settings: ExplainedSetting[];
       diagnostics: { code: string }[];
     };
-    expect(report.provenance).toEqual({
-      ...DEFAULTS,
+    expect(bySetting(report.settings)).toEqual({
       model: `user:${user}:1`,
       tools: `user:${user}:2`,
       "vars.region": `user:${user}:5`,
@@ -146,7 +159,7 @@ describe("config precedence, one layer at a time", () => {
 
   it("--no-config reads neither file", async () => {
     const { root } = world({ user: USER, project: PROJECT });
-    expect((await explain(root, ["--no-config"])).provenance).toEqual(DEFAULTS);
+    expect(await explain(root, ["--no-config"])).toEqual({});
   });
 
   it("the text explain names each setting that is not a default, its value and where it came from", async () => {
@@ -193,12 +206,11 @@ describe("config precedence, one layer at a time", () => {
 
   it("a library caller reads no config file unless it asks (configFiles), and its options beat the files", async () => {
     const { root, user, project } = world({ user: USER, project: PROJECT });
-    expect((await explainPrompt(pinned(root))).provenance).toEqual(DEFAULTS);
+    expect(bySetting((await explainPrompt(pinned(root))).settings)).toEqual({});
     const report = await explainPrompt(
       pinned(root, { configFiles: true, model: "mine", vars: { region: "us" } }),
     );
-    expect(report.provenance).toEqual({
-      ...DEFAULTS,
+    expect(bySetting(report.settings)).toEqual({
       model: "option",
       tools: `project:${project}:1`,
       tree: `project:${project}:2`,
@@ -206,6 +218,19 @@ describe("config precedence, one layer at a time", () => {
       "vars.team": `project:${project}:4`,
     });
     expect(user).toBeTypeOf("string");
+  });
+
+  it("rule-sources: in a file also decides which rule files explain finds below cwd", async () => {
+    const { root } = world({ user: "rule-sources: [cursor]\n" });
+    mkdirSync(join(root, "project/sub/pkg"), { recursive: true });
+    writeFileSync(join(root, "project/sub/pkg/CLAUDE.local.md"), "Use the pkg's own linter.\n");
+    const below = async (options: { configFiles?: boolean }) =>
+      (await explainPrompt(pinned(root, options))).rules
+        .filter((r) => r.status === "on-touch")
+        .map((r) => r.path);
+    // Without the file every format is read, Claude Code's among them.
+    expect(await below({})).toEqual([join(root, "project/sub/pkg/CLAUDE.local.md")]);
+    expect(await below({ configFiles: true })).toEqual([]);
   });
 
   it("git: true in the user's file turns the git section on, as --git does", async () => {
@@ -220,7 +245,7 @@ describe("config precedence, one layer at a time", () => {
     execFileSync("git", ["init", "-q", "-b", "trunk", join(root, "project")]);
     expect(await gitSection(root)).toContain("- Branch: trunk");
     const report = await explainPrompt(pinned(root, { configFiles: true }));
-    expect(report.provenance.git).toBe(`user:${user}:1`);
+    expect(bySetting(report.settings).git).toBe(`user:${user}:1`);
     // Without the file the section is off.
     const bare = world();
     execFileSync("git", ["init", "-q", "-b", "trunk", join(bare.root, "project")]);
@@ -240,6 +265,6 @@ describe("config precedence, one layer at a time", () => {
       ]),
     );
     expect(fromFile).not.toBe(await section(root, "tools", ["--agent-mode", "default"]));
-    expect((await explain(root)).provenance["agent-mode"]).toBe(`project:${project}:2`);
+    expect((await explain(root))["agent-mode"]).toBe(`project:${project}:2`);
   });
 });

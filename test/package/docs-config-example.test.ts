@@ -26,7 +26,7 @@ describe("the docs' config file example", () => {
     const out = sh("sysprompt explain --json", p);
     expect([out.status, out.stderr]).toEqual([0, ""]);
     const report = JSON.parse(out.stdout) as {
-      provenance: Record<string, string>;
+      settings: { key: string; at?: string }[];
       diagnostics: { level: string; code: string }[];
     };
     const keys = [
@@ -34,9 +34,9 @@ describe("the docs' config file example", () => {
       ...example.matchAll(/^ {2}([a-z_]+):/gm),
     ].map((m) => m[1]);
     expect(keys.length).toBeGreaterThanOrEqual(10);
-    const fromFile = Object.entries(report.provenance)
-      .filter(([, where]) => where.startsWith(`user:${file}:`))
-      .map(([key]) => key.replace(/^vars\./, ""));
+    const fromFile = report.settings
+      .filter((s) => s.at?.startsWith(`user:${file}:`))
+      .map((s) => s.key.replace(/^vars\./, ""));
     expect(fromFile.sort()).toEqual(keys.filter((k) => k !== "vars").sort());
     expect(report.diagnostics.filter((d) => d.level !== "info")).toEqual([]);
   });

@@ -40,9 +40,6 @@ const ALLOWED: Record<string, string> = {
   // One folder's names, not a walk; not yet on the walker (issue 27, item 3).
   "prompt-templates/load.ts": "one layer's prompts/ folder",
   "gather/git/_links.ts": "the git section's .git folders, capped, a batch at a time",
-  // A walk of its own, not yet on the walker (issue 27, item 3).
-  "author/watch/_watch-folders.ts":
-    "the folders watch watches: capped, links confined to the root by real path",
 };
 
 function sourceFiles(path: string): string[] {

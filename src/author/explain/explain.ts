@@ -2,7 +2,6 @@ import { oneLine } from "../../_prompt-text.js";
 import { runStep } from "../../gather/deadline.js";
 import { belowCwdFormats, findRulesBelowCwd } from "../../gather/rules/index.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
-import { normalizeOptions } from "../../options/normalize.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
@@ -53,7 +52,7 @@ export async function explainPrompt(
   });
   const count = tokenCounter();
   const sections = explainSections(prepared, result, count);
-  const below = await rulesBelowCwd(options, prepared);
+  const below = await rulesBelowCwd(prepared);
   return {
     tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
     sections,
@@ -81,7 +80,6 @@ export async function explainPrompt(
     ...(result.budget ? { budget: result.budget } : {}),
     // Absent for the default pi when no file of it was read: nothing changed.
     ...(prepared.preset && prepared.preset.sources.length > 0 ? { preset: prepared.preset } : {}),
-    provenance: prepared.provenance ?? {},
     settings:
       prepared.options && prepared.origins
         ? explainSettings(prepared.options, prepared.origins, prepared.provenance ?? {})
@@ -173,15 +171,16 @@ function stablePrefix(
  * The rule files in folders below cwd that an agent finds there too
  * (Windsurf's `.windsurf/rules`, Claude Code's `CLAUDE.local.md`…): not in
  * the prompt, they come on touch of a path in their folder. Found by a
- * bounded walk, here only: a render never walks the tree for rules.
+ * bounded walk, here only: a render never walks the tree for rules. Works
+ * from the options the render resolved (the config files' rule sources, the
+ * preset's own left out), not a second normalisation of the caller's.
  */
 async function rulesBelowCwd(
-  options: SystemPromptOptions,
   prepared: PreparedPrompt,
 ): Promise<{ rules: ExplainedRule[]; diagnostics: Diagnostic[] }> {
-  const opts = await normalizeOptions(options);
-  const own = new Set(prepared.preset?.ruleSourcesLeftOut ?? []);
-  const formats = belowCwdFormats(opts.ruleSources.filter((s) => !own.has(s)));
+  const opts = prepared.opts;
+  if (opts === undefined) return { rules: [], diagnostics: [] };
+  const formats = belowCwdFormats(opts.ruleSources);
   if (formats.length === 0) return { rules: [], diagnostics: [] };
   const ceiling = opts.ceilingDir ?? undefined;
   const reach = await projectReach({

@@ -1,8 +1,8 @@
-import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { kindOfPath } from "../../_fs.js";
-import { readdir, realpath } from "../../_io.js";
+import { realpath } from "../../_io.js";
 import { isWithin } from "../../_paths.js";
+import { walkFolders } from "../../repo-files/index.js";
 import { SKILL_FILE } from "../../skills/index.js";
 import type { Diagnostic } from "../../types.js";
 
@@ -30,7 +30,8 @@ export interface WatchedFolders {
  * root inside `project` whose real path leaves it (a link to `/`) is not
  * walked at all (its name is watched by the caller). At most `cap` folders in all; past it, a
  * `watch-cap` warning names the root that was cut. One listing per folder
- * kept, so the walk costs at most `cap` listings.
+ * kept, so the walk costs at most `cap` listings. The walk is the
+ * repository walk's ({@link walkFolders}, links `inside`).
  */
 export async function skillWatchFolders(
   roots: readonly string[],
@@ -39,6 +40,7 @@ export async function skillWatchFolders(
 ): Promise<WatchedFolders> {
   const folders: string[] = [];
   const diagnostics: Diagnostic[] = [];
+  // Real paths walked, shared by the roots: a root inside another is walked once.
   const seen = new Set<string>();
   const realProject =
     project === undefined ? undefined : await realpath(project).catch(() => project);
@@ -47,43 +49,48 @@ export async function skillWatchFolders(
     if (realRoot === undefined) continue;
     const inProject = project !== undefined && isWithin(root, project);
     if (inProject && realProject !== undefined && !isWithin(realRoot, realProject)) continue;
-    // Never more queued than the cap leaves room for: a folder of a million
-    // sub-folders costs its one listing, not a million-entry queue.
-    const queue = [root];
+    // Folders queued and not yet watched or passed over: never more than the
+    // cap leaves room for, so a folder of a million sub-folders costs its one
+    // listing, not a million-entry queue.
+    let queued = 1;
     let cut = false;
-    for (let next = 0; next < queue.length; next++) {
-      const dir = queue[next] as string;
-      let real: string;
-      let entries: Dirent[];
-      try {
-        real = await realpath(dir);
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch {
-        // Gone or unreadable: the render says so; nothing to watch there.
-        continue;
-      }
+    const passed = () => {
+      queued--;
+    };
+    await walkFolders(root, undefined, {
+      order: "breadth-first",
+      sort: "utf16",
       // A link among the root's folders that leads out of it is not followed.
-      if (seen.has(real) || !isWithin(real, realRoot)) continue;
-      if (folders.length >= cap) {
-        cut = true;
-        break;
-      }
-      seen.add(real);
-      folders.push(dir);
-      if (entries.some((e) => e.name === SKILL_FILE)) continue;
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      for (const entry of entries) {
-        if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-        const path = join(dir, entry.name);
-        if (entry.isDirectory() || (entry.isSymbolicLink() && (await kindOfPath(path)) === "dir")) {
-          if (folders.length + (queue.length - next - 1) >= cap) {
-            cut = true;
-            break;
-          }
-          queue.push(path);
+      links: "inside",
+      seen,
+      // Gone or unreadable: the render says so; nothing to watch there.
+      onUnreadable: passed,
+      onSkipped: passed,
+      visit: async function* (folder) {
+        queued--;
+        if (folders.length >= cap) {
+          cut = true;
+          folder.stop();
+          return;
         }
-      }
-    }
+        folders.push(folder.path);
+        if (folder.entries.some((e) => e.name === SKILL_FILE)) return;
+        for (const entry of folder.entries) {
+          if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+          if (
+            entry.isDirectory() ||
+            (entry.isSymbolicLink() && (await kindOfPath(join(folder.path, entry.name))) === "dir")
+          ) {
+            if (folders.length + queued >= cap) {
+              cut = true;
+              return;
+            }
+            queued++;
+            yield { name: entry.name, state: undefined };
+          }
+        }
+      },
+    });
     if (cut) {
       diagnostics.push({
         level: "warning",

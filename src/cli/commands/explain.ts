@@ -26,10 +26,8 @@ export async function explainCommand(
   const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
   if (flags.simulate) return simulateCommand(options, flags, io);
   const explained = await explainPrompt(options, "cli");
-  // Every option the CLI passes for a config key is a flag the user typed.
   const report = {
     ...explained,
-    provenance: asFlags(explained.provenance),
     settings: typedSettings(explained.settings, flags),
   };
   if (flags.json) {
@@ -61,12 +59,6 @@ async function simulateCommand(
   return report.actions.length === 0
     ? EXIT_PROBLEMS
     : exitCodeFor(report.diagnostics, flags.strict);
-}
-
-function asFlags(provenance: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(provenance).map(([key, from]) => [key, from === "option" ? "flag" : from]),
-  );
 }
 
 /** The CLI's settings with the flag typed for each; what it set itself (its folder as cwd) is no setting. */

@@ -28,15 +28,19 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
     port = Number(flags.port);
   }
   await untilStopped(io, async (signal) => {
-    await servePrompt(options, {
-      signal,
-      port,
-      ...(flags.host !== undefined ? { host: flags.host } : {}),
-      onListen: (url) => {
-        io.stdout(`sysprompt inspector: ${url} (Ctrl-C to stop)\n`);
-        if (flags.open) void openBrowser(url, io, options.cwd ?? io.cwd);
+    await servePrompt(
+      options,
+      {
+        signal,
+        port,
+        ...(flags.host !== undefined ? { host: flags.host } : {}),
+        onListen: (url) => {
+          io.stdout(`sysprompt inspector: ${url} (Ctrl-C to stop)\n`);
+          if (flags.open) void openBrowser(url, io, options.cwd ?? io.cwd);
+        },
       },
-    });
+      "cli",
+    );
   });
   io.stdout("stopped\n");
   return EXIT_OK;

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { lstat, realpath, stat } from "../../_io.js";
+import { pace } from "../../_pace.js";
 import { toPosix } from "../../_paths.js";
 import { type Reach, type Refusal, reachRefusal, walkFolders } from "../../repo-files/index.js";
 import type { RuleLocation } from "./formats.js";
@@ -111,6 +112,12 @@ export async function findRuleFiles(
         },
       });
       continue;
+    }
+    // Each check is a few look-ups, synchronous in slices: past the deadline, none of this folder is kept.
+    if (i % 16 === 0) {
+      const turn = pace();
+      if (turn) await turn;
+      if (signal?.aborted) return [];
     }
     const s = await lstatOrUndefined(f.path);
     out.push(s ? await checkFile(candidate, s, reach) : refuse(candidate, "gone while being read"));
