@@ -17,6 +17,19 @@ import {
 /** Longest one diff may look for the fewest changed lines. */
 export const DIFF_TIMEOUT_MS = 250;
 
+/**
+ * Most characters of the two texts together that a diff is tried on. jsdiff
+ * cuts both texts into tokens before its timer starts, at about a
+ * microsecond a line or word: 8 MiB of short lines took 5.7 s. Past this
+ * the texts are removed and added whole, as past {@link DIFF_TIMEOUT_MS}.
+ */
+export const MAX_DIFF_CHARS = 512 * 1024;
+
+/** Whether two texts are small enough to be diffed within {@link DIFF_TIMEOUT_MS}. */
+export function diffable(before: string, after: string): boolean {
+  return before.length + after.length <= MAX_DIFF_CHARS;
+}
+
 export interface PatchOptions {
   /** Lines of context around each change (default 4, jsdiff's). */
   context?: number;
@@ -26,7 +39,7 @@ export interface PatchOptions {
   timeoutMs?: number;
 }
 
-/** jsdiff's `structuredPatch` of two texts, or the whole-text one past the time. */
+/** jsdiff's `structuredPatch` of two texts, or the whole-text one past the time or the size. */
 export function linePatch(
   oldName: string,
   newName: string,
@@ -36,10 +49,12 @@ export function linePatch(
   newHeader: string | undefined,
   options: PatchOptions = {},
 ): StructuredPatch {
-  const found = structuredPatch(oldName, newName, oldText, newText, oldHeader, newHeader, {
-    ...(options.context !== undefined ? { context: options.context } : {}),
-    timeout: options.timeoutMs ?? DIFF_TIMEOUT_MS,
-  });
+  const found = diffable(oldText, newText)
+    ? structuredPatch(oldName, newName, oldText, newText, oldHeader, newHeader, {
+        ...(options.context !== undefined ? { context: options.context } : {}),
+        timeout: options.timeoutMs ?? DIFF_TIMEOUT_MS,
+      })
+    : undefined;
   return found ?? wholeReplaced(oldName, newName, oldText, newText, oldHeader, newHeader);
 }
 

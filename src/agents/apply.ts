@@ -29,7 +29,8 @@ export interface AppliedPreset {
  * win: `tools` over the preset's tools, `agentName` over its name,
  * `toolSnippets` over its descriptions. Rule sources the agent loads itself
  * are never read, at project or user level (`claude` and `user:claude`),
- * even when `ruleSources` names them: the agent would get them twice.
+ * even when `ruleSources` names them: the agent would get them twice. A
+ * project's preset leaves out the project's formats only.
  */
 export function applyPreset(
   opts: NormalizedOptions,
@@ -41,7 +42,10 @@ export function applyPreset(
     toolSet === null ? preset.tools : (preset.toolSets[toolSet]?.tools ?? null);
   const presetTools = presetToolTable ? Object.keys(presetToolTable) : null;
   const tools = options.tools === undefined && presetTools ? presetTools : opts.tools;
-  const own = new Set(preset.ruleSources.flatMap((s) => [s, `user:${s}`]));
+  // A project's preset leaves your user-level folders (user:claude) in.
+  const own = new Set(
+    preset.ruleSources.flatMap((s) => (preset.ruleSourcesFromProject ? [s] : [s, `user:${s}`])),
+  );
   const ruleSources = opts.ruleSources.filter((s) => !own.has(s));
   const ruleSourcesLeftOut = opts.ruleSources.filter((s) => own.has(s));
   const agentName = options.agentName ?? preset.agentName ?? undefined;

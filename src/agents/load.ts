@@ -35,19 +35,39 @@ export function presetDirs(folders: PresetFolders): { layer: Layer; dir: string 
   ];
 }
 
+/**
+ * Entries of one layer's `agents/` folder listed at most: a layer holds a
+ * few presets, and each listed one is loaded by `check` and named in an
+ * unknown agent's error.
+ */
+export const MAX_PRESET_FOLDER_ENTRIES = 1000;
+
 /** The preset names every read layer offers, sorted, each once. Unreadable folders offer none. */
 export async function presetNames(folders: PresetFolders): Promise<string[]> {
+  return (await listPresets(folders)).names;
+}
+
+/** {@link presetNames}, and the folders past {@link MAX_PRESET_FOLDER_ENTRIES}, which offer none. */
+async function listPresets(
+  folders: PresetFolders,
+): Promise<{ names: string[]; tooLarge: string[] }> {
+  const tooLarge: string[] = [];
   const lists = await Promise.all(
     presetDirs(folders).map(async ({ dir }) => {
-      const listing = await listFolder(dir);
+      const listing = await listFolder(dir, { maxEntries: MAX_PRESET_FOLDER_ENTRIES });
       // Missing or unreadable: that layer offers no preset; loading one says why.
       if ("error" in listing) return [];
+      if (listing.capped) {
+        tooLarge.push(dir);
+        return [];
+      }
       return listing.entries
         .map((e) => e.name)
         .filter((n) => n.endsWith(".yaml") && PRESET_NAME.test(n.slice(0, -".yaml".length)));
     }),
   );
-  return [...new Set(lists.flat().map((n) => n.slice(0, -".yaml".length)))].sort();
+  const names = [...new Set(lists.flat().map((n) => n.slice(0, -".yaml".length)))].sort();
+  return { names, tooLarge };
 }
 
 /**
@@ -92,6 +112,7 @@ export async function loadPreset(
   );
   const merged: PresetFields = {};
   const sources: AgentPreset["sources"] = [];
+  let ruleSourcesFromProject = false;
   for (const { layer, path, read } of reads) {
     if (!read.ok) {
       if (read.reason !== "missing") {
@@ -124,6 +145,14 @@ export async function loadPreset(
         path,
       });
     }
+    if (parsed.fields.ruleSources !== undefined) {
+      ruleSourcesFromProject = layer === "project";
+      if (ruleSourcesFromProject && parsed.fields.ruleSources.includes("sysprompt")) {
+        // Your agent dir's rules: a repository saying the agent loads them itself drops them.
+        parsed.fields.ruleSources = parsed.fields.ruleSources.filter((s) => s !== "sysprompt");
+        diagnostics.push(projectRuleSourcesWarning(path));
+      }
+    }
     Object.assign(merged, parsed.fields);
   }
   // The default preset may be absent (a builtinDir of the caller's own): the prompt as it is.
@@ -137,6 +166,7 @@ export async function loadPreset(
       contextFiles: merged.contextFiles ?? [],
       imports: merged.imports ?? false,
       ruleSources: merged.ruleSources ?? [],
+      ruleSourcesFromProject,
       nestedContextFiles: merged.nestedContextFiles ?? [],
       toolSets: merged.toolSets ?? [],
       agentSends: merged.agentSends ?? [],
@@ -205,7 +235,28 @@ async function unknownPreset(name: string, folders: PresetFolders): Promise<Sysp
  * `sysprompt check` reports (a render reports only the preset it uses).
  */
 export async function checkPresets(folders: PresetFolders): Promise<Diagnostic[]> {
-  const names = await presetNames(folders);
+  const { names, tooLarge } = await listPresets(folders);
   const loads = await Promise.all(names.map((n) => loadPreset(n, folders, { required: false })));
-  return loads.flatMap((l) => l.diagnostics);
+  return [
+    ...tooLarge.map(
+      (dir): Diagnostic => ({
+        level: "warning",
+        code: "preset-folder-too-large",
+        message: `more than ${MAX_PRESET_FOLDER_ENTRIES} entries in one agents folder: none of its presets listed or checked (one named with --agent or agent: is still read)`,
+        path: dir,
+      }),
+    ),
+    ...loads.flatMap((l) => l.diagnostics),
+  ];
+}
+
+/** A project's preset named `sysprompt` among the rule sources the agent loads itself. */
+function projectRuleSourcesWarning(path: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "preset-project-rule-sources",
+    message:
+      "loadsItself.ruleSources: a project's preset leaves out only the project's own rule formats, never sysprompt's rules or your user-level folders; sysprompt ignored. Set it in the agent dir's agents/<name>.yaml",
+    path,
+  };
 }

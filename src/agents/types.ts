@@ -50,6 +50,11 @@ export interface AgentPreset {
   /** Rule sources (`claude`, `gemini`…) the agent loads itself: not read. */
   ruleSources: string[];
   /**
+   * `ruleSources` came from a project's preset: it leaves out only the
+   * project's own formats, never `sysprompt` nor a `user:` folder (your rules).
+   */
+  ruleSourcesFromProject: boolean;
+  /**
    * Context file names the agent loads itself from a folder below the
    * working folder when a tool call touches it (Claude Code's nested
    * CLAUDE.md): `sysprompt hook` leaves such a folder's file out.

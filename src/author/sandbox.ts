@@ -39,6 +39,13 @@ export const NOT_COPIED: ReadonlySet<string> = new Set([".git", "node_modules"])
 /** A scenario folder holds fixtures: more entries than this is a mistake (a whole repository). */
 export const MAX_SCENARIO_ENTRIES = 10_000;
 
+/**
+ * Most entries of one folder listed: past the copied entries, the ignored
+ * folders and the few never copied, no copy can hold the rest, so a folder of
+ * a million files is refused without reading it all.
+ */
+const MAX_FOLDER_LISTING = 2 * MAX_SCENARIO_ENTRIES + NOT_COPIED.size + 1;
+
 /** Nor more bytes than this, all files together. */
 export const MAX_SCENARIO_BYTES = 64 * 1024 * 1024;
 
@@ -172,8 +179,15 @@ export async function makeSandbox(
         dir,
         { to: sandbox.copy, ownChecks, ignore },
         {
+          maxEntries: MAX_FOLDER_LISTING,
           onUnreadable: (path, _rel, error) => {
             problems.push({ path, reason: `cannot list it: ${error.message}` });
+          },
+          onCapped: (path) => {
+            problems.push({
+              path,
+              reason: `more than ${MAX_FOLDER_LISTING} entries in one folder: too many to copy`,
+            });
           },
           visit: (folder) => copyFolder(folder, copy),
         },

@@ -108,6 +108,9 @@ export function nearMisses(
   return diagnostics;
 }
 
+/** Entries of a layer folder listed for hints at most: a layer holds a few dozen. */
+export const MAX_NEAR_MISS_ENTRIES = 1000;
+
 /**
  * {@link nearMisses} for a layer folder on disk: one listing, sorted so the
  * diagnostics come in a stable order. A folder that cannot be listed gives no
@@ -118,8 +121,9 @@ export async function nearMissesInFolder(
   dir: string,
   options: NearMissOptions,
 ): Promise<Diagnostic[]> {
-  const listing = await listFolder(dir);
-  if ("error" in listing) return [];
+  const listing = await listFolder(dir, { maxEntries: MAX_NEAR_MISS_ENTRIES });
+  // Unlistable, or too large to be a layer anyone wrote by hand: no hints.
+  if ("error" in listing || listing.capped) return [];
   const entries = listing.entries.map((d): LayerEntry => ({ name: d.name, type: entryType(d) }));
   return nearMisses(dir, entries, options);
 }

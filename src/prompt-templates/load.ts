@@ -1,6 +1,5 @@
 import type { Dirent } from "node:fs";
 import { readdirSync } from "node:fs";
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { kindOfPath, kindOfPathSync, type PathKind } from "../_fs.js";
 import { capDiagnostics } from "../engine/index.js";
@@ -12,6 +11,7 @@ import {
   readRepoText,
   readRepoTextSync,
 } from "../repo-files/index.js";
+import { readListing } from "../repo-files/list-folder.js";
 import type { Diagnostic } from "../types.js";
 import { planTemplateRoots, type TemplateRoot } from "./_locate.js";
 import { mergeTemplates } from "./_merge.js";
@@ -89,13 +89,16 @@ async function filesOfRoot(root: TemplateRoot, diagnostics: Diagnostic[]): Promi
     diagnostics.push(...action);
     return [];
   }
-  let entries: Dirent[];
-  try {
-    entries = await readdir(root.path, { withFileTypes: true });
-  } catch (error) {
-    diagnostics.push(unreadableFolder(root.path, error));
+  const listing = await readListing(root.path, MAX_PROMPT_FOLDER_ENTRIES, undefined);
+  if ("error" in listing) {
+    diagnostics.push(unreadableFolder(root.path, listing.error));
     return [];
   }
+  if (listing.capped) {
+    diagnostics.push(tooLarge(root.path));
+    return [];
+  }
+  const entries = listing.entries;
   const files: string[] = [];
   for (const entry of markdownEntries(entries)) {
     const path = join(root.path, entry.name);
@@ -120,6 +123,10 @@ function filesOfRootSync(root: TemplateRoot, diagnostics: Diagnostic[]): string[
     entries = readdirSync(root.path, { withFileTypes: true });
   } catch (error) {
     diagnostics.push(unreadableFolder(root.path, error));
+    return [];
+  }
+  if (entries.length > MAX_PROMPT_FOLDER_ENTRIES) {
+    diagnostics.push(tooLarge(root.path));
     return [];
   }
   const files: string[] = [];
@@ -209,6 +216,21 @@ function brokenSymlink(path: string): Diagnostic {
     level: "info",
     code: "symlink-broken",
     message: "broken symbolic link skipped",
+    path,
+  };
+}
+
+/**
+ * Entries of one prompts folder read at most: each .md file is a template,
+ * read and parsed; a folder holds some dozens.
+ */
+export const MAX_PROMPT_FOLDER_ENTRIES = 1000;
+
+function tooLarge(path: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "prompts-folder-too-large",
+    message: `more than ${MAX_PROMPT_FOLDER_ENTRIES} entries in the prompt templates folder: none of them read`,
     path,
   };
 }

@@ -51,7 +51,7 @@ export interface WalkOptions<S> {
   /**
    * `never` (the default): entries are what `lstat` says, a link is never
    * entered. `follow`: a folder reached through a link is entered, but none
-   * twice by its real path, so link loops end; the caller confines by
+   * twice by its real path (nor listed twice), so link loops end; the caller confines by
    * real path what it reads. `inside`: as `follow`, but a folder whose real
    * path leaves the root's is not entered ({@link onSkipped}), so a link out
    * of the root is never listed.
@@ -171,6 +171,12 @@ class Walk<S> {
           return;
         }
       }
+      // Asked before the listing: a thousand links to one large folder list it once.
+      if (this.visited.has(real)) {
+        o.onSkipped?.(path, rel, "walked");
+        return;
+      }
+      this.visited.add(real);
     }
     const max = o.maxEntries ?? Number.POSITIVE_INFINITY;
     const cap = Math.min(max, o.total?.left ?? max);
@@ -187,13 +193,6 @@ class Walk<S> {
         this.stopped = "total";
         return;
       }
-    }
-    if (real !== undefined) {
-      if (this.visited.has(real)) {
-        o.onSkipped?.(path, rel, "walked");
-        return;
-      }
-      this.visited.add(real);
     }
     this.listed++;
     if (listing.capped) {

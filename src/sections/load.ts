@@ -140,6 +140,12 @@ async function loadOne(dir: string, file: string, layer: Layer, reach: Reach | u
 }
 
 /**
+ * Entries of one layer folder (`sections/`, `partials/`) listed at most: a
+ * layer holds some dozens of files, and each other entry is a diagnostic.
+ */
+export const MAX_LAYER_FOLDER_ENTRIES = 1000;
+
+/**
  * Sorted `.md` entries of a folder. Any other entry (`rules.txt`, `rules.MD`,
  * a sub-folder) is an `info` diagnostic, since it is not read; hidden
  * entries and editors' files (`.DS_Store`, `rules.md~`, `#rules.md#`, vim's
@@ -150,7 +156,7 @@ async function loadOne(dir: string, file: string, layer: Layer, reach: Reach | u
 export async function listMarkdown(
   dir: string,
 ): Promise<{ names: string[]; diagnostics: Diagnostic[] }> {
-  const listing = await listFolder(dir);
+  const listing = await listFolder(dir, { maxEntries: MAX_LAYER_FOLDER_ENTRIES });
   if ("error" in listing) {
     if (listing.error.code === "ENOENT") return { names: [], diagnostics: [] };
     return {
@@ -160,6 +166,19 @@ export async function listMarkdown(
           level: "warning",
           code: "dir-unreadable",
           message: `cannot list folder: ${listing.error.message}`,
+          path: dir,
+        },
+      ],
+    };
+  }
+  if (listing.capped) {
+    return {
+      names: [],
+      diagnostics: [
+        {
+          level: "warning",
+          code: "layer-folder-too-large",
+          message: `more than ${MAX_LAYER_FOLDER_ENTRIES} entries in one folder: none of them read`,
           path: dir,
         },
       ],

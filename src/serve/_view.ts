@@ -1,5 +1,5 @@
 import { diffWordsWithSpace } from "diff";
-import { DIFF_TIMEOUT_MS } from "../_text-diff.js";
+import { DIFF_TIMEOUT_MS, diffable, type MAX_DIFF_CHARS } from "../_text-diff.js";
 import type { PromptData } from "../data.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
 import type { CacheClass } from "../sections/types.js";
@@ -167,10 +167,12 @@ function buildView(input: ViewInput, tokens: TokenCounter): InspectorView {
 /**
  * Word by word, whitespace and line breaks kept as their own tokens, so the
  * kept and added parts put together are exactly the new text. Past
- * {@link DIFF_TIMEOUT_MS}, the section as removed and added whole.
+ * {@link DIFF_TIMEOUT_MS} or {@link MAX_DIFF_CHARS}, the section as removed and added whole.
  */
 export function wordDiff(before: string, after: string): DiffPart[] {
-  const changes = diffWordsWithSpace(before, after, { timeout: DIFF_TIMEOUT_MS });
+  const changes = diffable(before, after)
+    ? diffWordsWithSpace(before, after, { timeout: DIFF_TIMEOUT_MS })
+    : undefined;
   if (!changes) {
     return [
       ["-", before],

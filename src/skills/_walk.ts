@@ -37,6 +37,13 @@ export interface SkillCandidate {
  */
 export const MAX_SKILL_WALK_FOLDERS = 5000;
 
+/**
+ * Entries of one folder a skills walk lists at most. A skills folder holds
+ * some dozens; a link to a folder of a million files would otherwise be
+ * listed whole and sorted in one synchronous call past the deadline.
+ */
+export const MAX_SKILL_FOLDER_ENTRIES = 10_000;
+
 export interface SkillWalkOptions {
   /** Stops the walk: nothing is read after it fires, and the walk rejects with its reason. */
   signal?: AbortSignal;
@@ -69,6 +76,15 @@ export async function walkSkillsRoot(
     signal: options.signal,
     links: "follow",
     maxFolders: MAX_SKILL_WALK_FOLDERS,
+    maxEntries: MAX_SKILL_FOLDER_ENTRIES,
+    onCapped: (dir) => {
+      diagnostics.push({
+        level: "warning",
+        code: "skills-folder-too-large",
+        message: `the folder holds more than ${MAX_SKILL_FOLDER_ENTRIES} entries (a link to a large folder?): not searched for skills`,
+        path: dir,
+      });
+    },
     onFolderLimit: () => {
       limitHit = true;
     },

@@ -1,0 +1,66 @@
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { walkSkillsRoot } from "../../src/skills/_walk.js";
+import { tempDir } from "../api/_helpers.js";
+
+// A skills root follows links, and enters each real folder once. But the
+// walk listed a folder before it asked whether its real path had been
+// entered already: 3,000 links to one folder of 5,000 files listed 15
+// million entries, the 5,000-folder cap never counted them, and a trusted
+// project's render lost every skill to the step's deadline (3.2 s at
+// --deadline 3000, the real skill after the links never found). A folder
+// already entered is now passed over before it is listed.
+
+/** Entries read from folder handles or whole listings, per folder path. */
+const read = vi.hoisted(() => ({ byPath: new Map<string, number>() }));
+
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>();
+  const opendirSync = ((...args: Parameters<typeof fs.opendirSync>) => {
+    const dir = fs.opendirSync(...args);
+    const key = String(args[0]);
+    const readSync = dir.readSync.bind(dir);
+    dir.readSync = () => {
+      const entry = readSync();
+      if (entry) read.byPath.set(key, (read.byPath.get(key) ?? 0) + 1);
+      return entry;
+    };
+    return dir;
+  }) as typeof fs.opendirSync;
+  // A small folder is read in one call.
+  const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
+    const entries = fs.readdirSync(...args);
+    const key = String(args[0]);
+    read.byPath.set(key, (read.byPath.get(key) ?? 0) + entries.length);
+    return entries;
+  }) as typeof fs.readdirSync;
+  return {
+    ...fs,
+    default: { ...fs, opendirSync, readdirSync },
+    opendirSync,
+    readdirSync,
+  };
+});
+
+describe("hostile repository: many links in a skills root to one folder", () => {
+  it("list that folder once, and the skill after them is found", async () => {
+    const project = join(tempDir(), "project");
+    const big = join(project, "big");
+    const root = join(project, ".pi", "skills");
+    mkdirSync(big, { recursive: true });
+    for (let i = 0; i < 300; i++) writeFileSync(join(big, `f${i}`), "");
+    mkdirSync(join(root, "zz-skill"), { recursive: true });
+    writeFileSync(join(root, "zz-skill", "SKILL.md"), "---\nname: zz-skill\ndescription: d\n---\n");
+    for (let i = 0; i < 200; i++)
+      symlinkSync("../../big", join(root, `l${String(i).padStart(3, "0")}`));
+
+    const { candidates } = await walkSkillsRoot(root);
+    expect(candidates.map((c) => c.filePath)).toEqual([join(root, "zz-skill", "SKILL.md")]);
+    const listedFromBig = [...read.byPath]
+      .filter(([path]) => path.startsWith(root) && /\/l\d{3}$/.test(path))
+      .reduce((sum, [, n]) => sum + n, 0);
+    // One link's listing of the 300 files, not 200 of them (60,000 entries).
+    expect(listedFromBig).toBe(300);
+  });
+});
