@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
-import { parseRuleListFile } from "../gather/guidelines/guidelines.js";
 import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { listMarkdown, loadSectionsFromDir } from "../sections/load.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { SectionFile } from "../sections/types.js";
 import type { Diagnostic, Layer } from "../types.js";
+import { parseRuleListFile } from "./general-rules.js";
 import { nearMissesInFolder } from "./near-misses.js";
 
 /** Everything one layer folder contributes to the prompt. */
