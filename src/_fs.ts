@@ -148,6 +148,14 @@ export function statFailure(
       ],
     };
   }
+  return notRegularFile(path, kind === "dir");
+}
+
+/** A folder, FIFO, socket or device refused before it is opened, with the `file-not-regular` warning. */
+export function notRegularFile(
+  path: string,
+  isDir: boolean,
+): { ok: false; reason: "not-file"; diagnostics: Diagnostic[] } {
   return {
     ok: false,
     reason: "not-file",
@@ -155,7 +163,7 @@ export function statFailure(
       {
         level: "warning",
         code: "file-not-regular",
-        message: `${kind === "dir" ? "a folder" : "not a regular file"}; skipped without opening it`,
+        message: `${isDir ? "a folder" : "not a regular file"}; skipped without opening it`,
         path,
       },
     ],

@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { binaryFile, decodeText, holdsNul, readHead } from "../_fs.js";
+import { binaryFile, decodeText, holdsNul, notRegularFile, readHead } from "../_fs.js";
 import type { ReadHandle as FileHandle } from "../_io.js";
 import { open, stat } from "../_io.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
@@ -115,18 +115,7 @@ function trimZero(fixed: string): string {
 }
 
 export function notFile(path: string, isDir: boolean): CappedText {
-  return {
-    ok: false,
-    reason: "not-file",
-    diagnostics: [
-      {
-        level: "warning",
-        code: "file-not-regular",
-        message: `${isDir ? "a folder" : "not a regular file"}; skipped without opening it`,
-        path,
-      },
-    ],
-  };
+  return notRegularFile(path, isDir);
 }
 
 export function failure(path: string, error: unknown): CappedText {
