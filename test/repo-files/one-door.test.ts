@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { importsOutside, namedImports } from "./_imports.js";
 
 // One door for repository files (src/repo-files/): a reader that opens a file
 // some other way carries its own copy of the confinement rules, and each such
@@ -65,45 +66,11 @@ const ALLOWED: Record<string, string> = {
   "session/_read-set.ts": "a session's recorded stats and links, never a file's contents",
 };
 
-function sourceFiles(path: string): string[] {
-  return readdirSync(path, { withFileTypes: true }).flatMap((e) => {
-    const child = join(path, e.name);
-    if (e.isDirectory()) return sourceFiles(child);
-    return /\.[cm]?ts$/.test(e.name) ? [child] : [];
-  });
-}
-
-/** The reading functions `text` imports as values, as `module:name`. */
-function readersImported(text: string): string[] {
-  const found: string[] = [];
-  for (const m of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)"/g)) {
-    if (m[1]) continue;
-    const from = m[3] ?? "";
-    const key = from.startsWith("node:")
-      ? from
-      : (from.split("/").pop() ?? "").replace(/\.js$/, "");
-    const readers = READERS[key];
-    if (!readers) continue;
-    for (const part of (m[2] ?? "").split(",")) {
-      const name = (part.trim().split(/\s+as\s+/)[0] ?? "").trim();
-      if (name && !name.startsWith("type ") && readers.includes(name)) found.push(`${key}:${name}`);
-    }
-  }
-  if (/import\s+\*\s+as\s+\w+\s+from\s+"node:fs/.test(text)) found.push("node:fs:*");
-  return found;
-}
+const readersImported = (text: string) => namedImports(text, READERS);
 
 describe("one door for repository files", () => {
   it("no code outside the door imports a way to read a file's contents, but the listed files", () => {
-    const outside: string[] = [];
-    for (const file of sourceFiles(SRC)) {
-      const rel = relative(SRC, file).split("\\").join("/");
-      if (rel in ALLOWED) continue;
-      for (const reader of readersImported(readFileSync(file, "utf8"))) {
-        outside.push(`${rel} imports ${reader}`);
-      }
-    }
-    expect(outside).toEqual([]);
+    expect(importsOutside(SRC, ALLOWED, READERS)).toEqual([]);
   });
 
   it("every allowed file still reads something (a stale entry would hide a new reader)", () => {

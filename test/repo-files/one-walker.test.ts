@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { importsOutside, namedImports } from "./_imports.js";
 
 // One walker for repository folders (src/repo-files/walk.ts): a walk that
 // lists folders its own way carries its own copy of the caps, the deadline
@@ -42,45 +43,11 @@ const ALLOWED: Record<string, string> = {
   "gather/git/_links.ts": "the git section's .git folders, capped, a batch at a time",
 };
 
-function sourceFiles(path: string): string[] {
-  return readdirSync(path, { withFileTypes: true }).flatMap((e) => {
-    const child = join(path, e.name);
-    if (e.isDirectory()) return sourceFiles(child);
-    return /\.[cm]?ts$/.test(e.name) ? [child] : [];
-  });
-}
-
-/** The listing functions `text` imports as values, as `module:name`. */
-function listersImported(text: string): string[] {
-  const found: string[] = [];
-  for (const m of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)"/g)) {
-    if (m[1]) continue;
-    const from = m[3] ?? "";
-    const key = from.startsWith("node:")
-      ? from
-      : (from.split("/").pop() ?? "").replace(/\.js$/, "");
-    const listers = LISTERS[key];
-    if (!listers) continue;
-    for (const part of (m[2] ?? "").split(",")) {
-      const name = (part.trim().split(/\s+as\s+/)[0] ?? "").trim();
-      if (name && !name.startsWith("type ") && listers.includes(name)) found.push(`${key}:${name}`);
-    }
-  }
-  if (/import\s+\*\s+as\s+\w+\s+from\s+"node:fs/.test(text)) found.push("node:fs:*");
-  return found;
-}
+const listersImported = (text: string) => namedImports(text, LISTERS);
 
 describe("one walker for repository folders", () => {
   it("no code outside the walker imports a way to list a folder, but the listed files", () => {
-    const outside: string[] = [];
-    for (const file of sourceFiles(SRC)) {
-      const rel = relative(SRC, file).split("\\").join("/");
-      if (rel in ALLOWED) continue;
-      for (const lister of listersImported(readFileSync(file, "utf8"))) {
-        outside.push(`${rel} imports ${lister}`);
-      }
-    }
-    expect(outside).toEqual([]);
+    expect(importsOutside(SRC, ALLOWED, LISTERS)).toEqual([]);
   });
 
   it("every allowed file still lists something (a stale entry would hide a new walk)", () => {
