@@ -27,8 +27,8 @@ import {
  * read by the same name in the hub. Key order is the order of the timings.
  * Each step's value is its loader's result; its diagnostics are lifted into
  * the step's outcome, which is the only place the hub reads them.
- * `signal` stops late walks (the tree, the skills folders, the context
- * files) once the deadline has been met without them.
+ * `signal` stops late walks (the tree, the layer folders, the skills
+ * folders, the context files) once the deadline has been met without them.
  */
 export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
   const { opts } = inputs;
@@ -55,7 +55,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       keyed(
         "user",
         { dir: agentDir, ...layerFiles },
-        async (i) => lifted(await loadLayer(i.dir, "user", i)),
+        async (i) => lifted(await loadLayer(i.dir, "user", { ...i, signal })),
         emptyLayer("user"),
       ),
     ),
@@ -63,7 +63,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       keyed(
         "project",
         { dir: projectDir, ...layerFiles, confine },
-        trusted && (async (i) => lifted(await loadLayer(i.dir, "project", i))),
+        trusted && (async (i) => lifted(await loadLayer(i.dir, "project", { ...i, signal }))),
         emptyLayer("project"),
       ),
     ),

@@ -53,7 +53,8 @@ export function emptyLayer(layer: Layer): LoadedLayer {
  * their text as options). Missing files are normal; broken ones are diagnostics.
  * With `confine` (the project's layer), every file is read through the door
  * within the project of `confine.start` (cwd): a link out of it, into the
- * home folder or anywhere else, is refused with a diagnostic.
+ * home folder or anywhere else, is refused with a diagnostic. `signal` stops
+ * the listings (the promise rejects with its reason): a render that gave up.
  */
 export async function loadLayer(
   dir: string,
@@ -63,6 +64,7 @@ export async function loadLayer(
     sections?: boolean;
     resolved?: readonly ResolvedFile[];
     confine?: LayerConfine;
+    signal?: AbortSignal | undefined;
   },
 ): Promise<LoadedLayer> {
   const reach = options.confine
@@ -70,18 +72,19 @@ export async function loadLayer(
     : undefined;
   const reads = (name: ResolvedFile) => options.customFiles && !options.resolved?.includes(name);
   const readOptional = (path: string) => readOptionalIn(path, reach);
-  // Hints about files that are not read (`section/`, `system.md`); started now, awaited last.
-  const hints = layer === "builtin" ? undefined : nearMissesInFolder(dir, options);
+  const { signal } = options;
   const rulesPath = join(dir, GENERAL_RULES_FILE);
-  const [sections, partials, system, template, append, rules] = await Promise.all([
+  const [sections, partials, system, template, append, rules, hints] = await Promise.all([
     options.sections === false
       ? { sections: [], diagnostics: [] }
-      : loadSectionsFromDir(join(dir, "sections"), layer, reach),
-    loadPartials(join(dir, "partials"), reach),
+      : loadSectionsFromDir(join(dir, "sections"), layer, reach, signal),
+    loadPartials(join(dir, "partials"), reach, signal),
     reads("SYSTEM.md") ? readOptional(join(dir, "SYSTEM.md")) : undefined,
     options.customFiles ? readOptional(join(dir, "SYSTEM_TEMPLATE.md")) : undefined,
     reads("APPEND_SYSTEM.md") ? readOptional(join(dir, "APPEND_SYSTEM.md")) : undefined,
     options.customFiles ? readOptional(rulesPath) : undefined,
+    // Hints about files that are not read (`section/`, `system.md`), said last.
+    layer === "builtin" ? [] : nearMissesInFolder(dir, options, signal),
   ]);
   const generalRules =
     rules?.text !== undefined ? parseRuleListFile(rules.text, rulesPath) : undefined;
@@ -94,7 +97,7 @@ export async function loadLayer(
     ...(rules?.diagnostics ?? []),
     ...(generalRules?.diagnostics ?? []),
   ];
-  if (hints) diagnostics.push(...(await hints));
+  diagnostics.push(...hints);
   const systemPrompt: CustomPrompt | null =
     system?.text !== undefined
       ? { text: system.text, template: false, source: { layer, path: join(dir, "SYSTEM.md") } }
@@ -144,8 +147,9 @@ async function readOptionalIn(
 async function loadPartials(
   dir: string,
   reach: Reach | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<{ partials: Record<string, string>; diagnostics: Diagnostic[] }> {
-  const { names, diagnostics } = await listMarkdown(dir);
+  const { names, diagnostics } = await listMarkdown(dir, signal);
   const partials: Record<string, string> = {};
   const reads = await Promise.all(names.map((n) => readRepoText(join(dir, n), { reach })));
   reads.forEach((read, i) => {

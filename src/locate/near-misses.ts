@@ -115,13 +115,15 @@ export const MAX_NEAR_MISS_ENTRIES = 1000;
  * {@link nearMisses} for a layer folder on disk: one listing, sorted so the
  * diagnostics come in a stable order. A folder that cannot be listed gives no
  * hints: a missing layer is normal, and any other failure is already reported
- * by the listing of its `sections/` folder.
+ * by the listing of its `sections/` folder. Once `signal` fires, the listing
+ * stops and the promise rejects with its reason.
  */
 export async function nearMissesInFolder(
   dir: string,
   options: NearMissOptions,
+  signal?: AbortSignal,
 ): Promise<Diagnostic[]> {
-  const listing = await listFolder(dir, { maxEntries: MAX_NEAR_MISS_ENTRIES });
+  const listing = await listFolder(dir, { maxEntries: MAX_NEAR_MISS_ENTRIES, signal });
   // Unlistable, or too large to be a layer anyone wrote by hand: no hints.
   if ("error" in listing || listing.capped) return [];
   const entries = listing.entries.map((d): LayerEntry => ({ name: d.name, type: entryType(d) }));

@@ -76,14 +76,15 @@ function located(hash: string, keyLines: ReadonlyMap<string, number>) {
  * Reads every `<name>.md` in `dir` (sorted by name). A missing folder is
  * simply no sections; an invalid file name or an unreadable file is a
  * diagnostic. With `reach` (a project's layer), each file is read through the
- * door within it.
+ * door within it. `signal` stops the listing (see {@link listMarkdown}).
  */
 export async function loadSectionsFromDir(
   dir: string,
   layer: Layer,
   reach?: Reach,
+  signal?: AbortSignal,
 ): Promise<{ sections: SectionFile[]; diagnostics: Diagnostic[] }> {
-  const { names: files, diagnostics } = await listMarkdown(dir);
+  const { names: files, diagnostics } = await listMarkdown(dir, signal);
   const sections: SectionFile[] = [];
   const loaded = await Promise.all(files.map((file) => loadOne(dir, file, layer, reach)));
   for (const result of loaded) {
@@ -151,12 +152,14 @@ export const MAX_LAYER_FOLDER_ENTRIES = 1000;
  * entries and editors' files (`.DS_Store`, `rules.md~`, `#rules.md#`, vim's
  * `4913`) pass in silence. A
  * missing folder is the normal case for a layer and gives nothing; any other
- * failure (not a folder, no permission) gives a diagnostic.
+ * failure (not a folder, no permission) gives a diagnostic. Once `signal`
+ * fires, the listing stops and the promise rejects with its reason.
  */
 export async function listMarkdown(
   dir: string,
+  signal?: AbortSignal,
 ): Promise<{ names: string[]; diagnostics: Diagnostic[] }> {
-  const listing = await listFolder(dir, { maxEntries: MAX_LAYER_FOLDER_ENTRIES });
+  const listing = await listFolder(dir, { maxEntries: MAX_LAYER_FOLDER_ENTRIES, signal });
   if ("error" in listing) {
     if (listing.error.code === "ENOENT") return { names: [], diagnostics: [] };
     return {

@@ -1,0 +1,72 @@
+import { linkSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { renderSystemPrompt } from "../../src/index.js";
+import { MAX_LAYER_FOLDER_ENTRIES } from "../../src/sections/load.js";
+import { tempDir } from "../api/_helpers.js";
+
+// The layer step (a trusted project's .pi, .pi/sections, .pi/partials)
+// took no deadline signal: past a 1 ms deadline the render returned and its
+// three listings, each up to MAX_LAYER_FOLDER_ENTRIES entries, went on
+// being read in the background. Every other step stops once its render
+// has given up on it; so does this one.
+
+/**
+ * Folders whose entries were read from folder handles, one record an entry;
+ * below `slow`, each entry costs 20 µs, as on a slow network mount, so the
+ * listings outlast a 1 ms render on any machine.
+ */
+const read = vi.hoisted(() => ({ entries: [] as string[], slow: "\0" }));
+
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>();
+  const opendirSync = ((...args: Parameters<typeof fs.opendirSync>) => {
+    const dir = fs.opendirSync(...args);
+    const readSync = dir.readSync.bind(dir);
+    dir.readSync = () => {
+      const entry = readSync();
+      if (!entry) return entry;
+      read.entries.push(dir.path);
+      if (dir.path.startsWith(read.slow)) {
+        const until = process.hrtime.bigint() + 20_000n;
+        while (process.hrtime.bigint() < until);
+      }
+      return entry;
+    };
+    return dir;
+  }) as typeof fs.opendirSync;
+  return { ...fs, default: { ...fs, opendirSync }, opendirSync };
+});
+
+describe("hostile repository: the layer folders past the deadline", () => {
+  it("are listed no further once the render has returned", async () => {
+    const base = tempDir();
+    const cwd = join(base, "repo");
+    mkdirSync(join(cwd, ".git"), { recursive: true });
+    const seed = join(base, "seed");
+    writeFileSync(seed, "");
+    // Full folders, none of their entries read as a file: listing is all there is.
+    for (const folder of ["sections", "partials"]) {
+      const dir = join(cwd, ".pi", folder);
+      mkdirSync(dir, { recursive: true });
+      for (let i = 0; i < MAX_LAYER_FOLDER_ENTRIES; i++) linkSync(seed, join(dir, `f${i}`));
+    }
+    const home = join(base, "home");
+    const agentDir = join(base, "agent");
+    mkdirSync(home);
+    mkdirSync(agentDir);
+    const layer = () => read.entries.filter((p) => relative(cwd, p).startsWith(".pi")).length;
+
+    // The builtin step has no deadline: warmed up, it is not what the render waits for.
+    await renderSystemPrompt({ cwd: home, home, agentDir });
+    read.entries.length = 0;
+    read.slow = join(cwd, ".pi");
+    const r = await renderSystemPrompt({ cwd, home, agentDir, deadlineMs: 1 });
+    expect(r.steps.find((s) => s.name === "project")?.status).toEqual("timeout");
+    const atReturn = layer();
+    // Long enough for listings that kept going to finish their 2,000 entries.
+    await new Promise((done) => setTimeout(done, 200));
+    expect(layer()).toEqual(atReturn);
+    expect(atReturn).toBeLessThan(2 * MAX_LAYER_FOLDER_ENTRIES);
+  });
+});
