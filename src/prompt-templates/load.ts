@@ -1,5 +1,4 @@
 import type { Dirent } from "node:fs";
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { kindOfPath, kindOfPathSync, type PathKind } from "../_fs.js";
 import { capDiagnostics } from "../engine/index.js";
@@ -11,7 +10,7 @@ import {
   readRepoText,
   readRepoTextSync,
 } from "../repo-files/index.js";
-import { readListing } from "../repo-files/list-folder.js";
+import { readListing, readListingSync } from "../repo-files/list-folder.js";
 import type { Diagnostic } from "../types.js";
 import { planTemplateRoots, type TemplateRoot } from "./_locate.js";
 import { mergeTemplates } from "./_merge.js";
@@ -118,19 +117,17 @@ function filesOfRootSync(root: TemplateRoot, diagnostics: Diagnostic[]): string[
     diagnostics.push(...action);
     return [];
   }
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(root.path, { withFileTypes: true });
-  } catch (error) {
-    diagnostics.push(unreadableFolder(root.path, error));
+  const listing = readListingSync(root.path, MAX_PROMPT_FOLDER_ENTRIES);
+  if ("error" in listing) {
+    diagnostics.push(unreadableFolder(root.path, listing.error));
     return [];
   }
-  if (entries.length > MAX_PROMPT_FOLDER_ENTRIES) {
+  if (listing.capped) {
     diagnostics.push(tooLarge(root.path));
     return [];
   }
   const files: string[] = [];
-  for (const entry of markdownEntries(entries)) {
+  for (const entry of markdownEntries(listing.entries)) {
     const path = join(root.path, entry.name);
     if (entry.isSymbolicLink() && kindOfPathSync(path) === "missing") {
       diagnostics.push(brokenSymlink(path));

@@ -95,12 +95,45 @@ export async function readListing(
   return readInBatches(dir, cap, signal);
 }
 
+/**
+ * {@link readListing} without the deadline, for callers that cannot await:
+ * still a batch at a time, so a folder of a million entries costs the cap's
+ * worth of reading, not the whole listing, before it is refused.
+ */
+export function readListingSync(dir: string, cap: number): Listed {
+  const batches = listingBatches(dir, cap);
+  let step = batches.next();
+  while (!step.done) step = batches.next();
+  return step.value;
+}
+
 /** {@link readListing} a batch at a time, whatever the folder's size. */
 async function readInBatches(
   dir: string,
   cap: number,
   signal: AbortSignal | undefined,
 ): Promise<Listed> {
+  const batches = listingBatches(dir, cap);
+  let step = batches.next();
+  while (!step.done) {
+    try {
+      await checkpoint(signal);
+    } catch (error) {
+      // Stopped between two batches: the folder handle is closed on the way out.
+      batches.return({ entries: [], capped: false });
+      throw error;
+    }
+    step = batches.next();
+  }
+  return step.value;
+}
+
+/**
+ * The one reading of a folder: its entries (at most `cap`, `capped` when
+ * there were more), or why it cannot be listed, pausing (a `yield`) after
+ * each batch so the caller may hear a deadline.
+ */
+function* listingBatches(dir: string, cap: number): Generator<void, Listed, void> {
   const entries: Dirent[] = [];
   let handle: Dir | undefined;
   try {
@@ -108,11 +141,10 @@ async function readInBatches(
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
       if (entries.length === cap) return { entries, capped: true };
       entries.push(entry);
-      if (entries.length % READ_BATCH === 0) await checkpoint(signal);
+      if (entries.length % READ_BATCH === 0) yield;
     }
     return { entries, capped: false };
   } catch (error) {
-    if (signal?.aborted && error === signal.reason) throw error;
     return { error: wholeListingError(dir, error as NodeJS.ErrnoException) };
   } finally {
     try {
