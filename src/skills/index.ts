@@ -1,4 +1,4 @@
-export { SKILL_FILE } from "./_walk.js";
+export { MAX_SKILL_FOLDER_ENTRIES, SKILL_FILE } from "./_walk.js";
 export { expandSkillCommand } from "./expand.js";
 export { formatSkillsForPrompt } from "./format.js";
 export { loadSkillFromFile, loadSkills, loadSkillsFromDir, skillRoots } from "./load.js";

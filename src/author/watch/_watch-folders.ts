@@ -3,7 +3,7 @@ import { kindOfPath } from "../../_fs.js";
 import { realpath } from "../../_io.js";
 import { isWithin } from "../../_paths.js";
 import { walkFolders } from "../../repo-files/index.js";
-import { SKILL_FILE } from "../../skills/index.js";
+import { MAX_SKILL_FOLDER_ENTRIES, SKILL_FILE } from "../../skills/index.js";
 import type { Diagnostic } from "../../types.js";
 
 /**
@@ -30,13 +30,17 @@ export interface WatchedFolders {
  * root inside `project` whose real path leaves it (a link to `/`) is not
  * walked at all (its name is watched by the caller). At most `cap` folders in all; past it, a
  * `watch-cap` warning names the root that was cut. One listing per folder
- * kept, so the walk costs at most `cap` listings. The walk is the
+ * kept, so the walk costs at most `cap` listings, each of at most the skills
+ * walk's entries: a larger folder is watched but not walked below
+ * (`watch-folder-too-large`). Once `signal` fires the walk stops, and a
+ * `watch-deadline` warning names the root it was in. The walk is the
  * repository walk's ({@link walkFolders}, links `inside`).
  */
 export async function skillWatchFolders(
   roots: readonly string[],
   cap: number = MAX_SKILL_WATCH_FOLDERS,
   project?: string,
+  signal?: AbortSignal,
 ): Promise<WatchedFolders> {
   const folders: string[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -57,12 +61,21 @@ export async function skillWatchFolders(
     const passed = () => {
       queued--;
     };
-    await walkFolders(root, undefined, {
+    const walk = walkFolders(root, undefined, {
       order: "breadth-first",
       sort: "utf16",
       // A link among the root's folders that leads out of it is not followed.
       links: "inside",
       seen,
+      signal,
+      // As the skills walk lists it: a folder it does not search holds no skill to watch for.
+      maxEntries: MAX_SKILL_FOLDER_ENTRIES,
+      onCapped: (dir) => {
+        passed();
+        // Watched itself (one watch), so its shrinking under the cap is seen.
+        if (folders.length < cap) folders.push(dir);
+        diagnostics.push(tooLarge(dir));
+      },
       // Gone or unreadable: the render says so; nothing to watch there.
       onUnreadable: passed,
       onSkipped: passed,
@@ -91,6 +104,16 @@ export async function skillWatchFolders(
         }
       },
     });
+    if (!(await inTime(walk, signal))) {
+      diagnostics.push({
+        level: "warning",
+        code: "watch-deadline",
+        message:
+          "the deadline passed while this skills root's folders were listed; changes in the folders not reached are not seen until a change elsewhere re-renders",
+        path: root,
+      });
+      break;
+    }
     if (cut) {
       diagnostics.push({
         level: "warning",
@@ -102,4 +125,24 @@ export async function skillWatchFolders(
     }
   }
   return { folders, diagnostics };
+}
+
+/** False when `walk` stopped at `signal`; any other failure is thrown. */
+async function inTime(walk: Promise<unknown>, signal: AbortSignal | undefined): Promise<boolean> {
+  try {
+    await walk;
+    return true;
+  } catch (error) {
+    if (signal?.aborted && error === signal.reason) return false;
+    throw error;
+  }
+}
+
+function tooLarge(dir: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "watch-folder-too-large",
+    message: `the folder holds more than ${MAX_SKILL_FOLDER_ENTRIES} entries, which the skills walk does not search: watched, but not the folders in it`,
+    path: dir,
+  };
 }

@@ -2,6 +2,7 @@ import { basename, dirname, join } from "node:path";
 import { kindOfPath } from "../../_fs.js";
 import { resolveUserPath } from "../../_paths.js";
 import { CONTEXT_FILE_NAMES } from "../../gather/context-names.js";
+import { MAX_TIMER_MS } from "../../gather/deadline.js";
 import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
 import { normalizeOptions } from "../../options/normalize.js";
 import type { NormalizedOptions, SystemPromptOptions } from "../../options.js";
@@ -86,7 +87,10 @@ export async function watchTargets(
     const paths = options.skillPaths ? [...options.skillPaths] : undefined;
     const roots = await skillRoots({ ...common, ...(paths ? { paths } : {}) });
     const project = await findProjectRoot(opts.cwd);
-    const skills = await skillWatchFolders(roots, MAX_SKILL_WATCH_FOLDERS, project);
+    // The render's deadline bounds the walk as it bounds the render's own skills walk.
+    const deadline =
+      opts.deadlineMs <= MAX_TIMER_MS ? AbortSignal.timeout(opts.deadlineMs) : undefined;
+    const skills = await skillWatchFolders(roots, MAX_SKILL_WATCH_FOLDERS, project, deadline);
     for (const dir of skills.folders) wanted.push(folder(dir));
     // A root that is not there yet, or not walked (a link out of the project),
     // is watched through the folder above it, for its own name.
