@@ -232,8 +232,17 @@ function sameSnapshot(value: unknown, snapshot: HookSnapshot): boolean {
   return v?.at === snapshot.at && v?.cwd === snapshot.cwd;
 }
 
-/** The codes of a pass that stopped before it looked at every folder and rule of its paths. */
-const CUT_SHORT = new Set(["touch-deadline", "touch-too-deep", "touch-too-many"]);
+/**
+ * The codes of a pass that stopped before it looked at every folder and rule
+ * of its paths, or that gave less than it found (the total cut a file, which
+ * a later call gives): its folders are not stamped as giving nothing new.
+ */
+const CUT_SHORT = new Set([
+  "touch-deadline",
+  "touch-too-deep",
+  "touch-too-many",
+  "context-total-cut",
+]);
 
 function cutShort(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => CUT_SHORT.has(d.code));

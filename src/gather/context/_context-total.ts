@@ -24,12 +24,13 @@ export function totalCutMarker(omitted: number, maxTotalBytes: number): string {
  * last in prompt order back (the closest to the working directory, which win
  * on conflicts); the first file that does not fit is cut at a UTF-8 boundary
  * and the ones after it in that order keep only the marker line, so the
- * model still sees which files exist. Each cut file gets a warning.
+ * model still sees which files exist. Each cut file gets a warning, and
+ * `cut` holds its index.
  */
 export function capTotal<T extends ContextFile>(
   files: readonly T[],
   maxTotalBytes: number,
-): { files: T[]; diagnostics: Diagnostic[] } {
+): { files: T[]; diagnostics: Diagnostic[]; cut: number[] } {
   const order = files
     .map((f, i) => ({ f, i }))
     .sort((a, b) => rank(a.f) - rank(b.f) || b.i - a.i)
@@ -58,7 +59,8 @@ export function capTotal<T extends ContextFile>(
     });
   }
   // Diagnostics in prompt order, like every other context diagnostic.
-  return { files: out, diagnostics: [...cuts].sort((a, b) => a[0] - b[0]).map(([, d]) => d) };
+  const inOrder = [...cuts].sort((a, b) => a[0] - b[0]);
+  return { files: out, diagnostics: inOrder.map(([, d]) => d), cut: inOrder.map(([i]) => i) };
 }
 
 function rank(file: ContextFile): number {

@@ -174,6 +174,8 @@ export async function loadContextForPaths(
 
   const diagnostics: Diagnostic[] = [];
   const found: TouchedFile[] = [];
+  // The keys each found file added to `delivered`, by its index: taken back if the total cuts it.
+  const keysOf: string[][] = [];
   const limits = { home, maxBytes, maxTotalBytes, reads: new Map() };
   const searched = new Set<string>();
   let tooDeep = false;
@@ -285,6 +287,7 @@ export async function loadContextForPaths(
       diagnostics.push(...one.diagnostics);
       if (one.file === undefined || one.real === undefined) continue;
       delivered.add(fileKey(one.real));
+      keysOf[found.length] = [key, fileKey(one.real)];
       found.push({
         path: oneLine(one.file.path),
         content: escapeWrapperTags(one.file.content, wrappers),
@@ -312,6 +315,7 @@ export async function loadContextForPaths(
         if (rule.activation === "glob" && !globMatcher(rule.globs)(rel)) continue;
         if (rule.activation === "manual") continue;
         delivered.add(key);
+        keysOf[found.length] = [key];
         found.push({
           path: oneLine(rule.path),
           content: escapeWrapperTags(
@@ -330,6 +334,7 @@ export async function loadContextForPaths(
       const rel = toPosix(relative(rule.realBase, target.real));
       if (!rule.matches(rel)) continue;
       delivered.add(key);
+      keysOf[found.length] = [key];
       found.push({
         path: oneLine(rule.rule.path),
         content: escapeWrapperTags(rule.rule.content, wrappers),
@@ -357,6 +362,13 @@ export async function loadContextForPaths(
     found.map((f) => ({ ...f, origin: "project" as const })),
     maxTotalBytes,
   );
+  // Given is what was sent whole: a file the total cut comes with a later call,
+  // unless it is larger than the total on its own (no call could give more).
+  for (const i of capped.cut) {
+    const file = found[i];
+    if (file === undefined || Buffer.byteLength(file.content) > maxTotalBytes) continue;
+    for (const key of keysOf[i] ?? []) delivered.delete(key);
+  }
   return {
     files: capped.files.map(({ origin: _, ...f }) => f),
     diagnostics: [...diagnostics, ...capped.diagnostics],
