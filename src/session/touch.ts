@@ -1,7 +1,7 @@
 import { wrapperNames } from "../_prompt-text.js";
 import {
   type ContextForOptions,
-  loadContextForPaths,
+  loadContextForPathsSince,
   type TouchedContext,
 } from "../gather/context/index.js";
 import { MAX_TIMER_MS } from "../gather/deadline.js";
@@ -36,10 +36,12 @@ export async function sessionContextFor(
   touch: TouchState,
   asked: TouchAsked = {},
 ): Promise<TouchedContext> {
+  // The session's deadline bounds a call as it bounds a render: one deadline
+  // for both phases, so the paths' pass gets what tracing the rules left.
+  const started = performance.now();
   const { loading, diagnostics } = await touchOptions(options, memos, touch, asked);
-  // The session's deadline bounds a call as it bounds a render.
   const deadline = options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs };
-  const touched = await loadContextForPaths(paths, { ...loading, ...deadline });
+  const touched = await loadContextForPathsSince(paths, { ...loading, ...deadline }, started);
   return { ...touched, diagnostics: [...diagnostics, ...touched.diagnostics] };
 }
 

@@ -14,6 +14,7 @@ export {
   type ContextForOptions,
   globRuleFolders,
   loadContextForPaths,
+  loadContextForPathsSince,
   MAX_TOUCH_FOLDERS,
   MAX_TOUCH_PATHS,
   TOUCH_ELEMENT,

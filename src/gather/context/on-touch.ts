@@ -129,6 +129,19 @@ export async function loadContextForPaths(
   paths: readonly string[],
   options: ContextForOptions,
 ): Promise<TouchedContext> {
+  return loadContextForPathsSince(paths, options, performance.now());
+}
+
+/**
+ * {@link loadContextForPaths} with its deadline counted from `startedAt` (on
+ * `performance.now()`), not from now: a session's call that spent part of
+ * it tracing the rule files first.
+ */
+export async function loadContextForPathsSince(
+  paths: readonly string[],
+  options: ContextForOptions,
+  startedAt: number,
+): Promise<TouchedContext> {
   if (!Array.isArray(paths) || paths.some((p) => typeof p !== "string")) {
     throw new SyspromptError("bad-option", "contextFor: paths must be an array of strings");
   }
@@ -136,12 +149,12 @@ export async function loadContextForPaths(
   if (typeof deadlineMs !== "number" || Number.isNaN(deadlineMs) || deadlineMs < 0) {
     throw new SyspromptError("bad-option", "contextFor: deadlineMs must be a number ≥ 0 (ms)");
   }
-  const inTime = timeLeft(performance.now() + deadlineMs);
+  const inTime = timeLeft(startedAt + deadlineMs);
+  const leftMs = Math.max(0, startedAt + deadlineMs - performance.now());
   // One folder's rule folders may lead to 200,000 entries: their listing hears the deadline too.
   const deadline = new AbortController();
   // A timer longer than 2^31 - 1 ms fires at once (Node's rule): such a deadline is none.
-  const timer =
-    deadlineMs <= MAX_TIMER_MS ? setTimeout(() => deadline.abort(), deadlineMs) : undefined;
+  const timer = leftMs <= MAX_TIMER_MS ? setTimeout(() => deadline.abort(), leftMs) : undefined;
   timer?.unref();
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
   const maxTotalBytes =

@@ -1,0 +1,67 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { sessionContextFor } from "../../src/session/touch.js";
+import { tempDir } from "../api/_helpers.js";
+
+// A session's contextFor has two phases before any render has found the
+// rule files: tracing them, then the touched paths' pass. Each was given
+// the whole deadline, so a repository that made both slow (rules folders
+// that take long to trace, folders on the path that take long to search)
+// held a call twice the deadline. Both share it now. Here each phase takes
+// all the time it is given, as such a repository makes it.
+
+vi.mock("../../src/gather/rules/index.js", async (importOriginal) => {
+  const rules = await importOriginal<typeof import("../../src/gather/rules/index.js")>();
+  return {
+    ...rules,
+    // A trace that is still finding files when its deadline fires.
+    traceRules: (o: { signal?: AbortSignal }) =>
+      new Promise((_, fail) => o.signal?.addEventListener("abort", () => fail(o.signal?.reason))),
+  };
+});
+
+vi.mock("../../src/gather/context/index.js", async (importOriginal) => {
+  const context = await importOriginal<typeof import("../../src/gather/context/index.js")>();
+  // A pass that searches until its deadline, counted from `startedAt` (from now, for loadContextForPaths).
+  const pass = async (o: { deadlineMs?: number }, startedAt: number) => {
+    const left = (o.deadlineMs ?? 0) - (performance.now() - startedAt);
+    await new Promise((done) => setTimeout(done, Math.max(0, left)));
+    return { files: [], diagnostics: [] };
+  };
+  return {
+    ...context,
+    loadContextForPaths: (_paths: readonly string[], o: { deadlineMs?: number }) =>
+      pass(o, performance.now()),
+    loadContextForPathsSince: (
+      _paths: readonly string[],
+      o: { deadlineMs?: number },
+      startedAt: number,
+    ) => pass(o, startedAt),
+  };
+});
+
+const DEADLINE_MS = 300;
+
+describe("hostile repository: both phases of a contextFor slow", () => {
+  it("the call ends at its deadline, not at twice it", async () => {
+    const base = tempDir();
+    const cwd = join(base, "repo");
+    for (const dir of [join(cwd, ".git"), join(base, "home"), join(base, "agent")]) {
+      mkdirSync(dir, { recursive: true });
+    }
+    const started = performance.now();
+    const got = await sessionContextFor(
+      [join(cwd, "x.ts")],
+      { cwd, home: join(base, "home"), agentDir: join(base, "agent"), deadlineMs: DEADLINE_MS },
+      new Map(),
+      // Wrappers given: the builtin sections are not loaded, which a cold start takes long to.
+      { delivered: new Set(), overrides: {}, wrappers: [] },
+    );
+    const took = performance.now() - started;
+    expect(got.diagnostics.map((d) => d.code)).toEqual(["touch-deadline"]);
+    // Half a deadline of slack for a loaded machine; twice the deadline is the bug.
+    expect(took).toBeGreaterThanOrEqual(DEADLINE_MS);
+    expect(took).toBeLessThan(1.5 * DEADLINE_MS);
+  });
+});
