@@ -8,7 +8,11 @@
 import { applyPreset } from "../agents/apply.js";
 import { loadPreset } from "../agents/load.js";
 import { applyConfigFiles } from "../config/apply.js";
-import { loadContextForPaths, type TouchedContext } from "../gather/context/index.js";
+import {
+  loadContextForPaths,
+  loadContextForPathsSince,
+  type TouchedContext,
+} from "../gather/context/index.js";
 import { normalizeOptions } from "../options/normalize.js";
 import type { SystemPromptOptions } from "../options.js";
 import { touchOptions } from "../session/touch.js";
@@ -42,6 +46,8 @@ export async function hookLoading(
   /** The rules were not all found in time: the snapshot is not one to answer later calls from. */
   partial: boolean;
 }> {
+  // One deadline for the whole call, as in a session's contextFor: the passes get what the rule trace left.
+  const started = performance.now();
   const given: SystemPromptOptions = {
     cwd,
     agent,
@@ -83,7 +89,11 @@ export async function hookLoading(
   };
   const problems: Diagnostic[] = [...config.diagnostics, ...loaded.diagnostics, ...tracing];
   const pass = async (paths: readonly string[], delivered: Set<string>) => {
-    const touched = await loadContextForPaths(paths, { ...loading, delivered, deadlineMs });
+    const touched = await loadContextForPathsSince(
+      paths,
+      { ...loading, delivered, deadlineMs },
+      started,
+    );
     return { files: touched.files, diagnostics: [...problems, ...touched.diagnostics] };
   };
   return { pass, snapshot, partial: tracing.length > 0 };

@@ -1,6 +1,7 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { hookLoading } from "../../src/hook/context.js";
 import { sessionContextFor } from "../../src/session/touch.js";
 import { tempDir } from "../api/_helpers.js";
 
@@ -63,5 +64,29 @@ describe("hostile repository: both phases of a contextFor slow", () => {
     // Half a deadline of slack for a loaded machine; twice the deadline is the bug.
     expect(took).toBeGreaterThanOrEqual(DEADLINE_MS);
     expect(took).toBeLessThan(1.5 * DEADLINE_MS);
+  });
+
+  it("the hook's call, rules traced then paths looked at, ends at your deadline too", async () => {
+    const base = tempDir();
+    const cwd = join(base, "repo");
+    const agentDir = join(base, "agent");
+    for (const dir of [join(cwd, ".git"), join(base, "home"), agentDir]) {
+      mkdirSync(dir, { recursive: true });
+    }
+    writeFileSync(join(agentDir, "sysprompt.yaml"), `deadline: ${DEADLINE_MS}\n`);
+    const env = { SYSPROMPT_AGENT_DIR: agentDir, XDG_CACHE_HOME: join(base, "cache") };
+    const where = { env, home: join(base, "home"), now: Date.now() };
+    // Once first: the config and preset modules' first import is not what is timed.
+    await hookLoading("claude-code", cwd, where);
+    const started = performance.now();
+    const loading = await hookLoading("claude-code", cwd, where);
+    const traced = performance.now();
+    const got = await loading.pass([join(cwd, "x.ts")], new Set());
+    const passed = performance.now();
+    expect(got.diagnostics.map((d) => d.code)).toContain("touch-deadline");
+    // The rule trace took the whole deadline; the pass gets what it left (nothing), not a deadline of
+    // its own. Timed apart, so a loaded machine's slower config load does not count against the pass.
+    expect(traced - started).toBeGreaterThanOrEqual(DEADLINE_MS);
+    expect(passed - traced).toBeLessThan(DEADLINE_MS / 2);
   });
 });
