@@ -81,7 +81,7 @@ export async function generalRulesDrift(
           {
             level: "info" as const,
             code: "general-rules-drift",
-            message: `the builtin general rules (${join(builtinDir, "rules.md")}) changed since this list was copied from them (${ejectedFrom.hash}, now ${now ?? "gone"}); compare the two and take what you want`,
+            message: `the builtin general rules (${join(builtinDir, "rules.md")}) changed since this list was copied from them (${ejectedFrom.hash}, now ${now ?? "gone"}); to see how: sysprompt eject --diff general-rules`,
             path,
             line: ejectedFrom.line,
           },

@@ -70,10 +70,10 @@ export interface EjectedFile {
   /** The record written in its frontmatter: `sha256:` and 12 hex digits of the builtin's text. */
   hash: string;
   /**
-   * Where the builtin's text is kept for `eject --diff` (`<layer>/.sysprompt/base/<name>.md`);
-   * none for the general rules' list (`general-rules.md`), which is copied as it is.
+   * Where the builtin's text is kept for `eject --diff` (`<layer>/.sysprompt/base/<name>.md`;
+   * `general-rules.md` for the general rules' list, whose builtin is `prompts/rules.md`).
    */
-  base?: string;
+  base: string;
 }
 
 export interface EjectResult {

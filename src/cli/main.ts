@@ -270,7 +270,7 @@ export function createProgram(
         .option("--json", "print what was written as JSON")
         .option(
           "--diff",
-          "for one ejected section: the builtin it was copied from, the builtin now, and the copy",
+          "for one ejected section (or general-rules, the list eject rules copies): the builtin it was copied from, the builtin now, and the copy",
         )
         .addHelpText(
           "after",

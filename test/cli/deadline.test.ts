@@ -57,6 +57,13 @@ describe("--deadline", () => {
  * a constant — no timer, child or pipe keeps it alive — and leaves no probe
  * running behind it.
  */
+/**
+ * The most a process may take from its last output to its exit: writing,
+ * closing and the exit hooks. A process that a probe held would sit idle
+ * until the probe's 3 s kill timer (GPU_PROBE_TIMEOUT_MS) or its 60 s sleep.
+ */
+const IDLE_AFTER_OUTPUT_MS = 750;
+
 describe("the built CLI with a hanging GPU probe and a FIFO", () => {
   beforeAll(() => {
     // The test runs the CLI as users do, from dist/; build it from this
@@ -66,7 +73,7 @@ describe("the built CLI with a hanging GPU probe and a FIFO", () => {
     }
   }, 120_000);
 
-  it("exits within the deadline plus a small constant; the probe is killed on the way out", async () => {
+  it("prints at the deadline and exits at once, held by no probe; the probe is killed on the way out", async () => {
     const root = tempDir();
     const project = join(root, "project");
     const bin = join(root, "bin");
@@ -79,8 +86,11 @@ describe("the built CLI with a hanging GPU probe and a FIFO", () => {
     );
     chmodSync(join(bin, "lspci"), 0o755);
 
-    // Long enough that the other steps (a tiny project) are surely on time on a loaded machine.
-    const deadline = 1000;
+    // Long enough that the other steps (a tiny project) are on time on a loaded
+    // machine (at 1 s, 1 run in 5 had the context step late at a load of 11 on
+    // 2 cores), and short of the probe's own 3 s timeout, which would end the
+    // environment step on time.
+    const deadline = 2000;
     const started = performance.now();
     const child = spawn(process.execPath, [BIN, "render", "--deadline", String(deadline)], {
       cwd: project,
@@ -93,26 +103,32 @@ describe("the built CLI with a hanging GPU probe and a FIFO", () => {
     });
     let stdout = "";
     let stderr = "";
+    let lastOutput = 0;
     child.stdout.on("data", (d) => {
       stdout += d;
+      lastOutput = performance.now();
     });
     child.stderr.on("data", (d) => {
       stderr += d;
+      lastOutput = performance.now();
     });
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    const elapsed = performance.now() - started;
+    const closed = performance.now();
 
-    // Node's own start-up and module loading on a loaded CI machine take up
-    // to about a second; a process held by the probe would instead live until
-    // the probe's 3 s kill timer or the 60 s sleep.
-    expect(elapsed).toBeLessThan(deadline + 1500);
+    // Not a bound on the whole run: Node's start-up and the render take
+    // seconds on a loaded machine. What a timer, child or pipe of the probe
+    // would do is keep the process alive after its output, idle until the
+    // probe's 3 s kill timer or the 60 s sleep; the time from the last output
+    // to the exit is only the exit itself, under any load.
+    expect(closed - started).toBeGreaterThanOrEqual(deadline);
+    expect(closed - lastOutput).toBeLessThan(IDLE_AFTER_OUTPUT_MS);
     expect(code).toBe(0);
     const lines = stderr.split("\n").filter((l) => l !== "");
-    // The FIFO is reported by the context step (its wording is that step's own).
-    expect(lines.filter((l) => l.includes(join(project, "AGENTS.md"))).length).toBe(1);
     expect(lines.filter((l) => l.includes("[step-timeout]"))).toEqual([
       `warning [step-timeout] gathering step "environment" missed the ${deadline} ms deadline; its fallback was used`,
     ]);
+    // The FIFO is reported by the context step (its wording is that step's own).
+    expect(lines.filter((l) => l.includes(join(project, "AGENTS.md"))).length).toBe(1);
     const environment = /<environment>\n([\s\S]*?)\n<\/environment>/.exec(stdout)?.[1] ?? "";
     expect(environment.split("\n").map((l) => l.slice(2, l.indexOf(":")))).not.toContain("GPU");
     expect(environment).toMatch(/^- Operating system: /);

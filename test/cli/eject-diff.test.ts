@@ -9,6 +9,7 @@ const run = (root: string, ...args: string[]) =>
   cli(root, ["eject", "--agent-dir", join(root, "agent"), ...args], false);
 
 const DATE_NOW = readFileSync(join(BUILTIN, "sections", "date.md"), "utf8");
+const RULES_NOW = readFileSync(join(BUILTIN, "rules.md"), "utf8");
 /** The builtin's three frontmatter lines as this version has them (each differs from DATE_THEN's). */
 const NOW_KEYS = DATE_NOW.split("\n").slice(1, 4);
 /** The builtin date section as an older version of the package had it. */
@@ -98,6 +99,36 @@ describe("sysprompt eject --diff", () => {
     });
   });
 
+  it("general-rules: the general rules' list that eject rules copied, against the builtin list", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "project"));
+    expect((await run(root, "rules")).code).toBe(0);
+    const list = join(root, "project", ".pi", "general-rules.md");
+    const copy = readFileSync(list, "utf8");
+    writeFileSync(list, `${copy}- Answer in French.\n`);
+    const hash = builtinHash(RULES_NOW);
+    // Two hunks: the record comment atop the copy, and the rule added at its end.
+    const builtin = RULES_NOW.trimEnd().split("\n");
+    const n = builtin.length;
+    expect(await run(root, "--diff", "general-rules")).toEqual({
+      code: 0,
+      stdout: [
+        `general-rules: the builtin has not changed since .pi/general-rules.md was copied from it (${hash}); the builtin against the copy:`,
+        "",
+        `--- general-rules.md\tbuiltin then (${hash})`,
+        "+++ general-rules.md\tyour copy",
+        "@@ -1,4 +1,5 @@",
+        `+${copy.split("\n")[0]}`,
+        ...builtin.slice(0, 4).map((l) => ` ${l}`),
+        `@@ -${n - 3},4 +${n - 2},5 @@`,
+        ...builtin.slice(-4).map((l) => ` ${l}`),
+        "+- Answer in French.",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+  });
+
   it("--json gives the three texts", async () => {
     const { root, copy } = driftedProject();
     const { code, stdout } = await run(root, "--diff", "date", "--json");
@@ -137,11 +168,15 @@ describe("sysprompt eject --diff", () => {
     await expectUsage(["--diff", "--all"], "--diff shows one section; it does not go with --all");
     await expectUsage(
       ["--diff", "../../etc/passwd"],
-      '"../../etc/passwd" is not a section name (such as rules, or a variant such as rules@small)',
+      '"../../etc/passwd" is not a section name (such as rules, or a variant such as rules@small; general-rules for the list eject rules copies)',
     );
     await expectUsage(
       ["--diff", "date"],
       `no override of "date" in the project layer (${root}/project/.pi/sections/date.md); copy it first with: sysprompt eject date`,
+    );
+    await expectUsage(
+      ["--diff", "general-rules"],
+      `no general rules of its own in the project layer (${root}/project/.pi/general-rules.md); eject rules copies them with the rules section: sysprompt eject rules`,
     );
   });
 });

@@ -59,6 +59,7 @@ describe("sysprompt eject", () => {
     expect(readFileSync(join(root, "project/.pi/general-rules.md"), "utf8")).toBe(
       `# ejected-from: ${builtinHash(list)} (the builtin list this copy started from; sysprompt check says when it changes)\n${list}`,
     );
+    expect(readFileSync(join(keptBase(root), "general-rules.md"), "utf8")).toBe(list);
     for (const name of ["rules", "rules@small", "tools"]) {
       expect(readFileSync(join(projectSections(root), `${name}.md`), "utf8")).toBe(ejected(name));
       expect(readFileSync(join(keptBase(root), `${name}.md`), "utf8")).toBe(builtin(name));

@@ -143,21 +143,23 @@ describe("one place for an unknown helper: check and render agree", () => {
   });
 });
 
+const USAGE = "Usage: sysprompt expand [options] <text>; see `sysprompt expand --help`.";
+
 describe("expand of a hostile command name", () => {
-  it("a 10,000-character name or one with terminal escapes: one capped, escaped line", async () => {
+  it("a 10,000-character name or one with terminal escapes: one capped, escaped line, and the usage", async () => {
     const root = project({ "project/.pi/prompts/review.md": "Review $1.\n" });
     const argv = (text: string) => ["expand", "--agent-dir", join(root, "agent"), text];
     const long = await cli(root, argv(`/${"a".repeat(10_000)} x`), false);
-    const line = long.stderr.trimEnd();
+    const [line, ...rest] = long.stderr.trimEnd().split("\n");
     expect([
       long.code,
-      line.startsWith('error [command-unknown] no prompt template or skill is called "aaa'),
-      line.length < 700,
-      line.includes("\n"),
-    ]).toEqual([0, true, true, false]);
+      line?.startsWith('sysprompt: no prompt template or skill is called "aaa'),
+      (line ?? "").length < 700,
+      rest,
+    ]).toEqual([2, true, true, [USAGE]]);
     const escaped = await cli(root, argv("/rev\u001b[2Jiew x"), false);
     expect(escaped.stderr).toBe(
-      'error [command-unknown] no prompt template or skill is called "rev\\u001b[2Jiew", so the text is left as it is; `sysprompt list` shows the names there are\n',
+      `sysprompt: no prompt template or skill is called "rev\\u001b[2Jiew"; \`sysprompt list\` shows the names there are\n${USAGE}\n`,
     );
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { timed } from "./_timed.js";
 
 // A file system that hangs cannot be built in a test, so the context and
 // skills steps are made to hang here: renderSystemPrompt must still keep its
@@ -15,14 +16,27 @@ vi.mock("../../src/skills/index.js", async (importOriginal) => ({
 }));
 
 describe("renderSystemPrompt with gathering steps that never resolve", () => {
-  it("returns within the deadline plus a small constant, with the fallbacks and one warning naming the late steps", async () => {
+  it("returns at the deadline plus this run's own render time, with the fallbacks and one warning naming the late steps", async () => {
     // A first render in this worker pays for loading and compiling the templates
     // under vitest's on-demand transform (71-390 ms measured here, at the base
     // commit too), which a host pays once at import, not per render: warm up first.
     await renderSystemPrompt(pinned(tempDir(), { deadlineMs: 20 }));
-    const started = performance.now();
-    const result = await renderSystemPrompt(pinned(tempDir(), { deadlineMs: 300 }));
-    expect(performance.now() - started).toBeLessThan(300 + 250);
+    // What a render costs when nothing waits (the two steps that hang here
+    // are off: no context files, the caller's own skills), measured in this
+    // run before and after: tens of ms on a quiet machine, seconds on a loaded
+    // one. The steps never end, so the render returns only because it kept
+    // the deadline; the bound says it did not wait on past it by more than
+    // the work a render does anyway.
+    const atOnce = () =>
+      timed(() => renderSystemPrompt(pinned(tempDir(), { noContextFiles: true, skills: [] })));
+    const before = await atOnce();
+    const deadlineMs = 1000; // long enough that the steps that do end are on time under load
+    const { ms, value: result } = await timed(() =>
+      renderSystemPrompt(pinned(tempDir(), { deadlineMs })),
+    );
+    const after = await atOnce();
+    expect(ms).toBeGreaterThanOrEqual(deadlineMs - 1);
+    expect(ms - deadlineMs).toBeLessThan(2 * Math.max(before.ms, after.ms) + 100);
     expect(result.steps.map((s) => [s.name, s.status])).toEqual([
       ["builtin", "ok"],
       ["user", "ok"],
@@ -39,7 +53,7 @@ describe("renderSystemPrompt with gathering steps that never resolve", () => {
         level: "warning",
         code: "step-timeout",
         message:
-          'gathering steps "context", "skills" missed the 300 ms deadline; their fallbacks were used',
+          'gathering steps "context", "skills" missed the 1000 ms deadline; their fallbacks were used',
       },
     ]);
     expect(result.sections.map((s) => s.name)).toEqual([

@@ -79,37 +79,29 @@ describe("sysprompt expand", () => {
   });
 
   it.each([
-    [
-      "an unknown skill",
-      "/skill:pfd do it",
-      'no skill is called "pfd", so the text is left as it is; did you mean /skill:pdf?',
-    ],
+    ["an unknown skill", "/skill:pfd do it", 'no skill is called "pfd"; did you mean /skill:pdf?'],
     [
       "an unknown template",
       "/reveiw do it",
-      'no prompt template or skill is called "reveiw", so the text is left as it is; did you mean /review?',
+      'no prompt template or skill is called "reveiw"; did you mean /review?',
     ],
     [
       "a skill named without skill:",
       "/pdf",
-      'no prompt template or skill is called "pdf", so the text is left as it is; did you mean /skill:pdf?',
+      'no prompt template or skill is called "pdf"; did you mean /skill:pdf?',
     ],
     [
       "a name like none",
       "/nothere x",
-      'no prompt template or skill is called "nothere", so the text is left as it is; `sysprompt list` shows the names there are',
+      'no prompt template or skill is called "nothere"; `sysprompt list` shows the names there are',
     ],
   ])(
-    "prints %s unchanged, with an error naming near matches; --strict exits 1",
+    "is a usage error for %s: exit 2, nothing on stdout, the near matches on stderr",
     async (_, text, message) => {
       const root = copyScenario(SCENARIO);
-      const stderr = `error [command-unknown] ${message}\n`;
-      expect(await expand(root, text)).toEqual({ code: 0, stdout: text, stderr });
-      expect(await expand(root, text, "--strict")).toEqual({
-        code: 1,
-        stdout: text,
-        stderr,
-      });
+      const stderr = `sysprompt: ${message}\nUsage: sysprompt expand [options] <text>; see \`sysprompt expand --help\`.\n`;
+      expect(await expand(root, text)).toEqual({ code: 2, stdout: "", stderr });
+      expect(await expand(root, text, "--strict")).toEqual({ code: 2, stdout: "", stderr });
     },
   );
 

@@ -120,14 +120,19 @@ describe("--untrusted", () => {
     ],
     ["a project skill", "/skill:project-skill x", 'no skill is called "project-skill"'],
     ["a .agents skill", "/skill:agents-skill x", 'no skill is called "agents-skill"'],
-  ])("expand: %s is not expanded, and the name is unknown", async (_, text, unknown) => {
-    const root = copyScenario(SCENARIO);
-    expect(await cli(root, ["expand", "--untrusted", "--agent-dir", "ROOT/agent", text])).toEqual({
-      code: 0,
-      stdout: text,
-      stderr: `${skippedStderr(root)}error [command-unknown] ${unknown}, so the text is left as it is; \`sysprompt list\` shows the names there are\n`,
-    });
-  });
+  ])(
+    "expand: %s is not expanded: the name is unknown (exit 2), after the note on what was skipped",
+    async (_, text, unknown) => {
+      const root = copyScenario(SCENARIO);
+      expect(await cli(root, ["expand", "--untrusted", "--agent-dir", "ROOT/agent", text])).toEqual(
+        {
+          code: 2,
+          stdout: "",
+          stderr: `${skippedStderr(root)}sysprompt: ${unknown}; \`sysprompt list\` shows the names there are\nUsage: sysprompt expand [options] <text>; see \`sysprompt expand --help\`.\n`,
+        },
+      );
+    },
+  );
 
   it("expand: the user's skills still expand", async () => {
     const root = copyScenario(SCENARIO);

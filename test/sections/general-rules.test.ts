@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkProject, ejectSections, explainPrompt } from "../../src/author/index.js";
+import { checkProject, diffEjected, ejectSections, explainPrompt } from "../../src/author/index.js";
 import { parseRuleList } from "../../src/gather/guidelines/guidelines.js";
 import type { SystemPromptOptions } from "../../src/options.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
@@ -95,11 +95,35 @@ describe("the general rules as a layer file (general-rules.md)", () => {
       {
         level: "info",
         code: "general-rules-drift",
-        message: `the builtin general rules (${join(builtinDir, "rules.md")}) changed since this list was copied from them (${before}, now ${builtinHash("- A new builtin rule.\n")}); compare the two and take what you want`,
+        message: `the builtin general rules (${join(builtinDir, "rules.md")}) changed since this list was copied from them (${before}, now ${builtinHash("- A new builtin rule.\n")}); to see how: sysprompt eject --diff general-rules`,
         path: project,
         line: 1,
       },
     ]);
+  });
+
+  it("eject --diff general-rules gives the builtin list then (kept by eject), the list now and the copy", async () => {
+    const { root, project } = world();
+    const builtinDir = join(root, "builtin");
+    cpSync(BUILTIN, builtinDir, { recursive: true });
+    const cwd = join(root, "project");
+    const agentDir = join(root, "agent");
+    const then = readFileSync(join(builtinDir, "rules.md"), "utf8");
+    await ejectSections({ cwd, agentDir, builtinDir, names: ["rules"] });
+    const kept = join(root, "project/.pi/.sysprompt/base/general-rules.md");
+    expect(readFileSync(kept, "utf8")).toBe(then);
+    writeFileSync(join(builtinDir, "rules.md"), "- A new builtin rule.\n");
+    writeFileSync(project, `${readFileSync(project, "utf8")}- A rule of our own.\n`);
+    expect(await diffEjected({ cwd, agentDir, builtinDir, name: "general-rules" })).toEqual({
+      name: "general-rules",
+      recorded: builtinHash(then),
+      current: builtinHash("- A new builtin rule.\n"),
+      drifted: true,
+      builtinThen: { path: kept, text: then },
+      builtinNow: { path: join(builtinDir, "rules.md"), text: "- A new builtin rule.\n" },
+      override: { path: project, text: readFileSync(project, "utf8") },
+      diagnostics: [],
+    });
   });
 
   it("editing, removing and adding a line of the project's copy changes the rules section", async () => {

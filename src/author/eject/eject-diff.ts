@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import { MAX_TEXT_FILE_BYTES } from "../../_fs.js";
 import { UnsafePathError } from "../../_safe-write.js";
+import { parseRuleListFile } from "../../locate/general-rules.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
+import { GENERAL_RULES_FILE } from "../../locate/load-layer.js";
 import { checkFolders } from "../../options/folders.js";
 import { readFileNoFollow } from "../../repo-files/index.js";
 import { builtinHash } from "../../sections/ejected-from.js";
@@ -11,11 +13,15 @@ import { VARIANT_NAME } from "../../sections/variants.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { keptBasePath } from "../_drift.js";
 import type { EjectDiff, EjectDiffOptions, EjectDiffText } from "../types.js";
+import { GENERAL_RULES } from "./eject.js";
 
 /**
  * The three texts of an ejected section: the builtin it was copied from (kept
  * by `eject` in `<layer>/.sysprompt/base/`, trusted only when its hash is the
- * one the override records), the builtin now, and the override. Every file is
+ * one the override records), the builtin now, and the override. The name
+ * `general-rules` compares the layer's `general-rules.md` (which `eject rules`
+ * copies, with its record in a comment) with the builtin `prompts/rules.md`
+ * the same way. Every file is
  * read without following a link, capped, and only as a regular file; a kept
  * text that is refused or does not match is a diagnostic and `builtinThen: null`.
  *
@@ -27,7 +33,7 @@ export async function diffEjected(options: EjectDiffOptions): Promise<EjectDiff>
   if (!SECTION_NAME.test(name) && !VARIANT_NAME.test(name)) {
     throw new SyspromptError(
       "bad-argument",
-      `"${name}" is not a section name (such as rules, or a variant such as rules@small)`,
+      `"${name}" is not a section name (such as rules, or a variant such as rules@small; general-rules for the list eject rules copies)`,
     );
   }
   const { cwd, agentDir } = resolveCommonPaths(options);
@@ -40,17 +46,20 @@ export async function diffEjected(options: EjectDiffOptions): Promise<EjectDiff>
   const builtinDir = options.builtinDir ?? builtinPromptsDir();
   const diagnostics: Diagnostic[] = [];
 
-  const overridePath = join(layerDir, "sections", `${name}.md`);
+  const list = name === GENERAL_RULES;
+  const overridePath = list
+    ? join(layerDir, GENERAL_RULES_FILE)
+    : join(layerDir, "sections", `${name}.md`);
   const override = await readOrThrow(overridePath, name, options.user === true);
-  const parsed = parseSectionFile(
-    name,
-    override.text,
-    overridePath,
-    options.user ? "user" : "project",
-  );
-  const recorded = parsed.section?.ejectedFrom?.hash;
+  const recorded = list
+    ? parseRuleListFile(override.text, overridePath).ejectedFrom?.hash
+    : parseSectionFile(name, override.text, overridePath, options.user ? "user" : "project").section
+        ?.ejectedFrom?.hash;
 
-  const now = await readQuiet(join(builtinDir, "sections", `${name}.md`), diagnostics);
+  const builtinPath = list
+    ? join(builtinDir, "rules.md")
+    : join(builtinDir, "sections", `${name}.md`);
+  const now = await readQuiet(builtinPath, diagnostics);
   const current = now ? builtinHash(now.text) : undefined;
 
   let then: EjectDiffText | null = null;
@@ -89,9 +98,12 @@ async function readOrThrow(path: string, name: string, user: boolean): Promise<E
     throw new SyspromptError("bad-argument", error.message, { cause: error });
   }
   if (bytes === null) {
+    const layer = user ? "user" : "project";
     throw new SyspromptError(
       "bad-argument",
-      `no override of "${name}" in the ${user ? "user" : "project"} layer (${path}); copy it first with: sysprompt eject ${name}${user ? " --user" : ""}`,
+      name === GENERAL_RULES
+        ? `no general rules of its own in the ${layer} layer (${path}); eject rules copies them with the rules section: sysprompt eject rules${user ? " --user" : ""}`
+        : `no override of "${name}" in the ${layer} layer (${path}); copy it first with: sysprompt eject ${name}${user ? " --user" : ""}`,
     );
   }
   return { path, text: bytes.toString("utf8") };

@@ -24,7 +24,8 @@ export const GENERAL_RULES = "general-rules";
  * (`rules@small.md`) go with it: a plain copy alone would beat the builtin
  * variant for every model. The rules section also brings the general rules
  * it lists (the builtin `rules.md`), as the layer's `general-rules.md`, so
- * they can be edited there. Every target is checked before any is written,
+ * they can be edited there (its builtin text is kept too, as
+ * `<layer>/.sysprompt/base/general-rules.md`). Every target is checked before any is written,
  * and then all are written or none: an existing file (unless `force` is set)
  * leaves every file alone and is listed in `skipped`; a link, a folder or a
  * special file at a target, or a link or a file among the folders on its way
@@ -84,15 +85,15 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
     const text = (await readFile(from)).toString("utf8");
     texts.set(GENERAL_RULES, text);
     const path = join(layerDir, GENERAL_RULES_FILE);
-    targets.push({ name: GENERAL_RULES, from, path, hash: builtinHash(text) });
+    const base = keptBasePath(layerDir, GENERAL_RULES);
+    targets.push({ name: GENERAL_RULES, from, path, hash: builtinHash(text), base });
   }
   const diagnostics: Diagnostic[] = [];
   const skipped: EjectedFile[] = [];
   // Every target is checked before any is written: all of them or none.
   for (const file of targets) {
     const problem =
-      (await writeProblem(file.path, { within })) ??
-      (file.base !== undefined ? await writeProblem(file.base, { within }) : undefined);
+      (await writeProblem(file.path, { within })) ?? (await writeProblem(file.base, { within }));
     if (problem) diagnostics.push(refusal(problem));
     else if (!options.force && (await entryKind(file.path)) === "file") skipped.push(file);
   }
@@ -105,13 +106,13 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
     const text = texts.get(file.name) ?? "";
     try {
       // A list has no frontmatter: its record is a comment line atop the copy.
-      const copy =
-        file.base === undefined
-          ? `${ejectedFromComment(file.hash)}${text}`
-          : withEjectedFrom(text, file.hash);
+      const list = file.name === GENERAL_RULES;
+      const copy = list
+        ? `${ejectedFromComment(file.hash)}${text}`
+        : withEjectedFrom(text, file.hash);
       await writeFileNoFollow(file.path, copy, { within, exclusive: !options.force });
       // After the copy: a copy that was not written leaves the kept text of the one before.
-      if (file.base !== undefined) await writeFileNoFollow(file.base, text, { within });
+      await writeFileNoFollow(file.base, text, { within });
     } catch (error) {
       if (!(error instanceof UnsafePathError)) throw error;
       // Something appeared or changed since the check: reported, and the rest is not written.
@@ -121,7 +122,7 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
     }
     written.push(file);
     const userCopy =
-      file.base === undefined
+      file.name === GENERAL_RULES
         ? join(agentDir, GENERAL_RULES_FILE)
         : join(agentDir, "sections", `${file.name}.md`);
     if (!options.user && !file.name.includes("@") && (await kindOfPath(userCopy)) === "file") {
@@ -129,7 +130,7 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
         level: "warning",
         code: "eject-hides-user",
         message:
-          file.base === undefined
+          file.name === GENERAL_RULES
             ? `the user layer has its own general rules (${userCopy}); the project's copy of the builtin list now wins over them`
             : `the user layer overrides "${file.name}" (${userCopy}); the project's copy of the builtin now wins over it`,
         path: file.path,

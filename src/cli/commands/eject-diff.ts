@@ -18,7 +18,8 @@ export interface EjectFlags {
 }
 
 /**
- * `sysprompt eject --diff NAME`: the three-way view of one ejected section,
+ * `sysprompt eject --diff NAME`: the three-way view of one ejected section
+ * (or, with `general-rules`, of the general rules' list `eject rules` copies),
  * as two unified diffs from the builtin it was copied from: to the builtin
  * now (what the package changed) and to the copy (what the project changed).
  * When "the builtin then" is unknown, the builtin now against the copy.
@@ -96,9 +97,9 @@ export async function renderEjectDiff(
   return parts.join("\n");
 }
 
-/** `<layer>/.sysprompt/base/` for `<layer>/sections/<name>.md`. */
+/** `<layer>/.sysprompt/base/` for `<layer>/sections/<name>.md` or `<layer>/general-rules.md`. */
 function keptFolder(overridePath: string): string {
-  return `${overridePath.replace(/[\\/]sections[\\/][^\\/]*$/, "")}/.sysprompt/base/`;
+  return `${overridePath.replace(/([\\/]sections)?[\\/][^\\/]*$/, "")}/.sysprompt/base/`;
 }
 
 async function patch(

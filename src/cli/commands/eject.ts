@@ -48,10 +48,9 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
   for (const file of result.written) {
     io.stdout(`${paint.green("wrote")} ${show(file.path)}${variantNote(file.name)}\n`);
   }
-  const kept = result.written.filter((f) => f.base !== undefined);
-  const [first] = kept;
-  if (first?.base !== undefined) {
-    const one = kept.length === 1;
+  const [first] = result.written;
+  if (first !== undefined) {
+    const one = result.written.length === 1;
     io.stdout(
       `${paint.green("kept")} the builtin ${one ? "text" : "texts"} in ${show(dirname(first.base))}/ (commit ${one ? "it" : "them"} with the ${one ? "copy" : "copies"}; \`sysprompt check\` then says when a builtin changes, \`sysprompt eject --diff NAME\` shows how)\n`,
     );
