@@ -111,6 +111,29 @@ export function peakRss(argv, { cwd, env, runs = 3 } = {}) {
 }
 
 /**
+ * Minor page faults of `argv` (the median of `runs` runs, through /usr/bin/time),
+ * undefined when that is missing. A start's first touch of a page of memory is
+ * a fault, and on a virtual machine one costs some 10-20 us: with instructions,
+ * what a start's wall time is made of.
+ */
+export function minorFaults(argv, { cwd, env, runs = 5 } = {}) {
+  if (!TIME) return undefined;
+  const counts = [];
+  for (let i = 0; i < runs; i++) {
+    const out = spawnSync(TIME, ["-f", "MINFLT %R", ...argv], {
+      cwd,
+      env: env ?? process.env,
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    });
+    const m = /MINFLT (\d+)/.exec(out.stderr ?? "");
+    if (out.status !== 0 || !m) return undefined;
+    counts.push(Number(m[1]));
+  }
+  return median(counts);
+}
+
+/**
  * Instructions (millions) of one run of `argv`, all its processes, counted by
  * valgrind's cachegrind: the same on a loaded machine as on an idle one, where
  * wall time is not. Undefined without valgrind or with BENCH_VALGRIND=0.

@@ -1,7 +1,7 @@
 // `sysprompt render` on a tiny project vs `node -e 0`: the start-up of the
 // published command (dist/src/cli/sysprompt.cjs, the bundle and its code cache).
 //
-//   cli        wall time, medians of alternating runs (goal <= 1.5x)
+//   cli        wall time, medians of alternating runs (goal <= 1.3x, issue 27)
 //   cli-instr  the same two commands in instructions (valgrind's cachegrind, one
 //              run each): what a loaded machine does not move
 //
@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { alternateRuns, BIN, instructions, peakRss, wallMedian } from "./_lib.mjs";
+import { alternateRuns, BIN, instructions, minorFaults, peakRss, wallMedian } from "./_lib.mjs";
 
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 30);
 
@@ -30,15 +30,19 @@ export function cliSuite() {
     const node = [process.execPath, "-e", "0"];
     // The first run probes the GPU and caches the answer in the agent dir, as a user's first run does.
     const runs = alternateRuns({ ours, node }, { runs: RUNS, cwd: project });
+    const faults = [minorFaults(ours, { cwd: project }), minorFaults(node, { cwd: project })];
+    const faultNote = faults.every((f) => f !== undefined)
+      ? `; minor page faults ${faults[0]} vs ${faults[1]} (medians of 5)`
+      : "";
     const rows = [
       {
         id: "cli",
         what: "`sysprompt render` on a tiny project (wall)",
         ours: { value: wallMedian(runs.ours), unit: "ms" },
         floor: { name: "node -e 0", value: wallMedian(runs.node), unit: "ms" },
-        goal: 1.5,
+        goal: 1.3,
         rssMb: peakRss(ours, { cwd: project }),
-        note: `${RUNS} alternating runs each; node -e 0 peak RSS ${peakRss(node)?.toFixed(0) ?? "–"} MB`,
+        note: `${RUNS} alternating runs each; node -e 0 peak RSS ${peakRss(node)?.toFixed(0) ?? "–"} MB${faultNote}`,
       },
     ];
     const oursInstr = instructions(ours, { cwd: project });

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
-import * as fsp from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { pace } from "./_pace.js";
 
 /**
@@ -178,11 +178,11 @@ export function readlink(path: string | Buffer): Promise<string> {
 
 export async function readFile(path: string): Promise<Buffer> {
   await statBeforeReading(currentRecorder(), path);
-  return fsp.readFile(path);
+  return fs.promises.readFile(path);
 }
 
 /** What a reader does with an open file: the part of `FileHandle` that {@link open}'s handle has. */
-export type ReadHandle = Pick<fsp.FileHandle, "stat" | "read" | "close">;
+export type ReadHandle = Pick<FileHandle, "stat" | "read" | "close">;
 
 /** An open file read at once, on this thread (see {@link promptly}). */
 class PromptHandle implements ReadHandle {
@@ -216,8 +216,8 @@ export async function open(path: string, flags: number): Promise<ReadHandle> {
 /** `fs.promises.readdir`; the folder's stat (its mtime changes with every entry added or removed) is noted first. */
 export const readdir = (async (path: fs.PathLike, options?: unknown) => {
   await statBeforeReading(currentRecorder(), path);
-  return fsp.readdir(path, options as never);
-}) as typeof fsp.readdir;
+  return fs.promises.readdir(path, options as never);
+}) as typeof fs.promises.readdir;
 
 // Synchronous forms, for the workspace tree walk: it calls the file system
 // synchronously in short slices (see gather/tree/_tree-walk.ts).

@@ -1,5 +1,7 @@
-import { constants } from "node:fs";
-import { link, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
+// fs.promises, not node:fs/promises: the CLI bundle loads it at first use, where an
+// import loads it with the CLI (twelve modules, readline's among them; ~75 page faults).
+import { constants, promises as fsp, lstat, type Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { randomHex } from "./_crypto.js";
 import type { LstatKind } from "./_fs.js";
@@ -58,10 +60,20 @@ export class UnsafePathError extends SyspromptError {
   }
 }
 
+/**
+ * `lstat` by the callback API: a render looks at its config files with it, and
+ * needs nothing else of fs.promises.
+ */
+function lstatEntry(path: string): Promise<Stats> {
+  return new Promise((resolve, reject) =>
+    lstat(path, (error, stats) => (error ? reject(error) : resolve(stats))),
+  );
+}
+
 /** What `lstat` says an entry is. */
 export async function entryKind(path: string): Promise<LstatKind> {
   try {
-    const s = await lstat(path);
+    const s = await lstatEntry(path);
     if (s.isSymbolicLink()) return "link";
     if (s.isFile()) return "file";
     if (s.isDirectory()) return "dir";
@@ -148,34 +160,34 @@ export async function writeFileNoFollow(
   if (problem) throw problem;
   if (options.within !== undefined) await makeFolders(target, options.within);
   const folder = dirname(target);
-  const expected = await realpath(folder);
+  const expected = await fsp.realpath(folder);
   const temp = join(folder, `.${basename(target)}.${process.pid}.${randomHex(6)}.tmp`);
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let handle: FileHandle | undefined;
   try {
-    handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+    handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
     await handle.writeFile(data);
     await handle.close();
     handle = undefined;
     // Checked again right before the swap: a folder replaced by a link meanwhile is refused.
     const again = await writeProblem(target, options);
     if (again) throw again;
-    if ((await realpath(folder)) !== expected) {
+    if ((await fsp.realpath(folder)) !== expected) {
       throw new UnsafePathError("unsafe-target", folder, "the folder changed while it was written");
     }
     if (options.exclusive) {
-      await link(temp, target).catch((error: unknown) => {
+      await fsp.link(temp, target).catch((error: unknown) => {
         if (isCode(error, "EEXIST")) {
           throw new UnsafePathError("target-exists", target, "already exists; it is left alone");
         }
         throw error;
       });
-      await unlink(temp);
+      await fsp.unlink(temp);
     } else {
-      await rename(temp, target);
+      await fsp.rename(temp, target);
     }
   } catch (error) {
     await handle?.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
+    await fsp.unlink(temp).catch(() => undefined);
     if (error instanceof UnsafePathError) throw error;
     throw new UnsafePathError("write-failed", target, `cannot write it: ${messageOf(error)}`, {
       cause: error,
@@ -217,7 +229,7 @@ export async function removeFileNoFollow(
   const problem = await writeProblem(target, options);
   if (problem) throw problem;
   try {
-    await unlink(target);
+    await fsp.unlink(target);
   } catch (error) {
     if (isCode(error, "ENOENT")) return;
     throw new UnsafePathError("write-failed", target, `cannot remove it: ${messageOf(error)}`, {
@@ -228,9 +240,9 @@ export async function removeFileNoFollow(
 
 /** Whether the regular file `path` holds exactly `bytes`; reads at most one byte more than that. */
 async function sameBytes(path: string, bytes: Uint8Array): Promise<boolean> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let handle: FileHandle | undefined;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await fsp.open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const s = await handle.stat();
     if (!s.isFile() || s.size !== bytes.length) return false;
     const buffer = Buffer.alloc(bytes.length + 1);
@@ -269,10 +281,10 @@ function foldersOnTheWay(target: string, within: string | undefined): string[] {
 
 /** Creates the missing folders below `within`, one at a time (never through a link). */
 async function makeFolders(target: string, within: string): Promise<void> {
-  await mkdir(within, { recursive: true });
+  await fsp.mkdir(within, { recursive: true });
   for (const folder of foldersOnTheWay(target, within)) {
     try {
-      await mkdir(folder);
+      await fsp.mkdir(folder);
     } catch (error) {
       if (!isCode(error, "EEXIST")) {
         throw new UnsafePathError("write-failed", folder, `cannot create it: ${messageOf(error)}`, {
@@ -294,7 +306,7 @@ async function makeFolders(target: string, within: string): Promise<void> {
 /** What `path` is after following links (the trusted `within` folder). */
 async function kindFollowed(path: string): Promise<LstatKind> {
   try {
-    const s = await stat(path);
+    const s = await fsp.stat(path);
     return s.isDirectory() ? "dir" : s.isFile() ? "file" : "device";
   } catch (error) {
     if (isCode(error, "ENOENT")) return "missing";

@@ -1,4 +1,5 @@
-import { stat } from "node:fs/promises";
+// fs.promises, not node:fs/promises: loaded at first use in the CLI bundle (see _safe-write.ts).
+import { promises as fsp } from "node:fs";
 import { homedir } from "node:os";
 import { readTextFile } from "../_fs.js";
 import { resolveUserPath } from "../_paths.js";
@@ -25,7 +26,7 @@ export async function readTextOrPath(
   const path = resolveUserPath(value, cwd, home);
   let isFile: boolean;
   try {
-    isFile = (await stat(path)).isFile();
+    isFile = (await fsp.stat(path)).isFile();
   } catch {
     // Not an existing path (or not a possible one, like ENAMETOOLONG).
     if (!looksLikePath(value)) return { text: value };

@@ -22,6 +22,8 @@ const READERS: Record<string, readonly string[]> = {
     "readFile",
     "readFileSync",
     "readSync",
+    // fs.promises (open, readFile), the form the CLI bundle loads at first use.
+    "promises",
   ],
   "node:fs/promises": ["open", "readFile"],
   _io: ["open", "readFile"],
@@ -86,6 +88,9 @@ describe("one door for repository files", () => {
     ]);
     expect(readersImported('import { open as o } from "node:fs/promises";')).toEqual([
       "node:fs/promises:open",
+    ]);
+    expect(readersImported('import { constants, promises as p } from "node:fs";')).toEqual([
+      "node:fs:promises",
     ]);
   });
 });

@@ -14,7 +14,8 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
 /** The ways to list a folder, by the module they come from. */
 const LISTERS: Record<string, readonly string[]> = {
-  "node:fs": ["opendir", "opendirSync", "readdir", "readdirSync"],
+  // fs.promises (readdir, opendir), the form the CLI bundle loads at first use.
+  "node:fs": ["opendir", "opendirSync", "readdir", "readdirSync", "promises"],
   "node:fs/promises": ["opendir", "readdir"],
   _io: ["opendirSync", "readdir", "readdirSync"],
   "list-folder": ["listFolderAtOnce", "listInBatches", "readListing"],
@@ -41,6 +42,9 @@ const ALLOWED: Record<string, string> = {
   // One folder's names, not a walk; not yet on the walker (issue 27, item 3).
   "prompt-templates/load.ts": "one layer's prompts/ folder",
   "gather/git/_links.ts": "the git section's .git folders, capped, a batch at a time",
+  // fs.promises for other calls; no listing.
+  "_safe-write.ts": "fs.promises for the write side (open, mkdir, rename, link); lists nothing",
+  "locate/text-or-path.ts": "fs.promises.stat of an explicit --system-prompt path; lists nothing",
 };
 
 const listersImported = (text: string) => namedImports(text, LISTERS);
@@ -66,6 +70,9 @@ describe("one walker for repository folders", () => {
     ).toEqual(["list-folder:listInBatches"]);
     expect(listersImported('import { opendirSync } from "node:fs";')).toEqual([
       "node:fs:opendirSync",
+    ]);
+    expect(listersImported('import { promises as p } from "node:fs";')).toEqual([
+      "node:fs:promises",
     ]);
   });
 });

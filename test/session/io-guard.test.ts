@@ -42,8 +42,9 @@ const ALLOWED: Record<string, string[]> = {
   "gather/environment/machine.ts": ["readlinkSync"],
   // The build-time cache of the package's own prompts, keyed by their text.
   "locate/builtin-cache.ts": ["readFileSync", "readdirSync", "writeFileSync"],
-  // Explicit --system-prompt / --append-system-prompt files: options, read afresh on every render.
-  "locate/text-or-path.ts": ["stat"],
+  // Explicit --system-prompt / --append-system-prompt files: options, read afresh on every render
+  // (fs.promises.stat: the CLI bundle loads fs.promises at first use).
+  "locate/text-or-path.ts": ["promises"],
   // A flag for open(), not a call.
   "repo-files/capped-read.ts": ["constants"],
   // A flag for open(), not a call.
