@@ -8,8 +8,8 @@ import {
   projectReach,
   projectReachSync,
   type RepoText,
-  readRepoText,
-  readRepoTextSync,
+  readRepoTexts,
+  readRepoTextsSync,
 } from "../repo-files/index.js";
 import { readListing } from "../repo-files/list-folder.js";
 import type { Diagnostic } from "../types.js";
@@ -47,14 +47,11 @@ export async function loadPromptTemplates(
     const files = await filesOfRoot(root, diagnostics);
     // A project's templates stay in cwd's project, whatever their links say.
     const reach = root.source === "project" ? await projectReach(projectOf(options)) : undefined;
-    const left = { chars: MAX_PROMPT_ROOT_CHARS };
-    for (const [i, file] of files.entries()) {
-      if (left.chars <= 0) {
-        diagnostics.push(totalCut(root.path, files.length - i));
-        break;
-      }
-      collectTemplate(await readRepoText(file, { reach }), file, root, loaded, diagnostics, left);
-    }
+    const { reads, notRead } = await readRepoTexts(files, { reach }, MAX_PROMPT_ROOT_CHARS);
+    reads.forEach((read, i) => {
+      collectTemplate(read, files[i] ?? "", root, loaded, diagnostics);
+    });
+    if (notRead > 0) diagnostics.push(totalCut(root.path, notRead));
   }
   return finish(loaded, diagnostics);
 }
@@ -73,14 +70,11 @@ export function loadPromptTemplatesSync(
   for (const root of plan.roots) {
     const reach = root.source === "project" ? projectReachSync(projectOf(options)) : undefined;
     const files = filesOfRootSync(root, diagnostics);
-    const left = { chars: MAX_PROMPT_ROOT_CHARS };
-    for (const [i, file] of files.entries()) {
-      if (left.chars <= 0) {
-        diagnostics.push(totalCut(root.path, files.length - i));
-        break;
-      }
-      collectTemplate(readRepoTextSync(file, { reach }), file, root, loaded, diagnostics, left);
-    }
+    const { reads, notRead } = readRepoTextsSync(files, { reach }, MAX_PROMPT_ROOT_CHARS);
+    reads.forEach((read, i) => {
+      collectTemplate(read, files[i] ?? "", root, loaded, diagnostics);
+    });
+    if (notRead > 0) diagnostics.push(totalCut(root.path, notRead));
   }
   return finish(loaded, diagnostics);
 }
@@ -195,11 +189,9 @@ function collectTemplate(
   root: TemplateRoot,
   loaded: PromptTemplate[],
   diagnostics: Diagnostic[],
-  left: { chars: number },
 ): void {
   diagnostics.push(...read.diagnostics);
   if (!read.ok) return;
-  left.chars -= read.text.length;
   const parsed = parsePromptTemplate(read.text, path, root.source);
   diagnostics.push(...parsed.diagnostics);
   if (parsed.template) loaded.push(parsed.template);
