@@ -1,17 +1,9 @@
 import { isUtf8 } from "node:buffer";
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  statSync,
-} from "node:fs";
+import { closeSync, constants, type Dir, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { normalizeText } from "./_frontmatter.js";
 import type { ReadHandle as FileHandle } from "./_io.js";
-import { open, readdir, realpath, stat } from "./_io.js";
+import { open, opendirSync, realpath, stat } from "./_io.js";
 import type { Diagnostic } from "./types.js";
 
 /** Files larger than this are not read into the prompt. */
@@ -174,6 +166,23 @@ export function notRegularFile(
 const REPLACEMENT = "\uFFFD";
 
 /**
+ * Most entries of a folder listed to find its names that are not UTF-8: past
+ * it, the caller's own words (missing) stand.
+ */
+const MAX_NAME_LISTING = 10_000;
+
+/** Folders whose undecodable names are remembered, the most recent ones. */
+const MAX_NAME_FOLDERS = 64;
+
+/**
+ * The undecodable names (as a listing decodes them) of the folders looked at
+ * lately, with the folder's stat they were listed under: a folder is listed
+ * once for all its names, not once a name (5,000 such names in one folder
+ * were 25 million entries listed), and again only when it changed.
+ */
+const undecodableNames = new Map<string, { stamp: string; names: ReadonlySet<string> | null }>();
+
+/**
  * A listed entry whose name is not UTF-8 came out of the listing with U+FFFD
  * in place of the bad bytes, and that name opens nothing: "not found" would
  * send the user looking for a file that is there. Only for a name that holds
@@ -183,39 +192,63 @@ export async function undecodableName(
   path: string,
   what: "file" | "folder",
 ): Promise<Diagnostic | undefined> {
-  if (!basename(path).includes(REPLACEMENT)) return undefined;
-  try {
-    return nameDiagnostic(path, what, await readdir(dirname(path), { encoding: "buffer" }));
-  } catch {
-    // The folder cannot be listed either: the caller's own message stands.
-    return undefined;
-  }
+  return undecodableNameSync(path, what);
 }
 
 /** Synchronous twin of {@link undecodableName}. */
 export function undecodableNameSync(path: string, what: "file" | "folder"): Diagnostic | undefined {
-  if (!basename(path).includes(REPLACEMENT)) return undefined;
-  try {
-    return nameDiagnostic(path, what, readdirSync(dirname(path), { encoding: "buffer" }));
-  } catch {
-    // As above.
-    return undefined;
-  }
-}
-
-function nameDiagnostic(
-  path: string,
-  what: "file" | "folder",
-  raw: readonly Buffer[],
-): Diagnostic | undefined {
   const name = basename(path);
-  if (!raw.some((bytes) => !isUtf8(bytes) && bytes.toString() === name)) return undefined;
+  if (!name.includes(REPLACEMENT)) return undefined;
+  if (!namesNotUtf8(dirname(path))?.has(name)) return undefined;
   return {
     level: "warning",
     code: "name-not-utf8",
     message: `the name of this ${what} is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by that name; rename it`,
     path,
   };
+}
+
+/** The names of `dir`'s entries that are not UTF-8, as decoded; null when it cannot be listed or is over the cap. */
+function namesNotUtf8(dir: string): ReadonlySet<string> | null {
+  let stamp: string;
+  try {
+    const s = statSync(dir);
+    stamp = `${s.dev}:${s.ino}:${s.mtimeMs}:${s.ctimeMs}:${s.size}`;
+  } catch {
+    // The folder cannot be looked at either: the caller's own message stands.
+    return null;
+  }
+  const known = undecodableNames.get(dir);
+  if (known?.stamp === stamp) return known.names;
+  const names = listNamesNotUtf8(dir);
+  if (undecodableNames.size >= MAX_NAME_FOLDERS) undecodableNames.clear();
+  undecodableNames.set(dir, { stamp, names });
+  return names;
+}
+
+function listNamesNotUtf8(dir: string): Set<string> | null {
+  let handle: Dir | undefined;
+  try {
+    // Names as bytes (Node takes "buffer" here, though its types do not say so).
+    handle = opendirSync(dir, { encoding: "buffer" as BufferEncoding, bufferSize: 256 });
+    const names = new Set<string>();
+    for (let listed = 0; ; listed++) {
+      const entry = handle.readSync();
+      if (entry === null) return names;
+      if (listed === MAX_NAME_LISTING) return null;
+      const bytes = entry.name as unknown as Buffer;
+      if (!isUtf8(bytes)) names.add(bytes.toString());
+    }
+  } catch {
+    // Unlistable: the caller's own message stands.
+    return null;
+  } finally {
+    try {
+      handle?.closeSync();
+    } catch {
+      // Already closed: nothing to release.
+    }
+  }
 }
 
 export function nameFailure(diagnostic: Diagnostic): TextFileResult {

@@ -44,7 +44,7 @@ export const MAX_SCENARIO_ENTRIES = 10_000;
  * folders and the few never copied, no copy can hold the rest, so a folder of
  * a million files is refused without reading it all.
  */
-const MAX_FOLDER_LISTING = 2 * MAX_SCENARIO_ENTRIES + NOT_COPIED.size + 1;
+export const MAX_FOLDER_LISTING = 2 * MAX_SCENARIO_ENTRIES + NOT_COPIED.size + 1;
 
 /** Nor more bytes than this, all files together. */
 export const MAX_SCENARIO_BYTES = 64 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
-import { listMarkdown, loadSectionsFromDir } from "../sections/load.js";
+import { listMarkdown, loadSectionsFromDir, readLayerFiles } from "../sections/load.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { SectionFile } from "../sections/types.js";
 import type { Diagnostic, Layer } from "../types.js";
@@ -151,7 +151,8 @@ async function loadPartials(
 ): Promise<{ partials: Record<string, string>; diagnostics: Diagnostic[] }> {
   const { names, diagnostics } = await listMarkdown(dir, signal);
   const partials: Record<string, string> = {};
-  const reads = await Promise.all(names.map((n) => readRepoText(join(dir, n), { reach })));
+  const { texts: reads, cut } = await readLayerFiles(dir, names, reach);
+  if (cut) diagnostics.push(cut);
   reads.forEach((read, i) => {
     const name = names[i]?.slice(0, -".md".length);
     diagnostics.push(...read.diagnostics);

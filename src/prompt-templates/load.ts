@@ -7,8 +7,8 @@ import {
   projectReach,
   projectReachSync,
   type RepoText,
-  readRepoText,
-  readRepoTextSync,
+  readRepoTexts,
+  readRepoTextsSync,
 } from "../repo-files/index.js";
 import { readListing, readListingSync } from "../repo-files/list-folder.js";
 import type { Diagnostic } from "../types.js";
@@ -46,11 +46,11 @@ export async function loadPromptTemplates(
     const files = await filesOfRoot(root, diagnostics);
     // A project's templates stay in cwd's project, whatever their links say.
     const reach = root.source === "project" ? await projectReach(projectOf(options)) : undefined;
-    // Read in parallel, collect in listing order.
-    const reads = await Promise.all(files.map((file) => readRepoText(file, { reach })));
+    const { reads, notRead } = await readRepoTexts(files, { reach }, MAX_PROMPT_ROOT_CHARS);
     reads.forEach((read, i) => {
       collectTemplate(read, files[i] ?? "", root, loaded, diagnostics);
     });
+    if (notRead > 0) diagnostics.push(totalCut(root.path, notRead));
   }
   return finish(loaded, diagnostics);
 }
@@ -68,9 +68,12 @@ export function loadPromptTemplatesSync(
   const loaded: PromptTemplate[] = [];
   for (const root of plan.roots) {
     const reach = root.source === "project" ? projectReachSync(projectOf(options)) : undefined;
-    for (const file of filesOfRootSync(root, diagnostics)) {
-      collectTemplate(readRepoTextSync(file, { reach }), file, root, loaded, diagnostics);
-    }
+    const files = filesOfRootSync(root, diagnostics);
+    const { reads, notRead } = readRepoTextsSync(files, { reach }, MAX_PROMPT_ROOT_CHARS);
+    reads.forEach((read, i) => {
+      collectTemplate(read, files[i] ?? "", root, loaded, diagnostics);
+    });
+    if (notRead > 0) diagnostics.push(totalCut(root.path, notRead));
   }
   return finish(loaded, diagnostics);
 }
@@ -222,6 +225,23 @@ function brokenSymlink(path: string): Diagnostic {
  * read and parsed; a folder holds some dozens.
  */
 export const MAX_PROMPT_FOLDER_ENTRIES = 1000;
+
+/**
+ * Characters of templates one root gives at most, its files' text together:
+ * the files after the one that passes it are not read. A template is some
+ * KiB; each may be 1 MiB, and 999 links to one such file held 2.1 GB and
+ * took `list` 66 s.
+ */
+export const MAX_PROMPT_ROOT_CHARS = 8 * 1024 * 1024;
+
+function totalCut(path: string, notRead: number): Diagnostic {
+  return {
+    level: "warning",
+    code: "prompts-total-cut",
+    message: `the prompt templates here hold more than ${MAX_PROMPT_ROOT_CHARS / (1024 * 1024)} MiB together: the last ${notRead} ${notRead === 1 ? "file is" : "files are"} not read`,
+    path,
+  };
+}
 
 function tooLarge(path: string): Diagnostic {
   return {

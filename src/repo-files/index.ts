@@ -30,8 +30,9 @@ export {
   type RepoText,
   readRepoCapped,
   readRepoText,
+  readRepoTexts,
 } from "./read.js";
-export { projectReachSync, readRepoTextSync } from "./read-sync.js";
+export { projectReachSync, readRepoTextSync, readRepoTextsSync } from "./read-sync.js";
 // The one walk over a repository's folders. See walk.ts.
 export {
   type Enter,

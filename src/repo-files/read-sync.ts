@@ -20,7 +20,14 @@ import {
 } from "../_fs.js";
 import { isBelowCeiling } from "../_paths.js";
 import { placeRefusal, type Reach, reachOf } from "./reach.js";
-import { CHANGED, errorCode, OPEN_FLAGS, type RepoText, refused } from "./read.js";
+import {
+  CHANGED,
+  errorCode,
+  OPEN_FLAGS,
+  type RepoText,
+  type readRepoTexts,
+  refused,
+} from "./read.js";
 
 // The door's synchronous twin, for the callers that cannot await. It reads
 // by the same steps as read.ts, without the checks that need a promise.
@@ -70,6 +77,23 @@ export function readRepoTextSync(
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** Synchronous twin of {@link readRepoTexts}. */
+export function readRepoTextsSync(
+  paths: readonly string[],
+  o: Parameters<typeof readRepoTextSync>[1],
+  maxChars: number,
+): { reads: RepoText[]; notRead: number } {
+  const reads: RepoText[] = [];
+  let left = maxChars;
+  for (const path of paths) {
+    if (left <= 0) break;
+    const read = readRepoTextSync(path, o);
+    if (read.ok) left -= read.text.length;
+    reads.push(read);
+  }
+  return { reads, notRead: paths.length - reads.length };
 }
 
 function realOrSelfSync(path: string): string {

@@ -227,3 +227,26 @@ export async function readRepoCapped(
     await handle.close().catch(() => undefined);
   }
 }
+
+/**
+ * Reads `paths` one after another through the door ({@link readRepoText}),
+ * until the texts read hold `maxChars` together: the reads in the order of
+ * `paths` (the one that passes the total is kept whole), and how many paths
+ * were left unread. A folder of files each under its cap still gives no more
+ * than this together.
+ */
+export async function readRepoTexts(
+  paths: readonly string[],
+  o: DoorOptions,
+  maxChars: number,
+): Promise<{ reads: RepoText[]; notRead: number }> {
+  const reads: RepoText[] = [];
+  let left = maxChars;
+  for (const path of paths) {
+    if (left <= 0) break;
+    const read = await readRepoText(path, o);
+    if (read.ok) left -= read.text.length;
+    reads.push(read);
+  }
+  return { reads, notRead: paths.length - reads.length };
+}

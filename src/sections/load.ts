@@ -1,7 +1,7 @@
 import { basename, join } from "node:path";
 import { isEditorTemp } from "../_editor-temp.js";
 import { parseFrontmatter } from "../_frontmatter.js";
-import { listFolder, type Reach, readRepoText } from "../repo-files/index.js";
+import { listFolder, type Reach, type RepoText, readRepoTexts } from "../repo-files/index.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { EJECTED_FROM_KEY } from "./ejected-from.js";
 import { readSectionMeta } from "./meta.js";
@@ -86,58 +86,92 @@ export async function loadSectionsFromDir(
 ): Promise<{ sections: SectionFile[]; diagnostics: Diagnostic[] }> {
   const { names: files, diagnostics } = await listMarkdown(dir, signal);
   const sections: SectionFile[] = [];
-  const loaded = await Promise.all(files.map((file) => loadOne(dir, file, layer, reach)));
-  for (const result of loaded) {
-    if (result.section) sections.push(result.section);
-    diagnostics.push(...result.diagnostics);
+  // The names are checked first: a file with a name no section can have is not read.
+  const refused = files.map((file) => nameProblem(dir, file));
+  const kept = files.filter((_, i) => !refused[i]);
+  const { texts, cut } = await readLayerFiles(dir, kept, reach);
+  const read = new Map(kept.map((file, i) => [file, texts[i]]));
+  // Each file's diagnostics in the folder's order, as the names were listed.
+  for (const [i, file] of files.entries()) {
+    const problem = refused[i];
+    if (problem) diagnostics.push(problem);
+    const text = read.get(file);
+    if (!text) continue;
+    diagnostics.push(...text.diagnostics);
+    if (!text.ok) continue;
+    const parsed = parseSectionFile(
+      file.slice(0, -".md".length),
+      text.text,
+      join(dir, file),
+      layer,
+    );
+    if (parsed.section) sections.push(parsed.section);
+    diagnostics.push(...parsed.diagnostics);
   }
+  if (cut) diagnostics.push(cut);
   return { sections, diagnostics };
 }
 
-async function loadOne(dir: string, file: string, layer: Layer, reach: Reach | undefined) {
+/**
+ * Characters one layer folder's files (`sections/`, `partials/`) give at
+ * most together: the files after the one that passes it are not read. A
+ * layer holds some dozens of small files; each may be 1 MiB, and 999 links
+ * to one such file took a render 11 s and 1.1 GB.
+ */
+export const MAX_LAYER_FOLDER_CHARS = 8 * 1024 * 1024;
+
+/**
+ * The files `names` of a layer folder, read through the door in order until
+ * they hold {@link MAX_LAYER_FOLDER_CHARS} together, and the warning that
+ * says how many were left unread.
+ */
+export async function readLayerFiles(
+  dir: string,
+  names: readonly string[],
+  reach: Reach | undefined,
+): Promise<{ texts: RepoText[]; cut?: Diagnostic }> {
+  const paths = names.map((n) => join(dir, n));
+  const { reads, notRead } = await readRepoTexts(paths, { reach }, MAX_LAYER_FOLDER_CHARS);
+  if (notRead === 0) return { texts: reads };
+  const cut: Diagnostic = {
+    level: "warning",
+    code: "layer-folder-total-cut",
+    message: `the files here hold more than ${MAX_LAYER_FOLDER_CHARS / (1024 * 1024)} MiB together: the last ${notRead} ${notRead === 1 ? "file is" : "files are"} not read`,
+    path: dir,
+  };
+  return { texts: reads, cut };
+}
+
+/** Why the section file `file` of `dir` is not read for its name, or undefined when its name is a section's. */
+function nameProblem(dir: string, file: string): Diagnostic | undefined {
   const path = join(dir, file);
   const name = file.slice(0, -".md".length);
+  const problem = (message: string, code: string): Diagnostic => ({
+    level: "warning",
+    code,
+    message,
+    path,
+  });
   if (name.includes("@") && !VARIANT_NAME.test(name)) {
-    return {
-      diagnostics: [
-        {
-          level: "warning",
-          code: "variant-name",
-          message: `"${file}" is not a valid variant file name (${VARIANT_NAME.source} plus .md, such as rules@small.md); ignored`,
-          path,
-        } satisfies Diagnostic,
-      ],
-    };
+    return problem(
+      `"${file}" is not a valid variant file name (${VARIANT_NAME.source} plus .md, such as rules@small.md); ignored`,
+      "variant-name",
+    );
   }
   const section = name.split("@")[0] ?? name;
   if (!name.includes("@") && !SECTION_NAME.test(name)) {
-    return {
-      diagnostics: [
-        {
-          level: "warning",
-          code: "section-name",
-          message: `"${file}" is not a valid section file name (${SECTION_NAME.source} plus .md); ignored`,
-          path,
-        } satisfies Diagnostic,
-      ],
-    };
+    return problem(
+      `"${file}" is not a valid section file name (${SECTION_NAME.source} plus .md); ignored`,
+      "section-name",
+    );
   }
   if (section === CUSTOM_PROMPT_SECTION) {
-    return {
-      diagnostics: [
-        {
-          level: "warning",
-          code: "section-name",
-          message: `"${section}" is the name of the custom base prompt, not a section; to replace the base prompt, use SYSTEM.md or SYSTEM_TEMPLATE.md beside the sections folder; ignored`,
-          path,
-        } satisfies Diagnostic,
-      ],
-    };
+    return problem(
+      `"${section}" is the name of the custom base prompt, not a section; to replace the base prompt, use SYSTEM.md or SYSTEM_TEMPLATE.md beside the sections folder; ignored`,
+      "section-name",
+    );
   }
-  const read = await readRepoText(path, { reach });
-  if (!read.ok) return { diagnostics: read.diagnostics };
-  const parsed = parseSectionFile(name, read.text, path, layer);
-  return { section: parsed.section, diagnostics: [...read.diagnostics, ...parsed.diagnostics] };
+  return undefined;
 }
 
 /**

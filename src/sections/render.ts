@@ -86,6 +86,9 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   const placed: { key: SectionKey; section: RenderedSection }[] = [];
   // The prompt's length so far, and the sections left out for want of room.
   let total = 0;
+  // Characters of the sections placed or left out so far: a section left out
+  // was rendered all the same, and a thousand of megabytes each ran out of memory.
+  let worked = 0;
   const over: string[] = [];
   let overPath: string | undefined;
   const names = new Set<string>();
@@ -105,8 +108,8 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     );
   }
   for (const template of input.templates) {
-    if (total >= MAX_PROMPT_CHARS) {
-      // Full: not even rendered (each could be megabytes more).
+    if (total >= MAX_PROMPT_CHARS || worked >= MAX_RENDER_WORK) {
+      // Full, or enough rendered to fill it twice: not even rendered (each could be megabytes more).
       if (template.meta.enabled) over.push(template.name);
       continue;
     }
@@ -169,6 +172,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
       return;
     }
     names.add(section.name);
+    worked += section.text.length;
     if (total + section.text.length > MAX_PROMPT_CHARS) {
       over.push(section.name);
       overPath ??= section.source.path;
@@ -265,6 +269,12 @@ function describeCustom(prompt: CustomPrompt): string {
 
 /** Before every section. */
 const LEADING: SectionKey = [0, Number.NEGATIVE_INFINITY, ""];
+
+/**
+ * Characters of sections one render works through, kept or left out: past
+ * it the rest are left out without being rendered, as when the prompt is full.
+ */
+const MAX_RENDER_WORK = 2 * MAX_PROMPT_CHARS;
 
 /** Sections named in the diagnostic of a full prompt; the rest are counted. */
 const MAX_OVER_NAMED = 5;

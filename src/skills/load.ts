@@ -115,6 +115,8 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadS
     );
     const seenRoots = new Set<string>();
     for (const root of roots) {
+      // Two roots a folder from cwd up to the git root: a cwd a thousand folders deep is thousands of look-ups.
+      await checkpoint(options.signal);
       if (seenRoots.has(root.path)) continue;
       seenRoots.add(root.path);
       const kind = await kindOfPath(root.path);

@@ -22,17 +22,9 @@ const GATHERING = [
  */
 const ALLOWED: Record<string, string[]> = {
   // The synchronous twins serve loadPromptTemplatesSync, the CLI and the listing cache, never
-  // a gathering step's text (readdirSync: only when a read failed, to tell a name that is not
-  // UTF-8; open, fstat, read and close: the file stat'ed, read from its open descriptor).
-  "_fs.ts": [
-    "closeSync",
-    "constants",
-    "fstatSync",
-    "openSync",
-    "readSync",
-    "readdirSync",
-    "statSync",
-  ],
+  // a gathering step's text (open, fstat, read and close: the file stat'ed, read from its open
+  // descriptor).
+  "_fs.ts": ["closeSync", "constants", "fstatSync", "openSync", "readSync", "statSync"],
   // Writes only, of the GPU answer and the tree's listing cache: the GPU cache is
   // read through readTextFile; the listing cache by readTextFileSync, and it
   // never changes the text (a kept listing is used only while its folder's

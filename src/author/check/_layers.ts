@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { parseFrontmatter } from "../../_frontmatter.js";
 import { type LayerConfine, type LoadedLayer, loadLayer } from "../../locate/load-layer.js";
 import { projectReach, type Reach, readRepoText } from "../../repo-files/index.js";
-import { listMarkdown } from "../../sections/load.js";
+import { listMarkdown, readLayerFiles } from "../../sections/load.js";
 import type { Layer } from "../../types.js";
 
 /** A template file with where its body starts, to locate what is found in it. */
@@ -45,7 +45,8 @@ export async function readLayerForCheck(
 
 async function readPartials(dir: string, reach: Reach | undefined): Promise<TemplateFile[]> {
   const { names } = await listMarkdown(dir);
-  const reads = await Promise.all(names.map((n) => readRepoText(join(dir, n), { reach })));
+  // The files a render reads, no more: past the folder's total the rest are not read.
+  const { texts: reads } = await readLayerFiles(dir, names, reach);
   const files: TemplateFile[] = [];
   reads.forEach((read, i) => {
     const file = names[i];

@@ -11,7 +11,13 @@ import type { SystemPromptOptions } from "../../options.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { listFolder } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
-import { defaultSandboxParent, makeSandbox, removeSandbox, type Sandbox } from "../sandbox.js";
+import {
+  defaultSandboxParent,
+  MAX_FOLDER_LISTING,
+  makeSandbox,
+  removeSandbox,
+  type Sandbox,
+} from "../sandbox.js";
 import type {
   GoldenFile,
   RenderedScenario,
@@ -249,7 +255,7 @@ function formatDiagnostics(diagnostics: readonly Diagnostic[]): string {
  * holds a link or a special file are reported as errors at their path, not
  * thrown.
  *
- * @throws SyspromptError when `target` is neither a folder nor a file.
+ * @throws SyspromptError when `target` is neither a folder nor a file, or a folder too large to copy.
  */
 export async function runSnapshots(
   target: string,
@@ -305,8 +311,15 @@ async function scenarioFiles(target: string): Promise<{ dir: string; files: stri
   }
   if (kind === "file") return { dir: dirname(real), files: [real] };
   // Every entry with a scenario's name, links and special files too: reading one says why it is refused.
-  const listing = await listFolder(real);
+  // No further than the copy would list: a folder it cannot hold renders no scenario.
+  const listing = await listFolder(real, { maxEntries: MAX_FOLDER_LISTING });
   if ("error" in listing) throw listing.error;
+  if (listing.capped) {
+    throw new SyspromptError(
+      "bad-argument",
+      `${target} holds more than ${MAX_FOLDER_LISTING} entries: too many to copy for a scenario to render from; ${usage}`,
+    );
+  }
   const names = listing.entries
     .filter((e) => !e.isDirectory() && isScenarioName(e.name))
     .map((e) => e.name);

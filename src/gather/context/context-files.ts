@@ -184,6 +184,7 @@ async function contextFolders(o: {
   home: string;
   projectTrusted: boolean;
   ceilingDir?: string | undefined;
+  signal?: AbortSignal | undefined;
 }): Promise<ContextFolder[]> {
   const realHome = await realpathOrSelf(o.home);
   const home = toPosix(o.home);
@@ -210,6 +211,8 @@ async function contextFolders(o: {
   };
   for (const start of [o.cwd, ...o.roots]) {
     for (const dir of ancestorsOf(start, o.ceilingDir)) {
+      // Each folder costs look-ups on paths as long as the chain is deep: the deadline is heard between two.
+      await checkpoint(o.signal);
       if (listed.has(dir)) continue;
       listed.add(dir);
       const found = await projectReach({
@@ -313,10 +316,21 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
     home,
     projectTrusted: options.projectTrusted !== false,
     ceilingDir: options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir),
+    signal: options.signal,
   });
-  // Parallel look-ups, but diagnostics and files are collected in folder order.
-  const found = await Promise.all(folders.map((f) => findContextFile(f.dir)));
-  const reals = await Promise.all(found.map(({ path }) => (path ? realpathOrSelf(path) : "")));
+  // Parallel look-ups, but diagnostics and files are collected in folder order; each hears the deadline first.
+  const found = await Promise.all(
+    folders.map(async (f) => {
+      await checkpoint(options.signal);
+      return findContextFile(f.dir);
+    }),
+  );
+  const reals = await Promise.all(
+    found.map(async ({ path }) => {
+      await checkpoint(options.signal);
+      return path ? realpathOrSelf(path) : "";
+    }),
+  );
   const perFolder: Diagnostic[][] = found.map((f) => [...f.diagnostics]);
   const seen = new Set<string>();
   const toLoad: { i: number; path: string; real: string; folder: ContextFolder }[] = [];

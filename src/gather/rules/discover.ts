@@ -65,6 +65,11 @@ export async function findRuleFiles(
   signal?: AbortSignal,
   listed?: ListingBudget,
 ): Promise<RuleCandidate[]> {
+  // Its turn first, then the signal: a cwd a thousand folders deep starts tens
+  // of thousands of these at once, and none looks once the render gave up.
+  const turn = pace();
+  if (turn) await turn;
+  if (signal?.aborted) return [];
   const top = join(base, ...location.rel.split("/"));
   const own = await lstatOrUndefined(top);
   if (!own) return [];
