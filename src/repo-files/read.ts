@@ -228,12 +228,17 @@ export async function readRepoCapped(
   }
 }
 
+/** How many files {@link readRepoTexts} reads at once: at most this many caps' worth is read and not kept. */
+const READ_TOGETHER = 32;
+
 /**
- * Reads `paths` one after another through the door ({@link readRepoText}),
- * until the texts read hold `maxChars` together: the reads in the order of
- * `paths` (the one that passes the total is kept whole), and how many paths
- * were left unread. A folder of files each under its cap still gives no more
- * than this together.
+ * Reads `paths` through the door ({@link readRepoText}), in order, until the
+ * texts read hold `maxChars` together: the reads in the order of `paths`
+ * (the one that passes the total is kept whole), and how many paths were
+ * left unread. A folder of files each under its cap still gives no more
+ * than this together. Files are read {@link READ_TOGETHER} at a time (a
+ * package's two dozen sections are not read one after another); what a
+ * group read past the total is dropped, as if never read.
  */
 export async function readRepoTexts(
   paths: readonly string[],
@@ -242,11 +247,14 @@ export async function readRepoTexts(
 ): Promise<{ reads: RepoText[]; notRead: number }> {
   const reads: RepoText[] = [];
   let left = maxChars;
-  for (const path of paths) {
-    if (left <= 0) break;
-    const read = await readRepoText(path, o);
-    if (read.ok) left -= read.text.length;
-    reads.push(read);
+  for (let at = 0; at < paths.length && left > 0; at += READ_TOGETHER) {
+    const group = paths.slice(at, at + READ_TOGETHER);
+    const got = await Promise.all(group.map((path) => readRepoText(path, o)));
+    for (const read of got) {
+      if (left <= 0) break;
+      if (read.ok) left -= read.text.length;
+      reads.push(read);
+    }
   }
   return { reads, notRead: paths.length - reads.length };
 }
