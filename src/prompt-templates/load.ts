@@ -2,6 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { kindOfPath, kindOfPathSync, type PathKind } from "../_fs.js";
+import { checkpoint } from "../_pace.js";
 import { capDiagnostics } from "../engine/index.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import {
@@ -47,11 +48,12 @@ export async function loadPromptTemplates(
     const files = await filesOfRoot(root, diagnostics);
     // A project's templates stay in cwd's project, whatever their links say.
     const reach = root.source === "project" ? await projectReach(projectOf(options)) : undefined;
-    // Read in parallel, collect in listing order.
+    // Read in parallel, collect (parse) in listing order, the signal heard between two.
     const reads = await Promise.all(files.map((file) => readRepoText(file, { reach })));
-    reads.forEach((read, i) => {
+    for (const [i, read] of reads.entries()) {
+      await checkpoint(options.signal);
       collectTemplate(read, files[i] ?? "", root, loaded, diagnostics);
-    });
+    }
   }
   return finish(loaded, diagnostics);
 }
