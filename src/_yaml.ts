@@ -93,8 +93,11 @@ export function yamlLimitProblem(
       if (indents.length === 0 || (indents.at(-1) ?? 0) < column) indents.push(column);
     }
     if (type === "flow-map-start" || type === "flow-seq-start") flow++;
-    else if ((type === "flow-map-end" || type === "flow-seq-end") && flow > 0) flow--;
-    else if (type !== undefined && BLOCK_INDICATORS.has(type) && flow === 0) onLine++;
+    else if (type === "flow-map-end" || type === "flow-seq-end") {
+      // Always a parse error; a text of them is one error a character (64 KiB: seconds).
+      if (flow === 0) return over(start, `a \`${token}\` that closes no bracket`);
+      flow--;
+    } else if (type !== undefined && BLOCK_INDICATORS.has(type) && flow === 0) onLine++;
     if (type === "explicit-key-ind" && ++counts.keys > YAML_LIMITS.maxExplicitKeys) {
       return over(start, `more than ${YAML_LIMITS.maxExplicitKeys} explicit keys (\`? \`)`);
     }
@@ -137,30 +140,75 @@ export type ParsedYaml =
   | { ok: false; problem: YamlLimitProblem };
 
 /**
+ * The first key a mapping of `doc` holds twice (compared by value), with its
+ * offset. One set a mapping: yaml's own check (`uniqueKeys`) compares each
+ * key with every earlier one, and 64 KiB of short keys took 1-2 s.
+ */
+export function firstDuplicateKey(
+  yaml: typeof Yaml,
+  doc: Yaml.Document.Parsed,
+): { key: unknown; offset: number } | undefined {
+  let duplicate: { key: unknown; offset: number } | undefined;
+  yaml.visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!yaml.isScalar(key)) continue;
+        const offset = key.range?.[0] ?? 0;
+        if (seen.has(key.value) && (!duplicate || offset < duplicate.offset)) {
+          duplicate = { key: key.value, offset };
+        }
+        seen.add(key.value);
+      }
+    },
+  });
+  return duplicate;
+}
+
+/**
  * The one way a repository's YAML is parsed: {@link yamlLimitProblem} first,
  * then yaml's `parseDocument` (nothing printed: warnings and errors stay on
  * the document), then the parsed nesting checked again before any value is
  * built (`toJS` turns a key that is a list or mapping into text, the costly
- * part). `options` are parseDocument's.
+ * part). `options` are parseDocument's; a key found twice is an error on the
+ * document (`DUPLICATE_KEY`), found by {@link firstDuplicateKey}, unless
+ * `uniqueKeys` is false (the caller checks it).
  */
 export function parseYaml(
   text: string,
   options: { maxChars?: number } & Yaml.ParseOptions & Yaml.DocumentOptions = {},
 ): ParsedYaml {
-  const { maxChars, ...parseOptions } = options;
+  const { maxChars, uniqueKeys, ...parseOptions } = options;
   const problem = yamlLimitProblem(text, maxChars);
   if (problem) return { ok: false, problem };
   const yaml = loadYaml();
   const lines = new yaml.LineCounter();
   // No prettyErrors: it quotes the text around each error, scanning the text
   // for each, and a 31 KB block of stray `]` or bad escapes holds 15,000
-  // errors. Callers locate an error with `lines` and its `pos`.
-  const doc = yaml.parseDocument(text, {
-    logLevel: "silent",
-    prettyErrors: false,
-    ...parseOptions,
-    lineCounter: lines,
-  });
+  // errors. Callers locate an error with `lines` and its `pos`. Nor stack
+  // traces: each error is an Error, and capturing its stack was two thirds
+  // of the parse of such a block.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  let doc: Yaml.Document.Parsed;
+  try {
+    doc = yaml.parseDocument(text, {
+      logLevel: "silent",
+      prettyErrors: false,
+      ...parseOptions,
+      uniqueKeys: false,
+      lineCounter: lines,
+    });
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+  const duplicate = uniqueKeys === false ? undefined : firstDuplicateKey(yaml, doc);
+  if (duplicate) {
+    const at: [number, number] = [duplicate.offset, duplicate.offset + 1];
+    const message = `key "${String(duplicate.key)}" appears twice`;
+    doc.errors.push(new yaml.YAMLParseError(at, "DUPLICATE_KEY", message));
+    doc.errors.sort((a, b) => a.pos[0] - b.pos[0]);
+  }
   let deepest: { depth: number; offset: number } | undefined;
   yaml.visit(doc, {
     Node(_, node, path) {

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { checkpoint } from "../_pace.js";
 import { nearMatches } from "../_suggest.js";
 import { listFolder, projectReach, readRepoCapped } from "../repo-files/index.js";
 import { type Diagnostic, type Layer, SyspromptError } from "../types.js";
@@ -233,10 +234,19 @@ async function unknownPreset(name: string, folders: PresetFolders): Promise<Sysp
 /**
  * Every preset file of every read layer, parsed for its problems: what
  * `sysprompt check` reports (a render reports only the preset it uses).
+ * `signal` stops it between two presets (the promise rejects with its reason).
  */
-export async function checkPresets(folders: PresetFolders): Promise<Diagnostic[]> {
+export async function checkPresets(
+  folders: PresetFolders,
+  signal?: AbortSignal,
+): Promise<Diagnostic[]> {
   const { names, tooLarge } = await listPresets(folders);
-  const loads = await Promise.all(names.map((n) => loadPreset(n, folders, { required: false })));
+  // One at a time, the signal heard between two: each parse is synchronous.
+  const loads: Awaited<ReturnType<typeof loadPreset>>[] = [];
+  for (const name of names) {
+    await checkpoint(signal);
+    loads.push(await loadPreset(name, folders, { required: false }));
+  }
   return [
     ...tooLarge.map(
       (dir): Diagnostic => ({

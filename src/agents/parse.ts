@@ -1,6 +1,7 @@
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
 import { parseYaml } from "../_yaml.js";
+import { MAX_KEY_PROBLEMS } from "../config/index.js";
 import type { Diagnostic } from "../types.js";
 import type { ExportSpec, PathQuote, ToolSet } from "./types.js";
 
@@ -79,8 +80,19 @@ export function parsePreset(
     const offset = yaml.isNode(node) ? node.range?.[0] : undefined;
     return offset === undefined ? {} : { line: lines.linePos(offset).line };
   };
-  const problem = (message: string, node?: unknown, level: Diagnostic["level"] = "error") =>
-    diagnostics.push({ level, code: "preset-invalid", message, path, ...lineOf(node) });
+  // As for sysprompt.yaml: a file of thousands of unknown keys is a few lines of report, not thousands.
+  let unshown = 0;
+  const problem = (
+    message: string | (() => string),
+    node?: unknown,
+    level: Diagnostic["level"] = "error",
+  ) => {
+    if (diagnostics.length >= MAX_KEY_PROBLEMS) unshown++;
+    else {
+      const text = typeof message === "string" ? message : message();
+      diagnostics.push({ level, code: "preset-invalid", message: text, path, ...lineOf(node) });
+    }
+  };
   if (doc.errors.length > 0) {
     const first = doc.errors[0];
     const line = first ? lines.linePos(first.pos[0]).line : undefined;
@@ -105,7 +117,7 @@ export function parsePreset(
     const key = yaml.isScalar(pair.key) ? String(pair.key.value) : "";
     const node = pair.value;
     if (!TOP_KEYS.includes(key)) {
-      problem(unknownKey(key, TOP_KEYS), pair.key, "warning");
+      problem(() => unknownKey(key, TOP_KEYS), pair.key, "warning");
       continue;
     }
     const value = toValue(yaml, doc, node);
@@ -167,6 +179,10 @@ export function parsePreset(
       if (typeof spec === "string") problem(`export: ${spec}`, node);
       else fields.export = spec;
     }
+  }
+  if (unshown > 0) {
+    const message = `${unshown} more problems in this file not shown`;
+    diagnostics.push({ level: "warning", code: "preset-problems-capped", message, path });
   }
   return { fields, diagnostics };
 }

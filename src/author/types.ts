@@ -25,6 +25,11 @@ export interface AuthorOptions {
 export interface CheckOptions extends AuthorOptions {
   /** When false, the project's sections, partials, SYSTEM files, skills and templates are skipped, as in a render. Default: true. */
   projectTrusted?: boolean;
+  /**
+   * Stops reading skills, slash-command templates and presets, as
+   * `MAX_CHECK_LOAD_MS` does: what is left is not checked, with a warning.
+   */
+  signal?: AbortSignal;
 }
 
 /** One template file `checkProject` compiled and read. */

@@ -1,6 +1,7 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { kindOfPath, kindOfPathSync, type PathKind } from "../_fs.js";
+import { checkpoint } from "../_pace.js";
 import { capDiagnostics } from "../engine/index.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import {
@@ -46,10 +47,12 @@ export async function loadPromptTemplates(
     const files = await filesOfRoot(root, diagnostics);
     // A project's templates stay in cwd's project, whatever their links say.
     const reach = root.source === "project" ? await projectReach(projectOf(options)) : undefined;
+    // Read to the root's total, collect (parse) in listing order, the signal heard between two.
     const { reads, notRead } = await readRepoTexts(files, { reach }, MAX_PROMPT_ROOT_CHARS);
-    reads.forEach((read, i) => {
+    for (const [i, read] of reads.entries()) {
+      await checkpoint(options.signal);
       collectTemplate(read, files[i] ?? "", root, loaded, diagnostics);
-    });
+    }
     if (notRead > 0) diagnostics.push(totalCut(root.path, notRead));
   }
   return finish(loaded, diagnostics);

@@ -41,6 +41,8 @@ export interface LoadPromptTemplatesOptions {
   projectDir?: string;
   /** What a leading `~` in `paths` means. Default `os.homedir()`. */
   home?: string;
+  /** Stops the loading between two files (the async loader): the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface LoadPromptTemplatesResult {

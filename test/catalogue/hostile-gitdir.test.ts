@@ -271,7 +271,7 @@ describe("hostile repository: a .git that names something else", () => {
     ).toEqual([
       left(
         "git-refused",
-        "the repository's refs and top-level files are more than 10000 entries, too many to check for links leading out of it (git pack-refs --all packs loose refs into one file)",
+        "the repository's git files (refs, top-level files, alternates, the repositories around a submodule) are more than 10000 entries, too many to check for links leading out of it (git pack-refs --all packs loose refs into one file)",
         join(project, ".git", "refs"),
       ),
     ]);

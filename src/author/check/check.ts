@@ -58,15 +58,32 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   };
 
   const builtinDir = options.builtinDir ?? builtinPromptsDir();
+  const budget = AbortSignal.timeout(MAX_CHECK_LOAD_MS);
+  const signal = options.signal ? AbortSignal.any([options.signal, budget]) : budget;
+  const cut: string[] = [];
+  /** What a loader stopped by `signal` gives: nothing, and its name in the warning. */
+  const stopped =
+    <T>(what: string, nothing: T) =>
+    (error: unknown): T => {
+      if (!signal.aborted) throw error;
+      cut.push(what);
+      return nothing;
+    };
   const [layers, skills, promptTemplates, presets, config] = await Promise.all([
     Promise.all([
       readLayerForCheck(builtinDir, "builtin", false),
       readLayerForCheck(agentDir, "user", true),
       ...(trusted ? [readLayerForCheck(projectDir, "project", true, { start: cwd, home })] : []),
     ]),
-    loadSkills(loaderOptions),
-    loadPromptTemplates(loaderOptions),
-    checkPresets({ builtinDir, agentDir, projectDir, trusted, cwd, home }),
+    loadSkills({ ...loaderOptions, signal }).catch(
+      stopped("skills", { skills: [], diagnostics: [] }),
+    ),
+    loadPromptTemplates({ ...loaderOptions, signal }).catch(
+      stopped("slash-command templates", { templates: [], diagnostics: [] }),
+    ),
+    checkPresets({ builtinDir, agentDir, projectDir, trusted, cwd, home }, signal).catch(
+      stopped("presets", [] as Diagnostic[]),
+    ),
     // Read as the CLI's render reads them: their problems, and the variables templates may use.
     loadConfigFiles({ cwd, agentDir, projectDir, projectTrusted: trusted }),
   ]);
@@ -94,6 +111,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   diagnostics.push(...matrix.diagnostics);
   diagnostics.push(...classOrderInfos(layerSections(layers.flatMap((l) => l.loaded.sections))));
   diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics, ...presets);
+  if (cut.length > 0) diagnostics.push(loadCut(cut));
   const overrides = layers.filter((l) => l.loaded.layer !== "builtin");
   diagnostics.push(
     ...(await driftDiagnostics(
@@ -269,6 +287,22 @@ function renderMatrix(
 export const MAX_CHECK_RENDERS = 240;
 export const MAX_CHECK_CHARS = 64 * 1024 * 1024;
 export const MAX_CHECK_MATRIX_MS = 20_000;
+
+/**
+ * What reading the skills, slash-command templates and presets may take:
+ * thousands of files whose frontmatter a repository writes, each parsed
+ * synchronously (200 skills and 100 templates of YAML error floods ran for
+ * 243 s, 40 presets for 69 s). Past it, the rest is not checked.
+ */
+export const MAX_CHECK_LOAD_MS = 20_000;
+
+function loadCut(what: readonly string[]): Diagnostic {
+  return {
+    level: "warning",
+    code: "check-load-cut",
+    message: `stopped reading the ${what.join(", ")} after ${MAX_CHECK_LOAD_MS / 1000} s (or when the caller stopped check): what was not read is not checked, and no problem of theirs is reported`,
+  };
+}
 
 function matrixFull(work: { renders: number; chars: number; started: number }): boolean {
   return (

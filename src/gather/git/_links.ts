@@ -10,13 +10,23 @@ import { isWithin } from "../../_paths.js";
  */
 export const MAX_GIT_ENTRIES = 10_000;
 
+/**
+ * What one look for the repository may still check: entries listed and
+ * alternate lines resolved, across the superprojects it checks too. One
+ * budget, so a fan-out (1,000 alternates files naming 1,000 folders each)
+ * is refused at {@link MAX_GIT_ENTRIES}, not resolved a million times.
+ */
+export interface GitBudget {
+  left: number;
+}
+
 /** Sub-folders whose files git reads for branch, status and log: the refs, walked whole. */
 const WALKED = new Set(["refs"]);
 
 export type Leaving =
   | { kind: "none" }
   | { kind: "link"; path: string; target: string }
-  | { kind: "too-many"; limit: number };
+  | { kind: "too-many" };
 
 /**
  * The first link among the files of the git folders `dirs` whose real path
@@ -29,13 +39,13 @@ export type Leaving =
 export async function linkLeaving(
   dirs: readonly string[],
   roots: readonly string[],
+  budget: GitBudget,
 ): Promise<Leaving> {
-  let seen = 0;
   const pending: { dir: string; walk: boolean }[] = dirs.map((dir) => ({ dir, walk: false }));
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const entries = await listUpTo(next.dir, MAX_GIT_ENTRIES - seen);
-    if (entries === "too-many") return { kind: "too-many", limit: MAX_GIT_ENTRIES };
-    seen += entries.length;
+    const entries = await listUpTo(next.dir, budget.left);
+    if (entries === "too-many") return { kind: "too-many" };
+    budget.left -= entries.length;
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const path = join(next.dir, entry.name);
       if (entry.isSymbolicLink()) {

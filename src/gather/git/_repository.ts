@@ -5,7 +5,7 @@ import { oneLine } from "../../_prompt-text.js";
 import { readCappedText } from "../../repo-files/capped-read.js";
 import type { Diagnostic } from "../../types.js";
 import { MAX_GITFILE_BYTES, readPathFile } from "./_gitfile.js";
-import { linkLeaving } from "./_links.js";
+import { type GitBudget, linkLeaving, MAX_GIT_ENTRIES } from "./_links.js";
 
 /** The repository the git section describes, every path real (links resolved). */
 export interface Repository {
@@ -50,13 +50,18 @@ const HOW_TO_ALLOW = "to read it anyway, allow that folder with --allow-git-dir 
  * else would put another repository's branches and commits in the prompt.
  */
 export async function locateRepository(cwd: string, options: LocateOptions): Promise<Located> {
-  return locateFrom(cwd, options, 0);
+  return locateFrom(cwd, options, 0, { left: MAX_GIT_ENTRIES });
 }
 
-async function locateFrom(start: string, options: LocateOptions, depth: number): Promise<Located> {
+async function locateFrom(
+  start: string,
+  options: LocateOptions,
+  depth: number,
+  budget: GitBudget,
+): Promise<Located> {
   const dir = await nearestDotGit(start, options.ceilingDir);
   if (dir === undefined) return { kind: "none" };
-  return resolveAt(dir, options, depth);
+  return resolveAt(dir, options, depth, budget);
 }
 
 async function nearestDotGit(start: string, ceiling: string | undefined) {
@@ -73,7 +78,12 @@ async function nearestDotGit(start: string, ceiling: string | undefined) {
   }
 }
 
-async function resolveAt(dir: string, options: LocateOptions, depth: number): Promise<Located> {
+async function resolveAt(
+  dir: string,
+  options: LocateOptions,
+  depth: number,
+  budget: GitBudget,
+): Promise<Located> {
   const dotGit = join(dir, ".git");
   const refuse = (code: string, message: string, path = dotGit, line?: number): Located => ({
     kind: "refused",
@@ -99,10 +109,18 @@ async function resolveAt(dir: string, options: LocateOptions, depth: number): Pr
       line,
     );
   }
+  const tooMany = (path: string) =>
+    refuse(
+      "git-refused",
+      `the repository's git files (refs, top-level files, alternates, the repositories around a submodule) are more than ${MAX_GIT_ENTRIES} entries, too many to check for links leading out of it (git pack-refs --all packs loose refs into one file)`,
+      path,
+    );
   const allowed = (path: string) => options.allowed.some((a) => isWithin(path, a));
   if (!isWithin(gitDir, top) && !allowed(gitDir)) {
     const ok =
-      (await isWorktreeOf(gitDir, top)) || (await isSubmoduleOf(gitDir, dir, options, depth));
+      (await isWorktreeOf(gitDir, top)) ||
+      (await isSubmoduleOf(gitDir, dir, options, depth, budget));
+    if (!ok && budget.left <= 0) return tooMany(dotGit);
     if (!ok) {
       return refuse(
         "git-outside",
@@ -132,7 +150,7 @@ async function resolveAt(dir: string, options: LocateOptions, depth: number): Pr
     );
   }
   const roots = [top, gitDir, commonDir, ...options.allowed];
-  const leaving = await linkLeaving([...new Set([gitDir, commonDir])], roots);
+  const leaving = await linkLeaving([...new Set([gitDir, commonDir])], roots, budget);
   if (leaving.kind === "link") {
     return refuse(
       "git-outside",
@@ -140,14 +158,10 @@ async function resolveAt(dir: string, options: LocateOptions, depth: number): Pr
       leaving.path,
     );
   }
-  if (leaving.kind === "too-many") {
-    return refuse(
-      "git-refused",
-      `the repository's refs and top-level files are more than ${leaving.limit} entries, too many to check for links leading out of it (git pack-refs --all packs loose refs into one file)`,
-      join(commonDir, "refs"),
-    );
-  }
-  const lent = await alternateLeaving(join(commonDir, "objects"), roots, new Set(), 0);
+  if (leaving.kind === "too-many") return tooMany(join(commonDir, "refs"));
+  const objects = join(commonDir, "objects");
+  const lent = await alternateLeaving(objects, roots, new Set(), 0, budget);
+  if (lent === "too-many") return tooMany(join(objects, "info", "alternates"));
   if (lent !== undefined) {
     return refuse(
       "git-outside",
@@ -181,7 +195,8 @@ async function alternateLeaving(
   roots: readonly string[],
   seen: Set<string>,
   depth: number,
-): Promise<{ path: string; target?: string; problem?: string } | undefined> {
+  budget: GitBudget,
+): Promise<{ path: string; target?: string; problem?: string } | "too-many" | undefined> {
   const path = join(objects, "info", "alternates");
   const read = await readCappedText(path, MAX_GITFILE_BYTES);
   if (!read.ok && read.reason === "missing") return undefined;
@@ -189,6 +204,7 @@ async function alternateLeaving(
   if (read.omitted > 0) return { path, problem: `it is over ${MAX_GITFILE_BYTES} bytes` };
   for (const line of read.text.split("\n")) {
     if (line === "" || line.startsWith("#")) continue;
+    if (--budget.left < 0) return "too-many";
     // A quoted path is unquoted by git (C escapes): not modelled, so refused.
     if (line.startsWith('"')) return { path, problem: "it holds a quoted path" };
     const named = isAbsolute(line) ? resolve(line) : resolve(objects, line);
@@ -199,7 +215,7 @@ async function alternateLeaving(
     // Each folder once: a file of 1,000 lines naming one folder is not 1,000^5 reads.
     if (depth + 1 >= MAX_ALTERNATE_DEPTH || seen.has(real)) continue;
     seen.add(real);
-    const deeper = await alternateLeaving(real, roots, seen, depth + 1);
+    const deeper = await alternateLeaving(real, roots, seen, depth + 1, budget);
     if (deeper !== undefined) return deeper;
   }
   return undefined;
@@ -270,12 +286,13 @@ async function isSubmoduleOf(
   dir: string,
   options: LocateOptions,
   depth: number,
+  budget: GitBudget,
 ): Promise<boolean> {
   const up = dirname(dir);
   if (depth >= MAX_SUPERPROJECTS || up === dir || !isBelowCeiling(up, options.ceilingDir)) {
     return false;
   }
-  const outer = await locateFrom(up, options, depth + 1);
+  const outer = await locateFrom(up, options, depth + 1, budget);
   if (outer.kind !== "found") return false;
   const { gitDir: outerGit, commonDir: outerCommon } = outer.repository;
   return [outerGit, outerCommon].some((d) => gitDir.startsWith(join(d, "modules") + sep));

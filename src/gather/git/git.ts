@@ -160,6 +160,14 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
   if (where.status !== "ok" || !where.stdout.startsWith("true\n")) return noRepository(options);
   const other = await otherRepository(where.stdout, options.cwd, located.repository);
   if (other !== undefined) return { git: null, diagnostics: [other] };
+  if (filters.status === "ok" && filters.truncated === true) {
+    // A filter driver in the part cut off would not be switched off, and status runs it.
+    return left(
+      "warning",
+      "git-refused",
+      "the repository's config has more filter, protocol, extensions and remote entries than can be read to switch them off (its output was cut); git status is not run and the git section is left out",
+    );
+  }
   // `config --get-regexp` exits 1 when nothing matches: no filters.
   const risky = parseRiskyConfig(filters.status === "ok" ? filters.stdout : "");
   if (risky.promisor !== undefined) {
