@@ -19,6 +19,8 @@ const SLOW = [
   "test/cli/bundle.test.ts",
   // 55 inputs of a megabyte each through every user-text path, timed against a bound.
   "test/engine/adversarial-input.test.ts",
+  // Texts of 4 MiB through the line diff and the inspector's word diff.
+  "test/catalogue/hostile-diff-size.test.ts",
   // 15 runs of the built CLI, five at a time, that share one session's lock.
   "test/hook/concurrent-processes.test.ts",
   "test/package/**/*.test.ts",
