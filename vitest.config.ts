@@ -87,9 +87,16 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Removing a 200,000-entry tree after a test takes seconds; more on a loaded machine.
-        // Its own worker count, so it runs after the unit tiers when all projects run together.
-        test: { name: "slow", include: SLOW, hookTimeout: 60_000, sequence: { groupOrder: 2 } },
+        // Removing a 200,000-entry tree after a test takes seconds, and building one of 20,000
+        // files took 15 s at a load of 8; more on a loaded machine. Its own worker count, so it
+        // runs after the unit tiers when all projects run together.
+        test: {
+          name: "slow",
+          include: SLOW,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          sequence: { groupOrder: 2 },
+        },
       },
     ],
   },
