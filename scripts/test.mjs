@@ -30,6 +30,8 @@ const vitest = spawn(
     "unit",
     "--project",
     "unit-isolated",
+    "--project",
+    "unit-timed",
     ...process.argv.slice(2),
   ],
   { stdio: "inherit" },
