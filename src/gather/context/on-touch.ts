@@ -7,6 +7,7 @@ import { ancestorsOf, expandHome, isWithin, toPosix } from "../../_paths.js";
 import { escapeWrapperTags, oneLine } from "../../_prompt-text.js";
 import {
   checkMaxBytes,
+  MAX_CHAIN_FOLDERS,
   type PrivateVerdict,
   privatePaths,
   projectReach,
@@ -53,8 +54,8 @@ export interface TouchedContext {
 
 /** Most paths one call looks at; the rest are named in one diagnostic. */
 export const MAX_TOUCH_PATHS = 64;
-/** Most folders one call searches for a context file (a deep path has one per level). */
-export const MAX_TOUCH_FOLDERS = 256;
+/** Most folders one call searches for a context file (a deep path has one per level): the cap of cwd's chain. */
+export const MAX_TOUCH_FOLDERS = MAX_CHAIN_FOLDERS;
 
 /** The element a host wraps each file in: its text may not close it. */
 export const TOUCH_ELEMENT = "instructions";
