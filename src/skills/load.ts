@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { kindOfPath, realpathOrSelf } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
-import { expandHome, isBelowCeiling } from "../_paths.js";
+import { childPath, expandHome, isBelowCeiling } from "../_paths.js";
 import { capDiagnostics } from "../engine/index.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import {
@@ -274,9 +274,9 @@ async function defaultRoots(
   const chain = capChain(ancestors.reverse(), top);
   const cut = chain.skipped > 0 ? [chainCutDiagnostic(cwd, top, chain.skipped, "skills")] : [];
   for (const dir of chain.folders.reverse()) {
-    roots.push({ path: join(dir, ".agents", "skills"), source: "project" });
+    roots.push({ path: childPath(dir, ".agents/skills"), source: "project" });
     // Claude Code's folder: a repository set up for it keeps its skills there.
-    roots.push({ path: join(dir, ".claude", "skills"), source: "project" });
+    roots.push({ path: childPath(dir, ".claude/skills"), source: "project" });
   }
   roots.push({ path: join(agentDir, "skills"), source: "user" });
   roots.push({ path: join(home, ".agents", "skills"), source: "user" });
@@ -293,7 +293,7 @@ async function projectAncestors(cwd: string, ceilingDir: string | undefined): Pr
   let dir = cwd;
   for (;;) {
     chain.push(dir);
-    if ((await kindOfPath(join(dir, ".git"))) !== "missing") return chain;
+    if ((await kindOfPath(childPath(dir, ".git"))) !== "missing") return chain;
     const parent = dirname(dir);
     if (parent === dir || !isBelowCeiling(parent, ceilingDir)) return [cwd];
     dir = parent;

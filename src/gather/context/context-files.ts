@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstat, readlink, stat } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
-import { ancestorsOf, expandHome, toPosix } from "../../_paths.js";
+import { ancestorsOf, childPath, expandHome, toPosix } from "../../_paths.js";
 import type { ContextFile, ContextOrigin } from "../../data.js";
 import { resolveAgentDir } from "../../locate/layers.js";
 import {
@@ -48,7 +48,7 @@ export async function findContextFile(
   const present: string[] = [];
   let winner: { name: string; path: string; dev: number; ino: number } | undefined;
   for (const name of names) {
-    const path = join(dir, name);
+    const path = childPath(dir, name);
     try {
       // lstat first: as cheap for the usual missing name, and it tells a
       // link whose target is gone (stat would call that missing too).

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { lstat, realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
-import { toPosix } from "../../_paths.js";
+import { childPath, toPosix } from "../../_paths.js";
 import { type Reach, type Refusal, reachRefusal, walkFolders } from "../../repo-files/index.js";
 import type { RuleLocation } from "./formats.js";
 import type { RuleFate } from "./types.js";
@@ -72,7 +72,7 @@ export async function findRuleFiles(
   const turn = pace();
   if (turn) await turn;
   if (signal?.aborted) return [];
-  const top = join(base, ...location.rel.split("/"));
+  const top = location.rel === "" ? base : childPath(base, location.rel);
   const own = await lstatOrUndefined(top);
   if (!own) return [];
   // A link where a folder may be: what it leads to decides (the door's verdict below, by real path).
