@@ -1,7 +1,8 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { loadContextFiles } from "../../src/gather/context/index.js";
+import { loadContextForPaths } from "../../src/gather/context/on-touch.js";
 import { DEFAULT_RULE_SOURCES, traceRules } from "../../src/gather/rules/index.js";
 import { MAX_CHAIN_FOLDERS } from "../../src/repo-files/index.js";
 import { loadSkills } from "../../src/skills/load.js";
@@ -121,5 +122,17 @@ describe("hostile repository: a cwd past the folder cap", () => {
       cut(cwd, root, "skills"),
     ]);
     expect(stats).toBeLessThan(PER_FOLDER * MAX_CHAIN_FOLDERS);
+  });
+
+  it("on touch, a file of a skipped folder is not taken as one the prompt holds", async () => {
+    const { at, cwd, home } = deepProject();
+    writeFileSync(join(at(10), "AGENTS.md"), "skipped rules\n");
+    mkdirSync(join(cwd, "sub"));
+    symlinkSync(join(at(10), "AGENTS.md"), join(cwd, "sub", "AGENTS.md"));
+    const got = await loadContextForPaths(["sub/x.ts"], { cwd, home });
+    // The prompt left it out with the folders past the cap: the link below cwd brings it.
+    expect(got.files).toEqual([
+      { path: join(cwd, "sub", "AGENTS.md"), content: "skipped rules", kind: "context" },
+    ]);
   });
 });

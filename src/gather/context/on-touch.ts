@@ -6,6 +6,7 @@ import { pace } from "../../_pace.js";
 import { ancestorsOf, expandHome, isWithin, toPosix } from "../../_paths.js";
 import { escapeWrapperTags, oneLine } from "../../_prompt-text.js";
 import {
+  capChain,
   checkMaxBytes,
   MAX_CHAIN_FOLDERS,
   type PrivateVerdict,
@@ -483,13 +484,16 @@ export async function nestedContextNames(
   return nestedNames(start, reach);
 }
 
-/** Real paths of the context files in cwd and its ancestors up to the project root. */
+/** Real paths of the context files in cwd and its ancestors up to the project root, as the prompt's context step caps them. */
 async function heldFiles(
   cwd: string,
   root: string,
   ceiling: string | undefined,
 ): Promise<Set<string>> {
-  const dirs = ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, root));
+  const dirs = capChain(
+    ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, root)),
+    root,
+  ).folders;
   const found = await Promise.all(dirs.map((d) => findContextFile(d)));
   const reals = await Promise.all(
     found.map(({ path }) => (path ? realpathOrSelf(path) : undefined)),
