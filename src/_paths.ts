@@ -67,3 +67,14 @@ export function ancestorsOf(dir: string, ceiling?: string): string[] {
   }
   return out.reverse();
 }
+
+/**
+ * `rel` (forward slashes, no `.` or `..`) below `dir` (absolute, normalised),
+ * as `join` gives it. `join` rebuilds the whole path segment by segment: on a
+ * path 1,000 folders deep that is a string of a thousand pieces, held while
+ * its look-up waits (thousands wait at once in a deep cwd's steps).
+ */
+export function childPath(dir: string, rel: string): string {
+  const tail = sep === "/" ? rel : rel.replaceAll("/", sep);
+  return dir.endsWith(sep) ? `${dir}${tail}` : `${dir}${sep}${tail}`;
+}

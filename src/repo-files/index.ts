@@ -9,6 +9,13 @@ export {
   DEFAULT_MAX_CONTEXT_BYTES,
   humanBytes,
 } from "./capped-read.js";
+export {
+  type ChainFolder,
+  capChain,
+  chainCutDiagnostic,
+  chainFolders,
+  MAX_CHAIN_FOLDERS,
+} from "./cwd-chain.js";
 export { readFileNoFollow } from "./no-follow.js";
 export { type PrivateVerdict, privatePaths } from "./private-paths.js";
 export { findProjectRoot } from "./project-root.js";
@@ -19,6 +26,7 @@ export {
   type Reach,
   type ReachOptions,
   type Refusal,
+  reachOf,
   reachRefusal,
   refusalDiagnostic,
 } from "./reach.js";

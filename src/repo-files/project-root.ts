@@ -11,16 +11,17 @@ import { isBelowCeiling } from "../_paths.js";
 export async function findProjectRoot(dir: string, ceiling?: string): Promise<string> {
   let current = dir;
   for (;;) {
-    if (await exists(`${current}${current.endsWith(sep) ? "" : sep}.git`)) return current;
+    if (await holdsGit(current)) return current;
     const up = dirname(current);
     if (up === current || !isBelowCeiling(up, ceiling)) return dir;
     current = up;
   }
 }
 
-async function exists(path: string): Promise<boolean> {
+/** True when `dir` holds a `.git` entry of any kind. */
+export async function holdsGit(dir: string): Promise<boolean> {
   try {
-    await lstat(path);
+    await lstat(`${dir}${dir.endsWith(sep) ? "" : sep}.git`);
     return true;
   } catch {
     // Missing, or a parent we may not search: either way no `.git` here.

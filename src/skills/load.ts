@@ -1,10 +1,12 @@
 import { dirname, join, resolve } from "node:path";
 import { kindOfPath, realpathOrSelf } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
-import { expandHome, isBelowCeiling } from "../_paths.js";
+import { childPath, expandHome, isBelowCeiling } from "../_paths.js";
 import { capDiagnostics } from "../engine/index.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import {
+  capChain,
+  chainCutDiagnostic,
   placeRefusal,
   projectReach,
   REFUSAL_CODES,
@@ -106,13 +108,14 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadS
   }
 
   if (options.includeDefaults ?? true) {
-    const roots = await defaultRoots(
+    const { roots, cut } = await defaultRoots(
       cwd,
       agentDir,
       home,
       options.projectDir ?? ".pi",
       ceilingOf(options),
     );
+    diagnostics.push(...cut);
     const seenRoots = new Set<string>();
     for (const root of roots) {
       // Two roots a folder from cwd up to the git root: a cwd a thousand folders deep is thousands of look-ups.
@@ -178,13 +181,14 @@ export async function skillRoots(options: LoadSkillsOptions = {}): Promise<strin
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const roots = (options.paths ?? []).map((raw) => resolve(cwd, expandHome(raw, home)));
   if (options.includeDefaults ?? true) {
-    for (const root of await defaultRoots(
+    const { roots: found } = await defaultRoots(
       cwd,
       agentDir,
       home,
       options.projectDir ?? ".pi",
       ceilingOf(options),
-    )) {
+    );
+    for (const root of found) {
       if (root.source !== "project" || options.projectTrusted !== false) roots.push(root.path);
     }
   }
@@ -252,23 +256,31 @@ function ceilingOf(options: LoadSkillsOptions): string | undefined {
   return options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
 }
 
-/** The project roots (nearest first), then the user roots. */
+/**
+ * The project roots (nearest first), then the user roots. Of the folders from
+ * cwd up to the git root, the {@link MAX_CHAIN_FOLDERS} nearest cwd and the
+ * git root are searched; `cut` warns of the rest.
+ */
 async function defaultRoots(
   cwd: string,
   agentDir: string,
   home: string,
   projectDir: string,
   ceilingDir: string | undefined,
-): Promise<SkillsRoot[]> {
+): Promise<{ roots: SkillsRoot[]; cut: Diagnostic[] }> {
   const roots: SkillsRoot[] = [{ path: join(cwd, projectDir, "skills"), source: "project" }];
-  for (const dir of await projectAncestors(cwd, ceilingDir)) {
-    roots.push({ path: join(dir, ".agents", "skills"), source: "project" });
+  const ancestors = await projectAncestors(cwd, ceilingDir);
+  const top = ancestors[ancestors.length - 1] ?? cwd;
+  const chain = capChain(ancestors.reverse(), top);
+  const cut = chain.skipped > 0 ? [chainCutDiagnostic(cwd, top, chain.skipped, "skills")] : [];
+  for (const dir of chain.folders.reverse()) {
+    roots.push({ path: childPath(dir, ".agents/skills"), source: "project" });
     // Claude Code's folder: a repository set up for it keeps its skills there.
-    roots.push({ path: join(dir, ".claude", "skills"), source: "project" });
+    roots.push({ path: childPath(dir, ".claude/skills"), source: "project" });
   }
   roots.push({ path: join(agentDir, "skills"), source: "user" });
   roots.push({ path: join(home, ".agents", "skills"), source: "user" });
-  return roots;
+  return { roots, cut };
 }
 
 /**
@@ -281,7 +293,7 @@ async function projectAncestors(cwd: string, ceilingDir: string | undefined): Pr
   let dir = cwd;
   for (;;) {
     chain.push(dir);
-    if ((await kindOfPath(join(dir, ".git"))) !== "missing") return chain;
+    if ((await kindOfPath(childPath(dir, ".git"))) !== "missing") return chain;
     const parent = dirname(dir);
     if (parent === dir || !isBelowCeiling(parent, ceilingDir)) return [cwd];
     dir = parent;

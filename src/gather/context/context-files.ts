@@ -4,18 +4,21 @@ import { dirname, join, resolve } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstat, readlink, stat } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
-import { ancestorsOf, expandHome, toPosix } from "../../_paths.js";
+import { ancestorsOf, childPath, expandHome, toPosix } from "../../_paths.js";
 import type { ContextFile, ContextOrigin } from "../../data.js";
 import { resolveAgentDir } from "../../locate/layers.js";
 import {
+  capChain,
+  chainCutDiagnostic,
+  chainFolders,
   checkMaxBytes,
   cutMarker,
   findProjectRoot,
   type PrivateVerdict,
   privatePaths,
-  projectReach,
   type Reach,
   type RepoCapped,
+  reachOf,
   reachRefusal,
   readRepoCapped,
   refusalDiagnostic,
@@ -45,7 +48,7 @@ export async function findContextFile(
   const present: string[] = [];
   let winner: { name: string; path: string; dev: number; ino: number } | undefined;
   for (const name of names) {
-    const path = join(dir, name);
+    const path = childPath(dir, name);
     try {
       // lstat first: as cheap for the usual missing name, and it tells a
       // link whose target is gone (stat would call that missing too).
@@ -185,7 +188,7 @@ async function contextFolders(o: {
   projectTrusted: boolean;
   ceilingDir?: string | undefined;
   signal?: AbortSignal | undefined;
-}): Promise<ContextFolder[]> {
+}): Promise<{ folders: ContextFolder[]; diagnostics: Diagnostic[] }> {
   const realHome = await realpathOrSelf(o.home);
   const home = toPosix(o.home);
   const ceiling = o.ceilingDir;
@@ -198,7 +201,7 @@ async function contextFolders(o: {
     },
   ];
   const listed = new Set([o.agentDir]);
-  const rootOf = memoProjectRoots(o.ceilingDir);
+  const diagnostics: Diagnostic[] = [];
   // One checker per project, so each .gitignore is read once.
   const checkers = new Map<string, (path: string) => Promise<PrivateVerdict | undefined>>();
   const privateOf = (realRoot: string) => {
@@ -210,43 +213,35 @@ async function contextFolders(o: {
     return check;
   };
   for (const start of [o.cwd, ...o.roots]) {
-    for (const dir of ancestorsOf(start, o.ceilingDir)) {
-      // Each folder costs look-ups on paths as long as the chain is deep: the deadline is heard between two.
-      await checkpoint(o.signal);
+    const root = await findProjectRoot(start, ceiling);
+    const cut = capChain(ancestorsOf(start, ceiling), root);
+    if (cut.skipped > 0)
+      diagnostics.push(chainCutDiagnostic(start, root, cut.skipped, "context files"));
+    // Each folder's root and real path from its parent's: a look-up per folder walks the whole path.
+    const chain = await chainFolders(cut.folders, o.signal);
+    const realOf = new Map(chain.map((f) => [f.dir, f.real]));
+    for (const { dir, root: found, real } of chain) {
       if (listed.has(dir)) continue;
       listed.add(dir);
-      const found = await projectReach({
+      const reach: Reach = reachOf({
         start: dir,
+        realStart: real,
+        found,
+        realFound: realOf.get(found) ?? (await realpathOrSelf(found)),
         home: o.home,
-        trusted: true,
-        root: await rootOf(dir),
-        ceiling,
+        realHome,
       });
-      const isPrivate = o.projectTrusted ? undefined : privateOf(found.realRoot);
-      const reach: Reach = isPrivate ? { ...found, isPrivate } : found;
+      const isPrivate = o.projectTrusted ? undefined : privateOf(reach.realRoot);
       folders.push({
         dir,
         origin: "project",
-        reach,
+        reach: isPrivate ? { ...reach, isPrivate } : reach,
         allowed: [reach.root, reach.realRoot],
         allowedText: `the project root ${toPosix(reach.root)}`,
       });
     }
   }
-  return folders;
-}
-
-/** {@link findProjectRoot}, asked once per folder: the chains of cwd and the roots share ancestors. */
-function memoProjectRoots(ceiling: string | undefined): (dir: string) => Promise<string> {
-  const known = new Map<string, Promise<string>>();
-  return (dir) => {
-    let root = known.get(dir);
-    if (root === undefined) {
-      root = findProjectRoot(dir, ceiling);
-      known.set(dir, root);
-    }
-    return root;
-  };
+  return { folders, diagnostics };
 }
 
 /**
@@ -309,7 +304,7 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   const cwd = resolve(expandHome(options.cwd, home));
   const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
   const roots = await resolveRoots(options.roots, cwd, home);
-  const folders = await contextFolders({
+  const { folders, diagnostics: chainCut } = await contextFolders({
     cwd,
     agentDir,
     roots,
@@ -387,7 +382,7 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   const capped = capTotal(deduped.files, maxTotalBytes);
   return {
     files: capped.files,
-    diagnostics: [...perFolder.flat(), ...deduped.diagnostics, ...capped.diagnostics],
+    diagnostics: [...chainCut, ...perFolder.flat(), ...deduped.diagnostics, ...capped.diagnostics],
     provenance: {
       folders: folders.map((f) => toPosix(f.dir)),
       files: read.map(({ path, imports, cut }) => ({ path, imports, cut })),

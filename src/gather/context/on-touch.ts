@@ -6,7 +6,9 @@ import { pace } from "../../_pace.js";
 import { ancestorsOf, expandHome, isWithin, toPosix } from "../../_paths.js";
 import { escapeWrapperTags, oneLine } from "../../_prompt-text.js";
 import {
+  capChain,
   checkMaxBytes,
+  MAX_CHAIN_FOLDERS,
   type PrivateVerdict,
   privatePaths,
   projectReach,
@@ -53,8 +55,8 @@ export interface TouchedContext {
 
 /** Most paths one call looks at; the rest are named in one diagnostic. */
 export const MAX_TOUCH_PATHS = 64;
-/** Most folders one call searches for a context file (a deep path has one per level). */
-export const MAX_TOUCH_FOLDERS = 256;
+/** Most folders one call searches for a context file (a deep path has one per level): the cap of cwd's chain. */
+export const MAX_TOUCH_FOLDERS = MAX_CHAIN_FOLDERS;
 
 /** The element a host wraps each file in: its text may not close it. */
 export const TOUCH_ELEMENT = "instructions";
@@ -482,13 +484,16 @@ export async function nestedContextNames(
   return nestedNames(start, reach);
 }
 
-/** Real paths of the context files in cwd and its ancestors up to the project root. */
+/** Real paths of the context files in cwd and its ancestors up to the project root, as the prompt's context step caps them. */
 async function heldFiles(
   cwd: string,
   root: string,
   ceiling: string | undefined,
 ): Promise<Set<string>> {
-  const dirs = ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, root));
+  const dirs = capChain(
+    ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, root)),
+    root,
+  ).folders;
   const found = await Promise.all(dirs.map((d) => findContextFile(d)));
   const reals = await Promise.all(
     found.map(({ path }) => (path ? realpathOrSelf(path) : undefined)),

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { lstat, realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
-import { toPosix } from "../../_paths.js";
+import { childPath, toPosix } from "../../_paths.js";
 import { type Reach, type Refusal, reachRefusal, walkFolders } from "../../repo-files/index.js";
 import type { RuleLocation } from "./formats.js";
 import type { RuleFate } from "./types.js";
@@ -57,6 +57,7 @@ export interface ListingBudget {
  * would read it there ({@link reachRefusal}: inside the project, and for an
  * untrusted project not private), and refused with the door's words
  * otherwise; FIFOs, sockets and devices are refused without being opened.
+ * `realBase`, when given, is `base`'s real path.
  */
 export async function findRuleFiles(
   base: string,
@@ -64,13 +65,14 @@ export async function findRuleFiles(
   reach: Reach | undefined,
   signal?: AbortSignal,
   listed?: ListingBudget,
+  realBase?: string,
 ): Promise<RuleCandidate[]> {
   // Its turn first, then the signal: a cwd a thousand folders deep starts tens
   // of thousands of these at once, and none looks once the render gave up.
   const turn = pace();
   if (turn) await turn;
   if (signal?.aborted) return [];
-  const top = join(base, ...location.rel.split("/"));
+  const top = location.rel === "" ? base : childPath(base, location.rel);
   const own = await lstatOrUndefined(top);
   if (!own) return [];
   // A link where a folder may be: what it leads to decides (the door's verdict below, by real path).
@@ -88,7 +90,9 @@ export async function findRuleFiles(
     const name = location.rel.split("/").pop() ?? location.rel;
     return [await checkFile({ path: top, rel: name, location }, own, reach)];
   }
-  const real = await realpath(top).catch(() => top);
+  // The folder itself (Roo's mode files): its real path, when the caller knows it, costs no walk of a long path.
+  const real =
+    location.rel === "" && realBase !== undefined ? realBase : await realpath(top).catch(() => top);
   const refusal = reach && (await reachRefusal(top, real, reach, location.named === true));
   if (refusal) return [doorRefused({ path: top, rel: "", location }, refusal)];
   // A render that gave up on the step lists no folder more (its value is no longer read).

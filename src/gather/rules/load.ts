@@ -5,7 +5,15 @@ import { lstat } from "../../_io.js";
 import { nextTurn } from "../../_pace.js";
 import { ancestorsOf, expandHome, isWithin, toPosix } from "../../_paths.js";
 import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
-import { checkMaxBytes, cutMarker, projectReach, readRepoCapped } from "../../repo-files/index.js";
+import {
+  capChain,
+  chainCutDiagnostic,
+  chainFolders,
+  checkMaxBytes,
+  cutMarker,
+  projectReach,
+  readRepoCapped,
+} from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { readRuleDocument } from "./_fields.js";
 import { accountDiagnostic, disabledDiagnostics } from "./account.js";
@@ -117,9 +125,20 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   // folder), and for an untrusted project its private files.
   const reach = await projectReach({ start: cwd, home, trusted, ceiling });
   const projectRoot = reach.root;
-  const projectFolders = ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, projectRoot));
+  const cut = capChain(
+    ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, projectRoot)),
+    projectRoot,
+  );
+  const projectFolders = cut.folders;
+  // Each folder's real path from its parent's: a realpath per folder walks the whole chain again.
+  const realOf = new Map(
+    (await chainFolders(projectFolders, options.signal)).map((f) => [f.dir, f.real]),
+  );
   const layerDir = join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
   const diagnostics: Diagnostic[] = [];
+  if (cut.skipped > 0) {
+    diagnostics.push(chainCutDiagnostic(cwd, projectRoot, cut.skipped, "rule files"));
+  }
 
   const bases = (format: RuleFormat): string[] => {
     switch (format.scope) {
@@ -152,7 +171,9 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
           format.scope === "project" || format.scope === "project-layer" ? reach : undefined;
         return bases(format).map(async (base) => {
           const perLocation = await Promise.all(
-            format.locations.map((l) => findRuleFiles(base, l, confine, options.signal)),
+            format.locations.map((l) =>
+              findRuleFiles(base, l, confine, options.signal, undefined, realOf.get(base)),
+            ),
           );
           const found = withFallbacks(format, perLocation).sort((a, b) =>
             Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)),
