@@ -3,7 +3,7 @@ import { closeSync, constants, type Dir, fstatSync, openSync, readSync, statSync
 import { basename, dirname } from "node:path";
 import { normalizeText } from "./_frontmatter.js";
 import type { ReadHandle as FileHandle } from "./_io.js";
-import { open, opendirSync, realpath, stat } from "./_io.js";
+import { open, opendirSync, realpath, stat, statKind } from "./_io.js";
 import type { Diagnostic } from "./types.js";
 
 /** Files larger than this are not read into the prompt. */
@@ -46,10 +46,12 @@ export function kindOfPathSync(path: string): PathKind {
   }
 }
 
+/** {@link kindOfPathSync}, noted by a prompt session as the kind alone (see `statKind`). */
 export async function kindOfPath(path: string): Promise<PathKind> {
   try {
-    const s = await stat(path);
-    return s.isFile() ? "file" : s.isDirectory() ? "dir" : "other";
+    const kind = await statKind(path);
+    // A followed stat never gives a link.
+    return kind === "link" ? "other" : kind;
   } catch {
     return "missing";
   }

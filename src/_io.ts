@@ -22,8 +22,22 @@ import { pace } from "./_pace.js";
  * module instead of `node:fs` (a test keeps it that way).
  */
 
-/** How a path was looked at; validating an observation repeats the same probe. */
-export type Probe = "stat" | "lstat" | "realpath" | "readlink";
+/**
+ * How a path was looked at; validating an observation repeats the same probe.
+ * A `-kind` probe is a stat that told its caller only what the path is (see
+ * {@link statKind}), and is noted as that alone.
+ */
+export type Probe = "stat" | "lstat" | "stat-kind" | "lstat-kind" | "realpath" | "readlink";
+
+/** What a path is, as a stat sees it: `link` from lstat only (the words of `_fs.ts`'s `EntryKind`). */
+export type StatKind = "file" | "dir" | "link" | "other";
+
+/** The kind of `stats`. */
+export function kindOfStats(stats: fs.Stats): StatKind {
+  if (stats.isFile()) return "file";
+  if (stats.isDirectory()) return "dir";
+  return stats.isSymbolicLink() ? "link" : "other";
+}
 
 /** What a probe gave: the stats, the resolved path or link target, or the error code. */
 export type Observation = { stats: fs.Stats } | { text: string } | { error: string };
@@ -149,6 +163,27 @@ export function lstat(path: string): Promise<fs.Stats> {
     () => lstatNow(path),
     (stats) => ({ stats }),
   );
+}
+
+/**
+ * What `path` is (links followed), or the error of its stat. Noted as the
+ * kind alone, not as the stats: a caller that asks only this (is there a
+ * `.git`? is this a folder?) must not run again because the entry's times
+ * moved, and a folder's mtime moves with every entry added to it.
+ */
+export function statKind(path: string): Promise<StatKind> {
+  const recorder = currentRecorder();
+  const call = () => statNow(path).then(kindOfStats);
+  if (!recorder) return call();
+  return observed(recorder, "stat-kind", path, call, (text) => ({ text }));
+}
+
+/** {@link statKind} without following a final link: `link` for a link. */
+export function lstatKind(path: string): Promise<StatKind> {
+  const recorder = currentRecorder();
+  const call = () => lstatNow(path).then(kindOfStats);
+  if (!recorder) return call();
+  return observed(recorder, "lstat-kind", path, call, (text) => ({ text }));
 }
 
 export function realpath(path: string): Promise<string> {

@@ -1,6 +1,6 @@
 import { basename, dirname, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
-import { lstat } from "../_io.js";
+import { lstatKind } from "../_io.js";
 import { checkpoint } from "../_pace.js";
 import { toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
@@ -76,9 +76,10 @@ export async function chainFolders(
     await checkpoint(signal);
     if (await holdsGit(dir)) nearest = dir;
     const follows = parent !== undefined && dirname(dir) === parent.dir;
-    const own = follows ? await lstat(dir).catch(() => undefined) : undefined;
+    // The kind alone (see lstatKind): the folder's times move with every entry added to it.
+    const own = follows ? await lstatKind(dir).catch(() => undefined) : undefined;
     const real =
-      parent !== undefined && own !== undefined && !own.isSymbolicLink()
+      parent !== undefined && own !== undefined && own !== "link"
         ? `${parent.real}${parent.real.endsWith(sep) ? "" : sep}${basename(dir)}`
         : await realpathOrSelf(dir);
     parent = { dir, root: nearest ?? dir, real };

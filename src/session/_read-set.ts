@@ -1,5 +1,5 @@
 import * as fs from "node:fs";
-import type { Observation, Probe, ReadRecorder } from "../_io.js";
+import { kindOfStats, type Observation, type Probe, type ReadRecorder } from "../_io.js";
 
 /**
  * How long after its last change a file's stat is trusted to show the next
@@ -81,6 +81,12 @@ function probeAgain(entry: ReadEntry): Promise<string> {
         break;
       case "lstat":
         fs.lstat(entry.path, answer);
+        break;
+      case "stat-kind":
+        fs.stat(entry.path, (error, stats) => answer(error, error ? "" : kindOfStats(stats)));
+        break;
+      case "lstat-kind":
+        fs.lstat(entry.path, (error, stats) => answer(error, error ? "" : kindOfStats(stats)));
         break;
       case "realpath":
         // The native one, as fs/promises' realpath that recorded it; the JS fs.realpath

@@ -1,8 +1,8 @@
-import { mkdirSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { kindOfPath, readTextFile, realpathOrSelf } from "../../src/_fs.js";
-import { recordReads } from "../../src/_io.js";
+import { lstatKind, recordReads } from "../../src/_io.js";
 import { listMarkdown } from "../../src/sections/load.js";
 import { createReadSet, type ReadSet, readSetChanged } from "../../src/session/_read-set.js";
 import { tempDir } from "../api/_helpers.js";
@@ -47,6 +47,21 @@ async function recorded(dir: string, settleMs = TRUST_EVERY_STAT) {
   return set;
 }
 
+/** For each edit, on a fixture of its own: whether the set `record` noted before it shows a change. */
+async function changedBy(
+  edits: ((dir: string) => void)[],
+  record: (dir: string) => Promise<ReadSet> = recorded,
+): Promise<boolean[]> {
+  const seen: boolean[] = [];
+  for (const edit of edits) {
+    const dir = fixture();
+    const set = await record(dir);
+    edit(dir);
+    seen.push(await readSetChanged(set));
+  }
+  return seen;
+}
+
 describe("recordReads and readSetChanged", () => {
   it("notes every probe, the missing ones too, each path once", async () => {
     const dir = fixture();
@@ -54,7 +69,7 @@ describe("recordReads and readSetChanged", () => {
     expect([...set.entries.values()].map((e) => [e.probe, e.path, e.seen.startsWith("!")])).toEqual(
       [
         ["stat", join(dir, "AGENTS.md"), false],
-        ["stat", join(dir, "CLAUDE.md"), true],
+        ["stat-kind", join(dir, "CLAUDE.md"), true],
         ["stat", join(dir, "sections"), false],
         ["realpath", join(dir, "link"), true],
       ],
@@ -75,14 +90,7 @@ describe("recordReads and readSetChanged", () => {
       (dir) => unlinkSync(join(dir, "AGENTS.md")),
       (dir) => symlinkSync(join(dir, "AGENTS.md"), join(dir, "link")),
     ];
-    const seen: boolean[] = [];
-    for (const edit of edits) {
-      const dir = fixture();
-      const set = await recorded(dir);
-      edit(dir);
-      seen.push(await readSetChanged(set));
-    }
-    expect(seen).toEqual([true, true, true, true, true, true]);
+    expect(await changedBy(edits)).toEqual([true, true, true, true, true, true]);
   });
 
   it("an edit that keeps the size and puts the mtime back still shows (ctime moves)", async () => {
@@ -105,6 +113,37 @@ describe("recordReads and readSetChanged", () => {
     const missing = createReadSet(60_000);
     await recordReads(missing, () => kindOfPath(join(dir, "nothing-here.md")));
     expect([missing.settled, await readSetChanged(missing)]).toEqual([true, false]);
+  });
+
+  it("a path asked only what it is: unchanged while it stays that kind, changed when it becomes another", async () => {
+    /** Asks what `sections` (followed) and the fixture folder itself (not followed) are. */
+    const kinds = async (dir: string, settleMs = TRUST_EVERY_STAT) => {
+      const set = createReadSet(settleMs);
+      await recordReads(set, async () => {
+        await kindOfPath(join(dir, "sections"));
+        await lstatKind(dir);
+      });
+      return set;
+    };
+    // New entries move both folders' times (to now, well within the settle time): the kinds stay.
+    const dir = fixture();
+    const set = await kinds(dir, 60_000);
+    writeFileSync(join(dir, "sections", "tools.md"), "tools\n");
+    writeFileSync(join(dir, "notes.txt"), "notes\n");
+    expect([set.settled, await readSetChanged(set)]).toEqual([true, false]);
+    // A folder replaced by a file, by a link, or gone: changed.
+    const edits: ((dir: string) => void)[] = [
+      (dir) => {
+        rmSync(join(dir, "sections"), { recursive: true });
+        writeFileSync(join(dir, "sections"), "a file now\n");
+      },
+      (dir) => {
+        rmSync(join(dir, "sections"), { recursive: true });
+        symlinkSync(join(dir, "AGENTS.md"), join(dir, "sections"));
+      },
+      (dir) => rmSync(join(dir, "sections"), { recursive: true }),
+    ];
+    expect(await changedBy(edits, (dir) => kinds(dir))).toEqual([true, true, true]);
   });
 
   it("a recording that ends does not cut off one still under way", async () => {

@@ -117,6 +117,22 @@ describe("createPromptSession: nothing changed", () => {
     session.close();
   });
 
+  it("an entry added to a folder the steps only pass through: nothing is opened or listed again", async () => {
+    // The folder above the project root stands for the temp folder's own parent (/tmp, where
+    // every other process adds entries) and for the user's home; .git gets new entries with
+    // every git command. The steps ask whether an entry is there and whether a folder is a
+    // link, which such an addition does not change.
+    const { root, session } = setup();
+    await session.render();
+    reads(root);
+    write(root, "notes.txt", "not for the agent\n");
+    write(root, "project/.git/index", "DIRC");
+    const second = await session.render();
+    expect(reads(root)).toEqual([]);
+    expect(second.changes).toBeUndefined();
+    session.close();
+  });
+
   it("with the real settle time, a file written moments ago is read again on the next render", async () => {
     const { root } = sessionProject(); // just written: every ctime is now
     const session = createPromptSession(projectOptions(root));
