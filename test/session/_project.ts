@@ -120,9 +120,21 @@ function touch(...paths: string[]): void {
   for (const p of paths) utimesSync(p, time, time);
 }
 
+/**
+ * The deadline of these renders. A session reuses only what a render gathered in time, and
+ * these tests count what the next render reads again; a cold first render on a loaded 2-core
+ * machine (imports, the tokenizer) must not turn a late step into a re-read. A test about the
+ * deadline passes its own.
+ */
+const DEADLINE_MS = 60_000;
+
 /** The pinned options of a session project (tree off unless asked for). */
 export function projectOptions(root: string, extra: SystemPromptOptions = {}): SystemPromptOptions {
-  return pinned(root, { tools: ["read", "bash", "edit", "write"], ...extra });
+  return pinned(root, {
+    tools: ["read", "bash", "edit", "write"],
+    deadlineMs: DEADLINE_MS,
+    ...extra,
+  });
 }
 
 /** A result without its step timings (milliseconds differ from run to run; names and statuses do not). */

@@ -102,6 +102,9 @@ describe("createPromptSession: nothing changed", () => {
   it("the second render opens no file, lists no folder, and gives the same result with no changes", async () => {
     const { root, options, session } = setup({ workspaceTree: true });
     const first = await session.render();
+    // The premise: every step of the first render ran in time, so each left a memo.
+    const statuses = [...Array(7).fill("ok"), "skipped", "ok"];
+    expect(first.result.steps.map((s) => s.status)).toEqual(statuses);
     expect(reads(root)).toContain("read <root>/project/AGENTS.md");
     const second = await session.render();
     expect(reads(root)).toEqual([]);
@@ -109,11 +112,7 @@ describe("createPromptSession: nothing changed", () => {
     expect(second.result.text).toBe(first.result.text);
     expect(comparable(second.result)).toEqual(comparable(await renderSystemPrompt(options)));
     // Every step that runs is ok; git is off (no --git).
-    expect(second.result.steps.map((s) => s.status)).toEqual([
-      ...Array(7).fill("ok"),
-      "skipped",
-      "ok",
-    ]);
+    expect(second.result.steps.map((s) => s.status)).toEqual(statuses);
     session.close();
   });
 
@@ -408,7 +407,9 @@ describe("createPromptSession: the deadline", () => {
     // Generous: every other step must finish within it on a loaded machine.
     const late = await session.render({ deadlineMs: 1000 });
     io.hold = undefined;
-    expect(late.result.steps.find((s) => s.name === "context")?.status).toBe("timeout");
+    // Only the held step was late (a step late for another reason would be read again too).
+    const lateSteps = late.result.steps.filter((s) => s.status === "timeout");
+    expect(lateSteps.map((s) => s.name)).toEqual(["context"]);
     expect(sectionText(late.result, "project_context")).toBeUndefined();
     release();
     // Let the late work finish, so what the next render reads is its own.
