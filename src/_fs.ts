@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { closeSync, constants, type Dir, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { normalizeText } from "./_frontmatter.js";
-import type { ReadHandle as FileHandle } from "./_io.js";
+import type { ReadHandle as FileHandle, StatKind } from "./_io.js";
 import { open, opendirSync, realpath, stat, statKind } from "./_io.js";
 import type { Diagnostic } from "./types.js";
 
@@ -27,7 +27,7 @@ export type TextFileResult =
 export type PathKind = "file" | "dir" | "other" | "missing";
 
 /** An entry as a listing or `lstat` sees it: a link is a link, not followed. */
-export type EntryKind = Exclude<PathKind, "missing"> | "link";
+export type EntryKind = StatKind;
 
 /** What `lstat` says, with `other` told apart, for a message that names what it refused. */
 export type LstatKind = Exclude<EntryKind, "other"> | "fifo" | "socket" | "device" | "missing";

@@ -29,7 +29,7 @@ import { pace } from "./_pace.js";
  */
 export type Probe = "stat" | "lstat" | "stat-kind" | "lstat-kind" | "realpath" | "readlink";
 
-/** What a path is, as a stat sees it: `link` from lstat only (the words of `_fs.ts`'s `EntryKind`). */
+/** What a path is, as a stat sees it: `link` from lstat only (`_fs.ts` names it `EntryKind`). */
 export type StatKind = "file" | "dir" | "link" | "other";
 
 /** The kind of `stats`. */
