@@ -1,6 +1,6 @@
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
-import { parseYaml } from "../_yaml.js";
+import { parseYaml, YAML_TEXT_CAPS } from "../_yaml.js";
 import { MAX_KEY_PROBLEMS } from "../config/index.js";
 import type { Diagnostic } from "../types.js";
 import type { ExportSpec, PathQuote, ToolSet } from "./types.js";
@@ -63,7 +63,7 @@ export function parsePreset(
   path: string,
 ): { fields: PresetFields; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const parsed = parseYaml(text);
+  const parsed = parseYaml(text, { maxChars: YAML_TEXT_CAPS.preset });
   if (!parsed.ok) {
     const { message, line } = parsed.problem;
     diagnostics.push({
