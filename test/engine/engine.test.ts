@@ -248,6 +248,39 @@ describe("TemplateError", () => {
     });
   });
 
+  it("locates a builtin helper called with the wrong number of arguments, in our words", () => {
+    // Handlebars' own errors had no place ("Must pass iterator to #each"), and
+    // {{lookup}} threw a TypeError from inside Handlebars.
+    const engine = createEngine();
+    const cases: [string, string, number][] = [
+      ["a\n  {{#each}}x{{/each}}", 'Helper "each": takes one argument ({{#each tools}}), got 0', 3],
+      ["a\n  {{#if}}x{{/if}}", 'Helper "if": takes one argument ({{#if tools}}), got 0', 3],
+      [
+        "a\n  {{#unless a b}}x{{/unless}}",
+        'Helper "unless": takes one argument ({{#unless tools}}), got 2',
+        3,
+      ],
+      ["a\n  {{#with}}x{{/with}}", 'Helper "with": takes one argument ({{#with git}}), got 0', 3],
+      ["a\n  {{lookup}}", 'Helper "lookup": takes 2 arguments ({{lookup vars "name"}}), got 0', 3],
+      [
+        "a\n  x {{lookup a}}",
+        'Helper "lookup": takes 2 arguments ({{lookup vars "name"}}), got 1',
+        5,
+      ],
+    ];
+    for (const [source, message, column] of cases) {
+      expect(failure(() => engine.render(source, { a: {}, b: 1 }))).toEqual({
+        message,
+        line: 2,
+        column,
+      });
+    }
+    // The right count still renders.
+    expect(
+      engine.render('{{#each a}}{{/each}}{{lookup a "k"}}{{#if b}}y{{/if}}', { a: { k: 1 }, b: 1 }),
+    ).toBe("1y");
+  });
+
   it("locates a mismatched closing tag", () => {
     expect(failure(() => engine.render("a\n  {{#if x}}y{{/each}}", {}))).toEqual({
       message: "if doesn't match each",
