@@ -94,6 +94,14 @@ export function nameText(text: string, names: ReadonlySet<string>): string {
   return escapeWrapperTags(oneLine(text), names);
 }
 
+/**
+ * The element a host wraps each file given on touch in (`<instructions
+ * path="…">`, appended to a tool result): its text may not close it. The
+ * prompt tells the model such elements come, so no repository text in the
+ * prompt may write one either.
+ */
+export const TOUCH_ELEMENT = "instructions";
+
 /** `</name` or `{{#xml "name"}}` in a template: an element the template writes around text. */
 const ELEMENT_IN_TEMPLATE =
   /<\/([A-Za-z_][A-Za-z0-9_.:-]*)|\{\{#xml\s+"([A-Za-z_][A-Za-z0-9_.-]*)"/g;
@@ -102,13 +110,14 @@ const ELEMENT_IN_TEMPLATE =
  * The element names a prompt wraps text in (lower-cased): each section's
  * tag (every section of every layer, including variants and ones that end up
  * disabled: a name too many costs nothing), and every element its templates close or open with `{{#xml}}`
- * (`user_instructions`, `available_skills`, …). Templates are few and small,
- * so one regular expression over each body costs nothing next to the render.
+ * (`user_instructions`, `available_skills`, …), and {@link TOUCH_ELEMENT}.
+ * Templates are few and small, so one regular expression over each body costs
+ * nothing next to the render.
  */
 export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
 ): Set<string> {
-  const names = new Set<string>();
+  const names = new Set<string>([TOUCH_ELEMENT]);
   for (const t of templates) {
     // A section is wrapped in its name unless its tag says otherwise.
     const tag = t.meta.tag ?? t.name;
