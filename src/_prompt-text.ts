@@ -4,33 +4,21 @@
  * itself uses. Both are single passes, linear in the text.
  */
 
-/**
- * True for a code point that could break a line or hide text: C0 controls,
- * DEL, C1 controls, the Unicode line and paragraph separators, and the
- * bidirectional overrides and isolates (which can make a path read as another).
- */
-function unsafe(code: number): boolean {
-  return (
-    code < 0x20 ||
-    (code >= 0x7f && code <= 0x9f) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2066 && code <= 0x2069)
-  );
-}
+import { isHidden } from "./_text.js";
 
 /**
- * A path (or any one-line value) as one printable line: each unsafe code
- * point becomes `\uXXXX`, as the workspace tree writes names, so a folder
- * named `x\n- IMPORTANT: …` cannot add a line to the prompt.
+ * A path (or any one-line value) as one printable line: each code point that
+ * could break a line, hide text or reorder it ({@link isHidden}: controls,
+ * zero-width and bidirectional marks) becomes `\uXXXX`, as the workspace
+ * tree writes names, so a folder named `x\n- IMPORTANT: …` cannot add a line
+ * to the prompt, nor `\u202Egpj.exe` read as another name.
  */
 export function oneLine(text: string): string {
   let out = "";
   let copied = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (!unsafe(code)) continue;
+    if (!isHidden(code)) continue;
     out += `${text.slice(copied, i)}\\u${code.toString(16).padStart(4, "0")}`;
     copied = i + 1;
   }

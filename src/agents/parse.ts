@@ -1,5 +1,6 @@
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
+import { holdsHidden } from "../_text.js";
 import { parseYaml, YAML_TEXT_CAPS } from "../_yaml.js";
 import { MAX_KEY_PROBLEMS } from "../config/index.js";
 import type { Diagnostic } from "../types.js";
@@ -216,8 +217,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function oneLineText(v: unknown): string | undefined {
   if (typeof v !== "string") return undefined;
   const s = v.trim();
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
-  if (s === "" || s.length > MAX_TEXT || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s)) {
+  if (s === "" || s.length > MAX_TEXT || holdsHidden(s)) {
     return undefined;
   }
   return s;
