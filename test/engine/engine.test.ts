@@ -242,7 +242,7 @@ describe("TemplateError", () => {
   it("locates a bad mustache", () => {
     expect(failure(() => engine.render("intro\nsee {{#list}", {}))).toEqual({
       message:
-        "Parse error: Expecting 'CLOSE_RAW_BLOCK', 'CLOSE', 'CLOSE_UNESCAPED', 'OPEN_SEXPR', 'CLOSE_SEXPR', 'ID', 'OPEN_BLOCK_PARAMS', 'STRING', 'NUMBER', 'BOOLEAN', 'UNDEFINED', 'NULL', 'DATA', 'SEP', got 'INVALID'",
+        "found a character {{ }} does not allow; expected `}}`, `}}}`, a name or value, `)`, `as |…|`, or a path separator (`.` or `/`)",
       line: 2,
       column: 12,
     });
@@ -281,9 +281,39 @@ describe("TemplateError", () => {
     ).toBe("1y");
   });
 
+  it("says a syntax error in the template's terms, never the parser's token names", () => {
+    const engine = createEngine();
+    const broken = [
+      "{{foo.[bar}}",
+      "{{{x}}",
+      "{{x}}}",
+      "{{!-- open",
+      "{{#if a}}{{else}}{{else}}{{/if}}",
+      "{{x=1}}",
+      '{{"open}}',
+      "{{/if}}",
+      "{{else}}",
+      "{{> (x) a b c}}",
+      "{{#if a}}{{/each}}",
+    ];
+    for (const source of broken) {
+      const { message, line } = failure(() => engine.render(source, { a: 1, x: "p" }));
+      expect(line, source).toBe(1);
+      // Handlebars' own: "Parse error", "Expecting 'CLOSE'", "got 'INVALID'", "doesn't match".
+      expect(message, source).not.toMatch(
+        /Parse error|Lexical error|'[A-Z_]+'|doesn't match|Unsupported/,
+      );
+    }
+    expect(failure(() => engine.render("{{> (x) a b c}}", { x: "p" }))).toEqual({
+      message: "a partial takes at most one argument, its context (key=value pairs besides), got 3",
+      line: 1,
+      column: 1,
+    });
+  });
+
   it("locates a mismatched closing tag", () => {
     expect(failure(() => engine.render("a\n  {{#if x}}y{{/each}}", {}))).toEqual({
-      message: "if doesn't match each",
+      message: "{{/each}} closes the block if: expected {{/if}}",
       line: 2,
       column: 6,
     });
