@@ -278,7 +278,10 @@ export function toTemplateError(
   }
   const decorator = /^Missing decorator: "(.+)"$/.exec(message)?.[1];
   if (decorator !== undefined) {
-    return new TemplateError(message, { ...findDecorator(ast, decorator), cause: error });
+    return new TemplateError(`Unknown decorator "${decorator}"; only "inline" exists`, {
+      ...findDecorator(ast, decorator),
+      cause: error,
+    });
   }
   const { lineNumber, column } = error as { lineNumber?: unknown; column?: unknown };
   return new TemplateError(ourWords(message), {

@@ -147,7 +147,7 @@ const cases: CatalogueCase[] = [
   {
     name: "decorator-unknown",
     bad: [RULES],
-    expected: rulesError('Missing decorator: "shout"', 5, 1),
+    expected: rulesError('Unknown decorator "shout"; only "inline" exists', 5, 1),
   },
   {
     name: "partial-unknown",

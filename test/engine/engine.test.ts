@@ -351,7 +351,7 @@ describe("TemplateError", () => {
       column: 2,
     });
     expect(failure(() => engine.render("a\n{{#if t}}{{* shout}}{{/if}}", { t: true }))).toEqual({
-      message: 'Missing decorator: "shout"',
+      message: 'Unknown decorator "shout"; only "inline" exists',
       line: 2,
       column: 10,
     });
