@@ -20,6 +20,8 @@ const HIDDEN_SPANS: readonly (readonly [number, number])[] = [
 
 /** True for a character of {@link HIDDEN_SPANS}, tab and line feed included. */
 export function isHidden(code: number): boolean {
+  // Printable ASCII first: nearly every character of a path or name.
+  if (code >= 0x20 && code < 0x7f) return false;
   for (const [from, to] of HIDDEN_SPANS) if (code >= from && code <= to) return true;
   return false;
 }
