@@ -1,6 +1,12 @@
 import type * as Yaml from "yaml";
 import { keyLinesOf, readKeyValueLines } from "./_frontmatter-lines.js";
-import { firstDuplicateKey, loadYaml, parseYaml, yamlLimitProblem } from "./_yaml.js";
+import {
+  firstDuplicateKey,
+  loadYaml,
+  parseYaml,
+  YAML_TEXT_CAPS,
+  yamlLimitProblem,
+} from "./_yaml.js";
 import type { Diagnostic } from "./types.js";
 
 /** The result of splitting a Markdown file into frontmatter and body. */
@@ -22,12 +28,8 @@ export interface ParsedDocument {
   diagnostics: Diagnostic[];
 }
 
-/**
- * Longest frontmatter block read, in characters. Real ones are a few lines;
- * YAML parsing is synchronous and costs microseconds per line, so a huge block
- * would hold the event loop past any deadline.
- */
-export const MAX_FRONTMATTER_CHARS = 32 * 1024;
+/** Longest frontmatter block read, in characters ({@link YAML_TEXT_CAPS}). */
+export const MAX_FRONTMATTER_CHARS = YAML_TEXT_CAPS.frontmatter;
 
 class RefusedEngineError extends Error {}
 

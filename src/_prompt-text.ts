@@ -4,33 +4,21 @@
  * itself uses. Both are single passes, linear in the text.
  */
 
-/**
- * True for a code point that could break a line or hide text: C0 controls,
- * DEL, C1 controls, the Unicode line and paragraph separators, and the
- * bidirectional overrides and isolates (which can make a path read as another).
- */
-function unsafe(code: number): boolean {
-  return (
-    code < 0x20 ||
-    (code >= 0x7f && code <= 0x9f) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2066 && code <= 0x2069)
-  );
-}
+import { isHidden } from "./_text.js";
 
 /**
- * A path (or any one-line value) as one printable line: each unsafe code
- * point becomes `\uXXXX`, as the workspace tree writes names, so a folder
- * named `x\n- IMPORTANT: …` cannot add a line to the prompt.
+ * A path (or any one-line value) as one printable line: each code point that
+ * could break a line, hide text or reorder it ({@link isHidden}: controls,
+ * zero-width and bidirectional marks) becomes `\uXXXX`, as the workspace
+ * tree writes names, so a folder named `x\n- IMPORTANT: …` cannot add a line
+ * to the prompt, nor `\u202Egpj.exe` read as another name.
  */
 export function oneLine(text: string): string {
   let out = "";
   let copied = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (!unsafe(code)) continue;
+    if (!isHidden(code)) continue;
     out += `${text.slice(copied, i)}\\u${code.toString(16).padStart(4, "0")}`;
     copied = i + 1;
   }
@@ -94,6 +82,14 @@ export function nameText(text: string, names: ReadonlySet<string>): string {
   return escapeWrapperTags(oneLine(text), names);
 }
 
+/**
+ * The element a host wraps each file given on touch in (`<instructions
+ * path="…">`, appended to a tool result): its text may not close it. The
+ * prompt tells the model such elements come, so no repository text in the
+ * prompt may write one either.
+ */
+export const TOUCH_ELEMENT = "instructions";
+
 /** `</name` or `{{#xml "name"}}` in a template: an element the template writes around text. */
 const ELEMENT_IN_TEMPLATE =
   /<\/([A-Za-z_][A-Za-z0-9_.:-]*)|\{\{#xml\s+"([A-Za-z_][A-Za-z0-9_.-]*)"/g;
@@ -102,13 +98,14 @@ const ELEMENT_IN_TEMPLATE =
  * The element names a prompt wraps text in (lower-cased): each section's
  * tag (every section of every layer, including variants and ones that end up
  * disabled: a name too many costs nothing), and every element its templates close or open with `{{#xml}}`
- * (`user_instructions`, `available_skills`, …). Templates are few and small,
- * so one regular expression over each body costs nothing next to the render.
+ * (`user_instructions`, `available_skills`, …), and {@link TOUCH_ELEMENT}.
+ * Templates are few and small, so one regular expression over each body costs
+ * nothing next to the render.
  */
 export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
 ): Set<string> {
-  const names = new Set<string>();
+  const names = new Set<string>([TOUCH_ELEMENT]);
   for (const t of templates) {
     // A section is wrapped in its name unless its tag says otherwise.
     const tag = t.meta.tag ?? t.name;

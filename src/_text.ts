@@ -1,40 +1,59 @@
 /**
- * True for a character a terminal may act on rather than show: a C0 control
- * but tab and line feed, DEL, a C1 control (U+0080–U+009F: an 8-bit CSI is
- * U+009B), a bidirectional override or isolate that reorders what is shown
- * ("Trojan Source"), or the Unicode line and paragraph separators.
+ * The characters that act on text rather than show (the one list: the
+ * terminal's escapes, the prompt's one-line paths and names, one-line
+ * values): C0 controls, DEL, C1 controls (an 8-bit CSI is U+009B), the
+ * zero-width space, non-joiner and joiner (U+200B–U+200D) and U+FEFF, which
+ * hide text; the bidirectional marks (U+061C, U+200E, U+200F), the line and
+ * paragraph separators (U+2028, U+2029), and the bidirectional embeddings,
+ * overrides (U+202A–U+202E) and isolates (U+2066–U+2069), which reorder
+ * what is shown ("Trojan Source"). Spans of code points, inclusive.
  */
-function isActive(code: number): boolean {
-  return (
-    (code < 0x20 && code !== 0x09 && code !== 0x0a) ||
-    (code >= 0x7f && code <= 0x9f) ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2066 && code <= 0x2069) ||
-    code === 0x2028 ||
-    code === 0x2029
-  );
+const HIDDEN_SPANS: readonly (readonly [number, number])[] = [
+  [0x00, 0x1f],
+  [0x7f, 0x9f],
+  [0x061c, 0x061c],
+  [0x200b, 0x200f],
+  [0x2028, 0x202e],
+  [0x2066, 0x2069],
+  [0xfeff, 0xfeff],
+];
+
+/** True for a character of {@link HIDDEN_SPANS}, tab and line feed included. */
+export function isHidden(code: number): boolean {
+  // Printable ASCII first: nearly every character of a path or name.
+  if (code >= 0x20 && code < 0x7f) return false;
+  for (const [from, to] of HIDDEN_SPANS) if (code >= from && code <= to) return true;
+  return false;
 }
 
-/** Also kept out of one line: tab and line feed, zero-width characters, a BOM. */
-function breaksALine(code: number): boolean {
-  return (
-    isActive(code) ||
-    code === 0x09 ||
-    code === 0x0a ||
-    (code >= 0x200b && code <= 0x200f) ||
-    code === 0xfeff
-  );
-}
+const hex = (code: number) => `\\u${code.toString(16).padStart(4, "0")}`;
 
 /**
- * The characters of {@link isActive}, as one expression: a report of tens of
- * kilobytes (`render --json`) is scanned by the regular-expression engine in
- * microseconds, where a loop over its characters took milliseconds in a
- * process whose code has not warmed up.
+ * The characters of {@link HIDDEN_SPANS} but those of `keep`, as the body of
+ * a regular-expression class: a report of tens of kilobytes (`render
+ * --json`) is scanned by the regular-expression engine in microseconds,
+ * where a loop over its characters took milliseconds in a process whose
+ * code has not warmed up.
  */
-const span = (from: number, to: number) =>
-  `${String.fromCharCode(from)}-${String.fromCharCode(to)}`;
-const ACTIVE_SPANS = `${span(0x0b, 0x1f)}${span(0x7f, 0x9f)}${span(0x202a, 0x202e)}${span(0x2066, 0x2069)}${span(0x2028, 0x2029)}`;
+function hiddenClass(keep: readonly number[]): string {
+  let body = "";
+  for (const [from, to] of HIDDEN_SPANS) {
+    let start = from;
+    for (let code = from; code <= to + 1; code++) {
+      if (code <= to && !keep.includes(code)) continue;
+      if (start < code) body += start === code - 1 ? hex(start) : `${hex(start)}-${hex(code - 1)}`;
+      start = code + 1;
+    }
+  }
+  return body;
+}
+
+const HIDDEN = new RegExp(`[${hiddenClass([])}]`);
+
+/** True when `text` holds a character of {@link HIDDEN_SPANS}: it is not one plain line. */
+export function holdsHidden(text: string): boolean {
+  return HIDDEN.test(text);
+}
 
 /**
  * What a piece of text is, for {@link escapeControls}: which of tab and line
@@ -45,10 +64,13 @@ const ACTIVE_SPANS = `${span(0x0b, 0x1f)}${span(0x7f, 0x9f)}${span(0x202a, 0x202
  */
 export type TextKind = "report" | "field" | "name";
 
+const TAB = 0x09;
+const LINE_FEED = 0x0a;
+
 const ACTIVE: Record<TextKind, RegExp> = {
-  report: new RegExp(`[${span(0x00, 0x08)}${ACTIVE_SPANS}]`, "g"),
-  field: new RegExp(`[${span(0x00, 0x08)}\\n${ACTIVE_SPANS}]`, "g"),
-  name: new RegExp(`[${span(0x00, 0x0a)}${ACTIVE_SPANS}]`, "g"),
+  report: new RegExp(`[${hiddenClass([TAB, LINE_FEED])}]`, "g"),
+  field: new RegExp(`[${hiddenClass([TAB])}]`, "g"),
+  name: new RegExp(`[${hiddenClass([])}]`, "g"),
 };
 
 /**
@@ -87,7 +109,7 @@ export function cleanLine(text: string, max: number): string {
   let spaced = "";
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    spaced += breaksALine(code) ? " " : text[i];
+    spaced += isHidden(code) ? " " : text[i];
   }
   const line = spaced.replace(/\s+/g, " ").trim();
   if (line.length <= max) return line;

@@ -9,8 +9,6 @@ import type * as Yaml from "yaml";
  * exhausted its memory), so they are checked first, on the lexer's tokens.
  */
 export const YAML_LIMITS = {
-  /** Characters of one text, when its reader sets no cap of its own. */
-  maxChars: 64 * 1024,
   /** Levels of lists, mappings and brackets, counted as the lexer sees them (indentation, `- ? :` on a line, `[ {`). */
   maxDepth: 16,
   /** Explicit keys (`? `): a key that is itself a list or mapping costs the parser most. */
@@ -24,6 +22,29 @@ export const YAML_LIMITS = {
    */
   maxTags: 64,
 } as const;
+
+/**
+ * The most a YAML text from a repository may be, by what holds it: bytes of a
+ * file, characters of a frontmatter block. Past its cap a text is refused
+ * unparsed. yaml's parse is synchronous and grows with the text: a fresh CLI
+ * process parsed a file of short keys in 0.11 s at 4 KiB, 0.15 s at 8, 0.2-0.3
+ * s at 16, 0.6-1.2 s at 64 and 3.8 s at 1 MiB (loaded 2-core machine), and
+ * config and presets are parsed on every render. Each cap is several times the
+ * largest real file.
+ */
+export const YAML_TEXT_CAPS = {
+  /** `sysprompt.yaml`: a real one is a dozen lines. */
+  config: 8 * 1024,
+  /** `agents/<name>.yaml`: the builtin presets are 0.7-3.7 KB. */
+  preset: 16 * 1024,
+  /** `*.scenario.yaml`: this repository's are under 0.5 KB. */
+  scenario: 16 * 1024,
+  /** A frontmatter block, in characters. */
+  frontmatter: 32 * 1024,
+} as const;
+
+/** The cap of a text whose reader names none: the table's largest. */
+const DEFAULT_MAX_CHARS = Math.max(...Object.values(YAML_TEXT_CAPS));
 
 let yamlModule: typeof Yaml | undefined;
 
@@ -58,7 +79,7 @@ const NOT_CONTENT = new Set(["space", "newline", "comment", "doc-mode", "byte-or
  */
 export function yamlLimitProblem(
   text: string,
-  maxChars: number = YAML_LIMITS.maxChars,
+  maxChars: number = DEFAULT_MAX_CHARS,
 ): YamlLimitProblem | undefined {
   if (text.length > maxChars) {
     return {
@@ -122,7 +143,7 @@ export function yamlLimitProblem(
 }
 
 /** The 1-based line and column of `offset` in `text`. */
-function position(text: string, offset: number): { line: number; column: number } {
+export function position(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset && i < text.length; i++) {
@@ -170,7 +191,8 @@ export function firstDuplicateKey(
  * then yaml's `parseDocument` (nothing printed: warnings and errors stay on
  * the document), then the parsed nesting checked again before any value is
  * built (`toJS` turns a key that is a list or mapping into text, the costly
- * part). `options` are parseDocument's; a key found twice is an error on the
+ * part). `maxChars` is the text's cap (its entry of {@link YAML_TEXT_CAPS});
+ * the other `options` are parseDocument's; a key found twice is an error on the
  * document (`DUPLICATE_KEY`), found by {@link firstDuplicateKey}, unless
  * `uniqueKeys` is false (the caller checks it).
  */

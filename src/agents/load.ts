@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { checkpoint } from "../_pace.js";
 import { nearMatches } from "../_suggest.js";
+import { position, YAML_TEXT_CAPS } from "../_yaml.js";
 import { listFolder, projectReach, readRepoCapped } from "../repo-files/index.js";
 import { type Diagnostic, type Layer, SyspromptError } from "../types.js";
 import { PRESET_NAME, type PresetFields, parsePreset } from "./parse.js";
@@ -10,8 +11,8 @@ import type { AgentPreset } from "./types.js";
 /** The preset a render uses when the caller names none. */
 export const DEFAULT_AGENT = "pi";
 
-/** A preset file is a few hundred bytes; past this it is refused, not parsed. */
-export const MAX_PRESET_BYTES = 64 * 1024;
+/** A preset file is a few KB; past this it is refused, not parsed ({@link YAML_TEXT_CAPS}). */
+export const MAX_PRESET_BYTES = YAML_TEXT_CAPS.preset;
 
 /** The folders presets are read from, lowest layer first (the project's only when trusted). */
 export interface PresetFolders {
@@ -124,11 +125,13 @@ export async function loadPreset(
     }
     sources.push({ layer, path });
     if (read.omitted > 0) {
+      // Located at the line the cap falls on, so the file's author sees where it grew past it.
       diagnostics.push({
         level: "error",
         code: "preset-invalid",
-        message: `larger than ${MAX_PRESET_BYTES} bytes: not a preset; ignored`,
+        message: `larger than ${MAX_PRESET_BYTES} bytes (a preset is a few KB; the cap falls on this line): not a preset; ignored`,
         path,
+        ...position(read.text, read.text.length),
       });
       continue;
     }

@@ -1,6 +1,7 @@
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
-import { parseYaml } from "../_yaml.js";
+import { holdsHidden } from "../_text.js";
+import { parseYaml, YAML_TEXT_CAPS } from "../_yaml.js";
 import { MAX_KEY_PROBLEMS } from "../config/index.js";
 import type { Diagnostic } from "../types.js";
 import type { ExportSpec, PathQuote, ToolSet } from "./types.js";
@@ -63,7 +64,7 @@ export function parsePreset(
   path: string,
 ): { fields: PresetFields; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const parsed = parseYaml(text);
+  const parsed = parseYaml(text, { maxChars: YAML_TEXT_CAPS.preset });
   if (!parsed.ok) {
     const { message, line } = parsed.problem;
     diagnostics.push({
@@ -216,8 +217,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function oneLineText(v: unknown): string | undefined {
   if (typeof v !== "string") return undefined;
   const s = v.trim();
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
-  if (s === "" || s.length > MAX_TEXT || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s)) {
+  if (s === "" || s.length > MAX_TEXT || holdsHidden(s)) {
     return undefined;
   }
   return s;

@@ -1,6 +1,6 @@
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
-import { parseYaml } from "../_yaml.js";
+import { parseYaml, YAML_TEXT_CAPS } from "../_yaml.js";
 import { DEFAULT_DEADLINE_MS } from "../gather/deadline.js";
 import type { Diagnostic } from "../types.js";
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, OPTION_NAME_KEYS, varNameProblem } from "./keys.js";
@@ -34,7 +34,7 @@ export function parseConfig(source: string, path: string, layer: ConfigLayer): C
   const report = (level: Diagnostic["level"], code: string, message: string, line?: number) => {
     file.diagnostics.push({ level, code, message, path, ...(line !== undefined ? { line } : {}) });
   };
-  const parsed = parseYaml(source);
+  const parsed = parseYaml(source, { maxChars: YAML_TEXT_CAPS.config });
   if (!parsed.ok) {
     const { message, line } = parsed.problem;
     report("error", "config-yaml", `${message}; the file is ignored`, line);

@@ -1,17 +1,12 @@
+import { YAML_TEXT_CAPS } from "../_yaml.js";
 import type { OPTIONS, OptionName, SystemPromptOptions } from "../options/registry.js";
 import type { Diagnostic } from "../types.js";
 
 /** The file name of the config, in the agent dir (user) and in `.pi/` (project). */
 export const CONFIG_FILE_NAME = "sysprompt.yaml";
 
-/**
- * Largest config file read, in bytes. A real one is a dozen lines (a few
- * hundred bytes); YAML parsing is synchronous and is part of the render's
- * deadline, so a large file would hold the event loop: 16 KiB of short keys
- * took the parser 0.6 s on a loaded 2-core machine, 60 KiB of nested
- * brackets exhausts its memory.
- */
-export const MAX_CONFIG_FILE_BYTES = 8 * 1024;
+/** Largest config file read, in bytes: its entry of {@link YAML_TEXT_CAPS}. */
+export const MAX_CONFIG_FILE_BYTES = YAML_TEXT_CAPS.config;
 
 /** Whose config file it is. */
 export type ConfigLayer = "user" | "project";

@@ -144,14 +144,110 @@ function parseErrorToTemplateError(
       : { line: Number(headLine) };
   // The line is in `line`; in the text it would count from the template's
   // first line, which is not the file's when the template is a section body.
-  const what = head.replace(/ on line \d+[:.]?$/, "").replace(/ on line \d+\. /, ": ");
-  const message = expecting === undefined ? what : `${what}: ${expecting}`;
+  const message =
+    expecting !== undefined
+      ? parseProblem(expecting)
+      : head.startsWith("Lexical error")
+        ? "cannot read the template from here: an unclosed {{!-- comment, or a character {{ }} does not allow"
+        : head.replace(/ on line \d+[:.]?$/, "").replace(/ on line \d+\. /, ": ");
   return new TemplateError(message, { ...at, cause: error });
 }
 
 interface LexerLocation {
   first_line: number;
   first_column: number;
+}
+
+/** The parser's token names, as what a template author wrote or may write. */
+const TOKENS: Readonly<Record<string, string>> = {
+  EOF: "the end of the template",
+  CLOSE: "`}}`",
+  CLOSE_UNESCAPED: "`}}}`",
+  CLOSE_RAW_BLOCK: "`}}}}`",
+  CLOSE_SEXPR: "`)`",
+  OPEN_SEXPR: "`(`",
+  OPEN_BLOCK_PARAMS: "`as |…|`",
+  CLOSE_BLOCK_PARAMS: "`|`",
+  SEP: "a path separator (`.` or `/`)",
+  EQUALS: "`=`",
+  ID: "a name",
+  STRING: "a string",
+  NUMBER: "a number",
+  BOOLEAN: "true or false",
+  UNDEFINED: "undefined",
+  NULL: "null",
+  DATA: "an @variable",
+  INVALID: "a character {{ }} does not allow",
+  CONTENT: "text",
+  COMMENT: "a comment",
+  OPEN: "`{{`",
+  OPEN_UNESCAPED: "`{{{`",
+  OPEN_BLOCK: "`{{#…}}`",
+  OPEN_INVERSE: "`{{^…}}`",
+  OPEN_INVERSE_CHAIN: "`{{else …}}`",
+  INVERSE: "`{{else}}`",
+  OPEN_ENDBLOCK: "`{{/…}}`",
+  OPEN_PARTIAL: "`{{>`",
+  OPEN_PARTIAL_BLOCK: "`{{#>`",
+  OPEN_RAW_BLOCK: "`{{{{`",
+  END_RAW_BLOCK: "`{{{{/…}}}}`",
+};
+
+/** Tokens that start text or a tag: expected together, they are said as one. */
+const TEMPLATE_TOKENS = new Set([
+  "CONTENT",
+  "COMMENT",
+  "OPEN",
+  "OPEN_UNESCAPED",
+  "OPEN_BLOCK",
+  "OPEN_INVERSE",
+  "OPEN_INVERSE_CHAIN",
+  "INVERSE",
+  "OPEN_ENDBLOCK",
+  "OPEN_PARTIAL",
+  "OPEN_PARTIAL_BLOCK",
+  "OPEN_RAW_BLOCK",
+  "END_RAW_BLOCK",
+]);
+/** Tokens that are a name or a value: expected together, they are said as one. */
+const VALUE_TOKENS = new Set([
+  "ID",
+  "STRING",
+  "NUMBER",
+  "BOOLEAN",
+  "UNDEFINED",
+  "NULL",
+  "DATA",
+  "OPEN_SEXPR",
+]);
+
+function token(name: string): string {
+  return TOKENS[name] ?? name.toLowerCase().replaceAll("_", " ");
+}
+
+/**
+ * Handlebars' `Expecting 'A', 'B', got 'C'` in our words: what was found and
+ * what may stand there, the parser's token names written as template text
+ * (`'CLOSE'` is `}}`), a run of value or tag tokens said once.
+ */
+function parseProblem(expecting: string): string {
+  const names = [...expecting.matchAll(/'([A-Z_]+)'/g)].map((m) => m[1] ?? "");
+  const got = names.pop() ?? "";
+  if (got === "OPEN_ENDBLOCK") return "`{{/…}}` closes no open block";
+  if (got === "INVERSE" && names.every((n) => n === "EOF")) return "`{{else}}` outside a block";
+  const said = new Set<string>();
+  for (const name of names) {
+    // A raw block's `}}}}` is worth naming only where `}}` is not also allowed.
+    if (name === "CLOSE_RAW_BLOCK" && names.includes("CLOSE")) continue;
+    if (VALUE_TOKENS.has(name)) said.add("a name or value");
+    else if (TEMPLATE_TOKENS.has(name)) said.add("text or a tag");
+    else said.add(token(name));
+  }
+  const list = [...said];
+  const last = list.pop();
+  // The comma before the last "or": the groups have an "or" of their own.
+  const expected = list.length === 0 ? last : `${list.join(", ")}, or ${last}`;
+  return `found ${token(got)}${expected === undefined ? "" : `; expected ${expected}`}`;
 }
 
 /** Turns anything thrown while compiling or rendering into a located TemplateError. */
@@ -182,18 +278,31 @@ export function toTemplateError(
   }
   const decorator = /^Missing decorator: "(.+)"$/.exec(message)?.[1];
   if (decorator !== undefined) {
-    return new TemplateError(message, { ...findDecorator(ast, decorator), cause: error });
-  }
-  const unknownHelper = /used the unknown helper (\S+)/.exec(message)?.[1];
-  const { lineNumber, column } = error as { lineNumber?: unknown; column?: unknown };
-  return new TemplateError(
-    unknownHelper === undefined ? message : `Unknown helper "${unknownHelper}"`,
-    {
-      ...(typeof lineNumber === "number" ? { line: lineNumber } : {}),
-      ...(typeof column === "number" ? { column: column + 1 } : {}),
+    return new TemplateError(`Unknown decorator "${decorator}"; only "inline" exists`, {
+      ...findDecorator(ast, decorator),
       cause: error,
-    },
-  );
+    });
+  }
+  const { lineNumber, column } = error as { lineNumber?: unknown; column?: unknown };
+  return new TemplateError(ourWords(message), {
+    ...(typeof lineNumber === "number" ? { line: lineNumber } : {}),
+    ...(typeof column === "number" ? { column: column + 1 } : {}),
+    cause: error,
+  });
+}
+
+/** A compile error of Handlebars' (its text after the place is cut) in our words, where we know its shape. */
+function ourWords(message: string): string {
+  const unknownHelper = /used the unknown helper (\S+)/.exec(message)?.[1];
+  if (unknownHelper !== undefined) return `Unknown helper "${unknownHelper}"`;
+  const mismatch = /^(.+) doesn't match (.+)$/.exec(message);
+  if (mismatch)
+    return `{{/${mismatch[2]}}} closes the block ${mismatch[1]}: expected {{/${mismatch[1]}}}`;
+  const partialArguments = /^Unsupported number of partial arguments: (\d+)$/.exec(message)?.[1];
+  if (partialArguments !== undefined) {
+    return `a partial takes at most one argument, its context (key=value pairs besides), got ${partialArguments}`;
+  }
+  return message;
 }
 
 /**

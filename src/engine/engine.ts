@@ -89,6 +89,35 @@ const MAX_CACHED_TEMPLATES = 512;
 const DISABLED_BUILTINS = ["log"] as const;
 
 /**
+ * How many arguments each Handlebars builtin takes, with an example. Given
+ * another number, each threw its own text with no place (`#if requires
+ * exactly one argument`; `{{lookup}}` a TypeError from inside Handlebars);
+ * checked first, the error is ours and located at the call.
+ */
+const BUILTIN_ARGUMENTS: Readonly<Record<string, { count: number; example: string }>> = {
+  if: { count: 1, example: "{{#if tools}}" },
+  unless: { count: 1, example: "{{#unless tools}}" },
+  with: { count: 1, example: "{{#with git}}" },
+  each: { count: 1, example: "{{#each tools}}" },
+  lookup: { count: 2, example: '{{lookup vars "name"}}' },
+};
+
+/** `helper` behind a check of its argument count, when {@link BUILTIN_ARGUMENTS} has one. */
+function checkedBuiltin(name: string, helper: HelperDelegate): HelperDelegate {
+  const usage = BUILTIN_ARGUMENTS[name];
+  if (usage === undefined) return helper;
+  return function builtin(this: unknown, ...args: unknown[]): unknown {
+    // The last argument is Handlebars' options; key=value pairs are in it.
+    const given = args.length - 1;
+    if (given !== usage.count) {
+      const takes = usage.count === 1 ? "one argument" : `${usage.count} arguments`;
+      throw new Error(`takes ${takes} (${usage.example}), got ${given}`);
+    }
+    return (helper as (...a: unknown[]) => unknown).apply(this, args);
+  };
+}
+
+/**
  * Creates an engine with its own Handlebars instance and all helpers from
  * `helpers/` registered. Templates compile with `noEscape` (a prompt is not
  * HTML) and `knownHelpersOnly`, so a misspelt block helper is a compile error
@@ -101,9 +130,12 @@ export function createEngine(): Engine {
   let budget: RenderBudget | undefined;
   const currentBudget = () => budget;
   const noop = (hb as unknown as { VM?: { noop?: unknown } }).VM?.noop;
-  // Handlebars' own helpers (each, if, with, …) are metered like ours.
+  // Handlebars' own helpers (each, if, with, …) are metered and their argument errors located like ours.
   for (const [name, fn] of Object.entries(hb.helpers)) {
-    hb.registerHelper(name, meterHelper(fn, currentBudget, noop));
+    hb.registerHelper(
+      name,
+      meterHelper(checkedBuiltin(name, fn), currentBudget, noop, helperErrorGuard(hb, name)),
+    );
   }
   meterInlinePartials(hb, currentBudget);
   let compilerInstance: HandlebarsInstance | undefined;

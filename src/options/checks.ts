@@ -2,6 +2,8 @@
 // what a value must be. Every surface (the API, a flag, a sysprompt.yaml key,
 // a scenario key) words its problem with that one phrase.
 
+import { holdsHidden } from "../_text.js";
+
 /** Why a value cannot be the option: the phrase after "must be", or undefined when it can. */
 export type Check = (value: unknown) => string | undefined;
 
@@ -50,14 +52,11 @@ export function checked<T>(check: Check, value: unknown): Checked<T> {
   return problem === undefined ? { value: value as T } : { problem: `must be ${problem}` };
 }
 
-/** C0 and C1 controls, DEL, line and paragraph separators, bidi controls: a one-line value holds none. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-
 /** A one-line name written in a file: trimmed, no control characters. */
 export function oneLineName(value: unknown, what: string): Checked<string> {
   if (typeof value !== "string" || value.trim() === "") return { problem: `must be ${what}` };
-  if (CONTROL.test(value)) return { problem: "must be one line, without control characters" };
+  // Controls, separators, zero-width and bidirectional marks: a one-line value holds none.
+  if (holdsHidden(value)) return { problem: "must be one line, without control characters" };
   return { value: value.trim() };
 }
 

@@ -191,7 +191,7 @@ describe("checkTemplate: what is reported", () => {
         level: "error",
         code: "template-syntax",
         message:
-          "Parse error: Expecting 'CLOSE_RAW_BLOCK', 'CLOSE', 'CLOSE_UNESCAPED', 'OPEN_SEXPR', 'CLOSE_SEXPR', 'ID', 'OPEN_BLOCK_PARAMS', 'STRING', 'NUMBER', 'BOOLEAN', 'UNDEFINED', 'NULL', 'DATA', 'SEP', got 'INVALID'",
+          "found a character {{ }} does not allow; expected `}}`, `}}}`, a name or value, `)`, `as |…|`, or a path separator (`.` or `/`)",
         line: 3,
         column: 6,
       },

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parsePreset } from "../../src/agents/parse.js";
 import { MAX_KEY_PROBLEMS } from "../../src/config/index.js";
 
-// A preset may be 64 KiB, and the one a render uses (named by the project's
+// A preset could be 64 KiB (16 KiB since), and the one a render uses (named by the project's
 // own `agent:`) is parsed on every render. One of 7,745 unknown keys gave a
 // warning each, each with a did-you-mean search over the known keys: the
 // render printed 7,745 lines and took 2.4-3.2 s at --deadline 100 (0.7 s

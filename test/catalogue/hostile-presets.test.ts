@@ -12,9 +12,19 @@ import { type CatalogueCase, diag, runCase } from "./_harness.js";
 const USER = "agent/agents/codex.yaml";
 const PROJECT = "project/app/.pi/agents/codex.yaml";
 const codex = { agent: "codex" } as const;
-const invalid = (message: string, path: string, line?: number) => (root: string) => [
-  diag("error", "preset-invalid", message, join(root, path), line),
-];
+const invalid =
+  (message: string, path: string, line?: number, column?: number) => (root: string) => [
+    diag("error", "preset-invalid", message, join(root, path), line, column),
+  ];
+const TOO_LARGE =
+  "larger than 16384 bytes (a preset is a few KB; the cap falls on this line): not a preset; ignored";
+
+/** `n` bytes of distinct unknown keys, one a line. */
+function keyFlood(n: number): string {
+  let text = "";
+  for (let i = 0; text.length < n; i++) text += `k${i.toString(36)}: 1\n`;
+  return text;
+}
 
 const ONE_LINE = "must be one line of text without control characters, at most 500 characters";
 const notRegular = (path: string) => (root: string) => [
@@ -125,7 +135,19 @@ const cases: CatalogueCase[] = [
     // Text past the cap: read up to it, then refused (a sparse file would be NUL bytes).
     layout: [[USER, `agentName: Big\n${"# padding\n".repeat(10_000)}`]],
     options: codex,
-    expected: invalid("larger than 65536 bytes: not a preset; ignored", USER),
+    // 16,384 bytes: the first line's 15, 1,636 padding lines, and 9 bytes of line 1,638.
+    expected: invalid(TOO_LARGE, USER, 1638, 10),
+  },
+  {
+    // Attack: a trusted project's preset of 64 KiB of keys (the render's own
+    // agent) took yaml 0.6-1.2 s to parse in every CLI render, and gave 20
+    // unknown-key warnings and a count. Past 16 KiB it is refused unparsed,
+    // and the builtin preset stays.
+    name: "preset-key-flood",
+    layout: [[PROJECT, keyFlood(20 * 1024)]],
+    options: codex,
+    // 20 KiB of lines of 6 to 8 bytes ("k1a3: 1"): the cap falls on line 2,215.
+    expected: invalid(TOO_LARGE, PROJECT, 2215, 5),
   },
   {
     name: "preset-binary",

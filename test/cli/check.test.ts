@@ -32,7 +32,7 @@ describe("sysprompt check", () => {
     expect(await check(root)).toEqual({
       code: 1,
       stdout: [
-        `error ${file}:7:24 [template-syntax] Parse error: Expecting 'CLOSE_RAW_BLOCK', 'CLOSE', 'CLOSE_UNESCAPED', 'OPEN_SEXPR', 'CLOSE_SEXPR', 'ID', 'OPEN_BLOCK_PARAMS', 'STRING', 'NUMBER', 'BOOLEAN', 'UNDEFINED', 'NULL', 'DATA', got 'INVALID'\n`,
+        `error ${file}:7:24 [template-syntax] found a character {{ }} does not allow; expected \`}}\`, \`}}}\`, a name or value, \`)\`, or \`as |…|\`\n`,
         summary(BUILTIN_ONLY, "1 error, 0 warnings, 0 info"),
       ].join(""),
       stderr: "",

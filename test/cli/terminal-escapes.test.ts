@@ -13,20 +13,32 @@ import { type CliRun, cli } from "./_run.js";
 const ESC = "\u001b";
 const BEL = "\u0007";
 const CSI8 = "\u009b";
-/** A clipboard write, an 8-bit CSI "clear screen" and a bidi override. */
-const HOSTILE = `${ESC}]52;c;ZXZpbA==${BEL}${CSI8}2J\u202e`;
-const SHOWN = "\\u001b]52;c;ZXZpbA==\\u0007\\u009b2J\\u202e";
+/**
+ * A clipboard write, an 8-bit CSI "clear screen", a bidi override, the
+ * right-to-left, left-to-right and Arabic letter marks (which reorder text
+ * around them unseen) and a zero-width space (a BOM is white space to an
+ * import token: the set's unit test has it).
+ */
+const HOSTILE = `${ESC}]52;c;ZXZpbA==${BEL}${CSI8}2J\u202e\u200f\u200e\u061c\u200b`;
+const SHOWN = "\\u001b]52;c;ZXZpbA==\\u0007\\u009b2J\\u202e\\u200f\\u200e\\u061c\\u200b";
 
-/** Nothing a terminal acts on: only tab and line feed below U+0020, no C1, no bidi controls. */
-/** The characters a terminal acts on in `text`: below U+0020 but tab and line feed, DEL and C1, bidi controls. */
+/**
+ * The characters a terminal acts on in `text`, or that reorder or hide what it
+ * shows: below U+0020 but tab and line feed, DEL and C1, bidi marks,
+ * embeddings, overrides and isolates, zero-width characters, line and
+ * paragraph separators, the BOM. Written out here, not taken from src.
+ */
 function active(text: string): string[] {
   return [...text].filter((c) => {
     const code = c.charCodeAt(0);
     return (
       (code < 0x20 && code !== 0x09 && code !== 0x0a) ||
       (code >= 0x7f && code <= 0x9f) ||
-      (code >= 0x202a && code <= 0x202e) ||
-      (code >= 0x2066 && code <= 0x2069)
+      code === 0x061c ||
+      (code >= 0x200b && code <= 0x200f) ||
+      (code >= 0x2028 && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069) ||
+      code === 0xfeff
     );
   });
 }
@@ -62,6 +74,31 @@ describe("escapeControls and escapeInline", () => {
     const json = JSON.stringify({ s: `x${CSI8}\u2028y${ESC}` });
     expect(JSON.parse(escapeControls(json))).toEqual({ s: `x${CSI8}\u2028y${ESC}` });
     expect(escapeControls(json)).not.toContain(CSI8);
+  });
+
+  it("every character of the set is escaped, in each kind of text; its neighbours are not", () => {
+    const set = [
+      [0x00, 0x08],
+      [0x0b, 0x1f],
+      [0x7f, 0x9f],
+      [0x061c, 0x061c],
+      [0x200b, 0x200f],
+      [0x2028, 0x202e],
+      [0x2066, 0x2069],
+      [0xfeff, 0xfeff],
+    ].flatMap(([from = 0, to = 0]) =>
+      Array.from({ length: to - from + 1 }, (_, i) => String.fromCharCode(from + i)),
+    );
+    const text = set.join("");
+    for (const kind of ["report", "field", "name"] as const) {
+      expect(active(escapeControls(text, kind)), kind).toEqual([]);
+      expect(escapeControls(text, kind)).toBe(
+        set.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
+      );
+    }
+    // Just outside each span: shown as written (an Arabic letter, a hyphen, a word joiner, Ｗ).
+    const neighbours = "\u061b\u061d\u200a\u2010\u2027\u202f\u2065\u206a\ufefe\uff00 ";
+    expect(escapeControls(neighbours, "name")).toBe(neighbours);
   });
 
   it("one implementation, three kinds of text: a report keeps tab and line feed, a field tab, a name neither", () => {

@@ -242,15 +242,78 @@ describe("TemplateError", () => {
   it("locates a bad mustache", () => {
     expect(failure(() => engine.render("intro\nsee {{#list}", {}))).toEqual({
       message:
-        "Parse error: Expecting 'CLOSE_RAW_BLOCK', 'CLOSE', 'CLOSE_UNESCAPED', 'OPEN_SEXPR', 'CLOSE_SEXPR', 'ID', 'OPEN_BLOCK_PARAMS', 'STRING', 'NUMBER', 'BOOLEAN', 'UNDEFINED', 'NULL', 'DATA', 'SEP', got 'INVALID'",
+        "found a character {{ }} does not allow; expected `}}`, `}}}`, a name or value, `)`, `as |…|`, or a path separator (`.` or `/`)",
       line: 2,
       column: 12,
     });
   });
 
+  it("locates a builtin helper called with the wrong number of arguments, in our words", () => {
+    // Handlebars' own errors had no place ("Must pass iterator to #each"), and
+    // {{lookup}} threw a TypeError from inside Handlebars.
+    const engine = createEngine();
+    const cases: [string, string, number][] = [
+      ["a\n  {{#each}}x{{/each}}", 'Helper "each": takes one argument ({{#each tools}}), got 0', 3],
+      ["a\n  {{#if}}x{{/if}}", 'Helper "if": takes one argument ({{#if tools}}), got 0', 3],
+      [
+        "a\n  {{#unless a b}}x{{/unless}}",
+        'Helper "unless": takes one argument ({{#unless tools}}), got 2',
+        3,
+      ],
+      ["a\n  {{#with}}x{{/with}}", 'Helper "with": takes one argument ({{#with git}}), got 0', 3],
+      ["a\n  {{lookup}}", 'Helper "lookup": takes 2 arguments ({{lookup vars "name"}}), got 0', 3],
+      [
+        "a\n  x {{lookup a}}",
+        'Helper "lookup": takes 2 arguments ({{lookup vars "name"}}), got 1',
+        5,
+      ],
+    ];
+    for (const [source, message, column] of cases) {
+      expect(failure(() => engine.render(source, { a: {}, b: 1 }))).toEqual({
+        message,
+        line: 2,
+        column,
+      });
+    }
+    // The right count still renders.
+    expect(
+      engine.render('{{#each a}}{{/each}}{{lookup a "k"}}{{#if b}}y{{/if}}', { a: { k: 1 }, b: 1 }),
+    ).toBe("1y");
+  });
+
+  it("says a syntax error in the template's terms, never the parser's token names", () => {
+    const engine = createEngine();
+    const broken = [
+      "{{foo.[bar}}",
+      "{{{x}}",
+      "{{x}}}",
+      "{{!-- open",
+      "{{#if a}}{{else}}{{else}}{{/if}}",
+      "{{x=1}}",
+      '{{"open}}',
+      "{{/if}}",
+      "{{else}}",
+      "{{> (x) a b c}}",
+      "{{#if a}}{{/each}}",
+    ];
+    for (const source of broken) {
+      const { message, line } = failure(() => engine.render(source, { a: 1, x: "p" }));
+      expect(line, source).toBe(1);
+      // Handlebars' own: "Parse error", "Expecting 'CLOSE'", "got 'INVALID'", "doesn't match".
+      expect(message, source).not.toMatch(
+        /Parse error|Lexical error|'[A-Z_]+'|doesn't match|Unsupported/,
+      );
+    }
+    expect(failure(() => engine.render("{{> (x) a b c}}", { x: "p" }))).toEqual({
+      message: "a partial takes at most one argument, its context (key=value pairs besides), got 3",
+      line: 1,
+      column: 1,
+    });
+  });
+
   it("locates a mismatched closing tag", () => {
     expect(failure(() => engine.render("a\n  {{#if x}}y{{/each}}", {}))).toEqual({
-      message: "if doesn't match each",
+      message: "{{/each}} closes the block if: expected {{/if}}",
       line: 2,
       column: 6,
     });
@@ -288,7 +351,7 @@ describe("TemplateError", () => {
       column: 2,
     });
     expect(failure(() => engine.render("a\n{{#if t}}{{* shout}}{{/if}}", { t: true }))).toEqual({
-      message: 'Missing decorator: "shout"',
+      message: 'Unknown decorator "shout"; only "inline" exists',
       line: 2,
       column: 10,
     });

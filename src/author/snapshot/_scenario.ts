@@ -1,7 +1,7 @@
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { UnsafePathError } from "../../_safe-write.js";
 import { didYouMean } from "../../_suggest.js";
-import { parseYaml } from "../../_yaml.js";
+import { parseYaml, YAML_TEXT_CAPS } from "../../_yaml.js";
 import { optionValueProblem } from "../../options/given.js";
 import { OPTION_SPECS, type ScenarioKeyOf } from "../../options/registry.js";
 import { readFileNoFollow } from "../../repo-files/index.js";
@@ -13,8 +13,8 @@ export const SCENARIO_SUFFIX = ".scenario.yaml";
 /** Every ending of a scenario file's name. */
 export const SCENARIO_SUFFIXES = [SCENARIO_SUFFIX, ".scenario.yml"] as const;
 
-/** A scenario file larger than this is not read: it holds a few options. */
-export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
+/** A scenario file larger than this is not read: it holds a few options ({@link YAML_TEXT_CAPS}). */
+export const MAX_SCENARIO_FILE_BYTES = YAML_TEXT_CAPS.scenario;
 
 /** Most aliases one key's value may expand (yaml's own default): more is an alias bomb, a located problem. */
 const MAX_ALIAS_COUNT = 100;

@@ -4,7 +4,7 @@ import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
 import { ancestorsOf, expandHome, isWithin, toPosix } from "../../_paths.js";
-import { escapeWrapperTags, oneLine } from "../../_prompt-text.js";
+import { escapeWrapperTags, oneLine, TOUCH_ELEMENT } from "../../_prompt-text.js";
 import {
   capChain,
   checkMaxBytes,
@@ -58,8 +58,7 @@ export const MAX_TOUCH_PATHS = 64;
 /** Most folders one call searches for a context file (a deep path has one per level): the cap of cwd's chain. */
 export const MAX_TOUCH_FOLDERS = MAX_CHAIN_FOLDERS;
 
-/** The element a host wraps each file in: its text may not close it. */
-export const TOUCH_ELEMENT = "instructions";
+export { TOUCH_ELEMENT } from "../../_prompt-text.js";
 
 export interface ContextForOptions {
   /** Working directory; its project root (as git finds it) bounds every path. */

@@ -14,6 +14,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { expandHome } from "../../_paths.js";
+import { escapeControls } from "../../_text.js";
 import type { ConfigFile } from "../../config/index.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { EMPTY_PROMPT } from "../../sections/empty-prompt.js";
@@ -171,7 +172,9 @@ export function createSyspromptExtension(
         "Show sysprompt's prompt sections (layer, size, file) and diagnostics; `refresh`: take fresh session sections (tree, environment, date) on the next prompt; `command`: the sysprompt render command that prints this prompt outside pi",
       handler: async (rawArgs, ctx) => {
         const word = typeof rawArgs === "string" ? rawArgs.trim() : "";
-        const say = (text: string, level: "info" | "warning") => {
+        const say = (said: string, level: "info" | "warning") => {
+          // Its paths and messages may be a repository's (a folder named with ESC ]52): shown, never sent.
+          const text = escapeControls(said);
           if (ctx.hasUI) ctx.ui.notify(text, level);
           else writeStderr(`${text}\n`);
         };

@@ -148,6 +148,23 @@ describe("/sysprompt command", () => {
     ]);
   });
 
+  it("a project folder named with escape sequences is shown escaped, never sent to the terminal", async () => {
+    // A clipboard write (OSC 52) and a title change in the folder's name: the
+    // command line quoted it for a shell, and pi's stderr got the raw bytes.
+    const { root, pi, stderr } = setup(["--no-approve"]);
+    const name = "x\u001b]52;c;ZXZpbA==\u0007\u009b2J\u200f";
+    const cwd = join(root, name);
+    mkdirSync(cwd);
+    const options = piPromptOptions(cwd, { appendSystemPrompt: `From ${name}.` });
+    const ctx = fakeContext({ cwd, hasUI: false, trusted: false, systemPromptOptions: options });
+    await pi.commands.get("sysprompt")?.handler("command", ctx);
+    await pi.commands.get("sysprompt")?.handler("", ctx);
+    const said = stderr.join("");
+    expect(said).toContain("x\\u001b]52;c;ZXZpbA==\\u0007\\u009b2J\\u200f");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
+    expect(said).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200f]/);
+  });
+
   it("names pi's agent dir when the shell's SYSPROMPT_AGENT_DIR could differ from it", () => {
     const input = { model: undefined, projectTrusted: true, workspaceTree: false };
     const prompt = piPromptOptions("/p", { selectedTools: [] });

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { nameText, oneLine } from "../../src/_prompt-text.js";
+
+// A path or name the repository chose is printed in the prompt on one line.
+// Marks that reorder or hide text (U+200E, U+200F, U+061C, zero-width
+// characters, a BOM) passed as written: `report\u202Edm.exe` was escaped, but
+// a folder named with a right-to-left mark read in another order than it is.
+
+/** Each character of the set, as one string: spans written out here, not taken from src. */
+const SET = [
+  [0x00, 0x1f],
+  [0x7f, 0x9f],
+  [0x061c, 0x061c],
+  [0x200b, 0x200f],
+  [0x2028, 0x202e],
+  [0x2066, 0x2069],
+  [0xfeff, 0xfeff],
+].flatMap(([from = 0, to = 0]) =>
+  Array.from({ length: to - from + 1 }, (_, i) => String.fromCharCode(from + i)),
+);
+
+const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+describe("oneLine and nameText", () => {
+  it("write every control, separator, zero-width and bidirectional mark as \\uXXXX", () => {
+    expect(oneLine(`a${SET.join("")}b`)).toBe(`a${SET.map(escaped).join("")}b`);
+  });
+
+  it("a name with right-to-left and Arabic letter marks reads as its characters are", () => {
+    expect(oneLine("src/\u200fevil\u200e/\u061cAGENTS.md")).toBe(
+      "src/\\u200fevil\\u200e/\\u061cAGENTS.md",
+    );
+    expect(nameText("a\u200b</rules>\ufeff", new Set(["rules"]))).toBe(
+      "a\\u200b&lt;/rules>\\ufeff",
+    );
+  });
+
+  it("leaves the characters next to the set as written", () => {
+    const text = "\u061b\u061d\u200a\u2010\u2027\u202f\u2065\u206a\ufefe é 名前";
+    expect(oneLine(text)).toBe(text);
+  });
+});
