@@ -1,0 +1,71 @@
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { tempDir } from "../api/_helpers.js";
+
+// readCappedText (the reader of the git section's path files, alternates and
+// an untrusted project's .gitignore files) checked the file by name, then
+// opened it by name again: following a link, and never asking whether the
+// file opened was the one checked. A .git file checked as a regular file
+// (follow: false) and swapped for a link before the open was read through
+// the link; a file replaced by another was read as the one checked. The
+// file system is wrapped so the swap lands exactly in that gap.
+
+/** Armed swaps: just before this path is opened, this runs once. */
+const swaps = vi.hoisted(() => new Map<string, () => void>());
+
+vi.mock("../../src/_io.js", async (importOriginal) => {
+  const io = await importOriginal<typeof import("../../src/_io.js")>();
+  const open = async (path: string, flags: number) => {
+    const swap = swaps.get(path);
+    if (swap !== undefined) {
+      swaps.delete(path);
+      swap();
+    }
+    return io.open(path, flags);
+  };
+  return { ...io, open };
+});
+
+const { readCappedText } = await import("../../src/repo-files/capped-read.js");
+
+describe("readCappedText: a file swapped between its check and its opening", () => {
+  it("is not read through a link put in its place (follow: false)", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "home"));
+    writeFileSync(join(dir, "home", "secret"), "gitdir: MARKER-SECRET\n");
+    const file = join(dir, ".git");
+    writeFileSync(file, "gitdir: ../elsewhere\n");
+    swaps.set(file, () => {
+      rmSync(file);
+      symlinkSync(join(dir, "home", "secret"), file);
+    });
+    const read = await readCappedText(file, 16 * 1024, { follow: false });
+    expect(swaps.size).toBe(0);
+    expect(read.ok).toBe(false);
+    expect(read.diagnostics.map((d) => d.message)).toEqual([
+      "the file was replaced (by a link, or another file) between its check and its opening; not read",
+    ]);
+  });
+
+  it("is not read when another file took its name", async () => {
+    const dir = tempDir();
+    const file = join(dir, "alternates");
+    writeFileSync(file, "../inside\n");
+    writeFileSync(join(dir, "other"), "/somewhere/else\n");
+    swaps.set(file, () => renameSync(join(dir, "other"), file));
+    const read = await readCappedText(file, 16 * 1024);
+    expect(swaps.size).toBe(0);
+    expect(read.ok).toBe(false);
+  });
+
+  it("reads a file left alone, through a link when follow is not false", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "target"), "gitdir: ../x\n");
+    symlinkSync(join(dir, "target"), join(dir, "link"));
+    const read = await readCappedText(join(dir, "link"), 16 * 1024);
+    expect(read.ok && read.text).toBe("gitdir: ../x\n");
+    const refused = await readCappedText(join(dir, "link"), 16 * 1024, { follow: false });
+    expect(refused.ok).toBe(false);
+  });
+});
