@@ -105,6 +105,12 @@ export interface ScenarioRenderOptions {
 export interface SnapshotOptions extends ScenarioRenderOptions {
   /** Write the golden files whose content changed (and only those). Default: false: nothing is written. */
   update?: boolean;
+  /**
+   * Stops the run between two scenarios, as its total of `MAX_SNAPSHOT_MS`
+   * does: each scenario not rendered is an error at its file, and nothing
+   * of it is compared or written.
+   */
+  signal?: AbortSignal;
 }
 
 /** A scenario rendered as its golden files hold it: placeholders for machine-specific paths. */
