@@ -42,9 +42,13 @@ export interface CheckedTemplate {
 
 /** What `sysprompt check` reports. */
 export interface CheckReport {
-  /** Every problem, sorted by file, line and column (problems without a file first). */
+  /**
+   * Every problem, sorted by file, line and column (problems without a file
+   * first); past 20 of one code, the rest are counted in one
+   * `diagnostics-capped` diagnostic, as in a render.
+   */
   diagnostics: Diagnostic[];
-  /** How many diagnostics of each level. */
+  /** How many diagnostics of each level, those counted in a `diagnostics-capped` too. */
   counts: Record<DiagnosticLevel, number>;
   /** The templates compiled and read, lowest layer first. */
   templates: CheckedTemplate[];
