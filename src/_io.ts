@@ -225,6 +225,10 @@ class PromptHandle implements ReadHandle {
   constructor(fd: number) {
     this.#fd = fd;
   }
+  /** The descriptor of a handle of this class, else undefined. */
+  static fdOf(handle: ReadHandle): number | undefined {
+    return handle instanceof PromptHandle ? handle.#fd : undefined;
+  }
   #open(): number {
     if (this.#fd === undefined) throw Object.assign(new Error("file closed"), { code: "EBADF" });
     return this.#fd;
@@ -241,6 +245,23 @@ class PromptHandle implements ReadHandle {
       this.#fd = undefined;
       if (fd !== undefined) fs.closeSync(fd);
     });
+}
+
+/**
+ * Where the open file `handle` (from {@link open}) or descriptor `fd` lies
+ * now, as the kernel names it (`/proc/self/fd`, Linux): a folder on the way
+ * to it swapped for a link between a check and the open shows here. Undefined
+ * where the system does not say (another system, no `/proc`, a path too
+ * long). About this process, not the repository: not noted by a recorder.
+ */
+export function openedPath(handle: ReadHandle | number): string | undefined {
+  const fd = typeof handle === "number" ? handle : PromptHandle.fdOf(handle);
+  if (fd === undefined || process.platform !== "linux") return undefined;
+  try {
+    return fs.readlinkSync(`/proc/self/fd/${fd}`, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 export async function open(path: string, flags: number): Promise<ReadHandle> {

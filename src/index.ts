@@ -134,6 +134,7 @@ export {
   type SessionSettings,
 } from "./session/index.js";
 export {
+  type ExpandSkillOptions,
   expandSkillCommand,
   formatSkillsForPrompt,
   loadSkills,

@@ -42,9 +42,13 @@ export interface CheckedTemplate {
 
 /** What `sysprompt check` reports. */
 export interface CheckReport {
-  /** Every problem, sorted by file, line and column (problems without a file first). */
+  /**
+   * Every problem, sorted by file, line and column (problems without a file
+   * first); past 20 of one code, the rest are counted in one
+   * `diagnostics-capped` diagnostic, as in a render.
+   */
   diagnostics: Diagnostic[];
-  /** How many diagnostics of each level. */
+  /** How many diagnostics of each level, those counted in a `diagnostics-capped` too. */
   counts: Record<DiagnosticLevel, number>;
   /** The templates compiled and read, lowest layer first. */
   templates: CheckedTemplate[];
@@ -105,6 +109,12 @@ export interface ScenarioRenderOptions {
 export interface SnapshotOptions extends ScenarioRenderOptions {
   /** Write the golden files whose content changed (and only those). Default: false: nothing is written. */
   update?: boolean;
+  /**
+   * Stops the run between two scenarios, as its total of `MAX_SNAPSHOT_MS`
+   * does: each scenario not rendered is an error at its file, and nothing
+   * of it is compared or written.
+   */
+  signal?: AbortSignal;
 }
 
 /** A scenario rendered as its golden files hold it: placeholders for machine-specific paths. */

@@ -18,12 +18,80 @@ export function capMessage(message: string, max: number = MAX_MESSAGE_LENGTH): s
   return message.slice(0, headEnd) + ELLIPSIS + message.slice(tailStart);
 }
 
-/** Every diagnostic with its message capped: a message may quote a user file's text. */
+/**
+ * Diagnostics of one code shown at most, per render (or per load of skills or
+ * templates): a repository can make most kinds once per file or entry (5,000
+ * skills each without a description, 1,000 rule files each refused), and a
+ * thousand lines of one warning tell no more than twenty and a count.
+ */
+export const MAX_DIAGNOSTICS_PER_KIND = 20;
+
+/**
+ * Every diagnostic with its message capped (a message may quote a user file's
+ * text), and at most {@link MAX_DIAGNOSTICS_PER_KIND} of one code: the rest of
+ * a code are counted in one `diagnostics-capped` diagnostic where the first
+ * of them was, at its path and of the highest level among them.
+ */
 export function capDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return diagnostics.map((d) =>
+  return capPerKind(diagnostics).map((d) =>
     d.message.length <= MAX_MESSAGE_LENGTH ? d : { ...d, message: capMessage(d.message) },
   );
 }
+
+const LEVEL_RANK: Record<Diagnostic["level"], number> = { info: 0, warning: 1, error: 2 };
+
+/**
+ * The first `max` diagnostics of each code, in order, and for each code with
+ * more one `diagnostics-capped` summary in place of the first one left out
+ * (a summary from an earlier cap passes through as it is).
+ */
+export function capPerKind(
+  diagnostics: readonly Diagnostic[],
+  max: number = MAX_DIAGNOSTICS_PER_KIND,
+): Diagnostic[] {
+  const shown = new Map<string, number>();
+  const cut = new Map<
+    string,
+    { at: number; first: Diagnostic; count: number; level: Diagnostic["level"] }
+  >();
+  const out: (Diagnostic | string)[] = [];
+  for (const d of diagnostics) {
+    const n = shown.get(d.code) ?? 0;
+    if (d.code === CAPPED_CODE || n < max) {
+      shown.set(d.code, n + 1);
+      out.push(d);
+      continue;
+    }
+    const seen = cut.get(d.code);
+    if (seen === undefined) {
+      cut.set(d.code, { at: out.length, first: d, count: 1, level: d.level });
+      out.push(d.code);
+    } else {
+      seen.count++;
+      if (LEVEL_RANK[d.level] > LEVEL_RANK[seen.level]) seen.level = d.level;
+    }
+  }
+  if (cut.size === 0) return out as Diagnostic[];
+  return out.map((d) => {
+    if (typeof d !== "string") return d;
+    const { first, count, level } = cut.get(d) as {
+      first: Diagnostic;
+      count: number;
+      level: Diagnostic["level"];
+    };
+    return {
+      level,
+      code: CAPPED_CODE,
+      message: `… and ${count} more [${d}] diagnostic${count === 1 ? "" : "s"} not shown (the first ${max} are): the first not shown is at this path`,
+      ...(first.path !== undefined ? { path: first.path } : {}),
+      ...(first.line !== undefined ? { line: first.line } : {}),
+      ...(first.column !== undefined ? { column: first.column } : {}),
+    };
+  });
+}
+
+/** The code of the one diagnostic that counts those of a code {@link capPerKind} left out. */
+export const CAPPED_CODE = "diagnostics-capped";
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;

@@ -1,7 +1,7 @@
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { binaryFile, decodeText, holdsNul, notRegularFile, readHead } from "../_fs.js";
 import type { ReadHandle as FileHandle } from "../_io.js";
-import { open, stat } from "../_io.js";
+import { lstat, open, stat } from "../_io.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
 
 /** Default cap of each context file and each import (`maxContextBytes`). */
@@ -9,6 +9,7 @@ export const DEFAULT_MAX_CONTEXT_BYTES = 256 * 1024;
 
 /** Opening a FIFO with this flag returns at once instead of waiting for a writer. */
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** A UTF-8 character is at most 4 bytes: a cut backs off at most 3 to land on a boundary. */
 const MAX_UTF8_BACKOFF = 3;
@@ -42,30 +43,58 @@ export function checkMaxBytes(value: unknown, what = "maxContextBytes"): number 
 /**
  * Reads at most `maxBytes` of a regular text file. Nothing but a regular file
  * is ever opened (a FIFO, socket or device is refused from `stat`, and again
- * from the open handle in case it was swapped in between), and never more
- * than `maxBytes + 1` bytes are read, however large the file: a longer file is
- * cut at a UTF-8 character boundary and `omitted` says how much was left out.
- * A NUL byte in what was read means binary: refused.
+ * from the open handle), and never more than `maxBytes + 1` bytes are read,
+ * however large the file: a longer file is cut at a UTF-8 character boundary
+ * and `omitted` says how much was left out. A NUL byte in what was read means
+ * binary: refused. The open file must be the very one checked (same device
+ * and inode), or it was swapped in between and is not read; with `follow`
+ * false, a link is refused, at the check and at the open (`O_NOFOLLOW`).
  */
-export async function readCappedText(path: string, maxBytes: number): Promise<CappedText> {
+export async function readCappedText(
+  path: string,
+  maxBytes: number,
+  o: { follow?: boolean } = {},
+): Promise<CappedText> {
+  const follow = o.follow ?? true;
+  let before: Stats;
   try {
-    const s = await stat(path);
-    if (!s.isFile()) return notFile(path, s.isDirectory());
+    before = follow ? await stat(path) : await lstat(path);
+    if (!before.isFile()) return notFile(path, before.isDirectory());
   } catch (error) {
     return failure(path, error);
   }
   let handle: FileHandle | undefined;
   try {
-    handle = await open(path, constants.O_RDONLY | O_NONBLOCK);
+    handle = await open(path, constants.O_RDONLY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
     const s = await handle.stat();
     if (!s.isFile()) return notFile(path, s.isDirectory());
+    if (s.dev !== before.dev || s.ino !== before.ino) return swapped(path);
     const bytes = await readHead(handle, maxBytes + 1, s.size);
     return decodeCapped(bytes, Math.max(s.size, bytes.length), maxBytes, path);
   } catch (error) {
+    // A link put in its place since the check: O_NOFOLLOW refused it.
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") return swapped(path);
     return failure(path, error);
   } finally {
     await handle?.close().catch(() => undefined);
   }
+}
+
+/** The file checked is not the one opened: replaced in between, so not read. */
+function swapped(path: string): CappedText {
+  return {
+    ok: false,
+    reason: "unreadable",
+    diagnostics: [
+      {
+        level: "warning",
+        code: "file-unreadable",
+        message:
+          "the file was replaced (by a link, or another file) between its check and its opening; not read",
+        path,
+      },
+    ],
+  };
 }
 
 export function decodeCapped(

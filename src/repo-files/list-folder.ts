@@ -158,13 +158,20 @@ function* listingBatches(dir: string, cap: number): Generator<void, Listed, void
 /** Errors of opening a folder, which `readdir` meets too before it lists anything. */
 const OPEN_ERRORS = new Set(["EACCES", "ENOENT", "ENOTDIR", "ELOOP", "EPERM"]);
 
-/** The error `readdir` gives for `dir` (it fails at the open as this did), else `error` itself. */
+/**
+ * The error `readdir` gives for `dir` when the open failed as this one did
+ * (`opendir`'s error names no path): the same code and words, with
+ * `scandir '<dir>'`. Made here, never by listing the folder again: a folder
+ * that came back (or was swapped in) between the two calls would be read
+ * whole, in one synchronous call, whatever its size.
+ */
 function wholeListingError(dir: string, error: NodeJS.ErrnoException): NodeJS.ErrnoException {
   if (error.syscall !== "opendir" || !OPEN_ERRORS.has(error.code ?? "")) return error;
-  try {
-    readdirSync(dir, { encoding: "buffer" });
-  } catch (again) {
-    return again as NodeJS.ErrnoException;
-  }
-  return error;
+  const words = error.message.replace(/, opendir[\s\S]*$/, "");
+  const whole: NodeJS.ErrnoException = new Error(`${words}, scandir '${dir}'`);
+  if (error.errno !== undefined) whole.errno = error.errno;
+  if (error.code !== undefined) whole.code = error.code;
+  whole.syscall = "scandir";
+  whole.path = dir;
+  return whole;
 }

@@ -18,11 +18,13 @@ import {
   statFailure,
   undecodableNameSync,
 } from "../_fs.js";
+import { openedPath } from "../_io.js";
 import { isBelowCeiling } from "../_paths.js";
 import { placeRefusal, type Reach, reachOf } from "./reach.js";
 import {
   CHANGED,
   errorCode,
+  movedFrom,
   OPEN_FLAGS,
   type RepoText,
   type readRepoTexts,
@@ -64,7 +66,8 @@ export function readRepoTextSync(
     fd = openSync(real, OPEN_FLAGS);
     const s = fstatSync(fd);
     if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other") as RepoText;
-    if (s.dev !== before.dev || s.ino !== before.ino) return refused(path, CHANGED);
+    if (s.dev !== before.dev || s.ino !== before.ino || movedFrom(real, openedPath(fd)))
+      return refused(path, CHANGED);
     const bytes = readHeadSync(fd, maxBytes + 1, s.size);
     if (bytes.length > maxBytes) {
       return statFailure(path, "other", bytes.length, maxBytes) as RepoText;

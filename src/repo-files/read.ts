@@ -12,7 +12,7 @@ import {
   undecodableName,
 } from "../_fs.js";
 import type { ReadHandle as FileHandle } from "../_io.js";
-import { open, realpath, stat } from "../_io.js";
+import { open, openedPath, realpath, stat } from "../_io.js";
 import { toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
 import {
@@ -146,7 +146,8 @@ async function openChecked<F extends { ok: false }>(
     const s = await handle.stat();
     let problem: F | Refused | undefined;
     if (!s.isFile()) problem = words.notFile(path, s.isDirectory());
-    else if (s.dev !== before.dev || s.ino !== before.ino) problem = refused(path, CHANGED);
+    else if (s.dev !== before.dev || s.ino !== before.ino || movedFrom(real, openedPath(handle)))
+      problem = refused(path, CHANGED);
     else if (o.reach && isForeign(s)) {
       const folder = await stat(dirname(real)).catch(() => undefined);
       if (folder && (folder.mode & STICKY_SHARED) === STICKY_SHARED) {
@@ -160,6 +161,15 @@ async function openChecked<F extends { ok: false }>(
     await handle.close().catch(() => undefined);
     return words.failed(path, error);
   }
+}
+
+/**
+ * True when the file opened by its checked real path `real` lies elsewhere
+ * (`at`, as the kernel names it): a folder on its way was swapped for a link
+ * after the check, and the open followed it. Unknown (`at` undefined): false.
+ */
+export function movedFrom(real: string, at: string | undefined): boolean {
+  return at !== undefined && at !== real;
 }
 
 /** Owned by neither this user nor root: in a shared folder, anyone may have put it there. */

@@ -53,10 +53,18 @@ export interface WalkOptions<S> {
    * entered. `follow`: a folder reached through a link is entered, but none
    * twice by its real path (nor listed twice), so link loops end; the caller confines by
    * real path what it reads. `inside`: as `follow`, but a folder whose real
-   * path leaves the root's is not entered ({@link onSkipped}), so a link out
-   * of the root is never listed.
+   * path leaves the root's (or, with {@link within}, that it refuses) is not
+   * entered ({@link onSkipped}), so a link out of the root is never listed.
    */
   links?: "never" | "follow" | "inside";
+  /**
+   * Links `inside`: where a folder may lead, in place of the root's real
+   * path: true when the folder at `path` (its real path `real`) may be
+   * walked. Asked of every folder, the root too, before it is listed: a
+   * project's skills walk gives the door's check, so that a sub-folder
+   * linked out of the project (to `/usr`, to `/`) is never listed.
+   */
+  within?: (path: string, real: string) => boolean;
   /**
    * Real paths already walked (links `follow` or `inside`), shared with
    * other walks so that roots nested in one another are walked once; the
@@ -163,7 +171,13 @@ class Walk<S> {
         await o.onUnreadable?.(path, rel, error as NodeJS.ErrnoException);
         return;
       }
-      if (o.links === "inside") {
+      if (o.links === "inside" && o.within !== undefined) {
+        // Checked before the listing: a folder out of bounds is never read.
+        if (!o.within(path, real)) {
+          o.onSkipped?.(path, rel, "outside");
+          return;
+        }
+      } else if (o.links === "inside") {
         // Checked before the listing: a folder out of the root is never read.
         if (depth === 0) this.realRoot = real;
         else if (this.realRoot !== undefined && !isWithin(real, this.realRoot)) {

@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
-import { kindOfPath, type PathKind, undecodableName } from "../_fs.js";
+import { kindOfPath, type PathKind, realpathOrSelf, undecodableName } from "../_fs.js";
 import {
   addGitignore,
   type IgnoreRules,
@@ -13,9 +13,11 @@ import { readlink } from "../_io.js";
 import { checkpoint, ENTRIES_PER_CHECK } from "../_pace.js";
 import {
   type Enter,
+  placeRefusal,
   type Reach,
   readRepoText,
   type WalkedFolder,
+  type WalkSkip,
   walkFolders,
 } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
@@ -47,7 +49,11 @@ export const MAX_SKILL_FOLDER_ENTRIES = 10_000;
 export interface SkillWalkOptions {
   /** Stops the walk: nothing is read after it fires, and the walk rejects with its reason. */
   signal?: AbortSignal;
-  /** A project's skills root: its `.gitignore` files are read through the door within it. */
+  /**
+   * A project's skills root: its `.gitignore` files are read through the
+   * door within it, and no folder whose real path the door would refuse (a
+   * link out of the project, to `/usr` or `/`) is listed.
+   */
   reach?: Reach | undefined;
 }
 
@@ -56,7 +62,9 @@ export interface SkillWalkOptions {
  * one skill and the walk stops there; otherwise it recurses, skipping
  * dot-entries, `node_modules` and whatever the `.gitignore` files along the way
  * ignore. Symlinks are followed; a folder whose real path was already visited
- * is not entered again, so link loops end. Listings are sorted, so the order
+ * is not entered again, so link loops end. With `reach` (a project's root), a
+ * folder whose real path leads where the door does not read is not entered
+ * either, and one `skills-link-outside` warning counts them. Listings are sorted, so the order
  * is the same on every machine. At most {@link MAX_SKILL_WALK_FOLDERS} folders
  * are entered and the `.gitignore` patterns are capped (each cut is a
  * warning); `signal` is heard between reads and every few entries. The walk
@@ -70,11 +78,23 @@ export async function walkSkillsRoot(
   const diagnostics: Diagnostic[] = [];
   const budget = newPatternBudget();
   let limitHit = false;
+  const reach = options.reach;
+  const out: string[] = [];
 
   // The state carried down is every .gitignore seen on the way, rebased onto the root.
   await walkFolders<IgnoreRules | undefined>(root, undefined, {
     signal: options.signal,
-    links: "follow",
+    // A project's folders stay in its project: what the door would refuse is not worth a listing.
+    ...(reach === undefined
+      ? { links: "follow" as const }
+      : {
+          links: "inside" as const,
+          within: (path: string, real: string) =>
+            placeRefusal(path, real, reach, false) === undefined,
+          onSkipped: (path: string, _rel: string, why: WalkSkip) => {
+            if (why === "outside") out.push(path);
+          },
+        }),
     maxFolders: MAX_SKILL_WALK_FOLDERS,
     maxEntries: MAX_SKILL_FOLDER_ENTRIES,
     onCapped: (dir) => {
@@ -102,6 +122,18 @@ export async function walkSkillsRoot(
     visit: (folder) => skillFolder(folder, options.reach, budget, candidates, diagnostics),
   });
   diagnostics.push(...ignoreCutDiagnostics(budget.cuts));
+  const [first] = out;
+  if (first !== undefined && reach !== undefined) {
+    const refusal = placeRefusal(first, await realpathOrSelf(first), reach, false);
+    const more =
+      out.length > 1 ? `; ${out.length - 1} more folder(s) of this skills root lead out too` : "";
+    diagnostics.push({
+      level: "warning",
+      code: "skills-link-outside",
+      message: `not searched for skills: ${refusal?.message ?? "it leads out of the project"}${more}`,
+      path: first,
+    });
+  }
   if (limitHit) {
     diagnostics.push({
       level: "warning",

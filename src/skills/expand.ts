@@ -1,8 +1,12 @@
-import { homedir } from "node:os";
+import { resolve } from "node:path";
 import { escapeXml } from "../../helpers/xml.js";
 import { parseFrontmatter } from "../_frontmatter.js";
+import { resolveCommonPaths } from "../locate/layers.js";
 import { projectReachSync, readRepoTextSync } from "../repo-files/index.js";
-import type { Skill } from "./types.js";
+import type { LoadSkillsOptions, Skill } from "./types.js";
+
+/** The session's project, as given to {@link loadSkills}: a project's skill is read again within it. */
+export type ExpandSkillOptions = Pick<LoadSkillsOptions, "cwd" | "home" | "ceilingDir" | "env">;
 
 const COMMAND = /^\/skill:(\S+)(?:\s+([\s\S]*))?$/;
 
@@ -11,20 +15,25 @@ const COMMAND = /^\/skill:(\S+)(?:\s+([\s\S]*))?$/;
  * user's request. The skill file is read now, so the latest version is used;
  * hidden skills (`disableModelInvocation`) can still be invoked by the user.
  * Text that is not a skill command, an unknown name or a file that cannot be
- * read leaves `text` unchanged.
+ * read leaves `text` unchanged. A project's skill is read within the project
+ * of `options.cwd` (the options given to `loadSkills`; default the current
+ * folder), never one found from the skill's own folder.
  */
-export function expandSkillCommand(text: string, skills: readonly Skill[]): string {
+export function expandSkillCommand(
+  text: string,
+  skills: readonly Skill[],
+  options: ExpandSkillOptions = {},
+): string {
   const match = COMMAND.exec(text);
   if (!match?.[1]) return text;
   const name = match[1];
   const rest = (match[2] ?? "").trim();
   const skill = skills.find((s) => s.name === name);
   if (!skill) return text;
-  // A project's skill is read again within its project, found from its own folder.
-  const reach =
-    skill.source === "project"
-      ? projectReachSync({ start: skill.baseDir, home: homedir() })
-      : undefined;
+  // A project's skill is read again within the session's project, as loadSkills read it:
+  // found from the skill's own folder, a .git above a ceiling (or a home other than
+  // the session's) would widen it, and a SKILL.md swapped since for a link would be read.
+  const reach = skill.source === "project" ? sessionReach(options) : undefined;
   const read = readRepoTextSync(skill.filePath, { reach });
   if (!read.ok) return text;
   const body = parseFrontmatter(read.text, skill.filePath).body.trim();
@@ -37,4 +46,10 @@ export function expandSkillCommand(text: string, skills: readonly Skill[]): stri
     "</skill>",
   ].join("\n");
   return rest === "" ? block : `${block}\n\nThe user's request:\n${rest}`;
+}
+
+function sessionReach(options: ExpandSkillOptions) {
+  const { cwd, home } = resolveCommonPaths(options);
+  const ceiling = options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
+  return projectReachSync({ start: cwd, home, ceiling });
 }

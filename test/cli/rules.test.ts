@@ -129,3 +129,31 @@ describe("explain accounts for every file of every format", () => {
 
 const ROO_MODE = (mode: string) =>
   `Roo adds it only in its "${mode}" mode, and this prompt is in no Roo mode`;
+
+describe("list and a flood of one kind of rule problem", () => {
+  // list printed every diagnostic of the rule files unbounded: 30 rule files
+  // linked out of the project were 30 rule-refused lines (1,000 files allowed).
+  it("shows 20 of one code, then counts the rest once", async () => {
+    const { mkdirSync, symlinkSync, writeFileSync } = await import("node:fs");
+    const { tempDir } = await import("../api/_helpers.js");
+    const root = tempDir();
+    const rules = join(root, "project", ".cursor", "rules");
+    mkdirSync(rules, { recursive: true });
+    mkdirSync(join(root, "project", ".git"));
+    mkdirSync(join(root, "agent"));
+    writeFileSync(join(root, "outside.mdc"), "---\nalwaysApply: true\n---\nOutside.\n");
+    for (let i = 0; i < 30; i++) {
+      symlinkSync(join(root, "outside.mdc"), join(rules, `r${String(i).padStart(2, "0")}.mdc`));
+    }
+    const project = join(root, "project");
+    const { stderr } = await cli(
+      root,
+      ["list", "--cwd", project, "--agent-dir", join(root, "agent")],
+      false,
+    );
+    const lines = stderr.split("\n");
+    const refused = lines.filter((l) => l.includes("[rule-refused]"));
+    expect(refused.filter((l) => !l.includes("[diagnostics-capped]"))).toHaveLength(20);
+    expect(stderr).toContain("… and 10 more [rule-refused] diagnostics not shown");
+  });
+});

@@ -330,7 +330,10 @@ describe("skills", () => {
       disableModelInvocation: false,
       source: "project" as const,
     };
-    const { value, ms } = timed(() => expandSkillCommand(`/skill:a ${fill(" \t", "x")}`, [skill]));
+    // The session's project: the skill is read again within it.
+    const { value, ms } = timed(() =>
+      expandSkillCommand(`/skill:a ${fill(" \t", "x")}`, [skill], { cwd: root }),
+    );
     expect(ms).toBeLessThan(BOUND_MS);
     expect(value.endsWith("The user's request:\nx")).toBe(true);
   });

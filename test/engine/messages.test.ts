@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { capMessage, createEngine, TemplateError } from "../../src/engine/index.js";
 import { MAX_MESSAGE_LENGTH } from "../../src/engine/limits.js";
+import { capPerKind } from "../../src/engine/message.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import type { Diagnostic } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 function failure(run: () => unknown): { message: string; line?: number; column?: number } {
@@ -102,5 +104,50 @@ describe("loader diagnostics", () => {
     const lengths = [...skills.diagnostics, ...templates.diagnostics].map((d) => d.message.length);
     expect(Math.max(...lengths)).toBe(MAX_MESSAGE_LENGTH);
     expect(lengths.every((n) => n <= MAX_MESSAGE_LENGTH)).toBe(true);
+  });
+});
+
+describe("capPerKind", () => {
+  const d = (code: string, level: Diagnostic["level"], path: string): Diagnostic => ({
+    level,
+    code,
+    message: "m",
+    path,
+  });
+
+  it("keeps the first of each code in order, and counts the rest in place of the first left out", () => {
+    const input = [
+      d("a", "info", "1"),
+      d("b", "warning", "2"),
+      d("a", "info", "3"),
+      d("a", "error", "4"),
+      d("b", "warning", "5"),
+      d("a", "warning", "6"),
+    ];
+    expect(capPerKind(input, 1)).toEqual([
+      d("a", "info", "1"),
+      d("b", "warning", "2"),
+      {
+        level: "error",
+        code: "diagnostics-capped",
+        message:
+          "… and 3 more [a] diagnostics not shown (the first 1 are): the first not shown is at this path",
+        path: "3",
+      },
+      {
+        level: "warning",
+        code: "diagnostics-capped",
+        message:
+          "… and 1 more [b] diagnostic not shown (the first 1 are): the first not shown is at this path",
+        path: "5",
+      },
+    ]);
+  });
+
+  it("leaves a list within the cap as it is, and a summary from an earlier cap too", () => {
+    const once = capPerKind([d("a", "info", "1"), d("a", "info", "2")], 1);
+    expect(capPerKind(once, 1)).toEqual(once);
+    const few = [d("a", "info", "1"), d("b", "info", "2")];
+    expect(capPerKind(few, 1)).toEqual(few);
   });
 });

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findSystemBinary, systemPathEntries } from "../../src/gather/environment/system-binary.js";
@@ -89,6 +89,25 @@ describe("findSystemBinary", () => {
     expect(await findSystemBinary("lspci", { PATH })).toBeUndefined();
     expect(open).toBe(join(root, "open", "lspci"));
   });
+
+  // A PATH folder or binary owned by another user (not root) was accepted when
+  // no one else could write it: its owner may replace it at any time. Needs
+  // root to give a file away (chown), so only runs as root.
+  it.runIf(process.getuid?.() === 0)(
+    "refuses a binary or a PATH folder owned by another user, not root",
+    async () => {
+      const root = tempDir();
+      const theirs = binary(join(root, "theirs"), "lspci");
+      chownSync(theirs, 4242, 4242);
+      binary(join(root, "their-folder"), "lspci");
+      chownSync(join(root, "their-folder"), 4242, 4242);
+      const mine = binary(join(root, "mine"), "lspci");
+      const PATH = ["theirs", "their-folder", "mine"].map((d) => join(root, d)).join(":");
+      expect(await findSystemBinary("lspci", { PATH })).toBe(mine);
+      const alone = ["theirs", "their-folder"].map((d) => join(root, d)).join(":");
+      expect(await findSystemBinary("lspci", { PATH: alone })).toBeUndefined();
+    },
+  );
 
   it("a name with a separator is a caller's bug", async () => {
     await expect(findSystemBinary("./lspci", { PATH: "/usr/bin" })).rejects.toThrow(TypeError);

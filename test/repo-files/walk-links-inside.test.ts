@@ -13,6 +13,7 @@ async function walk(
   root: string,
   links: "follow" | "inside",
   seen?: Set<string>,
+  within?: (path: string, real: string) => boolean,
 ): Promise<{ rels: string[]; skipped: string[] }> {
   const rels: string[] = [];
   const skipped: string[] = [];
@@ -20,6 +21,7 @@ async function walk(
     order: "breadth-first",
     links,
     ...(seen ? { seen } : {}),
+    ...(within ? { within } : {}),
     onSkipped: (_path, rel, why: WalkSkip) => skipped.push(`${rel} ${why}`),
     visit: function* (folder) {
       rels.push(folder.rel);
@@ -73,6 +75,25 @@ describe("walkFolders with links inside the root", () => {
     expect(await walk(join(root, "a"), "inside", seen)).toEqual({
       rels: [],
       skipped: [" walked"],
+    });
+  });
+
+  it("`within` bounds the links by its own rule, the root included (a project's skills walk)", async () => {
+    const { root, outside } = tree();
+    const base = join(root, "..");
+    // Bounded by the folder above the root: the link out (a sibling of the root) is inside it.
+    const wide = await walk(root, "inside", undefined, (_p, real) => real.startsWith(base));
+    expect(wide.rels).toContain("out/secret");
+    // Bounded away from `outside`: the link to it is not entered, the rest is walked.
+    const narrow = await walk(root, "inside", undefined, (_p, real) => !real.startsWith(outside));
+    expect(narrow).toEqual({
+      rels: ["", "a", "short"],
+      skipped: ["out outside", "a/b walked", "short/loop walked"],
+    });
+    // A root the rule refuses is not listed at all.
+    expect(await walk(root, "inside", undefined, () => false)).toEqual({
+      rels: [],
+      skipped: [" outside"],
     });
   });
 });

@@ -111,3 +111,30 @@ describe("expandSkillCommand", () => {
     expect(expandSkillCommand("/skill:gone now", [gone])).toBe("/skill:gone now");
   });
 });
+
+describe("expandSkillCommand: the project a skill is read within", () => {
+  // A project's skill was read again within the project found from its own
+  // folder, not the session's: with a ceiling (or another home), that project
+  // could be wider than the one loadSkills confined it to, and a SKILL.md
+  // swapped for a link after loading was read from the wider tree.
+  test("is the session's project, not one found from the skill's folder", async () => {
+    const { loadSkills } = await import("../../src/skills/index.js");
+    const { symlinkSync } = await import("node:fs");
+    const base = tempDir();
+    const outer = join(base, "outer");
+    const project = join(outer, "project");
+    const skillDir = join(project, ".pi", "skills", "s");
+    mkdirSync(join(outer, ".git"), { recursive: true });
+    mkdirSync(skillDir, { recursive: true });
+    writeFileSync(join(outer, "secret.md"), "MARKER-SECRET of the tree above the ceiling\n");
+    writeFileSync(join(skillDir, "SKILL.md"), "---\nname: s\ndescription: A skill.\n---\nDo s.\n");
+    const session = { cwd: project, ceilingDir: project, home: join(base, "home"), env: {} };
+    const { skills } = await loadSkills({ ...session, agentDir: join(base, "agent") });
+    expect(skills.map((s) => s.name)).toEqual(["s"]);
+    expect(expandSkillCommand("/skill:s go", skills, session)).toContain("Do s.");
+
+    rmSync(join(skillDir, "SKILL.md"));
+    symlinkSync(join(outer, "secret.md"), join(skillDir, "SKILL.md"));
+    expect(expandSkillCommand("/skill:s go", skills, session)).toBe("/skill:s go");
+  });
+});

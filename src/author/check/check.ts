@@ -4,7 +4,7 @@ import { toPosix } from "../../_paths.js";
 import { checkPresets } from "../../agents/index.js";
 import { loadConfigFiles } from "../../config/index.js";
 import { type SchemaNode, schemaWithVars } from "../../data.js";
-import { createEngine, type Engine } from "../../engine/index.js";
+import { capDiagnostics, createEngine, type Engine } from "../../engine/index.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { checkFolders } from "../../options/folders.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
@@ -126,7 +126,8 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
 
   const sorted = sortDiagnostics(diagnostics);
   return {
-    diagnostics: sorted,
+    // As a render shows them: a repository's flood of one kind is counted, not listed whole.
+    diagnostics: capDiagnostics(sorted),
     counts: countLevels(sorted),
     templates,
     dataCases: matrix.cases,

@@ -102,7 +102,11 @@ async function sandboxFor(
   );
 }
 
-async function renderInSandbox(scenario: Scenario, sandbox: Sandbox): Promise<RenderedScenario> {
+async function renderInSandbox(
+  scenario: Scenario,
+  sandbox: Sandbox,
+  deadlineMs = Number.POSITIVE_INFINITY,
+): Promise<RenderedScenario> {
   const { values } = scenario;
   // Path keys are checked to lie inside the scenario's folder, so the copy has them; the copy
   // holds no link, so each is inside by its real path too (checked again below).
@@ -124,8 +128,9 @@ async function renderInSandbox(scenario: Scenario, sandbox: Sandbox): Promise<Re
     machine: values.machine ?? { ...DEFAULT_SCENARIO_MACHINE },
     // A scenario renders as an untrusted project, looking at nothing above its sandbox.
     ceilingDir: sandbox.root,
-    // No deadline: a late step would change the prompt on a slow machine.
-    deadlineMs: Number.POSITIVE_INFINITY,
+    // No deadline but the run's total: a late step would change the prompt on a slow machine
+    // (a render the total cut short is not compared: see runOne).
+    deadlineMs,
   });
   if (values.agentDir !== undefined) options.agentDir = inCopy(values.agentDir);
   await confirmInside(scenario, sandbox, [
@@ -277,8 +282,18 @@ export async function runSnapshots(
       const errors = problems.map((p) => ({ path: p.path, message: p.reason }));
       for (const file of files) scenarios.push(failed(file, errors));
     } else {
+      // One total for the whole run: a repository's folder may hold thousands of scenarios.
+      const end = performance.now() + MAX_SNAPSHOT_MS;
+      const budget = AbortSignal.timeout(MAX_SNAPSHOT_MS);
+      const signal = options.signal ? AbortSignal.any([options.signal, budget]) : budget;
       try {
-        for (const file of files) scenarios.push(await runOne(file, sandbox, update));
+        for (const file of files) {
+          scenarios.push(
+            signal.aborted
+              ? notRendered(file)
+              : await runOne(file, sandbox, update, { signal, end }),
+          );
+        }
       } finally {
         await removeSandbox(sandbox);
       }
@@ -330,10 +345,36 @@ function failed(file: string, errors: NonNullable<ScenarioOutcome["errors"]>): S
   return { scenario: file, name: scenarioName(file), status: "error", files: [], errors };
 }
 
-async function runOne(file: string, sandbox: Sandbox, update: boolean): Promise<ScenarioOutcome> {
+/**
+ * What a whole `runSnapshots` may take: scenarios are rendered one after
+ * another with no deadline of their own (a late step would change the
+ * prompt), and a scenario folder may hold thousands. Past it, the rest are
+ * not rendered, each an error at its file.
+ */
+export const MAX_SNAPSHOT_MS = 120_000;
+
+/** A scenario the run's total (or its caller's signal) left unrendered. */
+function notRendered(file: string): ScenarioOutcome {
+  return failed(file, [
+    {
+      path: file,
+      message: `not rendered: snapshot stops after ${MAX_SNAPSHOT_MS / 1000} s for all its scenarios together (or when its caller stops it); render this one alone by naming its file`,
+    },
+  ]);
+}
+
+async function runOne(
+  file: string,
+  sandbox: Sandbox,
+  update: boolean,
+  total: { signal: AbortSignal; end: number },
+): Promise<ScenarioOutcome> {
   let rendered: RenderedScenario;
   try {
-    rendered = await renderInSandbox(await readScenario(file), sandbox);
+    const left = Math.max(1, Math.ceil(total.end - performance.now()));
+    rendered = await renderInSandbox(await readScenario(file), sandbox, left);
+    // Its steps may have met the total's end: what it gave is not the scenario's prompt.
+    if (total.signal.aborted || performance.now() >= total.end) return notRendered(file);
   } catch (error) {
     if (!(error instanceof ScenarioError)) throw error;
     return failed(

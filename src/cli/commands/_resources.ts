@@ -33,5 +33,7 @@ export async function loadResources(flags: ResourceFlags, io: CliIo) {
     nearMissesInFolder(agentDir, near),
     flags.untrusted ? [] : nearMissesInFolder(join(cwd, DEFAULT_PROJECT_DIR), near),
   ]);
-  return { templates, skills, rules, hints: [...userHints, ...projectHints] };
+  // The project a skill's expansion reads within: the one its skills were loaded from.
+  const project = { cwd, home };
+  return { templates, skills, rules, hints: [...userHints, ...projectHints], project };
 }

@@ -23,8 +23,8 @@ export async function expandCommand(
   flags: ResourceFlags & { strict?: boolean },
   io: CliIo,
 ): Promise<number> {
-  const { templates, skills, hints } = await loadResources(flags, io);
-  const viaSkill = expandSkillCommand(text, skills.skills);
+  const { templates, skills, hints, project } = await loadResources(flags, io);
+  const viaSkill = expandSkillCommand(text, skills.skills, project);
   const viaTemplate =
     viaSkill !== text
       ? { text: viaSkill, diagnostics: [] }

@@ -1,4 +1,5 @@
 import { toPosix } from "../../_paths.js";
+import { capDiagnostics } from "../../engine/index.js";
 import { formatDiagnostics, formatTable } from "../format.js";
 import { type CliIo, exitCodeFor } from "../io.js";
 import { loadResources, type ResourceFlags } from "./_resources.js";
@@ -13,12 +14,13 @@ export async function listCommand(
   io: CliIo,
 ): Promise<number> {
   const { templates, skills, rules, hints } = await loadResources(flags, io);
-  const diagnostics = [
+  // As a render shows them: twenty of one code, the rest counted (loadRules does not cap its own).
+  const diagnostics = capDiagnostics([
     ...templates.diagnostics,
     ...skills.diagnostics,
     ...rules.diagnostics,
     ...hints,
-  ];
+  ]);
   if (flags.json) {
     io.stdout(
       `${JSON.stringify(

@@ -66,7 +66,8 @@ async function realOrUndefined(path: string): Promise<string | undefined> {
  * undefined when there is none a repository cannot have planted. Only
  * absolute `PATH` entries are searched ({@link systemPathEntries}), in order;
  * a hit must be a regular, executable file that no other user may write, in a
- * folder no other user may write, whose real path (and its folder's) lies
+ * folder no other user may write, each owned by root or by this user (another
+ * user could replace what they own), whose real path (and its folder's) lies
  * outside every excluded folder — a link from `/usr/local/bin` into the
  * project does not count. What is returned is the path as found on `PATH`
  * (a multi-call binary such as busybox needs its own name), so spawn it as
@@ -119,7 +120,11 @@ async function usable(
     if (platform === "win32") return true;
     // Any execute bit: whether it is ours to run is for spawn to say (EACCES is "failed").
     if ((file.mode & 0o111) === 0) return false;
-    return [file, folder, realFolder].every((s) => (s.mode & OTHERS_WRITE) === 0);
+    const me = process.getuid?.();
+    // Git's and sudo's rule: another user (not root) who owns the binary or its folder may replace it.
+    return [file, folder, realFolder].every(
+      (s) => (s.mode & OTHERS_WRITE) === 0 && (me === undefined || s.uid === me || s.uid === 0),
+    );
   } catch {
     // Vanished between the two calls, or unreadable: not a binary we can vouch for.
     return false;

@@ -35,7 +35,8 @@ export async function readPathFile(
     if (kind === "missing") return { ok: false, problem: "it cannot be found" };
     if (kind !== "file") return { ok: false, problem: `it is ${kind}; it is not read` };
   }
-  const read = await readCappedText(file, MAX_GITFILE_BYTES);
+  // Not followed at the open either: a link swapped in after the lstat is refused.
+  const read = await readCappedText(file, MAX_GITFILE_BYTES, { follow: options.follow });
   if (!read.ok) {
     const why = {
       missing: "it cannot be found",

@@ -1,6 +1,6 @@
 import type { Dir, Dirent } from "node:fs";
 import { join } from "node:path";
-import { opendirSync, realpath } from "../../_io.js";
+import { opendirSync, realpath, stat } from "../../_io.js";
 import { isWithin } from "../../_paths.js";
 
 /**
@@ -23,42 +23,69 @@ export interface GitBudget {
 /** Sub-folders whose files git reads for branch, status and log: the refs, walked whole. */
 const WALKED = new Set(["refs"]);
 
+/** Folders below a git folder whose files git opens for every command: the packs (a few files). */
+const LISTED = [join("objects", "pack")];
+
 export type Leaving =
   | { kind: "none" }
   | { kind: "link"; path: string; target: string }
+  | { kind: "special"; path: string; what: string }
   | { kind: "too-many" };
 
 /**
  * The first link among the files of the git folders `dirs` whose real path
  * lies outside every one of `roots`: each folder's own entries (HEAD, index,
- * config, packed-refs, objects…) and everything under its `refs/`. Through
- * such a link git would read another repository's refs, HEAD or index as
- * this one's. A link that leads nowhere is harmless (git cannot read it
- * either). Links are never followed into: only resolved.
+ * config, packed-refs, objects…), everything under its `refs/` and the
+ * entries of `objects/pack/`. Through such a link git would read another
+ * repository's refs, HEAD, index or objects as this one's. A link that leads
+ * nowhere is harmless (git cannot read it either). Links are never followed
+ * into: only resolved. Or the first FIFO or device there, as an entry or a
+ * link's target (`special`): git opens it and waits on it (a pack index that
+ * is a FIFO held git status until its timeout) or reads it without end.
  */
 export async function linkLeaving(
   dirs: readonly string[],
   roots: readonly string[],
   budget: GitBudget,
 ): Promise<Leaving> {
-  const pending: { dir: string; walk: boolean }[] = dirs.map((dir) => ({ dir, walk: false }));
+  const pending: { dir: string; walk: boolean }[] = dirs.flatMap((dir) => [
+    ...LISTED.map((sub) => ({ dir: join(dir, sub), walk: false })),
+    { dir, walk: false },
+  ]);
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const entries = await listUpTo(next.dir, budget.left);
     if (entries === "too-many") return { kind: "too-many" };
     budget.left -= entries.length;
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const path = join(next.dir, entry.name);
+      const what = specialKind(entry);
+      if (what !== undefined) return { kind: "special", path, what };
       if (entry.isSymbolicLink()) {
         const target = await realpath(path).catch(() => undefined);
         if (target !== undefined && !roots.some((root) => isWithin(target, root))) {
           return { kind: "link", path, target };
         }
+        const targetKind = target === undefined ? undefined : await statKind(target);
+        if (targetKind !== undefined) return { kind: "special", path, what: targetKind };
       } else if (entry.isDirectory() && (next.walk || WALKED.has(entry.name))) {
         pending.push({ dir: path, walk: true });
       }
     }
   }
   return { kind: "none" };
+}
+
+/** "a FIFO" or "a device" for an entry git would block on or read without end; else undefined. */
+function specialKind(s: Pick<Dirent, "isFIFO" | "isCharacterDevice" | "isBlockDevice">) {
+  if (s.isFIFO()) return "a FIFO";
+  if (s.isCharacterDevice() || s.isBlockDevice()) return "a device";
+  return undefined;
+}
+
+/** {@link specialKind} of what a link inside the project leads to. */
+async function statKind(path: string): Promise<string | undefined> {
+  const s = await stat(path).catch(() => undefined);
+  return s === undefined ? undefined : specialKind(s);
 }
 
 /**

@@ -158,6 +158,13 @@ async function resolveAt(
       leaving.path,
     );
   }
+  if (leaving.kind === "special") {
+    return refuse(
+      "git-refused",
+      `it is ${leaving.what}, or a link to one, among the repository's files: git would wait on it or read it without end`,
+      leaving.path,
+    );
+  }
   if (leaving.kind === "too-many") return tooMany(join(commonDir, "refs"));
   const objects = join(commonDir, "objects");
   const lent = await alternateLeaving(objects, roots, new Set(), 0, budget);
