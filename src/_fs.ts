@@ -3,7 +3,7 @@ import { closeSync, constants, type Dir, fstatSync, openSync, readSync, statSync
 import { basename, dirname } from "node:path";
 import { normalizeText } from "./_frontmatter.js";
 import type { ReadHandle as FileHandle } from "./_io.js";
-import { open, opendirSync, realpath, stat } from "./_io.js";
+import { open, opendirSync, realpath, stat, statOrMissing } from "./_io.js";
 import type { Diagnostic } from "./types.js";
 
 /** Files larger than this are not read into the prompt. */
@@ -48,7 +48,8 @@ export function kindOfPathSync(path: string): PathKind {
 
 export async function kindOfPath(path: string): Promise<PathKind> {
   try {
-    const s = await stat(path);
+    const s = await statOrMissing(path);
+    if (s === undefined) return "missing";
     return s.isFile() ? "file" : s.isDirectory() ? "dir" : "other";
   } catch {
     return "missing";

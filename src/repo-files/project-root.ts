@@ -1,5 +1,5 @@
 import { dirname, sep } from "node:path";
-import { lstat } from "../_io.js";
+import { lstatOrMissing } from "../_io.js";
 import { isBelowCeiling } from "../_paths.js";
 
 /**
@@ -21,8 +21,7 @@ export async function findProjectRoot(dir: string, ceiling?: string): Promise<st
 /** True when `dir` holds a `.git` entry of any kind. */
 export async function holdsGit(dir: string): Promise<boolean> {
   try {
-    await lstat(`${dir}${dir.endsWith(sep) ? "" : sep}.git`);
-    return true;
+    return (await lstatOrMissing(`${dir}${dir.endsWith(sep) ? "" : sep}.git`)) !== undefined;
   } catch {
     // Missing, or a parent we may not search: either way no `.git` here.
     return false;
