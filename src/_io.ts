@@ -186,6 +186,30 @@ export function lstatKind(path: string): Promise<StatKind> {
   return observed(recorder, "lstat-kind", path, call, (text) => ({ text }));
 }
 
+/**
+ * `stat` (`follow`) or `lstat` of a path that may well not be there: undefined
+ * where nothing is (ENOENT), instead of an error; any other failure rejects as
+ * the twin's does. A render looks up some hundred names that are missing
+ * (context files, rule files, `.git` up the folders), and Node makes each
+ * refusal an error with a stack trace, some 10 us dearer than the answer
+ * itself. Noted as `stat` and `lstat` note it (a missing path as ENOENT).
+ */
+function statIfAny(path: string, follow: boolean): Promise<fs.Stats | undefined> {
+  const call = follow ? fs.statSync : fs.lstatSync;
+  const now = () => promptly(() => call(path, { throwIfNoEntry: false }));
+  const recorder = currentRecorder();
+  if (!recorder) return now();
+  return observed(recorder, follow ? "stat" : "lstat", path, now, (stats) =>
+    stats ? { stats } : { error: "ENOENT" },
+  );
+}
+
+/** {@link stat}, undefined where nothing is at `path`; see {@link statIfAny}. */
+export const statOrMissing = (path: string) => statIfAny(path, true);
+
+/** {@link lstat}, undefined where nothing is at `path`; see {@link statIfAny}. */
+export const lstatOrMissing = (path: string) => statIfAny(path, false);
+
 export function realpath(path: string): Promise<string> {
   const recorder = currentRecorder();
   if (!recorder) return realpathNow(path);

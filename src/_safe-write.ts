@@ -1,6 +1,6 @@
 // fs.promises, not node:fs/promises: the CLI bundle loads it at first use, where an
 // import loads it with the CLI (twelve modules, readline's among them; ~75 page faults).
-import { constants, promises as fsp, lstat, type Stats } from "node:fs";
+import { constants, promises as fsp, lstatSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { randomHex } from "./_crypto.js";
@@ -61,29 +61,23 @@ export class UnsafePathError extends SyspromptError {
 }
 
 /**
- * `lstat` by the callback API: a render looks at its config files with it, and
- * needs nothing else of fs.promises.
+ * What `lstat` says an entry is. The look-up is made at once, on this thread,
+ * as src/_io.ts makes the gathering's: one look-up of a path, which no FIFO or
+ * device can hold up (a mount that stops answering can, as it can any
+ * look-up; docs/trust.md). Made through libuv's thread pool, the look-ups of a
+ * render's two config files were its only calls there: they started the
+ * pool's four threads and waited for each to start. A missing entry is no
+ * exception (`throwIfNoEntry`); any other error is thrown, as before.
  */
-function lstatEntry(path: string): Promise<Stats> {
-  return new Promise((resolve, reject) =>
-    lstat(path, (error, stats) => (error ? reject(error) : resolve(stats))),
-  );
-}
-
-/** What `lstat` says an entry is. */
 export async function entryKind(path: string): Promise<LstatKind> {
-  try {
-    const s = await lstatEntry(path);
-    if (s.isSymbolicLink()) return "link";
-    if (s.isFile()) return "file";
-    if (s.isDirectory()) return "dir";
-    if (s.isFIFO()) return "fifo";
-    if (s.isSocket()) return "socket";
-    return "device";
-  } catch (error) {
-    if (isCode(error, "ENOENT")) return "missing";
-    throw error;
-  }
+  const s = lstatSync(path, { throwIfNoEntry: false });
+  if (s === undefined) return "missing";
+  if (s.isSymbolicLink()) return "link";
+  if (s.isFile()) return "file";
+  if (s.isDirectory()) return "dir";
+  if (s.isFIFO()) return "fifo";
+  if (s.isSocket()) return "socket";
+  return "device";
 }
 
 /** How an entry that is not a regular file is named in a message. */

@@ -35,6 +35,12 @@ vi.mock("../../src/_io.js", async (importOriginal) => {
     fire(path);
     return found;
   };
+  // Look-ups of a name that may be missing (context files, rule files) answer undefined for it.
+  const lstatOrMissing = async (path: string) => {
+    const found = await io.lstatOrMissing(path);
+    fire(path);
+    return found;
+  };
   // The walker reads a folder through a handle, a batch at a time: the gap is after its close.
   const opendirSync = ((...args: Parameters<typeof io.opendirSync>) => {
     const handle = io.opendirSync(...args);
@@ -45,7 +51,7 @@ vi.mock("../../src/_io.js", async (importOriginal) => {
     };
     return handle;
   }) as typeof io.opendirSync;
-  return { ...io, readdir, lstat, opendirSync };
+  return { ...io, readdir, lstat, lstatOrMissing, opendirSync };
 });
 
 // Some listings (prompt templates, agents) call node:fs/promises themselves.

@@ -2,7 +2,7 @@ import type { Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
-import { lstat, readlink, stat } from "../../_io.js";
+import { lstatOrMissing, readlink, stat, statOrMissing } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
 import { ancestorsOf, childPath, expandHome, toPosix } from "../../_paths.js";
 import type { ContextFile, ContextOrigin } from "../../data.js";
@@ -52,7 +52,8 @@ export async function findContextFile(
     try {
       // lstat first: as cheap for the usual missing name, and it tells a
       // link whose target is gone (stat would call that missing too).
-      const own = await lstat(path);
+      const own = await lstatOrMissing(path);
+      if (own === undefined) continue;
       const s = own.isSymbolicLink() ? await followLink(path) : own;
       if (s === undefined) {
         if (!winner) diagnostics.push(await danglingLink(path, name));
@@ -98,13 +99,8 @@ export async function findContextFile(
 }
 
 /** What the link at `path` leads to; undefined when its target does not exist (other failures throw). */
-async function followLink(path: string): Promise<Stats | undefined> {
-  try {
-    return await stat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+function followLink(path: string): Promise<Stats | undefined> {
+  return statOrMissing(path);
 }
 
 /** A link whose target does not exist: named, since it was surely meant to be read. */

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { lstat, realpath, stat } from "../../_io.js";
+import { lstatOrMissing, realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
 import { childPath, toPosix } from "../../_paths.js";
 import { type Reach, type Refusal, reachRefusal, walkFolders } from "../../repo-files/index.js";
@@ -260,7 +260,7 @@ async function statOrUndefined(path: string) {
 
 async function lstatOrUndefined(path: string) {
   try {
-    return await lstat(path);
+    return await lstatOrMissing(path);
   } catch {
     // Missing (the normal case) or not searchable: nothing to read here either way.
     return undefined;
