@@ -15,6 +15,7 @@ import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { randomHex } from "../_crypto.js";
 import { isWithin } from "../_paths.js";
+import { realpathSyncLinear } from "../_realpath.js";
 import { KIND_WORDS } from "../_safe-write.js";
 import {
   type Enter,
@@ -380,13 +381,28 @@ async function linkedFileInside(
   link: string,
   copy: Copy,
 ): Promise<string | { reason: string } | undefined> {
-  const real = await realpath(link).catch(() => undefined);
+  const real = realOf(link);
   if (real === undefined || !isWithin(real, copy.within)) return undefined;
   const s = await lstat(real).catch(() => undefined);
   if (!s?.isFile()) return undefined;
   const refusal = copy.how.reach && (await reachRefusal(link, real, copy.how.reach, false));
   if (refusal) return { reason: `${KIND_WORDS.link}, not copied: ${refusal.message}` };
   return real;
+}
+
+/**
+ * The real path of a link of the project, or undefined when it leads nowhere:
+ * in one walk of each path it leads through (see `realpathSyncLinear`), where
+ * the thread pool's realpath took seconds for a link to a link to … of deep
+ * paths, and a copy has thousands of links to resolve.
+ */
+function realOf(link: string): string | undefined {
+  try {
+    return realpathSyncLinear(link);
+  } catch {
+    // Dangling, a loop, or a folder we may not search: not copied.
+    return undefined;
+  }
 }
 
 /** What an entry that is neither a folder nor a regular file is, in the words of the other refusals. */
