@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { pace } from "./_pace.js";
+import { realpathSyncLinear } from "./_realpath.js";
 
 /**
  * Every file-system call that gathering makes goes through this module: each
@@ -139,7 +140,7 @@ function promptly<T>(call: () => T): Promise<T> {
 
 const statNow = (path: string) => promptly(() => fs.statSync(path));
 const lstatNow = (path: string) => promptly(() => fs.lstatSync(path));
-const realpathNow = (path: string) => promptly(() => fs.realpathSync.native(path));
+const realpathNow = (path: string) => promptly(() => realpathSyncLinear(path));
 
 export function stat(path: string): Promise<fs.Stats> {
   const recorder = currentRecorder();

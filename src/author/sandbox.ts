@@ -15,6 +15,7 @@ import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { randomHex } from "../_crypto.js";
 import { isWithin } from "../_paths.js";
+import { realpathSyncLinear } from "../_realpath.js";
 import { KIND_WORDS } from "../_safe-write.js";
 import {
   type Enter,
@@ -48,6 +49,12 @@ export const MAX_FOLDER_LISTING = 2 * MAX_SCENARIO_ENTRIES + NOT_COPIED.size + 1
 
 /** Nor more bytes than this, all files together. */
 export const MAX_SCENARIO_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Longest `explain --simulate` copies a project (see `CopyHow.signal`): a
+ * copy at its caps on a local disk takes a few seconds.
+ */
+export const MAX_COPY_MS = 20_000;
 
 /** Problems listed for one folder before the rest are summed up. */
 const MAX_LISTED = 20;
@@ -105,6 +112,16 @@ export interface CopyHow {
    * and counts nothing toward the entry cap. Default: every folder is copied.
    */
   skipIgnored?: IgnoredFolders;
+  /**
+   * Aborted: the copy stops between two entries and is refused with one
+   * problem (`timeMs` names the budget in it). The entry and byte caps bound
+   * what a copy holds, not how long each entry takes: the project decides
+   * that (a link to a link to … of deep paths costs milliseconds to resolve,
+   * 10,000 of them most of a minute). Default: none.
+   */
+  signal?: AbortSignal;
+  /** The time `signal` stands for, for the problem's words. */
+  timeMs?: number;
 }
 
 /** The folder sandboxes are made in: `$XDG_CACHE_HOME/sysprompt/snapshots`, else `~/.cache/…`. */
@@ -190,12 +207,19 @@ export async function makeSandbox(
             });
           },
           visit: (folder) => copyFolder(folder, copy),
+          signal: how.signal,
         },
       );
     }
   } catch (error) {
-    await removeSandbox(sandbox);
-    throw error;
+    if (!how.signal?.aborted || error !== how.signal.reason) {
+      await removeSandbox(sandbox);
+      throw error;
+    }
+    problems.push({
+      path: dir,
+      reason: `the copy took longer than ${how.timeMs === undefined ? "the time given" : `${how.timeMs / 1000} s`}: its entries are too many or too slow to resolve (links to links of long paths)`,
+    });
   }
   if (problems.length > 0) {
     await removeSandbox(sandbox);
@@ -306,6 +330,8 @@ async function* copyEntries(
   const skip = copy.how.skipIgnored;
   for (const { name } of entries) {
     if (NOT_COPIED.has(name)) continue;
+    // One folder may hold all 10,000 entries: the time is heard between two.
+    if (copy.how.signal?.aborted) throw copy.how.signal.reason;
     const source = join(from, name);
     if (source === copy.parent || isWithin(copy.parent, source)) {
       // The sandboxes' own folder, or one holding it: copying it would copy the copy.
@@ -380,13 +406,28 @@ async function linkedFileInside(
   link: string,
   copy: Copy,
 ): Promise<string | { reason: string } | undefined> {
-  const real = await realpath(link).catch(() => undefined);
+  const real = realOf(link);
   if (real === undefined || !isWithin(real, copy.within)) return undefined;
   const s = await lstat(real).catch(() => undefined);
   if (!s?.isFile()) return undefined;
   const refusal = copy.how.reach && (await reachRefusal(link, real, copy.how.reach, false));
   if (refusal) return { reason: `${KIND_WORDS.link}, not copied: ${refusal.message}` };
   return real;
+}
+
+/**
+ * The real path of a link of the project, or undefined when it leads nowhere:
+ * in one walk of each path it leads through (see `realpathSyncLinear`), where
+ * the thread pool's realpath took seconds for a link to a link to … of deep
+ * paths, and a copy has thousands of links to resolve.
+ */
+function realOf(link: string): string | undefined {
+  try {
+    return realpathSyncLinear(link);
+  } catch {
+    // Dangling, a loop, or a folder we may not search: not copied.
+    return undefined;
+  }
 }
 
 /** What an entry that is neither a folder nor a regular file is, in the words of the other refusals. */

@@ -4,9 +4,10 @@
  * It only ever answers "nothing new" when the full loading would find
  * nothing to give and nothing to say; any doubt is "look" (false).
  */
-import { realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { isWithin, toPosix } from "../_paths.js";
+import { realpathSyncLinear } from "../_realpath.js";
 import { contextKey } from "../gather/context/touch-keys.js";
 import type { HookMemo } from "./snapshot.js";
 
@@ -39,7 +40,7 @@ export function watchedPaths(realRoot: string, cwd: string): string[] {
 /** A path resolved for the memo: its real path and whether it is a folder; undefined when it does not resolve. */
 export function resolved(abs: string): { real: string; isDir: boolean } | undefined {
   try {
-    const real = realpathSync.native(abs);
+    const real = realpathSyncLinear(abs);
     return { real, isDir: statSync(real).isDirectory() };
   } catch {
     // Missing (a file about to be written), a loop, no permission: the full loading decides.

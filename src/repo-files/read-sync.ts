@@ -1,12 +1,4 @@
-import {
-  closeSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  realpathSync,
-  type Stats,
-  statSync,
-} from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, type Stats, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   decodeText,
@@ -20,6 +12,7 @@ import {
 } from "../_fs.js";
 import { openedPath } from "../_io.js";
 import { isBelowCeiling } from "../_paths.js";
+import { realpathSyncLinear } from "../_realpath.js";
 import { placeRefusal, type Reach, reachOf } from "./reach.js";
 import {
   CHANGED,
@@ -52,7 +45,7 @@ export function readRepoTextSync(
       return statFailure(path, before.isDirectory() ? "dir" : "other") as RepoText;
     if (before.size > maxBytes)
       return statFailure(path, "other", before.size, maxBytes) as RepoText;
-    real = realpathSync(path);
+    real = realpathSyncLinear(path);
   } catch (error) {
     const name = isMissing(error) ? undecodableNameSync(path, "file") : undefined;
     return (name ? nameFailure(name) : readFailure(path, error)) as RepoText;
@@ -101,7 +94,7 @@ export function readRepoTextsSync(
 
 function realOrSelfSync(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSyncLinear(path);
   } catch {
     // Gone or dangling: the read that follows reports it.
     return path;

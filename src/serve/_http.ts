@@ -18,6 +18,9 @@ export interface Inspector {
   switchOptions: (switches: Switches) => Promise<string>;
 }
 
+const JSON_TYPE = "application/json; charset=utf-8";
+const CROSS_ORIGIN = "forbidden: cross-origin request";
+
 /** Largest body `POST /api/options` reads. */
 export const MAX_BODY_BYTES = 8 * 1024;
 
@@ -38,7 +41,11 @@ const COMMON_HEADERS = {
  * fixed table (`/`, `/app.css`, `/app.js`, `/api/render`, `/api/events`,
  * `/api/options`); anything else, encoded dots and absolute URLs included,
  * is a 404 without touching the disk. A `Host` other than the loopback
- * address and port is refused (403), so a DNS-rebinding page cannot read it.
+ * address and port is refused (403), so a DNS-rebinding page cannot read it,
+ * and so is a request with another page's `Origin`: a browser sends one with
+ * every cross-origin event stream and POST, never with the page's own GETs,
+ * so another site cannot take the event streams' places (there are 16) or
+ * make the inspector render.
  */
 export function handleRequest(inspector: Inspector, req: IncomingMessage, res: ServerResponse) {
   if (!inspector.allowedHosts.has(req.headers.host ?? "")) {
@@ -48,6 +55,12 @@ export function handleRequest(inspector: Inspector, req: IncomingMessage, res: S
   const query = url.indexOf("?");
   const path = query < 0 ? url : url.slice(0, query);
   const method = req.method ?? "";
+  const origin = req.headers.origin;
+  if (origin !== undefined && !inspector.allowedHosts.has(origin.replace(/^http:\/\//, ""))) {
+    return path === "/api/options"
+      ? send(res, 403, JSON_TYPE, JSON.stringify({ error: CROSS_ORIGIN }))
+      : send(res, 403, "text/plain; charset=utf-8", `${CROSS_ORIGIN}\n`);
+  }
   const asset = inspector.page.get(path);
   if (asset) {
     if (method !== "GET" && method !== "HEAD") return notAllowed(res, "GET, HEAD");
@@ -56,7 +69,7 @@ export function handleRequest(inspector: Inspector, req: IncomingMessage, res: S
   switch (path) {
     case "/api/render":
       if (method !== "GET") return notAllowed(res, "GET");
-      return send(res, 200, "application/json; charset=utf-8", inspector.view());
+      return send(res, 200, JSON_TYPE, inspector.view());
     case "/api/events":
       if (method !== "GET") return notAllowed(res, "GET");
       if (!inspector.hasRoom()) {
@@ -83,17 +96,13 @@ export function handleRequest(inspector: Inspector, req: IncomingMessage, res: S
 }
 
 async function switchOptions(inspector: Inspector, req: IncomingMessage, res: ServerResponse) {
-  const json = "application/json; charset=utf-8";
   const fail = (status: number, error: string) =>
-    send(res, status, json, JSON.stringify({ error }));
+    send(res, status, JSON_TYPE, JSON.stringify({ error }));
   // A form or another site's page cannot send JSON without asking first; only the page does.
   if (!/^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? "")) {
     return fail(415, "send the options as application/json");
   }
-  const origin = req.headers.origin;
-  if (origin !== undefined && !inspector.allowedHosts.has(origin.replace(/^http:\/\//, ""))) {
-    return fail(403, "forbidden: cross-origin request");
-  }
+  // Another page's Origin was refused before (see handleRequest).
   const body = await readBody(req);
   if (body === null) return;
   if (body === undefined) return fail(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
@@ -106,7 +115,7 @@ async function switchOptions(inspector: Inspector, req: IncomingMessage, res: Se
   const switches = parseSwitches(parsed);
   if (!switches.ok) return fail(400, switches.error);
   try {
-    send(res, 200, json, await inspector.switchOptions(switches.value));
+    send(res, 200, JSON_TYPE, await inspector.switchOptions(switches.value));
   } catch (error) {
     fail(400, error instanceof Error ? error.message : String(error));
   }

@@ -33,6 +33,11 @@ vi.mock("node:fs", async (importOriginal) => {
     realpathSync: Object.assign(counted(fs.realpathSync, "realpaths"), {
       native: counted(fs.realpathSync.native, "realpaths"),
     }),
+    // A realpath on Linux: the path opened with O_PATH, its real path read from /proc/self/fd.
+    readlinkSync: ((path: string, options?: unknown) => {
+      if (String(path).startsWith("/proc/self/fd/")) looked.realpaths++;
+      return fs.readlinkSync(path, options as BufferEncoding);
+    }) as typeof fs.readlinkSync,
   };
   return { ...fs, default: { ...fs, ...overrides }, ...overrides };
 });

@@ -15,7 +15,7 @@ import { tempDir } from "../api/_helpers.js";
 // the render was 2.4 s late. Each now waits its turn and hears the signal
 // first: once the render gave up on the step, no more look-ups are made.
 
-/** Look-ups made (lstat, stat, realpath). */
+/** Look-ups made (lstat, stat, realpath: native, or an O_PATH open read back from /proc). */
 const looked = vi.hoisted(() => ({ count: 0 }));
 
 vi.mock("node:fs", async (importOriginal) => {
@@ -31,6 +31,11 @@ vi.mock("node:fs", async (importOriginal) => {
     realpathSync: Object.assign(counted(fs.realpathSync), {
       native: counted(fs.realpathSync.native),
     }),
+    // A realpath on Linux: the path opened with O_PATH, its real path read from /proc/self/fd.
+    readlinkSync: ((path: string, options?: unknown) => {
+      if (String(path).startsWith("/proc/self/fd/")) looked.count++;
+      return fs.readlinkSync(path, options as BufferEncoding);
+    }) as typeof fs.readlinkSync,
   };
   return { ...fs, default: { ...fs, ...overrides }, ...overrides };
 });

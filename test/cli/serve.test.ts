@@ -110,6 +110,27 @@ describe("sysprompt serve: what it listens on", () => {
       });
     }
   });
+
+  it("refuses another page's Origin on every path: a website cannot take the 16 event streams", async () => {
+    const { port } = await serve(project());
+    // A browser sends Origin with a cross-origin EventSource or fetch, and the loopback Host with it.
+    const from = (origin: string, path: string) =>
+      rawRequest(
+        port,
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${origin}\r\nConnection: close`,
+      );
+    for (const path of ["/api/events", "/api/render", "/"]) {
+      const res = await from("http://evil.example", path);
+      expect({ path, status: res.status, body: res.body }).toEqual({
+        path,
+        status: 403,
+        body: "forbidden: cross-origin request\n",
+      });
+    }
+    expect((await from("null", "/api/render")).status).toBe(403);
+    // The page's own origin is answered.
+    expect((await from(`http://127.0.0.1:${port}`, "/api/render")).status).toBe(200);
+  });
 });
 
 describe("sysprompt serve: what it serves", () => {

@@ -65,6 +65,8 @@ const ALLOWED: Record<string, string> = {
     "objects/info/alternates, for the git section: its lines are paths checked, never text shown",
   // The recorder's module: every read above goes through it.
   "_io.ts": "the file-system layer every reader (the door included) calls",
+  "_realpath.ts":
+    "realpath as an O_PATH open read back from /proc/self/fd: the descriptor names a file and reads nothing",
   "session/_read-set.ts": "a session's recorded stats and links, never a file's contents",
 };
 

@@ -45,14 +45,7 @@ const ALLOWED: Record<string, string[]> = {
   "repo-files/read.ts": ["constants"],
   // The door's synchronous twin (a skill's expansion, loadPromptTemplatesSync): never a gathering
   // step's text.
-  "repo-files/read-sync.ts": [
-    "closeSync",
-    "fstatSync",
-    "lstatSync",
-    "openSync",
-    "realpathSync",
-    "statSync",
-  ],
+  "repo-files/read-sync.ts": ["closeSync", "fstatSync", "lstatSync", "openSync", "statSync"],
 };
 
 function sourceFiles(path: string): string[] {

@@ -13,6 +13,7 @@ import { TOKEN_ENCODING, tokenCounter } from "../../tokens.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
 import {
   defaultSandboxParent,
+  MAX_COPY_MS,
   makeSandbox,
   NOT_COPIED,
   removeSandbox,
@@ -126,6 +127,8 @@ export async function simulatePrompt(
     skipSpecial: true,
     reach,
     keepTimes: true,
+    signal: AbortSignal.timeout(MAX_COPY_MS),
+    timeMs: MAX_COPY_MS,
     // Build output and caches are no part of the prompt (the tree and the
     // context files pass over them) and may be most of the project.
     skipIgnored: {

@@ -1,6 +1,7 @@
 import { basename, dirname, join } from "node:path";
 import { kindOfPath } from "../../_fs.js";
-import { resolveUserPath } from "../../_paths.js";
+import { realpath } from "../../_io.js";
+import { isWithin, resolveUserPath } from "../../_paths.js";
 import { CONTEXT_FILE_NAMES } from "../../gather/context-names.js";
 import { MAX_TIMER_MS } from "../../gather/deadline.js";
 import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
@@ -83,10 +84,10 @@ export async function watchTargets(
     projectDir: opts.projectDirName,
   };
   const diagnostics: Diagnostic[] = [];
+  const project = await findProjectRoot(opts.cwd);
   if (ranStep(prepared, "skills")) {
     const paths = options.skillPaths ? [...options.skillPaths] : undefined;
     const roots = await skillRoots({ ...common, ...(paths ? { paths } : {}) });
-    const project = await findProjectRoot(opts.cwd);
     // The render's deadline bounds the walk as it bounds the render's own skills walk.
     const deadline =
       opts.deadlineMs <= MAX_TIMER_MS ? AbortSignal.timeout(opts.deadlineMs) : undefined;
@@ -101,7 +102,10 @@ export async function watchTargets(
   // (node_modules, .git) would cost a watch per folder, so its top level only.
   if (ranStep(prepared, "tree")) wanted.push(folder(opts.cwd));
   for (const root of planTemplateRoots(common).roots) wanted.push(folder(root.path));
-  const targets = await Promise.all(wanted.map(existing));
+  const realProject = await realpath(project).catch(() => project);
+  const targets = await Promise.all(
+    wanted.map(async (t) => confined(await existing(t), project, realProject)),
+  );
   const dirs = [...new Set(targets.map((t) => t.dir))];
   if (dirs.length <= MAX_WATCH_FOLDERS) return { targets, diagnostics };
   const kept = new Set(dirs.slice(0, MAX_WATCH_FOLDERS));
@@ -138,6 +142,31 @@ async function optionFiles(
     if ((await kindOfPath(path)) === "file") files.push(path);
   }
   return files;
+}
+
+/**
+ * `target` when its folder is outside `project` (by the path as given: your
+ * agent dir, the package's prompts) or its real path stays inside the
+ * project's; else the project's own folder nearest it, for the name on the
+ * way. A project's layer or template folder linked out of it (`.pi/sections`
+ * to a folder of your home, `.pi` to `/`) is read from by no render (the door
+ * refuses it): it is not watched through the link either, only the link's
+ * name in its folder, so its replacement is seen.
+ */
+async function confined(
+  target: WatchTarget,
+  project: string,
+  realProject: string,
+): Promise<WatchTarget> {
+  let dir = target.dir;
+  let name: string | undefined;
+  while (dir !== project && isWithin(dir, project)) {
+    const real = await realpath(dir).catch(() => undefined);
+    if (real !== undefined && isWithin(real, realProject)) break;
+    name = basename(dir);
+    dir = dirname(dir);
+  }
+  return name === undefined ? target : { dir, names: new Set([name]) };
 }
 
 /**

@@ -18,6 +18,13 @@ export const MAX_GIT_ENTRIES = 10_000;
  */
 export interface GitBudget {
   left: number;
+  /**
+   * Aborted: the look stops before its next resolution (the render stopped
+   * waiting, or the check's own time ran out). Each resolution of a link
+   * costs the kernel a walk of its target, and a repository can make a
+   * target thousands of characters long: a count alone does not bound it.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** Sub-folders whose files git reads for branch, status and log: the refs, walked whole. */
@@ -30,7 +37,8 @@ export type Leaving =
   | { kind: "none" }
   | { kind: "link"; path: string; target: string }
   | { kind: "special"; path: string; what: string }
-  | { kind: "too-many" };
+  | { kind: "too-many" }
+  | { kind: "late" };
 
 /**
  * The first link among the files of the git folders `dirs` whose real path
@@ -53,6 +61,7 @@ export async function linkLeaving(
     { dir, walk: false },
   ]);
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (budget.signal?.aborted) return { kind: "late" };
     const entries = await listUpTo(next.dir, budget.left);
     if (entries === "too-many") return { kind: "too-many" };
     budget.left -= entries.length;
@@ -61,6 +70,7 @@ export async function linkLeaving(
       const what = specialKind(entry);
       if (what !== undefined) return { kind: "special", path, what };
       if (entry.isSymbolicLink()) {
+        if (budget.signal?.aborted) return { kind: "late" };
         const target = await realpath(path).catch(() => undefined);
         if (target !== undefined && !roots.some((root) => isWithin(target, root))) {
           return { kind: "link", path, target };

@@ -29,6 +29,13 @@ export interface LocateOptions {
   ceilingDir?: string;
   /** Real paths of git folders outside the project that the user allows (`gitDirs`). */
   allowed: readonly string[];
+  /**
+   * Aborted: the look stops between two file-system calls and the
+   * repository is refused (`git-timeout`). A repository decides how long each
+   * call takes (a link's target can be thousands of characters, each
+   * resolution a walk of it), so only time bounds the look.
+   */
+  signal?: AbortSignal;
 }
 
 /** A submodule of a submodule of…: deeper than this is not followed. */
@@ -50,7 +57,7 @@ const HOW_TO_ALLOW = "to read it anyway, allow that folder with --allow-git-dir 
  * else would put another repository's branches and commits in the prompt.
  */
 export async function locateRepository(cwd: string, options: LocateOptions): Promise<Located> {
-  return locateFrom(cwd, options, 0, { left: MAX_GIT_ENTRIES });
+  return locateFrom(cwd, options, 0, { left: MAX_GIT_ENTRIES, signal: options.signal });
 }
 
 async function locateFrom(
@@ -95,11 +102,18 @@ async function resolveAt(
       ...(line !== undefined ? { line } : {}),
     },
   });
+  const late = () =>
+    refuse(
+      "git-timeout",
+      "the repository's git files could not be checked for links leading out of it in the time given (each link is resolved, and a repository can make that slow)",
+    );
+  if (budget.signal?.aborted) return late();
   const top = await realpath(dir).catch(() => undefined);
   if (top === undefined) return refuse("git-gitfile", "the folder holding .git cannot be resolved");
   const named = await gitDirNamed(dotGit, dir);
   if (!named.ok) return refuse("git-gitfile", named.problem, dotGit, named.line);
   const line = named.line;
+  if (budget.signal?.aborted) return late();
   const gitDir = await realDir(named.path);
   if (gitDir === undefined) {
     return refuse(
@@ -121,6 +135,7 @@ async function resolveAt(
       (await isWorktreeOf(gitDir, top)) ||
       (await isSubmoduleOf(gitDir, dir, options, depth, budget));
     if (!ok && budget.left <= 0) return tooMany(dotGit);
+    if (!ok && budget.signal?.aborted) return late();
     if (!ok) {
       return refuse(
         "git-outside",
@@ -135,6 +150,7 @@ async function resolveAt(
     return refuse("git-gitfile", common.problem, join(gitDir, "commondir"), common.line);
   }
   const commonDir = common.path;
+  if (budget.signal?.aborted) return late();
   const sharedWith = join(commonDir, "worktrees", basename(gitDir));
   if (
     commonDir !== gitDir &&
@@ -166,9 +182,11 @@ async function resolveAt(
     );
   }
   if (leaving.kind === "too-many") return tooMany(join(commonDir, "refs"));
+  if (leaving.kind === "late") return late();
   const objects = join(commonDir, "objects");
   const lent = await alternateLeaving(objects, roots, new Set(), 0, budget);
   if (lent === "too-many") return tooMany(join(objects, "info", "alternates"));
+  if (lent === "late") return late();
   if (lent !== undefined) {
     return refuse(
       "git-outside",
@@ -203,7 +221,7 @@ async function alternateLeaving(
   seen: Set<string>,
   depth: number,
   budget: GitBudget,
-): Promise<{ path: string; target?: string; problem?: string } | "too-many" | undefined> {
+): Promise<{ path: string; target?: string; problem?: string } | "too-many" | "late" | undefined> {
   const path = join(objects, "info", "alternates");
   const read = await readCappedText(path, MAX_GITFILE_BYTES);
   if (!read.ok && read.reason === "missing") return undefined;
@@ -212,6 +230,7 @@ async function alternateLeaving(
   for (const line of read.text.split("\n")) {
     if (line === "" || line.startsWith("#")) continue;
     if (--budget.left < 0) return "too-many";
+    if (budget.signal?.aborted) return "late";
     // A quoted path is unquoted by git (C escapes): not modelled, so refused.
     if (line.startsWith('"')) return { path, problem: "it holds a quoted path" };
     const named = isAbsolute(line) ? resolve(line) : resolve(objects, line);

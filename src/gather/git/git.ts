@@ -140,9 +140,12 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
       ...(options.signal ? { signal: options.signal } : {}),
     });
 
+  // The check of the repository's files gets the time of one command, and stops with the render.
+  const budget = AbortSignal.timeout(options.timeoutMs ?? GIT_TIMEOUT_MS);
   const located = await locateRepository(options.cwd, {
     ...(options.ceilingDir !== undefined ? { ceilingDir: options.ceilingDir } : {}),
     allowed: await realPaths(options.allowGitDirs ?? []),
+    signal: options.signal ? AbortSignal.any([options.signal, budget]) : budget,
   });
   if (located.kind === "refused") return { git: null, diagnostics: [located.diagnostic] };
   if (located.kind === "none") return noRepository(options);
