@@ -166,13 +166,16 @@ describe("the skills walk", () => {
 });
 
 describe("nothing outlives the render", () => {
-  it("a trusted project whose skills folder links to /: the skills walk stops once the render has returned", async () => {
+  // A project's skills folder linked out of the project is not walked at all
+  // (catalogue/hostile-skills-link-out); your own agent dir's may lead anywhere,
+  // so a link to / there is the long walk this case needs.
+  it("your agent dir's skills folder links to /: the skills walk stops once the render has returned", async () => {
     const base = tempDir();
     const options = pinned(base, { deadlineMs: 200 });
     const project = join(base, "project");
     mkdirSync(join(project, ".git"), { recursive: true });
-    mkdirSync(join(project, ".agents", "skills"), { recursive: true });
-    symlinkSync("/", join(project, ".agents", "skills", "root"));
+    mkdirSync(join(base, "agent", "skills"), { recursive: true });
+    symlinkSync("/", join(base, "agent", "skills", "root"));
     const started = performance.now();
     const result = await renderSystemPrompt(options);
     // The render returns at its deadline (three slacks: this walk keeps the disk busy).
