@@ -31,7 +31,7 @@ let procFd = process.platform === "linux" && O_PATH_ARCHES.has(process.arch);
  */
 export function realpathSyncLinear(path: string): string {
   if (!procFd) return realpathSync.native(path);
-  const fd = openSync(path, O_PATH);
+  const fd = openAsRealpath(path);
   let real: string | undefined;
   try {
     real = readlinkSync(`/proc/self/fd/${fd}`);
@@ -46,4 +46,23 @@ export function realpathSyncLinear(path: string): string {
     return realpathSync.native(path);
   }
   return real;
+}
+
+/**
+ * The `O_PATH` open of {@link realpathSyncLinear}, its failure worded as the
+ * realpath it stands for (`ELOOP: …, realpath '<path>'`), as the native call
+ * words it: a diagnostic quotes the message, and the reader asked for a real
+ * path, not to open the file.
+ */
+function openAsRealpath(path: string): number {
+  try {
+    return openSync(path, O_PATH);
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    if (e.syscall === "open") {
+      e.syscall = "realpath";
+      e.message = e.message.replace(/, open '/, ", realpath '");
+    }
+    throw error;
+  }
 }

@@ -31,8 +31,10 @@ vi.mock("node:fs", async (importOriginal) => {
     },
     { native: fs.realpathSync.native },
   ) as typeof fs.realpathSync;
+  // The real path is learnt by an O_PATH open (src/_realpath.ts): that open is the resolve.
+  const O_PATH = 0o10000000;
   const openSync = ((path: PathLike, ...rest: unknown[]) => {
-    fire(armed.open, path);
+    fire(rest[0] === O_PATH ? armed.realpath : armed.open, path);
     return (fs.openSync as (...a: unknown[]) => number)(path, ...rest);
   }) as typeof fs.openSync;
   return { ...fs, default: { ...fs, realpathSync, openSync }, realpathSync, openSync };
