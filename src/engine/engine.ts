@@ -1,7 +1,7 @@
 import type Handlebars from "handlebars";
 import type { HelperDelegate, RuntimeOptions, TemplateDelegate } from "handlebars";
 import { registerBuiltinHelpers } from "../../helpers/index.js";
-import { meterHelper, RenderBudget } from "./_budget.js";
+import { meterHelper, type PromptWork, RenderBudget } from "./_budget.js";
 import { useStringAppends } from "./_compat.js";
 import {
   helperErrorGuard,
@@ -12,6 +12,7 @@ import {
 } from "./_errors.js";
 import { loadCompiler, loadRuntime } from "./_handlebars.js";
 
+export { PromptWork } from "./_budget.js";
 export { TemplateError } from "./_errors.js";
 export { capMessage } from "./message.js";
 
@@ -28,6 +29,8 @@ export interface RenderOptions {
    * literally. They win over registered partials of the same name.
    */
   partials?: Record<string, string | PartialFunction>;
+  /** What this render spends counts toward the prompt it is part of (one object for all its renders). */
+  work?: PromptWork;
 }
 
 export interface Engine {
@@ -231,7 +234,7 @@ export function createEngine(): Engine {
     render(source, data, options = {}) {
       const compiled = compile(source);
       const outer = budget;
-      const spending = new RenderBudget();
+      const spending = new RenderBudget(options.work);
       budget = spending;
       setup ??= captureSetup(hb);
       try {

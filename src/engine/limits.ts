@@ -63,6 +63,33 @@ export const MAX_PROMPT_CHARS = MAX_RENDER_OUTPUT;
 export const MAX_RENDER_CALLS = 200_000;
 
 /**
+ * Most helper calls, block bodies and partials of one prompt's renders
+ * together: every section, kept, failed or left out, its fallbacks and its
+ * `{{> base}}`. Each section under its own {@link MAX_RENDER_CALLS}, a
+ * thousand sections of nested loops took a minute. The builtin sections of
+ * a prompt with 5,000 skills make about 20,000.
+ */
+export const MAX_PROMPT_CALLS = 2 * MAX_RENDER_CALLS;
+
+/**
+ * Most text one prompt's renders may produce together, counted as for
+ * {@link MAX_RENDER_OUTPUT}: a section that fails past its own cap has
+ * still produced it.
+ */
+export const MAX_PROMPT_OUTPUT = 2 * MAX_PROMPT_CHARS;
+
+/**
+ * Most characters and list items one prompt's helper calls may be given
+ * together (each text or list argument, hash values included, counted at
+ * each call). A helper's work grows with what it is given (`when` compares
+ * two texts, `includes` walks a list), so a call is not a microsecond when
+ * its arguments are megabytes: 65,536 `when`s of a 900 KB APPEND_SYSTEM.md
+ * against a 900 KB literal took 8 s in one section. Reading 256 Mi of them
+ * takes a fraction of a second; the builtin sections read a few megabytes.
+ */
+export const MAX_PROMPT_INPUT = 256 * 1024 * 1024;
+
+/**
  * Longest message of a TemplateError (and so of a template diagnostic), in
  * characters. Enough for Handlebars' longest parse error (its expected-token
  * list is about 300 characters) and a chain of partial names; anything longer
