@@ -319,7 +319,12 @@ function captureSetup(hb: HandlebarsInstance): RuntimeSetup {
     usePartial: true,
     useData: true,
   };
-  hb.template(spec as unknown as Parameters<HandlebarsInstance["template"]>[0])({});
+  // Prototype access denied by default, not logged: Handlebars would print each name it
+  // refuses to the console (`{{valueOf}}`, `{{tools.map}}`) from inside the library.
+  hb.template(spec as unknown as Parameters<HandlebarsInstance["template"]>[0])(
+    {},
+    { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false },
+  );
   const c = container as Container;
   return {
     options: (data, partials) =>
