@@ -1,10 +1,13 @@
 import type { HelperDelegate } from "handlebars";
 import { locationOf, PartialCallError, TemplateError } from "./_errors.js";
+import { templateSize } from "./_shape.js";
 import {
   MAX_PARTIAL_DEPTH,
   MAX_PROMPT_CALLS,
   MAX_PROMPT_INPUT,
   MAX_PROMPT_OUTPUT,
+  MAX_PROMPT_TAGS,
+  MAX_PROMPT_WORDS,
   MAX_RENDER_CALLS,
   MAX_RENDER_OUTPUT,
 } from "./limits.js";
@@ -26,13 +29,36 @@ export class PromptWork {
   calls = 0;
   produced = 0;
   given = 0;
+  tags = 0;
+  words = 0;
   /** Set when a render crossed the prompt's limits: render no more sections. */
   spent = false;
+
+  /**
+   * Counts a template about to be compiled ({@link MAX_PROMPT_TAGS},
+   * {@link MAX_PROMPT_WORDS}); throws, before any compiling, once past them.
+   */
+  compiling(source: string): void {
+    if (this.spent) throw spentError();
+    const size = templateSize(source);
+    this.tags += size.tags;
+    this.words += size.words;
+    if (this.tags > MAX_PROMPT_TAGS || this.words > MAX_PROMPT_WORDS) {
+      this.spent = true;
+      throw new TemplateError(
+        `Template not compiled: the prompt's templates hold more than ${MAX_PROMPT_TAGS} tags or ${MAX_PROMPT_WORDS} words inside tags together`,
+      );
+    }
+  }
+}
+
+function spentError(): TemplateError {
+  return new TemplateError("Render stopped: the sections before this one spent the prompt's work");
 }
 
 /** The budget of one render; `begin`/`end` bracket every metered call. */
 export class RenderBudget {
-  constructor(private readonly work?: PromptWork) {}
+  constructor(readonly work?: PromptWork) {}
 
   private calls = 0;
   private produced = 0;

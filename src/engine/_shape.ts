@@ -67,6 +67,18 @@ export function checkTemplateShape(source: string): ShapeProblem | undefined {
   return { message: problem.message, ...lineColumnAt(source, problem.offset) };
 }
 
+/** How many tags `source` holds, and words inside them: what compiling it costs. */
+export function templateSize(source: string): { tags: number; words: number } {
+  let tags = 0;
+  let words = 0;
+  scanTags(source, (tag) => {
+    tags++;
+    words += tag.words;
+    return true;
+  });
+  return { tags, words };
+}
+
 /**
  * Finds the innermost block left open at the end of the source. Handlebars
  * reports an unclosed block at the end of input, which points away from the

@@ -153,10 +153,12 @@ export function createEngine(): Engine {
     return { noEscape: true, knownHelpersOnly: true, knownHelpers, strict: false };
   }
 
-  function compile(source: string): Compiled {
+  /** `work`, when given, is charged for a template not compiled yet (it throws past its total, uncached). */
+  function compile(source: string, work?: PromptWork): Compiled {
     const cached = cache.get(source);
     if (cached instanceof TemplateError) throw cached;
     if (cached !== undefined) return cached;
+    work?.compiling(source);
     let entry: Compiled | TemplateError | undefined;
     const spec = precompiled.get(source);
     if (spec !== undefined) {
@@ -206,7 +208,7 @@ export function createEngine(): Engine {
         if (typeof source === "function") {
           result = String(source(context) ?? "");
         } else {
-          compiled = compile(source);
+          compiled = compile(source, spending?.work);
           result = compiled.template(context, options);
         }
         spending?.end(result);
@@ -232,7 +234,7 @@ export function createEngine(): Engine {
 
   const engine: Engine = {
     render(source, data, options = {}) {
-      const compiled = compile(source);
+      const compiled = compile(source, options.work);
       const outer = budget;
       const spending = new RenderBudget(options.work);
       budget = spending;

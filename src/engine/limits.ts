@@ -28,6 +28,16 @@ export const MAX_TEMPLATE_TAGS = 5_000;
 export const MAX_TEMPLATE_WORDS = 20_000;
 
 /**
+ * Most tags, and words inside tags, of all the templates one prompt compiles
+ * together (sections, partials, SYSTEM_TEMPLATE.md; a template compiled
+ * before is not counted again). Handlebars' code generation costs 50 to 300
+ * microseconds a tag, so 40 sections of 5,000 tags each, every one under its
+ * own cap, took 62 s and 850 MB to render.
+ */
+export const MAX_PROMPT_TAGS = 2 * MAX_TEMPLATE_TAGS;
+export const MAX_PROMPT_WORDS = 2 * MAX_TEMPLATE_WORDS;
+
+/**
  * Deepest chain of partials inside partials in one render. The `{{> base}}`
  * chain of an override is at most two deep (project over user over builtin)
  * and shared partials add a few more; 16 leaves ample room while a partial
