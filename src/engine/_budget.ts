@@ -41,6 +41,7 @@ export class PromptWork {
   compiling(source: string): void {
     if (this.spent) throw spentError();
     const size = templateSize(source);
+    if (size === undefined) return;
     this.tags += size.tags;
     this.words += size.words;
     if (this.tags > MAX_PROMPT_TAGS || this.words > MAX_PROMPT_WORDS) {

@@ -67,16 +67,20 @@ export function checkTemplateShape(source: string): ShapeProblem | undefined {
   return { message: problem.message, ...lineColumnAt(source, problem.offset) };
 }
 
-/** How many tags `source` holds, and words inside them: what compiling it costs. */
-export function templateSize(source: string): { tags: number; words: number } {
+/**
+ * How many tags `source` holds, and words inside them: what compiling it
+ * costs. Undefined past a template's own caps: such a template is refused
+ * before it is parsed ({@link checkTemplateShape}) and costs nothing to compile.
+ */
+export function templateSize(source: string): { tags: number; words: number } | undefined {
   let tags = 0;
   let words = 0;
   scanTags(source, (tag) => {
     tags++;
     words += tag.words;
-    return true;
+    return tags <= MAX_TEMPLATE_TAGS && words <= MAX_TEMPLATE_WORDS;
   });
-  return { tags, words };
+  return tags <= MAX_TEMPLATE_TAGS && words <= MAX_TEMPLATE_WORDS ? { tags, words } : undefined;
 }
 
 /**

@@ -84,9 +84,11 @@ export const MAX_PROMPT_CALLS = 2 * MAX_RENDER_CALLS;
 /**
  * Most text one prompt's renders may produce together, counted as for
  * {@link MAX_RENDER_OUTPUT}: a section that fails past its own cap has
- * still produced it.
+ * still produced it. Above the 16 MiB of section text a prompt renders
+ * before it leaves the rest out unrendered (`prompt-too-large`), so that
+ * rule comes first for sections that render.
  */
-export const MAX_PROMPT_OUTPUT = 2 * MAX_PROMPT_CHARS;
+export const MAX_PROMPT_OUTPUT = 3 * MAX_PROMPT_CHARS;
 
 /**
  * Most characters and list items one prompt's helper calls may be given
