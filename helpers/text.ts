@@ -1,4 +1,5 @@
 import type { HelperDelegate } from "handlebars";
+import { MAX_RENDER_OUTPUT } from "../src/engine/limits.js";
 import { isList } from "./collections.js";
 import { splitHelperArgs } from "./logic.js";
 
@@ -21,6 +22,8 @@ export function toText(value: unknown): string {
 /**
  * `{{join xs sep}}`: the items of a list as text, separated by `sep`
  * (default `", "`, with `\n` and `\t` unescaped as in `list`). Not a list → "".
+ * A result longer than a render may produce throws before it is built: a long
+ * separator between many items is one call's gigabyte.
  */
 export function joinHelper(...args: unknown[]): string {
   const [params] = splitHelperArgs(args);
@@ -30,7 +33,15 @@ export function joinHelper(...args: unknown[]): string {
     separator === undefined || separator === null
       ? DEFAULT_JOIN_SEPARATOR
       : unescapeSeparator(String(separator));
-  return Array.from(items, toText).join(sep);
+  const texts = Array.from(items, toText);
+  let length = Math.max(0, texts.length - 1) * sep.length;
+  for (const text of texts) length += text.length;
+  if (length > MAX_RENDER_OUTPUT) {
+    throw new Error(
+      `would be ${length} characters (${texts.length} items), over the ${MAX_RENDER_OUTPUT} a render may produce`,
+    );
+  }
+  return texts.join(sep);
 }
 
 /** `{{default value fallback}}`: `fallback` when `value` is null, undefined or "". */

@@ -1,4 +1,5 @@
-import type { Engine } from "../engine/index.js";
+import { type Engine, PromptWork } from "../engine/index.js";
+import { MAX_PROMPT_CALLS } from "../engine/limits.js";
 import type { TreeLine } from "../gather/tree/index.js";
 import {
   type RenderInput,
@@ -17,6 +18,20 @@ import type {
 } from "../types.js";
 import { initialState, patchFor, type ShrinkState, STEPS } from "./steps.js";
 import { o200kCounter, type TokenCounter } from "./tokens.js";
+
+/**
+ * What fitting may spend, every render together: each render is bounded by
+ * the prompt's own work, but a project's sections may all declare every step.
+ * Attack review 11: 1,000 one-line sections each declaring the eight steps,
+ * under a project's `max-tokens: 100`, made render run 282 s (6,000 renders of
+ * the whole prompt). The builtin steps' worst case takes about 60 renders of
+ * 20 sections.
+ */
+const MAX_FIT_RENDERS = 64;
+/** Section templates rendered by fitting, every render together. */
+const MAX_FIT_SECTION_RENDERS = 4096;
+/** Helper calls, blocks and partials of fitting's renders together. */
+const MAX_FIT_CALLS = 4 * MAX_PROMPT_CALLS;
 
 export interface BudgetOptions {
   /** The most tokens the prompt may have (estimated). */
@@ -72,13 +87,27 @@ export function renderWithinBudget(
     Math.max(0, out.sections.length - 1) * separator;
 
   const states = new Map<string, ShrinkState>();
+  const spent = { renders: 0, sections: 0, calls: 0 };
+  const renderCounted = (patches?: ReadonlyMap<string, SectionPatch>) => {
+    const work = new PromptWork();
+    spent.renders++;
+    spent.sections += input.templates.length;
+    const out = renderSections({ ...input, ...(patches ? { patches } : {}), work }, engine);
+    spent.calls += work.calls;
+    return out;
+  };
+  const exhausted = () =>
+    spent.renders >= MAX_FIT_RENDERS ||
+    spent.sections >= MAX_FIT_SECTION_RENDERS ||
+    spent.calls >= MAX_FIT_CALLS;
+  let cutShort = false;
   const render = () => {
     const patches = new Map<string, SectionPatch>();
     for (const [name, state] of states) patches.set(name, patchFor(state, input.data));
-    return renderSections({ ...input, patches }, engine);
+    return renderCounted(patches);
   };
 
-  const first = renderSections(input, engine);
+  const first = renderCounted(input.patches);
   const initialTokens = estimate(first);
   let out = first;
   let tokens = initialTokens;
@@ -95,6 +124,10 @@ export function renderWithinBudget(
       const step = STEPS[name];
       const levels = step.levels(state);
       if (levels === 0) continue;
+      if (exhausted()) {
+        cutShort = true;
+        break fitting;
+      }
       const from = state;
       const attempt = (level: number) => {
         const next = step.apply(from, level);
@@ -107,7 +140,7 @@ export function renderWithinBudget(
         // The smallest level that fits; `hi` always fits.
         let lo = 1;
         let hi = levels;
-        while (lo < hi) {
+        while (lo < hi && !exhausted()) {
           const mid = Math.floor((lo + hi) / 2);
           const tried = attempt(mid);
           if (tried.tokens <= max) {
@@ -117,6 +150,7 @@ export function renderWithinBudget(
             lo = mid + 1;
           }
         }
+        if (lo < hi) cutShort = true;
       }
       if (best.tokens >= tokens) {
         // A step whose markers cost more than the text it cuts (short skill descriptions
@@ -151,6 +185,13 @@ export function renderWithinBudget(
     }
   }
 
+  if (cutShort) {
+    diagnostics.push({
+      level: "warning",
+      code: "budget-fit-cut",
+      message: `fitting the token budget stopped after ${spent.renders} renders of the prompt (${spent.sections} section renders, ${spent.calls} helper calls): the prompt is the most shrunk found so far, and a step may have cut more than it needed`,
+    });
+  }
   const fits = tokens <= max;
   if (!fits) {
     diagnostics.push(overBudget(out, new Set(plan.map((s) => s.name)), tokens, max, tokensOf));

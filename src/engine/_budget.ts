@@ -1,6 +1,16 @@
 import type { HelperDelegate } from "handlebars";
 import { locationOf, PartialCallError, TemplateError } from "./_errors.js";
-import { MAX_PARTIAL_DEPTH, MAX_RENDER_CALLS, MAX_RENDER_OUTPUT } from "./limits.js";
+import { templateSize } from "./_shape.js";
+import {
+  MAX_PARTIAL_DEPTH,
+  MAX_PROMPT_CALLS,
+  MAX_PROMPT_INPUT,
+  MAX_PROMPT_OUTPUT,
+  MAX_PROMPT_TAGS,
+  MAX_PROMPT_WORDS,
+  MAX_RENDER_CALLS,
+  MAX_RENDER_OUTPUT,
+} from "./limits.js";
 
 // What one render may spend. Templates can multiply work without growing:
 // partials that include the next one twice double the output per level, and
@@ -9,10 +19,51 @@ import { MAX_PARTIAL_DEPTH, MAX_RENDER_CALLS, MAX_RENDER_OUTPUT } from "./limits
 // TemplateError as soon as a limit of `limits.ts` is crossed: its cost stays
 // proportional to the input and the limits, whatever the template does.
 
+/**
+ * What every render of one prompt spends together ({@link MAX_PROMPT_CALLS},
+ * {@link MAX_PROMPT_OUTPUT}), given to each render of it: a section that
+ * fails has done its work all the same. Once spent, every render given it
+ * stops at its first call.
+ */
+export class PromptWork {
+  calls = 0;
+  produced = 0;
+  given = 0;
+  tags = 0;
+  words = 0;
+  /** Set when a render crossed the prompt's limits: render no more sections. */
+  spent = false;
+
+  /**
+   * Counts a template about to be compiled ({@link MAX_PROMPT_TAGS},
+   * {@link MAX_PROMPT_WORDS}); throws, before any compiling, once past them.
+   */
+  compiling(source: string): void {
+    if (this.spent) throw spentError();
+    const size = templateSize(source);
+    if (size === undefined) return;
+    this.tags += size.tags;
+    this.words += size.words;
+    if (this.tags > MAX_PROMPT_TAGS || this.words > MAX_PROMPT_WORDS) {
+      this.spent = true;
+      throw new TemplateError(
+        `Template not compiled: the prompt's templates hold more than ${MAX_PROMPT_TAGS} tags or ${MAX_PROMPT_WORDS} words inside tags together`,
+      );
+    }
+  }
+}
+
+function spentError(): TemplateError {
+  return new TemplateError("Render stopped: the sections before this one spent the prompt's work");
+}
+
 /** The budget of one render; `begin`/`end` bracket every metered call. */
 export class RenderBudget {
+  constructor(readonly work?: PromptWork) {}
+
   private calls = 0;
   private produced = 0;
+  private given = 0;
   /** For each call running now (and the render itself at [0]), the output length of the calls it made. */
   private readonly childOutput: number[] = [0];
   /** The partials running now, outermost first. */
@@ -24,6 +75,13 @@ export class RenderBudget {
     if (this.calls > MAX_RENDER_CALLS) {
       throw new TemplateError(
         `Render stopped after ${MAX_RENDER_CALLS} helper calls, blocks and partials: nested loops or partials multiply the work`,
+      );
+    }
+    const work = this.work;
+    if (work && (work.spent || ++work.calls > MAX_PROMPT_CALLS)) {
+      work.spent = true;
+      throw new TemplateError(
+        `Render stopped: the prompt's sections made more than ${MAX_PROMPT_CALLS} helper calls, blocks and partials together`,
       );
     }
     this.childOutput.push(0);
@@ -45,9 +103,41 @@ export class RenderBudget {
           `Render stopped: it produced more than ${MAX_RENDER_OUTPUT / (1024 * 1024)} MiB of text`,
         );
       }
+      const work = this.work;
+      if (work) work.produced += own;
+      if (work && work.produced > MAX_PROMPT_OUTPUT) {
+        work.spent = true;
+        throw new TemplateError(
+          `Render stopped: the prompt's sections produced more than ${MAX_PROMPT_OUTPUT / (1024 * 1024)} MiB of text together`,
+        );
+      }
     }
     const parent = this.childOutput.length - 1;
     this.childOutput[parent] = (this.childOutput[parent] ?? 0) + length;
+  }
+
+  /**
+   * Counts what a helper call is given: the length of each text and list
+   * among `args` and in its hash (the options object, last). Throws once
+   * the render's, or the prompt's, {@link MAX_PROMPT_INPUT} is passed.
+   */
+  give(args: readonly unknown[]): void {
+    let n = 0;
+    for (let i = 0; i < args.length - 1; i++) n += sizeGiven(args[i]);
+    const hash = (args.at(-1) as { hash?: unknown } | undefined)?.hash;
+    if (hash !== null && typeof hash === "object") {
+      for (const value of Object.values(hash)) n += sizeGiven(value);
+    }
+    if (n === 0) return;
+    this.given += n;
+    const work = this.work;
+    if (work) work.given += n;
+    if (this.given > MAX_PROMPT_INPUT || (work && work.given > MAX_PROMPT_INPUT)) {
+      if (work && work.given > MAX_PROMPT_INPUT) work.spent = true;
+      throw new TemplateError(
+        `Render stopped: helpers were given more than ${MAX_PROMPT_INPUT / (1024 * 1024)} Mi characters and list items together (a long text compared or a list searched again and again)`,
+      );
+    }
   }
 
   /** Enters partial `name`; throws when that nests partials deeper than MAX_PARTIAL_DEPTH. */
@@ -76,6 +166,12 @@ export class RenderBudget {
 }
 
 type Program = (...args: unknown[]) => unknown;
+
+/** What a helper's work on one argument grows with: a text's length, a list's. */
+function sizeGiven(value: unknown): number {
+  if (typeof value === "string" || Array.isArray(value)) return value.length;
+  return 0;
+}
 
 /** Marks a block body already metered: `blockHelperMissing` hands its options on to `each`. */
 const METERED = Symbol("metered");
@@ -124,6 +220,7 @@ export function meterHelper(
         if ("inverse" in options) options.inverse = meterProgram(budget, options.inverse, noop);
       }
       budget.begin();
+      budget.give(args);
       const result = (helper as Program).apply(this, args);
       budget.end(result);
       return result;

@@ -68,6 +68,22 @@ export function checkTemplateShape(source: string): ShapeProblem | undefined {
 }
 
 /**
+ * How many tags `source` holds, and words inside them: what compiling it
+ * costs. Undefined past a template's own caps: such a template is refused
+ * before it is parsed ({@link checkTemplateShape}) and costs nothing to compile.
+ */
+export function templateSize(source: string): { tags: number; words: number } | undefined {
+  let tags = 0;
+  let words = 0;
+  scanTags(source, (tag) => {
+    tags++;
+    words += tag.words;
+    return tags <= MAX_TEMPLATE_TAGS && words <= MAX_TEMPLATE_WORDS;
+  });
+  return tags <= MAX_TEMPLATE_TAGS && words <= MAX_TEMPLATE_WORDS ? { tags, words } : undefined;
+}
+
+/**
  * Finds the innermost block left open at the end of the source. Handlebars
  * reports an unclosed block at the end of input, which points away from the
  * mistake; this points at the opener instead. A closer ends the latest open

@@ -1,7 +1,7 @@
 import type Handlebars from "handlebars";
 import type { HelperDelegate, RuntimeOptions, TemplateDelegate } from "handlebars";
 import { registerBuiltinHelpers } from "../../helpers/index.js";
-import { meterHelper, RenderBudget } from "./_budget.js";
+import { meterHelper, type PromptWork, RenderBudget } from "./_budget.js";
 import { useStringAppends } from "./_compat.js";
 import {
   helperErrorGuard,
@@ -12,6 +12,7 @@ import {
 } from "./_errors.js";
 import { loadCompiler, loadRuntime } from "./_handlebars.js";
 
+export { PromptWork } from "./_budget.js";
 export { TemplateError } from "./_errors.js";
 export { capMessage } from "./message.js";
 
@@ -28,6 +29,8 @@ export interface RenderOptions {
    * literally. They win over registered partials of the same name.
    */
   partials?: Record<string, string | PartialFunction>;
+  /** What this render spends counts toward the prompt it is part of (one object for all its renders). */
+  work?: PromptWork;
 }
 
 export interface Engine {
@@ -182,10 +185,12 @@ export function createEngine(): Engine {
     return { noEscape: true, knownHelpersOnly: true, knownHelpers, strict: false };
   }
 
-  function compile(source: string): Compiled {
+  /** `work`, when given, is charged for a template not compiled yet (it throws past its total, uncached). */
+  function compile(source: string, work?: PromptWork): Compiled {
     const cached = cache.get(source);
     if (cached instanceof TemplateError) throw cached;
     if (cached !== undefined) return cached;
+    work?.compiling(source);
     let entry: Compiled | TemplateError | undefined;
     const spec = precompiled.get(source);
     if (spec !== undefined) {
@@ -235,7 +240,7 @@ export function createEngine(): Engine {
         if (typeof source === "function") {
           result = String(source(context) ?? "");
         } else {
-          compiled = compile(source);
+          compiled = compile(source, spending?.work);
           result = compiled.template(context, options);
         }
         spending?.end(result);
@@ -261,9 +266,9 @@ export function createEngine(): Engine {
 
   const engine: Engine = {
     render(source, data, options = {}) {
-      const compiled = compile(source);
+      const compiled = compile(source, options.work);
       const outer = budget;
-      const spending = new RenderBudget();
+      const spending = new RenderBudget(options.work);
       budget = spending;
       setup ??= captureSetup(hb);
       try {
@@ -348,7 +353,12 @@ function captureSetup(hb: HandlebarsInstance): RuntimeSetup {
     usePartial: true,
     useData: true,
   };
-  hb.template(spec as unknown as Parameters<HandlebarsInstance["template"]>[0])({});
+  // Prototype access denied by default, not logged: Handlebars would print each name it
+  // refuses to the console (`{{valueOf}}`, `{{tools.map}}`) from inside the library.
+  hb.template(spec as unknown as Parameters<HandlebarsInstance["template"]>[0])(
+    {},
+    { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false },
+  );
   const c = container as Container;
   return {
     options: (data, partials) =>

@@ -1,5 +1,5 @@
 export type { Engine, PartialFunction, PrecompiledTemplate, RenderOptions } from "./engine.js";
-export { capMessage, createEngine, TemplateError } from "./engine.js";
+export { capMessage, createEngine, PromptWork, TemplateError } from "./engine.js";
 export { formatPrompt } from "./format.js";
 export { MAX_PROMPT_CHARS } from "./limits.js";
 export { capDiagnostics } from "./message.js";

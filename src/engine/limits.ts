@@ -28,6 +28,16 @@ export const MAX_TEMPLATE_TAGS = 5_000;
 export const MAX_TEMPLATE_WORDS = 20_000;
 
 /**
+ * Most tags, and words inside tags, of all the templates one prompt compiles
+ * together (sections, partials, SYSTEM_TEMPLATE.md; a template compiled
+ * before is not counted again). Handlebars' code generation costs 50 to 300
+ * microseconds a tag, so 40 sections of 5,000 tags each, every one under its
+ * own cap, took 62 s and 850 MB to render.
+ */
+export const MAX_PROMPT_TAGS = 2 * MAX_TEMPLATE_TAGS;
+export const MAX_PROMPT_WORDS = 2 * MAX_TEMPLATE_WORDS;
+
+/**
  * Deepest chain of partials inside partials in one render. The `{{> base}}`
  * chain of an override is at most two deep (project over user over builtin)
  * and shared partials add a few more; 16 leaves ample room while a partial
@@ -61,6 +71,35 @@ export const MAX_PROMPT_CHARS = MAX_RENDER_OUTPUT;
  * without producing text. The builtin sections use about four per skill.
  */
 export const MAX_RENDER_CALLS = 200_000;
+
+/**
+ * Most helper calls, block bodies and partials of one prompt's renders
+ * together: every section, kept, failed or left out, its fallbacks and its
+ * `{{> base}}`. Each section under its own {@link MAX_RENDER_CALLS}, a
+ * thousand sections of nested loops took a minute. The builtin sections of
+ * a prompt with 5,000 skills make about 20,000.
+ */
+export const MAX_PROMPT_CALLS = 2 * MAX_RENDER_CALLS;
+
+/**
+ * Most text one prompt's renders may produce together, counted as for
+ * {@link MAX_RENDER_OUTPUT}: a section that fails past its own cap has
+ * still produced it. Above the 16 MiB of section text a prompt renders
+ * before it leaves the rest out unrendered (`prompt-too-large`), so that
+ * rule comes first for sections that render.
+ */
+export const MAX_PROMPT_OUTPUT = 3 * MAX_PROMPT_CHARS;
+
+/**
+ * Most characters and list items one prompt's helper calls may be given
+ * together (each text or list argument, hash values included, counted at
+ * each call). A helper's work grows with what it is given (`when` compares
+ * two texts, `includes` walks a list), so a call is not a microsecond when
+ * its arguments are megabytes: 65,536 `when`s of a 900 KB APPEND_SYSTEM.md
+ * against a 900 KB literal took 8 s in one section. Reading 256 Mi of them
+ * takes a fraction of a second; the builtin sections read a few megabytes.
+ */
+export const MAX_PROMPT_INPUT = 256 * 1024 * 1024;
 
 /**
  * Longest message of a TemplateError (and so of a template diagnostic), in

@@ -1,5 +1,11 @@
 import type { PromptData } from "../data.js";
-import { type Engine, formatPrompt, MAX_PROMPT_CHARS, TemplateError } from "../engine/index.js";
+import {
+  type Engine,
+  formatPrompt,
+  MAX_PROMPT_CHARS,
+  PromptWork,
+  TemplateError,
+} from "../engine/index.js";
 import type { Diagnostic, PromptBlock, RenderedSection, SectionSource } from "../types.js";
 import { cutBlocks, SECTION_SEPARATOR } from "./blocks.js";
 import {
@@ -59,6 +65,8 @@ export interface RenderInput {
   extraSections?: readonly ExtraSection[];
   /** Per-section data and notes, by section name. */
   patches?: ReadonlyMap<string, SectionPatch>;
+  /** What the renders may spend together; default: a budget of this call's own. */
+  work?: PromptWork;
 }
 
 export interface RenderOutput {
@@ -91,6 +99,9 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   let worked = 0;
   const over: string[] = [];
   let overPath: string | undefined;
+  const work = input.work ?? new PromptWork();
+  // Sections not rendered because the renders before them spent the prompt's work.
+  const unworked: string[] = [];
   const names = new Set<string>();
   const rendered = new Map<SectionTemplate, string | undefined>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
@@ -111,6 +122,10 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     if (total >= MAX_PROMPT_CHARS || worked >= MAX_RENDER_WORK) {
       // Full, or enough rendered to fill it twice: not even rendered (each could be megabytes more).
       if (template.meta.enabled) over.push(template.name);
+      continue;
+    }
+    if (work.spent) {
+      if (template.meta.enabled) unworked.push(template.name);
       continue;
     }
     const code = fromCode.get(template.name);
@@ -138,6 +153,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     );
   }
   if (over.length > 0) diagnostics.push(overDiagnostic(over, overPath));
+  if (unworked.length > 0) diagnostics.push(unworkedDiagnostic(unworked));
   // Stable: the custom prompt stays before a section that shares its key.
   const sorted = placed.sort((a, b) => compareSectionKeys(a.key, b.key));
   const sections = sorted.map((p) => p.section);
@@ -193,7 +209,11 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     if (!prompt) return null;
     if (!prompt.template) return { text: prompt.text, source: prompt.source };
     try {
-      const text = engine.render(prompt.text, { ...input.data, customPrompt: null }, { partials });
+      const text = engine.render(
+        prompt.text,
+        { ...input.data, customPrompt: null },
+        { partials, work },
+      );
       return { text, source: prompt.source };
     } catch (error) {
       const next = prompt.lower ? describeCustom(prompt.lower) : "the builtin base prompt";
@@ -250,6 +270,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     try {
       return engine.render(template.body, dataFor(template.name), {
         partials: base ? { ...partials, base } : partials,
+        work,
       });
     } catch (error) {
       const fallback = lower
@@ -279,14 +300,28 @@ const MAX_RENDER_WORK = 2 * MAX_PROMPT_CHARS;
 /** Sections named in the diagnostic of a full prompt; the rest are counted. */
 const MAX_OVER_NAMED = 5;
 
+/** The first {@link MAX_OVER_NAMED} names, and how many more. */
+function namedList(names: readonly string[]): string {
+  const named = names.slice(0, MAX_OVER_NAMED).join(", ");
+  return names.length > MAX_OVER_NAMED
+    ? `${named} and ${names.length - MAX_OVER_NAMED} more`
+    : named;
+}
+
 function overDiagnostic(over: readonly string[], path: string | undefined): Diagnostic {
-  const named = over.slice(0, MAX_OVER_NAMED).join(", ");
-  const more = over.length > MAX_OVER_NAMED ? ` and ${over.length - MAX_OVER_NAMED} more` : "";
   return {
     level: "error",
     code: "prompt-too-large",
-    message: `the prompt would be over ${MAX_PROMPT_CHARS / (1024 * 1024)} MiB of text, every section together; left out: ${named}${more}`,
+    message: `the prompt would be over ${MAX_PROMPT_CHARS / (1024 * 1024)} MiB of text, every section together; left out: ${namedList(over)}`,
     ...(path ? { path } : {}),
+  };
+}
+
+function unworkedDiagnostic(names: readonly string[]): Diagnostic {
+  return {
+    level: "error",
+    code: "prompt-render-work",
+    message: `the sections before these spent the work one prompt's renders may do together (see the template error above); left out, not rendered: ${namedList(names)}`,
   };
 }
 

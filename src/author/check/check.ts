@@ -4,7 +4,8 @@ import { toPosix } from "../../_paths.js";
 import { checkPresets } from "../../agents/index.js";
 import { loadConfigFiles } from "../../config/index.js";
 import { type SchemaNode, schemaWithVars } from "../../data.js";
-import { capDiagnostics, createEngine, type Engine } from "../../engine/index.js";
+import { capDiagnostics, createEngine, type Engine, PromptWork } from "../../engine/index.js";
+import { MAX_PROMPT_TAGS, MAX_PROMPT_WORDS } from "../../engine/limits.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { checkFolders } from "../../options/folders.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
@@ -104,10 +105,17 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   diagnostics.push(...config.diagnostics);
 
   const engine = createEngine();
-  const { templates, problems } = checkTemplates(layers, engine, schemaWithVars(Object.keys(vars)));
+  const {
+    templates,
+    problems,
+    cut: templatesCut,
+  } = checkTemplates(layers, engine, schemaWithVars(Object.keys(vars)));
   diagnostics.push(...problems);
   const failed = new Set(problems.filter((d) => d.level === "error").map((d) => d.path));
-  const matrix = renderMatrix(layers, engine, failed, vars);
+  // Every render would compile what the static check left out, a prompt's total each time.
+  const matrix = templatesCut
+    ? { cases: 0, diagnostics: [] }
+    : renderMatrix(layers, engine, failed, vars);
   diagnostics.push(...matrix.diagnostics);
   diagnostics.push(...classOrderInfos(layerSections(layers.flatMap((l) => l.loaded.sections))));
   diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics, ...presets);
@@ -143,6 +151,9 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine, root: S
   const templates: CheckedTemplate[] = [];
   const problems: Diagnostic[] = [];
   const lowerSections = new Set<string>();
+  // The templates checked share one prompt's total of tags: each is compiled.
+  const work = new PromptWork();
+  const unchecked: string[] = [];
 
   const check = (
     kind: CheckedTemplate["kind"],
@@ -151,6 +162,12 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine, root: S
     context: Partial<TemplateContext>,
   ) => {
     templates.push({ kind, name: file.name, layer, path: file.path });
+    try {
+      work.compiling(file.body);
+    } catch {
+      unchecked.push(file.path);
+      return;
+    }
     const found = checkTemplate(
       file.body,
       {
@@ -163,7 +180,7 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine, root: S
       },
       engine,
     );
-    for (const p of found) {
+    for (const p of found.slice(0, MAX_TEMPLATE_PROBLEMS)) {
       problems.push({
         level: p.level,
         code: p.code,
@@ -171,6 +188,15 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine, root: S
         path: file.path,
         ...(p.line !== undefined ? { line: file.bodyLine + p.line - 1 } : {}),
         ...(p.column !== undefined ? { column: p.column } : {}),
+      });
+    }
+    const more = found.slice(MAX_TEMPLATE_PROBLEMS);
+    if (more.length > 0) {
+      problems.push({
+        level: more.some((p) => p.level === "error") ? "error" : "warning",
+        code: "template-problems-capped",
+        message: `${more.length} more problems in this template are not shown (${MAX_TEMPLATE_PROBLEMS} are)`,
+        path: file.path,
       });
     }
   };
@@ -199,8 +225,18 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine, root: S
     }
     if (layer.systemTemplate) check("system-template", name, layer.systemTemplate, {});
   }
-  return { templates, problems };
+  if (unchecked.length > 0) {
+    problems.push({
+      level: "warning",
+      code: "check-templates-cut",
+      message: `the templates checked before these hold more tags than one prompt may compile (${MAX_PROMPT_TAGS} tags, ${MAX_PROMPT_WORDS} words inside tags); not checked: ${unchecked.length} files, the first ${toPosix(unchecked[0] ?? "")}; and no data case is rendered`,
+    });
+  }
+  return { templates, problems, cut: unchecked.length > 0 };
 }
+
+/** Problems reported for one template; the rest are counted in one more. */
+export const MAX_TEMPLATE_PROBLEMS = 20;
 
 /**
  * The dynamic half: the layered sections rendered with every data case, once

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { PromptData } from "../../src/data.js";
+import { createEngine, type Engine } from "../../src/engine/index.js";
+import { MAX_PROMPT_TAGS, MAX_TEMPLATE_TAGS } from "../../src/engine/limits.js";
+import { defaultMeta } from "../../src/sections/meta.js";
+import { renderSections } from "../../src/sections/render.js";
+import type { SectionTemplate } from "../../src/sections/types.js";
+
+// Each template is capped at 5,000 tags before Handlebars parses it, but
+// compiling costs 100-300 microseconds a tag (code generation, then V8
+// compiling the generated function), and the cap was per template. Attack
+// review 11: a trusted project's 40 sections of 4,990 distinct tags each
+// (1.4 MB of files, well under the layer's 8 MiB) made `render --deadline
+// 5000` take 62 s and 850 MB at a load of 12; the 8 MiB allow about 290 such
+// files. The templates one prompt compiles now share a total of tags and
+// words; past it, no more is compiled and the rest of the sections are left
+// out unrendered. (Slow tier: the two templates it does compile take a second.)
+
+describe("hostile repository: many sections each at the template tag cap", () => {
+  it("compile no further than the prompt's total of tags", () => {
+    const base = createEngine();
+    let renders = 0;
+    const engine: Engine = Object.create(base);
+    engine.render = (...args: Parameters<Engine["render"]>) => {
+      renders++;
+      return base.render(...args);
+    };
+    const count = 12;
+    const tags = MAX_TEMPLATE_TAGS - 10;
+    const templates: SectionTemplate[] = Array.from({ length: count }, (_, i) => {
+      const name = `s${String(i).padStart(2, "0")}`;
+      return {
+        name,
+        meta: { ...defaultMeta(name), order: 5 },
+        // Distinct sources: a template compiled once is cached and costs nothing again.
+        body: `{{v${i}}}`.repeat(tags),
+        bodyLine: 1,
+        source: { layer: "project", path: `/p/.pi/sections/${name}.md` },
+      };
+    });
+    const started = performance.now();
+    const out = renderSections({ data: {} as PromptData, templates }, engine);
+    const elapsed = performance.now() - started;
+    const compiledAtMost = Math.floor(MAX_PROMPT_TAGS / tags);
+    expect(renders).toBe(compiledAtMost + 1);
+    const refused = out.diagnostics.find((d) => d.message.startsWith("Template not compiled"));
+    expect(refused?.path).toBe(templates[compiledAtMost]?.source.path);
+    const left = out.diagnostics.find((d) => d.code === "prompt-render-work");
+    expect(left?.message).toContain(`left out, not rendered: s03, s04, s05, s06, s07 and 4 more`);
+    // Before: all 12 compiled, 15-30 s. Two compiles, generous for a loaded machine.
+    expect(elapsed).toBeLessThan(10_000);
+  }, 60_000);
+});
