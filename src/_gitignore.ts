@@ -76,6 +76,31 @@ export function boundedPattern(pattern: string): string | undefined {
 export const MAX_PATTERNS_PER_FILE = 2000;
 /** Patterns kept from all the ignore files of one walk. */
 export const MAX_PATTERNS_TOTAL = 10_000;
+/**
+ * The weight of all the patterns one walk keeps (see {@link patternWeight}).
+ * `ignore` compiles each pattern into a regular expression the first times a
+ * path is tested against its file, synchronously, and what that costs grows
+ * with the pattern's length, each wildcard costing several characters: five
+ * ignore files of 2,000 patterns of `*a*a…` (490 characters, under the 1 MiB a
+ * file) kept `render --tree --deadline 1000` busy 4.2 s (8.1 s at the
+ * default 5,000 ms, 15.7 s and 836 MB without a deadline). Real repositories'
+ * ignore files together weigh a few KiB; 10,000 short patterns in nested folders, rebased to the root, a few hundred.
+ */
+export const MAX_PATTERN_WEIGHT_TOTAL = 1024 * 1024;
+
+/**
+ * What a pattern, as `ignore` gets it (rebased to the walk's root), costs to
+ * compile: its length, and 8 more for each wildcard or class, which `ignore`
+ * writes as a lookahead group.
+ */
+export function patternWeight(pattern: string): number {
+  let weight = pattern.length;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern.charCodeAt(i);
+    if (c === 0x2a || c === 0x3f || c === 0x5b) weight += 8;
+  }
+  return weight;
+}
 
 /** One ignore file whose patterns were not all kept. */
 export interface PatternCut {
@@ -95,14 +120,17 @@ export interface PatternCut {
 export interface PatternBudget {
   readonly perFile: number;
   left: number;
+  /** The {@link patternWeight} the walk may still keep. */
+  weightLeft: number;
   readonly cuts: PatternCut[];
 }
 
 export function newPatternBudget(
   perFile = MAX_PATTERNS_PER_FILE,
   total = MAX_PATTERNS_TOTAL,
+  weight = MAX_PATTERN_WEIGHT_TOTAL,
 ): PatternBudget {
-  return { perFile, left: total, cuts: [] };
+  return { perFile, left: total, weightLeft: weight, cuts: [] };
 }
 
 /** Ignore files named in one diagnostic; the rest are counted. */
@@ -140,7 +168,7 @@ function cutDiagnostics(cuts: readonly PatternCut[]): Diagnostic[] {
     {
       level: "warning",
       code: "ignore-patterns-cut",
-      message: `ignore files hold more patterns than are kept (${MAX_PATTERNS_PER_FILE} per file, ${MAX_PATTERNS_TOTAL} in all), so some entries they would hide may be shown: ${named}${more > 0 ? ` and ${more} more files` : ""}`,
+      message: `ignore files hold more patterns than are kept (${MAX_PATTERNS_PER_FILE} per file, ${MAX_PATTERNS_TOTAL} in all, ${MAX_PATTERN_WEIGHT_TOTAL / 1024 / 1024} MiB of pattern text in all), so some entries they would hide may be shown: ${named}${more > 0 ? ` and ${more} more files` : ""}`,
       path: first.path,
     },
   ];
@@ -172,11 +200,33 @@ export function addGitignore(
   }
   if (kept.length === 0) return rules;
   const rebased: string[] = [];
+  let refused = 0;
+  let weighed = 0;
   for (const line of rebasePatterns(kept, base)) {
     const bounded = boundedPattern(line);
-    if (bounded !== undefined) rebased.push(bounded);
+    if (bounded === undefined) {
+      refused++;
+    } else if (budget) {
+      // Past the walk's weight, this pattern and the file's others are cut.
+      const weight = patternWeight(bounded);
+      if (weight > budget.weightLeft) break;
+      budget.weightLeft -= weight;
+      rebased.push(bounded);
+    } else {
+      rebased.push(bounded);
+    }
+    weighed++;
   }
-  const refused = kept.length - rebased.length;
+  if (budget && weighed < kept.length) {
+    const heavy = kept.length - weighed;
+    const cut = budget.cuts.find((c) => c.path === path);
+    if (cut) {
+      cut.kept -= heavy;
+      cut.dropped += heavy;
+    } else {
+      budget.cuts.push({ path, kept: weighed, dropped: heavy });
+    }
+  }
   if (refused > 0 && budget) {
     const cut = budget.cuts.find((c) => c.path === path);
     if (cut) cut.refused = refused;

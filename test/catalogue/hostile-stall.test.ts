@@ -23,7 +23,7 @@ const cut = (root: string, file: string, kept: number, dropped: number) =>
   diag(
     "warning",
     "ignore-patterns-cut",
-    `ignore files hold more patterns than are kept (2000 per file, 10000 in all), so some entries they would hide may be shown: ${join(root, file)} (${kept} kept, ${dropped} dropped)`,
+    `ignore files hold more patterns than are kept (2000 per file, 10000 in all, 1 MiB of pattern text in all), so some entries they would hide may be shown: ${join(root, file)} (${kept} kept, ${dropped} dropped)`,
     join(root, file),
   );
 

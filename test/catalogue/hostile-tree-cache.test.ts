@@ -108,7 +108,7 @@ const cases: CatalogueCase[] = [
         diag(
           "warning",
           "ignore-patterns-cut",
-          `ignore files hold more patterns than are kept (2000 per file, 10000 in all), so some entries they would hide may be shown: ${file} (1999 kept, 1 dropped)`,
+          `ignore files hold more patterns than are kept (2000 per file, 10000 in all, 1 MiB of pattern text in all), so some entries they would hide may be shown: ${file} (1999 kept, 1 dropped)`,
           file,
         ),
       ];
