@@ -285,6 +285,9 @@ function looksLikeAlias(token: ImportToken): boolean {
  * files wait for the same read. Through the door, as a path a file wrote.
  */
 function readShared(real: string, scope: ImportScope, state: ImportState): Promise<RepoCapped> {
+  // Heard here, where the read begins, not only before the import's look-ups:
+  // a deadline that fires while its real path is resolved must not start a read.
+  if (scope.signal?.aborted) return Promise.reject(scope.signal.reason);
   const read = () =>
     readRepoCapped(real, { reach: scope.reach, named: true, maxBytes: scope.maxBytes });
   if (!state.reads) return read();
