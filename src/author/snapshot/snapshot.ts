@@ -1,9 +1,10 @@
-import { realpathSync } from "node:fs";
-import { realpath, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import type { PathKind } from "../../_fs.js";
+import { realpath } from "../../_io.js";
 import { toPosix } from "../../_paths.js";
+import { realpathSyncLinear } from "../../_realpath.js";
 import { removeFileNoFollow, UnsafePathError, writeFileNoFollow } from "../../_safe-write.js";
 import { runStep } from "../../gather/deadline.js";
 import { builtinPromptsDir } from "../../locate/layers.js";
@@ -228,7 +229,7 @@ function placeholders(pairs: [string, string][]): (text: string) => string {
 
 function realpathOrSelf(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSyncLinear(path);
   } catch {
     // Not there (a home that does not exist): only the path as given can appear.
     return path;
