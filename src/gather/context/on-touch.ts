@@ -314,7 +314,8 @@ export async function loadContextForPathsSince(
         dir: join(root, ...parts.slice(0, i + 1)),
       }))
       .filter(({ realDir }) => !isWithin(realCwd, realDir));
-    for (const { realDir, dir: writtenDir } of nestedFormats.length > 0 ? nestedDirs : []) {
+    const ruleDirs = nestedFormats.length > 0 ? nestedDirs : [];
+    folders: for (const { realDir, dir: writtenDir } of ruleDirs) {
       // Each folder's rule folders are listed (a big tree may be linked from every one): at the deadline, no more.
       if (!(await inTime())) break;
       if (!nested.has(realDir) && nested.size >= MAX_TOUCH_FOLDERS) {
@@ -323,6 +324,8 @@ export async function loadContextForPathsSince(
       }
       const folderRules = await nestedRulesOf(realDir, writtenDir);
       for (const rule of folderRules) {
+        // Compiling a rule's globs costs time too (200 rules of 64 patterns a folder): heard between rules.
+        if (!(await inTime())) break folders;
         const key = ruleKey(rule.path);
         if (delivered.has(key)) continue;
         const rel = toPosix(relative(realDir, target.real));
