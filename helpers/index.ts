@@ -7,7 +7,7 @@ import { escapeXml, xmlBlock } from "./xml.js";
 
 export { contains, isList, sizeOf } from "./collections.js";
 export { isTruthy } from "./logic.js";
-export { unescapeSeparator } from "./text.js";
+export { MAX_HELPER_TEXT, unescapeSeparator } from "./text.js";
 export { escapeXml, xmlBlock } from "./xml.js";
 
 /** `{{escapeXml value}}`; with no argument there is nothing to escape. */

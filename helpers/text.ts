@@ -1,9 +1,16 @@
 import type { HelperDelegate } from "handlebars";
-import { MAX_RENDER_OUTPUT } from "../src/engine/limits.js";
 import { isList } from "./collections.js";
 import { splitHelperArgs } from "./logic.js";
 
 const DEFAULT_JOIN_SEPARATOR = ", ";
+
+/**
+ * Longest text a helper may build, in UTF-16 code units: what one render may
+ * produce (the engine's MAX_HELPER_TEXT is this value), so `join` refuses a
+ * result no render could keep before it builds it. Defined here, beside the
+ * helpers, since the engine uses the helpers and not the other way round.
+ */
+export const MAX_HELPER_TEXT = 8 * 1024 * 1024;
 
 /**
  * Handlebars string literals keep `\n` as two characters, so separators given
@@ -36,9 +43,9 @@ export function joinHelper(...args: unknown[]): string {
   const texts = Array.from(items, toText);
   let length = Math.max(0, texts.length - 1) * sep.length;
   for (const text of texts) length += text.length;
-  if (length > MAX_RENDER_OUTPUT) {
+  if (length > MAX_HELPER_TEXT) {
     throw new Error(
-      `would be ${length} characters (${texts.length} items), over the ${MAX_RENDER_OUTPUT} a render may produce`,
+      `would be ${length} characters (${texts.length} items), over the ${MAX_HELPER_TEXT} a render may produce`,
     );
   }
   return texts.join(sep);

@@ -1,3 +1,5 @@
+import { MAX_HELPER_TEXT } from "../../helpers/index.js";
+
 // Bounds on what one template may ask of the engine. Section templates and
 // partials come from project folders, and render runs outside the gathering
 // deadline, so a template must not be able to make a render slow: each limit
@@ -52,9 +54,10 @@ export const MAX_PARTIAL_DEPTH = 16;
  * where it is produced (a block's own text, not again in every block around
  * it). 8 MiB is twice what the largest model context holds (about a million
  * tokens); a section that large is a mistake, and partials that double their
- * output at every level reach it after about twenty levels.
+ * output at every level reach it after about twenty levels. The helpers'
+ * own cap (`join` refuses a longer result before building it) is this value.
  */
-export const MAX_RENDER_OUTPUT = 8 * 1024 * 1024;
+export const MAX_RENDER_OUTPUT = MAX_HELPER_TEXT;
 
 /**
  * Most text of a whole prompt, every section together, in UTF-16 code units:
