@@ -1,6 +1,8 @@
-import { delimiter, isAbsolute, join, sep } from "node:path";
+import { homedir } from "node:os";
+import { delimiter, dirname, isAbsolute, join, sep } from "node:path";
 import { realpath, stat } from "../../_io.js";
 import { isWithin } from "../../_paths.js";
+import { holdsGit } from "../../repo-files/project-root.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -40,6 +42,38 @@ export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {
     if (!entries.includes(entry)) entries.push(entry);
   }
   return entries;
+}
+
+/**
+ * The folders a project controls, as `exclude` for {@link findSystemBinary}
+ * and {@link systemPathEntries}: each of `folders`, this process's working
+ * folder (a `PATH` entry such as `/proc/self/cwd/bin` leads into it), and
+ * every folder at or above them that holds a `.git` (the project root, and a
+ * submodule's or nested clone's surrounding repositories), up to the first
+ * folder that is the home folder or holds it (the home folder is never a
+ * project root: a dotfiles repository does not make `~/bin` the project's).
+ * A `PATH` entry into the project root from a folder below it (`uv run`,
+ * direnv's `PATH_add bin`) is then left out as one into the working folder is.
+ */
+export async function projectFolders(
+  folders: readonly string[],
+  home: string = homedir(),
+): Promise<string[]> {
+  const out = new Set<string>();
+  let cwd: string[] = [];
+  try {
+    cwd = [process.cwd()];
+  } catch {
+    // Deleted under the process: no folder, so nothing in it to leave out.
+  }
+  for (const folder of [...folders, ...cwd]) {
+    out.add(folder);
+    for (let dir = folder; !isWithin(home, dir); dir = dirname(dir)) {
+      if (await holdsGit(dir)) out.add(dir);
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return [...out];
 }
 
 /** Names tried for `name` on Windows, where a command is found with its extension. */
