@@ -186,7 +186,7 @@ export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<numb
  * the working folder controls (see `projectFolders`): a project's own install.
  */
 async function insideProject(self: string, io: CliIo): Promise<boolean> {
-  const folders = await projectFolders([io.cwd], io.home);
+  const folders = await projectFolders([io.cwd], [self], io.home);
   const real = await realpath(self).catch(() => self);
   return folders.some((f) => isWithin(self, f) || isWithin(real, f));
 }

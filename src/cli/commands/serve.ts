@@ -62,7 +62,11 @@ async function openBrowser(url: string, io: CliIo, cwd: string): Promise<void> {
       : process.platform === "win32"
         ? ["cmd", ["/c", "start", '""', url]]
         : ["xdg-open", [url]];
-  const exclude = await projectFolders([io.cwd, resolve(io.cwd, cwd)], io.home);
+  const exclude = await projectFolders(
+    [io.cwd, resolve(io.cwd, cwd)],
+    systemPathEntries(io.env),
+    io.home,
+  );
   const binary = await findSystemBinary(name, io.env, { exclude });
   const fail = (why: string) =>
     io.stderr(`sysprompt: could not open a browser (${why}); open ${url} yourself\n`);

@@ -10,7 +10,7 @@ import {
 import { formatGpuNames, type GpuAnswer, probeGpu } from "./_gpu.js";
 import type { Machine } from "./machine.js";
 import type { ProbeRunner } from "./probe.js";
-import { findSystemBinary, projectFolders } from "./system-binary.js";
+import { findSystemBinary, projectFolders, systemPathEntries } from "./system-binary.js";
 
 export type { EnvCacheLocation } from "./_env-cache.js";
 export { envCacheLocation } from "./_env-cache.js";
@@ -143,7 +143,7 @@ export async function detectEnvironment(
       ? await readGpuCache(cache.path, fingerprint)
       : undefined;
     if (!gpu) {
-      const exclude = await projectFolders(options.exclude ?? []);
+      const exclude = await projectFolders(options.exclude ?? [], systemPathEntries(env));
       const find = machine.findBinary
         ? (name: string) => machine.findBinary?.(name, exclude) ?? Promise.resolve(undefined)
         : (name: string) => findSystemBinary(name, env, { exclude, platform: machine.platform });

@@ -128,7 +128,7 @@ export function gitEnv(env: Env, exclude: readonly string[]): Record<string, str
 export async function gatherGit(options: GitOptions): Promise<GitResult> {
   // The project roots above `exclude` too, as the probes have it: a PATH entry into the
   // project root from a folder below it would otherwise give the project's git.
-  const exclude = await projectFolders(options.exclude);
+  const exclude = await projectFolders(options.exclude, systemPathEntries(options.env));
   const binary = await findSystemBinary("git", options.env, { exclude });
   if (binary === undefined) {
     return left(
