@@ -206,7 +206,9 @@ async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
     );
   }
   const self = io.self ?? resolve(io.cwd, process.argv[1] ?? "sysprompt");
-  const snippet = hookSnippet(agent, self);
+  // npm runs the command through a link (node_modules/.bin, the global bin folder): the
+  // plugin file is found beside what the link leads to.
+  const snippet = hookSnippet(agent, self, await realpath(self).catch(() => self));
   io.stderr(
     `sysprompt: for ${agent}, add this to ${snippet.where}:\nsysprompt: ${snippet.trust}\n`,
   );
