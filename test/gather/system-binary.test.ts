@@ -1,7 +1,11 @@
 import { chmodSync, chownSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findSystemBinary, systemPathEntries } from "../../src/gather/environment/system-binary.js";
+import {
+  findSystemBinary,
+  projectFolders,
+  systemPathEntries,
+} from "../../src/gather/environment/system-binary.js";
 import { tempDir } from "../api/_helpers.js";
 
 /** An executable script at `dir/name`, its folder created, mode 755. */
@@ -128,5 +132,70 @@ describe("findSystemBinary and /proc/self/cwd", () => {
     } finally {
       process.chdir(saved);
     }
+  });
+});
+
+describe("projectFolders: what a project controls, for exclude", () => {
+  it("adds each folder above that holds a .git and one of the paths near, up to the home folder", async () => {
+    const root = tempDir();
+    const home = join(root, "home");
+    const outer = join(home, "src", "outer");
+    const inner = join(outer, "vendor", "inner");
+    for (const dir of [
+      join(home, ".git"),
+      join(outer, ".git"),
+      join(inner, ".git"),
+      join(inner, "a"),
+    ]) {
+      mkdirSync(dir, { recursive: true });
+    }
+    const cwd = join(inner, "a");
+    const near = [join(outer, "bin"), join(home, "bin"), "/usr/bin", "bin"];
+    const folders = await projectFolders([cwd], near, home);
+    // The outer repository holds outer/bin; the home folder (a dotfiles repository) is never one.
+    expect(folders).toContain(outer);
+    expect(folders).not.toContain(home);
+    // The inner root holds none of the paths: not needed, not looked at.
+    expect(folders).not.toContain(inner);
+    expect(folders[0]).toBe(cwd);
+    expect(folders).toContain(process.cwd());
+  });
+
+  it("a root reached only by the real path of a linked working folder counts", async () => {
+    const root = tempDir();
+    const project = join(root, "real", "project");
+    mkdirSync(join(project, ".git"), { recursive: true });
+    mkdirSync(join(project, "sub"));
+    symlinkSync(project, join(root, "link"));
+    const folders = await projectFolders(
+      [join(root, "link", "sub")],
+      [join(project, "bin")],
+      "/nonexistent-home",
+    );
+    expect(folders).toContain(project);
+  });
+});
+
+describe("findSystemBinary and the project root above the excluded folders", () => {
+  it("refuses a binary linked into, or an entry inside, the project root above the working folder", async () => {
+    const root = tempDir();
+    const project = join(root, "project");
+    mkdirSync(join(project, ".git"), { recursive: true });
+    mkdirSync(join(project, "sub"));
+    binary(join(project, "bin"), "tool");
+    mkdirSync(join(root, "sys"), { mode: 0o755 });
+    symlinkSync(join(project, "bin", "tool"), join(root, "sys", "tool"));
+    const options = { exclude: [join(project, "sub")], home: "/nonexistent-home" };
+    expect(await findSystemBinary("tool", { PATH: join(root, "sys") }, options)).toBeUndefined();
+    expect(await findSystemBinary("tool", { PATH: join(project, "bin") }, options)).toBeUndefined();
+    // The same tool outside any project is found.
+    const other = binary(join(root, "elsewhere"), "tool");
+    expect(
+      await findSystemBinary(
+        "tool",
+        { PATH: [join(root, "sys"), join(root, "elsewhere")].join(":") },
+        options,
+      ),
+    ).toBe(other);
   });
 });

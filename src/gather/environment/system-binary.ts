@@ -1,6 +1,8 @@
-import { delimiter, isAbsolute, join, sep } from "node:path";
+import { homedir } from "node:os";
+import { delimiter, dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 import { realpath, stat } from "../../_io.js";
 import { isWithin } from "../../_paths.js";
+import { holdsGit } from "../../repo-files/project-root.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -13,6 +15,8 @@ export interface FindSystemBinaryOptions {
   exclude?: readonly string[];
   /** Default: `process.platform`. */
   platform?: string;
+  /** The home folder: no folder that is it or holds it counts as a project root. Default: `os.homedir()`. */
+  home?: string;
 }
 
 /** `PATH` (`Path` on Windows, where the name is case-insensitive). */
@@ -42,6 +46,89 @@ export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {
   return entries;
 }
 
+/**
+ * The folders a project controls, as `exclude` for {@link findSystemBinary}
+ * and {@link systemPathEntries}: each of `folders`, this process's working
+ * folder (a `PATH` entry such as `/proc/self/cwd/bin` leads into it), and
+ * each folder above them that holds a `.git` (the project root, and a
+ * submodule's or nested clone's surrounding repositories) and one of the
+ * paths `near` (the `PATH` entries that might be taken from it; by the path
+ * as written or its real path), up to the first folder that is the home folder
+ * or holds it (the home folder is never a project root: a dotfiles repository
+ * does not make `~/bin` the project's). A `PATH` entry into the project root
+ * from a folder below it (`uv run`, direnv's `PATH_add bin`) is then left out
+ * as one into the working folder is. Only folders that hold one of `near` are
+ * looked at, so a working folder thousands of folders deep costs no look-up
+ * more than a shallow one.
+ */
+export async function projectFolders(
+  folders: readonly string[],
+  near: readonly string[],
+  home: string = homedir(),
+): Promise<string[]> {
+  let cwd: string[] = [];
+  try {
+    cwd = [process.cwd()];
+  } catch {
+    // Deleted under the process: no folder, so nothing in it to leave out.
+  }
+  const given = [...folders, ...cwd];
+  const absolute = near.filter((p) => isAbsolute(p)).map((p) => resolve(p));
+  const [realFolders, realNear] = await Promise.all(
+    [given, absolute].map((paths) => Promise.all(paths.map(realOrUndefined))),
+  );
+  const candidates = [...new Set([...absolute, ...(realNear ?? [])])].filter(
+    (p) => p !== undefined,
+  );
+  const walked = [...new Set([...given, ...(realFolders ?? [])])].filter((p) => p !== undefined);
+  return [...new Set([...given, ...(await rootsAbove(walked, candidates, home))])];
+}
+
+/**
+ * The folders at or above any of `folders` that hold a `.git` and one of
+ * `paths`, below the first that is `home` or holds it. The folders above a
+ * folder that hold a path are those at and above the two's common folder: a
+ * few look-ups a path, however deep the folder.
+ */
+async function rootsAbove(
+  folders: readonly string[],
+  paths: readonly string[],
+  home: string,
+): Promise<string[]> {
+  const top = resolve(home);
+  const out: string[] = [];
+  const looked = new Set<string>();
+  for (const folder of folders) {
+    for (const path of paths) {
+      for (
+        let dir = commonFolder(resolve(folder), resolve(path));
+        !holds(dir, top);
+        dir = dirname(dir)
+      ) {
+        if (!looked.has(dir)) {
+          looked.add(dir);
+          if (await holdsGit(dir)) out.push(dir);
+        }
+        if (dirname(dir) === dir) break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The deepest folder both absolute, resolved paths lie in. */
+function commonFolder(a: string, b: string): string {
+  const [x, y] = [a.split(sep), b.split(sep)];
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return x.slice(0, i).join(sep) || parse(a).root;
+}
+
+/** Whether `path` is `folder` or lies below it; both absolute and resolved (no `relative`: long paths). */
+function holds(folder: string, path: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
 /** Names tried for `name` on Windows, where a command is found with its extension. */
 function candidates(name: string, platform: string, env: Env): string[] {
   if (platform !== "win32" || /\.[^\\/.]+$/.test(name)) return [name];
@@ -68,8 +155,9 @@ async function realOrUndefined(path: string): Promise<string | undefined> {
  * a hit must be a regular, executable file that no other user may write, in a
  * folder no other user may write, each owned by root or by this user (another
  * user could replace what they own), whose real path (and its folder's) lies
- * outside every excluded folder — a link from `/usr/local/bin` into the
- * project does not count. What is returned is the path as found on `PATH`
+ * outside every excluded folder and every project root above them (a folder
+ * holding `.git`, below the home folder; see {@link projectFolders}) — a link
+ * from `/usr/local/bin` into the project does not count. What is returned is the path as found on `PATH`
  * (a multi-call binary such as busybox needs its own name), so spawn it as
  * it is, with a neutral working folder ({@link runProbe} does).
  *
@@ -89,11 +177,16 @@ export async function findSystemBinary(
   const realExclude = (await Promise.all(exclude.map(realOrUndefined))).filter(
     (p): p is string => p !== undefined,
   );
-  const outside = (path: string) =>
-    ![...exclude, ...realExclude].some((folder) => isWithin(path, folder));
+  const folders = [...exclude, ...realExclude];
+  const home = options.home ?? homedir();
+  // Outside the excluded folders, and outside every project root above them (a link from
+  // /usr/local/bin into the project root, a PATH entry into it from a folder below).
+  const outside = async (path: string) =>
+    !folders.some((folder) => isWithin(path, folder)) &&
+    (await rootsAbove(folders, [path], home)).length === 0;
   for (const entry of systemPathEntries(env, options)) {
     const realEntry = await realOrUndefined(entry);
-    if (realEntry === undefined || !outside(realEntry)) continue;
+    if (realEntry === undefined || !(await outside(realEntry))) continue;
     for (const file of candidates(name, platform, env)) {
       const path = join(entry, file);
       if (await usable(path, realEntry, platform, outside)) return path;
@@ -106,10 +199,10 @@ async function usable(
   path: string,
   realEntry: string,
   platform: string,
-  outside: (path: string) => boolean,
+  outside: (path: string) => Promise<boolean>,
 ): Promise<boolean> {
   const real = await realOrUndefined(path);
-  if (real === undefined || !outside(real)) return false;
+  if (real === undefined || !(await outside(real))) return false;
   try {
     const [file, folder, realFolder] = await Promise.all([
       stat(real),
