@@ -27,14 +27,23 @@ function pathVariable(env: Env): string {
 }
 
 /**
+ * Folders whose paths name a different place in each process that looks:
+ * `/proc/self/cwd` is the folder of whoever reads it (git's, after `-C`, is
+ * the project), `/dev/fd/N` an open folder of its own. No system binary
+ * lives there, and a check made here says nothing of what a child finds.
+ */
+const PROCESS_RELATIVE = ["/proc", "/dev/fd"];
+
+/**
  * The entries of `env`'s PATH that may hold a system binary: absolute, not
- * inside an excluded folder (by the path as written), and not a package's
+ * inside an excluded folder (by the path as written), not under `/proc` or
+ * `/dev/fd` ({@link PROCESS_RELATIVE}), and not a package's
  * `node_modules/.bin`. An empty entry means the current folder to a shell and
  * a relative one is read from it, so both are dropped: whatever folder the
  * process is in, a project's file would be run.
  */
 export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {}): string[] {
-  const exclude = options.exclude ?? [];
+  const exclude = [...(options.exclude ?? []), ...PROCESS_RELATIVE];
   const entries: string[] = [];
   for (const raw of pathVariable(env).split(delimiter)) {
     const entry = raw.trim();
