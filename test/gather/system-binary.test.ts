@@ -118,6 +118,30 @@ describe("findSystemBinary", () => {
     },
   );
 
+  // A binary or PATH folder that a group may write was accepted: anyone in that
+  // group (a shared "users" or "staff") could plant a git there. Needs root to
+  // give a file to another group (chown), so only runs as root.
+  it.runIf(process.getuid?.() === 0)(
+    "refuses a binary or a PATH folder a group other than root's may write",
+    async () => {
+      const root = tempDir();
+      const theirs = binary(join(root, "group-file"), "lspci");
+      chownSync(theirs, 0, 4242);
+      chmodSync(theirs, 0o775);
+      binary(join(root, "group-folder"), "lspci");
+      chownSync(join(root, "group-folder"), 0, 4242);
+      chmodSync(join(root, "group-folder"), 0o775);
+      const roots = binary(join(root, "root-group"), "lspci");
+      chmodSync(roots, 0o775);
+      chmodSync(join(root, "root-group"), 0o775);
+      const alone = ["group-file", "group-folder"].map((d) => join(root, d)).join(":");
+      expect(await findSystemBinary("lspci", { PATH: alone })).toBeUndefined();
+      // Group 0 is root's: writable by it is no wider than root itself.
+      const PATH = `${alone}:${join(root, "root-group")}`;
+      expect(await findSystemBinary("lspci", { PATH })).toBe(roots);
+    },
+  );
+
   it("a name with a separator is a caller's bug", async () => {
     await expect(findSystemBinary("./lspci", { PATH: "/usr/bin" })).rejects.toThrow(TypeError);
     await expect(findSystemBinary("", { PATH: "/usr/bin" })).rejects.toThrow(TypeError);

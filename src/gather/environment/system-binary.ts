@@ -148,6 +148,20 @@ function candidates(name: string, platform: string, env: Env): string[] {
 /** Any other user may write it: a file there could have been put there by anyone. */
 const OTHERS_WRITE = 0o002;
 
+/** Its group may write it: anyone in that group could have put a binary there. */
+const GROUP_WRITE = 0o020;
+
+/**
+ * Whether a group that may write a binary or its folder is no wider than
+ * the user: root's group (gid 0), or this user's private group (its gid is
+ * the uid, as `useradd` makes them, so a umask of 002 leaves `~/bin` usable).
+ * A shared group (`users`, `staff`, macOS's `admin`) is refused: each of its
+ * members could plant the binary.
+ */
+function narrowGroup(gid: number): boolean {
+  return gid === 0 || (gid === process.getuid?.() && gid === process.getgid?.());
+}
+
 async function realOrUndefined(path: string): Promise<string | undefined> {
   try {
     return await realpath(path);
@@ -163,7 +177,8 @@ async function realOrUndefined(path: string): Promise<string | undefined> {
  * absolute `PATH` entries are searched ({@link systemPathEntries}), in order;
  * a hit must be a regular, executable file that no other user may write, in a
  * folder no other user may write, each owned by root or by this user (another
- * user could replace what they own), whose real path (and its folder's) lies
+ * user could replace what they own) and writable by no group but root's or
+ * this user's private one, whose real path (and its folder's) lies
  * outside every excluded folder and every project root above them (a folder
  * holding `.git`, below the home folder; see {@link projectFolders}) — a link
  * from `/usr/local/bin` into the project does not count. What is returned is the path as found on `PATH`
@@ -223,9 +238,13 @@ async function usable(
     // Any execute bit: whether it is ours to run is for spawn to say (EACCES is "failed").
     if ((file.mode & 0o111) === 0) return false;
     const me = process.getuid?.();
-    // Git's and sudo's rule: another user (not root) who owns the binary or its folder may replace it.
+    // Git's and sudo's rule: another user (not root) who owns the binary or its folder may replace
+    // it; and so may a group that is more than root or this user.
     return [file, folder, realFolder].every(
-      (s) => (s.mode & OTHERS_WRITE) === 0 && (me === undefined || s.uid === me || s.uid === 0),
+      (s) =>
+        (s.mode & OTHERS_WRITE) === 0 &&
+        ((s.mode & GROUP_WRITE) === 0 || narrowGroup(s.gid)) &&
+        (me === undefined || s.uid === me || s.uid === 0),
     );
   } catch {
     // Vanished between the two calls, or unreadable: not a binary we can vouch for.
