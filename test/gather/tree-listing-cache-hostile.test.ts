@@ -176,6 +176,30 @@ describe("a listing cache larger than its file may be", () => {
   });
 });
 
+describe("a listing cache of many empty folders", () => {
+  // A folder with no subfolder, context or ignore file (every leaf of a tree)
+  // was weighed three bytes short (its three empty lists' brackets): 400,000
+  // of them came to more than the reader takes, so the file, which must
+  // never be, was not written at all, on every walk.
+  it("is weighed at no less than it takes: the file is written and read back", () => {
+    const file = join(tempDir(), "tree.json");
+    const statOf = (i: number) =>
+      ({ dev: 1, ino: i, mtimeMs: 0, ctimeMs: 0, size: 4096, nlink: 2 }) as Stats;
+    const empty = { dirs: [], context: [], ignoreFiles: [] };
+    let cache = cacheIn(file);
+    // Eight roots of 50,000 empty folders (the folder cap of one root): more than the file has room for.
+    for (let r = 0; r < 8; r++) {
+      for (let i = 0; i < 50_000; i++) cache.put(`/r${r}`, `f${i}`, statOf(r * 50_000 + i), empty);
+    }
+    cache.save();
+    const bytes = statSync(file).size;
+    expect(bytes).toBeLessThanOrEqual(MAX_LISTING_CACHE_BYTES);
+    expect(bytes).toBeGreaterThan(MAX_LISTING_CACHE_BYTES * 0.99);
+    cache = cacheIn(file);
+    expect(cache.get("/r0", "f0", statOf(0), false)).toEqual(empty);
+  });
+});
+
 describe("the pattern budget read level by level", () => {
   // Ignore files take the walk's 10,000 patterns in the order they are read;
   // the walk reads them level by level so that a shallower one always comes

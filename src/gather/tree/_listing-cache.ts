@@ -252,8 +252,9 @@ function jsonBytes(text: string): number {
 
 /** The most bytes `"rel":[stamp,[dirs],[context],[ignoreFiles],[rest]],` takes in the file. */
 function storedBytes(rel: string, [stamp, dirs, context, ignoreFiles, rest]: StoredFolder): number {
-  // A finite number is written as String() writes it; five commas and two brackets join them.
-  let bytes = jsonBytes(rel) + 2 + 8 + 7;
+  // The colon, the folder's brackets and its comma (4); the stamp's five commas and two brackets (7),
+  // each number as String() writes it; each list's comma and brackets (3), and a comma an item.
+  let bytes = jsonBytes(rel) + 4 + 7 + 3 * 3;
   for (const n of stamp) bytes += String(n).length;
   for (const name of dirs) bytes += jsonBytes(name) + 1;
   for (const entry of context) bytes += jsonBytes(entry) + 1;
