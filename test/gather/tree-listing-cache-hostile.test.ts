@@ -154,9 +154,11 @@ describe("a listing cache larger than its file may be", () => {
     context: [],
     ignoreFiles: [],
   });
+  // Over four roots: one root keeps no more than a quarter of the file (MAX_ROOT_LISTING_BYTES).
   const putAll = (cache: ListingCache) => {
     for (let i = 0; i < FOLDERS; i++) {
-      if (!cache.get("/r", `f${i}`, statOf(i), false)) cache.put("/r", `f${i}`, statOf(i), memo(i));
+      const root = `/r${i % 4}`;
+      if (!cache.get(root, `f${i}`, statOf(i), false)) cache.put(root, `f${i}`, statOf(i), memo(i));
     }
     cache.save();
   };
@@ -168,7 +170,7 @@ describe("a listing cache larger than its file may be", () => {
     expect(bytes).toBeLessThanOrEqual(MAX_LISTING_CACHE_BYTES);
     expect(bytes).toBeGreaterThan(MAX_LISTING_CACHE_BYTES / 2);
     const next = cacheIn(file);
-    expect(next.get("/r", "f0", statOf(0), false)).toEqual(memo(0));
+    expect(next.get("/r0", "f0", statOf(0), false)).toEqual(memo(0));
     const kept = writtenAt(file);
     await new Promise((done) => setTimeout(done, 20));
     putAll(cacheIn(file));
