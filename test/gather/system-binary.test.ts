@@ -194,6 +194,22 @@ describe("projectFolders: what a project controls, for exclude", () => {
     expect(folders).toContain(process.cwd());
   });
 
+  // A process in / (a service's default working folder) left / out, so every PATH entry with it:
+  // no git, no probe, no opener was ever found there.
+  it("the process's folder, unless it is the file system's root (it names no project)", async () => {
+    const project = join(tempDir(), "project");
+    mkdirSync(project);
+    const saved = process.cwd();
+    try {
+      process.chdir("/");
+      expect(await projectFolders([project], ["/usr/bin"], "/nonexistent-home")).toEqual([project]);
+      process.chdir(project);
+      expect(await projectFolders([], ["/usr/bin"], "/nonexistent-home")).toEqual([project]);
+    } finally {
+      process.chdir(saved);
+    }
+  });
+
   it("a root reached only by the real path of a linked working folder counts", async () => {
     const root = tempDir();
     const project = join(root, "real", "project");

@@ -58,7 +58,8 @@ export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {
 /**
  * The folders a project controls, as `exclude` for {@link findSystemBinary}
  * and {@link systemPathEntries}: each of `folders`, this process's working
- * folder (a `PATH` entry such as `/proc/self/cwd/bin` leads into it), and
+ * folder unless it is `/` (a `PATH` entry such as `/proc/self/cwd/bin` leads
+ * into it), and
  * each folder above them that holds a `.git` (the project root, and a
  * submodule's or nested clone's surrounding repositories) and one of the
  * paths `near` (the `PATH` entries that might be taken from it; by the path
@@ -77,7 +78,8 @@ export async function projectFolders(
 ): Promise<string[]> {
   let cwd: string[] = [];
   try {
-    cwd = [process.cwd()];
+    // The file system's root names no project: left out, it would leave out every PATH entry.
+    cwd = [process.cwd()].filter((dir) => parse(dir).root !== dir);
   } catch {
     // Deleted under the process: no folder, so nothing in it to leave out.
   }
