@@ -82,8 +82,16 @@ export function assemblePromptData(input: PromptDataInputs): {
     ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
   };
   const statedRaw = statedTexts(input.customPrompt, input.appendPrompt, contextFiles);
-  // Normalised once for both lists of rules.
-  const stated = statedText(statedRaw);
+  // Normalised once for both lists of rules. Only the user's texts count: a
+  // repository's file that quotes a builtin or the user's rule (under "these
+  // are obsolete here") must not take it out of the rules section.
+  const stated = statedText(
+    statedTexts(
+      input.customPrompt,
+      input.appendPrompt,
+      contextFiles.filter((f) => f.origin === "user"),
+    ),
+  );
   const tree = input.tree;
   // Paths and names the repository chose, printed in lists and the tree: data, never tags.
   const name = (text: string) => nameText(text, input.wrappers);
@@ -92,7 +100,11 @@ export function assemblePromptData(input: PromptDataInputs): {
     ...(input.appendPrompt !== ""
       ? [{ label: "the appended prompt", text: input.appendPrompt }]
       : []),
-    ...contextFiles.map((f) => ({ label: f.path, text: f.content })),
+    ...contextFiles.map((f) => ({
+      label: f.path,
+      text: f.content,
+      ...(f.origin === "user" ? {} : { repository: true }),
+    })),
   ]);
   const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
