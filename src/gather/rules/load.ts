@@ -278,10 +278,12 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     if (!one.disabled) read.push({ rule, account });
   }
 
-  // The project's rule beats the user's of the same format and name.
+  // A trusted project's rule beats the user's of the same format and name. An
+  // untrusted project's never does: naming its file like the user's would
+  // take the user's rule out of the prompt. Both are kept, the user's first.
   const projectNames = new Map(
     read
-      .filter((r) => r.rule.layer === "project")
+      .filter((r) => trusted && r.rule.layer === "project")
       .map((r) => [`${r.rule.source}\0${r.rule.name}`, r.rule.path]),
   );
   const unshadowed = read.filter(({ rule, account }) => {
