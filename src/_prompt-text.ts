@@ -4,6 +4,7 @@
  * itself uses. Both are single passes, linear in the text.
  */
 
+import { closeOpenFence } from "./_fence.js";
 import { isHidden } from "./_text.js";
 
 /**
@@ -70,6 +71,16 @@ export function escapeWrapperTags(text: string, names: ReadonlySet<string>): str
     copied = lt + 1;
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * A repository's text as it goes inside an element of the prompt (a context
+ * or rule file, the workspace tree): no tag of the prompt's own elements
+ * ({@link escapeWrapperTags}), and no fenced code block left open at its end
+ * to run on over the element's closing tag and the sections after it.
+ */
+export function elementText(text: string, names: ReadonlySet<string>): string {
+  return closeOpenFence(escapeWrapperTags(text, names));
 }
 
 /**

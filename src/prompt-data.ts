@@ -1,5 +1,5 @@
 import { toPosix } from "./_paths.js";
-import { escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
+import { elementText, escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { unknownToolDiagnostics } from "./gather/guidelines/index.js";
@@ -73,7 +73,7 @@ export function assemblePromptData(input: PromptDataInputs): {
   // that cannot open or close any element the templates write.
   const contextFiles = input.contextFiles.map(({ path, content, origin }) => ({
     path: oneLine(path),
-    content: escapeWrapperTags(content, input.wrappers),
+    content: elementText(content, input.wrappers),
     origin,
   }));
   const ruleInputs = {
@@ -126,7 +126,7 @@ export function assemblePromptData(input: PromptDataInputs): {
     agentsMdOnTouch: options.contextOnTouch === true,
     agentLoads: [...(input.agentLoads ?? [])],
     workspaceTree: tree && {
-      rendered: escapeWrapperTags(tree.tree.rendered, input.wrappers),
+      rendered: elementText(tree.tree.rendered, input.wrappers),
       // One line about entries left out stands for every tree the section shows.
       truncated: tree.tree.truncated || tree.roots.some((r) => r.tree?.truncated === true),
     },
@@ -135,7 +135,7 @@ export function assemblePromptData(input: PromptDataInputs): {
         ? [
             {
               path: name(toPosix(r.path)),
-              rendered: escapeWrapperTags(r.tree.rendered, input.wrappers),
+              rendered: elementText(r.tree.rendered, input.wrappers),
               truncated: r.tree.truncated,
             },
           ]

@@ -10,9 +10,9 @@ import {
   chainCutDiagnostic,
   chainFolders,
   checkMaxBytes,
-  cutMarker,
   projectReach,
   readRepoCapped,
+  withCutMarker,
 } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { readRuleDocument } from "./_fields.js";
@@ -257,7 +257,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     const one = toRule(p.read.candidate, p.read.format, base.layer, text.text, base.path);
     diagnostics.push(...one.diagnostics);
     let content = one.rule.content;
-    if (text.omitted > 0) content = `${content}\n${cutMarker(text.omitted, maxBytes)}`;
+    if (text.omitted > 0) content = withCutMarker(content, text.omitted, maxBytes);
     const rule = { ...one.rule, content };
     const account: RuleAccount = {
       ...base,
