@@ -1,3 +1,4 @@
+import { closeOpenFence } from "./_fence.js";
 import { toPosix } from "./_paths.js";
 import { elementText, escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
@@ -147,7 +148,7 @@ export function assemblePromptData(input: PromptDataInputs): {
           .filter((s) => !s.disableModelInvocation)
           .map((s) => ({
             name: s.name,
-            description: s.description,
+            description: closedDescription(s.description),
             location: oneLine(toPosix(s.filePath)),
           }))
       : [],
@@ -182,4 +183,14 @@ function gitInsideElements(git: GitInfo, wrappers: ReadonlySet<string>): GitInfo
     upstream: git.upstream && { ...git.upstream, name: safe(git.upstream.name) },
     commits: git.commits.map(safe),
   };
+}
+
+/**
+ * A skill's description may hold several lines; a fence they open is closed
+ * on a line of its own inside `<description>`, so it cannot run on over the
+ * skills index and the sections after it.
+ */
+function closedDescription(description: string): string {
+  const closed = closeOpenFence(description);
+  return closed === description ? description : `${closed}\n`;
 }
