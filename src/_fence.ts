@@ -111,3 +111,26 @@ export function closeOpenFence(text: string): string {
   const newline = text === "" || lastCode === LINE_FEED || lastCode === CARRIAGE_RETURN ? "" : "\n";
   return `${text}${newline}${fence.char.repeat(fence.length)}`;
 }
+
+/**
+ * `text` with `-->` added on a line of its own when its last `<!--` is never
+ * closed: an HTML comment runs to its `-->` or to the end of the document,
+ * and one a repository's text leaves open would make what the prompt says
+ * after it read as a comment. (`<!-->` closes itself, as CommonMark has it.)
+ */
+export function closeOpenComment(text: string): string {
+  const open = text.lastIndexOf("<!--");
+  if (open === -1 || text.lastIndexOf("-->") >= open + 2) return text;
+  const lastCode = text.charCodeAt(text.length - 1);
+  const newline = lastCode === LINE_FEED || lastCode === CARRIAGE_RETURN ? "" : "\n";
+  return `${text}${newline}-->`;
+}
+
+/**
+ * {@link closeOpenFence}, then {@link closeOpenComment}: a repository's text
+ * (a context or rule file, cut at a cap or not, the tree's names) ends with
+ * no code block and no comment left open to run over what follows it.
+ */
+export function closeOpenBlocks(text: string): string {
+  return closeOpenComment(closeOpenFence(text));
+}

@@ -4,7 +4,7 @@
  * itself uses. Both are single passes, linear in the text.
  */
 
-import { closeOpenFence } from "./_fence.js";
+import { closeOpenBlocks } from "./_fence.js";
 import { isHidden } from "./_text.js";
 
 /**
@@ -76,11 +76,12 @@ export function escapeWrapperTags(text: string, names: ReadonlySet<string>): str
 /**
  * A repository's text as it goes inside an element of the prompt (a context
  * or rule file, the workspace tree): no tag of the prompt's own elements
- * ({@link escapeWrapperTags}), and no fenced code block left open at its end
- * to run on over the element's closing tag and the sections after it.
+ * ({@link escapeWrapperTags}), and no fenced code block or HTML comment left
+ * open at its end to run on over the element's closing tag and the sections
+ * after it.
  */
 export function elementText(text: string, names: ReadonlySet<string>): string {
-  return closeOpenFence(escapeWrapperTags(text, names));
+  return closeOpenBlocks(escapeWrapperTags(text, names));
 }
 
 /**

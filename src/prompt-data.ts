@@ -1,4 +1,4 @@
-import { closeOpenFence } from "./_fence.js";
+import { closeOpenBlocks } from "./_fence.js";
 import { toPosix } from "./_paths.js";
 import { elementText, escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
@@ -186,11 +186,11 @@ function gitInsideElements(git: GitInfo, wrappers: ReadonlySet<string>): GitInfo
 }
 
 /**
- * A skill's description may hold several lines; a fence they open is closed
+ * A skill's description may hold several lines; a fence or comment they open is closed
  * on a line of its own inside `<description>`, so it cannot run on over the
  * skills index and the sections after it.
  */
 function closedDescription(description: string): string {
-  const closed = closeOpenFence(description);
+  const closed = closeOpenBlocks(description);
   return closed === description ? description : `${closed}\n`;
 }
