@@ -41,7 +41,37 @@ function isNameChar(c: string | undefined): boolean {
 
 /** Whitespace a reader might skip inside a tag, line breaks included: `<\n/rules>` is still refused. */
 function isTagSpace(c: string | undefined): boolean {
-  return c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f";
+  return c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v";
+}
+
+/**
+ * A character a reader does not see, or sees as part of the one before it:
+ * the hidden ones ({@link isHidden}: controls, zero-width and bidirectional
+ * marks), the soft hyphen, the word joiner, combining marks and variation
+ * selectors. Inside a tag it is skipped: `</rul\u200des>` and
+ * `<\u200b/rules\u0301>` are still `</rules>`.
+ */
+function isInvisible(code: number): boolean {
+  return (
+    isHidden(code) ||
+    code === 0xad ||
+    code === 0x2060 ||
+    (code >= 0x0300 && code <= 0x036f) ||
+    (code >= 0xfe00 && code <= 0xfe0f)
+  );
+}
+
+/** `<` and the look-alikes a reader takes for it: fullwidth `＜` (U+FF1C) and small `﹤` (U+FE64). */
+const TAG_OPEN = /[<\uff1c\ufe64]/g;
+
+/** `/` and fullwidth `／` (U+FF0F). */
+const isSlash = (c: string | undefined) => c === "/" || c === "\uff0f";
+
+/** What may follow a tag's name: `>` (or fullwidth `＞`, small `﹥`), `/`, white space, the end. */
+function endsName(c: string | undefined): boolean {
+  return (
+    c === undefined || c === ">" || c === "\uff1e" || c === "\ufe65" || isSlash(c) || /\s/.test(c)
+  );
 }
 
 /**
@@ -49,26 +79,40 @@ function isTagSpace(c: string | undefined): boolean {
  * spaces allowed after `<` and `/`) made literal by writing its `<` as
  * `&lt;`. A file placed inside an element of the prompt can then neither
  * end it early (`</project_context>`) nor start one the prompt gives weight to
- * (`<rules>`, `<user_instructions …>`). Tags of other names (`</div>`) stay
- * as written. `names` are compared lower-cased.
+ * (`<rules>`, `<user_instructions …>`). The look-alikes of `<` and `/`
+ * (fullwidth, small) count as them, and characters a reader does not see
+ * ({@link isInvisible}) are skipped, before, inside and after the name.
+ * Tags of other names (`</div>`) stay as written. `names` are compared
+ * lower-cased.
  */
 export function escapeWrapperTags(text: string, names: ReadonlySet<string>): string {
   let out = "";
   let copied = 0;
-  for (let lt = text.indexOf("<"); lt !== -1; lt = text.indexOf("<", lt + 1)) {
+  TAG_OPEN.lastIndex = 0;
+  for (let m = TAG_OPEN.exec(text); m !== null; m = TAG_OPEN.exec(text)) {
+    const lt = m.index;
     let i = lt + 1;
-    while (isTagSpace(text[i])) i++;
-    if (text[i] === "/") i++;
-    while (isTagSpace(text[i])) i++;
-    const start = i;
-    while (isNameChar(text[i])) i++;
-    if (i === start) continue;
+    const skip = () => {
+      while (isTagSpace(text[i]) || isInvisible(text.charCodeAt(i))) i++;
+    };
+    skip();
+    if (isSlash(text[i])) i++;
+    skip();
+    let name = "";
+    for (;;) {
+      const c = text[i];
+      if (isNameChar(c)) name += c;
+      else if (!(i < text.length && isInvisible(text.charCodeAt(i)))) break;
+      i++;
+    }
+    if (name === "") continue;
     // The name must end there: `<rulesX` is another name, `<rules>` and `<rules attr>` are it.
-    const after = text[i];
-    if (after !== undefined && after !== ">" && after !== "/" && !/\s/.test(after)) continue;
-    if (!names.has(text.slice(start, i).toLowerCase())) continue;
+    if (!endsName(text[i])) continue;
+    if (!names.has(name.toLowerCase())) continue;
     out += `${text.slice(copied, lt)}&lt;`;
     copied = lt + 1;
+    // Go on after the name: a `<` inside it was not there, and the scan stays linear.
+    TAG_OPEN.lastIndex = i;
   }
   return copied === 0 ? text : out + text.slice(copied);
 }
