@@ -1,4 +1,3 @@
-import { closeOpenBlocks } from "./_fence.js";
 import { toPosix } from "./_paths.js";
 import { elementText, escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
@@ -9,6 +8,7 @@ import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import type { CustomPrompt } from "./sections/render.js";
+import { closedDescription } from "./skills/format.js";
 import type { Skill } from "./skills/types.js";
 import type { Diagnostic } from "./types.js";
 
@@ -183,14 +183,4 @@ function gitInsideElements(git: GitInfo, wrappers: ReadonlySet<string>): GitInfo
     upstream: git.upstream && { ...git.upstream, name: safe(git.upstream.name) },
     commits: git.commits.map(safe),
   };
-}
-
-/**
- * A skill's description may hold several lines; a fence or comment they open is closed
- * on a line of its own inside `<description>`, so it cannot run on over the
- * skills index and the sections after it.
- */
-function closedDescription(description: string): string {
-  const closed = closeOpenBlocks(description);
-  return closed === description ? description : `${closed}\n`;
 }
