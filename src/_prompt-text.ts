@@ -102,7 +102,8 @@ export function escapeWrapperTags(text: string, names: ReadonlySet<string>): str
     for (;;) {
       const c = text[i];
       if (isNameChar(c)) name += c;
-      else if (!(i < text.length && isInvisible(text.charCodeAt(i)))) break;
+      // White space ends the name (`<rules\npath="x">`); an invisible character does not.
+      else if (c === undefined || /\s/.test(c) || !isInvisible(text.charCodeAt(i))) break;
       i++;
     }
     if (name === "") continue;

@@ -66,6 +66,12 @@ describe("escapeWrapperTags: look-alike brackets and invisible characters", () =
     }
   });
 
+  it("a line break or tab still ends the name: attributes on the next line, a cut's marker after it", () => {
+    expect(escapeWrapperTags('<rules\npath="x">', names)).toBe('&lt;rules\npath="x">');
+    expect(escapeWrapperTags("<rules\tx>", names)).toBe("&lt;rules\tx>");
+    expect(escapeWrapperTags("<rules\n[… 5 B more]", names)).toBe("&lt;rules\n[… 5 B more]");
+  });
+
   it("leaves other names, and look-alikes before other names, as written", () => {
     const text = "\uff1cdiv\uff1e <rulesX> </project_contexts> \u3008rules\u3009 <\u200bdiv>";
     expect(escapeWrapperTags(text, names)).toBe(text);
