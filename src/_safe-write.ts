@@ -5,6 +5,7 @@ import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { randomHex } from "./_crypto.js";
 import type { LstatKind } from "./_fs.js";
+import { realpathSyncLinear } from "./_realpath.js";
 import { SyspromptError } from "./types.js";
 
 /**
@@ -154,7 +155,7 @@ export async function writeFileNoFollow(
   if (problem) throw problem;
   if (options.within !== undefined) await makeFolders(target, options.within);
   const folder = dirname(target);
-  const expected = await fsp.realpath(folder);
+  const expected = realpathSyncLinear(folder);
   const temp = join(folder, `.${basename(target)}.${process.pid}.${randomHex(6)}.tmp`);
   let handle: FileHandle | undefined;
   try {
@@ -165,7 +166,7 @@ export async function writeFileNoFollow(
     // Checked again right before the swap: a folder replaced by a link meanwhile is refused.
     const again = await writeProblem(target, options);
     if (again) throw again;
-    if ((await fsp.realpath(folder)) !== expected) {
+    if (realpathSyncLinear(folder) !== expected) {
       throw new UnsafePathError("unsafe-target", folder, "the folder changed while it was written");
     }
     if (options.exclusive) {
