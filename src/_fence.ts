@@ -64,3 +64,73 @@ export function isBlank(text: string, from: number, to: number): boolean {
   }
   return true;
 }
+
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * The fence still open at the end of `text`, read as the prompt's formatting
+ * reads it (a CR or CRLF ends a line too, trailing spaces and tabs do not
+ * count), or undefined. Linear in the text.
+ */
+export function openFenceAtEnd(text: string): Fence | undefined {
+  const length = text.length;
+  let fence: Fence | undefined;
+  let start = 0;
+  for (;;) {
+    let end = start;
+    while (end < length) {
+      const code = text.charCodeAt(end);
+      if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
+      end++;
+    }
+    let contentEnd = end;
+    while (contentEnd > start) {
+      const code = text.charCodeAt(contentEnd - 1);
+      if (code !== SPACE && code !== TAB) break;
+      contentEnd--;
+    }
+    if (fence === undefined) fence = fenceOpener(text, start, contentEnd);
+    else if (closesFence(text, start, contentEnd, fence)) fence = undefined;
+    if (end >= length) return fence;
+    const crlf = text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED;
+    start = end + (crlf ? 2 : 1);
+  }
+}
+
+/**
+ * `text` with a closing line added when it ends inside a fenced code block:
+ * text a repository wrote (a context or rule file, cut at a cap or not, the
+ * tree's names) cannot turn what the prompt says after it into code. A text
+ * with no fence left open is returned as it is.
+ */
+export function closeOpenFence(text: string): string {
+  const fence = openFenceAtEnd(text);
+  if (fence === undefined) return text;
+  const lastCode = text.charCodeAt(text.length - 1);
+  const newline = text === "" || lastCode === LINE_FEED || lastCode === CARRIAGE_RETURN ? "" : "\n";
+  return `${text}${newline}${fence.char.repeat(fence.length)}`;
+}
+
+/**
+ * `text` with `-->` added on a line of its own when its last `<!--` is never
+ * closed: an HTML comment runs to its `-->` or to the end of the document,
+ * and one a repository's text leaves open would make what the prompt says
+ * after it read as a comment. (`<!-->` closes itself, as CommonMark has it.)
+ */
+export function closeOpenComment(text: string): string {
+  const open = text.lastIndexOf("<!--");
+  if (open === -1 || text.lastIndexOf("-->") >= open + 2) return text;
+  const lastCode = text.charCodeAt(text.length - 1);
+  const newline = lastCode === LINE_FEED || lastCode === CARRIAGE_RETURN ? "" : "\n";
+  return `${text}${newline}-->`;
+}
+
+/**
+ * {@link closeOpenFence}, then {@link closeOpenComment}: a repository's text
+ * (a context or rule file, cut at a cap or not, the tree's names) ends with
+ * no code block and no comment left open to run over what follows it.
+ */
+export function closeOpenBlocks(text: string): string {
+  return closeOpenComment(closeOpenFence(text));
+}

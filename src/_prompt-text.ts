@@ -4,6 +4,7 @@
  * itself uses. Both are single passes, linear in the text.
  */
 
+import { closeOpenBlocks } from "./_fence.js";
 import { isHidden } from "./_text.js";
 
 /**
@@ -25,22 +26,89 @@ export function oneLine(text: string): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 
-function isNameChar(c: string | undefined): boolean {
-  if (c === undefined) return false;
+/** A character of an XML name as the prompt writes them: ASCII letters, digits, `_`, `-`, `.`, `:`. */
+function isNameCode(code: number): boolean {
   return (
-    (c >= "a" && c <= "z") ||
-    (c >= "A" && c <= "Z") ||
-    (c >= "0" && c <= "9") ||
-    c === "_" ||
-    c === "-" ||
-    c === "." ||
-    c === ":"
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x5f ||
+    code === 0x2d ||
+    code === 0x2e ||
+    code === 0x3a
   );
 }
 
-/** Whitespace a reader might skip inside a tag, line breaks included: `<\n/rules>` is still refused. */
-function isTagSpace(c: string | undefined): boolean {
-  return c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f";
+/** White space a reader might skip inside a tag, line breaks included: `<\n/rules>` is still refused. */
+function isSpaceCode(code: number): boolean {
+  if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
+  return code > 0x7f && /\s/.test(String.fromCharCode(code));
+}
+
+/**
+ * A character a reader does not see, or sees as part of the one before it:
+ * the hidden ones ({@link isHidden}: controls, zero-width and bidirectional
+ * marks), the soft hyphen, the word joiner, combining marks and variation
+ * selectors. Around and inside a tag's name it is skipped: `</rul\u200des>`
+ * and `<\u200b/rules\u0301>` are still `</rules>`.
+ */
+function isInvisible(code: number): boolean {
+  return (
+    isHidden(code) ||
+    code === 0xad ||
+    code === 0x2060 ||
+    (code >= 0x0300 && code <= 0x036f) ||
+    (code >= 0xfe00 && code <= 0xfe0f)
+  );
+}
+
+/** `/` and fullwidth `／` (U+FF0F). */
+const isSlashCode = (code: number) => code === 0x2f || code === 0xff0f;
+
+/** What may follow a tag's name: the end, `>` (or fullwidth `＞`, small `﹥`), `/`, white space. */
+function endsNameAt(text: string, i: number): boolean {
+  if (i >= text.length) return true;
+  const code = text.charCodeAt(i);
+  return (
+    code === 0x3e || code === 0xff1e || code === 0xfe65 || isSlashCode(code) || isSpaceCode(code)
+  );
+}
+
+/** `<` and the look-alikes a reader takes for it: fullwidth `＜` (U+FF1C) and small `﹤` (U+FE64). */
+const OPENERS = ["<", "\uff1c", "\ufe64"] as const;
+
+/**
+ * The next `<` or look-alike at or after a place, found with `indexOf` per
+ * character: each one's next place is kept until the search passes it, so a
+ * text of many look-alikes is still read once.
+ */
+function openFinder(text: string): (from: number) => number {
+  const lookAlikes = text.includes(OPENERS[1]) || text.includes(OPENERS[2]);
+  if (!lookAlikes) return (from) => text.indexOf("<", from);
+  const next = OPENERS.map(() => -2);
+  return (from) => {
+    let best = -1;
+    for (const [k, c] of OPENERS.entries()) {
+      let at = next[k] ?? -2;
+      if (at !== -1 && at < from) {
+        at = text.indexOf(c, from);
+        next[k] = at;
+      }
+      if (at !== -1 && (best === -1 || at < best)) best = at;
+    }
+    return best;
+  };
+}
+
+/** Where the white space and invisible characters from `i` on end. */
+function skipBlank(text: string, i: number): number {
+  let at = i;
+  while (at < text.length) {
+    const code = text.charCodeAt(at);
+    if (!isSpaceCode(code) && !isInvisible(code)) break;
+    at++;
+  }
+  return at;
 }
 
 /**
@@ -48,28 +116,54 @@ function isTagSpace(c: string | undefined): boolean {
  * spaces allowed after `<` and `/`) made literal by writing its `<` as
  * `&lt;`. A file placed inside an element of the prompt can then neither
  * end it early (`</project_context>`) nor start one the prompt gives weight to
- * (`<rules>`, `<user_instructions …>`). Tags of other names (`</div>`) stay
- * as written. `names` are compared lower-cased.
+ * (`<rules>`, `<user_instructions …>`). The look-alikes of `<` and `/`
+ * (fullwidth, small) count as them, and characters a reader does not see
+ * ({@link isInvisible}) are skipped before, inside and after the name; white
+ * space ends it. Tags of other names (`</div>`) stay as written. `names` are
+ * compared lower-cased. Linear: each character is looked at a bounded number
+ * of times.
  */
 export function escapeWrapperTags(text: string, names: ReadonlySet<string>): string {
+  const nextOpen = openFinder(text);
   let out = "";
   let copied = 0;
-  for (let lt = text.indexOf("<"); lt !== -1; lt = text.indexOf("<", lt + 1)) {
-    let i = lt + 1;
-    while (isTagSpace(text[i])) i++;
-    if (text[i] === "/") i++;
-    while (isTagSpace(text[i])) i++;
+  for (let lt = nextOpen(0); lt !== -1; ) {
+    let i = skipBlank(text, lt + 1);
+    if (i < text.length && isSlashCode(text.charCodeAt(i))) i = skipBlank(text, i + 1);
     const start = i;
-    while (isNameChar(text[i])) i++;
-    if (i === start) continue;
-    // The name must end there: `<rulesX` is another name, `<rules>` and `<rules attr>` are it.
-    const after = text[i];
-    if (after !== undefined && after !== ">" && after !== "/" && !/\s/.test(after)) continue;
-    if (!names.has(text.slice(start, i).toLowerCase())) continue;
-    out += `${text.slice(copied, lt)}&lt;`;
-    copied = lt + 1;
+    let hidden = false;
+    for (; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (isNameCode(code)) continue;
+      // White space ends the name (`<rules\npath="x">`); an invisible character does not.
+      if (isSpaceCode(code) || !isInvisible(code)) break;
+      hidden = true;
+    }
+    if (i > start && endsNameAt(text, i)) {
+      const written = text.slice(start, i);
+      const name = hidden
+        ? [...written].filter((c) => isNameCode(c.charCodeAt(0))).join("")
+        : written;
+      if (name !== "" && names.has(name.toLowerCase())) {
+        out += `${text.slice(copied, lt)}&lt;`;
+        copied = lt + 1;
+      }
+    }
+    // The name holds no `<`: go on after it (or after this `<` when there was none).
+    lt = nextOpen(Math.max(lt + 1, start));
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * A repository's text as it goes inside an element of the prompt (a context
+ * or rule file, the workspace tree): no tag of the prompt's own elements
+ * ({@link escapeWrapperTags}), and no fenced code block or HTML comment left
+ * open at its end to run on over the element's closing tag and the sections
+ * after it.
+ */
+export function elementText(text: string, names: ReadonlySet<string>): string {
+  return closeOpenBlocks(escapeWrapperTags(text, names));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { toPosix } from "./_paths.js";
-import { escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
+import { elementText, escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { unknownToolDiagnostics } from "./gather/guidelines/index.js";
@@ -8,6 +8,7 @@ import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import type { CustomPrompt } from "./sections/render.js";
+import { closedDescription } from "./skills/format.js";
 import type { Skill } from "./skills/types.js";
 import type { Diagnostic } from "./types.js";
 
@@ -73,7 +74,7 @@ export function assemblePromptData(input: PromptDataInputs): {
   // that cannot open or close any element the templates write.
   const contextFiles = input.contextFiles.map(({ path, content, origin }) => ({
     path: oneLine(path),
-    content: escapeWrapperTags(content, input.wrappers),
+    content: elementText(content, input.wrappers),
     origin,
   }));
   const ruleInputs = {
@@ -82,8 +83,16 @@ export function assemblePromptData(input: PromptDataInputs): {
     ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
   };
   const statedRaw = statedTexts(input.customPrompt, input.appendPrompt, contextFiles);
-  // Normalised once for both lists of rules.
-  const stated = statedText(statedRaw);
+  // Normalised once for both lists of rules. Only the user's texts count: a
+  // repository's file that quotes a builtin or the user's rule (under "these
+  // are obsolete here") must not take it out of the rules section.
+  const stated = statedText(
+    statedTexts(
+      input.customPrompt,
+      input.appendPrompt,
+      contextFiles.filter((f) => f.origin === "user"),
+    ),
+  );
   const tree = input.tree;
   // Paths and names the repository chose, printed in lists and the tree: data, never tags.
   const name = (text: string) => nameText(text, input.wrappers);
@@ -92,7 +101,11 @@ export function assemblePromptData(input: PromptDataInputs): {
     ...(input.appendPrompt !== ""
       ? [{ label: "the appended prompt", text: input.appendPrompt }]
       : []),
-    ...contextFiles.map((f) => ({ label: f.path, text: f.content })),
+    ...contextFiles.map((f) => ({
+      label: f.path,
+      text: f.content,
+      ...(f.origin === "user" ? {} : { repository: true }),
+    })),
   ]);
   const data: PromptData = {
     agentName: options.agentName ?? DEFAULT_AGENT_NAME,
@@ -114,7 +127,7 @@ export function assemblePromptData(input: PromptDataInputs): {
     agentsMdOnTouch: options.contextOnTouch === true,
     agentLoads: [...(input.agentLoads ?? [])],
     workspaceTree: tree && {
-      rendered: escapeWrapperTags(tree.tree.rendered, input.wrappers),
+      rendered: elementText(tree.tree.rendered, input.wrappers),
       // One line about entries left out stands for every tree the section shows.
       truncated: tree.tree.truncated || tree.roots.some((r) => r.tree?.truncated === true),
     },
@@ -123,7 +136,7 @@ export function assemblePromptData(input: PromptDataInputs): {
         ? [
             {
               path: name(toPosix(r.path)),
-              rendered: escapeWrapperTags(r.tree.rendered, input.wrappers),
+              rendered: elementText(r.tree.rendered, input.wrappers),
               truncated: r.tree.truncated,
             },
           ]
@@ -135,7 +148,7 @@ export function assemblePromptData(input: PromptDataInputs): {
           .filter((s) => !s.disableModelInvocation)
           .map((s) => ({
             name: s.name,
-            description: s.description,
+            description: closedDescription(s.description),
             location: oneLine(toPosix(s.filePath)),
           }))
       : [],

@@ -1,4 +1,4 @@
-import { wrapperNames } from "./_prompt-text.js";
+import { escapeWrapperTags, wrapperNames } from "./_prompt-text.js";
 import type { PresetReport } from "./agents/index.js";
 import { renderWithinBudget } from "./budget/fit.js";
 import type { OptionProvenance } from "./config/index.js";
@@ -164,6 +164,7 @@ export async function preparePrompt(
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt), layers);
   // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
   const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
+  const wrappers = wrapperNames(layers.flatMap((l) => l.sections));
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
     opts,
@@ -173,7 +174,7 @@ export async function preparePrompt(
     builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
     generalRules: generalRules?.rules ?? builtin.value.rules,
     contextFiles: context.value.files,
-    wrappers: wrapperNames(layers.flatMap((l) => l.sections)),
+    wrappers,
     ruleFiles: outcomes["rule-files"].value,
     skills: outcomes.skills.value.skills,
     skillsTool: selectSkillsTool(opts.tools),
@@ -194,7 +195,7 @@ export async function preparePrompt(
     context: context.value.provenance,
     rules: assembled.rules,
     ...(opts.maxPromptTokens !== null ? { maxPromptTokens: opts.maxPromptTokens } : {}),
-    ...(tree.value ? treeLines(tree.value) : {}),
+    ...(tree.value ? treeLines(tree.value, wrappers) : {}),
     preset: { ...preset.report, contextFilesLeftOut: context.value.provenance.agentLoaded ?? [] },
     provenance: resolved.provenance,
     origins: resolved.origins,
@@ -227,12 +228,22 @@ function sectionTemplates(
   );
 }
 
-/** The tree's lines with their depth, and each extra root's, for shrinking them under a budget. */
-function treeLines(tree: BuiltWorkspace): Pick<PreparedPrompt, "treeLines" | "rootTreeLines"> {
+/**
+ * The tree's lines with their depth, and each extra root's, for shrinking them
+ * under a budget: the budget's steps render the tree again from them, so
+ * their names are data as the gathered tree's are (tags of the prompt's own
+ * elements made literal, as {@link assemblePromptData} does to the whole tree).
+ */
+function treeLines(
+  tree: BuiltWorkspace,
+  wrappers: ReadonlySet<string>,
+): Pick<PreparedPrompt, "treeLines" | "rootTreeLines"> {
+  const safe = (lines: readonly TreeLine[]) =>
+    lines.map((l) => ({ ...l, text: escapeWrapperTags(l.text, wrappers) }));
   return {
-    treeLines: tree.tree.lines,
+    treeLines: safe(tree.tree.lines),
     // The roots with a tree, as `rootTrees` lists them.
-    rootTreeLines: tree.roots.flatMap((r) => (r.tree ? [r.tree.lines] : [])),
+    rootTreeLines: tree.roots.flatMap((r) => (r.tree ? [safe(r.tree.lines)] : [])),
   };
 }
 

@@ -1,3 +1,4 @@
+import { closeOpenBlocks } from "../_fence.js";
 import type { AlwaysRule, ContextFile, OnDemandRule, PromptData, SkillEntry } from "../data.js";
 import type { TreeLine } from "../gather/tree/index.js";
 import type { SectionPatch } from "../sections/render.js";
@@ -86,7 +87,7 @@ export function patchFor(state: ShrinkState, data: PromptData): SectionPatch {
     patch.workspaceTree = {
       rendered:
         state.treeMarkers.length > 0
-          ? renderTree(state.tree, state.treeMarkers)
+          ? closeOpenBlocks(renderTree(state.tree, state.treeMarkers))
           : data.workspaceTree.rendered,
       truncated: true,
     };
@@ -95,7 +96,7 @@ export function patchFor(state: ShrinkState, data: PromptData): SectionPatch {
     patch.rootTrees = data.rootTrees.map((r, i) => {
       const cut = state.rootTrees[i];
       return cut && cut.markers.length > 0
-        ? { ...r, rendered: renderTree(cut.tree, cut.markers), truncated: true }
+        ? { ...r, rendered: closeOpenBlocks(renderTree(cut.tree, cut.markers)), truncated: true }
         : r;
     });
   }

@@ -1,4 +1,5 @@
 import { constants, type Stats } from "node:fs";
+import { closeOpenBlocks } from "../_fence.js";
 import { binaryFile, decodeText, holdsNul, notRegularFile, readHead } from "../_fs.js";
 import type { ReadHandle as FileHandle } from "../_io.js";
 import { lstat, open, stat } from "../_io.js";
@@ -130,6 +131,15 @@ export function decodeCapped(
 /** The line that ends a cut file in the prompt, so the model knows text is missing. */
 export function cutMarker(omitted: number, maxBytes: number): string {
   return `[… ${humanBytes(omitted)} (${omitted} bytes) more of this file left out: context files are cut at ${humanBytes(maxBytes)}]`;
+}
+
+/**
+ * `text` cut at `maxBytes`, ended by {@link cutMarker}: a fenced code block or
+ * an HTML comment the cut left open is closed first, so the marker is read
+ * as text and the block does not run on over what follows.
+ */
+export function withCutMarker(text: string, omitted: number, maxBytes: number): string {
+  return `${closeOpenBlocks(text)}\n${cutMarker(omitted, maxBytes)}`;
 }
 
 /** `512 B`, `1.5 KiB`, `49.6 MiB`: fixed format, no locale. */

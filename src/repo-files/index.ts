@@ -8,6 +8,7 @@ export {
   cutMarker,
   DEFAULT_MAX_CONTEXT_BYTES,
   humanBytes,
+  withCutMarker,
 } from "./capped-read.js";
 export {
   type ChainFolder,

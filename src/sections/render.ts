@@ -325,6 +325,20 @@ function unworkedDiagnostic(names: readonly string[]): Diagnostic {
   };
 }
 
+/** A UTF-16 surrogate with no partner: a YAML escape (`"\ud800"`) in a rule's description can write one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * `text` with each lone surrogate replaced by U+FFFD, as a UTF-8 encoder
+ * writes it: the prompt printed to a pipe and the prompt in `--json` (or
+ * sent by a host as JSON, which a provider's API may refuse whole) are then
+ * the same text. Text without one is returned as it is.
+ */
+function wellFormed(text: string): string {
+  LONE_SURROGATE.lastIndex = 0;
+  return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, "\ufffd") : text;
+}
+
 function withFinalNewline(text: string): string {
   return text === "" || text.endsWith("\n") ? text : `${text}\n`;
 }
@@ -338,7 +352,7 @@ function makeSection(
   patch?: SectionPatch,
 ): RenderedSection | undefined {
   const notes = patch?.notes?.join("\n") ?? "";
-  const formatted = formatPrompt(body).trim();
+  const formatted = wellFormed(formatPrompt(body)).trim();
   const text = notes === "" ? formatted : formatted === "" ? notes : `${formatted}\n\n${notes}`;
   if (text === "") return undefined;
   return { name, text: tag === false ? text : `<${tag}>\n${text}\n</${tag}>`, source };

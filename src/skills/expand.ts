@@ -1,12 +1,17 @@
 import { resolve } from "node:path";
 import { escapeXml } from "../../helpers/xml.js";
+import { closeOpenBlocks } from "../_fence.js";
 import { parseFrontmatter } from "../_frontmatter.js";
+import { escapeWrapperTags, oneLine } from "../_prompt-text.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import { projectReachSync, readRepoTextSync } from "../repo-files/index.js";
 import type { LoadSkillsOptions, Skill } from "./types.js";
 
 /** The session's project, as given to {@link loadSkills}: a project's skill is read again within it. */
 export type ExpandSkillOptions = Pick<LoadSkillsOptions, "cwd" | "home" | "ceilingDir" | "env">;
+
+/** The element an expansion wraps the skill in: the skill's text may not open or close it. */
+const SKILL_ELEMENT: ReadonlySet<string> = new Set(["skill"]);
 
 const COMMAND = /^\/skill:(\S+)(?:\s+([\s\S]*))?$/;
 
@@ -36,12 +41,16 @@ export function expandSkillCommand(
   const reach = skill.source === "project" ? sessionReach(options) : undefined;
   const read = readRepoTextSync(skill.filePath, { reach });
   if (!read.ok) return text;
-  const body = parseFrontmatter(read.text, skill.filePath).body.trim();
+  // The skill's text is the skill's: it cannot close the element and write
+  // "The user's request:" after it, nor leave a fence or comment open over it.
+  const body = closeOpenBlocks(
+    escapeWrapperTags(parseFrontmatter(read.text, skill.filePath).body.trim(), SKILL_ELEMENT),
+  );
 
   const block = [
-    `<skill name="${escapeXml(skill.name)}" location="${escapeXml(skill.filePath)}">`,
-    `The user asked to apply the skill "${skill.name}" (${skill.filePath}).`,
-    `Paths written inside it are relative to its folder: ${skill.baseDir}`,
+    `<skill name="${escapeXml(oneLine(skill.name))}" location="${escapeXml(oneLine(skill.filePath))}">`,
+    `The user asked to apply the skill "${oneLine(skill.name)}" (${oneLine(skill.filePath)}).`,
+    `Paths written inside it are relative to its folder: ${oneLine(skill.baseDir)}`,
     ...(body === "" ? [] : ["", body]),
     "</skill>",
   ].join("\n");

@@ -1,4 +1,6 @@
 import { escapeXml } from "../../helpers/xml.js";
+import { closeOpenBlocks } from "../_fence.js";
+import { oneLine } from "../_prompt-text.js";
 import { formatPrompt } from "../engine/index.js";
 import { SyspromptError } from "../types.js";
 import type { Skill, SkillsTool } from "./types.js";
@@ -43,8 +45,8 @@ export function formatSkillsForPrompt(
     lines.push(
       "  <skill>",
       `    <name>${escapeXml(skill.name)}</name>`,
-      `    <description>${escapeXml(skill.description)}</description>`,
-      `    <location>${escapeXml(skill.filePath)}</location>`,
+      `    <description>${escapeXml(closedDescription(skill.description))}</description>`,
+      `    <location>${escapeXml(oneLine(skill.filePath))}</location>`,
       "  </skill>",
     );
   }
@@ -53,4 +55,15 @@ export function formatSkillsForPrompt(
   // runs of blank lines in a multi-line description), so this text and the
   // prompt's skills section stay byte-identical.
   return formatPrompt(lines.join("\n"));
+}
+
+/**
+ * A skill's description as the index shows it: it may hold several lines, and
+ * a fence or comment they open is closed on a line of its own inside
+ * `<description>`, so it cannot run on over the index and the sections after
+ * it. The prompt's skills section and {@link formatSkillsForPrompt} share it.
+ */
+export function closedDescription(description: string): string {
+  const closed = closeOpenBlocks(description);
+  return closed === description ? description : `${closed}\n`;
 }

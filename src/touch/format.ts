@@ -1,5 +1,6 @@
 import { isAbsolute, relative, sep } from "node:path";
 import { escapeXml } from "../../helpers/xml.js";
+import { closeOpenBlocks } from "../_fence.js";
 import { toPosix } from "../_paths.js";
 import { TOUCH_ELEMENT, type TouchedFile } from "../gather/context/index.js";
 
@@ -14,7 +15,8 @@ export function formatTouched(files: readonly TouchedFile[], cwd: string): strin
   const parts = files.map((f) => {
     const rule = f.kind === "rule" && f.name !== undefined ? ` rule="${escapeXml(f.name)}"` : "";
     const path = escapeXml(shownPath(f.path, cwd));
-    return `<${TOUCH_ELEMENT} path="${path}"${rule}>\n${f.content}\n</${TOUCH_ELEMENT}>`;
+    // The text was escaped when it was loaded; a fence or comment it leaves open is closed inside the element.
+    return `<${TOUCH_ELEMENT} path="${path}"${rule}>\n${closeOpenBlocks(f.content)}\n</${TOUCH_ELEMENT}>`;
   });
   const lead =
     files.length === 1

@@ -79,6 +79,27 @@ const cases: CatalogueCase[] = [
       expect(names.indexOf("notes")).toBeLessThan(names.indexOf("environment"));
     },
   },
+  {
+    // The file says stable, the text changes every day and with the tree: the
+    // prompt would count it in the cached prefix. check names what it reads.
+    name: "stable-reads-session-data",
+    layout: [
+      [
+        NOTES,
+        '---\norder: 76\n---\nNotes of {{date}} on {{#if git}}{{git.branch}}{{/if}} ({{#when agentName "==" "roots"}}x{{/when}}).\n',
+      ],
+    ],
+    changed: ["notes"],
+    expected: () => [],
+    check: (root) => [
+      diag(
+        "info",
+        "section-cache-data",
+        'section "notes" is stable but reads "date", "git", which change with the session or the workspace: its text then changes inside the prefix counted as cached (explain\'s cache-stable prefix, the anthropic format\'s breakpoints). Give it cache: session, or leave those fields to a session section',
+        join(root, NOTES),
+      ),
+    ],
+  },
 ];
 
 describe("catalogue: cache classes", () => {

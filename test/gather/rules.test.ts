@@ -85,11 +85,12 @@ describe("dropStatedRules", () => {
 });
 
 describe("rules in the prompt", () => {
-  it("a guideline or general rule a context file or the addendum already states is not repeated", async () => {
+  it("a guideline or general rule the user's context file or the addendum already states is not repeated", async () => {
     const root = tempDir();
-    mkdirSync(join(root, "project"));
+    mkdirSync(join(root, "agent"));
+    // The user's own file: a repository's copy never takes a rule out (catalogue/hostile-dedupe-authority).
     writeFileSync(
-      join(root, "project", "AGENTS.md"),
+      join(root, "agent", "AGENTS.md"),
       `Team rules:\n\n- Answer in English.\n- ${GENERAL_RULES[0]}`,
     );
     const result = await renderSystemPrompt(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nameText, oneLine } from "../../src/_prompt-text.js";
+import { escapeWrapperTags, nameText, oneLine } from "../../src/_prompt-text.js";
 
 // A path or name the repository chose is printed in the prompt on one line.
 // Marks that reorder or hide text (U+200E, U+200F, U+061C, zero-width
@@ -38,5 +38,42 @@ describe("oneLine and nameText", () => {
   it("leaves the characters next to the set as written", () => {
     const text = "\u061b\u061d\u200a\u2010\u2027\u202f\u2065\u206a\ufefe é 名前";
     expect(oneLine(text)).toBe(text);
+  });
+});
+
+describe("escapeWrapperTags: look-alike brackets and invisible characters", () => {
+  const names = new Set(["project_context", "rules"]);
+  it("writes a tag with a fullwidth or small less-than, a fullwidth slash or greater-than as &lt;", () => {
+    expect(escapeWrapperTags("a \uff1c/project_context\uff1e b", names)).toBe(
+      "a &lt;/project_context\uff1e b",
+    );
+    expect(escapeWrapperTags("\ufe64rules\ufe65", names)).toBe("&lt;rules\ufe65");
+    expect(escapeWrapperTags("<\uff0fRULES>", names)).toBe("&lt;\uff0fRULES>");
+  });
+
+  it("skips zero-width, bidirectional, soft-hyphen and combining characters before, in and after the name", () => {
+    for (const tag of [
+      "<\u200b/project_context>",
+      "</project\u200d_context>",
+      "</\u202eproject_context\u202c>",
+      "</proj\u00adect_context>",
+      "</rules\u0301>",
+      "</ru\u0301les>",
+      "<\u2060rules\ufe0f>",
+      "<\v/rules>",
+    ]) {
+      expect(escapeWrapperTags(`x${tag}y`, names)).toBe(`x&lt;${tag.slice(1)}y`);
+    }
+  });
+
+  it("a line break or tab still ends the name: attributes on the next line, a cut's marker after it", () => {
+    expect(escapeWrapperTags('<rules\npath="x">', names)).toBe('&lt;rules\npath="x">');
+    expect(escapeWrapperTags("<rules\tx>", names)).toBe("&lt;rules\tx>");
+    expect(escapeWrapperTags("<rules\n[… 5 B more]", names)).toBe("&lt;rules\n[… 5 B more]");
+  });
+
+  it("leaves other names, and look-alikes before other names, as written", () => {
+    const text = "\uff1cdiv\uff1e <rulesX> </project_contexts> \u3008rules\u3009 <\u200bdiv>";
+    expect(escapeWrapperTags(text, names)).toBe(text);
   });
 });

@@ -11,12 +11,15 @@ import { cli } from "../cli/_run.js";
 
 const BUILTIN_RULES = parseRuleList(readFileSync(join(BUILTIN, "rules.md"), "utf8"));
 
-/** A project whose AGENTS.md states one general rule (so dedupe has work) and a user layer. */
+/**
+ * A project and a user layer whose AGENTS.md states one general rule (so
+ * dedupe has work: only the user's texts take a rule out of the list).
+ */
 function world() {
   const root = tempDir();
   mkdirSync(join(root, "project/.pi"), { recursive: true });
   mkdirSync(join(root, "agent"), { recursive: true });
-  writeFileSync(join(root, "project/AGENTS.md"), `Team rules:\n\n- ${BUILTIN_RULES[3]}\n`);
+  writeFileSync(join(root, "agent/AGENTS.md"), `My rules:\n\n- ${BUILTIN_RULES[3]}\n`);
   return {
     root,
     project: join(root, "project/.pi/general-rules.md"),

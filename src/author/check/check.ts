@@ -11,7 +11,7 @@ import { checkFolders } from "../../options/folders.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { emptyPromptDiagnostics } from "../../sections/empty-prompt.js";
 import { layerSections } from "../../sections/layer.js";
-import { classOrderInfos } from "../../sections/order-class.js";
+import { classDataInfos, classOrderInfos } from "../../sections/order-class.js";
 import { type CustomPrompt, renderSections } from "../../sections/render.js";
 import { loadSkills } from "../../skills/index.js";
 import type { Diagnostic, DiagnosticLevel, Layer } from "../../types.js";
@@ -117,7 +117,8 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     ? { cases: 0, diagnostics: [matrixCut(0, matrixPlan(layers, vars).total, TAGS_REACHED)] }
     : renderMatrix(layers, engine, failed, vars);
   diagnostics.push(...matrix.diagnostics);
-  diagnostics.push(...classOrderInfos(layerSections(layers.flatMap((l) => l.loaded.sections))));
+  const sections = layerSections(layers.flatMap((l) => l.loaded.sections));
+  diagnostics.push(...classOrderInfos(sections), ...classDataInfos(sections));
   diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics, ...presets);
   if (cut.length > 0) diagnostics.push(loadCut(cut));
   const overrides = layers.filter((l) => l.loaded.layer !== "builtin");

@@ -1,3 +1,4 @@
+import { closeOpenBlocks } from "../../_fence.js";
 import type { ContextFile } from "../../data.js";
 import { humanBytes } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
@@ -50,7 +51,9 @@ export function capTotal<T extends ContextFile>(
     room = 0;
     const omitted = bytes.length - Buffer.byteLength(kept);
     const marker = totalCutMarker(omitted, maxTotalBytes);
-    out[i] = { ...file, content: kept === "" ? marker : `${kept.trimEnd()}\n${marker}` };
+    // A fence or comment the cut left open is closed before the marker, which is then read as text.
+    const head = closeOpenBlocks(kept.trimEnd());
+    out[i] = { ...file, content: kept === "" ? marker : `${head}\n${marker}` };
     cuts.set(i, {
       level: "warning",
       code: "context-total-cut",

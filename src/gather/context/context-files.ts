@@ -12,7 +12,6 @@ import {
   chainCutDiagnostic,
   chainFolders,
   checkMaxBytes,
-  cutMarker,
   findProjectRoot,
   type PrivateVerdict,
   privatePaths,
@@ -22,6 +21,7 @@ import {
   reachRefusal,
   readRepoCapped,
   refusalDiagnostic,
+  withCutMarker,
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { CONTEXT_FILE_NAMES } from "../context-names.js";
@@ -510,7 +510,7 @@ export async function loadOne(
   let content = expanded.text.trim();
   const cut = (state.cut ?? []).map((p) => toPosix(p));
   if (read.omitted > 0) {
-    content = `${content}\n${cutMarker(read.omitted, maxBytes)}`;
+    content = withCutMarker(content, read.omitted, maxBytes);
     cut.unshift(toPosix(path));
   }
   return {

@@ -3,7 +3,6 @@ import { realpath } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
 import { isWithin } from "../../_paths.js";
 import {
-  cutMarker,
   placeRefusal,
   type Reach,
   type Refusal,
@@ -11,6 +10,7 @@ import {
   reachRefusal,
   readRepoCapped,
   refusalDiagnostic,
+  withCutMarker,
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { findImportTokens, type ImportToken } from "./import-tokens.js";
@@ -246,7 +246,7 @@ async function importOne(
   );
   let text = inner.text.trimEnd();
   if (read.omitted > 0) {
-    text = `${text}\n${cutMarker(read.omitted, scope.maxBytes)}`;
+    text = withCutMarker(text, read.omitted, scope.maxBytes);
     state.cut?.push(real);
   }
   return { text, diagnostics: [...read.diagnostics, ...inner.diagnostics] };

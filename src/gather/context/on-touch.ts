@@ -388,7 +388,16 @@ export async function loadContextForPathsSince(
     for (const key of keysOf[i] ?? []) delivered.delete(key);
   }
   return {
-    files: capped.files.map(({ origin: _, ...f }) => f),
+    // Escaped again after the total's cut (a no-op on the rest): a cut that
+    // fell inside `<instructionsX …>` would leave `<instructions` open before
+    // the marker and the element's own closing tag.
+    files:
+      capped.cut.length === 0
+        ? capped.files.map(({ origin: _, ...f }) => f)
+        : capped.files.map(({ origin: _, ...f }) => ({
+            ...f,
+            content: escapeWrapperTags(f.content, wrappers),
+          })),
     diagnostics: [...diagnostics, ...capped.diagnostics],
   };
 }

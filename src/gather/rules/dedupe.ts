@@ -5,12 +5,21 @@ import type { Rule, RuleAccount } from "./types.js";
 export interface StatedText {
   label: string;
   text: string;
+  /**
+   * True for a repository's text (a project context file): it outranks the
+   * project's rules, never the user's. Absent: the user's or the caller's
+   * own text (the custom and appended prompt, the user's context file).
+   */
+  repository?: boolean;
 }
 
 /**
- * Always rules without the paragraphs that a stated text (the custom and
- * appended prompt, the context files: they outrank every rule) or an always
- * rule kept before it already states. A rule keeps its own paragraphs, with
+ * Always rules without the paragraphs that a more authoritative text
+ * already states: for the user's rules, the user's texts (the custom and
+ * appended prompt, the user's context file) and the user's rules before it;
+ * for the project's rules, those and the repository's context files and the
+ * project's rules before it. A repository's text never leaves out a
+ * paragraph of the user's rule. A rule keeps its own paragraphs, with
  * a marker line where the others stood, and its account says how many went
  * and where they are (`trimmed`); a rule with nothing of its own is dropped
  * and its account is `deduped`. The paragraph splitting, comparing and
@@ -25,10 +34,25 @@ export function dedupeRules<T extends { rule: Rule; account: RuleAccount }>(
 ): T[] {
   const always = entries.filter((e) => e.rule.activation === "always");
   if (always.length === 0) return [...entries];
-  const outcomes = dedupeParagraphs([
-    ...stated.map((s) => ({ label: s.label, text: s.text, fixed: true })),
-    ...always.map((e) => ({ label: e.rule.path, text: e.rule.content })),
-  ]).slice(stated.length);
+  // Authority first: the user's texts and the user's own rules, then the
+  // repository's texts and rules. A repository's copy of the user's rule is
+  // the one left out, never the user's rule (the prompt order stays as loaded).
+  const fixed = (s: StatedText) => ({ label: s.label, text: s.text, fixed: true });
+  const userRules = always.filter((e) => e.rule.layer === "user");
+  const projectRules = always.filter((e) => e.rule.layer !== "user");
+  const userStated = stated.filter((s) => s.repository !== true);
+  const repositoryStated = stated.filter((s) => s.repository === true);
+  const all = dedupeParagraphs([
+    ...userStated.map(fixed),
+    ...userRules.map((e) => ({ label: e.rule.path, text: e.rule.content })),
+    ...repositoryStated.map(fixed),
+    ...projectRules.map((e) => ({ label: e.rule.path, text: e.rule.content })),
+  ]);
+  const byEntry = new Map<T, (typeof all)[number] | undefined>();
+  const projectFrom = userStated.length + userRules.length + repositoryStated.length;
+  for (const [i, e] of userRules.entries()) byEntry.set(e, all[userStated.length + i]);
+  for (const [i, e] of projectRules.entries()) byEntry.set(e, all[projectFrom + i]);
+  const outcomes = always.map((e) => byEntry.get(e));
   const changed = new Map<T, T | undefined>();
   always.forEach((e, i) => {
     const outcome = outcomes[i];

@@ -10,9 +10,9 @@ import {
   chainCutDiagnostic,
   chainFolders,
   checkMaxBytes,
-  cutMarker,
   projectReach,
   readRepoCapped,
+  withCutMarker,
 } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { readRuleDocument } from "./_fields.js";
@@ -257,7 +257,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     const one = toRule(p.read.candidate, p.read.format, base.layer, text.text, base.path);
     diagnostics.push(...one.diagnostics);
     let content = one.rule.content;
-    if (text.omitted > 0) content = `${content}\n${cutMarker(text.omitted, maxBytes)}`;
+    if (text.omitted > 0) content = withCutMarker(content, text.omitted, maxBytes);
     const rule = { ...one.rule, content };
     const account: RuleAccount = {
       ...base,
@@ -278,10 +278,12 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     if (!one.disabled) read.push({ rule, account });
   }
 
-  // The project's rule beats the user's of the same format and name.
+  // A trusted project's rule beats the user's of the same format and name. An
+  // untrusted project's never does: naming its file like the user's would
+  // take the user's rule out of the prompt. Both are kept, the user's first.
   const projectNames = new Map(
     read
-      .filter((r) => r.rule.layer === "project")
+      .filter((r) => trusted && r.rule.layer === "project")
       .map((r) => [`${r.rule.source}\0${r.rule.name}`, r.rule.path]),
   );
   const unshadowed = read.filter(({ rule, account }) => {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { toPosix } from "../../_paths.js";
-import { cutMarker, type Reach, readRepoCapped, walkFolders } from "../../repo-files/index.js";
+import { type Reach, readRepoCapped, walkFolders, withCutMarker } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { accountDiagnostic, disabledDiagnostics } from "./account.js";
 import { findRuleFiles, type ListingBudget } from "./discover.js";
@@ -75,8 +75,11 @@ export async function loadFolderRules(
         disabled.push({ path, reason: one.disabled });
         continue;
       }
-      const cut = text.omitted > 0 ? `\n${cutMarker(text.omitted, o.maxBytes)}` : "";
-      rules.push({ ...one.rule, content: `${one.rule.content}${cut}` });
+      const content =
+        text.omitted > 0
+          ? withCutMarker(one.rule.content, text.omitted, o.maxBytes)
+          : one.rule.content;
+      rules.push({ ...one.rule, content });
     }
   }
   // Files an agent does not use: one info per folder (see disabledDiagnostics).

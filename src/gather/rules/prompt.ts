@@ -1,4 +1,4 @@
-import { oneLine as escapedLine, escapeWrapperTags } from "../../_prompt-text.js";
+import { elementText, oneLine as escapedLine, escapeWrapperTags } from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
 import type { StatedText } from "./dedupe.js";
@@ -51,7 +51,7 @@ function alwaysEntry(rule: Rule, wrappers: ReadonlySet<string>): AlwaysRule {
     source: rule.source,
     path: escapedLine(rule.path),
     // The repository's text: it can neither close the rule's element nor open one of the prompt's.
-    content: escapeWrapperTags(rule.content, wrappers),
+    content: elementText(rule.content, wrappers),
   };
 }
 
