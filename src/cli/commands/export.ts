@@ -1,7 +1,6 @@
-import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
-import { isWithin, resolveUserPath } from "../../_paths.js";
+import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import type { ExportSpec } from "../../agents/index.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/index.js";
@@ -59,7 +58,7 @@ export function exportTarget(
         : `the preset "${agent}" says nothing about export (no export: key in its agents/${agent}.yaml)`,
     );
   }
-  const home = io.home ?? homedir();
+  const home = io.home ?? homeFolder();
   const target =
     flags.out !== undefined
       ? outTarget(resolveUserPath(flags.out, io.cwd, home), io.cwd)
