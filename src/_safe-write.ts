@@ -6,6 +6,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { randomHex } from "./_crypto.js";
 import type { LstatKind } from "./_fs.js";
 import { openedPath } from "./_io.js";
+import { realpathSyncLinear } from "./_realpath.js";
 import { SyspromptError } from "./types.js";
 
 /**
@@ -155,7 +156,7 @@ export async function writeFileNoFollow(
   if (problem) throw problem;
   if (options.within !== undefined) await makeFolders(target, options.within);
   const folder = dirname(target);
-  const expected = await realFolder(folder, options.within);
+  const expected = realFolder(folder, options.within);
   const name = `.${basename(target)}.${process.pid}.${randomHex(6)}.tmp`;
   let temp = join(folder, name);
   let handle: FileHandle | undefined;
@@ -175,7 +176,7 @@ export async function writeFileNoFollow(
     // Checked again right before the swap: a folder replaced by a link meanwhile is refused.
     const again = await writeProblem(target, options);
     if (again) throw again;
-    if ((await fsp.realpath(folder)) !== expected) {
+    if (realpathSyncLinear(folder) !== expected) {
       throw new UnsafePathError("unsafe-target", folder, "the folder changed while it was written");
     }
     if (options.exclusive) {
@@ -205,9 +206,9 @@ export async function writeFileNoFollow(
  * be real folders; without `within`, that of its parent and its own name.
  * Not `folder`'s realpath: a swap just then would make that the link's target.
  */
-async function realFolder(folder: string, within: string | undefined): Promise<string> {
-  if (within === undefined) return join(await fsp.realpath(dirname(folder)), basename(folder));
-  return join(await fsp.realpath(within), relative(resolve(within), folder));
+function realFolder(folder: string, within: string | undefined): string {
+  if (within === undefined) return join(realpathSyncLinear(dirname(folder)), basename(folder));
+  return join(realpathSyncLinear(within), relative(resolve(within), folder));
 }
 
 /**

@@ -1,20 +1,11 @@
 import type { Dirent } from "node:fs";
 import { constants } from "node:fs";
-import {
-  lstat,
-  mkdir,
-  open,
-  readdir,
-  readlink,
-  realpath,
-  rm,
-  utimes,
-  writeFile,
-} from "node:fs/promises";
+import { lstat, mkdir, open, readdir, readlink, rm, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { cacheRoot, readyCacheFolder } from "../_cache-location.js";
 import { randomHex } from "../_crypto.js";
+import { realpathOrSelf } from "../_fs.js";
 import { isWithin } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import { KIND_WORDS } from "../_safe-write.js";
@@ -163,7 +154,7 @@ export async function makeSandbox(
     await removeAbandoned(parent);
     await mkdir(join(parent, name), { mode: 0o700 });
     // The real path: on macOS the cache folder may be reached through a link.
-    root = await realpath(join(parent, name));
+    root = realpathSyncLinear(join(parent, name));
   } catch (error) {
     throw new SyspromptError(
       "bad-environment",
@@ -182,8 +173,8 @@ export async function makeSandbox(
     how,
     // The folder the sandboxes are in, when it is inside the copied one (a project in ~):
     // never copied into itself.
-    within: await realpath(dir).catch(() => dir),
-    parent: await realpath(parent).catch(() => parent),
+    within: await realpathOrSelf(dir),
+    parent: await realpathOrSelf(parent),
   };
   try {
     await mkdir(join(root, "scenario"));

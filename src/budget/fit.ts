@@ -194,7 +194,8 @@ export function renderWithinBudget(
   }
   const fits = tokens <= max;
   if (!fits) {
-    diagnostics.push(overBudget(out, new Set(plan.map((s) => s.name)), tokens, max, tokensOf));
+    const shrinks = new Set(plan.map((s) => s.name));
+    diagnostics.push(overBudget(out, shrinks, tokens, max, tokensOf, cutShort));
   }
   return {
     ...out,
@@ -234,13 +235,18 @@ function shrinkable(input: RenderInput, out: RenderOutput): Shrinkable[] {
   });
 }
 
-/** The error for a budget no shrinking reaches, naming the largest sections it may not touch. */
+/**
+ * The error for a budget not reached, naming the largest sections no step
+ * may touch; with `stopped`, fitting ran out of work (budget-fit-cut) before
+ * it tried every step, and the error says so rather than that all were applied.
+ */
 function overBudget(
   out: RenderOutput,
   shrinks: ReadonlySet<string>,
   tokens: number,
   max: number,
   tokensOf: TokenCounter,
+  stopped: boolean,
 ): Diagnostic {
   const largest = out.sections
     .filter((s) => !shrinks.has(s.name))
@@ -251,6 +257,6 @@ function overBudget(
   return {
     level: "error",
     code: "budget-exceeded",
-    message: `the prompt is about ${tokens} tokens (o200k estimate), over the budget of ${max} even with every shrink step applied; sections without shrink steps are never cut${largest.length > 0 ? ` (the largest: ${largest.join(", ")})` : ""}; raise the budget, or shorten or switch off a section`,
+    message: `the prompt is about ${tokens} tokens (o200k estimate), over the budget of ${max}${stopped ? ": fitting stopped at its work limit (budget-fit-cut) before every shrink step was tried" : " even with every shrink step applied"}; sections without shrink steps are never cut${largest.length > 0 ? ` (the largest: ${largest.join(", ")})` : ""}; raise the budget, or shorten or switch off a section`,
   };
 }

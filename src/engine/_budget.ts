@@ -1,6 +1,6 @@
 import type { HelperDelegate } from "handlebars";
 import { locationOf, PartialCallError, TemplateError } from "./_errors.js";
-import { templateSize } from "./_shape.js";
+import { type TemplateSize, templateSize } from "./_shape.js";
 import {
   MAX_PARTIAL_DEPTH,
   MAX_PROMPT_CALLS,
@@ -37,10 +37,12 @@ export class PromptWork {
   /**
    * Counts a template about to be compiled ({@link MAX_PROMPT_TAGS},
    * {@link MAX_PROMPT_WORDS}); throws, before any compiling, once past them.
+   * `known`: its size counted ahead ({@link TemplateSize}, a builtin's at
+   * build), which spares scanning the source again.
    */
-  compiling(source: string): void {
+  compiling(source: string, known?: TemplateSize): void {
     if (this.spent) throw spentError();
-    const size = templateSize(source);
+    const size = known ?? templateSize(source);
     if (size === undefined) return;
     this.tags += size.tags;
     this.words += size.words;

@@ -67,12 +67,18 @@ export function checkTemplateShape(source: string): ShapeProblem | undefined {
   return { message: problem.message, ...lineColumnAt(source, problem.offset) };
 }
 
+/** What compiling a template costs the prompt's totals: its tags, and the words inside them. */
+export interface TemplateSize {
+  tags: number;
+  words: number;
+}
+
 /**
  * How many tags `source` holds, and words inside them: what compiling it
  * costs. Undefined past a template's own caps: such a template is refused
  * before it is parsed ({@link checkTemplateShape}) and costs nothing to compile.
  */
-export function templateSize(source: string): { tags: number; words: number } | undefined {
+export function templateSize(source: string): TemplateSize | undefined {
   let tags = 0;
   let words = 0;
   scanTags(source, (tag) => {

@@ -11,6 +11,7 @@ import {
   toTemplateError,
 } from "./_errors.js";
 import { loadCompiler, loadRuntime } from "./_handlebars.js";
+import { type TemplateSize, templateSize } from "./_shape.js";
 
 export { PromptWork } from "./_budget.js";
 export { TemplateError } from "./_errors.js";
@@ -69,6 +70,22 @@ export interface PrecompiledTemplate {
   spec: string | object;
   /** The helper names it was compiled against (see {@link Engine.precompile}). */
   helpers: string;
+  /**
+   * Its tags and the words inside them, as the prompt's compile totals count
+   * them, counted when it was precompiled: a render charges these instead of
+   * scanning the source again. Absent (and then scanned) past a template's own caps.
+   */
+  size?: TemplateSize;
+}
+
+/** A whole count, as a size holds. */
+const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+
+/** `size` when it is a size (two whole counts), else undefined: the source is scanned instead. */
+function knownSize(size: unknown): TemplateSize | undefined {
+  if (typeof size !== "object" || size === null) return undefined;
+  const { tags, words } = size as { tags?: unknown; words?: unknown };
+  return isCount(tags) && isCount(words) ? { tags, words } : undefined;
 }
 
 /**
@@ -147,7 +164,7 @@ export function createEngine(): Engine {
     return compilerInstance;
   };
   const cache = new Map<string, Compiled | TemplateError>();
-  const precompiled = new Map<string, string | object>();
+  const precompiled = new Map<string, { spec: string | object; size?: TemplateSize }>();
   const partialSources = new Map<string, string>();
 
   /** Which helpers templates were compiled against; a precompiled spec must match it. */
@@ -190,12 +207,12 @@ export function createEngine(): Engine {
     const cached = cache.get(source);
     if (cached instanceof TemplateError) throw cached;
     if (cached !== undefined) return cached;
-    work?.compiling(source);
+    const ahead = precompiled.get(source);
+    work?.compiling(source, ahead?.size);
     let entry: Compiled | TemplateError | undefined;
-    const spec = precompiled.get(source);
-    if (spec !== undefined) {
+    if (ahead !== undefined) {
       try {
-        entry = { ast: lazyAst(source), template: fromSpec(spec) };
+        entry = { ast: lazyAst(source), template: fromSpec(ahead.spec) };
       } catch {
         // A spec from another Handlebars version: compile from source below.
         precompiled.delete(source);
@@ -297,12 +314,20 @@ export function createEngine(): Engine {
     },
     precompile(source) {
       const ast = parseSource(compiler(), source);
-      return { source, spec: precompileAst(compiler(), ast), helpers: helperKey() };
+      const size = templateSize(source);
+      return {
+        source,
+        spec: precompileAst(compiler(), ast),
+        helpers: helperKey(),
+        ...(size ? { size } : {}),
+      };
     },
     preload(templates) {
       const key = helperKey();
       for (const t of templates) {
-        if (t.helpers === key && !cache.has(t.source)) precompiled.set(t.source, t.spec);
+        if (t.helpers !== key || cache.has(t.source)) continue;
+        const size = knownSize(t.size);
+        precompiled.set(t.source, size ? { spec: t.spec, size } : { spec: t.spec });
       }
     },
     registerPartial(name, source) {

@@ -42,10 +42,11 @@ function matcher(agent: ToolAgent, anchored: boolean): string {
 
 /**
  * The snippet for `agent`. `self` is the path of the running `sysprompt`
- * command (`dist/src/cli/sysprompt.cjs` of the installed package): the
- * hook's command runs it, and opencode's plugin sits beside it.
+ * command: the hook's command runs it. `installed` is its real path
+ * (`dist/src/cli/sysprompt.cjs` of the installed package, where npm's bin
+ * link leads): opencode's plugin sits beside it, not beside the link.
  */
-export function hookSnippet(agent: ToolAgent, self: string): HookSnippet {
+export function hookSnippet(agent: ToolAgent, self: string, installed = self): HookSnippet {
   const command = `${quotePath(self, "shell")} hook ${agent}`;
   const group = (event: string, match: string, hook: Record<string, unknown>) =>
     `${JSON.stringify({ hooks: { [event]: [{ matcher: match, hooks: [hook] }] } }, null, 2)}\n`;
@@ -93,7 +94,7 @@ export function hookSnippet(agent: ToolAgent, self: string): HookSnippet {
           "With folder trust on, Gemini CLI loads a project's .gemini/settings.json (and so its hooks) only in a folder you trusted (it asks once per folder; GEMINI_CLI_TRUST_WORKSPACE=true trusts it when headless).",
       };
     case "opencode": {
-      const plugin = join(dirname(self), "..", "integrations", "opencode", "plugin.js");
+      const plugin = join(dirname(installed), "..", "integrations", "opencode", "plugin.js");
       return {
         where:
           "a new file ~/.config/opencode/plugins/sysprompt.js (every project) or .opencode/plugins/sysprompt.js (this project)",

@@ -26,8 +26,11 @@ interface CacheEntry {
   data: Record<string, unknown>;
   body: string;
   bodyLine: number;
-  /** `spec`: the index of its spec in {@link SPECS_FILE}. */
-  template?: { source: string; spec: number; helpers: string };
+  /**
+   * `spec`: the index of its spec in {@link SPECS_FILE}; `size`: its tags and
+   * words, which a render charges to the prompt's totals without scanning it.
+   */
+  template?: { source: string; spec: number; helpers: string; size?: PrecompiledTemplate["size"] };
 }
 
 let templates: PrecompiledTemplate[] = [];
@@ -60,7 +63,7 @@ export function primeBuiltinCache(): void {
   templates = entries.flatMap((e) => {
     const spec = e.template && specs ? specs[e.template.spec] : undefined;
     return e.template && typeof spec === "object" && spec !== null
-      ? [{ source: e.template.source, helpers: e.template.helpers, spec }]
+      ? [{ source: e.template.source, helpers: e.template.helpers, spec, size: e.template.size }]
       : [];
   });
 }
@@ -107,6 +110,7 @@ export function writeBuiltinCache(promptsDir: string, outFile: string): number {
               source: compiled.source,
               spec: specs.push(String(compiled.spec)) - 1,
               helpers: compiled.helpers,
+              ...(compiled.size ? { size: compiled.size } : {}),
             }
           : undefined;
         entries.push({

@@ -3,6 +3,7 @@ import {
   addGitignore,
   type IgnoreRules,
   isIgnored,
+  isIgnoredInKeptFolder,
   newPatternBudget,
   type PatternBudget,
 } from "../_gitignore.js";
@@ -53,16 +54,19 @@ export function privatePaths(
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
   let excluded: Promise<IgnoreRules | undefined> | undefined;
-  const rulesOf = (parts: readonly string[]): Promise<IgnoreRules | undefined> => {
-    const key = parts.join("/");
+  /** The rules that apply inside the folder `key` ("a/b", "" for the root), its parents' included. */
+  const rulesOf = (key: string): Promise<IgnoreRules | undefined> => {
     let found = rules.get(key);
     if (found === undefined) {
-      found =
-        parts.length === 0 ? rootRules(root, budget) : folderRules(root, parts, rulesOf, budget);
+      found = key === "" ? rootRules(root, budget) : folderRules(root, key, rulesOf, budget);
       rules.set(key, found);
     }
     return found;
   };
+  // Whether each folder looked at ("a/b") is ignored, for this checker's life: the paths asked
+  // about share their folders (a touched path is asked about at every depth), and a path 1,000
+  // folders deep asked again from its top would cost its depth squared, each time.
+  const folderIgnored = new Map<string, boolean>();
   return async (path) => {
     if (!isWithin(path, root)) return undefined;
     const parts = relative(root, path)
@@ -74,12 +78,26 @@ export function privatePaths(
     if (hidden && parts.some((p) => p.startsWith("."))) {
       return { rel, why: "hidden (a name that starts with a dot)" };
     }
-    // A file inside an ignored folder is ignored whatever a deeper rule says, as in git.
-    for (let depth = 1; depth <= parts.length; depth++) {
-      const folderParts = parts.slice(0, depth - 1);
-      const list = await rulesOf(folderParts);
-      const asked = parts.slice(0, depth).join("/") + (depth < parts.length ? "/" : "");
-      if (isIgnored(list, asked)) return { rel, why: "ignored by git" };
+    // ends[i]: where the folder of the first i + 1 parts ends in `rel`.
+    const ends: number[] = [];
+    for (let i = 0, at = -1; i < parts.length; i++) {
+      at += (parts[i]?.length ?? 0) + 1;
+      ends.push(at);
+    }
+    const folderAt = (depth: number) => (depth === 0 ? "" : rel.slice(0, ends[depth - 1]));
+    // From the nearest folder known, down: a file inside an ignored folder is ignored whatever a
+    // deeper rule says, as in git, so each folder is asked only with its parents known kept.
+    let depth = parts.length - 1;
+    while (depth > 0 && !folderIgnored.has(folderAt(depth))) depth--;
+    if (depth > 0 && folderIgnored.get(folderAt(depth))) return { rel, why: "ignored by git" };
+    for (depth++; depth < parts.length; depth++) {
+      const folder = folderAt(depth);
+      const ignored = isIgnoredInKeptFolder(await rulesOf(folderAt(depth - 1)), `${folder}/`);
+      folderIgnored.set(folder, ignored);
+      if (ignored) return { rel, why: "ignored by git" };
+    }
+    if (isIgnoredInKeptFolder(await rulesOf(folderAt(parts.length - 1)), rel)) {
+      return { rel, why: "ignored by git" };
     }
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
     excluded ??= withFile(undefined, join(root, ".git", "info", "exclude"), "", newPatternBudget());
@@ -98,12 +116,12 @@ async function rootRules(root: string, budget: PatternBudget): Promise<IgnoreRul
 
 async function folderRules(
   root: string,
-  parts: readonly string[],
-  rulesOf: (parts: readonly string[]) => Promise<IgnoreRules | undefined>,
+  key: string,
+  rulesOf: (key: string) => Promise<IgnoreRules | undefined>,
   budget: PatternBudget,
 ): Promise<IgnoreRules | undefined> {
-  const parent = await rulesOf(parts.slice(0, -1));
-  return withFile(parent, join(root, ...parts, ".gitignore"), parts.join("/"), budget);
+  const parent = await rulesOf(key.slice(0, Math.max(key.lastIndexOf("/"), 0)));
+  return withFile(parent, join(root, key, ".gitignore"), key, budget);
 }
 
 /** `list` with the patterns of `file` added (rebased to `base`); `list` itself when there is no such file. */

@@ -89,22 +89,17 @@ export async function loadSectionsFromDir(
   // The names are checked first: a file with a name no section can have is not read.
   const refused = files.map((file) => nameProblem(dir, file));
   const kept = files.filter((_, i) => !refused[i]);
-  const { texts, cut } = await readLayerFiles(dir, kept, reach);
-  const read = new Map(kept.map((file, i) => [file, texts[i]]));
+  const { texts, cut, paths } = await readLayerFiles(dir, kept, reach);
+  const read = new Map(kept.map((file, i) => [file, { text: texts[i], path: paths[i] }]));
   // Each file's diagnostics in the folder's order, as the names were listed.
   for (const [i, file] of files.entries()) {
     const problem = refused[i];
     if (problem) diagnostics.push(problem);
-    const text = read.get(file);
-    if (!text) continue;
+    const { text, path } = read.get(file) ?? {};
+    if (!text || path === undefined) continue;
     diagnostics.push(...text.diagnostics);
     if (!text.ok) continue;
-    const parsed = parseSectionFile(
-      file.slice(0, -".md".length),
-      text.text,
-      join(dir, file),
-      layer,
-    );
+    const parsed = parseSectionFile(file.slice(0, -".md".length), text.text, path, layer);
     if (parsed.section) sections.push(parsed.section);
     diagnostics.push(...parsed.diagnostics);
   }
@@ -123,34 +118,35 @@ export const MAX_LAYER_FOLDER_CHARS = 8 * 1024 * 1024;
 /**
  * The files `names` of a layer folder, read through the door in order until
  * they hold {@link MAX_LAYER_FOLDER_CHARS} together, and the warning that
- * says how many were left unread.
+ * says how many were left unread. `paths`: each name's path in `dir`, in the
+ * order of `names` (a read's `real` is where links led).
  */
 export async function readLayerFiles(
   dir: string,
   names: readonly string[],
   reach: Reach | undefined,
-): Promise<{ texts: RepoText[]; cut?: Diagnostic }> {
+): Promise<{ texts: RepoText[]; cut?: Diagnostic; paths: string[] }> {
   const paths = names.map((n) => join(dir, n));
   const { reads, notRead } = await readRepoTexts(paths, { reach }, MAX_LAYER_FOLDER_CHARS);
-  if (notRead === 0) return { texts: reads };
+  if (notRead === 0) return { texts: reads, paths };
   const cut: Diagnostic = {
     level: "warning",
     code: "layer-folder-total-cut",
     message: `the files here hold more than ${MAX_LAYER_FOLDER_CHARS / (1024 * 1024)} MiB together: the last ${notRead} ${notRead === 1 ? "file is" : "files are"} not read`,
     path: dir,
   };
-  return { texts: reads, cut };
+  return { texts: reads, cut, paths };
 }
 
 /** Why the section file `file` of `dir` is not read for its name, or undefined when its name is a section's. */
 function nameProblem(dir: string, file: string): Diagnostic | undefined {
-  const path = join(dir, file);
   const name = file.slice(0, -".md".length);
+  // The path is joined only for a problem: most names have none, and a start joins enough paths.
   const problem = (message: string, code: string): Diagnostic => ({
     level: "warning",
     code,
     message,
-    path,
+    path: join(dir, file),
   });
   if (name.includes("@") && !VARIANT_NAME.test(name)) {
     return problem(

@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import { kindOfStats, type Observation, type Probe, type ReadRecorder } from "../_io.js";
+import { realpathSyncLinear } from "../_realpath.js";
 
 /**
  * How long after its last change a file's stat is trusted to show the next
@@ -89,9 +90,13 @@ function probeAgain(entry: ReadEntry): Promise<string> {
         fs.lstat(entry.path, (error, stats) => answer(error, error ? "" : kindOfStats(stats)));
         break;
       case "realpath":
-        // The native one, as fs/promises' realpath that recorded it; the JS fs.realpath
-        // would lstat every component of the path.
-        fs.realpath.native(entry.path, answer);
+        // The linear walk that recorded it (src/_realpath.ts): glibc's realpath, which
+        // fs.realpath.native calls, took seconds a call on a repository's chain of links.
+        try {
+          answer(null, realpathSyncLinear(entry.path));
+        } catch (error) {
+          answer(error as NodeJS.ErrnoException, "");
+        }
         break;
       case "readlink":
         fs.readlink(entry.path, answer);

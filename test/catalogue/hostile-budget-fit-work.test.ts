@@ -52,5 +52,22 @@ describe("hostile repository: many sections that each declare every shrink step"
     const cut = out.diagnostics.find((d) => d.code === "budget-fit-cut");
     expect(cut?.level).toBe("warning");
     expect(out.budget.fits).toBe(false);
+    // The error says fitting stopped, not that every step was applied (most were never tried).
+    const over = out.diagnostics.find((d) => d.code === "budget-exceeded");
+    expect(over?.message).not.toContain("every shrink step applied");
+    expect(over?.message).toMatch(
+      /^the prompt is about \d+ tokens \(o200k estimate\), over the budget of 1: fitting stopped at its work limit \(budget-fit-cut\) before every shrink step was tried; /,
+    );
+  });
+
+  it("a budget no step reaches still says every step was applied", () => {
+    const out = renderWithinBudget({ templates: templates(), data: DATA }, createEngine(), {
+      maxTokens: 1,
+      treeLines: TREE,
+      countTokens: countLines,
+    });
+    expect(out.diagnostics.map((d) => d.code)).not.toContain("budget-fit-cut");
+    const over = out.diagnostics.find((d) => d.code === "budget-exceeded");
+    expect(over?.message).toContain("over the budget of 1 even with every shrink step applied;");
   });
 });

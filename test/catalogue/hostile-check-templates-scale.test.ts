@@ -11,8 +11,8 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // 1 GB, then crash with `RangeError: Maximum call stack size exceeded`: its
 // 200,000 unknown-field diagnostics were pushed as the arguments of one call.
 // Now the templates checked share one prompt's total of tags (the rest are
-// named in one check-templates-cut warning, and no data case is rendered:
-// each render would compile them again), and one template reports at most
+// named in one check-templates-cut warning, and no data case is rendered, as
+// check-matrix-cut says: each render would compile them again), and one template reports at most
 // MAX_TEMPLATE_PROBLEMS problems, the rest counted. (Slow tier: one template
 // at the tag cap is compiled.)
 

@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { tempDir } from "../api/_helpers.js";
@@ -89,5 +90,29 @@ timeout = 10
         /^sysprompt: export --hooks needs --agent with one of claude-code, codex, gemini-cli, opencode/,
       );
     }
+  });
+
+  it("opencode: the plugin beside the installed package, when sysprompt runs through npm's bin link", async () => {
+    const root = tempDir();
+    const cli = join(root, "lib", "node_modules", "sysprompt", "dist", "src", "cli");
+    mkdirSync(cli, { recursive: true });
+    writeFileSync(join(cli, "sysprompt.cjs"), "");
+    mkdirSync(join(root, "bin"));
+    symlinkSync(join(cli, "sysprompt.cjs"), join(root, "bin", "sysprompt"));
+    let stdout = "";
+    await run(["export", "--agent", "opencode", "--hooks"], {
+      stdout: (t) => {
+        stdout += t;
+      },
+      stderr: () => {},
+      cwd: root,
+      env: {},
+      home: join(root, "home"),
+      self: join(root, "bin", "sysprompt"),
+    });
+    const plugin = join(root, "lib", "node_modules", "sysprompt", "dist", "src", "integrations");
+    expect(stdout).toBe(
+      `export { SyspromptPlugin } from ${JSON.stringify(pathToFileURL(join(plugin, "opencode", "plugin.js")).href)};\n`,
+    );
   });
 });

@@ -207,12 +207,14 @@ describe("the git step in a render", () => {
     writeFileSync(join(bin, "git"), "#!/bin/sh\nexec /bin/sleep 30\n");
     chmodSync(join(bin, "git"), 0o755);
     // A .git for the repository check before git runs; git is never asked about a folder without one.
-    mkdirSync(join(root, ".git"));
+    // Beside bin/, not above it: a git inside the repository's folder is never run.
+    const work = join(root, "work");
+    mkdirSync(join(work, ".git"), { recursive: true });
     expect(
       await gatherGit({
-        cwd: root,
+        cwd: work,
         env: { PATH: bin },
-        exclude: [join(root, "x")],
+        exclude: [join(work, "x")],
         timeoutMs: 200,
       }),
     ).toEqual({

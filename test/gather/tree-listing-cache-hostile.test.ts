@@ -154,9 +154,11 @@ describe("a listing cache larger than its file may be", () => {
     context: [],
     ignoreFiles: [],
   });
+  // Over four roots: one root keeps no more than a quarter of the file (MAX_ROOT_LISTING_BYTES).
   const putAll = (cache: ListingCache) => {
     for (let i = 0; i < FOLDERS; i++) {
-      if (!cache.get("/r", `f${i}`, statOf(i), false)) cache.put("/r", `f${i}`, statOf(i), memo(i));
+      const root = `/r${i % 4}`;
+      if (!cache.get(root, `f${i}`, statOf(i), false)) cache.put(root, `f${i}`, statOf(i), memo(i));
     }
     cache.save();
   };
@@ -168,11 +170,35 @@ describe("a listing cache larger than its file may be", () => {
     expect(bytes).toBeLessThanOrEqual(MAX_LISTING_CACHE_BYTES);
     expect(bytes).toBeGreaterThan(MAX_LISTING_CACHE_BYTES / 2);
     const next = cacheIn(file);
-    expect(next.get("/r", "f0", statOf(0), false)).toEqual(memo(0));
+    expect(next.get("/r0", "f0", statOf(0), false)).toEqual(memo(0));
     const kept = writtenAt(file);
     await new Promise((done) => setTimeout(done, 20));
     putAll(cacheIn(file));
     expect(writtenAt(file)).toBe(kept);
+  });
+});
+
+describe("a listing cache of many empty folders", () => {
+  // A folder with no subfolder, context or ignore file (every leaf of a tree)
+  // was weighed three bytes short (its three empty lists' brackets): 400,000
+  // of them came to more than the reader takes, so the file, which must
+  // never be, was not written at all, on every walk.
+  it("is weighed at no less than it takes: the file is written and read back", () => {
+    const file = join(tempDir(), "tree.json");
+    const statOf = (i: number) =>
+      ({ dev: 1, ino: i, mtimeMs: 0, ctimeMs: 0, size: 4096, nlink: 2 }) as Stats;
+    const empty = { dirs: [], context: [], ignoreFiles: [] };
+    let cache = cacheIn(file);
+    // Eight roots of 50,000 empty folders (the folder cap of one root): more than the file has room for.
+    for (let r = 0; r < 8; r++) {
+      for (let i = 0; i < 50_000; i++) cache.put(`/r${r}`, `f${i}`, statOf(r * 50_000 + i), empty);
+    }
+    cache.save();
+    const bytes = statSync(file).size;
+    expect(bytes).toBeLessThanOrEqual(MAX_LISTING_CACHE_BYTES);
+    expect(bytes).toBeGreaterThan(MAX_LISTING_CACHE_BYTES * 0.99);
+    cache = cacheIn(file);
+    expect(cache.get("/r0", "f0", statOf(0), false)).toEqual(empty);
   });
 });
 

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createEngine, PromptWork } from "../../src/engine/index.js";
 import { BUILT_ENTRY, ensureBuilt } from "../catalogue/_built.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -32,6 +33,24 @@ describe("the builtin prompts compiled at build time", () => {
     expect(indexes.length).toBeGreaterThan(5);
     expect(indexes).toEqual(kinds.map((_, i) => i));
     expect(new Set(kinds)).toEqual(new Set(["function"]));
+  });
+
+  it("carry each template's tags and words, as a scan of its source counts them", () => {
+    const entries = JSON.parse(
+      readFileSync(join(REPO, "dist", "builtin-frontmatter.json"), "utf8"),
+    ) as { template?: { source: string; size?: unknown } }[];
+    const templates = entries.flatMap((e) => (e.template ? [e.template] : []));
+    expect(templates.length).toBeGreaterThan(5);
+    for (const { source, size } of templates) {
+      // An engine with nothing preloaded scans the source; the prompt's totals are charged before it renders.
+      const work = new PromptWork();
+      try {
+        createEngine().render(source, {}, { work });
+      } catch {
+        // Data a builtin needs is missing here: what was charged is all this counts.
+      }
+      expect({ source, size }).toEqual({ source, size: { tags: work.tags, words: work.words } });
+    }
   });
 
   it("render through the library without loading the Handlebars compiler", () => {

@@ -114,7 +114,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   const failed = new Set(problems.filter((d) => d.level === "error").map((d) => d.path));
   // Every render would compile what the static check left out, a prompt's total each time.
   const matrix = templatesCut
-    ? { cases: 0, diagnostics: [] }
+    ? { cases: 0, diagnostics: [matrixCut(0, matrixPlan(layers, vars).total, TAGS_REACHED)] }
     : renderMatrix(layers, engine, failed, vars);
   diagnostics.push(...matrix.diagnostics);
   diagnostics.push(...classOrderInfos(layerSections(layers.flatMap((l) => l.loaded.sections))));
@@ -229,7 +229,7 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine, root: S
     problems.push({
       level: "warning",
       code: "check-templates-cut",
-      message: `the templates checked before these hold more tags than one prompt may compile (${MAX_PROMPT_TAGS} tags, ${MAX_PROMPT_WORDS} words inside tags); not checked: ${unchecked.length} files, the first ${toPosix(unchecked[0] ?? "")}; and no data case is rendered`,
+      message: `the templates checked before these hold more tags than one prompt may compile (${MAX_PROMPT_TAGS} tags, ${MAX_PROMPT_WORDS} words inside tags); not checked: ${unchecked.length} files, the first ${toPosix(unchecked[0] ?? "")}`,
     });
   }
   return { templates, problems, cut: unchecked.length > 0 };
@@ -251,15 +251,7 @@ function renderMatrix(
   failed: ReadonlySet<string | undefined>,
   vars: Readonly<Record<string, string>>,
 ) {
-  const files = layers.flatMap((l) => l.loaded.sections);
-  const stacks = [
-    layerSections(files),
-    ...files
-      .filter((f) => f.variant)
-      .map((variant) =>
-        layerSections(files, (candidates) => candidates.find((c) => c === variant)),
-      ),
-  ];
+  const { stacks, cases, total } = matrixPlan(layers, vars);
   const partials: Record<string, string> = Object.assign(
     {},
     ...layers.map((l) => l.loaded.partials),
@@ -268,23 +260,9 @@ function renderMatrix(
     .flatMap((l) => l.partials)
     .filter((p) => failed.has(p.path))
     .map((p) => `In partial "${p.name}"`);
-  const systemTemplates: CustomPrompt[] = layers.flatMap((l) =>
-    l.systemTemplate
-      ? [
-          {
-            text: l.systemTemplate.body,
-            template: true,
-            line: 1,
-            source: { layer: l.loaded.layer, path: l.systemTemplate.path },
-          },
-        ]
-      : [],
-  );
-  const cases = dataMatrix(systemTemplates, vars);
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   const work = { renders: 0, chars: 0, started: performance.now() };
-  const total = stacks.length * cases.length;
   for (const templates of stacks) {
     const empty: string[] = [];
     for (const { label, data, customPrompt } of cases) {
@@ -314,6 +292,37 @@ function renderMatrix(
   }
   return { cases: cases.length, diagnostics };
 }
+
+/** What the matrix renders: each variant's stack (the plain files' first) with every data case. */
+function matrixPlan(layers: readonly CheckedLayer[], vars: Readonly<Record<string, string>>) {
+  const files = layers.flatMap((l) => l.loaded.sections);
+  const stacks = [
+    layerSections(files),
+    ...files
+      .filter((f) => f.variant)
+      .map((variant) =>
+        layerSections(files, (candidates) => candidates.find((c) => c === variant)),
+      ),
+  ];
+  const systemTemplates: CustomPrompt[] = layers.flatMap((l) =>
+    l.systemTemplate
+      ? [
+          {
+            text: l.systemTemplate.body,
+            template: true,
+            line: 1,
+            source: { layer: l.loaded.layer, path: l.systemTemplate.path },
+          },
+        ]
+      : [],
+  );
+  const cases = dataMatrix(systemTemplates, vars);
+  return { stacks, cases, total: stacks.length * cases.length };
+}
+
+/** Why the matrix renders nothing after check-templates-cut. */
+const TAGS_REACHED =
+  "the templates checked reached one prompt's total of tags (check-templates-cut), and each render would compile the rest again: none is rendered";
 
 /**
  * What the matrix may cost: renders, text rendered, and time. Every data case
@@ -349,11 +358,15 @@ function matrixFull(work: { renders: number; chars: number; started: number }): 
   );
 }
 
-function matrixCut(done: number, total: number): Diagnostic {
+/** The matrix stopped after `done` of its `total` renders: at its caps, or for `why`. */
+function matrixCut(done: number, total: number, why?: string): Diagnostic {
+  const reason =
+    why ??
+    `past ${MAX_CHECK_RENDERS} renders, ${MAX_CHECK_CHARS / (1024 * 1024)} MiB of text or ${MAX_CHECK_MATRIX_MS / 1000} s the rest is not rendered`;
   return {
     level: "warning",
     code: "check-matrix-cut",
-    message: `rendered ${done} of the ${total} pairs of sections and data (each variant's stack with every data case): past ${MAX_CHECK_RENDERS} renders, ${MAX_CHECK_CHARS / (1024 * 1024)} MiB of text or ${MAX_CHECK_MATRIX_MS / 1000} s the rest is not rendered, so a problem only they show is not reported`,
+    message: `rendered ${done} of the ${total} pairs of sections and data (each variant's stack with every data case): ${reason}, so a problem only a render shows is not reported`,
   };
 }
 

@@ -1,10 +1,12 @@
 import { resolve } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
+import { realpath } from "../../_io.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import type { ExportSpec } from "../../agents/index.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/index.js";
 import { runStep } from "../../gather/deadline.js";
+import { projectFolders } from "../../gather/environment/index.js";
 import { HOOK_SNIPPET_AGENTS, hasHookSnippet, hookSnippet } from "../../hook/snippet.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { Diagnostic } from "../../types.js";
@@ -169,7 +171,7 @@ export async function writeTarget(target: ExportTarget, text: string) {
  * settings or command line. It never edits another agent's configuration.
  */
 export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<number> {
-  if (flags.hooks) return hooksCommand(flags, io);
+  if (flags.hooks) return await hooksCommand(flags, io);
   const prepared = await preparePrompt(
     toRenderOptions(flags, io.cwd, io.env, io.home, io.machine),
     runStep,
@@ -192,13 +194,23 @@ export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<numb
 }
 
 /**
+ * Whether `self` lies, by its path or its real path, in a folder the project of
+ * the working folder controls (see `projectFolders`): a project's own install.
+ */
+async function insideProject(self: string, io: CliIo): Promise<boolean> {
+  const folders = await projectFolders([io.cwd], [self], io.home);
+  const real = await realpath(self).catch(() => self);
+  return folders.some((f) => isWithin(self, f) || isWithin(real, f));
+}
+
+/**
  * `sysprompt export --agent NAME --hooks`: prints on stdout the snippet for
  * the agent's settings that runs `sysprompt hook NAME` after its tool calls
  * (opencode: the plugin file), with this sysprompt's path in it; on stderr,
  * where it goes and what the agent asks before it runs a project's hook.
  * Nothing is rendered or written.
  */
-function hooksCommand(flags: ExportFlags, io: CliIo): number {
+async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   const agent = flags.agent;
   if (agent === undefined || !hasHookSnippet(agent)) {
     throw new UsageError(
@@ -206,10 +218,17 @@ function hooksCommand(flags: ExportFlags, io: CliIo): number {
     );
   }
   const self = io.self ?? resolve(io.cwd, process.argv[1] ?? "sysprompt");
-  const snippet = hookSnippet(agent, self);
+  // npm runs the command through a link (node_modules/.bin, the global bin folder): the
+  // plugin file is found beside what the link leads to.
+  const snippet = hookSnippet(agent, self, await realpath(self).catch(() => self));
   io.stderr(
     `sysprompt: for ${agent}, add this to ${snippet.where}:\nsysprompt: ${snippet.trust}\n`,
   );
+  if (await insideProject(self, io)) {
+    io.stderr(
+      `sysprompt: warning: this sysprompt is installed inside the project (${self}): in your user-wide settings the hook would run, in every project, whatever this project puts at that path; add it to this project's settings only, or install sysprompt for yourself (npm install -g sysprompt) and print the hook with that one\n`,
+    );
+  }
   io.stdout(snippet.text);
   return EXIT_OK;
 }

@@ -1,7 +1,10 @@
 import { spawn } from "node:child_process";
 import { delimiter, resolve } from "node:path";
-import { findSystemBinary, systemPathEntries } from "../../gather/environment/index.js";
-import { findProjectRoot } from "../../repo-files/index.js";
+import {
+  findSystemBinary,
+  projectFolders,
+  systemPathEntries,
+} from "../../gather/environment/index.js";
 import { servePrompt } from "../../serve/serve.js";
 import { type CliIo, EXIT_OK, UsageError, untilStopped } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
@@ -59,8 +62,11 @@ async function openBrowser(url: string, io: CliIo, cwd: string): Promise<void> {
       : process.platform === "win32"
         ? ["cmd", ["/c", "start", '""', url]]
         : ["xdg-open", [url]];
-  const folder = resolve(io.cwd, cwd);
-  const exclude = [io.cwd, folder, await findProjectRoot(folder)];
+  const exclude = await projectFolders(
+    [io.cwd, resolve(io.cwd, cwd)],
+    systemPathEntries(io.env),
+    io.home,
+  );
   const binary = await findSystemBinary(name, io.env, { exclude });
   const fail = (why: string) =>
     io.stderr(`sysprompt: could not open a browser (${why}); open ${url} yourself\n`);

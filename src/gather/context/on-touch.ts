@@ -2,7 +2,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
-import { ancestorsOf, expandHome, homeFolder, isWithin, toPosix } from "../../_paths.js";
+import { ancestorsOf, childPath, expandHome, homeFolder, isWithin, toPosix } from "../../_paths.js";
 import { escapeWrapperTags, oneLine, TOUCH_ELEMENT } from "../../_prompt-text.js";
 import {
   capChain,
@@ -172,6 +172,12 @@ export async function loadContextForPathsSince(
   const reach = await projectReach({ start: cwd, home, trusted, ceiling });
   const { root, realRoot } = reach;
   const realCwd = await realpathOrSelf(cwd);
+  // cwd's folders below the root: a folder on a touched path that is one of them holds cwd.
+  const cwdParts = isWithin(realCwd, realRoot)
+    ? relative(realRoot, realCwd)
+        .split(sep)
+        .filter((p) => p !== "")
+    : undefined;
   const folder: ContextFolder = {
     dir: root,
     origin: "project",
@@ -272,12 +278,13 @@ export async function loadContextForPathsSince(
     const parts = relative(realRoot, dir)
       .split(sep)
       .filter((p) => p !== "");
-    const depths = options.contextFiles === false ? -1 : parts.length;
-    for (let depth = 0; depth <= depths; depth++) {
+    const chain = folderChain(realRoot, root, parts, cwdParts);
+    for (const { realDir, dir: writtenDir, holdsCwd } of options.contextFiles === false
+      ? []
+      : chain) {
       if (!(await inTime())) break;
-      const realDir = join(realRoot, ...parts.slice(0, depth));
       // cwd and the folders above it: the prompt has their context files.
-      if (isWithin(realCwd, realDir) || searched.has(realDir)) continue;
+      if (holdsCwd || searched.has(realDir)) continue;
       const key = contextKey(realDir);
       // Given (or refused) before: nothing to read, so not counted, or a later call could never reach deeper.
       if (delivered.has(key)) continue;
@@ -290,7 +297,7 @@ export async function loadContextForPathsSince(
       const given = (real: string) => held.has(real) || delivered.has(fileKey(real));
       const one = await contextOf(
         realDir,
-        join(root, ...parts.slice(0, depth)),
+        writtenDir,
         { ...folder, ignored, given, names, agentLoads: options.agentLoads },
         limits,
       );
@@ -307,13 +314,7 @@ export async function loadContextForPathsSince(
         kind: "context",
       });
     }
-    const nestedDirs = parts
-      .map((_, i) => ({
-        realDir: join(realRoot, ...parts.slice(0, i + 1)),
-        dir: join(root, ...parts.slice(0, i + 1)),
-      }))
-      .filter(({ realDir }) => !isWithin(realCwd, realDir));
-    const ruleDirs = nestedFormats.length > 0 ? nestedDirs : [];
+    const ruleDirs = nestedFormats.length > 0 ? chain.slice(1).filter((f) => !f.holdsCwd) : [];
     folders: for (const { realDir, dir: writtenDir } of ruleDirs) {
       // Each folder's rule folders are listed (a big tree may be linked from every one): at the deadline, no more.
       if (!(await inTime())) break;
@@ -389,6 +390,40 @@ export async function loadContextForPathsSince(
     files: capped.files.map(({ origin: _, ...f }) => f),
     diagnostics: [...diagnostics, ...capped.diagnostics],
   };
+}
+
+/** One folder on a touched path: its real and written paths, and whether it is cwd or above it. */
+interface ChainStep {
+  realDir: string;
+  dir: string;
+  holdsCwd: boolean;
+}
+
+/**
+ * The folders from the root down to the folder `parts` name, each path built
+ * from its parent's in one walk: a path 1,000 folders deep, joined again from
+ * the root at each depth (and tested against cwd with `relative`), cost
+ * each hook call its depth squared, some 2 s and 180 MB of strings. A folder
+ * holds cwd when cwd's parts (`cwdParts`, undefined when cwd is outside the
+ * root) begin with its own.
+ */
+function folderChain(
+  realRoot: string,
+  root: string,
+  parts: readonly string[],
+  cwdParts: readonly string[] | undefined,
+): ChainStep[] {
+  let realDir = realRoot;
+  let dir = root;
+  let same = cwdParts !== undefined;
+  const chain: ChainStep[] = [{ realDir, dir, holdsCwd: same }];
+  parts.forEach((part, i) => {
+    realDir = childPath(realDir, part);
+    dir = childPath(dir, part);
+    same = same && cwdParts?.[i] === part;
+    chain.push({ realDir, dir, holdsCwd: same });
+  });
+  return chain;
 }
 
 /** Longest delay `setTimeout` keeps. */

@@ -1,5 +1,4 @@
 import type { EnvironmentEntry } from "../../data.js";
-import { findProjectRoot } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { type GatherStep, lifted } from "../deadline.js";
 import {
@@ -11,7 +10,7 @@ import {
 import { formatGpuNames, type GpuAnswer, probeGpu } from "./_gpu.js";
 import type { Machine } from "./machine.js";
 import type { ProbeRunner } from "./probe.js";
-import { findSystemBinary } from "./system-binary.js";
+import { findSystemBinary, projectFolders, systemPathEntries } from "./system-binary.js";
 
 export type { EnvCacheLocation } from "./_env-cache.js";
 export { envCacheLocation } from "./_env-cache.js";
@@ -144,8 +143,7 @@ export async function detectEnvironment(
       ? await readGpuCache(cache.path, fingerprint)
       : undefined;
     if (!gpu) {
-      // The process's own folder too: a PATH entry such as /proc/self/cwd/bin leads into it.
-      const exclude = await withProjectRoots([...(options.exclude ?? []), ...processFolder()]);
+      const exclude = await projectFolders(options.exclude ?? [], systemPathEntries(env));
       const find = machine.findBinary
         ? (name: string) => machine.findBinary?.(name, exclude) ?? Promise.resolve(undefined)
         : (name: string) => findSystemBinary(name, env, { exclude, platform: machine.platform });
@@ -218,21 +216,6 @@ export function environmentStep(
     ])}`;
   }
   return step;
-}
-
-function processFolder(): string[] {
-  try {
-    return [process.cwd()];
-  } catch {
-    // Deleted under the process: no folder, so nothing in it to leave out.
-    return [];
-  }
-}
-
-/** Each folder and the project root above it (git's rule): all of it is the project's. */
-async function withProjectRoots(folders: readonly string[]): Promise<string[]> {
-  const roots = await Promise.all(folders.map((f) => findProjectRoot(f)));
-  return [...new Set([...folders, ...roots])];
 }
 
 function osName(machine: Machine, detail: string | undefined): string {

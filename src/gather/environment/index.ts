@@ -13,4 +13,4 @@ export {
 } from "./environment.js";
 export { realMachine } from "./machine.js";
 export { runProbe } from "./probe.js";
-export { findSystemBinary, systemPathEntries } from "./system-binary.js";
+export { findSystemBinary, projectFolders, systemPathEntries } from "./system-binary.js";

@@ -1,6 +1,7 @@
-import { delimiter, isAbsolute, join, sep } from "node:path";
+import { delimiter, dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 import { realpath, stat } from "../../_io.js";
-import { isWithin } from "../../_paths.js";
+import { homeFolder, isWithin } from "../../_paths.js";
+import { holdsGit } from "../../repo-files/project-root.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -13,6 +14,8 @@ export interface FindSystemBinaryOptions {
   exclude?: readonly string[];
   /** Default: `process.platform`. */
   platform?: string;
+  /** The home folder: no folder that is it or holds it counts as a project root. Default: `os.homedir()`. */
+  home?: string;
 }
 
 /** `PATH` (`Path` on Windows, where the name is case-insensitive). */
@@ -23,14 +26,23 @@ function pathVariable(env: Env): string {
 }
 
 /**
+ * Folders whose paths name a different place in each process that looks:
+ * `/proc/self/cwd` is the folder of whoever reads it (git's, after `-C`, is
+ * the project), `/dev/fd/N` an open folder of its own. No system binary
+ * lives there, and a check made here says nothing of what a child finds.
+ */
+const PROCESS_RELATIVE = ["/proc", "/dev/fd"];
+
+/**
  * The entries of `env`'s PATH that may hold a system binary: absolute, not
- * inside an excluded folder (by the path as written), and not a package's
+ * inside an excluded folder (by the path as written), not under `/proc` or
+ * `/dev/fd` ({@link PROCESS_RELATIVE}), and not a package's
  * `node_modules/.bin`. An empty entry means the current folder to a shell and
  * a relative one is read from it, so both are dropped: whatever folder the
  * process is in, a project's file would be run.
  */
 export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {}): string[] {
-  const exclude = options.exclude ?? [];
+  const exclude = [...(options.exclude ?? []), ...PROCESS_RELATIVE];
   const entries: string[] = [];
   for (const raw of pathVariable(env).split(delimiter)) {
     const entry = raw.trim();
@@ -42,6 +54,91 @@ export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {
   return entries;
 }
 
+/**
+ * The folders a project controls, as `exclude` for {@link findSystemBinary}
+ * and {@link systemPathEntries}: each of `folders`, this process's working
+ * folder unless it is `/` (a `PATH` entry such as `/proc/self/cwd/bin` leads
+ * into it), and
+ * each folder above them that holds a `.git` (the project root, and a
+ * submodule's or nested clone's surrounding repositories) and one of the
+ * paths `near` (the `PATH` entries that might be taken from it; by the path
+ * as written or its real path), up to the first folder that is the home folder
+ * or holds it (the home folder is never a project root: a dotfiles repository
+ * does not make `~/bin` the project's). A `PATH` entry into the project root
+ * from a folder below it (`uv run`, direnv's `PATH_add bin`) is then left out
+ * as one into the working folder is. Only folders that hold one of `near` are
+ * looked at, so a working folder thousands of folders deep costs no look-up
+ * more than a shallow one.
+ */
+export async function projectFolders(
+  folders: readonly string[],
+  near: readonly string[],
+  home: string = homeFolder(),
+): Promise<string[]> {
+  let cwd: string[] = [];
+  try {
+    // The file system's root names no project: left out, it would leave out every PATH entry.
+    cwd = [process.cwd()].filter((dir) => parse(dir).root !== dir);
+  } catch {
+    // Deleted under the process: no folder, so nothing in it to leave out.
+  }
+  const given = [...folders, ...cwd];
+  const absolute = near.filter((p) => isAbsolute(p)).map((p) => resolve(p));
+  const [realFolders, realNear] = await Promise.all(
+    [given, absolute].map((paths) => Promise.all(paths.map(realOrUndefined))),
+  );
+  const candidates = [...new Set([...absolute, ...(realNear ?? [])])].filter(
+    (p) => p !== undefined,
+  );
+  const walked = [...new Set([...given, ...(realFolders ?? [])])].filter((p) => p !== undefined);
+  return [...new Set([...given, ...(await rootsAbove(walked, candidates, home))])];
+}
+
+/**
+ * The folders at or above any of `folders` that hold a `.git` and one of
+ * `paths`, below the first that is `home` or holds it. The folders above a
+ * folder that hold a path are those at and above the two's common folder: a
+ * few look-ups a path, however deep the folder.
+ */
+async function rootsAbove(
+  folders: readonly string[],
+  paths: readonly string[],
+  home: string,
+): Promise<string[]> {
+  const top = resolve(home);
+  const out: string[] = [];
+  const looked = new Set<string>();
+  for (const folder of folders) {
+    for (const path of paths) {
+      for (
+        let dir = commonFolder(resolve(folder), resolve(path));
+        !holds(dir, top);
+        dir = dirname(dir)
+      ) {
+        if (!looked.has(dir)) {
+          looked.add(dir);
+          if (await holdsGit(dir)) out.push(dir);
+        }
+        if (dirname(dir) === dir) break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The deepest folder both absolute, resolved paths lie in. */
+function commonFolder(a: string, b: string): string {
+  const [x, y] = [a.split(sep), b.split(sep)];
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return x.slice(0, i).join(sep) || parse(a).root;
+}
+
+/** Whether `path` is `folder` or lies below it; both absolute and resolved (no `relative`: long paths). */
+function holds(folder: string, path: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
 /** Names tried for `name` on Windows, where a command is found with its extension. */
 function candidates(name: string, platform: string, env: Env): string[] {
   if (platform !== "win32" || /\.[^\\/.]+$/.test(name)) return [name];
@@ -51,6 +148,20 @@ function candidates(name: string, platform: string, env: Env): string[] {
 
 /** Any other user may write it: a file there could have been put there by anyone. */
 const OTHERS_WRITE = 0o002;
+
+/** Its group may write it: anyone in that group could have put a binary there. */
+const GROUP_WRITE = 0o020;
+
+/**
+ * Whether a group that may write a binary or its folder is no wider than
+ * the user: root's group (gid 0), or this user's private group (its gid is
+ * the uid, as `useradd` makes them, so a umask of 002 leaves `~/bin` usable).
+ * A shared group (`users`, `staff`, macOS's `admin`) is refused: each of its
+ * members could plant the binary.
+ */
+function narrowGroup(gid: number): boolean {
+  return gid === 0 || (gid === process.getuid?.() && gid === process.getgid?.());
+}
 
 async function realOrUndefined(path: string): Promise<string | undefined> {
   try {
@@ -67,9 +178,11 @@ async function realOrUndefined(path: string): Promise<string | undefined> {
  * absolute `PATH` entries are searched ({@link systemPathEntries}), in order;
  * a hit must be a regular, executable file that no other user may write, in a
  * folder no other user may write, each owned by root or by this user (another
- * user could replace what they own), whose real path (and its folder's) lies
- * outside every excluded folder — a link from `/usr/local/bin` into the
- * project does not count. What is returned is the path as found on `PATH`
+ * user could replace what they own) and writable by no group but root's or
+ * this user's private one, whose real path (and its folder's) lies
+ * outside every excluded folder and every project root above them (a folder
+ * holding `.git`, below the home folder; see {@link projectFolders}) — a link
+ * from `/usr/local/bin` into the project does not count. What is returned is the path as found on `PATH`
  * (a multi-call binary such as busybox needs its own name), so spawn it as
  * it is, with a neutral working folder ({@link runProbe} does).
  *
@@ -89,11 +202,16 @@ export async function findSystemBinary(
   const realExclude = (await Promise.all(exclude.map(realOrUndefined))).filter(
     (p): p is string => p !== undefined,
   );
-  const outside = (path: string) =>
-    ![...exclude, ...realExclude].some((folder) => isWithin(path, folder));
+  const folders = [...exclude, ...realExclude];
+  const home = options.home ?? homeFolder();
+  // Outside the excluded folders, and outside every project root above them (a link from
+  // /usr/local/bin into the project root, a PATH entry into it from a folder below).
+  const outside = async (path: string) =>
+    !folders.some((folder) => isWithin(path, folder)) &&
+    (await rootsAbove(folders, [path], home)).length === 0;
   for (const entry of systemPathEntries(env, options)) {
     const realEntry = await realOrUndefined(entry);
-    if (realEntry === undefined || !outside(realEntry)) continue;
+    if (realEntry === undefined || !(await outside(realEntry))) continue;
     for (const file of candidates(name, platform, env)) {
       const path = join(entry, file);
       if (await usable(path, realEntry, platform, outside)) return path;
@@ -106,10 +224,10 @@ async function usable(
   path: string,
   realEntry: string,
   platform: string,
-  outside: (path: string) => boolean,
+  outside: (path: string) => Promise<boolean>,
 ): Promise<boolean> {
   const real = await realOrUndefined(path);
-  if (real === undefined || !outside(real)) return false;
+  if (real === undefined || !(await outside(real))) return false;
   try {
     const [file, folder, realFolder] = await Promise.all([
       stat(real),
@@ -121,9 +239,13 @@ async function usable(
     // Any execute bit: whether it is ours to run is for spawn to say (EACCES is "failed").
     if ((file.mode & 0o111) === 0) return false;
     const me = process.getuid?.();
-    // Git's and sudo's rule: another user (not root) who owns the binary or its folder may replace it.
+    // Git's and sudo's rule: another user (not root) who owns the binary or its folder may replace
+    // it; and so may a group that is more than root or this user.
     return [file, folder, realFolder].every(
-      (s) => (s.mode & OTHERS_WRITE) === 0 && (me === undefined || s.uid === me || s.uid === 0),
+      (s) =>
+        (s.mode & OTHERS_WRITE) === 0 &&
+        ((s.mode & GROUP_WRITE) === 0 || narrowGroup(s.gid)) &&
+        (me === undefined || s.uid === me || s.uid === 0),
     );
   } catch {
     // Vanished between the two calls, or unreadable: not a binary we can vouch for.

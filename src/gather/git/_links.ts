@@ -30,22 +30,37 @@ export interface GitBudget {
 /** Sub-folders whose files git reads for branch, status and log: the refs, walked whole. */
 const WALKED = new Set(["refs"]);
 
-/** Folders below a git folder whose files git opens for every command: the packs (a few files). */
-const LISTED = [join("objects", "pack")];
+/**
+ * Folders below a git folder whose files git opens: the packs (a few files),
+ * and the objects folder, whose loose-object folders ({@link LOOSE}) are
+ * listed in turn.
+ */
+const LISTED = [join("objects", "pack"), "objects"];
+
+/** A loose-object folder's name under `objects/`: two hex digits, so at most 256 of them. */
+const LOOSE = /^[0-9a-f]{2}$/;
+
+/**
+ * Loose objects looked at, all loose-object folders together. Git packs
+ * them when there are more than 6,700 (`gc.auto`); a listing of this many
+ * costs some hundreds of milliseconds (6,700: 50-70 ms). Past it the repository is refused.
+ */
+export const MAX_LOOSE_OBJECTS = 50_000;
 
 export type Leaving =
   | { kind: "none" }
   | { kind: "link"; path: string; target: string }
   | { kind: "special"; path: string; what: string }
-  | { kind: "too-many" }
+  | { kind: "too-many"; loose: boolean }
   | { kind: "late" };
 
 /**
  * The first link among the files of the git folders `dirs` whose real path
  * lies outside every one of `roots`: each folder's own entries (HEAD, index,
  * config, packed-refs, objects…), everything under its `refs/` and the
- * entries of `objects/pack/`. Through such a link git would read another
- * repository's refs, HEAD, index or objects as this one's. A link that leads
+ * entries of `objects/`, `objects/pack/` and the loose-object folders
+ * `objects/ab/`. Through such a link git would read another repository's
+ * refs, HEAD, index or objects (or a file of yours) as this one's. A link that leads
  * nowhere is harmless (git cannot read it either). Links are never followed
  * into: only resolved. Or the first FIFO or device there, as an entry or a
  * link's target (`special`): git opens it and waits on it (a pack index that
@@ -56,15 +71,19 @@ export async function linkLeaving(
   roots: readonly string[],
   budget: GitBudget,
 ): Promise<Leaving> {
-  const pending: { dir: string; walk: boolean }[] = dirs.flatMap((dir) => [
-    ...LISTED.map((sub) => ({ dir: join(dir, sub), walk: false })),
+  type Pending = { dir: string; walk: boolean; objects?: boolean; loose?: boolean };
+  const pending: Pending[] = dirs.flatMap((dir) => [
+    ...LISTED.map((sub) => ({ dir: join(dir, sub), walk: false, objects: sub === "objects" })),
     { dir, walk: false },
   ]);
+  let looseLeft = MAX_LOOSE_OBJECTS;
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (budget.signal?.aborted) return { kind: "late" };
-    const entries = await listUpTo(next.dir, budget.left);
-    if (entries === "too-many") return { kind: "too-many" };
-    budget.left -= entries.length;
+    const loose = next.loose === true;
+    const entries = await listUpTo(next.dir, loose ? looseLeft : budget.left);
+    if (entries === "too-many") return { kind: "too-many", loose };
+    if (loose) looseLeft -= entries.length;
+    else budget.left -= entries.length;
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const path = join(next.dir, entry.name);
       const what = specialKind(entry);
@@ -77,6 +96,12 @@ export async function linkLeaving(
         }
         const targetKind = target === undefined ? undefined : await statKind(target);
         if (targetKind !== undefined) return { kind: "special", path, what: targetKind };
+        // A loose-object folder linked to one inside: git reads its objects through the link.
+        if (target !== undefined && next.objects && LOOSE.test(entry.name)) {
+          pending.push({ dir: path, walk: false, loose: true });
+        }
+      } else if (entry.isDirectory() && next.objects && LOOSE.test(entry.name)) {
+        pending.push({ dir: path, walk: false, loose: true });
       } else if (entry.isDirectory() && (next.walk || WALKED.has(entry.name))) {
         pending.push({ dir: path, walk: true });
       }

@@ -103,8 +103,8 @@ const GIT_FALSE = new Set(["false", "no", "off", "0"]);
  * Reads `git config -z --get-regexp '^(filter|protocol|extensions|remote)\.'`
  * (`<key>\n<value>` records, section and variable names in lower case): the
  * filter drivers, the protocols given a policy, and whether a missing object
- * would be fetched from a remote (`extensions.partialClone`, or a remote with
- * `promisor` true).
+ * would be fetched from a remote (`extensions.partialClone`, a remote with
+ * `promisor` true, or a remote with a `partialclonefilter`).
  */
 export function parseRiskyConfig(output: string): RiskyConfig {
   const drivers = new Set<string>();
@@ -125,6 +125,9 @@ export function parseRiskyConfig(output: string): RiskyConfig {
     } else if (key === "extensions.partialclone") promisor ??= "extensions.partialClone";
     else if (section === "remote" && name === "promisor" && !GIT_FALSE.has(value.toLowerCase())) {
       promisor ??= `remote.${middle ?? ""}.promisor`;
+    } else if (section === "remote" && name === "partialclonefilter") {
+      // git makes a remote with a filter a promisor remote, whatever its `promisor` says.
+      promisor ??= `remote.${middle ?? ""}.partialclonefilter`;
     }
   }
   return { drivers: [...drivers].sort(), protocols: [...protocols].sort(), promisor };

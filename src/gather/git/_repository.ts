@@ -5,7 +5,7 @@ import { oneLine } from "../../_prompt-text.js";
 import { readCappedText } from "../../repo-files/capped-read.js";
 import type { Diagnostic } from "../../types.js";
 import { MAX_GITFILE_BYTES, readPathFile } from "./_gitfile.js";
-import { type GitBudget, linkLeaving, MAX_GIT_ENTRIES } from "./_links.js";
+import { type GitBudget, linkLeaving, MAX_GIT_ENTRIES, MAX_LOOSE_OBJECTS } from "./_links.js";
 
 /** The repository the git section describes, every path real (links resolved). */
 export interface Repository {
@@ -179,6 +179,13 @@ async function resolveAt(
       "git-refused",
       `it is ${leaving.what}, or a link to one, among the repository's files: git would wait on it or read it without end`,
       leaving.path,
+    );
+  }
+  if (leaving.kind === "too-many" && leaving.loose) {
+    return refuse(
+      "git-refused",
+      `the repository holds more than ${MAX_LOOSE_OBJECTS} loose objects, too many to check for links leading out of it (git gc packs them)`,
+      join(commonDir, "objects"),
     );
   }
   if (leaving.kind === "too-many") return tooMany(join(commonDir, "refs"));

@@ -7,6 +7,7 @@ import { type GatherStep, lifted } from "../deadline.js";
 import {
   findSystemBinary,
   type ProbeRunner,
+  projectFolders,
   runProbe,
   systemPathEntries,
 } from "../environment/index.js";
@@ -23,7 +24,10 @@ export interface GitOptions {
   cwd: string;
   /** Environment variables: `PATH` (git is found on its absolute entries), `HOME`, the locale. */
   env: Env;
-  /** Folders a repository controls: git is never taken from them (see `findSystemBinary`). */
+  /**
+   * Folders a repository controls: git is never taken from them, nor from the
+   * project roots above them or the process's folder (see `projectFolders`).
+   */
   exclude: readonly string[];
   /** No folder above this one is looked at for `.git`. Default: none (up to `/`). */
   ceilingDir?: string;
@@ -122,7 +126,10 @@ export function gitEnv(env: Env, exclude: readonly string[]): Record<string, str
  * command fails or is late. Never throws for what the repository holds.
  */
 export async function gatherGit(options: GitOptions): Promise<GitResult> {
-  const binary = await findSystemBinary("git", options.env, { exclude: options.exclude });
+  // The project roots above `exclude` too, as the probes have it: a PATH entry into the
+  // project root from a folder below it would otherwise give the project's git.
+  const exclude = await projectFolders(options.exclude, systemPathEntries(options.env));
+  const binary = await findSystemBinary("git", options.env, { exclude });
   if (binary === undefined) {
     return left(
       "warning",
@@ -131,11 +138,11 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
     );
   }
   const run = options.run ?? runProbe;
-  const env = gitEnv(options.env, options.exclude);
+  const env = gitEnv(options.env, exclude);
   const git = (args: readonly string[], extra: readonly string[] = []) =>
     run(binary, [...HARDENED, ...extra, "-C", options.cwd, ...args], {
       timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS,
-      exclude: options.exclude,
+      exclude,
       env,
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -30,6 +30,12 @@ export const LISTING_CACHE_VERSION = `tree-listing/${FORMAT} sysprompt/${VERSION
 
 /** A larger file is not read (it is not ours, or not worth parsing): the walk lists as if there were none. */
 export const MAX_LISTING_CACHE_BYTES = 8 * 1024 * 1024;
+/**
+ * Bytes of the file one root's memos may take: a quarter, so no project,
+ * however many and long its folders' names, crowds the others out of the
+ * one file (the 100k-file bench tree takes 177 KB).
+ */
+export const MAX_ROOT_LISTING_BYTES = MAX_LISTING_CACHE_BYTES / 4;
 /** Roots kept in the file, the most recently walked first. */
 export const MAX_CACHED_ROOTS = 16;
 /** Folders kept per root. */
@@ -252,8 +258,9 @@ function jsonBytes(text: string): number {
 
 /** The most bytes `"rel":[stamp,[dirs],[context],[ignoreFiles],[rest]],` takes in the file. */
 function storedBytes(rel: string, [stamp, dirs, context, ignoreFiles, rest]: StoredFolder): number {
-  // A finite number is written as String() writes it; five commas and two brackets join them.
-  let bytes = jsonBytes(rel) + 2 + 8 + 7;
+  // The colon, the folder's brackets and its comma (4); the stamp's five commas and two brackets (7),
+  // each number as String() writes it; each list's comma and brackets (3), and a comma an item.
+  let bytes = jsonBytes(rel) + 4 + 7 + 3 * 3;
   for (const n of stamp) bytes += String(n).length;
   for (const name of dirs) bytes += jsonBytes(name) + 1;
   for (const entry of context) bytes += jsonBytes(entry) + 1;
@@ -325,6 +332,18 @@ export function openListingCache(
   // the same folders, writes nothing either.
   let room = MAX_LISTING_CACHE_BYTES - FILE_OVERHEAD_BYTES - storedBytesRead;
   for (const name of names) room -= jsonBytes(name) + 1;
+  // Each root's bytes: what the file read holds of it (all of which a save may write again),
+  // weighed on its first new memo, and the memos kept since.
+  const rootBytes = new Map<string, number>();
+  const bytesOf = (root: string) => {
+    let bytes = rootBytes.get(root);
+    if (bytes === undefined) {
+      const folders = stored.get(root)?.folders;
+      bytes = folders ? Buffer.byteLength(JSON.stringify(folders)) : 0;
+      rootBytes.set(root, bytes);
+    }
+    return bytes;
+  };
   const metIn = (root: string) => {
     let folders = met.get(root);
     if (!folders) {
@@ -365,6 +384,9 @@ export function openListingCache(
       const bytes =
         storedBytes(rel, folder) + (newRoot ? jsonBytes(root) + ROOT_OVERHEAD_BYTES : 0);
       if (bytes > room) return;
+      const share = bytesOf(root) + bytes;
+      if (share > MAX_ROOT_LISTING_BYTES) return;
+      rootBytes.set(root, share);
       room -= bytes;
       folders.set(rel, folder);
       changed = true;
