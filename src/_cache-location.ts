@@ -1,5 +1,5 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join } from "node:path";
 
 /**
  * Where one of sysprompt's cache files lives. `parents`: whether the folders
@@ -29,9 +29,52 @@ export function cacheLocation(
   if (options.agentDir !== undefined) {
     return { path: join(options.agentDir, "cache", `sysprompt-${name}.json`), parents: false };
   }
-  const xdg = options.env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(options.home, ".cache");
-  return { path: join(base, "sysprompt", `${name}.json`), parents: true };
+  return { path: join(cacheRoot(options.env, options.home), `${name}.json`), parents: true };
+}
+
+/** The name of sysprompt's own folder in the cache folder. */
+const CACHE_FOLDER = "sysprompt";
+
+/**
+ * sysprompt's cache folder: `$XDG_CACHE_HOME/sysprompt` when that is an
+ * absolute path (the XDG spec ignores a relative one), else
+ * `~/.cache/sysprompt`.
+ */
+export function cacheRoot(env: Readonly<Record<string, string | undefined>>, home: string): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(home, ".cache");
+  return join(base, CACHE_FOLDER);
+}
+
+/**
+ * Makes `folder` ready to write into: every folder from sysprompt's cache
+ * folder (the `sysprompt` folder above `folder`, else `folder` itself) down to
+ * it is created where missing (0700, with the folders above the cache folder),
+ * and each must be a real folder of this user's, never a link. The cache
+ * folder is where you named it, and a project can be there: `XDG_CACHE_HOME`
+ * set to a folder in a checkout (as CI jobs do) made the project's
+ * `.cache/sysprompt`, a link to `~/.ssh`, the place of `env.json`, `export/`
+ * and the sandboxes. The folders above the cache folder are yours as named
+ * (`~/.cache` may be a link). Throws an Error naming the folder.
+ */
+export function readyCacheFolder(folder: string): void {
+  const root = basename(dirname(folder)) === CACHE_FOLDER ? dirname(folder) : folder;
+  const me = process.getuid?.();
+  // Each checked before anything is made in it.
+  for (const at of root === folder ? [folder] : [root, folder]) {
+    mkdirSync(at, { recursive: true, mode: 0o700 });
+    const s = lstatSync(at);
+    if (!s.isDirectory()) {
+      throw new Error(
+        `${at}: ${s.isSymbolicLink() ? "a symbolic link" : "not a folder"}; sysprompt's cache folder and the folders in it are never written through a link`,
+      );
+    }
+    if (me !== undefined && s.uid !== me) {
+      throw new Error(
+        `${at}: owned by another user (uid ${s.uid}); sysprompt writes its caches only in a folder of its user's`,
+      );
+    }
+  }
 }
 
 /**
@@ -45,11 +88,14 @@ export function writeCacheFile(location: CacheLocation, text: string): void {
   const { path } = location;
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    try {
-      mkdirSync(dirname(path), { recursive: location.parents, mode: 0o700 });
-    } catch (error) {
-      // There already: a file in its place fails at the write, with its own message.
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    if (location.parents) readyCacheFolder(dirname(path));
+    else {
+      try {
+        mkdirSync(dirname(path), { mode: 0o700 });
+      } catch (error) {
+        // There already: a file in its place fails at the write, with its own message.
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
     }
     writeFileSync(temp, text, { flag: "wx", mode: 0o600 });
     renameSync(temp, path);

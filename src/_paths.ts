@@ -1,5 +1,24 @@
+import { homedir, userInfo } from "node:os";
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { SyspromptError } from "./types.js";
+
+/**
+ * The home folder: `os.homedir()` (`$HOME`), or the user database's entry
+ * for this user when that is not an absolute path. A relative `$HOME` would
+ * be read from the working folder, which is the project's: its `home/.pi/agent`
+ * became your agent dir (links followed anywhere, untrusted or not) and its
+ * `home/.ssh` the hidden entries the home-folder rule keeps out. No entry:
+ * `/`, a home that holds no project's files.
+ */
+export function homeFolder(): string {
+  const home = homedir();
+  if (isAbsolute(home)) return home;
+  try {
+    return userInfo().homedir || "/";
+  } catch {
+    return "/";
+  }
+}
 
 /**
  * `process.cwd()`. When the folder the process is in was deleted or moved,

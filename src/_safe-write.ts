@@ -5,6 +5,7 @@ import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { randomHex } from "./_crypto.js";
 import type { LstatKind } from "./_fs.js";
+import { openedPath } from "./_io.js";
 import { realpathSyncLinear } from "./_realpath.js";
 import { SyspromptError } from "./types.js";
 
@@ -155,11 +156,20 @@ export async function writeFileNoFollow(
   if (problem) throw problem;
   if (options.within !== undefined) await makeFolders(target, options.within);
   const folder = dirname(target);
-  const expected = realpathSyncLinear(folder);
-  const temp = join(folder, `.${basename(target)}.${process.pid}.${randomHex(6)}.tmp`);
+  const expected = realFolder(folder, options.within);
+  const name = `.${basename(target)}.${process.pid}.${randomHex(6)}.tmp`;
+  let temp = join(folder, name);
   let handle: FileHandle | undefined;
   try {
     handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+    // Made by its path: where the kernel says it was made (a folder on the way
+    // swapped for a link just then puts it elsewhere). Elsewhere, it is removed
+    // there (its name is this write's own) and the write refused.
+    const made = openedPath(handle.fd);
+    if (made !== undefined && made !== join(expected, name)) {
+      temp = made;
+      throw new UnsafePathError("unsafe-target", folder, "the folder changed while it was written");
+    }
     await handle.writeFile(data);
     await handle.close();
     handle = undefined;
@@ -188,6 +198,17 @@ export async function writeFileNoFollow(
       cause: error,
     });
   }
+}
+
+/**
+ * The real path `folder` has when no folder was swapped for a link: that of
+ * `within` (trusted as it is) and the names below it, which were checked to
+ * be real folders; without `within`, that of its parent and its own name.
+ * Not `folder`'s realpath: a swap just then would make that the link's target.
+ */
+function realFolder(folder: string, within: string | undefined): string {
+  if (within === undefined) return join(realpathSyncLinear(dirname(folder)), basename(folder));
+  return join(realpathSyncLinear(within), relative(resolve(within), folder));
 }
 
 /**

@@ -1,4 +1,5 @@
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
+import { cacheRoot } from "../_cache-location.js";
 import { type WriteOutcome, writeIfChanged } from "../_safe-write.js";
 import type { ExportSpec, PathQuote } from "./types.js";
 
@@ -14,9 +15,7 @@ export function defaultExportPath(
   spec: ExportSpec,
   where: { env: Readonly<Record<string, string | undefined>>; home: string },
 ): { path: string; root: string } {
-  const xdg = where.env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(where.home, ".cache");
-  const root = join(base, "sysprompt");
+  const root = cacheRoot(where.env, where.home);
   return { path: join(root, "export", agent, spec.file), root };
 }
 

@@ -1,6 +1,6 @@
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { checkpoint } from "../_pace.js";
+import { homeFolder } from "../_paths.js";
 import { nearMatches } from "../_suggest.js";
 import { position, YAML_TEXT_CAPS } from "../_yaml.js";
 import { listFolder, projectReach, readRepoCapped } from "../repo-files/index.js";
@@ -97,7 +97,7 @@ export async function loadPreset(
   const reach = dirs.some((d) => d.layer === "project")
     ? await projectReach({
         start: folders.cwd ?? dirname(folders.projectDir),
-        home: folders.home ?? homedir(),
+        home: folders.home ?? homeFolder(),
         trusted: true,
       })
     : undefined;

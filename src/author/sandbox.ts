@@ -3,6 +3,7 @@ import { constants } from "node:fs";
 import { lstat, mkdir, open, readdir, readlink, rm, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
+import { cacheRoot, readyCacheFolder } from "../_cache-location.js";
 import { randomHex } from "../_crypto.js";
 import { realpathOrSelf } from "../_fs.js";
 import { isWithin } from "../_paths.js";
@@ -120,10 +121,7 @@ export function defaultSandboxParent(
   env: Readonly<Record<string, string | undefined>>,
   home: string,
 ): string {
-  const xdg = env.XDG_CACHE_HOME;
-  // The XDG spec: a relative value is invalid and is ignored.
-  const cache = xdg?.startsWith("/") ? xdg : join(home, ".cache");
-  return join(cache, "sysprompt", "snapshots");
+  return join(cacheRoot(env, home), "snapshots");
 }
 
 /**
@@ -152,7 +150,7 @@ export async function makeSandbox(
   const name = `run-${hostTag()}-${process.pid}-${randomHex(6)}`;
   let root: string;
   try {
-    await mkdir(parent, { recursive: true, mode: 0o700 });
+    readyCacheFolder(parent);
     await removeAbandoned(parent);
     await mkdir(join(parent, name), { mode: 0o700 });
     // The real path: on macOS the cache folder may be reached through a link.

@@ -1,6 +1,5 @@
-import { homedir } from "node:os";
 import type { Command } from "commander";
-import { resolveUserPath } from "../_paths.js";
+import { homeFolder, resolveUserPath } from "../_paths.js";
 import { parseNow } from "../_time.js";
 import type { Machine } from "../gather/environment/index.js";
 import { OPTION_SPECS, OPTIONS } from "../options/registry.js";
@@ -57,7 +56,7 @@ export function declareRenderFlags(cmd: Command, names?: readonly OptionName[]):
 export function flagPaths(
   flags: { cwd?: string | undefined; agentDir?: string | undefined },
   cwd: string,
-  home: string = homedir(),
+  home: string = homeFolder(),
 ): { cwd: string; agentDir?: string } {
   const resolved = resolveUserPath(flags.cwd ?? ".", cwd, home);
   return flags.agentDir === undefined
@@ -96,7 +95,7 @@ export function toRenderOptions(
   home?: string,
   machine?: Machine,
 ): SystemPromptOptions {
-  const at = { cwd, home: home ?? homedir() };
+  const at = { cwd, home: home ?? homeFolder() };
   const set: Record<string, unknown> = { cwd: resolveUserPath(".", cwd, at.home), env };
   if (home !== undefined) set.home = home;
   if (machine !== undefined) set.machine = machine;

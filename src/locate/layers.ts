@@ -1,7 +1,6 @@
-import { homedir } from "node:os";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { currentFolder, expandHome } from "../_paths.js";
+import { currentFolder, expandHome, homeFolder } from "../_paths.js";
 
 /** Where each layer's files live. */
 export interface LayerDirs {
@@ -63,7 +62,7 @@ export function resolveCommonPaths(options: CommonPathOptions): {
   agentDir: string;
   home: string;
 } {
-  const home = resolve(options.home ?? homedir());
+  const home = resolve(options.home ?? homeFolder());
   // `resolve` of a relative path reads the current folder too, so an absolute
   // cwd works from a folder that is gone; anything else asks currentFolder().
   const given = options.cwd === undefined ? undefined : expandHome(options.cwd, home);

@@ -1,8 +1,7 @@
 // fs.promises, not node:fs/promises: loaded at first use in the CLI bundle (see _safe-write.ts).
 import { promises as fsp } from "node:fs";
-import { homedir } from "node:os";
 import { readTextFile } from "../_fs.js";
-import { resolveUserPath } from "../_paths.js";
+import { homeFolder, resolveUserPath } from "../_paths.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -19,7 +18,7 @@ export async function readTextOrPath(
   value: string,
   cwd: string,
   what: string,
-  home: string = homedir(),
+  home: string = homeFolder(),
 ): Promise<{ text: string; path?: string }> {
   // Multi-line values are prompt text, never paths; skip the file system.
   if (value.includes("\n") || value.trim() === "") return { text: value };

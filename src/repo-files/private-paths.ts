@@ -2,6 +2,7 @@ import { join, relative, sep } from "node:path";
 import {
   addGitignore,
   type IgnoreRules,
+  isIgnored,
   isIgnoredInKeptFolder,
   newPatternBudget,
   type PatternBudget,
@@ -20,7 +21,8 @@ const MAX_GITIGNORE_BYTES = 256 * 1024;
 export type PrivateReason =
   | "inside .git/"
   | "hidden (a name that starts with a dot)"
-  | "ignored by git";
+  | "ignored by git"
+  | "excluded by .git/info/exclude";
 
 /** The verdict on one path: where it is, relative to its project, and why it is private. */
 export interface PrivateVerdict {
@@ -34,7 +36,10 @@ export interface PrivateVerdict {
  * the prompt: anything inside `.git/` (its config holds remote URLs with
  * tokens), anything hidden (`.env`, `.npmrc`, `.aws/`), and anything git
  * ignores (the `.gitignore` files from the root down to the path, and
- * `.git/info/exclude`; the user's global excludes are not read). A path
+ * `.git/info/exclude`; the user's global excludes are not read). What
+ * `.git/info/exclude` names stays private even where the repository's own
+ * `.gitignore` takes it back (`!credentials.json`): git lets it, but the
+ * exclude file is the clone's, not the repository's. A path
  * outside the project is not this check's business (confinement refuses
  * it): the answer is undefined. Each folder's `.gitignore` is read once
  * per checker.
@@ -48,6 +53,7 @@ export function privatePaths(
   const rules = new Map<string, Promise<IgnoreRules | undefined>>();
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
+  let excluded: Promise<IgnoreRules | undefined> | undefined;
   /** The rules that apply inside the folder `key` ("a/b", "" for the root), its parents' included. */
   const rulesOf = (key: string): Promise<IgnoreRules | undefined> => {
     let found = rules.get(key);
@@ -93,6 +99,9 @@ export function privatePaths(
     if (isIgnoredInKeptFolder(await rulesOf(folderAt(parts.length - 1)), rel)) {
       return { rel, why: "ignored by git" };
     }
+    // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
+    excluded ??= withFile(undefined, join(root, ".git", "info", "exclude"), "", newPatternBudget());
+    if (isIgnored(await excluded, rel)) return { rel, why: "excluded by .git/info/exclude" };
     return undefined;
   };
 }

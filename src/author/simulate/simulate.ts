@@ -1,6 +1,6 @@
 import { lstat, mkdir, utimes } from "node:fs/promises";
-import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { homeFolder } from "../../_paths.js";
 import { realMachine } from "../../gather/environment/index.js";
 import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
 import { resolveCommonPaths } from "../../locate/layers.js";
@@ -113,13 +113,16 @@ export async function simulatePrompt(
   const root = await findProjectRoot(cwd, options.ceilingDir);
   const parent =
     settings.sandboxDir ??
-    join(dirname(defaultSandboxParent(options.env ?? process.env, home ?? homedir())), "simulate");
+    join(
+      dirname(defaultSandboxParent(options.env ?? process.env, home ?? homeFolder())),
+      "simulate",
+    );
   // A link is copied as its target only where the door would read it: in the
   // copy it is a plain file, past every check by link.
   // The reach of the folder copied (a root that is the home folder keeps its hidden entries out).
   const reach = await projectReach({
     start: root,
-    home: home ?? homedir(),
+    home: home ?? homeFolder(),
     trusted: opts.trusted,
     root,
   });

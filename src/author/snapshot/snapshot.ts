@@ -1,9 +1,8 @@
 import { stat } from "node:fs/promises";
-import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import type { PathKind } from "../../_fs.js";
 import { realpath } from "../../_io.js";
-import { toPosix } from "../../_paths.js";
+import { homeFolder, toPosix } from "../../_paths.js";
 import { realpathSyncLinear } from "../../_realpath.js";
 import { removeFileNoFollow, UnsafePathError, writeFileNoFollow } from "../../_safe-write.js";
 import { runStep } from "../../gather/deadline.js";
@@ -92,7 +91,7 @@ async function sandboxFor(
   options: ScenarioRenderOptions,
   file: string,
 ): Promise<Sandbox> {
-  const parent = options.sandboxDir ?? defaultSandboxParent(process.env, homedir());
+  const parent = options.sandboxDir ?? defaultSandboxParent(process.env, homeFolder());
   const name = scenarioName(file);
   const own = new Set([basename(file), `${name}.md`, `${name}.diagnostics.txt`]);
   const { sandbox, problems } = await makeSandbox(dir, parent, own);
@@ -271,7 +270,7 @@ export async function runSnapshots(
   const { dir, files } = await scenarioFiles(resolve(target));
   const scenarios: ScenarioOutcome[] = [];
   if (files.length > 0) {
-    const parent = options.sandboxDir ?? defaultSandboxParent(process.env, homedir());
+    const parent = options.sandboxDir ?? defaultSandboxParent(process.env, homeFolder());
     const own = new Set(
       files.flatMap((file) => {
         const name = scenarioName(file);

@@ -1,5 +1,5 @@
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { homeFolder } from "../../_paths.js";
 import { escapeInline } from "../../_text.js";
 import type { ExplainedSetting, ExplainReport, LeftOutParagraphs } from "../../author/index.js";
 import { defaultSandboxParent, explainPrompt, simulatePrompt } from "../../author/index.js";
@@ -50,7 +50,10 @@ async function simulateCommand(
   flags: { json?: boolean; strict?: boolean },
   io: CliIo,
 ): Promise<number> {
-  const sandboxDir = join(dirname(defaultSandboxParent(io.env, io.home ?? homedir())), "simulate");
+  const sandboxDir = join(
+    dirname(defaultSandboxParent(io.env, io.home ?? homeFolder())),
+    "simulate",
+  );
   const report = await simulatePrompt(options, { sandboxDir });
   const paint = paletteFor(io);
   if (flags.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);

@@ -1,7 +1,7 @@
-import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { readyCacheFolder } from "../../_cache-location.js";
 import { realpath } from "../../_io.js";
-import { isWithin, resolveUserPath } from "../../_paths.js";
+import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import type { ExportSpec } from "../../agents/index.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/index.js";
@@ -25,8 +25,10 @@ export interface ExportFlags extends RenderFlags {
 export interface ExportTarget {
   agent: string;
   path: string;
-  /** The folder below which no folder may be a link (the `sysprompt` cache folder); none for --out. */
+  /** The folder below which no folder may be a link: the `sysprompt` cache folder, or the working folder for an --out inside it. */
   within?: string;
+  /** `within` is the `sysprompt` cache folder (no --out): it too must be a real folder of yours ({@link readyCacheFolder}). */
+  cache?: boolean;
   spec: ExportSpec;
   /** The one line to add to the agent's settings or command line. */
   setting: string;
@@ -58,7 +60,7 @@ export function exportTarget(
         : `the preset "${agent}" says nothing about export (no export: key in its agents/${agent}.yaml)`,
     );
   }
-  const home = io.home ?? homedir();
+  const home = io.home ?? homeFolder();
   const target =
     flags.out !== undefined
       ? outTarget(resolveUserPath(flags.out, io.cwd, home), io.cwd)
@@ -75,6 +77,7 @@ export function exportTarget(
     agent,
     path: target.path,
     ...(target.root !== undefined ? { within: target.root } : {}),
+    ...(flags.out === undefined ? { cache: true } : {}),
     spec,
     setting: settingLine(spec, target.path),
   };
@@ -138,9 +141,18 @@ export function settingHint(target: ExportTarget): string {
   return `for ${target.agent}, add this line to ${target.spec.where}:`;
 }
 
+function readyCache(folder: string): void {
+  try {
+    readyCacheFolder(folder);
+  } catch (error) {
+    throw new UsageError(`export: ${(error as Error).message}; pass --out with a path of yours`);
+  }
+}
+
 /** Writes `text` to the target when its bytes changed; a path that cannot be written safely is exit 2. */
 export async function writeTarget(target: ExportTarget, text: string) {
   try {
+    if (target.cache && target.within !== undefined) readyCache(target.within);
     return await writeExport(target.path, text, target.within);
   } catch (error) {
     if (error instanceof UnsafePathError) {

@@ -1,4 +1,4 @@
-import { homedir } from "node:os";
+import { homeFolder } from "../../_paths.js";
 import { HOOK_EVENTS, isHookAgent } from "../../hook/input.js";
 import { hookReply } from "../../hook/reply.js";
 import { HOOK_DEADLINE_MS, runHook } from "../../hook/run.js";
@@ -42,7 +42,7 @@ export async function hookCommand(agent: string, io: CliIo): Promise<number> {
         note: error instanceof Error ? error.message : String(error),
       };
     }
-    return runHook(agent, text, { env: io.env, home: io.home ?? homedir() }, () => past);
+    return runHook(agent, text, { env: io.env, home: io.home ?? homeFolder() }, () => past);
   })();
   const outcome = await Promise.race([work, late]);
   clearTimeout(timer);

@@ -1,5 +1,4 @@
-import { homedir } from "node:os";
-import { isWithin, resolveUserPath } from "../../_paths.js";
+import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
 import { UnsafePathError, writeIfChanged } from "../../_safe-write.js";
 import { runStep } from "../../gather/deadline.js";
 import { anthropicSystem, openAiSystemMessage } from "../../provider/system-content.js";
@@ -60,7 +59,7 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
     const json = flags.json || printer !== undefined;
     return renderTo(flags, io, json ? io.stdout : (io.product ?? io.stdout), printer);
   }
-  const path = resolveUserPath(flags.output, io.cwd, io.home ?? homedir());
+  const path = resolveUserPath(flags.output, io.cwd, io.home ?? homeFolder());
   let text: string | undefined;
   const code = await renderTo(
     flags,

@@ -1,5 +1,4 @@
-import { homedir } from "node:os";
-import { resolveUserPath } from "../../_paths.js";
+import { homeFolder, resolveUserPath } from "../../_paths.js";
 import { escapeInline } from "../../_text.js";
 import type { GoldenFile, ScenarioOutcome, SnapshotReport } from "../../author/index.js";
 import { defaultSandboxParent, runSnapshots } from "../../author/index.js";
@@ -29,7 +28,7 @@ export async function snapshotCommand(
   const target = resolveUserPath(dir ?? DEFAULT_SNAPSHOT_DIR, io.cwd, io.home ?? io.cwd);
   const report = await runSnapshots(target, {
     update: flags.update === true,
-    sandboxDir: defaultSandboxParent(io.env, io.home ?? homedir()),
+    sandboxDir: defaultSandboxParent(io.env, io.home ?? homeFolder()),
   });
   const code = report.ok ? EXIT_OK : EXIT_PROBLEMS;
   if (flags.json) {

@@ -1,10 +1,9 @@
 import type { Stats } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstatOrMissing, readlink, stat, statOrMissing } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
-import { ancestorsOf, childPath, expandHome, toPosix } from "../../_paths.js";
+import { ancestorsOf, childPath, expandHome, homeFolder, toPosix } from "../../_paths.js";
 import type { ContextFile, ContextOrigin } from "../../data.js";
 import { resolveAgentDir } from "../../locate/layers.js";
 import {
@@ -296,7 +295,7 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
     options.maxTotalBytes === undefined
       ? DEFAULT_MAX_TOTAL_CONTEXT_BYTES
       : checkMaxBytes(options.maxTotalBytes, "maxTotalBytes");
-  const home = options.home ?? homedir();
+  const home = options.home ?? homeFolder();
   const cwd = resolve(expandHome(options.cwd, home));
   const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
   const roots = await resolveRoots(options.roots, cwd, home);

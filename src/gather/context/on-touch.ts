@@ -1,9 +1,8 @@
-import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
-import { ancestorsOf, childPath, expandHome, isWithin, toPosix } from "../../_paths.js";
+import { ancestorsOf, childPath, expandHome, homeFolder, isWithin, toPosix } from "../../_paths.js";
 import { escapeWrapperTags, oneLine, TOUCH_ELEMENT } from "../../_prompt-text.js";
 import {
   capChain,
@@ -162,7 +161,7 @@ export async function loadContextForPathsSince(
     options.maxTotalBytes === undefined
       ? DEFAULT_MAX_TOTAL_CONTEXT_BYTES
       : checkMaxBytes(options.maxTotalBytes, "maxTotalBytes");
-  const home = options.home ?? homedir();
+  const home = options.home ?? homeFolder();
   const cwd = resolve(expandHome(options.cwd, home));
   const ceiling = options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
   const delivered = options.delivered ?? new Set<string>();

@@ -1,7 +1,6 @@
-import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 import { realpath, stat } from "../../_io.js";
-import { isWithin } from "../../_paths.js";
+import { homeFolder, isWithin } from "../../_paths.js";
 import { holdsGit } from "../../repo-files/project-root.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -74,7 +73,7 @@ export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {
 export async function projectFolders(
   folders: readonly string[],
   near: readonly string[],
-  home: string = homedir(),
+  home: string = homeFolder(),
 ): Promise<string[]> {
   let cwd: string[] = [];
   try {
@@ -204,7 +203,7 @@ export async function findSystemBinary(
     (p): p is string => p !== undefined,
   );
   const folders = [...exclude, ...realExclude];
-  const home = options.home ?? homedir();
+  const home = options.home ?? homeFolder();
   // Outside the excluded folders, and outside every project root above them (a link from
   // /usr/local/bin into the project root, a PATH entry into it from a folder below).
   const outside = async (path: string) =>

@@ -1,9 +1,8 @@
-import { homedir } from "node:os";
 import { join, posix, resolve } from "node:path";
 import { normalizeText } from "../../_frontmatter.js";
 import { lstat } from "../../_io.js";
 import { nextTurn } from "../../_pace.js";
-import { ancestorsOf, expandHome, isWithin, toPosix } from "../../_paths.js";
+import { ancestorsOf, expandHome, homeFolder, isWithin, toPosix } from "../../_paths.js";
 import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
 import {
   capChain,
@@ -110,7 +109,7 @@ export async function loadRules(
  * for a copy that a later pass drops in turn.
  */
 export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules> {
-  const home = options.home ?? homedir();
+  const home = options.home ?? homeFolder();
   const cwd = resolve(expandHome(options.cwd, home));
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
   const maxTotal = checkMaxBytes(

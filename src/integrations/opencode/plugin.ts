@@ -9,7 +9,8 @@
  * `{ tool, sessionID, callID, args }`, `output` is `{ title, output,
  * metadata }`; the plugin gets `{ directory, worktree, … }` once.
  */
-import { homedir } from "node:os";
+
+import { homeFolder } from "../../_paths.js";
 import { callContext, HOOK_DEADLINE_MS } from "../../hook/run.js";
 
 interface PluginInput {
@@ -53,7 +54,7 @@ export async function SyspromptPlugin(ctx: PluginInput) {
       // callContext never throws; a late answer leaves the output as the tool made it, and
       // the session's state as it was.
       const found = await Promise.race([
-        callContext("opencode", call, { env: process.env, home: homedir() }, () => past),
+        callContext("opencode", call, { env: process.env, home: homeFolder() }, () => past),
         late,
       ]);
       clearTimeout(timer);

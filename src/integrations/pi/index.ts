@@ -11,9 +11,8 @@
  * shows the sections (layer, size, file) and the diagnostics; `/sysprompt
  * command`, the `sysprompt render` command that prints the same prompt outside pi.
  */
-import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { expandHome } from "../../_paths.js";
+import { expandHome, homeFolder } from "../../_paths.js";
 import { escapeControls } from "../../_text.js";
 import type { ConfigFile } from "../../config/index.js";
 import type { SystemPromptOptions } from "../../options.js";
@@ -58,7 +57,7 @@ function processHost(): ExtensionHost {
     writeStderr: (text) => process.stderr.write(text),
     newRenderer: sessionRenderer,
     argv: process.argv.slice(2),
-    home: process.env.HOME || homedir(),
+    home: homeFolder(),
   };
 }
 
