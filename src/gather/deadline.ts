@@ -185,3 +185,29 @@ export function lateStepsWarning(timings: readonly StepTiming[], budgetMs: numbe
     },
   ];
 }
+
+/**
+ * A loader that runs outside a render's steps (`list`, `expand`, the
+ * templates `explain` and `watch` count), given a signal that fires after
+ * `leftMs` (of a deadline of `deadlineMs`): its value, or once that signal
+ * stopped it, `nothing` and a warning that names `what` was cut. Each such
+ * loader parses a repository's thousands of frontmatter blocks
+ * synchronously, a file at a time.
+ */
+export async function loadWithin<T>(
+  deadlineMs: number,
+  what: string,
+  load: (signal: AbortSignal | undefined) => Promise<T>,
+  nothing: T,
+  leftMs = deadlineMs,
+): Promise<{ value: T; diagnostics: Diagnostic[] }> {
+  const ms = Math.max(0, Math.floor(leftMs));
+  const signal = ms > MAX_TIMER_MS ? undefined : AbortSignal.timeout(ms);
+  try {
+    return { value: await load(signal), diagnostics: [] };
+  } catch (error) {
+    if (!signal?.aborted) throw error;
+    const message = `stopped reading the ${what} at the ${deadlineMs} ms deadline; the rest are left out`;
+    return { value: nothing, diagnostics: [{ level: "warning", code: "load-deadline", message }] };
+  }
+}

@@ -1,11 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseFrontmatter } from "../../src/_frontmatter.js";
-import { YAML_TEXT_CAPS } from "../../src/_yaml.js";
 import { checkProject } from "../../src/author/check/check.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { denseFile, denseParseMs } from "./_dense-yaml.js";
 
 // A trusted project's .pi/sections and .pi/partials are read until they hold
 // 8 MiB together, and each file's frontmatter was parsed in one synchronous
@@ -15,14 +14,6 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // `sections`, 70 s for `explain`), and `check`, which reads the layer with no
 // budget, for 76 s. The loops now hear the render's signal (check's load
 // budget) between two files.
-
-/** A section or partial whose frontmatter is one flow list as long as the frontmatter cap allows. */
-function denseFile(head: string, body: string): string {
-  let yaml = `${head}x: [`;
-  const items = Math.floor((YAML_TEXT_CAPS.frontmatter - yaml.length - 64) / 2);
-  yaml += "a,".repeat(items);
-  return `---\n${yaml}a]\n---\n${body}\n`;
-}
 
 const FILES = 60;
 const DEADLINE_MS = 300;
@@ -36,9 +27,7 @@ function denseProject(folder: "sections" | "partials"): { root: string; parseMs:
   for (let i = 0; i < FILES; i++) {
     writeFileSync(join(dir, `s${i}.md`), denseFile(`order: ${i}\n`, `Dense ${i}.`));
   }
-  const started = performance.now();
-  parseFrontmatter(denseFile("order: 1000\n", "Timed."));
-  return { root, parseMs: performance.now() - started };
+  return { root, parseMs: denseParseMs() };
 }
 
 describe("hostile repository: a layer folder of dense YAML frontmatter", () => {

@@ -1,9 +1,7 @@
 import { oneLine } from "../../_prompt-text.js";
 import { runStep } from "../../gather/deadline.js";
 import { belowCwdFormats, findRulesBelowCwd } from "../../gather/rules/index.js";
-import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
-import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { privatePaths, projectReach } from "../../repo-files/index.js";
 import type { GivenBy } from "../../resolve-options.js";
@@ -11,6 +9,7 @@ import type { CacheClass } from "../../sections/types.js";
 import { usedVersion } from "../../sections/used-version.js";
 import { TOKEN_ENCODING, type TokenCounter, tokenCounter } from "../../tokens.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
+import { templatesBesideRender } from "../_render-templates.js";
 import type {
   ExplainedContextFile,
   ExplainedRule,
@@ -42,14 +41,7 @@ export async function explainPrompt(
   const gathered = performance.now();
   const result = renderPrepared(prepared);
   const renderMs = performance.now() - gathered;
-  const { cwd, agentDir, home } = resolveCommonPaths(options);
-  const promptTemplates = await loadPromptTemplates({
-    cwd,
-    agentDir,
-    home,
-    projectTrusted: options.projectTrusted !== false,
-    projectDir: options.projectDir ?? DEFAULT_PROJECT_DIR,
-  });
+  const promptTemplates = await templatesBesideRender(options, prepared, started);
   const count = tokenCounter();
   const sections = explainSections(prepared, result, count);
   const below = await rulesBelowCwd(prepared);
@@ -84,7 +76,11 @@ export async function explainPrompt(
       prepared.options && prepared.origins
         ? explainSettings(prepared.options, prepared.origins, prepared.provenance ?? {})
         : [],
-    diagnostics: [...result.diagnostics, ...below.diagnostics],
+    diagnostics: [
+      ...result.diagnostics,
+      ...below.diagnostics,
+      ...promptTemplates.diagnostics.filter((d) => d.code === "load-deadline"),
+    ],
   };
 }
 
