@@ -201,8 +201,7 @@ export async function loadWithin<T>(
   nothing: T,
   leftMs = deadlineMs,
 ): Promise<{ value: T; diagnostics: Diagnostic[] }> {
-  const ms = Math.max(0, Math.floor(leftMs));
-  const signal = ms > MAX_TIMER_MS ? undefined : AbortSignal.timeout(ms);
+  const signal = signalAfter(leftMs);
   try {
     return { value: await load(signal), diagnostics: [] };
   } catch (error) {
@@ -210,4 +209,10 @@ export async function loadWithin<T>(
     const message = `stopped reading the ${what} at the ${deadlineMs} ms deadline; the rest are left out`;
     return { value: nothing, diagnostics: [{ level: "warning", code: "load-deadline", message }] };
   }
+}
+
+/** A signal that fires after `ms` (at once when `ms` is not positive), or none when `ms` is past what a timer takes. */
+export function signalAfter(ms: number): AbortSignal | undefined {
+  const after = Math.max(0, Math.floor(ms));
+  return after > MAX_TIMER_MS ? undefined : AbortSignal.timeout(after);
 }

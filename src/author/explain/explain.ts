@@ -1,5 +1,5 @@
 import { oneLine } from "../../_prompt-text.js";
-import { runStep } from "../../gather/deadline.js";
+import { DEFAULT_DEADLINE_MS, runStep, signalAfter } from "../../gather/deadline.js";
 import { belowCwdFormats, findRulesBelowCwd } from "../../gather/rules/index.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
@@ -44,7 +44,12 @@ export async function explainPrompt(
   const promptTemplates = await templatesBesideRender(options, prepared, started);
   const count = tokenCounter();
   const sections = explainSections(prepared, result, count);
-  const below = await rulesBelowCwd(prepared);
+  // Within what the render left of its deadline: each folder's ignore check runs every pattern of the walk.
+  const deadlineMs = prepared.opts?.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const below = await rulesBelowCwd(
+    prepared,
+    signalAfter(deadlineMs - (performance.now() - started)),
+  );
   return {
     tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
     sections,
@@ -173,6 +178,7 @@ function stablePrefix(
  */
 async function rulesBelowCwd(
   prepared: PreparedPrompt,
+  signal: AbortSignal | undefined,
 ): Promise<{ rules: ExplainedRule[]; diagnostics: Diagnostic[] }> {
   const opts = prepared.opts;
   if (opts === undefined) return { rules: [], diagnostics: [] };
@@ -186,7 +192,11 @@ async function rulesBelowCwd(
     ceiling,
   });
   const ignored = privatePaths(reach.realRoot, { hidden: false });
-  const found = await findRulesBelowCwd(opts.cwd, formats, { reach, ignored });
+  const found = await findRulesBelowCwd(opts.cwd, formats, {
+    reach,
+    ignored,
+    ...(signal ? { signal } : {}),
+  });
   const rules = found.files.map(
     (f): ExplainedRule => ({
       path: f.path,
@@ -205,7 +215,7 @@ async function rulesBelowCwd(
           level: "info",
           code: "rules-below-cwd-cut",
           message:
-            "explain searched part of the folders below cwd for rule files that come on touch: the walk stopped at its cap",
+            "explain searched part of the folders below cwd for rule files that come on touch: the walk stopped at its cap or the deadline",
           path: oneLine(opts.cwd),
         },
       ]
