@@ -206,9 +206,17 @@ export async function loadWithin<T>(
     return { value: await load(signal), diagnostics: [] };
   } catch (error) {
     if (!signal?.aborted) throw error;
-    const message = `stopped reading the ${what} at the ${deadlineMs} ms deadline; the rest are left out`;
-    return { value: nothing, diagnostics: [{ level: "warning", code: "load-deadline", message }] };
+    return { value: nothing, diagnostics: [loadDeadline(what, deadlineMs)] };
   }
+}
+
+/** The warning of a load stopped at its deadline: `what` was read in part, or not at all. */
+export function loadDeadline(what: string, deadlineMs: number): Diagnostic {
+  return {
+    level: "warning",
+    code: "load-deadline",
+    message: `stopped reading the ${what} at the ${deadlineMs} ms deadline; the rest are left out`,
+  };
 }
 
 /** A signal that fires after `ms` (at once when `ms` is not positive), or none when `ms` is past what a timer takes. */
