@@ -185,3 +185,42 @@ export function lateStepsWarning(timings: readonly StepTiming[], budgetMs: numbe
     },
   ];
 }
+
+/**
+ * A loader that runs outside a render's steps (`list`, `expand`, the
+ * templates `explain` and `watch` count), given a signal that fires after
+ * `leftMs` (of a deadline of `deadlineMs`): its value, or once that signal
+ * stopped it, `nothing` and a warning that names `what` was cut. Each such
+ * loader parses a repository's thousands of frontmatter blocks
+ * synchronously, a file at a time.
+ */
+export async function loadWithin<T>(
+  deadlineMs: number,
+  what: string,
+  load: (signal: AbortSignal | undefined) => Promise<T>,
+  nothing: T,
+  leftMs = deadlineMs,
+): Promise<{ value: T; diagnostics: Diagnostic[] }> {
+  const signal = signalAfter(leftMs);
+  try {
+    return { value: await load(signal), diagnostics: [] };
+  } catch (error) {
+    if (!signal?.aborted) throw error;
+    return { value: nothing, diagnostics: [loadDeadline(what, deadlineMs)] };
+  }
+}
+
+/** The warning of a load stopped at its deadline: `what` was read in part, or not at all. */
+export function loadDeadline(what: string, deadlineMs: number): Diagnostic {
+  return {
+    level: "warning",
+    code: "load-deadline",
+    message: `stopped reading the ${what} at the ${deadlineMs} ms deadline; the rest are left out`,
+  };
+}
+
+/** A signal that fires after `ms` (at once when `ms` is not positive), or none when `ms` is past what a timer takes. */
+export function signalAfter(ms: number): AbortSignal | undefined {
+  const after = Math.max(0, Math.floor(ms));
+  return after > MAX_TIMER_MS ? undefined : AbortSignal.timeout(after);
+}

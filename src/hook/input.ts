@@ -42,12 +42,26 @@ const MAX_SESSION_ID = 256;
 export const MAX_JSON_DEPTH = 256;
 
 /**
- * Whether JSON text nests arrays and objects deeper than `max`, in one pass
- * that skips strings. JSON.parse of megabytes of `[[[…` takes seconds (9 s
- * at load here for 4 MB), all before the hook's own timer can fire.
+ * Most arrays and objects the hook parses. JSON.parse's time and memory go
+ * with the values it makes, not the bytes: 30 MB of `[[],[],…]` (ten million
+ * arrays, no nesting) took 17 s and 700 MB, of `{}` 22 s and 1.3 GB, all
+ * before the hook's own timer can fire. An agent's input holds a few dozen.
  */
-export function nestedDeeperThan(text: string, max: number): boolean {
+export const MAX_JSON_CONTAINERS = 100_000;
+
+/** Most values the hook parses (counted by their commas): 15 million numbers took 3.6 s. */
+export const MAX_JSON_VALUES = 2_000_000;
+
+/**
+ * Why JSON text is not parsed, or undefined: it nests arrays and objects
+ * deeper than `maxDepth`, or holds more than {@link MAX_JSON_CONTAINERS}
+ * of them or {@link MAX_JSON_VALUES} values. One pass that skips strings.
+ * JSON.parse of megabytes of `[[[…` takes seconds (9 s at load here for 4 MB).
+ */
+export function jsonShapeProblem(text: string, maxDepth: number): string | undefined {
   let depth = 0;
+  let containers = 0;
+  let values = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -57,10 +71,16 @@ export function nestedDeeperThan(text: string, max: number): boolean {
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true;
+      if (++depth > maxDepth) return `the hook input nests deeper than ${maxDepth} levels`;
+      if (++containers > MAX_JSON_CONTAINERS) {
+        return `the hook input holds more than ${MAX_JSON_CONTAINERS} arrays and objects`;
+      }
     } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x2c && ++values > MAX_JSON_VALUES) {
+      return `the hook input holds more than ${MAX_JSON_VALUES} values`;
+    }
   }
-  return false;
+  return undefined;
 }
 
 /**
@@ -72,9 +92,8 @@ export function parseHookInput(
   agent: HookAgent,
   text: string,
 ): { call: HookCall } | { problem: string } {
-  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
-    return { problem: `the hook input nests deeper than ${MAX_JSON_DEPTH} levels` };
-  }
+  const shape = jsonShapeProblem(text, MAX_JSON_DEPTH);
+  if (shape !== undefined) return { problem: shape };
   let value: unknown;
   try {
     value = JSON.parse(text);

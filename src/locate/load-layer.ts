@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
+import { checkpoint } from "../_pace.js";
 import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { listMarkdown, loadSectionsFromDir, readLayerFiles } from "../sections/load.js";
 import type { CustomPrompt } from "../sections/render.js";
@@ -153,13 +154,15 @@ async function loadPartials(
   const partials: Record<string, string> = {};
   const { texts: reads, cut } = await readLayerFiles(dir, names, reach);
   if (cut) diagnostics.push(cut);
-  reads.forEach((read, i) => {
+  for (const [i, read] of reads.entries()) {
     const name = names[i]?.slice(0, -".md".length);
     diagnostics.push(...read.diagnostics);
-    if (!read.ok || !name) return;
+    if (!read.ok || !name) continue;
+    // A partial's frontmatter is parsed too: the signal is heard between two, as for sections.
+    await checkpoint(signal);
     const doc = parseFrontmatter(read.text, join(dir, `${name}.md`));
     diagnostics.push(...doc.diagnostics);
     partials[name] = doc.body;
-  });
+  }
   return { partials, diagnostics };
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { kindOfPath, kindOfPathSync, type PathKind } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
 import { capDiagnostics } from "../engine/index.js";
+import { DEFAULT_DEADLINE_MS, loadDeadline } from "../gather/deadline.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import {
   projectReach,
@@ -58,10 +59,16 @@ export async function loadPromptTemplates(
   return finish(loaded, diagnostics);
 }
 
-/** Synchronous twin of {@link loadPromptTemplates}, for callers that cannot await. */
+/**
+ * Synchronous twin of {@link loadPromptTemplates}, for callers that cannot
+ * await. No signal can be heard in it, so it parses for at most a render's
+ * default deadline (a project's 8 MiB of dense YAML frontmatter parse for
+ * tens of seconds); past it, the rest are left out with a `load-deadline` warning.
+ */
 export function loadPromptTemplatesSync(
   options: LoadPromptTemplatesOptions = {},
 ): LoadPromptTemplatesResult {
+  const until = performance.now() + DEFAULT_DEADLINE_MS;
   const plan = planTemplateRoots(options);
   const diagnostics: Diagnostic[] = [];
   const untrusted = plan.untrustedProjectFolder;
@@ -73,9 +80,13 @@ export function loadPromptTemplatesSync(
     const reach = root.source === "project" ? projectReachSync(projectOf(options)) : undefined;
     const files = filesOfRootSync(root, diagnostics);
     const { reads, notRead } = readRepoTextsSync(files, { reach }, MAX_PROMPT_ROOT_CHARS);
-    reads.forEach((read, i) => {
+    for (const [i, read] of reads.entries()) {
+      if (performance.now() > until) {
+        diagnostics.push(loadDeadline("slash-command templates", DEFAULT_DEADLINE_MS));
+        return finish(loaded, diagnostics);
+      }
       collectTemplate(read, files[i] ?? "", root, loaded, diagnostics);
-    });
+    }
     if (notRead > 0) diagnostics.push(totalCut(root.path, notRead));
   }
   return finish(loaded, diagnostics);

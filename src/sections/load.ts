@@ -1,6 +1,7 @@
 import { basename, join } from "node:path";
 import { isEditorTemp } from "../_editor-temp.js";
 import { parseFrontmatter } from "../_frontmatter.js";
+import { checkpoint } from "../_pace.js";
 import { listFolder, type Reach, type RepoText, readRepoTexts } from "../repo-files/index.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { EJECTED_FROM_KEY } from "./ejected-from.js";
@@ -76,7 +77,9 @@ function located(hash: string, keyLines: ReadonlyMap<string, number>) {
  * Reads every `<name>.md` in `dir` (sorted by name). A missing folder is
  * simply no sections; an invalid file name or an unreadable file is a
  * diagnostic. With `reach` (a project's layer), each file is read through the
- * door within it. `signal` stops the listing (see {@link listMarkdown}).
+ * door within it. `signal` stops the listing (see {@link listMarkdown}) and
+ * the parsing, between two files: each parse is synchronous, and 8 MiB of
+ * dense YAML frontmatter parse for tens of seconds.
  */
 export async function loadSectionsFromDir(
   dir: string,
@@ -99,6 +102,7 @@ export async function loadSectionsFromDir(
     if (!text || path === undefined) continue;
     diagnostics.push(...text.diagnostics);
     if (!text.ok) continue;
+    await checkpoint(signal);
     const parsed = parseSectionFile(file.slice(0, -".md".length), text.text, path, layer);
     if (parsed.section) sections.push(parsed.section);
     diagnostics.push(...parsed.diagnostics);

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { parseFrontmatter } from "../../_frontmatter.js";
+import { checkpoint } from "../../_pace.js";
 import { type LayerConfine, type LoadedLayer, loadLayer } from "../../locate/load-layer.js";
 import { projectReach, type Reach, readRepoText } from "../../repo-files/index.js";
 import { listMarkdown, readLayerFiles } from "../../sections/load.js";
@@ -27,34 +28,41 @@ export interface CheckedLayer {
  * and reads its partials and SYSTEM_TEMPLATE.md again for their paths and body
  * lines, which the render path does not keep. Problems with those files are
  * already in the layer's diagnostics, so the second read's are dropped.
+ * `signal` stops the reading and parsing (the promise rejects with its reason).
  */
 export async function readLayerForCheck(
   dir: string,
   layer: Layer,
   customFiles: boolean,
   confine?: LayerConfine,
+  signal?: AbortSignal,
 ): Promise<CheckedLayer> {
   const reach = confine ? await projectReach({ ...confine, trusted: true }) : undefined;
   const [loaded, partials, systemTemplate] = await Promise.all([
-    loadLayer(dir, layer, { customFiles, ...(confine ? { confine } : {}) }),
-    readPartials(join(dir, "partials"), reach),
+    loadLayer(dir, layer, { customFiles, signal, ...(confine ? { confine } : {}) }),
+    readPartials(join(dir, "partials"), reach, signal),
     customFiles ? readSystemTemplate(join(dir, "SYSTEM_TEMPLATE.md"), reach) : undefined,
   ]);
   return { loaded, partials, ...(systemTemplate ? { systemTemplate } : {}) };
 }
 
-async function readPartials(dir: string, reach: Reach | undefined): Promise<TemplateFile[]> {
-  const { names } = await listMarkdown(dir);
+async function readPartials(
+  dir: string,
+  reach: Reach | undefined,
+  signal: AbortSignal | undefined,
+): Promise<TemplateFile[]> {
+  const { names } = await listMarkdown(dir, signal);
   // The files a render reads, no more: past the folder's total the rest are not read.
   const { texts: reads } = await readLayerFiles(dir, names, reach);
   const files: TemplateFile[] = [];
-  reads.forEach((read, i) => {
+  for (const [i, read] of reads.entries()) {
     const file = names[i];
-    if (!read.ok || file === undefined) return;
+    if (!read.ok || file === undefined) continue;
+    await checkpoint(signal);
     const doc = parseFrontmatter(read.text);
     const name = file.slice(0, -".md".length);
     files.push({ name, path: join(dir, file), body: doc.body, bodyLine: doc.bodyLine });
-  });
+  }
   return files;
 }
 

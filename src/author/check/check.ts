@@ -7,6 +7,7 @@ import { type SchemaNode, schemaWithVars } from "../../data.js";
 import { capDiagnostics, createEngine, type Engine, PromptWork } from "../../engine/index.js";
 import { MAX_PROMPT_TAGS, MAX_PROMPT_WORDS } from "../../engine/limits.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
+import { emptyLayer } from "../../locate/load-layer.js";
 import { checkFolders } from "../../options/folders.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { emptyPromptDiagnostics } from "../../sections/empty-prompt.js";
@@ -74,7 +75,16 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     Promise.all([
       readLayerForCheck(builtinDir, "builtin", false),
       readLayerForCheck(agentDir, "user", true),
-      ...(trusted ? [readLayerForCheck(projectDir, "project", true, { start: cwd, home })] : []),
+      ...(trusted
+        ? [
+            readLayerForCheck(projectDir, "project", true, { start: cwd, home }, signal).catch(
+              stopped<CheckedLayer>("project's sections and partials", {
+                loaded: emptyLayer("project"),
+                partials: [],
+              }),
+            ),
+          ]
+        : []),
     ]),
     loadSkills({ ...loaderOptions, signal }).catch(
       stopped("skills", { skills: [], diagnostics: [] }),
@@ -336,7 +346,7 @@ export const MAX_CHECK_CHARS = 64 * 1024 * 1024;
 export const MAX_CHECK_MATRIX_MS = 20_000;
 
 /**
- * What reading the skills, slash-command templates and presets may take:
+ * What reading the skills, slash-command templates, presets and the project's layer may take:
  * thousands of files whose frontmatter a repository writes, each parsed
  * synchronously (200 skills and 100 templates of YAML error floods ran for
  * 243 s, 40 presets for 69 s). Past it, the rest is not checked.

@@ -1,9 +1,7 @@
 import { oneLine } from "../../_prompt-text.js";
-import { runStep } from "../../gather/deadline.js";
+import { DEFAULT_DEADLINE_MS, runStep, signalAfter } from "../../gather/deadline.js";
 import { belowCwdFormats, findRulesBelowCwd } from "../../gather/rules/index.js";
-import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
-import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { privatePaths, projectReach } from "../../repo-files/index.js";
 import type { GivenBy } from "../../resolve-options.js";
@@ -11,6 +9,7 @@ import type { CacheClass } from "../../sections/types.js";
 import { usedVersion } from "../../sections/used-version.js";
 import { TOKEN_ENCODING, type TokenCounter, tokenCounter } from "../../tokens.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
+import { templatesBesideRender } from "../_render-templates.js";
 import type {
   ExplainedContextFile,
   ExplainedRule,
@@ -42,17 +41,15 @@ export async function explainPrompt(
   const gathered = performance.now();
   const result = renderPrepared(prepared);
   const renderMs = performance.now() - gathered;
-  const { cwd, agentDir, home } = resolveCommonPaths(options);
-  const promptTemplates = await loadPromptTemplates({
-    cwd,
-    agentDir,
-    home,
-    projectTrusted: options.projectTrusted !== false,
-    projectDir: options.projectDir ?? DEFAULT_PROJECT_DIR,
-  });
+  const promptTemplates = await templatesBesideRender(options, prepared, started);
   const count = tokenCounter();
   const sections = explainSections(prepared, result, count);
-  const below = await rulesBelowCwd(prepared);
+  // Within what the render left of its deadline: each folder's ignore check runs every pattern of the walk.
+  const deadlineMs = prepared.opts?.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const below = await rulesBelowCwd(
+    prepared,
+    signalAfter(deadlineMs - (performance.now() - started)),
+  );
   return {
     tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
     sections,
@@ -84,7 +81,11 @@ export async function explainPrompt(
       prepared.options && prepared.origins
         ? explainSettings(prepared.options, prepared.origins, prepared.provenance ?? {})
         : [],
-    diagnostics: [...result.diagnostics, ...below.diagnostics],
+    diagnostics: [
+      ...result.diagnostics,
+      ...below.diagnostics,
+      ...promptTemplates.diagnostics.filter((d) => d.code === "load-deadline"),
+    ],
   };
 }
 
@@ -177,6 +178,7 @@ function stablePrefix(
  */
 async function rulesBelowCwd(
   prepared: PreparedPrompt,
+  signal: AbortSignal | undefined,
 ): Promise<{ rules: ExplainedRule[]; diagnostics: Diagnostic[] }> {
   const opts = prepared.opts;
   if (opts === undefined) return { rules: [], diagnostics: [] };
@@ -190,7 +192,11 @@ async function rulesBelowCwd(
     ceiling,
   });
   const ignored = privatePaths(reach.realRoot, { hidden: false });
-  const found = await findRulesBelowCwd(opts.cwd, formats, { reach, ignored });
+  const found = await findRulesBelowCwd(opts.cwd, formats, {
+    reach,
+    ignored,
+    ...(signal ? { signal } : {}),
+  });
   const rules = found.files.map(
     (f): ExplainedRule => ({
       path: f.path,
@@ -209,7 +215,7 @@ async function rulesBelowCwd(
           level: "info",
           code: "rules-below-cwd-cut",
           message:
-            "explain searched part of the folders below cwd for rule files that come on touch: the walk stopped at its cap",
+            "explain searched part of the folders below cwd for rule files that come on touch: the walk stopped at its cap or the deadline",
           path: oneLine(opts.cwd),
         },
       ]

@@ -3,12 +3,11 @@ import { join } from "node:path";
 import { isEditorTemp } from "../../_editor-temp.js";
 import { diffSections } from "../../diff.js";
 import { runStep } from "../../gather/deadline.js";
-import { resolveCommonPaths } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
-import { loadPromptTemplates } from "../../prompt-templates/index.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { GivenBy } from "../../resolve-options.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
+import { templatesBesideRender } from "../_render-templates.js";
 import type { WatchHooks } from "../types.js";
 import { type WatchTarget, watchTargets } from "./_watch-targets.js";
 
@@ -204,15 +203,8 @@ async function renderOnce(options: SystemPromptOptions, givenBy: GivenBy) {
   const prepared = await preparePrompt(options, runStep, givenBy);
   const result = renderPrepared(prepared);
   const ms = Math.round((performance.now() - started) * 10) / 10;
-  const { cwd, agentDir, home } = resolveCommonPaths(options);
   const [templates, watched] = await Promise.all([
-    loadPromptTemplates({
-      cwd,
-      agentDir,
-      home,
-      projectTrusted: options.projectTrusted !== false,
-      ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
-    }),
+    templatesBesideRender(options, prepared, started),
     watchTargets(options, prepared),
   ]);
   const diagnostics: Diagnostic[] = [

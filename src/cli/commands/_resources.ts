@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { DEFAULT_DEADLINE_MS, loadWithin } from "../../gather/deadline.js";
 import { loadRules } from "../../gather/rules/index.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { nearMissesInFolder } from "../../locate/near-misses.js";
@@ -26,14 +27,34 @@ export async function loadResources(flags: ResourceFlags, io: CliIo) {
   await checkFolders({ cwd, ...(explicit.agentDir !== undefined ? { agentDir } : {}) });
   const common = { cwd, agentDir, home, projectTrusted: !flags.untrusted };
   const near = { customFiles: false, folders: ["prompts", "skills"] } as const;
+  // Within a render's default deadline, as its own steps: each loader parses a repository's
+  // frontmatter blocks one at a time, and 5,000 skills of dense YAML took minutes.
+  const within = <T>(what: string, load: (signal?: AbortSignal) => Promise<T>, nothing: T) =>
+    loadWithin(DEFAULT_DEADLINE_MS, what, load, nothing);
   const [templates, skills, rules, userHints, projectHints] = await Promise.all([
-    loadPromptTemplates(common),
-    loadSkills(common),
-    loadRules(common),
+    within("slash-command templates", (signal) => loadPromptTemplates({ ...common, signal }), {
+      templates: [],
+      diagnostics: [],
+    }),
+    within("skills", (signal) => loadSkills({ ...common, signal }), {
+      skills: [],
+      diagnostics: [],
+    }),
+    within("rule files", (signal) => loadRules({ ...common, signal }), {
+      rules: [],
+      diagnostics: [],
+    }),
     nearMissesInFolder(agentDir, near),
     flags.untrusted ? [] : nearMissesInFolder(join(cwd, DEFAULT_PROJECT_DIR), near),
   ]);
   // The project a skill's expansion reads within: the one its skills were loaded from.
   const project = { cwd, home };
-  return { templates, skills, rules, hints: [...userHints, ...projectHints], project };
+  const cut = [...templates.diagnostics, ...skills.diagnostics, ...rules.diagnostics];
+  return {
+    templates: templates.value,
+    skills: skills.value,
+    rules: rules.value,
+    hints: [...userHints, ...projectHints, ...cut],
+    project,
+  };
 }

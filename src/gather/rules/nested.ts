@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { checkpoint } from "../../_pace.js";
 import { toPosix } from "../../_paths.js";
 import { type Reach, readRepoCapped, walkFolders, withCutMarker } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
@@ -116,12 +117,12 @@ export interface RuleBelowCwd {
  * {@link MAX_BELOW_CWD_FILES} rule files found, {@link MAX_BELOW_CWD_DEPTH}
  * deep, breadth first in name order) that never enters `.git`, `node_modules`, a hidden folder,
  * a link or a folder git ignores (on touch, those give nothing either).
- * `cut` is true when it stopped at a cap.
+ * `cut` is true when it stopped at a cap, or at `signal`.
  */
 export async function findRulesBelowCwd(
   cwd: string,
   formats: readonly RuleFormat[],
-  o: { reach: Reach; ignored: (path: string) => Promise<unknown> },
+  o: { reach: Reach; ignored: (path: string) => Promise<unknown>; signal?: AbortSignal },
 ): Promise<{ files: RuleBelowCwd[]; cut: boolean }> {
   const files: RuleBelowCwd[] = [];
   if (formats.length === 0) return { files, cut: false };
@@ -129,7 +130,8 @@ export async function findRulesBelowCwd(
   let seen = 0;
   // The walk's listings and the rule folders' (one tree linked from every folder is listed for each) in one total.
   const listed: ListingBudget = { left: MAX_BELOW_CWD_ENTRIES_TOTAL };
-  const walked = await walkFolders<undefined>(cwd, undefined, {
+  const walking = walkFolders<undefined>(cwd, undefined, {
+    signal: o.signal,
     order: "breadth-first",
     maxEntries: MAX_BELOW_CWD_ENTRIES,
     total: listed,
@@ -151,11 +153,13 @@ export async function findRulesBelowCwd(
         }
         seen++;
         const sub = join(folder.path, e.name);
+        // Each folder's ignore check runs every pattern of the walk (a few ms each for 2,000 long ones).
+        await checkpoint(o.signal);
         if (await o.ignored(sub)) continue;
         yield { name: e.name, state: undefined };
         for (const format of formats) {
           for (const location of format.locations) {
-            for (const c of await findRuleFiles(sub, location, o.reach, undefined, listed)) {
+            for (const c of await findRuleFiles(sub, location, o.reach, o.signal, listed)) {
               files.push({ path: toPosix(c.path), source: format.source, folder: toPosix(sub) });
             }
             if (listed.left <= 0 || files.length >= MAX_BELOW_CWD_FILES) {
@@ -167,5 +171,12 @@ export async function findRulesBelowCwd(
       }
     },
   });
-  return { files, cut: cut || walked.stopped !== undefined };
+  try {
+    const walked = await walking;
+    return { files, cut: cut || walked.stopped !== undefined };
+  } catch (error) {
+    // Stopped by `signal`: what was found so far, as a cut.
+    if (o.signal?.aborted !== true) throw error;
+    return { files, cut: true };
+  }
 }

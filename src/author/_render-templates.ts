@@ -1,0 +1,41 @@
+import { DEFAULT_DEADLINE_MS, loadWithin } from "../gather/deadline.js";
+import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
+import type { SystemPromptOptions } from "../options.js";
+import { loadPromptTemplates, type PromptTemplate } from "../prompt-templates/index.js";
+import type { PreparedPrompt } from "../render-system-prompt.js";
+import type { Diagnostic } from "../types.js";
+
+/**
+ * The slash-command templates `explain` and `watch` show beside a render,
+ * read within what the render left of its deadline (`started` is when it
+ * began, on `performance.now()`): each template's frontmatter is parsed
+ * synchronously, and a project's 8 MiB of them took 30 s. Past it, none
+ * and a `load-deadline` warning.
+ */
+export async function templatesBesideRender(
+  options: SystemPromptOptions,
+  prepared: PreparedPrompt,
+  started: number,
+): Promise<{ templates: PromptTemplate[]; diagnostics: Diagnostic[] }> {
+  const { cwd, agentDir, home } = resolveCommonPaths(options);
+  const deadlineMs = prepared.opts?.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const loaded = await loadWithin(
+    deadlineMs,
+    "slash-command templates",
+    (signal) =>
+      loadPromptTemplates({
+        cwd,
+        agentDir,
+        home,
+        projectTrusted: options.projectTrusted !== false,
+        projectDir: options.projectDir ?? DEFAULT_PROJECT_DIR,
+        ...(signal ? { signal } : {}),
+      }),
+    { templates: [], diagnostics: [] },
+    deadlineMs - (performance.now() - started),
+  );
+  return {
+    templates: loaded.value.templates,
+    diagnostics: [...loaded.value.diagnostics, ...loaded.diagnostics],
+  };
+}
