@@ -1,5 +1,7 @@
-import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
+import { realpathSyncLinear } from "./_realpath.js";
+import { realFolder, writeTempFileSync } from "./_safe-write.js";
 
 /**
  * Where one of sysprompt's cache files lives. `parents`: whether the folders
@@ -55,9 +57,12 @@ export function cacheRoot(env: Readonly<Record<string, string | undefined>>, hom
  * set to a folder in a checkout (as CI jobs do) made the project's
  * `.cache/sysprompt`, a link to `~/.ssh`, the place of `env.json`, `export/`
  * and the sandboxes. The folders above the cache folder are yours as named
- * (`~/.cache` may be a link). Throws an Error naming the folder.
+ * (`~/.cache` may be a link). Returns the real path `folder` has when nothing
+ * was swapped since (that of the folder above the cache folder, and the names
+ * checked below it), for a write to check its file against. Throws an Error
+ * naming the folder.
  */
-export function readyCacheFolder(folder: string): void {
+export function readyCacheFolder(folder: string): string {
   const root = basename(dirname(folder)) === CACHE_FOLDER ? dirname(folder) : folder;
   const me = process.getuid?.();
   // Each checked before anything is made in it.
@@ -75,6 +80,7 @@ export function readyCacheFolder(folder: string): void {
       );
     }
   }
+  return realFolder(folder, dirname(root));
 }
 
 /**
@@ -82,22 +88,36 @@ export function readyCacheFolder(folder: string): void {
  * (created exclusively, mode 0600) renamed over the old one, so a reader never
  * sees half a file and two writers never mix. The cache folder is created
  * (0700), and with `parents` the folders above it; a missing agent dir stays
- * missing. Throws what failed, the temporary file removed.
+ * missing. The temporary file is checked where the kernel made it, as a
+ * project file's write checks its own (`writeTempFileSync`): the cache
+ * folder in a project (XDG_CACHE_HOME there) swapped for a link to `~/.ssh`
+ * between {@link readyCacheFolder}'s checks and the creation leaves nothing
+ * there. Throws what failed, the temporary file removed.
  */
 export function writeCacheFile(location: CacheLocation, text: string): void {
   const { path } = location;
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const folder = dirname(path);
+  const name = `${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const temp = join(folder, name);
   try {
-    if (location.parents) readyCacheFolder(dirname(path));
+    let expected: string;
+    if (location.parents) expected = readyCacheFolder(folder);
     else {
       try {
-        mkdirSync(dirname(path), { mode: 0o700 });
+        mkdirSync(folder, { mode: 0o700 });
       } catch (error) {
         // There already: a file in its place fails at the write, with its own message.
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
+      expected = realpathSyncLinear(folder);
     }
-    writeFileSync(temp, text, { flag: "wx", mode: 0o600 });
+    writeTempFileSync(folder, expected, name, Buffer.from(text, "utf8"), 0o600);
+    // Checked again right before the rename: a folder swapped for a link meanwhile is refused.
+    if (realpathSyncLinear(folder) !== expected) {
+      throw new Error(
+        `${folder}: the folder changed while it was written; the cache is not written`,
+      );
+    }
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });

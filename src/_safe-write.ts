@@ -1,6 +1,14 @@
 // fs.promises, not node:fs/promises: the CLI bundle loads it at first use, where an
 // import loads it with the CLI (twelve modules, readline's among them; ~75 page faults).
-import { constants, promises as fsp, lstatSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  promises as fsp,
+  lstatSync,
+  openSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { randomHex } from "./_crypto.js";
@@ -158,18 +166,14 @@ export async function writeFileNoFollow(
   const folder = dirname(target);
   const expected = realFolder(folder, options.within);
   const name = `.${basename(target)}.${process.pid}.${randomHex(6)}.tmp`;
-  let temp = join(folder, name);
+  const temp = join(folder, name);
   let handle: FileHandle | undefined;
   try {
     handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
     // Made by its path: where the kernel says it was made (a folder on the way
     // swapped for a link just then puts it elsewhere). Elsewhere, it is removed
     // there (its name is this write's own) and the write refused.
-    const made = openedPath(handle.fd);
-    if (made !== undefined && made !== join(expected, name)) {
-      temp = made;
-      throw new UnsafePathError("unsafe-target", folder, "the folder changed while it was written");
-    }
+    checkMadeWhere(handle.fd, folder, expected, name);
     await handle.writeFile(data);
     await handle.close();
     handle = undefined;
@@ -201,12 +205,58 @@ export async function writeFileNoFollow(
 }
 
 /**
+ * Checks that the temporary file `name`, just created by its path in `folder`
+ * and open as `fd`, lies where the kernel says it does (`/proc/self/fd`):
+ * in `expected`, the real folder the checks found ({@link realFolder}). A
+ * folder on the way swapped for a link just then puts it elsewhere: it is
+ * removed there (its name is this write's own, so nothing else is) and an
+ * UnsafePathError thrown. Where the system does not say, it passes.
+ */
+export function checkMadeWhere(fd: number, folder: string, expected: string, name: string): void {
+  const made = openedPath(fd);
+  if (made === undefined || made === join(expected, name)) return;
+  try {
+    unlinkSync(made);
+  } catch {
+    // Gone already (or swapped again): nothing of this write's stays there by its name.
+  }
+  throw new UnsafePathError("unsafe-target", folder, "the folder changed while it was written");
+}
+
+/**
+ * Writes `data` to a fresh temporary file `name` in `folder` (O_EXCL, `mode`),
+ * synchronously, checked by {@link checkMadeWhere} against `expected` before a
+ * byte is written: the synchronous writers' (sysprompt's caches) half of
+ * {@link writeFileNoFollow}. The caller renames it; a failure is thrown after
+ * the descriptor is closed.
+ */
+export function writeTempFileSync(
+  folder: string,
+  expected: string,
+  name: string,
+  data: Uint8Array,
+  mode: number,
+): void {
+  const fd = openSync(
+    join(folder, name),
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+    mode,
+  );
+  try {
+    checkMadeWhere(fd, folder, expected, name);
+    for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * The real path `folder` has when no folder was swapped for a link: that of
  * `within` (trusted as it is) and the names below it, which were checked to
  * be real folders; without `within`, that of its parent and its own name.
  * Not `folder`'s realpath: a swap just then would make that the link's target.
  */
-function realFolder(folder: string, within: string | undefined): string {
+export function realFolder(folder: string, within: string | undefined): string {
   if (within === undefined) return join(realpathSyncLinear(dirname(folder)), basename(folder));
   return join(realpathSyncLinear(within), relative(resolve(within), folder));
 }

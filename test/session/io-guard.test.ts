@@ -30,7 +30,7 @@ const ALLOWED: Record<string, string[]> = {
   // never changes the text (a kept listing is used only while its folder's
   // stat is the one it was made with, and the walk notes that stat). The lstat
   // is of the cache folder before a write (never a link), not of what a prompt says.
-  "_cache-location.ts": ["lstatSync", "mkdirSync", "renameSync", "rmSync", "writeFileSync"],
+  "_cache-location.ts": ["lstatSync", "mkdirSync", "renameSync", "rmSync"],
   // /etc/localtime, once, when the machine is described (a session keeps one machine).
   "gather/environment/machine.ts": ["readlinkSync"],
   // The build-time cache of the package's own prompts, keyed by their text.
