@@ -110,6 +110,13 @@ export interface SnapshotOptions extends ScenarioRenderOptions {
   /** Write the golden files whose content changed (and only those). Default: false: nothing is written. */
   update?: boolean;
   /**
+   * The project (the working folder): a scenario folder named inside it
+   * whose real path leaves it (a link to /tmp/x/snapshots) is refused, as is
+   * one named elsewhere whose real path leaves the folder it is named in.
+   * Default: `process.cwd()`.
+   */
+  within?: string;
+  /**
    * Stops the run between two scenarios, as its total of `MAX_SNAPSHOT_MS`
    * does: each scenario not rendered is an error at its file, and nothing
    * of it is compared or written.

@@ -5,6 +5,8 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  realpathSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -147,6 +149,29 @@ describe("hostile snapshot folders: the scenario folder", () => {
     } finally {
       server.close();
     }
+  });
+
+  it("--update refuses a scenario folder linked out of the project: exit 2, nothing written where it leads", async () => {
+    // snapshots -> /tmp/x/snapshots holding a.scenario.yaml: --update wrote /tmp/x/snapshots/a.md.
+    const { dir: outside } = scenarios();
+    rmSync(join(outside, "a.md"));
+    const project = tempDir();
+    symlinkSync(outside, join(project, "snapshots"));
+    for (const args of [
+      ["--update"],
+      ["snapshots", "--update"],
+      ["snapshots/a.scenario.yaml", "--update"],
+    ]) {
+      const result = await snapshot(project, args);
+      expect([result.code, result.stdout]).toEqual([2, ""]);
+      expect(result.stderr).toContain(
+        `its scenario folder is really ${realpathSync(outside)}, outside ${project} (a link leads there)`,
+      );
+    }
+    expect(existsSync(join(outside, "a.md"))).toBe(false);
+    // Named where it really is, it is the user's to update.
+    expect((await snapshot(project, [outside, "--update"])).code).toBe(0);
+    expect(existsSync(join(outside, "a.md"))).toBe(true);
   });
 
   it("a scenario file that is a link is refused, not read", async () => {

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import type { PathKind } from "../../_fs.js";
 import { realpath } from "../../_io.js";
-import { homeFolder, toPosix } from "../../_paths.js";
+import { homeFolder, isWithin, toPosix } from "../../_paths.js";
 import { realpathSyncLinear } from "../../_realpath.js";
 import { removeFileNoFollow, UnsafePathError, writeFileNoFollow } from "../../_safe-write.js";
 import { runStep } from "../../gather/deadline.js";
@@ -267,7 +267,7 @@ export async function runSnapshots(
   options: SnapshotOptions = {},
 ): Promise<SnapshotReport> {
   const update = options.update === true;
-  const { dir, files } = await scenarioFiles(resolve(target));
+  const { dir, files } = await scenarioFiles(resolve(target), options.within);
   const scenarios: ScenarioOutcome[] = [];
   if (files.length > 0) {
     const parent = options.sandboxDir ?? defaultSandboxParent(process.env, homeFolder());
@@ -306,7 +306,10 @@ export async function runSnapshots(
   return { dir, update, ok, counts, scenarios };
 }
 
-async function scenarioFiles(target: string): Promise<{ dir: string; files: string[] }> {
+async function scenarioFiles(
+  target: string,
+  within: string | undefined,
+): Promise<{ dir: string; files: string[] }> {
   const usage = `pass the folder that holds the *${SCENARIO_SUFFIX} files (default: snapshots/), or one of them`;
   let kind: Exclude<PathKind, "missing">;
   let real: string;
@@ -324,6 +327,7 @@ async function scenarioFiles(target: string): Promise<{ dir: string; files: stri
   if (kind === "other") {
     throw new SyspromptError("bad-argument", `${target} is not a folder or a file; ${usage}`);
   }
+  await refuseFolderOutside(target, kind === "file" ? dirname(real) : real, within);
   if (kind === "file") return { dir: dirname(real), files: [real] };
   // Every entry with a scenario's name, links and special files too: reading one says why it is refused.
   // No further than the copy would list: a folder it cannot hold renders no scenario.
@@ -339,6 +343,28 @@ async function scenarioFiles(target: string): Promise<{ dir: string; files: stri
     .filter((e) => !e.isDirectory() && isScenarioName(e.name))
     .map((e) => e.name);
   return { dir: real, files: names.map((n) => join(real, n)) };
+}
+
+/**
+ * Refuses a scenario folder (`dir`, real) that a link took out of where it
+ * was named: out of `within` (the working folder: the project) when `target`
+ * is named inside it, else out of the folder `target` is named in. With
+ * `--update` its goldens are written there: a project's `snapshots` linked to
+ * /tmp/x/snapshots wrote /tmp/x/snapshots/a.md.
+ */
+async function refuseFolderOutside(
+  target: string,
+  dir: string,
+  within: string | undefined,
+): Promise<void> {
+  const base = resolve(within ?? process.cwd());
+  const named = isWithin(target, base) ? base : dirname(target);
+  const realBase = await realpath(named).catch(() => named);
+  if (isWithin(dir, realBase)) return;
+  throw new SyspromptError(
+    "bad-argument",
+    `${target}: its scenario folder is really ${dir}, outside ${named} (a link leads there); snapshot reads and writes goldens only in a folder inside where it is named; name the real folder if you mean it`,
+  );
 }
 
 function failed(file: string, errors: NonNullable<ScenarioOutcome["errors"]>): ScenarioOutcome {

@@ -28,6 +28,7 @@ export async function snapshotCommand(
   const target = resolveUserPath(dir ?? DEFAULT_SNAPSHOT_DIR, io.cwd, io.home ?? io.cwd);
   const report = await runSnapshots(target, {
     update: flags.update === true,
+    within: io.cwd,
     sandboxDir: defaultSandboxParent(io.env, io.home ?? homeFolder()),
   });
   const code = report.ok ? EXIT_OK : EXIT_PROBLEMS;
