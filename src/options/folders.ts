@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { kindOfPath } from "../_fs.js";
+import { statKind } from "../_io.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -24,13 +25,13 @@ export async function checkFolders(folders: {
   if (cwdKind !== "dir") {
     throw new SyspromptError(
       "bad-option",
-      `cwd: ${cwdKind === "missing" ? "there is no folder" : "not a folder"} at ${cwd}; pass the project's folder`,
+      `cwd: ${cwdKind === "missing" ? await whyMissing(cwd as string) : "not a folder"} at ${cwd}; pass the project's folder`,
     );
   }
   if (agentKind !== "dir") {
     throw new SyspromptError(
       "bad-option",
-      `agentDir: ${agentKind === "missing" ? "there is no folder" : "not a folder"} at ${agentDir}; pass an existing folder, or leave it out for $SYSPROMPT_AGENT_DIR or ~/.pi/agent`,
+      `agentDir: ${agentKind === "missing" ? await whyMissing(agentDir as string) : "not a folder"} at ${agentDir}; pass an existing folder, or leave it out for $SYSPROMPT_AGENT_DIR or ~/.pi/agent`,
     );
   }
   if (builtinKind !== "dir") {
@@ -38,5 +39,30 @@ export async function checkFolders(folders: {
       "bad-option",
       `builtinDir: no sections/ folder in ${builtinDir}; pass a folder laid out like the package's prompts/ (sections/, partials/, tools.md, rules.md), or leave it out`,
     );
+  }
+}
+
+/**
+ * Why a folder the caller named cannot be looked at, in the words of its
+ * error: a path longer than the system opens (PATH_MAX, 4,096 bytes on
+ * Linux) names a folder that may well be there, and "there is no folder"
+ * would send the user looking for a typo.
+ */
+async function whyMissing(path: string): Promise<string> {
+  const code = await statKind(path).then(
+    () => undefined,
+    (error: NodeJS.ErrnoException) => error.code,
+  );
+  switch (code) {
+    case "ENAMETOOLONG":
+      return `the path is too long for the system to open (ENAMETOOLONG, ${Buffer.byteLength(path)} bytes)`;
+    case "EACCES":
+      return "a folder on the way cannot be searched (EACCES)";
+    case "ELOOP":
+      return "a loop of links (ELOOP)";
+    case "ENOTDIR":
+      return "a part of the path is not a folder (ENOTDIR)";
+    default:
+      return "there is no folder";
   }
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -103,6 +104,26 @@ describe("explicit options are checked before anything is read", () => {
           `builtinDir: no sections/ folder in ${dir}; pass a folder laid out like the package's prompts/ (sections/, partials/, tools.md, rules.md), or leave it out`,
         ),
       );
+    }
+  });
+
+  it("a cwd that is there but longer than the system opens is said to be too long, not missing", async () => {
+    const root = tempDir();
+    // 22 folders of 200 characters: 4,400 bytes, past Linux's PATH_MAX of 4,096; each made
+    // from the one above (a relative mkdir and chdir), as only that reaches them.
+    const name = "d".repeat(200);
+    const make = `process.chdir(process.argv[1]); for (let i = 0; i < 22; i++) { require("node:fs").mkdirSync("${name}"); process.chdir("${name}"); }`;
+    execFileSync(process.execPath, ["-e", make, root]);
+    const deep = join(root, ...Array.from({ length: 22 }, () => name));
+    try {
+      await expect(renderSystemPrompt(pinned(root, { cwd: deep }))).rejects.toThrow(
+        bad(
+          `cwd: the path is too long for the system to open (ENAMETOOLONG, ${Buffer.byteLength(deep)} bytes) at ${deep}; pass the project's folder`,
+        ),
+      );
+    } finally {
+      // rm walks a tree by descriptors; removing it by its paths would fail as the render's look-up did.
+      execFileSync("rm", ["-rf", join(root, name)]);
     }
   });
 
