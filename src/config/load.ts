@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative } from "node:path";
-import { decodeText, realpathOrSelf } from "../_fs.js";
+import { decodeText, kindOfPath, realpathOrSelf } from "../_fs.js";
 import { toPosix } from "../_paths.js";
 import { entryKind, UnsafePathError } from "../_safe-write.js";
 import { readFileNoFollow } from "../repo-files/index.js";
@@ -83,6 +83,10 @@ async function readProjectConfig(
   path: string,
   folders: ConfigFolders,
 ): Promise<{ file: ConfigFile; diagnostics: Diagnostic[] }> {
+  // `.pi` a FIFO or a file: the project layer says so once (`layer-not-folder`), not here too.
+  const kind = await kindOfPath(folders.projectDir);
+  if (kind === "file" || kind === "other")
+    return { file: emptyFile(path, "project"), diagnostics: [] };
   const [root, dir] = await Promise.all([
     realpathOrSelf(folders.cwd),
     realpathOrSelf(folders.projectDir),

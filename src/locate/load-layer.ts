@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { parseFrontmatter } from "../_frontmatter.js";
+import { kindOfPath } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
+import { entryKind, KIND_WORDS } from "../_safe-write.js";
 import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { listMarkdown, loadSectionsFromDir, readLayerFiles } from "../sections/load.js";
 import type { CustomPrompt } from "../sections/render.js";
@@ -68,6 +70,8 @@ export async function loadLayer(
     signal?: AbortSignal | undefined;
   },
 ): Promise<LoadedLayer> {
+  const notFolder = await notAFolder(dir, layer);
+  if (notFolder) return { ...emptyLayer(layer), diagnostics: [notFolder] };
   const reach = options.confine
     ? await projectReach({ ...options.confine, trusted: true })
     : undefined;
@@ -124,6 +128,26 @@ export async function loadLayer(
         }
       : null,
     diagnostics,
+  };
+}
+
+/**
+ * The one warning for a layer folder that is something else (`.pi` a FIFO, a
+ * file, a socket, a device): each of its files and folders would otherwise be
+ * a warning of its own (seven, each saying ENOTDIR). Undefined for a folder
+ * (or a link to one) and for nothing there.
+ */
+export async function notAFolder(dir: string, layer: Layer): Promise<Diagnostic | undefined> {
+  const kind = await kindOfPath(dir);
+  if (kind === "dir" || kind === "missing") return undefined;
+  const entry = await entryKind(dir).catch(() => "missing" as const);
+  const what =
+    entry === "missing" || entry === "dir" ? "not a folder" : `${KIND_WORDS[entry]}, not a folder`;
+  return {
+    level: "warning",
+    code: "layer-not-folder",
+    message: `${what}: nothing of the ${layer} layer is read (sysprompt.yaml, SYSTEM.md, APPEND_SYSTEM.md, sections/, partials/, general-rules.md)`,
+    path: dir,
   };
 }
 
