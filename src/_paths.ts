@@ -60,6 +60,16 @@ export function toPosix(path: string, separator: string = sep): string {
   return separator === "\\" ? path.replaceAll("\\", "/") : path;
 }
 
+/**
+ * A relative path as it may be shown: one whose first name starts with `~`
+ * (a repository's folder named `~` or `~alice`) reads as a home folder
+ * (`~/AGENTS.md`, `~alice/AGENTS.md`), so it is written from `./`
+ * (`./~/AGENTS.md`). Any other path is returned as it is.
+ */
+export function notHomeLike(relativePath: string): string {
+  return relativePath.startsWith("~") ? `./${relativePath}` : relativePath;
+}
+
 /** True when `path` is `folder` or lies below it (compared as written; resolve links first). */
 export function isWithin(path: string, folder: string): boolean {
   const rel = relative(folder, path);

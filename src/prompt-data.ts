@@ -1,4 +1,4 @@
-import { toPosix } from "./_paths.js";
+import { notHomeLike, toPosix } from "./_paths.js";
 import { elementText, escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
@@ -121,7 +121,8 @@ export function assemblePromptData(input: PromptDataInputs): {
     contextFiles,
     alwaysRules: rules.alwaysRules,
     onDemandRules: rules.onDemandRules,
-    agentsMd: (tree?.agentsMd ?? []).map(name),
+    // Relative to cwd: a folder named `~` is `./~/AGENTS.md`, never read as the home's.
+    agentsMd: (tree?.agentsMd ?? []).map((p) => name(notHomeLike(p))),
     rootAgentsMd: (tree?.rootAgentsMd ?? []).map(name),
     agentsMdTruncated: (tree?.agentsMdOmitted ?? 0) > 0,
     agentsMdOnTouch: options.contextOnTouch === true,
