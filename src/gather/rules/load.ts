@@ -183,14 +183,27 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   );
   const candidates = groups.flat();
 
-  // Which files are read is decided in prompt order from their sizes (known
-  // from stat), so the total budget is deterministic; then they are read at once.
+  // Which files are read is decided from their sizes (known from stat), so the
+  // total budget is deterministic; then they are read at once. The user's
+  // files take their part of the totals first, then the project's, each in
+  // prompt order (kept for the prompt): a repository's megabyte of rule files
+  // must not leave the user's own rule unread.
   const seen = new Map<string, string>();
   let total = 0;
   let files = 0;
-  const plan = candidates.map(({ candidate, format }) => {
-    const layer: Rule["layer"] =
-      format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
+  const layerOf = (format: RuleFormat): Rule["layer"] =>
+    format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
+  const budgetOrder = [
+    ...candidates.filter((c) => layerOf(c.format) === "user"),
+    ...candidates.filter((c) => layerOf(c.format) === "project"),
+  ];
+  const planned = new Map(budgetOrder.map((c) => [c, planOne(c)]));
+  const plan = candidates.flatMap((c) => {
+    const one = planned.get(c);
+    return one ? [one] : [];
+  });
+  function planOne({ candidate, format }: (typeof candidates)[number]) {
+    const layer = layerOf(format);
     const base = { path: toPosix(candidate.path), source: format.source, layer };
     if (candidate.refused) return { base, fate: candidate.refused as RuleFate };
     if (candidate.disabled !== undefined) {
@@ -213,7 +226,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     }
     total += size;
     return { base, read: { candidate, format, real } };
-  });
+  }
   const texts = await Promise.all(
     // Through the door, by the path found: it checks again, on the descriptor, what discovery saw.
     plan.map((p) =>
