@@ -67,15 +67,68 @@ export function isBlank(text: string, from: number, to: number): boolean {
 
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+const LESS_THAN = 0x3c;
 
 /**
- * The fence still open at the end of `text`, read as the prompt's formatting
- * reads it (a CR or CRLF ends a line too, trailing spaces and tabs do not
- * count), or undefined. Linear in the text.
+ * A block still open at the end of a text: a fenced code block (with the
+ * spaces its opening line was indented by), or an HTML block of one of the
+ * kinds that run to a closing string or to the end of the document
+ * (CommonMark's HTML blocks 1-5: `<script`, `<pre`, `<style` or `<textarea`
+ * to their end tag, `<!--` to `-->`, `<?` to `?>`, `<!` and a letter to `>`,
+ * `<![CDATA[` to `]]>`).
  */
-export function openFenceAtEnd(text: string): Fence | undefined {
+export type OpenBlock =
+  | { kind: "fence"; fence: Fence; indent: number }
+  | { kind: "html"; closer: string; ignoreCase: boolean };
+
+const RAW_HTML_NAMES = ["script", "pre", "style", "textarea"] as const;
+
+/** The HTML block that the line `text[from, to)` starts (at most three spaces in), or undefined. */
+function htmlOpener(text: string, from: number, to: number): OpenBlock | undefined {
+  let at = from;
+  while (at < to && at - from < MAX_FENCE_INDENT && text.charCodeAt(at) === SPACE) at++;
+  if (text.charCodeAt(at) !== LESS_THAN) return undefined;
+  const html = (closer: string, ignoreCase = false): OpenBlock => ({
+    kind: "html",
+    closer,
+    ignoreCase,
+  });
+  if (text.startsWith("<!--", at)) return html("-->");
+  if (text.startsWith("<?", at)) return html("?>");
+  if (text.startsWith("<![CDATA[", at)) return html("]]>");
+  const next = text.charCodeAt(at + 1);
+  if (next === 0x21) {
+    const letter = text.charCodeAt(at + 2) | 0x20;
+    return letter >= 0x61 && letter <= 0x7a && at + 2 < to ? html(">") : undefined;
+  }
+  for (const name of RAW_HTML_NAMES) {
+    const end = at + 1 + name.length;
+    if (end > to || text.slice(at + 1, end).toLowerCase() !== name) continue;
+    const after = text.charCodeAt(end);
+    if (end === to || after === SPACE || after === TAB || after === 0x3e) {
+      return html(`</${name}>`, true);
+    }
+  }
+  return undefined;
+}
+
+/** True when the line `text[from, to)` holds the HTML block's closing string. */
+function endsHtml(text: string, from: number, to: number, block: OpenBlock): boolean {
+  if (block.kind !== "html") return false;
+  const line = text.slice(from, to);
+  return (block.ignoreCase ? line.toLowerCase() : line).includes(block.closer);
+}
+
+/**
+ * The block still open at the end of `text`, read as CommonMark reads a
+ * document's top level: inside a fence nothing starts an HTML block, inside
+ * an HTML block nothing opens a fence (a `<!--` line, then a ``` line, then
+ * `-->` leaves nothing open). A CR or CRLF ends a line too; trailing spaces
+ * and tabs do not count. Linear in the text.
+ */
+export function openBlockAtEnd(text: string): OpenBlock | undefined {
   const length = text.length;
-  let fence: Fence | undefined;
+  let block: OpenBlock | undefined;
   let start = 0;
   for (;;) {
     let end = start;
@@ -90,46 +143,73 @@ export function openFenceAtEnd(text: string): Fence | undefined {
       if (code !== SPACE && code !== TAB) break;
       contentEnd--;
     }
-    if (fence === undefined) fence = fenceOpener(text, start, contentEnd);
-    else if (closesFence(text, start, contentEnd, fence)) fence = undefined;
-    if (end >= length) return fence;
+    if (block === undefined) {
+      const fence = fenceOpener(text, start, contentEnd);
+      if (fence !== undefined) {
+        let indent = 0;
+        while (text.charCodeAt(start + indent) === SPACE) indent++;
+        block = { kind: "fence", fence, indent };
+      } else {
+        block = htmlOpener(text, start, contentEnd);
+        if (block !== undefined && endsHtml(text, start, contentEnd, block)) block = undefined;
+      }
+    } else if (block.kind === "fence") {
+      if (closesFence(text, start, contentEnd, block.fence)) block = undefined;
+    } else if (endsHtml(text, start, contentEnd, block)) block = undefined;
+    if (end >= length) return block;
     const crlf = text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED;
     start = end + (crlf ? 2 : 1);
   }
 }
 
-/**
- * `text` with a closing line added when it ends inside a fenced code block:
- * text a repository wrote (a context or rule file, cut at a cap or not, the
- * tree's names) cannot turn what the prompt says after it into code. A text
- * with no fence left open is returned as it is.
- */
-export function closeOpenFence(text: string): string {
-  const fence = openFenceAtEnd(text);
-  if (fence === undefined) return text;
+/** The fence still open at the end of `text` ({@link openBlockAtEnd}), or undefined. */
+export function openFenceAtEnd(text: string): Fence | undefined {
+  const block = openBlockAtEnd(text);
+  return block?.kind === "fence" ? block.fence : undefined;
+}
+
+/** `text` and `line` on a line of its own. */
+function withLine(text: string, line: string): string {
   const lastCode = text.charCodeAt(text.length - 1);
   const newline = text === "" || lastCode === LINE_FEED || lastCode === CARRIAGE_RETURN ? "" : "\n";
-  return `${text}${newline}${fence.char.repeat(fence.length)}`;
+  return `${text}${newline}${line}`;
+}
+
+/**
+ * `text` with a closing line added when it ends inside a fenced code block
+ * or an HTML block that runs to the end of the document
+ * ({@link openBlockAtEnd}): text a repository wrote (a context or rule file,
+ * cut at a cap or not, the tree's names) cannot turn what the prompt says
+ * after it into code or raw HTML. A fence's closer is indented as its opener
+ * was, so one opened inside a list item closes there too. A text with
+ * nothing left open is returned as it is: a closing line where nothing is
+ * open would itself open a fence.
+ */
+export function closeOpenFence(text: string): string {
+  const block = openBlockAtEnd(text);
+  if (block === undefined) return text;
+  if (block.kind === "html") return withLine(text, block.closer);
+  return withLine(text, " ".repeat(block.indent) + block.fence.char.repeat(block.fence.length));
 }
 
 /**
  * `text` with `-->` added on a line of its own when its last `<!--` is never
- * closed: an HTML comment runs to its `-->` or to the end of the document,
- * and one a repository's text leaves open would make what the prompt says
- * after it read as a comment. (`<!-->` closes itself, as CommonMark has it.)
+ * closed, anywhere in a line: a reader that takes a comment to run to its
+ * `-->` or to the end of the document would otherwise read what the prompt
+ * says after it as a comment. (`<!-->` closes itself, as CommonMark has it;
+ * a `-->` line opens nothing.)
  */
 export function closeOpenComment(text: string): string {
   const open = text.lastIndexOf("<!--");
   if (open === -1 || text.lastIndexOf("-->") >= open + 2) return text;
-  const lastCode = text.charCodeAt(text.length - 1);
-  const newline = lastCode === LINE_FEED || lastCode === CARRIAGE_RETURN ? "" : "\n";
-  return `${text}${newline}-->`;
+  return withLine(text, "-->");
 }
 
 /**
- * {@link closeOpenFence}, then {@link closeOpenComment}: a repository's text
- * (a context or rule file, cut at a cap or not, the tree's names) ends with
- * no code block and no comment left open to run over what follows it.
+ * {@link closeOpenFence} (fences and HTML blocks, read together), then
+ * {@link closeOpenComment}: a repository's text (a context or rule file, cut
+ * at a cap or not, the tree's names) ends with no code block, HTML block or
+ * comment left open to run over what follows it.
  */
 export function closeOpenBlocks(text: string): string {
   return closeOpenComment(closeOpenFence(text));

@@ -14,7 +14,7 @@ import { gitStep } from "./git/index.js";
 import { parseRuleList } from "./guidelines/guidelines.js";
 import { parseToolDescriptions, selectSkillsTool } from "./guidelines/tools.js";
 import type { GatherInputs, GatherOptions } from "./inputs.js";
-import { type LoadedRules, traceRules } from "./rules/index.js";
+import { type LoadedRules, type Rule, type RuleAccount, traceRules } from "./rules/index.js";
 import { tableStep } from "./step-table.js";
 import {
   type BuiltWorkspace,
@@ -40,6 +40,25 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
   const ceiling = ceilingDir !== null ? { ceilingDir } : {};
   const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
   const confine = { start: cwd, home, ceiling: ceilingDir ?? undefined };
+  // The user's rule files are read first and kept here as they are: a render
+  // that gives up on a repository's slow rule files keeps the user's.
+  const rulesSoFar: { rules: Rule[]; accounts: RuleAccount[] } = { rules: [], accounts: [] };
+  const ruleFiles = keyed(
+    "rule-files",
+    {
+      cwd,
+      agentDir,
+      home,
+      projectDir: opts.projectDirName,
+      projectTrusted: trusted,
+      sources: opts.ruleSources,
+      maxBytes,
+      ...ceiling,
+    },
+    opts.ruleSources.length > 0 &&
+      (async (i) => lifted(await traceRules({ ...i, signal, soFar: rulesSoFar }))),
+    { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
+  );
   return {
     // Not bounded: without the builtin templates there is no prompt at all, and
     // they sit beside the code that is already running.
@@ -84,23 +103,15 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
         { files: [], diagnostics: [], provenance: NO_CONTEXT },
       ),
     ),
-    "rule-files": tableStep(
-      keyed(
-        "rule-files",
-        {
-          cwd,
-          agentDir,
-          home,
-          projectDir: opts.projectDirName,
-          projectTrusted: trusted,
-          sources: opts.ruleSources,
-          maxBytes,
-          ...ceiling,
-        },
-        opts.ruleSources.length > 0 && (async (i) => lifted(await traceRules({ ...i, signal }))),
-        { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
-      ),
-    ),
+    "rule-files": tableStep({
+      ...ruleFiles,
+      partial: () =>
+        lifted({
+          rules: [...rulesSoFar.rules],
+          accounts: [...rulesSoFar.accounts],
+          diagnostics: [],
+        }),
+    }),
     skills: tableStep(
       keyed(
         "skills",

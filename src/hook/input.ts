@@ -53,15 +53,25 @@ export const MAX_JSON_CONTAINERS = 100_000;
 export const MAX_JSON_VALUES = 2_000_000;
 
 /**
+ * Most object keys the hook parses (counted by their colons). Each key name
+ * new in its place makes JSON.parse build a hidden class: 99,000 objects of
+ * 20 new names (1.98 million keys, under both caps above) took 8 s of CPU
+ * and 750 MB. An agent's input holds a few dozen.
+ */
+export const MAX_JSON_KEYS = 100_000;
+
+/**
  * Why JSON text is not parsed, or undefined: it nests arrays and objects
  * deeper than `maxDepth`, or holds more than {@link MAX_JSON_CONTAINERS}
- * of them or {@link MAX_JSON_VALUES} values. One pass that skips strings.
+ * of them, {@link MAX_JSON_VALUES} values or {@link MAX_JSON_KEYS} object
+ * keys. One pass that skips strings.
  * JSON.parse of megabytes of `[[[…` takes seconds (9 s at load here for 4 MB).
  */
 export function jsonShapeProblem(text: string, maxDepth: number): string | undefined {
   let depth = 0;
   let containers = 0;
   let values = 0;
+  let keys = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -78,6 +88,8 @@ export function jsonShapeProblem(text: string, maxDepth: number): string | undef
     } else if (c === 0x5d || c === 0x7d) depth--;
     else if (c === 0x2c && ++values > MAX_JSON_VALUES) {
       return `the hook input holds more than ${MAX_JSON_VALUES} values`;
+    } else if (c === 0x3a && ++keys > MAX_JSON_KEYS) {
+      return `the hook input holds more than ${MAX_JSON_KEYS} object keys`;
     }
   }
   return undefined;

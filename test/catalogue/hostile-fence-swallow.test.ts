@@ -42,7 +42,7 @@ describe("hostile repository: no fence a repository opens runs past its element"
     expect(result.text).toContain("```sh\nnpm test\n```\n</repository_instructions>");
     expect(result.text).toContain("four tildes, never closed\n~~~~\n</rule>");
     const tree = result.sections.find((s) => s.name === "workspace_tree")?.text ?? "";
-    expect(tree).toMatch(/\n {2}``` {2}0B {2}[^\n]*\n[\s\S]*\n```\n<\/workspace_tree>$/);
+    expect(tree).toMatch(/\n {2}``` {2}0B {2}[^\n]*\n[\s\S]*\n {2}```\n<\/workspace_tree>$/);
   });
 
   it("a file cut at its cap inside a fence: the fence is closed before the cut's marker", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_COUNTED_RUN, pieces, tokenCounter } from "../../src/tokens.js";
+import { MAX_COUNTED_RUN, memoTokenCounter, pieces, tokenCounter } from "../../src/tokens.js";
 
 // Token counts come from gpt-tokenizer's byte-pair merging, whose cost is the
 // square of one word's length. `explain` counts every section's tokens, and a
@@ -39,5 +39,25 @@ describe("hostile repository: one enormous word in a text whose tokens are count
     // A surrogate pair is never split.
     const emoji = "😀".repeat(MAX_COUNTED_RUN);
     for (const piece of pieces(emoji)) expect(piece.length % 2).toBe(0);
+  });
+});
+
+describe("a report's counter that keeps each piece's count (memoTokenCounter)", () => {
+  it("counts every text exactly as the plain counter does", () => {
+    const plain = tokenCounter();
+    const memo = memoTokenCounter();
+    const parts = ["a", "B", "é", "中", "1", "23", "'s", "'", ".", " ", "  ", "\n", "\n\n", "\r\n"];
+    parts.push("\t", "/", "<", "-", "😀", "\u0301", "ǅ", "\u00a0", "\u3000", "#", "`", '"', "'ll");
+    parts.push("x".repeat(MAX_COUNTED_RUN + 7), " ".repeat(MAX_COUNTED_RUN + 3), "ß");
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed;
+    };
+    for (let i = 0; i < 3000; i++) {
+      let text = "";
+      for (let j = next() % 40; j >= 0; j--) text += parts[next() % parts.length];
+      expect(memo(text), JSON.stringify(text)).toBe(plain(text));
+    }
   });
 });

@@ -7,7 +7,7 @@ import { privatePaths, projectReach } from "../../repo-files/index.js";
 import type { GivenBy } from "../../resolve-options.js";
 import type { CacheClass } from "../../sections/types.js";
 import { usedVersion } from "../../sections/used-version.js";
-import { TOKEN_ENCODING, type TokenCounter, tokenCounter } from "../../tokens.js";
+import { memoTokenCounter, TOKEN_ENCODING, type TokenCounter } from "../../tokens.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
 import { templatesBesideRender } from "../_render-templates.js";
 import type {
@@ -42,7 +42,8 @@ export async function explainPrompt(
   const result = renderPrepared(prepared);
   const renderMs = performance.now() - gathered;
   const promptTemplates = await templatesBesideRender(options, prepared, started);
-  const count = tokenCounter();
+  // One counter for the report: the prompt's text is counted five times (sections, total, prefixes).
+  const count = memoTokenCounter();
   const sections = explainSections(prepared, result, count);
   // Within what the render left of its deadline: each folder's ignore check runs every pattern of the walk.
   const deadlineMs = prepared.opts?.deadlineMs ?? DEFAULT_DEADLINE_MS;

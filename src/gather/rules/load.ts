@@ -76,6 +76,11 @@ export interface LoadRulesOptions {
   stated?: readonly StatedText[];
   /** Stops the work (the promise rejects with the signal's reason): a render that gave up on it. */
   signal?: AbortSignal;
+  /**
+   * Filled as the user's rule files are read (they are read before the
+   * project's): what a render that gives up on the step still has.
+   */
+  soFar?: { rules: Rule[]; accounts: RuleAccount[] };
 }
 
 /** Checks the `ruleSources` option: known names only. */
@@ -183,14 +188,27 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   );
   const candidates = groups.flat();
 
-  // Which files are read is decided in prompt order from their sizes (known
-  // from stat), so the total budget is deterministic; then they are read at once.
+  // Which files are read is decided from their sizes (known from stat), so the
+  // total budget is deterministic; then they are read at once. The user's
+  // files take their part of the totals first, then the project's, each in
+  // prompt order (kept for the prompt): a repository's megabyte of rule files
+  // must not leave the user's own rule unread.
   const seen = new Map<string, string>();
   let total = 0;
   let files = 0;
-  const plan = candidates.map(({ candidate, format }) => {
-    const layer: Rule["layer"] =
-      format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
+  const layerOf = (format: RuleFormat): Rule["layer"] =>
+    format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
+  const budgetOrder = [
+    ...candidates.filter((c) => layerOf(c.format) === "user"),
+    ...candidates.filter((c) => layerOf(c.format) === "project"),
+  ];
+  const planned = new Map(budgetOrder.map((c) => [c, planOne(c)]));
+  const plan = candidates.flatMap((c) => {
+    const one = planned.get(c);
+    return one ? [one] : [];
+  });
+  function planOne({ candidate, format }: (typeof candidates)[number]) {
+    const layer = layerOf(format);
     const base = { path: toPosix(candidate.path), source: format.source, layer };
     if (candidate.refused) return { base, fate: candidate.refused as RuleFate };
     if (candidate.disabled !== undefined) {
@@ -213,7 +231,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     }
     total += size;
     return { base, read: { candidate, format, real } };
-  });
+  }
   const texts = await Promise.all(
     // Through the door, by the path found: it checks again, on the descriptor, what discovery saw.
     plan.map((p) =>
@@ -227,23 +245,36 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     ),
   );
 
-  const accounts: RuleAccount[] = [];
-  const read: { rule: Rule; account: RuleAccount }[] = [];
+  // Each file's account and rule at its place in prompt order.
+  const accountAt: (RuleAccount | undefined)[] = plan.map(() => undefined);
+  const readAt: ({ rule: Rule; account: RuleAccount } | undefined)[] = plan.map(() => undefined);
   // Parsing is synchronous and the repository sets how much there is (1,000
   // files of flow-sequence frontmatter): the loop yields every slice and stops
-  // once the render has given up on it.
-  for (const [i, p] of plan.entries()) {
+  // once the render has given up on it. The user's files are parsed first, and
+  // each goes to `soFar` as it is, so a render that gives up on the project's
+  // still has the user's rules.
+  const parseOrder = [
+    ...plan.flatMap((p, i) => (p.base.layer === "user" ? [i] : [])),
+    ...plan.flatMap((p, i) => (p.base.layer === "project" ? [i] : [])),
+  ];
+  for (const i of parseOrder) {
     const turn = nextTurn(options.signal);
     if (turn) await turn;
+    const p = plan[i];
+    if (p === undefined) continue;
     const { base } = p;
+    const keep = (one: RuleAccount) => {
+      accountAt[i] = one;
+      if (base.layer === "user") options.soFar?.accounts.push(one);
+    };
     const text = texts[i];
     if (!p.read || !text) {
-      if (p.fate) accounts.push({ ...base, fate: p.fate });
+      if (p.fate) keep({ ...base, fate: p.fate });
       continue;
     }
     if (!text.ok) {
       const reason = text.diagnostics[0]?.message ?? text.reason;
-      accounts.push({
+      keep({
         ...base,
         fate:
           text.reason === "refused"
@@ -273,9 +304,14 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
                   : "listed",
           },
     };
-    accounts.push(account);
-    if (!one.disabled) read.push({ rule, account });
+    keep(account);
+    if (!one.disabled) {
+      readAt[i] = { rule, account };
+      if (base.layer === "user") options.soFar?.rules.push(rule);
+    }
   }
+  const accounts = accountAt.filter((a) => a !== undefined);
+  const read = readAt.filter((r) => r !== undefined);
 
   // A trusted project's rule beats the user's of the same format and name. An
   // untrusted project's never does: naming its file like the user's would
