@@ -64,7 +64,8 @@ export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {
  * paths `near` (the `PATH` entries that might be taken from it; by the path
  * as written or its real path), up to the first folder that is the home folder
  * or holds it (the home folder is never a project root: a dotfiles repository
- * does not make `~/bin` the project's). A `PATH` entry into the project root
+ * does not make `~/bin` the project's), and the deepest folder holding one of
+ * them and one of `near`, `.git` or not (see {@link rootsAbove}). A `PATH` entry into the project root
  * from a folder below it (`uv run`, direnv's `PATH_add bin`) is then left out
  * as one into the working folder is. Only folders that hold one of `near` are
  * looked at, so a working folder thousands of folders deep costs no look-up
@@ -95,10 +96,22 @@ export async function projectFolders(
 }
 
 /**
+ * Folders that hold the system's own binary folders (`/usr/bin`,
+ * `/usr/local/bin`, `/opt/<vendor>/bin`) and a working folder too
+ * (`/usr/src/linux`, `/opt/app`): never a project's, whatever lies in them.
+ */
+const SYSTEM_FOLDERS = new Set(["/usr", "/usr/local", "/opt"]);
+
+/**
  * The folders at or above any of `folders` that hold a `.git` and one of
- * `paths`, below the first that is `home` or holds it. The folders above a
- * folder that hold a path are those at and above the two's common folder: a
- * few look-ups a path, however deep the folder.
+ * `paths`, below the first that is `home` or holds it, and the deepest folder
+ * holding both a folder and a path, below that one, unless it is one of
+ * {@link SYSTEM_FOLDERS} or a folder every user makes theirs in (`/tmp`,
+ * sticky): a project without a `.git` (a tarball, a zip, a
+ * copy) is still the project, and the folder around the working folder that
+ * also holds a `PATH` entry (its `bin/`, `.venv/bin`) is the one it came in.
+ * The folders above a folder that hold a path are those at and above the
+ * two's common folder: a few look-ups a path, however deep the folder.
  */
 async function rootsAbove(
   folders: readonly string[],
@@ -110,20 +123,29 @@ async function rootsAbove(
   const looked = new Set<string>();
   for (const folder of folders) {
     for (const path of paths) {
-      for (
-        let dir = commonFolder(resolve(folder), resolve(path));
-        !holds(dir, top);
-        dir = dirname(dir)
-      ) {
+      const start = commonFolder(resolve(folder), resolve(path));
+      for (let dir = start; !holds(dir, top); dir = dirname(dir)) {
         if (!looked.has(dir)) {
           looked.add(dir);
-          if (await holdsGit(dir)) out.push(dir);
+          // The deepest folder holding both counts with no .git too (a tarball's bin/ beside src/).
+          const shared = dir === start && !SYSTEM_FOLDERS.has(dir) && !(await isSticky(dir));
+          if (shared || (await holdsGit(dir))) out.push(dir);
         }
         if (dirname(dir) === dir) break;
       }
     }
   }
   return out;
+}
+
+/** Whether `dir` is a folder every user makes their own folders in (`/tmp`: its sticky bit). */
+async function isSticky(dir: string): Promise<boolean> {
+  try {
+    return ((await stat(dir)).mode & 0o1000) !== 0;
+  } catch {
+    // Missing or not ours to look at: nothing of ours is in it.
+    return false;
+  }
 }
 
 /** The deepest folder both absolute, resolved paths lie in. */
