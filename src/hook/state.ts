@@ -16,7 +16,12 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { type CacheLocation, cacheLocation, writeCacheFile } from "../_cache-location.js";
+import {
+  type CacheLocation,
+  cacheLocation,
+  readyCacheFolder,
+  writeCacheFile,
+} from "../_cache-location.js";
 import { hash128Hex } from "../_hash.js";
 
 /** Most sessions kept per agent; a new one evicts the least recently used. */
@@ -203,6 +208,16 @@ export async function withSessionLock<T>(
 
 async function acquire(lock: string, location: CacheLocation): Promise<boolean> {
   const start = Date.now();
+  if (location.parents) {
+    // sysprompt's cache folder, made and checked as the cache writer does before the lock is
+    // made in it: a link there (XDG_CACHE_HOME in a checkout) would put it in the link's target.
+    try {
+      readyCacheFolder(dirname(lock));
+    } catch {
+      // No lock: the write after it refuses the folder, with its message.
+      return false;
+    }
+  }
   for (let madeFolder = false; ; ) {
     try {
       closeSync(openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
