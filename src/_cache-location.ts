@@ -59,22 +59,49 @@ export function cacheRoot(env: Readonly<Record<string, string | undefined>>, hom
  */
 export function readyCacheFolder(folder: string): void {
   const root = basename(dirname(folder)) === CACHE_FOLDER ? dirname(folder) : folder;
-  const me = process.getuid?.();
   // Each checked before anything is made in it.
   for (const at of root === folder ? [folder] : [root, folder]) {
     mkdirSync(at, { recursive: true, mode: 0o700 });
-    const s = lstatSync(at);
-    if (!s.isDirectory()) {
-      throw new Error(
-        `${at}: ${s.isSymbolicLink() ? "a symbolic link" : "not a folder"}; sysprompt's cache folder and the folders in it are never written through a link`,
-      );
-    }
-    if (me !== undefined && s.uid !== me) {
-      throw new Error(
-        `${at}: owned by another user (uid ${s.uid}); sysprompt writes its caches only in a folder of its user's`,
-      );
-    }
+    checkOwnFolder(at);
   }
+}
+
+/** Throws unless `at` is a real folder (not a link) of this user's. */
+function checkOwnFolder(at: string): void {
+  const me = process.getuid?.();
+  const s = lstatSync(at);
+  if (!s.isDirectory()) {
+    throw new Error(
+      `${at}: ${s.isSymbolicLink() ? "a symbolic link" : "not a folder"}; sysprompt's cache folder and the folders in it are never written through a link`,
+    );
+  }
+  if (me !== undefined && s.uid !== me) {
+    throw new Error(
+      `${at}: owned by another user (uid ${s.uid}); sysprompt writes its caches only in a folder of its user's`,
+    );
+  }
+}
+
+/**
+ * Makes the folder of the cache file at `location` ready to write into: with
+ * `parents`, {@link readyCacheFolder}; else (the agent dir's `cache/`) it is
+ * created when missing, never the agent dir above it, and must be a real
+ * folder of this user's too: an agent dir you named inside a checkout may hold
+ * a `cache` that links to `~/.ssh`. Throws an Error naming the folder.
+ */
+export function readyCacheFileFolder(location: CacheLocation): void {
+  const folder = dirname(location.path);
+  if (location.parents) {
+    readyCacheFolder(folder);
+    return;
+  }
+  try {
+    mkdirSync(folder, { mode: 0o700 });
+  } catch (error) {
+    // There already: checked below. A missing agent dir stays missing: the check says so.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  checkOwnFolder(folder);
 }
 
 /**
@@ -82,21 +109,13 @@ export function readyCacheFolder(folder: string): void {
  * (created exclusively, mode 0600) renamed over the old one, so a reader never
  * sees half a file and two writers never mix. The cache folder is created
  * (0700), and with `parents` the folders above it; a missing agent dir stays
- * missing. Throws what failed, the temporary file removed.
+ * missing ({@link readyCacheFileFolder}: never through a link). Throws what failed, the temporary file removed.
  */
 export function writeCacheFile(location: CacheLocation, text: string): void {
   const { path } = location;
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    if (location.parents) readyCacheFolder(dirname(path));
-    else {
-      try {
-        mkdirSync(dirname(path), { mode: 0o700 });
-      } catch (error) {
-        // There already: a file in its place fails at the write, with its own message.
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      }
-    }
+    readyCacheFileFolder(location);
     writeFileSync(temp, text, { flag: "wx", mode: 0o600 });
     renameSync(temp, path);
   } catch (error) {
