@@ -104,8 +104,9 @@ const SYSTEM_FOLDERS = new Set(["/usr", "/usr/local", "/opt"]);
 
 /**
  * The folders at or above any of `folders` that hold a `.git` and one of
- * `paths`, below the first that is `home` or holds it, and the deepest folder
- * holding both a folder and a path, below that one, unless it is one of
+ * `paths`, up to `home` (never it; above it, when `home` is below them), and
+ * the deepest folder holding both a folder and a path, below the first that
+ * is `home` or holds it, unless it is one of
  * {@link SYSTEM_FOLDERS} or a folder every user makes theirs in (`/tmp`,
  * sticky): a project without a `.git` (a tarball, a zip, a
  * copy) is still the project, and the folder around the working folder that
@@ -124,14 +125,17 @@ async function rootsAbove(
   for (const folder of folders) {
     for (const path of paths) {
       const start = commonFolder(resolve(folder), resolve(path));
-      for (let dir = start; !holds(dir, top); dir = dirname(dir)) {
+      // Up to the home folder, never itself; the folders that hold it are looked at for a .git
+      // (a home folder inside a checkout, as a CI job may set it, leaves the checkout the project's).
+      // The file system's root is never one (a container's `COPY . /` may leave a /.git there).
+      for (let dir = start; dir !== top && dirname(dir) !== dir; dir = dirname(dir)) {
         if (!looked.has(dir)) {
           looked.add(dir);
           // The deepest folder holding both counts with no .git too (a tarball's bin/ beside src/).
-          const shared = dir === start && !SYSTEM_FOLDERS.has(dir) && !(await isSticky(dir));
+          const shared =
+            dir === start && !holds(dir, top) && !SYSTEM_FOLDERS.has(dir) && !(await isSticky(dir));
           if (shared || (await holdsGit(dir))) out.push(dir);
         }
-        if (dirname(dir) === dir) break;
       }
     }
   }
