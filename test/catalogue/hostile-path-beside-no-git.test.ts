@@ -41,6 +41,8 @@ describe("hostile-path-beside-no-git: a PATH entry beside the working folder, no
     mkdirSync(join(project, "src"), { recursive: true });
     const ran = join(root, "planted-ran");
     plant(join(project, "bin"), "lspci", ran);
+    // A tarball may give its top folder the sticky bit /tmp has: not taken for /tmp.
+    chmodSync(project, 0o1755);
     const PATH = [join(project, "bin"), "/nonexistent"].join(":");
     process.env.PATH = PATH;
     await renderSystemPrompt(

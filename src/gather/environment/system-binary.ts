@@ -1,3 +1,4 @@
+import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 import { realpath, stat } from "../../_io.js";
 import { homeFolder, isWithin } from "../../_paths.js";
@@ -98,17 +99,20 @@ export async function projectFolders(
 /**
  * Folders that hold the system's own binary folders (`/usr/bin`,
  * `/usr/local/bin`, `/opt/<vendor>/bin`) and a working folder too
- * (`/usr/src/linux`, `/opt/app`): never a project's, whatever lies in them.
+ * (`/usr/src/linux`, `/opt/app`), and the temporary folders every user makes
+ * their own folders in: never a project's, whatever lies in them. By name,
+ * not by a mode a tarball could give its own top folder (a sticky bit).
  */
-const SYSTEM_FOLDERS = new Set(["/usr", "/usr/local", "/opt"]);
+function systemFolder(dir: string): boolean {
+  return ["/usr", "/usr/local", "/opt", "/tmp", "/var/tmp", "/dev/shm", tmpdir()].includes(dir);
+}
 
 /**
  * The folders at or above any of `folders` that hold a `.git` and one of
  * `paths`, up to `home` (never it; above it, when `home` is below them), and
  * the deepest folder holding both a folder and a path, below the first that
  * is `home` or holds it, unless it is one of
- * {@link SYSTEM_FOLDERS} or a folder every user makes theirs in (`/tmp`,
- * sticky): a project without a `.git` (a tarball, a zip, a
+ * {@link systemFolder}'s (`/usr`, `/opt`, `/tmp`): a project without a `.git` (a tarball, a zip, a
  * copy) is still the project, and the folder around the working folder that
  * also holds a `PATH` entry (its `bin/`, `.venv/bin`) is the one it came in.
  * The folders above a folder that hold a path are those at and above the
@@ -132,24 +136,13 @@ async function rootsAbove(
         if (!looked.has(dir)) {
           looked.add(dir);
           // The deepest folder holding both counts with no .git too (a tarball's bin/ beside src/).
-          const shared =
-            dir === start && !holds(dir, top) && !SYSTEM_FOLDERS.has(dir) && !(await isSticky(dir));
+          const shared = dir === start && !holds(dir, top) && !systemFolder(dir);
           if (shared || (await holdsGit(dir))) out.push(dir);
         }
       }
     }
   }
   return out;
-}
-
-/** Whether `dir` is a folder every user makes their own folders in (`/tmp`: its sticky bit). */
-async function isSticky(dir: string): Promise<boolean> {
-  try {
-    return ((await stat(dir)).mode & 0o1000) !== 0;
-  } catch {
-    // Missing or not ours to look at: nothing of ours is in it.
-    return false;
-  }
 }
 
 /** The deepest folder both absolute, resolved paths lie in. */
