@@ -64,23 +64,48 @@ export function cacheRoot(env: Readonly<Record<string, string | undefined>>, hom
  */
 export function readyCacheFolder(folder: string): string {
   const root = basename(dirname(folder)) === CACHE_FOLDER ? dirname(folder) : folder;
-  const me = process.getuid?.();
   // Each checked before anything is made in it.
   for (const at of root === folder ? [folder] : [root, folder]) {
     mkdirSync(at, { recursive: true, mode: 0o700 });
-    const s = lstatSync(at);
-    if (!s.isDirectory()) {
-      throw new Error(
-        `${at}: ${s.isSymbolicLink() ? "a symbolic link" : "not a folder"}; sysprompt's cache folder and the folders in it are never written through a link`,
-      );
-    }
-    if (me !== undefined && s.uid !== me) {
-      throw new Error(
-        `${at}: owned by another user (uid ${s.uid}); sysprompt writes its caches only in a folder of its user's`,
-      );
-    }
+    checkOwnFolder(at);
   }
   return realFolder(folder, dirname(root));
+}
+
+/** Throws unless `at` is a real folder (not a link) of this user's. */
+function checkOwnFolder(at: string): void {
+  const me = process.getuid?.();
+  const s = lstatSync(at);
+  if (!s.isDirectory()) {
+    throw new Error(
+      `${at}: ${s.isSymbolicLink() ? "a symbolic link" : "not a folder"}; sysprompt's cache folder and the folders in it are never written through a link`,
+    );
+  }
+  if (me !== undefined && s.uid !== me) {
+    throw new Error(
+      `${at}: owned by another user (uid ${s.uid}); sysprompt writes its caches only in a folder of its user's`,
+    );
+  }
+}
+
+/**
+ * Makes the folder of the cache file at `location` ready to write into: with
+ * `parents`, {@link readyCacheFolder}; else (the agent dir's `cache/`) it is
+ * created when missing, never the agent dir above it, and must be a real
+ * folder of this user's too: an agent dir you named inside a checkout may hold
+ * a `cache` that links to `~/.ssh`. Returns the real folder checked; throws an Error naming the folder.
+ */
+export function readyCacheFileFolder(location: CacheLocation): string {
+  const folder = dirname(location.path);
+  if (location.parents) return readyCacheFolder(folder);
+  try {
+    mkdirSync(folder, { mode: 0o700 });
+  } catch (error) {
+    // There already: checked below. A missing agent dir stays missing: the check says so.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  checkOwnFolder(folder);
+  return realpathSyncLinear(folder);
 }
 
 /**
@@ -88,11 +113,12 @@ export function readyCacheFolder(folder: string): string {
  * (created exclusively, mode 0600) renamed over the old one, so a reader never
  * sees half a file and two writers never mix. The cache folder is created
  * (0700), and with `parents` the folders above it; a missing agent dir stays
- * missing. The temporary file is checked where the kernel made it, as a
- * project file's write checks its own (`writeTempFileSync`): the cache
- * folder in a project (XDG_CACHE_HOME there) swapped for a link to `~/.ssh`
- * between {@link readyCacheFolder}'s checks and the creation leaves nothing
- * there. Throws what failed, the temporary file removed.
+ * missing ({@link readyCacheFileFolder}: never through a link). The
+ * temporary file is checked where the kernel made it, as a project file's
+ * write checks its own (`writeTempFileSync`): the cache folder in a project
+ * (XDG_CACHE_HOME there) swapped for a link to `~/.ssh` between the folder's
+ * checks and the creation leaves nothing there. Throws what failed, the
+ * temporary file removed.
  */
 export function writeCacheFile(location: CacheLocation, text: string): void {
   const { path } = location;
@@ -100,17 +126,7 @@ export function writeCacheFile(location: CacheLocation, text: string): void {
   const name = `${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const temp = join(folder, name);
   try {
-    let expected: string;
-    if (location.parents) expected = readyCacheFolder(folder);
-    else {
-      try {
-        mkdirSync(folder, { mode: 0o700 });
-      } catch (error) {
-        // There already: a file in its place fails at the write, with its own message.
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      }
-      expected = realpathSyncLinear(folder);
-    }
+    const expected = readyCacheFileFolder(location);
     writeTempFileSync(folder, expected, name, Buffer.from(text, "utf8"), 0o600);
     // Checked again right before the rename: a folder swapped for a link meanwhile is refused.
     if (realpathSyncLinear(folder) !== expected) {

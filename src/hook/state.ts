@@ -8,7 +8,6 @@ import {
   closeSync,
   constants,
   fstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readSync,
@@ -16,7 +15,12 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { type CacheLocation, cacheLocation, writeCacheFile } from "../_cache-location.js";
+import {
+  type CacheLocation,
+  cacheLocation,
+  readyCacheFileFolder,
+  writeCacheFile,
+} from "../_cache-location.js";
 import { hash128Hex } from "../_hash.js";
 
 /** Most sessions kept per agent; a new one evicts the least recently used. */
@@ -203,23 +207,20 @@ export async function withSessionLock<T>(
 
 async function acquire(lock: string, location: CacheLocation): Promise<boolean> {
   const start = Date.now();
-  for (let madeFolder = false; ; ) {
+  // The cache folder, made and checked as the cache writer does before the lock is made in it:
+  // a link there (XDG_CACHE_HOME, or an agent dir, in a checkout) would put it in the link's target.
+  try {
+    readyCacheFileFolder(location);
+  } catch {
+    // No lock: the write after it refuses the folder, with its message.
+    return false;
+  }
+  for (;;) {
     try {
       closeSync(openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
       return true;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" && !madeFolder) {
-        // A new cache folder: made as the cache writer makes it, then tried again.
-        madeFolder = true;
-        try {
-          mkdirSync(dirname(lock), { recursive: location.parents, mode: 0o700 });
-        } catch {
-          // Not made (a missing agent dir stays missing): the next open says so.
-        }
-        continue;
-      }
-      if (code !== "EEXIST") return false;
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
     }
     const age = lockAge(lock);
     // Left by a call that died holding it: taken over (one of two racing callers may both take it; rare).

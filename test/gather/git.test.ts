@@ -207,8 +207,9 @@ describe("the git step in a render", () => {
     writeFileSync(join(bin, "git"), "#!/bin/sh\nexec /bin/sleep 30\n");
     chmodSync(join(bin, "git"), 0o755);
     // A .git for the repository check before git runs; git is never asked about a folder without one.
-    // Beside bin/, not above it: a git inside the repository's folder is never run.
-    const work = join(root, "work");
+    // In a folder of its own, not above bin/ nor beside it: a git inside the repository's folder, or
+    // in a folder the working folder shares with it, is never run.
+    const work = join(tempDir(), "work");
     mkdirSync(join(work, ".git"), { recursive: true });
     expect(
       await gatherGit({

@@ -237,13 +237,15 @@ describe("findSystemBinary and the project root above the excluded folders", () 
     const options = { exclude: [join(project, "sub")], home: "/nonexistent-home" };
     expect(await findSystemBinary("tool", { PATH: join(root, "sys") }, options)).toBeUndefined();
     expect(await findSystemBinary("tool", { PATH: join(project, "bin") }, options)).toBeUndefined();
-    // The same tool outside any project is found.
+    // The same tool outside any project is found (root stands for the home folder: the folder
+    // holding both the project and elsewhere/ would be one the working folder shares with a PATH
+    // entry, and left out, below it).
     const other = binary(join(root, "elsewhere"), "tool");
     expect(
       await findSystemBinary(
         "tool",
         { PATH: [join(root, "sys"), join(root, "elsewhere")].join(":") },
-        options,
+        { ...options, home: root },
       ),
     ).toBe(other);
   });

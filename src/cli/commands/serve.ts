@@ -67,7 +67,7 @@ async function openBrowser(url: string, io: CliIo, cwd: string): Promise<void> {
     systemPathEntries(io.env),
     io.home,
   );
-  const binary = await findSystemBinary(name, io.env, { exclude });
+  const binary = await findSystemBinary(name, io.env, { exclude, home: io.home });
   const fail = (why: string) =>
     io.stderr(`sysprompt: could not open a browser (${why}); open ${url} yourself\n`);
   if (binary === undefined) {

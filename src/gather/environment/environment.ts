@@ -40,6 +40,8 @@ export interface EnvironmentOptions {
    * probe binary is taken from them, nor from a `PATH` entry inside them.
    */
   exclude?: readonly string[];
+  /** The home folder, above which no folder is the project's (see `projectFolders`). Default: `homeFolder()`. */
+  home?: string;
   /** How long the GPU probe may run before it is killed. Default: {@link GPU_PROBE_TIMEOUT_MS}. */
   gpuTimeoutMs?: number;
 }
@@ -143,10 +145,16 @@ export async function detectEnvironment(
       ? await readGpuCache(cache.path, fingerprint)
       : undefined;
     if (!gpu) {
-      const exclude = await projectFolders(options.exclude ?? [], systemPathEntries(env));
+      const { home } = options;
+      const exclude = await projectFolders(options.exclude ?? [], systemPathEntries(env), home);
       const find = machine.findBinary
         ? (name: string) => machine.findBinary?.(name, exclude) ?? Promise.resolve(undefined)
-        : (name: string) => findSystemBinary(name, env, { exclude, platform: machine.platform });
+        : (name: string) =>
+            findSystemBinary(name, env, {
+              exclude,
+              platform: machine.platform,
+              ...(home === undefined ? {} : { home }),
+            });
       const runner = machine.runProbe;
       const run: ProbeRunner = (command, args, o) => runner(command, args, { ...o, exclude });
       gpu = await probeGpu(machine.platform, { run, find }, options.gpuTimeoutMs);
@@ -197,6 +205,7 @@ export function environmentStep(
       machine,
       cache: options.cache?.path,
       exclude: options.exclude,
+      home: options.home,
       path: env.PATH,
       gpuTimeoutMs: options.gpuTimeoutMs,
       env: [...TERMINAL_VARS, "TZ"].map((name) => env[name]),

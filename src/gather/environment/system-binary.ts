@@ -1,3 +1,4 @@
+import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 import { realpath, stat } from "../../_io.js";
 import { homeFolder, isWithin } from "../../_paths.js";
@@ -64,7 +65,8 @@ export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {
  * paths `near` (the `PATH` entries that might be taken from it; by the path
  * as written or its real path), up to the first folder that is the home folder
  * or holds it (the home folder is never a project root: a dotfiles repository
- * does not make `~/bin` the project's). A `PATH` entry into the project root
+ * does not make `~/bin` the project's), and the deepest folder holding one of
+ * them and one of `near`, `.git` or not (see {@link rootsAbove}). A `PATH` entry into the project root
  * from a folder below it (`uv run`, direnv's `PATH_add bin`) is then left out
  * as one into the working folder is. Only folders that hold one of `near` are
  * looked at, so a working folder thousands of folders deep costs no look-up
@@ -95,10 +97,26 @@ export async function projectFolders(
 }
 
 /**
+ * Folders that hold the system's own binary folders (`/usr/bin`,
+ * `/usr/local/bin`, `/opt/<vendor>/bin`) and a working folder too
+ * (`/usr/src/linux`, `/opt/app`), and the temporary folders every user makes
+ * their own folders in: never a project's, whatever lies in them. By name,
+ * not by a mode a tarball could give its own top folder (a sticky bit).
+ */
+function systemFolder(dir: string): boolean {
+  return ["/usr", "/usr/local", "/opt", "/tmp", "/var/tmp", "/dev/shm", tmpdir()].includes(dir);
+}
+
+/**
  * The folders at or above any of `folders` that hold a `.git` and one of
- * `paths`, below the first that is `home` or holds it. The folders above a
- * folder that hold a path are those at and above the two's common folder: a
- * few look-ups a path, however deep the folder.
+ * `paths`, up to `home` (never it; above it, when `home` is below them), and
+ * the deepest folder holding both a folder and a path, below the first that
+ * is `home` or holds it, unless it is one of
+ * {@link systemFolder}'s (`/usr`, `/opt`, `/tmp`): a project without a `.git` (a tarball, a zip, a
+ * copy) is still the project, and the folder around the working folder that
+ * also holds a `PATH` entry (its `bin/`, `.venv/bin`) is the one it came in.
+ * The folders above a folder that hold a path are those at and above the
+ * two's common folder: a few look-ups a path, however deep the folder.
  */
 async function rootsAbove(
   folders: readonly string[],
@@ -110,16 +128,17 @@ async function rootsAbove(
   const looked = new Set<string>();
   for (const folder of folders) {
     for (const path of paths) {
-      for (
-        let dir = commonFolder(resolve(folder), resolve(path));
-        !holds(dir, top);
-        dir = dirname(dir)
-      ) {
+      const start = commonFolder(resolve(folder), resolve(path));
+      // Up to the home folder, never itself; the folders that hold it are looked at for a .git
+      // (a home folder inside a checkout, as a CI job may set it, leaves the checkout the project's).
+      // The file system's root is never one (a container's `COPY . /` may leave a /.git there).
+      for (let dir = start; dir !== top && dirname(dir) !== dir; dir = dirname(dir)) {
         if (!looked.has(dir)) {
           looked.add(dir);
-          if (await holdsGit(dir)) out.push(dir);
+          // The deepest folder holding both counts with no .git too (a tarball's bin/ beside src/).
+          const shared = dir === start && !holds(dir, top) && !systemFolder(dir);
+          if (shared || (await holdsGit(dir))) out.push(dir);
         }
-        if (dirname(dir) === dir) break;
       }
     }
   }

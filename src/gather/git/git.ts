@@ -29,6 +29,8 @@ export interface GitOptions {
    * project roots above them or the process's folder (see `projectFolders`).
    */
   exclude: readonly string[];
+  /** The home folder, above which no folder is the project's (see `projectFolders`). Default: `homeFolder()`. */
+  home?: string;
   /** No folder above this one is looked at for `.git`. Default: none (up to `/`). */
   ceilingDir?: string;
   /**
@@ -128,8 +130,12 @@ export function gitEnv(env: Env, exclude: readonly string[]): Record<string, str
 export async function gatherGit(options: GitOptions): Promise<GitResult> {
   // The project roots above `exclude` too, as the probes have it: a PATH entry into the
   // project root from a folder below it would otherwise give the project's git.
-  const exclude = await projectFolders(options.exclude, systemPathEntries(options.env));
-  const binary = await findSystemBinary("git", options.env, { exclude });
+  const { home } = options;
+  const exclude = await projectFolders(options.exclude, systemPathEntries(options.env), home);
+  const binary = await findSystemBinary("git", options.env, {
+    exclude,
+    ...(home === undefined ? {} : { home }),
+  });
   if (binary === undefined) {
     return left(
       "warning",
