@@ -183,7 +183,7 @@ async function loadPartials(
     diagnostics.push(...read.diagnostics);
     if (!read.ok || !name) continue;
     // A partial's frontmatter is parsed too: the signal is heard between two, as for sections.
-    await checkpoint(signal);
+    if (signal) await checkpoint(signal);
     const doc = parseFrontmatter(read.text, join(dir, `${name}.md`));
     diagnostics.push(...doc.diagnostics);
     partials[name] = doc.body;

@@ -102,7 +102,7 @@ export async function loadSectionsFromDir(
     if (!text || path === undefined) continue;
     diagnostics.push(...text.diagnostics);
     if (!text.ok) continue;
-    await checkpoint(signal);
+    if (signal) await checkpoint(signal);
     const parsed = parseSectionFile(file.slice(0, -".md".length), text.text, path, layer);
     if (parsed.section) sections.push(parsed.section);
     diagnostics.push(...parsed.diagnostics);

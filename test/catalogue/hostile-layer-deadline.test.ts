@@ -13,8 +13,9 @@ import { tempDir } from "../api/_helpers.js";
 
 /**
  * Folders whose entries were read from folder handles, one record an entry;
- * below `slow`, each entry costs 20 µs, as on a slow network mount, so the
- * listings outlast a 1 ms render on any machine.
+ * below `slow`, each entry costs 2 ms, as on a slow network mount (a batch of
+ * 256 entries 0.5 s), so the listings outlast a 1 ms render on any machine;
+ * at 20 µs an entry (40 ms a listing) they finished first in 1 run of 3.
  */
 const read = vi.hoisted(() => ({ entries: [] as string[], slow: "\0" }));
 
@@ -28,7 +29,7 @@ vi.mock("node:fs", async (importOriginal) => {
       if (!entry) return entry;
       read.entries.push(dir.path);
       if (dir.path.startsWith(read.slow)) {
-        const until = process.hrtime.bigint() + 20_000n;
+        const until = process.hrtime.bigint() + 2_000_000n;
         while (process.hrtime.bigint() < until);
       }
       return entry;
@@ -64,8 +65,8 @@ describe("hostile repository: the layer folders past the deadline", () => {
     const r = await renderSystemPrompt({ cwd, home, agentDir, deadlineMs: 1 });
     expect(r.steps.find((s) => s.name === "project")?.status).toEqual("timeout");
     const atReturn = layer();
-    // Long enough for listings that kept going to finish their 2,000 entries.
-    await new Promise((done) => setTimeout(done, 200));
+    // Long enough for a listing that kept going to read at least two more batches.
+    await new Promise((done) => setTimeout(done, 1500));
     expect(layer()).toEqual(atReturn);
     expect(atReturn).toBeLessThan(2 * MAX_LAYER_FOLDER_ENTRIES);
   });
