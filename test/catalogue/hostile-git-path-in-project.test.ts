@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { clearStepCache } from "../../src/gather/deadline.js";
+import { describe, expect, it } from "vitest";
 import { runProbe } from "../../src/gather/environment/probe.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { plant, restorePathAfterEach } from "./_planted.js";
 
 // A hostile repository, the git section and the probes: a PATH entry inside the
 // project (a `bin/` or `.venv/bin` that `uv run`, `poetry run`, direnv's
@@ -42,21 +42,7 @@ function repo(dir: string): string {
   return dir;
 }
 
-/** An executable `name` in `dir` that leaves `ran` behind when it runs. */
-function plant(dir: string, name: string, ran: string): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, name), `#!/bin/sh\n: > ${ran}\n`);
-  chmodSync(join(dir, name), 0o755);
-}
-
-let savedPath: string | undefined;
-beforeEach(() => {
-  savedPath = process.env.PATH;
-});
-afterEach(() => {
-  process.env.PATH = savedPath;
-  clearStepCache();
-});
+restorePathAfterEach();
 
 describe("hostile-git-path-in-project: a binary on a PATH entry inside the project never runs", () => {
   it("git from the project's bin/ does not run from a folder below the project root", async () => {

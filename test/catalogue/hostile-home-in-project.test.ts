@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { clearStepCache } from "../../src/gather/deadline.js";
+import { describe, expect, it } from "vitest";
 import { runProbe } from "../../src/gather/environment/probe.js";
 import { findSystemBinary, projectFolders } from "../../src/gather/environment/system-binary.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { plant, restorePathAfterEach } from "./_planted.js";
 
 // The home folder inside a checkout (a CI job's HOME=$PWD/.home, a container's
 // home in the mounted repository) and a PATH entry into the checkout's bin/
@@ -17,12 +17,6 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // project/bin/lspci and project/bin/git (strace execve, markers written).
 
 const SYSTEM_PATH = process.env.PATH ?? "/usr/bin:/bin";
-
-function plant(dir: string, name: string, ran: string): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, name), `#!/bin/sh\n: > ${ran}\n`);
-  chmodSync(join(dir, name), 0o755);
-}
 
 /** A repository at `root/project` with a home folder inside it. */
 function project(root: string): { dir: string; home: string } {
@@ -37,14 +31,7 @@ function project(root: string): { dir: string; home: string } {
   return { dir, home };
 }
 
-let savedPath: string | undefined;
-beforeEach(() => {
-  savedPath = process.env.PATH;
-});
-afterEach(() => {
-  process.env.PATH = savedPath;
-  clearStepCache();
-});
+restorePathAfterEach();
 
 describe("hostile-home-in-project: a home folder inside the checkout leaves its root the project's", () => {
   it("the checkout's root is left out, and its bin/git is not found", async () => {

@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { clearStepCache } from "../../src/gather/deadline.js";
+import { describe, expect, it } from "vitest";
 import { runProbe } from "../../src/gather/environment/probe.js";
 import { projectFolders } from "../../src/gather/environment/system-binary.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { plant, restorePathAfterEach } from "./_planted.js";
 
 // A hostile project folder with no .git around the working folder (a tarball, a
 // zip, a copy; or a repository in src/ of such a folder): a PATH entry into it
@@ -18,21 +18,7 @@ import { pinned, tempDir } from "../api/_helpers.js";
 
 const SYSTEM_PATH = process.env.PATH ?? "/usr/bin:/bin";
 
-/** An executable `name` in `dir` that leaves `ran` behind when it runs. */
-function plant(dir: string, name: string, ran: string): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, name), `#!/bin/sh\n: > ${ran}\n`);
-  chmodSync(join(dir, name), 0o755);
-}
-
-let savedPath: string | undefined;
-beforeEach(() => {
-  savedPath = process.env.PATH;
-});
-afterEach(() => {
-  process.env.PATH = savedPath;
-  clearStepCache();
-});
+restorePathAfterEach();
 
 describe("hostile-path-beside-no-git: a PATH entry beside the working folder, no .git above", () => {
   it("the environment probe does not run the folder's bin/lspci", async () => {

@@ -7,13 +7,13 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatDiagnostics } from "../../src/cli/format.js";
-import { clearStepCache } from "../../src/gather/deadline.js";
 import { runProbe } from "../../src/gather/environment/probe.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { NOW, tempDir } from "../api/_helpers.js";
 import { diag, runCase } from "./_harness.js";
+import { restorePathAfterEach } from "./_planted.js";
 
 // A hostile repository and the environment probes: what a project can plant
 // (an `lspci` in its folder, in its node_modules/.bin) never runs, whatever
@@ -42,14 +42,7 @@ function hostileProject(root: string): string {
   return project;
 }
 
-let savedPath: string | undefined;
-beforeEach(() => {
-  savedPath = process.env.PATH;
-});
-afterEach(() => {
-  process.env.PATH = savedPath;
-  clearStepCache();
-});
+restorePathAfterEach();
 
 /** Renders in `project` as the CLI would: the render's PATH is also this process's. */
 async function render(project: string, home: string, PATH: string, env = {}) {

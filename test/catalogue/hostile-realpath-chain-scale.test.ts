@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { realpath } from "../../src/_io.js";
 import { locateRepository } from "../../src/gather/git/_repository.js";
 import { resolved } from "../../src/hook/fast.js";
+import { timed } from "../gather/_timed.js";
 
 // Every check of where a repository's file really is asks realpath, and
 // glibc's realpath asks the kernel about each component of the path in turn,
@@ -53,12 +54,6 @@ beforeAll(() => {
   writeFileSync(join(deep, "g", "AGENTS.md"), "x\n");
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-
-async function timed<T>(work: () => T | Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - started };
-}
 
 describe("hostile repository: a link to a link to … of deep paths", () => {
   it("resolves in one walk, to the same path", async () => {

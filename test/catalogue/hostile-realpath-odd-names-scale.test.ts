@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { realpath } from "../../src/_io.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { timed } from "../gather/_timed.js";
 
 // A real path is learnt by an O_PATH open read back from /proc/self/fd (see
 // hostile-realpath-chain-scale). Two answers of that read sent every look-up
@@ -70,12 +71,6 @@ beforeAll(() => {
 });
 // rm, not rmSync: node cannot name the files below PATH_MAX.
 afterAll(() => execFileSync("rm", ["-rf", base]));
-
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - started };
-}
 
 describe("hostile repository: names /proc/self/fd cannot say plainly", () => {
   it('a file named "… (deleted)" at the end of a chain is resolved in one walk, as itself', async () => {
