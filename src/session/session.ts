@@ -50,7 +50,10 @@ export interface SessionSettings {
    * prompt then changes only when a file written for the agent does (stable
    * sections still follow their files), and a provider's cached prefix
    * survives source edits and midnight. A render whose gathering ran late (a
-   * step timed out) takes nothing: the next one takes them. Default: false
+   * step timed out) takes nothing: the next one takes them. So does a render
+   * whose project trust (`projectTrusted`) differs from the render they were
+   * taken in: a trusted project's own `cache: session` section never stays
+   * in an untrusted render. Default: false
    * (every render is what `renderSystemPrompt` gives).
    */
   keepSessionSections?: boolean;
@@ -138,6 +141,8 @@ export function openPromptSession(
     );
   }
   let taken: TakenSections | undefined;
+  /** The trust `taken` was rendered under. */
+  let takenTrusted = true;
   const base: SystemPromptOptions = {
     ...options,
     // One machine for the session: its facts do not change while an agent runs,
@@ -161,9 +166,15 @@ export function openPromptSession(
     const prepared = await preparePrompt({ ...base, ...overrides }, runner);
     let result = renderPrepared(prepared);
     if (keep) {
+      const trusted = prepared.opts?.trusted ?? overrides.projectTrusted !== false;
+      // Taken under the other trust: a project's own session section (`cache: session`) and
+      // what trust let the tree and the AGENTS.md list show do not outlive the consent they
+      // were read under (pi's trust.json saying "no" now), nor wait out an untrusted start.
+      if (taken && takenTrusted !== trusted) taken = undefined;
       if (taken) result = withTakenSessionSections(result, taken);
       else if (result.steps.every((s) => s.status !== "timeout")) {
         taken = takeSessionSections(result);
+        takenTrusted = trusted;
       }
     }
     touch.overrides = overrides;
