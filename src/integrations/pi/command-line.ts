@@ -44,7 +44,11 @@ export function renderCommandLine(
   if (options.noContextFiles === true) flag("--no-context-files");
   if (options.projectTrusted === false) flag("--untrusted");
   if (typeof options.resolvedSystemPrompt === "string") {
-    flag("--system-prompt", options.resolvedSystemPrompt);
+    // The CLI reads a one-line value that names a file as that file: pi's prompt text (a
+    // project's `.pi/SYSTEM.md` holding `~/.ssh/id_rsa`) would print your key. With a line
+    // break it is text, and the same prompt: a custom prompt's trailing line break is dropped.
+    const text = options.resolvedSystemPrompt;
+    flag("--system-prompt", text.includes("\n") ? text : `${text}\n`);
   }
 
   const notCarried: string[] = [];
