@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import { kindOfStats, type Observation, type Probe, type ReadRecorder } from "../_io.js";
+import { pace } from "../_pace.js";
 import { realpathSyncLinear } from "../_realpath.js";
 
 /**
@@ -69,8 +70,8 @@ function describe(seen: Observation): string {
   return `${s.mode}:${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
 }
 
-/** Repeats one probe, never throwing: the answer is what it gives or why it failed. */
-function probeAgain(entry: ReadEntry): Promise<string> {
+/** Repeats a stat-like probe through the thread pool, never throwing: the answer is what it gives or why it failed. */
+function statAgain(entry: ReadEntry): Promise<string> {
   return new Promise((done) => {
     const answer = (error: NodeJS.ErrnoException | null, value: fs.Stats | string) => {
       if (error) done(describe({ error: error.code ?? "EUNKNOWN" }));
@@ -89,26 +90,44 @@ function probeAgain(entry: ReadEntry): Promise<string> {
       case "lstat-kind":
         fs.lstat(entry.path, (error, stats) => answer(error, error ? "" : kindOfStats(stats)));
         break;
-      case "realpath":
-        // The linear walk that recorded it (src/_realpath.ts): glibc's realpath, which
-        // fs.realpath.native calls, took seconds a call on a repository's chain of links.
-        try {
-          answer(null, realpathSyncLinear(entry.path));
-        } catch (error) {
-          answer(error as NodeJS.ErrnoException, "");
-        }
-        break;
-      case "readlink":
-        fs.readlink(entry.path, answer);
-        break;
+      default:
+        done(lookUpAgain(entry));
     }
   });
 }
 
 /**
+ * Repeats a probe made on this thread (`realpath`, `readlink`), never throwing.
+ * Synchronous: the linear walk that recorded it (src/_realpath.ts), since
+ * glibc's realpath, which fs.realpath.native calls, took seconds a call on a
+ * repository's chain of links. Each still costs up to a millisecond on such a
+ * chain, so {@link readSetChanged} makes them one at a time, in slices.
+ */
+function lookUpAgain(entry: ReadEntry): string {
+  try {
+    const text =
+      entry.probe === "realpath"
+        ? realpathSyncLinear(entry.path)
+        : fs.readlinkSync(entry.path, "utf8");
+    return describe({ text });
+  } catch (error) {
+    return describe({ error: (error as NodeJS.ErrnoException).code ?? "EUNKNOWN" });
+  }
+}
+
+/** The probes repeated on this thread rather than through the thread pool. */
+const ON_THREAD = new Set<Probe>(["realpath", "readlink"]);
+
+/**
  * True when any probe in `set` now gives another answer than it gave, or the
- * set was not settled. Probes run in parallel and the answer comes with the
- * first difference; nothing is opened or listed, only stat'ed and resolved.
+ * set was not settled. Nothing is opened or listed, only stat'ed and
+ * resolved, and the answer comes with the first difference. Stats run in
+ * parallel through the thread pool. Real paths and links are resolved on
+ * this thread, one at a time in the slices of src/_pace.ts, and none after
+ * the answer: a repository that turns the thousand rule files a render read
+ * into links along a chain of 40 links of 4,000-character paths between two
+ * turns made one check of them a second of work with the event loop stopped,
+ * the deadline unheard, and went on after the first difference had decided it.
  */
 export function readSetChanged(set: ReadSet): Promise<boolean> {
   if (!set.settled) return Promise.resolve(true);
@@ -116,11 +135,29 @@ export function readSetChanged(set: ReadSet): Promise<boolean> {
   if (entries.length === 0) return Promise.resolve(false);
   return new Promise((done) => {
     let pending = entries.length;
+    let answered = false;
+    const seenAgain = (entry: ReadEntry, seen: string) => {
+      if (answered) return;
+      if (seen !== entry.seen) {
+        answered = true;
+        done(true);
+      } else if (--pending === 0) {
+        answered = true;
+        done(false);
+      }
+    };
+    const onThread: ReadEntry[] = [];
     for (const entry of entries) {
-      probeAgain(entry).then((seen) => {
-        if (seen !== entry.seen) done(true);
-        else if (--pending === 0) done(false);
-      });
+      if (ON_THREAD.has(entry.probe)) onThread.push(entry);
+      else void statAgain(entry).then((seen) => seenAgain(entry, seen));
     }
+    void (async () => {
+      for (const entry of onThread) {
+        const turn = pace();
+        if (turn) await turn;
+        if (answered) return;
+        seenAgain(entry, lookUpAgain(entry));
+      }
+    })();
   });
 }
