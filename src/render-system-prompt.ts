@@ -31,6 +31,7 @@ import {
 } from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
 import { variantForModel } from "./sections/variants.js";
+import type { CountDeadline } from "./tokens.js";
 import type { BudgetReport, Diagnostic, RenderResult, StepTiming } from "./types.js";
 
 // Moved to prompt-data.ts with the rest of the data assembly.
@@ -73,6 +74,12 @@ export interface PreparedPrompt {
   opts?: NormalizedOptions;
   /** The `sysprompt.yaml` files looked at (found or not), for `watch`; absent when `configFiles` is off. */
   configFiles?: string[];
+  /**
+   * The render's deadline on the gathering's clock: token counts past it
+   * (budget, `maxTokens`, `explain`) are estimated from the text's length
+   * (`src/tokens.ts`). Absent: counted exactly, however long that takes.
+   */
+  deadline?: CountDeadline;
 }
 
 /**
@@ -99,7 +106,9 @@ function defaultEngine(): Engine {
 /**
  * The pure half of {@link renderSystemPrompt}: no I/O, same input ⇒ same bytes.
  * When a section declares `maxTokens`, the tokenizer is loaded (code, once per
- * process) to count it; otherwise it is never loaded.
+ * process) to count it; otherwise it is never loaded. The one exception to the
+ * bytes: a budget whose counting outlives `prepared.deadline` over-counts what
+ * is left, and says so (`budget-tokens-estimated`).
  */
 export function renderPrepared(
   prepared: PreparedPrompt,
@@ -113,6 +122,7 @@ export function renderPrepared(
           maxTokens,
           ...(prepared.treeLines ? { treeLines: prepared.treeLines } : {}),
           ...(prepared.rootTreeLines ? { rootTreeLines: prepared.rootTreeLines } : {}),
+          ...(prepared.deadline ? { deadline: prepared.deadline } : {}),
         });
   return {
     text: out.text,
@@ -122,7 +132,7 @@ export function renderPrepared(
     diagnostics: capDiagnostics([
       ...prepared.diagnostics,
       ...out.diagnostics,
-      ...maxTokensWarnings(prepared.templates, out.sections),
+      ...maxTokensWarnings(prepared.templates, out.sections, prepared.deadline),
       ...emptyPromptDiagnostics(out.sections),
     ]),
     steps: prepared.steps,
@@ -151,7 +161,8 @@ export async function preparePrompt(
   // 2. Gathering: the table of steps, under one deadline counted from the start.
   const late = new AbortController();
   const table = gatheringSteps(resolved, late.signal);
-  const { outcomes, timings } = await runStepTable(table, runner, started + opts.deadlineMs, clock);
+  const deadline = { at: started + opts.deadlineMs, clock };
+  const { outcomes, timings } = await runStepTable(table, runner, deadline.at, clock);
   late.abort();
 
   // 3. Diagnostics: resolving's, the late steps' (one warning), then each step's in table order.
@@ -205,6 +216,7 @@ export async function preparePrompt(
       ? { generalRules: { path: generalRules.path, count: generalRules.rules.length } }
       : {}),
     ...(resolved.configFiles ? { configFiles: resolved.configFiles } : {}),
+    deadline,
   };
 }
 
