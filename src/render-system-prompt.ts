@@ -1,3 +1,4 @@
+import { monotonicMs } from "./_pace.js";
 import { escapeWrapperTags, wrapperNames } from "./_prompt-text.js";
 import type { PresetReport } from "./agents/index.js";
 import { renderWithinBudget } from "./budget/fit.js";
@@ -31,7 +32,6 @@ import {
 } from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
 import { variantForModel } from "./sections/variants.js";
-import type { CountDeadline } from "./tokens.js";
 import type { BudgetReport, Diagnostic, RenderResult, StepTiming } from "./types.js";
 
 // Moved to prompt-data.ts with the rest of the data assembly.
@@ -75,11 +75,12 @@ export interface PreparedPrompt {
   /** The `sysprompt.yaml` files looked at (found or not), for `watch`; absent when `configFiles` is off. */
   configFiles?: string[];
   /**
-   * The render's deadline on the gathering's clock: token counts past it
-   * (budget, `maxTokens`, `explain`) are estimated from the text's length
-   * (`src/tokens.ts`). Absent: counted exactly, however long that takes.
+   * The render's deadline, in ms of the gathering's clock (`monotonicMs`,
+   * `process.hrtime`): token counts past it (budget, `maxTokens`, `explain`)
+   * are estimated from the text's length (`src/tokens.ts`). Absent: counted
+   * exactly, however long that takes.
    */
-  deadline?: CountDeadline;
+  deadline?: number;
 }
 
 /**
@@ -122,7 +123,7 @@ export function renderPrepared(
           maxTokens,
           ...(prepared.treeLines ? { treeLines: prepared.treeLines } : {}),
           ...(prepared.rootTreeLines ? { rootTreeLines: prepared.rootTreeLines } : {}),
-          ...(prepared.deadline ? { deadline: prepared.deadline } : {}),
+          ...(prepared.deadline !== undefined ? { deadline: { at: prepared.deadline } } : {}),
         });
   return {
     text: out.text,
@@ -132,7 +133,11 @@ export function renderPrepared(
     diagnostics: capDiagnostics([
       ...prepared.diagnostics,
       ...out.diagnostics,
-      ...maxTokensWarnings(prepared.templates, out.sections, prepared.deadline),
+      ...maxTokensWarnings(
+        prepared.templates,
+        out.sections,
+        prepared.deadline === undefined ? undefined : { at: prepared.deadline },
+      ),
       ...emptyPromptDiagnostics(out.sections),
     ]),
     steps: prepared.steps,
@@ -150,9 +155,7 @@ export async function preparePrompt(
   runner: StepRunner = runStep,
   givenBy: GivenBy = "api",
 ): Promise<PreparedPrompt> {
-  // process.hrtime, not performance.now(): the performance global loads ten
-  // modules of perf_hooks, a millisecond of a CLI start.
-  const clock = () => Number(process.hrtime.bigint()) / 1e6;
+  const clock = monotonicMs;
   const started = clock();
   // 1. Options: the caller's, the config files' and the agent preset's, resolved once.
   const resolved = await resolveRenderOptions(given, givenBy);
@@ -161,8 +164,8 @@ export async function preparePrompt(
   // 2. Gathering: the table of steps, under one deadline counted from the start.
   const late = new AbortController();
   const table = gatheringSteps(resolved, late.signal);
-  const deadline = { at: started + opts.deadlineMs, clock };
-  const { outcomes, timings } = await runStepTable(table, runner, deadline.at, clock);
+  const deadline = started + opts.deadlineMs;
+  const { outcomes, timings } = await runStepTable(table, runner, deadline, clock);
   late.abort();
 
   // 3. Diagnostics: resolving's, the late steps' (one warning), then each step's in table order.

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { monotonicMs } from "./_pace.js";
 
 /** The encoding token counts are estimated with (OpenAI's o200k); other models' tokenizers differ. */
 export const TOKEN_ENCODING = "o200k_base";
@@ -84,12 +85,12 @@ function isSpace(code: number): boolean {
 
 /**
  * When exact counting must give way to an estimate: the render's deadline, as
- * a time on `clock` (milliseconds). {@link preparePrompt} sets it; render
- * itself never reads the clock.
+ * a time in milliseconds on `clock` (default: the gathering's clock,
+ * `monotonicMs`, on which `preparePrompt` puts `PreparedPrompt.deadline`).
  */
 export interface CountDeadline {
   at: number;
-  clock: () => number;
+  clock?: () => number;
 }
 
 /** A count, and whether part of it was estimated from the text's length. */
@@ -164,7 +165,7 @@ export function boundedCounter(
     if (pastDeadline !== undefined) return pastDeadline < COUNTED_PAST_DEADLINE;
     if (sinceClock >= CLOCK_EVERY) {
       sinceClock = 0;
-      if (deadline.clock() >= deadline.at) pastDeadline = 0;
+      if ((deadline.clock ?? monotonicMs)() >= deadline.at) pastDeadline = 0;
     }
     return true;
   };

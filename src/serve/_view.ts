@@ -95,8 +95,8 @@ export function createViewBuilder(): (input: ViewInput) => InspectorView {
   let cache = new Map<string, number>();
   return (input) => {
     const next = new Map<string, number>();
-    const deadline = input.prepared.deadline;
-    const count = boundedCounter(deadline ? { deadline } : {});
+    const at = input.prepared.deadline;
+    const count = boundedCounter(at === undefined ? {} : { deadline: { at } });
     const tokens = (text: string) => {
       const kept = cache.get(text) ?? next.get(text);
       if (kept !== undefined) {

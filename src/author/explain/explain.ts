@@ -49,7 +49,8 @@ export async function explainPrompt(
   const promptTemplates = await templatesBesideRender(options, prepared, started);
   // One counter for the report: the prompt's text is counted five times (sections, total,
   // prefixes). Past the render's deadline what is left is estimated, and marked.
-  const count = boundedCounter(prepared.deadline ? { deadline: prepared.deadline } : {});
+  const at = prepared.deadline;
+  const count = boundedCounter(at === undefined ? {} : { deadline: { at } });
   const sections = explainSections(prepared, result, count);
   // Within what the render left of its deadline: each folder's ignore check runs every pattern of the walk.
   const deadlineMs = prepared.opts?.deadlineMs ?? DEFAULT_DEADLINE_MS;
