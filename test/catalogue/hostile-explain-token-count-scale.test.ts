@@ -129,4 +129,28 @@ describe("hostile repository: megabytes of text whose tokens are counted after t
     expect(tokenCounter()(result.text)).toBeLessThanOrEqual(maxPromptTokens);
     expect(result.budget?.tokens).toBeGreaterThanOrEqual(tokenCounter()(result.text));
   }, 120_000);
+  it("a trusted project's sections that declare maxTokens: a plain render returns soon after its deadline", async () => {
+    // A render counts only the sections that declare maxTokens, but a project's sections may all
+    // declare it: seven of 1 MB held a plain `render --deadline 1000` 36 s (12 s of CPU).
+    const root = tempDir();
+    const sections = join(root, "project", ".pi", "sections");
+    mkdirSync(sections, { recursive: true });
+    mkdirSync(join(root, "project", ".git"));
+    for (let i = 1; i <= 3; i++) {
+      const words = uniqueWords(3_000_000 + i * 200_000, 1_000_000);
+      writeFileSync(
+        join(sections, `big${i}.md`),
+        `---\norder: ${200 + i}\nmaxTokens: 10\n---\n${words}\n`,
+      );
+    }
+    await renderSystemPrompt(pinned(tempDir()));
+    const options = pinned(root, { deadlineMs: DEADLINE_MS });
+    const { cpuMs, value: result } = await cpuTimed(() => renderSystemPrompt(options));
+    expect(result.steps.filter((s) => s.status === "timeout")).toEqual([]);
+    expect(result.text.length).toBeGreaterThan(3_000_000);
+    expect(cpuMs).toBeLessThan(DEADLINE_MS + AFTER_DEADLINE_MS);
+    const over = result.diagnostics.filter((d) => d.code === "section-max-tokens");
+    expect(over).toHaveLength(3);
+    expect(over.at(-1)?.message).toContain("partly from its length");
+  }, 120_000);
 });
