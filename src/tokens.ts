@@ -125,6 +125,13 @@ export type EstimateMode = "ratio" | "upper";
 export const COUNTED_PAST_DEADLINE = 64 * 1024;
 /** Characters counted between two readings of the clock. */
 const CLOCK_EVERY = 4096;
+/**
+ * Longest piece counted in one call of the encoder. Text the pre-split never
+ * cuts (`a  b  c…` of double spaces, `a\n/b\n/…`) would otherwise be one
+ * piece of megabytes, counted past any deadline; cut here it is a token off
+ * at most a cut, as a long run is. Ordinary text is cut every word.
+ */
+const MAX_PIECE = 8192;
 /** Bytes a token assumed before enough text was counted to measure it. */
 const DEFAULT_BYTES_PER_TOKEN = 4;
 /** Bytes counted exactly before their ratio is trusted. */
@@ -136,7 +143,8 @@ const MEASURED_ENOUGH = 4096;
  * encoder's pre-split always cuts (before a space between two non-spaces;
  * after a line break before a non-space other than `/`) and keeps each
  * piece's count, so a piece seen before costs a lookup: exact, the same
- * count as {@link tokenCounter}'s, and a report that counts the prompt five
+ * count as {@link tokenCounter}'s (but for text with no cut in 8 Ki
+ * characters, see {@link MAX_PIECE}), and a report that counts the prompt five
  * times (`explain`: each section, the whole, its cache prefixes) pays about
  * once. Its memory goes with the report; keep none.
  *
@@ -205,8 +213,9 @@ export function boundedCounter(
         white = isWhite;
         run = 0;
       }
-      // Where {@link pieces} cuts a long run, or where the pre-split cuts.
-      let cut = ++run > MAX_COUNTED_RUN && !(code >= 0xdc00 && code <= 0xdfff);
+      // Where {@link pieces} cuts a long run, a piece is too long, or where the pre-split cuts.
+      let cut =
+        (++run > MAX_COUNTED_RUN || p - start >= MAX_PIECE) && !(code >= 0xdc00 && code <= 0xdfff);
       if (cut) run = 1;
       else if (p > 0) {
         const before = text.charCodeAt(p - 1);

@@ -71,4 +71,17 @@ describe("boundedCounter", () => {
     const text = words(12_000);
     expect(count.tally(text)).toEqual({ tokens: tokenCounter()(text), estimated: false });
   });
+  it("past the deadline, a text the pre-split never cuts is not counted whole", () => {
+    // Double spaces or `\n/` between words: no cut where the encoder cuts, so one piece of
+    // megabytes (2.1 s a MB) would be counted past the deadline in one call.
+    for (const gap of ["  ", "\n/"]) {
+      const text = Array.from({ length: 15_000 }, (_, i) => `w${i.toString(36)}`).join(gap);
+      expect(text.length).toBeGreaterThan(COUNTED_PAST_DEADLINE + 8192);
+      const count = boundedCounter({ deadline: { at: 1000, clock: () => 5000 } });
+      expect(count.tally(text).estimated).toBe(true);
+      // Without a deadline, a slice at a time: a token off at most a cut.
+      const exact = tokenCounter()(text);
+      expect(Math.abs(boundedCounter()(text) - exact)).toBeLessThanOrEqual(text.length / 8192 + 1);
+    }
+  });
 });
