@@ -31,6 +31,8 @@ const SLOW = [
   // total, a listing cache filled to its caps, git folders of many loose refs.
   "test/catalogue/hostile-touch-deep-path.test.ts",
   "test/catalogue/hostile-rules-timeout-user.test.ts",
+  // Its twin for context files: a render that waits out its 500 ms deadline on slowed look-ups.
+  "test/catalogue/hostile-context-timeout-user.test.ts",
   "test/catalogue/hostile-check-templates-cut-matrix.test.ts",
   "test/gather/tree-listing-cache-hostile.test.ts",
   "test/catalogue/hostile-gitdir.test.ts",

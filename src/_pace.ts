@@ -7,6 +7,13 @@
 // `checkpoint` then throws when the walk has been told to stop.
 
 /**
+ * The clock a render's deadline is kept on, in milliseconds: `process.hrtime`,
+ * not `performance.now()`, whose global loads ten modules of perf_hooks, a
+ * millisecond of a CLI start.
+ */
+export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+
+/**
  * Longest stretch of synchronous work before the event loop gets a turn, in
  * nanoseconds. Short, because another step waiting on a read gets one turn
  * per slice: its chain of reads would otherwise wait a slice per link.

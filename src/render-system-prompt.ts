@@ -1,3 +1,4 @@
+import { monotonicMs } from "./_pace.js";
 import { escapeWrapperTags, wrapperNames } from "./_prompt-text.js";
 import type { PresetReport } from "./agents/index.js";
 import { renderWithinBudget } from "./budget/fit.js";
@@ -73,6 +74,13 @@ export interface PreparedPrompt {
   opts?: NormalizedOptions;
   /** The `sysprompt.yaml` files looked at (found or not), for `watch`; absent when `configFiles` is off. */
   configFiles?: string[];
+  /**
+   * The render's deadline, in ms of the gathering's clock (`monotonicMs`,
+   * `process.hrtime`): token counts past it (budget, `maxTokens`, `explain`)
+   * are estimated from the text's length (`src/tokens.ts`). Absent: counted
+   * exactly, however long that takes.
+   */
+  deadline?: number;
 }
 
 /**
@@ -99,7 +107,9 @@ function defaultEngine(): Engine {
 /**
  * The pure half of {@link renderSystemPrompt}: no I/O, same input ⇒ same bytes.
  * When a section declares `maxTokens`, the tokenizer is loaded (code, once per
- * process) to count it; otherwise it is never loaded.
+ * process) to count it; otherwise it is never loaded. The one exception to the
+ * bytes: a budget whose counting outlives `prepared.deadline` over-counts what
+ * is left, and says so (`budget-tokens-estimated`).
  */
 export function renderPrepared(
   prepared: PreparedPrompt,
@@ -113,6 +123,7 @@ export function renderPrepared(
           maxTokens,
           ...(prepared.treeLines ? { treeLines: prepared.treeLines } : {}),
           ...(prepared.rootTreeLines ? { rootTreeLines: prepared.rootTreeLines } : {}),
+          ...(prepared.deadline !== undefined ? { deadline: { at: prepared.deadline } } : {}),
         });
   return {
     text: out.text,
@@ -122,7 +133,11 @@ export function renderPrepared(
     diagnostics: capDiagnostics([
       ...prepared.diagnostics,
       ...out.diagnostics,
-      ...maxTokensWarnings(prepared.templates, out.sections),
+      ...maxTokensWarnings(
+        prepared.templates,
+        out.sections,
+        prepared.deadline === undefined ? undefined : { at: prepared.deadline },
+      ),
       ...emptyPromptDiagnostics(out.sections),
     ]),
     steps: prepared.steps,
@@ -140,9 +155,7 @@ export async function preparePrompt(
   runner: StepRunner = runStep,
   givenBy: GivenBy = "api",
 ): Promise<PreparedPrompt> {
-  // process.hrtime, not performance.now(): the performance global loads ten
-  // modules of perf_hooks, a millisecond of a CLI start.
-  const clock = () => Number(process.hrtime.bigint()) / 1e6;
+  const clock = monotonicMs;
   const started = clock();
   // 1. Options: the caller's, the config files' and the agent preset's, resolved once.
   const resolved = await resolveRenderOptions(given, givenBy);
@@ -151,7 +164,8 @@ export async function preparePrompt(
   // 2. Gathering: the table of steps, under one deadline counted from the start.
   const late = new AbortController();
   const table = gatheringSteps(resolved, late.signal);
-  const { outcomes, timings } = await runStepTable(table, runner, started + opts.deadlineMs, clock);
+  const deadline = started + opts.deadlineMs;
+  const { outcomes, timings } = await runStepTable(table, runner, deadline, clock);
   late.abort();
 
   // 3. Diagnostics: resolving's, the late steps' (one warning), then each step's in table order.
@@ -205,6 +219,7 @@ export async function preparePrompt(
       ? { generalRules: { path: generalRules.path, count: generalRules.rules.length } }
       : {}),
     ...(resolved.configFiles ? { configFiles: resolved.configFiles } : {}),
+    deadline,
   };
 }
 

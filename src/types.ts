@@ -169,4 +169,10 @@ export interface BudgetReport {
   cuts: BudgetCut[];
   /** Every step tried and left out, in the order tried. */
   skipped: BudgetSkip[];
+  /**
+   * Set when counting reached the render's deadline: the texts not counted by
+   * then were over-counted (a token a byte), so the prompt is within the
+   * budget but may have been cut more than it needed (`budget-tokens-estimated`).
+   */
+  overCounted?: true;
 }

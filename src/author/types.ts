@@ -201,6 +201,8 @@ export interface ExplainedSection {
   bytes: number;
   /** Estimated tokens of the same text (see `ExplainReport.tokenizer`). */
   tokens: number;
+  /** Set when counting reached the deadline and part of `tokens` was estimated from the length (`tokens-estimated`). */
+  tokensEstimated?: true;
   /** Its cache class (see `CacheClass`); stable for the custom base prompt and sections from code. */
   cache: CacheClass;
   /** `cache === "volatile"`, kept for readers of the older report. */
@@ -220,6 +222,8 @@ export interface ExplainedContextFile {
   /** Bytes and estimated tokens of its text in the prompt (imports expanded); null when dropped. */
   bytes: number | null;
   tokens: number | null;
+  /** As `ExplainedSection.tokensEstimated`. */
+  tokensEstimated?: true;
   /** Files its `@imports` pulled in, every level, in order. */
   imports: string[];
   /** Of the file and its imports, those cut at `maxContextBytes`. */
@@ -257,7 +261,8 @@ export interface ExplainReport {
   /** Token counts are estimates with this encoding; other models' tokenizers differ. */
   tokenizer: { encoding: string; estimate: true };
   sections: ExplainedSection[];
-  total: { sections: number; bytes: number; tokens: number };
+  /** `tokensEstimated` here and below: as `ExplainedSection.tokensEstimated`. */
+  total: { sections: number; bytes: number; tokens: number; tokensEstimated?: true };
   /**
    * The part of the prompt before the first volatile section (separator
    * included), which stays byte-identical from run to run and so can be cached
@@ -267,6 +272,7 @@ export interface ExplainReport {
     sections: number;
     bytes: number;
     tokens: number;
+    tokensEstimated?: true;
     firstVolatile: string | null;
   };
   /**
@@ -281,6 +287,7 @@ export interface ExplainReport {
     sections: number;
     bytes: number;
     tokens: number;
+    tokensEstimated?: true;
     endsWith: string | null;
   }[];
   /** Every context file read, in prompt order, and the folders searched for them. */

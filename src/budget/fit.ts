@@ -8,6 +8,7 @@ import {
   type SectionPatch,
 } from "../sections/render.js";
 import type { SectionTemplate } from "../sections/types.js";
+import type { CountDeadline } from "../tokens.js";
 import type {
   BudgetCut,
   BudgetReport,
@@ -42,6 +43,11 @@ export interface BudgetOptions {
   rootTreeLines?: readonly (readonly TreeLine[])[];
   /** How tokens are counted. Default: o200k_base (gpt-tokenizer), loaded on first use. */
   countTokens?: TokenCounter;
+  /**
+   * For the default counter: past this, texts not yet counted are over-counted
+   * from their length (a token a byte), never under. Absent: counted exactly.
+   */
+  deadline?: CountDeadline;
 }
 
 export interface BudgetedOutput extends RenderOutput {
@@ -70,7 +76,8 @@ export function renderWithinBudget(
   engine: Engine,
   options: BudgetOptions,
 ): BudgetedOutput {
-  const count = options.countTokens ?? o200kCounter();
+  const bounded = options.countTokens ? undefined : o200kCounter(options.deadline);
+  const count = options.countTokens ?? (bounded as TokenCounter);
   const max = options.maxTokens;
   const cache = new Map<string, number>();
   const tokensOf = (text: string): number => {
@@ -192,6 +199,13 @@ export function renderWithinBudget(
       message: `fitting the token budget stopped after ${spent.renders} renders of the prompt (${spent.sections} section renders, ${spent.calls} helper calls): the prompt is the most shrunk found so far, and a step may have cut more than it needed`,
     });
   }
+  if (bounded?.estimated) {
+    diagnostics.push({
+      level: "warning",
+      code: "budget-tokens-estimated",
+      message: `counting the prompt's tokens reached the render's deadline: what was not counted by then was over-counted as a token a byte, so the prompt is within the budget of ${max} but may have been cut more than it needed; a longer deadline counts it exactly`,
+    });
+  }
   const fits = tokens <= max;
   if (!fits) {
     const shrinks = new Set(plan.map((s) => s.name));
@@ -208,6 +222,7 @@ export function renderWithinBudget(
       fits,
       cuts,
       skipped,
+      ...(bounded?.estimated ? { overCounted: true as const } : {}),
     },
   };
 }

@@ -6,7 +6,7 @@ import { emptyLayer, loadLayer } from "../locate/load-layer.js";
 import type { Skill } from "../skills/index.js";
 import { loadSkills } from "../skills/index.js";
 import type { Diagnostic } from "../types.js";
-import { NO_CONTEXT, traceContextFiles } from "./context/context-files.js";
+import { type ContextTrace, NO_CONTEXT, traceContextFiles } from "./context/context-files.js";
 import { nestedContextNames } from "./context/on-touch.js";
 import { type Gathered, type GatherStep, lifted } from "./deadline.js";
 import { envCacheLocation, environmentStep, realMachine } from "./environment/index.js";
@@ -43,6 +43,24 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
   // The user's rule files are read first and kept here as they are: a render
   // that gives up on a repository's slow rule files keeps the user's.
   const rulesSoFar: { rules: Rule[]; accounts: RuleAccount[] } = { rules: [], accounts: [] };
+  // The same for context files: the agent dir's is read first, before the repository's folders.
+  const contextSoFar: { value?: ContextTrace } = {};
+  const context = keyed(
+    "context",
+    {
+      cwd,
+      agentDir,
+      roots,
+      home,
+      maxBytes,
+      projectTrusted: trusted,
+      ...ceiling,
+      ...(inputs.agentLoads ? { agentLoads: inputs.agentLoads } : {}),
+    },
+    !opts.noContextFiles &&
+      (async (i) => lifted(await traceContextFiles({ ...i, signal, soFar: contextSoFar }))),
+    { files: [], diagnostics: [], provenance: NO_CONTEXT } as ContextTrace,
+  );
   const ruleFiles = keyed(
     "rule-files",
     {
@@ -86,23 +104,10 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
         emptyLayer("project"),
       ),
     ),
-    context: tableStep(
-      keyed(
-        "context",
-        {
-          cwd,
-          agentDir,
-          roots,
-          home,
-          maxBytes,
-          projectTrusted: trusted,
-          ...ceiling,
-          ...(inputs.agentLoads ? { agentLoads: inputs.agentLoads } : {}),
-        },
-        !opts.noContextFiles && (async (i) => lifted(await traceContextFiles({ ...i, signal }))),
-        { files: [], diagnostics: [], provenance: NO_CONTEXT },
-      ),
-    ),
+    context: tableStep({
+      ...context,
+      partial: () => lifted(contextSoFar.value ?? context.fallback),
+    }),
     "rule-files": tableStep({
       ...ruleFiles,
       partial: () =>

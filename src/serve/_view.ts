@@ -3,7 +3,7 @@ import { DIFF_TIMEOUT_MS, diffable, type MAX_DIFF_CHARS } from "../_text-diff.js
 import type { PromptData } from "../data.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
 import type { CacheClass } from "../sections/types.js";
-import type { TokenCounter } from "../tokens.js";
+import { boundedCounter, type TokenCounter } from "../tokens.js";
 import type { Diagnostic, Layer, RenderResult, StepTiming } from "../types.js";
 import type { Switches } from "./_switches.js";
 
@@ -87,20 +87,36 @@ export interface ViewInput {
 
 /**
  * Builds the page's view of a render. Token counts of texts seen in the last
- * render are reused, so an edit recounts only what it changed.
+ * render are reused, so an edit recounts only what it changed. Counting past
+ * the render's deadline estimates what is left from its length (a warning
+ * says so), and such a count is not kept for the next render.
  */
-export function createViewBuilder(count: TokenCounter): (input: ViewInput) => InspectorView {
+export function createViewBuilder(): (input: ViewInput) => InspectorView {
   let cache = new Map<string, number>();
   return (input) => {
     const next = new Map<string, number>();
+    const at = input.prepared.deadline;
+    const count = boundedCounter(at === undefined ? {} : { deadline: { at } });
     const tokens = (text: string) => {
-      const n = cache.get(text) ?? next.get(text) ?? count(text);
-      next.set(text, n);
+      const kept = cache.get(text) ?? next.get(text);
+      if (kept !== undefined) {
+        next.set(text, kept);
+        return kept;
+      }
+      const { tokens: n, estimated } = count.tally(text);
+      if (!estimated) next.set(text, n);
       return n;
     };
     const view = buildView(input, tokens);
     cache = next;
-    return view;
+    if (!count.estimated) return view;
+    const warning: Diagnostic = {
+      level: "warning",
+      code: "tokens-estimated",
+      message:
+        "counting the prompt's tokens reached the render's deadline: what was not counted by then is estimated from its length, so the token figures are approximate",
+    };
+    return { ...view, diagnostics: [...view.diagnostics, warning] };
   };
 }
 

@@ -6,7 +6,7 @@ import { parseToolDescriptions } from "../gather/guidelines/index.js";
 import { builtinPromptsDir } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
 import type { GivenBy } from "../resolve-options.js";
-import { TOKEN_ENCODING, tokenCounter } from "../tokens.js";
+import { TOKEN_ENCODING } from "../tokens.js";
 import { type RenderResult, SyspromptError } from "../types.js";
 import { createEventClients } from "./_clients.js";
 import { handleRequest, type Inspector } from "./_http.js";
@@ -71,7 +71,7 @@ export async function servePrompt(
     loadPage(),
     builtinToolNames(options.builtinDir ?? builtinPromptsDir()),
   ]);
-  const buildView = createViewBuilder(tokenCounter());
+  const buildView = createViewBuilder();
   const described = Object.keys(options.toolSnippets ?? {});
 
   interface Generation {

@@ -7,7 +7,12 @@ import { privatePaths, projectReach } from "../../repo-files/index.js";
 import type { GivenBy } from "../../resolve-options.js";
 import type { CacheClass } from "../../sections/types.js";
 import { usedVersion } from "../../sections/used-version.js";
-import { memoTokenCounter, TOKEN_ENCODING, type TokenCounter } from "../../tokens.js";
+import {
+  type BoundedCounter,
+  boundedCounter,
+  TOKEN_ENCODING,
+  type TokenTally,
+} from "../../tokens.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
 import { templatesBesideRender } from "../_render-templates.js";
 import type {
@@ -42,8 +47,10 @@ export async function explainPrompt(
   const result = renderPrepared(prepared);
   const renderMs = performance.now() - gathered;
   const promptTemplates = await templatesBesideRender(options, prepared, started);
-  // One counter for the report: the prompt's text is counted five times (sections, total, prefixes).
-  const count = memoTokenCounter();
+  // One counter for the report: the prompt's text is counted five times (sections, total,
+  // prefixes). Past the render's deadline what is left is estimated, and marked.
+  const at = prepared.deadline;
+  const count = boundedCounter(at === undefined ? {} : { deadline: { at } });
   const sections = explainSections(prepared, result, count);
   // Within what the render left of its deadline: each folder's ignore check runs every pattern of the walk.
   const deadlineMs = prepared.opts?.deadlineMs ?? DEFAULT_DEADLINE_MS;
@@ -57,7 +64,7 @@ export async function explainPrompt(
     total: {
       sections: sections.length,
       bytes: byteLength(result.text),
-      tokens: count(result.text),
+      ...tokens(count.tally(result.text)),
     },
     cacheStablePrefix: stablePrefix(result, sections, count),
     cachePrefix: prefixByClass(result, count),
@@ -84,16 +91,36 @@ export async function explainPrompt(
         : [],
     diagnostics: [
       ...result.diagnostics,
+      ...estimatedWarning(count),
       ...below.diagnostics,
       ...promptTemplates.diagnostics.filter((d) => d.code === "load-deadline"),
     ],
   };
 }
 
+/** A count as the report holds it: `tokensEstimated` only when part of it was estimated. */
+function tokens(tally: TokenTally): { tokens: number; tokensEstimated?: true } {
+  return tally.estimated
+    ? { tokens: tally.tokens, tokensEstimated: true }
+    : { tokens: tally.tokens };
+}
+
+/** The one warning that says the report's marked counts were estimated, and how. */
+function estimatedWarning(count: BoundedCounter): Diagnostic[] {
+  if (!count.estimated) return [];
+  return [
+    {
+      level: "warning",
+      code: "tokens-estimated",
+      message: `counting the prompt's tokens reached the render's deadline: the counts marked estimated take what was not counted by then at ${count.bytesPerToken.toFixed(1)} bytes a token (the ratio of what was counted); a longer --deadline counts them exactly`,
+    },
+  ];
+}
+
 function explainSections(
   prepared: PreparedPrompt,
   result: RenderResult,
-  count: TokenCounter,
+  count: BoundedCounter,
 ): ExplainedSection[] {
   const classOf = new Map<string, CacheClass>();
   for (const block of result.blocks)
@@ -110,7 +137,7 @@ function explainSections(
       path: section.source.path ?? null,
       overrides: fromCode ? null : (version?.lower?.source.layer ?? null),
       bytes: byteLength(section.text),
-      tokens: count(section.text),
+      ...tokens(count.tally(section.text)),
       cache,
       volatile: cache === "volatile",
       maxTokens: version?.meta.maxTokens ?? null,
@@ -124,7 +151,7 @@ function explainSections(
  * blocks, then those with the session blocks after them (each with the
  * separator that follows it), and the section each ends with.
  */
-function prefixByClass(result: RenderResult, count: TokenCounter): ExplainReport["cachePrefix"] {
+function prefixByClass(result: RenderResult, count: BoundedCounter): ExplainReport["cachePrefix"] {
   return (["stable", "session"] as const).map((through) => {
     const allowed: CacheClass[] = through === "stable" ? ["stable"] : ["stable", "session"];
     const lead: RenderResult["blocks"] = [];
@@ -138,7 +165,7 @@ function prefixByClass(result: RenderResult, count: TokenCounter): ExplainReport
       through,
       sections: names.length,
       bytes: byteLength(text),
-      tokens: count(text),
+      ...tokens(count.tally(text)),
       endsWith: names.at(-1) ?? null,
     };
   });
@@ -148,14 +175,14 @@ function prefixByClass(result: RenderResult, count: TokenCounter): ExplainReport
 function stablePrefix(
   result: RenderResult,
   sections: readonly ExplainedSection[],
-  count: TokenCounter,
+  count: BoundedCounter,
 ): ExplainReport["cacheStablePrefix"] {
   const first = sections.findIndex((s) => s.volatile);
   if (first < 0) {
     return {
       sections: sections.length,
       bytes: byteLength(result.text),
-      tokens: count(result.text),
+      ...tokens(count.tally(result.text)),
       firstVolatile: null,
     };
   }
@@ -164,7 +191,7 @@ function stablePrefix(
   return {
     sections: first,
     bytes: byteLength(text),
-    tokens: count(text),
+    ...tokens(count.tally(text)),
     firstVolatile: sections[first]?.name ?? null,
   };
 }
@@ -252,7 +279,7 @@ function explainRules(prepared: PreparedPrompt): ExplainedRule[] {
 
 function explainContextFiles(
   prepared: PreparedPrompt,
-  count: TokenCounter,
+  count: BoundedCounter,
 ): ExplainedContextFile[] {
   const content = new Map(prepared.data.contextFiles.map((f) => [f.path, f.content]));
   const dropped = new Map(prepared.context.dropped.map((d) => [d.path, d.containedIn]));
@@ -265,7 +292,7 @@ function explainContextFiles(
       status: text === undefined ? "dropped" : "loaded",
       containedIn: dropped.get(file.path) ?? null,
       bytes: text === undefined ? null : byteLength(text),
-      tokens: text === undefined ? null : count(text),
+      ...(text === undefined ? { tokens: null } : tokens(count.tally(text))),
       imports: file.imports,
       cut: file.cut,
       ...(cut ? { leftOut: { paragraphs: cut.left, statedIn: cut.statedIn } } : {}),

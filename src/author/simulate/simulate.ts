@@ -1,6 +1,7 @@
 import { lstat, mkdir, utimes } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { homeFolder } from "../../_paths.js";
+import { DEFAULT_DEADLINE_MS } from "../../gather/deadline.js";
 import { realMachine } from "../../gather/environment/index.js";
 import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
 import { resolveCommonPaths } from "../../locate/layers.js";
@@ -9,7 +10,7 @@ import type { SystemPromptOptions } from "../../options.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { findProjectRoot, projectReach } from "../../repo-files/index.js";
 import { createPromptSession } from "../../session/index.js";
-import { TOKEN_ENCODING, tokenCounter } from "../../tokens.js";
+import { type BoundedCounter, boundedCounter, TOKEN_ENCODING } from "../../tokens.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
 import {
   defaultSandboxParent,
@@ -197,10 +198,19 @@ async function simulateIn(
     machine: options.machine ?? realMachine(),
     ceilingDir: sandbox.root,
   };
-  const count = tokenCounter();
+  // Each render's figures are counted exactly until that render's deadline, then estimated.
+  let deadlineMs = DEFAULT_DEADLINE_MS;
+  const clock = () => performance.now();
+  const counters: BoundedCounter[] = [];
+  const countFrom = (started: number) => {
+    const counter = boundedCounter({ deadline: { at: started + deadlineMs, clock } });
+    counters.push(counter);
+    return counter;
+  };
   const classes = new Map<string, CacheClass>();
   const render = async (overrides: SystemPromptOptions = {}): Promise<RenderResult> => {
     const prepared = await preparePrompt({ ...base, ...overrides });
+    deadlineMs = prepared.opts?.deadlineMs ?? deadlineMs;
     const result = asProject(renderPrepared(prepared));
     // The classes the render itself cut its blocks by: one reading of them, the render's.
     for (const block of result.blocks) {
@@ -230,8 +240,9 @@ async function simulateIn(
       })),
     };
   };
+  const firstStarted = clock();
   const first = await render();
-  const baseline = measureBaseline(first, classOf, count);
+  const baseline = measureBaseline(first, classOf, countFrom(firstStarted));
   const diagnostics: Diagnostic[] = [...first.diagnostics];
   const late = new Set<string>();
   const noteLate = (result: RenderResult) => {
@@ -259,17 +270,20 @@ async function simulateIn(
       const before = session ? asProject((await session.render()).result) : undefined;
       const done = await act(action, ctx);
       try {
+        const freshStarted = clock();
         const fresh = await render(done.overrides);
         noteLate(fresh);
         const row: SimulatedRow = {
           action,
           label: ACTION_LABELS[action],
           detail: done.detail,
-          fresh: survival(baseline, fresh, classOf, count),
+          fresh: survival(baseline, fresh, classOf, countFrom(freshStarted)),
         };
         if (session && before) {
+          const afterStarted = clock();
           const after = asProject((await session.render(done.overrides)).result);
           noteLate(after);
+          const count = countFrom(afterStarted);
           const sessionBase = measureBaseline(before, classOf, count);
           row.session = survival(sessionBase, after, classOf, count);
         }
@@ -280,6 +294,14 @@ async function simulateIn(
     } finally {
       session?.close();
     }
+  }
+  if (counters.some((c) => c.estimated)) {
+    diagnostics.push({
+      level: "warning",
+      code: "tokens-estimated",
+      message:
+        "counting a simulated prompt's tokens reached its render's deadline: what was not counted by then is estimated from its length, so the token figures are approximate; a longer --deadline counts them exactly",
+    });
   }
   for (const step of late) {
     diagnostics.push({

@@ -96,6 +96,13 @@ export function formatSettings(
   return `settings: ${settings.map(one).join(", ")}`;
 }
 
+/** The mark after a token count estimated in part from its text's length. */
+const ESTIMATED = "*";
+
+function mark(counted: { tokensEstimated?: true }): string {
+  return counted.tokensEstimated ? ESTIMATED : "";
+}
+
 /** The report as text; `show` shortens paths. */
 export function formatExplain(
   report: ExplainReport,
@@ -109,7 +116,7 @@ export function formatExplain(
     s.layer,
     s.path === null ? "-" : show(s.path),
     String(s.bytes),
-    String(s.tokens),
+    `${s.tokens}${mark(s)}`,
     sectionFlags(s).join(",") || "-",
   ]);
   const table = formatTable(alignRight([SECTION_HEADER, ...rows], [0, 4, 5])).split("\n");
@@ -121,18 +128,26 @@ export function formatExplain(
   });
   const { total, cacheStablePrefix: prefix, tokenizer } = report;
   out.push(
-    `total: ${plural(total.sections, "section")}, ${total.bytes} bytes, ~${total.tokens} tokens (${tokenizer.encoding} estimate)`,
+    `total: ${plural(total.sections, "section")}, ${total.bytes} bytes, ~${total.tokens}${mark(total)} tokens (${tokenizer.encoding} estimate)`,
   );
   out.push(
     prefix.firstVolatile === null
-      ? `cache-stable prefix: the whole prompt, ~${prefix.tokens} tokens (no volatile section)`
-      : `cache-stable prefix: ~${prefix.tokens} tokens, ${prefix.bytes} bytes: ${plural(prefix.sections, "section")} before "${prefix.firstVolatile}", the first volatile one`,
+      ? `cache-stable prefix: the whole prompt, ~${prefix.tokens}${mark(prefix)} tokens (no volatile section)`
+      : `cache-stable prefix: ~${prefix.tokens}${mark(prefix)} tokens, ${prefix.bytes} bytes: ${plural(prefix.sections, "section")} before "${prefix.firstVolatile}", the first volatile one`,
   );
   for (const p of report.cachePrefix) {
     out.push(
       p.endsWith === null
         ? `cache prefix through ${p.through}: empty (the prompt starts with a ${p.through === "stable" ? "session or volatile" : "volatile"} section)`
-        : `cache prefix through ${p.through}: ~${p.tokens} tokens, ${p.bytes} bytes, ${plural(p.sections, "section")}, ends with "${p.endsWith}"`,
+        : `cache prefix through ${p.through}: ~${p.tokens}${mark(p)} tokens, ${p.bytes} bytes, ${plural(p.sections, "section")}, ends with "${p.endsWith}"`,
+    );
+  }
+  const counted = [...report.sections, ...report.contextFiles.files, total, prefix];
+  if ([...counted, ...report.cachePrefix].some((c) => c.tokensEstimated)) {
+    out.push(
+      paint.yellow(
+        `${ESTIMATED} estimated in part from the text's length: counting reached the render's deadline (tokens-estimated)`,
+      ),
     );
   }
   out.push(formatSettings(report.settings, show));
@@ -145,7 +160,7 @@ export function formatExplain(
   if (report.budget) {
     const b = report.budget;
     out.push(
-      `budget: ~${b.tokens} of ${b.maxTokens} tokens (from ~${b.initialTokens})${b.fits ? "" : ", does not fit"}`,
+      `budget: ~${b.tokens} of ${b.maxTokens} tokens (from ~${b.initialTokens})${b.fits ? "" : ", does not fit"}${b.overCounted ? "; over-counted past the deadline (budget-tokens-estimated)" : ""}`,
     );
     for (const cut of b.cuts)
       out.push(`  cut ${cut.section} (${cut.step}): ${cut.detail}, ~${cut.saved} tokens`);
@@ -166,7 +181,7 @@ export function formatExplain(
   );
   for (const f of files) {
     if (f.status === "loaded") {
-      out.push(`  loaded   ${show(f.path)}  ${f.bytes} bytes, ~${f.tokens} tokens`);
+      out.push(`  loaded   ${show(f.path)}  ${f.bytes} bytes, ~${f.tokens}${mark(f)} tokens`);
     } else {
       out.push(
         paint.dim(

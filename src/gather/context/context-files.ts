@@ -176,26 +176,19 @@ export interface ContextFilesOptions {
  * the home folder, none of its hidden entries through a link or an import.
  */
 async function contextFolders(o: {
+  user: ContextFolder;
   cwd: string;
-  agentDir: string;
   roots: readonly string[];
   home: string;
+  realHome: string;
   projectTrusted: boolean;
   ceilingDir?: string | undefined;
   signal?: AbortSignal | undefined;
 }): Promise<{ folders: ContextFolder[]; diagnostics: Diagnostic[] }> {
-  const realHome = await realpathOrSelf(o.home);
-  const home = toPosix(o.home);
+  const { realHome } = o;
   const ceiling = o.ceilingDir;
-  const folders: ContextFolder[] = [
-    {
-      dir: o.agentDir,
-      origin: "user",
-      allowed: [o.home, realHome, o.agentDir, await realpathOrSelf(o.agentDir)],
-      allowedText: `the home folder ${home} or the agent dir ${toPosix(o.agentDir)}`,
-    },
-  ];
-  const listed = new Set([o.agentDir]);
+  const folders: ContextFolder[] = [o.user];
+  const listed = new Set([o.user.dir]);
   const diagnostics: Diagnostic[] = [];
   // One checker per project, so each .gitignore is read once.
   const checkers = new Map<string, (path: string) => Promise<PrivateVerdict | undefined>>();
@@ -284,12 +277,36 @@ export interface ContextProvenance {
 
 export const NO_CONTEXT: ContextProvenance = { folders: [], files: [], dropped: [] };
 
-/** {@link loadContextFiles}, with the provenance of every file. */
-export async function traceContextFiles(options: ContextFilesOptions): Promise<{
+/** What {@link traceContextFiles} gives. */
+export interface ContextTrace {
   files: ContextFile[];
   diagnostics: Diagnostic[];
   provenance: ContextProvenance;
-}> {
+}
+
+/** The agent dir's folder: the user's own, whose imports may lead anywhere in the home folder. */
+async function userFolder(
+  agentDir: string,
+  home: string,
+  realHome: string,
+): Promise<ContextFolder> {
+  return {
+    dir: agentDir,
+    origin: "user",
+    allowed: [home, realHome, agentDir, await realpathOrSelf(agentDir)],
+    allowedText: `the home folder ${toPosix(home)} or the agent dir ${toPosix(agentDir)}`,
+  };
+}
+
+/**
+ * {@link loadContextFiles}, with the provenance of every file. The agent
+ * dir's file is read first, before any of the repository's folders is looked
+ * at, and what it gives alone goes to `soFar.value`: a render that gives up on
+ * the step (a cwd hundreds of folders deep) still has the user's file.
+ */
+export async function traceContextFiles(
+  options: ContextFilesOptions & { soFar?: { value?: ContextTrace } },
+): Promise<ContextTrace> {
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
   const maxTotalBytes =
     options.maxTotalBytes === undefined
@@ -299,25 +316,49 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   const cwd = resolve(expandHome(options.cwd, home));
   const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
   const roots = await resolveRoots(options.roots, cwd, home);
+  const signal = options.signal;
+  const reads = new Map<string, Promise<RepoCapped>>();
+  const limits = { home, maxBytes, maxTotalBytes, reads, ...(signal ? { signal } : {}) };
+  const realHome = await realpathOrSelf(home);
+  const user = await userFolder(agentDir, home, realHome);
+  // The user's file first, on its own: what a late step still gives.
+  const userFound = await findContextFile(agentDir);
+  const userReal = userFound.path ? await realpathOrSelf(userFound.path) : "";
+  const userLoad = userFound.path
+    ? await loadOne(userFound.path, userReal, user, limits)
+    : undefined;
+  if (options.soFar) {
+    const file = userLoad?.file;
+    options.soFar.value = finish(
+      [user],
+      file ? [file] : [],
+      [...userFound.diagnostics, ...(userLoad?.diagnostics ?? [])],
+      [],
+      maxTotalBytes,
+    );
+  }
   const { folders, diagnostics: chainCut } = await contextFolders({
+    user,
     cwd,
-    agentDir,
     roots,
     home,
+    realHome,
     projectTrusted: options.projectTrusted !== false,
     ceilingDir: options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir),
-    signal: options.signal,
+    signal,
   });
   // Parallel look-ups, but diagnostics and files are collected in folder order; each hears the deadline first.
   const found = await Promise.all(
-    folders.map(async (f) => {
-      await checkpoint(options.signal);
+    folders.map(async (f, i) => {
+      if (i === 0) return userFound;
+      await checkpoint(signal);
       return findContextFile(f.dir);
     }),
   );
   const reals = await Promise.all(
-    found.map(async ({ path }) => {
-      await checkpoint(options.signal);
+    found.map(async ({ path }, i) => {
+      if (i === 0) return userReal;
+      await checkpoint(signal);
       return path ? realpathOrSelf(path) : "";
     }),
   );
@@ -326,9 +367,6 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   const toLoad: { i: number; path: string; real: string; folder: ContextFolder }[] = [];
   const agentLoads = options.agentLoads;
   const agentLoaded: string[] = [];
-  const reads = new Map<string, Promise<RepoCapped>>();
-  const signal = options.signal;
-  const limits = { home, maxBytes, maxTotalBytes, reads, ...(signal ? { signal } : {}) };
   // The door's verdict on each project folder's file: where it leads, and for an untrusted project whether it is private.
   const verdicts = await Promise.all(
     found.map(({ path }, i) => {
@@ -365,25 +403,38 @@ export async function traceContextFiles(options: ContextFilesOptions): Promise<{
   }
   const loaded = await Promise.all(
     toLoad.map(async ({ i, path, real, folder }) => {
-      const one = await loadOne(path, real, folder, limits);
+      // The user's file was read first (the agent dir is always the first folder).
+      const one = (i === 0 ? userLoad : undefined) ?? (await loadOne(path, real, folder, limits));
       perFolder[i]?.push(...one.diagnostics);
       return one.file;
     }),
   );
   const read = loaded.filter((f): f is LoadedFile => f !== undefined);
+  const done = finish(folders, read, perFolder.flat(), agentLoaded, maxTotalBytes);
+  return { ...done, diagnostics: [...chainCut, ...done.diagnostics] };
+}
+
+/** The files read, in prompt order, deduped and capped together, with their provenance. */
+function finish(
+  folders: readonly ContextFolder[],
+  read: readonly LoadedFile[],
+  diagnostics: readonly Diagnostic[],
+  agentLoaded: readonly string[],
+  maxTotalBytes: number,
+): ContextTrace {
   const deduped = dedupeWithDropped(
     read.map(({ path, content, origin }) => ({ path, content, origin })),
   );
   const capped = capTotal(deduped.files, maxTotalBytes);
   return {
     files: capped.files,
-    diagnostics: [...chainCut, ...perFolder.flat(), ...deduped.diagnostics, ...capped.diagnostics],
+    diagnostics: [...diagnostics, ...deduped.diagnostics, ...capped.diagnostics],
     provenance: {
       folders: folders.map((f) => toPosix(f.dir)),
       files: read.map(({ path, imports, cut }) => ({ path, imports, cut })),
       dropped: deduped.dropped,
       ...(deduped.trimmed.length > 0 ? { trimmed: deduped.trimmed } : {}),
-      ...(agentLoaded.length > 0 ? { agentLoaded } : {}),
+      ...(agentLoaded.length > 0 ? { agentLoaded: [...agentLoaded] } : {}),
     },
   };
 }
