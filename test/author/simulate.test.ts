@@ -15,6 +15,7 @@ import { makeSandbox, removeSandbox } from "../../src/author/sandbox.js";
 import { commonPrefix, measureBaseline, survival } from "../../src/author/simulate/_prefix.js";
 import { actionTime } from "../../src/author/simulate/_simulate-actions.js";
 import {
+  SIMULATED_ACTIONS,
   type SimulatedRow,
   type SimulationReport,
   simulatePrompt,
@@ -349,6 +350,24 @@ describe("simulatePrompt", () => {
     expect(readdirSync(join(root, "sandboxes"))).toEqual([]);
   });
 
+  it(
+    "the simulated renders stop at one budget together: the actions not started are named in a simulate-cut warning",
+    async () => {
+      const { root, options } = project();
+      // A budget already spent after the first render: no action is simulated, and each is named.
+      const cut = await simulatePrompt(options(), {
+        sandboxDir: join(root, "sandboxes"),
+        maxRenderMs: 0,
+      });
+      expect(cut.actions).toEqual([]);
+      expect(cut.baseline.sections.length).toBeGreaterThan(0);
+      const warning = cut.diagnostics.find((d) => d.code === "simulate-cut");
+      expect(warning?.message).toContain("6 of 6 actions were not simulated");
+      for (const action of SIMULATED_ACTIONS) expect(warning?.message).toContain(action);
+      expect(readdirSync(join(root, "sandboxes"))).toEqual([]);
+    },
+    SLOW,
+  );
   it("a --system-prompt file named relative to cwd, outside the project, is read from where it is", async () => {
     const { root, options } = project();
     writeFileSync(join(root, "base.md"), "You are the base prompt of this test.\n");

@@ -51,7 +51,17 @@ export interface SimulateSettings {
    * extension runs it). Default: true.
    */
   session?: boolean;
+  /**
+   * How long the simulated renders may take together, from the first render
+   * on, in ms: an action not started by then is left out, with a
+   * `simulate-cut` warning. Each render also keeps its own deadline.
+   * Default: 20,000.
+   */
+  maxRenderMs?: number;
 }
+
+/** The simulated renders' time together (the copy has its own, MAX_COPY_MS). */
+export const MAX_SIMULATE_RENDER_MS = 20_000;
 
 /** One agent action and what it did to the prompt's cached prefix. */
 export interface SimulatedRow {
@@ -261,7 +271,18 @@ async function simulateIn(
     source: await pickSourceFile(copyCwd),
   };
   const rows: SimulatedRow[] = [];
-  for (const action of SIMULATED_ACTIONS) {
+  const renderBudget = settings.maxRenderMs ?? MAX_SIMULATE_RENDER_MS;
+  for (const [index, action] of SIMULATED_ACTIONS.entries()) {
+    // Up to 19 renders, each bounded by its own deadline: together they stop at one budget.
+    if (clock() - firstStarted >= renderBudget) {
+      const left = SIMULATED_ACTIONS.slice(index);
+      diagnostics.push({
+        level: "warning",
+        code: "simulate-cut",
+        message: `the simulated renders took more than ${renderBudget / 1000} s together, so ${left.length} of ${SIMULATED_ACTIONS.length} actions were not simulated: ${left.join(", ")}`,
+      });
+      break;
+    }
     const session =
       settings.session === false
         ? undefined
