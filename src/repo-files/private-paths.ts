@@ -2,8 +2,8 @@ import { join, relative, sep } from "node:path";
 import {
   addGitignore,
   type IgnoreRules,
-  isIgnored,
   isIgnoredInKeptFolder,
+  isIgnoredPaced,
   newPatternBudget,
   type PatternBudget,
 } from "../_gitignore.js";
@@ -117,7 +117,10 @@ export function privatePaths(
     }
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
     excluded ??= withFile(undefined, join(root, ".git", "info", "exclude"), "", newPatternBudget());
-    if (isIgnored(await excluded, rel)) return { rel, why: "excluded by .git/info/exclude" };
+    // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.
+    if (await isIgnoredPaced(await excluded, rel, signal)) {
+      return { rel, why: "excluded by .git/info/exclude" };
+    }
     return undefined;
   };
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContextFiles } from "../../src/gather/context/index.js";
 import { walkTree } from "../../src/gather/tree/_tree-walk.js";
+import { privatePaths } from "../../src/repo-files/private-paths.js";
 import { tempDir } from "../api/_helpers.js";
 import { cpuTimed } from "../gather/_timed.js";
 
@@ -17,7 +18,9 @@ import { cpuTimed } from "../gather/_timed.js";
 //   after the render had returned;
 // - an untrusted project's private-path check of an `@import` 1,000 folders
 //   deep: the render returned at its deadline, and the check went on 95 s
-//   (23 s of CPU) behind it.
+//   (23 s of CPU) behind it; and its last test, of the clone's
+//   `.git/info/exclude` at every folder of the path, blocked the event loop
+//   2.9 s in one call.
 // Each verdict now gives the event loop its turn and hears the signal first.
 
 /** Lines of one ignore file: patterns of two wildcards, which no shortcut on names skips. */
@@ -78,5 +81,23 @@ describe("hostile repository: ignore verdicts on a path hundreds of folders deep
     );
     // Before: 20 s of CPU and more, run on after the signal.
     expect(cpuMs).toBeLessThan(2500);
+  }, 120_000);
+
+  it("an untrusted project's check against .git/info/exclude hears its signal on a deep path", async () => {
+    const { root, deep } = deepRepository(1000, 0);
+    // Patterns of a plain last segment: the folders' own verdicts skip them by name.
+    const lines = Array.from({ length: 2000 }, (_, i) => `*e${i}q`);
+    mkdirSync(join(root, ".git", "info"), { recursive: true });
+    writeFileSync(join(root, ".git", "info", "exclude"), `${lines.join("\n")}\n`);
+    const controller = new AbortController();
+    const check = privatePaths(root, { signal: controller.signal });
+    // The folders' verdicts, kept by the checker: what is left of a sibling is the exclude test.
+    expect(await check(join(deep, "a.md"))).toBeUndefined();
+    const { cpuMs } = await cpuPastAbort(50, (signal) => {
+      signal.addEventListener("abort", () => controller.abort(signal.reason));
+      return check(join(deep, "b.md"));
+    });
+    // Before: 0.7 s of CPU in one synchronous call, the signal unheard (2.9 s of the clock under load); now 10-20 ms.
+    expect(cpuMs).toBeLessThan(200);
   }, 120_000);
 });
