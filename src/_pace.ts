@@ -36,9 +36,6 @@ export function pace(): Promise<void> | undefined {
   return yielding;
 }
 
-/** Entries a loop handles between two calls of {@link checkpoint}. */
-export const ENTRIES_PER_CHECK = 256;
-
 /**
  * {@link pace}, then stops the caller (throws the signal's reason) once
  * `signal` has fired. The way every per-entry loop of a walk checks the deadline.

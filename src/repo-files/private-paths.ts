@@ -2,11 +2,12 @@ import { join, relative, sep } from "node:path";
 import {
   addGitignore,
   type IgnoreRules,
-  isIgnored,
   isIgnoredInKeptFolder,
+  isIgnoredPaced,
   newPatternBudget,
   type PatternBudget,
 } from "../_gitignore.js";
+import { nextTurn } from "../_pace.js";
 import { isWithin } from "../_paths.js";
 import { readCappedText } from "./capped-read.js";
 
@@ -48,7 +49,18 @@ export function privatePaths(
   root: string,
   {
     hidden = true,
-  }: { /** False: a hidden name alone does not make a path private. */ hidden?: boolean } = {},
+    signal,
+  }: {
+    /** False: a hidden name alone does not make a path private. */
+    hidden?: boolean;
+    /**
+     * Heard before each folder's verdict, as the event loop gets its turn
+     * there: a verdict tests every pattern in force at the folder's path
+     * length, and an import hundreds of folders deep took 95 s of checks
+     * that ran on after a render had given up on them.
+     */
+    signal?: AbortSignal | undefined;
+  } = {},
 ): (path: string) => Promise<PrivateVerdict | undefined> {
   const rules = new Map<string, Promise<IgnoreRules | undefined>>();
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
@@ -91,17 +103,24 @@ export function privatePaths(
     while (depth > 0 && !folderIgnored.has(folderAt(depth))) depth--;
     if (depth > 0 && folderIgnored.get(folderAt(depth))) return { rel, why: "ignored by git" };
     for (depth++; depth < parts.length; depth++) {
+      const turn = nextTurn(signal);
+      if (turn) await turn;
       const folder = folderAt(depth);
       const ignored = isIgnoredInKeptFolder(await rulesOf(folderAt(depth - 1)), `${folder}/`);
       folderIgnored.set(folder, ignored);
       if (ignored) return { rel, why: "ignored by git" };
     }
+    const turn = nextTurn(signal);
+    if (turn) await turn;
     if (isIgnoredInKeptFolder(await rulesOf(folderAt(parts.length - 1)), rel)) {
       return { rel, why: "ignored by git" };
     }
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
     excluded ??= withFile(undefined, join(root, ".git", "info", "exclude"), "", newPatternBudget());
-    if (isIgnored(await excluded, rel)) return { rel, why: "excluded by .git/info/exclude" };
+    // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.
+    if (await isIgnoredPaced(await excluded, rel, signal)) {
+      return { rel, why: "excluded by .git/info/exclude" };
+    }
     return undefined;
   };
 }

@@ -41,6 +41,8 @@ export interface ReachOptions {
   ceiling?: string | undefined;
   /** The project root when the caller found it already (else found as git does). */
   root?: string;
+  /** Stops an untrusted project's private-path checks ({@link privatePaths}) once it fires. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -63,7 +65,9 @@ export async function projectReach(o: ReachOptions): Promise<Reach> {
     home: o.home,
     realHome: await realpathOrSelf(o.home),
   });
-  return o.trusted ? reach : { ...reach, isPrivate: privatePaths(reach.realRoot) };
+  return o.trusted
+    ? reach
+    : { ...reach, isPrivate: privatePaths(reach.realRoot, { signal: o.signal }) };
 }
 
 /** The home-folder rule of {@link projectReach}, on paths already resolved. */

@@ -218,8 +218,9 @@ async function rulesBelowCwd(
     home: opts.home,
     trusted: opts.trusted,
     ceiling,
+    signal,
   });
-  const ignored = privatePaths(reach.realRoot, { hidden: false });
+  const ignored = privatePaths(reach.realRoot, { hidden: false, signal });
   const found = await findRulesBelowCwd(opts.cwd, formats, {
     reach,
     ignored,

@@ -195,7 +195,7 @@ async function contextFolders(o: {
   const privateOf = (realRoot: string) => {
     let check = checkers.get(realRoot);
     if (check === undefined) {
-      check = privatePaths(realRoot);
+      check = privatePaths(realRoot, { signal: o.signal });
       checkers.set(realRoot, check);
     }
     return check;

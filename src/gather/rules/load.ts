@@ -127,7 +127,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   const ceiling = options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
   // The project's reach: its root (narrowed when it is or holds the home
   // folder), and for an untrusted project its private files.
-  const reach = await projectReach({ start: cwd, home, trusted, ceiling });
+  const reach = await projectReach({ start: cwd, home, trusted, ceiling, signal: options.signal });
   const projectRoot = reach.root;
   const cut = capChain(
     ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, projectRoot)),

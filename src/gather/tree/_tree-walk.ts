@@ -4,14 +4,14 @@ import type { EntryKind } from "../../_fs.js";
 import {
   addGitignore,
   type IgnoreRules,
-  isIgnored,
   isIgnoredInKeptFolder,
+  isIgnoredPaced,
   newPatternBudget,
   type PatternBudget,
   type PatternCut,
 } from "../../_gitignore.js";
 import { realpath, statOrUndefinedSync } from "../../_io.js";
-import { checkpoint, ENTRIES_PER_CHECK, nextTurn, pace } from "../../_pace.js";
+import { nextTurn, pace } from "../../_pace.js";
 import { isBelowCeiling } from "../../_paths.js";
 import { type RepoText, readRepoText } from "../../repo-files/index.js";
 import { listFolderAtOnce, listInBatches } from "../../repo-files/list-folder.js";
@@ -79,8 +79,11 @@ function listingOf(
   const others = async (folder: ListedFolder) => {
     if (!folder.others) {
       const kept: ListedEntry[] = [];
-      for (const [i, entry] of folder.unchecked.entries()) {
-        if (i % ENTRIES_PER_CHECK === 0) await checkpoint(signal);
+      for (const entry of folder.unchecked) {
+        // Each entry is tested against every pattern in force, at its full path's length: the
+        // turn is offered before each (a clock read within a slice), not every few hundred.
+        const turn = nextTurn(signal);
+        if (turn) await turn;
         if (folder.keep(entry)) kept.push(entry);
       }
       folder.others = kept;
@@ -98,9 +101,10 @@ function listingOf(
       if (!folder) return 0;
       let count = folder.folders.length;
       if (folder.others) return Math.min(limit, count + folder.others.length);
-      for (const [i, entry] of folder.unchecked.entries()) {
+      for (const entry of folder.unchecked) {
         if (count >= limit) break;
-        if (i % ENTRIES_PER_CHECK === 0) await checkpoint(signal);
+        const turn = nextTurn(signal);
+        if (turn) await turn;
         if (folder.keep(entry)) count++;
       }
       return Math.min(limit, count);
@@ -185,7 +189,12 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   const budget = newPatternBudget();
   // The deepest folder read: its entries are at depth `deepest + 1`.
   const deepest = Math.max(listDepth, agentsDepth) - 1;
-  const { prefix, rules: inherited } = await inheritedRules(root, budget, options.ceilingDir);
+  const { prefix, rules: inherited } = await inheritedRules(
+    root,
+    budget,
+    options.ceilingDir,
+    signal,
+  );
   // The rules in force in `dir`: those above it and its ignore files `files`
   // (those of IGNORE_FILES it holds, in their order). Most folders hold none,
   // and then nothing is read or awaited.
@@ -367,13 +376,12 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     // git never follows a symlinked .gitignore; neither does the memo (regular files only).
     const files = ignoreFilesWhere((file) => memo.ignoreFiles.includes(file));
     if (files.length > 0) rules = await withIgnoreFiles(dir, rel, rules, files);
-    for (let i = 0; i < memo.dirs.length; i++) {
-      // The listing itself was a checkpoint; then one every few entries.
-      if (i % ENTRIES_PER_CHECK === ENTRIES_PER_CHECK - 1) {
-        const later = nextTurn(signal);
-        if (later) await later;
-      }
-      subfolder(memo.dirs[i] as string, rules);
+    for (const name of memo.dirs) {
+      // The listing itself was a checkpoint; then a turn offered before each subfolder, whose
+      // ignore verdict tests every pattern in force at its full path's length.
+      const later = nextTurn(signal);
+      if (later) await later;
+      subfolder(name, rules);
     }
     ownContextFiles(memo.context, rules);
     if (shown) {
@@ -510,6 +518,7 @@ async function inheritedRules(
   root: string,
   budget: PatternBudget,
   ceilingDir: string | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<{ prefix: string; rules?: IgnoreRules }> {
   const repo = await findRepository(root, ceilingDir);
   if (repo === undefined) return { prefix: "" };
@@ -538,7 +547,8 @@ async function inheritedRules(
   // A root in a folder the repository ignores (a scratch or vendored folder):
   // git would list nothing there, which helps no one; the rules found at and
   // below the root still apply.
-  if (isIgnored(rules, prefix)) return { prefix: "" };
+  // Paced: every pattern is tested at each of the root's folders, hundreds deep in a hostile repository.
+  if (await isIgnoredPaced(rules, prefix, signal)) return { prefix: "" };
   return { prefix, rules };
 }
 
