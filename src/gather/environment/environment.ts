@@ -44,6 +44,11 @@ export interface EnvironmentOptions {
   home?: string;
   /** How long the GPU probe may run before it is killed. Default: {@link GPU_PROBE_TIMEOUT_MS}. */
   gpuTimeoutMs?: number;
+  /**
+   * The render gave up waiting: a probe still running is killed, and its
+   * answer (none) is neither cached nor kept for the next render.
+   */
+  signal?: AbortSignal;
 }
 
 export interface EnvironmentResult {
@@ -157,7 +162,9 @@ export async function detectEnvironment(
             });
       const runner = machine.runProbe;
       const run: ProbeRunner = (command, args, o) => runner(command, args, { ...o, exclude });
-      gpu = await probeGpu(machine.platform, { run, find }, options.gpuTimeoutMs);
+      gpu = await probeGpu(machine.platform, { run, find }, options.gpuTimeoutMs, options.signal);
+      // Killed because the render stopped waiting, not because it could not tell: nothing to keep.
+      if (options.signal?.aborted) throw options.signal.reason;
       if (cache) diagnostics.push(...(await writeGpuCache(cache, fingerprint, gpu)));
     }
     facts.gpu =
