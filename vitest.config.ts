@@ -46,6 +46,8 @@ const SLOW = [
   "test/package/**/*.test.ts",
   // A render that waits out its 1.5 s deadline on a GPU probe that never answers (2.4 s).
   "test/catalogue/hostile-probe-abort.test.ts",
+  // Two renders with the git section over a fresh repository (1-2 s each).
+  "test/catalogue/hostile-relative-xdg.test.ts",
 ];
 
 /**
