@@ -100,9 +100,16 @@ export function notHomeLike(relativePath: string): string {
 
 /** True when `path` is `folder` or lies below it (compared as written; resolve links first). */
 export function isWithin(path: string, folder: string): boolean {
-  const rel = relative(folder, path);
-  if (rel === "") return true;
-  return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  return !leavesFolder(relative(folder, path));
+}
+
+/**
+ * Whether `rel`, a path as `path.relative` gives it, leads out of its folder:
+ * `..`, `../…`, or absolute (another drive). Not a name that merely starts
+ * with two dots (`..foo` is inside).
+ */
+export function leavesFolder(rel: string): boolean {
+  return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
 }
 
 /** True when `ceiling` is not given, or `path` is at or below it. */

@@ -1,4 +1,5 @@
-import { isAbsolute, relative } from "node:path";
+import { relative } from "node:path";
+import { leavesFolder } from "../../_paths.js";
 import type { EjectDiff, EjectDiffOptions, EjectDiffText } from "../../author/index.js";
 import { diffEjected } from "../../author/index.js";
 import { paletteFor } from "../colors.js";
@@ -50,7 +51,7 @@ export async function ejectDiffCommand(
   }
   const show = (path: string) => {
     const rel = relative(paths.cwd, path);
-    return rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+    return leavesFolder(rel) ? path : rel;
   };
   io.stdout(await renderEjectDiff(result, show));
   io.stderr(formatDiagnostics(result.diagnostics, paletteFor(io).level));
