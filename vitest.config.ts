@@ -48,6 +48,8 @@ const SLOW = [
   "test/catalogue/hostile-probe-abort.test.ts",
   // Two renders with the git section over a fresh repository (1-2 s each).
   "test/catalogue/hostile-relative-xdg.test.ts",
+  // Four renders, the first of them with the environment probe (3.2 s alone).
+  "test/catalogue/hostile-env-cache-in-project.test.ts",
 ];
 
 /**

@@ -2,6 +2,7 @@ import type { EnvironmentEntry } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
 import { type GatherStep, lifted } from "../deadline.js";
 import {
+  cacheInProject,
   type EnvCacheLocation,
   type MachineFingerprint,
   readGpuCache,
@@ -145,7 +146,12 @@ export async function detectEnvironment(
       release: machine.release ?? "",
       boot: bootId?.trim() ?? "",
     };
-    const { cache } = options;
+    // A cache folder inside the project is the repository's to fill: not trusted, not written.
+    const cache =
+      options.cache &&
+      !(await cacheInProject(options.cache.path, options.exclude ?? [], options.home))
+        ? options.cache
+        : undefined;
     let gpu: GpuAnswer | undefined = cache
       ? await readGpuCache(cache.path, fingerprint)
       : undefined;
