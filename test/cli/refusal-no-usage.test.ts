@@ -67,4 +67,15 @@ describe("a refusal of what is on disk", () => {
     ]);
     expect(result.stderr).not.toContain("Usage:");
   });
+
+  it("eject --diff of a copy that is a link: the refusal alone, exit 2", async () => {
+    const root = tempDir();
+    const sections = join(root, "project", ".pi", "sections");
+    mkdirSync(sections, { recursive: true });
+    symlinkSync(join(root, "elsewhere.md"), join(sections, "date.md"));
+    const agent = join(root, "agent");
+    const result = await cli(root, ["eject", "--agent-dir", agent, "--diff", "date"], false);
+    expect([result.code, result.stdout, result.stderr.includes("Usage:")]).toEqual([2, "", false]);
+    expect(result.stderr).toMatch(/^sysprompt: [^\n]*date\.md[^\n]*link[^\n]*\n$/);
+  });
 });
