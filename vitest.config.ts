@@ -46,6 +46,12 @@ const SLOW = [
   "test/catalogue/hostile-snapshot.test.ts",
   "test/gather/git-gitdir.test.ts",
   "test/package/**/*.test.ts",
+  // A render that waits out its 1.5 s deadline on a GPU probe that never answers (2.4 s).
+  "test/catalogue/hostile-probe-abort.test.ts",
+  // Two renders with the git section over a fresh repository (1-2 s each).
+  "test/catalogue/hostile-relative-xdg.test.ts",
+  // Four renders, the first of them with the environment probe (3.2 s alone).
+  "test/catalogue/hostile-env-cache-in-project.test.ts",
 ];
 
 /**

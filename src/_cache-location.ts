@@ -1,5 +1,6 @@
 import { lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { basename, dirname, isAbsolute, join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { xdgFolder } from "./_paths.js";
 import { realpathSyncLinear } from "./_realpath.js";
 import { realFolder, writeTempFileSync } from "./_safe-write.js";
 
@@ -43,9 +44,7 @@ const CACHE_FOLDER = "sysprompt";
  * `~/.cache/sysprompt`.
  */
 export function cacheRoot(env: Readonly<Record<string, string | undefined>>, home: string): string {
-  const xdg = env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(home, ".cache");
-  return join(base, CACHE_FOLDER);
+  return join(xdgFolder(env, "XDG_CACHE_HOME") ?? join(home, ".cache"), CACHE_FOLDER);
 }
 
 /**

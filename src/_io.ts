@@ -335,11 +335,72 @@ export const readdirSync = ((path: string, options?: unknown) => {
   return (fs.readdirSync as (...args: unknown[]) => unknown)(path, options);
 }) as typeof fs.readdirSync;
 
-/** `fs.opendirSync`: a folder read a batch at a time; the folder's stat is noted first. */
-export function opendirSync(path: string, options?: fs.OpenDirOptions): fs.Dir {
+/**
+ * The entries of the folder at `path` (`readdirSync` with file types); its
+ * stat is noted first under `noteAs`, when `path` is a held folder's
+ * `/proc/self/fd/N` ({@link openCheckedFolder}).
+ */
+export function readdirEntriesSync(path: string, noteAs: string = path): fs.Dirent[] {
   const recorder = currentRecorder();
-  if (recorder && !recorder.has("stat", path)) statOrUndefinedSync(path, true);
+  if (recorder && !recorder.has("stat", noteAs)) statOrUndefinedSync(noteAs, true);
+  return fs.readdirSync(path, { withFileTypes: true });
+}
+
+/**
+ * `fs.opendirSync`: a folder read a batch at a time; the folder's stat is
+ * noted first (under `noteAs`, as for {@link readdirSync}).
+ */
+export function opendirSync(
+  path: string,
+  options?: fs.OpenDirOptions,
+  noteAs: string = path,
+): fs.Dir {
+  const recorder = currentRecorder();
+  if (recorder && !recorder.has("stat", noteAs)) statOrUndefinedSync(noteAs, true);
   return fs.opendirSync(path, options);
+}
+
+/** A folder held open by {@link openCheckedFolder}: the path its listing is read by, and its release. */
+export interface HeldFolder {
+  /** `/proc/self/fd/N`: the very folder opened, whatever is at its path now. */
+  at: string;
+  close: () => void;
+}
+
+/**
+ * Opens the folder at `path` without following a final link (`O_DIRECTORY |
+ * O_NOFOLLOW`) and checks it is the one `checked` (an lstat taken before: same
+ * device and inode), for a listing read by the descriptor (Linux's
+ * `/proc/self/fd`, as Node lists only by path): a link or another folder
+ * swapped in at `path` since the check is never listed. Undefined where the
+ * system cannot list by descriptor (no `/proc`): the caller lists by path.
+ * Throws as a listing would: ELOOP for a link, ENOTDIR, ENOENT; ENOENT too
+ * for another folder than the one checked (it is as if gone). The caller
+ * notes the listing against `path` (`noteAs`).
+ */
+export function openCheckedFolder(path: string, checked: fs.Stats): HeldFolder | undefined {
+  if (process.platform !== "linux") return undefined;
+  const { O_RDONLY, O_DIRECTORY = 0, O_NOFOLLOW = 0 } = fs.constants;
+  const fd = fs.openSync(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  const close = () => {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // Already closed: nothing to release.
+    }
+  };
+  const now = fs.fstatSync(fd);
+  if (now.dev !== checked.dev || now.ino !== checked.ino) {
+    close();
+    const error: NodeJS.ErrnoException = new Error(
+      `ENOENT: the folder was replaced since it was checked, scandir '${path}'`,
+    );
+    error.code = "ENOENT";
+    error.syscall = "scandir";
+    error.path = path;
+    throw error;
+  }
+  return { at: `/proc/self/fd/${fd}`, close };
 }
 
 /** `fs.readlinkSync` as text. */

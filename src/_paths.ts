@@ -2,6 +2,34 @@ import { homedir, userInfo } from "node:os";
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { SyspromptError } from "./types.js";
 
+/** The XDG base folders a program may read its settings and data from. */
+const XDG_VARIABLES = ["XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"] as const;
+
+/**
+ * `$name` (an XDG base folder) when it is an absolute path, else undefined.
+ * The XDG Base Directory spec calls a relative value invalid, to be ignored:
+ * read from the working folder it would be the project's (`XDG_CONFIG_HOME=cfg`
+ * gave git, run in the project, its `cfg/git/config` as your own settings).
+ */
+export function xdgFolder(
+  env: Readonly<Record<string, string | undefined>>,
+  name: (typeof XDG_VARIABLES)[number],
+): string | undefined {
+  const value = env[name];
+  return value !== undefined && isAbsolute(value) ? value : undefined;
+}
+
+/** `env` without the XDG base folders {@link xdgFolder} ignores: what a program sysprompt starts is given. */
+export function withoutRelativeXdg<T extends string | undefined>(
+  env: Readonly<Record<string, T>>,
+): Record<string, T> {
+  const out = { ...env };
+  for (const name of XDG_VARIABLES) {
+    if (name in out && xdgFolder(env, name) === undefined) delete out[name];
+  }
+  return out;
+}
+
 /**
  * The home folder: `os.homedir()` (`$HOME`), or the user database's entry
  * for this user when that is not an absolute path. A relative `$HOME` would
@@ -72,9 +100,16 @@ export function notHomeLike(relativePath: string): string {
 
 /** True when `path` is `folder` or lies below it (compared as written; resolve links first). */
 export function isWithin(path: string, folder: string): boolean {
-  const rel = relative(folder, path);
-  if (rel === "") return true;
-  return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  return !leavesFolder(relative(folder, path));
+}
+
+/**
+ * Whether `rel`, a path as `path.relative` gives it, leads out of its folder:
+ * `..`, `../…`, or absolute (another drive). Not a name that merely starts
+ * with two dots (`..foo` is inside).
+ */
+export function leavesFolder(rel: string): boolean {
+  return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
 }
 
 /** True when `ceiling` is not given, or `path` is at or below it. */

@@ -118,3 +118,10 @@ export async function untilStopped(
 
 /** A usage problem found by a command after parsing; the CLI prints it and exits 2. */
 export class UsageError extends Error {}
+
+/**
+ * A refusal of what is on disk, not of the command line (a link where a file
+ * is written, a folder swapped for a link while it was written): the CLI
+ * prints it on one line and exits 2, with no usage line after it.
+ */
+export class RefusedError extends Error {}

@@ -1,9 +1,9 @@
 import { Command, CommanderError, Option } from "commander";
 import { SyspromptError } from "../types.js";
 import { VERSION } from "../version.js";
-import { type CliIo, EXIT_OK, EXIT_USAGE, terminalSafe, UsageError } from "./io.js";
+import { type CliIo, EXIT_OK, EXIT_USAGE, RefusedError, terminalSafe, UsageError } from "./io.js";
 import { declareRenderFlags } from "./options.js";
-import { PROGRAM_USAGE, type UsageOf, usageError, usageOf } from "./usage.js";
+import { PROGRAM_USAGE, refusal, type UsageOf, usageError, usageOf } from "./usage.js";
 
 const STRICT = "exit 1 when an error-level diagnostic was reported";
 
@@ -34,6 +34,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
     if (error instanceof CommanderError) {
       // Help and version are not errors; everything else commander rejects is usage.
       return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    if (error instanceof RefusedError) {
+      io.stderr(refusal(error.message));
+      return EXIT_USAGE;
     }
     if (error instanceof UsageError || error instanceof SyspromptError) {
       io.stderr(usageError(error.message, current));

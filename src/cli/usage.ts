@@ -25,6 +25,11 @@ export function usageError(message: string, of: UsageOf): string {
   return `sysprompt: ${oneLine(message)}\nUsage: ${of.name} ${of.usage}; see \`${of.name} --help\`.\n`;
 }
 
+/** What a refusal of what is on disk prints on stderr: its one line, and no usage: the command line was right. */
+export function refusal(message: string): string {
+  return `sysprompt: ${oneLine(message)}\n`;
+}
+
 /**
  * Commander's wording as one line of ours: without its `error: ` and with
  * its suggestion, which it puts on a line of its own, in brackets after it.

@@ -1,6 +1,6 @@
-import { isAbsolute, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { decodeText, kindOfPath, realpathOrSelf } from "../_fs.js";
-import { toPosix } from "../_paths.js";
+import { leavesFolder, toPosix } from "../_paths.js";
 import { entryKind, UnsafePathError } from "../_safe-write.js";
 import { readFileNoFollow } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
@@ -92,7 +92,7 @@ async function readProjectConfig(
     realpathOrSelf(folders.projectDir),
   ]);
   const rel = relative(root, dir);
-  if (rel.startsWith("..") || isAbsolute(rel)) {
+  if (leavesFolder(rel)) {
     const file = emptyFile(path, "project");
     return {
       file,

@@ -197,7 +197,7 @@ export function lateStepsWarning(timings: readonly StepTiming[], budgetMs: numbe
 export async function loadWithin<T>(
   deadlineMs: number,
   what: string,
-  load: (signal: AbortSignal | undefined) => Promise<T>,
+  load: (signal: AbortSignal) => Promise<T>,
   nothing: T,
   leftMs = deadlineMs,
 ): Promise<{ value: T; diagnostics: Diagnostic[] }> {
@@ -219,8 +219,35 @@ export function loadDeadline(what: string, deadlineMs: number): Diagnostic {
   };
 }
 
-/** A signal that fires after `ms` (at once when `ms` is not positive), or none when `ms` is past what a timer takes. */
-export function signalAfter(ms: number): AbortSignal | undefined {
+/**
+ * A signal that fires after `ms` (at once when `ms` is not positive), or one
+ * that never fires when `ms` is past what a timer takes: never none, which a
+ * public loader takes for "bound me by default" ({@link boundedByDefault}).
+ */
+export function signalAfter(ms: number): AbortSignal {
   const after = Math.max(0, Math.floor(ms));
-  return after > MAX_TIMER_MS ? undefined : AbortSignal.timeout(after);
+  return after > MAX_TIMER_MS ? new AbortController().signal : AbortSignal.timeout(after);
+}
+
+/**
+ * A public loader's bound when its caller passes no signal (`loadSkills`,
+ * `loadRules`…): `load` runs with one that fires at a render's default
+ * deadline, and past it gives `nothing` with a `load-deadline` warning naming
+ * `what`, so a library caller is never held by a repository's thousands of
+ * files. A caller's own signal is used as given.
+ */
+export async function boundedByDefault<T extends { diagnostics: Diagnostic[] }>(
+  signal: AbortSignal | undefined,
+  what: string,
+  load: (signal: AbortSignal) => Promise<T>,
+  nothing: T,
+): Promise<T> {
+  if (signal !== undefined) return load(signal);
+  const bound = AbortSignal.timeout(DEFAULT_DEADLINE_MS);
+  try {
+    return await load(bound);
+  } catch (error) {
+    if (!bound.aborted) throw error;
+    return { ...nothing, diagnostics: [loadDeadline(what, DEFAULT_DEADLINE_MS)] };
+  }
 }

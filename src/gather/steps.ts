@@ -144,6 +144,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
         exclude: [cwd, ...roots],
         home,
         given: opts.environment ?? undefined,
+        signal,
       }),
     ),
     git: tableStep(

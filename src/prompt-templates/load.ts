@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { kindOfPath, kindOfPathSync, type PathKind } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
 import { capDiagnostics } from "../engine/index.js";
-import { DEFAULT_DEADLINE_MS, loadDeadline } from "../gather/deadline.js";
+import { boundedByDefault, DEFAULT_DEADLINE_MS, loadDeadline } from "../gather/deadline.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import {
   projectReach,
@@ -32,11 +32,21 @@ type RootAction = "list" | "read" | Diagnostic[];
  * (option), in that order of precedence. Folders are read one level deep,
  * `.md` files only, in sorted order. Unusable files, invalid frontmatter,
  * missing explicit paths and name collisions come back as diagnostics.
- * `cwd`, `agentDir` and `home` default as for `renderSystemPrompt`.
+ * `cwd`, `agentDir` and `home` default as for `renderSystemPrompt`. Without
+ * a `signal`, it stops at a render's default deadline (5 s): no templates,
+ * and a `load-deadline` warning.
  */
 export async function loadPromptTemplates(
   options: LoadPromptTemplatesOptions = {},
 ): Promise<LoadPromptTemplatesResult> {
+  if (options.signal === undefined) {
+    return boundedByDefault(
+      undefined,
+      "slash-command templates",
+      (signal) => loadPromptTemplates({ ...options, signal }),
+      { templates: [], diagnostics: [] },
+    );
+  }
   const plan = planTemplateRoots(options);
   const diagnostics: Diagnostic[] = [];
   const untrusted = plan.untrustedProjectFolder;

@@ -41,7 +41,11 @@ export interface LoadPromptTemplatesOptions {
   projectDir?: string;
   /** What a leading `~` in `paths` means. Default `os.homedir()`. */
   home?: string;
-  /** Stops the loading between two files (the async loader): the promise rejects with the signal's reason. */
+  /**
+   * Stops the loading between two files (the async loader): the promise
+   * rejects with the signal's reason. Without one, the async loader stops at
+   * a render's default deadline (5 s), as the synchronous one does.
+   */
   signal?: AbortSignal;
 }
 

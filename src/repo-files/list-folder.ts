@@ -1,5 +1,5 @@
-import type { Dir, Dirent } from "node:fs";
-import { opendirSync, readdirSync } from "../_io.js";
+import type { Dir, Dirent, Stats } from "node:fs";
+import { type HeldFolder, openCheckedFolder, opendirSync, readdirEntriesSync } from "../_io.js";
 import { checkpoint } from "../_pace.js";
 
 // A folder's listing, capped, for the walks over a repository (the tree, and
@@ -30,16 +30,19 @@ export type Listed = Listing | { error: NodeJS.ErrnoException };
  * none when it cannot be listed; `onUnreadable` hears of a folder that is
  * there but cannot be read (one gone meanwhile is not news). In one call, for
  * a folder no larger than {@link ONE_CALL_BYTES}; undefined for any other,
- * which {@link listInBatches} reads.
+ * which {@link listInBatches} reads. With `checked` (the folder's lstat), only
+ * that very folder is listed: a link or another folder swapped in at `dir`
+ * since is not (as if gone; see `openCheckedFolder`).
  */
 export function listFolderAtOnce(
   dir: string,
   size: number | undefined,
   cap: number,
   onUnreadable: () => void,
+  checked?: Stats,
 ): Listing | undefined {
   if (size === undefined || size <= 0 || size > ONE_CALL_BYTES) return undefined;
-  return orEmpty(readAtOnce(dir, cap), onUnreadable);
+  return orEmpty(readAtOnce(dir, cap, checked), onUnreadable);
 }
 
 /** A listing, or none for a folder that cannot be listed (`onUnreadable` hears of one that is there). */
@@ -50,15 +53,19 @@ function orEmpty(listing: Listed, onUnreadable: () => void): Listing {
   return { entries: [], capped: false };
 }
 
-/** The folder's entries in one call, at most `cap`. */
-function readAtOnce(dir: string, cap: number): Listed {
+/** The folder's entries in one call, at most `cap`; with `checked`, of that folder only. */
+function readAtOnce(dir: string, cap: number, checked: Stats | undefined): Listed {
+  let held: HeldFolder | undefined;
   try {
-    const all = readdirSync(dir, { withFileTypes: true });
+    held = checked ? openCheckedFolder(dir, checked) : undefined;
+    const all = readdirEntriesSync(held?.at ?? dir, dir);
     return all.length > cap
       ? { entries: all.slice(0, cap), capped: true }
       : { entries: all, capped: false };
   } catch (error) {
     return { error: error as NodeJS.ErrnoException };
+  } finally {
+    held?.close();
   }
 }
 
@@ -72,8 +79,9 @@ export async function listInBatches(
   cap: number,
   signal: AbortSignal | undefined,
   onUnreadable: () => void,
+  checked?: Stats,
 ): Promise<Listing> {
-  return orEmpty(await readInBatches(dir, cap, signal), onUnreadable);
+  return orEmpty(await readInBatches(dir, cap, signal, checked), onUnreadable);
 }
 
 /**
@@ -112,8 +120,9 @@ async function readInBatches(
   dir: string,
   cap: number,
   signal: AbortSignal | undefined,
+  checked?: Stats,
 ): Promise<Listed> {
-  const batches = listingBatches(dir, cap);
+  const batches = listingBatches(dir, cap, checked);
   let step = batches.next();
   while (!step.done) {
     try {
@@ -133,11 +142,13 @@ async function readInBatches(
  * there were more), or why it cannot be listed, pausing (a `yield`) after
  * each batch so the caller may hear a deadline.
  */
-function* listingBatches(dir: string, cap: number): Generator<void, Listed, void> {
+function* listingBatches(dir: string, cap: number, checked?: Stats): Generator<void, Listed, void> {
   const entries: Dirent[] = [];
   let handle: Dir | undefined;
+  let held: HeldFolder | undefined;
   try {
-    handle = opendirSync(dir, { bufferSize: READ_BATCH });
+    held = checked ? openCheckedFolder(dir, checked) : undefined;
+    handle = opendirSync(held?.at ?? dir, { bufferSize: READ_BATCH }, dir);
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
       if (entries.length === cap) return { entries, capped: true };
       entries.push(entry);
@@ -152,6 +163,7 @@ function* listingBatches(dir: string, cap: number): Generator<void, Listed, void
     } catch {
       // Closing a folder handle fails only if it is already closed: nothing to release.
     }
+    held?.close();
   }
 }
 

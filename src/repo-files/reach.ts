@@ -1,6 +1,6 @@
 import { relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
-import { isWithin, toPosix } from "../_paths.js";
+import { isWithin, leavesFolder, toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
 import { type PrivateVerdict, privatePaths } from "./private-paths.js";
 import { findProjectRoot } from "./project-root.js";
@@ -205,7 +205,7 @@ function outside(message: string): Refusal {
 /** True when `path`, relative to the root as written, is `real` relative to the real root: no link on the way. */
 function sameInside(path: string, real: string, reach: Omit<Reach, "isPrivate">): boolean {
   const asFound = relative(reach.root, resolve(path));
-  return asFound === relative(reach.realRoot, real) && !asFound.startsWith("..");
+  return asFound === relative(reach.realRoot, real) && !leavesFolder(asFound);
 }
 
 function isHiddenInHome(real: string, home: string): boolean {

@@ -116,13 +116,14 @@ export async function touchOptions(
 
 /**
  * `work`'s value, or undefined once `deadlineMs` passed (its signal fires,
- * so it stops listing and parsing). `Infinity`: no deadline, no signal.
+ * so it stops listing and parsing). `Infinity`: a signal that never fires.
  */
 async function withDeadline<T>(
   deadlineMs: number,
   work: (signal: AbortSignal | undefined) => Promise<T>,
 ): Promise<T | undefined> {
-  if (!(deadlineMs <= MAX_TIMER_MS)) return work(undefined);
+  // Never none: a public loader without a signal bounds itself by the default deadline.
+  if (!(deadlineMs <= MAX_TIMER_MS)) return work(new AbortController().signal);
   const signal = AbortSignal.timeout(deadlineMs);
   try {
     const value = await work(signal);

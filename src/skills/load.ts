@@ -3,6 +3,7 @@ import { kindOfPath, realpathOrSelf } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
 import { childPath, expandHome, isBelowCeiling } from "../_paths.js";
 import { capDiagnostics } from "../engine/index.js";
+import { boundedByDefault } from "../gather/deadline.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import {
   capChain,
@@ -63,9 +64,17 @@ export async function loadSkillsFromDir(
  * wins, so the project beats the user; the loser is reported as a
  * `name-collision`. The same real file reached twice (through symlinks or
  * overlapping roots) loads once. Nothing a user file holds makes this throw.
- * `cwd`, `agentDir` and `home` default as for `renderSystemPrompt`.
+ * `cwd`, `agentDir` and `home` default as for `renderSystemPrompt`. Without a
+ * `signal`, it stops at a render's default deadline (5 s) and gives no skills
+ * and a `load-deadline` warning.
  */
 export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadSkillsResult> {
+  if (options.signal === undefined) {
+    return boundedByDefault(undefined, "skills", (signal) => loadSkills({ ...options, signal }), {
+      skills: [],
+      diagnostics: [],
+    });
+  }
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const diagnostics: Diagnostic[] = [];
   const candidates: Candidate[] = [];

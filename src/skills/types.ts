@@ -40,7 +40,11 @@ export interface LoadSkillsOptions {
   projectDir?: string;
   /** What a leading `~` means, and where `~/.agents/skills` is. Default `os.homedir()`. */
   home?: string;
-  /** Stops the search: no folder is read after it fires, and the promise rejects with the signal's reason. */
+  /**
+   * Stops the search: no folder is read after it fires, and the promise
+   * rejects with the signal's reason. Without one, a render's default
+   * deadline (5 s) stops it: no skills, and a `load-deadline` warning.
+   */
   signal?: AbortSignal;
 }
 

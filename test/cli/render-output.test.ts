@@ -10,7 +10,7 @@ import {
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../api/_helpers.js";
-import { cli, pinMachine, usageHint } from "./_run.js";
+import { cli, pinMachine } from "./_run.js";
 
 pinMachine();
 
@@ -51,11 +51,11 @@ describe("sysprompt render -o FILE", () => {
     expect(await cli(root, ["render", "-o", "system.md"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: --output: ${root}/project/system.md: a symbolic link, not a regular file: it is not written through\n${usageHint("render")}`,
+      stderr: `sysprompt: --output: ${root}/project/system.md: a symbolic link, not a regular file: it is not written through\n`,
     });
     symlinkSync(join(root, "home"), join(root, "project", ".gemini"));
     expect((await cli(root, ["render", "-o", ".gemini/system.md"])).stderr).toBe(
-      `sysprompt: --output: ${root}/project/.gemini: a symbolic link, not a folder: nothing is written through it\n${usageHint("render")}`,
+      `sysprompt: --output: ${root}/project/.gemini: a symbolic link, not a folder: nothing is written through it\n`,
     );
     expect([readFileSync(bashrc, "utf8"), readdirSync(join(root, "home"))]).toEqual([
       "mine\n",

@@ -518,17 +518,25 @@ describe("the environment section", () => {
     expect(probes.calls).toEqual(["/usr/bin/lspci -mm"]);
   });
 
-  it("a late GPU probe: the static part now, one warning; the late answer serves the next render without a second probe", async () => {
+  it("a late GPU probe: the static part now, one warning; the probe is stopped as the render returns, and the next render probes again", async () => {
     const root = tempDir();
-    let answer: (r: ProbeResult) => void = () => undefined;
-    const probes = fakeProbes({
-      lspci: () =>
-        new Promise<ProbeResult>((resolve) => {
-          answer = resolve;
-        }),
-    });
+    let stopped = false;
+    let first = true;
+    const calls: string[] = [];
+    // The first probe never answers on its own: only the render's signal ends it, as a kill does.
+    const runProbe: ProbeRunner = async (command, args, o) => {
+      calls.push([command, ...args].join(" "));
+      if (!first) return { status: "ok", stdout: LSPCI };
+      first = false;
+      return new Promise<ProbeResult>((resolve) => {
+        o.signal?.addEventListener("abort", () => {
+          stopped = true;
+          resolve({ status: "timeout" });
+        });
+      });
+    };
     const options = pinned(root, {
-      machine: linuxMachine(probes.runProbe),
+      machine: linuxMachine(runProbe),
       env: TERMINAL_ENV,
       deadlineMs: 1000,
     });
@@ -549,7 +557,7 @@ describe("the environment section", () => {
         .join("\n")}\n</environment>`,
     );
 
-    answer({ status: "ok", stdout: LSPCI });
+    expect(stopped).toBe(true);
     await new Promise((r) => setTimeout(r, 50));
     const next = await renderSystemPrompt(options);
     expect(next.steps.find((s) => s.name === "environment")?.status).toBe("ok");
@@ -557,6 +565,7 @@ describe("the environment section", () => {
     expect(section(next)).toContain(
       "- GPU: Intel Corporation UHD Graphics 620; NVIDIA Corporation GP108M [GeForce MX150]",
     );
-    expect(probes.calls).toEqual(["/usr/bin/lspci -mm"]);
+    // The stopped probe's answer was neither cached nor kept: the next render asked again.
+    expect(calls).toEqual(["/usr/bin/lspci -mm", "/usr/bin/lspci -mm"]);
   });
 });

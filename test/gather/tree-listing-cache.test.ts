@@ -23,7 +23,9 @@ const listed = vi.hoisted(() => ({ paths: [] as string[] }));
 vi.mock("node:fs", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs")>();
   const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
-    listed.paths.push(String(args[0]));
+    // A folder checked by lstat is listed through its descriptor (/proc/self/fd/N): by the path it names.
+    const at = String(args[0]);
+    listed.paths.push(at.startsWith("/proc/self/fd/") ? fs.readlinkSync(at) : at);
     return fs.readdirSync(...args);
   }) as typeof fs.readdirSync;
   return { ...fs, default: { ...fs, readdirSync }, readdirSync };

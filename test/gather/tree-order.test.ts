@@ -18,7 +18,9 @@ vi.mock("node:fs", async (importOriginal) => {
     <F extends (...args: never[]) => unknown>(fn: F) =>
     (...args: Parameters<F>) => {
       if (/[\\/]gather[\\/]tree[\\/]/.test(new Error().stack ?? "")) {
-        calls.push(`list ${String(args[0])}`);
+        // A folder checked by lstat is listed through its descriptor (/proc/self/fd/N): by the path it names.
+        const at = String(args[0]);
+        calls.push(`list ${at.startsWith("/proc/self/fd/") ? fs.readlinkSync(at) : at}`);
       }
       return fn(...args);
     };

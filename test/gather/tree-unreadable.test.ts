@@ -10,8 +10,10 @@ const refused = new Set<string>();
 
 vi.mock("node:fs", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs")>();
+  // A folder checked by lstat is listed through its descriptor (/proc/self/fd/N): by the path it names.
+  const named = (at: string) => (at.startsWith("/proc/self/fd/") ? fs.readlinkSync(at) : at);
   const readdirSync = ((path: string, ...rest: unknown[]) => {
-    if (refused.has(String(path))) {
+    if (refused.has(named(String(path)))) {
       throw Object.assign(new Error(`EACCES: permission denied, scandir '${path}'`), {
         code: "EACCES",
       });
@@ -19,7 +21,7 @@ vi.mock("node:fs", async (importOriginal) => {
     return (fs.readdirSync as (...a: unknown[]) => unknown)(path, ...rest);
   }) as typeof fs.readdirSync;
   const opendirSync = ((path: string, ...rest: unknown[]) => {
-    if (refused.has(String(path))) {
+    if (refused.has(named(String(path)))) {
       throw Object.assign(new Error(`EACCES: permission denied, opendir '${path}'`), {
         code: "EACCES",
       });

@@ -13,7 +13,9 @@ vi.mock("node:fs", async (importOriginal) => {
   const record =
     <F extends (...args: never[]) => unknown>(list: string[], fn: F) =>
     (...args: Parameters<F>) => {
-      list.push(String(args[0]));
+      // A folder checked by lstat is listed through its descriptor (/proc/self/fd/N): by the path it names.
+      const at = String(args[0]);
+      list.push(at.startsWith("/proc/self/fd/") ? fs.readlinkSync(at) : at);
       return fn(...args);
     };
   return {

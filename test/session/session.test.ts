@@ -70,11 +70,12 @@ vi.mock("node:fs", async (importOriginal) => {
     },
     // The walks list folders synchronously: in one call, or a batch at a time through a handle.
     readdirSync: (path: string, ...rest: unknown[]) => {
-      io.log.push(`list ${path}`);
+      // A folder checked by lstat is listed through its descriptor (/proc/self/fd/N): by the path it names.
+      io.log.push(`list ${path.startsWith("/proc/self/fd/") ? actual.readlinkSync(path) : path}`);
       return (actual.readdirSync as (...args: unknown[]) => unknown)(path, ...rest);
     },
     opendirSync: (path: string, ...rest: unknown[]) => {
-      io.log.push(`list ${path}`);
+      io.log.push(`list ${path.startsWith("/proc/self/fd/") ? actual.readlinkSync(path) : path}`);
       return (actual.opendirSync as (...args: unknown[]) => unknown)(path, ...rest);
     },
   };

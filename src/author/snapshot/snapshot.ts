@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import type { PathKind } from "../../_fs.js";
 import { realpath } from "../../_io.js";
-import { homeFolder, isWithin, toPosix } from "../../_paths.js";
+import { homeFolder, isWithin, leavesFolder, toPosix } from "../../_paths.js";
 import { realpathSyncLinear } from "../../_realpath.js";
 import { removeFileNoFollow, UnsafePathError, writeFileNoFollow } from "../../_safe-write.js";
 import { runStep } from "../../gather/deadline.js";
@@ -186,7 +186,7 @@ async function confirmInside(scenario: Scenario, sandbox: Sandbox, paths: string
     const real = await realpath(path).catch(() => undefined);
     if (real === undefined) continue; // missing: the render says so at its key
     const rel = relative(root, real);
-    if (rel.startsWith("..") || resolve(root, rel) !== real) {
+    if (leavesFolder(rel) || resolve(root, rel) !== real) {
       throw new ScenarioError(
         scenario.file,
         `${path} leads outside the scenario's folder by its real path`,

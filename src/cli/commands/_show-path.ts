@@ -1,5 +1,5 @@
-import { isAbsolute, relative } from "node:path";
-import { notHomeLike, toPosix } from "../../_paths.js";
+import { relative } from "node:path";
+import { leavesFolder, notHomeLike, toPosix } from "../../_paths.js";
 import { escapeInline } from "../../_text.js";
 
 /** A path under the working directory relative to it, as typed; any other absolute; on one line. */
@@ -7,6 +7,6 @@ export function showPath(path: string, cwd: string): string {
   const rel = relative(cwd, path);
   // One line: a repository's file named `x\nerror FAKE …` must not print a line of its own.
   // `~/AGENTS.md` of a folder named `~` would read as the home's: `./~/AGENTS.md`.
-  const shown = rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : notHomeLike(rel);
+  const shown = rel === "" || leavesFolder(rel) ? path : notHomeLike(rel);
   return escapeInline(toPosix(shown));
 }

@@ -1,9 +1,11 @@
-import { isAbsolute, relative } from "node:path";
+import { relative } from "node:path";
+import { leavesFolder } from "../../_paths.js";
+import { UnsafePathError } from "../../_safe-write.js";
 import type { EjectDiff, EjectDiffOptions, EjectDiffText } from "../../author/index.js";
 import { diffEjected } from "../../author/index.js";
 import { paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, EXIT_OK, UsageError } from "../io.js";
+import { type CliIo, EXIT_OK, RefusedError, UsageError } from "../io.js";
 import { flagPaths } from "../options.js";
 
 /** The flags of `sysprompt eject`; `--diff` hands them all to this file. */
@@ -43,14 +45,19 @@ export async function ejectDiffCommand(
   const options: EjectDiffOptions = { ...paths, env: io.env, name };
   if (io.home !== undefined) options.home = io.home;
   if (flags.user) options.user = true;
-  const result = await diffEjected(options);
+  const result = await diffEjected(options).catch((error: unknown) => {
+    // The copy is a link, or was swapped for one while it was read: what is on disk, not a usage.
+    if ((error as Error).cause instanceof UnsafePathError)
+      throw new RefusedError((error as Error).message);
+    throw error;
+  });
   if (flags.json) {
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return EXIT_OK;
   }
   const show = (path: string) => {
     const rel = relative(paths.cwd, path);
-    return rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+    return leavesFolder(rel) ? path : rel;
   };
   io.stdout(await renderEjectDiff(result, show));
   io.stderr(formatDiagnostics(result.diagnostics, paletteFor(io).level));

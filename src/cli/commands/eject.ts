@@ -1,4 +1,5 @@
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
+import { leavesFolder } from "../../_paths.js";
 import type { EjectOptions } from "../../author/index.js";
 import { builtinSectionNames, ejectSections, GENERAL_RULES } from "../../author/index.js";
 import { builtinPromptsDir } from "../../locate/layers.js";
@@ -43,7 +44,7 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
   // Paths under the working directory are shown relative to it, as typed.
   const show = (path: string) => {
     const rel = relative(cwd, path);
-    return rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+    return leavesFolder(rel) ? path : rel;
   };
   for (const file of result.written) {
     io.stdout(`${paint.green("wrote")} ${show(file.path)}${variantNote(file.name)}\n`);

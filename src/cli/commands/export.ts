@@ -11,7 +11,14 @@ import { HOOK_SNIPPET_AGENTS, hasHookSnippet, hookSnippet } from "../../hook/sni
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { Diagnostic } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, EXIT_OK, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
+import {
+  type CliIo,
+  EXIT_OK,
+  EXIT_PROBLEMS,
+  exitCodeFor,
+  RefusedError,
+  UsageError,
+} from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 
 export interface ExportFlags extends RenderFlags {
@@ -145,7 +152,7 @@ function readyCache(folder: string): void {
   try {
     readyCacheFolder(folder);
   } catch (error) {
-    throw new UsageError(`export: ${(error as Error).message}; pass --out with a path of yours`);
+    throw new RefusedError(`export: ${(error as Error).message}; pass --out with a path of yours`);
   }
 }
 
@@ -156,7 +163,7 @@ export async function writeTarget(target: ExportTarget, text: string) {
     return await writeExport(target.path, text, target.within);
   } catch (error) {
     if (error instanceof UnsafePathError) {
-      throw new UsageError(`export: ${error.message}`);
+      throw new RefusedError(`export: ${error.message}`);
     }
     throw error;
   }

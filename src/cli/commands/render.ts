@@ -5,7 +5,7 @@ import { anthropicSystem, openAiSystemMessage } from "../../provider/system-cont
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { RenderResult } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
+import { type CliIo, EXIT_PROBLEMS, exitCodeFor, RefusedError, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 import { sectionDiagnostics, sectionStatus } from "./_section-status.js";
 
@@ -78,7 +78,7 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
     const outcome = await writeIfChanged(path, text, inCwd ? { within: io.cwd } : {});
     io.stderr(`sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${flags.output}\n`);
   } catch (error) {
-    if (error instanceof UnsafePathError) throw new UsageError(`--output: ${error.message}`);
+    if (error instanceof UnsafePathError) throw new RefusedError(`--output: ${error.message}`);
     throw error;
   }
   return code;

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { delimiter, resolve } from "node:path";
+import { withoutRelativeXdg } from "../../_paths.js";
 import {
   findSystemBinary,
   projectFolders,
@@ -74,7 +75,10 @@ async function openBrowser(url: string, io: CliIo, cwd: string): Promise<void> {
     fail(`no ${name} on an absolute PATH entry outside the project`);
     return;
   }
-  const env = { ...io.env, PATH: systemPathEntries(io.env, { exclude }).join(delimiter) };
+  const env = {
+    ...withoutRelativeXdg(io.env),
+    PATH: systemPathEntries(io.env, { exclude }).join(delimiter),
+  };
   const child = spawn(binary, args, { cwd: "/", env, detached: true, stdio: "ignore" });
   child.on("error", (error) => fail(error.message));
   child.unref();

@@ -24,6 +24,7 @@ import {
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { CONTEXT_FILE_NAMES } from "../context-names.js";
+import { boundedByDefault } from "../deadline.js";
 import { resolveRoots } from "../roots.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type DroppedContextFile, dedupeWithDropped, type TrimmedContextFile } from "./dedupe.js";
@@ -157,7 +158,12 @@ export interface ContextFilesOptions {
    * and always loads. Default: none.
    */
   agentLoads?: { agent: string; names: readonly (readonly string[])[]; imports?: boolean };
-  /** Stops the reading between two files (the promise rejects with the signal's reason): a render that gave up on it. */
+  /**
+   * Stops the reading between two files (the promise rejects with the
+   * signal's reason): a render that gave up on it. Without one,
+   * `loadContextFiles` stops at a render's default deadline (5 s): no files,
+   * and a `load-deadline` warning.
+   */
   signal?: AbortSignal;
 }
 
@@ -247,6 +253,14 @@ async function contextFolders(o: {
 export async function loadContextFiles(
   options: ContextFilesOptions,
 ): Promise<{ files: ContextFile[]; diagnostics: Diagnostic[] }> {
+  if (options.signal === undefined) {
+    return boundedByDefault(
+      undefined,
+      "context files",
+      (signal) => loadContextFiles({ ...options, signal }),
+      { files: [], diagnostics: [] },
+    );
+  }
   const { files, diagnostics } = await traceContextFiles(options);
   return { files, diagnostics };
 }

@@ -1,8 +1,11 @@
+import { basename, dirname, join } from "node:path";
 import { type CacheLocation, cacheLocation, writeCacheFile } from "../../_cache-location.js";
-import { readTextFile } from "../../_fs.js";
+import { readTextFile, realpathOrSelf } from "../../_fs.js";
+import { homeFolder, isWithin } from "../../_paths.js";
 import type { Diagnostic } from "../../types.js";
 import { VERSION } from "../../version.js";
 import { cleanGpuNames, type GpuAnswer } from "./_gpu.js";
+import { projectFolders } from "./system-binary.js";
 
 /**
  * Bumped when the probe commands or their parsing change, so an answer written
@@ -31,6 +34,26 @@ export function envCacheLocation(options: {
   home: string;
 }): EnvCacheLocation {
   return cacheLocation("env", options);
+}
+
+/**
+ * Whether the cache file at `path` lies in a folder the project controls
+ * (`folders`, the working folder and workspace roots, and the project roots
+ * above them, as `projectFolders` finds them for `PATH`), by the path as named
+ * or its folder's real path. `XDG_CACHE_HOME` set inside a checkout, as CI jobs
+ * set it, makes `env.json` a file the repository can ship, its GPU names
+ * forged: such a cache is neither read nor written. The home folder itself,
+ * as the working folder, is not the project's here (`~/.cache` is yours).
+ */
+export async function cacheInProject(
+  path: string,
+  folders: readonly string[],
+  home: string = homeFolder(),
+): Promise<boolean> {
+  const real = join(await realpathOrSelf(dirname(path)), basename(path));
+  const homes = new Set([home, await realpathOrSelf(home)]);
+  const owned = await projectFolders(folders, [path, real], home);
+  return owned.some((f) => !homes.has(f) && (isWithin(path, f) || isWithin(real, f)));
 }
 
 /**

@@ -37,11 +37,13 @@ const DISPLAY_CLASSES = new Set([
  * Asks the platform's own tool for the display adapters: `lspci -mm` on Linux,
  * `system_profiler -json SPDisplaysDataType` on macOS, PowerShell's
  * Win32_VideoController (else `wmic`) on Windows. Other platforms: unknown.
+ * `signal` (the render's: it gave up waiting) kills a probe still running.
  */
 export async function probeGpu(
   platform: string,
   tools: ProbeTools,
   timeoutMs = GPU_PROBE_TIMEOUT_MS,
+  signal?: AbortSignal,
 ): Promise<GpuAnswer> {
   const runProbe = async (
     name: string,
@@ -49,7 +51,9 @@ export async function probeGpu(
     options: { timeoutMs: number },
   ): Promise<ProbeResult> => {
     const binary = await tools.find(name);
-    return binary === undefined ? { status: "missing" } : tools.run(binary, args, options);
+    if (binary === undefined) return { status: "missing" };
+    if (signal?.aborted) return { status: "timeout" };
+    return tools.run(binary, args, signal ? { ...options, signal } : options);
   };
   if (platform === "linux") {
     return answer(await runProbe("lspci", ["-mm"], { timeoutMs }), parseLspci);
@@ -72,7 +76,9 @@ export async function probeGpu(
       ],
       { timeoutMs },
     );
-    if (ps.status === "ok" || ps.status === "timeout") return answer(ps, parseNameLines);
+    if (ps.status === "ok" || ps.status === "timeout" || signal?.aborted) {
+      return answer(ps, parseNameLines);
+    }
     // wmic is deprecated but still there where PowerShell is locked down.
     const left = Math.max(1, timeoutMs - (performance.now() - started));
     return answer(

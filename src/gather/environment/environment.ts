@@ -2,6 +2,7 @@ import type { EnvironmentEntry } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
 import { type GatherStep, lifted } from "../deadline.js";
 import {
+  cacheInProject,
   type EnvCacheLocation,
   type MachineFingerprint,
   readGpuCache,
@@ -44,6 +45,11 @@ export interface EnvironmentOptions {
   home?: string;
   /** How long the GPU probe may run before it is killed. Default: {@link GPU_PROBE_TIMEOUT_MS}. */
   gpuTimeoutMs?: number;
+  /**
+   * The render gave up waiting: a probe still running is killed, and its
+   * answer (none) is neither cached nor kept for the next render.
+   */
+  signal?: AbortSignal;
 }
 
 export interface EnvironmentResult {
@@ -140,7 +146,12 @@ export async function detectEnvironment(
       release: machine.release ?? "",
       boot: bootId?.trim() ?? "",
     };
-    const { cache } = options;
+    // A cache folder inside the project is the repository's to fill: not trusted, not written.
+    const cache =
+      options.cache &&
+      !(await cacheInProject(options.cache.path, options.exclude ?? [], options.home))
+        ? options.cache
+        : undefined;
     let gpu: GpuAnswer | undefined = cache
       ? await readGpuCache(cache.path, fingerprint)
       : undefined;
@@ -157,7 +168,9 @@ export async function detectEnvironment(
             });
       const runner = machine.runProbe;
       const run: ProbeRunner = (command, args, o) => runner(command, args, { ...o, exclude });
-      gpu = await probeGpu(machine.platform, { run, find }, options.gpuTimeoutMs);
+      gpu = await probeGpu(machine.platform, { run, find }, options.gpuTimeoutMs, options.signal);
+      // Killed because the render stopped waiting, not because it could not tell: nothing to keep.
+      if (options.signal?.aborted) throw options.signal.reason;
       if (cache) diagnostics.push(...(await writeGpuCache(cache, fingerprint, gpu)));
     }
     facts.gpu =

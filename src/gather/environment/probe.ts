@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { delimiter, isAbsolute, parse } from "node:path";
+import { withoutRelativeXdg } from "../../_paths.js";
 import { systemPathEntries } from "./system-binary.js";
 
 /** What a probe command gave: its standard output, or why there is none. */
@@ -75,7 +76,7 @@ function killRunningProbes(): void {
  * probe starts in turn (git's helpers, a pager) is a system binary too.
  */
 function probeEnv(exclude: readonly string[]): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env: NodeJS.ProcessEnv = withoutRelativeXdg(process.env);
   const path = systemPathEntries(process.env, { exclude }).join(delimiter);
   for (const key of Object.keys(env)) if (key.toUpperCase() === "PATH") env[key] = path;
   return env;

@@ -1,5 +1,6 @@
-import { delimiter, join, resolve } from "node:path";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { realpath } from "../../_io.js";
+import { homeFolder, xdgFolder } from "../../_paths.js";
 import { oneLine } from "../../_prompt-text.js";
 import type { GitInfo } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
@@ -100,15 +101,29 @@ const HARDENED = [
 ];
 
 /** Variables git may see: the user's own settings. Everything else (GIT_DIR, GIT_CONFIG_*, GIT_EXEC_PATH…) is dropped. */
-const KEPT_VARIABLES = ["HOME", "XDG_CONFIG_HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "LANG"];
+const KEPT_VARIABLES = ["USERPROFILE", "SYSTEMROOT", "TMPDIR", "LANG"];
 
-/** The environment git runs with: kept variables, a system-only PATH, and no prompts or optional locks. */
-export function gitEnv(env: Env, exclude: readonly string[]): Record<string, string> {
+/**
+ * The environment git runs with: kept variables, a system-only PATH, and no
+ * prompts or optional locks. `HOME` and `XDG_CONFIG_HOME`, where git finds
+ * your settings, only as absolute paths: git runs in the project (`-C`), so a
+ * relative one would name the project's file as yours. A relative `HOME` is
+ * `home`, the user database's home folder (see `homeFolder`); a relative
+ * `XDG_CONFIG_HOME` is left out, as the XDG spec says.
+ */
+export function gitEnv(
+  env: Env,
+  exclude: readonly string[],
+  home?: string,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of KEPT_VARIABLES) {
     const value = env[key];
     if (value !== undefined) out[key] = value;
   }
+  if (env.HOME !== undefined) out.HOME = isAbsolute(env.HOME) ? env.HOME : (home ?? homeFolder());
+  const xdg = xdgFolder(env, "XDG_CONFIG_HOME");
+  if (xdg !== undefined) out.XDG_CONFIG_HOME = xdg;
   out.PATH = systemPathEntries(env, { exclude }).join(delimiter);
   out.GIT_OPTIONAL_LOCKS = "0";
   out.GIT_TERMINAL_PROMPT = "0";
@@ -144,7 +159,7 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
     );
   }
   const run = options.run ?? runProbe;
-  const env = gitEnv(options.env, exclude);
+  const env = gitEnv(options.env, exclude, home);
   const git = (args: readonly string[], extra: readonly string[] = []) =>
     run(binary, [...HARDENED, ...extra, "-C", options.cwd, ...args], {
       timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS,

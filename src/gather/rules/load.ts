@@ -14,6 +14,7 @@ import {
   withCutMarker,
 } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
+import { boundedByDefault } from "../deadline.js";
 import { readRuleDocument } from "./_fields.js";
 import { accountDiagnostic, disabledDiagnostics } from "./account.js";
 import { dedupeRules, type StatedText } from "./dedupe.js";
@@ -74,7 +75,11 @@ export interface LoadRulesOptions {
   ceilingDir?: string;
   /** For {@link loadRules}: texts already in the prompt (custom prompt, appended prompt, context files); always rules they contain are dropped. */
   stated?: readonly StatedText[];
-  /** Stops the work (the promise rejects with the signal's reason): a render that gave up on it. */
+  /**
+   * Stops the work (the promise rejects with the signal's reason): a render
+   * that gave up on it. Without one, a render's default deadline (5 s) stops
+   * it: no rules, and a `load-deadline` warning.
+   */
   signal?: AbortSignal;
   /**
    * Filled as the user's rule files are read (they are read before the
@@ -102,6 +107,17 @@ export function checkRuleSources(
 export async function loadRules(
   options: LoadRulesOptions,
 ): Promise<{ rules: Rule[]; diagnostics: Diagnostic[] }> {
+  if (options.signal === undefined) {
+    return boundedByDefault(
+      undefined,
+      "rule files",
+      (signal) => loadRules({ ...options, signal }),
+      {
+        rules: [],
+        diagnostics: [],
+      },
+    );
+  }
   const traced = await traceRules(options);
   const done = dedupeLoaded(traced, options.stated ?? []);
   return { rules: done.rules, diagnostics: [...traced.diagnostics, ...done.diagnostics] };
@@ -114,6 +130,18 @@ export async function loadRules(
  * for a copy that a later pass drops in turn.
  */
 export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules> {
+  if (options.signal === undefined) {
+    return boundedByDefault(
+      undefined,
+      "rule files",
+      (signal) => traceRules({ ...options, signal }),
+      {
+        rules: [],
+        accounts: [],
+        diagnostics: [],
+      },
+    );
+  }
   const home = options.home ?? homeFolder();
   const cwd = resolve(expandHome(options.cwd, home));
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");

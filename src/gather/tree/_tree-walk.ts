@@ -258,10 +258,11 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     }
     return (async () => {
       const none = () => undefined;
-      const size = statOrUndefinedSync(dir, false)?.size;
+      const own = statOrUndefinedSync(dir, false);
+      const checked = own?.isDirectory() ? own : undefined;
       const { entries } =
-        listFolderAtOnce(dir, size, entryCap, none) ??
-        (await listInBatches(dir, entryCap, signal, none));
+        listFolderAtOnce(dir, own?.size, entryCap, none, checked) ??
+        (await listInBatches(dir, entryCap, signal, none, checked));
       const exact = present.filter((p) => entries.some((e) => e.name === p.name));
       if (exact.length === 0) return;
       const files = ignoreFilesWhere(
@@ -364,9 +365,11 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     if (!memo) {
       // Unreadable or gone since its parent was listed: shown without children.
       const onUnreadable = () => unreadable.push(rel === "" ? "." : rel);
+      // The very folder lstat saw (a link swapped in since is not listed); the root may be a link.
+      const checked = info?.isDirectory() ? info : undefined;
       const listing =
-        listFolderAtOnce(dir, info?.size, entryCap, onUnreadable) ??
-        (await listInBatches(dir, entryCap, signal, onUnreadable));
+        listFolderAtOnce(dir, info?.size, entryCap, onUnreadable, checked) ??
+        (await listInBatches(dir, entryCap, signal, onUnreadable, checked));
       capped = listing.capped;
       memo = memoOfListing(listing.entries, shown, nameSet);
       if (info?.isDirectory() && !capped && listing.entries.length > 0) {

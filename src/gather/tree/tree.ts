@@ -4,6 +4,7 @@ import { ignoreCutDiagnostics, type PatternCut } from "../../_gitignore.js";
 import { stat } from "../../_io.js";
 import { parseNow } from "../../_time.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
+import { DEFAULT_DEADLINE_MS } from "../deadline.js";
 import { type ListingCache, openListingCache } from "./_listing-cache.js";
 import { type LayoutLimits, layoutTree, type TreeLine } from "./_tree-layout.js";
 import { type TreeListing, walkTree } from "./_tree-walk.js";
@@ -40,7 +41,11 @@ export interface WorkspaceTreeOptions {
    * own mtime.
    */
   mtime?: Date | string | number;
-  /** Stops the work early: nothing more is read and the promise rejects with the signal's reason. */
+  /**
+   * Stops the work early: nothing more is read and the promise rejects with
+   * the signal's reason. Without one, a render's default deadline (5 s)
+   * stops the walk the same way (a `TimeoutError`).
+   */
   signal?: AbortSignal;
   /**
    * A file where what the walk found in the folders below the shown levels
@@ -121,6 +126,12 @@ export async function buildWorkspaceTree(
   root: string,
   options: WorkspaceTreeOptions = {},
 ): Promise<BuiltWorkspaceTree> {
+  if (options.signal === undefined) {
+    return buildWorkspaceTree(root, {
+      ...options,
+      signal: AbortSignal.timeout(DEFAULT_DEADLINE_MS),
+    });
+  }
   const cache = options.cache ? openListingCache(options.cache, cacheNames(options)) : undefined;
   let walked: WalkedTree;
   try {

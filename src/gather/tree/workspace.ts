@@ -1,6 +1,7 @@
 import { stat } from "../../_io.js";
 import { toPosix } from "../../_paths.js";
 import type { Diagnostic } from "../../types.js";
+import { DEFAULT_DEADLINE_MS } from "../deadline.js";
 import { type ListingCache, openListingCache } from "./_listing-cache.js";
 import {
   type BuiltWorkspaceTree,
@@ -71,6 +72,10 @@ export async function buildWorkspaceTrees(
   roots: readonly string[],
   options: WorkspaceTreeOptions = {},
 ): Promise<BuiltWorkspace> {
+  if (options.signal === undefined) {
+    const signal = AbortSignal.timeout(DEFAULT_DEADLINE_MS);
+    return buildWorkspaceTrees(cwd, roots, { ...options, signal });
+  }
   const shown = roots.slice(0, MAX_ROOT_TREES);
   // One cache for all the walks, saved once they are all done, or cut short
   // (the signal): then what was listed is kept for the next walk.
