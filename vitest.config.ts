@@ -44,6 +44,8 @@ const SLOW = [
   "test/catalogue/hostile-snapshot.test.ts",
   "test/gather/git-gitdir.test.ts",
   "test/package/**/*.test.ts",
+  // Runs the printed hook command three times, each a real node start (0.4-1 s a run under load).
+  "test/catalogue/hostile-hook-node-on-path.test.ts",
 ];
 
 /**

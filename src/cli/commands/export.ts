@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
 import { realpath } from "../../_io.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
@@ -6,7 +6,7 @@ import { UnsafePathError } from "../../_safe-write.js";
 import type { ExportSpec } from "../../agents/index.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/index.js";
 import { runStep } from "../../gather/deadline.js";
-import { projectFolders } from "../../gather/environment/index.js";
+import { projectFolders, systemPathEntries } from "../../gather/environment/index.js";
 import { HOOK_SNIPPET_AGENTS, hasHookSnippet, hookSnippet } from "../../hook/snippet.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { Diagnostic } from "../../types.js";
@@ -204,6 +204,25 @@ async function insideProject(self: string, io: CliIo): Promise<boolean> {
 }
 
 /**
+ * The node binary the hook command names: the one running now, by the name
+ * an absolute `PATH` entry outside the project gives it (`/usr/bin/node`,
+ * Homebrew's `/opt/homebrew/bin/node`, which outlive an upgrade), else by its
+ * own path. Never a bare `node`: the agent runs the hook in the project's
+ * folder, and a relative `PATH` entry there (`./node_modules/.bin`, `.`, an
+ * empty one) would run the project's.
+ */
+async function hookNode(io: CliIo): Promise<string> {
+  const running = await realpath(process.execPath).catch(() => process.execPath);
+  if (process.platform === "win32") return process.execPath;
+  const exclude = await projectFolders([io.cwd], systemPathEntries(io.env), io.home);
+  for (const entry of systemPathEntries(io.env, { exclude })) {
+    const candidate = join(entry, "node");
+    if ((await realpath(candidate).catch(() => undefined)) === running) return candidate;
+  }
+  return process.execPath;
+}
+
+/**
  * `sysprompt export --agent NAME --hooks`: prints on stdout the snippet for
  * the agent's settings that runs `sysprompt hook NAME` after its tool calls
  * (opencode: the plugin file), with this sysprompt's path in it; on stderr,
@@ -220,7 +239,12 @@ async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   const self = io.self ?? resolve(io.cwd, process.argv[1] ?? "sysprompt");
   // npm runs the command through a link (node_modules/.bin, the global bin folder): the
   // plugin file is found beside what the link leads to.
-  const snippet = hookSnippet(agent, self, await realpath(self).catch(() => self));
+  const snippet = hookSnippet(
+    agent,
+    self,
+    io.node ?? (await hookNode(io)),
+    await realpath(self).catch(() => self),
+  );
   io.stderr(
     `sysprompt: for ${agent}, add this to ${snippet.where}:\nsysprompt: ${snippet.trust}\n`,
   );
