@@ -223,6 +223,17 @@ async function hookNode(io: CliIo): Promise<string> {
 }
 
 /**
+ * Whether `self` lies, by its path or its real path, in npm's npx cache
+ * (`~/.npm/_npx/<hash>/`): npm names that folder by the package spec alone
+ * (`sysprompt`), so a later `npx sysprompt` reinstalls into it whatever its
+ * registry calls the latest version.
+ */
+async function inNpxCache(self: string): Promise<boolean> {
+  const real = await realpath(self).catch(() => self);
+  return [self, real].some((p) => p.split(/[\\/]/).includes("_npx"));
+}
+
+/**
  * `sysprompt export --agent NAME --hooks`: prints on stdout the snippet for
  * the agent's settings that runs `sysprompt hook NAME` after its tool calls
  * (opencode: the plugin file), with this sysprompt's path in it; on stderr,
@@ -251,6 +262,11 @@ async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   if (await insideProject(self, io)) {
     io.stderr(
       `sysprompt: warning: this sysprompt is installed inside the project (${self}): in your user-wide settings the hook would run, in every project, whatever this project puts at that path; add it to this project's settings only, or install sysprompt for yourself (npm install -g sysprompt) and print the hook with that one\n`,
+    );
+  }
+  if (await inNpxCache(self)) {
+    io.stderr(
+      `sysprompt: warning: this sysprompt runs from npm's npx cache (${self}): the next \`npx sysprompt\` may replace it there, with what the registry of that run's .npmrc gives (a project's, when run in a project's folder), and the hook would run that in every project; install sysprompt for yourself (npm install -g sysprompt) and print the hook with that one\n`,
     );
   }
   io.stdout(snippet.text);
