@@ -5,7 +5,10 @@ import { homeFolder, resolveUserPath } from "../_paths.js";
 import { SyspromptError } from "../types.js";
 
 /**
- * An option or flag value that is text or a path. An existing readable file is
+ * An option or flag value that is text or a path. A one-line value with a
+ * space that does not look like a path (prose: `Be concise.`) is the text,
+ * never looked up: relative to the working folder it would name whatever file
+ * the project put there under that name. Otherwise an existing readable file is
  * read; an existing path that is not a readable text file is a usage error
  * (the caller named it explicitly). A value that names no file is the text
  * itself, unless it looks like a path (one line that contains `/` or `\`,
@@ -22,6 +25,9 @@ export async function readTextOrPath(
 ): Promise<{ text: string; path?: string }> {
   // Multi-line values are prompt text, never paths; skip the file system.
   if (value.includes("\n") || value.trim() === "") return { text: value };
+  // So is a line of prose (a space, and nothing of a path's look): looked up in the working
+  // folder, a file of that name is the project's to plant (a link "Be concise." to ~/.ssh/id_rsa).
+  if (/\s/.test(value.trim()) && !looksLikePath(value)) return { text: value };
   const path = resolveUserPath(value, cwd, home);
   let isFile: boolean;
   try {
