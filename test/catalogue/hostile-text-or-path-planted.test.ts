@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { SyspromptError } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 // `--system-prompt V` and `--append-system-prompt V` (the options `systemPrompt`
@@ -62,5 +63,31 @@ describe("hostile-text-or-path-planted: the user's prose is not a project's file
       const result = await renderSystemPrompt(pinned(root, { systemPrompt: value }));
       expect(result.text, value).toContain(text);
     }
+  });
+
+  // A relative value names a file of the project (its README may say "--system-prompt
+  // prompts/base.md"): it is read through the door, so a link out of the project is refused.
+  it("a relative path in the project that links out of it is refused, a file in it read", async () => {
+    const root = tempDir();
+    plantedProject(root);
+    mkdirSync(join(root, "project", "prompts"));
+    symlinkSync(join(root, "home", ".ssh", "id_rsa"), join(root, "project", "prompts", "base.md"));
+    writeFileSync(join(root, "project", "prompts", "own.md"), "The project's own base.\n");
+    symlinkSync("own.md", join(root, "project", "prompts", "alias.md"));
+    for (const value of ["prompts/base.md", "./prompts/base.md"]) {
+      const result = renderSystemPrompt(pinned(root, { systemPrompt: value }));
+      await expect(result, value).rejects.toBeInstanceOf(SyspromptError);
+      await expect(result, value).rejects.toThrow("outside");
+      await expect(
+        renderSystemPrompt(pinned(root, { appendSystemPrompt: [value] })),
+        value,
+      ).rejects.toThrow("outside");
+    }
+    const own = await renderSystemPrompt(pinned(root, { systemPrompt: "prompts/alias.md" }));
+    expect(own.text).toContain("The project's own base.");
+    // The user's own files, named from the home folder or by an absolute path, are read as named.
+    writeFileSync(join(root, "home", "base.md"), "The user's base.\n");
+    const mine = await renderSystemPrompt(pinned(root, { systemPrompt: "~/base.md" }));
+    expect(mine.text).toContain("The user's base.");
   });
 });
