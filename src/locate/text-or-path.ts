@@ -31,7 +31,7 @@ export async function readTextOrPath(
   if (value.includes("\n") || value.trim() === "") return { text: value };
   // So is a line of prose (a space, and nothing of a path's look): looked up in the working
   // folder, a file of that name is the project's to plant (a link "Be concise." to ~/.ssh/id_rsa).
-  if (/\s/.test(value.trim()) && !looksLikePath(value)) return { text: value };
+  if (isProse(value)) return { text: value };
   const path = resolveUserPath(value, cwd, home);
   let isFile: boolean;
   try {
@@ -80,4 +80,13 @@ function looksLikePath(value: string): boolean {
     /\.(md|txt)$/i.test(v) ||
     (/[/\\]/.test(v) && !/\s/.test(v))
   );
+}
+
+/**
+ * A one-line value of prose (a space, and nothing of a path's look: `Be
+ * concise.`): always text, never looked up in the working folder, where a
+ * file of that name would be the project's.
+ */
+export function isProse(value: string): boolean {
+  return !value.includes("\n") && /\s/.test(value.trim()) && !looksLikePath(value);
 }
