@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { quotePath } from "../../src/agents/index.js";
+import { hookNode } from "../../src/cli/commands/export.js";
 import { run } from "../../src/cli/main.js";
 import { tempDir } from "../api/_helpers.js";
 
@@ -152,5 +153,30 @@ timeout = 10
       `${quotePath(process.execPath, "shell")}${tail}`,
     );
     expect(await command("")).toBe(`${quotePath(process.execPath, "shell")}${tail}`);
+  });
+
+  it("never names the project's own node (npx with the npm package node): a system node on PATH, else none", async () => {
+    const project = tempDir();
+    mkdirSync(join(project, ".git"));
+    const own = join(project, "node_modules", "node", "bin", "node");
+    mkdirSync(join(project, "node_modules", "node", "bin"), { recursive: true });
+    writeFileSync(own, "#!/bin/sh\n", { mode: 0o755 });
+    const tools = tempDir();
+    mkdirSync(join(tools, "bin"));
+    symlinkSync(process.execPath, join(tools, "bin", "node"));
+    const io = { cwd: project, home: join(tempDir(), "home") };
+    const onPath = `${join(project, "node_modules", ".bin")}:${join(tools, "bin")}`;
+    expect(await hookNode({ ...io, env: { PATH: onPath } }, own)).toBe(join(tools, "bin", "node"));
+    expect(await hookNode({ ...io, env: {} }, own)).toBeUndefined();
+    // A node in the project's own folders without a node_modules on the way: the project's too.
+    mkdirSync(join(project, "bin"));
+    writeFileSync(join(project, "bin", "node"), "#!/bin/sh\n", { mode: 0o755 });
+    expect(await hookNode({ ...io, env: {} }, join(project, "bin", "node"))).toBeUndefined();
+    // Run from the home folder, a node below it (nvm's) is the user's, named as it is.
+    const home = tempDir();
+    mkdirSync(join(home, ".nvm"));
+    const nvm = join(home, ".nvm", "node");
+    writeFileSync(nvm, "#!/bin/sh\n", { mode: 0o755 });
+    expect(await hookNode({ cwd: home, home, env: {} }, nvm)).toBe(nvm);
   });
 });
