@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { run } from "../../../src/cli/main.js";
 import { renderCommandLine } from "../../../src/integrations/pi/command-line.js";
 import { createSyspromptExtension, piRenderOptions } from "../../../src/integrations/pi/index.js";
-import { readTextOrPath } from "../../../src/locate/text-or-path.js";
 import { renderSystemPrompt } from "../../../src/render-system-prompt.js";
 import { NOW, tempDir } from "../../api/_helpers.js";
 import { fakeContext, fakePi, piPromptOptions } from "./_fake-pi.js";
@@ -178,23 +177,5 @@ describe("/sysprompt command", () => {
     expect(renderCommandLine(plain, {}).command).toBe(
       "sysprompt render --agent pi --cwd /p --tools '' --no-tree --no-context-files",
     );
-  });
-
-  // pi's SYSTEM.md is the project's text, literal in pi. The printed command gave it back as
-  // `--system-prompt '~/.ssh/id_rsa'`, which the CLI reads as a file: a project's one-line
-  // SYSTEM.md naming the user's key printed the key wherever the command's output went.
-  // Attack review attack21.
-  it("carries pi's base prompt as text: a one-line one that reads like a file name gets a line break", async () => {
-    const home = tempDir();
-    mkdirSync(join(home, ".ssh"));
-    writeFileSync(join(home, ".ssh", "id_rsa"), "SECRET-MARKER-KEY\n");
-    for (const text of ["~/.ssh/id_rsa", "README", "Be concise.", "two\nlines"]) {
-      const { command } = renderCommandLine({ resolvedSystemPrompt: text }, {});
-      const quoted = /--system-prompt '((?:[^']|'\\'')*)'|--system-prompt (\S+)/.exec(command);
-      const value = (quoted?.[1] ?? quoted?.[2] ?? "").replaceAll("'\\''", "'");
-      const read = await readTextOrPath(value, home, "--system-prompt", home);
-      expect(read.path, text).toBeUndefined();
-      expect(read.text.trim(), text).toBe(text);
-    }
   });
 });
