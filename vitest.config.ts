@@ -52,6 +52,8 @@ const SLOW = [
   "test/catalogue/hostile-relative-xdg.test.ts",
   // Four renders, the first of them with the environment probe (3.2 s alone).
   "test/catalogue/hostile-env-cache-in-project.test.ts",
+  // Runs the printed hook command three times, each a real node start (0.4-1 s a run under load).
+  "test/catalogue/hostile-hook-node-on-path.test.ts",
 ];
 
 /**

@@ -16,6 +16,8 @@ export interface CliIo {
   machine?: Machine;
   /** The path of the running `sysprompt` command, for settings that run it (`export --hooks`). Default: `process.argv[1]`. */
   self?: string;
+  /** The node binary that settings running `sysprompt` name (`export --hooks`). Default: the running one (`process.execPath`, by its name on PATH where that is the same file). */
+  node?: string;
   /** Standard input, read whole (at most `maxBytes`; more is an error, and no more is read): the hook's input. Default: descriptor 0 (`readInput`). */
   stdin?: (maxBytes: number) => Promise<string>;
   /** Stops `sysprompt watch` and `sysprompt serve` when it aborts. Default: Ctrl-C (SIGINT). */

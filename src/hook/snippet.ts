@@ -42,12 +42,21 @@ function matcher(agent: ToolAgent, anchored: boolean): string {
 
 /**
  * The snippet for `agent`. `self` is the path of the running `sysprompt`
- * command: the hook's command runs it. `installed` is its real path
- * (`dist/src/cli/sysprompt.cjs` of the installed package, where npm's bin
- * link leads): opencode's plugin sits beside it, not beside the link.
+ * command: the hook's command runs it with `node`, the absolute path of a
+ * node binary (never found through PATH: the agent runs the hook in the
+ * project's folder, where a relative PATH entry would give the project's own
+ * `node_modules/.bin/node` to the script's `#!/usr/bin/env node`). `installed`
+ * is its real path (`dist/src/cli/sysprompt.cjs` of the installed package,
+ * where npm's bin link leads): opencode's plugin sits beside it, not beside
+ * the link.
  */
-export function hookSnippet(agent: ToolAgent, self: string, installed = self): HookSnippet {
-  const command = `${quotePath(self, "shell")} hook ${agent}`;
+export function hookSnippet(
+  agent: ToolAgent,
+  self: string,
+  node: string,
+  installed = self,
+): HookSnippet {
+  const command = `${quotePath(node, "shell")} ${quotePath(self, "shell")} hook ${agent}`;
   const group = (event: string, match: string, hook: Record<string, unknown>) =>
     `${JSON.stringify({ hooks: { [event]: [{ matcher: match, hooks: [hook] }] } }, null, 2)}\n`;
   switch (agent) {

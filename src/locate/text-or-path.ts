@@ -1,11 +1,18 @@
 // fs.promises, not node:fs/promises: loaded at first use in the CLI bundle (see _safe-write.ts).
 import { promises as fsp } from "node:fs";
+import { isAbsolute } from "node:path";
 import { readTextFile } from "../_fs.js";
-import { homeFolder, resolveUserPath } from "../_paths.js";
+import { expandHome, homeFolder, isWithin, resolveUserPath } from "../_paths.js";
+import { projectReach, readRepoText } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 
 /**
- * An option or flag value that is text or a path. An existing readable file is
+ * An option or flag value that is text or a path. A one-line value with a
+ * space that does not look like a path (prose: `Be concise.`) is the text,
+ * never looked up: relative to the working folder it would name whatever file
+ * the project put there under that name. A relative path into the project is
+ * the project's file and is read through the door (a link out of the project
+ * is refused); `~`, absolute paths and `../` out of the project are the user's. Otherwise an existing readable file is
  * read; an existing path that is not a readable text file is a usage error
  * (the caller named it explicitly). A value that names no file is the text
  * itself, unless it looks like a path (one line that contains `/` or `\`,
@@ -22,6 +29,9 @@ export async function readTextOrPath(
 ): Promise<{ text: string; path?: string }> {
   // Multi-line values are prompt text, never paths; skip the file system.
   if (value.includes("\n") || value.trim() === "") return { text: value };
+  // So is a line of prose (a space, and nothing of a path's look): looked up in the working
+  // folder, a file of that name is the project's to plant (a link "Be concise." to ~/.ssh/id_rsa).
+  if (isProse(value)) return { text: value };
   const path = resolveUserPath(value, cwd, home);
   let isFile: boolean;
   try {
@@ -40,7 +50,17 @@ export async function readTextOrPath(
       `${what}: "${value}" exists but is not a file; pass a text file or the prompt text itself`,
     );
   }
-  const read = await readTextFile(path);
+  // A relative value into the working folder's project names a file of it (its README may say
+  // "--system-prompt prompts/base.md"): read through the door, so that a link out of the project
+  // (to ~/.aws/credentials) is refused. `~`, absolute paths and `../` out of the project name the
+  // user's own files.
+  const reach = isAbsolute(expandHome(value, home))
+    ? undefined
+    : await projectReach({ start: cwd, home, trusted: true });
+  const read =
+    reach !== undefined && isWithin(path, reach.root)
+      ? await readRepoText(path, { reach })
+      : await readTextFile(path);
   if (!read.ok) {
     throw new SyspromptError(
       "bad-argument",
@@ -60,4 +80,13 @@ function looksLikePath(value: string): boolean {
     /\.(md|txt)$/i.test(v) ||
     (/[/\\]/.test(v) && !/\s/.test(v))
   );
+}
+
+/**
+ * A one-line value of prose (a space, and nothing of a path's look: `Be
+ * concise.`): always text, never looked up in the working folder, where a
+ * file of that name would be the project's.
+ */
+export function isProse(value: string): boolean {
+  return !value.includes("\n") && /\s/.test(value.trim()) && !looksLikePath(value);
 }

@@ -70,4 +70,21 @@ describe("hostile-hook-snippet-in-project: a hook naming the project's own syspr
     expect(out.stderr).not.toContain("warning");
     expect(out.stderr).toContain("(every project)");
   });
+
+  it("a sysprompt run from npm's npx cache gets a warning: the next npx may replace it", async () => {
+    // npm names ~/.npm/_npx/<hash> by the spec alone: `npx sysprompt` in a project whose .npmrc
+    // names its own registry reinstalls there what that registry calls the latest version.
+    const root = tempDir();
+    const { project } = projectInstall(root);
+    const cli = join(root, "npm", "_npx", "0123456789abcdef", "node_modules", "sysprompt", "dist");
+    mkdirSync(cli, { recursive: true });
+    writeFileSync(join(cli, "sysprompt.cjs"), "");
+    const bin = join(root, "npm", "_npx", "0123456789abcdef", "node_modules", ".bin");
+    mkdirSync(bin);
+    symlinkSync(join(cli, "sysprompt.cjs"), join(bin, "sysprompt"));
+    const out = await exportHooks(project, join(bin, "sysprompt"));
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain("sysprompt: warning: this sysprompt runs from npm's npx cache");
+    expect(out.stderr).toContain("npm install -g sysprompt");
+  });
 });

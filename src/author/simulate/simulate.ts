@@ -5,6 +5,7 @@ import { DEFAULT_DEADLINE_MS } from "../../gather/deadline.js";
 import { realMachine } from "../../gather/environment/index.js";
 import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
 import { resolveCommonPaths } from "../../locate/layers.js";
+import { isProse } from "../../locate/text-or-path.js";
 import { normalizeOptions } from "../../options/normalize.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
@@ -362,12 +363,19 @@ async function pathsFromCwd(
   cwd: string,
 ): Promise<Pick<SystemPromptOptions, "systemPrompt" | "appendSystemPrompt">> {
   const fix = async (value: string) => {
-    if (value.includes("\n") || isAbsolute(value) || value.startsWith("~")) return value;
+    // Prose is text wherever it is read (readTextOrPath): it names no file of the project.
+    if (value.includes("\n") || isAbsolute(value) || value.startsWith("~") || isProse(value)) {
+      return value;
+    }
+    // A path: normalizeOptions read it where it is named already, through the door for one into
+    // the project (a link out of it refused), which its absolute path in the copy's render skips.
     const path = resolve(cwd, value);
     return (await lstat(path).catch(() => undefined)) ? path : value;
   };
   const out: Pick<SystemPromptOptions, "systemPrompt" | "appendSystemPrompt"> = {};
-  if (options.systemPrompt !== undefined) out.systemPrompt = await fix(options.systemPrompt);
+  if (options.systemPrompt !== undefined) {
+    out.systemPrompt = await fix(options.systemPrompt);
+  }
   const append = options.appendSystemPrompt;
   if (append !== undefined) {
     out.appendSystemPrompt =

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
 import { realpath } from "../../_io.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
@@ -6,7 +6,11 @@ import { UnsafePathError } from "../../_safe-write.js";
 import type { ExportSpec } from "../../agents/index.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/index.js";
 import { runStep } from "../../gather/deadline.js";
-import { projectFolders } from "../../gather/environment/index.js";
+import {
+  findSystemBinary,
+  projectFolders,
+  systemPathEntries,
+} from "../../gather/environment/index.js";
 import { HOOK_SNIPPET_AGENTS, hasHookSnippet, hookSnippet } from "../../hook/snippet.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { Diagnostic } from "../../types.js";
@@ -211,6 +215,48 @@ async function insideProject(self: string, io: CliIo): Promise<boolean> {
 }
 
 /**
+ * The node binary the hook command names: the one running now, by the name
+ * an absolute `PATH` entry outside the project gives it (`/usr/bin/node`,
+ * Homebrew's `/opt/homebrew/bin/node`, which outlive an upgrade), else by its
+ * own path. Never a bare `node`: the agent runs the hook in the project's
+ * folder, and a relative `PATH` entry there (`./node_modules/.bin`, `.`, an
+ * empty one) would run the project's. A running node that is the project's
+ * own (the npm package `node` in its node_modules, run by `npx`) is not
+ * named: the first system node on `PATH` is, else none (undefined).
+ */
+export async function hookNode(
+  io: Pick<CliIo, "cwd" | "env" | "home">,
+  execPath: string = process.execPath,
+): Promise<string | undefined> {
+  if (process.platform === "win32") return execPath;
+  const running = await realpath(execPath).catch(() => execPath);
+  const exclude = await projectFolders([io.cwd], [...systemPathEntries(io.env), running], io.home);
+  // The home folder is never a project (run from ~, nvm's ~/.nvm/…/node is yours).
+  const home = resolve(io.home ?? homeFolder());
+  const projects = exclude.filter((f) => !isWithin(home, f));
+  const theProjects = [execPath, running].some(
+    (p) => p.split(sep).includes("node_modules") || projects.some((f) => isWithin(p, f)),
+  );
+  if (theProjects) return await findSystemBinary("node", io.env, { exclude, home: io.home });
+  for (const entry of systemPathEntries(io.env, { exclude })) {
+    const candidate = join(entry, "node");
+    if ((await realpath(candidate).catch(() => undefined)) === running) return candidate;
+  }
+  return execPath;
+}
+
+/**
+ * Whether `self` lies, by its path or its real path, in npm's npx cache
+ * (`~/.npm/_npx/<hash>/`): npm names that folder by the package spec alone
+ * (`sysprompt`), so a later `npx sysprompt` reinstalls into it whatever its
+ * registry calls the latest version.
+ */
+async function inNpxCache(self: string): Promise<boolean> {
+  const real = await realpath(self).catch(() => self);
+  return [self, real].some((p) => p.split(/[\\/]/).includes("_npx"));
+}
+
+/**
  * `sysprompt export --agent NAME --hooks`: prints on stdout the snippet for
  * the agent's settings that runs `sysprompt hook NAME` after its tool calls
  * (opencode: the plugin file), with this sysprompt's path in it; on stderr,
@@ -227,13 +273,24 @@ async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   const self = io.self ?? resolve(io.cwd, process.argv[1] ?? "sysprompt");
   // npm runs the command through a link (node_modules/.bin, the global bin folder): the
   // plugin file is found beside what the link leads to.
-  const snippet = hookSnippet(agent, self, await realpath(self).catch(() => self));
+  const node = io.node ?? (await hookNode(io));
+  if (node === undefined) {
+    throw new UsageError(
+      `export --hooks: the node running this sysprompt is the project's own (${process.execPath}), and there is no other node on an absolute PATH entry outside the project for the hook to name; run it with a node of yours`,
+    );
+  }
+  const snippet = hookSnippet(agent, self, node, await realpath(self).catch(() => self));
   io.stderr(
     `sysprompt: for ${agent}, add this to ${snippet.where}:\nsysprompt: ${snippet.trust}\n`,
   );
   if (await insideProject(self, io)) {
     io.stderr(
       `sysprompt: warning: this sysprompt is installed inside the project (${self}): in your user-wide settings the hook would run, in every project, whatever this project puts at that path; add it to this project's settings only, or install sysprompt for yourself (npm install -g sysprompt) and print the hook with that one\n`,
+    );
+  }
+  if (await inNpxCache(self)) {
+    io.stderr(
+      `sysprompt: warning: this sysprompt runs from npm's npx cache (${self}): the next \`npx sysprompt\` may replace it there, with what the registry of that run's .npmrc gives (a project's, when run in a project's folder), and the hook would run that in every project; install sysprompt for yourself (npm install -g sysprompt) and print the hook with that one\n`,
     );
   }
   io.stdout(snippet.text);

@@ -7,6 +7,7 @@
  * that turn. Everything else the CLI reads from the same files pi does.
  */
 import { quotePath } from "../../agents/index.js";
+import { isProse } from "../../locate/text-or-path.js";
 import type { SystemPromptOptions } from "../../options.js";
 
 /** The command and what it cannot carry (each a line for the user), from a turn's render options. */
@@ -44,11 +45,13 @@ export function renderCommandLine(
   if (options.noContextFiles === true) flag("--no-context-files");
   if (options.projectTrusted === false) flag("--untrusted");
   if (typeof options.resolvedSystemPrompt === "string") {
-    // The CLI reads a one-line value that names a file as that file: pi's prompt text (a
-    // project's `.pi/SYSTEM.md` holding `~/.ssh/id_rsa`) would print your key. With a line
-    // break it is text, and the same prompt: a custom prompt's trailing line break is dropped.
+    // pi's text, literal in pi; the CLI reads a one-line value that is not prose as a file
+    // (a project's SYSTEM.md of one line `~/.ssh/id_rsa`): a line break keeps it text, unchanged.
     const text = options.resolvedSystemPrompt;
-    flag("--system-prompt", text.includes("\n") ? text : `${text}\n`);
+    flag(
+      "--system-prompt",
+      text.trim() === "" || text.includes("\n") || isProse(text) ? text : `${text}\n`,
+    );
   }
 
   const notCarried: string[] = [];

@@ -1,0 +1,93 @@
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { SyspromptError } from "../../src/types.js";
+import { pinned, tempDir } from "../api/_helpers.js";
+
+// `--system-prompt V` and `--append-system-prompt V` (the options `systemPrompt`
+// and `appendSystemPrompt`) read V as a file when one is there, relative to the
+// working folder: the project's. A user's own line of prose (`--append-system-
+// prompt "Be concise."`, in an alias or an agent's settings, run in every
+// project) was looked up there too, so a repository that held a file of that
+// name put its text in the user's place, and one that held a link of that name
+// to ~/.ssh/id_rsa put the key in the prompt, --untrusted or not. A one-line
+// value with a space that does not look like a path is now text, never looked
+// up. Attack review attack21.
+
+function plantedProject(root: string): void {
+  mkdirSync(join(root, "home", ".ssh"), { recursive: true });
+  writeFileSync(join(root, "home", ".ssh", "id_rsa"), "SECRET-MARKER-KEY\n");
+  mkdirSync(join(root, "project", ".git"), { recursive: true });
+  symlinkSync(join(root, "home", ".ssh", "id_rsa"), join(root, "project", "Be concise."));
+  writeFileSync(join(root, "project", "Answer in French."), "PROJECT-TEXT-IN-THE-USER-PLACE\n");
+}
+
+describe("hostile-text-or-path-planted: the user's prose is not a project's file name", () => {
+  for (const trusted of [true, false]) {
+    it(`a link named like the appended text is not read (${trusted ? "trusted" : "untrusted"})`, async () => {
+      const root = tempDir();
+      plantedProject(root);
+      const result = await renderSystemPrompt(
+        pinned(root, {
+          projectTrusted: trusted,
+          appendSystemPrompt: ["Be concise.", "Answer in French."],
+        }),
+      );
+      expect(result.text).not.toContain("SECRET-MARKER-KEY");
+      expect(result.text).not.toContain("PROJECT-TEXT-IN-THE-USER-PLACE");
+      expect(result.text).toContain("Be concise.");
+      expect(result.text).toContain("Answer in French.");
+    });
+  }
+
+  it("the same for systemPrompt", async () => {
+    const root = tempDir();
+    plantedProject(root);
+    const result = await renderSystemPrompt(pinned(root, { systemPrompt: "Be concise." }));
+    expect(result.text).not.toContain("SECRET-MARKER-KEY");
+    expect(result.text).toContain("Be concise.");
+  });
+
+  it("a value that looks like a path is still read as the file it names", async () => {
+    const root = tempDir();
+    plantedProject(root);
+    mkdirSync(join(root, "project", "my prompts"));
+    writeFileSync(join(root, "project", "my prompts", "base.md"), "From the named file.\n");
+    writeFileSync(join(root, "project", "BASE"), "From the bare name.\n");
+    for (const [value, text] of [
+      ["./my prompts/base.md", "From the named file."],
+      ["my prompts/base.md", "From the named file."],
+      ["BASE", "From the bare name."],
+    ]) {
+      const result = await renderSystemPrompt(pinned(root, { systemPrompt: value }));
+      expect(result.text, value).toContain(text);
+    }
+  });
+
+  // A relative value names a file of the project (its README may say "--system-prompt
+  // prompts/base.md"): it is read through the door, so a link out of the project is refused.
+  it("a relative path in the project that links out of it is refused, a file in it read", async () => {
+    const root = tempDir();
+    plantedProject(root);
+    mkdirSync(join(root, "project", "prompts"));
+    symlinkSync(join(root, "home", ".ssh", "id_rsa"), join(root, "project", "prompts", "base.md"));
+    writeFileSync(join(root, "project", "prompts", "own.md"), "The project's own base.\n");
+    symlinkSync("own.md", join(root, "project", "prompts", "alias.md"));
+    for (const value of ["prompts/base.md", "./prompts/base.md"]) {
+      const result = renderSystemPrompt(pinned(root, { systemPrompt: value }));
+      await expect(result, value).rejects.toBeInstanceOf(SyspromptError);
+      await expect(result, value).rejects.toThrow("outside");
+      await expect(
+        renderSystemPrompt(pinned(root, { appendSystemPrompt: [value] })),
+        value,
+      ).rejects.toThrow("outside");
+    }
+    const own = await renderSystemPrompt(pinned(root, { systemPrompt: "prompts/alias.md" }));
+    expect(own.text).toContain("The project's own base.");
+    // The user's own files, named from the home folder or by an absolute path, are read as named.
+    writeFileSync(join(root, "home", "base.md"), "The user's base.\n");
+    const mine = await renderSystemPrompt(pinned(root, { systemPrompt: "~/base.md" }));
+    expect(mine.text).toContain("The user's base.");
+  });
+});
