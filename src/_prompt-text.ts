@@ -42,25 +42,65 @@ function isNameCode(code: number): boolean {
 /** White space a reader might skip inside a tag, line breaks included: `<\n/rules>` is still refused. */
 function isSpaceCode(code: number): boolean {
   if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
-  return code > 0x7f && /\s/.test(String.fromCharCode(code));
+  return code > 0x7f && /\s/.test(String.fromCodePoint(code));
 }
 
 /**
- * A character a reader does not see, or sees as part of the one before it:
+ * Every default-ignorable code point and every combining mark: what Unicode
+ * itself says is drawn as nothing or as part of the character before it
+ * (the BOM and the soft hyphen, U+2061–U+2064, U+180E, the Hangul fillers,
+ * the tag characters U+E0000–U+E007F, marks of every block, not only
+ * U+0300–U+036F).
+ */
+const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{M}]$/u;
+
+/**
+ * A code point a reader does not see, or sees as part of the one before it:
  * the hidden ones ({@link isHidden}: controls, zero-width and bidirectional
- * marks), the soft hyphen, the word joiner, combining marks and variation
- * selectors. Around and inside a tag's name it is skipped: `</rul\u200des>`
- * and `<\u200b/rules\u0301>` are still `</rules>`.
+ * marks) and {@link IGNORABLE}'s. Around and inside a tag's name it is
+ * skipped: `</rul\u200des>`, `</ru\ufeffles>` and `<\u200b/rules\u0301>`
+ * are still `</rules>`.
  */
 function isInvisible(code: number): boolean {
-  return (
-    isHidden(code) ||
-    code === 0xad ||
-    code === 0x2060 ||
-    (code >= 0x0300 && code <= 0x036f) ||
-    (code >= 0xfe00 && code <= 0xfe0f)
-  );
+  if (isHidden(code)) return true;
+  return code > 0x7f && IGNORABLE.test(String.fromCodePoint(code));
 }
+
+/**
+ * Letters of other scripts drawn as a Latin one (Cyrillic and Greek, upper
+ * and lower case), by the Latin letter a reader takes them for: `</rulеs>`
+ * with a Cyrillic `е` reads as `</rules>`.
+ */
+const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map(
+  [
+    ["аеһіјорсѕухԁԛԝӏ", "aehijopcsyxdqwl"],
+    ["АВЕЅІЈКМНОРСТХУԚԜӀ", "abesijkmhopctxyqwl"],
+    ["οικνρυ", "oikvpu"],
+    ["ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "abezhikmnoptyx"],
+    ["ıɡ", "ig"],
+  ].flatMap(([from = "", to = ""]) =>
+    [...from].map((c, k) => [c.codePointAt(0) ?? 0, to[k] ?? ""] as const),
+  ),
+);
+
+/** A name of ASCII characters {@link isNameCode} takes. */
+const ASCII_NAME = /^[A-Za-z0-9_.:-]+$/;
+
+/**
+ * The ASCII name characters a non-ASCII code point reads as, or undefined:
+ * one whose compatibility form (NFKC) is one (fullwidth `ｒ`, mathematical
+ * `𝐫`, the long `ſ`, the Kelvin sign), or a look-alike letter
+ * ({@link LOOK_ALIKE_LETTERS}). So `</ｒｕｌｅｓ>` is `</rules>`.
+ */
+function nameCharsOf(code: number): string | undefined {
+  const letter = LOOK_ALIKE_LETTERS.get(code);
+  if (letter !== undefined) return letter;
+  const compatible = String.fromCodePoint(code).normalize("NFKC");
+  return ASCII_NAME.test(compatible) ? compatible : undefined;
+}
+
+/** How many UTF-16 units the code point at `i` takes. */
+const widthAt = (text: string, i: number) => ((text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1);
 
 /** `/` and fullwidth `／` (U+FF0F). */
 const isSlashCode = (code: number) => code === 0x2f || code === 0xff0f;
@@ -104,11 +144,22 @@ function openFinder(text: string): (from: number) => number {
 function skipBlank(text: string, i: number): number {
   let at = i;
   while (at < text.length) {
-    const code = text.charCodeAt(at);
+    const code = text.codePointAt(at) ?? 0;
     if (!isSpaceCode(code) && !isInvisible(code)) break;
-    at++;
+    at += widthAt(text, at);
   }
   return at;
+}
+
+/** A name as it reads: invisible code points left out, look-alikes as the ASCII they read as. */
+function readName(written: string): string {
+  let name = "";
+  for (const c of written) {
+    const code = c.codePointAt(0) ?? 0;
+    if (isNameCode(code)) name += c;
+    else if (!isInvisible(code)) name += nameCharsOf(code) ?? "";
+  }
+  return name;
 }
 
 /**
@@ -132,18 +183,24 @@ export function escapeWrapperTags(text: string, names: ReadonlySet<string>): str
     if (i < text.length && isSlashCode(text.charCodeAt(i))) i = skipBlank(text, i + 1);
     const start = i;
     let hidden = false;
-    for (; i < text.length; i++) {
+    while (i < text.length) {
       const code = text.charCodeAt(i);
-      if (isNameCode(code)) continue;
-      // White space ends the name (`<rules\npath="x">`); an invisible character does not.
-      if (isSpaceCode(code) || !isInvisible(code)) break;
+      if (isNameCode(code)) {
+        i++;
+        continue;
+      }
+      // White space ends the name (`<rules\npath="x">`); an invisible
+      // character or a look-alike letter does not, nor the BOM, which is
+      // white space to a regular expression but drawn as nothing.
+      const point = text.codePointAt(i) ?? 0;
+      if (point !== 0xfeff && isSpaceCode(code)) break;
+      if (!isInvisible(point) && nameCharsOf(point) === undefined) break;
       hidden = true;
+      i += widthAt(text, i);
     }
     if (i > start && endsNameAt(text, i)) {
       const written = text.slice(start, i);
-      const name = hidden
-        ? [...written].filter((c) => isNameCode(c.charCodeAt(0))).join("")
-        : written;
+      const name = hidden ? readName(written) : written;
       if (name !== "" && names.has(name.toLowerCase())) {
         out += `${text.slice(copied, lt)}&lt;`;
         copied = lt + 1;
