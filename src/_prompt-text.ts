@@ -241,6 +241,20 @@ export function nameText(text: string, names: ReadonlySet<string>): string {
  */
 export const TOUCH_ELEMENT = "instructions";
 
+/**
+ * The elements the agents sysprompt writes for put texts of their own in
+ * (see integrations/agents-e2e/README.md): Claude Code's `<system-reminder>`,
+ * which also holds a hook's additional context, so the files given on touch;
+ * Codex's `<environment_context>`; Gemini CLI's `<session_context>`. A
+ * repository's text in the prompt or given on touch may neither close one
+ * (the rest of a hook's text would read as the user's turn) nor open one.
+ */
+export const HOST_ELEMENTS: readonly string[] = [
+  "system-reminder",
+  "environment_context",
+  "session_context",
+];
+
 /** `</name` or `{{#xml "name"}}` in a template: an element the template writes around text. */
 const ELEMENT_IN_TEMPLATE =
   /<\/([A-Za-z_][A-Za-z0-9_.:-]*)|\{\{#xml\s+"([A-Za-z_][A-Za-z0-9_.-]*)"/g;
@@ -249,14 +263,15 @@ const ELEMENT_IN_TEMPLATE =
  * The element names a prompt wraps text in (lower-cased): each section's
  * tag (every section of every layer, including variants and ones that end up
  * disabled: a name too many costs nothing), and every element its templates close or open with `{{#xml}}`
- * (`user_instructions`, `available_skills`, …), and {@link TOUCH_ELEMENT}.
+ * (`user_instructions`, `available_skills`, …), {@link TOUCH_ELEMENT} and
+ * {@link HOST_ELEMENTS}.
  * Templates are few and small, so one regular expression over each body costs
  * nothing next to the render.
  */
 export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
 ): Set<string> {
-  const names = new Set<string>([TOUCH_ELEMENT]);
+  const names = new Set<string>([TOUCH_ELEMENT, ...HOST_ELEMENTS]);
   for (const t of templates) {
     // A section is wrapped in its name unless its tag says otherwise.
     const tag = t.meta.tag ?? t.name;
