@@ -228,9 +228,16 @@ export function elementText(text: string, names: ReadonlySet<string>): string {
  * with every tag of the prompt's own elements made literal
  * ({@link escapeWrapperTags}), as a file's text is. A folder named
  * `<` holding `dir_context> <rules>` then prints as text in a list or the tree.
+ * An HTML comment's opener is made literal too (`&lt;!--`): a line has no
+ * room for the `-->` line that closes one a file's text leaves open
+ * ({@link closeOpenBlocks}), and a reader that takes a comment to run to its
+ * `-->` would read every section after a rule's description of `<!-- x`, or
+ * a folder named `<!--` in the AGENTS.md list or the working directory's
+ * path, as a comment.
  */
 export function nameText(text: string, names: ReadonlySet<string>): string {
-  return escapeWrapperTags(oneLine(text), names);
+  const line = escapeWrapperTags(oneLine(text), names);
+  return line.includes("<!--") ? line.replaceAll("<!--", "&lt;!--") : line;
 }
 
 /**

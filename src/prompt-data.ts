@@ -1,5 +1,5 @@
 import { notHomeLike, toPosix } from "./_paths.js";
-import { elementText, escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
+import { elementText, nameText, oneLine } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { unknownToolDiagnostics } from "./gather/guidelines/index.js";
@@ -177,7 +177,7 @@ export function assemblePromptData(input: PromptDataInputs): {
  * neither may end the `<git>` element or open another the prompt gives weight to.
  */
 function gitInsideElements(git: GitInfo, wrappers: ReadonlySet<string>): GitInfo {
-  const safe = (text: string) => escapeWrapperTags(text, wrappers);
+  const safe = (text: string) => nameText(text, wrappers);
   return {
     ...git,
     branch: git.branch === null ? null : safe(git.branch),
