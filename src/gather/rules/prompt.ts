@@ -53,6 +53,7 @@ function alwaysEntry(rule: Rule, wrappers: ReadonlySet<string>): AlwaysRule {
     path: escapedLine(rule.path),
     // The repository's text: it can neither close the rule's element nor open one of the prompt's.
     content: elementText(rule.content, wrappers),
+    origin: rule.layer,
   };
 }
 
@@ -68,5 +69,6 @@ function onDemandEntry(rule: Rule, wrappers: ReadonlySet<string>): OnDemandRule 
     globs,
     globsText: globs.join(", "),
     description: rule.description ? safe(rule.description) : null,
+    origin: rule.layer,
   };
 }
