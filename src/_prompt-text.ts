@@ -102,8 +102,13 @@ function nameCharsOf(code: number): string | undefined {
 /** How many UTF-16 units the code point at `i` takes. */
 const widthAt = (text: string, i: number) => ((text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1);
 
-/** `/` and fullwidth `／` (U+FF0F). */
-const isSlashCode = (code: number) => code === 0x2f || code === 0xff0f;
+/**
+ * `/` and the slashes drawn like it: fullwidth `／` (U+FF0F), the fraction
+ * slash `⁄` (U+2044), the division slash `∕` (U+2215), the big solidus `⧸`
+ * (U+29F8) and the box-drawing diagonal `╱` (U+2571).
+ */
+const SLASHES: ReadonlySet<number> = new Set([0x2f, 0xff0f, 0x2044, 0x2215, 0x29f8, 0x2571]);
+const isSlashCode = (code: number) => SLASHES.has(code);
 
 /** What may follow a tag's name: the end, `>` (or fullwidth `＞`, small `﹥`), `/`, white space. */
 function endsNameAt(text: string, i: number): boolean {
