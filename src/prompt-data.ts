@@ -148,7 +148,8 @@ export function assemblePromptData(input: PromptDataInputs): {
       ? input.skills
           .filter((s) => !s.disableModelInvocation)
           .map((s) => ({
-            name: s.name,
+            // A name only warns when it breaks the Agent Skills rules: one line, as every name.
+            name: oneLine(s.name),
             description: closedDescription(s.description),
             location: oneLine(toPosix(s.filePath)),
           }))
