@@ -42,28 +42,73 @@ function isNameCode(code: number): boolean {
 /** White space a reader might skip inside a tag, line breaks included: `<\n/rules>` is still refused. */
 function isSpaceCode(code: number): boolean {
   if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
-  return code > 0x7f && /\s/.test(String.fromCharCode(code));
+  return code > 0x7f && /\s/.test(String.fromCodePoint(code));
 }
 
 /**
- * A character a reader does not see, or sees as part of the one before it:
+ * Every default-ignorable code point and every combining mark: what Unicode
+ * itself says is drawn as nothing or as part of the character before it
+ * (the BOM and the soft hyphen, U+2061–U+2064, U+180E, the Hangul fillers,
+ * the tag characters U+E0000–U+E007F, marks of every block, not only
+ * U+0300–U+036F).
+ */
+const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{M}]$/u;
+
+/**
+ * A code point a reader does not see, or sees as part of the one before it:
  * the hidden ones ({@link isHidden}: controls, zero-width and bidirectional
- * marks), the soft hyphen, the word joiner, combining marks and variation
- * selectors. Around and inside a tag's name it is skipped: `</rul\u200des>`
- * and `<\u200b/rules\u0301>` are still `</rules>`.
+ * marks) and {@link IGNORABLE}'s. Around and inside a tag's name it is
+ * skipped: `</rul\u200des>`, `</ru\ufeffles>` and `<\u200b/rules\u0301>`
+ * are still `</rules>`.
  */
 function isInvisible(code: number): boolean {
-  return (
-    isHidden(code) ||
-    code === 0xad ||
-    code === 0x2060 ||
-    (code >= 0x0300 && code <= 0x036f) ||
-    (code >= 0xfe00 && code <= 0xfe0f)
-  );
+  if (isHidden(code)) return true;
+  return code > 0x7f && IGNORABLE.test(String.fromCodePoint(code));
 }
 
-/** `/` and fullwidth `／` (U+FF0F). */
-const isSlashCode = (code: number) => code === 0x2f || code === 0xff0f;
+/**
+ * Letters of other scripts drawn as a Latin one (Cyrillic and Greek, upper
+ * and lower case), by the Latin letter a reader takes them for: `</rulеs>`
+ * with a Cyrillic `е` reads as `</rules>`.
+ */
+const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map(
+  [
+    ["аеһіјорсѕухԁԛԝӏ", "aehijopcsyxdqwl"],
+    ["АВЕЅІЈКМНОРСТХУԚԜӀ", "abesijkmhopctxyqwl"],
+    ["οικνρυ", "oikvpu"],
+    ["ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "abezhikmnoptyx"],
+    ["ıɡ", "ig"],
+  ].flatMap(([from = "", to = ""]) =>
+    [...from].map((c, k) => [c.codePointAt(0) ?? 0, to[k] ?? ""] as const),
+  ),
+);
+
+/** A name of ASCII characters {@link isNameCode} takes. */
+const ASCII_NAME = /^[A-Za-z0-9_.:-]+$/;
+
+/**
+ * The ASCII name characters a non-ASCII code point reads as, or undefined:
+ * one whose compatibility form (NFKC) is one (fullwidth `ｒ`, mathematical
+ * `𝐫`, the long `ſ`, the Kelvin sign), or a look-alike letter
+ * ({@link LOOK_ALIKE_LETTERS}). So `</ｒｕｌｅｓ>` is `</rules>`.
+ */
+function nameCharsOf(code: number): string | undefined {
+  const letter = LOOK_ALIKE_LETTERS.get(code);
+  if (letter !== undefined) return letter;
+  const compatible = String.fromCodePoint(code).normalize("NFKC");
+  return ASCII_NAME.test(compatible) ? compatible : undefined;
+}
+
+/** How many UTF-16 units the code point at `i` takes. */
+const widthAt = (text: string, i: number) => ((text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1);
+
+/**
+ * `/` and the slashes drawn like it: fullwidth `／` (U+FF0F), the fraction
+ * slash `⁄` (U+2044), the division slash `∕` (U+2215), the big solidus `⧸`
+ * (U+29F8) and the box-drawing diagonal `╱` (U+2571).
+ */
+const SLASHES: ReadonlySet<number> = new Set([0x2f, 0xff0f, 0x2044, 0x2215, 0x29f8, 0x2571]);
+const isSlashCode = (code: number) => SLASHES.has(code);
 
 /** What may follow a tag's name: the end, `>` (or fullwidth `＞`, small `﹥`), `/`, white space. */
 function endsNameAt(text: string, i: number): boolean {
@@ -104,11 +149,22 @@ function openFinder(text: string): (from: number) => number {
 function skipBlank(text: string, i: number): number {
   let at = i;
   while (at < text.length) {
-    const code = text.charCodeAt(at);
+    const code = text.codePointAt(at) ?? 0;
     if (!isSpaceCode(code) && !isInvisible(code)) break;
-    at++;
+    at += widthAt(text, at);
   }
   return at;
+}
+
+/** A name as it reads: invisible code points left out, look-alikes as the ASCII they read as. */
+function readName(written: string): string {
+  let name = "";
+  for (const c of written) {
+    const code = c.codePointAt(0) ?? 0;
+    if (isNameCode(code)) name += c;
+    else if (!isInvisible(code)) name += nameCharsOf(code) ?? "";
+  }
+  return name;
 }
 
 /**
@@ -132,18 +188,24 @@ export function escapeWrapperTags(text: string, names: ReadonlySet<string>): str
     if (i < text.length && isSlashCode(text.charCodeAt(i))) i = skipBlank(text, i + 1);
     const start = i;
     let hidden = false;
-    for (; i < text.length; i++) {
+    while (i < text.length) {
       const code = text.charCodeAt(i);
-      if (isNameCode(code)) continue;
-      // White space ends the name (`<rules\npath="x">`); an invisible character does not.
-      if (isSpaceCode(code) || !isInvisible(code)) break;
+      if (isNameCode(code)) {
+        i++;
+        continue;
+      }
+      // White space ends the name (`<rules\npath="x">`); an invisible
+      // character or a look-alike letter does not, nor the BOM, which is
+      // white space to a regular expression but drawn as nothing.
+      const point = text.codePointAt(i) ?? 0;
+      if (point !== 0xfeff && isSpaceCode(code)) break;
+      if (!isInvisible(point) && nameCharsOf(point) === undefined) break;
       hidden = true;
+      i += widthAt(text, i);
     }
     if (i > start && endsNameAt(text, i)) {
       const written = text.slice(start, i);
-      const name = hidden
-        ? [...written].filter((c) => isNameCode(c.charCodeAt(0))).join("")
-        : written;
+      const name = hidden ? readName(written) : written;
       if (name !== "" && names.has(name.toLowerCase())) {
         out += `${text.slice(copied, lt)}&lt;`;
         copied = lt + 1;
@@ -171,9 +233,16 @@ export function elementText(text: string, names: ReadonlySet<string>): string {
  * with every tag of the prompt's own elements made literal
  * ({@link escapeWrapperTags}), as a file's text is. A folder named
  * `<` holding `dir_context> <rules>` then prints as text in a list or the tree.
+ * An HTML comment's opener is made literal too (`&lt;!--`): a line has no
+ * room for the `-->` line that closes one a file's text leaves open
+ * ({@link closeOpenBlocks}), and a reader that takes a comment to run to its
+ * `-->` would read every section after a rule's description of `<!-- x`, or
+ * a folder named `<!--` in the AGENTS.md list or the working directory's
+ * path, as a comment.
  */
 export function nameText(text: string, names: ReadonlySet<string>): string {
-  return escapeWrapperTags(oneLine(text), names);
+  const line = escapeWrapperTags(oneLine(text), names);
+  return line.includes("<!--") ? line.replaceAll("<!--", "&lt;!--") : line;
 }
 
 /**
@@ -184,6 +253,20 @@ export function nameText(text: string, names: ReadonlySet<string>): string {
  */
 export const TOUCH_ELEMENT = "instructions";
 
+/**
+ * The elements the agents sysprompt writes for put texts of their own in
+ * (see integrations/agents-e2e/README.md): Claude Code's `<system-reminder>`,
+ * which also holds a hook's additional context, so the files given on touch;
+ * Codex's `<environment_context>`; Gemini CLI's `<session_context>`. A
+ * repository's text in the prompt or given on touch may neither close one
+ * (the rest of a hook's text would read as the user's turn) nor open one.
+ */
+export const HOST_ELEMENTS: readonly string[] = [
+  "system-reminder",
+  "environment_context",
+  "session_context",
+];
+
 /** `</name` or `{{#xml "name"}}` in a template: an element the template writes around text. */
 const ELEMENT_IN_TEMPLATE =
   /<\/([A-Za-z_][A-Za-z0-9_.:-]*)|\{\{#xml\s+"([A-Za-z_][A-Za-z0-9_.-]*)"/g;
@@ -192,14 +275,15 @@ const ELEMENT_IN_TEMPLATE =
  * The element names a prompt wraps text in (lower-cased): each section's
  * tag (every section of every layer, including variants and ones that end up
  * disabled: a name too many costs nothing), and every element its templates close or open with `{{#xml}}`
- * (`user_instructions`, `available_skills`, …), and {@link TOUCH_ELEMENT}.
+ * (`user_instructions`, `available_skills`, …), {@link TOUCH_ELEMENT} and
+ * {@link HOST_ELEMENTS}.
  * Templates are few and small, so one regular expression over each body costs
  * nothing next to the render.
  */
 export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
 ): Set<string> {
-  const names = new Set<string>([TOUCH_ELEMENT]);
+  const names = new Set<string>([TOUCH_ELEMENT, ...HOST_ELEMENTS]);
   for (const t of templates) {
     // A section is wrapped in its name unless its tag says otherwise.
     const tag = t.meta.tag ?? t.name;

@@ -43,6 +43,7 @@ export interface AlwaysRule {
   source: string;
   path: string;
   content: string;
+  origin: ContextOrigin;
 }
 
 /** A rule file the model reads when it applies (activation `glob` or `model`). */
@@ -54,6 +55,7 @@ export interface OnDemandRule {
   globs: string[];
   globsText: string;
   description: string | null;
+  origin: ContextOrigin;
 }
 
 /** The branch's upstream, as `git status` tracks it. */
@@ -231,6 +233,9 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
           source: text("The agent format it was written for (`cursor`, `claude`…)."),
           path: text("Its path, absolute, with forward slashes."),
           content: text("Its text; a closing tag of the rule element in it is neutralised."),
+          origin: text(
+            "`user` for one of your rule folders (the agent dir's, a `user:` source's), `project` for a repository's.",
+          ),
         },
       },
     },
@@ -248,6 +253,9 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
           globsText: text('The globs joined by ", " (empty for `model` rules).'),
           description: nullableText(
             "Its one-line description; null when it has none or the token budget left it out.",
+          ),
+          origin: text(
+            "`user` for one of your rule folders (the agent dir's, a `user:` source's), `project` for a repository's.",
           ),
         },
       },

@@ -1,5 +1,5 @@
 import { notHomeLike, toPosix } from "./_paths.js";
-import { elementText, escapeWrapperTags, nameText, oneLine } from "./_prompt-text.js";
+import { elementText, nameText, oneLine } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { unknownToolDiagnostics } from "./gather/guidelines/index.js";
@@ -148,7 +148,8 @@ export function assemblePromptData(input: PromptDataInputs): {
       ? input.skills
           .filter((s) => !s.disableModelInvocation)
           .map((s) => ({
-            name: s.name,
+            // A name only warns when it breaks the Agent Skills rules: one line, as every name.
+            name: oneLine(s.name),
             description: closedDescription(s.description),
             location: oneLine(toPosix(s.filePath)),
           }))
@@ -177,7 +178,7 @@ export function assemblePromptData(input: PromptDataInputs): {
  * neither may end the `<git>` element or open another the prompt gives weight to.
  */
 function gitInsideElements(git: GitInfo, wrappers: ReadonlySet<string>): GitInfo {
-  const safe = (text: string) => escapeWrapperTags(text, wrappers);
+  const safe = (text: string) => nameText(text, wrappers);
   return {
     ...git,
     branch: git.branch === null ? null : safe(git.branch),

@@ -270,15 +270,28 @@ const contextFiles: ShrinkStep = {
 /** What a cut always rule's content becomes. */
 export const ALWAYS_RULE_MARKER = `[This rule's text is left out ${BUDGET}; read its file before work it may cover.]`;
 
+/**
+ * The repository's on-demand rules lose their descriptions; the user's own
+ * keep theirs. This step comes before `always-rules`, so a level of it for
+ * yours would take your descriptions out before a repository's inlined rule
+ * is cut: a repository whose rules fill the budget could drop your text and
+ * keep its own. Your rules are yours to shorten.
+ */
 const ruleDescriptions: ShrinkStep = {
-  levels: (s) => (s.onDemandRules.some((r) => r.description !== null) ? 1 : 0),
+  levels: (s) =>
+    s.onDemandRules.some((r) => r.origin === "project" && r.description !== null) ? 1 : 0,
   apply: (s) => ({
     ...s,
-    onDemandRules: s.onDemandRules.map((r) => ({ ...r, description: null })),
+    onDemandRules: s.onDemandRules.map((r) =>
+      r.origin === "project" ? { ...r, description: null } : r,
+    ),
     notes: [`Rule descriptions are left out ${BUDGET}: open a rule's file to see what it covers.`],
   }),
   describe: (s) =>
-    `on-demand rules listed without descriptions (${plural(s.onDemandRules.length, "rule")})`,
+    `the repository's on-demand rules listed without descriptions (${plural(
+      s.onDemandRules.filter((r) => r.origin === "project").length,
+      "rule",
+    )})`,
 };
 
 const alwaysRules: ShrinkStep = {
@@ -302,19 +315,22 @@ const alwaysRules: ShrinkStep = {
 };
 
 /**
- * Indices of the always rules worth cutting (longer than the marker), the
- * outermost first (fewest path segments: the user's folders and the project
- * root before deeper folders), ties in prompt order.
+ * Indices of the always rules worth cutting (longer than the marker): the
+ * repository's before the user's own, as context files are (a repository's
+ * rules nested deeper than your rule folder would otherwise keep theirs and
+ * cut yours), and among each the outermost first (fewest path segments: the
+ * project root before deeper folders), ties in prompt order.
  */
 function cuttableRules(s: ShrinkState): number[] {
   return s.alwaysRules
     .map((r, i) => ({
       i,
+      user: r.origin === "user" ? 1 : 0,
       depth: segments(r.path).length,
       worth: r.content.length > ALWAYS_RULE_MARKER.length,
     }))
     .filter((r) => r.worth)
-    .sort((a, b) => a.depth - b.depth || a.i - b.i)
+    .sort((a, b) => a.user - b.user || a.depth - b.depth || a.i - b.i)
     .map((r) => r.i);
 }
 

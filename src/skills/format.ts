@@ -44,7 +44,7 @@ export function formatSkillsForPrompt(
   for (const skill of visible) {
     lines.push(
       "  <skill>",
-      `    <name>${escapeXml(skill.name)}</name>`,
+      `    <name>${escapeXml(oneLine(skill.name))}</name>`,
       `    <description>${escapeXml(closedDescription(skill.description))}</description>`,
       `    <location>${escapeXml(oneLine(skill.filePath))}</location>`,
       "  </skill>",

@@ -52,10 +52,10 @@ describe("hostile repository: dedupe never drops the user's or the builtin rules
     expect(rules).toContain(`- ${BUILTIN_RULE}`);
     const projectRules = section(result, "project_rules");
     expect(projectRules).toContain(
-      `path="${join(root, "agent/rules/mine.md")}">\n${USER_RULE_FILE}`,
+      `path="${join(root, "agent/rules/mine.md")}" owner="user">\n${USER_RULE_FILE}`,
     );
     expect(projectRules).toContain(
-      `path="${join(root, "home/.claude/rules/infra.md")}">\n${USER_CLAUDE_RULE}`,
+      `path="${join(root, "home/.claude/rules/infra.md")}" owner="user">\n${USER_CLAUDE_RULE}`,
     );
     expect(result.diagnostics.filter((d) => d.code === "rule-duplicate")).toEqual([]);
   });

@@ -39,7 +39,9 @@ describe("hostile repository: an untrusted project's rule never shadows the user
     const root = world();
     const result = await render(root, false);
     const text = rules(result);
-    expect(text).toContain(`path="${join(root, "home/.claude/rules/safety.md")}">\n${USER_RULE}`);
+    expect(text).toContain(
+      `path="${join(root, "home/.claude/rules/safety.md")}" owner="user">\n${USER_RULE}`,
+    );
     expect(text.indexOf(USER_RULE)).toBeLessThan(text.indexOf(PROJECT_RULE));
     expect(result.diagnostics.filter((d) => d.code === "rule-shadowed")).toEqual([]);
   });

@@ -88,7 +88,13 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
     { maxLength: 3 },
   ),
   alwaysRules: fc.array(
-    fc.record({ name: valueText, source: valueText, path: valueText, content: valueText }),
+    fc.record({
+      name: valueText,
+      source: valueText,
+      path: valueText,
+      content: valueText,
+      origin: fc.constantFrom("user" as const, "project" as const),
+    }),
     { maxLength: 1 },
   ),
   onDemandRules: fc.array(
@@ -100,6 +106,7 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
       globs: fc.array(valueText, { maxLength: 2 }),
       globsText: valueText,
       description: fc.option(valueText, { nil: null }),
+      origin: fc.constantFrom("user" as const, "project" as const),
     }),
     { maxLength: 1 },
   ),

@@ -161,6 +161,7 @@ const CONTEXT: Choice<
           source: "cursor",
           path: "/work/project/.cursor/rules/style.mdc",
           content: "Two spaces.",
+          origin: "project",
         },
       ],
       onDemandRules: [
@@ -172,6 +173,7 @@ const CONTEXT: Choice<
           globs: ["*.tsx", "*.jsx"],
           globsText: "*.tsx, *.jsx",
           description: "React components.",
+          origin: "project",
         },
         {
           name: "db",
@@ -181,6 +183,7 @@ const CONTEXT: Choice<
           globs: [],
           globsText: "",
           description: null,
+          origin: "user",
         },
       ],
       environment: [

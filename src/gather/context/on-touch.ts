@@ -3,7 +3,7 @@ import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
 import { ancestorsOf, childPath, expandHome, homeFolder, isWithin, toPosix } from "../../_paths.js";
-import { escapeWrapperTags, oneLine, TOUCH_ELEMENT } from "../../_prompt-text.js";
+import { escapeWrapperTags, HOST_ELEMENTS, oneLine, TOUCH_ELEMENT } from "../../_prompt-text.js";
 import {
   capChain,
   checkMaxBytes,
@@ -90,7 +90,7 @@ export interface ContextForOptions {
    * nothing, as in the prompt's `agentLoads`. Default: none.
    */
   agentLoads?: { agent: string; names: readonly string[] };
-  /** Element names the text may not open or close, besides {@link TOUCH_ELEMENT}. */
+  /** Element names the text may not open or close, besides {@link TOUCH_ELEMENT} and {@link HOST_ELEMENTS}. */
   wrappers?: Iterable<string>;
   /**
    * What was already given, by key; the call adds what it gives. A session
@@ -165,7 +165,11 @@ export async function loadContextForPathsSince(
   const cwd = resolve(expandHome(options.cwd, home));
   const ceiling = options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
   const delivered = options.delivered ?? new Set<string>();
-  const wrappers = new Set([TOUCH_ELEMENT, ...[...(options.wrappers ?? [])].map(lower)]);
+  const wrappers = new Set([
+    TOUCH_ELEMENT,
+    ...HOST_ELEMENTS,
+    ...[...(options.wrappers ?? [])].map(lower),
+  ]);
   const trusted = options.projectTrusted !== false;
 
   // The project's reach, as the door reads it (a root that is or holds the home folder narrowed to cwd).

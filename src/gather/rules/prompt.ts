@@ -1,4 +1,4 @@
-import { elementText, oneLine as escapedLine, escapeWrapperTags } from "../../_prompt-text.js";
+import { elementText, oneLine as escapedLine, nameText } from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
 import type { StatedText } from "./dedupe.js";
@@ -6,12 +6,13 @@ import { dedupeLoaded } from "./load.js";
 import type { LoadedRules, Rule, RuleAccount } from "./types.js";
 
 /**
- * One line: runs of white space (line breaks included) become one space, and
- * what is left that could still move the text (other controls, bidi marks)
- * is escaped as everywhere in the prompt.
+ * A name, path, glob or description as one line of the prompt's list: runs
+ * of white space (line breaks included) become one space, and what is left
+ * that could still move the text (other controls, bidi marks), a tag of the
+ * prompt's elements or a comment opener is made literal ({@link nameText}).
  */
-function oneLine(text: string): string {
-  return escapedLine(text.replace(/\s+/g, " ").trim());
+function listText(text: string, wrappers: ReadonlySet<string>): string {
+  return nameText(text.replace(/\s+/g, " ").trim(), wrappers);
 }
 
 /**
@@ -52,11 +53,12 @@ function alwaysEntry(rule: Rule, wrappers: ReadonlySet<string>): AlwaysRule {
     path: escapedLine(rule.path),
     // The repository's text: it can neither close the rule's element nor open one of the prompt's.
     content: elementText(rule.content, wrappers),
+    origin: rule.layer,
   };
 }
 
 function onDemandEntry(rule: Rule, wrappers: ReadonlySet<string>): OnDemandRule {
-  const safe = (text: string) => escapeWrapperTags(oneLine(text), wrappers);
+  const safe = (text: string) => listText(text, wrappers);
   const globs = rule.globs.map(safe);
   return {
     name: safe(rule.name),
@@ -67,5 +69,6 @@ function onDemandEntry(rule: Rule, wrappers: ReadonlySet<string>): OnDemandRule 
     globs,
     globsText: globs.join(", "),
     description: rule.description ? safe(rule.description) : null,
+    origin: rule.layer,
   };
 }
