@@ -132,6 +132,13 @@ function readAll(text: string, starts: readonly Start[]): { reading: Reading }[]
   return live;
 }
 
+/** True when `text`, read after each of the lines it may follow, leaves a block running on. */
+export function leavesOpen(text: string, joined = false): boolean {
+  return readAll(text, joined ? ON_LINE_BEFORE : ON_OWN_LINE).some(({ reading }) =>
+    runsOn(reading.leaf),
+  );
+}
+
 /** The line that closes a reading's open block inside its containers (`> `, a list item's indent). */
 function closerOf(reading: Reading): string | undefined {
   const leaf = reading.leaf;

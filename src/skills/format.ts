@@ -1,5 +1,5 @@
 import { escapeXml } from "../../helpers/xml.js";
-import { blockClosing, withLine } from "../_fence.js";
+import { blockClosing, leavesOpen, withLine } from "../_fence.js";
 import { oneLine } from "../_prompt-text.js";
 import { formatPrompt } from "../engine/index.js";
 import { SyspromptError } from "../types.js";
@@ -67,7 +67,11 @@ export function formatSkillsForPrompt(
  */
 export function closedDescription(description: string): string {
   // Read as the index prints it: escaped, so `<div>` or `> ` shapes no block there.
-  const { lead, closer } = blockClosing(escapeXml(description), true);
-  if (lead === "" && closer === undefined) return description;
+  const escaped = escapeXml(description);
+  const { lead, closer } = blockClosing(escaped, true);
+  if (lead === "" && closer === undefined) {
+    // `</description>` ends the last line: on a fence's closing line it closes nothing.
+    return leavesOpen(`${escaped}</description>`, true) ? `${description}\n` : description;
+  }
   return `${lead}${closer === undefined ? description : withLine(description, closer)}\n`;
 }

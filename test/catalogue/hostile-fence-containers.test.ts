@@ -100,3 +100,20 @@ describe("hostile repository: a fence in a list item or quote, or after a tag li
     expect(swallowed(`${index}\n\nAfter the index.`, "After the index.")).toBe(false);
   });
 });
+
+describe("hostile repository: a skill description's last line is joined to </description>", () => {
+  it("a description ending on a fence's closing line ends its line before </description>", () => {
+    const skill = (name: string, description: string) => ({
+      name,
+      description,
+      filePath: `/s/${name}/SKILL.md`,
+      baseDir: `/s/${name}`,
+      disableModelInvocation: false,
+      source: "project" as const,
+    });
+    const index = formatSkillsForPrompt([skill("a", "Use:\n```\nmake\n```"), skill("b", "Other.")]);
+    expect(index).toContain("```\nmake\n```\n</description>");
+    expect(swallowed(`${index}\n\nAfter the index.`, "After the index.")).toBe(false);
+    expect(swallowed(index, "<name>b</name>")).toBe(false);
+  });
+});
