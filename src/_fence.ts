@@ -5,13 +5,23 @@
  * holds no backtick; a closer is the same character, at least as many, and
  * nothing after it but spaces and tabs. Plain character codes, no regular
  * expressions: each line is read a bounded number of times, whatever it holds.
+ * The closers added after a repository's text read it with the containers
+ * too (`src/_blocks.ts`): a fence in a list item ends with the item.
  */
 
-/** An open fenced code block: its character and how many of them opened it. */
-export interface Fence {
-  char: "`" | "~";
-  length: number;
-}
+import {
+  copyReading,
+  eachLine,
+  type Fence,
+  freshReading,
+  type Leaf,
+  PARAGRAPH,
+  type Reading,
+  readLine,
+  sameReading,
+} from "./_blocks.js";
+
+export type { Fence } from "./_blocks.js";
 
 const SPACE = 0x20;
 const TAB = 0x09;
@@ -67,99 +77,88 @@ export function isBlank(text: string, from: number, to: number): boolean {
 
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
-const LESS_THAN = 0x3c;
 
 /**
- * A block still open at the end of a text: a fenced code block (with the
- * spaces its opening line was indented by), or an HTML block of one of the
- * kinds that run to a closing string or to the end of the document
- * (CommonMark's HTML blocks 1-5: `<script`, `<pre`, `<style` or `<textarea`
- * to their end tag, `<!--` to `-->`, `<?` to `?>`, `<!` and a letter to `>`,
- * `<![CDATA[` to `]]>`).
+ * A block still open at the end of a text that runs over whatever follows it:
+ * a fenced code block (with its opener's indent), or an HTML block of one of
+ * the kinds that run to a closing string (CommonMark's kinds 1-5: `<script`,
+ * `<pre`, `<style` or `<textarea` to their end tag, `<!--` to `-->`, `<?` to
+ * `?>`, `<!` and a letter to `>`, `<![CDATA[` to `]]>`). Kinds 6 and 7 end
+ * at the next blank line, which every element's closing tag is followed by.
  */
-export type OpenBlock =
-  | { kind: "fence"; fence: Fence; indent: number }
-  | { kind: "html"; closer: string; ignoreCase: boolean };
+export type OpenBlock = Extract<Leaf, { kind: "fence" | "html" }>;
 
-const RAW_HTML_NAMES = ["script", "pre", "style", "textarea"] as const;
-
-/** The HTML block that the line `text[from, to)` starts (at most three spaces in), or undefined. */
-function htmlOpener(text: string, from: number, to: number): OpenBlock | undefined {
-  let at = from;
-  while (at < to && at - from < MAX_FENCE_INDENT && text.charCodeAt(at) === SPACE) at++;
-  if (text.charCodeAt(at) !== LESS_THAN) return undefined;
-  const html = (closer: string, ignoreCase = false): OpenBlock => ({
-    kind: "html",
-    closer,
-    ignoreCase,
-  });
-  if (text.startsWith("<!--", at)) return html("-->");
-  if (text.startsWith("<?", at)) return html("?>");
-  if (text.startsWith("<![CDATA[", at)) return html("]]>");
-  const next = text.charCodeAt(at + 1);
-  if (next === 0x21) {
-    const letter = text.charCodeAt(at + 2) | 0x20;
-    return letter >= 0x61 && letter <= 0x7a && at + 2 < to ? html(">") : undefined;
-  }
-  for (const name of RAW_HTML_NAMES) {
-    const end = at + 1 + name.length;
-    if (end > to || text.slice(at + 1, end).toLowerCase() !== name) continue;
-    const after = text.charCodeAt(end);
-    if (end === to || after === SPACE || after === TAB || after === 0x3e) {
-      return html(`</${name}>`, true);
-    }
-  }
-  return undefined;
+function runsOn(leaf: Leaf | undefined): leaf is OpenBlock {
+  return leaf !== undefined && (leaf.kind === "fence" || (leaf.kind === "html" && leaf.type <= 5));
 }
 
-/** True when the line `text[from, to)` holds the HTML block's closing string. */
-function endsHtml(text: string, from: number, to: number, block: OpenBlock): boolean {
-  if (block.kind !== "html") return false;
-  const line = text.slice(from, to);
-  return (block.ignoreCase ? line.toLowerCase() : line).includes(block.closer);
+/** How a text is read from its first line: the line before it, or its first line joined to one. */
+interface Start {
+  leaf: Leaf | undefined;
+  /** The text's first line ends a line the template began (`<description>…`). */
+  joined: boolean;
+}
+
+/** An HTML tag alone on a line (`<rule name="…">`): kind 7, running to a blank line. */
+const TAG_LINE: Leaf = { kind: "html", type: 7, closer: "" };
+
+/**
+ * The lines an element's text may follow: a blank line, a paragraph's line (a
+ * tag CommonMark does not take for HTML, `<repository_instructions …>`), or a
+ * tag alone on its line (`<rule …>`); or the same, the text starting on that
+ * line (`<description>…`).
+ */
+function startsAfter(joined: boolean): Start[] {
+  return [undefined, PARAGRAPH, TAG_LINE].map((leaf) => ({ leaf, joined }));
+}
+
+const ON_OWN_LINE = startsAfter(false);
+const ON_LINE_BEFORE = startsAfter(true);
+
+/** Readings of `text` from each of `starts`; equal ones are kept once. */
+function readAll(text: string, starts: readonly Start[]): { reading: Reading }[] {
+  let live = starts.map((s) => ({ reading: freshReading(s.leaf), joined: s.joined }));
+  let first = true;
+  eachLine(text, (from, to) => {
+    for (const x of live) if (!(first && x.joined)) readLine(x.reading, text, from, to);
+    first = false;
+    if (live.length === 1) return;
+    const kept: typeof live = [];
+    for (const x of live) {
+      if (!kept.some((k) => sameReading(k.reading, x.reading))) kept.push(x);
+    }
+    live = kept;
+  });
+  return live;
+}
+
+/** True when `text`, read after each of the lines it may follow, leaves a block running on. */
+export function leavesOpen(text: string, joined = false): boolean {
+  return readAll(text, joined ? ON_LINE_BEFORE : ON_OWN_LINE).some(({ reading }) =>
+    runsOn(reading.leaf),
+  );
+}
+
+/** The line that closes a reading's open block inside its containers (`> `, a list item's indent). */
+function closerOf(reading: Reading): string | undefined {
+  const leaf = reading.leaf;
+  if (!runsOn(leaf)) return undefined;
+  let prefix = "";
+  for (const c of reading.containers) prefix += c.quote ? "> " : " ".repeat(c.indent);
+  if (leaf.kind === "html") return prefix + leaf.closer;
+  return prefix + " ".repeat(leaf.indent) + leaf.fence.char.repeat(leaf.fence.length);
 }
 
 /**
- * The block still open at the end of `text`, read as CommonMark reads a
- * document's top level: inside a fence nothing starts an HTML block, inside
- * an HTML block nothing opens a fence (a `<!--` line, then a ``` line, then
- * `-->` leaves nothing open). A CR or CRLF ends a line too; trailing spaces
- * and tabs do not count. Linear in the text.
+ * The block left open at the end of `text` read as a document (from a blank
+ * line), CommonMark's containers and leaves read together: a fence line
+ * inside an HTML comment opens nothing, a fence in a list item ends with the
+ * item. Linear in the text.
  */
 export function openBlockAtEnd(text: string): OpenBlock | undefined {
-  const length = text.length;
-  let block: OpenBlock | undefined;
-  let start = 0;
-  for (;;) {
-    let end = start;
-    while (end < length) {
-      const code = text.charCodeAt(end);
-      if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
-      end++;
-    }
-    let contentEnd = end;
-    while (contentEnd > start) {
-      const code = text.charCodeAt(contentEnd - 1);
-      if (code !== SPACE && code !== TAB) break;
-      contentEnd--;
-    }
-    if (block === undefined) {
-      const fence = fenceOpener(text, start, contentEnd);
-      if (fence !== undefined) {
-        let indent = 0;
-        while (text.charCodeAt(start + indent) === SPACE) indent++;
-        block = { kind: "fence", fence, indent };
-      } else {
-        block = htmlOpener(text, start, contentEnd);
-        if (block !== undefined && endsHtml(text, start, contentEnd, block)) block = undefined;
-      }
-    } else if (block.kind === "fence") {
-      if (closesFence(text, start, contentEnd, block.fence)) block = undefined;
-    } else if (endsHtml(text, start, contentEnd, block)) block = undefined;
-    if (end >= length) return block;
-    const crlf = text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED;
-    start = end + (crlf ? 2 : 1);
-  }
+  const reading = freshReading();
+  eachLine(text, (from, to) => readLine(reading, text, from, to));
+  return runsOn(reading.leaf) ? reading.leaf : undefined;
 }
 
 /** The fence still open at the end of `text` ({@link openBlockAtEnd}), or undefined. */
@@ -169,27 +168,57 @@ export function openFenceAtEnd(text: string): Fence | undefined {
 }
 
 /** `text` and `line` on a line of its own. */
-function withLine(text: string, line: string): string {
+export function withLine(text: string, line: string): string {
   const lastCode = text.charCodeAt(text.length - 1);
   const newline = text === "" || lastCode === LINE_FEED || lastCode === CARRIAGE_RETURN ? "" : "\n";
   return `${text}${newline}${line}`;
 }
 
 /**
+ * What {@link closeOpenFence} adds to `text`: a `closer` line after it, and a
+ * `lead` of two line breaks before it when no one closer is right after
+ * every line the text may follow ({@link startsAfter}). `joined`: the text
+ * starts on a line a template began (a skill's `<description>`).
+ */
+export function blockClosing(
+  text: string,
+  joined = false,
+): { lead: string; closer: string | undefined } {
+  const readings = readAll(text, joined ? ON_LINE_BEFORE : ON_OWN_LINE);
+  const candidates = new Set<string>();
+  for (const { reading } of readings) {
+    const closer = closerOf(reading);
+    if (closer !== undefined) candidates.add(closer);
+  }
+  if (candidates.size === 0) return { lead: "", closer: undefined };
+  for (const closer of candidates) {
+    const closes = readings.every(({ reading }) => {
+      const after = copyReading(reading);
+      readLine(after, closer, 0, closer.length);
+      return !runsOn(after.leaf);
+    });
+    if (closes) return { lead: "", closer };
+  }
+  // After a blank line the text reads as a document, whatever came before it.
+  const fresh = readAll(text, [{ leaf: undefined, joined: false }])[0]?.reading ?? freshReading();
+  return { lead: "\n\n", closer: closerOf(fresh) };
+}
+
+/**
  * `text` with a closing line added when it ends inside a fenced code block
- * or an HTML block that runs to the end of the document
- * ({@link openBlockAtEnd}): text a repository wrote (a context or rule file,
- * cut at a cap or not, the tree's names) cannot turn what the prompt says
- * after it into code or raw HTML. A fence's closer is indented as its opener
- * was, so one opened inside a list item closes there too. A text with
- * nothing left open is returned as it is: a closing line where nothing is
- * open would itself open a fence.
+ * or an HTML block that runs to its end ({@link OpenBlock}): text a
+ * repository wrote (a context or rule file, cut at a cap or not, the tree's
+ * names) cannot turn what the prompt says after it into code or raw HTML.
+ * The closer is written inside the block quotes and list items the block is
+ * in. Whether the text's first lines continue the line before it (a
+ * paragraph, an HTML tag line) changes what is open at its end: the closer
+ * must be right for each, else the text starts after a blank line of its own.
+ * A text with nothing left open is returned as it is: a closing line where
+ * nothing is open would itself open a fence.
  */
 export function closeOpenFence(text: string): string {
-  const block = openBlockAtEnd(text);
-  if (block === undefined) return text;
-  if (block.kind === "html") return withLine(text, block.closer);
-  return withLine(text, " ".repeat(block.indent) + block.fence.char.repeat(block.fence.length));
+  const { lead, closer } = blockClosing(text);
+  return lead + (closer === undefined ? text : withLine(text, closer));
 }
 
 /**

@@ -110,38 +110,42 @@ const widthAt = (text: string, i: number) => ((text.codePointAt(i) ?? 0) > 0xfff
 const SLASHES: ReadonlySet<number> = new Set([0x2f, 0xff0f, 0x2044, 0x2215, 0x29f8, 0x2571]);
 const isSlashCode = (code: number) => SLASHES.has(code);
 
-/** What may follow a tag's name: the end, `>` (or fullwidth `＞`, small `﹥`), `/`, white space. */
+/**
+ * `<` and `>` with the single angle brackets a reader takes for them: fullwidth
+ * `＜＞`, small `﹤﹥`, the quotation marks `‹›`, the ornaments `❮❯` `❬❭` `❰❱`,
+ * the mathematical `⟨⟩` `⧼⧽`, the CJK `〈〉`, the technical `〈〉`, the
+ * modifier letters `˂˃` and the Canadian syllabics `ᐸᐳ`.
+ */
+const LOOK_ALIKE_OPENERS =
+  "\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438";
+const CLOSERS = new Set(
+  [">", ..."\uff1e\ufe65\u203a\u276f\u276d\u2771\u27e9\u29fd\u3009\u232a\u02c3\u1433"].map((c) =>
+    c.charCodeAt(0),
+  ),
+);
+
+/** What may follow a tag's name: the end, `>` or a look-alike, `/` or a look-alike, white space. */
 function endsNameAt(text: string, i: number): boolean {
   if (i >= text.length) return true;
   const code = text.charCodeAt(i);
-  return (
-    code === 0x3e || code === 0xff1e || code === 0xfe65 || isSlashCode(code) || isSpaceCode(code)
-  );
+  return CLOSERS.has(code) || isSlashCode(code) || isSpaceCode(code);
 }
 
-/** `<` and the look-alikes a reader takes for it: fullwidth `＜` (U+FF1C) and small `﹤` (U+FE64). */
-const OPENERS = ["<", "\uff1c", "\ufe64"] as const;
+/** Any of the look-alike openers (a class of single characters: no backtracking). */
+const LOOK_ALIKE = new RegExp(`[${LOOK_ALIKE_OPENERS}]`);
+const ANY_OPENER = new RegExp(`[<${LOOK_ALIKE_OPENERS}]`, "g");
 
 /**
- * The next `<` or look-alike at or after a place, found with `indexOf` per
- * character: each one's next place is kept until the search passes it, so a
- * text of many look-alikes is still read once.
+ * The next `<` or look-alike at or after a place. The places asked for only
+ * grow, and each search stops at the first one it finds, so a text is read
+ * once in all.
  */
 function openFinder(text: string): (from: number) => number {
-  const lookAlikes = text.includes(OPENERS[1]) || text.includes(OPENERS[2]);
-  if (!lookAlikes) return (from) => text.indexOf("<", from);
-  const next = OPENERS.map(() => -2);
+  if (!LOOK_ALIKE.test(text)) return (from) => text.indexOf("<", from);
+  const finder = new RegExp(ANY_OPENER.source, "g");
   return (from) => {
-    let best = -1;
-    for (const [k, c] of OPENERS.entries()) {
-      let at = next[k] ?? -2;
-      if (at !== -1 && at < from) {
-        at = text.indexOf(c, from);
-        next[k] = at;
-      }
-      if (at !== -1 && (best === -1 || at < best)) best = at;
-    }
-    return best;
+    finder.lastIndex = from;
+    return finder.exec(text)?.index ?? -1;
   };
 }
 
@@ -172,8 +176,8 @@ function readName(written: string): string {
  * spaces allowed after `<` and `/`) made literal by writing its `<` as
  * `&lt;`. A file placed inside an element of the prompt can then neither
  * end it early (`</project_context>`) nor start one the prompt gives weight to
- * (`<rules>`, `<user_instructions …>`). The look-alikes of `<` and `/`
- * (fullwidth, small) count as them, and characters a reader does not see
+ * (`<rules>`, `<user_instructions …>`). The look-alikes of `<`, `>` and `/`
+ * (fullwidth, small, `‹›`, `⟨⟩`, `〈〉`, `❮❯`, …) count as them, and characters a reader does not see
  * ({@link isInvisible}) are skipped before, inside and after the name; white
  * space ends it. Tags of other names (`</div>`) stay as written. `names` are
  * compared lower-cased. Linear: each character is looked at a bounded number

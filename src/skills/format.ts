@@ -1,5 +1,5 @@
 import { escapeXml } from "../../helpers/xml.js";
-import { closeOpenBlocks } from "../_fence.js";
+import { blockClosing, leavesOpen, withLine } from "../_fence.js";
 import { oneLine } from "../_prompt-text.js";
 import { formatPrompt } from "../engine/index.js";
 import { SyspromptError } from "../types.js";
@@ -59,11 +59,19 @@ export function formatSkillsForPrompt(
 
 /**
  * A skill's description as the index shows it: it may hold several lines, and
- * a fence or comment they open is closed on a line of its own inside
- * `<description>`, so it cannot run on over the index and the sections after
- * it. The prompt's skills section and {@link formatSkillsForPrompt} share it.
+ * a fence they open is closed on a line of its own inside `<description>`, so
+ * it cannot run on over the index and the sections after it. It is read as
+ * printed, escaped and after `<description>` on its line; when that line could
+ * change what is open at its end, it starts after a blank line. The prompt's
+ * skills section and {@link formatSkillsForPrompt} share it.
  */
 export function closedDescription(description: string): string {
-  const closed = closeOpenBlocks(description);
-  return closed === description ? description : `${closed}\n`;
+  // Read as the index prints it: escaped, so `<div>` or `> ` shapes no block there.
+  const escaped = escapeXml(description);
+  const { lead, closer } = blockClosing(escaped, true);
+  if (lead === "" && closer === undefined) {
+    // `</description>` ends the last line: on a fence's closing line it closes nothing.
+    return leavesOpen(`${escaped}</description>`, true) ? `${description}\n` : description;
+  }
+  return `${lead}${closer === undefined ? description : withLine(description, closer)}\n`;
 }

@@ -73,7 +73,9 @@ describe("escapeWrapperTags: look-alike brackets and invisible characters", () =
   });
 
   it("leaves other names, and look-alikes before other names, as written", () => {
-    const text = "\uff1cdiv\uff1e <rulesX> </project_contexts> \u3008rules\u3009 <\u200bdiv>";
+    // Double angle quotation marks are not single brackets: «rules» stays (〈rules〉 does not).
+    const text =
+      "\uff1cdiv\uff1e <rulesX> </project_contexts> \u00abrules\u00bb \u3008div\u3009 <\u200bdiv>";
     expect(escapeWrapperTags(text, names)).toBe(text);
   });
 });

@@ -112,13 +112,19 @@ describe("the skills section", () => {
       [
         "  <skill>",
         "    <name>fenced</name>",
-        "    <description>Shows code:",
+        // After `</description>` alone on a line (an HTML block up to a blank line), the
+        // blank lines in the fence would end that block and its closer open a fence:
+        // the description starts after a blank line of its own.
+        "    <description>",
+        "",
+        "Shows code:",
         "```",
         "x  ",
         "",
         "",
         "```",
-        "done</description>",
+        "done",
+        "</description>",
         `    <location>${root}/agent/skills/fenced/SKILL.md</location>`,
         "  </skill>",
         "  <skill>",

@@ -1,0 +1,44 @@
+import { type Node, Parser } from "commonmark";
+
+// CommonMark's reference parser (commonmark.js, a devDependency) as the oracle
+// for how a Markdown reader takes the prompt's blocks: what src/_blocks.ts
+// reads must match it.
+
+/** Where the parser puts the first line holding `needle`, and the block quotes and list items above it. */
+export interface Place {
+  /** `code` (fenced or indented), `html` (an HTML block, with its kind), `heading`, `paragraph`, or `none`. */
+  block: string;
+  containers: ("quote" | "item")[];
+}
+
+export function placeOf(markdown: string, needle: string): Place {
+  const walker = new Parser().parse(markdown).walker();
+  const containers: ("quote" | "item")[] = [];
+  for (let event = walker.next(); event !== null; event = walker.next()) {
+    const node: Node = event.node;
+    if (node.type === "block_quote" || node.type === "item") {
+      if (event.entering) containers.push(node.type === "block_quote" ? "quote" : "item");
+      else containers.pop();
+      continue;
+    }
+    if (!event.entering) continue;
+    if (node.type === "code_block" && node.literal?.includes(needle))
+      return { block: "code", containers };
+    if (node.type === "html_block" && node.literal?.includes(needle)) {
+      const kind = (node as Node & { _htmlBlockType: number })._htmlBlockType;
+      return { block: `html${kind}`, containers };
+    }
+    if (node.type === "text" && node.literal?.includes(needle)) {
+      const parent = node.parent;
+      const block = parent?.type === "heading" ? "heading" : "paragraph";
+      return { block, containers };
+    }
+  }
+  return { block: "none", containers };
+}
+
+/** True when the parser takes the line holding `needle` for code or an HTML block running to its end tag. */
+export function swallowed(markdown: string, needle: string): boolean {
+  const { block } = placeOf(markdown, needle);
+  return block === "code" || /^html[1-5]$/.test(block);
+}
