@@ -12,7 +12,9 @@ import { SyspromptError } from "../types.js";
  * never looked up: relative to the working folder it would name whatever file
  * the project put there under that name. A relative path into the project is
  * the project's file and is read through the door (a link out of the project
- * is refused); `~`, absolute paths and `../` out of the project are the user's. Otherwise an existing readable file is
+ * is refused, and with `trusted` false a link to its private files); so is an
+ * absolute or `~` path into a project that neither is nor holds the home
+ * folder. Paths out of the project (`../`) are the user's. Otherwise an existing readable file is
  * read; an existing path that is not a readable text file is a usage error
  * (the caller named it explicitly). A value that names no file is the text
  * itself, unless it looks like a path (one line that contains `/` or `\`,
@@ -26,6 +28,7 @@ export async function readTextOrPath(
   cwd: string,
   what: string,
   home: string = homeFolder(),
+  trusted = true,
 ): Promise<{ text: string; path?: string }> {
   // Multi-line values are prompt text, never paths; skip the file system.
   if (value.includes("\n") || value.trim() === "") return { text: value };
@@ -50,17 +53,18 @@ export async function readTextOrPath(
       `${what}: "${value}" exists but is not a file; pass a text file or the prompt text itself`,
     );
   }
-  // A relative value into the working folder's project names a file of it (its README may say
-  // "--system-prompt prompts/base.md"): read through the door, so that a link out of the project
-  // (to ~/.aws/credentials) is refused. `~`, absolute paths and `../` out of the project name the
-  // user's own files.
-  const reach = isAbsolute(expandHome(value, home))
-    ? undefined
-    : await projectReach({ start: cwd, home, trusted: true });
-  const read =
-    reach !== undefined && isWithin(path, reach.root)
-      ? await readRepoText(path, { reach })
-      : await readTextFile(path);
+  // A value into the working folder's project names a file of it (its README may say
+  // "--system-prompt prompts/base.md"; a wrapper "$PWD/prompts/base.md"): read through the door,
+  // so that a link out of the project (to ~/.aws/credentials) is refused, and in an untrusted
+  // project a link to its git-ignored files (.env). Absolute and `~` paths count only into a
+  // project that neither is nor holds the home folder (from ~ or /, ~/.config/x.md stays yours);
+  // paths out of the project (`../`) name the user's own files.
+  const reach = await projectReach({ start: cwd, home, trusted });
+  const relative = !isAbsolute(expandHome(value, home));
+  const doored =
+    isWithin(path, reach.root) &&
+    (relative || (reach.home === undefined && reach.excluded.length === 0));
+  const read = doored ? await readRepoText(path, { reach }) : await readTextFile(path);
   if (!read.ok) {
     throw new SyspromptError(
       "bad-argument",

@@ -59,18 +59,19 @@ export async function normalizeCheckedOptions(
       "systemPrompt and resolvedSystemPrompt: pass one of them; resolvedSystemPrompt already is the custom base prompt",
     );
   }
+  const trusted = options.projectTrusted !== false;
   const resolvedFiles: ResolvedFile[] = [];
   if (options.resolvedSystemPrompt !== undefined) resolvedFiles.push("SYSTEM.md");
   if (options.resolvedAppendPrompt !== undefined) resolvedFiles.push("APPEND_SYSTEM.md");
   const [systemPrompt, appendSystemPrompt, roots, allowGitDirs] = await Promise.all([
     options.systemPrompt !== undefined
-      ? readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home)
+      ? readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home, trusted)
       : options.resolvedSystemPrompt
         ? { text: options.resolvedSystemPrompt }
         : null,
     Promise.all(
       toList(options.appendSystemPrompt).map(
-        async (v) => (await readTextOrPath(v, cwd, "--append-system-prompt", home)).text,
+        async (v) => (await readTextOrPath(v, cwd, "--append-system-prompt", home, trusted)).text,
       ),
     ),
     resolveRoots(options.roots, cwd, home),
@@ -88,7 +89,7 @@ export async function normalizeCheckedOptions(
     projectDirName,
     projectDir: join(cwd, projectDirName),
     builtinDir,
-    trusted: options.projectTrusted !== false,
+    trusted,
     tools: [...(options.tools ?? DEFAULT_TOOLS)],
     now,
     deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,

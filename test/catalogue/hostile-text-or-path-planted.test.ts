@@ -90,4 +90,48 @@ describe("hostile-text-or-path-planted: the user's prose is not a project's file
     const mine = await renderSystemPrompt(pinned(root, { systemPrompt: "~/base.md" }));
     expect(mine.text).toContain("The user's base.");
   });
+
+  // The same file named by its absolute path (a wrapper's "$PWD/prompts/base.md", an agent's
+  // "${workspaceFolder}/…") is the project's file just as much: it was read as the user's own,
+  // the link followed, the key in the prompt. And in an untrusted project, a project link to
+  // its own hidden or git-ignored file (.env, where a clone keeps the user's keys) was read,
+  // the door asked as for a trusted one. Attack review attack25.
+  it("an absolute path into the project that links out of it is refused", async () => {
+    const root = tempDir();
+    plantedProject(root);
+    mkdirSync(join(root, "project", "prompts"));
+    symlinkSync(join(root, "home", ".ssh", "id_rsa"), join(root, "project", "prompts", "base.md"));
+    const value = join(root, "project", "prompts", "base.md");
+    for (const projectTrusted of [true, false]) {
+      await expect(
+        renderSystemPrompt(pinned(root, { projectTrusted, systemPrompt: value })),
+      ).rejects.toThrow("outside");
+      await expect(
+        renderSystemPrompt(pinned(root, { projectTrusted, appendSystemPrompt: [value] })),
+      ).rejects.toThrow("outside");
+    }
+  });
+
+  it("untrusted: a project link to its own hidden file is refused, the file named itself read", async () => {
+    const root = tempDir();
+    plantedProject(root);
+    writeFileSync(join(root, "project", ".env"), "API_KEY=SECRET-MARKER-ENV\n");
+    mkdirSync(join(root, "project", "prompts"));
+    symlinkSync("../.env", join(root, "project", "prompts", "base.md"));
+    await expect(
+      renderSystemPrompt(pinned(root, { projectTrusted: false, systemPrompt: "prompts/base.md" })),
+    ).rejects.toThrow("not trusted");
+    await expect(
+      renderSystemPrompt(
+        pinned(root, { projectTrusted: false, appendSystemPrompt: ["prompts/base.md"] }),
+      ),
+    ).rejects.toThrow("not trusted");
+    // Trusted, or named by the user at its own name, it is read as before.
+    const trusted = await renderSystemPrompt(pinned(root, { systemPrompt: "prompts/base.md" }));
+    expect(trusted.text).toContain("SECRET-MARKER-ENV");
+    const named = await renderSystemPrompt(
+      pinned(root, { projectTrusted: false, systemPrompt: ".env" }),
+    );
+    expect(named.text).toContain("SECRET-MARKER-ENV");
+  });
 });
