@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { constants } from "node:os";
 import { openOutput } from "./_fd-output.js";
 import { onOutputError } from "./_output-errors.js";
 import { run } from "./main.js";
@@ -38,6 +39,22 @@ if (cwd === undefined) {
     ),
   );
   process.exit(2);
+}
+
+// Ctrl-C or a kill (SIGTERM, SIGHUP) ends the command with the usual status,
+// 128 + the signal's number, through process.exit, whose "exit" hook kills
+// the programs this process started and still waits for (git, the probes:
+// see runProbe). Each runs in its own process group, so the terminal's
+// Ctrl-C does not reach it and Node's default end on a signal left it
+// running with no parent: git reading a FIFO `.gitignore` waited forever.
+// Only here, in the CLI: a host of the library owns its signals. A command
+// that handles SIGINT itself (watch, serve: see untilStopped) keeps it.
+for (const name of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  const number = constants.signals[name];
+  process.on(name, () => {
+    if (process.listenerCount(name) > 1) return;
+    process.exit(128 + number);
+  });
 }
 
 // No top-level await: the published CLI is this file bundled as CommonJS

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { cacheLocation } from "../_cache-location.js";
 import { readTextFile } from "../_fs.js";
 import { primeBuiltinCache } from "../locate/builtin-cache.js";
+import { envAgentDir, relativeAgentDirWarning } from "../locate/layers.js";
 import { emptyLayer, loadLayer } from "../locate/load-layer.js";
 import type { Skill } from "../skills/index.js";
 import { loadSkills } from "../skills/index.js";
@@ -35,7 +36,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
   const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, roots, ceilingDir } = opts;
   const maxBytes = opts.maxContextBytes;
   // Cache files go to the agent dir the user named, else to the user's cache folder.
-  const named = opts.agentDirGiven || env.SYSPROMPT_AGENT_DIR;
+  const named = opts.agentDirGiven || envAgentDir(env) !== undefined;
   const cacheHome = { agentDir: named ? agentDir : undefined, env, home };
   const ceiling = ceilingDir !== null ? { ceilingDir } : {};
   const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
@@ -92,7 +93,11 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       keyed(
         "user",
         { dir: agentDir, ...layerFiles },
-        async (i) => lifted(await loadLayer(i.dir, "user", { ...i, signal })),
+        async (i) => {
+          const loaded = lifted(await loadLayer(i.dir, "user", { ...i, signal }));
+          const ignored = relativeAgentDirWarning(env, opts.agentDirGiven);
+          return ignored ? { ...loaded, diagnostics: [ignored, ...loaded.diagnostics] } : loaded;
+        },
         emptyLayer("user"),
       ),
     ),

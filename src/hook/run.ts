@@ -6,6 +6,7 @@
  * hook never blocks or fails the agent's tool call.
  */
 
+import { envAgentDir } from "../locate/layers.js";
 import type { HookWhere } from "./context.js";
 import { nothingNew } from "./fast.js";
 import {
@@ -71,7 +72,7 @@ export async function callContext(
     const paths = await touchedPaths(named, call.cwd, where.home);
     if (paths.length === 0) return {};
     const env = where.env;
-    const agentDir = env.SYSPROMPT_AGENT_DIR ? env.SYSPROMPT_AGENT_DIR : undefined;
+    const agentDir = envAgentDir(env);
     const location = sessionLocation(agent, call.sessionId, { agentDir, env, home: where.home });
     const session = readSession(location);
     const now = (where.now ?? Date.now)();

@@ -1,6 +1,7 @@
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { currentFolder, expandHome, homeFolder } from "../_paths.js";
+import type { Diagnostic } from "../types.js";
 
 /** Where each layer's files live. */
 export interface LayerDirs {
@@ -26,8 +27,39 @@ export function builtinPromptsDir(): string {
 }
 
 /**
- * The agent dir: the explicit option, else `$SYSPROMPT_AGENT_DIR`, else
- * `~/.pi/agent`. A leading `~` means the home folder.
+ * `$SYSPROMPT_AGENT_DIR` when it is absolute or starts from the home folder
+ * (`~`, `~/x`), else undefined. A relative value would be read from the
+ * working folder, which is the project's: `SYSPROMPT_AGENT_DIR=.pi/agent`
+ * made the project's folder your user layer, whose links are followed
+ * anywhere (untrusted or not). Ignored, as a relative XDG folder is
+ * (`xdgFolder`); {@link relativeAgentDirWarning} says so. An explicit
+ * `agentDir` option (the CLI's `--agent-dir`) is what the user typed and
+ * stays relative to `cwd`.
+ */
+export function envAgentDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const value = env.SYSPROMPT_AGENT_DIR;
+  if (!value) return undefined;
+  return isAbsolute(value) || value === "~" || value.startsWith("~/") ? value : undefined;
+}
+
+/** The warning for a `$SYSPROMPT_AGENT_DIR` that {@link envAgentDir} ignores (none when the `agentDir` option is given). */
+export function relativeAgentDirWarning(
+  env: Readonly<Record<string, string | undefined>>,
+  agentDirGiven: boolean,
+): Diagnostic | undefined {
+  const value = env.SYSPROMPT_AGENT_DIR;
+  if (agentDirGiven || !value || envAgentDir(env) !== undefined) return undefined;
+  return {
+    level: "warning",
+    code: "agent-dir-relative",
+    message: `$SYSPROMPT_AGENT_DIR is ignored: ${JSON.stringify(value)} is a relative path, which would be read from the working folder (the project's); the user layer is ~/.pi/agent. Give an absolute path, or ~/…`,
+  };
+}
+
+/**
+ * The agent dir: the explicit option, else `$SYSPROMPT_AGENT_DIR` (only when
+ * absolute or from `~`: {@link envAgentDir}), else `~/.pi/agent`. A leading
+ * `~` means the home folder.
  */
 export function resolveAgentDir(options: {
   agentDir?: string | undefined;
@@ -35,7 +67,7 @@ export function resolveAgentDir(options: {
   home: string;
   cwd: string;
 }): string {
-  const raw = options.agentDir ?? (options.env.SYSPROMPT_AGENT_DIR || undefined);
+  const raw = options.agentDir ?? envAgentDir(options.env);
   if (raw === undefined) return join(options.home, ".pi", "agent");
   return resolve(options.cwd, expandHome(raw, options.home));
 }
@@ -48,7 +80,7 @@ export interface CommonPathOptions {
   agentDir?: string | undefined;
   /** The home folder. Default: `os.homedir()`. */
   home?: string | undefined;
-  /** Where `SYSPROMPT_AGENT_DIR` is read. Default: `process.env`. */
+  /** Where `SYSPROMPT_AGENT_DIR` is read (ignored when relative). Default: `process.env`. */
   env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 

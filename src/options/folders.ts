@@ -63,6 +63,10 @@ async function whyMissing(path: string): Promise<string> {
     case "ENOTDIR":
       return "a part of the path is not a folder (ENOTDIR)";
     default:
-      return "there is no folder";
+      // A name that is not UTF-8 reaches us with U+FFFD where its bytes were
+      // (process.cwd() decodes so), a path no call can open again.
+      return path.includes("\uFFFD")
+        ? "the path is not UTF-8 (a name in it has other bytes, shown as \uFFFD), so it cannot be opened by its name (rename the folder, or run from one whose path is UTF-8): no folder"
+        : "there is no folder";
   }
 }

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, collisionsAndBadFilesStderr, copyScenario } from "./_helpers.js";
 
@@ -173,9 +174,10 @@ describe("where list and expand look for the user layer", () => {
     });
   });
 
-  it("$SYSPROMPT_AGENT_DIR (relative to cwd) beats the default", async () => {
+  it("$SYSPROMPT_AGENT_DIR (absolute) beats the default", async () => {
     const root = copyScenario(SCENARIO);
-    expect(await cli(root, ["expand", "/which"], { SYSPROMPT_AGENT_DIR: "../env-agent" })).toEqual({
+    const env = { SYSPROMPT_AGENT_DIR: join(root, "env-agent") };
+    expect(await cli(root, ["expand", "/which"], env)).toEqual({
       code: 0,
       stdout: "env\n",
       stderr: "",
@@ -184,7 +186,7 @@ describe("where list and expand look for the user layer", () => {
 
   it("--agent-dir beats $SYSPROMPT_AGENT_DIR, and ~ in it means the home folder", async () => {
     const root = copyScenario(SCENARIO);
-    const env = { SYSPROMPT_AGENT_DIR: "../env-agent" };
+    const env = { SYSPROMPT_AGENT_DIR: join(root, "env-agent") };
     expect(await cli(root, ["expand", "--agent-dir", "ROOT/flag-agent", "/which"], env)).toEqual({
       code: 0,
       stdout: "flag\n",

@@ -40,8 +40,10 @@ interface FolderView {
   )[];
   /** Listed by name, not by time: more than {@link LARGE_FOLDER} entries. */
   byName: boolean;
-  /** Only the listing's first `entryCap` entries were read, so `more` is a floor. */
+  /** Only the listing's first `readCap` entries were read, so `more` is a floor. */
   capped: boolean;
+  /** Entries of the folder read at most. */
+  readCap: number;
 }
 
 const INDENT = "  ";
@@ -86,7 +88,10 @@ class RawNames {
 export const LARGE_FOLDER = 1000;
 
 /** What the line of a folder listed by name says after its time; with `readCap`, only that many of its entries were read. */
-export function byNameNote(readCap?: number): string {
+export function byNameNote(readCap?: number, totalReached = false): string {
+  if (readCap !== undefined && totalReached) {
+    return `(entries left unread: the tree's total was reached; ${readCap} read, listed by name)`;
+  }
   return readCap !== undefined
     ? `(over ${readCap} entries: the first ${readCap} read, listed by name)`
     : `(over ${LARGE_FOLDER} entries: listed by name)`;
@@ -179,7 +184,7 @@ export async function layoutTree(
       rel: rel === "" ? entry.name : `${rel}/${entry.name}`,
     }));
     if (more > 0) items.splice(items.length - 1, 0, { more, atLeast: capped });
-    return { items, byName, capped };
+    return { items, byName, capped, readCap: listing.readCap(rel) };
   };
 
   const rootView = await view("");
@@ -239,7 +244,7 @@ export async function layoutTree(
 
 function withNote(text: string, view: FolderView | undefined, listing: TreeListing): string {
   if (!view?.byName) return text;
-  return `${text}  ${byNameNote(view.capped ? listing.entryCap : undefined)}`;
+  return `${text}  ${byNameNote(view.capped ? view.readCap : undefined, view.readCap < listing.entryCap)}`;
 }
 
 /**

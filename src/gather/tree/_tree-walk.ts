@@ -32,6 +32,15 @@ export interface ListedEntry {
 export const MAX_FOLDER_ENTRIES = 200_000;
 
 /**
+ * Entries kept of all the folders of one walk at most. Each kept entry is a
+ * name held until the tree is laid out: six folders of 195,000 long-named
+ * links, each under {@link MAX_FOLDER_ENTRIES}, held 595 MB. Past it, each
+ * further folder is read only up to what is left (none when nothing is), and
+ * shown as a folder read in part. A tree of 100,000 files is kept whole.
+ */
+export const MAX_WALK_ENTRIES = 500_000;
+
+/**
  * What one depth-bounded walk found, for every folder whose children the tree
  * may show, by its "/"-separated path below the root ("" is the root itself).
  * Nothing in it is sorted yet.
@@ -41,8 +50,12 @@ export interface TreeListing {
   children(rel: string): Promise<ListedEntry[]>;
   /** How many children `children(rel)` has, counting no further than `limit`. */
   countUpTo(rel: string, limit: number): Promise<number>;
-  /** Whether the folder had more than `entryCap` entries, of which only that many were read. */
+  /** Whether the folder had more than `entryCap` entries (or than the walk's total left), of which only `readCap(rel)` were read. */
   isCapped(rel: string): boolean;
+  /** How many entries of the folder were read at most: `entryCap`, or less once the walk's total ran low. */
+  readCap(rel: string): number;
+  /** Folders read in part, or not at all, because the walk's total ({@link MAX_WALK_ENTRIES}) was reached; 0 when it was not. */
+  totalCut: number;
   /** Entries read of one folder at most. */
   entryCap: number;
   /**
@@ -69,11 +82,13 @@ interface ListedFolder {
   others?: ListedEntry[];
   keep: (entry: ListedEntry) => boolean;
   capped: boolean;
+  /** Entries of it read at most. */
+  readCap: number;
 }
 
 function listingOf(
   listed: Map<string, ListedFolder>,
-  found: Pick<TreeListing, "agentsMd" | "unreadable" | "ignoreCuts" | "entryCap">,
+  found: Pick<TreeListing, "agentsMd" | "unreadable" | "ignoreCuts" | "entryCap" | "totalCut">,
   signal: AbortSignal | undefined,
 ): TreeListing {
   const others = async (folder: ListedFolder) => {
@@ -110,6 +125,7 @@ function listingOf(
       return Math.min(limit, count);
     },
     isCapped: (rel) => listed.get(rel)?.capped ?? false,
+    readCap: (rel) => listed.get(rel)?.readCap ?? found.entryCap,
   };
 }
 
@@ -127,6 +143,8 @@ export interface WalkOptions {
   ceilingDir?: string;
   /** Entries read of one folder at most. Default {@link MAX_FOLDER_ENTRIES}. */
   entryCap?: number;
+  /** Entries kept of all folders at most. Default {@link MAX_WALK_ENTRIES}. */
+  totalCap?: number;
   /** Listings of folders below the shown levels kept from earlier walks (see _listing-cache.ts); saving it is the caller's. */
   listingCache?: ListingCache;
   /**
@@ -180,6 +198,9 @@ interface Present {
  */
 export async function walkTree(root: string, options: WalkOptions): Promise<TreeListing> {
   const { listDepth, agentsDepth, signal, entryCap = MAX_FOLDER_ENTRIES } = options;
+  // What is left of the walk's total, and how many folders it cut.
+  let totalLeft = options.totalCap ?? MAX_WALK_ENTRIES;
+  let totalCut = 0;
   const names = options.contextNames ?? NESTED_CONTEXT_NAMES;
   const nameSet = new Set(names);
   const agentLoads = options.agentLoads ?? [];
@@ -362,20 +383,28 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     // that holds its other entries too.
     let memo = info?.isDirectory() ? options.listingCache?.get(root, rel, info, shown) : undefined;
     let capped = false;
-    if (!memo) {
+    const readCap = Math.min(entryCap, Math.max(0, totalLeft));
+    if (!memo && readCap === 0) {
+      // The walk's total is spent: the folder is shown, read in part (none of it).
+      capped = true;
+      totalCut++;
+      memo = memoOfListing([], shown, nameSet);
+    } else if (!memo) {
       // Unreadable or gone since its parent was listed: shown without children.
       const onUnreadable = () => unreadable.push(rel === "" ? "." : rel);
       // The very folder lstat saw (a link swapped in since is not listed); the root may be a link.
       const checked = info?.isDirectory() ? info : undefined;
       const listing =
-        listFolderAtOnce(dir, info?.size, entryCap, onUnreadable, checked) ??
-        (await listInBatches(dir, entryCap, signal, onUnreadable, checked));
+        listFolderAtOnce(dir, info?.size, readCap, onUnreadable, checked) ??
+        (await listInBatches(dir, readCap, signal, onUnreadable, checked));
       capped = listing.capped;
+      if (capped && readCap < entryCap) totalCut++;
       memo = memoOfListing(listing.entries, shown, nameSet);
       if (info?.isDirectory() && !capped && listing.entries.length > 0) {
         options.listingCache?.put(root, rel, info, memo);
       }
     }
+    totalLeft -= memo.dirs.length + memo.context.length + (memo.rest?.length ?? 0);
     // git never follows a symlinked .gitignore; neither does the memo (regular files only).
     const files = ignoreFilesWhere((file) => memo.ignoreFiles.includes(file));
     if (files.length > 0) rules = await withIgnoreFiles(dir, rel, rules, files);
@@ -391,11 +420,15 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       const unchecked = (memo.rest ?? []).map(entryOfMemo);
       const folderRules = rules;
       const keep = (e: ListedEntry) => !isIgnoredInKeptFolder(folderRules, base + e.name);
-      listed.set(rel, { folders, unchecked, keep, capped });
+      listed.set(rel, { folders, unchecked, keep, capped, readCap });
     }
   }
   const agentsMd = await eachFileOnce(root, found);
-  return listingOf(listed, { agentsMd, unreadable, ignoreCuts: budget.cuts, entryCap }, signal);
+  return listingOf(
+    listed,
+    { agentsMd, unreadable, ignoreCuts: budget.cuts, entryCap, totalCut },
+    signal,
+  );
 }
 
 /** A context file the walk takes: its path below the root, and what the look-up knew of it. */

@@ -7,7 +7,7 @@ import { type Diagnostic, SyspromptError } from "../../types.js";
 import { DEFAULT_DEADLINE_MS } from "../deadline.js";
 import { type ListingCache, openListingCache } from "./_listing-cache.js";
 import { type LayoutLimits, layoutTree, type TreeLine } from "./_tree-layout.js";
-import { type TreeListing, walkTree } from "./_tree-walk.js";
+import { MAX_WALK_ENTRIES, type TreeListing, walkTree } from "./_tree-walk.js";
 
 /** Levels of entries shown below the root. */
 export const DEFAULT_TREE_DEPTH = 3;
@@ -81,6 +81,8 @@ export interface BuiltWorkspaceTree {
   unreadable: string[];
   /** Ignore files whose patterns were not all kept (over 2,000 in one file or 10,000 in all); absent when none was cut. */
   ignoreCuts?: PatternCut[];
+  /** Folders read in part, or not at all, once the walk had kept its total of entries (500,000); absent when none was. */
+  totalCut?: number;
 }
 
 /**
@@ -218,6 +220,7 @@ export async function layOutWorkspaceTree(
       agentsMdOmitted: Math.max(0, listing.agentsMd.length - MAX_AGENTS_MD),
       unreadable: [...listing.unreadable].sort(),
       ...(listing.ignoreCuts.length > 0 ? { ignoreCuts: listing.ignoreCuts } : {}),
+      ...(listing.totalCut > 0 ? { totalCut: listing.totalCut } : {}),
     },
     cut: capped.cut,
   };
@@ -238,6 +241,14 @@ export function treeDiagnostics(tree: BuiltWorkspaceTree, root: string): Diagnos
       level: "info",
       code: "agents-md-limit",
       message: `${tree.agentsMd.length + tree.agentsMdOmitted} context files (AGENTS.md, CLAUDE.md, GEMINI.md…) in the folders below the working directory: the ${tree.agentsMd.length} shallowest are listed, and the prompt says the list is cut short`,
+    });
+  }
+  if (tree.totalCut) {
+    out.push({
+      level: "warning",
+      code: "tree-total-cut",
+      message: `the workspace tree keeps ${MAX_WALK_ENTRIES} entries of all its folders at most: ${tree.totalCut === 1 ? "one folder was" : `${tree.totalCut} folders were`} read in part or not at all, and each says so`,
+      path: root,
     });
   }
   const [first] = tree.unreadable;
