@@ -99,6 +99,8 @@ class Cursor {
     this.column = 0;
     this.next = -1;
     this.lineStart = from;
+    // The memo is of this text's line at this offset: another text's line there is another line.
+    this.noBreakLine = -1;
   }
 
   /**

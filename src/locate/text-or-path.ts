@@ -1,7 +1,7 @@
 // fs.promises, not node:fs/promises: loaded at first use in the CLI bundle (see _safe-write.ts).
 import { promises as fsp } from "node:fs";
-import { isAbsolute } from "node:path";
-import { readTextFile } from "../_fs.js";
+import { isAbsolute, join, parse, sep } from "node:path";
+import { readTextFile, realpathOrSelf } from "../_fs.js";
 import { expandHome, homeFolder, isWithin, resolveUserPath } from "../_paths.js";
 import { projectReach, readRepoText } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
@@ -59,12 +59,18 @@ export async function readTextOrPath(
   // project a link to its git-ignored files (.env). Absolute and `~` paths count only into a
   // project that neither is nor holds the home folder (from ~ or /, ~/.config/x.md stays yours);
   // paths out of the project (`../`) name the user's own files.
+  // "Into the project" is decided on real folders: `$PWD/prompts/base.md` or `~/work/…` may
+  // reach the checkout through a link of the user's (~/work -> /data/work).
   const reach = await projectReach({ start: cwd, home, trusted });
   const relative = !isAbsolute(expandHome(value, home));
+  const inProject = await intoProject(path, reach);
   const doored =
-    isWithin(path, reach.root) &&
+    inProject !== undefined &&
     (relative || (reach.home === undefined && reach.excluded.length === 0));
-  const read = doored ? await readRepoText(path, { reach }) : await readTextFile(path);
+  const read =
+    doored && inProject !== undefined
+      ? await readRepoText(inProject, { reach })
+      : await readTextFile(path);
   if (!read.ok) {
     throw new SyspromptError(
       "bad-argument",
@@ -72,6 +78,29 @@ export async function readTextOrPath(
     );
   }
   return { text: read.text, path };
+}
+
+/**
+ * `path` spelled so that the door sees it in the project, when one of the
+ * folders on its way is the project's or inside it by its real path (the
+ * checkout reached through a link), else undefined. The last name is kept as
+ * written: whether it is a link out is the door's to judge.
+ */
+async function intoProject(
+  path: string,
+  reach: { root: string; realRoot: string },
+): Promise<string | undefined> {
+  if (isWithin(path, reach.root)) return path;
+  const top = parse(path).root;
+  const names = path
+    .slice(top.length)
+    .split(sep)
+    .filter((n) => n !== "");
+  for (let i = 1; i < names.length; i++) {
+    const real = await realpathOrSelf(join(top, ...names.slice(0, i)));
+    if (isWithin(real, reach.realRoot)) return join(real, ...names.slice(i));
+  }
+  return undefined;
 }
 
 /** One line that contains a separator, starts with `~`, or ends in `.md` / `.txt`. */

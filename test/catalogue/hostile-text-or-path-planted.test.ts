@@ -112,6 +112,38 @@ describe("hostile-text-or-path-planted: the user's prose is not a project's file
     }
   });
 
+  it("a path into the project spelled through the user's link to it is judged as the project's", async () => {
+    // ~/work -> the checkout (a common setup): "$PWD/prompts/base.md" from ~/work, or
+    // "~/work/prompts/base.md", names the project's link to ~/.ssh/id_rsa (attack review attack26).
+    const root = tempDir();
+    plantedProject(root);
+    mkdirSync(join(root, "project", "prompts"));
+    symlinkSync(join(root, "home", ".ssh", "id_rsa"), join(root, "project", "prompts", "base.md"));
+    symlinkSync(join(root, "home", ".ssh"), join(root, "project", "keys"));
+    writeFileSync(join(root, "project", "prompts", "ok.md"), "THE PROJECT'S OWN PROMPT\n");
+    symlinkSync(join(root, "project"), join(root, "home", "work"));
+    const spelled = [
+      join(root, "home", "work", "prompts", "base.md"),
+      "~/work/prompts/base.md",
+      "~/work/keys/id_rsa",
+    ];
+    for (const projectTrusted of [true, false]) {
+      for (const value of spelled) {
+        await expect(
+          renderSystemPrompt(pinned(root, { projectTrusted, systemPrompt: value })),
+        ).rejects.toThrow("outside");
+        await expect(
+          renderSystemPrompt(pinned(root, { projectTrusted, appendSystemPrompt: [value] })),
+        ).rejects.toThrow("outside");
+      }
+      // The project's own file, spelled the same way, is read.
+      const ok = await renderSystemPrompt(
+        pinned(root, { projectTrusted, systemPrompt: "~/work/prompts/ok.md" }),
+      );
+      expect(ok.text).toContain("THE PROJECT'S OWN PROMPT");
+    }
+  });
+
   it("untrusted: a project link to its own hidden file is refused, the file named itself read", async () => {
     const root = tempDir();
     plantedProject(root);
