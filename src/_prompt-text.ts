@@ -67,9 +67,10 @@ function isInvisible(code: number): boolean {
 }
 
 /**
- * Letters of other scripts drawn as a Latin one (Cyrillic and Greek, upper
- * and lower case), by the Latin letter a reader takes them for: `</rulеs>`
- * with a Cyrillic `е` reads as `</rules>`.
+ * Letters of other scripts drawn as a Latin one (Cyrillic, Greek, Armenian,
+ * Latin small capitals, Lisu), by the Latin letter a reader takes them for,
+ * and the dashes drawn as `-`: `</rulеs>` with a Cyrillic `е` reads as
+ * `</rules>`, `</system‐reminder>` with U+2010 as `</system-reminder>`.
  */
 const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map(
   [
@@ -78,6 +79,13 @@ const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map(
     ["οικνρυ", "oikvpu"],
     ["ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "abezhikmnoptyx"],
     ["ıɡ", "ig"],
+    ["εц", "eu"],
+    // Armenian, Latin small capitals and Lisu capitals drawn as Latin letters.
+    ["օսհոցզ", "ouhngq"],
+    ["ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnoprstuvwyz"],
+    ["ꓮꓐꓚꓓꓰꓝꓖꓧꓲꓙꓗꓡꓟꓠꓳꓑꓣꓢꓔꓴꓦꓪꓫꓬꓜ", "abcdefghijklmnoprstuvwxyz"],
+    // Hyphens, dashes and the minus drawn as `-`; the modifier low macron as `_`.
+    ["\u2010\u2011\u2012\u2013\u2043\u2212\u02d7\u02cd", "-------_"],
   ].flatMap(([from = "", to = ""]) =>
     [...from].map((c, k) => [c.codePointAt(0) ?? 0, to[k] ?? ""] as const),
   ),
