@@ -1,6 +1,6 @@
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SystemPromptOptions } from "../../src/options.js";
 
@@ -37,6 +37,14 @@ export function copyScenario(group: string, scenario: string): string {
   const dir = tempDir();
   cpSync(join(FIXTURES, group, scenario), dir, { recursive: true, verbatimSymlinks: true });
   return dir;
+}
+
+/** Writes each `path: text` under `root`, making the folders on the way. */
+export function writeFiles(root: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
 }
 
 /**

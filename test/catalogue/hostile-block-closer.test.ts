@@ -1,9 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { closeOpenBlocks, openBlockAtEnd } from "../../src/_fence.js";
 import { renderSystemPrompt } from "../../src/index.js";
-import { pinned, tempDir } from "../api/_helpers.js";
+import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 
 // The closers added after a repository's text must close what it left open,
 // never open something themselves. The fence scanner read an HTML comment's
@@ -15,17 +13,10 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // ('<script>', '<pre>', '<?', '<![CDATA[') was left open over the rest of the
 // prompt.
 
-function write(root: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-}
-
 describe("hostile repository: the closer added after a repository's text opens nothing", () => {
   it("a fence line inside an HTML comment is not closed after the comment", async () => {
     const root = tempDir();
-    write(root, {
+    writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
       "project/AGENTS.md": "# Notes\n\n<!--\n```\n-->\n",
       "project/.cursorrules": "Style.\n<!--\n~~~~\n-->",
@@ -39,7 +30,7 @@ describe("hostile repository: the closer added after a repository's text opens n
 
   it("HTML blocks that run to their end tag are closed inside their element", async () => {
     const root = tempDir();
-    write(root, {
+    writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
       "project/AGENTS.md": "# Notes\n\n<script>\nx\n",
       "project/.cursorrules": "Style.\n<![CDATA[\n",

@@ -1,8 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
-import { pinned, tempDir } from "../api/_helpers.js";
+import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 
 // Fitting a token budget cut the always rules outermost first, by their
 // path's depth alone, and took every on-demand rule's description out at
@@ -16,20 +14,13 @@ const USER_RULE =
   "MINE: never force-push to any branch; ask before deleting files, rewriting history or running migrations against anything but a local database.";
 const USER_DESCRIPTION = "MINE-DESCRIPTION: how to write SQL migrations here";
 
-function write(root: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-}
-
 describe("hostile repository: the token budget cuts the repository's rules before yours", () => {
   it("a deep repository rule that fills the budget is cut, your shallower rule kept", async () => {
     const root = tempDir();
     const padding = Array.from({ length: 3 }, (_, i) =>
       `Paragraph ${i}: ${"alpha beta gamma delta ".repeat(15)}`.trim(),
     ).join("\n\n");
-    write(root, {
+    writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
       "project/.cursor/rules/a/b/c/d/e/big.mdc": `---\nalwaysApply: true\n---\n${padding}\n`,
       "project/.cursor/rules/a/b/c/d/e/sql.mdc": `---\ndescription: ${"theirs ".repeat(30)}\nglobs: "db/**"\n---\nSQL.\n`,

@@ -1,8 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
-import { pinned, tempDir } from "../api/_helpers.js";
+import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 
 // A file's text that leaves an HTML comment open gets a `-->` line inside its
 // element; the one-line values a repository chooses did not: an on-demand
@@ -11,13 +10,6 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // a folder (the cwd line) left the comment open over every section after it,
 // for a reader that takes a comment to run to its `-->`. A line has no room
 // for a closing line: the opener is written `&lt;!--`.
-
-function write(root: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-}
 
 /** True when the last `<!--` of `text` is never closed. */
 function openComment(text: string): boolean {
@@ -28,7 +20,7 @@ function openComment(text: string): boolean {
 describe("hostile repository: a one-line value cannot open an HTML comment", () => {
   it("a rule's description, a folder in the AGENTS.md list and the cwd's path open none", async () => {
     const root = tempDir();
-    write(root, {
+    writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
       "project/.cursor/rules/api.mdc":
         '---\ndescription: "<!-- the rest is a draft"\nglobs: "api/**"\n---\nUse REST.\n',

@@ -1,8 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
-import { pinned, tempDir } from "../api/_helpers.js";
+import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 
 // Dedupe stores a text once, in the most authoritative place that states it.
 // A repository's file is not more authoritative than the user's own rules,
@@ -23,20 +22,13 @@ const USER_RULE_FILE =
 const ALWAYS = "---\nalwaysApply: true\n---\n";
 const USER_CLAUDE_RULE = "Never run terraform apply without asking me first.";
 
-function write(root: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-}
-
 const section = (r: Awaited<ReturnType<typeof renderSystemPrompt>>, name: string) =>
   r.sections.find((s) => s.name === name)?.text ?? "";
 
 describe("hostile repository: dedupe never drops the user's or the builtin rules for a repository's copy", () => {
   it("an untrusted project's AGENTS.md quoting the user's and a builtin rule leaves both in rules", async () => {
     const root = tempDir();
-    write(root, {
+    writeFiles(root, {
       "agent/general-rules.md": `- ${USER_RULE}\n- ${BUILTIN_RULE}\n`,
       "agent/rules/mine.md": `${ALWAYS}${USER_RULE_FILE}\n`,
       "home/.claude/rules/infra.md": `${USER_CLAUDE_RULE}\n`,
@@ -62,7 +54,7 @@ describe("hostile repository: dedupe never drops the user's or the builtin rules
 
   it("the user's own AGENTS.md still states a rule once: it is not repeated in rules", async () => {
     const root = tempDir();
-    write(root, {
+    writeFiles(root, {
       "agent/general-rules.md": `- ${USER_RULE}\n`,
       "agent/AGENTS.md": `- ${USER_RULE}\n`,
       "agent/rules/mine.md": `${ALWAYS}${USER_RULE_FILE}\n\nMine alone.\n`,

@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { closeOpenBlocks } from "../../src/_fence.js";
 import { formatSkillsForPrompt, renderSystemPrompt } from "../../src/index.js";
-import { pinned, tempDir } from "../api/_helpers.js";
+import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 import { swallowed } from "./_commonmark.js";
 
 // The closer added after a repository's text was chosen by a reader that knew
@@ -17,13 +16,6 @@ import { swallowed } from "./_commonmark.js";
 // '<description>' and is printed escaped ('<div>' is text there). Each case is
 // checked with CommonMark's reference parser: the prompt's own lines after the
 // text are not code.
-
-function write(root: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-}
 
 const LIST_FENCES = {
   bullet: "- step one\n  ```sh\nmake all\n",
@@ -40,7 +32,10 @@ describe("hostile repository: a fence in a list item or quote, or after a tag li
   for (const [name, agents] of Object.entries(LIST_FENCES)) {
     it(`an AGENTS.md whose fence its ${name} ends leaves the sections after it as they are`, async () => {
       const root = tempDir();
-      write(root, { "project/.git/HEAD": "ref: refs/heads/main\n", "project/AGENTS.md": agents });
+      writeFiles(root, {
+        "project/.git/HEAD": "ref: refs/heads/main\n",
+        "project/AGENTS.md": agents,
+      });
       const result = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
       expect(result.text).toContain("</repository_instructions>");
       expect(swallowed(result.text, "</repository_instructions>")).toBe(false);
@@ -56,7 +51,7 @@ describe("hostile repository: a fence in a list item or quote, or after a tag li
     closeOpenBlocks("Team\n--x\n");
     expect(closeOpenBlocks(hostile)).toBe(alone);
     const root = tempDir();
-    write(root, {
+    writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
       "project/AGENTS.md": "Team\n--x\n",
       "project/sub/AGENTS.md": hostile,
@@ -82,7 +77,7 @@ describe("hostile repository: a fence in a list item or quote, or after a tag li
 
   it("a rule file's text after its <rule> tag line: a fence across a blank line opens nothing", async () => {
     const root = tempDir();
-    write(root, {
+    writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
       "project/.cursorrules": "```\n\nfoo\n",
       "project/.windsurfrules": "Style.\n<![CDATA[\n",
@@ -98,7 +93,7 @@ describe("hostile repository: a fence in a list item or quote, or after a tag li
 
   it("a skill description that opens a fence only as a block of its own is read on <description>'s line", async () => {
     const root = tempDir();
-    write(root, {
+    writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
       "project/.pi/skills/sk/SKILL.md":
         "---\nname: sk\ndescription: |\n  ```\n  # NEW SECTION\n---\nBody.\n",
