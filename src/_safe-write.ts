@@ -36,6 +36,28 @@ import { SyspromptError } from "./types.js";
  * Nothing here prints; every refusal is an `UnsafePathError` naming the path.
  */
 
+/**
+ * The temporary files of the writes under way. A process that exits in the
+ * middle of one (the CLI on Ctrl-C or a kill: 128 + the signal, through
+ * `process.exit`) removes them in its "exit" hook, installed with the first
+ * write; no signal handler is installed here: a host of the library owns its
+ * signals, and a Node process that a signal ends without one runs no hook.
+ */
+const liveTemps = new Set<string>();
+let exitHookInstalled = false;
+
+/** Removes the temporary files of the writes under way (the "exit" hook). Synchronous: it runs at exit. */
+function removeLiveTemps(): void {
+  for (const temp of liveTemps) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Not made yet (its open was under way), or renamed into place already.
+    }
+  }
+  liveTemps.clear();
+}
+
 /** Options of {@link writeFileNoFollow} and {@link writeIfChanged}. */
 export interface SafeWriteOptions {
   /**
@@ -168,8 +190,17 @@ export async function writeFileNoFollow(
   const name = `.${basename(target)}.${process.pid}.${randomHex(6)}.tmp`;
   const temp = join(folder, name);
   let handle: FileHandle | undefined;
+  // Known before the open, which an exit may interrupt: its name is this write's own (a random
+  // part no repository can guess), so removing it at exit removes nothing else.
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once("exit", removeLiveTemps);
+  }
+  liveTemps.add(temp);
+  let made = false;
   try {
     handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+    made = true;
     // Made by its path: where the kernel says it was made (a folder on the way
     // swapped for a link just then puts it elsewhere). Elsewhere, it is removed
     // there (its name is this write's own) and the write refused.
@@ -196,11 +227,14 @@ export async function writeFileNoFollow(
     }
   } catch (error) {
     await handle?.close().catch(() => undefined);
-    await fsp.unlink(temp).catch(() => undefined);
+    // Only a file this write made: a failed O_EXCL open means the name was taken by another's.
+    if (made) await fsp.unlink(temp).catch(() => undefined);
     if (error instanceof UnsafePathError) throw error;
     throw new UnsafePathError("write-failed", target, `cannot write it: ${messageOf(error)}`, {
       cause: error,
     });
+  } finally {
+    liveTemps.delete(temp);
   }
 }
 

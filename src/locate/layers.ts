@@ -38,8 +38,12 @@ export function builtinPromptsDir(): string {
  */
 export function envAgentDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const value = env.SYSPROMPT_AGENT_DIR;
-  if (!value) return undefined;
-  return isAbsolute(value) || value === "~" || value.startsWith("~/") ? value : undefined;
+  return value && fromRootOrHome(value) ? value : undefined;
+}
+
+/** An absolute path, or one from the home folder (`~`, `~/x`): a folder an environment variable may name. */
+export function fromRootOrHome(value: string): boolean {
+  return isAbsolute(value) || value === "~" || value.startsWith("~/");
 }
 
 /** The warning for a `$SYSPROMPT_AGENT_DIR` that {@link envAgentDir} ignores (none when the `agentDir` option is given). */

@@ -8,20 +8,23 @@ import { SyspromptError } from "../types.js";
 
 /**
  * An option or flag value that is text or a path. A one-line value with a
- * space that does not look like a path (prose: `Be concise.`) is the text,
- * never looked up: relative to the working folder it would name whatever file
- * the project put there under that name. A relative path into the project is
- * the project's file and is read through the door (a link out of the project
- * is refused, and with `trusted` false a link to its private files); so is an
- * absolute or `~` path into a project that neither is nor holds the home
- * folder. Paths out of the project (`../`) are the user's. Otherwise an existing readable file is
- * read; an existing path that is not a readable text file is a usage error
- * (the caller named it explicitly). A value that names no file is the text
- * itself, unless it looks like a path (one line that contains `/` or `\`,
- * starts with `~`, or ends in `.md` / `.txt`): then it is most likely a
- * mistyped file name, and using it as the prompt would pass in silence, so it
- * is a usage error too. A value with a line break is always text. A leading
- * `~` means `home`.
+ * space is a path only when it is spelled as one: it starts with `./`, `../`,
+ * `/`, `~/` (or `.\`, `..\`, `\`, `~\`, a drive `C:\`). Any other (a
+ * sentence: `Be concise.`, `Always follow AGENTS.md`) is the text, decided on
+ * its letters alone and never looked up: relative to the working folder it
+ * would name whatever file the project put there under that name. A relative
+ * path into the project is the project's file and is read through the door (a
+ * link out of the project is refused, and with `trusted` false a link to its
+ * private files); so is an absolute or `~` path into a project that neither
+ * is nor holds the home folder. Paths out of the project (`../`) are the
+ * user's. Otherwise an existing readable file is read; an existing path that
+ * is not a readable text file is a usage error (the caller named it
+ * explicitly). A value that names no file is the text itself, unless it looks
+ * like a path (one line that starts like one above, or one word that contains
+ * `/` or `\`, starts with `~`, or ends in `.md` / `.txt`): then it is most
+ * likely a mistyped file name, and using it as the prompt would pass in
+ * silence, so it is a usage error too. A value with a line break is always
+ * text. A leading `~` means `home`.
  */
 export async function readTextOrPath(
   value: string,
@@ -103,23 +106,31 @@ async function intoProject(
   return undefined;
 }
 
-/** One line that contains a separator, starts with `~`, or ends in `.md` / `.txt`. */
+/** How a path starts: `~`, `./`, `../`, `/`, `\`, a drive (`C:\`). */
+const PATH_START = /^(~|\.{0,2}[/\\]|[A-Za-z]:[/\\])/;
+
+/** How a path of several words starts: {@link PATH_START}, with `~` only as the home folder's. */
+const SPACED_PATH_START = /^(~[/\\]|\.{0,2}[/\\]|[A-Za-z]:[/\\])/;
+
+/**
+ * A one-line value that looks like a path: spelled as one when it has a space
+ * ({@link isProse}); a single word that starts like one, contains `/` or `\`,
+ * or ends in `.md` / `.txt`.
+ */
 function looksLikePath(value: string): boolean {
   const v = value.trim();
-  // A slash inside prose ("Prefer pnpm/yarn.") is not a path; one in a
-  // spaceless word, or a value that starts like a path, is.
-  return (
-    /^(~|\.{0,2}[/\\]|[A-Za-z]:[/\\])/.test(v) ||
-    /\.(md|txt)$/i.test(v) ||
-    (/[/\\]/.test(v) && !/\s/.test(v))
-  );
+  if (/\s/.test(v)) return SPACED_PATH_START.test(v);
+  return PATH_START.test(v) || /\.(md|txt)$/i.test(v) || /[/\\]/.test(v);
 }
 
 /**
- * A one-line value of prose (a space, and nothing of a path's look: `Be
- * concise.`): always text, never looked up in the working folder, where a
- * file of that name would be the project's.
+ * A one-line value of prose (a space, and not spelled as a path: `Be
+ * concise.`, `Always follow AGENTS.md`, `Prefer pnpm/yarn.`): always text,
+ * never looked up in the working folder, where a file of that name would be
+ * the project's. Decided on the value's letters alone, so a user can tell
+ * which it is; a file `my notes.md` is named `./my notes.md`.
  */
 export function isProse(value: string): boolean {
-  return !value.includes("\n") && /\s/.test(value.trim()) && !looksLikePath(value);
+  const v = value.trim();
+  return !value.includes("\n") && /\s/.test(v) && !SPACED_PATH_START.test(v);
 }

@@ -49,16 +49,41 @@ describe("hostile-text-or-path-planted: the user's prose is not a project's file
     expect(result.text).toContain("Be concise.");
   });
 
-  it("a value that looks like a path is still read as the file it names", async () => {
+  // A sentence that ends in a file name (`Always follow AGENTS.md`), or holds a slash or starts
+  // with `~` (`See docs/setup.md`, `~bob said so.md`), looked like a path and was looked up in the
+  // working folder: a project file (or folder `See docs`) of that name replaced the user's words,
+  // and a link of that name read as the project's. Attack review lows34.
+  it("a sentence that ends in a file name or holds a slash is the text, never the project's file", async () => {
+    const root = tempDir();
+    plantedProject(root);
+    const planted = ["Always follow AGENTS.md", "See docs/setup.md", "~bob said so.md"];
+    mkdirSync(join(root, "project", "See docs"));
+    for (const name of planted) {
+      writeFileSync(join(root, "project", name), "PROJECT-TEXT-IN-THE-USER-PLACE\n");
+    }
+    for (const projectTrusted of [true, false]) {
+      const result = await renderSystemPrompt(
+        pinned(root, { projectTrusted, systemPrompt: planted[0], appendSystemPrompt: planted }),
+      );
+      expect(result.text).not.toContain("PROJECT-TEXT-IN-THE-USER-PLACE");
+      for (const value of planted) expect(result.text, value).toContain(value);
+    }
+  });
+
+  it("a value spelled as a path is still read as the file it names; a sentence is the text", async () => {
     const root = tempDir();
     plantedProject(root);
     mkdirSync(join(root, "project", "my prompts"));
     writeFileSync(join(root, "project", "my prompts", "base.md"), "From the named file.\n");
+    writeFileSync(join(root, "project", "my notes.md"), "From my notes.\n");
     writeFileSync(join(root, "project", "BASE"), "From the bare name.\n");
     for (const [value, text] of [
       ["./my prompts/base.md", "From the named file."],
-      ["my prompts/base.md", "From the named file."],
+      ["./my notes.md", "From my notes."],
       ["BASE", "From the bare name."],
+      // With a space and not spelled as a path: the words themselves.
+      ["my prompts/base.md", "my prompts/base.md"],
+      ["my notes.md", "my notes.md"],
     ]) {
       const result = await renderSystemPrompt(pinned(root, { systemPrompt: value }));
       expect(result.text, value).toContain(text);

@@ -23,7 +23,7 @@ import { readPiArguments } from "./argv.js";
 import { renderCommandLine } from "./command-line.js";
 import { piConfigFiles, piIgnoredConfig } from "./config-keys.js";
 import { booleanFlag } from "./flag-value.js";
-import { piRenderOptions, TREE_FLAG } from "./map-options.js";
+import { piAgentDir, piRenderOptions, TREE_FLAG } from "./map-options.js";
 import { appendTouched, ON_TOUCH_FLAG, touchedPaths, touchProblems } from "./on-touch.js";
 import { type PromptRenderer, sessionRenderer } from "./renderer.js";
 import { createReporter, formatPromptReport } from "./report.js";
@@ -78,7 +78,7 @@ export function createSyspromptExtension(
 ): (pi: PiExtensionAPI) => void {
   const { env, writeStderr, newRenderer, argv, home } = { ...processHost(), ...host };
   const args = readPiArguments(argv);
-  const agentDir = resolve(expandHome(env.PI_CODING_AGENT_DIR || "~/.pi/agent", home));
+  const agentDir = resolve(expandHome(piAgentDir(env), home));
 
   return function syspromptExtension(pi: PiExtensionAPI): void {
     const report = createReporter(writeStderr);

@@ -1,4 +1,5 @@
 import { DEFAULT_AGENT } from "../../agents/index.js";
+import { fromRootOrHome } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../../sections/types.js";
 import type { Diagnostic } from "../../types.js";
@@ -14,6 +15,36 @@ export const PI_AGENT = DEFAULT_AGENT;
 
 /** The pi flag that adds the workspace tree; off by default. */
 export const TREE_FLAG = "sysprompt-tree";
+
+/** pi's agent dir when `$PI_CODING_AGENT_DIR` does not name one sysprompt reads. */
+export const PI_DEFAULT_AGENT_DIR = "~/.pi/agent";
+
+/**
+ * pi's agent dir as sysprompt reads it (its trust decisions, its
+ * `sysprompt.yaml`, the user layer): `$PI_CODING_AGENT_DIR` when absolute or
+ * from `~`, else `~/.pi/agent`, `~` unexpanded. A relative value would be
+ * read from the working folder, the project's, which could then say it is
+ * trusted in its own `trust.json`: ignored, as `$SYSPROMPT_AGENT_DIR` is.
+ */
+export function piAgentDir(env: Readonly<Record<string, string | undefined>>): string {
+  const value = env.PI_CODING_AGENT_DIR;
+  return value && fromRootOrHome(value) ? value : PI_DEFAULT_AGENT_DIR;
+}
+
+/** The warning for a `$PI_CODING_AGENT_DIR` that {@link piAgentDir} ignores. */
+function relativePiAgentDirWarning(
+  env: Readonly<Record<string, string | undefined>>,
+): Diagnostic[] {
+  const value = env.PI_CODING_AGENT_DIR;
+  if (!value || fromRootOrHome(value)) return [];
+  return [
+    {
+      level: "warning",
+      code: "agent-dir-relative",
+      message: `$PI_CODING_AGENT_DIR is ignored: ${JSON.stringify(value)} is a relative path, which would be read from the working folder (the project's); sysprompt reads pi's trust decisions, sysprompt.yaml and the user layer from ${PI_DEFAULT_AGENT_DIR}. Give an absolute path, or ~/…`,
+    },
+  ];
+}
 
 /** Everything the mapping reads, gathered by the extension from pi's event and context. */
 export interface PiPromptInput {
@@ -53,13 +84,15 @@ export function piRenderOptions(input: PiPromptInput): {
   const { prompt } = input;
   const hidden = new Set(prompt.hiddenTools ?? []);
   const selected = prompt.selectedTools ?? ["read", "bash", "edit", "write"];
-  const { sections, diagnostics } = piSections(prompt.sections ?? {});
+  const named = piSections(prompt.sections ?? {});
+  const { sections } = named;
+  const diagnostics = [...relativePiAgentDirWarning(input.env), ...named.diagnostics];
   const options: SystemPromptOptions = {
     cwd: prompt.cwd,
     // pi's agent dir is the user layer. Passed the way sysprompt's own default
     // is, through the environment: an explicit agentDir must exist, and pi's
     // may not yet.
-    env: { ...input.env, SYSPROMPT_AGENT_DIR: input.env.PI_CODING_AGENT_DIR || "~/.pi/agent" },
+    env: { ...input.env, SYSPROMPT_AGENT_DIR: piAgentDir(input.env) },
     projectTrusted: input.projectTrusted,
     agent: PI_AGENT,
     ...(input.model ? { model: input.model } : {}),

@@ -58,7 +58,7 @@ export interface ProjectTrustInput {
   piTrusted: boolean;
   /** `--approve` (true) / `--no-approve` (false) on pi's command line. */
   trustOverride: boolean | undefined;
-  /** pi's agent dir (`PI_CODING_AGENT_DIR`, else `~/.pi/agent`), `~` expanded. */
+  /** pi's agent dir (`piAgentDir`: `PI_CODING_AGENT_DIR` when absolute or from `~`, else `~/.pi/agent`), `~` expanded. */
   agentDir: string;
   /** The user's home, whose `~/.agents/skills` pi does not count as the project's. */
   home: string;
