@@ -237,6 +237,8 @@ export function renderWithinBudget(
       cutShort,
     };
     let back: LeftOutTry = { fitted: tokens <= max, tried: false, tokens, stopped: false };
+    // Fitted, but with no work left to try them again: fitting stopped at its limit.
+    if (back.fitted && exhausted()) kept.cutShort = true;
     if (back.fitted && !exhausted()) {
       out = render();
       tokens = estimate(out);

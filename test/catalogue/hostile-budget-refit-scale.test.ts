@@ -99,6 +99,27 @@ describe("hostile repository: a section left out for room comes back after the c
     );
   });
 
+  it("when the rest is over the budget too, the section stays out and the warning says why", () => {
+    const data = hostileData(5, 4);
+    const out = renderWithinBudget({ templates: [...templates(), RULES], data }, engine, {
+      maxTokens: 1,
+      treeLines: TREE,
+      countTokens: countLines,
+    });
+    expect(out.budget.fits).toBe(false);
+    expect(textOf(out, "project_rules")).toBeUndefined();
+    const codes = out.diagnostics.map((d) => d.code);
+    expect(codes).toContain("prompt-too-large");
+    expect(codes).toContain("budget-exceeded");
+    const left = out.diagnostics.find((d) => d.code === "budget-left-out");
+    expect(left?.message).toBe(
+      'section "project_rules", left out for want of room (prompt-too-large), stays out of the fitted prompt: the rest of the prompt is over the budget of 1 without it',
+    );
+    // The error names sections without steps, not the rules, which have one.
+    const over = out.diagnostics.find((d) => d.code === "budget-exceeded");
+    expect(over?.message).not.toContain("project_rules");
+  });
+
   it("a section with a higher priority comes back whole: the context is cut further", () => {
     // 7 MiB of context (~73,000 lines) and 2 MiB of rules (~21,000): fitted to 40,000
     // without the rules, the context keeps 3 files; with them back it keeps 1.
