@@ -63,9 +63,16 @@ export interface BudgetedOutput extends RenderOutput {
  * step. A step that would not make the prompt shorter is left out (see
  * `BudgetReport.skipped`). A section without `shrink:` is never touched.
  *
+ * A section the whole prompt had no room for (`prompt-too-large`) is left out
+ * while the rest is fitted, then tried once more with the cuts made and its
+ * own steps; it stays only when the prompt then fits, else the fitted prompt
+ * is kept without it (`budget-left-out`). So the prompt returned is within
+ * the budget whenever the sections the first render placed can be fitted.
+ *
  * Pure and bounded: every step costs at most 1 + log2(its levels) renders,
- * and nothing repeats. When even every step is not enough, the most-shrunk
- * prompt is returned with an error diagnostic; nothing throws.
+ * at most two passes, and every render counts against one total. When even
+ * every step is not enough, the most-shrunk prompt is returned with an error
+ * diagnostic; nothing throws.
  *
  * Tokens are estimated per section (cached by text) and summed with the
  * separators between sections, which is within a few tokens of counting the
@@ -95,11 +102,17 @@ export function renderWithinBudget(
 
   const states = new Map<string, ShrinkState>();
   const spent = { renders: 0, sections: 0, calls: 0 };
-  const renderCounted = (patches?: ReadonlyMap<string, SectionPatch>) => {
+  const renderCounted = (
+    patches?: ReadonlyMap<string, SectionPatch>,
+    leaveOut?: ReadonlySet<string>,
+  ) => {
     const work = new PromptWork();
     spent.renders++;
     spent.sections += input.templates.length;
-    const out = renderSections({ ...input, ...(patches ? { patches } : {}), work }, engine);
+    const out = renderSections(
+      { ...input, ...(patches ? { patches } : {}), ...(leaveOut ? { leaveOut } : {}), work },
+      engine,
+    );
     spent.calls += work.calls;
     return out;
   };
@@ -108,10 +121,10 @@ export function renderWithinBudget(
     spent.sections >= MAX_FIT_SECTION_RENDERS ||
     spent.calls >= MAX_FIT_CALLS;
   let cutShort = false;
-  const render = () => {
+  const render = (leaveOut?: ReadonlySet<string>) => {
     const patches = new Map<string, SectionPatch>();
     for (const [name, state] of states) patches.set(name, patchFor(state, input.data));
-    return renderCounted(patches);
+    return renderCounted(patches, leaveOut);
   };
 
   const first = renderCounted(input.patches);
@@ -121,74 +134,132 @@ export function renderWithinBudget(
   const cuts: BudgetCut[] = [];
   const skipped: BudgetSkip[] = [];
   const diagnostics: Diagnostic[] = [];
-  // Stable: equal priorities keep prompt order.
-  const plan = shrinkable(input, first).sort((a, b) => a.shrink.priority - b.shrink.priority);
+  // Every section a pass planned: the error's "never cut" list leaves them out.
+  const planned = new Set<string>();
 
-  fitting: for (const section of plan) {
-    let state = initialState(input.data, options.treeLines, options.rootTreeLines);
-    for (const name of section.shrink.steps) {
-      if (tokens <= max) break fitting;
-      const step = STEPS[name];
-      const levels = step.levels(state);
-      if (levels === 0) continue;
-      if (exhausted()) {
-        cutShort = true;
-        break fitting;
-      }
-      const from = state;
-      const attempt = (level: number) => {
-        const next = step.apply(from, level);
-        states.set(section.name, next);
-        const rendered = render();
-        return { level, state: next, out: rendered, tokens: estimate(rendered) };
-      };
-      let best = attempt(levels);
-      if (best.tokens <= max) {
-        // The smallest level that fits; `hi` always fits.
-        let lo = 1;
-        let hi = levels;
-        while (lo < hi && !exhausted()) {
-          const mid = Math.floor((lo + hi) / 2);
-          const tried = attempt(mid);
-          if (tried.tokens <= max) {
-            hi = mid;
-            best = tried;
-          } else {
-            lo = mid + 1;
-          }
+  /**
+   * One pass: the sections' steps, lowest priority first (ties in prompt
+   * order), each section from where an earlier pass left it, until the
+   * prompt fits. Renders leave out `leaveOut`.
+   */
+  const fitPass = (sections: Shrinkable[], leaveOut: ReadonlySet<string> | undefined) => {
+    // Stable: equal priorities keep prompt order.
+    const plan = [...sections].sort((a, b) => a.shrink.priority - b.shrink.priority);
+    for (const section of plan) {
+      planned.add(section.name);
+      let state =
+        states.get(section.name) ??
+        initialState(input.data, options.treeLines, options.rootTreeLines);
+      for (const name of section.shrink.steps) {
+        if (tokens <= max) return;
+        const step = STEPS[name];
+        const levels = step.levels(state);
+        if (levels === 0) continue;
+        if (exhausted()) {
+          cutShort = true;
+          return;
         }
-        if (lo < hi) cutShort = true;
-      }
-      if (best.tokens >= tokens) {
-        // A step whose markers cost more than the text it cuts (short skill descriptions
-        // under a note): taking it would make the prompt longer, so it is accounted and left.
-        states.set(section.name, state);
-        skipped.push({
+        const from = state;
+        const attempt = (level: number) => {
+          const next = step.apply(from, level);
+          states.set(section.name, next);
+          const rendered = render(leaveOut);
+          return { level, state: next, out: rendered, tokens: estimate(rendered) };
+        };
+        let best = attempt(levels);
+        if (best.tokens <= max) {
+          // The smallest level that fits; `hi` always fits.
+          let lo = 1;
+          let hi = levels;
+          while (lo < hi && !exhausted()) {
+            const mid = Math.floor((lo + hi) / 2);
+            const tried = attempt(mid);
+            if (tried.tokens <= max) {
+              hi = mid;
+              best = tried;
+            } else {
+              lo = mid + 1;
+            }
+          }
+          if (lo < hi) cutShort = true;
+        }
+        if (best.tokens >= tokens) {
+          // A step whose markers cost more than the text it cuts (short skill descriptions
+          // under a note): taking it would make the prompt longer, so it is accounted and left.
+          states.set(section.name, state);
+          skipped.push({
+            section: section.name,
+            step: name,
+            detail: step.describe(from, best.level),
+            added: best.tokens - tokens,
+          });
+          continue;
+        }
+        states.set(section.name, best.state);
+        const cut: BudgetCut = {
           section: section.name,
           step: name,
           detail: step.describe(from, best.level),
-          added: best.tokens - tokens,
+          saved: tokens - best.tokens,
+          complete: best.level === levels,
+        };
+        cuts.push(cut);
+        diagnostics.push({
+          level: "warning",
+          code: "budget-cut",
+          message: `section "${cut.section}" shrunk to fit the token budget of ${max} (${cut.step}): ${cut.detail}; about ${cut.saved} tokens saved`,
+          ...(section.source.path ? { path: section.source.path } : {}),
         });
-        continue;
+        state = best.state;
+        out = best.out;
+        tokens = best.tokens;
       }
-      states.set(section.name, best.state);
-      const cut: BudgetCut = {
-        section: section.name,
-        step: name,
-        detail: step.describe(from, best.level),
-        saved: tokens - best.tokens,
-        complete: best.level === levels,
-      };
-      cuts.push(cut);
-      diagnostics.push({
-        level: "warning",
-        code: "budget-cut",
-        message: `section "${cut.section}" shrunk to fit the token budget of ${max} (${cut.step}): ${cut.detail}; about ${cut.saved} tokens saved`,
-        ...(section.source.path ? { path: section.source.path } : {}),
-      });
-      state = best.state;
-      out = best.out;
-      tokens = best.tokens;
+    }
+  };
+
+  // A section the whole prompt had no room for (prompt-too-large) is left out
+  // while the rest is fitted: were it rendered, the first cut that made room
+  // would bring it back whole, never shrunk, past the budget (attack review 27:
+  // ~1,180,000 tokens under --max-tokens 100000, project_rules back after the
+  // context files were cut). With the rest fitted, it is tried once more, with
+  // its own steps; it stays only when the prompt then fits.
+  const leftOut = first.leftOut ?? [];
+  const leaveOut = leftOut.length > 0 ? new Set(leftOut) : undefined;
+  fitPass(shrinkable(input, first), leaveOut);
+  if (leaveOut && out !== first) {
+    const kept = {
+      out,
+      tokens,
+      cuts: cuts.length,
+      skipped: skipped.length,
+      diagnostics: diagnostics.length,
+      states: new Map(states),
+      cutShort,
+    };
+    let back: LeftOutTry = { fitted: tokens <= max, tried: false, tokens, stopped: false };
+    // Fitted, but with no work left to try them again: fitting stopped at its limit.
+    if (back.fitted && exhausted()) kept.cutShort = true;
+    if (back.fitted && !exhausted()) {
+      out = render();
+      tokens = estimate(out);
+      fitPass(shrinkable(input, out), undefined);
+      const returned = leftOut.some((name) => out.sections.some((s) => s.name === name));
+      back = { fitted: true, tried: true, tokens, stopped: cutShort, returned };
+    }
+    if (!back.tried || tokens > max || !back.returned) {
+      out = { ...kept.out, leftOut: [...leftOut, ...(kept.out.leftOut ?? [])] };
+      tokens = kept.tokens;
+      cuts.length = kept.cuts;
+      skipped.length = kept.skipped;
+      diagnostics.length = kept.diagnostics;
+      states.clear();
+      for (const [name, state] of kept.states) states.set(name, state);
+      cutShort = kept.cutShort;
+      // The fitted prompt's render left them out unasked; the first render's reason stands.
+      diagnostics.push(
+        ...first.diagnostics.filter((d) => d.code === "prompt-too-large"),
+        leftOutDiagnostic(leftOut, max, back),
+      );
     }
   }
 
@@ -208,8 +279,7 @@ export function renderWithinBudget(
   }
   const fits = tokens <= max;
   if (!fits) {
-    const shrinks = new Set(plan.map((s) => s.name));
-    diagnostics.push(overBudget(out, shrinks, tokens, max, tokensOf, cutShort));
+    diagnostics.push(overBudget(out, planned, tokens, max, tokensOf, cutShort));
   }
   return {
     ...out,
@@ -224,6 +294,47 @@ export function renderWithinBudget(
       skipped,
       ...(bounded?.estimated ? { overCounted: true as const } : {}),
     },
+  };
+}
+
+/** How trying the sections left out for want of room again went. */
+interface LeftOutTry {
+  /** Whether the prompt without them fitted the budget. */
+  fitted: boolean;
+  /** Whether they were rendered again (not when the prompt did not fit, or fitting's work was spent). */
+  tried: boolean;
+  /** The prompt's tokens with them, after their steps (when tried). */
+  tokens: number;
+  /** Whether fitting stopped at its work limit. */
+  stopped: boolean;
+  /** Whether any of them had room in the prompt again (when tried). */
+  returned?: boolean;
+}
+
+/** Sections named in a diagnostic; the rest are counted. */
+const MAX_NAMED = 5;
+
+/**
+ * The warning for sections the whole prompt had no room for that the fitted
+ * prompt leaves out too, and why.
+ */
+function leftOutDiagnostic(names: readonly string[], max: number, back: LeftOutTry): Diagnostic {
+  const quoted = names.slice(0, MAX_NAMED).map((n) => `"${n}"`);
+  const more = names.length > MAX_NAMED ? ` and ${names.length - MAX_NAMED} more` : "";
+  const which =
+    names.length === 1 ? `section ${quoted[0]}` : `sections ${quoted.join(", ")}${more}`;
+  const them = names.length === 1 ? "it" : "them";
+  const why = !back.fitted
+    ? `the rest of the prompt is over the budget of ${max} without ${them}`
+    : !back.tried
+      ? `fitting stopped at its work limit (budget-fit-cut) before ${them} could be tried again`
+      : !back.returned
+        ? `with the rest fitted, the prompt still had no room for ${them}`
+        : `with ${them} the prompt is about ${back.tokens} tokens, over the budget of ${max}${back.stopped ? " when fitting stopped at its work limit (budget-fit-cut)" : " even with every shrink step applied"}`;
+  return {
+    level: "warning",
+    code: "budget-left-out",
+    message: `${which}, left out for want of room (prompt-too-large), ${names.length === 1 ? "stays" : "stay"} out of the fitted prompt: ${why}`,
   };
 }
 

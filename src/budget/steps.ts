@@ -110,6 +110,21 @@ export function patchFor(state: ShrinkState, data: PromptData): SectionPatch {
 
 const BUDGET = "to fit the token budget";
 
+/**
+ * Paths a step's description names; the rest are counted. A repository can
+ * hold a thousand rule files and an AGENTS.md in each of two thousand folders
+ * above the working one, each path up to 4 KiB: named in full, one cut's
+ * description in `budget.cuts` (and `explain`) ran to megabytes.
+ */
+const MAX_NAMED_PATHS = 20;
+
+function namedPaths(paths: readonly string[]): string {
+  const named = paths.slice(0, MAX_NAMED_PATHS).join(", ");
+  return paths.length > MAX_NAMED_PATHS
+    ? `${named} and ${paths.length - MAX_NAMED_PATHS} more`
+    : named;
+}
+
 /** What a cut context file's content becomes. */
 export const CONTEXT_FILE_MARKER = `[This file's instructions are left out ${BUDGET}; read the file when they may matter for your task.]`;
 
@@ -262,7 +277,7 @@ const contextFiles: ShrinkStep = {
   },
   describe(s, level) {
     const cut = cuttable(s).slice(0, level);
-    const paths = cut.map((i) => s.contextFiles[i]?.path).join(", ");
+    const paths = namedPaths(cut.map((i) => s.contextFiles[i]?.path ?? ""));
     return `${level} of ${plural(s.contextFiles.length, "context file")} left out (${paths})`;
   },
 };
@@ -306,10 +321,11 @@ const alwaysRules: ShrinkStep = {
     };
   },
   describe(s, level) {
-    const paths = cuttableRules(s)
-      .slice(0, level)
-      .map((i) => s.alwaysRules[i]?.path)
-      .join(", ");
+    const paths = namedPaths(
+      cuttableRules(s)
+        .slice(0, level)
+        .map((i) => s.alwaysRules[i]?.path ?? ""),
+    );
     return `${level} of ${plural(s.alwaysRules.length, "inlined rule")} left out (${paths})`;
   },
 };

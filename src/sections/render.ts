@@ -67,6 +67,12 @@ export interface RenderInput {
   patches?: ReadonlyMap<string, SectionPatch>;
   /** What the renders may spend together; default: a budget of this call's own. */
   work?: PromptWork;
+  /**
+   * Sections neither rendered nor placed, by name, as if absent. Fitting a
+   * token budget leaves out this way the sections the whole prompt had no
+   * room for (`leftOut`), so that a cut elsewhere cannot bring them back unfitted.
+   */
+  leaveOut?: ReadonlySet<string>;
 }
 
 export interface RenderOutput {
@@ -75,6 +81,8 @@ export interface RenderOutput {
   blocks: PromptBlock[];
   sections: RenderedSection[];
   diagnostics: Diagnostic[];
+  /** Sections left out for want of room, every one (`prompt-too-large` names the first five); absent when none. */
+  leftOut?: string[];
 }
 
 /**
@@ -124,6 +132,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
       if (template.meta.enabled) over.push(template.name);
       continue;
     }
+    if (input.leaveOut?.has(template.name)) continue;
     if (work.spent) {
       if (template.meta.enabled) unworked.push(template.name);
       continue;
@@ -163,6 +172,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     blocks,
     sections,
     diagnostics,
+    ...(over.length > 0 ? { leftOut: over } : {}),
   };
 
   function dataFor(name: string): PromptData {
@@ -177,7 +187,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
    * `diffSections`.
    */
   function place(key: SectionKey, section: RenderedSection | undefined) {
-    if (!section) return;
+    if (!section || input.leaveOut?.has(section.name)) return;
     if (names.has(section.name)) {
       diagnostics.push({
         level: "warning",
