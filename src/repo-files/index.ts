@@ -17,6 +17,7 @@ export {
   chainFolders,
   MAX_CHAIN_FOLDERS,
 } from "./cwd-chain.js";
+export { intoProject } from "./into-project.js";
 export { readFileNoFollow } from "./no-follow.js";
 export { type PrivateVerdict, privatePaths } from "./private-paths.js";
 export { findProjectRoot } from "./project-root.js";
