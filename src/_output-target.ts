@@ -1,5 +1,12 @@
+import { dirname } from "node:path";
 import { isWithin } from "./_paths.js";
-import { intoProject, projectReach } from "./repo-files/index.js";
+import {
+  findProjectRoot,
+  holdsGit,
+  intoProject,
+  projectReach,
+  type Reach,
+} from "./repo-files/index.js";
 
 /** Where a user-named output file is written, and the folder below which no folder on its way may be a link. */
 export interface OutputTarget {
@@ -15,7 +22,8 @@ export interface OutputTarget {
  * `snapshot DIR --update`), never through a link: a project is the
  * repository's, so none of its folders on the way may be a link, however the
  * path is spelled. A path into the project of the working folder (`cwd`; or of
- * the render's `--cwd`, `renderCwd`) is checked from the project's root down,
+ * the render's `--cwd`, `renderCwd`; the outermost repository around it) is
+ * checked from the project's root down,
  * whether it is relative, `../` from a subfolder, absolute, or through a link
  * of the user's to the checkout (decided on real folders): from `p/src`,
  * `-o ../build/x.md` with the project's `build` a link to the home folder is
@@ -46,12 +54,34 @@ async function inProjectOf(
   home: string,
 ): Promise<OutputTarget | undefined> {
   const under = path !== start && isWithin(path, start) ? { path, within: start } : undefined;
-  // Trusted: the reach's private-path checks are for reads; only its root and the home-folder rule count here.
-  const reach = await projectReach({ start, home, trusted: true });
+  const reach = await outermostReach(start, home);
   if (reach.home !== undefined || reach.excluded.length > 0) return under;
   const into = await intoProject(path, reach);
   if (into === undefined) return under;
   const within = isWithin(into, reach.root) ? reach.root : reach.realRoot;
   // The root itself is a folder, not a file to write: refused as one, without a `within`.
   return into === within ? under : { path: into, within };
+}
+
+/**
+ * The reach of `start`'s project, widened to the project around it while
+ * there is one (a submodule, a nested repository, or a `.git` the outer
+ * repository planted in a subfolder: from `p/src` with a `p/src/.git`,
+ * `-o ../build/x.md` is still into the repository `p`), up to one the
+ * home-folder rule narrows. Trusted: the private-path checks are for reads;
+ * only the root and the home-folder rule count here.
+ */
+async function outermostReach(start: string, home: string): Promise<Reach> {
+  let reach = await projectReach({ start, home, trusted: true });
+  for (;;) {
+    if (reach.home !== undefined || reach.excluded.length > 0) return reach;
+    const up = dirname(reach.root);
+    if (up === reach.root) return reach;
+    const outer = await findProjectRoot(up);
+    if (!(await holdsGit(outer))) return reach;
+    const wider = await projectReach({ start, home, trusted: true, root: outer });
+    // Narrowed by the home-folder rule (the outer one is the home folder or holds it): not widened.
+    if (wider.root !== outer) return reach;
+    reach = wider;
+  }
 }

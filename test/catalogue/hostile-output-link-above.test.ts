@@ -52,6 +52,19 @@ describe("hostile-output-link-above: a project's link above the output file's fo
     expect(commands(root)).toEqual([]);
   });
 
+  it("a repository nested in the project (a submodule, a planted .git) does not hide its root", async () => {
+    // The nearest `.git` from `p/src` is `p/src`'s own: `../build` is still into the repository `p`.
+    const root = hostileProject();
+    mkdirSync(join(root, "p/src/.git"));
+    const out = await cli(root, join(root, "p/src"), [
+      "render",
+      "-o",
+      "../build/.claude/commands/prompt.md",
+    ]);
+    expect([out.code, out.stderr]).toEqual([2, `sysprompt: --output: ${refusal(root)}\n`]);
+    expect(commands(root)).toEqual([]);
+  });
+
   it("a path into the project of the render's --cwd, run from elsewhere, is judged the same", async () => {
     const root = hostileProject();
     const target = join(root, "p/build/.claude/commands/prompt.md");
