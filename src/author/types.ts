@@ -110,10 +110,11 @@ export interface SnapshotOptions extends ScenarioRenderOptions {
   /** Write the golden files whose content changed (and only those). Default: false: nothing is written. */
   update?: boolean;
   /**
-   * The project (the working folder): a scenario folder named inside it
-   * whose real path leaves it (a link to /tmp/x/snapshots) is refused, as is
-   * one named elsewhere whose real path leaves the folder it is named in.
-   * Default: `process.cwd()`.
+   * The project (the working folder; the CLI gives the root of its project
+   * when the folder is named into it: `outputTarget`): a scenario folder
+   * named inside it whose real path leaves it (a link to /tmp/x/snapshots)
+   * is refused, as is one named elsewhere whose real path leaves the folder
+   * it is named in. Default: `process.cwd()`.
    */
   within?: string;
   /**

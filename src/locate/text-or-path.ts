@@ -1,9 +1,9 @@
 // fs.promises, not node:fs/promises: loaded at first use in the CLI bundle (see _safe-write.ts).
 import { promises as fsp } from "node:fs";
-import { isAbsolute, join, parse, sep } from "node:path";
-import { readTextFile, realpathOrSelf } from "../_fs.js";
-import { expandHome, homeFolder, isWithin, resolveUserPath } from "../_paths.js";
-import { projectReach, readRepoText } from "../repo-files/index.js";
+import { isAbsolute } from "node:path";
+import { readTextFile } from "../_fs.js";
+import { expandHome, homeFolder, resolveUserPath } from "../_paths.js";
+import { intoProject, projectReach, readRepoText } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -81,29 +81,6 @@ export async function readTextOrPath(
     );
   }
   return { text: read.text, path };
-}
-
-/**
- * `path` spelled so that the door sees it in the project, when one of the
- * folders on its way is the project's or inside it by its real path (the
- * checkout reached through a link), else undefined. The last name is kept as
- * written: whether it is a link out is the door's to judge.
- */
-async function intoProject(
-  path: string,
-  reach: { root: string; realRoot: string },
-): Promise<string | undefined> {
-  if (isWithin(path, reach.root)) return path;
-  const top = parse(path).root;
-  const names = path
-    .slice(top.length)
-    .split(sep)
-    .filter((n) => n !== "");
-  for (let i = 1; i < names.length; i++) {
-    const real = await realpathOrSelf(join(top, ...names.slice(0, i)));
-    if (isWithin(real, reach.realRoot)) return join(real, ...names.slice(i));
-  }
-  return undefined;
 }
 
 /** How a path starts: `~`, `./`, `../`, `/`, `\`, a drive (`C:\`). */

@@ -17,9 +17,10 @@ export {
   chainFolders,
   MAX_CHAIN_FOLDERS,
 } from "./cwd-chain.js";
+export { intoProject } from "./into-project.js";
 export { readFileNoFollow } from "./no-follow.js";
 export { type PrivateVerdict, privatePaths } from "./private-paths.js";
-export { findProjectRoot } from "./project-root.js";
+export { findProjectRoot, holdsGit } from "./project-root.js";
 export {
   type PrivateCheck,
   placeRefusal,

@@ -1,6 +1,7 @@
 import { join, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
 import { realpath } from "../../_io.js";
+import { outputTarget } from "../../_output-target.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import type { ExportSpec } from "../../agents/index.js";
@@ -36,7 +37,9 @@ export interface ExportFlags extends RenderFlags {
 export interface ExportTarget {
   agent: string;
   path: string;
-  /** The folder below which no folder may be a link: the `sysprompt` cache folder, or the working folder for an --out inside it. */
+  /** How `path` is written when that differs (an `--out` spelled under the project's real root: {@link outputTarget}). */
+  write?: string;
+  /** The folder below which no folder may be a link: the `sysprompt` cache folder, or, for an --out, {@link outputTarget}'s. */
   within?: string;
   /** `within` is the `sysprompt` cache folder (no --out): it too must be a real folder of yours ({@link readyCacheFolder}). */
   cache?: boolean;
@@ -52,12 +55,12 @@ export interface ExportTarget {
  * sysprompt.yaml's `agent:`). No agent, or a preset without an export (pi),
  * is a usage error.
  */
-export function exportTarget(
+export async function exportTarget(
   preset: { export: ExportSpec | null } | undefined,
   agent: string | undefined,
   flags: ExportFlags,
   io: CliIo,
-): ExportTarget {
+): Promise<ExportTarget> {
   if (agent === undefined || !preset) {
     throw new UsageError(
       "export needs --agent NAME: the agent whose file to write (claude-code, codex, gemini-cli, opencode)",
@@ -72,9 +75,14 @@ export function exportTarget(
     );
   }
   const home = io.home ?? homeFolder();
-  const target =
+  // `--out` is checked as `render -o` is (outputTarget): into the project, from its root down.
+  const target: { path: string; write?: string; root?: string } =
     flags.out !== undefined
-      ? outTarget(resolveUserPath(flags.out, io.cwd, home), io.cwd)
+      ? await outTarget(resolveUserPath(flags.out, io.cwd, home), {
+          cwd: io.cwd,
+          home,
+          renderCwd: flags.cwd === undefined ? undefined : resolveUserPath(flags.cwd, io.cwd, home),
+        })
       : defaultExportPath(agent, spec, { env: io.env, home });
   // The setting is one line to paste: a path with a line break or another control
   // character (from $XDG_CACHE_HOME or --out) would make it two, or hide part of it.
@@ -87,6 +95,7 @@ export function exportTarget(
   return {
     agent,
     path: target.path,
+    ...(target.write !== undefined ? { write: target.write } : {}),
     ...(target.root !== undefined ? { within: target.root } : {}),
     ...(flags.out === undefined ? { cache: true } : {}),
     spec,
@@ -95,13 +104,20 @@ export function exportTarget(
 }
 
 /**
- * `--out`, resolved. Inside the working folder (a repository, as `render -o`
- * treats it) no folder on the way may be a link either; elsewhere, the file's
- * own folder must exist and not be one.
+ * `--out`, resolved, with {@link outputTarget}'s `within`. The path is kept as
+ * the user wrote it for the setting line; `write` is how it is written when
+ * outputTarget spelled it under the project's real root.
  */
-function outTarget(path: string, cwd: string): { path: string; root?: string } {
-  // `isWithin`, not a `..` prefix test: a folder named `..x` (a link, say) is inside.
-  return path !== cwd && isWithin(path, cwd) ? { path, root: cwd } : { path };
+async function outTarget(
+  path: string,
+  where: Parameters<typeof outputTarget>[1],
+): Promise<{ path: string; write?: string; root?: string }> {
+  const out = await outputTarget(path, where);
+  return {
+    path,
+    ...(out.path !== path ? { write: out.path } : {}),
+    ...(out.within !== undefined ? { root: out.within } : {}),
+  };
 }
 
 /** What a resolved render says about its agent: {@link PreparedPrompt}'s, or a watch's before its first render. */
@@ -126,11 +142,11 @@ export function exportAgent(resolved: ResolvedAgent) {
  * that is the file's problem (its diagnostic has the path and line), exit 1,
  * not a usage error.
  */
-export function resolvedTarget(
+export async function resolvedTarget(
   resolved: ResolvedAgent,
   flags: ExportFlags,
   io: CliIo,
-): ExportTarget | { notExported: string } {
+): Promise<ExportTarget | { notExported: string }> {
   const ignored = resolved.preset?.ignored;
   if (ignored && flags.agent === undefined) {
     const at = `${ignored.path}${ignored.line === undefined ? "" : `:${ignored.line}`}`;
@@ -164,7 +180,7 @@ function readyCache(folder: string): void {
 export async function writeTarget(target: ExportTarget, text: string) {
   try {
     if (target.cache && target.within !== undefined) readyCache(target.within);
-    return await writeExport(target.path, text, target.within);
+    return await writeExport(target.write ?? target.path, text, target.within);
   } catch (error) {
     if (error instanceof UnsafePathError) {
       throw new RefusedError(`export: ${error.message}`);
@@ -188,7 +204,7 @@ export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<numb
     runStep,
     "cli",
   );
-  const target = resolvedTarget(prepared, flags, io);
+  const target = await resolvedTarget(prepared, flags, io);
   if ("notExported" in target) {
     io.stderr(formatDiagnostics(prepared.diagnostics));
     io.stderr(target.notExported);

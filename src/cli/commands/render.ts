@@ -1,4 +1,5 @@
-import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
+import { outputTarget } from "../../_output-target.js";
+import { homeFolder, resolveUserPath } from "../../_paths.js";
 import { UnsafePathError, writeIfChanged } from "../../_safe-write.js";
 import { runStep } from "../../gather/deadline.js";
 import { anthropicSystem, openAiSystemMessage } from "../../provider/system-content.js";
@@ -59,7 +60,8 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
     const json = flags.json || printer !== undefined;
     return renderTo(flags, io, json ? io.stdout : (io.product ?? io.stdout), printer);
   }
-  const path = resolveUserPath(flags.output, io.cwd, io.home ?? homeFolder());
+  const home = io.home ?? homeFolder();
+  const path = resolveUserPath(flags.output, io.cwd, home);
   let text: string | undefined;
   const code = await renderTo(
     flags,
@@ -72,10 +74,15 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   // Nothing to write (a section that is not in the prompt): the file is left as it is.
   if (text === undefined) return code;
   try {
-    // Inside the working folder (a repository), no folder on the way may be a link either.
-    // (`isWithin`, not a `..` prefix test: a folder named `..x` is inside.)
-    const inCwd = isWithin(path, io.cwd);
-    const outcome = await writeIfChanged(path, text, inCwd ? { within: io.cwd } : {});
+    // Into the project, no folder on the way from its root may be a link either.
+    const renderCwd =
+      flags.cwd === undefined ? undefined : resolveUserPath(flags.cwd, io.cwd, home);
+    const out = await outputTarget(path, { cwd: io.cwd, home, renderCwd });
+    const outcome = await writeIfChanged(
+      out.path,
+      text,
+      out.within === undefined ? {} : { within: out.within },
+    );
     io.stderr(`sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${flags.output}\n`);
   } catch (error) {
     if (error instanceof UnsafePathError) throw new RefusedError(`--output: ${error.message}`);

@@ -1,3 +1,4 @@
+import { outputTarget } from "../../_output-target.js";
 import { homeFolder, resolveUserPath } from "../../_paths.js";
 import { escapeInline } from "../../_text.js";
 import type { GoldenFile, ScenarioOutcome, SnapshotReport } from "../../author/index.js";
@@ -26,9 +27,12 @@ export async function snapshotCommand(
   io: CliIo,
 ): Promise<number> {
   const target = resolveUserPath(dir ?? DEFAULT_SNAPSHOT_DIR, io.cwd, io.home ?? io.cwd);
-  const report = await runSnapshots(target, {
+  // Its goldens are written in the folder: one into the project is held to the project's root
+  // (`../build/snapshots` from a subfolder, `build` a link out, is refused), as `render -o` is.
+  const out = await outputTarget(target, { cwd: io.cwd, home: io.home ?? homeFolder() });
+  const report = await runSnapshots(out.path, {
     update: flags.update === true,
-    within: io.cwd,
+    within: out.within ?? io.cwd,
     sandboxDir: defaultSandboxParent(io.env, io.home ?? homeFolder()),
   });
   const code = report.ok ? EXIT_OK : EXIT_PROBLEMS;

@@ -92,7 +92,7 @@ async function watchTarget(
   io: CliIo,
 ): Promise<ExportTarget | { notExported: string; diagnostics: Diagnostic[] }> {
   const resolved = await resolveRenderOptions(options);
-  const target = resolvedTarget(
+  const target = await resolvedTarget(
     {
       preset: resolved.preset.report,
       provenance: resolved.provenance,

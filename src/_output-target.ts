@@ -1,0 +1,87 @@
+import { dirname } from "node:path";
+import { isWithin } from "./_paths.js";
+import {
+  findProjectRoot,
+  holdsGit,
+  intoProject,
+  projectReach,
+  type Reach,
+} from "./repo-files/index.js";
+
+/** Where a user-named output file is written, and the folder below which no folder on its way may be a link. */
+export interface OutputTarget {
+  /** The path to write: as given, or spelled under the project's real root (see {@link intoProject}). */
+  path: string;
+  /** `within` for `writeIfChanged`: the folders from it down to the file's own must be real folders. */
+  within?: string;
+}
+
+/**
+ * The one rule for a file (or folder) the user names on the command line for
+ * sysprompt to write in (`render -o`, `export --out`, `watch --export --out`,
+ * `snapshot DIR --update`), never through a link: a project is the
+ * repository's, so none of its folders on the way may be a link, however the
+ * path is spelled. A path into the project of the working folder (`cwd`; or of
+ * the render's `--cwd`, `renderCwd`; the outermost repository around it) is
+ * checked from the project's root down,
+ * whether it is relative, `../` from a subfolder, absolute, or through a link
+ * of the user's to the checkout (decided on real folders): from `p/src`,
+ * `-o ../build/x.md` with the project's `build` a link to the home folder is
+ * refused, as `-o build/x.md` is from `p`. A project that is the home folder
+ * or holds it (a dotfiles repository, `/`) has the working folder stand for
+ * its root: a path under it is checked from it down, any other only at its
+ * own folder, since the user's own folders above may be links of theirs. A
+ * path outside the project is the user's: only its own folder is checked (it
+ * must exist and not be a link).
+ */
+export async function outputTarget(
+  path: string,
+  o: { cwd: string; home: string; renderCwd?: string | undefined },
+): Promise<OutputTarget> {
+  const starts =
+    o.renderCwd === undefined || o.renderCwd === o.cwd ? [o.cwd] : [o.cwd, o.renderCwd];
+  for (const start of starts) {
+    const found = await inProjectOf(path, start, o.home);
+    if (found !== undefined) return found;
+  }
+  return { path };
+}
+
+/** {@link outputTarget} for the project of one working folder, or undefined when `path` is not into it. */
+async function inProjectOf(
+  path: string,
+  start: string,
+  home: string,
+): Promise<OutputTarget | undefined> {
+  const under = path !== start && isWithin(path, start) ? { path, within: start } : undefined;
+  const reach = await outermostReach(start, home);
+  if (reach.home !== undefined || reach.excluded.length > 0) return under;
+  const into = await intoProject(path, reach);
+  if (into === undefined) return under;
+  const within = isWithin(into, reach.root) ? reach.root : reach.realRoot;
+  // The root itself is a folder, not a file to write: refused as one, without a `within`.
+  return into === within ? under : { path: into, within };
+}
+
+/**
+ * The reach of `start`'s project, widened to the project around it while
+ * there is one (a submodule, a nested repository, or a `.git` the outer
+ * repository planted in a subfolder: from `p/src` with a `p/src/.git`,
+ * `-o ../build/x.md` is still into the repository `p`), up to one the
+ * home-folder rule narrows. Trusted: the private-path checks are for reads;
+ * only the root and the home-folder rule count here.
+ */
+async function outermostReach(start: string, home: string): Promise<Reach> {
+  let reach = await projectReach({ start, home, trusted: true });
+  for (;;) {
+    if (reach.home !== undefined || reach.excluded.length > 0) return reach;
+    const up = dirname(reach.root);
+    if (up === reach.root) return reach;
+    const outer = await findProjectRoot(up);
+    if (!(await holdsGit(outer))) return reach;
+    const wider = await projectReach({ start, home, trusted: true, root: outer });
+    // Narrowed by the home-folder rule (the outer one is the home folder or holds it): not widened.
+    if (wider.root !== outer) return reach;
+    reach = wider;
+  }
+}

@@ -1,0 +1,52 @@
+import { mkdirSync, readdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { run } from "../../src/cli/main.js";
+import { NOW, tempDir } from "../api/_helpers.js";
+
+// The project of hostile-output-link-above and its watch twin.
+
+/** A project `p` (a git root) with a folder `src` and a link `build` to the home folder. */
+export function hostileProject() {
+  const root = tempDir();
+  for (const dir of ["p/.git", "p/src", "home/.claude/commands", "agent", "elsewhere"]) {
+    mkdirSync(join(root, dir), { recursive: true });
+  }
+  symlinkSync(join(root, "home"), join(root, "p/build"));
+  return root;
+}
+
+/**
+ * The CLI in `cwd`, with the case's home (and agent dir and clock, unless `pinned` is false);
+ * stopped by `signal` (watch), its stdout kept in `seen` as it comes.
+ */
+export async function cli(
+  root: string,
+  cwd: string,
+  argv: string[],
+  more: { signal?: AbortSignal; seen?: { stdout: string }; pinned?: boolean } = {},
+) {
+  const seen = more.seen ?? { stdout: "" };
+  let stderr = "";
+  const [command = "render", ...rest] = argv;
+  const pins = more.pinned === false ? [] : ["--agent-dir", join(root, "agent"), "--now", NOW];
+  const code = await run([command, ...pins, ...rest], {
+    stdout: (text) => {
+      seen.stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    cwd,
+    env: {},
+    home: join(root, "home"),
+    machine: { platform: "linux", arch: "x64" },
+    ...(more.signal ? { signal: more.signal } : {}),
+  });
+  return { code, stdout: seen.stdout, stderr };
+}
+
+export const commands = (root: string) => readdirSync(join(root, "home/.claude/commands"));
+
+/** The refusal of a write through `p/build`. */
+export const refusal = (root: string) =>
+  `${join(root, "p/build")}: a symbolic link, not a folder: nothing is written through it`;
