@@ -16,12 +16,33 @@ export interface Fence {
   length: number;
 }
 
-/** A block quote, or a list item and the columns its content is indented by. */
+/**
+ * A block quote, or a list item and the columns its content is indented by.
+ * Shared and never changed ({@link containerOf}): a line can open a container
+ * per character, and a stack of them costs a slot each, not an object.
+ */
 export interface Container {
-  quote: boolean;
-  indent: number;
+  readonly quote: boolean;
+  readonly indent: number;
   /** Holds a block yet: an empty list item ends at a blank line. */
-  filled: boolean;
+  readonly filled: boolean;
+}
+
+const QUOTES: readonly Container[] = [false, true].map((filled) =>
+  Object.freeze({ quote: true, indent: 0, filled }),
+);
+/** List items by indent (a marker's indent, up to nine digits and `.`, up to four spaces: a few dozen). */
+const ITEMS = new Map<number, readonly Container[]>();
+
+/** The one container of each kind, indent and filling. */
+export function containerOf(quote: boolean, indent: number, filled: boolean): Container {
+  if (quote) return QUOTES[filled ? 1 : 0] as Container;
+  let pair = ITEMS.get(indent);
+  if (pair === undefined) {
+    pair = [false, true].map((f) => Object.freeze({ quote: false, indent, filled: f }));
+    ITEMS.set(indent, pair);
+  }
+  return pair[filled ? 1 : 0] as Container;
 }
 
 /** A leaf that runs on: a fence (with its opener's indent), an HTML block of CommonMark's kind 1-7. */
@@ -198,18 +219,27 @@ export function freshReading(leaf?: Leaf): Reading {
   return { containers: [], quotes: [], leaf };
 }
 
-export function copyReading(r: Reading): Reading {
-  return {
-    containers: r.containers.map((c) => ({ ...c })),
-    quotes: [...r.quotes],
-    leaf: r.leaf,
-  };
+/**
+ * A copy of `r` with its outermost `limit` containers at most. A line of `n`
+ * characters that is not blank continues at most `4n` containers (each takes
+ * a column or more, a tab gives four), so read with a shorter line a copy
+ * ends as the whole reading would: the line fails a container the copy has.
+ */
+export function copyReading(r: Reading, limit = Number.POSITIVE_INFINITY): Reading {
+  const containers = r.containers.slice(0, limit);
+  let quotes = r.quotes.length;
+  while (quotes > 0 && (r.quotes[quotes - 1] as number) >= containers.length) quotes--;
+  return { containers, quotes: r.quotes.slice(0, quotes), leaf: r.leaf };
 }
 
-/** Equal readings read every later line alike. Deep stacks are not compared (they stay apart). */
-export function sameReading(a: Reading, b: Reading): boolean {
+/**
+ * Equal readings read every later line alike. Stacks deeper than `budget`
+ * (and 8) are not compared (they stay apart): the caller bounds the work.
+ */
+export function sameReading(a: Reading, b: Reading, budget = 0): boolean {
   const n = a.containers.length;
-  if (n !== b.containers.length || n > 8 || !sameLeaf(a.leaf, b.leaf)) return false;
+  if (n !== b.containers.length || n > Math.max(8, budget) || !sameLeaf(a.leaf, b.leaf))
+    return false;
   for (let i = 0; i < n; i++) {
     const x = a.containers[i] as Container;
     const y = b.containers[i] as Container;
@@ -259,8 +289,7 @@ function truncate(r: Reading, length: number): void {
 
 /** A container starts in the innermost one; a paragraph open there ends. */
 function push(r: Reading, c: Container): void {
-  const parent = r.containers[r.containers.length - 1];
-  if (parent !== undefined) parent.filled = true;
+  fill(r);
   r.leaf = undefined;
   if (c.quote) r.quotes.push(r.containers.length);
   r.containers.push(c);
@@ -268,9 +297,16 @@ function push(r: Reading, c: Container): void {
 
 /** A leaf starts in the innermost container, which then holds a block. */
 function setLeaf(r: Reading, leaf: Leaf | undefined): void {
-  const parent = r.containers[r.containers.length - 1];
-  if (parent !== undefined) parent.filled = true;
+  fill(r);
   r.leaf = leaf;
+}
+
+/** The innermost container holds a block. */
+function fill(r: Reading): void {
+  const last = r.containers.length - 1;
+  const parent = r.containers[last];
+  if (parent !== undefined && !parent.filled)
+    r.containers[last] = containerOf(parent.quote, parent.indent, true);
 }
 
 /**
@@ -343,7 +379,7 @@ export function readLine(r: Reading, text: string, from: number, to: number): vo
       c.advance(1, false);
       if (isSpaceOrTab(c.code(c.offset))) c.advance(1, true);
       if (!closed) closed = closeAbove(r, matched);
-      push(r, { quote: true, indent: 0, filled: false });
+      push(r, containerOf(true, 0, false));
       matched = stack.length;
       inParagraph = false;
       tipParagraph = false;
@@ -373,7 +409,7 @@ export function readLine(r: Reading, text: string, from: number, to: number): vo
     const item = listItemAt(c, inParagraph);
     if (item === 0) break;
     if (!closed) closed = closeAbove(r, matched);
-    push(r, { quote: false, indent: item, filled: false });
+    push(r, containerOf(false, item, false));
     matched = stack.length;
     inParagraph = false;
     tipParagraph = false;
