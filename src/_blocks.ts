@@ -3,11 +3,13 @@
  * containers (block quotes, list items) and which leaf block (a paragraph, a
  * fenced code block, an HTML block) are open after each line. Headings,
  * thematic breaks and indented code end by themselves and are kept as "no
- * leaf"; inline text and link reference definitions are not read. Plain
- * character codes, no regular expressions: a line is read a bounded number of
- * times per open container it matches, and each such match uses up a
- * character of the line (or a blank line skips to the next block quote by a
- * binary search), so a reading is linear in the text (n log n at worst).
+ * leaf"; inline text is not read, and link reference definitions only as far
+ * as a setext underline after them needs (a paragraph's text is read for
+ * them at most once before it ends or is taken whole). Plain character codes,
+ * no regular expressions: a line is read a bounded number of times per open
+ * container it matches, and each such match uses up a character of the line
+ * (or a blank line skips to the next block quote by a binary search), so a
+ * reading is linear in the text (n log n at worst).
  */
 
 /** An open fenced code block: its character and how many of them opened it. */
@@ -16,16 +18,50 @@ export interface Fence {
   length: number;
 }
 
-/** A block quote, or a list item and the columns its content is indented by. */
+/**
+ * A block quote, or a list item and the columns its content is indented by.
+ * Shared and never changed ({@link containerOf}): a line can open a container
+ * per character, and a stack of them costs a slot each, not an object.
+ */
 export interface Container {
-  quote: boolean;
-  indent: number;
+  readonly quote: boolean;
+  readonly indent: number;
   /** Holds a block yet: an empty list item ends at a blank line. */
-  filled: boolean;
+  readonly filled: boolean;
 }
 
-/** A leaf that runs on: a fence (with its opener's indent), an HTML block of CommonMark's kind 1-7. */
-export type Leaf = { kind: "paragraph" } | { kind: "fence"; fence: Fence; indent: number } | Html;
+const QUOTES: readonly Container[] = [false, true].map((filled) =>
+  Object.freeze({ quote: true, indent: 0, filled }),
+);
+/** List items by indent (a marker's indent, up to nine digits and `.`, up to four spaces: a few dozen). */
+const ITEMS = new Map<number, readonly Container[]>();
+
+/** The one container of each kind, indent and filling. */
+export function containerOf(quote: boolean, indent: number, filled: boolean): Container {
+  if (quote) return QUOTES[filled ? 1 : 0] as Container;
+  let pair = ITEMS.get(indent);
+  if (pair === undefined) {
+    pair = [false, true].map((f) => Object.freeze({ quote: false, indent, filled: f }));
+    ITEMS.set(indent, pair);
+  }
+  return pair[filled ? 1 : 0] as Container;
+}
+
+/** A leaf that runs on: a paragraph ({@link Paragraph}), a fence (with its opener's indent), an HTML block of CommonMark's kind 1-7. */
+export type Leaf = Paragraph | { kind: "fence"; fence: Fence; indent: number } | Html;
+
+/**
+ * A paragraph, and its text while it starts with `[` and so may be link
+ * reference definitions only: its lines from their first character that is
+ * not a space or tab, each ended by a line feed, as CommonMark keeps them.
+ * A setext underline after a paragraph of definitions only is no underline
+ * (`===` goes on as the paragraph's text, `---` is a thematic break). Once
+ * the text starts otherwise, `definitions` is left out: a paragraph's text.
+ */
+export interface Paragraph {
+  kind: "paragraph";
+  definitions?: string;
+}
 
 /** An HTML block of kind `type`; kinds 1-5 end at a line holding `closer`. */
 export interface Html {
@@ -42,6 +78,7 @@ export interface Reading {
   leaf: Leaf | undefined;
 }
 
+/** A paragraph of text (not link reference definitions). */
 export const PARAGRAPH: Leaf = { kind: "paragraph" };
 
 const TAB = 0x09;
@@ -59,6 +96,13 @@ const EQUALS = 0x3d;
 const BANG = 0x21;
 const QUESTION = 0x3f;
 const SLASH = 0x2f;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const LINE_FEED = 0x0a;
+const OPEN_PAREN = 0x28;
+const CLOSE_PAREN = 0x29;
 
 /** Four columns of indentation make indented code (and stop every other block from starting). */
 const CODE_INDENT = 4;
@@ -198,18 +242,27 @@ export function freshReading(leaf?: Leaf): Reading {
   return { containers: [], quotes: [], leaf };
 }
 
-export function copyReading(r: Reading): Reading {
-  return {
-    containers: r.containers.map((c) => ({ ...c })),
-    quotes: [...r.quotes],
-    leaf: r.leaf,
-  };
+/**
+ * A copy of `r` with its outermost `limit` containers at most. A line of `n`
+ * characters that is not blank continues at most `4n` containers (each takes
+ * a column or more, a tab gives four), so read with a shorter line a copy
+ * ends as the whole reading would: the line fails a container the copy has.
+ */
+export function copyReading(r: Reading, limit = Number.POSITIVE_INFINITY): Reading {
+  const containers = r.containers.slice(0, limit);
+  let quotes = r.quotes.length;
+  while (quotes > 0 && (r.quotes[quotes - 1] as number) >= containers.length) quotes--;
+  return { containers, quotes: r.quotes.slice(0, quotes), leaf: r.leaf };
 }
 
-/** Equal readings read every later line alike. Deep stacks are not compared (they stay apart). */
-export function sameReading(a: Reading, b: Reading): boolean {
+/**
+ * Equal readings read every later line alike. Stacks deeper than `budget`
+ * (and 8) are not compared (they stay apart): the caller bounds the work.
+ */
+export function sameReading(a: Reading, b: Reading, budget = 0): boolean {
   const n = a.containers.length;
-  if (n !== b.containers.length || n > 8 || !sameLeaf(a.leaf, b.leaf)) return false;
+  const most = Math.max(8, budget);
+  if (n !== b.containers.length || n > most || !sameLeaf(a.leaf, b.leaf, most)) return false;
   for (let i = 0; i < n; i++) {
     const x = a.containers[i] as Container;
     const y = b.containers[i] as Container;
@@ -218,7 +271,7 @@ export function sameReading(a: Reading, b: Reading): boolean {
   return true;
 }
 
-function sameLeaf(a: Leaf | undefined, b: Leaf | undefined): boolean {
+function sameLeaf(a: Leaf | undefined, b: Leaf | undefined, most: number): boolean {
   if (a === undefined || b === undefined) return a === b;
   if (a.kind === "fence")
     return (
@@ -228,7 +281,11 @@ function sameLeaf(a: Leaf | undefined, b: Leaf | undefined): boolean {
       a.indent === b.indent
     );
   if (a.kind === "html") return b.kind === "html" && a.type === b.type && a.closer === b.closer;
-  return b.kind === "paragraph";
+  if (b.kind !== "paragraph") return false;
+  const x = a.definitions;
+  const y = b.definitions;
+  if (x === undefined || y === undefined) return x === y;
+  return x.length <= most && x === y;
 }
 
 /** The first block quote at or after `from` in the stack, or the stack's length. */
@@ -259,8 +316,7 @@ function truncate(r: Reading, length: number): void {
 
 /** A container starts in the innermost one; a paragraph open there ends. */
 function push(r: Reading, c: Container): void {
-  const parent = r.containers[r.containers.length - 1];
-  if (parent !== undefined) parent.filled = true;
+  fill(r);
   r.leaf = undefined;
   if (c.quote) r.quotes.push(r.containers.length);
   r.containers.push(c);
@@ -268,9 +324,16 @@ function push(r: Reading, c: Container): void {
 
 /** A leaf starts in the innermost container, which then holds a block. */
 function setLeaf(r: Reading, leaf: Leaf | undefined): void {
-  const parent = r.containers[r.containers.length - 1];
-  if (parent !== undefined) parent.filled = true;
+  fill(r);
   r.leaf = leaf;
+}
+
+/** The innermost container holds a block. */
+function fill(r: Reading): void {
+  const last = r.containers.length - 1;
+  const parent = r.containers[last];
+  if (parent !== undefined && !parent.filled)
+    r.containers[last] = containerOf(parent.quote, parent.indent, true);
 }
 
 /**
@@ -343,13 +406,17 @@ export function readLine(r: Reading, text: string, from: number, to: number): vo
       c.advance(1, false);
       if (isSpaceOrTab(c.code(c.offset))) c.advance(1, true);
       if (!closed) closed = closeAbove(r, matched);
-      push(r, { quote: true, indent: 0, filled: false });
+      push(r, containerOf(true, 0, false));
       matched = stack.length;
       inParagraph = false;
       tipParagraph = false;
       continue;
     }
-    if (isAtxHeading(c) || (inParagraph && isSetextLine(c)) || isThematicBreak(c)) {
+    if (
+      isAtxHeading(c) ||
+      (inParagraph && isSetextLine(c) && underlines(r)) ||
+      isThematicBreak(c)
+    ) {
       if (!closed) closed = closeAbove(r, matched);
       setLeaf(r, undefined);
       return;
@@ -373,17 +440,177 @@ export function readLine(r: Reading, text: string, from: number, to: number): vo
     const item = listItemAt(c, inParagraph);
     if (item === 0) break;
     if (!closed) closed = closeAbove(r, matched);
-    push(r, { quote: false, indent: item, filled: false });
+    push(r, containerOf(false, item, false));
     matched = stack.length;
     inParagraph = false;
     tipParagraph = false;
   }
   c.look();
   // A lazy line: a paragraph goes on in containers this line did not continue.
-  if (!closed && !c.blank && tipParagraph) return;
+  if (!closed && !c.blank && tipParagraph) {
+    addLine(r, text, c.next, to);
+    return;
+  }
   if (!closed) closed = closeAbove(r, matched);
-  if (inParagraph) return;
-  if (!c.blank) setLeaf(r, PARAGRAPH);
+  if (inParagraph) {
+    addLine(r, text, c.next, to);
+    return;
+  }
+  if (c.blank) return;
+  const definitions = c.code(c.next) === OPEN_BRACKET ? `${text.slice(c.next, to)}\n` : undefined;
+  setLeaf(r, definitions === undefined ? PARAGRAPH : { kind: "paragraph", definitions });
+}
+
+/** The line `text[from, to)` goes on the paragraph open in `r`. */
+function addLine(r: Reading, text: string, from: number, to: number): void {
+  const leaf = r.leaf;
+  if (leaf?.kind !== "paragraph" || leaf.definitions === undefined) return;
+  // Its text starts with `[` unless its definitions were just taken off (`===` follows them).
+  // (Not asked of the joined string: a character of it would flatten it, at each line.)
+  const first = leaf.definitions === "" ? text.charCodeAt(from) : OPEN_BRACKET;
+  r.leaf =
+    first === OPEN_BRACKET
+      ? { kind: "paragraph", definitions: `${leaf.definitions}${text.slice(from, to)}\n` }
+      : PARAGRAPH;
+}
+
+/**
+ * True when a setext underline makes the paragraph open in `r` a heading:
+ * CommonMark first takes the link reference definitions off its start, and
+ * a paragraph they were all of has none (it goes on, empty).
+ */
+function underlines(r: Reading): boolean {
+  const leaf = r.leaf;
+  if (leaf?.kind !== "paragraph" || leaf.definitions === undefined) return true;
+  let rest = leaf.definitions;
+  for (;;) {
+    const length = rest.charCodeAt(0) === OPEN_BRACKET ? definitionLength(rest) : 0;
+    if (length === 0) break;
+    rest = rest.slice(length);
+  }
+  if (rest.length > 0) return true;
+  r.leaf = { kind: "paragraph", definitions: "" };
+  return false;
+}
+
+/**
+ * The length of the link reference definition `s` starts with (0: none), as
+ * commonmark.js reads one: a label of up to 999 characters in brackets, a
+ * colon, spaces and at most one line break, a destination (`<…>` on one line,
+ * or characters up to a space with parentheses balanced), then an optional
+ * title (`"…"`, `'…'`, `(…)`, after spaces or a line break) and spaces to the
+ * line's end; a title with more after it is not one, and the definition ends
+ * with its destination's line if nothing else is on it. Each character is
+ * looked at a bounded number of times.
+ */
+export function definitionLength(s: string): number {
+  const end = s.length;
+  const code = (at: number) => (at < end ? s.charCodeAt(at) : -1);
+  // Label.
+  let at = 1;
+  for (;;) {
+    const x = code(at);
+    if (x === -1 || x === OPEN_BRACKET) return 0;
+    if (x === CLOSE_BRACKET) break;
+    at += x === BACKSLASH ? 2 : 1;
+    if (at > 1000) return 0;
+  }
+  if (at > 1000 || s.slice(1, at).trim() === "") return 0;
+  at++;
+  if (code(at) !== COLON) return 0;
+  at = spacesAndLine(s, at + 1);
+  // Destination.
+  if (code(at) === LESS) {
+    at++;
+    for (;;) {
+      const x = code(at);
+      if (x === GREATER) break;
+      if (x === -1 || x === LESS || x === LINE_FEED) return 0;
+      if (x === BACKSLASH) {
+        if (isLineTerminator(code(at + 1))) return 0;
+        at++;
+      }
+      at++;
+    }
+    at++;
+  } else {
+    const start = at;
+    let open = 0;
+    let x = code(at);
+    for (; x !== -1; x = code(at)) {
+      if (x === BACKSLASH && isAsciiPunctuation(code(at + 1))) at += 2;
+      else if (x === OPEN_PAREN) {
+        open++;
+        at++;
+      } else if (x === CLOSE_PAREN) {
+        if (open < 1) break;
+        open--;
+        at++;
+      } else if (x === SPACE || (x >= 0x09 && x <= 0x0d)) break;
+      else at++;
+    }
+    if ((at === start && x !== CLOSE_PAREN) || open !== 0) return 0;
+  }
+  const destinationEnd = at;
+  const titleStart = spacesAndLine(s, at);
+  if (titleStart !== destinationEnd) {
+    const afterTitle = titleEnd(s, titleStart);
+    if (afterTitle !== -1) {
+      const lineEnd = spacesToLineEnd(s, afterTitle);
+      if (lineEnd !== -1) return lineEnd;
+    }
+  }
+  const lineEnd = spacesToLineEnd(s, destinationEnd);
+  return lineEnd === -1 ? 0 : lineEnd;
+}
+
+/** Past spaces, at most one line feed and spaces after it. */
+function spacesAndLine(s: string, from: number): number {
+  let at = from;
+  while (s.charCodeAt(at) === SPACE) at++;
+  if (s.charCodeAt(at) === LINE_FEED) {
+    at++;
+    while (s.charCodeAt(at) === SPACE) at++;
+  }
+  return at;
+}
+
+/** Past spaces and the line feed after them (or at the end), else -1. */
+function spacesToLineEnd(s: string, from: number): number {
+  let at = from;
+  while (s.charCodeAt(at) === SPACE) at++;
+  if (at >= s.length) return at;
+  return s.charCodeAt(at) === LINE_FEED ? at + 1 : -1;
+}
+
+/** Past a link title (`"…"`, `'…'` or `(…)`, a backslash taking the next character) at `from`, else -1. */
+function titleEnd(s: string, from: number): number {
+  const open = s.charCodeAt(from);
+  const close = open === OPEN_PAREN ? CLOSE_PAREN : open;
+  if (open !== 0x22 && open !== 0x27 && open !== OPEN_PAREN) return -1;
+  for (let at = from + 1; at < s.length; at++) {
+    const x = s.charCodeAt(at);
+    if (x === close) return at + 1;
+    if (x === BACKSLASH) {
+      if (at + 1 >= s.length) return -1;
+      at++;
+    } else if (open === OPEN_PAREN && x === OPEN_PAREN) return -1;
+  }
+  return -1;
+}
+
+function isLineTerminator(code: number): boolean {
+  return code === -1 || code === LINE_FEED || code === 0x0d || code === 0x2028 || code === 0x2029;
+}
+
+/** CommonMark's escapable characters: ASCII punctuation. */
+function isAsciiPunctuation(code: number): boolean {
+  return (
+    (code >= 0x21 && code <= 0x2f) ||
+    (code >= 0x3a && code <= 0x40) ||
+    (code >= 0x5b && code <= 0x60) ||
+    (code >= 0x7b && code <= 0x7e)
+  );
 }
 
 /** `#`, a backtick, `~`, `*`, `+`, `_`, `=`, `<`, `>`, `-` or a digit: what a block other than a paragraph starts with. */

@@ -124,8 +124,9 @@ function readAll(text: string, starts: readonly Start[]): { reading: Reading }[]
     first = false;
     if (live.length === 1) return;
     const kept: typeof live = [];
+    // Comparing costs at most the line's length: the reading is linear however deep the stacks.
     for (const x of live) {
-      if (!kept.some((k) => sameReading(k.reading, x.reading))) kept.push(x);
+      if (!kept.some((k) => sameReading(k.reading, x.reading, to - from))) kept.push(x);
     }
     live = kept;
   });
@@ -139,10 +140,31 @@ export function leavesOpen(text: string, joined = false): boolean {
   );
 }
 
+/**
+ * The longest container prefix a closer is written with. A text can open a
+ * container per character (256 KiB of `>`, then a fence): written inside them
+ * all, the closer would be longer than the text.
+ */
+const MAX_CLOSER_PREFIX = 100;
+
+/**
+ * What closes a block deeper than {@link MAX_CLOSER_PREFIX}: a thematic break
+ * at the line's start. It continues no block quote (no `>`) and no list item
+ * (it is not indented into one), and the open block is a fence or an HTML
+ * block, not a paragraph it could be a lazy line of: the outermost container
+ * ends there, and every block inside it. The break itself ends on its line.
+ */
+export const FLAT_CLOSER = "***";
+
 /** The line that closes a reading's open block inside its containers (`> `, a list item's indent). */
 function closerOf(reading: Reading): string | undefined {
   const leaf = reading.leaf;
   if (!runsOn(leaf)) return undefined;
+  let width = 0;
+  for (const c of reading.containers) {
+    width += c.quote ? 2 : c.indent;
+    if (width > MAX_CLOSER_PREFIX) return FLAT_CLOSER;
+  }
   let prefix = "";
   for (const c of reading.containers) prefix += c.quote ? "> " : " ".repeat(c.indent);
   if (leaf.kind === "html") return prefix + leaf.closer;
@@ -193,7 +215,8 @@ export function blockClosing(
   if (candidates.size === 0) return { lead: "", closer: undefined };
   for (const closer of candidates) {
     const closes = readings.every(({ reading }) => {
-      const after = copyReading(reading);
+      // The closer ends where it fails a container, well before the copy's end (see copyReading).
+      const after = copyReading(reading, 4 * closer.length + 1);
       readLine(after, closer, 0, closer.length);
       return !runsOn(after.leaf);
     });

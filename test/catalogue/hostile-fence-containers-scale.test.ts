@@ -24,6 +24,10 @@ const SHAPES: Record<string, string> = {
   "tab-indented items": `${"-\t".repeat(MB / 200)}x\n${"\t".repeat(MB / 200)}y\n`.repeat(50),
   "fences across blank lines": "```\n\nx\n".repeat(MB / 7),
   "one long tag": `<a${" b=c".repeat(MB / 4)}\n`,
+  // A setext underline reads the paragraph's link reference definitions: once, then they are gone.
+  "definitions, then underlines": `${"[a]: /u\n".repeat(MB / 16)}${"===\n[b]: /v\n".repeat(MB / 24)}`,
+  "a title left open over lines": `[a]: /u\n"${"x\n".repeat(MB / 4)}===\n\`\`\`\n`,
+  "labels of 999 characters": `[${"x".repeat(998)}\n===\n`.repeat(MB / 1024),
 };
 
 describe("hostile repository: the closers' block reader stays linear", () => {

@@ -9,7 +9,8 @@ import { placeOf } from "../catalogue/_commonmark.js";
 // The block reader behind the closers (src/_blocks.ts) against CommonMark's
 // reference parser, on random texts of the lines that move blocks: list
 // markers, block quotes, indents with tabs, fences, HTML block openers and
-// closers, headings and breaks. 1. What it says is open at a text's end
+// closers, headings and breaks, link reference definitions, and lines of
+// dozens of containers. 1. What it says is open at a text's end
 // (containers and leaf) is where the parser puts a line written inside those
 // containers. 2. After the text closed as the prompt closes it, a heading is a
 // heading at the top level whatever line the text follows in a template.
@@ -55,7 +56,45 @@ const plainText = fc
   )
   .map((lines) => lines.join("\n"));
 
-const anyText = fc.oneof(text, plainText);
+/**
+ * Link reference definitions, whole or over lines (a label across a line
+ * break, the destination or title on the next line, a title left open or
+ * with more after it), and what follows them: a setext underline is none
+ * after definitions only, and the fence after it opens or does not.
+ */
+const DEFINITION_LINES = [
+  ...["[a]: /u", "[a]:", "/u", "<v w>", "[b]: <v w> 'title'", "'title'", '"ti', 'tle"', "(t)"],
+  ...[
+    "[a] x",
+    "[a",
+    "b]: /u",
+    "[\\]]: /u 'x' y",
+    "[a]: /u 'x' y",
+    "[ ]: /u",
+    "[a]: (u) ",
+    "[a]:\t/u",
+  ],
+  ...["[a]: <u", "[a]: u(", '[a]: /u"', "===", "---", "-", "= =", "```", "~~~", "text", "", "# h"],
+  ...["> [a]: /u", "- [a]: /u", "  [c]: /u", "> ===", "  ===", "<div>", "</x>"],
+];
+
+const definitionText = fc
+  .array(fc.constantFrom(...DEFINITION_LINES), { minLength: 1, maxLength: 8 })
+  .map((lines) => lines.join("\n"));
+
+/** A line of many markers (the closer then starts the line, under no container), and a few lines after it. */
+const deepText = fc
+  .tuple(
+    fc.array(fc.constantFrom(">", "> ", "- ", "-\t", "1. ", "  ", " > "), {
+      minLength: 30,
+      maxLength: 80,
+    }),
+    fc.constantFrom("```", "~~~~", "<!--", "<pre>", "text", "[a]: /u"),
+    fc.array(line, { maxLength: 4 }),
+  )
+  .map(([markers, leaf, rest]) => [markers.join("") + leaf, ...rest].join("\n"));
+
+const anyText = fc.oneof(text, plainText, definitionText, deepText);
 
 function read(markdown: string): Reading {
   const reading = freshReading();
@@ -95,7 +134,7 @@ describe("the block reader agrees with CommonMark's reference parser", () => {
         const containers = reading.containers.map((c) => (c.quote ? "quote" : "item"));
         expect(place).toEqual({ block, containers });
       }),
-      { numRuns: 2500 },
+      { numRuns: 4000 },
     );
   });
 
@@ -113,7 +152,7 @@ describe("the block reader agrees with CommonMark's reference parser", () => {
         if (next.block !== "html6" && next.block !== "html7")
           expect(next).toEqual({ block: "heading", containers: [] });
       }),
-      { numRuns: 2500 },
+      { numRuns: 4000 },
     );
   });
 
@@ -127,7 +166,7 @@ describe("the block reader agrees with CommonMark's reference parser", () => {
         // (`    <location>` may read as indented code after a heading: the index's own indent.)
         expect(placeOf(index, "</skill>").block).not.toBe("code");
       }),
-      { numRuns: 2500 },
+      { numRuns: 4000 },
     );
   });
 });
