@@ -8,7 +8,7 @@ import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import type { CustomPrompt } from "./sections/render.js";
-import { closedDescription } from "./skills/format.js";
+import { closedDescription, MAX_SKILLS_INDEX_BYTES, skillsForIndex } from "./skills/format.js";
 import type { Skill } from "./skills/types.js";
 import type { Diagnostic } from "./types.js";
 
@@ -70,6 +70,8 @@ export function assemblePromptData(input: PromptDataInputs): {
 } {
   const { options, opts, skillsTool } = input;
   const { tools } = opts;
+  // The user's skills always; the repository's to a total.
+  const index = skillsForIndex(input.skills);
   // The repository's text goes into the prompt as one-line paths and contents
   // that cannot open or close any element the templates write.
   const contextFiles = input.contextFiles.map(({ path, content, origin }) => ({
@@ -145,14 +147,12 @@ export function assemblePromptData(input: PromptDataInputs): {
     ),
     roots: opts.roots.map((r) => name(toPosix(r))),
     skills: skillsTool
-      ? input.skills
-          .filter((s) => !s.disableModelInvocation)
-          .map((s) => ({
-            // A name only warns when it breaks the Agent Skills rules: one line, as every name.
-            name: oneLine(s.name),
-            description: closedDescription(s.description),
-            location: oneLine(toPosix(s.filePath)),
-          }))
+      ? index.listed.map((s) => ({
+          // A name only warns when it breaks the Agent Skills rules: one line, as every name.
+          name: oneLine(s.name),
+          description: closedDescription(s.description),
+          location: oneLine(toPosix(s.filePath)),
+        }))
       : [],
     skillsTool,
     appendPrompt: input.appendPrompt,
@@ -168,6 +168,7 @@ export function assemblePromptData(input: PromptDataInputs): {
     diagnostics: [
       ...unknownToolDiagnostics(tools, input.builtinTools, options.toolSnippets),
       ...rules.diagnostics,
+      ...(skillsTool && index.left > 0 ? [skillsIndexCut(index.left)] : []),
     ],
   };
 }
@@ -184,5 +185,14 @@ function gitInsideElements(git: GitInfo, wrappers: ReadonlySet<string>): GitInfo
     branch: git.branch === null ? null : safe(git.branch),
     upstream: git.upstream && { ...git.upstream, name: safe(git.upstream.name) },
     commits: git.commits.map(safe),
+  };
+}
+
+/** The repository's skills the index left out for its total. */
+function skillsIndexCut(left: number): Diagnostic {
+  return {
+    level: "warning",
+    code: "skills-index-cut",
+    message: `${left} of the project's skills are not listed: the skills index holds at most ${MAX_SKILLS_INDEX_BYTES / (1024 * 1024)} MiB of the project's names, descriptions and locations (your own skills are always listed)`,
   };
 }

@@ -1,7 +1,11 @@
 import { DEFAULT_DEADLINE_MS, loadWithin } from "../gather/deadline.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
-import { loadPromptTemplates, type PromptTemplate } from "../prompt-templates/index.js";
+import {
+  type LoadPromptTemplatesResult,
+  loadPromptTemplates,
+  type PromptTemplate,
+} from "../prompt-templates/index.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
 import type { Diagnostic } from "../types.js";
 
@@ -19,6 +23,8 @@ export async function templatesBesideRender(
 ): Promise<{ templates: PromptTemplate[]; diagnostics: Diagnostic[] }> {
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const deadlineMs = prepared.opts?.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  // Past the deadline, the folders read whole (the user's first) are kept.
+  const soFar: { value?: LoadPromptTemplatesResult } = {};
   const loaded = await loadWithin(
     deadlineMs,
     "slash-command templates",
@@ -29,9 +35,10 @@ export async function templatesBesideRender(
         home,
         projectTrusted: options.projectTrusted !== false,
         projectDir: options.projectDir ?? DEFAULT_PROJECT_DIR,
+        soFar,
         ...(signal ? { signal } : {}),
       }),
-    { templates: [], diagnostics: [] },
+    { soFar: () => soFar.value ?? { templates: [], diagnostics: [] } },
     deadlineMs - (performance.now() - started),
   );
   return {

@@ -198,7 +198,7 @@ export async function loadWithin<T>(
   deadlineMs: number,
   what: string,
   load: (signal: AbortSignal) => Promise<T>,
-  nothing: T,
+  nothing: T | SoFar<T>,
   leftMs = deadlineMs,
 ): Promise<{ value: T; diagnostics: Diagnostic[] }> {
   const signal = signalAfter(leftMs);
@@ -206,7 +206,7 @@ export async function loadWithin<T>(
     return { value: await load(signal), diagnostics: [] };
   } catch (error) {
     if (!signal?.aborted) throw error;
-    return { value: nothing, diagnostics: [loadDeadline(what, deadlineMs)] };
+    return { value: stoppedValue(nothing), diagnostics: [loadDeadline(what, deadlineMs)] };
   }
 }
 
@@ -240,7 +240,7 @@ export async function boundedByDefault<T extends { diagnostics: Diagnostic[] }>(
   signal: AbortSignal | undefined,
   what: string,
   load: (signal: AbortSignal) => Promise<T>,
-  nothing: T,
+  nothing: T | SoFar<T>,
 ): Promise<T> {
   if (signal !== undefined) return load(signal);
   const bound = AbortSignal.timeout(DEFAULT_DEADLINE_MS);
@@ -248,6 +248,22 @@ export async function boundedByDefault<T extends { diagnostics: Diagnostic[] }>(
     return await load(bound);
   } catch (error) {
     if (!bound.aborted) throw error;
-    return { ...nothing, diagnostics: [loadDeadline(what, DEFAULT_DEADLINE_MS)] };
+    const kept = stoppedValue(nothing);
+    return { ...kept, diagnostics: [...kept.diagnostics, loadDeadline(what, DEFAULT_DEADLINE_MS)] };
   }
+}
+
+/**
+ * What a loader stopped at its deadline had already done, asked for only once
+ * it stopped ({@link loadWithin}, {@link boundedByDefault}): the user's own
+ * files, read before the repository's, are kept.
+ */
+export interface SoFar<T> {
+  soFar: () => T;
+}
+
+function stoppedValue<T>(nothing: T | SoFar<T>): T {
+  return typeof nothing === "object" && nothing !== null && "soFar" in nothing
+    ? (nothing as SoFar<T>).soFar()
+    : (nothing as T);
 }

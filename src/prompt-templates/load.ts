@@ -40,11 +40,13 @@ export async function loadPromptTemplates(
   options: LoadPromptTemplatesOptions = {},
 ): Promise<LoadPromptTemplatesResult> {
   if (options.signal === undefined) {
+    // Past the deadline, the roots read whole (the user's first) are kept.
+    const soFar = options.soFar ?? {};
     return boundedByDefault(
       undefined,
       "slash-command templates",
-      (signal) => loadPromptTemplates({ ...options, signal }),
-      { templates: [], diagnostics: [] },
+      (signal) => loadPromptTemplates({ ...options, signal, soFar }),
+      { soFar: () => soFar.value ?? { templates: [], diagnostics: [] } },
     );
   }
   const plan = planTemplateRoots(options);
@@ -65,6 +67,8 @@ export async function loadPromptTemplates(
       collectTemplate(read, files[i] ?? "", root, loaded, diagnostics);
     }
     if (notRead > 0) diagnostics.push(totalCut(root.path, notRead));
+    // What a load stopped later still gives: the roots read whole, the user's first.
+    if (options.soFar) options.soFar.value = finish([...loaded], [...diagnostics]);
   }
   return finish(loaded, diagnostics);
 }

@@ -47,6 +47,12 @@ export interface LoadPromptTemplatesOptions {
    * a render's default deadline (5 s), as the synchronous one does.
    */
   signal?: AbortSignal;
+  /**
+   * Set (the async loader) after each root is read whole, the user's folder
+   * first: what a caller whose `signal` stopped the load still has. Without
+   * a `signal`, the loader keeps it itself past the default deadline.
+   */
+  soFar?: { value?: LoadPromptTemplatesResult };
 }
 
 export interface LoadPromptTemplatesResult {

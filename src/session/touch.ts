@@ -5,7 +5,12 @@ import {
   type TouchedContext,
 } from "../gather/context/index.js";
 import { MAX_TIMER_MS } from "../gather/deadline.js";
-import { type LoadedRules, traceRules } from "../gather/rules/index.js";
+import {
+  type LoadedRules,
+  type Rule,
+  type RuleAccount,
+  traceRules,
+} from "../gather/rules/index.js";
 import { loadLayer } from "../locate/load-layer.js";
 import { normalizeOptions } from "../options/normalize.js";
 import type { SystemPromptOptions } from "../options.js";
@@ -53,7 +58,7 @@ export interface TouchAsked {
 
 /**
  * The options {@link sessionContextFor} loads with: its rules traced (within
- * the options' deadline: past it, none, and a `touch-deadline` warning), its
+ * half the options' deadline: past it, only the user's own, and a `touch-deadline` warning), its
  * wrappers named.
  */
 export async function touchOptions(
@@ -70,9 +75,14 @@ export async function touchOptions(
     const kept = memos.get("rule-files")?.gathered.value as LoadedRules | undefined;
     if (kept !== undefined) rules = kept.rules;
     else {
-      // Traced here, before any render, it is bounded as the render's step is.
-      const traced = await withDeadline(opts.deadlineMs, (signal) =>
+      // Traced here, before any render, it is bounded as the render's step is,
+      // to half the deadline: the touched paths' pass gets the rest, so a
+      // repository whose rules folders take the whole of it still leaves time
+      // to give the user's own glob rules, read before the project's.
+      const soFar: { rules: Rule[]; accounts: RuleAccount[] } = { rules: [], accounts: [] };
+      const traced = await withDeadline(opts.deadlineMs / 2, (signal) =>
         traceRules({
+          soFar,
           cwd: opts.cwd,
           agentDir: opts.agentDir,
           home: opts.home,
@@ -86,10 +96,11 @@ export async function touchOptions(
       );
       if (traced !== undefined) rules = traced.rules;
       else {
+        rules = [...soFar.rules];
         diagnostics.push({
           level: "warning",
           code: "touch-deadline",
-          message: `the ${opts.deadlineMs} ms deadline passed before the rule files were found: no glob rule is given now`,
+          message: `the ${opts.deadlineMs} ms deadline passed before the rule files were found: ${rules.length > 0 ? "only your own rules are" : "no glob rule is"} given now`,
         });
       }
     }

@@ -19,9 +19,44 @@ const HEADERS: Record<SkillsTool, string> = {
 };
 
 /**
+ * Bytes of the repository's skills (name, description and location) the
+ * index lists at most, as context files (2 MiB) and rule files (1 MiB) have a
+ * total: 3,000 skills of 1 KiB descriptions made a 3.5 MB prompt, and past
+ * 8 MiB the whole section, the user's skills with it, was left out.
+ */
+export const MAX_SKILLS_INDEX_BYTES = 1024 * 1024;
+
+/**
+ * The skills the index lists, in the order given: those the model may invoke
+ * (not `disableModelInvocation`); every one of the user's (and those of paths
+ * the caller named), which count against the total first; the repository's
+ * until they reach {@link MAX_SKILLS_INDEX_BYTES}. `left` counts the
+ * repository's left out.
+ */
+export function skillsForIndex(skills: readonly Skill[]): { listed: Skill[]; left: number } {
+  const visible = skills.filter((skill) => !skill.disableModelInvocation);
+  const size = (s: Skill) =>
+    Buffer.byteLength(s.name) + Buffer.byteLength(s.description) + Buffer.byteLength(s.filePath);
+  let total = 0;
+  for (const s of visible) if (s.source !== "project") total += size(s);
+  let left = 0;
+  const listed = visible.filter((s) => {
+    if (s.source !== "project") return true;
+    if (left > 0 || total + size(s) > MAX_SKILLS_INDEX_BYTES) {
+      left++;
+      return false;
+    }
+    total += size(s);
+    return true;
+  });
+  return { listed, left };
+}
+
+/**
  * The skills index for the system prompt: a short instruction for `tool`, then
  * `<available_skills>` listing each skill the model may invoke (those with
- * `disableModelInvocation` are left out), every value XML-escaped. Empty when
+ * `disableModelInvocation` are left out, and the repository's past
+ * {@link MAX_SKILLS_INDEX_BYTES}), every value XML-escaped. Empty when
  * no skill is visible or `tool` is `"none"`. Skills are listed in the order given.
  *
  * @param tool Default `"read"`, the tool `selectSkillsTool` prefers.
@@ -38,7 +73,7 @@ export function formatSkillsForPrompt(
       `formatSkillsForPrompt: tool must be "read", "bash" or "none", got ${JSON.stringify(tool)}`,
     );
   }
-  const visible = skills.filter((skill) => !skill.disableModelInvocation);
+  const visible = skillsForIndex(skills).listed;
   if (visible.length === 0) return "";
   const lines = [HEADERS[tool], "", "<available_skills>"];
   for (const skill of visible) {

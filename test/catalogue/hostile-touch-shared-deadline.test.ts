@@ -91,9 +91,10 @@ describe("hostile repository: both phases of a contextFor slow", () => {
     const got = await loading.pass([join(cwd, "x.ts")], new Set());
     const passed = performance.now();
     expect(got.diagnostics.map((d) => d.code)).toContain("touch-deadline");
-    // The rule trace took the whole deadline; the pass gets what it left (nothing), not a deadline of
+    // The rule trace took its half of the deadline (the user's own rules are given in the other,
+    // catalogue/hostile-rules-discovery-user-scale); the pass gets what it left, not a deadline of
     // its own. Timed apart, so a loaded machine's slower config load does not count against the pass.
-    expect(traced - started).toBeGreaterThanOrEqual(DEADLINE_MS);
+    expect(traced - started).toBeGreaterThanOrEqual(DEADLINE_MS / 2);
     expect(given.left).toBeLessThan(DEADLINE_MS / 2);
     // A pass with a deadline of its own took the whole of it, at any load.
     expect(passed - traced).toBeLessThan(DEADLINE_MS);

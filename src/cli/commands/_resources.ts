@@ -1,10 +1,13 @@
 import { join } from "node:path";
-import { DEFAULT_DEADLINE_MS, loadWithin } from "../../gather/deadline.js";
-import { loadRules } from "../../gather/rules/index.js";
+import { DEFAULT_DEADLINE_MS, loadWithin, type SoFar } from "../../gather/deadline.js";
+import { loadRules, type Rule, type RuleAccount, rulesSoFar } from "../../gather/rules/index.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { nearMissesInFolder } from "../../locate/near-misses.js";
 import { checkFolders } from "../../options/folders.js";
-import { loadPromptTemplates } from "../../prompt-templates/index.js";
+import {
+  type LoadPromptTemplatesResult,
+  loadPromptTemplates,
+} from "../../prompt-templates/index.js";
 import { loadSkills } from "../../skills/index.js";
 import type { CliIo } from "../io.js";
 import { flagPaths } from "../options.js";
@@ -29,20 +32,26 @@ export async function loadResources(flags: ResourceFlags, io: CliIo) {
   const near = { customFiles: false, folders: ["prompts", "skills"] } as const;
   // Within a render's default deadline, as its own steps: each loader parses a repository's
   // frontmatter blocks one at a time, and 5,000 skills of dense YAML took minutes.
-  const within = <T>(what: string, load: (signal?: AbortSignal) => Promise<T>, nothing: T) =>
-    loadWithin(DEFAULT_DEADLINE_MS, what, load, nothing);
+  const within = <T>(
+    what: string,
+    load: (signal?: AbortSignal) => Promise<T>,
+    nothing: T | SoFar<T>,
+  ) => loadWithin(DEFAULT_DEADLINE_MS, what, load, nothing);
+  // What a late loader had read, the user's own files first: kept past the deadline.
+  const templatesSoFar: { value?: LoadPromptTemplatesResult } = {};
+  const rulesRead: { rules: Rule[]; accounts: RuleAccount[] } = { rules: [], accounts: [] };
   const [templates, skills, rules, userHints, projectHints] = await Promise.all([
-    within("slash-command templates", (signal) => loadPromptTemplates({ ...common, signal }), {
-      templates: [],
-      diagnostics: [],
-    }),
+    within(
+      "slash-command templates",
+      (signal) => loadPromptTemplates({ ...common, signal, soFar: templatesSoFar }),
+      { soFar: () => templatesSoFar.value ?? { templates: [], diagnostics: [] } },
+    ),
     within("skills", (signal) => loadSkills({ ...common, signal }), {
       skills: [],
       diagnostics: [],
     }),
-    within("rule files", (signal) => loadRules({ ...common, signal }), {
-      rules: [],
-      diagnostics: [],
+    within("rule files", (signal) => loadRules({ ...common, signal, soFar: rulesRead }), {
+      soFar: () => rulesSoFar(rulesRead, []),
     }),
     nearMissesInFolder(agentDir, near),
     flags.untrusted ? [] : nearMissesInFolder(join(cwd, DEFAULT_PROJECT_DIR), near),

@@ -17,6 +17,7 @@ export {
   dedupeLoaded,
   type LoadRulesOptions,
   loadRules,
+  rulesSoFar,
   traceRules,
 } from "./load.js";
 export { belowCwdFormats, findRulesBelowCwd, loadFolderRules } from "./nested.js";

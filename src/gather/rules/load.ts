@@ -10,6 +10,7 @@ import {
   chainFolders,
   checkMaxBytes,
   projectReach,
+  type Reach,
   readRepoCapped,
   withCutMarker,
 } from "../../repo-files/index.js";
@@ -108,14 +109,13 @@ export async function loadRules(
   options: LoadRulesOptions,
 ): Promise<{ rules: Rule[]; diagnostics: Diagnostic[] }> {
   if (options.signal === undefined) {
+    // Past the deadline, the user's own rules (read before the project's) are kept.
+    const soFar = options.soFar ?? { rules: [], accounts: [] };
     return boundedByDefault(
       undefined,
       "rule files",
-      (signal) => loadRules({ ...options, signal }),
-      {
-        rules: [],
-        diagnostics: [],
-      },
+      (signal) => loadRules({ ...options, signal, soFar }),
+      { soFar: () => rulesSoFar(soFar, options.stated ?? []) },
     );
   }
   const traced = await traceRules(options);
@@ -131,14 +131,13 @@ export async function loadRules(
  */
 export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules> {
   if (options.signal === undefined) {
+    const soFar = options.soFar ?? { rules: [], accounts: [] };
     return boundedByDefault(
       undefined,
       "rule files",
-      (signal) => traceRules({ ...options, signal }),
+      (signal) => traceRules({ ...options, signal, soFar }),
       {
-        rules: [],
-        accounts: [],
-        diagnostics: [],
+        soFar: () => ({ rules: [...soFar.rules], accounts: [...soFar.accounts], diagnostics: [] }),
       },
     );
   }
@@ -153,89 +152,25 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
   const trusted = options.projectTrusted !== false;
   const ceiling = options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
-  // The project's reach: its root (narrowed when it is or holds the home
-  // folder), and for an untrusted project its private files.
-  const reach = await projectReach({ start: cwd, home, trusted, ceiling, signal: options.signal });
-  const projectRoot = reach.root;
-  const cut = capChain(
-    ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, projectRoot)),
-    projectRoot,
-  );
-  const projectFolders = cut.folders;
-  // Each folder's real path from its parent's: a realpath per folder walks the whole chain again.
-  const realOf = new Map(
-    (await chainFolders(projectFolders, options.signal)).map((f) => [f.dir, f.real]),
-  );
-  const layerDir = join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
+  const layerOf = (format: RuleFormat): Rule["layer"] =>
+    format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
   const diagnostics: Diagnostic[] = [];
-  if (cut.skipped > 0) {
-    diagnostics.push(chainCutDiagnostic(cwd, projectRoot, cut.skipped, "rule files"));
-  }
-
-  const bases = (format: RuleFormat): string[] => {
-    switch (format.scope) {
-      case "project":
-        return projectFolders;
-      case "project-layer":
-        return [layerDir];
-      case "agent-dir":
-        return [agentDir];
-      case "home":
-        return [home];
-    }
-  };
-  const gemini = sources.has("gemini") ? await geminiContextNames(cwd, reach) : { diagnostics: [] };
-  diagnostics.push(...gemini.diagnostics);
-  const wanted = RULE_FORMATS.filter((f) => formatWanted(f, sources)).map((f) =>
-    withGeminiNames(f, gemini.names),
-  );
-  if (!trusted && wanted.some((f) => f.scope === "project-layer")) {
-    diagnostics.push(...(await untrustedLayerRules(layerDir)));
-  }
-  // Every known location of every folder at once; the order is restored after.
-  const groups = await Promise.all(
-    wanted
-      .filter((f) => trusted || f.scope !== "project-layer")
-      .flatMap((format) => {
-        // Project files may not reach outside the project, trusted or not: a
-        // rule file is text the repository controls, and it is inlined.
-        const confine =
-          format.scope === "project" || format.scope === "project-layer" ? reach : undefined;
-        return bases(format).map(async (base) => {
-          const perLocation = await Promise.all(
-            format.locations.map((l) =>
-              findRuleFiles(base, l, confine, options.signal, undefined, realOf.get(base)),
-            ),
-          );
-          const found = withFallbacks(format, perLocation).sort((a, b) =>
-            Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)),
-          );
-          return found.map((candidate) => ({ candidate, format }));
-        });
-      }),
-  );
-  const candidates = groups.flat();
-
+  // Each file's account and rule, by the candidate found; the diagnostics of
+  // reading and parsing come after those of the project's folders, as they
+  // did when every file was read at once.
+  type Entry = { candidate: RuleCandidate; format: RuleFormat };
+  const done = new Map<
+    Entry,
+    { account?: RuleAccount; read?: { rule: Rule; account: RuleAccount } }
+  >();
+  const parseDiagnostics: Diagnostic[] = [];
   // Which files are read is decided from their sizes (known from stat), so the
-  // total budget is deterministic; then they are read at once. The user's
-  // files take their part of the totals first, then the project's, each in
-  // prompt order (kept for the prompt): a repository's megabyte of rule files
-  // must not leave the user's own rule unread.
+  // total budget is deterministic. The user's files take their part of the
+  // totals first, then the project's, each in prompt order.
   const seen = new Map<string, string>();
   let total = 0;
   let files = 0;
-  const layerOf = (format: RuleFormat): Rule["layer"] =>
-    format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
-  const budgetOrder = [
-    ...candidates.filter((c) => layerOf(c.format) === "user"),
-    ...candidates.filter((c) => layerOf(c.format) === "project"),
-  ];
-  const planned = new Map(budgetOrder.map((c) => [c, planOne(c)]));
-  const plan = candidates.flatMap((c) => {
-    const one = planned.get(c);
-    return one ? [one] : [];
-  });
-  function planOne({ candidate, format }: (typeof candidates)[number]) {
+  function planOne({ candidate, format }: Entry) {
     const layer = layerOf(format);
     const base = { path: toPosix(candidate.path), source: format.source, layer };
     if (candidate.refused) return { base, fate: candidate.refused as RuleFate };
@@ -260,86 +195,168 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     total += size;
     return { base, read: { candidate, format, real } };
   }
-  const texts = await Promise.all(
-    // Through the door, by the path found: it checks again, on the descriptor, what discovery saw.
-    plan.map((p) =>
-      p.read
-        ? readRepoCapped(p.read.candidate.path, {
-            reach: p.base.layer === "project" ? reach : undefined,
-            named: p.read.candidate.location.named === true,
-            maxBytes,
-          })
-        : undefined,
-    ),
-  );
-
-  // Each file's account and rule at its place in prompt order.
-  const accountAt: (RuleAccount | undefined)[] = plan.map(() => undefined);
-  const readAt: ({ rule: Rule; account: RuleAccount } | undefined)[] = plan.map(() => undefined);
-  // Parsing is synchronous and the repository sets how much there is (1,000
-  // files of flow-sequence frontmatter): the loop yields every slice and stops
-  // once the render has given up on it. The user's files are parsed first, and
-  // each goes to `soFar` as it is, so a render that gives up on the project's
-  // still has the user's rules.
-  const parseOrder = [
-    ...plan.flatMap((p, i) => (p.base.layer === "user" ? [i] : [])),
-    ...plan.flatMap((p, i) => (p.base.layer === "project" ? [i] : [])),
-  ];
-  for (const i of parseOrder) {
-    const turn = nextTurn(options.signal);
-    if (turn) await turn;
-    const p = plan[i];
-    if (p === undefined) continue;
-    const { base } = p;
-    const keep = (one: RuleAccount) => {
-      accountAt[i] = one;
-      if (base.layer === "user") options.soFar?.accounts.push(one);
-    };
-    const text = texts[i];
-    if (!p.read || !text) {
-      if (p.fate) keep({ ...base, fate: p.fate });
-      continue;
-    }
-    if (!text.ok) {
-      const reason = text.diagnostics[0]?.message ?? text.reason;
-      keep({
+  /**
+   * Plans, reads (at once) and parses one layer's files. Parsing is
+   * synchronous and the repository sets how much there is (1,000 files of
+   * flow-sequence frontmatter): the loop yields every slice and stops once
+   * the render has given up on it. The user's files go to `soFar` as they are.
+   */
+  async function readLayer(entries: readonly Entry[], reach: Reach | undefined): Promise<void> {
+    const plan = entries.map((e) => ({ entry: e, ...planOne(e) }));
+    const texts = await Promise.all(
+      // Through the door, by the path found: it checks again, on the descriptor, what discovery saw.
+      plan.map((p) =>
+        p.read
+          ? readRepoCapped(p.read.candidate.path, {
+              reach: p.base.layer === "project" ? reach : undefined,
+              named: p.read.candidate.location.named === true,
+              maxBytes,
+            })
+          : undefined,
+      ),
+    );
+    for (const [i, p] of plan.entries()) {
+      const turn = nextTurn(options.signal);
+      if (turn) await turn;
+      const { base } = p;
+      const slot: { account?: RuleAccount; read?: { rule: Rule; account: RuleAccount } } = {};
+      done.set(p.entry, slot);
+      const keep = (one: RuleAccount) => {
+        slot.account = one;
+        if (base.layer === "user") options.soFar?.accounts.push(one);
+      };
+      const text = texts[i];
+      if (!p.read || !text) {
+        if (p.fate) keep({ ...base, fate: p.fate });
+        continue;
+      }
+      if (!text.ok) {
+        const reason = text.diagnostics[0]?.message ?? text.reason;
+        keep({
+          ...base,
+          fate:
+            text.reason === "refused"
+              ? { status: "refused", reason: reason.replace(/^not read: /, "") }
+              : { status: "unreadable", reason },
+        });
+        continue;
+      }
+      parseDiagnostics.push(...text.diagnostics.map((d) => ({ ...d, path: base.path })));
+      const one = toRule(p.read.candidate, p.read.format, base.layer, text.text, base.path);
+      parseDiagnostics.push(...one.diagnostics);
+      let content = one.rule.content;
+      if (text.omitted > 0) content = withCutMarker(content, text.omitted, maxBytes);
+      const rule = { ...one.rule, content };
+      const account: RuleAccount = {
         ...base,
-        fate:
-          text.reason === "refused"
-            ? { status: "refused", reason: reason.replace(/^not read: /, "") }
-            : { status: "unreadable", reason },
-      });
-      continue;
-    }
-    diagnostics.push(...text.diagnostics.map((d) => ({ ...d, path: base.path })));
-    const one = toRule(p.read.candidate, p.read.format, base.layer, text.text, base.path);
-    diagnostics.push(...one.diagnostics);
-    let content = one.rule.content;
-    if (text.omitted > 0) content = withCutMarker(content, text.omitted, maxBytes);
-    const rule = { ...one.rule, content };
-    const account: RuleAccount = {
-      ...base,
-      activation: rule.activation,
-      ...(text.omitted > 0 ? { cut: true } : {}),
-      fate: one.disabled
-        ? { status: "disabled", reason: one.disabled }
-        : {
-            status:
-              rule.activation === "always"
-                ? "inlined"
-                : rule.activation === "manual"
-                  ? "manual"
-                  : "listed",
-          },
-    };
-    keep(account);
-    if (!one.disabled) {
-      readAt[i] = { rule, account };
-      if (base.layer === "user") options.soFar?.rules.push(rule);
+        activation: rule.activation,
+        ...(text.omitted > 0 ? { cut: true } : {}),
+        fate: one.disabled
+          ? { status: "disabled", reason: one.disabled }
+          : {
+              status:
+                rule.activation === "always"
+                  ? "inlined"
+                  : rule.activation === "manual"
+                    ? "manual"
+                    : "listed",
+            },
+      };
+      keep(account);
+      if (!one.disabled) {
+        slot.read = { rule, account };
+        if (base.layer === "user") options.soFar?.rules.push(rule);
+      }
     }
   }
-  const accounts = accountAt.filter((a) => a !== undefined);
-  const read = readAt.filter((r) => r !== undefined);
+  /** One format's files under one folder, sorted by path. */
+  async function findIn(
+    format: RuleFormat,
+    base: string,
+    confine: Reach | undefined,
+    realBase: string | undefined,
+  ): Promise<Entry[]> {
+    const perLocation = await Promise.all(
+      format.locations.map((l) =>
+        findRuleFiles(base, l, confine, options.signal, undefined, realBase),
+      ),
+    );
+    const found = withFallbacks(format, perLocation).sort((a, b) =>
+      Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)),
+    );
+    return found.map((candidate) => ({ candidate, format }));
+  }
+
+  // The formats wanted, in prompt order; a project's own layer only when it is trusted.
+  const formats = RULE_FORMATS.filter((f) => formatWanted(f, sources)).filter(
+    (f) => trusted || f.scope !== "project-layer",
+  );
+  const groups: Entry[][][] = formats.map(() => []);
+  // The user's own rule files first, found, read and parsed before any of the
+  // project's folders is looked at: a repository whose rules folders take
+  // the step's whole deadline to list (seven of them linked to one folder
+  // of 200,000 files) or to parse must not leave the user's rules out.
+  await Promise.all(
+    formats.map(async (format, i) => {
+      if (format.scope === "agent-dir")
+        groups[i] = [await findIn(format, agentDir, undefined, undefined)];
+      else if (format.scope === "home")
+        groups[i] = [await findIn(format, home, undefined, undefined)];
+    }),
+  );
+  await readLayer(
+    formats.flatMap((f, i) => (layerOf(f) === "user" ? (groups[i] ?? []).flat() : [])),
+    undefined,
+  );
+
+  // The project's reach: its root (narrowed when it is or holds the home
+  // folder), and for an untrusted project its private files.
+  const reach = await projectReach({ start: cwd, home, trusted, ceiling, signal: options.signal });
+  const projectRoot = reach.root;
+  const cut = capChain(
+    ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, projectRoot)),
+    projectRoot,
+  );
+  const projectFolders = cut.folders;
+  // Each folder's real path from its parent's: a realpath per folder walks the whole chain again.
+  const realOf = new Map(
+    (await chainFolders(projectFolders, options.signal)).map((f) => [f.dir, f.real]),
+  );
+  const layerDir = join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
+  if (cut.skipped > 0) {
+    diagnostics.push(chainCutDiagnostic(cwd, projectRoot, cut.skipped, "rule files"));
+  }
+  const gemini = sources.has("gemini") ? await geminiContextNames(cwd, reach) : { diagnostics: [] };
+  diagnostics.push(...gemini.diagnostics);
+  if (
+    !trusted &&
+    RULE_FORMATS.some((f) => formatWanted(f, sources) && f.scope === "project-layer")
+  ) {
+    diagnostics.push(...(await untrustedLayerRules(layerDir)));
+  }
+  // Every known location of every project folder at once; the order is restored after.
+  // Project files may not reach outside the project, trusted or not: a rule
+  // file is text the repository controls, and it is inlined.
+  await Promise.all(
+    formats.map(async (plain, i) => {
+      if (layerOf(plain) !== "project") return;
+      const format = withGeminiNames(plain, gemini.names);
+      const bases = format.scope === "project" ? projectFolders : [layerDir];
+      groups[i] = await Promise.all(
+        bases.map((base) => findIn(format, base, reach, realOf.get(base))),
+      );
+    }),
+  );
+  await readLayer(
+    formats.flatMap((f, i) => (layerOf(f) === "project" ? (groups[i] ?? []).flat() : [])),
+    reach,
+  );
+  diagnostics.push(...parseDiagnostics);
+
+  // Each file's account and rule at its place in prompt order.
+  const inOrder = groups.flat(2).map((e) => done.get(e));
+  const accounts = inOrder.flatMap((d) => (d?.account ? [d.account] : []));
+  const read = inOrder.flatMap((d) => (d?.read ? [d.read] : []));
 
   // A trusted project's rule beats the user's of the same format and name. An
   // untrusted project's never does: naming its file like the user's would
@@ -391,6 +408,19 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     });
   }
   return { rules: unshadowed.map((r) => r.rule), accounts, diagnostics };
+}
+
+/**
+ * What {@link loadRules} gives from the user's rules read so far (`soFar`), deduped
+ * as a whole load is: the value of a load stopped at its deadline.
+ */
+export function rulesSoFar(
+  soFar: { rules: readonly Rule[]; accounts: readonly RuleAccount[] },
+  stated: readonly StatedText[],
+): { rules: Rule[]; diagnostics: Diagnostic[] } {
+  const loaded = { rules: [...soFar.rules], accounts: [...soFar.accounts], diagnostics: [] };
+  const done = dedupeLoaded(loaded, stated);
+  return { rules: done.rules, diagnostics: done.diagnostics };
 }
 
 /**
