@@ -9,6 +9,7 @@ import {
 } from "../_gitignore.js";
 import { nextTurn } from "../_pace.js";
 import { isWithin } from "../_paths.js";
+import { gitExcludeFile } from "../gather/git/_repository.js";
 import { readCappedText } from "./capped-read.js";
 
 /**
@@ -37,7 +38,8 @@ export interface PrivateVerdict {
  * the prompt: anything inside `.git/` (its config holds remote URLs with
  * tokens), anything hidden (`.env`, `.npmrc`, `.aws/`), and anything git
  * ignores (the `.gitignore` files from the root down to the path, and
- * `.git/info/exclude`; the user's global excludes are not read). What
+ * `.git/info/exclude`, in the common git folder of a linked worktree or a
+ * submodule, as git reads it; the user's global excludes are not read). What
  * `.git/info/exclude` names stays private even where the repository's own
  * `.gitignore` takes it back (`!credentials.json`): git lets it, but the
  * exclude file is the clone's, not the repository's. A path
@@ -66,11 +68,20 @@ export function privatePaths(
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
   let excluded: Promise<IgnoreRules | undefined> | undefined;
+  // Where git keeps the clone's exclude file: the common git folder in a worktree or submodule.
+  let excludeFile: Promise<string | undefined> | undefined;
+  const excludePath = () => {
+    excludeFile ??= gitExcludeFile(root).catch(() => undefined);
+    return excludeFile;
+  };
   /** The rules that apply inside the folder `key` ("a/b", "" for the root), its parents' included. */
   const rulesOf = (key: string): Promise<IgnoreRules | undefined> => {
     let found = rules.get(key);
     if (found === undefined) {
-      found = key === "" ? rootRules(root, budget) : folderRules(root, key, rulesOf, budget);
+      found =
+        key === ""
+          ? rootRules(root, excludePath(), budget)
+          : folderRules(root, key, rulesOf, budget);
       rules.set(key, found);
     }
     return found;
@@ -116,7 +127,9 @@ export function privatePaths(
       return { rel, why: "ignored by git" };
     }
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
-    excluded ??= withFile(undefined, join(root, ".git", "info", "exclude"), "", newPatternBudget());
+    excluded ??= excludePath().then((file) =>
+      file === undefined ? undefined : withFile(undefined, file, "", newPatternBudget()),
+    );
     // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.
     if (await isIgnoredPaced(await excluded, rel, signal)) {
       return { rel, why: "excluded by .git/info/exclude" };
@@ -125,12 +138,15 @@ export function privatePaths(
   };
 }
 
-async function rootRules(root: string, budget: PatternBudget): Promise<IgnoreRules | undefined> {
+async function rootRules(
+  root: string,
+  exclude: Promise<string | undefined>,
+  budget: PatternBudget,
+): Promise<IgnoreRules | undefined> {
   let list: IgnoreRules | undefined;
-  for (const file of [join(root, ".git", "info", "exclude"), join(root, ".gitignore")]) {
-    list = await withFile(list, file, "", budget);
-  }
-  return list;
+  const excludeFile = await exclude;
+  if (excludeFile !== undefined) list = await withFile(list, excludeFile, "", budget);
+  return withFile(list, join(root, ".gitignore"), "", budget);
 }
 
 async function folderRules(
