@@ -9,7 +9,7 @@ import {
 } from "../_gitignore.js";
 import { nextTurn } from "../_pace.js";
 import { isWithin } from "../_paths.js";
-import { gitExcludeFile } from "../gather/git/_repository.js";
+import { gitExcludeFile } from "../gather/git/index.js";
 import { readCappedText } from "./capped-read.js";
 
 /**
