@@ -1,6 +1,6 @@
-import { delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { realpath } from "../../_io.js";
-import { homeFolder, isWithin, xdgFolder } from "../../_paths.js";
+import { homeFolder, xdgFolder } from "../../_paths.js";
 import { oneLine } from "../../_prompt-text.js";
 import type { GitInfo } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
@@ -9,6 +9,8 @@ import {
   findSystemBinary,
   type ProbeRunner,
   projectFolders,
+  projectOwns,
+  projectRoots,
   runProbe,
   systemPathEntries,
 } from "../environment/index.js";
@@ -261,9 +263,6 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
   return { git: { ...parsed, commits }, diagnostics: [] };
 }
 
-/** Whether `path` lies in a project folder ({@link projectOwns}). */
-type Judge = (path: string) => Promise<boolean>;
-
 /**
  * `env` without a global config the project wrote. With `HOME` or
  * `XDG_CONFIG_HOME` inside the checkout (as a CI job may set them), git reads
@@ -293,7 +292,7 @@ async function withoutProjectGlobals(
   if (files.length === 0) return out;
   // The project's folders, and the repositories around them that hold one of the files (up to
   // git's home folder, never it: a home inside a checkout leaves the checkout the project's).
-  const folders = await projectFolders(project, files, env.HOME);
+  const folders = await projectRoots(project, files, env.HOME);
   const owns = projectOwns(folders);
   if (env.HOME !== undefined && (await owns(join(env.HOME, ".gitconfig")))) out.HOME = "/dev/null";
   if (xdg !== undefined) {
@@ -303,31 +302,6 @@ async function withoutProjectGlobals(
     else if (out.HOME === "/dev/null") out.XDG_CONFIG_HOME = xdg;
   }
   return out;
-}
-
-/**
- * Whether a path lies in one of `folders`, as written or by the real path
- * of it or of its deepest folder that exists (a missing file is judged by
- * where it would be); a path that cannot be resolved (a loop, a folder that
- * may not be searched) is taken as the project's.
- */
-function projectOwns(folders: readonly string[]): Judge {
-  const real = Promise.all(folders.map((f) => realpath(f).catch(() => f)));
-  return async (path) => {
-    const within = (p: string, list: readonly string[]) => list.some((f) => isWithin(p, f));
-    if (within(path, folders)) return true;
-    let at = resolve(path);
-    for (;;) {
-      try {
-        const found = await realpath(at);
-        return within(join(found, relative(at, resolve(path))), await real);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if ((code !== "ENOENT" && code !== "ENOTDIR") || dirname(at) === at) return true;
-        at = dirname(at);
-      }
-    }
-  };
 }
 
 function noRepository(options: GitOptions): GitResult {
