@@ -8,7 +8,8 @@ import {
   type PatternBudget,
 } from "../_gitignore.js";
 import { nextTurn } from "../_pace.js";
-import { isWithin } from "../_paths.js";
+import { homeFolder, isWithin, xdgFolder } from "../_paths.js";
+import { projectOwns } from "../gather/environment/index.js";
 import { gitExcludeFile } from "../gather/git/index.js";
 import { readCappedText } from "./capped-read.js";
 
@@ -24,7 +25,8 @@ export type PrivateReason =
   | "inside .git/"
   | "hidden (a name that starts with a dot)"
   | "ignored by git"
-  | "excluded by .git/info/exclude";
+  | "excluded by .git/info/exclude"
+  | "ignored by your global git excludes";
 
 /** The verdict on one path: where it is, relative to its project, and why it is private. */
 export interface PrivateVerdict {
@@ -49,10 +51,7 @@ export interface PrivateVerdict {
  */
 export function privatePaths(
   root: string,
-  {
-    hidden = true,
-    signal,
-  }: {
+  options: {
     /** False: a hidden name alone does not make a path private. */
     hidden?: boolean;
     /**
@@ -62,9 +61,19 @@ export function privatePaths(
      * that ran on after a render had given up on them.
      */
     signal?: AbortSignal | undefined;
+    /**
+     * Where your global git excludes are found (`$XDG_CONFIG_HOME/git/ignore`,
+     * else `~/.config/git/ignore`). Default: `process.env` and `homeFolder()`.
+     */
+    env?: Readonly<Record<string, string | undefined>>;
+    home?: string;
   } = {},
 ): (path: string) => Promise<PrivateVerdict | undefined> {
+  const env = options.env ?? process.env;
+  const home = options.home ?? homeFolder();
+  const { hidden = true, signal } = options;
   const rules = new Map<string, Promise<IgnoreRules | undefined>>();
+  let globalRules: Promise<IgnoreRules | undefined> | undefined;
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
   let excluded: Promise<IgnoreRules | undefined> | undefined;
@@ -134,8 +143,32 @@ export function privatePaths(
     if (await isIgnoredPaced(await excluded, rel, signal)) {
       return { rel, why: "excluded by .git/info/exclude" };
     }
+    // Yours too, and as sticky: a repository's `!name` does not take back what you ignore everywhere.
+    globalRules ??= globalExcludes(root, env, home);
+    if (await isIgnoredPaced(await globalRules, rel, signal)) {
+      return { rel, why: "ignored by your global git excludes" };
+    }
     return undefined;
   };
+}
+
+/**
+ * Your global git excludes, git's default `core.excludesFile`
+ * (`$XDG_CONFIG_HOME/git/ignore`, else `~/.config/git/ignore`; a relative
+ * `XDG_CONFIG_HOME` is ignored), read as `.git/info/exclude` is (a capped
+ * regular file), unless it lies in the project (`HOME` inside the checkout:
+ * the project's file, not yours). A `core.excludesFile` your git config
+ * names elsewhere is not read.
+ */
+async function globalExcludes(
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+): Promise<IgnoreRules | undefined> {
+  const config = xdgFolder(env, "XDG_CONFIG_HOME") ?? join(home, ".config");
+  const file = join(config, "git", "ignore");
+  if (await projectOwns([root])(file)) return undefined;
+  return withFile(undefined, file, "", newPatternBudget());
 }
 
 async function rootRules(
