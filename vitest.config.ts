@@ -38,6 +38,10 @@ const SLOW = [
   "test/catalogue/hostile-gitdir.test.ts",
   // A watch started until its first export is said, then stopped (about a second); a snapshot run.
   "test/catalogue/hostile-output-link-above-slow.test.ts",
+  // Four repositories built and rendered with git: 2-3 s.
+  "test/catalogue/hostile-git-global-config.test.ts",
+  // Three runs of serve --open, each waiting for the opener or its note: 5-7 s under load.
+  "test/catalogue/hostile-opener-home.test.ts",
   // Waits on real time (deadlines, fallbacks, watch's settling) or runs the built CLI many
   // times, 2.5-5.3 s a file: moved with the five above when npm test took 96.7 s at a load of
   // 0.8 (15:52 UTC), vitest's own time varying 84-101 s between runs of the same head.

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { agentDirInProject, UNREAD_AGENT_DIR } from "../gather/environment/index.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
 import type { Diagnostic } from "../types.js";
@@ -27,12 +28,20 @@ export async function applyConfigFiles(given: SystemPromptOptions): Promise<Conf
   if (given.configFiles !== true) {
     return { ...mergeConfig(given, []), files: [], diagnostics: [] };
   }
-  const { cwd, agentDir } = resolveCommonPaths(given);
+  const { cwd, agentDir, home } = resolveCommonPaths(given);
+  const projectTrusted = given.projectTrusted !== false;
+  // An agent dir in an untrusted project (HOME inside the checkout) is the project's: its file is not yours.
+  const own =
+    !projectTrusted &&
+    given.agentDir === undefined &&
+    (await agentDirInProject(agentDir, cwd, home))
+      ? UNREAD_AGENT_DIR
+      : agentDir;
   const { files, diagnostics } = await loadConfigFiles({
     cwd,
-    agentDir,
+    agentDir: own,
     projectDir: join(cwd, given.projectDir ?? DEFAULT_PROJECT_DIR),
-    projectTrusted: given.projectTrusted !== false,
+    projectTrusted,
   });
   return { ...mergeConfig(given, files), files, diagnostics };
 }

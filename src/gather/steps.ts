@@ -10,7 +10,12 @@ import type { Diagnostic } from "../types.js";
 import { type ContextTrace, NO_CONTEXT, traceContextFiles } from "./context/context-files.js";
 import { nestedContextNames } from "./context/on-touch.js";
 import { type Gathered, type GatherStep, lifted } from "./deadline.js";
-import { envCacheLocation, environmentStep, realMachine } from "./environment/index.js";
+import {
+  envCacheLocation,
+  environmentStep,
+  realMachine,
+  UNREAD_AGENT_DIR,
+} from "./environment/index.js";
 import { gitStep } from "./git/index.js";
 import { parseRuleList } from "./guidelines/guidelines.js";
 import { parseToolDescriptions, selectSkillsTool } from "./guidelines/tools.js";
@@ -31,12 +36,21 @@ import {
  * `signal` stops late walks (the tree, the layer folders, the skills
  * folders, the context files) once the deadline has been met without them.
  */
+/** The user layer left out: the agent dir lies in the untrusted project (see `agentDirInProject`). */
+const AGENT_DIR_IN_PROJECT: Diagnostic = {
+  level: "warning",
+  code: "agent-dir-in-project",
+  message:
+    "the agent dir lies inside the project (a HOME or $SYSPROMPT_AGENT_DIR inside the checkout), which is not trusted: the project wrote it, so it is not read as your user layer (no context file, rule, section, skill, template or config of it); trust the project, or give an agent dir outside it",
+};
+
 export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
   const { opts } = inputs;
   const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, roots, ceilingDir } = opts;
   const maxBytes = opts.maxContextBytes;
   // Cache files go to the agent dir the user named, else to the user's cache folder.
-  const named = opts.agentDirGiven || envAgentDir(env) !== undefined;
+  const named =
+    (opts.agentDirGiven || envAgentDir(env) !== undefined) && agentDir !== UNREAD_AGENT_DIR;
   const cacheHome = { agentDir: named ? agentDir : undefined, env, home };
   const ceiling = ceilingDir !== null ? { ceilingDir } : {};
   const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
@@ -95,7 +109,10 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
         { dir: agentDir, ...layerFiles },
         async (i) => {
           const loaded = lifted(await loadLayer(i.dir, "user", { ...i, signal }));
-          const ignored = relativeAgentDirWarning(env, opts.agentDirGiven);
+          const ignored =
+            agentDir === UNREAD_AGENT_DIR
+              ? AGENT_DIR_IN_PROJECT
+              : relativeAgentDirWarning(env, opts.agentDirGiven);
           return ignored ? { ...loaded, diagnostics: [ignored, ...loaded.diagnostics] } : loaded;
         },
         emptyLayer("user"),

@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { parseNow } from "../_time.js";
 import { DEFAULT_DEADLINE_MS } from "../gather/deadline.js";
+import { agentDirInProject, UNREAD_AGENT_DIR } from "../gather/environment/index.js";
 import { DEFAULT_TOOLS } from "../gather/guidelines/index.js";
 import { resolveRoots } from "../gather/roots.js";
 import { checkRuleSources } from "../gather/rules/index.js";
@@ -60,6 +61,12 @@ export async function normalizeCheckedOptions(
     );
   }
   const trusted = options.projectTrusted !== false;
+  // An untrusted project's own folder is not your user layer (HOME inside the checkout); one you
+  // name yourself (`--agent-dir`) is what you chose.
+  const ownAgentDir =
+    !trusted && options.agentDir === undefined && (await agentDirInProject(agentDir, cwd, home))
+      ? UNREAD_AGENT_DIR
+      : agentDir;
   const resolvedFiles: ResolvedFile[] = [];
   if (options.resolvedSystemPrompt !== undefined) resolvedFiles.push("SYSTEM.md");
   if (options.resolvedAppendPrompt !== undefined) resolvedFiles.push("APPEND_SYSTEM.md");
@@ -84,7 +91,7 @@ export async function normalizeCheckedOptions(
     cwd,
     home,
     env,
-    agentDir,
+    agentDir: ownAgentDir,
     agentDirGiven: options.agentDir !== undefined,
     projectDirName,
     projectDir: join(cwd, projectDirName),

@@ -8,7 +8,9 @@ import {
   type PatternBudget,
 } from "../_gitignore.js";
 import { nextTurn } from "../_pace.js";
-import { isWithin } from "../_paths.js";
+import { homeFolder, isWithin, xdgFolder } from "../_paths.js";
+import { projectOwns } from "../gather/environment/index.js";
+import { gitExcludeFile } from "../gather/git/index.js";
 import { readCappedText } from "./capped-read.js";
 
 /**
@@ -23,7 +25,8 @@ export type PrivateReason =
   | "inside .git/"
   | "hidden (a name that starts with a dot)"
   | "ignored by git"
-  | "excluded by .git/info/exclude";
+  | "excluded by .git/info/exclude"
+  | "ignored by your global git excludes";
 
 /** The verdict on one path: where it is, relative to its project, and why it is private. */
 export interface PrivateVerdict {
@@ -37,7 +40,8 @@ export interface PrivateVerdict {
  * the prompt: anything inside `.git/` (its config holds remote URLs with
  * tokens), anything hidden (`.env`, `.npmrc`, `.aws/`), and anything git
  * ignores (the `.gitignore` files from the root down to the path, and
- * `.git/info/exclude`; the user's global excludes are not read). What
+ * `.git/info/exclude`, in the common git folder of a linked worktree or a
+ * submodule, as git reads it; the user's global excludes are not read). What
  * `.git/info/exclude` names stays private even where the repository's own
  * `.gitignore` takes it back (`!credentials.json`): git lets it, but the
  * exclude file is the clone's, not the repository's. A path
@@ -47,10 +51,7 @@ export interface PrivateVerdict {
  */
 export function privatePaths(
   root: string,
-  {
-    hidden = true,
-    signal,
-  }: {
+  options: {
     /** False: a hidden name alone does not make a path private. */
     hidden?: boolean;
     /**
@@ -60,17 +61,36 @@ export function privatePaths(
      * that ran on after a render had given up on them.
      */
     signal?: AbortSignal | undefined;
+    /**
+     * Where your global git excludes are found (`$XDG_CONFIG_HOME/git/ignore`,
+     * else `~/.config/git/ignore`). Default: `process.env` and `homeFolder()`.
+     */
+    env?: Readonly<Record<string, string | undefined>>;
+    home?: string;
   } = {},
 ): (path: string) => Promise<PrivateVerdict | undefined> {
+  const env = options.env ?? process.env;
+  const home = options.home ?? homeFolder();
+  const { hidden = true, signal } = options;
   const rules = new Map<string, Promise<IgnoreRules | undefined>>();
+  let globalRules: Promise<IgnoreRules | undefined> | undefined;
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
   let excluded: Promise<IgnoreRules | undefined> | undefined;
+  // Where git keeps the clone's exclude file: the common git folder in a worktree or submodule.
+  let excludeFile: Promise<string | undefined> | undefined;
+  const excludePath = () => {
+    excludeFile ??= gitExcludeFile(root).catch(() => undefined);
+    return excludeFile;
+  };
   /** The rules that apply inside the folder `key` ("a/b", "" for the root), its parents' included. */
   const rulesOf = (key: string): Promise<IgnoreRules | undefined> => {
     let found = rules.get(key);
     if (found === undefined) {
-      found = key === "" ? rootRules(root, budget) : folderRules(root, key, rulesOf, budget);
+      found =
+        key === ""
+          ? rootRules(root, excludePath(), budget)
+          : folderRules(root, key, rulesOf, budget);
       rules.set(key, found);
     }
     return found;
@@ -116,21 +136,50 @@ export function privatePaths(
       return { rel, why: "ignored by git" };
     }
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
-    excluded ??= withFile(undefined, join(root, ".git", "info", "exclude"), "", newPatternBudget());
+    excluded ??= excludePath().then((file) =>
+      file === undefined ? undefined : withFile(undefined, file, "", newPatternBudget()),
+    );
     // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.
     if (await isIgnoredPaced(await excluded, rel, signal)) {
       return { rel, why: "excluded by .git/info/exclude" };
+    }
+    // Yours too, and as sticky: a repository's `!name` does not take back what you ignore everywhere.
+    globalRules ??= globalExcludes(root, env, home);
+    if (await isIgnoredPaced(await globalRules, rel, signal)) {
+      return { rel, why: "ignored by your global git excludes" };
     }
     return undefined;
   };
 }
 
-async function rootRules(root: string, budget: PatternBudget): Promise<IgnoreRules | undefined> {
+/**
+ * Your global git excludes, git's default `core.excludesFile`
+ * (`$XDG_CONFIG_HOME/git/ignore`, else `~/.config/git/ignore`; a relative
+ * `XDG_CONFIG_HOME` is ignored), read as `.git/info/exclude` is (a capped
+ * regular file), unless it lies in the project (`HOME` inside the checkout:
+ * the project's file, not yours). A `core.excludesFile` your git config
+ * names elsewhere is not read.
+ */
+async function globalExcludes(
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+): Promise<IgnoreRules | undefined> {
+  const config = xdgFolder(env, "XDG_CONFIG_HOME") ?? join(home, ".config");
+  const file = join(config, "git", "ignore");
+  if (await projectOwns([root])(file)) return undefined;
+  return withFile(undefined, file, "", newPatternBudget());
+}
+
+async function rootRules(
+  root: string,
+  exclude: Promise<string | undefined>,
+  budget: PatternBudget,
+): Promise<IgnoreRules | undefined> {
   let list: IgnoreRules | undefined;
-  for (const file of [join(root, ".git", "info", "exclude"), join(root, ".gitignore")]) {
-    list = await withFile(list, file, "", budget);
-  }
-  return list;
+  const excludeFile = await exclude;
+  if (excludeFile !== undefined) list = await withFile(list, excludeFile, "", budget);
+  return withFile(list, join(root, ".gitignore"), "", budget);
 }
 
 async function folderRules(

@@ -67,7 +67,7 @@ export async function projectReach(o: ReachOptions): Promise<Reach> {
   });
   return o.trusted
     ? reach
-    : { ...reach, isPrivate: privatePaths(reach.realRoot, { signal: o.signal }) };
+    : { ...reach, isPrivate: privatePaths(reach.realRoot, { signal: o.signal, home: o.home }) };
 }
 
 /** The home-folder rule of {@link projectReach}, on paths already resolved. */

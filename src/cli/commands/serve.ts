@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
-import { delimiter, resolve } from "node:path";
+import { delimiter, isAbsolute, resolve } from "node:path";
 import { withoutRelativeXdg } from "../../_paths.js";
 import {
   findSystemBinary,
   projectFolders,
+  projectOwns,
+  projectRoots,
   systemPathEntries,
 } from "../../gather/environment/index.js";
 import { servePrompt } from "../../serve/serve.js";
@@ -75,6 +77,13 @@ async function openBrowser(url: string, io: CliIo, cwd: string): Promise<void> {
     fail(`no ${name} on an absolute PATH entry outside the project`);
     return;
   }
+  const settings = await projectSettings(io, [io.cwd, resolve(io.cwd, cwd)]);
+  if (settings !== undefined) {
+    fail(
+      `${settings} lies inside the project, whose files would choose the program that opens it (mimeapps.list, .desktop files)`,
+    );
+    return;
+  }
   const env = {
     ...withoutRelativeXdg(io.env),
     PATH: systemPathEntries(io.env, { exclude }).join(delimiter),
@@ -82,4 +91,39 @@ async function openBrowser(url: string, io: CliIo, cwd: string): Promise<void> {
   const child = spawn(binary, args, { cwd: "/", env, detached: true, stdio: "ignore" });
   child.on("error", (error) => fail(error.message));
   child.unref();
+}
+
+/** The folders where an opener (xdg-open, gio, kde-open) reads which program opens an address. */
+const OPENER_SETTINGS = [
+  "HOME",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_CONFIG_DIRS",
+  "XDG_DATA_DIRS",
+] as const;
+
+/**
+ * The first variable of {@link OPENER_SETTINGS} that names a folder inside
+ * the project (`HOME` inside the checkout, as a CI job may set it; by the
+ * path as written or its real path), or undefined. There the project's
+ * `mimeapps.list` and `.desktop` files pick the handler of `http:`: a
+ * program of its own would run.
+ */
+async function projectSettings(io: CliIo, folders: readonly string[]): Promise<string | undefined> {
+  const named = OPENER_SETTINGS.flatMap((name) =>
+    (io.env[name] ?? "")
+      .split(delimiter)
+      .filter((p) => isAbsolute(p))
+      .map((path) => ({ name, path })),
+  );
+  if (named.length === 0) return undefined;
+  const owns = projectOwns(
+    await projectRoots(
+      folders,
+      named.map((n) => n.path),
+      io.home,
+    ),
+  );
+  for (const { name, path } of named) if (await owns(path)) return `$${name} (${path})`;
+  return undefined;
 }

@@ -201,7 +201,7 @@ async function contextFolders(o: {
   const privateOf = (realRoot: string) => {
     let check = checkers.get(realRoot);
     if (check === undefined) {
-      check = privatePaths(realRoot, { signal: o.signal });
+      check = privatePaths(realRoot, { signal: o.signal, home: o.home });
       checkers.set(realRoot, check);
     }
     return check;

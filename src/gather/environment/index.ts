@@ -13,4 +13,12 @@ export {
 } from "./environment.js";
 export { realMachine } from "./machine.js";
 export { runProbe } from "./probe.js";
-export { findSystemBinary, projectFolders, systemPathEntries } from "./system-binary.js";
+export {
+  agentDirInProject,
+  findSystemBinary,
+  projectFolders,
+  projectOwns,
+  projectRoots,
+  systemPathEntries,
+  UNREAD_AGENT_DIR,
+} from "./system-binary.js";

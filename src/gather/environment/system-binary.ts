@@ -1,5 +1,5 @@
 import { tmpdir } from "node:os";
-import { delimiter, dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
+import { delimiter, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { realpath, stat } from "../../_io.js";
 import { homeFolder, isWithin } from "../../_paths.js";
 import { holdsGit } from "../../repo-files/project-root.js";
@@ -84,7 +84,21 @@ export async function projectFolders(
   } catch {
     // Deleted under the process: no folder, so nothing in it to leave out.
   }
-  const given = [...folders, ...cwd];
+  return projectRoots([...folders, ...cwd], near, home);
+}
+
+/**
+ * {@link projectFolders} without this process's working folder: the folders
+ * a project controls around `folders`, for a file the process's folder says
+ * nothing about (a config file or agent dir in a home folder the process
+ * happens to run in is still yours).
+ */
+export async function projectRoots(
+  folders: readonly string[],
+  near: readonly string[],
+  home: string = homeFolder(),
+): Promise<string[]> {
+  const given = [...folders];
   const absolute = near.filter((p) => isAbsolute(p)).map((p) => resolve(p));
   const [realFolders, realNear] = await Promise.all(
     [given, absolute].map((paths) => Promise.all(paths.map(realOrUndefined))),
@@ -94,6 +108,69 @@ export async function projectFolders(
   );
   const walked = [...new Set([...given, ...(realFolders ?? [])])].filter((p) => p !== undefined);
   return [...new Set([...given, ...(await rootsAbove(walked, candidates, home))])];
+}
+
+/**
+ * Whether a path lies in one of `folders`, as written or by the real path
+ * of it or of its deepest folder that exists (a missing file is judged by
+ * where it would be); a path that cannot be resolved (a loop, a folder that
+ * may not be searched) is taken as the project's.
+ */
+export function projectOwns(folders: readonly string[]): (path: string) => Promise<boolean> {
+  const real = Promise.all(folders.map((f) => realpath(f).catch(() => f)));
+  return async (path) => {
+    const within = (p: string, list: readonly string[]) => list.some((f) => isWithin(p, f));
+    if (within(path, folders)) return true;
+    let at = resolve(path);
+    for (;;) {
+      try {
+        const found = await realpath(at);
+        return within(join(found, relative(at, resolve(path))), await real);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if ((code !== "ENOENT" && code !== "ENOTDIR") || dirname(at) === at) return true;
+        at = dirname(at);
+      }
+    }
+  };
+}
+
+/**
+ * Where an agent dir that lies in the project is taken to be: a path that
+ * is missing, as a missing agent dir is (nothing said of it), and that no
+ * user can make (the kernel's `/proc` on Linux; a folder of `/` elsewhere,
+ * which only root makes), so no layer, rule, context file, skill, template
+ * or config of it is read.
+ */
+export const UNREAD_AGENT_DIR = "/proc/sysprompt-agent-dir-in-project";
+
+/**
+ * Whether the agent dir lies in the project around `cwd`: `cwd` itself or
+ * a folder above it that holds a `.git` and the agent dir (a missing one:
+ * where it would be), below the home
+ * folder (never it; a home inside a checkout, as a CI job may set it, leaves
+ * the checkout the project's), as written or by real path. There the
+ * project wrote it: its links, followed anywhere as yours, would bring any
+ * file of yours (`~/.ssh/id_rsa`) into the prompt of an untrusted project.
+ */
+export async function agentDirInProject(
+  agentDir: string,
+  cwd: string,
+  home: string,
+): Promise<boolean> {
+  const top = resolve(home);
+  const [realCwd, realAgent] = await Promise.all([cwd, agentDir].map(realOrUndefined));
+  const folders = [cwd, ...(realCwd === undefined ? [] : [realCwd])];
+  // Only a folder with a .git counts above cwd: an agent dir beside a tarball's folders is yours.
+  for (const from of [...folders]) {
+    for (const path of [agentDir, ...(realAgent === undefined ? [] : [realAgent])]) {
+      const start = commonFolder(resolve(from), resolve(path));
+      for (let dir = start; dir !== top && dirname(dir) !== dir; dir = dirname(dir)) {
+        if (!folders.includes(dir) && (await holdsGit(dir))) folders.push(dir);
+      }
+    }
+  }
+  return projectOwns(folders)(agentDir);
 }
 
 /**

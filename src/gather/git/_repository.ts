@@ -331,6 +331,26 @@ async function isSubmoduleOf(
   return [outerGit, outerCommon].some((d) => gitDir.startsWith(join(d, "modules") + sep));
 }
 
+/**
+ * The `info/exclude` file git reads for the repository whose `.git` is in
+ * `dir`, found as git finds it: in the git folder's common folder, which is
+ * not `dir/.git` in a linked worktree (the main repository's `.git`), a
+ * submodule (`.git/modules/<name>` of the repository around it) or a `git
+ * init --separate-git-dir` clone. Only the `.git` file and `commondir` are
+ * read to find it, each a capped regular file, never a link (as
+ * {@link locateRepository} reads them); no folder is checked for belonging:
+ * an exclude file only ever makes more of the project private. Undefined:
+ * no `.git` there, or one that names no folder.
+ */
+export async function gitExcludeFile(dir: string): Promise<string | undefined> {
+  const named = await gitDirNamed(join(dir, ".git"), dir);
+  if (!named.ok) return undefined;
+  const gitDir = await realDir(named.path);
+  if (gitDir === undefined) return undefined;
+  const common = await commonDirOf(gitDir);
+  return common.ok ? join(common.path, "info", "exclude") : undefined;
+}
+
 type Common = { ok: true; path: string } | { ok: false; problem: string; line?: number };
 
 /** The folder a git folder's `commondir` file names (real path), or the git folder itself. */

@@ -9,6 +9,8 @@ import {
   findSystemBinary,
   type ProbeRunner,
   projectFolders,
+  projectOwns,
+  projectRoots,
   runProbe,
   systemPathEntries,
 } from "../environment/index.js";
@@ -129,6 +131,11 @@ export function gitEnv(
   out.GIT_TERMINAL_PROMPT = "0";
   // A missing object is never fetched (git 2.39.4 and later; older ones: see gatherGit).
   out.GIT_NO_LAZY_FETCH = "1";
+  // Trace2 writes where the global config says (trace2.normalTarget, perfTarget, eventTarget: any
+  // file, appended to, with lines trace2.configParams and envVars choose); these variables beat it.
+  out.GIT_TRACE2 = "0";
+  out.GIT_TRACE2_PERF = "0";
+  out.GIT_TRACE2_EVENT = "0";
   // Messages and formats that do not depend on the user's locale.
   out.LC_ALL = "C";
   return out;
@@ -159,7 +166,7 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
     );
   }
   const run = options.run ?? runProbe;
-  const env = gitEnv(options.env, exclude, home);
+  let env = gitEnv(options.env, exclude, home);
   const git = (args: readonly string[], extra: readonly string[] = []) =>
     run(binary, [...HARDENED, ...extra, "-C", options.cwd, ...args], {
       timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS,
@@ -177,6 +184,8 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
   });
   if (located.kind === "refused") return { git: null, diagnostics: [located.diagnostic] };
   if (located.kind === "none") return noRepository(options);
+  const { top, gitDir, commonDir } = located.repository;
+  env = await withoutProjectGlobals(env, [...options.exclude, top, gitDir, commonDir]);
   const [where, filters] = await Promise.all([
     git([
       "rev-parse",
@@ -252,6 +261,47 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
     commits = parseSubjects(log.stdout);
   }
   return { git: { ...parsed, commits }, diagnostics: [] };
+}
+
+/**
+ * `env` without a global config the project wrote. With `HOME` or
+ * `XDG_CONFIG_HOME` inside the checkout (as a CI job may set them), git reads
+ * the project's `.gitconfig` or `.config/git/config` as yours, and global
+ * config may do what a repository's may not: trace2 targets (switched off in
+ * {@link gitEnv} too), `safe.directory`, `include` of any file,
+ * `core.excludesFile` and `core.attributesFile` anywhere. Such a folder is
+ * given to git as `/dev/null`, where git finds no file (`HOME=/dev/null`: no
+ * `~/.gitconfig`; `XDG_CONFIG_HOME=/dev/null`: no `git/config`, `git/ignore`
+ * or `git/attributes`), so git reads none of them; works with every git, not
+ * only those that know `GIT_CONFIG_GLOBAL`. Judged by the path as written and
+ * by real path: a link from your home into the checkout is the project's too.
+ */
+async function withoutProjectGlobals(
+  env: Record<string, string>,
+  project: readonly string[],
+): Promise<Record<string, string>> {
+  const out = { ...env };
+  const xdg =
+    env.XDG_CONFIG_HOME ?? (env.HOME === undefined ? undefined : join(env.HOME, ".config"));
+  const files = [
+    ...(env.HOME === undefined ? [] : [join(env.HOME, ".gitconfig")]),
+    ...(xdg === undefined
+      ? []
+      : ["config", "ignore", "attributes"].map((f) => join(xdg, "git", f))),
+  ];
+  if (files.length === 0) return out;
+  // The project's folders, and the repositories around them that hold one of the files (up to
+  // git's home folder, never it: a home inside a checkout leaves the checkout the project's).
+  const folders = await projectRoots(project, files, env.HOME);
+  const owns = projectOwns(folders);
+  if (env.HOME !== undefined && (await owns(join(env.HOME, ".gitconfig")))) out.HOME = "/dev/null";
+  if (xdg !== undefined) {
+    const judged = await Promise.all(files.slice(env.HOME === undefined ? 0 : 1).map(owns));
+    if (judged.some(Boolean)) out.XDG_CONFIG_HOME = "/dev/null";
+    // HOME's .config is yours while HOME is not: said outright, as HOME now leads nowhere.
+    else if (out.HOME === "/dev/null") out.XDG_CONFIG_HOME = xdg;
+  }
+  return out;
 }
 
 function noRepository(options: GitOptions): GitResult {
