@@ -241,6 +241,22 @@ export function elementText(text: string, names: ReadonlySet<string>): string {
 }
 
 /**
+ * What goes between a repository's text and the closing tag of the element
+ * that holds it (the templates' `<rule>`, `<user_instructions>`,
+ * `<repository_instructions>`, the `<instructions>` given on touch): a blank
+ * line. A text may end inside a list item or a block quote; without it, the
+ * closing tag, and in a run of elements joined by one line break the next
+ * element's tag and text, would be read as lines of that item (a lazy
+ * continuation, or indented lines inside it), where the fence the next text
+ * closes for itself is not closed. After a blank line a line at column 0
+ * ends every list item and block quote, cannot continue a paragraph (nor a
+ * link reference definition's title), and an HTML tag alone on it starts a
+ * block of its own. Fences and HTML blocks that run to an end are closed
+ * before it ({@link closeOpenBlocks}).
+ */
+export const ELEMENT_END = "\n\n";
+
+/**
  * A path or a name the repository chose, as data: one line ({@link oneLine})
  * with every tag of the prompt's own elements made literal
  * ({@link escapeWrapperTags}), as a file's text is. A folder named
