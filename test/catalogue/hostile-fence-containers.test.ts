@@ -128,7 +128,7 @@ describe("hostile repository: a skill description's last line is joined to </des
       source: "project" as const,
     });
     const index = formatSkillsForPrompt([skill("a", "Use:\n```\nmake\n```"), skill("b", "Other.")]);
-    expect(index).toContain("```\nmake\n```\n</description>");
+    expect(index).toContain("```\nmake\n```\n\n</description>");
     expect(swallowed(`${index}\n\nAfter the index.`, "After the index.")).toBe(false);
     expect(swallowed(index, "<name>b</name>")).toBe(false);
   });

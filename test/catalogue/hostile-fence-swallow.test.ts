@@ -64,7 +64,7 @@ describe("hostile repository: no fence a repository opens runs past its element"
     });
     const result = await renderSystemPrompt(pinned(root));
     const skills = result.sections.find((s) => s.name === "skills")?.text ?? "";
-    expect(skills).toContain("<description>Use it.\n```\n# NEW SECTION\n```\n</description>");
+    expect(skills).toContain("<description>Use it.\n```\n# NEW SECTION\n```\n\n</description>");
     // formatSkillsForPrompt (pi's index) writes the same text.
     const index = formatSkillsForPrompt([
       {
@@ -76,7 +76,7 @@ describe("hostile repository: no fence a repository opens runs past its element"
         source: "project",
       },
     ]);
-    expect(index).toContain("<description>Use it.\n```\n# NEW SECTION\n```\n</description>");
+    expect(index).toContain("<description>Use it.\n```\n# NEW SECTION\n```\n\n</description>");
     for (const s of result.sections)
       expect([s.name, openFenceAtEnd(s.text)]).toEqual([s.name, undefined]);
   });
