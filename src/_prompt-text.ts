@@ -285,14 +285,24 @@ export const TOUCH_ELEMENT = "instructions";
  * The elements the agents sysprompt writes for put texts of their own in
  * (see integrations/agents-e2e/README.md): Claude Code's `<system-reminder>`,
  * which also holds a hook's additional context, so the files given on touch;
- * Codex's `<environment_context>`; Gemini CLI's `<session_context>`. A
- * repository's text in the prompt or given on touch may neither close one
- * (the rest of a hook's text would read as the user's turn) nor open one.
+ * Codex's `<environment_context>`; Gemini CLI's `<session_context>`;
+ * opencode's `<env>`, `<directories>` and `<available_references>`, which
+ * follow the prompt in the same system message. And `<system>` and `<user>`:
+ * no host writes them, but they name a chat's roles, and a text that writes
+ * one claims to be what the system or the user said (escaping costs such a
+ * text one `&lt;`). A repository's text in the prompt or given on touch may
+ * neither close one (the rest of a hook's text would read as the user's turn,
+ * a forged `<env>` as opencode's) nor open one.
  */
 export const HOST_ELEMENTS: readonly string[] = [
   "system-reminder",
   "environment_context",
   "session_context",
+  "env",
+  "directories",
+  "available_references",
+  "system",
+  "user",
 ];
 
 /** `</name` or `{{#xml "name"}}` in a template: an element the template writes around text. */
