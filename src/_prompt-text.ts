@@ -119,25 +119,15 @@ const SLASHES: ReadonlySet<number> = new Set([0x2f, 0xff0f, 0x2044, 0x2215, 0x29
 const isSlashCode = (code: number) => SLASHES.has(code);
 
 /**
- * `<` and `>` with the single angle brackets a reader takes for them: fullwidth
- * `＜＞`, small `﹤﹥`, the quotation marks `‹›`, the ornaments `❮❯` `❬❭` `❰❱`,
- * the mathematical `⟨⟩` `⧼⧽`, the CJK `〈〉`, the technical `〈〉`, the
- * modifier letters `˂˃` and the Canadian syllabics `ᐸᐳ`.
+ * The single angle brackets a reader takes for `<`: fullwidth `＜`, small
+ * `﹤`, the quotation mark `‹`, the ornaments `❮` `❬` `❰`, the mathematical
+ * `⟨` `⧼`, the CJK `〈`, the technical `〈`, the modifier letter `˂` and the
+ * Canadian syllabics `ᐸ`. What follows a name needs no list: any character
+ * that cannot continue it ends it (`>` and its look-alikes, `/`, white space,
+ * and `!`, `"`, `*`, `]`: `</rule]>` reads as `</rule>` too).
  */
 const LOOK_ALIKE_OPENERS =
   "\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438";
-const CLOSERS = new Set(
-  [">", ..."\uff1e\ufe65\u203a\u276f\u276d\u2771\u27e9\u29fd\u3009\u232a\u02c3\u1433"].map((c) =>
-    c.charCodeAt(0),
-  ),
-);
-
-/** What may follow a tag's name: the end, `>` or a look-alike, `/` or a look-alike, white space. */
-function endsNameAt(text: string, i: number): boolean {
-  if (i >= text.length) return true;
-  const code = text.charCodeAt(i);
-  return CLOSERS.has(code) || isSlashCode(code) || isSpaceCode(code);
-}
 
 /** Any of the look-alike openers (a class of single characters: no backtracking). */
 const LOOK_ALIKE = new RegExp(`[${LOOK_ALIKE_OPENERS}]`);
@@ -186,8 +176,11 @@ function readName(written: string): string {
  * end it early (`</project_context>`) nor start one the prompt gives weight to
  * (`<rules>`, `<user_instructions …>`). The look-alikes of `<`, `>` and `/`
  * (fullwidth, small, `‹›`, `⟨⟩`, `〈〉`, `❮❯`, …) count as them, and characters a reader does not see
- * ({@link isInvisible}) are skipped before, inside and after the name; white
- * space ends it. Tags of other names (`</div>`) stay as written. `names` are
+ * ({@link isInvisible}) are skipped before, inside and after the name; any
+ * character that cannot continue a name ends it (white space, `>`, but also
+ * `!`, `"`, `*` or `]`: `</project_context!>` is made literal too, as a
+ * reader may take it for the closing tag). Tags of other names (`</div>`)
+ * stay as written. `names` are
  * compared lower-cased. Linear: each character is looked at a bounded number
  * of times.
  */
@@ -215,7 +208,8 @@ export function escapeWrapperTags(text: string, names: ReadonlySet<string>): str
       hidden = true;
       i += widthAt(text, i);
     }
-    if (i > start && endsNameAt(text, i)) {
+    // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names.
+    if (i > start) {
       const written = text.slice(start, i);
       const name = hidden ? readName(written) : written;
       if (name !== "" && names.has(name.toLowerCase())) {
@@ -239,6 +233,22 @@ export function escapeWrapperTags(text: string, names: ReadonlySet<string>): str
 export function elementText(text: string, names: ReadonlySet<string>): string {
   return closeOpenBlocks(escapeWrapperTags(text, names));
 }
+
+/**
+ * What goes between a repository's text and the closing tag of the element
+ * that holds it (the templates' `<rule>`, `<user_instructions>`,
+ * `<repository_instructions>`, the `<instructions>` given on touch): a blank
+ * line. A text may end inside a list item or a block quote; without it, the
+ * closing tag, and in a run of elements joined by one line break the next
+ * element's tag and text, would be read as lines of that item (a lazy
+ * continuation, or indented lines inside it), where the fence the next text
+ * closes for itself is not closed. After a blank line a line at column 0
+ * ends every list item and block quote, cannot continue a paragraph (nor a
+ * link reference definition's title), and an HTML tag alone on it starts a
+ * block of its own. Fences and HTML blocks that run to an end are closed
+ * before it ({@link closeOpenBlocks}).
+ */
+export const ELEMENT_END = "\n\n";
 
 /**
  * A path or a name the repository chose, as data: one line ({@link oneLine})
@@ -269,14 +279,24 @@ export const TOUCH_ELEMENT = "instructions";
  * The elements the agents sysprompt writes for put texts of their own in
  * (see integrations/agents-e2e/README.md): Claude Code's `<system-reminder>`,
  * which also holds a hook's additional context, so the files given on touch;
- * Codex's `<environment_context>`; Gemini CLI's `<session_context>`. A
- * repository's text in the prompt or given on touch may neither close one
- * (the rest of a hook's text would read as the user's turn) nor open one.
+ * Codex's `<environment_context>`; Gemini CLI's `<session_context>`;
+ * opencode's `<env>`, `<directories>` and `<available_references>`, which
+ * follow the prompt in the same system message. And `<system>` and `<user>`:
+ * no host writes them, but they name a chat's roles, and a text that writes
+ * one claims to be what the system or the user said (escaping costs such a
+ * text one `&lt;`). A repository's text in the prompt or given on touch may
+ * neither close one (the rest of a hook's text would read as the user's turn,
+ * a forged `<env>` as opencode's) nor open one.
  */
 export const HOST_ELEMENTS: readonly string[] = [
   "system-reminder",
   "environment_context",
   "session_context",
+  "env",
+  "directories",
+  "available_references",
+  "system",
+  "user",
 ];
 
 /** `</name` or `{{#xml "name"}}` in a template: an element the template writes around text. */

@@ -252,7 +252,7 @@ async function checkContextOnTouch({ project, requests, replies, home, piArgs })
     "on touch: the first read's result holds pkg/sub/AGENTS.md's text, in its element, once",
     first.length === 1 &&
       first[0].includes("export const x = 1;") &&
-      first[0].includes(`<instructions path="pkg/sub/AGENTS.md">\n${NESTED}\n</instructions>`) &&
+      first[0].includes(`<instructions path="pkg/sub/AGENTS.md">\n${NESTED}\n\n</instructions>`) &&
       count(first[0], NESTED) === 1,
     JSON.stringify(tools(1), null, 1),
   );

@@ -2,6 +2,7 @@
 // load-layer.ts reads: keeping it here made an import circle).
 export { readTextOrPath } from "./text-or-path.js";
 
+import { closeOpenBlocks } from "../_fence.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { LoadedLayer } from "./load-layer.js";
 
@@ -35,12 +36,18 @@ function withoutLower(prompt: CustomPrompt): CustomPrompt {
 /**
  * The addendum: the highest layer's APPEND_SYSTEM.md (the project's replaces
  * the user's; they are not merged) followed by every appended value, joined by
- * blank lines.
+ * blank lines. Each ends with no fenced code block, HTML block or comment left
+ * open ({@link closeOpenBlocks}), as every repository text in the prompt: a
+ * project's APPEND_SYSTEM.md ending in ```` ``` ```` would otherwise turn the
+ * appended values, the user's AGENTS.md and every later section into code.
  */
 export function buildAppendPrompt(
   layers: readonly LoadedLayer[],
   appended: readonly string[],
 ): string {
   const file = [...layers].reverse().find((l) => l.append !== null)?.append ?? "";
-  return [file, ...appended.map((a) => a.trim())].filter((p) => p !== "").join("\n\n");
+  return [file, ...appended.map((a) => a.trim())]
+    .filter((p) => p !== "")
+    .map(closeOpenBlocks)
+    .join("\n\n");
 }

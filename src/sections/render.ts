@@ -1,3 +1,4 @@
+import { closeOpenBlocks } from "../_fence.js";
 import type { PromptData } from "../data.js";
 import {
   type Engine,
@@ -217,14 +218,16 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     prompt: CustomPrompt | undefined,
   ): { text: string; source: SectionSource } | null {
     if (!prompt) return null;
-    if (!prompt.template) return { text: prompt.text, source: prompt.source };
+    // A custom base prompt (SYSTEM.md, a project's too) leaves no fence, HTML block or comment
+    // open over the sections after it.
+    if (!prompt.template) return { text: closeOpenBlocks(prompt.text), source: prompt.source };
     try {
       const text = engine.render(
         prompt.text,
         { ...input.data, customPrompt: null },
         { partials, work },
       );
-      return { text, source: prompt.source };
+      return { text: closeOpenBlocks(text), source: prompt.source };
     } catch (error) {
       const next = prompt.lower ? describeCustom(prompt.lower) : "the builtin base prompt";
       diagnostics.push(

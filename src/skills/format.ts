@@ -1,6 +1,6 @@
 import { escapeXml } from "../../helpers/xml.js";
 import { blockClosing, leavesOpen, withLine } from "../_fence.js";
-import { oneLine } from "../_prompt-text.js";
+import { ELEMENT_END, oneLine } from "../_prompt-text.js";
 import { formatPrompt } from "../engine/index.js";
 import { SyspromptError } from "../types.js";
 import type { Skill, SkillsTool } from "./types.js";
@@ -97,16 +97,30 @@ export function formatSkillsForPrompt(
  * a fence they open is closed on a line of its own inside `<description>`, so
  * it cannot run on over the index and the sections after it. It is read as
  * printed, escaped and after `<description>` on its line; when that line could
- * change what is open at its end, it starts after a blank line. The prompt's
- * skills section and {@link formatSkillsForPrompt} share it.
+ * change what is open at its end, it starts after a blank line. A description
+ * of more than one line ends with a blank line, so `</description>` stands at
+ * the start of a line after it: a list item or block quote the description
+ * leaves open ends there, and the index's next lines (the next skill's
+ * description) are not read inside it, where the closer chosen for that
+ * description as a text of its own would close nothing. The prompt's skills
+ * section and {@link formatSkillsForPrompt} share it.
  */
 export function closedDescription(description: string): string {
   // Read as the index prints it: escaped, so `<div>` or `> ` shapes no block there.
   const escaped = escapeXml(description);
   const { lead, closer } = blockClosing(escaped, true);
-  if (lead === "" && closer === undefined) {
-    // `</description>` ends the last line: on a fence's closing line it closes nothing.
-    return leavesOpen(`${escaped}</description>`, true) ? `${description}\n` : description;
-  }
-  return `${lead}${closer === undefined ? description : withLine(description, closer)}\n`;
+  const closed =
+    lead === "" && closer === undefined
+      ? description
+      : `${lead}${closer === undefined ? description : withLine(description, closer)}`;
+  if (hasLineBreak(closed)) return `${closed}${ELEMENT_END}`;
+  // `</description>` ends the last line: on a fence's closing line it closes nothing.
+  return leavesOpen(`${escaped}</description>`, true)
+    ? `${description}${ELEMENT_END}`
+    : description;
+}
+
+/** True when `text` holds a line break (LF, CR): a line of its own for `</description>` after it. */
+function hasLineBreak(text: string): boolean {
+  return text.includes("\n") || text.includes("\r");
 }

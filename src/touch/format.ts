@@ -2,6 +2,7 @@ import { isAbsolute, relative, sep } from "node:path";
 import { escapeXml } from "../../helpers/xml.js";
 import { closeOpenBlocks } from "../_fence.js";
 import { toPosix } from "../_paths.js";
+import { ELEMENT_END } from "../_prompt-text.js";
 import { TOUCH_ELEMENT, type TouchedFile } from "../gather/context/index.js";
 
 /**
@@ -15,8 +16,10 @@ export function formatTouched(files: readonly TouchedFile[], cwd: string): strin
   const parts = files.map((f) => {
     const rule = f.kind === "rule" && f.name !== undefined ? ` rule="${escapeXml(f.name)}"` : "";
     const path = escapeXml(shownPath(f.path, cwd));
-    // The text was escaped when it was loaded; a fence or comment it leaves open is closed inside the element.
-    return `<${TOUCH_ELEMENT} path="${path}"${rule}>\n${closeOpenBlocks(f.content)}\n</${TOUCH_ELEMENT}>`;
+    // The text was escaped when it was loaded; a fence or comment it leaves open is closed inside the element,
+    // and a blank line before the closing tag ends a list item or block quote it leaves open
+    // (`src/_prompt-text.ts`, ELEMENT_END).
+    return `<${TOUCH_ELEMENT} path="${path}"${rule}>\n${closeOpenBlocks(f.content)}${ELEMENT_END}</${TOUCH_ELEMENT}>`;
   });
   const lead =
     files.length === 1

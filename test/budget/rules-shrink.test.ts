@@ -29,7 +29,7 @@ describe("the token budget shrinks project_rules", () => {
     expect(text).not.toContain("the design system has strict rules");
     // The outermost rule goes first: the project root's .cursorrules; the deeper one stays.
     expect(text).toContain(
-      `<rule name=".cursorrules" format="cursor" path="${dir}/project/.cursorrules">\n${ALWAYS_RULE_MARKER}\n</rule>`,
+      `<rule name=".cursorrules" format="cursor" path="${dir}/project/.cursorrules">\n${ALWAYS_RULE_MARKER}\n\n</rule>`,
     );
     expect(text).toContain("Deep rule paragraph 2");
     expect(result.budget?.fits).toBe(true);

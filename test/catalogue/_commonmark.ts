@@ -42,3 +42,34 @@ export function swallowed(markdown: string, needle: string): boolean {
   const { block } = placeOf(markdown, needle);
   return block === "code" || /^html[1-5]$/.test(block);
 }
+
+/**
+ * The lines `isTag` takes for a tag of the prompt's (or a host's) that the
+ * parser puts inside a code block, an HTML block running to its end tag
+ * (kinds 1-5), a block quote or a list item: where the model would read a
+ * closing tag or the text after it as part of what a repository wrote.
+ */
+export function tagLinesInside(markdown: string, isTag: (line: string) => boolean): string[] {
+  const walker = new Parser().parse(markdown).walker();
+  const spans: [number, number, string][] = [];
+  for (let event = walker.next(); event !== null; event = walker.next()) {
+    const node = event.node;
+    if (!event.entering) continue;
+    const kind = (node as Node & { _htmlBlockType?: number })._htmlBlockType ?? 0;
+    const inside =
+      node.type === "code_block" ||
+      (node.type === "html_block" && kind <= 5) ||
+      node.type === "block_quote" ||
+      node.type === "item";
+    const pos = node.sourcepos;
+    if (inside && pos) spans.push([pos[0][0], pos[1][0], node.type]);
+  }
+  const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
+  const found: string[] = [];
+  lines.forEach((line, i) => {
+    if (!isTag(line)) return;
+    const span = spans.find(([from, to]) => i + 1 >= from && i + 1 <= to);
+    if (span) found.push(`line ${i + 1} ${JSON.stringify(line)} inside ${span[2]}`);
+  });
+  return found;
+}

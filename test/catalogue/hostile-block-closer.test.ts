@@ -22,8 +22,8 @@ describe("hostile repository: the closer added after a repository's text opens n
       "project/.cursorrules": "Style.\n<!--\n~~~~\n-->",
     });
     const result = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
-    expect(result.text).toContain("<!--\n```\n-->\n</repository_instructions>");
-    expect(result.text).toContain("Style.\n<!--\n~~~~\n-->\n</rule>");
+    expect(result.text).toContain("<!--\n```\n-->\n\n</repository_instructions>");
+    expect(result.text).toContain("Style.\n<!--\n~~~~\n-->\n\n</rule>");
     for (const s of result.sections)
       expect([s.name, openBlockAtEnd(s.text)]).toEqual([s.name, undefined]);
   });
@@ -37,9 +37,9 @@ describe("hostile repository: the closer added after a repository's text opens n
       "project/.windsurfrules": "Other.\n<?php\n",
     });
     const result = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
-    expect(result.text).toContain("<script>\nx\n</script>\n</repository_instructions>");
-    expect(result.text).toContain("<![CDATA[\n]]>\n</rule>");
-    expect(result.text).toContain("<?php\n?>\n</rule>");
+    expect(result.text).toContain("<script>\nx\n</script>\n\n</repository_instructions>");
+    expect(result.text).toContain("<![CDATA[\n]]>\n\n</rule>");
+    expect(result.text).toContain("<?php\n?>\n\n</rule>");
     for (const s of result.sections)
       expect([s.name, openBlockAtEnd(s.text)]).toEqual([s.name, undefined]);
   });

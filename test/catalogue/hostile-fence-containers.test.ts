@@ -88,7 +88,7 @@ describe("hostile repository: a fence in a list item or quote, or after a tag li
     expect(swallowed(result.text, "</rule>")).toBe(false);
     expect(swallowed(result.text, "Current working directory")).toBe(false);
     // Read as a document the text opens a fence: it now starts after a blank line, then is closed.
-    expect(rules).toContain("\n\n```\n\nfoo\n```\n</rule>");
+    expect(rules).toContain("\n\n```\n\nfoo\n```\n\n</rule>");
   });
 
   it("a skill description that opens a fence only as a block of its own is read on <description>'s line", async () => {
@@ -128,7 +128,7 @@ describe("hostile repository: a skill description's last line is joined to </des
       source: "project" as const,
     });
     const index = formatSkillsForPrompt([skill("a", "Use:\n```\nmake\n```"), skill("b", "Other.")]);
-    expect(index).toContain("```\nmake\n```\n</description>");
+    expect(index).toContain("```\nmake\n```\n\n</description>");
     expect(swallowed(`${index}\n\nAfter the index.`, "After the index.")).toBe(false);
     expect(swallowed(index, "<name>b</name>")).toBe(false);
   });

@@ -30,8 +30,8 @@ describe("hostile repository: no fence a repository opens runs past its element"
     for (const s of result.sections)
       expect([s.name, openFenceAtEnd(s.text)]).toEqual([s.name, undefined]);
     expect(openFenceAtEnd(result.text)).toBeUndefined();
-    expect(result.text).toContain("```sh\nnpm test\n```\n</repository_instructions>");
-    expect(result.text).toContain("four tildes, never closed\n~~~~\n</rule>");
+    expect(result.text).toContain("```sh\nnpm test\n```\n\n</repository_instructions>");
+    expect(result.text).toContain("four tildes, never closed\n~~~~\n\n</rule>");
     const tree = result.sections.find((s) => s.name === "workspace_tree")?.text ?? "";
     expect(tree).toMatch(/\n {2}``` {2}0B {2}[^\n]*\n[\s\S]*\n {2}```\n<\/workspace_tree>$/);
   });
@@ -50,7 +50,7 @@ describe("hostile repository: no fence a repository opens runs past its element"
     for (const s of result.sections)
       expect([s.name, openFenceAtEnd(s.text)]).toEqual([s.name, undefined]);
     const cuts = result.text.match(
-      /\n```\n\[… [^\n]* more of this file left out: [^\n]*\]\n<\/(repository_instructions|rule)>/g,
+      /\n```\n\[… [^\n]* more of this file left out: [^\n]*\]\n\n<\/(repository_instructions|rule)>/g,
     );
     expect(cuts).toHaveLength(2);
   });
@@ -64,7 +64,7 @@ describe("hostile repository: no fence a repository opens runs past its element"
     });
     const result = await renderSystemPrompt(pinned(root));
     const skills = result.sections.find((s) => s.name === "skills")?.text ?? "";
-    expect(skills).toContain("<description>Use it.\n```\n# NEW SECTION\n```\n</description>");
+    expect(skills).toContain("<description>Use it.\n```\n# NEW SECTION\n```\n\n</description>");
     // formatSkillsForPrompt (pi's index) writes the same text.
     const index = formatSkillsForPrompt([
       {
@@ -76,7 +76,7 @@ describe("hostile repository: no fence a repository opens runs past its element"
         source: "project",
       },
     ]);
-    expect(index).toContain("<description>Use it.\n```\n# NEW SECTION\n```\n</description>");
+    expect(index).toContain("<description>Use it.\n```\n# NEW SECTION\n```\n\n</description>");
     for (const s of result.sections)
       expect([s.name, openFenceAtEnd(s.text)]).toEqual([s.name, undefined]);
   });
@@ -87,7 +87,7 @@ describe("hostile repository: no fence a repository opens runs past its element"
       "/p",
     );
     expect(text).toContain(
-      '<instructions path="pkg/AGENTS.md">\nRun:\n\n```\nmake\n```\n</instructions>',
+      '<instructions path="pkg/AGENTS.md">\nRun:\n\n```\nmake\n```\n\n</instructions>',
     );
     expect(openFenceAtEnd(text)).toBeUndefined();
   });

@@ -47,7 +47,7 @@ describe("sysprompt hook", () => {
         hookSpecificOutput: {
           hookEventName: "PostToolUse",
           additionalContext:
-            'An instruction file applies to what this call touched (given once per session):\n<instructions path="pkg/AGENTS.md">\nPkg rules.\n</instructions>',
+            'An instruction file applies to what this call touched (given once per session):\n<instructions path="pkg/AGENTS.md">\nPkg rules.\n\n</instructions>',
         },
       })}\n`,
       stderr: "",

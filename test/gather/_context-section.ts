@@ -23,7 +23,7 @@ export function contextSection(
 ): string {
   const elements = files.map(([path, content, origin]) => {
     const name = origin === "user" ? "user_instructions" : "repository_instructions";
-    return `<${name} path="${path}">\n${content}\n</${name}>`;
+    return `<${name} path="${path}">\n${content}\n\n</${name}>`;
   });
   return [
     "<project_context>",

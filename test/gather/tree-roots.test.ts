@@ -109,7 +109,7 @@ describe("workspace roots: a tree and AGENTS.md list for each", () => {
     const result = await renderSystemPrompt(options(root, { roots: ["../other"] }));
     expect(section(result, "dir_context")).not.toContain(`${root}/other/AGENTS.md`);
     expect(section(result, "project_context")).toContain(
-      `<repository_instructions path="${root}/other/AGENTS.md">\nOther's own.\n</repository_instructions>`,
+      `<repository_instructions path="${root}/other/AGENTS.md">\nOther's own.\n\n</repository_instructions>`,
     );
     const plain = await renderSystemPrompt(
       options(root, { roots: ["../other"], workspaceTree: false }),

@@ -73,15 +73,18 @@ function added(reply: string): string | undefined {
 const BOTH = `Instruction files apply to what this call touched (each given once per session):
 <instructions path="pkg/sub/AGENTS.md">
 Sub rules: no default exports.
+
 </instructions>
 <instructions path=".cursor/rules/ts.mdc" rule="ts">
 TypeScript here is strict.
+
 </instructions>`;
 
 /** What Claude Code gets: it reads pkg/sub/AGENTS.md itself when it reads a file there. */
 const RULE_ONLY = `An instruction file applies to what this call touched (given once per session):
 <instructions path=".cursor/rules/ts.mdc" rule="ts">
 TypeScript here is strict.
+
 </instructions>`;
 
 async function hook(agent: HookAgent, text: string, where: Where) {
@@ -164,6 +167,7 @@ describe("runHook", () => {
     ).toBe(`An instruction file applies to what this call touched (given once per session):
 <instructions path=".cursor/rules/ts.mdc" rule="ts">
 TypeScript here is strict.
+
 </instructions>`);
     // Codex loads neither: it gets the folder's AGENTS.md and both rules.
     const codex = await hook("codex", input(cwd, "Bash", { command: "cat pkg/sub/x.ts" }), where);
@@ -238,6 +242,7 @@ TypeScript here is strict.
     ).toBe(`An instruction file applies to what this call touched (given once per session):
 <instructions path=".cursor/rules/late.mdc" rule="late">
 Late rule.
+
 </instructions>`);
   });
 

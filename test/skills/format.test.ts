@@ -35,7 +35,7 @@ const LIST = [
   "  </skill>",
   "  <skill>",
   "    <name>tags-&lt;b&gt;</name>",
-  "    <description>Line one\nline two with &lt;/description&gt; &amp; &apos;quotes&apos; and &quot;more&quot;</description>",
+  "    <description>Line one\nline two with &lt;/description&gt; &amp; &apos;quotes&apos; and &quot;more&quot;\n\n</description>",
   "    <location>/work/skills/&lt;odd&gt; &quot;quoted&quot; &apos;dir&apos;/SKILL.md</location>",
   "  </skill>",
   "</available_skills>",

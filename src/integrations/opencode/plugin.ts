@@ -10,6 +10,7 @@
  * metadata }`; the plugin gets `{ directory, worktree, … }` once.
  */
 
+import { closeOpenBlocks } from "../../_fence.js";
 import { homeFolder } from "../../_paths.js";
 import { callContext, HOOK_DEADLINE_MS } from "../../hook/run.js";
 
@@ -58,7 +59,10 @@ export async function SyspromptPlugin(ctx: PluginInput) {
         late,
       ]);
       clearTimeout(timer);
-      if (found.text !== undefined) output.output = `${output.output}\n\n${found.text}`;
+      // The tool's output is the repository's text too (a file `cat` printed): a fence or comment
+      // it leaves open is closed first, or the files given would read as part of it.
+      if (found.text !== undefined)
+        output.output = `${closeOpenBlocks(output.output)}\n\n${found.text}`;
     },
   };
 }

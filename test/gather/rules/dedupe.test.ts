@@ -84,7 +84,7 @@ describe("a near-duplicate rule pair (one general rule kept for Cursor and for W
     const cursor = `${dir}/.cursor/rules/general.mdc`;
     const section = result.sections.find((s) => s.name === "project_rules")?.text ?? "";
     expect(section).toContain(
-      `<rule name="general" format="windsurf" path="${dir}/.windsurf/rules/general.md">\n# General\n\n[2 paragraphs left out here: already stated in ${cursor}]\n\nUse pnpm, never npm or yarn, to add or remove a dependency.\n\n[2 paragraphs left out here: already stated in ${cursor}]\n</rule>`,
+      `<rule name="general" format="windsurf" path="${dir}/.windsurf/rules/general.md">\n# General\n\n[2 paragraphs left out here: already stated in ${cursor}]\n\nUse pnpm, never npm or yarn, to add or remove a dependency.\n\n[2 paragraphs left out here: already stated in ${cursor}]\n\n</rule>`,
     );
     expect(result.diagnostics.filter((d) => d.code === "rule-paragraphs-left-out")).toEqual([
       {

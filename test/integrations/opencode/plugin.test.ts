@@ -44,7 +44,7 @@ describe("the opencode plugin", () => {
       return output.output;
     };
     expect(await call("ses_1", "read", { filePath: join(cwd, "pkg/sub/x.ts") })).toBe(
-      `file text\n\nAn instruction file applies to what this call touched (given once per session):\n<instructions path=".cursor/rules/ts.mdc" rule="ts">\nStrict TS.\n</instructions>`,
+      `file text\n\nAn instruction file applies to what this call touched (given once per session):\n<instructions path=".cursor/rules/ts.mdc" rule="ts">\nStrict TS.\n\n</instructions>`,
     );
     expect(await call("ses_1", "read", { filePath: join(cwd, "pkg/sub/x.ts") })).toBe("file text");
     expect(await call("ses_1", "webfetch", { url: "https://x" })).toBe("file text");

@@ -83,6 +83,7 @@ async function started(argv: string[] = ["--approve"], files: Record<string, str
 const SUB = `An instruction file applies to what this call touched (given once per session):
 <instructions path="pkg/sub/AGENTS.md">
 Sub rules: no default exports.
+
 </instructions>`;
 
 describe("pi: context on touch", () => {
@@ -237,9 +238,11 @@ describe("touchedPaths", () => {
     ).toBe(`Instruction files apply to what this call touched (each given once per session):
 <instructions path="a&quot;b/AGENTS.md">
 x
+
 </instructions>
 <instructions path="/elsewhere/r.mdc" rule="r&lt;1&gt;">
 y
+
 </instructions>`);
   });
 });
