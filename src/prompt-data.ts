@@ -152,6 +152,8 @@ export function assemblePromptData(input: PromptDataInputs): {
             name: oneLine(s.name),
             description: closedDescription(s.description),
             location: oneLine(toPosix(s.filePath)),
+            // Budget fitting cuts a repository's skills before the user's own.
+            origin: s.source === "project" ? ("project" as const) : ("user" as const),
           }))
       : [],
     skillsTool,
