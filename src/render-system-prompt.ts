@@ -14,7 +14,7 @@ import { gatheringSteps } from "./gather/steps.js";
 import type { TreeLine } from "./gather/tree/index.js";
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import { builtinTemplates } from "./locate/builtin-cache.js";
-import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
+import { appendParts, chooseCustomPrompt, joinAppend } from "./locate/custom.js";
 import type { LoadedLayer } from "./locate/load-layer.js";
 import type { OptionName } from "./options/registry.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
@@ -176,6 +176,11 @@ export async function preparePrompt(
   const { builtin, context, tree } = outcomes;
   const layers = [builtin.value.layer, outcomes.user.value, outcomes.project.value];
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt), layers);
+  const appended = appendParts(
+    layers,
+    opts.appendSystemPrompt,
+    opts.resolvedFiles.includes("APPEND_SYSTEM.md"),
+  );
   // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
   const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
   const wrappers = wrapperNames(layers.flatMap((l) => l.sections));
@@ -183,7 +188,12 @@ export async function preparePrompt(
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
     opts,
     customPrompt,
-    appendPrompt: buildAppendPrompt(layers, opts.appendSystemPrompt),
+    // The project's SYSTEM.md, or one a host resolved itself (pi's, which may be the project's).
+    customPromptRepository:
+      customPrompt?.source.layer === "project" ||
+      (customPrompt?.source.layer === "option" && opts.resolvedFiles.includes("SYSTEM.md")),
+    appendPrompt: joinAppend(appended),
+    appendParts: appended,
     // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
     builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
     generalRules: generalRules?.rules ?? builtin.value.rules,
