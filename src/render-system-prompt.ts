@@ -15,7 +15,7 @@ import type { TreeLine } from "./gather/tree/index.js";
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import { builtinTemplates } from "./locate/builtin-cache.js";
 import { appendParts, chooseCustomPrompt, joinAppend } from "./locate/custom.js";
-import type { LoadedLayer } from "./locate/load-layer.js";
+import type { LoadedLayer, ResolvedFile } from "./locate/load-layer.js";
 import type { OptionName } from "./options/registry.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { assemblePromptData } from "./prompt-data.js";
@@ -176,11 +176,6 @@ export async function preparePrompt(
   const { builtin, context, tree } = outcomes;
   const layers = [builtin.value.layer, outcomes.user.value, outcomes.project.value];
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt), layers);
-  const appended = appendParts(
-    layers,
-    opts.appendSystemPrompt,
-    opts.resolvedFiles.includes("APPEND_SYSTEM.md"),
-  );
   // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
   const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
   const wrappers = wrapperNames(layers.flatMap((l) => l.sections));
@@ -188,12 +183,7 @@ export async function preparePrompt(
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
     opts,
     customPrompt,
-    // The project's SYSTEM.md, or one a host resolved itself (pi's, which may be the project's).
-    customPromptRepository:
-      customPrompt?.source.layer === "project" ||
-      (customPrompt?.source.layer === "option" && opts.resolvedFiles.includes("SYSTEM.md")),
-    appendPrompt: joinAppend(appended),
-    appendParts: appended,
+    ...whoseTexts(layers, customPrompt, opts),
     // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
     builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
     generalRules: generalRules?.rules ?? builtin.value.rules,
@@ -269,6 +259,26 @@ function treeLines(
     treeLines: safe(tree.tree.lines),
     // The roots with a tree, as `rootTrees` lists them.
     rootTreeLines: tree.roots.flatMap((r) => (r.tree ? [safe(r.tree.lines)] : [])),
+  };
+}
+
+/**
+ * The addendum and its parts, and whether the custom base prompt may be a
+ * repository's: the project's SYSTEM.md, or one a host resolved itself (pi's,
+ * which may be the project's). Such texts never dedupe the user's rules.
+ */
+function whoseTexts(
+  layers: readonly LoadedLayer[],
+  customPrompt: CustomPrompt | null,
+  opts: NormalizedOptions,
+) {
+  const host = (file: ResolvedFile) => opts.resolvedFiles.includes(file);
+  const parts = appendParts(layers, opts.appendSystemPrompt, host("APPEND_SYSTEM.md"));
+  const layer = customPrompt?.source.layer;
+  return {
+    customPromptRepository: layer === "project" || (layer === "option" && host("SYSTEM.md")),
+    appendPrompt: joinAppend(parts),
+    appendParts: parts,
   };
 }
 
