@@ -31,6 +31,7 @@ import {
   renderSections,
 } from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
+import { userTextLeftOut } from "./sections/user-text.js";
 import { variantForModel } from "./sections/variants.js";
 import type { BudgetReport, Diagnostic, RenderResult, StepTiming } from "./types.js";
 
@@ -139,6 +140,7 @@ export function renderPrepared(
         prepared.deadline === undefined ? undefined : { at: prepared.deadline },
       ),
       ...emptyPromptDiagnostics(out.sections),
+      ...userTextLeftOut(prepared.templates, prepared.data, out.text),
     ]),
     steps: prepared.steps,
     ...(out.budget ? { budget: out.budget } : {}),
