@@ -23,6 +23,7 @@ export interface SkillEntry {
   name: string;
   description: string;
   location: string;
+  origin: ContextOrigin;
 }
 
 export interface WorkspaceTree {
@@ -302,6 +303,9 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
           name: text("The skill's name."),
           description: text("When it applies, in one line."),
           location: text("The path of its file, with forward slashes."),
+          origin: text(
+            "`project` for a repository's skill (its `.pi/skills`, `.agents/skills`), `user` for the rest: your skill folders, paths you named, skills the host loaded.",
+          ),
         },
       },
     },

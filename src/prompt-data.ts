@@ -6,6 +6,7 @@ import { unknownToolDiagnostics } from "./gather/guidelines/index.js";
 import { buildToolSnippets } from "./gather/guidelines/tools.js";
 import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/index.js";
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
+import type { AppendPart } from "./locate/custom.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import type { CustomPrompt } from "./sections/render.js";
 import { closedDescription, MAX_SKILLS_INDEX_BYTES, skillsForIndex } from "./skills/format.js";
@@ -19,7 +20,15 @@ export interface PromptDataInputs {
   options: SystemPromptOptions;
   opts: NormalizedOptions;
   customPrompt: CustomPrompt | null;
+  /**
+   * True when the custom base prompt in use may be a repository's: the
+   * project's SYSTEM.md, or the one a host resolved itself (pi's). It then
+   * never counts as the user's own text in dedupe.
+   */
+  customPromptRepository?: boolean;
   appendPrompt: string;
+  /** The addendum's parts, each with whether a repository may have written it; absent: all of it the user's. */
+  appendParts?: readonly AppendPart[];
   builtinTools: Readonly<Record<string, string>>;
   generalRules: readonly string[];
   contextFiles: readonly ContextFile[];
@@ -85,13 +94,25 @@ export function assemblePromptData(input: PromptDataInputs): {
     ...(options.promptGuidelines ? { promptGuidelines: options.promptGuidelines } : {}),
   };
   const statedRaw = statedTexts(input.customPrompt, input.appendPrompt, contextFiles);
+  // A project's SYSTEM.md and APPEND_SYSTEM.md (or a host's, which may be the project's) are the
+  // repository's text: they dedupe the repository's rules, never the user's (issue 24).
+  const appended = input.appendParts ?? [{ text: input.appendPrompt, repository: false }];
+  const userAppend = appended
+    .filter((p) => !p.repository)
+    .map((p) => p.text)
+    .join("\n\n");
+  const repositoryAppend = appended
+    .filter((p) => p.repository)
+    .map((p) => p.text)
+    .join("\n\n");
+  const customRepository = input.customPromptRepository === true;
   // Normalised once for both lists of rules. Only the user's texts count: a
   // repository's file that quotes a builtin or the user's rule (under "these
   // are obsolete here") must not take it out of the rules section.
   const stated = statedText(
     statedTexts(
-      input.customPrompt,
-      input.appendPrompt,
+      customRepository ? null : input.customPrompt,
+      userAppend,
       contextFiles.filter((f) => f.origin === "user"),
     ),
   );
@@ -99,9 +120,18 @@ export function assemblePromptData(input: PromptDataInputs): {
   // Paths and names the repository chose, printed in lists and the tree: data, never tags.
   const name = (text: string) => nameText(text, input.wrappers);
   const rules = finishRules(input.ruleFiles, input.wrappers, [
-    ...(statedRaw[0] !== undefined ? [{ label: "the custom prompt", text: statedRaw[0] }] : []),
-    ...(input.appendPrompt !== ""
-      ? [{ label: "the appended prompt", text: input.appendPrompt }]
+    ...(statedRaw[0] !== undefined
+      ? [
+          {
+            label: "the custom prompt",
+            text: statedRaw[0],
+            ...(customRepository ? { repository: true } : {}),
+          },
+        ]
+      : []),
+    ...(userAppend !== "" ? [{ label: "the appended prompt", text: userAppend }] : []),
+    ...(repositoryAppend !== ""
+      ? [{ label: "the appended prompt", text: repositoryAppend, repository: true }]
       : []),
     ...contextFiles.map((f) => ({
       label: f.path,
@@ -152,6 +182,8 @@ export function assemblePromptData(input: PromptDataInputs): {
           name: oneLine(s.name),
           description: closedDescription(s.description),
           location: oneLine(toPosix(s.filePath)),
+          // Budget fitting cuts a repository's skills before the user's own.
+          origin: s.source === "project" ? ("project" as const) : ("user" as const),
         }))
       : [],
     skillsTool,

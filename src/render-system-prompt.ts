@@ -14,8 +14,8 @@ import { gatheringSteps } from "./gather/steps.js";
 import type { TreeLine } from "./gather/tree/index.js";
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import { builtinTemplates } from "./locate/builtin-cache.js";
-import { buildAppendPrompt, chooseCustomPrompt } from "./locate/custom.js";
-import type { LoadedLayer } from "./locate/load-layer.js";
+import { appendParts, chooseCustomPrompt, joinAppend } from "./locate/custom.js";
+import type { LoadedLayer, ResolvedFile } from "./locate/load-layer.js";
 import type { OptionName } from "./options/registry.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { assemblePromptData } from "./prompt-data.js";
@@ -31,6 +31,7 @@ import {
   renderSections,
 } from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
+import { userTextLeftOut } from "./sections/user-text.js";
 import { variantForModel } from "./sections/variants.js";
 import type { BudgetReport, Diagnostic, RenderResult, StepTiming } from "./types.js";
 
@@ -139,6 +140,7 @@ export function renderPrepared(
         prepared.deadline === undefined ? undefined : { at: prepared.deadline },
       ),
       ...emptyPromptDiagnostics(out.sections),
+      ...userTextLeftOut(prepared.templates, prepared.data, out.text),
     ]),
     steps: prepared.steps,
     ...(out.budget ? { budget: out.budget } : {}),
@@ -183,7 +185,7 @@ export async function preparePrompt(
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
     opts,
     customPrompt,
-    appendPrompt: buildAppendPrompt(layers, opts.appendSystemPrompt),
+    ...whoseTexts(layers, customPrompt, opts),
     // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
     builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
     generalRules: generalRules?.rules ?? builtin.value.rules,
@@ -259,6 +261,26 @@ function treeLines(
     treeLines: safe(tree.tree.lines),
     // The roots with a tree, as `rootTrees` lists them.
     rootTreeLines: tree.roots.flatMap((r) => (r.tree ? [safe(r.tree.lines)] : [])),
+  };
+}
+
+/**
+ * The addendum and its parts, and whether the custom base prompt may be a
+ * repository's: the project's SYSTEM.md, or one a host resolved itself (pi's,
+ * which may be the project's). Such texts never dedupe the user's rules.
+ */
+function whoseTexts(
+  layers: readonly LoadedLayer[],
+  customPrompt: CustomPrompt | null,
+  opts: NormalizedOptions,
+) {
+  const host = (file: ResolvedFile) => opts.resolvedFiles.includes(file);
+  const parts = appendParts(layers, opts.appendSystemPrompt, host("APPEND_SYSTEM.md"));
+  const layer = customPrompt?.source.layer;
+  return {
+    customPromptRepository: layer === "project" || (layer === "option" && host("SYSTEM.md")),
+    appendPrompt: joinAppend(parts),
+    appendParts: parts,
   };
 }
 

@@ -140,81 +140,102 @@ export function renderWithinBudget(
   /**
    * One pass: the sections' steps, lowest priority first (ties in prompt
    * order), each section from where an earlier pass left it, until the
-   * prompt fits. Renders leave out `leaveOut`.
+   * prompt fits. Renders leave out `leaveOut`. The pass goes through the plan
+   * twice: first each step only as far as it cuts the repository's text (the
+   * tree, a repository's context files, rules and skills), then the whole
+   * step, so the user's own text in any section goes only after the
+   * repository's in every section (issue 24: the user's skills, priority 30,
+   * were cut before a repository AGENTS.md, 40).
    */
   const fitPass = (sections: Shrinkable[], leaveOut: ReadonlySet<string> | undefined) => {
     // Stable: equal priorities keep prompt order.
     const plan = [...sections].sort((a, b) => a.shrink.priority - b.shrink.priority);
-    for (const section of plan) {
-      planned.add(section.name);
-      let state =
-        states.get(section.name) ??
-        initialState(input.data, options.treeLines, options.rootTreeLines);
-      for (const name of section.shrink.steps) {
-        if (tokens <= max) return;
-        const step = STEPS[name];
-        const levels = step.levels(state);
-        if (levels === 0) continue;
-        if (exhausted()) {
-          cutShort = true;
-          return;
-        }
-        const from = state;
-        const attempt = (level: number) => {
-          const next = step.apply(from, level);
-          states.set(section.name, next);
-          const rendered = render(leaveOut);
-          return { level, state: next, out: rendered, tokens: estimate(rendered) };
-        };
-        let best = attempt(levels);
-        if (best.tokens <= max) {
-          // The smallest level that fits; `hi` always fits.
-          let lo = 1;
-          let hi = levels;
-          while (lo < hi && !exhausted()) {
-            const mid = Math.floor((lo + hi) / 2);
-            const tried = attempt(mid);
-            if (tried.tokens <= max) {
-              hi = mid;
-              best = tried;
-            } else {
-              lo = mid + 1;
-            }
+    for (const section of plan) planned.add(section.name);
+    for (const repositoryOnly of [true, false]) {
+      for (const section of plan) {
+        if (!stepsOf(section, repositoryOnly, leaveOut)) return;
+      }
+    }
+  };
+
+  /** A section's steps, each as far as `repositoryOnly` lets; false when fitting is done or stopped. */
+  const stepsOf = (
+    section: Shrinkable,
+    repositoryOnly: boolean,
+    leaveOut: ReadonlySet<string> | undefined,
+  ): boolean => {
+    let state =
+      states.get(section.name) ??
+      initialState(input.data, options.treeLines, options.rootTreeLines);
+    for (const name of section.shrink.steps) {
+      if (tokens <= max) return false;
+      const step = STEPS[name];
+      const repository = step.repositoryLevels(state);
+      // The second time through, only steps with the user's text left to cut: a step that
+      // cuts only the repository's was taken as far as it goes the first time.
+      const levels = repositoryOnly ? repository : step.levels(state);
+      if (levels === 0 || (!repositoryOnly && levels <= repository)) continue;
+      if (exhausted()) {
+        cutShort = true;
+        return false;
+      }
+      const from = state;
+      const attempt = (level: number) => {
+        const next = step.apply(from, level);
+        states.set(section.name, next);
+        const rendered = render(leaveOut);
+        return { level, state: next, out: rendered, tokens: estimate(rendered) };
+      };
+      let best = attempt(levels);
+      if (best.tokens <= max) {
+        // The smallest level that fits; `hi` always fits.
+        let lo = 1;
+        let hi = levels;
+        while (lo < hi && !exhausted()) {
+          const mid = Math.floor((lo + hi) / 2);
+          const tried = attempt(mid);
+          if (tried.tokens <= max) {
+            hi = mid;
+            best = tried;
+          } else {
+            lo = mid + 1;
           }
-          if (lo < hi) cutShort = true;
         }
-        if (best.tokens >= tokens) {
-          // A step whose markers cost more than the text it cuts (short skill descriptions
-          // under a note): taking it would make the prompt longer, so it is accounted and left.
-          states.set(section.name, state);
-          skipped.push({
-            section: section.name,
-            step: name,
-            detail: step.describe(from, best.level),
-            added: best.tokens - tokens,
-          });
-          continue;
-        }
-        states.set(section.name, best.state);
-        const cut: BudgetCut = {
+        if (lo < hi) cutShort = true;
+      }
+      if (best.tokens >= tokens) {
+        // A step whose markers cost more than the text it cuts (short skill descriptions
+        // under a note): taking it would make the prompt longer, so it is accounted and left.
+        states.set(section.name, state);
+        skipped.push({
           section: section.name,
           step: name,
           detail: step.describe(from, best.level),
-          saved: tokens - best.tokens,
-          complete: best.level === levels,
-        };
-        cuts.push(cut);
-        diagnostics.push({
-          level: "warning",
-          code: "budget-cut",
-          message: `section "${cut.section}" shrunk to fit the token budget of ${max} (${cut.step}): ${cut.detail}; about ${cut.saved} tokens saved`,
-          ...(section.source.path ? { path: section.source.path } : {}),
+          added: best.tokens - tokens,
         });
-        state = best.state;
-        out = best.out;
-        tokens = best.tokens;
+        continue;
       }
+      states.set(section.name, best.state);
+      const cut: BudgetCut = {
+        section: section.name,
+        step: name,
+        detail: step.describe(from, best.level),
+        saved: tokens - best.tokens,
+        // Complete: the whole step, the user's text with the repository's.
+        complete: best.level === step.levels(from),
+      };
+      cuts.push(cut);
+      diagnostics.push({
+        level: "warning",
+        code: "budget-cut",
+        message: `section "${cut.section}" shrunk to fit the token budget of ${max} (${cut.step}): ${cut.detail}; about ${cut.saved} tokens saved`,
+        ...(section.source.path ? { path: section.source.path } : {}),
+      });
+      state = best.state;
+      out = best.out;
+      tokens = best.tokens;
     }
+    return true;
   };
 
   // A section the whole prompt had no room for (prompt-too-large) is left out

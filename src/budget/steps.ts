@@ -30,8 +30,10 @@ export interface ShrinkState {
   contextFiles: ContextFile[];
   alwaysRules: AlwaysRule[];
   onDemandRules: OnDemandRule[];
-  /** Lines added at the end of the section (the skill steps' markers). */
-  notes: string[];
+  /** Lines added at the end of the section (the skill and rule steps' markers), by the step that wrote them. */
+  notes: Readonly<Record<string, string>>;
+  /** Skills the skill-list step took out of the list. */
+  unlistedSkills: number;
   /** The working directory, to tell how far a context file is from it. */
   cwd: string;
 }
@@ -40,6 +42,13 @@ export interface ShrinkState {
 export interface ShrinkStep {
   /** How many levels the step has on this state; 0 when it has nothing to cut. */
   levels(state: ShrinkState): number;
+  /**
+   * How many of the first levels cut only the repository's text (a tree,
+   * a repository's files, rules and skills), never the user's own. Fitting
+   * takes every section's repository levels before any other level, so the
+   * user's own text goes only after all of the repository's has.
+   */
+  repositoryLevels(state: ShrinkState): number;
   /** The state cut at `level` (1 … levels). */
   apply(state: ShrinkState, level: number): ShrinkState;
   /** What the cut at `level` did, for the report and the warning. */
@@ -73,7 +82,8 @@ export function initialState(
     contextFiles: data.contextFiles,
     alwaysRules: data.alwaysRules,
     onDemandRules: data.onDemandRules,
-    notes: [],
+    notes: {},
+    unlistedSkills: 0,
     cwd: data.cwd,
   };
 }
@@ -105,7 +115,7 @@ export function patchFor(state: ShrinkState, data: PromptData): SectionPatch {
   if (state.contextFiles !== data.contextFiles) patch.contextFiles = state.contextFiles;
   if (state.alwaysRules !== data.alwaysRules) patch.alwaysRules = state.alwaysRules;
   if (state.onDemandRules !== data.onDemandRules) patch.onDemandRules = state.onDemandRules;
-  return { data: patch, notes: state.notes };
+  return { data: patch, notes: Object.values(state.notes) };
 }
 
 const BUDGET = "to fit the token budget";
@@ -178,6 +188,7 @@ const deepest = (s: ShrinkState) => Math.max(0, ...allTrees(s).map((t) => deepes
 
 const treeLines: ShrinkStep = {
   levels: (s) => Math.max(0, widest(s) - 1),
+  repositoryLevels: (s) => Math.max(0, widest(s) - 1),
   apply(s, level) {
     const cap = widest(s) - level;
     return cutTrees(
@@ -201,6 +212,7 @@ const treeLines: ShrinkStep = {
 
 const treeDepth: ShrinkStep = {
   levels: (s) => Math.max(0, deepest(s) - 1),
+  repositoryLevels: (s) => Math.max(0, deepest(s) - 1),
   apply(s, level) {
     const depth = deepest(s) - level;
     return cutTrees(
@@ -223,6 +235,7 @@ const treeDepth: ShrinkStep = {
 
 const agentsMd: ShrinkStep = {
   levels: (s) => s.agentsMd.length,
+  repositoryLevels: (s) => s.agentsMd.length,
   apply(s, level) {
     const depth = (p: string) => p.split("/").length;
     // The shallowest stay: a shallower file governs more of the tree.
@@ -240,32 +253,91 @@ const agentsMd: ShrinkStep = {
     `${s.agentsMd.length - level} of ${plural(s.agentsMd.length, "AGENTS.md path")} listed`,
 };
 
+/**
+ * The skills a skill step cuts, one group a level: the repository's first,
+ * then the user's own (the agent dir's, paths the user named, a host's).
+ */
+function skillGroups(s: ShrinkState, has: (k: SkillEntry) => boolean): SkillEntry[][] {
+  const project = s.skills.filter((k) => k.origin === "project" && has(k));
+  const user = s.skills.filter((k) => k.origin !== "project" && has(k));
+  return [project, user].filter((g) => g.length > 0);
+}
+
+const hasDescription = (k: SkillEntry) => k.description !== "";
+const anySkill = () => true;
+const projectLevel = (s: ShrinkState, has: (k: SkillEntry) => boolean) =>
+  s.skills.some((k) => k.origin === "project" && has(k)) ? 1 : 0;
+/** The skills cut at `level`: the first `level` groups. */
+const skillsCut = (s: ShrinkState, has: (k: SkillEntry) => boolean, level: number) =>
+  new Set(skillGroups(s, has).slice(0, level).flat());
+
+const DESCRIPTIONS_NOTE = "skill-descriptions";
+const LIST_NOTE = "skill-list";
+
 const skillDescriptions: ShrinkStep = {
-  levels: (s) => (s.skills.some((k) => k.description !== "") ? 1 : 0),
-  apply: (s) => ({
-    ...s,
-    skills: s.skills.map((k) => ({ ...k, description: "" })),
-    notes: [
-      `Skill descriptions are left out ${BUDGET}: open a skill's file to see what it is for.`,
-    ],
-  }),
-  describe: (s) => `skills listed by name and location only (${plural(s.skills.length, "skill")})`,
+  levels: (s) => skillGroups(s, hasDescription).length,
+  repositoryLevels: (s) => projectLevel(s, hasDescription),
+  apply(s, level) {
+    const cut = skillsCut(s, hasDescription, level);
+    const skills = s.skills.map((k) => (cut.has(k) ? { ...k, description: "" } : k));
+    const all = !skills.some(hasDescription);
+    return withNote(
+      { ...s, skills },
+      DESCRIPTIONS_NOTE,
+      all
+        ? `Skill descriptions are left out ${BUDGET}: open a skill's file to see what it is for.`
+        : `The repository's skill descriptions are left out ${BUDGET}: open a skill's file to see what it is for.`,
+    );
+  },
+  describe(s, level) {
+    const cut = skillsCut(s, hasDescription, level).size;
+    return cut === s.skills.length
+      ? `skills listed by name and location only (${plural(s.skills.length, "skill")})`
+      : `the repository's skills listed by name and location only (${cut} of ${plural(s.skills.length, "skill")})`;
+  },
 };
 
 const skillList: ShrinkStep = {
-  levels: (s) => (s.skills.length > 0 ? 1 : 0),
-  apply: (s) => ({
-    ...s,
-    skills: [],
-    notes: [
-      `${plural(s.skills.length, "skill")} ${s.skills.length === 1 ? "is" : "are"} installed but not listed here, ${BUDGET}.`,
-    ],
-  }),
-  describe: (s) => `the list of ${plural(s.skills.length, "skill")} left out`,
+  levels: (s) => skillGroups(s, anySkill).length,
+  repositoryLevels: (s) => projectLevel(s, anySkill),
+  apply(s, level) {
+    const cut = skillsCut(s, anySkill, level);
+    const skills = s.skills.filter((k) => !cut.has(k));
+    const unlisted = s.unlistedSkills + cut.size;
+    const state = { ...s, skills, unlistedSkills: unlisted };
+    if (skills.length === 0) {
+      // Nothing is listed: a note on descriptions would speak of no skill.
+      return withNote(
+        withNote(state, DESCRIPTIONS_NOTE, null),
+        LIST_NOTE,
+        `${plural(unlisted, "skill")} ${unlisted === 1 ? "is" : "are"} installed but not listed here, ${BUDGET}.`,
+      );
+    }
+    return withNote(
+      state,
+      LIST_NOTE,
+      `${plural(unlisted, "skill")} of the repository ${unlisted === 1 ? "is" : "are"} installed but not listed here, ${BUDGET}.`,
+    );
+  },
+  describe(s, level) {
+    const cut = skillsCut(s, anySkill, level).size;
+    return cut === s.skills.length
+      ? `the list of ${plural(s.skills.length, "skill")} left out`
+      : `the repository's ${plural(cut, "skill")} left out of the list of ${s.skills.length}`;
+  },
 };
+
+/** The state with the note of `key` set to `text` (null: taken out); notes keep their first place. */
+function withNote(s: ShrinkState, key: string, text: string | null): ShrinkState {
+  const notes = { ...s.notes };
+  if (text === null) delete notes[key];
+  else notes[key] = text;
+  return { ...s, notes };
+}
 
 const contextFiles: ShrinkStep = {
   levels: (s) => cuttable(s).length,
+  repositoryLevels: (s) => cuttable(s).filter((i) => s.contextFiles[i]?.origin !== "user").length,
   apply(s, level) {
     const cut = new Set(cuttable(s).slice(0, level));
     return {
@@ -293,15 +365,19 @@ export const ALWAYS_RULE_MARKER = `[This rule's text is left out ${BUDGET}; read
  * keep its own. Your rules are yours to shorten.
  */
 const ruleDescriptions: ShrinkStep = {
-  levels: (s) =>
-    s.onDemandRules.some((r) => r.origin === "project" && r.description !== null) ? 1 : 0,
-  apply: (s) => ({
-    ...s,
-    onDemandRules: s.onDemandRules.map((r) =>
-      r.origin === "project" ? { ...r, description: null } : r,
+  levels: (s) => repositoryDescriptions(s),
+  repositoryLevels: (s) => repositoryDescriptions(s),
+  apply: (s) =>
+    withNote(
+      {
+        ...s,
+        onDemandRules: s.onDemandRules.map((r) =>
+          r.origin === "project" ? { ...r, description: null } : r,
+        ),
+      },
+      "rule-descriptions",
+      `Rule descriptions are left out ${BUDGET}: open a rule's file to see what it covers.`,
     ),
-    notes: [`Rule descriptions are left out ${BUDGET}: open a rule's file to see what it covers.`],
-  }),
   describe: (s) =>
     `the repository's on-demand rules listed without descriptions (${plural(
       s.onDemandRules.filter((r) => r.origin === "project").length,
@@ -309,8 +385,13 @@ const ruleDescriptions: ShrinkStep = {
     )})`,
 };
 
+const repositoryDescriptions = (s: ShrinkState) =>
+  s.onDemandRules.some((r) => r.origin === "project" && r.description !== null) ? 1 : 0;
+
 const alwaysRules: ShrinkStep = {
   levels: (s) => cuttableRules(s).length,
+  repositoryLevels: (s) =>
+    cuttableRules(s).filter((i) => s.alwaysRules[i]?.origin !== "user").length,
   apply(s, level) {
     const cut = new Set(cuttableRules(s).slice(0, level));
     return {

@@ -60,6 +60,8 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
   const rulesSoFar: { rules: Rule[]; accounts: RuleAccount[] } = { rules: [], accounts: [] };
   // The same for context files: the agent dir's is read first, before the repository's folders.
   const contextSoFar: { value?: ContextTrace } = {};
+  // And for skills: the user's own folders are read first.
+  const skillsSoFar: { value?: { skills: Skill[]; diagnostics: Diagnostic[] } } = {};
   const context = keyed(
     "context",
     {
@@ -91,6 +93,23 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
     opts.ruleSources.length > 0 &&
       (async (i) => lifted(await traceRules({ ...i, signal, soFar: rulesSoFar }))),
     { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
+  );
+  const skills = keyed(
+    "skills",
+    {
+      cwd,
+      agentDir,
+      home,
+      projectTrusted: trusted,
+      projectDir: opts.projectDirName,
+      ...(opts.skillPaths ? { paths: [...opts.skillPaths] } : {}),
+      ...ceiling,
+    },
+    // Skills the caller loaded itself are the fallback of a step that does not run.
+    selectSkillsTool(opts.tools) !== null &&
+      !opts.skills &&
+      (async (i) => lifted(await loadSkills({ ...i, signal, soFar: skillsSoFar }))),
+    { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
   );
   return {
     // Not bounded: without the builtin templates there is no prompt at all, and
@@ -139,25 +158,10 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
           diagnostics: [],
         }),
     }),
-    skills: tableStep(
-      keyed(
-        "skills",
-        {
-          cwd,
-          agentDir,
-          home,
-          projectTrusted: trusted,
-          projectDir: opts.projectDirName,
-          ...(opts.skillPaths ? { paths: [...opts.skillPaths] } : {}),
-          ...ceiling,
-        },
-        // Skills the caller loaded itself are the fallback of a step that does not run.
-        selectSkillsTool(opts.tools) !== null &&
-          !opts.skills &&
-          (async (i) => lifted(await loadSkills({ ...i, signal }))),
-        { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
-      ),
-    ),
+    skills: tableStep({
+      ...skills,
+      partial: () => lifted(skillsSoFar.value ?? skills.fallback),
+    }),
     environment: tableStep(
       environmentStep({
         machine: opts.machine ?? realMachine(),

@@ -33,6 +33,35 @@ function withoutLower(prompt: CustomPrompt): CustomPrompt {
   return rest;
 }
 
+/** One part of the addendum, with whether a repository may have written it. */
+export interface AppendPart {
+  text: string;
+  /**
+   * True for a project's APPEND_SYSTEM.md, and for the one a host resolved
+   * itself (pi's, which may be the project's): such a text never counts as the
+   * user's own in dedupe, so quoting the user's rule there does not take it out.
+   */
+  repository: boolean;
+}
+
+/**
+ * The addendum's parts, in order: the highest layer's APPEND_SYSTEM.md (the
+ * project's replaces the user's; they are not merged), then every appended
+ * value. With `hostResolved`, the first appended value is the host's
+ * APPEND_SYSTEM.md (`resolvedAppendPrompt`).
+ */
+export function appendParts(
+  layers: readonly LoadedLayer[],
+  appended: readonly string[],
+  hostResolved = false,
+): AppendPart[] {
+  const layer = [...layers].reverse().find((l) => l.append !== null);
+  return [
+    { text: layer?.append ?? "", repository: layer?.layer === "project" },
+    ...appended.map((a, i) => ({ text: a.trim(), repository: hostResolved && i === 0 })),
+  ].filter((p) => p.text !== "");
+}
+
 /**
  * The addendum: the highest layer's APPEND_SYSTEM.md (the project's replaces
  * the user's; they are not merged) followed by every appended value, joined by
@@ -45,9 +74,10 @@ export function buildAppendPrompt(
   layers: readonly LoadedLayer[],
   appended: readonly string[],
 ): string {
-  const file = [...layers].reverse().find((l) => l.append !== null)?.append ?? "";
-  return [file, ...appended.map((a) => a.trim())]
-    .filter((p) => p !== "")
-    .map(closeOpenBlocks)
-    .join("\n\n");
+  return joinAppend(appendParts(layers, appended));
+}
+
+/** The addendum's text from its parts. */
+export function joinAppend(parts: readonly AppendPart[]): string {
+  return parts.map((p) => closeOpenBlocks(p.text)).join("\n\n");
 }

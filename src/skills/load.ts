@@ -66,9 +66,13 @@ export async function loadSkillsFromDir(
  * overlapping roots) loads once. Nothing a user file holds makes this throw.
  * `cwd`, `agentDir` and `home` default as for `renderSystemPrompt`. Without a
  * `signal`, it stops at a render's default deadline (5 s) and gives no skills
- * and a `load-deadline` warning.
+ * and a `load-deadline` warning. The user's own roots are read first, and
+ * what they give alone goes to `soFar.value` (a render's skills step keeps it
+ * when the repository's skills make the step late).
  */
-export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadSkillsResult> {
+export async function loadSkills(
+  options: LoadSkillsOptions & { soFar?: { value?: LoadSkillsResult } } = {},
+): Promise<LoadSkillsResult> {
   if (options.signal === undefined) {
     return boundedByDefault(undefined, "skills", (signal) => loadSkills({ ...options, signal }), {
       skills: [],
@@ -90,6 +94,89 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadS
     });
     return projectReachOnce;
   };
+
+  /** One skills root's candidates and what the walk said; none when it is missing. */
+  const walkRoot = async (
+    root: SkillsRoot,
+  ): Promise<{ candidates: Candidate[]; diagnostics: Diagnostic[] }> => {
+    const none = { candidates: [], diagnostics: [] };
+    const kind = await kindOfPath(root.path);
+    if (kind === "missing") return none;
+    if (root.source === "project" && options.projectTrusted === false) {
+      return {
+        candidates: [],
+        diagnostics: [
+          {
+            level: "info",
+            code: "project-untrusted",
+            message: "project skills skipped because the project is not trusted",
+            path: root.path,
+          },
+        ],
+      };
+    }
+    if (kind !== "dir") {
+      return {
+        candidates: [],
+        diagnostics: [
+          {
+            level: "warning",
+            code: "skills-root-not-folder",
+            message: "skills location is not a folder; skipped",
+            path: root.path,
+          },
+        ],
+      };
+    }
+    const reach = root.source === "project" ? await reachOfProject() : undefined;
+    // A project's skills root linked out of it (to `/`, to the home folder) holds
+    // nothing the door would read: it is not walked, which would cost thousands of folders.
+    const out = reach && placeRefusal(root.path, await realpathOrSelf(root.path), reach, false);
+    if (out) {
+      return {
+        candidates: [],
+        diagnostics: [
+          {
+            level: "warning",
+            code: out.code,
+            message: `not read: ${out.message}`,
+            path: root.path,
+          },
+        ],
+      };
+    }
+    const walked = await walkSkillsRoot(root.path, { ...walkOptions, reach });
+    return {
+      candidates: walked.candidates.map((candidate) => ({ candidate, source: root.source, reach })),
+      diagnostics: walked.diagnostics,
+    };
+  };
+
+  // The user's own skills folders are read first, before any folder of the repository, and
+  // what they give alone goes to `soFar`: a render that gives up on a repository's slow
+  // skills (a thousand SKILL.md of dense frontmatter) still lists the user's.
+  const userWalked = new Map<string, { candidates: Candidate[]; diagnostics: Diagnostic[] }>();
+  const parsed = new Map<string, ParsedSkill>();
+  if (options.includeDefaults ?? true) {
+    for (const root of userRoots(agentDir, home)) {
+      if (!userWalked.has(root.path)) userWalked.set(root.path, await walkRoot(root));
+    }
+    if (options.soFar) {
+      const walked = [...userWalked.values()];
+      const loaded = await loadCandidates(
+        walked.flatMap((w) => w.candidates),
+        options.signal,
+        parsed,
+      );
+      options.soFar.value = {
+        skills: loaded.skills,
+        diagnostics: capDiagnostics([
+          ...walked.flatMap((w) => w.diagnostics),
+          ...loaded.diagnostics,
+        ]),
+      };
+    }
+  }
 
   for (const raw of options.paths ?? []) {
     const path = resolve(cwd, expandHome(raw, home));
@@ -131,48 +218,13 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<LoadS
       await checkpoint(options.signal);
       if (seenRoots.has(root.path)) continue;
       seenRoots.add(root.path);
-      const kind = await kindOfPath(root.path);
-      if (kind === "missing") continue;
-      if (root.source === "project" && options.projectTrusted === false) {
-        diagnostics.push({
-          level: "info",
-          code: "project-untrusted",
-          message: "project skills skipped because the project is not trusted",
-          path: root.path,
-        });
-        continue;
-      }
-      if (kind !== "dir") {
-        diagnostics.push({
-          level: "warning",
-          code: "skills-root-not-folder",
-          message: "skills location is not a folder; skipped",
-          path: root.path,
-        });
-        continue;
-      }
-      const reach = root.source === "project" ? await reachOfProject() : undefined;
-      // A project's skills root linked out of it (to `/`, to the home folder) holds
-      // nothing the door would read: it is not walked, which would cost thousands of folders.
-      const out = reach && placeRefusal(root.path, await realpathOrSelf(root.path), reach, false);
-      if (out) {
-        diagnostics.push({
-          level: "warning",
-          code: out.code,
-          message: `not read: ${out.message}`,
-          path: root.path,
-        });
-        continue;
-      }
-      const walked = await walkSkillsRoot(root.path, { ...walkOptions, reach });
-      diagnostics.push(...walked.diagnostics);
-      for (const candidate of walked.candidates) {
-        candidates.push({ candidate, source: root.source, reach });
-      }
+      const found = userWalked.get(root.path) ?? (await walkRoot(root));
+      diagnostics.push(...found.diagnostics);
+      candidates.push(...found.candidates);
     }
   }
 
-  const loaded = await loadCandidates(candidates, options.signal);
+  const loaded = await loadCandidates(candidates, options.signal, parsed);
   // Capped: a message may quote a skill file's text (an invalid name, a description).
   return {
     skills: loaded.skills,
@@ -216,6 +268,7 @@ interface Candidate {
 async function loadCandidates(
   candidates: Candidate[],
   signal?: AbortSignal,
+  parsed?: Map<string, ParsedSkill>,
 ): Promise<LoadSkillsResult> {
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -225,7 +278,10 @@ async function loadCandidates(
     await checkpoint(signal);
     const real = await realpathOrSelf(candidate.filePath);
     if (seenFiles.has(real)) continue;
-    const loaded = await loadCandidate(candidate, source, reach);
+    // A file read already (the user's skills, read first for the partial) is not read again.
+    const key = `${source}\0${candidate.filePath}`;
+    const loaded = parsed?.get(key) ?? (await loadCandidate(candidate, source, reach));
+    parsed?.set(key, loaded);
     // Refused for the project, the same file may still be the user's through a root of theirs.
     if (!loaded.diagnostics.some((d) => REFUSAL_CODES.has(d.code))) seenFiles.add(real);
     diagnostics.push(...loaded.diagnostics);
@@ -287,9 +343,16 @@ async function defaultRoots(
     // Claude Code's folder: a repository set up for it keeps its skills there.
     roots.push({ path: childPath(dir, ".claude/skills"), source: "project" });
   }
-  roots.push({ path: join(agentDir, "skills"), source: "user" });
-  roots.push({ path: join(home, ".agents", "skills"), source: "user" });
+  roots.push(...userRoots(agentDir, home));
   return { roots, cut };
+}
+
+/** The user's own skills roots, in their search order. */
+function userRoots(agentDir: string, home: string): SkillsRoot[] {
+  return [
+    { path: join(agentDir, "skills"), source: "user" },
+    { path: join(home, ".agents", "skills"), source: "user" },
+  ];
 }
 
 /**

@@ -44,6 +44,10 @@ describe("PROMPT_DATA_SCHEMA", () => {
           name: { type: "string", doc: "The skill's name." },
           description: { type: "string", doc: "When it applies, in one line." },
           location: { type: "string", doc: "The path of its file, with forward slashes." },
+          origin: {
+            type: "string",
+            doc: "`project` for a repository's skill (its `.pi/skills`, `.agents/skills`), `user` for the rest: your skill folders, paths you named, skills the host loaded.",
+          },
         },
       },
     });

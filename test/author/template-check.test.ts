@@ -111,7 +111,7 @@ describe("checkTemplate: what is reported", () => {
       field(
         1,
         26,
-        'unknown field "s.path": an item of "skills" has no field "path" (it has: name, description, location)',
+        'unknown field "s.path": an item of "skills" has no field "path" (it has: name, description, location, origin)',
       ),
       field(
         1,

@@ -99,9 +99,10 @@ export const DATA: PromptData = {
   workspaceTree: { rendered: TREE.map((l) => l.text).join("\n"), truncated: false },
   rootTrees: [],
   roots: [],
+  // The repository's: fitting cuts them with the repository's context files, before the user's own file.
   skills: [
-    { name: "pdf", description: "Reads PDFs.", location: "/s/pdf/SKILL.md" },
-    { name: "csv", description: "Reads CSVs.", location: "/s/csv/SKILL.md" },
+    { name: "pdf", description: "Reads PDFs.", location: "/s/pdf/SKILL.md", origin: "project" },
+    { name: "csv", description: "Reads CSVs.", location: "/s/csv/SKILL.md", origin: "project" },
   ],
   skillsTool: "read",
   appendPrompt: "",

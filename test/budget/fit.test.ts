@@ -236,6 +236,8 @@ describe("renderWithinBudget", () => {
       ["dir_context", "agents-md", true],
       // skill-descriptions would add a line here: it is in \`skipped\`, not taken.
       ["skills", "skill-list", true],
+      // The repository's context files, then (after every section's repository text) the user's.
+      ["project_context", "context-files", false],
       ["project_context", "context-files", true],
     ]);
     expect(out.text).toBe(
@@ -285,7 +287,8 @@ describe("renderWithinBudget", () => {
     for (const name of ["rules", "dir_context", "workspace_tree", "skills", "copy"]) {
       expect([name, textOf(out, name)]).toEqual([name, textOf(before, name)]);
     }
-    expect(out.budget?.cuts.map((c) => c.step)).toEqual(["context-files"]);
+    // The repository's files, then the user's own.
+    expect(out.budget?.cuts.map((c) => c.step)).toEqual(["context-files", "context-files"]);
   });
 
   it("the tree's lines are read from its text when they are not given", () => {
@@ -294,7 +297,11 @@ describe("renderWithinBudget", () => {
 
   it("a step with nothing to cut is skipped without a word", () => {
     const out = shrinkTo(0, { data: { ...DATA, workspaceTree: null, skills: [] } });
-    expect(out.budget?.cuts.map((c) => c.step)).toEqual(["agents-md", "context-files"]);
+    expect(out.budget?.cuts.map((c) => c.step)).toEqual([
+      "agents-md",
+      "context-files",
+      "context-files",
+    ]);
   });
 
   it("a section that a template failure hands to a lower version shrinks by that version's steps", () => {

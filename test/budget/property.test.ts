@@ -74,6 +74,7 @@ const world = fc.record({
       name: fc.string({ minLength: 1, maxLength: 8 }),
       description: fc.string({ maxLength: 80 }),
       location: fc.constant("/s/x/SKILL.md"),
+      origin: fc.constantFrom("user" as const, "project" as const),
     }),
     { maxLength: 4 },
   ),

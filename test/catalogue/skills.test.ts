@@ -48,6 +48,7 @@ const withBeta =
       name: "beta",
       description,
       location: join(root, SKILLS, shown, "SKILL.md"),
+      origin: "project",
     };
     expect(bad.data.skills.map((s) => s.name)).toEqual(["alpha", "beta"]);
     expect(bad.data.skills[1]).toEqual(beta);

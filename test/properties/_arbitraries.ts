@@ -123,9 +123,15 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
     { maxLength: 2 },
   ),
   roots: fc.array(valueText, { maxLength: 2 }),
-  skills: fc.array(fc.record({ name: valueText, description: valueText, location: valueText }), {
-    maxLength: 3,
-  }),
+  skills: fc.array(
+    fc.record({
+      name: valueText,
+      description: valueText,
+      location: valueText,
+      origin: fc.constantFrom("user" as const, "project" as const),
+    }),
+    { maxLength: 3 },
+  ),
   skillsTool: fc.constantFrom("read", "bash", null),
   appendPrompt: valueText,
   customPrompt: fc.constant(null),

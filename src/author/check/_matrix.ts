@@ -51,8 +51,18 @@ const SKILLS: Choice<PromptData["skills"]>[] = [
   {
     label: "skills",
     value: [
-      { name: "pdf", description: "Read PDF files.", location: "/home/u/.pi/skills/pdf/SKILL.md" },
-      { name: "a&b", description: 'Quotes "and" <tags>.', location: "/p/.pi/skills/ab/SKILL.md" },
+      {
+        name: "pdf",
+        description: "Read PDF files.",
+        location: "/home/u/.pi/skills/pdf/SKILL.md",
+        origin: "user",
+      },
+      {
+        name: "a&b",
+        description: 'Quotes "and" <tags>.',
+        location: "/p/.pi/skills/ab/SKILL.md",
+        origin: "project",
+      },
     ],
   },
 ];

@@ -6,7 +6,8 @@ export interface StatedText {
   label: string;
   text: string;
   /**
-   * True for a repository's text (a project context file): it outranks the
+   * True for a repository's text (a project context file, SYSTEM.md or APPEND_SYSTEM.md, or a
+   * host's, which may be the project's): it outranks the
    * project's rules, never the user's. Absent: the user's or the caller's
    * own text (the custom and appended prompt, the user's context file).
    */

@@ -1,0 +1,69 @@
+import type { PromptData } from "../data.js";
+import type { Diagnostic } from "../types.js";
+import type { SectionTemplate } from "./types.js";
+
+/** Names a warning quotes; the rest are counted. */
+const MAX_NAMED = 5;
+
+/** The builtin sections that show the user's own texts, and how to find each text in the prompt. */
+const SHOWN: readonly {
+  section: string;
+  what: string;
+  texts: (data: PromptData) => { name: string; found: readonly string[] }[];
+}[] = [
+  {
+    section: "project_context",
+    what: "instruction file",
+    texts: (d) =>
+      d.contextFiles
+        .filter((f) => f.origin === "user")
+        .map((f) => ({ name: f.path, found: [f.content, f.path] })),
+  },
+  {
+    section: "project_rules",
+    what: "rule",
+    texts: (d) =>
+      d.alwaysRules
+        .filter((r) => r.origin === "user")
+        .map((r) => ({ name: r.path, found: [r.content, r.path] })),
+  },
+  {
+    section: "skills",
+    what: "skill",
+    texts: (d) =>
+      d.skills
+        .filter((k) => k.origin === "user")
+        .map((k) => ({ name: k.name, found: [k.location] })),
+  },
+];
+
+/**
+ * A warning for each section a project's override (a trusted project's
+ * `.pi/sections/<name>.md`, switched off or rewritten) that leaves the user's
+ * own texts out of the prompt: the user's `AGENTS.md`, always rules or skills
+ * are then gone without a word (issue 24). A text counts as kept when its
+ * content or its path (its location, for a skill) is anywhere in the prompt.
+ */
+export function userTextLeftOut(
+  templates: readonly SectionTemplate[],
+  data: PromptData,
+  text: string,
+): Diagnostic[] {
+  return SHOWN.flatMap(({ section, what, texts }) => {
+    const template = templates.find((t) => t.name === section);
+    if (template?.source.layer !== "project") return [];
+    const left = texts(data).filter((t) => !t.found.some((f) => f !== "" && text.includes(f)));
+    if (left.length === 0) return [];
+    const named = left.slice(0, MAX_NAMED).map((t) => t.name);
+    const more = left.length > MAX_NAMED ? ` and ${left.length - MAX_NAMED} more` : "";
+    const how = template.meta.enabled === false ? "switches it off" : "does not show them";
+    return [
+      {
+        level: "warning" as const,
+        code: "user-text-left-out",
+        message: `the project's override of section "${section}" ${how}: your own ${what}${left.length === 1 ? "" : "s"} ${named.join(", ")}${more} ${left.length === 1 ? "is" : "are"} not in the prompt; run with --untrusted, or remove the project's file, to have ${left.length === 1 ? "it" : "them"} back`,
+        ...(template.source.path ? { path: template.source.path } : {}),
+      },
+    ];
+  });
+}
