@@ -68,8 +68,10 @@ describe("hostile repository: both phases of a contextFor slow", () => {
     // The pass starts with what the trace left (nothing), not a deadline of its own. A loaded
     // machine only leaves it less, so this holds at any load; the bug gave it all 300 ms.
     expect(given.left).toBeLessThan(DEADLINE_MS / 2);
-    // The bug took twice the deadline or more at any load: a whole deadline of slack.
-    expect(took).toBeGreaterThanOrEqual(DEADLINE_MS);
+    // The bug took twice the deadline or more at any load: a whole deadline of slack. A timer may
+    // fire a fraction of a millisecond before performance.now() says its time is up (299.66 ms
+    // seen), so the floor has 2 ms of slack.
+    expect(took).toBeGreaterThanOrEqual(DEADLINE_MS - 2);
     expect(took).toBeLessThan(2 * DEADLINE_MS);
   });
 
