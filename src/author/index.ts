@@ -14,7 +14,7 @@ export {
   type Survival,
   simulatePrompt,
 } from "./simulate/simulate.js";
-export { renderScenario, runSnapshots } from "./snapshot/snapshot.js";
+export { MAX_SNAPSHOT_DIFF_CHARS, renderScenario, runSnapshots } from "./snapshot/snapshot.js";
 export type {
   AuthorOptions,
   CheckedTemplate,

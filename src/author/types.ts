@@ -148,8 +148,17 @@ export interface GoldenFile {
    * appeared); `stale` (a diagnostics file while the render has none).
    */
   status: "same" | "changed" | "missing" | "stale";
-  /** Unified diff from the golden to the render; absent when same, and for a missing prompt golden. */
+  /**
+   * Unified diff from the golden to the render; absent when same, for a
+   * missing prompt golden, and past the report's total of diffs
+   * (`MAX_SNAPSHOT_DIFF_CHARS`), where `summary` is given instead.
+   */
   diff?: string;
+  /**
+   * In place of a diff the report had no room for: the golden's and the
+   * render's sizes in bytes (UTF-8) and the first line (from 1) where they differ.
+   */
+  summary?: { goldenBytes: number; renderedBytes: number; firstDifferingLine: number };
   /** True when `update` wrote (or, when stale, removed) the file. */
   updated: boolean;
 }

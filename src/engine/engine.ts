@@ -105,6 +105,13 @@ function createCompiler(): HandlebarsInstance {
 /** Compiled templates kept per engine. */
 const MAX_CACHED_TEMPLATES = 512;
 
+/**
+ * Characters of template source kept compiled per engine, together: a count
+ * alone let a long-lived session re-rendering edited 1 MiB sections keep 512
+ * of them (and their compiled code, longer than the source) alive.
+ */
+export const MAX_CACHED_TEMPLATE_CHARS = 32 * 1024 * 1024;
+
 /** Handlebars builtins that templates may not use: `log` writes to the console. */
 const DISABLED_BUILTINS = ["log"] as const;
 
@@ -164,6 +171,8 @@ export function createEngine(): Engine {
     return compilerInstance;
   };
   const cache = new Map<string, Compiled | TemplateError>();
+  /** Characters of the sources `cache` holds. */
+  let cachedChars = 0;
   const precompiled = new Map<string, { spec: string | object; size?: TemplateSize }>();
   const partialSources = new Map<string, string>();
 
@@ -230,12 +239,21 @@ export function createEngine(): Engine {
         entry = toTemplateError(compiler(), error, undefined);
       }
     }
-    if (cache.size >= MAX_CACHED_TEMPLATES) {
-      // Oldest first: a long-lived harness re-rendering edited files must not grow without bound.
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
+    // Oldest first: a long-lived harness re-rendering edited files must not grow without bound,
+    // by count or by size. A source longer than the whole room is compiled but not kept.
+    while (
+      cache.size > 0 &&
+      (cache.size >= MAX_CACHED_TEMPLATES ||
+        cachedChars + source.length > MAX_CACHED_TEMPLATE_CHARS)
+    ) {
+      const oldest = cache.keys().next().value as string;
+      cache.delete(oldest);
+      cachedChars -= oldest.length;
     }
-    cache.set(source, entry);
+    if (source.length <= MAX_CACHED_TEMPLATE_CHARS) {
+      cache.set(source, entry);
+      cachedChars += source.length;
+    }
     if (entry instanceof TemplateError) throw entry;
     return entry;
   }
@@ -310,6 +328,7 @@ export function createEngine(): Engine {
       hb.registerHelper(name, meterHelper(fn, currentBudget, noop, helperErrorGuard(hb, name)));
       setup = undefined;
       cache.clear();
+      cachedChars = 0;
       precompiled.clear();
     },
     precompile(source) {
@@ -333,6 +352,7 @@ export function createEngine(): Engine {
     registerPartial(name, source) {
       partialSources.set(name, source);
       cache.clear();
+      cachedChars = 0;
     },
   };
   registerBuiltinHelpers(engine);

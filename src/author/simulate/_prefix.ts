@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { CACHE_CLASSES, type CacheClass } from "../../sections/types.js";
 import type { TokenCounter } from "../../tokens.js";
 
@@ -38,9 +39,20 @@ export interface Survival {
   byClass: Record<CacheClass, ClassShare>;
 }
 
-/** The baseline, measured once: every other render is compared with it. */
+/** A section as a baseline keeps it: its name and a digest of its text. */
+export interface SectionMark {
+  name: string;
+  digest: string;
+}
+
+/**
+ * The baseline, measured once: every other render is compared with it. It
+ * keeps the prompt's bytes and a digest of each section, not the render's
+ * strings: a prompt of 8 MiB of sections with one non-Latin-1 character is
+ * 16 MB of text and 16 MB of sections.
+ */
 export interface Baseline {
-  rendition: Rendition;
+  sections: SectionMark[];
   bytes: Buffer;
   tokens: number;
   /** Class, byte offset and tokens of each section of the baseline, in order. */
@@ -69,7 +81,8 @@ export function measureBaseline(
     });
     if (at >= 0) from = at + section.text.length;
   }
-  return { rendition, bytes, tokens: count(rendition.text), parts };
+  const sections = rendition.sections.map((s) => ({ name: s.name, digest: digest(s.text) }));
+  return { sections, bytes, tokens: count(rendition.text), parts };
 }
 
 /** What `next` keeps of the baseline's prefix, per class, and which section broke it. */
@@ -102,7 +115,7 @@ export function survival(
     bytes: kept,
     tokens,
     share: base.tokens === 0 ? 1 : tokens / base.tokens,
-    brokenAt: firstBreak(base.rendition, next, classOf),
+    brokenAt: firstBreak(base.sections, next, classOf),
     byClass,
   };
 }
@@ -120,18 +133,18 @@ export function commonPrefix(a: Buffer, b: Buffer): number {
 
 /** The first section, in prompt order, whose name or text differs; null when none does. */
 function firstBreak(
-  base: Rendition,
+  base: readonly SectionMark[],
   next: Rendition,
   classOf: (name: string) => CacheClass,
 ): Break | null {
-  const length = Math.max(base.sections.length, next.sections.length);
+  const length = Math.max(base.length, next.sections.length);
   for (let i = 0; i < length; i++) {
-    const was = base.sections[i];
+    const was = base[i];
     const is = next.sections[i];
-    if (was?.name === is?.name && was?.text === is?.text) continue;
+    if (was && is && was.name === is.name && was.digest === digest(is.text)) continue;
     if (was && is && was.name === is.name) return at(was.name, "changed", classOf);
     // A section the baseline has further on is still there: the new render's one was added.
-    const added = is && (!was || base.sections.slice(i).some((s) => s.name === is.name) === false);
+    const added = is && (!was || base.slice(i).some((s) => s.name === is.name) === false);
     if (is && added) return at(is.name, "added", classOf);
     if (was) return at(was.name, "removed", classOf);
   }
@@ -140,4 +153,9 @@ function firstBreak(
 
 function at(section: string, how: Break["how"], classOf: (name: string) => CacheClass): Break {
   return { section, cache: classOf(section), how };
+}
+
+/** A section's text as a baseline keeps it: SHA-256, so two texts that differ never compare equal. */
+function digest(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("base64");
 }

@@ -26,6 +26,7 @@ import {
   type CacheClass,
   type ClassShare,
   measureBaseline,
+  type Rendition,
   type Survival,
   survival,
 } from "./_prefix.js";
@@ -209,59 +210,67 @@ async function simulateIn(
     machine: options.machine ?? realMachine(),
     ceilingDir: sandbox.root,
   };
-  // Each render's figures are counted exactly until that render's deadline, then estimated.
+  // Each render's figures are counted exactly until that render's deadline, then estimated. A
+  // counter is dropped once its render is measured: its memo holds pieces of that render's text,
+  // and a kept counter kept each render's whole prompt (8 MB, 19 renders: over 1 GB).
   let deadlineMs = DEFAULT_DEADLINE_MS;
   const clock = () => performance.now();
-  const counters: BoundedCounter[] = [];
-  const countFrom = (started: number) => {
+  let estimated = false;
+  const measure = <T>(started: number, use: (count: BoundedCounter) => T): T => {
     const counter = boundedCounter({ deadline: { at: started + deadlineMs, clock } });
-    counters.push(counter);
-    return counter;
+    try {
+      return use(counter);
+    } finally {
+      estimated ||= counter.estimated;
+    }
   };
   const classes = new Map<string, CacheClass>();
-  const render = async (overrides: SystemPromptOptions = {}): Promise<RenderResult> => {
+  const late = new Set<string>();
+  // The prompt shows cwd (and the tree its root): measured with the project's
+  // path, not the copy's random one, the figures are the project's own and the
+  // same from run to run. Diagnostics and sources name the project's files too.
+  // Only what is measured is kept of a render (its text and its sections' texts, until measured),
+  // not its blocks or its sources: a render of 8 MiB of sections is some 50 MB of strings.
+  const swap = (text: string) => text.replaceAll(sandbox.copy, root);
+  const asProject = (result: RenderResult, noteLate = true): Rendition => {
+    if (noteLate) {
+      for (const step of result.steps) {
+        if (step.status === "timeout" || step.status === "failed") late.add(step.name);
+      }
+    }
+    return {
+      text: swap(result.text),
+      sections: result.sections.map((s) => ({ name: s.name, text: swap(s.text) })),
+    };
+  };
+  /** A fresh render; its diagnostics, naming the project's files, go to `into` when given. */
+  const render = async (
+    overrides: SystemPromptOptions = {},
+    into?: Diagnostic[],
+  ): Promise<Rendition> => {
     const prepared = await preparePrompt({ ...base, ...overrides });
     deadlineMs = prepared.opts?.deadlineMs ?? deadlineMs;
-    const result = asProject(renderPrepared(prepared));
+    const result = renderPrepared(prepared);
     // The classes the render itself cut its blocks by: one reading of them, the render's.
     for (const block of result.blocks) {
       for (const name of block.sections) if (!classes.has(name)) classes.set(name, block.cache);
     }
-    return result;
-  };
-  const classOf = (name: string) => classes.get(name) ?? "stable";
-  // The prompt shows cwd (and the tree its root): measured with the project's
-  // path, not the copy's random one, the figures are the project's own and the
-  // same from run to run. Diagnostics and sources name the project's files too.
-  const asProject = (result: RenderResult): RenderResult => {
-    const swap = (text: string) => text.replaceAll(sandbox.copy, root);
-    return {
-      ...result,
-      text: swap(result.text),
-      blocks: result.blocks.map((b) => ({ ...b, text: swap(b.text) })),
-      sections: result.sections.map((s) => ({
-        ...s,
-        text: swap(s.text),
-        source: s.source.path === undefined ? s.source : { ...s.source, path: swap(s.source.path) },
-      })),
-      diagnostics: result.diagnostics.map((d) => ({
+    for (const d of into ? result.diagnostics : []) {
+      into?.push({
         ...d,
         message: swap(d.message),
         ...(d.path === undefined ? {} : { path: swap(d.path) }),
-      })),
-    };
-  };
-  const firstStarted = clock();
-  const first = await render();
-  const baseline = measureBaseline(first, classOf, countFrom(firstStarted));
-  const diagnostics: Diagnostic[] = [...first.diagnostics];
-  const late = new Set<string>();
-  const noteLate = (result: RenderResult) => {
-    for (const step of result.steps) {
-      if (step.status === "timeout" || step.status === "failed") late.add(step.name);
+      });
     }
+    return asProject(result);
   };
-  noteLate(first);
+  const classOf = (name: string) => classes.get(name) ?? "stable";
+  const firstStarted = clock();
+  const diagnostics: Diagnostic[] = [];
+  const baseline = await (async () => {
+    const first = await render({}, diagnostics);
+    return measure(firstStarted, (count) => measureBaseline(first, classOf, count));
+  })();
 
   const ctx = {
     cwd: copyCwd,
@@ -289,25 +298,28 @@ async function simulateIn(
         ? undefined
         : createPromptSession(base, { keepSessionSections: true });
     try {
-      const before = session ? asProject((await session.render()).result) : undefined;
+      const before = session ? asProject((await session.render()).result, false) : undefined;
       const done = await act(action, ctx);
       try {
         const freshStarted = clock();
-        const fresh = await render(done.overrides);
-        noteLate(fresh);
+        // Measured as soon as rendered: the render's strings go with the function's scope.
+        const fresh = await (async () => {
+          const next = await render(done.overrides);
+          return measure(freshStarted, (count) => survival(baseline, next, classOf, count));
+        })();
         const row: SimulatedRow = {
           action,
           label: ACTION_LABELS[action],
           detail: done.detail,
-          fresh: survival(baseline, fresh, classOf, countFrom(freshStarted)),
+          fresh,
         };
         if (session && before) {
           const afterStarted = clock();
           const after = asProject((await session.render(done.overrides)).result);
-          noteLate(after);
-          const count = countFrom(afterStarted);
-          const sessionBase = measureBaseline(before, classOf, count);
-          row.session = survival(sessionBase, after, classOf, count);
+          // One counter for both: the sections they share are counted once.
+          row.session = measure(afterStarted, (count) =>
+            survival(measureBaseline(before, classOf, count), after, classOf, count),
+          );
         }
         rows.push(row);
       } finally {
@@ -317,7 +329,7 @@ async function simulateIn(
       session?.close();
     }
   }
-  if (counters.some((c) => c.estimated)) {
+  if (estimated) {
     diagnostics.push({
       level: "warning",
       code: "tokens-estimated",

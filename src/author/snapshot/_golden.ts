@@ -20,8 +20,27 @@ export function promptGolden(prompt: string): string {
 }
 
 /**
+ * Most characters of diffs one snapshot report holds, together (and so the
+ * most one diff may be). A diff past what is left is summarised (sizes and the
+ * first differing line): 150 scenarios over an 8 MB prompt, each drifting,
+ * held 150 whole-prompt diffs (3 GB) and printed 1.2 GB.
+ */
+export const MAX_SNAPSHOT_DIFF_CHARS = 4 * 1024 * 1024;
+
+/** What is left of a report's {@link MAX_SNAPSHOT_DIFF_CHARS}; each diff kept takes its length. */
+export interface DiffRoom {
+  left: number;
+}
+
+/** A fresh room for one report's diffs. */
+export function diffRoom(): DiffRoom {
+  return { left: MAX_SNAPSHOT_DIFF_CHARS };
+}
+
+/**
  * One golden against what was rendered (`null`: this golden should not
  * exist). The comparison is exact but for CRLF, read as LF (a Windows checkout).
+ * A diff is kept while `room` has space for it, else summarised.
  *
  * @throws UnsafePathError when the golden is a link, a folder, a special file
  * or too large: it is neither read nor, later, written.
@@ -30,17 +49,42 @@ export async function compare(
   path: string,
   kind: GoldenFile["kind"],
   actual: string | null,
+  room: DiffRoom = diffRoom(),
 ): Promise<GoldenFile> {
   const bytes = await readFileNoFollow(path, MAX_GOLDEN_BYTES);
   const expected = bytes === null ? null : bytes.toString("utf8").replaceAll("\r\n", "\n");
   if (expected === actual) return { path, kind, status: "same", updated: false };
-  if (expected === null) {
-    // A new prompt golden would be the whole prompt as one diff: it is just reported missing.
-    const diff = kind === "prompt" ? undefined : await unifiedDiff(path, "", actual ?? "");
-    return { path, kind, status: "missing", updated: false, ...(diff ? { diff } : {}) };
+  const status = expected === null ? "missing" : actual === null ? "stale" : "changed";
+  // A new prompt golden would be the whole prompt as one diff: it is just reported missing.
+  if (expected === null && kind === "prompt") return { path, kind, status, updated: false };
+  const before = expected ?? "";
+  const after = actual ?? "";
+  // A diff is no shorter than what it adds or removes (both texts whole, past the size a
+  // diff is tried on): one that cannot fit the room is not made.
+  const { diffable } = await import("../../_text-diff.js");
+  const least = diffable(before, after)
+    ? Math.abs(before.length - after.length)
+    : before.length + after.length;
+  const diff = least <= room.left ? await unifiedDiff(path, before, after) : undefined;
+  if (diff !== undefined && diff.length <= room.left) {
+    room.left -= diff.length;
+    return { path, kind, status, updated: false, diff };
   }
-  const diff = await unifiedDiff(path, expected, actual ?? "");
-  return { path, kind, status: actual === null ? "stale" : "changed", updated: false, diff };
+  return { path, kind, status, updated: false, summary: summarise(before, after) };
+}
+
+/** The sizes of two texts that differ and the first line (from 1) where they do. */
+function summarise(before: string, after: string): NonNullable<GoldenFile["summary"]> {
+  const n = Math.min(before.length, after.length);
+  let at = 0;
+  while (at < n && before.charCodeAt(at) === after.charCodeAt(at)) at++;
+  let line = 1;
+  for (let i = before.indexOf("\n"); i >= 0 && i < at; i = before.indexOf("\n", i + 1)) line++;
+  return {
+    goldenBytes: Buffer.byteLength(before, "utf8"),
+    renderedBytes: Buffer.byteLength(after, "utf8"),
+    firstDifferingLine: line,
+  };
 }
 
 async function unifiedDiff(path: string, expected: string, actual: string): Promise<string> {

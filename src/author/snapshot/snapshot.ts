@@ -26,7 +26,10 @@ import type {
   SnapshotOptions,
   SnapshotReport,
 } from "../types.js";
-import { compare, goldenPaths, promptGolden } from "./_golden.js";
+import { compare, type DiffRoom, diffRoom, goldenPaths, promptGolden } from "./_golden.js";
+
+export { MAX_SNAPSHOT_DIFF_CHARS } from "./_golden.js";
+
 import {
   isScenarioName,
   PATH_ENV_NAME,
@@ -286,12 +289,14 @@ export async function runSnapshots(
       const end = performance.now() + MAX_SNAPSHOT_MS;
       const budget = AbortSignal.timeout(MAX_SNAPSHOT_MS);
       const signal = options.signal ? AbortSignal.any([options.signal, budget]) : budget;
+      // One room for the diffs of all of them: past it a drift is summarised, not diffed.
+      const room = diffRoom();
       try {
         for (const file of files) {
           scenarios.push(
             signal.aborted
               ? notRendered(file)
-              : await runOne(file, sandbox, update, { signal, end }),
+              : await runOne(file, sandbox, update, { signal, end }, room),
           );
         }
       } finally {
@@ -394,6 +399,7 @@ async function runOne(
   sandbox: Sandbox,
   update: boolean,
   total: { signal: AbortSignal; end: number },
+  room: DiffRoom,
 ): Promise<ScenarioOutcome> {
   let rendered: RenderedScenario;
   try {
@@ -416,8 +422,8 @@ async function runOne(
   let files: GoldenFile[];
   try {
     files = [
-      await compare(paths.prompt, "prompt", rendered.text),
-      await compare(paths.diagnostics, "diagnostics", rendered.diagnostics || null),
+      await compare(paths.prompt, "prompt", rendered.text, room),
+      await compare(paths.diagnostics, "diagnostics", rendered.diagnostics || null, room),
     ].filter((f) => f.status !== "same" || f.kind === "prompt");
     const drifted = files.filter((f) => f.status !== "same");
     if (update) {

@@ -2,7 +2,7 @@ import { outputTarget } from "../../_output-target.js";
 import { homeFolder, resolveUserPath } from "../../_paths.js";
 import { escapeInline } from "../../_text.js";
 import type { GoldenFile, ScenarioOutcome, SnapshotReport } from "../../author/index.js";
-import { defaultSandboxParent, runSnapshots } from "../../author/index.js";
+import { defaultSandboxParent, MAX_SNAPSHOT_DIFF_CHARS, runSnapshots } from "../../author/index.js";
 import { type Palette, paletteFor } from "../colors.js";
 import { type CliIo, EXIT_OK, EXIT_PROBLEMS } from "../io.js";
 import { showPath } from "./_show-path.js";
@@ -78,6 +78,7 @@ function formatOutcome(s: ScenarioOutcome, paint: Palette, show: (p: string) => 
   for (const file of s.files.filter((f) => f.status !== "same")) {
     out += `  ${describeFile(file, show)}\n`;
     if (file.diff && !file.updated) out += paintDiff(file.diff, paint);
+    else if (file.summary && !file.updated) out += `    ${describeSummary(file.summary)}\n`;
   }
   return out;
 }
@@ -95,6 +96,12 @@ function describeFile(file: GoldenFile, show: (p: string) => string): string {
     default:
       return `${path} differs from the render:`;
   }
+}
+
+/** A drift the report had no room to diff: its sizes and where it starts. */
+function describeSummary(summary: NonNullable<GoldenFile["summary"]>): string {
+  const { goldenBytes, renderedBytes, firstDifferingLine } = summary;
+  return `(no diff: the report holds ${MAX_SNAPSHOT_DIFF_CHARS / (1024 * 1024)} MiB of diffs in all; golden ${goldenBytes} bytes, render ${renderedBytes} bytes, first differing at line ${firstDifferingLine})`;
 }
 
 function paintDiff(diff: string, paint: Palette): string {
