@@ -80,7 +80,7 @@ export async function touchOptions(
       // repository whose rules folders take the whole of it still leaves time
       // to give the user's own glob rules, read before the project's.
       const soFar: { rules: Rule[]; accounts: RuleAccount[] } = { rules: [], accounts: [] };
-      const traced = await withDeadline(opts.deadlineMs / 2, (signal) =>
+      const traced = await withDeadline(Math.ceil(opts.deadlineMs / 2), (signal) =>
         traceRules({
           soFar,
           cwd: opts.cwd,
