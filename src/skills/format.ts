@@ -30,13 +30,17 @@ export const MAX_SKILLS_INDEX_BYTES = 1024 * 1024;
  * The skills the index lists, in the order given: those the model may invoke
  * (not `disableModelInvocation`); every one of the user's (and those of paths
  * the caller named), which count against the total first; the repository's
- * until they reach {@link MAX_SKILLS_INDEX_BYTES}. `left` counts the
+ * until they reach {@link MAX_SKILLS_INDEX_BYTES}, counted as the index prints
+ * them (XML-escaped). `left` counts the
  * repository's left out.
  */
 export function skillsForIndex(skills: readonly Skill[]): { listed: Skill[]; left: number } {
   const visible = skills.filter((skill) => !skill.disableModelInvocation);
+  // Counted as printed: escaping makes `&` five bytes, so 1 MiB of raw `&` printed 5 MB.
   const size = (s: Skill) =>
-    Buffer.byteLength(s.name) + Buffer.byteLength(s.description) + Buffer.byteLength(s.filePath);
+    Buffer.byteLength(escapeXml(s.name)) +
+    Buffer.byteLength(escapeXml(s.description)) +
+    Buffer.byteLength(escapeXml(s.filePath));
   let total = 0;
   for (const s of visible) if (s.source !== "project") total += size(s);
   let left = 0;

@@ -13,12 +13,12 @@ import { pinned, tempDir } from "../api/_helpers.js";
 const USER_SKILL = "USER-SKILL-MARKER deploys my stuff";
 
 /** A trusted project of `count` skills with descriptions of `words` words, and the user's one skill. */
-function fixture(count: number, words: number): string {
+function fixture(count: number, words: number, word = "word"): string {
   const root = tempDir();
   for (let i = 0; i < count; i++) {
     const dir = join(root, "project", ".pi", "skills", `s${i}`);
     mkdirSync(dir, { recursive: true });
-    const description = `Project skill ${i}. ${"word ".repeat(words)}`.trim();
+    const description = `Project skill ${i}. ${`${word} `.repeat(words)}`.trim();
     writeFileSync(
       join(dir, "SKILL.md"),
       `---\nname: s${i}\ndescription: ${description}\n---\nBody.\n`,
@@ -63,5 +63,17 @@ describe("hostile repository: thousands of skills do not crowd the index", () =>
     );
     expect(result.text).toContain(USER_SKILL);
     expect(result.diagnostics.map((d) => d.code)).not.toContain("prompt-too-large");
+  });
+
+  it("skills of `&`: the total counts what the index prints, five bytes an `&`", async () => {
+    // 600 descriptions of 500 `&` (and spaces): counted raw, the index printed 1.9 MB against its
+    // 1 MiB (review rev35b: 1 MiB of `&` printed about 5 MB and pushed a prompt past 8 MiB).
+    const root = fixture(600, 500, "&");
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000 }),
+    );
+    const section = result.sections.find((s) => s.name === "skills")?.text ?? "";
+    expect(section).toContain(USER_SKILL);
+    expect(Buffer.byteLength(section)).toBeLessThan(1.2 * 1024 * 1024);
   });
 });
