@@ -6,12 +6,13 @@
  * changed by this, so its cached prefix stays.
  */
 import { resolve } from "node:path";
+import { closeOpenBlocks } from "../../_fence.js";
 import { expandHome } from "../../_paths.js";
 import type { TouchedFile } from "../../gather/context/index.js";
 import { formatTouched } from "../../touch/format.js";
 import { shellPaths } from "../../touch/shell-paths.js";
 import type { Diagnostic } from "../../types.js";
-import type { PiToolResultEvent, PiToolResultPatch } from "./types.js";
+import type { PiContentPart, PiToolResultEvent, PiToolResultPatch } from "./types.js";
 
 /** The flag that turns it off (`--sysprompt-on-touch false`). */
 export const ON_TOUCH_FLAG = "sysprompt-on-touch";
@@ -63,12 +64,35 @@ export function appendTouched(
   if (files.length === 0) return undefined;
   const content = [
     ...(event.content ?? []),
-    { type: "text" as const, text: formatTouched(files, cwd) },
+    { type: "text" as const, text: closingOf(event.content ?? []) + formatTouched(files, cwd) },
   ];
   // Content replaced without structured content drops it; the result's own is still right.
   return event.structuredContent === undefined
     ? { content }
     : { content, structuredContent: event.structuredContent };
+}
+
+/**
+ * What our part starts with so that the tool's own text (a repository file
+ * pi's read printed) leaves nothing open over it: pi joins a result's text
+ * parts with one line break, so an output ending inside a fence, an HTML
+ * block or a comment would take the files' elements and the user's glob
+ * rule into it, and one ending in a list item or quote would take our first
+ * line as a lazy line. The closer the joined text needs (see
+ * `closeOpenBlocks`), then a line break: with pi's it makes the blank line.
+ */
+function closingOf(content: readonly PiContentPart[]): string {
+  const text = content
+    .filter((c): c is { type: "text"; text: string } => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
+  if (text === "") return "";
+  const closed = closeOpenBlocks(text);
+  // The lead of line breaks closeOpenBlocks may put first is for a text read after another's;
+  // the tool's output starts its own message.
+  const at = closed.indexOf(text);
+  const closer = at === -1 ? "" : closed.slice(at + text.length);
+  return `${closer}\n`;
 }
 
 /** The diagnostics of a touch worth saying to the user: refused files, not paths outside the project. */

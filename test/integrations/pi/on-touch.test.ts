@@ -80,7 +80,10 @@ async function started(argv: string[] = ["--approve"], files: Record<string, str
   return { root, cwd, pi, ctx, stderr, toolResult, system: before?.systemPrompt ?? "" };
 }
 
-const SUB = `An instruction file applies to what this call touched (given once per session):
+// After the tool's own text, which pi joins to it with one line break: a line break first makes
+// the blank line between them (catalogue/hostile-pi-touch-open-block).
+const SUB = `
+An instruction file applies to what this call touched (given once per session):
 <instructions path="pkg/sub/AGENTS.md">
 Sub rules: no default exports.
 
