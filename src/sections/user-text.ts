@@ -17,7 +17,7 @@ const SHOWN: readonly {
     texts: (d) =>
       d.contextFiles
         .filter((f) => f.origin === "user")
-        .map((f) => ({ name: f.path, found: [f.content, f.path] })),
+        .map((f) => ({ name: f.path, found: [f.content] })),
   },
   {
     section: "project_rules",
@@ -25,7 +25,7 @@ const SHOWN: readonly {
     texts: (d) =>
       d.alwaysRules
         .filter((r) => r.origin === "user")
-        .map((r) => ({ name: r.path, found: [r.content, r.path] })),
+        .map((r) => ({ name: r.path, found: [r.content] })),
   },
   {
     section: "skills",
@@ -42,7 +42,9 @@ const SHOWN: readonly {
  * `.pi/sections/<name>.md`, switched off or rewritten) that leaves the user's
  * own texts out of the prompt: the user's `AGENTS.md`, always rules or skills
  * are then gone without a word (issue 24). A text counts as kept when its
- * content or its path (its location, for a skill) is anywhere in the prompt.
+ * content (a skill: its location) is anywhere in the prompt; a file's path
+ * alone is not its text (a section printing the paths in a comment kept
+ * the warning away).
  */
 export function userTextLeftOut(
   templates: readonly SectionTemplate[],

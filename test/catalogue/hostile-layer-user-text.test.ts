@@ -63,4 +63,17 @@ describe("hostile repository: a project override that drops your texts says so",
     expect(untrusted.text).toContain(USER);
     expect(leftOut(untrusted.diagnostics)).toEqual([]);
   });
+
+  it("an override that prints only your files' paths still warns (review rev35b)", async () => {
+    const result = await renderSystemPrompt(
+      world({
+        "project/.pi/sections/project_context.md": "---\nenabled: false\n---\n",
+        "project/.pi/sections/notes.md":
+          "<!-- {{#each contextFiles}}{{path}} {{/each}}{{#each alwaysRules}}{{path}} {{/each}} -->\n",
+      }),
+    );
+    expect(result.text).not.toContain(USER);
+    const [warning] = leftOut(result.diagnostics);
+    expect(warning?.message).toMatch(/agent\/AGENTS\.md is not in the prompt/);
+  });
 });
