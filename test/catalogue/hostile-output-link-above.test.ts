@@ -39,6 +39,28 @@ describe("hostile-output-link-above: a project's link above the output file's fo
     expect(commands(root)).toEqual([]);
   });
 
+  it.each([
+    ["render -o ../…", ["render", "-o", "../build/.claude/commands/prompt.md"]],
+    ["render -o absolute", ["render", "-o", "ABS/p/build/.claude/commands/prompt.md"]],
+    [
+      "export --out ../…",
+      ["export", "--agent", "codex", "--out", "../build/.claude/commands/prompt.md"],
+    ],
+  ])(
+    "with HOME inside the checkout (p/.home, as in CI), %s from a subfolder is refused",
+    async (_, argv) => {
+      // The repository holds the home folder, below its root: the checkout is still the project's
+      // (as for git's global config), not narrowed to the working folder as a dotfiles repository is.
+      const root = hostileProject();
+      mkdirSync(join(root, "p/.home"));
+      const args = argv.map((a) => a.replace("ABS", root));
+      const out = await cli(root, join(root, "p/src"), args, { home: join(root, "p/.home") });
+      const flag = args[0] === "render" ? "--output" : "export";
+      expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+      expect(commands(root)).toEqual([]);
+    },
+  );
+
   it("a path through the user's own link to the checkout is judged on the real folders", async () => {
     // ~/work -> the checkout (the user's link): `-o <link>/build/…` is still into the project.
     const root = hostileProject();
