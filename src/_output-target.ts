@@ -35,7 +35,9 @@ export interface OutputTarget {
  * repository with the home folder strictly below its root (a CI job's
  * `HOME=$PWD/.home`) stays the project (see {@link repositoryReach}). A
  * path outside the project is the user's: only its own folder is checked (it
- * must exist and not be a link).
+ * must exist and not be a link). Without a `.git` around the working folder,
+ * a path out of it is checked from the folder both share (see
+ * {@link sharedWithoutRepository}).
  */
 export async function outputTarget(
   path: string,
@@ -47,7 +49,34 @@ export async function outputTarget(
     const found = await inProjectOf(path, start, o.home);
     if (found !== undefined) return found;
   }
+  for (const start of starts) {
+    const shared = await sharedWithoutRepository(path, start, o.home);
+    if (shared !== undefined) return { path, within: shared };
+  }
   return { path };
+}
+
+/**
+ * For a project without a `.git` around `start` (a tarball, a zip, a copy),
+ * whose extent nothing tells: the deepest folder `path`'s folder shares with
+ * `start`, unless that folder is the home folder or holds it (there the
+ * folders on the way are the user's own), so from `p/src`,
+ * `-o ../build/x.md` is checked from `p` down, as it is from `p`. Undefined
+ * otherwise (a repository around `start`: {@link inProjectOf} decided).
+ */
+async function sharedWithoutRepository(
+  path: string,
+  start: string,
+  home: string,
+): Promise<string | undefined> {
+  if (await holdsGit(await findProjectRoot(start))) return undefined;
+  const folder = dirname(resolve(path));
+  let shared = resolve(start);
+  while (!isWithin(folder, shared)) shared = dirname(shared);
+  if (shared === folder) return undefined;
+  const [realShared, realHome] = await Promise.all([realpathOrSelf(shared), realpathOrSelf(home)]);
+  const holdsHome = isWithin(resolve(home), shared) || isWithin(realHome, realShared);
+  return holdsHome ? undefined : shared;
 }
 
 /** {@link outputTarget} for the project of one working folder, or undefined when `path` is not into it. */
