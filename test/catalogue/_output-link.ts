@@ -23,7 +23,7 @@ export async function cli(
   root: string,
   cwd: string,
   argv: string[],
-  more: { signal?: AbortSignal; seen?: { stdout: string }; pinned?: boolean } = {},
+  more: { signal?: AbortSignal; seen?: { stdout: string }; pinned?: boolean; home?: string } = {},
 ) {
   const seen = more.seen ?? { stdout: "" };
   let stderr = "";
@@ -38,7 +38,7 @@ export async function cli(
     },
     cwd,
     env: {},
-    home: join(root, "home"),
+    home: more.home ?? join(root, "home"),
     machine: { platform: "linux", arch: "x64" },
     ...(more.signal ? { signal: more.signal } : {}),
   });

@@ -49,6 +49,35 @@ describe("hostile repository: an agent dir inside the checkout is not your user 
     expect(codes(result)).toEqual(["agent-dir-in-project"]);
   });
 
+  it("HOME is the checkout's root, from a subfolder: its .pi/agent is the project's, as from the root", async () => {
+    // A checkout cloned as the home folder (a dev container's HOME=$PWD): the repository nearest
+    // the working folder is the home folder itself, so its agent dir is the project's.
+    const { base, project } = layout();
+    const agent = join(project, ".pi", "agent");
+    mkdirSync(agent, { recursive: true });
+    symlinkSync(join(base, "secret", "id_rsa"), join(agent, "AGENTS.md"));
+    mkdirSync(join(project, "src"));
+    for (const cwd of [project, join(project, "src")]) {
+      const result = await renderSystemPrompt({
+        cwd,
+        home: project,
+        env: {},
+        projectTrusted: false,
+      });
+      expect(result.text).not.toContain("SECRET-MARKER-KEY");
+      expect(codes(result)).toEqual(["agent-dir-in-project"]);
+    }
+    // A repository of its own nearer the working folder leaves the home folder's agent dir yours.
+    mkdirSync(join(project, "src", ".git"));
+    const own = await renderSystemPrompt({
+      cwd: join(project, "src"),
+      home: project,
+      env: {},
+      projectTrusted: false,
+    });
+    expect(codes(own)).not.toContain("agent-dir-in-project");
+  });
+
   it("its sysprompt.yaml is not your config: git: true there does not turn the git section on", async () => {
     const { project, home } = layout();
     const result = await renderSystemPrompt({

@@ -18,10 +18,11 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 /** Runs `serve --open` with `env` on top of a system xdg-open that writes `<root>/system-ran`. */
-async function serveOpen(env: (root: string, project: string) => Record<string, string>) {
+async function serveOpen(env: (root: string, project: string) => Record<string, string>, sub = "") {
   const root = tempDir();
   const project = join(root, "project");
   mkdirSync(join(project, ".git"), { recursive: true });
+  mkdirSync(join(project, sub), { recursive: true });
   mkdirSync(join(root, "sys"));
   const ran = join(root, "system-ran");
   writeFileSync(join(root, "sys", "xdg-open"), `#!/bin/sh\necho "$@" > ${ran}\n`);
@@ -34,7 +35,7 @@ async function serveOpen(env: (root: string, project: string) => Record<string, 
     stderr: (text) => {
       stderr += text;
     },
-    cwd: project,
+    cwd: join(project, sub),
     env: { PATH: join(root, "sys"), ...env(root, project) },
     home: env(root, project).HOME ?? join(root, "home"),
     machine: { platform: "linux", arch: "x64" },
@@ -49,6 +50,13 @@ async function serveOpen(env: (root: string, project: string) => Record<string, 
 describe.runIf(process.platform === "linux")("hostile repository: serve --open's settings", () => {
   it("HOME inside the checkout: the opener does not run, the address is printed", async () => {
     const { ran, stderr } = await serveOpen((_, project) => ({ HOME: join(project, ".home") }));
+    expect(ran).toBe(false);
+    expect(stderr).toMatch(/could not open a browser \(\$HOME .* lies inside the project/);
+  }, 20_000);
+
+  it("HOME the checkout's root, run from a subfolder: the opener does not run", async () => {
+    // A checkout cloned as the home folder: from src, its mimeapps.list is the project's as from the root.
+    const { ran, stderr } = await serveOpen((_, project) => ({ HOME: project }), "src");
     expect(ran).toBe(false);
     expect(stderr).toMatch(/could not open a browser \(\$HOME .* lies inside the project/);
   }, 20_000);

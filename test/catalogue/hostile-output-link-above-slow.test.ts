@@ -36,9 +36,15 @@ describe("hostile-output-link-above: watch's export and snapshot's goldens", () 
     mkdirSync(join(root, "elsewhere/snaps"));
     writeFileSync(join(root, "elsewhere/snaps/a.scenario.yaml"), "tools: [read]\n");
     symlinkSync(join(root, "elsewhere"), join(root, "p/shared"));
-    for (const named of ["../shared/snaps", join(root, "p/shared/snaps")]) {
+    // And with HOME inside the checkout (p/.home, as in CI): the checkout is still the project.
+    mkdirSync(join(root, "p/.home"));
+    const homes = [{}, { home: join(root, "p/.home") }];
+    for (const [named, home] of homes.flatMap((h) =>
+      ["../shared/snaps", join(root, "p/shared/snaps")].map((n) => [n, h] as const),
+    )) {
       const out = await cli(root, join(root, "p/src"), ["snapshot", named, "--update"], {
         pinned: false,
+        ...home,
       });
       expect([out.code, out.stderr]).toEqual([
         2,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../api/_helpers.js";
@@ -37,6 +37,51 @@ describe("hostile-output-link-above: a project's link above the output file's fo
     const flag = args[0] === "render" ? "--output" : "export";
     expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
     expect(commands(root)).toEqual([]);
+  });
+
+  it.each([
+    ["render -o ../…", ["render", "-o", "../build/.claude/commands/prompt.md"]],
+    ["render -o absolute", ["render", "-o", "ABS/p/build/.claude/commands/prompt.md"]],
+    [
+      "export --out ../…",
+      ["export", "--agent", "codex", "--out", "../build/.claude/commands/prompt.md"],
+    ],
+  ])(
+    "with HOME inside the checkout (p/.home, as in CI), %s from a subfolder is refused",
+    async (_, argv) => {
+      // The repository holds the home folder, below its root: the checkout is still the project's
+      // (as for git's global config), not narrowed to the working folder as a dotfiles repository is.
+      const root = hostileProject();
+      mkdirSync(join(root, "p/.home"));
+      const args = argv.map((a) => a.replace("ABS", root));
+      const out = await cli(root, join(root, "p/src"), args, { home: join(root, "p/.home") });
+      const flag = args[0] === "render" ? "--output" : "export";
+      expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+      expect(commands(root)).toEqual([]);
+    },
+  );
+
+  it("a project without .git (a tarball): a path out of the working folder is checked from the folder both share", async () => {
+    // Nothing tells the tarball's extent: from p/src, ../build/… is checked from p, as it is from p.
+    const root = hostileProject();
+    rmSync(join(root, "p/.git"), { recursive: true });
+    for (const argv of [
+      ["render", "-o", "../build/.claude/commands/prompt.md"],
+      ["export", "--agent", "codex", "--out", join(root, "p/build/.claude/commands/prompt.md")],
+    ]) {
+      const out = await cli(root, join(root, "p/src"), argv);
+      const flag = argv[0] === "render" ? "--output" : "export";
+      expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+    }
+    expect(commands(root)).toEqual([]);
+    // A folder shared only at the home folder: the home's own links are the user's, written through.
+    mkdirSync(join(root, "home/dl/t/src"), { recursive: true });
+    mkdirSync(join(root, "elsewhere/deep"));
+    symlinkSync(join(root, "elsewhere"), join(root, "home/notes"));
+    const src = join(root, "home/dl/t/src");
+    const mine = await cli(root, src, ["render", "-o", join(root, "home/notes/deep/prompt.md")]);
+    expect(mine.code).toBe(0);
+    expect(existsSync(join(root, "elsewhere/deep/prompt.md"))).toBe(true);
   });
 
   it("a path through the user's own link to the checkout is judged on the real folders", async () => {

@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
 import { delimiter, isAbsolute, resolve } from "node:path";
-import { withoutRelativeXdg } from "../../_paths.js";
+import { homeFolder, withoutRelativeXdg } from "../../_paths.js";
 import {
   findSystemBinary,
+  homeRepository,
   projectFolders,
   projectOwns,
   projectRoots,
@@ -117,9 +118,10 @@ async function projectSettings(io: CliIo, folders: readonly string[]): Promise<s
       .map((path) => ({ name, path })),
   );
   if (named.length === 0) return undefined;
+  // A checkout that is the home folder counts from its subfolders too, as from its root.
   const owns = projectOwns(
     await projectRoots(
-      folders,
+      [...folders, ...(await homeRepository(folders, io.home ?? homeFolder()))],
       named.map((n) => n.path),
       io.home,
     ),

@@ -16,6 +16,7 @@ export { runProbe } from "./probe.js";
 export {
   agentDirInProject,
   findSystemBinary,
+  homeRepository,
   projectFolders,
   projectOwns,
   projectRoots,

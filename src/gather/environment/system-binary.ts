@@ -2,7 +2,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { realpath, stat } from "../../_io.js";
 import { homeFolder, isWithin } from "../../_paths.js";
-import { holdsGit } from "../../repo-files/project-root.js";
+import { findProjectRoot, holdsGit } from "../../repo-files/project-root.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -149,7 +149,9 @@ export const UNREAD_AGENT_DIR = "/proc/sysprompt-agent-dir-in-project";
  * a folder above it that holds a `.git` and the agent dir (a missing one:
  * where it would be), below the home
  * folder (never it; a home inside a checkout, as a CI job may set it, leaves
- * the checkout the project's), as written or by real path. There the
+ * the checkout the project's), as written or by real path, and the home
+ * folder itself when it is the nearest repository around `cwd`
+ * ({@link homeRepository}). There the
  * project wrote it: its links, followed anywhere as yours, would bring any
  * file of yours (`~/.ssh/id_rsa`) into the prompt of an untrusted project.
  */
@@ -170,7 +172,28 @@ export async function agentDirInProject(
       }
     }
   }
+  folders.push(...(await homeRepository([cwd], home)));
   return projectOwns(folders)(agentDir);
+}
+
+/**
+ * The home folder, in a list, when it is the nearest repository around one
+ * of `folders` (a checkout cloned as the home folder, a dev container's
+ * `HOME=$PWD`), else none: from a subfolder of it, the home folder's files are
+ * the repository's as they are from the home folder itself. A repository
+ * nearer the folder (its own `.git`) leaves the home folder out.
+ */
+export async function homeRepository(folders: readonly string[], home: string): Promise<string[]> {
+  const top = resolve(home);
+  const realHome = await realOrUndefined(top);
+  for (const folder of folders) {
+    const root = await findProjectRoot(resolve(folder));
+    if (!(await holdsGit(root))) continue;
+    if (root === top || (realHome !== undefined && (await realOrUndefined(root)) === realHome)) {
+      return [top];
+    }
+  }
+  return [];
 }
 
 /**
