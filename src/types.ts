@@ -101,9 +101,12 @@ export class SyspromptError extends Error {
  * - `skill-list`: the skills list is left out; one line says how many there are.
  * - `context-files`: context files give way to a marker line, the farthest
  *   from the working directory first.
- * - `rule-descriptions`: on-demand rules are listed without their descriptions.
+ * - `rule-descriptions`: the repository's on-demand rules are listed without
+ *   their descriptions, then without globs of more than 200 characters.
  * - `always-rules`: inlined rules give way to a marker line (their path
- *   stays), the outermost first (fewest path segments), ties in prompt order.
+ *   stays), the outermost first (fewest path segments), ties in prompt order;
+ *   the repository's before yours, and between the two the repository's
+ *   on-demand rule lines are left out whole.
  */
 export const SHRINK_STEPS = [
   "tree-lines",

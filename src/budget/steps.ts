@@ -358,56 +358,131 @@ const contextFiles: ShrinkStep = {
 export const ALWAYS_RULE_MARKER = `[This rule's text is left out ${BUDGET}; read its file before work it may cover.]`;
 
 /**
- * The repository's on-demand rules lose their descriptions; the user's own
- * keep theirs. This step comes before `always-rules`, so a level of it for
- * yours would take your descriptions out before a repository's inlined rule
- * is cut: a repository whose rules fill the budget could drop your text and
- * keep its own. Your rules are yours to shorten.
+ * The repository's on-demand rule lines, cut in up to two levels: their
+ * descriptions, then globs longer than `MAX_KEPT_GLOBS` characters; the
+ * user's own keep theirs. A repository's rules may carry tens of kilobytes of
+ * globs each (review rev35b: four rules of ~30 KB of globs kept a prompt at
+ * ~40,000 tokens under a budget of 20,000, while the user's own texts were
+ * cut); `always-rules` then takes the repository's lines out whole. This step
+ * comes before `always-rules`, so a level of it for yours would take your
+ * text out before a repository's inlined rule is cut: your rules are yours to
+ * shorten.
  */
+const MAX_KEPT_GLOBS = 200;
+
+type RuleCut = "descriptions" | "globs";
+
+function ruleCuts(s: ShrinkState): RuleCut[] {
+  const project = s.onDemandRules.filter((r) => r.origin === "project");
+  const cuts: RuleCut[] = [];
+  if (project.some((r) => r.description !== null)) cuts.push("descriptions");
+  if (project.some((r) => r.globsText.length > MAX_KEPT_GLOBS)) cuts.push("globs");
+  return cuts;
+}
+
 const ruleDescriptions: ShrinkStep = {
-  levels: (s) => repositoryDescriptions(s),
-  repositoryLevels: (s) => repositoryDescriptions(s),
-  apply: (s) =>
-    withNote(
-      {
-        ...s,
-        onDemandRules: s.onDemandRules.map((r) =>
-          r.origin === "project" ? { ...r, description: null } : r,
-        ),
-      },
-      "rule-descriptions",
-      `Rule descriptions are left out ${BUDGET}: open a rule's file to see what it covers.`,
-    ),
-  describe: (s) =>
-    `the repository's on-demand rules listed without descriptions (${plural(
-      s.onDemandRules.filter((r) => r.origin === "project").length,
-      "rule",
-    )})`,
+  levels: (s) => ruleCuts(s).length,
+  repositoryLevels: (s) => ruleCuts(s).length,
+  apply(s, level) {
+    const cuts = new Set(ruleCuts(s).slice(0, level));
+    let next = s;
+    if (cuts.has("descriptions")) {
+      next = withNote(
+        {
+          ...next,
+          onDemandRules: next.onDemandRules.map((r) =>
+            r.origin === "project" ? { ...r, description: null } : r,
+          ),
+        },
+        "rule-descriptions",
+        `Rule descriptions are left out ${BUDGET}: open a rule's file to see what it covers.`,
+      );
+    }
+    if (cuts.has("globs")) {
+      next = withNote(
+        {
+          ...next,
+          onDemandRules: next.onDemandRules.map((r) =>
+            r.origin === "project" && r.globsText.length > MAX_KEPT_GLOBS
+              ? { ...r, globs: [], globsText: "" }
+              : r,
+          ),
+        },
+        "rule-globs",
+        `Long glob lists of the repository's rules are left out ${BUDGET}: open a rule's file to see which files it covers.`,
+      );
+    }
+    return next;
+  },
+  describe(s, level) {
+    const cuts = ruleCuts(s).slice(0, level);
+    const project = s.onDemandRules.filter((r) => r.origin === "project");
+    const parts: string[] = [];
+    if (cuts.includes("descriptions")) parts.push("without descriptions");
+    if (cuts.includes("globs")) {
+      const long = project.filter((r) => r.globsText.length > MAX_KEPT_GLOBS).length;
+      parts.push(`${long} without their globs (over ${MAX_KEPT_GLOBS} characters)`);
+    }
+    return `the repository's on-demand rules listed ${parts.join(", ")} (${plural(project.length, "rule")})`;
+  },
 };
 
-const repositoryDescriptions = (s: ShrinkState) =>
-  s.onDemandRules.some((r) => r.origin === "project" && r.description !== null) ? 1 : 0;
+/** A level of `always-rules` that takes the repository's on-demand rule lines out. */
+const RULE_LINES = -1;
+
+/**
+ * What `always-rules` cuts, level by level: the repository's inlined rules,
+ * then the repository's on-demand rule lines (one level: a list of names
+ * and paths costs less than a rule's text, so it goes after them), then the
+ * user's own rules; `RULE_LINES` stands for the lines.
+ */
+function alwaysRuleCuts(s: ShrinkState): number[] {
+  const rules = cuttableRules(s);
+  const repository = rules.filter((i) => s.alwaysRules[i]?.origin !== "user");
+  const user = rules.filter((i) => s.alwaysRules[i]?.origin === "user");
+  const lines = s.onDemandRules.some((r) => r.origin === "project") ? [RULE_LINES] : [];
+  return [...repository, ...lines, ...user];
+}
 
 const alwaysRules: ShrinkStep = {
-  levels: (s) => cuttableRules(s).length,
+  levels: (s) => alwaysRuleCuts(s).length,
   repositoryLevels: (s) =>
-    cuttableRules(s).filter((i) => s.alwaysRules[i]?.origin !== "user").length,
+    alwaysRuleCuts(s).filter((i) => i === RULE_LINES || s.alwaysRules[i]?.origin !== "user").length,
   apply(s, level) {
-    const cut = new Set(cuttableRules(s).slice(0, level));
-    return {
+    const cut = new Set(alwaysRuleCuts(s).slice(0, level));
+    let next: ShrinkState = {
       ...s,
       alwaysRules: s.alwaysRules.map((r, i) =>
         cut.has(i) ? { ...r, content: ALWAYS_RULE_MARKER } : r,
       ),
     };
+    if (cut.has(RULE_LINES)) {
+      const dropped = s.onDemandRules.filter((r) => r.origin === "project").length;
+      // The lines gone, the notes on their descriptions and globs say nothing more.
+      next = withNote(withNote(next, "rule-descriptions", null), "rule-globs", null);
+      next = withNote(
+        { ...next, onDemandRules: s.onDemandRules.filter((r) => r.origin !== "project") },
+        "rule-lines",
+        `${plural(dropped, "on-demand rule file")} of the repository ${dropped === 1 ? "is" : "are"} not listed ${BUDGET}.`,
+      );
+    }
+    return next;
   },
   describe(s, level) {
-    const paths = namedPaths(
-      cuttableRules(s)
-        .slice(0, level)
-        .map((i) => s.alwaysRules[i]?.path ?? ""),
-    );
-    return `${level} of ${plural(s.alwaysRules.length, "inlined rule")} left out (${paths})`;
+    const cuts = alwaysRuleCuts(s).slice(0, level);
+    const rules = cuts.filter((i) => i !== RULE_LINES);
+    const parts: string[] = [];
+    if (rules.length > 0) {
+      const paths = namedPaths(rules.map((i) => s.alwaysRules[i]?.path ?? ""));
+      parts.push(
+        `${rules.length} of ${plural(s.alwaysRules.length, "inlined rule")} left out (${paths})`,
+      );
+    }
+    if (cuts.includes(RULE_LINES)) {
+      const dropped = s.onDemandRules.filter((r) => r.origin === "project").length;
+      parts.push(`the repository's on-demand rules not listed (${plural(dropped, "rule")})`);
+    }
+    return parts.join("; ");
   },
 };
 

@@ -1,4 +1,6 @@
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
+import { realpathOrSelf } from "../_fs.js";
+import { isWithin } from "../_paths.js";
 import { parseNow } from "../_time.js";
 import { DEFAULT_DEADLINE_MS } from "../gather/deadline.js";
 import { agentDirInProject, UNREAD_AGENT_DIR } from "../gather/environment/index.js";
@@ -9,7 +11,7 @@ import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../l
 import type { ResolvedFile } from "../locate/load-layer.js";
 import { readTextOrPath } from "../locate/text-or-path.js";
 import type { NormalizedOptions } from "../options.js";
-import { DEFAULT_MAX_CONTEXT_BYTES } from "../repo-files/index.js";
+import { DEFAULT_MAX_CONTEXT_BYTES, projectReach } from "../repo-files/index.js";
 import type { ExtraSection } from "../sections/render.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../sections/types.js";
 import type { Skill } from "../skills/index.js";
@@ -107,7 +109,14 @@ export async function normalizeCheckedOptions(
         ? appendSystemPrompt
         : [options.resolvedAppendPrompt, ...appendSystemPrompt],
     resolvedFiles,
-    skills: options.skills ? options.skills.map(preloadedSkill) : null,
+    skills: options.skills
+      ? await hostSkills(
+          options.skills,
+          cwd,
+          home,
+          options.ceilingDir === undefined ? undefined : resolve(cwd, options.ceilingDir),
+        )
+      : null,
     skillPaths: options.skillPaths ?? null,
     roots,
     allowGitDirs,
@@ -125,15 +134,47 @@ export async function normalizeCheckedOptions(
   };
 }
 
+/**
+ * The skills a host loaded itself (pi hands over its resolved skills), each
+ * the project's when its real file lies in the project root (outside the
+ * home folder a root may hold), else the user's. All of them counted as the
+ * user's, a repository's thousands of skills escaped the skills index's 1 MiB
+ * total and the token budget's repository-first round (review rev35b).
+ */
+async function hostSkills(
+  skills: readonly PreloadedSkill[],
+  cwd: string,
+  home: string,
+  ceiling: string | undefined,
+): Promise<Skill[]> {
+  if (skills.length === 0) return [];
+  const reach = await projectReach({ start: cwd, home, trusted: true, ceiling });
+  return Promise.all(
+    skills.map(async (skill) => {
+      const real = await realpathOrSelf(skill.filePath);
+      // A root that is the home folder keeps its hidden entries (~/.pi/agent) the user's.
+      const hidden =
+        reach.home !== undefined &&
+        isWithin(real, reach.home) &&
+        relative(reach.home, real).startsWith(".");
+      const inProject =
+        isWithin(real, reach.realRoot) &&
+        !hidden &&
+        !reach.excluded.some((e) => isWithin(real, e));
+      return preloadedSkill(skill, inProject ? "project" : "option");
+    }),
+  );
+}
+
 /** A preloaded skill in the loader's shape: its folder is the one holding its file. */
-function preloadedSkill(skill: PreloadedSkill): Skill {
+function preloadedSkill(skill: PreloadedSkill, source: Skill["source"]): Skill {
   return {
     name: skill.name,
     description: skill.description,
     filePath: skill.filePath,
     baseDir: dirname(skill.filePath),
     disableModelInvocation: skill.disableModelInvocation === true,
-    source: "option",
+    source,
   };
 }
 
