@@ -158,9 +158,7 @@ async function hostSkills(
         isWithin(real, reach.home) &&
         relative(reach.home, real).startsWith(".");
       const inProject =
-        isWithin(real, reach.realRoot) &&
-        !hidden &&
-        !reach.excluded.some((e) => isWithin(real, e));
+        isWithin(real, reach.realRoot) && !hidden && !reach.excluded.some((e) => isWithin(real, e));
       return preloadedSkill(skill, inProject ? "project" : "option");
     }),
   );
