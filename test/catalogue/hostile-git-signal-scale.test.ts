@@ -1,9 +1,9 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../api/_helpers.js";
+import { BUILT_CLI, ensureBuilt } from "./_built.js";
 
 // git runs in its own process group (so is every probe), out of reach of the
 // terminal's Ctrl-C, and Node's default end on a signal left it running with
@@ -13,8 +13,7 @@ import { tempDir } from "../api/_helpers.js";
 // with 128 + the signal's number, killing the programs it started. Slow tier:
 // it runs the built CLI and waits for git to start.
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = join(REPO, "dist", "src", "cli", "bin.js");
+const CLI = BUILT_CLI;
 
 /** Processes whose command line names `marker`, by pid. */
 function processesNaming(marker: string): number[] {
@@ -47,13 +46,8 @@ afterEach(() => {
 describe.skipIf(process.platform === "win32")(
   "hostile-git-signal: a killed CLI leaves no git behind",
   () => {
-    beforeAll(() => {
-      try {
-        statSync(CLI);
-      } catch {
-        execFileSync("npm", ["run", "build"], { cwd: REPO, stdio: "ignore" });
-      }
-    }, 120_000);
+    // Built from this source: rebuilt when a source file is newer than dist/.
+    beforeAll(ensureBuilt, 120_000);
 
     for (const [signal, code] of [
       ["SIGTERM", 143],

@@ -1,9 +1,9 @@
-import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../api/_helpers.js";
+import { BUILT_CLI, ensureBuilt } from "./_built.js";
 
 // `render -o` (and eject, export, snapshot) writes a temporary file beside the target and renames
 // it into place. Ctrl-C or a kill in between ended the CLI (128 + the signal) with the
@@ -13,8 +13,7 @@ import { tempDir } from "../api/_helpers.js";
 // on a slow disk would), so the signal lands inside it every time. Slow tier: the built CLI,
 // three runs.
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = join(REPO, "dist", "src", "cli", "bin.js");
+const CLI = BUILT_CLI;
 
 // Patches fs.promises.open: a `.tmp` file's handle says so on stderr, then never finishes its write.
 const STALL = `
@@ -35,13 +34,8 @@ fs.promises.open = async function (path, ...rest) {
 describe.skipIf(process.platform === "win32")(
   "hostile-write-signal: a CLI killed during a write leaves no temporary file",
   () => {
-    beforeAll(() => {
-      try {
-        statSync(CLI);
-      } catch {
-        execFileSync("npm", ["run", "build"], { cwd: REPO, stdio: "ignore" });
-      }
-    }, 120_000);
+    // Built from this source: rebuilt when a source file is newer than dist/.
+    beforeAll(ensureBuilt, 120_000);
 
     for (const [signal, code] of [
       ["SIGTERM", 143],
