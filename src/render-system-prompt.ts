@@ -6,7 +6,13 @@ import type { OptionProvenance } from "./config/index.js";
 import type { PromptData } from "./data.js";
 import { capDiagnostics, createEngine, type Engine } from "./engine/index.js";
 import type { ContextProvenance } from "./gather/context/index.js";
-import { lateStepsWarning, runStep, type StepRunner } from "./gather/deadline.js";
+import {
+  abortAtDeadline,
+  DeadlinePassed,
+  lateStepsWarning,
+  runStep,
+  type StepRunner,
+} from "./gather/deadline.js";
 import { selectSkillsTool } from "./gather/guidelines/index.js";
 import type { RuleAccount } from "./gather/rules/index.js";
 import { runStepTable } from "./gather/step-table.js";
@@ -164,11 +170,14 @@ export async function preparePrompt(
   const { options, opts, preset } = resolved;
 
   // 2. Gathering: the table of steps, under one deadline counted from the start.
+  // `late` fires at the deadline, so late walks stop then, not once the slowest step is given up.
   const late = new AbortController();
   const table = gatheringSteps(resolved, late.signal);
   const deadline = started + opts.deadlineMs;
+  const cancel = abortAtDeadline(late, deadline, clock);
   const { outcomes, timings } = await runStepTable(table, runner, deadline, clock);
-  late.abort();
+  cancel();
+  late.abort(new DeadlinePassed());
 
   // 3. Diagnostics: resolving's, the late steps' (one warning), then each step's in table order.
   const diagnostics = [...resolved.diagnostics, ...lateStepsWarning(timings, opts.deadlineMs)];

@@ -65,6 +65,42 @@ export type StepRunner = <T>(
   clock: () => number,
 ) => Promise<StepOutcome<T>>;
 
+/**
+ * The reason a render's gathering signal fires with once its deadline has
+ * passed: a step whose work stops on it is late (its partial value), not failed.
+ */
+export class DeadlinePassed extends Error {
+  constructor() {
+    super("the render's deadline has passed");
+    this.name = "DeadlinePassed";
+  }
+}
+
+/** `error` is {@link DeadlinePassed}, or an abort (of fs, a child process) caused by it. */
+function isDeadlinePassed(error: unknown): boolean {
+  return (
+    error instanceof DeadlinePassed ||
+    (error instanceof Error && error.cause instanceof DeadlinePassed)
+  );
+}
+
+/**
+ * Fires `controller` with {@link DeadlinePassed} once `deadline` (on `clock`)
+ * is reached: the moment the steps' own timers give up on them, not once the
+ * slowest of them has been waited for. Returns how to cancel it.
+ */
+export function abortAtDeadline(
+  controller: AbortController,
+  deadline: number,
+  clock: () => number,
+): () => void {
+  const left = Math.max(0, deadline - clock());
+  if (left > MAX_TIMER_MS) return () => undefined;
+  const timer = setTimeout(() => controller.abort(new DeadlinePassed()), left);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
+
 /** Work that outlived its render, by cache key. */
 type LateWork = { state: "running"; promise: Promise<unknown> } | { state: "done"; value: unknown };
 
@@ -121,7 +157,7 @@ export async function runStep<T>(
     return { value: gathered.value, diagnostics: gathered.diagnostics, timing: timing("ok") };
   } catch (error) {
     if (error instanceof SyspromptError) throw error;
-    if (error instanceof TimeoutError) {
+    if (error instanceof TimeoutError || isDeadlinePassed(error)) {
       if (key !== undefined && !joined) keepLateWork(key, work);
       // Keep the late promise from surfacing as an unhandled rejection later.
       else work.catch(() => undefined);
