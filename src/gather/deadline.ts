@@ -143,6 +143,14 @@ export async function runStep<T>(
   }
   const joined = kept?.state === "running";
   const work = joined ? (kept.promise as Promise<Gathered<T>>) : step.run();
+  // When the work settled, on `clock`: work that settles past the deadline
+  // may have settled because the render's signal fired then (a walk that
+  // gives up, a killed git), before this step's own timer had its turn.
+  let settledAt = Number.NEGATIVE_INFINITY;
+  const timed = work.then((value) => {
+    settledAt = clock();
+    return value;
+  });
   try {
     // p-timeout refuses 0 ms (a TypeError, reported as a failed step). A step
     // that starts at or after the deadline gets 1 ms: already-done work still
@@ -152,7 +160,9 @@ export async function runStep<T>(
     // stderr): a deadline that far off is no deadline at all.
     const left = Math.max(1, deadline - started);
     const milliseconds = left > MAX_TIMER_MS ? Number.POSITIVE_INFINITY : left;
-    const gathered = await pTimeout(work, { milliseconds });
+    const gathered = await pTimeout(timed, { milliseconds });
+    // A step that started past the deadline keeps its 1 ms: already-done work counts.
+    if (settledAt > deadline && started < deadline) throw new DeadlinePassed();
     if (joined && key !== undefined) lateWork.delete(key);
     return { value: gathered.value, diagnostics: gathered.diagnostics, timing: timing("ok") };
   } catch (error) {

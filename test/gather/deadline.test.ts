@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type Gathered, runStep } from "../../src/gather/deadline.js";
+import { DeadlinePassed, type Gathered, runStep } from "../../src/gather/deadline.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { SyspromptError } from "../../src/types.js";
 import { pinned, tempDir } from "../api/_helpers.js";
@@ -86,6 +86,47 @@ describe("runStep", () => {
       clock,
     );
     expect(clock() - started).toBeLessThan(SLACK_MS);
+    expect([outcome.value, outcome.timing.status, outcome.diagnostics]).toEqual([
+      "fallback",
+      "timeout",
+      [],
+    ]);
+  });
+
+  it("work that settles past the deadline, before the step's timer had its turn, is late", async () => {
+    // The render's signal fires at the deadline: a walk that gives up on it,
+    // or a git killed by it, settles with what it had, and that is no "ok".
+    let now = 0;
+    const fake = () => now;
+    const outcome = await runStep(
+      {
+        name: "stopped",
+        run: async () => {
+          await new Promise((done) => setTimeout(done, 20));
+          now = 1001;
+          return quiet("what it had when stopped");
+        },
+        fallback: "fallback",
+        partial: () => quiet("partial"),
+      },
+      1000,
+      fake,
+    );
+    expect([outcome.value, outcome.timing.status]).toEqual(["partial", "timeout"]);
+  });
+
+  it("the render's deadline reason is a late step, not a failed one", async () => {
+    const outcome = await runStep(
+      {
+        name: "aborted",
+        run: async () => {
+          throw new DeadlinePassed();
+        },
+        fallback: "fallback",
+      },
+      clock() + 5000,
+      clock,
+    );
     expect([outcome.value, outcome.timing.status, outcome.diagnostics]).toEqual([
       "fallback",
       "timeout",
