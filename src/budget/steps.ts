@@ -429,25 +429,34 @@ const ruleDescriptions: ShrinkStep = {
 
 /** A level of `always-rules` that takes the repository's on-demand rule lines out. */
 const RULE_LINES = -1;
+/** The level that drops the repository's always rule `i` whole (element and all): `-2 - i`. */
+const dropRule = (i: number) => -2 - i;
+const droppedRule = (cut: number) => -2 - cut;
 
 /**
- * What `always-rules` cuts, level by level: the repository's inlined rules,
- * then the repository's on-demand rule lines (one level: a list of names
- * and paths costs less than a rule's text, so it goes after them), then the
- * user's own rules; `RULE_LINES` stands for the lines.
+ * What `always-rules` cuts, level by level: the repository's inlined rules
+ * (their text, for a marker), then the repository's on-demand rule lines
+ * (one level: a list of names and paths costs less than a rule's text, so it
+ * goes after them), then the repository's always rules whole, one by one in
+ * the same order (a rule of one short line is not worth a marker, but a
+ * thousand of them under long names are most of a prompt), then the user's
+ * own rules; `RULE_LINES` stands for the lines, `dropRule(i)` for rule `i`.
  */
 function alwaysRuleCuts(s: ShrinkState): number[] {
   const rules = cuttableRules(s);
   const repository = rules.filter((i) => s.alwaysRules[i]?.origin !== "user");
   const user = rules.filter((i) => s.alwaysRules[i]?.origin === "user");
   const lines = s.onDemandRules.some((r) => r.origin === "project") ? [RULE_LINES] : [];
-  return [...repository, ...lines, ...user];
+  const whole = ruleOrder(s)
+    .filter((i) => s.alwaysRules[i]?.origin !== "user")
+    .map(dropRule);
+  return [...repository, ...lines, ...whole, ...user];
 }
 
 const alwaysRules: ShrinkStep = {
   levels: (s) => alwaysRuleCuts(s).length,
   repositoryLevels: (s) =>
-    alwaysRuleCuts(s).filter((i) => i === RULE_LINES || s.alwaysRules[i]?.origin !== "user").length,
+    alwaysRuleCuts(s).filter((i) => i < 0 || s.alwaysRules[i]?.origin !== "user").length,
   apply(s, level) {
     const cut = new Set(alwaysRuleCuts(s).slice(0, level));
     let next: ShrinkState = {
@@ -456,6 +465,14 @@ const alwaysRules: ShrinkStep = {
         cut.has(i) ? { ...r, content: ALWAYS_RULE_MARKER } : r,
       ),
     };
+    const dropped = [...cut].filter((c) => c < RULE_LINES).length;
+    if (dropped > 0) {
+      next = withNote(
+        { ...next, alwaysRules: next.alwaysRules.filter((_, i) => !cut.has(dropRule(i))) },
+        "rule-elements",
+        `${plural(dropped, "always rule file")} of the repository ${dropped === 1 ? "is" : "are"} left out ${BUDGET}.`,
+      );
+    }
     if (cut.has(RULE_LINES)) {
       const dropped = s.onDemandRules.filter((r) => r.origin === "project").length;
       // The lines gone, the notes on their descriptions and globs say nothing more.
@@ -470,12 +487,15 @@ const alwaysRules: ShrinkStep = {
   },
   describe(s, level) {
     const cuts = alwaysRuleCuts(s).slice(0, level);
-    const rules = cuts.filter((i) => i !== RULE_LINES);
+    const whole = cuts.filter((c) => c < RULE_LINES).map(droppedRule);
+    // One list of paths: a rule given a marker and then left out whole is named once.
+    const rules = [...new Set([...cuts.filter((i) => i >= 0), ...whole])];
     const parts: string[] = [];
     if (rules.length > 0) {
       const paths = namedPaths(rules.map((i) => s.alwaysRules[i]?.path ?? ""));
+      const gone = whole.length > 0 ? `, ${whole.length} of them whole` : "";
       parts.push(
-        `${rules.length} of ${plural(s.alwaysRules.length, "inlined rule")} left out (${paths})`,
+        `${rules.length} of ${plural(s.alwaysRules.length, "inlined rule")} left out (${paths})${gone}`,
       );
     }
     if (cuts.includes(RULE_LINES)) {
@@ -494,14 +514,15 @@ const alwaysRules: ShrinkStep = {
  * project root before deeper folders), ties in prompt order.
  */
 function cuttableRules(s: ShrinkState): number[] {
+  return ruleOrder(s).filter(
+    (i) => (s.alwaysRules[i]?.content.length ?? 0) > ALWAYS_RULE_MARKER.length,
+  );
+}
+
+/** Indices of the always rules in the order they are cut: the repository's first, then outermost first, ties in prompt order. */
+function ruleOrder(s: ShrinkState): number[] {
   return s.alwaysRules
-    .map((r, i) => ({
-      i,
-      user: r.origin === "user" ? 1 : 0,
-      depth: segments(r.path).length,
-      worth: r.content.length > ALWAYS_RULE_MARKER.length,
-    }))
-    .filter((r) => r.worth)
+    .map((r, i) => ({ i, user: r.origin === "user" ? 1 : 0, depth: segments(r.path).length }))
     .sort((a, b) => a.user - b.user || a.depth - b.depth || a.i - b.i)
     .map((r) => r.i);
 }
