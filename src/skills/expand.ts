@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { escapeXml } from "../../helpers/xml.js";
 import { closeOpenBlocks } from "../_fence.js";
 import { parseFrontmatter } from "../_frontmatter.js";
-import { escapeWrapperTags, oneLine } from "../_prompt-text.js";
+import { escapeWrapperTags, HOST_ELEMENTS, oneLine } from "../_prompt-text.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import { projectReachSync, readRepoTextSync } from "../repo-files/index.js";
 import type { LoadSkillsOptions, Skill } from "./types.js";
@@ -10,8 +10,13 @@ import type { LoadSkillsOptions, Skill } from "./types.js";
 /** The session's project, as given to {@link loadSkills}: a project's skill is read again within it. */
 export type ExpandSkillOptions = Pick<LoadSkillsOptions, "cwd" | "home" | "ceilingDir" | "env">;
 
-/** The element an expansion wraps the skill in: the skill's text may not open or close it. */
-const SKILL_ELEMENT: ReadonlySet<string> = new Set(["skill"]);
+/**
+ * The element an expansion wraps the skill in, and the host's elements (a
+ * chat's `<system>`, `<user>`, Claude Code's `<system-reminder>`): the skill's
+ * text may open or close none of them, so a project's skill cannot end the
+ * skill and write a turn of the system or the user into your message.
+ */
+const SKILL_ELEMENT: ReadonlySet<string> = new Set(["skill", ...HOST_ELEMENTS]);
 
 const COMMAND = /^\/skill:(\S+)(?:\s+([\s\S]*))?$/;
 
