@@ -11,7 +11,7 @@ interface KeySpec<K extends keyof ConfigValues> {
   check: (value: unknown) => Checked<NonNullable<ConfigValues[K]>>;
   /** How a value is written, for the key's documentation and its problems. */
   example: string;
-  /** What a project's file may not set with it (the registry's `config.fromProject`). */
+  /** What a project's file may not set with it (the registry's `config.project`). */
   fromProject?: (value: unknown) => ProjectRefusal<unknown> | undefined;
 }
 
@@ -31,7 +31,7 @@ export const CONFIG_KEYS: { readonly [key: string]: KeySpec<keyof ConfigValues> 
                 option: name as keyof ConfigValues,
                 check: spec.config.parse as KeySpec<keyof ConfigValues>["check"],
                 example: spec.config.example,
-                ...(spec.config.fromProject ? { fromProject: spec.config.fromProject } : {}),
+                ...(spec.config.project ? { fromProject: spec.config.project.refuse } : {}),
               },
             ],
           ]

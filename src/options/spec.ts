@@ -33,11 +33,16 @@ export interface ConfigSpec<T> {
   example: string;
   /** The value as the file gives it (already parsed YAML), or what is wrong with it. */
   parse: (value: unknown) => Checked<T>;
-  /**
-   * What a project's `.pi/sysprompt.yaml` may not set with this key, given the checked value:
-   * undefined when the project may set it (the user's file and the flag always may).
-   */
-  fromProject?: (value: T) => ProjectRefusal<T> | undefined;
+  /** What a project's `.pi/sysprompt.yaml` may not set with this key (the user's file and the flag may). */
+  project?: ProjectLimit<T>;
+}
+
+/** The part of a config key that only the user sets. */
+export interface ProjectLimit<T> {
+  /** That part, for the options table: `any value`, `` `true` ``. */
+  yours: string;
+  /** The project's checked value: what it may not set, or undefined when it may set all of it. */
+  refuse: (value: T) => ProjectRefusal<T> | undefined;
 }
 
 /**
@@ -129,10 +134,13 @@ export function userOnly<T>(
 ): ConfigSpec<T> {
   return {
     ...spec,
-    fromProject: (value) => ({
-      code: `config-project-${code}`,
-      message: `${spec.key}: ${String(value)} left out: a project's file cannot set ${why}; pass ${flag}, or set it in the agent dir's sysprompt.yaml`,
-    }),
+    project: {
+      yours: "any value",
+      refuse: (value) => ({
+        code: `config-project-${code}`,
+        message: `${spec.key}: ${String(value)} left out: a project's file cannot set ${why}; pass ${flag}, or set it in the agent dir's sysprompt.yaml`,
+      }),
+    },
   };
 }
 

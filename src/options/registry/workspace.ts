@@ -72,14 +72,17 @@ export const WORKSPACE_OPTIONS = {
     config: {
       ...configKey<boolean>("git", "git: true", isBoolean),
       // git runs on the repository's own .git: the user asks for that, a repository cannot.
-      fromProject: (on) =>
-        on
-          ? {
-              code: "config-project-git",
-              message:
-                "git: true left out: a project's file cannot turn the git section on (it runs git on the repository's own .git); pass --git, or set git: true in the agent dir's sysprompt.yaml",
-            }
-          : undefined,
+      project: {
+        yours: "`true`",
+        refuse: (on) =>
+          on
+            ? {
+                code: "config-project-git",
+                message:
+                  "git: true left out: a project's file cannot turn the git section on (it runs git on the repository's own .git); pass --git, or set git: true in the agent dir's sysprompt.yaml",
+              }
+            : undefined,
+      },
     },
   }),
   /**
