@@ -56,6 +56,8 @@ const SLOW = [
   "test/catalogue/hostile-probe-abort.test.ts",
   // Two renders with the git section over a fresh repository (1-2 s each).
   "test/catalogue/hostile-relative-xdg.test.ts",
+  // Three renders and a run of the built hook CLI (which may build dist/ first).
+  "test/catalogue/hostile-project-config-bounds.test.ts",
   // Four renders, the first of them with the environment probe (3.2 s alone).
   "test/catalogue/hostile-env-cache-in-project.test.ts",
   // Runs the printed hook command three times, each a real node start (0.4-1 s a run under load).

@@ -1,5 +1,6 @@
 import type { Checked } from "../options/checks.js";
 import { OPTION_SPECS } from "../options/registry.js";
+import type { ProjectRefusal } from "../options/spec.js";
 import type { ConfigValues } from "./types.js";
 
 export { MAX_VAR_NAME_LENGTH, VAR_NAME, varNameProblem } from "../options/checks.js";
@@ -10,6 +11,8 @@ interface KeySpec<K extends keyof ConfigValues> {
   check: (value: unknown) => Checked<NonNullable<ConfigValues[K]>>;
   /** How a value is written, for the key's documentation and its problems. */
   example: string;
+  /** What a project's file may not set with it (the registry's `config.project`). */
+  fromProject?: (value: unknown) => ProjectRefusal<unknown> | undefined;
 }
 
 /**
@@ -28,6 +31,7 @@ export const CONFIG_KEYS: { readonly [key: string]: KeySpec<keyof ConfigValues> 
                 option: name as keyof ConfigValues,
                 check: spec.config.parse as KeySpec<keyof ConfigValues>["check"],
                 example: spec.config.example,
+                ...(spec.config.project ? { fromProject: spec.config.project.refuse } : {}),
               },
             ],
           ]

@@ -1,7 +1,6 @@
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
 import { parseYaml, YAML_TEXT_CAPS } from "../_yaml.js";
-import { DEFAULT_DEADLINE_MS } from "../gather/deadline.js";
 import type { Diagnostic } from "../types.js";
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, OPTION_NAME_KEYS, varNameProblem } from "./keys.js";
 import type { ConfigFile, ConfigLayer, ConfigValues } from "./types.js";
@@ -108,45 +107,13 @@ export function parseConfig(source: string, path: string, layer: ConfigLayer): C
       );
       continue;
     }
-    let kept = checked.value;
-    if (layer === "project" && key === "rule-sources" && Array.isArray(kept)) {
-      // Another agent's user-level folder is the user's own files: a
-      // repository cannot pull them into the prompt.
-      const home = kept.filter((n) => n.startsWith("user:"));
-      if (home.length > 0) {
-        report(
-          "warning",
-          "config-project-user-rules",
-          `rule-sources: ${home.join(", ")} left out: a project's file cannot read your own folders (another agent's user-level rules); name them in the agent dir's sysprompt.yaml (or the ruleSources option)`,
-          lineAt(pair.value) ?? line,
-        );
-        kept = kept.filter((n) => !n.startsWith("user:"));
-      }
-    }
-    if (layer === "project" && key === "git" && kept === true) {
-      // git runs on the repository's own .git: the user asks for that, a repository cannot.
-      report(
-        "warning",
-        "config-project-git",
-        "git: true left out: a project's file cannot turn the git section on (it runs git on the repository's own .git); pass --git, or set git: true in the agent dir's sysprompt.yaml",
-        lineAt(pair.value) ?? line,
-      );
-      continue;
-    }
-    if (
-      layer === "project" &&
-      key === "deadline" &&
-      typeof kept === "number" &&
-      kept > DEFAULT_DEADLINE_MS
-    ) {
-      // The deadline bounds the time a render spends on the repository's files: the user sets how long, a repository cannot.
-      report(
-        "warning",
-        "config-project-deadline",
-        `deadline: ${kept} left out: a project's file may shorten the deadline, not lengthen it past the default ${DEFAULT_DEADLINE_MS} ms; pass --deadline, or set it in the agent dir's sysprompt.yaml`,
-        lineAt(pair.value) ?? line,
-      );
-      continue;
+    let kept: unknown = checked.value;
+    // What a project's file may not set is declared with the key, in the option registry.
+    const refused = layer === "project" ? spec.fromProject?.(kept) : undefined;
+    if (refused) {
+      report("warning", refused.code, refused.message, lineAt(pair.value) ?? line);
+      if (refused.keep === undefined) continue;
+      kept = refused.keep;
     }
     values[spec.option] = kept;
     if (line !== undefined) lines.set(key, line);

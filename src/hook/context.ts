@@ -59,7 +59,7 @@ export async function hookLoading(
   const opts = await normalizeOptions(config.options);
   const loaded = await loadPreset(agent, opts, { required: false });
   const applied = applyPreset(opts, config.options, loaded.preset);
-  // Your sysprompt.yaml's deadline (a project's may only shorten it) bounds the call, never past the hook's own.
+  // Your sysprompt.yaml's deadline (a project's file sets none) bounds the call, never past the hook's own.
   const deadlineMs = hookDeadline(config.options.deadlineMs);
   const options: SystemPromptOptions = {
     ...config.options,

@@ -9,8 +9,8 @@ export const HOOK_DEADLINE_MS = 5000;
 
 /**
  * The deadline of a call's on-touch loading: the configured one (your
- * `sysprompt.yaml`'s, or a project's, which may only shorten it), never
- * past {@link HOOK_DEADLINE_MS}.
+ * `sysprompt.yaml`'s; a project's file sets none), never past
+ * {@link HOOK_DEADLINE_MS}.
  */
 export function hookDeadline(configured: number | undefined): number {
   return configured === undefined || !(configured >= 0)

@@ -17,7 +17,9 @@ export function optionsReference(): string {
       flags.length === 0
         ? ""
         : `${flags.join(", ")}${spec.flag?.repeatable ? " (repeatable)" : ""}`,
-      spec.config ? code(spec.config.key) : "",
+      spec.config
+        ? `${code(spec.config.key)}${spec.config.project ? ` (${spec.config.project.yours}: yours only)` : ""}`
+        : "",
       spec.scenario ? code(spec.scenario) : "",
       spec.session === "fixed" ? "fixed" : "",
       spec.doc,
@@ -37,8 +39,9 @@ export function optionsReference(): string {
     "",
     "Every option of `renderSystemPrompt()` and `createPromptSession()`. A flag is one of the",
     "commands that render (`render`, `sections`, `explain`, `watch`, `serve`, `export`); a",
-    "`sysprompt.yaml` key sets a default under the flags; a scenario key is what a",
-    "`*.scenario.yaml` may set; `fixed` options are set when a prompt session is created.",
+    '`sysprompt.yaml` key sets a default under the flags ("yours only": that value is set by the',
+    "agent dir's file, never a project's); a scenario key is what a `*.scenario.yaml` may set;",
+    "`fixed` options are set when a prompt session is created.",
     "",
     ...markdownTable(head, rows),
     "",

@@ -33,6 +33,29 @@ export interface ConfigSpec<T> {
   example: string;
   /** The value as the file gives it (already parsed YAML), or what is wrong with it. */
   parse: (value: unknown) => Checked<T>;
+  /** What a project's `.pi/sysprompt.yaml` may not set with this key (the user's file and the flag may). */
+  project?: ProjectLimit<T>;
+}
+
+/** The part of a config key that only the user sets. */
+export interface ProjectLimit<T> {
+  /** That part, for the options table: `any value`, `` `true` ``. */
+  yours: string;
+  /** The project's checked value: what it may not set, or undefined when it may set all of it. */
+  refuse: (value: T) => ProjectRefusal<T> | undefined;
+}
+
+/**
+ * A value a project's file gives that is the user's to decide: one warning, and the key is
+ * left out, or only `keep` of it is used.
+ */
+export interface ProjectRefusal<T> {
+  /** The warning's code: `config-project-<what>`. */
+  code: string;
+  /** What was left out, why, and where to set it instead. */
+  message: string;
+  /** The part of the value the project's file may set; absent: none of it. */
+  keep?: T;
 }
 
 /** One option. `T` is its type in `SystemPromptOptions` (registry.ts). */
@@ -97,6 +120,28 @@ function gotRaw<T>(result: Checked<T>, raw: unknown): Checked<T> {
 /** A config key whose value the option's own check takes as it is. */
 export function configKey<T>(key: string, example: string, check: Check): ConfigSpec<T> {
   return { key, example, parse: (value) => checked<T>(check, value) };
+}
+
+/**
+ * A key only the user sets (the agent dir's `sysprompt.yaml`, `flag`, the API): a project's file
+ * giving it is one `config-project-<code>` warning, and the key is left out.
+ */
+export function userOnly<T>(
+  spec: ConfigSpec<T>,
+  code: string,
+  why: string,
+  flag: string,
+): ConfigSpec<T> {
+  return {
+    ...spec,
+    project: {
+      yours: "any value",
+      refuse: (value) => ({
+        code: `config-project-${code}`,
+        message: `${spec.key}: ${String(value)} left out: a project's file cannot set ${why}; pass ${flag}, or set it in the agent dir's sysprompt.yaml`,
+      }),
+    },
+  };
 }
 
 /** A config key holding one name: trimmed, one line, no control characters. */

@@ -9,8 +9,9 @@ import { tempDir } from "../api/_helpers.js";
 // README's Trust section: a project never keeps the process busy past it).
 // A trusted project's `.pi/sysprompt.yaml` set `deadline: 600000` and the
 // render took it: ten minutes for whatever the repository makes slow. A
-// project's file may shorten the deadline, never lengthen it past the default;
-// the user's file and the option still may.
+// shorter one was then kept, until `deadline: 1` left out every text of yours
+// (hostile-project-config-bounds.test.ts): a project's file sets no deadline;
+// the user's file and the option still do.
 
 function project(projectYaml: string, userYaml?: string) {
   const root = tempDir();
@@ -25,8 +26,8 @@ function project(projectYaml: string, userYaml?: string) {
   return { cwd, home, file: join(cwd, ".pi", "sysprompt.yaml") };
 }
 
-describe("hostile repository: a project's sysprompt.yaml lengthening the deadline", () => {
-  it("a deadline past the default is left out with a warning at its line; a shorter one is kept", async () => {
+describe("hostile repository: a project's sysprompt.yaml setting the deadline", () => {
+  it("a deadline past the default is left out with a warning at its line", async () => {
     const long = project(`tools: [read]\ndeadline: 600000\n`);
     const got = await applyConfigFiles({ cwd: long.cwd, home: long.home, configFiles: true });
     expect(got.options.deadlineMs).toBeUndefined();
@@ -36,21 +37,24 @@ describe("hostile repository: a project's sysprompt.yaml lengthening the deadlin
         .filter((d) => d.code === "config-project-deadline")
         .map((d) => [d.level, d.path, d.line]),
     ).toEqual([["warning", long.file, 2]]);
-    const short = project("deadline: 1000\n");
-    const kept = await applyConfigFiles({ cwd: short.cwd, home: short.home, configFiles: true });
-    expect(kept.options.deadlineMs).toBe(1000);
-    const atDefault = project(`deadline: ${DEFAULT_DEADLINE_MS}\n`);
-    const same = await applyConfigFiles({
-      cwd: atDefault.cwd,
-      home: atDefault.home,
-      configFiles: true,
-    });
-    expect(same.options.deadlineMs).toBe(DEFAULT_DEADLINE_MS);
   });
 
-  it("the user's own file may lengthen it", async () => {
-    const p = project("tools: [read]\n", "deadline: 600000\n");
-    const got = await applyConfigFiles({ cwd: p.cwd, home: p.home, configFiles: true });
-    expect(got.options.deadlineMs).toBe(600_000);
+  it("so is a shorter one, and one at the default", async () => {
+    for (const ms of [0, 1000, DEFAULT_DEADLINE_MS]) {
+      const p = project(`deadline: ${ms}\n`);
+      const got = await applyConfigFiles({ cwd: p.cwd, home: p.home, configFiles: true });
+      expect(got.options.deadlineMs).toBeUndefined();
+      expect(got.diagnostics.map((d) => [d.code, d.line])).toEqual([
+        ["config-project-deadline", 1],
+      ]);
+    }
+  });
+
+  it("the user's own file may lengthen or shorten it, under a project's", async () => {
+    for (const ms of [600_000, 1000]) {
+      const p = project("deadline: 1\n", `deadline: ${ms}\n`);
+      const got = await applyConfigFiles({ cwd: p.cwd, home: p.home, configFiles: true });
+      expect(got.options.deadlineMs).toBe(ms);
+    }
   });
 });

@@ -21,7 +21,9 @@ const DECIDED_BY: Readonly<Record<string, string>> = {
 /**
  * One warning per config file that sets a key whose option `options` (the
  * extension's, from pi) already sets to another value; at the first such key's
- * line. Pure.
+ * line. Then the project's file's keys that only the user sets (`deadline`,
+ * `max-tokens`, `git: true`: `config-project-*`), as outside pi: a render's
+ * warnings are not said in pi, and these change what of yours reaches the model. Pure.
  */
 export function piIgnoredConfig(
   options: SystemPromptOptions,
@@ -46,6 +48,10 @@ export function piIgnoredConfig(
       path: file.path,
       ...(first !== undefined ? { line: first } : {}),
     });
+  }
+  for (const file of files) {
+    if (file.layer !== "project") continue;
+    out.push(...file.diagnostics.filter((d) => d.code.startsWith("config-project-")));
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { digits, isPath, isWholeNumber } from "../checks.js";
-import { configKey, option, valueFlag } from "../spec.js";
+import { configKey, option, userOnly, valueFlag } from "../spec.js";
 
 const TOKENS = "a whole number of tokens, 1 or more, such as 8000";
 const WHOLE_MS = "a whole number of milliseconds, 0 or more, such as 5000";
@@ -29,7 +29,14 @@ export const RENDER_OPTIONS = {
       isWholeMs,
       digits,
     ),
-    config: configKey("deadline", "deadline: 5000", isWholeMs),
+    // The deadline decides which of your files are read in time: a repository's `deadline: 1` left out
+    // your AGENTS.md, rules and skills, so only you set it.
+    config: userOnly(
+      configKey("deadline", "deadline: 5000", isWholeMs),
+      "deadline",
+      "the deadline (it decides which of your files are read in time)",
+      "--deadline",
+    ),
   }),
   /** Builtin prompts folder (`sections/`, `partials/`, `tools.md`, `rules.md`); must hold `sections/`. Default: the package's own. */
   builtinDir: option<string>()({
@@ -61,7 +68,13 @@ export const RENDER_OPTIONS = {
       isTokens,
       digits,
     ),
-    config: configKey("max-tokens", "max-tokens: 8000", isTokens),
+    // The budget decides what of your text is cut to fit: only you set it.
+    config: userOnly(
+      configKey("max-tokens", "max-tokens: 8000", isTokens),
+      "max-tokens",
+      "the token budget (it decides what of your text is cut to fit)",
+      "--max-tokens",
+    ),
   }),
   /**
    * No folder above this one is looked at when searching upwards: for context

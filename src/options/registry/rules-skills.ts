@@ -38,6 +38,20 @@ export const RULES_SKILLS_OPTIONS = {
         const problem = ruleSourcesProblem(names.value);
         return problem === undefined ? { value: [...new Set(names.value)] } : { problem };
       },
+      // Another agent's user-level folder is the user's own files: a repository cannot pull them into the prompt.
+      project: {
+        yours: "`user:…`",
+        refuse: (names) => {
+          const home = names.filter((n) => n.startsWith("user:"));
+          return home.length === 0
+            ? undefined
+            : {
+                code: "config-project-user-rules",
+                message: `rule-sources: ${home.join(", ")} left out: a project's file cannot read your own folders (another agent's user-level rules); name them in the agent dir's sysprompt.yaml (or the ruleSources option)`,
+                keep: names.filter((n) => !n.startsWith("user:")),
+              };
+        },
+      },
     },
   }),
   /** Skill folders or files searched before the default ones. */

@@ -69,7 +69,21 @@ export const WORKSPACE_OPTIONS = {
       ],
       parse: (raw) => (raw === true ? { value: true } : undefined),
     },
-    config: configKey("git", "git: true", isBoolean),
+    config: {
+      ...configKey<boolean>("git", "git: true", isBoolean),
+      // git runs on the repository's own .git: the user asks for that, a repository cannot.
+      project: {
+        yours: "`true`",
+        refuse: (on) =>
+          on
+            ? {
+                code: "config-project-git",
+                message:
+                  "git: true left out: a project's file cannot turn the git section on (it runs git on the repository's own .git); pass --git, or set git: true in the agent dir's sysprompt.yaml",
+              }
+            : undefined,
+      },
+    },
   }),
   /**
    * Git folders outside the project that the git section may read when the

@@ -471,6 +471,27 @@ describe("sysprompt.yaml inside pi", () => {
     ]);
   });
 
+  it("a project's deadline and max-tokens are left out, as outside pi: your section and rule stay", async () => {
+    const { root, cwd, pi, stderr } = setup({
+      "agent/sections/mine.md": "---\norder: 5\n---\nUSER-SECTION-MARKER mine\n",
+      "agent/rules/mine.md": "---\nalwaysApply: true\n---\nUSER-RULE-MARKER rule always\n",
+      "project/.pi/sysprompt.yaml": "deadline: 0\nmax-tokens: 1\n",
+    });
+    const ctx = fakeContext({ cwd, hasUI: false, model: "fake-model" });
+    const prompt = (await pi.beforeAgentStart(piPromptOptions(cwd), ctx))?.systemPrompt ?? "";
+    expect(prompt).toContain("USER-SECTION-MARKER");
+    expect(prompt).toContain("USER-RULE-MARKER");
+    // Said once, as a render's warnings are not.
+    await pi.beforeAgentStart(piPromptOptions(cwd), ctx);
+    expect(stderr).toEqual([
+      expect.stringMatching(
+        /^sysprompt: warning .*\/project\/\.pi\/sysprompt\.yaml:1 \[config-project-deadline\] deadline: 0 left out: /,
+      ),
+      expect.stringMatching(/:2 \[config-project-max-tokens\] max-tokens: 1 left out: /),
+    ]);
+    expect(stderr[0]).toContain(root);
+  });
+
   it("the files are looked at once per session: a key added mid-session is named in the next one", async () => {
     const { root, cwd, pi, stderr } = setup({ "agent/sysprompt.yaml": "deadline: 4000\n" });
     const ctx = fakeContext({ cwd, hasUI: false, model: "fake-model" });
