@@ -12,7 +12,7 @@ import {
 
 /** Where a user-named output file is written, and the folder below which no folder on its way may be a link. */
 export interface OutputTarget {
-  /** The path to write: as given, or spelled under the project's real root (see {@link intoProject}). */
+  /** The path to write: as given, or spelled under the real folder its check starts from (see {@link intoProject}, {@link sharedFolder}). */
   path: string;
   /** `within` for `writeIfChanged`: the folders from it down to the file's own must be real folders. */
   within?: string;
