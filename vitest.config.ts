@@ -38,6 +38,7 @@ const SLOW = [
   "test/catalogue/hostile-gitdir.test.ts",
   // A watch started until its first export is said, then stopped (about a second); a snapshot run.
   "test/catalogue/hostile-output-link-above-slow.test.ts",
+  "test/catalogue/hostile-output-planted-git-slow.test.ts",
   // Four repositories built and rendered with git: 2-3 s.
   "test/catalogue/hostile-git-global-config.test.ts",
   // Three runs of serve --open, each waiting for the opener or its note: 5-7 s under load.

@@ -1,5 +1,6 @@
-import { dirname, resolve } from "node:path";
+import { dirname, join, parse, resolve, sep } from "node:path";
 import { realpathOrSelf } from "./_fs.js";
+import { realpath } from "./_io.js";
 import { isWithin } from "./_paths.js";
 import {
   findProjectRoot,
@@ -11,7 +12,7 @@ import {
 
 /** Where a user-named output file is written, and the folder below which no folder on its way may be a link. */
 export interface OutputTarget {
-  /** The path to write: as given, or spelled under the project's real root (see {@link intoProject}). */
+  /** The path to write: as given, or spelled under the real folder its check starts from (see {@link intoProject}, {@link sharedFolder}). */
   path: string;
   /** `within` for `writeIfChanged`: the folders from it down to the file's own must be real folders. */
   within?: string;
@@ -34,10 +35,13 @@ export interface OutputTarget {
  * own folder, since the user's own folders above may be links of theirs; a
  * repository with the home folder strictly below its root (a CI job's
  * `HOME=$PWD/.home`) stays the project (see {@link repositoryReach}). A
- * path outside the project is the user's: only its own folder is checked (it
- * must exist and not be a link). Without a `.git` around the working folder,
- * a path out of it is checked from the folder both share (see
- * {@link sharedWithoutRepository}).
+ * path out of the project (or, without a `.git` around the working folder,
+ * out of the working folder) is checked from the deepest folder it shares
+ * with the working folder, since nothing tells where a tarball, or a
+ * repository planted in one, ends; when that folder is the user's own (the
+ * home folder or above it, from a working folder in the home folder; `/`),
+ * only the file's own folder is checked: it must exist and not be a link
+ * (see {@link sharedFolder}).
  */
 export async function outputTarget(
   path: string,
@@ -50,34 +54,80 @@ export async function outputTarget(
     if (found !== undefined) return found;
   }
   for (const start of starts) {
-    const shared = await sharedWithoutRepository(path, start, o.home);
-    if (shared !== undefined) return { path, within: shared };
+    const shared = await sharedFolder(path, start, o.home);
+    if (shared !== undefined) return shared;
   }
   return { path };
 }
 
 /**
- * For a project without a `.git` around `start` (a tarball, a zip, a copy),
- * whose extent nothing tells: the deepest folder `path`'s folder shares with
- * `start`, unless that folder is the home folder or holds it (there the
- * folders on the way are the user's own), so from `p/src`,
- * `-o ../build/x.md` is checked from `p` down, as it is from `p`. Undefined
- * otherwise (a repository around `start`: {@link inProjectOf} decided).
+ * For a path out of the project of `start` (or with no `.git` around it: a
+ * tarball, a zip, a copy, whose extent nothing tells): the deepest folder the
+ * file's folder shares with `start`, so from `p/src`, `-o ../build/x.md` is
+ * checked from `p` down, as it is from `p`. The path is also tried as each of
+ * its existing folders leads (their real paths), and the deepest folder shared
+ * that way wins: `~/work/build/x.md` with `~/work` a link of yours to `p` is
+ * checked from `p`, not from your home folder. Undefined (only the file's own
+ * folder is checked) when the shared folder is yours ({@link usersOwn}).
  */
-async function sharedWithoutRepository(
+async function sharedFolder(
   path: string,
   start: string,
   home: string,
-): Promise<string | undefined> {
-  if (await holdsGit(await findProjectRoot(start))) return undefined;
-  const folder = dirname(resolve(path));
-  let shared = resolve(start);
-  while (!isWithin(folder, shared)) shared = dirname(shared);
-  if (shared === folder) return undefined;
-  const [realShared, realHome] = await Promise.all([realpathOrSelf(shared), realpathOrSelf(home)]);
-  const holdsHome = isWithin(resolve(home), shared) || isWithin(realHome, realShared);
-  return holdsHome ? undefined : shared;
+): Promise<OutputTarget | undefined> {
+  const file = resolve(path);
+  const [realStart, realHome] = await Promise.all([realpathOrSelf(start), realpathOrSelf(home)]);
+  const written = commonFolder(dirname(file), resolve(start));
+  let best = { path: file, within: written, real: await realpathOrSelf(written), asWritten: true };
+  const top = parse(file).root;
+  const names = file
+    .slice(top.length)
+    .split(sep)
+    .filter((n) => n !== "");
+  for (let i = 1; i < names.length; i++) {
+    let real: string;
+    try {
+      real = await realpath(join(top, ...names.slice(0, i)));
+    } catch {
+      break; // missing (made below the shared folder) or unreadable: nothing further to follow
+    }
+    const led = join(real, ...names.slice(i));
+    const within = commonFolder(dirname(led), realStart);
+    if (depth(within) > depth(best.real))
+      best = { path: led, within, real: within, asWritten: false };
+  }
+  const own =
+    usersOwn(best.real, realStart, realHome) ||
+    (best.asWritten && usersOwn(written, resolve(start), resolve(home)));
+  if (own) return undefined;
+  // The file's own folder holds the working folder: checked alone, as it must not be a link.
+  return best.within === dirname(best.path)
+    ? { path: best.path }
+    : { path: best.path, within: best.within };
 }
+
+/**
+ * Whether folders from `shared` down are the user's own, not a project's: the
+ * file system's root, or the home folder and what lies above it when the
+ * working folder is in the home folder (`~/notes/x.md` from `~/dl/p/src`). A
+ * folder that holds the home folder beside the working folder (`p` with
+ * `HOME=p/.home`, as a CI job or debhelper sets it) is not: a tarball there
+ * may have put its own links beside its `.home`.
+ */
+function usersOwn(shared: string, start: string, home: string): boolean {
+  if (parse(shared).root === shared) return true;
+  return isWithin(home, shared) && isWithin(start, home);
+}
+
+/** The deepest folder holding both `a` and `b` (absolute, resolved); on Windows, another drive's: its root. */
+function commonFolder(a: string, b: string): string {
+  let shared = b;
+  while (!isWithin(a, shared) && dirname(shared) !== shared) shared = dirname(shared);
+  return shared;
+}
+
+/** How many names deep a resolved path is. */
+const depth = (path: string) => path.split(sep).filter((n) => n !== "").length;
 
 /** {@link outputTarget} for the project of one working folder, or undefined when `path` is not into it. */
 async function inProjectOf(

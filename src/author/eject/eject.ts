@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { kindOfPath } from "../../_fs.js";
+import { dirname, join, resolve } from "node:path";
+import { kindOfPath, realpathOrSelf } from "../../_fs.js";
+import { outputTarget } from "../../_output-target.js";
+import { isWithin } from "../../_paths.js";
 import { entryKind, UnsafePathError, writeFileNoFollow, writeProblem } from "../../_safe-write.js";
 import { ejectedFromComment } from "../../locate/general-rules.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
@@ -45,7 +47,7 @@ export const GENERAL_RULES = "general-rules";
  * nor `all` are given, or `cwd` (or an explicit `agentDir`) is not a folder.
  */
 export async function ejectSections(options: EjectOptions): Promise<EjectResult> {
-  const { cwd, agentDir } = resolveCommonPaths(options);
+  const { cwd, agentDir, home } = resolveCommonPaths(options);
   await checkFolders({
     cwd,
     ...(options.agentDir !== undefined ? { agentDir } : {}),
@@ -60,11 +62,11 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
       .map((f) => f.slice(0, -".md".length))
       .filter((f) => f.startsWith(`${name}@`) && VARIANT_NAME.test(f)),
   ]);
-  const layerDir = options.user ? agentDir : join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
-  const dir = join(layerDir, "sections");
-
   // The project's folders are the repository's: `within` the (trusted) cwd, no link is followed.
-  const within = options.user ? agentDir : cwd;
+  const { layerDir, within, why } = options.user
+    ? await userLayer(agentDir, { cwd, home, named: options.agentDir !== undefined })
+    : { layerDir: join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR), within: cwd, why: "" };
+  const dir = join(layerDir, "sections");
   const texts = new Map<string, string>();
   const targets: EjectedFile[] = [];
   for (const name of names) {
@@ -94,7 +96,7 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
   for (const file of targets) {
     const problem =
       (await writeProblem(file.path, { within })) ?? (await writeProblem(file.base, { within }));
-    if (problem) diagnostics.push(refusal(problem));
+    if (problem) diagnostics.push(refusal(problem, why));
     else if (!options.force && (await entryKind(file.path)) === "file") skipped.push(file);
   }
   const refused = uniqueByPath(diagnostics);
@@ -117,7 +119,7 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
       if (!(error instanceof UnsafePathError)) throw error;
       // Something appeared or changed since the check: reported, and the rest is not written.
       if (error.code === "target-exists") skipped.push(file);
-      else refused.push(refusal(error));
+      else refused.push(refusal(error, why));
       break;
     }
     written.push(file);
@@ -140,8 +142,37 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
   return { dir, written, skipped, diagnostics: refused };
 }
 
-function refusal(error: UnsafePathError): Diagnostic {
-  return { level: "error", code: error.code, message: error.reason, path: error.path };
+/**
+ * Where `eject --user` writes, and the folder below which no folder may be a
+ * link. The agent dir is yours: written through your links (`~/.pi` into a
+ * dotfiles checkout), below the agent dir itself. But when the folder an
+ * output file there would be checked from holds the home folder (a home
+ * inside a checkout or an unpacked tree, `HOME=$PWD/.home`, as a CI job or
+ * debhelper sets it; see {@link outputTarget}), the agent dir is that
+ * project's: it is held as a project target, so a `.home/.pi` the project
+ * made a link is refused, not followed. One you name (`agentDir`) is yours.
+ */
+async function userLayer(
+  agentDir: string,
+  o: { cwd: string; home: string; named: boolean },
+): Promise<{ layerDir: string; within: string; why: string }> {
+  const yours = { layerDir: agentDir, within: agentDir, why: "" };
+  if (o.named) return yours;
+  const probe = await outputTarget(join(agentDir, "sections", "x.md"), o);
+  const within = probe.within;
+  if (within === undefined) return yours;
+  const [realWithin, realHome] = await Promise.all([
+    realpathOrSelf(within),
+    realpathOrSelf(o.home),
+  ]);
+  const holds = (w: string, h: string) => w !== h && isWithin(h, w);
+  if (!holds(resolve(within), resolve(o.home)) && !holds(realWithin, realHome)) return yours;
+  const why = ` (the agent dir ${agentDir} lies in the project around ${within}, as the home folder does: held as the project's folders are; name it with --agent-dir if it is yours)`;
+  return { layerDir: dirname(dirname(probe.path)), within, why };
+}
+
+function refusal(error: UnsafePathError, why: string): Diagnostic {
+  return { level: "error", code: error.code, message: `${error.reason}${why}`, path: error.path };
 }
 
 /** A folder on the way that is a link is one problem, not one per file below it. */
