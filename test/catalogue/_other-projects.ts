@@ -10,6 +10,9 @@ import { buildLayout, type Layout } from "./_fixture.js";
 /** What may never reach the model: client's files and yours. */
 export const SECRETS = /MARKER-[A-Z]+/g;
 
+/** The folders of evil a file is touched in. */
+const FOLDERS = ["env", "cfg", "src", "imp", "doc", "own", "ex", "w", "l"];
+
 /** `home/work/client` and `home/work/evil`, two repositories; `home/Documents` yours. */
 export const LAYOUT: Layout = [
   ["home/work/client/.git/HEAD", "ref: refs/heads/main\n"],
@@ -34,14 +37,14 @@ export const LAYOUT: Layout = [
   // Claude Code reads a nested AGENTS.md itself, not a GEMINI.md: the hook gives this one.
   ["home/work/evil/own/GEMINI.md", "Evil's nested text. @../guide.md\n"],
   ["home/work/evil/ex/AGENTS.md", { symlink: "../local.txt" }],
-  ...["env", "cfg", "src", "imp", "doc", "own", "ex"].map(
-    (d) => [`home/work/evil/${d}/x.ts`, ""] as const,
-  ),
+  // Rule files an agent finds in a folder below cwd too, delivered on touch.
+  ["home/work/evil/w/.windsurf/rules/r.md", { symlink: "../../../../client/config/notes.txt" }],
+  ["home/work/evil/l/CLAUDE.local.md", { symlink: "../../client/.env" }],
+  ...FOLDERS.map((d) => [`home/work/evil/${d}/x.ts`, ""] as const),
 ];
 
-export const TOUCHED = ["env", "cfg", "src", "imp", "doc", "own", "ex"].map(
-  (d) => `evil/${d}/x.ts`,
-);
+/** A file of each folder, relative to `home/work`. */
+export const TOUCHED = FOLDERS.map((d) => `evil/${d}/x.ts`);
 
 export async function layout(): Promise<{ home: string; work: string; base: string }> {
   const base = tempDir();

@@ -48,7 +48,7 @@ describe("hostile repository: context on touch in a session above several reposi
         ]);
         expect(r.files[2]?.content).toContain("Evil's own guide.");
         expect(text.includes("EVIL-EXCLUDED")).toBe(trusted);
-        const refused = codes(r).filter((c) => /outside|private/.test(c));
+        const refused = codes(r).filter((c) => /outside|private|refused/.test(c));
         expect(refused).toEqual(
           [
             "context-outside-project evil/cfg/AGENTS.md",
@@ -56,6 +56,8 @@ describe("hostile repository: context on touch in a session above several reposi
             "context-outside-project evil/src/AGENTS.md",
             "import-outside evil/doc/GEMINI.md",
             "import-outside evil/imp/GEMINI.md",
+            "rule-refused evil/l/CLAUDE.local.md",
+            "rule-refused evil/w/.windsurf/rules/r.md",
             // evil's own .git/info/exclude, which the session's root never read.
             ...(trusted ? [] : ["context-private evil/ex/AGENTS.md"]),
           ].sort(),
