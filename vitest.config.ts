@@ -23,6 +23,8 @@ const SLOW = [
   "test/catalogue/hostile-diff-size.test.ts",
   // 15 runs of the built CLI, five at a time, that share one session's lock.
   "test/hook/concurrent-processes.test.ts",
+  // Three runs of the built hook, some 0.5 s of CPU each.
+  "test/catalogue/hostile-touch-other-project-hook.test.ts",
   // Listings slowed to 2 ms an entry (0.5 s a batch), watched for 1.5 s after the render returns.
   "test/catalogue/hostile-layer-deadline.test.ts",
   // Deadline and scale cases of 1-4 s each, moved out of `npm test` to keep it under 90 s

@@ -22,6 +22,8 @@ export { readFileNoFollow } from "./no-follow.js";
 export { type PrivateVerdict, privatePaths } from "./private-paths.js";
 export { findProjectRoot, holdsGit } from "./project-root.js";
 export {
+  type FolderInProject,
+  folderReaches,
   type PrivateCheck,
   placeRefusal,
   projectReach,

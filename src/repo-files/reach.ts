@@ -90,6 +90,48 @@ export function reachOf(p: {
   return { root, realRoot, excluded, ...(isHome ? { home: p.realHome } : {}) };
 }
 
+/** One folder, its project root as found (the nearest folder with `.git`), and their real paths. */
+export interface FolderInProject {
+  dir: string;
+  real: string;
+  root: string;
+  realRoot: string;
+}
+
+/**
+ * The reach of each folder given, in its own project: {@link reachOf}'s
+ * home-folder rule on the folder and the root found for it, and for an
+ * untrusted project its private files, with one checker per project (each
+ * `.gitignore` read once). What a render's context files and the files
+ * given on touch are both checked against: a file is its own project's,
+ * never the project of the folder the session started in.
+ */
+export function folderReaches(o: {
+  home: string;
+  realHome: string;
+  trusted: boolean;
+  signal?: AbortSignal | undefined;
+}): (folder: FolderInProject) => Reach {
+  const checkers = new Map<string, PrivateCheck>();
+  return (f) => {
+    const reach = reachOf({
+      start: f.dir,
+      realStart: f.real,
+      found: f.root,
+      realFound: f.realRoot,
+      home: o.home,
+      realHome: o.realHome,
+    });
+    if (o.trusted) return reach;
+    let isPrivate = checkers.get(reach.realRoot);
+    if (isPrivate === undefined) {
+      isPrivate = privatePaths(reach.realRoot, { signal: o.signal, home: o.home });
+      checkers.set(reach.realRoot, isPrivate);
+    }
+    return { ...reach, isPrivate };
+  };
+}
+
 /** Why a file may not be read, as a diagnostic's code and words (after "not read: "). */
 export interface Refusal {
   reason: "outside" | "private" | "foreign";

@@ -12,11 +12,9 @@ import {
   chainFolders,
   checkMaxBytes,
   findProjectRoot,
-  type PrivateVerdict,
-  privatePaths,
+  folderReaches,
   type Reach,
   type RepoCapped,
-  reachOf,
   reachRefusal,
   readRepoCapped,
   refusalDiagnostic,
@@ -196,16 +194,13 @@ async function contextFolders(o: {
   const folders: ContextFolder[] = [o.user];
   const listed = new Set([o.user.dir]);
   const diagnostics: Diagnostic[] = [];
-  // One checker per project, so each .gitignore is read once.
-  const checkers = new Map<string, (path: string) => Promise<PrivateVerdict | undefined>>();
-  const privateOf = (realRoot: string) => {
-    let check = checkers.get(realRoot);
-    if (check === undefined) {
-      check = privatePaths(realRoot, { signal: o.signal, home: o.home });
-      checkers.set(realRoot, check);
-    }
-    return check;
-  };
+  // Each folder in its own project; one private-path checker per project, so each .gitignore is read once.
+  const reachOfFolder = folderReaches({
+    home: o.home,
+    realHome,
+    trusted: o.projectTrusted,
+    signal: o.signal,
+  });
   for (const start of [o.cwd, ...o.roots]) {
     const root = await findProjectRoot(start, ceiling);
     const cut = capChain(ancestorsOf(start, ceiling), root);
@@ -217,19 +212,16 @@ async function contextFolders(o: {
     for (const { dir, root: found, real } of chain) {
       if (listed.has(dir)) continue;
       listed.add(dir);
-      const reach: Reach = reachOf({
-        start: dir,
-        realStart: real,
-        found,
-        realFound: realOf.get(found) ?? (await realpathOrSelf(found)),
-        home: o.home,
-        realHome,
+      const reach = reachOfFolder({
+        dir,
+        real,
+        root: found,
+        realRoot: realOf.get(found) ?? (await realpathOrSelf(found)),
       });
-      const isPrivate = o.projectTrusted ? undefined : privateOf(reach.realRoot);
       folders.push({
         dir,
         origin: "project",
-        reach: isPrivate ? { ...reach, isPrivate } : reach,
+        reach,
         allowed: [reach.root, reach.realRoot],
         allowedText: `the project root ${toPosix(reach.root)}`,
       });

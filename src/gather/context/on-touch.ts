@@ -7,6 +7,9 @@ import { escapeWrapperTags, HOST_ELEMENTS, oneLine, TOUCH_ELEMENT } from "../../
 import {
   capChain,
   checkMaxBytes,
+  type FolderInProject,
+  folderReaches,
+  holdsGit,
   MAX_CHAIN_FOLDERS,
   type PrivateVerdict,
   privatePaths,
@@ -118,10 +121,15 @@ export interface ContextForOptions {
  *
  * A context file that git ignores (or inside `.git/` or `node_modules`) is
  * a dependency's or a build's, not written for this project: not loaded,
- * with an `info`. Everything is confined to the project root by real path: a path that
- * resolves outside it (a link out, `/etc`, another checkout) brings nothing
- * and gets an `info`; a context file that is a folder, a FIFO, a device or a
- * link out is not opened and gets a diagnostic, once. Files are capped and
+ * with an `info`. A touched path is confined to cwd's project root by real
+ * path: one that resolves outside it (a link out, `/etc`, another checkout)
+ * brings nothing and gets an `info`. Each context file found, its imports and
+ * a folder's rule files are checked by the door against the project of their
+ * own folder (its nearest `.git` below that root, else cwd's project), as a
+ * render checks a context file: in a session above several repositories
+ * (`~/work`), one repository's file never brings another's. A context file
+ * that is a folder, a FIFO, a device or a link out is not opened and gets a
+ * diagnostic, once. Files are capped and
  * their imports expanded as context files are, and text is escaped as the
  * prompt's is. A path that is not a string throws; every other problem is a diagnostic.
  */
@@ -172,7 +180,8 @@ export async function loadContextForPathsSince(
   ]);
   const trusted = options.projectTrusted !== false;
 
-  // The project's reach, as the door reads it (a root that is or holds the home folder narrowed to cwd).
+  // The session's reach, as the door reads it (a root that is or holds the home folder narrowed to cwd):
+  // what a touched path must lie in, and the project of the folders in no repository below its root.
   const reach = await projectReach({ start: cwd, home, trusted, ceiling });
   const { root, realRoot } = reach;
   const realCwd = await realpathOrSelf(cwd);
@@ -182,15 +191,7 @@ export async function loadContextForPathsSince(
         .split(sep)
         .filter((p) => p !== "")
     : undefined;
-  const folder: ContextFolder = {
-    dir: root,
-    origin: "project",
-    allowed: [root, realRoot],
-    allowedText: `the project root ${toPosix(root)}`,
-    reach,
-  };
-  // Files git ignores (dependencies, builds) and .git/ are not the project's instructions.
-  const ignored = privatePaths(realRoot, { hidden: false });
+  const projectOf = projectsBelow(reach, home, trusted);
   // The prompt holds the files of cwd and its ancestors: a link to one of them adds nothing.
   const held = await heldFiles(cwd, root, ceiling);
   const names = await nestedNames(cwd, reach);
@@ -212,14 +213,19 @@ export async function loadContextForPathsSince(
   // Rule folders an agent finds below cwd too, read once per call for the folders on a path.
   const nestedFormats = belowCwdFormats(options.ruleSources);
   const nested = new Map<string, Promise<Rule[]>>();
-  const nestedRulesOf = (realDir: string, writtenDir: string): Promise<Rule[]> => {
+  const nestedRulesOf = (
+    realDir: string,
+    writtenDir: string,
+    project: Promise<Project>,
+  ): Promise<Rule[]> => {
     let loading = nested.get(realDir);
     if (loading === undefined) {
       loading = (async () => {
+        const { folder, ignored } = await project;
         // Node_modules and git-ignored folders hold a dependency's or a build's files.
         if (realDir.split(sep).includes("node_modules") || (await ignored(realDir))) return [];
         const one = await loadFolderRules(writtenDir, nestedFormats, {
-          reach,
+          reach: folder.reach ?? reach,
           maxBytes,
           signal: deadline.signal,
         });
@@ -283,9 +289,10 @@ export async function loadContextForPathsSince(
       .split(sep)
       .filter((p) => p !== "");
     const chain = folderChain(realRoot, root, parts, cwdParts);
-    for (const { realDir, dir: writtenDir, holdsCwd } of options.contextFiles === false
+    for (const [i, { realDir, dir: writtenDir, holdsCwd }] of (options.contextFiles === false
       ? []
-      : chain) {
+      : chain
+    ).entries()) {
       if (!(await inTime())) break;
       // cwd and the folders above it: the prompt has their context files.
       if (holdsCwd || searched.has(realDir)) continue;
@@ -299,6 +306,8 @@ export async function loadContextForPathsSince(
       searched.add(realDir);
       // A link to a file the prompt holds, or that was given already, adds nothing: not even read.
       const given = (real: string) => held.has(real) || delivered.has(fileKey(real));
+      // Checked, with its imports, against the project of its own folder, as a render checks it.
+      const { folder, ignored } = await projectOf(chain, i);
       const one = await contextOf(
         realDir,
         writtenDir,
@@ -318,15 +327,16 @@ export async function loadContextForPathsSince(
         kind: "context",
       });
     }
-    const ruleDirs = nestedFormats.length > 0 ? chain.slice(1).filter((f) => !f.holdsCwd) : [];
-    folders: for (const { realDir, dir: writtenDir } of ruleDirs) {
+    const ruleDirs =
+      nestedFormats.length > 0 ? [...chain.entries()].slice(1).filter(([, f]) => !f.holdsCwd) : [];
+    folders: for (const [i, { realDir, dir: writtenDir }] of ruleDirs) {
       // Each folder's rule folders are listed (a big tree may be linked from every one): at the deadline, no more.
       if (!(await inTime())) break;
       if (!nested.has(realDir) && nested.size >= MAX_TOUCH_FOLDERS) {
         tooDeep = true;
         break;
       }
-      const folderRules = await nestedRulesOf(realDir, writtenDir);
+      const folderRules = await nestedRulesOf(realDir, writtenDir, projectOf(chain, i));
       for (const rule of folderRules) {
         // Compiling a rule's globs costs time too (200 rules of 64 patterns a folder): heard between rules.
         if (!(await inTime())) break folders;
@@ -437,6 +447,78 @@ function folderChain(
     chain.push({ realDir, dir, holdsCwd: same });
   });
   return chain;
+}
+
+/** The project a folder on a touched path belongs to: the folder its files are read as, and what git ignores there. */
+interface Project {
+  folder: ContextFolder;
+  /** Files git ignores (dependencies, builds) and .git/: not the project's instructions. */
+  ignored: (path: string) => Promise<PrivateVerdict | undefined>;
+}
+
+/**
+ * The project of each folder on a touched path, as a render finds a
+ * folder's project: its nearest folder with `.git` (the home folder's rule
+ * of {@link folderReaches} applied), looked for from the folder up to the
+ * session root only; a folder with no repository between it and that root
+ * is the session's (`session`, its reach). A session started above several
+ * repositories (`~/work`, `~`) so reads each one's nested files within that
+ * repository, with its own private-path rules when untrusted, never within
+ * the session's root. Each folder is asked for `.git` once a call, and each
+ * project built once.
+ */
+function projectsBelow(
+  session: Reach,
+  home: string,
+  trusted: boolean,
+): (chain: readonly ChainStep[], i: number) => Promise<Project> {
+  const projects = new Map<string, Project>();
+  const projectFor = (reach: Reach): Project => {
+    let project = projects.get(reach.realRoot);
+    if (project === undefined) {
+      project = {
+        folder: {
+          dir: reach.root,
+          origin: "project",
+          allowed: [reach.root, reach.realRoot],
+          allowedText: `the project root ${toPosix(reach.root)}`,
+          reach,
+        },
+        ignored: privatePaths(reach.realRoot, { hidden: false }),
+      };
+      projects.set(reach.realRoot, project);
+    }
+    return project;
+  };
+  const own = projectFor(session);
+  let reachOfFolder: Promise<(folder: FolderInProject) => Reach> | undefined;
+  // By real folder: its nearest `.git` below the session root (undefined: none).
+  const gitOf = new Map<string, Promise<ChainStep | undefined>>();
+  const nearestGit = (chain: readonly ChainStep[], i: number): Promise<ChainStep | undefined> => {
+    const step = chain[i];
+    if (i <= 0 || step === undefined) return Promise.resolve(undefined);
+    let found = gitOf.get(step.realDir);
+    if (found === undefined) {
+      found = holdsGit(step.realDir).then((git) => (git ? step : nearestGit(chain, i - 1)));
+      gitOf.set(step.realDir, found);
+    }
+    return found;
+  };
+  return async (chain, i) => {
+    const git = await nearestGit(chain, i);
+    const step = chain[i];
+    if (git === undefined || step === undefined) return own;
+    reachOfFolder ??= realpathOrSelf(home).then((realHome) =>
+      folderReaches({ home, realHome, trusted }),
+    );
+    const reach = (await reachOfFolder)({
+      dir: step.dir,
+      real: step.realDir,
+      root: git.dir,
+      realRoot: git.realDir,
+    });
+    return projects.get(reach.realRoot) ?? projectFor(reach);
+  };
 }
 
 /** Longest delay `setTimeout` keeps. */
