@@ -1,3 +1,4 @@
+import { closingAfter } from "../_fence.js";
 import { HOOK_EVENTS, type HookAgent } from "./input.js";
 
 /**
@@ -7,8 +8,32 @@ import { HOOK_EVENTS, type HookAgent } from "./input.js";
  * three). Without: the reply that changes nothing, which Claude Code and
  * Codex take as empty output and Gemini CLI as `{}` (it parses stdout as JSON).
  */
-export function hookReply(agent: HookAgent, context: string | undefined): string {
+export function hookReply(
+  agent: HookAgent,
+  context: string | undefined,
+  resultText?: string,
+): string {
   if (context === undefined || context === "") return agent === "gemini-cli" ? "{}\n" : "";
-  const output = { hookEventName: HOOK_EVENTS[agent], additionalContext: context };
+  const before = textBefore(agent, resultText);
+  const closer = before === undefined ? "" : closingAfter(before);
+  const text = closer === "" ? context : `${closer}\n\n${context}`;
+  const output = { hookEventName: HOOK_EVENTS[agent], additionalContext: text };
   return `${JSON.stringify({ hookSpecificOutput: output })}\n`;
+}
+
+/**
+ * What the model reads right before the hook's text in the same string,
+ * for an agent that appends it to the tool's result: Gemini CLI writes
+ * `\n\n<hook_context>`, the text and `</hook_context>` after the result's
+ * text, which is the repository's (a file its read printed); one ending
+ * inside a fence, an HTML block or a comment would take the files given
+ * into it, so the reply starts with the closer that text needs
+ * (`closingAfter`). Undefined for Claude Code, which adds the hook's text as
+ * a system reminder of its own, and Codex, which adds it as a developer
+ * message of its own (`<hook_context>…</hook_context>`): nothing of the
+ * repository's comes before it there.
+ */
+export function textBefore(agent: HookAgent, resultText: string | undefined): string | undefined {
+  if (agent !== "gemini-cli") return undefined;
+  return `${resultText ?? ""}\n\n<hook_context>`;
 }

@@ -46,7 +46,7 @@ export async function runHook(
     "problem" in parsed
       ? { note: parsed.problem }
       : await callContext(agent, parsed.call, where, late);
-  const reply = hookReply(agent, found.text);
+  const reply = hookReply(agent, found.text, "call" in parsed ? parsed.call.resultText : undefined);
   return found.note === undefined ? { reply } : { reply, note: found.note };
 }
 

@@ -10,7 +10,7 @@
  * metadata }`; the plugin gets `{ directory, worktree, … }` once.
  */
 
-import { closeOpenBlocks } from "../../_fence.js";
+import { closingAfter } from "../../_fence.js";
 import { homeFolder } from "../../_paths.js";
 import { callContext, HOOK_DEADLINE_MS } from "../../hook/run.js";
 
@@ -62,7 +62,7 @@ export async function SyspromptPlugin(ctx: PluginInput) {
       // The tool's output is the repository's text too (a file `cat` printed): a fence or comment
       // it leaves open is closed first, or the files given would read as part of it.
       if (found.text !== undefined)
-        output.output = `${closeOpenBlocks(output.output)}\n\n${found.text}`;
+        output.output = `${output.output}${closingAfter(output.output)}\n\n${found.text}`;
     },
   };
 }
