@@ -1,4 +1,5 @@
 import { closingAfter } from "../_fence.js";
+import { wellFormed } from "../_text.js";
 import { HOOK_EVENTS, type HookAgent } from "./input.js";
 
 /**
@@ -17,7 +18,7 @@ export function hookReply(
   const before = textBefore(agent, resultText);
   const closer = before === undefined ? "" : closingAfter(before);
   const text = closer === "" ? context : `${closer}\n\n${context}`;
-  const output = { hookEventName: HOOK_EVENTS[agent], additionalContext: text };
+  const output = { hookEventName: HOOK_EVENTS[agent], additionalContext: wellFormed(text) };
   return `${JSON.stringify({ hookSpecificOutput: output })}\n`;
 }
 

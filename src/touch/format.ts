@@ -3,6 +3,7 @@ import { escapeXml } from "../../helpers/xml.js";
 import { closeOpenBlocks } from "../_fence.js";
 import { toPosix } from "../_paths.js";
 import { ELEMENT_END } from "../_prompt-text.js";
+import { wellFormed } from "../_text.js";
 import { TOUCH_ELEMENT, type TouchedFile } from "../gather/context/index.js";
 
 /**
@@ -25,7 +26,8 @@ export function formatTouched(files: readonly TouchedFile[], cwd: string): strin
     files.length === 1
       ? "An instruction file applies to what this call touched (given once per session):"
       : "Instruction files apply to what this call touched (each given once per session):";
-  return `${lead}\n${parts.join("\n")}`;
+  // A lone surrogate (a rule named "style\ud800") would make the agent's request one its provider refuses.
+  return wellFormed(`${lead}\n${parts.join("\n")}`);
 }
 
 function shownPath(path: string, cwd: string): string {

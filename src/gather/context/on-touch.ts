@@ -4,6 +4,7 @@ import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
 import { ancestorsOf, childPath, expandHome, homeFolder, isWithin, toPosix } from "../../_paths.js";
 import { escapeWrapperTags, HOST_ELEMENTS, oneLine, TOUCH_ELEMENT } from "../../_prompt-text.js";
+import { wellFormed } from "../../_text.js";
 import {
   capChain,
   checkMaxBytes,
@@ -393,16 +394,26 @@ export async function loadContextForPathsSince(
   return {
     // Escaped again after the total's cut (a no-op on the rest): a cut that
     // fell inside `<instructionsX …>` would leave `<instructions` open before
-    // the marker and the element's own closing tag.
-    files:
-      capped.cut.length === 0
-        ? capped.files.map(({ origin: _, ...f }) => f)
-        : capped.files.map(({ origin: _, ...f }) => ({
-            ...f,
-            content: escapeWrapperTags(f.content, wrappers),
-          })),
+    // the marker and the element's own closing tag. Each text well-formed, as
+    // the prompt's: a host sends them on as JSON.
+    files: capped.files.map(({ origin: _, ...f }) =>
+      wellFormedFile(
+        capped.cut.length === 0 ? f : { ...f, content: escapeWrapperTags(f.content, wrappers) },
+      ),
+    ),
     diagnostics: [...diagnostics, ...capped.diagnostics],
   };
+}
+
+/** `file` with each of its texts well-formed (`wellFormed`). */
+function wellFormedFile(file: TouchedFile): TouchedFile {
+  const out: TouchedFile = {
+    ...file,
+    path: wellFormed(file.path),
+    content: wellFormed(file.content),
+  };
+  if (file.name !== undefined) out.name = wellFormed(file.name);
+  return out;
 }
 
 /** One folder on a touched path: its real and written paths, and whether it is cwd or above it. */
