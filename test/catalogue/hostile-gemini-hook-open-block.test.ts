@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TouchedFile } from "../../src/gather/context/index.js";
 import { geminiResultText } from "../../src/hook/input.js";
-import { hookReply } from "../../src/hook/reply.js";
+import { hookReply, MAX_RESULT_TEXT, replyCloser } from "../../src/hook/reply.js";
 import { runHook } from "../../src/hook/run.js";
 import { formatTouched } from "../../src/touch/format.js";
 import { tempDir } from "../api/_helpers.js";
@@ -59,7 +59,8 @@ const FILES: TouchedFile[] = [
 /** The model's text for a result `llmContent` and the files above, through the hook's reply. */
 function modelText(llmContent: unknown): string {
   const context = formatTouched(FILES, "/p");
-  const reply = hookReply("gemini-cli", context, geminiResultText({ llmContent }));
+  const closer = replyCloser("gemini-cli", geminiResultText({ llmContent }));
+  const reply = hookReply("gemini-cli", context, closer);
   return asGemini(llmContent, reply);
 }
 
@@ -88,6 +89,28 @@ describe("hostile repository: a Gemini CLI tool result left open does not take t
 
   it("a result with nothing open gets no closer", () => {
     expect(modelText("export const x = 1;\n")).toContain("<hook_context>Instruction files apply");
+  });
+
+  it("a result too long to read gets nothing now, and the files come with the next call", async () => {
+    const { cwd, where } = setup();
+    const input = (llmContent: string) =>
+      JSON.stringify({
+        session_id: "s-long",
+        cwd,
+        hook_event_name: "AfterTool",
+        tool_name: "read_file",
+        tool_input: { file_path: "pkg/sub/x.ts" },
+        tool_response: { llmContent, returnDisplay: "" },
+      });
+    const long = await runHook(
+      "gemini-cli",
+      input(`\`\`\`\n${"x".repeat(MAX_RESULT_TEXT)}`),
+      where,
+    );
+    expect(long.reply).toBe("{}\n");
+    expect(long.note).toMatch(/too long to read/);
+    const next = await runHook("gemini-cli", input("export const x = 1;\n"), where);
+    expect(next.reply).toContain("USER-GLOB-RULE");
   });
 
   it("the hook reads the result from its input: a read ending in a fence", async () => {
