@@ -12,6 +12,7 @@
 
 import { closingAfter } from "../../_fence.js";
 import { homeFolder } from "../../_paths.js";
+import { MAX_RESULT_TEXT } from "../../hook/reply.js";
 import { callContext, HOOK_DEADLINE_MS } from "../../hook/run.js";
 
 interface PluginInput {
@@ -35,6 +36,8 @@ export async function SyspromptPlugin(ctx: PluginInput) {
     "tool.execute.after": async (input: ToolInput, output: ToolOutput): Promise<void> => {
       if (typeof input?.tool !== "string" || typeof input.sessionID !== "string") return;
       if (typeof output?.output !== "string") return;
+      // Too long to read for what it leaves open (see MAX_RESULT_TEXT): nothing follows it, nothing is given.
+      if (output.output.length > MAX_RESULT_TEXT) return;
       const call = {
         sessionId: input.sessionID,
         cwd,
