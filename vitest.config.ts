@@ -32,6 +32,8 @@ const SLOW = [
   // a 1,000-folder touch path, dense YAML rules parsed past a deadline, a check cut at its tag
   // total, a listing cache filled to its caps, git folders of many loose refs.
   "test/catalogue/hostile-touch-deep-path.test.ts",
+  // Seven hook calls of three agents against files of 6-14 KB: 0.7-0.9 s a case under load.
+  "test/catalogue/hostile-hook-text-cap.test.ts",
   "test/catalogue/hostile-rules-timeout-user.test.ts",
   // Its twin for context files: a render that waits out its 500 ms deadline on slowed look-ups.
   "test/catalogue/hostile-context-timeout-user.test.ts",

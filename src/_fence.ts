@@ -266,3 +266,25 @@ export function closeOpenComment(text: string): string {
 export function closeOpenBlocks(text: string): string {
   return closeOpenComment(closeOpenFence(text));
 }
+
+/**
+ * What a host writes right after `before`, the text that comes before its
+ * own in the same string the model reads (a tool's output, which is the
+ * repository's: a file a read printed), so that nothing `before` opens runs
+ * over what the host writes next: the closing line of a fence or HTML block
+ * it leaves open ({@link closeOpenFence}, inside its block quotes and list
+ * items), and `-->` for a comment it never closes ({@link closeOpenComment}),
+ * each after a line break of its own unless `before` ends with one; ""
+ * when nothing is left open. `before` is read as a message of its own (from
+ * a blank line), and must hold whatever the host's string joins it with (a
+ * line break, `<hook_context>`): a blank line ends a block quote, so a closer
+ * computed without it can open a new quote instead. The one closer every
+ * host uses (pi, opencode, Gemini CLI's hook).
+ */
+export function closingAfter(before: string): string {
+  const reading = freshReading();
+  eachLine(before, (from, to) => readLine(reading, before, from, to));
+  const closer = closerOf(reading);
+  const fenced = closer === undefined ? before : withLine(before, closer);
+  return closeOpenComment(fenced).slice(before.length);
+}

@@ -280,6 +280,9 @@ export const TOUCH_ELEMENT = "instructions";
  * (see integrations/agents-e2e/README.md): Claude Code's `<system-reminder>`,
  * which also holds a hook's additional context, so the files given on touch;
  * Codex's `<environment_context>`; Gemini CLI's `<session_context>`;
+ * `<hook_context>`, which Codex (a developer message) and Gemini CLI (after
+ * the tool's result) wrap a hook's additional context in, so the files given
+ * on touch;
  * opencode's `<env>`, `<directories>` and `<available_references>`, which
  * follow the prompt in the same system message. And `<system>` and `<user>`:
  * no host writes them, but they name a chat's roles, and a text that writes
@@ -292,6 +295,7 @@ export const HOST_ELEMENTS: readonly string[] = [
   "system-reminder",
   "environment_context",
   "session_context",
+  "hook_context",
   "env",
   "directories",
   "available_references",

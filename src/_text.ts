@@ -130,3 +130,21 @@ export function describe(value: unknown): string {
   if (value === null) return "null";
   return typeof value === "object" ? "an object" : String(value);
 }
+
+/** A UTF-16 surrogate with no partner: a YAML escape (`"\ud800"`) in a rule's name or description can write one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * `text` with each lone surrogate replaced by U+FFFD, as a UTF-8 encoder
+ * writes it: the prompt printed to a pipe and the prompt in `--json` (or
+ * sent by a host as JSON, which a provider's API refuses whole: the
+ * Anthropic API answers 400 "no low surrogate in string") are then the same
+ * text. Text without one is returned as it is. The one pass for every text
+ * sysprompt hands an agent: each rendered section, the files given on touch
+ * (`formatTouched`, so the hook, pi and opencode, and `contextFor`'s files),
+ * the hook's reply and `formatSkillsForPrompt`.
+ */
+export function wellFormed(text: string): string {
+  LONE_SURROGATE.lastIndex = 0;
+  return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, "\ufffd") : text;
+}

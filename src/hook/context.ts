@@ -21,6 +21,20 @@ import { hookDeadline } from "./deadline.js";
 import type { ToolAgent } from "./input.js";
 import type { HookSnapshot } from "./snapshot.js";
 
+/**
+ * The most of a hook's text, in UTF-8 bytes, each agent keeps whole: past
+ * 10,000 characters Claude Code saves a hook's additional context to a file
+ * and shows the model a 2 KB preview and the path (its hooks reference), and
+ * Codex past 2,500 tokens (4 bytes each by its count) a head and tail and
+ * the path (codex-rs/hooks/src/output_spill.rs; `additionalContextLimit`
+ * changes it). 500 bytes are kept to spare. Gemini CLI and opencode keep
+ * the text whole.
+ */
+export const HOOK_TEXT_BYTES: Readonly<Partial<Record<ToolAgent, number>>> = {
+  "claude-code": 9_500,
+  codex: 9_500,
+};
+
 /** Where the hook runs: the environment and home folder of the agent that ran it. */
 export interface HookWhere {
   env: Readonly<Record<string, string | undefined>>;
@@ -91,7 +105,7 @@ export async function hookLoading(
   const pass = async (paths: readonly string[], delivered: Set<string>) => {
     const touched = await loadContextForPathsSince(
       paths,
-      { ...loading, delivered, deadlineMs },
+      { ...loading, delivered, deadlineMs, maxTextBytes: HOOK_TEXT_BYTES[agent] },
       started,
     );
     return { files: touched.files, diagnostics: [...problems, ...touched.diagnostics] };

@@ -242,6 +242,7 @@ const CUT_SHORT = new Set([
   "touch-too-deep",
   "touch-too-many",
   "context-total-cut",
+  "touch-text-cut",
 ]);
 
 function cutShort(diagnostics: readonly Diagnostic[]): boolean {

@@ -33,6 +33,13 @@ export interface HookCall {
   cwd: string;
   tool: string;
   input: Readonly<Record<string, unknown>>;
+  /**
+   * The text the agent sends the model before the hook's own in the same
+   * string, when it appends the hook's text to the tool's result (Gemini
+   * CLI, see {@link geminiResultText}); undefined for an agent that sends
+   * the hook's text apart.
+   */
+  resultText?: string;
 }
 
 /** Longest session id kept: ids are UUIDs; a longer one is not a session id. */
@@ -131,7 +138,32 @@ export function parseHookInput(
   if (typeof tool !== "string" || tool === "")
     return { problem: "the hook input has no tool_name" };
   const input = value.tool_input;
-  return { call: { sessionId, cwd, tool, input: isRecord(input) ? input : {} } };
+  const call: HookCall = { sessionId, cwd, tool, input: isRecord(input) ? input : {} };
+  if (agent === "gemini-cli") call.resultText = geminiResultText(value.tool_response);
+  return { call };
+}
+
+/**
+ * The text of a Gemini CLI tool result that its model reads before a hook's
+ * additional context: Gemini CLI appends `\n\n<hook_context>…` to the
+ * result's `llmContent` when it is a string, and adds it as a part of its
+ * own when it is a part or a list of them, whose text parts are then joined
+ * with line breaks (packages/core/src/core/coreToolHookTriggers.ts and
+ * convertToFunctionResponse in github.com/google-gemini/gemini-cli). The
+ * result is the repository's text (a file `read_file` printed).
+ */
+export function geminiResultText(response: unknown): string {
+  const content = isRecord(response) ? response.llmContent : undefined;
+  if (typeof content === "string") return content;
+  if (content === undefined || content === null || content === false) return "";
+  const parts = Array.isArray(content) ? content : [content];
+  const texts: string[] = [];
+  for (const part of parts) {
+    if (typeof part === "string") texts.push(part);
+    else if (isRecord(part) && typeof part.text === "string") texts.push(part.text);
+  }
+  // The hook's part is joined after the others with one more line break.
+  return texts.map((t) => `${t}\n`).join("");
 }
 
 /** What one tool's arguments say it touched, before anything is resolved. */

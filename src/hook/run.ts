@@ -17,7 +17,7 @@ import {
   type ToolAgent,
 } from "./input.js";
 import { touchedPaths } from "./paths.js";
-import { hookReply } from "./reply.js";
+import { hookReply, MAX_RESULT_TEXT, replyCloser } from "./reply.js";
 import { usableSnapshot } from "./snapshot.js";
 import { readSession, sessionLocation } from "./state.js";
 
@@ -42,11 +42,17 @@ export async function runHook(
   late: () => boolean = () => false,
 ): Promise<HookOutcome> {
   const parsed = parseHookInput(agent, stdin);
-  const found =
-    "problem" in parsed
-      ? { note: parsed.problem }
-      : await callContext(agent, parsed.call, where, late);
-  const reply = hookReply(agent, found.text);
+  if ("problem" in parsed) return { reply: hookReply(agent, undefined), note: parsed.problem };
+  // Read before anything is given: a result read past the deadline leaves the session as it was.
+  const closer = replyCloser(agent, parsed.call.resultText);
+  if (closer === undefined) {
+    return {
+      reply: hookReply(agent, undefined),
+      note: `nothing added: the tool's result is longer than ${MAX_RESULT_TEXT} characters, too long to read for a fence or comment it leaves open; the files come with a later call`,
+    };
+  }
+  const found = await callContext(agent, parsed.call, where, late);
+  const reply = hookReply(agent, found.text, closer);
   return found.note === undefined ? { reply } : { reply, note: found.note };
 }
 

@@ -1,4 +1,5 @@
 import { closeOpenBlocks } from "../_fence.js";
+import { wellFormed } from "../_text.js";
 import type { PromptData } from "../data.js";
 import {
   type Engine,
@@ -336,20 +337,6 @@ function unworkedDiagnostic(names: readonly string[]): Diagnostic {
     code: "prompt-render-work",
     message: `the sections before these spent the work one prompt's renders may do together (see the template error above); left out, not rendered: ${namedList(names)}`,
   };
-}
-
-/** A UTF-16 surrogate with no partner: a YAML escape (`"\ud800"`) in a rule's description can write one. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/**
- * `text` with each lone surrogate replaced by U+FFFD, as a UTF-8 encoder
- * writes it: the prompt printed to a pipe and the prompt in `--json` (or
- * sent by a host as JSON, which a provider's API may refuse whole) are then
- * the same text. Text without one is returned as it is.
- */
-function wellFormed(text: string): string {
-  LONE_SURROGATE.lastIndex = 0;
-  return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, "\ufffd") : text;
 }
 
 function withFinalNewline(text: string): string {

@@ -1,6 +1,7 @@
 import { escapeXml } from "../../helpers/xml.js";
 import { blockClosing, leavesOpen, withLine } from "../_fence.js";
 import { ELEMENT_END, oneLine } from "../_prompt-text.js";
+import { wellFormed } from "../_text.js";
 import { formatPrompt } from "../engine/index.js";
 import { SyspromptError } from "../types.js";
 import type { Skill, SkillsTool } from "./types.js";
@@ -92,8 +93,8 @@ export function formatSkillsForPrompt(
   lines.push("</available_skills>");
   // The same whitespace pass as every rendered section (trailing spaces,
   // runs of blank lines in a multi-line description), so this text and the
-  // prompt's skills section stay byte-identical.
-  return formatPrompt(lines.join("\n"));
+  // prompt's skills section stay byte-identical (a lone surrogate made U+FFFD there too).
+  return wellFormed(formatPrompt(lines.join("\n")));
 }
 
 /**

@@ -82,6 +82,8 @@ describe("parseHookInput", () => {
         cwd: "/work/p",
         tool: "read_file",
         input: { file_path: "pkg/sub/x.ts" },
+        // Gemini CLI appends the hook's text to this: the reply closes what it leaves open.
+        resultText: "x",
       },
     });
   });

@@ -50,10 +50,7 @@ export function capTotal<T extends ContextFile>(
     const kept = keepHead(bytes, room);
     room = 0;
     const omitted = bytes.length - Buffer.byteLength(kept);
-    const marker = totalCutMarker(omitted, maxTotalBytes);
-    // A fence or comment the cut left open is closed before the marker, which is then read as text.
-    const head = closeOpenBlocks(kept.trimEnd());
-    out[i] = { ...file, content: kept === "" ? marker : `${head}\n${marker}` };
+    out[i] = { ...file, content: withMarker(kept, totalCutMarker(omitted, maxTotalBytes)) };
     cuts.set(i, {
       level: "warning",
       code: "context-total-cut",
@@ -68,6 +65,25 @@ export function capTotal<T extends ContextFile>(
 
 function rank(file: ContextFile): number {
   return file.origin === "user" ? 0 : 1;
+}
+
+/**
+ * `text`'s first `room` bytes (at a character boundary) and `marker(omitted)`
+ * on a line after them, `omitted` the bytes left out; a fence or comment
+ * the cut left open is closed before the marker, which is then read as text.
+ */
+export function cutToBytes(
+  text: string,
+  room: number,
+  marker: (omitted: number) => string,
+): string {
+  const bytes = Buffer.from(text, "utf8");
+  const kept = keepHead(bytes, room);
+  return withMarker(kept, marker(bytes.length - Buffer.byteLength(kept)));
+}
+
+function withMarker(kept: string, marker: string): string {
+  return kept === "" ? marker : `${closeOpenBlocks(kept.trimEnd())}\n${marker}`;
 }
 
 /** The longest head of `bytes` within `room` bytes that ends on a character boundary. */

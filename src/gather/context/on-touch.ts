@@ -4,6 +4,7 @@ import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
 import { ancestorsOf, childPath, expandHome, homeFolder, isWithin, toPosix } from "../../_paths.js";
 import { escapeWrapperTags, HOST_ELEMENTS, oneLine, TOUCH_ELEMENT } from "../../_prompt-text.js";
+import { wellFormed } from "../../_text.js";
 import {
   capChain,
   checkMaxBytes,
@@ -18,6 +19,7 @@ import {
   reachRefusal,
   refusalDiagnostic,
 } from "../../repo-files/index.js";
+import { touchedElement, touchedLead } from "../../touch/format.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { CONTEXT_FILE_NAMES, NESTED_CONTEXT_NAMES } from "../context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../deadline.js";
@@ -29,7 +31,7 @@ import {
   type Rule,
   ruleBase,
 } from "../rules/index.js";
-import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
+import { capTotal, cutToBytes, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type ContextFolder, findContextFile, loadOne } from "./context-files.js";
 import { contextKey, fileKey, ruleKey } from "./touch-keys.js";
 
@@ -108,6 +110,13 @@ export interface ContextForOptions {
    * warning, for a later call. Default: {@link DEFAULT_DEADLINE_MS}, as a render's.
    */
   deadlineMs?: number;
+  /**
+   * The most the host's text of the files (as `formatTouched` writes it) may
+   * take, in UTF-8 bytes: the agent keeps only that much of a hook's text
+   * (`sysprompt hook` for Claude Code and Codex). Files past it are left
+   * for a later call; one larger on its own is cut to fit. Default: none.
+   */
+  maxTextBytes?: number;
 }
 
 /**
@@ -118,6 +127,7 @@ export interface ContextForOptions {
  * theirs), then each glob rule whose globs match the path relative to the
  * rule's folder (the folder holding `.cursor/`, `.claude/`…; cwd for `.pi/rules`;
  * the project root for the user's rules). Each comes once per `delivered` set.
+ * The user's own files come first, then the repository's in that order.
  *
  * A context file that git ignores (or inside `.git/` or `node_modules`) is
  * a dependency's or a build's, not written for this project: not loaded,
@@ -200,6 +210,8 @@ export async function loadContextForPathsSince(
   const found: TouchedFile[] = [];
   // The keys each found file added to `delivered`, by its index: taken back if the total cuts it.
   const keysOf: string[][] = [];
+  // The indexes of the user's own files (their glob rules): they come first.
+  const yours = new Set<number>();
   const limits = { home, maxBytes, maxTotalBytes, reads: new Map() };
   const searched = new Set<string>();
   let tooDeep = false;
@@ -366,6 +378,7 @@ export async function loadContextForPathsSince(
       if (!rule.matches(rel)) continue;
       delivered.add(key);
       keysOf[found.length] = [key];
+      if (rule.rule.layer === "user") yours.add(found.length);
       found.push({
         path: oneLine(rule.rule.path),
         content: escapeWrapperTags(rule.rule.content, wrappers),
@@ -389,30 +402,140 @@ export async function loadContextForPathsSince(
     });
   }
   clearTimeout(timer);
-  const capped = capTotal(
-    found.map((f) => ({ ...f, origin: "project" as const })),
-    maxTotalBytes,
-  );
+  // Your files first, then the repository's in the order found: an agent that keeps only the
+  // start of a hook's text (Claude Code, Codex) keeps yours, and the total's room goes to them first.
+  const order = [...found.keys()].sort((a, b) => Number(yours.has(b)) - Number(yours.has(a)));
+  const ordered = order.map((i) => ({
+    ...(found[i] as TouchedFile),
+    origin: yours.has(i) ? ("user" as const) : ("project" as const),
+  }));
+  const orderedKeys = order.map((i) => keysOf[i] ?? []);
+  const capped = capTotal(ordered, maxTotalBytes);
   // Given is what was sent whole: a file the total cut comes with a later call,
   // unless it is larger than the total on its own (no call could give more).
   for (const i of capped.cut) {
-    const file = found[i];
+    const file = ordered[i];
     if (file === undefined || Buffer.byteLength(file.content) > maxTotalBytes) continue;
-    for (const key of keysOf[i] ?? []) delivered.delete(key);
+    for (const key of orderedKeys[i] ?? []) delivered.delete(key);
   }
+  // Escaped again after the total's cut (a no-op on the rest): a cut that
+  // fell inside `<instructionsX …>` would leave `<instructions` open before
+  // the marker and the element's own closing tag.
+  const files = capped.files.map(({ origin: _, ...f }) =>
+    capped.cut.length === 0 ? f : { ...f, content: escapeWrapperTags(f.content, wrappers) },
+  );
+  const fitted =
+    options.maxTextBytes === undefined
+      ? { files, diagnostics: [] }
+      : fitText(files, orderedKeys, {
+          maxTextBytes: options.maxTextBytes,
+          cwd,
+          delivered,
+          wrappers,
+        });
   return {
-    // Escaped again after the total's cut (a no-op on the rest): a cut that
-    // fell inside `<instructionsX …>` would leave `<instructions` open before
-    // the marker and the element's own closing tag.
-    files:
-      capped.cut.length === 0
-        ? capped.files.map(({ origin: _, ...f }) => f)
-        : capped.files.map(({ origin: _, ...f }) => ({
-            ...f,
-            content: escapeWrapperTags(f.content, wrappers),
-          })),
-    diagnostics: [...diagnostics, ...capped.diagnostics],
+    // Each text well-formed, as the prompt's: a host sends them on as JSON.
+    files: fitted.files.map(wellFormedFile),
+    diagnostics: [...diagnostics, ...capped.diagnostics, ...fitted.diagnostics],
   };
+}
+
+/**
+ * `files` (in the order given) as many as their text, as `formatTouched`
+ * writes it, holds within `maxTextBytes` bytes: an agent that keeps a hook's
+ * text only up to a size (Claude Code: 10,000 characters, the rest a 2 KB
+ * preview and a file path; Codex: 2,500 tokens) would show the model the
+ * start of what follows. A file that does not fit is left out, and not
+ * given (its keys leave `delivered`): a later call gives it. One larger
+ * than the cap on its own, which no call could give whole, is cut to the
+ * room left, with a marker line, and given, when some of its text fits.
+ */
+function fitText(
+  files: readonly TouchedFile[],
+  keysOf: readonly string[][],
+  c: { maxTextBytes: number; cwd: string; delivered: Set<string>; wrappers: ReadonlySet<string> },
+): { files: TouchedFile[]; diagnostics: Diagnostic[] } {
+  const size = (f: TouchedFile) => Buffer.byteLength(touchedElement(f, c.cwd)) + 1;
+  // The longer lead, whichever number of files is kept.
+  let used = Math.max(Buffer.byteLength(touchedLead(1)), Buffer.byteLength(touchedLead(2)));
+  const sizes = files.map(size);
+  if (used + sizes.reduce((a, b) => a + b, 0) <= c.maxTextBytes)
+    return { files: [...files], diagnostics: [] };
+  const kept: TouchedFile[] = [];
+  const left: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  files.forEach((file, i) => {
+    const room = c.maxTextBytes - used;
+    const whole = sizes[i] as number;
+    if (whole <= room) {
+      kept.push(file);
+      used += whole;
+      return;
+    }
+    const cut =
+      whole > c.maxTextBytes - Buffer.byteLength(touchedLead(1))
+        ? cutToRoom(file, room, c)
+        : undefined;
+    if (cut === undefined) {
+      for (const key of keysOf[i] ?? []) c.delivered.delete(key);
+      left.push(file.path);
+      return;
+    }
+    kept.push(cut);
+    used += size(cut);
+    diagnostics.push({
+      level: "warning",
+      code: "touch-text-cut",
+      message: `cut to fit the ${c.maxTextBytes} bytes the agent keeps of a hook's text in one call: it is larger than that on its own`,
+      path: file.path,
+    });
+  });
+  if (left.length > 0) {
+    diagnostics.push({
+      level: "warning",
+      code: "touch-text-cut",
+      message: `${left.length} file${left.length === 1 ? "" : "s"} left for a later call: the agent keeps ${c.maxTextBytes} bytes of a hook's text in one call (${left.join(", ")})`,
+    });
+  }
+  return { files: kept, diagnostics };
+}
+
+/** The smallest part of a file's element worth giving: its tags, the marker and a few lines. */
+const MIN_CUT_TEXT = 512;
+
+/** `file` cut so its element takes at most `room` bytes, or undefined when less than {@link MIN_CUT_TEXT} of its text would fit. */
+function cutToRoom(
+  file: TouchedFile,
+  room: number,
+  c: { maxTextBytes: number; cwd: string; wrappers: ReadonlySet<string> },
+): TouchedFile | undefined {
+  const marker = (omitted: number) =>
+    `[… ${omitted} bytes more of this file left out: the agent keeps ${c.maxTextBytes} bytes of a hook's text in one call; read the file for the rest]`;
+  const bare =
+    Buffer.byteLength(
+      touchedElement({ ...file, content: marker(file.content.length * 4) }, c.cwd),
+    ) + 1;
+  let keep = room - bare;
+  // A closer the cut needs (a fence's, a quote's prefix) or an escape can make the element a little longer: measured again.
+  for (let tries = 0; tries < 4 && keep >= MIN_CUT_TEXT; tries++) {
+    const content = escapeWrapperTags(cutToBytes(file.content, keep, marker), c.wrappers);
+    const cut = { ...file, content };
+    const over = Buffer.byteLength(touchedElement(cut, c.cwd)) + 1 - room;
+    if (over <= 0) return cut;
+    keep -= over;
+  }
+  return undefined;
+}
+
+/** `file` with each of its texts well-formed (`wellFormed`). */
+function wellFormedFile(file: TouchedFile): TouchedFile {
+  const out: TouchedFile = {
+    ...file,
+    path: wellFormed(file.path),
+    content: wellFormed(file.content),
+  };
+  if (file.name !== undefined) out.name = wellFormed(file.name);
+  return out;
 }
 
 /** One folder on a touched path: its real and written paths, and whether it is cwd or above it. */

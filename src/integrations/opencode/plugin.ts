@@ -10,8 +10,9 @@
  * metadata }`; the plugin gets `{ directory, worktree, … }` once.
  */
 
-import { closeOpenBlocks } from "../../_fence.js";
+import { closingAfter } from "../../_fence.js";
 import { homeFolder } from "../../_paths.js";
+import { MAX_RESULT_TEXT } from "../../hook/reply.js";
 import { callContext, HOOK_DEADLINE_MS } from "../../hook/run.js";
 
 interface PluginInput {
@@ -35,6 +36,8 @@ export async function SyspromptPlugin(ctx: PluginInput) {
     "tool.execute.after": async (input: ToolInput, output: ToolOutput): Promise<void> => {
       if (typeof input?.tool !== "string" || typeof input.sessionID !== "string") return;
       if (typeof output?.output !== "string") return;
+      // Too long to read for what it leaves open (see MAX_RESULT_TEXT): nothing follows it, nothing is given.
+      if (output.output.length > MAX_RESULT_TEXT) return;
       const call = {
         sessionId: input.sessionID,
         cwd,
@@ -62,7 +65,7 @@ export async function SyspromptPlugin(ctx: PluginInput) {
       // The tool's output is the repository's text too (a file `cat` printed): a fence or comment
       // it leaves open is closed first, or the files given would read as part of it.
       if (found.text !== undefined)
-        output.output = `${closeOpenBlocks(output.output)}\n\n${found.text}`;
+        output.output = `${output.output}${closingAfter(output.output)}\n\n${found.text}`;
     },
   };
 }

@@ -6,7 +6,7 @@
  * changed by this, so its cached prefix stays.
  */
 import { resolve } from "node:path";
-import { closeOpenBlocks } from "../../_fence.js";
+import { closingAfter } from "../../_fence.js";
 import { expandHome } from "../../_paths.js";
 import type { TouchedFile } from "../../gather/context/index.js";
 import { formatTouched } from "../../touch/format.js";
@@ -78,8 +78,11 @@ export function appendTouched(
  * parts with one line break, so an output ending inside a fence, an HTML
  * block or a comment would take the files' elements and the user's glob
  * rule into it, and one ending in a list item or quote would take our first
- * line as a lazy line. The closer the joined text needs (see
- * `closeOpenBlocks`), then a line break: with pi's it makes the blank line.
+ * line as a lazy line. The closer (`closingAfter`) is the one the text needs
+ * with pi's line break after it, read as the model reads them: computed
+ * without that line break, a closer of a block in a quote came after a blank
+ * line, which had ended the quote, and opened a new quote whose paragraph
+ * took our lead line and the files as lazy lines. Then a blank line.
  */
 function closingOf(content: readonly PiContentPart[]): string {
   const text = content
@@ -87,12 +90,8 @@ function closingOf(content: readonly PiContentPart[]): string {
     .map((c) => c.text)
     .join("\n");
   if (text === "") return "";
-  const closed = closeOpenBlocks(text);
-  // The lead of line breaks closeOpenBlocks may put first is for a text read after another's;
-  // the tool's output starts its own message.
-  const at = closed.indexOf(text);
-  const closer = at === -1 ? "" : closed.slice(at + text.length);
-  return `${closer}\n`;
+  const closer = closingAfter(`${text}\n`);
+  return closer === "" ? "\n" : `${closer}\n\n`;
 }
 
 /** The diagnostics of a touch worth saying to the user: refused files, not paths outside the project. */

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MAX_RESULT_TEXT } from "../../../src/hook/reply.js";
 import * as plugin from "../../../src/integrations/opencode/plugin.js";
 import { tempDir } from "../../api/_helpers.js";
 
@@ -51,5 +52,23 @@ describe("the opencode plugin", () => {
     // Without args (an older opencode) or with a bad shape: nothing, and no throw.
     expect(await call("ses_2", "read", undefined)).toBe("file text");
     await hooks["tool.execute.after"]({} as never, {} as never);
+  });
+
+  it("adds nothing after an output too long to read for what it leaves open, and gives nothing", async () => {
+    const cwd = project();
+    const hooks = await plugin.SyspromptPlugin({ directory: cwd });
+    const args = { filePath: join(cwd, "pkg/sub/x.ts") };
+    const long = { title: "", output: `\`\`\`\n${"x".repeat(MAX_RESULT_TEXT)}`, metadata: {} };
+    await hooks["tool.execute.after"](
+      { tool: "read", sessionID: "ses_3", callID: "c", args },
+      long,
+    );
+    expect(long.output.endsWith("x")).toBe(true);
+    const next = { title: "", output: "file text", metadata: {} };
+    await hooks["tool.execute.after"](
+      { tool: "read", sessionID: "ses_3", callID: "c", args },
+      next,
+    );
+    expect(next.output).toContain("Strict TS.");
   });
 });

@@ -1,0 +1,130 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { TouchedFile } from "../../src/gather/context/index.js";
+import { geminiResultText } from "../../src/hook/input.js";
+import { hookReply, MAX_RESULT_TEXT, replyCloser } from "../../src/hook/reply.js";
+import { runHook } from "../../src/hook/run.js";
+import { formatTouched } from "../../src/touch/format.js";
+import { tempDir } from "../api/_helpers.js";
+import { swallowed, tagLinesInside } from "./_commonmark.js";
+
+// Gemini CLI appends a hook's additional context to the tool's result as
+// "\n\n<hook_context>" + text + "</hook_context>" (a string result), or as a
+// part of its own that is joined to the others' text with a line break. The
+// result is the repository's text (a file read_file printed): one ending
+// inside a fence, an HTML comment or <pre> took the <instructions> elements,
+// the nested AGENTS.md and the user's glob rule into it (review rev36d,
+// medium: 4 of 4 lines each kind), and the rule counted as given. The hook's
+// reply now starts with the closer that text needs.
+
+function setup() {
+  const base = tempDir();
+  const cwd = join(base, "p");
+  const home = join(base, "home");
+  const files: Record<string, string> = {
+    "p/.git/HEAD": "ref: refs/heads/main\n",
+    "p/pkg/sub/AGENTS.md": "# pkg/sub\n\nNESTED-AGENTS: no default exports.\n",
+    "p/pkg/sub/x.ts": "export const x = 1;\n",
+    "home/.pi/agent/rules/ts.md":
+      '---\nglobs: "**/*.ts"\ndescription: ts rule\n---\nUSER-GLOB-RULE: strict types.\n',
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(base, path, ".."), { recursive: true });
+    writeFileSync(join(base, path), text);
+  }
+  return { cwd, where: { env: { XDG_CACHE_HOME: join(base, "cache") }, home } };
+}
+
+/** What Gemini CLI sends its model as the tool's result, with the hook's reply `reply` (coreToolHookTriggers.ts). */
+function asGemini(llmContent: unknown, reply: string): string {
+  const context = JSON.parse(reply).hookSpecificOutput?.additionalContext as string;
+  expect(context).toContain("USER-GLOB-RULE");
+  const wrapped = `\n\n<hook_context>${context}</hook_context>`;
+  if (typeof llmContent === "string") return llmContent + wrapped;
+  const parts = [...(llmContent as { text: string }[]), { text: wrapped }];
+  return parts.map((p) => p.text).join("\n");
+}
+
+const FILES: TouchedFile[] = [
+  { path: "/p/pkg/sub/AGENTS.md", content: "NESTED-AGENTS: no default exports.", kind: "context" },
+  {
+    path: "/home/u/.pi/agent/rules/ts.md",
+    content: "USER-GLOB-RULE: strict types.",
+    kind: "rule",
+    name: "ts",
+  },
+];
+
+/** The model's text for a result `llmContent` and the files above, through the hook's reply. */
+function modelText(llmContent: unknown): string {
+  const context = formatTouched(FILES, "/p");
+  const closer = replyCloser("gemini-cli", geminiResultText({ llmContent }));
+  const reply = hookReply("gemini-cli", context, closer);
+  return asGemini(llmContent, reply);
+}
+
+function expectNothingSwallowed(model: string): void {
+  for (const needle of ["USER-GLOB-RULE", "NESTED-AGENTS", "to what this call touched"])
+    expect(swallowed(model, needle), needle).toBe(false);
+  expect(tagLinesInside(model, (line) => line.includes("<instructions"))).toEqual([]);
+}
+
+const ENDINGS = [
+  ["a fence", "export const x = 1;\n/* usage:\n```sh\nmake build\n"],
+  ["a comment", "export const x = 1;\n\n<!-- generated\n"],
+  ["<pre>", "export const x = 1;\n\n<pre>\nbuild\n"],
+  ["a quoted comment, no final line break", "# Guide\n\n> Note:\n> <!-- TODO"],
+  ["a fence in a list item", "- step\n\n  ~~~\n  make"],
+] as const;
+
+describe("hostile repository: a Gemini CLI tool result left open does not take the hook's text", () => {
+  for (const [name, text] of ENDINGS) {
+    it(`a read whose text ends in ${name}, as a string and as parts`, () => {
+      expectNothingSwallowed(modelText(text));
+      expectNothingSwallowed(modelText([{ text }]));
+      expectNothingSwallowed(modelText([{ text: "first part" }, { text }]));
+    });
+  }
+
+  it("a result with nothing open gets no closer", () => {
+    expect(modelText("export const x = 1;\n")).toContain("<hook_context>Instruction files apply");
+  });
+
+  it("a result too long to read gets nothing now, and the files come with the next call", async () => {
+    const { cwd, where } = setup();
+    const input = (llmContent: string) =>
+      JSON.stringify({
+        session_id: "s-long",
+        cwd,
+        hook_event_name: "AfterTool",
+        tool_name: "read_file",
+        tool_input: { file_path: "pkg/sub/x.ts" },
+        tool_response: { llmContent, returnDisplay: "" },
+      });
+    const long = await runHook(
+      "gemini-cli",
+      input(`\`\`\`\n${"x".repeat(MAX_RESULT_TEXT)}`),
+      where,
+    );
+    expect(long.reply).toBe("{}\n");
+    expect(long.note).toMatch(/too long to read/);
+    const next = await runHook("gemini-cli", input("export const x = 1;\n"), where);
+    expect(next.reply).toContain("USER-GLOB-RULE");
+  });
+
+  it("the hook reads the result from its input: a read ending in a fence", async () => {
+    const { cwd, where } = setup();
+    const llmContent = "export const x = 1;\n/* usage:\n```sh\nmake build\n";
+    const input = JSON.stringify({
+      session_id: "s-1",
+      cwd,
+      hook_event_name: "AfterTool",
+      tool_name: "read_file",
+      tool_input: { file_path: "pkg/sub/x.ts" },
+      tool_response: { llmContent, returnDisplay: "" },
+    });
+    const { reply } = await runHook("gemini-cli", input, where);
+    expectNothingSwallowed(asGemini(llmContent, reply));
+  });
+});
