@@ -268,6 +268,20 @@ export function nameText(text: string, names: ReadonlySet<string>): string {
 }
 
 /**
+ * A value a config file or a preset gives (a tool's description, which may
+ * run over lines of the user's own): {@link nameText}'s escapes without
+ * joining its lines, and no fence or HTML block left open
+ * ({@link closeOpenBlocks}). A one-line value is {@link nameText}'s.
+ */
+export function valueText(text: string, names: ReadonlySet<string>): string {
+  if (!text.includes("\n")) return nameText(text, names);
+  const escaped = escapeWrapperTags(text, names);
+  return closeOpenBlocks(
+    escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped,
+  );
+}
+
+/**
  * The element a host wraps each file given on touch in (`<instructions
  * path="…">`, appended to a tool result): its text may not close it. The
  * prompt tells the model such elements come, so no repository text in the

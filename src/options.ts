@@ -16,17 +16,36 @@ export type {
  * The gathering steps' part is {@link GatherOptions}; the rest is read by
  * locating and rendering.
  */
+/** One part of the addendum, with whether a repository may have written it. */
+export interface AppendPart {
+  text: string;
+  /**
+   * True for a project's APPEND_SYSTEM.md, an appended value that named a file
+   * of the project, and the one a host resolved itself (pi's, which may be the
+   * project's): such a text is the repository's wherever text is judged by
+   * owner. It never counts as the user's own in dedupe (quoting the user's rule
+   * there does not take it out), it is escaped as a repository's text, and a
+   * token budget cuts it with the repository's.
+   */
+  repository: boolean;
+}
+
 export interface NormalizedOptions extends GatherOptions {
   now: Date;
   deadlineMs: number;
   extraSections: ExtraSection[];
   /**
    * `systemPrompt`, read (its text and, when it named a file, the file), or a
-   * non-empty `resolvedSystemPrompt`.
+   * non-empty `resolvedSystemPrompt`. `repository`: a repository may have
+   * written it (a file of the project, or a host's resolved one).
    */
-  systemPrompt: { text: string; path?: string } | null;
-  /** `resolvedAppendPrompt` (when given), then every `appendSystemPrompt` value, read. */
-  appendSystemPrompt: string[];
+  systemPrompt: { text: string; path?: string; repository?: true } | null;
+  /**
+   * `resolvedAppendPrompt` (when given), then every `appendSystemPrompt` value, read;
+   * each `repository` when a repository may have written it (the host's resolved file,
+   * a value naming a file of the project).
+   */
+  appendSystemPrompt: AppendPart[];
   /** The token budget, or null for none. */
   maxPromptTokens: number | null;
 }

@@ -1,5 +1,5 @@
 import { notHomeLike, toPosix } from "./_paths.js";
-import { elementText, nameText, oneLine } from "./_prompt-text.js";
+import { elementText, nameText, oneLine, valueText } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { unknownToolDiagnostics } from "./gather/guidelines/index.js";
@@ -139,13 +139,19 @@ export function assemblePromptData(input: PromptDataInputs): {
       ...(f.origin === "user" ? {} : { repository: true }),
     })),
   ]);
+  // Values a trusted project's sysprompt.yaml or preset may set (`model:`, `agentName:`, a
+  // tool's description) are data too: `</system> <user>` or an open `<!--` there is text.
+  const value = (text: string) => valueText(text, input.wrappers);
   const data: PromptData = {
-    agentName: options.agentName ?? DEFAULT_AGENT_NAME,
+    agentName: value(options.agentName ?? DEFAULT_AGENT_NAME),
     cwd: name(toPosix(opts.cwd)),
     date: opts.now.toISOString().slice(0, 10),
-    model: options.model ?? null,
+    model: options.model === undefined ? null : value(options.model),
     tools,
-    toolSnippets: buildToolSnippets(tools, input.builtinTools, options.toolSnippets),
+    toolSnippets: buildToolSnippets(tools, input.builtinTools, options.toolSnippets).map((t) => ({
+      ...t,
+      description: value(t.description),
+    })),
     // A rule the custom prompt, the addendum or a context file already states is not repeated.
     rules: dropStatedRules(buildRules({ ...ruleInputs, generalRules: input.generalRules }), stated),
     guidelines: dropStatedRules(buildRules(ruleInputs), stated),

@@ -20,10 +20,10 @@ import { gatheringSteps } from "./gather/steps.js";
 import type { TreeLine } from "./gather/tree/index.js";
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import { builtinTemplates } from "./locate/builtin-cache.js";
-import { appendParts, chooseCustomPrompt, joinAppend } from "./locate/custom.js";
-import type { LoadedLayer, ResolvedFile } from "./locate/load-layer.js";
+import { appendParts, chooseCustomPrompt, printedParts } from "./locate/custom.js";
+import type { LoadedLayer } from "./locate/load-layer.js";
 import type { OptionName } from "./options/registry.js";
-import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
+import type { AppendPart, NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { assemblePromptData } from "./prompt-data.js";
 import { resolveRenderOptions } from "./render-options.js";
 import type { GivenBy, OptionOrigin } from "./resolve-options.js";
@@ -67,6 +67,8 @@ export interface PreparedPrompt {
   treeLines?: TreeLine[];
   /** The same for each extra root's tree, in the order of `data.rootTrees`. */
   rootTreeLines?: TreeLine[][];
+  /** The addendum's parts as printed, with their owners: a budget cuts the repository's; a project override must show the user's. */
+  appendParts?: AppendPart[];
   /** The agent preset in use and what it changed: for `explain` and `sections`. Render does not read it. */
   preset?: PresetReport;
   /** Where each config key's value came from (an option, a `sysprompt.yaml`, the default): for `explain`. */
@@ -130,6 +132,7 @@ export function renderPrepared(
           maxTokens,
           ...(prepared.treeLines ? { treeLines: prepared.treeLines } : {}),
           ...(prepared.rootTreeLines ? { rootTreeLines: prepared.rootTreeLines } : {}),
+          ...(prepared.appendParts ? { appendParts: prepared.appendParts } : {}),
           ...(prepared.deadline !== undefined ? { deadline: { at: prepared.deadline } } : {}),
         });
   return {
@@ -146,7 +149,7 @@ export function renderPrepared(
         prepared.deadline === undefined ? undefined : { at: prepared.deadline },
       ),
       ...emptyPromptDiagnostics(out.sections),
-      ...userTextLeftOut(prepared.templates, prepared.data, out.text),
+      ...userTextLeftOut(prepared.templates, prepared.data, out.text, prepared.appendParts),
     ]),
     steps: prepared.steps,
     ...(out.budget ? { budget: out.budget } : {}),
@@ -186,15 +189,16 @@ export async function preparePrompt(
   // 4. The data the templates see, and the templates.
   const { builtin, context, tree } = outcomes;
   const layers = [builtin.value.layer, outcomes.user.value, outcomes.project.value];
-  const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt), layers);
+  const wrappers = wrapperNames(layers.flatMap((l) => l.sections));
+  const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt, wrappers), layers);
   // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
   const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
-  const wrappers = wrapperNames(layers.flatMap((l) => l.sections));
+  const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, opts, wrappers);
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
     opts,
     customPrompt,
-    ...whoseTexts(layers, customPrompt, opts),
+    ...whose,
     // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
     builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
     generalRules: generalRules?.rules ?? builtin.value.rules,
@@ -221,6 +225,9 @@ export async function preparePrompt(
     rules: assembled.rules,
     ...(opts.maxPromptTokens !== null ? { maxPromptTokens: opts.maxPromptTokens } : {}),
     ...(tree.value ? treeLines(tree.value, wrappers) : {}),
+    // A repository's part of the addendum is cut under a budget with the repository's text;
+    // a project override that leaves the user's out is warned about.
+    ...(printedAppend.length > 0 ? { appendParts: printedAppend } : {}),
     preset: { ...preset.report, contextFilesLeftOut: context.value.provenance.agentLoaded ?? [] },
     provenance: resolved.provenance,
     origins: resolved.origins,
@@ -275,26 +282,39 @@ function treeLines(
 
 /**
  * The addendum and its parts, and whether the custom base prompt may be a
- * repository's: the project's SYSTEM.md, or one a host resolved itself (pi's,
- * which may be the project's). Such texts never dedupe the user's rules.
+ * repository's: the project's SYSTEM.md, a file of the project named by
+ * `systemPrompt`, or one a host resolved itself (pi's, which may be the
+ * project's). Such texts never dedupe the user's rules.
  */
 function whoseTexts(
   layers: readonly LoadedLayer[],
   customPrompt: CustomPrompt | null,
   opts: NormalizedOptions,
+  wrappers: ReadonlySet<string>,
 ) {
-  const host = (file: ResolvedFile) => opts.resolvedFiles.includes(file);
-  const parts = appendParts(layers, opts.appendSystemPrompt, host("APPEND_SYSTEM.md"));
+  const parts = appendParts(layers, opts.appendSystemPrompt);
+  const printed = printedParts(parts, wrappers);
   const layer = customPrompt?.source.layer;
   return {
-    customPromptRepository: layer === "project" || (layer === "option" && host("SYSTEM.md")),
-    appendPrompt: joinAppend(parts),
+    customPromptRepository:
+      layer === "project" || (layer === "option" && opts.systemPrompt?.repository === true),
+    appendPrompt: printed.map((p) => p.text).join("\n\n"),
     appendParts: parts,
+    printedAppend: printed,
   };
 }
 
-function optionCustomPrompt(value: NormalizedOptions["systemPrompt"]): CustomPrompt | null {
+/**
+ * The `systemPrompt` option as the custom base prompt. A file of the project
+ * (or a host's resolved prompt) is the repository's text: it opens and closes
+ * none of the prompt's elements.
+ */
+function optionCustomPrompt(
+  value: NormalizedOptions["systemPrompt"],
+  wrappers: ReadonlySet<string>,
+): CustomPrompt | null {
   if (value === null) return null;
-  const { text, path } = value;
+  const { path } = value;
+  const text = value.repository ? escapeWrapperTags(value.text, wrappers) : value.text;
   return { text, template: false, source: path ? { layer: "option", path } : { layer: "option" } };
 }

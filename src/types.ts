@@ -107,6 +107,9 @@ export class SyspromptError extends Error {
  *   stays), the outermost first (fewest path segments), ties in prompt order;
  *   the repository's before yours, and between the two the repository's
  *   on-demand rule lines are left out whole.
+ * - `appended-files`: a file of the project named by `appendSystemPrompt`
+ *   (and a project's or a host's APPEND_SYSTEM.md) gives way to a marker
+ *   line, the longest first; your own appended text is never cut.
  */
 export const SHRINK_STEPS = [
   "tree-lines",
@@ -117,6 +120,7 @@ export const SHRINK_STEPS = [
   "context-files",
   "rule-descriptions",
   "always-rules",
+  "appended-files",
 ] as const;
 
 export type ShrinkStepName = (typeof SHRINK_STEPS)[number];

@@ -157,6 +157,17 @@ export async function loadPreset(
         diagnostics.push(projectRuleSourcesWarning(path));
       }
     }
+    if (layer === "project" && parsed.fields.agentSends !== undefined) {
+      // A section that shows your own texts is not something an agent sends itself: a
+      // repository naming it would take your AGENTS.md, rules, skills or appended text out.
+      const yours = parsed.fields.agentSends.filter((s) => USER_TEXT_SECTIONS.includes(s));
+      if (yours.length > 0) {
+        parsed.fields.agentSends = parsed.fields.agentSends.filter(
+          (s) => !USER_TEXT_SECTIONS.includes(s),
+        );
+        diagnostics.push(projectAgentSendsWarning(path, yours));
+      }
+    }
     Object.assign(merged, parsed.fields);
   }
   // The default preset may be absent (a builtinDir of the caller's own): the prompt as it is.
@@ -264,6 +275,28 @@ export async function checkPresets(
 }
 
 /** A project's preset named `sysprompt` among the rule sources the agent loads itself. */
+/**
+ * The sections that show the user's own texts (the agent dir's AGENTS.md,
+ * general rules, rule files, skills, APPEND_SYSTEM.md and appended text): a
+ * project's preset cannot name them in `agentSends`; the user's preset can.
+ */
+const USER_TEXT_SECTIONS: readonly string[] = [
+  "project_context",
+  "project_rules",
+  "skills",
+  "addendum",
+  "rules",
+];
+
+function projectAgentSendsWarning(path: string, sections: readonly string[]): Diagnostic {
+  return {
+    level: "warning",
+    code: "preset-project-agent-sends",
+    message: `agentSends: a project's preset cannot leave out a section that shows your own texts (${sections.join(", ")}); ignored for ${sections.length === 1 ? "it" : "them"}. Set it in the agent dir's agents/<name>.yaml`,
+    path,
+  };
+}
+
 function projectRuleSourcesWarning(path: string): Diagnostic {
   return {
     level: "warning",

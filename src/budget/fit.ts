@@ -1,6 +1,7 @@
 import { type Engine, PromptWork } from "../engine/index.js";
 import { MAX_PROMPT_CALLS } from "../engine/limits.js";
 import type { TreeLine } from "../gather/tree/index.js";
+import type { AppendPart } from "../options.js";
 import {
   type RenderInput,
   type RenderOutput,
@@ -41,6 +42,8 @@ export interface BudgetOptions {
   treeLines?: readonly TreeLine[];
   /** The same for each extra root's tree, in the order of the data's `rootTrees`. */
   rootTreeLines?: readonly (readonly TreeLine[])[];
+  /** The addendum's parts as printed, with their owners: `appended-files` cuts the repository's. */
+  appendParts?: readonly AppendPart[];
   /** How tokens are counted. Default: o200k_base (gpt-tokenizer), loaded on first use. */
   countTokens?: TokenCounter;
   /**
@@ -166,7 +169,7 @@ export function renderWithinBudget(
   ): boolean => {
     let state =
       states.get(section.name) ??
-      initialState(input.data, options.treeLines, options.rootTreeLines);
+      initialState(input.data, options.treeLines, options.rootTreeLines, options.appendParts);
     for (const name of section.shrink.steps) {
       if (tokens <= max) return false;
       const step = STEPS[name];

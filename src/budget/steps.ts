@@ -1,6 +1,7 @@
 import { closeOpenBlocks } from "../_fence.js";
 import type { AlwaysRule, ContextFile, OnDemandRule, PromptData, SkillEntry } from "../data.js";
 import type { TreeLine } from "../gather/tree/index.js";
+import type { AppendPart } from "../options.js";
 import type { SectionPatch } from "../sections/render.js";
 import type { ShrinkStepName } from "../types.js";
 import {
@@ -34,6 +35,8 @@ export interface ShrinkState {
   notes: Readonly<Record<string, string>>;
   /** Skills the skill-list step took out of the list. */
   unlistedSkills: number;
+  /** The addendum's parts as printed, with their owners; empty when none is the repository's. */
+  appendParts: readonly AppendPart[];
   /** The working directory, to tell how far a context file is from it. */
   cwd: string;
 }
@@ -65,6 +68,7 @@ export function initialState(
   data: PromptData,
   treeLines?: readonly TreeLine[],
   rootTreeLines?: readonly (readonly TreeLine[])[],
+  appendParts: readonly AppendPart[] = [],
 ): ShrinkState {
   const tree = data.workspaceTree
     ? parseTree(treeLines ?? linesFromText(data.workspaceTree.rendered))
@@ -84,6 +88,7 @@ export function initialState(
     onDemandRules: data.onDemandRules,
     notes: {},
     unlistedSkills: 0,
+    appendParts,
     cwd: data.cwd,
   };
 }
@@ -115,6 +120,9 @@ export function patchFor(state: ShrinkState, data: PromptData): SectionPatch {
   if (state.contextFiles !== data.contextFiles) patch.contextFiles = state.contextFiles;
   if (state.alwaysRules !== data.alwaysRules) patch.alwaysRules = state.alwaysRules;
   if (state.onDemandRules !== data.onDemandRules) patch.onDemandRules = state.onDemandRules;
+  if (state.appendParts.some((p) => p.text === APPENDED_FILE_MARKER)) {
+    patch.appendPrompt = state.appendParts.map((p) => p.text).join("\n\n");
+  }
   return { data: patch, notes: Object.values(state.notes) };
 }
 
@@ -564,6 +572,42 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** What a cut part of the addendum becomes. */
+export const APPENDED_FILE_MARKER = `[A text of the repository appended here is left out ${BUDGET}.]`;
+
+/** Indices of the repository's parts of the addendum worth cutting, the longest first. */
+function cuttableAppends(s: ShrinkState): number[] {
+  return s.appendParts
+    .map((p, i) => ({ i, p }))
+    .filter(({ p }) => p.repository && p.text.length > APPENDED_FILE_MARKER.length)
+    .sort((a, b) => b.p.text.length - a.p.text.length || a.i - b.i)
+    .map(({ i }) => i);
+}
+
+/**
+ * The repository's parts of the addendum (a file of the project named by
+ * `--append-system-prompt`, a project's or a host's APPEND_SYSTEM.md) give way
+ * to a marker, the longest first. Only the repository's: your own appended
+ * text is never cut. Named as a project file, such a text was counted as
+ * yours and never cut, so your skill was cut in its place (review rev36d, d4).
+ */
+const appendedFiles: ShrinkStep = {
+  levels: (s) => cuttableAppends(s).length,
+  repositoryLevels: (s) => cuttableAppends(s).length,
+  apply(s, level) {
+    const cut = new Set(cuttableAppends(s).slice(0, level));
+    return {
+      ...s,
+      appendParts: s.appendParts.map((p, i) =>
+        cut.has(i) ? { ...p, text: APPENDED_FILE_MARKER } : p,
+      ),
+    };
+  },
+  describe(s, level) {
+    return `${level} of ${plural(s.appendParts.filter((p) => p.repository).length, "repository text")} appended left out`;
+  },
+};
+
 export const STEPS: Readonly<Record<ShrinkStepName, ShrinkStep>> = {
   "tree-lines": treeLines,
   "tree-depth": treeDepth,
@@ -573,4 +617,5 @@ export const STEPS: Readonly<Record<ShrinkStepName, ShrinkStep>> = {
   "context-files": contextFiles,
   "rule-descriptions": ruleDescriptions,
   "always-rules": alwaysRules,
+  "appended-files": appendedFiles,
 };

@@ -1,8 +1,12 @@
 // readTextOrPath moved to text-or-path.ts (it is read by options.ts, which
 // load-layer.ts reads: keeping it here made an import circle).
+
+export type { AppendPart } from "../options.js";
 export { readTextOrPath } from "./text-or-path.js";
 
 import { closeOpenBlocks } from "../_fence.js";
+import { elementText } from "../_prompt-text.js";
+import type { AppendPart } from "../options.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { LoadedLayer } from "./load-layer.js";
 
@@ -33,51 +37,45 @@ function withoutLower(prompt: CustomPrompt): CustomPrompt {
   return rest;
 }
 
-/** One part of the addendum, with whether a repository may have written it. */
-export interface AppendPart {
-  text: string;
-  /**
-   * True for a project's APPEND_SYSTEM.md, and for the one a host resolved
-   * itself (pi's, which may be the project's): such a text never counts as the
-   * user's own in dedupe, so quoting the user's rule there does not take it out.
-   */
-  repository: boolean;
-}
-
 /**
  * The addendum's parts, in order: the highest layer's APPEND_SYSTEM.md (the
- * project's replaces the user's; they are not merged), then every appended
- * value. With `hostResolved`, the first appended value is the host's
- * APPEND_SYSTEM.md (`resolvedAppendPrompt`).
+ * project's replaces the user's; they are not merged; the project's is the
+ * repository's), then every appended value with the owner it was read with.
  */
 export function appendParts(
   layers: readonly LoadedLayer[],
-  appended: readonly string[],
-  hostResolved = false,
+  appended: readonly AppendPart[],
 ): AppendPart[] {
   const layer = [...layers].reverse().find((l) => l.append !== null);
   return [
     { text: layer?.append ?? "", repository: layer?.layer === "project" },
-    ...appended.map((a, i) => ({ text: a.trim(), repository: hostResolved && i === 0 })),
+    ...appended.map((a) => ({ text: a.text.trim(), repository: a.repository })),
   ].filter((p) => p.text !== "");
 }
 
 /**
- * The addendum: the highest layer's APPEND_SYSTEM.md (the project's replaces
- * the user's; they are not merged) followed by every appended value, joined by
- * blank lines. Each ends with no fenced code block, HTML block or comment left
- * open ({@link closeOpenBlocks}), as every repository text in the prompt: a
- * project's APPEND_SYSTEM.md ending in ```` ``` ```` would otherwise turn the
- * appended values, the user's AGENTS.md and every later section into code.
+ * The addendum's text from its parts, joined by blank lines. Each ends with no
+ * fenced code block, HTML block or comment left open ({@link closeOpenBlocks}),
+ * as every repository text in the prompt: a project's APPEND_SYSTEM.md ending
+ * in ```` ``` ```` would otherwise turn the appended values, the user's
+ * AGENTS.md and every later section into code. A repository's part opens and
+ * closes none of the prompt's elements either ({@link elementText}): a project
+ * file named by `--append-system-prompt` wrote `</addendum>` and
+ * `<user_instructions path="~/.pi/agent/AGENTS.md">` raw.
  */
-export function buildAppendPrompt(
-  layers: readonly LoadedLayer[],
-  appended: readonly string[],
-): string {
-  return joinAppend(appendParts(layers, appended));
+export function joinAppend(parts: readonly AppendPart[], wrappers: ReadonlySet<string>): string {
+  return printedParts(parts, wrappers)
+    .map((p) => p.text)
+    .join("\n\n");
 }
 
-/** The addendum's text from its parts. */
-export function joinAppend(parts: readonly AppendPart[]): string {
-  return parts.map((p) => closeOpenBlocks(p.text)).join("\n\n");
+/** The addendum's parts as {@link joinAppend} prints them, each with its owner. */
+export function printedParts(
+  parts: readonly AppendPart[],
+  wrappers: ReadonlySet<string>,
+): AppendPart[] {
+  return parts.map((p) => ({
+    text: p.repository ? elementText(p.text, wrappers) : closeOpenBlocks(p.text),
+    repository: p.repository,
+  }));
 }

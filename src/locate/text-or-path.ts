@@ -24,7 +24,9 @@ import { SyspromptError } from "../types.js";
  * `/` or `\`, starts with `~`, or ends in `.md` / `.txt`): then it is most
  * likely a mistyped file name, and using it as the prompt would pass in
  * silence, so it is a usage error too. A value with a line break is always
- * text. A leading `~` means `home`.
+ * text. A leading `~` means `home`. `repository` is true when the value named
+ * the project's file (read through the door): that text is the repository's
+ * wherever text is judged by owner (dedupe, escaping, the budget), not the user's.
  */
 export async function readTextOrPath(
   value: string,
@@ -32,7 +34,7 @@ export async function readTextOrPath(
   what: string,
   home: string = homeFolder(),
   trusted = true,
-): Promise<{ text: string; path?: string }> {
+): Promise<{ text: string; path?: string; repository?: true }> {
   // Multi-line values are prompt text, never paths; skip the file system.
   if (value.includes("\n") || value.trim() === "") return { text: value };
   // So is a line of prose (a space, and nothing of a path's look): looked up in the working
@@ -80,7 +82,7 @@ export async function readTextOrPath(
       `${what}: cannot use "${value}": ${read.diagnostics[0]?.message ?? read.reason}`,
     );
   }
-  return { text: read.text, path };
+  return { text: read.text, path, ...(doored ? { repository: true } : {}) };
 }
 
 /** How a path starts: `~`, `./`, `../`, `/`, `\`, a drive (`C:\`). */

@@ -10,7 +10,7 @@ import { checkRuleSources } from "../gather/rules/index.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import type { ResolvedFile } from "../locate/load-layer.js";
 import { readTextOrPath } from "../locate/text-or-path.js";
-import type { NormalizedOptions } from "../options.js";
+import type { AppendPart, NormalizedOptions } from "../options.js";
 import { DEFAULT_MAX_CONTEXT_BYTES, projectReach } from "../repo-files/index.js";
 import type { ExtraSection } from "../sections/render.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../sections/types.js";
@@ -76,12 +76,13 @@ export async function normalizeCheckedOptions(
     options.systemPrompt !== undefined
       ? readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home, trusted)
       : options.resolvedSystemPrompt
-        ? { text: options.resolvedSystemPrompt }
+        ? { text: options.resolvedSystemPrompt, repository: true as const }
         : null,
     Promise.all(
-      toList(options.appendSystemPrompt).map(
-        async (v) => (await readTextOrPath(v, cwd, "--append-system-prompt", home, trusted)).text,
-      ),
+      toList(options.appendSystemPrompt).map(async (v): Promise<AppendPart> => {
+        const read = await readTextOrPath(v, cwd, "--append-system-prompt", home, trusted);
+        return { text: read.text, repository: read.repository === true };
+      }),
     ),
     resolveRoots(options.roots, cwd, home),
     resolveRoots(options.allowGitDirs, cwd, home, {
@@ -107,7 +108,8 @@ export async function normalizeCheckedOptions(
     appendSystemPrompt:
       options.resolvedAppendPrompt === undefined
         ? appendSystemPrompt
-        : [options.resolvedAppendPrompt, ...appendSystemPrompt],
+        : // The host's resolved file may be the project's (pi does not say whose it is).
+          [{ text: options.resolvedAppendPrompt, repository: true }, ...appendSystemPrompt],
     resolvedFiles,
     skills: options.skills
       ? await hostSkills(

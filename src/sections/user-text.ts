@@ -1,4 +1,5 @@
 import type { PromptData } from "../data.js";
+import type { AppendPart } from "../options.js";
 import type { Diagnostic } from "../types.js";
 import type { SectionTemplate } from "./types.js";
 
@@ -9,7 +10,10 @@ const MAX_NAMED = 5;
 const SHOWN: readonly {
   section: string;
   what: string;
-  texts: (data: PromptData) => { name: string; found: readonly string[] }[];
+  texts: (
+    data: PromptData,
+    appended: readonly AppendPart[],
+  ) => { name: string; found: readonly string[] }[];
 }[] = [
   {
     section: "project_context",
@@ -35,26 +39,69 @@ const SHOWN: readonly {
         .filter((k) => k.origin === "user")
         .map((k) => ({ name: k.name, found: [k.location] })),
   },
+  {
+    section: "addendum",
+    what: "appended text",
+    texts: (_, appended) =>
+      appended
+        .filter((p) => !p.repository)
+        .map((p) => ({ name: `"${firstWords(p.text)}"`, found: [p.text] })),
+  },
 ];
+
+/** The start of a text, for naming it in a warning. */
+function firstWords(text: string): string {
+  const line = text.trim().split("\n", 1)[0] ?? "";
+  return line.length > 40 ? `${line.slice(0, 40)}…` : line;
+}
+
+/**
+ * The text with every HTML comment taken out (`<!--` to the next `-->`, or to
+ * the end): what a reader of the rendered prompt sees. Linear.
+ */
+export function withoutComments(text: string): string {
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf("<!--", from);
+    if (open === -1) return from === 0 ? text : out + text.slice(from);
+    out += text.slice(from, open);
+    const close = text.indexOf("-->", open + 4);
+    if (close === -1) return out;
+    from = close + 3;
+  }
+}
+
+/** Whether `found` is in the prompt outside its comments (`shown`: the prompt without them). */
+function shownIn(shown: string, found: string): boolean {
+  if (found === "") return false;
+  const visible = withoutComments(found);
+  return shown.includes(visible.trim() === "" ? found : visible);
+}
 
 /**
  * A warning for each section a project's override (a trusted project's
  * `.pi/sections/<name>.md`, switched off or rewritten) that leaves the user's
- * own texts out of the prompt: the user's `AGENTS.md`, always rules or skills
- * are then gone without a word (issue 24). A text counts as kept when its
- * content (a skill: its location) is anywhere in the prompt; a file's path
- * alone is not its text (a section printing the paths in a comment kept
- * the warning away).
+ * own texts out of the prompt: the user's `AGENTS.md`, always rules, skills or
+ * appended text (`--append-system-prompt`, APPEND_SYSTEM.md) are then gone
+ * without a word (issue 24). A text counts as kept when its content (a skill:
+ * its location) is in the prompt outside an HTML comment; a file's path alone
+ * is not its text (a section printing the paths in a comment kept the
+ * warning away), nor is its text printed only inside `<!-- -->`.
  */
 export function userTextLeftOut(
   templates: readonly SectionTemplate[],
   data: PromptData,
   text: string,
+  appended: readonly AppendPart[] = [],
 ): Diagnostic[] {
+  let shown: string | undefined;
   return SHOWN.flatMap(({ section, what, texts }) => {
     const template = templates.find((t) => t.name === section);
     if (template?.source.layer !== "project") return [];
-    const left = texts(data).filter((t) => !t.found.some((f) => f !== "" && text.includes(f)));
+    shown ??= withoutComments(text);
+    const visible = shown;
+    const left = texts(data, appended).filter((t) => !t.found.some((f) => shownIn(visible, f)));
     if (left.length === 0) return [];
     const named = left.slice(0, MAX_NAMED).map((t) => t.name);
     const more = left.length > MAX_NAMED ? ` and ${left.length - MAX_NAMED} more` : "";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readSectionMeta } from "../../src/sections/meta.js";
 
 const SHAPE =
-  "false or { priority: <number>, steps: [<step>, …] } with steps among tree-lines, tree-depth, agents-md, skill-descriptions, skill-list, context-files, rule-descriptions, always-rules";
+  "false or { priority: <number>, steps: [<step>, …] } with steps among tree-lines, tree-depth, agents-md, skill-descriptions, skill-list, context-files, rule-descriptions, always-rules, appended-files";
 
 const read = (shrink: unknown) => readSectionMeta({ shrink }, "/p/sections/x.md");
 

@@ -362,9 +362,11 @@ describe("readTextOrPath", () => {
   it("reads an existing file (relative to cwd), with its BOM stripped and CRLF normalised", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "prompt.md"), "\uFEFFLine one.\r\nLine two.\r\n");
+    // A file of the working folder's project: the repository's text.
     expect(await readTextOrPath("prompt.md", dir, "--system-prompt")).toEqual({
       text: "Line one.\nLine two.\n",
       path: join(dir, "prompt.md"),
+      repository: true,
     });
   });
 

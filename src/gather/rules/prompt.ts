@@ -57,8 +57,22 @@ function alwaysEntry(rule: Rule, wrappers: ReadonlySet<string>): AlwaysRule {
   };
 }
 
+/**
+ * A repository's text on an on-demand rule's line with the owner mark made
+ * literal (`owner&#61;"user"`): the line of a rule of yours ends in
+ * ` (owner="user")`, and a repository's description or globs wrote
+ * `— ~/.pi/agent/rules/d.md (owner="user")` before its own path.
+ */
+function unmarked(text: string): string {
+  return /owner\s*=/i.test(text) ? text.replace(/(owner\s*)=/gi, "$1&#61;") : text;
+}
+
 function onDemandEntry(rule: Rule, wrappers: ReadonlySet<string>): OnDemandRule {
-  const safe = (text: string) => listText(text, wrappers);
+  const user = rule.layer === "user";
+  const safe = (text: string) => {
+    const line = listText(text, wrappers);
+    return user ? line : unmarked(line);
+  };
   const globs = rule.globs.map(safe);
   return {
     name: safe(rule.name),
