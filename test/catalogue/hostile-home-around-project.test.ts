@@ -2,11 +2,13 @@ import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { recordReads } from "../../src/_io.js";
 import { hookNode } from "../../src/cli/commands/export.js";
 import {
   agentDirInProject,
   findSystemBinary,
   projectFolders,
+  projectHome,
   projectOwns,
   projectRoots,
 } from "../../src/gather/environment/system-binary.js";
@@ -228,4 +230,30 @@ describe("hostile-home-around-project F3: no .git, HOME inside the project folde
       }
     },
   );
+});
+
+describe("hostile-home-around-project: the cost of the question", () => {
+  /** The look-ups `projectHome` makes for `folder`. */
+  async function lookUps(folder: string, home: string): Promise<number> {
+    let count = 0;
+    await recordReads({ has: () => false, note: () => void count++ }, () =>
+      projectHome([folder], home),
+    );
+    return count;
+  }
+
+  it("a folder 200 deep is walked up only where the answer may be yes", async () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    let deep = join(home, "proj");
+    for (let i = 0; i < 200; i++) deep = join(deep, "d");
+    mkdirSync(deep, { recursive: true });
+    // Under a home folder with no .git: a few look-ups, however deep.
+    expect(await lookUps(deep, home)).toBeLessThan(10);
+    // Elsewhere, in a folder no project could be (the temporary folder's own child): the same.
+    expect(await lookUps(deep, tempDir())).toBeLessThan(10);
+    // A dotfiles home: the walk up to it (the repository nearest may be it).
+    mkdirSync(join(home, ".git"));
+    expect(await lookUps(deep, home)).toBeGreaterThan(200);
+  });
 });

@@ -72,7 +72,9 @@ export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {
  * from a folder below it (`uv run`, direnv's `PATH_add bin`) is then left out
  * as one into the working folder is. Only folders that hold one of `near` are
  * looked at, so a working folder thousands of folders deep costs no look-up
- * more than a shallow one.
+ * more than a shallow one; {@link projectHome} walks up from it only when it
+ * lies in a home folder that holds a `.git`, or shares with the home folder a
+ * folder the system did not make.
  */
 export async function projectFolders(
   folders: readonly string[],
@@ -212,22 +214,28 @@ export async function projectHome(folders: readonly string[], home: string): Pro
   const out = new Set<string>();
   for (const folder of folders) {
     const at = resolve(folder);
-    const nearest = await findProjectRoot(at);
-    if (await holdsGit(nearest)) {
-      const root = await owningRepository(nearest);
+    const real = await realOrUndefined(at);
+    const pairs: [string, string][] = [[at, top]];
+    if (real !== undefined && realHome !== undefined) pairs.push([real, realHome]);
+    // Cheap tests first: a folder thousands deep is walked up only where the answer may be yes.
+    if (pairs.some(([from, to]) => holds(to, from))) {
+      // A folder of the home folder: the repository it is part of can be the home folder only
+      // when that holds a .git.
+      if (!(await holdsGit(top))) continue;
+      const root = await owningRepository(await findProjectRoot(at));
+      if (!(await holdsGit(root))) continue;
       if (homes.includes(root) || homes.includes((await realOrUndefined(root)) ?? root)) {
         out.add(top);
       }
       continue;
     }
-    const real = await realOrUndefined(at);
-    const pairs: [string, string][] = [[at, top]];
-    if (real !== undefined && realHome !== undefined) pairs.push([real, realHome]);
+    let shares = false;
     for (const [from, to] of pairs) {
       const shared = commonFolder(from, to);
-      if (shared === to || parse(shared).root === shared || systemFolder(shared)) continue;
-      if (!(await madeByRoot(shared))) out.add(top);
+      if (parse(shared).root === shared || systemFolder(shared)) continue;
+      if (!(await madeByRoot(shared))) shares = true;
     }
+    if (shares && !(await holdsGit(await findProjectRoot(at)))) out.add(top);
   }
   return [...out];
 }
