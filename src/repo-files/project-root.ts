@@ -46,11 +46,19 @@ export async function owningRepository(root: string): Promise<string> {
     const up = dirname(inner);
     if (up === inner) return inner;
     const outer = await findProjectRoot(up);
-    if (!(await holdsGit(outer))) return inner;
-    const [own, around] = await Promise.all([gitFolders(inner), gitFolders(outer)]);
-    if (!own.some((dir) => around.some((o) => dir !== o && isWithin(dir, o)))) return inner;
+    if (!(await holdsGit(outer)) || !(await gitFolderWithin(inner, outer))) return inner;
     inner = outer;
   }
+}
+
+/**
+ * Whether the git folder of the repository at `root` lies inside that of the
+ * repository at `other` (a submodule's, or a worktree's made from it,
+ * wherever the worktree is), as written or by real path.
+ */
+export async function gitFolderWithin(root: string, other: string): Promise<boolean> {
+  const [own, around] = await Promise.all([gitFolders(root), gitFolders(other)]);
+  return own.some((dir) => around.some((o) => dir !== o && isWithin(dir, o)));
 }
 
 /** The git folder `root`'s `.git` names, as written and by real path; none when it names none. */

@@ -110,6 +110,14 @@ describe("hostile-home-around-project F1: HOME the checkout's root, the working 
     expect(await opener(p)).toBe(true);
   });
 
+  it("a worktree of the checkout made outside it: the same", async () => {
+    const base = tempDir();
+    const p = repository(join(base, "p"));
+    const wt = linked(join(base, "wt"), join(p, ".git", "worktrees", "wt"));
+    expect(await agentDirInProject(join(p, ".pi", "agent"), wt, p)).toBe(true);
+    expect(await plantedFound(wt, join(p, ".local", "bin"), p)).toBe(false);
+  });
+
   it("a clone of its own, or a worktree of a repository elsewhere, leaves the home folder yours", async () => {
     const base = tempDir();
     const p = repository(join(base, "p"));

@@ -2,7 +2,12 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { realpath, stat } from "../../_io.js";
 import { homeFolder, isWithin } from "../../_paths.js";
-import { findProjectRoot, holdsGit, owningRepository } from "../../repo-files/project-root.js";
+import {
+  findProjectRoot,
+  gitFolderWithin,
+  holdsGit,
+  owningRepository,
+} from "../../repo-files/project-root.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -191,7 +196,8 @@ export async function agentDirInProject(
  * - the home folder, when the repository `folders` are part of is the home
  *   folder (a checkout cloned as the home folder, a dev container's
  *   `HOME=$PWD`), that repository being the nearest one, or the one a
- *   submodule or worktree nearer lies in ({@link owningRepository}): from any
+ *   submodule or worktree nearer lies in ({@link owningRepository}), or a
+ *   worktree of it made elsewhere: from any
  *   folder of it, the home folder's files and `PATH` entries (`~/bin`,
  *   `~/.local/bin`) are the repository's, as they are from its root. A
  *   repository of its own nearer the folder (a clone in `~/proj`) leaves the
@@ -218,17 +224,19 @@ export async function projectHome(folders: readonly string[], home: string): Pro
     const pairs: [string, string][] = [[at, top]];
     if (real !== undefined && realHome !== undefined) pairs.push([real, realHome]);
     // Cheap tests first: a folder thousands deep is walked up only where the answer may be yes.
-    if (pairs.some(([from, to]) => holds(to, from))) {
-      // A folder of the home folder: the repository it is part of can be the home folder only
-      // when that holds a .git.
-      if (!(await holdsGit(top))) continue;
+    // The repository a folder is part of can be the home folder only when that holds a .git.
+    const under = pairs.some(([from, to]) => holds(to, from));
+    if (await holdsGit(top)) {
       const root = await owningRepository(await findProjectRoot(at));
-      if (!(await holdsGit(root))) continue;
-      if (homes.includes(root) || homes.includes((await realOrUndefined(root)) ?? root)) {
-        out.add(top);
+      if (await holdsGit(root)) {
+        const isHome =
+          homes.includes(root) || homes.includes((await realOrUndefined(root)) ?? root);
+        // A worktree of the home folder's repository, made elsewhere, is part of it too.
+        if (isHome || (!under && (await gitFolderWithin(root, top)))) out.add(top);
+        continue;
       }
-      continue;
     }
+    if (under) continue;
     let shares = false;
     for (const [from, to] of pairs) {
       const shared = commonFolder(from, to);
