@@ -1,6 +1,7 @@
-import { dirname, sep } from "node:path";
-import { lstatKind } from "../_io.js";
-import { isBelowCeiling } from "../_paths.js";
+import { dirname, join, sep } from "node:path";
+import { lstatKind, realpath } from "../_io.js";
+import { isBelowCeiling, isWithin } from "../_paths.js";
+import { gitDirNamed } from "./git-file.js";
 
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that holds
@@ -28,4 +29,42 @@ export async function holdsGit(dir: string): Promise<boolean> {
     // Missing, or a parent we may not search: either way no `.git` here.
     return false;
   }
+}
+
+/**
+ * The repository the one at `root` (a folder holding a `.git`) is part of:
+ * while its git folder lies inside the git folder of the nearest repository
+ * around it (a submodule's `.git` file into `p/.git/modules/…`, a worktree
+ * made in `p/.git/worktrees/…`), that repository, outward; else `root`. A
+ * nested clone (a `.git` folder of its own) and a worktree of a repository
+ * elsewhere are their own. Compared as written and by real path; a `.git`
+ * that cannot be read (a link, a file that names no folder) stops the walk.
+ */
+export async function owningRepository(root: string): Promise<string> {
+  let inner = root;
+  for (;;) {
+    const up = dirname(inner);
+    if (up === inner) return inner;
+    const outer = await findProjectRoot(up);
+    if (!(await holdsGit(outer)) || !(await gitFolderWithin(inner, outer))) return inner;
+    inner = outer;
+  }
+}
+
+/**
+ * Whether the git folder of the repository at `root` lies inside that of the
+ * repository at `other` (a submodule's, or a worktree's made from it,
+ * wherever the worktree is), as written or by real path.
+ */
+export async function gitFolderWithin(root: string, other: string): Promise<boolean> {
+  const [own, around] = await Promise.all([gitFolders(root), gitFolders(other)]);
+  return own.some((dir) => around.some((o) => dir !== o && isWithin(dir, o)));
+}
+
+/** The git folder `root`'s `.git` names, as written and by real path; none when it names none. */
+async function gitFolders(root: string): Promise<string[]> {
+  const named = await gitDirNamed(join(root, ".git"), root);
+  if (!named.ok) return [];
+  const real = await realpath(named.path).catch(() => named.path);
+  return real === named.path ? [named.path] : [named.path, real];
 }

@@ -65,13 +65,17 @@ describe("hostile-home-in-project: a home folder inside the checkout leaves its 
     expect(result.sections.find((s) => s.name === "git")?.text).toContain("- Branch: main");
   });
 
-  it("the home folder itself is still never a project root (a dotfiles repository)", async () => {
+  it("a dotfiles home is no project root around a clone of its own in it", async () => {
     const root = tempDir();
     const home = join(root, "home");
     mkdirSync(join(home, ".git"), { recursive: true });
-    mkdirSync(join(home, "work"));
+    mkdirSync(join(home, "work", ".git"), { recursive: true });
     expect(await projectFolders([join(home, "work")], [join(home, "bin")], home)).not.toContain(
       home,
     );
+    // With no repository nearer than its own, the home folder is the project (its ~/bin is
+    // left out: see hostile-home-around-project).
+    mkdirSync(join(home, "notes"));
+    expect(await projectFolders([join(home, "notes")], [join(home, "bin")], home)).toContain(home);
   });
 });

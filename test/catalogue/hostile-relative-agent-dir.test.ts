@@ -23,6 +23,9 @@ function setUp(): { root: string; project: string; home: string } {
   const project = join(root, "project");
   const agent = join(project, ".pi", "agent");
   mkdirSync(agent, { recursive: true });
+  // A checkout: without a .git, a home folder beside it in a folder of the user's could be
+  // the project's too (see hostile-home-around-project), and its agent dir left out.
+  mkdirSync(join(project, ".git"));
   symlinkSync(join(home, ".ssh", "id_rsa"), join(agent, "APPEND_SYSTEM.md"));
   symlinkSync(join(home, ".ssh", "id_rsa"), join(agent, "AGENTS.md"));
   return { root, project, home };

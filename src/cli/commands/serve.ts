@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
 import { delimiter, isAbsolute, resolve } from "node:path";
-import { homeFolder, withoutRelativeXdg } from "../../_paths.js";
+import { withoutRelativeXdg } from "../../_paths.js";
 import {
   findSystemBinary,
-  homeRepository,
   projectFolders,
   projectOwns,
   projectRoots,
@@ -118,10 +117,10 @@ async function projectSettings(io: CliIo, folders: readonly string[]): Promise<s
       .map((path) => ({ name, path })),
   );
   if (named.length === 0) return undefined;
-  // A checkout that is the home folder counts from its subfolders too, as from its root.
+  // With the folders around the home folder that are the project's (see `projectHome`).
   const owns = projectOwns(
     await projectRoots(
-      [...folders, ...(await homeRepository(folders, io.home ?? homeFolder()))],
+      folders,
       named.map((n) => n.path),
       io.home,
     ),

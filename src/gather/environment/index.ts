@@ -16,8 +16,8 @@ export { runProbe } from "./probe.js";
 export {
   agentDirInProject,
   findSystemBinary,
-  homeRepository,
   projectFolders,
+  projectHome,
   projectOwns,
   projectRoots,
   systemPathEntries,

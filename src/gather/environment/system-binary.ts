@@ -2,7 +2,12 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { realpath, stat } from "../../_io.js";
 import { homeFolder, isWithin } from "../../_paths.js";
-import { findProjectRoot, holdsGit } from "../../repo-files/project-root.js";
+import {
+  findProjectRoot,
+  gitFolderWithin,
+  holdsGit,
+  owningRepository,
+} from "../../repo-files/project-root.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -63,14 +68,18 @@ export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {
  * each folder above them that holds a `.git` (the project root, and a
  * submodule's or nested clone's surrounding repositories) and one of the
  * paths `near` (the `PATH` entries that might be taken from it; by the path
- * as written or its real path), up to the first folder that is the home folder
- * or holds it (the home folder is never a project root: a dotfiles repository
- * does not make `~/bin` the project's), and the deepest folder holding one of
- * them and one of `near`, `.git` or not (see {@link rootsAbove}). A `PATH` entry into the project root
+ * as written or its real path), never the home folder itself (a dotfiles
+ * repository around a clone of its own does not make `~/bin` the project's)
+ * but past it (a checkout holding it), the deepest folder holding one of
+ * them and one of `near`, `.git` or not (see {@link rootsAbove}), and the
+ * folders around the home folder that are the project's ({@link projectHome}:
+ * the home folder when it is the checkout). A `PATH` entry into the project root
  * from a folder below it (`uv run`, direnv's `PATH_add bin`) is then left out
  * as one into the working folder is. Only folders that hold one of `near` are
  * looked at, so a working folder thousands of folders deep costs no look-up
- * more than a shallow one.
+ * more than a shallow one; {@link projectHome} walks up from it only when it
+ * lies in a home folder that holds a `.git`, or shares with the home folder a
+ * folder the system did not make.
  */
 export async function projectFolders(
   folders: readonly string[],
@@ -107,7 +116,11 @@ export async function projectRoots(
     (p) => p !== undefined,
   );
   const walked = [...new Set([...given, ...(realFolders ?? [])])].filter((p) => p !== undefined);
-  return [...new Set([...given, ...(await rootsAbove(walked, candidates, home))])];
+  const [above, around] = await Promise.all([
+    rootsAbove(walked, candidates, home),
+    projectHome(given, home),
+  ]);
+  return [...new Set([...given, ...above, ...around])];
 }
 
 /**
@@ -147,11 +160,11 @@ export const UNREAD_AGENT_DIR = "/proc/sysprompt-agent-dir-in-project";
 /**
  * Whether the agent dir lies in the project around `cwd`: `cwd` itself or
  * a folder above it that holds a `.git` and the agent dir (a missing one:
- * where it would be), below the home
- * folder (never it; a home inside a checkout, as a CI job may set it, leaves
- * the checkout the project's), as written or by real path, and the home
- * folder itself when it is the nearest repository around `cwd`
- * ({@link homeRepository}). There the
+ * where it would be), never the home folder itself but past it (a home
+ * inside a checkout, as a CI job may set it, leaves the checkout the
+ * project's, from a folder inside the home folder too), as written or by
+ * real path, and the folders around the home folder that are the project's
+ * ({@link projectHome}: the home folder when it is the checkout). There the
  * project wrote it: its links, followed anywhere as yours, would bring any
  * file of yours (`~/.ssh/id_rsa`) into the prompt of an untrusted project.
  */
@@ -167,49 +180,117 @@ export async function agentDirInProject(
   for (const from of [...folders]) {
     for (const path of [agentDir, ...(realAgent === undefined ? [] : [realAgent])]) {
       const start = commonFolder(resolve(from), resolve(path));
-      for (let dir = start; dir !== top && dirname(dir) !== dir; dir = dirname(dir)) {
-        if (!folders.includes(dir) && (await holdsGit(dir))) folders.push(dir);
+      // Past the home folder (never itself): a checkout holding it is the project's.
+      for (let dir = start; dirname(dir) !== dir; dir = dirname(dir)) {
+        if (dir !== top && !folders.includes(dir) && (await holdsGit(dir))) folders.push(dir);
       }
     }
   }
-  folders.push(...(await homeRepository([cwd], home)));
+  folders.push(...(await projectHome([cwd], home)));
   return projectOwns(folders)(agentDir);
 }
 
 /**
- * The home folder, in a list, when it is the nearest repository around one
- * of `folders` (a checkout cloned as the home folder, a dev container's
- * `HOME=$PWD`), else none: from a subfolder of it, the home folder's files are
- * the repository's as they are from the home folder itself. A repository
- * nearer the folder (its own `.git`) leaves the home folder out.
+ * The folders around the home folder that are the project's of `folders`
+ * (the working folder, the project root), in a list, else none:
+ * - the home folder, when the repository `folders` are part of is the home
+ *   folder (a checkout cloned as the home folder, a dev container's
+ *   `HOME=$PWD`), that repository being the nearest one, or the one a
+ *   submodule or worktree nearer lies in ({@link owningRepository}), or a
+ *   worktree of it made elsewhere: from any
+ *   folder of it, the home folder's files and `PATH` entries (`~/bin`,
+ *   `~/.local/bin`) are the repository's, as they are from its root. A
+ *   repository of its own nearer the folder (a clone in `~/proj`) leaves the
+ *   home folder yours; a dotfiles repository run from a folder with no nearer
+ *   repository counts as the project (the system's binaries, not `~/bin`'s);
+ * - the home folder, with no repository around a folder (a tarball, a copy,
+ *   a package build that sets `HOME=$PWD/debian/…`), when the deepest folder
+ *   that holds both lies above the home folder (never is it: `~/notes` is
+ *   yours) and is neither the file system's root, nor one of
+ *   {@link systemFolder}'s (`/home`, `/tmp`, `/usr`), nor a folder root made
+ *   for a user that is not root (`/data` holding `/data/home/u` and
+ *   `/data/scratch`; {@link madeByRoot}): nothing tells where such a project
+ *   ends, and the home folder lies in what may be it.
+ * By path as written and by real path.
  */
-export async function homeRepository(folders: readonly string[], home: string): Promise<string[]> {
+export async function projectHome(folders: readonly string[], home: string): Promise<string[]> {
   const top = resolve(home);
   const realHome = await realOrUndefined(top);
+  const homes = [top, ...(realHome === undefined || realHome === top ? [] : [realHome])];
+  const out = new Set<string>();
   for (const folder of folders) {
-    const root = await findProjectRoot(resolve(folder));
-    if (!(await holdsGit(root))) continue;
-    if (root === top || (realHome !== undefined && (await realOrUndefined(root)) === realHome)) {
-      return [top];
+    const at = resolve(folder);
+    const real = await realOrUndefined(at);
+    const pairs: [string, string][] = [[at, top]];
+    if (real !== undefined && realHome !== undefined) pairs.push([real, realHome]);
+    // Cheap tests first: a folder thousands deep is walked up only where the answer may be yes.
+    // The repository a folder is part of can be the home folder only when that holds a .git.
+    const under = pairs.some(([from, to]) => holds(to, from));
+    if (await holdsGit(top)) {
+      const root = await owningRepository(await findProjectRoot(at));
+      if (await holdsGit(root)) {
+        const isHome =
+          homes.includes(root) || homes.includes((await realOrUndefined(root)) ?? root);
+        // A worktree of the home folder's repository, made elsewhere, is part of it too.
+        if (isHome || (!under && (await gitFolderWithin(root, top)))) out.add(top);
+        continue;
+      }
     }
+    if (under) continue;
+    let shares = false;
+    for (const [from, to] of pairs) {
+      const shared = commonFolder(from, to);
+      if (parse(shared).root === shared || systemFolder(shared)) continue;
+      if (!(await madeByRoot(shared))) shares = true;
+    }
+    if (shares && !(await holdsGit(await findProjectRoot(at)))) out.add(top);
   }
-  return [];
+  return [...out];
+}
+
+/**
+ * Whether `dir` is root's and this process is not: a folder the system made
+ * (a cluster's `/data` holding the home folders and the scratch space), not
+ * one a project you unpacked could be, since a user's `tar` gives its
+ * folders to that user. Root's own process sees every folder as root's:
+ * false there, so only {@link systemFolder}'s names count.
+ */
+async function madeByRoot(dir: string): Promise<boolean> {
+  const me = process.getuid?.();
+  if (me === undefined || me === 0) return false;
+  const stats = await stat(dir).catch(() => undefined);
+  return stats?.uid === 0;
 }
 
 /**
  * Folders that hold the system's own binary folders (`/usr/bin`,
  * `/usr/local/bin`, `/opt/<vendor>/bin`) and a working folder too
- * (`/usr/src/linux`, `/opt/app`), and the temporary folders every user makes
- * their own folders in: never a project's, whatever lies in them. By name,
+ * (`/usr/src/linux`, `/opt/app`), the temporary folders every user makes
+ * their own folders in, and those that hold the users' home folders (`/home`,
+ * `/Users`): never a project's, whatever lies in them. By name,
  * not by a mode a tarball could give its own top folder (a sticky bit).
  */
 function systemFolder(dir: string): boolean {
-  return ["/usr", "/usr/local", "/opt", "/tmp", "/var/tmp", "/dev/shm", tmpdir()].includes(dir);
+  if (SYSTEM_FOLDERS.includes(dir) || dir === tmpdir()) return true;
+  // Windows' C:\Users, in any case, on any drive.
+  return sep === "\\" && /^[A-Za-z]:\\users$/i.test(dir);
 }
+
+/** {@link systemFolder}'s folders by name: the system's, the temporary ones, and those of the users' homes. */
+const SYSTEM_FOLDERS = [
+  "/usr",
+  "/usr/local",
+  "/opt",
+  "/tmp",
+  "/var/tmp",
+  "/dev/shm",
+  "/home",
+  "/Users",
+];
 
 /**
  * The folders at or above any of `folders` that hold a `.git` and one of
- * `paths`, up to `home` (never it; above it, when `home` is below them), and
+ * `paths`, never `home` itself but past it (a checkout that holds it), and
  * the deepest folder holding both a folder and a path, below the first that
  * is `home` or holds it, unless it is one of
  * {@link systemFolder}'s (`/usr`, `/opt`, `/tmp`): a project without a `.git` (a tarball, a zip, a
@@ -229,11 +310,12 @@ async function rootsAbove(
   for (const folder of folders) {
     for (const path of paths) {
       const start = commonFolder(resolve(folder), resolve(path));
-      // Up to the home folder, never itself; the folders that hold it are looked at for a .git
-      // (a home folder inside a checkout, as a CI job may set it, leaves the checkout the project's).
-      // The file system's root is never one (a container's `COPY . /` may leave a /.git there).
-      for (let dir = start; dir !== top && dirname(dir) !== dir; dir = dirname(dir)) {
-        if (!looked.has(dir)) {
+      // Past the home folder, never itself: the folders that hold it are looked at for a .git
+      // (a home folder inside a checkout, as a CI job may set it, leaves the checkout the project's,
+      // from a folder inside the home folder too). The file system's root is never one (a
+      // container's `COPY . /` may leave a /.git there).
+      for (let dir = start; dirname(dir) !== dir; dir = dirname(dir)) {
+        if (dir !== top && !looked.has(dir)) {
           looked.add(dir);
           // The deepest folder holding both counts with no .git too (a tarball's bin/ beside src/).
           const shared = dir === start && !holds(dir, top) && !systemFolder(dir);

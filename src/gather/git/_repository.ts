@@ -3,8 +3,8 @@ import { lstat, realpath, stat } from "../../_io.js";
 import { isBelowCeiling, isWithin } from "../../_paths.js";
 import { oneLine } from "../../_prompt-text.js";
 import { readCappedText } from "../../repo-files/capped-read.js";
+import { gitDirNamed, MAX_GITFILE_BYTES, readPathFile } from "../../repo-files/git-file.js";
 import type { Diagnostic } from "../../types.js";
-import { MAX_GITFILE_BYTES, readPathFile } from "./_gitfile.js";
 import { type GitBudget, linkLeaving, MAX_GIT_ENTRIES, MAX_LOOSE_OBJECTS } from "./_links.js";
 
 /** The repository the git section describes, every path real (links resolved). */
@@ -252,36 +252,6 @@ async function alternateLeaving(
     if (deeper !== undefined) return deeper;
   }
   return undefined;
-}
-
-type Named =
-  | { ok: true; path: string; line?: number }
-  | { ok: false; problem: string; line?: number };
-
-/** The git folder a `.git` entry names: itself (a folder), a link's target, or a `.git` file's path. */
-async function gitDirNamed(dotGit: string, dir: string): Promise<Named> {
-  const entry = await lstat(dotGit).catch(() => undefined);
-  if (entry === undefined) return { ok: false, problem: ".git cannot be looked at" };
-  if (entry.isDirectory()) return { ok: true, path: dotGit };
-  let file = dotGit;
-  if (entry.isSymbolicLink()) {
-    const target = await realpath(dotGit).catch(() => undefined);
-    if (target === undefined) {
-      return { ok: false, problem: ".git is a link that leads nowhere (missing, or a loop)" };
-    }
-    const kind = await stat(target).catch(() => undefined);
-    if (kind?.isDirectory()) return { ok: true, path: target };
-    if (!kind?.isFile()) {
-      return { ok: false, problem: ".git is a link to something that is not a file or a folder" };
-    }
-    file = target;
-  } else if (!entry.isFile()) {
-    return { ok: false, problem: ".git is neither a folder nor a file (not opened)" };
-  }
-  // As git does, a relative path is relative to the folder holding `.git` (not a link's target).
-  const read = await readPathFile(file, dir, { prefix: "gitdir: ", follow: false });
-  if (!read.ok) return { ok: false, problem: `.git file not used: ${read.problem}`, line: 1 };
-  return { ok: true, path: read.path, line: 1 };
 }
 
 /** The real path of `path` when it is a folder. */

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
-import { lstat } from "../../_io.js";
-import { readCappedText } from "../../repo-files/capped-read.js";
+import { lstat, realpath, stat } from "../_io.js";
+import { readCappedText } from "./capped-read.js";
 
 /**
  * A file that holds one path is a few hundred bytes; git itself refuses a
@@ -60,4 +60,34 @@ export async function readPathFile(
     return { ok: false, problem: "it does not hold one path on one line" };
   }
   return { ok: true, path: isAbsolute(path) ? resolve(path) : resolve(base, path) };
+}
+
+export type Named =
+  | { ok: true; path: string; line?: number }
+  | { ok: false; problem: string; line?: number };
+
+/** The git folder a `.git` entry names: itself (a folder), a link's target, or a `.git` file's path. */
+export async function gitDirNamed(dotGit: string, dir: string): Promise<Named> {
+  const entry = await lstat(dotGit).catch(() => undefined);
+  if (entry === undefined) return { ok: false, problem: ".git cannot be looked at" };
+  if (entry.isDirectory()) return { ok: true, path: dotGit };
+  let file = dotGit;
+  if (entry.isSymbolicLink()) {
+    const target = await realpath(dotGit).catch(() => undefined);
+    if (target === undefined) {
+      return { ok: false, problem: ".git is a link that leads nowhere (missing, or a loop)" };
+    }
+    const kind = await stat(target).catch(() => undefined);
+    if (kind?.isDirectory()) return { ok: true, path: target };
+    if (!kind?.isFile()) {
+      return { ok: false, problem: ".git is a link to something that is not a file or a folder" };
+    }
+    file = target;
+  } else if (!entry.isFile()) {
+    return { ok: false, problem: ".git is neither a folder nor a file (not opened)" };
+  }
+  // As git does, a relative path is relative to the folder holding `.git` (not a link's target).
+  const read = await readPathFile(file, dir, { prefix: "gitdir: ", follow: false });
+  if (!read.ok) return { ok: false, problem: `.git file not used: ${read.problem}`, line: 1 };
+  return { ok: true, path: read.path, line: 1 };
 }
