@@ -4,6 +4,7 @@
  * itself uses. Both are single passes, linear in the text.
  */
 
+import { escapeXml } from "../helpers/xml.js";
 import { closeOpenBlocks } from "./_fence.js";
 import { isHidden } from "./_text.js";
 
@@ -24,6 +25,44 @@ export function oneLine(text: string): string {
     copied = i + 1;
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * How the prompt prints a text the repository chose: `"line"` as one line
+ * ({@link oneLine}: a path in a list), `"xml-line"` as one line inside an XML
+ * element or attribute (`escapeXml(oneLine(text))`: a skill's name and
+ * location, an always rule's path), `"xml"` XML-escaped as it is (a skill's
+ * description), `"element"` as a file's text inside an element
+ * ({@link elementText}).
+ */
+export type PrintedAs = "line" | "xml-line" | "xml" | "element";
+
+/**
+ * The UTF-8 bytes `text` takes in the prompt, printed `as` given: what every
+ * total of the repository's text counts (the context files', the rules', the
+ * skills index's), never the raw bytes. A control character prints as six
+ * (`\u0001`), `&` as five (`&amp;`). For `"element"` it is the most the text
+ * can take, whatever element names the prompt has: each `<` and look-alike
+ * opener counted as the `&lt;` {@link escapeWrapperTags} may write for it (a
+ * project section named `a` makes `<a` a tag, 2.5 times its bytes).
+ */
+export function printedLength(text: string, as: PrintedAs): number {
+  if (as === "line") return Buffer.byteLength(oneLine(text));
+  if (as === "xml-line") return Buffer.byteLength(escapeXml(oneLine(text)));
+  if (as === "xml") return Buffer.byteLength(escapeXml(text));
+  return Buffer.byteLength(text) + openerGrowth(text, 0, text.length);
+}
+
+/** Bytes the `&lt;` for each opener of `text[from, to)` adds: 3 for `<`, 1 for a look-alike (3 bytes in UTF-8). */
+export function openerGrowth(text: string, from: number, to: number): number {
+  let growth = 0;
+  for (let i = text.indexOf("<", from); i !== -1 && i < to; i = text.indexOf("<", i + 1))
+    growth += 3;
+  if (!LOOK_ALIKE.test(text)) return growth;
+  const finder = new RegExp(LOOK_ALIKE.source, "g");
+  finder.lastIndex = from;
+  for (let m = finder.exec(text); m !== null && m.index < to; m = finder.exec(text)) growth += 1;
+  return growth;
 }
 
 /** A character of an XML name as the prompt writes them: ASCII letters, digits, `_`, `-`, `.`, `:`. */
