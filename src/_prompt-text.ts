@@ -65,6 +65,28 @@ export function openerGrowth(text: string, from: number, to: number): number {
   return growth;
 }
 
+/**
+ * The longest head of `text` whose {@link printedLength} as an `"element"`
+ * is at most `room` bytes, never between the two halves of a surrogate pair:
+ * where a total cuts a file's text counted as printed. Linear.
+ */
+export function printedHead(text: string, room: number): string {
+  const lookAlike = LOOK_ALIKE.test(text);
+  let used = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let cost: number;
+    if (code < 0x80) cost = code === 0x3c ? 4 : 1;
+    else if (code < 0x800) cost = 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) cost = 4;
+    else cost = lookAlike && LOOK_ALIKE_OPENERS.includes(text[i] ?? "") ? 4 : 3;
+    if (used + cost > room) return text.slice(0, i);
+    used += cost;
+    if (cost === 4 && code >= 0xd800 && code <= 0xdbff) i++;
+  }
+  return text;
+}
+
 /** A character of an XML name as the prompt writes them: ASCII letters, digits, `_`, `-`, `.`, `:`. */
 function isNameCode(code: number): boolean {
   return (

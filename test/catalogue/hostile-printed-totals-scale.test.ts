@@ -1,7 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatSkillsForPrompt, loadSkills, renderSystemPrompt } from "../../src/index.js";
+import {
+  formatSkillsForPrompt,
+  loadContextFiles,
+  loadSkills,
+  renderSystemPrompt,
+} from "../../src/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 // Totals of the repository's text counted raw bytes, while the prompt prints
@@ -104,5 +109,49 @@ describe("hostile repository: totals count the text as the prompt prints it", ()
     expect(cut?.message).toMatch(
       /^\d+ of the project's rule files are not in the prompt \(0 to inline, \d+ to list\)/,
     );
+  });
+
+  it("context files of `<a` under a project section named `a`: the 2 MiB counts each `<` as the `&lt;` it prints", async () => {
+    // mk-pW: AGENTS.md and 9 imports of `<a<a…` (2 MiB raw); the section `a` makes `<a` a tag the
+    // prompt escapes (`&lt;a`, 2.5 times the bytes): project_context printed 5.2 MB of its 2 MiB.
+    const root = tempDir();
+    const project = join(root, "project");
+    mkdirSync(join(project, ".pi", "sections"), { recursive: true });
+    mkdirSync(join(project, "docs"), { recursive: true });
+    mkdirSync(join(project, ".git"), { recursive: true });
+    writeFileSync(
+      join(project, ".pi", "sections", "a.md"),
+      "---\norder: 200\n---\nproject section a\n",
+    );
+    let imports = "";
+    for (let i = 0; i < 9; i++) {
+      writeFileSync(join(project, "docs", `d${i}.md`), `${"<a".repeat(120_000)} file${i}\n`);
+      imports += `@docs/d${i}.md\n`;
+    }
+    writeFileSync(join(project, "AGENTS.md"), `${"<a".repeat(100_000)} root\n\n${imports}`);
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000 }),
+    );
+    const section = result.sections.find((s) => s.name === "project_context")?.text ?? "";
+    expect(section).toContain("&lt;a");
+    expect(Buffer.byteLength(section)).toBeLessThan(2.1 * 1024 * 1024);
+    expect(result.diagnostics.map((d) => d.code)).toContain("context-total-cut");
+  });
+
+  it("the context total cuts a file where its printed text reaches the total, `<` four bytes", async () => {
+    const root = tempDir();
+    const project = join(root, "project");
+    mkdirSync(join(project, ".git"), { recursive: true });
+    writeFileSync(join(project, "AGENTS.md"), "<a".repeat(1000));
+    const result = await loadContextFiles({
+      cwd: project,
+      agentDir: join(root, "agent"),
+      home: join(root, "home"),
+      maxTotalBytes: 1500,
+    });
+    const file = result.files.find((f) => f.path.endsWith("AGENTS.md"));
+    const kept = (file?.content ?? "").split("\n")[0] ?? "";
+    // 300 of `<a`: 1,500 bytes once printed `&lt;a`, where raw bytes kept 750 of them (3,750 printed).
+    expect(kept).toBe("<a".repeat(300));
   });
 });

@@ -1,4 +1,5 @@
 import { closeOpenBlocks } from "../../_fence.js";
+import { printedHead, printedLength } from "../../_prompt-text.js";
 import type { ContextFile } from "../../data.js";
 import { humanBytes } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
@@ -11,16 +12,14 @@ import type { Diagnostic } from "../../types.js";
  */
 export const DEFAULT_MAX_TOTAL_CONTEXT_BYTES = 2 * 1024 * 1024;
 
-/** A UTF-8 character is at most 4 bytes: a cut backs off at most 3 to land on a boundary. */
-const MAX_UTF8_BACKOFF = 3;
-
 /** The line that ends a file cut by the total cap. */
 export function totalCutMarker(omitted: number, maxTotalBytes: number): string {
   return `[… ${humanBytes(omitted)} (${omitted} bytes) more of this file left out: context files together are capped at ${humanBytes(maxTotalBytes)}]`;
 }
 
 /**
- * Cuts `files` (in prompt order) to `maxTotalBytes` of content together. The
+ * Cuts `files` (in prompt order) to `maxTotalBytes` of content together,
+ * counted as printed ({@link printedLength}: a `<` as the `&lt;` it may become). The
  * room goes first to the user's own files, then to the repository's from the
  * last in prompt order back (the closest to the working directory, which win
  * on conflicts); the first file that does not fit is cut at a UTF-8 boundary
@@ -42,14 +41,17 @@ export function capTotal<T extends ContextFile>(
   for (const i of order) {
     const file = files[i];
     if (file === undefined) continue;
-    const bytes = Buffer.from(file.content, "utf8");
-    if (bytes.length <= room) {
-      room -= bytes.length;
+    // Counted as printed: a `<` the prompt may escape as `&lt;` is four bytes (a project
+    // section named `a` makes `<a` a tag: 2 MiB of `<a` printed 5 MiB).
+    const printed = printedLength(file.content, "element");
+    if (printed <= room) {
+      room -= printed;
       continue;
     }
-    const kept = keepHead(bytes, room);
+    const bytes = Buffer.byteLength(file.content);
+    const kept = printedHead(file.content, room);
     room = 0;
-    const omitted = bytes.length - Buffer.byteLength(kept);
+    const omitted = bytes - Buffer.byteLength(kept);
     const marker = totalCutMarker(omitted, maxTotalBytes);
     // A fence or comment the cut left open is closed before the marker, which is then read as text.
     const head = closeOpenBlocks(kept.trimEnd());
@@ -57,7 +59,7 @@ export function capTotal<T extends ContextFile>(
     cuts.set(i, {
       level: "warning",
       code: "context-total-cut",
-      message: `cut after ${bytes.length - omitted} of ${bytes.length} bytes: the context files together are capped at ${maxTotalBytes} bytes, and the user's file and the later files (closer to the working directory) come first`,
+      message: `cut after ${bytes - omitted} of ${bytes} bytes: the context files together are capped at ${maxTotalBytes} bytes, and the user's file and the later files (closer to the working directory) come first`,
       path: file.path,
     });
   }
@@ -68,12 +70,4 @@ export function capTotal<T extends ContextFile>(
 
 function rank(file: ContextFile): number {
   return file.origin === "user" ? 0 : 1;
-}
-
-/** The longest head of `bytes` within `room` bytes that ends on a character boundary. */
-function keepHead(bytes: Buffer, room: number): string {
-  let end = Math.max(0, room);
-  for (let k = 0; k < MAX_UTF8_BACKOFF && end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80; k++)
-    end--;
-  return bytes.subarray(0, end).toString("utf8");
 }
