@@ -68,15 +68,18 @@ export function openerGrowth(text: string, from: number, to: number): number {
 /**
  * The longest head of `text` whose {@link printedLength} as an `"element"`
  * is at most `room` bytes, never between the two halves of a surrogate pair:
- * where a total cuts a file's text counted as printed. Linear.
+ * where a total cuts a file's text counted as printed. With `escaped`, the
+ * text is already as printed (files given on touch are escaped as they are
+ * loaded): its UTF-8 bytes. Linear.
  */
-export function printedHead(text: string, room: number): string {
-  const lookAlike = LOOK_ALIKE.test(text);
+export function printedHead(text: string, room: number, escaped = false): string {
+  const lookAlike = !escaped && LOOK_ALIKE.test(text);
+  const lt = escaped ? 1 : 4;
   let used = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     let cost: number;
-    if (code < 0x80) cost = code === 0x3c ? 4 : 1;
+    if (code < 0x80) cost = code === 0x3c ? lt : 1;
     else if (code < 0x800) cost = 2;
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) cost = 4;
     else cost = lookAlike && LOOK_ALIKE_OPENERS.includes(text[i] ?? "") ? 4 : 3;

@@ -19,7 +19,8 @@ export function totalCutMarker(omitted: number, maxTotalBytes: number): string {
 
 /**
  * Cuts `files` (in prompt order) to `maxTotalBytes` of content together,
- * counted as printed ({@link printedLength}: a `<` as the `&lt;` it may become). The
+ * counted as printed ({@link printedLength}: a `<` as the `&lt;` it may become;
+ * with `escaped`, the texts are already as printed, and their bytes count). The
  * room goes first to the user's own files, then to the repository's from the
  * last in prompt order back (the closest to the working directory, which win
  * on conflicts); the first file that does not fit is cut at a UTF-8 boundary
@@ -30,6 +31,7 @@ export function totalCutMarker(omitted: number, maxTotalBytes: number): string {
 export function capTotal<T extends ContextFile>(
   files: readonly T[],
   maxTotalBytes: number,
+  escaped = false,
 ): { files: T[]; diagnostics: Diagnostic[]; cut: number[] } {
   const order = files
     .map((f, i) => ({ f, i }))
@@ -43,13 +45,15 @@ export function capTotal<T extends ContextFile>(
     if (file === undefined) continue;
     // Counted as printed: a `<` the prompt may escape as `&lt;` is four bytes (a project
     // section named `a` makes `<a` a tag: 2 MiB of `<a` printed 5 MiB).
-    const printed = printedLength(file.content, "element");
+    const printed = escaped
+      ? Buffer.byteLength(file.content)
+      : printedLength(file.content, "element");
     if (printed <= room) {
       room -= printed;
       continue;
     }
     const bytes = Buffer.byteLength(file.content);
-    const kept = printedHead(file.content, room);
+    const kept = printedHead(file.content, room, escaped);
     room = 0;
     const omitted = bytes - Buffer.byteLength(kept);
     const marker = totalCutMarker(omitted, maxTotalBytes);

@@ -382,6 +382,8 @@ export async function loadContextForPathsSince(
   const capped = capTotal(
     found.map((f) => ({ ...f, origin: "project" as const })),
     maxTotalBytes,
+    // Escaped as loaded: their bytes are the bytes they print.
+    true,
   );
   // Given is what was sent whole: a file the total cut comes with a later call,
   // unless it is larger than the total on its own (no call could give more).
