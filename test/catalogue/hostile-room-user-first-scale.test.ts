@@ -1,0 +1,81 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { renderSystemPrompt } from "../../src/index.js";
+import { pinned, tempDir } from "../api/_helpers.js";
+
+// Past the prompt's 8 MiB (prompt-too-large) a whole section was left out,
+// the user's own texts in it with the repository's: a trusted project's 8
+// sections of ~1 MiB before project_context (order 70) and a 100 KB
+// AGENTS.md left out the user's AGENTS.md with no word (review rev36c F4,
+// mk-pX). The repository's text in such a section is now cut first, with the
+// budget's steps and repository-first round counted in characters
+// (`room-cut`), and `user-text-left-out` says so when the user's text is
+// left out anyway.
+
+const USER_AGENTS = "USER-AGENTS-MARKER always be nice";
+const USER_RULE = "USER-RULE-MARKER rule always";
+
+/** A trusted project with `count` sections of `chars` characters each (order 1…), and the user's AGENTS.md and rule. */
+function fixture(count: number, chars: number, repositoryAgents: string): string {
+  const root = tempDir();
+  const project = join(root, "project");
+  mkdirSync(join(project, ".pi", "sections"), { recursive: true });
+  mkdirSync(join(project, ".git"), { recursive: true });
+  for (let i = 0; i < count; i++) {
+    // Distinct words, so no dedupe or compression of any kind could make them shorter.
+    const words: string[] = [];
+    let n = 0;
+    for (let k = 0; n < chars; k++) {
+      const word = `w${i}x${k.toString(36)}`;
+      words.push(word);
+      n += word.length + 1;
+    }
+    const body = words.join(" ").slice(0, chars);
+    writeFileSync(
+      join(project, ".pi", "sections", `big${i}.md`),
+      `---\norder: ${i + 1}\n---\n${body}\n`,
+    );
+  }
+  writeFileSync(join(project, "AGENTS.md"), repositoryAgents);
+  mkdirSync(join(root, "agent", "rules"), { recursive: true });
+  writeFileSync(join(root, "agent", "AGENTS.md"), `# Mine\n${USER_AGENTS}\n`);
+  writeFileSync(
+    join(root, "agent", "rules", "mine.md"),
+    `---\nalwaysApply: true\n---\n${USER_RULE}\n`,
+  );
+  return root;
+}
+
+describe("hostile repository: the prompt's 8 MiB never takes the user's texts out with the repository's", () => {
+  it("8 project sections of ~1 MiB and a 100 KB AGENTS.md: the repository's AGENTS.md goes, the user's stays", async () => {
+    const root = fixture(8, 1_043_000, `${"repository words ".repeat(6000)}\n`);
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000 }),
+    );
+    const codes = result.diagnostics.map((d) => d.code);
+    expect(codes).not.toContain("prompt-too-large");
+    expect(result.text).toContain(USER_AGENTS);
+    expect(result.text).toContain(USER_RULE);
+    expect(result.text).not.toContain("repository words repository words");
+    const cut = result.diagnostics.find((d) => d.code === "room-cut");
+    expect(cut?.message).toMatch(
+      /^section "project_context" shrunk \(context-files\): 1 of 2 context files left out/,
+    );
+    expect(result.text.length).toBeLessThanOrEqual(8 * 1024 * 1024);
+  });
+
+  it("sections of the project's own that fill the 8 MiB: the user's AGENTS.md is left out with a user-text-left-out warning", async () => {
+    const root = fixture(8, 1_048_500, "# proj\n");
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000 }),
+    );
+    expect(result.text).not.toContain(USER_AGENTS);
+    const warned = result.diagnostics.filter((d) => d.code === "user-text-left-out");
+    expect(warned.map((d) => d.message)).toContainEqual(
+      expect.stringMatching(
+        /^section "project_context" was left out for want of room .*: your own instruction file .*AGENTS\.md is not in the prompt/,
+      ),
+    );
+  });
+});
