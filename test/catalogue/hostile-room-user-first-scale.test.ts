@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
+import { preparePrompt, renderPrepared } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 // Past the prompt's 8 MiB (prompt-too-large) a whole section was left out,
@@ -76,6 +77,35 @@ describe("hostile repository: the prompt's 8 MiB never takes the user's texts ou
       expect.stringMatching(
         /^section "project_context" was left out for want of room .*: your own instruction file .*AGENTS\.md is not in the prompt/,
       ),
+    );
+  });
+
+  it("a section whose own render stops at 8 MiB: the repository's rule lines go, the user's rule stays", async () => {
+    // The rules' printed total keeps a repository's list under 2 MiB; past it (a host's data, a
+    // cap raised), project_rules stopped at its render cap and the user's rule went with it.
+    const root = fixture(0, 0, "# proj\n");
+    const prepared = await preparePrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000 }),
+    );
+    const line = "x".repeat(10_000);
+    const onDemandRules = Array.from({ length: 1000 }, (_, i) => ({
+      name: `r${i}`,
+      source: "cursor",
+      path: `/p/.cursor/rules/${line}${i}.mdc`,
+      activation: "glob",
+      globs: ["src/**"],
+      globsText: "src/**",
+      description: null,
+      origin: "project" as const,
+    }));
+    const result = renderPrepared({ ...prepared, data: { ...prepared.data, onDemandRules } });
+    const codes = result.diagnostics.map((d) => d.code);
+    expect(codes).not.toContain("template");
+    expect(result.text).toContain(USER_RULE);
+    expect(result.text).not.toContain(line);
+    const cut = result.diagnostics.find((d) => d.code === "room-cut");
+    expect(cut?.message).toMatch(
+      /^section "project_rules" shrunk \(always-rules\): the repository's on-demand rules not listed \(1000 rules\)/,
     );
   });
 });
