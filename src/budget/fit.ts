@@ -204,6 +204,9 @@ export function renderWithinBudget(
       initialState(input.data, options.treeLines, options.rootTreeLines);
     for (const name of section.shrink.steps) {
       if (tokens <= max) return false;
+      // The user's own text goes only for the budget itself, never to make room for a section
+      // of `wanted`: that would trade the user's text in one section for the user's in another.
+      if (!repositoryOnly && real(out) <= max) return false;
       const step = STEPS[name];
       const repository = step.repositoryLevels(state);
       // The second time through, only steps with the user's text left to cut: a step that

@@ -1,8 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { renderWithinBudget } from "../../src/budget/fit.js";
+import { createEngine } from "../../src/engine/index.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { preparePrompt, renderPrepared } from "../../src/render-system-prompt.js";
+import { userTextSections } from "../../src/sections/user-text.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 // Past the prompt's 8 MiB (prompt-too-large) a whole section was left out,
@@ -107,5 +110,26 @@ describe("hostile repository: the prompt's 8 MiB never takes the user's texts ou
     expect(cut?.message).toMatch(
       /^section "project_rules" shrunk \(always-rules\): the repository's on-demand rules not listed \(1000 rules\)/,
     );
+  });
+
+  it("under a token budget the prompt meets, a section of yours with no room takes no text of yours elsewhere", async () => {
+    // Fitting for room cuts the repository's text only: were it to go on to the user's own
+    // text (the second round), the user's skill would go for an AGENTS.md that never comes back.
+    const root = fixture(8, 1_048_500, "# proj\n");
+    mkdirSync(join(root, "agent", "skills", "mine"), { recursive: true });
+    writeFileSync(
+      join(root, "agent", "skills", "mine", "SKILL.md"),
+      "---\nname: mine\ndescription: USER-SKILL-MARKER mine\n---\nBody.\n",
+    );
+    const prepared = await preparePrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000 }),
+    );
+    const out = renderWithinBudget(prepared, createEngine(), {
+      maxTokens: 9 * 1024 * 1024,
+      countTokens: (text) => text.length,
+      keep: userTextSections(prepared.data),
+    });
+    expect(out.text).not.toContain(USER_AGENTS);
+    expect(out.budget.cuts.filter((c) => c.section === "skills")).toEqual([]);
   });
 });
