@@ -4,6 +4,7 @@
  * itself uses. Both are single passes, linear in the text.
  */
 
+import { escapeXml } from "../helpers/xml.js";
 import { closeOpenBlocks } from "./_fence.js";
 import { isHidden } from "./_text.js";
 
@@ -24,6 +25,69 @@ export function oneLine(text: string): string {
     copied = i + 1;
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * How the prompt prints a text the repository chose: `"line"` as one line
+ * ({@link oneLine}: a path in a list), `"xml-line"` as one line inside an XML
+ * element or attribute (`escapeXml(oneLine(text))`: a skill's name and
+ * location, an always rule's path), `"xml"` XML-escaped as it is (a skill's
+ * description), `"element"` as a file's text inside an element
+ * ({@link elementText}).
+ */
+export type PrintedAs = "line" | "xml-line" | "xml" | "element";
+
+/**
+ * The UTF-8 bytes `text` takes in the prompt, printed `as` given: what every
+ * total of the repository's text counts (the context files', the rules', the
+ * skills index's), never the raw bytes. A control character prints as six
+ * (`\u0001`), `&` as five (`&amp;`). For `"element"` it is the most the text
+ * can take, whatever element names the prompt has: each `<` and look-alike
+ * opener counted as the `&lt;` {@link escapeWrapperTags} may write for it (a
+ * project section named `a` makes `<a` a tag, 2.5 times its bytes).
+ */
+export function printedLength(text: string, as: PrintedAs): number {
+  if (as === "line") return Buffer.byteLength(oneLine(text));
+  if (as === "xml-line") return Buffer.byteLength(escapeXml(oneLine(text)));
+  if (as === "xml") return Buffer.byteLength(escapeXml(text));
+  return Buffer.byteLength(text) + openerGrowth(text, 0, text.length);
+}
+
+/** Bytes the `&lt;` for each opener of `text[from, to)` adds: 3 for `<`, 1 for a look-alike (3 bytes in UTF-8). */
+export function openerGrowth(text: string, from: number, to: number): number {
+  let growth = 0;
+  for (let i = text.indexOf("<", from); i !== -1 && i < to; i = text.indexOf("<", i + 1))
+    growth += 3;
+  if (!LOOK_ALIKE.test(text)) return growth;
+  const finder = new RegExp(LOOK_ALIKE.source, "g");
+  finder.lastIndex = from;
+  for (let m = finder.exec(text); m !== null && m.index < to; m = finder.exec(text)) growth += 1;
+  return growth;
+}
+
+/**
+ * The longest head of `text` whose {@link printedLength} as an `"element"`
+ * is at most `room` bytes, never between the two halves of a surrogate pair:
+ * where a total cuts a file's text counted as printed. With `escaped`, the
+ * text is already as printed (files given on touch are escaped as they are
+ * loaded): its UTF-8 bytes. Linear.
+ */
+export function printedHead(text: string, room: number, escaped = false): string {
+  const lookAlike = !escaped && LOOK_ALIKE.test(text);
+  const lt = escaped ? 1 : 4;
+  let used = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let cost: number;
+    if (code < 0x80) cost = code === 0x3c ? lt : 1;
+    else if (code < 0x800) cost = 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) cost = 4;
+    else cost = lookAlike && LOOK_ALIKE_OPENERS.includes(text[i] ?? "") ? 4 : 3;
+    if (used + cost > room) return text.slice(0, i);
+    used += cost;
+    if (cost === 4 && code >= 0xd800 && code <= 0xdbff) i++;
+  }
+  return text;
 }
 
 /** A character of an XML name as the prompt writes them: ASCII letters, digits, `_`, `-`, `.`, `:`. */

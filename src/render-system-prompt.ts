@@ -1,7 +1,7 @@
 import { monotonicMs } from "./_pace.js";
 import { escapeWrapperTags, wrapperNames } from "./_prompt-text.js";
 import type { PresetReport } from "./agents/index.js";
-import { renderWithinBudget } from "./budget/fit.js";
+import { renderWithinBudget, renderWithRoom } from "./budget/fit.js";
 import type { OptionProvenance } from "./config/index.js";
 import type { PromptData } from "./data.js";
 import { capDiagnostics, createEngine, type Engine } from "./engine/index.js";
@@ -30,14 +30,9 @@ import type { GivenBy, OptionOrigin } from "./resolve-options.js";
 import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
 import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
-import {
-  type CustomPrompt,
-  type ExtraSection,
-  type RenderOutput,
-  renderSections,
-} from "./sections/render.js";
+import type { CustomPrompt, ExtraSection, RenderOutput } from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
-import { userTextLeftOut } from "./sections/user-text.js";
+import { userTextLeftOut, userTextSections } from "./sections/user-text.js";
 import { variantForModel } from "./sections/variants.js";
 import type { BudgetReport, Diagnostic, RenderResult, StepTiming } from "./types.js";
 
@@ -125,14 +120,20 @@ export function renderPrepared(
   engine: Engine = defaultEngine(),
 ): RenderResult {
   const maxTokens = prepared.maxPromptTokens;
+  // Sections with the user's own texts: past the 8 MiB caps, the repository's text goes first.
+  const keep = userTextSections(prepared.data, prepared.appendParts);
+  const trees = {
+    ...(prepared.treeLines ? { treeLines: prepared.treeLines } : {}),
+    ...(prepared.rootTreeLines ? { rootTreeLines: prepared.rootTreeLines } : {}),
+    ...(prepared.appendParts ? { appendParts: prepared.appendParts } : {}),
+  };
   const out: RenderOutput & { budget?: BudgetReport } =
     maxTokens === undefined
-      ? renderSections(prepared, engine)
+      ? renderWithRoom(prepared, engine, keep, trees)
       : renderWithinBudget(prepared, engine, {
           maxTokens,
-          ...(prepared.treeLines ? { treeLines: prepared.treeLines } : {}),
-          ...(prepared.rootTreeLines ? { rootTreeLines: prepared.rootTreeLines } : {}),
-          ...(prepared.appendParts ? { appendParts: prepared.appendParts } : {}),
+          keep,
+          ...trees,
           ...(prepared.deadline !== undefined ? { deadline: { at: prepared.deadline } } : {}),
         });
   return {
@@ -149,7 +150,13 @@ export function renderPrepared(
         prepared.deadline === undefined ? undefined : { at: prepared.deadline },
       ),
       ...emptyPromptDiagnostics(out.sections),
-      ...userTextLeftOut(prepared.templates, prepared.data, out.text, prepared.appendParts),
+      ...userTextLeftOut(
+        prepared.templates,
+        prepared.data,
+        out.text,
+        prepared.appendParts,
+        out.sections.map((s) => s.name),
+      ),
     ]),
     steps: prepared.steps,
     ...(out.budget ? { budget: out.budget } : {}),

@@ -1,5 +1,5 @@
 import { type Engine, PromptWork } from "../engine/index.js";
-import { MAX_PROMPT_CALLS } from "../engine/limits.js";
+import { MAX_PROMPT_CALLS, MAX_PROMPT_CHARS } from "../engine/limits.js";
 import type { TreeLine } from "../gather/tree/index.js";
 import type { AppendPart } from "../options.js";
 import {
@@ -51,7 +51,30 @@ export interface BudgetOptions {
    * from their length (a token a byte), never under. Absent: counted exactly.
    */
   deadline?: CountDeadline;
+  /**
+   * Sections that hold the user's own texts (`userTextSections`). One the
+   * first render left out for want of room (`prompt-too-large`, or its render
+   * stopped at a limit) counts as over any budget while it is out, so fitting
+   * cuts the repository's text, in every section and in its own, until it has
+   * room: the 8 MiB caps never take the user's text out with the repository's.
+   */
+  keep?: ReadonlySet<string>;
+  /**
+   * Fitting for room only, with no token budget of the user's: `maxTokens` is
+   * the prompt's 8 MiB and `countTokens` counts characters ({@link renderWithRoom}).
+   * The warnings say so (`room-cut`, not `budget-cut`).
+   */
+  roomOnly?: boolean;
 }
+
+/**
+ * What a section of `keep` left out counts, on top of its own size: more than
+ * any prompt (in tokens or characters), so that bringing it back always makes
+ * the estimate smaller.
+ */
+const LEFT_OUT_WEIGHT = 4 * MAX_PROMPT_CHARS;
+/** The size a section left out unrendered, or whose render stopped at a limit, counts as. */
+const UNRENDERED_SIZE = 2 * MAX_PROMPT_CHARS;
 
 export interface BudgetedOutput extends RenderOutput {
   budget: BudgetReport;
@@ -99,9 +122,20 @@ export function renderWithinBudget(
     return n;
   };
   const separator = tokensOf("\n\n");
-  const estimate = (out: RenderOutput) =>
+  const real = (out: RenderOutput) =>
     out.sections.reduce((n, s) => n + tokensOf(s.text), 0) +
     Math.max(0, out.sections.length - 1) * separator;
+  // The sections of `keep` the first render left out for want of room (below).
+  let wanted: ReadonlySet<string> = new Set();
+  /** The prompt's tokens, and for each section of `wanted` still out, more than any prompt. */
+  const estimate = (out: RenderOutput) => {
+    let n = real(out);
+    for (const name of wanted) {
+      if (out.sections.some((s) => s.name === name)) continue;
+      n += LEFT_OUT_WEIGHT + (out.leftOutSizes?.[name] ?? UNRENDERED_SIZE);
+    }
+    return n;
+  };
 
   const states = new Map<string, ShrinkState>();
   const spent = { renders: 0, sections: 0, calls: 0 };
@@ -131,9 +165,10 @@ export function renderWithinBudget(
   };
 
   const first = renderCounted(input.patches);
-  const initialTokens = estimate(first);
+  wanted = leftOutForRoom(first, options.keep);
+  const initialTokens = real(first);
   let out = first;
-  let tokens = initialTokens;
+  let tokens = estimate(first);
   const cuts: BudgetCut[] = [];
   const skipped: BudgetSkip[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -172,6 +207,9 @@ export function renderWithinBudget(
       initialState(input.data, options.treeLines, options.rootTreeLines, options.appendParts);
     for (const name of section.shrink.steps) {
       if (tokens <= max) return false;
+      // The user's own text goes only for the budget itself, never to make room for a section
+      // of `wanted`: that would trade the user's text in one section for the user's in another.
+      if (!repositoryOnly && real(out) <= max) return false;
       const step = STEPS[name];
       const repository = step.repositoryLevels(state);
       // The second time through, only steps with the user's text left to cut: a step that
@@ -223,17 +261,13 @@ export function renderWithinBudget(
         section: section.name,
         step: name,
         detail: step.describe(from, best.level),
-        saved: tokens - best.tokens,
+        // Real tokens: a cut that gave a section of yours its room back may make the prompt longer.
+        saved: real(out) - real(best.out),
         // Complete: the whole step, the user's text with the repository's.
         complete: best.level === step.levels(from),
       };
       cuts.push(cut);
-      diagnostics.push({
-        level: "warning",
-        code: "budget-cut",
-        message: `section "${cut.section}" shrunk to fit the token budget of ${max} (${cut.step}): ${cut.detail}; about ${cut.saved} tokens saved`,
-        ...(section.source.path ? { path: section.source.path } : {}),
-      });
+      diagnostics.push(cutDiagnostic(cut, section, max, options.roomOnly === true, wanted));
       state = best.state;
       out = best.out;
       tokens = best.tokens;
@@ -247,9 +281,10 @@ export function renderWithinBudget(
   // ~1,180,000 tokens under --max-tokens 100000, project_rules back after the
   // context files were cut). With the rest fitted, it is tried once more, with
   // its own steps; it stays only when the prompt then fits.
-  const leftOut = first.leftOut ?? [];
+  // The sections of yours left out for room are not: fitting makes room for them (`keep`).
+  const leftOut = (first.leftOut ?? []).filter((name) => !wanted.has(name));
   const leaveOut = leftOut.length > 0 ? new Set(leftOut) : undefined;
-  fitPass(shrinkable(input, first), leaveOut);
+  fitPass([...shrinkable(input, first), ...shrinkableLeftOut(input, first, wanted)], leaveOut);
   if (leaveOut && out !== first) {
     const kept = {
       out,
@@ -301,6 +336,8 @@ export function renderWithinBudget(
       message: `counting the prompt's tokens reached the render's deadline: what was not counted by then was over-counted as a token a byte, so the prompt is within the budget of ${max} but may have been cut more than it needed; a longer deadline counts it exactly`,
     });
   }
+  // A section of yours that found no room is left out all the same (user-text-left-out says so).
+  tokens = real(out);
   const fits = tokens <= max;
   if (!fits) {
     diagnostics.push(overBudget(out, planned, tokens, max, tokensOf, cutShort));
@@ -409,4 +446,90 @@ function overBudget(
     code: "budget-exceeded",
     message: `the prompt is about ${tokens} tokens (o200k estimate), over the budget of ${max}${stopped ? ": fitting stopped at its work limit (budget-fit-cut) before every shrink step was tried" : " even with every shrink step applied"}; sections without shrink steps are never cut${largest.length > 0 ? ` (the largest: ${largest.join(", ")})` : ""}; raise the budget, or shorten or switch off a section`,
   };
+}
+
+/**
+ * The sections of `keep` the render left out for want of room: the whole
+ * prompt had none (`leftOut`), or their render stopped at one of its limits
+ * (`stopped`: a section of more than 8 MiB).
+ */
+function leftOutForRoom(out: RenderOutput, keep: ReadonlySet<string> | undefined): Set<string> {
+  if (keep === undefined) return new Set();
+  return new Set([...(out.leftOut ?? []), ...(out.stopped ?? [])].filter((n) => keep.has(n)));
+}
+
+/**
+ * The sections of `wanted` absent from `out` whose version on top declares
+ * `shrink:`: the render did not place them, so {@link shrinkable} cannot see
+ * them, and their own steps (the repository's rules, files or skills first)
+ * are what gives them room.
+ */
+function shrinkableLeftOut(
+  input: RenderInput,
+  out: RenderOutput,
+  wanted: ReadonlySet<string>,
+): Shrinkable[] {
+  const placed = new Set(out.sections.map((s) => s.name));
+  return input.templates.flatMap((t) => {
+    if (!wanted.has(t.name) || placed.has(t.name) || !t.meta.enabled || !t.meta.shrink) return [];
+    return [{ name: t.name, shrink: t.meta.shrink, source: t.source }];
+  });
+}
+
+/** The warning for one cut: to fit the user's token budget, or (`roomOnly`) to give the user's texts room in 8 MiB. */
+function cutDiagnostic(
+  cut: BudgetCut,
+  section: Shrinkable,
+  max: number,
+  roomOnly: boolean,
+  wanted: ReadonlySet<string>,
+): Diagnostic {
+  const where = section.source.path ? { path: section.source.path } : {};
+  const yours = [...wanted].map((n) => `"${n}"`).join(", ");
+  if (roomOnly) {
+    return {
+      level: "warning",
+      code: "room-cut",
+      message: `section "${cut.section}" shrunk (${cut.step}): ${cut.detail}; the prompt holds at most ${MAX_PROMPT_CHARS / (1024 * 1024)} MiB, and the repository's text goes before your own texts in ${wanted.size === 1 ? "section" : "sections"} ${yours}`,
+      ...where,
+    };
+  }
+  const saved =
+    cut.saved > 0
+      ? `about ${cut.saved} tokens saved`
+      : `which gave your own texts in ${yours} their room back in the prompt's ${MAX_PROMPT_CHARS / (1024 * 1024)} MiB`;
+  return {
+    level: "warning",
+    code: "budget-cut",
+    message: `section "${cut.section}" shrunk to fit the token budget of ${max} (${cut.step}): ${cut.detail}; ${saved}`,
+    ...where,
+  };
+}
+
+/**
+ * The render when no token budget is asked for: as {@link renderSections}
+ * gives it, unless a section of `keep` (the user's own texts) was left out
+ * for want of room. Then the repository's text is cut, with the budget's
+ * steps and its repository-first round, counted in characters against the
+ * prompt's 8 MiB, until that section has room; a `room-cut` warning names
+ * each cut. When none of them comes back, the first render stands.
+ */
+export function renderWithRoom(
+  input: RenderInput,
+  engine: Engine,
+  keep: ReadonlySet<string>,
+  options: Pick<BudgetOptions, "treeLines" | "rootTreeLines" | "appendParts"> = {},
+): RenderOutput {
+  const first = renderSections(input, engine);
+  const wanted = leftOutForRoom(first, keep);
+  if (wanted.size === 0) return first;
+  const { budget: _, ...fitted } = renderWithinBudget(input, engine, {
+    ...options,
+    maxTokens: MAX_PROMPT_CHARS,
+    countTokens: (text) => text.length,
+    keep,
+    roomOnly: true,
+  });
+  const back = [...wanted].some((name) => fitted.sections.some((s) => s.name === name));
+  return back ? fitted : first;
 }

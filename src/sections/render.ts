@@ -85,6 +85,14 @@ export interface RenderOutput {
   diagnostics: Diagnostic[];
   /** Sections left out for want of room, every one (`prompt-too-large` names the first five); absent when none. */
   leftOut?: string[];
+  /** Characters of each section of `leftOut` that was rendered before it was left out; absent when none. */
+  leftOutSizes?: Record<string, number>;
+  /**
+   * Sections whose render stopped at one of its limits (`Render stopped:`,
+   * more than 8 MiB of text, or more helper calls than a render may make)
+   * with no version below that rendered in its place; absent when none.
+   */
+  stopped?: string[];
 }
 
 /**
@@ -108,6 +116,8 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   // was rendered all the same, and a thousand of megabytes each ran out of memory.
   let worked = 0;
   const over: string[] = [];
+  const overSizes: Record<string, number> = {};
+  const stopped = new Set<string>();
   let overPath: string | undefined;
   const work = input.work ?? new PromptWork();
   // Sections not rendered because the renders before them spent the prompt's work.
@@ -169,12 +179,15 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   const sorted = placed.sort((a, b) => compareSectionKeys(a.key, b.key));
   const sections = sorted.map((p) => p.section);
   const blocks = cutBlocks(sorted.map((p) => ({ section: p.section, cache: keyClass(p.key) })));
+  for (const name of names) stopped.delete(name);
   return {
     text: sections.map((s) => s.text).join(SECTION_SEPARATOR),
     blocks,
     sections,
     diagnostics,
     ...(over.length > 0 ? { leftOut: over } : {}),
+    ...(Object.keys(overSizes).length > 0 ? { leftOutSizes: overSizes } : {}),
+    ...(stopped.size > 0 ? { stopped: [...stopped] } : {}),
   };
 
   function dataFor(name: string): PromptData {
@@ -203,6 +216,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     worked += section.text.length;
     if (total + section.text.length > MAX_PROMPT_CHARS) {
       over.push(section.name);
+      overSizes[section.name] = section.text.length;
       overPath ??= section.source.path;
       return;
     }
@@ -287,6 +301,8 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
         work,
       });
     } catch (error) {
+      if (error instanceof TemplateError && error.reason.startsWith("Render stopped:"))
+        stopped.add(template.name);
       const fallback = lower
         ? `the ${lower.source.layer} version is used instead`
         : "the section is left out";

@@ -79,6 +79,14 @@ function shownIn(shown: string, found: string): boolean {
   return shown.includes(visible.trim() === "" ? found : visible);
 }
 
+/** The builtin sections that hold some of the user's own texts in this data: those fitting keeps room for. */
+export function userTextSections(
+  data: PromptData,
+  appended: readonly AppendPart[] = [],
+): Set<string> {
+  return new Set(SHOWN.filter((s) => s.texts(data, appended).length > 0).map((s) => s.section));
+}
+
 /**
  * A warning for each section a project's override (a trusted project's
  * `.pi/sections/<name>.md`, switched off or rewritten) that leaves the user's
@@ -94,17 +102,36 @@ export function userTextLeftOut(
   data: PromptData,
   text: string,
   appended: readonly AppendPart[] = [],
+  placed?: readonly string[],
 ): Diagnostic[] {
   let shown: string | undefined;
   return SHOWN.flatMap(({ section, what, texts }) => {
     const template = templates.find((t) => t.name === section);
-    if (template?.source.layer !== "project") return [];
+    if (template === undefined) return [];
+    // A section of yours or the builtin one, enabled but not in the prompt: left out for want
+    // of room (the prompt's 8 MiB or its own render's), after the repository's text was cut first.
+    const forRoom =
+      template.source.layer !== "project" &&
+      template.meta.enabled !== false &&
+      placed !== undefined &&
+      !placed.includes(section);
+    if (template.source.layer !== "project" && !forRoom) return [];
     shown ??= withoutComments(text);
     const visible = shown;
     const left = texts(data, appended).filter((t) => !t.found.some((f) => shownIn(visible, f)));
     if (left.length === 0) return [];
     const named = left.slice(0, MAX_NAMED).map((t) => t.name);
     const more = left.length > MAX_NAMED ? ` and ${left.length - MAX_NAMED} more` : "";
+    if (forRoom) {
+      return [
+        {
+          level: "warning" as const,
+          code: "user-text-left-out",
+          message: `section "${section}" was left out for want of room (see prompt-too-large, a template error or budget-left-out): your own ${what}${left.length === 1 ? "" : "s"} ${named.join(", ")}${more} ${left.length === 1 ? "is" : "are"} not in the prompt, even with the repository's text in it and in the other sections cut first`,
+          ...(template.source.path ? { path: template.source.path } : {}),
+        },
+      ];
+    }
     const how = template.meta.enabled === false ? "switches it off" : "does not show them";
     return [
       {

@@ -1,6 +1,6 @@
 import { escapeXml } from "../../helpers/xml.js";
 import { blockClosing, leavesOpen, withLine } from "../_fence.js";
-import { ELEMENT_END, oneLine } from "../_prompt-text.js";
+import { ELEMENT_END, oneLine, printedLength } from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
 import { formatPrompt } from "../engine/index.js";
 import { SyspromptError } from "../types.js";
@@ -32,16 +32,18 @@ export const MAX_SKILLS_INDEX_BYTES = 1024 * 1024;
  * (not `disableModelInvocation`); every one of the user's (and those of paths
  * the caller named), which count against the total first; the repository's
  * until they reach {@link MAX_SKILLS_INDEX_BYTES}, counted as the index prints
- * them (XML-escaped). `left` counts the
+ * them (one line, XML-escaped: {@link printedLength}). `left` counts the
  * repository's left out.
  */
 export function skillsForIndex(skills: readonly Skill[]): { listed: Skill[]; left: number } {
   const visible = skills.filter((skill) => !skill.disableModelInvocation);
-  // Counted as printed: escaping makes `&` five bytes, so 1 MiB of raw `&` printed 5 MB.
+  // Counted as printed: escaping makes `&` five bytes, so 1 MiB of raw `&` printed 5 MB; a
+  // control character in a folder's name six (`\u0001`): 300 skills under folders of 240 of
+  // them, counted raw, printed 6.17 MB and pushed the prompt past 8 MiB (review rev36c).
   const size = (s: Skill) =>
-    Buffer.byteLength(escapeXml(s.name)) +
-    Buffer.byteLength(escapeXml(s.description)) +
-    Buffer.byteLength(escapeXml(s.filePath));
+    printedLength(s.name, "xml-line") +
+    printedLength(closedDescription(s.description), "xml") +
+    printedLength(s.filePath, "xml-line");
   let total = 0;
   for (const s of visible) if (s.source !== "project") total += size(s);
   let left = 0;

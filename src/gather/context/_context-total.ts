@@ -1,4 +1,5 @@
 import { closeOpenBlocks } from "../../_fence.js";
+import { printedHead, printedLength } from "../../_prompt-text.js";
 import type { ContextFile } from "../../data.js";
 import { humanBytes } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
@@ -11,7 +12,7 @@ import type { Diagnostic } from "../../types.js";
  */
 export const DEFAULT_MAX_TOTAL_CONTEXT_BYTES = 2 * 1024 * 1024;
 
-/** A UTF-8 character is at most 4 bytes: a cut backs off at most 3 to land on a boundary. */
+/** Continuation bytes stepped back over to end a cut on a character boundary (a UTF-8 character is at most 4 bytes). */
 const MAX_UTF8_BACKOFF = 3;
 
 /** The line that ends a file cut by the total cap. */
@@ -20,7 +21,9 @@ export function totalCutMarker(omitted: number, maxTotalBytes: number): string {
 }
 
 /**
- * Cuts `files` (in prompt order) to `maxTotalBytes` of content together. The
+ * Cuts `files` (in prompt order) to `maxTotalBytes` of content together,
+ * counted as printed ({@link printedLength}: a `<` as the `&lt;` it may become;
+ * with `escaped`, the texts are already as printed, and their bytes count). The
  * room goes first to the user's own files, then to the repository's from the
  * last in prompt order back (the closest to the working directory, which win
  * on conflicts); the first file that does not fit is cut at a UTF-8 boundary
@@ -31,6 +34,7 @@ export function totalCutMarker(omitted: number, maxTotalBytes: number): string {
 export function capTotal<T extends ContextFile>(
   files: readonly T[],
   maxTotalBytes: number,
+  escaped = false,
 ): { files: T[]; diagnostics: Diagnostic[]; cut: number[] } {
   const order = files
     .map((f, i) => ({ f, i }))
@@ -42,19 +46,24 @@ export function capTotal<T extends ContextFile>(
   for (const i of order) {
     const file = files[i];
     if (file === undefined) continue;
-    const bytes = Buffer.from(file.content, "utf8");
-    if (bytes.length <= room) {
-      room -= bytes.length;
+    // Counted as printed: a `<` the prompt may escape as `&lt;` is four bytes (a project
+    // section named `a` makes `<a` a tag: 2 MiB of `<a` printed 5 MiB).
+    const printed = escaped
+      ? Buffer.byteLength(file.content)
+      : printedLength(file.content, "element");
+    if (printed <= room) {
+      room -= printed;
       continue;
     }
-    const kept = keepHead(bytes, room);
+    const bytes = Buffer.byteLength(file.content);
+    const kept = printedHead(file.content, room, escaped);
     room = 0;
-    const omitted = bytes.length - Buffer.byteLength(kept);
+    const omitted = bytes - Buffer.byteLength(kept);
     out[i] = { ...file, content: withMarker(kept, totalCutMarker(omitted, maxTotalBytes)) };
     cuts.set(i, {
       level: "warning",
       code: "context-total-cut",
-      message: `cut after ${bytes.length - omitted} of ${bytes.length} bytes: the context files together are capped at ${maxTotalBytes} bytes, and the user's file and the later files (closer to the working directory) come first`,
+      message: `cut after ${bytes - omitted} of ${bytes} bytes: the context files together are capped at ${maxTotalBytes} bytes, and the user's file and the later files (closer to the working directory) come first`,
       path: file.path,
     });
   }

@@ -410,7 +410,8 @@ export async function loadContextForPathsSince(
     origin: yours.has(i) ? ("user" as const) : ("project" as const),
   }));
   const orderedKeys = order.map((i) => keysOf[i] ?? []);
-  const capped = capTotal(ordered, maxTotalBytes);
+  // Escaped as loaded: their bytes are the bytes they print.
+  const capped = capTotal(ordered, maxTotalBytes, true);
   // Given is what was sent whole: a file the total cut comes with a later call,
   // unless it is larger than the total on its own (no call could give more).
   for (const i of capped.cut) {

@@ -1,4 +1,9 @@
-import { elementText, oneLine as escapedLine, nameText } from "../../_prompt-text.js";
+import {
+  elementText,
+  oneLine as escapedLine,
+  nameText,
+  printedLength,
+} from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
 import type { StatedText } from "./dedupe.js";
@@ -32,15 +37,110 @@ export function finishRules(
   diagnostics: Diagnostic[];
 } {
   const { rules, accounts, diagnostics } = dedupeLoaded(loaded, stated);
-  return {
-    alwaysRules: rules
+  const printed = capPrinted(
+    rules
       .filter((r) => r.activation === "always")
-      .map((r) => alwaysEntry(r, wrappers)),
-    onDemandRules: rules
+      .map((r) => ({ entry: alwaysEntry(r, wrappers), path: r.path })),
+    rules
       .filter((r) => r.activation === "glob" || r.activation === "model")
-      .map((r) => onDemandEntry(r, wrappers)),
+      .map((r) => ({ entry: onDemandEntry(r, wrappers), path: r.path })),
     accounts,
-    diagnostics,
+  );
+  return {
+    alwaysRules: printed.alwaysRules,
+    onDemandRules: printed.onDemandRules,
+    accounts,
+    diagnostics: [...diagnostics, ...printed.diagnostics],
+  };
+}
+
+/**
+ * Bytes of the repository's rules the prompt holds at most, as printed: the
+ * inlined rules' elements (text, name and path) and the on-demand rules'
+ * lines (name, globs, description and path). The files read are capped at
+ * 1 MiB of their raw bytes, but the prompt prints escaped text: a control
+ * character in a path as `\u0001` (six bytes), `<a` as `&lt;a` once a
+ * section named `a` makes it a tag; and the list's lines were counted by
+ * nothing. 1,000 on-demand rules under folders named with 240 control
+ * characters printed more than 8 MiB, and the whole section, the user's own
+ * rules in it, was left out (review rev36c). Twice the files' own total:
+ * ordinary text prints about as long as it reads.
+ */
+export const MAX_RULES_PRINTED_BYTES = 2 * 1024 * 1024;
+
+/** What the template writes around an inlined rule's values (`<rule name="" format="" path="" owner="user">` … `</rule>`). */
+const ALWAYS_FRAME_BYTES = 64;
+/** What the template writes around an on-demand rule's values (`- `, ` ()`, `: `, ` — `, ` (owner="user")`). */
+const LINE_FRAME_BYTES = 32;
+
+/** An inlined rule's bytes as the template prints it: name and path XML-escaped, the text as it is. */
+function alwaysPrinted(r: AlwaysRule): number {
+  return (
+    ALWAYS_FRAME_BYTES +
+    printedLength(r.name, "xml") +
+    printedLength(r.source, "xml") +
+    printedLength(r.path, "xml") +
+    Buffer.byteLength(r.content)
+  );
+}
+
+/** An on-demand rule's line as the template prints it (its values are already one line each). */
+function linePrinted(r: OnDemandRule): number {
+  return (
+    LINE_FRAME_BYTES +
+    Buffer.byteLength(r.name) +
+    Buffer.byteLength(r.globsText) +
+    Buffer.byteLength(r.description ?? "") +
+    Buffer.byteLength(r.path)
+  );
+}
+
+/**
+ * The rules within {@link MAX_RULES_PRINTED_BYTES}: the user's own counted
+ * first and always kept, then the repository's in prompt order (the inlined
+ * rules, then the list), each whole or not at all. A rule left out has its
+ * account's fate set to `over-cap` (`accounts` are this render's copies), and
+ * one warning counts them.
+ */
+function capPrinted(
+  always: readonly { entry: AlwaysRule; path: string }[],
+  lines: readonly { entry: OnDemandRule; path: string }[],
+  accounts: RuleAccount[],
+): { alwaysRules: AlwaysRule[]; onDemandRules: OnDemandRule[]; diagnostics: Diagnostic[] } {
+  let total = 0;
+  for (const r of always) if (r.entry.origin === "user") total += alwaysPrinted(r.entry);
+  for (const r of lines) if (r.entry.origin === "user") total += linePrinted(r.entry);
+  const left = new Set<string>();
+  const fits = <T extends { origin: string }>(r: { entry: T; path: string }, size: number) => {
+    if (r.entry.origin === "user") return true;
+    if (left.size === 0 && total + size <= MAX_RULES_PRINTED_BYTES) {
+      total += size;
+      return true;
+    }
+    left.add(r.path);
+    return false;
+  };
+  const keptAlways = always.filter((r) => fits(r, alwaysPrinted(r.entry)));
+  const inlinedLeft = left.size;
+  const keptLines = lines.filter((r) => fits(r, linePrinted(r.entry)));
+  const alwaysRules = keptAlways.map((r) => r.entry);
+  const onDemandRules = keptLines.map((r) => r.entry);
+  if (left.size === 0) return { alwaysRules, onDemandRules, diagnostics: [] };
+  const reason = `the repository's rules as the prompt prints them reach the ${MAX_RULES_PRINTED_BYTES / (1024 * 1024)} MiB it holds of them`;
+  for (const a of accounts) {
+    const shown = a.fate.status === "inlined" || a.fate.status === "listed";
+    if (a.layer === "project" && shown && left.has(a.path)) a.fate = { status: "over-cap", reason };
+  }
+  return {
+    alwaysRules,
+    onDemandRules,
+    diagnostics: [
+      {
+        level: "warning",
+        code: "rules-printed-cut",
+        message: `${left.size} of the project's rule files are not in the prompt (${inlinedLeft} to inline, ${left.size - inlinedLeft} to list): the prompt holds at most ${MAX_RULES_PRINTED_BYTES / (1024 * 1024)} MiB of the repository's rules as it prints them (names, paths, globs and descriptions on one line each, a control character as \\uXXXX); your own rules are always in it`,
+      },
+    ],
   };
 }
 
