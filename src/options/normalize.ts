@@ -3,7 +3,6 @@ import { realpathOrSelf } from "../_fs.js";
 import { isWithin } from "../_paths.js";
 import { parseNow } from "../_time.js";
 import { DEFAULT_DEADLINE_MS } from "../gather/deadline.js";
-import { agentDirInProject, UNREAD_AGENT_DIR } from "../gather/environment/index.js";
 import { DEFAULT_TOOLS } from "../gather/guidelines/index.js";
 import { resolveRoots } from "../gather/roots.js";
 import { checkRuleSources } from "../gather/rules/index.js";
@@ -11,7 +10,7 @@ import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../l
 import type { ResolvedFile } from "../locate/load-layer.js";
 import { readTextOrPath } from "../locate/text-or-path.js";
 import type { NormalizedOptions } from "../options.js";
-import { DEFAULT_MAX_CONTEXT_BYTES, projectReach } from "../repo-files/index.js";
+import { DEFAULT_MAX_CONTEXT_BYTES, ownAgentDir, projectReach } from "../repo-files/index.js";
 import type { ExtraSection } from "../sections/render.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../sections/types.js";
 import type { Skill } from "../skills/index.js";
@@ -65,10 +64,12 @@ export async function normalizeCheckedOptions(
   const trusted = options.projectTrusted !== false;
   // An untrusted project's own folder is not your user layer (HOME inside the checkout); one you
   // name yourself (`--agent-dir`) is what you chose.
-  const ownAgentDir =
-    !trusted && options.agentDir === undefined && (await agentDirInProject(agentDir, cwd, home))
-      ? UNREAD_AGENT_DIR
-      : agentDir;
+  const own = await ownAgentDir(agentDir, {
+    cwd,
+    home,
+    trusted,
+    named: options.agentDir !== undefined,
+  });
   const resolvedFiles: ResolvedFile[] = [];
   if (options.resolvedSystemPrompt !== undefined) resolvedFiles.push("SYSTEM.md");
   if (options.resolvedAppendPrompt !== undefined) resolvedFiles.push("APPEND_SYSTEM.md");
@@ -93,7 +94,7 @@ export async function normalizeCheckedOptions(
     cwd,
     home,
     env,
-    agentDir: ownAgentDir,
+    agentDir: own,
     agentDirGiven: options.agentDir !== undefined,
     projectDirName,
     projectDir: join(cwd, projectDirName),
