@@ -3,6 +3,7 @@ import { realpathOrSelf } from "../_fs.js";
 import { isWithin } from "../_paths.js";
 import { parseNow } from "../_time.js";
 import { DEFAULT_DEADLINE_MS } from "../gather/deadline.js";
+import { homeRepository } from "../gather/environment/index.js";
 import { DEFAULT_TOOLS } from "../gather/guidelines/index.js";
 import { resolveRoots } from "../gather/roots.js";
 import { checkRuleSources } from "../gather/rules/index.js";
@@ -138,7 +139,8 @@ export async function normalizeCheckedOptions(
 /**
  * The skills a host loaded itself (pi hands over its resolved skills), each
  * the project's when its real file lies in the project root (outside the
- * home folder a root may hold), else the user's. All of them counted as the
+ * home folder a root may hold) or in a home folder that is the repository
+ * around cwd ({@link homeRepository}), else the user's. All of them counted as the
  * user's, a repository's thousands of skills escaped the skills index's 1 MiB
  * total and the token budget's repository-first round (review rev35b).
  */
@@ -150,6 +152,10 @@ async function hostSkills(
 ): Promise<Skill[]> {
   if (skills.length === 0) return [];
   const reach = await projectReach({ start: cwd, home, trusted: true, ceiling });
+  // A home folder that is the repository around cwd (HOME=$PWD in a dev container) is the
+  // project's whole, from a subfolder too: its hidden entries (.pi/skills, .agents/skills) with it.
+  const [homeRepo] = await homeRepository([cwd], home);
+  const realHome = homeRepo === undefined ? undefined : await realpathOrSelf(homeRepo);
   return Promise.all(
     skills.map(async (skill) => {
       const real = await realpathOrSelf(skill.filePath);
@@ -159,7 +165,10 @@ async function hostSkills(
         isWithin(real, reach.home) &&
         relative(reach.home, real).startsWith(".");
       const inProject =
-        isWithin(real, reach.realRoot) && !hidden && !reach.excluded.some((e) => isWithin(real, e));
+        (realHome !== undefined && isWithin(real, realHome)) ||
+        (isWithin(real, reach.realRoot) &&
+          !hidden &&
+          !reach.excluded.some((e) => isWithin(real, e)));
       return preloadedSkill(skill, inProject ? "project" : "option");
     }),
   );
