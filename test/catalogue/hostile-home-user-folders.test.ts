@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadContextFiles, loadPromptTemplates, loadSkills } from "../../src/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { layout } from "./_home-in-checkout.js";
 
@@ -56,6 +57,23 @@ describe("hostile repository: your folders under a home folder in the checkout",
       join(home, ".claude", "rules"),
       join(home, ".agents", "skills"),
     ]);
+  });
+
+  it("the library's loaders, called with no agent dir, read none the project holds", async () => {
+    const { base, project, home } = layout("root");
+    const agent = join(project, ".pi", "agent");
+    mkdirSync(join(agent, "prompts"), { recursive: true });
+    symlinkSync(join(base, "secret", "notes.md"), join(agent, "prompts", "x.md"));
+    symlinkSync(join(base, "secret", "notes.md"), join(agent, "AGENTS.md"));
+    const options = { cwd: join(project, "src"), home, projectTrusted: false };
+    const [templates, context, skills] = await Promise.all([
+      loadPromptTemplates(options),
+      loadContextFiles(options),
+      loadSkills(options),
+    ]);
+    expect(templates.templates).toEqual([]);
+    expect(context.files.map((f) => f.content).join("\n")).not.toContain("SECRET-MARKER");
+    expect(skills.skills).toEqual([]);
   });
 
   it("trusted, or with HOME outside the checkout, ~/.agents/skills is yours as before", async () => {

@@ -12,6 +12,7 @@ import {
   chainFolders,
   checkMaxBytes,
   findProjectRoot,
+  ownAgentDir,
   type PrivateVerdict,
   privatePaths,
   type Reach,
@@ -328,7 +329,11 @@ export async function traceContextFiles(
       : checkMaxBytes(options.maxTotalBytes, "maxTotalBytes");
   const home = options.home ?? homeFolder();
   const cwd = resolve(expandHome(options.cwd, home));
-  const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
+  // Not an agent dir the untrusted project holds (HOME inside the checkout), unless you named it.
+  const agentDir = await ownAgentDir(
+    resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd }),
+    { cwd, home, trusted: options.projectTrusted !== false, named: options.agentDir !== undefined },
+  );
   const roots = await resolveRoots(options.roots, cwd, home);
   const signal = options.signal;
   const reads = new Map<string, Promise<RepoCapped>>();
