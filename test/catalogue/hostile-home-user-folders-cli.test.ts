@@ -50,6 +50,15 @@ describe("hostile repository: list, expand and check with a home folder in the c
     }
   });
 
+  it("explain --untrusted counts no template of that agent dir", async () => {
+    const { base, project, home } = layout("root");
+    const prompts = join(project, ".pi", "agent", "prompts");
+    mkdirSync(prompts, { recursive: true });
+    symlinkSync(join(base, "secret", "notes.md"), join(prompts, "x.md"));
+    const { out } = await cli(["explain", "--untrusted"], join(project, "src"), home);
+    expect(out).toMatch(/^templates: \d+ sections, \d+ partials, 0 prompt templates$/m);
+  });
+
   it("with HOME outside the checkout, list --untrusted shows your ~/.agents/skills as before", async () => {
     const { base, project } = layout("root");
     const elsewhere = join(base, "home");
