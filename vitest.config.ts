@@ -45,6 +45,8 @@ const SLOW = [
   "test/catalogue/hostile-output-planted-git-slow.test.ts",
   // Four repositories built and rendered with git: 2-3 s.
   "test/catalogue/hostile-git-global-config.test.ts",
+  // Ten runs of list, expand and check in a checkout that is the home folder: 3-4 s.
+  "test/catalogue/hostile-home-user-folders-cli.test.ts",
   // Three runs of serve --open, each waiting for the opener or its note: 5-7 s under load.
   "test/catalogue/hostile-opener-home.test.ts",
   // Waits on real time (deadlines, fallbacks, watch's settling) or runs the built CLI many

@@ -21,7 +21,10 @@ export async function templatesBesideRender(
   prepared: PreparedPrompt,
   started: number,
 ): Promise<{ templates: PromptTemplate[]; diagnostics: Diagnostic[] }> {
-  const { cwd, agentDir, home } = resolveCommonPaths(options);
+  const paths = resolveCommonPaths(options);
+  const { cwd, home } = paths;
+  // The render's own agent dir: not one an untrusted project holds (HOME inside the checkout).
+  const agentDir = prepared.opts?.agentDir ?? paths.agentDir;
   const deadlineMs = prepared.opts?.deadlineMs ?? DEFAULT_DEADLINE_MS;
   // Past the deadline, the folders read whole (the user's first) are kept.
   const soFar: { value?: LoadPromptTemplatesResult } = {};

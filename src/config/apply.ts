@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { agentDirInProject, UNREAD_AGENT_DIR } from "../gather/environment/index.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
+import { ownAgentDir } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 import { loadConfigFiles } from "./load.js";
 import { mergeConfig } from "./merge.js";
@@ -31,12 +31,12 @@ export async function applyConfigFiles(given: SystemPromptOptions): Promise<Conf
   const { cwd, agentDir, home } = resolveCommonPaths(given);
   const projectTrusted = given.projectTrusted !== false;
   // An agent dir in an untrusted project (HOME inside the checkout) is the project's: its file is not yours.
-  const own =
-    !projectTrusted &&
-    given.agentDir === undefined &&
-    (await agentDirInProject(agentDir, cwd, home))
-      ? UNREAD_AGENT_DIR
-      : agentDir;
+  const own = await ownAgentDir(agentDir, {
+    cwd,
+    home,
+    trusted: projectTrusted,
+    named: given.agentDir !== undefined,
+  });
   const { files, diagnostics } = await loadConfigFiles({
     cwd,
     agentDir: own,

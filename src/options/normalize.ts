@@ -3,7 +3,7 @@ import { realpathOrSelf } from "../_fs.js";
 import { isWithin } from "../_paths.js";
 import { parseNow } from "../_time.js";
 import { DEFAULT_DEADLINE_MS } from "../gather/deadline.js";
-import { agentDirInProject, UNREAD_AGENT_DIR } from "../gather/environment/index.js";
+import { projectHome } from "../gather/environment/index.js";
 import { DEFAULT_TOOLS } from "../gather/guidelines/index.js";
 import { resolveRoots } from "../gather/roots.js";
 import { checkRuleSources } from "../gather/rules/index.js";
@@ -11,7 +11,7 @@ import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../l
 import type { ResolvedFile } from "../locate/load-layer.js";
 import { readTextOrPath } from "../locate/text-or-path.js";
 import type { AppendPart, NormalizedOptions } from "../options.js";
-import { DEFAULT_MAX_CONTEXT_BYTES, projectReach } from "../repo-files/index.js";
+import { DEFAULT_MAX_CONTEXT_BYTES, ownAgentDir, projectReach } from "../repo-files/index.js";
 import type { ExtraSection } from "../sections/render.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../sections/types.js";
 import type { Skill } from "../skills/index.js";
@@ -65,10 +65,12 @@ export async function normalizeCheckedOptions(
   const trusted = options.projectTrusted !== false;
   // An untrusted project's own folder is not your user layer (HOME inside the checkout); one you
   // name yourself (`--agent-dir`) is what you chose.
-  const ownAgentDir =
-    !trusted && options.agentDir === undefined && (await agentDirInProject(agentDir, cwd, home))
-      ? UNREAD_AGENT_DIR
-      : agentDir;
+  const own = await ownAgentDir(agentDir, {
+    cwd,
+    home,
+    trusted,
+    named: options.agentDir !== undefined,
+  });
   const resolvedFiles: ResolvedFile[] = [];
   if (options.resolvedSystemPrompt !== undefined) resolvedFiles.push("SYSTEM.md");
   if (options.resolvedAppendPrompt !== undefined) resolvedFiles.push("APPEND_SYSTEM.md");
@@ -94,7 +96,7 @@ export async function normalizeCheckedOptions(
     cwd,
     home,
     env,
-    agentDir: ownAgentDir,
+    agentDir: own,
     agentDirGiven: options.agentDir !== undefined,
     projectDirName,
     projectDir: join(cwd, projectDirName),
@@ -139,7 +141,8 @@ export async function normalizeCheckedOptions(
 /**
  * The skills a host loaded itself (pi hands over its resolved skills), each
  * the project's when its real file lies in the project root (outside the
- * home folder a root may hold), else the user's. All of them counted as the
+ * home folder a root may hold) or in a home folder that is the repository
+ * around cwd ({@link projectHome}), else the user's. All of them counted as the
  * user's, a repository's thousands of skills escaped the skills index's 1 MiB
  * total and the token budget's repository-first round (review rev35b).
  */
@@ -151,6 +154,10 @@ async function hostSkills(
 ): Promise<Skill[]> {
   if (skills.length === 0) return [];
   const reach = await projectReach({ start: cwd, home, trusted: true, ceiling });
+  // A home folder that is the repository around cwd (HOME=$PWD in a dev container) is the
+  // project's whole, from a subfolder too: its hidden entries (.pi/skills, .agents/skills) with it.
+  const [homeRepo] = await projectHome([cwd], home);
+  const realHome = homeRepo === undefined ? undefined : await realpathOrSelf(homeRepo);
   return Promise.all(
     skills.map(async (skill) => {
       const real = await realpathOrSelf(skill.filePath);
@@ -160,7 +167,10 @@ async function hostSkills(
         isWithin(real, reach.home) &&
         relative(reach.home, real).startsWith(".");
       const inProject =
-        isWithin(real, reach.realRoot) && !hidden && !reach.excluded.some((e) => isWithin(real, e));
+        (realHome !== undefined && isWithin(real, realHome)) ||
+        (isWithin(real, reach.realRoot) &&
+          !hidden &&
+          !reach.excluded.some((e) => isWithin(real, e)));
       return preloadedSkill(skill, inProject ? "project" : "option");
     }),
   );

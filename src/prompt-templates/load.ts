@@ -6,6 +6,7 @@ import { capDiagnostics } from "../engine/index.js";
 import { boundedByDefault, DEFAULT_DEADLINE_MS, loadDeadline } from "../gather/deadline.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import {
+  ownAgentDir,
   projectReach,
   projectReachSync,
   type RepoText,
@@ -49,7 +50,14 @@ export async function loadPromptTemplates(
       { soFar: () => soFar.value ?? { templates: [], diagnostics: [] } },
     );
   }
-  const plan = planTemplateRoots(options);
+  // Not an agent dir the untrusted project holds (HOME inside the checkout), unless you named it.
+  const paths = resolveCommonPaths(options);
+  const agentDir = await ownAgentDir(paths.agentDir, {
+    ...paths,
+    trusted: options.projectTrusted !== false,
+    named: options.agentDir !== undefined,
+  });
+  const plan = planTemplateRoots({ ...options, agentDir });
   const diagnostics: Diagnostic[] = [];
   const untrusted = plan.untrustedProjectFolder;
   if (untrusted !== undefined && (await kindOfPath(untrusted)) !== "missing") {

@@ -19,6 +19,12 @@ export {
 } from "./cwd-chain.js";
 export { intoProject } from "./into-project.js";
 export { readFileNoFollow } from "./no-follow.js";
+export {
+  type OwnFolderWhere,
+  ownAgentDir,
+  ownFolderInProject,
+  ownFolderInProjectDiagnostic,
+} from "./own-folders.js";
 export { type PrivateVerdict, privatePaths } from "./private-paths.js";
 export { findProjectRoot, holdsGit } from "./project-root.js";
 export {

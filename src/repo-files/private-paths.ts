@@ -12,6 +12,7 @@ import { homeFolder, isWithin, xdgFolder } from "../_paths.js";
 import { projectOwns } from "../gather/environment/index.js";
 import { gitExcludeFile } from "../gather/git/index.js";
 import { readCappedText } from "./capped-read.js";
+import { holdsGit } from "./project-root.js";
 
 /**
  * A `.gitignore` (or `.git/info/exclude`) larger than this is read only up to
@@ -99,6 +100,9 @@ export function privatePaths(
   // about share their folders (a touched path is asked about at every depth), and a path 1,000
   // folders deep asked again from its top would cost its depth squared, each time.
   const folderIgnored = new Map<string, boolean>();
+  // A repository of its own below the root (a submodule, a nested clone) has its own exclude
+  // file, where git reads it when you work there (`.git/modules/<name>/info/exclude`).
+  const nested = nestedRepositories(root);
   return async (path) => {
     if (!isWithin(path, root)) return undefined;
     const parts = relative(root, path)
@@ -143,6 +147,13 @@ export function privatePaths(
     if (await isIgnoredPaced(await excluded, rel, signal)) {
       return { rel, why: "excluded by .git/info/exclude" };
     }
+    const inner = await nested.of(folderAt(parts.length - 1));
+    if (
+      inner !== "" &&
+      (await isIgnoredPaced(await nested.exclude(inner), rel.slice(inner.length + 1), signal))
+    ) {
+      return { rel, why: "excluded by .git/info/exclude" };
+    }
     // Yours too, and as sticky: a repository's `!name` does not take back what you ignore everywhere.
     globalRules ??= globalExcludes(root, env, home);
     if (await isIgnoredPaced(await globalRules, rel, signal)) {
@@ -150,6 +161,42 @@ export function privatePaths(
     }
     return undefined;
   };
+}
+
+/**
+ * The repositories of their own inside `root`: `of(folder)` is the nearest
+ * folder at or above `folder` ("a/b", "" for the root) that holds a `.git`,
+ * below the root ("" for none), each folder looked at once; `exclude(key)`
+ * that repository's exclude file, found as git finds it ({@link gitExcludeFile})
+ * and read as the root's is. Its entries only make more of the project
+ * private, so where its `.git` file points is not checked for belonging.
+ */
+function nestedRepositories(root: string) {
+  const repoOf = new Map<string, Promise<string>>();
+  const excludes = new Map<string, Promise<IgnoreRules | undefined>>();
+  const of = (key: string): Promise<string> => {
+    if (key === "") return Promise.resolve("");
+    let found = repoOf.get(key);
+    if (found === undefined) {
+      const parent = key.slice(0, Math.max(key.lastIndexOf("/"), 0));
+      found = holdsGit(join(root, key)).then((has) => (has ? key : of(parent)));
+      repoOf.set(key, found);
+    }
+    return found;
+  };
+  const exclude = (key: string): Promise<IgnoreRules | undefined> => {
+    let rules = excludes.get(key);
+    if (rules === undefined) {
+      rules = gitExcludeFile(join(root, key))
+        .catch(() => undefined)
+        .then((file) =>
+          file === undefined ? undefined : withFile(undefined, file, "", newPatternBudget()),
+        );
+      excludes.set(key, rules);
+    }
+    return rules;
+  };
+  return { of, exclude };
 }
 
 /**

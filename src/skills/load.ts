@@ -8,6 +8,8 @@ import { resolveCommonPaths } from "../locate/layers.js";
 import {
   capChain,
   chainCutDiagnostic,
+  ownFolderInProject,
+  ownFolderInProjectDiagnostic,
   placeRefusal,
   projectReach,
   REFUSAL_CODES,
@@ -80,7 +82,8 @@ export async function loadSkills(
     });
   }
   const { cwd, agentDir, home } = resolveCommonPaths(options);
-  const diagnostics: Diagnostic[] = [];
+  const own = await ownRoots(agentDir, home, cwd, options);
+  const diagnostics: Diagnostic[] = [...own.refused];
   const candidates: Candidate[] = [];
   const walkOptions = options.signal ? { signal: options.signal } : {};
   // A project's skills stay in cwd's project, whatever their links say.
@@ -158,7 +161,7 @@ export async function loadSkills(
   const userWalked = new Map<string, { candidates: Candidate[]; diagnostics: Diagnostic[] }>();
   const parsed = new Map<string, ParsedSkill>();
   if (options.includeDefaults ?? true) {
-    for (const root of userRoots(agentDir, home)) {
+    for (const root of own.roots) {
       if (!userWalked.has(root.path)) userWalked.set(root.path, await walkRoot(root));
     }
     if (options.soFar) {
@@ -206,8 +209,7 @@ export async function loadSkills(
   if (options.includeDefaults ?? true) {
     const { roots, cut } = await defaultRoots(
       cwd,
-      agentDir,
-      home,
+      own.roots,
       options.projectDir ?? ".pi",
       ceilingOf(options),
     );
@@ -242,10 +244,10 @@ export async function skillRoots(options: LoadSkillsOptions = {}): Promise<strin
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const roots = (options.paths ?? []).map((raw) => resolve(cwd, expandHome(raw, home)));
   if (options.includeDefaults ?? true) {
+    const own = await ownRoots(agentDir, home, cwd, options);
     const { roots: found } = await defaultRoots(
       cwd,
-      agentDir,
-      home,
+      own.roots,
       options.projectDir ?? ".pi",
       ceilingOf(options),
     );
@@ -328,8 +330,7 @@ function ceilingOf(options: LoadSkillsOptions): string | undefined {
  */
 async function defaultRoots(
   cwd: string,
-  agentDir: string,
-  home: string,
+  userRoots: readonly SkillsRoot[],
   projectDir: string,
   ceilingDir: string | undefined,
 ): Promise<{ roots: SkillsRoot[]; cut: Diagnostic[] }> {
@@ -343,16 +344,35 @@ async function defaultRoots(
     // Claude Code's folder: a repository set up for it keeps its skills there.
     roots.push({ path: childPath(dir, ".claude/skills"), source: "project" });
   }
-  roots.push(...userRoots(agentDir, home));
+  roots.push(...userRoots);
   return { roots, cut };
 }
 
-/** The user's own skills roots, in their search order. */
-function userRoots(agentDir: string, home: string): SkillsRoot[] {
-  return [
-    { path: join(agentDir, "skills"), source: "user" },
-    { path: join(home, ".agents", "skills"), source: "user" },
+/**
+ * The user's own skills roots, in their search order, less those an
+ * untrusted project holds (`HOME` at or inside the checkout: its
+ * `.agents/skills`, the agent dir you did not name), each then named in a
+ * `user-folder-in-project` warning when it is there.
+ */
+async function ownRoots(
+  agentDir: string,
+  home: string,
+  cwd: string,
+  options: LoadSkillsOptions,
+): Promise<{ roots: SkillsRoot[]; refused: Diagnostic[] }> {
+  const where = { cwd, home, trusted: options.projectTrusted !== false };
+  const roots: SkillsRoot[] = [];
+  const refused: Diagnostic[] = [];
+  const candidates = [
+    { path: join(agentDir, "skills"), named: options.agentDir !== undefined },
+    { path: join(home, ".agents", "skills"), named: false },
   ];
+  for (const { path, named } of candidates) {
+    if (named || !(await ownFolderInProject(path, where))) roots.push({ path, source: "user" });
+    else if ((await kindOfPath(path)) !== "missing")
+      refused.push(ownFolderInProjectDiagnostic(path));
+  }
+  return { roots, refused };
 }
 
 /**

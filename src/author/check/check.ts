@@ -10,6 +10,7 @@ import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../.
 import { emptyLayer } from "../../locate/load-layer.js";
 import { checkFolders } from "../../options/folders.js";
 import { loadPromptTemplates } from "../../prompt-templates/index.js";
+import { ownAgentDir } from "../../repo-files/index.js";
 import { emptyPromptDiagnostics } from "../../sections/empty-prompt.js";
 import { layerSections } from "../../sections/layer.js";
 import { classDataInfos, classOrderInfos } from "../../sections/order-class.js";
@@ -41,14 +42,18 @@ const HANDLEBARS_HELPERS = ["if", "unless", "each", "with", "lookup"];
  * @throws SyspromptError when `cwd`, or an explicit `agentDir` or `builtinDir`, is not a folder.
  */
 export async function checkProject(options: CheckOptions = {}): Promise<CheckReport> {
-  const { cwd, agentDir, home } = resolveCommonPaths(options);
+  const paths = resolveCommonPaths(options);
+  const { cwd, home } = paths;
+  const named = options.agentDir !== undefined;
   // The same rule as a render: an explicit folder that is not there is the caller's mistake.
   await checkFolders({
     cwd,
-    ...(options.agentDir !== undefined ? { agentDir } : {}),
+    ...(named ? { agentDir: paths.agentDir } : {}),
     ...(options.builtinDir !== undefined ? { builtinDir: options.builtinDir } : {}),
   });
   const trusted = options.projectTrusted !== false;
+  // And the same agent dir: not one an untrusted project holds (HOME inside the checkout).
+  const agentDir = await ownAgentDir(paths.agentDir, { cwd, home, trusted, named });
   const projectDirName = options.projectDir ?? DEFAULT_PROJECT_DIR;
   const projectDir = join(cwd, projectDirName);
   const loaderOptions = {

@@ -8,6 +8,7 @@ import {
   type LoadPromptTemplatesResult,
   loadPromptTemplates,
 } from "../../prompt-templates/index.js";
+import { ownAgentDir } from "../../repo-files/index.js";
 import { loadSkills } from "../../skills/index.js";
 import type { CliIo } from "../io.js";
 import { flagPaths } from "../options.js";
@@ -25,9 +26,18 @@ export interface ResourceFlags {
  */
 export async function loadResources(flags: ResourceFlags, io: CliIo) {
   const explicit = flagPaths(flags, io.cwd, io.home);
-  const { cwd, agentDir, home } = resolveCommonPaths({ ...explicit, home: io.home, env: io.env });
+  const paths = resolveCommonPaths({ ...explicit, home: io.home, env: io.env });
+  const { cwd, home } = paths;
+  const named = explicit.agentDir !== undefined;
   // The same checks as render: a mistyped --cwd or --agent-dir is a usage error.
-  await checkFolders({ cwd, ...(explicit.agentDir !== undefined ? { agentDir } : {}) });
+  await checkFolders({ cwd, ...(named ? { agentDir: paths.agentDir } : {}) });
+  // And the same agent dir: not one an untrusted project holds (HOME inside the checkout).
+  const agentDir = await ownAgentDir(paths.agentDir, {
+    cwd,
+    home,
+    trusted: !flags.untrusted,
+    named,
+  });
   const common = { cwd, agentDir, home, projectTrusted: !flags.untrusted };
   const near = { customFiles: false, folders: ["prompts", "skills"] } as const;
   // Within a render's default deadline, as its own steps: each loader parses a repository's

@@ -13,6 +13,7 @@ import {
   checkMaxBytes,
   findProjectRoot,
   folderReaches,
+  ownAgentDir,
   type Reach,
   type RepoCapped,
   reachRefusal,
@@ -320,7 +321,11 @@ export async function traceContextFiles(
       : checkMaxBytes(options.maxTotalBytes, "maxTotalBytes");
   const home = options.home ?? homeFolder();
   const cwd = resolve(expandHome(options.cwd, home));
-  const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
+  // Not an agent dir the untrusted project holds (HOME inside the checkout), unless you named it.
+  const agentDir = await ownAgentDir(
+    resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd }),
+    { cwd, home, trusted: options.projectTrusted !== false, named: options.agentDir !== undefined },
+  );
   const roots = await resolveRoots(options.roots, cwd, home);
   const signal = options.signal;
   const reads = new Map<string, Promise<RepoCapped>>();

@@ -9,6 +9,8 @@ import {
   chainCutDiagnostic,
   chainFolders,
   checkMaxBytes,
+  ownFolderInProject,
+  ownFolderInProjectDiagnostic,
   projectReach,
   type Reach,
   readRepoCapped,
@@ -296,14 +298,32 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   // project's folders is looked at: a repository whose rules folders take
   // the step's whole deadline to list (seven of them linked to one folder
   // of 200,000 files) or to parse must not leave the user's rules out.
+  // Not yours when the untrusted project holds them (HOME at or inside the checkout): each
+  // format's folders are left out, and named in format order (the look-ups run at once).
+  const where = { cwd, home, trusted };
+  const refused: Diagnostic[][] = formats.map(() => []);
+  const own = async (i: number, format: RuleFormat, base: string, named: boolean) => {
+    let mine = true;
+    for (const location of format.locations) {
+      const path = join(base, location.rel);
+      if (named || !(await ownFolderInProject(path, where))) continue;
+      mine = false;
+      if ((await lstat(path).catch(() => undefined)) !== undefined) {
+        refused[i]?.push(ownFolderInProjectDiagnostic(path));
+      }
+    }
+    return mine;
+  };
   await Promise.all(
     formats.map(async (format, i) => {
-      if (format.scope === "agent-dir")
-        groups[i] = [await findIn(format, agentDir, undefined, undefined)];
-      else if (format.scope === "home")
+      if (format.scope === "agent-dir") {
+        if (await own(i, format, agentDir, options.agentDir !== undefined))
+          groups[i] = [await findIn(format, agentDir, undefined, undefined)];
+      } else if (format.scope === "home" && (await own(i, format, home, false)))
         groups[i] = [await findIn(format, home, undefined, undefined)];
     }),
   );
+  diagnostics.push(...refused.flat());
   await readLayer(
     formats.flatMap((f, i) => (layerOf(f) === "user" ? (groups[i] ?? []).flat() : [])),
     undefined,

@@ -1,0 +1,45 @@
+import { toPosix } from "../_paths.js";
+import { agentDirInProject, UNREAD_AGENT_DIR } from "../gather/environment/index.js";
+import type { Diagnostic } from "../types.js";
+
+/** Where a run reads from: its working folder, the home folder, and whether the project is trusted. */
+export interface OwnFolderWhere {
+  cwd: string;
+  home: string;
+  trusted: boolean;
+}
+
+/**
+ * Whether a folder read as yours because of where the home folder is (the
+ * default agent dir, `~/.agents/skills`, `~/.claude/rules`) is the untrusted
+ * project's instead: it lies in the project around `cwd`, by the one test the
+ * agent dir has ({@link agentDirInProject}), as with `HOME` at or inside the
+ * checkout. The project wrote it, so its links, followed anywhere as yours,
+ * would bring any file of yours into the prompt. A trusted project's is yours.
+ */
+export async function ownFolderInProject(folder: string, where: OwnFolderWhere): Promise<boolean> {
+  return !where.trusted && (await agentDirInProject(folder, where.cwd, where.home));
+}
+
+/**
+ * The agent dir to read as yours: {@link UNREAD_AGENT_DIR} (missing, so
+ * nothing of it is read) when the untrusted project holds it and you did not
+ * name it (`--agent-dir`, the option `agentDir`: your choice stands).
+ */
+export async function ownAgentDir(
+  agentDir: string,
+  where: OwnFolderWhere & { named: boolean },
+): Promise<string> {
+  if (where.named) return agentDir;
+  return (await ownFolderInProject(agentDir, where)) ? UNREAD_AGENT_DIR : agentDir;
+}
+
+/** The warning at a folder of yours left unread because the untrusted project holds it. */
+export function ownFolderInProjectDiagnostic(folder: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "user-folder-in-project",
+    message: `not read as yours: ${toPosix(folder)} lies inside the project (HOME at or inside the checkout), which is not trusted: the project wrote it; trust the project, or set HOME outside it`,
+    path: folder,
+  };
+}
