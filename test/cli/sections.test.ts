@@ -14,7 +14,7 @@ describe("sysprompt sections", () => {
       ["20", "tools", "builtin", "rendered", "base", b("tools")],
       ["30", "rules", "builtin", "rendered", "base", b("rules")],
       ["40", "docs", "builtin", "empty", "base", b("docs")],
-      ["50", "addendum", "builtin", "empty", "-", b("addendum")],
+      ["50", "addendum", "builtin", "empty", "shrink:45", b("addendum")],
       ["65", "team", "project", "rendered", "-", `${root}/project/.pi/sections/team.md`],
       ["70", "project_context", "builtin", "rendered", "shrink:40", b("project_context")],
       ["75", "project_rules", "builtin", "empty", "shrink:35", b("project_rules")],
@@ -124,7 +124,7 @@ describe("sysprompt sections", () => {
         row("tools", 20, "rendered", { base: true }),
         row("rules", 30, "rendered", { base: true }),
         row("docs", 40, "empty", { base: true }),
-        row("addendum", 50, "empty"),
+        row("addendum", 50, "empty", { shrink: { priority: 45, steps: ["appended-files"] } }),
         row("notes", 65, "failed", { layer: "project", path: project("notes") }),
         row("empty", 66, "empty", { layer: "project", path: project("empty") }),
         row("project_context", 70, "empty", {

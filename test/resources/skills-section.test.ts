@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
@@ -146,6 +147,9 @@ describe("the skills section", () => {
 
   it("skips the project's skills when the project is not trusted, still matching the formatter", async () => {
     const root = copyScenario(SCENARIO);
+    // A checkout: without a .git, a project beside the home folder in a folder of the
+    // user's own may be a tarball holding that home, whose skills are then not yours.
+    mkdirSync(join(root, "project", ".git"));
     const skills = await loaded(root, false);
     expect(skills.map((s) => s.name)).toEqual(["hidden-ops", "git-help"]);
     const section = await skillsSection(root, ["read"], false);
