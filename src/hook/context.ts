@@ -19,21 +19,8 @@ import { touchOptions } from "../session/touch.js";
 import type { Diagnostic } from "../types.js";
 import { hookDeadline } from "./deadline.js";
 import type { ToolAgent } from "./input.js";
+import { HOOK_TEXT_BYTES } from "./reply.js";
 import type { HookSnapshot } from "./snapshot.js";
-
-/**
- * The most of a hook's text, in UTF-8 bytes, each agent keeps whole: past
- * 10,000 characters Claude Code saves a hook's additional context to a file
- * and shows the model a 2 KB preview and the path (its hooks reference), and
- * Codex past 2,500 tokens (4 bytes each by its count) a head and tail and
- * the path (codex-rs/hooks/src/output_spill.rs; `additionalContextLimit`
- * changes it). 500 bytes are kept to spare. Gemini CLI and opencode keep
- * the text whole.
- */
-export const HOOK_TEXT_BYTES: Readonly<Partial<Record<ToolAgent, number>>> = {
-  "claude-code": 9_500,
-  codex: 9_500,
-};
 
 /** Where the hook runs: the environment and home folder of the agent that ran it. */
 export interface HookWhere {

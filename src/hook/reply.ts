@@ -1,6 +1,6 @@
 import { closingAfter } from "../_fence.js";
 import { wellFormed } from "../_text.js";
-import { HOOK_EVENTS, type HookAgent } from "./input.js";
+import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
 
 /**
  * What `sysprompt hook AGENT` prints on stdout. Pure. With `context`: the
@@ -17,6 +17,28 @@ export function hookReply(agent: HookAgent, context: string | undefined, closer 
 }
 
 /**
+ * The most of a hook's text, in UTF-8 bytes, each agent keeps whole: past
+ * 10,000 characters Claude Code saves a hook's additional context to a file
+ * and shows the model a 2 KB preview and the path (its hooks reference), and
+ * Codex past 2,500 tokens (4 bytes each by its count) a head and tail and
+ * the path (codex-rs/hooks/src/output_spill.rs; `additionalContextLimit`
+ * changes it). 500 bytes are kept to spare. Gemini CLI and opencode keep
+ * the text whole (Gemini CLI's shell results: {@link GEMINI_SHELL_TEXT_ROOM}).
+ */
+export const HOOK_TEXT_BYTES: Readonly<Partial<Record<ToolAgent, number>>> = {
+  "claude-code": 9_500,
+  codex: 9_500,
+};
+
+/**
+ * Room kept for the hook's text after a Gemini CLI shell result: a longer
+ * result would be cut with it ({@link GEMINI_SHELL_KEPT_CHARS}). A longer
+ * text after a short result is cut in its middle at worst, where your files,
+ * which come first, are not.
+ */
+export const GEMINI_SHELL_TEXT_ROOM = 9_500;
+
+/**
  * Longest tool result whose text is read for what it leaves open: reading
  * is linear, but 1 MiB of `>` took 1.9 s at a load of 19 on two cores (30 MB,
  * which the hook's 32 MiB input holds, 84 s). Gemini CLI's read_file gives
@@ -25,16 +47,40 @@ export function hookReply(agent: HookAgent, context: string | undefined, closer 
 export const MAX_RESULT_TEXT = 1024 * 1024;
 
 /**
+ * Gemini CLI cuts a shell command's result, the hook's text already appended,
+ * past this many characters: the model sees its first fifth and last four
+ * fifths with a line between (DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD, applied
+ * in tool-executor.ts after the hooks ran, github.com/google-gemini/gemini-cli).
+ * A closer read on the whole result would then close nothing, or open a
+ * fence, and the files given could fall in the part cut out.
+ */
+export const GEMINI_SHELL_KEPT_CHARS = 40_000;
+
+/** The shell tool whose result Gemini CLI cuts ({@link GEMINI_SHELL_KEPT_CHARS}). */
+const GEMINI_SHELL_TOOL = "run_shell_command";
+
+/**
  * What the hook's reply starts with ({@link hookReply}'s `closer`): the
  * closer of what the tool's result leaves open, for an agent that appends
  * the hook's text to it ({@link textBefore}), else "". Undefined when the
- * result is longer than {@link MAX_RESULT_TEXT}: what it leaves open is not
- * known, so nothing may follow it.
+ * result is longer than {@link MAX_RESULT_TEXT} (what it leaves open is not
+ * known), or when Gemini CLI would cut a shell result with the hook's text
+ * in it (`textRoom`: the most that text holds): nothing may follow it.
  */
-export function replyCloser(agent: HookAgent, resultText: string | undefined): string | undefined {
+export function replyCloser(
+  agent: HookAgent,
+  resultText: string | undefined,
+  tool = "",
+  textRoom = 0,
+): string | undefined {
   const before = textBefore(agent, resultText);
   if (before === undefined) return "";
-  return before.length > MAX_RESULT_TEXT ? undefined : closingAfter(before);
+  if (before.length > MAX_RESULT_TEXT) return undefined;
+  const end = "</hook_context>".length;
+  if (tool === GEMINI_SHELL_TOOL && before.length + textRoom + end > GEMINI_SHELL_KEPT_CHARS) {
+    return undefined;
+  }
+  return closingAfter(before);
 }
 
 /**

@@ -17,7 +17,13 @@ import {
   type ToolAgent,
 } from "./input.js";
 import { touchedPaths } from "./paths.js";
-import { hookReply, MAX_RESULT_TEXT, replyCloser } from "./reply.js";
+import {
+  GEMINI_SHELL_KEPT_CHARS,
+  GEMINI_SHELL_TEXT_ROOM,
+  hookReply,
+  MAX_RESULT_TEXT,
+  replyCloser,
+} from "./reply.js";
 import { usableSnapshot } from "./snapshot.js";
 import { readSession, sessionLocation } from "./state.js";
 
@@ -44,11 +50,16 @@ export async function runHook(
   const parsed = parseHookInput(agent, stdin);
   if ("problem" in parsed) return { reply: hookReply(agent, undefined), note: parsed.problem };
   // Read before anything is given: a result read past the deadline leaves the session as it was.
-  const closer = replyCloser(agent, parsed.call.resultText);
+  const { resultText, tool } = parsed.call;
+  const closer = replyCloser(agent, resultText, tool, GEMINI_SHELL_TEXT_ROOM);
   if (closer === undefined) {
+    const why =
+      (resultText?.length ?? 0) > MAX_RESULT_TEXT
+        ? `longer than ${MAX_RESULT_TEXT} characters, too long to read for a fence or comment it leaves open`
+        : `a shell command's output that, with the files added, Gemini CLI would cut past ${GEMINI_SHELL_KEPT_CHARS} characters`;
     return {
       reply: hookReply(agent, undefined),
-      note: `nothing added: the tool's result is longer than ${MAX_RESULT_TEXT} characters, too long to read for a fence or comment it leaves open; the files come with a later call`,
+      note: `nothing added: the tool's result is ${why}; the files come with a later call`,
     };
   }
   const found = await callContext(agent, parsed.call, where, late);
