@@ -30,6 +30,13 @@ import { o200kCounter, type TokenCounter } from "./tokens.js";
  * 20 sections.
  */
 const MAX_FIT_RENDERS = 64;
+
+/**
+ * Renders fitting may spend to make room for your texts past the 8 MiB caps
+ * (`roomOnly`), which no flag asked for: each is a render of a prompt of
+ * some 8 MiB, and 64 of them took 1.1 GB and 16 s of CPU (review rev37b).
+ */
+const MAX_ROOM_RENDERS = 16;
 /** Section templates rendered by fitting, every render together. */
 const MAX_FIT_SECTION_RENDERS = 4096;
 /** Helper calls, blocks and partials of fitting's renders together. */
@@ -153,8 +160,9 @@ export function renderWithinBudget(
     spent.calls += work.calls;
     return out;
   };
+  const maxRenders = options.roomOnly === true ? MAX_ROOM_RENDERS : MAX_FIT_RENDERS;
   const exhausted = () =>
-    spent.renders >= MAX_FIT_RENDERS ||
+    spent.renders >= maxRenders ||
     spent.sections >= MAX_FIT_SECTION_RENDERS ||
     spent.calls >= MAX_FIT_CALLS;
   let cutShort = false;
@@ -284,7 +292,10 @@ export function renderWithinBudget(
   // The sections of yours left out for room are not: fitting makes room for them (`keep`).
   const leftOut = (first.leftOut ?? []).filter((name) => !wanted.has(name));
   const leaveOut = leftOut.length > 0 ? new Set(leftOut) : undefined;
-  fitPass([...shrinkable(input, first), ...shrinkableLeftOut(input, first, wanted)], leaveOut);
+  // Making room for your texts takes the builtin and your sections' steps only: a project's
+  // sections declaring every step on text they do not print spent all the renders for nothing.
+  const own = options.roomOnly === true;
+  fitPass([...shrinkable(input, first, own), ...shrinkableLeftOut(input, first, wanted)], leaveOut);
   if (leaveOut && out !== first) {
     const kept = {
       out,
@@ -301,7 +312,7 @@ export function renderWithinBudget(
     if (back.fitted && !exhausted()) {
       out = render();
       tokens = estimate(out);
-      fitPass(shrinkable(input, out), undefined);
+      fitPass(shrinkable(input, out, own), undefined);
       const returned = leftOut.some((name) => out.sections.some((s) => s.name === name));
       back = { fitted: true, tried: true, tokens, stopped: cutShort, returned };
     }
@@ -409,12 +420,14 @@ interface Shrinkable {
 /**
  * The rendered sections, in prompt order, whose version in use — the one
  * whose file the section names, which is a lower one when a template failed —
- * declares `shrink:`. Sections from code and the custom base prompt never do.
+ * declares `shrink:`. Sections from code and the custom base prompt never do;
+ * with `ownOnly`, a project's sections are left out too.
  */
-function shrinkable(input: RenderInput, out: RenderOutput): Shrinkable[] {
+function shrinkable(input: RenderInput, out: RenderOutput, ownOnly = false): Shrinkable[] {
   const templates = new Map(input.templates.map((t) => [t.name, t]));
   return out.sections.flatMap((section) => {
     if (section.source.layer === "option") return [];
+    if (ownOnly && section.source.layer === "project") return [];
     let version: SectionTemplate | undefined = templates.get(section.name);
     while (version?.lower && version.source.path !== section.source.path) version = version.lower;
     const shrink = version?.meta.shrink;

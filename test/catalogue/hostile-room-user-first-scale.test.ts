@@ -52,6 +52,43 @@ function fixture(count: number, chars: number, repositoryAgents: string): string
 }
 
 describe("hostile repository: the prompt's 8 MiB never takes the user's texts out with the repository's", () => {
+  it("20 tiny project sections declaring every step do not spend the room fitting's renders (review rev37b F2)", async () => {
+    // Their steps cut data they do not print: tried first (priority 0), they spent the 64
+    // renders before the builtin context-files step, and the user's AGENTS.md stayed out.
+    const root = fixture(8, 1_043_000, `${"repository words ".repeat(6000)}\n`);
+    const steps =
+      "[tree-lines, tree-depth, agents-md, skill-descriptions, skill-list, context-files, rule-descriptions, always-rules, appended-files]";
+    const project = join(root, "project");
+    for (let i = 0; i < 20; i++) {
+      writeFileSync(
+        join(project, ".pi", "sections", `tiny${i}.md`),
+        `---\norder: ${200 + i}\nshrink: { priority: 0, steps: ${steps} }\n---\ntiny ${i}\n`,
+      );
+    }
+    mkdirSync(join(project, ".cursor", "rules"), { recursive: true });
+    for (let i = 1; i <= 5; i++) {
+      writeFileSync(
+        join(project, ".cursor", "rules", `a${i}.mdc`),
+        `---\nalwaysApply: true\n---\nalways rule ${i} ${"word ".repeat(100)}\n`,
+      );
+      writeFileSync(
+        join(project, ".cursor", "rules", `g${i}.mdc`),
+        `---\nglobs: src/**/*.ts\ndescription: glob rule ${i}\n---\nx\n`,
+      );
+    }
+    writeFileSync(join(project, ".pi", "APPEND_SYSTEM.md"), `project append ${"n ".repeat(300)}\n`);
+    for (let i = 1; i <= 10; i++) {
+      mkdirSync(join(project, `d${i}`));
+      writeFileSync(join(project, `d${i}`, "AGENTS.md"), `nested ${i}\n`);
+    }
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000 }),
+    );
+    expect(result.text).toContain(USER_AGENTS);
+    expect(result.text).toContain(USER_RULE);
+    expect(result.diagnostics.map((d) => d.code)).toContain("room-cut");
+  });
+
   it("8 project sections of ~1 MiB and a 100 KB AGENTS.md: the repository's AGENTS.md goes, the user's stays", async () => {
     const root = fixture(8, 1_043_000, `${"repository words ".repeat(6000)}\n`);
     const result = await renderSystemPrompt(
