@@ -585,7 +585,8 @@ interface Project {
  * folder's project: its nearest folder with `.git` (the home folder's rule
  * of {@link folderReaches} applied), looked for from the folder up to the
  * session root only; a folder with no repository between it and that root
- * is the session's (`session`, its reach). A session started above several
+ * is the session's (`session`, its reach) when that root is a repository's
+ * own, else its own project (a render started in it finds the same). A session started above several
  * repositories (`~/work`, `~`) so reads each one's nested files within that
  * repository, with its own private-path rules when untrusted, never within
  * the session's root. Each folder is asked for `.git` once a call, and each
@@ -628,18 +629,30 @@ function projectsBelow(
     }
     return found;
   };
+  // A session root that is a repository's own (not the home folder) holds the folders below it
+  // that have no `.git` of their own; any other session root (`~`, `~/work`, `/`) holds none.
+  let sessionRepository: Promise<boolean> | undefined;
   return async (chain, i) => {
     const git = await nearestGit(chain, i);
     const step = chain[i];
-    if (git === undefined || step === undefined) return own;
+    if (step === undefined) return own;
+    if (git === undefined) {
+      sessionRepository ??=
+        session.home === undefined ? holdsGit(session.realRoot) : Promise.resolve(false);
+      if (await sessionRepository) return own;
+    }
     reachOfFolder ??= realpathOrSelf(home).then((realHome) =>
       folderReaches({ home, realHome, trusted }),
     );
+    // No repository between the folder and a session root that is none (a zip, a tarball, a
+    // crate in ~/.cargo under a session in ~): the folder is its own project, as a render
+    // started in it finds it, not the session's whole root.
+    const root = git ?? step;
     const reach = (await reachOfFolder)({
       dir: step.dir,
       real: step.realDir,
-      root: git.dir,
-      realRoot: git.realDir,
+      root: root.dir,
+      realRoot: root.realDir,
     });
     return projects.get(reach.realRoot) ?? projectFor(reach);
   };
