@@ -98,19 +98,24 @@ function swapped(path: string): CappedText {
   };
 }
 
+/**
+ * The largest end at or below `end` (at most 3 bytes back) where a cut of
+ * UTF-8 `bytes` splits no character: continuation bytes (10xxxxxx) are
+ * backed off.
+ */
+export function charBoundary(bytes: Uint8Array, end: number): number {
+  let at = Math.max(0, end);
+  for (let k = 0; k < MAX_UTF8_BACKOFF && at > 0 && ((bytes[at] ?? 0) & 0xc0) === 0x80; k++) at--;
+  return at;
+}
+
 export function decodeCapped(
   bytes: Uint8Array,
   total: number,
   maxBytes: number,
   path: string,
 ): CappedText {
-  let end = bytes.length;
-  if (end > maxBytes) {
-    end = maxBytes;
-    // Back off continuation bytes (10xxxxxx) so the cut never splits a character.
-    for (let k = 0; k < MAX_UTF8_BACKOFF && end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80; k++)
-      end--;
-  }
+  const end = bytes.length > maxBytes ? charBoundary(bytes, maxBytes) : bytes.length;
   const kept = bytes.subarray(0, end);
   if (holdsNul(kept, kept.length)) return binaryFile(path, "binary file (NUL bytes) skipped");
   const decoded = decodeText(kept, path);

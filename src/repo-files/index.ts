@@ -4,6 +4,7 @@
 
 // The caps and the checks the door is built from, for the readers that cap or place what they read.
 export {
+  charBoundary,
   checkMaxBytes,
   cutMarker,
   DEFAULT_MAX_CONTEXT_BYTES,

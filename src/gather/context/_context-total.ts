@@ -1,7 +1,7 @@
 import { closeOpenBlocks } from "../../_fence.js";
 import { printedHead, printedLength } from "../../_prompt-text.js";
 import type { ContextFile } from "../../data.js";
-import { humanBytes } from "../../repo-files/index.js";
+import { charBoundary, humanBytes } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 
 /**
@@ -11,9 +11,6 @@ import type { Diagnostic } from "../../types.js";
  * checkout could fill the prompt (and the memory) with gigabytes.
  */
 export const DEFAULT_MAX_TOTAL_CONTEXT_BYTES = 2 * 1024 * 1024;
-
-/** Continuation bytes stepped back over to end a cut on a character boundary (a UTF-8 character is at most 4 bytes). */
-const MAX_UTF8_BACKOFF = 3;
 
 /** The line that ends a file cut by the total cap. */
 export function totalCutMarker(omitted: number, maxTotalBytes: number): string {
@@ -97,8 +94,5 @@ function withMarker(kept: string, marker: string): string {
 
 /** The longest head of `bytes` within `room` bytes that ends on a character boundary. */
 function keepHead(bytes: Buffer, room: number): string {
-  let end = Math.max(0, room);
-  for (let k = 0; k < MAX_UTF8_BACKOFF && end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80; k++)
-    end--;
-  return bytes.subarray(0, end).toString("utf8");
+  return bytes.subarray(0, charBoundary(bytes, room)).toString("utf8");
 }
