@@ -1,3 +1,4 @@
+import { escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
 import type { Diagnostic } from "../types.js";
 import { ARGUMENT_WHITESPACE, parseCommandArgs } from "./args.js";
 import { MAX_EXPANDED_CHARS, substituteArgs } from "./substitute.js";
@@ -29,9 +30,18 @@ export function splitSlashCommand(text: string): SlashCommand | undefined {
  * unchanged; so does a command whose expansion would pass
  * {@link MAX_EXPANDED_CHARS} ({@link expandPromptTemplateResult} says so).
  */
+/**
+ * The host's elements (a chat's `<system>`, `<user>`, Claude Code's
+ * `<system-reminder>`): a template that is not the user's own may open or
+ * close none of them, so a project's `.pi/prompts/x.md` cannot end the
+ * message and write a turn of the system or the user into your request.
+ */
+const HOST_ELEMENT_NAMES: ReadonlySet<string> = new Set(HOST_ELEMENTS);
+
 export function expandPromptTemplate(
   text: string,
-  templates: readonly Pick<PromptTemplate, "name" | "content">[],
+  templates: readonly (Pick<PromptTemplate, "name" | "content"> &
+    Partial<Pick<PromptTemplate, "source" | "filePath">>)[],
 ): string {
   return expandPromptTemplateResult(text, templates).text;
 }
@@ -40,18 +50,24 @@ export function expandPromptTemplate(
  * {@link expandPromptTemplate} with what went wrong: an expansion longer
  * than `maxChars` (default {@link MAX_EXPANDED_CHARS}) is not made; the text
  * comes back as typed, with an `expansion-too-large` error naming the
- * template's file.
+ * template's file. A template whose `source` is the project's or an option's
+ * has the host's elements in its own text escaped (your arguments are not).
  */
 export function expandPromptTemplateResult(
   text: string,
-  templates: readonly (Pick<PromptTemplate, "name" | "content"> & { filePath?: string })[],
+  templates: readonly (Pick<PromptTemplate, "name" | "content"> &
+    Partial<Pick<PromptTemplate, "source" | "filePath">>)[],
   maxChars: number = MAX_EXPANDED_CHARS,
 ): { text: string; diagnostics: Diagnostic[] } {
   const command = splitSlashCommand(text);
   if (!command) return { text, diagnostics: [] };
   const template = templates.find((candidate) => candidate.name === command.name);
   if (!template) return { text, diagnostics: [] };
-  const expanded = substituteArgs(template.content, parseCommandArgs(command.argsText), maxChars);
+  const content =
+    template.source === "project" || template.source === "option"
+      ? escapeWrapperTags(template.content, HOST_ELEMENT_NAMES)
+      : template.content;
+  const expanded = substituteArgs(content, parseCommandArgs(command.argsText), maxChars);
   if (expanded !== undefined) return { text: expanded, diagnostics: [] };
   return {
     text,
