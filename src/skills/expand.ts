@@ -52,10 +52,12 @@ export function expandSkillCommand(
     escapeWrapperTags(parseFrontmatter(read.text, skill.filePath).body.trim(), SKILL_ELEMENT),
   );
 
+  // Its name and folder are names, data: on one line, and opening none of the elements either.
+  const said = (value: string) => escapeWrapperTags(oneLine(value), SKILL_ELEMENT);
   const block = [
     `<skill name="${escapeXml(oneLine(skill.name))}" location="${escapeXml(oneLine(skill.filePath))}">`,
-    `The user asked to apply the skill "${oneLine(skill.name)}" (${oneLine(skill.filePath)}).`,
-    `Paths written inside it are relative to its folder: ${oneLine(skill.baseDir)}`,
+    `The user asked to apply the skill "${said(skill.name)}" (${said(skill.filePath)}).`,
+    `Paths written inside it are relative to its folder: ${said(skill.baseDir)}`,
     ...(body === "" ? [] : ["", body]),
     "</skill>",
   ].join("\n");
