@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -34,6 +35,8 @@ vi.mock("../../src/gather/rules/discover.js", async (importOriginal) => {
       }
       return new Promise<never>((_, fail) => {
         if (signal.aborted) return fail(signal.reason);
+        // One waiter a rule location of the project: more than Node's 10 by design.
+        setMaxListeners(0, signal);
         signal.addEventListener("abort", () => fail(signal.reason), { once: true });
       });
     },
