@@ -20,7 +20,12 @@ import { gatheringSteps } from "./gather/steps.js";
 import type { TreeLine } from "./gather/tree/index.js";
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import { builtinTemplates } from "./locate/builtin-cache.js";
-import { appendParts, chooseCustomPrompt, printedParts } from "./locate/custom.js";
+import {
+  appendParts,
+  chooseCustomPrompt,
+  printedParts,
+  replacedByProject,
+} from "./locate/custom.js";
 import type { LoadedLayer } from "./locate/load-layer.js";
 import type { OptionName } from "./options/registry.js";
 import type { AppendPart, NormalizedOptions, SystemPromptOptions } from "./options.js";
@@ -200,6 +205,7 @@ export async function preparePrompt(
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt, wrappers), layers);
   // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
   const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
+  diagnostics.push(...replacedByProject(layers, opts.systemPrompt !== null));
   const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, opts, wrappers);
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },

@@ -8,6 +8,7 @@ import { closeOpenBlocks } from "../_fence.js";
 import { elementText } from "../_prompt-text.js";
 import type { AppendPart } from "../options.js";
 import type { CustomPrompt } from "../sections/render.js";
+import type { Diagnostic } from "../types.js";
 import type { LoadedLayer } from "./load-layer.js";
 
 /**
@@ -78,4 +79,40 @@ export function printedParts(
     text: p.repository ? elementText(p.text, wrappers) : closeOpenBlocks(p.text),
     repository: p.repository,
   }));
+}
+
+/**
+ * One `project-replaces-user` info for each of your files a project's file
+ * takes the place of (a project's APPEND_SYSTEM.md, SYSTEM.md or
+ * general-rules.md replaces yours whole, as in pi; a SYSTEM_TEMPLATE.md
+ * extends it instead), so the replacement is never silent.
+ */
+export function replacedByProject(
+  layers: readonly LoadedLayer[],
+  optionPrompt: boolean,
+): Diagnostic[] {
+  const user = layers.find((l) => l.layer === "user");
+  const project = layers.find((l) => l.layer === "project");
+  if (!user || !project) return [];
+  const pairs: [string | undefined, string | undefined][] = [
+    [project.appendPath, user.appendPath],
+    [
+      // `--system-prompt` replaces both; the project's replaced nothing of yours.
+      project.system?.template === false && !optionPrompt ? project.system.source.path : undefined,
+      user.system?.source.path,
+    ],
+    [project.generalRules?.path, user.generalRules?.path],
+  ];
+  return pairs.flatMap(([theirs, yours]) =>
+    theirs !== undefined && yours !== undefined
+      ? [
+          {
+            level: "info" as const,
+            code: "project-replaces-user",
+            message: `the project's ${theirs} replaces your ${yours} (a project's file of this name takes the place of yours; it is not added to it)`,
+            path: theirs,
+          },
+        ]
+      : [],
+  );
 }

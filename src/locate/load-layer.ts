@@ -21,6 +21,8 @@ export interface LoadedLayer {
   system: CustomPrompt | null;
   /** APPEND_SYSTEM.md of this layer, trimmed. */
   append: string | null;
+  /** Where {@link append} was read. */
+  appendPath?: string;
   /** The general rules of this layer's `general-rules.md`, which replace the layers' below. */
   generalRules: {
     rules: string[];
@@ -120,6 +122,7 @@ export async function loadLayer(
     partials: partials.partials,
     system: systemPrompt,
     append: append?.text !== undefined ? append.text.trim() : null,
+    ...(append?.text !== undefined ? { appendPath: join(dir, "APPEND_SYSTEM.md") } : {}),
     generalRules: generalRules
       ? {
           rules: generalRules.rules,

@@ -33,8 +33,10 @@ describe("custom base prompt", () => {
       const result = await renderSystemPrompt(
         pinned(root, { noContextFiles: true, ...(systemPrompt ? { systemPrompt } : {}) }),
       );
-      // Only the hint that SYSTEM_TEMPLATE.md beside SYSTEM.md is not used (test/locate/near-misses.test.ts).
-      expect(result.diagnostics.filter((d) => d.code !== "ignored-file")).toEqual([]);
+      // Only the hint that SYSTEM_TEMPLATE.md beside SYSTEM.md is not used (test/locate/near-misses.test.ts),
+      // and that the project's SYSTEM.md replaces yours (test/catalogue/hostile-project-replaces-user.test.ts).
+      const said = ["ignored-file", "project-replaces-user"];
+      expect(result.diagnostics.filter((d) => !said.includes(d.code))).toEqual([]);
       return result.sections[0];
     };
 
@@ -270,7 +272,9 @@ describe("addendum", () => {
         appendSystemPrompt: ["  First appended value.  ", "../appended.md", "", "Last."],
       }),
     );
-    expect(result.diagnostics).toEqual([]);
+    expect(result.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["project-replaces-user", join(root, "project", ".pi", "APPEND_SYSTEM.md")],
+    ]);
     expect(result.sections.map((s) => s.name)).toEqual([
       "preamble",
       "tools",
