@@ -205,7 +205,6 @@ export async function preparePrompt(
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt, wrappers), layers);
   // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
   const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
-  diagnostics.push(...replacedByProject(layers, opts.systemPrompt !== null));
   const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, opts, wrappers);
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
@@ -225,7 +224,7 @@ export async function preparePrompt(
     git: outcomes.git.value.git,
     agentLoads: preset.agentLoadsNames,
   });
-  diagnostics.push(...assembled.diagnostics);
+  diagnostics.push(...assembled.diagnostics, ...replacedByProject(layers, opts));
   return {
     templates: sectionTemplates(layers, options.model, preset.report.agentSends),
     partials: Object.assign({}, ...layers.map((l) => l.partials)),

@@ -6,7 +6,7 @@ export { readTextOrPath } from "./text-or-path.js";
 
 import { closeOpenBlocks } from "../_fence.js";
 import { elementText } from "../_prompt-text.js";
-import type { AppendPart } from "../options.js";
+import type { AppendPart, NormalizedOptions } from "../options.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { Diagnostic } from "../types.js";
 import type { LoadedLayer } from "./load-layer.js";
@@ -89,7 +89,7 @@ export function printedParts(
  */
 export function replacedByProject(
   layers: readonly LoadedLayer[],
-  optionPrompt: boolean,
+  opts: Pick<NormalizedOptions, "systemPrompt">,
 ): Diagnostic[] {
   const user = layers.find((l) => l.layer === "user");
   const project = layers.find((l) => l.layer === "project");
@@ -98,7 +98,9 @@ export function replacedByProject(
     [project.appendPath, user.appendPath],
     [
       // `--system-prompt` replaces both; the project's replaced nothing of yours.
-      project.system?.template === false && !optionPrompt ? project.system.source.path : undefined,
+      project.system?.template === false && opts.systemPrompt === null
+        ? project.system.source.path
+        : undefined,
       user.system?.source.path,
     ],
     [project.generalRules?.path, user.generalRules?.path],
