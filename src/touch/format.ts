@@ -1,7 +1,7 @@
 import { isAbsolute, relative, sep } from "node:path";
 import { escapeXml } from "../../helpers/xml.js";
 import { closeOpenBlocks } from "../_fence.js";
-import { toPosix } from "../_paths.js";
+import { notHomeLike, toPosix } from "../_paths.js";
 import { ELEMENT_END, TOUCH_ELEMENT } from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
 import type { TouchedFile } from "../gather/context/on-touch.js";
@@ -39,5 +39,5 @@ export function touchedElement(f: TouchedFile, cwd: string): string {
 function shownPath(path: string, cwd: string): string {
   const rel = relative(cwd, path);
   const inside = rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
-  return inside ? toPosix(rel) : path;
+  return inside ? notHomeLike(toPosix(rel)) : path;
 }
