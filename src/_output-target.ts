@@ -6,6 +6,7 @@ import {
   findProjectRoot,
   holdsGit,
   intoProject,
+  isRepository,
   projectReach,
   type Reach,
 } from "./repo-files/index.js";
@@ -16,6 +17,20 @@ export interface OutputTarget {
   path: string;
   /** `within` for `writeIfChanged`: the folders from it down to the file's own must be real folders. */
   within?: string;
+}
+
+/**
+ * {@link OutputTarget}, and the tree the path was placed in, when it was (the
+ * user's own folders, and a path under a working folder whose project the
+ * home-folder rule narrowed, place it in none). `root` is the folder the
+ * checks start from (spelled as `path` is); `kind`: `repository`, the
+ * outermost repository around the working folder; `unmarked`, the deepest
+ * folder shared with a working folder that no repository holds (a tarball, a
+ * zip, a copy; a `.git` git would not take, an empty folder or a dangling
+ * link, counts as none); `beside`, the same out of a repository.
+ */
+export interface NamedPlace extends OutputTarget {
+  tree?: { root: string; kind: "repository" | "unmarked" | "beside" };
 }
 
 /**
@@ -47,6 +62,20 @@ export async function outputTarget(
   path: string,
   o: { cwd: string; home: string; renderCwd?: string | undefined },
 ): Promise<OutputTarget> {
+  const { tree: _, ...target } = await namedPlace(path, o);
+  return target;
+}
+
+/**
+ * The one rule of {@link outputTarget}, with the tree it placed `path` in: what
+ * a named file's writes are checked from, and what says whether a file the
+ * user names to be read (`--append-system-prompt`, `--system-prompt`, a skill
+ * path) is the project's (see `readTextOrPath`).
+ */
+export async function namedPlace(
+  path: string,
+  o: { cwd: string; home: string; renderCwd?: string | undefined },
+): Promise<NamedPlace> {
   const starts =
     o.renderCwd === undefined || o.renderCwd === o.cwd ? [o.cwd] : [o.cwd, o.renderCwd];
   for (const start of starts) {
@@ -74,7 +103,7 @@ async function sharedFolder(
   path: string,
   start: string,
   home: string,
-): Promise<OutputTarget | undefined> {
+): Promise<NamedPlace | undefined> {
   const file = resolve(path);
   const [realStart, realHome] = await Promise.all([realpathOrSelf(start), realpathOrSelf(home)]);
   const written = commonFolder(dirname(file), resolve(start));
@@ -100,10 +129,30 @@ async function sharedFolder(
     usersOwn(best.real, realStart, realHome) ||
     (best.asWritten && usersOwn(written, resolve(start), resolve(home)));
   if (own) return undefined;
+  const kind = (await inRepository(start, home)) ? "beside" : "unmarked";
+  const tree = { root: best.within, kind } as const;
   // The file's own folder holds the working folder: checked alone, as it must not be a link.
   return best.within === dirname(best.path)
-    ? { path: best.path }
-    : { path: best.path, within: best.within };
+    ? { path: best.path, tree }
+    : { path: best.path, within: best.within, tree };
+}
+
+/**
+ * Whether a repository holds `start`: a folder at or above it with a `.git`
+ * git would take ({@link isRepository}), not one the home-folder rule narrows
+ * (the home folder's own, or one above it).
+ */
+async function inRepository(start: string, home: string): Promise<boolean> {
+  let dir = start;
+  for (;;) {
+    const root = await findProjectRoot(dir);
+    if (!(await holdsGit(root))) return false;
+    if ((await repositoryReach(start, home, root)).root !== root) return false;
+    if (await isRepository(root)) return true;
+    const up = dirname(root);
+    if (up === root) return false;
+    dir = up;
+  }
 }
 
 /**
@@ -134,7 +183,7 @@ async function inProjectOf(
   path: string,
   start: string,
   home: string,
-): Promise<OutputTarget | undefined> {
+): Promise<NamedPlace | undefined> {
   const under = path !== start && isWithin(path, start) ? { path, within: start } : undefined;
   const reach = await outermostReach(start, home);
   if (reach.home !== undefined || reach.excluded.length > 0) return under;
@@ -142,7 +191,9 @@ async function inProjectOf(
   if (into === undefined) return under;
   const within = isWithin(into, reach.root) ? reach.root : reach.realRoot;
   // The root itself is a folder, not a file to write: refused as one, without a `within`.
-  return into === within ? under : { path: into, within };
+  return into === within
+    ? under
+    : { path: into, within, tree: { root: within, kind: "repository" } };
 }
 
 /**

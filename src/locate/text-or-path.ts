@@ -2,8 +2,9 @@
 import { promises as fsp } from "node:fs";
 import { isAbsolute } from "node:path";
 import { readTextFile } from "../_fs.js";
+import { namedPlace } from "../_output-target.js";
 import { expandHome, homeFolder, resolveUserPath } from "../_paths.js";
-import { intoProject, projectReach, readRepoText } from "../repo-files/index.js";
+import { intoProject, projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -16,8 +17,11 @@ import { SyspromptError } from "../types.js";
  * path into the project is the project's file and is read through the door (a
  * link out of the project is refused, and with `trusted` false a link to its
  * private files); so is an absolute or `~` path into a project that neither
- * is nor holds the home folder. Paths out of the project (`../`) are the
- * user's. Otherwise an existing readable file is read; an existing path that
+ * is nor holds the home folder. The project is the one a named output file is
+ * checked in (`namedPlace`): from a folder nested in a tree (a submodule, a
+ * worktree or clone inside the checkout, a tarball's subfolder) a path back
+ * into the tree is the tree's file. Paths out of it (`../sibling/x.md` beside
+ * a repository, `~/notes/x.md`) are the user's. Otherwise an existing readable file is read; an existing path that
  * is not a readable text file is a usage error (the caller named it
  * explicitly). A value that names no file is the text itself, unless it looks
  * like a path (one line that starts like one above, or one word that contains
@@ -59,22 +63,17 @@ export async function readTextOrPath(
     );
   }
   // A value into the working folder's project names a file of it (its README may say
-  // "--system-prompt prompts/base.md"; a wrapper "$PWD/prompts/base.md"): read through the door,
-  // so that a link out of the project (to ~/.aws/credentials) is refused, and in an untrusted
-  // project a link to its git-ignored files (.env). Absolute and `~` paths count only into a
-  // project that neither is nor holds the home folder (from ~ or /, ~/.config/x.md stays yours);
-  // paths out of the project (`../`) name the user's own files.
+  // "--system-prompt prompts/base.md"; a wrapper "$PWD/prompts/base.md"; from its submodule
+  // "../prompts/base.md"): read through the door, so that a link out of the project (to
+  // ~/.aws/credentials) is refused, and in an untrusted project a link to its git-ignored files
+  // (.env). Absolute and `~` paths count only into a project that neither is nor holds the home
+  // folder (from ~ or /, ~/.config/x.md stays yours); paths out of it name the user's own files.
   // "Into the project" is decided on real folders: `$PWD/prompts/base.md` or `~/work/…` may
   // reach the checkout through a link of the user's (~/work -> /data/work).
-  const reach = await projectReach({ start: cwd, home, trusted });
-  const relative = !isAbsolute(expandHome(value, home));
-  const inProject = await intoProject(path, reach);
-  const doored =
-    inProject !== undefined &&
-    (relative || (reach.home === undefined && reach.excluded.length === 0));
+  const doored = await projectFile(path, isAbsolute(expandHome(value, home)), cwd, home, trusted);
   const read =
-    doored && inProject !== undefined
-      ? await readRepoText(inProject, { reach })
+    doored !== undefined
+      ? await readRepoText(doored.path, { reach: doored.reach })
       : await readTextFile(path);
   if (!read.ok) {
     throw new SyspromptError(
@@ -83,6 +82,37 @@ export async function readTextOrPath(
     );
   }
   return { text: read.text, path, ...(doored ? { repository: true } : {}) };
+}
+
+/**
+ * The project's file a named path is, spelled for the door, with the reach it
+ * is read in; undefined when the path names the user's own file. First the
+ * working folder's own project (the nearest repository, or the working folder
+ * itself); then the tree the rule of a named output file places it in
+ * ({@link namedPlace}): the outermost repository around the working folder (a
+ * submodule's or a nested worktree's `../` into the checkout), or, with no
+ * repository around it, the deepest folder it shares with the working folder
+ * (a tarball's `../prompts/base.md` from its `src/`). A path beside a
+ * repository (`../sibling/x.md`) and one into the user's own folders stay theirs.
+ */
+async function projectFile(
+  path: string,
+  absolute: boolean,
+  cwd: string,
+  home: string,
+  trusted: boolean,
+): Promise<{ path: string; reach: Reach } | undefined> {
+  // Absolute and `~` paths count only into a project that neither is nor holds the home folder.
+  const counts = (reach: Reach) =>
+    !absolute || (reach.home === undefined && reach.excluded.length === 0);
+  const near = await projectReach({ start: cwd, home, trusted });
+  const into = await intoProject(path, near);
+  if (into !== undefined) return counts(near) ? { path: into, reach: near } : undefined;
+  const place = await namedPlace(path, { cwd, home });
+  if (place.tree === undefined || place.tree.kind === "beside") return undefined;
+  const root = place.tree.root;
+  const reach = await projectReach({ start: root, home, trusted, root });
+  return counts(reach) ? { path: place.path, reach } : undefined;
 }
 
 /** How a path starts: `~`, `./`, `../`, `/`, `\`, a drive (`C:\`). */
