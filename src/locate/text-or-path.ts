@@ -70,7 +70,8 @@ export async function readTextOrPath(
   // folder (from ~ or /, ~/.config/x.md stays yours); paths out of it name the user's own files.
   // "Into the project" is decided on real folders: `$PWD/prompts/base.md` or `~/work/…` may
   // reach the checkout through a link of the user's (~/work -> /data/work).
-  const doored = await projectFile(path, isAbsolute(expandHome(value, home)), cwd, home, trusted);
+  const absolute = isAbsolute(expandHome(value, home));
+  const doored = await namedProjectPath(path, { absolute, cwd, home, trusted });
   const read =
     doored !== undefined
       ? await readRepoText(doored.path, { reach: doored.reach })
@@ -85,8 +86,9 @@ export async function readTextOrPath(
 }
 
 /**
- * The project's file a named path is, spelled for the door, with the reach it
- * is read in; undefined when the path names the user's own file. First the
+ * The project's file (or folder) a path the user named is, spelled for the
+ * door, with the reach it is read in; undefined when the path names the
+ * user's own (`absolute`: it was written absolute or from `~`). First the
  * working folder's own project (the nearest repository, or the working folder
  * itself); then the tree the rule of a named output file places it in
  * ({@link namedPlace}): the outermost repository around the working folder (a
@@ -95,13 +97,11 @@ export async function readTextOrPath(
  * (a tarball's `../prompts/base.md` from its `src/`). A path beside a
  * repository (`../sibling/x.md`) and one into the user's own folders stay theirs.
  */
-async function projectFile(
+export async function namedProjectPath(
   path: string,
-  absolute: boolean,
-  cwd: string,
-  home: string,
-  trusted: boolean,
+  o: { absolute: boolean; cwd: string; home: string; trusted: boolean },
 ): Promise<{ path: string; reach: Reach } | undefined> {
+  const { absolute, cwd, home, trusted } = o;
   // Absolute and `~` paths count only into a project that neither is nor holds the home folder.
   const counts = (reach: Reach) =>
     !absolute || (reach.home === undefined && reach.excluded.length === 0);

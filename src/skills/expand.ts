@@ -1,7 +1,8 @@
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { escapeXml } from "../../helpers/xml.js";
 import { closeOpenBlocks } from "../_fence.js";
 import { parseFrontmatter } from "../_frontmatter.js";
+import { isWithin } from "../_paths.js";
 import { escapeWrapperTags, HOST_ELEMENTS, oneLine } from "../_prompt-text.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import { projectReachSync, readRepoTextSync } from "../repo-files/index.js";
@@ -43,7 +44,7 @@ export function expandSkillCommand(
   // A project's skill is read again within the session's project, as loadSkills read it:
   // found from the skill's own folder, a .git above a ceiling (or a home other than
   // the session's) would widen it, and a SKILL.md swapped since for a link would be read.
-  const reach = skill.source === "project" ? sessionReach(options) : undefined;
+  const reach = skill.source === "project" ? sessionReach(options, skill.filePath) : undefined;
   const read = readRepoTextSync(skill.filePath, { reach });
   if (!read.ok) return text;
   // The skill's text is the skill's: it cannot close the element and write
@@ -64,8 +65,20 @@ export function expandSkillCommand(
   return rest === "" ? block : `${block}\n\nThe user's request:\n${rest}`;
 }
 
-function sessionReach(options: ExpandSkillOptions) {
+/**
+ * The session's project; for a skill the caller named by a path back into the
+ * tree around it (`skillPaths: ["../skills"]` from a submodule or a tarball's
+ * subfolder, which loadSkills read as the project's), the deepest folder the
+ * skill's folder shares with the working folder, never `/` nor one holding the
+ * home folder (then the session's project, which refuses it, as before).
+ */
+function sessionReach(options: ExpandSkillOptions, filePath: string) {
   const { cwd, home } = resolveCommonPaths(options);
   const ceiling = options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
-  return projectReachSync({ start: cwd, home, ceiling });
+  const reach = projectReachSync({ start: cwd, home, ceiling });
+  if (isWithin(filePath, reach.root) || isWithin(filePath, reach.realRoot)) return reach;
+  let shared = cwd;
+  while (!isWithin(filePath, shared) && dirname(shared) !== shared) shared = dirname(shared);
+  if (dirname(shared) === shared || isWithin(resolve(home), shared)) return reach;
+  return projectReachSync({ start: shared, home, ceiling: shared });
 }

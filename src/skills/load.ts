@@ -1,10 +1,11 @@
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { kindOfPath, realpathOrSelf } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
 import { childPath, expandHome, isBelowCeiling } from "../_paths.js";
 import { capDiagnostics } from "../engine/index.js";
 import { boundedByDefault } from "../gather/deadline.js";
 import { resolveCommonPaths } from "../locate/layers.js";
+import { namedProjectPath } from "../locate/text-or-path.js";
 import {
   capChain,
   chainCutDiagnostic,
@@ -184,13 +185,35 @@ export async function loadSkills(
   for (const raw of options.paths ?? []) {
     const path = resolve(cwd, expandHome(raw, home));
     const kind = await kindOfPath(path);
-    if (kind === "dir") {
-      const walked = await walkSkillsRoot(path, walkOptions);
+    // A path into the project (`skills`, `../skills` from its submodule) names the project's
+    // skills, read as readTextOrPath reads a named file of it: through the door, within it.
+    const named =
+      kind === "dir" || kind === "file"
+        ? await namedProjectPath(path, {
+            absolute: isAbsolute(expandHome(raw, home)),
+            cwd,
+            home,
+            trusted: options.projectTrusted !== false,
+          })
+        : undefined;
+    const reach = named?.reach;
+    const source: SkillSource = named ? "project" : "option";
+    const at = named?.path ?? path;
+    const out = reach && placeRefusal(at, await realpathOrSelf(at), reach, false);
+    if (out) {
+      diagnostics.push({
+        level: "warning",
+        code: out.code,
+        message: `not read: ${out.message}`,
+        path,
+      });
+    } else if (kind === "dir") {
+      const walked = await walkSkillsRoot(at, { ...walkOptions, reach });
       diagnostics.push(...walked.diagnostics);
-      for (const candidate of walked.candidates) candidates.push({ candidate, source: "option" });
+      for (const candidate of walked.candidates) candidates.push({ candidate, source, reach });
     } else if (kind === "file" && path.endsWith(".md")) {
       // Named on purpose, so validated like a SKILL.md even without a description.
-      candidates.push({ candidate: { filePath: path, loose: false }, source: "option" });
+      candidates.push({ candidate: { filePath: at, loose: false }, source, reach });
     } else {
       diagnostics.push({
         level: "error",

@@ -216,11 +216,12 @@ describe("explicit paths", () => {
     });
     expect(result).toEqual({
       skills: [
+        // A relative path into the working folder's project names the project's skill (catalogue/hostile-skill-path-nested).
         skillAt(
           join(dir, "one-skill/SKILL.md"),
           "one-skill",
           "An explicit folder that is itself a skill.",
-          "option",
+          "project",
         ),
         skillAt(
           join(dir, "standalone.md"),
