@@ -209,6 +209,10 @@ async function simulateIn(
     now,
     machine: options.machine ?? realMachine(),
     ceilingDir: sandbox.root,
+    // The copy has no history (.git is not copied; its marker is an empty folder git does not
+    // take): git would find no repository there, or, before git had the ceiling, the one holding
+    // the cache folder (a dotfiles home). Left out of every render, and said so below.
+    ...(options.git === true ? { git: false } : {}),
   };
   // Each render's figures are counted exactly until that render's deadline, then estimated. A
   // counter is dropped once its render is measured: its memo holds pieces of that render's text,
@@ -335,6 +339,14 @@ async function simulateIn(
       code: "tokens-estimated",
       message:
         "counting a simulated prompt's tokens reached its render's deadline: what was not counted by then is estimated from its length, so the token figures are approximate; a longer --deadline counts them exactly",
+    });
+  }
+  if (options.git === true) {
+    diagnostics.push({
+      level: "info",
+      code: "simulate-git",
+      message:
+        "the git section is left out of every simulated render: the copy has no git history (.git is not copied), so the figures are the prompt's without it",
     });
   }
   for (const step of late) {

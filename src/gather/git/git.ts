@@ -1,4 +1,4 @@
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { realpath } from "../../_io.js";
 import { homeFolder, xdgFolder } from "../../_paths.js";
 import { oneLine } from "../../_prompt-text.js";
@@ -166,7 +166,7 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
     );
   }
   const run = options.run ?? runProbe;
-  let env = gitEnv(options.env, exclude, home);
+  let env = { ...gitEnv(options.env, exclude, home), ...gitCeiling(options.ceilingDir) };
   const git = (args: readonly string[], extra: readonly string[] = []) =>
     run(binary, [...HARDENED, ...extra, "-C", options.cwd, ...args], {
       timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS,
@@ -302,6 +302,21 @@ async function withoutProjectGlobals(
     else if (out.HOME === "/dev/null") out.XDG_CONFIG_HOME = xdg;
   }
   return out;
+}
+
+/**
+ * `ceilingDir` as git's own ceiling: git looks for the repository in the
+ * ceiling folder and below it, never above (GIT_CEILING_DIRECTORIES names the
+ * first folder it may not enter: the ceiling's parent). Without it, git run in
+ * a folder whose `.git` it does not take (an empty folder, as a simulation's
+ * copy has) walked up past the ceiling to whatever repository held it (a
+ * dotfiles home) and ran there.
+ */
+function gitCeiling(ceilingDir: string | undefined): Record<string, string> {
+  if (ceilingDir === undefined) return {};
+  const ceiling = resolve(ceilingDir);
+  const parent = dirname(ceiling);
+  return parent === ceiling ? {} : { GIT_CEILING_DIRECTORIES: parent };
 }
 
 function noRepository(options: GitOptions): GitResult {
