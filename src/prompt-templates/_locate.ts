@@ -12,6 +12,8 @@ export interface TemplateRoot {
   source: PromptTemplateSource;
   /** Named by the caller: a missing or unusable path is then a problem worth an error. */
   explicit: boolean;
+  /** An option's path as the caller wrote it (`~/p`, `../p`): whether it is the project's is decided on it. */
+  named?: string;
 }
 
 export interface TemplatePlan {
@@ -37,7 +39,12 @@ export function planTemplateRoots(options: LoadPromptTemplatesOptions = {}): Tem
     else untrustedProjectFolder = projectFolder;
   }
   for (const path of options.paths ?? []) {
-    roots.push({ path: resolveUserPath(path, cwd, home), source: "option", explicit: true });
+    roots.push({
+      path: resolveUserPath(path, cwd, home),
+      source: "option",
+      explicit: true,
+      named: path,
+    });
   }
   return untrustedProjectFolder === undefined ? { roots } : { roots, untrustedProjectFolder };
 }

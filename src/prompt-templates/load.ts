@@ -1,10 +1,12 @@
 import type { Dirent } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { kindOfPath, kindOfPathSync, type PathKind } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
+import { expandHome } from "../_paths.js";
 import { capDiagnostics } from "../engine/index.js";
 import { boundedByDefault, DEFAULT_DEADLINE_MS, loadDeadline } from "../gather/deadline.js";
 import { resolveCommonPaths } from "../locate/layers.js";
+import { namedProjectPath } from "../locate/text-or-path.js";
 import {
   ownAgentDir,
   projectReach,
@@ -65,9 +67,12 @@ export async function loadPromptTemplates(
   }
   const loaded: PromptTemplate[] = [];
   for (const root of plan.roots) {
-    const files = await filesOfRoot(root, diagnostics);
+    // A path named into the project (`.pi/prompts`, `../prompts` from its submodule) names the
+    // project's templates, read within it as readTextOrPath reads a named file of it.
+    const named = await namedIntoProject(root, options);
+    const files = await filesOfRoot(named ? { ...root, path: named.path } : root, diagnostics);
     // A project's templates stay in cwd's project, whatever their links say.
-    const reach = root.source === "project" ? await projectReach(projectOf(options)) : undefined;
+    const reach = root.source === "project" ? await projectReach(projectOf(options)) : named?.reach;
     // Read to the root's total, collect (parse) in listing order, the signal heard between two.
     const { reads, notRead } = await readRepoTexts(files, { reach }, MAX_PROMPT_ROOT_CHARS);
     for (const [i, read] of reads.entries()) {
@@ -115,6 +120,20 @@ export function loadPromptTemplatesSync(
 }
 
 /** The project of cwd, for the reach of its templates. */
+/** An option's path into the project: spelled for the door, with the reach it is read in. */
+async function namedIntoProject(root: TemplateRoot, options: LoadPromptTemplatesOptions) {
+  if (root.named === undefined) return undefined;
+  const kind = await kindOfPath(root.path);
+  if (kind !== "file" && kind !== "dir") return undefined;
+  const { cwd, home } = resolveCommonPaths(options);
+  return namedProjectPath(root.path, {
+    absolute: isAbsolute(expandHome(root.named, home)),
+    cwd,
+    home,
+    trusted: options.projectTrusted !== false,
+  });
+}
+
 function projectOf(options: LoadPromptTemplatesOptions) {
   const { cwd, home } = resolveCommonPaths(options);
   return { start: cwd, home, trusted: true };
