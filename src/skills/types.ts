@@ -18,6 +18,7 @@ export interface Skill {
   baseDir: string;
   /** True only for the YAML boolean `disable-model-invocation: true`: left out of the prompt, still invocable. */
   disableModelInvocation: boolean;
+  /** `option` for a path the caller named out of the project; one named into it gives `project`. */
   source: SkillSource;
 }
 
@@ -30,7 +31,10 @@ export interface LoadSkillsOptions {
   agentDir?: string;
   /** Where `SYSPROMPT_AGENT_DIR` is read. Default: `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Explicit skill folders or `.md` files, searched first. Relative paths resolve against `cwd`; `~` means `home`. */
+  /**
+   * Explicit skill folders or `.md` files, searched first. Relative paths resolve against `cwd`; `~` means `home`.
+   * One into the project (as `--append-system-prompt`'s path is judged) gives the project's skills, read within it.
+   */
   paths?: string[];
   /** Search the project and user roots. Default `true`. */
   includeDefaults?: boolean;
