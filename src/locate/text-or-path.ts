@@ -21,7 +21,8 @@ import { SyspromptError } from "../types.js";
  * checked in (`namedPlace`): from a folder nested in a tree (a submodule, a
  * worktree or clone inside the checkout, a tarball's subfolder) a path back
  * into the tree is the tree's file. Paths out of it (`../sibling/x.md` beside
- * a repository, `~/notes/x.md`) are the user's. Otherwise an existing readable file is read; an existing path that
+ * a repository, `~/notes/x.md`) are the user's. Otherwise an existing
+ * readable file is read; an existing path that
  * is not a readable text file is a usage error (the caller named it
  * explicitly). A value that names no file is the text itself, unless it looks
  * like a path (one line that starts like one above, or one word that contains
