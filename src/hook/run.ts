@@ -17,13 +17,7 @@ import {
   type ToolAgent,
 } from "./input.js";
 import { touchedPaths } from "./paths.js";
-import {
-  GEMINI_SHELL_KEPT_CHARS,
-  GEMINI_SHELL_TEXT_ROOM,
-  hookReply,
-  MAX_RESULT_TEXT,
-  replyCloser,
-} from "./reply.js";
+import { GEMINI_SHELL_KEPT_CHARS, hookReply, MAX_RESULT_TEXT, replyCloser } from "./reply.js";
 import { usableSnapshot } from "./snapshot.js";
 import { readSession, sessionLocation } from "./state.js";
 
@@ -51,7 +45,7 @@ export async function runHook(
   if ("problem" in parsed) return { reply: hookReply(agent, undefined), note: parsed.problem };
   // Read before anything is given: a result read past the deadline leaves the session as it was.
   const { resultText, tool } = parsed.call;
-  const closer = replyCloser(agent, resultText, tool, GEMINI_SHELL_TEXT_ROOM);
+  const closer = replyCloser(agent, resultText, tool);
   if (closer === undefined) {
     const why =
       (resultText?.length ?? 0) > MAX_RESULT_TEXT
