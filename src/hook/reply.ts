@@ -100,28 +100,51 @@ const GEMINI_SHELL_TOOL = "run_shell_command";
 /**
  * What the hook's reply starts with ({@link hookReply}'s `closer`): the
  * closer of what the tool's result leaves open, for an agent that appends
- * the hook's text to it ({@link textBefore}), else "". Undefined when the
- * result is longer than {@link MAX_RESULT_TEXT} (what it leaves open is not
- * known), or when Gemini CLI would cut a shell result with the closer and
- * {@link GEMINI_SHELL_TEXT_ROOM} of text after it: nothing may follow it.
+ * the hook's text to it ({@link textBefore}), else "". Or nothing may follow
+ * the result, and `nothing` says why: it is longer than
+ * {@link MAX_RESULT_TEXT} (what it leaves open is not known); Gemini CLI
+ * would cut a shell result with the closer and
+ * {@link GEMINI_SHELL_TEXT_ROOM} of text after it; or the closer holds a
+ * `<` or `>` that Gemini CLI's escaping ({@link geminiShows}) leaves
+ * closing nothing (`-->`, `</script>`, `?>`, `]]>`: the comment or block
+ * would run on over the files given).
  */
-export function replyCloser(
+export function replyStart(
   agent: HookAgent,
   resultText: string | undefined,
   tool = "",
-): string | undefined {
+): { closer: string } | { nothing: string } {
   const before = textBefore(agent, resultText);
-  if (before === undefined) return "";
-  if (before.length > MAX_RESULT_TEXT) return undefined;
+  if (before === undefined) return { closer: "" };
+  if (before.length > MAX_RESULT_TEXT)
+    return {
+      nothing: `is longer than ${MAX_RESULT_TEXT} characters, too long to read for a fence or comment it leaves open`,
+    };
   const closer = closingAfter(before);
   if (tool === GEMINI_SHELL_TOOL) {
     // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
     const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;
     const end = "</hook_context>".length;
     if (before.length + lead + GEMINI_SHELL_TEXT_ROOM + end > GEMINI_SHELL_KEPT_CHARS)
-      return undefined;
+      return {
+        nothing: `is a shell command's output that, with the files added, Gemini CLI would cut past ${GEMINI_SHELL_KEPT_CHARS} characters`,
+      };
   }
-  return closer;
+  // Read again as Gemini CLI shows it, only when the escaping changed the closer (a fence's has no `<` or `>`).
+  if (/[<>]/.test(closer) && closingAfter(`${before}${geminiShows(closer)}\n\n`) !== "")
+    return {
+      nothing: `ends inside an HTML comment or block whose closer (${JSON.stringify(closer.trim())}) Gemini CLI writes with &lt; and &gt;, which close nothing`,
+    };
+  return { closer };
+}
+
+/**
+ * A hook's text as Gemini CLI shows it to the model: each `<` and `>` as
+ * `&lt;` and `&gt;` (DefaultHookOutput.getAdditionalContext); the tool's
+ * result before it stays as it was.
+ */
+export function geminiShows(text: string): string {
+  return text.replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 /**
