@@ -16,7 +16,8 @@ export const GEMINI_SHELL_TEXT_ROOM = 9_500;
  * A hook's text as Gemini CLI counts it once it has it: in UTF-16 units,
  * as it cuts a shell result, after it wrote each `<` and `>` as `&lt;` and
  * `&gt;` (DefaultHookOutput.getAdditionalContext, github.com/google-gemini/gemini-cli),
- * four characters each.
+ * four characters each, and each `&` as the `&amp;` {@link hookReply}
+ * writes for it, five.
  */
 export const GEMINI_CHARS: TextMeasure = {
   unit: "characters",
@@ -39,9 +40,10 @@ export const GEMINI_CHARS: TextMeasure = {
   },
 };
 
-/** The characters Gemini CLI's escaping adds for one UTF-16 unit. */
+/** The characters the escaping (Gemini CLI's of `<` and `>`, the hook's of `&`) adds for one UTF-16 unit. */
 function geminiGrowth(code: number): number {
-  return code === 0x3c || code === 0x3e ? 3 : 0;
+  if (code === 0x3c || code === 0x3e) return 3;
+  return code === 0x26 ? 4 : 0;
 }
 
 /**
@@ -68,10 +70,18 @@ export const HOOK_TEXT_CAPS: Readonly<Partial<Record<ToolAgent, TextCap>>> = {
  * model (`hookSpecificOutput.additionalContext`, the same field in all
  * three). Without: the reply that changes nothing, which Claude Code and
  * Codex take as empty output and Gemini CLI as `{}` (it parses stdout as JSON).
+ *
+ * For Gemini CLI each `&` of the text is written `&amp;`: Gemini CLI writes
+ * `<` and `>` as `&lt;` and `&gt;` but leaves `&`, so a repository's
+ * `</instructions>`, escaped as `&lt;/instructions>`, or its own
+ * `&lt;/instructions&gt;`, would read exactly as Gemini CLI shows the real
+ * closing tag. With `&` escaped too, the model reads the whole text escaped
+ * once, and `&lt;` only where the hook wrote a `<`.
  */
 export function hookReply(agent: HookAgent, context: string | undefined, closer = ""): string {
   if (context === undefined || context === "") return agent === "gemini-cli" ? "{}\n" : "";
-  const text = closer === "" ? context : `${closer}\n\n${context}`;
+  const shown = agent === "gemini-cli" ? context.replaceAll("&", "&amp;") : context;
+  const text = closer === "" ? shown : `${closer}\n\n${shown}`;
   const output = { hookEventName: HOOK_EVENTS[agent], additionalContext: wellFormed(text) };
   return `${JSON.stringify({ hookSpecificOutput: output })}\n`;
 }
