@@ -357,8 +357,12 @@ export const TOUCH_ELEMENT = "instructions";
  * The elements the agents sysprompt writes for put texts of their own in
  * (see integrations/agents-e2e/README.md): Claude Code's `<system-reminder>`,
  * which also holds a hook's additional context, so the files given on touch;
- * Codex's `<environment_context>`; Gemini CLI's `<session_context>`;
- * `<hook_context>`, which Codex (a developer message) and Gemini CLI (after
+ * Codex's `<environment_context>`; Gemini CLI's `<session_context>`, and
+ * the memory it adds to the same system instruction after a
+ * `GEMINI_SYSTEM_MD` prompt (`<loaded_context>` holding `<global_context>`,
+ * your ~/.gemini/GEMINI.md, `<user_project_memory>`, `<extension_context>`,
+ * `<project_context>`) and the `<untrusted_context>` it wraps shell, MCP and
+ * web output in; `<hook_context>`, which Codex (a developer message) and Gemini CLI (after
  * the tool's result) wrap a hook's additional context in, so the files given
  * on touch;
  * opencode's `<env>`, `<directories>` and `<available_references>`, which
@@ -373,6 +377,12 @@ export const HOST_ELEMENTS: readonly string[] = [
   "system-reminder",
   "environment_context",
   "session_context",
+  "loaded_context",
+  "global_context",
+  "user_project_memory",
+  "extension_context",
+  "project_context",
+  "untrusted_context",
   "hook_context",
   "env",
   "directories",
