@@ -248,7 +248,8 @@ function readName(written: string): string {
  * compared lower-cased. Linear: each character is looked at a bounded number
  * of times.
  */
-export function escapeWrapperTags(text: string, names: ReadonlySet<string>): string {
+export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
+  const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
   const nextOpen = openFinder(text);
   let out = "";
   let copied = 0;
@@ -285,6 +286,29 @@ export function escapeWrapperTags(text: string, names: ReadonlySet<string>): str
     lt = nextOpen(Math.max(lt + 1, start));
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * Not an element's name (no tag has `$` or `{`): in a set of the names a
+ * text may not write ({@link escapeWrapperTags}), it says the agent replaces
+ * its own `${…}` variables anywhere in the prompt's file, as Gemini CLI does
+ * with `${AgentSkills}`, `${SubAgents}`, `${AvailableTools}` and
+ * `${<tool>_ToolName}` (applySubstitutions, github.com/google-gemini/gemini-cli;
+ * the preset's `export.substitutes`), so a text may not write those either.
+ */
+export const AGENT_VARIABLES = "${";
+
+/** One of Gemini CLI's `${…}` variables at `${`: its names, and any tool's `_ToolName`. */
+const AGENT_VARIABLE = /\$\{(?=(?:AgentSkills|SubAgents|AvailableTools|[^\s{}$]*_ToolName)\})/g;
+
+/**
+ * `text` with each of the agent's `${…}` variables written `$\{…}`: the
+ * agent no longer matches it, and Markdown reads `\{` as `{`, so outside a
+ * code span the text says the same. Any other `${…}` (a shell's `${HOME}`)
+ * stays as written.
+ */
+function withoutAgentVariables(text: string): string {
+  return text.includes("${") ? text.replace(AGENT_VARIABLE, "$$\\{") : text;
 }
 
 /**
@@ -400,14 +424,17 @@ const ELEMENT_IN_TEMPLATE =
  * tag (every section of every layer, including variants and ones that end up
  * disabled: a name too many costs nothing), and every element its templates close or open with `{{#xml}}`
  * (`user_instructions`, `available_skills`, …), {@link TOUCH_ELEMENT} and
- * {@link HOST_ELEMENTS}.
+ * {@link HOST_ELEMENTS}; with `substitutes` (the agent replaces its `${…}`
+ * variables in the file), {@link AGENT_VARIABLES} too.
  * Templates are few and small, so one regular expression over each body costs
  * nothing next to the render.
  */
 export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
+  substitutes = false,
 ): Set<string> {
   const names = new Set<string>([TOUCH_ELEMENT, ...HOST_ELEMENTS]);
+  if (substitutes) names.add(AGENT_VARIABLES);
   for (const t of templates) {
     // A section is wrapped in its name unless its tag says otherwise.
     const tag = t.meta.tag ?? t.name;
