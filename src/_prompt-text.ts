@@ -248,7 +248,8 @@ function readName(written: string): string {
  * compared lower-cased. Linear: each character is looked at a bounded number
  * of times.
  */
-export function escapeWrapperTags(text: string, names: ReadonlySet<string>): string {
+export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
+  const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
   const nextOpen = openFinder(text);
   let out = "";
   let copied = 0;
@@ -285,6 +286,29 @@ export function escapeWrapperTags(text: string, names: ReadonlySet<string>): str
     lt = nextOpen(Math.max(lt + 1, start));
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * Not an element's name (no tag has `$` or `{`): in a set of the names a
+ * text may not write ({@link escapeWrapperTags}), it says the agent replaces
+ * its own `${…}` variables anywhere in the prompt's file, as Gemini CLI does
+ * with `${AgentSkills}`, `${SubAgents}`, `${AvailableTools}` and
+ * `${<tool>_ToolName}` (applySubstitutions, github.com/google-gemini/gemini-cli;
+ * the preset's `export.substitutes`), so a text may not write those either.
+ */
+export const AGENT_VARIABLES = "${";
+
+/** One of Gemini CLI's `${…}` variables at `${`: its names, and any tool's `_ToolName`. */
+const AGENT_VARIABLE = /\$\{(?=(?:AgentSkills|SubAgents|AvailableTools|[^\s{}$]*_ToolName)\})/g;
+
+/**
+ * `text` with each of the agent's `${…}` variables written `$\{…}`: the
+ * agent no longer matches it, and Markdown reads `\{` as `{`, so outside a
+ * code span the text says the same. Any other `${…}` (a shell's `${HOME}`)
+ * stays as written.
+ */
+function withoutAgentVariables(text: string): string {
+  return text.includes("${") ? text.replace(AGENT_VARIABLE, "$$\\{") : text;
 }
 
 /**
@@ -357,8 +381,12 @@ export const TOUCH_ELEMENT = "instructions";
  * The elements the agents sysprompt writes for put texts of their own in
  * (see integrations/agents-e2e/README.md): Claude Code's `<system-reminder>`,
  * which also holds a hook's additional context, so the files given on touch;
- * Codex's `<environment_context>`; Gemini CLI's `<session_context>`;
- * `<hook_context>`, which Codex (a developer message) and Gemini CLI (after
+ * Codex's `<environment_context>`; Gemini CLI's `<session_context>`, and
+ * the memory it adds to the same system instruction after a
+ * `GEMINI_SYSTEM_MD` prompt (`<loaded_context>` holding `<global_context>`,
+ * your ~/.gemini/GEMINI.md, `<user_project_memory>`, `<extension_context>`,
+ * `<project_context>`) and the `<untrusted_context>` it wraps shell, MCP and
+ * web output in; `<hook_context>`, which Codex (a developer message) and Gemini CLI (after
  * the tool's result) wrap a hook's additional context in, so the files given
  * on touch;
  * opencode's `<env>`, `<directories>` and `<available_references>`, which
@@ -373,6 +401,12 @@ export const HOST_ELEMENTS: readonly string[] = [
   "system-reminder",
   "environment_context",
   "session_context",
+  "loaded_context",
+  "global_context",
+  "user_project_memory",
+  "extension_context",
+  "project_context",
+  "untrusted_context",
   "hook_context",
   "env",
   "directories",
@@ -390,14 +424,17 @@ const ELEMENT_IN_TEMPLATE =
  * tag (every section of every layer, including variants and ones that end up
  * disabled: a name too many costs nothing), and every element its templates close or open with `{{#xml}}`
  * (`user_instructions`, `available_skills`, …), {@link TOUCH_ELEMENT} and
- * {@link HOST_ELEMENTS}.
+ * {@link HOST_ELEMENTS}; with `substitutes` (the agent replaces its `${…}`
+ * variables in the file), {@link AGENT_VARIABLES} too.
  * Templates are few and small, so one regular expression over each body costs
  * nothing next to the render.
  */
 export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
+  substitutes = false,
 ): Set<string> {
   const names = new Set<string>([TOUCH_ELEMENT, ...HOST_ELEMENTS]);
+  if (substitutes) names.add(AGENT_VARIABLES);
   for (const t of templates) {
     // A section is wrapped in its name unless its tag says otherwise.
     const tag = t.meta.tag ?? t.name;

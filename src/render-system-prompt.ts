@@ -201,7 +201,7 @@ export async function preparePrompt(
   // 4. The data the templates see, and the templates.
   const { builtin, context, tree } = outcomes;
   const layers = [builtin.value.layer, outcomes.user.value, outcomes.project.value];
-  const wrappers = wrapperNames(layers.flatMap((l) => l.sections));
+  const wrappers = wrapperNames(layers.flatMap(sectionsOf), preset.substitutes);
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt, wrappers), layers);
   // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
   const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
@@ -252,6 +252,9 @@ export async function preparePrompt(
     deadline,
   };
 }
+
+/** A layer's section templates, as {@link wrapperNames} reads them. */
+const sectionsOf = (layer: LoadedLayer) => layer.sections;
 
 /**
  * Every layer's section templates, the variant for `model` of each, and the

@@ -12,6 +12,11 @@
 //     request after the second read carries nothing more, and the system prompt of both is the
 //     same, byte for byte. Claude Code, like opencode, reads the nested AGENTS.md itself (its
 //     preset says so, and the hook leaves it out): there too it must arrive exactly once.
+//   - Gemini CLI, which writes the hook's `<` and `>` as `&lt;` and `&gt;` and cuts a shell
+//     output past 40,000 characters with the hook's text in it: a read of a file ending inside
+//     `<!--` brings nothing (its closer would close nothing), the next read brings the files; a
+//     shell output of 7,900 characters with a 45 KB pkg/sub/AGENTS.md is not cut, and your own
+//     glob rule arrives in it.
 //
 // Usage: node hook.mjs   (the repository built: `npm run build` at its root; `npm ci` here)
 // AGENTS_E2E_ONLY=codex runs one agent; AGENTS_E2E_MODULES=DIR takes the agents from another
@@ -34,6 +39,7 @@ const ONLY = process.env.AGENTS_E2E_ONLY?.split(",") ?? AGENTS;
 const MODULES = process.env.AGENTS_E2E_MODULES;
 const NESTED = "E2E-HOOK-NESTED-AGENTS";
 const RULE = "E2E-HOOK-GLOB-RULE";
+const USER_RULE = "E2E-HOOK-USER-RULE";
 const MODELS = {
   "claude-code": "claude-sonnet-4-5",
   codex: "gpt-5.5",
@@ -44,8 +50,8 @@ const { check, finish } = createChecks();
 
 const TMP = mkdtempSync(join(tmpdir(), "agents-e2e-hook-"));
 
-/** A git project: a nested AGENTS.md in pkg/sub and a Cursor rule for pkg's .ts files. */
-function project(agent) {
+/** A git project: a nested AGENTS.md in pkg/sub and a Cursor rule for pkg's .ts files (`extra` added or replaced). */
+function project(agent, extra = {}) {
   const root = join(TMP, agent, "project");
   const files = {
     ".git/HEAD": "ref: refs/heads/main\n",
@@ -54,6 +60,7 @@ function project(agent) {
     "pkg/sub/x.ts": "export const x = 1;\n",
     "pkg/sub/y.ts": "export const y = 2;\n",
     ".cursor/rules/ts.mdc": `---\nglobs: ["pkg/**/*.ts"]\n---\n${RULE}: TypeScript here is strict.\n`,
+    ...extra,
   };
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -113,6 +120,76 @@ function countIn(request, marker) {
   for (const k of ["system", "instructions", "systemInstruction"]) delete b[k];
   if (Array.isArray(b.messages)) b.messages = b.messages.filter((m) => m.role !== "system");
   return JSON.stringify(b).split(marker).length - 1;
+}
+
+/** One Gemini CLI session (yolo) in a project with `extra` files, the fake model answering `script`: its turn requests. */
+async function geminiSession(name, extra, script) {
+  const cwd = project(name, extra);
+  const home = join(TMP, name, "home");
+  // Your own glob rule: your files come first in the hook's text.
+  mkdirSync(join(home, ".pi/agent/rules"), { recursive: true });
+  writeFileSync(
+    join(home, ".pi/agent/rules/ts.md"),
+    `---\nglobs: "**/*.ts"\n---\n${USER_RULE}: strict types.\n`,
+  );
+  const snippet = hooksSnippet("gemini-cli", home);
+  const from = fake.requests.length;
+  fake.script.push(...script(cwd));
+  const run = await runAgent("gemini-cli", {
+    port: fake.port,
+    model: MODELS["gemini-cli"],
+    cwd,
+    home,
+    message: "go",
+    afterSetup: installer("gemini-cli", cwd, snippet),
+    env: { SYSPROMPT_AGENT_DIR: join(home, ".pi/agent") },
+    mode: "yolo",
+    ...(MODULES ? { modules: MODULES } : {}),
+  });
+  fake.script.length = 0;
+  const turns = fake.requests
+    .slice(from)
+    .filter((r) => r.route && r.route !== "count" && r.reply && r.body?.tools?.length);
+  return { run, turns };
+}
+
+/** Gemini CLI's escaping of the hook's text and its cut of a shell output, in the real agent. */
+async function geminiChecks() {
+  const read = (cwd, f) => ({
+    toolCall: { name: "read_file", arguments: { file_path: join(cwd, "pkg/sub", f) } },
+  });
+  const comment = await geminiSession(
+    "gemini-comment",
+    { "pkg/sub/z.ts": "export const z = 1;\n<!-- note\n" },
+    (cwd) => [read(cwd, "z.ts"), read(cwd, "x.ts"), { text: "done" }],
+  );
+  const [, afterZ, afterX] = comment.turns;
+  check(
+    "gemini-cli: a read ending inside <!-- brings nothing (its closer would arrive as --&gt;); the next read brings the rule once",
+    afterZ && afterX && countIn(afterZ, RULE) === 0 && countIn(afterX, RULE) === 1,
+    `${comment.turns.length} turns; rule counts ${afterZ && countIn(afterZ, RULE)}, ${afterX && countIn(afterX, RULE)}\n${comment.run.stderr.slice(-1500)}`,
+  );
+  const big = `# pkg/sub\n\n${NESTED}: ${"no default exports here. ".repeat(1900)}\n`;
+  const shell = await geminiSession(
+    "gemini-shell",
+    { "pkg/sub/AGENTS.md": big, "pkg/sub/log.txt": `${"log line\n".repeat(877)}xxxxxxx` },
+    () => [
+      {
+        toolCall: {
+          name: "run_shell_command",
+          arguments: { command: "cat pkg/sub/log.txt pkg/sub/x.ts" },
+        },
+      },
+      { text: "done" },
+    ],
+  );
+  const afterShell = shell.turns[1];
+  const body = afterShell ? JSON.stringify(afterShell.body) : "";
+  check(
+    "gemini-cli: a 7,900-character shell output with a 45 KB pkg/sub/AGENTS.md is not cut, and your glob rule arrives in it",
+    afterShell && countIn(afterShell, USER_RULE) === 1 && !body.includes("characters omitted"),
+    `${shell.turns.length} turns; your rule ${afterShell && countIn(afterShell, USER_RULE)}, cut ${body.includes("characters omitted")}\n${shell.run.stderr.slice(-1500)}`,
+  );
 }
 
 const fake = await startFakeModel();
@@ -183,6 +260,7 @@ try {
       systemOf(afterFirst) === systemOf(afterSecond),
     );
   }
+  if (ONLY.includes("gemini-cli")) await geminiChecks();
 } finally {
   await fake.close();
   rmSync(TMP, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // `sysprompt export` with the repository's built CLI, and one agent session against the fake model.
 
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { turnRequests } from "./extract.mjs";
@@ -10,6 +10,13 @@ import { HERE, REPO, runAgent } from "./harness.mjs";
 
 export const CLI = join(REPO, "dist/src/cli/bin.js");
 export const AGENTS = ["claude-code", "codex", "gemini-cli", "opencode"];
+
+/**
+ * The text of every fixture HOME's ~/.gemini/GEMINI.md: your global Gemini CLI memory, which
+ * Gemini CLI appends to the same system instruction after an exported prompt (`<loaded_context>`,
+ * `<global_context>`). No other agent reads it.
+ */
+export const GEMINI_HOME_MEMORY = "E2E-GEMINI-HOME: your own ~/.gemini/GEMINI.md.\n";
 
 /** The model each agent asks for, unless a run names another. */
 export const MODELS = {
@@ -40,10 +47,12 @@ export function createLab() {
       cpSync(join(HERE, "fixtures", name), dir, { recursive: true });
       return dir;
     },
-    /** A fresh private HOME with an empty sysprompt agent dir. */
+    /** A fresh private HOME with an empty sysprompt agent dir, and ~/.gemini/GEMINI.md ({@link GEMINI_HOME_MEMORY}). */
     home() {
       const dir = join(root, `home${++n}`);
       mkdirSync(join(dir, ".pi/agent"), { recursive: true });
+      mkdirSync(join(dir, ".gemini"), { recursive: true });
+      writeFileSync(join(dir, ".gemini/GEMINI.md"), GEMINI_HOME_MEMORY);
       return dir;
     },
     /** `sysprompt ARGS` with the built CLI, in a private HOME. */

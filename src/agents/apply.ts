@@ -20,6 +20,8 @@ export interface AppliedPreset {
   agentLoads: { agent: string; names: string[][]; imports: boolean } | undefined;
   /** What the agent sends itself, by file name, for the templates' `agentLoads`. */
   agentLoadsNames: string[];
+  /** The agent replaces its `${…}` variables in the exported file (`export.substitutes`). */
+  substitutes: boolean;
   /** The report, less the context files left out (the context step finds those). */
   report: Omit<PresetReport, "contextFilesLeftOut">;
 }
@@ -59,6 +61,7 @@ export function applyPreset(
       ]),
     ],
     toolDescriptions: presetToolTable ?? {},
+    substitutes: preset.export?.substitutes === true,
     agentLoads:
       preset.contextFiles.length > 0
         ? {

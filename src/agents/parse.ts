@@ -50,7 +50,7 @@ const LOADS_KEYS = ["contextFiles", "ruleSources", "imports", "nestedContextFile
 const TOOL_SET_KEYS = ["models", "modes", "tools"];
 /** Most alternative tool sets one preset may have. */
 const MAX_TOOL_SETS = 16;
-const EXPORT_KEYS = ["file", "where", "setting", "quote"];
+const EXPORT_KEYS = ["file", "where", "setting", "quote", "substitutes"];
 const QUOTES: readonly PathQuote[] = ["shell", "toml", "json"];
 
 /**
@@ -340,5 +340,13 @@ function exportSpec(v: unknown): ExportSpec | null | string {
   if (typeof quote !== "string" || !QUOTES.includes(quote as PathQuote)) {
     return `quote: must be one of ${QUOTES.join(", ")}`;
   }
-  return { file, where, setting, quote: quote as PathQuote };
+  const substitutes = v.substitutes ?? false;
+  if (typeof substitutes !== "boolean") return "substitutes: must be true or false";
+  return {
+    file,
+    where,
+    setting,
+    quote: quote as PathQuote,
+    ...(substitutes ? { substitutes } : {}),
+  };
 }

@@ -13,6 +13,12 @@ export interface ExportSpec {
   setting: string;
   /** How `{path}` is quoted in `setting`. */
   quote: PathQuote;
+  /**
+   * The agent replaces its own `${…}` variables anywhere in the file (Gemini CLI's
+   * `${AgentSkills}`, `${SubAgents}`, `${AvailableTools}`, `${<tool>_ToolName}`): a
+   * repository's text writes them as `$\{…}` (`src/_prompt-text.ts`). Absent: it does not.
+   */
+  substitutes?: true;
 }
 
 /**

@@ -19,7 +19,7 @@ import { touchOptions } from "../session/touch.js";
 import type { Diagnostic } from "../types.js";
 import { hookDeadline } from "./deadline.js";
 import type { ToolAgent } from "./input.js";
-import { HOOK_TEXT_BYTES } from "./reply.js";
+import { HOOK_TEXT_CAPS } from "./reply.js";
 import type { HookSnapshot } from "./snapshot.js";
 
 /** Where the hook runs: the environment and home folder of the agent that ran it. */
@@ -92,7 +92,7 @@ export async function hookLoading(
   const pass = async (paths: readonly string[], delivered: Set<string>) => {
     const touched = await loadContextForPathsSince(
       paths,
-      { ...loading, delivered, deadlineMs, maxTextBytes: HOOK_TEXT_BYTES[agent] },
+      { ...loading, delivered, deadlineMs, textCap: HOOK_TEXT_CAPS[agent] },
       started,
     );
     return { files: touched.files, diagnostics: [...problems, ...touched.diagnostics] };

@@ -1,6 +1,68 @@
 import { closingAfter } from "../_fence.js";
 import { wellFormed } from "../_text.js";
+import type { TextCap, TextMeasure } from "../gather/context/index.js";
 import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
+
+/**
+ * Room kept for the hook's text, the files' text as {@link GEMINI_CHARS}
+ * counts it, after a Gemini CLI shell result: a result that leaves less
+ * than this before Gemini CLI's cut ({@link GEMINI_SHELL_KEPT_CHARS}) gets
+ * nothing, and the text is held to it ({@link HOOK_TEXT_CAPS}), so a shell
+ * result with the text appended is never cut.
+ */
+export const GEMINI_SHELL_TEXT_ROOM = 9_500;
+
+/**
+ * A hook's text as Gemini CLI counts it once it has it: in UTF-16 units,
+ * as it cuts a shell result, after it wrote each `<` and `>` as `&lt;` and
+ * `&gt;` (DefaultHookOutput.getAdditionalContext, github.com/google-gemini/gemini-cli),
+ * four characters each, and each `&` as the `&amp;` {@link hookReply}
+ * writes for it, five.
+ */
+export const GEMINI_CHARS: TextMeasure = {
+  unit: "characters",
+  size: (text) => {
+    let size = text.length;
+    for (let i = 0; i < text.length; i++) size += geminiGrowth(text.charCodeAt(i));
+    return size;
+  },
+  head: (text, room) => {
+    let used = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length;
+      const cost = pair ? 2 : 1 + geminiGrowth(code);
+      if (used + cost > room) return text.slice(0, i);
+      used += cost;
+      if (pair) i++;
+    }
+    return text;
+  },
+};
+
+/** The characters the escaping (Gemini CLI's of `<` and `>`, the hook's of `&`) adds for one UTF-16 unit. */
+function geminiGrowth(code: number): number {
+  if (code === 0x3c || code === 0x3e) return 3;
+  return code === 0x26 ? 4 : 0;
+}
+
+/**
+ * The most of a hook's text each agent keeps whole, counted as it counts it
+ * (the files' text, as `formatTouched` writes it). Past 10,000 characters
+ * Claude Code saves a hook's additional context to a file and shows the
+ * model a 2 KB preview and the path (its hooks reference), and Codex past
+ * 2,500 tokens (4 bytes each by its count) a head and tail and the path
+ * (codex-rs/hooks/src/output_spill.rs; `additionalContextLimit` changes it):
+ * 9,500 UTF-8 bytes, 500 kept to spare. Gemini CLI keeps the text whole but
+ * cuts a shell result with it appended ({@link GEMINI_SHELL_KEPT_CHARS}):
+ * {@link GEMINI_SHELL_TEXT_ROOM} as {@link GEMINI_CHARS} counts it.
+ * opencode keeps the text whole.
+ */
+export const HOOK_TEXT_CAPS: Readonly<Partial<Record<ToolAgent, TextCap>>> = {
+  "claude-code": { max: 9_500 },
+  codex: { max: 9_500 },
+  "gemini-cli": { max: GEMINI_SHELL_TEXT_ROOM, measure: GEMINI_CHARS },
+};
 
 /**
  * What `sysprompt hook AGENT` prints on stdout. Pure. With `context`: the
@@ -8,35 +70,21 @@ import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
  * model (`hookSpecificOutput.additionalContext`, the same field in all
  * three). Without: the reply that changes nothing, which Claude Code and
  * Codex take as empty output and Gemini CLI as `{}` (it parses stdout as JSON).
+ *
+ * For Gemini CLI each `&` of the text is written `&amp;`: Gemini CLI writes
+ * `<` and `>` as `&lt;` and `&gt;` but leaves `&`, so a repository's
+ * `</instructions>`, escaped as `&lt;/instructions>`, or its own
+ * `&lt;/instructions&gt;`, would read exactly as Gemini CLI shows the real
+ * closing tag. With `&` escaped too, the model reads the whole text escaped
+ * once, and `&lt;` only where the hook wrote a `<`.
  */
 export function hookReply(agent: HookAgent, context: string | undefined, closer = ""): string {
   if (context === undefined || context === "") return agent === "gemini-cli" ? "{}\n" : "";
-  const text = closer === "" ? context : `${closer}\n\n${context}`;
+  const shown = agent === "gemini-cli" ? context.replaceAll("&", "&amp;") : context;
+  const text = closer === "" ? shown : `${closer}\n\n${shown}`;
   const output = { hookEventName: HOOK_EVENTS[agent], additionalContext: wellFormed(text) };
   return `${JSON.stringify({ hookSpecificOutput: output })}\n`;
 }
-
-/**
- * The most of a hook's text, in UTF-8 bytes, each agent keeps whole: past
- * 10,000 characters Claude Code saves a hook's additional context to a file
- * and shows the model a 2 KB preview and the path (its hooks reference), and
- * Codex past 2,500 tokens (4 bytes each by its count) a head and tail and
- * the path (codex-rs/hooks/src/output_spill.rs; `additionalContextLimit`
- * changes it). 500 bytes are kept to spare. Gemini CLI and opencode keep
- * the text whole (Gemini CLI's shell results: {@link GEMINI_SHELL_TEXT_ROOM}).
- */
-export const HOOK_TEXT_BYTES: Readonly<Partial<Record<ToolAgent, number>>> = {
-  "claude-code": 9_500,
-  codex: 9_500,
-};
-
-/**
- * Room kept for the hook's text after a Gemini CLI shell result: a longer
- * result would be cut with it ({@link GEMINI_SHELL_KEPT_CHARS}). A longer
- * text after a short result is cut in its middle at worst, where your files,
- * which come first, are not.
- */
-export const GEMINI_SHELL_TEXT_ROOM = 9_500;
 
 /**
  * Longest tool result whose text is read for what it leaves open: reading
@@ -62,25 +110,51 @@ const GEMINI_SHELL_TOOL = "run_shell_command";
 /**
  * What the hook's reply starts with ({@link hookReply}'s `closer`): the
  * closer of what the tool's result leaves open, for an agent that appends
- * the hook's text to it ({@link textBefore}), else "". Undefined when the
- * result is longer than {@link MAX_RESULT_TEXT} (what it leaves open is not
- * known), or when Gemini CLI would cut a shell result with the hook's text
- * in it (`textRoom`: the most that text holds): nothing may follow it.
+ * the hook's text to it ({@link textBefore}), else "". Or nothing may follow
+ * the result, and `nothing` says why: it is longer than
+ * {@link MAX_RESULT_TEXT} (what it leaves open is not known); Gemini CLI
+ * would cut a shell result with the closer and
+ * {@link GEMINI_SHELL_TEXT_ROOM} of text after it; or the closer holds a
+ * `<` or `>` that Gemini CLI's escaping ({@link geminiShows}) leaves
+ * closing nothing (`-->`, `</script>`, `?>`, `]]>`: the comment or block
+ * would run on over the files given).
  */
-export function replyCloser(
+export function replyStart(
   agent: HookAgent,
   resultText: string | undefined,
   tool = "",
-  textRoom = 0,
-): string | undefined {
+): { closer: string } | { nothing: string } {
   const before = textBefore(agent, resultText);
-  if (before === undefined) return "";
-  if (before.length > MAX_RESULT_TEXT) return undefined;
-  const end = "</hook_context>".length;
-  if (tool === GEMINI_SHELL_TOOL && before.length + textRoom + end > GEMINI_SHELL_KEPT_CHARS) {
-    return undefined;
+  if (before === undefined) return { closer: "" };
+  if (before.length > MAX_RESULT_TEXT)
+    return {
+      nothing: `is longer than ${MAX_RESULT_TEXT} characters, too long to read for a fence or comment it leaves open`,
+    };
+  const closer = closingAfter(before);
+  if (tool === GEMINI_SHELL_TOOL) {
+    // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
+    const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;
+    const end = "</hook_context>".length;
+    if (before.length + lead + GEMINI_SHELL_TEXT_ROOM + end > GEMINI_SHELL_KEPT_CHARS)
+      return {
+        nothing: `is a shell command's output that, with the files added, Gemini CLI would cut past ${GEMINI_SHELL_KEPT_CHARS} characters`,
+      };
   }
-  return closingAfter(before);
+  // Read again as Gemini CLI shows it, only when the escaping changed the closer (a fence's has no `<` or `>`).
+  if (/[<>]/.test(closer) && closingAfter(`${before}${geminiShows(closer)}\n\n`) !== "")
+    return {
+      nothing: `ends inside an HTML comment or block whose closer (${JSON.stringify(closer.trim())}) Gemini CLI writes with &lt; and &gt;, which close nothing`,
+    };
+  return { closer };
+}
+
+/**
+ * A hook's text as Gemini CLI shows it to the model: each `<` and `>` as
+ * `&lt;` and `&gt;` (DefaultHookOutput.getAdditionalContext); the tool's
+ * result before it stays as it was.
+ */
+export function geminiShows(text: string): string {
+  return text.replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 /**

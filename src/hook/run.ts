@@ -17,13 +17,7 @@ import {
   type ToolAgent,
 } from "./input.js";
 import { touchedPaths } from "./paths.js";
-import {
-  GEMINI_SHELL_KEPT_CHARS,
-  GEMINI_SHELL_TEXT_ROOM,
-  hookReply,
-  MAX_RESULT_TEXT,
-  replyCloser,
-} from "./reply.js";
+import { hookReply, replyStart } from "./reply.js";
 import { usableSnapshot } from "./snapshot.js";
 import { readSession, sessionLocation } from "./state.js";
 
@@ -51,19 +45,15 @@ export async function runHook(
   if ("problem" in parsed) return { reply: hookReply(agent, undefined), note: parsed.problem };
   // Read before anything is given: a result read past the deadline leaves the session as it was.
   const { resultText, tool } = parsed.call;
-  const closer = replyCloser(agent, resultText, tool, GEMINI_SHELL_TEXT_ROOM);
-  if (closer === undefined) {
-    const why =
-      (resultText?.length ?? 0) > MAX_RESULT_TEXT
-        ? `longer than ${MAX_RESULT_TEXT} characters, too long to read for a fence or comment it leaves open`
-        : `a shell command's output that, with the files added, Gemini CLI would cut past ${GEMINI_SHELL_KEPT_CHARS} characters`;
+  const start = replyStart(agent, resultText, tool);
+  if ("nothing" in start) {
     return {
       reply: hookReply(agent, undefined),
-      note: `nothing added: the tool's result is ${why}; the files come with a later call`,
+      note: `nothing added: the tool's result ${start.nothing}; the files come with a later call`,
     };
   }
   const found = await callContext(agent, parsed.call, where, late);
-  const reply = hookReply(agent, found.text, closer);
+  const reply = hookReply(agent, found.text, start.closer);
   return found.note === undefined ? { reply } : { reply, note: found.note };
 }
 

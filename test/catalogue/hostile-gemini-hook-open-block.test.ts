@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TouchedFile } from "../../src/gather/context/index.js";
 import { geminiResultText } from "../../src/hook/input.js";
-import { hookReply, MAX_RESULT_TEXT, replyCloser } from "../../src/hook/reply.js";
+import { geminiShows, hookReply, MAX_RESULT_TEXT, replyStart } from "../../src/hook/reply.js";
 import { runHook } from "../../src/hook/run.js";
 import { formatTouched } from "../../src/touch/format.js";
 import { tempDir } from "../api/_helpers.js";
@@ -16,7 +16,10 @@ import { swallowed, tagLinesInside } from "./_commonmark.js";
 // inside a fence, an HTML comment or <pre> took the <instructions> elements,
 // the nested AGENTS.md and the user's glob rule into it (review rev36d,
 // medium: 4 of 4 lines each kind), and the rule counted as given. The hook's
-// reply now starts with the closer that text needs.
+// reply now starts with the closer that text needs, or, when Gemini CLI's
+// escaping of `<` and `>` would leave that closer closing nothing (`-->`,
+// `</pre>`: review rev38c F2, catalogue/hostile-gemini-hook-escaped-closer),
+// adds nothing.
 
 function setup() {
   const base = tempDir();
@@ -36,11 +39,14 @@ function setup() {
   return { cwd, where: { env: { XDG_CACHE_HOME: join(base, "cache") }, home } };
 }
 
-/** What Gemini CLI sends its model as the tool's result, with the hook's reply `reply` (coreToolHookTriggers.ts). */
+/**
+ * What Gemini CLI sends its model as the tool's result, with the hook's reply `reply`
+ * (coreToolHookTriggers.ts): the reply's text with `<` and `>` escaped (getAdditionalContext).
+ */
 function asGemini(llmContent: unknown, reply: string): string {
   const context = JSON.parse(reply).hookSpecificOutput?.additionalContext as string;
   expect(context).toContain("USER-GLOB-RULE");
-  const wrapped = `\n\n<hook_context>${context}</hook_context>`;
+  const wrapped = `\n\n<hook_context>${geminiShows(context)}</hook_context>`;
   if (typeof llmContent === "string") return llmContent + wrapped;
   const parts = [...(llmContent as { text: string }[]), { text: wrapped }];
   return parts.map((p) => p.text).join("\n");
@@ -56,15 +62,18 @@ const FILES: TouchedFile[] = [
   },
 ];
 
-/** The model's text for a result `llmContent` and the files above, through the hook's reply. */
-function modelText(llmContent: unknown): string {
+/** The model's text for a result `llmContent` and the files above, through the hook's reply; undefined when it adds nothing. */
+function modelText(llmContent: unknown): string | undefined {
   const context = formatTouched(FILES, "/p");
-  const closer = replyCloser("gemini-cli", geminiResultText({ llmContent }));
-  const reply = hookReply("gemini-cli", context, closer);
+  const start = replyStart("gemini-cli", geminiResultText({ llmContent }));
+  if ("nothing" in start) return undefined;
+  const reply = hookReply("gemini-cli", context, start.closer);
   return asGemini(llmContent, reply);
 }
 
-function expectNothingSwallowed(model: string): void {
+function expectNothingSwallowed(model: string | undefined): void {
+  // Nothing added (the closer would close nothing once escaped): nothing to take in.
+  if (model === undefined) return;
   for (const needle of ["USER-GLOB-RULE", "NESTED-AGENTS", "to what this call touched"])
     expect(swallowed(model, needle), needle).toBe(false);
   expect(tagLinesInside(model, (line) => line.includes("<instructions"))).toEqual([]);
@@ -89,6 +98,11 @@ describe("hostile repository: a Gemini CLI tool result left open does not take t
 
   it("a result with nothing open gets no closer", () => {
     expect(modelText("export const x = 1;\n")).toContain("<hook_context>Instruction files apply");
+  });
+
+  it("a fence, alone or in a list item, gets its closer and the text (its closer has no `<` or `>`)", () => {
+    for (const [, text] of ENDINGS.filter(([name]) => name.includes("fence")))
+      expect(modelText(text)).toContain("USER-GLOB-RULE");
   });
 
   it("a result too long to read gets nothing now, and the files come with the next call", async () => {

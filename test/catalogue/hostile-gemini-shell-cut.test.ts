@@ -13,8 +13,8 @@ import { tempDir } from "../api/_helpers.js";
 // AGENTS.md beside the command's folder, the user's glob rule fell in the part
 // cut out, yet counted as given. A shell result that leaves the hook's text
 // less than 9,500 characters before the cut now gets nothing, and the files
-// come with a later call; after a shorter result, your files, which come
-// first, stay in the head that Gemini CLI keeps.
+// come with a later call; after a shorter result, the text, held to those
+// 9,500 characters (review rev38c F1), is not cut.
 
 function setup() {
   const base = tempDir();
@@ -61,15 +61,14 @@ describe("hostile repository: Gemini CLI's cut of a shell command's output", () 
     expect(next.reply).toContain("USER-GLOB-RULE");
   });
 
-  it("a short shell result gets the hook's text, your rule in the head Gemini CLI keeps of a cut", async () => {
+  it("a short shell result gets the hook's text, held to the room so Gemini CLI cuts nothing", async () => {
     const { cwd, where } = setup();
     const output = "ok\n";
     const { reply } = await runHook("gemini-cli", call(cwd, "run_shell_command", output), where);
     const context = JSON.parse(reply).hookSpecificOutput.additionalContext as string;
     const sent = `${output}\n\n<hook_context>${context}</hook_context>`;
     // Past 40,000 characters Gemini CLI keeps the first fifth and the last four fifths.
-    expect(sent.length).toBeGreaterThan(GEMINI_SHELL_KEPT_CHARS);
+    expect(sent.length).toBeLessThanOrEqual(GEMINI_SHELL_KEPT_CHARS);
     expect(sent.indexOf("USER-GLOB-RULE")).toBeGreaterThan(-1);
-    expect(sent.indexOf("USER-GLOB-RULE")).toBeLessThan(GEMINI_SHELL_KEPT_CHARS / 5);
   });
 });

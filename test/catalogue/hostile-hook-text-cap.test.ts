@@ -95,10 +95,11 @@ describe("hostile repository: the hook's text fits what the agent keeps of it", 
     expect(await call("codex")).toBe("");
   });
 
-  it("Gemini CLI keeps the text whole: nothing cut", async () => {
+  it("Gemini CLI: held to 9,500 characters as it counts them (catalogue/hostile-gemini-hook-text-cap)", async () => {
     const { call } = project({ "p/pkg/sub/AGENTS.md": `# sub\n\n${LINE.repeat(250)}` });
     const text = await call("gemini-cli");
-    expect(text.length).toBeGreaterThan(14_000);
+    expect(text.replace(/[<>]/g, "&xx;").length).toBeLessThanOrEqual(9_500);
+    expect(text.length).toBeGreaterThan(8_000);
     expect(text.indexOf("USER-GLOB-RULE")).toBeLessThan(200);
   });
 });

@@ -74,18 +74,37 @@ function rank(file: ContextFile): number {
 }
 
 /**
- * `text`'s first `room` bytes (at a character boundary) and `marker(omitted)`
- * on a line after them, `omitted` the bytes left out; a fence or comment
- * the cut left open is closed before the marker, which is then read as text.
+ * How a host counts a text it keeps only so much of: its unit in a
+ * diagnostic's words, the size of a text, and the longest head of a text
+ * within a room (never between the two halves of a surrogate pair).
  */
-export function cutToBytes(
+export interface TextMeasure {
+  unit: string;
+  size: (text: string) => number;
+  head: (text: string, room: number) => string;
+}
+
+/** UTF-8 bytes: what Claude Code's and Codex's limits on a hook's text are held to. */
+export const UTF8_BYTES: TextMeasure = {
+  unit: "bytes",
+  size: (text) => Buffer.byteLength(text),
+  head: (text, room) => keepHead(Buffer.from(text, "utf8"), room),
+};
+
+/**
+ * `text`'s head of at most `room` (by `measure`, default UTF-8 bytes, at a
+ * character boundary) and `marker(omitted)` on a line after it, `omitted`
+ * what was left out in that unit; a fence or comment the cut left open is
+ * closed before the marker, which is then read as text.
+ */
+export function cutToSize(
   text: string,
   room: number,
   marker: (omitted: number) => string,
+  measure: TextMeasure = UTF8_BYTES,
 ): string {
-  const bytes = Buffer.from(text, "utf8");
-  const kept = keepHead(bytes, room);
-  return withMarker(kept, marker(bytes.length - Buffer.byteLength(kept)));
+  const kept = measure.head(text, room);
+  return withMarker(kept, marker(measure.size(text) - measure.size(kept)));
 }
 
 function withMarker(kept: string, marker: string): string {

@@ -1,5 +1,7 @@
 // The context step: AGENTS.md / CLAUDE.md from the project root down to cwd,
 // with their @imports (confined to the project), capped reads and paragraph dedupe.
+
+export { type TextMeasure, UTF8_BYTES } from "./_context-total.js";
 export {
   type ContextFilesOptions,
   type ContextFileTrace,
@@ -17,6 +19,7 @@ export {
   loadContextForPathsSince,
   MAX_TOUCH_FOLDERS,
   MAX_TOUCH_PATHS,
+  type TextCap,
   TOUCH_ELEMENT,
   type TouchedContext,
   type TouchedFile,

@@ -31,7 +31,13 @@ import {
   type Rule,
   ruleBase,
 } from "../rules/index.js";
-import { capTotal, cutToBytes, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
+import {
+  capTotal,
+  cutToSize,
+  DEFAULT_MAX_TOTAL_CONTEXT_BYTES,
+  type TextMeasure,
+  UTF8_BYTES,
+} from "./_context-total.js";
 import { type ContextFolder, findContextFile, loadOne } from "./context-files.js";
 import { contextKey, fileKey, ruleKey } from "./touch-keys.js";
 
@@ -55,6 +61,12 @@ export interface TouchedFile {
 export interface TouchedContext {
   files: TouchedFile[];
   diagnostics: Diagnostic[];
+}
+
+/** The most of a hook's text an agent keeps whole, counted as it counts it. */
+export interface TextCap {
+  max: number;
+  measure?: TextMeasure;
 }
 
 /** Most paths one call looks at; the rest are named in one diagnostic. */
@@ -112,11 +124,12 @@ export interface ContextForOptions {
   deadlineMs?: number;
   /**
    * The most the host's text of the files (as `formatTouched` writes it) may
-   * take, in UTF-8 bytes: the agent keeps only that much of a hook's text
-   * (`sysprompt hook` for Claude Code and Codex). Files past it are left
-   * for a later call; one larger on its own is cut to fit. Default: none.
+   * take, counted as the agent counts it (`measure`, default UTF-8 bytes):
+   * the agent keeps only that much of a hook's text whole (`sysprompt hook`
+   * for Claude Code, Codex and Gemini CLI). Files past it are left for a
+   * later call; one larger on its own is cut to fit. Default: none.
    */
-  maxTextBytes?: number;
+  textCap?: TextCap;
 }
 
 /**
@@ -426,10 +439,11 @@ export async function loadContextForPathsSince(
     capped.cut.length === 0 ? f : { ...f, content: escapeWrapperTags(f.content, wrappers) },
   );
   const fitted =
-    options.maxTextBytes === undefined
+    options.textCap === undefined
       ? { files, diagnostics: [] }
       : fitText(files, orderedKeys, {
-          maxTextBytes: options.maxTextBytes,
+          max: options.textCap.max,
+          measure: options.textCap.measure ?? UTF8_BYTES,
           cwd,
           delivered,
           wrappers,
@@ -443,30 +457,32 @@ export async function loadContextForPathsSince(
 
 /**
  * `files` (in the order given) as many as their text, as `formatTouched`
- * writes it, holds within `maxTextBytes` bytes: an agent that keeps a hook's
- * text only up to a size (Claude Code: 10,000 characters, the rest a 2 KB
- * preview and a file path; Codex: 2,500 tokens) would show the model the
- * start of what follows. A file that does not fit is left out, and not
- * given (its keys leave `delivered`): a later call gives it. One larger
- * than the cap on its own, which no call could give whole, is cut to the
- * room left, with a marker line, and given, when some of its text fits.
+ * writes it, holds within `c.max` as `c.measure` counts it: an agent that
+ * keeps a hook's text only up to a size (Claude Code: 10,000 characters, the
+ * rest a 2 KB preview and a file path; Codex: 2,500 tokens; Gemini CLI: a
+ * shell result's 40,000 characters, the text appended and escaped) would
+ * show the model the start of what follows. A file that does not fit is left
+ * out, and not given (its keys leave `delivered`): a later call gives it.
+ * One larger than the cap on its own, which no call could give whole, is cut
+ * to the room left, with a marker line, and given, when some of its text fits.
  */
 function fitText(
   files: readonly TouchedFile[],
   keysOf: readonly string[][],
-  c: { maxTextBytes: number; cwd: string; delivered: Set<string>; wrappers: ReadonlySet<string> },
+  c: FitCap & { delivered: Set<string> },
 ): { files: TouchedFile[]; diagnostics: Diagnostic[] } {
-  const size = (f: TouchedFile) => Buffer.byteLength(touchedElement(f, c.cwd)) + 1;
+  const size = (f: TouchedFile) => c.measure.size(touchedElement(f, c.cwd)) + 1;
+  const keeps = `the agent keeps ${c.max} ${c.measure.unit} of a hook's text in one call`;
   // The longer lead, whichever number of files is kept.
-  let used = Math.max(Buffer.byteLength(touchedLead(1)), Buffer.byteLength(touchedLead(2)));
+  let used = Math.max(c.measure.size(touchedLead(1)), c.measure.size(touchedLead(2)));
   const sizes = files.map(size);
-  if (used + sizes.reduce((a, b) => a + b, 0) <= c.maxTextBytes)
+  if (used + sizes.reduce((a, b) => a + b, 0) <= c.max)
     return { files: [...files], diagnostics: [] };
   const kept: TouchedFile[] = [];
   const left: string[] = [];
   const diagnostics: Diagnostic[] = [];
   files.forEach((file, i) => {
-    const room = c.maxTextBytes - used;
+    const room = c.max - used;
     const whole = sizes[i] as number;
     if (whole <= room) {
       kept.push(file);
@@ -474,9 +490,7 @@ function fitText(
       return;
     }
     const cut =
-      whole > c.maxTextBytes - Buffer.byteLength(touchedLead(1))
-        ? cutToRoom(file, room, c)
-        : undefined;
+      whole > c.max - c.measure.size(touchedLead(1)) ? cutToRoom(file, room, c) : undefined;
     if (cut === undefined) {
       for (const key of keysOf[i] ?? []) c.delivered.delete(key);
       left.push(file.path);
@@ -487,7 +501,7 @@ function fitText(
     diagnostics.push({
       level: "warning",
       code: "touch-text-cut",
-      message: `cut to fit the ${c.maxTextBytes} bytes the agent keeps of a hook's text in one call: it is larger than that on its own`,
+      message: `cut to fit the ${c.max} ${c.measure.unit} the agent keeps of a hook's text in one call: it is larger than that on its own`,
       path: file.path,
     });
   });
@@ -495,33 +509,36 @@ function fitText(
     diagnostics.push({
       level: "warning",
       code: "touch-text-cut",
-      message: `${left.length} file${left.length === 1 ? "" : "s"} left for a later call: the agent keeps ${c.maxTextBytes} bytes of a hook's text in one call (${left.join(", ")})`,
+      message: `${left.length} file${left.length === 1 ? "" : "s"} left for a later call: ${keeps} (${left.join(", ")})`,
     });
   }
   return { files: kept, diagnostics };
 }
 
+/** A cap as {@link fitText} applies it. */
+interface FitCap {
+  max: number;
+  measure: TextMeasure;
+  cwd: string;
+  wrappers: ReadonlySet<string>;
+}
+
 /** The smallest part of a file's element worth giving: its tags, the marker and a few lines. */
 const MIN_CUT_TEXT = 512;
 
-/** `file` cut so its element takes at most `room` bytes, or undefined when less than {@link MIN_CUT_TEXT} of its text would fit. */
-function cutToRoom(
-  file: TouchedFile,
-  room: number,
-  c: { maxTextBytes: number; cwd: string; wrappers: ReadonlySet<string> },
-): TouchedFile | undefined {
+/** `file` cut so its element takes at most `room`, or undefined when less than {@link MIN_CUT_TEXT} of its text would fit. */
+function cutToRoom(file: TouchedFile, room: number, c: FitCap): TouchedFile | undefined {
   const marker = (omitted: number) =>
-    `[… ${omitted} bytes more of this file left out: the agent keeps ${c.maxTextBytes} bytes of a hook's text in one call; read the file for the rest]`;
+    `[… ${omitted} ${c.measure.unit} more of this file left out: the agent keeps ${c.max} ${c.measure.unit} of a hook's text in one call; read the file for the rest]`;
   const bare =
-    Buffer.byteLength(
-      touchedElement({ ...file, content: marker(file.content.length * 4) }, c.cwd),
-    ) + 1;
+    c.measure.size(touchedElement({ ...file, content: marker(file.content.length * 4) }, c.cwd)) +
+    1;
   let keep = room - bare;
   // A closer the cut needs (a fence's, a quote's prefix) or an escape can make the element a little longer: measured again.
   for (let tries = 0; tries < 4 && keep >= MIN_CUT_TEXT; tries++) {
-    const content = escapeWrapperTags(cutToBytes(file.content, keep, marker), c.wrappers);
+    const content = escapeWrapperTags(cutToSize(file.content, keep, marker, c.measure), c.wrappers);
     const cut = { ...file, content };
-    const over = Buffer.byteLength(touchedElement(cut, c.cwd)) + 1 - room;
+    const over = c.measure.size(touchedElement(cut, c.cwd)) + 1 - room;
     if (over <= 0) return cut;
     keep -= over;
   }

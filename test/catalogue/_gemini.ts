@@ -1,0 +1,31 @@
+import { expect } from "vitest";
+
+/** Gemini CLI's DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD: a shell result longer than this is cut. */
+export const GEMINI_CUT = 40_000;
+
+/**
+ * What Gemini CLI 0.61 sends its model for a tool whose string result is
+ * `result`, after the hook replied `reply`: the reply's text with `<` and
+ * `>` written as `&lt;` and `&gt;` (getAdditionalContext), appended in
+ * `<hook_context>`; for a shell command, past {@link GEMINI_CUT} characters
+ * only the first fifth and the last four fifths, a line between them.
+ */
+export function geminiSends(result: string, reply: string, shell: boolean): string {
+  const parsed = JSON.parse(reply) as { hookSpecificOutput?: { additionalContext?: string } };
+  const context = parsed.hookSpecificOutput?.additionalContext;
+  const whole =
+    context === undefined
+      ? result
+      : `${result}\n\n<hook_context>${context.replace(/</g, "&lt;").replace(/>/g, "&gt;")}</hook_context>`;
+  if (!shell || whole.length <= GEMINI_CUT) return whole;
+  const head = Math.floor(GEMINI_CUT * 0.2);
+  return `${whole.slice(0, head)}\n\n... [cut] ...\n\n${whole.slice(whole.length - (GEMINI_CUT - head))}`;
+}
+
+/** The reply's text as Gemini CLI appends it (escaped), failing when the reply added none. */
+export function geminiContext(reply: string): string {
+  const context = (JSON.parse(reply) as { hookSpecificOutput?: { additionalContext?: string } })
+    .hookSpecificOutput?.additionalContext;
+  expect(context).toBeTypeOf("string");
+  return (context as string).replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
