@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
-import { lstat, realpath, stat } from "../_io.js";
+import { readTextFileSync } from "../_fs.js";
+import { lstat, realpath, stat, statOrUndefinedSync } from "../_io.js";
 import { readCappedText } from "./capped-read.js";
 
 /**
@@ -91,3 +92,26 @@ export async function gitDirNamed(dotGit: string, dir: string): Promise<Named> {
   if (!read.ok) return { ok: false, problem: `.git file not used: ${read.problem}`, line: 1 };
   return { ok: true, path: read.path, line: 1 };
 }
+
+/**
+ * Synchronous form of {@link gitDirNamed}, for the door's synchronous reads:
+ * the git folder `dotGit` names, or undefined when it names none (a link to a
+ * file, a `.git` file that is not one `gitdir:` line of at most
+ * {@link MAX_GITFILE_BYTES}).
+ */
+export function gitDirNamedSync(dotGit: string, dir: string): string | undefined {
+  const entry = statOrUndefinedSync(dotGit, false);
+  if (entry?.isDirectory()) return dotGit;
+  if (entry?.isSymbolicLink()) {
+    return statOrUndefinedSync(dotGit, true)?.isDirectory() ? dotGit : undefined;
+  }
+  if (!entry?.isFile()) return undefined;
+  const read = readTextFileSync(dotGit, MAX_GITFILE_BYTES);
+  const text = read.ok ? read.text.replace(/[\r\n]+$/, "") : "";
+  const path = text.slice(GITDIR.length);
+  if (!text.startsWith(GITDIR) || path === "" || path.includes("\n")) return undefined;
+  // As git does, a relative path is relative to the folder holding `.git`.
+  return resolve(dir, path);
+}
+
+const GITDIR = "gitdir: ";

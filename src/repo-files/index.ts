@@ -19,6 +19,7 @@ export {
   MAX_CHAIN_FOLDERS,
 } from "./cwd-chain.js";
 export { intoProject } from "./into-project.js";
+export { type NestedCheck, nestedClones } from "./nested-clone.js";
 export { readFileNoFollow } from "./no-follow.js";
 export {
   type OwnFolderWhere,

@@ -75,7 +75,7 @@ export async function gitFolderWithin(root: string, other: string): Promise<bool
 }
 
 /** The git folder `root`'s `.git` names, as written and by real path; none when it names none. */
-async function gitFolders(root: string): Promise<string[]> {
+export async function gitFolders(root: string): Promise<string[]> {
   const named = await gitDirNamed(join(root, ".git"), root);
   if (!named.ok) return [];
   const real = await realpath(named.path).catch(() => named.path);

@@ -2,6 +2,7 @@ import { relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { isWithin, leavesFolder, toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
+import { type NestedCheck, nestedClones } from "./nested-clone.js";
 import { type PrivateVerdict, privatePaths } from "./private-paths.js";
 import { findProjectRoot } from "./project-root.js";
 
@@ -26,6 +27,12 @@ export interface Reach {
    * path written in a file; a file found at its own name there is read.
    */
   home?: string;
+  /**
+   * The repositories of their own below the root (a clone made inside it, not
+   * a submodule or a worktree of it): out of reach through a link or a path
+   * written in a file, trusted or not ({@link nestedClones}).
+   */
+  nested: NestedCheck;
   /** An untrusted project's private files: not read through a link or a path written in a file. */
   isPrivate?: PrivateCheck;
 }
@@ -78,6 +85,8 @@ export function reachOf(p: {
   realFound: string;
   home: string;
   realHome: string;
+  /** The nested-repository check of a real root, when the caller keeps one per root. */
+  nested?: (realRoot: string) => NestedCheck;
 }): Omit<Reach, "isPrivate"> {
   const homes = [...new Set([resolve(p.home), p.realHome])];
   const holds = (dir: string, real: string) =>
@@ -87,7 +96,8 @@ export function reachOf(p: {
   const realRoot = narrowed ? p.realStart : p.realFound;
   const isHome = homes.some((h) => h === root || h === realRoot);
   const excluded = !isHome && holds(root, realRoot) ? homes : [];
-  return { root, realRoot, excluded, ...(isHome ? { home: p.realHome } : {}) };
+  const nested = p.nested?.(realRoot) ?? nestedClones(realRoot);
+  return { root, realRoot, excluded, ...(isHome ? { home: p.realHome } : {}), nested };
 }
 
 /** One folder, its project root as found (the nearest folder with `.git`), and their real paths. */
@@ -113,6 +123,15 @@ export function folderReaches(o: {
   signal?: AbortSignal | undefined;
 }): (folder: FolderInProject) => Reach {
   const checkers = new Map<string, PrivateCheck>();
+  const nested = new Map<string, NestedCheck>();
+  const nestedOf = (realRoot: string) => {
+    let check = nested.get(realRoot);
+    if (check === undefined) {
+      check = nestedClones(realRoot);
+      nested.set(realRoot, check);
+    }
+    return check;
+  };
   return (f) => {
     const reach = reachOf({
       start: f.dir,
@@ -121,6 +140,7 @@ export function folderReaches(o: {
       realFound: f.realRoot,
       home: o.home,
       realHome: o.realHome,
+      nested: nestedOf,
     });
     if (o.trusted) return reach;
     let isPrivate = checkers.get(reach.realRoot);
@@ -150,7 +170,10 @@ export async function reachRefusal(
   named: boolean,
 ): Promise<Refusal | undefined> {
   const where = placeRefusal(path, real, reach, named);
-  if (where !== undefined || !reach.isPrivate || !led(path, real, reach, named)) return where;
+  if (where !== undefined || !led(path, real, reach, named)) return where;
+  const clone = await reach.nested(real);
+  if (clone !== undefined) return nestedRefusal(real, clone, reach);
+  if (!reach.isPrivate) return undefined;
   const secret = (await reach.isPrivate(real)) ?? (named ? await reach.isPrivate(path) : undefined);
   if (!secret) return undefined;
   return {
@@ -235,8 +258,24 @@ export function placeRefusal(
   return undefined;
 }
 
+/** A real path inside `clone`, a repository of its own below the reach's root, led to by a link or an import. */
+export function nestedRefusal(
+  real: string,
+  clone: string,
+  reach: Omit<Reach, "isPrivate">,
+): Refusal {
+  return outside(
+    `it resolves to ${toPosix(real)}, inside ${toPosix(clone)}, a repository of its own within the project root ${toPosix(reach.root)} (a clone, not a submodule or a worktree of it), which the project's files never reach`,
+  );
+}
+
 /** Reached through a link inside the project, or by a path a file wrote: where it leads decides. */
-function led(path: string, real: string, reach: Omit<Reach, "isPrivate">, named: boolean): boolean {
+export function led(
+  path: string,
+  real: string,
+  reach: Omit<Reach, "isPrivate">,
+  named: boolean,
+): boolean {
   return named || !sameInside(path, real, reach);
 }
 

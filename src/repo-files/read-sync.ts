@@ -13,7 +13,8 @@ import {
 import { openedPath } from "../_io.js";
 import { isBelowCeiling } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
-import { placeRefusal, type Reach, reachOf } from "./reach.js";
+import { nestedCloneSync } from "./nested-clone.js";
+import { led, nestedRefusal, placeRefusal, type Reach, reachOf } from "./reach.js";
 import {
   CHANGED,
   errorCode,
@@ -53,6 +54,10 @@ export function readRepoTextSync(
   if (o.reach) {
     const refusal = placeRefusal(path, real, o.reach, false);
     if (refusal) return refused(path, refusal);
+    const clone = led(path, real, o.reach, false)
+      ? nestedCloneSync(real, o.reach.realRoot)
+      : undefined;
+    if (clone !== undefined) return refused(path, nestedRefusal(real, clone, o.reach));
   }
   let fd: number | undefined;
   try {

@@ -29,11 +29,12 @@ const cases: CatalogueCase[] = [
     bad: ["project/app/.gemini"],
     options: { projectTrusted: false },
     expected: (root) => [
+      // A hidden name is left out of the names, trusted or not (review rev38a L2).
       diag(
         "warning",
-        "rule-refused",
-        "rule file not read: the project is not trusted and it resolves to .env, which is hidden (a name that starts with a dot); trust the project to read it",
-        join(root, "project/.env"),
+        "gemini-settings",
+        'context.fileName ".env" is a hidden name; left out: no hidden file is read as context',
+        join(root, "project/app/.gemini/settings.json"),
       ),
     ],
     verify: noMarker,
@@ -99,17 +100,7 @@ describe("catalogue: the third attack review", () => {
       home: join(root, "home"),
       projectTrusted: false,
     });
-    expect(got).toEqual({
-      files: [],
-      diagnostics: [
-        {
-          level: "warning",
-          code: "context-private",
-          message:
-            "not loaded: the project is not trusted and it resolves to sub/.env, which is hidden (a name that starts with a dot); trust the project to read it",
-          path: `${project}/sub/.env`,
-        },
-      ],
-    });
+    // The hidden name is not looked for at all (review rev38a L2); the settings' problems are the rules step's to say.
+    expect(got).toEqual({ files: [], diagnostics: [] });
   });
 });

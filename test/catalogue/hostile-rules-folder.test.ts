@@ -6,6 +6,7 @@ import {
   MAX_RULE_FILES_PER_FOLDER,
   MAX_RULE_FOLDER_ENTRIES,
 } from "../../src/gather/rules/discover.js";
+import { reachOf } from "../../src/repo-files/index.js";
 import { tempDir } from "../api/_helpers.js";
 
 // A rules folder of a million files (`.roo/rules`) was listed whole, sorted
@@ -21,7 +22,18 @@ describe("hostile repository: a rules folder of too many files", () => {
     const dir = join(root, ".roo", "rules");
     mkdirSync(dir, { recursive: true });
     for (let i = 0; i <= MAX_RULE_FOLDER_ENTRIES; i++) writeFileSync(join(dir, `r${i}.md`), "x\n");
-    const found = await findRuleFiles(root, ROO, { root, realRoot: root, excluded: [] });
+    const found = await findRuleFiles(
+      root,
+      ROO,
+      reachOf({
+        start: root,
+        realStart: root,
+        found: root,
+        realFound: root,
+        home: "/nonexistent-home",
+        realHome: "/nonexistent-home",
+      }),
+    );
     expect(found.map((c) => [c.path, c.refused?.status])).toEqual([[dir, "over-cap"]]);
   }, 60_000);
 
@@ -32,7 +44,18 @@ describe("hostile repository: a rules folder of too many files", () => {
     const count = MAX_RULE_FILES_PER_FOLDER + 5;
     for (let i = 0; i < count; i++)
       writeFileSync(join(dir, `r${String(i).padStart(4, "0")}.md`), "x\n");
-    const found = await findRuleFiles(root, ROO, { root, realRoot: root, excluded: [] });
+    const found = await findRuleFiles(
+      root,
+      ROO,
+      reachOf({
+        start: root,
+        realStart: root,
+        found: root,
+        realFound: root,
+        home: "/nonexistent-home",
+        realHome: "/nonexistent-home",
+      }),
+    );
     expect(found.filter((c) => c.refused === undefined)).toHaveLength(MAX_RULE_FILES_PER_FOLDER);
     expect(found.filter((c) => c.refused?.status === "over-cap").map((c) => c.rel)).toEqual([
       "r0200.md",

@@ -626,7 +626,7 @@ function projectsBelow(
           allowedText: `the project root ${toPosix(reach.root)}`,
           reach,
         },
-        ignored: privatePaths(reach.realRoot, { hidden: false }),
+        ignored: privatePaths(reach.realRoot, { hidden: false, home }),
       };
       projects.set(reach.realRoot, project);
     }

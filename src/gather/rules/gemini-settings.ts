@@ -30,7 +30,8 @@ const MAX_NAME_LENGTH = 255;
  * project's `reach` (a link out of the project, or for an untrusted project
  * to a private file such as `.env`, is refused; a parse error quotes the
  * start of the text it read). A name that is not one plain file name (a
- * slash, `..`, empty) is dropped with a warning: it could lead out of the folder.
+ * slash, `..`, empty) is dropped with a warning: it could lead out of the folder;
+ * so is a hidden name (`.env`, where a clone keeps your keys), trusted or not.
  */
 export async function geminiContextNames(
   cwd: string,
@@ -72,6 +73,13 @@ export async function geminiContextNames(
   for (const name of listed) {
     if (!isPlainName(name)) {
       diagnostics.push(warn(`context.fileName ${shownEntry(name)} is not one file name; left out`));
+    } else if (name.startsWith(".")) {
+      // Trusted or not: `.env` is where a clone keeps your keys, never the repository's instructions.
+      diagnostics.push(
+        warn(
+          `context.fileName ${shownEntry(name)} is a hidden name; left out: no hidden file is read as context`,
+        ),
+      );
     } else if (!names.includes(name)) names.push(name);
   }
   if (names.length > MAX_GEMINI_NAMES) {

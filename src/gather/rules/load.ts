@@ -11,6 +11,8 @@ import {
   checkMaxBytes,
   ownFolderInProject,
   ownFolderInProjectDiagnostic,
+  type PrivateVerdict,
+  privatePaths,
   projectReach,
   type Reach,
   readRepoCapped,
@@ -348,6 +350,13 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   }
   const gemini = sources.has("gemini") ? await geminiContextNames(cwd, reach) : { diagnostics: [] };
   diagnostics.push(...gemini.diagnostics);
+  // A name the settings set is the repository's word, trusted or not: never a file git ignores
+  // (your .env, a credentials.json your global excludes name), as on touch (context-ignored).
+  const ignored = privatePaths(reach.realRoot, { hidden: false, home, signal: options.signal });
+  const namedByGit = (entries: Entry[]) =>
+    Promise.all(
+      entries.map(async (e) => ({ ...e, candidate: await notIgnored(e.candidate, ignored) })),
+    );
   if (
     !trusted &&
     RULE_FORMATS.some((f) => formatWanted(f, sources) && f.scope === "project-layer")
@@ -362,9 +371,10 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
       if (layerOf(plain) !== "project") return;
       const format = withGeminiNames(plain, gemini.names);
       const bases = format.scope === "project" ? projectFolders : [layerDir];
-      groups[i] = await Promise.all(
+      const found = await Promise.all(
         bases.map((base) => findIn(format, base, reach, realOf.get(base))),
       );
+      groups[i] = format === plain ? found : await Promise.all(found.map(namedByGit));
     }),
   );
   await readLayer(
@@ -488,6 +498,22 @@ function withFallbacks(format: RuleFormat, perLocation: RuleCandidate[][]): Rule
     if (why === undefined) return found;
     return found.map((c) => (c.refused ? c : { ...c, disabled: why(toPosix(c.path)) }));
   });
+}
+
+/**
+ * A candidate found by a name `context.fileName` set, refused when git
+ * ignores it (or it is inside `.git/`): the setting names the folder's
+ * instructions, never a file the clone keeps out of the repository.
+ */
+async function notIgnored(
+  candidate: RuleCandidate,
+  ignored: (path: string) => Promise<PrivateVerdict | undefined>,
+): Promise<RuleCandidate> {
+  if (candidate.location.named !== true || candidate.refused) return candidate;
+  const verdict = await ignored(candidate.real ?? candidate.path);
+  if (verdict === undefined) return candidate;
+  const reason = `${verdict.rel} is ${verdict.why}, and a name .gemini/settings.json sets never names such a file`;
+  return { ...candidate, refused: { status: "refused", reason } };
 }
 
 /** Gemini CLI's project format, reading the names `context.fileName` sets instead of GEMINI.md. */

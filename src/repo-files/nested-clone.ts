@@ -1,0 +1,76 @@
+import { dirname, join } from "node:path";
+import { statOrUndefinedSync } from "../_io.js";
+import { isWithin } from "../_paths.js";
+import { realpathSyncLinear } from "../_realpath.js";
+import { gitDirNamedSync } from "./git-file.js";
+import { gitFolders, holdsGit } from "./project-root.js";
+
+/**
+ * The repository of its own that a real path inside a reach's real root lies
+ * in (its folder's real path), or undefined: see {@link nestedClones}.
+ */
+export type NestedCheck = (real: string) => Promise<string | undefined>;
+
+/**
+ * The repositories below `realRoot` that are not part of it: a folder with a
+ * `.git` of its own (a clone made inside the project, as a framework's
+ * `plugins/` folder asks) whose git folder does not lie inside the root's
+ * (a submodule's `.git/modules/…`, a worktree's `.git/worktrees/…`). The
+ * check walks up from the path's folder to the root, one `lstat` of `.git`
+ * a folder, each folder's verdict kept for the checker's life: nothing below
+ * the root is listed. A root with no `.git` (a tarball) holds no repository
+ * as its part.
+ */
+export function nestedClones(realRoot: string): NestedCheck {
+  const verdicts = new Map<string, Promise<string | undefined>>();
+  let rootGit: Promise<string[]> | undefined;
+  const of = (dir: string): Promise<string | undefined> => {
+    if (dir === realRoot || !isWithin(dir, realRoot)) return Promise.resolve(undefined);
+    let verdict = verdicts.get(dir);
+    if (verdict === undefined) {
+      verdict = (async () => {
+        if (await holdsGit(dir)) {
+          rootGit ??= gitFolders(realRoot);
+          if (!partOf(dir, await gitFolders(dir), await rootGit)) return dir;
+        }
+        return of(dirname(dir));
+      })();
+      verdicts.set(dir, verdict);
+    }
+    return verdict;
+  };
+  return (real) => of(dirname(real));
+}
+
+/** Synchronous twin of {@link nestedClones}, one path at a time, for the door's synchronous reads. */
+export function nestedCloneSync(real: string, realRoot: string): string | undefined {
+  let rootGit: string[] | undefined;
+  for (let dir = dirname(real); dir !== realRoot && isWithin(dir, realRoot); dir = dirname(dir)) {
+    if (statOrUndefinedSync(join(dir, ".git"), false) === undefined) continue;
+    rootGit ??= gitFoldersSync(realRoot);
+    if (!partOf(dir, gitFoldersSync(dir), rootGit)) return dir;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the repository at `dir` is part of the one whose git folders are
+ * `around`: its own git folder lies strictly inside one of them, and `dir`
+ * itself does not (a root whose `.git` names `plugins/` or `/` holds no
+ * repository by that).
+ */
+function partOf(dir: string, own: readonly string[], around: readonly string[]): boolean {
+  return around.some((o) => !isWithin(dir, o) && own.some((d) => d !== o && isWithin(d, o)));
+}
+
+/** The git folder `root`'s `.git` names, as written and by real path, read synchronously. */
+function gitFoldersSync(root: string): string[] {
+  const named = gitDirNamedSync(join(root, ".git"), root);
+  if (named === undefined) return [];
+  try {
+    const real = realpathSyncLinear(named);
+    return real === named ? [named] : [named, real];
+  } catch {
+    return [named];
+  }
+}

@@ -1,0 +1,185 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { renderSystemPrompt } from "../../src/index.js";
+import {
+  projectReach,
+  projectReachSync,
+  readRepoText,
+  readRepoTextSync,
+} from "../../src/repo-files/index.js";
+import { createPromptSession } from "../../src/session/index.js";
+import { tempDir } from "../api/_helpers.js";
+import { buildLayout, type Layout } from "./_fixture.js";
+
+// A hostile checkout (or tarball) E whose README says to clone your plugin
+// into `plugins/mine`, as a framework's `plugins/` or `custom_nodes/` asks.
+// Your clone has its own `.git` (a token in its remote URL), a `.env` and your
+// source; so has another clone of yours beside it. E's own instruction files
+// (ancestors of your working folder on render, nested files on touch) were
+// checked against E's reach, which held every repository below it: a link or
+// an `@import` gave your `.env`, the token and your source, trusted or not
+// (review rev38a F1, high). A repository of its own below a project root
+// (not a submodule or a worktree of it) is now out of that project's reach
+// through a link or an import. A submodule's and a worktree's files still come.
+
+const SECRETS = /MARKER-[A-Z]+/g;
+
+const LAYOUT: Layout = [
+  ["home/.pi/agent", { dir: true }],
+  ["home/work/E/AGENTS.md", { symlink: "plugins/mine/.env" }],
+  [
+    "home/work/E/plugins/AGENTS.md",
+    "Framework notes.\n@./mine/.git/config\n@./mine/src/core.ts\n@./other/src/core.ts\n@./sub/doc.md\n@../worktrees/feat/notes.md\n",
+  ],
+  ["home/work/E/plugins/mine/.git/HEAD", "ref: refs/heads/main\n"],
+  [
+    "home/work/E/plugins/mine/.git/config",
+    '[remote "origin"]\n\turl = https://me:MARKER-TOKEN@example.com/mine.git\n',
+  ],
+  ["home/work/E/plugins/mine/.env", "KEY=MARKER-MINEENV\n"],
+  ["home/work/E/plugins/mine/src/core.ts", "// MARKER-MINESRC\n"],
+  ["home/work/E/plugins/mine/src/x.ts", ""],
+  ["home/work/E/plugins/other/.git/HEAD", "ref: refs/heads/main\n"],
+  ["home/work/E/plugins/other/src/core.ts", "// MARKER-OTHERSRC\n"],
+  // E's submodule and E's worktree: part of E.
+  ["home/work/E/plugins/sub/.git", "gitdir: ../../.git/modules/plugins/sub\n"],
+  ["home/work/E/plugins/sub/doc.md", "SUBMODULE-OK\n"],
+  ["home/work/E/worktrees/feat/.git", "gitdir: ../../.git/worktrees/feat\n"],
+  ["home/work/E/worktrees/feat/notes.md", "WORKTREE-OK\n"],
+];
+
+/** E as a clone (its `.git`, its submodule's and worktree's git folders), or as a tarball (none). */
+async function layout(kind: "clone" | "tarball"): Promise<{ home: string; e: string }> {
+  const base = tempDir();
+  await buildLayout(base, "nested-clone", [
+    ...LAYOUT,
+    ...(kind === "clone"
+      ? ([
+          ["home/work/E/.git/HEAD", "ref: refs/heads/main\n"],
+          ["home/work/E/.git/modules/plugins/sub/HEAD", "ref: refs/heads/main\n"],
+          ["home/work/E/.git/worktrees/feat/HEAD", "ref: refs/heads/feat\n"],
+        ] as const)
+      : []),
+  ]);
+  const home = join(base, "home");
+  const e = join(home, "work", "E");
+  // A tarball has no submodule or worktree: `sub` and `feat` are plain folders of E.
+  if (kind === "tarball") {
+    rmSync(join(e, "plugins", "sub", ".git"));
+    rmSync(join(e, "worktrees", "feat", ".git"));
+  }
+  return { home, e };
+}
+
+/** E's own files each kind imports: a tarball's `plugins/AGENTS.md` is its folder's own project, which `../` leaves. */
+const OWN = { clone: ["SUBMODULE-OK", "WORKTREE-OK"], tarball: ["SUBMODULE-OK"] };
+
+describe("hostile repository: a checkout around a clone of yours reads it", () => {
+  for (const kind of ["clone", "tarball"] as const) {
+    for (const trusted of [true, false]) {
+      const what = `E a ${kind}, ${trusted ? "trusted" : "untrusted"}`;
+
+      it(`render in E/plugins/mine, ${what}: nothing of your clones`, async () => {
+        const { home, e } = await layout(kind);
+        const r = await renderSystemPrompt({
+          cwd: join(e, "plugins", "mine"),
+          home,
+          agentDir: join(home, ".pi", "agent"),
+          projectTrusted: trusted,
+        });
+        expect(r.text.match(SECRETS) ?? []).toEqual([]);
+        expect(r.text).toContain("Framework notes.");
+        // E's submodule and worktree (a tarball's plain folders) are E's: still imported.
+        for (const ok of OWN[kind]) expect(r.text).toContain(ok);
+        const refused = r.diagnostics.filter((d) => d.message.includes("a repository of its own"));
+        expect(refused.map((d) => d.code).sort()).toEqual([
+          "context-outside-project",
+          "import-outside",
+          "import-outside",
+          "import-outside",
+        ]);
+      });
+
+      it(`touch E/plugins/mine/src/x.ts from a session in ~/work, ${what}: nothing of your clones`, async () => {
+        const { home, e } = await layout(kind);
+        const session = createPromptSession({
+          cwd: join(home, "work"),
+          home,
+          agentDir: join(home, ".pi", "agent"),
+          projectTrusted: trusted,
+        });
+        try {
+          const r = await session.contextFor([join(e, "plugins", "mine", "src", "x.ts")]);
+          const given = r.files.map((f) => f.content).join("\n");
+          expect(given.match(SECRETS) ?? []).toEqual([]);
+          expect(given).toContain("Framework notes.");
+          for (const ok of OWN[kind]) expect(given).toContain(ok);
+        } finally {
+          session.close();
+        }
+      });
+    }
+  }
+
+  it("a session in E itself, untrusted: E's files import none of a clone below it", async () => {
+    const { home, e } = await layout("clone");
+    const r = await renderSystemPrompt({
+      cwd: join(e, "plugins"),
+      home,
+      agentDir: join(home, ".pi", "agent"),
+      projectTrusted: false,
+    });
+    expect(r.text.match(SECRETS) ?? []).toEqual([]);
+    for (const ok of OWN.clone) expect(r.text).toContain(ok);
+  });
+});
+
+describe("hostile repository: the door keeps a clone below the root out of reach, in each of its forms", () => {
+  /** E with a link to your clone's `.env` and one to its submodule's file; `dotGit`: what E's `.git` is. */
+  async function linked(dotGit: "folder" | "link to plugins" | "file naming /") {
+    const { home, e } = await layout("clone");
+    rmSync(join(e, ".git"), { recursive: true });
+    const git: Layout =
+      dotGit === "folder"
+        ? [
+            ["home/work/E/.git/HEAD", "ref: refs/heads/main\n"],
+            ["home/work/E/.git/modules/plugins/sub/HEAD", "ref: refs/heads/main\n"],
+          ]
+        : dotGit === "link to plugins"
+          ? [["home/work/E/.git", { symlink: "plugins" }]]
+          : [["home/work/E/.git", "gitdir: /\n"]];
+    await buildLayout(join(home, ".."), "nested-clone-links", [
+      ...git,
+      ["home/work/E/env.md", { symlink: "plugins/mine/.env" }],
+      ["home/work/E/sub.md", { symlink: "plugins/sub/doc.md" }],
+    ]);
+    return { home, e };
+  }
+
+  it("async and sync readers alike: a link into the clone is refused, one into the submodule read", async () => {
+    const { home, e } = await linked("folder");
+    const reach = await projectReach({ start: e, home, trusted: true });
+    const env = await readRepoText(join(e, "env.md"), { reach });
+    expect(env.ok ? env.text : env.diagnostics[0]?.code).toBe("file-outside-project");
+    const sub = await readRepoText(join(e, "sub.md"), { reach });
+    expect(sub.ok ? sub.text : sub.diagnostics[0]?.message).toBe("SUBMODULE-OK\n");
+    const sync = projectReachSync({ start: e, home });
+    const envSync = readRepoTextSync(join(e, "env.md"), { reach: sync });
+    expect(envSync.ok ? envSync.text : envSync.diagnostics[0]?.code).toBe("file-outside-project");
+    const subSync = readRepoTextSync(join(e, "sub.md"), { reach: sync });
+    expect(subSync.ok ? subSync.text : subSync.diagnostics[0]?.message).toBe("SUBMODULE-OK\n");
+  });
+
+  for (const dotGit of ["link to plugins", "file naming /"] as const) {
+    it(`E's .git a ${dotGit}, which holds your clone's .git: the clone is still not E's`, async () => {
+      const { home, e } = await linked(dotGit);
+      const reach = await projectReach({ start: e, home, trusted: true });
+      const env = await readRepoText(join(e, "env.md"), { reach });
+      expect(env.ok ? env.text : env.diagnostics[0]?.code).toBe("file-outside-project");
+      const sync = projectReachSync({ start: e, home });
+      const envSync = readRepoTextSync(join(e, "env.md"), { reach: sync });
+      expect(envSync.ok ? envSync.text : envSync.diagnostics[0]?.code).toBe("file-outside-project");
+    });
+  }
+});
