@@ -35,6 +35,7 @@ export function splitSlashCommand(text: string): SlashCommand | undefined {
  * `<system-reminder>`): a template that is not the user's own may open or
  * close none of them, so a project's `.pi/prompts/x.md` cannot end the
  * message and write a turn of the system or the user into your request.
+ * Escaping can make the expansion longer than `maxChars` by four characters a tag.
  */
 const HOST_ELEMENT_NAMES: ReadonlySet<string> = new Set(HOST_ELEMENTS);
 
@@ -51,7 +52,7 @@ export function expandPromptTemplate(
  * than `maxChars` (default {@link MAX_EXPANDED_CHARS}) is not made; the text
  * comes back as typed, with an `expansion-too-large` error naming the
  * template's file. A template whose `source` is the project's or an option's
- * has the host's elements in its own text escaped (your arguments are not).
+ * has the host's elements escaped in its expansion (your arguments with it).
  */
 export function expandPromptTemplateResult(
   text: string,
@@ -63,11 +64,17 @@ export function expandPromptTemplateResult(
   if (!command) return { text, diagnostics: [] };
   const template = templates.find((candidate) => candidate.name === command.name);
   if (!template) return { text, diagnostics: [] };
-  const content =
-    template.source === "project" || template.source === "option"
-      ? escapeWrapperTags(template.content, HOST_ELEMENT_NAMES)
-      : template.content;
-  const expanded = substituteArgs(content, parseCommandArgs(command.argsText), maxChars);
+  const substituted = substituteArgs(
+    template.content,
+    parseCommandArgs(command.argsText),
+    maxChars,
+  );
+  // Escaped after the substitution: a tag split by a placeholder (`<$0system>`, `$0` empty) is
+  // whole only then. Your arguments inside a project's template are escaped with its text.
+  const expanded =
+    substituted !== undefined && (template.source === "project" || template.source === "option")
+      ? escapeWrapperTags(substituted, HOST_ELEMENT_NAMES)
+      : substituted;
   if (expanded !== undefined) return { text: expanded, diagnostics: [] };
   return {
     text,
