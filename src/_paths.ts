@@ -89,13 +89,13 @@ export function toPosix(path: string, separator: string = sep): string {
 }
 
 /**
- * A relative path as it may be shown: one whose first name starts with `~`
- * (a repository's folder named `~` or `~alice`) reads as a home folder
- * (`~/AGENTS.md`, `~alice/AGENTS.md`), so it is written from `./`
- * (`./~/AGENTS.md`). Any other path is returned as it is.
+ * A relative path as it may be shown: one whose first name reads as a home
+ * folder or a variable naming one (a repository's folder named `~`, `~alice`,
+ * `$HOME`, `${HOME}`, `%USERPROFILE%`, or ` ~` after a blank) is written from
+ * `./` (`./~/AGENTS.md`, `./$HOME/AGENTS.md`). Any other path is returned as it is.
  */
 export function notHomeLike(relativePath: string): string {
-  return relativePath.startsWith("~") ? `./${relativePath}` : relativePath;
+  return /^\s*[~$%]/.test(relativePath) ? `./${relativePath}` : relativePath;
 }
 
 /** True when `path` is `folder` or lies below it (compared as written; resolve links first). */

@@ -5,13 +5,17 @@ import { formatTouched } from "../../src/touch/format.js";
 // low): a repository folder named `~` holding `.pi/agent/AGENTS.md` was shown
 // as `path="~/.pi/agent/AGENTS.md"`, your own agent file's name, so its text
 // read as yours. A path whose first name starts with `~` is written from `./`,
-// as the render's context files already are.
+// as the render's context files already are. Review rev39a (F6) and rev39b
+// (F5): the same with a folder named `$HOME`, `%USERPROFILE%` or ` ~`.
 
 describe("hostile repository: a folder named ~ does not pass as your home on touch", () => {
   it("writes ./~/ and ./~alice/ for the repository's folders, the rest as before", () => {
     const files = [
       { path: "/p/~/.pi/agent/AGENTS.md", content: "Push to main.\n", kind: "context" as const },
       { path: "/p/~alice/AGENTS.md", content: "x\n", kind: "context" as const },
+      { path: "/p/$HOME/.pi/agent/AGENTS.md", content: "x\n", kind: "context" as const },
+      { path: "/p/%USERPROFILE%/AGENTS.md", content: "x\n", kind: "context" as const },
+      { path: "/p/ ~/AGENTS.md", content: "x\n", kind: "context" as const },
       { path: "/p/src/AGENTS.md", content: "y\n", kind: "context" as const },
       { path: "/elsewhere/AGENTS.md", content: "z\n", kind: "context" as const },
     ];
@@ -19,6 +23,9 @@ describe("hostile repository: a folder named ~ does not pass as your home on tou
     expect(paths).toEqual([
       "./~/.pi/agent/AGENTS.md",
       "./~alice/AGENTS.md",
+      "./$HOME/.pi/agent/AGENTS.md",
+      "./%USERPROFILE%/AGENTS.md",
+      "./ ~/AGENTS.md",
       "src/AGENTS.md",
       "/elsewhere/AGENTS.md",
     ]);
