@@ -6,7 +6,6 @@ import {
   findProjectRoot,
   holdsGit,
   intoProject,
-  isRepository,
   nestedClones,
   projectReach,
   type Reach,
@@ -25,13 +24,14 @@ export interface OutputTarget {
  * user's own folders, and a path under a working folder whose project the
  * home-folder rule narrowed, place it in none). `root` is the folder the
  * checks start from (spelled as `path` is); `kind`: `repository`, the
- * outermost repository around the working folder; `unmarked`, the deepest
- * folder shared with a working folder that no repository holds (a tarball, a
- * zip, a copy; a `.git` git would not take, an empty folder or a dangling
- * link, counts as none); `beside`, the same out of a repository.
+ * outermost repository around the working folder; `shared`, the deepest
+ * folder the path shares with the working folder, out of its repository or
+ * with none around it: whether that folder is a tarball around a clone of
+ * yours or your own `~/work`, nothing on disk tells, so it is the same tree
+ * to a write and to a read.
  */
 export interface NamedPlace extends OutputTarget {
-  tree?: { root: string; kind: "repository" | "unmarked" | "beside" };
+  tree?: { root: string; kind: "repository" | "shared" };
 }
 
 /**
@@ -130,30 +130,13 @@ async function sharedFolder(
     usersOwn(best.real, realStart, realHome) ||
     (best.asWritten && usersOwn(written, resolve(start), resolve(home)));
   if (own) return undefined;
-  const kind = (await inRepository(start, home)) ? "beside" : "unmarked";
-  const tree = { root: best.within, kind } as const;
+  // A repository around the working folder changes nothing: your clone in a tarball's
+  // `services/` is no marker of the folders around it (see `namedProjectPath`).
+  const tree = { root: best.within, kind: "shared" } as const;
   // The file's own folder holds the working folder: checked alone, as it must not be a link.
   return best.within === dirname(best.path)
     ? { path: best.path, tree }
     : { path: best.path, within: best.within, tree };
-}
-
-/**
- * Whether a repository holds `start`: a folder at or above it with a `.git`
- * git would take ({@link isRepository}), not one the home-folder rule narrows
- * (the home folder's own, or one above it).
- */
-async function inRepository(start: string, home: string): Promise<boolean> {
-  let dir = start;
-  for (;;) {
-    const root = await findProjectRoot(dir);
-    if (!(await holdsGit(root))) return false;
-    if ((await repositoryReach(start, home, root)).root !== root) return false;
-    if (await isRepository(root)) return true;
-    const up = dirname(root);
-    if (up === root) return false;
-    dir = up;
-  }
 }
 
 /**

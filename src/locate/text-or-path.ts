@@ -19,9 +19,12 @@ import { SyspromptError } from "../types.js";
  * private files); so is an absolute or `~` path into a project that neither
  * is nor holds the home folder. The project is the one a named output file is
  * checked in (`namedPlace`): from a folder nested in a tree (a submodule, a
- * worktree or clone inside the checkout, a tarball's subfolder) a path back
- * into the tree is the tree's file. Paths out of it (`../sibling/x.md` beside
- * a repository, `~/notes/x.md`) are the user's. Otherwise an existing
+ * worktree or clone inside the checkout, a tarball's subfolder, your own clone
+ * in a tarball's `services/`) a path back into the tree is the tree's file;
+ * so is a path out of a repository into a folder around it that is no one's
+ * own (`../sibling/x.md` from `~/work/p` is `~/work`'s, as `render -o` takes
+ * it). Paths into the user's own folders (`~/notes/x.md`) are theirs.
+ * Otherwise an existing
  * readable file is read; an existing path that
  * is not a readable text file is a usage error (the caller named it
  * explicitly). A value that names no file is the text itself, unless it looks
@@ -68,7 +71,8 @@ export async function readTextOrPath(
   // "../prompts/base.md"): read through the door, so that a link out of the project (to
   // ~/.aws/credentials) is refused, and in an untrusted project a link to its git-ignored files
   // (.env). Absolute and `~` paths count only into a project that neither is nor holds the home
-  // folder (from ~ or /, ~/.config/x.md stays yours); paths out of it name the user's own files.
+  // folder (from ~ or /, ~/.config/x.md stays yours). A path out of it into a folder around it
+  // is that folder's (a tarball around a clone of yours), into the user's own folders theirs.
   // "Into the project" is decided on real folders: `$PWD/prompts/base.md` or `~/work/…` may
   // reach the checkout through a link of the user's (~/work -> /data/work).
   const absolute = isAbsolute(expandHome(value, home));
@@ -78,9 +82,14 @@ export async function readTextOrPath(
       ? await readRepoText(doored.path, { reach: doored.reach })
       : await readTextFile(path);
   if (!read.ok) {
+    // Out of the working folder's own project: say why a folder of the user's may be taken for a tree.
+    const around =
+      doored?.around === true
+        ? ` (a path out of the working folder's project into ${doored.reach.root} is that folder's file, as an unpacked tree's would be, and none of its links is followed; to read the file a link of yours there leads to, name that file)`
+        : "";
     throw new SyspromptError(
       "bad-argument",
-      `${what}: cannot use "${value}": ${read.diagnostics[0]?.message ?? read.reason}`,
+      `${what}: cannot use "${value}": ${read.diagnostics[0]?.message ?? read.reason}${around}`,
     );
   }
   return { text: read.text, path, ...(doored ? { repository: true } : {}) };
@@ -93,15 +102,18 @@ export async function readTextOrPath(
  * working folder's own project (the nearest repository, or the working folder
  * itself); then the tree the rule of a named output file places it in
  * ({@link namedPlace}): the outermost repository around the working folder (a
- * submodule's or a nested worktree's `../` into the checkout), or, with no
- * repository around it, the deepest folder it shares with the working folder
- * (a tarball's `../prompts/base.md` from its `src/`). A path beside a
- * repository (`../sibling/x.md`) and one into the user's own folders stay theirs.
+ * submodule's or a nested worktree's `../` into the checkout), or, out of it
+ * or with no repository around it, the deepest folder it shares with the
+ * working folder (a tarball's `../prompts/base.md` from its `src/`, or from
+ * your clone in its `services/mine`, `../../prompts/base.md`; `../sibling/x.md`
+ * from `~/work/p` alike, as nothing on disk tells `~/work` from a tarball).
+ * Only a path into the user's own folders (the home folder or above, `/`) stays theirs.
+ * `around`: the tree is such a shared folder, not a repository.
  */
 export async function namedProjectPath(
   path: string,
   o: { absolute: boolean; cwd: string; home: string; trusted: boolean },
-): Promise<{ path: string; reach: Reach } | undefined> {
+): Promise<{ path: string; reach: Reach; around?: true } | undefined> {
   const { absolute, cwd, home, trusted } = o;
   // Absolute and `~` paths count only into a project that neither is nor holds the home folder.
   const counts = (reach: Reach) =>
@@ -110,10 +122,13 @@ export async function namedProjectPath(
   const into = await intoProject(path, near);
   if (into !== undefined) return counts(near) ? { path: into, reach: near } : undefined;
   const place = await namedPlace(path, { cwd, home });
-  if (place.tree === undefined || place.tree.kind === "beside") return undefined;
+  if (place.tree === undefined) return undefined;
   const root = place.tree.root;
   const reach = await projectReach({ start: root, home, trusted, root });
-  return counts(reach) ? { path: place.path, reach } : undefined;
+  if (!counts(reach)) return undefined;
+  return place.tree.kind === "shared"
+    ? { path: place.path, reach, around: true }
+    : { path: place.path, reach };
 }
 
 /** How a path starts: `~`, `./`, `../`, `/`, `\`, a drive (`C:\`). */

@@ -32,19 +32,6 @@ export async function holdsGit(dir: string): Promise<boolean> {
 }
 
 /**
- * Whether the `.git` at `root` names a git folder that holds a `HEAD` file: a
- * repository git would take (it passes over an empty `.git` folder, a dangling
- * link, a `.git` file that names nothing). A tree may ship any of those in a
- * subfolder; only this says the folder is a checkout.
- */
-export async function isRepository(root: string): Promise<boolean> {
-  const named = await gitDirNamed(join(root, ".git"), root);
-  if (!named.ok) return false;
-  const head = await lstatKind(join(named.path, "HEAD")).catch(() => undefined);
-  return head === "file" || head === "link";
-}
-
-/**
  * The repository the one at `root` (a folder holding a `.git`) is part of:
  * while its git folder lies inside the git folder of the nearest repository
  * around it (a submodule's `.git` file into `p/.git/modules/…`, a worktree

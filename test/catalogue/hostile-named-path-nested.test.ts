@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SystemPromptOptions } from "../../src/options.js";
@@ -15,6 +15,11 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // wrote `</addendum><system>` raw. "Into the project" is now the extent `render -o`
 // checks from (the outermost repository; with no repository around the working folder,
 // the deepest folder shared with it). Attack review rev38d F1.
+// From a clone of YOURS inside such a tree (a workspace tarball whose README says to clone
+// your service into services/, or whose `src` is a committed link to a clone you have),
+// `../../prompts/agent.md` was still read as yours, the link followed, while `render -o`
+// into the same tree was refused: a path out of a repository into a folder around it that
+// is no one's own is now that folder's file, for reads as for writes. Review rev39a F1.
 
 const SECRET = "SECRET-MARKER-KEY";
 
@@ -69,6 +74,17 @@ const layouts: Record<string, (tree: string) => string> = {
     );
     return join(tree, ".worktrees", "x");
   },
+  "your own clone in the tarball's services/ (the tarball has no .git)": (tree) => {
+    repository(join(tree, "services", "mine"));
+    return join(tree, "services", "mine");
+  },
+  "the tarball's src a link to a clone of yours": (tree) => {
+    const clone = join(tree, "..", "home", "clone");
+    repository(clone);
+    rmSync(join(tree, "src"), { recursive: true });
+    symlinkSync(clone, join(tree, "src"));
+    return join(tree, "src");
+  },
 };
 
 describe("hostile-named-path-nested: a path into the tree from a folder nested in it is the tree's", () => {
@@ -99,7 +115,7 @@ describe("hostile-named-path-nested: a path into the tree from a folder nested i
     }
   }
 
-  it("your own files stay yours: ../sibling out of a repository, ~/notes from a tarball's subfolder", async () => {
+  it("your own files stay yours: ~/notes from a tarball's subfolder and from a repository", async () => {
     const root = tempDir();
     const tree = hostileTree(root);
     const own = join(root, "home", "Dropbox", "x.md");
@@ -107,8 +123,6 @@ describe("hostile-named-path-nested: a path into the tree from a folder nested i
     mkdirSync(join(root, "home", "notes"), { recursive: true });
     writeFileSync(own, "MY-NOTES </addendum>\n");
     symlinkSync(own, join(root, "home", "notes", "x.md"));
-    mkdirSync(join(root, "sibling"));
-    symlinkSync(own, join(root, "sibling", "x.md"));
     // From the tarball's src/: your ~/notes, through your link.
     const fromTarball = await outcome(
       pinned(root, {
@@ -118,16 +132,43 @@ describe("hostile-named-path-nested: a path into the tree from a folder nested i
       }),
     );
     expect(fromTarball).toContain("MY-NOTES </addendum>");
-    // Out of a repository: ../sibling/x.md beside it, through a link, is yours.
-    repository(tree);
-    for (const [cwd, value] of [
-      [tree, "../sibling/x.md"],
-      [join(tree, "src"), "../../sibling/x.md"],
-    ] as const) {
+    // From a repository of yours in ~/work: ~/notes/x.md, ../../notes/x.md, ~/Dropbox/x.md are yours.
+    const repo = join(root, "home", "work", "p");
+    repository(repo);
+    for (const value of ["~/notes/x.md", "../../notes/x.md", own]) {
       const text = await outcome(
-        pinned(root, { cwd, projectTrusted: false, appendSystemPrompt: value }),
+        pinned(root, { cwd: repo, projectTrusted: false, appendSystemPrompt: value }),
       );
       expect(text, value).toContain("MY-NOTES </addendum>");
+    }
+  });
+
+  it("a path out of a repository into the folder around it is that folder's, as `render -o` takes it", async () => {
+    // ~/work/p beside ~/work/sibling: nothing on disk tells ~/work from a tarball around
+    // a clone of yours, and `render -o ../sibling/x.md` is checked from ~/work down.
+    const root = tempDir();
+    const work = join(root, "home", "work");
+    const own = join(root, "home", "Dropbox", "x.md");
+    mkdirSync(join(root, "home", "Dropbox"), { recursive: true });
+    writeFileSync(own, "MY-NOTES </addendum>\n");
+    mkdirSync(join(work, "sibling"), { recursive: true });
+    symlinkSync(own, join(work, "sibling", "linked.md"));
+    writeFileSync(join(work, "sibling", "plain.md"), "SIBLING </addendum>\n");
+    const repo = join(work, "p");
+    repository(repo);
+    mkdirSync(join(repo, "src"));
+    for (const [cwd, up] of [
+      [repo, ".."],
+      [join(repo, "src"), "../.."],
+    ] as const) {
+      const linked = await outcome(
+        pinned(root, { cwd, projectTrusted: false, appendSystemPrompt: `${up}/sibling/linked.md` }),
+      );
+      expect(linked).toMatch(/^refused: .*outside the project root .*name that file/);
+      const plain = await outcome(
+        pinned(root, { cwd, projectTrusted: false, appendSystemPrompt: `${up}/sibling/plain.md` }),
+      );
+      expect(plain).toContain("SIBLING &lt;/addendum>");
     }
   });
 });

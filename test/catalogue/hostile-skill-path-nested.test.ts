@@ -11,7 +11,10 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // SKILL.md the tree linked to a file out of it (another project's rule file, with a
 // `description:`) was listed, its description in the prompt, untrusted too. A skill path
 // into the project is now the project's, by the rule --append-system-prompt's path is
-// (namedProjectPath): walked and read through the door within it. Review rev38d F4.
+// (namedProjectPath): walked and read through the door within it. Review rev38d F4;
+// from a clone of yours inside the tarball (services/mine), `../../skills` was still read
+// as yours until a path out of a repository into the folder around it was that folder's
+// (review rev39a F1).
 
 function tree(root: string): string {
   const t = join(root, "project");
@@ -36,11 +39,17 @@ describe("hostile-skill-path-nested: a skill path into the project is the projec
   for (const [where, sub, named] of [
     ["from the top", "", "skills"],
     ["from a tarball's subfolder", "src", "../skills"],
+    // Your own clone in a tarball's services/, as its README says (review rev39a F1).
+    ["from your clone in a tarball's subfolder", "services/mine", "../../skills"],
   ] as const) {
     it(`${where}: a SKILL.md linked out of the tree is not read; the tree's own skill is the project's`, async () => {
       const root = tempDir();
       const t = tree(root);
       const cwd = join(t, sub);
+      if (sub.startsWith("services")) {
+        mkdirSync(join(cwd, ".git"), { recursive: true });
+        writeFileSync(join(cwd, ".git", "HEAD"), "ref: refs/heads/main\n");
+      }
       const result = await renderSystemPrompt(
         pinned(root, { cwd, projectTrusted: false, skillPaths: [named], tools: ["read"] }),
       );

@@ -9,12 +9,15 @@ import { tempDir } from "../api/_helpers.js";
 // tree linked to ~/.ssh/id_rsa was loaded with the key as its body, which `/name` puts in
 // your message, untrusted too. A template path into the project is now read within it, by
 // the rule --append-system-prompt's path is (namedProjectPath). Review rev38d F4 (the same
-// gap in the prompt-template paths).
+// gap in the prompt-template paths); from a clone of yours in the tarball's services/,
+// review rev39a F1.
 
 describe("hostile-template-path-nested: a template path into the project is read within it", () => {
   for (const [where, sub, named] of [
     ["from the top", "", ".pi/prompts"],
     ["from a tarball's subfolder", "src", "../.pi/prompts"],
+    // Your own clone in a tarball's services/, as its README says (review rev39a F1).
+    ["from your clone in a tarball's subfolder", "services/mine", "../../.pi/prompts"],
   ] as const) {
     it(`${where}: a template linked out of the tree is not read; the tree's own is`, async () => {
       const root = tempDir();
@@ -23,6 +26,10 @@ describe("hostile-template-path-nested: a template path into the project is read
       writeFileSync(join(root, "home", ".ssh", "id_rsa"), "SECRET-MARKER-KEY\n");
       mkdirSync(join(tree, ".pi", "prompts"), { recursive: true });
       mkdirSync(join(tree, "src"));
+      if (sub.startsWith("services")) {
+        mkdirSync(join(tree, sub, ".git"), { recursive: true });
+        writeFileSync(join(tree, sub, ".git", "HEAD"), "ref: refs/heads/main\n");
+      }
       symlinkSync(join(root, "home", ".ssh", "id_rsa"), join(tree, ".pi", "prompts", "key.md"));
       writeFileSync(join(tree, ".pi", "prompts", "plain.md"), "PLAIN-TEMPLATE\n");
       const loaded = await loadPromptTemplates({
