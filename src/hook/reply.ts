@@ -1,4 +1,4 @@
-import { closingAfter } from "../_fence.js";
+import { blockClosingAfter } from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { TextCap, TextMeasure } from "../gather/context/index.js";
 import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
@@ -117,7 +117,10 @@ const GEMINI_SHELL_TOOL = "run_shell_command";
  * {@link GEMINI_SHELL_TEXT_ROOM} of text after it; or the closer holds a
  * `<` or `>` that Gemini CLI's escaping ({@link geminiShows}) leaves
  * closing nothing (`-->`, `</script>`, `?>`, `]]>`: the comment or block
- * would run on over the files given).
+ * would run on over the files given). What is left open is judged as
+ * CommonMark reads it ({@link blockClosingAfter}): only a comment or HTML
+ * block that starts a block runs on; a `<!--` mid-line, in a code span or
+ * a path opens nothing, and the files follow it.
  */
 export function replyStart(
   agent: HookAgent,
@@ -130,7 +133,8 @@ export function replyStart(
     return {
       nothing: `is longer than ${MAX_RESULT_TEXT} characters, too long to read for a fence or comment it leaves open`,
     };
-  const closer = closingAfter(before);
+  // As CommonMark reads it: a `<!--` that starts no block opens nothing, and a `-->` for it would arrive escaped.
+  const closer = blockClosingAfter(before);
   if (tool === GEMINI_SHELL_TOOL) {
     // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
     const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;
@@ -141,7 +145,7 @@ export function replyStart(
       };
   }
   // Read again as Gemini CLI shows it, only when the escaping changed the closer (a fence's has no `<` or `>`).
-  if (/[<>]/.test(closer) && closingAfter(`${before}${geminiShows(closer)}\n\n`) !== "")
+  if (/[<>]/.test(closer) && blockClosingAfter(`${before}${geminiShows(closer)}\n\n`) !== "")
     return {
       nothing: `ends inside an HTML comment or block whose closer (${JSON.stringify(closer.trim())}) Gemini CLI writes with &lt; and &gt;, which close nothing`,
     };
@@ -164,7 +168,7 @@ export function geminiShows(text: string): string {
  * text, which is the repository's (a file its read printed); one ending
  * inside a fence, an HTML block or a comment would take the files given
  * into it, so the reply starts with the closer that text needs
- * (`closingAfter`). Undefined for Claude Code, which adds the hook's text as
+ * (`blockClosingAfter`). Undefined for Claude Code, which adds the hook's text as
  * a system reminder of its own, and Codex, which adds it as a developer
  * message of its own (`<hook_context>…</hook_context>`): nothing of the
  * repository's comes before it there.
