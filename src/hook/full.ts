@@ -69,7 +69,7 @@ export async function slowContext(
       return {};
     }
   }
-  const loading = await hookLoading(agent, call.cwd, { ...c.where, now: c.now });
+  const loading = await hookLoading(agent, call.cwd, { ...c.where, now: c.now }, call.tool);
   const snapshot = loading.snapshot;
   const view = await lookAt(paths, call.cwd, snapshot, home);
   const given = new Set(c.session.keys);

@@ -7,7 +7,7 @@ import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
  * Room kept for the hook's text, the files' text as {@link GEMINI_CHARS}
  * counts it, after a Gemini CLI shell result: a result that leaves less
  * than this before Gemini CLI's cut ({@link GEMINI_SHELL_KEPT_CHARS}) gets
- * nothing, and the text is held to it ({@link HOOK_TEXT_CAPS}), so a shell
+ * nothing, and the text is held to it ({@link hookTextCap}), so a shell
  * result with the text appended is never cut.
  */
 export const GEMINI_SHELL_TEXT_ROOM = 9_500;
@@ -53,16 +53,31 @@ function geminiGrowth(code: number): number {
  * model a 2 KB preview and the path (its hooks reference), and Codex past
  * 2,500 tokens (4 bytes each by its count) a head and tail and the path
  * (codex-rs/hooks/src/output_spill.rs; `additionalContextLimit` changes it):
- * 9,500 UTF-8 bytes, 500 kept to spare. Gemini CLI keeps the text whole but
- * cuts a shell result with it appended ({@link GEMINI_SHELL_KEPT_CHARS}):
- * {@link GEMINI_SHELL_TEXT_ROOM} as {@link GEMINI_CHARS} counts it.
- * opencode keeps the text whole.
+ * 9,500 UTF-8 bytes, 500 kept to spare. Gemini CLI and opencode keep the
+ * text whole; Gemini CLI's cap is the shell's ({@link hookTextCap}).
  */
 export const HOOK_TEXT_CAPS: Readonly<Partial<Record<ToolAgent, TextCap>>> = {
   "claude-code": { max: 9_500 },
   codex: { max: 9_500 },
-  "gemini-cli": { max: GEMINI_SHELL_TEXT_ROOM, measure: GEMINI_CHARS },
 };
+
+/**
+ * Gemini CLI keeps a hook's text whole, but cuts a shell command's result
+ * with the text appended ({@link GEMINI_SHELL_KEPT_CHARS}): there the text is
+ * held to {@link GEMINI_SHELL_TEXT_ROOM} as {@link GEMINI_CHARS} counts it.
+ */
+const GEMINI_SHELL_CAP: TextCap = { max: GEMINI_SHELL_TEXT_ROOM, measure: GEMINI_CHARS };
+
+/**
+ * The cap on the hook's text for a call of `agent`'s `tool`
+ * ({@link HOOK_TEXT_CAPS}): for Gemini CLI only a shell command's, the one
+ * result it cuts (the rest, read_file's included, it keeps whole, and a
+ * tool that is not listed, an MCP server's, brings no files in).
+ */
+export function hookTextCap(agent: ToolAgent, tool: string): TextCap | undefined {
+  if (agent === "gemini-cli") return tool === GEMINI_SHELL_TOOL ? GEMINI_SHELL_CAP : undefined;
+  return HOOK_TEXT_CAPS[agent];
+}
 
 /**
  * What `sysprompt hook AGENT` prints on stdout. Pure. With `context`: the
