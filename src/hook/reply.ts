@@ -5,10 +5,10 @@ import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
 
 /**
  * Room kept for the hook's text, the files' text as {@link GEMINI_CHARS}
- * counts it, after a Gemini CLI shell result: a result that leaves less
- * than this before Gemini CLI's cut ({@link GEMINI_SHELL_KEPT_CHARS}) gets
- * nothing, and the text is held to it ({@link hookTextCap}), so a shell
- * result with the text appended is never cut.
+ * counts it, after a Gemini CLI shell result: the text is held to it
+ * ({@link hookTextCap}), and given only when it fits in what the result
+ * leaves before Gemini CLI's cut ({@link GEMINI_SHELL_KEPT_CHARS},
+ * `replyStart`'s `room`), so a shell result with the text appended is never cut.
  */
 export const GEMINI_SHELL_TEXT_ROOM = 9_500;
 
@@ -128,20 +128,22 @@ const GEMINI_SHELL_TOOL = "run_shell_command";
  * the hook's text to it ({@link textBefore}), else "". Or nothing may follow
  * the result, and `nothing` says why: it is longer than
  * {@link MAX_RESULT_TEXT} (what it leaves open is not known); Gemini CLI
- * would cut a shell result with the closer and
- * {@link GEMINI_SHELL_TEXT_ROOM} of text after it; or the closer holds a
+ * would cut a shell result with the closer and any text after it; or the closer holds a
  * `<` or `>` that Gemini CLI's escaping ({@link geminiShows}) leaves
  * closing nothing (`-->`, `</script>`, `?>`, `]]>`: the comment or block
  * would run on over the files given). What is left open is judged as
  * CommonMark reads it ({@link blockClosingAfter}): only a comment or HTML
  * block that starts a block runs on; a `<!--` mid-line, in a code span or
- * a path opens nothing, and the files follow it.
+ * a path opens nothing, and the files follow it. For a shell command,
+ * `room` is the most text, as {@link GEMINI_CHARS} counts it, that Gemini
+ * CLI keeps uncut after the output and the closer: a longer text is not
+ * given, and the files come with a later call (`callContext`'s `room`).
  */
 export function replyStart(
   agent: HookAgent,
   resultText: string | undefined,
   tool = "",
-): { closer: string } | { nothing: string } {
+): { closer: string; room?: number } | { nothing: string } {
   const before = textBefore(agent, resultText);
   if (before === undefined) return { closer: "" };
   if (before.length > MAX_RESULT_TEXT)
@@ -150,21 +152,26 @@ export function replyStart(
     };
   // As CommonMark reads it: a `<!--` that starts no block opens nothing, and a `-->` for it would arrive escaped.
   const closer = blockClosingAfter(before);
-  if (tool === GEMINI_SHELL_TOOL) {
-    // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
-    const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;
-    const end = "</hook_context>".length;
-    if (before.length + lead + GEMINI_SHELL_TEXT_ROOM + end > GEMINI_SHELL_KEPT_CHARS)
-      return {
-        nothing: `is a shell command's output that, with the files added, Gemini CLI would cut past ${GEMINI_SHELL_KEPT_CHARS} characters`,
-      };
-  }
   // Read again as Gemini CLI shows it, only when the escaping changed the closer (a fence's has no `<` or `>`).
   if (/[<>]/.test(closer) && blockClosingAfter(`${before}${geminiShows(closer)}\n\n`) !== "")
     return {
       nothing: `ends inside an HTML comment or block whose closer (${JSON.stringify(closer.trim())}) Gemini CLI writes with &lt; and &gt;, which close nothing`,
     };
+  if (tool === GEMINI_SHELL_TOOL) {
+    // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
+    const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;
+    const end = "</hook_context>".length;
+    const room = GEMINI_SHELL_KEPT_CHARS - before.length - lead - end;
+    if (room <= 0) return { nothing: shellCut() };
+    return { closer, room };
+  }
   return { closer };
+}
+
+/** Why a shell command's output gets nothing: with the files' text Gemini CLI would cut it. */
+export function shellCut(size?: number): string {
+  const text = size === undefined ? "" : ` (${size} characters as Gemini CLI counts them)`;
+  return `is a shell command's output that, with the files added${text}, Gemini CLI would cut past ${GEMINI_SHELL_KEPT_CHARS} characters`;
 }
 
 /**

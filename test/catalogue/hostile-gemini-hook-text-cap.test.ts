@@ -112,7 +112,8 @@ describe("hostile repository: the hook's text in Gemini CLI is held to what it k
 
   it("a long closer counts against the output: the output, closer and text would pass the cut, so nothing is added", async () => {
     const { cwd, where } = setup("# pkg/sub\n\nNESTED-AGENTS: no default exports.\n");
-    const output = `${"`".repeat(15_500)}\nx\n`;
+    // 19,920 before the text and a 19,900-character closer: 163 characters left, fewer than the text takes.
+    const output = `${"`".repeat(19_900)}\nx\n`;
     const { reply, note } = await runHook(
       "gemini-cli",
       call(cwd, "run_shell_command", output),
