@@ -282,9 +282,27 @@ export function closeOpenBlocks(text: string): string {
  * host uses (pi, opencode, Gemini CLI's hook).
  */
 export function closingAfter(before: string): string {
+  return closeOpenComment(withBlockCloser(before)).slice(before.length);
+}
+
+/**
+ * {@link closingAfter} as CommonMark reads `before`: the closing line of a
+ * fence or HTML block it leaves open, a comment among them only when its
+ * `<!--` starts a block (at a line's start, inside the line's block quotes
+ * and list items); "" when nothing is. A `<!--` anywhere else (mid-line, in
+ * a code span, a string literal, a path) is text that opens nothing, so no
+ * `-->` is added for it. For a host that escapes what it writes after
+ * `before` (Gemini CLI's hook: a `-->` there closes nothing), where the
+ * question is only what would really run over its text.
+ */
+export function blockClosingAfter(before: string): string {
+  return withBlockCloser(before).slice(before.length);
+}
+
+/** `before` with the closing line of the fence or HTML block it leaves open ({@link closerOf}), if any. */
+function withBlockCloser(before: string): string {
   const reading = freshReading();
   eachLine(before, (from, to) => readLine(reading, before, from, to));
   const closer = closerOf(reading);
-  const fenced = closer === undefined ? before : withLine(before, closer);
-  return closeOpenComment(fenced).slice(before.length);
+  return closer === undefined ? before : withLine(before, closer);
 }

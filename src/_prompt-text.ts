@@ -386,7 +386,11 @@ export const TOUCH_ELEMENT = "instructions";
  * `GEMINI_SYSTEM_MD` prompt (`<loaded_context>` holding `<global_context>`,
  * your ~/.gemini/GEMINI.md, `<user_project_memory>`, `<extension_context>`,
  * `<project_context>`) and the `<untrusted_context>` it wraps shell, MCP and
- * web output in; `<hook_context>`, which Codex (a developer message) and Gemini CLI (after
+ * web output in, and the others Gemini CLI 0.61 writes in the conversation:
+ * `<user_input>` (your steering text while a tool runs), `<activated_skill>`
+ * and its `<available_resources>`, `<state_snapshot>` and
+ * `<original_user_request>` (its compressed history), `<background_output>`
+ * (a backgrounded command's output) and `<tool_output_masked>`; `<hook_context>`, which Codex (a developer message) and Gemini CLI (after
  * the tool's result) wrap a hook's additional context in, so the files given
  * on touch;
  * opencode's `<env>`, `<directories>` and `<available_references>`, which
@@ -407,6 +411,13 @@ export const HOST_ELEMENTS: readonly string[] = [
   "extension_context",
   "project_context",
   "untrusted_context",
+  "user_input",
+  "activated_skill",
+  "available_resources",
+  "state_snapshot",
+  "original_user_request",
+  "background_output",
+  "tool_output_masked",
   "hook_context",
   "env",
   "directories",

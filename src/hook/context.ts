@@ -19,7 +19,7 @@ import { touchOptions } from "../session/touch.js";
 import type { Diagnostic } from "../types.js";
 import { hookDeadline } from "./deadline.js";
 import type { ToolAgent } from "./input.js";
-import { HOOK_TEXT_CAPS } from "./reply.js";
+import { hookTextCap } from "./reply.js";
 import type { HookSnapshot } from "./snapshot.js";
 
 /** Where the hook runs: the environment and home folder of the agent that ran it. */
@@ -35,12 +35,14 @@ export interface HookWhere {
  * (config files, preset, rules), as a pass that gives the files each
  * `delivered` set lacks (and adds them to it), with the snapshot of the
  * options used. A bad config or preset value is a diagnostic, as in a
- * render; a cwd that does not exist throws.
+ * render; a cwd that does not exist throws. The text is held to what the
+ * agent keeps of it after `tool`'s result ({@link hookTextCap}).
  */
 export async function hookLoading(
   agent: ToolAgent,
   cwd: string,
   where: Omit<HookWhere, "now"> & { now: number },
+  tool = "",
 ): Promise<{
   pass: (paths: readonly string[], delivered: Set<string>) => Promise<TouchedContext>;
   snapshot: HookSnapshot;
@@ -92,7 +94,7 @@ export async function hookLoading(
   const pass = async (paths: readonly string[], delivered: Set<string>) => {
     const touched = await loadContextForPathsSince(
       paths,
-      { ...loading, delivered, deadlineMs, textCap: HOOK_TEXT_CAPS[agent] },
+      { ...loading, delivered, deadlineMs, textCap: hookTextCap(agent, tool) },
       started,
     );
     return { files: touched.files, diagnostics: [...problems, ...touched.diagnostics] };

@@ -16,6 +16,7 @@ import type { Diagnostic } from "../types.js";
 import { type HookWhere, hookLoading, mayBringSomething } from "./context.js";
 import { MAX_CHECKED, resolved, searchedFolders, stampOf, watchedPaths } from "./fast.js";
 import type { HookCall, ToolAgent } from "./input.js";
+import { GEMINI_CHARS, shellCut } from "./reply.js";
 import { type HookMemo, type HookSnapshot, usableSnapshot } from "./snapshot.js";
 import { readSession, type SessionState, withSessionLock, writeSession } from "./state.js";
 
@@ -31,6 +32,8 @@ export interface SlowCall {
   session: SessionState;
   snapshot: HookSnapshot | undefined;
   late: () => boolean;
+  /** The most text, as Gemini CLI counts it ({@link GEMINI_CHARS}), the call's result keeps uncut. */
+  room: number;
 }
 
 /**
@@ -69,7 +72,7 @@ export async function slowContext(
       return {};
     }
   }
-  const loading = await hookLoading(agent, call.cwd, { ...c.where, now: c.now });
+  const loading = await hookLoading(agent, call.cwd, { ...c.where, now: c.now }, call.tool);
   const snapshot = loading.snapshot;
   const view = await lookAt(paths, call.cwd, snapshot, home);
   const given = new Set(c.session.keys);
@@ -78,6 +81,12 @@ export async function slowContext(
   // Past the caller's deadline the text reaches no one: nothing is kept as given.
   if (c.late()) return {};
   const ours = [...given].filter((k) => !c.session.keys.has(k));
+  // A text Gemini CLI would cut with the shell output before it is neither sent nor kept as given.
+  const overRoom = () => {
+    if (c.room === Number.POSITIVE_INFINITY || touched.files.length === 0) return undefined;
+    const size = GEMINI_CHARS.size(formatTouched(touched.files, call.cwd));
+    return size > c.room ? size : undefined;
+  };
   try {
     const kept = await withSessionLock(c.location, async () => {
       const fresh = readSession(c.location);
@@ -88,7 +97,7 @@ export async function slowContext(
         touched = await loading.pass(paths, keys);
         note = firstProblem(touched.diagnostics);
       } else keys = new Set([...fresh.keys, ...ours]);
-      if (c.late()) return false;
+      if (c.late() || overRoom() !== undefined) return false;
       // Rules cut short by the deadline: the next call looks again rather than answer from these.
       // A pass cut short (deadline, folders, paths) did not look at every folder it would stamp empty.
       const kept = loading.partial
@@ -102,11 +111,23 @@ export async function slowContext(
       writeSession(c.location, agent, { keys, snapshot: kept }, !fresh.found);
       return true;
     });
-    if (!kept.value) return {};
+    if (!kept.value) {
+      const size = overRoom();
+      return size === undefined || c.late()
+        ? {}
+        : {
+            note: `nothing added: the tool's result ${shellCut(size)}; the files come with a later call`,
+          };
+    }
   } catch (error) {
     // The files still go to the model; they may come once more in this session.
     note = `cannot keep what was given in ${c.location.path}: ${error instanceof Error ? error.message : String(error)}`;
   }
+  const size = overRoom();
+  if (size !== undefined)
+    return {
+      note: `nothing added: the tool's result ${shellCut(size)}; the files come with a later call`,
+    };
   const text = touched.files.length > 0 ? formatTouched(touched.files, call.cwd) : undefined;
   return { ...(text !== undefined ? { text } : {}), ...(note !== undefined ? { note } : {}) };
 }

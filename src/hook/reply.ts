@@ -1,14 +1,14 @@
-import { closingAfter } from "../_fence.js";
+import { blockClosingAfter } from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { TextCap, TextMeasure } from "../gather/context/index.js";
 import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
 
 /**
  * Room kept for the hook's text, the files' text as {@link GEMINI_CHARS}
- * counts it, after a Gemini CLI shell result: a result that leaves less
- * than this before Gemini CLI's cut ({@link GEMINI_SHELL_KEPT_CHARS}) gets
- * nothing, and the text is held to it ({@link HOOK_TEXT_CAPS}), so a shell
- * result with the text appended is never cut.
+ * counts it, after a Gemini CLI shell result: the text is held to it
+ * ({@link hookTextCap}), and given only when it fits in what the result
+ * leaves before Gemini CLI's cut ({@link GEMINI_SHELL_KEPT_CHARS},
+ * `replyStart`'s `room`), so a shell result with the text appended is never cut.
  */
 export const GEMINI_SHELL_TEXT_ROOM = 9_500;
 
@@ -53,16 +53,31 @@ function geminiGrowth(code: number): number {
  * model a 2 KB preview and the path (its hooks reference), and Codex past
  * 2,500 tokens (4 bytes each by its count) a head and tail and the path
  * (codex-rs/hooks/src/output_spill.rs; `additionalContextLimit` changes it):
- * 9,500 UTF-8 bytes, 500 kept to spare. Gemini CLI keeps the text whole but
- * cuts a shell result with it appended ({@link GEMINI_SHELL_KEPT_CHARS}):
- * {@link GEMINI_SHELL_TEXT_ROOM} as {@link GEMINI_CHARS} counts it.
- * opencode keeps the text whole.
+ * 9,500 UTF-8 bytes, 500 kept to spare. Gemini CLI and opencode keep the
+ * text whole; Gemini CLI's cap is the shell's ({@link hookTextCap}).
  */
 export const HOOK_TEXT_CAPS: Readonly<Partial<Record<ToolAgent, TextCap>>> = {
   "claude-code": { max: 9_500 },
   codex: { max: 9_500 },
-  "gemini-cli": { max: GEMINI_SHELL_TEXT_ROOM, measure: GEMINI_CHARS },
 };
+
+/**
+ * Gemini CLI keeps a hook's text whole, but cuts a shell command's result
+ * with the text appended ({@link GEMINI_SHELL_KEPT_CHARS}): there the text is
+ * held to {@link GEMINI_SHELL_TEXT_ROOM} as {@link GEMINI_CHARS} counts it.
+ */
+const GEMINI_SHELL_CAP: TextCap = { max: GEMINI_SHELL_TEXT_ROOM, measure: GEMINI_CHARS };
+
+/**
+ * The cap on the hook's text for a call of `agent`'s `tool`
+ * ({@link HOOK_TEXT_CAPS}): for Gemini CLI only a shell command's, the one
+ * result it cuts (the rest, read_file's included, it keeps whole, and a
+ * tool that is not listed, an MCP server's, brings no files in).
+ */
+export function hookTextCap(agent: ToolAgent, tool: string): TextCap | undefined {
+  if (agent === "gemini-cli") return tool === GEMINI_SHELL_TOOL ? GEMINI_SHELL_CAP : undefined;
+  return HOOK_TEXT_CAPS[agent];
+}
 
 /**
  * What `sysprompt hook AGENT` prints on stdout. Pure. With `context`: the
@@ -113,39 +128,50 @@ const GEMINI_SHELL_TOOL = "run_shell_command";
  * the hook's text to it ({@link textBefore}), else "". Or nothing may follow
  * the result, and `nothing` says why: it is longer than
  * {@link MAX_RESULT_TEXT} (what it leaves open is not known); Gemini CLI
- * would cut a shell result with the closer and
- * {@link GEMINI_SHELL_TEXT_ROOM} of text after it; or the closer holds a
+ * would cut a shell result with the closer and any text after it; or the closer holds a
  * `<` or `>` that Gemini CLI's escaping ({@link geminiShows}) leaves
  * closing nothing (`-->`, `</script>`, `?>`, `]]>`: the comment or block
- * would run on over the files given).
+ * would run on over the files given). What is left open is judged as
+ * CommonMark reads it ({@link blockClosingAfter}): only a comment or HTML
+ * block that starts a block runs on; a `<!--` mid-line, in a code span or
+ * a path opens nothing, and the files follow it. For a shell command,
+ * `room` is the most text, as {@link GEMINI_CHARS} counts it, that Gemini
+ * CLI keeps uncut after the output and the closer: a longer text is not
+ * given, and the files come with a later call (`callContext`'s `room`).
  */
 export function replyStart(
   agent: HookAgent,
   resultText: string | undefined,
   tool = "",
-): { closer: string } | { nothing: string } {
+): { closer: string; room?: number } | { nothing: string } {
   const before = textBefore(agent, resultText);
   if (before === undefined) return { closer: "" };
   if (before.length > MAX_RESULT_TEXT)
     return {
       nothing: `is longer than ${MAX_RESULT_TEXT} characters, too long to read for a fence or comment it leaves open`,
     };
-  const closer = closingAfter(before);
+  // As CommonMark reads it: a `<!--` that starts no block opens nothing, and a `-->` for it would arrive escaped.
+  const closer = blockClosingAfter(before);
+  // Read again as Gemini CLI shows it, only when the escaping changed the closer (a fence's has no `<` or `>`).
+  if (/[<>]/.test(closer) && blockClosingAfter(`${before}${geminiShows(closer)}\n\n`) !== "")
+    return {
+      nothing: `ends inside an HTML comment or block whose closer (${JSON.stringify(closer.trim())}) Gemini CLI writes with &lt; and &gt;, which close nothing`,
+    };
   if (tool === GEMINI_SHELL_TOOL) {
     // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
     const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;
     const end = "</hook_context>".length;
-    if (before.length + lead + GEMINI_SHELL_TEXT_ROOM + end > GEMINI_SHELL_KEPT_CHARS)
-      return {
-        nothing: `is a shell command's output that, with the files added, Gemini CLI would cut past ${GEMINI_SHELL_KEPT_CHARS} characters`,
-      };
+    const room = GEMINI_SHELL_KEPT_CHARS - before.length - lead - end;
+    if (room <= 0) return { nothing: shellCut() };
+    return { closer, room };
   }
-  // Read again as Gemini CLI shows it, only when the escaping changed the closer (a fence's has no `<` or `>`).
-  if (/[<>]/.test(closer) && closingAfter(`${before}${geminiShows(closer)}\n\n`) !== "")
-    return {
-      nothing: `ends inside an HTML comment or block whose closer (${JSON.stringify(closer.trim())}) Gemini CLI writes with &lt; and &gt;, which close nothing`,
-    };
   return { closer };
+}
+
+/** Why a shell command's output gets nothing: with the files' text Gemini CLI would cut it. */
+export function shellCut(size?: number): string {
+  const text = size === undefined ? "" : ` (${size} characters as Gemini CLI counts them)`;
+  return `is a shell command's output that, with the files added${text}, Gemini CLI would cut past ${GEMINI_SHELL_KEPT_CHARS} characters`;
 }
 
 /**
@@ -164,7 +190,7 @@ export function geminiShows(text: string): string {
  * text, which is the repository's (a file its read printed); one ending
  * inside a fence, an HTML block or a comment would take the files given
  * into it, so the reply starts with the closer that text needs
- * (`closingAfter`). Undefined for Claude Code, which adds the hook's text as
+ * (`blockClosingAfter`). Undefined for Claude Code, which adds the hook's text as
  * a system reminder of its own, and Codex, which adds it as a developer
  * message of its own (`<hook_context>…</hook_context>`): nothing of the
  * repository's comes before it there.

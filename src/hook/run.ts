@@ -52,7 +52,7 @@ export async function runHook(
       note: `nothing added: the tool's result ${start.nothing}; the files come with a later call`,
     };
   }
-  const found = await callContext(agent, parsed.call, where, late);
+  const found = await callContext(agent, parsed.call, where, late, start.room);
   const reply = hookReply(agent, found.text, start.closer);
   return found.note === undefined ? { reply } : { reply, note: found.note };
 }
@@ -62,13 +62,16 @@ export async function runHook(
  * `<instructions>` elements of what its paths bring in and the session was
  * not given yet (the session's state is updated), or none; with at most one
  * line worth saying. Never throws: a failure is a note and no text. Once
- * `late()` is true, the session's state is left as it was.
+ * `late()` is true, the session's state is left as it was. A text longer
+ * than `room` as Gemini CLI counts it (`GEMINI_CHARS`: what it keeps of a
+ * shell result, `replyStart`) is not given: nothing is added or kept as given.
  */
 export async function callContext(
   agent: ToolAgent,
   call: HookCall,
   where: HookWhere,
   late: () => boolean = () => false,
+  room = Number.POSITIVE_INFINITY,
 ): Promise<{ text?: string; note?: string }> {
   const named = namedPaths(agent, call.tool, call.input);
   // Most calls name nothing of interest: answered before anything else is loaded or read.
@@ -89,7 +92,15 @@ export async function callContext(
     if (snapshot?.memo && nothingNew(paths, snapshot.memo, session.keys, contextFiles)) return {};
     // Loaded only now: config, presets, rules and the on-touch loading (a bundle of its own in the CLI).
     const { slowContext } = await import("./full.js");
-    return await slowContext(agent, call, paths, { where, now, location, session, snapshot, late });
+    return await slowContext(agent, call, paths, {
+      where,
+      now,
+      location,
+      session,
+      snapshot,
+      late,
+      room,
+    });
   } catch (error) {
     return { note: `nothing added: ${error instanceof Error ? error.message : String(error)}` };
   }

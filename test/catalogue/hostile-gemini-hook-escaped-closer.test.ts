@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { closingAfter } from "../../src/_fence.js";
+import { blockClosingAfter } from "../../src/_fence.js";
 import { geminiShows, hookReply, replyStart } from "../../src/hook/reply.js";
 import { runHook } from "../../src/hook/run.js";
 import { tempDir } from "../api/_helpers.js";
@@ -125,7 +125,11 @@ describe("hostile repository: a closer Gemini CLI's escaping would break is not 
       const reply = hookReply("gemini-cli", `${lead}:\n${element}`, start.closer);
       const context = JSON.parse(reply).hookSpecificOutput.additionalContext as string;
       const model = `${result}\n\n<hook_context>${geminiShows(context)}`;
-      if (closingAfter(model.slice(0, model.indexOf(needle))) !== "" || swallowed(model, needle))
+      // Open as CommonMark reads it: a `<!--` that starts no block opens nothing (catalogue/hostile-gemini-hook-inline-comment).
+      if (
+        blockClosingAfter(model.slice(0, model.indexOf(needle))) !== "" ||
+        swallowed(model, needle)
+      )
         broken.push(JSON.stringify(result));
     }
     expect(broken.slice(0, 5)).toEqual([]);

@@ -77,21 +77,43 @@ describe("hostile repository: the hook's text in Gemini CLI is held to what it k
     expect(geminiContext(reply)).toContain("USER-GLOB-RULE");
   });
 
-  it("a read_file's text is held to the same room, your rule first", async () => {
+  // The room is the shell's alone (review rev39b F2, low-medium): held on read_file too, which
+  // Gemini CLI never cuts, it cut your own 7,958-character JSX rule with a marker, counted as given.
+  it("a read_file's text is not held to the shell's room: Gemini CLI keeps it whole", async () => {
     const { cwd, where } = setup(BIG);
     const { reply, note } = await runHook(
       "gemini-cli",
       call(cwd, "read_file", "export const x = 1;\n"),
       where,
     );
-    expect(geminiContext(reply).length).toBeLessThanOrEqual(GEMINI_SHELL_TEXT_ROOM);
-    expect(geminiContext(reply).indexOf("USER-GLOB-RULE")).toBeLessThan(500);
-    expect(note).toMatch(/9500 characters/);
+    expect(note).toBeUndefined();
+    expect(geminiContext(reply)).toContain("USER-GLOB-RULE");
+    expect(geminiContext(reply)).toContain("REPO-TAIL");
+  });
+
+  it("your own rule of 8,000 characters rich in < > & reaches read_file whole", async () => {
+    const { cwd, where } = setup("# pkg/sub\n\nNESTED-AGENTS: no default exports.\n");
+    const example =
+      'Write <Button onClick={() => save(a && b)}>Save</Button>, not <div role="button">.\n';
+    const rule = `USER-TSX-START\n${example.repeat(95)}USER-TSX-END\n`;
+    writeFileSync(
+      join(where.home, ".pi/agent/rules/ts.md"),
+      `---\nglobs: "**/*.ts"\ndescription: ts rule\n---\n${rule}`,
+    );
+    const { reply, note } = await runHook(
+      "gemini-cli",
+      call(cwd, "read_file", "export const x = 1;\n"),
+      where,
+    );
+    expect(note).toBeUndefined();
+    expect(geminiContext(reply)).toContain("USER-TSX-END");
+    expect(geminiContext(reply)).not.toContain("left out");
   });
 
   it("a long closer counts against the output: the output, closer and text would pass the cut, so nothing is added", async () => {
     const { cwd, where } = setup("# pkg/sub\n\nNESTED-AGENTS: no default exports.\n");
-    const output = `${"`".repeat(15_500)}\nx\n`;
+    // 19,920 before the text and a 19,900-character closer: 163 characters left, fewer than the text takes.
+    const output = `${"`".repeat(19_900)}\nx\n`;
     const { reply, note } = await runHook(
       "gemini-cli",
       call(cwd, "run_shell_command", output),

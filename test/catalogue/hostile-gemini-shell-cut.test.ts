@@ -11,10 +11,10 @@ import { tempDir } from "../api/_helpers.js";
 // middle took the files given into a code block; one opened in the cut middle
 // turned the hook's own closer into an opener; and with a 38 KB repository
 // AGENTS.md beside the command's folder, the user's glob rule fell in the part
-// cut out, yet counted as given. A shell result that leaves the hook's text
-// less than 9,500 characters before the cut now gets nothing, and the files
-// come with a later call; after a shorter result, the text, held to those
-// 9,500 characters (review rev38c F1), is not cut.
+// cut out, yet counted as given. A shell result that leaves less room before
+// the cut than the hook's text takes now gets nothing, and the files come with
+// a later call (catalogue/hostile-gemini-shell-room); after a shorter result,
+// the text, held to 9,500 characters (review rev38c F1), is not cut.
 
 function setup() {
   const base = tempDir();

@@ -35,9 +35,10 @@ function project(files: Record<string, string>) {
     const input =
       agent === "gemini-cli"
         ? {
+            // The one result Gemini CLI cuts, and so the one its text is held for.
             hook_event_name: "AfterTool",
-            tool_name: "read_file",
-            tool_input: { file_path: "pkg/sub/x.ts" },
+            tool_name: "run_shell_command",
+            tool_input: { command: "cat pkg/sub/x.ts" },
           }
         : agent === "codex"
           ? {
@@ -95,7 +96,7 @@ describe("hostile repository: the hook's text fits what the agent keeps of it", 
     expect(await call("codex")).toBe("");
   });
 
-  it("Gemini CLI: held to 9,500 characters as it counts them (catalogue/hostile-gemini-hook-text-cap)", async () => {
+  it("Gemini CLI, a shell command: held to 9,500 characters as it counts them (catalogue/hostile-gemini-hook-text-cap)", async () => {
     const { call } = project({ "p/pkg/sub/AGENTS.md": `# sub\n\n${LINE.repeat(250)}` });
     const text = await call("gemini-cli");
     expect(text.replace(/[<>]/g, "&xx;").length).toBeLessThanOrEqual(9_500);
