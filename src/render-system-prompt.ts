@@ -126,13 +126,14 @@ export function renderPrepared(
 ): RenderResult {
   const maxTokens = prepared.maxPromptTokens;
   // Sections with the user's own texts: past the 8 MiB caps, the repository's text goes first.
-  const keep = userTextSections(prepared.data, prepared.appendParts);
+  // A trusted project's override of one of them is the repository's text: no room is made for it.
+  const keep = userTextSections(prepared.data, prepared.appendParts, prepared.templates);
   const trees = {
     ...(prepared.treeLines ? { treeLines: prepared.treeLines } : {}),
     ...(prepared.rootTreeLines ? { rootTreeLines: prepared.rootTreeLines } : {}),
     ...(prepared.appendParts ? { appendParts: prepared.appendParts } : {}),
   };
-  const out: RenderOutput & { budget?: BudgetReport } =
+  const out: RenderOutput & { budget?: BudgetReport; fitStopped?: true } =
     maxTokens === undefined
       ? renderWithRoom(prepared, engine, keep, trees)
       : renderWithinBudget(prepared, engine, {
@@ -161,6 +162,7 @@ export function renderPrepared(
         out.text,
         prepared.appendParts,
         out.sections.map((s) => s.name),
+        out.fitStopped === true,
       ),
     ]),
     steps: prepared.steps,

@@ -93,9 +93,21 @@ export interface BudgetOptions {
 const LEFT_OUT_WEIGHT = 4 * MAX_PROMPT_CHARS;
 /** The size a section left out unrendered, or whose render stopped at a limit, counts as. */
 const UNRENDERED_SIZE = 2 * MAX_PROMPT_CHARS;
+/**
+ * What a section of `keep` the first render placed counts when a render leaves
+ * it out for room: more than every section of `keep` left out together, so
+ * that fitting never gives one of your texts' room to another of yours.
+ */
+const PLACED_WEIGHT = 16 * LEFT_OUT_WEIGHT;
 
 export interface BudgetedOutput extends RenderOutput {
   budget: BudgetReport;
+  /**
+   * Set when fitting stopped at its work limit before the builtin and your
+   * sections' steps were all tried (`budget-fit-cut`): a section of yours
+   * left out may not have had the repository's text cut first.
+   */
+  fitStopped?: true;
 }
 
 /**
@@ -145,14 +157,23 @@ export function renderWithinBudget(
   const real = (out: RenderOutput) =>
     out.sections.reduce((n, s) => n + tokensOf(s.text), 0) +
     Math.max(0, out.sections.length - 1) * separator;
-  // The sections of `keep` the first render left out for want of room (below).
+  // The sections of `keep` the first render left out for want of room, and those it placed (below).
   let wanted: ReadonlySet<string> = new Set();
-  /** The prompt's tokens, and for each section of `wanted` still out, more than any prompt. */
+  let placedKeep: ReadonlySet<string> = new Set();
+  /**
+   * The prompt's tokens, and for each section of `wanted` still out, more than
+   * any prompt; for each of `placedKeep` a render left out for room, more again.
+   */
   const estimate = (out: RenderOutput) => {
     let n = real(out);
     for (const name of wanted) {
       if (out.sections.some((s) => s.name === name)) continue;
       n += LEFT_OUT_WEIGHT + (out.leftOutSizes?.[name] ?? UNRENDERED_SIZE);
+    }
+    if (placedKeep.size > 0) {
+      for (const name of leftOutForRoom(out, placedKeep)) {
+        n += PLACED_WEIGHT + (out.leftOutSizes?.[name] ?? UNRENDERED_SIZE);
+      }
     }
     return n;
   };
@@ -213,6 +234,10 @@ export function renderWithinBudget(
 
   const first = renderCounted(input.patches);
   wanted = leftOutForRoom(first, options.keep);
+  if (options.keep !== undefined) {
+    const keep = options.keep;
+    placedKeep = new Set(first.sections.map((s) => s.name).filter((n) => keep.has(n)));
+  }
   const initialTokens = real(first);
   let out = first;
   let tokens = estimate(first);
@@ -345,7 +370,10 @@ export function renderWithinBudget(
   // Making room for your texts takes the builtin and your sections' steps only: a project's
   // sections declaring every step on text they do not print spent all the renders for nothing.
   const own = options.roomOnly === true;
-  fitPass([...shrinkable(input, first, own), ...shrinkableLeftOut(input, first, wanted)], leaveOut);
+  fitPass(
+    [...shrinkable(input, first, own), ...shrinkableLeftOut(input, first, wanted, own)],
+    leaveOut,
+  );
   if (leaveOut && out !== first) {
     const kept = {
       out,
@@ -423,6 +451,7 @@ export function renderWithinBudget(
       skipped,
       ...(bounded?.estimated ? { overCounted: true as const } : {}),
     },
+    ...(cutShort && !projectOnly ? { fitStopped: true as const } : {}),
   });
 }
 
@@ -538,10 +567,13 @@ function shrinkableLeftOut(
   input: RenderInput,
   out: RenderOutput,
   wanted: ReadonlySet<string>,
+  ownOnly = false,
 ): Shrinkable[] {
   const placed = new Set(out.sections.map((s) => s.name));
   return input.templates.flatMap((t) => {
     if (!wanted.has(t.name) || placed.has(t.name) || !t.meta.enabled || !t.meta.shrink) return [];
+    // As `shrinkable`: a project's override of a section of yours gives it no steps to take.
+    if (ownOnly && t.source.layer === "project") return [];
     return [{ name: t.name, shrink: t.meta.shrink, source: t.source }];
   });
 }
@@ -582,14 +614,16 @@ function cutDiagnostic(
  * for want of room. Then the repository's text is cut, with the budget's
  * steps and its repository-first round, counted in characters against the
  * prompt's 8 MiB, until that section has room; a `room-cut` warning names
- * each cut. When none of them comes back, the first render stands.
+ * each cut. When none of them comes back, the first render stands, with
+ * fitting's `budget-fit-cut` when it stopped at its work limit; `fitStopped`
+ * says so either way (`user-text-left-out` tells it apart).
  */
 export function renderWithRoom(
   input: RenderInput,
   engine: Engine,
   keep: ReadonlySet<string>,
   options: Pick<BudgetOptions, "treeLines" | "rootTreeLines" | "appendParts"> = {},
-): RenderOutput {
+): RenderOutput & { fitStopped?: true } {
   const reuse = new SectionReuse();
   const first = renderSections({ ...input, reuse }, engine);
   const wanted = leftOutForRoom(first, keep);
@@ -602,6 +636,13 @@ export function renderWithRoom(
     roomOnly: true,
     reuse,
   });
+  const stopped = result.diagnostics.filter((d) => d.code === "budget-fit-cut");
   const back = [...wanted].some((name) => result.sections.some((s) => s.name === name));
-  return back ? withFields(result, {}, ["budget"]) : first;
+  // Never one of yours the first render placed given up for another (the estimate weighs them).
+  const placed = first.sections.filter((s) => keep.has(s.name));
+  const kept = placed.every((p) => result.sections.some((s) => s.name === p.name));
+  const fitStopped = result.fitStopped ? { fitStopped: true as const } : {};
+  return back && kept
+    ? withFields(result, fitStopped, ["budget", "fitStopped"])
+    : withFields(first, { diagnostics: [...first.diagnostics, ...stopped], ...fitStopped });
 }

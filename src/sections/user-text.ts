@@ -79,12 +79,24 @@ function shownIn(shown: string, found: string): boolean {
   return shown.includes(visible.trim() === "" ? found : visible);
 }
 
-/** The builtin sections that hold some of the user's own texts in this data: those fitting keeps room for. */
+/**
+ * The builtin sections that hold some of the user's own texts in this data:
+ * those fitting keeps room for. With `templates`, not one a project's
+ * version is on top of: what that prints is the repository's text.
+ */
 export function userTextSections(
   data: PromptData,
   appended: readonly AppendPart[] = [],
+  templates?: readonly SectionTemplate[],
 ): Set<string> {
-  return new Set(SHOWN.filter((s) => s.texts(data, appended).length > 0).map((s) => s.section));
+  const project = new Set(
+    (templates ?? []).filter((t) => t.source.layer === "project").map((t) => t.name),
+  );
+  return new Set(
+    SHOWN.filter((s) => !project.has(s.section) && s.texts(data, appended).length > 0).map(
+      (s) => s.section,
+    ),
+  );
 }
 
 /**
@@ -103,6 +115,7 @@ export function userTextLeftOut(
   text: string,
   appended: readonly AppendPart[] = [],
   placed?: readonly string[],
+  fitStopped = false,
 ): Diagnostic[] {
   let shown: string | undefined;
   return SHOWN.flatMap(({ section, what, texts }) => {
@@ -127,7 +140,7 @@ export function userTextLeftOut(
         {
           level: "warning" as const,
           code: "user-text-left-out",
-          message: `section "${section}" was left out for want of room (see prompt-too-large, a template error or budget-left-out): your own ${what}${left.length === 1 ? "" : "s"} ${named.join(", ")}${more} ${left.length === 1 ? "is" : "are"} not in the prompt, even with the repository's text in it and in the other sections cut first`,
+          message: `section "${section}" was left out for want of room (see prompt-too-large, a template error or budget-left-out): your own ${what}${left.length === 1 ? "" : "s"} ${named.join(", ")}${more} ${left.length === 1 ? "is" : "are"} not in the prompt, ${fitStopped ? "and making room stopped at fitting's work limit (budget-fit-cut) before every step that cuts the repository's text was tried" : "even with the repository's text in it and in the other sections cut first"}`,
           ...(template.source.path ? { path: template.source.path } : {}),
         },
       ];

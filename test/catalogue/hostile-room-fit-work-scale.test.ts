@@ -10,14 +10,18 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // caps) rendered every section again in each of its renders, and spent its
 // work on what a trusted project's sections made it do. Under --max-tokens, a
 // project's 16 sections of 512 KB each declaring every step took 64 renders of
-// the 8 MiB prompt (1.3 GB, 17 s of CPU); without a budget, a project's loops
-// or its 990 one-word sections spent room fitting's work before the
-// context-files step, and your AGENTS.md stayed out. Now a section whose patch
-// did not change is given its earlier text, and a project's sections' steps
-// have renders of their own (16).
+// the 8 MiB prompt (1.3 GB, 17 s of CPU); without a budget, a project's loops,
+// its 990 one-word sections, or its overrides of project_rules and skills
+// declaring every step spent room fitting's work before the context-files step,
+// and your AGENTS.md stayed out, with a warning that said the repository's text
+// had been cut first. Room fitting also gave your skill, which the first
+// render had placed, for your rule. Now a section whose patch did not change is
+// given its earlier text, a project's sections' steps have renders of their own
+// (16), and no section of yours is traded for another.
 
 const USER_AGENTS = "USER-AGENTS-MARKER always be nice";
 const USER_RULE = "USER-RULE-MARKER rule always";
+const USER_SKILL = "USER-SKILL-MARKER my skill";
 const EVERY_STEP =
   "[tree-lines, tree-depth, agents-md, skill-descriptions, skill-list, context-files, rule-descriptions, always-rules, appended-files]";
 
@@ -157,6 +161,33 @@ describe("hostile repository: what a project's sections make fitting do", () => 
     expect(result.text).not.toContain("repository words repository words");
   });
 
+  it("a project's overrides of project_rules and skills declaring every step do not spend room fitting's renders", async () => {
+    const { root, project, sections } = fixture();
+    mkdirSync(join(root, "agent", "skills", "mine"), { recursive: true });
+    writeFileSync(
+      join(root, "agent", "skills", "mine", "SKILL.md"),
+      `---\nname: mine\ndescription: ${USER_SKILL}\n---\nBody.\n`,
+    );
+    // Small files, large output: the repository's always rules printed four times each.
+    const body = "{{#each alwaysRules}}{{content}}\n{{/each}}".repeat(4);
+    const steps = `shrink: { priority: 0, steps: ${EVERY_STEP} }`;
+    writeFileSync(join(sections, "project_rules.md"), `---\norder: 75\n${steps}\n---\n${body}\n`);
+    writeFileSync(join(sections, "skills.md"), `---\norder: 110\n${steps}\n---\n${body}\n`);
+    repositoryData(project, false);
+    for (let i = 1; i <= 5; i++) {
+      writeFileSync(
+        join(project, ".cursor", "rules", `a${i}.mdc`),
+        `---\nalwaysApply: true\n---\nalways rule ${i} ${"rule text ".repeat(6000)}\n`,
+      );
+    }
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000, workspaceTree: true }),
+    );
+    expect(result.text).toContain(USER_AGENTS);
+    expect(result.diagnostics.map((d) => d.code)).toContain("room-cut");
+    expect(result.diagnostics.map((d) => d.code)).not.toContain("budget-fit-cut");
+  });
+
   it("two trusted sections of nested loops are not rendered again in each fitting render", async () => {
     const { root, project, sections } = fixture();
     for (const name of ["loop", "loop2"]) {
@@ -195,5 +226,79 @@ describe("hostile repository: what a project's sections make fitting do", () => 
     );
     expect(result.text).toContain(USER_AGENTS);
     expect(result.diagnostics.map((d) => d.code)).not.toContain("budget-fit-cut");
+  });
+
+  it("when room fitting stops at its work limit, the warnings say so", async () => {
+    // Your own sections declaring every step are in fitting's plan: 20 of them at priority 0,
+    // printing none of the data, spend its 16 renders before the context-files step.
+    const { root } = fixture();
+    mkdirSync(join(root, "agent", "sections"), { recursive: true });
+    for (let i = 0; i < 20; i++) {
+      writeFileSync(
+        join(root, "agent", "sections", `tiny${i}.md`),
+        `---\norder: ${200 + i}\nshrink: { priority: 0, steps: ${EVERY_STEP} }\n---\ntiny ${i}\n`,
+      );
+    }
+    mkdirSync(join(root, "project", ".cursor", "rules"), { recursive: true });
+    for (let i = 1; i <= 5; i++) {
+      writeFileSync(
+        join(root, "project", ".cursor", "rules", `g${i}.mdc`),
+        `---\nglobs: src/**/*.ts\ndescription: glob rule ${i}\n---\nx\n`,
+      );
+    }
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000 }),
+    );
+    const codes = result.diagnostics.map((d) => d.code);
+    // Before: the first render was returned without fitting's warning, and user-text-left-out
+    // said the repository's text had been cut first.
+    expect(codes).toContain("budget-fit-cut");
+    expect(result.diagnostics.find((d) => d.code === "budget-fit-cut")?.message).toMatch(
+      /^making room for your own texts in the prompt's 8 MiB stopped at its work limit/,
+    );
+    expect(result.text).not.toContain(USER_AGENTS);
+    const left = result.diagnostics.find((d) => d.code === "user-text-left-out");
+    expect(left?.message).not.toContain("cut first");
+    expect(left?.message).toContain("making room stopped at fitting's work limit");
+  });
+
+  it("room fitting never gives your skill, placed by the first render, for your rule", async () => {
+    const root = tempDir();
+    const project = join(root, "project");
+    mkdirSync(join(project, ".pi", "sections"), { recursive: true });
+    mkdirSync(join(project, ".git"), { recursive: true });
+    mkdirSync(join(project, ".cursor", "rules"), { recursive: true });
+    mkdirSync(join(root, "agent", "rules"), { recursive: true });
+    mkdirSync(join(root, "agent", "skills", "mine"), { recursive: true });
+    writeFileSync(join(root, "agent", "AGENTS.md"), `# Mine\n${USER_AGENTS}\n`);
+    writeFileSync(
+      join(root, "agent", "rules", "mine.md"),
+      `---\nalwaysApply: true\n---\n${USER_RULE}\n`,
+    );
+    writeFileSync(
+      join(root, "agent", "skills", "mine", "SKILL.md"),
+      `---\nname: mine\ndescription: ${USER_SKILL}\n---\nBody.\n`,
+    );
+    // 200 always rules of ~300 bytes: fine steps for the always-rules bisection.
+    for (let i = 0; i < 200; i++) {
+      writeFileSync(
+        join(project, ".cursor", "rules", `a${i}.mdc`),
+        `---\nalwaysApply: true\n---\nREPO-ALWAYS-${i} ${"word ".repeat(56)}\n`,
+      );
+    }
+    const total = 8_345_000;
+    const n = Math.ceil(total / 1_000_000);
+    for (let i = 0; i < n; i++) {
+      writeFileSync(
+        join(project, ".pi", "sections", `big${i}.md`),
+        `---\norder: ${i + 1}\n---\n${words(`w${i}`, Math.floor(total / n))}\n`,
+      );
+    }
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000 }),
+    );
+    // Before: your rule came back, your skill went, 17 repository always rules stayed.
+    expect(result.text).toContain(USER_RULE);
+    expect(result.text).toContain(USER_SKILL);
   });
 });
