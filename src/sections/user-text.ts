@@ -156,3 +156,32 @@ export function userTextLeftOut(
     ];
   });
 }
+
+/**
+ * A warning for each section of the user's own (`ownSections`: theirs, the
+ * caller's, the rules section with their guidelines) that the prompt left out
+ * for want of room (`leftOut`, `stopped`), even after fitting cut the
+ * repository's text first, or when fitting stopped at its work limit.
+ */
+export function ownSectionsLeftOut(
+  own: readonly string[],
+  out: {
+    sections: readonly { name: string }[];
+    leftOut?: readonly string[];
+    stopped?: readonly string[];
+  },
+  fitStopped = false,
+): Diagnostic[] {
+  const gone = new Set([...(out.leftOut ?? []), ...(out.stopped ?? [])]);
+  const left = own.filter((n) => gone.has(n) && !out.sections.some((s) => s.name === n));
+  if (left.length === 0) return [];
+  const named = left.slice(0, MAX_NAMED).map((n) => `"${n}"`);
+  const more = left.length > MAX_NAMED ? ` and ${left.length - MAX_NAMED} more` : "";
+  return [
+    {
+      level: "warning",
+      code: "user-text-left-out",
+      message: `your own section${left.length === 1 ? "" : "s"} ${named.join(", ")}${more} ${left.length === 1 ? "was" : "were"} left out for want of room (see prompt-too-large, a template error or budget-left-out), ${fitStopped ? "and making room stopped at fitting's work limit (budget-fit-cut) before every step that cuts the repository's text was tried" : "even with the repository's text cut first"}`,
+    },
+  ];
+}

@@ -301,4 +301,62 @@ describe("hostile repository: what a project's sections make fitting do", () => 
     expect(result.text).toContain(USER_RULE);
     expect(result.text).toContain(USER_SKILL);
   });
+
+  it("your own section of your agent dir gets room: the repository's context files and rules go first", async () => {
+    const root = tempDir();
+    const project = join(root, "project");
+    mkdirSync(join(project, ".pi", "sections"), { recursive: true });
+    mkdirSync(join(project, ".git"), { recursive: true });
+    mkdirSync(join(project, ".cursor", "rules"), { recursive: true });
+    mkdirSync(join(root, "agent", "sections"), { recursive: true });
+    writeFileSync(join(root, "agent", "AGENTS.md"), `# Mine\n${USER_AGENTS}\n`);
+    writeFileSync(
+      join(root, "agent", "sections", "mine.md"),
+      `---\norder: 200\n---\nUSER-SECTION-MARKER ${"u".repeat(100_000)}\n`,
+    );
+    for (let i = 0; i < 7; i++) {
+      writeFileSync(
+        join(project, ".pi", "sections", `big${i}.md`),
+        `---\norder: ${i + 1}\n---\n${words(`w${i}`, 1_008_571)}\n`,
+      );
+    }
+    writeFileSync(join(project, "AGENTS.md"), `# repo\n${words("ra", 250_000)}\n`);
+    writeFileSync(join(project, "CLAUDE.md"), `# repo2\n${words("rc", 250_000)}\n`);
+    for (let i = 0; i < 4; i++) {
+      writeFileSync(
+        join(project, ".cursor", "rules", `a${i}.mdc`),
+        `---\nalwaysApply: true\n---\n${words(`r${i}u`, 250_000)}\n`,
+      );
+    }
+    const result = await renderSystemPrompt(
+      pinned(root, {
+        projectTrusted: true,
+        deadlineMs: 60_000,
+        sections: { caller: "CALLER-SECTION-MARKER" },
+      }),
+    );
+    // Before: only prompt-too-large named it; 1.5 MB of the repository's text stayed.
+    expect(result.text).toContain("USER-SECTION-MARKER");
+    expect(result.text).toContain("CALLER-SECTION-MARKER");
+    expect(result.diagnostics.map((d) => d.code)).toContain("room-cut");
+  });
+});
+
+describe("hostile repository: a project's sections that fill the 8 MiB alone", () => {
+  it("leave your own section out with a user-text-left-out warning naming it", async () => {
+    const { root } = fixture(1_048_500);
+    mkdirSync(join(root, "agent", "sections"), { recursive: true });
+    writeFileSync(
+      join(root, "agent", "sections", "mine.md"),
+      `---\norder: 200\n---\nUSER-SECTION-MARKER ${"u".repeat(10_000)}\n`,
+    );
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000 }),
+    );
+    expect(result.text).not.toContain("USER-SECTION-MARKER");
+    const left = result.diagnostics.filter((d) => d.code === "user-text-left-out");
+    expect(left.map((d) => d.message).join("\n")).toMatch(
+      /your own sections? [^\n]*"mine"[^\n]* left out for want of room/,
+    );
+  });
 });
