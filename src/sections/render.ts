@@ -99,6 +99,11 @@ function workNow(work: PromptWork): WorkCost {
   return { calls, produced, given };
 }
 
+/** The prompt's work so far, every count, as one key. */
+function workKey(work: PromptWork): string {
+  return `${work.calls}/${work.produced}/${work.given}/${work.tags}/${work.words}`;
+}
+
 /**
  * The renders of one template set and data, kept across the renders of a fit
  * (token budget or room): a section whose patch did not change is given its
@@ -109,9 +114,20 @@ function workNow(work: PromptWork): WorkCost {
  * fitting's work before a step that gave your texts room (review rev38b).
  */
 export class SectionReuse {
+  /**
+   * What each version rendered to under its patch: its text, or the error it
+   * stopped with (a section's own limits: 200,000 helper calls looped over
+   * and over; or, with `start`, the prompt's, crossed from that work on).
+   */
   private readonly bodies = new Map<
     object,
-    { patch: SectionPatch | undefined; text: string; cost: WorkCost }
+    {
+      patch: SectionPatch | undefined;
+      text?: string;
+      error?: unknown;
+      cost: WorkCost;
+      start?: string;
+    }
   >();
   private readonly made = new Map<
     object,
@@ -122,11 +138,26 @@ export class SectionReuse {
   /** Helper calls counted again for texts given back, every render together. */
   replayedCalls = 0;
 
-  /** The text `key` (a version or custom prompt) rendered to under `patch`, its work counted; undefined when it must be rendered. */
+  /**
+   * The text `key` (a version or custom prompt) rendered to under `patch`, its
+   * work counted; undefined when it must be rendered. Throws the error it
+   * stopped with, as a render would: a section failing at its limits in every
+   * fitting render spent fitting's helper calls before a step gave your texts room.
+   */
   take(key: object, patch: SectionPatch | undefined, work: PromptWork): string | undefined {
     const hit = this.bodies.get(key);
     if (hit === undefined || hit.patch !== patch || work.spent) return undefined;
     const c = hit.cost;
+    if (hit.start !== undefined) {
+      // Stopped at the prompt's limits: the same again only from the same work on.
+      if (hit.start !== workKey(work)) return undefined;
+      work.calls += c.calls;
+      work.produced += c.produced;
+      work.given += c.given;
+      work.spent = true;
+      this.replayedCalls += c.calls;
+      throw hit.error;
+    }
     // Past a limit, it is rendered again so that it stops as it would.
     if (
       work.calls + c.calls > MAX_PROMPT_CALLS ||
@@ -139,6 +170,7 @@ export class SectionReuse {
     work.produced += c.produced;
     work.given += c.given;
     this.replayedCalls += c.calls;
+    if (hit.text === undefined) throw hit.error;
     return hit.text;
   }
 
@@ -151,14 +183,27 @@ export class SectionReuse {
   ): string {
     this.rendered++;
     const before = workNow(work);
-    const text = render();
-    const after = workNow(work);
-    const cost = {
-      calls: after.calls - before.calls,
-      produced: after.produced - before.produced,
-      given: after.given - before.given,
+    const start = workKey(work);
+    const costSince = () => {
+      const after = workNow(work);
+      return {
+        calls: after.calls - before.calls,
+        produced: after.produced - before.produced,
+        given: after.given - before.given,
+      };
     };
-    this.bodies.set(key, { patch, text, cost });
+    let text: string;
+    try {
+      text = render();
+    } catch (error) {
+      // Only the limits' errors are kept (a template error is the same each time, but cheap).
+      if (error instanceof TemplateError && error.reason.startsWith("Render stopped")) {
+        const spent = work.spent ? { start } : {};
+        this.bodies.set(key, { patch, error, cost: costSince(), ...spent });
+      }
+      throw error;
+    }
+    this.bodies.set(key, { patch, text, cost: costSince() });
     return text;
   }
 

@@ -215,6 +215,32 @@ describe("hostile repository: what a project's sections make fitting do", () => 
     expect(result.diagnostics.map((d) => d.code)).not.toContain("budget-fit-cut");
   });
 
+  it("trusted sections whose loops stop at a render's or the prompt's helper calls are not rendered again in each fitting render", async () => {
+    const { root, project, sections } = fixture();
+    // 60 rules looped three deep: 216,000 bodies, past the 200,000 one render may make; the
+    // second section crosses the prompt's 400,000.
+    for (const name of ["loop", "loop2"]) {
+      writeFileSync(
+        join(sections, `${name}.md`),
+        "---\norder: 300\n---\nx{{#each onDemandRules}}{{#each ../onDemandRules}}{{#each ../../onDemandRules}}{{/each}}{{/each}}{{/each}}x\n",
+      );
+    }
+    mkdirSync(join(project, ".cursor", "rules"), { recursive: true });
+    for (let i = 0; i < 60; i++) {
+      writeFileSync(
+        join(project, ".cursor", "rules", `l${i}.mdc`),
+        `---\nglobs: src/**/*.ts\ndescription: loop rule ${i}\n---\nx\n`,
+      );
+    }
+    repositoryData(project, false);
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000, workspaceTree: true }),
+    );
+    // Before: budget-fit-cut after 5 renders (1,998,547 helper calls), your AGENTS.md out.
+    expect(result.text).toContain(USER_AGENTS);
+    expect(result.diagnostics.map((d) => d.code)).not.toContain("budget-fit-cut");
+  });
+
   it("990 one-word trusted sections do not spend room fitting's section renders", async () => {
     const { root, project, sections } = fixture();
     repositoryData(project, false);
