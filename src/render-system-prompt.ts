@@ -169,6 +169,7 @@ export function renderPrepared(
         prepared.appendParts,
         out.sections.map((s) => s.name),
         out.fitStopped === true,
+        new Set([...(out.leftOut ?? []), ...(out.stopped ?? [])]),
       ),
       ...ownSectionsLeftOut(own, out, out.fitStopped === true),
     ]),

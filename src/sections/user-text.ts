@@ -116,6 +116,7 @@ export function userTextLeftOut(
   appended: readonly AppendPart[] = [],
   placed?: readonly string[],
   fitStopped = false,
+  forWantOfRoom?: ReadonlySet<string>,
 ): Diagnostic[] {
   let shown: string | undefined;
   return SHOWN.flatMap(({ section, what, texts }) => {
@@ -135,6 +136,18 @@ export function userTextLeftOut(
     if (left.length === 0) return [];
     const named = left.slice(0, MAX_NAMED).map((t) => t.name);
     const more = left.length > MAX_NAMED ? ` and ${left.length - MAX_NAMED} more` : "";
+    if (forRoom && forWantOfRoom !== undefined && !forWantOfRoom.has(section)) {
+      // Not rendered at all (the sections before it spent the prompt's work), or its render
+      // failed: no room was made for it, and no text of the repository's was cut for it.
+      return [
+        {
+          level: "warning" as const,
+          code: "user-text-left-out",
+          message: `section "${section}" is not in the prompt, and not for want of room (see prompt-render-work or the template error): your own ${what}${left.length === 1 ? "" : "s"} ${named.join(", ")}${more} ${left.length === 1 ? "is" : "are"} not in the prompt, and no text of the repository's was cut to make room for ${left.length === 1 ? "it" : "them"}`,
+          ...(template.source.path ? { path: template.source.path } : {}),
+        },
+      ];
+    }
     if (forRoom) {
       return [
         {

@@ -386,3 +386,39 @@ describe("hostile repository: a project's sections that fill the 8 MiB alone", (
     );
   });
 });
+
+describe("hostile repository: sections that spend the prompt's work (accepted: a trusted project may switch sections off)", () => {
+  it("the warning for your AGENTS.md left out says it was not for want of room, not that the repository's text was cut first", async () => {
+    const root = tempDir();
+    const project = join(root, "project");
+    mkdirSync(join(project, ".pi", "sections"), { recursive: true });
+    mkdirSync(join(project, ".git"), { recursive: true });
+    mkdirSync(join(project, ".cursor", "rules"), { recursive: true });
+    mkdirSync(join(root, "agent"), { recursive: true });
+    writeFileSync(join(root, "agent", "AGENTS.md"), `# Mine\n${USER_AGENTS}\n`);
+    for (const name of ["a-loop", "b-loop"]) {
+      writeFileSync(
+        join(project, ".pi", "sections", `${name}.md`),
+        "---\norder: 1\n---\nx{{#each onDemandRules}}{{#each ../onDemandRules}}{{#each ../../onDemandRules}}{{/each}}{{/each}}{{/each}}x\n",
+      );
+    }
+    for (let i = 0; i < 60; i++) {
+      writeFileSync(
+        join(project, ".cursor", "rules", `l${i}.mdc`),
+        `---\nglobs: src/**/*.ts\ndescription: loop rule ${i}\n---\nx\n`,
+      );
+    }
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: true, deadlineMs: 60_000 }),
+    );
+    expect(result.text).not.toContain(USER_AGENTS);
+    expect(result.diagnostics.map((d) => d.code)).toContain("prompt-render-work");
+    const left = result.diagnostics.find((d) => d.code === "user-text-left-out");
+    // Before: "left out for want of room ... even with the repository's text in it and in the
+    // other sections cut first", though no room was made and nothing was cut.
+    expect(left?.message).toMatch(
+      /^section "project_context" is not in the prompt, and not for want of room/,
+    );
+    expect(left?.message).not.toContain("cut first");
+  });
+});
