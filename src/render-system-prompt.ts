@@ -37,7 +37,7 @@ import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
 import type { CustomPrompt, ExtraSection, RenderOutput } from "./sections/render.js";
 import type { SectionTemplate } from "./sections/types.js";
-import { userTextLeftOut, userTextSections } from "./sections/user-text.js";
+import { ownSectionsLeftOut, userTextLeftOut, userTextSections } from "./sections/user-text.js";
 import { variantForModel } from "./sections/variants.js";
 import type { BudgetReport, Diagnostic, RenderResult, StepTiming } from "./types.js";
 
@@ -126,13 +126,20 @@ export function renderPrepared(
 ): RenderResult {
   const maxTokens = prepared.maxPromptTokens;
   // Sections with the user's own texts: past the 8 MiB caps, the repository's text goes first.
-  const keep = userTextSections(prepared.data, prepared.appendParts);
+  // A trusted project's override of one of them is the repository's text: no room is made for it.
+  // Your own sections are yours too: those of your agent dir, the caller's (`sections`), and the
+  // rules section, which holds your `--guideline`s.
+  const own = ownSections(prepared.templates, prepared.extraSections);
+  const keep = new Set([
+    ...userTextSections(prepared.data, prepared.appendParts, prepared.templates),
+    ...own,
+  ]);
   const trees = {
     ...(prepared.treeLines ? { treeLines: prepared.treeLines } : {}),
     ...(prepared.rootTreeLines ? { rootTreeLines: prepared.rootTreeLines } : {}),
     ...(prepared.appendParts ? { appendParts: prepared.appendParts } : {}),
   };
-  const out: RenderOutput & { budget?: BudgetReport } =
+  const out: RenderOutput & { budget?: BudgetReport; fitStopped?: true } =
     maxTokens === undefined
       ? renderWithRoom(prepared, engine, keep, trees)
       : renderWithinBudget(prepared, engine, {
@@ -161,11 +168,33 @@ export function renderPrepared(
         out.text,
         prepared.appendParts,
         out.sections.map((s) => s.name),
+        out.fitStopped === true,
+        new Set([...(out.leftOut ?? []), ...(out.stopped ?? [])]),
       ),
+      ...ownSectionsLeftOut(own, out, out.fitStopped === true),
     ]),
     steps: prepared.steps,
     ...(out.budget ? { budget: out.budget } : {}),
   };
+}
+
+/**
+ * The sections whose text is the user's own, for fitting to make room for past
+ * the 8 MiB caps: those whose version on top is the user's (`~/.pi/agent/sections`),
+ * the caller's (`sections`), and the rules section unless a project's version
+ * replaces it (it holds the caller's `--guideline`s). A project's sections of
+ * 7 MB and 1.5 MB of repository text that the builtin steps cut left your
+ * section out with only `prompt-too-large` (review rev38b L1).
+ */
+function ownSections(
+  templates: readonly SectionTemplate[],
+  extra: readonly ExtraSection[],
+): string[] {
+  const own = templates
+    .filter((t) => t.meta.enabled && (t.source.layer === "user" || t.name === "rules"))
+    .filter((t) => t.source.layer !== "project")
+    .map((t) => t.name);
+  return [...own, ...extra.filter((e) => e.text !== "").map((e) => e.name)];
 }
 
 /**

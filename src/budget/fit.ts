@@ -7,6 +7,8 @@ import {
   type RenderOutput,
   renderSections,
   type SectionPatch,
+  SectionReuse,
+  withFields,
 } from "../sections/render.js";
 import type { SectionTemplate } from "../sections/types.js";
 import type { CountDeadline } from "../tokens.js";
@@ -37,6 +39,13 @@ const MAX_FIT_RENDERS = 64;
  * some 8 MiB, and 64 of them took 1.1 GB and 16 s of CPU (review rev37b).
  */
 const MAX_ROOM_RENDERS = 16;
+/**
+ * Renders a project's sections' steps may spend under a token budget, on top
+ * of the builtin and your sections' own: 16 sections of 512 KB each declaring
+ * every step, printing none of the data those steps cut, spent fitting's 64
+ * renders (1.3 GB, 17 s of CPU) before any builtin step (review rev38b).
+ */
+const MAX_PROJECT_FIT_RENDERS = 16;
 /** Section templates rendered by fitting, every render together. */
 const MAX_FIT_SECTION_RENDERS = 4096;
 /** Helper calls, blocks and partials of fitting's renders together. */
@@ -72,6 +81,8 @@ export interface BudgetOptions {
    * The warnings say so (`room-cut`, not `budget-cut`).
    */
   roomOnly?: boolean;
+  /** The renders made before with the same input ({@link renderWithRoom}'s first). */
+  reuse?: SectionReuse;
 }
 
 /**
@@ -82,9 +93,21 @@ export interface BudgetOptions {
 const LEFT_OUT_WEIGHT = 4 * MAX_PROMPT_CHARS;
 /** The size a section left out unrendered, or whose render stopped at a limit, counts as. */
 const UNRENDERED_SIZE = 2 * MAX_PROMPT_CHARS;
+/**
+ * What a section of `keep` the first render placed counts when a render leaves
+ * it out for room: more than every section of `keep` left out together, so
+ * that fitting never gives one of your texts' room to another of yours.
+ */
+const PLACED_WEIGHT = 16 * LEFT_OUT_WEIGHT;
 
 export interface BudgetedOutput extends RenderOutput {
   budget: BudgetReport;
+  /**
+   * Set when fitting stopped at its work limit before the builtin and your
+   * sections' steps were all tried (`budget-fit-cut`): a section of yours
+   * left out may not have had the repository's text cut first.
+   */
+  fitStopped?: true;
 }
 
 /**
@@ -121,6 +144,8 @@ export function renderWithinBudget(
   const max = options.maxTokens;
   const cache = new Map<string, number>();
   const tokensOf = (text: string): number => {
+    // Characters (room): nothing to keep, and hashing each new text of some 8 MiB cost more.
+    if (options.roomOnly === true) return count(text);
     let n = cache.get(text);
     if (n === undefined) {
       n = count(text);
@@ -132,48 +157,87 @@ export function renderWithinBudget(
   const real = (out: RenderOutput) =>
     out.sections.reduce((n, s) => n + tokensOf(s.text), 0) +
     Math.max(0, out.sections.length - 1) * separator;
-  // The sections of `keep` the first render left out for want of room (below).
+  // The sections of `keep` the first render left out for want of room, and those it placed (below).
   let wanted: ReadonlySet<string> = new Set();
-  /** The prompt's tokens, and for each section of `wanted` still out, more than any prompt. */
+  let placedKeep: ReadonlySet<string> = new Set();
+  /**
+   * The prompt's tokens, and for each section of `wanted` still out, more than
+   * any prompt; for each of `placedKeep` a render left out for room, more again.
+   */
   const estimate = (out: RenderOutput) => {
     let n = real(out);
     for (const name of wanted) {
       if (out.sections.some((s) => s.name === name)) continue;
       n += LEFT_OUT_WEIGHT + (out.leftOutSizes?.[name] ?? UNRENDERED_SIZE);
     }
+    if (placedKeep.size > 0) {
+      for (const name of leftOutForRoom(out, placedKeep)) {
+        n += PLACED_WEIGHT + (out.leftOutSizes?.[name] ?? UNRENDERED_SIZE);
+      }
+    }
     return n;
   };
 
   const states = new Map<string, ShrinkState>();
-  const spent = { renders: 0, sections: 0, calls: 0 };
+  // Fitting's work: only the sections rendered afresh count; one whose patch did not change
+  // is given its earlier text (`reuse`), so a section no step touches costs nothing more.
+  const spent = { renders: 0, projectRenders: 0, sections: 0, calls: 0 };
+  const reuse = options.reuse ?? new SectionReuse();
   const renderCounted = (
     patches?: ReadonlyMap<string, SectionPatch>,
     leaveOut?: ReadonlySet<string>,
   ) => {
     const work = new PromptWork();
     spent.renders++;
-    spent.sections += input.templates.length;
+    const rendered = reuse.rendered;
+    const replayed = reuse.replayedCalls;
     const out = renderSections(
-      { ...input, ...(patches ? { patches } : {}), ...(leaveOut ? { leaveOut } : {}), work },
+      {
+        ...input,
+        ...(patches ? { patches } : {}),
+        ...(leaveOut ? { leaveOut } : {}),
+        work,
+        reuse,
+      },
       engine,
     );
-    spent.calls += work.calls;
+    spent.sections += reuse.rendered - rendered;
+    spent.calls += work.calls - (reuse.replayedCalls - replayed);
     return out;
   };
   const maxRenders = options.roomOnly === true ? MAX_ROOM_RENDERS : MAX_FIT_RENDERS;
-  const exhausted = () =>
-    spent.renders >= maxRenders ||
+  // A project's sections' attempts count apart, against a cap of their own: they never
+  // spend the renders of the builtin and your sections' steps.
+  const exhausted = (project = false) =>
+    (project
+      ? spent.projectRenders >= MAX_PROJECT_FIT_RENDERS
+      : spent.renders - spent.projectRenders >= maxRenders) ||
     spent.sections >= MAX_FIT_SECTION_RENDERS ||
     spent.calls >= MAX_FIT_CALLS;
   let cutShort = false;
+  // Whether a project's sections' steps stopped at their own cap (fitting itself may not have).
+  let projectCut = false;
+  // One patch object a state: a section whose state did not change is not rendered again.
+  const patchOf = new WeakMap<ShrinkState, SectionPatch>();
   const render = (leaveOut?: ReadonlySet<string>) => {
     const patches = new Map<string, SectionPatch>();
-    for (const [name, state] of states) patches.set(name, patchFor(state, input.data));
+    for (const [name, state] of states) {
+      let patch = patchOf.get(state);
+      if (patch === undefined) {
+        patch = patchFor(state, input.data);
+        patchOf.set(state, patch);
+      }
+      patches.set(name, patch);
+    }
     return renderCounted(patches, leaveOut);
   };
 
   const first = renderCounted(input.patches);
   wanted = leftOutForRoom(first, options.keep);
+  if (options.keep !== undefined) {
+    const keep = options.keep;
+    placedKeep = new Set(first.sections.map((s) => s.name).filter((n) => keep.has(n)));
+  }
   const initialTokens = real(first);
   let out = first;
   let tokens = estimate(first);
@@ -213,7 +277,9 @@ export function renderWithinBudget(
     let state =
       states.get(section.name) ??
       initialState(input.data, options.treeLines, options.rootTreeLines, options.appendParts);
-    for (const name of section.shrink.steps) {
+    const project = section.source.layer === "project";
+    // A step declared twice is taken once.
+    for (const name of new Set(section.shrink.steps)) {
       if (tokens <= max) return false;
       // The user's own text goes only for the budget itself, never to make room for a section
       // of `wanted`: that would trade the user's text in one section for the user's in another.
@@ -224,14 +290,20 @@ export function renderWithinBudget(
       // cuts only the repository's was taken as far as it goes the first time.
       const levels = repositoryOnly ? repository : step.levels(state);
       if (levels === 0 || (!repositoryOnly && levels <= repository)) continue;
-      if (exhausted()) {
+      if (exhausted(project)) {
         cutShort = true;
+        // A project's section out of renders: the next section's steps may still be taken.
+        if (project && !exhausted()) {
+          projectCut = true;
+          return true;
+        }
         return false;
       }
       const from = state;
       const attempt = (level: number) => {
         const next = step.apply(from, level);
         states.set(section.name, next);
+        if (project) spent.projectRenders++;
         const rendered = render(leaveOut);
         return { level, state: next, out: rendered, tokens: estimate(rendered) };
       };
@@ -240,7 +312,7 @@ export function renderWithinBudget(
         // The smallest level that fits; `hi` always fits.
         let lo = 1;
         let hi = levels;
-        while (lo < hi && !exhausted()) {
+        while (lo < hi && !exhausted(project)) {
           const mid = Math.floor((lo + hi) / 2);
           const tried = attempt(mid);
           if (tried.tokens <= max) {
@@ -250,7 +322,10 @@ export function renderWithinBudget(
             lo = mid + 1;
           }
         }
-        if (lo < hi) cutShort = true;
+        if (lo < hi) {
+          cutShort = true;
+          if (project && !exhausted()) projectCut = true;
+        }
       }
       if (best.tokens >= tokens) {
         // A step whose markers cost more than the text it cuts (short skill descriptions
@@ -295,7 +370,10 @@ export function renderWithinBudget(
   // Making room for your texts takes the builtin and your sections' steps only: a project's
   // sections declaring every step on text they do not print spent all the renders for nothing.
   const own = options.roomOnly === true;
-  fitPass([...shrinkable(input, first, own), ...shrinkableLeftOut(input, first, wanted)], leaveOut);
+  fitPass(
+    [...shrinkable(input, first, own), ...shrinkableLeftOut(input, first, wanted, own)],
+    leaveOut,
+  );
   if (leaveOut && out !== first) {
     const kept = {
       out,
@@ -317,7 +395,7 @@ export function renderWithinBudget(
       back = { fitted: true, tried: true, tokens, stopped: cutShort, returned };
     }
     if (!back.tried || tokens > max || !back.returned) {
-      out = { ...kept.out, leftOut: [...leftOut, ...(kept.out.leftOut ?? [])] };
+      out = withFields(kept.out, { leftOut: [...leftOut, ...(kept.out.leftOut ?? [])] });
       tokens = kept.tokens;
       cuts.length = kept.cuts;
       skipped.length = kept.skipped;
@@ -333,11 +411,19 @@ export function renderWithinBudget(
     }
   }
 
+  let projectOnly = false;
   if (cutShort) {
+    const work = `${spent.renders} renders of the prompt (${spent.sections} sections rendered afresh, ${spent.calls} helper calls)`;
+    projectOnly = projectCut && !exhausted();
     diagnostics.push({
       level: "warning",
       code: "budget-fit-cut",
-      message: `fitting the token budget stopped after ${spent.renders} renders of the prompt (${spent.sections} section renders, ${spent.calls} helper calls): the prompt is the most shrunk found so far, and a step may have cut more than it needed`,
+      message:
+        options.roomOnly === true
+          ? `making room for your own texts in the prompt's ${MAX_PROMPT_CHARS / (1024 * 1024)} MiB stopped at its work limit after ${work}, before every step that cuts the repository's text was tried`
+          : projectOnly
+            ? `fitting the token budget took the project's sections' own shrink steps in at most ${MAX_PROJECT_FIT_RENDERS} renders, and not all of them were tried (${work} in all); the builtin and your sections' steps were`
+            : `fitting the token budget stopped after ${work}: the prompt is the most shrunk found so far, and a step may have cut more than it needed`,
     });
   }
   if (bounded?.estimated) {
@@ -353,8 +439,7 @@ export function renderWithinBudget(
   if (!fits) {
     diagnostics.push(overBudget(out, planned, tokens, max, tokensOf, cutShort));
   }
-  return {
-    ...out,
+  return withFields(out, {
     diagnostics: [...out.diagnostics, ...diagnostics],
     budget: {
       maxTokens: max,
@@ -366,7 +451,8 @@ export function renderWithinBudget(
       skipped,
       ...(bounded?.estimated ? { overCounted: true as const } : {}),
     },
-  };
+    ...(cutShort && !projectOnly ? { fitStopped: true as const } : {}),
+  });
 }
 
 /** How trying the sections left out for want of room again went. */
@@ -481,10 +567,13 @@ function shrinkableLeftOut(
   input: RenderInput,
   out: RenderOutput,
   wanted: ReadonlySet<string>,
+  ownOnly = false,
 ): Shrinkable[] {
   const placed = new Set(out.sections.map((s) => s.name));
   return input.templates.flatMap((t) => {
     if (!wanted.has(t.name) || placed.has(t.name) || !t.meta.enabled || !t.meta.shrink) return [];
+    // As `shrinkable`: a project's override of a section of yours gives it no steps to take.
+    if (ownOnly && t.source.layer === "project") return [];
     return [{ name: t.name, shrink: t.meta.shrink, source: t.source }];
   });
 }
@@ -525,24 +614,35 @@ function cutDiagnostic(
  * for want of room. Then the repository's text is cut, with the budget's
  * steps and its repository-first round, counted in characters against the
  * prompt's 8 MiB, until that section has room; a `room-cut` warning names
- * each cut. When none of them comes back, the first render stands.
+ * each cut. When none of them comes back, the first render stands, with
+ * fitting's `budget-fit-cut` when it stopped at its work limit; `fitStopped`
+ * says so either way (`user-text-left-out` tells it apart).
  */
 export function renderWithRoom(
   input: RenderInput,
   engine: Engine,
   keep: ReadonlySet<string>,
   options: Pick<BudgetOptions, "treeLines" | "rootTreeLines" | "appendParts"> = {},
-): RenderOutput {
-  const first = renderSections(input, engine);
+): RenderOutput & { fitStopped?: true } {
+  const reuse = new SectionReuse();
+  const first = renderSections({ ...input, reuse }, engine);
   const wanted = leftOutForRoom(first, keep);
   if (wanted.size === 0) return first;
-  const { budget: _, ...fitted } = renderWithinBudget(input, engine, {
+  const result = renderWithinBudget(input, engine, {
     ...options,
     maxTokens: MAX_PROMPT_CHARS,
     countTokens: (text) => text.length,
     keep,
     roomOnly: true,
+    reuse,
   });
-  const back = [...wanted].some((name) => fitted.sections.some((s) => s.name === name));
-  return back ? fitted : first;
+  const stopped = result.diagnostics.filter((d) => d.code === "budget-fit-cut");
+  const back = [...wanted].some((name) => result.sections.some((s) => s.name === name));
+  // Never one of yours the first render placed given up for another (the estimate weighs them).
+  const placed = first.sections.filter((s) => keep.has(s.name));
+  const kept = placed.every((p) => result.sections.some((s) => s.name === p.name));
+  const fitStopped = result.fitStopped ? { fitStopped: true as const } : {};
+  return back && kept
+    ? withFields(result, fitStopped, ["budget", "fitStopped"])
+    : withFields(first, { diagnostics: [...first.diagnostics, ...stopped], ...fitStopped });
 }

@@ -8,6 +8,7 @@ import {
   PromptWork,
   TemplateError,
 } from "../engine/index.js";
+import { MAX_PROMPT_CALLS, MAX_PROMPT_INPUT, MAX_PROMPT_OUTPUT } from "../engine/limits.js";
 import type { Diagnostic, PromptBlock, RenderedSection, SectionSource } from "../types.js";
 import { cutBlocks, SECTION_SEPARATOR } from "./blocks.js";
 import {
@@ -75,6 +76,170 @@ export interface RenderInput {
    * room for (`leftOut`), so that a cut elsewhere cannot bring them back unfitted.
    */
   leaveOut?: ReadonlySet<string>;
+  /**
+   * What earlier renders of the same templates and data made, given again:
+   * a version rendered before with the same patch (the same object, or none)
+   * is not rendered again (see {@link SectionReuse}).
+   */
+  reuse?: SectionReuse;
+}
+
+/**
+ * What one template's render spent of the prompt's work ({@link PromptWork});
+ * not its tags and words, which are counted once, when it is compiled.
+ */
+interface WorkCost {
+  calls: number;
+  produced: number;
+  given: number;
+}
+
+function workNow(work: PromptWork): WorkCost {
+  const { calls, produced, given } = work;
+  return { calls, produced, given };
+}
+
+/** The prompt's work so far, every count, as one key. */
+function workKey(work: PromptWork): string {
+  return `${work.calls}/${work.produced}/${work.given}/${work.tags}/${work.words}`;
+}
+
+/**
+ * The renders of one template set and data, kept across the renders of a fit
+ * (token budget or room): a section whose patch did not change is given its
+ * earlier text, and the work that text cost is counted again against the
+ * prompt's limits, so the prompt is as a render afresh would make it. Without
+ * it, every fitting render rendered every section again: a trusted project's
+ * loops of ~155,000 helper calls a render, or its 990 one-word sections, spent
+ * fitting's work before a step that gave your texts room (review rev38b).
+ */
+export class SectionReuse {
+  /**
+   * What each version rendered to under its patch: its text, or the error it
+   * stopped with (a section's own limits: 200,000 helper calls looped over
+   * and over; or, with `start`, the prompt's, crossed from that work on).
+   */
+  private readonly bodies = new Map<
+    object,
+    {
+      patch: SectionPatch | undefined;
+      text?: string;
+      error?: unknown;
+      cost: WorkCost;
+      start?: string;
+    }
+  >();
+  private readonly made = new Map<
+    object,
+    { body: string; patch: SectionPatch | undefined; section: RenderedSection }
+  >();
+  /** Versions rendered afresh, every render together. */
+  rendered = 0;
+  /** Helper calls counted again for texts given back, every render together. */
+  replayedCalls = 0;
+
+  /**
+   * The text `key` (a version or custom prompt) rendered to under `patch`, its
+   * work counted; undefined when it must be rendered. Throws the error it
+   * stopped with, as a render would: a section failing at its limits in every
+   * fitting render spent fitting's helper calls before a step gave your texts room.
+   */
+  take(key: object, patch: SectionPatch | undefined, work: PromptWork): string | undefined {
+    const hit = this.bodies.get(key);
+    if (hit === undefined || hit.patch !== patch || work.spent) return undefined;
+    const c = hit.cost;
+    if (hit.start !== undefined) {
+      // Stopped at the prompt's limits: the same again only from the same work on.
+      if (hit.start !== workKey(work)) return undefined;
+      work.calls += c.calls;
+      work.produced += c.produced;
+      work.given += c.given;
+      work.spent = true;
+      this.replayedCalls += c.calls;
+      throw hit.error;
+    }
+    // Past a limit, it is rendered again so that it stops as it would.
+    if (
+      work.calls + c.calls > MAX_PROMPT_CALLS ||
+      work.produced + c.produced > MAX_PROMPT_OUTPUT ||
+      work.given + c.given > MAX_PROMPT_INPUT
+    ) {
+      return undefined;
+    }
+    work.calls += c.calls;
+    work.produced += c.produced;
+    work.given += c.given;
+    this.replayedCalls += c.calls;
+    if (hit.text === undefined) throw hit.error;
+    return hit.text;
+  }
+
+  /** Renders `key` afresh with `render`, and keeps its text when it renders. */
+  fresh(
+    key: object,
+    patch: SectionPatch | undefined,
+    work: PromptWork,
+    render: () => string,
+  ): string {
+    this.rendered++;
+    const before = workNow(work);
+    const start = workKey(work);
+    const costSince = () => {
+      const after = workNow(work);
+      return {
+        calls: after.calls - before.calls,
+        produced: after.produced - before.produced,
+        given: after.given - before.given,
+      };
+    };
+    let text: string;
+    try {
+      text = render();
+    } catch (error) {
+      // Only the limits' errors are kept (a template error is the same each time, but cheap).
+      if (error instanceof TemplateError && error.reason.startsWith("Render stopped")) {
+        const spent = work.spent ? { start } : {};
+        this.bodies.set(key, { patch, error, cost: costSince(), ...spent });
+      }
+      throw error;
+    }
+    this.bodies.set(key, { patch, text, cost: costSince() });
+    return text;
+  }
+
+  /** The section made before of this version's same body and patch, else `make()`'s. */
+  section(
+    key: object,
+    body: string,
+    patch: SectionPatch | undefined,
+    make: () => RenderedSection | undefined,
+  ): RenderedSection | undefined {
+    const hit = this.made.get(key);
+    if (hit !== undefined && hit.patch === patch && hit.body === body) return hit.section;
+    const section = make();
+    if (section !== undefined) this.made.set(key, { body, patch, section });
+    return section;
+  }
+}
+
+/**
+ * `out` with `fields` replaced or added and the keys of `drop` left out, its text and blocks still made only
+ * when read: a spread (`{ ...out }`) reads them, and joined the 8 MiB of a
+ * render no one would read (fitting's first render, kept aside).
+ */
+export function withFields<T extends object>(
+  out: RenderOutput,
+  fields: T,
+  drop: readonly string[] = [],
+): Omit<RenderOutput, keyof T> & T {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(out)) {
+    if (key === "text" || key === "blocks" || drop.includes(key)) continue;
+    copy[key] = (out as unknown as Record<string, unknown>)[key];
+  }
+  Object.defineProperty(copy, "text", { get: () => out.text, enumerable: true });
+  Object.defineProperty(copy, "blocks", { get: () => out.blocks, enumerable: true });
+  return Object.assign(copy, fields) as unknown as Omit<RenderOutput, keyof T> & T;
 }
 
 export interface RenderOutput {
@@ -161,9 +326,11 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     const used = chooseVersion(template);
     if (!used) continue;
     const { meta, source } = used.version;
+    const patch = input.patches?.get(template.name);
+    const make = () => makeSection(template.name, used.text, meta.tag, source, patch);
     place(
       sectionKey(used.version),
-      makeSection(template.name, used.text, meta.tag, source, input.patches?.get(template.name)),
+      input.reuse ? input.reuse.section(used.version, used.text, patch, make) : make(),
     );
   }
   let given = 0;
@@ -178,11 +345,20 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   // Stable: the custom prompt stays before a section that shares its key.
   const sorted = placed.sort((a, b) => compareSectionKeys(a.key, b.key));
   const sections = sorted.map((p) => p.section);
-  const blocks = cutBlocks(sorted.map((p) => ({ section: p.section, cache: keyClass(p.key) })));
   for (const name of names) stopped.delete(name);
+  // The whole text and its blocks are made when first read: fitting's renders read only
+  // their sections, and joining 8 MiB for each of them took memory and time for nothing.
+  let text: string | undefined;
+  let blocks: PromptBlock[] | undefined;
   return {
-    text: sections.map((s) => s.text).join(SECTION_SEPARATOR),
-    blocks,
+    get text() {
+      text ??= sections.map((s) => s.text).join(SECTION_SEPARATOR);
+      return text;
+    },
+    get blocks() {
+      blocks ??= cutBlocks(sorted.map((p) => ({ section: p.section, cache: keyClass(p.key) })));
+      return blocks;
+    },
     sections,
     diagnostics,
     ...(over.length > 0 ? { leftOut: over } : {}),
@@ -237,11 +413,12 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
     // open over the sections after it.
     if (!prompt.template) return { text: closeOpenBlocks(prompt.text), source: prompt.source };
     try {
-      const text = engine.render(
-        prompt.text,
-        { ...input.data, customPrompt: null },
-        { partials, work },
-      );
+      const render = () =>
+        engine.render(prompt.text, { ...input.data, customPrompt: null }, { partials, work });
+      const reuse = input.reuse;
+      const text = reuse
+        ? (reuse.take(prompt, undefined, work) ?? reuse.fresh(prompt, undefined, work, render))
+        : render();
       return { text: closeOpenBlocks(text), source: prompt.source };
     } catch (error) {
       const next = prompt.lower ? describeCustom(prompt.lower) : "the builtin base prompt";
@@ -295,11 +472,16 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
           return inserted;
         }
       : undefined;
-    try {
-      return engine.render(template.body, dataFor(template.name), {
+    const render = () =>
+      engine.render(template.body, dataFor(template.name), {
         partials: base ? { ...partials, base } : partials,
         work,
       });
+    const reuse = input.reuse;
+    const patch = input.patches?.get(template.name);
+    try {
+      if (!reuse) return render();
+      return reuse.take(template, patch, work) ?? reuse.fresh(template, patch, work, render);
     } catch (error) {
       if (error instanceof TemplateError && error.reason.startsWith("Render stopped:"))
         stopped.add(template.name);

@@ -79,12 +79,24 @@ function shownIn(shown: string, found: string): boolean {
   return shown.includes(visible.trim() === "" ? found : visible);
 }
 
-/** The builtin sections that hold some of the user's own texts in this data: those fitting keeps room for. */
+/**
+ * The builtin sections that hold some of the user's own texts in this data:
+ * those fitting keeps room for. With `templates`, not one a project's
+ * version is on top of: what that prints is the repository's text.
+ */
 export function userTextSections(
   data: PromptData,
   appended: readonly AppendPart[] = [],
+  templates?: readonly SectionTemplate[],
 ): Set<string> {
-  return new Set(SHOWN.filter((s) => s.texts(data, appended).length > 0).map((s) => s.section));
+  const project = new Set(
+    (templates ?? []).filter((t) => t.source.layer === "project").map((t) => t.name),
+  );
+  return new Set(
+    SHOWN.filter((s) => !project.has(s.section) && s.texts(data, appended).length > 0).map(
+      (s) => s.section,
+    ),
+  );
 }
 
 /**
@@ -103,6 +115,8 @@ export function userTextLeftOut(
   text: string,
   appended: readonly AppendPart[] = [],
   placed?: readonly string[],
+  fitStopped = false,
+  forWantOfRoom?: ReadonlySet<string>,
 ): Diagnostic[] {
   let shown: string | undefined;
   return SHOWN.flatMap(({ section, what, texts }) => {
@@ -122,12 +136,24 @@ export function userTextLeftOut(
     if (left.length === 0) return [];
     const named = left.slice(0, MAX_NAMED).map((t) => t.name);
     const more = left.length > MAX_NAMED ? ` and ${left.length - MAX_NAMED} more` : "";
+    if (forRoom && forWantOfRoom !== undefined && !forWantOfRoom.has(section)) {
+      // Not rendered at all (the sections before it spent the prompt's work), or its render
+      // failed: no room was made for it, and no text of the repository's was cut for it.
+      return [
+        {
+          level: "warning" as const,
+          code: "user-text-left-out",
+          message: `section "${section}" is not in the prompt, and not for want of room (see prompt-render-work or the template error): your own ${what}${left.length === 1 ? "" : "s"} ${named.join(", ")}${more} ${left.length === 1 ? "is" : "are"} not in the prompt, and no text of the repository's was cut to make room for ${left.length === 1 ? "it" : "them"}`,
+          ...(template.source.path ? { path: template.source.path } : {}),
+        },
+      ];
+    }
     if (forRoom) {
       return [
         {
           level: "warning" as const,
           code: "user-text-left-out",
-          message: `section "${section}" was left out for want of room (see prompt-too-large, a template error or budget-left-out): your own ${what}${left.length === 1 ? "" : "s"} ${named.join(", ")}${more} ${left.length === 1 ? "is" : "are"} not in the prompt, even with the repository's text in it and in the other sections cut first`,
+          message: `section "${section}" was left out for want of room (see prompt-too-large, a template error or budget-left-out): your own ${what}${left.length === 1 ? "" : "s"} ${named.join(", ")}${more} ${left.length === 1 ? "is" : "are"} not in the prompt, ${fitStopped ? "and making room stopped at fitting's work limit (budget-fit-cut) before every step that cuts the repository's text was tried" : "even with the repository's text in it and in the other sections cut first"}`,
           ...(template.source.path ? { path: template.source.path } : {}),
         },
       ];
@@ -142,4 +168,33 @@ export function userTextLeftOut(
       },
     ];
   });
+}
+
+/**
+ * A warning for each section of the user's own (`ownSections`: theirs, the
+ * caller's, the rules section with their guidelines) that the prompt left out
+ * for want of room (`leftOut`, `stopped`), even after fitting cut the
+ * repository's text first, or when fitting stopped at its work limit.
+ */
+export function ownSectionsLeftOut(
+  own: readonly string[],
+  out: {
+    sections: readonly { name: string }[];
+    leftOut?: readonly string[];
+    stopped?: readonly string[];
+  },
+  fitStopped = false,
+): Diagnostic[] {
+  const gone = new Set([...(out.leftOut ?? []), ...(out.stopped ?? [])]);
+  const left = own.filter((n) => gone.has(n) && !out.sections.some((s) => s.name === n));
+  if (left.length === 0) return [];
+  const named = left.slice(0, MAX_NAMED).map((n) => `"${n}"`);
+  const more = left.length > MAX_NAMED ? ` and ${left.length - MAX_NAMED} more` : "";
+  return [
+    {
+      level: "warning",
+      code: "user-text-left-out",
+      message: `your own section${left.length === 1 ? "" : "s"} ${named.join(", ")}${more} ${left.length === 1 ? "was" : "were"} left out for want of room (see prompt-too-large, a template error or budget-left-out), ${fitStopped ? "and making room stopped at fitting's work limit (budget-fit-cut) before every step that cuts the repository's text was tried" : "even with the repository's text cut first"}`,
+    },
+  ];
 }
