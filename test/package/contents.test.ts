@@ -16,10 +16,12 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
  * code cache, 1.50 MB with the hook's full-path bundle (hook-full.cjs and its code cache: the
  * quick path's hook.cjs is 22 KiB because of it) and docs/*.md (the README links into them),
  * 1.69 MB after the fourth and fifth hostile-repository reviews (2026-12-04: the bundles grew by
- * their checks, docs/trust.md by their rows). This catches a folder shipped by mistake (a fixture tree, a node_modules), which
+ * their checks, docs/trust.md by their rows), 1.91 MB after the thirteenth and fourteenth
+ * (2026-12-05: the nested-repository and named-path rules, Gemini CLI's hook room, section reuse
+ * in fitting; bundle.cjs 971 KB and its code cache 908 KB are most of it). This catches a folder shipped by mistake (a fixture tree, a node_modules), which
  * would add megabytes, not kilobytes.
  */
-const MAX_PACKED_BYTES = 1_900_000;
+const MAX_PACKED_BYTES = 2_100_000;
 
 interface Packed {
   size: number;
