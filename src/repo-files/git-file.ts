@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { readTextFileSync } from "../_fs.js";
 import { lstat, realpath, stat, statOrUndefinedSync } from "../_io.js";
 import { readCappedText } from "./capped-read.js";
@@ -115,3 +115,14 @@ export function gitDirNamedSync(dotGit: string, dir: string): string | undefined
 }
 
 const GITDIR = "gitdir: ";
+
+/**
+ * The path a worktree's git folder names back in its `gitdir` file (the
+ * worktree's `.git`), or undefined: how a git folder says whose it is.
+ */
+export function worktreeBackLinkSync(gitFolder: string): string | undefined {
+  const read = readTextFileSync(join(gitFolder, "gitdir"), MAX_GITFILE_BYTES);
+  if (!read.ok) return undefined;
+  const back = read.text.replace(/[\r\n]+$/, "");
+  return back === "" || back.includes("\n") ? undefined : back;
+}

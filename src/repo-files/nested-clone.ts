@@ -2,7 +2,7 @@ import { dirname, join } from "node:path";
 import { statOrUndefinedSync } from "../_io.js";
 import { isWithin } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
-import { gitDirNamedSync } from "./git-file.js";
+import { gitDirNamedSync, worktreeBackLinkSync } from "./git-file.js";
 import { gitFolders, holdsGit } from "./project-root.js";
 
 /**
@@ -30,7 +30,7 @@ export function nestedClones(realRoot: string): NestedCheck {
     if (verdict === undefined) {
       verdict = (async () => {
         if (await holdsGit(dir)) {
-          rootGit ??= gitFolders(realRoot);
+          rootGit ??= rootParts(realRoot);
           if (!partOf(dir, await gitFolders(dir), await rootGit)) return dir;
         }
         return of(dirname(dir));
@@ -47,10 +47,45 @@ export function nestedCloneSync(real: string, realRoot: string): string | undefi
   let rootGit: string[] | undefined;
   for (let dir = dirname(real); dir !== realRoot && isWithin(dir, realRoot); dir = dirname(dir)) {
     if (statOrUndefinedSync(join(dir, ".git"), false) === undefined) continue;
-    rootGit ??= gitFoldersSync(realRoot);
+    rootGit ??= rootPartsSync(realRoot);
     if (!partOf(dir, gitFoldersSync(dir), rootGit)) return dir;
   }
   return undefined;
+}
+
+/**
+ * The git folders of `realRoot` that may hold its parts: its own `.git`
+ * folder, or the git folder its `.git` file or link names when that folder
+ * names the root back (a worktree's `gitdir` file). A `.git` file or link a
+ * repository wrote itself (`gitdir: /home`, a link to your clone's `.git`)
+ * names a folder that does not name it back, and holds nothing as its part:
+ * your worktree or clone placed inside such a tree stays your own.
+ */
+async function rootParts(realRoot: string): Promise<string[]> {
+  const dotGit = join(realRoot, ".git");
+  if (statOrUndefinedSync(dotGit, false)?.isDirectory()) return gitFolders(realRoot);
+  const folders = await gitFolders(realRoot);
+  return folders.some((f) => namesBack(f, dotGit)) ? folders : [];
+}
+
+/** Synchronous twin of {@link rootParts}. */
+function rootPartsSync(realRoot: string): string[] {
+  const dotGit = join(realRoot, ".git");
+  const folders = gitFoldersSync(realRoot);
+  if (statOrUndefinedSync(dotGit, false)?.isDirectory()) return folders;
+  return folders.some((f) => namesBack(f, dotGit)) ? folders : [];
+}
+
+/** Whether the git folder `folder` is a worktree's whose `gitdir` file names `dotGit`. */
+function namesBack(folder: string, dotGit: string): boolean {
+  const back = worktreeBackLinkSync(folder);
+  if (back === undefined) return false;
+  if (back === dotGit) return true;
+  try {
+    return realpathSyncLinear(back) === realpathSyncLinear(dotGit);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -183,3 +183,44 @@ describe("hostile repository: the door keeps a clone below the root out of reach
     });
   }
 });
+
+// Review rev40a (F1, high): a workspace tarball W whose own `.git` is a file
+// naming a folder that holds your git folders (`gitdir: /home`, or your
+// clone's `.git` by a relative path or a link) made your worktree placed in
+// W part of W, and W's links and imports reached its files. A `.git` file or
+// link holds parts only when the git folder it names names it back (a
+// worktree's `gitdir` file).
+describe("hostile repository: a forged .git at a workspace's root", () => {
+  async function forged(dotGit: "home" | "your clone" | "link to your clone") {
+    const base = tempDir();
+    const home = join(base, "home");
+    const w = join(base, "srv", "W");
+    const wt = join(w, "services", "mine");
+    await buildLayout(base, "nested-forged-root", [
+      ["home/src/mine/.git/HEAD", "ref: refs/heads/main\n"],
+      ["home/src/mine/.git/worktrees/mine/HEAD", "ref: refs/heads/feat\n"],
+      ["home/src/mine/.git/worktrees/mine/gitdir", `${join(wt, ".git")}\n`],
+      ["srv/W/services/mine/.git", `gitdir: ${join(home, "src/mine/.git/worktrees/mine")}\n`],
+      ["srv/W/services/mine/.env", "KEY=MARKER-WTENV\n"],
+      ["srv/W/env.md", { symlink: "services/mine/.env" }],
+      dotGit === "home"
+        ? ["srv/W/.git", `gitdir: ${home}\n`]
+        : dotGit === "your clone"
+          ? ["srv/W/.git", "gitdir: ../../home/src/mine/.git\n"]
+          : ["srv/W/.git", { symlink: "../../home/src/mine/.git" }],
+    ]);
+    return { home, w };
+  }
+
+  for (const dotGit of ["home", "your clone", "link to your clone"] as const) {
+    it(`W's .git naming ${dotGit}: your worktree in W is not W's`, async () => {
+      const { home, w } = await forged(dotGit);
+      const reach = await projectReach({ start: w, home, trusted: true });
+      const env = await readRepoText(join(w, "env.md"), { reach });
+      expect(env.ok ? env.text : env.diagnostics[0]?.code).toBe("file-outside-project");
+      const sync = projectReachSync({ start: w, home });
+      const envSync = readRepoTextSync(join(w, "env.md"), { reach: sync });
+      expect(envSync.ok ? envSync.text : envSync.diagnostics[0]?.code).toBe("file-outside-project");
+    });
+  }
+});
