@@ -1,4 +1,6 @@
+import { join } from "node:path";
 import { expect } from "vitest";
+import { tempDir, writeFiles } from "../api/_helpers.js";
 
 /** Gemini CLI's DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD: a shell result longer than this is cut. */
 export const GEMINI_CUT = 40_000;
@@ -28,4 +30,22 @@ export function geminiContext(reply: string): string {
     .hookSpecificOutput?.additionalContext;
   expect(context).toBeTypeOf("string");
   return (context as string).replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/**
+ * A project `p` (a repository) and a home whose `~/.pi/agent/rules/ts.md` is
+ * your glob rule for every `.ts` file (`USER-GLOB-RULE`), with `files` (paths under
+ * the temporary folder) beside them: the cwd and where the hook runs (its
+ * cache folder and home).
+ */
+export function geminiProject(files: Record<string, string>) {
+  const base = tempDir();
+  writeFiles(base, {
+    "p/.git/HEAD": "ref: refs/heads/main\n",
+    "home/.pi/agent/rules/ts.md":
+      '---\nglobs: "**/*.ts"\ndescription: ts rule\n---\nUSER-GLOB-RULE: strict types.\n',
+    ...files,
+  });
+  const home = join(base, "home");
+  return { cwd: join(base, "p"), where: { env: { XDG_CACHE_HOME: join(base, "cache") }, home } };
 }

@@ -1,12 +1,9 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { blockClosingAfter } from "../../src/_fence.js";
 import { geminiShows, hookReply, replyStart } from "../../src/hook/reply.js";
 import { runHook } from "../../src/hook/run.js";
-import { tempDir } from "../api/_helpers.js";
 import { swallowed } from "./_commonmark.js";
-import { geminiSends } from "./_gemini.js";
+import { geminiProject, geminiSends } from "./_gemini.js";
 
 // Gemini CLI writes each `<` and `>` of a hook's text as `&lt;` and `&gt;`
 // (getAdditionalContext) but leaves the tool's result before it as it was.
@@ -18,21 +15,10 @@ import { geminiSends } from "./_gemini.js";
 // fence's closer, which has no `<` or `>`, still works.
 
 function setup() {
-  const base = tempDir();
-  const cwd = join(base, "p");
-  const home = join(base, "home");
-  const files: Record<string, string> = {
-    "p/.git/HEAD": "ref: refs/heads/main\n",
+  return geminiProject({
     "p/pkg/sub/AGENTS.md": "# pkg/sub\n\nNESTED-AGENTS: no default exports.\n",
     "p/pkg/sub/x.ts": "export const x = 1;\n",
-    "home/.pi/agent/rules/ts.md":
-      '---\nglobs: "**/*.ts"\ndescription: ts rule\n---\nUSER-GLOB-RULE: strict types.\n',
-  };
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(base, path, ".."), { recursive: true });
-    writeFileSync(join(base, path), text);
-  }
-  return { cwd, where: { env: { XDG_CACHE_HOME: join(base, "cache") }, home } };
+  });
 }
 
 const read = (cwd: string, llmContent: string) =>

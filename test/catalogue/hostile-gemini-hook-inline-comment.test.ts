@@ -1,11 +1,8 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { replyStart } from "../../src/hook/reply.js";
 import { runHook } from "../../src/hook/run.js";
-import { tempDir } from "../api/_helpers.js";
 import { swallowed } from "./_commonmark.js";
-import { geminiSends } from "./_gemini.js";
+import { geminiProject, geminiSends } from "./_gemini.js";
 
 // Since 2538e64 a Gemini CLI tool result that left an HTML comment open got
 // nothing (the `-->` would arrive as `--&gt;`), but "open" was any `<!--`
@@ -19,20 +16,9 @@ import { geminiSends } from "./_gemini.js";
 // comment block still gets nothing.
 
 function setup() {
-  const base = tempDir();
-  const cwd = join(base, "p");
-  const home = join(base, "home");
-  const files: Record<string, string> = {
-    "p/.git/HEAD": "ref: refs/heads/main\n",
+  return geminiProject({
     "p/src/<!--core/a.ts": 'export const open = "<!--";\n',
-    "home/.pi/agent/rules/ts.md":
-      '---\nglobs: "**/*.ts"\ndescription: ts rule\n---\nUSER-GLOB-RULE: strict types.\n',
-  };
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(base, path, ".."), { recursive: true });
-    writeFileSync(join(base, path), text);
-  }
-  return { cwd, where: { env: { XDG_CACHE_HOME: join(base, "cache") }, home } };
+  });
 }
 
 const call = (cwd: string, tool: string, input: object, llmContent: string) =>

@@ -1,13 +1,11 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TouchedFile } from "../../src/gather/context/index.js";
 import { geminiResultText } from "../../src/hook/input.js";
 import { geminiShows, hookReply, MAX_RESULT_TEXT, replyStart } from "../../src/hook/reply.js";
 import { runHook } from "../../src/hook/run.js";
 import { formatTouched } from "../../src/touch/format.js";
-import { tempDir } from "../api/_helpers.js";
 import { swallowed, tagLinesInside } from "./_commonmark.js";
+import { geminiProject } from "./_gemini.js";
 
 // Gemini CLI appends a hook's additional context to the tool's result as
 // "\n\n<hook_context>" + text + "</hook_context>" (a string result), or as a
@@ -22,21 +20,10 @@ import { swallowed, tagLinesInside } from "./_commonmark.js";
 // adds nothing.
 
 function setup() {
-  const base = tempDir();
-  const cwd = join(base, "p");
-  const home = join(base, "home");
-  const files: Record<string, string> = {
-    "p/.git/HEAD": "ref: refs/heads/main\n",
+  return geminiProject({
     "p/pkg/sub/AGENTS.md": "# pkg/sub\n\nNESTED-AGENTS: no default exports.\n",
     "p/pkg/sub/x.ts": "export const x = 1;\n",
-    "home/.pi/agent/rules/ts.md":
-      '---\nglobs: "**/*.ts"\ndescription: ts rule\n---\nUSER-GLOB-RULE: strict types.\n',
-  };
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(base, path, ".."), { recursive: true });
-    writeFileSync(join(base, path), text);
-  }
-  return { cwd, where: { env: { XDG_CACHE_HOME: join(base, "cache") }, home } };
+  });
 }
 
 /**

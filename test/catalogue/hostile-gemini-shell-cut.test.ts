@@ -1,9 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GEMINI_SHELL_KEPT_CHARS, GEMINI_SHELL_TEXT_ROOM } from "../../src/hook/reply.js";
 import { runHook } from "../../src/hook/run.js";
-import { tempDir } from "../api/_helpers.js";
+import { geminiProject } from "./_gemini.js";
 
 // Gemini CLI cuts a shell command's result, the hook's text already appended,
 // past 40,000 characters to its first fifth and last four fifths. Review
@@ -17,21 +15,10 @@ import { tempDir } from "../api/_helpers.js";
 // the text, held to 9,500 characters (review rev38c F1), is not cut.
 
 function setup() {
-  const base = tempDir();
-  const cwd = join(base, "p");
-  const home = join(base, "home");
-  const files: Record<string, string> = {
-    "p/.git/HEAD": "ref: refs/heads/main\n",
+  return geminiProject({
     "p/pkg/sub/AGENTS.md": `# pkg/sub\n\n${"NESTED-AGENTS: no default exports. ".repeat(1300)}\n`,
     "p/pkg/sub/x.ts": "export const x = 1;\n",
-    "home/.pi/agent/rules/ts.md":
-      '---\nglobs: "**/*.ts"\ndescription: ts rule\n---\nUSER-GLOB-RULE: strict types.\n',
-  };
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(base, path, ".."), { recursive: true });
-    writeFileSync(join(base, path), text);
-  }
-  return { cwd, where: { env: { XDG_CACHE_HOME: join(base, "cache") }, home } };
+  });
 }
 
 const call = (cwd: string, tool: string, llmContent: string) =>

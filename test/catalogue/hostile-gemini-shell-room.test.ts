@@ -1,9 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHook } from "../../src/hook/run.js";
-import { tempDir } from "../api/_helpers.js";
-import { GEMINI_CUT, geminiSends } from "./_gemini.js";
+import { GEMINI_CUT, geminiProject, geminiSends } from "./_gemini.js";
 
 // 1c947fe gave nothing for any run_shell_command output longer than 40,000
 // minus 9,500 minus 15 characters, whatever the size of the hook's text
@@ -14,21 +11,10 @@ import { GEMINI_CUT, geminiSends } from "./_gemini.js";
 // it fits, and when it does not, nothing is added or kept as given.
 
 function setup() {
-  const base = tempDir();
-  const cwd = join(base, "p");
-  const home = join(base, "home");
-  const files: Record<string, string> = {
-    "p/.git/HEAD": "ref: refs/heads/main\n",
+  return geminiProject({
     "p/pkg/sub/AGENTS.md": "# pkg/sub\n\nNESTED-AGENTS: no default exports.\n",
     "p/pkg/sub/x.ts": "export const x = 1;\n",
-    "home/.pi/agent/rules/ts.md":
-      '---\nglobs: "**/*.ts"\ndescription: ts rule\n---\nUSER-GLOB-RULE: strict types.\n',
-  };
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(base, path, ".."), { recursive: true });
-    writeFileSync(join(base, path), text);
-  }
-  return { cwd, where: { env: { XDG_CACHE_HOME: join(base, "cache") }, home } };
+  });
 }
 
 const call = (cwd: string, tool: string, llmContent: string) =>
