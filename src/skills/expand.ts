@@ -3,7 +3,7 @@ import { escapeXml } from "../../helpers/xml.js";
 import { closeOpenBlocks } from "../_fence.js";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { isWithin } from "../_paths.js";
-import { escapeWrapperTags, HOST_ELEMENTS, oneLine } from "../_prompt-text.js";
+import { escapeWrapperTags, HOST_ELEMENTS, nameText, oneLine } from "../_prompt-text.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import { projectReachSync, readRepoTextSync } from "../repo-files/index.js";
 import type { LoadSkillsOptions, Skill } from "./types.js";
@@ -53,8 +53,9 @@ export function expandSkillCommand(
     escapeWrapperTags(parseFrontmatter(read.text, skill.filePath).body.trim(), SKILL_ELEMENT),
   );
 
-  // Its name and folder are names, data: on one line, and opening none of the elements either.
-  const said = (value: string) => escapeWrapperTags(oneLine(value), SKILL_ELEMENT);
+  // Its name and folder are names, data: on one line, opening none of the elements, and no
+  // comment either (a folder `<!--x` left the body and the user's request inside one).
+  const said = (value: string) => nameText(value, SKILL_ELEMENT);
   const block = [
     `<skill name="${escapeXml(oneLine(skill.name))}" location="${escapeXml(oneLine(skill.filePath))}">`,
     `The user asked to apply the skill "${said(skill.name)}" (${said(skill.filePath)}).`,
