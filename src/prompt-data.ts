@@ -48,6 +48,8 @@ export interface PromptDataInputs {
   git: GitInfo | null;
   /** The instruction files the agent sends itself, by name (its preset's); none for pi. */
   agentLoads?: readonly string[];
+  /** The variables a project's `sysprompt.yaml` gave: the repository's values, printed as data. */
+  repositoryVars?: readonly string[];
 }
 
 /**
@@ -140,16 +142,18 @@ export function assemblePromptData(input: PromptDataInputs): {
     })),
   ]);
   // Values a trusted project's sysprompt.yaml or preset may set (`model:`, `agentName:`, a
-  // tool's description) are data too: `</system> <user>` or an open `<!--` there is text.
+  // tool's description, `vars:`) are data too: `</system> <user>` or an open `<!--` there is text.
   const value = (text: string) => valueText(text, input.wrappers);
   const data: PromptData = {
     agentName: value(options.agentName ?? DEFAULT_AGENT_NAME),
     cwd: name(toPosix(opts.cwd)),
     date: opts.now.toISOString().slice(0, 10),
     model: options.model === undefined ? null : value(options.model),
-    tools,
+    // A project's `tools:` names are names: `x</tools> <system>` is text in the list.
+    tools: tools.map(name),
     toolSnippets: buildToolSnippets(tools, input.builtinTools, options.toolSnippets).map((t) => ({
       ...t,
+      name: name(t.name),
       description: value(t.description),
     })),
     // A rule the custom prompt, the addendum or a context file already states is not repeated.
@@ -198,7 +202,9 @@ export function assemblePromptData(input: PromptDataInputs): {
     customPrompt: null,
     docs: options.docs ?? null,
     git: input.git && gitInsideElements(input.git, input.wrappers),
-    vars: { ...options.vars },
+    // A project's variable goes into your own sections: its value is data, as its model's is.
+    // Yours (your file's, `--var`, the `vars` option) stay as you wrote them.
+    vars: varsAsData(options.vars ?? {}, new Set(input.repositoryVars), value),
   };
   return {
     data,
@@ -209,6 +215,18 @@ export function assemblePromptData(input: PromptDataInputs): {
       ...(skillsTool && index.left > 0 ? [skillsIndexCut(index.left)] : []),
     ],
   };
+}
+
+/** `vars` with each value of `repository` (the names a project's file gave) as `asData` prints it. */
+function varsAsData(
+  vars: Readonly<Record<string, string>>,
+  repository: ReadonlySet<string>,
+  asData: (text: string) => string,
+): Record<string, string> {
+  if (repository.size === 0) return { ...vars };
+  return Object.fromEntries(
+    Object.entries(vars).map(([name, text]) => [name, repository.has(name) ? asData(text) : text]),
+  );
 }
 
 /**

@@ -2,7 +2,7 @@ import { monotonicMs } from "./_pace.js";
 import { escapeWrapperTags, wrapperNames } from "./_prompt-text.js";
 import type { PresetReport } from "./agents/index.js";
 import { renderWithinBudget, renderWithRoom } from "./budget/fit.js";
-import type { OptionProvenance } from "./config/index.js";
+import { type OptionProvenance, projectVarNames } from "./config/index.js";
 import type { PromptData } from "./data.js";
 import { capDiagnostics, createEngine, type Engine } from "./engine/index.js";
 import type { ContextProvenance } from "./gather/context/index.js";
@@ -30,7 +30,7 @@ import type { LoadedLayer } from "./locate/load-layer.js";
 import type { OptionName } from "./options/registry.js";
 import type { AppendPart, NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { assemblePromptData } from "./prompt-data.js";
-import { resolveRenderOptions } from "./render-options.js";
+import { type ResolvedRender, resolveRenderOptions } from "./render-options.js";
 import type { GivenBy, OptionOrigin } from "./resolve-options.js";
 import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
 import { layerSections } from "./sections/layer.js";
@@ -234,7 +234,7 @@ export async function preparePrompt(
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt, wrappers), layers);
   // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
   const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
-  const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, opts, wrappers);
+  const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, resolved, wrappers);
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
     opts,
@@ -328,12 +328,13 @@ function treeLines(
  * The addendum and its parts, and whether the custom base prompt may be a
  * repository's: the project's SYSTEM.md, a file of the project named by
  * `systemPrompt`, or one a host resolved itself (pi's, which may be the
- * project's). Such texts never dedupe the user's rules.
+ * project's). Such texts never dedupe the user's rules. And the variables a
+ * project's `sysprompt.yaml` gave: their values are the repository's text.
  */
 function whoseTexts(
   layers: readonly LoadedLayer[],
   customPrompt: CustomPrompt | null,
-  opts: NormalizedOptions,
+  { opts, provenance }: ResolvedRender,
   wrappers: ReadonlySet<string>,
 ) {
   const parts = appendParts(layers, opts.appendSystemPrompt);
@@ -345,6 +346,7 @@ function whoseTexts(
     appendPrompt: printed.map((p) => p.text).join("\n\n"),
     appendParts: parts,
     printedAppend: printed,
+    repositoryVars: projectVarNames(provenance),
   };
 }
 

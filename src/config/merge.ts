@@ -48,6 +48,18 @@ export function mergeConfig(
 }
 
 /**
+ * The variables whose value a project's file gave (`vars.<name>` from
+ * `project:…` in the provenance): the repository's text, made data where
+ * it enters the prompt. Yours (your file's, `--var`, the `vars` option) are
+ * not in it.
+ */
+export function projectVarNames(provenance: OptionProvenance): string[] {
+  return Object.entries(provenance).flatMap(([key, from]) =>
+    key.startsWith("vars.") && from.startsWith("project:") ? [key.slice("vars.".length)] : [],
+  );
+}
+
+/**
  * A project's `rule-sources` chooses among the project's formats; your own
  * rules stay as your file (or the default) has them: the agent dir's
  * (`sysprompt`, which also reads the project's `.pi/rules`) and other

@@ -93,7 +93,8 @@ const cases: CatalogueCase[] = [
       ],
     ],
     options: CONFIG,
-    // A variable's value is the user's text and may hold anything; a name never does.
+    // A variable's value may hold anything; a name never does. A project's value is data in the
+    // prompt (review rev41c F5): one line, its control characters written `\u001b`.
     changed: [],
     expected: (root) => [
       diag(
@@ -113,7 +114,7 @@ const cases: CatalogueCase[] = [
     ],
     verify: (bad) => {
       expect(bad.data.model).toBe(null);
-      expect(bad.data.vars).toEqual({ team: "a\u001b[31mb" });
+      expect(bad.data.vars).toEqual({ team: "a\\u001b[31mb" });
     },
   },
   {
