@@ -1,7 +1,7 @@
 import { dirname, join, sep } from "node:path";
 import { lstatKind, realpath } from "../_io.js";
 import { isBelowCeiling, isWithin } from "../_paths.js";
-import { gitDirNamed } from "./git-file.js";
+import { gitDirNamed, namesBack } from "./git-file.js";
 
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that holds
@@ -59,6 +59,18 @@ export async function owningRepository(root: string): Promise<string> {
 export async function gitFolderWithin(root: string, other: string): Promise<boolean> {
   const [own, around] = await Promise.all([gitFolders(root), gitFolders(other)]);
   return own.some((dir) => around.some((o) => dir !== o && isWithin(dir, o)));
+}
+
+/**
+ * {@link gitFolderWithin}, when the git folder of `root` also names `root`
+ * back ({@link namesBack}: a worktree's `gitdir` file, a submodule's
+ * `core.worktree`), as git writes them: a repository at `root` made from the
+ * one at `other`, wherever it lies. A `.git` a tree wrote itself (`gitdir:
+ * ~/.git/modules/w`, a link to `~/.git/hooks`) does not make it one.
+ */
+export async function madeFrom(root: string, other: string): Promise<boolean> {
+  if (!(await gitFolderWithin(root, other))) return false;
+  return (await gitFolders(root)).some((dir) => namesBack(dir, join(root, ".git")));
 }
 
 /** The git folder `root`'s `.git` names, as written and by real path; none when it names none. */
