@@ -1,6 +1,15 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readTextFileSync } from "../_fs.js";
-import { kindOfStats, lstat, realpath, type StatKind, stat, statOrUndefinedSync } from "../_io.js";
+import {
+  kindOfStats,
+  lstat,
+  lstatKindOrMissing,
+  realpath,
+  type StatKind,
+  stat,
+  statKind,
+  statOrUndefinedSync,
+} from "../_io.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import { readCappedText } from "./capped-read.js";
 
@@ -218,6 +227,15 @@ export function isGitFolderSync(dir: string): boolean {
   const head = kind("HEAD", false);
   if (head !== "file" && head !== "link") return false;
   return hasGitParts((name) => kind(name, true));
+}
+
+/** Asynchronous twin of {@link isGitFolderSync}, noting the kinds alone (a `HEAD` moves with every commit). */
+export async function isGitFolder(dir: string): Promise<boolean> {
+  const head = await lstatKindOrMissing(join(dir, "HEAD")).catch(() => undefined);
+  if (head !== "file" && head !== "link") return false;
+  const names = ["objects", "refs", "commondir"];
+  const kinds = await Promise.all(names.map((n) => statKind(join(dir, n)).catch(() => undefined)));
+  return hasGitParts((name) => kinds[names.indexOf(name)]);
 }
 
 function hasGitParts(kind: (name: string) => StatKind | undefined): boolean {

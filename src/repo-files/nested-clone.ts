@@ -2,7 +2,13 @@ import { basename, dirname, join } from "node:path";
 import { statOrUndefinedSync } from "../_io.js";
 import { isWithin } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
-import { coreWorktreeSync, gitDirNamedSync, isGitFolderSync, namesBack } from "./git-file.js";
+import {
+  coreWorktreeSync,
+  gitDirNamedSync,
+  isGitFolder,
+  isGitFolderSync,
+  namesBack,
+} from "./git-file.js";
 import { gitFolders, holdsGit } from "./project-root.js";
 
 /**
@@ -15,11 +21,14 @@ export type NestedCheck = (real: string) => Promise<string | undefined>;
  * The repositories below `realRoot` that are not part of it: a folder with a
  * `.git` of its own (a clone made inside the project, as a framework's
  * `plugins/` folder asks) whose git folder does not lie inside the root's
- * (a submodule's `.git/modules/…`, a worktree's `.git/worktrees/…`). The
- * check walks up from the path's folder to the root, one `lstat` of `.git`
- * a folder, each folder's verdict kept for the checker's life: nothing below
- * the root is listed. A root with no `.git` (a tarball) holds no repository
- * as its part.
+ * (a submodule's `.git/modules/…`, a worktree's `.git/worktrees/…`), and a
+ * folder that is itself a git folder ({@link isGitFolder}: a bare clone,
+ * `plugins/mine.git`, whose `config` holds your remote URL) unless it is
+ * the root's own `.git` folder or a submodule's or worktree's git folder in
+ * it. The check walks up from the path's folder to the root, one `lstat` of
+ * `.git` and one of `HEAD` a folder, each folder's verdict kept for the
+ * checker's life: nothing below the root is listed. A root with no `.git`
+ * (a tarball) holds no repository as its part.
  */
 export function nestedClones(realRoot: string): NestedCheck {
   const verdicts = new Map<string, Promise<string | undefined>>();
@@ -32,6 +41,8 @@ export function nestedClones(realRoot: string): NestedCheck {
         if (await holdsGit(dir)) {
           rootGit ??= rootParts(realRoot);
           if (!partOf(dir, await gitFolders(dir), await rootGit)) return dir;
+        } else if ((await isGitFolder(dir)) && !inOwnGitFolder(dir, realRoot)) {
+          return dir;
         }
         return of(dirname(dir));
       })();
@@ -46,11 +57,27 @@ export function nestedClones(realRoot: string): NestedCheck {
 export function nestedCloneSync(real: string, realRoot: string): string | undefined {
   let rootGit: string[] | undefined;
   for (let dir = dirname(real); dir !== realRoot && isWithin(dir, realRoot); dir = dirname(dir)) {
-    if (statOrUndefinedSync(join(dir, ".git"), false) === undefined) continue;
+    if (statOrUndefinedSync(join(dir, ".git"), false) === undefined) {
+      if (isGitFolderSync(dir) && !inOwnGitFolder(dir, realRoot)) return dir;
+      continue;
+    }
     rootGit ??= rootPartsSync(realRoot);
     if (!partOf(dir, gitFoldersSync(dir), rootGit)) return dir;
   }
   return undefined;
+}
+
+/**
+ * Whether the git folder `dir` (below `realRoot`) is the root's own `.git`
+ * folder, or a submodule's or worktree's git folder in it (`.git/modules/…`,
+ * `.git/worktrees/…`). A git folder anywhere else in the tree is not the
+ * root's.
+ */
+function inOwnGitFolder(dir: string, realRoot: string): boolean {
+  const own = join(realRoot, ".git");
+  const inside = ["modules", "worktrees"].some((part) => isWithin(dir, join(own, part)));
+  if (dir !== own && !inside) return false;
+  return statOrUndefinedSync(own, false)?.isDirectory() === true;
 }
 
 /**

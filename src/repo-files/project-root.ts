@@ -1,5 +1,5 @@
 import { dirname, join, sep } from "node:path";
-import { lstatKind, realpath } from "../_io.js";
+import { lstatKindOrMissing, realpath } from "../_io.js";
 import { isBelowCeiling, isWithin } from "../_paths.js";
 import { gitDirNamed, namesBack } from "./git-file.js";
 
@@ -21,14 +21,12 @@ export async function findProjectRoot(dir: string, ceiling?: string): Promise<st
 
 /** True when `dir` holds a `.git` entry of any kind. */
 export async function holdsGit(dir: string): Promise<boolean> {
-  try {
-    // The kind alone: git adds entries to .git with every command, which must not look like a change.
-    await lstatKind(`${dir}${dir.endsWith(sep) ? "" : sep}.git`);
-    return true;
-  } catch {
-    // Missing, or a parent we may not search: either way no `.git` here.
-    return false;
-  }
+  // The kind alone: git adds entries to .git with every command, which must not look like a change.
+  const kind = await lstatKindOrMissing(`${dir}${dir.endsWith(sep) ? "" : sep}.git`).catch(
+    // A parent we may not search: no `.git` here either.
+    () => undefined,
+  );
+  return kind !== undefined;
 }
 
 /**
