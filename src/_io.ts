@@ -188,6 +188,24 @@ export function lstatKind(path: string): Promise<StatKind> {
 }
 
 /**
+ * {@link lstatKind} of a path that may well not be there: undefined where
+ * nothing is (ENOENT), without the error Node builds for it (see
+ * {@link statIfAny}); noted as {@link lstatKind} notes it.
+ */
+export function lstatKindOrMissing(path: string): Promise<StatKind | undefined> {
+  const now = () =>
+    promptly(() => {
+      const stats = fs.lstatSync(path, { throwIfNoEntry: false });
+      return stats && kindOfStats(stats);
+    });
+  const recorder = currentRecorder();
+  if (!recorder) return now();
+  return observed(recorder, "lstat-kind", path, now, (kind) =>
+    kind === undefined ? { error: "ENOENT" } : { text: kind },
+  );
+}
+
+/**
  * `stat` (`follow`) or `lstat` of a path that may well not be there: undefined
  * where nothing is (ENOENT), instead of an error; any other failure rejects as
  * the twin's does. A render looks up some hundred names that are missing

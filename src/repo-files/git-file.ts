@@ -1,6 +1,16 @@
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readTextFileSync } from "../_fs.js";
-import { lstat, realpath, stat, statOrUndefinedSync } from "../_io.js";
+import {
+  kindOfStats,
+  lstat,
+  lstatKindOrMissing,
+  realpath,
+  type StatKind,
+  stat,
+  statKind,
+  statOrUndefinedSync,
+} from "../_io.js";
+import { realpathSyncLinear } from "../_realpath.js";
 import { readCappedText } from "./capped-read.js";
 
 /**
@@ -118,11 +128,116 @@ const GITDIR = "gitdir: ";
 
 /**
  * The path a worktree's git folder names back in its `gitdir` file (the
- * worktree's `.git`), or undefined: how a git folder says whose it is.
+ * worktree's `.git`), as written, or undefined: a regular file of one line,
+ * never a link (git writes it itself).
  */
-export function worktreeBackLinkSync(gitFolder: string): string | undefined {
-  const read = readTextFileSync(join(gitFolder, "gitdir"), MAX_GITFILE_BYTES);
+function worktreeBackLinkSync(gitFolder: string): string | undefined {
+  const file = join(gitFolder, "gitdir");
+  if (!statOrUndefinedSync(file, false)?.isFile()) return undefined;
+  const read = readTextFileSync(file, MAX_GITFILE_BYTES);
   if (!read.ok) return undefined;
   const back = read.text.replace(/[\r\n]+$/, "");
   return back === "" || back.includes("\n") ? undefined : back;
+}
+
+/**
+ * Whether the git folder `gitFolder` says it is the one of the work tree
+ * whose `.git` entry is `dotGit`: a worktree's admin folder whose `gitdir`
+ * file names `dotGit`, or a git folder (a submodule's `.git/modules/x`, which
+ * git writes so) whose `core.worktree` names the folder holding `dotGit`.
+ * How a git folder says whose it is: a `.git` file or link a repository wrote
+ * itself (`gitdir: /home`, a link to your clone's `.git` or to
+ * `~/.git/modules/x`) names a folder that does not name it back. As git
+ * does, a relative path in either is relative to the git folder (its real
+ * path: git 2.48's `worktree.useRelativePaths` writes `../../../../wt/.git`).
+ * Compared as written and by real path.
+ */
+export function namesBack(gitFolder: string, dotGit: string): boolean {
+  let base: string;
+  try {
+    base = realpathSyncLinear(gitFolder);
+  } catch {
+    return false;
+  }
+  const back = worktreeBackLinkSync(base);
+  if (back !== undefined && samePath(resolve(base, back), dotGit)) return true;
+  const tree = coreWorktreeSync(base);
+  return typeof tree === "string" && samePath(resolve(base, tree), dirname(dotGit));
+}
+
+function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSyncLinear(a) === realpathSyncLinear(b);
+  } catch {
+    return false;
+  }
+}
+
+/** A git folder's `config` is read to this size; a larger one is not looked into. */
+const MAX_CONFIG_BYTES = 256 * 1024;
+
+/**
+ * The `core.worktree` a git folder's `config` sets (the last one, as git
+ * takes it), `null` when it sets none, or "unsure" when the file cannot tell
+ * (unreadable, over {@link MAX_CONFIG_BYTES}, an `include` that could set it,
+ * a value quoted, escaped or continued, which git would unquote: not
+ * modelled). Only the plain form git writes itself is read.
+ */
+export function coreWorktreeSync(gitFolder: string): string | null | "unsure" {
+  const file = join(gitFolder, "config");
+  const kind = statOrUndefinedSync(file, false);
+  if (kind === undefined) return null;
+  if (!kind.isFile()) return "unsure";
+  const read = readTextFileSync(file, MAX_CONFIG_BYTES);
+  if (!read.ok) return "unsure";
+  let inCore = false;
+  let found: string | null = null;
+  for (const raw of read.text.split("\n")) {
+    let line = raw.trim();
+    if (line.startsWith("[")) {
+      const end = line.indexOf("]");
+      if (end < 0) return "unsure";
+      const name = line.slice(1, end).trim().toLowerCase();
+      if (name.startsWith("include")) return "unsure";
+      inCore = name === "core";
+      line = line.slice(end + 1).trim();
+    }
+    if (!inCore || !/^worktree\b/i.test(line)) continue;
+    const eq = /^worktree\s*=\s*(.*)$/i.exec(line);
+    if (eq === null) return "unsure";
+    const value = (eq[1] ?? "").replace(/\s[#;].*$/, "").trim();
+    if (value === "" || /["\\#;]/.test(value)) return "unsure";
+    found = value;
+  }
+  return found;
+}
+
+/**
+ * Whether `dir` is a git folder as git tells one (its `is_git_directory`): a
+ * `HEAD` (a file or a link), and `objects/` and `refs/` folders, or a
+ * `commondir` file naming where they are (a worktree's admin folder). One
+ * `lstat` of `HEAD` where there is none, as in almost every folder.
+ */
+export function isGitFolderSync(dir: string): boolean {
+  const kind = (name: string, follow: boolean) => {
+    const stats = statOrUndefinedSync(join(dir, name), follow);
+    return stats && kindOfStats(stats);
+  };
+  const head = kind("HEAD", false);
+  if (head !== "file" && head !== "link") return false;
+  return hasGitParts((name) => kind(name, true));
+}
+
+/** Asynchronous twin of {@link isGitFolderSync}, noting the kinds alone (a `HEAD` moves with every commit). */
+export async function isGitFolder(dir: string): Promise<boolean> {
+  const head = await lstatKindOrMissing(join(dir, "HEAD")).catch(() => undefined);
+  if (head !== "file" && head !== "link") return false;
+  const names = ["objects", "refs", "commondir"];
+  const kinds = await Promise.all(names.map((n) => statKind(join(dir, n)).catch(() => undefined)));
+  return hasGitParts((name) => kinds[names.indexOf(name)]);
+}
+
+function hasGitParts(kind: (name: string) => StatKind | undefined): boolean {
+  return kind("commondir") === "file" || (kind("objects") === "dir" && kind("refs") === "dir");
 }

@@ -1,8 +1,14 @@
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { statOrUndefinedSync } from "../_io.js";
 import { isWithin } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
-import { gitDirNamedSync, worktreeBackLinkSync } from "./git-file.js";
+import {
+  coreWorktreeSync,
+  gitDirNamedSync,
+  isGitFolder,
+  isGitFolderSync,
+  namesBack,
+} from "./git-file.js";
 import { gitFolders, holdsGit } from "./project-root.js";
 
 /**
@@ -15,11 +21,14 @@ export type NestedCheck = (real: string) => Promise<string | undefined>;
  * The repositories below `realRoot` that are not part of it: a folder with a
  * `.git` of its own (a clone made inside the project, as a framework's
  * `plugins/` folder asks) whose git folder does not lie inside the root's
- * (a submodule's `.git/modules/…`, a worktree's `.git/worktrees/…`). The
- * check walks up from the path's folder to the root, one `lstat` of `.git`
- * a folder, each folder's verdict kept for the checker's life: nothing below
- * the root is listed. A root with no `.git` (a tarball) holds no repository
- * as its part.
+ * (a submodule's `.git/modules/…`, a worktree's `.git/worktrees/…`), and a
+ * folder that is itself a git folder ({@link isGitFolder}: a bare clone,
+ * `plugins/mine.git`, whose `config` holds your remote URL) unless it is
+ * the root's own `.git` folder or a submodule's or worktree's git folder in
+ * it. The check walks up from the path's folder to the root, one `lstat` of
+ * `.git` and one of `HEAD` a folder, each folder's verdict kept for the
+ * checker's life: nothing below the root is listed. A root with no `.git`
+ * (a tarball) holds no repository as its part.
  */
 export function nestedClones(realRoot: string): NestedCheck {
   const verdicts = new Map<string, Promise<string | undefined>>();
@@ -32,6 +41,8 @@ export function nestedClones(realRoot: string): NestedCheck {
         if (await holdsGit(dir)) {
           rootGit ??= rootParts(realRoot);
           if (!partOf(dir, await gitFolders(dir), await rootGit)) return dir;
+        } else if ((await isGitFolder(dir)) && !inOwnGitFolder(dir, realRoot)) {
+          return dir;
         }
         return of(dirname(dir));
       })();
@@ -46,7 +57,10 @@ export function nestedClones(realRoot: string): NestedCheck {
 export function nestedCloneSync(real: string, realRoot: string): string | undefined {
   let rootGit: string[] | undefined;
   for (let dir = dirname(real); dir !== realRoot && isWithin(dir, realRoot); dir = dirname(dir)) {
-    if (statOrUndefinedSync(join(dir, ".git"), false) === undefined) continue;
+    if (statOrUndefinedSync(join(dir, ".git"), false) === undefined) {
+      if (isGitFolderSync(dir) && !inOwnGitFolder(dir, realRoot)) return dir;
+      continue;
+    }
     rootGit ??= rootPartsSync(realRoot);
     if (!partOf(dir, gitFoldersSync(dir), rootGit)) return dir;
   }
@@ -54,18 +68,36 @@ export function nestedCloneSync(real: string, realRoot: string): string | undefi
 }
 
 /**
+ * Whether the git folder `dir` (below `realRoot`) is the root's own `.git`
+ * folder, or a submodule's or worktree's git folder in it (`.git/modules/…`,
+ * `.git/worktrees/…`). A git folder anywhere else in the tree is not the
+ * root's.
+ */
+function inOwnGitFolder(dir: string, realRoot: string): boolean {
+  const own = join(realRoot, ".git");
+  const inside = ["modules", "worktrees"].some((part) => isWithin(dir, join(own, part)));
+  if (dir !== own && !inside) return false;
+  return statOrUndefinedSync(own, false)?.isDirectory() === true;
+}
+
+/**
  * The git folders of `realRoot` that may hold its parts: its own `.git`
  * folder, or the git folder its `.git` file or link names when that folder
- * names the root back (a worktree's `gitdir` file). A `.git` file or link a
- * repository wrote itself (`gitdir: /home`, a link to your clone's `.git`)
- * names a folder that does not name it back, and holds nothing as its part:
- * your worktree or clone placed inside such a tree stays your own.
+ * names the root back ({@link namesBack}: a worktree's `gitdir` file, a
+ * submodule's `core.worktree`). A `.git` file or link a repository wrote
+ * itself (`gitdir: /home`, a link to your clone's `.git`) names a folder
+ * that does not name it back, and holds nothing as its part: your worktree
+ * or clone placed inside such a tree stays your own. A git folder that names
+ * no work tree and is no other's ({@link standalone}: `git init
+ * --separate-git-dir`'s, a `.git` link to a git folder kept elsewhere, as
+ * the repo tool makes) holds its submodules' (`modules/…`) alone: nothing
+ * in it says which work tree is its own, so a worktree of it placed in a
+ * tree whose `.git` names it is not that tree's.
  */
 async function rootParts(realRoot: string): Promise<string[]> {
   const dotGit = join(realRoot, ".git");
   if (statOrUndefinedSync(dotGit, false)?.isDirectory()) return gitFolders(realRoot);
-  const folders = await gitFolders(realRoot);
-  return folders.some((f) => namesBack(f, dotGit)) ? folders : [];
+  return partsNamed(await gitFolders(realRoot), dotGit, realRoot);
 }
 
 /** Synchronous twin of {@link rootParts}. */
@@ -73,19 +105,30 @@ function rootPartsSync(realRoot: string): string[] {
   const dotGit = join(realRoot, ".git");
   const folders = gitFoldersSync(realRoot);
   if (statOrUndefinedSync(dotGit, false)?.isDirectory()) return folders;
-  return folders.some((f) => namesBack(f, dotGit)) ? folders : [];
+  return partsNamed(folders, dotGit, realRoot);
 }
 
-/** Whether the git folder `folder` is a worktree's whose `gitdir` file names `dotGit`. */
-function namesBack(folder: string, dotGit: string): boolean {
-  const back = worktreeBackLinkSync(folder);
-  if (back === undefined) return false;
-  if (back === dotGit) return true;
-  try {
-    return realpathSyncLinear(back) === realpathSyncLinear(dotGit);
-  } catch {
-    return false;
-  }
+/** {@link rootParts} of a root whose `.git` (a file or a link) names `folders`. */
+function partsNamed(folders: string[], dotGit: string, realRoot: string): string[] {
+  if (folders.some((f) => namesBack(f, dotGit))) return folders;
+  return standalone(folders, realRoot) ? folders.map((f) => join(f, "modules")) : [];
+}
+
+/**
+ * Whether the git folder a root's `.git` names (`folders`: as written and by
+ * real path) belongs to no other work tree: a git folder outside the root,
+ * not the `.git` of another folder (your clone's), not a worktree's admin
+ * folder (a `gitdir` or `commondir` file in it), and with no `core.worktree`
+ * (a submodule's names its own work tree: {@link namesBack}).
+ */
+function standalone(folders: readonly string[], realRoot: string): boolean {
+  const real = folders.at(-1);
+  if (real === undefined || !isGitFolderSync(real)) return false;
+  // The root's own `.git` link, as the synchronous reader names it, is not the folder it leads to.
+  const named = folders.filter((f) => f !== join(realRoot, ".git"));
+  if (named.some((f) => basename(f) === ".git" || isWithin(f, realRoot))) return false;
+  const admin = ["gitdir", "commondir"].some((n) => statOrUndefinedSync(join(real, n), false));
+  return !admin && coreWorktreeSync(real) === null;
 }
 
 /**

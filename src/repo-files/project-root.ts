@@ -1,7 +1,7 @@
 import { dirname, join, sep } from "node:path";
-import { lstatKind, realpath } from "../_io.js";
+import { lstatKindOrMissing, realpath } from "../_io.js";
 import { isBelowCeiling, isWithin } from "../_paths.js";
-import { gitDirNamed } from "./git-file.js";
+import { gitDirNamed, namesBack } from "./git-file.js";
 
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that holds
@@ -21,14 +21,12 @@ export async function findProjectRoot(dir: string, ceiling?: string): Promise<st
 
 /** True when `dir` holds a `.git` entry of any kind. */
 export async function holdsGit(dir: string): Promise<boolean> {
-  try {
-    // The kind alone: git adds entries to .git with every command, which must not look like a change.
-    await lstatKind(`${dir}${dir.endsWith(sep) ? "" : sep}.git`);
-    return true;
-  } catch {
-    // Missing, or a parent we may not search: either way no `.git` here.
-    return false;
-  }
+  // The kind alone: git adds entries to .git with every command, which must not look like a change.
+  const kind = await lstatKindOrMissing(`${dir}${dir.endsWith(sep) ? "" : sep}.git`).catch(
+    // A parent we may not search: no `.git` here either.
+    () => undefined,
+  );
+  return kind !== undefined;
 }
 
 /**
@@ -59,6 +57,18 @@ export async function owningRepository(root: string): Promise<string> {
 export async function gitFolderWithin(root: string, other: string): Promise<boolean> {
   const [own, around] = await Promise.all([gitFolders(root), gitFolders(other)]);
   return own.some((dir) => around.some((o) => dir !== o && isWithin(dir, o)));
+}
+
+/**
+ * {@link gitFolderWithin}, when the git folder of `root` also names `root`
+ * back ({@link namesBack}: a worktree's `gitdir` file, a submodule's
+ * `core.worktree`), as git writes them: a repository at `root` made from the
+ * one at `other`, wherever it lies. A `.git` a tree wrote itself (`gitdir:
+ * ~/.git/modules/w`, a link to `~/.git/hooks`) does not make it one.
+ */
+export async function madeFrom(root: string, other: string): Promise<boolean> {
+  if (!(await gitFolderWithin(root, other))) return false;
+  return (await gitFolders(root)).some((dir) => namesBack(dir, join(root, ".git")));
 }
 
 /** The git folder `root`'s `.git` names, as written and by real path; none when it names none. */

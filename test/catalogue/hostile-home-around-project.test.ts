@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { recordReads } from "../../src/_io.js";
 import { hookNode } from "../../src/cli/commands/export.js";
@@ -41,11 +41,20 @@ function repository(dir: string): string {
   return dir;
 }
 
-/** `dir` as a submodule or worktree of the repository whose git folder holds `gitDir`. */
+/**
+ * `dir` as a submodule or worktree of the repository whose git folder holds
+ * `gitDir`, which names it back as git writes it (a worktree's `gitdir`
+ * file, a submodule's `core.worktree`).
+ */
 function linked(dir: string, gitDir: string): string {
   mkdirSync(gitDir, { recursive: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, ".git"), `gitdir: ${gitDir}\n`);
+  if (basename(dirname(gitDir)) === "worktrees") {
+    writeFileSync(join(gitDir, "gitdir"), `${join(dir, ".git")}\n`);
+  } else {
+    writeFileSync(join(gitDir, "config"), `[core]\n\tworktree = ${dir}\n`);
+  }
   return dir;
 }
 
@@ -128,6 +137,58 @@ describe("hostile-home-around-project F1: HOME the checkout's root, the working 
       expect(await agentDirInProject(join(p, ".pi", "agent"), cwd, p)).toBe(false);
       expect(await plantedFound(cwd, join(p, "bin"), p)).toBe(true);
     }
+  });
+});
+
+// Review rev41a (F1, low): a dotfiles home (`~/.git`) and a hostile tree W
+// outside it whose own `.git` is a file `gitdir: ~/.git/modules/w` (it need
+// not exist) or a link to `~/.git/hooks`: W was taken for a worktree of your
+// home's repository made elsewhere, so the home folder was the project's and
+// under --untrusted your agent dir was not read (your AGENTS.md, skills and
+// APPEND_SYSTEM.md lost, a `user-folder-in-project` warning). A repository
+// made elsewhere is the home's only when its git folder names it back, as
+// git writes one (b11fb08's rule).
+describe("hostile-home-around-project rev41a F1: a tree outside a dotfiles home whose .git names a folder of ~/.git", () => {
+  const FORGED = {
+    "gitdir: ~/.git/modules/w (missing)": (home: string, w: string) =>
+      writeFileSync(join(w, ".git"), `gitdir: ${join(home, ".git", "modules", "w")}\n`),
+    "a link to ~/.git/hooks": (home: string, w: string) => {
+      mkdirSync(join(home, ".git", "hooks"), { recursive: true });
+      symlinkSync(join(home, ".git", "hooks"), join(w, ".git"));
+    },
+    "gitdir: ~/.git/worktrees/real (a worktree of yours elsewhere)": (home: string, w: string) => {
+      linked(join(home, "..", "real"), join(home, ".git", "worktrees", "real"));
+      writeFileSync(join(w, ".git"), `gitdir: ${join(home, ".git", "worktrees", "real")}\n`);
+    },
+  };
+
+  for (const [name, forge] of Object.entries(FORGED)) {
+    it(`W's .git ${name}: the home folder stays yours, your agent dir read untrusted`, async () => {
+      const base = tempDir();
+      const home = repository(join(base, "home"));
+      mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+      writeFileSync(join(home, ".pi", "agent", "AGENTS.md"), "USER-AGENTS-MARKER\n");
+      const w = join(base, "ext", "W");
+      mkdirSync(join(w, "src"), { recursive: true });
+      forge(home, w);
+      const cwd = join(w, "src");
+      expect(await projectHome([cwd], home)).toEqual([]);
+      expect(await agentDirInProject(join(home, ".pi", "agent"), cwd, home)).toBe(false);
+      const r = await renderSystemPrompt({ cwd, home, env: {}, projectTrusted: false });
+      expect(r.text).toContain("USER-AGENTS-MARKER");
+      expect(r.diagnostics.map((d) => d.code)).not.toContain("user-folder-in-project");
+    });
+  }
+
+  it("a worktree of the home's repository made elsewhere, its gitdir files relative (git 2.48): the home's", async () => {
+    const base = tempDir();
+    const home = repository(join(base, "home"));
+    const admin = join(home, ".git", "worktrees", "wt");
+    mkdirSync(admin, { recursive: true });
+    mkdirSync(join(base, "wt"));
+    writeFileSync(join(admin, "gitdir"), "../../../../wt/.git\n");
+    writeFileSync(join(base, "wt", ".git"), "gitdir: ../home/.git/worktrees/wt\n");
+    expect(await projectHome([join(base, "wt")], home)).toEqual([home]);
   });
 });
 

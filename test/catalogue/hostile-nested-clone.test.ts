@@ -224,3 +224,128 @@ describe("hostile repository: a forged .git at a workspace's root", () => {
     });
   }
 });
+
+// Review rev41a (F2, low): layouts whose `.git` is a file or a link, as git
+// and the repo tool make them, lost their parts to b11fb08's name-back rule:
+// a worktree whose `gitdir` files are relative (git 2.48's
+// `worktree.useRelativePaths`: resolved against the process's folder, not
+// the admin folder, as git does), a `git init --separate-git-dir` root and a
+// root whose `.git` is a link to its git folder (neither names a work tree),
+// and a submodule as the root (its git folder names it by `core.worktree`):
+// a link or an import into their submodules was refused. The forged roots
+// of review rev40a stay refused, and so does a root naming your own
+// separate git folder or bare repository, with your worktree of it placed
+// inside: such a git folder holds its submodules alone.
+describe("normal layouts whose .git is a file or a link keep their submodules", () => {
+  /** A git folder's files at `at`, with `config` (a submodule's names its work tree). */
+  function gitFolder(at: string, config = "[core]\n\tbare = false\n"): Layout {
+    return [
+      [`${at}/HEAD`, "ref: refs/heads/main\n"],
+      [`${at}/objects/info`, { dir: true }],
+      [`${at}/refs/heads`, { dir: true }],
+      [`${at}/config`, config],
+    ];
+  }
+
+  /** `root` (a folder below the case's root) with a submodule `sub` whose git folder is `modules` and a link to its file. */
+  function withSubmodule(root: string, modules: string, fromSub: string): Layout {
+    return [
+      ...gitFolder(modules, `[core]\n\tworktree = ${fromSub}\n`),
+      [`${root}/sub/.git`, `gitdir: ${relativeTo(`${root}/sub`, modules)}\n`],
+      [`${root}/sub/doc.md`, "SUBMODULE-OK\n"],
+      [`${root}/sub.md`, { symlink: "sub/doc.md" }],
+    ];
+  }
+
+  /** `to` relative to the folder `from`, both below the case's root. */
+  function relativeTo(from: string, to: string): string {
+    return `${"../".repeat(from.split("/").length)}${to}`;
+  }
+
+  async function readBoth(root: string, home: string, name: string): Promise<string[]> {
+    const reach = await projectReach({ start: root, home, trusted: true });
+    const sync = projectReachSync({ start: root, home });
+    const r = await readRepoText(join(root, name), { reach });
+    const s = readRepoTextSync(join(root, name), { reach: sync });
+    return [r, s].map((x) => (x.ok ? x.text : (x.diagnostics[0]?.code ?? "")));
+  }
+
+  const LAYOUTS = {
+    "a worktree with relative gitdir files (git 2.48)": [
+      ["home/work/p/.git/HEAD", "ref: refs/heads/main\n"],
+      ["home/work/p/.git/worktrees/wt/HEAD", "ref: refs/heads/wt\n"],
+      ["home/work/p/.git/worktrees/wt/commondir", "../..\n"],
+      ["home/work/p/.git/worktrees/wt/gitdir", "../../../../wt/.git\n"],
+      ["home/work/wt/.git", "gitdir: ../p/.git/worktrees/wt\n"],
+      ...withSubmodule(
+        "home/work/wt",
+        "home/work/p/.git/worktrees/wt/modules/sub",
+        "../../../../../../wt/sub",
+      ),
+    ],
+    "a --separate-git-dir root": [
+      ...gitFolder("home/gitdirs/sep"),
+      ["home/work/sep/.git", "gitdir: ../../gitdirs/sep\n"],
+      ...withSubmodule("home/work/sep", "home/gitdirs/sep/modules/sub", "../../../../work/sep/sub"),
+    ],
+    "a root whose .git is a link to its git folder": [
+      ...gitFolder("home/gitdirs/lnk.git"),
+      ["home/work/lnk/.git", { symlink: "../../gitdirs/lnk.git" }],
+      ...withSubmodule(
+        "home/work/lnk",
+        "home/gitdirs/lnk.git/modules/sub",
+        "../../../../work/lnk/sub",
+      ),
+    ],
+    "a submodule as the root, with its own submodule": [
+      ["home/work/proj/.git/HEAD", "ref: refs/heads/main\n"],
+      ...gitFolder("home/work/proj/.git/modules/m", "[core]\n\tworktree = ../../../m\n"),
+      ["home/work/proj/m/.git", "gitdir: ../.git/modules/m\n"],
+      ...withSubmodule(
+        "home/work/proj/m",
+        "home/work/proj/.git/modules/m/modules/sub",
+        "../../../../../m/sub",
+      ),
+    ],
+  } as const satisfies Record<string, Layout>;
+  const ROOTS = {
+    "a worktree with relative gitdir files (git 2.48)": "work/wt",
+    "a --separate-git-dir root": "work/sep",
+    "a root whose .git is a link to its git folder": "work/lnk",
+    "a submodule as the root, with its own submodule": "work/proj/m",
+  } as const;
+
+  for (const [name, entries] of Object.entries(LAYOUTS)) {
+    it(`${name}: a link into its submodule is read, async and sync`, async () => {
+      const base = tempDir();
+      await buildLayout(base, "nested-normal-gitfile", entries);
+      const home = join(base, "home");
+      const root = join(home, ROOTS[name as keyof typeof ROOTS]);
+      expect(await readBoth(root, home, "sub.md")).toEqual(["SUBMODULE-OK\n", "SUBMODULE-OK\n"]);
+    });
+  }
+
+  for (const named of ["your separate git folder", "your bare repository"] as const) {
+    it(`W's .git naming ${named}, your worktree of it placed in W: not W's`, async () => {
+      const base = tempDir();
+      const git =
+        named === "your separate git folder" ? "home/gitdirs/mine" : "home/repos/mine.git";
+      const wt = join(base, "srv", "W", "services", "mine");
+      await buildLayout(base, "nested-forged-standalone", [
+        ...gitFolder(git),
+        [`${git}/worktrees/m/HEAD`, "ref: refs/heads/m\n"],
+        [`${git}/worktrees/m/commondir`, "../..\n"],
+        [`${git}/worktrees/m/gitdir`, `${join(wt, ".git")}\n`],
+        ["srv/W/.git", `gitdir: ${join(base, git)}\n`],
+        ["srv/W/services/mine/.git", `gitdir: ${join(base, git, "worktrees", "m")}\n`],
+        ["srv/W/services/mine/.env", "KEY=MARKER-WTENV\n"],
+        ["srv/W/env.md", { symlink: "services/mine/.env" }],
+      ]);
+      const w = join(base, "srv", "W");
+      expect(await readBoth(w, join(base, "home"), "env.md")).toEqual([
+        "file-outside-project",
+        "file-outside-project",
+      ]);
+    });
+  }
+});

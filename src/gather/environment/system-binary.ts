@@ -4,8 +4,8 @@ import { realpath, stat } from "../../_io.js";
 import { homeFolder, isWithin } from "../../_paths.js";
 import {
   findProjectRoot,
-  gitFolderWithin,
   holdsGit,
+  madeFrom,
   owningRepository,
 } from "../../repo-files/project-root.js";
 
@@ -231,8 +231,10 @@ export async function projectHome(folders: readonly string[], home: string): Pro
       if (await holdsGit(root)) {
         const isHome =
           homes.includes(root) || homes.includes((await realOrUndefined(root)) ?? root);
-        // A worktree of the home folder's repository, made elsewhere, is part of it too.
-        if (isHome || (!under && (await gitFolderWithin(root, top)))) out.add(top);
+        // A worktree of the home folder's repository, made elsewhere, is part of it too: when
+        // its git folder names it back, as git writes one (a tree's own `.git` naming
+        // `~/.git/modules/w` is not, and leaves your agent dir yours).
+        if (isHome || (!under && (await madeFrom(root, top)))) out.add(top);
         continue;
       }
     }

@@ -3,7 +3,12 @@ import { lstat, realpath, stat } from "../../_io.js";
 import { isBelowCeiling, isWithin } from "../../_paths.js";
 import { oneLine } from "../../_prompt-text.js";
 import { readCappedText } from "../../repo-files/capped-read.js";
-import { gitDirNamed, MAX_GITFILE_BYTES, readPathFile } from "../../repo-files/git-file.js";
+import {
+  gitDirNamed,
+  MAX_GITFILE_BYTES,
+  namesBack,
+  readPathFile,
+} from "../../repo-files/git-file.js";
 import type { Diagnostic } from "../../types.js";
 import { type GitBudget, linkLeaving, MAX_GIT_ENTRIES, MAX_LOOSE_OBJECTS } from "./_links.js";
 
@@ -132,8 +137,7 @@ async function resolveAt(
   const allowed = (path: string) => options.allowed.some((a) => isWithin(path, a));
   if (!isWithin(gitDir, top) && !allowed(gitDir)) {
     const ok =
-      (await isWorktreeOf(gitDir, top)) ||
-      (await isSubmoduleOf(gitDir, dir, options, depth, budget));
+      isWorktreeOf(gitDir, top) || (await isSubmoduleOf(gitDir, dir, options, depth, budget));
     if (!ok && budget.left <= 0) return tooMany(dotGit);
     if (!ok && budget.signal?.aborted) return late();
     if (!ok) {
@@ -265,18 +269,13 @@ async function realDir(path: string): Promise<string | undefined> {
 /**
  * A linked worktree (`git worktree add`): its admin folder is
  * `<common>/worktrees/<name>`, and git keeps there a file `gitdir` naming
- * the worktree's `.git` file: only the repository that made the worktree
- * has that link back.
+ * the worktree's `.git` file (relative to the admin folder with git 2.48's
+ * `worktree.useRelativePaths`): only the repository that made the worktree
+ * has that link back ({@link namesBack}, which the nested-repository check
+ * shares).
  */
-async function isWorktreeOf(gitDir: string, top: string): Promise<boolean> {
-  if (basename(dirname(gitDir)) !== "worktrees") return false;
-  const back = await readPathFile(join(gitDir, "gitdir"), gitDir, { follow: false });
-  if (!back.ok) return false;
-  const [linked, own] = await Promise.all([
-    realpath(back.path).catch(() => undefined),
-    realpath(join(top, ".git")).catch(() => undefined),
-  ]);
-  return linked !== undefined && linked === own;
+function isWorktreeOf(gitDir: string, top: string): boolean {
+  return basename(dirname(gitDir)) === "worktrees" && namesBack(gitDir, join(top, ".git"));
 }
 
 /**
