@@ -390,7 +390,8 @@ export const TOUCH_ELEMENT = "instructions";
  * `<user_input>` (your steering text while a tool runs), `<activated_skill>`
  * and its `<available_resources>`, `<state_snapshot>` and
  * `<original_user_request>` (its compressed history), `<background_output>`
- * (a backgrounded command's output) and `<tool_output_masked>`; `<hook_context>`, which Codex (a developer message) and Gemini CLI (after
+ * (a backgrounded command's output), `<output>` (the output of a background
+ * command that finished, injected into the conversation) and `<tool_output_masked>`; `<hook_context>`, which Codex (a developer message) and Gemini CLI (after
  * the tool's result) wrap a hook's additional context in, so the files given
  * on touch;
  * opencode's `<env>`, `<directories>` and `<available_references>`, which
@@ -417,6 +418,7 @@ export const HOST_ELEMENTS: readonly string[] = [
   "state_snapshot",
   "original_user_request",
   "background_output",
+  "output",
   "tool_output_masked",
   "hook_context",
   "env",
