@@ -16,7 +16,7 @@ import type { Diagnostic } from "../types.js";
 import { type HookWhere, hookLoading, mayBringSomething } from "./context.js";
 import { MAX_CHECKED, resolved, searchedFolders, stampOf, watchedPaths } from "./fast.js";
 import type { HookCall, ToolAgent } from "./input.js";
-import { GEMINI_CHARS, shellCut } from "./reply.js";
+import { GEMINI_CHARS, geminiShows, shellCut } from "./reply.js";
 import { type HookMemo, type HookSnapshot, usableSnapshot } from "./snapshot.js";
 import { readSession, type SessionState, withSessionLock, writeSession } from "./state.js";
 
@@ -80,11 +80,13 @@ export async function slowContext(
   let note = firstProblem(touched.diagnostics);
   // Past the caller's deadline the text reaches no one: nothing is kept as given.
   if (c.late()) return {};
+  // Gemini CLI shows the text with each `<` and `>` escaped: what a file leaves open is closed as it reads there.
+  const shown = agent === "gemini-cli" ? geminiShows : undefined;
   const ours = [...given].filter((k) => !c.session.keys.has(k));
   // A text Gemini CLI would cut with the shell output before it is neither sent nor kept as given.
   const overRoom = () => {
     if (c.room === Number.POSITIVE_INFINITY || touched.files.length === 0) return undefined;
-    const size = GEMINI_CHARS.size(formatTouched(touched.files, call.cwd));
+    const size = GEMINI_CHARS.size(formatTouched(touched.files, call.cwd, shown));
     return size > c.room ? size : undefined;
   };
   try {
@@ -128,7 +130,7 @@ export async function slowContext(
     return {
       note: `nothing added: the tool's result ${shellCut(size)}; the files come with a later call`,
     };
-  const text = touched.files.length > 0 ? formatTouched(touched.files, call.cwd) : undefined;
+  const text = touched.files.length > 0 ? formatTouched(touched.files, call.cwd, shown) : undefined;
   return { ...(text !== undefined ? { text } : {}), ...(note !== undefined ? { note } : {}) };
 }
 

@@ -38,6 +38,7 @@ export const GEMINI_CHARS: TextMeasure = {
     }
     return text;
   },
+  shown: (text) => geminiShows(text),
 };
 
 /** The characters the escaping (Gemini CLI's of `<` and `>`, the hook's of `&`) adds for one UTF-16 unit. */
