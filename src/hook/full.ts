@@ -34,6 +34,8 @@ export interface SlowCall {
   late: () => boolean;
   /** The most text, as Gemini CLI counts it ({@link GEMINI_CHARS}), the call's result keeps uncut. */
   room: number;
+  /** Where Gemini CLI cuts a shell command's result (`geminiShellKept`), for the note. */
+  kept?: number;
 }
 
 /**
@@ -118,7 +120,7 @@ export async function slowContext(
       return size === undefined || c.late()
         ? {}
         : {
-            note: `nothing added: the tool's result ${shellCut(size)}; the files come with a later call`,
+            note: `nothing added: the tool's result ${shellCut(size, c.kept)}; the files come with a later call`,
           };
     }
   } catch (error) {
@@ -128,7 +130,7 @@ export async function slowContext(
   const size = overRoom();
   if (size !== undefined)
     return {
-      note: `nothing added: the tool's result ${shellCut(size)}; the files come with a later call`,
+      note: `nothing added: the tool's result ${shellCut(size, c.kept)}; the files come with a later call`,
     };
   const text = touched.files.length > 0 ? formatTouched(touched.files, call.cwd, shown) : undefined;
   return { ...(text !== undefined ? { text } : {}), ...(note !== undefined ? { note } : {}) };

@@ -112,7 +112,8 @@ export const MAX_RESULT_TEXT = 1024 * 1024;
 
 /**
  * Gemini CLI cuts a shell command's result, the hook's text already appended,
- * past this many characters: the model sees its first fifth and last four
+ * past this many characters unless its settings' `tools.truncateToolOutputThreshold`
+ * is lower (`geminiShellKept`): the model sees its first fifth and last four
  * fifths with a line between (DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD, applied
  * in tool-executor.ts after the hooks ran, github.com/google-gemini/gemini-cli).
  * A closer read on the whole result would then close nothing, or open a
@@ -121,7 +122,7 @@ export const MAX_RESULT_TEXT = 1024 * 1024;
 export const GEMINI_SHELL_KEPT_CHARS = 40_000;
 
 /** The shell tool whose result Gemini CLI cuts ({@link GEMINI_SHELL_KEPT_CHARS}). */
-const GEMINI_SHELL_TOOL = "run_shell_command";
+export const GEMINI_SHELL_TOOL = "run_shell_command";
 
 /**
  * What the hook's reply starts with ({@link hookReply}'s `closer`): the
@@ -139,11 +140,14 @@ const GEMINI_SHELL_TOOL = "run_shell_command";
  * `room` is the most text, as {@link GEMINI_CHARS} counts it, that Gemini
  * CLI keeps uncut after the output and the closer: a longer text is not
  * given, and the files come with a later call (`callContext`'s `room`).
+ * `kept`: where Gemini CLI cuts the shell's result (`geminiShellKept`, its
+ * settings' threshold; {@link GEMINI_SHELL_KEPT_CHARS} unless they set it lower).
  */
 export function replyStart(
   agent: HookAgent,
   resultText: string | undefined,
   tool = "",
+  kept = GEMINI_SHELL_KEPT_CHARS,
 ): { closer: string; room?: number } | { nothing: string } {
   const before = textBefore(agent, resultText);
   if (before === undefined) return { closer: "" };
@@ -162,17 +166,17 @@ export function replyStart(
     // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
     const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;
     const end = "</hook_context>".length;
-    const room = GEMINI_SHELL_KEPT_CHARS - before.length - lead - end;
-    if (room <= 0) return { nothing: shellCut() };
+    const room = kept - before.length - lead - end;
+    if (room <= 0) return { nothing: shellCut(undefined, kept) };
     return { closer, room };
   }
   return { closer };
 }
 
 /** Why a shell command's output gets nothing: with the files' text Gemini CLI would cut it. */
-export function shellCut(size?: number): string {
+export function shellCut(size?: number, kept = GEMINI_SHELL_KEPT_CHARS): string {
   const text = size === undefined ? "" : ` (${size} characters as Gemini CLI counts them)`;
-  return `is a shell command's output that, with the files added${text}, Gemini CLI would cut past ${GEMINI_SHELL_KEPT_CHARS} characters`;
+  return `is a shell command's output that, with the files added${text}, Gemini CLI would cut past ${kept} characters`;
 }
 
 /**
