@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { readTextFile } from "../_fs.js";
-import { stripJsonComments } from "../_json-comments.js";
+import { readGeminiSettings, stripJsonComments } from "../gather/rules/gemini-settings.js";
+import { projectReach } from "../repo-files/index.js";
 import type { HookWhere } from "./context.js";
 import { GEMINI_SHELL_KEPT_CHARS } from "./reply.js";
 
@@ -8,15 +9,14 @@ import { GEMINI_SHELL_KEPT_CHARS } from "./reply.js";
 const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 /**
- * Where Gemini CLI 0.61 reads the settings that may set
- * `tools.truncateToolOutputThreshold` (loadSettings; it merges them, the
- * later winning): its system defaults and system settings
- * (`GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, `GEMINI_CLI_SYSTEM_SETTINGS_PATH`, else
- * beside `/etc/gemini-cli/settings.json` and the macOS and Windows places),
- * your `~/.gemini/settings.json` (`GEMINI_CLI_HOME` for `~`), and the
- * workspace's `<cwd>/.gemini/settings.json` unless cwd is that home.
+ * Where Gemini CLI 0.61 reads the settings of yours and the machine's that
+ * may set `tools.truncateToolOutputThreshold` (loadSettings; it merges them
+ * with the workspace's, the later winning): its system defaults and system
+ * settings (`GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, `GEMINI_CLI_SYSTEM_SETTINGS_PATH`,
+ * else beside `/etc/gemini-cli/settings.json` and the macOS and Windows
+ * places) and your `~/.gemini/settings.json` (`GEMINI_CLI_HOME` for `~`).
  */
-export function geminiSettingsFiles(cwd: string, where: HookWhere): string[] {
+export function geminiOwnSettings(where: HookWhere): string[] {
   const env = where.env;
   const system =
     env.GEMINI_CLI_SYSTEM_SETTINGS_PATH ||
@@ -27,16 +27,18 @@ export function geminiSettingsFiles(cwd: string, where: HookWhere): string[] {
         : "/etc/gemini-cli/settings.json");
   const defaults =
     env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH || join(system, "..", "system-defaults.json");
-  const home = env.GEMINI_CLI_HOME || where.home;
-  const files = [defaults, system, join(home, ".gemini", "settings.json")];
-  if (resolve(cwd) !== resolve(home)) files.push(join(cwd, ".gemini", "settings.json"));
-  return files;
+  return [defaults, system, join(geminiHome(where), ".gemini", "settings.json")];
 }
+
+/** The home Gemini CLI keeps `.gemini` in. */
+const geminiHome = (where: HookWhere) => where.env.GEMINI_CLI_HOME || where.home;
 
 /**
  * Past how many characters Gemini CLI cuts a shell command's result, the
  * hook's text appended: `tools.truncateToolOutputThreshold`, 40,000 unless
- * a settings file sets it lower ({@link geminiSettingsFiles}). The lowest any
+ * a settings file sets it lower: yours and the machine's ({@link geminiOwnSettings}),
+ * or the workspace's `<cwd>/.gemini/settings.json`, read through the door
+ * (`readGeminiSettings`). The lowest any
  * of them sets is taken, whichever wins in Gemini CLI's merge and whether
  * or not it trusts the folder (a project's file counts only there): a cut
  * taken too low only leaves the files for a later call, one too high cut
@@ -44,26 +46,37 @@ export function geminiSettingsFiles(cwd: string, where: HookWhere): string[] {
  * (review rev41c F2). None raises it: Gemini CLI also cuts at four
  * characters a token of what the model's context has left. A value of 0 or
  * less turns Gemini CLI's cut off, and leaves ours at 40,000. A file that
- * cannot be read or parsed sets nothing; a FIFO or a device is never opened
- * for reading ({@link readTextFile}).
+ * cannot be read or parsed sets nothing; a FIFO or a device is never read.
  */
 export async function geminiShellKept(cwd: string, where: HookWhere): Promise<number> {
-  const values = await Promise.all(geminiSettingsFiles(cwd, where).map(thresholdIn));
+  const own = geminiOwnSettings(where).map(async (path) => {
+    const read = await readTextFile(path, MAX_SETTINGS_BYTES);
+    return read.ok ? thresholdIn(parsed(read.text)) : undefined;
+  });
+  // The workspace's, unless cwd is that home (Gemini CLI reads it as yours): the repository's file, through the door.
+  const workspace = async () => {
+    if (resolve(cwd) === resolve(geminiHome(where))) return undefined;
+    const reach = await projectReach({ start: cwd, home: where.home, trusted: true });
+    const settings = await readGeminiSettings(cwd, reach, "its threshold not read");
+    return "value" in settings ? thresholdIn(settings.value) : undefined;
+  };
+  const values = await Promise.all([...own, workspace()]);
   let kept = GEMINI_SHELL_KEPT_CHARS;
   for (const value of values) if (value !== undefined && value < kept) kept = value;
   return kept;
 }
 
-/** The positive threshold a settings file sets, or undefined. */
-async function thresholdIn(path: string): Promise<number | undefined> {
-  const read = await readTextFile(path, MAX_SETTINGS_BYTES);
-  if (!read.ok) return undefined;
-  let settings: unknown;
+/** JSON with comments, or undefined. */
+function parsed(text: string): unknown {
   try {
-    settings = JSON.parse(stripJsonComments(read.text));
+    return JSON.parse(stripJsonComments(text));
   } catch {
     return undefined;
   }
+}
+
+/** The positive threshold parsed settings set, or undefined. */
+function thresholdIn(settings: unknown): number | undefined {
   const value = (settings as { tools?: { truncateToolOutputThreshold?: unknown } } | null)?.tools
     ?.truncateToolOutputThreshold;
   // Gemini CLI compares a string as JavaScript does, as the number it reads as.

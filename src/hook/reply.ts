@@ -140,14 +140,13 @@ export const GEMINI_SHELL_TOOL = "run_shell_command";
  * `room` is the most text, as {@link GEMINI_CHARS} counts it, that Gemini
  * CLI keeps uncut after the output and the closer: a longer text is not
  * given, and the files come with a later call (`callContext`'s `room`).
- * `kept`: where Gemini CLI cuts the shell's result (`geminiShellKept`, its
- * settings' threshold; {@link GEMINI_SHELL_KEPT_CHARS} unless they set it lower).
+ * Gemini CLI's settings may cut lower: the hook's full path takes the
+ * difference off the room (`geminiShellKept`).
  */
 export function replyStart(
   agent: HookAgent,
   resultText: string | undefined,
   tool = "",
-  kept = GEMINI_SHELL_KEPT_CHARS,
 ): { closer: string; room?: number } | { nothing: string } {
   const before = textBefore(agent, resultText);
   if (before === undefined) return { closer: "" };
@@ -166,8 +165,8 @@ export function replyStart(
     // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
     const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;
     const end = "</hook_context>".length;
-    const room = kept - before.length - lead - end;
-    if (room <= 0) return { nothing: shellCut(undefined, kept) };
+    const room = GEMINI_SHELL_KEPT_CHARS - before.length - lead - end;
+    if (room <= 0) return { nothing: shellCut() };
     return { closer, room };
   }
   return { closer };

@@ -9,7 +9,6 @@
 import { envAgentDir } from "../locate/layers.js";
 import type { HookWhere } from "./context.js";
 import { nothingNew } from "./fast.js";
-import { geminiShellKept } from "./gemini-cut.js";
 import {
   type HookAgent,
   type HookCall,
@@ -18,7 +17,7 @@ import {
   type ToolAgent,
 } from "./input.js";
 import { touchedPaths } from "./paths.js";
-import { GEMINI_SHELL_KEPT_CHARS, GEMINI_SHELL_TOOL, hookReply, replyStart } from "./reply.js";
+import { hookReply, replyStart } from "./reply.js";
 import { usableSnapshot } from "./snapshot.js";
 import { readSession, sessionLocation } from "./state.js";
 
@@ -46,19 +45,14 @@ export async function runHook(
   if ("problem" in parsed) return { reply: hookReply(agent, undefined), note: parsed.problem };
   // Read before anything is given: a result read past the deadline leaves the session as it was.
   const { resultText, tool } = parsed.call;
-  // Where Gemini CLI cuts a shell result: its settings may set it lower than 40,000.
-  const kept =
-    agent === "gemini-cli" && tool === GEMINI_SHELL_TOOL
-      ? await geminiShellKept(parsed.call.cwd, where)
-      : GEMINI_SHELL_KEPT_CHARS;
-  const start = replyStart(agent, resultText, tool, kept);
+  const start = replyStart(agent, resultText, tool);
   if ("nothing" in start) {
     return {
       reply: hookReply(agent, undefined),
       note: `nothing added: the tool's result ${start.nothing}; the files come with a later call`,
     };
   }
-  const found = await callContext(agent, parsed.call, where, late, start.room, kept);
+  const found = await callContext(agent, parsed.call, where, late, start.room);
   const reply = hookReply(agent, found.text, start.closer);
   return found.note === undefined ? { reply } : { reply, note: found.note };
 }
@@ -70,8 +64,8 @@ export async function runHook(
  * line worth saying. Never throws: a failure is a note and no text. Once
  * `late()` is true, the session's state is left as it was. A text longer
  * than `room` as Gemini CLI counts it (`GEMINI_CHARS`: what it keeps of a
- * shell result, `replyStart`) is not given: nothing is added or kept as given;
- * `kept` is where Gemini CLI cuts that result, for the note.
+ * shell result at 40,000 characters, `replyStart`; less when Gemini CLI's
+ * settings cut lower, `geminiShellKept`) is not given: nothing is added or kept as given.
  */
 export async function callContext(
   agent: ToolAgent,
@@ -79,7 +73,6 @@ export async function callContext(
   where: HookWhere,
   late: () => boolean = () => false,
   room = Number.POSITIVE_INFINITY,
-  kept = GEMINI_SHELL_KEPT_CHARS,
 ): Promise<{ text?: string; note?: string }> {
   const named = namedPaths(agent, call.tool, call.input);
   // Most calls name nothing of interest: answered before anything else is loaded or read.
@@ -108,7 +101,6 @@ export async function callContext(
       snapshot,
       late,
       room,
-      kept,
     });
   } catch (error) {
     return { note: `nothing added: ${error instanceof Error ? error.message : String(error)}` };

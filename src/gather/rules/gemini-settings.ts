@@ -1,10 +1,7 @@
-import { stripJsonComments } from "../../_json-comments.js";
 import { toPosix } from "../../_paths.js";
 import { type Reach, readRepoCapped, refusalDiagnostic } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { findRuleFiles } from "./discover.js";
-
-export { stripJsonComments };
 
 /**
  * Gemini CLI's context file names: `context.fileName` of the workspace's
@@ -40,29 +37,19 @@ export async function geminiContextNames(
   cwd: string,
   reach: Reach,
 ): Promise<{ names?: string[]; diagnostics: Diagnostic[] }> {
-  const [found] = await findRuleFiles(cwd, { rel: GEMINI_SETTINGS, kind: "file" }, reach);
-  if (found === undefined) return { diagnostics: [] };
-  const path = toPosix(found.path);
+  const settings = await readGeminiSettings(
+    cwd,
+    reach,
+    "context.fileName not read, GEMINI.md used",
+  );
+  if (!("value" in settings)) return { diagnostics: settings.diagnostics };
+  const { value, path } = settings;
   const warn = (message: string): Diagnostic => ({
     level: "warning",
     code: "gemini-settings",
     message,
     path,
   });
-  if (found.door) return { diagnostics: [refusalDiagnostic(path, found.door)] };
-  if (found.refused) return { diagnostics: [warn(`not read: ${found.refused.reason}`)] };
-  const text = await readRepoCapped(found.path, { reach, maxBytes: MAX_SETTINGS_BYTES });
-  if (!text.ok) return { diagnostics: text.diagnostics.map((d) => ({ ...d, path })) };
-  let value: unknown;
-  try {
-    value = JSON.parse(stripJsonComments(text.text));
-  } catch (error) {
-    return {
-      diagnostics: [
-        warn(`not JSON (${(error as Error).message}); context.fileName not read, GEMINI.md used`),
-      ],
-    };
-  }
   const setting = (value as { context?: { fileName?: unknown } } | null)?.context?.fileName;
   if (setting === undefined) return { diagnostics: [] };
   const listed = typeof setting === "string" ? [setting] : setting;
@@ -94,6 +81,37 @@ export async function geminiContextNames(
 }
 
 /**
+ * The parsed `<cwd>/.gemini/settings.json` (JSON with comments), found as
+ * rule files are and read through the door with the project's `reach`, or
+ * the diagnostics of why not (none when there is no such file); a parse
+ * error's warning ends with `unread` (what is used instead).
+ */
+export async function readGeminiSettings(
+  cwd: string,
+  reach: Reach,
+  unread: string,
+): Promise<{ value: unknown; path: string } | { diagnostics: Diagnostic[] }> {
+  const [found] = await findRuleFiles(cwd, { rel: GEMINI_SETTINGS, kind: "file" }, reach);
+  if (found === undefined) return { diagnostics: [] };
+  const path = toPosix(found.path);
+  const warn = (message: string): Diagnostic => ({
+    level: "warning",
+    code: "gemini-settings",
+    message,
+    path,
+  });
+  if (found.door) return { diagnostics: [refusalDiagnostic(path, found.door)] };
+  if (found.refused) return { diagnostics: [warn(`not read: ${found.refused.reason}`)] };
+  const text = await readRepoCapped(found.path, { reach, maxBytes: MAX_SETTINGS_BYTES });
+  if (!text.ok) return { diagnostics: text.diagnostics.map((d) => ({ ...d, path })) };
+  try {
+    return { value: JSON.parse(stripJsonComments(text.text)), path };
+  } catch (error) {
+    return { diagnostics: [warn(`not JSON (${(error as Error).message}); ${unread}`)] };
+  }
+}
+
+/**
  * An entry as a message quotes it: a string cut short, anything else by its
  * kind. JSON.stringify of the value itself recurses: a 60 KB settings file
  * of nested lists overflowed the stack and failed the rules step and the tree.
@@ -115,4 +133,30 @@ function isPlainName(name: unknown): name is string {
     name !== ".." &&
     !/[/\\\0]/.test(name)
   );
+}
+
+/** `text` with `//` and `/* … *\/` comments outside strings blanked: one pass, linear. */
+export function stripJsonComments(text: string): string {
+  let out = "";
+  let i = 0;
+  let from = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+      i++;
+    } else if (c === "/" && text[i + 1] === "/") {
+      out += text.slice(from, i);
+      while (i < text.length && text[i] !== "\n") i++;
+      from = i;
+    } else if (c === "/" && text[i + 1] === "*") {
+      out += text.slice(from, i);
+      const end = text.indexOf("*/", i + 2);
+      i = end === -1 ? text.length : end + 2;
+      from = i;
+      out += " ";
+    } else i++;
+  }
+  return out + text.slice(from);
 }
