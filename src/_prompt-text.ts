@@ -298,17 +298,90 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
  */
 export const AGENT_VARIABLES = "${";
 
-/** One of Gemini CLI's `${…}` variables at `${`: its names, and any tool's `_ToolName`. */
-const AGENT_VARIABLE = /\$\{(?=(?:AgentSkills|SubAgents|AvailableTools|[^\s{}$]*_ToolName)\})/g;
+/** One of Gemini CLI's named `${…}` variables at `${`. */
+const NAMED_VARIABLE = /\$\{(?=(?:AgentSkills|SubAgents|AvailableTools)\})/g;
+
+/** How a tool's variable ends (`${read_file_ToolName}`). */
+const TOOL_VARIABLE_END = "_ToolName}";
+
+/**
+ * The most characters from a `${` to the `_ToolName}` after it that may be
+ * one tool's variable: an MCP tool's name is at most 63 characters
+ * (generateValidName in Gemini CLI 0.61); a discovered tool's is whatever the
+ * user's discovery command says, so the bound is kept well above that.
+ */
+const MAX_TOOL_VARIABLE = 256;
+
+/** A line break as a regular expression's `.` stops at. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/g;
 
 /**
  * `text` with each of the agent's `${…}` variables written `$\{…}`: the
  * agent no longer matches it, and Markdown reads `\{` as `{`, so outside a
  * code span the text says the same. Any other `${…}` (a shell's `${HOME}`)
- * stays as written.
+ * stays as written, unless a `_ToolName}` follows it on its line
+ * ({@link withoutToolVariables}).
  */
-function withoutAgentVariables(text: string): string {
-  return text.includes("${") ? text.replace(AGENT_VARIABLE, "$$\\{") : text;
+export function withoutAgentVariables(text: string): string {
+  if (!text.includes("${")) return text;
+  const named = text.replace(NAMED_VARIABLE, "$$\\{");
+  return named.includes(TOOL_VARIABLE_END) ? withoutToolVariables(named) : named;
+}
+
+/**
+ * `text` with each `${` that a `_ToolName}` follows on the same line, at most
+ * {@link MAX_TOOL_VARIABLE} characters on, written `$\{`. Gemini CLI matches
+ * a tool's variable with the tool's name put in a regular expression as it is
+ * (`\${\b` name `_ToolName\b}`, applySubstitutions), so the `.` an MCP tool's
+ * name may hold (`mcp_docs.search`, or the `...` of a name shortened to fit
+ * 63 characters) matches any character but a line break: `${mcp_docs search_ToolName}`
+ * and `${mcp_docs}search_ToolName}` are that tool's variable too. Linear: the
+ * next `_ToolName}` and the next line break are looked up only as the `${` move past them.
+ */
+function withoutToolVariables(text: string): string {
+  let out = "";
+  let copied = 0;
+  let end = -1;
+  let lineEnd = -1;
+  const breaks = new RegExp(LINE_BREAK.source, "g");
+  for (let at = text.indexOf("${"); at !== -1; at = text.indexOf("${", at + 2)) {
+    if (end < at + 2) {
+      end = text.indexOf(TOOL_VARIABLE_END, at + 2);
+      if (end === -1) break;
+    }
+    if (lineEnd < at) {
+      breaks.lastIndex = at;
+      lineEnd = breaks.exec(text)?.index ?? text.length;
+    }
+    if (end > lineEnd || end - at > MAX_TOOL_VARIABLE) continue;
+    out += `${text.slice(copied, at)}$\\{`;
+    copied = at + 2;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * `value` with every string in it, in arrays and plain objects at any depth,
+ * written {@link withoutAgentVariables}: the data a prompt for Gemini CLI
+ * prints (names, paths, descriptions, attributes), whatever template prints
+ * it and however. Objects and arrays with nothing to change are kept as they are.
+ */
+export function withoutAgentVariablesIn<T>(value: T): T {
+  if (typeof value === "string") return withoutAgentVariables(value) as T;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => withoutAgentVariablesIn(item));
+    return (items.some((item, i) => item !== value[i]) ? items : value) as T;
+  }
+  if (value === null || typeof value !== "object") return value;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = withoutAgentVariablesIn(item);
+    if (out[key] !== item) changed = true;
+  }
+  return (changed ? out : value) as T;
 }
 
 /**
@@ -390,7 +463,8 @@ export const TOUCH_ELEMENT = "instructions";
  * `<user_input>` (your steering text while a tool runs), `<activated_skill>`
  * and its `<available_resources>`, `<state_snapshot>` and
  * `<original_user_request>` (its compressed history), `<background_output>`
- * (a backgrounded command's output) and `<tool_output_masked>`; `<hook_context>`, which Codex (a developer message) and Gemini CLI (after
+ * (a backgrounded command's output), `<output>` (the output of a background
+ * command that finished, injected into the conversation) and `<tool_output_masked>`; `<hook_context>`, which Codex (a developer message) and Gemini CLI (after
  * the tool's result) wrap a hook's additional context in, so the files given
  * on touch;
  * opencode's `<env>`, `<directories>` and `<available_references>`, which
@@ -417,6 +491,7 @@ export const HOST_ELEMENTS: readonly string[] = [
   "state_snapshot",
   "original_user_request",
   "background_output",
+  "output",
   "tool_output_masked",
   "hook_context",
   "env",

@@ -1,5 +1,12 @@
 import { notHomeLike, toPosix } from "./_paths.js";
-import { elementText, nameText, oneLine, valueText } from "./_prompt-text.js";
+import {
+  AGENT_VARIABLES,
+  elementText,
+  nameText,
+  oneLine,
+  valueText,
+  withoutAgentVariablesIn,
+} from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { unknownToolDiagnostics } from "./gather/guidelines/index.js";
@@ -207,7 +214,7 @@ export function assemblePromptData(input: PromptDataInputs): {
     vars: varsAsData(options.vars ?? {}, new Set(input.repositoryVars), value),
   };
   return {
-    data,
+    data: input.wrappers.has(AGENT_VARIABLES) ? withoutAgentVariablesOf(data) : data,
     rules: rules.accounts,
     diagnostics: [
       ...unknownToolDiagnostics(tools, input.builtinTools, options.toolSnippets),
@@ -227,6 +234,20 @@ function varsAsData(
   return Object.fromEntries(
     Object.entries(vars).map(([name, text]) => [name, repository.has(name) ? asData(text) : text]),
   );
+}
+
+/**
+ * `data` for an agent that replaces its `${…}` variables anywhere in the
+ * prompt's file (Gemini CLI, the preset's `export.substitutes`): every value
+ * a template may print, a rule's name and path in its tag's attributes as
+ * much as a file's text, writes them `$\{…}` (`withoutAgentVariables`). A
+ * rule file `.cursor/rules/${AgentSkills}.mdc` put Gemini CLI's skills block
+ * inside `<rule name="…">`. Your own texts a template prints as they are,
+ * the addendum, the custom prompt and `vars`, are kept as written.
+ */
+function withoutAgentVariablesOf(data: PromptData): PromptData {
+  const { appendPrompt, customPrompt, vars, ...values } = data;
+  return { ...withoutAgentVariablesIn(values), appendPrompt, customPrompt, vars };
 }
 
 /**

@@ -15,8 +15,9 @@ import { formatTouched } from "../touch/format.js";
 import type { Diagnostic } from "../types.js";
 import { type HookWhere, hookLoading, mayBringSomething } from "./context.js";
 import { MAX_CHECKED, resolved, searchedFolders, stampOf, watchedPaths } from "./fast.js";
+import { geminiShellKept } from "./gemini-cut.js";
 import type { HookCall, ToolAgent } from "./input.js";
-import { GEMINI_CHARS, shellCut } from "./reply.js";
+import { GEMINI_CHARS, GEMINI_SHELL_KEPT_CHARS, geminiShows, shellCut } from "./reply.js";
 import { type HookMemo, type HookSnapshot, usableSnapshot } from "./snapshot.js";
 import { readSession, type SessionState, withSessionLock, writeSession } from "./state.js";
 
@@ -32,7 +33,11 @@ export interface SlowCall {
   session: SessionState;
   snapshot: HookSnapshot | undefined;
   late: () => boolean;
-  /** The most text, as Gemini CLI counts it ({@link GEMINI_CHARS}), the call's result keeps uncut. */
+  /**
+   * The most text, as Gemini CLI counts it ({@link GEMINI_CHARS}), the call's
+   * result keeps uncut at its default cut of 40,000 characters (`replyStart`):
+   * less by what its settings lower the cut ({@link geminiShellKept}).
+   */
   room: number;
 }
 
@@ -72,6 +77,16 @@ export async function slowContext(
       return {};
     }
   }
+  // Gemini CLI's settings may cut its shell result below the 40,000 characters the room was counted for.
+  const cut =
+    c.room === Number.POSITIVE_INFINITY
+      ? GEMINI_SHELL_KEPT_CHARS
+      : await geminiShellKept(call.cwd, c.where);
+  const room = c.room - (GEMINI_SHELL_KEPT_CHARS - cut);
+  if (room <= 0)
+    return {
+      note: `nothing added: the tool's result ${shellCut(undefined, cut)}; the files come with a later call`,
+    };
   const loading = await hookLoading(agent, call.cwd, { ...c.where, now: c.now }, call.tool);
   const snapshot = loading.snapshot;
   const view = await lookAt(paths, call.cwd, snapshot, home);
@@ -80,12 +95,14 @@ export async function slowContext(
   let note = firstProblem(touched.diagnostics);
   // Past the caller's deadline the text reaches no one: nothing is kept as given.
   if (c.late()) return {};
+  // Gemini CLI shows the text with each `<` and `>` escaped: what a file leaves open is closed as it reads there.
+  const shown = agent === "gemini-cli" ? geminiShows : undefined;
   const ours = [...given].filter((k) => !c.session.keys.has(k));
   // A text Gemini CLI would cut with the shell output before it is neither sent nor kept as given.
   const overRoom = () => {
-    if (c.room === Number.POSITIVE_INFINITY || touched.files.length === 0) return undefined;
-    const size = GEMINI_CHARS.size(formatTouched(touched.files, call.cwd));
-    return size > c.room ? size : undefined;
+    if (room === Number.POSITIVE_INFINITY || touched.files.length === 0) return undefined;
+    const size = GEMINI_CHARS.size(formatTouched(touched.files, call.cwd, shown));
+    return size > room ? size : undefined;
   };
   try {
     const kept = await withSessionLock(c.location, async () => {
@@ -116,7 +133,7 @@ export async function slowContext(
       return size === undefined || c.late()
         ? {}
         : {
-            note: `nothing added: the tool's result ${shellCut(size)}; the files come with a later call`,
+            note: `nothing added: the tool's result ${shellCut(size, cut)}; the files come with a later call`,
           };
     }
   } catch (error) {
@@ -126,9 +143,9 @@ export async function slowContext(
   const size = overRoom();
   if (size !== undefined)
     return {
-      note: `nothing added: the tool's result ${shellCut(size)}; the files come with a later call`,
+      note: `nothing added: the tool's result ${shellCut(size, cut)}; the files come with a later call`,
     };
-  const text = touched.files.length > 0 ? formatTouched(touched.files, call.cwd) : undefined;
+  const text = touched.files.length > 0 ? formatTouched(touched.files, call.cwd, shown) : undefined;
   return { ...(text !== undefined ? { text } : {}), ...(note !== undefined ? { note } : {}) };
 }
 

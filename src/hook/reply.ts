@@ -38,6 +38,7 @@ export const GEMINI_CHARS: TextMeasure = {
     }
     return text;
   },
+  shown: (text) => geminiShows(text),
 };
 
 /** The characters the escaping (Gemini CLI's of `<` and `>`, the hook's of `&`) adds for one UTF-16 unit. */
@@ -111,7 +112,8 @@ export const MAX_RESULT_TEXT = 1024 * 1024;
 
 /**
  * Gemini CLI cuts a shell command's result, the hook's text already appended,
- * past this many characters: the model sees its first fifth and last four
+ * past this many characters unless its settings' `tools.truncateToolOutputThreshold`
+ * is lower (`geminiShellKept`): the model sees its first fifth and last four
  * fifths with a line between (DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD, applied
  * in tool-executor.ts after the hooks ran, github.com/google-gemini/gemini-cli).
  * A closer read on the whole result would then close nothing, or open a
@@ -120,7 +122,7 @@ export const MAX_RESULT_TEXT = 1024 * 1024;
 export const GEMINI_SHELL_KEPT_CHARS = 40_000;
 
 /** The shell tool whose result Gemini CLI cuts ({@link GEMINI_SHELL_KEPT_CHARS}). */
-const GEMINI_SHELL_TOOL = "run_shell_command";
+export const GEMINI_SHELL_TOOL = "run_shell_command";
 
 /**
  * What the hook's reply starts with ({@link hookReply}'s `closer`): the
@@ -138,6 +140,8 @@ const GEMINI_SHELL_TOOL = "run_shell_command";
  * `room` is the most text, as {@link GEMINI_CHARS} counts it, that Gemini
  * CLI keeps uncut after the output and the closer: a longer text is not
  * given, and the files come with a later call (`callContext`'s `room`).
+ * Gemini CLI's settings may cut lower: the hook's full path takes the
+ * difference off the room (`geminiShellKept`).
  */
 export function replyStart(
   agent: HookAgent,
@@ -169,9 +173,9 @@ export function replyStart(
 }
 
 /** Why a shell command's output gets nothing: with the files' text Gemini CLI would cut it. */
-export function shellCut(size?: number): string {
+export function shellCut(size?: number, kept = GEMINI_SHELL_KEPT_CHARS): string {
   const text = size === undefined ? "" : ` (${size} characters as Gemini CLI counts them)`;
-  return `is a shell command's output that, with the files added${text}, Gemini CLI would cut past ${GEMINI_SHELL_KEPT_CHARS} characters`;
+  return `is a shell command's output that, with the files added${text}, Gemini CLI would cut past ${kept} characters`;
 }
 
 /**

@@ -64,7 +64,8 @@ export async function runHook(
  * line worth saying. Never throws: a failure is a note and no text. Once
  * `late()` is true, the session's state is left as it was. A text longer
  * than `room` as Gemini CLI counts it (`GEMINI_CHARS`: what it keeps of a
- * shell result, `replyStart`) is not given: nothing is added or kept as given.
+ * shell result at 40,000 characters, `replyStart`; less when Gemini CLI's
+ * settings cut lower, `geminiShellKept`) is not given: nothing is added or kept as given.
  */
 export async function callContext(
   agent: ToolAgent,

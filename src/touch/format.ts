@@ -1,6 +1,6 @@
 import { isAbsolute, relative, sep } from "node:path";
 import { escapeXml } from "../../helpers/xml.js";
-import { closeOpenBlocks } from "../_fence.js";
+import { blockClosing, closeOpenBlocks, withLine } from "../_fence.js";
 import { notHomeLike, toPosix } from "../_paths.js";
 import { ELEMENT_END, TOUCH_ELEMENT } from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
@@ -13,8 +13,12 @@ import type { TouchedFile } from "../gather/context/on-touch.js";
  * is escaped for an attribute; the text was escaped when it was loaded, so
  * it cannot close the element.
  */
-export function formatTouched(files: readonly TouchedFile[], cwd: string): string {
-  const parts = files.map((f) => touchedElement(f, cwd));
+export function formatTouched(
+  files: readonly TouchedFile[],
+  cwd: string,
+  shown?: (text: string) => string,
+): string {
+  const parts = files.map((f) => touchedElement(f, cwd, shown));
   // A lone surrogate (a rule named "style\ud800") would make the agent's request one its provider refuses.
   return wellFormed(`${touchedLead(files.length)}\n${parts.join("\n")}`);
 }
@@ -26,14 +30,38 @@ export function touchedLead(count: number): string {
     : "Instruction files apply to what this call touched (each given once per session):";
 }
 
-/** One file's element, as {@link formatTouched} writes it. */
-export function touchedElement(f: TouchedFile, cwd: string): string {
+/**
+ * One file's element, as {@link formatTouched} writes it. `shown`: the text
+ * as the host shows it to the model, when it changes it (Gemini CLI writes
+ * each `<` and `>` of a hook's text as `&lt;` and `&gt;`, `geminiShows`):
+ * what the text leaves open is judged, and closed, as the model reads it.
+ */
+export function touchedElement(
+  f: TouchedFile,
+  cwd: string,
+  shown?: (text: string) => string,
+): string {
   const rule = f.kind === "rule" && f.name !== undefined ? ` rule="${escapeXml(f.name)}"` : "";
   const path = escapeXml(shownPath(f.path, cwd));
   // The text was escaped when it was loaded; a fence or comment it leaves open is closed inside the element,
   // and a blank line before the closing tag ends a list item or block quote it leaves open
   // (`src/_prompt-text.ts`, ELEMENT_END).
-  return `<${TOUCH_ELEMENT} path="${path}"${rule}>\n${closeOpenBlocks(f.content)}${ELEMENT_END}</${TOUCH_ELEMENT}>`;
+  const text = shown === undefined ? closeOpenBlocks(f.content) : closedAsShown(f.content, shown);
+  return `<${TOUCH_ELEMENT} path="${path}"${rule}>\n${text}${ELEMENT_END}</${TOUCH_ELEMENT}>`;
+}
+
+/**
+ * `text` with the closer of what it leaves open as `shown(text)` reads: once
+ * Gemini CLI wrote its `<` as `&lt;`, no HTML block or comment is left to hide
+ * a fence line (`<!--`, then a line of three backticks, then `-->` opens a
+ * fence that swallows the files after it and `</hook_context>`), and a `>`
+ * starts no block quote. The view keeps the text's lines, so its closer (a
+ * fence's, which has no `<` or `>`) closes the same block in the text the
+ * hook writes; what the text as written leaves open the model never reads.
+ */
+function closedAsShown(text: string, shown: (text: string) => string): string {
+  const { lead, closer } = blockClosing(shown(text));
+  return lead + (closer === undefined ? text : withLine(text, closer));
 }
 
 function shownPath(path: string, cwd: string): string {

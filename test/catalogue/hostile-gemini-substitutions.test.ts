@@ -17,6 +17,21 @@ import { pinned, tempDir } from "../api/_helpers.js";
 const VARIABLES = "A ${AgentSkills} B ${SubAgents} C ${AvailableTools} D ${read_file_ToolName}";
 const RAW = /\$\{(AgentSkills|SubAgents|AvailableTools|read_file_ToolName)\}/;
 
+/**
+ * `prompt` as Gemini CLI 0.61's applySubstitutions makes it, for tools named
+ * `tools`: its four patterns, a tool's name put in its regular expression as
+ * it is (a `.` in it matches any character but a line break).
+ */
+function geminiSubstitutes(prompt: string, tools: readonly string[]): string {
+  let out = prompt
+    .replace(/\$\{AgentSkills\}/g, "<skills>")
+    .replace(/\$\{SubAgents\}/g, "<agents>")
+    .replace(/\$\{AvailableTools\}/g, "<tools>");
+  for (const tool of tools)
+    out = out.replace(new RegExp(`\\$\\{\\b${tool}_ToolName\\b\\}`, "g"), tool);
+  return out;
+}
+
 async function render(agent: string) {
   const root = tempDir();
   const options = pinned(root, { agent });
@@ -44,6 +59,59 @@ describe("hostile repository: Gemini CLI's ${…} variables in a repository's te
     expect(text).toContain("RULE A $\\{AgentSkills}");
     // Only yours, as written.
     expect(text.match(new RegExp(RAW.source, "g"))).toEqual(["${AvailableTools}"]);
+  });
+
+  it("names, paths and descriptions in the prompt for Gemini CLI, attributes included, write them as $\\{…}", async () => {
+    // Review rev41c F3 (medium): a rule file `.cursor/rules/${AgentSkills}.mdc` gave
+    // `<rule name="${AgentSkills}" path="…/${AgentSkills}.mdc">`, a folder `x/${SubAgents}`
+    // the path of its AGENTS.md, raw: Gemini CLI put its skills block inside the tag.
+    const root = tempDir();
+    const project = join(root, "project");
+    const folder = join(project, "x", "${SubAgents}");
+    const options = pinned(root, { agent: "gemini-cli", cwd: folder, tools: ["read"] });
+    mkdirSync(join(project, ".git"));
+    mkdirSync(join(project, ".cursor", "rules"), { recursive: true });
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(project, ".cursor", "rules", "${AgentSkills}.mdc"),
+      "---\nalwaysApply: true\n---\nUse tabs.\n",
+    );
+    writeFileSync(
+      join(project, ".cursor", "rules", "${AvailableTools}.mdc"),
+      "---\ndescription: on demand ${mcp_docs_ToolName}\nglobs: '*.${SubAgents}'\n---\nx\n",
+    );
+    writeFileSync(join(folder, "AGENTS.md"), "NESTED\n");
+    mkdirSync(join(root, "agent", "skills", "s${AgentSkills}"), { recursive: true });
+    writeFileSync(
+      join(root, "agent", "skills", "s${AgentSkills}", "SKILL.md"),
+      "---\nname: s\ndescription: skill ${AgentSkills}\n---\nbody\n",
+    );
+    writeFileSync(join(root, "agent", "APPEND_SYSTEM.md"), "MINE: ${AvailableTools}\n");
+    const text = (await renderSystemPrompt(options)).text;
+    expect(text).toContain('<rule name="$\\{AgentSkills}"');
+    expect(text).toContain("skill $\\{AgentSkills}");
+    expect(text).toContain("x/$\\{SubAgents}/AGENTS.md");
+    // As Gemini CLI 0.61 substitutes: only yours is replaced.
+    expect(geminiSubstitutes(text, ["read_file", "mcp_docs"])).toBe(
+      text.replace("MINE: ${AvailableTools}", "MINE: <tools>"),
+    );
+  });
+
+  it("a tool whose name holds a `.` matches more than its name: such a ${…} is written $\\{…} too", async () => {
+    const root = tempDir();
+    const options = pinned(root, { agent: "gemini-cli" });
+    mkdirSync(join(root, "project", ".git"));
+    writeFileSync(
+      join(root, "project", "AGENTS.md"),
+      "A ${mcp_docs search_ToolName} B ${mcp_docs}search_ToolName} C ${HOME} D\n${x\n_ToolName}\n",
+    );
+    const text = (await renderSystemPrompt(options)).text;
+    expect(geminiSubstitutes(text, ["mcp_docs.search"])).toBe(text);
+    expect(text).toContain(
+      "A $\\{mcp_docs search_ToolName} B $\\{mcp_docs}search_ToolName} C ${HOME}",
+    );
+    // A line break ends a tool's variable: `${x` stays as written.
+    expect(text).toContain("D\n${x\n_ToolName}");
   });
 
   it("other agents get the repository's text as written", async () => {

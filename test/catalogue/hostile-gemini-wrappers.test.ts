@@ -12,7 +12,8 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // backgrounded command's output, `<tool_output_masked>` a masked result. None
 // was a host element (review rev39b F3, low-medium): a repository's AGENTS.md
 // in the exported prompt wrote `<user_input>` raw, a forged steering message
-// of the user's.
+// of the user's. `<output>` wraps the output of a background command that
+// finished, injected into the conversation (review rev41c L1, low).
 
 const NAMES = [
   "user_input",
@@ -21,6 +22,7 @@ const NAMES = [
   "state_snapshot",
   "original_user_request",
   "background_output",
+  "output",
   "tool_output_masked",
 ];
 

@@ -50,6 +50,8 @@ const ALLOWED: Record<string, string> = {
   "author/eject/eject.ts": "the package's builtin sections, copied out",
   "integrations/pi/trust-store.ts": "the agent dir's trust.json: the user's",
   "gather/environment/machine.ts": "the machine's own files (/etc/os-release)",
+  "hook/gemini-cut.ts":
+    "Gemini CLI's system settings and your ~/.gemini/settings.json, for its cut; the workspace's goes through the door",
   "gather/environment/_env-cache.ts": "sysprompt's cache under $XDG_CACHE_HOME",
   "gather/tree/_listing-cache.ts": "sysprompt's cache under $XDG_CACHE_HOME",
   "hook/state.ts": "the hook's session files, sysprompt's cache under $XDG_CACHE_HOME",

@@ -82,6 +82,8 @@ export interface TextMeasure {
   unit: string;
   size: (text: string) => number;
   head: (text: string, room: number) => string;
+  /** The text as the agent shows it to the model, when it changes it (`formatTouched`'s `shown`). */
+  shown?: (text: string) => string;
 }
 
 /** UTF-8 bytes: what Claude Code's and Codex's limits on a hook's text are held to. */

@@ -471,7 +471,7 @@ function fitText(
   keysOf: readonly string[][],
   c: FitCap & { delivered: Set<string> },
 ): { files: TouchedFile[]; diagnostics: Diagnostic[] } {
-  const size = (f: TouchedFile) => c.measure.size(touchedElement(f, c.cwd)) + 1;
+  const size = (f: TouchedFile) => c.measure.size(touchedElement(f, c.cwd, c.measure.shown)) + 1;
   const keeps = `the agent keeps ${c.max} ${c.measure.unit} of a hook's text in one call`;
   // The longer lead, whichever number of files is kept.
   let used = Math.max(c.measure.size(touchedLead(1)), c.measure.size(touchedLead(2)));
@@ -531,14 +531,15 @@ function cutToRoom(file: TouchedFile, room: number, c: FitCap): TouchedFile | un
   const marker = (omitted: number) =>
     `[… ${omitted} ${c.measure.unit} more of this file left out: the agent keeps ${c.max} ${c.measure.unit} of a hook's text in one call; read the file for the rest]`;
   const bare =
-    c.measure.size(touchedElement({ ...file, content: marker(file.content.length * 4) }, c.cwd)) +
-    1;
+    c.measure.size(
+      touchedElement({ ...file, content: marker(file.content.length * 4) }, c.cwd, c.measure.shown),
+    ) + 1;
   let keep = room - bare;
   // A closer the cut needs (a fence's, a quote's prefix) or an escape can make the element a little longer: measured again.
   for (let tries = 0; tries < 4 && keep >= MIN_CUT_TEXT; tries++) {
     const content = escapeWrapperTags(cutToSize(file.content, keep, marker, c.measure), c.wrappers);
     const cut = { ...file, content };
-    const over = c.measure.size(touchedElement(cut, c.cwd)) + 1 - room;
+    const over = c.measure.size(touchedElement(cut, c.cwd, c.measure.shown)) + 1 - room;
     if (over <= 0) return cut;
     keep -= over;
   }

@@ -37,29 +37,19 @@ export async function geminiContextNames(
   cwd: string,
   reach: Reach,
 ): Promise<{ names?: string[]; diagnostics: Diagnostic[] }> {
-  const [found] = await findRuleFiles(cwd, { rel: GEMINI_SETTINGS, kind: "file" }, reach);
-  if (found === undefined) return { diagnostics: [] };
-  const path = toPosix(found.path);
+  const settings = await readGeminiSettings(
+    cwd,
+    reach,
+    "context.fileName not read, GEMINI.md used",
+  );
+  if (!("value" in settings)) return { diagnostics: settings.diagnostics };
+  const { value, path } = settings;
   const warn = (message: string): Diagnostic => ({
     level: "warning",
     code: "gemini-settings",
     message,
     path,
   });
-  if (found.door) return { diagnostics: [refusalDiagnostic(path, found.door)] };
-  if (found.refused) return { diagnostics: [warn(`not read: ${found.refused.reason}`)] };
-  const text = await readRepoCapped(found.path, { reach, maxBytes: MAX_SETTINGS_BYTES });
-  if (!text.ok) return { diagnostics: text.diagnostics.map((d) => ({ ...d, path })) };
-  let value: unknown;
-  try {
-    value = JSON.parse(stripJsonComments(text.text));
-  } catch (error) {
-    return {
-      diagnostics: [
-        warn(`not JSON (${(error as Error).message}); context.fileName not read, GEMINI.md used`),
-      ],
-    };
-  }
   const setting = (value as { context?: { fileName?: unknown } } | null)?.context?.fileName;
   if (setting === undefined) return { diagnostics: [] };
   const listed = typeof setting === "string" ? [setting] : setting;
@@ -88,6 +78,37 @@ export async function geminiContextNames(
     );
   }
   return { names: names.slice(0, MAX_GEMINI_NAMES), diagnostics };
+}
+
+/**
+ * The parsed `<cwd>/.gemini/settings.json` (JSON with comments), found as
+ * rule files are and read through the door with the project's `reach`, or
+ * the diagnostics of why not (none when there is no such file); a parse
+ * error's warning ends with `unread` (what is used instead).
+ */
+export async function readGeminiSettings(
+  cwd: string,
+  reach: Reach,
+  unread: string,
+): Promise<{ value: unknown; path: string } | { diagnostics: Diagnostic[] }> {
+  const [found] = await findRuleFiles(cwd, { rel: GEMINI_SETTINGS, kind: "file" }, reach);
+  if (found === undefined) return { diagnostics: [] };
+  const path = toPosix(found.path);
+  const warn = (message: string): Diagnostic => ({
+    level: "warning",
+    code: "gemini-settings",
+    message,
+    path,
+  });
+  if (found.door) return { diagnostics: [refusalDiagnostic(path, found.door)] };
+  if (found.refused) return { diagnostics: [warn(`not read: ${found.refused.reason}`)] };
+  const text = await readRepoCapped(found.path, { reach, maxBytes: MAX_SETTINGS_BYTES });
+  if (!text.ok) return { diagnostics: text.diagnostics.map((d) => ({ ...d, path })) };
+  try {
+    return { value: JSON.parse(stripJsonComments(text.text)), path };
+  } catch (error) {
+    return { diagnostics: [warn(`not JSON (${(error as Error).message}); ${unread}`)] };
+  }
 }
 
 /**
