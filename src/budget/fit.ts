@@ -178,6 +178,17 @@ export function renderWithinBudget(
     return n;
   };
 
+  /** The sections of yours (`wanted`, `placedKeep`) `after` holds and `before` did not, and those it has not. */
+  const yoursMoved = (before: RenderOutput, after: RenderOutput) => {
+    const had = new Set(before.sections.map((s) => s.name));
+    const has = new Set(after.sections.map((s) => s.name));
+    const yours = [...new Set([...wanted, ...placedKeep])];
+    return {
+      back: yours.filter((n) => has.has(n) && !had.has(n)),
+      out: yours.filter((n) => !has.has(n)),
+    };
+  };
+
   const states = new Map<string, ShrinkState>();
   // Fitting's work: only the sections rendered afresh count; one whose patch did not change
   // is given its earlier text (`reuse`), so a section no step touches costs nothing more.
@@ -350,7 +361,16 @@ export function renderWithinBudget(
         complete: best.level === step.levels(from),
       };
       cuts.push(cut);
-      diagnostics.push(cutDiagnostic(cut, section, max, options.roomOnly === true, wanted));
+      diagnostics.push(
+        cutDiagnostic(
+          cut,
+          section,
+          max,
+          options.roomOnly === true,
+          wanted,
+          yoursMoved(out, best.out),
+        ),
+      );
       state = best.state;
       out = best.out;
       tokens = best.tokens;
@@ -585,9 +605,11 @@ function cutDiagnostic(
   max: number,
   roomOnly: boolean,
   wanted: ReadonlySet<string>,
+  moved: { back: readonly string[]; out: readonly string[] },
 ): Diagnostic {
   const where = section.source.path ? { path: section.source.path } : {};
-  const yours = [...wanted].map((n) => `"${n}"`).join(", ");
+  const quoted = (names: Iterable<string>) => [...names].map((n) => `"${n}"`).join(", ");
+  const yours = quoted(wanted);
   if (roomOnly) {
     return {
       level: "warning",
@@ -596,10 +618,16 @@ function cutDiagnostic(
       ...where,
     };
   }
+  // A cut is taken when it saves tokens or brings your texts nearer to room; it says which.
+  const mib = MAX_PROMPT_CHARS / (1024 * 1024);
   const saved =
     cut.saved > 0
       ? `about ${cut.saved} tokens saved`
-      : `which gave your own texts in ${yours} their room back in the prompt's ${MAX_PROMPT_CHARS / (1024 * 1024)} MiB`;
+      : moved.back.length > 0
+        ? `which gave your own texts in ${quoted(moved.back)} their room back in the prompt's ${mib} MiB${moved.out.length > 0 ? ` (still out: ${quoted(moved.out)})` : ""}`
+        : moved.out.length > 0
+          ? `which saved no tokens and gave your own texts in ${quoted(moved.out)} no room yet: they are still out of the prompt (user-text-left-out); it was taken as a step toward their room in the prompt's ${mib} MiB`
+          : "which saved no tokens";
   return {
     level: "warning",
     code: "budget-cut",

@@ -24,6 +24,12 @@ import {
  * {@link MAX_PROMPT_OUTPUT}), given to each render of it: a section that
  * fails has done its work all the same. Once spent, every render given it
  * stops at its first call.
+ *
+ * Every template a prompt uses counts its tags and words once
+ * ({@link MAX_PROMPT_TAGS}), compiled now or taken from the engine's cache:
+ * counting only the templates compiled now let each render of the same
+ * prompt compile two more of a project's 4,800-tag sections, and its text
+ * changed from one render to the next (issue 24, review rev41b).
  */
 export class PromptWork {
   calls = 0;
@@ -33,19 +39,29 @@ export class PromptWork {
   words = 0;
   /** Set when a render crossed the prompt's limits: render no more sections. */
   spent = false;
+  /** The templates counted so far, by source (a partial that every section calls counts once). */
+  private readonly counted = new Set<string>();
+  /** The same, in the order counted, with what each counted ({@link CountedTemplate}). */
+  private readonly countedList: CountedTemplate[] = [];
 
   /**
-   * Counts a template about to be compiled ({@link MAX_PROMPT_TAGS},
-   * {@link MAX_PROMPT_WORDS}); throws, before any compiling, once past them.
-   * `known`: its size counted ahead ({@link TemplateSize}, a builtin's at
-   * build), which spares scanning the source again.
+   * Counts a template about to be compiled, or taken compiled from a cache
+   * ({@link MAX_PROMPT_TAGS}, {@link MAX_PROMPT_WORDS}); throws, before any
+   * compiling, once past them. `known`: its size counted ahead
+   * ({@link TemplateSize}, a builtin's at build, or a cached template's),
+   * which spares scanning the source again.
    */
   compiling(source: string, known?: TemplateSize): void {
+    this.count(source, known ?? templateSize(source));
+  }
+
+  /**
+   * {@link compiling} with the size given: undefined for a template past its
+   * own caps, which is refused before it is parsed and counts nothing.
+   */
+  count(source: string, size: TemplateSize | undefined): void {
     if (this.spent) throw spentError();
-    const size = known ?? templateSize(source);
-    if (size === undefined) return;
-    this.tags += size.tags;
-    this.words += size.words;
+    if (size === undefined || !this.add({ source, size })) return;
     if (this.tags > MAX_PROMPT_TAGS || this.words > MAX_PROMPT_WORDS) {
       this.spent = true;
       throw new TemplateError(
@@ -53,6 +69,61 @@ export class PromptWork {
       );
     }
   }
+
+  /** Whether the template of `source` is counted already (it counts once a prompt). */
+  hasCounted(source: string): boolean {
+    return this.counted.has(source);
+  }
+
+  /** How many templates are counted so far; with {@link countedSince}, what a render counted. */
+  get countedTemplates(): number {
+    return this.countedList.length;
+  }
+
+  /** The templates counted after the first `from` ({@link countedTemplates} before a render). */
+  countedSince(from: number): readonly CountedTemplate[] {
+    return this.countedList.slice(from);
+  }
+
+  /**
+   * What counting `templates` again would add to the tags and words (those
+   * not counted yet), without counting them.
+   */
+  wouldAdd(templates: readonly CountedTemplate[]): TemplateSize {
+    let tags = 0;
+    let words = 0;
+    for (const t of templates) {
+      if (this.hasCounted(t.source)) continue;
+      tags += t.size.tags;
+      words += t.size.words;
+    }
+    return { tags, words };
+  }
+
+  /**
+   * Counts `templates` again, as a render that uses them would (a render
+   * given back by a fit's reuse), without the check: the caller checked
+   * ({@link wouldAdd}), or replays a render that crossed the limits.
+   */
+  recount(templates: readonly CountedTemplate[]): void {
+    for (const t of templates) this.add(t);
+  }
+
+  /** Counts `t` unless counted already; whether it was added. */
+  private add(t: CountedTemplate): boolean {
+    if (this.counted.has(t.source)) return false;
+    this.counted.add(t.source);
+    this.countedList.push(t);
+    this.tags += t.size.tags;
+    this.words += t.size.words;
+    return true;
+  }
+}
+
+/** A template a prompt counted, with its size. */
+export interface CountedTemplate {
+  source: string;
+  size: TemplateSize;
 }
 
 function spentError(): TemplateError {

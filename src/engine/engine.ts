@@ -12,8 +12,9 @@ import {
 } from "./_errors.js";
 import { loadCompiler, loadRuntime } from "./_handlebars.js";
 import { type TemplateSize, templateSize } from "./_shape.js";
+import { MAX_PROMPT_TAGS } from "./limits.js";
 
-export { PromptWork } from "./_budget.js";
+export { type CountedTemplate, PromptWork } from "./_budget.js";
 export { TemplateError } from "./_errors.js";
 export { capMessage } from "./message.js";
 
@@ -58,6 +59,16 @@ interface Compiled {
   template: TemplateDelegate;
   /** Unprocessed AST, to find where a partial is called when it fails at run time; parsed on demand. */
   ast: () => unknown;
+}
+
+/**
+ * A template in the engine's cache: compiled, or the error compiling it gave,
+ * and its size, which every prompt that uses it counts again (undefined past
+ * a template's own caps: refused before parsing, it counts nothing).
+ */
+interface CacheEntry {
+  result: Compiled | TemplateError;
+  size: TemplateSize | undefined;
 }
 
 /** A template compiled ahead of time (at build) for the given helper set. */
@@ -111,6 +122,15 @@ const MAX_CACHED_TEMPLATES = 512;
  * of them (and their compiled code, longer than the source) alive.
  */
 export const MAX_CACHED_TEMPLATE_CHARS = 32 * 1024 * 1024;
+
+/**
+ * Tags of the templates kept compiled per engine, together: their compiled
+ * code and syntax trees grow with their tags (3 MB of heap for a section of
+ * 4,800 tags), and by count and characters alone a long-lived session whose
+ * project's sections changed between turns could keep some 300 of those.
+ * Four prompts' worth ({@link MAX_PROMPT_TAGS}); the builtins hold about 60.
+ */
+export const MAX_CACHED_TEMPLATE_TAGS = 4 * MAX_PROMPT_TAGS;
 
 /** Handlebars builtins that templates may not use: `log` writes to the console. */
 const DISABLED_BUILTINS = ["log"] as const;
@@ -170,9 +190,10 @@ export function createEngine(): Engine {
     compilerInstance ??= createCompiler();
     return compilerInstance;
   };
-  const cache = new Map<string, Compiled | TemplateError>();
-  /** Characters of the sources `cache` holds. */
+  const cache = new Map<string, CacheEntry>();
+  /** Characters of the sources `cache` holds, and their tags. */
   let cachedChars = 0;
+  let cachedTags = 0;
   const precompiled = new Map<string, { spec: string | object; size?: TemplateSize }>();
   const partialSources = new Map<string, string>();
 
@@ -211,13 +232,21 @@ export function createEngine(): Engine {
     return { noEscape: true, knownHelpersOnly: true, knownHelpers, strict: false };
   }
 
-  /** `work`, when given, is charged for a template not compiled yet (it throws past its total, uncached). */
+  /**
+   * `work`, when given, is charged for the template, compiled now or cached
+   * (it throws past its total, before compiling): what a prompt may use does
+   * not depend on what earlier renders left in the cache.
+   */
   function compile(source: string, work?: PromptWork): Compiled {
     const cached = cache.get(source);
-    if (cached instanceof TemplateError) throw cached;
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      work?.count(source, cached.size);
+      if (cached.result instanceof TemplateError) throw cached.result;
+      return cached.result;
+    }
     const ahead = precompiled.get(source);
-    work?.compiling(source, ahead?.size);
+    const size = ahead?.size ?? templateSize(source);
+    work?.count(source, size);
     let entry: Compiled | TemplateError | undefined;
     if (ahead !== undefined) {
       try {
@@ -239,23 +268,33 @@ export function createEngine(): Engine {
         entry = toTemplateError(compiler(), error, undefined);
       }
     }
-    // Oldest first: a long-lived harness re-rendering edited files must not grow without bound,
-    // by count or by size. A source longer than the whole room is compiled but not kept.
+    keep(source, { result: entry, size });
+    if (entry instanceof TemplateError) throw entry;
+    return entry;
+  }
+
+  /**
+   * Caches a template. Oldest first: a long-lived harness re-rendering edited
+   * files must not grow without bound, by count, size or tags. A source longer
+   * than the whole room is compiled but not kept.
+   */
+  function keep(source: string, entry: CacheEntry): void {
+    if (source.length > MAX_CACHED_TEMPLATE_CHARS) return;
+    const tags = entry.size?.tags ?? 0;
     while (
       cache.size > 0 &&
       (cache.size >= MAX_CACHED_TEMPLATES ||
-        cachedChars + source.length > MAX_CACHED_TEMPLATE_CHARS)
+        cachedChars + source.length > MAX_CACHED_TEMPLATE_CHARS ||
+        cachedTags + tags > MAX_CACHED_TEMPLATE_TAGS)
     ) {
-      const oldest = cache.keys().next().value as string;
+      const [oldest, dropped] = cache.entries().next().value as [string, CacheEntry];
       cache.delete(oldest);
       cachedChars -= oldest.length;
+      cachedTags -= dropped.size?.tags ?? 0;
     }
-    if (source.length <= MAX_CACHED_TEMPLATE_CHARS) {
-      cache.set(source, entry);
-      cachedChars += source.length;
-    }
-    if (entry instanceof TemplateError) throw entry;
-    return entry;
+    cache.set(source, entry);
+    cachedChars += source.length;
+    cachedTags += tags;
   }
 
   /**
@@ -329,6 +368,7 @@ export function createEngine(): Engine {
       setup = undefined;
       cache.clear();
       cachedChars = 0;
+      cachedTags = 0;
       precompiled.clear();
     },
     precompile(source) {
@@ -353,6 +393,7 @@ export function createEngine(): Engine {
       partialSources.set(name, source);
       cache.clear();
       cachedChars = 0;
+      cachedTags = 0;
     },
   };
   registerBuiltinHelpers(engine);

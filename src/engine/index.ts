@@ -1,4 +1,10 @@
-export type { Engine, PartialFunction, PrecompiledTemplate, RenderOptions } from "./engine.js";
+export type {
+  CountedTemplate,
+  Engine,
+  PartialFunction,
+  PrecompiledTemplate,
+  RenderOptions,
+} from "./engine.js";
 export { capMessage, createEngine, PromptWork, TemplateError } from "./engine.js";
 export { formatPrompt } from "./format.js";
 export { MAX_PROMPT_CHARS } from "./limits.js";

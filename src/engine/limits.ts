@@ -30,11 +30,13 @@ export const MAX_TEMPLATE_TAGS = 5_000;
 export const MAX_TEMPLATE_WORDS = 20_000;
 
 /**
- * Most tags, and words inside tags, of all the templates one prompt compiles
- * together (sections, partials, SYSTEM_TEMPLATE.md; a template compiled
- * before is not counted again). Handlebars' code generation costs 50 to 300
- * microseconds a tag, so 40 sections of 5,000 tags each, every one under its
- * own cap, took 62 s and 850 MB to render.
+ * Most tags, and words inside tags, of all the templates one prompt uses
+ * together (sections, partials, SYSTEM_TEMPLATE.md), each counted once,
+ * compiled for this prompt or taken compiled from the engine's cache. Handlebars'
+ * code generation costs 50 to 300 microseconds a tag, so 40 sections of 5,000
+ * tags each, every one under its own cap, took 62 s and 850 MB to render; and
+ * counting only what a render compiled let each render of the same prompt
+ * compile two more of them (review rev41b).
  */
 export const MAX_PROMPT_TAGS = 2 * MAX_TEMPLATE_TAGS;
 export const MAX_PROMPT_WORDS = 2 * MAX_TEMPLATE_WORDS;

@@ -2,13 +2,20 @@ import { closeOpenBlocks } from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { PromptData } from "../data.js";
 import {
+  type CountedTemplate,
   type Engine,
   formatPrompt,
   MAX_PROMPT_CHARS,
   PromptWork,
   TemplateError,
 } from "../engine/index.js";
-import { MAX_PROMPT_CALLS, MAX_PROMPT_INPUT, MAX_PROMPT_OUTPUT } from "../engine/limits.js";
+import {
+  MAX_PROMPT_CALLS,
+  MAX_PROMPT_INPUT,
+  MAX_PROMPT_OUTPUT,
+  MAX_PROMPT_TAGS,
+  MAX_PROMPT_WORDS,
+} from "../engine/limits.js";
 import type { Diagnostic, PromptBlock, RenderedSection, SectionSource } from "../types.js";
 import { cutBlocks, SECTION_SEPARATOR } from "./blocks.js";
 import {
@@ -85,23 +92,30 @@ export interface RenderInput {
 }
 
 /**
- * What one template's render spent of the prompt's work ({@link PromptWork});
- * not its tags and words, which are counted once, when it is compiled.
+ * What one template's render spent of the prompt's work ({@link PromptWork}),
+ * and the templates it counted (itself, its partials), which a render given
+ * back counts again: the prompt's tags are the same whether or not its
+ * sections were rendered afresh.
  */
 interface WorkCost {
   calls: number;
   produced: number;
   given: number;
-}
-
-function workNow(work: PromptWork): WorkCost {
-  const { calls, produced, given } = work;
-  return { calls, produced, given };
+  templates: readonly CountedTemplate[];
 }
 
 /** The prompt's work so far, every count, as one key. */
 function workKey(work: PromptWork): string {
   return `${work.calls}/${work.produced}/${work.given}/${work.tags}/${work.words}`;
+}
+
+/**
+ * The prompt's compile totals so far, as one key: all that decides whether
+ * a template is refused before it runs ("Template not compiled"), whatever
+ * the sections before it spent in helper calls and text.
+ */
+function compileKey(work: PromptWork): string {
+  return `compile ${work.tags}/${work.words}/${work.countedTemplates}`;
 }
 
 /**
@@ -150,25 +164,36 @@ export class SectionReuse {
     const c = hit.cost;
     if (hit.start !== undefined) {
       // Stopped at the prompt's limits: the same again only from the same work on.
-      if (hit.start !== workKey(work)) return undefined;
+      if (hit.start.startsWith("compile ")) {
+        // Refused before it ran: the same again from the same totals, its templates not yet counted.
+        if (hit.start !== compileKey(work) || c.templates.some((t) => work.hasCounted(t.source)))
+          return undefined;
+      } else if (hit.start !== workKey(work)) {
+        return undefined;
+      }
       work.calls += c.calls;
       work.produced += c.produced;
       work.given += c.given;
+      work.recount(c.templates);
       work.spent = true;
       this.replayedCalls += c.calls;
       throw hit.error;
     }
     // Past a limit, it is rendered again so that it stops as it would.
+    const added = c.templates.length > 0 ? work.wouldAdd(c.templates) : undefined;
     if (
       work.calls + c.calls > MAX_PROMPT_CALLS ||
       work.produced + c.produced > MAX_PROMPT_OUTPUT ||
-      work.given + c.given > MAX_PROMPT_INPUT
+      work.given + c.given > MAX_PROMPT_INPUT ||
+      (added !== undefined &&
+        (work.tags + added.tags > MAX_PROMPT_TAGS || work.words + added.words > MAX_PROMPT_WORDS))
     ) {
       return undefined;
     }
     work.calls += c.calls;
     work.produced += c.produced;
     work.given += c.given;
+    if (added !== undefined) work.recount(c.templates);
     this.replayedCalls += c.calls;
     if (hit.text === undefined) throw hit.error;
     return hit.text;
@@ -182,24 +207,35 @@ export class SectionReuse {
     render: () => string,
   ): string {
     this.rendered++;
-    const before = workNow(work);
+    const { calls, produced, given, countedTemplates } = work;
     const start = workKey(work);
-    const costSince = () => {
-      const after = workNow(work);
-      return {
-        calls: after.calls - before.calls,
-        produced: after.produced - before.produced,
-        given: after.given - before.given,
-      };
-    };
+    const compileStart = compileKey(work);
+    const costSince = (): WorkCost => ({
+      calls: work.calls - calls,
+      produced: work.produced - produced,
+      given: work.given - given,
+      templates: work.countedSince(countedTemplates),
+    });
     let text: string;
     try {
       text = render();
     } catch (error) {
-      // Only the limits' errors are kept (a template error is the same each time, but cheap).
-      if (error instanceof TemplateError && error.reason.startsWith("Render stopped")) {
-        const spent = work.spent ? { start } : {};
-        this.bodies.set(key, { patch, error, cost: costSince(), ...spent });
+      // Only the limits' errors are kept (a template error is the same each time, but cheap),
+      // and the prompt's compile limit's: a template it refused was tried again in every render.
+      if (
+        error instanceof TemplateError &&
+        (error.reason.startsWith("Render stopped") ||
+          error.reason.startsWith("Template not compiled"))
+      ) {
+        const cost = costSince();
+        // Refused before it ran: refused again whenever the same templates were counted before it.
+        const refused =
+          error.reason.startsWith("Template not compiled") &&
+          cost.calls === 0 &&
+          cost.produced === 0 &&
+          cost.given === 0;
+        const spent = work.spent ? { start: refused ? compileStart : start } : {};
+        this.bodies.set(key, { patch, error, cost, ...spent });
       }
       throw error;
     }

@@ -18,9 +18,10 @@ describe("hostile repository: check's matrix after the templates' tag total", ()
     const root = tempDir();
     const sections = join(root, "project", ".pi", "sections");
     mkdirSync(sections, { recursive: true });
-    // Three sections of 4,800 tags (2,400 blocks): the third passes the prompt's total.
+    // Three sections of 4,800 tags (2,400 blocks): the third passes the prompt's total. Each its
+    // own text: a template a prompt uses twice counts once.
     for (let i = 0; i < 3; i++) {
-      const body = Array.from({ length: 2400 }, (_, j) => `{{#if a${j}}}x{{/if}}`).join("");
+      const body = Array.from({ length: 2400 }, (_, j) => `{{#if a${j}}}x${i}{{/if}}`).join("");
       writeFileSync(join(sections, `s${i}.md`), `---\norder: 5\n---\n${body}\n`);
     }
     expect(3 * 4800).toBeGreaterThan(MAX_PROMPT_TAGS);
