@@ -108,7 +108,12 @@ async function sharedFolder(
   const file = resolve(path);
   const [realStart, realHome] = await Promise.all([realpathOrSelf(start), realpathOrSelf(home)]);
   const written = commonFolder(dirname(file), resolve(start));
-  let best = { path: file, within: written, real: await realpathOrSelf(written), asWritten: true };
+  const real = await realpathOrSelf(written);
+  const ownWritten = ownAsWritten(written, real, { start, realStart, home, realHome });
+  // A folder that is no one's own as written (a tarball around your clone) never leads into a
+  // repository of its own inside it (your clone in its `plugins/mine`), as none of its links does.
+  const nested = ownWritten ? undefined : nestedClones(real);
+  let best = { path: file, within: written, real, asWritten: true };
   const top = parse(file).root;
   const names = file
     .slice(top.length)
@@ -123,12 +128,11 @@ async function sharedFolder(
     }
     const led = join(real, ...names.slice(i));
     const within = commonFolder(dirname(led), realStart);
-    if (depth(within) > depth(best.real))
-      best = { path: led, within, real: within, asWritten: false };
+    if (depth(within) <= depth(best.real)) continue;
+    if (nested !== undefined && (await nested(led)) !== undefined) continue;
+    best = { path: led, within, real: within, asWritten: false };
   }
-  const own =
-    usersOwn(best.real, realStart, realHome) ||
-    (best.asWritten && usersOwn(written, resolve(start), resolve(home)));
+  const own = best.asWritten ? ownWritten : usersOwn(best.real, realStart, realHome);
   if (own) return undefined;
   // A repository around the working folder changes nothing: your clone in a tarball's
   // `services/` is no marker of the folders around it (see `namedProjectPath`).
@@ -137,6 +141,43 @@ async function sharedFolder(
   return best.within === dirname(best.path)
     ? { path: best.path, tree }
     : { path: best.path, within: best.within, tree };
+}
+
+/**
+ * Whether `path`, out of the project rooted at `root` as it is written, leaves
+ * it into a folder around the working folder `start` that is not the user's
+ * own (see {@link sharedFolder}): then it is that folder's file, whatever its
+ * real path is. From your clone in a tarball's `plugins/mine`,
+ * `../../prompts/base/config` with the tarball's `prompts/base` a link to your
+ * clone's `.git` is the tarball's file (a link into a clone of yours, refused),
+ * not your clone's `.git/config`; a path that leaves it only at a folder of
+ * yours (`~/work/p/x.md` with `~/work` your link to the checkout) is decided on
+ * its real folders.
+ */
+export async function leavesIntoTree(
+  path: string,
+  o: { root: string; start: string; home: string },
+): Promise<boolean> {
+  const file = resolve(path);
+  if (isWithin(file, resolve(o.root))) return false;
+  const written = commonFolder(dirname(file), resolve(o.start));
+  const [real, realStart, realHome] = await Promise.all([
+    realpathOrSelf(written),
+    realpathOrSelf(o.start),
+    realpathOrSelf(o.home),
+  ]);
+  return !ownAsWritten(written, real, { start: o.start, realStart, home: o.home, realHome });
+}
+
+/** Whether the folder a path shares with the working folder as written (`written`, real path `real`) is the user's own. */
+function ownAsWritten(
+  written: string,
+  real: string,
+  o: { start: string; realStart: string; home: string; realHome: string },
+): boolean {
+  return (
+    usersOwn(real, o.realStart, o.realHome) || usersOwn(written, resolve(o.start), resolve(o.home))
+  );
 }
 
 /**
@@ -171,6 +212,8 @@ async function inProjectOf(
   const under = path !== start && isWithin(path, start) ? { path, within: start } : undefined;
   const reach = await outermostReach(start, home);
   if (reach.home !== undefined || reach.excluded.length > 0) return under;
+  // Out of it as written into a tree around it: that tree's path (see `sharedFolder`).
+  if (await leavesIntoTree(path, { root: reach.root, start, home })) return under;
   const into = await intoProject(path, reach);
   if (into === undefined) return under;
   const within = isWithin(into, reach.root) ? reach.root : reach.realRoot;

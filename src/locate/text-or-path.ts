@@ -2,7 +2,7 @@
 import { promises as fsp } from "node:fs";
 import { isAbsolute } from "node:path";
 import { readTextFile } from "../_fs.js";
-import { namedPlace } from "../_output-target.js";
+import { leavesIntoTree, namedPlace } from "../_output-target.js";
 import { expandHome, homeFolder, resolveUserPath } from "../_paths.js";
 import { intoProject, projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
@@ -119,7 +119,11 @@ export async function namedProjectPath(
   const counts = (reach: Reach) =>
     !absolute || (reach.home === undefined && reach.excluded.length === 0);
   const near = await projectReach({ start: cwd, home, trusted });
-  const into = await intoProject(path, near);
+  // Decided on the path as written first: out of the project into a tree around it (a tarball
+  // around your clone), it is the tree's file even where the tree's link leads back into yours.
+  const into = (await leavesIntoTree(path, { root: near.root, start: cwd, home }))
+    ? undefined
+    : await intoProject(path, near);
   if (into !== undefined) return counts(near) ? { path: into, reach: near } : undefined;
   const place = await namedPlace(path, { cwd, home });
   if (place.tree === undefined) return undefined;
