@@ -43,7 +43,9 @@ export interface NamedPlace extends OutputTarget {
  * the render's `--cwd`, `renderCwd`; the outermost repository around it) is
  * checked from the project's root down,
  * whether it is relative, `../` from a subfolder, absolute, or through a link
- * of the user's to the checkout (decided on real folders): from `p/src`,
+ * of the user's to the checkout (decided on real folders when the path leaves
+ * the working folder's at a folder of the user's own, else as written: see
+ * {@link leavesIntoTree}): from `p/src`,
  * `-o ../build/x.md` with the project's `build` a link to the home folder is
  * refused, as `-o build/x.md` is from `p`. A project that is the home folder
  * or holds it (a dotfiles repository, `/`) has the working folder stand for

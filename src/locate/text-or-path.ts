@@ -73,8 +73,10 @@ export async function readTextOrPath(
   // (.env). Absolute and `~` paths count only into a project that neither is nor holds the home
   // folder (from ~ or /, ~/.config/x.md stays yours). A path out of it into a folder around it
   // is that folder's (a tarball around a clone of yours), into the user's own folders theirs.
-  // "Into the project" is decided on real folders: `$PWD/prompts/base.md` or `~/work/…` may
-  // reach the checkout through a link of the user's (~/work -> /data/work).
+  // "Into the project" is decided on real folders when the path leaves the working folder's
+  // at a folder of the user's: `$PWD/prompts/base.md` or `~/work/…` may reach the checkout
+  // through a link of theirs (~/work -> /data/work). Out into a folder that is no one's own
+  // as written, it is that folder's, whatever its links lead to (see `leavesIntoTree`).
   const absolute = isAbsolute(expandHome(value, home));
   const doored = await namedProjectPath(path, { absolute, cwd, home, trusted });
   const read =
