@@ -114,7 +114,9 @@ async function sharedFolder(
   const ownWritten = ownAsWritten(written, real, { start, realStart, home, realHome });
   // A folder that is no one's own as written (a tarball around your clone) never leads into a
   // repository of its own inside it (your clone in its `plugins/mine`), as none of its links does.
-  const nested = ownWritten ? undefined : nestedClones(real);
+  const nested = treeAsWritten(written, real, { start, realStart, home, realHome })
+    ? nestedClones(real)
+    : undefined;
   let best = { path: file, within: written, real, asWritten: true };
   const top = parse(file).root;
   const names = file
@@ -148,8 +150,9 @@ async function sharedFolder(
 /**
  * Whether `path`, out of the project rooted at `root` as it is written, leaves
  * it into a folder around the working folder `start` that is not the user's
- * own (see {@link sharedFolder}): then it is that folder's file, whatever its
- * real path is. From your clone in a tarball's `plugins/mine`,
+ * own (see {@link sharedFolder}) and does not hold the home folder
+ * ({@link treeAsWritten}): then it is that folder's file, whatever its real
+ * path is. From your clone in a tarball's `plugins/mine`,
  * `../../prompts/base/config` with the tarball's `prompts/base` a link to your
  * clone's `.git` is the tarball's file (a link into a clone of yours, refused),
  * not your clone's `.git/config`; a path that leaves it only at a folder of
@@ -168,7 +171,23 @@ export async function leavesIntoTree(
     realpathOrSelf(o.start),
     realpathOrSelf(o.home),
   ]);
-  return !ownAsWritten(written, real, { start: o.start, realStart, home: o.home, realHome });
+  return treeAsWritten(written, real, { start: o.start, realStart, home: o.home, realHome });
+}
+
+/**
+ * Whether a path that leaves the working folder's project at `written` (real
+ * path `real`) is that folder's as written: it is not the user's own, nor
+ * does it hold the home folder (`/home` around `/home/you/work`, your link to
+ * `/home/team/p`: what its real folders say, as for an absolute or `~` path
+ * into such a folder a read takes it).
+ */
+function treeAsWritten(
+  written: string,
+  real: string,
+  o: { start: string; realStart: string; home: string; realHome: string },
+): boolean {
+  if (ownAsWritten(written, real, o)) return false;
+  return !(isWithin(resolve(o.home), written) || isWithin(o.realHome, real));
 }
 
 /** Whether the folder a path shares with the working folder as written (`written`, real path `real`) is the user's own. */
