@@ -117,12 +117,16 @@ async function sharedFolder(
   const nested = treeAsWritten(written, real, { start, realStart, home, realHome })
     ? nestedClones(real)
     : undefined;
+  // So does no link that lies in such a folder (`~/ws/prompts/base/…`, `~/ws` your link to it).
+  const bars = nested === undefined ? [] : [nested];
+  const ways = { start, realStart, home, realHome };
   let best = { path: file, within: written, real, asWritten: true };
   const top = parse(file).root;
   const names = file
     .slice(top.length)
     .split(sep)
     .filter((n) => n !== "");
+  let parent = top;
   for (let i = 1; i < names.length; i++) {
     let real: string;
     try {
@@ -130,10 +134,13 @@ async function sharedFolder(
     } catch {
       break; // missing (made below the shared folder) or unreadable: nothing further to follow
     }
+    const tree = real === join(parent, names[i - 1] ?? "") ? undefined : treeOfLink(parent, ways);
+    if (tree !== undefined) bars.push(nestedClones(tree));
+    parent = real;
     const led = join(real, ...names.slice(i));
     const within = commonFolder(dirname(led), realStart);
     if (depth(within) <= depth(best.real)) continue;
-    if (nested !== undefined && (await nested(led)) !== undefined) continue;
+    if ((await Promise.all(bars.map((bar) => bar(led)))).some((c) => c !== undefined)) continue;
     best = { path: led, within, real: within, asWritten: false };
   }
   const own = best.asWritten ? ownWritten : usersOwn(best.real, realStart, realHome);
@@ -145,6 +152,57 @@ async function sharedFolder(
   return best.within === dirname(best.path)
     ? { path: best.path, tree }
     : { path: best.path, within: best.within, tree };
+}
+
+/**
+ * The folder whose link a link lying in the real folder `folder` is, when that
+ * is a tree's ({@link treeAsWritten}, for the folder it shares with the
+ * working folder): E's `prompts/base` for E around your clone; undefined for
+ * a link of the user's (`~/work`, in the home folder or a folder above).
+ */
+function treeOfLink(
+  folder: string,
+  o: { start: string; realStart: string; home: string; realHome: string },
+): string | undefined {
+  const shared = commonFolder(folder, o.realStart);
+  return treeAsWritten(shared, shared, o) ? shared : undefined;
+}
+
+/**
+ * {@link intoProject}, but a path whose real folders enter the project only by
+ * a link that lies in a tree around it ({@link treeOfLink}) is not into it:
+ * `~/ws/prompts/base/config`, `~/ws` your link to a workspace E around your
+ * clone and E's `prompts/base` a link to the clone's `.git`, is E's (its link
+ * into a clone nested in it refused), not your clone's `.git/config`. A link of
+ * yours to the checkout (`~/work` leading to `/data/work`) keeps it in.
+ */
+export async function intoProjectAsNamed(
+  path: string,
+  reach: Pick<Reach, "root" | "realRoot">,
+  o: { start: string; home: string },
+): Promise<string | undefined> {
+  const into = await intoProject(path, reach);
+  if (into === undefined || isWithin(path, reach.root)) return into;
+  const [realStart, realHome] = await Promise.all([
+    realpathOrSelf(o.start),
+    realpathOrSelf(o.home),
+  ]);
+  const ways = { start: o.start, realStart, home: o.home, realHome };
+  const top = parse(path).root;
+  const names = path
+    .slice(top.length)
+    .split(sep)
+    .filter((n) => n !== "");
+  let parent = top;
+  for (let i = 1; i < names.length; i++) {
+    const real = await realpathOrSelf(join(top, ...names.slice(0, i)));
+    if (isWithin(real, reach.realRoot)) {
+      const linked = real !== join(parent, names[i - 1] ?? "");
+      return linked && treeOfLink(parent, ways) !== undefined ? undefined : into;
+    }
+    parent = real;
+  }
+  return into;
 }
 
 /**
@@ -235,7 +293,7 @@ async function inProjectOf(
   if (reach.home !== undefined || reach.excluded.length > 0) return under;
   // Out of it as written into a tree around it: that tree's path (see `sharedFolder`).
   if (await leavesIntoTree(path, { root: reach.root, start, home })) return under;
-  const into = await intoProject(path, reach);
+  const into = await intoProjectAsNamed(path, reach, { start, home });
   if (into === undefined) return under;
   const within = isWithin(into, reach.root) ? reach.root : reach.realRoot;
   // The root itself is a folder, not a file to write: refused as one, without a `within`.

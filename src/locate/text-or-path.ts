@@ -2,9 +2,9 @@
 import { promises as fsp } from "node:fs";
 import { isAbsolute } from "node:path";
 import { readTextFile } from "../_fs.js";
-import { leavesIntoTree, namedPlace } from "../_output-target.js";
+import { intoProjectAsNamed, leavesIntoTree, namedPlace } from "../_output-target.js";
 import { expandHome, homeFolder, resolveUserPath } from "../_paths.js";
-import { intoProject, projectReach, type Reach, readRepoText } from "../repo-files/index.js";
+import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -125,7 +125,7 @@ export async function namedProjectPath(
   // around your clone), it is the tree's file even where the tree's link leads back into yours.
   const into = (await leavesIntoTree(path, { root: near.root, start: cwd, home }))
     ? undefined
-    : await intoProject(path, near);
+    : await intoProjectAsNamed(path, near, { start: cwd, home });
   if (into !== undefined) return counts(near) ? { path: into, reach: near } : undefined;
   const place = await namedPlace(path, { cwd, home });
   if (place.tree === undefined) return undefined;

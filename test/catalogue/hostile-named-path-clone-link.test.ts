@@ -94,6 +94,34 @@ describe("hostile-named-path-clone-link: a workspace's folder link back into you
     }
   }
 
+  for (const [kind, eIsRepository] of kinds) {
+    it(`E ${kind}: through your own link ~/ws to E, E's link into your clone is still E's (read and write)`, async () => {
+      // Your link makes the path leave at a folder of yours, so it is decided on its real
+      // folders; the link that leads into your clone is E's, and E's links never reach it.
+      const root = tempDir();
+      const { e, mine } = workspace(root, eIsRepository);
+      mkdirSync(join(root, "home"), { recursive: true });
+      symlinkSync(e, join(root, "home", "ws"));
+      for (const projectTrusted of [true, false]) {
+        for (const named of [
+          { appendSystemPrompt: "~/ws/prompts/base/config" },
+          { systemPrompt: join(root, "home", "ws", "prompts", "style", ".env") },
+        ]) {
+          const text = await outcome(pinned(root, { cwd: mine, projectTrusted, ...named }));
+          expect(text, JSON.stringify(named)).not.toContain("SECRET-MARKER");
+          expect(text, JSON.stringify(named)).toMatch(/^refused: .*a repository of its own/);
+        }
+      }
+      mkdirSync(join(root, "agent"), { recursive: true });
+      const out = await cli(root, mine, ["render", "-o", join(root, "home/ws/out/AGENTS.md")]);
+      expect([out.code, out.stderr]).toEqual([
+        2,
+        `sysprompt: --output: ${join(e, "out")}: a symbolic link, not a folder: nothing is written through it\n`,
+      ]);
+      expect(readFileSync(join(mine, "AGENTS.md"), "utf8")).toBe("# my own rules\n");
+    });
+  }
+
   it("E a tarball: render -o, export --out and -o into your .git through E's links are refused, your clone untouched", async () => {
     const root = tempDir();
     const { mine } = workspace(root, false);
