@@ -43,7 +43,9 @@ export interface NamedPlace extends OutputTarget {
  * the render's `--cwd`, `renderCwd`; the outermost repository around it) is
  * checked from the project's root down,
  * whether it is relative, `../` from a subfolder, absolute, or through a link
- * of the user's to the checkout (decided on real folders): from `p/src`,
+ * of the user's to the checkout (decided on real folders when the path leaves
+ * the working folder's at a folder of the user's own, else as written: see
+ * {@link leavesIntoTree}): from `p/src`,
  * `-o ../build/x.md` with the project's `build` a link to the home folder is
  * refused, as `-o build/x.md` is from `p`. A project that is the home folder
  * or holds it (a dotfiles repository, `/`) has the working folder stand for
@@ -108,12 +110,23 @@ async function sharedFolder(
   const file = resolve(path);
   const [realStart, realHome] = await Promise.all([realpathOrSelf(start), realpathOrSelf(home)]);
   const written = commonFolder(dirname(file), resolve(start));
-  let best = { path: file, within: written, real: await realpathOrSelf(written), asWritten: true };
+  const real = await realpathOrSelf(written);
+  const ownWritten = ownAsWritten(written, real, { start, realStart, home, realHome });
+  // A folder that is no one's own as written (a tarball around your clone) never leads into a
+  // repository of its own inside it (your clone in its `plugins/mine`), as none of its links does.
+  const nested = treeAsWritten(written, real, { start, realStart, home, realHome })
+    ? nestedClones(real)
+    : undefined;
+  // So does no link that lies in such a folder (`~/ws/prompts/base/…`, `~/ws` your link to it).
+  const bars = nested === undefined ? [] : [nested];
+  const ways = { start, realStart, home, realHome };
+  let best = { path: file, within: written, real, asWritten: true };
   const top = parse(file).root;
   const names = file
     .slice(top.length)
     .split(sep)
     .filter((n) => n !== "");
+  let parent = top;
   for (let i = 1; i < names.length; i++) {
     let real: string;
     try {
@@ -121,14 +134,16 @@ async function sharedFolder(
     } catch {
       break; // missing (made below the shared folder) or unreadable: nothing further to follow
     }
+    const tree = real === join(parent, names[i - 1] ?? "") ? undefined : treeOfLink(parent, ways);
+    if (tree !== undefined) bars.push(nestedClones(tree));
+    parent = real;
     const led = join(real, ...names.slice(i));
     const within = commonFolder(dirname(led), realStart);
-    if (depth(within) > depth(best.real))
-      best = { path: led, within, real: within, asWritten: false };
+    if (depth(within) <= depth(best.real)) continue;
+    if ((await Promise.all(bars.map((bar) => bar(led)))).some((c) => c !== undefined)) continue;
+    best = { path: led, within, real: within, asWritten: false };
   }
-  const own =
-    usersOwn(best.real, realStart, realHome) ||
-    (best.asWritten && usersOwn(written, resolve(start), resolve(home)));
+  const own = best.asWritten ? ownWritten : usersOwn(best.real, realStart, realHome);
   if (own) return undefined;
   // A repository around the working folder changes nothing: your clone in a tarball's
   // `services/` is no marker of the folders around it (see `namedProjectPath`).
@@ -137,6 +152,111 @@ async function sharedFolder(
   return best.within === dirname(best.path)
     ? { path: best.path, tree }
     : { path: best.path, within: best.within, tree };
+}
+
+/**
+ * The folder whose link a link lying in the real folder `folder` is, when that
+ * is a tree's ({@link treeAsWritten}, for the folder it shares with the
+ * working folder): E's `prompts/base` for E around your clone; undefined for
+ * a link of the user's (`~/work`, in the home folder or a folder above).
+ */
+function treeOfLink(
+  folder: string,
+  o: { start: string; realStart: string; home: string; realHome: string },
+): string | undefined {
+  const shared = commonFolder(folder, o.realStart);
+  return treeAsWritten(shared, shared, o) ? shared : undefined;
+}
+
+/**
+ * {@link intoProject}, but a path whose real folders enter the project only by
+ * a link that lies in a tree around it ({@link treeOfLink}) is not into it:
+ * `~/ws/prompts/base/config`, `~/ws` your link to a workspace E around your
+ * clone and E's `prompts/base` a link to the clone's `.git`, is E's (its link
+ * into a clone nested in it refused), not your clone's `.git/config`. A link of
+ * yours to the checkout (`~/work` leading to `/data/work`) keeps it in.
+ */
+export async function intoProjectAsNamed(
+  path: string,
+  reach: Pick<Reach, "root" | "realRoot">,
+  o: { start: string; home: string },
+): Promise<string | undefined> {
+  const into = await intoProject(path, reach);
+  if (into === undefined || isWithin(path, reach.root)) return into;
+  const [realStart, realHome] = await Promise.all([
+    realpathOrSelf(o.start),
+    realpathOrSelf(o.home),
+  ]);
+  const ways = { start: o.start, realStart, home: o.home, realHome };
+  const top = parse(path).root;
+  const names = path
+    .slice(top.length)
+    .split(sep)
+    .filter((n) => n !== "");
+  let parent = top;
+  for (let i = 1; i < names.length; i++) {
+    const real = await realpathOrSelf(join(top, ...names.slice(0, i)));
+    if (isWithin(real, reach.realRoot)) {
+      const linked = real !== join(parent, names[i - 1] ?? "");
+      return linked && treeOfLink(parent, ways) !== undefined ? undefined : into;
+    }
+    parent = real;
+  }
+  return into;
+}
+
+/**
+ * Whether `path`, out of the project rooted at `root` as it is written, leaves
+ * it into a folder around the working folder `start` that is not the user's
+ * own (see {@link sharedFolder}) and does not hold the home folder
+ * ({@link treeAsWritten}): then it is that folder's file, whatever its real
+ * path is. From your clone in a tarball's `plugins/mine`,
+ * `../../prompts/base/config` with the tarball's `prompts/base` a link to your
+ * clone's `.git` is the tarball's file (a link into a clone of yours, refused),
+ * not your clone's `.git/config`; a path that leaves it only at a folder of
+ * yours (`~/work/p/x.md` with `~/work` your link to the checkout) is decided on
+ * its real folders.
+ */
+export async function leavesIntoTree(
+  path: string,
+  o: { root: string; start: string; home: string },
+): Promise<boolean> {
+  const file = resolve(path);
+  if (isWithin(file, resolve(o.root))) return false;
+  const written = commonFolder(dirname(file), resolve(o.start));
+  const [real, realStart, realHome] = await Promise.all([
+    realpathOrSelf(written),
+    realpathOrSelf(o.start),
+    realpathOrSelf(o.home),
+  ]);
+  return treeAsWritten(written, real, { start: o.start, realStart, home: o.home, realHome });
+}
+
+/**
+ * Whether a path that leaves the working folder's project at `written` (real
+ * path `real`) is that folder's as written: it is not the user's own, nor
+ * does it hold the home folder (`/home` around `/home/you/work`, your link to
+ * `/home/team/p`: what its real folders say, as for an absolute or `~` path
+ * into such a folder a read takes it).
+ */
+function treeAsWritten(
+  written: string,
+  real: string,
+  o: { start: string; realStart: string; home: string; realHome: string },
+): boolean {
+  if (ownAsWritten(written, real, o)) return false;
+  return !(isWithin(resolve(o.home), written) || isWithin(o.realHome, real));
+}
+
+/** Whether the folder a path shares with the working folder as written (`written`, real path `real`) is the user's own. */
+function ownAsWritten(
+  written: string,
+  real: string,
+  o: { start: string; realStart: string; home: string; realHome: string },
+): boolean {
+  return (
+    usersOwn(real, o.realStart, o.realHome) || usersOwn(written, resolve(o.start), resolve(o.home))
+  );
 }
 
 /**
@@ -171,7 +291,9 @@ async function inProjectOf(
   const under = path !== start && isWithin(path, start) ? { path, within: start } : undefined;
   const reach = await outermostReach(start, home);
   if (reach.home !== undefined || reach.excluded.length > 0) return under;
-  const into = await intoProject(path, reach);
+  // Out of it as written into a tree around it: that tree's path (see `sharedFolder`).
+  if (await leavesIntoTree(path, { root: reach.root, start, home })) return under;
+  const into = await intoProjectAsNamed(path, reach, { start, home });
   if (into === undefined) return under;
   const within = isWithin(into, reach.root) ? reach.root : reach.realRoot;
   // The root itself is a folder, not a file to write: refused as one, without a `within`.

@@ -2,9 +2,9 @@
 import { promises as fsp } from "node:fs";
 import { isAbsolute } from "node:path";
 import { readTextFile } from "../_fs.js";
-import { namedPlace } from "../_output-target.js";
+import { intoProjectAsNamed, leavesIntoTree, namedPlace } from "../_output-target.js";
 import { expandHome, homeFolder, resolveUserPath } from "../_paths.js";
-import { intoProject, projectReach, type Reach, readRepoText } from "../repo-files/index.js";
+import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -73,8 +73,10 @@ export async function readTextOrPath(
   // (.env). Absolute and `~` paths count only into a project that neither is nor holds the home
   // folder (from ~ or /, ~/.config/x.md stays yours). A path out of it into a folder around it
   // is that folder's (a tarball around a clone of yours), into the user's own folders theirs.
-  // "Into the project" is decided on real folders: `$PWD/prompts/base.md` or `~/work/…` may
-  // reach the checkout through a link of the user's (~/work -> /data/work).
+  // "Into the project" is decided on real folders when the path leaves the working folder's
+  // at a folder of the user's: `$PWD/prompts/base.md` or `~/work/…` may reach the checkout
+  // through a link of theirs (~/work -> /data/work). Out into a folder that is no one's own
+  // as written, it is that folder's, whatever its links lead to (see `leavesIntoTree`).
   const absolute = isAbsolute(expandHome(value, home));
   const doored = await namedProjectPath(path, { absolute, cwd, home, trusted });
   const read =
@@ -119,7 +121,11 @@ export async function namedProjectPath(
   const counts = (reach: Reach) =>
     !absolute || (reach.home === undefined && reach.excluded.length === 0);
   const near = await projectReach({ start: cwd, home, trusted });
-  const into = await intoProject(path, near);
+  // Decided on the path as written first: out of the project into a tree around it (a tarball
+  // around your clone), it is the tree's file even where the tree's link leads back into yours.
+  const into = (await leavesIntoTree(path, { root: near.root, start: cwd, home }))
+    ? undefined
+    : await intoProjectAsNamed(path, near, { start: cwd, home });
   if (into !== undefined) return counts(near) ? { path: into, reach: near } : undefined;
   const place = await namedPlace(path, { cwd, home });
   if (place.tree === undefined) return undefined;

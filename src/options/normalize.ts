@@ -1,5 +1,6 @@
 import { dirname, join, relative, resolve } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
+import { namedPlace } from "../_output-target.js";
 import { isWithin } from "../_paths.js";
 import { parseNow } from "../_time.js";
 import { DEFAULT_DEADLINE_MS } from "../gather/deadline.js";
@@ -90,7 +91,7 @@ export async function normalizeCheckedOptions(
     resolveRoots(options.allowGitDirs, cwd, home, {
       flag: "--allow-git-dir",
       option: "allowGitDirs",
-    }),
+    }).then((dirs) => gitDirsAsNamed(dirs, cwd, home)),
   ]);
   return {
     cwd,
@@ -174,6 +175,28 @@ async function hostSkills(
       return preloadedSkill(skill, inProject ? "project" : "option");
     }),
   );
+}
+
+/**
+ * The allowed git folders, each refused when it is named into the project (or
+ * a tree around the working folder: the rule of a named file, {@link namedPlace})
+ * and a link there takes it out: `--allow-git-dir gitstore` with the
+ * checkout's `gitstore` a link to `~/work/private/.git` allowed that other
+ * repository of yours by its real path, and the git section showed its
+ * commit subjects. The real folder named as itself is allowed.
+ */
+async function gitDirsAsNamed(dirs: string[], cwd: string, home: string): Promise<string[]> {
+  for (const dir of dirs) {
+    const { tree } = await namedPlace(dir, { cwd, home });
+    if (tree === undefined) continue;
+    const [real, realTree] = await Promise.all([realpathOrSelf(dir), realpathOrSelf(tree.root)]);
+    if (isWithin(real, realTree)) continue;
+    throw new SyspromptError(
+      "bad-argument",
+      `--allow-git-dir / allowGitDirs: "${dir}" is in ${tree.root}, but a link there leads out of it, to ${real}: a git folder is allowed only as named, never by a link of the project's; name the real folder (${real}) if you mean it`,
+    );
+  }
+  return dirs;
 }
 
 /** A preloaded skill in the loader's shape: its folder is the one holding its file. */

@@ -9,7 +9,7 @@ import { runStep } from "../../gather/deadline.js";
 import { builtinPromptsDir } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
-import { listFolder } from "../../repo-files/index.js";
+import { listFolder, nestedClones } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import {
   defaultSandboxParent,
@@ -365,7 +365,17 @@ async function refuseFolderOutside(
   const base = resolve(within ?? process.cwd());
   const named = isWithin(target, base) ? base : dirname(target);
   const realBase = await realpath(named).catch(() => named);
-  if (isWithin(dir, realBase)) return;
+  if (isWithin(dir, realBase)) {
+    // Not by a link of the project's (or tree's) into a clone inside it (yours, in a tarball's
+    // `plugins/mine`): its links never reach a repository of its own there, as a read's do not.
+    const clone = named === base ? await nestedClones(realBase)(join(dir, "x")) : undefined;
+    if (clone === undefined || isWithin(join(realBase, relative(named, resolve(target))), clone))
+      return;
+    throw new SyspromptError(
+      "bad-argument",
+      `${target}: its scenario folder is really ${dir}, inside ${clone}, a repository of its own that a link in ${named} leads into; snapshot writes goldens there only when the folder is named in it; name the real folder if you mean it`,
+    );
+  }
   throw new SyspromptError(
     "bad-argument",
     `${target}: its scenario folder is really ${dir}, outside ${named} (a link leads there); snapshot reads and writes goldens only in a folder inside where it is named; name the real folder if you mean it`,

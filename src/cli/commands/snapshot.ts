@@ -1,4 +1,4 @@
-import { outputTarget } from "../../_output-target.js";
+import { namedPlace } from "../../_output-target.js";
 import { homeFolder, resolveUserPath } from "../../_paths.js";
 import { escapeInline } from "../../_text.js";
 import type { GoldenFile, ScenarioOutcome, SnapshotReport } from "../../author/index.js";
@@ -29,10 +29,12 @@ export async function snapshotCommand(
   const target = resolveUserPath(dir ?? DEFAULT_SNAPSHOT_DIR, io.cwd, io.home ?? io.cwd);
   // Its goldens are written in the folder: one into the project is held to the project's root
   // (`../build/snapshots` from a subfolder, `build` a link out, is refused), as `render -o` is.
-  const out = await outputTarget(target, { cwd: io.cwd, home: io.home ?? homeFolder() });
+  // A folder named into a tree around the working folder is held to that tree (the folder
+  // itself may be the one its checks start from, as a file's own folder is).
+  const out = await namedPlace(target, { cwd: io.cwd, home: io.home ?? homeFolder() });
   const report = await runSnapshots(out.path, {
     update: flags.update === true,
-    within: out.within ?? io.cwd,
+    within: out.within ?? out.tree?.root ?? io.cwd,
     sandboxDir: defaultSandboxParent(io.env, io.home ?? homeFolder()),
   });
   const code = report.ok ? EXIT_OK : EXIT_PROBLEMS;
