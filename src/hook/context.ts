@@ -36,13 +36,15 @@ export interface HookWhere {
  * `delivered` set lacks (and adds them to it), with the snapshot of the
  * options used. A bad config or preset value is a diagnostic, as in a
  * render; a cwd that does not exist throws. The text is held to what the
- * agent keeps of it after `tool`'s result ({@link hookTextCap}).
+ * agent keeps of it after `tool`'s result ({@link hookTextCap}; `distills`:
+ * Gemini CLI's settings turn its context management on).
  */
 export async function hookLoading(
   agent: ToolAgent,
   cwd: string,
   where: Omit<HookWhere, "now"> & { now: number },
   tool = "",
+  distills = false,
 ): Promise<{
   pass: (paths: readonly string[], delivered: Set<string>) => Promise<TouchedContext>;
   snapshot: HookSnapshot;
@@ -94,7 +96,7 @@ export async function hookLoading(
   const pass = async (paths: readonly string[], delivered: Set<string>) => {
     const touched = await loadContextForPathsSince(
       paths,
-      { ...loading, delivered, deadlineMs, textCap: hookTextCap(agent, tool) },
+      { ...loading, delivered, deadlineMs, textCap: hookTextCap(agent, tool, distills) },
       started,
     );
     return { files: touched.files, diagnostics: [...problems, ...touched.diagnostics] };

@@ -15,9 +15,15 @@ import { formatTouched } from "../touch/format.js";
 import type { Diagnostic } from "../types.js";
 import { type HookWhere, hookLoading, mayBringSomething } from "./context.js";
 import { MAX_CHECKED, resolved, searchedFolders, stampOf, watchedPaths } from "./fast.js";
-import { geminiShellKept } from "./gemini-cut.js";
+import { geminiCut } from "./gemini-cut.js";
 import type { HookCall, ToolAgent } from "./input.js";
-import { GEMINI_CHARS, GEMINI_SHELL_KEPT_CHARS, geminiShows, shellCut } from "./reply.js";
+import {
+  distilledCut,
+  GEMINI_CHARS,
+  GEMINI_SHELL_KEPT_CHARS,
+  geminiShows,
+  shellCut,
+} from "./reply.js";
 import { type HookMemo, type HookSnapshot, usableSnapshot } from "./snapshot.js";
 import { readSession, type SessionState, withSessionLock, writeSession } from "./state.js";
 
@@ -36,9 +42,15 @@ export interface SlowCall {
   /**
    * The most text, as Gemini CLI counts it ({@link GEMINI_CHARS}), the call's
    * result keeps uncut at its default cut of 40,000 characters (`replyStart`):
-   * less by what its settings lower the cut ({@link geminiShellKept}).
+   * less by what its settings lower the cut ({@link geminiCut}).
    */
   room: number;
+  /**
+   * For a Gemini CLI tool it distills when its settings turn context
+   * management on (every tool but read_file and read_many_files), the most
+   * text its result keeps undistilled (`replyStart`); used only then.
+   */
+  distilledRoom?: number;
 }
 
 /**
@@ -77,17 +89,32 @@ export async function slowContext(
       return {};
     }
   }
-  // Gemini CLI's settings may cut its shell result below the 40,000 characters the room was counted for.
-  const cut =
-    c.room === Number.POSITIVE_INFINITY
-      ? GEMINI_SHELL_KEPT_CHARS
-      : await geminiShellKept(call.cwd, c.where);
-  const room = c.room - (GEMINI_SHELL_KEPT_CHARS - cut);
+  // Gemini CLI's settings may cut its shell result below the 40,000 characters the room was counted for,
+  // or distill every other tool's result but a read's past 40,000.
+  const shell = c.room !== Number.POSITIVE_INFINITY;
+  const settings =
+    shell || c.distilledRoom !== undefined ? await geminiCut(call.cwd, c.where) : undefined;
+  const distilled = !shell && settings?.distills === true;
+  const cut = shell ? (settings?.kept ?? GEMINI_SHELL_KEPT_CHARS) : GEMINI_SHELL_KEPT_CHARS;
+  const cutWhy = (size?: number) => (distilled ? distilledCut(size) : shellCut(size, cut));
+  if (shell && settings?.unjudged !== undefined)
+    return {
+      note: `nothing added: Gemini CLI's settings cannot be judged (${settings.unjudged}), so its cut of a shell command's output is taken as the smallest; the files come with a later call`,
+    };
+  const room = distilled
+    ? (c.distilledRoom ?? Number.POSITIVE_INFINITY)
+    : c.room - (GEMINI_SHELL_KEPT_CHARS - cut);
   if (room <= 0)
     return {
-      note: `nothing added: the tool's result ${shellCut(undefined, cut)}; the files come with a later call`,
+      note: `nothing added: the tool's result ${cutWhy()}; the files come with a later call`,
     };
-  const loading = await hookLoading(agent, call.cwd, { ...c.where, now: c.now }, call.tool);
+  const loading = await hookLoading(
+    agent,
+    call.cwd,
+    { ...c.where, now: c.now },
+    call.tool,
+    distilled,
+  );
   const snapshot = loading.snapshot;
   const view = await lookAt(paths, call.cwd, snapshot, home);
   const given = new Set(c.session.keys);
@@ -133,7 +160,7 @@ export async function slowContext(
       return size === undefined || c.late()
         ? {}
         : {
-            note: `nothing added: the tool's result ${shellCut(size, cut)}; the files come with a later call`,
+            note: `nothing added: the tool's result ${cutWhy(size)}; the files come with a later call`,
           };
     }
   } catch (error) {
@@ -143,7 +170,7 @@ export async function slowContext(
   const size = overRoom();
   if (size !== undefined)
     return {
-      note: `nothing added: the tool's result ${shellCut(size, cut)}; the files come with a later call`,
+      note: `nothing added: the tool's result ${cutWhy(size)}; the files come with a later call`,
     };
   const text = touched.files.length > 0 ? formatTouched(touched.files, call.cwd, shown) : undefined;
   return { ...(text !== undefined ? { text } : {}), ...(note !== undefined ? { note } : {}) };

@@ -73,10 +73,16 @@ const GEMINI_SHELL_CAP: TextCap = { max: GEMINI_SHELL_TEXT_ROOM, measure: GEMINI
  * The cap on the hook's text for a call of `agent`'s `tool`
  * ({@link HOOK_TEXT_CAPS}): for Gemini CLI only a shell command's, the one
  * result it cuts (the rest, read_file's included, it keeps whole, and a
- * tool that is not listed, an MCP server's, brings no files in).
+ * tool that is not listed, an MCP server's, brings no files in); with its
+ * context management on (`distills`), every tool's but read_file's and
+ * read_many_files's, which it then distills ({@link GEMINI_UNDISTILLED}).
  */
-export function hookTextCap(agent: ToolAgent, tool: string): TextCap | undefined {
-  if (agent === "gemini-cli") return tool === GEMINI_SHELL_TOOL ? GEMINI_SHELL_CAP : undefined;
+export function hookTextCap(agent: ToolAgent, tool: string, distills = false): TextCap | undefined {
+  if (agent === "gemini-cli") {
+    return tool === GEMINI_SHELL_TOOL || (distills && !GEMINI_UNDISTILLED.has(tool))
+      ? GEMINI_SHELL_CAP
+      : undefined;
+  }
   return HOOK_TEXT_CAPS[agent];
 }
 
@@ -121,6 +127,20 @@ export const MAX_RESULT_TEXT = 1024 * 1024;
  */
 export const GEMINI_SHELL_KEPT_CHARS = 40_000;
 
+/**
+ * Past how many characters Gemini CLI 0.61 distills a tool's result, the
+ * hook's text appended, with `experimental.contextManagement` on
+ * (ToolOutputDistillationService: four characters a token of
+ * `maxOutputTokens`, 10,000, which no setting changes): the model sees the
+ * first fifth and the last four fifths of some 30,000 characters, fewer when
+ * the result's start is not ASCII, and a shell command's result is not cut at
+ * `tools.truncateToolOutputThreshold` then.
+ */
+export const GEMINI_DISTILL_CHARS = 40_000;
+
+/** The tools whose results Gemini CLI never distills (isExemptFromDistillation). */
+export const GEMINI_UNDISTILLED = new Set(["read_file", "read_many_files"]);
+
 /** The shell tool whose result Gemini CLI cuts ({@link GEMINI_SHELL_KEPT_CHARS}). */
 export const GEMINI_SHELL_TOOL = "run_shell_command";
 
@@ -141,13 +161,16 @@ export const GEMINI_SHELL_TOOL = "run_shell_command";
  * CLI keeps uncut after the output and the closer: a longer text is not
  * given, and the files come with a later call (`callContext`'s `room`).
  * Gemini CLI's settings may cut lower: the hook's full path takes the
- * difference off the room (`geminiShellKept`).
+ * difference off the room (`geminiCut`). For Gemini CLI's other tools but
+ * read_file and read_many_files, `distilledRoom` is the same room before
+ * {@link GEMINI_DISTILL_CHARS}: what the full path holds the text to when
+ * Gemini CLI's settings turn its context management on.
  */
 export function replyStart(
   agent: HookAgent,
   resultText: string | undefined,
   tool = "",
-): { closer: string; room?: number } | { nothing: string } {
+): { closer: string; room?: number; distilledRoom?: number } | { nothing: string } {
   const before = textBefore(agent, resultText);
   if (before === undefined) return { closer: "" };
   if (before.length > MAX_RESULT_TEXT)
@@ -161,15 +184,25 @@ export function replyStart(
     return {
       nothing: `ends inside an HTML comment or block whose closer (${JSON.stringify(closer.trim())}) Gemini CLI writes with &lt; and &gt;, which close nothing`,
     };
+  // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
+  const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;
+  const end = "</hook_context>".length;
   if (tool === GEMINI_SHELL_TOOL) {
-    // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
-    const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;
-    const end = "</hook_context>".length;
     const room = GEMINI_SHELL_KEPT_CHARS - before.length - lead - end;
     if (room <= 0) return { nothing: shellCut() };
     return { closer, room };
   }
+  // Counted for every other tool it may distill; used only when its settings turn that on (`geminiCut`).
+  if (!GEMINI_UNDISTILLED.has(tool)) {
+    return { closer, distilledRoom: GEMINI_DISTILL_CHARS - before.length - lead - end };
+  }
   return { closer };
+}
+
+/** Why another tool's result gets nothing: with the files' text Gemini CLI would distill it. */
+export function distilledCut(size?: number): string {
+  const text = size === undefined ? "" : ` (${size} characters as Gemini CLI counts them)`;
+  return `is one that, with the files added${text}, Gemini CLI would distill past ${GEMINI_DISTILL_CHARS} characters (its settings turn experimental.contextManagement on)`;
 }
 
 /** Why a shell command's output gets nothing: with the files' text Gemini CLI would cut it. */

@@ -52,7 +52,7 @@ export async function runHook(
       note: `nothing added: the tool's result ${start.nothing}; the files come with a later call`,
     };
   }
-  const found = await callContext(agent, parsed.call, where, late, start.room);
+  const found = await callContext(agent, parsed.call, where, late, start.room, start.distilledRoom);
   const reply = hookReply(agent, found.text, start.closer);
   return found.note === undefined ? { reply } : { reply, note: found.note };
 }
@@ -65,7 +65,8 @@ export async function runHook(
  * `late()` is true, the session's state is left as it was. A text longer
  * than `room` as Gemini CLI counts it (`GEMINI_CHARS`: what it keeps of a
  * shell result at 40,000 characters, `replyStart`; less when Gemini CLI's
- * settings cut lower, `geminiShellKept`) is not given: nothing is added or kept as given.
+ * settings cut lower, `geminiCut`; for another tool, `distilledRoom`, when
+ * they turn its context management on) is not given: nothing is added or kept as given.
  */
 export async function callContext(
   agent: ToolAgent,
@@ -73,6 +74,7 @@ export async function callContext(
   where: HookWhere,
   late: () => boolean = () => false,
   room = Number.POSITIVE_INFINITY,
+  distilledRoom?: number,
 ): Promise<{ text?: string; note?: string }> {
   const named = namedPaths(agent, call.tool, call.input);
   // Most calls name nothing of interest: answered before anything else is loaded or read.
@@ -101,6 +103,7 @@ export async function callContext(
       snapshot,
       late,
       room,
+      ...(distilledRoom === undefined ? {} : { distilledRoom }),
     });
   } catch (error) {
     return { note: `nothing added: ${error instanceof Error ? error.message : String(error)}` };

@@ -84,13 +84,16 @@ export async function geminiContextNames(
  * The parsed `<cwd>/.gemini/settings.json` (JSON with comments), found as
  * rule files are and read through the door with the project's `reach`, or
  * the diagnostics of why not (none when there is no such file); a parse
- * error's warning ends with `unread` (what is used instead).
+ * error's warning ends with `unread` (what is used instead). At most
+ * `maxBytes` are read (64 KiB unless said): `cut` says the file is longer,
+ * and the value is that of its start, when that parses.
  */
 export async function readGeminiSettings(
   cwd: string,
   reach: Reach,
   unread: string,
-): Promise<{ value: unknown; path: string } | { diagnostics: Diagnostic[] }> {
+  o: { maxBytes?: number } = {},
+): Promise<{ value: unknown; path: string; cut: boolean } | { diagnostics: Diagnostic[] }> {
   const [found] = await findRuleFiles(cwd, { rel: GEMINI_SETTINGS, kind: "file" }, reach);
   if (found === undefined) return { diagnostics: [] };
   const path = toPosix(found.path);
@@ -102,10 +105,11 @@ export async function readGeminiSettings(
   });
   if (found.door) return { diagnostics: [refusalDiagnostic(path, found.door)] };
   if (found.refused) return { diagnostics: [warn(`not read: ${found.refused.reason}`)] };
-  const text = await readRepoCapped(found.path, { reach, maxBytes: MAX_SETTINGS_BYTES });
+  const maxBytes = o.maxBytes ?? MAX_SETTINGS_BYTES;
+  const text = await readRepoCapped(found.path, { reach, maxBytes });
   if (!text.ok) return { diagnostics: text.diagnostics.map((d) => ({ ...d, path })) };
   try {
-    return { value: JSON.parse(stripJsonComments(text.text)), path };
+    return { value: JSON.parse(stripJsonComments(text.text)), path, cut: text.omitted > 0 };
   } catch (error) {
     return { diagnostics: [warn(`not JSON (${(error as Error).message}); ${unread}`)] };
   }
