@@ -60,7 +60,7 @@ describe("hostile repository: Gemini CLI's settings lower the cut of a shell com
     expect(sent).toContain("USER-GLOB-RULE");
   });
 
-  it("the lowest threshold set counts, never above 40,000; 0 or less, a FIFO or a bad file set nothing", async () => {
+  it("the lowest threshold set counts, never above 40,000; 0 or less sets nothing, a FIFO is the smallest cut", async () => {
     const base = tempDir();
     const cwd = join(base, "p");
     const home = join(base, "home");
