@@ -9,7 +9,8 @@ import { swallowed } from "./_commonmark.js";
 // as "````", "~~~~", "<pre>", "<script>", "<?x" or "<![CDATA[" opened a code
 // block or an HTML block that ran over the rest of the prompt: your always
 // rule, the tools, the working directory. A name the repository chose (a
-// project's `tools:` name) had the same hole wherever a template put it at a
+// project's `tools:` name, a folder in the AGENTS.md list) had the same hole
+// wherever a template put it at a
 // line's start. Now no one-line value or name opens a block.
 
 const OPENERS = [
@@ -41,8 +42,10 @@ function world(section: string, project: string) {
   return root;
 }
 
-async function render(section: string, project: string) {
-  const options = pinned(world(section, project), { projectTrusted: true, configFiles: true });
+async function render(section: string, project: string, files: Record<string, string> = {}) {
+  const root = world(section, project);
+  writeFiles(root, files);
+  const options = pinned(root, { projectTrusted: true, configFiles: true, workspaceTree: true });
   return (await renderSystemPrompt(options)).text;
 }
 
@@ -76,6 +79,22 @@ describe("hostile repository: a project's one-line value or name opens no block"
       );
       for (const needle of NEEDLES)
         expect(swallowed(text, needle), `${name} / ${needle}`).toBe(false);
+    },
+  );
+
+  it.each(["<pre>", "```"])(
+    "a folder named %j in the AGENTS.md list at a line's start opens no block",
+    async (folder) => {
+      const text = await render(
+        'Deeper files:\n\n{{#list agentsMd prefix=""}}{{this}}{{/list}}',
+        "vars: {}\n",
+        {
+          [`project/${folder}/AGENTS.md`]: "# deeper\n",
+        },
+      );
+      expect(text).toContain("/AGENTS.md\n");
+      for (const needle of NEEDLES)
+        expect(swallowed(text, needle), `${folder} / ${needle}`).toBe(false);
     },
   );
 });
