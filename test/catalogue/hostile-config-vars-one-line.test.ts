@@ -10,8 +10,8 @@ import { swallowed } from "./_commonmark.js";
 // block or an HTML block that ran over the rest of the prompt: your always
 // rule, the tools, the working directory. A name the repository chose (a
 // project's `tools:` name, a folder in the AGENTS.md list) had the same hole
-// wherever a template put it at a
-// line's start. Now no one-line value or name opens a block.
+// wherever a template put it at a line's start. Now no one-line value or
+// name opens a block.
 
 const OPENERS = [
   "````",
