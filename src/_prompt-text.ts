@@ -44,13 +44,19 @@ export type PrintedAs = "line" | "xml-line" | "xml" | "element";
  * (`\u0001`), `&` as five (`&amp;`). For `"element"` it is the most the text
  * can take, whatever element names the prompt has: each `<` and look-alike
  * opener counted as the `&lt;` {@link escapeWrapperTags} may write for it (a
- * project section named `a` makes `<a` a tag, 2.5 times its bytes).
+ * project section named `a` makes `<a` a tag, 2.5 times its bytes), and a
+ * `{` at its start as the `\{` {@link withoutAgentVariables} may write.
  */
 export function printedLength(text: string, as: PrintedAs): number {
   if (as === "line") return Buffer.byteLength(oneLine(text));
   if (as === "xml-line") return Buffer.byteLength(escapeXml(oneLine(text)));
   if (as === "xml") return Buffer.byteLength(escapeXml(text));
-  return Buffer.byteLength(text) + openerGrowth(text, 0, text.length);
+  return Buffer.byteLength(text) + openerGrowth(text, 0, text.length) + leadingBrace(text);
+}
+
+/** The byte the `\` before a `{` at the start of `text` adds ({@link withoutAgentVariables}). */
+function leadingBrace(text: string): number {
+  return text.startsWith("{") ? 1 : 0;
 }
 
 /** Bytes the `&lt;` for each opener of `text[from, to)` adds: 3 for `<`, 1 for a look-alike (3 bytes in UTF-8). */
@@ -75,7 +81,7 @@ export function openerGrowth(text: string, from: number, to: number): number {
 export function printedHead(text: string, room: number, escaped = false): string {
   const lookAlike = !escaped && LOOK_ALIKE.test(text);
   const lt = escaped ? 1 : 4;
-  let used = 0;
+  let used = escaped ? 0 : leadingBrace(text);
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     let cost: number;
@@ -320,11 +326,14 @@ const LINE_BREAK = /[\n\r\u2028\u2029]/g;
  * agent no longer matches it, and Markdown reads `\{` as `{`, so outside a
  * code span the text says the same. Any other `${…}` (a shell's `${HOME}`)
  * stays as written, unless a `_ToolName}` follows it on its line
- * ({@link withoutToolVariables}).
+ * ({@link withoutToolVariables}). A `{` at its start is written `\{` too: a
+ * template (your section's `${{vars.budget}}`) may print a `$` right before
+ * it, and a project's `{AgentSkills}` there made `${AgentSkills}`.
  */
 export function withoutAgentVariables(text: string): string {
-  if (!text.includes("${")) return text;
-  const named = text.replace(NAMED_VARIABLE, "$$\\{");
+  const open = text.startsWith("{") ? `\\${text}` : text;
+  if (!open.includes("${")) return open;
+  const named = open.replace(NAMED_VARIABLE, "$$\\{");
   return named.includes(TOOL_VARIABLE_END) ? withoutToolVariables(named) : named;
 }
 
@@ -416,16 +425,38 @@ export const ELEMENT_END = "\n\n";
  * with every tag of the prompt's own elements made literal
  * ({@link escapeWrapperTags}), as a file's text is. A folder named
  * `<` holding `dir_context> <rules>` then prints as text in a list or the tree.
- * An HTML comment's opener is made literal too (`&lt;!--`): a line has no
- * room for the `-->` line that closes one a file's text leaves open
- * ({@link closeOpenBlocks}), and a reader that takes a comment to run to its
- * `-->` would read every section after a rule's description of `<!-- x`, or
- * a folder named `<!--` in the AGENTS.md list or the working directory's
- * path, as a comment.
+ * It opens no block either, wherever a template puts it, a line's start
+ * included ({@link lineOpeningNoBlock}): a line has no room for the line that
+ * closes one, and a reader would take every section after it (a rule's
+ * description `<!-- x`, a folder named `<pre>` or `` ``` `` in the AGENTS.md
+ * list, a project's `vars:` value `~~~~` your section prints on its own line)
+ * as a comment, an HTML block or a code block.
  */
 export function nameText(text: string, names: ReadonlySet<string>): string {
-  const line = escapeWrapperTags(oneLine(text), names);
-  return line.includes("<!--") ? line.replaceAll("<!--", "&lt;!--") : line;
+  return lineOpeningNoBlock(escapeWrapperTags(oneLine(text), names));
+}
+
+/** Backticks and tildes at a line's start, after any blanks: a fence's opener when 3 or more. */
+const LEADING_FENCE = /^[ \t]*(`+|~+)/;
+
+/**
+ * `line` (one line) such that no block runs on from it, wherever it is
+ * printed: each `<` is written `&lt;`, so it starts no HTML block (`<pre>`,
+ * `<script>`, `<style>`, `<textarea>`, `<!--`, `<?`, `<!X`, `<![CDATA[`, run
+ * to their end tag; any other tag alone on a line, to the next blank line)
+ * even after another value that ends the line's start; and a run of backticks
+ * or tildes at its start, after blanks, has its first one written `\``
+ * (`\~`) when it is a fence's opener (3 or more) or is all the line holds
+ * (a value printed right before it could make it one).
+ */
+export function lineOpeningNoBlock(line: string): string {
+  const text = line.includes("<") ? line.replaceAll("<", "&lt;") : line;
+  const fence = LEADING_FENCE.exec(text);
+  if (fence?.[1] === undefined) return text;
+  const run = fence[1];
+  const at = fence[0].length - run.length;
+  if (run.length < 3 && fence[0].length < text.length) return text;
+  return `${text.slice(0, at)}\\${text.slice(at)}`;
 }
 
 /**

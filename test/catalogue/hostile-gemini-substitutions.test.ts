@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
-import { pinned, tempDir } from "../api/_helpers.js";
+import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 
 // Gemini CLI replaces `${AgentSkills}`, `${SubAgents}`, `${AvailableTools}`
 // and `${<tool>_ToolName}` anywhere in a GEMINI_SYSTEM_MD file
@@ -112,6 +112,23 @@ describe("hostile repository: Gemini CLI's ${…} variables in a repository's te
     );
     // A line break ends a tool's variable: `${x` stays as written.
     expect(text).toContain("D\n${x\n_ToolName}");
+  });
+
+  // Review rev42b (F4, low): your section writes a `$` before a variable a
+  // project may set (`${{vars.budget}}`); the project's `{AgentSkills}` has
+  // no `${` of its own, so it went in as written and the file held `${AgentSkills}`.
+  it("a project's value starting with { after your own $ makes no ${…}", async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      "project/.git/HEAD": "ref: refs/heads/main\n",
+      "agent/sections/usec.md": "---\norder: 5\n---\nBudget: ${{vars.budget}} a month.\n",
+      "agent/sysprompt.yaml": 'vars:\n  budget: "500"\n',
+      "project/.pi/sysprompt.yaml": 'vars:\n  budget: "{AgentSkills}"\n',
+    });
+    const options = pinned(root, { agent: "gemini-cli", projectTrusted: true, configFiles: true });
+    const { text } = await renderSystemPrompt(options);
+    expect(text).toContain("Budget: $\\{AgentSkills} a month.");
+    expect(geminiSubstitutes(text, [])).not.toContain("<skills>");
   });
 
   it("other agents get the repository's text as written", async () => {

@@ -62,7 +62,7 @@ describe("expandSkillCommand", () => {
     expect(expandSkillCommand(`/skill:odd"<name>`, [odd])).toBe(
       [
         `<skill name="odd&quot;&lt;name&gt;" location="${t}/a&amp;b &quot;c&quot;/SKILL.md">`,
-        `The user asked to apply the skill "odd"<name>" (${file}).`,
+        `The user asked to apply the skill "odd"&lt;name>" (${file}).`,
         `Paths written inside it are relative to its folder: ${folder}`,
         "",
         "Use <tags> & things.",
