@@ -232,7 +232,7 @@ function coreSettingSync(gitFolder: string, key: string): string | null | "unsur
     if (entry === null || entry[1]?.toLowerCase() !== key) continue;
     // A key with no `=` is boolean true (`bare` alone); `worktree` alone is an error to git.
     if (entry[2] !== "=") {
-      if (!/^\s*([#;].*)?$/.test(entry[3] ?? "")) return "unsure";
+      if (key !== "bare" || !/^\s*([#;].*)?$/.test(entry[3] ?? "")) return "unsure";
       found = "true";
       continue;
     }
