@@ -127,17 +127,21 @@ export function gitDirNamedSync(dotGit: string, dir: string): string | undefined
 const GITDIR = "gitdir: ";
 
 /**
- * The path a worktree's git folder names back in its `gitdir` file (the
- * worktree's `.git`), as written, or undefined: a regular file of one line,
- * never a link (git writes it itself).
+ * The one path a file git writes itself holds (a worktree admin folder's
+ * `gitdir` or `commondir`), as written, or undefined: a regular file of one
+ * line, never a link.
  */
-function worktreeBackLinkSync(gitFolder: string): string | undefined {
-  const file = join(gitFolder, "gitdir");
+export function pathLineSync(file: string): string | undefined {
   if (!statOrUndefinedSync(file, false)?.isFile()) return undefined;
   const read = readTextFileSync(file, MAX_GITFILE_BYTES);
   if (!read.ok) return undefined;
-  const back = read.text.replace(/[\r\n]+$/, "");
-  return back === "" || back.includes("\n") ? undefined : back;
+  const line = read.text.replace(/[\r\n]+$/, "");
+  return line === "" || line.includes("\n") ? undefined : line;
+}
+
+/** The path a worktree's git folder names back in its `gitdir` file (the worktree's `.git`), as written. */
+function worktreeBackLinkSync(gitFolder: string): string | undefined {
+  return pathLineSync(join(gitFolder, "gitdir"));
 }
 
 /**
@@ -165,7 +169,8 @@ export function namesBack(gitFolder: string, dotGit: string): boolean {
   return typeof tree === "string" && samePath(resolve(base, tree), dirname(dotGit));
 }
 
-function samePath(a: string, b: string): boolean {
+/** Whether two paths name the same place, as written or by real path. */
+export function samePath(a: string, b: string): boolean {
   if (a === b) return true;
   try {
     return realpathSyncLinear(a) === realpathSyncLinear(b);
@@ -181,10 +186,30 @@ const MAX_CONFIG_BYTES = 256 * 1024;
  * The `core.worktree` a git folder's `config` sets (the last one, as git
  * takes it), `null` when it sets none, or "unsure" when the file cannot tell
  * (unreadable, over {@link MAX_CONFIG_BYTES}, an `include` that could set it,
- * a value quoted, escaped or continued, which git would unquote: not
- * modelled). Only the plain form git writes itself is read.
+ * a value git would refuse or that runs on to the next line, an empty one).
+ * A value is read as git reads it ({@link configValue}): git quotes the path
+ * of a submodule whose name holds `#`, `;` or a quote.
  */
 export function coreWorktreeSync(gitFolder: string): string | null | "unsure" {
+  const value = coreSettingSync(gitFolder, "worktree");
+  return value === "" ? "unsure" : value;
+}
+
+/**
+ * Whether a git folder's `config` says it is bare (`core.bare` true), false
+ * when it does not, "unsure" as {@link coreWorktreeSync}.
+ */
+export function coreBareSync(gitFolder: string): boolean | "unsure" {
+  const value = coreSettingSync(gitFolder, "bare");
+  if (value === null) return false;
+  if (value === "unsure") return value;
+  const v = value.toLowerCase();
+  if (["true", "yes", "on", "1"].includes(v)) return true;
+  return ["false", "no", "off", "0", ""].includes(v) ? false : "unsure";
+}
+
+/** The last value of `core.<key>` (lower case) in a git folder's `config`: see {@link coreWorktreeSync}. */
+function coreSettingSync(gitFolder: string, key: string): string | null | "unsure" {
   const file = join(gitFolder, "config");
   const kind = statOrUndefinedSync(file, false);
   if (kind === undefined) return null;
@@ -203,14 +228,56 @@ export function coreWorktreeSync(gitFolder: string): string | null | "unsure" {
       inCore = name === "core";
       line = line.slice(end + 1).trim();
     }
-    if (!inCore || !/^worktree\b/i.test(line)) continue;
-    const eq = /^worktree\s*=\s*(.*)$/i.exec(line);
-    if (eq === null) return "unsure";
-    const value = (eq[1] ?? "").replace(/\s[#;].*$/, "").trim();
-    if (value === "" || /["\\#;]/.test(value)) return "unsure";
+    const entry = inCore ? /^([A-Za-z][A-Za-z0-9-]*)\s*(=?)(.*)$/.exec(line) : null;
+    if (entry === null || entry[1]?.toLowerCase() !== key) continue;
+    // A key with no `=` is boolean true (`bare` alone); `worktree` alone is an error to git.
+    if (entry[2] !== "=") {
+      if (key !== "bare" || !/^\s*([#;].*)?$/.test(entry[3] ?? "")) return "unsure";
+      found = "true";
+      continue;
+    }
+    const value = configValue(entry[3] ?? "");
+    if (value === undefined) return "unsure";
     found = value;
   }
   return found;
+}
+
+/**
+ * A config value as git reads one written on one line (its `parse_value`):
+ * leading and trailing blanks outside double quotes dropped, the quotes
+ * removed, `\\` `\"` `\n` `\t` `\b` escapes, a `#` or `;` outside quotes
+ * starting a comment. Undefined for what git refuses (an unknown escape, a
+ * quote left open) and for a backslash at the line's end (the value runs on
+ * to the next line; git never writes one so).
+ */
+export function configValue(text: string): string | undefined {
+  const escapes: Record<string, string> = { "\\": "\\", '"': '"', n: "\n", t: "\t", b: "\b" };
+  let out = "";
+  let quoted = false;
+  let trimAt = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (!quoted && /[ \t\v\f\r]/.test(c)) {
+      if (trimAt === 0) trimAt = out.length;
+      if (out.length > 0) out += c;
+      continue;
+    }
+    if (!quoted && (c === "#" || c === ";")) break;
+    trimAt = 0;
+    if (c === "\\") {
+      i++;
+      const escaped = escapes[text.charAt(i)];
+      if (escaped === undefined) return undefined;
+      out += escaped;
+    } else if (c === '"') {
+      quoted = !quoted;
+    } else {
+      out += c;
+    }
+  }
+  if (quoted) return undefined;
+  return trimAt > 0 ? out.slice(0, trimAt) : out;
 }
 
 /**

@@ -307,8 +307,20 @@ describe("normal layouts whose .git is a file or a link keep their submodules", 
         "../../../../../m/sub",
       ),
     ],
+    // Review rev42a (F6, low): git quotes `core.worktree` when the path holds `#` or `;`.
+    "a submodule named m#x as the root (git quotes its core.worktree)": [
+      ["home/work/proj/.git/HEAD", "ref: refs/heads/main\n"],
+      ...gitFolder("home/work/proj/.git/modules/m#x", '[core]\n\tworktree = "../../../m#x"\n'),
+      ["home/work/proj/m#x/.git", "gitdir: ../.git/modules/m#x\n"],
+      ...withSubmodule(
+        "home/work/proj/m#x",
+        "home/work/proj/.git/modules/m#x/modules/sub",
+        "../../../../../m#x/sub",
+      ),
+    ],
   } as const satisfies Record<string, Layout>;
   const ROOTS = {
+    "a submodule named m#x as the root (git quotes its core.worktree)": "work/proj/m#x",
     "a worktree with relative gitdir files (git 2.48)": "work/wt",
     "a --separate-git-dir root": "work/sep",
     "a root whose .git is a link to its git folder": "work/lnk",
@@ -340,6 +352,37 @@ describe("normal layouts whose .git is a file or a link keep their submodules", 
         ["srv/W/services/mine/.git", `gitdir: ${join(base, git, "worktrees", "m")}\n`],
         ["srv/W/services/mine/.env", "KEY=MARKER-WTENV\n"],
         ["srv/W/env.md", { symlink: "services/mine/.env" }],
+      ]);
+      const w = join(base, "srv", "W");
+      expect(await readBoth(w, join(base, "home"), "env.md")).toEqual([
+        "file-outside-project",
+        "file-outside-project",
+      ]);
+    });
+  }
+
+  // Review rev42a (F2, low): W's `.git` naming your separate git folder P,
+  // a worktree of one of P's SUBMODULES placed in W (its admin folder
+  // `P/modules/sub/worktrees/subwt` lies in P's `modules/`) was W's part.
+  // Of such a git folder only submodules' git folders are parts.
+  for (const how of ["absolute", "relative"] as const) {
+    it(`W's .git naming your separate git folder (${how}), your worktree of its submodule placed in W: not W's`, async () => {
+      const base = tempDir();
+      const admin = join(base, "home/gitdirs/P/modules/sub/worktrees/subwt");
+      const wt = join(base, "srv/W/plugins/subwt");
+      await buildLayout(base, "nested-forged-standalone-sub", [
+        ...gitFolder("home/gitdirs/P"),
+        ...gitFolder("home/gitdirs/P/modules/sub", "[core]\n\tworktree = ../../../../work/P/sub\n"),
+        ["home/gitdirs/P/modules/sub/worktrees/subwt/HEAD", "ref: refs/heads/w\n"],
+        ["home/gitdirs/P/modules/sub/worktrees/subwt/commondir", "../..\n"],
+        ["home/gitdirs/P/modules/sub/worktrees/subwt/gitdir", `${join(wt, ".git")}\n`],
+        [
+          "srv/W/.git",
+          `gitdir: ${how === "absolute" ? join(base, "home/gitdirs/P") : "../../home/gitdirs/P"}\n`,
+        ],
+        ["srv/W/plugins/subwt/.git", `gitdir: ${admin}\n`],
+        ["srv/W/plugins/subwt/.env", "KEY=MARKER-SUBWTENV\n"],
+        ["srv/W/env.md", { symlink: "plugins/subwt/.env" }],
       ]);
       const w = join(base, "srv", "W");
       expect(await readBoth(w, join(base, "home"), "env.md")).toEqual([
