@@ -126,7 +126,9 @@ export async function namedProjectPath(
   const into = (await leavesIntoTree(path, { root: near.root, start: cwd, home }))
     ? undefined
     : await intoProjectAsNamed(path, near, { start: cwd, home });
-  if (into !== undefined) return counts(near) ? { path: into, reach: near } : undefined;
+  if (into !== undefined && counts(near)) return { path: into, reach: near };
+  // Into your own folders as the home folder's project (from `~`): yours, unless it enters a
+  // repository of its own there (`~/prompt-kit/base.md`), whose file it is (see `namedPlace`).
   const place = await namedPlace(path, { cwd, home });
   if (place.tree === undefined) return undefined;
   const root = place.tree.root;
