@@ -81,6 +81,23 @@ describe("hostile-named-path-other-repo: a file named in another repository foll
         expect(text, cwd).not.toContain(KEY);
         expect(text, cwd).toMatch(/^refused: /);
       }
+      // From `~`, relative: the home folder's door took the kit's link to a plain file of yours
+      // (`tax.md -> ../Documents/tax.md`) as the home's; it is the kit's, with a dotfiles home too.
+      mkdirSync(join(root, "home", "Documents"));
+      writeFileSync(join(root, "home", "Documents", "tax.md"), "SECRET-MARKER-TAX\n");
+      symlinkSync("../Documents/tax.md", join(kit, "tax.md"));
+      for (const dotfiles of [false, true]) {
+        if (dotfiles) repository(join(root, "home"));
+        const text = await outcome(
+          pinned(root, {
+            cwd: join(root, "home"),
+            projectTrusted,
+            appendSystemPrompt: "prompt-kit/tax.md",
+          }),
+        );
+        expect(text, `dotfiles ${dotfiles}`).not.toContain("SECRET-MARKER");
+        expect(text).toMatch(new RegExp(`^refused: .*outside the project root ${kit}`));
+      }
       // A plain file of the kit is yours to name.
       const plain = await outcome(
         pinned(root, { cwd: app, projectTrusted, appendSystemPrompt: "~/prompt-kit/plain.md" }),
