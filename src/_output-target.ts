@@ -1,11 +1,12 @@
-import { dirname, join, parse, resolve, sep } from "node:path";
+import { dirname, join, parse, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "./_fs.js";
-import { realpath } from "./_io.js";
+import { lstatKindOrMissing, realpath } from "./_io.js";
 import { isWithin } from "./_paths.js";
 import {
   findProjectRoot,
   holdsGit,
   intoProject,
+  isGitFolder,
   nestedClones,
   projectReach,
   type Reach,
@@ -89,7 +90,53 @@ export async function namedPlace(
     const shared = await sharedFolder(path, start, o.home);
     if (shared !== undefined) return shared;
   }
+  for (const start of starts) {
+    const entered = await enteredRepository(path, start, o.home);
+    if (entered !== undefined) return entered;
+  }
   return { path };
+}
+
+/**
+ * For a path into folders of the user's own ({@link sharedFolder} found none
+ * to check it from: it leaves the working folder's project at the home
+ * folder, above it, or at `/`): the first repository it enters as written on
+ * its way down from the folder it shares with the working folder (a folder
+ * holding a `.git` entry, or a bare git folder), when that is neither the
+ * home folder nor a folder holding it (a dotfiles repository is the user's
+ * own); a link below the home folder on the way ends the search (a
+ * tarball's link may lead into a repository's git folder). A prompt kit
+ * cloned at `~/prompt-kit` is a repository like any other:
+ * `~/prompt-kit/base.md` is its file, checked (and read, through the door)
+ * from its root down, so its committed link `base.md -> ../.ssh/id_rsa`, or
+ * a folder link `out -> ../.config`, is refused, as it is for the same clone
+ * at `~/work/kit2` beside the working folder's project.
+ */
+async function enteredRepository(
+  path: string,
+  start: string,
+  home: string,
+): Promise<NamedPlace | undefined> {
+  const file = resolve(path);
+  const from = commonFolder(dirname(file), resolve(start));
+  const names = relative(from, file)
+    .split(sep)
+    .filter((n) => n !== "");
+  const realHome = await realpathOrSelf(home);
+  for (let i = 1; i <= names.length; i++) {
+    const dir = join(from, ...names.slice(0, i));
+    // A link that lies below the home folder (`~/dl/t/prompts/base`, a tarball's) may lead into a
+    // repository's git folder; only the user's links (in the home folder, or above it) are followed.
+    const linked = (await lstatKindOrMissing(dir).catch(() => undefined)) === "link";
+    if (linked && !isWithin(resolve(home), dirname(dir))) return undefined;
+    if (!(await holdsGit(dir)) && !(await isGitFolder(dir))) continue;
+    // The home folder's own repository (or one holding it) is the user's: their links are theirs.
+    if (isWithin(resolve(home), dir) || isWithin(realHome, await realpathOrSelf(dir))) continue;
+    const tree = { root: dir, kind: "repository" } as const;
+    // The repository itself named (a folder of templates, a scenario folder): nothing above to check.
+    return dir === file ? { path: file, tree } : { path: file, within: dir, tree };
+  }
+  return undefined;
 }
 
 /**
@@ -290,7 +337,10 @@ async function inProjectOf(
 ): Promise<NamedPlace | undefined> {
   const under = path !== start && isWithin(path, start) ? { path, within: start } : undefined;
   const reach = await outermostReach(start, home);
-  if (reach.home !== undefined || reach.excluded.length > 0) return under;
+  // The home folder's project (a dotfiles repository, or none: the home folder itself) stands
+  // for your own folders; a repository named in them is its own (`~/prompt-kit/base.md` from `~`).
+  if (reach.home !== undefined || reach.excluded.length > 0)
+    return under && ((await enteredRepository(path, start, home)) ?? under);
   // Out of it as written into a tree around it: that tree's path (see `sharedFolder`).
   if (await leavesIntoTree(path, { root: reach.root, start, home })) return under;
   const into = await intoProjectAsNamed(path, reach, { start, home });

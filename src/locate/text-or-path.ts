@@ -126,8 +126,14 @@ export async function namedProjectPath(
   const into = (await leavesIntoTree(path, { root: near.root, start: cwd, home }))
     ? undefined
     : await intoProjectAsNamed(path, near, { start: cwd, home });
-  if (into !== undefined) return counts(near) ? { path: into, reach: near } : undefined;
+  // Into your own folders as the home folder's project (from `~`, a dotfiles repository): the
+  // home's, unless it enters a repository of its own there (`prompt-kit/base.md`, whose links
+  // to your other files are its own: see `namedPlace`).
+  const ownFolders = near.home !== undefined || near.excluded.length > 0;
+  if (into !== undefined && counts(near) && !ownFolders) return { path: into, reach: near };
   const place = await namedPlace(path, { cwd, home });
+  if (into !== undefined && counts(near) && place.tree?.kind !== "repository")
+    return { path: into, reach: near };
   if (place.tree === undefined) return undefined;
   const root = place.tree.root;
   const reach = await projectReach({ start: root, home, trusted, root });

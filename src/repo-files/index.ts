@@ -18,6 +18,7 @@ export {
   chainFolders,
   MAX_CHAIN_FOLDERS,
 } from "./cwd-chain.js";
+export { isGitFolder } from "./git-file.js";
 export { intoProject } from "./into-project.js";
 export { type NestedCheck, nestedClones } from "./nested-clone.js";
 export { readFileNoFollow } from "./no-follow.js";
