@@ -4,6 +4,8 @@ import { type TemplateSize, templateSize } from "./_shape.js";
 import {
   MAX_PARTIAL_DEPTH,
   MAX_PROMPT_CALLS,
+  MAX_PROMPT_COMPILED_TAGS,
+  MAX_PROMPT_COMPILES,
   MAX_PROMPT_INPUT,
   MAX_PROMPT_OUTPUT,
   MAX_PROMPT_TAGS,
@@ -20,6 +22,35 @@ import {
 // proportional to the input and the limits, whatever the template does.
 
 /**
+ * The templates one prompt compiles, every render of it (a fit's renders
+ * share one): the engine keeps each template the prompt used compiled here
+ * for the prompt's life, so a template pushed out of the engine's cache is
+ * not compiled again (issue 24, review rev42d F1/F2); and every compile that
+ * is still made (in neither) is charged ({@link MAX_PROMPT_COMPILES},
+ * {@link MAX_PROMPT_COMPILED_TAGS}), so no route can loop compiles.
+ */
+export class PromptCompiles {
+  /** Templates compiled for this prompt, and their tags. */
+  compiled = 0;
+  compiledTags = 0;
+
+  /** Charges one compile of a template of `size` (undefined: refused before parsing); throws, before it, past the limits. */
+  charge(size: TemplateSize | undefined): void {
+    const tags = size?.tags ?? 0;
+    if (
+      this.compiled + 1 > MAX_PROMPT_COMPILES ||
+      this.compiledTags + tags > MAX_PROMPT_COMPILED_TAGS
+    ) {
+      throw new TemplateError(
+        `Template not compiled: the prompt compiled more than ${MAX_PROMPT_COMPILES} templates or ${MAX_PROMPT_COMPILED_TAGS} tags`,
+      );
+    }
+    this.compiled++;
+    this.compiledTags += tags;
+  }
+}
+
+/**
  * What every render of one prompt spends together ({@link MAX_PROMPT_CALLS},
  * {@link MAX_PROMPT_OUTPUT}), given to each render of it: a section that
  * fails has done its work all the same. Once spent, every render given it
@@ -32,6 +63,9 @@ import {
  * changed from one render to the next (issue 24, review rev41b).
  */
 export class PromptWork {
+  /** `compiles`: shared by the renders of one fit, which are one prompt's. */
+  constructor(readonly compiles: PromptCompiles = new PromptCompiles()) {}
+
   calls = 0;
   produced = 0;
   given = 0;
@@ -132,7 +166,11 @@ function spentError(): TemplateError {
 
 /** The budget of one render; `begin`/`end` bracket every metered call. */
 export class RenderBudget {
-  constructor(readonly work?: PromptWork) {}
+  /** `compiles`: the prompt's ({@link PromptWork.compiles}), or this render's own when it is no prompt's. */
+  constructor(
+    readonly work?: PromptWork,
+    readonly compiles: PromptCompiles = work?.compiles ?? new PromptCompiles(),
+  ) {}
 
   private calls = 0;
   private produced = 0;

@@ -6,6 +6,7 @@ import {
   type Engine,
   formatPrompt,
   MAX_PROMPT_CHARS,
+  PromptCompiles,
   PromptWork,
   TemplateError,
 } from "../engine/index.js";
@@ -128,6 +129,12 @@ function compileKey(work: PromptWork): string {
  * fitting's work before a step that gave your texts room (review rev38b).
  */
 export class SectionReuse {
+  /**
+   * `compiles`: what the fit's renders compile, one prompt's ({@link PromptCompiles}):
+   * each render's work is its own, but a template is compiled once in the whole fit.
+   */
+  constructor(readonly compiles: PromptCompiles = new PromptCompiles()) {}
+
   /**
    * What each version rendered to under its patch: its text, or the error it
    * stopped with (a section's own limits: 200,000 helper calls looped over
