@@ -73,6 +73,18 @@ export class PromptWork {
   words = 0;
   /** Set when a render crossed the prompt's limits: render no more sections. */
   spent = false;
+  /**
+   * Sources of your own and the builtin templates (sections, partials, a
+   * custom prompt): they count toward none of the prompt's compile totals
+   * (each keeps its own per-template caps), so a repository's templates
+   * cannot spend their room (review rev42d F3).
+   */
+  own: ReadonlySet<string> | undefined;
+
+  /** Whether `source` is one of {@link own}. */
+  isOwn(source: string): boolean {
+    return this.own?.has(source) === true;
+  }
   /** The templates counted so far, by source (a partial that every section calls counts once). */
   private readonly counted = new Set<string>();
   /** The same, in the order counted, with what each counted ({@link CountedTemplate}). */
@@ -95,9 +107,11 @@ export class PromptWork {
    */
   count(source: string, size: TemplateSize | undefined): void {
     if (this.spent) throw spentError();
-    if (size === undefined || !this.add({ source, size })) return;
+    if (size === undefined || this.isOwn(source)) return;
+    this.add({ source, size });
+    // Past the total, every template of the project's is refused, counted before or not; the
+    // prompt is not spent: your own and the builtin templates after it still render.
     if (this.tags > MAX_PROMPT_TAGS || this.words > MAX_PROMPT_WORDS) {
-      this.spent = true;
       throw new TemplateError(
         `Template not compiled: the prompt's templates hold more than ${MAX_PROMPT_TAGS} tags or ${MAX_PROMPT_WORDS} words inside tags together`,
       );

@@ -263,14 +263,15 @@ export function createEngine(): Engine {
     const cached = cache.get(source) ?? mine?.entries.get(source);
     if (cached !== undefined) {
       work?.count(source, cached.size);
-      if (mine !== undefined) remember(mine, source, cached);
+      if (mine !== undefined) remember(mine, source, cached, work?.isOwn(source));
       if (cached.result instanceof TemplateError) throw cached.result;
       return cached.result;
     }
     const ahead = precompiled.get(source);
     const size = ahead?.size ?? templateSize(source);
     work?.count(source, size);
-    compiles?.charge(size);
+    const own = work?.isOwn(source) === true;
+    if (!own) compiles?.charge(size);
     let entry: Compiled | TemplateError | undefined;
     if (ahead !== undefined) {
       try {
@@ -294,7 +295,7 @@ export function createEngine(): Engine {
     }
     const made = { result: entry, size };
     keep(source, made);
-    if (mine !== undefined) remember(mine, source, made);
+    if (mine !== undefined) remember(mine, source, made, own);
     if (entry instanceof TemplateError) throw entry;
     return entry;
   }
@@ -308,14 +309,19 @@ export function createEngine(): Engine {
     return mine;
   }
 
-  /** Keeps `entry` for the prompt of `mine` while there is room (nothing is dropped: what is not kept is charged again). */
-  function remember(mine: Kept, source: string, entry: CacheEntry): void {
+  /**
+   * Keeps `entry` for the prompt of `mine` while there is room (nothing is
+   * dropped: what is not kept is charged again); your own and the builtin
+   * templates (`own`, a set of their own) always.
+   */
+  function remember(mine: Kept, source: string, entry: CacheEntry, own = false): void {
     if (mine.entries.has(source)) return;
     const tags = entry.size?.tags ?? 0;
     if (
-      mine.entries.size >= MAX_KEPT_TEMPLATES ||
-      mine.chars + source.length > MAX_KEPT_CHARS ||
-      mine.tags + tags > MAX_PROMPT_COMPILED_TAGS
+      (!own && mine.entries.size >= MAX_KEPT_TEMPLATES) ||
+      (!own &&
+        (mine.chars + source.length > MAX_KEPT_CHARS ||
+          mine.tags + tags > MAX_PROMPT_COMPILED_TAGS))
     ) {
       return;
     }

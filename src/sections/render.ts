@@ -76,6 +76,12 @@ export interface RenderInput {
   extraSections?: readonly ExtraSection[];
   /** Per-section data and notes, by section name. */
   patches?: ReadonlyMap<string, SectionPatch>;
+  /**
+   * Sources of the partials from your layers and the builtins: with every
+   * section and custom prompt not from the project, they count toward none
+   * of the prompt's compile totals ({@link PromptWork.own}).
+   */
+  ownPartials?: ReadonlySet<string>;
   /** What the renders may spend together; default: a budget of this call's own. */
   work?: PromptWork;
   /**
@@ -117,6 +123,25 @@ function workKey(work: PromptWork): string {
  */
 function compileKey(work: PromptWork): string {
   return `compile ${work.tags}/${work.words}/${work.countedTemplates}`;
+}
+
+/**
+ * The sources of your own and the builtin templates among `input`'s: the
+ * sections and custom prompts of every layer but the project's (their lower
+ * versions too), and {@link RenderInput.ownPartials}. A project's copy of one
+ * of them is the same template, compiled once.
+ */
+function ownSources(input: RenderInput): Set<string> {
+  const own = new Set(input.ownPartials);
+  for (const template of input.templates) {
+    for (let v: SectionTemplate | undefined = template; v !== undefined; v = v.lower) {
+      if (v.source.layer !== "project") own.add(v.body);
+    }
+  }
+  for (let c = input.customPrompt ?? undefined; c !== undefined; c = c.lower) {
+    if (c.template && c.source.layer !== "project") own.add(c.text);
+  }
+  return own;
 }
 
 /**
@@ -182,7 +207,8 @@ export class SectionReuse {
       work.produced += c.produced;
       work.given += c.given;
       work.recount(c.templates);
-      work.spent = true;
+      // A template refused at the compile totals spends nothing: the sections after it render.
+      if (!hit.start.startsWith("compile ")) work.spent = true;
       this.replayedCalls += c.calls;
       throw hit.error;
     }
@@ -241,7 +267,7 @@ export class SectionReuse {
           cost.calls === 0 &&
           cost.produced === 0 &&
           cost.given === 0;
-        const spent = work.spent ? { start: refused ? compileStart : start } : {};
+        const spent = refused ? { start: compileStart } : work.spent ? { start } : {};
         this.bodies.set(key, { patch, error, cost, ...spent });
       }
       throw error;
@@ -328,6 +354,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   const stopped = new Set<string>();
   let overPath: string | undefined;
   const work = input.work ?? new PromptWork();
+  work.own = ownSources(input);
   // Sections not rendered because the renders before them spent the prompt's work.
   const unworked: string[] = [];
   const names = new Set<string>();
