@@ -656,10 +656,7 @@ export function renderWithRoom(
   // section's text and work for reuse made a plain render of a small prompt ~60 us slower.
   // Its compiles are the fit's too: a template is compiled once in all of them.
   const compiles = input.work?.compiles ?? new PromptCompiles();
-  const first = renderSections(
-    input.work === undefined ? { ...input, work: new PromptWork(compiles) } : input,
-    engine,
-  );
+  const first = renderSections(input, engine, input.work ?? new PromptWork(compiles));
   const wanted = leftOutForRoom(first, keep);
   if (wanted.size === 0) return first;
   const reuse = new SectionReuse(compiles);

@@ -254,16 +254,16 @@ export function createEngine(): Engine {
    * `work`, when given, is charged for the template, compiled now or cached
    * (it throws past its total, before compiling): what a prompt may use does
    * not depend on what earlier renders left in the cache. A template the
-   * prompt used before is taken from what it keeps ({@link Kept}), never
-   * compiled twice; one compiled afresh is charged to its compiles
+   * prompt compiled is kept for it ({@link Kept}), never compiled again in
+   * it though the cache drops it; each compile is charged to the prompt's
    * ({@link PromptCompiles}) first.
    */
   function compile(source: string, work?: PromptWork, compiles = work?.compiles): Compiled {
-    const mine = compiles === undefined ? undefined : keptFor(compiles);
+    // What the prompt compiled is kept from its compile on: compiled at most once in it.
+    const mine = compiles === undefined ? undefined : kept.get(compiles);
     const cached = cache.get(source) ?? mine?.entries.get(source);
     if (cached !== undefined) {
       work?.count(source, cached.size);
-      if (mine !== undefined) remember(mine, source, cached, work?.isOwn(source));
       if (cached.result instanceof TemplateError) throw cached.result;
       return cached.result;
     }
@@ -295,7 +295,7 @@ export function createEngine(): Engine {
     }
     const made = { result: entry, size };
     keep(source, made);
-    if (mine !== undefined) remember(mine, source, made, own);
+    if (compiles !== undefined) remember(mine ?? keptFor(compiles), source, made, own);
     if (entry instanceof TemplateError) throw entry;
     return entry;
   }

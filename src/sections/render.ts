@@ -131,7 +131,15 @@ function compileKey(work: PromptWork): string {
  * versions too), and {@link RenderInput.ownPartials}. A project's copy of one
  * of them is the same template, compiled once.
  */
-function ownSources(input: RenderInput): Set<string> {
+function ownSources(input: RenderInput): ReadonlySet<string> {
+  // Made once for a template list (a prepared prompt's, every render and fit of it).
+  const made = ownMade.get(input.templates);
+  if (
+    made !== undefined &&
+    made.partials === input.ownPartials &&
+    made.custom === input.customPrompt
+  )
+    return made.own;
   const own = new Set(input.ownPartials);
   for (const template of input.templates) {
     for (let v: SectionTemplate | undefined = template; v !== undefined; v = v.lower) {
@@ -141,8 +149,18 @@ function ownSources(input: RenderInput): Set<string> {
   for (let c = input.customPrompt ?? undefined; c !== undefined; c = c.lower) {
     if (c.template && c.source.layer !== "project") own.add(c.text);
   }
+  ownMade.set(input.templates, { partials: input.ownPartials, custom: input.customPrompt, own });
   return own;
 }
+
+const ownMade = new WeakMap<
+  readonly SectionTemplate[],
+  {
+    partials: ReadonlySet<string> | undefined;
+    custom: CustomPrompt | null | undefined;
+    own: ReadonlySet<string>;
+  }
+>();
 
 /**
  * The renders of one template set and data, kept across the renders of a fit
@@ -338,9 +356,14 @@ export interface RenderOutput {
  * diagnostic. Each problem is reported once. Sections are placed by the
  * {@link sectionKey} of the version used (volatile ones last); see
  * {@link ExtraSection} for sections from code and {@link CustomPrompt} for the
- * custom base prompt, which is the section `system`. Names are unique.
+ * custom base prompt, which is the section `system`. Names are unique. `work`:
+ * what its renders spend (default `input.work`, else a budget of this call's own).
  */
-export function renderSections(input: RenderInput, engine: Engine): RenderOutput {
+export function renderSections(
+  input: RenderInput,
+  engine: Engine,
+  work: PromptWork = input.work ?? new PromptWork(),
+): RenderOutput {
   const diagnostics: Diagnostic[] = [];
   const partials = input.partials ?? {};
   const placed: { key: SectionKey; section: RenderedSection }[] = [];
@@ -353,7 +376,6 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   const overSizes: Record<string, number> = {};
   const stopped = new Set<string>();
   let overPath: string | undefined;
-  const work = input.work ?? new PromptWork();
   work.own = ownSources(input);
   // Sections not rendered because the renders before them spent the prompt's work.
   const unworked: string[] = [];
