@@ -267,6 +267,7 @@ export function createEngine(): Engine {
       if (cached.result instanceof TemplateError) throw cached.result;
       return cached.result;
     }
+    work?.refuseIfOver(source);
     const ahead = precompiled.get(source);
     const size = ahead?.size ?? templateSize(source);
     work?.count(source, size);
