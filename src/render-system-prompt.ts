@@ -48,6 +48,8 @@ export { DEFAULT_AGENT_NAME } from "./prompt-data.js";
 export interface PreparedPrompt {
   templates: SectionTemplate[];
   partials: Record<string, string>;
+  /** Sources of the partials of your layers and the builtins' ({@link RenderInput.ownPartials}). */
+  ownPartials: ReadonlySet<string>;
   data: PromptData;
   customPrompt: CustomPrompt | null;
   extraSections: ExtraSection[];
@@ -256,7 +258,7 @@ export async function preparePrompt(
   diagnostics.push(...assembled.diagnostics, ...replacedByProject(layers, opts));
   return {
     templates: sectionTemplates(layers, options.model, preset.report.agentSends),
-    partials: Object.assign({}, ...layers.map((l) => l.partials)),
+    ...partialsOf(layers),
     data: assembled.data,
     customPrompt,
     extraSections: opts.extraSections,
@@ -279,6 +281,21 @@ export async function preparePrompt(
       : {}),
     ...(resolved.configFiles ? { configFiles: resolved.configFiles } : {}),
     deadline,
+  };
+}
+
+/**
+ * Every layer's partials (the last layer's win), and the sources of those of
+ * every layer but the project's: they count toward none of the prompt's compile totals.
+ */
+function partialsOf(
+  layers: readonly LoadedLayer[],
+): Pick<PreparedPrompt, "partials" | "ownPartials"> {
+  return {
+    partials: Object.assign({}, ...layers.map((l) => l.partials)),
+    ownPartials: new Set(
+      layers.filter((l) => l.layer !== "project").flatMap((l) => Object.values(l.partials)),
+    ),
   };
 }
 

@@ -1,4 +1,4 @@
-import { type Engine, PromptWork } from "../engine/index.js";
+import { type Engine, PromptCompiles, PromptWork } from "../engine/index.js";
 import { MAX_PROMPT_CALLS, MAX_PROMPT_CHARS } from "../engine/limits.js";
 import type { TreeLine } from "../gather/tree/index.js";
 import type { AppendPart } from "../options.js";
@@ -198,7 +198,7 @@ export function renderWithinBudget(
     patches?: ReadonlyMap<string, SectionPatch>,
     leaveOut?: ReadonlySet<string>,
   ) => {
-    const work = new PromptWork();
+    const work = new PromptWork(reuse.compiles);
     spent.renders++;
     const rendered = reuse.rendered;
     const replayed = reuse.replayedCalls;
@@ -654,10 +654,12 @@ export function renderWithRoom(
 ): RenderOutput & { fitStopped?: true } {
   // The first render keeps nothing for fitting: almost every prompt fits, and keeping each
   // section's text and work for reuse made a plain render of a small prompt ~60 us slower.
-  const first = renderSections(input, engine);
+  // Its compiles are the fit's too: a template is compiled once in all of them.
+  const compiles = input.work?.compiles ?? new PromptCompiles();
+  const first = renderSections(input, engine, input.work ?? new PromptWork(compiles));
   const wanted = leftOutForRoom(first, keep);
   if (wanted.size === 0) return first;
-  const reuse = new SectionReuse();
+  const reuse = new SectionReuse(compiles);
   const result = renderWithinBudget(input, engine, {
     ...options,
     maxTokens: MAX_PROMPT_CHARS,

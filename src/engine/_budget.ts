@@ -4,6 +4,8 @@ import { type TemplateSize, templateSize } from "./_shape.js";
 import {
   MAX_PARTIAL_DEPTH,
   MAX_PROMPT_CALLS,
+  MAX_PROMPT_COMPILED_TAGS,
+  MAX_PROMPT_COMPILES,
   MAX_PROMPT_INPUT,
   MAX_PROMPT_OUTPUT,
   MAX_PROMPT_TAGS,
@@ -20,6 +22,35 @@ import {
 // proportional to the input and the limits, whatever the template does.
 
 /**
+ * The templates one prompt compiles, every render of it (a fit's renders
+ * share one): the engine keeps each template the prompt used compiled here
+ * for the prompt's life, so a template pushed out of the engine's cache is
+ * not compiled again (issue 24, review rev42d F1/F2); and every compile that
+ * is still made (in neither) is charged ({@link MAX_PROMPT_COMPILES},
+ * {@link MAX_PROMPT_COMPILED_TAGS}), so no route can loop compiles.
+ */
+export class PromptCompiles {
+  /** Templates compiled for this prompt, and their tags. */
+  compiled = 0;
+  compiledTags = 0;
+
+  /** Charges one compile of a template of `size` (undefined: refused before parsing); throws, before it, past the limits. */
+  charge(size: TemplateSize | undefined): void {
+    const tags = size?.tags ?? 0;
+    if (
+      this.compiled + 1 > MAX_PROMPT_COMPILES ||
+      this.compiledTags + tags > MAX_PROMPT_COMPILED_TAGS
+    ) {
+      throw new TemplateError(
+        `Template not compiled: the prompt compiled more than ${MAX_PROMPT_COMPILES} templates or ${MAX_PROMPT_COMPILED_TAGS} tags`,
+      );
+    }
+    this.compiled++;
+    this.compiledTags += tags;
+  }
+}
+
+/**
  * What every render of one prompt spends together ({@link MAX_PROMPT_CALLS},
  * {@link MAX_PROMPT_OUTPUT}), given to each render of it: a section that
  * fails has done its work all the same. Once spent, every render given it
@@ -32,6 +63,9 @@ import {
  * changed from one render to the next (issue 24, review rev41b).
  */
 export class PromptWork {
+  /** `compiles`: shared by the renders of one fit, which are one prompt's. */
+  constructor(readonly compiles: PromptCompiles = new PromptCompiles()) {}
+
   calls = 0;
   produced = 0;
   given = 0;
@@ -39,6 +73,18 @@ export class PromptWork {
   words = 0;
   /** Set when a render crossed the prompt's limits: render no more sections. */
   spent = false;
+  /**
+   * Sources of your own and the builtin templates (sections, partials, a
+   * custom prompt): they count toward none of the prompt's compile totals
+   * (each keeps its own per-template caps), so a repository's templates
+   * cannot spend their room (review rev42d F3).
+   */
+  own: ReadonlySet<string> | undefined;
+
+  /** Whether `source` is one of {@link own}. */
+  isOwn(source: string): boolean {
+    return this.own?.has(source) === true;
+  }
   /** The templates counted so far, by source (a partial that every section calls counts once). */
   private readonly counted = new Set<string>();
   /** The same, in the order counted, with what each counted ({@link CountedTemplate}). */
@@ -61,13 +107,25 @@ export class PromptWork {
    */
   count(source: string, size: TemplateSize | undefined): void {
     if (this.spent) throw spentError();
-    if (size === undefined || !this.add({ source, size })) return;
-    if (this.tags > MAX_PROMPT_TAGS || this.words > MAX_PROMPT_WORDS) {
-      this.spent = true;
-      throw new TemplateError(
-        `Template not compiled: the prompt's templates hold more than ${MAX_PROMPT_TAGS} tags or ${MAX_PROMPT_WORDS} words inside tags together`,
-      );
-    }
+    if (size === undefined || this.isOwn(source)) return;
+    this.add({ source, size });
+    // Past the total, every template of the project's is refused, counted before or not; the
+    // prompt is not spent: your own and the builtin templates after it still render.
+    if (this.over) throw overError();
+  }
+
+  /**
+   * Throws, before its source is scanned, when the project's templates are
+   * past the totals already and `source` is one of them: 280 sections refused
+   * that way were scanned again in every render (170 ms).
+   */
+  refuseIfOver(source: string): void {
+    if (this.spent) throw spentError();
+    if (this.over && !this.isOwn(source)) throw overError();
+  }
+
+  private get over(): boolean {
+    return this.tags > MAX_PROMPT_TAGS || this.words > MAX_PROMPT_WORDS;
   }
 
   /** Whether the template of `source` is counted already (it counts once a prompt). */
@@ -126,13 +184,23 @@ export interface CountedTemplate {
   size: TemplateSize;
 }
 
+function overError(): TemplateError {
+  return new TemplateError(
+    `Template not compiled: the prompt's templates hold more than ${MAX_PROMPT_TAGS} tags or ${MAX_PROMPT_WORDS} words inside tags together`,
+  );
+}
+
 function spentError(): TemplateError {
   return new TemplateError("Render stopped: the sections before this one spent the prompt's work");
 }
 
 /** The budget of one render; `begin`/`end` bracket every metered call. */
 export class RenderBudget {
-  constructor(readonly work?: PromptWork) {}
+  /** `compiles`: the prompt's ({@link PromptWork.compiles}), or this render's own when it is no prompt's. */
+  constructor(
+    readonly work?: PromptWork,
+    readonly compiles: PromptCompiles = work?.compiles ?? new PromptCompiles(),
+  ) {}
 
   private calls = 0;
   private produced = 0;

@@ -1,7 +1,7 @@
 import type Handlebars from "handlebars";
 import type { HelperDelegate, RuntimeOptions, TemplateDelegate } from "handlebars";
 import { registerBuiltinHelpers } from "../../helpers/index.js";
-import { meterHelper, type PromptWork, RenderBudget } from "./_budget.js";
+import { meterHelper, type PromptCompiles, type PromptWork, RenderBudget } from "./_budget.js";
 import { useStringAppends } from "./_compat.js";
 import {
   helperErrorGuard,
@@ -12,9 +12,9 @@ import {
 } from "./_errors.js";
 import { loadCompiler, loadRuntime } from "./_handlebars.js";
 import { type TemplateSize, templateSize } from "./_shape.js";
-import { MAX_PROMPT_TAGS } from "./limits.js";
+import { MAX_PROMPT_COMPILED_TAGS, MAX_PROMPT_COMPILES, MAX_PROMPT_TAGS } from "./limits.js";
 
-export { type CountedTemplate, PromptWork } from "./_budget.js";
+export { type CountedTemplate, PromptCompiles, PromptWork } from "./_budget.js";
 export { TemplateError } from "./_errors.js";
 export { capMessage } from "./message.js";
 
@@ -132,6 +132,22 @@ export const MAX_CACHED_TEMPLATE_CHARS = 32 * 1024 * 1024;
  */
 export const MAX_CACHED_TEMPLATE_TAGS = 4 * MAX_PROMPT_TAGS;
 
+/**
+ * Templates one prompt keeps compiled ({@link PromptCompiles}), at most: the
+ * prompt's own tags ({@link MAX_PROMPT_COMPILED_TAGS}, a fit's renders
+ * together), and this many templates and characters, so that tag-less
+ * partials by the thousand are not kept without bound either.
+ */
+const MAX_KEPT_TEMPLATES = MAX_PROMPT_COMPILES;
+const MAX_KEPT_CHARS = MAX_CACHED_TEMPLATE_CHARS;
+
+/** The templates one prompt used, compiled, with their characters and tags together. */
+interface Kept {
+  entries: Map<string, CacheEntry>;
+  chars: number;
+  tags: number;
+}
+
 /** Handlebars builtins that templates may not use: `log` writes to the console. */
 const DISABLED_BUILTINS = ["log"] as const;
 
@@ -191,6 +207,8 @@ export function createEngine(): Engine {
     return compilerInstance;
   };
   const cache = new Map<string, CacheEntry>();
+  /** What each prompt in progress used, kept compiled for its life; dropped with it, or when a helper or partial changes. */
+  let kept = new WeakMap<PromptCompiles, Kept>();
   /** Characters of the sources `cache` holds, and their tags. */
   let cachedChars = 0;
   let cachedTags = 0;
@@ -235,18 +253,26 @@ export function createEngine(): Engine {
   /**
    * `work`, when given, is charged for the template, compiled now or cached
    * (it throws past its total, before compiling): what a prompt may use does
-   * not depend on what earlier renders left in the cache.
+   * not depend on what earlier renders left in the cache. A template the
+   * prompt compiled is kept for it ({@link Kept}), never compiled again in
+   * it though the cache drops it; each compile is charged to the prompt's
+   * ({@link PromptCompiles}) first.
    */
-  function compile(source: string, work?: PromptWork): Compiled {
-    const cached = cache.get(source);
+  function compile(source: string, work?: PromptWork, compiles = work?.compiles): Compiled {
+    // What the prompt compiled is kept from its compile on: compiled at most once in it.
+    const mine = compiles === undefined ? undefined : kept.get(compiles);
+    const cached = cache.get(source) ?? mine?.entries.get(source);
     if (cached !== undefined) {
       work?.count(source, cached.size);
       if (cached.result instanceof TemplateError) throw cached.result;
       return cached.result;
     }
+    work?.refuseIfOver(source);
     const ahead = precompiled.get(source);
     const size = ahead?.size ?? templateSize(source);
     work?.count(source, size);
+    const own = work?.isOwn(source) === true;
+    if (!own) compiles?.charge(size);
     let entry: Compiled | TemplateError | undefined;
     if (ahead !== undefined) {
       try {
@@ -268,9 +294,41 @@ export function createEngine(): Engine {
         entry = toTemplateError(compiler(), error, undefined);
       }
     }
-    keep(source, { result: entry, size });
+    const made = { result: entry, size };
+    keep(source, made);
+    if (compiles !== undefined) remember(mine ?? keptFor(compiles), source, made, own);
     if (entry instanceof TemplateError) throw entry;
     return entry;
+  }
+
+  function keptFor(compiles: PromptCompiles): Kept {
+    let mine = kept.get(compiles);
+    if (mine === undefined) {
+      mine = { entries: new Map(), chars: 0, tags: 0 };
+      kept.set(compiles, mine);
+    }
+    return mine;
+  }
+
+  /**
+   * Keeps `entry` for the prompt of `mine` while there is room (nothing is
+   * dropped: what is not kept is charged again); your own and the builtin
+   * templates (`own`, a set of their own) always.
+   */
+  function remember(mine: Kept, source: string, entry: CacheEntry, own = false): void {
+    if (mine.entries.has(source)) return;
+    const tags = entry.size?.tags ?? 0;
+    if (
+      (!own && mine.entries.size >= MAX_KEPT_TEMPLATES) ||
+      (!own &&
+        (mine.chars + source.length > MAX_KEPT_CHARS ||
+          mine.tags + tags > MAX_PROMPT_COMPILED_TAGS))
+    ) {
+      return;
+    }
+    mine.entries.set(source, entry);
+    mine.chars += source.length;
+    mine.tags += tags;
   }
 
   /**
@@ -314,7 +372,7 @@ export function createEngine(): Engine {
         if (typeof source === "function") {
           result = String(source(context) ?? "");
         } else {
-          compiled = compile(source, spending?.work);
+          compiled = compile(source, spending?.work, spending?.compiles);
           result = compiled.template(context, options);
         }
         spending?.end(result);
@@ -340,9 +398,9 @@ export function createEngine(): Engine {
 
   const engine: Engine = {
     render(source, data, options = {}) {
-      const compiled = compile(source, options.work);
-      const outer = budget;
       const spending = new RenderBudget(options.work);
+      const compiled = compile(source, options.work, spending.compiles);
+      const outer = budget;
       budget = spending;
       setup ??= captureSetup(hb);
       try {
@@ -367,6 +425,7 @@ export function createEngine(): Engine {
       hb.registerHelper(name, meterHelper(fn, currentBudget, noop, helperErrorGuard(hb, name)));
       setup = undefined;
       cache.clear();
+      kept = new WeakMap();
       cachedChars = 0;
       cachedTags = 0;
       precompiled.clear();
@@ -392,6 +451,7 @@ export function createEngine(): Engine {
     registerPartial(name, source) {
       partialSources.set(name, source);
       cache.clear();
+      kept = new WeakMap();
       cachedChars = 0;
       cachedTags = 0;
     },

@@ -5,7 +5,13 @@ export type {
   PrecompiledTemplate,
   RenderOptions,
 } from "./engine.js";
-export { capMessage, createEngine, PromptWork, TemplateError } from "./engine.js";
+export {
+  capMessage,
+  createEngine,
+  PromptCompiles,
+  PromptWork,
+  TemplateError,
+} from "./engine.js";
 export { formatPrompt } from "./format.js";
 export { MAX_PROMPT_CHARS } from "./limits.js";
 export { capDiagnostics } from "./message.js";

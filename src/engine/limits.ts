@@ -42,6 +42,19 @@ export const MAX_PROMPT_TAGS = 2 * MAX_TEMPLATE_TAGS;
 export const MAX_PROMPT_WORDS = 2 * MAX_TEMPLATE_WORDS;
 
 /**
+ * Most templates one prompt compiles (parses and generates code for), and
+ * their tags together, every render of it (a fit's too): each template it
+ * uses is kept compiled for the prompt's life, so it is compiled once, and
+ * these bound what is left. Evicted from the engine's cache of 512 templates
+ * by 515 tag-less partials, a 4,990-tag partial was compiled again on every
+ * pass of a loop while the prompt counted its tags once: 224 s for one
+ * render (review rev42d). A tag-less template costs about as much to compile
+ * as a few tags.
+ */
+export const MAX_PROMPT_COMPILES = 2_048;
+export const MAX_PROMPT_COMPILED_TAGS = 2 * MAX_PROMPT_TAGS;
+
+/**
  * Deepest chain of partials inside partials in one render. The `{{> base}}`
  * chain of an override is at most two deep (project over user over builtin)
  * and shared partials add a few more; 16 leaves ample room while a partial

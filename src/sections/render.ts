@@ -6,6 +6,7 @@ import {
   type Engine,
   formatPrompt,
   MAX_PROMPT_CHARS,
+  PromptCompiles,
   PromptWork,
   TemplateError,
 } from "../engine/index.js";
@@ -75,6 +76,12 @@ export interface RenderInput {
   extraSections?: readonly ExtraSection[];
   /** Per-section data and notes, by section name. */
   patches?: ReadonlyMap<string, SectionPatch>;
+  /**
+   * Sources of the partials from your layers and the builtins: with every
+   * section and custom prompt not from the project, they count toward none
+   * of the prompt's compile totals ({@link PromptWork.own}).
+   */
+  ownPartials?: ReadonlySet<string>;
   /** What the renders may spend together; default: a budget of this call's own. */
   work?: PromptWork;
   /**
@@ -119,6 +126,43 @@ function compileKey(work: PromptWork): string {
 }
 
 /**
+ * The sources of your own and the builtin templates among `input`'s: the
+ * sections and custom prompts of every layer but the project's (their lower
+ * versions too), and {@link RenderInput.ownPartials}. A project's copy of one
+ * of them is the same template, compiled once.
+ */
+function ownSources(input: RenderInput): ReadonlySet<string> {
+  // Made once for a template list (a prepared prompt's, every render and fit of it).
+  const made = ownMade.get(input.templates);
+  if (
+    made !== undefined &&
+    made.partials === input.ownPartials &&
+    made.custom === input.customPrompt
+  )
+    return made.own;
+  const own = new Set(input.ownPartials);
+  for (const template of input.templates) {
+    for (let v: SectionTemplate | undefined = template; v !== undefined; v = v.lower) {
+      if (v.source.layer !== "project") own.add(v.body);
+    }
+  }
+  for (let c = input.customPrompt ?? undefined; c !== undefined; c = c.lower) {
+    if (c.template && c.source.layer !== "project") own.add(c.text);
+  }
+  ownMade.set(input.templates, { partials: input.ownPartials, custom: input.customPrompt, own });
+  return own;
+}
+
+const ownMade = new WeakMap<
+  readonly SectionTemplate[],
+  {
+    partials: ReadonlySet<string> | undefined;
+    custom: CustomPrompt | null | undefined;
+    own: ReadonlySet<string>;
+  }
+>();
+
+/**
  * The renders of one template set and data, kept across the renders of a fit
  * (token budget or room): a section whose patch did not change is given its
  * earlier text, and the work that text cost is counted again against the
@@ -128,6 +172,12 @@ function compileKey(work: PromptWork): string {
  * fitting's work before a step that gave your texts room (review rev38b).
  */
 export class SectionReuse {
+  /**
+   * `compiles`: what the fit's renders compile, one prompt's ({@link PromptCompiles}):
+   * each render's work is its own, but a template is compiled once in the whole fit.
+   */
+  constructor(readonly compiles: PromptCompiles = new PromptCompiles()) {}
+
   /**
    * What each version rendered to under its patch: its text, or the error it
    * stopped with (a section's own limits: 200,000 helper calls looped over
@@ -175,7 +225,8 @@ export class SectionReuse {
       work.produced += c.produced;
       work.given += c.given;
       work.recount(c.templates);
-      work.spent = true;
+      // A template refused at the compile totals spends nothing: the sections after it render.
+      if (!hit.start.startsWith("compile ")) work.spent = true;
       this.replayedCalls += c.calls;
       throw hit.error;
     }
@@ -234,7 +285,7 @@ export class SectionReuse {
           cost.calls === 0 &&
           cost.produced === 0 &&
           cost.given === 0;
-        const spent = work.spent ? { start: refused ? compileStart : start } : {};
+        const spent = refused ? { start: compileStart } : work.spent ? { start } : {};
         this.bodies.set(key, { patch, error, cost, ...spent });
       }
       throw error;
@@ -305,9 +356,14 @@ export interface RenderOutput {
  * diagnostic. Each problem is reported once. Sections are placed by the
  * {@link sectionKey} of the version used (volatile ones last); see
  * {@link ExtraSection} for sections from code and {@link CustomPrompt} for the
- * custom base prompt, which is the section `system`. Names are unique.
+ * custom base prompt, which is the section `system`. Names are unique. `work`:
+ * what its renders spend (default `input.work`, else a budget of this call's own).
  */
-export function renderSections(input: RenderInput, engine: Engine): RenderOutput {
+export function renderSections(
+  input: RenderInput,
+  engine: Engine,
+  work: PromptWork = input.work ?? new PromptWork(),
+): RenderOutput {
   const diagnostics: Diagnostic[] = [];
   const partials = input.partials ?? {};
   const placed: { key: SectionKey; section: RenderedSection }[] = [];
@@ -320,7 +376,7 @@ export function renderSections(input: RenderInput, engine: Engine): RenderOutput
   const overSizes: Record<string, number> = {};
   const stopped = new Set<string>();
   let overPath: string | undefined;
-  const work = input.work ?? new PromptWork();
+  work.own = ownSources(input);
   // Sections not rendered because the renders before them spent the prompt's work.
   const unworked: string[] = [];
   const names = new Set<string>();
