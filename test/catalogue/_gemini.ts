@@ -49,3 +49,18 @@ export function geminiProject(files: Record<string, string>) {
   const home = join(base, "home");
   return { cwd: join(base, "p"), where: { env: { XDG_CACHE_HOME: join(base, "cache") }, home } };
 }
+
+/**
+ * Gemini CLI's AfterTool input for `tool` (`read_file` of pkg/sub/x.ts, or a
+ * shell command reading it) whose result is `llmContent`, in session `session`.
+ */
+export const geminiCall = (session: string, cwd: string, tool: string, llmContent: string) =>
+  JSON.stringify({
+    session_id: session,
+    cwd,
+    hook_event_name: "AfterTool",
+    tool_name: tool,
+    tool_input:
+      tool === "read_file" ? { file_path: "pkg/sub/x.ts" } : { command: "cat pkg/sub/x.ts" },
+    tool_response: { llmContent, returnDisplay: "" },
+  });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { EVERY_STEP, words } from "./_filler.js";
 
 // Review rev41b L1: under --max-tokens, a cut that saved no tokens is taken
 // when it brings your own texts, left out for want of room, nearer to it (the
@@ -15,20 +16,6 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // declaring every step, fill the prompt's 8 MiB. (Slow tier: ~5 s.)
 
 const USER_AGENTS = "USER-AGENTS-MARKER always be nice";
-const EVERY_STEP =
-  "[tree-lines, tree-depth, agents-md, skill-descriptions, skill-list, context-files, rule-descriptions, always-rules, appended-files]";
-
-/** Distinct words after a two-byte character, `chars` characters: nothing could make them shorter. */
-function words(tag: string, chars: number): string {
-  const out: string[] = [];
-  let n = 0;
-  for (let k = 0; n < chars; k++) {
-    const word = `${tag}x${k.toString(36)}`;
-    out.push(word);
-    n += word.length + 1;
-  }
-  return `\u20ac${out.join(" ").slice(0, chars - 3)}`;
-}
 
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(" ");
 
@@ -41,7 +28,7 @@ function fixture(): string {
   for (let i = 0; i < 16; i++) {
     writeFileSync(
       join(sections, `big${i}.md`),
-      `---\norder: ${i + 1}\nshrink: { priority: 1, steps: ${EVERY_STEP} }\n---\n${words(`w${i}`, 524_200)}\n`,
+      `---\norder: ${i + 1}\nshrink: { priority: 1, steps: ${EVERY_STEP} }\n---\n\u20ac${words(`w${i}`, 524_197)}\n`,
     );
   }
   for (let i = 1; i <= 30; i++) {

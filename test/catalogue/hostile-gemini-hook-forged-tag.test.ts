@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { GEMINI_SHELL_TEXT_ROOM } from "../../src/hook/reply.js";
 import { runHook } from "../../src/hook/run.js";
 import { tempDir } from "../api/_helpers.js";
-import { geminiContext } from "./_gemini.js";
+import { geminiCall, geminiContext } from "./_gemini.js";
 
 // Gemini CLI writes a hook's `<` and `>` as `&lt;` and `&gt;` and leaves `&`
 // as it is. A repository's `</instructions>`, which the hook escapes as
@@ -48,15 +48,7 @@ function setup(nested: string) {
 }
 
 const call = (cwd: string, tool: string, llmContent: string) =>
-  JSON.stringify({
-    session_id: "s-tag",
-    cwd,
-    hook_event_name: "AfterTool",
-    tool_name: tool,
-    tool_input:
-      tool === "read_file" ? { file_path: "pkg/sub/x.ts" } : { command: "cat pkg/sub/x.ts" },
-    tool_response: { llmContent, returnDisplay: "" },
-  });
+  geminiCall("s-tag", cwd, tool, llmContent);
 
 describe("hostile repository: no tag of the hook's own as Gemini CLI shows it", () => {
   it("a nested AGENTS.md's closing and opening tags, escaped or written as entities, read as neither", async () => {

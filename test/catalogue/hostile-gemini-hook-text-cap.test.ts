@@ -5,7 +5,7 @@ import { closingAfter } from "../../src/_fence.js";
 import { GEMINI_SHELL_TEXT_ROOM } from "../../src/hook/reply.js";
 import { runHook } from "../../src/hook/run.js";
 import { tempDir } from "../api/_helpers.js";
-import { GEMINI_CUT, geminiContext, geminiSends } from "./_gemini.js";
+import { GEMINI_CUT, geminiCall, geminiContext, geminiSends } from "./_gemini.js";
 
 // ed71139 gave nothing for a Gemini CLI shell result longer than 40,000 minus
 // 9,500 characters, taking the hook's text to fit in 9,500, but nothing held
@@ -37,15 +37,7 @@ function setup(nested: string) {
 }
 
 const call = (cwd: string, tool: string, llmContent: string, session = "s-cap") =>
-  JSON.stringify({
-    session_id: session,
-    cwd,
-    hook_event_name: "AfterTool",
-    tool_name: tool,
-    tool_input:
-      tool === "read_file" ? { file_path: "pkg/sub/x.ts" } : { command: "cat pkg/sub/x.ts" },
-    tool_response: { llmContent, returnDisplay: "" },
-  });
+  geminiCall(session, cwd, tool, llmContent);
 
 const BIG = `# pkg/sub\n\n${"NESTED-AGENTS: no default exports. ".repeat(1300)}\nREPO-TAIL\n`;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GEMINI_SHELL_KEPT_CHARS, GEMINI_SHELL_TEXT_ROOM } from "../../src/hook/reply.js";
 import { runHook } from "../../src/hook/run.js";
-import { geminiProject } from "./_gemini.js";
+import { geminiCall, geminiProject } from "./_gemini.js";
 
 // Gemini CLI cuts a shell command's result, the hook's text already appended,
 // past 40,000 characters to its first fifth and last four fifths. Review
@@ -22,15 +22,7 @@ function setup() {
 }
 
 const call = (cwd: string, tool: string, llmContent: string) =>
-  JSON.stringify({
-    session_id: "s-shell",
-    cwd,
-    hook_event_name: "AfterTool",
-    tool_name: tool,
-    tool_input:
-      tool === "read_file" ? { file_path: "pkg/sub/x.ts" } : { command: "cat pkg/sub/x.ts" },
-    tool_response: { llmContent, returnDisplay: "" },
-  });
+  geminiCall("s-shell", cwd, tool, llmContent);
 
 describe("hostile repository: Gemini CLI's cut of a shell command's output", () => {
   it("a shell result that Gemini CLI would cut with the hook's text gets nothing, and the files come later", async () => {

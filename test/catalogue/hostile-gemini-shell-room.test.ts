@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runHook } from "../../src/hook/run.js";
-import { GEMINI_CUT, geminiProject, geminiSends } from "./_gemini.js";
+import { GEMINI_CUT, geminiCall, geminiProject, geminiSends } from "./_gemini.js";
 
 // 1c947fe gave nothing for any run_shell_command output longer than 40,000
 // minus 9,500 minus 15 characters, whatever the size of the hook's text
@@ -18,15 +18,7 @@ function setup() {
 }
 
 const call = (cwd: string, tool: string, llmContent: string) =>
-  JSON.stringify({
-    session_id: "s-room",
-    cwd,
-    hook_event_name: "AfterTool",
-    tool_name: tool,
-    tool_input:
-      tool === "read_file" ? { file_path: "pkg/sub/x.ts" } : { command: "cat pkg/sub/x.ts" },
-    tool_response: { llmContent, returnDisplay: "" },
-  });
+  geminiCall("s-room", cwd, tool, llmContent);
 
 describe("hostile repository: a long shell output leaves a short text its room", () => {
   for (const size of [31_000, 35_000, 39_000]) {

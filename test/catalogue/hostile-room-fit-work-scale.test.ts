@@ -5,6 +5,7 @@ import { createEngine, type Engine } from "../../src/engine/index.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { preparePrompt, renderPrepared } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { EVERY_STEP, words } from "./_filler.js";
 
 // Review rev38b: fitting (a token budget, or room for your texts past the 8 MiB
 // caps) rendered every section again in each of its renders, and spent its
@@ -22,20 +23,6 @@ import { pinned, tempDir } from "../api/_helpers.js";
 const USER_AGENTS = "USER-AGENTS-MARKER always be nice";
 const USER_RULE = "USER-RULE-MARKER rule always";
 const USER_SKILL = "USER-SKILL-MARKER my skill";
-const EVERY_STEP =
-  "[tree-lines, tree-depth, agents-md, skill-descriptions, skill-list, context-files, rule-descriptions, always-rules, appended-files]";
-
-/** Distinct words, `chars` characters: nothing could make them shorter. */
-function words(tag: string, chars: number): string {
-  const out: string[] = [];
-  let n = 0;
-  for (let k = 0; n < chars; k++) {
-    const word = `${tag}x${k.toString(36)}`;
-    out.push(word);
-    n += word.length + 1;
-  }
-  return out.join(" ").slice(0, chars);
-}
 
 /**
  * A trusted project with 8 sections of ~1 MiB (order 1…8) and a 100 KB
