@@ -5,6 +5,7 @@ import { isWithin } from "./_paths.js";
 import {
   findProjectRoot,
   holdsGit,
+  holdsOtherClone,
   intoProject,
   isGitFolder,
   nestedClones,
@@ -129,7 +130,8 @@ async function enteredRepository(
     // repository's git folder; only the user's links (in the home folder, or above it) are followed.
     const linked = (await lstatKindOrMissing(dir).catch(() => undefined)) === "link";
     if (linked && !isWithin(resolve(home), dirname(dir))) return undefined;
-    if (!(await holdsGit(dir)) && !(await isGitFolder(dir))) continue;
+    if (!(await holdsGit(dir)) && !(await isGitFolder(dir)) && !(await holdsOtherClone(dir)))
+      continue;
     // The home folder's own repository (or one holding it) is the user's: their links are theirs.
     if (isWithin(resolve(home), dir) || isWithin(realHome, await realpathOrSelf(dir))) continue;
     const tree = { root: dir, kind: "repository" } as const;
