@@ -6,6 +6,7 @@ import {
   type StatKind,
   statOrUndefinedSync,
 } from "../_io.js";
+import { nextTurn } from "../_pace.js";
 import { isBelowCeiling, isWithin } from "../_paths.js";
 import { gitDirNamed, namesBack } from "./git-file.js";
 
@@ -15,11 +16,19 @@ import { gitDirNamed, namesBack } from "./git-file.js";
  * file of a worktree or submodule; or the top of a Mercurial, Jujutsu or
  * Subversion working copy), else `dir` itself. `dir` must be absolute. With
  * `ceiling` (a folder at or above `dir`), no folder above it is looked at, as
- * git's GIT_CEILING_DIRECTORIES.
+ * git's GIT_CEILING_DIRECTORIES. With `signal`, the walk stops (rejects with
+ * its reason) once it has fired: from a working folder hundreds of folders
+ * deep it asks four names a folder.
  */
-export async function findProjectRoot(dir: string, ceiling?: string): Promise<string> {
+export async function findProjectRoot(
+  dir: string,
+  ceiling?: string,
+  signal?: AbortSignal,
+): Promise<string> {
   let current = dir;
   for (;;) {
+    const turn = nextTurn(signal);
+    if (turn) await turn;
     if (await holdsRepository(current)) return current;
     const up = dirname(current);
     if (up === current || !isBelowCeiling(up, ceiling)) return dir;
