@@ -215,6 +215,27 @@ describe("hostile-nested-vcs: normal layouts stay one project", () => {
     }
   }
 
+  it("an hg monorepo without a .git is one project: a nested AGENTS.md's @../ import in it is read (render and touch)", async () => {
+    // Before, each folder of it was its own project, as a tarball's is: `@../shared.md` was refused.
+    const root = tempDir();
+    const m = join(root, "M");
+    KINDS.hg(m);
+    mkdirSync(join(m, "pkg", "sub"), { recursive: true });
+    writeFileSync(join(m, "pkg", "sub", "AGENTS.md"), "SUB-RULES\n@../shared.md\n");
+    writeFileSync(join(m, "pkg", "shared.md"), "SHARED-IMPORT\n");
+    writeFileSync(join(m, "pkg", "sub", "x.ts"), "");
+    const text = await outcome(pinned(root, { cwd: join(m, "pkg", "sub") }));
+    expect(text).toContain("SUB-RULES");
+    expect(text).toContain("SHARED-IMPORT");
+    const session = createPromptSession({ ...pinned(root, { cwd: m }) });
+    try {
+      const r = await session.contextFor([join(m, "pkg", "sub", "x.ts")]);
+      expect(r.files.map((f) => f.content).join("\n")).toContain("SHARED-IMPORT");
+    } finally {
+      session.close();
+    }
+  });
+
   it("a git repository with an .hg of its own at its top (a mirror), and your hg repository holding your git clone", async () => {
     const root = tempDir();
     const g = join(root, "G");
