@@ -2,9 +2,10 @@
  * Line diffs of texts a repository controls (a watched section, a golden,
  * an ejected section), bounded in time. A line diff costs its length times
  * the number of lines that differ: two 240 KB files of short lines that
- * share little held `watch` for minutes. Past {@link DIFF_TIMEOUT_MS} the
- * diff is the whole old text removed and the whole new text added: longer to
- * read, the same change.
+ * share little held `watch` for minutes. Past its {@link DiffBudget} (250 ms
+ * a diff, and one total for a view's or report's diffs) the diff is the whole
+ * old text removed and the whole new text added: longer to read, the same
+ * change.
  */
 import {
   formatPatch,
@@ -13,33 +14,18 @@ import {
   type StructuredPatchHunk,
   structuredPatch,
 } from "diff";
-
-/** Longest one diff may look for the fewest changed lines. */
-export const DIFF_TIMEOUT_MS = 250;
-
-/**
- * Most characters of the two texts together that a diff is tried on. jsdiff
- * cuts both texts into tokens before its timer starts, at about a
- * microsecond a line or word: 8 MiB of short lines took 5.7 s. Past this
- * the texts are removed and added whole, as past {@link DIFF_TIMEOUT_MS}.
- */
-export const MAX_DIFF_CHARS = 512 * 1024;
-
-/** Whether two texts are small enough to be diffed within {@link DIFF_TIMEOUT_MS}. */
-export function diffable(before: string, after: string): boolean {
-  return before.length + after.length <= MAX_DIFF_CHARS;
-}
+import { type DiffBudget, diffBudget, withinBudget } from "./_diff-budget.js";
 
 export interface PatchOptions {
   /** Lines of context around each change (default 4, jsdiff's). */
   context?: number;
   /** Header lines of {@link twoFilesPatch}'s text (jsdiff's `headerOptions`). */
   headerOptions?: HeaderOptions;
-  /** For tests: the time the diff may take. Default {@link DIFF_TIMEOUT_MS}. */
-  timeoutMs?: number;
+  /** What the diffs this one belongs to have left (default: a fresh one's, for this diff alone). */
+  budget?: DiffBudget;
 }
 
-/** jsdiff's `structuredPatch` of two texts, or the whole-text one past the time or the size. */
+/** jsdiff's `structuredPatch` of two texts, or the whole-text one past the budget's time or size. */
 export function linePatch(
   oldName: string,
   newName: string,
@@ -49,12 +35,12 @@ export function linePatch(
   newHeader: string | undefined,
   options: PatchOptions = {},
 ): StructuredPatch {
-  const found = diffable(oldText, newText)
-    ? structuredPatch(oldName, newName, oldText, newText, oldHeader, newHeader, {
-        ...(options.context !== undefined ? { context: options.context } : {}),
-        timeout: options.timeoutMs ?? DIFF_TIMEOUT_MS,
-      })
-    : undefined;
+  const found = withinBudget(options.budget ?? diffBudget(), oldText, newText, (timeout) =>
+    structuredPatch(oldName, newName, oldText, newText, oldHeader, newHeader, {
+      ...(options.context !== undefined ? { context: options.context } : {}),
+      timeout,
+    }),
+  );
   return found ?? wholeReplaced(oldName, newName, oldText, newText, oldHeader, newHeader);
 }
 

@@ -1,5 +1,12 @@
 import { diffWordsWithSpace } from "diff";
-import { DIFF_TIMEOUT_MS, diffable, type MAX_DIFF_CHARS } from "../_text-diff.js";
+import {
+  DIFF_BUDGET_TEXT,
+  type DIFF_TIMEOUT_MS,
+  type DiffBudget,
+  diffBudget,
+  type MAX_DIFF_CHARS,
+  withinBudget,
+} from "../_diff-budget.js";
 import type { PromptData } from "../data.js";
 import type { PreparedPrompt } from "../render-system-prompt.js";
 import type { CacheClass } from "../sections/types.js";
@@ -9,6 +16,9 @@ import type { Switches } from "./_switches.js";
 
 /** The blank line between two sections of the prompt. */
 const SEPARATOR = "\n\n";
+
+/** Sections named in the `diff-cut` note before "and N more". */
+const CUT_NAMED = 5;
 
 /** One piece of a word diff: kept, added or removed text. */
 export type DiffPart = ["=" | "+" | "-", string];
@@ -125,6 +135,9 @@ function buildView(input: ViewInput, tokens: TokenCounter): InspectorView {
   const before = new Map(previous?.sections.map((s) => [s.name, s.text]));
   // Each section's class as the render cut its blocks.
   const classOf = new Map(result.blocks.flatMap((b) => b.sections.map((name) => [name, b.cache])));
+  // One budget for the view's diffs: past it a changed section is shown whole.
+  const budget = diffBudget();
+  const cut: string[] = [];
   const sections = result.sections.map((section): ViewSection => {
     // The top version: what should serve it (a lower one stands in when it failed).
     const template = prepared.templates.find((t) => t.name === section.name);
@@ -140,7 +153,11 @@ function buildView(input: ViewInput, tokens: TokenCounter): InspectorView {
       text: section.text,
       status: !previous || old === section.text ? "same" : old === undefined ? "added" : "changed",
     };
-    if (view.status === "changed" && old !== undefined) view.diff = wordDiff(old, section.text);
+    if (view.status === "changed" && old !== undefined) {
+      const before = budget.cut;
+      view.diff = wordDiff(old, section.text, budget);
+      if (budget.cut > before) cut.push(section.name);
+    }
     // The winning file failed to render and a lower version stands in for it.
     if (template && section.source.layer !== "option" && template.source.path !== view.path) {
       view.failed = { layer: template.source.layer, path: template.source.path ?? null };
@@ -173,22 +190,38 @@ function buildView(input: ViewInput, tokens: TokenCounter): InspectorView {
       tokens: tokens(stableText),
       firstVolatile: firstVolatile < 0 ? null : (sections[firstVolatile]?.name ?? null),
     },
-    diagnostics: input.diagnostics,
+    diagnostics: cut.length > 0 ? [...input.diagnostics, diffCutNote(cut)] : input.diagnostics,
     steps: result.steps,
     data: prepared.data,
     error: input.error ? input.error.message : null,
   };
 }
 
+/** Says which changed sections are shown whole because the view's diffs ran out of budget. */
+function diffCutNote(names: string[]): Diagnostic {
+  const shown = names.slice(0, CUT_NAMED).join(", ");
+  const more = names.length > CUT_NAMED ? ` and ${names.length - CUT_NAMED} more` : "";
+  return {
+    level: "info",
+    code: "diff-cut",
+    message: `${names.length === 1 ? "1 changed section is" : `${names.length} changed sections are`} shown removed and added whole, not word by word: one view's diffs stop after ${DIFF_BUDGET_TEXT} together (${shown}${more})`,
+  };
+}
+
 /**
  * Word by word, whitespace and line breaks kept as their own tokens, so the
- * kept and added parts put together are exactly the new text. Past
- * {@link DIFF_TIMEOUT_MS} or {@link MAX_DIFF_CHARS}, the section as removed and added whole.
+ * kept and added parts put together are exactly the new text. Past what is
+ * left of `budget` (default: one diff's, {@link DIFF_TIMEOUT_MS} and
+ * {@link MAX_DIFF_CHARS}), the section as removed and added whole.
  */
-export function wordDiff(before: string, after: string): DiffPart[] {
-  const changes = diffable(before, after)
-    ? diffWordsWithSpace(before, after, { timeout: DIFF_TIMEOUT_MS })
-    : undefined;
+export function wordDiff(
+  before: string,
+  after: string,
+  budget: DiffBudget = diffBudget(),
+): DiffPart[] {
+  const changes = withinBudget(budget, before, after, (timeout) =>
+    diffWordsWithSpace(before, after, { timeout }),
+  );
   if (!changes) {
     return [
       ["-", before],

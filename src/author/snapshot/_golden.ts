@@ -1,4 +1,5 @@
 import { basename, dirname, join } from "node:path";
+import { type DiffBudget, diffable, diffBudget } from "../../_diff-budget.js";
 import { readFileNoFollow } from "../../repo-files/index.js";
 import type { GoldenFile } from "../types.js";
 
@@ -27,14 +28,29 @@ export function promptGolden(prompt: string): string {
  */
 export const MAX_SNAPSHOT_DIFF_CHARS = 4 * 1024 * 1024;
 
-/** What is left of a report's {@link MAX_SNAPSHOT_DIFF_CHARS}; each diff kept takes its length. */
+/**
+ * Most time the line diffs of one snapshot report take together. Each diff
+ * stops at 250 ms, but a folder of scenarios whose goldens all drift spent
+ * that on each, out of the run's 120 s; past this a drift is shown whole or
+ * summarised, as past the room.
+ */
+export const SNAPSHOT_DIFF_MS = 2000;
+
+/**
+ * What is left of a report's {@link MAX_SNAPSHOT_DIFF_CHARS} (each diff kept
+ * takes its length) and of the time and text its diffs may take.
+ */
 export interface DiffRoom {
   left: number;
+  budget: DiffBudget;
 }
 
 /** A fresh room for one report's diffs. */
 export function diffRoom(): DiffRoom {
-  return { left: MAX_SNAPSHOT_DIFF_CHARS };
+  return {
+    left: MAX_SNAPSHOT_DIFF_CHARS,
+    budget: diffBudget(SNAPSHOT_DIFF_MS, MAX_SNAPSHOT_DIFF_CHARS),
+  };
 }
 
 /**
@@ -60,12 +76,11 @@ export async function compare(
   const before = expected ?? "";
   const after = actual ?? "";
   // A diff is no shorter than what it adds or removes (both texts whole, past the size a
-  // diff is tried on): one that cannot fit the room is not made.
-  const { diffable } = await import("../../_text-diff.js");
-  const least = diffable(before, after)
+  // diff is tried on or the report's diff budget): one that cannot fit the room is not made.
+  const least = diffable(before, after, room.budget)
     ? Math.abs(before.length - after.length)
     : before.length + after.length;
-  const diff = least <= room.left ? await unifiedDiff(path, before, after) : undefined;
+  const diff = least <= room.left ? await unifiedDiff(path, before, after, room.budget) : undefined;
   if (diff !== undefined && diff.length <= room.left) {
     room.left -= diff.length;
     return { path, kind, status, updated: false, diff };
@@ -87,7 +102,12 @@ function summarise(before: string, after: string): NonNullable<GoldenFile["summa
   };
 }
 
-async function unifiedDiff(path: string, expected: string, actual: string): Promise<string> {
+async function unifiedDiff(
+  path: string,
+  expected: string,
+  actual: string,
+  budget: DiffBudget,
+): Promise<string> {
   const [{ FILE_HEADERS_ONLY }, { twoFilesPatch }] = await Promise.all([
     import("diff"),
     import("../../_text-diff.js"),
@@ -95,5 +115,6 @@ async function unifiedDiff(path: string, expected: string, actual: string): Prom
   const name = basename(path);
   return twoFilesPatch(name, name, expected, actual, "golden", "rendered", {
     headerOptions: FILE_HEADERS_ONLY,
+    budget,
   });
 }

@@ -1,3 +1,4 @@
+import { DIFF_BUDGET_TEXT, type DiffBudget, diffBudget } from "../../_diff-budget.js";
 import { linePatch } from "../../_text-diff.js";
 import type { WatchRender } from "../../author/index.js";
 import { watchPrompt } from "../../author/index.js";
@@ -142,8 +143,15 @@ export function formatRender(
   );
   const before = new Map((render.previous?.sections ?? []).map((s) => [s.name, s]));
   const after = new Map(result.sections.map((s) => [s.name, s]));
+  // One budget for the report's diffs: past it a changed section is shown whole.
+  const budget = diffBudget();
   for (const name of names) {
-    out.push(...sectionDiff(name, before.get(name), after.get(name), show, paint));
+    out.push(...sectionDiff(name, before.get(name), after.get(name), show, paint, budget));
+  }
+  if (budget.cut > 0) {
+    out.push(
+      `(${budget.cut === 1 ? "1 changed section is" : `${budget.cut} changed sections are`} shown removed and added whole: one report's diffs stop after ${DIFF_BUDGET_TEXT} together)`,
+    );
   }
   const problems = newAndFixed(render.previousDiagnostics ?? [], render.diagnostics);
   let text = `${out.join("\n")}\n${formatDiagnostics(problems.added, paint.level)}`;
@@ -159,12 +167,14 @@ function sectionDiff(
   after: RenderedSection | undefined,
   show: (path: string) => string,
   paint: Palette,
+  budget: DiffBudget,
 ): string[] {
   if (!after) return [paint.red(`- ${name} (removed)`)];
   const source = after.source.path ? show(after.source.path) : after.source.layer;
   const out = [paint.bold(`${before ? "~" : "+"} ${name}  ${source}`)];
   const patch = linePatch(name, name, before ? `${before.text}\n` : "", `${after.text}\n`, "", "", {
     context: DIFF_CONTEXT,
+    budget,
   });
   for (const hunk of patch.hunks) {
     out.push(
