@@ -1,3 +1,4 @@
+export { scanTags } from "./_scan.js";
 export type {
   CountedTemplate,
   Engine,
