@@ -30,12 +30,22 @@ export function sectionFileName(file: Pick<SectionFile, "name" | "variant">): st
  * warning: the override still renders exactly as written, so the prompt is
  * not wrong; `check --strict` does not fail on it (a package upgrade alone
  * would otherwise break every project's CI).
+ *
+ * `stop`, asked before each file, ends the comparing (check's budget): the
+ * files left are given back in `notCompared`, with nothing said of them.
  */
 export async function driftDiagnostics(
   files: readonly SectionFile[],
   builtinDir: string,
-): Promise<Diagnostic[]> {
-  const recorded = files.filter((f) => f.ejectedFrom !== undefined && !usesBase(f.body));
+  stop: () => boolean = () => false,
+): Promise<{ diagnostics: Diagnostic[]; notCompared: string[] }> {
+  const recorded: SectionFile[] = [];
+  const notCompared: string[] = [];
+  for (const file of files) {
+    if (file.ejectedFrom === undefined) continue;
+    if (notCompared.length > 0 || stop()) notCompared.push(file.source.path ?? "");
+    else if (!usesBase(file.body)) recorded.push(file);
+  }
   const found = await Promise.all(
     recorded.map(async (file): Promise<Diagnostic | undefined> => {
       const record = file.ejectedFrom;
@@ -58,7 +68,7 @@ export async function driftDiagnostics(
       };
     }),
   );
-  return found.filter((d): d is Diagnostic => d !== undefined);
+  return { diagnostics: found.filter((d): d is Diagnostic => d !== undefined), notCompared };
 }
 
 /**
