@@ -38,6 +38,8 @@ const SLOW = [
   // Its twin for context files: a render that waits out its 500 ms deadline on slowed look-ups.
   "test/catalogue/hostile-context-timeout-user.test.ts",
   "test/catalogue/hostile-check-templates-cut-matrix.test.ts",
+  // A whole check with its data matrix, and one stopped at its budget: 0.5-1.5 s under load.
+  "test/catalogue/hostile-check-budget.test.ts",
   "test/gather/tree-listing-cache-hostile.test.ts",
   "test/catalogue/hostile-gitdir.test.ts",
   // A watch started until its first export is said, then stopped (about a second); a snapshot run.

@@ -1,3 +1,5 @@
+export { scanTags } from "./_scan.js";
+export { type TemplateSize, templateSize } from "./_shape.js";
 export type {
   CountedTemplate,
   Engine,

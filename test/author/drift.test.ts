@@ -10,6 +10,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { usesBase } from "../../src/author/_drift.js";
 import { checkProject } from "../../src/author/check/check.js";
 import { ejectSections } from "../../src/author/eject/eject.js";
 import { diffEjected } from "../../src/author/eject/eject-diff.js";
@@ -244,5 +245,51 @@ describe("diffEjected: the builtin then, the builtin now, the override", () => {
     await expect(diffEjected({ ...options, builtinDir: NEW, name: "notes" })).rejects.toThrow(
       /no override of "notes"/,
     );
+  });
+});
+
+describe("usesBase: whether a copy follows the builtin, read from its tags", () => {
+  it("finds every way of calling the partial base, and nothing else", () => {
+    for (const body of [
+      "{{> base}}",
+      "a {{~> base}} b",
+      "{{>base~}}",
+      "{{#> base}}fallback{{/base}}",
+      "{{~#> base }}x{{/base}}",
+      '{{> "base"}}',
+      "{{> 'base'}}",
+      "{{> [base]}}",
+      "{{> base this}}",
+      "{{#if a}}{{#each b}}{{> base}}{{/each}}{{/if}}",
+      '{{#*inline "x"}}{{> base}}{{/inline}}',
+      // A template that does not parse is read the same way; its syntax error is told elsewhere.
+      "{{#if a}}{{> base}}",
+    ]) {
+      expect([body, usesBase(body)]).toEqual([body, true]);
+    }
+    for (const body of [
+      "",
+      "base",
+      "{{base}}",
+      "{{> baseline}}",
+      "{{> base.md}}",
+      "{{> base/x}}",
+      "{{> other}} base",
+      "{{!-- {{> base}} --}}",
+      "{{! {{> base }}",
+      "{{{{raw}}}}{{> base}}{{{{/raw}}}}",
+      '{{x "{{> base}}"}}',
+    ]) {
+      expect([body, usesBase(body)]).toEqual([body, false]);
+    }
+  });
+
+  it("reads a long template in linear time", () => {
+    const body = `${"{{a.b}}{{> other}} ".repeat(20_000)}{{> base}}`;
+    const started = performance.now();
+    expect(usesBase(body)).toBe(true);
+    expect(usesBase(body.slice(0, -10))).toBe(false);
+    // 400 KB, 40,000 tags, each tried once: milliseconds (one search from every tag would be seconds).
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

@@ -4,7 +4,7 @@ import { toPosix } from "../../_paths.js";
 import { checkPresets } from "../../agents/index.js";
 import { loadConfigFiles } from "../../config/index.js";
 import { type SchemaNode, schemaWithVars } from "../../data.js";
-import { capDiagnostics, createEngine, type Engine, PromptWork } from "../../engine/index.js";
+import { capDiagnostics, createEngine, type Engine, templateSize } from "../../engine/index.js";
 import { MAX_PROMPT_TAGS, MAX_PROMPT_WORDS } from "../../engine/limits.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { emptyLayer } from "../../locate/load-layer.js";
@@ -67,6 +67,10 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   const builtinDir = options.builtinDir ?? builtinPromptsDir();
   const budget = AbortSignal.timeout(MAX_CHECK_LOAD_MS);
   const signal = options.signal ? AbortSignal.any([options.signal, budget]) : budget;
+  // The same budget for the synchronous steps after the loading (the static check, the drift),
+  // which never give the timer its turn: they ask the clock between two files.
+  const loadEnds = performance.now() + MAX_CHECK_LOAD_MS;
+  const outOfTime = () => signal.aborted || performance.now() >= loadEnds;
   const cut: string[] = [];
   /** What a loader stopped by `signal` gives: nothing, and its name in the warning. */
   const stopped =
@@ -124,12 +128,22 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     templates,
     problems,
     cut: templatesCut,
-  } = checkTemplates(layers, engine, schemaWithVars(Object.keys(vars)));
+  } = checkTemplates(layers, engine, schemaWithVars(Object.keys(vars)), outOfTime);
   diagnostics.push(...problems);
   const failed = new Set(problems.filter((d) => d.level === "error").map((d) => d.path));
-  // Every render would compile what the static check left out, a prompt's total each time.
+  // Every render would compile what the static check left out, a prompt's total each time; and
+  // past check's budget, the matrix's 20 s would come on top of it.
   const matrix = templatesCut
-    ? { cases: 0, diagnostics: [matrixCut(0, matrixPlan(layers, vars).total, TAGS_REACHED)] }
+    ? {
+        cases: 0,
+        diagnostics: [
+          matrixCut(
+            0,
+            matrixPlan(layers, vars).total,
+            templatesCut === "tags" ? TAGS_REACHED : TIME_REACHED,
+          ),
+        ],
+      }
     : renderMatrix(layers, engine, failed, vars);
   diagnostics.push(...matrix.diagnostics);
   const sections = layerSections(layers.flatMap((l) => l.loaded.sections));
@@ -137,11 +151,14 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics, ...presets);
   if (cut.length > 0) diagnostics.push(loadCut(cut));
   const overrides = layers.filter((l) => l.loaded.layer !== "builtin");
+  const drift = await driftDiagnostics(
+    overrides.flatMap((l) => l.loaded.sections),
+    builtinDir,
+    outOfTime,
+  );
+  diagnostics.push(...drift.diagnostics);
+  if (drift.notCompared.length > 0) diagnostics.push(driftCut(drift.notCompared));
   diagnostics.push(
-    ...(await driftDiagnostics(
-      overrides.flatMap((l) => l.loaded.sections),
-      builtinDir,
-    )),
     ...(await generalRulesDrift(
       overrides.map((l) => l.loaded),
       builtinDir,
@@ -160,16 +177,32 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   };
 }
 
-/** The static half: every template file on its own, against the schema. */
-function checkTemplates(layers: readonly CheckedLayer[], engine: Engine, root: SchemaNode) {
+/**
+ * The static half: every template file on its own, against the schema, until
+ * the files checked hold one prompt's total of tags, or `outOfTime` (check's
+ * budget, asked before each file). The total is counted for each FILE: a
+ * render compiles a text once however many files hold it (the engine's
+ * `PromptWork` counts each text once), but this check parses, walks and
+ * compiles every file, so 279 identical sections and 279 identical partials
+ * of 4,285 tags each were all checked under that count, and the matrix
+ * rendered after them: 57 s of CPU (issue 24, review rev43d F1).
+ */
+function checkTemplates(
+  layers: readonly CheckedLayer[],
+  engine: Engine,
+  root: SchemaNode,
+  outOfTime: () => boolean,
+) {
   const helpers = new Set([...Object.keys(builtinHelpers), ...HANDLEBARS_HELPERS]);
   const partialNames = new Set(layers.flatMap((l) => l.partials.map((p) => p.name)));
   const templates: CheckedTemplate[] = [];
   const problems: Diagnostic[] = [];
   const lowerSections = new Set<string>();
-  // The templates checked share one prompt's total of tags: each is compiled.
-  const work = new PromptWork();
+  // The templates checked share one prompt's total of tags: each file is compiled.
+  let tags = 0;
+  let words = 0;
   const unchecked: string[] = [];
+  let cut: "tags" | "time" | undefined;
 
   const check = (
     kind: CheckedTemplate["kind"],
@@ -178,9 +211,18 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine, root: S
     context: Partial<TemplateContext>,
   ) => {
     templates.push({ kind, name: file.name, layer, path: file.path });
-    try {
-      work.compiling(file.body);
-    } catch {
+    // Once one is left out, so is every later one, unscanned.
+    if (cut === undefined && outOfTime()) cut = "time";
+    if (cut !== undefined) {
+      unchecked.push(file.path);
+      return;
+    }
+    // Undefined past the template's own caps: refused before it is parsed, it costs nothing.
+    const size = templateSize(file.body);
+    tags += size?.tags ?? 0;
+    words += size?.words ?? 0;
+    if (tags > MAX_PROMPT_TAGS || words > MAX_PROMPT_WORDS) {
+      cut = "tags";
       unchecked.push(file.path);
       return;
     }
@@ -241,14 +283,21 @@ function checkTemplates(layers: readonly CheckedLayer[], engine: Engine, root: S
     }
     if (layer.systemTemplate) check("system-template", name, layer.systemTemplate, {});
   }
-  if (unchecked.length > 0) {
+  const [first] = unchecked;
+  if (first !== undefined) {
+    const why =
+      cut === "tags"
+        ? `the templates checked before these hold more tags than one prompt may compile (${MAX_PROMPT_TAGS} tags, ${MAX_PROMPT_WORDS} words inside tags, each file counted)`
+        : `check's ${MAX_CHECK_LOAD_MS / 1000} s for reading and checking the templates had passed (or the caller stopped check)`;
     problems.push({
       level: "warning",
       code: "check-templates-cut",
-      message: `the templates checked before these hold more tags than one prompt may compile (${MAX_PROMPT_TAGS} tags, ${MAX_PROMPT_WORDS} words inside tags); not checked: ${unchecked.length} files, the first ${toPosix(unchecked[0] ?? "")}`,
+      message: `${why}; not checked: ${unchecked.length} files, the first ${toPosix(first)}`,
+      // At the first file not checked, where a reader of that file looks.
+      ...(first ? { path: first } : {}),
     });
   }
-  return { templates, problems, cut: unchecked.length > 0 };
+  return { templates, problems, cut };
 }
 
 /** Problems reported for one template; the rest are counted in one more. */
@@ -339,6 +388,8 @@ function matrixPlan(layers: readonly CheckedLayer[], vars: Readonly<Record<strin
 /** Why the matrix renders nothing after check-templates-cut. */
 const TAGS_REACHED =
   "the templates checked reached one prompt's total of tags (check-templates-cut), and each render would compile the rest again: none is rendered";
+const TIME_REACHED =
+  "the templates were not all checked within check's budget (check-templates-cut), and the matrix's own time would come on top of it: none is rendered";
 
 /**
  * What the matrix may cost: renders, text rendered, and time. Every data case
@@ -363,6 +414,17 @@ function loadCut(what: readonly string[]): Diagnostic {
     level: "warning",
     code: "check-load-cut",
     message: `stopped reading the ${what.join(", ")} after ${MAX_CHECK_LOAD_MS / 1000} s (or when the caller stopped check): what was not read is not checked, and no problem of theirs is reported`,
+  };
+}
+
+/** The ejected sections left uncompared with their builtins past check's budget. */
+function driftCut(notCompared: readonly string[]): Diagnostic {
+  const [first = ""] = notCompared;
+  return {
+    level: "warning",
+    code: "check-drift-cut",
+    message: `check's ${MAX_CHECK_LOAD_MS / 1000} s for reading and checking had passed (or the caller stopped check): ${notCompared.length} sections carrying ejected-from were not compared with the builtin they were copied from, the first ${toPosix(first)}`,
+    ...(first ? { path: first } : {}),
   };
 }
 
