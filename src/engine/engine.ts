@@ -298,8 +298,8 @@ export function createEngine(): Engine {
         // One parse and one code generation, done now rather than lazily on
         // the first call (as hb.compile would), so an unknown helper is a
         // compile error that `check` sees without data.
-        const template = fromSpec(precompileAst(compiler(), structuredClone(ast)));
-        entry = { ast: () => ast, template };
+        const template = fromSpec(precompileAst(compiler(), ast));
+        entry = { ast: lazyAst(source), template };
       } catch (error) {
         entry = toTemplateError(compiler(), error, undefined);
       }
