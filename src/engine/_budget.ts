@@ -12,6 +12,7 @@ import {
   MAX_PROMPT_WORDS,
   MAX_RENDER_CALLS,
   MAX_RENDER_OUTPUT,
+  PARTIAL_CONTEXT_KEY_COST,
 } from "./limits.js";
 
 // What one render may spend. Templates can multiply work without growing:
@@ -269,6 +270,26 @@ export class RenderBudget {
     if (hash !== null && typeof hash === "object") {
       for (const value of Object.values(hash)) n += sizeGiven(value);
     }
+    this.charge(
+      n,
+      "helpers were given more than %s Mi characters and list items together (a long text compared or a list searched again and again)",
+    );
+  }
+
+  /**
+   * Counts, before Handlebars copies it, the context of a partial called
+   * with key=value pairs: `keys` keys, each {@link PARTIAL_CONTEXT_KEY_COST}
+   * toward the same total as {@link give}.
+   */
+  copyContext(keys: number): void {
+    this.charge(
+      keys * PARTIAL_CONTEXT_KEY_COST,
+      `partials called with key=value pairs copied their contexts' keys past %s Mi (${PARTIAL_CONTEXT_KEY_COST} a key) together with what helpers were given (a long list passed to a partial again and again)`,
+    );
+  }
+
+  /** Counts `n` toward {@link MAX_PROMPT_INPUT}; throws past it with `why` (`%s`: the total in Mi). */
+  private charge(n: number, why: string): void {
     if (n === 0) return;
     this.given += n;
     const work = this.work;
@@ -276,9 +297,15 @@ export class RenderBudget {
     if (this.given > MAX_PROMPT_INPUT || (work && work.given > MAX_PROMPT_INPUT)) {
       if (work && work.given > MAX_PROMPT_INPUT) work.spent = true;
       throw new TemplateError(
-        `Render stopped: helpers were given more than ${MAX_PROMPT_INPUT / (1024 * 1024)} Mi characters and list items together (a long text compared or a list searched again and again)`,
+        `Render stopped: ${why.replace("%s", String(MAX_PROMPT_INPUT / (1024 * 1024)))}`,
       );
     }
+  }
+
+  /** Counts one piece of work as a call (an inline partial defined again), with no output. */
+  tick(): void {
+    this.begin();
+    this.end("");
   }
 
   /** Enters partial `name`; throws when that nests partials deeper than MAX_PARTIAL_DEPTH. */

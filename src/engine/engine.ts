@@ -12,7 +12,12 @@ import {
 } from "./_errors.js";
 import { loadCompiler, loadRuntime } from "./_handlebars.js";
 import { type TemplateSize, templateSize } from "./_shape.js";
-import { MAX_PROMPT_COMPILED_TAGS, MAX_PROMPT_COMPILES, MAX_PROMPT_TAGS } from "./limits.js";
+import {
+  MAX_INLINE_FRAMES,
+  MAX_PROMPT_COMPILED_TAGS,
+  MAX_PROMPT_COMPILES,
+  MAX_PROMPT_TAGS,
+} from "./limits.js";
 
 export { type CountedTemplate, PromptCompiles, PromptWork } from "./_budget.js";
 export { TemplateError } from "./_errors.js";
@@ -148,6 +153,9 @@ interface Kept {
   tags: number;
 }
 
+/** Partial functions an engine keeps made ({@link Engine.render}'s partials); past it they are made again. */
+const MAX_KEPT_WRAPPERS = 4096;
+
 /** Handlebars builtins that templates may not use: `log` writes to the console. */
 const DISABLED_BUILTINS = ["log"] as const;
 
@@ -201,6 +209,7 @@ export function createEngine(): Engine {
     );
   }
   meterInlinePartials(hb, currentBudget);
+  hb.registerHelper(PARTIAL_CONTEXT, partialContext(currentBudget));
   let compilerInstance: HandlebarsInstance | undefined;
   const compiler = () => {
     compilerInstance ??= createCompiler();
@@ -230,6 +239,7 @@ export function createEngine(): Engine {
   }
 
   function precompileAst(instance: HandlebarsInstance, ast: unknown): string {
+    meterPartialContexts(ast);
     // Typed as a spec object, but without `srcName` it is the spec's source text.
     return instance.precompile(ast, compileOptions()) as unknown as string;
   }
@@ -288,8 +298,8 @@ export function createEngine(): Engine {
         // One parse and one code generation, done now rather than lazily on
         // the first call (as hb.compile would), so an unknown helper is a
         // compile error that `check` sees without data.
-        const template = fromSpec(precompileAst(compiler(), structuredClone(ast)));
-        entry = { ast: () => ast, template };
+        const template = fromSpec(precompileAst(compiler(), ast));
+        entry = { ast: lazyAst(source), template };
       } catch (error) {
         entry = toTemplateError(compiler(), error, undefined);
       }
@@ -369,6 +379,7 @@ export function createEngine(): Engine {
       try {
         spending?.enterPartial(name);
         spending?.begin();
+        if (options !== undefined) blockScope(options);
         if (typeof source === "function") {
           result = String(source(context) ?? "");
         } else {
@@ -385,13 +396,62 @@ export function createEngine(): Engine {
     };
   }
 
+  /**
+   * Each partial's function, made once for its name and source (a function
+   * source: that function) and kept while the engine's partials stay: made
+   * again for every render, 999 sections calling 999 partials made a million
+   * of them per prompt, 2-4 s of a render's CPU (issue 24, review rev43b F1).
+   */
+  let wrappers = new Map<string, { source: string | PartialFunction; fn: TemplateDelegate }>();
+
+  function wrapperOf(name: string, source: string | PartialFunction): TemplateDelegate {
+    const made = wrappers.get(name);
+    if (made?.source === source) return made.fn;
+    // Names of every project a long-lived host rendered: kept to a bound.
+    if (wrappers.size >= MAX_KEPT_WRAPPERS) wrappers = new Map();
+    const fn = partial(name, source);
+    wrappers.set(name, { source, fn });
+    return fn;
+  }
+
+  /** The partial function of `name` for a render given `extra`: its own partial, or the engine's. */
+  function partialNamed(
+    extra: RenderOptions["partials"],
+    name: string,
+  ): TemplateDelegate | undefined {
+    const source =
+      extra !== undefined && Object.hasOwn(extra, name) ? extra[name] : partialSources.get(name);
+    return source === undefined ? undefined : wrapperOf(name, source);
+  }
+
+  /** One handler for every render's partials; the target holds the render's own ({@link partialsFor}). */
+  const partialsHandler: ProxyHandler<{ extra: RenderOptions["partials"] }> = {
+    get: (target, key) => (typeof key === "string" ? partialNamed(target.extra, key) : undefined),
+    has: (target, key) => typeof key === "string" && partialNamed(target.extra, key) !== undefined,
+    getOwnPropertyDescriptor: (target, key) => {
+      const fn = typeof key === "string" ? partialNamed(target.extra, key) : undefined;
+      return fn === undefined
+        ? undefined
+        : { value: fn, writable: false, enumerable: true, configurable: true };
+    },
+    ownKeys: (target) => [
+      ...new Set([...partialSources.keys(), ...Object.keys(target.extra ?? {})]),
+    ],
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  };
+
+  /**
+   * A render's partials, its own (`extra`) over the engine's, as Handlebars
+   * looks them up (own properties), without building an object of them:
+   * each render made one of 999 partials for each of 999 sections, and a
+   * function for each, 2-4 s of a prompt's CPU (issue 24, review rev43b
+   * F1). Nothing writes into it: inline partials get frames over it
+   * ({@link frameOver}).
+   */
   function partialsFor(extra: RenderOptions["partials"]): Record<string, TemplateDelegate> {
-    // A fresh object per render: Handlebars writes into the partials it is given.
-    const partials: Record<string, TemplateDelegate> = {};
-    for (const [name, source] of partialSources) partials[name] = partial(name, source);
-    for (const [name, source] of Object.entries(extra ?? {}))
-      partials[name] = partial(name, source);
-    return partials;
+    return new Proxy({ extra }, partialsHandler) as unknown as Record<string, TemplateDelegate>;
   }
 
   let setup: RuntimeSetup | undefined;
@@ -450,6 +510,7 @@ export function createEngine(): Engine {
     },
     registerPartial(name, source) {
       partialSources.set(name, source);
+      wrappers = new Map();
       cache.clear();
       kept = new WeakMap();
       cachedChars = 0;
@@ -524,11 +585,116 @@ type CompileOptions = NonNullable<Parameters<HandlebarsInstance["compile"]>[1]>;
 
 type DecoratorProgram = (context: unknown, options?: unknown) => string;
 
+/** Partials by name: a render's (`container.partials`), or a frame over them. */
+type Partials = Record<string, unknown>;
+
+/** The inline partials one run of a block defines, by name. */
+type Scope = Map<string, DecoratorProgram>;
+
+/**
+ * Where a block's inline partials go on the block's program, for Handlebars
+ * to copy there (it copies a decorator's `props` onto the program). Not
+ * `partials`: for a partial block with that, Handlebars copied every partial
+ * in scope into a new object at each call (999 file partials: 1.3 s for
+ * 1,024 calls; issue 24, review rev43b F2).
+ */
+const SCOPE_KEY = "inlinePartialScope";
+
+/** What a frame ({@link frameOver}) is over: its scope, the frame or partials below, how many scopes deep. */
+interface Frame {
+  scope: Scope;
+  below: Frame | undefined;
+  base: Partials;
+  depth: number;
+}
+
+/** The key under which a frame gives its {@link Frame} (a symbol: no template can name it). */
+const FRAME = Symbol("inline partials frame");
+
+/** The scope of `frame` or one below it that defines `key`, innermost first. */
+function scopeOf(frame: Frame, key: string | symbol): Scope | undefined {
+  if (typeof key !== "string") return undefined;
+  for (let f: Frame | undefined = frame; f !== undefined; f = f.below) {
+    if (f.scope.has(key)) return f.scope;
+  }
+  return undefined;
+}
+
+/** One handler for every frame: a frame's target is its {@link Frame}. */
+const frameHandler: ProxyHandler<Frame> = {
+  get: (frame, key) => {
+    if (key === FRAME) return frame;
+    const found = scopeOf(frame, key);
+    return found === undefined ? Reflect.get(frame.base, key) : found.get(key as string);
+  },
+  has: (frame, key) => scopeOf(frame, key) !== undefined || Reflect.has(frame.base, key),
+  getOwnPropertyDescriptor: (frame, key) => {
+    const found = scopeOf(frame, key);
+    if (found === undefined) {
+      const own = Reflect.getOwnPropertyDescriptor(frame.base, key);
+      // Reported as the frame's own (a proxy may not report a fixed property its target lacks).
+      return own === undefined ? undefined : { ...own, configurable: true };
+    }
+    return {
+      value: found.get(key as string),
+      writable: false,
+      enumerable: true,
+      configurable: true,
+    };
+  },
+  ownKeys: (frame) => {
+    const keys = new Set<string | symbol>(Reflect.ownKeys(frame.base));
+    for (let f: Frame | undefined = frame; f !== undefined; f = f.below) {
+      for (const name of f.scope.keys()) keys.add(name);
+    }
+    return [...keys];
+  },
+  set: () => false,
+  defineProperty: () => false,
+  deleteProperty: () => false,
+};
+
+/**
+ * The partials `partials` holds, with `scope`'s over them, without copying
+ * any: a proxy that looks a name up in the scopes in scope, innermost first,
+ * then in the render's partials. Handlebars made the frame of an inline
+ * partial's block by copying every partial in scope at each run of it: a
+ * loop over such a block copied 2,000 partials 200,000 times, 44 s in one
+ * render (issue 24, review rev43b F2). Lookups see the names as the frame's
+ * own, as Handlebars' partial lookup wants; nothing may write into a frame.
+ */
+function frameOver(partials: Partials, scope: Scope): Partials {
+  const below = (partials as { [FRAME]?: Frame })[FRAME];
+  const depth = (below?.depth ?? 0) + 1;
+  if (depth > MAX_INLINE_FRAMES) {
+    throw new TemplateError(
+      `Inline partials nested more than ${MAX_INLINE_FRAMES} blocks deep (blocks with {{#*inline}} running inside one another)`,
+    );
+  }
+  const frame: Frame = { scope, below, base: below?.base ?? partials, depth };
+  return new Proxy(frame, frameHandler) as unknown as Partials;
+}
+
+/**
+ * A partial called as a block whose body defines inline partials
+ * (`{{#> layout}}{{#*inline "title"}}…{{/inline}}{{/layout}}`) sees them:
+ * a frame over the partials it is given ({@link SCOPE_KEY}).
+ */
+function blockScope(options: RuntimeOptions): void {
+  const { fn, partials } = options as { fn?: { [SCOPE_KEY]?: unknown }; partials?: Partials };
+  const scope = fn?.[SCOPE_KEY];
+  if (scope instanceof Map && partials !== undefined) {
+    (options as { partials?: Partials }).partials = frameOver(partials, scope as Scope);
+  }
+}
+
 /**
  * Handlebars' `{{#*inline "name"}}` decorator, with the partials it defines
  * metered like file partials: inline partials that include each other could
  * otherwise nest and multiply without bound. Like the original, it gives the
- * block a partials frame of its own (restored even when the block throws).
+ * block a partials frame of its own, for the run of the block only, but
+ * without copying ({@link frameOver}); and each definition counts as a call
+ * (a loop over a block that defines 2,000 runs 2,000 definitions a pass).
  */
 function meterInlinePartials(
   hb: HandlebarsInstance,
@@ -538,17 +704,20 @@ function meterInlinePartials(
     "inline",
     (
       fn: DecoratorProgram,
-      props: { partials?: Record<string, DecoratorProgram> },
-      container: { partials: Record<string, unknown> },
+      props: { [SCOPE_KEY]?: Scope },
+      container: { partials: Partials },
       options: { args: unknown[]; fn: DecoratorProgram },
     ) => {
+      current()?.tick();
       let ret = fn;
-      if (!props.partials) {
-        const own: Record<string, DecoratorProgram> = {};
-        props.partials = own;
+      let scope = props[SCOPE_KEY];
+      if (scope === undefined) {
+        const own: Scope = new Map();
+        scope = own;
+        props[SCOPE_KEY] = own;
         ret = (context, runtimeOptions) => {
           const original = container.partials;
-          container.partials = { ...original, ...own };
+          container.partials = frameOver(original, own);
           try {
             return fn(context, runtimeOptions);
           } finally {
@@ -558,7 +727,7 @@ function meterInlinePartials(
       }
       const name = String(options.args[0]);
       const body = options.fn;
-      props.partials[name] = (context, runtimeOptions) => {
+      scope.set(name, (context, runtimeOptions) => {
         const budget = current();
         if (budget === undefined) return body(context, runtimeOptions);
         let result: string;
@@ -571,8 +740,97 @@ function meterInlinePartials(
         }
         budget.leavePartial();
         return result;
-      };
+      });
       return ret;
     },
   );
+}
+
+/**
+ * The helper every partial call with key=value pairs passes its context
+ * through ({@link meterPartialContexts}); a name no template can write.
+ */
+const PARTIAL_CONTEXT = "partial context";
+
+/**
+ * Handlebars copies the context of a partial called with key=value pairs
+ * (`{{> item this name="x"}}`) into a new object with the pairs, key by
+ * key. That copy is counted first ({@link RenderBudget.copyContext}), a
+ * list by its length, an object by its keys; a text, of which Handlebars
+ * copied every character as a key (a 250 KB AGENTS.md: 256 calls, 37 s;
+ * issue 24, review rev43b F3), is given as an empty object: the partial
+ * sees the pairs, as it did, and no character (`{{this}}` was
+ * `[object Object]` before as after).
+ */
+function partialContext(current: () => RenderBudget | undefined): HelperDelegate {
+  return (context: unknown) => {
+    if (typeof context === "string") return {};
+    if (context === null || typeof context !== "object") return context;
+    const budget = current();
+    if (budget !== undefined) {
+      budget.copyContext(Array.isArray(context) ? context.length : Object.keys(context).length);
+    }
+    return context;
+  };
+}
+
+interface AstNode {
+  type?: unknown;
+  params?: unknown[];
+  hash?: unknown;
+  loc?: unknown;
+}
+
+/**
+ * Rewrites every partial call with key=value pairs in `ast` so that its
+ * context goes through {@link PARTIAL_CONTEXT} first: `{{> x ctx a=1}}` runs
+ * as `{{> x (partial-context ctx) a=1}}`, and `{{> x a=1}}` as the same with
+ * `this`. Calls without pairs are left as they are (Handlebars passes their
+ * context on without copying it).
+ */
+function meterPartialContexts(ast: unknown): void {
+  const stack: unknown[] = [ast];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      for (const child of node) stack.push(child);
+      continue;
+    }
+    const n = node as AstNode;
+    if (
+      (n.type === "PartialStatement" || n.type === "PartialBlockStatement") &&
+      n.hash !== undefined &&
+      n.hash !== null &&
+      Array.isArray(n.params)
+    ) {
+      const context = n.params[0] ?? {
+        type: "PathExpression",
+        data: false,
+        depth: 0,
+        parts: [],
+        original: "this",
+        loc: n.loc,
+      };
+      n.params = [
+        {
+          type: "SubExpression",
+          path: {
+            type: "PathExpression",
+            data: false,
+            depth: 0,
+            parts: [PARTIAL_CONTEXT],
+            original: PARTIAL_CONTEXT,
+            loc: n.loc,
+          },
+          params: [context],
+          hash: undefined,
+          loc: n.loc,
+        },
+        ...n.params.slice(1),
+      ];
+    }
+    for (const value of Object.values(n))
+      if (value !== null && typeof value === "object") stack.push(value);
+  }
 }

@@ -120,6 +120,26 @@ export const MAX_PROMPT_OUTPUT = 3 * MAX_PROMPT_CHARS;
 export const MAX_PROMPT_INPUT = 256 * 1024 * 1024;
 
 /**
+ * What a partial called with key=value pairs (`{{> item this name="x"}}`)
+ * counts toward {@link MAX_PROMPT_INPUT} for each key of its context:
+ * Handlebars copies the context's every key into a new object at each such
+ * call, 50 to 400 ns a key (a long list's indexes are made into texts),
+ * where a helper reads a character in about one: at most a million keys
+ * (~0.4 s) a prompt.
+ * A text as the context is given as an empty object (Handlebars copied its
+ * every character as a key: 256 calls with a 250 KB AGENTS.md took 37 s).
+ */
+export const PARTIAL_CONTEXT_KEY_COST = 256;
+
+/**
+ * Most inline partial frames (`{{#*inline}}` blocks running inside one
+ * another, partial calls included) in scope at once. A partial's name is
+ * looked up through every frame in scope, so this bounds a lookup; a layout
+ * partial inside a loop uses two or three.
+ */
+export const MAX_INLINE_FRAMES = 64;
+
+/**
  * Longest message of a TemplateError (and so of a template diagnostic), in
  * characters. Enough for Handlebars' longest parse error (its expected-token
  * list is about 300 characters) and a chain of partial names; anything longer
