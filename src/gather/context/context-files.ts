@@ -13,6 +13,8 @@ import {
   checkMaxBytes,
   findProjectRoot,
   folderReaches,
+  type HeldWalk,
+  heldLinks,
   ownAgentDir,
   type Reach,
   type RepoCapped,
@@ -128,6 +130,12 @@ export interface ContextFolder {
    * (the agent dir): the user's own, links followed anywhere.
    */
   reach?: Reach;
+  /**
+   * A folder without a reach (the agent dir): the walk that holds its imports
+   * to the links of other repositories ({@link heldLinks}): `@~/prompt-kit/base.md`
+   * with the kit's `base.md -> ../.ssh/id_rsa` is refused.
+   */
+  held?: HeldWalk;
 }
 
 export interface ContextFilesOptions {
@@ -296,11 +304,18 @@ async function userFolder(
   agentDir: string,
   home: string,
   realHome: string,
+  cwd: string,
 ): Promise<ContextFolder> {
+  const [realAgentDir, realCwd] = await Promise.all([
+    realpathOrSelf(agentDir),
+    realpathOrSelf(cwd),
+  ]);
   return {
     dir: agentDir,
     origin: "user",
-    allowed: [home, realHome, agentDir, await realpathOrSelf(agentDir)],
+    // Your own repositories: the one the agent dir is (or lies in), the working folder's, the home's.
+    held: heldLinks([realHome, realAgentDir, realCwd]),
+    allowed: [home, realHome, agentDir, realAgentDir],
     allowedText: `the home folder ${toPosix(home)} or the agent dir ${toPosix(agentDir)}`,
   };
 }
@@ -331,7 +346,7 @@ export async function traceContextFiles(
   const reads = new Map<string, Promise<RepoCapped>>();
   const limits = { home, maxBytes, maxTotalBytes, reads, ...(signal ? { signal } : {}) };
   const realHome = await realpathOrSelf(home);
-  const user = await userFolder(agentDir, home, realHome);
+  const user = await userFolder(agentDir, home, realHome, cwd);
   // The user's file first, on its own: what a late step still gives.
   const userFound = await findContextFile(agentDir);
   const userReal = userFound.path ? await realpathOrSelf(userFound.path) : "";
@@ -565,6 +580,7 @@ export async function loadOne(
       allowedText: folder.allowedText,
       ...(signal ? { signal } : {}),
       ...(folder.reach ? { reach: folder.reach } : {}),
+      ...(folder.held ? { held: folder.held } : {}),
     },
     state,
   );
