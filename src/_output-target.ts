@@ -6,6 +6,7 @@ import { type HeldEnd, heldLinks, type LinkOut } from "./repo-files/held-links.j
 import {
   findProjectRoot,
   holdsGit,
+  holdsOtherClone,
   intoProject,
   isGitFolder,
   nestedClones,
@@ -202,7 +203,8 @@ async function enteredRepository(
     // repository's git folder; only the user's links (in the home folder, or above it) are followed.
     const linked = (await lstatKindOrMissing(dir).catch(() => undefined)) === "link";
     if (linked && !isWithin(resolve(home), dirname(dir))) return undefined;
-    if (!(await holdsGit(dir)) && !(await isGitFolder(dir))) continue;
+    if (!(await holdsGit(dir)) && !(await isGitFolder(dir)) && !(await holdsOtherClone(dir)))
+      continue;
     // The home folder's own repository (or one holding it) is the user's: their links are theirs.
     if (isWithin(resolve(home), dir) || isWithin(realHome, await realpathOrSelf(dir))) continue;
     const tree = { root: dir, kind: "repository" } as const;

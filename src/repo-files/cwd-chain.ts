@@ -4,7 +4,7 @@ import { lstatKind } from "../_io.js";
 import { checkpoint } from "../_pace.js";
 import { toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
-import { holdsGit } from "./project-root.js";
+import { holdsRepository } from "./project-root.js";
 
 /**
  * Most folders below a project root, down to cwd, whose files the context,
@@ -62,8 +62,8 @@ export interface ChainFolder {
  * leaves it: from `/` or the ceiling down, maybe with a gap below a root),
  * its project root and real path, answered top-down with two look-ups a
  * folder: `findProjectRoot` and `realpath` on each folder would walk the
- * chain again from it. A gap holds no `.git` (it lies between a folder and
- * its nearest root); below one, the next real path is asked once.
+ * chain again from it. A gap holds no repository's top (it lies between a
+ * folder and its nearest root); below one, the next real path is asked once.
  */
 export async function chainFolders(
   folders: readonly string[],
@@ -74,7 +74,7 @@ export async function chainFolders(
   let parent: ChainFolder | undefined;
   for (const dir of folders) {
     await checkpoint(signal);
-    if (await holdsGit(dir)) nearest = dir;
+    if (await holdsRepository(dir)) nearest = dir;
     const follows = parent !== undefined && dirname(dir) === parent.dir;
     // The kind alone (see lstatKind): the folder's times move with every entry added to it.
     const own = follows ? await lstatKind(dir).catch(() => undefined) : undefined;

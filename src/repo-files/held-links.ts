@@ -3,16 +3,17 @@ import { realpathOrSelf } from "../_fs.js";
 import { lstatKindOrMissing, readlink } from "../_io.js";
 import { isWithin, toPosix } from "../_paths.js";
 import { isGitFolder } from "./git-file.js";
-import { holdsGit } from "./project-root.js";
+import { holdsRepository } from "./project-root.js";
 import type { Refusal } from "./reach.js";
 
 /**
- * Whether `dir` is a repository's root: it holds a `.git` entry, or it is a
- * git folder itself (a bare clone). The one "is a repository here" test of
- * {@link heldLinks}.
+ * Whether `dir` is a repository's root: a repository's top
+ * ({@link holdsRepository}: a `.git` entry, or a Mercurial, Jujutsu or
+ * Subversion working copy), or a git folder itself (a bare clone). The one
+ * "is a repository here" test of {@link heldLinks}.
  */
 export async function isRepositoryRoot(dir: string): Promise<boolean> {
-  return (await holdsGit(dir)) || (await isGitFolder(dir));
+  return (await holdsRepository(dir)) || (await isGitFolder(dir));
 }
 
 /** A link met on a path's way that lies in a repository not the user's own and leads out of it. */

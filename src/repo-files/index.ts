@@ -37,7 +37,7 @@ export {
   ownFolderInProjectDiagnostic,
 } from "./own-folders.js";
 export { type PrivateVerdict, privatePaths } from "./private-paths.js";
-export { findProjectRoot, holdsGit } from "./project-root.js";
+export { findProjectRoot, holdsGit, holdsOtherClone, holdsRepository } from "./project-root.js";
 export {
   type FolderInProject,
   folderReaches,

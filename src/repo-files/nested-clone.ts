@@ -12,7 +12,7 @@ import {
   pathLineSync,
   samePath,
 } from "./git-file.js";
-import { gitFolders, holdsGit } from "./project-root.js";
+import { gitFolders, holdsGit, holdsOtherClone, holdsOtherCloneSync } from "./project-root.js";
 
 /**
  * The repository of its own that a real path inside a reach's real root lies
@@ -28,10 +28,14 @@ export type NestedCheck = (real: string) => Promise<string | undefined>;
  * folder that is itself a git folder ({@link isGitFolder}: a bare clone,
  * `plugins/mine.git`, whose `config` holds your remote URL), whatever else
  * it holds, unless it is the root's own `.git` folder or a submodule's or
- * worktree's git folder in it ({@link inOwnGitFolder}). The check walks up from the path's folder to the root, one `lstat` of
- * `.git` and one of `HEAD` a folder, each folder's verdict kept for the
- * checker's life: nothing below the root is listed. A root with no `.git`
- * (a tarball) holds no repository as its part.
+ * worktree's git folder in it ({@link inOwnGitFolder}), and the top of a
+ * working copy of another version-control system ({@link holdsOtherClone}: a
+ * Mercurial, Jujutsu or Subversion clone, which no root's `.git` makes its
+ * part). The check walks up from the path's folder to the root, one `lstat`
+ * of `.git`, one of `HEAD` and one of each other kind's folder a folder,
+ * each folder's verdict kept for the checker's life: nothing below the root
+ * is listed. A root with no `.git` (a tarball) holds no repository as its
+ * part.
  */
 export function nestedClones(realRoot: string): NestedCheck {
   const verdicts = new Map<string, Promise<string | undefined>>();
@@ -47,6 +51,7 @@ export function nestedClones(realRoot: string): NestedCheck {
         }
         // A git folder is a repository of its own whatever else it holds (a `.git` placed in it).
         if ((await isGitFolder(dir)) && !inOwnGitFolder(dir, realRoot)) return dir;
+        if (await holdsOtherClone(dir)) return dir;
         return of(dirname(dir));
       })();
       verdicts.set(dir, verdict);
@@ -65,6 +70,7 @@ export function nestedCloneSync(real: string, realRoot: string): string | undefi
       if (!partOf(dir, gitFoldersSync(dir), rootGit)) return dir;
     }
     if (isGitFolderSync(dir) && !inOwnGitFolder(dir, realRoot)) return dir;
+    if (holdsOtherCloneSync(dir)) return dir;
   }
   return undefined;
 }

@@ -1,18 +1,35 @@
 import { dirname, join, sep } from "node:path";
-import { lstatKindOrMissing, realpath } from "../_io.js";
+import {
+  kindOfStats,
+  lstatKindOrMissing,
+  realpath,
+  type StatKind,
+  statOrUndefinedSync,
+} from "../_io.js";
+import { nextTurn } from "../_pace.js";
 import { isBelowCeiling, isWithin } from "../_paths.js";
 import { gitDirNamed, namesBack } from "./git-file.js";
 
 /**
- * The project root of `dir`: its nearest ancestor (itself included) that holds
- * a `.git` entry (a folder, or the file of a worktree or submodule), else
- * `dir` itself. `dir` must be absolute. With `ceiling` (a folder at or above
- * `dir`), no folder above it is looked at, as git's GIT_CEILING_DIRECTORIES.
+ * The project root of `dir`: its nearest ancestor (itself included) that is a
+ * repository's top ({@link holdsRepository}: a `.git` entry, a folder, or the
+ * file of a worktree or submodule; or the top of a Mercurial, Jujutsu or
+ * Subversion working copy), else `dir` itself. `dir` must be absolute. With
+ * `ceiling` (a folder at or above `dir`), no folder above it is looked at, as
+ * git's GIT_CEILING_DIRECTORIES. With `signal`, the walk stops (rejects with
+ * its reason) once it has fired: from a working folder hundreds of folders
+ * deep it asks four names a folder.
  */
-export async function findProjectRoot(dir: string, ceiling?: string): Promise<string> {
+export async function findProjectRoot(
+  dir: string,
+  ceiling?: string,
+  signal?: AbortSignal,
+): Promise<string> {
   let current = dir;
   for (;;) {
-    if (await holdsGit(current)) return current;
+    const turn = nextTurn(signal);
+    if (turn) await turn;
+    if (await holdsRepository(current)) return current;
     const up = dirname(current);
     if (up === current || !isBelowCeiling(up, ceiling)) return dir;
     current = up;
@@ -27,6 +44,54 @@ export async function holdsGit(dir: string): Promise<boolean> {
     () => undefined,
   );
   return kind !== undefined;
+}
+
+/**
+ * True when `dir` is a repository's top: it holds a `.git` entry
+ * ({@link holdsGit}), or is a working copy of another version-control system
+ * ({@link holdsOtherClone}), whose folders are its own as a clone's are. What
+ * the nearest project root of a folder is found by; whether that root is a git
+ * repository (its `.gitignore`, its submodules) is {@link holdsGit}'s. The
+ * other kinds are looked up only where there is no `.git`.
+ */
+export async function holdsRepository(dir: string): Promise<boolean> {
+  return (await holdsGit(dir)) || (await holdsOtherClone(dir));
+}
+
+/**
+ * What another version-control system keeps at the top of a working copy, and
+ * the kind it must be (any, where none is named): Mercurial's `.hg` folder,
+ * Subversion's `.svn` (1.7 on: one, at the top), and a Jujutsu clone's `.jj`
+ * holding `repo` (a folder; a file naming the repository, in a workspace
+ * added to it). A colocated Jujutsu clone, and an `hg-git` or `git-svn`
+ * mirror, hold a `.git` as well. The one list of such kinds: a kind added
+ * here is a repository of its own below a root ({@link holdsOtherClone}).
+ */
+const OTHER_CLONES: readonly { readonly path: string; readonly kind?: StatKind }[] = [
+  { path: ".hg", kind: "dir" },
+  { path: join(".jj", "repo") },
+  { path: ".svn", kind: "dir" },
+];
+
+/**
+ * True when `dir` is the top of a working copy of another version-control
+ * system ({@link OTHER_CLONES}): never a git submodule or worktree of a root
+ * around it, so a repository of its own below one. One `lstat` a kind; the
+ * kind alone is noted, as {@link holdsGit} notes it.
+ */
+export async function holdsOtherClone(dir: string): Promise<boolean> {
+  const kinds = await Promise.all(
+    OTHER_CLONES.map((c) => lstatKindOrMissing(join(dir, c.path)).catch(() => undefined)),
+  );
+  return OTHER_CLONES.some((c, i) => kinds[i] !== undefined && (c.kind ?? kinds[i]) === kinds[i]);
+}
+
+/** Synchronous twin of {@link holdsOtherClone}. */
+export function holdsOtherCloneSync(dir: string): boolean {
+  return OTHER_CLONES.some((c) => {
+    const stats = statOrUndefinedSync(join(dir, c.path), false);
+    return stats !== undefined && (c.kind === undefined || kindOfStats(stats) === c.kind);
+  });
 }
 
 /**

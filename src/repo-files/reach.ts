@@ -48,7 +48,7 @@ export interface ReachOptions {
   ceiling?: string | undefined;
   /** The project root when the caller found it already (else found as git does). */
   root?: string;
-  /** Stops an untrusted project's private-path checks ({@link privatePaths}) once it fires. */
+  /** Stops the search for the root and an untrusted project's private-path checks ({@link privatePaths}) once it fires. */
   signal?: AbortSignal | undefined;
 }
 
@@ -63,7 +63,7 @@ export interface ReachOptions {
  * {@link Reach.home}).
  */
 export async function projectReach(o: ReachOptions): Promise<Reach> {
-  const found = o.root ?? (await findProjectRoot(o.start, o.ceiling));
+  const found = o.root ?? (await findProjectRoot(o.start, o.ceiling, o.signal));
   const reach = reachOf({
     start: o.start,
     realStart: await realpathOrSelf(o.start),

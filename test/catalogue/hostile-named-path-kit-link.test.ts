@@ -96,6 +96,22 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
     });
   }
 
+  it("a kit cloned with Mercurial or Subversion, reached through your link: its link to your key is refused", async () => {
+    const root = tempDir();
+    const { home, proj } = layout(root);
+    for (const vcs of ["hg", "svn"]) {
+      const kit = join(home, "src", `kit-${vcs}`);
+      mkdirSync(join(kit, `.${vcs}`), { recursive: true });
+      symlinkSync("../../.ssh/id_rsa", join(kit, "base.md"));
+      symlinkSync(kit, join(home, ".config", "sysprompt", vcs));
+      const text = await outcome(
+        pinned(root, { cwd: proj, appendSystemPrompt: `~/.config/sysprompt/${vcs}/base.md` }),
+      );
+      expect(text, vcs).not.toContain(KEY);
+      expect(text, vcs).toMatch(new RegExp(`^refused: .*outside the project root ${kit}`));
+    }
+  });
+
   it("loadPromptTemplates through your link to the kit: its template linked to your key is not loaded", async () => {
     const root = tempDir();
     const { home, proj } = layout(root);

@@ -211,7 +211,7 @@ async function contextFolders(o: {
     signal: o.signal,
   });
   for (const start of [o.cwd, ...o.roots]) {
-    const root = await findProjectRoot(start, ceiling);
+    const root = await findProjectRoot(start, ceiling, o.signal);
     const cut = capChain(ancestorsOf(start, ceiling), root);
     if (cut.skipped > 0)
       diagnostics.push(chainCutDiagnostic(start, root, cut.skipped, "context files"));

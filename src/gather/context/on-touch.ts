@@ -10,7 +10,7 @@ import {
   checkMaxBytes,
   type FolderInProject,
   folderReaches,
-  holdsGit,
+  holdsRepository,
   MAX_CHAIN_FOLDERS,
   type PrivateVerdict,
   privatePaths,
@@ -635,20 +635,21 @@ function projectsBelow(
   };
   const own = projectFor(session);
   let reachOfFolder: Promise<(folder: FolderInProject) => Reach> | undefined;
-  // By real folder: its nearest `.git` below the session root (undefined: none).
+  // By real folder: its nearest repository's top below the session root (a `.git`, or an hg,
+  // jj or svn working copy's; undefined: none).
   const gitOf = new Map<string, Promise<ChainStep | undefined>>();
   const nearestGit = (chain: readonly ChainStep[], i: number): Promise<ChainStep | undefined> => {
     const step = chain[i];
     if (i <= 0 || step === undefined) return Promise.resolve(undefined);
     let found = gitOf.get(step.realDir);
     if (found === undefined) {
-      found = holdsGit(step.realDir).then((git) => (git ? step : nearestGit(chain, i - 1)));
+      found = holdsRepository(step.realDir).then((git) => (git ? step : nearestGit(chain, i - 1)));
       gitOf.set(step.realDir, found);
     }
     return found;
   };
   // A session root that is a repository's own (not the home folder) holds the folders below it
-  // that have no `.git` of their own; any other session root (`~`, `~/work`, `/`) holds none.
+  // that are no repository's top of their own; any other session root (`~`, `~/work`, `/`) holds none.
   let sessionRepository: Promise<boolean> | undefined;
   return async (chain, i) => {
     const git = await nearestGit(chain, i);
@@ -656,7 +657,7 @@ function projectsBelow(
     if (step === undefined) return own;
     if (git === undefined) {
       sessionRepository ??=
-        session.home === undefined ? holdsGit(session.realRoot) : Promise.resolve(false);
+        session.home === undefined ? holdsRepository(session.realRoot) : Promise.resolve(false);
       if (await sessionRepository) return own;
     }
     reachOfFolder ??= realpathOrSelf(home).then((realHome) =>

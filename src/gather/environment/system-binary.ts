@@ -5,6 +5,7 @@ import { homeFolder, isWithin } from "../../_paths.js";
 import {
   findProjectRoot,
   holdsGit,
+  holdsRepository,
   madeFrom,
   owningRepository,
 } from "../../repo-files/project-root.js";
@@ -245,7 +246,7 @@ export async function projectHome(folders: readonly string[], home: string): Pro
       if (parse(shared).root === shared || systemFolder(shared)) continue;
       if (!(await madeByRoot(shared))) shares = true;
     }
-    if (shares && !(await holdsGit(await findProjectRoot(at)))) out.add(top);
+    if (shares && !(await holdsRepository(await findProjectRoot(at)))) out.add(top);
   }
   return [...out];
 }

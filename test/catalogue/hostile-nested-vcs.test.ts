@@ -1,0 +1,271 @@
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { SystemPromptOptions } from "../../src/options.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import {
+  projectReach,
+  projectReachSync,
+  readRepoText,
+  readRepoTextSync,
+} from "../../src/repo-files/index.js";
+import { createPromptSession } from "../../src/session/index.js";
+import { pinned, tempDir } from "../api/_helpers.js";
+import { cli } from "./_output-link.js";
+
+// Review rev42c F2 (medium): a repository of its own below a project root was
+// told by its `.git` alone. Your Mercurial clone (`.hg/`, a token in
+// `.hg/hgrc`'s `[paths]`), your Jujutsu clone made without git beside it
+// (`.jj/repo`, the token in its store's git config) or your Subversion working
+// copy (`.svn/`), placed in a hostile workspace E as `E/plugins/mine`, was E's
+// folder: with E's folder link `p/m -> ../plugins/mine`, from your clone
+// `--append-system-prompt ../../p/m/.hg/hgrc` and `../../p/m/.env` went into
+// the prompt (E an unpacked tarball: `--untrusted` too; E a repository:
+// trusted), E's `AGENTS.md` importing `@plugins/mine/.hg/hgrc` did the same,
+// and from a tarball E `render -o ../../p/m/AGENTS.md` replaced your
+// `AGENTS.md`. Such a working copy is now a repository of its own, as a clone
+// with a `.git` is: out of E's reach, and the project root of its own folders.
+
+const TOKEN = "SECRET-MARKER-TOKEN";
+const DOTENV = "SECRET-MARKER-DOTENV";
+const MINE = "# my own rules MINE-MARKER\n";
+
+/** Each kind: what makes `dir` its working copy, and the file (from `dir`) holding the remote's token. */
+const KINDS = {
+  hg: (dir: string) => {
+    mkdirSync(join(dir, ".hg"), { recursive: true });
+    writeFileSync(join(dir, ".hg", "requires"), "store\n");
+    writeFileSync(
+      join(dir, ".hg", "hgrc"),
+      `[paths]\ndefault = https://me:${TOKEN}@example.com/mine\n`,
+    );
+    return ".hg/hgrc";
+  },
+  jj: (dir: string) => {
+    const store = join(dir, ".jj", "repo", "store", "git");
+    mkdirSync(join(store, "objects"), { recursive: true });
+    mkdirSync(join(store, "refs"));
+    writeFileSync(join(store, "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(store, "config"), `[remote "origin"]\n\turl = https://me:${TOKEN}@x/y\n`);
+    return ".jj/repo/store/git/config";
+  },
+  svn: (dir: string) => {
+    mkdirSync(join(dir, ".svn"), { recursive: true });
+    writeFileSync(join(dir, ".svn", "wc.db"), `SQLite format 3 ${TOKEN}\n`);
+    return ".svn/wc.db";
+  },
+} as const;
+type Kind = keyof typeof KINDS;
+
+/**
+ * E at `root/E` (a git repository, or an unpacked tarball), your `kind` clone
+ * in its `plugins/mine`, E's folder link `p/m` into it and E's `AGENTS.md`
+ * importing the clone's secret files.
+ */
+function workspace(root: string, kind: Kind, eIsRepository: boolean) {
+  const e = join(root, "E");
+  const mine = join(e, "plugins", "mine");
+  mkdirSync(join(e, "p"), { recursive: true });
+  mkdirSync(join(mine, "src"), { recursive: true });
+  if (eIsRepository) {
+    mkdirSync(join(e, ".git", "objects"), { recursive: true });
+    mkdirSync(join(e, ".git", "refs"));
+    writeFileSync(join(e, ".git", "HEAD"), "ref: refs/heads/main\n");
+  }
+  const secret = KINDS[kind](mine);
+  writeFileSync(join(mine, ".env"), `${DOTENV}\n`);
+  writeFileSync(join(mine, "AGENTS.md"), MINE);
+  writeFileSync(join(mine, "src", "x.ts"), "");
+  symlinkSync("../plugins/mine", join(e, "p", "m"));
+  return { e, mine, secret };
+}
+
+async function outcome(options: SystemPromptOptions): Promise<string> {
+  try {
+    const r = await renderSystemPrompt(options);
+    return [r.text, ...r.diagnostics.map((d) => `${d.code}: ${d.message}`)].join("\n");
+  } catch (error) {
+    return `refused: ${(error as Error).message}`;
+  }
+}
+
+const WORKSPACES = [
+  ["a git repository", true],
+  ["an unpacked tarball", false],
+] as const;
+
+describe("hostile-nested-vcs: your hg, jj or svn clone in a hostile workspace is a repository of its own", () => {
+  for (const kind of Object.keys(KINDS) as Kind[]) {
+    for (const [what, eIsRepository] of WORKSPACES) {
+      it(`${kind} clone, E ${what}: E's folder link into it reads nothing (trusted and untrusted)`, async () => {
+        const root = tempDir();
+        const { mine, secret } = workspace(root, kind, eIsRepository);
+        for (const projectTrusted of [true, false]) {
+          for (const [cwd, path] of [
+            [mine, `../../p/m/${secret}`],
+            [mine, "../../p/m/.env"],
+            [join(mine, "src"), `../../../p/m/${secret}`],
+          ] as const) {
+            const text = await outcome(
+              pinned(root, { cwd, projectTrusted, appendSystemPrompt: path }),
+            );
+            const label = `${path} from ${cwd}, ${projectTrusted ? "trusted" : "untrusted"}`;
+            expect(text, label).not.toContain("SECRET-MARKER");
+            expect(text, label).toMatch(/^refused: .*a repository of its own/);
+          }
+        }
+        // Your clone's own files, named in it, are yours to read.
+        const own = await outcome(
+          pinned(root, { cwd: mine, projectTrusted: true, appendSystemPrompt: secret }),
+        );
+        expect(own).toContain(TOKEN);
+      });
+
+      it(`${kind} clone, E ${what}: render -o ../../p/m/AGENTS.md is refused at E's link`, async () => {
+        const root = tempDir();
+        const { e, mine } = workspace(root, kind, eIsRepository);
+        mkdirSync(join(root, "agent"), { recursive: true });
+        const out = await cli(root, mine, ["render", "-o", "../../p/m/AGENTS.md"]);
+        expect([out.code, out.stderr]).toEqual([
+          2,
+          `sysprompt: --output: ${join(e, "p", "m")}: a symbolic link, not a folder: nothing is written through it\n`,
+        ]);
+        expect(readFileSync(join(mine, "AGENTS.md"), "utf8")).toBe(MINE);
+      });
+
+      it(`${kind} clone, E ${what}: E's AGENTS.md importing the clone's files gets none (render, touch, sync reads)`, async () => {
+        const root = tempDir();
+        const { e, mine, secret } = workspace(root, kind, eIsRepository);
+        writeFileSync(
+          join(e, "AGENTS.md"),
+          `Workspace notes.\n@plugins/mine/${secret}\n@plugins/mine/.env\n`,
+        );
+        symlinkSync(`plugins/mine/${secret}`, join(e, "secret.md"));
+        for (const projectTrusted of [true, false]) {
+          const text = await outcome(pinned(root, { cwd: mine, projectTrusted }));
+          expect(text).not.toContain("SECRET-MARKER");
+          expect(text).toContain("Workspace notes.");
+          // A session in E touching your clone's file: E's files given, nothing of your clone's secrets.
+          const session = createPromptSession({
+            ...pinned(root, { cwd: e, projectTrusted }),
+          });
+          try {
+            const r = await session.contextFor([join(mine, "src", "x.ts")]);
+            const given = r.files.map((f) => f.content).join("\n");
+            expect(given).not.toContain("SECRET-MARKER");
+          } finally {
+            session.close();
+          }
+        }
+        // The door's readers, asynchronous and synchronous, rooted at E: E's link into the clone is refused.
+        const reach = await projectReach({ start: e, home: join(root, "home"), trusted: true });
+        const read = await readRepoText(join(e, "secret.md"), { reach });
+        expect(read.ok ? read.text : read.diagnostics[0]?.message).toMatch(
+          /a repository of its own/,
+        );
+        const sync = readRepoTextSync(join(e, "secret.md"), {
+          reach: projectReachSync({ start: e, home: join(root, "home") }),
+        });
+        expect(sync.ok ? sync.text : sync.diagnostics[0]?.message).toMatch(
+          /a repository of its own/,
+        );
+      });
+    }
+  }
+});
+
+describe("hostile-nested-vcs: normal layouts stay one project", () => {
+  for (const kind of Object.keys(KINDS) as Kind[]) {
+    for (const [what, eIsRepository] of WORKSPACES) {
+      it(`your ${kind} clone in E ${what}: its own link and import, and a write in it, still work`, async () => {
+        const root = tempDir();
+        const { mine } = workspace(root, kind, eIsRepository);
+        mkdirSync(join(mine, "docs"));
+        writeFileSync(join(mine, "AGENTS.md"), `${MINE}@docs/rules.md\n`);
+        writeFileSync(join(mine, "docs", "rules.md"), "OWN-IMPORT\n");
+        writeFileSync(join(mine, "docs", "notes.md"), "OWN-NOTES\n");
+        symlinkSync("docs/notes.md", join(mine, "notes.md"));
+        for (const projectTrusted of [true, false]) {
+          const text = await outcome(
+            pinned(root, {
+              cwd: join(mine, "src"),
+              projectTrusted,
+              appendSystemPrompt: "../notes.md",
+            }),
+          );
+          expect(text).toContain("MINE-MARKER");
+          expect(text).toContain("OWN-IMPORT");
+          expect(text).toContain("OWN-NOTES");
+          expect(text).not.toMatch(/a repository of its own/);
+        }
+        // A session in E touching your clone's file: your clone's AGENTS.md and its import are given.
+        const session = createPromptSession({ ...pinned(root, { cwd: join(root, "E") }) });
+        try {
+          const r = await session.contextFor([join(mine, "src", "x.ts")]);
+          const given = r.files.map((f) => f.content).join("\n");
+          expect(given).toContain("MINE-MARKER");
+          expect(given).toContain("OWN-IMPORT");
+        } finally {
+          session.close();
+        }
+        mkdirSync(join(root, "agent"), { recursive: true });
+        const out = await cli(root, join(mine, "src"), ["render", "-o", "../out/AGENTS.md"]);
+        expect([out.code, out.stderr]).toEqual([0, "sysprompt: wrote ../out/AGENTS.md\n"]);
+      });
+    }
+  }
+
+  it("an hg monorepo without a .git is one project: a nested AGENTS.md's @../ import in it is read (render and touch)", async () => {
+    // Before, each folder of it was its own project, as a tarball's is: `@../shared.md` was refused.
+    const root = tempDir();
+    const m = join(root, "M");
+    KINDS.hg(m);
+    mkdirSync(join(m, "pkg", "sub"), { recursive: true });
+    writeFileSync(join(m, "pkg", "sub", "AGENTS.md"), "SUB-RULES\n@../shared.md\n");
+    writeFileSync(join(m, "pkg", "shared.md"), "SHARED-IMPORT\n");
+    writeFileSync(join(m, "pkg", "sub", "x.ts"), "");
+    const text = await outcome(pinned(root, { cwd: join(m, "pkg", "sub") }));
+    expect(text).toContain("SUB-RULES");
+    expect(text).toContain("SHARED-IMPORT");
+    const session = createPromptSession({ ...pinned(root, { cwd: m }) });
+    try {
+      const r = await session.contextFor([join(m, "pkg", "sub", "x.ts")]);
+      expect(r.files.map((f) => f.content).join("\n")).toContain("SHARED-IMPORT");
+    } finally {
+      session.close();
+    }
+  });
+
+  it("a git repository with an .hg of its own at its top (a mirror), and your hg repository holding your git clone", async () => {
+    const root = tempDir();
+    const g = join(root, "G");
+    mkdirSync(join(g, ".git", "objects"), { recursive: true });
+    mkdirSync(join(g, ".git", "refs"));
+    writeFileSync(join(g, ".git", "HEAD"), "ref: refs/heads/main\n");
+    KINDS.hg(g);
+    mkdirSync(join(g, "src"));
+    mkdirSync(join(g, "docs"));
+    writeFileSync(join(g, "AGENTS.md"), "G-RULES\n@docs/g.md\n");
+    writeFileSync(join(g, "docs", "g.md"), "G-IMPORT\n");
+    symlinkSync("../docs/g.md", join(g, "src", "AGENTS.md"));
+    const w = join(root, "W");
+    const lib = join(w, "vendor", "lib");
+    KINDS.hg(w);
+    writeFileSync(join(w, "AGENTS.md"), "W-RULES\n");
+    mkdirSync(join(lib, ".git", "objects"), { recursive: true });
+    mkdirSync(join(lib, ".git", "refs"));
+    writeFileSync(join(lib, ".git", "HEAD"), "ref: refs/heads/main\n");
+    mkdirSync(join(lib, "src"));
+    mkdirSync(join(lib, "docs"));
+    writeFileSync(join(lib, "AGENTS.md"), "LIB-RULES\n@docs/l.md\n");
+    writeFileSync(join(lib, "docs", "l.md"), "LIB-IMPORT\n");
+    for (const projectTrusted of [true, false]) {
+      const gText = await outcome(pinned(root, { cwd: join(g, "src"), projectTrusted }));
+      expect(gText).toContain("G-RULES");
+      expect(gText.match(/G-IMPORT/g)?.length).toBe(2);
+      expect(gText).not.toMatch(/a repository of its own/);
+      const libText = await outcome(pinned(root, { cwd: join(lib, "src"), projectTrusted }));
+      for (const m of ["W-RULES", "LIB-RULES", "LIB-IMPORT"]) expect(libText).toContain(m);
+    }
+  });
+});
