@@ -148,6 +148,32 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
     expect(refused).toHaveLength(3);
   });
 
+  it("your agent dir's AGENTS.md your link to a kit file: the kit's link out is not followed; a stowed AGENTS.md and its imports still are", async () => {
+    const root = tempDir();
+    const { home, proj, kit } = layout(root);
+    symlinkSync("../../.ssh/id_rsa", join(kit, "AGENTS.md"));
+    symlinkSync(join(kit, "AGENTS.md"), join(root, "agent", "AGENTS.md"));
+    const result = await renderSystemPrompt(pinned(root, { cwd: proj, home }));
+    expect(result.text).not.toContain(KEY);
+    const refused = result.diagnostics.find((d) => d.code === "context-outside-project");
+    expect(refused?.message).toContain(`a link of the repository ${kit}`);
+    // Stow: your AGENTS.md a link into your dotfiles repository, importing a file beside it and your notes.
+    const dot = join(home, "dotfiles", "pi");
+    repository(join(home, "dotfiles"));
+    mkdirSync(dot, { recursive: true });
+    mkdirSync(join(home, "notes"));
+    writeFileSync(join(home, "notes", "n.md"), "NOTES-MARKER\n");
+    writeFileSync(join(dot, "rules.md"), "STOW-RULES-MARKER\n@~/notes/n.md\n");
+    writeFileSync(join(dot, "AGENTS.md"), "STOW-AGENTS-MARKER\n@./rules.md\n");
+    const agent = join(root, "agent2");
+    mkdirSync(agent);
+    symlinkSync(join(dot, "AGENTS.md"), join(agent, "AGENTS.md"));
+    const stowed = await renderSystemPrompt(pinned(root, { cwd: proj, home, agentDir: agent }));
+    expect(stowed.text).toContain("STOW-AGENTS-MARKER");
+    expect(stowed.text).toContain("STOW-RULES-MARKER");
+    expect(stowed.text).toContain("NOTES-MARKER");
+  });
+
   it("-o and export --out through your link to the kit and its `out` link are refused; your ~/.config untouched", async () => {
     const root = tempDir();
     const { home, proj, kit } = layout(root);

@@ -13,8 +13,8 @@ import {
   checkMaxBytes,
   findProjectRoot,
   folderReaches,
-  type HeldWalk,
   heldLinks,
+  linkOutRefusal,
   ownAgentDir,
   type Reach,
   type RepoCapped,
@@ -131,11 +131,14 @@ export interface ContextFolder {
    */
   reach?: Reach;
   /**
-   * A folder without a reach (the agent dir): the walk that holds its imports
-   * to the links of other repositories ({@link heldLinks}): `@~/prompt-kit/base.md`
-   * with the kit's `base.md -> ../.ssh/id_rsa` is refused.
+   * A folder without a reach (the agent dir): the real folders whose
+   * repositories are yours (the home folder, the agent dir, the working
+   * folder), for the walk that holds its file and its imports to the links of
+   * other repositories ({@link heldLinks}): `@~/prompt-kit/base.md`, or
+   * `AGENTS.md` your link to it, with the kit's `base.md -> ../.ssh/id_rsa`, is
+   * refused.
    */
-  held?: HeldWalk;
+  ownReal?: string[];
 }
 
 export interface ContextFilesOptions {
@@ -314,7 +317,7 @@ async function userFolder(
     dir: agentDir,
     origin: "user",
     // Your own repositories: the one the agent dir is (or lies in), the working folder's, the home's.
-    held: heldLinks([realHome, realAgentDir, realCwd]),
+    ownReal: [realHome, realAgentDir, realCwd],
     allowed: [home, realHome, agentDir, realAgentDir],
     allowedText: `the home folder ${toPosix(home)} or the agent dir ${toPosix(agentDir)}`,
   };
@@ -560,6 +563,13 @@ export async function loadOne(
   { home, maxBytes, maxTotalBytes, reads, signal }: LoadLimits,
 ): Promise<{ file?: LoadedFile; diagnostics: Diagnostic[] }> {
   await checkpoint(signal);
+  // Your file (the agent dir's) and its imports: the repository its real folder lies in is yours too.
+  const held = folder.ownReal && heldLinks([...folder.ownReal, dirname(real)]);
+  if (!folder.reach && held) {
+    const walked = await held(path);
+    if (walked.kind === "link-out")
+      return { diagnostics: [refusalDiagnostic(path, linkOutRefusal(walked), "context")] };
+  }
   const read = await readRepoCapped(path, { reach: folder.reach, maxBytes });
   if (!read.ok) return { diagnostics: read.diagnostics };
   const state: ImportState = {
@@ -580,7 +590,7 @@ export async function loadOne(
       allowedText: folder.allowedText,
       ...(signal ? { signal } : {}),
       ...(folder.reach ? { reach: folder.reach } : {}),
-      ...(folder.held ? { held: folder.held } : {}),
+      ...(held ? { held } : {}),
     },
     state,
   );
