@@ -2,6 +2,7 @@ import { dirname, join, parse, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "./_fs.js";
 import { lstatKindOrMissing, realpath } from "./_io.js";
 import { isWithin } from "./_paths.js";
+import { type HeldEnd, heldLinks, type LinkOut } from "./repo-files/held-links.js";
 import {
   findProjectRoot,
   holdsGit,
@@ -75,9 +76,81 @@ export async function outputTarget(
  * The one rule of {@link outputTarget}, with the tree it placed `path` in: what
  * a named file's writes are checked from, and what says whether a file the
  * user names to be read (`--append-system-prompt`, `--system-prompt`, a skill
- * path) is the project's (see `readTextOrPath`).
+ * path) is the project's (see `readTextOrPath`). First, on real folders
+ * ({@link walkHeld}): a link on the path's way that lies in a repository not
+ * the user's own and leads out of it places the path in that repository
+ * ({@link linkOutPlace}); a path that really ends in such a repository, placed
+ * as written in none or in a tree around it, is that repository's
+ * ({@link repositoryPlace}).
  */
 export async function namedPlace(
+  path: string,
+  o: { cwd: string; home: string; renderCwd?: string | undefined },
+): Promise<NamedPlace> {
+  const walked = await walkHeld(path, o);
+  if (walked.kind === "link-out") return linkOutPlace(walked);
+  const place = await placeAsWritten(path, o);
+  return (await repositoryPlace(walked, place.tree?.root)) ?? place;
+}
+
+/**
+ * The walk of {@link heldLinks} for a named path: the links of a repository
+ * that is neither the working folder's project (or one around it) nor the
+ * home folder's own (or one holding it) lead only within it.
+ */
+export async function walkHeld(
+  path: string,
+  o: { cwd: string; home: string; renderCwd?: string | undefined },
+): Promise<LinkOut | HeldEnd> {
+  const own = [o.cwd, o.home, ...(o.renderCwd === undefined ? [] : [o.renderCwd])];
+  return heldLinks(await Promise.all(own.map((f) => realpathOrSelf(resolve(f)))))(path);
+}
+
+/**
+ * A path whose way meets another repository's link out of it (a prompt kit's
+ * committed `base.md -> ../.ssh/id_rsa`, or `out -> ../../.config`, reached
+ * through a link of yours to the kit, to its subfolder or its file, or inside
+ * your project): that repository's file, spelled from the link's real folder,
+ * so that the door rooted at it refuses the read and the writer the folder
+ * link.
+ */
+export function linkOutPlace(walked: LinkOut): NamedPlace & { tree: object } {
+  const tree = { root: walked.repository, kind: "repository" } as const;
+  return { path: join(walked.link, ...walked.rest), within: walked.repository, tree };
+}
+
+/**
+ * The repository not the user's own that a named path really ends in, when
+ * the rule as written placed it in none (the user's own folders: `~/kitlink`,
+ * `~/.config/sysprompt/kit` your links to a kit) or in a tree around it (the
+ * working folder's project holding a kit cloned in `tools/prompt-kit`): the
+ * path is that repository's, spelled by its real folders, and read through
+ * the door rooted at it. Undefined when the path is placed at that repository
+ * already, or in a tree that does not hold it (a tarball's link to your kit
+ * stays the tarball's), or reached by a link that lies in that tree (the
+ * project's link into a clone nested in it, refused by its door).
+ */
+export async function repositoryPlace(
+  walked: HeldEnd,
+  placed: string | undefined,
+): Promise<(NamedPlace & { tree: object }) | undefined> {
+  const root = walked.repository;
+  if (root === undefined) return undefined;
+  if (placed !== undefined) {
+    const real = await realpathOrSelf(placed);
+    if (root === real || !isWithin(root, real)) return undefined;
+    // Reached by a link of the tree's own (the project's link into a repository nested in it): its rule.
+    const treeLink = (folder: string) => isWithin(folder, real) && !isWithin(folder, root);
+    if (walked.linksIn.some(treeLink)) return undefined;
+  }
+  const tree = { root, kind: "repository" } as const;
+  return walked.real === root
+    ? { path: walked.real, tree }
+    : { path: walked.real, within: root, tree };
+}
+
+/** {@link namedPlace} by the path's folders as written (and the links of the user's and the working project). */
+async function placeAsWritten(
   path: string,
   o: { cwd: string; home: string; renderCwd?: string | undefined },
 ): Promise<NamedPlace> {

@@ -2,7 +2,14 @@
 import { promises as fsp } from "node:fs";
 import { isAbsolute } from "node:path";
 import { readTextFile } from "../_fs.js";
-import { intoProjectAsNamed, leavesIntoTree, namedPlace } from "../_output-target.js";
+import {
+  intoProjectAsNamed,
+  leavesIntoTree,
+  linkOutPlace,
+  namedPlace,
+  repositoryPlace,
+  walkHeld,
+} from "../_output-target.js";
 import { expandHome, homeFolder, resolveUserPath } from "../_paths.js";
 import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
@@ -120,6 +127,14 @@ export async function namedProjectPath(
   // Absolute and `~` paths count only into a project that neither is nor holds the home folder.
   const counts = (reach: Reach) =>
     !absolute || (reach.home === undefined && reach.excluded.length === 0);
+  // A link met on the way that lies in another repository (a kit's, reached through your link, or
+  // cloned in your project) leads only within it: its file, read through the door rooted at it.
+  const walked = await walkHeld(path, { cwd, home });
+  const held = async (place: { path: string; tree: { root: string } }) => ({
+    path: place.path,
+    reach: await projectReach({ start: place.tree.root, home, trusted, root: place.tree.root }),
+  });
+  if (walked.kind === "link-out") return held(linkOutPlace(walked));
   const near = await projectReach({ start: cwd, home, trusted });
   // Decided on the path as written first: out of the project into a tree around it (a tarball
   // around your clone), it is the tree's file even where the tree's link leads back into yours.
@@ -130,7 +145,11 @@ export async function namedProjectPath(
   // home's, unless it enters a repository of its own there (`prompt-kit/base.md`, whose links
   // to your other files are its own: see `namedPlace`).
   const ownFolders = near.home !== undefined || near.excluded.length > 0;
-  if (into !== undefined && counts(near) && !ownFolders) return { path: into, reach: near };
+  if (into !== undefined && counts(near) && !ownFolders) {
+    // A repository of its own in the project (a kit cloned in `tools/`) is its own, as on touch.
+    const nested = await repositoryPlace(walked, near.root);
+    return nested === undefined ? { path: into, reach: near } : held(nested);
+  }
   const place = await namedPlace(path, { cwd, home });
   if (into !== undefined && counts(near) && place.tree?.kind !== "repository")
     return { path: into, reach: near };

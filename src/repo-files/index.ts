@@ -19,6 +19,14 @@ export {
   MAX_CHAIN_FOLDERS,
 } from "./cwd-chain.js";
 export { isGitFolder } from "./git-file.js";
+export {
+  type HeldEnd,
+  type HeldWalk,
+  heldLinks,
+  isRepositoryRoot,
+  type LinkOut,
+  linkOutRefusal,
+} from "./held-links.js";
 export { intoProject } from "./into-project.js";
 export { type NestedCheck, nestedClones } from "./nested-clone.js";
 export { readFileNoFollow } from "./no-follow.js";

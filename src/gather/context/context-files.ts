@@ -13,6 +13,8 @@ import {
   checkMaxBytes,
   findProjectRoot,
   folderReaches,
+  heldLinks,
+  linkOutRefusal,
   ownAgentDir,
   type Reach,
   type RepoCapped,
@@ -128,6 +130,15 @@ export interface ContextFolder {
    * (the agent dir): the user's own, links followed anywhere.
    */
   reach?: Reach;
+  /**
+   * A folder without a reach (the agent dir): the real folders whose
+   * repositories are yours (the home folder, the agent dir, the working
+   * folder), for the walk that holds its file and its imports to the links of
+   * other repositories ({@link heldLinks}): `@~/prompt-kit/base.md`, or
+   * `AGENTS.md` your link to it, with the kit's `base.md -> ../.ssh/id_rsa`, is
+   * refused.
+   */
+  ownReal?: string[];
 }
 
 export interface ContextFilesOptions {
@@ -296,11 +307,18 @@ async function userFolder(
   agentDir: string,
   home: string,
   realHome: string,
+  cwd: string,
 ): Promise<ContextFolder> {
+  const [realAgentDir, realCwd] = await Promise.all([
+    realpathOrSelf(agentDir),
+    realpathOrSelf(cwd),
+  ]);
   return {
     dir: agentDir,
     origin: "user",
-    allowed: [home, realHome, agentDir, await realpathOrSelf(agentDir)],
+    // Your own repositories: the one the agent dir is (or lies in), the working folder's, the home's.
+    ownReal: [realHome, realAgentDir, realCwd],
+    allowed: [home, realHome, agentDir, realAgentDir],
     allowedText: `the home folder ${toPosix(home)} or the agent dir ${toPosix(agentDir)}`,
   };
 }
@@ -331,7 +349,7 @@ export async function traceContextFiles(
   const reads = new Map<string, Promise<RepoCapped>>();
   const limits = { home, maxBytes, maxTotalBytes, reads, ...(signal ? { signal } : {}) };
   const realHome = await realpathOrSelf(home);
-  const user = await userFolder(agentDir, home, realHome);
+  const user = await userFolder(agentDir, home, realHome, cwd);
   // The user's file first, on its own: what a late step still gives.
   const userFound = await findContextFile(agentDir);
   const userReal = userFound.path ? await realpathOrSelf(userFound.path) : "";
@@ -545,6 +563,13 @@ export async function loadOne(
   { home, maxBytes, maxTotalBytes, reads, signal }: LoadLimits,
 ): Promise<{ file?: LoadedFile; diagnostics: Diagnostic[] }> {
   await checkpoint(signal);
+  // Your file (the agent dir's) and its imports: the repository its real folder lies in is yours too.
+  const held = folder.ownReal && heldLinks([...folder.ownReal, dirname(real)]);
+  if (!folder.reach && held) {
+    const walked = await held(path);
+    if (walked.kind === "link-out")
+      return { diagnostics: [refusalDiagnostic(path, linkOutRefusal(walked), "context")] };
+  }
   const read = await readRepoCapped(path, { reach: folder.reach, maxBytes });
   if (!read.ok) return { diagnostics: read.diagnostics };
   const state: ImportState = {
@@ -565,6 +590,7 @@ export async function loadOne(
       allowedText: folder.allowedText,
       ...(signal ? { signal } : {}),
       ...(folder.reach ? { reach: folder.reach } : {}),
+      ...(held ? { held } : {}),
     },
     state,
   );

@@ -1,9 +1,12 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { realpath } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
-import { isWithin } from "../../_paths.js";
+import { isWithin, toPosix } from "../../_paths.js";
 import {
+  type HeldWalk,
+  linkOutRefusal,
   placeRefusal,
+  projectReach,
   type Reach,
   type Refusal,
   type RepoCapped,
@@ -67,6 +70,14 @@ export interface ImportScope {
   signal?: AbortSignal;
   /** A project file's imports: the door's reach, which alone says where they may lead (and, untrusted, what is private). */
   reach?: Reach;
+  /**
+   * A user file's imports (no `reach`): the walk that holds them to other
+   * repositories' links ({@link heldLinks}). An import that meets such a
+   * repository's link out of it is refused; one that ends in such a
+   * repository is its file, read (with its own imports) through the door
+   * rooted at it.
+   */
+  held?: HeldWalk;
 }
 
 /** The file whose text is being expanded. */
@@ -221,6 +232,18 @@ async function importOne(
     const refusal = await reachRefusal(target, real, reach, true);
     if (refusal) return refuse(refusal);
   } else if (!inScope(real, scope)) return outside(real);
+  // Your file's import into another repository (a kit's file): its links and imports stay in it.
+  let within = scope;
+  if (!reach && scope.held) {
+    const walked = await scope.held(target);
+    if (walked.kind === "link-out") return refuse(linkOutRefusal(walked));
+    if (walked.repository !== undefined) {
+      const root = walked.repository;
+      const { held: _, ...rest } = scope;
+      const kit = await projectReach({ start: root, root, home: scope.home, trusted: true });
+      within = { ...rest, reach: kit, allowedText: `the repository ${toPosix(root)}` };
+    }
+  }
   if (state.visited.has(real)) {
     return {
       diagnostics: [
@@ -232,7 +255,7 @@ async function importOne(
       ],
     };
   }
-  const read = await readShared(real, scope, state);
+  const read = await readShared(real, within, state);
   if (!read.ok && read.reason === "refused") return refuse(read.refusal);
   if (!read.ok) return unreadable(written, read.diagnostics[0]?.message ?? read.reason, at);
   state.visited.add(real);
@@ -240,7 +263,7 @@ async function importOne(
   const inner = await expandImports(
     read.text,
     { path: real, dir: dirname(real) },
-    scope,
+    within,
     state,
     depth + 1,
   );

@@ -1,0 +1,300 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { SystemPromptOptions } from "../../src/options.js";
+import { loadPromptTemplates } from "../../src/prompt-templates/load.js";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { pinned, tempDir } from "../api/_helpers.js";
+import { cli } from "./_output-link.js";
+
+// A prompt kit cloned in your home (~/src/prompt-kit) commits `base.md -> ../../.ssh/id_rsa`
+// and `out -> ../../.config`. Named by its own path it was refused (hostile-named-path-other-repo),
+// but the rule looked for the kit's `.git` only on the folders of the path AS WRITTEN, and stopped
+// at the first link below the home folder. Reached through YOUR link (to its root placed in a
+// subfolder of home, `~/.config/sysprompt/kit`, the stow layout; to a kit subfolder; to a kit
+// file) or from your own agent dir's AGENTS.md `@~/src/prompt-kit/base.md`, the kit's link out was
+// followed: your key in the prompt (`--untrusted` too), and `-o` through the kit's `out` link
+// replaced ~/.config/opencode/AGENTS.md. A kit cloned INSIDE your trusted project (a git-ignored
+// `tools/prompt-kit`, or a submodule `tools/kit`) read your project's `.git/config` (remote token)
+// and `.env` through its links: the project's door held only where a link LEADS, not the
+// repository it LIES in. Now a link that lies in a repository that is not yours (neither the
+// home's own repository nor the working folder's) leads only within it, decided on real folders,
+// link by link. Review rev43a F1 (high) and F2 (high).
+
+const KEY = "SECRET-MARKER-KEY";
+const TOKEN = "SECRET-MARKER-TOKEN";
+const ENV = "SECRET-MARKER-ENV";
+
+/** A `.git` folder git would take (it holds a HEAD). */
+function repository(dir: string): void {
+  mkdirSync(join(dir, ".git"), { recursive: true });
+  writeFileSync(join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
+}
+
+/** Your home under `root` with a key, your project ~/proj, and the kit ~/src/prompt-kit with your links to it. */
+function layout(root: string) {
+  const home = join(root, "home");
+  const proj = join(home, "proj");
+  const kit = join(home, "src", "prompt-kit");
+  mkdirSync(join(home, ".ssh"), { recursive: true });
+  writeFileSync(join(home, ".ssh", "id_rsa"), `${KEY}\n`);
+  repository(proj);
+  repository(kit);
+  mkdirSync(join(kit, "prompts"));
+  symlinkSync("../../.ssh/id_rsa", join(kit, "base.md"));
+  symlinkSync("../../../.ssh/id_rsa", join(kit, "prompts", "base.md"));
+  symlinkSync("../../.config", join(kit, "out"));
+  writeFileSync(join(kit, "plain.md"), "KIT-PLAIN-MARKER\n");
+  writeFileSync(join(kit, "prompts", "plain.md"), "KIT-TEMPLATE-MARKER\n");
+  mkdirSync(join(home, ".config", "sysprompt"), { recursive: true });
+  mkdirSync(join(home, ".config", "opencode"), { recursive: true });
+  writeFileSync(join(home, ".config", "opencode", "AGENTS.md"), "MY-GLOBAL-RULES\n");
+  // Your links: to the kit root in a subfolder of home, to a kit subfolder, to a kit file.
+  symlinkSync(kit, join(home, ".config", "sysprompt", "kit"));
+  symlinkSync(join(kit, "prompts"), join(home, "kitprompts"));
+  symlinkSync(join(kit, "base.md"), join(home, "base.md"));
+  mkdirSync(join(root, "agent"), { recursive: true });
+  return { home, proj, kit };
+}
+
+async function outcome(options: SystemPromptOptions): Promise<string> {
+  try {
+    return (await renderSystemPrompt(options)).text;
+  } catch (error) {
+    return `refused: ${(error as Error).message}`;
+  }
+}
+
+describe("hostile-named-path-kit-link: a kit's committed link leads only within the kit, however you reach it", () => {
+  for (const projectTrusted of [true, false]) {
+    it(`your links to the kit root, a kit subfolder, a kit file: its link to your key is refused (${projectTrusted ? "trusted" : "untrusted"})`, async () => {
+      const root = tempDir();
+      const { proj, kit } = layout(root);
+      for (const named of [
+        { appendSystemPrompt: "~/.config/sysprompt/kit/base.md" }, // b: your link to the root
+        { systemPrompt: "~/.config/sysprompt/kit/base.md" },
+        { appendSystemPrompt: "~/kitprompts/base.md" }, // a: your link to a kit subfolder
+        { appendSystemPrompt: "~/base.md" }, // d: your link to a kit file
+        { appendSystemPrompt: "../.config/sysprompt/kit/prompts/base.md" },
+      ]) {
+        const text = await outcome(pinned(root, { cwd: proj, projectTrusted, ...named }));
+        expect(text, JSON.stringify(named)).not.toContain(KEY);
+        expect(text, JSON.stringify(named)).toMatch(
+          new RegExp(`^refused: .*outside the project root ${kit}`),
+        );
+      }
+      // The kit's plain file through your link is yours to name.
+      const plain = await outcome(
+        pinned(root, {
+          cwd: proj,
+          projectTrusted,
+          appendSystemPrompt: "~/.config/sysprompt/kit/plain.md",
+        }),
+      );
+      expect(plain).toContain("KIT-PLAIN-MARKER");
+    });
+  }
+
+  it("a kit cloned with Mercurial or Subversion, reached through your link: its link to your key is refused", async () => {
+    const root = tempDir();
+    const { home, proj } = layout(root);
+    for (const vcs of ["hg", "svn"]) {
+      const kit = join(home, "src", `kit-${vcs}`);
+      mkdirSync(join(kit, `.${vcs}`), { recursive: true });
+      symlinkSync("../../.ssh/id_rsa", join(kit, "base.md"));
+      symlinkSync(kit, join(home, ".config", "sysprompt", vcs));
+      const text = await outcome(
+        pinned(root, { cwd: proj, appendSystemPrompt: `~/.config/sysprompt/${vcs}/base.md` }),
+      );
+      expect(text, vcs).not.toContain(KEY);
+      expect(text, vcs).toMatch(new RegExp(`^refused: .*outside the project root ${kit}`));
+    }
+  });
+
+  it("loadPromptTemplates through your link to the kit: its template linked to your key is not loaded", async () => {
+    const root = tempDir();
+    const { home, proj } = layout(root);
+    for (const named of ["~/.config/sysprompt/kit/prompts", "~/kitprompts"]) {
+      const loaded = await loadPromptTemplates({
+        cwd: proj,
+        home,
+        agentDir: join(root, "agent"),
+        env: {},
+        includeDefaults: false,
+        paths: [named],
+      });
+      const bodies = loaded.templates.map((t) => t.content).join("\n");
+      expect(bodies, named).not.toContain(KEY);
+      expect(bodies, named).toContain("KIT-TEMPLATE-MARKER");
+      expect(loaded.diagnostics.map((d) => d.code)).toContain("file-outside-project");
+    }
+  });
+
+  it("c: your own AGENTS.md importing a kit file does not follow the kit's link, nor the kit file's imports out of it", async () => {
+    const root = tempDir();
+    const { home, proj, kit } = layout(root);
+    writeFileSync(join(kit, "rules.md"), "KIT-RULES-MARKER\n@../../.ssh/id_rsa\n");
+    writeFileSync(
+      join(root, "agent", "AGENTS.md"),
+      "MY-RULES\n@~/src/prompt-kit/base.md\n@~/base.md\n@~/src/prompt-kit/rules.md\n",
+    );
+    const result = await renderSystemPrompt(pinned(root, { cwd: proj, home }));
+    expect(result.text).toContain("MY-RULES");
+    expect(result.text).toContain("KIT-RULES-MARKER");
+    expect(result.text).not.toContain(KEY);
+    const refused = result.diagnostics.filter((d) => d.code === "import-outside");
+    expect(refused.map((d) => d.message).join("\n")).toContain(`a link of the repository ${kit}`);
+    expect(refused).toHaveLength(3);
+  });
+
+  it("your agent dir's AGENTS.md your link to a kit file: the kit's link out is not followed; a stowed AGENTS.md and its imports still are", async () => {
+    const root = tempDir();
+    const { home, proj, kit } = layout(root);
+    symlinkSync("../../.ssh/id_rsa", join(kit, "AGENTS.md"));
+    symlinkSync(join(kit, "AGENTS.md"), join(root, "agent", "AGENTS.md"));
+    const result = await renderSystemPrompt(pinned(root, { cwd: proj, home }));
+    expect(result.text).not.toContain(KEY);
+    const refused = result.diagnostics.find((d) => d.code === "context-outside-project");
+    expect(refused?.message).toContain(`a link of the repository ${kit}`);
+    // Stow: your AGENTS.md a link into your dotfiles repository, importing a file beside it and your notes.
+    const dot = join(home, "dotfiles", "pi");
+    repository(join(home, "dotfiles"));
+    mkdirSync(dot, { recursive: true });
+    mkdirSync(join(home, "notes"));
+    writeFileSync(join(home, "notes", "n.md"), "NOTES-MARKER\n");
+    writeFileSync(join(dot, "rules.md"), "STOW-RULES-MARKER\n@~/notes/n.md\n");
+    writeFileSync(join(dot, "AGENTS.md"), "STOW-AGENTS-MARKER\n@./rules.md\n");
+    const agent = join(root, "agent2");
+    mkdirSync(agent);
+    symlinkSync(join(dot, "AGENTS.md"), join(agent, "AGENTS.md"));
+    const stowed = await renderSystemPrompt(pinned(root, { cwd: proj, home, agentDir: agent }));
+    expect(stowed.text).toContain("STOW-AGENTS-MARKER");
+    expect(stowed.text).toContain("STOW-RULES-MARKER");
+    expect(stowed.text).toContain("NOTES-MARKER");
+  });
+
+  it("-o and export --out through your link to the kit and its `out` link are refused; your ~/.config untouched", async () => {
+    const root = tempDir();
+    const { home, proj, kit } = layout(root);
+    for (const [argv, flag] of [
+      [["render", "-o", "~/.config/sysprompt/kit/out/opencode/AGENTS.md"], "--output"],
+      [
+        [
+          "export",
+          "--agent",
+          "codex",
+          "--out",
+          join(home, ".config", "sysprompt", "kit", "out", "opencode", "AGENTS.md"),
+        ],
+        "export",
+      ],
+    ] as const) {
+      const out = await cli(
+        root,
+        proj,
+        [...argv].map((a) => a.replace("~", home)),
+      );
+      expect([out.code, out.stderr], argv.join(" ")).toEqual([
+        2,
+        `sysprompt: ${flag}: ${join(kit, "out")}: a symbolic link, not a folder: nothing is written through it\n`,
+      ]);
+    }
+    expect(readFileSync(join(home, ".config", "opencode", "AGENTS.md"), "utf8")).toBe(
+      "MY-GLOBAL-RULES\n",
+    );
+  });
+
+  for (const kind of ["clone", "submodule"] as const) {
+    it(`F2: a kit ${kind === "clone" ? "cloned" : "added as a submodule"} inside your trusted project reads neither its .git/config nor its .env`, async () => {
+      const root = tempDir();
+      const { home, proj } = layout(root);
+      writeFileSync(
+        join(proj, ".git", "config"),
+        `[remote "origin"]\n\turl = https://u:${TOKEN}@example.com/p.git\n`,
+      );
+      writeFileSync(join(proj, ".env"), `${ENV}\n`);
+      const kit = join(proj, "tools", "prompt-kit");
+      if (kind === "clone") repository(kit);
+      else {
+        mkdirSync(join(proj, ".git", "modules", "tools", "prompt-kit"), { recursive: true });
+        mkdirSync(kit, { recursive: true });
+        writeFileSync(join(kit, ".git"), "gitdir: ../../.git/modules/tools/prompt-kit\n");
+        execFileSync("git", [
+          "init",
+          "-q",
+          "--bare",
+          join(proj, ".git", "modules", "tools", "prompt-kit"),
+        ]);
+        execFileSync("git", [
+          "config",
+          "--file",
+          join(proj, ".git", "modules", "tools", "prompt-kit", "config"),
+          "core.worktree",
+          "../../../../tools/prompt-kit",
+        ]);
+      }
+      mkdirSync(join(kit, "prompts"));
+      symlinkSync("../../.git/config", join(kit, "base.md"));
+      symlinkSync("../../.env", join(kit, "env.md"));
+      symlinkSync("../../../.git/config", join(kit, "prompts", "cfg.md"));
+      writeFileSync(join(kit, "prompts", "plain.md"), "KIT-TEMPLATE-MARKER\n");
+      for (const appendSystemPrompt of [
+        "tools/prompt-kit/base.md",
+        "tools/prompt-kit/env.md",
+        join(kit, "base.md"),
+      ]) {
+        const text = await outcome(pinned(root, { cwd: proj, appendSystemPrompt }));
+        expect(text, appendSystemPrompt).not.toContain("SECRET-MARKER");
+        expect(text, appendSystemPrompt).toMatch(
+          new RegExp(`^refused: .*outside the project root ${kit}`),
+        );
+      }
+      const loaded = await loadPromptTemplates({
+        cwd: proj,
+        home,
+        agentDir: join(root, "agent"),
+        env: {},
+        includeDefaults: false,
+        paths: ["tools/prompt-kit/prompts"],
+      });
+      expect(JSON.stringify(loaded.templates)).not.toContain(TOKEN);
+      expect(JSON.stringify(loaded.templates)).toContain("KIT-TEMPLATE-MARKER");
+      // The project's own link to its .env is the project's, trusted: as before.
+      symlinkSync(".env", join(proj, "env-link.md"));
+      const own = await outcome(pinned(root, { cwd: proj, appendSystemPrompt: "env-link.md" }));
+      expect(own).toContain(ENV);
+    });
+  }
+
+  it("normal layouts: your link to a kit of plain files, a stow link into your dotfiles, a dotfiles home", async () => {
+    const root = tempDir();
+    const { home, proj } = layout(root);
+    const own = join(home, "my-kit");
+    repository(own);
+    mkdirSync(join(own, "prompts"));
+    writeFileSync(join(own, "prompts", "base.md"), "MY-KIT-MARKER\n");
+    symlinkSync("base.md", join(own, "prompts", "alias.md")); // a link within the kit
+    symlinkSync(join(own, "prompts"), join(home, ".config", "sysprompt", "mine"));
+    // Stow: ~/.config/notes -> ~/dotfiles/notes/.config/notes, plain files.
+    const dot = join(home, "dotfiles");
+    repository(dot);
+    mkdirSync(join(dot, "notes", ".config", "notes"), { recursive: true });
+    writeFileSync(join(dot, "notes", ".config", "notes", "x.md"), "STOW-MARKER\n");
+    symlinkSync("../dotfiles/notes/.config/notes", join(home, ".config", "notes"));
+    const read = async (appendSystemPrompt: string) =>
+      outcome(pinned(root, { cwd: proj, appendSystemPrompt }));
+    expect(await read("~/.config/sysprompt/mine/base.md")).toContain("MY-KIT-MARKER");
+    expect(await read("~/.config/sysprompt/mine/alias.md")).toContain("MY-KIT-MARKER");
+    expect(await read("~/.config/notes/x.md")).toContain("STOW-MARKER");
+    const write = await cli(root, proj, ["render", "-o", join(home, ".config", "notes", "p.md")]);
+    expect(write.code).toBe(0);
+    // A dotfiles home: your links in it are yours, the kit's are still the kit's.
+    repository(home);
+    mkdirSync(join(home, "notes"));
+    writeFileSync(join(home, "notes", "n.md"), "NOTES-MARKER\n");
+    symlinkSync("notes/n.md", join(home, "linked.md"));
+    expect(await read("~/linked.md")).toContain("NOTES-MARKER");
+    expect(await read("~/.config/sysprompt/kit/base.md")).toMatch(/^refused: /);
+  });
+});
