@@ -1,4 +1,4 @@
-import { closeOpenBlocks } from "../_fence.js";
+import { closeOpenBlocks, wrappedBody } from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { PromptData } from "../data.js";
 import {
@@ -656,7 +656,7 @@ function makeSection(
   patch?: SectionPatch,
 ): RenderedSection | undefined {
   const notes = patch?.notes?.join("\n") ?? "";
-  const formatted = wellFormed(formatPrompt(body)).trim();
+  const formatted = wrappedBody(wellFormed(formatPrompt(body)), tag);
   const text = notes === "" ? formatted : formatted === "" ? notes : `${formatted}\n\n${notes}`;
   if (text === "") return undefined;
   return { name, text: tag === false ? text : `<${tag}>\n${text}\n</${tag}>`, source };
