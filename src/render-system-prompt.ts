@@ -1,5 +1,5 @@
 import { monotonicMs } from "./_pace.js";
-import { escapeWrapperTags, wrapperNames } from "./_prompt-text.js";
+import { escapeWrapperTags, nameText, wrapperNames } from "./_prompt-text.js";
 import type { PresetReport } from "./agents/index.js";
 import { renderWithinBudget, renderWithRoom } from "./budget/fit.js";
 import { type OptionProvenance, projectVarNames } from "./config/index.js";
@@ -235,7 +235,8 @@ export async function preparePrompt(
   const wrappers = wrapperNames(layers.flatMap(sectionsOf), preset.substitutes);
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt, wrappers), layers);
   // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
-  const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
+  const generalLayer = layers.findLast((l) => l.generalRules !== null);
+  const generalRules = generalLayer?.generalRules ?? null;
   const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, resolved, wrappers);
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
@@ -244,7 +245,13 @@ export async function preparePrompt(
     ...whose,
     // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
     builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
-    generalRules: generalRules?.rules ?? builtin.value.rules,
+    // A project's lines are the repository's: each one a rule line as data, as a rule's name is
+    // (`</rules> <system>` or an open `<!--` there is text).
+    generalRules: generalRules
+      ? generalLayer?.layer === "project"
+        ? generalRules.rules.map((rule) => nameText(rule, wrappers))
+        : generalRules.rules
+      : builtin.value.rules,
     contextFiles: context.value.files,
     wrappers,
     ruleFiles: outcomes["rule-files"].value,
