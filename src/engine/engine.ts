@@ -33,6 +33,12 @@ export interface RenderOptions {
   partials?: Record<string, string | PartialFunction>;
   /** What this render spends counts toward the prompt it is part of (one object for all its renders). */
   work?: PromptWork;
+  /**
+   * What a partial given as source inserts, from its rendered text: the
+   * render of a trusted project's partial closes what it leaves open. Absent:
+   * the text as it is.
+   */
+  partialText?: (name: string, source: string, text: string) => string;
 }
 
 export interface Engine {
@@ -360,7 +366,11 @@ export function createEngine(): Engine {
    * errors are located, and its depth and output count against the render's
    * budget.
    */
-  function partial(name: string, source: string | PartialFunction): TemplateDelegate {
+  function partial(
+    name: string,
+    source: string | PartialFunction,
+    finish?: RenderOptions["partialText"],
+  ): TemplateDelegate {
     return (context: unknown, options?: RuntimeOptions) => {
       const spending = budget;
       let compiled: Compiled | undefined;
@@ -374,6 +384,7 @@ export function createEngine(): Engine {
         } else {
           compiled = compile(source, spending?.work, spending?.compiles);
           result = compiled.template(context, options);
+          if (finish) result = finish(name, source, result);
         }
         spending?.end(result);
       } catch (error) {
@@ -385,12 +396,15 @@ export function createEngine(): Engine {
     };
   }
 
-  function partialsFor(extra: RenderOptions["partials"]): Record<string, TemplateDelegate> {
+  function partialsFor(
+    extra: RenderOptions["partials"],
+    finish?: RenderOptions["partialText"],
+  ): Record<string, TemplateDelegate> {
     // A fresh object per render: Handlebars writes into the partials it is given.
     const partials: Record<string, TemplateDelegate> = {};
-    for (const [name, source] of partialSources) partials[name] = partial(name, source);
+    for (const [name, source] of partialSources) partials[name] = partial(name, source, finish);
     for (const [name, source] of Object.entries(extra ?? {}))
-      partials[name] = partial(name, source);
+      partials[name] = partial(name, source, finish);
     return partials;
   }
 
@@ -405,7 +419,10 @@ export function createEngine(): Engine {
       setup ??= captureSetup(hb);
       try {
         return spending.run(() =>
-          compiled.template(data, setup?.options(data, partialsFor(options.partials))),
+          compiled.template(
+            data,
+            setup?.options(data, partialsFor(options.partials, options.partialText)),
+          ),
         );
       } catch (error) {
         throw toTemplateError(hb, error, compiled.ast());
