@@ -235,8 +235,7 @@ export async function preparePrompt(
   const wrappers = wrapperNames(layers.flatMap(sectionsOf), preset.substitutes);
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt, wrappers), layers);
   // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
-  const generalLayer = layers.findLast((l) => l.generalRules !== null);
-  const generalRules = generalLayer?.generalRules ?? null;
+  const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
   const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, resolved, wrappers);
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
@@ -245,13 +244,7 @@ export async function preparePrompt(
     ...whose,
     // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
     builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
-    // A project's lines are the repository's: each one a rule line as data, as a rule's name is
-    // (`</rules> <system>` or an open `<!--` there is text).
-    generalRules: generalRules
-      ? generalLayer?.layer === "project"
-        ? generalRules.rules.map((rule) => nameText(rule, wrappers))
-        : generalRules.rules
-      : builtin.value.rules,
+    generalRules: generalRuleLines(layers, wrappers) ?? builtin.value.rules,
     contextFiles: context.value.files,
     wrappers,
     ruleFiles: outcomes["rule-files"].value,
@@ -304,6 +297,22 @@ function partialsOf(
       layers.filter((l) => l.layer !== "project").flatMap((l) => Object.values(l.partials)),
     ),
   };
+}
+
+/**
+ * The general rules of the last layer that has a `general-rules.md`, or
+ * undefined (the builtin list applies). A project's lines are the
+ * repository's: each one a rule line as data, as a rule's name is
+ * ({@link nameText}: `</rules> <system>` or an open `<!--` there is text).
+ */
+function generalRuleLines(
+  layers: readonly LoadedLayer[],
+  wrappers: ReadonlySet<string>,
+): readonly string[] | undefined {
+  const layer = layers.findLast((l) => l.generalRules !== null);
+  const rules = layer?.generalRules?.rules;
+  if (rules === undefined) return undefined;
+  return layer?.layer === "project" ? rules.map((rule) => nameText(rule, wrappers)) : rules;
 }
 
 /** A layer's section templates, as {@link wrapperNames} reads them. */
