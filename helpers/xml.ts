@@ -1,4 +1,5 @@
 import type { HelperOptions } from "handlebars";
+import { wrappedBody } from "../src/_fence.js";
 
 const XML_ENTITIES: Record<string, string> = {
   "&": "&amp;",
@@ -19,15 +20,22 @@ export function escapeXml(value: unknown): string {
 
 const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-/** `{{#xml "tag"}}…{{/xml}}`: wraps the block as `<tag>\n…\n</tag>`; nothing when the block is blank. */
+/**
+ * `{{#xml "tag"}}…{{/xml}}`: wraps the block as `<tag>\n…\n</tag>`; nothing
+ * when the block is blank. The block's ends are trimmed only where that
+ * leaves nothing open it did not, and a text that needs the blank line it
+ * starts with keeps it after the tag line (`wrappedBody`, src/_fence.ts).
+ */
 export function xmlBlock(this: unknown, tag: unknown, options?: HelperOptions): string {
   // `{{#xml}}` passes the options object as `tag`; `{{xml "t"}}` has no block to wrap.
   if (options === undefined || typeof options.fn !== "function") {
     throw new Error('must be used as a block with a tag name: {{#xml "tag"}}…{{/xml}}');
   }
-  const body = options.fn(this).trim();
-  if (body === "") return "";
   const name = String(tag);
+  const written = options.fn(this);
+  if (written.trim() === "") return "";
   if (!TAG_NAME.test(name)) throw new Error(`"${name}" is not a valid tag name`);
+  // Trimmed only where that leaves nothing open the text did not (src/_fence.ts).
+  const body = wrappedBody(written, name, true);
   return `<${name}>\n${body}\n</${name}>`;
 }

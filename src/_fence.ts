@@ -140,6 +140,80 @@ export function leavesOpen(text: string, joined = false): boolean {
   );
 }
 
+/** The closers of what each reading leaves open at its end (`undefined`: nothing). */
+function closersAtEnd(text: string, starts: readonly Start[]): Set<string | undefined> {
+  return new Set(readAll(text, starts).map(({ reading }) => closerOf(reading)));
+}
+
+/** True when `a` leaves open a block (a closer) that `b` does not; `b` is read only then. */
+function opensMore(a: Set<string | undefined>, b: () => Set<string | undefined>): boolean {
+  if (![...a].some((closer) => closer !== undefined)) return false;
+  const other = b();
+  for (const closer of a) if (closer !== undefined && !other.has(closer)) return true;
+  return false;
+}
+
+const AFTER_BLANK: readonly Start[] = [{ leaf: undefined, joined: false }];
+
+/** True for a space, a tab or a line break: white space as CommonMark means it. */
+function isAsciiBlank(code: number): boolean {
+  return code === SPACE || code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN;
+}
+
+/**
+ * `text` as an element holds it, between its tag line and its closing tag (a
+ * section's `<tag>`, `{{#xml "tag"}}`'s), or as a section without a tag
+ * prints it after the blank line before it (`tag` false): without the blank
+ * lines and white space at its two ends, where taking them off changes
+ * nothing the text leaves open. A repository's text in it was judged (made
+ * one line, closed, given a blank line before it) as it was; a trim must not
+ * undo that:
+ * - JavaScript's `trim()` also takes off the white space Unicode has beyond
+ *   spaces and tabs (U+3000, U+00A0, …), which CommonMark reads as text: a
+ *   value `\u3000```` is a paragraph, trimmed a fence that runs to the end of
+ *   the prompt; so is the first line's indentation (`    ```` is indented
+ *   code). They are taken off only when the text then leaves nothing open it
+ *   did not, read after the tag line; else the text keeps them.
+ * - The blank line a text starts with ({@link blockClosing}'s lead, given to
+ *   a text that reads otherwise after a paragraph's or a tag's line than
+ *   after a blank one) is kept, as one blank line after the tag line, when
+ *   the text read right after that line leaves a block open that read after
+ *   a blank line it does not: the tag line `<addendum>` starts an HTML block
+ *   to the next blank line, which would take the text's first fence, and its
+ *   closing fence would open one.
+ * `xml`: the tag is written by a template, after any line (a blank one, a
+ * paragraph's, a tag's); a section's tag line comes after a blank line.
+ * Linear: the text is read only when its ends hold more than ASCII blank
+ * lines, or it starts with a blank line under a tag.
+ */
+export function wrappedBody(text: string, tag: string | false, xml = false): string {
+  let end = text.length;
+  while (end > 0 && isAsciiBlank(text.charCodeAt(end - 1))) end--;
+  let start = 0;
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code === LINE_FEED || code === CARRIAGE_RETURN) start = i + 1;
+    else if (code !== SPACE && code !== TAB) break;
+  }
+  const kept = text.slice(start, end);
+  const trimmed = text.trim();
+  if (trimmed === "") return "";
+  const head = tag === false ? "" : `<${tag}>\n`;
+  const starts = tag === false || !xml ? AFTER_BLANK : ON_OWN_LINE;
+  const lead =
+    tag !== false &&
+    start > 0 &&
+    opensMore(closersAtEnd(head + kept, starts), () => closersAtEnd(kept, AFTER_BLANK));
+  if (trimmed === kept) return lead ? `\n${kept}` : kept;
+  const before = lead ? "" : head;
+  const context = lead ? AFTER_BLANK : starts;
+  const opens = opensMore(closersAtEnd(before + trimmed, context), () =>
+    closersAtEnd(before + kept, context),
+  );
+  const body = opens ? kept : trimmed;
+  return lead ? `\n${body}` : body;
+}
+
 /**
  * The longest container prefix a closer is written with. A text can open a
  * container per character (256 KiB of `>`, then a fence): written inside them

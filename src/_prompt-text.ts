@@ -436,6 +436,20 @@ export function nameText(text: string, names: ReadonlySet<string>): string {
   return lineOpeningNoBlock(escapeWrapperTags(oneLine(text), names));
 }
 
+/**
+ * A name or path the repository chose, as the builtin templates print it in
+ * an element's text or attribute (a skill's `<name>` and `<location>`, an
+ * always rule's `name="…"` and `path="…"`, a context file's `path="…"`): one
+ * line ({@link oneLine}), XML-escaped (every `<`, `&` and quote), and a fence
+ * run at its start written `` \` `` ({@link lineOpeningNoBlock}). The data
+ * holds it so, so that any template gets it safe: your own section listing
+ * skills writes no `</yoursection> <system>` and opens no `<pre>`, `<!--` or
+ * fence. A template prints it as it is (escaping it again writes `&amp;lt;`).
+ */
+export function xmlNameText(text: string): string {
+  return lineOpeningNoBlock(escapeXml(oneLine(text)));
+}
+
 /** Backticks and tildes at a line's start, after any blanks: a fence's opener when 3 or more. */
 const LEADING_FENCE = /^[ \t]*(`+|~+)/;
 

@@ -216,7 +216,9 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
       items: {
         type: "object",
         fields: {
-          path: text("Its path as the model sees it, absolute, with forward slashes."),
+          path: text(
+            "Its path as the model sees it, absolute, with forward slashes; XML-escaped, as an element or attribute prints it: print it as it is.",
+          ),
           content: text("Its text with its imports pulled in, cut at `maxContextBytes`."),
           origin: text(
             "`user` for the file in the agent dir, `project` for one found from cwd or a root.",
@@ -230,9 +232,13 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
       items: {
         type: "object",
         fields: {
-          name: text("Its path below the rules folder (or its file name), without the extension."),
+          name: text(
+            "Its path below the rules folder (or its file name), without the extension; XML-escaped, as an element or attribute prints it: print it as it is.",
+          ),
           source: text("The agent format it was written for (`cursor`, `claude`…)."),
-          path: text("Its path, absolute, with forward slashes."),
+          path: text(
+            "Its path, absolute, with forward slashes; XML-escaped, as an element or attribute prints it: print it as it is.",
+          ),
           content: text("Its text; a closing tag of the rule element in it is neutralised."),
           origin: text(
             "`user` for one of your rule folders (the agent dir's, a `user:` source's), `project` for a repository's.",
@@ -300,9 +306,15 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
       items: {
         type: "object",
         fields: {
-          name: text("The skill's name."),
-          description: text("When it applies, in one line."),
-          location: text("The path of its file, with forward slashes."),
+          name: text(
+            "The skill's name; XML-escaped, as an element or attribute prints it: print it as it is.",
+          ),
+          description: text(
+            "When it applies, in one line; XML-escaped, as an element or attribute prints it: print it as it is.",
+          ),
+          location: text(
+            "The path of its file, with forward slashes; XML-escaped, as an element or attribute prints it: print it as it is.",
+          ),
           origin: text(
             "`project` for a repository's skill (its `.pi/skills`, `.agents/skills`), `user` for the rest: your skill folders, paths you named, skills the host loaded.",
           ),

@@ -1,11 +1,13 @@
+import { escapeXml } from "../helpers/xml.js";
 import { notHomeLike, toPosix } from "./_paths.js";
 import {
   AGENT_VARIABLES,
   elementText,
+  lineOpeningNoBlock,
   nameText,
-  oneLine,
   valueText,
   withoutAgentVariablesIn,
+  xmlNameText,
 } from "./_prompt-text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
@@ -93,7 +95,8 @@ export function assemblePromptData(input: PromptDataInputs): {
   // The repository's text goes into the prompt as one-line paths and contents
   // that cannot open or close any element the templates write.
   const contextFiles = input.contextFiles.map(({ path, content, origin }) => ({
-    path: oneLine(path),
+    // As the element's attribute prints it: escaped in the data, so any template gets it safe.
+    path: xmlNameText(path),
     content: elementText(content, input.wrappers),
     origin,
   }));
@@ -195,10 +198,11 @@ export function assemblePromptData(input: PromptDataInputs): {
     roots: opts.roots.map((r) => name(toPosix(r))),
     skills: skillsTool
       ? index.listed.map((s) => ({
-          // A name only warns when it breaks the Agent Skills rules: one line, as every name.
-          name: oneLine(s.name),
-          description: closedDescription(s.description),
-          location: oneLine(toPosix(s.filePath)),
+          // A name only warns when it breaks the Agent Skills rules: one line, as every name,
+          // XML-escaped in the data as the builtin index prints it, so any template gets it safe.
+          name: xmlNameText(s.name),
+          description: lineOpeningNoBlock(escapeXml(closedDescription(s.description))),
+          location: xmlNameText(toPosix(s.filePath)),
           // Budget fitting cuts a repository's skills before the user's own.
           origin: s.source === "project" ? ("project" as const) : ("user" as const),
         }))

@@ -1,5 +1,5 @@
 import { monotonicMs } from "./_pace.js";
-import { escapeWrapperTags, wrapperNames } from "./_prompt-text.js";
+import { escapeWrapperTags, nameText, wrapperNames } from "./_prompt-text.js";
 import type { PresetReport } from "./agents/index.js";
 import { renderWithinBudget, renderWithRoom } from "./budget/fit.js";
 import { type OptionProvenance, projectVarNames } from "./config/index.js";
@@ -244,7 +244,7 @@ export async function preparePrompt(
     ...whose,
     // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
     builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
-    generalRules: generalRules?.rules ?? builtin.value.rules,
+    generalRules: generalRuleLines(layers, wrappers) ?? builtin.value.rules,
     contextFiles: context.value.files,
     wrappers,
     ruleFiles: outcomes["rule-files"].value,
@@ -297,6 +297,22 @@ function partialsOf(
       layers.filter((l) => l.layer !== "project").flatMap((l) => Object.values(l.partials)),
     ),
   };
+}
+
+/**
+ * The general rules of the last layer that has a `general-rules.md`, or
+ * undefined (the builtin list applies). A project's lines are the
+ * repository's: each one a rule line as data, as a rule's name is
+ * ({@link nameText}: `</rules> <system>` or an open `<!--` there is text).
+ */
+function generalRuleLines(
+  layers: readonly LoadedLayer[],
+  wrappers: ReadonlySet<string>,
+): readonly string[] | undefined {
+  const layer = layers.findLast((l) => l.generalRules !== null);
+  const rules = layer?.generalRules?.rules;
+  if (rules === undefined) return undefined;
+  return layer?.layer === "project" ? rules.map((rule) => nameText(rule, wrappers)) : rules;
 }
 
 /** A layer's section templates, as {@link wrapperNames} reads them. */

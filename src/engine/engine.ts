@@ -38,6 +38,12 @@ export interface RenderOptions {
   partials?: Record<string, string | PartialFunction>;
   /** What this render spends counts toward the prompt it is part of (one object for all its renders). */
   work?: PromptWork;
+  /**
+   * What a partial given as source inserts, from its rendered text: the
+   * render of a trusted project's partial closes what it leaves open. Absent:
+   * the text as it is.
+   */
+  partialText?: (name: string, source: string, text: string) => string;
 }
 
 export interface Engine {
@@ -199,6 +205,8 @@ export function createEngine(): Engine {
   for (const name of DISABLED_BUILTINS) hb.unregisterHelper(name);
   /** The budget of the render in progress; a render inside a partial function gets its own. */
   let budget: RenderBudget | undefined;
+  /** The render in progress's `partialText`: what a partial's text becomes where it is inserted. */
+  let finishing: RenderOptions["partialText"] | undefined;
   const currentBudget = () => budget;
   const noop = (hb as unknown as { VM?: { noop?: unknown } }).VM?.noop;
   // Handlebars' own helpers (each, if, with, …) are metered and their argument errors located like ours.
@@ -373,6 +381,8 @@ export function createEngine(): Engine {
   function partial(name: string, source: string | PartialFunction): TemplateDelegate {
     return (context: unknown, options?: RuntimeOptions) => {
       const spending = budget;
+      // The render's, not the wrapper's: wrappers are kept across renders ({@link wrapperOf}).
+      const finish = finishing;
       let compiled: Compiled | undefined;
       let result: string;
       // No `finally`: an error here ends the whole render, budget and all.
@@ -385,6 +395,7 @@ export function createEngine(): Engine {
         } else {
           compiled = compile(source, spending?.work, spending?.compiles);
           result = compiled.template(context, options);
+          if (finish) result = finish(name, source, result);
         }
         spending?.end(result);
       } catch (error) {
@@ -461,7 +472,9 @@ export function createEngine(): Engine {
       const spending = new RenderBudget(options.work);
       const compiled = compile(source, options.work, spending.compiles);
       const outer = budget;
+      const outerFinish = finishing;
       budget = spending;
+      finishing = options.partialText;
       setup ??= captureSetup(hb);
       try {
         return spending.run(() =>
@@ -471,6 +484,7 @@ export function createEngine(): Engine {
         throw toTemplateError(hb, error, compiled.ast());
       } finally {
         budget = outer;
+        finishing = outerFinish;
       }
     },
     check(source) {

@@ -1,4 +1,4 @@
-import { closeOpenBlocks } from "../_fence.js";
+import { closeOpenBlocks, wrappedBody } from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { PromptData } from "../data.js";
 import {
@@ -381,6 +381,8 @@ export function renderSections(
   const unworked: string[] = [];
   const names = new Set<string>();
   const rendered = new Map<SectionTemplate, string | undefined>();
+  // The project's partials already reported as left open (one warning each).
+  const openPartials = new Set<string>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
   const custom = input.customPrompt ? renderCustom(input.customPrompt) : null;
   // What templates see as `customPrompt` is the custom base prompt in use, if any.
@@ -582,12 +584,15 @@ export function renderSections(
       engine.render(template.body, dataFor(template.name), {
         partials: base ? { ...partials, base } : partials,
         work,
+        partialText: projectPartial,
       });
     const reuse = input.reuse;
     const patch = input.patches?.get(template.name);
     try {
-      if (!reuse) return render();
-      return reuse.take(template, patch, work) ?? reuse.fresh(template, patch, work, render);
+      const text = reuse
+        ? (reuse.take(template, patch, work) ?? reuse.fresh(template, patch, work, render))
+        : render();
+      return template.source.layer === "project" ? closedProject(text, template) : text;
     } catch (error) {
       if (error instanceof TemplateError && error.reason.startsWith("Render stopped:"))
         stopped.add(template.name);
@@ -597,6 +602,48 @@ export function renderSections(
       diagnostics.push(templateDiagnostic(error, template.source, template.bodyLine, fallback));
       return undefined;
     }
+  }
+
+  /**
+   * A trusted project's partial (one no layer of yours nor the builtins has
+   * with that source), closed as its sections are ({@link closedProject}):
+   * over a partial of yours it is printed inside your section, and a fence it
+   * left open made the rest of your section and every later one code.
+   */
+  function projectPartial(name: string, source: string, text: string): string {
+    if (input.ownPartials === undefined || input.ownPartials.has(source)) return text;
+    const closing = closeOpenBlocks(text);
+    if (closing === text) return text;
+    // A standalone `{{> name}}` line takes its line break from the partial: keep the text's last one.
+    const closed = text.endsWith("\n") && !closing.endsWith("\n") ? `${closing}\n` : closing;
+    if (!openPartials.has(name)) {
+      openPartials.add(name);
+      diagnostics.push({
+        level: "warning",
+        code: "project-section-open",
+        message: `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block or a comment open at its end; closed there, so it does not run over the text after it`,
+      });
+    }
+    return closed;
+  }
+
+  /**
+   * A trusted project's section as the repository wrote it, with no fenced
+   * code block, HTML block or comment left open at its end to run over the
+   * sections after it (your `AGENTS.md`, rules, skills), as a project's
+   * SYSTEM.md and APPEND_SYSTEM.md are: one left open is closed there, and a
+   * `project-section-open` warning names the file.
+   */
+  function closedProject(text: string, template: SectionTemplate): string {
+    const closed = closeOpenBlocks(text);
+    if (closed === text) return text;
+    diagnostics.push({
+      level: "warning",
+      code: "project-section-open",
+      message: `the project's section "${template.name}" leaves a fenced code block, an HTML block or a comment open at its end; closed there, so it does not run over the sections after it`,
+      ...(template.source.path ? { path: template.source.path } : {}),
+    });
+    return closed;
   }
 }
 
@@ -656,7 +703,7 @@ function makeSection(
   patch?: SectionPatch,
 ): RenderedSection | undefined {
   const notes = patch?.notes?.join("\n") ?? "";
-  const formatted = wellFormed(formatPrompt(body)).trim();
+  const formatted = wrappedBody(wellFormed(formatPrompt(body)), tag);
   const text = notes === "" ? formatted : formatted === "" ? notes : `${formatted}\n\n${notes}`;
   if (text === "") return undefined;
   return { name, text: tag === false ? text : `<${tag}>\n${text}\n</${tag}>`, source };

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { PROMPT_DATA_FIELDS, PROMPT_DATA_SCHEMA, schemaWithVars } from "../../src/data.js";
 
+/** What the data says of a field it holds XML-escaped. */
+const ESCAPED = "; XML-escaped, as an element or attribute prints it: print it as it is.";
+
 describe("PROMPT_DATA_SCHEMA", () => {
   it("PROMPT_DATA_FIELDS is derived from it, in schema order", () => {
     expect(PROMPT_DATA_FIELDS).toEqual([
@@ -41,9 +44,9 @@ describe("PROMPT_DATA_SCHEMA", () => {
       items: {
         type: "object",
         fields: {
-          name: { type: "string", doc: "The skill's name." },
-          description: { type: "string", doc: "When it applies, in one line." },
-          location: { type: "string", doc: "The path of its file, with forward slashes." },
+          name: { type: "string", doc: `The skill's name${ESCAPED}` },
+          description: { type: "string", doc: `When it applies, in one line${ESCAPED}` },
+          location: { type: "string", doc: `The path of its file, with forward slashes${ESCAPED}` },
           origin: {
             type: "string",
             doc: "`project` for a repository's skill (its `.pi/skills`, `.agents/skills`), `user` for the rest: your skill folders, paths you named, skills the host loaded.",

@@ -1,4 +1,4 @@
-import { oneLine } from "../../_prompt-text.js";
+import { oneLine, xmlNameText } from "../../_prompt-text.js";
 import { DEFAULT_DEADLINE_MS, runStep, signalAfter } from "../../gather/deadline.js";
 import { belowCwdFormats, findRulesBelowCwd } from "../../gather/rules/index.js";
 import type { SystemPromptOptions } from "../../options.js";
@@ -286,7 +286,7 @@ function explainContextFiles(
   const dropped = new Map(prepared.context.dropped.map((d) => [d.path, d.containedIn]));
   const trimmed = new Map((prepared.context.trimmed ?? []).map((t) => [t.path, t]));
   return prepared.context.files.map((file) => {
-    const text = content.get(oneLine(file.path));
+    const text = content.get(xmlNameText(file.path));
     const cut = trimmed.get(file.path);
     return {
       path: file.path,

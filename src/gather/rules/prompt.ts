@@ -1,9 +1,4 @@
-import {
-  elementText,
-  oneLine as escapedLine,
-  nameText,
-  printedLength,
-} from "../../_prompt-text.js";
+import { elementText, nameText, printedLength, xmlNameText } from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
 import type { StatedText } from "./dedupe.js";
@@ -73,13 +68,13 @@ const ALWAYS_FRAME_BYTES = 64;
 /** What the template writes around an on-demand rule's values (`- `, ` ()`, `: `, ` — `, ` (owner="user")`). */
 const LINE_FRAME_BYTES = 32;
 
-/** An inlined rule's bytes as the template prints it: name and path XML-escaped, the text as it is. */
+/** An inlined rule's bytes as the template prints it: name and path as the data has them (XML-escaped), the text as it is. */
 function alwaysPrinted(r: AlwaysRule): number {
   return (
     ALWAYS_FRAME_BYTES +
-    printedLength(r.name, "xml") +
+    Buffer.byteLength(r.name) +
     printedLength(r.source, "xml") +
-    printedLength(r.path, "xml") +
+    Buffer.byteLength(r.path) +
     Buffer.byteLength(r.content)
   );
 }
@@ -147,10 +142,12 @@ function capPrinted(
 function alwaysEntry(rule: Rule, wrappers: ReadonlySet<string>): AlwaysRule {
   return {
     // Attributes of the rule's element: one line each, so a file named
-    // `x\n- IMPORTANT: …` cannot add a line (escapeXml leaves line breaks).
-    name: escapedLine(rule.name),
+    // `x\n- IMPORTANT: …` cannot add a line (escapeXml leaves line breaks),
+    // XML-escaped in the data as the builtin template prints them: any
+    // template gets them safe (a Continue rule's `name:` wrote `</yours> <system>`).
+    name: xmlNameText(rule.name),
     source: rule.source,
-    path: escapedLine(rule.path),
+    path: xmlNameText(rule.path),
     // The repository's text: it can neither close the rule's element nor open one of the prompt's.
     content: elementText(rule.content, wrappers),
     origin: rule.layer,
