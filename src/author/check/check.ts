@@ -21,7 +21,7 @@ import { driftDiagnostics, generalRulesDrift } from "../_drift.js";
 import type { CheckedTemplate, CheckOptions, CheckReport } from "../types.js";
 import { type CheckedLayer, readLayerForCheck, type TemplateFile } from "./_layers.js";
 import { dataMatrix } from "./_matrix.js";
-import { checkTemplate, type TemplateContext } from "./_template-check.js";
+import { checkTemplateKept, type TemplateContext } from "./_template-check.js";
 
 /** Handlebars' own helpers that templates may use (`log` is switched off by the engine). */
 const HANDLEBARS_HELPERS = ["if", "unless", "each", "with", "lookup"];
@@ -226,7 +226,8 @@ function checkTemplates(
       unchecked.push(file.path);
       return;
     }
-    const found = checkTemplate(
+    // Only the problems kept are built: their messages name what exists.
+    const found = checkTemplateKept(
       file.body,
       {
         helpers,
@@ -237,8 +238,9 @@ function checkTemplates(
         ...context,
       },
       engine,
+      MAX_TEMPLATE_PROBLEMS,
     );
-    for (const p of found.slice(0, MAX_TEMPLATE_PROBLEMS)) {
+    for (const p of found.problems) {
       problems.push({
         level: p.level,
         code: p.code,
@@ -248,12 +250,11 @@ function checkTemplates(
         ...(p.column !== undefined ? { column: p.column } : {}),
       });
     }
-    const more = found.slice(MAX_TEMPLATE_PROBLEMS);
-    if (more.length > 0) {
+    if (found.more > 0) {
       problems.push({
-        level: more.some((p) => p.level === "error") ? "error" : "warning",
+        level: found.moreErrors ? "error" : "warning",
         code: "template-problems-capped",
-        message: `${more.length} more problems in this template are not shown (${MAX_TEMPLATE_PROBLEMS} are)`,
+        message: `${found.more} more problems in this template are not shown (${MAX_TEMPLATE_PROBLEMS} are)`,
         path: file.path,
       });
     }
