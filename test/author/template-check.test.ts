@@ -261,6 +261,15 @@ describe("checkTemplateKept: the first problems built, the rest counted (review 
     expect(problem?.message).toBe(
       `unknown partial "sgi" (did you mean "sig"?); the partials here are: ${listed.join(", ")} and ${32 - MAX_LISTED_NAMES} more`,
     );
+    // The comparing spends a budget the templates of one check share: none left, no suggestion.
+    const budget = { cells: 5 * 4 };
+    expect(check("{{> sgi}}", { suggestBudget: budget })[0]?.message).toBe(
+      'unknown partial "sgi" (did you mean "sig"?); the partials here are: sig',
+    );
+    expect(budget.cells).toBe(4);
+    expect(check("{{> sgi}}", { suggestBudget: budget })[0]?.message).toBe(
+      'unknown partial "sgi"; the partials here are: sig',
+    );
     // The template's own inline partials are candidates too.
     expect(check('{{#*inline "footer"}}x{{/inline}}{{> foter}}')[0]?.message).toBe(
       'unknown partial "foter" (did you mean "footer"?); the partials here are: sig, footer',

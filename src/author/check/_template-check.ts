@@ -16,6 +16,30 @@ export interface TemplateContext {
   fieldLevel: DiagnosticLevel;
   /** True for partials: `{{> @partial-block}}` is theirs to use. */
   isPartial: boolean;
+  /**
+   * What is left of the "did you mean" comparing, shared by the templates
+   * checked together (see {@link newSuggestBudget}); a template given none
+   * has a budget of its own.
+   */
+  suggestBudget?: SuggestBudget;
+}
+
+/** Cells of edit-distance tables (name length × candidate length) left to fill. */
+export interface SuggestBudget {
+  cells: number;
+}
+
+/**
+ * Cells of edit-distance tables the "did you mean" hints of one check may
+ * fill in all (some 10-20 ms): the candidates are every partial of every
+ * layer and every inline one, for each kept message, in each template, and a
+ * thousand near names of 128 characters cost 16 million cells a message.
+ */
+const MAX_SUGGEST_CELLS = 2_000_000;
+
+/** A fresh budget for the "did you mean" hints of one check. */
+export function newSuggestBudget(): SuggestBudget {
+  return { cells: MAX_SUGGEST_CELLS };
 }
 
 /** A problem located in the template source (1-based line and column of the source given). */
@@ -138,13 +162,6 @@ export const MAX_LISTED_NAMES = 8;
 /** Characters of one name in a message; a longer name is cut with "…". */
 export const MAX_LISTED_NAME_LENGTH = 64;
 
-/**
- * Cells of edit-distance tables (name length × candidate length) the "did you
- * mean" hints of one template may fill in all: the candidates are every
- * partial of every layer and every inline one, and a kept message per call.
- */
-const MAX_SUGGEST_CELLS = 500_000;
-
 /** A name cut to {@link MAX_LISTED_NAME_LENGTH} characters, a surrogate pair never split. */
 function shortName(name: string): string {
   if (name.length <= MAX_LISTED_NAME_LENGTH) return name;
@@ -207,7 +224,7 @@ const SCOPED = /^\.|this\b/;
 function walkTemplate(ast: TemplateAst, context: TemplateContext, found: Findings): void {
   const inlinePartials = collectInlinePartials(ast);
   const root: Shape = { node: context.root, label: "the template data", name: "" };
-  let suggestCells = 0;
+  const budget = context.suggestBudget ?? newSuggestBudget();
 
   walkProgram(ast, { contexts: [root], params: new Map(), iterations: [] });
 
@@ -219,16 +236,17 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext, found: Finding
 
   /**
    * `did you mean "x"?` for a name near one of `candidates`, or "". The
-   * comparing shares the template's {@link MAX_SUGGEST_CELLS}: candidates
-   * past it are not compared.
+   * comparing spends the check's {@link SuggestBudget}: candidates past it
+   * are not compared.
    */
   function suggestion(name: string, candidates: Iterable<string>): string {
+    if (budget.cells <= 0) return "";
     function* affordable() {
       for (const candidate of candidates) {
         // nearMatches compares only names of about the same length.
         if (Math.abs(candidate.length - name.length) > 3) continue;
-        suggestCells += (name.length + 1) * (candidate.length + 1);
-        if (suggestCells > MAX_SUGGEST_CELLS) return;
+        budget.cells -= (name.length + 1) * (candidate.length + 1);
+        if (budget.cells < 0) return;
         yield candidate;
       }
     }

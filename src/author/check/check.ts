@@ -21,7 +21,7 @@ import { driftDiagnostics, generalRulesDrift } from "../_drift.js";
 import type { CheckedTemplate, CheckOptions, CheckReport } from "../types.js";
 import { type CheckedLayer, readLayerForCheck, type TemplateFile } from "./_layers.js";
 import { dataMatrix } from "./_matrix.js";
-import { checkTemplateKept, type TemplateContext } from "./_template-check.js";
+import { checkTemplateKept, newSuggestBudget, type TemplateContext } from "./_template-check.js";
 
 /** Handlebars' own helpers that templates may use (`log` is switched off by the engine). */
 const HANDLEBARS_HELPERS = ["if", "unless", "each", "with", "lookup"];
@@ -203,6 +203,8 @@ function checkTemplates(
   let words = 0;
   const unchecked: string[] = [];
   let cut: "tags" | "time" | undefined;
+  // One "did you mean" budget for all the templates: a thousand partials may each call near names.
+  const suggestBudget = newSuggestBudget();
 
   const check = (
     kind: CheckedTemplate["kind"],
@@ -235,6 +237,7 @@ function checkTemplates(
         root,
         fieldLevel: "error",
         isPartial: false,
+        suggestBudget,
         ...context,
       },
       engine,
