@@ -112,7 +112,7 @@ export async function currentBuiltinHash(
  * True when the template calls the `base` partial anywhere (`{{> base}}`,
  * `{{~> base}}`, `{{#> base}}`, inside a block; the name bare, quoted or in
  * brackets). Found by the engine's linear scan of the tags, which skips
- * comments and raw blocks as Handlebars does, never by a parse: check ran
+ * comments, raw blocks and escaped `\{{` as Handlebars does, never by a parse: check ran
  * this for every section carrying `ejected-from:`, and parsing 279 sections
  * of 4,285 tags took 20 s of CPU after check's other limits (issue 24,
  * review rev43d F1). A template that does not parse is read the same way;
@@ -121,6 +121,8 @@ export async function currentBuiltinHash(
 export function usesBase(body: string): boolean {
   let found = false;
   scanTags(body, (tag) => {
+    // `\{{> base}}` is text for Handlebars, not a call.
+    if (tag.escaped) return true;
     BASE_CALL.lastIndex = tag.offset;
     found = BASE_CALL.test(body);
     return !found;

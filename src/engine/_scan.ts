@@ -25,6 +25,8 @@ export interface ScannedTag {
   subexpressionDepth: number;
   /** Words inside the tag: path parts, parameters, hash keys and values, literals. */
   words: number;
+  /** Set for an escaped `\{{`: a token of its own for Handlebars, but literal text, never a call. */
+  escaped?: true;
 }
 
 const BACKSLASH = 0x5c;
@@ -143,8 +145,15 @@ export function scanTags(source: string, visit: (tag: ScannedTag) => boolean | u
       !(open - 2 >= i && source.charCodeAt(open - 2) === BACKSLASH);
     if (escaped) {
       // Literal text, but Handlebars still makes it a token of its own, so it counts as a tag.
-      if (!visitTag({ kind: "other", name: "", offset: open, subexpressionDepth: 0, words: 0 }))
-        return;
+      const literal: ScannedTag = {
+        kind: "other",
+        name: "",
+        offset: open,
+        subexpressionDepth: 0,
+        words: 0,
+        escaped: true,
+      };
+      if (!visitTag(literal)) return;
       i = open + 2;
       continue;
     }

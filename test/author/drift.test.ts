@@ -264,6 +264,9 @@ describe("usesBase: whether a copy follows the builtin, read from its tags", () 
       '{{#*inline "x"}}{{> base}}{{/inline}}',
       // A template that does not parse is read the same way; its syntax error is told elsewhere.
       "{{#if a}}{{> base}}",
+      // `\\{{` is a backslash and a real tag.
+      "\\\\{{> base}}",
+      "\\{{x}} {{> base}}",
     ]) {
       expect([body, usesBase(body)]).toEqual([body, true]);
     }
@@ -279,6 +282,10 @@ describe("usesBase: whether a copy follows the builtin, read from its tags", () 
       "{{! {{> base }}",
       "{{{{raw}}}}{{> base}}{{{{/raw}}}}",
       '{{x "{{> base}}"}}',
+      // Escaped: literal text for Handlebars (review rev44b L2).
+      "\\{{> base}}",
+      "a \\{{~> base}} b",
+      "\\{{#> base}}x{{/base}}",
     ]) {
       expect([body, usesBase(body)]).toEqual([body, false]);
     }

@@ -2,10 +2,13 @@ import { describe, expect, it } from "vitest";
 import { builtinHelpers } from "../../helpers/index.js";
 import {
   checkTemplate,
+  checkTemplateKept,
+  MAX_LISTED_NAME_LENGTH,
+  MAX_LISTED_NAMES,
   type TemplateContext,
   type TemplateProblem,
 } from "../../src/author/check/_template-check.js";
-import { PROMPT_DATA_SCHEMA } from "../../src/data.js";
+import { PROMPT_DATA_SCHEMA, schemaWithVars } from "../../src/data.js";
 import { createEngine } from "../../src/engine/index.js";
 
 const HELPERS = [...Object.keys(builtinHelpers), "if", "unless", "each", "with", "lookup"];
@@ -219,5 +222,73 @@ describe("checkTemplate: what is reported", () => {
       },
     ]);
     expect(check("{{> @partial-block}}", { isPartial: true })).toEqual([]);
+  });
+});
+
+describe("checkTemplateKept: the first problems built, the rest counted (review rev44b F1)", () => {
+  it("keeps what checkTemplate would give first, and counts the rest and whether one is an error", () => {
+    for (const source of [
+      "{{> a}}{{> b}}{{> c}}{{> d}}{{> e}}",
+      "{{shout 1}}{{shout 2}}{{shout 3}}",
+      "{{nope}}{{#each tools}}{{cwd}}{{/each}}{{@index}}{{> x}}",
+      "{{vars.a}}{{vars.b}}{{vars.c}}",
+      "ok\n{{#if tools}}\n{{cwd}",
+      "{{> ok}}",
+    ]) {
+      const all = checkTemplate(source, context, engine);
+      for (const keep of [0, 1, 2, 3]) {
+        const kept = checkTemplateKept(source, context, engine, keep);
+        const more = all.slice(keep);
+        expect([source, keep, kept]).toEqual([
+          source,
+          keep,
+          {
+            problems: all.slice(0, keep),
+            more: more.length,
+            moreErrors: more.some((p) => p.level === "error"),
+          },
+        ]);
+      }
+    }
+  });
+
+  it("names a few partials, each cut, counts the rest, and suggests a near one", () => {
+    const long = (i: number) => `${"p".repeat(100)}${i}`;
+    const partials = new Set(["sig", ...Array.from({ length: 30 }, (_, i) => long(i))]);
+    const [problem] = check('{{> sgi}}{{#*inline "own"}}x{{/inline}}', { partials });
+    const cut = `${"p".repeat(MAX_LISTED_NAME_LENGTH - 1)}…`;
+    const listed = ["sig", ...Array.from({ length: MAX_LISTED_NAMES - 1 }, () => cut)];
+    expect(problem?.message).toBe(
+      `unknown partial "sgi" (did you mean "sig"?); the partials here are: ${listed.join(", ")} and ${32 - MAX_LISTED_NAMES} more`,
+    );
+    // The comparing spends a budget the templates of one check share: none left, no suggestion.
+    const budget = { cells: 5 * 4 };
+    expect(check("{{> sgi}}", { suggestBudget: budget })[0]?.message).toBe(
+      'unknown partial "sgi" (did you mean "sig"?); the partials here are: sig',
+    );
+    expect(budget.cells).toBe(4);
+    expect(check("{{> sgi}}", { suggestBudget: budget })[0]?.message).toBe(
+      'unknown partial "sgi"; the partials here are: sig',
+    );
+    // The template's own inline partials are candidates too.
+    expect(check('{{#*inline "footer"}}x{{/inline}}{{> foter}}')[0]?.message).toBe(
+      'unknown partial "foter" (did you mean "footer"?); the partials here are: sig, footer',
+    );
+  });
+
+  it("cuts the called name and the declared vars alike", () => {
+    const called = "q".repeat(5_000);
+    const [problem] = check(`{{> ${called}}}`);
+    expect(problem?.message).toBe(
+      `unknown partial "${"q".repeat(MAX_LISTED_NAME_LENGTH - 1)}…"; the partials here are: sig`,
+    );
+    const names = [
+      "team",
+      ...Array.from({ length: 20 }, (_, i) => `v${String(i).padStart(2, "0")}${"x".repeat(80)}`),
+    ];
+    const [undeclared] = check("{{vars.taem}}", { root: schemaWithVars(names) });
+    expect(undeclared?.message).toBe(
+      `"vars.taem" is not declared (declared: team, ${Array.from({ length: MAX_LISTED_NAMES - 1 }, (_, i) => `v0${i}${"x".repeat(MAX_LISTED_NAME_LENGTH - 4)}…`).join(", ")} and 13 more; did you mean "team"?): it renders empty unless it is given; declare taem under vars: in sysprompt.yaml, or pass --var taem=VALUE`,
+    );
   });
 });

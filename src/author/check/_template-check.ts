@@ -1,3 +1,4 @@
+import { nearMatches } from "../../_suggest.js";
 import type { SchemaNode } from "../../data.js";
 import type { Engine } from "../../engine/index.js";
 import { parseTemplate, type TemplateAst, TemplateError } from "../../engine/index.js";
@@ -15,6 +16,30 @@ export interface TemplateContext {
   fieldLevel: DiagnosticLevel;
   /** True for partials: `{{> @partial-block}}` is theirs to use. */
   isPartial: boolean;
+  /**
+   * What is left of the "did you mean" comparing, shared by the templates
+   * checked together (see {@link newSuggestBudget}); a template given none
+   * has a budget of its own.
+   */
+  suggestBudget?: SuggestBudget;
+}
+
+/** Cells of edit-distance tables (name length × candidate length) left to fill. */
+export interface SuggestBudget {
+  cells: number;
+}
+
+/**
+ * Cells of edit-distance tables the "did you mean" hints of one check may
+ * fill in all (some 10-20 ms): the candidates are every partial of every
+ * layer and every inline one, for each kept message, in each template, and a
+ * thousand near names of 128 characters cost 16 million cells a message.
+ */
+const MAX_SUGGEST_CELLS = 2_000_000;
+
+/** A fresh budget for the "did you mean" hints of one check. */
+export function newSuggestBudget(): SuggestBudget {
+  return { cells: MAX_SUGGEST_CELLS };
 }
 
 /** A problem located in the template source (1-based line and column of the source given). */
@@ -24,6 +49,16 @@ export interface TemplateProblem {
   message: string;
   line?: number;
   column?: number;
+}
+
+/** What one template's check found: the first problems, and a count of the rest. */
+export interface TemplateFindings {
+  /** The first `keep` problems, in the order found. */
+  problems: TemplateProblem[];
+  /** Problems found after those: counted, their messages never built. */
+  more: number;
+  /** True when one of the `more` is an error. */
+  moreErrors: boolean;
 }
 
 /**
@@ -37,31 +72,114 @@ export function checkTemplate(
   context: TemplateContext,
   engine: Engine,
 ): TemplateProblem[] {
+  return checkTemplateKept(source, context, engine, Number.POSITIVE_INFINITY).problems;
+}
+
+/**
+ * {@link checkTemplate}, keeping the first `keep` problems: the rest are only
+ * counted, their messages never built. A message names what exists (partials,
+ * declared vars), and a template of 5,000 tags calling an unknown partial
+ * built 4,900 of them before check kept 20: 1.4 GB with 999 partial files of
+ * long names, a V8 out-of-memory abort with one 900 KiB inline partial name
+ * (issue 24, review rev44b F1).
+ */
+export function checkTemplateKept(
+  source: string,
+  context: TemplateContext,
+  engine: Engine,
+  keep: number,
+): TemplateFindings {
+  const found = new Findings(keep);
   let ast: TemplateAst;
   try {
     ast = parseTemplate(source);
   } catch (error) {
-    return [located("error", "template-syntax", error)];
+    found.add("error", "template-syntax", () => messageOf(error), whereOf(error));
+    return found.result();
   }
-  const problems = walkTemplate(ast, context);
+  walkTemplate(ast, context, found);
   const compiled = engine.check(source);
   const alreadyReported =
-    compiled?.message.startsWith("Unknown helper") &&
-    problems.some((p) => p.code === "unknown-helper");
-  if (compiled && !alreadyReported) problems.push(located("error", "template-compile", compiled));
-  return problems;
+    compiled?.message.startsWith("Unknown helper") && found.codes.has("unknown-helper");
+  if (compiled && !alreadyReported) {
+    found.add("error", "template-compile", () => compiled.message, whereOf(compiled));
+  }
+  return found.result();
 }
 
-function located(level: DiagnosticLevel, code: string, error: unknown): TemplateProblem {
-  const where = error instanceof TemplateError ? error : undefined;
-  const message = error instanceof Error ? error.message : String(error);
+/** Problems as they are found: the first `keep` built, the rest counted. */
+class Findings {
+  readonly problems: TemplateProblem[] = [];
+  /** Every code found, kept or only counted. */
+  readonly codes = new Set<string>();
+  more = 0;
+  moreErrors = false;
+
+  constructor(private readonly keep: number) {}
+
+  /** `message` is called only for a problem that is kept. */
+  add(
+    level: DiagnosticLevel,
+    code: string,
+    message: () => string,
+    where: { line?: number; column?: number },
+  ) {
+    this.codes.add(code);
+    if (this.problems.length >= this.keep) {
+      this.more++;
+      if (level === "error") this.moreErrors = true;
+      return;
+    }
+    this.problems.push({
+      level,
+      code,
+      message: message(),
+      ...(where.line !== undefined ? { line: where.line } : {}),
+      ...(where.column !== undefined ? { column: where.column } : {}),
+    });
+  }
+
+  result(): TemplateFindings {
+    return { problems: this.problems, more: this.more, moreErrors: this.moreErrors };
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function whereOf(error: unknown): { line?: number; column?: number } {
+  if (!(error instanceof TemplateError)) return {};
   return {
-    level,
-    code,
-    message,
-    ...(where?.line !== undefined ? { line: where.line } : {}),
-    ...(where?.column !== undefined ? { column: where.column } : {}),
+    ...(error.line !== undefined ? { line: error.line } : {}),
+    ...(error.column !== undefined ? { column: error.column } : {}),
   };
+}
+
+/** Names a message lists (partials, declared vars); the rest are counted. */
+export const MAX_LISTED_NAMES = 8;
+
+/** Characters of one name in a message; a longer name is cut with "…". */
+export const MAX_LISTED_NAME_LENGTH = 64;
+
+/** A name cut to {@link MAX_LISTED_NAME_LENGTH} characters, a surrogate pair never split. */
+function shortName(name: string): string {
+  if (name.length <= MAX_LISTED_NAME_LENGTH) return name;
+  let end = MAX_LISTED_NAME_LENGTH - 1;
+  const code = name.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${name.slice(0, end)}…`;
+}
+
+/** `a, b, c` or `a, b, …, h and 12 more`: the first few of `count` names, each cut. */
+function nameList(names: Iterable<string>, count: number): string {
+  const listed: string[] = [];
+  for (const name of names) {
+    if (listed.length === MAX_LISTED_NAMES) break;
+    listed.push(shortName(name));
+  }
+  const more = count - listed.length;
+  return `${listed.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
 
 // ---------------------------------------------------------------------------
@@ -103,22 +221,39 @@ const DATA_VARIABLES = ["root", "index", "first", "last", "key"];
 /** Handlebars' own test for `this.x`, `./x`, `../x`: such paths never name a helper or block param. */
 const SCOPED = /^\.|this\b/;
 
-function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProblem[] {
-  const problems: TemplateProblem[] = [];
+function walkTemplate(ast: TemplateAst, context: TemplateContext, found: Findings): void {
   const inlinePartials = collectInlinePartials(ast);
   const root: Shape = { node: context.root, label: "the template data", name: "" };
+  const budget = context.suggestBudget ?? newSuggestBudget();
 
   walkProgram(ast, { contexts: [root], params: new Map(), iterations: [] });
-  return problems;
 
-  function report(level: DiagnosticLevel, code: string, message: string, at: AstNode) {
+  /** `message` is built only when the problem is kept (see {@link Findings}). */
+  function report(level: DiagnosticLevel, code: string, message: () => string, at: AstNode) {
     const start = at.loc?.start;
-    problems.push({
-      level,
-      code,
-      message,
-      ...(start ? { line: start.line, column: start.column + 1 } : {}),
-    });
+    found.add(level, code, message, start ? { line: start.line, column: start.column + 1 } : {});
+  }
+
+  /**
+   * `did you mean "x"?` for a name near one of `candidates`, or "". The
+   * comparing spends the check's {@link SuggestBudget}: candidates past it
+   * are not compared.
+   */
+  function suggestion(name: string, candidates: Iterable<string>): string {
+    if (budget.cells <= 0) return "";
+    function* affordable() {
+      for (const candidate of candidates) {
+        // nearMatches compares only names of about the same length.
+        if (Math.abs(candidate.length - name.length) > 3) continue;
+        budget.cells -= (name.length + 1) * (candidate.length + 1);
+        if (budget.cells < 0) return;
+        yield candidate;
+      }
+    }
+    const near = nearMatches(name, affordable()).map((c) => JSON.stringify(shortName(c)));
+    const last = near.pop();
+    if (last === undefined) return "";
+    return `did you mean ${near.length > 0 ? `${near.join(", ")} or ${last}` : last}?`;
   }
 
   function walkProgram(program: hbs.AST.Program | undefined, scope: Scope) {
@@ -183,10 +318,12 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
    */
   function checkHelper(name: string, at: AstNode) {
     if (context.helpers.has(name)) return;
+    // The helpers are the program's own: a short list, named in full.
     report(
       "error",
       "unknown-helper",
-      `unknown helper "${name}"; the helpers are: ${[...context.helpers].join(", ")}`,
+      () =>
+        `unknown helper "${shortName(name)}"; the helpers are: ${[...context.helpers].join(", ")}`,
       at,
     );
   }
@@ -216,7 +353,8 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
       report(
         context.fieldLevel,
         "unknown-field",
-        `unknown field ${JSON.stringify(part)} (looked up with lookup): ${lacks(owner, part)}`,
+        () =>
+          `unknown field ${JSON.stringify(shortName(part))} (looked up with lookup): ${lacks(owner, part)}`,
         key,
       );
     }
@@ -307,7 +445,8 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
         report(
           "error",
           "unknown-partial",
-          `"${name.original}" is only available inside a partial called as a block`,
+          () =>
+            `"${shortName(name.original)}" is only available inside a partial called as a block`,
           name,
         );
       }
@@ -316,23 +455,41 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
       const known = context.partials.has(partialName) || inlinePartials.has(partialName);
       // `{{#> name}}fallback{{/name}}` renders its fallback when the partial is missing.
       if (!known && node.type === "PartialStatement") {
-        const others = [...context.partials, ...inlinePartials];
-        report(
-          "error",
-          "unknown-partial",
-          `unknown partial "${partialName}"; ${others.length ? `the partials here are: ${others.join(", ")}` : "there are no partials here"}${partialName === "base" ? " (\"base\" exists only in a section that overrides a lower layer's, or in a variant beside its layer's plain file)" : ""}`,
-          name,
-        );
+        report("error", "unknown-partial", () => unknownPartial(partialName), name);
       }
     }
     argumentShapes(node, scope);
     if (node.type === "PartialBlockStatement") walkProgram(node.program, scope);
   }
 
+  /** Names a few of the partials that exist (the layers' files, then the inline ones). */
+  function unknownPartial(partialName: string): string {
+    function* others() {
+      yield* context.partials;
+      yield* inlinePartials;
+    }
+    const count = context.partials.size + inlinePartials.size;
+    const near = suggestion(partialName, others());
+    const here =
+      count > 0
+        ? `the partials here are: ${nameList(others(), count)}`
+        : "there are no partials here";
+    const base =
+      partialName === "base"
+        ? " (\"base\" exists only in a section that overrides a lower layer's, or in a variant beside its layer's plain file)"
+        : "";
+    return `unknown partial "${shortName(partialName)}"${near ? ` (${near})` : ""}; ${here}${base}`;
+  }
+
   function decorator(node: hbs.AST.BlockStatement, scope: Scope) {
     const name = isPath(node.path) ? node.path.original : "";
     if (name !== "inline") {
-      report("error", "unknown-helper", `unknown decorator "${name}"; only "inline" exists`, node);
+      report(
+        "error",
+        "unknown-helper",
+        () => `unknown decorator "${shortName(name)}"; only "inline" exists`,
+        node,
+      );
     }
     argumentShapes(node, scope);
     walkProgram(node.program, scope);
@@ -353,7 +510,8 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
       report(
         context.fieldLevel,
         "unknown-field",
-        `"${path.original}" climbs above the template data: ${climbable(scope.contexts.length - 1)}`,
+        () =>
+          `"${shortName(path.original)}" climbs above the template data: ${climbable(scope.contexts.length - 1)}`,
         path,
       );
       return UNKNOWN;
@@ -377,18 +535,25 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
       report(
         context.fieldLevel,
         "unknown-field",
-        `unknown data variable "${path.original}"; Handlebars sets ${DATA_VARIABLES.map((v) => `@${v}`).join(", ")}`,
+        () =>
+          `unknown data variable "${shortName(path.original)}"; Handlebars sets ${DATA_VARIABLES.map((v) => `@${v}`).join(", ")}`,
         path,
       );
     } else if (!set) {
       report(
         context.fieldLevel,
         "unknown-field",
-        `"${path.original}" is not set here: it exists only inside ${head === "key" ? "#each" : "#each or #list"}`,
+        () =>
+          `"${shortName(path.original)}" is not set here: it exists only inside ${head === "key" ? "#each" : "#each or #list"}`,
         path,
       );
     } else if (rest.length > 0) {
-      report(context.fieldLevel, "unknown-field", `"${path.original}" has no fields`, path);
+      report(
+        context.fieldLevel,
+        "unknown-field",
+        () => `"${shortName(path.original)}" has no fields`,
+        path,
+      );
     }
     return UNKNOWN;
   }
@@ -398,11 +563,18 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
     for (const part of parts) {
       const next = field(current, part);
       if (next === "undeclared") {
-        report("warning", "var-undeclared", undeclared(current, part, path), path);
+        const owner = current;
+        report("warning", "var-undeclared", () => undeclared(owner, part, path), path);
         return UNKNOWN;
       }
       if (next === "missing") {
-        report(context.fieldLevel, "unknown-field", missingField(current, part, path, scope), path);
+        const owner = current;
+        report(
+          context.fieldLevel,
+          "unknown-field",
+          () => missingField(owner, part, path, scope),
+          path,
+        );
         return UNKNOWN;
       }
       if (next.node === undefined) return UNKNOWN;
@@ -430,12 +602,17 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
     return "missing";
   }
 
-  /** Why `owner` has no field `part`, naming the fields it has. */
+  /**
+   * Why `owner` has no field `part`, naming the fields it has: the schema's
+   * own (an open object such as `vars`, whose names a config declares, is
+   * told by {@link undeclared}), named in full.
+   */
   function lacks(owner: Shape, part: string): string {
     const node = owner.node;
+    const shown = shortName(part);
     return node?.type === "object"
-      ? `${owner.label} has no field "${part}" (it has: ${Object.keys(node.fields).join(", ")})`
-      : `${owner.label} is ${node?.type === "list" ? "a list" : node?.type === "boolean" ? "true or false" : "a string"} and has no field "${part}"`;
+      ? `${owner.label} has no field "${shown}" (it has: ${Object.keys(node.fields).join(", ")})`
+      : `${owner.label} is ${node?.type === "list" ? "a list" : node?.type === "boolean" ? "true or false" : "a string"} and has no field "${shown}"`;
   }
 
   function missingField(owner: Shape, part: string, path: Path, scope: Scope): string {
@@ -448,17 +625,26 @@ function walkTemplate(ast: TemplateAst, context: TemplateContext): TemplateProbl
       !SCOPED.test(path.original) &&
       root?.type === "object" &&
       Object.hasOwn(root.fields, part)
-        ? `; inside this block plain names refer to ${owner.label}, so write {{@root.${path.original}}} for the top-level one`
+        ? `; inside this block plain names refer to ${owner.label}, so write {{@root.${shortName(path.original)}}} for the top-level one`
         : "";
-    return `unknown field "${path.original}": ${what}${hint}`;
+    return `unknown field "${shortName(path.original)}": ${what}${hint}`;
   }
-}
 
-/** Why a name of an open object is worth a warning: nothing declares it, so it renders empty unless given. */
-function undeclared(owner: Shape, part: string, path: Path): string {
-  const fields = owner.node?.type === "object" ? Object.keys(owner.node.fields) : [];
-  const declared = fields.length > 0 ? `declared: ${fields.join(", ")}` : "none is declared";
-  return `"${path.original}" is not declared (${declared}): it renders empty unless it is given; declare ${part} under vars: in sysprompt.yaml, or pass --var ${part}=VALUE`;
+  /**
+   * Why a name of an open object is worth a warning: nothing declares it, so
+   * it renders empty unless given. The declared names are the config's: a few
+   * are named.
+   */
+  function undeclared(owner: Shape, part: string, path: Path): string {
+    const fields = owner.node?.type === "object" ? Object.keys(owner.node.fields) : [];
+    const near = fields.length > 0 ? suggestion(part, fields) : "";
+    const declared =
+      fields.length > 0
+        ? `declared: ${nameList(fields, fields.length)}${near ? `; ${near}` : ""}`
+        : "none is declared";
+    const shown = shortName(part);
+    return `"${shortName(path.original)}" is not declared (${declared}): it renders empty unless it is given; declare ${shown} under vars: in sysprompt.yaml, or pass --var ${shown}=VALUE`;
+  }
 }
 
 function climbable(levels: number): string {

@@ -21,7 +21,7 @@ import { driftDiagnostics, generalRulesDrift } from "../_drift.js";
 import type { CheckedTemplate, CheckOptions, CheckReport } from "../types.js";
 import { type CheckedLayer, readLayerForCheck, type TemplateFile } from "./_layers.js";
 import { dataMatrix } from "./_matrix.js";
-import { checkTemplate, type TemplateContext } from "./_template-check.js";
+import { checkTemplateKept, newSuggestBudget, type TemplateContext } from "./_template-check.js";
 
 /** Handlebars' own helpers that templates may use (`log` is switched off by the engine). */
 const HANDLEBARS_HELPERS = ["if", "unless", "each", "with", "lookup"];
@@ -203,6 +203,8 @@ function checkTemplates(
   let words = 0;
   const unchecked: string[] = [];
   let cut: "tags" | "time" | undefined;
+  // One "did you mean" budget for all the templates: a thousand partials may each call near names.
+  const suggestBudget = newSuggestBudget();
 
   const check = (
     kind: CheckedTemplate["kind"],
@@ -226,7 +228,8 @@ function checkTemplates(
       unchecked.push(file.path);
       return;
     }
-    const found = checkTemplate(
+    // Only the problems kept are built: their messages name what exists.
+    const found = checkTemplateKept(
       file.body,
       {
         helpers,
@@ -234,11 +237,13 @@ function checkTemplates(
         root,
         fieldLevel: "error",
         isPartial: false,
+        suggestBudget,
         ...context,
       },
       engine,
+      MAX_TEMPLATE_PROBLEMS,
     );
-    for (const p of found.slice(0, MAX_TEMPLATE_PROBLEMS)) {
+    for (const p of found.problems) {
       problems.push({
         level: p.level,
         code: p.code,
@@ -248,12 +253,11 @@ function checkTemplates(
         ...(p.column !== undefined ? { column: p.column } : {}),
       });
     }
-    const more = found.slice(MAX_TEMPLATE_PROBLEMS);
-    if (more.length > 0) {
+    if (found.more > 0) {
       problems.push({
-        level: more.some((p) => p.level === "error") ? "error" : "warning",
+        level: found.moreErrors ? "error" : "warning",
         code: "template-problems-capped",
-        message: `${more.length} more problems in this template are not shown (${MAX_TEMPLATE_PROBLEMS} are)`,
+        message: `${found.more} more problems in this template are not shown (${MAX_TEMPLATE_PROBLEMS} are)`,
         path: file.path,
       });
     }
