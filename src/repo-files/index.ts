@@ -26,6 +26,7 @@ export {
   isRepositoryRoot,
   type LinkOut,
   linkOutRefusal,
+  stopRefusal,
 } from "./held-links.js";
 export { intoProject } from "./into-project.js";
 export { type NestedCheck, nestedClones } from "./nested-clone.js";

@@ -21,6 +21,7 @@ import {
   reachRefusal,
   readRepoCapped,
   refusalDiagnostic,
+  stopRefusal,
   withCutMarker,
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
@@ -564,11 +565,13 @@ export async function loadOne(
 ): Promise<{ file?: LoadedFile; diagnostics: Diagnostic[] }> {
   await checkpoint(signal);
   // Your file (the agent dir's) and its imports: the repository its real folder lies in is yours too.
-  const held = folder.ownReal && heldLinks([...folder.ownReal, dirname(real)]);
+  const held = folder.ownReal && heldLinks([...folder.ownReal, dirname(real)], { signal });
   if (!folder.reach && held) {
     const walked = await held(path);
     if (walked.kind === "link-out")
       return { diagnostics: [refusalDiagnostic(path, linkOutRefusal(walked), "context")] };
+    if (walked.kind === "stopped")
+      return { diagnostics: [refusalDiagnostic(path, stopRefusal(walked), "context")] };
   }
   const read = await readRepoCapped(path, { reach: folder.reach, maxBytes });
   if (!read.ok) return { diagnostics: read.diagnostics };

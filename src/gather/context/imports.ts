@@ -13,6 +13,7 @@ import {
   reachRefusal,
   readRepoCapped,
   refusalDiagnostic,
+  stopRefusal,
   withCutMarker,
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
@@ -237,6 +238,7 @@ async function importOne(
   if (!reach && scope.held) {
     const walked = await scope.held(target);
     if (walked.kind === "link-out") return refuse(linkOutRefusal(walked));
+    if (walked.kind === "stopped") return refuse(stopRefusal(walked));
     if (walked.repository !== undefined) {
       const root = walked.repository;
       const { held: _, ...rest } = scope;
