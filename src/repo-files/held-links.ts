@@ -219,6 +219,47 @@ export function heldLinks(
 /** Thrown inside a walk to give it up ({@link HeldStop}). */
 const STOP = new Error("walk given up");
 
+/** The innermost repository holding the real folder `dir` ({@link isRepositoryRoot}), climbing at most `limit` folders. */
+export async function innermostRepository(dir: string, limit = 256): Promise<string | undefined> {
+  let current = dir;
+  for (let i = 0; i < limit; i++) {
+    if (await isRepositoryRoot(current)) return ownerOfGitFolder(current);
+    const up = dirname(current);
+    if (up === current) return undefined;
+    current = up;
+  }
+  return undefined;
+}
+
+/**
+ * The repository a file of yours found at `path` (in your home folder: your
+ * agent dir's `~/.pi/agent/AGENTS.md`) really lies in, when that repository
+ * mirrors your home folder there: the file's real path ends with its path
+ * from your home folder (`~/dotfiles/pi/.pi/agent/AGENTS.md`, as GNU stow,
+ * or a dotfiles manager that links, lays out a package), in a folder at or
+ * below the repository's top. That repository is your dotfiles, and its
+ * files' imports are yours. A kit whose `AGENTS.md` you link
+ * (`~/.pi/agent/AGENTS.md -> ~/src/prompt-kit/AGENTS.md`) is not yours by
+ * that link: undefined.
+ */
+export async function mirroredRepository(
+  path: string,
+  real: string,
+  homes: readonly string[],
+): Promise<string | undefined> {
+  const file = resolve(path);
+  for (const home of homes) {
+    if (!isWithin(file, home) || file === home) continue;
+    const rel = file.slice(home.length).replace(/^[\\/]+/, "");
+    if (rel === "" || !real.endsWith(`${sep}${rel}`)) continue;
+    const top = real.slice(0, real.length - rel.length - 1);
+    if (top === home) continue;
+    const repository = await innermostRepository(dirname(real));
+    if (repository !== undefined && isWithin(top, repository)) return repository;
+  }
+  return undefined;
+}
+
 /** A git folder inside a `.git` folder (its submodules' and worktrees' too) is its work tree's; any other folder is itself. */
 function ownerOfGitFolder(dir: string): string {
   const names = dir.split(sep);

@@ -26,6 +26,7 @@ export {
   isRepositoryRoot,
   type LinkOut,
   linkOutRefusal,
+  mirroredRepository,
   stopRefusal,
 } from "./held-links.js";
 export { intoProject } from "./into-project.js";

@@ -79,6 +79,8 @@ export interface ImportScope {
    * rooted at it.
    */
   held?: HeldWalk;
+  /** The render's trust in the project, taken by another repository's door (a kit's). Default: trusted. */
+  trusted?: boolean;
 }
 
 /** The file whose text is being expanded. */
@@ -242,7 +244,9 @@ async function importOne(
     if (walked.repository !== undefined) {
       const root = walked.repository;
       const { held: _, ...rest } = scope;
-      const kit = await projectReach({ start: root, root, home: scope.home, trusted: true });
+      // The kit's door with the render's trust: --untrusted holds its links to its own `.env`, `.git/config`.
+      const trusted = scope.trusted !== false;
+      const kit = await projectReach({ start: root, root, home: scope.home, trusted });
       within = { ...rest, reach: kit, allowedText: `the repository ${toPosix(root)}` };
     }
   }
