@@ -238,6 +238,40 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
     expect(linked.text).not.toContain(TOKEN);
   });
 
+  it("F2: started inside the kit (or a monorepo), your AGENTS.md's import of its file does not follow its link out", async () => {
+    const root = tempDir();
+    const { home, kit } = layout(root);
+    mkdirSync(join(kit, "docs"));
+    writeFileSync(join(root, "agent", "AGENTS.md"), "MY-RULES\n@~/src/prompt-kit/base.md\n");
+    for (const cwd of [kit, join(kit, "docs")]) {
+      for (const projectTrusted of [true, false]) {
+        const result = await renderSystemPrompt(pinned(root, { cwd, home, projectTrusted }));
+        expect(result.text).toContain("MY-RULES");
+        expect(result.text).not.toContain(KEY);
+        expect(result.diagnostics.map((d) => d.code)).toContain("import-outside");
+      }
+    }
+    // A monorepo's shared prompt, a plain file importing the monorepo's .env and your AWS keys.
+    const mono = join(home, "work", "mono");
+    repository(mono);
+    mkdirSync(join(mono, "prompts"), { recursive: true });
+    mkdirSync(join(mono, "packages", "a"), { recursive: true });
+    writeFileSync(join(mono, ".gitignore"), ".env\n");
+    writeFileSync(join(mono, ".env"), `${ENV}\n`);
+    mkdirSync(join(home, ".aws"));
+    writeFileSync(join(home, ".aws", "credentials"), "SECRET-MARKER-AWS\n");
+    writeFileSync(
+      join(mono, "prompts", "agent.md"),
+      "MONO-PROMPT-MARKER\n@../.env\n@~/.aws/credentials\n",
+    );
+    writeFileSync(join(root, "agent", "AGENTS.md"), "MY-RULES\n@~/work/mono/prompts/agent.md\n");
+    const cwd = join(mono, "packages", "a");
+    const result = await renderSystemPrompt(pinned(root, { cwd, home, projectTrusted: false }));
+    expect(result.text).toContain("MONO-PROMPT-MARKER");
+    expect(result.text).not.toContain("SECRET-MARKER-AWS");
+    expect(result.text).not.toContain(ENV);
+  });
+
   it("-o and export --out through your link to the kit and its `out` link are refused; your ~/.config untouched", async () => {
     const root = tempDir();
     const { home, proj, kit } = layout(root);

@@ -310,17 +310,15 @@ async function userFolder(
   agentDir: string,
   home: string,
   realHome: string,
-  cwd: string,
 ): Promise<ContextFolder> {
-  const [realAgentDir, realCwd] = await Promise.all([
-    realpathOrSelf(agentDir),
-    realpathOrSelf(cwd),
-  ]);
+  const realAgentDir = await realpathOrSelf(agentDir);
   return {
     dir: agentDir,
     origin: "user",
-    // Your own repositories: the one the agent dir is (or lies in), the working folder's, the home's.
-    ownReal: [realHome, realAgentDir, realCwd],
+    // Your own repositories: the home's and the one the agent dir is (or lies in). Not the working
+    // folder's: that is the project (a kit or a monorepo you started in), whose door an import of
+    // yours into it goes through, with the render's trust.
+    ownReal: [realHome, realAgentDir],
     allowed: [home, realHome, agentDir, realAgentDir],
     allowedText: `the home folder ${toPosix(home)} or the agent dir ${toPosix(agentDir)}`,
   };
@@ -353,7 +351,7 @@ export async function traceContextFiles(
   const trusted = options.projectTrusted !== false;
   const limits = { home, maxBytes, maxTotalBytes, reads, trusted, ...(signal ? { signal } : {}) };
   const realHome = await realpathOrSelf(home);
-  const user = await userFolder(agentDir, home, realHome, cwd);
+  const user = await userFolder(agentDir, home, realHome);
   // The user's file first, on its own: what a late step still gives.
   const userFound = await findContextFile(agentDir);
   const userReal = userFound.path ? await realpathOrSelf(userFound.path) : "";
