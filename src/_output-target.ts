@@ -2,7 +2,7 @@ import { dirname, join, parse, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "./_fs.js";
 import { lstatKindOrMissing, realpath } from "./_io.js";
 import { isWithin } from "./_paths.js";
-import { type HeldEnd, heldLinks, type LinkOut } from "./repo-files/held-links.js";
+import { type HeldEnd, heldLinks, type LinkOut, stopError } from "./repo-files/held-links.js";
 import {
   findProjectRoot,
   holdsGit,
@@ -103,7 +103,12 @@ export async function walkHeld(
   o: { cwd: string; home: string; renderCwd?: string | undefined },
 ): Promise<LinkOut | HeldEnd> {
   const own = [o.cwd, o.home, ...(o.renderCwd === undefined ? [] : [o.renderCwd])];
-  return heldLinks(await Promise.all(own.map((f) => realpathOrSelf(resolve(f)))))(path);
+  const walked = await heldLinks(await Promise.all(own.map((f) => realpathOrSelf(resolve(f)))))(
+    path,
+  );
+  // A path whose links lead through folders too deep to check is not taken.
+  if (walked.kind === "stopped") throw stopError(walked);
+  return walked;
 }
 
 /**

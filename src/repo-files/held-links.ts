@@ -2,6 +2,7 @@ import { dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { lstatKindOrMissing, readlink } from "../_io.js";
 import { isWithin, toPosix } from "../_paths.js";
+import { SyspromptError } from "../types.js";
 import { isGitFolder } from "./git-file.js";
 import { holdsRepository } from "./project-root.js";
 import type { Refusal } from "./reach.js";
@@ -38,8 +39,40 @@ export interface HeldEnd {
   linksIn: string[];
 }
 
+/**
+ * A walk given up on: its look-ups passed the work one path may take
+ * ({@link WALK_BUDGET}: a path whose links lead through folders hundreds
+ * deep), or the render's signal fired. The path is refused.
+ */
+export interface HeldStop {
+  kind: "stopped";
+  /** The path as named. */
+  path: string;
+  why: "too-deep" | "deadline";
+}
+
 /** The walk of {@link heldLinks}. */
-export type HeldWalk = (path: string) => Promise<LinkOut | HeldEnd>;
+export type HeldWalk = (path: string) => Promise<LinkOut | HeldEnd | HeldStop>;
+
+/** The refusal of a path whose walk was given up on ({@link HeldStop}). */
+export function stopRefusal(stop: HeldStop): Refusal {
+  return {
+    reason: "outside",
+    code: "file-outside-project",
+    message:
+      stop.why === "deadline"
+        ? "the render's deadline passed while its links were being checked"
+        : "its links lead through folders too deep to check within the work one path may take; name a file whose real path is shorter",
+  };
+}
+
+/**
+ * A named path's walk given up on, as an error of the argument: a named file
+ * that cannot be checked is not read.
+ */
+export function stopError(stop: HeldStop): SyspromptError {
+  return new SyspromptError("bad-argument", `${stop.path}: ${stopRefusal(stop).message}`);
+}
 
 /** The door's refusal of a path whose way meets another repository's link out of it ({@link LinkOut}). */
 export function linkOutRefusal(out: LinkOut): Refusal {
@@ -52,6 +85,23 @@ export function linkOutRefusal(out: LinkOut): Refusal {
 
 /** Links followed on one path before the walk gives up (as the kernel's ELOOP). */
 const MAX_LINKS = 40;
+
+/**
+ * The work one path's walk may take, in folder names the kernel looks up: a
+ * look-up of a path costs one per folder in it, so each of the walk's
+ * `lstat`s, and each folder asked whether it is a repository (five look-ups),
+ * is charged its depth. A path 20 folders deep with a few links costs some
+ * thousands; a chain of links zig-zagging through folders 800 deep (a kit's
+ * `base.md`) would cost tens of millions, seconds of CPU.
+ */
+export const WALK_BUDGET = 400_000;
+
+/** The number of folders in a path (the names the kernel looks up for it). */
+function depthOf(path: string): number {
+  let n = 1;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47 || path[i] === sep) n++;
+  return n;
+}
 
 /**
  * The rule "a link that lies inside a repository leads only within that
@@ -70,34 +120,49 @@ const MAX_LINKS = 40;
  * holds it (whose door reads it). Each folder's repository is looked up once
  * per checker.
  */
-export function heldLinks(own: readonly string[]): HeldWalk {
+export function heldLinks(
+  own: readonly string[],
+  o: { signal?: AbortSignal | undefined; budget?: number } = {},
+): HeldWalk {
   const roots = new Map<string, Promise<string | undefined>>();
+  const budget = o.budget ?? WALK_BUDGET;
+  // `cost.left`: the work left to the path being walked, charged per look-up.
+  type Cost = { left: number };
   // The innermost repository holding the real folder `dir` (a git folder inside a `.git`: its work tree's).
-  const innermost = (dir: string): Promise<string | undefined> => {
+  const innermost = (dir: string, cost: Cost): Promise<string | undefined> => {
     let found = roots.get(dir);
     if (found === undefined) {
       found = (async () => {
+        if (cost.left < 0 || o.signal?.aborted) throw STOP;
+        cost.left -= 5 * depthOf(dir);
         if (await isRepositoryRoot(dir)) return ownerOfGitFolder(dir);
         const up = dirname(dir);
-        return up === dir ? undefined : innermost(up);
+        return up === dir ? undefined : innermost(up, cost);
       })();
       roots.set(dir, found);
+      // A climb given up on is asked again by the next path (with its own budget).
+      found.catch(() => roots.delete(dir));
     }
     return found;
   };
-  const notOwn = async (dir: string) => {
-    const repository = await innermost(dir);
+  const notOwn = async (dir: string, cost: Cost) => {
+    const repository = await innermost(dir, cost);
     if (repository === undefined || own.some((o) => isWithin(o, repository))) return undefined;
     return repository;
   };
   // The walk's end: `real`, in the real folder `folder` (itself, or the deepest one that exists).
-  const end = async (folder: string, real: string, linksIn: string[]): Promise<HeldEnd> => {
-    const repository = await notOwn(folder);
+  const end = async (
+    folder: string,
+    real: string,
+    linksIn: string[],
+    cost: Cost,
+  ): Promise<HeldEnd> => {
+    const repository = await notOwn(folder, cost);
     return repository === undefined
       ? { kind: "end", real, linksIn }
       : { kind: "end", real, repository, linksIn };
   };
-  return async (path) => {
+  const walk = async (path: string, cost: Cost): Promise<LinkOut | HeldEnd> => {
     const file = resolve(path);
     let current = parse(file).root;
     let names = namesOf(file);
@@ -111,22 +176,26 @@ export function heldLinks(own: readonly string[]): HeldWalk {
         continue;
       }
       const next = join(current, name);
+      cost.left -= depthOf(next);
+      if (cost.left < 0 || o.signal?.aborted) throw STOP;
       const kind = await lstatKindOrMissing(next).catch(() => undefined);
-      if (kind === undefined) return end(current, join(next, ...names), linksIn); // missing: made below
+      if (kind === undefined) return end(current, join(next, ...names), linksIn, cost); // missing: made below
       if (kind !== "link") {
         current = next;
         continue;
       }
-      if (linksIn.length >= MAX_LINKS) return end(current, join(next, ...names), linksIn);
+      if (linksIn.length >= MAX_LINKS) return end(current, join(next, ...names), linksIn, cost);
       let target: string;
       try {
         target = await readlink(next);
       } catch {
-        return end(current, join(next, ...names), linksIn);
+        return end(current, join(next, ...names), linksIn, cost);
       }
-      const repository = await notOwn(current);
+      const repository = await notOwn(current, cost);
       if (repository !== undefined) {
-        const leads = await realpathOrSelf(resolve(current, target));
+        const to = resolve(current, target);
+        cost.left -= depthOf(to) * 2;
+        const leads = await realpathOrSelf(to);
         if (!isWithin(leads, repository)) {
           return { kind: "link-out", link: next, rest: names, repository, leads };
         }
@@ -135,8 +204,60 @@ export function heldLinks(own: readonly string[]): HeldWalk {
       if (isAbsolute(target)) current = parse(target).root;
       names = [...namesOf(target), ...names];
     }
-    return end(current, current, linksIn);
+    return end(current, current, linksIn, cost);
   };
+  return async (path) => {
+    try {
+      return await walk(path, { left: budget });
+    } catch (e) {
+      if (e !== STOP) throw e;
+      return { kind: "stopped", path, why: o.signal?.aborted ? "deadline" : "too-deep" };
+    }
+  };
+}
+
+/** Thrown inside a walk to give it up ({@link HeldStop}). */
+const STOP = new Error("walk given up");
+
+/** The innermost repository holding the real folder `dir` ({@link isRepositoryRoot}), climbing at most `limit` folders. */
+export async function innermostRepository(dir: string, limit = 256): Promise<string | undefined> {
+  let current = dir;
+  for (let i = 0; i < limit; i++) {
+    if (await isRepositoryRoot(current)) return ownerOfGitFolder(current);
+    const up = dirname(current);
+    if (up === current) return undefined;
+    current = up;
+  }
+  return undefined;
+}
+
+/**
+ * The repository a file of yours found at `path` (in your home folder: your
+ * agent dir's `~/.pi/agent/AGENTS.md`) really lies in, when that repository
+ * mirrors your home folder there: the file's real path ends with its path
+ * from your home folder (`~/dotfiles/pi/.pi/agent/AGENTS.md`, as GNU stow,
+ * or a dotfiles manager that links, lays out a package), in a folder at or
+ * below the repository's top. That repository is your dotfiles, and its
+ * files' imports are yours. A kit whose `AGENTS.md` you link
+ * (`~/.pi/agent/AGENTS.md -> ~/src/prompt-kit/AGENTS.md`) is not yours by
+ * that link: undefined.
+ */
+export async function mirroredRepository(
+  path: string,
+  real: string,
+  homes: readonly string[],
+): Promise<string | undefined> {
+  const file = resolve(path);
+  for (const home of homes) {
+    if (!isWithin(file, home) || file === home) continue;
+    const rel = file.slice(home.length).replace(/^[\\/]+/, "");
+    if (rel === "" || !real.endsWith(`${sep}${rel}`)) continue;
+    const top = real.slice(0, real.length - rel.length - 1);
+    if (top === home) continue;
+    const repository = await innermostRepository(dirname(real));
+    if (repository !== undefined && isWithin(top, repository)) return repository;
+  }
+  return undefined;
 }
 
 /** A git folder inside a `.git` folder (its submodules' and worktrees' too) is its work tree's; any other folder is itself. */

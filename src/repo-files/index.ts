@@ -26,6 +26,8 @@ export {
   isRepositoryRoot,
   type LinkOut,
   linkOutRefusal,
+  mirroredRepository,
+  stopRefusal,
 } from "./held-links.js";
 export { intoProject } from "./into-project.js";
 export { type NestedCheck, nestedClones } from "./nested-clone.js";

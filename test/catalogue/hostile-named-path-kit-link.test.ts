@@ -157,21 +157,119 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
     expect(result.text).not.toContain(KEY);
     const refused = result.diagnostics.find((d) => d.code === "context-outside-project");
     expect(refused?.message).toContain(`a link of the repository ${kit}`);
-    // Stow: your AGENTS.md a link into your dotfiles repository, importing a file beside it and your notes.
-    const dot = join(home, "dotfiles", "pi");
+    // Stow: your AGENTS.md a link into your dotfiles repository's package mirroring your home
+    // (~/dotfiles/pi/.pi/agent/AGENTS.md), importing a file beside it and your notes.
+    const dot = join(home, "dotfiles", "pi", ".pi", "agent");
     repository(join(home, "dotfiles"));
     mkdirSync(dot, { recursive: true });
     mkdirSync(join(home, "notes"));
     writeFileSync(join(home, "notes", "n.md"), "NOTES-MARKER\n");
     writeFileSync(join(dot, "rules.md"), "STOW-RULES-MARKER\n@~/notes/n.md\n");
     writeFileSync(join(dot, "AGENTS.md"), "STOW-AGENTS-MARKER\n@./rules.md\n");
-    const agent = join(root, "agent2");
-    mkdirSync(agent);
-    symlinkSync(join(dot, "AGENTS.md"), join(agent, "AGENTS.md"));
+    const agent = join(home, ".pi", "agent");
+    mkdirSync(agent, { recursive: true });
+    symlinkSync("../../dotfiles/pi/.pi/agent/AGENTS.md", join(agent, "AGENTS.md"));
     const stowed = await renderSystemPrompt(pinned(root, { cwd: proj, home, agentDir: agent }));
     expect(stowed.text).toContain("STOW-AGENTS-MARKER");
     expect(stowed.text).toContain("STOW-RULES-MARKER");
     expect(stowed.text).toContain("NOTES-MARKER");
+  });
+
+  for (const agentInHome of [false, true]) {
+    it(`F1: your AGENTS.md your link to a kit's plain AGENTS.md: the kit is not yours, its imports stay within it (agent dir ${agentInHome ? "~/.pi/agent" : "elsewhere"})`, async () => {
+      const root = tempDir();
+      const { home, proj, kit } = layout(root);
+      mkdirSync(join(home, ".aws"));
+      writeFileSync(join(home, ".aws", "credentials"), "SECRET-MARKER-AWS\n");
+      symlinkSync("../../.aws", join(kit, "sub"));
+      writeFileSync(
+        join(kit, "AGENTS.md"),
+        "KIT-AGENTS-MARKER\n@base.md\n@sub/credentials\n@~/.ssh/id_rsa\n@plain.md\n",
+      );
+      const agent = agentInHome ? join(home, ".pi", "agent") : join(root, "agent");
+      mkdirSync(agent, { recursive: true });
+      symlinkSync(join(kit, "AGENTS.md"), join(agent, "AGENTS.md"));
+      for (const projectTrusted of [true, false]) {
+        const result = await renderSystemPrompt(
+          pinned(root, { cwd: proj, home, agentDir: agent, projectTrusted }),
+        );
+        expect(result.text).toContain("KIT-AGENTS-MARKER");
+        expect(result.text).toContain("KIT-PLAIN-MARKER");
+        expect(result.text).not.toContain(KEY);
+        expect(result.text).not.toContain("SECRET-MARKER-AWS");
+        const refused = result.diagnostics.filter((d) => d.code === "import-outside");
+        expect(refused).toHaveLength(3);
+      }
+    });
+  }
+
+  it("F3: your AGENTS.md importing a kit file that links to the kit's own .git/config or .env: held when untrusted", async () => {
+    const root = tempDir();
+    const { home, proj, kit } = layout(root);
+    writeFileSync(
+      join(kit, ".git", "config"),
+      `[remote "origin"]\n\turl = https://${TOKEN}@example.com/kit\n`,
+    );
+    writeFileSync(join(kit, ".gitignore"), ".env\n");
+    writeFileSync(join(kit, ".env"), `${ENV}\n`);
+    symlinkSync(".git/config", join(kit, "tok.md"));
+    symlinkSync(".env", join(kit, "env.md"));
+    writeFileSync(join(kit, "rules.md"), "KIT-RULES-MARKER\n@.env\n");
+    writeFileSync(
+      join(root, "agent", "AGENTS.md"),
+      "MY-RULES\n@~/src/prompt-kit/tok.md\n@~/src/prompt-kit/env.md\n@~/src/prompt-kit/rules.md\n",
+    );
+    const untrusted = await renderSystemPrompt(
+      pinned(root, { cwd: proj, home, projectTrusted: false }),
+    );
+    expect(untrusted.text).toContain("MY-RULES");
+    expect(untrusted.text).toContain("KIT-RULES-MARKER");
+    expect(untrusted.text).not.toContain(TOKEN);
+    expect(untrusted.text).not.toContain(ENV);
+    // Your link to the kit's AGENTS.md, itself a link to its .git/config: the same door.
+    writeFileSync(join(root, "agent", "AGENTS.md"), "");
+    symlinkSync(".git/config", join(kit, "AGENTS.md"));
+    const agent = join(root, "agent2");
+    mkdirSync(agent);
+    symlinkSync(join(kit, "AGENTS.md"), join(agent, "AGENTS.md"));
+    const linked = await renderSystemPrompt(
+      pinned(root, { cwd: proj, home, agentDir: agent, projectTrusted: false }),
+    );
+    expect(linked.text).not.toContain(TOKEN);
+  });
+
+  it("F2: started inside the kit (or a monorepo), your AGENTS.md's import of its file does not follow its link out", async () => {
+    const root = tempDir();
+    const { home, kit } = layout(root);
+    mkdirSync(join(kit, "docs"));
+    writeFileSync(join(root, "agent", "AGENTS.md"), "MY-RULES\n@~/src/prompt-kit/base.md\n");
+    for (const cwd of [kit, join(kit, "docs")]) {
+      for (const projectTrusted of [true, false]) {
+        const result = await renderSystemPrompt(pinned(root, { cwd, home, projectTrusted }));
+        expect(result.text).toContain("MY-RULES");
+        expect(result.text).not.toContain(KEY);
+        expect(result.diagnostics.map((d) => d.code)).toContain("import-outside");
+      }
+    }
+    // A monorepo's shared prompt, a plain file importing the monorepo's .env and your AWS keys.
+    const mono = join(home, "work", "mono");
+    repository(mono);
+    mkdirSync(join(mono, "prompts"), { recursive: true });
+    mkdirSync(join(mono, "packages", "a"), { recursive: true });
+    writeFileSync(join(mono, ".gitignore"), ".env\n");
+    writeFileSync(join(mono, ".env"), `${ENV}\n`);
+    mkdirSync(join(home, ".aws"));
+    writeFileSync(join(home, ".aws", "credentials"), "SECRET-MARKER-AWS\n");
+    writeFileSync(
+      join(mono, "prompts", "agent.md"),
+      "MONO-PROMPT-MARKER\n@../.env\n@~/.aws/credentials\n",
+    );
+    writeFileSync(join(root, "agent", "AGENTS.md"), "MY-RULES\n@~/work/mono/prompts/agent.md\n");
+    const cwd = join(mono, "packages", "a");
+    const result = await renderSystemPrompt(pinned(root, { cwd, home, projectTrusted: false }));
+    expect(result.text).toContain("MONO-PROMPT-MARKER");
+    expect(result.text).not.toContain("SECRET-MARKER-AWS");
+    expect(result.text).not.toContain(ENV);
   });
 
   it("-o and export --out through your link to the kit and its `out` link are refused; your ~/.config untouched", async () => {

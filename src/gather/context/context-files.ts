@@ -1,9 +1,9 @@
 import type { Stats } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstatOrMissing, readlink, stat, statOrMissing } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
-import { ancestorsOf, childPath, expandHome, homeFolder, toPosix } from "../../_paths.js";
+import { ancestorsOf, childPath, expandHome, homeFolder, isWithin, toPosix } from "../../_paths.js";
 import type { ContextFile, ContextOrigin } from "../../data.js";
 import { resolveAgentDir } from "../../locate/layers.js";
 import {
@@ -15,12 +15,15 @@ import {
   folderReaches,
   heldLinks,
   linkOutRefusal,
+  mirroredRepository,
   ownAgentDir,
+  projectReach,
   type Reach,
   type RepoCapped,
   reachRefusal,
   readRepoCapped,
   refusalDiagnostic,
+  stopRefusal,
   withCutMarker,
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
@@ -307,17 +310,15 @@ async function userFolder(
   agentDir: string,
   home: string,
   realHome: string,
-  cwd: string,
 ): Promise<ContextFolder> {
-  const [realAgentDir, realCwd] = await Promise.all([
-    realpathOrSelf(agentDir),
-    realpathOrSelf(cwd),
-  ]);
+  const realAgentDir = await realpathOrSelf(agentDir);
   return {
     dir: agentDir,
     origin: "user",
-    // Your own repositories: the one the agent dir is (or lies in), the working folder's, the home's.
-    ownReal: [realHome, realAgentDir, realCwd],
+    // Your own repositories: the home's and the one the agent dir is (or lies in). Not the working
+    // folder's: that is the project (a kit or a monorepo you started in), whose door an import of
+    // yours into it goes through, with the render's trust.
+    ownReal: [realHome, realAgentDir],
     allowed: [home, realHome, agentDir, realAgentDir],
     allowedText: `the home folder ${toPosix(home)} or the agent dir ${toPosix(agentDir)}`,
   };
@@ -347,9 +348,10 @@ export async function traceContextFiles(
   const roots = await resolveRoots(options.roots, cwd, home);
   const signal = options.signal;
   const reads = new Map<string, Promise<RepoCapped>>();
-  const limits = { home, maxBytes, maxTotalBytes, reads, ...(signal ? { signal } : {}) };
+  const trusted = options.projectTrusted !== false;
+  const limits = { home, maxBytes, maxTotalBytes, reads, trusted, ...(signal ? { signal } : {}) };
   const realHome = await realpathOrSelf(home);
-  const user = await userFolder(agentDir, home, realHome, cwd);
+  const user = await userFolder(agentDir, home, realHome);
   // The user's file first, on its own: what a late step still gives.
   const userFound = await findContextFile(agentDir);
   const userReal = userFound.path ? await realpathOrSelf(userFound.path) : "";
@@ -549,6 +551,26 @@ export interface LoadLimits {
   reads: Map<string, Promise<RepoCapped>>;
   /** Once it fires, no further file is read: each read, the file's and each import's, checks it first. */
   signal?: AbortSignal;
+  /** The render's trust in the project, which another repository's door takes too (a kit is not yours). Default: trusted. */
+  trusted?: boolean;
+}
+
+/**
+ * `path` spelled from its first name inside `root` (following the links that
+ * lead there, by their real folders): the name the kit's door judges, so that
+ * the kit's `AGENTS.md -> .git/config` is its link to a private file, not
+ * that file named at its own name. `path` itself when no way leads there.
+ */
+async function spelledIn(path: string, root: string): Promise<string> {
+  let p = resolve(path);
+  for (let i = 0; i < 40; i++) {
+    const q = join(await realpathOrSelf(dirname(p)), basename(p));
+    if (isWithin(q, root)) return q;
+    const kind = await lstatOrMissing(q).catch(() => undefined);
+    if (!kind?.isSymbolicLink()) return path;
+    p = resolve(dirname(q), await readlink(q));
+  }
+  return path;
 }
 
 /**
@@ -560,17 +582,32 @@ export async function loadOne(
   path: string,
   real: string,
   folder: ContextFolder,
-  { home, maxBytes, maxTotalBytes, reads, signal }: LoadLimits,
+  { home, maxBytes, maxTotalBytes, reads, signal, trusted = true }: LoadLimits,
 ): Promise<{ file?: LoadedFile; diagnostics: Diagnostic[] }> {
   await checkpoint(signal);
-  // Your file (the agent dir's) and its imports: the repository its real folder lies in is yours too.
-  const held = folder.ownReal && heldLinks([...folder.ownReal, dirname(real)]);
+  // Your file (the agent dir's) and its imports: the repository its real folder lies in is yours
+  // only when it is already (your home's, your agent dir's) or mirrors your home there (a stowed
+  // ~/dotfiles/pi/.pi/agent/AGENTS.md); a kit's AGENTS.md you link to stays the kit's.
+  const stowed =
+    folder.ownReal && (await mirroredRepository(path, real, [home, ...folder.ownReal.slice(0, 1)]));
+  const own = folder.ownReal && [...folder.ownReal, ...(stowed ? [stowed] : [])];
+  const held = own && heldLinks(own, { signal });
+  // Your link to another repository's file (a kit's AGENTS.md): read, with its imports, through
+  // the door rooted at that repository, with the render's trust, as an import of a kit file is.
+  let kit: { root: string; reach: Reach } | undefined;
   if (!folder.reach && held) {
     const walked = await held(path);
     if (walked.kind === "link-out")
       return { diagnostics: [refusalDiagnostic(path, linkOutRefusal(walked), "context")] };
+    if (walked.kind === "stopped")
+      return { diagnostics: [refusalDiagnostic(path, stopRefusal(walked), "context")] };
+    const root = walked.repository;
+    if (root !== undefined)
+      kit = { root, reach: await projectReach({ start: root, root, home, trusted }) };
   }
-  const read = await readRepoCapped(path, { reach: folder.reach, maxBytes });
+  const read = kit
+    ? await readRepoCapped(await spelledIn(path, kit.root), { reach: kit.reach, maxBytes })
+    : await readRepoCapped(path, { reach: folder.reach, maxBytes });
   if (!read.ok) return { diagnostics: read.diagnostics };
   const state: ImportState = {
     visited: new Set([real]),
@@ -587,10 +624,11 @@ export async function loadOne(
       maxBytes,
       maxTotalBytes,
       allowed: folder.allowed,
-      allowedText: folder.allowedText,
+      allowedText: kit ? `the repository ${toPosix(kit.root)}` : folder.allowedText,
+      trusted,
       ...(signal ? { signal } : {}),
-      ...(folder.reach ? { reach: folder.reach } : {}),
-      ...(held ? { held } : {}),
+      ...(kit ? { reach: kit.reach } : folder.reach ? { reach: folder.reach } : {}),
+      ...(held && !kit ? { held } : {}),
     },
     state,
   );

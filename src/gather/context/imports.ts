@@ -13,6 +13,7 @@ import {
   reachRefusal,
   readRepoCapped,
   refusalDiagnostic,
+  stopRefusal,
   withCutMarker,
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
@@ -78,6 +79,8 @@ export interface ImportScope {
    * rooted at it.
    */
   held?: HeldWalk;
+  /** The render's trust in the project, taken by another repository's door (a kit's). Default: trusted. */
+  trusted?: boolean;
 }
 
 /** The file whose text is being expanded. */
@@ -237,10 +240,13 @@ async function importOne(
   if (!reach && scope.held) {
     const walked = await scope.held(target);
     if (walked.kind === "link-out") return refuse(linkOutRefusal(walked));
+    if (walked.kind === "stopped") return refuse(stopRefusal(walked));
     if (walked.repository !== undefined) {
       const root = walked.repository;
       const { held: _, ...rest } = scope;
-      const kit = await projectReach({ start: root, root, home: scope.home, trusted: true });
+      // The kit's door with the render's trust: --untrusted holds its links to its own `.env`, `.git/config`.
+      const trusted = scope.trusted !== false;
+      const kit = await projectReach({ start: root, root, home: scope.home, trusted });
       within = { ...rest, reach: kit, allowedText: `the repository ${toPosix(root)}` };
     }
   }
