@@ -141,6 +141,12 @@ export async function repositoryPlace(
 ): Promise<(NamedPlace & { tree: object }) | undefined> {
   const root = walked.repository;
   if (root === undefined) return undefined;
+  // Git wins: an hg, jj or svn working copy's top inside a git work tree is no project root of its
+  // own (see findProjectRoot); read from there, the work tree's ignore rules would not apply. The
+  // path stays where it was placed, whose door refuses it as inside a repository of its own.
+  if ((await holdsOtherClone(root)) && !(await holdsGit(root))) {
+    if (await holdsGit(await findProjectRoot(root))) return undefined;
+  }
   if (placed !== undefined) {
     const real = await realpathOrSelf(placed);
     if (root === real || !isWithin(root, real)) return undefined;

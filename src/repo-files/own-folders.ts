@@ -7,6 +7,8 @@ export interface OwnFolderWhere {
   cwd: string;
   home: string;
   trusted: boolean;
+  /** Stops the root search around `cwd` (it rejects with the signal's reason): a render's deadline. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface OwnFolderWhere {
  * would bring any file of yours into the prompt. A trusted project's is yours.
  */
 export async function ownFolderInProject(folder: string, where: OwnFolderWhere): Promise<boolean> {
-  return !where.trusted && (await agentDirInProject(folder, where.cwd, where.home));
+  return !where.trusted && (await agentDirInProject(folder, where.cwd, where.home, where.signal));
 }
 
 /**

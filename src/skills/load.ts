@@ -383,7 +383,7 @@ async function ownRoots(
   cwd: string,
   options: LoadSkillsOptions,
 ): Promise<{ roots: SkillsRoot[]; refused: Diagnostic[] }> {
-  const where = { cwd, home, trusted: options.projectTrusted !== false };
+  const where = { cwd, home, trusted: options.projectTrusted !== false, signal: options.signal };
   const roots: SkillsRoot[] = [];
   const refused: Diagnostic[] = [];
   const candidates = [

@@ -177,7 +177,7 @@ describe("hostile-nested-vcs: your hg, jj or svn clone in a hostile workspace is
 describe("hostile-nested-vcs: normal layouts stay one project", () => {
   for (const kind of Object.keys(KINDS) as Kind[]) {
     for (const [what, eIsRepository] of WORKSPACES) {
-      it(`your ${kind} clone in E ${what}: its own link and import, and a write in it, still work`, async () => {
+      it(`your ${kind} clone in E ${what}: its own link and import work in a tarball, are refused in a git E (git wins); a write in it works`, async () => {
         const root = tempDir();
         const { mine } = workspace(root, kind, eIsRepository);
         mkdirSync(join(mine, "docs"));
@@ -193,6 +193,12 @@ describe("hostile-nested-vcs: normal layouts stay one project", () => {
               appendSystemPrompt: "../notes.md",
             }),
           );
+          if (eIsRepository) {
+            // Git wins (review rev44a F1): inside E's git work tree your clone takes E's root, so
+            // its own link is refused as a repository of its own there.
+            expect(text).toMatch(/^refused: .*a repository of its own within the project root/);
+            continue;
+          }
           expect(text).toContain("MINE-MARKER");
           expect(text).toContain("OWN-IMPORT");
           expect(text).toContain("OWN-NOTES");
@@ -204,13 +210,23 @@ describe("hostile-nested-vcs: normal layouts stay one project", () => {
           const r = await session.contextFor([join(mine, "src", "x.ts")]);
           const given = r.files.map((f) => f.content).join("\n");
           expect(given).toContain("MINE-MARKER");
-          expect(given).toContain("OWN-IMPORT");
+          if (eIsRepository) {
+            expect(given).not.toContain("OWN-IMPORT");
+            expect(r.diagnostics.map((d) => d.message).join("\n")).toMatch(
+              /@docs\/rules\.md: not imported: .*a repository of its own within the project root/,
+            );
+          } else expect(given).toContain("OWN-IMPORT");
         } finally {
           session.close();
         }
         mkdirSync(join(root, "agent"), { recursive: true });
         const out = await cli(root, join(mine, "src"), ["render", "-o", "../out/AGENTS.md"]);
-        expect([out.code, out.stderr]).toEqual([0, "sysprompt: wrote ../out/AGENTS.md\n"]);
+        expect(out.code).toBe(0);
+        expect(out.stderr).toMatch(
+          eIsRepository
+            ? /\[import-outside\] @docs\/rules\.md[\s\S]*wrote \.\.\/out\/AGENTS\.md\n$/
+            : /^sysprompt: wrote \.\.\/out\/AGENTS\.md\n$/,
+        );
       });
     }
   }
@@ -268,4 +284,106 @@ describe("hostile-nested-vcs: normal layouts stay one project", () => {
       for (const m of ["W-RULES", "LIB-RULES", "LIB-IMPORT"]) expect(libText).toContain(m);
     }
   });
+});
+
+// Review rev44a F1 (high, a regression of hg43): a hostile git repository E
+// committed `config/.hg/hgrc` (or `config/.svn/x`, or `config/.jj/repo` as a
+// file or a dangling link); `config/` became a project root of its own, read
+// with its own ignore rules only, so E's `.gitignore` and your clone's
+// `.git/info/exclude` stopped applying in it: untrusted, `config/AGENTS.md`'s
+// `@local.yml` on touch and from `E/config`, Gemini's `context.fileName`
+// naming it, and a named link to it read your git-ignored files. Git wins now:
+// inside a git work tree such a folder is never a project root.
+
+const LOCAL = "SECRET-MARKER-LOCALYML";
+const EXCLUDED = "SECRET-MARKER-EXCLUDED";
+
+/** What E plants in `config/` to make it look like a working copy of its own. */
+const PLANTED = {
+  hg: (dir: string) => {
+    mkdirSync(join(dir, ".hg"));
+    writeFileSync(join(dir, ".hg", "hgrc"), "[ui]\n");
+  },
+  svn: (dir: string) => {
+    mkdirSync(join(dir, ".svn"));
+    writeFileSync(join(dir, ".svn", "x"), "x\n");
+  },
+  "jj (a file)": (dir: string) => {
+    mkdirSync(join(dir, ".jj"));
+    writeFileSync(join(dir, ".jj", "repo"), "x\n");
+  },
+  "jj (a dangling link)": (dir: string) => {
+    mkdirSync(join(dir, ".jj"));
+    symlinkSync("nowhere", join(dir, ".jj", "repo"));
+  },
+} as const;
+
+/** E: a git repository ignoring `config/local.yml` (.gitignore) and `config/local2.yml` (.git/info/exclude). */
+function plantedRepository(root: string, plant: (dir: string) => void) {
+  const e = join(root, "E");
+  const config = join(e, "config");
+  mkdirSync(join(e, ".git", "objects"), { recursive: true });
+  mkdirSync(join(e, ".git", "refs"));
+  mkdirSync(join(e, ".git", "info"));
+  writeFileSync(join(e, ".git", "HEAD"), "ref: refs/heads/main\n");
+  writeFileSync(join(e, ".git", "info", "exclude"), "config/local2.yml\n");
+  writeFileSync(join(e, ".gitignore"), "config/local.yml\n");
+  mkdirSync(config);
+  writeFileSync(join(config, "local.yml"), `${LOCAL}\n`);
+  writeFileSync(join(config, "local2.yml"), `${EXCLUDED}\n`);
+  writeFileSync(join(config, "app.yml"), "app: 1\n");
+  writeFileSync(join(config, "AGENTS.md"), "CONFIG-RULES\n@local.yml\n@local2.yml\n");
+  symlinkSync("local.yml", join(config, "notes.md"));
+  plant(config);
+  return { e, config };
+}
+
+describe("hostile-nested-vcs: an .hg, .svn or .jj/repo planted in a git work tree does not unhide its git-ignored files", () => {
+  for (const [kind, plant] of Object.entries(PLANTED)) {
+    it(`${kind} in E/config: touch, render from E/config, Gemini's fileName and a named link read no ignored file (untrusted)`, async () => {
+      const root = tempDir();
+      const { e, config } = plantedRepository(root, plant);
+      // On touch, from an untrusted session at E's top.
+      const session = createPromptSession({ ...pinned(root, { cwd: e, projectTrusted: false }) });
+      try {
+        const r = await session.contextFor([join(config, "app.yml")]);
+        const given = r.files.map((f) => f.content).join("\n");
+        expect(given).toContain("CONFIG-RULES");
+        expect(given).not.toContain("SECRET-MARKER");
+      } finally {
+        session.close();
+      }
+      // A render started in E/config, untrusted: E is its project root, with E's ignore rules.
+      const text = await outcome(pinned(root, { cwd: config, projectTrusted: false }));
+      expect(text).toContain("CONFIG-RULES");
+      expect(text).not.toContain("SECRET-MARKER");
+      // A link E committed, named from E/config and from E's top, untrusted.
+      for (const [cwd, path] of [
+        [config, "notes.md"],
+        [e, "config/notes.md"],
+      ] as const) {
+        const named = await outcome(
+          pinned(root, { cwd, projectTrusted: false, appendSystemPrompt: path }),
+        );
+        expect(named, `${path} from ${cwd}`).toMatch(/^refused: /);
+        expect(named, `${path} from ${cwd}`).not.toContain("SECRET-MARKER");
+      }
+      // Gemini's context.fileName naming the ignored files: touched, trusted or not.
+      mkdirSync(join(e, ".gemini"));
+      writeFileSync(
+        join(e, ".gemini", "settings.json"),
+        JSON.stringify({ context: { fileName: ["AGENTS.md", "local.yml", "local2.yml"] } }),
+      );
+      for (const projectTrusted of [true, false]) {
+        const s = createPromptSession({ ...pinned(root, { cwd: e, projectTrusted }) });
+        try {
+          const r = await s.contextFor([join(config, "app.yml")]);
+          const given = r.files.map((f) => f.content).join("\n");
+          expect(given, `fileName, trusted ${projectTrusted}`).not.toContain("SECRET-MARKER");
+        } finally {
+          s.close();
+        }
+      }
+    });
+  }
 });

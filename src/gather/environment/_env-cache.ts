@@ -49,10 +49,11 @@ export async function cacheInProject(
   path: string,
   folders: readonly string[],
   home: string = homeFolder(),
+  signal?: AbortSignal,
 ): Promise<boolean> {
   const real = join(await realpathOrSelf(dirname(path)), basename(path));
   const homes = new Set([home, await realpathOrSelf(home)]);
-  const owned = await projectFolders(folders, [path, real], home);
+  const owned = await projectFolders(folders, [path, real], home, signal);
   return owned.some((f) => !homes.has(f) && (isWithin(path, f) || isWithin(real, f)));
 }
 

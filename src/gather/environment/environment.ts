@@ -149,7 +149,12 @@ export async function detectEnvironment(
     // A cache folder inside the project is the repository's to fill: not trusted, not written.
     const cache =
       options.cache &&
-      !(await cacheInProject(options.cache.path, options.exclude ?? [], options.home))
+      !(await cacheInProject(
+        options.cache.path,
+        options.exclude ?? [],
+        options.home,
+        options.signal,
+      ))
         ? options.cache
         : undefined;
     let gpu: GpuAnswer | undefined = cache
@@ -157,7 +162,12 @@ export async function detectEnvironment(
       : undefined;
     if (!gpu) {
       const { home } = options;
-      const exclude = await projectFolders(options.exclude ?? [], systemPathEntries(env), home);
+      const exclude = await projectFolders(
+        options.exclude ?? [],
+        systemPathEntries(env),
+        home,
+        options.signal,
+      );
       const find = machine.findBinary
         ? (name: string) => machine.findBinary?.(name, exclude) ?? Promise.resolve(undefined)
         : (name: string) =>

@@ -86,6 +86,7 @@ export async function projectFolders(
   folders: readonly string[],
   near: readonly string[],
   home: string = homeFolder(),
+  signal?: AbortSignal,
 ): Promise<string[]> {
   let cwd: string[] = [];
   try {
@@ -94,7 +95,7 @@ export async function projectFolders(
   } catch {
     // Deleted under the process: no folder, so nothing in it to leave out.
   }
-  return projectRoots([...folders, ...cwd], near, home);
+  return projectRoots([...folders, ...cwd], near, home, signal);
 }
 
 /**
@@ -107,6 +108,7 @@ export async function projectRoots(
   folders: readonly string[],
   near: readonly string[],
   home: string = homeFolder(),
+  signal?: AbortSignal,
 ): Promise<string[]> {
   const given = [...folders];
   const absolute = near.filter((p) => isAbsolute(p)).map((p) => resolve(p));
@@ -119,7 +121,7 @@ export async function projectRoots(
   const walked = [...new Set([...given, ...(realFolders ?? [])])].filter((p) => p !== undefined);
   const [above, around] = await Promise.all([
     rootsAbove(walked, candidates, home),
-    projectHome(given, home),
+    projectHome(given, home, signal),
   ]);
   return [...new Set([...given, ...above, ...around])];
 }
@@ -173,6 +175,7 @@ export async function agentDirInProject(
   agentDir: string,
   cwd: string,
   home: string,
+  signal?: AbortSignal,
 ): Promise<boolean> {
   const top = resolve(home);
   const [realCwd, realAgent] = await Promise.all([cwd, agentDir].map(realOrUndefined));
@@ -187,7 +190,7 @@ export async function agentDirInProject(
       }
     }
   }
-  folders.push(...(await projectHome([cwd], home)));
+  folders.push(...(await projectHome([cwd], home, signal)));
   return projectOwns(folders)(agentDir);
 }
 
@@ -214,7 +217,11 @@ export async function agentDirInProject(
  *   ends, and the home folder lies in what may be it.
  * By path as written and by real path.
  */
-export async function projectHome(folders: readonly string[], home: string): Promise<string[]> {
+export async function projectHome(
+  folders: readonly string[],
+  home: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const top = resolve(home);
   const realHome = await realOrUndefined(top);
   const homes = [top, ...(realHome === undefined || realHome === top ? [] : [realHome])];
@@ -228,7 +235,7 @@ export async function projectHome(folders: readonly string[], home: string): Pro
     // The repository a folder is part of can be the home folder only when that holds a .git.
     const under = pairs.some(([from, to]) => holds(to, from));
     if (await holdsGit(top)) {
-      const root = await owningRepository(await findProjectRoot(at));
+      const root = await owningRepository(await findProjectRoot(at, undefined, signal));
       if (await holdsGit(root)) {
         const isHome =
           homes.includes(root) || homes.includes((await realOrUndefined(root)) ?? root);
@@ -246,7 +253,8 @@ export async function projectHome(folders: readonly string[], home: string): Pro
       if (parse(shared).root === shared || systemFolder(shared)) continue;
       if (!(await madeByRoot(shared))) shares = true;
     }
-    if (shares && !(await holdsRepository(await findProjectRoot(at)))) out.add(top);
+    if (shares && !(await holdsRepository(await findProjectRoot(at, undefined, signal))))
+      out.add(top);
   }
   return [...out];
 }

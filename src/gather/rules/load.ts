@@ -302,7 +302,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
   // of 200,000 files) or to parse must not leave the user's rules out.
   // Not yours when the untrusted project holds them (HOME at or inside the checkout): each
   // format's folders are left out, and named in format order (the look-ups run at once).
-  const where = { cwd, home, trusted };
+  const where = { cwd, home, trusted, signal: options.signal };
   const refused: Diagnostic[][] = formats.map(() => []);
   const own = async (i: number, format: RuleFormat, base: string, named: boolean) => {
     let mine = true;
