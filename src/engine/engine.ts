@@ -162,6 +162,13 @@ interface Kept {
 /** Partial functions an engine keeps made ({@link Engine.render}'s partials); past it they are made again. */
 const MAX_KEPT_WRAPPERS = 4096;
 
+/** Characters of partial sources those functions hold, together (the cache's bound). */
+const MAX_KEPT_WRAPPER_CHARS = MAX_CACHED_TEMPLATE_CHARS;
+
+/** A partial's characters: its source's length (a function holds none that are counted). */
+const charsOf = (source: string | PartialFunction): number =>
+  typeof source === "string" ? source.length : 0;
+
 /** Handlebars builtins that templates may not use: `log` writes to the console. */
 const DISABLED_BUILTINS = ["log"] as const;
 
@@ -416,13 +423,26 @@ export function createEngine(): Engine {
    */
   let wrappers = new Map<string, { source: string | PartialFunction; fn: TemplateDelegate }>();
 
+  /** Characters of the sources `wrappers` holds. */
+  let wrapperChars = 0;
+
   function wrapperOf(name: string, source: string | PartialFunction): TemplateDelegate {
     const made = wrappers.get(name);
     if (made?.source === source) return made.fn;
-    // Names of every project a long-lived host rendered: kept to a bound.
-    if (wrappers.size >= MAX_KEPT_WRAPPERS) wrappers = new Map();
+    if (made !== undefined) wrapperChars -= charsOf(made.source);
+    const chars = charsOf(source);
+    // Names and sources of every project a long-lived host rendered: kept to a
+    // bound by count and by characters, as the cache is (4,096 names alone let
+    // 1 MB partials under new names keep 2 GB; review rev44d F5).
+    if (wrappers.size >= MAX_KEPT_WRAPPERS || wrapperChars + chars > MAX_KEPT_WRAPPER_CHARS) {
+      wrappers = new Map();
+      wrapperChars = 0;
+    }
     const fn = partial(name, source);
-    wrappers.set(name, { source, fn });
+    if (chars <= MAX_KEPT_WRAPPER_CHARS) {
+      wrappers.set(name, { source, fn });
+      wrapperChars += chars;
+    }
     return fn;
   }
 
@@ -462,8 +482,10 @@ export function createEngine(): Engine {
    * F1). Nothing writes into it: inline partials get frames over it
    * ({@link frameOver}).
    */
-  function partialsFor(extra: RenderOptions["partials"]): Record<string, TemplateDelegate> {
-    return new Proxy({ extra }, partialsHandler) as unknown as Record<string, TemplateDelegate>;
+  function partialsFor(target: {
+    extra: RenderOptions["partials"];
+  }): Record<string, TemplateDelegate> {
+    return new Proxy(target, partialsHandler) as unknown as Record<string, TemplateDelegate>;
   }
 
   let setup: RuntimeSetup | undefined;
@@ -477,13 +499,17 @@ export function createEngine(): Engine {
       budget = spending;
       finishing = options.partialText;
       setup ??= captureSetup(hb);
+      // Handlebars keeps the partials of a template's last call on it (its
+      // container's); emptied when the render returns, they keep none of its
+      // sources alive: 130 renders of an edited section kept 130 sets of
+      // 8 MB of partials, 1 GB (issue 24, review rev44d F5).
+      const own = { extra: options.partials };
       try {
-        return spending.run(() =>
-          compiled.template(data, setup?.options(data, partialsFor(options.partials))),
-        );
+        return spending.run(() => compiled.template(data, setup?.options(data, partialsFor(own))));
       } catch (error) {
         throw toTemplateError(hb, error, compiled.ast());
       } finally {
+        own.extra = undefined;
         budget = outer;
         finishing = outerFinish;
       }
@@ -526,6 +552,7 @@ export function createEngine(): Engine {
     registerPartial(name, source) {
       partialSources.set(name, source);
       wrappers = new Map();
+      wrapperChars = 0;
       cache.clear();
       kept = new WeakMap();
       cachedChars = 0;
