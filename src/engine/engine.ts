@@ -865,7 +865,9 @@ const PARTIAL_CONTEXT = "partial context";
  * `[object Object]` before as after).
  */
 function partialContext(current: () => RenderBudget | undefined): HelperDelegate {
-  return (context: unknown) => {
+  return (context: unknown, pairs: unknown) => {
+    // The call's key=value pairs, which Handlebars copies into the context: counted as calls.
+    if (typeof pairs === "number") current()?.pairs(pairs);
     if (typeof context === "string") return {};
     if (context === null || typeof context !== "object") return context;
     const budget = current();
@@ -874,6 +876,12 @@ function partialContext(current: () => RenderBudget | undefined): HelperDelegate
     }
     return context;
   };
+}
+
+/** How many key=value pairs a hash node holds. */
+function hashPairs(hash: unknown): number {
+  const pairs = (hash as { pairs?: unknown } | null | undefined)?.pairs;
+  return Array.isArray(pairs) ? pairs.length : 0;
 }
 
 interface AstNode {
@@ -925,7 +933,15 @@ function meterPartialContexts(ast: unknown): void {
             original: PARTIAL_CONTEXT,
             loc: n.loc,
           },
-          params: [context],
+          params: [
+            context,
+            {
+              type: "NumberLiteral",
+              value: hashPairs(n.hash),
+              original: hashPairs(n.hash),
+              loc: n.loc,
+            },
+          ],
           hash: undefined,
           loc: n.loc,
         },
