@@ -162,6 +162,13 @@ interface Kept {
 /** Partial functions an engine keeps made ({@link Engine.render}'s partials); past it they are made again. */
 const MAX_KEPT_WRAPPERS = 4096;
 
+/** Characters of partial sources those functions hold, together (the cache's bound). */
+const MAX_KEPT_WRAPPER_CHARS = MAX_CACHED_TEMPLATE_CHARS;
+
+/** A partial's characters: its source's length (a function holds none that are counted). */
+const charsOf = (source: string | PartialFunction): number =>
+  typeof source === "string" ? source.length : 0;
+
 /** Handlebars builtins that templates may not use: `log` writes to the console. */
 const DISABLED_BUILTINS = ["log"] as const;
 
@@ -217,6 +224,7 @@ export function createEngine(): Engine {
     );
   }
   meterInlinePartials(hb, currentBudget);
+  meterPartialBlocks(hb, currentBudget, noop);
   hb.registerHelper(PARTIAL_CONTEXT, partialContext(currentBudget));
   let compilerInstance: HandlebarsInstance | undefined;
   const compiler = () => {
@@ -415,13 +423,26 @@ export function createEngine(): Engine {
    */
   let wrappers = new Map<string, { source: string | PartialFunction; fn: TemplateDelegate }>();
 
+  /** Characters of the sources `wrappers` holds. */
+  let wrapperChars = 0;
+
   function wrapperOf(name: string, source: string | PartialFunction): TemplateDelegate {
     const made = wrappers.get(name);
     if (made?.source === source) return made.fn;
-    // Names of every project a long-lived host rendered: kept to a bound.
-    if (wrappers.size >= MAX_KEPT_WRAPPERS) wrappers = new Map();
+    if (made !== undefined) wrapperChars -= charsOf(made.source);
+    const chars = charsOf(source);
+    // Names and sources of every project a long-lived host rendered: kept to a
+    // bound by count and by characters, as the cache is (4,096 names alone let
+    // 1 MB partials under new names keep 2 GB; review rev44d F5).
+    if (wrappers.size >= MAX_KEPT_WRAPPERS || wrapperChars + chars > MAX_KEPT_WRAPPER_CHARS) {
+      wrappers = new Map();
+      wrapperChars = 0;
+    }
     const fn = partial(name, source);
-    wrappers.set(name, { source, fn });
+    if (chars <= MAX_KEPT_WRAPPER_CHARS) {
+      wrappers.set(name, { source, fn });
+      wrapperChars += chars;
+    }
     return fn;
   }
 
@@ -461,8 +482,10 @@ export function createEngine(): Engine {
    * F1). Nothing writes into it: inline partials get frames over it
    * ({@link frameOver}).
    */
-  function partialsFor(extra: RenderOptions["partials"]): Record<string, TemplateDelegate> {
-    return new Proxy({ extra }, partialsHandler) as unknown as Record<string, TemplateDelegate>;
+  function partialsFor(target: {
+    extra: RenderOptions["partials"];
+  }): Record<string, TemplateDelegate> {
+    return new Proxy(target, partialsHandler) as unknown as Record<string, TemplateDelegate>;
   }
 
   let setup: RuntimeSetup | undefined;
@@ -476,13 +499,17 @@ export function createEngine(): Engine {
       budget = spending;
       finishing = options.partialText;
       setup ??= captureSetup(hb);
+      // Handlebars keeps the partials of a template's last call on it (its
+      // container's); emptied when the render returns, they keep none of its
+      // sources alive: 130 renders of an edited section kept 130 sets of
+      // 8 MB of partials, 1 GB (issue 24, review rev44d F5).
+      const own = { extra: options.partials };
       try {
-        return spending.run(() =>
-          compiled.template(data, setup?.options(data, partialsFor(options.partials))),
-        );
+        return spending.run(() => compiled.template(data, setup?.options(data, partialsFor(own))));
       } catch (error) {
         throw toTemplateError(hb, error, compiled.ast());
       } finally {
+        own.extra = undefined;
         budget = outer;
         finishing = outerFinish;
       }
@@ -525,6 +552,7 @@ export function createEngine(): Engine {
     registerPartial(name, source) {
       partialSources.set(name, source);
       wrappers = new Map();
+      wrapperChars = 0;
       cache.clear();
       kept = new WeakMap();
       cachedChars = 0;
@@ -760,6 +788,66 @@ function meterInlinePartials(
   );
 }
 
+/** The name a partial block's body runs under, for the partial depth and its errors. */
+const PARTIAL_BLOCK = "@partial-block";
+
+/**
+ * A partial block's body (`{{#> layout}}…{{/layout}}`) metered as a partial
+ * call at each run: Handlebars hands it to the partial as `@partial-block`,
+ * which runs it once per `{{> @partial-block}}` or `{{@partial-block}}`, and
+ * runs it in place of a partial that is missing; none of those runs was a
+ * call. A layout of 100 `{{> @partial-block}}` nested three deep ran a body
+ * of 100 cheap tags a million times for some 10,000 counted calls, 65 s of
+ * CPU in one render (issue 24, review rev44d F1). The body is wrapped before
+ * Handlebars' `invokePartial` reads it, on this engine's own copy of the
+ * runtime's entry points (Handlebars reads them through `hb.VM` for that).
+ */
+function meterPartialBlocks(
+  hb: HandlebarsInstance,
+  current: () => RenderBudget | undefined,
+  noop: unknown,
+): void {
+  const target = hb as unknown as { VM: Record<string, unknown> };
+  const vm = target.VM;
+  const invoke = vm.invokePartial as (
+    this: unknown,
+    partial: unknown,
+    context: unknown,
+    options: { fn?: unknown },
+  ) => unknown;
+  target.VM = {
+    ...vm,
+    invokePartial(this: unknown, partial: unknown, context: unknown, options: { fn?: unknown }) {
+      const body = options.fn;
+      if (typeof body === "function" && body !== noop) {
+        options.fn = meteredBody(body as DecoratorProgram, current);
+      }
+      return invoke.call(this, partial, context, options);
+    },
+  };
+}
+
+/** `body` run as a partial call of {@link PARTIAL_BLOCK}, keeping what Handlebars and {@link blockScope} read on it. */
+function meteredBody(
+  body: DecoratorProgram,
+  current: () => RenderBudget | undefined,
+): DecoratorProgram {
+  const run: DecoratorProgram = (context, options) => {
+    const budget = current();
+    if (budget === undefined) return body(context, options);
+    // No `finally`: an error here ends the whole render, budget and all.
+    budget.enterPartial(PARTIAL_BLOCK);
+    const result = budget.run(() => body(context, options));
+    budget.leavePartial();
+    return result;
+  };
+  const props = body as { partials?: unknown; [SCOPE_KEY]?: unknown };
+  if (props.partials !== undefined) (run as { partials?: unknown }).partials = props.partials;
+  if (props[SCOPE_KEY] !== undefined)
+    (run as { [SCOPE_KEY]?: unknown })[SCOPE_KEY] = props[SCOPE_KEY];
+  return run;
+}
+
 /**
  * The helper every partial call with key=value pairs passes its context
  * through ({@link meterPartialContexts}); a name no template can write.
@@ -777,7 +865,9 @@ const PARTIAL_CONTEXT = "partial context";
  * `[object Object]` before as after).
  */
 function partialContext(current: () => RenderBudget | undefined): HelperDelegate {
-  return (context: unknown) => {
+  return (context: unknown, pairs: unknown) => {
+    // The call's key=value pairs, which Handlebars copies into the context: counted as calls.
+    if (typeof pairs === "number") current()?.pairs(pairs);
     if (typeof context === "string") return {};
     if (context === null || typeof context !== "object") return context;
     const budget = current();
@@ -786,6 +876,12 @@ function partialContext(current: () => RenderBudget | undefined): HelperDelegate
     }
     return context;
   };
+}
+
+/** How many key=value pairs a hash node holds. */
+function hashPairs(hash: unknown): number {
+  const pairs = (hash as { pairs?: unknown } | null | undefined)?.pairs;
+  return Array.isArray(pairs) ? pairs.length : 0;
 }
 
 interface AstNode {
@@ -837,7 +933,15 @@ function meterPartialContexts(ast: unknown): void {
             original: PARTIAL_CONTEXT,
             loc: n.loc,
           },
-          params: [context],
+          params: [
+            context,
+            {
+              type: "NumberLiteral",
+              value: hashPairs(n.hash),
+              original: hashPairs(n.hash),
+              loc: n.loc,
+            },
+          ],
           hash: undefined,
           loc: n.loc,
         },
