@@ -8,7 +8,7 @@ import {
   holdsGit,
   holdsOtherClone,
   intoProject,
-  isGitFolder,
+  isRepositoryRoot,
   nestedClones,
   projectReach,
   type Reach,
@@ -214,8 +214,7 @@ async function enteredRepository(
     // repository's git folder; only the user's links (in the home folder, or above it) are followed.
     const linked = (await lstatKindOrMissing(dir).catch(() => undefined)) === "link";
     if (linked && !isWithin(resolve(home), dirname(dir))) return undefined;
-    if (!(await holdsGit(dir)) && !(await isGitFolder(dir)) && !(await holdsOtherClone(dir)))
-      continue;
+    if (!(await isRepositoryRoot(dir))) continue;
     // The home folder's own repository (or one holding it) is the user's: their links are theirs.
     if (isWithin(resolve(home), dir) || isWithin(realHome, await realpathOrSelf(dir))) continue;
     const tree = { root: dir, kind: "repository" } as const;
