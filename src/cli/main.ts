@@ -316,7 +316,7 @@ export function createProgram(
           "--host <host>",
           "127.0.0.1 or localhost; nothing else is allowed (default: 127.0.0.1)",
         )
-        .option("--open", "open the page in the default browser")
+        .option("--open", "open the page (its address, token included) in the default browser")
         .addHelpText(
           "after",
           example("sysprompt serve --open", "then edit .pi/sections/*.md and watch the page"),

@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { PageAsset } from "./_page.js";
 import { parseSwitches, type Switches } from "./_switches.js";
@@ -8,6 +9,8 @@ export interface Inspector {
   page: ReadonlyMap<string, PageAsset>;
   /** `Host` headers answered: `127.0.0.1:PORT` and `localhost:PORT`. */
   allowedHosts: ReadonlySet<string>;
+  /** The secret every `/api/` request must carry ({@link newToken}). */
+  token: string;
   /** The latest view, as JSON. */
   view: () => string;
   /** Whether another event stream may open (their number is capped). */
@@ -20,6 +23,35 @@ export interface Inspector {
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const CROSS_ORIGIN = "forbidden: cross-origin request";
+const NO_TOKEN = "forbidden: open the address sysprompt serve printed (its ?token=)";
+
+/** The header the page sends its token in (`fetch`); an event stream, which cannot send one, gives `?token=`. */
+export const TOKEN_HEADER = "x-sysprompt-token";
+
+/**
+ * A new token: 32 random bytes (256 bits) as 43 base64url characters, made
+ * when the server starts and known only to whoever sees the address it
+ * prints (or opens).
+ */
+export function newToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** Whether `given` is `token`, compared in constant time. */
+function tokenMatches(given: string | undefined, token: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given, "utf8");
+  const b = Buffer.from(token, "utf8");
+  // The length is no secret (every token is 43 characters); the bytes are compared in full.
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The token a request carries: its header, else its `token` query parameter (the first one). */
+function givenToken(req: IncomingMessage, query: string): string | undefined {
+  const header = req.headers[TOKEN_HEADER];
+  if (typeof header === "string") return header;
+  return new URLSearchParams(query).get("token") ?? undefined;
+}
 
 /** Largest body `POST /api/options` reads. */
 export const MAX_BODY_BYTES = 8 * 1024;
@@ -45,7 +77,11 @@ const COMMON_HEADERS = {
  * and so is a request with another page's `Origin`: a browser sends one with
  * every cross-origin event stream and POST, never with the page's own GETs,
  * so another site cannot take the event streams' places (there are 16) or
- * make the inspector render.
+ * make the inspector render. Every `/api/` path wants the server's token too
+ * (the `x-sysprompt-token` header or `?token=`), else 403 and nothing of the
+ * prompt: another user of the machine can reach 127.0.0.1 with any `Host`
+ * header, but cannot know the token. The page itself (`/`, its script and
+ * style) holds nothing of the prompt and is served without one.
  */
 export function handleRequest(inspector: Inspector, req: IncomingMessage, res: ServerResponse) {
   if (!inspector.allowedHosts.has(req.headers.host ?? "")) {
@@ -54,12 +90,18 @@ export function handleRequest(inspector: Inspector, req: IncomingMessage, res: S
   const url = req.url ?? "";
   const query = url.indexOf("?");
   const path = query < 0 ? url : url.slice(0, query);
+  const search = query < 0 ? "" : url.slice(query + 1);
   const method = req.method ?? "";
   const origin = req.headers.origin;
   if (origin !== undefined && !inspector.allowedHosts.has(origin.replace(/^http:\/\//, ""))) {
     return path === "/api/options"
       ? send(res, 403, JSON_TYPE, JSON.stringify({ error: CROSS_ORIGIN }))
       : send(res, 403, "text/plain; charset=utf-8", `${CROSS_ORIGIN}\n`);
+  }
+  if (path.startsWith("/api/") && !tokenMatches(givenToken(req, search), inspector.token)) {
+    return path === "/api/options"
+      ? send(res, 403, JSON_TYPE, JSON.stringify({ error: NO_TOKEN }))
+      : send(res, 403, "text/plain; charset=utf-8", `${NO_TOKEN}\n`);
   }
   const asset = inspector.page.get(path);
   if (asset) {

@@ -8,8 +8,8 @@ import type { SystemPromptOptions } from "../options.js";
 import type { GivenBy } from "../resolve-options.js";
 import { TOKEN_ENCODING } from "../tokens.js";
 import { type RenderResult, SyspromptError } from "../types.js";
-import { createEventClients } from "./_clients.js";
-import { handleRequest, type Inspector } from "./_http.js";
+import { createEventClients, viewEvent } from "./_clients.js";
+import { handleRequest, type Inspector, newToken } from "./_http.js";
 import { loadPage } from "./_page.js";
 import { type SourceRender, watchRenders } from "./_source.js";
 import { applySwitches, type Switches, switchesOf } from "./_switches.js";
@@ -28,7 +28,11 @@ export interface ServeHooks {
   host?: string;
   /** Port; 0 picks a free one. Default: 0. */
   port?: number;
-  /** Called once the server listens, with the page's address. */
+  /**
+   * Called once the server listens, with the page's address:
+   * `http://127.0.0.1:PORT/?token=…`. The token is made at start and every
+   * request for the prompt must carry it: give the address to no one else.
+   */
   onListen?: (url: string) => void;
   /** Quiet time after the last file event before a re-render. Default: 100 ms. */
   debounceMs?: number;
@@ -41,7 +45,9 @@ export interface ServeHooks {
  * diagnostics, gathering steps, the templates' data, and after each change on
  * disk the changed sections as word diffs, pushed by server-sent events. The
  * page may switch tools, model, workspace tree and trust; nothing else comes
- * from a request, and no request path is ever read from disk.
+ * from a request, and no request path is ever read from disk. Every request
+ * for the prompt (the JSON, the event stream, a switch) must carry the token
+ * of the address given to `onListen`; the Host and Origin must be the page's.
  *
  * `givenBy` names who gave `options` in each render's `prepared.origins`.
  *
@@ -85,7 +91,9 @@ export async function servePrompt(
   let renders = 0;
   let view: InspectorView | undefined;
   let viewJson = "";
+  let viewBytes: Buffer = Buffer.alloc(0);
   const clients = createEventClients();
+  const token = newToken();
 
   /** Renders with `next` and, once its first render is in, shows it and retires the previous source. */
   const startSource = (next: Switches, cause: RenderCause) =>
@@ -142,7 +150,8 @@ export async function servePrompt(
     });
     if (!render.error) shown = render.result;
     viewJson = JSON.stringify(view);
-    clients.broadcast(`event: render\ndata: ${viewJson}\n\n`);
+    viewBytes = viewEvent(view.count, viewJson);
+    clients.broadcast(viewBytes);
   }
 
   const stopAll = async () => {
@@ -162,9 +171,13 @@ export async function servePrompt(
   const inspector: Inspector = {
     page,
     allowedHosts: new Set<string>(),
+    token,
     view: () => viewJson,
     hasRoom: () => clients.hasRoom(),
-    subscribe: (res) => clients.add(res, `retry: 1000\n\nevent: render\ndata: ${viewJson}\n\n`),
+    subscribe: (res) => {
+      res.write("retry: 1000\n\n");
+      clients.add(res, viewBytes);
+    },
     switchOptions: (next) => {
       const run = switching.then(() => startSource(next, { kind: "options", files: [] }));
       switching = run.catch(() => undefined);
@@ -197,7 +210,7 @@ export async function servePrompt(
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
   inspector.allowedHosts = new Set([`127.0.0.1:${actualPort}`, `localhost:${actualPort}`]);
-  hooks.onListen?.(`http://${SERVE_ADDRESS}:${actualPort}/`);
+  hooks.onListen?.(`http://${SERVE_ADDRESS}:${actualPort}/?token=${token}`);
 
   if (!hooks.signal.aborted) await once(hooks.signal, "abort");
   clearInterval(keepAlive);

@@ -186,3 +186,29 @@ describe("sysprompt serve in chromium", () => {
     );
   });
 });
+
+describe("sysprompt serve in chromium: the token", () => {
+  it("an address without the token, or with a wrong one, shows no prompt and says why", async () => {
+    const bare = new URL(served.url);
+    bare.search = "";
+    await page.goto(bare.href);
+    await page.waitForSelector('#status:has-text("no token")', { timeout: UPDATE_MS });
+    expect(await page.textContent("#banner")).toBe(
+      "This address has no token: open the one sysprompt serve printed (it ends with ?token=…).",
+    );
+    expect(await page.$$(".section")).toEqual([]);
+
+    const wrong = new URL(served.url);
+    wrong.searchParams.set("token", "x".repeat(43));
+    await page.goto(wrong.href);
+    await page.waitForSelector('#status:has-text("disconnected")', { timeout: UPDATE_MS });
+    expect(await page.textContent("#banner")).toBe(
+      "The inspector refused this page: open the address sysprompt serve printed last (its token changes at every start).",
+    );
+    expect(await page.$$(".section")).toEqual([]);
+
+    // The right address still shows the prompt.
+    await page.goto(served.url);
+    await page.waitForSelector(".section");
+  });
+});

@@ -54,7 +54,7 @@ describe.runIf(process.platform === "linux")("hostile repository: serve --open",
     controller.abort();
     expect(await finished).toBe(0);
     expect(existsSync(planted)).toBe(false);
-    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(stdout)?.[0];
+    const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(stdout)?.[0];
     expect(readFileSync(system, "utf8")).toBe(`${url}\n`);
   }, 20_000);
 });

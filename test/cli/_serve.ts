@@ -9,8 +9,11 @@ import { NOW } from "../api/_helpers.js";
 export const WAIT_MS = 10_000;
 
 export interface Served {
+  /** The address serve printed, its `?token=` included. */
   url: string;
   port: number;
+  /** The token of that address. */
+  token: string;
   stdout: () => string;
   /** Aborts the signal and waits for `run` to return. */
   stop: () => Promise<{ code: number; stdout: string; stderr: string }>;
@@ -33,7 +36,7 @@ export async function startServe(root: string, extra: string[] = []): Promise<Se
   const finished = run(argv, {
     stdout: (text) => {
       stdout += text;
-      const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(stdout)?.[0];
+      const url = /http:\/\/127\.0\.0\.1:\d+\/(\?token=[\w-]+)?/.exec(stdout)?.[0];
       if (url) printed(url);
     },
     stderr: (text) => {
@@ -51,9 +54,13 @@ export async function startServe(root: string, extra: string[] = []): Promise<Se
       throw new Error(`serve ended with ${code} before listening:\n${stdout}${stderr}`);
     }),
   ]);
+  const port = Number(new URL(url).port);
+  const token = new URL(url).searchParams.get("token") ?? "";
+  tokens.set(port, token);
   return {
     url,
-    port: Number(new URL(url).port),
+    port,
+    token,
     stdout: () => stdout,
     stop: async () => {
       controller.abort();
@@ -61,6 +68,14 @@ export async function startServe(root: string, extra: string[] = []): Promise<Se
       return { code, stdout, stderr };
     },
   };
+}
+
+/** The token of the server listening on each port (a port is reused only after its server stopped). */
+const tokens = new Map<number, string>();
+
+/** The token `startServe` read from the address of the server on `port`. */
+export function tokenOf(port: number): string {
+  return tokens.get(port) ?? "";
 }
 
 export interface RawResponse {
@@ -97,17 +112,21 @@ export function rawRequest(port: number, head: string, body = ""): Promise<RawRe
   });
 }
 
-/** A request with the usual Host header. */
+/** A request with the usual Host header and the server's token, as the page sends them. */
 export function get(port: number, path: string): Promise<RawResponse> {
-  return rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}`);
+  return rawRequest(
+    port,
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Sysprompt-Token: ${tokenOf(port)}`,
+  );
 }
 
-/** POSTs JSON to `/api/options` as the page does. */
+/** POSTs JSON to `/api/options` as the page does (with the server's token unless `headers` give another). */
 export function postOptions(
   port: number,
   body: string,
   headers: Record<string, string> = { "Content-Type": "application/json" },
 ): Promise<RawResponse> {
+  headers = { "X-Sysprompt-Token": tokenOf(port), ...headers };
   const lines = Object.entries(headers).map(([k, v]) => `\r\n${k}: ${v}`);
   return rawRequest(
     port,
@@ -124,7 +143,8 @@ export class EventFeed {
 
   constructor(port: number) {
     let buffer = "";
-    const req = request({ host: "127.0.0.1", port, path: "/api/events" }, (res) => {
+    const path = `/api/events?token=${tokenOf(port)}`;
+    const req = request({ host: "127.0.0.1", port, path }, (res) => {
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {
         buffer += chunk;

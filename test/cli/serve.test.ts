@@ -4,7 +4,15 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUILTIN, tempDir } from "../api/_helpers.js";
 import { cli, usageHint } from "./_run.js";
-import { EventFeed, get, postOptions, rawRequest, type Served, startServe } from "./_serve.js";
+import {
+  EventFeed,
+  get,
+  postOptions,
+  rawRequest,
+  type Served,
+  startServe,
+  tokenOf,
+} from "./_serve.js";
 
 const SECRET = "canary-8c1f7a: this text must never be served";
 
@@ -98,7 +106,10 @@ describe("sysprompt serve: what it listens on", () => {
     const { port } = await serve(project());
     // HTTP/1.0 may leave the Host header out (1.1 may not: Node answers 400 itself).
     const withHost = (host: string | null) =>
-      rawRequest(port, `GET /api/render HTTP/1.0${host === null ? "" : `\r\nHost: ${host}`}`);
+      rawRequest(
+        port,
+        `GET /api/render?token=${tokenOf(port)} HTTP/1.0${host === null ? "" : `\r\nHost: ${host}`}`,
+      );
     expect((await withHost(`127.0.0.1:${port}`)).status).toBe(200);
     expect((await withHost(`localhost:${port}`)).status).toBe(200);
     for (const host of [`evil.example:${port}`, "127.0.0.1", `127.0.0.1:${port + 1}`, "", null]) {
@@ -117,7 +128,7 @@ describe("sysprompt serve: what it listens on", () => {
     const from = (origin: string, path: string) =>
       rawRequest(
         port,
-        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${origin}\r\nConnection: close`,
+        `GET ${path}?token=${tokenOf(port)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${origin}\r\nConnection: close`,
       );
     for (const path of ["/api/events", "/api/render", "/"]) {
       const res = await from("http://evil.example", path);
@@ -205,7 +216,10 @@ describe("sysprompt serve: what it serves", () => {
       ["DELETE", "/api/events", "GET"],
       ["GET", "/api/options", "POST"],
     ] as const) {
-      const res = await rawRequest(port, `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}`);
+      const res = await rawRequest(
+        port,
+        `${method} ${path}?token=${tokenOf(port)} HTTP/1.1\r\nHost: 127.0.0.1:${port}`,
+      );
       expect({ method, path, status: res.status, allow: res.headers.allow }).toEqual({
         method,
         path,

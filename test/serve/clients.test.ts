@@ -6,10 +6,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   createEventClients,
   MAX_CLIENT_BACKLOG_BYTES,
+  MAX_EVENT_BYTES,
   MAX_EVENT_CLIENTS,
+  viewEvent,
 } from "../../src/serve/_clients.js";
 import { tempDir } from "../api/_helpers.js";
-import { get, type Served, startServe } from "../cli/_serve.js";
+import { get, type Served, startServe, tokenOf } from "../cli/_serve.js";
 
 /**
  * A response whose socket takes `capacity` bytes and then nothing until
@@ -72,10 +74,12 @@ describe("event streams with backpressure", () => {
     expect(fast.written).toEqual([0, 1, 2, 3, 4, 5].map((n) => view(n, 10)));
   });
 
-  it("a stream past the backlog limit, or stalled past the stall time, is dropped", () => {
+  it("a stream holding more than the backlog limit beyond its event, or stalled past the stall time, is dropped", () => {
     const clients = createEventClients({ maxBacklogBytes: 1000, stallMs: 30_000 });
+    // 2,000 bytes wait that are not the event being delivered.
     const huge = stream(10);
-    clients.add(asResponse(huge), view(1, 2000));
+    huge.write("x".repeat(2000));
+    clients.add(asResponse(huge), view(1, 10));
     expect([huge.destroyed, clients.size]).toEqual([true, 0]);
 
     const stalled = stream(10);
@@ -86,6 +90,35 @@ describe("event streams with backpressure", () => {
     expect(stalled.destroyed).toBe(false);
     clients.keepAlive(now + 31_000);
     expect([stalled.destroyed, clients.size]).toEqual([true, 0]);
+  });
+
+  it("delivers a view larger than the backlog limit (a model switch made one of 12 MB) to a slow stream, and the next one after it", () => {
+    // Review rev44b L1: each such view was dropped as soon as written, and every new stream at its
+    // first event, so the page reconnected every second for ever and never saw a render.
+    const clients = createEventClients();
+    const slow = stream(64 * 1024);
+    const big = (n: number) => view(n, 6_000_000);
+    clients.add(asResponse(slow), big(1));
+    expect([slow.destroyed, clients.size, slow.written.length]).toEqual([false, 1, 1]);
+    clients.broadcast(big(2));
+    clients.broadcast(big(3));
+    expect([slow.destroyed, slow.written.length]).toEqual([false, 1]);
+    slow.drain();
+    expect([slow.destroyed, slow.written.length, slow.written[1] === big(3)]).toEqual([
+      false,
+      2,
+      true,
+    ]);
+  });
+
+  it("a view over MAX_EVENT_BYTES is a short too-large event with its size, not the view", () => {
+    const json = JSON.stringify({ count: 7, text: "é".repeat(600) });
+    expect(viewEvent(7, json, 2000).toString("utf8")).toBe(`event: render\ndata: ${json}\n\n`);
+    const bytes = Buffer.byteLength(json);
+    expect(viewEvent(7, json, 1000).toString("utf8")).toBe(
+      `event: too-large\ndata: {"count":7,"bytes":${bytes},"limit":1000}\n\n`,
+    );
+    expect(MAX_EVENT_BYTES).toBe(32 * 1024 * 1024);
   });
 
   it("the number of streams is capped; a closed one makes room", () => {
@@ -118,7 +151,9 @@ function idleStream(port: number): Promise<string> {
       socket.pause();
     });
     socket.on("error", reject);
-    socket.write(`GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    socket.write(
+      `GET /api/events?token=${tokenOf(port)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`,
+    );
   });
 }
 

@@ -23,6 +23,23 @@ function h(tag, attrs, ...children) {
 let view = null;
 let switching = false;
 
+/**
+ * The token in the address `sysprompt serve` printed: every request for the
+ * prompt carries it (a header on fetch; the event stream, which cannot send
+ * headers, in its query). Without it the server answers 403.
+ */
+const token = new URLSearchParams(location.search).get("token") ?? "";
+
+/** Says `text` in the banner, as a problem. */
+function notice(...parts) {
+  const banner = $("banner");
+  banner.dataset.kind = "error";
+  banner.replaceChildren(...parts);
+  banner.hidden = false;
+}
+
+const mib = (bytes) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+
 /** A path relative to the working folder when inside it; a builtin file from `prompts/`. */
 function showPath(path, layer) {
   if (!path) return layer === "option" ? "from code / command line" : "";
@@ -315,7 +332,7 @@ async function sendSwitches() {
   try {
     const res = await fetch("/api/options", {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", "X-Sysprompt-Token": token },
       body: JSON.stringify(currentSwitches()),
     });
     const body = await res.json();
@@ -334,7 +351,16 @@ async function sendSwitches() {
 
 function connect() {
   const state = $("status");
-  const events = new EventSource("/api/events");
+  if (!token) {
+    state.dataset.state = "down";
+    state.textContent = "no token";
+    notice(
+      h("strong", {}, "This address has no token: "),
+      "open the one sysprompt serve printed (it ends with ?token=…).",
+    );
+    return;
+  }
+  const events = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
   events.addEventListener("open", () => {
     state.dataset.state = "live";
     state.textContent = "live";
@@ -345,9 +371,28 @@ function connect() {
     const next = JSON.parse(event.data);
     if (!view || next.count !== view.count) draw(next);
   });
+  // A view larger than the server sends live: said, and the stream stays open for the next one.
+  events.addEventListener("too-large", (event) => {
+    state.dataset.state = "live";
+    state.textContent = "live";
+    const { count, bytes, limit } = JSON.parse(event.data);
+    notice(
+      h("strong", {}, `Render #${count} is not shown: `),
+      `its view is ${mib(bytes)}, more than the ${mib(limit)} the page is sent live`,
+      view ? ` (render #${view.count} is shown below)` : "",
+      ". sysprompt render or explain shows that prompt.",
+    );
+  });
   events.addEventListener("error", () => {
     state.dataset.state = "down";
-    state.textContent = "reconnecting…";
+    // Refused (a wrong token, or a server started again with a new one): the browser stops trying.
+    if (events.readyState === EventSource.CLOSED) {
+      state.textContent = "disconnected";
+      notice(
+        h("strong", {}, "The inspector refused this page: "),
+        "open the address sysprompt serve printed last (its token changes at every start).",
+      );
+    } else state.textContent = "reconnecting…";
   });
 }
 
