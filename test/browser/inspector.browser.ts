@@ -203,7 +203,7 @@ describe("sysprompt serve in chromium: the token", () => {
     await page.goto(wrong.href);
     await page.waitForSelector('#status:has-text("disconnected")', { timeout: UPDATE_MS });
     expect(await page.textContent("#banner")).toBe(
-      "The inspector refused this page: open the address sysprompt serve printed last (its token changes at every start).",
+      "The inspector refused this page's live updates: open the address sysprompt serve printed last (its token changes at every start), or close other tabs of it and reload.",
     );
     expect(await page.$$(".section")).toEqual([]);
 

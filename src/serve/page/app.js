@@ -376,6 +376,8 @@ function connect() {
     state.dataset.state = "live";
     state.textContent = "live";
     const { count, bytes, limit } = JSON.parse(event.data);
+    // A switch made on this page answered with that view itself, whatever its size.
+    if (view && view.count >= count) return;
     notice(
       h("strong", {}, `Render #${count} is not shown: `),
       `its view is ${mib(bytes)}, more than the ${mib(limit)} the page is sent live`,
@@ -385,12 +387,13 @@ function connect() {
   });
   events.addEventListener("error", () => {
     state.dataset.state = "down";
-    // Refused (a wrong token, or a server started again with a new one): the browser stops trying.
+    // Refused (a wrong token, a server started again with a new one, or 16 streams open): the
+    // browser stops trying.
     if (events.readyState === EventSource.CLOSED) {
       state.textContent = "disconnected";
       notice(
-        h("strong", {}, "The inspector refused this page: "),
-        "open the address sysprompt serve printed last (its token changes at every start).",
+        h("strong", {}, "The inspector refused this page's live updates: "),
+        "open the address sysprompt serve printed last (its token changes at every start), or close other tabs of it and reload.",
       );
     } else state.textContent = "reconnecting…";
   });
