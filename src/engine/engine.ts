@@ -12,6 +12,7 @@ import {
 } from "./_errors.js";
 import { loadCompiler, loadRuntime } from "./_handlebars.js";
 import { type TemplateSize, templateSize } from "./_shape.js";
+import { precompileWeighed, weighedSpec } from "./_weights.js";
 import {
   MAX_INLINE_FRAMES,
   MAX_PROMPT_COMPILED_TAGS,
@@ -251,13 +252,14 @@ export function createEngine(): Engine {
   function fromSpec(spec: string | object): TemplateDelegate {
     // Evaluating generated code is what Handlebars' own compile does internally.
     const evaluated = typeof spec === "string" ? new Function(`return ${spec}`)() : spec;
-    return hb.template(evaluated as Parameters<HandlebarsInstance["template"]>[0]);
+    return hb.template(
+      weighedSpec(evaluated, currentBudget) as Parameters<HandlebarsInstance["template"]>[0],
+    );
   }
 
   function precompileAst(instance: HandlebarsInstance, ast: unknown): string {
     meterPartialContexts(ast);
-    // Typed as a spec object, but without `srcName` it is the spec's source text.
-    return instance.precompile(ast, compileOptions()) as unknown as string;
+    return precompileWeighed(instance, ast, compileOptions());
   }
 
   function lazyAst(source: string): () => unknown {
