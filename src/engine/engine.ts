@@ -458,36 +458,79 @@ export function createEngine(): Engine {
     return source === undefined ? undefined : wrapperOf(name, source);
   }
 
-  /** One handler for every render's partials; the target holds the render's own ({@link partialsFor}). */
-  const partialsHandler: ProxyHandler<{ extra: RenderOptions["partials"] }> = {
-    get: (target, key) => (typeof key === "string" ? partialNamed(target.extra, key) : undefined),
-    has: (target, key) => typeof key === "string" && partialNamed(target.extra, key) !== undefined,
-    getOwnPropertyDescriptor: (target, key) => {
-      const fn = typeof key === "string" ? partialNamed(target.extra, key) : undefined;
+  /** The partials of the render in progress (a render inside a partial function has its own). */
+  let rendering: RenderPartials | undefined;
+
+  /**
+   * What every render's partials look names up through, the prototype of
+   * each ({@link partialsFor}): one for the engine, so that those objects
+   * share their shape; it answers for the render in progress.
+   */
+  const lookups = new Proxy(Object.create(null) as object, {
+    get: (_, key, receiver) => {
+      const target = rendering;
+      if (target === undefined || typeof key !== "string") return undefined;
+      const fn = partialNamed(target.extra, key);
+      // Kept on the render's object, where Handlebars reads it next time without this trap.
+      if (fn !== undefined && receiver === target.found) {
+        Object.defineProperty(receiver, key, {
+          value: fn,
+          writable: false,
+          enumerable: true,
+          configurable: true,
+        });
+        target.names.push(key);
+      }
+      return fn;
+    },
+    has: (_, key) =>
+      typeof key === "string" &&
+      rendering !== undefined &&
+      partialNamed(rendering.extra, key) !== undefined,
+    getOwnPropertyDescriptor: (_, key) => {
+      const fn =
+        typeof key === "string" && rendering !== undefined
+          ? partialNamed(rendering.extra, key)
+          : undefined;
       return fn === undefined
         ? undefined
         : { value: fn, writable: false, enumerable: true, configurable: true };
     },
-    ownKeys: (target) => [
-      ...new Set([...partialSources.keys(), ...Object.keys(target.extra ?? {})]),
-    ],
+    ownKeys: () => [...new Set([...partialSources.keys(), ...Object.keys(rendering?.extra ?? {})])],
     set: () => false,
     defineProperty: () => false,
     deleteProperty: () => false,
-  };
+  });
 
   /**
    * A render's partials, its own (`extra`) over the engine's, as Handlebars
    * looks them up (own properties), without building an object of them:
    * each render made one of 999 partials for each of 999 sections, and a
    * function for each, 2-4 s of a prompt's CPU (issue 24, review rev43b
-   * F1). Nothing writes into it: inline partials get frames over it
-   * ({@link frameOver}).
+   * F1). An object whose prototype looks a name up ({@link lookups})
+   * and keeps what it found on the object: a proxy's traps at each call made
+   * a partial call some 3 times slower. Nothing else writes into it: inline
+   * partials get frames over it ({@link frameOver}); {@link forget} empties
+   * it when the render returns.
    */
-  function partialsFor(target: {
-    extra: RenderOptions["partials"];
-  }): Record<string, TemplateDelegate> {
-    return new Proxy(target, partialsHandler) as unknown as Record<string, TemplateDelegate>;
+  function partialsFor(target: RenderPartials): Record<string, TemplateDelegate> {
+    const found = Object.create(lookups) as Record<string, TemplateDelegate>;
+    target.found = found;
+    return found;
+  }
+
+  /**
+   * Lets a render's partials go when it returns: Handlebars keeps the
+   * partials of a template's last call on it (its container's), and so every
+   * partial source of that render (130 renders of an edited section kept 130
+   * sets of 8 MB of partials, 1 GB; issue 24, review rev44d F5).
+   */
+  function forget(target: RenderPartials): void {
+    const found = target.found;
+    if (found !== undefined) for (const name of target.names) delete found[name];
+    target.names = [];
+    target.found = undefined;
+    target.extra = undefined;
   }
 
   let setup: RuntimeSetup | undefined;
@@ -498,20 +541,20 @@ export function createEngine(): Engine {
       const compiled = compile(source, options.work, spending.compiles);
       const outer = budget;
       const outerFinish = finishing;
+      const outerPartials = rendering;
       budget = spending;
       finishing = options.partialText;
       setup ??= captureSetup(hb);
-      // Handlebars keeps the partials of a template's last call on it (its
-      // container's); emptied when the render returns, they keep none of its
-      // sources alive: 130 renders of an edited section kept 130 sets of
-      // 8 MB of partials, 1 GB (issue 24, review rev44d F5).
-      const own = { extra: options.partials };
+      // Emptied when the render returns ({@link forget}).
+      const own: RenderPartials = { extra: options.partials, names: [], found: undefined };
+      rendering = own;
       try {
         return spending.run(() => compiled.template(data, setup?.options(data, partialsFor(own))));
       } catch (error) {
         throw toTemplateError(hb, error, compiled.ast());
       } finally {
-        own.extra = undefined;
+        forget(own);
+        rendering = outerPartials;
         budget = outer;
         finishing = outerFinish;
       }
@@ -566,6 +609,15 @@ export function createEngine(): Engine {
 }
 
 type HandlebarsInstance = typeof Handlebars;
+
+/** What a render's partials are made of ({@link Engine.render}): its own, and the names looked up so far. */
+interface RenderPartials {
+  extra: RenderOptions["partials"];
+  /** The object Handlebars is given; each partial looked up is kept on it. */
+  found: Record<string, TemplateDelegate> | undefined;
+  /** The names kept on {@link found}, taken off when the render returns. */
+  names: string[];
+}
 
 /** What Handlebars sets up for a top-level call, made once and given to every render. */
 interface RuntimeSetup {
@@ -675,9 +727,12 @@ const frameHandler: ProxyHandler<Frame> = {
   getOwnPropertyDescriptor: (frame, key) => {
     const found = scopeOf(frame, key);
     if (found === undefined) {
-      const own = Reflect.getOwnPropertyDescriptor(frame.base, key);
+      // Read, not asked for its own: the render's partials keep a name on first read ({@link partialsFor}).
+      const value = typeof key === "string" ? Reflect.get(frame.base, key) : undefined;
       // Reported as the frame's own (a proxy may not report a fixed property its target lacks).
-      return own === undefined ? undefined : { ...own, configurable: true };
+      return value === undefined
+        ? undefined
+        : { value, writable: false, enumerable: true, configurable: true };
     }
     return {
       value: found.get(key as string),
@@ -687,7 +742,11 @@ const frameHandler: ProxyHandler<Frame> = {
     };
   },
   ownKeys: (frame) => {
-    const keys = new Set<string | symbol>(Reflect.ownKeys(frame.base));
+    // The render's partials: those kept on its object, and those its prototype can look up.
+    const keys = new Set<string | symbol>([
+      ...Reflect.ownKeys(frame.base),
+      ...Reflect.ownKeys(Object.getPrototypeOf(frame.base) ?? {}),
+    ]);
     for (let f: Frame | undefined = frame; f !== undefined; f = f.below) {
       for (const name of f.scope.keys()) keys.add(name);
     }
@@ -817,8 +876,38 @@ function meterPartialBlocks(
     context: unknown,
     options: { fn?: unknown },
   ) => unknown;
+  const resolve = vm.resolvePartial as (
+    this: unknown,
+    partial: unknown,
+    context: unknown,
+    options: { name?: unknown; partials?: unknown },
+  ) => unknown;
   target.VM = {
     ...vm,
+    // A missing or dynamic partial is looked up as an own property: the render's partials keep a
+    // name once read ({@link partialsFor}), so it is read first.
+    resolvePartial(
+      this: unknown,
+      partial: unknown,
+      context: unknown,
+      options: { name?: unknown; partials?: unknown },
+    ) {
+      const name = !partial
+        ? options.name
+        : typeof partial !== "function" && !options.name
+          ? partial
+          : undefined;
+      const partials = options.partials;
+      if (
+        (typeof name === "string" || typeof name === "number") &&
+        name !== PARTIAL_BLOCK &&
+        partials !== null &&
+        typeof partials === "object"
+      ) {
+        Reflect.get(partials, String(name));
+      }
+      return resolve.call(this, partial, context, options);
+    },
     invokePartial(this: unknown, partial: unknown, context: unknown, options: { fn?: unknown }) {
       const body = options.fn;
       if (typeof body === "function" && body !== noop) {
