@@ -991,6 +991,8 @@ interface AstNode {
  */
 function meterPartialContexts(ast: unknown): void {
   const stack: unknown[] = [ast];
+  /** The calls of {@link PARTIAL_CONTEXT} made here: a template's own are refused. */
+  const ours = new WeakSet<object>();
   while (stack.length > 0) {
     const node = stack.pop();
     if (node === null || typeof node !== "object") continue;
@@ -999,6 +1001,8 @@ function meterPartialContexts(ast: unknown): void {
       continue;
     }
     const n = node as AstNode;
+    refuseHiddenHelper(n, ours);
+    refuseDecoratorSubexpression(n);
     if (
       (n.type === "PartialStatement" || n.type === "PartialBlockStatement") &&
       n.hash !== undefined &&
@@ -1013,17 +1017,19 @@ function meterPartialContexts(ast: unknown): void {
         original: "this",
         loc: n.loc,
       };
+      const path = {
+        type: "PathExpression",
+        data: false,
+        depth: 0,
+        parts: [PARTIAL_CONTEXT],
+        original: PARTIAL_CONTEXT,
+        loc: n.loc,
+      };
+      ours.add(path);
       n.params = [
         {
           type: "SubExpression",
-          path: {
-            type: "PathExpression",
-            data: false,
-            depth: 0,
-            parts: [PARTIAL_CONTEXT],
-            original: PARTIAL_CONTEXT,
-            loc: n.loc,
-          },
+          path,
           params: [
             context,
             {
@@ -1041,5 +1047,60 @@ function meterPartialContexts(ast: unknown): void {
     }
     for (const value of Object.values(n))
       if (value !== null && typeof value === "object") stack.push(value);
+  }
+}
+
+/** A 1-based place of a syntax node, for an error. */
+function placeOf(node: AstNode): { line?: number; column?: number } {
+  const start = (node.loc as { start?: { line?: unknown; column?: unknown } } | undefined)?.start;
+  return typeof start?.line === "number" && typeof start.column === "number"
+    ? { line: start.line, column: start.column + 1 }
+    : {};
+}
+
+/**
+ * Refuses a template's own call of {@link PARTIAL_CONTEXT}: a bracketed
+ * segment can name any helper (`{{[partial context] x}}`), and it rendered
+ * `[object Object]` where `check` said the helper is unknown (review rev44d F3).
+ */
+function refuseHiddenHelper(node: AstNode, ours: WeakSet<object>): void {
+  if (!CALLS.has(node.type as string)) return;
+  const path = (node as { path?: unknown }).path;
+  if (path === null || typeof path !== "object" || ours.has(path)) return;
+  const { parts, data } = path as { parts?: unknown; data?: unknown };
+  if (data !== true && Array.isArray(parts) && parts.length === 1 && parts[0] === PARTIAL_CONTEXT) {
+    throw new TemplateError(`Unknown helper "${PARTIAL_CONTEXT}"`, placeOf(node));
+  }
+}
+
+/** Syntax nodes whose path names a helper to call. */
+const CALLS = new Set(["MustacheStatement", "BlockStatement", "SubExpression"]);
+
+/**
+ * Refuses a subexpression among a decorator's arguments
+ * (`{{#*inline (lookup . "n")}}`): Handlebars' code for it reads helpers that
+ * a decorator is not given, and failed at run time with no place
+ * ("helpers is not defined"; review rev44d F4).
+ */
+function refuseDecoratorSubexpression(node: AstNode): void {
+  if (node.type !== "Decorator" && node.type !== "DecoratorBlock") return;
+  const stack: unknown[] = [node.params, node.hash];
+  while (stack.length > 0) {
+    const child = stack.pop();
+    if (child === null || typeof child !== "object") continue;
+    if (Array.isArray(child)) {
+      for (const c of child) stack.push(c);
+      continue;
+    }
+    const c = child as AstNode;
+    if (c.type === "SubExpression") {
+      throw new TemplateError(
+        "A decorator's arguments cannot hold a subexpression: give `{{#*inline}}` its name as a text",
+        placeOf(c),
+      );
+    }
+    for (const [key, value] of Object.entries(c)) {
+      if (key !== "loc" && value !== null && typeof value === "object") stack.push(value);
+    }
   }
 }
