@@ -12,6 +12,7 @@ import {
 } from "./_errors.js";
 import { loadCompiler, loadRuntime } from "./_handlebars.js";
 import { type TemplateSize, templateSize } from "./_shape.js";
+import { precompileWeighed, weighedSpec } from "./_weights.js";
 import {
   MAX_INLINE_FRAMES,
   MAX_PROMPT_COMPILED_TAGS,
@@ -251,13 +252,14 @@ export function createEngine(): Engine {
   function fromSpec(spec: string | object): TemplateDelegate {
     // Evaluating generated code is what Handlebars' own compile does internally.
     const evaluated = typeof spec === "string" ? new Function(`return ${spec}`)() : spec;
-    return hb.template(evaluated as Parameters<HandlebarsInstance["template"]>[0]);
+    return hb.template(
+      weighedSpec(evaluated, currentBudget) as Parameters<HandlebarsInstance["template"]>[0],
+    );
   }
 
   function precompileAst(instance: HandlebarsInstance, ast: unknown): string {
     meterPartialContexts(ast);
-    // Typed as a spec object, but without `srcName` it is the spec's source text.
-    return instance.precompile(ast, compileOptions()) as unknown as string;
+    return precompileWeighed(instance, ast, compileOptions());
   }
 
   function lazyAst(source: string): () => unknown {
@@ -456,36 +458,79 @@ export function createEngine(): Engine {
     return source === undefined ? undefined : wrapperOf(name, source);
   }
 
-  /** One handler for every render's partials; the target holds the render's own ({@link partialsFor}). */
-  const partialsHandler: ProxyHandler<{ extra: RenderOptions["partials"] }> = {
-    get: (target, key) => (typeof key === "string" ? partialNamed(target.extra, key) : undefined),
-    has: (target, key) => typeof key === "string" && partialNamed(target.extra, key) !== undefined,
-    getOwnPropertyDescriptor: (target, key) => {
-      const fn = typeof key === "string" ? partialNamed(target.extra, key) : undefined;
+  /** The partials of the render in progress (a render inside a partial function has its own). */
+  let rendering: RenderPartials | undefined;
+
+  /**
+   * What every render's partials look names up through, the prototype of
+   * each ({@link partialsFor}): one for the engine, so that those objects
+   * share their shape; it answers for the render in progress.
+   */
+  const lookups = new Proxy(Object.create(null) as object, {
+    get: (_, key, receiver) => {
+      const target = rendering;
+      if (target === undefined || typeof key !== "string") return undefined;
+      const fn = partialNamed(target.extra, key);
+      // Kept on the render's object, where Handlebars reads it next time without this trap.
+      if (fn !== undefined && receiver === target.found) {
+        Object.defineProperty(receiver, key, {
+          value: fn,
+          writable: false,
+          enumerable: true,
+          configurable: true,
+        });
+        target.names.push(key);
+      }
+      return fn;
+    },
+    has: (_, key) =>
+      typeof key === "string" &&
+      rendering !== undefined &&
+      partialNamed(rendering.extra, key) !== undefined,
+    getOwnPropertyDescriptor: (_, key) => {
+      const fn =
+        typeof key === "string" && rendering !== undefined
+          ? partialNamed(rendering.extra, key)
+          : undefined;
       return fn === undefined
         ? undefined
         : { value: fn, writable: false, enumerable: true, configurable: true };
     },
-    ownKeys: (target) => [
-      ...new Set([...partialSources.keys(), ...Object.keys(target.extra ?? {})]),
-    ],
+    ownKeys: () => [...new Set([...partialSources.keys(), ...Object.keys(rendering?.extra ?? {})])],
     set: () => false,
     defineProperty: () => false,
     deleteProperty: () => false,
-  };
+  });
 
   /**
    * A render's partials, its own (`extra`) over the engine's, as Handlebars
    * looks them up (own properties), without building an object of them:
    * each render made one of 999 partials for each of 999 sections, and a
    * function for each, 2-4 s of a prompt's CPU (issue 24, review rev43b
-   * F1). Nothing writes into it: inline partials get frames over it
-   * ({@link frameOver}).
+   * F1). An object whose prototype looks a name up ({@link lookups})
+   * and keeps what it found on the object: a proxy's traps at each call made
+   * a partial call some 3 times slower. Nothing else writes into it: inline
+   * partials get frames over it ({@link frameOver}); {@link forget} empties
+   * it when the render returns.
    */
-  function partialsFor(target: {
-    extra: RenderOptions["partials"];
-  }): Record<string, TemplateDelegate> {
-    return new Proxy(target, partialsHandler) as unknown as Record<string, TemplateDelegate>;
+  function partialsFor(target: RenderPartials): Record<string, TemplateDelegate> {
+    const found = Object.create(lookups) as Record<string, TemplateDelegate>;
+    target.found = found;
+    return found;
+  }
+
+  /**
+   * Lets a render's partials go when it returns: Handlebars keeps the
+   * partials of a template's last call on it (its container's), and so every
+   * partial source of that render (130 renders of an edited section kept 130
+   * sets of 8 MB of partials, 1 GB; issue 24, review rev44d F5).
+   */
+  function forget(target: RenderPartials): void {
+    const found = target.found;
+    if (found !== undefined) for (const name of target.names) delete found[name];
+    target.names = [];
+    target.found = undefined;
+    target.extra = undefined;
   }
 
   let setup: RuntimeSetup | undefined;
@@ -496,20 +541,20 @@ export function createEngine(): Engine {
       const compiled = compile(source, options.work, spending.compiles);
       const outer = budget;
       const outerFinish = finishing;
+      const outerPartials = rendering;
       budget = spending;
       finishing = options.partialText;
       setup ??= captureSetup(hb);
-      // Handlebars keeps the partials of a template's last call on it (its
-      // container's); emptied when the render returns, they keep none of its
-      // sources alive: 130 renders of an edited section kept 130 sets of
-      // 8 MB of partials, 1 GB (issue 24, review rev44d F5).
-      const own = { extra: options.partials };
+      // Emptied when the render returns ({@link forget}).
+      const own: RenderPartials = { extra: options.partials, names: [], found: undefined };
+      rendering = own;
       try {
         return spending.run(() => compiled.template(data, setup?.options(data, partialsFor(own))));
       } catch (error) {
         throw toTemplateError(hb, error, compiled.ast());
       } finally {
-        own.extra = undefined;
+        forget(own);
+        rendering = outerPartials;
         budget = outer;
         finishing = outerFinish;
       }
@@ -564,6 +609,15 @@ export function createEngine(): Engine {
 }
 
 type HandlebarsInstance = typeof Handlebars;
+
+/** What a render's partials are made of ({@link Engine.render}): its own, and the names looked up so far. */
+interface RenderPartials {
+  extra: RenderOptions["partials"];
+  /** The object Handlebars is given; each partial looked up is kept on it. */
+  found: Record<string, TemplateDelegate> | undefined;
+  /** The names kept on {@link found}, taken off when the render returns. */
+  names: string[];
+}
 
 /** What Handlebars sets up for a top-level call, made once and given to every render. */
 interface RuntimeSetup {
@@ -673,9 +727,12 @@ const frameHandler: ProxyHandler<Frame> = {
   getOwnPropertyDescriptor: (frame, key) => {
     const found = scopeOf(frame, key);
     if (found === undefined) {
-      const own = Reflect.getOwnPropertyDescriptor(frame.base, key);
+      // Read, not asked for its own: the render's partials keep a name on first read ({@link partialsFor}).
+      const value = typeof key === "string" ? Reflect.get(frame.base, key) : undefined;
       // Reported as the frame's own (a proxy may not report a fixed property its target lacks).
-      return own === undefined ? undefined : { ...own, configurable: true };
+      return value === undefined
+        ? undefined
+        : { value, writable: false, enumerable: true, configurable: true };
     }
     return {
       value: found.get(key as string),
@@ -685,7 +742,11 @@ const frameHandler: ProxyHandler<Frame> = {
     };
   },
   ownKeys: (frame) => {
-    const keys = new Set<string | symbol>(Reflect.ownKeys(frame.base));
+    // The render's partials: those kept on its object, and those its prototype can look up.
+    const keys = new Set<string | symbol>([
+      ...Reflect.ownKeys(frame.base),
+      ...Reflect.ownKeys(Object.getPrototypeOf(frame.base) ?? {}),
+    ]);
     for (let f: Frame | undefined = frame; f !== undefined; f = f.below) {
       for (const name of f.scope.keys()) keys.add(name);
     }
@@ -815,8 +876,38 @@ function meterPartialBlocks(
     context: unknown,
     options: { fn?: unknown },
   ) => unknown;
+  const resolve = vm.resolvePartial as (
+    this: unknown,
+    partial: unknown,
+    context: unknown,
+    options: { name?: unknown; partials?: unknown },
+  ) => unknown;
   target.VM = {
     ...vm,
+    // A missing or dynamic partial is looked up as an own property: the render's partials keep a
+    // name once read ({@link partialsFor}), so it is read first.
+    resolvePartial(
+      this: unknown,
+      partial: unknown,
+      context: unknown,
+      options: { name?: unknown; partials?: unknown },
+    ) {
+      const name = !partial
+        ? options.name
+        : typeof partial !== "function" && !options.name
+          ? partial
+          : undefined;
+      const partials = options.partials;
+      if (
+        (typeof name === "string" || typeof name === "number") &&
+        name !== PARTIAL_BLOCK &&
+        partials !== null &&
+        typeof partials === "object"
+      ) {
+        Reflect.get(partials, String(name));
+      }
+      return resolve.call(this, partial, context, options);
+    },
     invokePartial(this: unknown, partial: unknown, context: unknown, options: { fn?: unknown }) {
       const body = options.fn;
       if (typeof body === "function" && body !== noop) {
@@ -900,6 +991,8 @@ interface AstNode {
  */
 function meterPartialContexts(ast: unknown): void {
   const stack: unknown[] = [ast];
+  /** The calls of {@link PARTIAL_CONTEXT} made here: a template's own are refused. */
+  const ours = new WeakSet<object>();
   while (stack.length > 0) {
     const node = stack.pop();
     if (node === null || typeof node !== "object") continue;
@@ -908,6 +1001,8 @@ function meterPartialContexts(ast: unknown): void {
       continue;
     }
     const n = node as AstNode;
+    refuseHiddenHelper(n, ours);
+    refuseDecoratorSubexpression(n);
     if (
       (n.type === "PartialStatement" || n.type === "PartialBlockStatement") &&
       n.hash !== undefined &&
@@ -922,17 +1017,19 @@ function meterPartialContexts(ast: unknown): void {
         original: "this",
         loc: n.loc,
       };
+      const path = {
+        type: "PathExpression",
+        data: false,
+        depth: 0,
+        parts: [PARTIAL_CONTEXT],
+        original: PARTIAL_CONTEXT,
+        loc: n.loc,
+      };
+      ours.add(path);
       n.params = [
         {
           type: "SubExpression",
-          path: {
-            type: "PathExpression",
-            data: false,
-            depth: 0,
-            parts: [PARTIAL_CONTEXT],
-            original: PARTIAL_CONTEXT,
-            loc: n.loc,
-          },
+          path,
           params: [
             context,
             {
@@ -950,5 +1047,60 @@ function meterPartialContexts(ast: unknown): void {
     }
     for (const value of Object.values(n))
       if (value !== null && typeof value === "object") stack.push(value);
+  }
+}
+
+/** A 1-based place of a syntax node, for an error. */
+function placeOf(node: AstNode): { line?: number; column?: number } {
+  const start = (node.loc as { start?: { line?: unknown; column?: unknown } } | undefined)?.start;
+  return typeof start?.line === "number" && typeof start.column === "number"
+    ? { line: start.line, column: start.column + 1 }
+    : {};
+}
+
+/**
+ * Refuses a template's own call of {@link PARTIAL_CONTEXT}: a bracketed
+ * segment can name any helper (`{{[partial context] x}}`), and it rendered
+ * `[object Object]` where `check` said the helper is unknown (review rev44d F3).
+ */
+function refuseHiddenHelper(node: AstNode, ours: WeakSet<object>): void {
+  if (!CALLS.has(node.type as string)) return;
+  const path = (node as { path?: unknown }).path;
+  if (path === null || typeof path !== "object" || ours.has(path)) return;
+  const { parts, data } = path as { parts?: unknown; data?: unknown };
+  if (data !== true && Array.isArray(parts) && parts.length === 1 && parts[0] === PARTIAL_CONTEXT) {
+    throw new TemplateError(`Unknown helper "${PARTIAL_CONTEXT}"`, placeOf(node));
+  }
+}
+
+/** Syntax nodes whose path names a helper to call. */
+const CALLS = new Set(["MustacheStatement", "BlockStatement", "SubExpression"]);
+
+/**
+ * Refuses a subexpression among a decorator's arguments
+ * (`{{#*inline (lookup . "n")}}`): Handlebars' code for it reads helpers that
+ * a decorator is not given, and failed at run time with no place
+ * ("helpers is not defined"; review rev44d F4).
+ */
+function refuseDecoratorSubexpression(node: AstNode): void {
+  if (node.type !== "Decorator" && node.type !== "DecoratorBlock") return;
+  const stack: unknown[] = [node.params, node.hash];
+  while (stack.length > 0) {
+    const child = stack.pop();
+    if (child === null || typeof child !== "object") continue;
+    if (Array.isArray(child)) {
+      for (const c of child) stack.push(c);
+      continue;
+    }
+    const c = child as AstNode;
+    if (c.type === "SubExpression") {
+      throw new TemplateError(
+        "A decorator's arguments cannot hold a subexpression: give `{{#*inline}}` its name as a text",
+        placeOf(c),
+      );
+    }
+    for (const [key, value] of Object.entries(c)) {
+      if (key !== "loc" && value !== null && typeof value === "object") stack.push(value);
+    }
   }
 }

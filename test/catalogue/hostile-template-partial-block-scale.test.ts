@@ -50,16 +50,16 @@ describe("hostile repository: partial block bodies run again and again", () => {
     const engine = createEngine();
     const work = new PromptWork();
     engine.render("{{#> nope}}{{/nope}}".repeat(10), {}, { work });
-    // The render itself is one call; each fallback one more.
-    expect(work.calls).toBe(11);
+    // The render itself is one call, its 10 tags 10 more; each fallback one more.
+    expect(work.calls).toBe(21);
     const body = new PromptWork();
-    // The render, one partial call, three runs of its body.
+    // The render and its one tag, one partial call and its 3 tags, three runs of its body.
     engine.render(
       "{{#> L}}b{{/L}}",
       {},
       { partials: { L: "{{> @partial-block}}".repeat(3) }, work: body },
     );
-    expect(body.calls).toBe(5);
+    expect(body.calls).toBe(9);
   });
 
   it("layouts still render: a body run once, twice, and inside a nested layout", () => {

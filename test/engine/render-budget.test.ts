@@ -43,7 +43,7 @@ function chain(prefix: string, count: number, fanOut: number, leaf: string) {
 }
 
 const OUTPUT_STOP = `Render stopped: it produced more than ${MAX_RENDER_OUTPUT / (1024 * 1024)} MiB of text`;
-const CALLS_STOP = `Render stopped after ${MAX_RENDER_CALLS} helper calls, blocks and partials: nested loops or partials multiply the work`;
+const CALLS_STOP = `Render stopped after ${MAX_RENDER_CALLS} helper calls, blocks, partials and tags run: nested loops or partials multiply the work`;
 
 describe("partial depth", () => {
   const engine = createEngine();
