@@ -14,19 +14,24 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // no data case is rendered: its 20 s would come on top) and check-drift-cut.
 // The caller's signal, given at once, stands in for the 20 s here.
 
+/** Your own layer with two sections that claim to be ejected copies and read an unknown field each. */
+function twoEjectedSections() {
+  const root = tempDir();
+  const mine = join(root, "agent", "sections");
+  mkdirSync(mine, { recursive: true });
+  for (const name of ["a", "b"]) {
+    writeFileSync(
+      join(mine, `${name}.md`),
+      `---\nejected-from: sha256:000000000000\n---\n{{nope.${name}}}\n`,
+    );
+  }
+  return { options: pinned(root), mine };
+}
+
 describe("hostile repository: check's steps after the loading hear its budget", () => {
   it("a check stopped by its caller checks no template, renders no data case and compares no ejected section", async () => {
-    const root = tempDir();
-    const options = pinned(root);
     // Your own layer is read whatever the signal: its sections reach the static check and the drift.
-    const mine = join(root, "agent", "sections");
-    mkdirSync(mine, { recursive: true });
-    for (const name of ["a", "b"]) {
-      writeFileSync(
-        join(mine, `${name}.md`),
-        `---\nejected-from: sha256:000000000000\n---\n{{nope.${name}}}\n`,
-      );
-    }
+    const { options, mine } = twoEjectedSections();
     const report = await checkProject({ ...options, signal: AbortSignal.abort() });
     const codes = report.diagnostics.map((d) => d.code);
     // Nothing was checked: the unknown fields are not reported.
@@ -53,16 +58,7 @@ describe("hostile repository: check's steps after the loading hear its budget", 
   });
 
   it("without a signal, the same project is checked whole: both unknown fields and both drifts", async () => {
-    const root = tempDir();
-    const options = pinned(root);
-    const mine = join(root, "agent", "sections");
-    mkdirSync(mine, { recursive: true });
-    for (const name of ["a", "b"]) {
-      writeFileSync(
-        join(mine, `${name}.md`),
-        `---\nejected-from: sha256:000000000000\n---\n{{nope.${name}}}\n`,
-      );
-    }
+    const { options } = twoEjectedSections();
     const report = await checkProject(options);
     const codes = report.diagnostics.map((d) => d.code);
     expect(codes.filter((c) => c === "unknown-field")).toHaveLength(2);

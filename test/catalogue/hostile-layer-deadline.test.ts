@@ -1,8 +1,9 @@
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { MAX_LAYER_FOLDER_ENTRIES } from "../../src/sections/load.js";
+import { bigFolder } from "../_big-folder.js";
 import { tempDir } from "../api/_helpers.js";
 
 // The layer step (a trusted project's .pi, .pi/sections, .pi/partials)
@@ -20,23 +21,13 @@ import { tempDir } from "../api/_helpers.js";
 const read = vi.hoisted(() => ({ entries: [] as string[], slow: "\0" }));
 
 vi.mock("node:fs", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs")>();
-  const opendirSync = ((...args: Parameters<typeof fs.opendirSync>) => {
-    const dir = fs.opendirSync(...args);
-    const readSync = dir.readSync.bind(dir);
-    dir.readSync = () => {
-      const entry = readSync();
-      if (!entry) return entry;
-      read.entries.push(dir.path);
-      if (dir.path.startsWith(read.slow)) {
-        const until = process.hrtime.bigint() + 2_000_000n;
-        while (process.hrtime.bigint() < until);
-      }
-      return entry;
-    };
-    return dir;
-  }) as typeof fs.opendirSync;
-  return { ...fs, default: { ...fs, opendirSync }, opendirSync };
+  const { spiedFs, spin } = await import("../_listing-fs.js");
+  return spiedFs(await importOriginal<typeof import("node:fs")>(), {
+    entry: (path) => {
+      read.entries.push(path);
+      if (path.startsWith(read.slow)) spin(2);
+    },
+  });
 });
 
 describe("hostile repository: the layer folders past the deadline", () => {
@@ -44,13 +35,9 @@ describe("hostile repository: the layer folders past the deadline", () => {
     const base = tempDir();
     const cwd = join(base, "repo");
     mkdirSync(join(cwd, ".git"), { recursive: true });
-    const seed = join(base, "seed");
-    writeFileSync(seed, "");
     // Full folders, none of their entries read as a file: listing is all there is.
     for (const folder of ["sections", "partials"]) {
-      const dir = join(cwd, ".pi", folder);
-      mkdirSync(dir, { recursive: true });
-      for (let i = 0; i < MAX_LAYER_FOLDER_ENTRIES; i++) linkSync(seed, join(dir, `f${i}`));
+      bigFolder(join(cwd, ".pi", folder), MAX_LAYER_FOLDER_ENTRIES, { seeds: base });
     }
     const home = join(base, "home");
     const agentDir = join(base, "agent");

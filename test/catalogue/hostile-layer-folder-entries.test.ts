@@ -1,8 +1,9 @@
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { MAX_LAYER_FOLDER_ENTRIES } from "../../src/sections/load.js";
+import { bigFolder } from "../_big-folder.js";
 import { tempDir } from "../api/_helpers.js";
 
 // A trusted project's .pi/sections and .pi/partials were listed whole, with
@@ -17,12 +18,8 @@ function project(folder: "sections" | "partials", count: number) {
   const base = tempDir();
   const cwd = join(base, "repo");
   const dir = join(cwd, ".pi", folder);
-  mkdirSync(dir, { recursive: true });
+  bigFolder(dir, count, { seeds: base });
   mkdirSync(join(cwd, ".git"));
-  const seed = join(base, "seed");
-  writeFileSync(seed, "");
-  // Hard links to one file: quick to make, each one entry.
-  for (let i = 0; i < count; i++) linkSync(seed, join(dir, `f${i}`));
   const home = join(base, "home");
   mkdirSync(home);
   return { cwd, home, dir };

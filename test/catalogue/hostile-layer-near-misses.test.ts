@@ -1,7 +1,8 @@
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_NEAR_MISS_ENTRIES, nearMissesInFolder } from "../../src/locate/near-misses.js";
+import { bigFolder } from "../_big-folder.js";
 import { tempDir } from "../api/_helpers.js";
 
 // A layer folder (.pi) is listed whole for near-miss hints (a `section/`
@@ -15,9 +16,7 @@ describe("hostile repository: a .pi folder of very many entries", () => {
     const base = tempDir();
     const pi = join(base, "repo", ".pi");
     mkdirSync(join(pi, "section"), { recursive: true });
-    const seed = join(base, "seed");
-    writeFileSync(seed, "");
-    for (let i = 0; i < MAX_NEAR_MISS_ENTRIES + 50; i++) linkSync(seed, join(pi, `f${i}`));
+    bigFolder(pi, MAX_NEAR_MISS_ENTRIES + 50, { seeds: base });
     expect(await nearMissesInFolder(pi, { customFiles: true })).toEqual([]);
   }, 60_000);
 

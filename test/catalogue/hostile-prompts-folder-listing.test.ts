@@ -1,10 +1,11 @@
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import {
   loadPromptTemplatesSync,
   MAX_PROMPT_FOLDER_ENTRIES,
 } from "../../src/prompt-templates/load.js";
+import { bigFolder } from "../_big-folder.js";
 import { tempDir } from "../api/_helpers.js";
 
 // loadPromptTemplatesSync listed a prompts folder whole (readdirSync), and
@@ -17,24 +18,13 @@ import { tempDir } from "../api/_helpers.js";
 const read = vi.hoisted(() => ({ count: 0 }));
 
 vi.mock("node:fs", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs")>();
-  const opendirSync = ((...args: Parameters<typeof fs.opendirSync>) => {
-    const dir = fs.opendirSync(...args);
-    const readSync = dir.readSync.bind(dir);
-    dir.readSync = () => {
-      const entry = readSync();
-      if (entry) read.count++;
-      return entry;
-    };
-    return dir;
-  }) as typeof fs.opendirSync;
-  const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
-    const entries = fs.readdirSync(...args);
-    read.count += entries.length;
-    return entries;
-  }) as typeof fs.readdirSync;
-  const more = { opendirSync, readdirSync };
-  return { ...fs, ...more, default: { ...fs, ...more } };
+  const { spiedFs } = await import("../_listing-fs.js");
+  return spiedFs(await importOriginal<typeof import("node:fs")>(), {
+    entry: () => read.count++,
+    whole: (_, count) => {
+      read.count += count;
+    },
+  });
 });
 
 describe("hostile repository: a prompts folder of very many entries, loaded synchronously", () => {
@@ -44,10 +34,7 @@ describe("hostile repository: a prompts folder of very many entries, loaded sync
     const prompts = join(cwd, ".pi", "prompts");
     mkdirSync(prompts, { recursive: true });
     mkdirSync(join(cwd, ".git"));
-    const seed = join(base, "seed");
-    writeFileSync(seed, "");
-    // Hard links to one file: quick to make, each one entry.
-    for (let i = 0; i < 10 * MAX_PROMPT_FOLDER_ENTRIES; i++) linkSync(seed, join(prompts, `f${i}`));
+    bigFolder(prompts, 10 * MAX_PROMPT_FOLDER_ENTRIES, { seeds: base });
     const home = join(base, "home");
     const agentDir = join(base, "agent");
     mkdirSync(home);
@@ -55,6 +42,8 @@ describe("hostile repository: a prompts folder of very many entries, loaded sync
 
     read.count = 0;
     const r = loadPromptTemplatesSync({ cwd, home, agentDir });
+    // The spy heard the listing (a count of 0 would pass the bound for nothing).
+    expect(read.count).toBeGreaterThan(0);
     expect(read.count).toBeLessThanOrEqual(MAX_PROMPT_FOLDER_ENTRIES + 1);
     expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([
       ["prompts-folder-too-large", prompts],

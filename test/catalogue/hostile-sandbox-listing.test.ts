@@ -1,7 +1,7 @@
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { MAX_SCENARIO_ENTRIES, makeSandbox } from "../../src/author/sandbox.js";
+import { bigFolder } from "../_big-folder.js";
 import { tempDir } from "../api/_helpers.js";
 
 // explain --simulate and snapshot copy a folder first, and stop at 10,000
@@ -16,18 +16,8 @@ import { tempDir } from "../api/_helpers.js";
 const read = vi.hoisted(() => ({ count: 0 }));
 
 vi.mock("node:fs", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs")>();
-  const opendirSync = ((...args: Parameters<typeof fs.opendirSync>) => {
-    const dir = fs.opendirSync(...args);
-    const readSync = dir.readSync.bind(dir);
-    dir.readSync = () => {
-      const entry = readSync();
-      if (entry) read.count++;
-      return entry;
-    };
-    return dir;
-  }) as typeof fs.opendirSync;
-  return { ...fs, default: { ...fs, opendirSync }, opendirSync };
+  const { spiedFs } = await import("../_listing-fs.js");
+  return spiedFs(await importOriginal<typeof import("node:fs")>(), { entry: () => read.count++ });
 });
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -36,17 +26,15 @@ describe("hostile repository: a folder far over the copy's cap", () => {
   it("is listed no further than a copy could hold, and refused", async () => {
     const base = tempDir();
     const many = join(base, "project", "many");
-    mkdirSync(many, { recursive: true });
-    const seed = join(base, "seed");
-    writeFileSync(seed, "");
     const count = 3 * MAX_SCENARIO_ENTRIES;
-    // Hard links to one file: quick to make, each one entry.
-    for (let i = 0; i < count; i++) linkSync(seed, join(many, `f${i}`));
+    bigFolder(many, count, { seeds: base });
 
     read.count = 0;
     const { sandbox, problems } = await makeSandbox(join(base, "project"), join(base, "cache"));
     expect(sandbox).toBeUndefined();
     expect(problems.length).toBeGreaterThan(0);
+    // The spy heard the listing (a count of 0 would pass the bound for nothing).
+    expect(read.count).toBeGreaterThan(0);
     expect(read.count).toBeLessThan(count);
     expect(read.count).toBeLessThanOrEqual(2 * MAX_SCENARIO_ENTRIES + 10);
   });

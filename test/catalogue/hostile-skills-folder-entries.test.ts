@@ -1,7 +1,7 @@
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { MAX_SKILL_FOLDER_ENTRIES, walkSkillsRoot } from "../../src/skills/_walk.js";
+import { bigFolder } from "../_big-folder.js";
 import { tempDir } from "../api/_helpers.js";
 
 // A skills walk capped the folders it enters (5,000), not the entries of
@@ -15,18 +15,8 @@ import { tempDir } from "../api/_helpers.js";
 const read = vi.hoisted(() => ({ count: 0 }));
 
 vi.mock("node:fs", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs")>();
-  const opendirSync = ((...args: Parameters<typeof fs.opendirSync>) => {
-    const dir = fs.opendirSync(...args);
-    const readSync = dir.readSync.bind(dir);
-    dir.readSync = () => {
-      const entry = readSync();
-      if (entry) read.count++;
-      return entry;
-    };
-    return dir;
-  }) as typeof fs.opendirSync;
-  return { ...fs, default: { ...fs, opendirSync }, opendirSync };
+  const { spiedFs } = await import("../_listing-fs.js");
+  return spiedFs(await importOriginal<typeof import("node:fs")>(), { entry: () => read.count++ });
 });
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -35,15 +25,12 @@ describe("hostile repository: a skills folder of very many entries", () => {
   it("is listed no further than the cap, with a warning", async () => {
     const base = tempDir();
     const root = join(base, "skills");
-    mkdirSync(root, { recursive: true });
-    const seed = join(base, "seed");
-    writeFileSync(seed, "");
-    const count = 2 * MAX_SKILL_FOLDER_ENTRIES;
-    // Hard links to one file: quick to make, each one entry.
-    for (let i = 0; i < count; i++) linkSync(seed, join(root, `f${i}`));
+    bigFolder(root, 2 * MAX_SKILL_FOLDER_ENTRIES);
 
     read.count = 0;
     const { diagnostics } = await walkSkillsRoot(root);
+    // The spy heard the listing (a count of 0 would pass the bound for nothing).
+    expect(read.count).toBeGreaterThan(0);
     expect(read.count).toBeLessThanOrEqual(MAX_SKILL_FOLDER_ENTRIES + 1);
     expect(diagnostics.map((d) => [d.code, d.path])).toContainEqual([
       "skills-folder-too-large",

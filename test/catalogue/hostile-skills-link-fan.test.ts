@@ -16,31 +16,12 @@ import { tempDir } from "../api/_helpers.js";
 const read = vi.hoisted(() => ({ byPath: new Map<string, number>() }));
 
 vi.mock("node:fs", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs")>();
-  const opendirSync = ((...args: Parameters<typeof fs.opendirSync>) => {
-    const dir = fs.opendirSync(...args);
-    const key = String(args[0]);
-    const readSync = dir.readSync.bind(dir);
-    dir.readSync = () => {
-      const entry = readSync();
-      if (entry) read.byPath.set(key, (read.byPath.get(key) ?? 0) + 1);
-      return entry;
-    };
-    return dir;
-  }) as typeof fs.opendirSync;
-  // A small folder is read in one call.
-  const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
-    const entries = fs.readdirSync(...args);
-    const key = String(args[0]);
-    read.byPath.set(key, (read.byPath.get(key) ?? 0) + entries.length);
-    return entries;
-  }) as typeof fs.readdirSync;
-  return {
-    ...fs,
-    default: { ...fs, opendirSync, readdirSync },
-    opendirSync,
-    readdirSync,
-  };
+  const { spiedFs } = await import("../_listing-fs.js");
+  return spiedFs(await importOriginal<typeof import("node:fs")>(), {
+    entry: (path) => read.byPath.set(path, (read.byPath.get(path) ?? 0) + 1),
+    // A small folder is read in one call.
+    whole: (path, count) => read.byPath.set(path, (read.byPath.get(path) ?? 0) + count),
+  });
 });
 
 describe("hostile repository: many links in a skills root to one folder", () => {

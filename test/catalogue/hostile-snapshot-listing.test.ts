@@ -1,8 +1,8 @@
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { MAX_SCENARIO_ENTRIES } from "../../src/author/sandbox.js";
 import { runSnapshots } from "../../src/author/snapshot/snapshot.js";
+import { bigFolder } from "../_big-folder.js";
 import { tempDir } from "../api/_helpers.js";
 
 // snapshot lists its scenario folder (snapshots/, a repository's folder) to
@@ -16,18 +16,8 @@ import { tempDir } from "../api/_helpers.js";
 const read = vi.hoisted(() => ({ count: 0 }));
 
 vi.mock("node:fs", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs")>();
-  const opendirSync = ((...args: Parameters<typeof fs.opendirSync>) => {
-    const dir = fs.opendirSync(...args);
-    const readSync = dir.readSync.bind(dir);
-    dir.readSync = () => {
-      const entry = readSync();
-      if (entry) read.count++;
-      return entry;
-    };
-    return dir;
-  }) as typeof fs.opendirSync;
-  return { ...fs, default: { ...fs, opendirSync }, opendirSync };
+  const { spiedFs } = await import("../_listing-fs.js");
+  return spiedFs(await importOriginal<typeof import("node:fs")>(), { entry: () => read.count++ });
 });
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -36,13 +26,8 @@ describe("hostile repository: a scenario folder far over the copy's cap", () => 
   it("is listed no further than a copy could hold, and refused at once", async () => {
     const base = tempDir();
     const dir = join(base, "snapshots");
-    mkdirSync(dir);
-    const seed = join(base, "seed");
-    writeFileSync(seed, "");
-    // Past what a copy lists (20,003 entries). Hard links to one file: quick to make, each one
-    // entry and each a scenario's name.
-    const count = 2 * MAX_SCENARIO_ENTRIES + 1_000;
-    for (let i = 0; i < count; i++) linkSync(seed, join(dir, `s${i}.scenario.yaml`));
+    // Past what a copy lists (20,003 entries), each a scenario's name.
+    bigFolder(dir, 2 * MAX_SCENARIO_ENTRIES + 1_000, { name: (i) => `s${i}.scenario.yaml` });
 
     read.count = 0;
     const run = runSnapshots(dir, { sandboxDir: join(base, "cache") });
@@ -50,6 +35,8 @@ describe("hostile repository: a scenario folder far over the copy's cap", () => 
       code: "bad-argument",
       message: expect.stringContaining("too many to copy"),
     });
+    // The spy heard the listing (a count of 0 would pass the bound for nothing).
+    expect(read.count).toBeGreaterThan(0);
     expect(read.count).toBeLessThanOrEqual(2 * MAX_SCENARIO_ENTRIES + 10);
   });
 });

@@ -16,34 +16,20 @@ import { tempDir } from "../api/_helpers.js";
 const read = vi.hoisted(() => ({ count: 0 }));
 
 vi.mock("node:fs", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs")>();
-  const opendirSync = ((...args: Parameters<typeof fs.opendirSync>) => {
-    const dir = fs.opendirSync(...args);
-    const readSync = dir.readSync.bind(dir);
-    dir.readSync = () => {
-      const entry = readSync();
-      if (entry) read.count++;
-      return entry;
-    };
-    return dir;
-  }) as typeof fs.opendirSync;
-  const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
-    const names = fs.readdirSync(...args);
-    read.count += names.length;
-    return names;
-  }) as typeof fs.readdirSync;
-  const overrides = { opendirSync, readdirSync };
-  return { ...fs, default: { ...fs, ...overrides }, ...overrides };
+  const { spiedFs } = await import("../_listing-fs.js");
+  return spiedFs(await importOriginal<typeof import("node:fs")>(), {
+    entry: () => read.count++,
+    whole: (_, count) => {
+      read.count += count;
+    },
+  });
 });
 
 vi.mock("node:fs/promises", async (importOriginal) => {
-  const fsp = await importOriginal<typeof import("node:fs/promises")>();
-  const readdir = (async (...args: Parameters<typeof fsp.readdir>) => {
-    const names = await fsp.readdir(...args);
-    read.count += names.length;
-    return names;
-  }) as typeof fsp.readdir;
-  return { ...fsp, default: { ...fsp, readdir }, readdir };
+  const { spiedFsp } = await import("../_listing-fs.js");
+  return spiedFsp(await importOriginal<typeof import("node:fs/promises")>(), (_, count) => {
+    read.count += count;
+  });
 });
 
 vi.setConfig({ testTimeout: 60_000 });

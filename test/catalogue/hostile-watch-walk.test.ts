@@ -1,8 +1,9 @@
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { skillWatchFolders } from "../../src/author/watch/_watch-folders.js";
 import { MAX_SKILL_FOLDER_ENTRIES } from "../../src/skills/_walk.js";
+import { bigFolder } from "../_big-folder.js";
 import { tempDir } from "../api/_helpers.js";
 
 // watch walks the skill roots for the folders to watch, on the repository
@@ -16,23 +17,14 @@ import { tempDir } from "../api/_helpers.js";
 const read = vi.hoisted(() => ({ entries: 0, folders: [] as string[], slow: "\0" }));
 
 vi.mock("node:fs", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs")>();
-  const opendirSync = ((...args: Parameters<typeof fs.opendirSync>) => {
-    const dir = fs.opendirSync(...args);
-    read.folders.push(dir.path);
-    if (dir.path.startsWith(read.slow)) {
-      const until = process.hrtime.bigint() + 3_000_000n;
-      while (process.hrtime.bigint() < until);
-    }
-    const readSync = dir.readSync.bind(dir);
-    dir.readSync = () => {
-      const entry = readSync();
-      if (entry) read.entries++;
-      return entry;
-    };
-    return dir;
-  }) as typeof fs.opendirSync;
-  return { ...fs, default: { ...fs, opendirSync }, opendirSync };
+  const { spiedFs, spin } = await import("../_listing-fs.js");
+  return spiedFs(await importOriginal<typeof import("node:fs")>(), {
+    opened: (path) => {
+      read.folders.push(path);
+      if (path.startsWith(read.slow)) spin(3);
+    },
+    entry: () => read.entries++,
+  });
 });
 
 describe("hostile repository: the folders watch walks under a skills root", () => {
@@ -40,11 +32,7 @@ describe("hostile repository: the folders watch walks under a skills root", () =
     const base = tempDir();
     const root = join(base, "skills");
     const big = join(root, "big");
-    mkdirSync(big, { recursive: true });
-    const seed = join(base, "seed");
-    writeFileSync(seed, "");
-    // Hard links to one file: quick to make, each one entry.
-    for (let i = 0; i < MAX_SKILL_FOLDER_ENTRIES + 100; i++) linkSync(seed, join(big, `f${i}`));
+    bigFolder(big, MAX_SKILL_FOLDER_ENTRIES + 100, { seeds: base });
     read.entries = 0;
     const watched = await skillWatchFolders([root]);
     // The root's one entry, then big's up to the one past the cap.

@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { layoutTree } from "../../src/gather/tree/_tree-layout.js";
@@ -6,6 +6,7 @@ import { MAX_FOLDER_ENTRIES, walkTree } from "../../src/gather/tree/_tree-walk.j
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { MAX_SKILL_WALK_FOLDERS, walkSkillsRoot } from "../../src/skills/_walk.js";
+import { bigFolder } from "../_big-folder.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 /** Entries the tree walk took from folder handles (opendir), counted per read. */
@@ -14,39 +15,17 @@ const taken = vi.hoisted(() => ({ count: 0 }));
 const listed = vi.hoisted(() => ({ count: 0 }));
 
 vi.mock("node:fs/promises", async (importOriginal) => {
-  const fsp = await importOriginal<typeof import("node:fs/promises")>();
-  const readdir = ((...args: Parameters<typeof fsp.readdir>) => {
-    listed.count++;
-    return fsp.readdir(...args);
-  }) as typeof fsp.readdir;
-  return { ...fsp, default: { ...fsp, readdir }, readdir };
+  const { spiedFsp } = await import("../_listing-fs.js");
+  return spiedFsp(await importOriginal<typeof import("node:fs/promises")>(), () => listed.count++);
 });
 
 vi.mock("node:fs", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs")>();
-  const opendirSync = ((...args: Parameters<typeof fs.opendirSync>) => {
-    listed.count++;
-    const dir = fs.opendirSync(...args);
-    const readSync = dir.readSync.bind(dir);
-    dir.readSync = () => {
-      const entry = readSync();
-      if (entry) taken.count++;
-      return entry;
-    };
-    return dir;
-  }) as typeof fs.opendirSync;
-  return { ...fs, default: { ...fs, opendirSync }, opendirSync };
+  const { spiedFs } = await import("../_listing-fs.js");
+  return spiedFs(await importOriginal<typeof import("node:fs")>(), {
+    opened: () => listed.count++,
+    entry: () => taken.count++,
+  });
 });
-
-/** A folder of `count` entries: hard links to a few seeds (ext4 allows 65,000 links to one file). */
-function bigFolder(dir: string, count: number): void {
-  mkdirSync(dir, { recursive: true });
-  for (let i = 0; i < count; i++) {
-    const seed = join(dir, "..", `seed${Math.floor(i / 60_000)}`);
-    if (i % 60_000 === 0) writeFileSync(seed, "");
-    linkSync(seed, join(dir, `f${i}`));
-  }
-}
 
 // Slack for timing checks on a loaded 2-core machine shared by several test
 // runs: the deadline must hold within this, not to the millisecond.
