@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { escapeWrapperTags } from "../../src/_prompt-text.js";
 import { renderSystemPrompt } from "../../src/index.js";
+import { cpuMs } from "../_cpu.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 // A context file's text cannot open or close an element of the prompt: a tag
@@ -70,9 +71,8 @@ describe("hostile repository: look-alike and invisible-character tags are made l
 
   it("stays linear: a megabyte of '<' and invisible runs is scanned in well under a second", () => {
     const text = `${"<\u200b\u200d".repeat(150_000)}${"</ru\u0301".repeat(100_000)}${"\u27e8\u2215ru\u0301".repeat(100_000)}`;
-    const started = Date.now();
-    const out = escapeWrapperTags(text, new Set(["rules"]));
-    expect(Date.now() - started).toBeLessThan(2000);
+    const { result: out, ms } = cpuMs(() => escapeWrapperTags(text, new Set(["rules"])));
+    expect(ms).toBeLessThan(2000);
     expect(out).toBe(text);
   });
 });

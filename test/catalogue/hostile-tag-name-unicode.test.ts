@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { escapeWrapperTags } from "../../src/_prompt-text.js";
 import { renderSystemPrompt } from "../../src/index.js";
+import { cpuMs } from "../_cpu.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 // A tag of the prompt's own elements in a repository's text has its `<`
@@ -70,9 +71,8 @@ describe("hostile repository: tag names written with invisible or look-alike cha
 
   it("stays linear: a megabyte of fullwidth letters and tag characters after '<' is one pass", () => {
     const text = `${"<ｒｕ\u{e0001}".repeat(100_000)}${"</ｒ".repeat(100_000)}`;
-    const started = Date.now();
-    const out = escapeWrapperTags(text, new Set(["rules"]));
-    expect(Date.now() - started).toBeLessThan(2000);
+    const { result: out, ms } = cpuMs(() => escapeWrapperTags(text, new Set(["rules"])));
+    expect(ms).toBeLessThan(2000);
     expect(out).toBe(text);
   });
 });
