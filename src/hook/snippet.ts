@@ -5,9 +5,10 @@
  * sysprompt in it. Pure: nothing is written, least of all into another
  * agent's configuration.
  */
-import { dirname, join } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { quotePath } from "../agents/index.js";
+import { GEMINI_SETTINGS } from "../gather/rules/gemini-settings.js";
 import { TOOL_SHAPES, type ToolAgent } from "./input.js";
 
 /** Seconds (Claude Code, Codex) or milliseconds (Gemini CLI) an agent waits for the hook. */
@@ -34,6 +35,47 @@ export function hasHookSnippet(agent: string): agent is ToolAgent {
   return (HOOK_SNIPPET_AGENTS as readonly string[]).includes(agent);
 }
 
+/**
+ * Each agent's own settings files, by the path they end with: a project's
+ * folder holds them for that project, your home folder for every project
+ * (`~/.claude/settings.json`). The first of each is where the snippet goes
+ * (opencode: the plugin file, then its folder of yours); pi's are its
+ * project's `.pi/settings.json` and its agent dir's `settings.json` (read by
+ * src/integrations/pi/trust-store.ts). `export --hooks` says where from
+ * these, and `export --out` never writes a prompt over one of them.
+ */
+export const SETTINGS_FILES: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
+  "claude-code": [".claude/settings.json"],
+  codex: [".codex/config.toml", ".codex/hooks.json"],
+  "gemini-cli": [GEMINI_SETTINGS],
+  opencode: [
+    ".opencode/plugins/sysprompt.js",
+    ".config/opencode/plugins/sysprompt.js",
+    "opencode.json",
+  ],
+  pi: [".pi/settings.json", ".pi/agent/settings.json"],
+};
+
+/** The name of pi's settings file in its agent dir. */
+export const PI_SETTINGS_NAME = "settings.json";
+
+/** The file systems that do not tell `Config.toml` from `config.toml`. */
+const FOLDS_CASE = process.platform === "darwin" || process.platform === "win32";
+
+/**
+ * The agent whose settings file `path` is (one of {@link SETTINGS_FILES}, by
+ * the path it ends with), and which one; undefined for any other path.
+ */
+export function settingsFileOf(path: string): { agent: string; file: string } | undefined {
+  const fold = (p: string) => (FOLDS_CASE ? p.toLowerCase() : p);
+  const posix = fold(path.split(sep).join("/"));
+  for (const [agent, files] of Object.entries(SETTINGS_FILES)) {
+    const file = files.find((f) => posix.endsWith(`/${fold(f)}`));
+    if (file !== undefined) return { agent, file };
+  }
+  return undefined;
+}
+
 /** The tools whose calls the hook looks at, as a matcher (`A|B`, or anchored `^(A|B)$`). */
 function matcher(agent: ToolAgent, anchored: boolean): string {
   const names = Object.keys(TOOL_SHAPES[agent]).join("|");
@@ -57,13 +99,13 @@ export function hookSnippet(
   installed = self,
 ): HookSnippet {
   const command = `${quotePath(node, "shell")} ${quotePath(self, "shell")} hook ${agent}`;
+  const [file = "", beside = ""] = SETTINGS_FILES[agent];
   const group = (event: string, match: string, hook: Record<string, unknown>) =>
     `${JSON.stringify({ hooks: { [event]: [{ matcher: match, hooks: [hook] }] } }, null, 2)}\n`;
   switch (agent) {
     case "claude-code":
       return {
-        where:
-          ".claude/settings.json (this project) or ~/.claude/settings.json (every project), beside any hooks already there",
+        where: `${file} (this project) or ~/${file} (every project), beside any hooks already there`,
         text: group("PostToolUse", matcher(agent, false), {
           type: "command",
           command,
@@ -74,8 +116,7 @@ export function hookSnippet(
       };
     case "codex":
       return {
-        where:
-          "~/.codex/config.toml (or <project>/.codex/config.toml); the same in JSON goes into a hooks.json beside either",
+        where: `~/${file} (or <project>/${file}); the same in JSON goes into a ${basename(beside)} beside either`,
         text: [
           "[[hooks.PostToolUse]]",
           `matcher = "${quotePath(matcher(agent, true), "toml")}"`,
@@ -91,8 +132,7 @@ export function hookSnippet(
       };
     case "gemini-cli":
       return {
-        where:
-          ".gemini/settings.json (this project) or ~/.gemini/settings.json (every project), beside any hooks already there",
+        where: `${file} (this project) or ~/${file} (every project), beside any hooks already there`,
         text: group("AfterTool", matcher(agent, true), {
           name: "sysprompt",
           type: "command",
@@ -105,8 +145,7 @@ export function hookSnippet(
     case "opencode": {
       const plugin = join(dirname(installed), "..", "integrations", "opencode", "plugin.js");
       return {
-        where:
-          "a new file ~/.config/opencode/plugins/sysprompt.js (every project) or .opencode/plugins/sysprompt.js (this project)",
+        where: `a new file ~/${beside} (every project) or ${file} (this project)`,
         text: `export { SyspromptPlugin } from ${JSON.stringify(pathToFileURL(plugin).href)};\n`,
         trust:
           "opencode loads every plugin file in those folders at start, with no trust step of its own: a project's .opencode/plugins/ runs as soon as opencode starts there.",

@@ -29,6 +29,10 @@ const READERS: Record<string, readonly string[]> = {
   _io: ["open", "readFile"],
   _fs: ["readHead", "readHeadSync", "readTextFile", "readTextFileSync"],
   "capped-read": ["readCappedText"],
+  // The door's strict form follows a folder link on the way (only the last name is refused):
+  // a reader of a project's files that uses it must judge the folders itself, so it is listed.
+  "no-follow": ["readFileNoFollow"],
+  index: ["readFileNoFollow"],
 };
 
 const ALLOWED: Record<string, string> = {
@@ -57,6 +61,13 @@ const ALLOWED: Record<string, string> = {
   "hook/state.ts": "the hook's session files, sysprompt's cache under $XDG_CACHE_HOME",
   "cli/_stdin.ts": "the hook's standard input (descriptor 0): the agent's, never a repository file",
   "_safe-write.ts": "the write side: compares the bytes it would write with the target's",
+  // The door's strict form, where the folder was judged first (it follows a folder link on the way).
+  "config/load.ts":
+    "sysprompt.yaml: the project's only after its folder's real path is found inside cwd (readProjectConfig)",
+  "author/snapshot/_scenario.ts":
+    "scenario files in the folder snapshot resolved to its real path and refused outside where it is named",
+  "author/snapshot/_golden.ts":
+    "goldens beside those scenario files, in the same real folder (a link at their own name refused)",
   // Bytes copied, never read as text: the copy is then read as an untrusted project, by the door.
   "author/sandbox.ts":
     "copies a scenario folder into its sandbox (O_NOFOLLOW, capped); a link only where the door would read it (reachRefusal)",
@@ -97,5 +108,8 @@ describe("one door for repository files", () => {
     expect(readersImported('import { constants, promises as p } from "node:fs";')).toEqual([
       "node:fs:promises",
     ]);
+    expect(
+      readersImported('import { readFileNoFollow } from "../../repo-files/index.js";'),
+    ).toEqual(["index:readFileNoFollow"]);
   });
 });

@@ -1,11 +1,10 @@
 import { join } from "node:path";
-import { MAX_TEXT_FILE_BYTES } from "../../_fs.js";
-import { UnsafePathError } from "../../_safe-write.js";
+import { KIND_WORDS, kindOrError, UnsafePathError } from "../../_safe-write.js";
 import { parseRuleListFile } from "../../locate/general-rules.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { GENERAL_RULES_FILE } from "../../locate/load-layer.js";
 import { checkFolders } from "../../options/folders.js";
-import { readFileNoFollow } from "../../repo-files/index.js";
+import { projectReach, type Reach, readRepoText } from "../../repo-files/index.js";
 import { builtinHash } from "../../sections/ejected-from.js";
 import { parseSectionFile } from "../../sections/load.js";
 import { SECTION_NAME } from "../../sections/types.js";
@@ -21,12 +20,16 @@ import { GENERAL_RULES } from "./eject.js";
  * one the override records), the builtin now, and the override. The name
  * `general-rules` compares the layer's `general-rules.md` (which `eject rules`
  * copies, with its record in a comment) with the builtin `prompts/rules.md`
- * the same way. Every file is
- * read without following a link, capped, and only as a regular file; a kept
- * text that is refused or does not match is a diagnostic and `builtinThen: null`.
+ * the same way. Every file is read through the door for repository files,
+ * capped, only as a regular file and never through a link at its own name;
+ * the project's files (not `user`) within the project, as a render reads its
+ * layer: a folder on the way (`.pi`, `.pi/sections`) that leads out of it is
+ * refused. A kept text that is refused or does not match is a diagnostic and
+ * `builtinThen: null`.
  *
  * @throws SyspromptError when `name` is not a section name, or the layer has
- * no override file of it (`bad-argument`), or the override cannot be read.
+ * no override file of it (`bad-argument`), or the override cannot be read
+ * (`bad-argument`, its cause an {@link UnsafePathError}).
  */
 export async function diffEjected(options: EjectDiffOptions): Promise<EjectDiff> {
   const { name } = options;
@@ -36,7 +39,7 @@ export async function diffEjected(options: EjectDiffOptions): Promise<EjectDiff>
       `"${name}" is not a section name (such as rules, or a variant such as rules@small; general-rules for the list eject rules copies)`,
     );
   }
-  const { cwd, agentDir } = resolveCommonPaths(options);
+  const { cwd, agentDir, home } = resolveCommonPaths(options);
   await checkFolders({
     cwd,
     ...(options.agentDir !== undefined ? { agentDir } : {}),
@@ -45,12 +48,14 @@ export async function diffEjected(options: EjectDiffOptions): Promise<EjectDiff>
   const layerDir = options.user ? agentDir : join(cwd, options.projectDir ?? DEFAULT_PROJECT_DIR);
   const builtinDir = options.builtinDir ?? builtinPromptsDir();
   const diagnostics: Diagnostic[] = [];
+  // The project's layer is the project's: read as a render reads it (trusted, within the project).
+  const reach = options.user ? undefined : await projectReach({ start: cwd, home, trusted: true });
 
   const list = name === GENERAL_RULES;
   const overridePath = list
     ? join(layerDir, GENERAL_RULES_FILE)
     : join(layerDir, "sections", `${name}.md`);
-  const override = await readOrThrow(overridePath, name, options.user === true);
+  const override = await readOrThrow(overridePath, name, options.user === true, reach);
   const recorded = list
     ? parseRuleListFile(override.text, overridePath).ejectedFrom?.hash
     : parseSectionFile(name, override.text, overridePath, options.user ? "user" : "project").section
@@ -65,7 +70,7 @@ export async function diffEjected(options: EjectDiffOptions): Promise<EjectDiff>
   let then: EjectDiffText | null = null;
   if (recorded !== undefined) {
     const basePath = keptBasePath(layerDir, name);
-    const kept = await readQuiet(basePath, diagnostics);
+    const kept = await readQuiet(basePath, diagnostics, reach);
     if (kept && builtinHash(kept.text) === recorded) then = kept;
     else if (now && current === recorded) then = now;
     else if (kept) {
@@ -89,15 +94,49 @@ export async function diffEjected(options: EjectDiffOptions): Promise<EjectDiff>
   };
 }
 
-async function readOrThrow(path: string, name: string, user: boolean): Promise<EjectDiffText> {
-  let bytes: Buffer | null;
-  try {
-    bytes = await readFileNoFollow(path, MAX_TEXT_FILE_BYTES);
-  } catch (error) {
-    if (!(error instanceof UnsafePathError)) throw error;
-    throw new SyspromptError("bad-argument", error.message, { cause: error });
+/** A text read, or missing, or not read for the reason its diagnostic gives. */
+type Read = EjectDiffText | null | { refused: Diagnostic };
+
+/**
+ * `path` through the door: never a link or a special file at its own name
+ * (even one that stays in the project: `eject` wrote a regular file there),
+ * and with `reach` (the project's files) never through a folder link out of
+ * the project, as a render's layer is read.
+ */
+async function readText(path: string, reach: Reach | undefined): Promise<Read> {
+  const kind = await kindOrError(path);
+  if (kind instanceof UnsafePathError) return { refused: unsafe(kind) };
+  if (kind === "missing") return null;
+  if (kind !== "file") {
+    const reason = `${KIND_WORDS[kind]}, not a regular file: it is not read`;
+    return { refused: unsafe(new UnsafePathError("unsafe-target", path, reason)) };
   }
-  if (bytes === null) {
+  const read = await readRepoText(path, { reach });
+  if (read.ok) return { path, text: read.text };
+  if (read.reason === "missing") return null;
+  const said = read.diagnostics[0];
+  return {
+    refused: said ?? { level: "warning", code: "unsafe-target", message: "not read", path },
+  };
+}
+
+function unsafe(error: UnsafePathError): Diagnostic {
+  return { level: "warning", code: error.code, message: error.reason, path: error.path };
+}
+
+async function readOrThrow(
+  path: string,
+  name: string,
+  user: boolean,
+  reach: Reach | undefined,
+): Promise<EjectDiffText> {
+  const read = await readText(path, reach);
+  if (read !== null && "refused" in read) {
+    // What is on disk, not the command line: the CLI says it alone and exits 2.
+    const cause = new UnsafePathError("unsafe-target", path, read.refused.message);
+    throw new SyspromptError("bad-argument", cause.message, { cause });
+  }
+  if (read === null) {
     const layer = user ? "user" : "project";
     throw new SyspromptError(
       "bad-argument",
@@ -106,22 +145,17 @@ async function readOrThrow(path: string, name: string, user: boolean): Promise<E
         : `no override of "${name}" in the ${layer} layer (${path}); copy it first with: sysprompt eject ${name}${user ? " --user" : ""}`,
     );
   }
-  return { path, text: bytes.toString("utf8") };
+  return read;
 }
 
 /** A file's text, or null when it is missing; a refused or unreadable file is a diagnostic too. */
-async function readQuiet(path: string, diagnostics: Diagnostic[]): Promise<EjectDiffText | null> {
-  try {
-    const bytes = await readFileNoFollow(path, MAX_TEXT_FILE_BYTES);
-    return bytes === null ? null : { path, text: bytes.toString("utf8") };
-  } catch (error) {
-    if (!(error instanceof UnsafePathError)) throw error;
-    diagnostics.push({
-      level: "warning",
-      code: error.code,
-      message: error.reason,
-      path: error.path,
-    });
-    return null;
-  }
+async function readQuiet(
+  path: string,
+  diagnostics: Diagnostic[],
+  reach?: Reach,
+): Promise<EjectDiffText | null> {
+  const read = await readText(path, reach);
+  if (read === null || !("refused" in read)) return read;
+  diagnostics.push(read.refused);
+  return null;
 }

@@ -1,4 +1,4 @@
-import { join, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
 import { realpath } from "../../_io.js";
 import { outputTarget } from "../../_output-target.js";
@@ -12,7 +12,15 @@ import {
   projectFolders,
   systemPathEntries,
 } from "../../gather/environment/index.js";
-import { HOOK_SNIPPET_AGENTS, hasHookSnippet, hookSnippet } from "../../hook/snippet.js";
+import {
+  HOOK_SNIPPET_AGENTS,
+  hasHookSnippet,
+  hookSnippet,
+  PI_SETTINGS_NAME,
+  SETTINGS_FILES,
+  settingsFileOf,
+} from "../../hook/snippet.js";
+import { resolveAgentDir } from "../../locate/layers.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { Diagnostic } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
@@ -84,6 +92,18 @@ export async function exportTarget(
           renderCwd: flags.cwd === undefined ? undefined : resolveUserPath(flags.cwd, io.cwd, home),
         })
       : defaultExportPath(agent, spec, { env: io.env, home });
+  if (flags.out !== undefined) {
+    await refuseSettingsFile(target.path, target.write, {
+      home,
+      agentDir: resolveAgentDir({
+        agentDir:
+          flags.agentDir === undefined ? undefined : resolveUserPath(flags.agentDir, io.cwd, home),
+        env: io.env,
+        home,
+        cwd: io.cwd,
+      }),
+    });
+  }
   // The setting is one line to paste: a path with a line break or another control
   // character (from $XDG_CACHE_HOME or --out) would make it two, or hide part of it.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
@@ -118,6 +138,45 @@ async function outTarget(
     ...(out.path !== path ? { write: out.path } : {}),
     ...(out.within !== undefined ? { root: out.within } : {}),
   };
+}
+
+/**
+ * Refuses an `--out` that is an agent's own settings file ({@link
+ * SETTINGS_FILES}: `~/.codex/config.toml`, a project's `.claude/settings.json`,
+ * pi's agent dir's `settings.json`…), by the path as written, as it is
+ * written (`write`) or as it really is (its folder's real path: `~/.codex`
+ * a link into your dotfiles): the prompt would replace the agent's
+ * configuration, which the setting line printed only adds a line to. There
+ * is no `--force`: a prompt is never such a file's contents.
+ */
+async function refuseSettingsFile(
+  path: string,
+  write: string | undefined,
+  where: { home: string; agentDir: string },
+): Promise<void> {
+  const real = async (p: string) => {
+    const folder = await realpath(dirname(p)).catch(() => undefined);
+    return folder === undefined ? undefined : join(folder, basename(p));
+  };
+  const defined = <T>(x: T | undefined): x is T => x !== undefined;
+  const targets = [path, write, await real(path)].filter(defined);
+  // Yours by their real paths too (`~/.codex` a link into your dotfiles), and pi's wherever its agent dir is.
+  const pi = join(where.agentDir, PI_SETTINGS_NAME);
+  const yours = [
+    ...Object.values(SETTINGS_FILES).flatMap((files) => files.map((f) => join(where.home, f))),
+    pi,
+  ];
+  const reals = await Promise.all(yours.map(real));
+  const hit = yours.find((f, i) =>
+    [f, reals[i]].some((p) => p !== undefined && targets.includes(p)),
+  );
+  const found =
+    targets.map(settingsFileOf).find(defined) ??
+    (hit === undefined ? undefined : (settingsFileOf(hit) ?? { agent: "pi", file: pi }));
+  if (found === undefined) return;
+  throw new RefusedError(
+    `export: ${path}: ${found.agent}'s own settings file (${found.file}), not written over: the prompt would replace its configuration; write the prompt to a file of its own (another --out, or none for the default export folder), then add the one line export prints to this file`,
+  );
 }
 
 /** What a resolved render says about its agent: {@link PreparedPrompt}'s, or a watch's before its first render. */
