@@ -20,21 +20,49 @@ import { gitDirNamed, namesBack } from "./git-file.js";
  * (`enclosingRepositories`, read by `privatePaths`). `dir` must be absolute. With
  * `ceiling` (a folder at or above `dir`), no folder above it is looked at, as
  * git's GIT_CEILING_DIRECTORIES. With `signal`, the walk stops (rejects with
- * its reason) once it has fired: from a working folder hundreds of folders
- * deep it asks four names a folder.
+ * its reason) once it has fired. Two walks: the nearest `.git` first, one
+ * name a folder, then the other kinds' three in the folders below it only.
  */
 export async function findProjectRoot(
   dir: string,
   ceiling?: string,
   signal?: AbortSignal,
 ): Promise<string> {
+  const git = await nearestHolding(dir, holdsGit, ceiling, signal);
+  return (await nearestHolding(dir, holdsOtherClone, ceiling, signal, git)) ?? git ?? dir;
+}
+
+/**
+ * Whether `dir` lies in a repository: a folder from it up (to `ceiling`) is a
+ * repository's top ({@link holdsRepository}), as `findProjectRoot(dir)` finding
+ * one says, at a name a folder where a `.git` is found (a working folder
+ * hundreds deep in a checkout), the other kinds asked only where none is.
+ */
+export async function insideRepository(
+  dir: string,
+  ceiling?: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  if ((await nearestHolding(dir, holdsGit, ceiling, signal)) !== undefined) return true;
+  return (await nearestHolding(dir, holdsOtherClone, ceiling, signal)) !== undefined;
+}
+
+/** The nearest folder from `dir` up (to `ceiling`, and below `stop`) that `test` says yes of. */
+async function nearestHolding(
+  dir: string,
+  test: (dir: string) => Promise<boolean>,
+  ceiling: string | undefined,
+  signal: AbortSignal | undefined,
+  stop?: string,
+): Promise<string | undefined> {
   let current = dir;
   for (;;) {
+    if (current === stop) return undefined;
     const turn = nextTurn(signal);
     if (turn) await turn;
-    if (await holdsRepository(current)) return current;
+    if (await test(current)) return current;
     const up = dirname(current);
-    if (up === current || !isBelowCeiling(up, ceiling)) return dir;
+    if (up === current || !isBelowCeiling(up, ceiling)) return undefined;
     current = up;
   }
 }
