@@ -4,9 +4,9 @@ import { lstatKindOrMissing, realpath } from "./_io.js";
 import { isWithin } from "./_paths.js";
 import { type HeldEnd, heldLinks, type LinkOut, stopError } from "./repo-files/held-links.js";
 import {
+  enclosingRepositories,
   findProjectRoot,
   holdsGit,
-  holdsOtherClone,
   intoProject,
   isRepositoryRoot,
   nestedClones,
@@ -90,7 +90,7 @@ export async function namedPlace(
   const walked = await walkHeld(path, o);
   if (walked.kind === "link-out") return linkOutPlace(walked);
   const place = await placeAsWritten(path, o);
-  return (await repositoryPlace(walked, place.tree?.root)) ?? place;
+  return (await repositoryPlace(walked, place.tree?.root, o.home)) ?? place;
 }
 
 /**
@@ -138,15 +138,14 @@ export function linkOutPlace(walked: LinkOut): NamedPlace & { tree: object } {
 export async function repositoryPlace(
   walked: HeldEnd,
   placed: string | undefined,
+  home: string,
 ): Promise<(NamedPlace & { tree: object }) | undefined> {
   const root = walked.repository;
   if (root === undefined) return undefined;
-  // Git wins: an hg, jj or svn working copy's top inside a git work tree is no project root of its
-  // own (see findProjectRoot); read from there, the work tree's ignore rules would not apply. The
-  // path stays where it was placed, whose door refuses it as inside a repository of its own.
-  if ((await holdsOtherClone(root)) && !(await holdsGit(root))) {
-    if (await holdsGit(await findProjectRoot(root))) return undefined;
-  }
+  // A repository git does not know (an hg, jj or svn working copy, a git folder or a look-alike of
+  // one) inside another is not a place of its own for a named path: the path stays where it was
+  // placed, whose door refuses it as inside a repository of its own (a boundary only takes away).
+  if ((await enclosingRepositories(root, home)).length > 0) return undefined;
   if (placed !== undefined) {
     const real = await realpathOrSelf(placed);
     if (root === real || !isWithin(root, real)) return undefined;

@@ -147,7 +147,7 @@ export async function namedProjectPath(
   const ownFolders = near.home !== undefined || near.excluded.length > 0;
   if (into !== undefined && counts(near) && !ownFolders) {
     // A repository of its own in the project (a kit cloned in `tools/`) is its own, as on touch.
-    const nested = await repositoryPlace(walked, near.root);
+    const nested = await repositoryPlace(walked, near.root, home);
     return nested === undefined ? { path: into, reach: near } : held(nested);
   }
   const place = await namedPlace(path, { cwd, home });

@@ -4,7 +4,7 @@ import { lstatKind } from "../_io.js";
 import { checkpoint } from "../_pace.js";
 import { toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
-import { holdsGit, holdsOtherClone } from "./project-root.js";
+import { holdsRepository } from "./project-root.js";
 
 /**
  * Most folders below a project root, down to cwd, whose files the context,
@@ -70,15 +70,11 @@ export async function chainFolders(
   signal?: AbortSignal,
 ): Promise<ChainFolder[]> {
   const out: ChainFolder[] = [];
-  let nearestGit: string | undefined;
-  let nearestOther: string | undefined;
+  let nearest: string | undefined;
   let parent: ChainFolder | undefined;
   for (const dir of folders) {
     await checkpoint(signal);
-    // Git wins (see findProjectRoot): below a `.git` only `.git` is asked; another kind's top
-    // names the root only where no folder above it holds one.
-    if (await holdsGit(dir)) nearestGit = dir;
-    else if (nearestGit === undefined && (await holdsOtherClone(dir))) nearestOther = dir;
+    if (await holdsRepository(dir)) nearest = dir;
     const follows = parent !== undefined && dirname(dir) === parent.dir;
     // The kind alone (see lstatKind): the folder's times move with every entry added to it.
     const own = follows ? await lstatKind(dir).catch(() => undefined) : undefined;
@@ -86,7 +82,7 @@ export async function chainFolders(
       parent !== undefined && own !== undefined && own !== "link"
         ? `${parent.real}${parent.real.endsWith(sep) ? "" : sep}${basename(dir)}`
         : await realpathOrSelf(dir);
-    parent = { dir, root: nearestGit ?? nearestOther ?? dir, real };
+    parent = { dir, root: nearest ?? dir, real };
     out.push(parent);
   }
   return out;

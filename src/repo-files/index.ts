@@ -38,7 +38,12 @@ export {
   ownFolderInProject,
   ownFolderInProjectDiagnostic,
 } from "./own-folders.js";
-export { type PrivateVerdict, privatePaths } from "./private-paths.js";
+export {
+  enclosingRepositories,
+  type PrivatePathsOptions,
+  type PrivateVerdict,
+  privatePaths,
+} from "./private-paths.js";
 export { findProjectRoot, holdsGit, holdsOtherClone, holdsRepository } from "./project-root.js";
 export {
   type FolderInProject,

@@ -1,4 +1,5 @@
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { realpathOrSelf } from "../_fs.js";
 import {
   addGitignore,
   type IgnoreRules,
@@ -7,12 +8,13 @@ import {
   newPatternBudget,
   type PatternBudget,
 } from "../_gitignore.js";
-import { nextTurn } from "../_pace.js";
+import { checkpoint, nextTurn } from "../_pace.js";
 import { homeFolder, isWithin, xdgFolder } from "../_paths.js";
 import { projectOwns } from "../gather/environment/index.js";
 import { gitExcludeFile } from "../gather/git/index.js";
 import { readCappedText } from "./capped-read.js";
-import { holdsGit } from "./project-root.js";
+import { isGitFolder } from "./git-file.js";
+import { holdsGit, holdsOtherClone } from "./project-root.js";
 
 /**
  * A `.gitignore` (or `.git/info/exclude`) larger than this is read only up to
@@ -36,6 +38,25 @@ export interface PrivateVerdict {
   why: PrivateReason;
 }
 
+/** How {@link privatePaths} reads a project. */
+export interface PrivatePathsOptions {
+  /** False: a hidden name alone does not make a path private. */
+  hidden?: boolean;
+  /**
+   * Heard before each folder's verdict, as the event loop gets its turn
+   * there: a verdict tests every pattern in force at the folder's path
+   * length, and an import hundreds of folders deep took 95 s of checks
+   * that ran on after a render had given up on them.
+   */
+  signal?: AbortSignal | undefined;
+  /**
+   * Where your global git excludes are found (`$XDG_CONFIG_HOME/git/ignore`,
+   * else `~/.config/git/ignore`). Default: `process.env` and `homeFolder()`.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  home?: string;
+}
+
 /**
  * Tells which paths of one project an untrusted project may not bring into
  * the prompt: anything inside `.git/` (its config holds remote URLs with
@@ -45,30 +66,74 @@ export interface PrivateVerdict {
  * submodule, as git reads it; the user's global excludes are not read). What
  * `.git/info/exclude` names stays private even where the repository's own
  * `.gitignore` takes it back (`!credentials.json`): git lets it, but the
- * exclude file is the clone's, not the repository's. A path
+ * exclude file is the clone's, not the repository's. A boundary found
+ * below a repository only ever takes away: where `root` is a repository git
+ * does not know (a Mercurial, Jujutsu or Subversion working copy, a git
+ * folder or a look-alike of one, planted by the tree around it), the
+ * repositories around it ({@link enclosingRepositories}) keep their say, and
+ * a path private in any of them is private here. A path
  * outside the project is not this check's business (confinement refuses
  * it): the answer is undefined. Each folder's `.gitignore` is read once
  * per checker.
  */
 export function privatePaths(
   root: string,
-  options: {
-    /** False: a hidden name alone does not make a path private. */
-    hidden?: boolean;
-    /**
-     * Heard before each folder's verdict, as the event loop gets its turn
-     * there: a verdict tests every pattern in force at the folder's path
-     * length, and an import hundreds of folders deep took 95 s of checks
-     * that ran on after a render had given up on them.
-     */
-    signal?: AbortSignal | undefined;
-    /**
-     * Where your global git excludes are found (`$XDG_CONFIG_HOME/git/ignore`,
-     * else `~/.config/git/ignore`). Default: `process.env` and `homeFolder()`.
-     */
-    env?: Readonly<Record<string, string | undefined>>;
-    home?: string;
-  } = {},
+  options: PrivatePathsOptions = {},
+): (path: string) => Promise<PrivateVerdict | undefined> {
+  const own = ownPrivatePaths(root, options);
+  const home = options.home ?? homeFolder();
+  let around: Promise<((path: string) => Promise<PrivateVerdict | undefined>)[]> | undefined;
+  return async (path) => {
+    const verdict = await own(path);
+    if (verdict !== undefined || !isWithin(path, root)) return verdict;
+    around ??= enclosingRepositories(root, home, options.signal).then((roots) =>
+      // Your global excludes are the root's own checker's already.
+      roots.map((outer) => ownPrivatePaths(outer, { ...options, global: false })),
+    );
+    for (const outer of await around) {
+      const found = await outer(path);
+      if (found !== undefined)
+        return { rel: relative(root, path).split(sep).join("/"), why: found.why };
+    }
+    return undefined;
+  };
+}
+
+/**
+ * The repositories around `root` whose work tree, as git sees it, holds
+ * `root`'s files, nearest first: none when `root` holds a `.git` (a clone,
+ * a submodule or a worktree is git's own repository, whose files no
+ * repository around it ignores) or is no repository at all; else each
+ * folder above it that is a repository's top ({@link holdsOtherClone},
+ * {@link isGitFolder}), up to and with the nearest one holding a `.git`.
+ * The walk stops below the home folder (a dotfiles repository is yours, as
+ * its rules: the home folder is never a project root) and hears `signal`.
+ */
+export async function enclosingRepositories(
+  root: string,
+  home: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  if (await holdsGit(root)) return [];
+  if (!(await holdsOtherClone(root)) && !(await isGitFolder(root))) return [];
+  const homes = [resolve(home), await realpathOrSelf(resolve(home))];
+  const out: string[] = [];
+  for (let dir = dirname(root); !homes.some((h) => isWithin(h, dir)); dir = dirname(dir)) {
+    await checkpoint(signal);
+    if (await holdsGit(dir)) {
+      out.push(dir);
+      break;
+    }
+    if ((await holdsOtherClone(dir)) || (await isGitFolder(dir))) out.push(dir);
+    if (dirname(dir) === dir) break;
+  }
+  return out;
+}
+
+/** {@link privatePaths} of `root` alone; `global: false` leaves your global excludes out. */
+function ownPrivatePaths(
+  root: string,
+  options: PrivatePathsOptions & { global?: boolean } = {},
 ): (path: string) => Promise<PrivateVerdict | undefined> {
   const env = options.env ?? process.env;
   const home = options.home ?? homeFolder();
@@ -155,6 +220,7 @@ export function privatePaths(
       return { rel, why: "excluded by .git/info/exclude" };
     }
     // Yours too, and as sticky: a repository's `!name` does not take back what you ignore everywhere.
+    if (options.global === false) return undefined;
     globalRules ??= globalExcludes(root, env, home);
     if (await isIgnoredPaced(await globalRules, rel, signal)) {
       return { rel, why: "ignored by your global git excludes" };

@@ -11,40 +11,53 @@ import { isBelowCeiling, isWithin } from "../_paths.js";
 import { gitDirNamed, namesBack } from "./git-file.js";
 
 /**
- * The project root of `dir`: its nearest ancestor (itself included) that
- * holds a `.git` entry (a folder, or the file of a worktree or submodule);
- * only where no folder up to the top (or `ceiling`) holds one, the nearest
- * top of a Mercurial, Jujutsu or Subversion working copy
- * ({@link holdsOtherClone}); else `dir` itself. Git wins: a `.hg`, `.svn` or
- * `.jj/repo` a git work tree holds (planted by the repository, or a fixture)
- * never splits it, so its ignore rules keep applying there. `dir` must be
- * absolute. With `ceiling` (a folder at or above `dir`), no folder above it
- * is looked at, as git's GIT_CEILING_DIRECTORIES. With `signal`, the walk
- * stops (rejects with its reason) once it has fired: from a working folder
- * hundreds of folders deep it asks one name a folder, and three more a
- * folder only when no `.git` was found.
+ * The project root of `dir`: its nearest ancestor (itself included) that is a
+ * repository's top ({@link holdsRepository}: a `.git` entry, a folder, or the
+ * file of a worktree or submodule; or the top of a Mercurial, Jujutsu or
+ * Subversion working copy), else `dir` itself: a repository below another is
+ * a root of its own for confinement, and only takes away, since the
+ * repositories around one git does not know keep their ignore rules in it
+ * (`enclosingRepositories`, read by `privatePaths`). `dir` must be absolute. With
+ * `ceiling` (a folder at or above `dir`), no folder above it is looked at, as
+ * git's GIT_CEILING_DIRECTORIES. With `signal`, the walk stops (rejects with
+ * its reason) once it has fired. Two walks: the nearest `.git` first, one
+ * name a folder, then the other kinds' three in the folders below it only.
  */
 export async function findProjectRoot(
   dir: string,
   ceiling?: string,
   signal?: AbortSignal,
 ): Promise<string> {
-  return (
-    (await nearestHolding(dir, holdsGit, ceiling, signal)) ??
-    (await nearestHolding(dir, holdsOtherClone, ceiling, signal)) ??
-    dir
-  );
+  const git = await nearestHolding(dir, holdsGit, ceiling, signal);
+  return (await nearestHolding(dir, holdsOtherClone, ceiling, signal, git)) ?? git ?? dir;
 }
 
-/** The nearest folder from `dir` up (to `ceiling`) that `test` says yes of. */
+/**
+ * Whether `dir` lies in a repository: a folder from it up (to `ceiling`) is a
+ * repository's top ({@link holdsRepository}), as `findProjectRoot(dir)` finding
+ * one says, at a name a folder where a `.git` is found (a working folder
+ * hundreds deep in a checkout), the other kinds asked only where none is.
+ */
+export async function insideRepository(
+  dir: string,
+  ceiling?: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  if ((await nearestHolding(dir, holdsGit, ceiling, signal)) !== undefined) return true;
+  return (await nearestHolding(dir, holdsOtherClone, ceiling, signal)) !== undefined;
+}
+
+/** The nearest folder from `dir` up (to `ceiling`, and below `stop`) that `test` says yes of. */
 async function nearestHolding(
   dir: string,
   test: (dir: string) => Promise<boolean>,
   ceiling: string | undefined,
   signal: AbortSignal | undefined,
+  stop?: string,
 ): Promise<string | undefined> {
   let current = dir;
   for (;;) {
+    if (current === stop) return undefined;
     const turn = nextTurn(signal);
     if (turn) await turn;
     if (await test(current)) return current;
@@ -67,10 +80,10 @@ export async function holdsGit(dir: string): Promise<boolean> {
 /**
  * True when `dir` is a repository's top: it holds a `.git` entry
  * ({@link holdsGit}), or is a working copy of another version-control system
- * ({@link holdsOtherClone}), whose folders are its own as a clone's are. For
- * the nested check (a repository of its own below a root: refuses more);
- * which folder is a project root is {@link findProjectRoot}'s, where git
- * wins. The other kinds are looked up only where there is no `.git`.
+ * ({@link holdsOtherClone}), whose folders are its own as a clone's are. What
+ * the nearest project root of a folder is found by; whether that root is a git
+ * repository (its `.gitignore`, its submodules) is {@link holdsGit}'s. The
+ * other kinds are looked up only where there is no `.git`.
  */
 export async function holdsRepository(dir: string): Promise<boolean> {
   return (await holdsGit(dir)) || (await holdsOtherClone(dir));

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SystemPromptOptions } from "../../src/options.js";
@@ -177,7 +177,7 @@ describe("hostile-nested-vcs: your hg, jj or svn clone in a hostile workspace is
 describe("hostile-nested-vcs: normal layouts stay one project", () => {
   for (const kind of Object.keys(KINDS) as Kind[]) {
     for (const [what, eIsRepository] of WORKSPACES) {
-      it(`your ${kind} clone in E ${what}: its own link and import work in a tarball, are refused in a git E (git wins); a write in it works`, async () => {
+      it(`your ${kind} clone in E ${what}: its own link and import, and a write in it, still work`, async () => {
         const root = tempDir();
         const { mine } = workspace(root, kind, eIsRepository);
         mkdirSync(join(mine, "docs"));
@@ -193,12 +193,6 @@ describe("hostile-nested-vcs: normal layouts stay one project", () => {
               appendSystemPrompt: "../notes.md",
             }),
           );
-          if (eIsRepository) {
-            // Git wins (review rev44a F1): inside E's git work tree your clone takes E's root, so
-            // its own link is refused as a repository of its own there.
-            expect(text).toMatch(/^refused: .*a repository of its own within the project root/);
-            continue;
-          }
           expect(text).toContain("MINE-MARKER");
           expect(text).toContain("OWN-IMPORT");
           expect(text).toContain("OWN-NOTES");
@@ -210,23 +204,13 @@ describe("hostile-nested-vcs: normal layouts stay one project", () => {
           const r = await session.contextFor([join(mine, "src", "x.ts")]);
           const given = r.files.map((f) => f.content).join("\n");
           expect(given).toContain("MINE-MARKER");
-          if (eIsRepository) {
-            expect(given).not.toContain("OWN-IMPORT");
-            expect(r.diagnostics.map((d) => d.message).join("\n")).toMatch(
-              /@docs\/rules\.md: not imported: .*a repository of its own within the project root/,
-            );
-          } else expect(given).toContain("OWN-IMPORT");
+          expect(given).toContain("OWN-IMPORT");
         } finally {
           session.close();
         }
         mkdirSync(join(root, "agent"), { recursive: true });
         const out = await cli(root, join(mine, "src"), ["render", "-o", "../out/AGENTS.md"]);
-        expect(out.code).toBe(0);
-        expect(out.stderr).toMatch(
-          eIsRepository
-            ? /\[import-outside\] @docs\/rules\.md[\s\S]*wrote \.\.\/out\/AGENTS\.md\n$/
-            : /^sysprompt: wrote \.\.\/out\/AGENTS\.md\n$/,
-        );
+        expect([out.code, out.stderr]).toEqual([0, "sysprompt: wrote ../out/AGENTS.md\n"]);
       });
     }
   }
@@ -292,8 +276,10 @@ describe("hostile-nested-vcs: normal layouts stay one project", () => {
 // with its own ignore rules only, so E's `.gitignore` and your clone's
 // `.git/info/exclude` stopped applying in it: untrusted, `config/AGENTS.md`'s
 // `@local.yml` on touch and from `E/config`, Gemini's `context.fileName`
-// naming it, and a named link to it read your git-ignored files. Git wins now:
-// inside a git work tree such a folder is never a project root.
+// naming it, and a named link to it read your git-ignored files. hg44's "git
+// wins" (such a folder never a root inside a git work tree) opened rev45a F2;
+// now a boundary only takes away: `config/` is a root of its own for
+// confinement, while E's ignore rules and your exclude file still apply in it.
 
 const LOCAL = "SECRET-MARKER-LOCALYML";
 const EXCLUDED = "SECRET-MARKER-EXCLUDED";
@@ -353,7 +339,7 @@ describe("hostile-nested-vcs: an .hg, .svn or .jj/repo planted in a git work tre
       } finally {
         session.close();
       }
-      // A render started in E/config, untrusted: E is its project root, with E's ignore rules.
+      // A render started in E/config, untrusted: its own root, with E's ignore rules still applying.
       const text = await outcome(pinned(root, { cwd: config, projectTrusted: false }));
       expect(text).toContain("CONFIG-RULES");
       expect(text).not.toContain("SECRET-MARKER");
@@ -368,7 +354,9 @@ describe("hostile-nested-vcs: an .hg, .svn or .jj/repo planted in a git work tre
         expect(named, `${path} from ${cwd}`).toMatch(/^refused: /);
         expect(named, `${path} from ${cwd}`).not.toContain("SECRET-MARKER");
       }
-      // Gemini's context.fileName naming the ignored files: touched, trusted or not.
+      // Gemini's context.fileName naming the ignored files: touched, trusted or not (with no
+      // AGENTS.md beside them: a trusted project's own import of its ignored file is read).
+      rmSync(join(config, "AGENTS.md"));
       mkdirSync(join(e, ".gemini"));
       writeFileSync(
         join(e, ".gemini", "settings.json"),
@@ -380,6 +368,7 @@ describe("hostile-nested-vcs: an .hg, .svn or .jj/repo planted in a git work tre
           const r = await s.contextFor([join(config, "app.yml")]);
           const given = r.files.map((f) => f.content).join("\n");
           expect(given, `fileName, trusted ${projectTrusted}`).not.toContain("SECRET-MARKER");
+          expect(r.diagnostics.map((d) => d.code)).toContain("context-ignored");
         } finally {
           s.close();
         }

@@ -10,8 +10,7 @@ import {
   checkMaxBytes,
   type FolderInProject,
   folderReaches,
-  holdsGit,
-  holdsOtherClone,
+  holdsRepository,
   MAX_CHAIN_FOLDERS,
   type PrivateVerdict,
   privatePaths,
@@ -636,43 +635,30 @@ function projectsBelow(
   };
   const own = projectFor(session);
   let reachOfFolder: Promise<(folder: FolderInProject) => Reach> | undefined;
-  // By real folder: its nearest folder with a `.git` below the session root (undefined: none);
-  // then, only where there is none, its nearest hg, jj or svn working copy's top (git wins, as
-  // findProjectRoot: a kind a git work tree holds never splits it).
-  const nearestOf =
-    (test: (dir: string) => Promise<boolean>) =>
-    (memo: Map<string, Promise<ChainStep | undefined>>) => {
-      const nearest = (chain: readonly ChainStep[], i: number): Promise<ChainStep | undefined> => {
-        const step = chain[i];
-        if (i <= 0 || step === undefined) return Promise.resolve(undefined);
-        let found = memo.get(step.realDir);
-        if (found === undefined) {
-          found = test(step.realDir).then((yes) => (yes ? step : nearest(chain, i - 1)));
-          memo.set(step.realDir, found);
-        }
-        return found;
-      };
-      return nearest;
-    };
-  const nearestGit = nearestOf(holdsGit)(new Map());
-  const nearestOther = nearestOf(holdsOtherClone)(new Map());
+  // By real folder: its nearest repository's top below the session root (a `.git`, or an hg,
+  // jj or svn working copy's; undefined: none).
+  const gitOf = new Map<string, Promise<ChainStep | undefined>>();
+  const nearestGit = (chain: readonly ChainStep[], i: number): Promise<ChainStep | undefined> => {
+    const step = chain[i];
+    if (i <= 0 || step === undefined) return Promise.resolve(undefined);
+    let found = gitOf.get(step.realDir);
+    if (found === undefined) {
+      found = holdsRepository(step.realDir).then((git) => (git ? step : nearestGit(chain, i - 1)));
+      gitOf.set(step.realDir, found);
+    }
+    return found;
+  };
   // A session root that is a repository's own (not the home folder) holds the folders below it
   // that are no repository's top of their own; any other session root (`~`, `~/work`, `/`) holds none.
-  let sessionGit: Promise<boolean> | undefined;
-  let sessionOther: Promise<boolean> | undefined;
+  let sessionRepository: Promise<boolean> | undefined;
   return async (chain, i) => {
+    const git = await nearestGit(chain, i);
     const step = chain[i];
     if (step === undefined) return own;
-    let root = await nearestGit(chain, i);
-    if (root === undefined) {
-      const mine = session.home === undefined;
-      sessionGit ??= mine ? holdsGit(session.realRoot) : Promise.resolve(false);
-      if (await sessionGit) return own;
-      root = await nearestOther(chain, i);
-      if (root === undefined) {
-        sessionOther ??= mine ? holdsOtherClone(session.realRoot) : Promise.resolve(false);
-        if (await sessionOther) return own;
-      }
+    if (git === undefined) {
+      sessionRepository ??=
+        session.home === undefined ? holdsRepository(session.realRoot) : Promise.resolve(false);
+      if (await sessionRepository) return own;
     }
     reachOfFolder ??= realpathOrSelf(home).then((realHome) =>
       folderReaches({ home, realHome, trusted }),
@@ -680,7 +666,7 @@ function projectsBelow(
     // No repository between the folder and a session root that is none (a zip, a tarball, a
     // crate in ~/.cargo under a session in ~): the folder is its own project, as a render
     // started in it finds it, not the session's whole root.
-    root ??= step;
+    const root = git ?? step;
     const reach = (await reachOfFolder)({
       dir: step.dir,
       real: step.realDir,

@@ -5,7 +5,7 @@ import { homeFolder, isWithin } from "../../_paths.js";
 import {
   findProjectRoot,
   holdsGit,
-  holdsRepository,
+  insideRepository,
   madeFrom,
   owningRepository,
 } from "../../repo-files/project-root.js";
@@ -253,8 +253,7 @@ export async function projectHome(
       if (parse(shared).root === shared || systemFolder(shared)) continue;
       if (!(await madeByRoot(shared))) shares = true;
     }
-    if (shares && !(await holdsRepository(await findProjectRoot(at, undefined, signal))))
-      out.add(top);
+    if (shares && !(await insideRepository(at, undefined, signal))) out.add(top);
   }
   return [...out];
 }
