@@ -68,19 +68,24 @@ export async function loadSkillsFromDir(
  * `name-collision`. The same real file reached twice (through symlinks or
  * overlapping roots) loads once. Nothing a user file holds makes this throw.
  * `cwd`, `agentDir` and `home` default as for `renderSystemPrompt`. Without a
- * `signal`, it stops at a render's default deadline (5 s) and gives no skills
- * and a `load-deadline` warning. The user's own roots are read first, and
- * what they give alone goes to `soFar.value` (a render's skills step keeps it
- * when the repository's skills make the step late).
+ * `signal`, it stops at a render's default deadline (5 s) and gives the
+ * skills of the user's own folders only, with a `load-deadline` warning. The
+ * user's own roots are read first, and what they give alone goes to
+ * `soFar.value` (a render's skills step, `list` and `expand` keep it when the
+ * repository's skills make them late).
  */
 export async function loadSkills(
   options: LoadSkillsOptions & { soFar?: { value?: LoadSkillsResult } } = {},
 ): Promise<LoadSkillsResult> {
   if (options.signal === undefined) {
-    return boundedByDefault(undefined, "skills", (signal) => loadSkills({ ...options, signal }), {
-      skills: [],
-      diagnostics: [],
-    });
+    // Past the deadline, what the user's own folders gave is kept.
+    const soFar = options.soFar ?? {};
+    return boundedByDefault(
+      undefined,
+      "skills",
+      (signal) => loadSkills({ ...options, signal, soFar }),
+      { soFar: () => soFar.value ?? { skills: [], diagnostics: [] } },
+    );
   }
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const own = await ownRoots(agentDir, home, cwd, options);

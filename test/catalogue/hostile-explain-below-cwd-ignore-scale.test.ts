@@ -36,14 +36,24 @@ describe("hostile repository: explain's walk below cwd, each folder tested again
     const started = performance.now();
     const report = await explainPrompt(pinned(root, { deadlineMs: DEADLINE_MS }));
     const took = performance.now() - started;
+    // Searched in part; or, when the render itself used the deadline on a loaded machine, not at all.
     expect(report.diagnostics.filter((d) => d.code === "rules-below-cwd-cut")).toEqual([
-      {
-        level: "info",
-        code: "rules-below-cwd-cut",
-        message:
-          "explain searched part of the folders below cwd for rule files that come on touch: the walk stopped at its cap or the deadline",
-        path: cwd,
-      },
+      expect.toBeOneOf([
+        {
+          level: "info",
+          code: "rules-below-cwd-cut",
+          message:
+            "explain searched part of the folders below cwd for rule files that come on touch: the walk stopped at its cap or the deadline",
+          path: cwd,
+        },
+        {
+          level: "warning",
+          code: "rules-below-cwd-cut",
+          message:
+            "explain did not search the folders below cwd for rule files that come on touch: the deadline passed first; a longer --deadline searches them",
+          path: cwd,
+        },
+      ]),
     ]);
     // The deadline, one folder's check in progress, the token counts.
     expect(took).toBeLessThan(DEADLINE_MS + 4000);

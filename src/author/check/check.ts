@@ -9,13 +9,16 @@ import { MAX_PROMPT_TAGS, MAX_PROMPT_WORDS } from "../../engine/limits.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { emptyLayer } from "../../locate/load-layer.js";
 import { checkFolders } from "../../options/folders.js";
-import { loadPromptTemplates } from "../../prompt-templates/index.js";
+import {
+  type LoadPromptTemplatesResult,
+  loadPromptTemplates,
+} from "../../prompt-templates/index.js";
 import { ownAgentDir } from "../../repo-files/index.js";
 import { emptyPromptDiagnostics } from "../../sections/empty-prompt.js";
 import { layerSections } from "../../sections/layer.js";
 import { classDataInfos, classOrderInfos } from "../../sections/order-class.js";
 import { type CustomPrompt, renderSections } from "../../sections/render.js";
-import { loadSkills } from "../../skills/index.js";
+import { type LoadSkillsResult, loadSkills } from "../../skills/index.js";
 import type { Diagnostic, DiagnosticLevel, Layer } from "../../types.js";
 import { driftDiagnostics, generalRulesDrift } from "../_drift.js";
 import type { CheckedTemplate, CheckOptions, CheckReport } from "../types.js";
@@ -80,6 +83,9 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
       cut.push(what);
       return nothing;
     };
+  // What your own folders gave (read first): checked whatever the repository's part costs.
+  const skillsSoFar: { value?: LoadSkillsResult } = {};
+  const templatesSoFar: { value?: LoadPromptTemplatesResult } = {};
   const [layers, skills, promptTemplates, presets, config] = await Promise.all([
     Promise.all([
       readLayerForCheck(builtinDir, "builtin", false),
@@ -95,11 +101,15 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
           ]
         : []),
     ]),
-    loadSkills({ ...loaderOptions, signal }).catch(
-      stopped("skills", { skills: [], diagnostics: [] }),
+    loadSkills({ ...loaderOptions, signal, soFar: skillsSoFar }).catch((error: unknown) =>
+      stopped("skills", skillsSoFar.value ?? { skills: [], diagnostics: [] })(error),
     ),
-    loadPromptTemplates({ ...loaderOptions, signal }).catch(
-      stopped("slash-command templates", { templates: [], diagnostics: [] }),
+    loadPromptTemplates({ ...loaderOptions, signal, soFar: templatesSoFar }).catch(
+      (error: unknown) =>
+        stopped(
+          "slash-command templates",
+          templatesSoFar.value ?? { templates: [], diagnostics: [] },
+        )(error),
     ),
     checkPresets({ builtinDir, agentDir, projectDir, trusted, cwd, home }, signal).catch(
       stopped("presets", [] as Diagnostic[]),

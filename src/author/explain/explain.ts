@@ -54,10 +54,7 @@ export async function explainPrompt(
   const sections = explainSections(prepared, result, count);
   // Within what the render left of its deadline: each folder's ignore check runs every pattern of the walk.
   const deadlineMs = prepared.opts?.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  const below = await rulesBelowCwd(
-    prepared,
-    signalAfter(deadlineMs - (performance.now() - started)),
-  );
+  const below = await rulesBelowCwd(prepared, deadlineMs - (performance.now() - started));
   return {
     tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
     sections,
@@ -206,26 +203,36 @@ function stablePrefix(
  */
 async function rulesBelowCwd(
   prepared: PreparedPrompt,
-  signal: AbortSignal | undefined,
+  leftMs: number,
 ): Promise<{ rules: ExplainedRule[]; diagnostics: Diagnostic[] }> {
   const opts = prepared.opts;
   if (opts === undefined) return { rules: [], diagnostics: [] };
   const formats = belowCwdFormats(opts.ruleSources);
   if (formats.length === 0) return { rules: [], diagnostics: [] };
+  // Past the render's deadline (or once it passes mid-search) the folders below cwd are not
+  // searched: a warning says so; the abort is never the report's end.
+  if (leftMs < 1) return { rules: [], diagnostics: [belowCwdNotSearched(opts.cwd)] };
+  const signal = signalAfter(leftMs);
   const ceiling = opts.ceilingDir ?? undefined;
-  const reach = await projectReach({
-    start: opts.cwd,
-    home: opts.home,
-    trusted: opts.trusted,
-    ceiling,
-    signal,
-  });
-  const ignored = privatePaths(reach.realRoot, { hidden: false, signal });
-  const found = await findRulesBelowCwd(opts.cwd, formats, {
-    reach,
-    ignored,
-    ...(signal ? { signal } : {}),
-  });
+  let found: Awaited<ReturnType<typeof findRulesBelowCwd>>;
+  try {
+    const reach = await projectReach({
+      start: opts.cwd,
+      home: opts.home,
+      trusted: opts.trusted,
+      ceiling,
+      signal,
+    });
+    const ignored = privatePaths(reach.realRoot, { hidden: false, signal });
+    found = await findRulesBelowCwd(opts.cwd, formats, {
+      reach,
+      ignored,
+      signal,
+    });
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    return { rules: [], diagnostics: [belowCwdNotSearched(opts.cwd)] };
+  }
   const rules = found.files.map(
     (f): ExplainedRule => ({
       path: f.path,
@@ -250,6 +257,17 @@ async function rulesBelowCwd(
       ]
     : [];
   return { rules, diagnostics };
+}
+
+/** The warning of a search below cwd that the deadline stopped before it found where the project ends. */
+function belowCwdNotSearched(cwd: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "rules-below-cwd-cut",
+    message:
+      "explain did not search the folders below cwd for rule files that come on touch: the deadline passed first; a longer --deadline searches them",
+    path: oneLine(cwd),
+  };
 }
 
 function explainRules(prepared: PreparedPrompt): ExplainedRule[] {

@@ -9,7 +9,7 @@ import {
   loadPromptTemplates,
 } from "../../prompt-templates/index.js";
 import { ownAgentDir } from "../../repo-files/index.js";
-import { loadSkills } from "../../skills/index.js";
+import { type LoadSkillsResult, loadSkills } from "../../skills/index.js";
 import type { CliIo } from "../io.js";
 import { flagPaths } from "../options.js";
 
@@ -50,15 +50,15 @@ export async function loadResources(flags: ResourceFlags, io: CliIo) {
   // What a late loader had read, the user's own files first: kept past the deadline.
   const templatesSoFar: { value?: LoadPromptTemplatesResult } = {};
   const rulesRead: { rules: Rule[]; accounts: RuleAccount[] } = { rules: [], accounts: [] };
+  const skillsSoFar: { value?: LoadSkillsResult } = {};
   const [templates, skills, rules, userHints, projectHints] = await Promise.all([
     within(
       "slash-command templates",
       (signal) => loadPromptTemplates({ ...common, signal, soFar: templatesSoFar }),
       { soFar: () => templatesSoFar.value ?? { templates: [], diagnostics: [] } },
     ),
-    within("skills", (signal) => loadSkills({ ...common, signal }), {
-      skills: [],
-      diagnostics: [],
+    within("skills", (signal) => loadSkills({ ...common, signal, soFar: skillsSoFar }), {
+      soFar: () => skillsSoFar.value ?? { skills: [], diagnostics: [] },
     }),
     within("rule files", (signal) => loadRules({ ...common, signal, soFar: rulesRead }), {
       soFar: () => rulesSoFar(rulesRead, []),
