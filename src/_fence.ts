@@ -115,6 +115,18 @@ function startsAfter(joined: boolean): Start[] {
 const ON_OWN_LINE = startsAfter(false);
 const ON_LINE_BEFORE = startsAfter(true);
 
+/**
+ * Where a text starts: on a line of its own (`false`), on a line a template
+ * began (`true`), or either, when the template that prints it is not known
+ * (`"either"`: a data value, a project's partial).
+ */
+export type TextStart = boolean | "either";
+
+function startsFor(joined: TextStart): readonly Start[] {
+  if (joined === "either") return [...ON_OWN_LINE, ...ON_LINE_BEFORE];
+  return joined ? ON_LINE_BEFORE : ON_OWN_LINE;
+}
+
 /** Readings of `text` from each of `starts`; equal ones are kept once. */
 function readAll(text: string, starts: readonly Start[]): { reading: Reading }[] {
   let live = starts.map((s) => ({ reading: freshReading(s.leaf), joined: s.joined }));
@@ -278,9 +290,9 @@ export function withLine(text: string, line: string): string {
  */
 export function blockClosing(
   text: string,
-  joined = false,
+  joined: TextStart = false,
 ): { lead: string; closer: string | undefined } {
-  const readings = readAll(text, joined ? ON_LINE_BEFORE : ON_OWN_LINE);
+  const readings = readAll(text, startsFor(joined));
   const candidates = new Set<string>();
   for (const { reading } of readings) {
     const closer = closerOf(reading);
@@ -313,8 +325,8 @@ export function blockClosing(
  * A text with nothing left open is returned as it is: a closing line where
  * nothing is open would itself open a fence.
  */
-export function closeOpenFence(text: string): string {
-  const { lead, closer } = blockClosing(text);
+export function closeOpenFence(text: string, joined: TextStart = false): string {
+  const { lead, closer } = blockClosing(text, joined);
   return lead + (closer === undefined ? text : withLine(text, closer));
 }
 
@@ -337,8 +349,26 @@ export function closeOpenComment(text: string): string {
  * at a cap or not, the tree's names) ends with no code block, HTML block or
  * comment left open to run over what follows it.
  */
-export function closeOpenBlocks(text: string): string {
-  return closeOpenComment(closeOpenFence(text));
+export function closeOpenBlocks(text: string, joined: TextStart = false): string {
+  return closeOpenComment(closeOpenFence(text, joined));
+}
+
+/**
+ * {@link closeOpenBlocks} for a text a template prints (a data value: a
+ * context or rule file, a project's `vars:` value, a project's partial): a
+ * closer it adds is followed by a line break of its own. A fence's closing
+ * line holds nothing after its run but spaces and tabs, and a template may
+ * go on writing on the line the value ends (`{{content}}</file>`,
+ * `Ticket: {{vars.ticket}}. Work on it first.`): the closer line would then
+ * close nothing, and the fence run over the rest of the prompt. Read from
+ * either start ({@link TextStart}): a template may print it mid-line, where
+ * its first line opens nothing, or on a line of its own, where it may; when
+ * no one closer is right for both, the text starts after a blank line of its
+ * own. A text with nothing left open is returned as it is.
+ */
+export function closeOpenBlocksOnOwnLine(text: string): string {
+  const closed = closeOpenBlocks(text, "either");
+  return closed === text ? text : `${closed}\n`;
 }
 
 /**

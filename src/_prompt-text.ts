@@ -5,7 +5,7 @@
  */
 
 import { escapeXml } from "../helpers/xml.js";
-import { closeOpenBlocks } from "./_fence.js";
+import { closeOpenBlocksOnOwnLine } from "./_fence.js";
 import { isHidden } from "./_text.js";
 
 /**
@@ -398,10 +398,11 @@ export function withoutAgentVariablesIn<T>(value: T): T {
  * or rule file, the workspace tree): no tag of the prompt's own elements
  * ({@link escapeWrapperTags}), and no fenced code block or HTML comment left
  * open at its end to run on over the element's closing tag and the sections
- * after it.
+ * after it ({@link closeOpenBlocksOnOwnLine}: the closer ends with a line
+ * break, so a template writing on after the text does not undo it).
  */
 export function elementText(text: string, names: ReadonlySet<string>): string {
-  return closeOpenBlocks(escapeWrapperTags(text, names));
+  return closeOpenBlocksOnOwnLine(escapeWrapperTags(text, names));
 }
 
 /**
@@ -416,7 +417,7 @@ export function elementText(text: string, names: ReadonlySet<string>): string {
  * ends every list item and block quote, cannot continue a paragraph (nor a
  * link reference definition's title), and an HTML tag alone on it starts a
  * block of its own. Fences and HTML blocks that run to an end are closed
- * before it ({@link closeOpenBlocks}).
+ * before it ({@link closeOpenBlocksOnOwnLine}).
  */
 export const ELEMENT_END = "\n\n";
 
@@ -477,12 +478,12 @@ export function lineOpeningNoBlock(line: string): string {
  * A value a config file or a preset gives (a tool's description, which may
  * run over lines of the user's own): {@link nameText}'s escapes without
  * joining its lines, and no fence or HTML block left open
- * ({@link closeOpenBlocks}). A one-line value is {@link nameText}'s.
+ * ({@link closeOpenBlocksOnOwnLine}, its closer on a line of its own). A one-line value is {@link nameText}'s.
  */
 export function valueText(text: string, names: ReadonlySet<string>): string {
   if (!text.includes("\n")) return nameText(text, names);
   const escaped = escapeWrapperTags(text, names);
-  return closeOpenBlocks(
+  return closeOpenBlocksOnOwnLine(
     escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped,
   );
 }
