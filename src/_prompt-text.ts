@@ -557,13 +557,17 @@ const ELEMENT_IN_TEMPLATE =
  * disabled: a name too many costs nothing), and every element its templates close or open with `{{#xml}}`
  * (`user_instructions`, `available_skills`, …), {@link TOUCH_ELEMENT} and
  * {@link HOST_ELEMENTS}; with `substitutes` (the agent replaces its `${…}`
- * variables in the file), {@link AGENT_VARIABLES} too.
+ * variables in the file), {@link AGENT_VARIABLES} too. `texts`: the other
+ * templates and texts of yours that render (partials, your SYSTEM.md,
+ * APPEND_SYSTEM.md, AGENTS.md), read the same way: an element your partial
+ * wraps each context file in is as much the prompt's as a section's.
  * Templates are few and small, so one regular expression over each body costs
  * nothing next to the render.
  */
 export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
   substitutes = false,
+  texts: readonly string[] = [],
 ): Set<string> {
   const names = new Set<string>([TOUCH_ELEMENT, ...HOST_ELEMENTS]);
   if (substitutes) names.add(AGENT_VARIABLES);
@@ -574,6 +578,21 @@ export function wrapperNames(
     for (const m of t.body.matchAll(ELEMENT_IN_TEMPLATE))
       names.add((m[1] ?? m[2] ?? "").toLowerCase());
   }
-  names.delete("");
-  return names;
+  return withElementNames(names, texts);
+}
+
+/**
+ * `names` and the elements each of `texts` (a template or a text of yours)
+ * closes or opens with `{{#xml}}`, read as {@link wrapperNames} reads a
+ * template: a new set.
+ */
+export function withElementNames(
+  names: ReadonlySet<string>,
+  texts: readonly string[],
+): Set<string> {
+  const all = new Set(names);
+  for (const text of texts)
+    for (const m of text.matchAll(ELEMENT_IN_TEMPLATE)) all.add((m[1] ?? m[2] ?? "").toLowerCase());
+  all.delete("");
+  return all;
 }
