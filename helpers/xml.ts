@@ -20,9 +20,53 @@ export function escapeXml(value: unknown): string {
 
 const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
+/** An attribute's name: a tag name, or one with a namespace (`xml:lang`). */
+const ATTRIBUTE_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]*$/;
+
+/** The characters an attribute value written between double quotes must not hold as they are. */
+const ATTRIBUTE_SPECIAL = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});)|[<>"\n\r]/g;
+
+const ATTRIBUTE_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "\n": "&#10;",
+  "\r": "&#13;",
+};
+
+/**
+ * `value` as the text of an attribute written `name="…"`: every `"`, `<`,
+ * `>` and line break escaped, and every `&` that starts no entity. A value
+ * from the data may be escaped already (a context file's `path`, or `&lt;`
+ * where a project's value held `<`): its entities are kept, not written
+ * `&amp;lt;`. A project's one-line value `PROJ-1" source="user` then stays
+ * one attribute's text.
+ */
+export function attributeValue(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  return String(value).replace(ATTRIBUTE_SPECIAL, (c) => ATTRIBUTE_ENTITIES[c] ?? c);
+}
+
+/**
+ * ` name="value"` for each of the block's key=value pairs, sorted by name
+ * (Handlebars gives them in no order a template can rely on).
+ */
+function attributes(hash: Record<string, unknown> | undefined): string {
+  let out = "";
+  const pairs = Object.entries(hash ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name, value] of pairs) {
+    if (!ATTRIBUTE_NAME.test(name)) throw new Error(`"${name}" is not a valid attribute name`);
+    out += ` ${name}="${attributeValue(value)}"`;
+  }
+  return out;
+}
+
 /**
  * `{{#xml "tag"}}…{{/xml}}`: wraps the block as `<tag>\n…\n</tag>`; nothing
- * when the block is blank. The block's ends are trimmed only where that
+ * when the block is blank. Key=value pairs are the tag's attributes, their
+ * values escaped ({@link attributeValue}): `{{#xml "ticket" id=vars.ticket}}`
+ * writes `<ticket id="…">` whatever the value holds. The block's ends are trimmed only where that
  * leaves nothing open it did not, and a text that needs the blank line it
  * starts with keeps it after the tag line (`wrappedBody`, src/_fence.ts).
  */
@@ -37,5 +81,5 @@ export function xmlBlock(this: unknown, tag: unknown, options?: HelperOptions): 
   if (!TAG_NAME.test(name)) throw new Error(`"${name}" is not a valid tag name`);
   // Trimmed only where that leaves nothing open the text did not (src/_fence.ts).
   const body = wrappedBody(written, name, true);
-  return `<${name}>\n${body}\n</${name}>`;
+  return `<${name}${attributes(options.hash)}>\n${body}\n</${name}>`;
 }

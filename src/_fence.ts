@@ -115,6 +115,18 @@ function startsAfter(joined: boolean): Start[] {
 const ON_OWN_LINE = startsAfter(false);
 const ON_LINE_BEFORE = startsAfter(true);
 
+/**
+ * Where a text starts: on a line of its own (`false`), on a line a template
+ * began (`true`), or either, when the template that prints it is not known
+ * (`"either"`: a data value, a project's partial).
+ */
+export type TextStart = boolean | "either";
+
+function startsFor(joined: TextStart): readonly Start[] {
+  if (joined === "either") return [...ON_OWN_LINE, ...ON_LINE_BEFORE];
+  return joined ? ON_LINE_BEFORE : ON_OWN_LINE;
+}
+
 /** Readings of `text` from each of `starts`; equal ones are kept once. */
 function readAll(text: string, starts: readonly Start[]): { reading: Reading }[] {
   let live = starts.map((s) => ({ reading: freshReading(s.leaf), joined: s.joined }));
@@ -161,6 +173,46 @@ function isAsciiBlank(code: number): boolean {
 }
 
 /**
+ * True when `text` trimmed (JavaScript's `trim()`, `trimmedLength` long) and
+ * kept (`text[start, end)`: its ASCII blank lines off) read the same after
+ * the first line of the trimmed text, after each of `starts` (`before`
+ * written first): the lines after it are the same text, so they read the
+ * same too, but for the end, which {@link opensMore} compares. A trim that
+ * takes Unicode white space or an indent off the first line may make it a
+ * fence (`\u3000```` is a paragraph's text, trimmed a fence's opener), a
+ * quote, a list item or a heading; a fence your own text closes later hides
+ * what is between from the check of the end alone.
+ */
+function sameFirstLine(
+  text: string,
+  start: number,
+  end: number,
+  trimmedLength: number,
+  before: string,
+  starts: readonly Start[],
+): boolean {
+  const from = text.length - text.trimStart().length;
+  if (from === start) return true;
+  let lineEnd = from;
+  while (lineEnd < text.length) {
+    const code = text.charCodeAt(lineEnd);
+    if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
+    lineEnd++;
+  }
+  const kept = before + text.slice(start, Math.min(lineEnd, end));
+  const trimmed = before + text.slice(from, Math.min(lineEnd, from + trimmedLength));
+  const budget = Math.max(kept.length, trimmed.length);
+  for (const { leaf } of starts) {
+    const a = freshReading(leaf);
+    const b = freshReading(leaf);
+    eachLine(kept, (f, t) => readLine(a, kept, f, t));
+    eachLine(trimmed, (f, t) => readLine(b, trimmed, f, t));
+    if (!sameReading(a, b, budget)) return false;
+  }
+  return true;
+}
+
+/**
  * `text` as an element holds it, between its tag line and its closing tag (a
  * section's `<tag>`, `{{#xml "tag"}}`'s), or as a section without a tag
  * prints it after the blank line before it (`tag` false): without the blank
@@ -172,8 +224,11 @@ function isAsciiBlank(code: number): boolean {
  *   spaces and tabs (U+3000, U+00A0, …), which CommonMark reads as text: a
  *   value `\u3000```` is a paragraph, trimmed a fence that runs to the end of
  *   the prompt; so is the first line's indentation (`    ```` is indented
- *   code). They are taken off only when the text then leaves nothing open it
- *   did not, read after the tag line; else the text keeps them.
+ *   code). They are taken off only when the trimmed first line reads as
+ *   it did ({@link sameFirstLine}: a fence your own text closes later would
+ *   make your lines between code, with nothing open at the end) and the
+ *   text then leaves nothing open it did not, read after the tag line; else
+ *   the text keeps them.
  * - The blank line a text starts with ({@link blockClosing}'s lead, given to
  *   a text that reads otherwise after a paragraph's or a tag's line than
  *   after a blank one) is kept, as one blank line after the tag line, when
@@ -207,9 +262,9 @@ export function wrappedBody(text: string, tag: string | false, xml = false): str
   if (trimmed === kept) return lead ? `\n${kept}` : kept;
   const before = lead ? "" : head;
   const context = lead ? AFTER_BLANK : starts;
-  const opens = opensMore(closersAtEnd(before + trimmed, context), () =>
-    closersAtEnd(before + kept, context),
-  );
+  const opens =
+    !sameFirstLine(text, start, end, trimmed.length, before, context) ||
+    opensMore(closersAtEnd(before + trimmed, context), () => closersAtEnd(before + kept, context));
   const body = opens ? kept : trimmed;
   return lead ? `\n${body}` : body;
 }
@@ -278,9 +333,9 @@ export function withLine(text: string, line: string): string {
  */
 export function blockClosing(
   text: string,
-  joined = false,
+  joined: TextStart = false,
 ): { lead: string; closer: string | undefined } {
-  const readings = readAll(text, joined ? ON_LINE_BEFORE : ON_OWN_LINE);
+  const readings = readAll(text, startsFor(joined));
   const candidates = new Set<string>();
   for (const { reading } of readings) {
     const closer = closerOf(reading);
@@ -313,8 +368,8 @@ export function blockClosing(
  * A text with nothing left open is returned as it is: a closing line where
  * nothing is open would itself open a fence.
  */
-export function closeOpenFence(text: string): string {
-  const { lead, closer } = blockClosing(text);
+export function closeOpenFence(text: string, joined: TextStart = false): string {
+  const { lead, closer } = blockClosing(text, joined);
   return lead + (closer === undefined ? text : withLine(text, closer));
 }
 
@@ -337,8 +392,26 @@ export function closeOpenComment(text: string): string {
  * at a cap or not, the tree's names) ends with no code block, HTML block or
  * comment left open to run over what follows it.
  */
-export function closeOpenBlocks(text: string): string {
-  return closeOpenComment(closeOpenFence(text));
+export function closeOpenBlocks(text: string, joined: TextStart = false): string {
+  return closeOpenComment(closeOpenFence(text, joined));
+}
+
+/**
+ * {@link closeOpenBlocks} for a text a template prints (a data value: a
+ * context or rule file, a project's `vars:` value, a project's partial): a
+ * closer it adds is followed by a line break of its own. A fence's closing
+ * line holds nothing after its run but spaces and tabs, and a template may
+ * go on writing on the line the value ends (`{{content}}</file>`,
+ * `Ticket: {{vars.ticket}}. Work on it first.`): the closer line would then
+ * close nothing, and the fence run over the rest of the prompt. Read from
+ * either start ({@link TextStart}): a template may print it mid-line, where
+ * its first line opens nothing, or on a line of its own, where it may; when
+ * no one closer is right for both, the text starts after a blank line of its
+ * own. A text with nothing left open is returned as it is.
+ */
+export function closeOpenBlocksOnOwnLine(text: string): string {
+  const closed = closeOpenBlocks(text, "either");
+  return closed === text ? text : `${closed}\n`;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 
 import { escapeXml } from "../helpers/xml.js";
-import { closeOpenBlocks } from "./_fence.js";
+import { closeOpenBlocksOnOwnLine } from "./_fence.js";
 import { isHidden } from "./_text.js";
 
 /**
@@ -398,10 +398,11 @@ export function withoutAgentVariablesIn<T>(value: T): T {
  * or rule file, the workspace tree): no tag of the prompt's own elements
  * ({@link escapeWrapperTags}), and no fenced code block or HTML comment left
  * open at its end to run on over the element's closing tag and the sections
- * after it.
+ * after it ({@link closeOpenBlocksOnOwnLine}: the closer ends with a line
+ * break, so a template writing on after the text does not undo it).
  */
 export function elementText(text: string, names: ReadonlySet<string>): string {
-  return closeOpenBlocks(escapeWrapperTags(text, names));
+  return closeOpenBlocksOnOwnLine(escapeWrapperTags(text, names));
 }
 
 /**
@@ -416,7 +417,7 @@ export function elementText(text: string, names: ReadonlySet<string>): string {
  * ends every list item and block quote, cannot continue a paragraph (nor a
  * link reference definition's title), and an HTML tag alone on it starts a
  * block of its own. Fences and HTML blocks that run to an end are closed
- * before it ({@link closeOpenBlocks}).
+ * before it ({@link closeOpenBlocksOnOwnLine}).
  */
 export const ELEMENT_END = "\n\n";
 
@@ -477,12 +478,12 @@ export function lineOpeningNoBlock(line: string): string {
  * A value a config file or a preset gives (a tool's description, which may
  * run over lines of the user's own): {@link nameText}'s escapes without
  * joining its lines, and no fence or HTML block left open
- * ({@link closeOpenBlocks}). A one-line value is {@link nameText}'s.
+ * ({@link closeOpenBlocksOnOwnLine}, its closer on a line of its own). A one-line value is {@link nameText}'s.
  */
 export function valueText(text: string, names: ReadonlySet<string>): string {
   if (!text.includes("\n")) return nameText(text, names);
   const escaped = escapeWrapperTags(text, names);
-  return closeOpenBlocks(
+  return closeOpenBlocksOnOwnLine(
     escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped,
   );
 }
@@ -556,13 +557,17 @@ const ELEMENT_IN_TEMPLATE =
  * disabled: a name too many costs nothing), and every element its templates close or open with `{{#xml}}`
  * (`user_instructions`, `available_skills`, …), {@link TOUCH_ELEMENT} and
  * {@link HOST_ELEMENTS}; with `substitutes` (the agent replaces its `${…}`
- * variables in the file), {@link AGENT_VARIABLES} too.
+ * variables in the file), {@link AGENT_VARIABLES} too. `texts`: the other
+ * templates and texts of yours that render (partials, your SYSTEM.md,
+ * APPEND_SYSTEM.md, AGENTS.md), read the same way: an element your partial
+ * wraps each context file in is as much the prompt's as a section's.
  * Templates are few and small, so one regular expression over each body costs
  * nothing next to the render.
  */
 export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
   substitutes = false,
+  texts: readonly string[] = [],
 ): Set<string> {
   const names = new Set<string>([TOUCH_ELEMENT, ...HOST_ELEMENTS]);
   if (substitutes) names.add(AGENT_VARIABLES);
@@ -573,6 +578,21 @@ export function wrapperNames(
     for (const m of t.body.matchAll(ELEMENT_IN_TEMPLATE))
       names.add((m[1] ?? m[2] ?? "").toLowerCase());
   }
-  names.delete("");
-  return names;
+  return withElementNames(names, texts);
+}
+
+/**
+ * `names` and the elements each of `texts` (a template or a text of yours)
+ * closes or opens with `{{#xml}}`, read as {@link wrapperNames} reads a
+ * template: a new set.
+ */
+export function withElementNames(
+  names: ReadonlySet<string>,
+  texts: readonly string[],
+): Set<string> {
+  const all = new Set(names);
+  for (const text of texts)
+    for (const m of text.matchAll(ELEMENT_IN_TEMPLATE)) all.add((m[1] ?? m[2] ?? "").toLowerCase());
+  all.delete("");
+  return all;
 }

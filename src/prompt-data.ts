@@ -46,6 +46,13 @@ export interface PromptDataInputs {
    * rule file may open or close one of them.
    */
   wrappers: ReadonlySet<string>;
+  /**
+   * The names your own context files are escaped against: {@link wrappers}
+   * without those only your own context files write (a repository's text may
+   * not write your `AGENTS.md`'s `<team_policy>`; your file does). Absent:
+   * {@link wrappers}.
+   */
+  userFileWrappers?: ReadonlySet<string>;
   /** What the rule-files step found, before dedupe against the texts the prompt states. */
   ruleFiles: LoadedRules;
   skills: readonly Skill[];
@@ -97,7 +104,11 @@ export function assemblePromptData(input: PromptDataInputs): {
   const contextFiles = input.contextFiles.map(({ path, content, origin }) => ({
     // As the element's attribute prints it: escaped in the data, so any template gets it safe.
     path: xmlNameText(path),
-    content: elementText(content, input.wrappers),
+    // Your own file is escaped without the names only your own files write (`<team_policy>`).
+    content: elementText(
+      content,
+      origin === "user" ? (input.userFileWrappers ?? input.wrappers) : input.wrappers,
+    ),
     origin,
   }));
   const ruleInputs = {

@@ -1,9 +1,9 @@
 import { monotonicMs } from "./_pace.js";
-import { escapeWrapperTags, nameText, wrapperNames } from "./_prompt-text.js";
+import { escapeWrapperTags, nameText, withElementNames, wrapperNames } from "./_prompt-text.js";
 import type { PresetReport } from "./agents/index.js";
 import { renderWithinBudget, renderWithRoom } from "./budget/fit.js";
 import { type OptionProvenance, projectVarNames } from "./config/index.js";
-import type { PromptData } from "./data.js";
+import type { ContextFile, PromptData } from "./data.js";
 import { capDiagnostics, createEngine, type Engine } from "./engine/index.js";
 import type { ContextProvenance } from "./gather/context/index.js";
 import {
@@ -50,6 +50,12 @@ export interface PreparedPrompt {
   partials: Record<string, string>;
   /** Sources of the partials of your layers and the builtins' ({@link RenderInput.ownPartials}). */
   ownPartials: ReadonlySet<string>;
+  /**
+   * The element names no repository text may open or close
+   * ({@link wrapperNames}): what a session's files given on touch are
+   * escaped against too. Absent: those of `templates`.
+   */
+  wrapperNames?: ReadonlySet<string>;
   data: PromptData;
   customPrompt: CustomPrompt | null;
   extraSections: ExtraSection[];
@@ -232,11 +238,10 @@ export async function preparePrompt(
   // 4. The data the templates see, and the templates.
   const { builtin, context, tree } = outcomes;
   const layers = [builtin.value.layer, outcomes.user.value, outcomes.project.value];
-  const wrappers = wrapperNames(layers.flatMap(sectionsOf), preset.substitutes);
+  const names = promptWrappers(layers, resolved, context.value.files);
+  const { wrappers } = names;
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt, wrappers), layers);
-  // A user's or project's general-rules.md replaces the builtin rules.md (the last layer wins).
-  const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules ?? null;
-  const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, resolved, wrappers);
+  const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, resolved, names);
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
     opts,
@@ -262,6 +267,7 @@ export async function preparePrompt(
     data: assembled.data,
     customPrompt,
     extraSections: opts.extraSections,
+    wrapperNames: wrappers,
     diagnostics,
     steps: timings,
     context: context.value.provenance,
@@ -276,9 +282,7 @@ export async function preparePrompt(
     origins: resolved.origins,
     options,
     opts,
-    ...(generalRules
-      ? { generalRules: { path: generalRules.path, count: generalRules.rules.length } }
-      : {}),
+    ...generalRulesReport(layers),
     ...(resolved.configFiles ? { configFiles: resolved.configFiles } : {}),
     deadline,
   };
@@ -317,6 +321,63 @@ function generalRuleLines(
 
 /** A layer's section templates, as {@link wrapperNames} reads them. */
 const sectionsOf = (layer: LoadedLayer) => layer.sections;
+
+interface PromptWrappers {
+  wrappers: Set<string>;
+  userFileWrappers: Set<string>;
+}
+
+/**
+ * The `general-rules.md` whose list replaced the builtin rules.md, for the
+ * report: a user's or project's (the last layer that has one wins).
+ */
+function generalRulesReport(layers: readonly LoadedLayer[]): Pick<PreparedPrompt, "generalRules"> {
+  const generalRules = layers.findLast((l) => l.generalRules !== null)?.generalRules;
+  return generalRules
+    ? { generalRules: { path: generalRules.path, count: generalRules.rules.length } }
+    : {};
+}
+
+/**
+ * The element names no repository text may open or close (`wrappers`,
+ * {@link wrapperNames}), and the ones your own context files are escaped
+ * against (`userFileWrappers`: without the names only they write).
+ */
+function promptWrappers(
+  layers: readonly LoadedLayer[],
+  { opts, preset }: ResolvedRender,
+  contextFiles: readonly ContextFile[],
+): PromptWrappers {
+  const userFileWrappers = wrapperNames(
+    layers.flatMap(sectionsOf),
+    preset.substitutes,
+    elementTexts(layers, opts),
+  );
+  const yours = contextFiles.filter((f) => f.origin === "user").map((f) => f.content);
+  return { wrappers: withElementNames(userFileWrappers, yours), userFileWrappers };
+}
+
+/**
+ * The texts besides the section templates whose elements a repository's text
+ * may not open or close ({@link wrapperNames}): every layer's partials (a
+ * section of yours may wrap each context file in a partial's
+ * `{{#xml "file"}}`), and your own texts: your SYSTEM.md or
+ * SYSTEM_TEMPLATE.md, APPEND_SYSTEM.md and the prompts you give as options
+ * (`<team_policy>…</team_policy>`); your AGENTS.md is added after
+ * ({@link withElementNames}). A repository's text is not among them.
+ */
+function elementTexts(layers: readonly LoadedLayer[], opts: ResolvedRender["opts"]): string[] {
+  const texts = layers.flatMap((l) => Object.values(l.partials));
+  for (const l of layers) {
+    if (l.layer === "project") continue;
+    if (l.system) texts.push(l.system.text);
+    if (l.append !== null) texts.push(l.append);
+  }
+  if (opts.systemPrompt && opts.systemPrompt.repository !== true)
+    texts.push(opts.systemPrompt.text);
+  for (const part of opts.appendSystemPrompt) if (part.repository !== true) texts.push(part.text);
+  return texts;
+}
 
 /**
  * Every layer's section templates, the variant for `model` of each, and the
@@ -368,7 +429,7 @@ function whoseTexts(
   layers: readonly LoadedLayer[],
   customPrompt: CustomPrompt | null,
   { opts, provenance }: ResolvedRender,
-  wrappers: ReadonlySet<string>,
+  { wrappers, userFileWrappers }: PromptWrappers,
 ) {
   const parts = appendParts(layers, opts.appendSystemPrompt);
   const printed = printedParts(parts, wrappers);
@@ -380,6 +441,7 @@ function whoseTexts(
     appendParts: parts,
     printedAppend: printed,
     repositoryVars: projectVarNames(provenance),
+    userFileWrappers,
   };
 }
 

@@ -1,4 +1,4 @@
-import { closeOpenBlocks, wrappedBody } from "../_fence.js";
+import { closeOpenBlocks, closeOpenBlocksOnOwnLine, wrappedBody } from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { PromptData } from "../data.js";
 import {
@@ -608,14 +608,20 @@ export function renderSections(
    * A trusted project's partial (one no layer of yours nor the builtins has
    * with that source), closed as its sections are ({@link closedProject}):
    * over a partial of yours it is printed inside your section, and a fence it
-   * left open made the rest of your section and every later one code.
+   * left open made the rest of your section and every later one code. Its
+   * text always ends with a line break (given one when it has none), and so
+   * does a closer added to it: Handlebars drops the line break after a
+   * `{{> name}}` alone on its line and expects the partial to bring its own,
+   * so a partial without one was joined to your next line after it was
+   * judged (a closer and your line close nothing; `<!-` and your `- item`
+   * make `<!--`, `~~` and your `~/…` a fence). Called mid-line, what follows
+   * the call on your line starts a line of its own.
    */
   function projectPartial(name: string, source: string, text: string): string {
     if (input.ownPartials === undefined || input.ownPartials.has(source)) return text;
-    const closing = closeOpenBlocks(text);
-    if (closing === text) return text;
-    // A standalone `{{> name}}` line takes its line break from the partial: keep the text's last one.
-    const closed = text.endsWith("\n") && !closing.endsWith("\n") ? `${closing}\n` : closing;
+    const ended = withFinalNewline(text);
+    const closed = closeOpenBlocksOnOwnLine(ended);
+    if (closed === ended) return ended;
     if (!openPartials.has(name)) {
       openPartials.add(name);
       diagnostics.push({

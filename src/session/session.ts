@@ -179,6 +179,7 @@ export function openPromptSession(
     }
     touch.overrides = overrides;
     touch.wrappers = prepared.templates;
+    touch.wrapperNames = prepared.wrapperNames;
     const changes = previous ? diffSections(previous.sections, result.sections) : undefined;
     previous = result;
     return { result, changes };

@@ -26,6 +26,12 @@ export interface TouchState {
   overrides: Omit<SystemPromptOptions, "cwd">;
   /** The last render's section templates, whose element names the text may not use. */
   wrappers: readonly Pick<SectionTemplate, "name" | "meta" | "body">[] | undefined;
+  /**
+   * The last render's element names, its partials' and your own texts' with
+   * its templates' (the render's `wrapperNames`); absent: those of
+   * {@link wrappers}.
+   */
+  wrapperNames?: ReadonlySet<string>;
 }
 
 /**
@@ -118,7 +124,7 @@ export async function touchOptions(
     ruleSources: opts.ruleSources,
     projectDir: opts.projectDirName,
     contextFiles: asked.contextFiles ?? options.noContextFiles !== true,
-    wrappers: wrapperNames(templates),
+    wrappers: touch.wrapperNames ?? wrapperNames(templates),
     delivered: touch.delivered,
     ...(asked.agentLoads ? { agentLoads: asked.agentLoads } : {}),
   };
