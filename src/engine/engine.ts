@@ -813,9 +813,18 @@ function meterInlinePartials(
       fn: DecoratorProgram,
       props: { [SCOPE_KEY]?: Scope },
       container: { partials: Partials },
-      options: { args: unknown[]; fn: DecoratorProgram },
+      options: { args: unknown[]; hash?: unknown; fn: DecoratorProgram },
     ) => {
-      current()?.tick();
+      const budget = current();
+      if (budget !== undefined) {
+        budget.tick();
+        // Its parameters and key=value pairs, built at each run (review rev45b F2).
+        const { args, hash } = options;
+        budget.words(
+          (Array.isArray(args) ? args.length : 0) +
+            (hash !== null && typeof hash === "object" ? Object.keys(hash).length : 0),
+        );
+      }
       let ret = fn;
       let scope = props[SCOPE_KEY];
       if (scope === undefined) {
@@ -962,7 +971,7 @@ const PARTIAL_CONTEXT = "partial context";
 function partialContext(current: () => RenderBudget | undefined): HelperDelegate {
   return (context: unknown, pairs: unknown) => {
     // The call's key=value pairs, which Handlebars copies into the context: counted as calls.
-    if (typeof pairs === "number") current()?.pairs(pairs);
+    if (typeof pairs === "number") current()?.words(pairs);
     if (typeof context === "string") return {};
     if (context === null || typeof context !== "object") return context;
     const budget = current();
