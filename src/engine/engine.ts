@@ -409,7 +409,11 @@ export function createEngine(): Engine {
         } else {
           compiled = compile(source, spending?.work, spending?.compiles);
           result = compiled.template(context, options);
-          if (finish) result = finish(name, source, result);
+          if (finish) {
+            // Read whole, callees' text included, at each partial level (review rev45b F6).
+            spending?.reread(result.length);
+            result = finish(name, source, result);
+          }
         }
         spending?.end(result);
       } catch (error) {
