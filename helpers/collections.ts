@@ -1,4 +1,5 @@
 import type { HelperDelegate } from "handlebars";
+import { marked, WALKS_KEYS } from "./_cost.js";
 import { branch, splitHelperArgs } from "./logic.js";
 
 /** Arrays and other non-string iterables (Set, Map) are lists; strings are text. */
@@ -47,11 +48,11 @@ export function includesHelper(...args: unknown[]): boolean {
   return contains(params[0], params[1]);
 }
 
-/** `{{len x}}`. */
-export function lenHelper(...args: unknown[]): number {
+/** `{{len x}}`; an object's keys are walked, and counted as calls by the engine. */
+export const lenHelper = marked(function lenHelper(...args: unknown[]): number {
   const [params] = splitHelperArgs(args);
   return sizeOf(params[0]);
-}
+}, WALKS_KEYS);
 
 export const collectionHelpers: Readonly<Record<string, HelperDelegate>> = {
   has: hasHelper,

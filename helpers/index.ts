@@ -5,6 +5,7 @@ import { logicHelpers, splitHelperArgs } from "./logic.js";
 import { textHelpers } from "./text.js";
 import { escapeXml, xmlBlock } from "./xml.js";
 
+export { hasMark, READS_BLOCK, WALKS_KEYS } from "./_cost.js";
 export { contains, isList, sizeOf } from "./collections.js";
 export { isTruthy } from "./logic.js";
 export { MAX_HELPER_TEXT, unescapeSeparator } from "./text.js";

@@ -1,5 +1,6 @@
 import type { HelperOptions } from "handlebars";
 import { wrappedBody } from "../src/_fence.js";
+import { marked, READS_BLOCK } from "./_cost.js";
 
 const XML_ENTITIES: Record<string, string> = {
   "&": "&amp;",
@@ -69,8 +70,14 @@ function attributes(hash: Record<string, unknown> | undefined): string {
  * writes `<ticket id="…">` whatever the value holds. The block's ends are trimmed only where that
  * leaves nothing open it did not, and a text that needs the blank line it
  * starts with keeps it after the tag line (`wrappedBody`, src/_fence.ts).
+ * Reading the block's text again, it is marked so that the engine counts
+ * that text at each level (READS_BLOCK).
  */
-export function xmlBlock(this: unknown, tag: unknown, options?: HelperOptions): string {
+export const xmlBlock = marked(function xmlBlock(
+  this: unknown,
+  tag: unknown,
+  options?: HelperOptions,
+): string {
   // `{{#xml}}` passes the options object as `tag`; `{{xml "t"}}` has no block to wrap.
   if (options === undefined || typeof options.fn !== "function") {
     throw new Error('must be used as a block with a tag name: {{#xml "tag"}}…{{/xml}}');
@@ -82,4 +89,4 @@ export function xmlBlock(this: unknown, tag: unknown, options?: HelperOptions): 
   // Trimmed only where that leaves nothing open the text did not (src/_fence.ts).
   const body = wrappedBody(written, name, true);
   return `<${name}${attributes(options.hash)}>\n${body}\n</${name}>`;
-}
+}, READS_BLOCK);

@@ -1,4 +1,5 @@
 import type { HelperDelegate } from "handlebars";
+import { hasMark, READS_BLOCK, WALKS_KEYS } from "../../helpers/index.js";
 import { locationOf, PartialCallError, TemplateError } from "./_errors.js";
 import { type TemplateSize, templateSize } from "./_shape.js";
 import {
@@ -8,10 +9,12 @@ import {
   MAX_PROMPT_COMPILES,
   MAX_PROMPT_INPUT,
   MAX_PROMPT_OUTPUT,
+  MAX_PROMPT_REREAD,
   MAX_PROMPT_TAGS,
   MAX_PROMPT_WORDS,
   MAX_RENDER_CALLS,
   MAX_RENDER_OUTPUT,
+  MAX_RENDER_REREAD,
   PARTIAL_CONTEXT_KEY_COST,
 } from "./limits.js";
 
@@ -70,6 +73,8 @@ export class PromptWork {
   calls = 0;
   produced = 0;
   given = 0;
+  /** Text read again by blocks and partials ({@link RenderBudget.reread}). */
+  reread = 0;
   tags = 0;
   words = 0;
   /** Set when a render crossed the prompt's limits: render no more sections. */
@@ -206,6 +211,7 @@ export class RenderBudget {
   private calls = 0;
   private produced = 0;
   private given = 0;
+  private read = 0;
   /** For each call running now (and the render itself at [0]), the output length of the calls it made. */
   private readonly childOutput: number[] = [0];
   /** The partials running now, outermost first. */
@@ -218,12 +224,14 @@ export class RenderBudget {
   }
 
   /**
-   * Counts the key=value pairs a call is given as that many calls more:
-   * Handlebars builds them into an object at each call (and copies them for a
-   * partial), so one tag of 9,000 pairs in nested loops cost 12-16 ms a call,
-   * 38 s of CPU for 4,096 counted calls (issue 24, review rev44d F2).
+   * Counts the words a call is given, its parameters and key=value pairs, as
+   * that many calls more: Handlebars looks each parameter up and builds the
+   * pairs into an object at each call (and copies them for a partial), so
+   * one tag of 9,000 pairs in nested loops cost 12-16 ms a call, 38 s of CPU
+   * for 4,096 counted calls (issue 24, review rev44d F2), and one of 19,000
+   * parameters ~4.7 ms a call, 58 s at the default deadline (review rev45b F2).
    */
-  pairs(n: number): void {
+  words(n: number): void {
     if (n > 0) this.count(n);
   }
 
@@ -327,6 +335,25 @@ export class RenderBudget {
     }
   }
 
+  /**
+   * Counts `n` characters of text produced already that a block helper or a
+   * partial's finishing reads again ({@link MAX_RENDER_REREAD},
+   * {@link MAX_PROMPT_REREAD}); throws, before the reading, past them.
+   */
+  reread(n: number): void {
+    if (n <= 0) return;
+    this.read += n;
+    const work = this.work;
+    if (work) work.reread += n;
+    if (this.read > MAX_RENDER_REREAD || (work && work.reread > MAX_PROMPT_REREAD)) {
+      if (work && work.reread > MAX_PROMPT_REREAD) work.spent = true;
+      const limit = this.read > MAX_RENDER_REREAD ? MAX_RENDER_REREAD : MAX_PROMPT_REREAD;
+      throw new TemplateError(
+        `Render stopped: blocks and partials read their text again past ${limit / (1024 * 1024)} MiB (a {{#xml}} block or a partial nested around a long text, each level reading it all)`,
+      );
+    }
+  }
+
   /** Counts one piece of work as a call (an inline partial defined again), with no output. */
   tick(): void {
     this.begin();
@@ -366,6 +393,25 @@ function sizeGiven(value: unknown): number {
   return 0;
 }
 
+/**
+ * The keys of the objects among a helper call's arguments (the options
+ * object, last, aside): what a helper that walks them ({@link WALKS_KEYS},
+ * `len`) does. Counted as calls, as an object counts nothing toward what
+ * helpers are given: `{{len vars}}` walked the project's 1,150 vars for one
+ * counted call, two sections of 194,000 such calls 11 s of CPU at the
+ * default deadline (issue 24, review rev45b F5).
+ */
+function objectKeys(args: readonly unknown[]): number {
+  let n = 0;
+  for (let i = 0; i < args.length - 1; i++) {
+    const value = args[i];
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      n += value instanceof Set || value instanceof Map ? 0 : Object.keys(value).length;
+    }
+  }
+  return n;
+}
+
 /** How many key=value pairs a helper call's options hold. */
 function hashSize(options: unknown): number {
   const hash = (options as { hash?: unknown } | null | undefined)?.hash;
@@ -397,6 +443,21 @@ function meterProgram(budget: RenderBudget, program: unknown, noop: unknown): un
 }
 
 /**
+ * `program`, with the text each run of it produces counted as read again
+ * ({@link RenderBudget.reread}): its helper ({@link READS_BLOCK}, `xml`)
+ * reads it all, at every level it nests.
+ */
+function rereadBlock(budget: RenderBudget, program: unknown): unknown {
+  if (typeof program !== "function") return program;
+  const run = program as Program;
+  return function rereadProgram(this: unknown, context: unknown, options: unknown) {
+    const result = run.call(this, context, options);
+    if (typeof result === "string") budget.reread(result.length);
+    return result;
+  };
+}
+
+/**
  * Wraps a helper so that each call, and each run of its block and `{{else}}`,
  * is metered against the budget of the render in progress (`current()`).
  * Outside a render (no budget) it calls the helper as it is. An error it
@@ -409,18 +470,25 @@ export function meterHelper(
   noop: unknown,
   guard?: (error: unknown, options: unknown) => unknown,
 ): HelperDelegate {
+  const walksKeys = hasMark(helper, WALKS_KEYS);
+  const readsBlock = hasMark(helper, READS_BLOCK);
   return function meteredHelper(this: unknown, ...args: unknown[]): unknown {
     const budget = current();
     const options = args[args.length - 1] as { fn?: unknown; inverse?: unknown } | undefined;
     try {
       if (budget === undefined) return (helper as Program).apply(this, args);
       if (options !== null && typeof options === "object") {
-        if ("fn" in options) options.fn = meterProgram(budget, options.fn, noop);
+        if ("fn" in options) {
+          options.fn = meterProgram(budget, options.fn, noop);
+          if (readsBlock) options.fn = rereadBlock(budget, options.fn);
+        }
         if ("inverse" in options) options.inverse = meterProgram(budget, options.inverse, noop);
       }
       budget.begin();
-      budget.pairs(hashSize(options));
+      // Its parameters (the options object is last) and its key=value pairs.
+      budget.words(args.length - 1 + hashSize(options));
       budget.give(args);
+      if (walksKeys) budget.words(objectKeys(args));
       const result = (helper as Program).apply(this, args);
       budget.end(result);
       return result;

@@ -250,14 +250,20 @@ function parseProblem(expecting: string): string {
   return `found ${token(got)}${expected === undefined ? "" : `; expected ${expected}`}`;
 }
 
-/** Turns anything thrown while compiling or rendering into a located TemplateError. */
+/**
+ * Turns anything thrown while compiling or rendering into a located
+ * TemplateError. `ast`: the template's syntax tree, or a function that
+ * parses it, called only when the error needs a place from it.
+ */
 export function toTemplateError(
   hb: HandlebarsInstance,
   error: unknown,
   ast: unknown,
 ): TemplateError {
+  // A function gives the tree on demand (parsed only when an error needs a place).
+  const tree = () => (typeof ast === "function" ? (ast as () => unknown)() : ast);
   if (error instanceof PartialCallError) {
-    const loc = findPartialCall(ast, error.partial);
+    const loc = findPartialCall(tree(), error.partial);
     return new TemplateError(error.reason, {
       ...loc,
       cause: error.cause,
@@ -272,14 +278,14 @@ export function toTemplateError(
   const missing = /^The partial (.+) could not be found$/.exec(message)?.[1];
   if (missing !== undefined) {
     return new TemplateError(`Partial "${missing}" not found`, {
-      ...findPartialCall(ast, missing),
+      ...findPartialCall(tree(), missing),
       cause: error,
     });
   }
   const decorator = /^Missing decorator: "(.+)"$/.exec(message)?.[1];
   if (decorator !== undefined) {
     return new TemplateError(`Unknown decorator "${decorator}"; only "inline" exists`, {
-      ...findDecorator(ast, decorator),
+      ...findDecorator(tree(), decorator),
       cause: error,
     });
   }

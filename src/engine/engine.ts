@@ -69,7 +69,7 @@ export interface Engine {
 
 interface Compiled {
   template: TemplateDelegate;
-  /** Unprocessed AST, to find where a partial is called when it fails at run time; parsed on demand. */
+  /** Unprocessed AST, to find where a partial is called when it fails at run time; parsed at each call, never kept. */
   ast: () => unknown;
 }
 
@@ -262,12 +262,16 @@ export function createEngine(): Engine {
     return precompileWeighed(instance, ast, compileOptions());
   }
 
+  /**
+   * The syntax tree of `source`, parsed again at each call and never kept:
+   * kept on the cache entry, which counts its source and tags but not the
+   * tree, a one-tag template of 9,900 pairs (110 KB) that failed once kept a
+   * 4.2 MB tree, and a long-lived host rendering a failing section whose text
+   * changed each turn 640 MB after 150 turns (issue 24, review rev45b F3).
+   * Only a run-time error is located with it, once per failure.
+   */
   function lazyAst(source: string): () => unknown {
-    let ast: unknown;
-    return () => {
-      ast ??= compiler().parseWithoutProcessing(source);
-      return ast;
-    };
+    return () => compiler().parseWithoutProcessing(source);
   }
 
   function compileOptions(): CompileOptions {
@@ -405,12 +409,16 @@ export function createEngine(): Engine {
         } else {
           compiled = compile(source, spending?.work, spending?.compiles);
           result = compiled.template(context, options);
-          if (finish) result = finish(name, source, result);
+          if (finish) {
+            // Read whole, callees' text included, at each partial level (review rev45b F6).
+            spending?.reread(result.length);
+            result = finish(name, source, result);
+          }
         }
         spending?.end(result);
       } catch (error) {
         // Located by the caller at its `{{> name}}`.
-        throw new PartialCallError(name, toTemplateError(hb, error, compiled?.ast()));
+        throw new PartialCallError(name, toTemplateError(hb, error, compiled?.ast));
       }
       spending?.leavePartial();
       return result;
@@ -551,7 +559,7 @@ export function createEngine(): Engine {
       try {
         return spending.run(() => compiled.template(data, setup?.options(data, partialsFor(own))));
       } catch (error) {
-        throw toTemplateError(hb, error, compiled.ast());
+        throw toTemplateError(hb, error, compiled.ast);
       } finally {
         forget(own);
         rendering = outerPartials;
@@ -809,9 +817,18 @@ function meterInlinePartials(
       fn: DecoratorProgram,
       props: { [SCOPE_KEY]?: Scope },
       container: { partials: Partials },
-      options: { args: unknown[]; fn: DecoratorProgram },
+      options: { args: unknown[]; hash?: unknown; fn: DecoratorProgram },
     ) => {
-      current()?.tick();
+      const budget = current();
+      if (budget !== undefined) {
+        budget.tick();
+        // Its parameters and key=value pairs, built at each run (review rev45b F2).
+        const { args, hash } = options;
+        budget.words(
+          (Array.isArray(args) ? args.length : 0) +
+            (hash !== null && typeof hash === "object" ? Object.keys(hash).length : 0),
+        );
+      }
       let ret = fn;
       let scope = props[SCOPE_KEY];
       if (scope === undefined) {
@@ -958,7 +975,7 @@ const PARTIAL_CONTEXT = "partial context";
 function partialContext(current: () => RenderBudget | undefined): HelperDelegate {
   return (context: unknown, pairs: unknown) => {
     // The call's key=value pairs, which Handlebars copies into the context: counted as calls.
-    if (typeof pairs === "number") current()?.pairs(pairs);
+    if (typeof pairs === "number") current()?.words(pairs);
     if (typeof context === "string") return {};
     if (context === null || typeof context !== "object") return context;
     const budget = current();

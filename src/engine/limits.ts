@@ -109,6 +109,21 @@ export const MAX_PROMPT_CALLS = 2 * MAX_RENDER_CALLS;
 export const MAX_PROMPT_OUTPUT = 3 * MAX_PROMPT_CHARS;
 
 /**
+ * Most text one render's blocks and partials may read again after it was
+ * produced: a `{{#xml}}` block trims and scans its block's text, and a
+ * trusted project's partial is finished (what it leaves open closed) from
+ * its whole text, callees' included, at each level they nest. Output counts
+ * a text once, so 891 `{{#xml}}` levels around 7 MB took 25.6 s of CPU for
+ * some 900 counted calls, and 14 partials around 7 MB of list-marker lines
+ * 6.7 s (issue 24, review rev45b F6). Four times the render's output: a
+ * text read at four levels.
+ */
+export const MAX_RENDER_REREAD = 4 * MAX_RENDER_OUTPUT;
+
+/** The same for one prompt's renders together ({@link MAX_RENDER_REREAD}, two renders' worth). */
+export const MAX_PROMPT_REREAD = 2 * MAX_RENDER_REREAD;
+
+/**
  * Most characters and list items one prompt's helper calls may be given
  * together (each text or list argument, hash values included, counted at
  * each call). A helper's work grows with what it is given (`when` compares
