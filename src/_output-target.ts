@@ -146,7 +146,11 @@ export async function repositoryPlace(
   // A repository git does not know (an hg, jj or svn working copy, a git folder or a look-alike of
   // one) inside another is not a place of its own for a named path: the path stays where it was
   // placed, whose door refuses it as inside a repository of its own (a boundary only takes away).
-  if ((await enclosingRepositories(root, home)).length > 0) return undefined;
+  // Placed in none (your folders: your link to an hg kit inside a git tree), it is the clone's,
+  // read through its door (which keeps the ignore rules around it): never as your own file,
+  // which would follow the kit's links to its `.hg/hgrc`.
+  if (placed !== undefined && (await enclosingRepositories(root, home)).length > 0)
+    return undefined;
   if (placed !== undefined) {
     const real = await realpathOrSelf(placed);
     if (root === real || !isWithin(root, real)) return undefined;

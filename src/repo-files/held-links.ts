@@ -4,6 +4,7 @@ import { lstatKindOrMissing, readlink } from "../_io.js";
 import { isWithin, toPosix } from "../_paths.js";
 import { SyspromptError } from "../types.js";
 import { isGitFolder } from "./git-file.js";
+import { type NestedCheck, nestedClones } from "./nested-clone.js";
 import { holdsRepository } from "./project-root.js";
 import type { Refusal } from "./reach.js";
 
@@ -156,6 +157,22 @@ export function heldLinks(
     }
     return found;
   };
+  const parts = new Map<string, NestedCheck>();
+  // Whether `leads` (inside `repository`) is its own file: in no repository of its own nested there.
+  const ownFile = async (repository: string, leads: string, cost: Cost): Promise<boolean> => {
+    const inner = await innermost(leads, cost);
+    if (inner === repository) return true;
+    if (inner === undefined || !isWithin(inner, repository)) return false;
+    // The climb from the inner repository to this one, each folder asked as `innermost` asks.
+    cost.left -= 5 * depthOf(inner) * (depthOf(inner) - depthOf(repository));
+    if (cost.left < 0 || o.signal?.aborted) throw STOP;
+    let nested = parts.get(repository);
+    if (nested === undefined) {
+      nested = nestedClones(repository);
+      parts.set(repository, nested);
+    }
+    return (await nested(join(inner, ".git"))) === undefined;
+  };
   const notOwn = async (dir: string, cost: Cost) => {
     const repository = await innermost(dir, cost);
     if (repository === undefined || own.some((o) => isWithin(o, repository))) return undefined;
@@ -214,8 +231,9 @@ export function heldLinks(
         cost.left -= depthOf(to) * 2;
         const leads = await realpathOrSelf(to);
         // Within it only into its own files: not into a repository nested in it (a clone of
-        // yours in its `plugins/mine`, a bare or hg one), whose files are not the kit's to give.
-        if (!isWithin(leads, repository) || (await innermost(leads, cost)) !== repository) {
+        // yours in its `plugins/mine`, a bare or hg one), whose files are not the kit's to give;
+        // its submodules and worktrees are its part (their git folders lie in its own).
+        if (!isWithin(leads, repository) || !(await ownFile(repository, leads, cost))) {
           return { kind: "link-out", link: next, rest: names, repository, leads };
         }
       }

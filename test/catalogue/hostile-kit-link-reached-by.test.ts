@@ -136,6 +136,36 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
     expect(plain).toContain("KIT-PLAIN-MARKER");
   });
 
+  it("F5: --untrusted, a Mercurial kit in your dotfiles home or a team's checkout, through your link: its link to its .hg/hgrc is refused", async () => {
+    const root = tempDir();
+    const { home, app } = layout(root);
+    repository(home, "DOT");
+    const hg = join(home, "src", "hgkit");
+    mkdirSync(join(hg, ".hg"), { recursive: true });
+    writeFileSync(join(hg, ".hg", "hgrc"), `[paths]\ndefault = https://u:${TOKEN}@hg.example/k\n`);
+    writeFileSync(join(hg, "plain.md"), "HG-PLAIN-MARKER\n");
+    symlinkSync(".hg/hgrc", join(hg, "base.md"));
+    symlinkSync(hg, join(home, ".config", "sysprompt", "hgkit"));
+    const read = (appendSystemPrompt: string) =>
+      named(pinned(root, { cwd: app, home, projectTrusted: false, appendSystemPrompt }));
+    expect(await read("~/.config/sysprompt/hgkit/base.md")).toMatch(/^refused: /);
+    expect(await read("~/.config/sysprompt/hgkit/plain.md")).toContain("HG-PLAIN-MARKER");
+    // The same kit inside a team's git checkout (not your home), reached through your link.
+    const team = join(home, "src", "team");
+    repository(team, "TEAM");
+    const inTeam = join(team, "hgkit");
+    mkdirSync(join(inTeam, ".hg"), { recursive: true });
+    writeFileSync(
+      join(inTeam, ".hg", "hgrc"),
+      `[paths]\ndefault = https://u:${TOKEN}@hg.example/k\n`,
+    );
+    writeFileSync(join(inTeam, "plain.md"), "TEAM-HG-PLAIN-MARKER\n");
+    symlinkSync(".hg/hgrc", join(inTeam, "base.md"));
+    symlinkSync(inTeam, join(home, ".config", "sysprompt", "teamkit"));
+    expect(await read("~/.config/sysprompt/teamkit/base.md")).not.toContain(TOKEN);
+    expect(await read("~/.config/sysprompt/teamkit/plain.md")).toContain("TEAM-HG-PLAIN-MARKER");
+  });
+
   it("F5: --untrusted, a kit cloned in your project: its link to its own .env is refused", async () => {
     const root = tempDir();
     const { home, app } = layout(root);
@@ -217,6 +247,18 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
       expect(r.text, imp).toContain("USER-MARKER");
       expect(r.text, imp).not.toContain(MINE);
     }
+    // The kit's own submodule is its part: its link to a file there is read through your link.
+    const sub = join(kit, "vendor", "common");
+    mkdirSync(sub, { recursive: true });
+    mkdirSync(join(kit, ".git", "modules", "common"), { recursive: true });
+    writeFileSync(join(kit, ".git", "modules", "common", "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(sub, ".git"), "gitdir: ../../.git/modules/common\n");
+    writeFileSync(join(sub, "rules.md"), "KIT-SUBMODULE-MARKER\n");
+    symlinkSync("vendor/common/rules.md", join(kit, "shared.md"));
+    const shared = await named(
+      pinned(root, { cwd: app, home, appendSystemPrompt: "~/.config/sysprompt/kit/shared.md" }),
+    );
+    expect(shared).toContain("KIT-SUBMODULE-MARKER");
     symlinkSync("plugins/mine/.git/config", join(kit, "AGENTS.md"));
     const agent2 = join(root, "agent2");
     mkdirSync(agent2);
