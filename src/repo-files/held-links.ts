@@ -38,10 +38,11 @@ export interface HeldEnd {
   repository?: string;
   /**
    * With `repository`: the name the path was reached by in it, the one its
-   * door and a writer judge. Spelled from the target of the last link
-   * followed that lies out of that repository (your `~/.config/sysprompt/kit
-   * -> ~/src/prompt-kit`, your `~/base.md -> src/prompt-kit/base.md`), or
-   * the path as named when none did, with the names below kept as reached:
+   * door and a writer judge. Spelled from the target of the last link of
+   * yours followed (one that lies in no repository not yours: your
+   * `~/.config/sysprompt/kit -> ~/src/prompt-kit`, your `~/base.md ->
+   * src/prompt-kit/base.md`), or the path as named when none was, with the
+   * names below kept as reached:
    * the repository's own links on the way (`base.md -> .git/config`, a
    * folder link `gitdir -> .git`) stay links to judge, never the real path
    * they lead to, which would be a file named at its own name.
@@ -182,15 +183,19 @@ export function heldLinks(
   const end = async (
     folder: string,
     real: string,
-    way: { file: string; ways: { folder: string; spelled: string }[]; linksIn: string[] },
+    way: { file: string; ways: Way[]; linksIn: string[] },
     cost: Cost,
   ): Promise<HeldEnd> => {
     const { linksIn } = way;
-    const repository = await notOwn(folder, cost);
-    if (repository === undefined) return { kind: "end", real, spelled: real, linksIn };
-    // The last link followed that lies out of the repository; its own links after it stay names.
-    const last = way.ways.findLast((w) => !isWithin(w.folder, repository));
-    const spelled = last?.spelled ?? way.file;
+    const inner = await notOwn(folder, cost);
+    if (inner === undefined) return { kind: "end", real, spelled: real, linksIn };
+    // Spelled from the last link of yours on the way (one in no repository not yours); the
+    // repositories' links after it stay names. The repository is the one whose link came first
+    // after it (a kit's link into its own submodule: the kit's, whose door takes the submodule as
+    // its part), else the one the path ends in.
+    const at = way.ways.findLastIndex((w) => w.held === undefined);
+    const spelled = at < 0 ? way.file : (way.ways[at]?.spelled ?? way.file);
+    const repository = way.ways.slice(at + 1).find((w) => w.held !== undefined)?.held ?? inner;
     return { kind: "end", real, repository, spelled, linksIn };
   };
   const walk = async (path: string, cost: Cost): Promise<LinkOut | HeldEnd> => {
@@ -199,7 +204,7 @@ export function heldLinks(
     let names = namesOf(file);
     const linksIn: string[] = [];
     // Each link followed: its real folder, and the path spelled from its target on.
-    const ways: { folder: string; spelled: string }[] = [];
+    const ways: Way[] = [];
     const at = (folder: string, real: string) => end(folder, real, { file, ways, linksIn }, cost);
     while (names.length > 0) {
       const [name, ...rest] = names;
@@ -237,7 +242,7 @@ export function heldLinks(
           return { kind: "link-out", link: next, rest: names, repository, leads };
         }
       }
-      ways.push({ folder: current, spelled: resolve(current, target, ...names) });
+      ways.push({ held: repository, spelled: resolve(current, target, ...names) });
       linksIn.push(current);
       if (isAbsolute(target)) current = parse(target).root;
       names = [...namesOf(target), ...names];
@@ -252,6 +257,12 @@ export function heldLinks(
       return { kind: "stopped", path, why: o.signal?.aborted ? "deadline" : "too-deep" };
     }
   };
+}
+
+/** A link followed: the repository not the user's own it lies in (none: the user's), and the path spelled from its target on. */
+interface Way {
+  held: string | undefined;
+  spelled: string;
 }
 
 /** Thrown inside a walk to give it up ({@link HeldStop}). */

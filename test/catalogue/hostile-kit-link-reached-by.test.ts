@@ -259,6 +259,19 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
       pinned(root, { cwd: app, home, appendSystemPrompt: "~/.config/sysprompt/kit/shared.md" }),
     );
     expect(shared).toContain("KIT-SUBMODULE-MARKER");
+    // Its link to its submodule's .env stays its link, --untrusted: not the submodule's .env named.
+    writeFileSync(join(sub, ".env"), `${ENV}\n`);
+    symlinkSync("vendor/common/.env", join(kit, "subenv.md"));
+    const subenv = await named(
+      pinned(root, {
+        cwd: app,
+        home,
+        projectTrusted: false,
+        appendSystemPrompt: "~/.config/sysprompt/kit/subenv.md",
+      }),
+    );
+    expect(subenv).not.toContain(ENV);
+    expect(subenv).toMatch(/^refused: /);
     symlinkSync("plugins/mine/.git/config", join(kit, "AGENTS.md"));
     const agent2 = join(root, "agent2");
     mkdirSync(agent2);
