@@ -129,8 +129,9 @@ export function linkOutPlace(walked: LinkOut): NamedPlace & { tree: object } {
  * the rule as written placed it in none (the user's own folders: `~/kitlink`,
  * `~/.config/sysprompt/kit` your links to a kit) or in a tree around it (the
  * working folder's project holding a kit cloned in `tools/prompt-kit`): the
- * path is that repository's, spelled by its real folders, and read through
- * the door rooted at it. Undefined when the path is placed at that repository
+ * path is that repository's, spelled by the name it was reached by there
+ * ({@link HeldEnd.spelled}: its own links kept), and read through the door
+ * rooted at it. Undefined when the path is placed at that repository
  * already, or in a tree that does not hold it (a tarball's link to your kit
  * stays the tarball's), or reached by a link that lies in that tree (the
  * project's link into a clone nested in it, refused by its door).
@@ -145,7 +146,11 @@ export async function repositoryPlace(
   // A repository git does not know (an hg, jj or svn working copy, a git folder or a look-alike of
   // one) inside another is not a place of its own for a named path: the path stays where it was
   // placed, whose door refuses it as inside a repository of its own (a boundary only takes away).
-  if ((await enclosingRepositories(root, home)).length > 0) return undefined;
+  // Placed in none (your folders: your link to an hg kit inside a git tree), it is the clone's,
+  // read through its door (which keeps the ignore rules around it): never as your own file,
+  // which would follow the kit's links to its `.hg/hgrc`.
+  if (placed !== undefined && (await enclosingRepositories(root, home)).length > 0)
+    return undefined;
   if (placed !== undefined) {
     const real = await realpathOrSelf(placed);
     if (root === real || !isWithin(root, real)) return undefined;
@@ -154,9 +159,11 @@ export async function repositoryPlace(
     if (walked.linksIn.some(treeLink)) return undefined;
   }
   const tree = { root, kind: "repository" } as const;
-  return walked.real === root
-    ? { path: walked.real, tree }
-    : { path: walked.real, within: root, tree };
+  // Spelled by the name it was reached by, not its real path: the repository's link `out.md ->
+  // .git/config` (or `gitdir -> .git`) on the way stays a link, refused by the door and the writer.
+  // (A spelling that leaves the repository is refused by both as outside it.)
+  const path = walked.spelled;
+  return path === root ? { path, tree } : { path, within: root, tree };
 }
 
 /** {@link namedPlace} by the path's folders as written (and the links of the user's and the working project). */

@@ -4,6 +4,7 @@ import { lstatKindOrMissing, readlink } from "../_io.js";
 import { isWithin, toPosix } from "../_paths.js";
 import { SyspromptError } from "../types.js";
 import { isGitFolder } from "./git-file.js";
+import { type NestedCheck, nestedClones } from "./nested-clone.js";
 import { holdsRepository } from "./project-root.js";
 import type { Refusal } from "./reach.js";
 
@@ -35,6 +36,18 @@ export interface HeldEnd {
   kind: "end";
   real: string;
   repository?: string;
+  /**
+   * With `repository`: the name the path was reached by in it, the one its
+   * door and a writer judge. Spelled from the target of the last link of
+   * yours followed (one that lies in no repository not yours: your
+   * `~/.config/sysprompt/kit -> ~/src/prompt-kit`, your `~/base.md ->
+   * src/prompt-kit/base.md`), or the path as named when none was, with the
+   * names below kept as reached:
+   * the repository's own links on the way (`base.md -> .git/config`, a
+   * folder link `gitdir -> .git`) stay links to judge, never the real path
+   * they lead to, which would be a file named at its own name.
+   */
+  spelled: string;
   /** The real folders of the links followed on the way, in order. */
   linksIn: string[];
 }
@@ -145,6 +158,22 @@ export function heldLinks(
     }
     return found;
   };
+  const parts = new Map<string, NestedCheck>();
+  // Whether `leads` (inside `repository`) is its own file: in no repository of its own nested there.
+  const ownFile = async (repository: string, leads: string, cost: Cost): Promise<boolean> => {
+    const inner = await innermost(leads, cost);
+    if (inner === repository) return true;
+    if (inner === undefined || !isWithin(inner, repository)) return false;
+    // The climb from the inner repository to this one, each folder asked as `innermost` asks.
+    cost.left -= 5 * depthOf(inner) * (depthOf(inner) - depthOf(repository));
+    if (cost.left < 0 || o.signal?.aborted) throw STOP;
+    let nested = parts.get(repository);
+    if (nested === undefined) {
+      nested = nestedClones(repository);
+      parts.set(repository, nested);
+    }
+    return (await nested(join(inner, ".git"))) === undefined;
+  };
   const notOwn = async (dir: string, cost: Cost) => {
     const repository = await innermost(dir, cost);
     if (repository === undefined || own.some((o) => isWithin(o, repository))) return undefined;
@@ -154,19 +183,29 @@ export function heldLinks(
   const end = async (
     folder: string,
     real: string,
-    linksIn: string[],
+    way: { file: string; ways: Way[]; linksIn: string[] },
     cost: Cost,
   ): Promise<HeldEnd> => {
-    const repository = await notOwn(folder, cost);
-    return repository === undefined
-      ? { kind: "end", real, linksIn }
-      : { kind: "end", real, repository, linksIn };
+    const { linksIn } = way;
+    const inner = await notOwn(folder, cost);
+    if (inner === undefined) return { kind: "end", real, spelled: real, linksIn };
+    // Spelled from the last link of yours on the way (one in no repository not yours); the
+    // repositories' links after it stay names. The repository is the one whose link came first
+    // after it (a kit's link into its own submodule: the kit's, whose door takes the submodule as
+    // its part), else the one the path ends in.
+    const at = way.ways.findLastIndex((w) => w.held === undefined);
+    const spelled = at < 0 ? way.file : (way.ways[at]?.spelled ?? way.file);
+    const repository = way.ways.slice(at + 1).find((w) => w.held !== undefined)?.held ?? inner;
+    return { kind: "end", real, repository, spelled, linksIn };
   };
   const walk = async (path: string, cost: Cost): Promise<LinkOut | HeldEnd> => {
     const file = resolve(path);
     let current = parse(file).root;
     let names = namesOf(file);
     const linksIn: string[] = [];
+    // Each link followed: its real folder, and the path spelled from its target on.
+    const ways: Way[] = [];
+    const at = (folder: string, real: string) => end(folder, real, { file, ways, linksIn }, cost);
     while (names.length > 0) {
       const [name, ...rest] = names;
       names = rest;
@@ -179,32 +218,36 @@ export function heldLinks(
       cost.left -= depthOf(next);
       if (cost.left < 0 || o.signal?.aborted) throw STOP;
       const kind = await lstatKindOrMissing(next).catch(() => undefined);
-      if (kind === undefined) return end(current, join(next, ...names), linksIn, cost); // missing: made below
+      if (kind === undefined) return at(current, join(next, ...names)); // missing: made below
       if (kind !== "link") {
         current = next;
         continue;
       }
-      if (linksIn.length >= MAX_LINKS) return end(current, join(next, ...names), linksIn, cost);
+      if (linksIn.length >= MAX_LINKS) return at(current, join(next, ...names));
       let target: string;
       try {
         target = await readlink(next);
       } catch {
-        return end(current, join(next, ...names), linksIn, cost);
+        return at(current, join(next, ...names));
       }
       const repository = await notOwn(current, cost);
       if (repository !== undefined) {
         const to = resolve(current, target);
         cost.left -= depthOf(to) * 2;
         const leads = await realpathOrSelf(to);
-        if (!isWithin(leads, repository)) {
+        // Within it only into its own files: not into a repository nested in it (a clone of
+        // yours in its `plugins/mine`, a bare or hg one), whose files are not the kit's to give;
+        // its submodules and worktrees are its part (their git folders lie in its own).
+        if (!isWithin(leads, repository) || !(await ownFile(repository, leads, cost))) {
           return { kind: "link-out", link: next, rest: names, repository, leads };
         }
       }
+      ways.push({ held: repository, spelled: resolve(current, target, ...names) });
       linksIn.push(current);
       if (isAbsolute(target)) current = parse(target).root;
       names = [...namesOf(target), ...names];
     }
-    return end(current, current, linksIn, cost);
+    return at(current, current);
   };
   return async (path) => {
     try {
@@ -214,6 +257,12 @@ export function heldLinks(
       return { kind: "stopped", path, why: o.signal?.aborted ? "deadline" : "too-deep" };
     }
   };
+}
+
+/** A link followed: the repository not the user's own it lies in (none: the user's), and the path spelled from its target on. */
+interface Way {
+  held: string | undefined;
+  spelled: string;
 }
 
 /** Thrown inside a walk to give it up ({@link HeldStop}). */
@@ -233,29 +282,54 @@ export async function innermostRepository(dir: string, limit = 256): Promise<str
 
 /**
  * The repository a file of yours found at `path` (in your home folder: your
- * agent dir's `~/.pi/agent/AGENTS.md`) really lies in, when that repository
- * mirrors your home folder there: the file's real path ends with its path
- * from your home folder (`~/dotfiles/pi/.pi/agent/AGENTS.md`, as GNU stow,
- * or a dotfiles manager that links, lays out a package), in a folder at or
- * below the repository's top. That repository is your dotfiles, and its
- * files' imports are yours. A kit whose `AGENTS.md` you link
- * (`~/.pi/agent/AGENTS.md -> ~/src/prompt-kit/AGENTS.md`) is not yours by
- * that link: undefined.
+ * agent dir's `~/.pi/agent/AGENTS.md`) lies in, when that repository mirrors
+ * your home folder there: YOUR link on the way (the first link below your
+ * home folder: the file's own, or a folder's as stow folds it) leads to a
+ * path that ends with the file's path from your home folder
+ * (`~/dotfiles/pi/.pi/agent/AGENTS.md`, as GNU stow, or a dotfiles manager
+ * that links, lays out a package), in a folder at or below the repository's
+ * top. That repository is your dotfiles, and its files' imports are yours.
+ * Decided on where your link leads, never on the real path the links after
+ * it make: a kit whose `AGENTS.md` you link (`~/.pi/agent/AGENTS.md ->
+ * ~/src/prompt-kit/AGENTS.md`) is not yours by that link, nor when its own
+ * `AGENTS.md` is a link to a `.pi/agent/AGENTS.md` it commits: undefined.
  */
 export async function mirroredRepository(
   path: string,
-  real: string,
   homes: readonly string[],
 ): Promise<string | undefined> {
   const file = resolve(path);
   for (const home of homes) {
     if (!isWithin(file, home) || file === home) continue;
     const rel = file.slice(home.length).replace(/^[\\/]+/, "");
-    if (rel === "" || !real.endsWith(`${sep}${rel}`)) continue;
-    const top = real.slice(0, real.length - rel.length - 1);
-    if (top === home) continue;
-    const repository = await innermostRepository(dirname(real));
-    if (repository !== undefined && isWithin(top, repository)) return repository;
+    const led = rel === "" ? undefined : await yourLinkLeads(home, namesOf(rel));
+    if (led === undefined || !led.endsWith(`${sep}${rel}`)) continue;
+    const top = led.slice(0, led.length - rel.length - 1);
+    if (top === home || top === "") continue;
+    const repository = await innermostRepository(await realpathOrSelf(dirname(led)));
+    if (repository !== undefined && isWithin(await realpathOrSelf(top), repository)) {
+      return repository;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Where the first link on the way from `home` down `names` leads, the names
+ * after it kept as written: the path your link names. Undefined when no
+ * link is on the way (or a name is missing).
+ */
+async function yourLinkLeads(home: string, names: readonly string[]): Promise<string | undefined> {
+  let current = home;
+  for (let i = 0; i < names.length; i++) {
+    const next = join(current, names[i] ?? "");
+    const kind = await lstatKindOrMissing(next).catch(() => undefined);
+    if (kind === undefined) return undefined;
+    if (kind === "link") {
+      const target = await readlink(next).catch(() => undefined);
+      return target === undefined ? undefined : resolve(current, target, ...names.slice(i + 1));
+    }
+    current = next;
   }
   return undefined;
 }

@@ -1,9 +1,9 @@
 import type { Stats } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstatOrMissing, readlink, stat, statOrMissing } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
-import { ancestorsOf, childPath, expandHome, homeFolder, isWithin, toPosix } from "../../_paths.js";
+import { ancestorsOf, childPath, expandHome, homeFolder, toPosix } from "../../_paths.js";
 import type { ContextFile, ContextOrigin } from "../../data.js";
 import { resolveAgentDir } from "../../locate/layers.js";
 import {
@@ -556,24 +556,6 @@ export interface LoadLimits {
 }
 
 /**
- * `path` spelled from its first name inside `root` (following the links that
- * lead there, by their real folders): the name the kit's door judges, so that
- * the kit's `AGENTS.md -> .git/config` is its link to a private file, not
- * that file named at its own name. `path` itself when no way leads there.
- */
-async function spelledIn(path: string, root: string): Promise<string> {
-  let p = resolve(path);
-  for (let i = 0; i < 40; i++) {
-    const q = join(await realpathOrSelf(dirname(p)), basename(p));
-    if (isWithin(q, root)) return q;
-    const kind = await lstatOrMissing(q).catch(() => undefined);
-    if (!kind?.isSymbolicLink()) return path;
-    p = resolve(dirname(q), await readlink(q));
-  }
-  return path;
-}
-
-/**
  * Reads one context file found in `folder` (at `path`, whose real path is
  * `real`): capped at `maxBytes` with the marker line, its `@imports`
  * expanded within what the folder allows.
@@ -589,12 +571,12 @@ export async function loadOne(
   // only when it is already (your home's, your agent dir's) or mirrors your home there (a stowed
   // ~/dotfiles/pi/.pi/agent/AGENTS.md); a kit's AGENTS.md you link to stays the kit's.
   const stowed =
-    folder.ownReal && (await mirroredRepository(path, real, [home, ...folder.ownReal.slice(0, 1)]));
+    folder.ownReal && (await mirroredRepository(path, [home, ...folder.ownReal.slice(0, 1)]));
   const own = folder.ownReal && [...folder.ownReal, ...(stowed ? [stowed] : [])];
   const held = own && heldLinks(own, { signal });
   // Your link to another repository's file (a kit's AGENTS.md): read, with its imports, through
   // the door rooted at that repository, with the render's trust, as an import of a kit file is.
-  let kit: { root: string; reach: Reach } | undefined;
+  let kit: { root: string; reach: Reach; spelled: string } | undefined;
   if (!folder.reach && held) {
     const walked = await held(path);
     if (walked.kind === "link-out")
@@ -603,10 +585,14 @@ export async function loadOne(
       return { diagnostics: [refusalDiagnostic(path, stopRefusal(walked), "context")] };
     const root = walked.repository;
     if (root !== undefined)
-      kit = { root, reach: await projectReach({ start: root, root, home, trusted }) };
+      kit = {
+        root,
+        reach: await projectReach({ start: root, root, home, trusted }),
+        spelled: walked.spelled,
+      };
   }
   const read = kit
-    ? await readRepoCapped(await spelledIn(path, kit.root), { reach: kit.reach, maxBytes })
+    ? await readRepoCapped(kit.spelled, { reach: kit.reach, maxBytes })
     : await readRepoCapped(path, { reach: folder.reach, maxBytes });
   if (!read.ok) return { diagnostics: read.diagnostics };
   const state: ImportState = {
