@@ -174,6 +174,37 @@ export function heldLinks(
     }
     return (await nested(join(inner, ".git"))) === undefined;
   };
+  // The real path `target` names from the real folder `from`, as the kernel follows it: one name
+  // at a time, a link's target put in its place, a `..` taken from the real folder reached. A
+  // missing name is taken as a folder made there. Too many links (a loop): given up on, refused.
+  const physical = async (from: string, target: string, cost: Cost): Promise<string> => {
+    let current = isAbsolute(target) ? parse(target).root : from;
+    let names = namesOf(target);
+    let links = 0;
+    while (names.length > 0) {
+      const [name, ...rest] = names;
+      names = rest;
+      if (name === undefined || name === ".") continue;
+      if (name === "..") {
+        current = dirname(current);
+        continue;
+      }
+      const next = join(current, name);
+      cost.left -= depthOf(next);
+      if (cost.left < 0 || o.signal?.aborted) throw STOP;
+      const kind = await lstatKindOrMissing(next).catch(() => undefined);
+      if (kind !== "link") {
+        current = next;
+        continue;
+      }
+      if (++links > MAX_LINKS) throw STOP;
+      const inner = await readlink(next).catch(() => undefined);
+      if (inner === undefined) throw STOP;
+      if (isAbsolute(inner)) current = parse(inner).root;
+      names = [...namesOf(inner), ...names];
+    }
+    return current;
+  };
   const notOwn = async (dir: string, cost: Cost) => {
     const repository = await innermost(dir, cost);
     if (repository === undefined || own.some((o) => isWithin(o, repository))) return undefined;
@@ -200,8 +231,9 @@ export function heldLinks(
   };
   const walk = async (path: string, cost: Cost): Promise<LinkOut | HeldEnd> => {
     const file = resolve(path);
-    let current = parse(file).root;
-    let names = namesOf(file);
+    // The names as written, each `..` taken from the real folder reached (never folded first).
+    let current = isAbsolute(path) ? parse(path).root : process.cwd();
+    let names = namesOf(path);
     const linksIn: string[] = [];
     // Each link followed: its real folder, and the path spelled from its target on.
     const ways: Way[] = [];
@@ -218,7 +250,8 @@ export function heldLinks(
       cost.left -= depthOf(next);
       if (cost.left < 0 || o.signal?.aborted) throw STOP;
       const kind = await lstatKindOrMissing(next).catch(() => undefined);
-      if (kind === undefined) return at(current, join(next, ...names)); // missing: made below
+      // Missing: made below. A `..` after it climbs from the folder it would be (as `physical`).
+      if (kind === undefined && !names.includes("..")) return at(current, join(next, ...names));
       if (kind !== "link") {
         current = next;
         continue;
@@ -232,9 +265,10 @@ export function heldLinks(
       }
       const repository = await notOwn(current, cost);
       if (repository !== undefined) {
-        const to = resolve(current, target);
-        cost.left -= depthOf(to) * 2;
-        const leads = await realpathOrSelf(to);
+        // Where it really leads: its target's names followed one at a time from its real folder,
+        // each `..` from the real folder reached (never folded as written: a kit's `loop -> .` makes
+        // `loop/loop/../../.ssh` climb out of it).
+        const leads = await physical(current, target, cost);
         // Within it only into its own files: not into a repository nested in it (a clone of
         // yours in its `plugins/mine`, a bare or hg one), whose files are not the kit's to give;
         // its submodules and worktrees are its part (their git folders lie in its own).
@@ -327,7 +361,9 @@ async function yourLinkLeads(home: string, names: readonly string[]): Promise<st
     if (kind === undefined) return undefined;
     if (kind === "link") {
       const target = await readlink(next).catch(() => undefined);
-      return target === undefined ? undefined : resolve(current, target, ...names.slice(i + 1));
+      // From your link's real folder (a home reached through `/home -> /usr/home`).
+      if (target === undefined) return undefined;
+      return resolve(await realpathOrSelf(current), target, ...names.slice(i + 1));
     }
     current = next;
   }
