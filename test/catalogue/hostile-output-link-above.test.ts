@@ -15,6 +15,17 @@ import { cli, commands, hostileProject, refusal } from "./_output-link.js";
 // absolute. Now a path into the working folder's project is checked from the
 // project's root down, however it is spelled.
 
+/**
+ * The refusal said: the link's, or, for export, first that `.claude/commands/` is claude-code's
+ * configuration, which export never writes a prompt into (review rev46a F2).
+ */
+const refused = (flag: string, root: string) =>
+  flag === "export"
+    ? expect.stringMatching(
+        /^sysprompt: export: .*claude-code's own configuration \(\.claude\/commands\/prompt\.md/,
+      )
+    : `sysprompt: ${flag}: ${refusal(root)}\n`;
+
 describe("hostile-output-link-above: a project's link above the output file's folder", () => {
   it.each([
     ["render -o ../… from a subfolder", ["render", "-o", "../build/.claude/commands/prompt.md"]],
@@ -35,7 +46,7 @@ describe("hostile-output-link-above: a project's link above the output file's fo
     const args = argv.map((a) => a.replace("ABS", root));
     const out = await cli(root, join(root, "p/src"), args);
     const flag = args[0] === "render" ? "--output" : "export";
-    expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+    expect([out.code, out.stderr]).toEqual([2, refused(flag, root)]);
     expect(commands(root)).toEqual([]);
   });
 
@@ -56,7 +67,7 @@ describe("hostile-output-link-above: a project's link above the output file's fo
       const args = argv.map((a) => a.replace("ABS", root));
       const out = await cli(root, join(root, "p/src"), args, { home: join(root, "p/.home") });
       const flag = args[0] === "render" ? "--output" : "export";
-      expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+      expect([out.code, out.stderr]).toEqual([2, refused(flag, root)]);
       expect(commands(root)).toEqual([]);
     },
   );
@@ -71,7 +82,7 @@ describe("hostile-output-link-above: a project's link above the output file's fo
     ]) {
       const out = await cli(root, join(root, "p/src"), argv);
       const flag = argv[0] === "render" ? "--output" : "export";
-      expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+      expect([out.code, out.stderr]).toEqual([2, refused(flag, root)]);
     }
     expect(commands(root)).toEqual([]);
     // A folder shared only at the home folder: the home's own links are the user's, written through.
@@ -120,7 +131,7 @@ describe("hostile-output-link-above: a project's link above the output file's fo
     ]) {
       const out = await cli(root, elsewhere, argv);
       const flag = argv[0] === "render" ? "--output" : "export";
-      expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+      expect([out.code, out.stderr]).toEqual([2, refused(flag, root)]);
     }
     expect(commands(root)).toEqual([]);
   });
