@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../api/_helpers.js";
-import { cli, commands, hostileProject, refusal } from "./_output-link.js";
+import { cli, commands, hostileProject, refusal, refused } from "./_output-link.js";
 
 // Its watch and snapshot cases are in hostile-output-link-above-slow.test.ts.
 
@@ -14,17 +14,6 @@ import { cli, commands, hostileProject, refusal } from "./_output-link.js";
 // (a slash command of the user's agent), and so did the same path written
 // absolute. Now a path into the working folder's project is checked from the
 // project's root down, however it is spelled.
-
-/**
- * The refusal said: the link's, or, for export, first that `.claude/commands/` is claude-code's
- * configuration, which export never writes a prompt into (review rev46a F2).
- */
-const refused = (flag: string, root: string) =>
-  flag === "export"
-    ? expect.stringMatching(
-        /^sysprompt: export: .*claude-code's own configuration \(\.claude\/commands\/prompt\.md/,
-      )
-    : `sysprompt: ${flag}: ${refusal(root)}\n`;
 
 describe("hostile-output-link-above: a project's link above the output file's folder", () => {
   it.each([
