@@ -149,7 +149,13 @@ export async function repositoryPlace(
   // Placed in none (your folders: your link to an hg kit inside a git tree), it is the clone's,
   // read through its door (which keeps the ignore rules around it): never as your own file,
   // which would follow the kit's links to its `.hg/hgrc`.
-  if (placed !== undefined && (await enclosingRepositories(root, home)).length > 0)
+  // A folder holding a `.git` of any kind (one git would not use too: confinement is unchanged by
+  // it, only the privacy rules around it hold there) is a place of its own, as before.
+  if (
+    placed !== undefined &&
+    !(await holdsGit(root)) &&
+    (await enclosingRepositories(root, home)).length > 0
+  )
     return undefined;
   if (placed !== undefined) {
     const real = await realpathOrSelf(placed);

@@ -45,19 +45,57 @@ export function hasHookSnippet(agent: string): agent is ToolAgent {
  * these, and `export --out` never writes a prompt over one of them.
  */
 export const SETTINGS_FILES: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
-  "claude-code": [".claude/settings.json"],
+  "claude-code": [
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".claude.json",
+    ".mcp.json",
+  ],
   codex: [".codex/config.toml", ".codex/hooks.json"],
   "gemini-cli": [GEMINI_SETTINGS],
   opencode: [
     ".opencode/plugins/sysprompt.js",
     ".config/opencode/plugins/sysprompt.js",
     "opencode.json",
+    "opencode.jsonc",
   ],
-  pi: [".pi/settings.json", ".pi/agent/settings.json"],
+  pi: [".pi/settings.json", ".pi/agent/settings.json", ".pi/agent/models.json"],
 };
 
-/** The name of pi's settings file in its agent dir. */
-export const PI_SETTINGS_NAME = "settings.json";
+/**
+ * Each agent's own folders, in a project or your home folder: what lies in
+ * one is the agent's configuration (settings, MCP servers, models, commands,
+ * opencode's plugins, which it runs as code), save an instructions or prompt
+ * file at its top ({@link INSTRUCTION_FILES}). `export --out` never writes a
+ * prompt over any other file in one ({@link agentFileOf}).
+ */
+export const AGENT_FOLDERS: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
+  "claude-code": [".claude"],
+  codex: [".codex"],
+  "gemini-cli": [".gemini"],
+  opencode: [".opencode", ".config/opencode"],
+  pi: [".pi", ".pi/agent"],
+};
+
+/**
+ * The files at the top of an agent's folder ({@link AGENT_FOLDERS}) that are
+ * text for the model, not configuration: the instructions files agents read
+ * (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, pi's `SYSTEM.md` and
+ * `APPEND_SYSTEM.md`, codex's `AGENTS.override.md`), and the prompt files the
+ * presets export (`system-prompt.md`, `instructions.md`, gemini's
+ * `system.md`, `prompt.md`). Compared without case.
+ */
+export const INSTRUCTION_FILES: readonly string[] = [
+  "AGENTS.md",
+  "AGENTS.override.md",
+  "CLAUDE.md",
+  "GEMINI.md",
+  "SYSTEM.md",
+  "APPEND_SYSTEM.md",
+  "system-prompt.md",
+  "instructions.md",
+  "prompt.md",
+];
 
 /** The file systems that do not tell `Config.toml` from `config.toml`. */
 const FOLDS_CASE = process.platform === "darwin" || process.platform === "win32";
@@ -74,6 +112,45 @@ export function settingsFileOf(path: string): { agent: string; file: string } | 
     if (file !== undefined) return { agent, file };
   }
   return undefined;
+}
+
+/**
+ * The agent whose configuration `path` is, and which file or folder says so:
+ * one of its settings files ({@link settingsFileOf}), or a file inside one of
+ * its folders ({@link AGENT_FOLDERS}, found anywhere on the path: a project's
+ * or yours) other than an instructions file at that folder's top
+ * ({@link INSTRUCTION_FILES}). Undefined for any other path.
+ */
+export function agentFileOf(
+  path: string,
+): { agent: string; file: string; folder?: string } | undefined {
+  const named = settingsFileOf(path);
+  if (named !== undefined) return named;
+  const fold = (p: string) => (FOLDS_CASE ? p.toLowerCase() : p);
+  const written = path.split(sep).join("/").split("/");
+  const parts = written.map(fold);
+  const top = parts.length - 1;
+  // Each place an agent's folder's names run on the path, with the file below them.
+  const runs: { agent: string; folder: string; at: number; end: number }[] = [];
+  for (const [agent, folders] of Object.entries(AGENT_FOLDERS)) {
+    for (const folder of folders) {
+      const segments = fold(folder).split("/");
+      for (let at = 0; at + segments.length <= top; at++) {
+        if (segments.every((s, j) => parts[at + j] === s)) {
+          runs.push({ agent, folder, at, end: at + segments.length });
+        }
+      }
+    }
+  }
+  const outer = runs.sort((a, b) => a.at - b.at || a.end - b.end)[0];
+  if (outer === undefined) return undefined;
+  const name = parts[top]?.toLowerCase() ?? "";
+  // Text at the top of each folder it lies in (pi's `.pi/agent/SYSTEM.md`: `.pi/agent`'s top).
+  const atTop = (at: number) => runs.some((r) => r.at === at && r.end === top);
+  if (INSTRUCTION_FILES.some((f) => f.toLowerCase() === name) && runs.every((r) => atTop(r.at))) {
+    return undefined;
+  }
+  return { agent: outer.agent, file: written.slice(outer.at).join("/"), folder: outer.folder };
 }
 
 /** The tools whose calls the hook looks at, as a matcher (`A|B`, or anchored `^(A|B)$`). */

@@ -44,7 +44,13 @@ export {
   type PrivateVerdict,
   privatePaths,
 } from "./private-paths.js";
-export { findProjectRoot, holdsGit, holdsOtherClone, holdsRepository } from "./project-root.js";
+export {
+  findProjectRoot,
+  holdsGit,
+  holdsOtherClone,
+  holdsRepository,
+  holdsUsableGit,
+} from "./project-root.js";
 export {
   type FolderInProject,
   folderReaches,

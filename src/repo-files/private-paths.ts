@@ -14,7 +14,7 @@ import { projectOwns } from "../gather/environment/index.js";
 import { gitExcludeFile } from "../gather/git/index.js";
 import { readCappedText } from "./capped-read.js";
 import { isGitFolder } from "./git-file.js";
-import { holdsGit, holdsOtherClone } from "./project-root.js";
+import { holdsGit, holdsRepository, holdsUsableGit } from "./project-root.js";
 
 /**
  * A `.gitignore` (or `.git/info/exclude`) larger than this is read only up to
@@ -101,11 +101,15 @@ export function privatePaths(
 
 /**
  * The repositories around `root` whose work tree, as git sees it, holds
- * `root`'s files, nearest first: none when `root` holds a `.git` (a clone,
- * a submodule or a worktree is git's own repository, whose files no
- * repository around it ignores) or is no repository at all; else each
- * folder above it that is a repository's top ({@link holdsOtherClone},
- * {@link isGitFolder}), up to and with the nearest one holding a `.git`.
+ * `root`'s files, nearest first: none when `root` holds a `.git` git would
+ * use ({@link holdsUsableGit}: a clone, a submodule or a worktree is git's
+ * own repository, whose files no repository around it ignores) or is no
+ * repository at all; else each folder above it that is a repository's top
+ * ({@link holdsRepository}, {@link isGitFolder}), up to and with the nearest
+ * one holding a `.git` git would use. A `.git` git would not use (an empty
+ * file, a link that leads nowhere, an empty folder, a `gitdir:` naming
+ * nothing) is no boundary of rules: git's walk of the work tree around it
+ * goes on into it.
  * The walk stops below the home folder (a dotfiles repository is yours, as
  * its rules: the home folder is never a project root) and hears `signal`.
  */
@@ -114,17 +118,17 @@ export async function enclosingRepositories(
   home: string,
   signal?: AbortSignal,
 ): Promise<string[]> {
-  if (await holdsGit(root)) return [];
-  if (!(await holdsOtherClone(root)) && !(await isGitFolder(root))) return [];
+  if (await holdsUsableGit(root)) return [];
+  if (!(await holdsRepository(root)) && !(await isGitFolder(root))) return [];
   const homes = [resolve(home), await realpathOrSelf(resolve(home))];
   const out: string[] = [];
   for (let dir = dirname(root); !homes.some((h) => isWithin(h, dir)); dir = dirname(dir)) {
     await checkpoint(signal);
-    if (await holdsGit(dir)) {
+    if (await holdsUsableGit(dir)) {
       out.push(dir);
       break;
     }
-    if ((await holdsOtherClone(dir)) || (await isGitFolder(dir))) out.push(dir);
+    if ((await holdsRepository(dir)) || (await isGitFolder(dir))) out.push(dir);
     if (dirname(dir) === dir) break;
   }
   return out;

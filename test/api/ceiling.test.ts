@@ -13,7 +13,10 @@ function planted(): { root: string; ceiling: string } {
   const root = tempDir();
   const above = join(root, "above");
   const ceiling = join(above, "ceiling");
-  mkdirSync(join(above, ".git"), { recursive: true });
+  // A git folder as git tells one (HEAD, objects/, refs/): an empty `.git` is no repository to git.
+  mkdirSync(join(above, ".git", "objects"), { recursive: true });
+  mkdirSync(join(above, ".git", "refs"));
+  writeFileSync(join(above, ".git", "HEAD"), "ref: refs/heads/main\n");
   writeFileSync(join(above, "AGENTS.md"), "PLANTED ABOVE\n");
   writeFileSync(join(above, ".gitignore"), "hidden-by-above.txt\n");
   const skill = join(above, ".agents", "skills", "planted");

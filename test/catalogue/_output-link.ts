@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { NOW, tempDir } from "../api/_helpers.js";
 
@@ -50,3 +51,15 @@ export const commands = (root: string) => readdirSync(join(root, "home/.claude/c
 /** The refusal of a write through `p/build`. */
 export const refusal = (root: string) =>
   `${join(root, "p/build")}: a symbolic link, not a folder: nothing is written through it`;
+
+/**
+ * What `flag` (`--output`, `export`) says of a write to `p/build/.claude/commands/prompt.md`:
+ * the link's refusal, or, for export, first that a file of `.claude/commands/` is claude-code's
+ * configuration, which export never writes a prompt over (review rev46a F2).
+ */
+export const refused = (flag: string, root: string) =>
+  flag === "export"
+    ? expect.stringMatching(
+        /^sysprompt: export: .*claude-code's own configuration \(\.claude\/commands\/prompt\.md/,
+      )
+    : `sysprompt: ${flag}: ${refusal(root)}\n`;

@@ -69,6 +69,44 @@ describe("hostile-export-out-agent-config: export --out onto an agent's own sett
     expect(readFileSync(join(root, file), "utf8")).toBe(MINE);
   });
 
+  // Review rev46a F2: the list missed agent files the writer then replaced, exit 0. Refused now
+  // by name, and by one rule: a file in an agent's folder that is not an instructions file at its top.
+  it.each([
+    ["claude-code", ".claude/settings.local.json", "p/.claude/settings.local.json"],
+    ["claude-code", "~/.claude.json", "home/.claude.json"],
+    ["claude-code", ".mcp.json", "p/.mcp.json"],
+    ["claude-code", ".claude/commands/x.md", "p/.claude/commands/x.md"],
+    ["opencode", "opencode.jsonc", "p/opencode.jsonc"],
+    ["opencode", ".opencode/plugins/x.ts", "p/.opencode/plugins/x.ts"],
+    ["opencode", ".opencode/plugin/x.js", "p/.opencode/plugin/x.js"],
+    ["opencode", "~/.config/opencode/plugins/other.js", "home/.config/opencode/plugins/other.js"],
+    ["opencode", "~/.config/opencode/opencode.jsonc", "home/.config/opencode/opencode.jsonc"],
+    ["gemini-cli", ".gemini/extra.json", "p/.gemini/extra.json"],
+    ["codex", "~/.codex/auth.json", "home/.codex/auth.json"],
+    ["pi", "../agent/models.json", "agent/models.json"],
+    ["pi", "../agent/prompts/x.md", "agent/prompts/x.md"],
+  ])("%s's %s: refused, exit 2, the file kept", async (agent, out, file) => {
+    const root = setup();
+    mkdirSync(join(root, file, ".."), { recursive: true });
+    writeFileSync(join(root, file), MINE);
+    const result = await exportTo(root, "codex", out);
+    expect([result.code, result.stdout]).toEqual([2, ""]);
+    expect(result.stderr).toContain(`${agent}'s own`);
+    expect(readFileSync(join(root, file), "utf8")).toBe(MINE);
+  });
+
+  it.each([
+    "../dotfiles/gemini/system.md",
+    "~/.codex/AGENTS.md",
+    ".claude/CLAUDE.md",
+    ".pi/SYSTEM.md",
+    "../agent/APPEND_SYSTEM.md",
+  ])("held: the instructions file %s at the top of an agent's folder is written", async (out) => {
+    const root = setup();
+    const result = await exportTo(root, "codex", out);
+    expect([result.code, result.stderr]).toEqual([0, expect.stringContaining("wrote")]);
+  });
+
   it("held: a file of its own beside them is written", async () => {
     const root = setup();
     const result = await exportTo(root, "claude-code", "~/.claude/system-prompt.md");

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, commands, hostileProject, refusal } from "./_output-link.js";
+import { cli, commands, hostileProject, refused } from "./_output-link.js";
 
 // A project without .git (a tarball, a CI artifact) with the home folder inside it
 // (`HOME=$PWD/.home`, as debhelper compat 13 and many CI jobs set it). From `p/src`,
@@ -26,7 +26,7 @@ describe("hostile-output-home-in-tarball: HOME inside a project without .git", (
     const args = argv.map((a) => a.replace("ABS", root));
     const out = await cli(root, join(root, "p/src"), args, { home: join(root, "p/.home") });
     const flag = args[0] === "render" ? "--output" : "export";
-    expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+    expect([out.code, out.stderr]).toEqual([2, refused(flag, root)]);
     expect(commands(root)).toEqual([]);
   });
 

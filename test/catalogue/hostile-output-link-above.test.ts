@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../api/_helpers.js";
-import { cli, commands, hostileProject, refusal } from "./_output-link.js";
+import { cli, commands, hostileProject, refusal, refused } from "./_output-link.js";
 
 // Its watch and snapshot cases are in hostile-output-link-above-slow.test.ts.
 
@@ -35,7 +35,7 @@ describe("hostile-output-link-above: a project's link above the output file's fo
     const args = argv.map((a) => a.replace("ABS", root));
     const out = await cli(root, join(root, "p/src"), args);
     const flag = args[0] === "render" ? "--output" : "export";
-    expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+    expect([out.code, out.stderr]).toEqual([2, refused(flag, root)]);
     expect(commands(root)).toEqual([]);
   });
 
@@ -56,7 +56,7 @@ describe("hostile-output-link-above: a project's link above the output file's fo
       const args = argv.map((a) => a.replace("ABS", root));
       const out = await cli(root, join(root, "p/src"), args, { home: join(root, "p/.home") });
       const flag = args[0] === "render" ? "--output" : "export";
-      expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+      expect([out.code, out.stderr]).toEqual([2, refused(flag, root)]);
       expect(commands(root)).toEqual([]);
     },
   );
@@ -71,7 +71,7 @@ describe("hostile-output-link-above: a project's link above the output file's fo
     ]) {
       const out = await cli(root, join(root, "p/src"), argv);
       const flag = argv[0] === "render" ? "--output" : "export";
-      expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+      expect([out.code, out.stderr]).toEqual([2, refused(flag, root)]);
     }
     expect(commands(root)).toEqual([]);
     // A folder shared only at the home folder: the home's own links are the user's, written through.
@@ -120,7 +120,7 @@ describe("hostile-output-link-above: a project's link above the output file's fo
     ]) {
       const out = await cli(root, elsewhere, argv);
       const flag = argv[0] === "render" ? "--output" : "export";
-      expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+      expect([out.code, out.stderr]).toEqual([2, refused(flag, root)]);
     }
     expect(commands(root)).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, commands, hostileProject, refusal } from "./_output-link.js";
+import { cli, commands, hostileProject, refused } from "./_output-link.js";
 
 // Its snapshot case is in hostile-output-planted-git-slow.test.ts.
 
@@ -27,7 +27,7 @@ describe("hostile-output-planted-git: a .git shipped in a tarball's subfolder", 
     ]) {
       const out = await cli(root, join(root, "p/src"), argv);
       const flag = argv[0] === "render" ? "--output" : "export";
-      expect([out.code, out.stderr]).toEqual([2, `sysprompt: ${flag}: ${refusal(root)}\n`]);
+      expect([out.code, out.stderr]).toEqual([2, refused(flag, root)]);
     }
     expect(commands(root)).toEqual([]);
   });

@@ -274,6 +274,10 @@ describe("buildWorkspaceTree: what is skipped", () => {
     const repo = tempDir();
     const t = "2026-01-01 00:00";
     makeTree(repo, {
+      // A git folder as git tells one (HEAD, objects/, refs/): a bare `.git` is no repository to git.
+      ".git/HEAD": { at: t, text: "ref: refs/heads/main\n" },
+      ".git/objects/": { at: t },
+      ".git/refs/": { at: t },
       ".git/info/exclude": { at: t, text: "secret/\n" },
       ".gitignore": { at: t, text: "*.gen\n" },
       "pkg/.gitignore": { at: t, text: "/app/drop.txt\n" },

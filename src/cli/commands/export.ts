@@ -1,4 +1,4 @@
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
 import { realpath } from "../../_io.js";
 import { outputTarget } from "../../_output-target.js";
@@ -13,12 +13,13 @@ import {
   systemPathEntries,
 } from "../../gather/environment/index.js";
 import {
+  AGENT_FOLDERS,
+  agentFileOf,
   HOOK_SNIPPET_AGENTS,
   hasHookSnippet,
   hookSnippet,
-  PI_SETTINGS_NAME,
+  INSTRUCTION_FILES,
   SETTINGS_FILES,
-  settingsFileOf,
 } from "../../hook/snippet.js";
 import { resolveAgentDir } from "../../locate/layers.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
@@ -141,13 +142,16 @@ async function outTarget(
 }
 
 /**
- * Refuses an `--out` that is an agent's own settings file ({@link
- * SETTINGS_FILES}: `~/.codex/config.toml`, a project's `.claude/settings.json`,
- * pi's agent dir's `settings.json`…), by the path as written, as it is
- * written (`write`) or as it really is (its folder's real path: `~/.codex`
- * a link into your dotfiles): the prompt would replace the agent's
- * configuration, which the setting line printed only adds a line to. There
- * is no `--force`: a prompt is never such a file's contents.
+ * Refuses an `--out` that is an agent's own configuration ({@link
+ * agentFileOf}: a settings file such as `~/.codex/config.toml` or a project's
+ * `.claude/settings.json`, or any other file in an agent's folder, `.mcp.json`,
+ * `.opencode/plugins/x.ts`, `.claude/commands/x.md`, pi's agent dir's
+ * `models.json`, save an instructions file at its top), by the path as
+ * written, as it is written (`write`) or as it really is (its folder's real
+ * path: `~/.codex` a link into your dotfiles, pi's agent dir wherever it is):
+ * the prompt would replace the agent's configuration, which the setting line
+ * printed only adds a line to. There is no `--force`: a prompt is never such a
+ * file's contents.
  */
 async function refuseSettingsFile(
   path: string,
@@ -160,22 +164,41 @@ async function refuseSettingsFile(
   };
   const defined = <T>(x: T | undefined): x is T => x !== undefined;
   const targets = [path, write, await real(path)].filter(defined);
-  // Yours by their real paths too (`~/.codex` a link into your dotfiles), and pi's wherever its agent dir is.
-  const pi = join(where.agentDir, PI_SETTINGS_NAME);
-  const yours = [
-    ...Object.values(SETTINGS_FILES).flatMap((files) => files.map((f) => join(where.home, f))),
-    pi,
+  // Your agents' folders by their real paths too (`~/.codex` a link into your dotfiles), and pi's
+  // agent dir wherever it is: a target inside one is named as the file there.
+  const folders = [
+    ...Object.values(AGENT_FOLDERS).flatMap((names) =>
+      names.map((f) => ({ as: join(where.home, f), at: join(where.home, f) })),
+    ),
+    // (An agent dir that is your home folder or holds it is not taken for a folder of pi's alone.)
+    ...(isWithin(where.home, where.agentDir)
+      ? []
+      : [{ as: join(where.home, ".pi", "agent"), at: where.agentDir }]),
   ];
-  const reals = await Promise.all(yours.map(real));
-  const hit = yours.find((f, i) =>
-    [f, reals[i]].some((p) => p !== undefined && targets.includes(p)),
+  const reals = await Promise.all(folders.map((f) => realpath(f.at).catch(() => undefined)));
+  const yours = folders.flatMap((f, i) =>
+    [f.at, reals[i]]
+      .filter(defined)
+      .flatMap((at) =>
+        targets.filter((t) => t !== at && isWithin(t, at)).map((t) => join(f.as, relative(at, t))),
+      ),
   );
-  const found =
-    targets.map(settingsFileOf).find(defined) ??
-    (hit === undefined ? undefined : (settingsFileOf(hit) ?? { agent: "pi", file: pi }));
+  // Home-level settings files outside any folder (`~/.claude.json`), by their real paths too.
+  const files = Object.values(SETTINGS_FILES).flatMap((names) =>
+    names.map((f) => join(where.home, f)),
+  );
+  const realFiles = await Promise.all(files.map(real));
+  const hit = files.filter((f, i) =>
+    [f, realFiles[i]].some((p) => p !== undefined && targets.includes(p)),
+  );
+  const found = [...targets, ...yours, ...hit].map(agentFileOf).find(defined);
   if (found === undefined) return;
+  const what =
+    found.folder === undefined
+      ? `${found.agent}'s own settings file (${found.file})`
+      : `${found.agent}'s own configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")})`;
   throw new RefusedError(
-    `export: ${path}: ${found.agent}'s own settings file (${found.file}), not written over: the prompt would replace its configuration; write the prompt to a file of its own (another --out, or none for the default export folder), then add the one line export prints to this file`,
+    `export: ${path}: ${what}, not written over: the prompt would replace its configuration; write the prompt to a file of its own (another --out, or none for the default export folder), then add the one line export prints to this file`,
   );
 }
 

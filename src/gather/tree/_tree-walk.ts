@@ -13,7 +13,7 @@ import {
 import { realpath, statOrUndefinedSync } from "../../_io.js";
 import { nextTurn, pace } from "../../_pace.js";
 import { isBelowCeiling } from "../../_paths.js";
-import { type RepoText, readRepoText } from "../../repo-files/index.js";
+import { holdsUsableGit, type RepoText, readRepoText } from "../../repo-files/index.js";
 import { listFolderAtOnce, listInBatches } from "../../repo-files/list-folder.js";
 import { NESTED_CONTEXT_NAMES } from "../context-names.js";
 import type { FolderMemo, ListingCache } from "./_listing-cache.js";
@@ -544,7 +544,8 @@ function childRel(rel: string, name: string): string {
 
 /**
  * The ignore rules that already hold at `root`: those of the ignore files
- * between the repository root (the nearest ancestor holding `.git`) and
+ * between the repository root (the nearest ancestor holding a `.git` git
+ * would use) and
  * `root`, plus `.git/info/exclude`. Paths are then checked as
  * `prefix + path below root`, `prefix` being `root` relative to the repository.
  * Outside a repository, or in a folder the repository ignores, only the files
@@ -593,7 +594,9 @@ async function findRepository(
   ceilingDir: string | undefined,
 ): Promise<string | undefined> {
   for (let dir = root; ; ) {
-    if (await statOf(join(dir, ".git"), false)) return dir;
+    // A `.git` git would not use (an empty file, a link to nowhere: a tarball's) is no repository:
+    // the rules of the one around it still hold here, as git's walk of that one goes on into it.
+    if ((await statOf(join(dir, ".git"), false)) && (await holdsUsableGit(dir))) return dir;
     const up = dirname(dir);
     if (up === dir || !isBelowCeiling(up, ceilingDir)) return undefined;
     dir = up;
