@@ -23,9 +23,14 @@ export function listHelper(this: unknown, ...args: unknown[]): string {
   const list = params[0];
   const items = Array.isArray(list) ? list : isList(list) ? Array.from(list) : [];
   const hash = options.hash;
-  const prefix = toText(hash.prefix);
-  const suffix = toText(hash.suffix);
-  const join = hash.join === undefined ? DEFAULT_LIST_JOIN : unescapeSeparator(toText(hash.join));
+  // Made as text only once an item prints, then once for the call: a list
+  // given as `prefix=rules` is its items joined, and each call that printed
+  // nothing joined a trusted project's 240 KB of rules again, counted as 3
+  // items given (73 s of CPU for one section; issue 24, review rev46c F3).
+  // What is printed counts as the call's output.
+  let prefix = "";
+  let suffix = "";
+  let join: string | undefined;
 
   // One data frame for the whole list, updated per item, as Handlebars' own
   // `each` does: each body has finished before the next item starts. A spread
@@ -41,8 +46,15 @@ export function listHelper(this: unknown, ...args: unknown[]): string {
     data.last = index === last;
     const body = options.fn(item, { data, blockParams: [item, index] });
     if (body === "") continue;
-    out = any ? out + join + prefix + body + suffix : prefix + body + suffix;
-    any = true;
+    if (!any) {
+      prefix = toText(hash.prefix);
+      suffix = toText(hash.suffix);
+      out = prefix + body + suffix;
+      any = true;
+      continue;
+    }
+    join ??= hash.join === undefined ? DEFAULT_LIST_JOIN : unescapeSeparator(toText(hash.join));
+    out = out + join + prefix + body + suffix;
   }
   return any ? out : options.inverse(this);
 }

@@ -36,11 +36,15 @@ export function joinHelper(...args: unknown[]): string {
   const [params] = splitHelperArgs(args);
   const [items, separator] = params;
   if (!isList(items)) return "";
-  const sep =
-    separator === undefined || separator === null
-      ? DEFAULT_JOIN_SEPARATOR
-      : unescapeSeparator(String(separator));
   const texts = Array.from(items, toText);
+  // Made as text only when it separates something: a list given as the
+  // separator is its items joined, at each call (review rev46c F3).
+  const sep =
+    texts.length < 2
+      ? ""
+      : separator === undefined || separator === null
+        ? DEFAULT_JOIN_SEPARATOR
+        : unescapeSeparator(String(separator));
   let length = Math.max(0, texts.length - 1) * sep.length;
   for (const text of texts) length += text.length;
   if (length > MAX_HELPER_TEXT) {

@@ -250,20 +250,56 @@ function parseProblem(expecting: string): string {
   return `found ${token(got)}${expected === undefined ? "" : `; expected ${expected}`}`;
 }
 
+/** A place in a template's text. */
+type Place = { line?: number; column?: number };
+
+/** Where a template's partial calls and decorators are, found on demand: parsed only when an error needs a place. */
+export interface Places {
+  partialCall(name: string): Place;
+  decorator(name: string): Place;
+}
+
+/** How many answers one template's {@link Places} keeps, and the longest name kept. */
+const MAX_KEPT_PLACES = 8;
+const MAX_PLACE_NAME_CHARS = 256;
+
+/**
+ * The places of a template whose syntax tree `parse` gives (undefined: not
+ * parsed, no place). Each answer is kept (a few, for short names), never the
+ * tree: a partial that fails 16 levels deep, in each of 60 sections, asks
+ * the same question 960 times, and parsed its 45 KB text each time (91 s
+ * of CPU; issue 24, review rev46c F2), while a kept tree of 110 KB of text
+ * weighed 4.2 MB (rev45b F3).
+ */
+export function placesFrom(parse: () => unknown): Places {
+  const found = new Map<string, Place>();
+  const answer = (key: string, look: (tree: unknown) => Place): Place => {
+    const known = found.get(key);
+    if (known !== undefined) return known;
+    const tree = parse();
+    if (tree === undefined) return {};
+    const place = look(tree);
+    if (found.size < MAX_KEPT_PLACES && key.length <= MAX_PLACE_NAME_CHARS) found.set(key, place);
+    return place;
+  };
+  return {
+    partialCall: (name) => answer(`>${name}`, (tree) => findPartialCall(tree, name)),
+    decorator: (name) => answer(`*${name}`, (tree) => findDecorator(tree, name)),
+  };
+}
+
 /**
  * Turns anything thrown while compiling or rendering into a located
- * TemplateError. `ast`: the template's syntax tree, or a function that
- * parses it, called only when the error needs a place from it.
+ * TemplateError. `places`: where the template's calls are, asked only when
+ * the error needs a place.
  */
 export function toTemplateError(
   hb: HandlebarsInstance,
   error: unknown,
-  ast: unknown,
+  places: Places | undefined,
 ): TemplateError {
-  // A function gives the tree on demand (parsed only when an error needs a place).
-  const tree = () => (typeof ast === "function" ? (ast as () => unknown)() : ast);
   if (error instanceof PartialCallError) {
-    const loc = findPartialCall(tree(), error.partial);
+    const loc = places?.partialCall(error.partial) ?? {};
     return new TemplateError(error.reason, {
       ...loc,
       cause: error.cause,
@@ -278,14 +314,14 @@ export function toTemplateError(
   const missing = /^The partial (.+) could not be found$/.exec(message)?.[1];
   if (missing !== undefined) {
     return new TemplateError(`Partial "${missing}" not found`, {
-      ...findPartialCall(tree(), missing),
+      ...places?.partialCall(missing),
       cause: error,
     });
   }
   const decorator = /^Missing decorator: "(.+)"$/.exec(message)?.[1];
   if (decorator !== undefined) {
     return new TemplateError(`Unknown decorator "${decorator}"; only "inline" exists`, {
-      ...findDecorator(tree(), decorator),
+      ...places?.decorator(decorator),
       cause: error,
     });
   }

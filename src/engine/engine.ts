@@ -6,7 +6,9 @@ import { useStringAppends } from "./_compat.js";
 import {
   helperErrorGuard,
   PartialCallError,
+  type Places,
   parseSource,
+  placesFrom,
   TemplateError,
   toTemplateError,
 } from "./_errors.js";
@@ -69,8 +71,8 @@ export interface Engine {
 
 interface Compiled {
   template: TemplateDelegate;
-  /** Unprocessed AST, to find where a partial is called when it fails at run time; parsed at each call, never kept. */
-  ast: () => unknown;
+  /** Where a partial or decorator is called, to place a run-time failure; parsed only then, the tree never kept. */
+  places: Places;
 }
 
 /**
@@ -263,16 +265,32 @@ export function createEngine(): Engine {
   }
 
   /**
-   * The syntax tree of `source`, parsed again at each call and never kept:
-   * kept on the cache entry, which counts its source and tags but not the
-   * tree, a one-tag template of 9,900 pairs (110 KB) that failed once kept a
-   * 4.2 MB tree, and a long-lived host rendering a failing section whose text
-   * changed each turn 640 MB after 150 turns (issue 24, review rev45b F3).
-   * Only a run-time error is located with it, once per failure.
+   * Where `source`'s calls are ({@link placesFrom}): its tree parsed when an
+   * error needs a place, never kept on the cache entry, which counts its
+   * source and tags but not the tree (a one-tag template of 9,900 pairs,
+   * 110 KB, that failed once kept a 4.2 MB tree; review rev45b F3). Each
+   * parse is a compile of the prompt's ({@link PromptCompiles}): past its
+   * total the error has no place. One render parses a text at most once
+   * while its failure unwinds (the last tree is the render's, let go with it).
    */
-  function lazyAst(source: string): () => unknown {
-    return () => compiler().parseWithoutProcessing(source);
+  function placesOf(source: string, size: TemplateSize | undefined): Places {
+    return placesFrom(() => {
+      const spending = budget;
+      const last = spending === undefined ? undefined : lastTrees.get(spending);
+      if (last?.source === source) return last.tree;
+      try {
+        spending?.compiles.charge(size);
+      } catch {
+        return undefined;
+      }
+      const tree = compiler().parseWithoutProcessing(source);
+      if (spending !== undefined) lastTrees.set(spending, { source, tree });
+      return tree;
+    });
   }
+
+  /** The tree a render parsed last to place an error, dropped with the render's budget. */
+  const lastTrees = new WeakMap<RenderBudget, { source: string; tree: unknown }>();
 
   function compileOptions(): CompileOptions {
     const knownHelpers: Record<string, boolean> = {};
@@ -308,7 +326,7 @@ export function createEngine(): Engine {
     let entry: Compiled | TemplateError | undefined;
     if (ahead !== undefined) {
       try {
-        entry = { ast: lazyAst(source), template: fromSpec(ahead.spec) };
+        entry = { places: placesOf(source, size), template: fromSpec(ahead.spec) };
       } catch {
         // A spec from another Handlebars version: compile from source below.
         precompiled.delete(source);
@@ -321,7 +339,7 @@ export function createEngine(): Engine {
         // the first call (as hb.compile would), so an unknown helper is a
         // compile error that `check` sees without data.
         const template = fromSpec(precompileAst(compiler(), ast));
-        entry = { ast: lazyAst(source), template };
+        entry = { places: placesOf(source, size), template };
       } catch (error) {
         entry = toTemplateError(compiler(), error, undefined);
       }
@@ -418,7 +436,7 @@ export function createEngine(): Engine {
         spending?.end(result);
       } catch (error) {
         // Located by the caller at its `{{> name}}`.
-        throw new PartialCallError(name, toTemplateError(hb, error, compiled?.ast));
+        throw new PartialCallError(name, toTemplateError(hb, error, compiled?.places));
       }
       spending?.leavePartial();
       return result;
@@ -559,7 +577,7 @@ export function createEngine(): Engine {
       try {
         return spending.run(() => compiled.template(data, setup?.options(data, partialsFor(own))));
       } catch (error) {
-        throw toTemplateError(hb, error, compiled.ast);
+        throw toTemplateError(hb, error, compiled.places);
       } finally {
         forget(own);
         rendering = outerPartials;

@@ -115,10 +115,13 @@ export const MAX_PROMPT_OUTPUT = 3 * MAX_PROMPT_CHARS;
  * its whole text, callees' included, at each level they nest. Output counts
  * a text once, so 891 `{{#xml}}` levels around 7 MB took 25.6 s of CPU for
  * some 900 counted calls, and 14 partials around 7 MB of list-marker lines
- * 6.7 s (issue 24, review rev45b F6). Four times the render's output: a
- * text read at four levels.
+ * 6.7 s (issue 24, review rev45b F6). As much as the render's output: a
+ * level's reading costs up to 175 ms a MiB (lines of `-`, read as Markdown
+ * at each level), so four times the output, 32 MiB a render and 64 MiB a
+ * prompt, let two sections take 10.9 s of CPU at a 3 s deadline (review
+ * rev46c F4); 16 MiB a prompt is under 3 s at that cost.
  */
-export const MAX_RENDER_REREAD = 4 * MAX_RENDER_OUTPUT;
+export const MAX_RENDER_REREAD = MAX_RENDER_OUTPUT;
 
 /** The same for one prompt's renders together ({@link MAX_RENDER_REREAD}, two renders' worth). */
 export const MAX_PROMPT_REREAD = 2 * MAX_RENDER_REREAD;

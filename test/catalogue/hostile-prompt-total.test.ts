@@ -8,12 +8,12 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // Each section is capped as it renders (8 MiB); the whole prompt was not:
 // 120 trusted sections under that cap made a prompt past the longest string
 // V8 builds, and the final join threw `RangeError: Invalid string length`.
-// Three sections of 4.5 MB each (a partial of 550 KiB doubled three times: each
-// level's finishing step reads its text again, so a partial doubled twelve
-// times is stopped by that count first) stand for them: what does not fit is
-// left out, with one located error.
+// Three sections of 4.5 MB each (a partial of 550 KiB called 8 times: each
+// level's finishing step reads its text again, 8 MiB a render and 16 MiB a
+// prompt, so a partial doubled through levels is stopped by that count
+// first) stand for them: what does not fit is left out, with one located error.
 
-const PARTIALS = 3;
+const CALLS = 8;
 
 describe("hostile repository: the whole prompt is capped", () => {
   it("sections past the prompt's cap are left out with one error; the rest render", async () => {
@@ -22,13 +22,10 @@ describe("hostile repository: the whole prompt is capped", () => {
     mkdirSync(join(pi, "partials"), { recursive: true });
     mkdirSync(join(pi, "sections"), { recursive: true });
     writeFileSync(join(pi, "partials", "p0.md"), "x".repeat(1100 * 2 ** 9));
-    for (let i = 1; i <= PARTIALS; i++) {
-      writeFileSync(join(pi, "partials", `p${i}.md`), `{{> p${i - 1}}}{{> p${i - 1}}}`);
-    }
     for (const name of ["big1", "big2", "big3"]) {
       writeFileSync(
         join(pi, "sections", `${name}.md`),
-        `---\norder: 900\n---\n{{> p${PARTIALS}}}\n`,
+        `---\norder: 900\n---\n${"{{> p0}}".repeat(CALLS)}\n`,
       );
     }
     const result = await renderSystemPrompt(pinned(root));

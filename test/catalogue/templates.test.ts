@@ -202,8 +202,9 @@ const cases: CatalogueCase[] = [
     bad: [RULES, PARTIALS],
     expected: rulesError(
       // Each level's finishing step reads its partial's text again (eng46): 15 doubling levels
-      // read far more than the 8 MiB they print, and that count stops the render first.
-      'In partial "d14" (line 1, column 1) > "d13" (line 1, column 1) > "d12" (line 1, column 1) > … 8 more … > "d3" (line 1, column 1) > "d2" (line 1, column 1) > "d1": Render stopped: blocks and partials read their text again past 32 MiB (a {{#xml}} block or a partial nested around a long text, each level reading it all)',
+      // read far more than the 8 MiB they print, and that count (8 MiB a render since rev46c F4)
+      // stops the render first, at d2's finishing, one level sooner than at 32 MiB.
+      'In partial "d14" (line 1, column 1) > "d13" (line 1, column 1) > "d12" (line 1, column 1) > … 7 more … > "d4" (line 1, column 1) > "d3" (line 1, column 1) > "d2": Render stopped: blocks and partials read their text again past 8 MiB (a {{#xml}} block or a partial nested around a long text, each level reading it all)',
       5,
       1,
     ),
