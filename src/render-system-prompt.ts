@@ -345,13 +345,14 @@ function generalRulesReport(layers: readonly LoadedLayer[]): Pick<PreparedPrompt
  */
 function promptWrappers(
   layers: readonly LoadedLayer[],
-  { opts, preset }: ResolvedRender,
+  { options, opts, preset }: ResolvedRender,
   contextFiles: readonly ContextFile[],
 ): PromptWrappers {
   const userFileWrappers = wrapperNames(
     layers.flatMap(sectionsOf),
     preset.substitutes,
     elementTexts(layers, opts),
+    options.vars,
   );
   const yours = contextFiles.filter((f) => f.origin === "user").map((f) => f.content);
   return { wrappers: withElementNames(userFileWrappers, yours), userFileWrappers };
