@@ -1,5 +1,3 @@
-import { constants } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { withElementNames, wrapperNames } from "../_prompt-text.js";
 import {
@@ -19,6 +17,7 @@ import { elementTexts } from "../locate/element-texts.js";
 import { loadLayer } from "../locate/load-layer.js";
 import { normalizeOptions } from "../options/normalize.js";
 import type { NormalizedOptions, SystemPromptOptions } from "../options.js";
+import { readRepoCapped } from "../repo-files/read.js";
 import type { SectionTemplate } from "../sections/types.js";
 import type { Diagnostic } from "../types.js";
 import type { StepMemo } from "./_memo.js";
@@ -174,23 +173,15 @@ async function layerElementNames(
   return own === undefined ? names : withElementNames(names, [own]);
 }
 
-/** The agent dir's context file (the first of its names there), at most `maxBytes` of it. */
+/**
+ * The agent dir's context file (the first of its names there that reads), at
+ * most `maxBytes` of it, through the door as a file of yours (no final link
+ * followed: a linked one gives no names here, only at a render).
+ */
 async function ownContextText(agentDir: string, maxBytes: number): Promise<string | undefined> {
   for (const name of CONTEXT_FILE_NAMES) {
-    let file: FileHandle | undefined;
-    try {
-      // Non-blocking: a FIFO of that name would hold the open until a writer came.
-      file = await open(join(agentDir, name), constants.O_RDONLY | constants.O_NONBLOCK);
-      const info = await file.stat();
-      if (!info.isFile()) continue;
-      const buffer = Buffer.alloc(Math.min(info.size, maxBytes));
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-      return buffer.subarray(0, bytesRead).toString("utf8");
-    } catch {
-      // Absent or unreadable: the next name.
-    } finally {
-      await file?.close();
-    }
+    const read = await readRepoCapped(join(agentDir, name), { maxBytes });
+    if (read.ok) return read.text;
   }
   return undefined;
 }
