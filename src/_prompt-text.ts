@@ -228,6 +228,45 @@ function skipBlank(text: string, i: number): number {
   return at;
 }
 
+/** A letter or digit of any script: one a tag's name may hold as a reader takes it. */
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/**
+ * Whether the name `written` after a `<` or `</` is one of `names`: as it
+ * reads up to the first letter of another script (`wide`, -1 when it has
+ * none; `hidden`: it holds an invisible character or a look-alike before
+ * that), so `</rules了>` is still `</rules>`, and whole, folded as
+ * {@link foldName} folds the names a template writes (`</правила>`, and
+ * `</e\u0301te\u0301>` for `</été>`).
+ */
+function namedTag(
+  written: string,
+  wide: number,
+  hidden: boolean,
+  names: ReadonlySet<string>,
+): boolean {
+  const head = wide < 0 ? written : written.slice(0, wide);
+  const name = hidden ? readName(head) : head;
+  if (name !== "" && names.has(name.toLowerCase())) return true;
+  return (wide >= 0 || hidden) && names.has(foldName(written));
+}
+
+/**
+ * A name of any script as a reader takes it, lower-cased: composed (NFC),
+ * invisible code points left out, look-alikes as the ASCII they read as, any
+ * other letter as it is. The names a template writes outside ASCII
+ * (`</правила>`) are kept in this form, and a tag's name read the same way.
+ */
+function foldName(written: string): string {
+  let name = "";
+  for (const c of written.normalize("NFC")) {
+    const code = c.codePointAt(0) ?? 0;
+    if (isNameCode(code)) name += c;
+    else if (!isInvisible(code)) name += nameCharsOf(code) ?? c;
+  }
+  return name.toLowerCase();
+}
+
 /** A name as it reads: invisible code points left out, look-alikes as the ASCII they read as. */
 function readName(written: string): string {
   let name = "";
@@ -264,6 +303,10 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
     if (i < text.length && isSlashCode(text.charCodeAt(i))) i = skipBlank(text, i + 1);
     const start = i;
     let hidden = false;
+    // Where the first letter that reads as no ASCII one is (`п` of `</правила>`), and
+    // whether a character before it was read as one.
+    let wide = -1;
+    let hiddenBefore = false;
     while (i < text.length) {
       const code = text.charCodeAt(i);
       if (isNameCode(code)) {
@@ -275,18 +318,21 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
       // white space to a regular expression but drawn as nothing.
       const point = text.codePointAt(i) ?? 0;
       if (point !== 0xfeff && isSpaceCode(code)) break;
-      if (!isInvisible(point) && nameCharsOf(point) === undefined) break;
+      if (!isInvisible(point) && nameCharsOf(point) === undefined) {
+        // A letter or digit of another script goes on a name (`</правила>`, `</規則>`).
+        if (!WORD_CHAR.test(String.fromCodePoint(point))) break;
+        if (wide === -1) [wide, hiddenBefore] = [i, hidden];
+      }
       hidden = true;
       i += widthAt(text, i);
     }
     // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names.
-    if (i > start) {
-      const written = text.slice(start, i);
-      const name = hidden ? readName(written) : written;
-      if (name !== "" && names.has(name.toLowerCase())) {
-        out += `${text.slice(copied, lt)}&lt;`;
-        copied = lt + 1;
-      }
+    if (
+      i > start &&
+      namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, names)
+    ) {
+      out += `${text.slice(copied, lt)}&lt;`;
+      copied = lt + 1;
     }
     // The name holds no `<`: go on after it (or after this `<` when there was none).
     lt = nextOpen(Math.max(lt + 1, start));
@@ -547,9 +593,35 @@ export const HOST_ELEMENTS: readonly string[] = [
   "user",
 ];
 
-/** `</name` or `{{#xml "name"}}` in a template: an element the template writes around text. */
-const ELEMENT_IN_TEMPLATE =
-  /<\/([A-Za-z_][A-Za-z0-9_.:-]*)|\{\{#xml\s+"([A-Za-z_][A-Za-z0-9_.-]*)"/g;
+/** `</name` in a template: an element it closes (a name of any script: `</правила>`). */
+const CLOSER_IN_TEMPLATE = /<\/([\p{L}_][\p{L}\p{N}\p{M}_.:-]*)/gu;
+
+/**
+ * `{{#xml …}}` as Handlebars reads it: whitespace control (`{{~#xml`),
+ * spaces after `{{` and `#`, the name in double or single quotes (group 1 or
+ * 2), or a first parameter that is no literal (group 3: a path such as
+ * `@root.vars.tag`, a subexpression), whose name is known only at the render.
+ */
+const XML_IN_TEMPLATE = /\{\{~?\s*#\s*xml(?=[\s}~])\s*(?:"([^"]*)"|'([^']*)'|([^\s}~]*))/g;
+
+/** A name `{{#xml}}` accepts (helpers/xml.ts). */
+const XML_TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/**
+ * Adds to `names` the elements `text` (a template or a text of yours) closes
+ * or opens with `{{#xml}}`; true when one of its `{{#xml}}` blocks takes its
+ * name from the data instead of a literal.
+ */
+function addElementNames(names: Set<string>, text: string): boolean {
+  let dynamic = false;
+  for (const m of text.matchAll(CLOSER_IN_TEMPLATE)) names.add(foldName(m[1] ?? ""));
+  for (const m of text.matchAll(XML_IN_TEMPLATE)) {
+    const literal = m[1] ?? m[2];
+    if (literal !== undefined) names.add(foldName(literal));
+    else if ((m[3] ?? "") !== "") dynamic = true;
+  }
+  return dynamic;
+}
 
 /**
  * The element names a prompt wraps text in (lower-cased): each section's
@@ -561,6 +633,12 @@ const ELEMENT_IN_TEMPLATE =
  * templates and texts of yours that render (partials, your SYSTEM.md,
  * APPEND_SYSTEM.md, AGENTS.md), read the same way: an element your partial
  * wraps each context file in is as much the prompt's as a section's.
+ * `{{#xml}}` is read as Handlebars reads it, whatever the spelling
+ * (`{{~#xml 'file'}}`, `{{# xml "file"}}`), and a closer's name may be of any
+ * script (`</правила>`, kept folded as a tag's name is read). A `{{#xml}}`
+ * whose name comes from the data (`{{#xml @root.vars.tag}}`) adds every value
+ * of `vars` that is a tag's name: a name built from other data is known only
+ * at the render, and is not among them (docs/trust.md).
  * Templates are few and small, so one regular expression over each body costs
  * nothing next to the render.
  */
@@ -568,17 +646,24 @@ export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
   substitutes = false,
   texts: readonly string[] = [],
+  vars: Readonly<Record<string, unknown>> = {},
 ): Set<string> {
   const names = new Set<string>([TOUCH_ELEMENT, ...HOST_ELEMENTS]);
   if (substitutes) names.add(AGENT_VARIABLES);
+  let dynamic = false;
   for (const t of templates) {
     // A section is wrapped in its name unless its tag says otherwise.
     const tag = t.meta.tag ?? t.name;
     if (tag !== false) names.add(tag.toLowerCase());
-    for (const m of t.body.matchAll(ELEMENT_IN_TEMPLATE))
-      names.add((m[1] ?? m[2] ?? "").toLowerCase());
+    if (addElementNames(names, t.body)) dynamic = true;
   }
-  return withElementNames(names, texts);
+  for (const text of texts) if (addElementNames(names, text)) dynamic = true;
+  // `{{#xml vars.tag}}`, `{{#xml @root.vars.tag}}`: every value of `vars` that can be a tag's name.
+  if (dynamic)
+    for (const value of Object.values(vars))
+      if (typeof value === "string" && XML_TAG_NAME.test(value)) names.add(value.toLowerCase());
+  names.delete("");
+  return names;
 }
 
 /**
@@ -591,8 +676,7 @@ export function withElementNames(
   texts: readonly string[],
 ): Set<string> {
   const all = new Set(names);
-  for (const text of texts)
-    for (const m of text.matchAll(ELEMENT_IN_TEMPLATE)) all.add((m[1] ?? m[2] ?? "").toLowerCase());
+  for (const text of texts) addElementNames(all, text);
   all.delete("");
   return all;
 }

@@ -26,6 +26,7 @@ import {
   printedParts,
   replacedByProject,
 } from "./locate/custom.js";
+import { elementTexts } from "./locate/element-texts.js";
 import type { LoadedLayer } from "./locate/load-layer.js";
 import type { OptionName } from "./options/registry.js";
 import type { AppendPart, NormalizedOptions, SystemPromptOptions } from "./options.js";
@@ -345,38 +346,17 @@ function generalRulesReport(layers: readonly LoadedLayer[]): Pick<PreparedPrompt
  */
 function promptWrappers(
   layers: readonly LoadedLayer[],
-  { opts, preset }: ResolvedRender,
+  { options, opts, preset }: ResolvedRender,
   contextFiles: readonly ContextFile[],
 ): PromptWrappers {
   const userFileWrappers = wrapperNames(
     layers.flatMap(sectionsOf),
     preset.substitutes,
     elementTexts(layers, opts),
+    options.vars,
   );
   const yours = contextFiles.filter((f) => f.origin === "user").map((f) => f.content);
   return { wrappers: withElementNames(userFileWrappers, yours), userFileWrappers };
-}
-
-/**
- * The texts besides the section templates whose elements a repository's text
- * may not open or close ({@link wrapperNames}): every layer's partials (a
- * section of yours may wrap each context file in a partial's
- * `{{#xml "file"}}`), and your own texts: your SYSTEM.md or
- * SYSTEM_TEMPLATE.md, APPEND_SYSTEM.md and the prompts you give as options
- * (`<team_policy>…</team_policy>`); your AGENTS.md is added after
- * ({@link withElementNames}). A repository's text is not among them.
- */
-function elementTexts(layers: readonly LoadedLayer[], opts: ResolvedRender["opts"]): string[] {
-  const texts = layers.flatMap((l) => Object.values(l.partials));
-  for (const l of layers) {
-    if (l.layer === "project") continue;
-    if (l.system) texts.push(l.system.text);
-    if (l.append !== null) texts.push(l.append);
-  }
-  if (opts.systemPrompt && opts.systemPrompt.repository !== true)
-    texts.push(opts.systemPrompt.text);
-  for (const part of opts.appendSystemPrompt) if (part.repository !== true) texts.push(part.text);
-  return texts;
 }
 
 /**

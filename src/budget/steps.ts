@@ -1,4 +1,4 @@
-import { closeOpenBlocks } from "../_fence.js";
+import { closeOpenBlocksOnOwnLine } from "../_fence.js";
 import type { AlwaysRule, ContextFile, OnDemandRule, PromptData, SkillEntry } from "../data.js";
 import type { TreeLine } from "../gather/tree/index.js";
 import type { AppendPart } from "../options.js";
@@ -102,7 +102,7 @@ export function patchFor(state: ShrinkState, data: PromptData): SectionPatch {
     patch.workspaceTree = {
       rendered:
         state.treeMarkers.length > 0
-          ? closeOpenBlocks(renderTree(state.tree, state.treeMarkers))
+          ? closeOpenBlocksOnOwnLine(renderTree(state.tree, state.treeMarkers))
           : data.workspaceTree.rendered,
       truncated: true,
     };
@@ -111,7 +111,11 @@ export function patchFor(state: ShrinkState, data: PromptData): SectionPatch {
     patch.rootTrees = data.rootTrees.map((r, i) => {
       const cut = state.rootTrees[i];
       return cut && cut.markers.length > 0
-        ? { ...r, rendered: closeOpenBlocks(renderTree(cut.tree, cut.markers)), truncated: true }
+        ? {
+            ...r,
+            rendered: closeOpenBlocksOnOwnLine(renderTree(cut.tree, cut.markers)),
+            truncated: true,
+          }
         : r;
     });
   }

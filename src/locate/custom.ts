@@ -4,7 +4,7 @@
 export type { AppendPart } from "../options.js";
 export { readTextOrPath } from "./text-or-path.js";
 
-import { closeOpenBlocks } from "../_fence.js";
+import { closeOpenBlocksOnOwnLine } from "../_fence.js";
 import { elementText } from "../_prompt-text.js";
 import type { AppendPart, NormalizedOptions } from "../options.js";
 import type { CustomPrompt } from "../sections/render.js";
@@ -56,8 +56,9 @@ export function appendParts(
 
 /**
  * The addendum's text from its parts, joined by blank lines. Each ends with no
- * fenced code block, HTML block or comment left open ({@link closeOpenBlocks}),
- * as every repository text in the prompt: a project's APPEND_SYSTEM.md ending
+ * fenced code block, HTML block or comment left open, its closer on a line of
+ * its own ({@link closeOpenBlocksOnOwnLine}: a template may print the text
+ * mid-line, `{{appendPrompt}} (end).`), as every repository text in the prompt: a project's APPEND_SYSTEM.md ending
  * in ```` ``` ```` would otherwise turn the appended values, the user's
  * AGENTS.md and every later section into code. A repository's part opens and
  * closes none of the prompt's elements either ({@link elementText}): a project
@@ -76,7 +77,7 @@ export function printedParts(
   wrappers: ReadonlySet<string>,
 ): AppendPart[] {
   return parts.map((p) => ({
-    text: p.repository ? elementText(p.text, wrappers) : closeOpenBlocks(p.text),
+    text: p.repository ? elementText(p.text, wrappers) : closeOpenBlocksOnOwnLine(p.text),
     repository: p.repository,
   }));
 }

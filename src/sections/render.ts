@@ -519,7 +519,8 @@ export function renderSections(
     if (!prompt) return null;
     // A custom base prompt (SYSTEM.md, a project's too) leaves no fence, HTML block or comment
     // open over the sections after it.
-    if (!prompt.template) return { text: closeOpenBlocks(prompt.text), source: prompt.source };
+    if (!prompt.template)
+      return { text: closeOpenBlocksOnOwnLine(prompt.text), source: prompt.source };
     try {
       const render = () =>
         engine.render(prompt.text, { ...input.data, customPrompt: null }, { partials, work });
@@ -527,7 +528,7 @@ export function renderSections(
       const text = reuse
         ? (reuse.take(prompt, undefined, work) ?? reuse.fresh(prompt, undefined, work, render))
         : render();
-      return { text: closeOpenBlocks(text), source: prompt.source };
+      return { text: closeOpenBlocksOnOwnLine(text), source: prompt.source };
     } catch (error) {
       const next = prompt.lower ? describeCustom(prompt.lower) : "the builtin base prompt";
       diagnostics.push(

@@ -1,9 +1,11 @@
-import { wrapperNames } from "../_prompt-text.js";
+import { join } from "node:path";
+import { withElementNames, wrapperNames } from "../_prompt-text.js";
 import {
   type ContextForOptions,
   loadContextForPathsSince,
   type TouchedContext,
 } from "../gather/context/index.js";
+import { CONTEXT_FILE_NAMES } from "../gather/context-names.js";
 import { MAX_TIMER_MS } from "../gather/deadline.js";
 import {
   type LoadedRules,
@@ -11,9 +13,11 @@ import {
   type RuleAccount,
   traceRules,
 } from "../gather/rules/index.js";
+import { elementTexts } from "../locate/element-texts.js";
 import { loadLayer } from "../locate/load-layer.js";
 import { normalizeOptions } from "../options/normalize.js";
-import type { SystemPromptOptions } from "../options.js";
+import type { NormalizedOptions, SystemPromptOptions } from "../options.js";
+import { readRepoCapped } from "../repo-files/read.js";
 import type { SectionTemplate } from "../sections/types.js";
 import type { Diagnostic } from "../types.js";
 import type { StepMemo } from "./_memo.js";
@@ -111,9 +115,10 @@ export async function touchOptions(
       }
     }
   }
-  const templates =
-    touch.wrappers ??
-    (await loadLayer(opts.builtinDir, "builtin", { customFiles: false })).sections;
+  // No render gave the names (a hook, a session's first contextFor): read from the layers as a render reads them.
+  const names =
+    touch.wrapperNames ??
+    (touch.wrappers ? wrapperNames(touch.wrappers) : await layerElementNames(opts, options.vars));
   const loading: ContextForOptions = {
     cwd: opts.cwd,
     home: opts.home,
@@ -124,11 +129,61 @@ export async function touchOptions(
     ruleSources: opts.ruleSources,
     projectDir: opts.projectDirName,
     contextFiles: asked.contextFiles ?? options.noContextFiles !== true,
-    wrappers: touch.wrapperNames ?? wrapperNames(templates),
+    wrappers: names,
     delivered: touch.delivered,
     ...(asked.agentLoads ? { agentLoads: asked.agentLoads } : {}),
   };
   return { loading, diagnostics };
+}
+
+/**
+ * The element names a render with these options escapes a repository's text
+ * against, read without rendering: every layer's section tags and templates
+ * and partials (the project's when it is trusted, read within a quarter of
+ * the deadline: past it, yours and the builtins'), your own SYSTEM.md,
+ * APPEND_SYSTEM.md and option prompts, the agent dir's context file, and the
+ * `vars` a `{{#xml}}` named from the data may take. Before, a hook's
+ * touch (and a session's before its first render) escaped the builtin
+ * sections' names only, so a repository's nested AGENTS.md wrote your
+ * `</team_policy>` or your partial's `</file>` raw.
+ */
+async function layerElementNames(
+  opts: NormalizedOptions,
+  vars: Readonly<Record<string, unknown>> | undefined,
+): Promise<Set<string>> {
+  const files = { customFiles: true, resolved: opts.resolvedFiles };
+  const [builtin, user] = await Promise.all([
+    loadLayer(opts.builtinDir, "builtin", { customFiles: false }),
+    loadLayer(opts.agentDir, "user", files),
+  ]);
+  const confine = { start: opts.cwd, home: opts.home, ceiling: opts.ceilingDir ?? undefined };
+  const project = opts.trusted
+    ? await withDeadline(Math.ceil(opts.deadlineMs / 4), (signal) =>
+        loadLayer(opts.projectDir, "project", { ...files, confine, signal }),
+      )
+    : undefined;
+  const layers = project ? [builtin, user, project] : [builtin, user];
+  const names = wrapperNames(
+    layers.flatMap((l) => l.sections),
+    false,
+    elementTexts(layers, opts),
+    vars,
+  );
+  const own = await ownContextText(opts.agentDir, opts.maxContextBytes);
+  return own === undefined ? names : withElementNames(names, [own]);
+}
+
+/**
+ * The agent dir's context file (the first of its names there that reads), at
+ * most `maxBytes` of it, through the door as a file of yours (no final link
+ * followed: a linked one gives no names here, only at a render).
+ */
+async function ownContextText(agentDir: string, maxBytes: number): Promise<string | undefined> {
+  for (const name of CONTEXT_FILE_NAMES) {
+    const read = await readRepoCapped(join(agentDir, name), { maxBytes });
+    if (read.ok) return read.text;
+  }
+  return undefined;
 }
 
 /**

@@ -1,0 +1,28 @@
+import type { NormalizedOptions } from "../options.js";
+import type { LoadedLayer } from "./load-layer.js";
+
+/**
+ * The texts besides the section templates whose elements a repository's text
+ * may not open or close (`wrapperNames`, src/_prompt-text.ts): every layer's
+ * partials (a section of yours may wrap each context file in a partial's
+ * `{{#xml "file"}}`), and your own texts: your SYSTEM.md or
+ * SYSTEM_TEMPLATE.md, APPEND_SYSTEM.md and the prompts you give as options
+ * (`<team_policy>…</team_policy>`); your AGENTS.md is added after
+ * (`withElementNames`). A repository's text is not among them. A render
+ * reads them, and so does a touch that no render came before (a hook).
+ */
+export function elementTexts(
+  layers: readonly LoadedLayer[],
+  opts: Pick<NormalizedOptions, "systemPrompt" | "appendSystemPrompt">,
+): string[] {
+  const texts = layers.flatMap((l) => Object.values(l.partials));
+  for (const l of layers) {
+    if (l.layer === "project") continue;
+    if (l.system) texts.push(l.system.text);
+    if (l.append !== null) texts.push(l.append);
+  }
+  if (opts.systemPrompt && opts.systemPrompt.repository !== true)
+    texts.push(opts.systemPrompt.text);
+  for (const part of opts.appendSystemPrompt) if (part.repository !== true) texts.push(part.text);
+  return texts;
+}
