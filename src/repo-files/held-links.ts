@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
-import { lstatKindOrMissing, readlink } from "../_io.js";
+import { lstatKindOrMissing, readlink, type StatKind } from "../_io.js";
 import { isWithin, toPosix } from "../_paths.js";
 import { SyspromptError } from "../types.js";
 import { isGitFolder } from "./git-file.js";
@@ -174,6 +174,22 @@ export function heldLinks(
     }
     return (await nested(join(inner, ".git"))) === undefined;
   };
+  // One name taken from the real folder `current`, as the kernel takes it: `.` (or nothing) stays,
+  // `..` climbs from the real folder, any other name is looked up, charged to `cost`.
+  const step = async (
+    current: string,
+    name: string | undefined,
+    cost: Cost,
+  ): Promise<
+    { looked: false; next: string } | { looked: true; next: string; kind: StatKind | undefined }
+  > => {
+    if (name === undefined || name === ".") return { looked: false, next: current };
+    if (name === "..") return { looked: false, next: dirname(current) };
+    const next = join(current, name);
+    cost.left -= depthOf(next);
+    if (cost.left < 0 || o.signal?.aborted) throw STOP;
+    return { looked: true, next, kind: await lstatKindOrMissing(next).catch(() => undefined) };
+  };
   // The real path `target` names from the real folder `from`, as the kernel follows it: one name
   // at a time, a link's target put in its place, a `..` taken from the real folder reached. A
   // missing name is taken as a folder made there. Too many links (a loop): given up on, refused.
@@ -184,19 +200,12 @@ export function heldLinks(
     while (names.length > 0) {
       const [name, ...rest] = names;
       names = rest;
-      if (name === undefined || name === ".") continue;
-      if (name === "..") {
-        current = dirname(current);
+      const taken = await step(current, name, cost);
+      if (!taken.looked || taken.kind !== "link") {
+        current = taken.next;
         continue;
       }
-      const next = join(current, name);
-      cost.left -= depthOf(next);
-      if (cost.left < 0 || o.signal?.aborted) throw STOP;
-      const kind = await lstatKindOrMissing(next).catch(() => undefined);
-      if (kind !== "link") {
-        current = next;
-        continue;
-      }
+      const next = taken.next;
       if (++links > MAX_LINKS) throw STOP;
       const inner = await readlink(next).catch(() => undefined);
       if (inner === undefined) throw STOP;
@@ -241,15 +250,12 @@ export function heldLinks(
     while (names.length > 0) {
       const [name, ...rest] = names;
       names = rest;
-      if (name === undefined || name === ".") continue;
-      if (name === "..") {
-        current = dirname(current);
+      const taken = await step(current, name, cost);
+      if (!taken.looked) {
+        current = taken.next;
         continue;
       }
-      const next = join(current, name);
-      cost.left -= depthOf(next);
-      if (cost.left < 0 || o.signal?.aborted) throw STOP;
-      const kind = await lstatKindOrMissing(next).catch(() => undefined);
+      const { next, kind } = taken;
       // Missing: made below. A `..` after it climbs from the folder it would be (as `physical`).
       if (kind === undefined && !names.includes("..")) return at(current, join(next, ...names));
       if (kind !== "link") {
