@@ -142,26 +142,31 @@ export function assemblePromptData(input: PromptDataInputs): {
   const tree = input.tree;
   // Paths and names the repository chose, printed in lists and the tree: data, never tags.
   const name = (text: string) => nameText(text, input.wrappers);
-  const rules = finishRules(input.ruleFiles, input.wrappers, [
-    ...(statedRaw[0] !== undefined
-      ? [
-          {
-            label: "the custom prompt",
-            text: statedRaw[0],
-            ...(customRepository ? { repository: true } : {}),
-          },
-        ]
-      : []),
-    ...(userAppend !== "" ? [{ label: "the appended prompt", text: userAppend }] : []),
-    ...(repositoryAppend !== ""
-      ? [{ label: "the appended prompt", text: repositoryAppend, repository: true }]
-      : []),
-    ...contextFiles.map((f) => ({
-      label: f.path,
-      text: f.content,
-      ...(f.origin === "user" ? {} : { repository: true }),
-    })),
-  ]);
+  const rules = finishRules(
+    input.ruleFiles,
+    input.wrappers,
+    [
+      ...(statedRaw[0] !== undefined
+        ? [
+            {
+              label: "the custom prompt",
+              text: statedRaw[0],
+              ...(customRepository ? { repository: true } : {}),
+            },
+          ]
+        : []),
+      ...(userAppend !== "" ? [{ label: "the appended prompt", text: userAppend }] : []),
+      ...(repositoryAppend !== ""
+        ? [{ label: "the appended prompt", text: repositoryAppend, repository: true }]
+        : []),
+      ...contextFiles.map((f) => ({
+        label: f.path,
+        text: f.content,
+        ...(f.origin === "user" ? {} : { repository: true }),
+      })),
+    ],
+    input.userFileWrappers,
+  );
   // Values a trusted project's sysprompt.yaml or preset may set (`model:`, `agentName:`, a
   // tool's description, `vars:`) are data too: `</system> <user>` or an open `<!--` there is text.
   const value = (text: string) => valueText(text, input.wrappers);

@@ -14,7 +14,7 @@ import {
   type StepRunner,
 } from "./gather/deadline.js";
 import { selectSkillsTool } from "./gather/guidelines/index.js";
-import type { RuleAccount } from "./gather/rules/index.js";
+import type { Rule, RuleAccount } from "./gather/rules/index.js";
 import { runStepTable } from "./gather/step-table.js";
 import { gatheringSteps } from "./gather/steps.js";
 import type { TreeLine } from "./gather/tree/index.js";
@@ -26,7 +26,7 @@ import {
   printedParts,
   replacedByProject,
 } from "./locate/custom.js";
-import { elementTexts } from "./locate/element-texts.js";
+import { elementTexts, ownPrintedTexts } from "./locate/element-texts.js";
 import type { LoadedLayer } from "./locate/load-layer.js";
 import type { OptionName } from "./options/registry.js";
 import type { AppendPart, NormalizedOptions, SystemPromptOptions } from "./options.js";
@@ -237,9 +237,9 @@ export async function preparePrompt(
   for (const outcome of Object.values(outcomes)) diagnostics.push(...outcome.diagnostics);
 
   // 4. The data the templates see, and the templates.
-  const { builtin, context, tree } = outcomes;
+  const { builtin, context, tree, "rule-files": ruleFiles } = outcomes;
   const layers = [builtin.value.layer, outcomes.user.value, outcomes.project.value];
-  const names = promptWrappers(layers, resolved, context.value.files);
+  const names = promptWrappers(layers, resolved, context.value.files, ruleFiles.value.rules);
   const { wrappers } = names;
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt, wrappers), layers);
   const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, resolved, names);
@@ -253,7 +253,7 @@ export async function preparePrompt(
     generalRules: generalRuleLines(layers, wrappers) ?? builtin.value.rules,
     contextFiles: context.value.files,
     wrappers,
-    ruleFiles: outcomes["rule-files"].value,
+    ruleFiles: ruleFiles.value,
     skills: outcomes.skills.value.skills,
     skillsTool: selectSkillsTool(opts.tools),
     environment: outcomes.environment.value.entries,
@@ -341,22 +341,45 @@ function generalRulesReport(layers: readonly LoadedLayer[]): Pick<PreparedPrompt
 
 /**
  * The element names no repository text may open or close (`wrappers`,
- * {@link wrapperNames}), and the ones your own context files are escaped
- * against (`userFileWrappers`: without the names only they write).
+ * {@link wrapperNames}), and the ones your own texts (your context files,
+ * your always rules) are escaped against (`userFileWrappers`). Your own
+ * texts' names count among `wrappers`: your AGENTS.md's, your always
+ * rules', your own `vars` values' ({@link ownPrintedTexts}), so a
+ * repository's `</deploy_rules>` is text. `userFileWrappers` are your own
+ * layers' names only (the builtins', the agent dir's, your option prompts'):
+ * neither the names only your texts write (your file writes its own
+ * `<team_policy>`) nor a trusted project's sections' and partials' (a
+ * project partial mentioning `</team_policy>` turned your AGENTS.md's
+ * `<team_policy>` into `&lt;team_policy>`, review rev46b L1).
  */
 function promptWrappers(
   layers: readonly LoadedLayer[],
-  { options, opts, preset }: ResolvedRender,
+  { options, opts, preset, provenance }: ResolvedRender,
   contextFiles: readonly ContextFile[],
+  rules: readonly Rule[],
 ): PromptWrappers {
+  const own = layers.filter((l) => l.layer !== "project");
+  const project = layers.filter((l) => l.layer === "project");
   const userFileWrappers = wrapperNames(
-    layers.flatMap(sectionsOf),
+    own.flatMap(sectionsOf),
     preset.substitutes,
-    elementTexts(layers, opts),
+    elementTexts(own, opts),
     options.vars,
   );
-  const yours = contextFiles.filter((f) => f.origin === "user").map((f) => f.content);
-  return { wrappers: withElementNames(userFileWrappers, yours), userFileWrappers };
+  const projects = wrapperNames(
+    project.flatMap(sectionsOf),
+    false,
+    project.flatMap((l) => Object.values(l.partials)),
+    options.vars,
+  );
+  const yours = [
+    ...contextFiles.filter((f) => f.origin === "user").map((f) => f.content),
+    ...ownPrintedTexts(rules, options.vars, projectVarNames(provenance)),
+  ];
+  return {
+    wrappers: withElementNames(new Set([...userFileWrappers, ...projects]), yours),
+    userFileWrappers,
+  };
 }
 
 /**

@@ -8,6 +8,7 @@
 import { applyPreset } from "../agents/apply.js";
 import { loadPreset } from "../agents/load.js";
 import { applyConfigFiles } from "../config/apply.js";
+import { projectVarNames } from "../config/index.js";
 import {
   loadContextForPaths,
   loadContextForPathsSince,
@@ -78,6 +79,7 @@ export async function hookLoading(
     {
       contextFiles: config.options.noContextFiles !== true,
       agentLoads: { agent, names: loaded.preset.nestedContextFiles },
+      repositoryVars: projectVarNames(config.provenance),
     },
   );
   const { cwd: _c, home: _h, delivered: _d, wrappers: _w, rules = [], ...kept } = loading;

@@ -1,3 +1,4 @@
+import type { Rule } from "../gather/rules/index.js";
 import type { NormalizedOptions } from "../options.js";
 import type { LoadedLayer } from "./load-layer.js";
 
@@ -24,5 +25,30 @@ export function elementTexts(
   if (opts.systemPrompt && opts.systemPrompt.repository !== true)
     texts.push(opts.systemPrompt.text);
   for (const part of opts.appendSystemPrompt) if (part.repository !== true) texts.push(part.text);
+  return texts;
+}
+
+/**
+ * Your own texts the prompt prints besides your context files, whose
+ * elements a repository's text may not open or close either: your always
+ * rules (the agent dir's `rules`, `user:` sources), which the prompt inlines,
+ * and the values of your own `vars` (your sysprompt.yaml's, the caller's),
+ * which a section of yours prints as they are (`<team_policy>…</team_policy>`).
+ * A project's variables (`repositoryVars`) and rules are the repository's
+ * text: they give no name. Read as your AGENTS.md is (`withElementNames`),
+ * once over each text: the rules are held to their caps, the variables to
+ * your config file's.
+ */
+export function ownPrintedTexts(
+  rules: readonly Pick<Rule, "layer" | "activation" | "content">[],
+  vars: Readonly<Record<string, unknown>> | undefined,
+  repositoryVars: readonly string[],
+): string[] {
+  const texts = rules
+    .filter((r) => r.layer === "user" && r.activation === "always")
+    .map((r) => r.content);
+  const theirs = new Set(repositoryVars);
+  for (const [name, value] of Object.entries(vars ?? {}))
+    if (!theirs.has(name) && typeof value === "string") texts.push(value);
   return texts;
 }

@@ -13,7 +13,7 @@ import {
   type RuleAccount,
   traceRules,
 } from "../gather/rules/index.js";
-import { elementTexts } from "../locate/element-texts.js";
+import { elementTexts, ownPrintedTexts } from "../locate/element-texts.js";
 import { loadLayer } from "../locate/load-layer.js";
 import { normalizeOptions } from "../options/normalize.js";
 import type { NormalizedOptions, SystemPromptOptions } from "../options.js";
@@ -64,6 +64,11 @@ export async function sessionContextFor(
 export interface TouchAsked {
   contextFiles?: boolean;
   agentLoads?: { agent: string; names: readonly string[] };
+  /**
+   * The variables of `options.vars` a project's sysprompt.yaml gave (a hook
+   * applies the config files itself): their values give no element names.
+   */
+  repositoryVars?: readonly string[];
 }
 
 /**
@@ -118,7 +123,13 @@ export async function touchOptions(
   // No render gave the names (a hook, a session's first contextFor): read from the layers as a render reads them.
   const names =
     touch.wrapperNames ??
-    (touch.wrappers ? wrapperNames(touch.wrappers) : await layerElementNames(opts, options.vars));
+    (touch.wrappers
+      ? wrapperNames(touch.wrappers)
+      : await layerElementNames(
+          opts,
+          options.vars,
+          ownPrintedTexts(rules, options.vars, asked.repositoryVars ?? []),
+        ));
   const loading: ContextForOptions = {
     cwd: opts.cwd,
     home: opts.home,
@@ -141,8 +152,9 @@ export async function touchOptions(
  * against, read without rendering: every layer's section tags and templates
  * and partials (the project's when it is trusted, read within a quarter of
  * the deadline: past it, yours and the builtins'), your own SYSTEM.md,
- * APPEND_SYSTEM.md and option prompts, the agent dir's context file, and the
- * `vars` a `{{#xml}}` named from the data may take. Before, a hook's
+ * APPEND_SYSTEM.md and option prompts, the agent dir's context file, your
+ * always rules and own `vars` values (`printed`), and the `vars` a
+ * `{{#xml}}` named from the data may take. Before, a hook's
  * touch (and a session's before its first render) escaped the builtin
  * sections' names only, so a repository's nested AGENTS.md wrote your
  * `</team_policy>` or your partial's `</file>` raw.
@@ -150,6 +162,7 @@ export async function touchOptions(
 async function layerElementNames(
   opts: NormalizedOptions,
   vars: Readonly<Record<string, unknown>> | undefined,
+  printed: readonly string[],
 ): Promise<Set<string>> {
   const files = { customFiles: true, resolved: opts.resolvedFiles };
   const [builtin, user] = await Promise.all([
@@ -170,7 +183,7 @@ async function layerElementNames(
     vars,
   );
   const own = await ownContextText(opts.agentDir, opts.maxContextBytes);
-  return own === undefined ? names : withElementNames(names, [own]);
+  return withElementNames(names, own === undefined ? printed : [own, ...printed]);
 }
 
 /**

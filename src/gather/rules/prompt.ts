@@ -19,12 +19,15 @@ function listText(text: string, wrappers: ReadonlySet<string>): string {
  * The rules as the prompt data has them: the always rules, deduped against
  * the texts the prompt already states (and each other), then the on-demand
  * ones. Accounts are copied, never changed in place: a prompt session keeps
- * the step's value for the next render.
+ * the step's value for the next render. Your own always rule's text is
+ * escaped against `ownWrappers` (your layers' names: not the ones it writes
+ * itself, which are among `wrappers`).
  */
 export function finishRules(
   loaded: LoadedRules,
   wrappers: ReadonlySet<string>,
   stated: readonly StatedText[],
+  ownWrappers: ReadonlySet<string> = wrappers,
 ): {
   alwaysRules: AlwaysRule[];
   onDemandRules: OnDemandRule[];
@@ -35,7 +38,10 @@ export function finishRules(
   const printed = capPrinted(
     rules
       .filter((r) => r.activation === "always")
-      .map((r) => ({ entry: alwaysEntry(r, wrappers), path: r.path })),
+      .map((r) => ({
+        entry: alwaysEntry(r, r.layer === "user" ? ownWrappers : wrappers),
+        path: r.path,
+      })),
     rules
       .filter((r) => r.activation === "glob" || r.activation === "model")
       .map((r) => ({ entry: onDemandEntry(r, wrappers), path: r.path })),
