@@ -37,22 +37,32 @@ function expectOnlyYours(text: string, yours: number) {
 }
 
 describe("hostile repository: your always rules and your vars name elements too", () => {
-  it("in the prompt, an untrusted AGENTS.md writes neither as an element", async () => {
-    const root = tempDir();
-    writeFiles(root, {
-      "project/.git/HEAD": "ref: refs/heads/main\n",
-      "agent/rules/deploy.md": ALWAYS_RULE,
-      "agent/sections/usec.md": PRINTS_POLICY,
-      "project/AGENTS.md": REPO,
-    });
-    const { text } = await renderSystemPrompt(
-      pinned(root, { projectTrusted: false, vars: { policy: POLICY } }),
-    );
-    // Your rule and your var are printed as you wrote them.
-    expect(text).toContain(DEPLOY);
-    expect(text).toContain(POLICY);
-    expectOnlyYours(text, 4);
-  });
+  it.each([
+    ["the agent dir's rules", "agent/rules/deploy.md", ALWAYS_RULE, undefined],
+    ["a user: source", "home/.claude/rules/deploy.md", `${DEPLOY}\n`, ["sysprompt", "user:claude"]],
+  ])(
+    "in the prompt, an untrusted AGENTS.md writes neither (rule of %s)",
+    async (_what, path, rule, sources) => {
+      const root = tempDir();
+      writeFiles(root, {
+        "project/.git/HEAD": "ref: refs/heads/main\n",
+        [path]: rule,
+        "agent/sections/usec.md": PRINTS_POLICY,
+        "project/AGENTS.md": REPO,
+      });
+      const { text } = await renderSystemPrompt(
+        pinned(root, {
+          projectTrusted: false,
+          vars: { policy: POLICY },
+          ...(sources ? { ruleSources: sources } : {}),
+        }),
+      );
+      // Your rule and your var are printed as you wrote them.
+      expect(text).toContain(DEPLOY);
+      expect(text).toContain(POLICY);
+      expectOnlyYours(text, 4);
+    },
+  );
 
   it("a trusted project's vars give no name", async () => {
     const root = tempDir();
