@@ -1,5 +1,6 @@
 import type Handlebars from "handlebars";
 import type { RenderBudget } from "./_budget.js";
+import { walkSyntax } from "./_syntax.js";
 
 // What one run of a compiled program (a template's main body, a block's body
 // or `{{else}}`, an inline partial's or a partial block's body) costs: the
@@ -24,7 +25,7 @@ const WEIGHED = new Set([
   "SubExpression",
 ]);
 
-/** A syntax node's keys that hold programs of their own, weighed on their own. */
+/** A syntax node's keys that hold programs of their own, weighed on their own (and its location). */
 const PROGRAM_KEYS = new Set(["program", "inverse", "loc"]);
 
 /**
@@ -36,21 +37,15 @@ export function programWeight(program: unknown): number {
   const body = (program as { body?: unknown } | null | undefined)?.body;
   if (!Array.isArray(body)) return 0;
   let weight = 0;
-  const stack: unknown[] = [...body];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== "object") continue;
-    if (Array.isArray(node)) {
-      for (const child of node) stack.push(child);
-      continue;
-    }
-    const type = (node as { type?: unknown }).type;
-    if (type === "Program") continue;
-    if (typeof type === "string" && WEIGHED.has(type)) weight++;
-    for (const [key, value] of Object.entries(node)) {
-      if (!PROGRAM_KEYS.has(key) && value !== null && typeof value === "object") stack.push(value);
-    }
-  }
+  walkSyntax(
+    body,
+    ({ type }) => {
+      if (type === "Program") return false;
+      if (typeof type === "string" && WEIGHED.has(type)) weight++;
+      return true;
+    },
+    PROGRAM_KEYS,
+  );
   return weight;
 }
 

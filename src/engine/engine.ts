@@ -14,6 +14,7 @@ import {
 } from "./_errors.js";
 import { loadCompiler, loadRuntime } from "./_handlebars.js";
 import { type TemplateSize, templateSize } from "./_shape.js";
+import { walkSyntax } from "./_syntax.js";
 import { precompileWeighed, weighedSpec } from "./_weights.js";
 import {
   MAX_INLINE_FRAMES,
@@ -1025,17 +1026,9 @@ interface AstNode {
  * context on without copying it).
  */
 function meterPartialContexts(ast: unknown): void {
-  const stack: unknown[] = [ast];
   /** The calls of {@link PARTIAL_CONTEXT} made here: a template's own are refused. */
   const ours = new WeakSet<object>();
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== "object") continue;
-    if (Array.isArray(node)) {
-      for (const child of node) stack.push(child);
-      continue;
-    }
-    const n = node as AstNode;
+  walkSyntax([ast], (n: AstNode) => {
     refuseHiddenHelper(n, ours);
     refuseDecoratorSubexpression(n);
     if (
@@ -1080,9 +1073,8 @@ function meterPartialContexts(ast: unknown): void {
         ...n.params.slice(1),
       ];
     }
-    for (const value of Object.values(n))
-      if (value !== null && typeof value === "object") stack.push(value);
-  }
+    return true;
+  });
 }
 
 /** A 1-based place of a syntax node, for an error. */
@@ -1119,23 +1111,13 @@ const CALLS = new Set(["MustacheStatement", "BlockStatement", "SubExpression"]);
  */
 function refuseDecoratorSubexpression(node: AstNode): void {
   if (node.type !== "Decorator" && node.type !== "DecoratorBlock") return;
-  const stack: unknown[] = [node.params, node.hash];
-  while (stack.length > 0) {
-    const child = stack.pop();
-    if (child === null || typeof child !== "object") continue;
-    if (Array.isArray(child)) {
-      for (const c of child) stack.push(c);
-      continue;
-    }
-    const c = child as AstNode;
+  walkSyntax([node.params, node.hash], (c: AstNode) => {
     if (c.type === "SubExpression") {
       throw new TemplateError(
         "A decorator's arguments cannot hold a subexpression: give `{{#*inline}}` its name as a text",
         placeOf(c),
       );
     }
-    for (const [key, value] of Object.entries(c)) {
-      if (key !== "loc" && value !== null && typeof value === "object") stack.push(value);
-    }
-  }
+    return true;
+  });
 }

@@ -2,8 +2,8 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SystemPromptOptions } from "../../src/options.js";
-import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { homeWithKey, KEY, linkKit, rendered } from "./_nested.js";
 
 // Review rev46c. F1 (high): a kit's link was judged on its target with the `..` folded as
 // written, before the kit's own links in it were followed. The kit commits `loop -> .` and
@@ -16,17 +16,14 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // through a link and your dotfiles outside it, your stowed link's target was taken from the
 // link-spelled home, the mirror was missed and your own `@~/notes/n.md` refused.
 
-const KEY = "SECRET-MARKER-KEY";
 const AWS = "SECRET-MARKER-AWS";
 
 /** Your home (a key, credentials), your project ~/work/app, and a kit ~/src/prompt-kit whose links climb out through its own. */
 function layout(root: string) {
-  const home = join(root, "home");
+  const home = homeWithKey(root);
   const app = join(home, "work", "app");
   const kit = join(home, "src", "prompt-kit");
-  mkdirSync(join(home, ".ssh"), { recursive: true });
   mkdirSync(join(home, ".aws"), { recursive: true });
-  writeFileSync(join(home, ".ssh", "id_rsa"), `${KEY}\n`);
   writeFileSync(join(home, ".aws", "credentials"), `aws_secret_access_key=${AWS}\n`);
   mkdirSync(join(app, ".git"), { recursive: true });
   mkdirSync(join(kit, ".git"), { recursive: true });
@@ -36,19 +33,10 @@ function layout(root: string) {
   symlinkSync("loop/loop/../../.ssh/id_rsa", join(kit, "base.md"));
   symlinkSync("..", join(kit, "d", "up"));
   symlinkSync("d/up/../../.aws/credentials", join(kit, "aws.md"));
-  mkdirSync(join(home, ".config", "sysprompt"), { recursive: true });
-  symlinkSync("../../src/prompt-kit", join(home, ".config", "sysprompt", "kit"));
+  linkKit(home, "kit", "../../src/prompt-kit");
   const agent = join(home, ".pi", "agent");
   mkdirSync(agent, { recursive: true });
   return { home, app, kit, agent };
-}
-
-async function text(options: SystemPromptOptions): Promise<string> {
-  try {
-    return (await renderSystemPrompt(options)).text;
-  } catch (error) {
-    return `refused: ${(error as Error).message}`;
-  }
 }
 
 describe("hostile-kit-link-dotdot: a kit link's `..` is judged where the link really goes", () => {
@@ -56,7 +44,7 @@ describe("hostile-kit-link-dotdot: a kit link's `..` is judged where the link re
     const root = tempDir();
     const { home, app, kit, agent } = layout(root);
     const run = (projectTrusted: boolean, extra: SystemPromptOptions = {}) =>
-      text(pinned(root, { cwd: app, home, agentDir: agent, projectTrusted, ...extra }));
+      rendered(pinned(root, { cwd: app, home, agentDir: agent, projectTrusted, ...extra }));
     for (const projectTrusted of [true, false]) {
       const at = `trusted ${projectTrusted}`;
       writeFileSync(
@@ -128,7 +116,7 @@ describe("hostile-kit-link-dotdot: a kit link's `..` is judged where the link re
     symlinkSync("real/u", join(root, "homelink"));
     for (const spelled of [home, join(root, "homelink")]) {
       for (const projectTrusted of [true, false]) {
-        const r = await text(
+        const r = await rendered(
           pinned(root, {
             cwd: join(spelled, "work", "app"),
             home: spelled,

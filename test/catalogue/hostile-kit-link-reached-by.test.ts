@@ -1,9 +1,17 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SystemPromptOptions } from "../../src/options.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import {
+  gitRepository,
+  homeWithKey,
+  KEY,
+  linkKit,
+  rendered,
+  TOKEN,
+  workingCopy,
+} from "./_nested.js";
 import { cli } from "./_output-link.js";
 
 // Review rev45a. F1 (high): the stow-mirror rule ("your AGENTS.md's repository is yours when it
@@ -19,30 +27,16 @@ import { cli } from "./_output-link.js";
 // led into a clone nested in it (your fork in its `plugins/mine`): your clone's token was read
 // and overwritten. Now a repository's link leads within it only into its own files.
 
-const KEY = "SECRET-MARKER-KEY";
-const TOKEN = "SECRET-MARKER-TOKEN";
 const ENV = "SECRET-MARKER-ENV";
 const MINE = "SECRET-MARKER-MYTOKEN";
 
-/** A git repository at `dir`, its remote URL holding `token`. */
-function repository(dir: string, token = TOKEN): void {
-  mkdirSync(join(dir, ".git"), { recursive: true });
-  writeFileSync(join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
-  writeFileSync(
-    join(dir, ".git", "config"),
-    `[remote "origin"]\n\turl = https://u:${token}@example.com/x.git\n`,
-  );
-}
-
 /** Your home (a key), your project ~/work/app, and a kit ~/src/p with committed links into its own private files. */
 function layout(root: string) {
-  const home = join(root, "home");
+  const home = homeWithKey(root);
   const app = join(home, "work", "app");
   const kit = join(home, "src", "p");
-  mkdirSync(join(home, ".ssh"), { recursive: true });
-  writeFileSync(join(home, ".ssh", "id_rsa"), `${KEY}\n`);
-  repository(app, "APP");
-  repository(kit);
+  gitRepository(app, { token: "APP" });
+  gitRepository(kit, { token: TOKEN });
   mkdirSync(join(kit, "prompts"));
   writeFileSync(join(kit, ".gitignore"), ".env\n");
   writeFileSync(join(kit, ".env"), `${ENV}\n`);
@@ -51,18 +45,9 @@ function layout(root: string) {
   symlinkSync(".git/config", join(kit, "out.md"));
   symlinkSync(".git", join(kit, "gitdir"));
   symlinkSync("../.env", join(kit, "prompts", "base.md"));
-  mkdirSync(join(home, ".config", "sysprompt"), { recursive: true });
-  symlinkSync(kit, join(home, ".config", "sysprompt", "kit"));
+  linkKit(home, "kit", kit);
   mkdirSync(join(root, "agent"));
   return { home, app, kit };
-}
-
-async function named(options: SystemPromptOptions): Promise<string> {
-  try {
-    return (await renderSystemPrompt(options)).text;
-  } catch (error) {
-    return `refused: ${(error as Error).message}`;
-  }
 }
 
 describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keeps the name it was reached by", () => {
@@ -83,7 +68,7 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
     }
     // Your stow layouts still mirror: a file link, and a folded folder link (`~/.pi -> dotfiles/pi/.pi`).
     const dot = join(home, "dotfiles", "pi", ".pi", "agent");
-    repository(join(home, "dotfiles"), "DOT");
+    gitRepository(join(home, "dotfiles"), { token: "DOT" });
     mkdirSync(dot, { recursive: true });
     writeFileSync(join(dot, "AGENTS.md"), "STOW-MARKER\n@~/notes.md\n");
     for (const fold of [false, true]) {
@@ -106,7 +91,7 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
     const root = tempDir();
     const { home, app, kit } = layout(root);
     const q = join(home, "src", "q");
-    repository(q, "Q");
+    gitRepository(q, { token: "Q" });
     const tools = join(app, "tools");
     mkdirSync(tools);
     symlinkSync(kit, join(tools, "kit-link"));
@@ -117,7 +102,7 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
       [q, "../p/prompts/base.md"],
     ];
     for (const [cwd, path] of cases) {
-      const text = await named(
+      const text = await rendered(
         pinned(root, { cwd, home, projectTrusted: false, appendSystemPrompt: path }),
       );
       expect(text, path).not.toContain(TOKEN);
@@ -125,7 +110,7 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
       expect(text, path).toMatch(/^refused: /);
     }
     // The kit's plain file through your link stays yours to name.
-    const plain = await named(
+    const plain = await rendered(
       pinned(root, {
         cwd: app,
         home,
@@ -139,29 +124,24 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
   it("F5: --untrusted, a Mercurial kit in your dotfiles home or a team's checkout, through your link: its link to its .hg/hgrc is refused", async () => {
     const root = tempDir();
     const { home, app } = layout(root);
-    repository(home, "DOT");
+    gitRepository(home, { token: "DOT" });
     const hg = join(home, "src", "hgkit");
-    mkdirSync(join(hg, ".hg"), { recursive: true });
-    writeFileSync(join(hg, ".hg", "hgrc"), `[paths]\ndefault = https://u:${TOKEN}@hg.example/k\n`);
+    workingCopy("hg", hg, TOKEN);
     writeFileSync(join(hg, "plain.md"), "HG-PLAIN-MARKER\n");
     symlinkSync(".hg/hgrc", join(hg, "base.md"));
-    symlinkSync(hg, join(home, ".config", "sysprompt", "hgkit"));
+    linkKit(home, "hgkit", hg);
     const read = (appendSystemPrompt: string) =>
-      named(pinned(root, { cwd: app, home, projectTrusted: false, appendSystemPrompt }));
+      rendered(pinned(root, { cwd: app, home, projectTrusted: false, appendSystemPrompt }));
     expect(await read("~/.config/sysprompt/hgkit/base.md")).toMatch(/^refused: /);
     expect(await read("~/.config/sysprompt/hgkit/plain.md")).toContain("HG-PLAIN-MARKER");
     // The same kit inside a team's git checkout (not your home), reached through your link.
     const team = join(home, "src", "team");
-    repository(team, "TEAM");
+    gitRepository(team, { token: "TEAM" });
     const inTeam = join(team, "hgkit");
-    mkdirSync(join(inTeam, ".hg"), { recursive: true });
-    writeFileSync(
-      join(inTeam, ".hg", "hgrc"),
-      `[paths]\ndefault = https://u:${TOKEN}@hg.example/k\n`,
-    );
+    workingCopy("hg", inTeam, TOKEN);
     writeFileSync(join(inTeam, "plain.md"), "TEAM-HG-PLAIN-MARKER\n");
     symlinkSync(".hg/hgrc", join(inTeam, "base.md"));
-    symlinkSync(inTeam, join(home, ".config", "sysprompt", "teamkit"));
+    linkKit(home, "teamkit", inTeam);
     expect(await read("~/.config/sysprompt/teamkit/base.md")).not.toContain(TOKEN);
     expect(await read("~/.config/sysprompt/teamkit/plain.md")).toContain("TEAM-HG-PLAIN-MARKER");
   });
@@ -170,12 +150,12 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
     const root = tempDir();
     const { home, app } = layout(root);
     const nested = join(app, "tools", "prompt-kit");
-    repository(nested);
+    gitRepository(nested, { token: TOKEN });
     writeFileSync(join(nested, ".env"), `${ENV}\n`);
     symlinkSync(".env", join(nested, "env.md"));
     symlinkSync(".git/config", join(nested, "cfg.md"));
     for (const path of ["tools/prompt-kit/env.md", "tools/prompt-kit/cfg.md"]) {
-      const text = await named(
+      const text = await rendered(
         pinned(root, { cwd: app, home, projectTrusted: false, appendSystemPrompt: path }),
       );
       expect(text, path).not.toContain(ENV);
@@ -191,7 +171,7 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
     const root = tempDir();
     const { home, app, kit } = layout(root);
     const q = join(home, "src", "q");
-    repository(q, "Q");
+    gitRepository(q, { token: "Q" });
     const cases: [string, string[]][] = [
       [q, ["render", "-o", join(kit, "out.md")]],
       [q, ["render", "-o", "../p/out.md"]],
@@ -216,11 +196,11 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
     const { home, app, kit } = layout(root);
     const mine = join(kit, "plugins", "mine");
     mkdirSync(mine, { recursive: true });
-    repository(mine, MINE);
+    gitRepository(mine, { token: MINE });
     symlinkSync("plugins/mine/.git/config", join(kit, "base.md"));
     symlinkSync("plugins/mine/.git/config", join(kit, "mine-out.md"));
     for (const projectTrusted of [true, false]) {
-      const text = await named(
+      const text = await rendered(
         pinned(root, {
           cwd: app,
           home,
@@ -255,14 +235,14 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
     writeFileSync(join(sub, ".git"), "gitdir: ../../.git/modules/common\n");
     writeFileSync(join(sub, "rules.md"), "KIT-SUBMODULE-MARKER\n");
     symlinkSync("vendor/common/rules.md", join(kit, "shared.md"));
-    const shared = await named(
+    const shared = await rendered(
       pinned(root, { cwd: app, home, appendSystemPrompt: "~/.config/sysprompt/kit/shared.md" }),
     );
     expect(shared).toContain("KIT-SUBMODULE-MARKER");
     // Its link to its submodule's .env stays its link, --untrusted: not the submodule's .env named.
     writeFileSync(join(sub, ".env"), `${ENV}\n`);
     symlinkSync("vendor/common/.env", join(kit, "subenv.md"));
-    const subenv = await named(
+    const subenv = await rendered(
       pinned(root, {
         cwd: app,
         home,
@@ -290,9 +270,9 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
     const w = join(home, "work", "W");
     const mine = join(w, "plugins", "mine");
     mkdirSync(join(w, "prompts"), { recursive: true });
-    repository(w, "W");
+    gitRepository(w, { token: "W" });
     mkdirSync(mine, { recursive: true });
-    repository(mine, MINE);
+    gitRepository(mine, { token: MINE });
     symlinkSync("../plugins/mine/.git/config", join(w, "prompts", "team.md"));
     writeFileSync(join(w, "prompts", "plain.md"), "W-PLAIN-MARKER\n");
     const agent = join(root, "agent");

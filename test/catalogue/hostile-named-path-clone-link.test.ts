@@ -2,9 +2,8 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runSnapshots } from "../../src/author/index.js";
-import type { SystemPromptOptions } from "../../src/options.js";
-import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { gitRepository, rendered, TOKEN } from "./_nested.js";
 import { cli } from "./_output-link.js";
 
 // A hostile workspace E (a git repository, or an unpacked tarball with no .git) has you
@@ -24,26 +23,15 @@ import { cli } from "./_output-link.js";
 // repository of yours, allowed that repository by its real path (the git section showed its
 // commit subjects): a git folder named into the project through its link is refused. F3.
 
-const TOKEN = "SECRET-MARKER-TOKEN";
 const DOTENV = "SECRET-MARKER-DOTENV";
-
-/** A `.git` folder git would take (it holds a HEAD), with `config` holding a token. */
-function repository(dir: string): void {
-  mkdirSync(join(dir, ".git"), { recursive: true });
-  writeFileSync(join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
-  writeFileSync(
-    join(dir, ".git", "config"),
-    `[remote "origin"]\n\turl = https://me:${TOKEN}@example.com/mine.git\n`,
-  );
-}
 
 /** E at `root/E` (a repository or not), your clone in its `plugins/mine`, and E's links into the clone. */
 function workspace(root: string, eIsRepository: boolean): { e: string; mine: string } {
   const e = join(root, "E");
   const mine = join(e, "plugins", "mine");
   mkdirSync(join(e, "prompts"), { recursive: true });
-  if (eIsRepository) repository(e);
-  repository(mine);
+  if (eIsRepository) gitRepository(e, { token: TOKEN });
+  gitRepository(mine, { token: TOKEN });
   writeFileSync(join(mine, ".gitignore"), ".env\n");
   writeFileSync(join(mine, ".env"), `${DOTENV}\n`);
   writeFileSync(join(mine, "AGENTS.md"), "# my own rules\n");
@@ -52,14 +40,6 @@ function workspace(root: string, eIsRepository: boolean): { e: string; mine: str
   symlinkSync("plugins/mine", join(e, "out"));
   symlinkSync("plugins/mine/.git", join(e, "gitlink"));
   return { e, mine };
-}
-
-async function outcome(options: SystemPromptOptions): Promise<string> {
-  try {
-    return (await renderSystemPrompt(options)).text;
-  } catch (error) {
-    return `refused: ${(error as Error).message}`;
-  }
 }
 
 const kinds = [
@@ -81,12 +61,12 @@ describe("hostile-named-path-clone-link: a workspace's folder link back into you
           [mine, { systemPrompt: join(e, "prompts", "base", "config") }],
           [join(mine, "src"), { appendSystemPrompt: "../../../prompts/base/config" }],
         ] as const) {
-          const text = await outcome(pinned(root, { cwd, projectTrusted, ...named }));
+          const text = await rendered(pinned(root, { cwd, projectTrusted, ...named }));
           expect(text, JSON.stringify(named)).not.toContain("SECRET-MARKER");
           expect(text, JSON.stringify(named)).toMatch(/^refused: .*a repository of its own/);
         }
         // Your clone's own file, named in it, is still yours to read.
-        const own = await outcome(
+        const own = await rendered(
           pinned(root, { cwd: mine, projectTrusted, appendSystemPrompt: ".git/config" }),
         );
         expect(own).toContain(TOKEN);
@@ -107,7 +87,7 @@ describe("hostile-named-path-clone-link: a workspace's folder link back into you
           { appendSystemPrompt: "~/ws/prompts/base/config" },
           { systemPrompt: join(root, "home", "ws", "prompts", "style", ".env") },
         ]) {
-          const text = await outcome(pinned(root, { cwd: mine, projectTrusted, ...named }));
+          const text = await rendered(pinned(root, { cwd: mine, projectTrusted, ...named }));
           expect(text, JSON.stringify(named)).not.toContain("SECRET-MARKER");
           expect(text, JSON.stringify(named)).toMatch(/^refused: .*a repository of its own/);
         }
@@ -184,11 +164,11 @@ describe("hostile-named-path-clone-link: a workspace's folder link back into you
     symlinkSync(store, join(project, "gitstore"));
     writeFileSync(join(project, ".git"), "gitdir: gitstore\n");
     for (const allowGitDirs of [["gitstore"], [join(project, "gitstore")]]) {
-      const text = await outcome(pinned(root, { allowGitDirs }));
+      const text = await rendered(pinned(root, { allowGitDirs }));
       expect(text).toMatch(/^refused: --allow-git-dir .*a link there leads out of it/);
       expect(text).toContain(`name the real folder (${store})`);
     }
-    const allowed = await outcome(pinned(root, { allowGitDirs: [store] }));
+    const allowed = await rendered(pinned(root, { allowGitDirs: [store] }));
     expect(allowed).not.toMatch(/^refused/);
   });
 });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { gitRepository } from "./_nested.js";
 
 // kit43's walk judges each link of a named path (or of an import of your AGENTS.md) in the
 // innermost repository of its real folder, climbing from it folder by folder, five look-ups a
@@ -16,16 +17,10 @@ import { pinned, tempDir } from "../api/_helpers.js";
 const DEPTH = 400;
 const LINKS = 3;
 
-/** A repository at `dir`: a `.git` folder git would take. */
-function repository(dir: string): void {
-  mkdirSync(join(dir, ".git"), { recursive: true });
-  writeFileSync(join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
-}
-
 /** The kit ~/src/prompt-kit: `base.md` leads through LINKS subtrees DEPTH deep to `end.md`, all within the kit. */
 function deepKit(root: string): string {
   const kit = join(root, "home", "src", "prompt-kit");
-  repository(kit);
+  gitRepository(kit);
   writeFileSync(join(kit, "end.md"), "CHAIN-END-MARKER\n");
   const down = "d/".repeat(DEPTH);
   const up = "../".repeat(DEPTH + 1);
@@ -79,7 +74,7 @@ describe("hostile-named-path-kit-link-scale: a kit's chain of links through deep
   it("a kit link through a few ordinary folders is still followed", async () => {
     const root = tempDir();
     const kit = join(root, "home", "src", "prompt-kit");
-    repository(kit);
+    gitRepository(kit);
     const deep = join(kit, ...Array.from({ length: 30 }, () => "d"));
     mkdirSync(deep, { recursive: true });
     writeFileSync(join(deep, "end.md"), "SHALLOW-END-MARKER\n");

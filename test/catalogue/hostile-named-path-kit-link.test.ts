@@ -2,10 +2,18 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SystemPromptOptions } from "../../src/options.js";
 import { loadPromptTemplates } from "../../src/prompt-templates/load.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import {
+  gitRepository,
+  homeWithKey,
+  KEY,
+  linkKit,
+  rendered,
+  TOKEN,
+  workingCopy,
+} from "./_nested.js";
 import { cli } from "./_output-link.js";
 
 // A prompt kit cloned in your home (~/src/prompt-kit) commits `base.md -> ../../.ssh/id_rsa`
@@ -22,25 +30,15 @@ import { cli } from "./_output-link.js";
 // home's own repository nor the working folder's) leads only within it, decided on real folders,
 // link by link. Review rev43a F1 (high) and F2 (high).
 
-const KEY = "SECRET-MARKER-KEY";
-const TOKEN = "SECRET-MARKER-TOKEN";
 const ENV = "SECRET-MARKER-ENV";
-
-/** A `.git` folder git would take (it holds a HEAD). */
-function repository(dir: string): void {
-  mkdirSync(join(dir, ".git"), { recursive: true });
-  writeFileSync(join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
-}
 
 /** Your home under `root` with a key, your project ~/proj, and the kit ~/src/prompt-kit with your links to it. */
 function layout(root: string) {
-  const home = join(root, "home");
+  const home = homeWithKey(root);
   const proj = join(home, "proj");
   const kit = join(home, "src", "prompt-kit");
-  mkdirSync(join(home, ".ssh"), { recursive: true });
-  writeFileSync(join(home, ".ssh", "id_rsa"), `${KEY}\n`);
-  repository(proj);
-  repository(kit);
+  gitRepository(proj);
+  gitRepository(kit);
   mkdirSync(join(kit, "prompts"));
   symlinkSync("../../.ssh/id_rsa", join(kit, "base.md"));
   symlinkSync("../../../.ssh/id_rsa", join(kit, "prompts", "base.md"));
@@ -51,19 +49,11 @@ function layout(root: string) {
   mkdirSync(join(home, ".config", "opencode"), { recursive: true });
   writeFileSync(join(home, ".config", "opencode", "AGENTS.md"), "MY-GLOBAL-RULES\n");
   // Your links: to the kit root in a subfolder of home, to a kit subfolder, to a kit file.
-  symlinkSync(kit, join(home, ".config", "sysprompt", "kit"));
+  linkKit(home, "kit", kit);
   symlinkSync(join(kit, "prompts"), join(home, "kitprompts"));
   symlinkSync(join(kit, "base.md"), join(home, "base.md"));
   mkdirSync(join(root, "agent"), { recursive: true });
   return { home, proj, kit };
-}
-
-async function outcome(options: SystemPromptOptions): Promise<string> {
-  try {
-    return (await renderSystemPrompt(options)).text;
-  } catch (error) {
-    return `refused: ${(error as Error).message}`;
-  }
 }
 
 describe("hostile-named-path-kit-link: a kit's committed link leads only within the kit, however you reach it", () => {
@@ -78,14 +68,14 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
         { appendSystemPrompt: "~/base.md" }, // d: your link to a kit file
         { appendSystemPrompt: "../.config/sysprompt/kit/prompts/base.md" },
       ]) {
-        const text = await outcome(pinned(root, { cwd: proj, projectTrusted, ...named }));
+        const text = await rendered(pinned(root, { cwd: proj, projectTrusted, ...named }));
         expect(text, JSON.stringify(named)).not.toContain(KEY);
         expect(text, JSON.stringify(named)).toMatch(
           new RegExp(`^refused: .*outside the project root ${kit}`),
         );
       }
       // The kit's plain file through your link is yours to name.
-      const plain = await outcome(
+      const plain = await rendered(
         pinned(root, {
           cwd: proj,
           projectTrusted,
@@ -99,12 +89,12 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
   it("a kit cloned with Mercurial or Subversion, reached through your link: its link to your key is refused", async () => {
     const root = tempDir();
     const { home, proj } = layout(root);
-    for (const vcs of ["hg", "svn"]) {
+    for (const vcs of ["hg", "svn"] as const) {
       const kit = join(home, "src", `kit-${vcs}`);
-      mkdirSync(join(kit, `.${vcs}`), { recursive: true });
+      workingCopy(vcs, kit);
       symlinkSync("../../.ssh/id_rsa", join(kit, "base.md"));
-      symlinkSync(kit, join(home, ".config", "sysprompt", vcs));
-      const text = await outcome(
+      linkKit(home, vcs, kit);
+      const text = await rendered(
         pinned(root, { cwd: proj, appendSystemPrompt: `~/.config/sysprompt/${vcs}/base.md` }),
       );
       expect(text, vcs).not.toContain(KEY);
@@ -160,7 +150,7 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
     // Stow: your AGENTS.md a link into your dotfiles repository's package mirroring your home
     // (~/dotfiles/pi/.pi/agent/AGENTS.md), importing a file beside it and your notes.
     const dot = join(home, "dotfiles", "pi", ".pi", "agent");
-    repository(join(home, "dotfiles"));
+    gitRepository(join(home, "dotfiles"));
     mkdirSync(dot, { recursive: true });
     mkdirSync(join(home, "notes"));
     writeFileSync(join(home, "notes", "n.md"), "NOTES-MARKER\n");
@@ -253,7 +243,7 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
     }
     // A monorepo's shared prompt, a plain file importing the monorepo's .env and your AWS keys.
     const mono = join(home, "work", "mono");
-    repository(mono);
+    gitRepository(mono);
     mkdirSync(join(mono, "prompts"), { recursive: true });
     mkdirSync(join(mono, "packages", "a"), { recursive: true });
     writeFileSync(join(mono, ".gitignore"), ".env\n");
@@ -313,7 +303,7 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
       );
       writeFileSync(join(proj, ".env"), `${ENV}\n`);
       const kit = join(proj, "tools", "prompt-kit");
-      if (kind === "clone") repository(kit);
+      if (kind === "clone") gitRepository(kit);
       else {
         mkdirSync(join(proj, ".git", "modules", "tools", "prompt-kit"), { recursive: true });
         mkdirSync(kit, { recursive: true });
@@ -342,7 +332,7 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
         "tools/prompt-kit/env.md",
         join(kit, "base.md"),
       ]) {
-        const text = await outcome(pinned(root, { cwd: proj, appendSystemPrompt }));
+        const text = await rendered(pinned(root, { cwd: proj, appendSystemPrompt }));
         expect(text, appendSystemPrompt).not.toContain("SECRET-MARKER");
         expect(text, appendSystemPrompt).toMatch(
           new RegExp(`^refused: .*outside the project root ${kit}`),
@@ -360,7 +350,7 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
       expect(JSON.stringify(loaded.templates)).toContain("KIT-TEMPLATE-MARKER");
       // The project's own link to its .env is the project's, trusted: as before.
       symlinkSync(".env", join(proj, "env-link.md"));
-      const own = await outcome(pinned(root, { cwd: proj, appendSystemPrompt: "env-link.md" }));
+      const own = await rendered(pinned(root, { cwd: proj, appendSystemPrompt: "env-link.md" }));
       expect(own).toContain(ENV);
     });
   }
@@ -369,26 +359,26 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
     const root = tempDir();
     const { home, proj } = layout(root);
     const own = join(home, "my-kit");
-    repository(own);
+    gitRepository(own);
     mkdirSync(join(own, "prompts"));
     writeFileSync(join(own, "prompts", "base.md"), "MY-KIT-MARKER\n");
     symlinkSync("base.md", join(own, "prompts", "alias.md")); // a link within the kit
-    symlinkSync(join(own, "prompts"), join(home, ".config", "sysprompt", "mine"));
+    linkKit(home, "mine", join(own, "prompts"));
     // Stow: ~/.config/notes -> ~/dotfiles/notes/.config/notes, plain files.
     const dot = join(home, "dotfiles");
-    repository(dot);
+    gitRepository(dot);
     mkdirSync(join(dot, "notes", ".config", "notes"), { recursive: true });
     writeFileSync(join(dot, "notes", ".config", "notes", "x.md"), "STOW-MARKER\n");
     symlinkSync("../dotfiles/notes/.config/notes", join(home, ".config", "notes"));
     const read = async (appendSystemPrompt: string) =>
-      outcome(pinned(root, { cwd: proj, appendSystemPrompt }));
+      rendered(pinned(root, { cwd: proj, appendSystemPrompt }));
     expect(await read("~/.config/sysprompt/mine/base.md")).toContain("MY-KIT-MARKER");
     expect(await read("~/.config/sysprompt/mine/alias.md")).toContain("MY-KIT-MARKER");
     expect(await read("~/.config/notes/x.md")).toContain("STOW-MARKER");
     const write = await cli(root, proj, ["render", "-o", join(home, ".config", "notes", "p.md")]);
     expect(write.code).toBe(0);
     // A dotfiles home: your links in it are yours, the kit's are still the kit's.
-    repository(home);
+    gitRepository(home);
     mkdirSync(join(home, "notes"));
     writeFileSync(join(home, "notes", "n.md"), "NOTES-MARKER\n");
     symlinkSync("notes/n.md", join(home, "linked.md"));

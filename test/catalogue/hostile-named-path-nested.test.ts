@@ -1,9 +1,8 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SystemPromptOptions } from "../../src/options.js";
-import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { gitRepository, homeWithKey, rendered } from "./_nested.js";
 
 // `--append-system-prompt` / `--system-prompt` (the options `appendSystemPrompt`,
 // `systemPrompt`) naming a file of the tree by a path that leaves the working folder's
@@ -26,8 +25,7 @@ const SECRET = "SECRET-MARKER-KEY";
 /** A tree at `root/project` whose `prompts/base.md` links to the home folder's key, and a plain `prompts/notes.md`. */
 function hostileTree(root: string): string {
   const tree = join(root, "project");
-  mkdirSync(join(root, "home", ".ssh"), { recursive: true });
-  writeFileSync(join(root, "home", ".ssh", "id_rsa"), `${SECRET}\n`);
+  homeWithKey(root);
   mkdirSync(join(tree, "prompts"), { recursive: true });
   mkdirSync(join(tree, "src"), { recursive: true });
   symlinkSync(join(root, "home", ".ssh", "id_rsa"), join(tree, "prompts", "base.md"));
@@ -38,20 +36,6 @@ function hostileTree(root: string): string {
   return tree;
 }
 
-/** A `.git` folder git would take (it holds a HEAD). */
-function repository(dir: string): void {
-  mkdirSync(join(dir, ".git"), { recursive: true });
-  writeFileSync(join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
-}
-
-async function outcome(options: SystemPromptOptions): Promise<string> {
-  try {
-    return (await renderSystemPrompt(options)).text;
-  } catch (error) {
-    return `refused: ${(error as Error).message}`;
-  }
-}
-
 const layouts: Record<string, (tree: string) => string> = {
   "a tarball's subfolder (no .git)": (tree) => join(tree, "src"),
   "a tarball's subfolder with an empty .git folder planted": (tree) => {
@@ -59,12 +43,12 @@ const layouts: Record<string, (tree: string) => string> = {
     return join(tree, "src");
   },
   "a submodule or a nested clone": (tree) => {
-    repository(tree);
-    repository(join(tree, "src"));
+    gitRepository(tree);
+    gitRepository(join(tree, "src"));
     return join(tree, "src");
   },
   "a worktree nested in the checkout (a .git file)": (tree) => {
-    repository(tree);
+    gitRepository(tree);
     mkdirSync(join(tree, ".git", "worktrees", "x"), { recursive: true });
     writeFileSync(join(tree, ".git", "worktrees", "x", "HEAD"), "ref: refs/heads/x\n");
     mkdirSync(join(tree, ".worktrees", "x"), { recursive: true });
@@ -75,12 +59,12 @@ const layouts: Record<string, (tree: string) => string> = {
     return join(tree, ".worktrees", "x");
   },
   "your own clone in the tarball's services/ (the tarball has no .git)": (tree) => {
-    repository(join(tree, "services", "mine"));
+    gitRepository(join(tree, "services", "mine"));
     return join(tree, "services", "mine");
   },
   "the tarball's src a link to a clone of yours": (tree) => {
     const clone = join(tree, "..", "home", "clone");
-    repository(clone);
+    gitRepository(clone);
     rmSync(join(tree, "src"), { recursive: true });
     symlinkSync(clone, join(tree, "src"));
     return join(tree, "src");
@@ -100,12 +84,12 @@ describe("hostile-named-path-nested: a path into the tree from a folder nested i
           { appendSystemPrompt: join(tree, "prompts", "base.md") },
           { systemPrompt: join(tree, "prompts", "base.md") },
         ]) {
-          const text = await outcome(pinned(root, { cwd, projectTrusted, ...named }));
+          const text = await rendered(pinned(root, { cwd, projectTrusted, ...named }));
           expect(text, JSON.stringify(named)).not.toContain(SECRET);
           expect(text).toMatch(/^refused: .*outside the project root/);
         }
         // A plain file of the tree is the repository's text: it closes none of the prompt's elements.
-        const text = await outcome(
+        const text = await rendered(
           pinned(root, { cwd, projectTrusted, appendSystemPrompt: `${up}/prompts/notes.md` }),
         );
         expect(text).toContain("Notes.");
@@ -124,7 +108,7 @@ describe("hostile-named-path-nested: a path into the tree from a folder nested i
     writeFileSync(own, "MY-NOTES </addendum>\n");
     symlinkSync(own, join(root, "home", "notes", "x.md"));
     // From the tarball's src/: your ~/notes, through your link.
-    const fromTarball = await outcome(
+    const fromTarball = await rendered(
       pinned(root, {
         cwd: join(tree, "src"),
         projectTrusted: false,
@@ -134,9 +118,9 @@ describe("hostile-named-path-nested: a path into the tree from a folder nested i
     expect(fromTarball).toContain("MY-NOTES </addendum>");
     // From a repository of yours in ~/work: ~/notes/x.md, ../../notes/x.md, ~/Dropbox/x.md are yours.
     const repo = join(root, "home", "work", "p");
-    repository(repo);
+    gitRepository(repo);
     for (const value of ["~/notes/x.md", "../../notes/x.md", own]) {
-      const text = await outcome(
+      const text = await rendered(
         pinned(root, { cwd: repo, projectTrusted: false, appendSystemPrompt: value }),
       );
       expect(text, value).toContain("MY-NOTES </addendum>");
@@ -155,17 +139,17 @@ describe("hostile-named-path-nested: a path into the tree from a folder nested i
     symlinkSync(own, join(work, "sibling", "linked.md"));
     writeFileSync(join(work, "sibling", "plain.md"), "SIBLING </addendum>\n");
     const repo = join(work, "p");
-    repository(repo);
+    gitRepository(repo);
     mkdirSync(join(repo, "src"));
     for (const [cwd, up] of [
       [repo, ".."],
       [join(repo, "src"), "../.."],
     ] as const) {
-      const linked = await outcome(
+      const linked = await rendered(
         pinned(root, { cwd, projectTrusted: false, appendSystemPrompt: `${up}/sibling/linked.md` }),
       );
       expect(linked).toMatch(/^refused: .*outside the project root .*name that file/);
-      const plain = await outcome(
+      const plain = await rendered(
         pinned(root, { cwd, projectTrusted: false, appendSystemPrompt: `${up}/sibling/plain.md` }),
       );
       expect(plain).toContain("SIBLING &lt;/addendum>");

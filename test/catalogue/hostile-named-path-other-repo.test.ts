@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SystemPromptOptions } from "../../src/options.js";
 import { loadPromptTemplates } from "../../src/prompt-templates/load.js";
-import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { loadSkills } from "../../src/skills/load.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { gitRepository, homeWithKey, KEY, rendered } from "./_nested.js";
 import { cli } from "./_output-link.js";
 
 // A shared prompt repository you cloned at ~/prompt-kit (its README: "sysprompt render
@@ -21,37 +20,19 @@ import { cli } from "./_output-link.js";
 // repository's file: read through the door rooted at it, written with no link from its root
 // down. Review rev42c F1 (high), and its write twin (medium).
 
-const KEY = "SECRET-MARKER-KEY";
-
-/** A `.git` folder git would take (it holds a HEAD). */
-function repository(dir: string): void {
-  mkdirSync(join(dir, ".git"), { recursive: true });
-  writeFileSync(join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
-}
-
 /** Your home under `root` with a key, your project ~/work/app, and the hostile kit ~/prompt-kit. */
 function layout(root: string): { home: string; app: string; kit: string } {
-  const home = join(root, "home");
+  const home = homeWithKey(root);
   const app = join(home, "work", "app");
   const kit = join(home, "prompt-kit");
-  mkdirSync(join(home, ".ssh"), { recursive: true });
-  writeFileSync(join(home, ".ssh", "id_rsa"), `${KEY}\n`);
-  repository(app);
-  repository(kit);
+  gitRepository(app);
+  gitRepository(kit);
   mkdirSync(join(kit, "docs"));
   symlinkSync("../.ssh/id_rsa", join(kit, "base.md"));
   symlinkSync("../../.ssh/id_rsa", join(kit, "docs", "style.md"));
   writeFileSync(join(kit, "plain.md"), "KIT-PLAIN-MARKER\n");
   mkdirSync(join(root, "agent"), { recursive: true });
   return { home, app, kit };
-}
-
-async function outcome(options: SystemPromptOptions): Promise<string> {
-  try {
-    return (await renderSystemPrompt(options)).text;
-  } catch (error) {
-    return `refused: ${(error as Error).message}`;
-  }
 }
 
 describe("hostile-named-path-other-repo: a file named in another repository follows none of its links out", () => {
@@ -66,7 +47,7 @@ describe("hostile-named-path-other-repo: a file named in another repository foll
         { appendSystemPrompt: "~/prompt-kit/docs/style.md" },
         { systemPrompt: "~/prompt-kit/base.md" },
       ]) {
-        const text = await outcome(pinned(root, { cwd: app, projectTrusted, ...named }));
+        const text = await rendered(pinned(root, { cwd: app, projectTrusted, ...named }));
         expect(text, JSON.stringify(named)).not.toContain(KEY);
         expect(text, JSON.stringify(named)).toMatch(
           new RegExp(`^refused: .*outside the project root ${kit}`),
@@ -75,7 +56,7 @@ describe("hostile-named-path-other-repo: a file named in another repository foll
       // From your home folder, and from a plain folder in it (an unpacked tarball), alike.
       mkdirSync(join(root, "home", "dl", "t"), { recursive: true });
       for (const cwd of [join(root, "home"), join(root, "home", "dl", "t")]) {
-        const text = await outcome(
+        const text = await rendered(
           pinned(root, { cwd, projectTrusted, appendSystemPrompt: "~/prompt-kit/base.md" }),
         );
         expect(text, cwd).not.toContain(KEY);
@@ -87,8 +68,8 @@ describe("hostile-named-path-other-repo: a file named in another repository foll
       writeFileSync(join(root, "home", "Documents", "tax.md"), "SECRET-MARKER-TAX\n");
       symlinkSync("../Documents/tax.md", join(kit, "tax.md"));
       for (const dotfiles of [false, true]) {
-        if (dotfiles) repository(join(root, "home"));
-        const text = await outcome(
+        if (dotfiles) gitRepository(join(root, "home"));
+        const text = await rendered(
           pinned(root, {
             cwd: join(root, "home"),
             projectTrusted,
@@ -99,7 +80,7 @@ describe("hostile-named-path-other-repo: a file named in another repository foll
         expect(text).toMatch(new RegExp(`^refused: .*outside the project root ${kit}`));
       }
       // A plain file of the kit is yours to name.
-      const plain = await outcome(
+      const plain = await rendered(
         pinned(root, { cwd: app, projectTrusted, appendSystemPrompt: "~/prompt-kit/plain.md" }),
       );
       expect(plain).toContain("KIT-PLAIN-MARKER");
@@ -110,7 +91,7 @@ describe("hostile-named-path-other-repo: a file named in another repository foll
     const root = tempDir();
     const { home, app } = layout(root);
     const tpl = join(home, "tpl-kit");
-    repository(tpl);
+    gitRepository(tpl);
     mkdirSync(join(tpl, "prompts"));
     symlinkSync("../../.ssh/id_rsa", join(tpl, "prompts", "review.md"));
     writeFileSync(join(tpl, "prompts", "plain.md"), "PLAIN-TEMPLATE\n");
@@ -134,7 +115,7 @@ describe("hostile-named-path-other-repo: a file named in another repository foll
     const root = tempDir();
     const { home, app } = layout(root);
     const kit = join(home, "skill-kit");
-    repository(kit);
+    gitRepository(kit);
     mkdirSync(join(home, "elsewhere"));
     writeFileSync(
       join(home, "elsewhere", "SKILL.md"),
@@ -190,18 +171,18 @@ describe("hostile-named-path-other-repo: a file named in another repository foll
     writeFileSync(join(root, "data", "notes", "x.md"), "NOTES-MARKER\n");
     symlinkSync(join(root, "data", "notes"), join(home, "notes"));
     const team = join(root, "data", "team-kit");
-    repository(team);
+    gitRepository(team);
     writeFileSync(join(team, "base.md"), "TEAM-MARKER\n");
     symlinkSync(join(root, "data", "notes", "x.md"), join(team, "notes.md"));
     symlinkSync(team, join(home, "team"));
     const read = async (appendSystemPrompt: string, cwd = app) =>
-      outcome(pinned(root, { cwd, appendSystemPrompt }));
+      rendered(pinned(root, { cwd, appendSystemPrompt }));
     expect(await read("~/notes/x.md")).toContain("NOTES-MARKER");
     expect(await read("~/team/base.md")).toContain("TEAM-MARKER");
     // The team kit's own link out of it is the kit's: refused (name the real file).
     expect(await read("~/team/notes.md")).toMatch(/^refused: .*outside the project root/);
     // A dotfiles home: the home's own repository is not another repository; its links are yours.
-    repository(home);
+    gitRepository(home);
     symlinkSync(join(root, "data", "notes", "x.md"), join(home, "linked-notes.md"));
     mkdirSync(join(home, "bin"));
     symlinkSync("../notes/x.md", join(home, "bin", "notes.md"));

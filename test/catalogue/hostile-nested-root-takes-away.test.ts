@@ -1,11 +1,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SystemPromptOptions } from "../../src/options.js";
 import { loadPromptTemplates } from "../../src/prompt-templates/index.js";
-import { renderSystemPrompt } from "../../src/render-system-prompt.js";
-import { createPromptSession } from "../../src/session/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { gitRepository, KINDS, reported, TOKEN, touched, workingCopy } from "./_nested.js";
 
 // Review rev45a F2, F3, F4 (issue 24): a boundary found below a root only ever
 // takes away. hg44 ("git wins") made an hg, jj or svn working copy inside a git
@@ -22,59 +20,25 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // repositories around it that git sees its files in keep their ignore rules.
 
 const DOTENV = "SECRET-MARKER-DOTENV";
-const TOKEN = "SECRET-MARKER-TOKEN";
 const LOCAL = "SECRET-MARKER-LOCALYML";
 const KITCRED = "SECRET-MARKER-KITCRED";
 
-/** A git repository at `dir` as git lays one out (no git binary needed), its remote URL holding {@link TOKEN}. */
-function gitRepository(dir: string) {
-  mkdirSync(join(dir, ".git", "objects"), { recursive: true });
-  mkdirSync(join(dir, ".git", "refs"));
-  mkdirSync(join(dir, ".git", "info"));
-  writeFileSync(join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
-  writeFileSync(
-    join(dir, ".git", "config"),
-    `[remote "origin"]\n\turl = https://me:${TOKEN}@example.com/w.git\n`,
-  );
-}
-
-/** What makes a folder another kind's working copy. */
-const KINDS = {
-  hg: (dir: string) => {
-    mkdirSync(join(dir, ".hg"));
-    writeFileSync(join(dir, ".hg", "requires"), "store\n");
-  },
-  svn: (dir: string) => {
-    mkdirSync(join(dir, ".svn"));
-    writeFileSync(join(dir, ".svn", "wc.db"), "x\n");
-  },
-  jj: (dir: string) => {
-    mkdirSync(join(dir, ".jj", "repo"), { recursive: true });
-  },
-} as const;
-
-async function outcome(options: SystemPromptOptions): Promise<string> {
-  try {
-    const r = await renderSystemPrompt(options);
-    return [r.text, ...r.diagnostics.map((d) => `${d.code}: ${d.message}`)].join("\n");
-  } catch (error) {
-    return `refused: ${(error as Error).message}`;
-  }
-}
+/** A git repository as git lays one out, its remote URL holding {@link TOKEN}. */
+const REPOSITORY = { whole: true, info: true, token: TOKEN } as const;
 
 describe("hostile-nested-root-takes-away: a hostile hg, svn or jj clone in your git workspace is a root of its own", () => {
-  for (const [kind, plant] of Object.entries(KINDS)) {
+  for (const kind of KINDS) {
     it(`${kind}: render (trusted and untrusted), a named link and touch read nothing of the workspace`, async () => {
       const root = tempDir();
       const w = join(root, "W");
       const evil = join(w, "vendor", "evil");
-      gitRepository(w);
+      gitRepository(w, REPOSITORY);
       writeFileSync(join(w, ".gitignore"), ".env\n");
       writeFileSync(join(w, ".env"), `${DOTENV}\n`);
       mkdirSync(join(w, "docs"));
       writeFileSync(join(w, "docs", "roadmap.md"), "WORKSPACE-ROADMAP\n");
       mkdirSync(join(evil, "sub"), { recursive: true });
-      plant(evil);
+      workingCopy(kind, evil);
       writeFileSync(
         join(evil, "AGENTS.md"),
         "EVIL-MARKER\n@../../.env\n@../../.git/config\n@cfg.md\n@../../docs/roadmap.md\n",
@@ -85,27 +49,23 @@ describe("hostile-nested-root-takes-away: a hostile hg, svn or jj clone in your 
       writeFileSync(join(evil, "sub", "x.ts"), "");
       for (const projectTrusted of [true, false]) {
         // From the clone's sub-folder: its own AGENTS.md and the clone's top one.
-        const text = await outcome(pinned(root, { cwd: join(evil, "sub"), projectTrusted }));
+        const text = await reported(pinned(root, { cwd: join(evil, "sub"), projectTrusted }));
         expect(text).toContain("EVIL-MARKER");
         expect(text).toContain("SUB-MARKER");
         expect(text, `trusted ${projectTrusted}`).not.toContain("SECRET-MARKER");
         expect(text).not.toContain("WORKSPACE-ROADMAP");
         expect(text).toMatch(/import-outside: @\.\.\/\.\.\/\.env: not imported/);
-        const named = await outcome(
+        const named = await reported(
           pinned(root, { cwd: evil, projectTrusted, appendSystemPrompt: "notes.md" }),
         );
         expect(named).toMatch(/^refused: .*outside the project root/);
         // A session in your workspace: the model reads a file of the clone.
-        const session = createPromptSession({ ...pinned(root, { cwd: w, projectTrusted }) });
-        try {
-          const r = await session.contextFor([join(evil, "sub", "x.ts")]);
-          const given = r.files.map((f) => f.content).join("\n");
-          expect(given).toContain("SUB-MARKER");
-          expect(given, `touch, trusted ${projectTrusted}`).not.toContain("SECRET-MARKER");
-          expect(given).not.toContain("WORKSPACE-ROADMAP");
-        } finally {
-          session.close();
-        }
+        const { text: given } = await touched(pinned(root, { cwd: w, projectTrusted }), [
+          join(evil, "sub", "x.ts"),
+        ]);
+        expect(given).toContain("SUB-MARKER");
+        expect(given, `touch, trusted ${projectTrusted}`).not.toContain("SECRET-MARKER");
+        expect(given).not.toContain("WORKSPACE-ROADMAP");
       }
     });
   }
@@ -116,7 +76,7 @@ describe("hostile-nested-root-takes-away: a planted git-folder look-alike keeps 
     const root = tempDir();
     const e = join(root, "E");
     const config = join(e, "config");
-    gitRepository(e);
+    gitRepository(e, REPOSITORY);
     writeFileSync(join(e, ".gitignore"), "config/local.yml\n");
     mkdirSync(config);
     writeFileSync(join(config, "HEAD"), "ref: refs/heads/main\n");
@@ -124,7 +84,7 @@ describe("hostile-nested-root-takes-away: a planted git-folder look-alike keeps 
     writeFileSync(join(config, "local.yml"), `${LOCAL}\n`);
     symlinkSync("local.yml", join(config, "notes.md"));
     symlinkSync("local.yml", join(config, "t.md"));
-    const named = await outcome(
+    const named = await reported(
       pinned(root, { cwd: e, projectTrusted: false, appendSystemPrompt: "config/notes.md" }),
     );
     expect(named).toMatch(/^refused: /);
@@ -148,7 +108,7 @@ describe("hostile-nested-root-takes-away: a planted git-folder look-alike keeps 
     const home = join(root, "home");
     const kit = join(home, "src", "prompt-kit");
     const inner = join(kit, "inner");
-    gitRepository(kit);
+    gitRepository(kit, REPOSITORY);
     writeFileSync(join(kit, ".gitignore"), "credentials.json\n");
     mkdirSync(inner, { recursive: true });
     writeFileSync(join(inner, "HEAD"), "ref: refs/heads/main\n");
@@ -157,7 +117,7 @@ describe("hostile-nested-root-takes-away: a planted git-folder look-alike keeps 
     writeFileSync(join(inner, "credentials.json"), `{"token":"${KITCRED}"}\n`);
     const options = pinned(root, { projectTrusted: false });
     writeFileSync(join(root, "agent", "AGENTS.md"), `USER-MARKER\n@${join(inner, "base.md")}\n`);
-    const text = await outcome(options);
+    const text = await reported(options);
     expect(text).toContain("KIT-INNER-MARKER");
     expect(text).not.toContain(KITCRED);
     expect(text).toMatch(/import-private: @credentials\.json/);
@@ -169,24 +129,19 @@ describe("hostile-nested-root-takes-away: a dotfiles home holding your own hg cl
     const root = tempDir();
     const home = join(root, "home");
     const mine = join(home, "src", "myhg");
-    gitRepository(home);
+    gitRepository(home, REPOSITORY);
     mkdirSync(join(mine, "sub"), { recursive: true });
     mkdirSync(join(mine, "docs"));
-    KINDS.hg(mine);
+    workingCopy("hg", mine);
     writeFileSync(join(mine, "sub", "AGENTS.md"), "SUB-MARKER\n@../docs/x.md\n");
     writeFileSync(join(mine, "docs", "x.md"), "DOCX-MARKER\n");
     writeFileSync(join(mine, "sub", "y.ts"), "");
     for (const projectTrusted of [true, false]) {
-      const text = await outcome(pinned(root, { cwd: join(mine, "sub"), projectTrusted }));
+      const text = await reported(pinned(root, { cwd: join(mine, "sub"), projectTrusted }));
       expect(text, `trusted ${projectTrusted}`).toContain("DOCX-MARKER");
       expect(text).not.toMatch(/import-outside/);
     }
-    const session = createPromptSession({ ...pinned(root, { cwd: mine }) });
-    try {
-      const r = await session.contextFor([join(mine, "sub", "y.ts")]);
-      expect(r.files.map((f) => f.content).join("\n")).toContain("DOCX-MARKER");
-    } finally {
-      session.close();
-    }
+    const { text: given } = await touched(pinned(root, { cwd: mine }), [join(mine, "sub", "y.ts")]);
+    expect(given).toContain("DOCX-MARKER");
   });
 });

@@ -1,16 +1,22 @@
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SystemPromptOptions } from "../../src/options.js";
-import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import {
   projectReach,
   projectReachSync,
   readRepoText,
   readRepoTextSync,
 } from "../../src/repo-files/index.js";
-import { createPromptSession } from "../../src/session/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import {
+  gitRepository,
+  KINDS,
+  type Kind,
+  reported,
+  TOKEN,
+  touched,
+  workingCopy,
+} from "./_nested.js";
 import { cli } from "./_output-link.js";
 
 // Review rev42c F2 (medium): a repository of its own below a project root was
@@ -26,36 +32,8 @@ import { cli } from "./_output-link.js";
 // `AGENTS.md`. Such a working copy is now a repository of its own, as a clone
 // with a `.git` is: out of E's reach, and the project root of its own folders.
 
-const TOKEN = "SECRET-MARKER-TOKEN";
 const DOTENV = "SECRET-MARKER-DOTENV";
 const MINE = "# my own rules MINE-MARKER\n";
-
-/** Each kind: what makes `dir` its working copy, and the file (from `dir`) holding the remote's token. */
-const KINDS = {
-  hg: (dir: string) => {
-    mkdirSync(join(dir, ".hg"), { recursive: true });
-    writeFileSync(join(dir, ".hg", "requires"), "store\n");
-    writeFileSync(
-      join(dir, ".hg", "hgrc"),
-      `[paths]\ndefault = https://me:${TOKEN}@example.com/mine\n`,
-    );
-    return ".hg/hgrc";
-  },
-  jj: (dir: string) => {
-    const store = join(dir, ".jj", "repo", "store", "git");
-    mkdirSync(join(store, "objects"), { recursive: true });
-    mkdirSync(join(store, "refs"));
-    writeFileSync(join(store, "HEAD"), "ref: refs/heads/main\n");
-    writeFileSync(join(store, "config"), `[remote "origin"]\n\turl = https://me:${TOKEN}@x/y\n`);
-    return ".jj/repo/store/git/config";
-  },
-  svn: (dir: string) => {
-    mkdirSync(join(dir, ".svn"), { recursive: true });
-    writeFileSync(join(dir, ".svn", "wc.db"), `SQLite format 3 ${TOKEN}\n`);
-    return ".svn/wc.db";
-  },
-} as const;
-type Kind = keyof typeof KINDS;
 
 /**
  * E at `root/E` (a git repository, or an unpacked tarball), your `kind` clone
@@ -67,26 +45,13 @@ function workspace(root: string, kind: Kind, eIsRepository: boolean) {
   const mine = join(e, "plugins", "mine");
   mkdirSync(join(e, "p"), { recursive: true });
   mkdirSync(join(mine, "src"), { recursive: true });
-  if (eIsRepository) {
-    mkdirSync(join(e, ".git", "objects"), { recursive: true });
-    mkdirSync(join(e, ".git", "refs"));
-    writeFileSync(join(e, ".git", "HEAD"), "ref: refs/heads/main\n");
-  }
-  const secret = KINDS[kind](mine);
+  if (eIsRepository) gitRepository(e, { whole: true });
+  const secret = workingCopy(kind, mine, TOKEN);
   writeFileSync(join(mine, ".env"), `${DOTENV}\n`);
   writeFileSync(join(mine, "AGENTS.md"), MINE);
   writeFileSync(join(mine, "src", "x.ts"), "");
   symlinkSync("../plugins/mine", join(e, "p", "m"));
   return { e, mine, secret };
-}
-
-async function outcome(options: SystemPromptOptions): Promise<string> {
-  try {
-    const r = await renderSystemPrompt(options);
-    return [r.text, ...r.diagnostics.map((d) => `${d.code}: ${d.message}`)].join("\n");
-  } catch (error) {
-    return `refused: ${(error as Error).message}`;
-  }
 }
 
 const WORKSPACES = [
@@ -95,7 +60,7 @@ const WORKSPACES = [
 ] as const;
 
 describe("hostile-nested-vcs: your hg, jj or svn clone in a hostile workspace is a repository of its own", () => {
-  for (const kind of Object.keys(KINDS) as Kind[]) {
+  for (const kind of KINDS) {
     for (const [what, eIsRepository] of WORKSPACES) {
       it(`${kind} clone, E ${what}: E's folder link into it reads nothing (trusted and untrusted)`, async () => {
         const root = tempDir();
@@ -106,7 +71,7 @@ describe("hostile-nested-vcs: your hg, jj or svn clone in a hostile workspace is
             [mine, "../../p/m/.env"],
             [join(mine, "src"), `../../../p/m/${secret}`],
           ] as const) {
-            const text = await outcome(
+            const text = await reported(
               pinned(root, { cwd, projectTrusted, appendSystemPrompt: path }),
             );
             const label = `${path} from ${cwd}, ${projectTrusted ? "trusted" : "untrusted"}`;
@@ -115,7 +80,7 @@ describe("hostile-nested-vcs: your hg, jj or svn clone in a hostile workspace is
           }
         }
         // Your clone's own files, named in it, are yours to read.
-        const own = await outcome(
+        const own = await reported(
           pinned(root, { cwd: mine, projectTrusted: true, appendSystemPrompt: secret }),
         );
         expect(own).toContain(TOKEN);
@@ -142,20 +107,14 @@ describe("hostile-nested-vcs: your hg, jj or svn clone in a hostile workspace is
         );
         symlinkSync(`plugins/mine/${secret}`, join(e, "secret.md"));
         for (const projectTrusted of [true, false]) {
-          const text = await outcome(pinned(root, { cwd: mine, projectTrusted }));
+          const text = await reported(pinned(root, { cwd: mine, projectTrusted }));
           expect(text).not.toContain("SECRET-MARKER");
           expect(text).toContain("Workspace notes.");
           // A session in E touching your clone's file: E's files given, nothing of your clone's secrets.
-          const session = createPromptSession({
-            ...pinned(root, { cwd: e, projectTrusted }),
-          });
-          try {
-            const r = await session.contextFor([join(mine, "src", "x.ts")]);
-            const given = r.files.map((f) => f.content).join("\n");
-            expect(given).not.toContain("SECRET-MARKER");
-          } finally {
-            session.close();
-          }
+          const { text: given } = await touched(pinned(root, { cwd: e, projectTrusted }), [
+            join(mine, "src", "x.ts"),
+          ]);
+          expect(given).not.toContain("SECRET-MARKER");
         }
         // The door's readers, asynchronous and synchronous, rooted at E: E's link into the clone is refused.
         const reach = await projectReach({ start: e, home: join(root, "home"), trusted: true });
@@ -175,7 +134,7 @@ describe("hostile-nested-vcs: your hg, jj or svn clone in a hostile workspace is
 });
 
 describe("hostile-nested-vcs: normal layouts stay one project", () => {
-  for (const kind of Object.keys(KINDS) as Kind[]) {
+  for (const kind of KINDS) {
     for (const [what, eIsRepository] of WORKSPACES) {
       it(`your ${kind} clone in E ${what}: its own link and import, and a write in it, still work`, async () => {
         const root = tempDir();
@@ -186,7 +145,7 @@ describe("hostile-nested-vcs: normal layouts stay one project", () => {
         writeFileSync(join(mine, "docs", "notes.md"), "OWN-NOTES\n");
         symlinkSync("docs/notes.md", join(mine, "notes.md"));
         for (const projectTrusted of [true, false]) {
-          const text = await outcome(
+          const text = await reported(
             pinned(root, {
               cwd: join(mine, "src"),
               projectTrusted,
@@ -199,15 +158,11 @@ describe("hostile-nested-vcs: normal layouts stay one project", () => {
           expect(text).not.toMatch(/a repository of its own/);
         }
         // A session in E touching your clone's file: your clone's AGENTS.md and its import are given.
-        const session = createPromptSession({ ...pinned(root, { cwd: join(root, "E") }) });
-        try {
-          const r = await session.contextFor([join(mine, "src", "x.ts")]);
-          const given = r.files.map((f) => f.content).join("\n");
-          expect(given).toContain("MINE-MARKER");
-          expect(given).toContain("OWN-IMPORT");
-        } finally {
-          session.close();
-        }
+        const { text: given } = await touched(pinned(root, { cwd: join(root, "E") }), [
+          join(mine, "src", "x.ts"),
+        ]);
+        expect(given).toContain("MINE-MARKER");
+        expect(given).toContain("OWN-IMPORT");
         mkdirSync(join(root, "agent"), { recursive: true });
         const out = await cli(root, join(mine, "src"), ["render", "-o", "../out/AGENTS.md"]);
         expect([out.code, out.stderr]).toEqual([0, "sysprompt: wrote ../out/AGENTS.md\n"]);
@@ -219,30 +174,25 @@ describe("hostile-nested-vcs: normal layouts stay one project", () => {
     // Before, each folder of it was its own project, as a tarball's is: `@../shared.md` was refused.
     const root = tempDir();
     const m = join(root, "M");
-    KINDS.hg(m);
+    workingCopy("hg", m, TOKEN);
     mkdirSync(join(m, "pkg", "sub"), { recursive: true });
     writeFileSync(join(m, "pkg", "sub", "AGENTS.md"), "SUB-RULES\n@../shared.md\n");
     writeFileSync(join(m, "pkg", "shared.md"), "SHARED-IMPORT\n");
     writeFileSync(join(m, "pkg", "sub", "x.ts"), "");
-    const text = await outcome(pinned(root, { cwd: join(m, "pkg", "sub") }));
+    const text = await reported(pinned(root, { cwd: join(m, "pkg", "sub") }));
     expect(text).toContain("SUB-RULES");
     expect(text).toContain("SHARED-IMPORT");
-    const session = createPromptSession({ ...pinned(root, { cwd: m }) });
-    try {
-      const r = await session.contextFor([join(m, "pkg", "sub", "x.ts")]);
-      expect(r.files.map((f) => f.content).join("\n")).toContain("SHARED-IMPORT");
-    } finally {
-      session.close();
-    }
+    const { text: given } = await touched(pinned(root, { cwd: m }), [
+      join(m, "pkg", "sub", "x.ts"),
+    ]);
+    expect(given).toContain("SHARED-IMPORT");
   });
 
   it("a git repository with an .hg of its own at its top (a mirror), and your hg repository holding your git clone", async () => {
     const root = tempDir();
     const g = join(root, "G");
-    mkdirSync(join(g, ".git", "objects"), { recursive: true });
-    mkdirSync(join(g, ".git", "refs"));
-    writeFileSync(join(g, ".git", "HEAD"), "ref: refs/heads/main\n");
-    KINDS.hg(g);
+    gitRepository(g, { whole: true });
+    workingCopy("hg", g, TOKEN);
     mkdirSync(join(g, "src"));
     mkdirSync(join(g, "docs"));
     writeFileSync(join(g, "AGENTS.md"), "G-RULES\n@docs/g.md\n");
@@ -250,21 +200,19 @@ describe("hostile-nested-vcs: normal layouts stay one project", () => {
     symlinkSync("../docs/g.md", join(g, "src", "AGENTS.md"));
     const w = join(root, "W");
     const lib = join(w, "vendor", "lib");
-    KINDS.hg(w);
+    workingCopy("hg", w, TOKEN);
     writeFileSync(join(w, "AGENTS.md"), "W-RULES\n");
-    mkdirSync(join(lib, ".git", "objects"), { recursive: true });
-    mkdirSync(join(lib, ".git", "refs"));
-    writeFileSync(join(lib, ".git", "HEAD"), "ref: refs/heads/main\n");
+    gitRepository(lib, { whole: true });
     mkdirSync(join(lib, "src"));
     mkdirSync(join(lib, "docs"));
     writeFileSync(join(lib, "AGENTS.md"), "LIB-RULES\n@docs/l.md\n");
     writeFileSync(join(lib, "docs", "l.md"), "LIB-IMPORT\n");
     for (const projectTrusted of [true, false]) {
-      const gText = await outcome(pinned(root, { cwd: join(g, "src"), projectTrusted }));
+      const gText = await reported(pinned(root, { cwd: join(g, "src"), projectTrusted }));
       expect(gText).toContain("G-RULES");
       expect(gText.match(/G-IMPORT/g)?.length).toBe(2);
       expect(gText).not.toMatch(/a repository of its own/);
-      const libText = await outcome(pinned(root, { cwd: join(lib, "src"), projectTrusted }));
+      const libText = await reported(pinned(root, { cwd: join(lib, "src"), projectTrusted }));
       for (const m of ["W-RULES", "LIB-RULES", "LIB-IMPORT"]) expect(libText).toContain(m);
     }
   });
@@ -308,10 +256,7 @@ const PLANTED = {
 function plantedRepository(root: string, plant: (dir: string) => void) {
   const e = join(root, "E");
   const config = join(e, "config");
-  mkdirSync(join(e, ".git", "objects"), { recursive: true });
-  mkdirSync(join(e, ".git", "refs"));
-  mkdirSync(join(e, ".git", "info"));
-  writeFileSync(join(e, ".git", "HEAD"), "ref: refs/heads/main\n");
+  gitRepository(e, { whole: true, info: true });
   writeFileSync(join(e, ".git", "info", "exclude"), "config/local2.yml\n");
   writeFileSync(join(e, ".gitignore"), "config/local.yml\n");
   mkdirSync(config);
@@ -330,17 +275,13 @@ describe("hostile-nested-vcs: an .hg, .svn or .jj/repo planted in a git work tre
       const root = tempDir();
       const { e, config } = plantedRepository(root, plant);
       // On touch, from an untrusted session at E's top.
-      const session = createPromptSession({ ...pinned(root, { cwd: e, projectTrusted: false }) });
-      try {
-        const r = await session.contextFor([join(config, "app.yml")]);
-        const given = r.files.map((f) => f.content).join("\n");
-        expect(given).toContain("CONFIG-RULES");
-        expect(given).not.toContain("SECRET-MARKER");
-      } finally {
-        session.close();
-      }
+      const { text: given } = await touched(pinned(root, { cwd: e, projectTrusted: false }), [
+        join(config, "app.yml"),
+      ]);
+      expect(given).toContain("CONFIG-RULES");
+      expect(given).not.toContain("SECRET-MARKER");
       // A render started in E/config, untrusted: its own root, with E's ignore rules still applying.
-      const text = await outcome(pinned(root, { cwd: config, projectTrusted: false }));
+      const text = await reported(pinned(root, { cwd: config, projectTrusted: false }));
       expect(text).toContain("CONFIG-RULES");
       expect(text).not.toContain("SECRET-MARKER");
       // A link E committed, named from E/config and from E's top, untrusted.
@@ -348,7 +289,7 @@ describe("hostile-nested-vcs: an .hg, .svn or .jj/repo planted in a git work tre
         [config, "notes.md"],
         [e, "config/notes.md"],
       ] as const) {
-        const named = await outcome(
+        const named = await reported(
           pinned(root, { cwd, projectTrusted: false, appendSystemPrompt: path }),
         );
         expect(named, `${path} from ${cwd}`).toMatch(/^refused: /);
@@ -363,15 +304,11 @@ describe("hostile-nested-vcs: an .hg, .svn or .jj/repo planted in a git work tre
         JSON.stringify({ context: { fileName: ["AGENTS.md", "local.yml", "local2.yml"] } }),
       );
       for (const projectTrusted of [true, false]) {
-        const s = createPromptSession({ ...pinned(root, { cwd: e, projectTrusted }) });
-        try {
-          const r = await s.contextFor([join(config, "app.yml")]);
-          const given = r.files.map((f) => f.content).join("\n");
-          expect(given, `fileName, trusted ${projectTrusted}`).not.toContain("SECRET-MARKER");
-          expect(r.diagnostics.map((d) => d.code)).toContain("context-ignored");
-        } finally {
-          s.close();
-        }
+        const r = await touched(pinned(root, { cwd: e, projectTrusted }), [
+          join(config, "app.yml"),
+        ]);
+        expect(r.text, `fileName, trusted ${projectTrusted}`).not.toContain("SECRET-MARKER");
+        expect(r.codes).toContain("context-ignored");
       }
     });
   }

@@ -1,10 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SystemPromptOptions } from "../../src/options.js";
-import { renderSystemPrompt } from "../../src/render-system-prompt.js";
-import { createPromptSession } from "../../src/session/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { gitRepository, reported, touched } from "./_nested.js";
 
 // Review rev46a F1 (issue 24): hg45 keeps your workspace's ignore rules in a
 // hg, jj or svn clone nested in it, but not in a folder holding a `.git`, and
@@ -22,14 +20,6 @@ const ENV = "SECRET-MARKER-DOTENV";
 const LOCAL = "SECRET-MARKER-LOCALYML";
 const KEY = "SECRET-MARKER-EXCLUDED";
 
-/** A git repository at `dir` as git lays one out (no git binary needed). */
-function gitRepository(dir: string) {
-  mkdirSync(join(dir, ".git", "objects"), { recursive: true });
-  mkdirSync(join(dir, ".git", "refs"));
-  mkdirSync(join(dir, ".git", "info"));
-  writeFileSync(join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
-}
-
 /** `.git` entries git does not take for a repository's. */
 const PLANTS: Record<string, (dir: string) => void> = {
   "an empty file": (dir) => writeFileSync(join(dir, ".git"), ""),
@@ -46,11 +36,6 @@ const PLANTS: Record<string, (dir: string) => void> = {
   },
 };
 
-async function render(options: SystemPromptOptions): Promise<string> {
-  const r = await renderSystemPrompt(options);
-  return [r.text, ...r.diagnostics.map((d) => `${d.code}: ${d.message}`)].join("\n");
-}
-
 /** A line of the workspace tree naming `name` (a name and its size). */
 const listed = (name: string) => new RegExp(`^\\s*${name.replace(".", "\\.")} {2}`, "m");
 
@@ -62,7 +47,7 @@ describe("hostile-planted-dotgit-union: a .git git would not use keeps your work
         const w = join(root, "W");
         const evil = join(w, "vendor", "evil");
         const config = join(evil, "config");
-        gitRepository(w);
+        gitRepository(w, { whole: true, info: true });
         writeFileSync(join(w, ".gitignore"), ".env\nvendor/evil/config/local.yml\n");
         writeFileSync(join(w, ".git", "info", "exclude"), "vendor/evil/config/key.txt\n");
         writeFileSync(join(w, ".env"), `${ENV}\n`);
@@ -80,7 +65,7 @@ describe("hostile-planted-dotgit-union: a .git git would not use keeps your work
         writeFileSync(join(config, "x.ts"), "");
         const options = { projectTrusted: false, workspaceTree: true } as const;
         for (const cwd of [evil, config]) {
-          const text = await render(pinned(root, { ...options, cwd }));
+          const text = await reported(pinned(root, { ...options, cwd }));
           expect(text).toContain(cwd === config ? "CFG-MARKER" : "EVIL-MARKER");
           expect(text, `render from ${cwd}`).not.toContain("SECRET-MARKER");
           expect(text).toMatch(/import-(private|outside): @(config\/)?local\.yml/);
@@ -89,18 +74,14 @@ describe("hostile-planted-dotgit-union: a .git git would not use keeps your work
           expect(text, `tree from ${cwd}`).not.toMatch(listed("key.txt"));
         }
         // Still a root of its own: the workspace's .env is outside it.
-        const top = await render(pinned(root, { ...options, cwd: evil }));
+        const top = await reported(pinned(root, { ...options, cwd: evil }));
         expect(top).toMatch(/import-(outside|private): @\.\.\/\.\.\/\.env/);
         // A session in your workspace, the clone untrusted: the model touches a file of the clone.
-        const session = createPromptSession({ ...pinned(root, { cwd: w, projectTrusted: false }) });
-        try {
-          const r = await session.contextFor([join(config, "x.ts")]);
-          const given = r.files.map((f) => f.content).join("\n");
-          expect(given).toContain("CFG-MARKER");
-          expect(given, "touch").not.toContain("SECRET-MARKER");
-        } finally {
-          session.close();
-        }
+        const { text: given } = await touched(pinned(root, { cwd: w, projectTrusted: false }), [
+          join(config, "x.ts"),
+        ]);
+        expect(given).toContain("CFG-MARKER");
+        expect(given, "touch").not.toContain("SECRET-MARKER");
       });
     }
   }
