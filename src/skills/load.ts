@@ -75,7 +75,11 @@ export async function loadSkillsFromDir(
  * repository's skills make them late).
  */
 export async function loadSkills(
-  options: LoadSkillsOptions & { soFar?: { value?: LoadSkillsResult } } = {},
+  options: LoadSkillsOptions & {
+    soFar?: { value?: LoadSkillsResult };
+    /** Awaited once the user's own folders are read, before any of the project's is looked at. */
+    beforeProject?: () => Promise<void>;
+  } = {},
 ): Promise<LoadSkillsResult> {
   if (options.signal === undefined) {
     // Past the deadline, what the user's own folders gave is kept.
@@ -249,6 +253,7 @@ export async function loadSkills(
     };
   }
 
+  await options.beforeProject?.();
   for (const [i, one] of namedPaths.entries()) {
     const read = namedRead[i] ?? (await readNamed(one));
     diagnostics.push(...read.diagnostics);
