@@ -62,6 +62,29 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
   const contextSoFar: { value?: ContextTrace } = {};
   // And for skills: the user's own folders are read first.
   const skillsSoFar: { value?: { skills: Skill[]; diagnostics: Diagnostic[] } } = {};
+  // The steps that read the repository start once the user's context file is read (or 250 ms
+  // or the deadline have passed): started with it, a project's 300 partials of 20 KB filled the
+  // reads' queue and the event loop, and at a 400 ms deadline the context step's fallback was
+  // still empty, your AGENTS.md out of the prompt.
+  // The rule-files and skills steps read the user's files first, then wait the same way.
+  let ownContext: Promise<void> | undefined;
+  const beforeProject = async () => {
+    // The table starts its steps in one synchronous pass: the context step, if it runs, has
+    // started by now (in a session, unless its memo is being checked).
+    await Promise.resolve();
+    if (ownContext !== undefined) await firstOf(ownContext, OWN_CONTEXT_WAIT_MS, signal);
+  };
+  const afterOwnContext = <T>(step: GatherStep<T>): GatherStep<T> => {
+    const run = step.run;
+    if (!run) return step;
+    return {
+      ...step,
+      run: async () => {
+        await beforeProject();
+        return run();
+      },
+    };
+  };
   const context = keyed(
     "context",
     {
@@ -75,7 +98,17 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       ...(inputs.agentLoads ? { agentLoads: inputs.agentLoads } : {}),
     },
     !opts.noContextFiles &&
-      (async (i) => lifted(await traceContextFiles({ ...i, signal, soFar: contextSoFar }))),
+      (async (i) => {
+        let ownRead: () => void = () => undefined;
+        ownContext = new Promise<void>((done) => {
+          ownRead = done;
+        });
+        try {
+          return lifted(await traceContextFiles({ ...i, signal, soFar: contextSoFar, ownRead }));
+        } finally {
+          ownRead();
+        }
+      }),
     { files: [], diagnostics: [], provenance: NO_CONTEXT } as ContextTrace,
   );
   const ruleFiles = keyed(
@@ -91,7 +124,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       ...ceiling,
     },
     opts.ruleSources.length > 0 &&
-      (async (i) => lifted(await traceRules({ ...i, signal, soFar: rulesSoFar }))),
+      (async (i) => lifted(await traceRules({ ...i, signal, soFar: rulesSoFar, beforeProject }))),
     { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
   );
   const skills = keyed(
@@ -108,7 +141,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
     // Skills the caller loaded itself are the fallback of a step that does not run.
     selectSkillsTool(opts.tools) !== null &&
       !opts.skills &&
-      (async (i) => lifted(await loadSkills({ ...i, signal, soFar: skillsSoFar }))),
+      (async (i) => lifted(await loadSkills({ ...i, signal, soFar: skillsSoFar, beforeProject }))),
     { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
   );
   return {
@@ -138,11 +171,13 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       ),
     ),
     project: tableStep(
-      keyed(
-        "project",
-        { dir: projectDir, ...layerFiles, confine },
-        trusted && (async (i) => lifted(await loadLayer(i.dir, "project", { ...i, signal }))),
-        emptyLayer("project"),
+      afterOwnContext(
+        keyed(
+          "project",
+          { dir: projectDir, ...layerFiles, confine },
+          trusted && (async (i) => lifted(await loadLayer(i.dir, "project", { ...i, signal }))),
+          emptyLayer("project"),
+        ),
       ),
     ),
     context: tableStep({
@@ -174,16 +209,18 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       }),
     ),
     git: tableStep(
-      gitStep({
-        enabled: opts.git,
-        cwd,
-        env,
-        exclude: [cwd, ...roots],
-        home,
-        allowGitDirs: opts.allowGitDirs,
-        ...ceiling,
-        signal,
-      }),
+      afterOwnContext(
+        gitStep({
+          enabled: opts.git,
+          cwd,
+          env,
+          exclude: [cwd, ...roots],
+          home,
+          allowGitDirs: opts.allowGitDirs,
+          ...ceiling,
+          signal,
+        }),
+      ),
     ),
     tree: tableStep(
       keyed(
@@ -273,4 +310,29 @@ async function loadTree(
     agentLoads: i.agentLoads,
   });
   return { value: built, diagnostics: workspaceDiagnostics(built, i.root) };
+}
+
+/**
+ * How long the steps that read the repository wait for your context file at
+ * most: alone it takes a few ms (tens on a loaded machine); a hung disk of
+ * yours holds the rest of the render no longer than this.
+ */
+const OWN_CONTEXT_WAIT_MS = 250;
+
+/** Resolves when `work` settles, `ms` have passed or `signal` fires, whichever is first. */
+async function firstOf(work: Promise<unknown>, ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: () => void = () => undefined;
+  const waited = new Promise<void>((done) => {
+    timer = setTimeout(done, ms);
+    onAbort = done;
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    await Promise.race([work.catch(() => undefined), waited]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  }
 }

@@ -35,9 +35,12 @@ type RootAction = "list" | "read" | Diagnostic[];
  * (option), in that order of precedence. Folders are read one level deep,
  * `.md` files only, in sorted order. Unusable files, invalid frontmatter,
  * missing explicit paths and name collisions come back as diagnostics.
- * `cwd`, `agentDir` and `home` default as for `renderSystemPrompt`. Without
- * a `signal`, it stops at a render's default deadline (5 s): no templates,
- * and a `load-deadline` warning.
+ * `cwd`, `agentDir` and `home` default as for `renderSystemPrompt`. The
+ * user's own roots (the agent dir's folder, the `paths` out of the project)
+ * are read before the project's (its folder, the `paths` into it), and each
+ * root read whole goes to `soFar.value`: without a `signal`, it stops at a
+ * render's default deadline (5 s) and gives those, with a `load-deadline`
+ * warning.
  */
 export async function loadPromptTemplates(
   options: LoadPromptTemplatesOptions = {},
@@ -65,25 +68,43 @@ export async function loadPromptTemplates(
   if (untrusted !== undefined && (await kindOfPath(untrusted)) !== "missing") {
     diagnostics.push(untrustedDiagnostic(untrusted));
   }
-  const loaded: PromptTemplate[] = [];
-  for (const root of plan.roots) {
-    // A path named into the project (`.pi/prompts`, `../prompts` from its submodule) names the
-    // project's templates, read within it as readTextOrPath reads a named file of it.
-    const named = await namedIntoProject(root, options);
-    const files = await filesOfRoot(named ? { ...root, path: named.path } : root, diagnostics);
+  // A path named into the project (`.pi/prompts`, `../prompts` from its submodule) names the
+  // project's templates, read within it as readTextOrPath reads a named file of it.
+  const named: Awaited<ReturnType<typeof namedIntoProject>>[] = [];
+  for (const root of plan.roots) named.push(await namedIntoProject(root, options));
+  // Each root's templates and diagnostics, in plan order whatever the order they are read in.
+  const slots: ({ loaded: PromptTemplate[]; diagnostics: Diagnostic[] } | undefined)[] =
+    plan.roots.map(() => undefined);
+  const gathered = () => {
+    const done = slots.filter((slot) => slot !== undefined);
+    return finish(
+      done.flatMap((slot) => slot.loaded),
+      [...diagnostics, ...done.flatMap((slot) => slot.diagnostics)],
+    );
+  };
+  // The user's own roots first (the agent dir's folder and the paths named out of the
+  // project, `~/mytpls`), then the project's (its folder and the paths named into it): what a
+  // load stopped later still gives, the roots read whole, holds every one of the user's.
+  const own = (i: number) => plan.roots[i]?.source !== "project" && named[i] === undefined;
+  const order = [...plan.roots.keys()].sort((a, b) => Number(own(b)) - Number(own(a)));
+  for (const i of order) {
+    const root = plan.roots[i] as TemplateRoot;
+    const at = named[i];
+    const slot = { loaded: [] as PromptTemplate[], diagnostics: [] as Diagnostic[] };
+    const files = await filesOfRoot(at ? { ...root, path: at.path } : root, slot.diagnostics);
     // A project's templates stay in cwd's project, whatever their links say.
-    const reach = root.source === "project" ? await projectReach(projectOf(options)) : named?.reach;
+    const reach = root.source === "project" ? await projectReach(projectOf(options)) : at?.reach;
     // Read to the root's total, collect (parse) in listing order, the signal heard between two.
     const { reads, notRead } = await readRepoTexts(files, { reach }, MAX_PROMPT_ROOT_CHARS);
-    for (const [i, read] of reads.entries()) {
+    for (const [j, read] of reads.entries()) {
       await checkpoint(options.signal);
-      collectTemplate(read, files[i] ?? "", root, loaded, diagnostics);
+      collectTemplate(read, files[j] ?? "", root, slot.loaded, slot.diagnostics);
     }
-    if (notRead > 0) diagnostics.push(totalCut(root.path, notRead));
-    // What a load stopped later still gives: the roots read whole, the user's first.
-    if (options.soFar) options.soFar.value = finish([...loaded], [...diagnostics]);
+    if (notRead > 0) slot.diagnostics.push(totalCut(root.path, notRead));
+    slots[i] = slot;
+    if (options.soFar) options.soFar.value = gathered();
   }
-  return finish(loaded, diagnostics);
+  return gathered();
 }
 
 /**

@@ -70,12 +70,16 @@ export async function loadSkillsFromDir(
  * `cwd`, `agentDir` and `home` default as for `renderSystemPrompt`. Without a
  * `signal`, it stops at a render's default deadline (5 s) and gives the
  * skills of the user's own folders only, with a `load-deadline` warning. The
- * user's own roots are read first, and what they give alone goes to
- * `soFar.value` (a render's skills step, `list` and `expand` keep it when the
+ * user's own roots (the default ones and the `paths` out of the project) are
+ * read first, and what they give alone goes to `soFar.value` (a render's skills step, `list` and `expand` keep it when the
  * repository's skills make them late).
  */
 export async function loadSkills(
-  options: LoadSkillsOptions & { soFar?: { value?: LoadSkillsResult } } = {},
+  options: LoadSkillsOptions & {
+    soFar?: { value?: LoadSkillsResult };
+    /** Awaited once the user's own folders are read, before any of the project's is looked at. */
+    beforeProject?: () => Promise<void>;
+  } = {},
 ): Promise<LoadSkillsResult> {
   if (options.signal === undefined) {
     // Past the deadline, what the user's own folders gave is kept.
@@ -161,33 +165,8 @@ export async function loadSkills(
     };
   };
 
-  // The user's own skills folders are read first, before any folder of the repository, and
-  // what they give alone goes to `soFar`: a render that gives up on a repository's slow
-  // skills (a thousand SKILL.md of dense frontmatter) still lists the user's.
-  const userWalked = new Map<string, { candidates: Candidate[]; diagnostics: Diagnostic[] }>();
-  const parsed = new Map<string, ParsedSkill>();
-  if (options.includeDefaults ?? true) {
-    for (const root of own.roots) {
-      if (!userWalked.has(root.path)) userWalked.set(root.path, await walkRoot(root));
-    }
-    if (options.soFar) {
-      const walked = [...userWalked.values()];
-      const loaded = await loadCandidates(
-        walked.flatMap((w) => w.candidates),
-        options.signal,
-        parsed,
-      );
-      options.soFar.value = {
-        skills: loaded.skills,
-        diagnostics: capDiagnostics([
-          ...walked.flatMap((w) => w.diagnostics),
-          ...loaded.diagnostics,
-        ]),
-      };
-    }
-  }
-
-  for (const raw of options.paths ?? []) {
+  /** One named path: its kind, and the project's place and reach when it names the project's. */
+  const namedOf = async (raw: string) => {
     const path = resolve(cwd, expandHome(raw, home));
     const kind = await kindOfPath(path);
     // A path into the project (`skills`, `../skills` from its submodule) names the project's
@@ -201,12 +180,18 @@ export async function loadSkills(
             trusted: options.projectTrusted !== false,
           })
         : undefined;
+    return { raw, path, kind, named };
+  };
+  /** One named path's candidates and what its walk or check said. */
+  const readNamed = async ({ raw, path, kind, named }: Awaited<ReturnType<typeof namedOf>>) => {
+    const found: Candidate[] = [];
+    const said: Diagnostic[] = [];
     const reach = named?.reach;
     const source: SkillSource = named ? "project" : "option";
     const at = named?.path ?? path;
     const out = reach && placeRefusal(at, await realpathOrSelf(at), reach, false);
     if (out) {
-      diagnostics.push({
+      said.push({
         level: "warning",
         code: out.code,
         message: `not read: ${out.message}`,
@@ -214,13 +199,13 @@ export async function loadSkills(
       });
     } else if (kind === "dir") {
       const walked = await walkSkillsRoot(at, { ...walkOptions, reach });
-      diagnostics.push(...walked.diagnostics);
-      for (const candidate of walked.candidates) candidates.push({ candidate, source, reach });
+      said.push(...walked.diagnostics);
+      for (const candidate of walked.candidates) found.push({ candidate, source, reach });
     } else if (kind === "file" && path.endsWith(".md")) {
       // Named on purpose, so validated like a SKILL.md even without a description.
-      candidates.push({ candidate: { filePath: at, loose: false }, source, reach });
+      found.push({ candidate: { filePath: at, loose: false }, source, reach });
     } else {
-      diagnostics.push({
+      said.push({
         level: "error",
         code: "skill-path-invalid",
         message:
@@ -232,6 +217,47 @@ export async function loadSkills(
         path,
       });
     }
+    return { candidates: found, diagnostics: said };
+  };
+
+  // The user's own skills folders are read first, before any folder of the repository: the
+  // default ones, then the paths named out of the project (`~/myskills`), and what they give
+  // alone goes to `soFar`: a render that gives up on a repository's slow skills (a thousand
+  // SKILL.md of dense frontmatter) still lists the user's. A path named into the project is
+  // the project's: read after, with the project's roots, and cut with them.
+  const userWalked = new Map<string, { candidates: Candidate[]; diagnostics: Diagnostic[] }>();
+  const parsed = new Map<string, ParsedSkill>();
+  if (options.includeDefaults ?? true) {
+    for (const root of own.roots) {
+      if (!userWalked.has(root.path)) userWalked.set(root.path, await walkRoot(root));
+    }
+  }
+  const namedPaths = [];
+  for (const raw of options.paths ?? []) namedPaths.push(await namedOf(raw));
+  const namedRead: ({ candidates: Candidate[]; diagnostics: Diagnostic[] } | undefined)[] = [];
+  for (const one of namedPaths) namedRead.push(one.named ? undefined : await readNamed(one));
+  if (options.soFar) {
+    // In the order of the full load: the named paths first, then the default folders.
+    const walked = [
+      ...namedRead.filter((w) => w !== undefined),
+      ...((options.includeDefaults ?? true) ? [...userWalked.values()] : []),
+    ];
+    const loaded = await loadCandidates(
+      walked.flatMap((w) => w.candidates),
+      options.signal,
+      parsed,
+    );
+    options.soFar.value = {
+      skills: loaded.skills,
+      diagnostics: capDiagnostics([...walked.flatMap((w) => w.diagnostics), ...loaded.diagnostics]),
+    };
+  }
+
+  await options.beforeProject?.();
+  for (const [i, one] of namedPaths.entries()) {
+    const read = namedRead[i] ?? (await readNamed(one));
+    diagnostics.push(...read.diagnostics);
+    candidates.push(...read.candidates);
   }
 
   if (options.includeDefaults ?? true) {

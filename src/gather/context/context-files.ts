@@ -331,7 +331,11 @@ async function userFolder(
  * the step (a cwd hundreds of folders deep) still has the user's file.
  */
 export async function traceContextFiles(
-  options: ContextFilesOptions & { soFar?: { value?: ContextTrace } },
+  options: ContextFilesOptions & {
+    soFar?: { value?: ContextTrace };
+    /** Called once the user's file is read (before any of the repository's folders is looked at). */
+    ownRead?: () => void;
+  },
 ): Promise<ContextTrace> {
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
   const maxTotalBytes =
@@ -368,6 +372,7 @@ export async function traceContextFiles(
       maxTotalBytes,
     );
   }
+  options.ownRead?.();
   const { folders, diagnostics: chainCut } = await contextFolders({
     user,
     cwd,

@@ -133,7 +133,12 @@ export async function loadRules(
  * every text the prompt states: done in two passes, a rule could be dropped
  * for a copy that a later pass drops in turn.
  */
-export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules> {
+export async function traceRules(
+  options: LoadRulesOptions & {
+    /** Awaited once the user's files are read, before any of the project's folders is looked at. */
+    beforeProject?: () => Promise<void>;
+  },
+): Promise<LoadedRules> {
   if (options.signal === undefined) {
     const soFar = options.soFar ?? { rules: [], accounts: [] };
     return boundedByDefault(
@@ -330,6 +335,7 @@ export async function traceRules(options: LoadRulesOptions): Promise<LoadedRules
     formats.flatMap((f, i) => (layerOf(f) === "user" ? (groups[i] ?? []).flat() : [])),
     undefined,
   );
+  await options.beforeProject?.();
 
   // The project's reach: its root (narrowed when it is or holds the home
   // folder), and for an untrusted project its private files.
