@@ -131,6 +131,7 @@ async function namedIntoProject(root: TemplateRoot, options: LoadPromptTemplates
     cwd,
     home,
     trusted: options.projectTrusted !== false,
+    signal: options.signal,
   });
 }
 

@@ -199,6 +199,7 @@ export async function loadSkills(
             cwd,
             home,
             trusted: options.projectTrusted !== false,
+            signal: options.signal,
           })
         : undefined;
     const reach = named?.reach;
