@@ -2,7 +2,13 @@ import { dirname, join, parse, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "./_fs.js";
 import { lstatKindOrMissing, realpath } from "./_io.js";
 import { isWithin } from "./_paths.js";
-import { type HeldEnd, heldLinks, type LinkOut, stopError } from "./repo-files/held-links.js";
+import {
+  type HeldEnd,
+  heldLinks,
+  type LinkOut,
+  NAMED_GRACE,
+  stopError,
+} from "./repo-files/held-links.js";
 import {
   enclosingRepositories,
   findProjectRoot,
@@ -85,7 +91,12 @@ export async function outputTarget(
  */
 export async function namedPlace(
   path: string,
-  o: { cwd: string; home: string; renderCwd?: string | undefined },
+  o: {
+    cwd: string;
+    home: string;
+    renderCwd?: string | undefined;
+    signal?: AbortSignal | undefined;
+  },
 ): Promise<NamedPlace> {
   const walked = await walkHeld(path, o);
   if (walked.kind === "link-out") return linkOutPlace(walked);
@@ -100,13 +111,20 @@ export async function namedPlace(
  */
 export async function walkHeld(
   path: string,
-  o: { cwd: string; home: string; renderCwd?: string | undefined },
+  o: {
+    cwd: string;
+    home: string;
+    renderCwd?: string | undefined;
+    signal?: AbortSignal | undefined;
+  },
 ): Promise<LinkOut | HeldEnd> {
   const own = [o.cwd, o.home, ...(o.renderCwd === undefined ? [] : [o.renderCwd])];
-  const walked = await heldLinks(await Promise.all(own.map((f) => realpathOrSelf(resolve(f)))))(
-    path,
-  );
-  // A path whose links lead through folders too deep to check is not taken.
+  const walked = await heldLinks(await Promise.all(own.map((f) => realpathOrSelf(resolve(f)))), {
+    signal: o.signal,
+    grace: NAMED_GRACE,
+  })(path);
+  // A path whose links lead through folders too deep to check, or still checked at the
+  // render's deadline (`signal`), is not taken.
   if (walked.kind === "stopped") throw stopError(walked);
   return walked;
 }

@@ -49,6 +49,7 @@ export async function readTextOrPath(
   what: string,
   home: string = homeFolder(),
   trusted = true,
+  signal?: AbortSignal,
 ): Promise<{ text: string; path?: string; repository?: true }> {
   // Multi-line values are prompt text, never paths; skip the file system.
   if (value.includes("\n") || value.trim() === "") return { text: value };
@@ -85,7 +86,7 @@ export async function readTextOrPath(
   // through a link of theirs (~/work -> /data/work). Out into a folder that is no one's own
   // as written, it is that folder's, whatever its links lead to (see `leavesIntoTree`).
   const absolute = isAbsolute(expandHome(value, home));
-  const doored = await namedProjectPath(path, { absolute, cwd, home, trusted });
+  const doored = await namedProjectPath(path, { absolute, cwd, home, trusted, signal });
   const read =
     doored !== undefined
       ? await readRepoText(doored.path, { reach: doored.reach })
@@ -121,15 +122,21 @@ export async function readTextOrPath(
  */
 export async function namedProjectPath(
   path: string,
-  o: { absolute: boolean; cwd: string; home: string; trusted: boolean },
+  o: {
+    absolute: boolean;
+    cwd: string;
+    home: string;
+    trusted: boolean;
+    signal?: AbortSignal | undefined;
+  },
 ): Promise<{ path: string; reach: Reach; around?: true } | undefined> {
-  const { absolute, cwd, home, trusted } = o;
+  const { absolute, cwd, home, trusted, signal } = o;
   // Absolute and `~` paths count only into a project that neither is nor holds the home folder.
   const counts = (reach: Reach) =>
     !absolute || (reach.home === undefined && reach.excluded.length === 0);
   // A link met on the way that lies in another repository (a kit's, reached through your link, or
   // cloned in your project) leads only within it: its file, read through the door rooted at it.
-  const walked = await walkHeld(path, { cwd, home });
+  const walked = await walkHeld(path, { cwd, home, signal });
   const held = async (place: { path: string; tree: { root: string } }) => ({
     path: place.path,
     reach: await projectReach({ start: place.tree.root, home, trusted, root: place.tree.root }),
@@ -150,7 +157,7 @@ export async function namedProjectPath(
     const nested = await repositoryPlace(walked, near.root, home);
     return nested === undefined ? { path: into, reach: near } : held(nested);
   }
-  const place = await namedPlace(path, { cwd, home });
+  const place = await namedPlace(path, { cwd, home, signal });
   if (into !== undefined && counts(near) && place.tree?.kind !== "repository")
     return { path: into, reach: near };
   if (place.tree === undefined) return undefined;

@@ -3,7 +3,7 @@ import { realpathOrSelf } from "../_fs.js";
 import { namedPlace } from "../_output-target.js";
 import { isWithin } from "../_paths.js";
 import { parseNow } from "../_time.js";
-import { DEFAULT_DEADLINE_MS } from "../gather/deadline.js";
+import { DEFAULT_DEADLINE_MS, MAX_TIMER_MS } from "../gather/deadline.js";
 import { projectHome } from "../gather/environment/index.js";
 import { DEFAULT_TOOLS } from "../gather/guidelines/index.js";
 import { resolveRoots } from "../gather/roots.js";
@@ -75,15 +75,19 @@ export async function normalizeCheckedOptions(
   const resolvedFiles: ResolvedFile[] = [];
   if (options.resolvedSystemPrompt !== undefined) resolvedFiles.push("SYSTEM.md");
   if (options.resolvedAppendPrompt !== undefined) resolvedFiles.push("APPEND_SYSTEM.md");
+  // The links of a file you name are checked within the render's deadline (counted, as the
+  // render's, from its start: about now); one still checked then is refused, named.
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const late = deadlineMs <= MAX_TIMER_MS ? AbortSignal.timeout(deadlineMs) : undefined;
   const [systemPrompt, appendSystemPrompt, roots, allowGitDirs] = await Promise.all([
     options.systemPrompt !== undefined
-      ? readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home, trusted)
+      ? readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home, trusted, late)
       : options.resolvedSystemPrompt
         ? { text: options.resolvedSystemPrompt, repository: true as const }
         : null,
     Promise.all(
       toList(options.appendSystemPrompt).map(async (v): Promise<AppendPart> => {
-        const read = await readTextOrPath(v, cwd, "--append-system-prompt", home, trusted);
+        const read = await readTextOrPath(v, cwd, "--append-system-prompt", home, trusted, late);
         return { text: read.text, repository: read.repository === true };
       }),
     ),
@@ -105,7 +109,7 @@ export async function normalizeCheckedOptions(
     trusted,
     tools: [...(options.tools ?? DEFAULT_TOOLS)],
     now,
-    deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+    deadlineMs,
     extraSections,
     systemPrompt,
     appendSystemPrompt:

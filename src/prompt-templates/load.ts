@@ -152,6 +152,7 @@ async function namedIntoProject(root: TemplateRoot, options: LoadPromptTemplates
     cwd,
     home,
     trusted: options.projectTrusted !== false,
+    signal: options.signal,
   });
 }
 

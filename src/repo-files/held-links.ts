@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
-import { lstatKindOrMissing, readlink, type StatKind } from "../_io.js";
+import { lstatKindOrMissing, readlink } from "../_io.js";
 import { isWithin, toPosix } from "../_paths.js";
 import { SyspromptError } from "../types.js";
 import { isGitFolder } from "./git-file.js";
@@ -109,6 +109,15 @@ const MAX_LINKS = 40;
  */
 export const WALK_BUDGET = 400_000;
 
+/**
+ * The work (as {@link WALK_BUDGET}'s) the walk of a path you name does before
+ * it hears the render's deadline: more than an ordinary path takes (a few
+ * hundred; some thousands 20 folders deep with a few links), so that a short
+ * deadline (`--deadline 0`) refuses no ordinary file, while a kit's long chain
+ * of links stops there.
+ */
+export const NAMED_GRACE = 20_000;
+
 /** The number of folders in a path (the names the kernel looks up for it). */
 function depthOf(path: string): number {
   let n = 1;
@@ -131,22 +140,33 @@ function depthOf(path: string): number {
  * file, or inside your project) that leads out of it is returned. Otherwise
  * the real path it ends at, with the repository not the user's own that
  * holds it (whose door reads it). Each folder's repository is looked up once
- * per checker.
+ * per checker, and where each link leads is followed once.
+ *
+ * The walk is linear in the names it takes: each name (`.`, `..` and empty
+ * ones too) and each look-up is charged to the path's budget (`budget`,
+ * default {@link WALK_BUDGET}), and each name hears `signal` (once the walk
+ * has done `grace`'s work: {@link NAMED_GRACE}). Past either, the path is
+ * given up on ({@link HeldStop}).
  */
 export function heldLinks(
   own: readonly string[],
-  o: { signal?: AbortSignal | undefined; budget?: number } = {},
+  o: { signal?: AbortSignal | undefined; budget?: number; grace?: number } = {},
 ): HeldWalk {
   const roots = new Map<string, Promise<string | undefined>>();
   const budget = o.budget ?? WALK_BUDGET;
-  // `cost.left`: the work left to the path being walked, charged per look-up.
+  const grace = o.grace ?? 0;
+  // `cost.left`: the work left to the path being walked, charged per name and per look-up.
   type Cost = { left: number };
+  // Past the render's deadline, once the path's walk has done `grace`'s work.
+  const late = (cost: Cost) => o.signal?.aborted === true && budget - cost.left > grace;
+  // Given up on: past its budget, or late.
+  const over = (cost: Cost) => cost.left < 0 || late(cost);
   // The innermost repository holding the real folder `dir` (a git folder inside a `.git`: its work tree's).
   const innermost = (dir: string, cost: Cost): Promise<string | undefined> => {
     let found = roots.get(dir);
     if (found === undefined) {
       found = (async () => {
-        if (cost.left < 0 || o.signal?.aborted) throw STOP;
+        if (over(cost)) throw STOP;
         cost.left -= 5 * depthOf(dir);
         if (await isRepositoryRoot(dir)) return ownerOfGitFolder(dir);
         const up = dirname(dir);
@@ -166,7 +186,7 @@ export function heldLinks(
     if (inner === undefined || !isWithin(inner, repository)) return false;
     // The climb from the inner repository to this one, each folder asked as `innermost` asks.
     cost.left -= 5 * depthOf(inner) * (depthOf(inner) - depthOf(repository));
-    if (cost.left < 0 || o.signal?.aborted) throw STOP;
+    if (over(cost)) throw STOP;
     let nested = parts.get(repository);
     if (nested === undefined) {
       nested = nestedClones(repository);
@@ -174,44 +194,61 @@ export function heldLinks(
     }
     return (await nested(join(inner, ".git"))) === undefined;
   };
-  // One name taken from the real folder `current`, as the kernel takes it: `.` (or nothing) stays,
-  // `..` climbs from the real folder, any other name is looked up, charged to `cost`.
-  const step = async (
-    current: string,
-    name: string | undefined,
-    cost: Cost,
-  ): Promise<
-    { looked: false; next: string } | { looked: true; next: string; kind: StatKind | undefined }
-  > => {
-    if (name === undefined || name === ".") return { looked: false, next: current };
-    if (name === "..") return { looked: false, next: dirname(current) };
+  // The names of a path or a link's target, each charged to `cost` (`.`, `..` and empty ones
+  // too: every name is a step of the walk), the render's signal heard.
+  const charged = (path: string, cost: Cost): string[] => {
+    const parts = partsOf(path);
+    cost.left -= parts.length;
+    if (over(cost)) throw STOP;
+    return parts;
+  };
+  // One name looked up in the real folder `current` (not `.`, `..` or empty: the caller takes
+  // those), charged to `cost` as the kernel's look-up of the path; the render's signal heard.
+  const look = async (current: string, name: string, cost: Cost) => {
     const next = join(current, name);
     cost.left -= depthOf(next);
-    if (cost.left < 0 || o.signal?.aborted) throw STOP;
-    return { looked: true, next, kind: await lstatKindOrMissing(next).catch(() => undefined) };
+    if (over(cost)) throw STOP;
+    return { next, kind: await lstatKindOrMissing(next).catch(() => undefined) };
   };
-  // The real path `target` names from the real folder `from`, as the kernel follows it: one name
-  // at a time, a link's target put in its place, a `..` taken from the real folder reached. A
-  // missing name is taken as a folder made there. Too many links (a loop): given up on, refused.
-  const physical = async (from: string, target: string, cost: Cost): Promise<string> => {
-    let current = isAbsolute(target) ? parse(target).root : from;
-    let names = namesOf(target);
-    let links = 0;
-    while (names.length > 0) {
-      const [name, ...rest] = names;
-      names = rest;
-      const taken = await step(current, name, cost);
-      if (!taken.looked || taken.kind !== "link") {
-        current = taken.next;
+  // Where each link met leads (its real path), and the links followed on its way: the same link
+  // met again, on another path or further down a chain, is not followed again.
+  const led = new Map<string, { real: string; links: number }>();
+  // The real path the link `link` (in the real folder `dirname(link)`), whose target is `target`,
+  // leads to, as the kernel follows it: one name at a time, a link met put in its place, a `..`
+  // taken from the real folder reached. A missing name is taken as a folder made there. Too many
+  // links (a loop: more than MAX_LINKS in `count`, shared by the links nested in it): given up on.
+  const follow = async (
+    link: string,
+    target: string,
+    cost: Cost,
+    count: { links: number },
+  ): Promise<string> => {
+    const known = led.get(link);
+    if (known !== undefined) {
+      count.links += known.links;
+      if (count.links > MAX_LINKS) throw STOP;
+      return known.real;
+    }
+    const before = count.links;
+    let current = isAbsolute(target) ? parse(target).root : dirname(link);
+    for (const name of charged(target, cost)) {
+      if (late(cost)) throw STOP;
+      if (name === "" || name === ".") continue;
+      if (name === "..") {
+        current = dirname(current);
         continue;
       }
-      const next = taken.next;
-      if (++links > MAX_LINKS) throw STOP;
+      const { next, kind } = await look(current, name, cost);
+      if (kind !== "link") {
+        current = next;
+        continue;
+      }
+      if (++count.links > MAX_LINKS) throw STOP;
       const inner = await readlink(next).catch(() => undefined);
       if (inner === undefined) throw STOP;
-      if (isAbsolute(inner)) current = parse(inner).root;
-      names = [...namesOf(inner), ...names];
+      current = await follow(next, inner, cost, count);
     }
+    led.set(link, { real: current, links: count.links - before });
     return current;
   };
   const notOwn = async (dir: string, cost: Cost) => {
@@ -234,75 +271,112 @@ export function heldLinks(
     // after it (a kit's link into its own submodule: the kit's, whose door takes the submodule as
     // its part), else the one the path ends in.
     const at = way.ways.findLastIndex((w) => w.held === undefined);
-    const spelled = at < 0 ? way.file : (way.ways[at]?.spelled ?? way.file);
+    const yours = way.ways[at];
+    const spelled =
+      yours === undefined ? way.file : resolve(yours.folder, yours.target, ...listed(yours.rest));
     const repository = way.ways.slice(at + 1).find((w) => w.held !== undefined)?.held ?? inner;
     return { kind: "end", real, repository, spelled, linksIn };
   };
   const walk = async (path: string, cost: Cost): Promise<LinkOut | HeldEnd> => {
     const file = resolve(path);
-    // The names as written, each `..` taken from the real folder reached (never folded first).
+    // The names as written, each `..` taken from the real folder reached (never folded first):
+    // a list taken from its head, a link's target put before the rest (no copy of the rest).
     let current = isAbsolute(path) ? parse(path).root : process.cwd();
-    let names = namesOf(path);
+    let names = pushed(charged(path, cost), undefined);
     const linksIn: string[] = [];
-    // Each link followed: its real folder, and the path spelled from its target on.
+    // Each link followed: its real folder and target, and the names after it.
     const ways: Way[] = [];
     const at = (folder: string, real: string) => end(folder, real, { file, ways, linksIn }, cost);
-    while (names.length > 0) {
-      const [name, ...rest] = names;
-      names = rest;
-      const taken = await step(current, name, cost);
-      if (!taken.looked) {
-        current = taken.next;
+    while (names !== undefined) {
+      if (late(cost)) throw STOP;
+      const { name } = names;
+      names = names.rest;
+      if (name === ".") continue;
+      if (name === "..") {
+        current = dirname(current);
         continue;
       }
-      const { next, kind } = taken;
-      // Missing: made below. A `..` after it climbs from the folder it would be (as `physical`).
-      if (kind === undefined && !names.includes("..")) return at(current, join(next, ...names));
+      const { next, kind } = await look(current, name, cost);
+      // Missing: made below. A `..` after it climbs from the folder it would be (as `follow`).
+      if (kind === undefined && !(names !== undefined && names.climbs > 0))
+        return at(current, join(next, ...listed(names)));
       if (kind !== "link") {
         current = next;
         continue;
       }
-      if (linksIn.length >= MAX_LINKS) return at(current, join(next, ...names));
+      if (linksIn.length >= MAX_LINKS) return at(current, join(next, ...listed(names)));
       let target: string;
       try {
         target = await readlink(next);
       } catch {
-        return at(current, join(next, ...names));
+        return at(current, join(next, ...listed(names)));
       }
       const repository = await notOwn(current, cost);
       if (repository !== undefined) {
         // Where it really leads: its target's names followed one at a time from its real folder,
         // each `..` from the real folder reached (never folded as written: a kit's `loop -> .` makes
         // `loop/loop/../../.ssh` climb out of it).
-        const leads = await physical(current, target, cost);
+        const leads = await follow(next, target, cost, { links: 0 });
         // Within it only into its own files: not into a repository nested in it (a clone of
         // yours in its `plugins/mine`, a bare or hg one), whose files are not the kit's to give;
         // its submodules and worktrees are its part (their git folders lie in its own).
         if (!isWithin(leads, repository) || !(await ownFile(repository, leads, cost))) {
-          return { kind: "link-out", link: next, rest: names, repository, leads };
+          return { kind: "link-out", link: next, rest: listed(names), repository, leads };
         }
       }
-      ways.push({ held: repository, spelled: resolve(current, target, ...names) });
+      ways.push({ held: repository, folder: current, target, rest: names });
       linksIn.push(current);
       if (isAbsolute(target)) current = parse(target).root;
-      names = [...namesOf(target), ...names];
+      names = pushed(charged(target, cost), names);
     }
     return at(current, current);
   };
   return async (path) => {
+    const cost = { left: budget };
     try {
-      return await walk(path, { left: budget });
+      return await walk(path, cost);
     } catch (e) {
       if (e !== STOP) throw e;
-      return { kind: "stopped", path, why: o.signal?.aborted ? "deadline" : "too-deep" };
+      return { kind: "stopped", path, why: late(cost) ? "deadline" : "too-deep" };
     }
   };
 }
 
-/** A link followed: the repository not the user's own it lies in (none: the user's), and the path spelled from its target on. */
+/** A link followed: the repository not the user's own it lies in (none: the user's), its real folder, its target and the names after it. */
 interface Way {
   held: string | undefined;
-  spelled: string;
+  folder: string;
+  target: string;
+  rest: Names | undefined;
+}
+
+/**
+ * Names still to take, the next one first: a list whose tail is shared, so
+ * that a link's target is put before the rest, and the rest kept for later,
+ * without copying it. `climbs`: how many of them (this one and the rest) are `..`.
+ */
+interface Names {
+  name: string;
+  rest: Names | undefined;
+  climbs: number;
+}
+
+/** `names` (none empty, `.` dropped) put before `rest`. */
+function pushed(names: readonly string[], rest: Names | undefined): Names | undefined {
+  let list = rest;
+  for (let i = names.length - 1; i >= 0; i--) {
+    const name = names[i] ?? "";
+    if (name === "" || name === ".") continue;
+    list = { name, rest: list, climbs: (list?.climbs ?? 0) + (name === ".." ? 1 : 0) };
+  }
+  return list;
+}
+
+/** The names of `list`, in order. */
+function listed(list: Names | undefined): string[] {
+  const names: string[] = [];
+  for (let at = list; at !== undefined; at = at.rest) names.push(at.name);
+  return names;
 }
 
 /** Thrown inside a walk to give it up ({@link HeldStop}). */
@@ -383,10 +457,12 @@ function ownerOfGitFolder(dir: string): string {
   return at > 0 ? names.slice(0, at).join(sep) || sep : dir;
 }
 
+/** The names of a path as the system splits it (on `/`; on Windows on `\\` too), empty ones kept. */
+function partsOf(path: string): string[] {
+  return path.slice(parse(path).root.length).split(sep === "\\" ? /[\\/]/ : "/");
+}
+
 /** The names of a path, none empty. */
 function namesOf(path: string): string[] {
-  return path
-    .slice(parse(path).root.length)
-    .split(/[\\/]/)
-    .filter((n) => n !== "");
+  return partsOf(path).filter((n) => n !== "");
 }

@@ -178,6 +178,7 @@ export async function loadSkills(
             cwd,
             home,
             trusted: options.projectTrusted !== false,
+            signal: options.signal,
           })
         : undefined;
     return { raw, path, kind, named };

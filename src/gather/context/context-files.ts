@@ -359,19 +359,24 @@ export async function traceContextFiles(
   // The user's file first, on its own: what a late step still gives.
   const userFound = await findContextFile(agentDir);
   const userReal = userFound.path ? await realpathOrSelf(userFound.path) : "";
-  const userLoad = userFound.path
-    ? await loadOne(userFound.path, userReal, user, limits)
-    : undefined;
-  if (options.soFar) {
-    const file = userLoad?.file;
-    options.soFar.value = finish(
+  const soFar = options.soFar;
+  const userSoFar = (load: { file?: LoadedFile; diagnostics: Diagnostic[] } | undefined) => {
+    if (!soFar) return;
+    const file = load?.file;
+    soFar.value = finish(
       [user],
       file ? [file] : [],
-      [...userFound.diagnostics, ...(userLoad?.diagnostics ?? [])],
+      [...userFound.diagnostics, ...(load?.diagnostics ?? [])],
       [],
       maxTotalBytes,
     );
-  }
+  };
+  // Read, your file is kept with its imports as written until they are expanded: a deadline
+  // that passes while one is walked (a kit's long chain of links) still leaves your file.
+  const userLoad = userFound.path
+    ? await loadOne(userFound.path, userReal, user, limits, soFar && userSoFar)
+    : undefined;
+  userSoFar(userLoad);
   options.ownRead?.();
   const { folders, diagnostics: chainCut } = await contextFolders({
     user,
@@ -570,6 +575,7 @@ export async function loadOne(
   real: string,
   folder: ContextFolder,
   { home, maxBytes, maxTotalBytes, reads, signal, trusted = true }: LoadLimits,
+  early?: (unexpanded: { file: LoadedFile; diagnostics: Diagnostic[] }) => void,
 ): Promise<{ file?: LoadedFile; diagnostics: Diagnostic[] }> {
   await checkpoint(signal);
   // Your file (the agent dir's) and its imports: the repository its real folder lies in is yours
@@ -600,6 +606,21 @@ export async function loadOne(
     ? await readRepoCapped(kit.spelled, { reach: kit.reach, maxBytes })
     : await readRepoCapped(path, { reach: folder.reach, maxBytes });
   if (!read.ok) return { diagnostics: read.diagnostics };
+  // `early`: the file as read, its imports as written, for a step given up on while they are expanded.
+  if (early && read.text.includes("@")) {
+    early({
+      file: loadedFile(path, folder.origin, read.text.trim(), read.omitted, maxBytes, [], []),
+      diagnostics: [
+        ...read.diagnostics,
+        {
+          level: "warning",
+          code: "import-late",
+          path: toPosix(path),
+          message: `${toPosix(path)}: the render's deadline passed before its @imports were read; they are left as written`,
+        },
+      ],
+    });
+  }
   const state: ImportState = {
     visited: new Set([real]),
     tried: 0,
@@ -623,21 +644,37 @@ export async function loadOne(
     },
     state,
   );
-  let content = expanded.text.trim();
-  const cut = (state.cut ?? []).map((p) => toPosix(p));
-  if (read.omitted > 0) {
-    content = withCutMarker(content, read.omitted, maxBytes);
-    cut.unshift(toPosix(path));
-  }
+  // The set starts with the file itself; the rest are its imports, in the order expanded.
+  const imports = [...state.visited].slice(1);
   return {
-    file: {
-      path: toPosix(path),
-      content,
-      origin: folder.origin,
-      // The set starts with the file itself; the rest are its imports, in the order expanded.
-      imports: [...state.visited].slice(1).map((p) => toPosix(p)),
-      cut,
-    },
+    file: loadedFile(
+      path,
+      folder.origin,
+      expanded.text.trim(),
+      read.omitted,
+      maxBytes,
+      imports,
+      state.cut ?? [],
+    ),
     diagnostics: [...read.diagnostics, ...expanded.diagnostics],
   };
+}
+
+/** A context file as loaded: its text (with the cut marker when `omitted`), its imports and the files cut. */
+function loadedFile(
+  path: string,
+  origin: ContextFolder["origin"],
+  text: string,
+  omitted: number,
+  maxBytes: number,
+  imports: string[],
+  cutFiles: string[],
+): LoadedFile {
+  let content = text;
+  const cut = cutFiles.map((p) => toPosix(p));
+  if (omitted > 0) {
+    content = withCutMarker(content, omitted, maxBytes);
+    cut.unshift(toPosix(path));
+  }
+  return { path: toPosix(path), content, origin, imports: imports.map((p) => toPosix(p)), cut };
 }
