@@ -279,6 +279,16 @@ function readName(written: string): string {
 }
 
 /**
+ * The most UTF-16 units of a tag's name {@link escapeWrapperTags} reads, and
+ * of a name a template gives ({@link wrapperNames}): longer than any
+ * element's name. A tag whose name runs on past it is made literal without
+ * being folded: it may hide a name among invisible characters, and folding
+ * (NFC) a run of combining marks costs its length squared (a name of
+ * 130,000 alternating marks held a render 5 s, review rev47b F3).
+ */
+export const MAX_TAG_NAME = 256;
+
+/**
  * `text` with every tag of one of `names` (opening or closing, any case,
  * spaces allowed after `<` and `/`) made literal by writing its `<` as
  * `&lt;`. A file placed inside an element of the prompt can then neither
@@ -307,9 +317,13 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
     // whether a character before it was read as one.
     let wide = -1;
     let hiddenBefore = false;
+    // Whether the name goes on past MAX_TAG_NAME units: then it is made literal unread.
+    let overlong = false;
     while (i < text.length) {
       const code = text.charCodeAt(i);
       if (isNameCode(code)) {
+        overlong = i - start >= MAX_TAG_NAME;
+        if (overlong) break;
         i++;
         continue;
       }
@@ -323,13 +337,16 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
         if (!WORD_CHAR.test(String.fromCodePoint(point))) break;
         if (wide === -1) [wide, hiddenBefore] = [i, hidden];
       }
+      overlong = i - start >= MAX_TAG_NAME;
+      if (overlong) break;
       hidden = true;
       i += widthAt(text, i);
     }
     // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names.
     if (
-      i > start &&
-      namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, names)
+      overlong ||
+      (i > start &&
+        namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, names))
     ) {
       out += `${text.slice(copied, lt)}&lt;`;
       copied = lt + 1;
@@ -593,6 +610,17 @@ export const HOST_ELEMENTS: readonly string[] = [
   "user",
 ];
 
+/**
+ * The most element names a trusted project's templates give (its sections'
+ * tags, closers and `{{#xml}}` names, its partials'), the host's and
+ * {@link TOUCH_ELEMENT} among them. Past it the rest of its templates is not
+ * read (`element-names-capped`): those names are the project's own, whose
+ * texts it then escapes less; your own layers' and texts' names count in
+ * full. Before, 16 MiB of `</abcde</abcdf…` gave 2.4 M names: 6.5-7.7 s
+ * of CPU a render and a hook call past its 5 s (review rev47b F2).
+ */
+export const MAX_PROJECT_NAMES = 4_096;
+
 /** `</name` in a template: an element it closes (a name of any script: `</правила>`). */
 const CLOSER_IN_TEMPLATE = /<\/([\p{L}_][\p{L}\p{N}\p{M}_.:-]*)/gu;
 
@@ -612,12 +640,21 @@ const XML_TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
  * or opens with `{{#xml}}`; true when one of its `{{#xml}}` blocks takes its
  * name from the data instead of a literal.
  */
-function addElementNames(names: Set<string>, text: string): boolean {
+function addElementNames(
+  names: Set<string>,
+  text: string,
+  max = Number.POSITIVE_INFINITY,
+): boolean {
   let dynamic = false;
-  for (const m of text.matchAll(CLOSER_IN_TEMPLATE)) names.add(foldName(m[1] ?? ""));
+  // A name past MAX_TAG_NAME is left out: the escaper makes every tag that long literal.
+  for (const m of text.matchAll(CLOSER_IN_TEMPLATE)) {
+    if (names.size >= max) break;
+    if ((m[1] ?? "").length <= MAX_TAG_NAME) names.add(foldName(m[1] ?? ""));
+  }
   for (const m of text.matchAll(XML_IN_TEMPLATE)) {
+    if (names.size >= max) break;
     const literal = m[1] ?? m[2];
-    if (literal !== undefined) names.add(foldName(literal));
+    if (literal !== undefined && literal.length <= MAX_TAG_NAME) names.add(foldName(literal));
     else if ((m[3] ?? "") !== "") dynamic = true;
   }
   return dynamic;
@@ -639,25 +676,38 @@ function addElementNames(names: Set<string>, text: string): boolean {
  * whose name comes from the data (`{{#xml @root.vars.tag}}`) adds every value
  * of `vars` that is a tag's name: a name built from other data is known only
  * at the render, and is not among them (docs/trust.md).
- * Templates are few and small, so one regular expression over each body costs
- * nothing next to the render.
+ * One regular expression over each body, each name folded once it is met.
+ * `room`: at most `room.max` names in all (a trusted project's templates,
+ * {@link MAX_PROJECT_NAMES}); the rest of the templates is not read, and
+ * `room.cut` is set to the index (in `templates`, then `texts`) of the one
+ * the names ran out in.
  */
 export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
   substitutes = false,
   texts: readonly string[] = [],
   vars: Readonly<Record<string, unknown>> = {},
+  room?: { max: number; cut?: number },
 ): Set<string> {
   const names = new Set<string>([TOUCH_ELEMENT, ...HOST_ELEMENTS]);
   if (substitutes) names.add(AGENT_VARIABLES);
+  const max = room?.max ?? Number.POSITIVE_INFINITY;
   let dynamic = false;
-  for (const t of templates) {
+  for (const [k, t] of templates.entries()) {
     // A section is wrapped in its name unless its tag says otherwise.
     const tag = t.meta.tag ?? t.name;
     if (tag !== false) names.add(tag.toLowerCase());
-    if (addElementNames(names, t.body)) dynamic = true;
+    if (addElementNames(names, t.body, max)) dynamic = true;
+    if (room && names.size >= max) {
+      room.cut ??= k;
+      break;
+    }
   }
-  for (const text of texts) if (addElementNames(names, text)) dynamic = true;
+  for (const [k, text] of texts.entries()) {
+    if (room?.cut !== undefined) break;
+    if (addElementNames(names, text, max)) dynamic = true;
+    if (room && names.size >= max) room.cut ??= templates.length + k;
+  }
   // `{{#xml vars.tag}}`, `{{#xml @root.vars.tag}}`: every value of `vars` that can be a tag's name.
   if (dynamic)
     for (const value of Object.values(vars))

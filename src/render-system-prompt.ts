@@ -28,6 +28,7 @@ import {
 } from "./locate/custom.js";
 import { elementTexts, ownPrintedTexts } from "./locate/element-texts.js";
 import type { LoadedLayer } from "./locate/load-layer.js";
+import { projectElementNames } from "./locate/project-names.js";
 import type { OptionName } from "./options/registry.js";
 import type { AppendPart, NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { assemblePromptData } from "./prompt-data.js";
@@ -241,6 +242,7 @@ export async function preparePrompt(
   const layers = [builtin.value.layer, outcomes.user.value, outcomes.project.value];
   const names = promptWrappers(layers, resolved, context.value.files, ruleFiles.value.rules);
   const { wrappers } = names;
+  diagnostics.push(...names.diagnostics);
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt, wrappers), layers);
   const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, resolved, names);
   const assembled = assemblePromptData({
@@ -326,6 +328,8 @@ const sectionsOf = (layer: LoadedLayer) => layer.sections;
 interface PromptWrappers {
   wrappers: Set<string>;
   userFileWrappers: Set<string>;
+  /** `element-names-capped` when a trusted project's templates name too many elements. */
+  diagnostics: Diagnostic[];
 }
 
 /**
@@ -366,19 +370,15 @@ function promptWrappers(
     elementTexts(own, opts),
     options.vars,
   );
-  const projects = wrapperNames(
-    project.flatMap(sectionsOf),
-    false,
-    project.flatMap((l) => Object.values(l.partials)),
-    options.vars,
-  );
+  const projects = projectElementNames(project, opts.projectDir, options.vars);
   const yours = [
     ...contextFiles.filter((f) => f.origin === "user").map((f) => f.content),
     ...ownPrintedTexts(rules, options.vars, projectVarNames(provenance)),
   ];
   return {
-    wrappers: withElementNames(new Set([...userFileWrappers, ...projects]), yours),
+    wrappers: withElementNames(new Set([...userFileWrappers, ...projects.names]), yours),
     userFileWrappers,
+    diagnostics: projects.diagnostics,
   };
 }
 

@@ -15,6 +15,7 @@ import {
 } from "../gather/rules/index.js";
 import { elementTexts, ownPrintedTexts } from "../locate/element-texts.js";
 import { loadLayer } from "../locate/load-layer.js";
+import { projectElementNames } from "../locate/project-names.js";
 import { normalizeOptions } from "../options/normalize.js";
 import type { NormalizedOptions, SystemPromptOptions } from "../options.js";
 import { readRepoCapped } from "../repo-files/read.js";
@@ -175,13 +176,16 @@ async function layerElementNames(
         loadLayer(opts.projectDir, "project", { ...files, confine, signal }),
       )
     : undefined;
-  const layers = project ? [builtin, user, project] : [builtin, user];
+  const layers = [builtin, user];
   const names = wrapperNames(
     layers.flatMap((l) => l.sections),
     false,
     elementTexts(layers, opts),
     vars,
   );
+  // The project's names as a render reads them, at most MAX_PROJECT_NAMES (the render warns of the rest).
+  if (project)
+    for (const name of projectElementNames([project], opts.projectDir, vars).names) names.add(name);
   const own = await ownContextText(opts.agentDir, opts.maxContextBytes);
   return withElementNames(names, own === undefined ? printed : [own, ...printed]);
 }
