@@ -1,7 +1,7 @@
 import { escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
 import type { Diagnostic } from "../types.js";
 import { ARGUMENT_WHITESPACE, parseCommandArgs } from "./args.js";
-import { MAX_EXPANDED_CHARS, substituteArgs } from "./substitute.js";
+import { MAX_EXPANDED_CHARS, substituteArgs, unusedArguments } from "./substitute.js";
 import type { PromptTemplate } from "./types.js";
 
 /** A slash command split into its name and the raw text of its arguments. */
@@ -51,7 +51,8 @@ export function expandPromptTemplate(
  * {@link expandPromptTemplate} with what went wrong: an expansion longer
  * than `maxChars` (default {@link MAX_EXPANDED_CHARS}) is not made; the text
  * comes back as typed, with an `expansion-too-large` error naming the
- * template's file. A template whose `source` is the project's or an option's
+ * template's file. Arguments no placeholder takes are left out, as pi leaves
+ * them out, with an `arguments-dropped` warning naming the file and the words. A template whose `source` is the project's or an option's
  * has the host's elements escaped in its expansion (your arguments with it).
  */
 export function expandPromptTemplateResult(
@@ -64,18 +65,17 @@ export function expandPromptTemplateResult(
   if (!command) return { text, diagnostics: [] };
   const template = templates.find((candidate) => candidate.name === command.name);
   if (!template) return { text, diagnostics: [] };
-  const substituted = substituteArgs(
-    template.content,
-    parseCommandArgs(command.argsText),
-    maxChars,
-  );
+  const args = parseCommandArgs(command.argsText);
+  const substituted = substituteArgs(template.content, args, maxChars);
   // Escaped after the substitution: a tag split by a placeholder (`<$0system>`, `$0` empty) is
   // whole only then. Your arguments inside a project's template are escaped with its text.
   const expanded =
     substituted !== undefined && (template.source === "project" || template.source === "option")
       ? escapeWrapperTags(substituted, HOST_ELEMENT_NAMES)
       : substituted;
-  if (expanded !== undefined) return { text: expanded, diagnostics: [] };
+  if (expanded !== undefined) {
+    return { text: expanded, diagnostics: droppedArguments(command.name, template, args) };
+  }
   return {
     text,
     diagnostics: [
@@ -87,4 +87,46 @@ export function expandPromptTemplateResult(
       },
     ],
   };
+}
+
+/** Most characters of the dropped words an `arguments-dropped` warning quotes. */
+const DROPPED_QUOTE_CHARS = 120;
+
+/**
+ * The warning for typed arguments that no placeholder of `template` takes: pi
+ * sends the expansion without them, so a project's `.pi/prompts/x.md` with no
+ * `$ARGUMENTS` that replaced your own template of that name would otherwise
+ * lose what you typed with no word.
+ */
+function droppedArguments(
+  name: string,
+  template: Pick<PromptTemplate, "content"> & Partial<Pick<PromptTemplate, "filePath">>,
+  args: readonly string[],
+): Diagnostic[] {
+  const unused = unusedArguments(template.content, args.length).filter(
+    (index) => args[index - 1] !== "",
+  );
+  if (unused.length === 0) return [];
+  const words = unused.map((index) => args[index - 1]).join(" ");
+  // Cut by code points, so no half of a surrogate pair ends the quote.
+  const head = Array.from(words.slice(0, 2 * DROPPED_QUOTE_CHARS));
+  const quoted =
+    head.length > DROPPED_QUOTE_CHARS || words.length > 2 * DROPPED_QUOTE_CHARS
+      ? `${head.slice(0, DROPPED_QUOTE_CHARS).join("")}…`
+      : words;
+  const typed = args.length;
+  const which =
+    unused.length < typed
+      ? `${unused.length} of the ${typed} arguments you typed`
+      : typed === 1
+        ? "the argument you typed"
+        : `the ${typed} arguments you typed`;
+  return [
+    {
+      level: "warning",
+      code: "arguments-dropped",
+      message: `/${name} has no placeholder for ${which}: ${unused.length === 1 ? "it is" : "they are"} not in its expansion, as pi leaves them out: ${JSON.stringify(quoted)}; put $ARGUMENTS (or $1, $2…) in the template, or type the words after the expanded text`,
+      ...(template.filePath !== undefined ? { path: template.filePath } : {}),
+    },
+  ];
 }

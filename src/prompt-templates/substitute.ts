@@ -105,6 +105,65 @@ export function substituteArgs(
 }
 
 /**
+ * Which of `count` arguments no placeholder of `content` takes, 1-based and in
+ * order: pi's expansion leaves those out, so words typed to a template that
+ * has no placeholder (or too few) are not in what it sends. An argument a
+ * default replaces (`${1:-x}` with `""`) counts as taken. One pass over
+ * `content` plus one over the arguments: each slice is marked at its two ends.
+ */
+export function unusedArguments(content: string, count: number): number[] {
+  if (count === 0) return [];
+  // +1 where a taken run starts, -1 where it ends (0-based, end exclusive).
+  const edges = new Int32Array(count + 1);
+  const take = (from: number, to: number): void => {
+    const start = Math.max(0, from);
+    const end = Math.min(count, to);
+    if (start >= end) return;
+    edges[start] = (edges[start] ?? 0) + 1;
+    edges[end] = (edges[end] ?? 0) - 1;
+  };
+  const takeOne = (digits: string): void => {
+    const index = Number(digits);
+    if (index >= 1) take(index - 1, index);
+  };
+  const closingBrace = forwardIndexOf(content, "}");
+  let at = content.indexOf("$");
+  while (at >= 0) {
+    const placeholder = placeholderAt(content, at, closingBrace);
+    if (placeholder === undefined) {
+      at = content.indexOf("$", at + 1);
+      continue;
+    }
+    switch (placeholder.kind) {
+      case "all":
+        take(0, count);
+        break;
+      case "positional":
+        takeOne(placeholder.digits);
+        break;
+      case "default":
+        if (placeholder.name === "@" || placeholder.name === "ARGUMENTS") take(0, count);
+        else takeOne(placeholder.name);
+        break;
+      case "slice": {
+        const from = Math.max(Number(placeholder.start), 1) - 1;
+        const to = placeholder.length === undefined ? count : from + Number(placeholder.length);
+        take(from, to);
+        break;
+      }
+    }
+    at = content.indexOf("$", placeholder.end);
+  }
+  const unused: number[] = [];
+  let depth = 0;
+  for (let index = 0; index < count; index++) {
+    depth += edges[index] ?? 0;
+    if (depth === 0) unused.push(index + 1);
+  }
+  return unused;
+}
+
+/**
  * The placeholder starting at the `$` at `at`, trying the forms in the order
  * the documentation lists them, or undefined. Reads only a bounded stretch
  * past `at` plus digit runs, and finds a default's closing brace through

@@ -47,7 +47,7 @@ export async function expandCommand(
   if (expanded === text) diagnostics.push(...unreadableSkill(text, skills.skills));
   io.stderr(formatDiagnostics(diagnostics));
   // The one output of this command is wrong when it could not be made: that fails without --strict.
-  if (viaTemplate.diagnostics.length > 0) return EXIT_PROBLEMS;
+  if (viaTemplate.diagnostics.some((d) => d.level === "error")) return EXIT_PROBLEMS;
   return exitCodeFor(diagnostics, flags.strict);
 }
 
