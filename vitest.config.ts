@@ -77,6 +77,8 @@ const SLOW = [
   "test/catalogue/hostile-hook-node-on-path.test.ts",
   // Twelve planted .git kinds, each two renders with the tree and a touch: 1.2 s in all.
   "test/catalogue/hostile-planted-dotgit-union.test.ts",
+  // Thirteen .git shapes each checked against the git binary, and two renders: 2-5 s under load.
+  "test/catalogue/hostile-planted-dotgit-head.test.ts",
   // Thirty export runs through the CLI: 4-7 s in all under load.
   "test/catalogue/hostile-export-out-agent-config.test.ts",
   // Eleven and eighteen export runs through the CLI, in agents' worktrees and by file name.

@@ -1,9 +1,12 @@
+import { constants } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { readTextFileSync } from "../_fs.js";
+import { readHead, readTextFileSync } from "../_fs.js";
 import {
   kindOfStats,
   lstat,
   lstatKindOrMissing,
+  open,
+  readlink,
   realpath,
   type StatKind,
   stat,
@@ -125,6 +128,10 @@ export function gitDirNamedSync(dotGit: string, dir: string): string | undefined
 }
 
 const GITDIR = "gitdir: ";
+
+/** Opening a FIFO with this flag returns at once; a link is not followed. */
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /**
  * The one path a file git writes itself holds (a worktree admin folder's
@@ -303,6 +310,62 @@ export async function isGitFolder(dir: string): Promise<boolean> {
   const names = ["objects", "refs", "commondir"];
   const kinds = await Promise.all(names.map((n) => statKind(join(dir, n)).catch(() => undefined)));
   return hasGitParts((name) => kinds[names.indexOf(name)]);
+}
+
+/** What git reads of a `HEAD` to judge it (its `validate_headref` reads 255 bytes). */
+const HEAD_BYTES = 255;
+
+/**
+ * Whether git itself would take `dir` for a git folder and use it, as its
+ * setup.c `is_git_directory` judges one (stricter than {@link isGitFolder},
+ * which notes the kinds alone): `HEAD` a link whose target starts `refs/`, or
+ * a regular file that starts `ref:`, spaces, `refs/`, or with an object id
+ * (40 hex digits); and `objects/` and `refs/` folders in `dir`, or in the
+ * folder its `commondir` file names (one path, relative to `dir`; a
+ * `commondir` git cannot read, an empty one, stops git). Anything else
+ * (`HEAD` of other bytes, an empty `commondir`, one naming a folder without
+ * them) git passes over, and so the folders around it keep their rules.
+ */
+export async function isUsableGitFolder(dir: string): Promise<boolean> {
+  if (!(await validHead(join(dir, "HEAD")))) return false;
+  const commondir = join(dir, "commondir");
+  let common = dir;
+  if ((await statKind(commondir).catch(() => undefined)) !== undefined) {
+    const named = await readPathFile(commondir, dir, { follow: true });
+    if (!named.ok) return false;
+    common = named.path;
+  }
+  const kinds = await Promise.all(
+    ["objects", "refs"].map((n) => statKind(join(common, n)).catch(() => undefined)),
+  );
+  return kinds.every((k) => k === "dir");
+}
+
+/** A `HEAD` git accepts ({@link isUsableGitFolder}). */
+async function validHead(head: string): Promise<boolean> {
+  const kind = await lstatKindOrMissing(head).catch(() => undefined);
+  if (kind === "link") {
+    return (await readlink(head).catch(() => "")).startsWith("refs/");
+  }
+  if (kind !== "file") return false;
+  const handle = await open(head, constants.O_RDONLY | O_NONBLOCK | O_NOFOLLOW).catch(
+    () => undefined,
+  );
+  if (handle === undefined) return false;
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return false;
+    const bytes = await readHead(handle, HEAD_BYTES, stats.size);
+    // As git reads it: a C string, to the first NUL.
+    const end = bytes.indexOf(0);
+    const text = Buffer.from(end < 0 ? bytes : bytes.subarray(0, end)).toString("latin1");
+    const ref = /^ref:[ \t\n\r]*refs\//.test(text);
+    return ref || /^[0-9a-fA-F]{40}/.test(text);
+  } catch {
+    return false;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
 function hasGitParts(kind: (name: string) => StatKind | undefined): boolean {
