@@ -1,11 +1,9 @@
-import { constants } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { readHead, readTextFileSync } from "../_fs.js";
+import { readTextFileSync } from "../_fs.js";
 import {
   kindOfStats,
   lstat,
   lstatKindOrMissing,
-  open,
   readlink,
   realpath,
   type StatKind,
@@ -15,6 +13,7 @@ import {
 } from "../_io.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import { readCappedText } from "./capped-read.js";
+import { readFileNoFollow } from "./no-follow.js";
 
 /**
  * A file that holds one path is a few hundred bytes; git itself refuses a
@@ -128,10 +127,6 @@ export function gitDirNamedSync(dotGit: string, dir: string): string | undefined
 }
 
 const GITDIR = "gitdir: ";
-
-/** Opening a FIFO with this flag returns at once; a link is not followed. */
-const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
-const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /**
  * The one path a file git writes itself holds (a worktree admin folder's
@@ -348,24 +343,14 @@ async function validHead(head: string): Promise<boolean> {
     return (await readlink(head).catch(() => "")).startsWith("refs/");
   }
   if (kind !== "file") return false;
-  const handle = await open(head, constants.O_RDONLY | O_NONBLOCK | O_NOFOLLOW).catch(
-    () => undefined,
-  );
-  if (handle === undefined) return false;
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return false;
-    const bytes = await readHead(handle, HEAD_BYTES, stats.size);
-    // As git reads it: a C string, to the first NUL.
-    const end = bytes.indexOf(0);
-    const text = Buffer.from(end < 0 ? bytes : bytes.subarray(0, end)).toString("latin1");
-    const ref = /^ref:[ \t\n\r]*refs\//.test(text);
-    return ref || /^[0-9a-fA-F]{40}/.test(text);
-  } catch {
-    return false;
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+  // A regular file only, never a FIFO or a device; a HEAD past the cap is none git writes.
+  const bytes = await readFileNoFollow(head, MAX_GITFILE_BYTES).catch(() => null);
+  if (bytes === null) return false;
+  // As git reads it: its first 255 bytes, a C string to the first NUL.
+  const first = bytes.subarray(0, HEAD_BYTES);
+  const end = first.indexOf(0);
+  const text = (end < 0 ? first : first.subarray(0, end)).toString("latin1");
+  return /^ref:[ \t\n\r]*refs\//.test(text) || /^[0-9a-fA-F]{40}/.test(text);
 }
 
 function hasGitParts(kind: (name: string) => StatKind | undefined): boolean {
