@@ -77,8 +77,13 @@ const SLOW = [
   "test/catalogue/hostile-hook-node-on-path.test.ts",
   // Twelve planted .git kinds, each two renders with the tree and a touch: 1.2 s in all.
   "test/catalogue/hostile-planted-dotgit-union.test.ts",
+  // Thirteen .git shapes each checked against the git binary, and two renders: 2-5 s under load.
+  "test/catalogue/hostile-planted-dotgit-head.test.ts",
   // Thirty export runs through the CLI: 4-7 s in all under load.
   "test/catalogue/hostile-export-out-agent-config.test.ts",
+  // Eleven and eighteen export runs through the CLI, in agents' worktrees and by file name.
+  "test/catalogue/hostile-export-out-agent-worktree.test.ts",
+  "test/catalogue/hostile-export-out-agent-names.test.ts",
   // The commands that start servers, write snapshot folders or render many variants through the
   // CLI's own entry (serve 3.5 s, snapshot 2.7 s, check 2.4 s, explain 1.7 s on a fresh clone at
   // 19:00 UTC on 2026-12-04, when vitest's unit tiers took 82-102 s against issue 27's 90 s).

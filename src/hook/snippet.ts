@@ -5,7 +5,7 @@
  * sysprompt in it. Pure: nothing is written, least of all into another
  * agent's configuration.
  */
-import { basename, dirname, join, sep } from "node:path";
+import { basename, dirname, join, posix, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { quotePath } from "../agents/index.js";
 import { GEMINI_SETTINGS } from "../gather/rules/gemini-settings.js";
@@ -41,8 +41,13 @@ export function hasHookSnippet(agent: string): agent is ToolAgent {
  * (`~/.claude/settings.json`). The first of each is where the snippet goes
  * (opencode: the plugin file, then its folder of yours); pi's are its
  * project's `.pi/settings.json` and its agent dir's `settings.json` (read by
- * src/integrations/pi/trust-store.ts). `export --hooks` says where from
- * these, and `export --out` never writes a prompt over one of them.
+ * src/integrations/pi/trust-store.ts). The last ones are files an agent reads
+ * as its configuration by their name wherever they lie: Claude Code's
+ * `.worktreeinclude` (the ignored files it copies into a new worktree),
+ * Gemini CLI's `.env` (the nearest one from the working folder up, and
+ * `~/.env`, become its environment and its tools') and `.geminiignore`.
+ * `export --hooks` says where from these, and `export --out` never writes a
+ * prompt over one of them.
  */
 export const SETTINGS_FILES: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
   "claude-code": [
@@ -50,9 +55,10 @@ export const SETTINGS_FILES: Readonly<Record<ToolAgent | "pi", readonly string[]
     ".claude/settings.local.json",
     ".claude.json",
     ".mcp.json",
+    ".worktreeinclude",
   ],
   codex: [".codex/config.toml", ".codex/hooks.json"],
-  "gemini-cli": [GEMINI_SETTINGS],
+  "gemini-cli": [GEMINI_SETTINGS, ".env", ".geminiignore"],
   opencode: [
     ".opencode/plugins/sysprompt.js",
     ".config/opencode/plugins/sysprompt.js",
@@ -65,16 +71,49 @@ export const SETTINGS_FILES: Readonly<Record<ToolAgent | "pi", readonly string[]
 /**
  * Each agent's own folders, in a project or your home folder: what lies in
  * one is the agent's configuration (settings, MCP servers, models, commands,
- * opencode's plugins, which it runs as code), save an instructions or prompt
- * file at its top ({@link INSTRUCTION_FILES}). `export --out` never writes a
- * prompt over any other file in one ({@link agentFileOf}).
+ * opencode's plugins, which it runs as code; Claude Code's plugin manifests,
+ * Codex's plugin marketplaces), save an instructions or prompt file at its
+ * top ({@link INSTRUCTION_FILES}) and the files of its prompt folders
+ * ({@link PROMPT_FOLDERS}). `export --out` never writes a prompt over any
+ * other file in one ({@link agentFileOf}).
  */
 export const AGENT_FOLDERS: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
-  "claude-code": [".claude"],
-  codex: [".codex"],
+  "claude-code": [".claude", ".claude-plugin"],
+  codex: [".codex", ".agents/plugins"],
   "gemini-cli": [".gemini"],
   opencode: [".opencode", ".config/opencode"],
   pi: [".pi", ".pi/agent"],
+};
+
+/**
+ * The folders in an agent's folder ({@link AGENT_FOLDERS}) whose files are
+ * text for the model and nothing else (no command runs from them, no tool or
+ * setting is named in them): Claude Code's output styles, Codex's custom
+ * prompts, pi's prompt templates (its project's and its agent dir's), and
+ * opencode's `prompts/` beside its config, where its `{file:./prompts/x.txt}`
+ * points. `export --out` writes a prompt there, anywhere below. Not the
+ * command folders: Claude Code's and opencode's commands run shell lines
+ * (`!`), Gemini CLI's are TOML.
+ */
+export const PROMPT_FOLDERS: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
+  "claude-code": [".claude/output-styles"],
+  codex: [".codex/prompts"],
+  "gemini-cli": [],
+  opencode: [".opencode/prompts", ".config/opencode/prompts"],
+  pi: [".pi/prompts", ".pi/agent/prompts"],
+};
+
+/**
+ * Where agents make git worktrees, each a checkout of the project under a
+ * name of its own: `claude --worktree NAME` makes `.claude/worktrees/NAME/`,
+ * the Codex app `~/.codex/worktrees/<id>/<project>/`. What lies below that
+ * name is a project's, not the agent's: it is judged as from the
+ * checkout's top ({@link agentFileOf}), where its own `.claude/` or
+ * `.mcp.json` is that checkout's configuration again.
+ */
+export const WORKTREE_FOLDERS: Readonly<Partial<Record<ToolAgent, readonly string[]>>> = {
+  "claude-code": [".claude/worktrees"],
+  codex: [".codex/worktrees"],
 };
 
 /**
@@ -100,18 +139,30 @@ export const INSTRUCTION_FILES: readonly string[] = [
 /** The file systems that do not tell `Config.toml` from `config.toml`. */
 const FOLDS_CASE = process.platform === "darwin" || process.platform === "win32";
 
+const fold = (p: string) => (FOLDS_CASE ? p.toLowerCase() : p);
+
 /**
  * The agent whose settings file `path` is (one of {@link SETTINGS_FILES}, by
  * the path it ends with), and which one; undefined for any other path.
  */
 export function settingsFileOf(path: string): { agent: string; file: string } | undefined {
-  const fold = (p: string) => (FOLDS_CASE ? p.toLowerCase() : p);
-  const posix = fold(path.split(sep).join("/"));
+  const written = fold(path.split(sep).join("/"));
   for (const [agent, files] of Object.entries(SETTINGS_FILES)) {
-    const file = files.find((f) => posix.endsWith(`/${fold(f)}`));
+    const file = files.find((f) => written.endsWith(`/${fold(f)}`) || written === fold(f));
     if (file !== undefined) return { agent, file };
   }
   return undefined;
+}
+
+/** Where a folder's names (`a/b`) run in `parts` before its last name, each as `[at, end)`. */
+function runsOf(parts: readonly string[], folder: string): { at: number; end: number }[] {
+  const segments = fold(folder).split("/");
+  const top = parts.length - 1;
+  const runs: { at: number; end: number }[] = [];
+  for (let at = 0; at + segments.length <= top; at++) {
+    if (segments.every((s, j) => parts[at + j] === s)) runs.push({ at, end: at + segments.length });
+  }
+  return runs;
 }
 
 /**
@@ -119,29 +170,39 @@ export function settingsFileOf(path: string): { agent: string; file: string } | 
  * one of its settings files ({@link settingsFileOf}), or a file inside one of
  * its folders ({@link AGENT_FOLDERS}, found anywhere on the path: a project's
  * or yours) other than an instructions file at that folder's top
- * ({@link INSTRUCTION_FILES}). Undefined for any other path.
+ * ({@link INSTRUCTION_FILES}) or a file in one of its prompt folders
+ * ({@link PROMPT_FOLDERS}). A checkout in an agent's worktree folder
+ * ({@link WORKTREE_FOLDERS}) is judged from its own top. The path is judged
+ * as written and with its `.` and `..` taken away by name: either finding is
+ * the answer. Undefined for any other path.
  */
 export function agentFileOf(
   path: string,
 ): { agent: string; file: string; folder?: string } | undefined {
-  const named = settingsFileOf(path);
+  const written = path.split(sep).join("/");
+  return agentFileIn(written) ?? agentFileIn(posix.normalize(written));
+}
+
+function agentFileIn(
+  written: string,
+): { agent: string; file: string; folder?: string } | undefined {
+  const named = settingsFileOf(written);
   if (named !== undefined) return named;
-  const fold = (p: string) => (FOLDS_CASE ? p.toLowerCase() : p);
-  const written = path.split(sep).join("/").split("/");
-  const parts = written.map(fold);
-  const top = parts.length - 1;
-  // Each place an agent's folder's names run on the path, with the file below them.
-  const runs: { agent: string; folder: string; at: number; end: number }[] = [];
-  for (const [agent, folders] of Object.entries(AGENT_FOLDERS)) {
-    for (const folder of folders) {
-      const segments = fold(folder).split("/");
-      for (let at = 0; at + segments.length <= top; at++) {
-        if (segments.every((s, j) => parts[at + j] === s)) {
-          runs.push({ agent, folder, at, end: at + segments.length });
-        }
-      }
+  const all = written.split("/");
+  // A checkout in an agent's worktree folder: from the name after the last one on the path.
+  let from = 0;
+  for (const folder of Object.values(WORKTREE_FOLDERS).flat()) {
+    for (const run of runsOf(all.map(fold), folder)) {
+      if (run.end < all.length - 1) from = Math.max(from, run.end + 1);
     }
   }
+  const names = all.slice(from);
+  const parts = names.map(fold);
+  const top = parts.length - 1;
+  // Each place an agent's folder's names run on the path, with the file below them.
+  const runs = Object.entries(AGENT_FOLDERS).flatMap(([agent, folders]) =>
+    folders.flatMap((folder) => runsOf(parts, folder).map((r) => ({ agent, folder, ...r }))),
+  );
   const outer = runs.sort((a, b) => a.at - b.at || a.end - b.end)[0];
   if (outer === undefined) return undefined;
   const name = parts[top]?.toLowerCase() ?? "";
@@ -150,7 +211,18 @@ export function agentFileOf(
   if (INSTRUCTION_FILES.some((f) => f.toLowerCase() === name) && runs.every((r) => atTop(r.at))) {
     return undefined;
   }
-  return { agent: outer.agent, file: written.slice(outer.at).join("/"), folder: outer.folder };
+  // A file below a prompt folder, with no `..` after it and in no other agent folder than the
+  // one the prompt folder is in (`.codex` of `.codex/prompts`).
+  const prompts = Object.values(PROMPT_FOLDERS)
+    .flat()
+    .flatMap((folder) => runsOf(parts, folder))
+    .filter((p) => !parts.slice(p.end).includes(".."));
+  if (prompts.some((p) => runs.every((r) => r.at >= p.at && r.end <= p.end))) return undefined;
+  return {
+    agent: outer.agent,
+    file: names.slice(outer.at).join("/"),
+    folder: outer.folder,
+  };
 }
 
 /** The tools whose calls the hook looks at, as a matcher (`A|B`, or anchored `^(A|B)$`). */

@@ -4,6 +4,7 @@ import {
   kindOfStats,
   lstat,
   lstatKindOrMissing,
+  readlink,
   realpath,
   type StatKind,
   stat,
@@ -12,6 +13,7 @@ import {
 } from "../_io.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import { readCappedText } from "./capped-read.js";
+import { readFileNoFollow } from "./no-follow.js";
 
 /**
  * A file that holds one path is a few hundred bytes; git itself refuses a
@@ -303,6 +305,52 @@ export async function isGitFolder(dir: string): Promise<boolean> {
   const names = ["objects", "refs", "commondir"];
   const kinds = await Promise.all(names.map((n) => statKind(join(dir, n)).catch(() => undefined)));
   return hasGitParts((name) => kinds[names.indexOf(name)]);
+}
+
+/** What git reads of a `HEAD` to judge it (its `validate_headref` reads 255 bytes). */
+const HEAD_BYTES = 255;
+
+/**
+ * Whether git itself would take `dir` for a git folder and use it, as its
+ * setup.c `is_git_directory` judges one (stricter than {@link isGitFolder},
+ * which notes the kinds alone): `HEAD` a link whose target starts `refs/`, or
+ * a regular file that starts `ref:`, spaces, `refs/`, or with an object id
+ * (40 hex digits); and `objects/` and `refs/` folders in `dir`, or in the
+ * folder its `commondir` file names (one path, relative to `dir`; a
+ * `commondir` git cannot read, an empty one, stops git). Anything else
+ * (`HEAD` of other bytes, an empty `commondir`, one naming a folder without
+ * them) git passes over, and so the folders around it keep their rules.
+ */
+export async function isUsableGitFolder(dir: string): Promise<boolean> {
+  if (!(await validHead(join(dir, "HEAD")))) return false;
+  const commondir = join(dir, "commondir");
+  let common = dir;
+  if ((await statKind(commondir).catch(() => undefined)) !== undefined) {
+    const named = await readPathFile(commondir, dir, { follow: true });
+    if (!named.ok) return false;
+    common = named.path;
+  }
+  const kinds = await Promise.all(
+    ["objects", "refs"].map((n) => statKind(join(common, n)).catch(() => undefined)),
+  );
+  return kinds.every((k) => k === "dir");
+}
+
+/** A `HEAD` git accepts ({@link isUsableGitFolder}). */
+async function validHead(head: string): Promise<boolean> {
+  const kind = await lstatKindOrMissing(head).catch(() => undefined);
+  if (kind === "link") {
+    return (await readlink(head).catch(() => "")).startsWith("refs/");
+  }
+  if (kind !== "file") return false;
+  // A regular file only, never a FIFO or a device; a HEAD past the cap is none git writes.
+  const bytes = await readFileNoFollow(head, MAX_GITFILE_BYTES).catch(() => null);
+  if (bytes === null) return false;
+  // As git reads it: its first 255 bytes, a C string to the first NUL.
+  const first = bytes.subarray(0, HEAD_BYTES);
+  const end = first.indexOf(0);
+  const text = (end < 0 ? first : first.subarray(0, end)).toString("latin1");
+  return /^ref:[ \t\n\r]*refs\//.test(text) || /^[0-9a-fA-F]{40}/.test(text);
 }
 
 function hasGitParts(kind: (name: string) => StatKind | undefined): boolean {

@@ -8,7 +8,7 @@ import {
 } from "../_io.js";
 import { nextTurn } from "../_pace.js";
 import { isBelowCeiling, isWithin } from "../_paths.js";
-import { gitDirNamed, isGitFolder, namesBack } from "./git-file.js";
+import { gitDirNamed, isUsableGitFolder, namesBack } from "./git-file.js";
 
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that is a
@@ -79,19 +79,21 @@ export async function holdsGit(dir: string): Promise<boolean> {
 
 /**
  * True when `dir` holds a `.git` git itself would take for a repository's
- * (as its walk of a work tree tells a nested repository): a git folder
- * ({@link isGitFolder}: `HEAD`, `objects/` and `refs/`), a link to one, or a
- * regular `.git` file whose one `gitdir:` line (relative to `dir`, a bounded
- * read) names one. An empty file, a link that leads nowhere, an empty folder
- * or a `gitdir:` naming nothing (a Mercurial clone or a tarball can ship any
- * of them) is no repository to git: the rules of the repositories around
+ * (as its walk of a work tree tells a nested repository): a git folder git
+ * uses ({@link isUsableGitFolder}: a `HEAD` naming `refs/…` or an object id,
+ * and `objects/` and `refs/`, here or where its `commondir` says), a link to
+ * one, or a regular `.git` file whose one `gitdir:` line (relative to `dir`,
+ * a bounded read) names one. An empty file, a link that leads nowhere, an
+ * empty folder, a `gitdir:` naming nothing, a `HEAD` of other bytes or an
+ * empty `commondir` (a Mercurial clone or a tarball can ship any of them) is
+ * no repository to git: the rules of the repositories around
  * `dir` still hold in it ({@link holdsGit} still makes it a root of its own,
  * which only takes away).
  */
 export async function holdsUsableGit(dir: string): Promise<boolean> {
   if (!(await holdsGit(dir))) return false;
   const named = await gitDirNamed(join(dir, ".git"), dir);
-  return named.ok && (await isGitFolder(named.path));
+  return named.ok && (await isUsableGitFolder(named.path));
 }
 
 /**

@@ -84,7 +84,7 @@ describe("hostile-export-out-agent-config: export --out onto an agent's own sett
     ["gemini-cli", ".gemini/extra.json", "p/.gemini/extra.json"],
     ["codex", "~/.codex/auth.json", "home/.codex/auth.json"],
     ["pi", "../agent/models.json", "agent/models.json"],
-    ["pi", "../agent/prompts/x.md", "agent/prompts/x.md"],
+    ["pi", "../agent/extensions/x.ts", "agent/extensions/x.ts"],
   ])("%s's %s: refused, exit 2, the file kept", async (agent, out, file) => {
     const root = setup();
     mkdirSync(join(root, file, ".."), { recursive: true });

@@ -19,6 +19,7 @@ import {
   hasHookSnippet,
   hookSnippet,
   INSTRUCTION_FILES,
+  PROMPT_FOLDERS,
   SETTINGS_FILES,
 } from "../../hook/snippet.js";
 import { resolveAgentDir } from "../../locate/layers.js";
@@ -146,7 +147,9 @@ async function outTarget(
  * agentFileOf}: a settings file such as `~/.codex/config.toml` or a project's
  * `.claude/settings.json`, or any other file in an agent's folder, `.mcp.json`,
  * `.opencode/plugins/x.ts`, `.claude/commands/x.md`, pi's agent dir's
- * `models.json`, save an instructions file at its top), by the path as
+ * `models.json`, Gemini CLI's `.env`, save an instructions file at its top
+ * and a prompt folder's file, such as `~/.codex/prompts/x.md`; a checkout in
+ * `.claude/worktrees/NAME/` judged from its own top), by the path as
  * written, as it is written (`write`) or as it really is (its folder's real
  * path: `~/.codex` a link into your dotfiles, pi's agent dir wherever it is):
  * the prompt would replace the agent's configuration, which the setting line
@@ -196,7 +199,7 @@ async function refuseSettingsFile(
   const what =
     found.folder === undefined
       ? `${found.agent}'s own settings file (${found.file})`
-      : `${found.agent}'s own configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")})`;
+      : `${found.agent}'s own configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}; and the files of a prompt folder: ${Object.values(PROMPT_FOLDERS).flat().join(", ")})`;
   throw new RefusedError(
     `export: ${path}: ${what}, not written over: the prompt would replace its configuration; write the prompt to a file of its own (another --out, or none for the default export folder), then add the one line export prints to this file`,
   );
