@@ -13,7 +13,7 @@ import {
   type RuleAccount,
   traceRules,
 } from "../gather/rules/index.js";
-import { elementTexts, ownPrintedTexts } from "../locate/element-texts.js";
+import { codeSections, elementTexts, ownPrintedTexts } from "../locate/element-texts.js";
 import { loadLayer } from "../locate/load-layer.js";
 import { normalizeOptions } from "../options/normalize.js";
 import type { NormalizedOptions, SystemPromptOptions } from "../options.js";
@@ -152,7 +152,8 @@ export async function touchOptions(
  * against, read without rendering: every layer's section tags and templates
  * and partials (the project's when it is trusted, read within a quarter of
  * the deadline: past it, yours and the builtins'), your own SYSTEM.md,
- * APPEND_SYSTEM.md and option prompts, the agent dir's context file, your
+ * APPEND_SYSTEM.md and option prompts, the sections given from code
+ * ({@link codeSections}), the agent dir's context file, your
  * always rules and own `vars` values (`printed`), and the `vars` a
  * `{{#xml}}` named from the data may take. Before, a hook's
  * touch (and a session's before its first render) escaped the builtin
@@ -177,7 +178,7 @@ async function layerElementNames(
     : undefined;
   const layers = project ? [builtin, user, project] : [builtin, user];
   const names = wrapperNames(
-    layers.flatMap((l) => l.sections),
+    [...layers.flatMap((l) => l.sections), ...codeSections(opts.extraSections)],
     false,
     elementTexts(layers, opts),
     vars,
