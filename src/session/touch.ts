@@ -69,6 +69,11 @@ export interface TouchAsked {
    * applies the config files itself): their values give no element names.
    */
   repositoryVars?: readonly string[];
+  /**
+   * Element names an export of the prompt escaped against, besides the ones
+   * read from the layers (a hook: `recordExportNames`, the names its flags gave).
+   */
+  exportNames?: readonly string[];
 }
 
 /**
@@ -121,7 +126,7 @@ export async function touchOptions(
     }
   }
   // No render gave the names (a hook, a session's first contextFor): read from the layers as a render reads them.
-  const names =
+  const read =
     touch.wrapperNames ??
     (touch.wrappers
       ? wrapperNames(touch.wrappers)
@@ -130,6 +135,10 @@ export async function touchOptions(
           options.vars,
           ownPrintedTexts(rules, options.vars, asked.repositoryVars ?? []),
         ));
+  const names =
+    asked.exportNames === undefined || asked.exportNames.length === 0
+      ? read
+      : new Set([...read, ...asked.exportNames]);
   const loading: ContextForOptions = {
     cwd: opts.cwd,
     home: opts.home,
