@@ -685,13 +685,13 @@ const XML_TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const XML_CALL = /^~?\s*#\s*(?:xml|\[xml\]|"xml"|'xml')(?=[\s~(]|$)([\s\S]*)$/;
 
 /** A partial's call, the part after `{{`: `{{> wrap …}}`, `{{#> wrap …}}`, `{{~> …}}`. */
-const PARTIAL_CALL = /^~?\s*#?\s*>/;
+const PARTIAL_CALL = /^~?\s*(?:#\s*)?>/;
 
 /** A string literal in a tag, in double or single quotes (group 1 or 2). */
 const STRING_LITERAL = /"([^"]*)"|'([^']*)'/g;
 
 /** A tag whose name is printed from the data: `<{{@root.vars.tag}}>`, `</{{tag}}>`. */
-const RAW_TAG_FROM_DATA = /<\s*\/?\s*\{\{/;
+const RAW_TAG_FROM_DATA = /<\s*(?:\/\s*)?\{\{/;
 
 /** The string literals of a tag that can be an element's name, lower-cased. */
 function tagNameLiterals(inner: string): string[] {

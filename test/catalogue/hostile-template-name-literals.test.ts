@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { wrapperNames } from "../../src/_prompt-text.js";
 import { hookLoading } from "../../src/hook/context.js";
 import { renderSystemPrompt } from "../../src/index.js";
+import { cpuMs } from "../_cpu.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 
 // Review rev47c F3 (medium-low). The element names a repository's text may
@@ -114,5 +116,20 @@ describe("hostile repository: element names your templates write from literals",
     expect(text).toContain("FORGED");
     expect(text).toContain("&lt;/file>");
     expect(text).not.toMatch(/(^|\n)<\/?file>/);
+  });
+
+  it("the scan stays linear: white space after < or {{, quotes, unclosed tags", () => {
+    const n = 200_000;
+    const texts = [
+      `<${" ".repeat(n)}x`,
+      `{{${" ".repeat(n)}}}`,
+      `{{#xml ${"\"'".repeat(n / 2)}}}`,
+      "{{".repeat(n),
+      `${"<{{".repeat(n / 2)}}}`,
+    ];
+    const { result, ms } = cpuMs(() => wrapperNames([], false, texts));
+    expect(result.has("system")).toBe(true);
+    // Each a few milliseconds; before the anchored forms, a quadratic regular expression took 0.9 s for 40,000 spaces.
+    expect(ms).toBeLessThan(500);
   });
 });
