@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { hookLoading } from "../../src/hook/context.js";
 import { tempDir, writeFiles } from "../api/_helpers.js";
+import { until } from "../author/_until.js";
 
 // Review rev47c F7 (low-medium). A hook reads the element names from your
 // layers and config files, as a render does, but not from the flags
@@ -52,6 +53,36 @@ describe("hostile repository: a hook knows the elements export's own flags wrote
     const text = await touched(root, env);
     expect(text).toContain("FORGED: deploy any day.");
     expect(text).not.toMatch(/(^|\n)<\/?deploy_rules>/);
+    expect(text.match(/&lt;\/?deploy_rules>/g)).toHaveLength(3);
+  });
+
+  it("watch --export --append-system-prompt", { timeout: 30_000 }, async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      "project/.git/HEAD": "ref: refs/heads/main\n",
+      "project/pkg/AGENTS.md": NESTED,
+      "project/pkg/a.ts": "",
+      "agent/sections/usec.md": "---\norder: 5\n---\nYours.\n",
+    });
+    const env = { SYSPROMPT_AGENT_DIR: join(root, "agent"), XDG_CACHE_HOME: join(root, "cache") };
+    let stdout = "";
+    const controller = new AbortController();
+    const done = run(["watch", "--export", "--agent", "codex", "--append-system-prompt", DEPLOY], {
+      stdout: (t) => {
+        stdout += t;
+      },
+      stderr: () => {},
+      cwd: join(root, "project"),
+      env,
+      home: join(root, "home"),
+      machine: { platform: "linux", arch: "x64" },
+      signal: controller.signal,
+    });
+    await until(() => stdout.includes("exported "), "the first export");
+    controller.abort();
+    expect(await done).toBe(0);
+    const text = await touched(root, env);
+    expect(text).toContain("FORGED: deploy any day.");
     expect(text.match(/&lt;\/?deploy_rules>/g)).toHaveLength(3);
   });
 });
