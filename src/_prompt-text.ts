@@ -238,7 +238,7 @@ const WORD_CHAR = /^[\p{L}\p{N}]$/u;
  * reads up to the first letter of another script (`wide`, -1 when it has
  * none; `hidden`: it holds an invisible character or a look-alike before
  * that), so `</rules了>` is still `</rules>`, and whole, folded as
- * {@link foldName} folds the names a template writes (`</правила>`, and
+ * {@link foldedNames} folds the names a template writes (`</правила>`, and
  * `</e\u0301te\u0301>` for `</été>`).
  */
 function namedTag(
@@ -259,27 +259,51 @@ function namedTag(
  * other letter case-folded ({@link foldedLetter}). The names a template
  * writes outside ASCII (`</правила>`) are kept in this form, and a tag's name
  * read the same way, so `</ПРАВИЛА>`, `</Правила>` and `</LİST>` are the
- * names they spell in any case. `caseFirst`: every letter is case-folded
- * before it is read as a look-alike, where the two orders differ (`Ν` reads
- * as `N`, its small letter `ν` as `v`): a template's name is kept in both
- * forms and a tag's name is compared in both ({@link foldedNames}).
+ * names they spell in any case. Where the two orders differ (`Ν` reads as
+ * `N`, its small letter `ν` as `v`), the name read with every letter
+ * case-folded first is the second one: a template's name is kept in both
+ * forms and a tag's name is compared in both. One pass over the name.
  */
-function foldName(written: string, caseFirst = false): string {
+function foldedNames(written: string): string[] {
   let name = "";
+  let caseFirst = "";
   for (const c of written.normalize("NFC")) {
     const code = c.codePointAt(0) ?? 0;
-    if (isNameCode(code)) name += c;
-    else if (!isInvisible(code))
-      name += (caseFirst ? undefined : nameCharsOf(code)) ?? foldedLetter(c);
+    if (isNameCode(code)) {
+      name += c;
+      caseFirst += c;
+      continue;
+    }
+    const [read, folded] = letterFolds(c, code);
+    name += read;
+    caseFirst += folded;
   }
-  return name.toLowerCase();
+  [name, caseFirst] = [name.toLowerCase(), caseFirst.toLowerCase()];
+  return caseFirst === name ? [name] : [name, caseFirst];
 }
 
-/** A name's folds ({@link foldName}), both orders: one when they agree. */
-function foldedNames(written: string): string[] {
-  const name = foldName(written);
-  const caseFirst = foldName(written, true);
-  return caseFirst === name ? [name] : [name, caseFirst];
+/** {@link letterFolds} of the code points met so far (at most {@link MAX_FOLDS} kept). */
+const FOLDS = new Map<number, readonly [string, string]>();
+const MAX_FOLDS = 4096;
+
+/**
+ * A code point that is no ASCII name character as a name's two folds read
+ * it ({@link foldedNames}): nothing when it is invisible, else its look-alike
+ * or compatibility reading ({@link nameCharsOf}) or its fold
+ * ({@link foldedLetter}), and its fold alone. Kept per code point: a text of
+ * a megabyte of tags in another script folds each of its letters once.
+ */
+function letterFolds(c: string, code: number): readonly [string, string] {
+  const kept = FOLDS.get(code);
+  if (kept !== undefined) return kept;
+  let folds: readonly [string, string] = ["", ""];
+  if (!isInvisible(code)) {
+    const folded = foldedLetter(c);
+    folds = [nameCharsOf(code) ?? folded, folded];
+  }
+  if (FOLDS.size >= MAX_FOLDS) FOLDS.clear();
+  FOLDS.set(code, folds);
+  return folds;
 }
 
 /**
