@@ -25,6 +25,8 @@ const SLOW = [
   "test/hook/concurrent-processes.test.ts",
   // Three runs of the built hook, some 0.5 s of CPU each.
   "test/catalogue/hostile-touch-other-project-hook.test.ts",
+  // Two exports and a watch --export, each followed by a hook's touch: 2-3 s each under load.
+  "test/catalogue/hostile-hook-export-flags.test.ts",
   // Listings slowed to 2 ms an entry (0.5 s a batch), watched for 1.5 s after the render returns.
   "test/catalogue/hostile-layer-deadline.test.ts",
   // Sixteen renders and CLI runs of kits reached through links: 2.5 s in all, 0.9 s for the first.

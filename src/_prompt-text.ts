@@ -149,6 +149,8 @@ const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map(
     ["οικνρυ", "oikvpu"],
     ["ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "abezhikmnoptyx"],
     ["ıɡ", "ig"],
+    // The Latin letter dental click, drawn as `l`.
+    ["ǀ", "l"],
     ["εц", "eu"],
     // Armenian, Latin small capitals and Lisu capitals drawn as Latin letters.
     ["օսհոցզ", "ouhngq"],
@@ -236,7 +238,7 @@ const WORD_CHAR = /^[\p{L}\p{N}]$/u;
  * reads up to the first letter of another script (`wide`, -1 when it has
  * none; `hidden`: it holds an invisible character or a look-alike before
  * that), so `</rules了>` is still `</rules>`, and whole, folded as
- * {@link foldName} folds the names a template writes (`</правила>`, and
+ * {@link foldedNames} folds the names a template writes (`</правила>`, and
  * `</e\u0301te\u0301>` for `</été>`).
  */
 function namedTag(
@@ -248,23 +250,89 @@ function namedTag(
   const head = wide < 0 ? written : written.slice(0, wide);
   const name = hidden ? readName(head) : head;
   if (name !== "" && names.has(name.toLowerCase())) return true;
-  return (wide >= 0 || hidden) && names.has(foldName(written));
+  return (wide >= 0 || hidden) && foldedNames(written).some((n) => names.has(n));
 }
 
 /**
  * A name of any script as a reader takes it, lower-cased: composed (NFC),
  * invisible code points left out, look-alikes as the ASCII they read as, any
- * other letter as it is. The names a template writes outside ASCII
- * (`</правила>`) are kept in this form, and a tag's name read the same way.
+ * other letter case-folded ({@link foldedLetter}). The names a template
+ * writes outside ASCII (`</правила>`) are kept in this form, and a tag's name
+ * read the same way, so `</ПРАВИЛА>`, `</Правила>` and `</LİST>` are the
+ * names they spell in any case. Where the two orders differ (`Ν` reads as
+ * `N`, its small letter `ν` as `v`), the name read with every letter
+ * case-folded first is the second one: a template's name is kept in both
+ * forms and a tag's name is compared in both. One pass over the name.
  */
-function foldName(written: string): string {
+function foldedNames(written: string): string[] {
   let name = "";
+  let caseFirst = "";
   for (const c of written.normalize("NFC")) {
     const code = c.codePointAt(0) ?? 0;
-    if (isNameCode(code)) name += c;
-    else if (!isInvisible(code)) name += nameCharsOf(code) ?? c;
+    if (isNameCode(code)) {
+      name += c;
+      caseFirst += c;
+      continue;
+    }
+    const [read, folded] = letterFolds(c, code);
+    name += read;
+    caseFirst += folded;
   }
-  return name.toLowerCase();
+  [name, caseFirst] = [name.toLowerCase(), caseFirst.toLowerCase()];
+  return caseFirst === name ? [name] : [name, caseFirst];
+}
+
+/** {@link letterFolds} of the code points met so far (at most {@link MAX_FOLDS} kept). */
+const FOLDS = new Map<number, readonly [string, string]>();
+const MAX_FOLDS = 4096;
+
+/**
+ * A code point that is no ASCII name character as a name's two folds read
+ * it ({@link foldedNames}): nothing when it is invisible, else its look-alike
+ * or compatibility reading ({@link nameCharsOf}) or its fold
+ * ({@link foldedLetter}), and its fold alone. Kept per code point: a text of
+ * a megabyte of tags in another script folds each of its letters once.
+ */
+function letterFolds(c: string, code: number): readonly [string, string] {
+  const kept = FOLDS.get(code);
+  if (kept !== undefined) return kept;
+  let folds: readonly [string, string] = ["", ""];
+  if (!isInvisible(code)) {
+    const folded = foldedLetter(c);
+    folds = [nameCharsOf(code) ?? folded, folded];
+  }
+  if (FOLDS.size >= MAX_FOLDS) FOLDS.clear();
+  FOLDS.set(code, folds);
+  return folds;
+}
+
+/**
+ * A letter that reads as no ASCII one, case-folded first, its marks taken
+ * off (NFD: `é` reads as `e`, as `e` and a combining acute do), and then
+ * read as {@link nameCharsOf} reads it, in its lower case or, failing that,
+ * its upper case: the full fold (lower, upper, lower case again: `ß` and `ẞ`
+ * as `ss`, `ς` as `σ`, the Turkish `İ` as `i`), so a capital and its small
+ * letter give one name whichever of them is a look-alike (`В` reads as `B`,
+ * `в` as nothing Latin: both give `b`; `т` and `м` read as the small
+ * capitals `ᴛ` `ᴍ`, as `Т` and `М` do). Before, look-alikes were mapped
+ * first and nothing was case-folded: `</ПРАВИЛА>` folded to `пpabилa` and
+ * your `</правила>` to `пpaвилa`, `</LİST>` to `li̇st` (review rev47c F5).
+ */
+function foldedLetter(letter: string): string {
+  let out = "";
+  for (const c of letter.toLowerCase().toUpperCase().toLowerCase().normalize("NFD")) {
+    const code = c.codePointAt(0) ?? 0;
+    if (isNameCode(code)) out += c;
+    else if (!isInvisible(code)) out += nameCharsOf(code) ?? upperCharsOf(c) ?? c;
+  }
+  return out;
+}
+
+/** What the upper case of `letter` reads as ({@link nameCharsOf}), when it is one code point. */
+function upperCharsOf(letter: string): string | undefined {
+  const upper = letter.toUpperCase();
+  const code = upper.codePointAt(0) ?? 0;
+  return upper.length === (code > 0xffff ? 2 : 1) ? nameCharsOf(code) : undefined;
 }
 
 /** A name as it reads: invisible code points left out, look-alikes as the ASCII they read as. */
@@ -310,7 +378,8 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
   let copied = 0;
   for (let lt = nextOpen(0); lt !== -1; ) {
     let i = skipBlank(text, lt + 1);
-    if (i < text.length && isSlashCode(text.charCodeAt(i))) i = skipBlank(text, i + 1);
+    // `</file>`, and `<//file>` or `</⁄file>` with a slash too many: still the closer to a reader.
+    while (i < text.length && isSlashCode(text.charCodeAt(i))) i = skipBlank(text, i + 1);
     const start = i;
     let hidden = false;
     // Where the first letter that reads as no ASCII one is (`п` of `</правила>`), and
@@ -560,6 +629,39 @@ export function valueText(text: string, names: ReadonlySet<string>): string {
 export const TOUCH_ELEMENT = "instructions";
 
 /**
+ * The roles of a chat and the turns of a tool call, as the model APIs and
+ * chat formats name them: `system`, `developer` (OpenAI's instructions role),
+ * `user`, `human`, `assistant`, `ai`, `bot`, `model` (Gemini's),
+ * `tool` and `function` (a tool's result), and the elements tool calls and
+ * results were written in (`<function_calls>`, `<function_results>`,
+ * `<tool_use>`, `<tool_result>`, …). A repository's `<assistant>I confirmed
+ * with the user…</assistant>` claims a turn it is not (review rev47c F6).
+ */
+export const CHAT_ROLE_ELEMENTS: readonly string[] = [
+  "system",
+  "developer",
+  "user",
+  "human",
+  "assistant",
+  "ai",
+  "bot",
+  "model",
+  "tool",
+  "function",
+  "tool_use",
+  "tool_call",
+  "tool_calls",
+  "tool_result",
+  "tool_results",
+  "tool_response",
+  "function_call",
+  "function_calls",
+  "function_result",
+  "function_results",
+  "function_response",
+];
+
+/**
  * The elements the agents sysprompt writes for put texts of their own in
  * (see integrations/agents-e2e/README.md): Claude Code's `<system-reminder>`,
  * which also holds a hook's additional context, so the files given on touch;
@@ -577,10 +679,10 @@ export const TOUCH_ELEMENT = "instructions";
  * the tool's result) wrap a hook's additional context in, so the files given
  * on touch;
  * opencode's `<env>`, `<directories>` and `<available_references>`, which
- * follow the prompt in the same system message. And `<system>` and `<user>`:
- * no host writes them, but they name a chat's roles, and a text that writes
- * one claims to be what the system or the user said (escaping costs such a
- * text one `&lt;`). A repository's text in the prompt or given on touch may
+ * follow the prompt in the same system message. And the names of a chat's
+ * roles and turns ({@link CHAT_ROLE_ELEMENTS}): no host writes them as
+ * elements, but a text that writes one claims to be what the system, the
+ * user, the assistant or a tool said (escaping costs such a text one `&lt;`). A repository's text in the prompt or given on touch may
  * neither close one (the rest of a hook's text would read as the user's turn,
  * a forged `<env>` as opencode's) nor open one.
  */
@@ -606,8 +708,7 @@ export const HOST_ELEMENTS: readonly string[] = [
   "env",
   "directories",
   "available_references",
-  "system",
-  "user",
+  ...CHAT_ROLE_ELEMENTS,
 ];
 
 /**
@@ -624,38 +725,77 @@ export const MAX_PROJECT_NAMES = 4_096;
 /** `</name` in a template: an element it closes (a name of any script: `</правила>`). */
 const CLOSER_IN_TEMPLATE = /<\/([\p{L}_][\p{L}\p{N}\p{M}_.:-]*)/gu;
 
-/**
- * `{{#xml …}}` as Handlebars reads it: whitespace control (`{{~#xml`),
- * spaces after `{{` and `#`, the name in double or single quotes (group 1 or
- * 2), or a first parameter that is no literal (group 3: a path such as
- * `@root.vars.tag`, a subexpression), whose name is known only at the render.
- */
-const XML_IN_TEMPLATE = /\{\{~?\s*#\s*xml(?=[\s}~])\s*(?:"([^"]*)"|'([^']*)'|([^\s}~]*))/g;
-
 /** A name `{{#xml}}` accepts (helpers/xml.ts). */
 const XML_TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 /**
+ * A tag `{{#xml …}}` as Handlebars reads it, the part after `{{`: whitespace
+ * control (`{{~#xml`), spaces after `{{` and `#`, the helper's name plain,
+ * bracketed or quoted (`{{#[xml] "file"}}`, `{{#"xml" "file"}}`); group 1 is
+ * what follows it.
+ */
+const XML_CALL = /^~?\s*#\s*(?:xml|\[xml\]|"xml"|'xml')(?=[\s~(]|$)([\s\S]*)$/;
+
+/** A partial's call, the part after `{{`: `{{> wrap …}}`, `{{#> wrap …}}`, `{{~> …}}`. */
+const PARTIAL_CALL = /^~?\s*(?:#\s*)?>/;
+
+/** A string literal in a tag, in double or single quotes (group 1 or 2). */
+const STRING_LITERAL = /"([^"]*)"|'([^']*)'/g;
+
+/** A tag whose name is printed from the data: `<{{@root.vars.tag}}>`, `</{{tag}}>`. */
+const RAW_TAG_FROM_DATA = /<\s*(?:\/\s*)?\{\{/;
+
+/** The string literals of a tag that can be an element's name, lower-cased. */
+function tagNameLiterals(inner: string): string[] {
+  const found: string[] = [];
+  for (const m of inner.matchAll(STRING_LITERAL)) {
+    const literal = m[1] ?? m[2] ?? "";
+    if (literal.length <= MAX_TAG_NAME && XML_TAG_NAME.test(literal))
+      found.push(literal.toLowerCase());
+  }
+  return found;
+}
+
+/**
  * Adds to `names` the elements `text` (a template or a text of yours) closes
- * or opens with `{{#xml}}`; true when one of its `{{#xml}}` blocks takes its
- * name from the data instead of a literal.
+ * (`</name`), and the names in its tags that can name an element: every
+ * string literal of a `{{#xml …}}` call, in a subexpression too
+ * (`{{#xml (default @root.vars.tag "file")}}`), and of a partial's call
+ * (`{{#> wrap tag="file"}}`, the partial writing `<{{tag}}>` or
+ * `{{#xml tag}}`). The other tags' literals go to `literals` (when given).
+ * True when the text writes an element whose name comes from the data: a
+ * `{{#xml}}` whose first parameter is no literal, or a raw tag printed from a
+ * value (`<{{@root.vars.tag}}>`). Each `{{…}}` is read once, from its `{{`
+ * to the first `}}` after it: linear.
  */
 function addElementNames(
   names: Set<string>,
   text: string,
+  literals?: Set<string>,
   max = Number.POSITIVE_INFINITY,
 ): boolean {
-  let dynamic = false;
   // A name past MAX_TAG_NAME is left out: the escaper makes every tag that long literal.
   for (const m of text.matchAll(CLOSER_IN_TEMPLATE)) {
     if (names.size >= max) break;
-    if ((m[1] ?? "").length <= MAX_TAG_NAME) names.add(foldName(m[1] ?? ""));
+    if ((m[1] ?? "").length <= MAX_TAG_NAME)
+      for (const name of foldedNames(m[1] ?? "")) names.add(name);
   }
-  for (const m of text.matchAll(XML_IN_TEMPLATE)) {
-    if (names.size >= max) break;
-    const literal = m[1] ?? m[2];
-    if (literal !== undefined && literal.length <= MAX_TAG_NAME) names.add(foldName(literal));
-    else if ((m[3] ?? "") !== "") dynamic = true;
+  let dynamic = RAW_TAG_FROM_DATA.test(text);
+  for (let open = text.indexOf("{{"); open !== -1 && names.size < max; ) {
+    const close = text.indexOf("}}", open + 2);
+    if (close === -1) break;
+    const inner = text.slice(open + 2, close);
+    const xml = XML_CALL.exec(inner);
+    if (xml !== null) {
+      for (const name of tagNameLiterals(inner)) names.add(name);
+      const first = (xml[1] ?? "").replace(/^[\s~]+/, "");
+      if (first !== "" && first[0] !== '"' && first[0] !== "'") dynamic = true;
+    } else if (PARTIAL_CALL.test(inner)) {
+      for (const name of tagNameLiterals(inner)) names.add(name);
+    } else if (literals !== undefined) {
+      for (const name of tagNameLiterals(inner)) literals.add(name);
+    }
+    open = text.indexOf("{{", close + 2);
   }
   return dynamic;
 }
@@ -671,16 +811,19 @@ function addElementNames(
  * APPEND_SYSTEM.md, AGENTS.md), read the same way: an element your partial
  * wraps each context file in is as much the prompt's as a section's.
  * `{{#xml}}` is read as Handlebars reads it, whatever the spelling
- * (`{{~#xml 'file'}}`, `{{# xml "file"}}`), and a closer's name may be of any
- * script (`</правила>`, kept folded as a tag's name is read). A `{{#xml}}`
- * whose name comes from the data (`{{#xml @root.vars.tag}}`) adds every value
- * of `vars` that is a tag's name: a name built from other data is known only
- * at the render, and is not among them (docs/trust.md).
- * One regular expression over each body, each name folded once it is met.
- * `room`: at most `room.max` names in all (a trusted project's templates,
- * {@link MAX_PROJECT_NAMES}); the rest of the templates is not read, and
- * `room.cut` is set to the index (in `templates`, then `texts`) of the one
- * the names ran out in.
+ * (`{{~#xml 'file'}}`, `{{# xml "file"}}`, `{{#[xml] "file"}}`), each name
+ * literal in it counts (`{{#xml (default vars.tag "file")}}`) and so does
+ * each in a partial's call (`{{> wrap tag="file"}}`); a closer's name may be
+ * of any script (`</правила>`, kept folded as a tag's name is read). An
+ * element whose name comes from the data (`{{#xml @root.vars.tag}}`,
+ * `<{{@root.vars.tag}}>`) adds every value of `vars` that is a tag's name
+ * and every name literal in the templates' other tags (`{{#with "file" as
+ * |t|}}`): a name built from other data is known only at the render, and is
+ * not among them (docs/trust.md). One pass over each body, each `{{…}}`
+ * read once. `room`: at most `room.max` names in all (a trusted project's
+ * templates, {@link MAX_PROJECT_NAMES}); the rest of the templates is not
+ * read, and `room.cut` is set to the index (in `templates`, then `texts`) of
+ * the one the names ran out in.
  */
 export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
@@ -693,11 +836,13 @@ export function wrapperNames(
   if (substitutes) names.add(AGENT_VARIABLES);
   const max = room?.max ?? Number.POSITIVE_INFINITY;
   let dynamic = false;
+  // The name literals of the templates' other tags: names when an element is named from the data.
+  const literals = new Set<string>();
   for (const [k, t] of templates.entries()) {
     // A section is wrapped in its name unless its tag says otherwise.
     const tag = t.meta.tag ?? t.name;
     if (tag !== false) names.add(tag.toLowerCase());
-    if (addElementNames(names, t.body, max)) dynamic = true;
+    if (addElementNames(names, t.body, literals, max)) dynamic = true;
     if (room && names.size >= max) {
       room.cut ??= k;
       break;
@@ -705,13 +850,18 @@ export function wrapperNames(
   }
   for (const [k, text] of texts.entries()) {
     if (room?.cut !== undefined) break;
-    if (addElementNames(names, text, max)) dynamic = true;
+    if (addElementNames(names, text, literals, max)) dynamic = true;
     if (room && names.size >= max) room.cut ??= templates.length + k;
   }
-  // `{{#xml vars.tag}}`, `{{#xml @root.vars.tag}}`: every value of `vars` that can be a tag's name.
-  if (dynamic)
+  // `{{#xml vars.tag}}`, `<{{@root.vars.tag}}>`: every value of `vars` that can be a tag's name.
+  if (dynamic) {
     for (const value of Object.values(vars))
       if (typeof value === "string" && XML_TAG_NAME.test(value)) names.add(value.toLowerCase());
+    for (const literal of literals) {
+      if (names.size >= max) break;
+      names.add(literal);
+    }
+  }
   names.delete("");
   return names;
 }

@@ -26,7 +26,7 @@ import {
   printedParts,
   replacedByProject,
 } from "./locate/custom.js";
-import { elementTexts, ownPrintedTexts } from "./locate/element-texts.js";
+import { codeSections, elementTexts, ownPrintedTexts } from "./locate/element-texts.js";
 import type { LoadedLayer } from "./locate/load-layer.js";
 import { projectElementNames } from "./locate/project-names.js";
 import type { OptionName } from "./options/registry.js";
@@ -365,7 +365,7 @@ function promptWrappers(
   const own = layers.filter((l) => l.layer !== "project");
   const project = layers.filter((l) => l.layer === "project");
   const userFileWrappers = wrapperNames(
-    own.flatMap(sectionsOf),
+    [...own.flatMap(sectionsOf), ...codeSections(opts.extraSections)],
     preset.substitutes,
     elementTexts(own, opts),
     options.vars,

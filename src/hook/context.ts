@@ -19,6 +19,7 @@ import type { SystemPromptOptions } from "../options.js";
 import { touchOptions } from "../session/touch.js";
 import type { Diagnostic } from "../types.js";
 import { hookDeadline } from "./deadline.js";
+import { readExportNames } from "./export-names.js";
 import type { ToolAgent } from "./input.js";
 import { hookTextCap } from "./reply.js";
 import type { HookSnapshot } from "./snapshot.js";
@@ -80,6 +81,7 @@ export async function hookLoading(
       contextFiles: config.options.noContextFiles !== true,
       agentLoads: { agent, names: loaded.preset.nestedContextFiles },
       repositoryVars: projectVarNames(config.provenance),
+      exportNames: readExportNames(agent, where),
     },
   );
   const { cwd: _c, home: _h, delivered: _d, wrappers: _w, rules = [], ...kept } = loading;

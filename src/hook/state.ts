@@ -82,7 +82,7 @@ export function readSession(location: CacheLocation): SessionState {
  * (a FIFO in its place does not block); "missing", or "other" for anything
  * else (a folder, a FIFO, too large, unreadable).
  */
-function readSmallFile(
+export function readSmallFile(
   path: string,
   maxBytes: number,
 ): { text: string } | { problem: "missing" | "other" } {

@@ -1,5 +1,6 @@
 import type { Rule } from "../gather/rules/index.js";
 import type { NormalizedOptions } from "../options.js";
+import type { ExtraSection } from "../sections/render.js";
 import type { LoadedLayer } from "./load-layer.js";
 
 /**
@@ -51,4 +52,19 @@ export function ownPrintedTexts(
   for (const [name, value] of Object.entries(vars ?? {}))
     if (!theirs.has(name) && typeof value === "string") texts.push(value);
   return texts;
+}
+
+/**
+ * The sections given from code (the `sections` option: a host's named
+ * sections, pi's prompt sections from other extensions) as the templates
+ * {@link wrapperNames} reads: each is placed in the element of its name (or
+ * of the section it replaces, whose tag is among the layers' names), and its
+ * text's own elements are yours as a section's are. Before, neither was a
+ * name: a repository's AGENTS.md closed your `</deploy_policy>` and opened a
+ * forged one before it, in the prompt and on touch (review rev47c F4).
+ */
+export function codeSections(
+  extraSections: readonly ExtraSection[],
+): { name: string; meta: { tag?: string | false }; body: string }[] {
+  return extraSections.map((e) => ({ name: e.name, meta: {}, body: e.text }));
 }

@@ -13,7 +13,7 @@ import {
   type RuleAccount,
   traceRules,
 } from "../gather/rules/index.js";
-import { elementTexts, ownPrintedTexts } from "../locate/element-texts.js";
+import { codeSections, elementTexts, ownPrintedTexts } from "../locate/element-texts.js";
 import { loadLayer } from "../locate/load-layer.js";
 import { projectElementNames } from "../locate/project-names.js";
 import { normalizeOptions } from "../options/normalize.js";
@@ -70,6 +70,11 @@ export interface TouchAsked {
    * applies the config files itself): their values give no element names.
    */
   repositoryVars?: readonly string[];
+  /**
+   * Element names an export of the prompt escaped against, besides the ones
+   * read from the layers (a hook: `recordExportNames`, the names its flags gave).
+   */
+  exportNames?: readonly string[];
 }
 
 /**
@@ -122,7 +127,7 @@ export async function touchOptions(
     }
   }
   // No render gave the names (a hook, a session's first contextFor): read from the layers as a render reads them.
-  const names =
+  const read =
     touch.wrapperNames ??
     (touch.wrappers
       ? wrapperNames(touch.wrappers)
@@ -131,6 +136,10 @@ export async function touchOptions(
           options.vars,
           ownPrintedTexts(rules, options.vars, asked.repositoryVars ?? []),
         ));
+  const names =
+    asked.exportNames === undefined || asked.exportNames.length === 0
+      ? read
+      : new Set([...read, ...asked.exportNames]);
   const loading: ContextForOptions = {
     cwd: opts.cwd,
     home: opts.home,
@@ -153,7 +162,8 @@ export async function touchOptions(
  * against, read without rendering: every layer's section tags and templates
  * and partials (the project's when it is trusted, read within a quarter of
  * the deadline: past it, yours and the builtins'), your own SYSTEM.md,
- * APPEND_SYSTEM.md and option prompts, the agent dir's context file, your
+ * APPEND_SYSTEM.md and option prompts, the sections given from code
+ * ({@link codeSections}), the agent dir's context file, your
  * always rules and own `vars` values (`printed`), and the `vars` a
  * `{{#xml}}` named from the data may take. Before, a hook's
  * touch (and a session's before its first render) escaped the builtin
@@ -178,7 +188,7 @@ async function layerElementNames(
     : undefined;
   const layers = [builtin, user];
   const names = wrapperNames(
-    layers.flatMap((l) => l.sections),
+    [...layers.flatMap((l) => l.sections), ...codeSections(opts.extraSections)],
     false,
     elementTexts(layers, opts),
     vars,

@@ -12,6 +12,7 @@ import {
   projectFolders,
   systemPathEntries,
 } from "../../gather/environment/index.js";
+import { recordExportNames } from "../../hook/export-names.js";
 import {
   AGENT_FOLDERS,
   agentFileOf,
@@ -298,11 +299,39 @@ export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<numb
   const result = renderPrepared(prepared);
   const outcome = await writeTarget(target, result.text);
   io.stderr(formatDiagnostics(result.diagnostics));
+  keepNamesForHook(target, prepared, io);
   io.stderr(
     `sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${target.path}\nsysprompt: ${settingHint(target)}\n`,
   );
   io.stdout(`${target.setting}\n`);
   return exitCodeFor(result.diagnostics, flags.strict);
+}
+
+/**
+ * Keeps the element names the export escaped the repository's texts against
+ * for the agent's hook ({@link recordExportNames}): the names its own flags
+ * gave (`--append-system-prompt "<deploy_rules>…"`) are known to no config
+ * file the hook reads. An `--out` export keeps them only in a cache folder
+ * that is there already (it never makes one). A cache that cannot be
+ * written is said, not fatal.
+ */
+export function keepNamesForHook(
+  { agent, cache }: Pick<ExportTarget, "agent" | "cache">,
+  prepared: Pick<PreparedPrompt, "wrapperNames">,
+  io: CliIo,
+): void {
+  if (!hasHookSnippet(agent) || prepared.wrapperNames === undefined) return;
+  try {
+    recordExportNames(agent, prepared.wrapperNames, {
+      env: io.env,
+      home: io.home ?? homeFolder(),
+      create: cache === true,
+    });
+  } catch (error) {
+    io.stderr(
+      `sysprompt: warning: the element names of this export are not kept for the ${agent} hook (${(error as Error).message}): files it gives on touch are escaped against your config files' names only\n`,
+    );
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ import { showPath } from "./_show-path.js";
 import {
   type ExportFlags,
   type ExportTarget,
+  keepNamesForHook,
   resolvedTarget,
   settingHint,
   writeTarget,
@@ -67,6 +68,7 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
           writes = writes.then(async () => {
             try {
               const outcome = await writeTarget(target, text);
+              keepNamesForHook(target, render.prepared, io);
               io.stdout(outcome === "written" ? `exported ${target.path}\n` : "export unchanged\n");
             } catch (error) {
               // The file became a link or a folder mid-session: said, and watching goes on.
