@@ -8,6 +8,7 @@ import {
   PartialCallError,
   type Places,
   parseSource,
+  placeMap,
   placesFrom,
   TemplateError,
   toTemplateError,
@@ -265,32 +266,23 @@ export function createEngine(): Engine {
   }
 
   /**
-   * Where `source`'s calls are ({@link placesFrom}): its tree parsed when an
-   * error needs a place, never kept on the cache entry, which counts its
-   * source and tags but not the tree (a one-tag template of 9,900 pairs,
-   * 110 KB, that failed once kept a 4.2 MB tree; review rev45b F3). Each
-   * parse is a compile of the prompt's ({@link PromptCompiles}): past its
-   * total the error has no place. One render parses a text at most once
-   * while its failure unwinds (the last tree is the render's, let go with it).
+   * Where a template compiled ahead of time has its calls ({@link placesFrom}):
+   * its text parsed on the first error that needs a place, once, and only
+   * the places kept, never the tree (a one-tag template of 9,900 pairs,
+   * 110 KB, that failed once kept a 4.2 MB tree; review rev45b F3). The parse
+   * is charged to the prompt's compiles by its characters
+   * ({@link PromptCompiles.chargeParse}): past their total the error has no place.
    */
   function placesOf(source: string, size: TemplateSize | undefined): Places {
     return placesFrom(() => {
-      const spending = budget;
-      const last = spending === undefined ? undefined : lastTrees.get(spending);
-      if (last?.source === source) return last.tree;
       try {
-        spending?.compiles.charge(size);
+        budget?.compiles.chargeParse(size, source.length);
       } catch {
         return undefined;
       }
-      const tree = compiler().parseWithoutProcessing(source);
-      if (spending !== undefined) lastTrees.set(spending, { source, tree });
-      return tree;
+      return compiler().parseWithoutProcessing(source);
     });
   }
-
-  /** The tree a render parsed last to place an error, dropped with the render's budget. */
-  const lastTrees = new WeakMap<RenderBudget, { source: string; tree: unknown }>();
 
   function compileOptions(): CompileOptions {
     const knownHelpers: Record<string, boolean> = {};
@@ -335,11 +327,13 @@ export function createEngine(): Engine {
     if (entry === undefined) {
       try {
         const ast = parseSource(compiler(), source);
+        // Its places from this parse, before code generation changes the tree: never parsed again to place an error.
+        const places = placesFrom(placeMap(ast));
         // One parse and one code generation, done now rather than lazily on
         // the first call (as hb.compile would), so an unknown helper is a
         // compile error that `check` sees without data.
         const template = fromSpec(precompileAst(compiler(), ast));
-        entry = { places: placesOf(source, size), template };
+        entry = { places, template };
       } catch (error) {
         entry = toTemplateError(compiler(), error, undefined);
       }
