@@ -399,12 +399,48 @@ export function createEngine(): Engine {
     cachedTags += tags;
   }
 
+  /** Bumped when a helper changes: what was compiled before is compiled again. */
+  let helperGeneration = 0;
+
+  /**
+   * `source` compiled ({@link compile}) for the render spending `spending`,
+   * looked up once a prompt and then taken from `mine`: the engine's maps
+   * are keyed by source, and V8 hashes a text longer than 16,383 characters
+   * by its length alone, so a lookup compares it with every kept text of
+   * that length, to the first character that differs. Eight 1 MB partials
+   * of one length that differ only at their end cost 0.3 ms a call: 20,000
+   * calls took 5.7 s of CPU (issue 24, found with review rev47b F1).
+   */
+  function compiledFor(
+    mine: WeakMap<
+      PromptCompiles,
+      { work: PromptWork | undefined; helpers: number; compiled: Compiled }
+    >,
+    source: string,
+    spending: RenderBudget | undefined,
+  ): Compiled {
+    const compiles = spending?.compiles;
+    const work = spending?.work;
+    const known = compiles === undefined ? undefined : mine.get(compiles);
+    if (known !== undefined && known.work === work && known.helpers === helperGeneration) {
+      return known.compiled;
+    }
+    const compiled = compile(source, work, compiles);
+    if (compiles !== undefined) mine.set(compiles, { work, helpers: helperGeneration, compiled });
+    return compiled;
+  }
+
   /**
    * A partial as a function, so it compiles through the same cache, its
    * errors are located, and its depth and output count against the render's
    * budget.
    */
   function partial(name: string, source: string | PartialFunction): TemplateDelegate {
+    // What this partial compiled to in each prompt (its compiles), for the render's work and the engine's helpers.
+    const mine = new WeakMap<
+      PromptCompiles,
+      { work: PromptWork | undefined; helpers: number; compiled: Compiled }
+    >();
     return (context: unknown, options?: RuntimeOptions) => {
       const spending = budget;
       // The render's, not the wrapper's: wrappers are kept across renders ({@link wrapperOf}).
@@ -419,7 +455,7 @@ export function createEngine(): Engine {
         if (typeof source === "function") {
           result = String(source(context) ?? "");
         } else {
-          compiled = compile(source, spending?.work, spending?.compiles);
+          compiled = compiledFor(mine, source, spending);
           result = compiled.template(context, options);
           if (finish) {
             // Read whole, callees' text included, at each partial level (review rev45b F6).
@@ -589,6 +625,7 @@ export function createEngine(): Engine {
     },
     registerHelper(name, fn) {
       hb.registerHelper(name, meterHelper(fn, currentBudget, noop, helperErrorGuard(hb, name)));
+      helperGeneration++;
       setup = undefined;
       cache.clear();
       kept = new WeakMap();
