@@ -9,6 +9,7 @@ import {
   MAX_PROMPT_COMPILES,
   MAX_PROMPT_INPUT,
   MAX_PROMPT_OUTPUT,
+  MAX_PROMPT_PLACE_PARSE_CHARS,
   MAX_PROMPT_REREAD,
   MAX_PROMPT_TAGS,
   MAX_PROMPT_WORDS,
@@ -51,6 +52,26 @@ export class PromptCompiles {
     }
     this.compiled++;
     this.compiledTags += tags;
+  }
+
+  /** Characters parsed only to place errors ({@link chargeParse}). */
+  parsedChars = 0;
+
+  /**
+   * Charges a parse of `chars` characters made to place an error (a template
+   * compiled ahead of time, whose tree was never at hand): one compile of
+   * `size`, and its characters against {@link MAX_PROMPT_PLACE_PARSE_CHARS},
+   * since a parse costs by its text, not its tags (a 1 MB text of five tags
+   * takes 150 ms to 1 s; review rev47b F1). Throws, before it, past the limits.
+   */
+  chargeParse(size: TemplateSize | undefined, chars: number): void {
+    if (this.parsedChars + chars > MAX_PROMPT_PLACE_PARSE_CHARS) {
+      throw new TemplateError(
+        `Template not parsed: the prompt parsed more than ${MAX_PROMPT_PLACE_PARSE_CHARS} characters to place errors`,
+      );
+    }
+    this.charge(size);
+    this.parsedChars += chars;
   }
 }
 

@@ -253,38 +253,92 @@ function parseProblem(expecting: string): string {
 /** A place in a template's text. */
 type Place = { line?: number; column?: number };
 
-/** Where a template's partial calls and decorators are, found on demand: parsed only when an error needs a place. */
+/** Where a template's partial calls and decorators are: what an error needs to be placed. */
 export interface Places {
   partialCall(name: string): Place;
   decorator(name: string): Place;
 }
 
-/** How many answers one template's {@link Places} keeps, and the longest name kept. */
-const MAX_KEPT_PLACES = 8;
-const MAX_PLACE_NAME_CHARS = 256;
+/**
+ * Every place {@link toTemplateError} can ask of one template, found in one
+ * walk of its syntax tree: the first `{{> name}}` (or `{{#> name}}`) of each
+ * name, the first call whose name is computed (`{{> (lookup . "x")}}`: a
+ * name no call spells out was made by it), and the first `{{* name}}` of
+ * each name. At most one entry a tag, so bounded by the template's tags.
+ */
+export interface PlaceMap {
+  readonly calls: ReadonlyMap<string, Place>;
+  readonly computed: Place;
+  readonly decorators: ReadonlyMap<string, Place>;
+}
+
+/** The map of a template without partial calls or decorators (most templates). */
+const NO_PLACES: PlaceMap = { calls: new Map(), computed: {}, decorators: new Map() };
+
+/** Every place of `ast` ({@link PlaceMap}), in source order, the first of each name. */
+export function placeMap(ast: unknown): PlaceMap {
+  const calls = new Map<string, Place>();
+  const decorators = new Map<string, Place>();
+  let computed: Place = {};
+  // Depth first, a node before its children (nesting is capped): the first node met is the first written.
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) if (child !== null && typeof child === "object") visit(child);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    const type = record.type;
+    if (type === "PartialStatement" || type === "PartialBlockStatement") {
+      const callee = record.name as { type?: unknown; original?: unknown } | undefined;
+      const place = locationOf(record);
+      if (place.line !== undefined) {
+        const name = String(callee?.original);
+        if (!calls.has(name)) calls.set(name, place);
+        if (callee?.type === "SubExpression" && computed.line === undefined) computed = place;
+      }
+    } else if (type === "Decorator" || type === "DecoratorBlock") {
+      const name = String((record.path as { original?: unknown } | undefined)?.original);
+      const place = locationOf(record);
+      if (place.line !== undefined && !decorators.has(name)) decorators.set(name, place);
+    }
+    for (const key in record) {
+      if (key === "loc") continue;
+      const child = record[key];
+      if (child !== null && typeof child === "object") visit(child);
+    }
+  };
+  if (ast !== null && typeof ast === "object") visit(ast);
+  if (calls.size === 0 && decorators.size === 0) return NO_PLACES;
+  return { calls, computed, decorators };
+}
 
 /**
- * The places of a template whose syntax tree `parse` gives (undefined: not
- * parsed, no place). Each answer is kept (a few, for short names), never the
- * tree: a partial that fails 16 levels deep, in each of 60 sections, asks
- * the same question 960 times, and parsed its 45 KB text each time (91 s
- * of CPU; issue 24, review rev46c F2), while a kept tree of 110 KB of text
+ * The places of a template, from its {@link PlaceMap}: given (made from the
+ * tree its compile parsed), or made by `parse` on the first question and
+ * kept, never the tree (undefined: not parsed, no place; asked again). A
+ * template is parsed at most once to place its errors, whatever is asked
+ * of it: keeping answers one name at a time (at most 8 of them) let 16
+ * sections failing on 16 missing names fill two 1 MB partials' answers,
+ * and then each level of a chain between them parsed 1 MB again, 3 s of
+ * CPU a section (issue 24, review rev47b F1); a kept tree of 110 KB of text
  * weighed 4.2 MB (rev45b F3).
  */
-export function placesFrom(parse: () => unknown): Places {
-  const found = new Map<string, Place>();
-  const answer = (key: string, look: (tree: unknown) => Place): Place => {
-    const known = found.get(key);
-    if (known !== undefined) return known;
-    const tree = parse();
-    if (tree === undefined) return {};
-    const place = look(tree);
-    if (found.size < MAX_KEPT_PLACES && key.length <= MAX_PLACE_NAME_CHARS) found.set(key, place);
-    return place;
+export function placesFrom(source: PlaceMap | (() => unknown)): Places {
+  let map = typeof source === "function" ? undefined : source;
+  const known = (): PlaceMap | undefined => {
+    if (map === undefined && typeof source === "function") {
+      const tree = source();
+      if (tree !== undefined) map = placeMap(tree);
+    }
+    return map;
   };
   return {
-    partialCall: (name) => answer(`>${name}`, (tree) => findPartialCall(tree, name)),
-    decorator: (name) => answer(`*${name}`, (tree) => findDecorator(tree, name)),
+    partialCall: (name) => {
+      const found = known();
+      if (found === undefined) return {};
+      return found.calls.get(name) ?? found.computed;
+    },
+    decorator: (name) => known()?.decorators.get(name) ?? {},
   };
 }
 
@@ -345,52 +399,4 @@ function ourWords(message: string): string {
     return `a partial takes at most one argument, its context (key=value pairs besides), got ${partialArguments}`;
   }
   return message;
-}
-
-/**
- * Where `{{> name}}` (or `{{#> name}}`) first appears in a template's AST;
- * for a name no call spells out, the first call whose name is computed
- * (`{{> (lookup . "x")}}`), which is the one that produced it.
- */
-function findPartialCall(ast: unknown, name: string): { line?: number; column?: number } {
-  const isCall = (record: Record<string, unknown>) =>
-    record.type === "PartialStatement" || record.type === "PartialBlockStatement";
-  const callee = (record: Record<string, unknown>) =>
-    record.name as { type?: unknown; original?: unknown } | undefined;
-  const named = findNode(ast, (r) => isCall(r) && String(callee(r)?.original) === name);
-  if (named.line !== undefined) return named;
-  return findNode(ast, (r) => isCall(r) && callee(r)?.type === "SubExpression");
-}
-
-/** Where the decorator `{{* name}}` (or the block `{{#* name}}`) first appears. */
-function findDecorator(ast: unknown, name: string): { line?: number; column?: number } {
-  return findNode(
-    ast,
-    (r) =>
-      (r.type === "Decorator" || r.type === "DecoratorBlock") &&
-      String((r.path as { original?: unknown } | undefined)?.original) === name,
-  );
-}
-
-/** The location of the first AST node (in source order) that `test` accepts. */
-function findNode(
-  node: unknown,
-  test: (record: Record<string, unknown>) => boolean,
-): { line?: number; column?: number } {
-  if (node === null || typeof node !== "object") return {};
-  if (Array.isArray(node)) {
-    for (const child of node) {
-      const found = findNode(child, test);
-      if (found.line !== undefined) return found;
-    }
-    return {};
-  }
-  const record = node as Record<string, unknown>;
-  if (test(record)) return locationOf(record);
-  for (const [key, child] of Object.entries(record)) {
-    if (key === "loc") continue;
-    const found = findNode(child, test);
-    if (found.line !== undefined) return found;
-  }
-  return {};
 }

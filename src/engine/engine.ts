@@ -8,6 +8,7 @@ import {
   PartialCallError,
   type Places,
   parseSource,
+  placeMap,
   placesFrom,
   TemplateError,
   toTemplateError,
@@ -266,32 +267,23 @@ export function createEngine(): Engine {
   }
 
   /**
-   * Where `source`'s calls are ({@link placesFrom}): its tree parsed when an
-   * error needs a place, never kept on the cache entry, which counts its
-   * source and tags but not the tree (a one-tag template of 9,900 pairs,
-   * 110 KB, that failed once kept a 4.2 MB tree; review rev45b F3). Each
-   * parse is a compile of the prompt's ({@link PromptCompiles}): past its
-   * total the error has no place. One render parses a text at most once
-   * while its failure unwinds (the last tree is the render's, let go with it).
+   * Where a template compiled ahead of time has its calls ({@link placesFrom}):
+   * its text parsed on the first error that needs a place, once, and only
+   * the places kept, never the tree (a one-tag template of 9,900 pairs,
+   * 110 KB, that failed once kept a 4.2 MB tree; review rev45b F3). The parse
+   * is charged to the prompt's compiles by its characters
+   * ({@link PromptCompiles.chargeParse}): past their total the error has no place.
    */
   function placesOf(source: string, size: TemplateSize | undefined): Places {
     return placesFrom(() => {
-      const spending = budget;
-      const last = spending === undefined ? undefined : lastTrees.get(spending);
-      if (last?.source === source) return last.tree;
       try {
-        spending?.compiles.charge(size);
+        budget?.compiles.chargeParse(size, source.length);
       } catch {
         return undefined;
       }
-      const tree = compiler().parseWithoutProcessing(source);
-      if (spending !== undefined) lastTrees.set(spending, { source, tree });
-      return tree;
+      return compiler().parseWithoutProcessing(source);
     });
   }
-
-  /** The tree a render parsed last to place an error, dropped with the render's budget. */
-  const lastTrees = new WeakMap<RenderBudget, { source: string; tree: unknown }>();
 
   function compileOptions(): CompileOptions {
     const knownHelpers: Record<string, boolean> = {};
@@ -336,11 +328,13 @@ export function createEngine(): Engine {
     if (entry === undefined) {
       try {
         const ast = parseSource(compiler(), source);
+        // Its places from this parse, before code generation changes the tree: never parsed again to place an error.
+        const places = placesFrom(placeMap(ast));
         // One parse and one code generation, done now rather than lazily on
         // the first call (as hb.compile would), so an unknown helper is a
         // compile error that `check` sees without data.
         const template = fromSpec(precompileAst(compiler(), ast));
-        entry = { places: placesOf(source, size), template };
+        entry = { places, template };
       } catch (error) {
         entry = toTemplateError(compiler(), error, undefined);
       }
@@ -406,12 +400,48 @@ export function createEngine(): Engine {
     cachedTags += tags;
   }
 
+  /** Bumped when a helper changes: what was compiled before is compiled again. */
+  let helperGeneration = 0;
+
+  /**
+   * `source` compiled ({@link compile}) for the render spending `spending`,
+   * looked up once a prompt and then taken from `mine`: the engine's maps
+   * are keyed by source, and V8 hashes a text longer than 16,383 characters
+   * by its length alone, so a lookup compares it with every kept text of
+   * that length, to the first character that differs. Eight 1 MB partials
+   * of one length that differ only at their end cost 0.3 ms a call: 20,000
+   * calls took 5.7 s of CPU (issue 24, found with review rev47b F1).
+   */
+  function compiledFor(
+    mine: WeakMap<
+      PromptCompiles,
+      { work: PromptWork | undefined; helpers: number; compiled: Compiled }
+    >,
+    source: string,
+    spending: RenderBudget | undefined,
+  ): Compiled {
+    const compiles = spending?.compiles;
+    const work = spending?.work;
+    const known = compiles === undefined ? undefined : mine.get(compiles);
+    if (known !== undefined && known.work === work && known.helpers === helperGeneration) {
+      return known.compiled;
+    }
+    const compiled = compile(source, work, compiles);
+    if (compiles !== undefined) mine.set(compiles, { work, helpers: helperGeneration, compiled });
+    return compiled;
+  }
+
   /**
    * A partial as a function, so it compiles through the same cache, its
    * errors are located, and its depth and output count against the render's
    * budget.
    */
   function partial(name: string, source: string | PartialFunction): TemplateDelegate {
+    // What this partial compiled to in each prompt (its compiles), for the render's work and the engine's helpers.
+    const mine = new WeakMap<
+      PromptCompiles,
+      { work: PromptWork | undefined; helpers: number; compiled: Compiled }
+    >();
     return (context: unknown, options?: RuntimeOptions) => {
       const spending = budget;
       // The render's, not the wrapper's: wrappers are kept across renders ({@link wrapperOf}).
@@ -426,7 +456,7 @@ export function createEngine(): Engine {
         if (typeof source === "function") {
           result = String(source(context) ?? "");
         } else {
-          compiled = compile(source, spending?.work, spending?.compiles);
+          compiled = compiledFor(mine, source, spending);
           result = compiled.template(context, options);
           if (finish) {
             // Read whole, callees' text included, at each partial level (review rev45b F6).
@@ -596,6 +626,7 @@ export function createEngine(): Engine {
     },
     registerHelper(name, fn) {
       hb.registerHelper(name, meterHelper(fn, currentBudget, noop, helperErrorGuard(hb, name)));
+      helperGeneration++;
       setup = undefined;
       cache.clear();
       kept = new WeakMap();

@@ -55,6 +55,16 @@ export const MAX_PROMPT_COMPILES = 2_048;
 export const MAX_PROMPT_COMPILED_TAGS = 2 * MAX_PROMPT_TAGS;
 
 /**
+ * Most characters one prompt parses only to place its errors: a template
+ * compiled ahead of time (the builtins, a few KB each) is parsed on its first
+ * error that needs a place, once. A template compiled from its text takes
+ * its places from that parse and is never parsed again for them; parsing
+ * again cost by the text (1 MB of five tags: 150 ms to 1 s), which the
+ * compile totals, counting tags, did not see (review rev47b F1).
+ */
+export const MAX_PROMPT_PLACE_PARSE_CHARS = 4 * 1024 * 1024;
+
+/**
  * Deepest chain of partials inside partials in one render. The `{{> base}}`
  * chain of an override is at most two deep (project over user over builtin)
  * and shared partials add a few more; 16 leaves ample room while a partial
