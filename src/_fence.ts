@@ -77,6 +77,7 @@ export function isBlank(text: string, from: number, to: number): boolean {
 
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+const GREATER_THAN = 0x3e;
 
 /**
  * A block still open at the end of a text that runs over whatever follows it:
@@ -407,11 +408,53 @@ export function closeOpenBlocks(text: string, joined: TextStart = false): string
  * either start ({@link TextStart}): a template may print it mid-line, where
  * its first line opens nothing, or on a line of its own, where it may; when
  * no one closer is right for both, the text starts after a blank line of its
- * own. A text with nothing left open is returned as it is.
+ * own. A text with nothing left open is returned as it is, but for a line
+ * break after a last line that is what it is only alone on its line (its
+ * own closing fence: {@link endsWithBareRun}).
  */
 export function closeOpenBlocksOnOwnLine(text: string): string {
   const closed = closeOpenBlocks(text, "either");
-  return closed === text ? text : `${closed}\n`;
+  if (closed !== text) return `${closed}\n`;
+  return endsWithBareRun(text) ? `${text}\n` : text;
+}
+
+/** The characters a line may repeat to close a fence or make a setext underline or a thematic break. */
+const RUN_CHARS = "`~=-*_";
+
+/**
+ * True when the last line of `text` (it ends with no line break) holds, after
+ * any blanks and block quote markers, one character of {@link RUN_CHARS}
+ * repeated, with blanks only between and after: a fence's closing line (of
+ * any length, in any container), a setext heading's underline, a thematic
+ * break. Each is what it is only while nothing follows on its line: a
+ * template writing on after the value (`{{content}}</file>`, `{{vars.ticket}}.
+ * Work on it first.`) made a repository's own closing fence a paragraph's
+ * text, and the fence it closed ran over every later section. The end line
+ * of an HTML block that runs to a closing string (`-->`, `</pre>`) still
+ * holds it with text after it, and ends the block all the same. Reads the
+ * last line only.
+ */
+function endsWithBareRun(text: string): boolean {
+  let from = text.length;
+  while (from > 0) {
+    const code = text.charCodeAt(from - 1);
+    if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
+    from--;
+  }
+  let at = from;
+  while (at < text.length) {
+    const code = text.charCodeAt(at);
+    if (code !== SPACE && code !== TAB && code !== GREATER_THAN) break;
+    at++;
+  }
+  if (at >= text.length) return false;
+  const run = text.charCodeAt(at);
+  if (!RUN_CHARS.includes(text[at] ?? "")) return false;
+  for (let i = at + 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== run && code !== SPACE && code !== TAB) return false;
+  }
+  return true;
 }
 
 /**
