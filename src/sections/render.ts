@@ -1,4 +1,11 @@
-import { closeOpenBlocks, closeOpenBlocksOnOwnLine, wrappedBody } from "../_fence.js";
+import {
+  closeOpenBlocks,
+  closeOpenBlocksOnOwnLine,
+  markPrinted,
+  placePrinted,
+  withoutPrintedMarks,
+  wrappedBody,
+} from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { PromptData } from "../data.js";
 import {
@@ -381,6 +388,7 @@ export function renderSections(
   const unworked: string[] = [];
   const names = new Set<string>();
   const rendered = new Map<SectionTemplate, string | undefined>();
+  const severalLines = new WeakMap<object, { texts: Set<string>; lengths: Set<number> }>();
   // The project's partials already reported as left open (one warning each).
   const openPartials = new Set<string>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
@@ -473,6 +481,17 @@ export function renderSections(
     },
     ...rest,
   };
+
+  /** The texts of several lines each data object holds, found once ({@link textsIn}). */
+  function textsOfSeveralLines(of: PromptData): { texts: Set<string>; lengths: Set<number> } {
+    let found = severalLines.get(of);
+    if (found === undefined) {
+      const texts = textsIn(of);
+      found = { texts, lengths: new Set([...texts].map((t) => t.length)) };
+      severalLines.set(of, found);
+    }
+    return found;
+  }
 
   function dataFor(name: string): PromptData {
     const patch = input.patches?.get(name)?.data;
@@ -581,12 +600,23 @@ export function renderSections(
           return inserted;
         }
       : undefined;
-    const render = () =>
-      engine.render(template.body, dataFor(template.name), {
-        partials: base ? { ...partials, base } : partials,
-        work,
-        partialText: projectPartial,
-      });
+    const render = () => {
+      const data = dataFor(template.name);
+      const { texts, lengths } = textsOfSeveralLines(data);
+      // By length first: a block's output (a new string each time) is not hashed whole.
+      const printed = (value: unknown) =>
+        typeof value === "string" && lengths.has(value.length) && texts.has(value)
+          ? markPrinted(value)
+          : value;
+      return placePrinted(
+        engine.render(template.body, data, {
+          partials: base ? { ...partials, base } : partials,
+          work,
+          partialText: projectPartial,
+          printed,
+        }),
+      );
+    };
     const reuse = input.reuse;
     const patch = input.patches?.get(template.name);
     try {
@@ -620,7 +650,7 @@ export function renderSections(
    */
   function projectPartial(name: string, source: string, text: string): string {
     if (input.ownPartials === undefined || input.ownPartials.has(source)) return text;
-    const ended = withFinalNewline(text);
+    const ended = withFinalNewline(withoutPrintedMarks(text));
     const closed = closeOpenBlocksOnOwnLine(ended);
     if (closed === ended) return ended;
     if (!openPartials.has(name)) {
@@ -732,4 +762,28 @@ function templateDiagnostic(
     ...(located?.line !== undefined ? { line: bodyLine + located.line - 1 } : {}),
     ...(located?.column !== undefined ? { column: located.column } : {}),
   };
+}
+
+/**
+ * The strings of several lines (a line feed or carriage return in them) that
+ * `data`'s objects and arrays hold: the values a render marks where a
+ * template prints them ({@link placePrinted}), so that one printed inside a
+ * list item or a fence of the template stays in it.
+ */
+function textsIn(data: unknown): Set<string> {
+  const texts = new Set<string>();
+  const seen = new Set<object>();
+  const stack: unknown[] = [data];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === "string") {
+      if (value.includes("\n") || value.includes("\r")) texts.add(value);
+      continue;
+    }
+    if (value === null || typeof value !== "object" || seen.has(value)) continue;
+    seen.add(value);
+    if (Array.isArray(value)) for (const item of value) stack.push(item);
+    else for (const item of Object.values(value)) stack.push(item);
+  }
+  return texts;
 }
