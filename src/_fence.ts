@@ -584,6 +584,25 @@ function startsBlock(text: string, from: number, to: number): boolean {
   return HTML_RUNS_ON.some((tag) => head.startsWith(tag));
 }
 
+/**
+ * The characters {@link placePrinted} adds to `text` writing `prefix` before
+ * each line after its first (its end trimmed before a blank one), and after
+ * a last line break: at most, a CRLF counted as two breaks.
+ */
+function prefixGrowth(text: string, prefix: string): number {
+  const blank = prefix.trimEnd().length;
+  let growth = 0;
+  let lineBlank = true;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const code = text.charCodeAt(i);
+    if (code === LINE_FEED || code === CARRIAGE_RETURN) {
+      growth += lineBlank ? blank : prefix.length;
+      lineBlank = true;
+    } else if (code !== SPACE && code !== TAB) lineBlank = false;
+  }
+  return growth + prefix.length;
+}
+
 /** True when `r` still holds `outer`, the block a template opened before a value. */
 function stillIn(r: Reading, outer: OpenBlock): boolean {
   return r.leaf === outer;
@@ -677,6 +696,9 @@ export function placePrinted(text: string): string {
       const copy = copyReading(reading);
       readLine(copy, pending, 0, pending.length);
       prefix = containerPrefix(copy.containers) ?? "";
+      // At most triples the value: containers a value before it opened (a quote per
+      // character) would otherwise write 100 characters before each of its lines.
+      if (prefix !== "" && prefixGrowth(value, prefix) > 2 * value.length + 1024) prefix = "";
     }
     if (prefix === "" && outer === undefined) {
       // In nothing of the template's: as its closing judged it, not read again. The template's
