@@ -764,11 +764,16 @@ function templateDiagnostic(
   };
 }
 
+/** Each data object's own strings of several lines, found once (its strings are read once). */
+const ownTexts = new WeakMap<object, readonly string[]>();
+
 /**
  * The strings of several lines (a line feed or carriage return in them) that
  * `data`'s objects and arrays hold: the values a render marks where a
  * template prints them ({@link placePrinted}), so that one printed inside a
- * list item or a fence of the template stays in it.
+ * list item or a fence of the template stays in it. An object's own strings
+ * are read once ({@link ownTexts}): a budget's patched data shares the rest,
+ * and each render of a fitting walked the megabytes of its texts again.
  */
 function textsIn(data: unknown): Set<string> {
   const texts = new Set<string>();
@@ -776,14 +781,22 @@ function textsIn(data: unknown): Set<string> {
   const stack: unknown[] = [data];
   while (stack.length > 0) {
     const value = stack.pop();
-    if (typeof value === "string") {
-      if (value.includes("\n") || value.includes("\r")) texts.add(value);
-      continue;
-    }
     if (value === null || typeof value !== "object" || seen.has(value)) continue;
     seen.add(value);
-    if (Array.isArray(value)) for (const item of value) stack.push(item);
-    else for (const item of Object.values(value)) stack.push(item);
+    const children: readonly unknown[] = Array.isArray(value) ? value : Object.values(value);
+    let own = ownTexts.get(value);
+    if (own === undefined) {
+      const found: string[] = [];
+      for (const child of children) {
+        if (typeof child === "string" && (child.includes("\n") || child.includes("\r")))
+          found.push(child);
+      }
+      own = found;
+      ownTexts.set(value, own);
+    }
+    for (const text of own) texts.add(text);
+    for (const child of children)
+      if (child !== null && typeof child === "object") stack.push(child);
   }
   return texts;
 }
