@@ -760,3 +760,64 @@ export function placePrinted(text: string): string {
     }
   }
 }
+
+/** {@link printsInBlock}'s answers by template source (a few dozen templates; dropped past this many). */
+const inBlockCache = new Map<string, boolean>();
+const MAX_IN_BLOCK_CACHE = 512;
+
+/** A Handlebars block tag, `{{else}}` or comment alone on its line: Handlebars drops the line. */
+function standaloneTag(line: string): boolean {
+  const t = line.trim();
+  if (!t.startsWith("{{") || !t.endsWith("}}") || t.indexOf("{{", 2) !== -1) return false;
+  const c = t.charAt(2) === "~" ? t.charAt(3) : t.charAt(2);
+  return (
+    c === "#" || c === "/" || c === "^" || c === "!" || t.slice(2).trimStart().startsWith("else")
+  );
+}
+
+/**
+ * True when `source`, a section's template, may print a value inside a
+ * container or a running block of its own ({@link placePrinted}): a line
+ * with a tag (`{{`) inside a fence or an HTML block of kind 1-5 its text
+ * opened, or after a list marker, a block quote marker or an item's indent
+ * its text wrote; and any template that calls a partial (its text is not
+ * read here). Read once per source, as CommonMark reads the template's own
+ * text (a block tag alone on its line left out, as Handlebars drops it):
+ * a template that prints its values at the top level only (every builtin
+ * section) is rendered without marks.
+ */
+export function printsInBlock(source: string): boolean {
+  const known = inBlockCache.get(source);
+  if (known !== undefined) return known;
+  const answer = readsInBlock(source);
+  if (inBlockCache.size >= MAX_IN_BLOCK_CACHE) inBlockCache.clear();
+  inBlockCache.set(source, answer);
+  return answer;
+}
+
+function readsInBlock(source: string): boolean {
+  if (!source.includes("{{")) return false;
+  if (/\{\{~?\s*#?\s*>/.test(source)) return true;
+  const reading = freshReading();
+  let found = false;
+  eachLine(source, (from, to) => {
+    if (found) return;
+    const line = source.slice(from, to);
+    const tag = line.indexOf("{{");
+    if (tag !== -1 && standaloneTag(line)) return;
+    if (tag !== -1) {
+      if (runsOn(reading.leaf)) {
+        found = true;
+        return;
+      }
+      const copy = copyReading(reading);
+      readLine(copy, line, 0, tag);
+      if (copy.containers.length > 0 || runsOn(copy.leaf)) {
+        found = true;
+        return;
+      }
+    }
+    readLine(reading, source, from, to);
+  });
+  return found;
+}

@@ -3,6 +3,7 @@ import {
   closeOpenBlocksOnOwnLine,
   markPrinted,
   placePrinted,
+  printsInBlock,
   withoutPrintedMarks,
   wrappedBody,
 } from "../_fence.js";
@@ -602,6 +603,13 @@ export function renderSections(
       : undefined;
     const render = () => {
       const data = dataFor(template.name);
+      if (!printsInBlock(template.body)) {
+        return engine.render(template.body, data, {
+          partials: base ? { ...partials, base } : partials,
+          work,
+          partialText: projectPartial,
+        });
+      }
       const { texts, lengths } = textsOfSeveralLines(data);
       // By length first: a block's output (a new string each time) is not hashed whole.
       const printed = (value: unknown) =>

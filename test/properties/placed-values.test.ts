@@ -1,7 +1,7 @@
 import { Parser } from "commonmark";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { markPrinted, placePrinted } from "../../src/_fence.js";
+import { markPrinted, placePrinted, printsInBlock } from "../../src/_fence.js";
 import { elementText, valueText, wrapperNames } from "../../src/_prompt-text.js";
 
 // A text of several lines printed by your template inside a container or a
@@ -73,5 +73,16 @@ describe("a text of several lines placed where your template prints it", () => {
   it("takes every mark out, and keeps a text's own SO and SI", () => {
     const placed = placePrinted(`- Notes: ${markPrinted("a\u000eb\nc\u000fd")}\n`);
     expect(placed).toBe("- Notes: a\u000eb\n  c\u000fd\n");
+  });
+
+  it("marks only a template that prints inside a container or a running block of its own, or calls a partial", () => {
+    for (const inside of ["~~~\n{{content}}\n~~~", "- {{x}}", "> {{x}}", "<pre>\n{{x}}", "{{> p}}"])
+      expect(printsInBlock(inside), inside).toBe(true);
+    for (const top of [
+      "Lead: {{x}} tail.",
+      "{{#each a}}\n{{x}}\n{{/each}}",
+      "- a\n\nText.\n\n{{x}}",
+    ])
+      expect(printsInBlock(top), top).toBe(false);
   });
 });
