@@ -389,7 +389,6 @@ export function renderSections(
   const unworked: string[] = [];
   const names = new Set<string>();
   const rendered = new Map<SectionTemplate, string | undefined>();
-  const severalLines = new WeakMap<object, { texts: Set<string>; lengths: Set<number> }>();
   // The project's partials already reported as left open (one warning each).
   const openPartials = new Set<string>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
@@ -771,6 +770,9 @@ function templateDiagnostic(
     ...(located?.column !== undefined ? { column: located.column } : {}),
   };
 }
+
+/** The texts of several lines each data object holds ({@link textsIn}), kept across renders of the same data. */
+const severalLines = new WeakMap<object, { texts: Set<string>; lengths: Set<number> }>();
 
 /** Each data object's own strings of several lines, found once (its strings are read once). */
 const ownTexts = new WeakMap<object, readonly string[]>();
