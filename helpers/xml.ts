@@ -1,5 +1,5 @@
 import type { HelperOptions } from "handlebars";
-import { wrappedBody } from "../src/_fence.js";
+import { withoutPrintedMarks, wrappedBody } from "../src/_fence.js";
 import { marked, READS_BLOCK } from "./_cost.js";
 
 const XML_ENTITIES: Record<string, string> = {
@@ -83,7 +83,8 @@ export const xmlBlock = marked(function xmlBlock(
     throw new Error('must be used as a block with a tag name: {{#xml "tag"}}…{{/xml}}');
   }
   const name = String(tag);
-  const written = options.fn(this);
+  // A value printed inside is placed as the element's text, not in the template's containers.
+  const written = withoutPrintedMarks(options.fn(this));
   if (written.trim() === "") return "";
   if (!TAG_NAME.test(name)) throw new Error(`"${name}" is not a valid tag name`);
   // Trimmed only where that leaves nothing open the text did not (src/_fence.ts).

@@ -77,6 +77,7 @@ export function isBlank(text: string, from: number, to: number): boolean {
 
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+const GREATER_THAN = 0x3e;
 
 /**
  * A block still open at the end of a text that runs over whatever follows it:
@@ -407,11 +408,53 @@ export function closeOpenBlocks(text: string, joined: TextStart = false): string
  * either start ({@link TextStart}): a template may print it mid-line, where
  * its first line opens nothing, or on a line of its own, where it may; when
  * no one closer is right for both, the text starts after a blank line of its
- * own. A text with nothing left open is returned as it is.
+ * own. A text with nothing left open is returned as it is, but for a line
+ * break after a last line that is what it is only alone on its line (its
+ * own closing fence: {@link endsWithBareRun}).
  */
 export function closeOpenBlocksOnOwnLine(text: string): string {
   const closed = closeOpenBlocks(text, "either");
-  return closed === text ? text : `${closed}\n`;
+  if (closed !== text) return `${closed}\n`;
+  return endsWithBareRun(text) ? `${text}\n` : text;
+}
+
+/** The characters a line may repeat to close a fence or make a setext underline or a thematic break. */
+const RUN_CHARS = "`~=-*_";
+
+/**
+ * True when the last line of `text` (it ends with no line break) holds, after
+ * any blanks and block quote markers, one character of {@link RUN_CHARS}
+ * repeated, with blanks only between and after: a fence's closing line (of
+ * any length, in any container), a setext heading's underline, a thematic
+ * break. Each is what it is only while nothing follows on its line: a
+ * template writing on after the value (`{{content}}</file>`, `{{vars.ticket}}.
+ * Work on it first.`) made a repository's own closing fence a paragraph's
+ * text, and the fence it closed ran over every later section. The end line
+ * of an HTML block that runs to a closing string (`-->`, `</pre>`) still
+ * holds it with text after it, and ends the block all the same. Reads the
+ * last line only.
+ */
+function endsWithBareRun(text: string): boolean {
+  let from = text.length;
+  while (from > 0) {
+    const code = text.charCodeAt(from - 1);
+    if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
+    from--;
+  }
+  let at = from;
+  while (at < text.length) {
+    const code = text.charCodeAt(at);
+    if (code !== SPACE && code !== TAB && code !== GREATER_THAN) break;
+    at++;
+  }
+  if (at >= text.length) return false;
+  const run = text.charCodeAt(at);
+  if (!RUN_CHARS.includes(text[at] ?? "")) return false;
+  for (let i = at + 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== run && code !== SPACE && code !== TAB) return false;
+  }
+  return true;
 }
 
 /**
@@ -452,4 +495,329 @@ function withBlockCloser(before: string): string {
   eachLine(before, (from, to) => readLine(reading, before, from, to));
   const closer = closerOf(reading);
   return closer === undefined ? before : withLine(before, closer);
+}
+
+/**
+ * The marks a render puts around each text of several lines its data holds
+ * where a template prints it ({@link placePrinted} reads and removes them):
+ * the control characters SO and SI, each followed by this process's
+ * {@link PRINTED_NONCE}, so that a text's own SO or SI (a repository's file
+ * may hold them; a data text loses any marks it holds) is never read as one.
+ * One-byte characters: a prompt of them stays one byte a character (a
+ * two-byte mark made every section's text two bytes a character, and its
+ * later reads slower).
+ */
+const PRINTED_NONCE = `${Math.random().toString(36).slice(2, 12)}${Math.random().toString(36).slice(2, 12)}`;
+export const PRINTED_OPEN = `\u000e${PRINTED_NONCE}`;
+export const PRINTED_CLOSE = `\u000f${PRINTED_NONCE}`;
+
+/** `text` without the marks of {@link PRINTED_OPEN} and {@link PRINTED_CLOSE}. */
+export function withoutPrintedMarks(text: string): string {
+  if (!text.includes(PRINTED_OPEN) && !text.includes(PRINTED_CLOSE)) return text;
+  return text.replaceAll(PRINTED_OPEN, "").replaceAll(PRINTED_CLOSE, "");
+}
+
+/** `value` between the marks, for {@link placePrinted}. */
+export function markPrinted(value: string): string {
+  return PRINTED_OPEN + withoutPrintedMarks(value) + PRINTED_CLOSE;
+}
+
+/**
+ * True when a line the template wrote in `text` (outside the marked values)
+ * may start a container or a block that runs on: after blanks, `>`, a list
+ * marker (`-`, `+`, `*` or digits and `.` or `)`, then a blank or the line's
+ * end), a run of backticks or tildes, or `<!`, `<?`, `<pre`, `<script`,
+ * `<style`, `<textarea`. Else no value is in anything of the template's and
+ * each reads as its closing judged it ({@link placePrinted} is done). Reads
+ * the template's text only (the part of a line after a value counts as a
+ * line's start: more is read, never less).
+ */
+function opensAnyBlock(text: string): boolean {
+  let at = 0;
+  while (at < text.length) {
+    const open = text.indexOf(PRINTED_OPEN, at);
+    const end = open === -1 ? text.length : open;
+    let line = at;
+    while (line < end) {
+      if (startsBlock(text, line, end)) return true;
+      let next = line;
+      while (next < end) {
+        const code = text.charCodeAt(next);
+        if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
+        next++;
+      }
+      line = next + 1;
+    }
+    if (open === -1) break;
+    const close = text.indexOf(PRINTED_CLOSE, open);
+    if (close === -1) break;
+    at = close + PRINTED_CLOSE.length;
+  }
+  return false;
+}
+
+const HTML_RUNS_ON = ["<pre", "<script", "<style", "<textarea"];
+
+/** {@link opensAnyBlock} for the line starting at `from` (the template's text ends at `to`). */
+function startsBlock(text: string, from: number, to: number): boolean {
+  let at = from;
+  while (at < to && (text.charCodeAt(at) === SPACE || text.charCodeAt(at) === TAB)) at++;
+  if (at >= to) return false;
+  const code = text.charCodeAt(at);
+  const next = at + 1 < text.length ? text.charCodeAt(at + 1) : -1;
+  const blankAfter = (i: number) => {
+    const c = i < text.length ? text.charCodeAt(i) : -1;
+    return c === -1 || c === SPACE || c === TAB || c === LINE_FEED || c === CARRIAGE_RETURN;
+  };
+  if (code === GREATER_THAN) return true;
+  if (code === BACKTICK || code === TILDE) return true;
+  if (code === 0x2d || code === 0x2b || code === 0x2a) return blankAfter(at + 1);
+  if (code >= 0x30 && code <= 0x39) {
+    let i = at;
+    while (i < to && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+    const mark = text.charCodeAt(i);
+    return (mark === 0x2e || mark === 0x29) && blankAfter(i + 1);
+  }
+  if (code !== 0x3c) return false;
+  if (next === 0x21 || next === 0x3f) return true;
+  const head = text.slice(at, at + 9).toLowerCase();
+  return HTML_RUNS_ON.some((tag) => head.startsWith(tag));
+}
+
+/**
+ * The characters {@link placePrinted} adds to `text` writing `prefix` before
+ * each line after its first (its end trimmed before a blank one), and after
+ * a last line break: at most, a CRLF counted as two breaks.
+ */
+function prefixGrowth(text: string, prefix: string): number {
+  const blank = prefix.trimEnd().length;
+  let growth = 0;
+  let lineBlank = true;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const code = text.charCodeAt(i);
+    if (code === LINE_FEED || code === CARRIAGE_RETURN) {
+      growth += lineBlank ? blank : prefix.length;
+      lineBlank = true;
+    } else if (code !== SPACE && code !== TAB) lineBlank = false;
+  }
+  return growth + prefix.length;
+}
+
+/** True when `r` still holds `outer`, the block a template opened before a value. */
+function stillIn(r: Reading, outer: OpenBlock): boolean {
+  return r.leaf === outer;
+}
+
+/** The prefix that keeps a line inside `containers` (`> `, a list item's indent); undefined past {@link MAX_CLOSER_PREFIX}. */
+function containerPrefix(containers: readonly Reading["containers"][number][]): string | undefined {
+  let prefix = "";
+  for (const c of containers) {
+    prefix += c.quote ? "> " : " ".repeat(c.indent);
+    if (prefix.length > MAX_CLOSER_PREFIX) return undefined;
+  }
+  return prefix;
+}
+
+/** The line `line` (a value's part of it from `from`) written so that it does not end `outer`. */
+function notEnding(line: string, from: number, outer: OpenBlock): string {
+  if (outer.kind === "html") {
+    return line.slice(0, from) + line.slice(from).replaceAll(">", "&gt;");
+  }
+  const at = line.indexOf(outer.fence.char, from);
+  return at === -1 ? line : `${line.slice(0, at)}\\${line.slice(at)}`;
+}
+
+/**
+ * A section's rendered `text` with each marked value ({@link markPrinted})
+ * judged where the template printed it, the marks taken out: a text of
+ * several lines (a repository's `AGENTS.md`, a project's value) printed in a
+ * list item or a block quote of the template's (`- Notes: {{v}}`,
+ * `> {{v}}`) has its later lines written inside it (the item's indent, `> `),
+ * so that a line of the text cannot end the item and read on at the top
+ * level; printed inside a fenced code block or an HTML block the template
+ * opened (`~~~markdown\n{{content}}\n~~~`, `<pre>`), a line of the text that
+ * would end that block has its first fence character written `` \` ``
+ * (`\~`), or each `>` `&gt;`, so that the template's own closing line ends
+ * it; and a block the text leaves open there (its closer was computed for
+ * the text alone) is closed after it, on a line of its own. A value printed
+ * at a line's start is not in the template's containers (the template wrote
+ * none before it). Linear: each line is read once, and once more to test it
+ * inside the template's block.
+ */
+export function placePrinted(text: string): string {
+  if (!text.includes(PRINTED_OPEN) || !opensAnyBlock(text)) return withoutPrintedMarks(text);
+  let reading = freshReading();
+  const parts: string[] = [];
+  /** The text of the line not yet ended, as written. */
+  let pending = "";
+  /** Reads `piece` (a line break ends a line) and writes it. */
+  const feed = (piece: string) => {
+    if (piece === "") return;
+    parts.push(piece);
+    let start = 0;
+    for (let i = 0; i < piece.length; i++) {
+      const code = piece.charCodeAt(i);
+      if (code !== LINE_FEED && code !== CARRIAGE_RETURN) continue;
+      if (pending === "") readLine(reading, piece, start, i);
+      else {
+        const line = pending + piece.slice(start, i);
+        readLine(reading, line, 0, line.length);
+      }
+      pending = "";
+      if (code === CARRIAGE_RETURN && piece.charCodeAt(i + 1) === LINE_FEED) i++;
+      start = i + 1;
+    }
+    pending += piece.slice(start);
+  };
+  let at = 0;
+  while (at < text.length) {
+    const open = text.indexOf(PRINTED_OPEN, at);
+    if (open === -1) {
+      feed(withoutPrintedMarks(text.slice(at)));
+      break;
+    }
+    feed(withoutPrintedMarks(text.slice(at, open)));
+    let close = text.indexOf(PRINTED_CLOSE, open + PRINTED_OPEN.length);
+    if (close === -1) close = text.length;
+    // A mark inside is no value's (a value's own were taken out): the last opening one starts it.
+    const inner = text.indexOf(PRINTED_OPEN, open + 1);
+    const start = inner === -1 || inner > close ? open : text.lastIndexOf(PRINTED_OPEN, close - 1);
+    if (start > open) feed(withoutPrintedMarks(text.slice(open, start)));
+    placeValue(text.slice(start + PRINTED_OPEN.length, close));
+    at = close + PRINTED_CLOSE.length;
+  }
+  return parts.join("");
+
+  /** Writes `value` at the end of what is written so far, inside the template's containers and block. */
+  function placeValue(value: string): void {
+    const outer = runsOn(reading.leaf) ? reading.leaf : undefined;
+    let prefix = "";
+    if (pending !== "") {
+      const copy = copyReading(reading);
+      readLine(copy, pending, 0, pending.length);
+      prefix = containerPrefix(copy.containers) ?? "";
+      // At most triples the value: containers a value before it opened (a quote per
+      // character) would otherwise write 100 characters before each of its lines.
+      if (prefix !== "" && prefixGrowth(value, prefix) > 2 * value.length + 1024) prefix = "";
+    }
+    if (prefix === "" && outer === undefined) {
+      // In nothing of the template's: as its closing judged it, not read again. The template's
+      // text after it is read from a blank line (a value ends with nothing left open).
+      parts.push(value);
+      let last = value.length - 1;
+      while (last >= 0) {
+        const code = value.charCodeAt(last);
+        if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
+        last--;
+      }
+      if (last === -1) pending += value;
+      else {
+        reading = freshReading();
+        pending = value.slice(last + 1);
+      }
+      return;
+    }
+    const blankPrefix = prefix.trimEnd();
+    let start = 0;
+    let first = true;
+    for (;;) {
+      let end = start;
+      while (end < value.length) {
+        const code = value.charCodeAt(end);
+        if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
+        end++;
+      }
+      let line = value.slice(start, end);
+      const lead = first ? "" : isBlank(line, 0, line.length) ? blankPrefix : prefix;
+      if (outer !== undefined && stillIn(reading, outer)) {
+        const whole = pending + lead + line;
+        const test = copyReading(reading);
+        readLine(test, whole, 0, whole.length);
+        if (!stillIn(test, outer)) line = notEnding(line, 0, outer);
+      }
+      feed(lead + line);
+      if (end >= value.length) break;
+      const crlf =
+        value.charCodeAt(end) === CARRIAGE_RETURN && value.charCodeAt(end + 1) === LINE_FEED;
+      feed(crlf ? "\r\n" : (value[end] ?? "\n"));
+      start = end + (crlf ? 2 : 1);
+      first = false;
+      if (start >= value.length) break;
+    }
+    closeAfter(outer);
+    // The template's text after a line break the value ended with goes on inside its containers
+    // (a blank line with no `>` would end its block quote).
+    if (pending === "" && prefix !== "" && parts.length > 0) feed(prefix);
+  }
+
+  /** Closes what the value just written leaves open, but `outer`, the template's own block. */
+  function closeAfter(outer: OpenBlock | undefined): void {
+    const after = pending === "" ? reading : copyReading(reading);
+    if (pending !== "") readLine(after, pending, 0, pending.length);
+    if (runsOn(after.leaf) && after.leaf !== outer) {
+      const closer = closerOf(after);
+      if (closer !== undefined) feed(`${pending === "" ? "" : "\n"}${closer}\n`);
+    }
+  }
+}
+
+/** {@link printsInBlock}'s answers by template source (a few dozen templates; dropped past this many). */
+const inBlockCache = new Map<string, boolean>();
+const MAX_IN_BLOCK_CACHE = 512;
+
+/** A Handlebars block tag, `{{else}}` or comment alone on its line: Handlebars drops the line. */
+function standaloneTag(line: string): boolean {
+  const t = line.trim();
+  if (!t.startsWith("{{") || !t.endsWith("}}") || t.indexOf("{{", 2) !== -1) return false;
+  const c = t.charAt(2) === "~" ? t.charAt(3) : t.charAt(2);
+  return (
+    c === "#" || c === "/" || c === "^" || c === "!" || t.slice(2).trimStart().startsWith("else")
+  );
+}
+
+/**
+ * True when `source`, a section's template, may print a value inside a
+ * container or a running block of its own ({@link placePrinted}): a line
+ * with a tag (`{{`) inside a fence or an HTML block of kind 1-5 its text
+ * opened, or after a list marker, a block quote marker or an item's indent
+ * its text wrote; and any template that calls a partial (its text is not
+ * read here). Read once per source, as CommonMark reads the template's own
+ * text (a block tag alone on its line left out, as Handlebars drops it):
+ * a template that prints its values at the top level only (every builtin
+ * section) is rendered without marks.
+ */
+export function printsInBlock(source: string): boolean {
+  const known = inBlockCache.get(source);
+  if (known !== undefined) return known;
+  const answer = readsInBlock(source);
+  if (inBlockCache.size >= MAX_IN_BLOCK_CACHE) inBlockCache.clear();
+  inBlockCache.set(source, answer);
+  return answer;
+}
+
+function readsInBlock(source: string): boolean {
+  if (!source.includes("{{")) return false;
+  if (/\{\{~?\s*#?\s*>/.test(source)) return true;
+  const reading = freshReading();
+  let found = false;
+  eachLine(source, (from, to) => {
+    if (found) return;
+    const line = source.slice(from, to);
+    const tag = line.indexOf("{{");
+    if (tag !== -1 && standaloneTag(line)) return;
+    if (tag !== -1) {
+      if (runsOn(reading.leaf)) {
+        found = true;
+        return;
+      }
+      const copy = copyReading(reading);
+      readLine(copy, line, 0, tag);
+      if (copy.containers.length > 0 || runsOn(copy.leaf)) {
+        found = true;
+        return;
+      }
+    }
+    readLine(reading, source, from, to);
+  });
+  return found;
 }

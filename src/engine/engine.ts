@@ -2,7 +2,7 @@ import type Handlebars from "handlebars";
 import type { HelperDelegate, RuntimeOptions, TemplateDelegate } from "handlebars";
 import { registerBuiltinHelpers } from "../../helpers/index.js";
 import { meterHelper, type PromptCompiles, type PromptWork, RenderBudget } from "./_budget.js";
-import { useStringAppends } from "./_compat.js";
+import { PRINTED_HOOK, useStringAppends } from "./_compat.js";
 import {
   helperErrorGuard,
   PartialCallError,
@@ -49,6 +49,11 @@ export interface RenderOptions {
    * the text as it is.
    */
   partialText?: (name: string, source: string, text: string) => string;
+  /**
+   * What a value a template prints becomes (not the template's own text):
+   * each value the render prints is given to it. Absent: the value as it is.
+   */
+  printed?: (value: unknown) => unknown;
 }
 
 export interface Engine {
@@ -219,6 +224,9 @@ export function createEngine(): Engine {
   let budget: RenderBudget | undefined;
   /** The render in progress's `partialText`: what a partial's text becomes where it is inserted. */
   let finishing: RenderOptions["partialText"] | undefined;
+  /** The render in progress's `printed`. */
+  let printing: RenderOptions["printed"] | undefined;
+  const printedHook = (value: unknown) => (printing === undefined ? value : printing(value));
   const currentBudget = () => budget;
   const noop = (hb as unknown as { VM?: { noop?: unknown } }).VM?.noop;
   // Handlebars' own helpers (each, if, with, …) are metered and their argument errors located like ours.
@@ -598,10 +606,12 @@ export function createEngine(): Engine {
       const compiled = compile(source, options.work, spending.compiles);
       const outer = budget;
       const outerFinish = finishing;
+      const outerPrinting = printing;
       const outerPartials = rendering;
       budget = spending;
       finishing = options.partialText;
-      setup ??= captureSetup(hb);
+      printing = options.printed;
+      setup ??= captureSetup(hb, printedHook);
       // Emptied when the render returns ({@link forget}).
       const own: RenderPartials = { extra: options.partials, names: [], found: undefined };
       rendering = own;
@@ -614,6 +624,7 @@ export function createEngine(): Engine {
         rendering = outerPartials;
         budget = outer;
         finishing = outerFinish;
+        printing = outerPrinting;
       }
     },
     check(source) {
@@ -698,7 +709,7 @@ interface Container {
  * Handlebars runs a partial, with that set-up, its own partials and a fresh
  * `@root` frame. Redone when a helper changes.
  */
-function captureSetup(hb: HandlebarsInstance): RuntimeSetup {
+function captureSetup(hb: HandlebarsInstance, printed: (value: unknown) => unknown): RuntimeSetup {
   let container: Container | undefined;
   const { COMPILER_REVISION: revision, REVISION_CHANGES: changes } = hb as unknown as {
     COMPILER_REVISION: number;
@@ -721,6 +732,7 @@ function captureSetup(hb: HandlebarsInstance): RuntimeSetup {
     { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false },
   );
   const c = container as Container;
+  c.hooks[PRINTED_HOOK] = printed;
   return {
     options: (data, partials) =>
       ({

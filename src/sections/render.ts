@@ -1,4 +1,12 @@
-import { closeOpenBlocks, closeOpenBlocksOnOwnLine, wrappedBody } from "../_fence.js";
+import {
+  closeOpenBlocks,
+  closeOpenBlocksOnOwnLine,
+  markPrinted,
+  placePrinted,
+  printsInBlock,
+  withoutPrintedMarks,
+  wrappedBody,
+} from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { PromptData } from "../data.js";
 import {
@@ -474,6 +482,17 @@ export function renderSections(
     ...rest,
   };
 
+  /** The texts of several lines each data object holds, found once ({@link textsIn}). */
+  function textsOfSeveralLines(of: PromptData): { texts: Set<string>; lengths: Set<number> } {
+    let found = severalLines.get(of);
+    if (found === undefined) {
+      const texts = textsIn(of);
+      found = { texts, lengths: new Set([...texts].map((t) => t.length)) };
+      severalLines.set(of, found);
+    }
+    return found;
+  }
+
   function dataFor(name: string): PromptData {
     const patch = input.patches?.get(name)?.data;
     return patch ? { ...data, ...patch } : data;
@@ -581,12 +600,30 @@ export function renderSections(
           return inserted;
         }
       : undefined;
-    const render = () =>
-      engine.render(template.body, dataFor(template.name), {
-        partials: base ? { ...partials, base } : partials,
-        work,
-        partialText: projectPartial,
-      });
+    const render = () => {
+      const data = dataFor(template.name);
+      if (!printsInBlock(template.body)) {
+        return engine.render(template.body, data, {
+          partials: base ? { ...partials, base } : partials,
+          work,
+          partialText: projectPartial,
+        });
+      }
+      const { texts, lengths } = textsOfSeveralLines(data);
+      // By length first: a block's output (a new string each time) is not hashed whole.
+      const printed = (value: unknown) =>
+        typeof value === "string" && lengths.has(value.length) && texts.has(value)
+          ? markPrinted(value)
+          : value;
+      return placePrinted(
+        engine.render(template.body, data, {
+          partials: base ? { ...partials, base } : partials,
+          work,
+          partialText: projectPartial,
+          printed,
+        }),
+      );
+    };
     const reuse = input.reuse;
     const patch = input.patches?.get(template.name);
     try {
@@ -620,7 +657,7 @@ export function renderSections(
    */
   function projectPartial(name: string, source: string, text: string): string {
     if (input.ownPartials === undefined || input.ownPartials.has(source)) return text;
-    const ended = withFinalNewline(text);
+    const ended = withFinalNewline(withoutPrintedMarks(text));
     const closed = closeOpenBlocksOnOwnLine(ended);
     if (closed === ended) return ended;
     if (!openPartials.has(name)) {
@@ -732,4 +769,44 @@ function templateDiagnostic(
     ...(located?.line !== undefined ? { line: bodyLine + located.line - 1 } : {}),
     ...(located?.column !== undefined ? { column: located.column } : {}),
   };
+}
+
+/** The texts of several lines each data object holds ({@link textsIn}), kept across renders of the same data. */
+const severalLines = new WeakMap<object, { texts: Set<string>; lengths: Set<number> }>();
+
+/** Each data object's own strings of several lines, found once (its strings are read once). */
+const ownTexts = new WeakMap<object, readonly string[]>();
+
+/**
+ * The strings of several lines (a line feed or carriage return in them) that
+ * `data`'s objects and arrays hold: the values a render marks where a
+ * template prints them ({@link placePrinted}), so that one printed inside a
+ * list item or a fence of the template stays in it. An object's own strings
+ * are read once ({@link ownTexts}): a budget's patched data shares the rest,
+ * and each render of a fitting walked the megabytes of its texts again.
+ */
+function textsIn(data: unknown): Set<string> {
+  const texts = new Set<string>();
+  const seen = new Set<object>();
+  const stack: unknown[] = [data];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value === null || typeof value !== "object" || seen.has(value)) continue;
+    seen.add(value);
+    const children: readonly unknown[] = Array.isArray(value) ? value : Object.values(value);
+    let own = ownTexts.get(value);
+    if (own === undefined) {
+      const found: string[] = [];
+      for (const child of children) {
+        if (typeof child === "string" && (child.includes("\n") || child.includes("\r")))
+          found.push(child);
+      }
+      own = found;
+      ownTexts.set(value, own);
+    }
+    for (const text of own) texts.add(text);
+    for (const child of children)
+      if (child !== null && typeof child === "object") stack.push(child);
+  }
+  return texts;
 }

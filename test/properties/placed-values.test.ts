@@ -1,0 +1,88 @@
+import { Parser } from "commonmark";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { markPrinted, placePrinted, printsInBlock } from "../../src/_fence.js";
+import { elementText, valueText, wrapperNames } from "../../src/_prompt-text.js";
+
+// A text of several lines printed by your template inside a container or a
+// block of its own (src/_fence.ts placePrinted), read by CommonMark's
+// reference parser: your paragraph after it is at the top level, and in a
+// fence or <pre> of yours the text stays inside it (one block before yours).
+
+const LINES = [
+  ...["```", "````", "~~~", "  ```", "   ```", "    ```", "> ```", "- ```", "\t```", "```js"],
+  ...["~~~~~", "  ~~~", "> ~~~", "~~~~~~~~", "``````", " ~~~ ", "<!--", "-->", "<pre>", "</pre>"],
+  ...["<div>", "", "", "text", "- item", "    indented", "  code", "***", "<script>", "  <!--"],
+  ...["  <pre>", "x", "1. one", "> quote", "===", "---"],
+];
+const NAMES = wrapperNames([], false, []);
+
+const AROUND: Record<string, (v: string) => string> = {
+  item: (v) => `- Notes: ${v}`,
+  itemLine: (v) => `- Notes:\n  ${v}`,
+  nested: (v) => `- a\n  - ${v}`,
+  ordered: (v) => `1. ${v}`,
+  quote: (v) => `> ${v}`,
+  midLine: (v) => `Lead: ${v} tail.`,
+};
+const INSIDE: Record<string, (v: string) => string> = {
+  tildes: (v) => `~~~markdown\n${v}\n~~~`,
+  backticks: (v) => `\`\`\`\n${v}\n\`\`\``,
+  pre: (v) => `<pre>\n${v}\n</pre>`,
+  itemFence: (v) => `- a\n\n  ~~~\n  ${v}\n  ~~~`,
+  quoteFence: (v) => `> ~~~\n> ${v}\n> ~~~`,
+};
+const AFTER = "\n\nMARKER-AFTER your next line.\n";
+
+function topLevel(markdown: string): { blocks: number; markerLast: boolean } {
+  const blocks = [];
+  for (let n = new Parser().parse(markdown).firstChild; n !== null; n = n.next) blocks.push(n);
+  const last = blocks[blocks.length - 1];
+  const markerLast =
+    last?.type === "paragraph" && (last.firstChild?.literal ?? "").startsWith("MARKER-AFTER");
+  return { blocks: blocks.length, markerLast };
+}
+
+const texts = fc.array(fc.constantFrom(...LINES), { minLength: 2, maxLength: 6 });
+
+describe("a text of several lines placed where your template prints it", () => {
+  it("in your list item, ordered item, nested item, quote or mid-line: your next paragraph is top level", () => {
+    fc.assert(
+      fc.property(texts, fc.constantFrom(...Object.keys(AROUND)), (lines, shape) => {
+        const text = lines.join("\n");
+        for (const v of [elementText(text, NAMES), valueText(text, NAMES)]) {
+          const placed = placePrinted(`${AROUND[shape]?.(markPrinted(v))}${AFTER}`);
+          expect(topLevel(placed).markerLast, JSON.stringify(placed)).toBe(true);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("inside your fence, <pre>, an item's fence or a quote's fence: the text stays in it", () => {
+    fc.assert(
+      fc.property(texts, fc.constantFrom(...Object.keys(INSIDE)), (lines, shape) => {
+        const v = elementText(lines.join("\n"), NAMES);
+        const placed = placePrinted(`${INSIDE[shape]?.(markPrinted(v))}${AFTER}`);
+        expect(topLevel(placed), JSON.stringify(placed)).toEqual({ blocks: 2, markerLast: true });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("takes every mark out, and keeps a text's own SO and SI", () => {
+    const placed = placePrinted(`- Notes: ${markPrinted("a\u000eb\nc\u000fd")}\n`);
+    expect(placed).toBe("- Notes: a\u000eb\n  c\u000fd\n");
+  });
+
+  it("marks only a template that prints inside a container or a running block of its own, or calls a partial", () => {
+    for (const inside of ["~~~\n{{content}}\n~~~", "- {{x}}", "> {{x}}", "<pre>\n{{x}}", "{{> p}}"])
+      expect(printsInBlock(inside), inside).toBe(true);
+    for (const top of [
+      "Lead: {{x}} tail.",
+      "{{#each a}}\n{{x}}\n{{/each}}",
+      "- a\n\nText.\n\n{{x}}",
+    ])
+      expect(printsInBlock(top), top).toBe(false);
+  });
+});
