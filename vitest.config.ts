@@ -55,6 +55,10 @@ const SLOW = [
   "test/catalogue/hostile-git-global-config.test.ts",
   // Ten runs of list, expand and check in a checkout that is the home folder: 3-4 s.
   "test/catalogue/hostile-home-user-folders-cli.test.ts",
+  // Three renders with both config files and a user-level rules folder: 1.3 s under load.
+  "test/catalogue/hostile-project-agent-user-rules.test.ts",
+  // Two snapshot runs with --update, each copying and rendering a scenario: 1.5 s under load.
+  "test/catalogue/hostile-snapshot-private-fixture.test.ts",
   // Three runs of serve --open, each waiting for the opener or its note: 5-7 s under load.
   "test/catalogue/hostile-opener-home.test.ts",
   // Waits on real time (deadlines, fallbacks, watch's settling) or runs the built CLI many

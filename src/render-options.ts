@@ -1,6 +1,6 @@
 import { toPosix } from "./_paths.js";
 import { type AppliedPreset, applyPreset, loadChosenPreset } from "./agents/index.js";
-import { agentConfigFile, type OptionProvenance } from "./config/index.js";
+import { agentConfigFile, type ConfigFile, type OptionProvenance } from "./config/index.js";
 import type { GatherInputs } from "./gather/inputs.js";
 import type { OptionName } from "./options/registry.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
@@ -46,6 +46,7 @@ export async function resolveRenderOptions(
     given.agent === undefined ? agentConfigFile(config.files) : undefined,
   );
   const preset = applyPreset(normalized, options, loaded.preset);
+  const agentNotice = loaded.ignored ? [] : projectAgentDropsYours(given, config.files, preset);
   // A file's agent that names no preset was ignored: the agent in use is the default.
   if (loaded.ignored) preset.report = { ...preset.report, ignored: loaded.ignored };
   const provenance = loaded.ignored
@@ -70,6 +71,35 @@ export async function resolveRenderOptions(
     provenance,
     origins: loaded.ignored ? { ...origins, agent: { source: "default" } } : origins,
     ...(given.configFiles === true ? { configFiles: config.files.map((f) => f.path) } : {}),
-    diagnostics: [...untrusted, ...loaded.diagnostics, ...config.diagnostics],
+    diagnostics: [...untrusted, ...loaded.diagnostics, ...config.diagnostics, ...agentNotice],
   };
+}
+
+/**
+ * A project's `agent:` chooses the preset, and a preset leaves out the rule
+ * sources its agent loads itself, your own folders too (`user:claude` for
+ * claude-code: the agent would read them twice). That is by design, but the
+ * project chose it: a warning at the project's `agent:` line says which of
+ * your sources it took out and how to have them back.
+ */
+function projectAgentDropsYours(
+  given: SystemPromptOptions,
+  files: readonly ConfigFile[],
+  preset: AppliedPreset,
+): Diagnostic[] {
+  if (given.agent !== undefined) return [];
+  const file = files.findLast((f) => f.values.agent !== undefined);
+  const yours = preset.report.ruleSourcesLeftOut.filter((s) => s.startsWith("user:"));
+  if (file?.layer !== "project" || yours.length === 0) return [];
+  const line = file.lines.get("agent");
+  const name = preset.report.name;
+  return [
+    {
+      level: "warning",
+      code: "config-project-agent-user-rules",
+      message: `agent: ${name} (the project's) leaves out your rule sources ${yours.join(", ")}, which ${name} loads itself: the prompt is for ${name}; for another agent, give --agent NAME (the project's agent: then does not count) and your rules are back`,
+      path: file.path,
+      ...(line !== undefined ? { line } : {}),
+    },
+  ];
 }

@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { constants } from "node:fs";
 import { lstat, mkdir, open, readdir, readlink, rm, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { basename, join } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import { cacheRoot, readyCacheFolder } from "../_cache-location.js";
 import { randomHex } from "../_crypto.js";
 import { realpathOrSelf } from "../_fs.js";
@@ -11,6 +11,7 @@ import { realpathSyncLinear } from "../_realpath.js";
 import { KIND_WORDS } from "../_safe-write.js";
 import {
   type Enter,
+  type PrivateCheck,
   type Reach,
   reachRefusal,
   type WalkedFolder,
@@ -114,7 +115,24 @@ export interface CopyHow {
   signal?: AbortSignal;
   /** The time `signal` stands for, for the problem's words. */
   timeMs?: number;
+  /**
+   * The real project's path rules, which a copy (with no `.git`, no exclude
+   * file) would lose. `keep` (`explain --simulate`, with `reach`): a folder
+   * that is a repository of its own there gets an empty `.git` in the copy,
+   * and each file the door calls private there (but for a hidden name, which
+   * the copy keeps by itself) is named in the copy's exclude file
+   * ({@link writeKeptRules}), so the copy's door refuses what the real one
+   * does and reads what it reads. `refuse` (scenarios, with `check`): such a
+   * file is a problem, since no golden may hold it. Default: none.
+   */
+  privateRules?: { mode: "keep" } | { mode: "refuse"; check: PrivateCheck };
 }
+
+/** Files named in one copied exclude file at most (the door's cap on one ignore file): past it, left out. */
+const MAX_KEPT_RULES = 2_000;
+
+/** The paths a copy that keeps the real project's rules must name as private: by the folder that holds the `.git` they fall under. */
+export type KeptRules = Map<string, string[]>;
 
 /** The folder sandboxes are made in: `$XDG_CACHE_HOME/sysprompt/snapshots`, else `~/.cache/…`. */
 export function defaultSandboxParent(
@@ -146,6 +164,8 @@ export async function makeSandbox(
   skipped: SandboxProblem[];
   /** The folders left out because git ignores them (`skipIgnored`), in the order met. */
   ignored: string[];
+  /** With `privateRules` `keep`: what {@link writeKeptRules} writes once the copy is done. */
+  kept: KeptRules;
 }> {
   const name = `run-${hostTag()}-${process.pid}-${randomHex(6)}`;
   let root: string;
@@ -175,6 +195,9 @@ export async function makeSandbox(
     // never copied into itself.
     within: await realpathOrSelf(dir),
     parent: await realpathOrSelf(parent),
+    from: dir,
+    copyRoot: sandbox.copy,
+    kept: new Map([["", []]]),
   };
   try {
     await mkdir(join(root, "scenario"));
@@ -215,9 +238,30 @@ export async function makeSandbox(
     const extra = problems.length - MAX_LISTED;
     const listed = problems.slice(0, MAX_LISTED);
     if (extra > 0) listed.push({ path: dir, reason: `and ${extra} more such entries` });
-    return { problems: listed, skipped: copy.skipped, ignored: copy.ignored };
+    return { problems: listed, skipped: copy.skipped, ignored: copy.ignored, kept: copy.kept };
   }
-  return { sandbox, problems, skipped: copy.skipped, ignored: copy.ignored };
+  return { sandbox, problems, skipped: copy.skipped, ignored: copy.ignored, kept: copy.kept };
+}
+
+/**
+ * Writes the real project's private paths into the copy's exclude files: at
+ * `copy` (whose `.git` the caller has made, as for the root) and in each
+ * repository of its own marked during the copy, as anchored patterns, one
+ * path a line. The copy's door then reads them as the real door reads the
+ * project's own lists.
+ */
+export async function writeKeptRules(copy: string, kept: KeptRules): Promise<void> {
+  for (const [repo, paths] of kept) {
+    if (paths.length === 0) continue;
+    const info = join(copy, repo, ".git", "info");
+    await mkdir(info, { recursive: true });
+    await writeFile(join(info, "exclude"), `${paths.map(anchored).join("\n")}\n`, { flag: "wx" });
+  }
+}
+
+/** `rel` ("a/b", no line break) as a pattern that names it alone: every character git reads as a glob escaped. */
+function anchored(rel: string): string {
+  return `/${rel.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`)}`;
 }
 
 export async function removeSandbox(sandbox: Sandbox): Promise<void> {
@@ -272,6 +316,11 @@ interface Copy {
   within: string;
   /** The sandboxes' folder's real path: left out of a copy it is inside. */
   parent: string;
+  /** The copied folder as given, and its copy: where a kept rule's paths are counted from. */
+  from: string;
+  copyRoot: string;
+  /** With `privateRules` `keep`: the private paths found, by the repository they fall under ("" the copy's root). */
+  kept: KeptRules;
 }
 
 /** Where one folder of the walk is copied to, and how its entries are judged. */
@@ -356,9 +405,11 @@ async function* copyEntries(
       const below = ignore && skip ? childState(ignore, name, source, skip) : undefined;
       const into = join(to, name);
       if (await madeFolder(source, into, problems)) {
+        await markRepository(source, into, copy);
         yield { name, state: { to: into, ownChecks: new Set(), ignore: below } };
       }
     } else if (s?.isFile()) {
+      if (await keptOut(source, copy)) continue;
       await copyFile(source, join(to, name), copy);
     } else if (ownChecks.has(name)) {
       // Not copied: where it is read, it gets its own refusal.
@@ -384,6 +435,58 @@ async function* copyEntries(
       });
     }
   }
+}
+
+/**
+ * With `privateRules` `keep`: gives the copy of `source` an empty `.git` when
+ * `source` is a repository of its own in the real project (a clone, not a
+ * submodule or a worktree of it: {@link Reach.nested}), so that the copy's
+ * door keeps it out of the project's reach as the real one does.
+ */
+async function markRepository(source: string, into: string, copy: Copy): Promise<void> {
+  const reach = copy.how.reach;
+  if (copy.how.privateRules?.mode !== "keep" || reach === undefined) return;
+  const real = join(copy.within, relative(copy.from, source));
+  if ((await reach.nested(join(real, "-"))) !== real) return;
+  await mkdir(join(into, ".git"));
+  copy.kept.set(relative(copy.copyRoot, into).split(sep).join("/"), []);
+}
+
+/**
+ * Whether the regular file `source` stays out of the copy, by the real
+ * project's rules (`privateRules`): `refuse` makes it a problem, `keep`
+ * notes it for the exclude file of the repository it falls under and copies
+ * it (true only past {@link MAX_KEPT_RULES}, or for a name no pattern can
+ * hold: left out, in `skipped`). A hidden name is private in the copy too.
+ */
+async function keptOut(source: string, copy: Copy): Promise<boolean> {
+  const rules = copy.how.privateRules;
+  if (rules === undefined) return false;
+  const check = rules.mode === "refuse" ? rules.check : copy.how.reach?.isPrivate;
+  if (check === undefined) return false;
+  const rel = relative(copy.from, source);
+  const verdict = await check(join(copy.within, rel));
+  if (verdict === undefined || verdict.why.startsWith("hidden") || verdict.why.startsWith("inside"))
+    return false;
+  const words = `${verdict.rel} is ${verdict.why}`;
+  if (rules.mode === "refuse") {
+    copy.problems.push({
+      path: source,
+      reason: `private in the repository (${words}): a golden would hold your file; move it out of the scenario folder`,
+    });
+    return true;
+  }
+  const posix = rel.split(sep).join("/");
+  const repo = [...copy.kept.keys()]
+    .filter((r) => r === "" || posix.startsWith(`${r}/`))
+    .reduce((a, b) => (b.length > a.length ? b : a), "");
+  const paths = copy.kept.get(repo) ?? [];
+  if (paths.length >= MAX_KEPT_RULES || /[\r\n]/.test(posix)) {
+    copy.skipped.push({ path: source, reason: `private (${words}): not copied` });
+    return true;
+  }
+  paths.push(repo === "" ? posix : posix.slice(repo.length + 1));
+  return false;
 }
 
 /**

@@ -1,7 +1,6 @@
-import pc from "picocolors";
 import type { DiagnosticLevel } from "../types.js";
 import type { LevelPainter } from "./format.js";
-import { type CliIo, colorsOn } from "./io.js";
+import { type CliIo, colorsOn, PALETTE_MARK } from "./io.js";
 
 /** The colours a command may use; every one is the identity when colours are off. */
 export interface Palette {
@@ -17,11 +16,11 @@ export interface Palette {
 
 /**
  * Colours only for a terminal, and never when `NO_COLOR` is set to anything
- * but the empty string (https://no-color.org). Only commands that print a
- * report import this file, so `render` never loads picocolors.
+ * but the empty string (https://no-color.org). Each code is marked
+ * ({@link PALETTE_MARK}): the terminal gets only the codes painted here.
  */
 export function paletteFor(io: Pick<CliIo, "isTTY" | "env">): Palette {
-  const c = pc.createColors(colorsOn(io));
+  const c = colorsOn(io) ? marked : plain;
   const byLevel: Record<DiagnosticLevel, (text: string) => string> = {
     error: c.red,
     warning: c.yellow,
@@ -37,3 +36,33 @@ export function paletteFor(io: Pick<CliIo, "isTTY" | "env">): Palette {
     level: (level, text) => byLevel[level](text),
   };
 }
+
+const code = (n: number) => `${PALETTE_MARK}\u001b[${n}m`;
+
+/**
+ * Paints between `open` and `close`; a close met inside (a painted part)
+ * becomes `again`, so the colour goes on after it, as picocolors does.
+ */
+function painter(open: number, close: number, again = code(open)) {
+  const [o, c] = [code(open), code(close)];
+  return (text: string) => `${o}${text.replaceAll(c, again)}${c}`;
+}
+
+const marked = {
+  red: painter(31, 39),
+  green: painter(32, 39),
+  yellow: painter(33, 39),
+  cyan: painter(36, 39),
+  bold: painter(1, 22, code(22) + code(1)),
+  dim: painter(2, 22, code(22) + code(2)),
+};
+
+const same = (text: string) => text;
+const plain: typeof marked = {
+  red: same,
+  green: same,
+  yellow: same,
+  cyan: same,
+  bold: same,
+  dim: same,
+};

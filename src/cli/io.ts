@@ -1,3 +1,4 @@
+import { randomHex } from "../_crypto.js";
 import { escapeControls } from "../_text.js";
 import type { Machine } from "../gather/environment/index.js";
 import type { Diagnostic } from "../types.js";
@@ -38,11 +39,19 @@ export function colorsOn(io: Pick<CliIo, "isTTY" | "env">): boolean {
 }
 
 /**
- * The colour codes the palette (picocolors) writes: bold, dim and their end;
+ * The colour codes the palette (colors.ts) writes: bold, dim and their end;
  * red, green, yellow, cyan and the end of a colour. The only escape sequences
  * that pass {@link terminalSafe}, and only while colours are on.
  */
-const OUR_COLOURS = new RegExp(`${String.fromCharCode(0x1b)}\\[(?:1|2|22|31|32|33|36|39)m`, "g");
+const OUR_COLOUR_FIRST = new RegExp(`^${String.fromCharCode(0x1b)}\\[(?:1|2|22|31|32|33|36|39)m`);
+
+/**
+ * Written before each colour code the palette writes (colors.ts), and taken
+ * out by {@link terminalSafe}: random for each process, so no repository's
+ * text carries it, and a repository's own `ESC[31m` is escaped as any other
+ * control is. Never printed.
+ */
+export const PALETTE_MARK = `\u{E000}${randomHex(8)}\u{E000}`;
 
 /**
  * `io` with both streams made safe for a terminal: every control character
@@ -72,14 +81,15 @@ function shown(text: string): string {
   return escaped === "" || escaped.endsWith("\n") ? escaped : `${escaped}\n`;
 }
 
+/** `text` escaped, but for the palette's own colour codes, each after a {@link PALETTE_MARK}. */
 function keepColours(text: string): string {
-  let out = "";
-  let from = 0;
-  for (const match of text.matchAll(OUR_COLOURS)) {
-    out += escapeControls(text.slice(from, match.index)) + match[0];
-    from = match.index + match[0].length;
+  const [first = "", ...marked] = text.split(PALETTE_MARK);
+  let out = escapeControls(first);
+  for (const part of marked) {
+    const code = OUR_COLOUR_FIRST.exec(part)?.[0] ?? "";
+    out += code + escapeControls(part.slice(code.length));
   }
-  return out + escapeControls(text.slice(from));
+  return out;
 }
 
 /**

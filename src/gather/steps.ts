@@ -308,6 +308,8 @@ async function loadTree(
       ...ceiling,
     }),
     agentLoads: i.agentLoads,
+    // Your global git excludes, found as the door finds them (process.env, the render's home).
+    home: i.home,
   });
   return { value: built, diagnostics: workspaceDiagnostics(built, i.root) };
 }

@@ -40,9 +40,11 @@ export {
 } from "./own-folders.js";
 export {
   enclosingRepositories,
+  excludeRules,
   type PrivatePathsOptions,
   type PrivateVerdict,
   privatePaths,
+  yourIgnoreLists,
 } from "./private-paths.js";
 export {
   findProjectRoot,

@@ -209,9 +209,7 @@ function ownPrivatePaths(
       return { rel, why: "ignored by git" };
     }
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
-    excluded ??= excludePath().then((file) =>
-      file === undefined ? undefined : withFile(undefined, file, "", newPatternBudget()),
-    );
+    excluded ??= excludePath().then((file) => rulesOfFile(file, ""));
     // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.
     if (await isIgnoredPaced(await excluded, rel, signal)) {
       return { rel, why: "excluded by .git/info/exclude" };
@@ -257,11 +255,7 @@ function nestedRepositories(root: string) {
   const exclude = (key: string): Promise<IgnoreRules | undefined> => {
     let rules = excludes.get(key);
     if (rules === undefined) {
-      rules = gitExcludeFile(join(root, key))
-        .catch(() => undefined)
-        .then((file) =>
-          file === undefined ? undefined : withFile(undefined, file, "", newPatternBudget()),
-        );
+      rules = excludeRules(join(root, key));
       excludes.set(key, rules);
     }
     return rules;
@@ -281,11 +275,56 @@ async function globalExcludes(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
   home: string,
+  base = "",
 ): Promise<IgnoreRules | undefined> {
   const config = xdgFolder(env, "XDG_CONFIG_HOME") ?? join(home, ".config");
   const file = join(config, "git", "ignore");
   if (await projectOwns([root])(file)) return undefined;
-  return withFile(undefined, file, "", newPatternBudget());
+  return rulesOfFile(file, base);
+}
+
+/**
+ * The exclude file git reads for the repository whose top is `repo`
+ * ({@link gitExcludeFile}: the common git folder's in a worktree or a
+ * submodule), its patterns rebased to `base`; undefined when there is none.
+ */
+export function excludeRules(repo: string, base = ""): Promise<IgnoreRules | undefined> {
+  return gitExcludeFile(repo)
+    .catch(() => undefined)
+    .then((file) => rulesOfFile(file, base));
+}
+
+/**
+ * The ignore lists that are yours, not the repository's, for the repository
+ * whose top is `repo` (none: a folder in no repository), patterns rebased to
+ * `base`: its exclude file ({@link excludeRules}) and your global git
+ * excludes (unless they lie in `project`). What they name is private for the
+ * door whatever the repository's `.gitignore` takes back; each list is asked
+ * on its own. Anything else that shows a project's names (the workspace
+ * tree) hides what these lists name, so that it says no more than the door.
+ */
+export async function yourIgnoreLists(
+  repo: string | undefined,
+  project: string,
+  options: {
+    env?: Readonly<Record<string, string | undefined>>;
+    home?: string;
+    base?: string;
+  } = {},
+): Promise<IgnoreRules[]> {
+  const base = options.base ?? "";
+  const lists = await Promise.all([
+    repo === undefined ? undefined : excludeRules(repo, base),
+    globalExcludes(project, options.env ?? process.env, options.home ?? homeFolder(), base),
+  ]);
+  return lists.filter((l): l is IgnoreRules => l !== undefined);
+}
+
+/** The patterns of the capped regular file `file` alone, rebased to `base`, with a budget of their own. */
+function rulesOfFile(file: string | undefined, base: string): Promise<IgnoreRules | undefined> {
+  return file === undefined
+    ? Promise.resolve(undefined)
+    : withFile(undefined, file, base, newPatternBudget());
 }
 
 async function rootRules(

@@ -49,9 +49,10 @@ describe("buildWorkspaceTree: the walk is bounded", () => {
     await buildWorkspaceTree(root);
     const rel = (paths: string[]) => [...new Set(paths.map((p) => relative(root, p)))].sort();
     expect(rel(touched.readdir)).toEqual(["", "a", "a/b", "a/b/c"]);
-    // Stat'ed: the repository look-up (.git here and above), the entries shown
-    // (depth 1-3) and the depth-5 AGENTS.md; nothing deeper, nothing skipped.
-    const statted = rel(touched.stat).filter((p) => !p.endsWith(".git"));
+    // Stat'ed: the repository look-up (.git here and above), your global git
+    // excludes (outside the root), the entries shown (depth 1-3) and the
+    // depth-5 AGENTS.md; nothing deeper, nothing skipped.
+    const statted = rel(touched.stat).filter((p) => !p.endsWith(".git") && !p.startsWith(".."));
     expect(statted.filter((p) => p.split("/").length > 5)).toEqual([]);
     expect(statted.filter((p) => /^(build|node_modules|\.cache)(\/|$)|link\//.test(p))).toEqual([]);
     expect(statted).toContain("a/b/c/d/AGENTS.md");

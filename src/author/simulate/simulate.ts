@@ -15,11 +15,13 @@ import { type BoundedCounter, boundedCounter, TOKEN_ENCODING } from "../../token
 import type { Diagnostic, RenderResult } from "../../types.js";
 import {
   defaultSandboxParent,
+  type KeptRules,
   MAX_COPY_MS,
   makeSandbox,
   NOT_COPIED,
   removeSandbox,
   type Sandbox,
+  writeKeptRules,
 } from "../sandbox.js";
 import {
   type Baseline,
@@ -139,9 +141,11 @@ export async function simulatePrompt(
     trusted: opts.trusted,
     root,
   });
-  const { sandbox, problems, skipped, ignored } = await makeSandbox(root, parent, new Set(), {
+  const { sandbox, problems, skipped, ignored, kept } = await makeSandbox(root, parent, new Set(), {
     skipSpecial: true,
     reach,
+    // The copy has no .git: the project's exclude files and its clones' boundaries go with it.
+    privateRules: { mode: "keep" },
     keepTimes: true,
     signal: AbortSignal.timeout(MAX_COPY_MS),
     timeMs: MAX_COPY_MS,
@@ -167,7 +171,7 @@ export async function simulatePrompt(
     };
   }
   try {
-    return await simulateIn(sandbox, options, settings, { project, skipped, ignored });
+    return await simulateIn(sandbox, options, settings, { project, skipped, ignored }, kept);
   } finally {
     await removeSandbox(sandbox);
   }
@@ -178,15 +182,18 @@ async function simulateIn(
   options: SystemPromptOptions,
   settings: SimulateSettings,
   found: Pick<SimulationReport, "project" | "skipped" | "ignored">,
+  kept: KeptRules,
 ): Promise<SimulationReport> {
   const { root, cwd } = found.project;
-  // The project root's own .git marks it as one in the copy too (skills and the tree look for it).
-  // The marker is made after the copy: the folder gets its time back.
+  // The project root's own .git marks it as one in the copy too (skills and the tree look for it),
+  // and the real project's private paths go into the copy's exclude files (see makeSandbox).
+  // Both are made after the copy: the folder gets its time back.
+  const copied = await lstat(sandbox.copy);
   if (await lstat(join(root, ".git")).catch(() => undefined)) {
-    const copied = await lstat(sandbox.copy);
     await mkdir(join(sandbox.copy, ".git"), { recursive: true });
-    await utimes(sandbox.copy, copied.atime, copied.mtime);
   }
+  await writeKeptRules(sandbox.copy, kept);
+  await utimes(sandbox.copy, copied.atime, copied.mtime);
   const copyCwd = join(sandbox.copy, relative(root, cwd));
   if (!(await lstat(copyCwd).catch(() => undefined))?.isDirectory()) {
     return {

@@ -9,9 +9,10 @@ import { runStep } from "../../gather/deadline.js";
 import { builtinPromptsDir } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
-import { listFolder, nestedClones } from "../../repo-files/index.js";
+import { listFolder, nestedClones, projectReach } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import {
+  type CopyHow,
   defaultSandboxParent,
   MAX_FOLDER_LISTING,
   makeSandbox,
@@ -88,6 +89,17 @@ export async function renderScenarioFiles(
   }
 }
 
+/**
+ * How a scenario folder is copied: a file the door would refuse to an
+ * untrusted render of its repository (your `.git/info/exclude`, your global
+ * excludes, a `.gitignore` above the folder: rules the copy does not carry)
+ * refuses the copy, as a link does, rather than reach a golden.
+ */
+async function scenarioCopy(dir: string): Promise<CopyHow> {
+  const reach = await projectReach({ start: dir, home: homeFolder(), trusted: false });
+  return reach.isPrivate ? { privateRules: { mode: "refuse", check: reach.isPrivate } } : {};
+}
+
 /** A sandbox for the folder `dir`. @throws ScenarioError at each entry that cannot be copied. */
 async function sandboxFor(
   dir: string,
@@ -97,7 +109,7 @@ async function sandboxFor(
   const parent = options.sandboxDir ?? defaultSandboxParent(process.env, homeFolder());
   const name = scenarioName(file);
   const own = new Set([basename(file), `${name}.md`, `${name}.diagnostics.txt`]);
-  const { sandbox, problems } = await makeSandbox(dir, parent, own);
+  const { sandbox, problems } = await makeSandbox(dir, parent, own, await scenarioCopy(dir));
   if (sandbox) return sandbox;
   throw new ScenarioError(
     file,
@@ -280,7 +292,7 @@ export async function runSnapshots(
         return [basename(file), `${name}.md`, `${name}.diagnostics.txt`];
       }),
     );
-    const { sandbox, problems } = await makeSandbox(dir, parent, own);
+    const { sandbox, problems } = await makeSandbox(dir, parent, own, await scenarioCopy(dir));
     if (!sandbox) {
       const errors = problems.map((p) => ({ path: p.path, message: p.reason }));
       for (const file of files) scenarios.push(failed(file, errors));

@@ -13,7 +13,13 @@ import {
 import { realpath, statOrUndefinedSync } from "../../_io.js";
 import { nextTurn, pace } from "../../_pace.js";
 import { isBelowCeiling } from "../../_paths.js";
-import { holdsUsableGit, type RepoText, readRepoText } from "../../repo-files/index.js";
+import {
+  excludeRules,
+  holdsUsableGit,
+  type RepoText,
+  readRepoText,
+  yourIgnoreLists,
+} from "../../repo-files/index.js";
 import { listFolderAtOnce, listInBatches } from "../../repo-files/list-folder.js";
 import { NESTED_CONTEXT_NAMES } from "../context-names.js";
 import type { FolderMemo, ListingCache } from "./_listing-cache.js";
@@ -159,6 +165,10 @@ export interface WalkOptions {
    * of them (as a regular file) names none of its files. Default: none.
    */
   agentLoads?: readonly string[];
+  /** Where your global git excludes are found (as the door finds them). Default: `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The home folder, for the same. Default: `homeFolder()`. */
+  home?: string;
 }
 
 /** The ignore files a folder can hold, in rising precedence: ripgrep's `.ignore` outranks `.gitignore`. */
@@ -170,6 +180,8 @@ interface Pending {
   rel: string;
   depth: number;
   rules: IgnoreRules | undefined;
+  /** Your own lists in force there (see {@link yourIgnoreLists}), each asked on its own. */
+  yours: readonly IgnoreRules[];
   /** For a folder of the last level: its context files, already looked up. */
   agents?: Present[];
 }
@@ -210,12 +222,14 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   const budget = newPatternBudget();
   // The deepest folder read: its entries are at depth `deepest + 1`.
   const deepest = Math.max(listDepth, agentsDepth) - 1;
-  const { prefix, rules: inherited } = await inheritedRules(
-    root,
-    budget,
-    options.ceilingDir,
-    signal,
-  );
+  const repo = await findRepository(root, options.ceilingDir);
+  const { prefix, rules: inherited } = await inheritedRules(root, repo, budget, signal);
+  // Your own lists (the exclude file git reads, your global excludes) hide what the door refuses,
+  // whatever a .gitignore takes back; paths are asked below the repository's top (`own`).
+  const own = repo === undefined || repo === root ? "" : `${posixRelative(repo, root)}/`;
+  const yours = await yourListsAt(root, repo, own, options, signal);
+  const byYou = (lists: readonly IgnoreRules[], path: string) =>
+    lists.some((list) => isIgnoredInKeptFolder(list, path));
   // The rules in force in `dir`: those above it and its ignore files `files`
   // (those of IGNORE_FILES it holds, in their order). Most folders hold none,
   // and then nothing is read or awaited.
@@ -236,11 +250,17 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
 
   // The context file of a folder that holds some (`present`, in the names'
   // order), unless the agent loads one of them itself or the rules ignore it.
-  const take = (rel: string, present: readonly Present[], rules: IgnoreRules | undefined) => {
+  const take = (
+    rel: string,
+    present: readonly Present[],
+    rules: IgnoreRules | undefined,
+    lists: readonly IgnoreRules[],
+  ) => {
     if (agentLoads.length > 0 && present.some((p) => agentLoads.includes(p.name))) return;
     const winner = present[0] as Present;
     const path = childRel(rel, winner.name);
-    if (!isIgnoredInKeptFolder(rules, prefix + path)) found.push({ path, ...winner });
+    if (isIgnoredInKeptFolder(rules, prefix + path) || byYou(lists, own + path)) return;
+    found.push({ path, ...winner });
   };
 
   // The deepest level only matters for its context files, and on a large tree
@@ -257,6 +277,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     dir: string,
     rel: string,
     rules: IgnoreRules | undefined,
+    lists: readonly IgnoreRules[],
     known?: Present[],
   ): Promise<void> | undefined => {
     const present = known ?? contextFilesIn(dir, names);
@@ -272,10 +293,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     if (!blind) {
       const files = ignoreFilesWhere(stated);
       if (files.length === 0) {
-        take(rel, present, rules);
+        take(rel, present, rules, lists);
         return undefined;
       }
-      return withIgnoreFiles(dir, rel, rules, files).then((r) => take(rel, present, r));
+      return withIgnoreFiles(dir, rel, rules, files).then((r) => take(rel, present, r, lists));
     }
     return (async () => {
       const none = () => undefined;
@@ -289,18 +310,19 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       const files = ignoreFilesWhere(
         (file) => entries.some((e) => e.name === file) && stated(file),
       );
-      take(rel, exact, await withIgnoreFiles(dir, rel, rules, files));
+      take(rel, exact, await withIgnoreFiles(dir, rel, rules, files), lists);
     })();
   };
 
-  const queue: Pending[] = [{ dir: root, rel: "", depth: 0, rules: inherited }];
+  const queue: Pending[] = [{ dir: root, rel: "", depth: 0, rules: inherited, yours }];
   for (let next = 0; next < queue.length; next++) {
     const { dir, rel, depth, agents } = queue[next] as Pending;
     let rules = (queue[next] as Pending).rules;
+    let lists = (queue[next] as Pending).yours;
     const turn = nextTurn(signal);
     if (turn) await turn;
     if (depth >= listDepth && depth === deepest) {
-      const read = lastLevel(dir, rel, rules, agents);
+      const read = lastLevel(dir, rel, rules, lists, agents);
       if (read) await read;
       continue;
     }
@@ -320,18 +342,24 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     // tmpfs count each subfolder's `..`; btrfs says 1 and is read) needs only
     // the AGENTS.md look-up of the last level.
     if (depth >= listDepth && info?.isDirectory() && info.nlink === 2) {
-      const read = lastLevel(dir, rel, rules);
+      const read = lastLevel(dir, rel, rules, lists);
       if (read) await read;
       continue;
     }
     const shown = depth < listDepth;
     const base = rel === "" ? prefix : `${prefix}${rel}/`;
+    const ownBase = rel === "" ? own : `${own}${rel}/`;
     const folders: ListedEntry[] = [];
     // A subfolder met in a listing or a memo: shown when this folder is, and
     // queued to be read in its turn (one of the last level only when it
     // holds a context file).
-    const subfolder = (name: string, rules: IgnoreRules | undefined): void => {
+    const subfolder = (
+      name: string,
+      rules: IgnoreRules | undefined,
+      yours: readonly IgnoreRules[],
+    ): void => {
       const last = depth + 1 >= listDepth && depth + 1 === deepest;
+      if (byYou(yours, `${ownBase}${name}/`)) return;
       if (shown || !last) {
         if (isIgnoredInKeptFolder(rules, `${base}${name}/`)) return;
         if (shown) folders.push({ name, kind: "dir" });
@@ -341,6 +369,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
             rel: childRel(rel, name),
             depth: depth + 1,
             rules,
+            yours,
           });
         }
         return;
@@ -358,6 +387,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
           rel: childRel(rel, name),
           depth: depth + 1,
           rules,
+          yours,
           agents: present,
         });
       }
@@ -365,7 +395,11 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     // This folder's own context files, as its listing named them: regular
     // files, and links to one (never opened); a dangling or looping link is
     // no instruction file. No look-up unless the listing holds a link.
-    const ownContextFiles = (context: readonly string[], rules: IgnoreRules | undefined) => {
+    const ownContextFiles = (
+      context: readonly string[],
+      rules: IgnoreRules | undefined,
+      yours: readonly IgnoreRules[],
+    ) => {
       if (depth < 1 || context.length === 0) return;
       const present: Present[] = [];
       for (const name of names) {
@@ -375,7 +409,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
           if (stats?.isFile()) present.push({ name, stats, link: true });
         }
       }
-      if (present.length > 0) take(rel, present, rules);
+      if (present.length > 0) take(rel, present, rules, yours);
     };
 
     // A folder whose stat is the one of a listing kept in the cache is not
@@ -408,18 +442,25 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     // git never follows a symlinked .gitignore; neither does the memo (regular files only).
     const files = ignoreFilesWhere((file) => memo.ignoreFiles.includes(file));
     if (files.length > 0) rules = await withIgnoreFiles(dir, rel, rules, files);
+    // A repository of its own below the root (a clone, a submodule): its exclude file, as the door reads it.
+    if (rel !== "" && memo.ignoreFiles.includes(".git")) {
+      const nested = await excludeRules(dir, own + rel);
+      if (nested) lists = [...lists, nested];
+    }
     for (const name of memo.dirs) {
       // The listing itself was a checkpoint; then a turn offered before each subfolder, whose
       // ignore verdict tests every pattern in force at its full path's length.
       const later = nextTurn(signal);
       if (later) await later;
-      subfolder(name, rules);
+      subfolder(name, rules, lists);
     }
-    ownContextFiles(memo.context, rules);
+    ownContextFiles(memo.context, rules, lists);
     if (shown) {
       const unchecked = (memo.rest ?? []).map(entryOfMemo);
       const folderRules = rules;
-      const keep = (e: ListedEntry) => !isIgnoredInKeptFolder(folderRules, base + e.name);
+      const folderLists = lists;
+      const keep = (e: ListedEntry) =>
+        !isIgnoredInKeptFolder(folderRules, base + e.name) && !byYou(folderLists, ownBase + e.name);
       listed.set(rel, { folders, unchecked, keep, capped, readCap });
     }
   }
@@ -512,6 +553,8 @@ function memoOfListing(
       if ((IGNORE_FILES as readonly string[]).includes(name) && entry.isFile()) {
         memo.ignoreFiles.push(name);
       }
+      // A repository's top, of any kind (a submodule's `.git` is a file).
+      if (name === ".git") memo.ignoreFiles.push(name);
       continue;
     }
     if (name === "node_modules") continue;
@@ -543,29 +586,45 @@ function childRel(rel: string, name: string): string {
 }
 
 /**
+ * Your own ignore lists in force at `root` ({@link yourIgnoreLists}: the
+ * exclude file git reads for `repo` and your global excludes), less any that
+ * names `root` itself: you are working there, and a tree of nothing helps no
+ * one (the door still refuses those files' bytes).
+ */
+async function yourListsAt(
+  root: string,
+  repo: string | undefined,
+  own: string,
+  options: Pick<WalkOptions, "env" | "home">,
+  signal: AbortSignal | undefined,
+): Promise<IgnoreRules[]> {
+  const lists = await yourIgnoreLists(repo, repo ?? root, {
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.home !== undefined ? { home: options.home } : {}),
+  });
+  if (own === "") return lists;
+  const kept: IgnoreRules[] = [];
+  for (const list of lists) if (!(await isIgnoredPaced(list, own, signal))) kept.push(list);
+  return kept;
+}
+
+/**
  * The ignore rules that already hold at `root`: those of the ignore files
- * between the repository root (the nearest ancestor holding a `.git` git
- * would use) and
- * `root`, plus `.git/info/exclude`. Paths are then checked as
+ * between the repository root `repo` (the nearest ancestor holding a `.git`
+ * git would use) and `root` (the exclude file is one of your own lists, see
+ * {@link yourListsAt}). Paths are then checked as
  * `prefix + path below root`, `prefix` being `root` relative to the repository.
  * Outside a repository, or in a folder the repository ignores, only the files
  * at and below `root` count.
  */
 async function inheritedRules(
   root: string,
+  repo: string | undefined,
   budget: PatternBudget,
-  ceilingDir: string | undefined,
   signal: AbortSignal | undefined,
 ): Promise<{ prefix: string; rules?: IgnoreRules }> {
-  const repo = await findRepository(root, ceilingDir);
-  if (repo === undefined) return { prefix: "" };
-  const exclude = await excludeFileOf(repo);
-  const excluded = exclude === undefined ? undefined : await readText(exclude);
-  let rules =
-    exclude !== undefined && excluded?.ok
-      ? addGitignore(undefined, excluded.text, "", budget, exclude)
-      : undefined;
-  if (repo === root) return rules ? { prefix: "", rules } : { prefix: "" };
+  if (repo === undefined || repo === root) return { prefix: "" };
+  let rules: IgnoreRules | undefined;
   const prefix = `${posixRelative(repo, root)}/`;
   const chain: string[] = [];
   for (let dir = dirname(root); dir !== repo; dir = dirname(dir)) chain.unshift(dir);
@@ -601,22 +660,6 @@ async function findRepository(
     if (up === dir || !isBelowCeiling(up, ceilingDir)) return undefined;
     dir = up;
   }
-}
-
-/**
- * The repository's `.git/info/exclude`, when `.git` and `info` are folders
- * of its own and `exclude` a regular file, none of them a link: a `.git` file
- * or link may name a folder anywhere, and the tree takes no patterns from
- * outside the repository (a worktree's `.git` file leads to the main
- * repository's, which the git step checks before it trusts it; the tree then
- * goes without those patterns).
- */
-async function excludeFileOf(repo: string): Promise<string | undefined> {
-  const gitDir = join(repo, ".git");
-  if (!(await statOf(gitDir, false))?.isDirectory()) return undefined;
-  if (!(await statOf(join(gitDir, "info"), false))?.isDirectory()) return undefined;
-  const exclude = join(gitDir, "info", "exclude");
-  return (await statOf(exclude, false))?.isFile() ? exclude : undefined;
 }
 
 function posixRelative(from: string, to: string): string {

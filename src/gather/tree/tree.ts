@@ -61,6 +61,10 @@ export interface WorkspaceTreeOptions {
   contextNames?: readonly string[];
   /** Names the agent loads itself in a nested folder: such a folder names none of its files. Default: none. */
   agentLoads?: readonly string[];
+  /** Where your global git excludes are found (`XDG_CONFIG_HOME`). Default: `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The home folder, where your global git excludes are found otherwise. Default: `homeFolder()`. */
+  home?: string;
 }
 
 export interface BuiltWorkspaceTree {
@@ -110,9 +114,12 @@ export interface BuiltWorkspaceTree {
  *   when a folder's entries were elided.
  * - Hidden entries, `node_modules` and whatever git would ignore (the
  *   `.gitignore` files of the repository down to `root` and below it, with
- *   git's precedence, and `.git/info/exclude`) or a `.ignore` file (ripgrep's
- *   convention) hides are skipped and never walked. The user's global git
- *   excludes file is not read. Patterns are capped (2,000 per file, 10,000 in
+ *   git's precedence) or a `.ignore` file (ripgrep's
+ *   convention) hides are skipped and never walked, and so is whatever your
+ *   own lists name, as the door refuses it whatever a `.gitignore` takes
+ *   back: the exclude file git reads for the repository (and for each
+ *   repository of its own below the root) and your global git excludes
+ *   (`~/.config/git/ignore`). Patterns are capped (2,000 per file, 10,000 in
  *   all), and {@link treeDiagnostics} names the files cut.
  *
  * - With `mtime`, every entry shows that time and ties by name decide the order.
@@ -185,6 +192,8 @@ export async function walkWorkspaceTree(
     ...(cache ? { listingCache: cache } : {}),
     ...(options.contextNames ? { contextNames: options.contextNames } : {}),
     ...(options.agentLoads ? { agentLoads: options.agentLoads } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.home !== undefined ? { home: options.home } : {}),
   });
   return {
     dir,
