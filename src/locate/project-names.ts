@@ -38,7 +38,7 @@ export function projectElementNames(
     {
       level: "warning",
       code: "element-names-capped",
-      message: `the project's templates name more than ${room.work ? `${MAX_PROJECT_FOLD_UNITS} characters of elements' names to read` : `${max} elements`}: the rest, from this file on, are not kept, so a repository's text may open or close them (only the project's own elements)`,
+      message: `the project's templates ${room.work ? `close elements of more than ${MAX_PROJECT_FOLD_UNITS} characters of names in all (the most read)` : `name more than ${max} elements`}: the rest, from this file on, are not kept, so a repository's text may open or close them (only the project's own elements)`,
       ...(path !== undefined ? { path } : {}),
     },
   ];

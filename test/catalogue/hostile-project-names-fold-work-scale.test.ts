@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   escapeWrapperTags,
+  MAX_PROJECT_FOLD_UNITS,
   MAX_PROJECT_NAMES,
   MAX_TAG_NAME,
   wrapperNames,
 } from "../../src/_prompt-text.js";
+import type { LoadedLayer } from "../../src/locate/load-layer.js";
+import { projectElementNames } from "../../src/locate/project-names.js";
 import { cpuMs } from "../_cpu.js";
 
 // Review rev48b F1 (medium). A trusted project's templates gave at most
@@ -80,6 +83,16 @@ describe("hostile repository: a trusted project's closers cost their folding onc
     expect(r.cut).toBe(1);
     expect(r.work).toBe(true);
     expect(result.has("aa")).toBe(true);
+    // The render's and the hook's names say where the work ran out.
+    const layer = {
+      sections: [],
+      partials: { q0: texts[0], q1: texts[1] },
+    } as unknown as LoadedLayer;
+    const { diagnostics } = projectElementNames([layer], "/p/.pi", {});
+    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["element-names-capped", "/p/.pi/partials/q1.md"],
+    ]);
+    expect(diagnostics[0]?.message).toContain(`${MAX_PROJECT_FOLD_UNITS} characters`);
   });
 
   it("a name whose last unit within the bound starts a surrogate pair is made literal unread", () => {
