@@ -406,10 +406,12 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
         if (!WORD_CHAR.test(String.fromCodePoint(point))) break;
         if (wide === -1) [wide, hiddenBefore] = [i, hidden];
       }
-      overlong = i - start >= MAX_TAG_NAME;
+      // A pair of surrogates counts whole: one straddling the bound makes the name overlong.
+      const width = widthAt(text, i);
+      overlong = i + width - start > MAX_TAG_NAME;
       if (overlong) break;
       hidden = true;
-      i += widthAt(text, i);
+      i += width;
     }
     // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names.
     if (
@@ -722,6 +724,39 @@ export const HOST_ELEMENTS: readonly string[] = [
  */
 export const MAX_PROJECT_NAMES = 4_096;
 
+/**
+ * The most UTF-16 units of closers' names a trusted project's templates have
+ * folded ({@link foldedNames}, NFC): past it the rest of its templates is not
+ * read either (`element-names-capped`). A spelling already folded costs
+ * nothing more (kept, at most {@link MAX_FOLD_SPELLINGS} of them), so a
+ * closer a template repeats is folded once. The name cap counts distinct
+ * names, not the work: one 256-unit closer of combining marks in blocks of
+ * descending class repeated over 16 Mi units (or 2,197 spellings of it that
+ * fold to one name) held a render 5.9 s of CPU at a 3 s deadline and a hook
+ * call past its 5 s (review rev48b F1). An ordinary project's templates
+ * close a few thousand units of names.
+ */
+export const MAX_PROJECT_FOLD_UNITS = 1_048_576;
+
+/** The most distinct closers' spellings a project's names keep folded ({@link MAX_PROJECT_FOLD_UNITS}). */
+const MAX_FOLD_SPELLINGS = 4_096;
+
+/** What folding a trusted project's closers has cost so far, and the spellings folded ({@link MAX_PROJECT_FOLD_UNITS}). */
+interface FoldWork {
+  left: number;
+  readonly folded: Map<string, readonly string[]>;
+}
+
+/** {@link foldedNames} of `written`, charged to `work` when it was not folded before. */
+function foldCharged(written: string, work: FoldWork): readonly string[] {
+  const kept = work.folded.get(written);
+  if (kept !== undefined) return kept;
+  work.left -= written.length;
+  const names = foldedNames(written);
+  if (work.folded.size < MAX_FOLD_SPELLINGS) work.folded.set(written, names);
+  return names;
+}
+
 /** `</name` in a template: an element it closes (a name of any script: `</правила>`). */
 const CLOSER_IN_TEMPLATE = /<\/([\p{L}_][\p{L}\p{N}\p{M}_.:-]*)/gu;
 
@@ -773,15 +808,18 @@ function addElementNames(
   text: string,
   literals?: Set<string>,
   max = Number.POSITIVE_INFINITY,
+  work?: FoldWork,
 ): boolean {
+  const full = () => names.size >= max || (work !== undefined && work.left < 0);
   // A name past MAX_TAG_NAME is left out: the escaper makes every tag that long literal.
   for (const m of text.matchAll(CLOSER_IN_TEMPLATE)) {
-    if (names.size >= max) break;
-    if ((m[1] ?? "").length <= MAX_TAG_NAME)
-      for (const name of foldedNames(m[1] ?? "")) names.add(name);
+    if (full()) break;
+    const written = m[1] ?? "";
+    if (written.length <= MAX_TAG_NAME)
+      for (const name of work ? foldCharged(written, work) : foldedNames(written)) names.add(name);
   }
   let dynamic = RAW_TAG_FROM_DATA.test(text);
-  for (let open = text.indexOf("{{"); open !== -1 && names.size < max; ) {
+  for (let open = text.indexOf("{{"); open !== -1 && !full(); ) {
     const close = text.indexOf("}}", open + 2);
     if (close === -1) break;
     const inner = text.slice(open + 2, close);
@@ -821,20 +859,27 @@ function addElementNames(
  * |t|}}`): a name built from other data is known only at the render, and is
  * not among them (docs/trust.md). One pass over each body, each `{{…}}`
  * read once. `room`: at most `room.max` names in all (a trusted project's
- * templates, {@link MAX_PROJECT_NAMES}); the rest of the templates is not
- * read, and `room.cut` is set to the index (in `templates`, then `texts`) of
- * the one the names ran out in.
+ * templates, {@link MAX_PROJECT_NAMES}) and at most `room.units` (else
+ * {@link MAX_PROJECT_FOLD_UNITS}) units of closers' names folded; the rest
+ * of the templates is not read, and `room.cut` is set to the index (in
+ * `templates`, then `texts`) of the one the names or the work ran out in
+ * (`room.work` when it was the work).
  */
 export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
   substitutes = false,
   texts: readonly string[] = [],
   vars: Readonly<Record<string, unknown>> = {},
-  room?: { max: number; cut?: number },
+  room?: { max: number; units?: number; cut?: number; work?: boolean },
 ): Set<string> {
   const names = new Set<string>([TOUCH_ELEMENT, ...HOST_ELEMENTS]);
   if (substitutes) names.add(AGENT_VARIABLES);
   const max = room?.max ?? Number.POSITIVE_INFINITY;
+  const work: FoldWork | undefined = room && {
+    left: room.units ?? MAX_PROJECT_FOLD_UNITS,
+    folded: new Map(),
+  };
+  const full = () => names.size >= max || (work !== undefined && work.left < 0);
   let dynamic = false;
   // The name literals of the templates' other tags: names when an element is named from the data.
   const literals = new Set<string>();
@@ -842,17 +887,18 @@ export function wrapperNames(
     // A section is wrapped in its name unless its tag says otherwise.
     const tag = t.meta.tag ?? t.name;
     if (tag !== false) names.add(tag.toLowerCase());
-    if (addElementNames(names, t.body, literals, max)) dynamic = true;
-    if (room && names.size >= max) {
+    if (addElementNames(names, t.body, literals, max, work)) dynamic = true;
+    if (room && full()) {
       room.cut ??= k;
       break;
     }
   }
   for (const [k, text] of texts.entries()) {
     if (room?.cut !== undefined) break;
-    if (addElementNames(names, text, literals, max)) dynamic = true;
-    if (room && names.size >= max) room.cut ??= templates.length + k;
+    if (addElementNames(names, text, literals, max, work)) dynamic = true;
+    if (room && full()) room.cut ??= templates.length + k;
   }
+  if (room && work && work.left < 0) room.work = true;
   // `{{#xml vars.tag}}`, `<{{@root.vars.tag}}>`: every value of `vars` that can be a tag's name.
   if (dynamic) {
     for (const value of Object.values(vars))

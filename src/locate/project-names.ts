@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { MAX_PROJECT_NAMES, wrapperNames } from "../_prompt-text.js";
+import { MAX_PROJECT_FOLD_UNITS, MAX_PROJECT_NAMES, wrapperNames } from "../_prompt-text.js";
 import type { Diagnostic } from "../types.js";
 import type { LoadedLayer } from "./load-layer.js";
 
@@ -7,9 +7,10 @@ import type { LoadedLayer } from "./load-layer.js";
  * The element names a trusted project's layer gives (its sections' tags, the
  * elements its sections and partials close or open with `{{#xml}}`, and the
  * `vars` a `{{#xml}}` named from the data may take), at most
- * {@link MAX_PROJECT_NAMES} of them: past that, the rest of its templates is
- * not read, and a warning (`element-names-capped`) names the file the names
- * ran out in. Those names are the project's own: a repository text may then
+ * {@link MAX_PROJECT_NAMES} of them, from at most
+ * {@link MAX_PROJECT_FOLD_UNITS} units of closers' names folded: past that,
+ * the rest of its templates is not read, and a warning
+ * (`element-names-capped`) names the file the names or the work ran out in. Those names are the project's own: a repository text may then
  * write them, which costs the project's own elements only; your layers' names
  * are read apart, in full.
  */
@@ -21,7 +22,7 @@ export function projectElementNames(
 ): { names: Set<string>; diagnostics: Diagnostic[] } {
   const sections = project.flatMap((l) => l.sections);
   const partials = project.flatMap((l) => Object.entries(l.partials));
-  const room: { max: number; cut?: number } = { max };
+  const room: { max: number; cut?: number; work?: boolean } = { max };
   const names = wrapperNames(
     sections,
     false,
@@ -37,7 +38,7 @@ export function projectElementNames(
     {
       level: "warning",
       code: "element-names-capped",
-      message: `the project's templates name more than ${max} elements: the rest, from this file on, are not kept, so a repository's text may open or close them (only the project's own elements)`,
+      message: `the project's templates ${room.work ? `close elements of more than ${MAX_PROJECT_FOLD_UNITS} characters of names in all (the most read)` : `name more than ${max} elements`}: the rest, from this file on, are not kept, so a repository's text may open or close them (only the project's own elements)`,
       ...(path !== undefined ? { path } : {}),
     },
   ];
