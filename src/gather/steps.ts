@@ -67,12 +67,36 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
   // reads' queue and the event loop, and at a 400 ms deadline the context step's fallback was
   // still empty, your AGENTS.md out of the prompt.
   // The rule-files and skills steps read the user's files first, then wait the same way.
+  // The layer and git steps also wait for those two steps' user part (your rule and skill
+  // folders read and in their `soFar`), within the same 250 ms, one gate for all three: once
+  // released, a trusted project's 300 sections of dense frontmatter (62 ms of parsing each)
+  // gave the skills step one turn of the event loop a file, and at the default deadline your
+  // skills were still being read, all of them out of the prompt.
   let ownContext: Promise<void> | undefined;
+  let ownRules: Promise<void> | undefined;
+  let ownSkills: Promise<void> | undefined;
   const beforeProject = async () => {
     // The table starts its steps in one synchronous pass: the context step, if it runs, has
     // started by now (in a session, unless its memo is being checked).
     await Promise.resolve();
     if (ownContext !== undefined) await firstOf(ownContext, OWN_CONTEXT_WAIT_MS, signal);
+  };
+  let ownParts: Promise<void> | undefined;
+  const beforeRepository = () => {
+    ownParts ??= (async () => {
+      await Promise.resolve();
+      const waits = [ownContext, ownRules, ownSkills].filter((w) => w !== undefined);
+      if (waits.length > 0) await firstOf(Promise.all(waits), OWN_CONTEXT_WAIT_MS, signal);
+    })();
+    return ownParts;
+  };
+  /** A promise of a step's user part, and what says it is done (call it more than once at will). */
+  const ownPart = (): [Promise<void>, () => void] => {
+    let done: () => void = () => undefined;
+    const part = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    return [part, done];
   };
   const afterOwnContext = <T>(step: GatherStep<T>): GatherStep<T> => {
     const run = step.run;
@@ -80,7 +104,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
     return {
       ...step,
       run: async () => {
-        await beforeProject();
+        await beforeRepository();
         return run();
       },
     };
@@ -124,7 +148,21 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       ...ceiling,
     },
     opts.ruleSources.length > 0 &&
-      (async (i) => lifted(await traceRules({ ...i, signal, soFar: rulesSoFar, beforeProject }))),
+      (async (i) => {
+        const [part, ownRead] = ownPart();
+        ownRules = part;
+        const afterOwn = () => {
+          ownRead();
+          return beforeProject();
+        };
+        try {
+          return lifted(
+            await traceRules({ ...i, signal, soFar: rulesSoFar, beforeProject: afterOwn }),
+          );
+        } finally {
+          ownRead();
+        }
+      }),
     { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
   );
   const skills = keyed(
@@ -141,7 +179,21 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
     // Skills the caller loaded itself are the fallback of a step that does not run.
     selectSkillsTool(opts.tools) !== null &&
       !opts.skills &&
-      (async (i) => lifted(await loadSkills({ ...i, signal, soFar: skillsSoFar, beforeProject }))),
+      (async (i) => {
+        const [part, ownRead] = ownPart();
+        ownSkills = part;
+        const afterOwn = () => {
+          ownRead();
+          return beforeProject();
+        };
+        try {
+          return lifted(
+            await loadSkills({ ...i, signal, soFar: skillsSoFar, beforeProject: afterOwn }),
+          );
+        } finally {
+          ownRead();
+        }
+      }),
     { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
   );
   return {

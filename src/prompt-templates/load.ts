@@ -14,6 +14,8 @@ import {
   type RepoText,
   readRepoTexts,
   readRepoTextsSync,
+  stopOf,
+  stopRefusal,
 } from "../repo-files/index.js";
 import { readListing, readListingSync } from "../repo-files/list-folder.js";
 import type { Diagnostic } from "../types.js";
@@ -68,10 +70,6 @@ export async function loadPromptTemplates(
   if (untrusted !== undefined && (await kindOfPath(untrusted)) !== "missing") {
     diagnostics.push(untrustedDiagnostic(untrusted));
   }
-  // A path named into the project (`.pi/prompts`, `../prompts` from its submodule) names the
-  // project's templates, read within it as readTextOrPath reads a named file of it.
-  const named: Awaited<ReturnType<typeof namedIntoProject>>[] = [];
-  for (const root of plan.roots) named.push(await namedIntoProject(root, options));
   // Each root's templates and diagnostics, in plan order whatever the order they are read in.
   const slots: ({ loaded: PromptTemplate[]; diagnostics: Diagnostic[] } | undefined)[] =
     plan.roots.map(() => undefined);
@@ -82,28 +80,45 @@ export async function loadPromptTemplates(
       [...diagnostics, ...done.flatMap((slot) => slot.diagnostics)],
     );
   };
-  // The user's own roots first (the agent dir's folder and the paths named out of the
-  // project, `~/mytpls`), then the project's (its folder and the paths named into it): what a
-  // load stopped later still gives, the roots read whole, holds every one of the user's.
-  const own = (i: number) => plan.roots[i]?.source !== "project" && named[i] === undefined;
-  const order = [...plan.roots.keys()].sort((a, b) => Number(own(b)) - Number(own(a)));
-  for (const i of order) {
+  // A path named into the project (`.pi/prompts`, `../prompts` from its submodule) names the
+  // project's templates, read within it as readTextOrPath reads a named file of it. Your agent
+  // dir's folder is read (and kept in `soFar`) before any named path is walked, and a named path
+  // whose links could not be checked (too deep, or the deadline) is that path's warning alone.
+  const named: (Awaited<ReturnType<typeof namedIntoProject>> | Diagnostic)[] = [];
+  const readRoot = async (i: number) => {
     const root = plan.roots[i] as TemplateRoot;
     const at = named[i];
     const slot = { loaded: [] as PromptTemplate[], diagnostics: [] as Diagnostic[] };
-    const files = await filesOfRoot(at ? { ...root, path: at.path } : root, slot.diagnostics);
-    // A project's templates stay in cwd's project, whatever their links say.
-    const reach = root.source === "project" ? await projectReach(projectOf(options)) : at?.reach;
-    // Read to the root's total, collect (parse) in listing order, the signal heard between two.
-    const { reads, notRead } = await readRepoTexts(files, { reach }, MAX_PROMPT_ROOT_CHARS);
-    for (const [j, read] of reads.entries()) {
-      await checkpoint(options.signal);
-      collectTemplate(read, files[j] ?? "", root, slot.loaded, slot.diagnostics);
+    if (at !== undefined && "level" in at) {
+      slot.diagnostics.push(at);
+    } else {
+      const files = await filesOfRoot(at ? { ...root, path: at.path } : root, slot.diagnostics);
+      // A project's templates stay in cwd's project, whatever their links say.
+      const reach = root.source === "project" ? await projectReach(projectOf(options)) : at?.reach;
+      // Read to the root's total, collect (parse) in listing order, the signal heard between two.
+      const { reads, notRead } = await readRepoTexts(files, { reach }, MAX_PROMPT_ROOT_CHARS);
+      for (const [j, read] of reads.entries()) {
+        await checkpoint(options.signal);
+        collectTemplate(read, files[j] ?? "", root, slot.loaded, slot.diagnostics);
+      }
+      if (notRead > 0) slot.diagnostics.push(totalCut(root.path, notRead));
     }
-    if (notRead > 0) slot.diagnostics.push(totalCut(root.path, notRead));
     slots[i] = slot;
     if (options.soFar) options.soFar.value = gathered();
-  }
+  };
+  const keys = [...plan.roots.keys()];
+  const first = keys.filter((i) => plan.roots[i]?.source === "user");
+  for (const i of first) await readRoot(i);
+  for (const root of plan.roots) named.push(await namedIntoProjectOrStop(root, options));
+  // Then the user's other roots (the paths named out of the project, `~/mytpls`), then the
+  // project's (its folder and the paths named into it): what a load stopped later still gives,
+  // the roots read whole, holds every one of the user's.
+  const own = (i: number) => {
+    const at = named[i];
+    return plan.roots[i]?.source !== "project" && (at === undefined || "level" in at);
+  };
+  const rest = keys.filter((i) => !first.includes(i));
+  for (const i of rest.sort((a, b) => Number(own(b)) - Number(own(a)))) await readRoot(i);
   return gathered();
 }
 
@@ -138,6 +153,26 @@ export function loadPromptTemplatesSync(
     if (notRead > 0) diagnostics.push(totalCut(root.path, notRead));
   }
   return finish(loaded, diagnostics);
+}
+
+/** {@link namedIntoProject}, or the warning of a path whose links could not be checked (too deep, the deadline). */
+async function namedIntoProjectOrStop(
+  root: TemplateRoot,
+  options: LoadPromptTemplatesOptions,
+): Promise<Awaited<ReturnType<typeof namedIntoProject>> | Diagnostic> {
+  try {
+    return await namedIntoProject(root, options);
+  } catch (error) {
+    const stop = stopOf(error);
+    if (stop === undefined) throw error;
+    const refusal = stopRefusal(stop);
+    return {
+      level: "warning",
+      code: refusal.code,
+      message: `not read: ${refusal.message}`,
+      path: root.path,
+    };
+  }
 }
 
 /** The project of cwd, for the reach of its templates. */

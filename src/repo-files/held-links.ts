@@ -84,7 +84,25 @@ export function stopRefusal(stop: HeldStop): Refusal {
  * that cannot be checked is not read.
  */
 export function stopError(stop: HeldStop): SyspromptError {
-  return new SyspromptError("bad-argument", `${stop.path}: ${stopRefusal(stop).message}`);
+  return new HeldStopError(stop);
+}
+
+/** {@link stopError}'s error, which says the stop it was made of. */
+class HeldStopError extends SyspromptError {
+  readonly stop: HeldStop;
+  constructor(stop: HeldStop) {
+    super("bad-argument", `${stop.path}: ${stopRefusal(stop).message}`);
+    this.stop = stop;
+  }
+}
+
+/**
+ * The stop an error of {@link stopError} was made of; undefined for any other
+ * error. A load that reads several named folders (skills, templates) takes a
+ * stopped one as that folder's warning, not as a failure of the whole load.
+ */
+export function stopOf(error: unknown): HeldStop | undefined {
+  return error instanceof HeldStopError ? error.stop : undefined;
 }
 
 /** The door's refusal of a path whose way meets another repository's link out of it ({@link LinkOut}). */

@@ -27,6 +27,7 @@ export {
   type LinkOut,
   linkOutRefusal,
   mirroredRepository,
+  stopOf,
   stopRefusal,
 } from "./held-links.js";
 export { intoProject } from "./into-project.js";

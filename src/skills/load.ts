@@ -16,6 +16,8 @@ import {
   REFUSAL_CODES,
   type Reach,
   readRepoText,
+  stopOf,
+  stopRefusal,
 } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 import { type SkillCandidate, walkSkillsRoot } from "./_walk.js";
@@ -171,20 +173,38 @@ export async function loadSkills(
     const kind = await kindOfPath(path);
     // A path into the project (`skills`, `../skills` from its submodule) names the project's
     // skills, read as readTextOrPath reads a named file of it: through the door, within it.
-    const named =
-      kind === "dir" || kind === "file"
-        ? await namedProjectPath(path, {
-            absolute: isAbsolute(expandHome(raw, home)),
-            cwd,
-            home,
-            trusted: options.projectTrusted !== false,
-            signal: options.signal,
-          })
-        : undefined;
-    return { raw, path, kind, named };
+    try {
+      const named =
+        kind === "dir" || kind === "file"
+          ? await namedProjectPath(path, {
+              absolute: isAbsolute(expandHome(raw, home)),
+              cwd,
+              home,
+              trusted: options.projectTrusted !== false,
+              signal: options.signal,
+            })
+          : undefined;
+      return { raw, path, kind, named };
+    } catch (error) {
+      // A path whose links could not be checked (too deep, or the deadline) is not read: its
+      // warning, while your other folders and the other named paths are.
+      const stop = stopOf(error);
+      if (stop === undefined) throw error;
+      const refusal = stopRefusal(stop);
+      const stopped: Diagnostic = {
+        level: "warning",
+        code: refusal.code,
+        message: `not read: ${refusal.message}`,
+        path,
+      };
+      return { raw, path, kind, named: undefined, stopped };
+    }
   };
   /** One named path's candidates and what its walk or check said. */
-  const readNamed = async ({ raw, path, kind, named }: Awaited<ReturnType<typeof namedOf>>) => {
+  const readNamed = async (one: Awaited<ReturnType<typeof namedOf>>) => {
+    const { raw, path, kind, named } = one;
+    const stopped = "stopped" in one ? one.stopped : undefined;
+    if (stopped !== undefined) return { candidates: [] as Candidate[], diagnostics: [stopped] };
     const found: Candidate[] = [];
     const said: Diagnostic[] = [];
     const reach = named?.reach;
@@ -233,11 +253,9 @@ export async function loadSkills(
       if (!userWalked.has(root.path)) userWalked.set(root.path, await walkRoot(root));
     }
   }
-  const namedPaths = [];
-  for (const raw of options.paths ?? []) namedPaths.push(await namedOf(raw));
   const namedRead: ({ candidates: Candidate[]; diagnostics: Diagnostic[] } | undefined)[] = [];
-  for (const one of namedPaths) namedRead.push(one.named ? undefined : await readNamed(one));
-  if (options.soFar) {
+  const keepSoFar = async () => {
+    if (!options.soFar) return;
     // In the order of the full load: the named paths first, then the default folders.
     const walked = [
       ...namedRead.filter((w) => w !== undefined),
@@ -252,7 +270,14 @@ export async function loadSkills(
       skills: loaded.skills,
       diagnostics: capDiagnostics([...walked.flatMap((w) => w.diagnostics), ...loaded.diagnostics]),
     };
-  }
+  };
+  // Your default folders are kept before any named path is walked: a named path's links may
+  // take the walk's whole work, or run to the deadline.
+  await keepSoFar();
+  const namedPaths = [];
+  for (const raw of options.paths ?? []) namedPaths.push(await namedOf(raw));
+  for (const one of namedPaths) namedRead.push(one.named ? undefined : await readNamed(one));
+  if (namedRead.some((w) => w !== undefined)) await keepSoFar();
 
   await options.beforeProject?.();
   for (const [i, one] of namedPaths.entries()) {
