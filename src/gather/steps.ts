@@ -90,13 +90,30 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
     })();
     return ownParts;
   };
-  /** A promise of a step's user part, and what says it is done (call it more than once at will). */
-  const ownPart = (): [Promise<void>, () => void] => {
-    let done: () => void = () => undefined;
-    const part = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    return [part, done];
+  /**
+   * Runs a step whose loader reads your part first: `mark` is given the promise of that part,
+   * done when the loader says so (`own.read`, or `own.thenProject`, which then waits for your
+   * AGENTS.md as a repository part does) or when the step ends, however it ends.
+   */
+  const yoursFirst = async <T>(
+    mark: (part: Promise<void>) => void,
+    load: (own: { read: () => void; thenProject: () => Promise<void> }) => Promise<T>,
+  ): Promise<T> => {
+    let read: () => void = () => undefined;
+    mark(
+      new Promise<void>((resolve) => {
+        read = resolve;
+      }),
+    );
+    const thenProject = () => {
+      read();
+      return beforeProject();
+    };
+    try {
+      return await load({ read, thenProject });
+    } finally {
+      read();
+    }
   };
   const afterOwnContext = <T>(step: GatherStep<T>): GatherStep<T> => {
     const run = step.run;
@@ -122,17 +139,15 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       ...(inputs.agentLoads ? { agentLoads: inputs.agentLoads } : {}),
     },
     !opts.noContextFiles &&
-      (async (i) => {
-        let ownRead: () => void = () => undefined;
-        ownContext = new Promise<void>((done) => {
-          ownRead = done;
-        });
-        try {
-          return lifted(await traceContextFiles({ ...i, signal, soFar: contextSoFar, ownRead }));
-        } finally {
-          ownRead();
-        }
-      }),
+      (async (i) =>
+        lifted(
+          await yoursFirst(
+            (part) => {
+              ownContext = part;
+            },
+            (own) => traceContextFiles({ ...i, signal, soFar: contextSoFar, ownRead: own.read }),
+          ),
+        )),
     { files: [], diagnostics: [], provenance: NO_CONTEXT } as ContextTrace,
   );
   const ruleFiles = keyed(
@@ -148,21 +163,16 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       ...ceiling,
     },
     opts.ruleSources.length > 0 &&
-      (async (i) => {
-        const [part, ownRead] = ownPart();
-        ownRules = part;
-        const afterOwn = () => {
-          ownRead();
-          return beforeProject();
-        };
-        try {
-          return lifted(
-            await traceRules({ ...i, signal, soFar: rulesSoFar, beforeProject: afterOwn }),
-          );
-        } finally {
-          ownRead();
-        }
-      }),
+      (async (i) =>
+        lifted(
+          await yoursFirst(
+            (part) => {
+              ownRules = part;
+            },
+            (own) =>
+              traceRules({ ...i, signal, soFar: rulesSoFar, beforeProject: own.thenProject }),
+          ),
+        )),
     { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
   );
   const skills = keyed(
@@ -179,21 +189,16 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
     // Skills the caller loaded itself are the fallback of a step that does not run.
     selectSkillsTool(opts.tools) !== null &&
       !opts.skills &&
-      (async (i) => {
-        const [part, ownRead] = ownPart();
-        ownSkills = part;
-        const afterOwn = () => {
-          ownRead();
-          return beforeProject();
-        };
-        try {
-          return lifted(
-            await loadSkills({ ...i, signal, soFar: skillsSoFar, beforeProject: afterOwn }),
-          );
-        } finally {
-          ownRead();
-        }
-      }),
+      (async (i) =>
+        lifted(
+          await yoursFirst(
+            (part) => {
+              ownSkills = part;
+            },
+            (own) =>
+              loadSkills({ ...i, signal, soFar: skillsSoFar, beforeProject: own.thenProject }),
+          ),
+        )),
     { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
   );
   return {
