@@ -79,7 +79,6 @@ export function substituteArgs(
     }
   };
 
-  const closingBrace = forwardIndexOf(content, "}");
   const parts: string[] = [];
   let size = 0;
   const push = (text: string): boolean => {
@@ -89,16 +88,11 @@ export function substituteArgs(
     return true;
   };
   let copied = 0;
-  let at = content.indexOf("$");
-  while (at >= 0) {
-    const placeholder = placeholderAt(content, at, closingBrace);
-    if (placeholder === undefined) {
-      at = content.indexOf("$", at + 1);
-      continue;
+  for (const { at, placeholder } of placeholdersOf(content)) {
+    if (!push(content.slice(copied, at)) || !push(valueFor(placeholder))) {
+      return undefined;
     }
-    if (!push(content.slice(copied, at)) || !push(valueFor(placeholder))) return undefined;
     copied = placeholder.end;
-    at = content.indexOf("$", copied);
   }
   if (!push(content.slice(copied))) return undefined;
   return parts.join("");
@@ -126,14 +120,7 @@ export function unusedArguments(content: string, count: number): number[] {
     const index = Number(digits);
     if (index >= 1) take(index - 1, index);
   };
-  const closingBrace = forwardIndexOf(content, "}");
-  let at = content.indexOf("$");
-  while (at >= 0) {
-    const placeholder = placeholderAt(content, at, closingBrace);
-    if (placeholder === undefined) {
-      at = content.indexOf("$", at + 1);
-      continue;
-    }
+  for (const { placeholder } of placeholdersOf(content)) {
     switch (placeholder.kind) {
       case "all":
         take(0, count);
@@ -152,7 +139,6 @@ export function unusedArguments(content: string, count: number): number[] {
         break;
       }
     }
-    at = content.indexOf("$", placeholder.end);
   }
   const unused: number[] = [];
   let depth = 0;
@@ -161,6 +147,24 @@ export function unusedArguments(content: string, count: number): number[] {
     if (depth === 0) unused.push(index + 1);
   }
   return unused;
+}
+
+/**
+ * The placeholders of `content` in order, each `$` that starts none passed
+ * over: one linear pass (see {@link placeholderAt}).
+ */
+function* placeholdersOf(content: string): Generator<{ at: number; placeholder: Placeholder }> {
+  const closingBrace = forwardIndexOf(content, "}");
+  let at = content.indexOf("$");
+  while (at >= 0) {
+    const placeholder = placeholderAt(content, at, closingBrace);
+    if (placeholder === undefined) {
+      at = content.indexOf("$", at + 1);
+      continue;
+    }
+    yield { at, placeholder };
+    at = content.indexOf("$", placeholder.end);
+  }
 }
 
 /**
