@@ -1,8 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
-import { tempDir } from "../api/_helpers.js";
+import { tempDir, writeFiles } from "../api/_helpers.js";
 
 // rev46b L2: the context step reads your AGENTS.md first and keeps it for a render that gives up
 // on the step, but the project's steps started with it: a trusted project's 300 partials of
@@ -39,10 +38,7 @@ function fixture() {
     "project/.git/HEAD": "ref: refs/heads/main\n",
     "project/.pi/partials/p0.md": "partial\n",
   };
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
+  writeFiles(root, files);
   return {
     cwd: join(root, "project"),
     home: join(root, "home"),

@@ -1,8 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { loadPromptTemplates, loadSkills } from "../../src/index.js";
-import { tempDir } from "../api/_helpers.js";
+import { tempDir, writeFiles } from "../api/_helpers.js";
 
 // rev46b F5: past a cut, the skills and templates loaders keep what the user's own folders gave
 // (`soFar`), but only the default ones: a skill folder named in `skillPaths` (`~/myskills`) was
@@ -69,10 +68,7 @@ function fixture() {
     "project/.pi/prompts/theirs.md": template("theirs"),
     "project/tools/prompts/inproject.md": template("inproject"),
   };
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
+  writeFiles(root, files);
   return {
     cwd: join(root, "project"),
     home: join(root, "home"),

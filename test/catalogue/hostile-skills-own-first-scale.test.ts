@@ -1,8 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
-import { tempDir } from "../api/_helpers.js";
+import { tempDir, writeFiles } from "../api/_helpers.js";
 
 // rev48a F1: cut47 made the steps that read the repository (its layer, git) wait for your
 // AGENTS.md only. A trusted project's 300 sections of dense YAML frontmatter (62 ms of parsing
@@ -48,10 +47,7 @@ function fixture() {
     files[`home/.pi/agent/skills/my${i}/SKILL.md`] =
       `---\nname: my${i}\ndescription: USER-SKILL-${i} does things\n---\nbody\n`;
   }
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
+  writeFiles(root, files);
   return {
     cwd: join(root, "project"),
     home: join(root, "home"),
