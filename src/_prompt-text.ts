@@ -120,7 +120,8 @@ function isSpaceCode(code: number): boolean {
  * itself says is drawn as nothing or as part of the character before it
  * (the BOM and the soft hyphen, U+2061–U+2064, U+180E, the Hangul fillers,
  * the tag characters U+E0000–U+E007F, marks of every block, not only
- * U+0300–U+036F).
+ * U+0300–U+036F). The tag characters that mirror a name's character are
+ * read as it ({@link tagNameChar}), not skipped.
  */
 const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{M}]$/u;
 
@@ -133,7 +134,22 @@ const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{M}]$/u;
  */
 function isInvisible(code: number): boolean {
   if (isHidden(code)) return true;
-  return code > 0x7f && IGNORABLE.test(String.fromCodePoint(code));
+  if (code <= 0x7f || tagNameChar(code) !== undefined) return false;
+  return IGNORABLE.test(String.fromCodePoint(code));
+}
+
+/**
+ * The ASCII name character a Unicode tag character stands for (U+E0061 for
+ * `a`, U+E005F for `_`), or undefined. Drawn as nothing, a tag character is
+ * read by a model as the ASCII character it mirrors (text hidden from you in
+ * plain sight), so `</` and `rules` spelled in tag characters is `</rules>`:
+ * a name character, not an invisible one (review rev49a F8). The other tag
+ * characters stay invisible.
+ */
+function tagNameChar(code: number): string | undefined {
+  if (code < 0xe0020 || code > 0xe007e) return undefined;
+  const ascii = code - 0xe0000;
+  return isNameCode(ascii) ? String.fromCharCode(ascii) : undefined;
 }
 
 /**
@@ -170,9 +186,12 @@ const ASCII_NAME = /^[A-Za-z0-9_.:-]+$/;
  * The ASCII name characters a non-ASCII code point reads as, or undefined:
  * one whose compatibility form (NFKC) is one (fullwidth `ｒ`, mathematical
  * `𝐫`, the long `ſ`, the Kelvin sign), or a look-alike letter
- * ({@link LOOK_ALIKE_LETTERS}). So `</ｒｕｌｅｓ>` is `</rules>`.
+ * ({@link LOOK_ALIKE_LETTERS}), or a tag character ({@link tagNameChar}).
+ * So `</ｒｕｌｅｓ>` is `</rules>`.
  */
 function nameCharsOf(code: number): string | undefined {
+  const tagged = tagNameChar(code);
+  if (tagged !== undefined) return tagged;
   const letter = LOOK_ALIKE_LETTERS.get(code);
   if (letter !== undefined) return letter;
   const compatible = String.fromCodePoint(code).normalize("NFKC");
@@ -299,7 +318,7 @@ function letterFolds(c: string, code: number): readonly [string, string] {
   let folds: readonly [string, string] = ["", ""];
   if (!isInvisible(code)) {
     const folded = foldedLetter(c);
-    folds = [nameCharsOf(code) ?? folded, folded];
+    folds = [nameCharsOf(code) ?? baseCharsOf(c) ?? folded, folded];
   }
   if (FOLDS.size >= MAX_FOLDS) FOLDS.clear();
   FOLDS.set(code, folds);
@@ -326,6 +345,23 @@ function foldedLetter(letter: string): string {
     else if (!isInvisible(code)) out += nameCharsOf(code) ?? upperCharsOf(c) ?? c;
   }
   return out;
+}
+
+/**
+ * What an accented letter's base reads as ({@link nameCharsOf}), when its
+ * canonical decomposition (NFD) is that base and marks: a precomposed letter
+ * reads as its NFD form does, the marks skipped. Before, `Ύ` (U+038E) was
+ * case-folded whole (`ύ`, read as `u`) while `Υ` and an acute read as `y`:
+ * `</Ύstem>` passed and its NFD form was escaped (review rev48b F6).
+ */
+function baseCharsOf(letter: string): string | undefined {
+  const decomposed = letter.normalize("NFD");
+  if (decomposed === letter) return undefined;
+  const base = decomposed.codePointAt(0) ?? 0;
+  const width = base > 0xffff ? 2 : 1;
+  for (const mark of decomposed.slice(width))
+    if (!isInvisible(mark.codePointAt(0) ?? 0)) return undefined;
+  return isNameCode(base) ? String.fromCharCode(base) : nameCharsOf(base);
 }
 
 /** What the upper case of `letter` reads as ({@link nameCharsOf}), when it is one code point. */
