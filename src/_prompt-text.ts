@@ -899,7 +899,8 @@ function addElementNames(
  * {@link MAX_PROJECT_FOLD_UNITS}) units of closers' names folded; the rest
  * of the templates is not read, and `room.cut` is set to the index (in
  * `templates`, then `texts`) of the one the names or the work ran out in
- * (`room.work` when it was the work).
+ * (`room.work` when it was the work). `seen.fromData` is set when an
+ * element's name comes from the data.
  */
 export function wrapperNames(
   templates: readonly { name: string; meta: { tag?: string | false }; body: string }[],
@@ -907,6 +908,7 @@ export function wrapperNames(
   texts: readonly string[] = [],
   vars: Readonly<Record<string, unknown>> = {},
   room?: { max: number; units?: number; cut?: number; work?: boolean },
+  seen?: { fromData?: boolean },
 ): Set<string> {
   const names = new Set<string>([TOUCH_ELEMENT, ...HOST_ELEMENTS]);
   if (substitutes) names.add(AGENT_VARIABLES);
@@ -935,16 +937,24 @@ export function wrapperNames(
     if (room && full()) room.cut ??= templates.length + k;
   }
   if (room && work && work.left < 0) room.work = true;
+  if (seen) seen.fromData = dynamic;
   // `{{#xml vars.tag}}`, `<{{@root.vars.tag}}>`: every value of `vars` that can be a tag's name.
   if (dynamic) {
-    for (const value of Object.values(vars))
-      if (typeof value === "string" && XML_TAG_NAME.test(value)) names.add(value.toLowerCase());
+    for (const name of varTagNames(vars)) names.add(name);
     for (const literal of literals) {
       if (names.size >= max) break;
       names.add(literal);
     }
   }
   names.delete("");
+  return names;
+}
+
+/** The values of `vars` that can be a tag's name, lower-cased: the names a `{{#xml vars.tag}}` may write. */
+export function varTagNames(vars: Readonly<Record<string, unknown>>): string[] {
+  const names: string[] = [];
+  for (const value of Object.values(vars))
+    if (typeof value === "string" && XML_TAG_NAME.test(value)) names.push(value.toLowerCase());
   return names;
 }
 

@@ -1,5 +1,11 @@
 import { monotonicMs } from "./_pace.js";
-import { escapeWrapperTags, nameText, withElementNames, wrapperNames } from "./_prompt-text.js";
+import {
+  escapeWrapperTags,
+  nameText,
+  varTagNames,
+  withElementNames,
+  wrapperNames,
+} from "./_prompt-text.js";
 import type { PresetReport } from "./agents/index.js";
 import { renderWithinBudget, renderWithRoom } from "./budget/fit.js";
 import { type OptionProvenance, projectVarNames } from "./config/index.js";
@@ -26,7 +32,12 @@ import {
   printedParts,
   replacedByProject,
 } from "./locate/custom.js";
-import { codeSections, elementTexts, ownPrintedTexts } from "./locate/element-texts.js";
+import {
+  codeSections,
+  elementTexts,
+  ownPrintedTexts,
+  varsByWhose,
+} from "./locate/element-texts.js";
 import type { LoadedLayer } from "./locate/load-layer.js";
 import { projectElementNames } from "./locate/project-names.js";
 import type { OptionName } from "./options/registry.js";
@@ -58,6 +69,12 @@ export interface PreparedPrompt {
    * escaped against too. Absent: those of `templates`.
    */
   wrapperNames?: ReadonlySet<string>;
+  /**
+   * The names among {@link wrapperNames} that your own layers and texts
+   * give, the rest being a trusted project's: an export keeps them apart
+   * for the agent's hook, so a project's names never push yours out.
+   */
+  ownWrapperNames?: ReadonlySet<string>;
   data: PromptData;
   customPrompt: CustomPrompt | null;
   extraSections: ExtraSection[];
@@ -271,6 +288,7 @@ export async function preparePrompt(
     customPrompt,
     extraSections: opts.extraSections,
     wrapperNames: wrappers,
+    ownWrapperNames: names.ownNames,
     diagnostics,
     steps: timings,
     context: context.value.provenance,
@@ -327,6 +345,8 @@ const sectionsOf = (layer: LoadedLayer) => layer.sections;
 
 interface PromptWrappers {
   wrappers: Set<string>;
+  /** The names your own layers and texts give: the rest of `wrappers` is a trusted project's. */
+  ownNames: Set<string>;
   userFileWrappers: Set<string>;
   /** `element-names-capped` when a trusted project's templates name too many elements. */
   diagnostics: Diagnostic[];
@@ -354,7 +374,10 @@ function generalRulesReport(layers: readonly LoadedLayer[]): Pick<PreparedPrompt
  * neither the names only your texts write (your file writes its own
  * `<team_policy>`) nor a trusted project's sections' and partials' (a
  * project partial mentioning `</team_policy>` turned your AGENTS.md's
- * `<team_policy>` into `&lt;team_policy>`, review rev46b L1).
+ * `<team_policy>` into `&lt;team_policy>`, review rev46b L1). A project's
+ * `vars` value that names your `{{#xml vars.tag}}` element is among
+ * `wrappers` but not yours (`ownNames`, `userFileWrappers`): before, its
+ * name escaped your AGENTS.md and an export kept it as yours (rev48b F8).
  */
 function promptWrappers(
   layers: readonly LoadedLayer[],
@@ -364,19 +387,27 @@ function promptWrappers(
 ): PromptWrappers {
   const own = layers.filter((l) => l.layer !== "project");
   const project = layers.filter((l) => l.layer === "project");
+  const vars = varsByWhose(options.vars, projectVarNames(provenance));
+  const named: { fromData?: boolean } = {};
   const userFileWrappers = wrapperNames(
     [...own.flatMap(sectionsOf), ...codeSections(opts.extraSections)],
     preset.substitutes,
     elementTexts(own, opts),
-    options.vars,
+    vars.own,
+    undefined,
+    named,
   );
   const projects = projectElementNames(project, opts.projectDir, options.vars);
   const yours = [
     ...contextFiles.filter((f) => f.origin === "user").map((f) => f.content),
     ...ownPrintedTexts(rules, options.vars, projectVarNames(provenance)),
   ];
+  const ownNames = withElementNames(userFileWrappers, yours);
+  // A project's var naming your `{{#xml vars.tag}}` element: a name no repository text may write, but the project's.
+  const fromProjectVars = named.fromData ? varTagNames(vars.project) : [];
   return {
-    wrappers: withElementNames(new Set([...userFileWrappers, ...projects.names]), yours),
+    wrappers: new Set([...ownNames, ...projects.names, ...fromProjectVars]),
+    ownNames,
     userFileWrappers,
     diagnostics: projects.diagnostics,
   };

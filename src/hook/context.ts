@@ -73,6 +73,7 @@ export async function hookLoading(
     ruleSources: applied.opts.ruleSources,
     deadlineMs,
   };
+  const exported = readExportNames(agent, where);
   const { loading, diagnostics: tracing } = await touchOptions(
     options,
     new Map(),
@@ -81,7 +82,7 @@ export async function hookLoading(
       contextFiles: config.options.noContextFiles !== true,
       agentLoads: { agent, names: loaded.preset.nestedContextFiles },
       repositoryVars: projectVarNames(config.provenance),
-      exportNames: readExportNames(agent, where),
+      exportNames: [...exported.own, ...exported.project],
     },
   );
   const { cwd: _c, home: _h, delivered: _d, wrappers: _w, rules = [], ...kept } = loading;

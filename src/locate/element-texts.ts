@@ -48,10 +48,27 @@ export function ownPrintedTexts(
   const texts = rules
     .filter((r) => r.layer === "user" && r.activation === "always")
     .map((r) => r.content);
-  const theirs = new Set(repositoryVars);
-  for (const [name, value] of Object.entries(vars ?? {}))
-    if (!theirs.has(name) && typeof value === "string") texts.push(value);
+  for (const value of Object.values(varsByWhose(vars, repositoryVars).own))
+    if (typeof value === "string") texts.push(value);
   return texts;
+}
+
+/**
+ * `vars` split by whose they are: your own (your sysprompt.yaml's, the
+ * caller's) and a project's (`repositoryVars`, its sysprompt.yaml's). A
+ * project's value naming the element of your `{{#xml @root.vars.tag}}` is
+ * the project's name, not yours (review rev48b F8).
+ */
+export function varsByWhose(
+  vars: Readonly<Record<string, unknown>> | undefined,
+  repositoryVars: readonly string[],
+): { own: Record<string, unknown>; project: Record<string, unknown> } {
+  const theirs = new Set(repositoryVars);
+  const own: Record<string, unknown> = {};
+  const project: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(vars ?? {}))
+    (theirs.has(name) ? project : own)[name] = value;
+  return { own, project };
 }
 
 /**

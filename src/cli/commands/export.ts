@@ -317,12 +317,13 @@ export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<numb
  */
 export function keepNamesForHook(
   { agent, cache }: Pick<ExportTarget, "agent" | "cache">,
-  prepared: Pick<PreparedPrompt, "wrapperNames">,
+  prepared: Pick<PreparedPrompt, "wrapperNames" | "ownWrapperNames">,
   io: CliIo,
 ): void {
   if (!hasHookSnippet(agent) || prepared.wrapperNames === undefined) return;
+  const names = { own: prepared.ownWrapperNames ?? [], all: prepared.wrapperNames };
   try {
-    recordExportNames(agent, prepared.wrapperNames, {
+    recordExportNames(agent, names, {
       env: io.env,
       home: io.home ?? homeFolder(),
       create: cache === true,
