@@ -9,7 +9,7 @@ import type { LoadedLayer } from "./load-layer.js";
  * partials (a section of yours may wrap each context file in a partial's
  * `{{#xml "file"}}`), and your own texts: your SYSTEM.md or
  * SYSTEM_TEMPLATE.md, APPEND_SYSTEM.md and the prompts you give as options
- * (`<team_policy>…</team_policy>`); your AGENTS.md is added after
+ * (`<team_policy>…</team_policy>`) and your general-rules.md's lines; your AGENTS.md is added after
  * (`withElementNames`). A repository's text is not among them. A render
  * reads them, and so does a touch that no render came before (a hook).
  */
@@ -22,6 +22,8 @@ export function elementTexts(
     if (l.layer === "project") continue;
     if (l.system) texts.push(l.system.text);
     if (l.append !== null) texts.push(l.append);
+    // Your general-rules.md's lines, printed in the rules section as written (review rev48b F7).
+    if (l.generalRules) texts.push(l.generalRules.rules.join("\n"));
   }
   if (opts.systemPrompt && opts.systemPrompt.repository !== true)
     texts.push(opts.systemPrompt.text);
@@ -33,6 +35,8 @@ export function elementTexts(
  * Your own texts the prompt prints besides your context files, whose
  * elements a repository's text may not open or close either: your always
  * rules (the agent dir's `rules`, `user:` sources), which the prompt inlines,
+ * and your glob rules, given on touch (before, only the always ones counted:
+ * a nested AGENTS.md closed your glob rule's element raw, review rev48b F3),
  * and the values of your own `vars` (your sysprompt.yaml's, the caller's),
  * which a section of yours prints as they are (`<team_policy>…</team_policy>`).
  * A project's variables (`repositoryVars`) and rules are the repository's
@@ -46,7 +50,7 @@ export function ownPrintedTexts(
   repositoryVars: readonly string[],
 ): string[] {
   const texts = rules
-    .filter((r) => r.layer === "user" && r.activation === "always")
+    .filter((r) => r.layer === "user" && (r.activation === "always" || r.activation === "glob"))
     .map((r) => r.content);
   for (const value of Object.values(varsByWhose(vars, repositoryVars).own))
     if (typeof value === "string") texts.push(value);

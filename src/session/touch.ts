@@ -3,6 +3,7 @@ import { withElementNames, wrapperNames } from "../_prompt-text.js";
 import {
   type ContextForOptions,
   loadContextForPathsSince,
+  loadOwnContextFile,
   type TouchedContext,
 } from "../gather/context/index.js";
 import { CONTEXT_FILE_NAMES } from "../gather/context-names.js";
@@ -163,8 +164,9 @@ export async function touchOptions(
  * and partials (the project's when it is trusted, read within a quarter of
  * the deadline: past it, yours and the builtins'), your own SYSTEM.md,
  * APPEND_SYSTEM.md and option prompts, the sections given from code
- * ({@link codeSections}), the agent dir's context file, your
- * always rules and own `vars` values (`printed`), and the `vars` a
+ * ({@link codeSections}), the agent dir's context file with its imports,
+ * your general-rules.md, your always and glob rules and own `vars` values
+ * (`printed`), and the `vars` a
  * `{{#xml}}` named from the data may take. Before, a hook's
  * touch (and a session's before its first render) escaped the builtin
  * sections' names only, so a repository's nested AGENTS.md wrote your
@@ -176,16 +178,26 @@ async function layerElementNames(
   printed: readonly string[],
 ): Promise<Set<string>> {
   const files = { customFiles: true, resolved: opts.resolvedFiles };
-  const [builtin, user] = await Promise.all([
+  const confine = { start: opts.cwd, home: opts.home, ceiling: opts.ceilingDir ?? undefined };
+  const quarter = Math.ceil(opts.deadlineMs / 4);
+  const [builtin, user, project, ownRead] = await Promise.all([
     loadLayer(opts.builtinDir, "builtin", { customFiles: false }),
     loadLayer(opts.agentDir, "user", files),
+    opts.trusted
+      ? withDeadline(quarter, (signal) =>
+          loadLayer(opts.projectDir, "project", { ...files, confine, signal }),
+        )
+      : undefined,
+    // Your AGENTS.md as a render reads it, its imports expanded.
+    withDeadline(quarter, (signal) =>
+      loadOwnContextFile(opts.agentDir, {
+        home: opts.home,
+        maxBytes: opts.maxContextBytes,
+        trusted: opts.trusted,
+        ...(signal ? { signal } : {}),
+      }),
+    ),
   ]);
-  const confine = { start: opts.cwd, home: opts.home, ceiling: opts.ceilingDir ?? undefined };
-  const project = opts.trusted
-    ? await withDeadline(Math.ceil(opts.deadlineMs / 4), (signal) =>
-        loadLayer(opts.projectDir, "project", { ...files, confine, signal }),
-      )
-    : undefined;
   const layers = [builtin, user];
   const names = wrapperNames(
     [...layers.flatMap((l) => l.sections), ...codeSections(opts.extraSections)],
@@ -196,14 +208,15 @@ async function layerElementNames(
   // The project's names as a render reads them, at most MAX_PROJECT_NAMES (the render warns of the rest).
   if (project)
     for (const name of projectElementNames([project], opts.projectDir, vars).names) names.add(name);
-  const own = await ownContextText(opts.agentDir, opts.maxContextBytes);
+  // Late, your file as written (its imports not read).
+  const own = ownRead ?? (await ownContextText(opts.agentDir, opts.maxContextBytes));
   return withElementNames(names, own === undefined ? printed : [own, ...printed]);
 }
 
 /**
- * The agent dir's context file (the first of its names there that reads), at
- * most `maxBytes` of it, through the door as a file of yours (no final link
- * followed: a linked one gives no names here, only at a render).
+ * The agent dir's context file as written (the first of its names there that
+ * reads), at most `maxBytes` of it, through the door as a file of yours (no
+ * final link followed): your file's names when its imports took too long.
  */
 async function ownContextText(agentDir: string, maxBytes: number): Promise<string | undefined> {
   for (const name of CONTEXT_FILE_NAMES) {

@@ -325,6 +325,25 @@ async function userFolder(
 }
 
 /**
+ * Your own context file (the agent dir's) with its `@imports` expanded, read
+ * as {@link traceContextFiles} reads it first; undefined when there is none.
+ * What a touch with no render before it (a hook's) reads your file's element
+ * names from: before, it read the file as written, and a repository's nested
+ * AGENTS.md closed the element of a file you import raw (review rev48b F2).
+ */
+export async function loadOwnContextFile(
+  agentDir: string,
+  limits: Omit<LoadLimits, "reads" | "maxTotalBytes">,
+): Promise<string | undefined> {
+  const found = await findContextFile(agentDir);
+  if (found.path === undefined) return undefined;
+  const user = await userFolder(agentDir, limits.home, await realpathOrSelf(limits.home));
+  const all = { ...limits, maxTotalBytes: DEFAULT_MAX_TOTAL_CONTEXT_BYTES, reads: new Map() };
+  const loaded = await loadOne(found.path, await realpathOrSelf(found.path), user, all);
+  return loaded.file?.content;
+}
+
+/**
  * {@link loadContextFiles}, with the provenance of every file. The agent
  * dir's file is read first, before any of the repository's folders is looked
  * at, and what it gives alone goes to `soFar.value`: a render that gives up on

@@ -7,6 +7,7 @@ export {
   type ContextFileTrace,
   type ContextProvenance,
   loadContextFiles,
+  loadOwnContextFile,
   NO_CONTEXT,
   traceContextFiles,
 } from "./context-files.js";
