@@ -59,15 +59,19 @@ function leadingBrace(text: string): number {
   return text.startsWith("{") ? 1 : 0;
 }
 
-/** Bytes the `&lt;` for each opener of `text[from, to)` adds: 3 for `<`, 1 for a look-alike (3 bytes in UTF-8). */
+/**
+ * Bytes the `&lt;` for each opener of `text[from, to)` adds: 3 for `<`, 1
+ * for a look-alike of 3 bytes in UTF-8, none for the tag character `<` (4).
+ */
 export function openerGrowth(text: string, from: number, to: number): number {
   let growth = 0;
   for (let i = text.indexOf("<", from); i !== -1 && i < to; i = text.indexOf("<", i + 1))
     growth += 3;
   if (!LOOK_ALIKE.test(text)) return growth;
-  const finder = new RegExp(LOOK_ALIKE.source, "g");
+  const finder = new RegExp(LOOK_ALIKE.source, "gu");
   finder.lastIndex = from;
-  for (let m = finder.exec(text); m !== null && m.index < to; m = finder.exec(text)) growth += 1;
+  for (let m = finder.exec(text); m !== null && m.index < to; m = finder.exec(text))
+    growth += m[0].length === 1 ? 1 : 0;
   return growth;
 }
 
@@ -213,16 +217,18 @@ const isSlashCode = (code: number) => SLASHES.has(code);
  * The single angle brackets a reader takes for `<`: fullwidth `＜`, small
  * `﹤`, the quotation mark `‹`, the ornaments `❮` `❬` `❰`, the mathematical
  * `⟨` `⧼`, the CJK `〈`, the technical `〈`, the modifier letter `˂` and the
- * Canadian syllabics `ᐸ`. What follows a name needs no list: any character
- * that cannot continue it ends it (`>` and its look-alikes, `/`, white space,
- * and `!`, `"`, `*`, `]`: `</rule]>` reads as `</rule>` too).
+ * Canadian syllabics `ᐸ`; and the tag character `<` (U+E003C), drawn as
+ * nothing and read by a model as `<` ({@link tagNameChar}). What follows a
+ * name needs no list: any character that cannot continue it ends it (`>` and
+ * its look-alikes, `/`, white space, and `!`, `"`, `*`, `]`: `</rule]>`
+ * reads as `</rule>` too).
  */
 const LOOK_ALIKE_OPENERS =
-  "\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438";
+  "\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438\u{e003c}";
 
-/** Any of the look-alike openers (a class of single characters: no backtracking). */
-const LOOK_ALIKE = new RegExp(`[${LOOK_ALIKE_OPENERS}]`);
-const ANY_OPENER = new RegExp(`[<${LOOK_ALIKE_OPENERS}]`, "g");
+/** Any of the look-alike openers (a class of single code points: no backtracking). */
+const LOOK_ALIKE = new RegExp(`[${LOOK_ALIKE_OPENERS}]`, "u");
+const ANY_OPENER = new RegExp(`[<${LOOK_ALIKE_OPENERS}]`, "gu");
 
 /**
  * The next `<` or look-alike at or after a place. The places asked for only
@@ -231,7 +237,7 @@ const ANY_OPENER = new RegExp(`[<${LOOK_ALIKE_OPENERS}]`, "g");
  */
 function openFinder(text: string): (from: number) => number {
   if (!LOOK_ALIKE.test(text)) return (from) => text.indexOf("<", from);
-  const finder = new RegExp(ANY_OPENER.source, "g");
+  const finder = new RegExp(ANY_OPENER.source, "gu");
   return (from) => {
     finder.lastIndex = from;
     return finder.exec(text)?.index ?? -1;
@@ -413,7 +419,9 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
   let out = "";
   let copied = 0;
   for (let lt = nextOpen(0); lt !== -1; ) {
-    let i = skipBlank(text, lt + 1);
+    // The tag character `<` takes two units.
+    const opener = widthAt(text, lt);
+    let i = skipBlank(text, lt + opener);
     // `</file>`, and `<//file>` or `</⁄file>` with a slash too many: still the closer to a reader.
     while (i < text.length && isSlashCode(text.charCodeAt(i))) i = skipBlank(text, i + 1);
     const start = i;
@@ -456,10 +464,10 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
         namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, names))
     ) {
       out += `${text.slice(copied, lt)}&lt;`;
-      copied = lt + 1;
+      copied = lt + opener;
     }
     // The name holds no `<`: go on after it (or after this `<` when there was none).
-    lt = nextOpen(Math.max(lt + 1, start));
+    lt = nextOpen(Math.max(lt + opener, start));
   }
   return copied === 0 ? text : out + text.slice(copied);
 }
