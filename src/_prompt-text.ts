@@ -199,7 +199,11 @@ function nameCharsOf(code: number): string | undefined {
   const letter = LOOK_ALIKE_LETTERS.get(code);
   if (letter !== undefined) return letter;
   const compatible = String.fromCodePoint(code).normalize("NFKC");
-  return ASCII_NAME.test(compatible) ? compatible : undefined;
+  if (ASCII_NAME.test(compatible)) return compatible;
+  // The compatibility form of a look-alike reads as it does: mathematical `𝚻` is `Τ`, a `t`; `ϓ` is `Ύ`.
+  const other = compatible.codePointAt(0) ?? 0;
+  if (other === code || compatible.length !== (other > 0xffff ? 2 : 1)) return undefined;
+  return LOOK_ALIKE_LETTERS.get(other) ?? baseCharsOf(compatible);
 }
 
 /** How many UTF-16 units the code point at `i` takes. */
@@ -345,7 +349,9 @@ function letterFolds(c: string, code: number): readonly [string, string] {
  */
 function foldedLetter(letter: string): string {
   let out = "";
-  for (const c of letter.toLowerCase().toUpperCase().toLowerCase().normalize("NFD")) {
+  // Its compatibility form first: mathematical `𝛕` and `ϒ` fold as `τ` and `Υ` do.
+  const compatible = letter.normalize("NFKC");
+  for (const c of compatible.toLowerCase().toUpperCase().toLowerCase().normalize("NFD")) {
     const code = c.codePointAt(0) ?? 0;
     if (isNameCode(code)) out += c;
     else if (!isInvisible(code)) out += nameCharsOf(code) ?? upperCharsOf(c) ?? c;
