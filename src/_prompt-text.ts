@@ -92,7 +92,7 @@ export function printedHead(text: string, room: number, escaped = false): string
     if (code < 0x80) cost = code === 0x3c ? lt : 1;
     else if (code < 0x800) cost = 2;
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) cost = 4;
-    else cost = lookAlike && LOOK_ALIKE_OPENERS.includes(text[i] ?? "") ? 4 : 3;
+    else cost = lookAlike && OPENER_CODES.has(code) ? 4 : 3;
     if (used + cost > room) return text.slice(0, i);
     used += cost;
     if (cost === 4 && code >= 0xd800 && code <= 0xdbff) i++;
@@ -229,6 +229,11 @@ const isSlashCode = (code: number) => SLASHES.has(code);
  */
 const LOOK_ALIKE_OPENERS =
   "\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438\u{e003c}";
+
+/** The look-alike openers' code points: a lone half of the tag character `<` is none. */
+const OPENER_CODES: ReadonlySet<number> = new Set(
+  [...LOOK_ALIKE_OPENERS].map((c) => c.codePointAt(0) ?? 0),
+);
 
 /** Any of the look-alike openers (a class of single code points: no backtracking). */
 const LOOK_ALIKE = new RegExp(`[${LOOK_ALIKE_OPENERS}]`, "u");

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { escapeWrapperTags, printedLength, wrapperNames } from "../../src/_prompt-text.js";
+import {
+  escapeWrapperTags,
+  printedHead,
+  printedLength,
+  wrapperNames,
+} from "../../src/_prompt-text.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 
@@ -60,5 +65,9 @@ describe("hostile repository: element names spelled in Unicode tag characters", 
     expect(escaped).toBe(`a &lt;${tagged("/team_policy>")} b ${tagged("<other>")} c`);
     expect(printedLength(text, "element")).toBeGreaterThanOrEqual(Buffer.byteLength(escaped));
     expect(printedLength(text, "element")).toBe(Buffer.byteLength(text));
+    // A lone half of it is no opener: a cut at the printed length keeps the whole text.
+    for (const t of ["a\udc3c b\uff1c", "\uff1cx\udb40", `${tagged("<")}x\udc3c`]) {
+      expect(printedHead(t, printedLength(t, "element")), JSON.stringify(t)).toBe(t);
+    }
   });
 });
