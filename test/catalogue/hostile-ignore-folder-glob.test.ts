@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { privatePaths } from "../../src/repo-files/index.js";
 import { tempDir, writeFiles } from "../api/_helpers.js";
@@ -49,6 +50,10 @@ describe("hostile repository: a nested .gitignore in a folder whose name is glob
     const check = privatePaths(r.cwd, { hidden: false, home: r.home, env: {} });
     const verdicts = await Promise.all(paths.map(async (p) => (await check(join(r.cwd, p)))?.why));
     expect(verdicts).toEqual(paths.map(() => "ignored by git"));
+    // The workspace tree rebases the same way: it lists none of them.
+    const tree = await buildWorkspaceTree(r.cwd, { mtime: "2026-01-01T00:00:00Z" });
+    expect(tree.rendered).toContain("deep/");
+    expect(tree.rendered).not.toContain("local.yml");
   });
 
   it("a negation in such a folder takes back its own name only", async () => {
