@@ -37,6 +37,13 @@ export interface PrivateVerdict {
   /** The path relative to the project root, "/"-separated. */
   rel: string;
   why: PrivateReason;
+  /**
+   * True when the path is private only because an ignore file on its way was
+   * not read whole: git may keep it. A check that skips what git ignores for
+   * its own sake (a build folder's context files, trusted) may pass it; a
+   * check that guards the repository's reach must not.
+   */
+  cut?: true;
 }
 
 /** How {@link privatePaths} reads a project. */
@@ -93,8 +100,7 @@ export function privatePaths(
     );
     for (const outer of await around) {
       const found = await outer(path);
-      if (found !== undefined)
-        return { rel: relative(root, path).split(sep).join("/"), why: found.why };
+      if (found !== undefined) return { ...found, rel: relative(root, path).split(sep).join("/") };
     }
     return undefined;
   };
@@ -213,7 +219,7 @@ function ownPrivatePaths(
     if (isIgnoredInKeptFolder(inFolder.rules, rel)) return { rel, why: "ignored by git" };
     // The rule cut (its own folder's or one above) may be the one that ignores this path:
     // a cut is a refusal, never a pass.
-    if (inFolder.cut !== undefined) return { rel, why: notReadWhole(inFolder.cut) };
+    if (inFolder.cut !== undefined) return { rel, why: notReadWhole(inFolder.cut), cut: true };
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
     excluded ??= excludePath().then((file) => rulesOfFile(file, ""));
     // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.

@@ -126,14 +126,24 @@ describe("hostile repository: an ignore file the door cannot read whole", () => 
       "p/credentials.json": '{"key":"SECRET-CRED-MARKER"}\n',
       "p/sub/credentials.json": '{"key":"SECRET-TOUCH-MARKER"}\n',
       "p/sub/x.ts": "",
+      "p/GEMINI.md": "Gemini notes.\n",
+      "p/lib/AGENTS.md": "Lib notes.\n",
+      "p/lib/y.ts": "",
     });
     const out = await renderSystemPrompt({ ...r, projectTrusted: true });
     expect(out.text).not.toContain("SECRET-CRED-MARKER");
     expect(out.diagnostics.filter((d) => d.code === "rule-refused").length).toBe(1);
+    // The names git would not ignore are not lost to the cut, trusted: GEMINI.md, lib/AGENTS.md.
+    expect(out.text).toContain("Gemini notes.");
     const session = createPromptSession({ ...r, projectTrusted: true });
     try {
-      const touched = await session.contextFor([join(r.cwd, "sub", "x.ts")]);
-      expect(touched.files.map((f) => f.content).join("\n")).not.toContain("SECRET-TOUCH-MARKER");
+      const touched = await session.contextFor([
+        join(r.cwd, "sub", "x.ts"),
+        join(r.cwd, "lib", "y.ts"),
+      ]);
+      const text = touched.files.map((f) => f.content).join("\n");
+      expect(text).not.toContain("SECRET-TOUCH-MARKER");
+      expect(text).toContain("Lib notes.");
     } finally {
       session.close();
     }
