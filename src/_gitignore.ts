@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
 import type IgnoreFactory from "ignore";
 import type { Ignore } from "ignore";
@@ -109,8 +110,13 @@ export interface PatternCut {
   path: string;
   kept: number;
   dropped: number;
-  /** Of the kept, how many hold more `**` than {@link MAX_DOUBLE_STARS} and match nothing. */
+  /**
+   * Patterns that match nothing here though git's match something: more `**`
+   * than {@link MAX_DOUBLE_STARS}, or longer than PATH_MAX once star runs are one.
+   */
   refused?: number;
+  /** The first line (1-based) whose pattern was dropped or refused. */
+  line?: number;
 }
 
 /**
@@ -150,7 +156,7 @@ export function ignoreCutDiagnostics(all: readonly PatternCut[]): Diagnostic[] {
           {
             level: "warning",
             code: "ignore-pattern-refused",
-            message: `ignore patterns with more than ${MAX_DOUBLE_STARS} ** (a/**/b/**/c) match nothing: matching them costs time that grows with a path's depth to the power of their count: ${refused.join(", ")}${more > 0 ? ` and ${more} more files` : ""}`,
+            message: `ignore patterns with more than ${MAX_DOUBLE_STARS} ** (a/**/b/**/c) match nothing (matching them costs time that grows with a path's depth to the power of their count), and so do patterns over ${MAX_PATTERN_LENGTH} characters: ${refused.join(", ")}${more > 0 ? ` and ${more} more files` : ""}`,
             path: refusing[0].path,
           },
         ];
@@ -176,37 +182,38 @@ function cutDiagnostics(cuts: readonly PatternCut[]): Diagnostic[] {
 }
 
 /**
- * `rules` extended with the ignore-file text found in folder `base` ("/"-separated,
+ * `rules` extended with the ignore file found in folder `base` ("/"-separated,
  * relative to the folder the paths are checked against; "" for that folder
- * itself). `rules` is not changed (it still serves the folder's siblings) and
- * not copied. With a `budget`, patterns past its limits are cut and the cut
- * is recorded under `path`. A file with no pattern left gives `rules` back.
+ * itself): its bytes, or its text (matched as its UTF-8 bytes, as git does).
+ * `rules` is not changed (it still serves the folder's siblings) and not
+ * copied. With a `budget`, patterns past its limits are cut and the cut, or
+ * a pattern refused, is recorded under `path`. A file with no pattern left
+ * gives `rules` back.
  */
 export function addGitignore(
   rules: IgnoreRules | undefined,
-  text: string,
+  text: string | Uint8Array,
   base: string,
   budget?: PatternBudget,
   path = base,
 ): IgnoreRules | undefined {
-  const patterns = patternLines(text);
-  let kept = patterns;
-  if (budget) {
-    const room = Math.max(0, Math.min(budget.perFile, budget.left));
-    if (patterns.length > room) {
-      kept = patterns.slice(0, room);
-      budget.cuts.push({ path, kept: room, dropped: patterns.length - room });
-    }
-    budget.left -= kept.length;
-  }
-  if (kept.length === 0) return rules;
+  const { patterns, overlong } = patternLines(
+    typeof text === "string" ? ignoreBytes(text) : Buffer.from(text).toString("latin1"),
+  );
+  const room = budget
+    ? Math.max(0, Math.min(budget.perFile, budget.left, patterns.length))
+    : patterns.length;
+  if (budget) budget.left -= room;
   const rebased: string[] = [];
-  let refused = 0;
+  let refused = overlong.length;
+  let line = overlong[0];
   let weighed = 0;
-  for (const line of rebasePatterns(kept, base)) {
-    const bounded = boundedPattern(line);
+  const folder = ignoreBytes(base);
+  for (const pattern of patterns.slice(0, room)) {
+    const bounded = boundedPattern(rebasePattern(pattern.text, folder));
     if (bounded === undefined) {
       refused++;
+      line = Math.min(line ?? pattern.line, pattern.line);
     } else if (budget) {
       // Past the walk's weight, this pattern and the file's others are cut.
       const weight = patternWeight(bounded);
@@ -218,42 +225,85 @@ export function addGitignore(
     }
     weighed++;
   }
-  if (budget && weighed < kept.length) {
-    const heavy = kept.length - weighed;
-    const cut = budget.cuts.find((c) => c.path === path);
-    if (cut) {
-      cut.kept -= heavy;
-      cut.dropped += heavy;
-    } else {
-      budget.cuts.push({ path, kept: weighed, dropped: heavy });
-    }
-  }
-  if (refused > 0 && budget) {
-    const cut = budget.cuts.find((c) => c.path === path);
-    if (cut) cut.refused = refused;
-    else budget.cuts.push({ path, kept: kept.length, dropped: 0, refused });
+  const dropped = patterns.length - weighed;
+  const firstDropped = patterns[weighed]?.line;
+  if (firstDropped !== undefined) line = Math.min(line ?? firstDropped, firstDropped);
+  if (budget && (dropped > 0 || refused > 0)) {
+    budget.cuts.push({
+      path,
+      kept: weighed,
+      dropped,
+      ...(refused > 0 ? { refused } : {}),
+      ...(line === undefined ? {} : { line }),
+    });
   }
   if (rebased.length === 0) return rules;
   return { parent: rules, own: newIgnore().add(rebased), tail: tailRegex(rebased) };
 }
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /**
- * The pattern lines of an ignore file: no blank lines, no comments, and none
- * longer than PATH_MAX (4096 on Linux): such a pattern can match nothing, and
- * `ignore` would fail to compile it and then throw on every check, losing the
- * file's other rules.
+ * `text`'s UTF-8 bytes, one character each (latin1). git matches ignore
+ * patterns byte by byte (`?` or a class takes one byte of `é`), so patterns
+ * and paths meet the matcher as bytes. ASCII is its own.
  */
-function patternLines(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.split("\n")) {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (line.trim() === "" || line.startsWith("#") || line.length > MAX_PATTERN_LENGTH) continue;
-    out.push(line);
-  }
-  return out;
+export function ignoreBytes(text: string): string {
+  return NON_ASCII.test(text) ? Buffer.from(text, "utf8").toString("latin1") : text;
 }
 
+/** One pattern of an ignore file and the line (1-based) it is on. */
+interface PatternLine {
+  text: string;
+  line: number;
+}
+
+/**
+ * The pattern lines of an ignore file's bytes (a latin1 string), read as
+ * git reads them: a UTF-8 BOM skipped, one CR before LF dropped, a line
+ * ended at a NUL (git's lines are C strings), unescaped trailing spaces
+ * trimmed, no blank lines, no comments. Runs of `*` are made one (`***` is
+ * `**`, as for git). `overlong` lists the lines still longer than PATH_MAX
+ * (4096 on Linux) with each run of `**` segments made one: `ignore` would
+ * fail to compile such a pattern and then throw on every check.
+ */
+function patternLines(bytes: string): { patterns: PatternLine[]; overlong: number[] } {
+  const patterns: PatternLine[] = [];
+  const overlong: number[] = [];
+  const text = bytes.startsWith(UTF8_BOM) ? bytes.slice(UTF8_BOM.length) : bytes;
+  let line = 0;
+  for (const raw of text.split("\n")) {
+    line++;
+    const nul = raw.indexOf("\0");
+    const cut = nul === -1 ? raw : raw.slice(0, nul);
+    const entry = nul === -1 && cut.endsWith("\r") ? cut.slice(0, -1) : cut;
+    if (entry.startsWith("#")) continue;
+    const pattern = trimTrailingSpaces(entry).replace(STAR_RUN, "**");
+    if (pattern === "") continue;
+    if ((boundedPattern(pattern) ?? pattern).length > MAX_PATTERN_LENGTH) overlong.push(line);
+    else patterns.push({ text: pattern, line });
+  }
+  return { patterns, overlong };
+}
+
+const UTF8_BOM = "\xef\xbb\xbf";
+const STAR_RUN = /\*{3,}/g;
 const MAX_PATTERN_LENGTH = 4096;
+
+/** `pattern` without its trailing spaces, bar one escaped by `\`: git's `trim_trailing_spaces`. */
+function trimTrailingSpaces(pattern: string): string {
+  let lastSpace = -1;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern.charAt(i);
+    if (c === " ") {
+      if (lastSpace === -1) lastSpace = i;
+    } else {
+      if (c === "\\" && ++i === pattern.length) return pattern;
+      lastSpace = -1;
+    }
+  }
+  return lastSpace === -1 ? pattern : pattern.slice(0, lastSpace);
+}
 
 /** The characters a plain last segment may hold besides wildcards and classes. */
 const PLAIN_CHAR = /[A-Za-z0-9._+@,=~-]/;
@@ -310,19 +360,35 @@ function tailRegex(patterns: readonly string[]): RegExp | null {
  * below it.
  */
 export function rebaseGitignore(text: string, base: string): string {
-  return rebasePatterns(text.split("\n"), base).join("\n");
+  return text
+    .split("\n")
+    .map((line) =>
+      line.trim() === "" || line.startsWith("#")
+        ? line
+        : rebasePattern(trimTrailingSpaces(line), base),
+    )
+    .join("\n");
 }
 
-function rebasePatterns(lines: readonly string[], base: string): string[] {
-  if (base === "") return [...lines];
-  return lines.map((line) => {
-    if (line.trim() === "" || line.startsWith("#")) return line;
-    const negated = line.startsWith("!");
-    const pattern = negated ? line.slice(1) : line;
-    const anchored = pattern.slice(0, -1).includes("/");
-    const rebased = anchored ? `${base}/${pattern.replace(/^\//, "")}` : `${base}/**/${pattern}`;
-    return negated ? `!${rebased}` : rebased;
-  });
+/**
+ * `pattern` (a pattern line, trailing spaces trimmed) of the ignore file in
+ * folder `base`, rewritten to match from the root. The folder's name is
+ * matched as it is spelt: `[locale]`, `a\b` or `#notes` are no glob syntax.
+ */
+function rebasePattern(pattern: string, base: string): string {
+  if (base === "") return pattern;
+  const negated = pattern.startsWith("!");
+  const body = negated ? pattern.slice(1) : pattern;
+  const anchored = body.slice(0, -1).includes("/");
+  const folder = literalGlob(base);
+  const rebased = anchored ? `${folder}/${body.replace(/^\//, "")}` : `${folder}/**/${body}`;
+  return negated ? `!${rebased}` : rebased;
+}
+
+/** `path` as a glob that matches it alone: each wildcard, class and escape escaped, and a leading `#` or `!`. */
+function literalGlob(path: string): string {
+  const escaped = path.replace(/[\\[\]*?]/g, "\\$&");
+  return escaped.startsWith("#") || escaped.startsWith("!") ? `\\${escaped}` : escaped;
 }
 
 interface Verdict {
@@ -369,6 +435,7 @@ function verdictOf(rules: IgnoreRules | undefined, path: string, name: string | 
  */
 export function isIgnored(rules: IgnoreRules | undefined, path: string): boolean {
   if (!rules || path === "") return false;
+  path = ignoreBytes(path);
   for (let slash = path.indexOf("/"); slash !== -1 && slash < path.length - 1; ) {
     if (verdictOf(rules, path.slice(0, slash + 1), null)) return true;
     slash = path.indexOf("/", slash + 1);
@@ -389,6 +456,7 @@ export async function isIgnoredPaced(
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
   if (!rules || path === "") return false;
+  path = ignoreBytes(path);
   for (let slash = path.indexOf("/"); slash !== -1 && slash < path.length - 1; ) {
     const turn = nextTurn(signal);
     if (turn) await turn;
@@ -410,6 +478,7 @@ export async function isIgnoredPaced(
  */
 export function isIgnoredInKeptFolder(rules: IgnoreRules | undefined, path: string): boolean {
   if (!rules || path === "") return false;
+  path = ignoreBytes(path);
   const end = path.endsWith("/") ? path.length - 1 : path.length;
   const name = path.slice(path.lastIndexOf("/", end - 1) + 1, end);
   return verdictOf(rules, path, name);

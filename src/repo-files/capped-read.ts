@@ -56,6 +56,25 @@ export async function readCappedText(
   maxBytes: number,
   o: { follow?: boolean } = {},
 ): Promise<CappedText> {
+  const read = await readCappedBytes(path, maxBytes, o);
+  return read.ok ? decodeCapped(read.bytes, read.total, maxBytes, path) : read;
+}
+
+/** What {@link readCappedBytes} read: up to `maxBytes + 1` bytes of a file `total` bytes long. */
+export type CappedBytes = { ok: true; bytes: Uint8Array; total: number } | CappedFailure;
+
+type CappedFailure = Extract<CappedText, { ok: false }>;
+
+/**
+ * {@link readCappedText}'s read, undecoded: the file's first bytes (one more
+ * than `maxBytes` when it is longer, so the caller sees the cut), with the
+ * same checks of what is opened. For text git reads as bytes (an ignore file).
+ */
+export async function readCappedBytes(
+  path: string,
+  maxBytes: number,
+  o: { follow?: boolean } = {},
+): Promise<CappedBytes> {
   const follow = o.follow ?? true;
   let before: Stats;
   try {
@@ -71,7 +90,7 @@ export async function readCappedText(
     if (!s.isFile()) return notFile(path, s.isDirectory());
     if (s.dev !== before.dev || s.ino !== before.ino) return swapped(path);
     const bytes = await readHead(handle, maxBytes + 1, s.size);
-    return decodeCapped(bytes, Math.max(s.size, bytes.length), maxBytes, path);
+    return { ok: true, bytes, total: Math.max(s.size, bytes.length) };
   } catch (error) {
     // A link put in its place since the check: O_NOFOLLOW refused it.
     if ((error as NodeJS.ErrnoException).code === "ELOOP") return swapped(path);
@@ -82,7 +101,7 @@ export async function readCappedText(
 }
 
 /** The file checked is not the one opened: replaced in between, so not read. */
-function swapped(path: string): CappedText {
+function swapped(path: string): CappedFailure {
   return {
     ok: false,
     reason: "unreadable",
@@ -158,11 +177,11 @@ function trimZero(fixed: string): string {
   return fixed.endsWith(".0") ? fixed.slice(0, -2) : fixed;
 }
 
-export function notFile(path: string, isDir: boolean): CappedText {
+export function notFile(path: string, isDir: boolean): CappedFailure {
   return notRegularFile(path, isDir);
 }
 
-export function failure(path: string, error: unknown): CappedText {
+export function failure(path: string, error: unknown): CappedFailure {
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "";
   const missing = code === "ENOENT" || code === "ENOTDIR";
   return {

@@ -12,7 +12,7 @@ import { checkpoint, nextTurn } from "../_pace.js";
 import { homeFolder, isWithin, xdgFolder } from "../_paths.js";
 import { projectOwns } from "../gather/environment/index.js";
 import { gitExcludeFile } from "../gather/git/index.js";
-import { readCappedText } from "./capped-read.js";
+import { readCappedBytes } from "./capped-read.js";
 import { isGitFolder } from "./git-file.js";
 import { holdsGit, holdsRepository, holdsUsableGit } from "./project-root.js";
 
@@ -29,13 +29,21 @@ export type PrivateReason =
   | "hidden (a name that starts with a dot)"
   | "ignored by git"
   | "excluded by .git/info/exclude"
-  | "ignored by your global git excludes";
+  | "ignored by your global git excludes"
+  | `under ignore rules not read whole (${string})`;
 
 /** The verdict on one path: where it is, relative to its project, and why it is private. */
 export interface PrivateVerdict {
   /** The path relative to the project root, "/"-separated. */
   rel: string;
   why: PrivateReason;
+  /**
+   * True when the path is private only because an ignore file on its way was
+   * not read whole: git may keep it. A check that skips what git ignores for
+   * its own sake (a build folder's context files, trusted) may pass it; a
+   * check that guards the repository's reach must not.
+   */
+  cut?: true;
 }
 
 /** How {@link privatePaths} reads a project. */
@@ -92,8 +100,7 @@ export function privatePaths(
     );
     for (const outer of await around) {
       const found = await outer(path);
-      if (found !== undefined)
-        return { rel: relative(root, path).split(sep).join("/"), why: found.why };
+      if (found !== undefined) return { ...found, rel: relative(root, path).split(sep).join("/") };
     }
     return undefined;
   };
@@ -142,7 +149,7 @@ function ownPrivatePaths(
   const env = options.env ?? process.env;
   const home = options.home ?? homeFolder();
   const { hidden = true, signal } = options;
-  const rules = new Map<string, Promise<IgnoreRules | undefined>>();
+  const rules = new Map<string, Promise<FolderRules>>();
   let globalRules: Promise<IgnoreRules | undefined> | undefined;
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
@@ -154,7 +161,7 @@ function ownPrivatePaths(
     return excludeFile;
   };
   /** The rules that apply inside the folder `key` ("a/b", "" for the root), its parents' included. */
-  const rulesOf = (key: string): Promise<IgnoreRules | undefined> => {
+  const rulesOf = (key: string): Promise<FolderRules> => {
     let found = rules.get(key);
     if (found === undefined) {
       found =
@@ -199,15 +206,20 @@ function ownPrivatePaths(
       const turn = nextTurn(signal);
       if (turn) await turn;
       const folder = folderAt(depth);
-      const ignored = isIgnoredInKeptFolder(await rulesOf(folderAt(depth - 1)), `${folder}/`);
+      const ignored = isIgnoredInKeptFolder(
+        (await rulesOf(folderAt(depth - 1))).rules,
+        `${folder}/`,
+      );
       folderIgnored.set(folder, ignored);
       if (ignored) return { rel, why: "ignored by git" };
     }
     const turn = nextTurn(signal);
     if (turn) await turn;
-    if (isIgnoredInKeptFolder(await rulesOf(folderAt(parts.length - 1)), rel)) {
-      return { rel, why: "ignored by git" };
-    }
+    const inFolder = await rulesOf(folderAt(parts.length - 1));
+    if (isIgnoredInKeptFolder(inFolder.rules, rel)) return { rel, why: "ignored by git" };
+    // The rule cut (its own folder's or one above) may be the one that ignores this path:
+    // a cut is a refusal, never a pass.
+    if (inFolder.cut !== undefined) return { rel, why: notReadWhole(inFolder.cut), cut: true };
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
     excluded ??= excludePath().then((file) => rulesOfFile(file, ""));
     // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.
@@ -324,45 +336,88 @@ export async function yourIgnoreLists(
 function rulesOfFile(file: string | undefined, base: string): Promise<IgnoreRules | undefined> {
   return file === undefined
     ? Promise.resolve(undefined)
-    : withFile(undefined, file, base, newPatternBudget());
+    : withFile(undefined, file, base, newPatternBudget()).then((found) => found.rules);
+}
+
+/**
+ * The ignore rules in force in one folder, and `cut`: where a list on its way
+ * (its own or a parent folder's, or the exclude file) was not read whole,
+ * said as a {@link PrivateReason} goes on. Below such a folder nothing is
+ * proven kept by git's rules, so the door refuses every path.
+ */
+interface FolderRules {
+  rules: IgnoreRules | undefined;
+  cut: string | undefined;
+}
+
+function notReadWhole(cut: string): PrivateReason {
+  return `under ignore rules not read whole (${cut})`;
 }
 
 async function rootRules(
   root: string,
   exclude: Promise<string | undefined>,
   budget: PatternBudget,
-): Promise<IgnoreRules | undefined> {
-  let list: IgnoreRules | undefined;
+): Promise<FolderRules> {
   const excludeFile = await exclude;
-  if (excludeFile !== undefined) list = await withFile(list, excludeFile, "", budget);
-  return withFile(list, join(root, ".gitignore"), "", budget);
+  const excluded =
+    excludeFile === undefined
+      ? { rules: undefined, cut: undefined }
+      : await withFile(undefined, excludeFile, "", budget, root);
+  const own = await withFile(excluded.rules, join(root, ".gitignore"), "", budget, root);
+  return { rules: own.rules, cut: excluded.cut ?? own.cut };
 }
 
 async function folderRules(
   root: string,
   key: string,
-  rulesOf: (key: string) => Promise<IgnoreRules | undefined>,
+  rulesOf: (key: string) => Promise<FolderRules>,
   budget: PatternBudget,
-): Promise<IgnoreRules | undefined> {
+): Promise<FolderRules> {
   const parent = await rulesOf(key.slice(0, Math.max(key.lastIndexOf("/"), 0)));
-  return withFile(parent, join(root, key, ".gitignore"), key, budget);
+  const own = await withFile(parent.rules, join(root, key, ".gitignore"), key, budget, root);
+  return { rules: own.rules, cut: parent.cut ?? own.cut };
 }
 
-/** `list` with the patterns of `file` added (rebased to `base`); `list` itself when there is no such file. */
+/**
+ * `list` with the patterns of `file` added (rebased to `base`); `list` itself
+ * when there is no such file. `cut` says where the file was not read whole:
+ * past the byte cap, past the pattern budget, a pattern the matcher refuses,
+ * or a file that is there but cannot be read. `root` names the file in it.
+ */
 async function withFile(
   list: IgnoreRules | undefined,
   file: string,
   base: string,
   budget: PatternBudget,
-): Promise<IgnoreRules | undefined> {
-  // Capped, regular files only: a FIFO or /dev/zero named .gitignore is passed over.
-  const read = await readCappedText(file, MAX_GITIGNORE_BYTES);
-  if (!read.ok) return list;
+  root?: string,
+): Promise<FolderRules> {
+  const name = root === undefined || !isWithin(file, root) ? file : relative(root, file);
+  // Capped, regular files only: a FIFO or /dev/zero named .gitignore is passed over, as git does.
+  const read = await readCappedBytes(file, MAX_GITIGNORE_BYTES);
+  if (!read.ok) {
+    const none = read.reason === "missing" || read.reason === "not-file";
+    return { rules: list, cut: none ? undefined : `${name} could not be read` };
+  }
+  // Bytes, not text: git's lines are bytes, and its `?` takes one byte of a name.
+  const bytes = read.bytes.subarray(0, MAX_GITIGNORE_BYTES);
+  const lines = (bytes: Uint8Array) => bytes.reduce((n, b) => (b === 0x0a ? n + 1 : n), 1);
   try {
-    return addGitignore(list, read.text, base, budget, file);
+    const rules = addGitignore(list, bytes, base, budget, file);
+    const cut = budget.cuts.find((c) => c.path === file);
+    if (read.total > MAX_GITIGNORE_BYTES) {
+      return {
+        rules,
+        cut: `${name} is read up to ${MAX_GITIGNORE_BYTES / 1024} KiB, line ${lines(bytes)}`,
+      };
+    }
+    if (cut === undefined) return { rules, cut: undefined };
+    const what =
+      cut.dropped > 0 ? "patterns past the limits are cut" : "a pattern matches nothing here";
+    return { rules, cut: `${name} line ${cut.line ?? 1}: ${what}` };
   } catch {
     // A pattern the matcher cannot compile: the folder's other rules are lost,
-    // its parents' still apply. Over-refusing is not worth a crash of the step.
-    return list;
+    // its parents' still apply, and below it nothing passes.
+    return { rules: list, cut: `${name} holds a pattern the matcher cannot take` };
   }
 }

@@ -86,7 +86,7 @@ describe("ignore-file bombs", () => {
     const tree = await buildWorkspaceTree(root, { mtime: "2026-01-01T00:00:00Z" });
     // The first 2,000 patterns are kept; the cut `hidden.txt` line is not, so it shows.
     expect(tree.ignoreCuts).toEqual([
-      { path: join(root, ".gitignore"), kept: 2000, dropped: 48_001 },
+      { path: join(root, ".gitignore"), kept: 2000, dropped: 48_001, line: 2001 },
     ]);
     expect(tree.rendered.split("\n").slice(0, 3)).toEqual([
       "project/",

@@ -28,7 +28,7 @@ const READERS: Record<string, readonly string[]> = {
   "node:fs/promises": ["open", "readFile"],
   _io: ["open", "readFile"],
   _fs: ["readHead", "readHeadSync", "readTextFile", "readTextFileSync"],
-  "capped-read": ["readCappedText"],
+  "capped-read": ["readCappedText", "readCappedBytes"],
   // The door's strict form follows a folder link on the way (only the last name is refused):
   // a reader of a project's files that uses it must judge the folders itself, so it is listed.
   "no-follow": ["readFileNoFollow"],

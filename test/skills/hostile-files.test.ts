@@ -256,14 +256,15 @@ describe("odd roots and ignore files", () => {
     });
   }, 5000);
 
-  test("a .gitignore pattern too long to compile ignores nothing instead of failing the walk", async () => {
+  test("a .gitignore pattern too long to compile ignores nothing, said, instead of failing the walk", async () => {
     const root = tempDir();
     writeFileSync(join(root, ".gitignore"), `${"a".repeat(100_000)}\nignored/\n`);
     const file = writeSkill(join(root, "fine"), "fine");
     writeSkill(join(root, "ignored"), "ignored");
-    expect(await explicitOnly(root)).toEqual({
-      skills: [skillAt(file, "fine", "The fine skill.", "option")],
-      diagnostics: [],
-    });
+    const found = await explicitOnly(root);
+    expect(found.skills).toEqual([skillAt(file, "fine", "The fine skill.", "option")]);
+    expect(found.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["ignore-pattern-refused", join(root, ".gitignore")],
+    ]);
   });
 });

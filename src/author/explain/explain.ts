@@ -223,7 +223,12 @@ async function rulesBelowCwd(
       ceiling,
       signal,
     });
-    const ignored = privatePaths(reach.realRoot, { hidden: false, signal });
+    const isPrivate = privatePaths(reach.realRoot, { hidden: false, signal });
+    // A folder git ignores holds a build's files; one below ignore rules not read whole may not.
+    const ignored = async (path: string) => {
+      const verdict = await isPrivate(path);
+      return verdict !== undefined && verdict.cut === undefined;
+    };
     found = await findRulesBelowCwd(opts.cwd, formats, {
       reach,
       ignored,

@@ -247,8 +247,11 @@ export async function loadContextForPathsSince(
     if (loading === undefined) {
       loading = (async () => {
         const { folder, ignored } = await project;
-        // Node_modules and git-ignored folders hold a dependency's or a build's files.
-        if (realDir.split(sep).includes("node_modules") || (await ignored(realDir))) return [];
+        // Node_modules and git-ignored folders hold a dependency's or a build's files (a folder
+        // below ignore rules not read whole may not be one: its rule files meet the door).
+        if (realDir.split(sep).includes("node_modules")) return [];
+        const verdict = await ignored(realDir);
+        if (verdict !== undefined && verdict.cut === undefined) return [];
         const one = await loadFolderRules(writtenDir, nestedFormats, {
           reach: folder.reach ?? reach,
           maxBytes,
@@ -832,8 +835,12 @@ async function contextOf(
   }
   const looked = { path: chosen };
   const dependency = realDir.split(sep).includes("node_modules");
+  // A name `.gemini/settings.json` set was written by the repository: checked as an import is.
+  const named = !KNOWN_NAMES.has(basename(looked.path));
   const verdict = dependency ? undefined : await folder.ignored(looked.path);
-  if (dependency || verdict) {
+  // Below ignore rules not read whole, a context file of a known name is not proven ignored, and
+  // is the door's to judge; one the repository named is refused, as git might ignore it.
+  if (dependency || (verdict && (verdict.cut === undefined || named))) {
     const why = verdict ? `${oneLine(verdict.rel)} is ${verdict.why}` : "it is inside node_modules";
     diagnostics.push({
       level: "info",
@@ -845,8 +852,6 @@ async function contextOf(
   }
   const real = await realpathOrSelf(looked.path);
   if (folder.given(real)) return { path, diagnostics };
-  // A name `.gemini/settings.json` set was written by the repository: checked as an import is.
-  const named = !KNOWN_NAMES.has(basename(looked.path));
   // Asked at its path under the root as written: only a link on the way makes it "led" there.
   const reach = folder.reach;
   const asFound = reach ? join(reach.root, relative(reach.realRoot, looked.path)) : looked.path;

@@ -19,6 +19,7 @@ import {
   withCutMarker,
 } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
+import { NESTED_CONTEXT_NAMES } from "../context-names.js";
 import { boundedByDefault } from "../deadline.js";
 import { readRuleDocument } from "./_fields.js";
 import { accountDiagnostic, disabledDiagnostics } from "./account.js";
@@ -518,6 +519,10 @@ async function notIgnored(
   if (candidate.location.named !== true || candidate.refused) return candidate;
   const verdict = await ignored(candidate.real ?? candidate.path);
   if (verdict === undefined) return candidate;
+  // Below ignore rules not read whole, GEMINI.md is not proven ignored: the door judges it, as
+  // when no setting names it. A name the repository made up is refused: git may ignore it.
+  if (verdict.cut && NESTED_CONTEXT_NAMES.includes(posix.basename(toPosix(candidate.path))))
+    return candidate;
   const reason = `${verdict.rel} is ${verdict.why}, and a name .gemini/settings.json sets never names such a file`;
   return { ...candidate, refused: { status: "refused", reason } };
 }
