@@ -108,6 +108,8 @@ describe("hostile-output-file-rules: the files render -o and export write (rev50
     ["~/.ssh/authorized_keys", "home/.ssh/authorized_keys"],
     ["~/.gitconfig", "home/.gitconfig"],
     ["~/.config/fish/config.fish", "home/.config/fish/config.fish"],
+    ["~/.aws/config", "home/.aws/config"],
+    ["~/.vimrc", "home/.vimrc"],
   ])("F5: render -o and export --out %s are refused, exit 2, the file kept", async (out, file) => {
     const root = setup();
     mkdirSync(join(root, file, ".."), { recursive: true });

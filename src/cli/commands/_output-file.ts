@@ -15,9 +15,10 @@ import { type CliIo, FailedError, RefusedError } from "../io.js";
 
 /**
  * Files another program runs, or trusts line by line, by their name wherever
- * they are: shell start-up files (`.bashrc`, `.profile`, zsh's), direnv's
- * `.envrc`, git's `.gitconfig` and a worktree's `.git` file, `.netrc`,
- * `.npmrc`, sshd's `authorized_keys`. A prompt is never their contents, and
+ * they are: shell start-up files (`.bashrc`, `.profile`, zsh's, ksh's, csh's),
+ * direnv's `.envrc`, vi's `.vimrc` and `.exrc`, git's `.gitconfig` and a
+ * worktree's `.git` file, Mercurial's `.hgrc`, `.netrc`, `.npmrc`, sshd's
+ * `authorized_keys`. A prompt is never their contents, and
  * a repository's line in it (`BASH_ENV=…`, `ssh-ed25519 AAAA… attacker`)
  * would be run or trusted. Compared without case.
  */
@@ -26,6 +27,11 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   ".bash_profile",
   ".bash_login",
   ".bash_logout",
+  ".bash_aliases",
+  ".kshrc",
+  ".cshrc",
+  ".tcshrc",
+  ".login",
   ".profile",
   ".zshrc",
   ".zshenv",
@@ -33,8 +39,11 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   ".zlogin",
   ".zlogout",
   ".envrc",
+  ".vimrc",
+  ".exrc",
   ".gitconfig",
   ".git",
+  ".hgrc",
   ".netrc",
   ".npmrc",
   "authorized_keys",
@@ -43,14 +52,20 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
 /**
  * Folders whose every file is another program's configuration, found
  * anywhere on the path: git's folder (`.git/config`, `.git/hooks/`), ssh's,
- * gpg's, git's and fish's under `.config`.
+ * gpg's, the AWS CLI's (`credential_process` runs), kubectl's, docker's; and
+ * under `.config`: git's, fish's, systemd's user units and autostart entries.
  */
 export const RUN_BY_NAME_FOLDERS: readonly string[] = [
   ".git",
   ".ssh",
   ".gnupg",
+  ".aws",
+  ".kube",
+  ".docker",
   ".config/git",
   ".config/fish",
+  ".config/systemd",
+  ".config/autostart",
 ];
 
 /**
