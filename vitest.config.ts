@@ -90,6 +90,8 @@ const SLOW = [
   // Eleven and eighteen export runs through the CLI, in agents' worktrees and by file name.
   "test/catalogue/hostile-export-out-agent-worktree.test.ts",
   "test/catalogue/hostile-export-out-agent-names.test.ts",
+  // Each case runs the CLI two to six times (a render and an export each): 0.3-0.5 s a case.
+  "test/catalogue/hostile-output-file-rules.test.ts",
   // The commands that start servers, write snapshot folders or render many variants through the
   // CLI's own entry (serve 3.5 s, snapshot 2.7 s, check 2.4 s, explain 1.7 s on a fresh clone at
   // 19:00 UTC on 2026-12-04, when vitest's unit tiers took 82-102 s against issue 27's 90 s).

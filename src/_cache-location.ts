@@ -71,7 +71,13 @@ export function readyCacheFolder(folder: string): string {
   return realFolder(folder, dirname(root));
 }
 
-/** Throws unless `at` is a real folder (not a link) of this user's. */
+/**
+ * Throws unless `at` is a real folder (not a link) of this user's that no one
+ * else may write in: another user who could would replace the export file an
+ * agent reads, or a cache sysprompt trusts. Refused, not tightened: the mode
+ * is the user's to change. A folder writable by its group is taken when that
+ * group is the user's own (user private groups, umask 002, make every folder so).
+ */
 function checkOwnFolder(at: string): void {
   const me = process.getuid?.();
   const s = lstatSync(at);
@@ -83,6 +89,13 @@ function checkOwnFolder(at: string): void {
   if (me !== undefined && s.uid !== me) {
     throw new Error(
       `${at}: owned by another user (uid ${s.uid}); sysprompt writes its caches only in a folder of its user's`,
+    );
+  }
+  const byOthers =
+    (s.mode & 0o002) !== 0 || ((s.mode & 0o020) !== 0 && s.gid !== process.getgid?.());
+  if (me !== undefined && byOthers) {
+    throw new Error(
+      `${at}: writable by other users (mode ${(s.mode & 0o7777).toString(8).padStart(4, "0")}); sysprompt writes its caches and export files only in a folder no one else can write in: run chmod go-w on it`,
     );
   }
 }

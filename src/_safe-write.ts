@@ -70,6 +70,13 @@ export interface SafeWriteOptions {
   within?: string;
   /** Fail (code `target-exists`) when the target exists. Default: false: it is replaced. */
   exclusive?: boolean;
+  /**
+   * sysprompt's own file (the default export file): written 0600, and the
+   * folders made on its way 0700, whatever was there. Default: a new file
+   * takes 0666 less the umask, a replaced one keeps its read and write bits
+   * ({@link keptMode}).
+   */
+  private?: boolean;
 }
 
 /** What a write did. */
@@ -184,7 +191,9 @@ export async function writeFileNoFollow(
   const target = resolve(path);
   const problem = await writeProblem(target, options);
   if (problem) throw problem;
-  if (options.within !== undefined) await makeFolders(target, options.within);
+  if (options.within !== undefined) {
+    await makeFolders(target, options.within, options.private ? 0o700 : 0o777);
+  }
   const folder = dirname(target);
   const expected = realFolder(folder, options.within);
   const name = `.${basename(target)}.${process.pid}.${randomHex(6)}.tmp`;
@@ -199,8 +208,15 @@ export async function writeFileNoFollow(
   liveTemps.add(temp);
   let made = false;
   try {
-    handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+    const kept = options.private ? 0o600 : keptMode(target);
+    // A file replaced, or one of sysprompt's own, is made 0600 first: nothing wider meanwhile.
+    handle = await fsp.open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      kept === undefined ? 0o666 : 0o600,
+    );
     made = true;
+    if (kept !== undefined) await handle.chmod(kept);
     // Made by its path: where the kernel says it was made (a folder on the way
     // swapped for a link just then puts it elsewhere). Elsewhere, it is removed
     // there (its name is this write's own) and the write refused.
@@ -311,9 +327,32 @@ export async function writeIfChanged(
   const target = resolve(path);
   const problem = await writeProblem(target, options);
   if (problem) throw problem;
-  if ((await sameBytes(target, bytes)) && !options.exclusive) return "unchanged";
+  if ((await sameBytes(target, bytes)) && !options.exclusive) {
+    if (options.private) await keepPrivate(target);
+    return "unchanged";
+  }
   await writeFileNoFollow(target, bytes, options);
   return "written";
+}
+
+/**
+ * Takes the group's and others' bits off sysprompt's own file `path` left
+ * unchanged (an export file an older sysprompt wrote 0644), on the open
+ * file, never through a link.
+ */
+async function keepPrivate(path: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await fsp.open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const s = await handle.stat();
+    if (s.isFile() && (s.mode & 0o077) !== 0) await handle.chmod(s.mode & 0o600);
+  } catch (error) {
+    throw new UnsafePathError("write-failed", path, `cannot make it private: ${messageOf(error)}`, {
+      cause: error,
+    });
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
 }
 
 /**
@@ -379,12 +418,24 @@ function foldersOnTheWay(target: string, within: string | undefined): string[] {
   return out;
 }
 
-/** Creates the missing folders below `within`, one at a time (never through a link). */
-async function makeFolders(target: string, within: string): Promise<void> {
-  await fsp.mkdir(within, { recursive: true });
+/**
+ * The mode a write over the regular file `target` gives the new one: the old
+ * one's read and write bits, so a file you made private stays so (the rename
+ * would give it 0666 less the umask). Never its execute, setuid or sticky
+ * bits: `-o .git/hooks/pre-commit` must not leave a runnable hook. Undefined
+ * when there is no regular file there (a new file: 0666 less the umask).
+ */
+export function keptMode(target: string): number | undefined {
+  const s = lstatSync(target, { throwIfNoEntry: false });
+  return s?.isFile() ? s.mode & 0o666 : undefined;
+}
+
+/** Creates the missing folders below `within` (`mode`, less the umask), one at a time (never through a link). */
+async function makeFolders(target: string, within: string, mode: number): Promise<void> {
+  await fsp.mkdir(within, { recursive: true, mode });
   for (const folder of foldersOnTheWay(target, within)) {
     try {
-      await fsp.mkdir(folder);
+      await fsp.mkdir(folder, { mode });
     } catch (error) {
       if (!isCode(error, "EEXIST")) {
         throw new UnsafePathError("write-failed", folder, `cannot create it: ${messageOf(error)}`, {

@@ -1,22 +1,43 @@
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { cacheRoot } from "../_cache-location.js";
+import { sha256Hex } from "../_crypto.js";
 import { type WriteOutcome, writeIfChanged } from "../_safe-write.js";
 import type { ExportSpec, PathQuote } from "./types.js";
 
 /**
- * The default export folder of `agent`: `$XDG_CACHE_HOME/sysprompt/export/<agent>/`
+ * The default export file of `agent` for the project whose real root is
+ * `where.project`: `$XDG_CACHE_HOME/sysprompt/export/<agent>/<project>/<file>`
  * when that variable is an absolute path (the XDG spec ignores a relative
- * one), else `~/.cache/sysprompt/export/<agent>/`; beside the environment
- * cache, the one place outside a project that sysprompt writes to. `root` is
- * the `sysprompt` cache folder: every folder below it must be a real folder.
+ * one), else under `~/.cache/sysprompt/export/`; beside the environment
+ * cache, the one place outside a project that sysprompt writes to. One file
+ * per project ({@link projectFolderName}): a cloned repository's export is
+ * read only by sessions that name its file, never by another project's.
+ * `root` is the `sysprompt` cache folder: every folder below it must be a
+ * real folder.
  */
 export function defaultExportPath(
   agent: string,
   spec: ExportSpec,
-  where: { env: Readonly<Record<string, string | undefined>>; home: string },
+  where: { env: Readonly<Record<string, string | undefined>>; home: string; project: string },
 ): { path: string; root: string } {
   const root = cacheRoot(where.env, where.home);
-  return { path: join(root, "export", agent, spec.file), root };
+  return { path: join(root, "export", agent, projectFolderName(where.project), spec.file), root };
+}
+
+/** How long a project's name may be in its export folder's name. */
+const MAX_PROJECT_NAME = 40;
+
+/**
+ * The export folder's name of the project whose real root is `root`: its
+ * name (letters, digits, `.`, `_`, `-`; for the reader) and the first 12 hex
+ * digits of its path's SHA-256 (what tells two `app`s apart).
+ */
+export function projectFolderName(root: string): string {
+  const name = basename(root)
+    .replace(/[^A-Za-z0-9._-]+/g, "_")
+    .replace(/^\.+/, "")
+    .slice(0, MAX_PROJECT_NAME);
+  return `${name === "" ? "root" : name}-${sha256Hex(root).slice(0, 12)}`;
 }
 
 /** Characters a shell word may hold without quotes. */
@@ -40,11 +61,20 @@ export function settingLine(spec: ExportSpec, path: string): string {
 /**
  * Writes the prompt's text, exactly (as `render -o` does), to `path` only when its bytes differ from what is
  * there, never through a link (see `writeIfChanged`): an agent or a watcher
- * that reads the file sees it change only when the prompt did.
+ * that reads the file sees it change only when the prompt did. `own`: the
+ * default export file, sysprompt's own: 0600 in 0700 folders.
  *
  * @throws UnsafePathError when the path is a link, a folder, a FIFO…, or a
  * folder on the way below `within` is a link.
  */
-export function writeExport(path: string, text: string, within?: string): Promise<WriteOutcome> {
-  return writeIfChanged(path, text, within === undefined ? {} : { within });
+export function writeExport(
+  path: string,
+  text: string,
+  within?: string,
+  own = false,
+): Promise<WriteOutcome> {
+  return writeIfChanged(path, text, {
+    ...(within === undefined ? {} : { within }),
+    ...(own ? { private: true } : {}),
+  });
 }

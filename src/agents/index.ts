@@ -1,5 +1,11 @@
 export { type AppliedPreset, applyPreset } from "./apply.js";
-export { defaultExportPath, quotePath, settingLine, writeExport } from "./export.js";
+export {
+  defaultExportPath,
+  projectFolderName,
+  quotePath,
+  settingLine,
+  writeExport,
+} from "./export.js";
 export {
   checkPresets,
   DEFAULT_AGENT,

@@ -137,3 +137,9 @@ export class UsageError extends Error {}
  * prints it on one line and exits 2, with no usage line after it.
  */
 export class RefusedError extends Error {}
+
+/**
+ * A write that failed (a full disk, EIO, no permission), not a refusal: the
+ * CLI prints it on one line and exits 1, as a failed `render > FILE` does.
+ */
+export class FailedError extends Error {}

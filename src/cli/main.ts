@@ -1,7 +1,16 @@
 import { Command, CommanderError, Option } from "commander";
 import { SyspromptError } from "../types.js";
 import { VERSION } from "../version.js";
-import { type CliIo, EXIT_OK, EXIT_USAGE, RefusedError, terminalSafe, UsageError } from "./io.js";
+import {
+  type CliIo,
+  EXIT_OK,
+  EXIT_PROBLEMS,
+  EXIT_USAGE,
+  FailedError,
+  RefusedError,
+  terminalSafe,
+  UsageError,
+} from "./io.js";
 import { declareRenderFlags } from "./options.js";
 import { PROGRAM_USAGE, refusal, type UsageOf, usageError, usageOf } from "./usage.js";
 
@@ -38,6 +47,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
     if (error instanceof RefusedError) {
       io.stderr(refusal(error.message));
       return EXIT_USAGE;
+    }
+    if (error instanceof FailedError) {
+      io.stderr(refusal(error.message));
+      return EXIT_PROBLEMS;
     }
     if (error instanceof UsageError || error instanceof SyspromptError) {
       io.stderr(usageError(error.message, current));
@@ -87,7 +100,7 @@ export function createProgram(
         )
         .option(
           "-o, --output <file>",
-          "write the prompt to this file instead of stdout, only when its bytes change",
+          "write the prompt to this file instead of stdout, only when its bytes change (- is stdout)",
         )
         .addHelpText(
           "after",
@@ -171,7 +184,7 @@ export function createProgram(
       )
         .option(
           "--out <path>",
-          "write here instead of $XDG_CACHE_HOME/sysprompt/export/<agent>/ (default ~/.cache/sysprompt/export/<agent>/)",
+          "write here instead of the project's file in $XDG_CACHE_HOME/sysprompt/export/<agent>/ (default ~/.cache/sysprompt/export/<agent>/)",
         )
         .option(
           "--hooks",

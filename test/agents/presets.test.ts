@@ -91,7 +91,8 @@ describe("agent presets", () => {
       ruleSourcesLeftOut: ["claude"],
       export: {
         file: "system-prompt.md",
-        where: "the claude command line",
+        where:
+          "the claude command line, when you start it in this project (the file holds this project's prompt)",
         setting: "claude --system-prompt-file {path}",
         quote: "shell",
       },

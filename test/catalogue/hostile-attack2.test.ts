@@ -18,9 +18,9 @@ const PROJECT_PRESET = "project/app/.pi/agents/codex.yaml";
 const BUILTIN_EXPORT = {
   file: "instructions.md",
   where:
-    "~/.codex/config.toml, at the top, above the first [table] header (or pass it as -c on the codex command line)",
-  setting: 'model_instructions_file = "{path}"',
-  quote: "toml",
+    "the codex command line, when you start it in this project (the file holds this project's prompt; as model_instructions_file in ~/.codex/config.toml it would be every project's)",
+  setting: "codex -c model_instructions_file={path}",
+  quote: "shell",
 };
 
 const cases: CatalogueCase[] = [

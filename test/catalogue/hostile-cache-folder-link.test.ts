@@ -49,7 +49,8 @@ describe("hostile repository: sysprompt's cache folder in the project, a link ou
 
   it("export refuses the default export folder behind it", async () => {
     const { env, home, outside } = linkedCache();
-    const { path, root } = defaultExportPath("claude-code", SPEC, { env, home });
+    const project = join(env.XDG_CACHE_HOME as string, "..");
+    const { path, root } = defaultExportPath("claude-code", SPEC, { env, home, project });
     const target = {
       agent: "claude-code",
       path,

@@ -2,6 +2,7 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  realpathSync,
   statSync,
   symlinkSync,
   utimesSync,
@@ -9,7 +10,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { quotePath } from "../../src/agents/export.js";
+import { projectFolderName, quotePath } from "../../src/agents/export.js";
 import { run } from "../../src/cli/main.js";
 import { NOW, tempDir } from "../api/_helpers.js";
 import { cli, pinMachine, usageHint } from "./_run.js";
@@ -29,8 +30,15 @@ function project(): string {
 /** The first line sysprompt says about the file (diagnostics come before it). */
 const said = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("sysprompt: "));
 
-const exported = (root: string, agent: string, file: string) =>
-  join(root, "home/.cache/sysprompt/export", agent, file);
+/** The default export file of `agent` for the project at `root/<folder>` (no repository: the folder is the project). */
+const exported = (root: string, agent: string, file: string, folder = "project") =>
+  join(
+    root,
+    "home/.cache/sysprompt/export",
+    agent,
+    projectFolderName(realpathSync(join(root, folder))),
+    file,
+  );
 
 function pin(path: string) {
   utimesSync(path, OLD, OLD);
@@ -46,7 +54,7 @@ describe("sysprompt export", () => {
     expect(first).toEqual({
       code: 0,
       stdout: `GEMINI_SYSTEM_MD=${path}\n`,
-      stderr: `sysprompt: wrote ${path}\nsysprompt: for gemini-cli, add this line to the environment of gemini (your shell, a wrapper script, or .gemini/.env); headless (gemini -p) also needs the folder trusted (run gemini there once and trust it, or list it in ~/.gemini/trustedFolders.json):\n`,
+      stderr: `sysprompt: wrote ${path}\nsysprompt: for gemini-cli, add this line to the environment of gemini when you start it in this project (a wrapper script, or this project's .gemini/.env; in your shell's profile it would be every project's); headless (gemini -p) also needs the folder trusted (run gemini there once and trust it, or list it in ~/.gemini/trustedFolders.json):\n`,
     });
     const rendered = await cli(root, ["render", "--agent", "gemini-cli"]);
     expect(readFileSync(path, "utf8")).toBe(rendered.stdout);
@@ -65,7 +73,8 @@ describe("sysprompt export", () => {
     writeFileSync(join(root, "project/AGENTS.md"), "Run npm test, then lint.\n");
     expect((await cli(root, ["export", "--agent", "codex"])).stderr).toContain("unchanged:");
     expect(pin(path)).toEqual(before);
-    // …while a CLAUDE.md in a folder without AGENTS.md does.
+    // …while a CLAUDE.md in a folder without AGENTS.md does (a repository: one project, one file).
+    mkdirSync(join(root, "project/.git"));
     mkdirSync(join(root, "project/app"));
     writeFileSync(join(root, "project/app/CLAUDE.md"), "App notes.\n");
     const changed = await cli(root, ["export", "--agent", "codex", "--cwd", "app"]);
@@ -79,7 +88,7 @@ describe("sysprompt export", () => {
     const dir = join(root, "out dir");
     mkdirSync(dir);
     const lines = {
-      codex: `model_instructions_file = "${dir}/it's \\"x\\".md"`,
+      codex: `codex -c model_instructions_file='${dir}/it'\\''s "x".md'`,
       "claude-code": `claude --system-prompt-file '${dir}/it'\\''s "x".md'`,
       "gemini-cli": `GEMINI_SYSTEM_MD='${dir}/it'\\''s "x".md'`,
       opencode: `"agent": { "build": { "prompt": "{file:${dir}/it's \\"x\\".md}" } }`,
@@ -112,7 +121,7 @@ describe("sysprompt export", () => {
     );
     expect(code).toBe(0);
     expect(stdout).toBe(
-      `model_instructions_file = "${join(cache, "sysprompt/export/codex/instructions.md")}"\n`,
+      `codex -c model_instructions_file=${join(cache, "sysprompt/export/codex", projectFolderName(realpathSync(join(root, "project"))), "instructions.md")}\n`,
     );
   });
 
@@ -178,7 +187,7 @@ describe("sysprompt export", () => {
     const out = await cli(root, ["export"]);
     expect([out.code, out.stdout, said(out.stderr)]).toEqual([
       0,
-      `model_instructions_file = "${path}"\n`,
+      `codex -c model_instructions_file=${path}\n`,
       `sysprompt: wrote ${path}`,
     ]);
     expect(readFileSync(path, "utf8")).toBe(

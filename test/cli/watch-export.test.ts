@@ -1,6 +1,14 @@
-import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { projectFolderName } from "../../src/agents/export.js";
 import { run } from "../../src/cli/main.js";
 import { NOW, tempDir } from "../api/_helpers.js";
 import { until } from "../author/_until.js";
@@ -10,6 +18,15 @@ pinMachine();
 
 /** An hour before now: a rewrite within the same millisecond still shows in the mtime. */
 const OLD = new Date(Date.now() - 3_600_000);
+
+/** Codex's default export file for the project at `root/project`. */
+const exported = (root: string) =>
+  join(
+    root,
+    "home/.cache/sysprompt/export/codex",
+    projectFolderName(realpathSync(join(root, "project"))),
+    "instructions.md",
+  );
 
 function pin(path: string) {
   utimesSync(path, OLD, OLD);
@@ -27,7 +44,7 @@ describe("sysprompt watch --export", { timeout: 30_000 }, () => {
     const agents = join(root, "project/AGENTS.md");
     writeFileSync(team, "---\norder: 65\n---\nTeam: small.\n");
     writeFileSync(agents, "Run npm test.\n");
-    const path = join(root, "home/.cache/sysprompt/export/codex/instructions.md");
+    const path = exported(root);
     let stdout = "";
     const controller = new AbortController();
     const done = run(
@@ -47,7 +64,7 @@ describe("sysprompt watch --export", { timeout: 30_000 }, () => {
     await until(() => stdout.includes(`exported ${path}\n`), "the first export");
     expect(
       stdout.startsWith(
-        `exporting to ${path}; for codex, add this line to ~/.codex/config.toml, at the top, above the first [table] header (or pass it as -c on the codex command line):\nmodel_instructions_file = "${path}"\n`,
+        `exporting to ${path}; for codex, add this line to the codex command line, when you start it in this project (the file holds this project's prompt; as model_instructions_file in ~/.codex/config.toml it would be every project's):\ncodex -c model_instructions_file=${path}\n`,
       ),
     ).toBe(true);
     expect(readFileSync(path, "utf8")).toContain("Team: small.");
@@ -81,10 +98,10 @@ describe("sysprompt watch --export", { timeout: 30_000 }, () => {
     const root = tempDir();
     mkdirSync(join(root, "agent"), { recursive: true });
     writeFileSync(join(root, "agent/sysprompt.yaml"), "agent: codex\n");
-    const path = join(root, "home/.cache/sysprompt/export/codex/instructions.md");
+    mkdirSync(join(root, "project"), { recursive: true });
+    const path = exported(root);
     let stdout = "";
     const controller = new AbortController();
-    mkdirSync(join(root, "project"), { recursive: true });
     const done = run(["watch", "--export", "--agent-dir", join(root, "agent"), "--now", NOW], {
       stdout: (text) => {
         stdout += text;

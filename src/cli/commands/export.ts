@@ -1,9 +1,7 @@
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
 import { realpath } from "../../_io.js";
-import { outputTarget } from "../../_output-target.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
-import { UnsafePathError } from "../../_safe-write.js";
 import type { ExportSpec } from "../../agents/index.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/index.js";
 import { runStep } from "../../gather/deadline.js";
@@ -13,18 +11,9 @@ import {
   systemPathEntries,
 } from "../../gather/environment/index.js";
 import { recordExportNames } from "../../hook/export-names.js";
-import {
-  AGENT_FOLDERS,
-  agentFileOf,
-  HOOK_SNIPPET_AGENTS,
-  hasHookSnippet,
-  hookSnippet,
-  INSTRUCTION_FILES,
-  PROMPT_FOLDERS,
-  SETTINGS_FILES,
-} from "../../hook/snippet.js";
-import { resolveAgentDir } from "../../locate/layers.js";
+import { HOOK_SNIPPET_AGENTS, hasHookSnippet, hookSnippet } from "../../hook/snippet.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import { findProjectRoot } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
 import {
@@ -36,6 +25,7 @@ import {
   UsageError,
 } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
+import { namedOutput, writeError } from "./_output-file.js";
 
 export interface ExportFlags extends RenderFlags {
   /** `--out PATH`: where to write instead of the default export folder. */
@@ -86,27 +76,23 @@ export async function exportTarget(
     );
   }
   const home = io.home ?? homeFolder();
-  // `--out` is checked as `render -o` is (outputTarget): into the project, from its root down.
+  if (flags.out === "-") {
+    throw new UsageError(
+      `--out -: export writes a file for ${agent} to read, and stdout has the line to add; for the prompt on stdout, run sysprompt render --agent ${agent}`,
+    );
+  }
+  // `--out` is checked as `render -o` is (namedOutput): into the project, from its root down,
+  // and never an agent's settings or a file another program runs.
   const target: { path: string; write?: string; root?: string } =
     flags.out !== undefined
-      ? await outTarget(resolveUserPath(flags.out, io.cwd, home), {
-          cwd: io.cwd,
+      ? await outTarget(resolveUserPath(flags.out, io.cwd, home), flags, io, home)
+      : defaultExportPath(agent, spec, {
+          env: io.env,
           home,
-          renderCwd: flags.cwd === undefined ? undefined : resolveUserPath(flags.cwd, io.cwd, home),
-        })
-      : defaultExportPath(agent, spec, { env: io.env, home });
-  if (flags.out !== undefined) {
-    await refuseSettingsFile(target.path, target.write, {
-      home,
-      agentDir: resolveAgentDir({
-        agentDir:
-          flags.agentDir === undefined ? undefined : resolveUserPath(flags.agentDir, io.cwd, home),
-        env: io.env,
-        home,
-        cwd: io.cwd,
-      }),
-    });
-  }
+          project: await projectOf(
+            flags.cwd === undefined ? io.cwd : resolveUserPath(flags.cwd, io.cwd, home),
+          ),
+        });
   // The setting is one line to paste: a path with a line break or another control
   // character (from $XDG_CACHE_HOME or --out) would make it two, or hide part of it.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
@@ -127,15 +113,17 @@ export async function exportTarget(
 }
 
 /**
- * `--out`, resolved, with {@link outputTarget}'s `within`. The path is kept as
+ * `--out`, resolved, with {@link namedOutput}'s `within`. The path is kept as
  * the user wrote it for the setting line; `write` is how it is written when
- * outputTarget spelled it under the project's real root.
+ * the check spelled it under the project's real root.
  */
 async function outTarget(
   path: string,
-  where: Parameters<typeof outputTarget>[1],
+  flags: ExportFlags,
+  io: CliIo,
+  home: string,
 ): Promise<{ path: string; write?: string; root?: string }> {
-  const out = await outputTarget(path, where);
+  const out = await namedOutput(path, flags, io, home, "export");
   return {
     path,
     ...(out.path !== path ? { write: out.path } : {}),
@@ -143,67 +131,9 @@ async function outTarget(
   };
 }
 
-/**
- * Refuses an `--out` that is an agent's own configuration ({@link
- * agentFileOf}: a settings file such as `~/.codex/config.toml` or a project's
- * `.claude/settings.json`, or any other file in an agent's folder, `.mcp.json`,
- * `.opencode/plugins/x.ts`, `.claude/commands/x.md`, pi's agent dir's
- * `models.json`, Gemini CLI's `.env`, save an instructions file at its top
- * and a prompt folder's file, such as `~/.codex/prompts/x.md`; a checkout in
- * `.claude/worktrees/NAME/` judged from its own top), by the path as
- * written, as it is written (`write`) or as it really is (its folder's real
- * path: `~/.codex` a link into your dotfiles, pi's agent dir wherever it is):
- * the prompt would replace the agent's configuration, which the setting line
- * printed only adds a line to. There is no `--force`: a prompt is never such a
- * file's contents.
- */
-async function refuseSettingsFile(
-  path: string,
-  write: string | undefined,
-  where: { home: string; agentDir: string },
-): Promise<void> {
-  const real = async (p: string) => {
-    const folder = await realpath(dirname(p)).catch(() => undefined);
-    return folder === undefined ? undefined : join(folder, basename(p));
-  };
-  const defined = <T>(x: T | undefined): x is T => x !== undefined;
-  const targets = [path, write, await real(path)].filter(defined);
-  // Your agents' folders by their real paths too (`~/.codex` a link into your dotfiles), and pi's
-  // agent dir wherever it is: a target inside one is named as the file there.
-  const folders = [
-    ...Object.values(AGENT_FOLDERS).flatMap((names) =>
-      names.map((f) => ({ as: join(where.home, f), at: join(where.home, f) })),
-    ),
-    // (An agent dir that is your home folder or holds it is not taken for a folder of pi's alone.)
-    ...(isWithin(where.home, where.agentDir)
-      ? []
-      : [{ as: join(where.home, ".pi", "agent"), at: where.agentDir }]),
-  ];
-  const reals = await Promise.all(folders.map((f) => realpath(f.at).catch(() => undefined)));
-  const yours = folders.flatMap((f, i) =>
-    [f.at, reals[i]]
-      .filter(defined)
-      .flatMap((at) =>
-        targets.filter((t) => t !== at && isWithin(t, at)).map((t) => join(f.as, relative(at, t))),
-      ),
-  );
-  // Home-level settings files outside any folder (`~/.claude.json`), by their real paths too.
-  const files = Object.values(SETTINGS_FILES).flatMap((names) =>
-    names.map((f) => join(where.home, f)),
-  );
-  const realFiles = await Promise.all(files.map(real));
-  const hit = files.filter((f, i) =>
-    [f, realFiles[i]].some((p) => p !== undefined && targets.includes(p)),
-  );
-  const found = [...targets, ...yours, ...hit].map(agentFileOf).find(defined);
-  if (found === undefined) return;
-  const what =
-    found.folder === undefined
-      ? `${found.agent}'s own settings file (${found.file})`
-      : `${found.agent}'s own configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}; and the files of a prompt folder: ${Object.values(PROMPT_FOLDERS).flat().join(", ")})`;
-  throw new RefusedError(
-    `export: ${path}: ${what}, not written over: the prompt would replace its configuration; write the prompt to a file of its own (another --out, or none for the default export folder), then add the one line export prints to this file`,
-  );
+/** The real root of the project of the working folder `cwd`: whose default export file it is. */
+async function projectOf(cwd: string): Promise<string> {
+  return findProjectRoot(await realpath(cwd).catch(() => cwd));
 }
 
 /** What a resolved render says about its agent: {@link PreparedPrompt}'s, or a watch's before its first render. */
@@ -262,16 +192,13 @@ function readyCache(folder: string): void {
   }
 }
 
-/** Writes `text` to the target when its bytes changed; a path that cannot be written safely is exit 2. */
+/** Writes `text` to the target when its bytes changed; a path that cannot be written safely is exit 2, a failed write exit 1. */
 export async function writeTarget(target: ExportTarget, text: string) {
   try {
     if (target.cache && target.within !== undefined) readyCache(target.within);
-    return await writeExport(target.write ?? target.path, text, target.within);
+    return await writeExport(target.write ?? target.path, text, target.within, target.cache);
   } catch (error) {
-    if (error instanceof UnsafePathError) {
-      throw new RefusedError(`export: ${error.message}`);
-    }
-    throw error;
+    throw writeError("export", error);
   }
 }
 

@@ -1,19 +1,19 @@
-import { outputTarget } from "../../_output-target.js";
 import { homeFolder, resolveUserPath } from "../../_paths.js";
-import { UnsafePathError, writeIfChanged } from "../../_safe-write.js";
+import { writeIfChanged } from "../../_safe-write.js";
 import { runStep } from "../../gather/deadline.js";
 import { anthropicSystem, openAiSystemMessage } from "../../provider/system-content.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { RenderResult } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, EXIT_PROBLEMS, exitCodeFor, RefusedError, UsageError } from "../io.js";
+import { type CliIo, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
+import { namedOutput, writeError } from "./_output-file.js";
 import { sectionDiagnostics, sectionStatus } from "./_section-status.js";
 
 export interface RenderCommandFlags extends RenderFlags {
   json?: boolean;
   section?: string;
-  /** `-o FILE`: what would go to stdout goes to FILE, written only when its bytes change. */
+  /** `-o FILE`: what would go to stdout goes to FILE, written only when its bytes change; `-o -` is stdout. */
   output?: string;
   /** `text` (default), `anthropic` or `openai`: see {@link RENDER_FORMATS}. */
   format?: string;
@@ -51,11 +51,13 @@ function formatPrinter(flags: RenderCommandFlags): ((r: RenderResult) => string)
  * and exit 1, since stdout has nothing a script could use. An unknown name
  * is a usage error. With `-o FILE`, what would go to stdout is written to
  * FILE instead, only when its bytes change (so a watcher of it does not fire
- * for nothing), never through a link.
+ * for nothing), never through a link, and never over a file a prompt must not
+ * replace (an agent's settings, a shell's start-up file: {@link namedOutput});
+ * a refused path is exit 2, a failed write exit 1. `-o -` is stdout.
  */
 export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promise<number> {
   const printer = formatPrinter(flags);
-  if (flags.output === undefined) {
+  if (flags.output === undefined || flags.output === "-") {
     // JSON goes through the escaping stdout (it keeps its meaning); the prompt itself goes out whole.
     const json = flags.json || printer !== undefined;
     return renderTo(flags, io, json ? io.stdout : (io.product ?? io.stdout), printer);
@@ -73,11 +75,9 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   );
   // Nothing to write (a section that is not in the prompt): the file is left as it is.
   if (text === undefined) return code;
+  const out = await namedOutput(path, flags, io, home, "--output", true);
   try {
     // Into the project, no folder on the way from its root may be a link either.
-    const renderCwd =
-      flags.cwd === undefined ? undefined : resolveUserPath(flags.cwd, io.cwd, home);
-    const out = await outputTarget(path, { cwd: io.cwd, home, renderCwd });
     const outcome = await writeIfChanged(
       out.path,
       text,
@@ -85,8 +85,7 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
     );
     io.stderr(`sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${flags.output}\n`);
   } catch (error) {
-    if (error instanceof UnsafePathError) throw new RefusedError(`--output: ${error.message}`);
-    throw error;
+    throw writeError("--output", error);
   }
   return code;
 }

@@ -1,0 +1,220 @@
+import { basename, dirname, join, posix, relative, sep } from "node:path";
+import { realpath } from "../../_io.js";
+import { type OutputTarget, outputTarget } from "../../_output-target.js";
+import { isWithin, resolveUserPath } from "../../_paths.js";
+import { UnsafePathError, writeProblem } from "../../_safe-write.js";
+import {
+  AGENT_FOLDERS,
+  agentFileOf,
+  INSTRUCTION_FILES,
+  PROMPT_FOLDERS,
+  SETTINGS_FILES,
+} from "../../hook/snippet.js";
+import { resolveAgentDir } from "../../locate/layers.js";
+import { type CliIo, FailedError, RefusedError } from "../io.js";
+
+/**
+ * Files another program runs, or trusts line by line, by their name wherever
+ * they are: shell start-up files (`.bashrc`, `.profile`, zsh's, ksh's, csh's),
+ * direnv's `.envrc`, vi's `.vimrc` and `.exrc`, git's `.gitconfig` and a
+ * worktree's `.git` file, Mercurial's `.hgrc`, `.netrc`, `.npmrc`, sshd's
+ * `authorized_keys`. A prompt is never their contents, and
+ * a repository's line in it (`BASH_ENV=…`, `ssh-ed25519 AAAA… attacker`)
+ * would be run or trusted. Compared without case.
+ */
+export const RUN_BY_NAME_FILES: readonly string[] = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".bash_aliases",
+  ".kshrc",
+  ".cshrc",
+  ".tcshrc",
+  ".login",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".envrc",
+  ".vimrc",
+  ".exrc",
+  ".gitconfig",
+  ".git",
+  ".hgrc",
+  ".netrc",
+  ".npmrc",
+  "authorized_keys",
+];
+
+/**
+ * Folders whose every file is another program's configuration, found
+ * anywhere on the path: git's folder (`.git/config`, `.git/hooks/`), ssh's,
+ * gpg's, the AWS CLI's (`credential_process` runs), kubectl's, docker's; and
+ * under `.config`: git's, fish's, systemd's user units and autostart entries.
+ */
+export const RUN_BY_NAME_FOLDERS: readonly string[] = [
+  ".git",
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".kube",
+  ".docker",
+  ".config/git",
+  ".config/fish",
+  ".config/systemd",
+  ".config/autostart",
+];
+
+/**
+ * The file the user named to receive the prompt (`render -o`, `export --out`,
+ * `watch --export --out`): {@link outputTarget}'s place for it, once
+ * {@link refuseNamedOutput} has found it is none of the files a prompt must
+ * never replace. `flag` names it in a refusal. `linksFirst` (render, which
+ * writes at once): a link or a non-folder on the way is said before what the
+ * file is; export says what the file is first, before it renders, and the
+ * link when it writes.
+ */
+export async function namedOutput(
+  path: string,
+  flags: { cwd?: string | undefined; agentDir?: string | undefined },
+  io: CliIo,
+  home: string,
+  flag: string,
+  linksFirst = false,
+): Promise<OutputTarget> {
+  let out: OutputTarget;
+  try {
+    out = await outputTarget(path, {
+      cwd: io.cwd,
+      home,
+      renderCwd: flags.cwd === undefined ? undefined : resolveUserPath(flags.cwd, io.cwd, home),
+    });
+  } catch (error) {
+    throw writeError(flag, error);
+  }
+  if (linksFirst) {
+    const problem = await writeProblem(
+      out.path,
+      out.within === undefined ? {} : { within: out.within },
+    );
+    if (problem !== undefined) throw writeError(flag, problem);
+  }
+  await refuseNamedOutput(path, out.path === path ? undefined : out.path, {
+    home,
+    flag,
+    agentDir: resolveAgentDir({
+      agentDir:
+        flags.agentDir === undefined ? undefined : resolveUserPath(flags.agentDir, io.cwd, home),
+      env: io.env,
+      home,
+      cwd: io.cwd,
+    }),
+  });
+  return out;
+}
+
+/**
+ * A failed write of a named output as the CLI says it: a path refused for
+ * what is on disk (a link, a folder, a file there already) is a
+ * {@link RefusedError}, exit 2; a write that failed (a full disk, EIO, no
+ * permission) a {@link FailedError}, exit 1, as a failed `render > FILE`.
+ * Anything else is returned as it is.
+ */
+export function writeError(flag: string, error: unknown): unknown {
+  if (!(error instanceof UnsafePathError)) return error;
+  const message = `${flag}: ${error.message}`;
+  return error.code === "write-failed" ? new FailedError(message) : new RefusedError(message);
+}
+
+/**
+ * Refuses a named output that is an agent's own configuration ({@link
+ * agentFileOf}: a settings file such as `~/.codex/config.toml` or a project's
+ * `.claude/settings.json`, or any other file in an agent's folder, `.mcp.json`,
+ * `.opencode/plugins/x.ts`, `.claude/commands/x.md`, pi's agent dir's
+ * `models.json`, Gemini CLI's `.env`, save an instructions file at its top
+ * and a prompt folder's file, such as `~/.codex/prompts/x.md`; a checkout in
+ * `.claude/worktrees/NAME/` judged from its own top), or a file another
+ * program runs or trusts by name ({@link RUN_BY_NAME_FILES},
+ * {@link RUN_BY_NAME_FOLDERS}), by the path as written, as it is written
+ * (`write`) or as it really is (its folder's real path: `~/.codex` a link
+ * into your dotfiles, pi's agent dir wherever it is): the prompt would
+ * replace that file's configuration. There is no `--force`: a prompt is never
+ * such a file's contents.
+ */
+async function refuseNamedOutput(
+  path: string,
+  write: string | undefined,
+  where: { home: string; agentDir: string; flag: string },
+): Promise<void> {
+  const real = async (p: string) => {
+    const folder = await realpath(dirname(p)).catch(() => undefined);
+    return folder === undefined ? undefined : join(folder, basename(p));
+  };
+  const defined = <T>(x: T | undefined): x is T => x !== undefined;
+  const targets = [path, write, await real(path)].filter(defined);
+  const run = targets.map(runByNameOf).find(defined);
+  if (run !== undefined) {
+    throw new RefusedError(
+      `${where.flag}: ${path}: ${run}, which another program runs or trusts line by line: not written over (the prompt holds a repository's text); write the prompt to a file of its own`,
+    );
+  }
+  // Your agents' folders by their real paths too (`~/.codex` a link into your dotfiles), and pi's
+  // agent dir wherever it is: a target inside one is named as the file there.
+  const folders = [
+    ...Object.values(AGENT_FOLDERS).flatMap((names) =>
+      names.map((f) => ({ as: join(where.home, f), at: join(where.home, f) })),
+    ),
+    // (An agent dir that is your home folder or holds it is not taken for a folder of pi's alone.)
+    ...(isWithin(where.home, where.agentDir)
+      ? []
+      : [{ as: join(where.home, ".pi", "agent"), at: where.agentDir }]),
+  ];
+  const reals = await Promise.all(folders.map((f) => realpath(f.at).catch(() => undefined)));
+  const yours = folders.flatMap((f, i) =>
+    [f.at, reals[i]]
+      .filter(defined)
+      .flatMap((at) =>
+        targets.filter((t) => t !== at && isWithin(t, at)).map((t) => join(f.as, relative(at, t))),
+      ),
+  );
+  // Home-level settings files outside any folder (`~/.claude.json`), by their real paths too.
+  const files = Object.values(SETTINGS_FILES).flatMap((names) =>
+    names.map((f) => join(where.home, f)),
+  );
+  const realFiles = await Promise.all(files.map(real));
+  const hit = files.filter((f, i) =>
+    [f, realFiles[i]].some((p) => p !== undefined && targets.includes(p)),
+  );
+  const found = [...targets, ...yours, ...hit].map(agentFileOf).find(defined);
+  if (found === undefined) return;
+  const what =
+    found.folder === undefined
+      ? `${found.agent}'s own settings file (${found.file})`
+      : `${found.agent}'s own configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}; and the files of a prompt folder: ${Object.values(PROMPT_FOLDERS).flat().join(", ")})`;
+  throw new RefusedError(
+    `${where.flag}: ${path}: ${what}, not written over: the prompt would replace its configuration; write the prompt to a file of its own (another path, or for export none: the default export folder), then add the one line export prints to this file`,
+  );
+}
+
+/** What {@link RUN_BY_NAME_FILES} or {@link RUN_BY_NAME_FOLDERS} says `path` is (as written, and with `.`/`..` taken away), or undefined. */
+export function runByNameOf(path: string): string | undefined {
+  const written = path.split(sep).join("/");
+  for (const p of [written, posix.normalize(written)]) {
+    const names = p.toLowerCase().split("/");
+    const file = names[names.length - 1] ?? "";
+    if (RUN_BY_NAME_FILES.includes(file)) return `a file named ${file}`;
+    const folders = names.slice(0, -1);
+    for (const folder of RUN_BY_NAME_FOLDERS) {
+      const run = folder.split("/");
+      for (let at = 0; at + run.length <= folders.length; at++) {
+        if (run.every((n, j) => folders[at + j] === n)) {
+          return `a file in a ${folder}/ folder`;
+        }
+      }
+    }
+  }
+  return undefined;
+}
