@@ -9,9 +9,10 @@ export const OWN_PART_IDLE_MS = 250;
 
 /** What a loader that reads your files first is given by {@link OwnFirstGate.yoursFirst}. */
 export interface OwnPart {
-  /** Your part is read (and in the loader's `soFar`). */
-  read: () => void;
-  /** `read`, then the gate: awaited before the loader's first look at the repository. */
+  /**
+   * Marks your part read (it is in the loader's `soFar`), then waits at the gate: awaited
+   * before the loader's first look at the repository.
+   */
   thenProject: () => Promise<void>;
 }
 
@@ -19,7 +20,7 @@ export interface OwnPart {
 export interface OwnFirstGate {
   /**
    * Runs a loader that reads your files first: its own part counts as being read from now
-   * until it calls `read` or `thenProject`, or ends, however it ends.
+   * until it calls `thenProject`, or ends, however it ends.
    */
   yoursFirst: <T>(load: (own: OwnPart) => Promise<T>) => Promise<T>;
   /**
@@ -63,7 +64,6 @@ export function ownFirstGate(signal?: AbortSignal): OwnFirstGate {
     };
     try {
       return await load({
-        read,
         thenProject: () => {
           read();
           return gate();
