@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { recordReads } from "../../src/_io.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { tempDir, writeFiles } from "../api/_helpers.js";
@@ -20,7 +20,7 @@ import { denseFile } from "./_dense-yaml.js";
 const SKILLS = 20;
 const RULES = 60;
 
-function fixture() {
+function fixture(rules = RULES) {
   const root = tempDir();
   const files: Record<string, string> = {
     "agent/AGENTS.md": "USER-AGENTS-MD-MARKER: always be careful.\n",
@@ -31,7 +31,7 @@ function fixture() {
     files[`agent/skills/my${i}/SKILL.md`] =
       `---\nname: my${i}\ndescription: USER-SKILL-${i} does things\n---\nbody\n`;
   }
-  for (let i = 0; i < RULES; i++) {
+  for (let i = 0; i < rules; i++) {
     files[`project/.cursor/rules/r${String(i).padStart(3, "0")}.mdc`] = denseFile(
       `description: rule ${i}\nglobs: "*.ts"\n`,
       `Rule ${i}.`,
@@ -79,6 +79,14 @@ function rulesBeforeYourSkills(seen: readonly string[], root: string) {
 const GATED = { skillsRead: SKILLS, rulesLooksBefore: 0 };
 
 describe("hostile repository: dense rule files do not read ahead of your skills", () => {
+  // Warm: modules loaded (a cold module graph's lazy imports answer no file-system call, and
+  // 250 ms of them opens the gate as a hung disk would), the builtin templates compiled.
+  beforeAll(async () => {
+    const { root, ...paths } = fixture(1);
+    await renderSystemPrompt(paths);
+    await cli(root, ["list", "--agent-dir", paths.agentDir], false);
+  }, 30_000);
+
   for (const projectTrusted of [true, false]) {
     it(`render${projectTrusted ? "" : " (untrusted)"}: the rules wait until your skills are read, and your skills are listed`, async () => {
       const { root, ...paths } = fixture();
