@@ -130,12 +130,38 @@ async function statBeforeReading(recorder: ReadRecorder | undefined, path: fs.Pa
  */
 function promptly<T>(call: () => T): Promise<T> {
   const turn = pace();
-  if (turn) return turn.then(call);
+  if (turn) return turn.then(() => answer(call));
   try {
-    return Promise.resolve(call());
+    return Promise.resolve(answer(call));
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/** File-system calls answered so far (or failed) in this process; see {@link callsAnswered}. */
+let answered = 0;
+
+function answer<T>(call: () => T): T {
+  try {
+    return call();
+  } finally {
+    answered++;
+  }
+}
+
+/**
+ * How many file-system calls of this module have been answered in this process: a wait for
+ * other loaders' reads (src/gather/own-first.ts) tells reads under way from a hung disk by it.
+ */
+export function callsAnswered(): number {
+  return answered;
+}
+
+/** `work`, counted as answered once it settles. */
+function counted<T>(work: Promise<T>): Promise<T> {
+  return work.finally(() => {
+    answered++;
+  });
 }
 
 const statNow = (path: string) => promptly(() => fs.statSync(path));
@@ -256,7 +282,7 @@ export function readlink(path: string | Buffer): Promise<string> {
 
 export async function readFile(path: string): Promise<Buffer> {
   await statBeforeReading(currentRecorder(), path);
-  return fs.promises.readFile(path);
+  return counted(fs.promises.readFile(path));
 }
 
 /** What a reader does with an open file: the part of `FileHandle` that {@link open}'s handle has. */
@@ -315,7 +341,7 @@ export async function open(path: string, flags: number): Promise<ReadHandle> {
 /** `fs.promises.readdir`; the folder's stat (its mtime changes with every entry added or removed) is noted first. */
 export const readdir = (async (path: fs.PathLike, options?: unknown) => {
   await statBeforeReading(currentRecorder(), path);
-  return fs.promises.readdir(path, options as never);
+  return counted(fs.promises.readdir(path, options as never));
 }) as typeof fs.promises.readdir;
 
 // Synchronous forms, for the workspace tree walk: it calls the file system

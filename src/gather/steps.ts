@@ -20,6 +20,7 @@ import { gitStep } from "./git/index.js";
 import { parseRuleList } from "./guidelines/guidelines.js";
 import { parseToolDescriptions, selectSkillsTool } from "./guidelines/tools.js";
 import type { GatherInputs, GatherOptions } from "./inputs.js";
+import { ownFirstGate } from "./own-first.js";
 import { type LoadedRules, type Rule, type RuleAccount, traceRules } from "./rules/index.js";
 import { tableStep } from "./step-table.js";
 import {
@@ -62,66 +63,23 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
   const contextSoFar: { value?: ContextTrace } = {};
   // And for skills: the user's own folders are read first.
   const skillsSoFar: { value?: { skills: Skill[]; diagnostics: Diagnostic[] } } = {};
-  // The steps that read the repository start once the user's context file is read (or 250 ms
-  // or the deadline have passed): started with it, a project's 300 partials of 20 KB filled the
-  // reads' queue and the event loop, and at a 400 ms deadline the context step's fallback was
-  // still empty, your AGENTS.md out of the prompt.
-  // The rule-files and skills steps read the user's files first, then wait the same way.
-  // The layer and git steps also wait for those two steps' user part (your rule and skill
-  // folders read and in their `soFar`), within the same 250 ms, one gate for all three: once
-  // released, a trusted project's 300 sections of dense frontmatter (62 ms of parsing each)
-  // gave the skills step one turn of the event loop a file, and at the default deadline your
-  // skills were still being read, all of them out of the prompt.
-  let ownContext: Promise<void> | undefined;
-  let ownRules: Promise<void> | undefined;
-  let ownSkills: Promise<void> | undefined;
-  const beforeProject = async () => {
-    // The table starts its steps in one synchronous pass: the context step, if it runs, has
-    // started by now (in a session, unless its memo is being checked).
-    await Promise.resolve();
-    if (ownContext !== undefined) await firstOf(ownContext, OWN_CONTEXT_WAIT_MS, signal);
-  };
-  let ownParts: Promise<void> | undefined;
-  const beforeRepository = () => {
-    ownParts ??= (async () => {
-      await Promise.resolve();
-      const waits = [ownContext, ownRules, ownSkills].filter((w) => w !== undefined);
-      if (waits.length > 0) await firstOf(Promise.all(waits), OWN_CONTEXT_WAIT_MS, signal);
-    })();
-    return ownParts;
-  };
-  /**
-   * Runs a step whose loader reads your part first: `mark` is given the promise of that part,
-   * done when the loader says so (`own.read`, or `own.thenProject`, which then waits for your
-   * AGENTS.md as a repository part does) or when the step ends, however it ends.
-   */
-  const yoursFirst = async <T>(
-    mark: (part: Promise<void>) => void,
-    load: (own: { read: () => void; thenProject: () => Promise<void> }) => Promise<T>,
-  ): Promise<T> => {
-    let read: () => void = () => undefined;
-    mark(
-      new Promise<void>((resolve) => {
-        read = resolve;
-      }),
-    );
-    const thenProject = () => {
-      read();
-      return beforeProject();
-    };
-    try {
-      return await load({ read, thenProject });
-    } finally {
-      read();
-    }
-  };
-  const afterOwnContext = <T>(step: GatherStep<T>): GatherStep<T> => {
+  // Every part of a step that reads the repository (the context files of its folders, its rule
+  // files, skills, layer, git and tree) waits at one gate until each step's own part is read
+  // (your AGENTS.md, rule folders and skill folders, each in its `soFar`), or 250 ms pass with
+  // no file-system call answered (a hung disk of yours).
+  // Started with them, a project's 300 partials of 20 KB kept your AGENTS.md from being read at
+  // a 400 ms deadline (rev46b), its 300 sections of dense frontmatter and then its 60
+  // `.cursor/rules/*.mdc` of dense frontmatter (60 ms of parsing each, a turn of the event loop
+  // between two) left the skills step one turn a file, and your skills were out of the prompt at
+  // any deadline (rev48a F1, rev49b F2).
+  const { yoursFirst, gate } = ownFirstGate(signal);
+  const afterOwnParts = <T>(step: GatherStep<T>): GatherStep<T> => {
     const run = step.run;
     if (!run) return step;
     return {
       ...step,
       run: async () => {
-        await beforeRepository();
+        await gate();
         return run();
       },
     };
@@ -141,11 +99,13 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
     !opts.noContextFiles &&
       (async (i) =>
         lifted(
-          await yoursFirst(
-            (part) => {
-              ownContext = part;
-            },
-            (own) => traceContextFiles({ ...i, signal, soFar: contextSoFar, ownRead: own.read }),
+          await yoursFirst((own) =>
+            traceContextFiles({
+              ...i,
+              signal,
+              soFar: contextSoFar,
+              beforeProject: own.thenProject,
+            }),
           ),
         )),
     { files: [], diagnostics: [], provenance: NO_CONTEXT } as ContextTrace,
@@ -165,12 +125,8 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
     opts.ruleSources.length > 0 &&
       (async (i) =>
         lifted(
-          await yoursFirst(
-            (part) => {
-              ownRules = part;
-            },
-            (own) =>
-              traceRules({ ...i, signal, soFar: rulesSoFar, beforeProject: own.thenProject }),
+          await yoursFirst((own) =>
+            traceRules({ ...i, signal, soFar: rulesSoFar, beforeProject: own.thenProject }),
           ),
         )),
     { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
@@ -191,12 +147,8 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       !opts.skills &&
       (async (i) =>
         lifted(
-          await yoursFirst(
-            (part) => {
-              ownSkills = part;
-            },
-            (own) =>
-              loadSkills({ ...i, signal, soFar: skillsSoFar, beforeProject: own.thenProject }),
+          await yoursFirst((own) =>
+            loadSkills({ ...i, signal, soFar: skillsSoFar, beforeProject: own.thenProject }),
           ),
         )),
     { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },
@@ -228,7 +180,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       ),
     ),
     project: tableStep(
-      afterOwnContext(
+      afterOwnParts(
         keyed(
           "project",
           { dir: projectDir, ...layerFiles, confine },
@@ -266,7 +218,7 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       }),
     ),
     git: tableStep(
-      afterOwnContext(
+      afterOwnParts(
         gitStep({
           enabled: opts.git,
           cwd,
@@ -280,21 +232,23 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       ),
     ),
     tree: tableStep(
-      keyed(
-        "tree",
-        {
-          root: cwd,
-          roots,
-          mtime: opts.treeMtime,
-          depth: opts.treeDepth,
-          ceilingDir,
-          cache: cacheLocation("tree", cacheHome),
-          home,
-          trusted,
-          agentLoads: inputs.nestedContextFiles,
-        },
-        opts.workspaceTree && ((i) => loadTree(i, signal)),
-        null as BuiltWorkspace | null,
+      afterOwnParts(
+        keyed(
+          "tree",
+          {
+            root: cwd,
+            roots,
+            mtime: opts.treeMtime,
+            depth: opts.treeDepth,
+            ceilingDir,
+            cache: cacheLocation("tree", cacheHome),
+            home,
+            trusted,
+            agentLoads: inputs.nestedContextFiles,
+          },
+          opts.workspaceTree && ((i) => loadTree(i, signal)),
+          null as BuiltWorkspace | null,
+        ),
       ),
       // See gather/tree/_tree-walk.ts: the walk is long and mostly synchronous.
       { afterOthers: true },
@@ -369,29 +323,4 @@ async function loadTree(
     home: i.home,
   });
   return { value: built, diagnostics: workspaceDiagnostics(built, i.root) };
-}
-
-/**
- * How long the steps that read the repository wait for your context file at
- * most: alone it takes a few ms (tens on a loaded machine); a hung disk of
- * yours holds the rest of the render no longer than this.
- */
-const OWN_CONTEXT_WAIT_MS = 250;
-
-/** Resolves when `work` settles, `ms` have passed or `signal` fires, whichever is first. */
-async function firstOf(work: Promise<unknown>, ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: () => void = () => undefined;
-  const waited = new Promise<void>((done) => {
-    timer = setTimeout(done, ms);
-    onAbort = done;
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    await Promise.race([work.catch(() => undefined), waited]);
-  } finally {
-    clearTimeout(timer);
-    signal.removeEventListener("abort", onAbort);
-  }
 }

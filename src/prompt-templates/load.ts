@@ -45,7 +45,10 @@ type RootAction = "list" | "read" | Diagnostic[];
  * warning.
  */
 export async function loadPromptTemplates(
-  options: LoadPromptTemplatesOptions = {},
+  options: LoadPromptTemplatesOptions & {
+    /** Awaited once the user's own roots are read, before any of the project's is. */
+    beforeProject?: () => Promise<void>;
+  } = {},
 ): Promise<LoadPromptTemplatesResult> {
   if (options.signal === undefined) {
     // Past the deadline, the roots read whole (the user's first) are kept.
@@ -118,7 +121,9 @@ export async function loadPromptTemplates(
     return plan.roots[i]?.source !== "project" && (at === undefined || "level" in at);
   };
   const rest = keys.filter((i) => !first.includes(i));
-  for (const i of rest.sort((a, b) => Number(own(b)) - Number(own(a)))) await readRoot(i);
+  for (const i of rest.filter(own)) await readRoot(i);
+  await options.beforeProject?.();
+  for (const i of rest.filter((i) => !own(i))) await readRoot(i);
   return gathered();
 }
 

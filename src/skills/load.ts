@@ -248,32 +248,45 @@ export async function loadSkills(
   // the project's: read after, with the project's roots, and cut with them.
   const userWalked = new Map<string, { candidates: Candidate[]; diagnostics: Diagnostic[] }>();
   const parsed = new Map<string, ParsedSkill>();
-  if (options.includeDefaults ?? true) {
-    for (const root of own.roots) {
-      if (!userWalked.has(root.path)) userWalked.set(root.path, await walkRoot(root));
-    }
-  }
   const namedRead: ({ candidates: Candidate[]; diagnostics: Diagnostic[] } | undefined)[] = [];
   const keepSoFar = async () => {
-    if (!options.soFar) return;
+    const soFar = options.soFar;
+    if (!soFar) return;
     // In the order of the full load: the named paths first, then the default folders.
     const walked = [
       ...namedRead.filter((w) => w !== undefined),
       ...((options.includeDefaults ?? true) ? [...userWalked.values()] : []),
     ];
-    const loaded = await loadCandidates(
-      walked.flatMap((w) => w.candidates),
-      options.signal,
-      parsed,
-    );
-    options.soFar.value = {
-      skills: loaded.skills,
-      diagnostics: capDiagnostics([...walked.flatMap((w) => w.diagnostics), ...loaded.diagnostics]),
+    const said = walked.flatMap((w) => w.diagnostics);
+    const keep = (loaded: LoadSkillsResult) => {
+      soFar.value = {
+        skills: loaded.skills,
+        diagnostics: capDiagnostics([...said, ...loaded.diagnostics]),
+      };
     };
+    // Read again from the first (parsed once), a folder's skills replace what is kept only
+    // once they are more: the skills of the folders before stay kept meanwhile.
+    const more = (loaded: LoadSkillsResult) => {
+      if (loaded.skills.length > (soFar.value?.skills.length ?? 0)) keep(loaded);
+    };
+    keep(
+      await loadCandidates(
+        walked.flatMap((w) => w.candidates),
+        options.signal,
+        parsed,
+        more,
+      ),
+    );
   };
-  // Your default folders are kept before any named path is walked: a named path's links may
-  // take the walk's whole work, or run to the deadline.
-  await keepSoFar();
+  // Each of your default folders is kept once walked, each skill once read, before any named
+  // path is walked: a named path's links may take the walk's whole work, or run to the deadline,
+  // and a repository's bulk let in once the gate gives up on your disk starves the rest.
+  for (const root of (options.includeDefaults ?? true) ? own.roots : []) {
+    if (userWalked.has(root.path)) continue;
+    userWalked.set(root.path, await walkRoot(root));
+    await keepSoFar();
+  }
+  if (userWalked.size === 0) await keepSoFar();
   const namedPaths = [];
   for (const raw of options.paths ?? []) namedPaths.push(await namedOf(raw));
   for (const one of namedPaths) namedRead.push(one.named ? undefined : await readNamed(one));
@@ -351,12 +364,20 @@ async function loadCandidates(
   candidates: Candidate[],
   signal?: AbortSignal,
   parsed?: Map<string, ParsedSkill>,
+  /** Told what is loaded so far after each candidate (a copy): your skills kept one by one. */
+  progress?: (soFar: LoadSkillsResult) => void,
 ): Promise<LoadSkillsResult> {
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
   const byName = new Map<string, Skill>();
   const seenFiles = new Set<string>();
+  let told = 0;
   for (const { candidate, source, reach } of candidates) {
+    // Before the turn the deadline may fire in: nothing changes between here and the next skill.
+    if (progress && skills.length > told) {
+      told = skills.length;
+      progress({ skills: [...skills], diagnostics: [...diagnostics] });
+    }
     await checkpoint(signal);
     const real = await realpathOrSelf(candidate.filePath);
     if (seenFiles.has(real)) continue;

@@ -6,6 +6,7 @@ import { loadConfigFiles } from "../../config/index.js";
 import { type SchemaNode, schemaWithVars } from "../../data.js";
 import { capDiagnostics, createEngine, type Engine, templateSize } from "../../engine/index.js";
 import { MAX_PROMPT_TAGS, MAX_PROMPT_WORDS } from "../../engine/limits.js";
+import { ownFirstGate } from "../../gather/own-first.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { emptyLayer } from "../../locate/load-layer.js";
 import { checkFolders } from "../../options/folders.js";
@@ -86,30 +87,44 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   // What your own folders gave (read first): checked whatever the repository's part costs.
   const skillsSoFar: { value?: LoadSkillsResult } = {};
   const templatesSoFar: { value?: LoadPromptTemplatesResult } = {};
+  // As in a render: the repository's parts wait until your skills and templates are read.
+  const { yoursFirst, gate } = ownFirstGate(signal);
   const [layers, skills, promptTemplates, presets, config] = await Promise.all([
     Promise.all([
       readLayerForCheck(builtinDir, "builtin", false),
       readLayerForCheck(agentDir, "user", true),
       ...(trusted
         ? [
-            readLayerForCheck(projectDir, "project", true, { start: cwd, home }, signal).catch(
-              stopped<CheckedLayer>("project's sections and partials", {
-                loaded: emptyLayer("project"),
-                partials: [],
-              }),
-            ),
+            gate()
+              .then(() =>
+                readLayerForCheck(projectDir, "project", true, { start: cwd, home }, signal),
+              )
+              .catch(
+                stopped<CheckedLayer>("project's sections and partials", {
+                  loaded: emptyLayer("project"),
+                  partials: [],
+                }),
+              ),
           ]
         : []),
     ]),
-    loadSkills({ ...loaderOptions, signal, soFar: skillsSoFar }).catch((error: unknown) =>
+    yoursFirst((own) =>
+      loadSkills({ ...loaderOptions, signal, soFar: skillsSoFar, beforeProject: own.thenProject }),
+    ).catch((error: unknown) =>
       stopped("skills", skillsSoFar.value ?? { skills: [], diagnostics: [] })(error),
     ),
-    loadPromptTemplates({ ...loaderOptions, signal, soFar: templatesSoFar }).catch(
-      (error: unknown) =>
-        stopped(
-          "slash-command templates",
-          templatesSoFar.value ?? { templates: [], diagnostics: [] },
-        )(error),
+    yoursFirst((own) =>
+      loadPromptTemplates({
+        ...loaderOptions,
+        signal,
+        soFar: templatesSoFar,
+        beforeProject: own.thenProject,
+      }),
+    ).catch((error: unknown) =>
+      stopped(
+        "slash-command templates",
+        templatesSoFar.value ?? { templates: [], diagnostics: [] },
+      )(error),
     ),
     checkPresets({ builtinDir, agentDir, projectDir, trusted, cwd, home }, signal).catch(
       stopped("presets", [] as Diagnostic[]),

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { DEFAULT_DEADLINE_MS, loadWithin, type SoFar } from "../../gather/deadline.js";
+import { ownFirstGate } from "../../gather/own-first.js";
 import { loadRules, type Rule, type RuleAccount, rulesSoFar } from "../../gather/rules/index.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { nearMissesInFolder } from "../../locate/near-misses.js";
@@ -51,18 +52,38 @@ export async function loadResources(flags: ResourceFlags, io: CliIo) {
   const templatesSoFar: { value?: LoadPromptTemplatesResult } = {};
   const rulesRead: { rules: Rule[]; accounts: RuleAccount[] } = { rules: [], accounts: [] };
   const skillsSoFar: { value?: LoadSkillsResult } = {};
+  // As in a render: each loader's repository part waits until every loader has read yours.
+  const { yoursFirst } = ownFirstGate();
   const [templates, skills, rules, userHints, projectHints] = await Promise.all([
     within(
       "slash-command templates",
-      (signal) => loadPromptTemplates({ ...common, signal, soFar: templatesSoFar }),
+      (signal) =>
+        yoursFirst((own) =>
+          loadPromptTemplates({
+            ...common,
+            signal,
+            soFar: templatesSoFar,
+            beforeProject: own.thenProject,
+          }),
+        ),
       { soFar: () => templatesSoFar.value ?? { templates: [], diagnostics: [] } },
     ),
-    within("skills", (signal) => loadSkills({ ...common, signal, soFar: skillsSoFar }), {
-      soFar: () => skillsSoFar.value ?? { skills: [], diagnostics: [] },
-    }),
-    within("rule files", (signal) => loadRules({ ...common, signal, soFar: rulesRead }), {
-      soFar: () => rulesSoFar(rulesRead, []),
-    }),
+    within(
+      "skills",
+      (signal) =>
+        yoursFirst((own) =>
+          loadSkills({ ...common, signal, soFar: skillsSoFar, beforeProject: own.thenProject }),
+        ),
+      { soFar: () => skillsSoFar.value ?? { skills: [], diagnostics: [] } },
+    ),
+    within(
+      "rule files",
+      (signal) =>
+        yoursFirst((own) =>
+          loadRules({ ...common, signal, soFar: rulesRead, beforeProject: own.thenProject }),
+        ),
+      { soFar: () => rulesSoFar(rulesRead, []) },
+    ),
     nearMissesInFolder(agentDir, near),
     flags.untrusted ? [] : nearMissesInFolder(join(cwd, DEFAULT_PROJECT_DIR), near),
   ]);

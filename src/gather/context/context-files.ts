@@ -352,8 +352,8 @@ export async function loadOwnContextFile(
 export async function traceContextFiles(
   options: ContextFilesOptions & {
     soFar?: { value?: ContextTrace };
-    /** Called once the user's file is read (before any of the repository's folders is looked at). */
-    ownRead?: () => void;
+    /** Awaited once the user's file is read, before any of the repository's folders is looked at. */
+    beforeProject?: () => Promise<void>;
   },
 ): Promise<ContextTrace> {
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
@@ -396,7 +396,7 @@ export async function traceContextFiles(
     ? await loadOne(userFound.path, userReal, user, limits, soFar && userSoFar)
     : undefined;
   userSoFar(userLoad);
-  options.ownRead?.();
+  await options.beforeProject?.();
   const { folders, diagnostics: chainCut } = await contextFolders({
     user,
     cwd,

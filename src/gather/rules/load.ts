@@ -94,6 +94,12 @@ export interface LoadRulesOptions {
   soFar?: { rules: Rule[]; accounts: RuleAccount[] };
 }
 
+/** For a caller that runs loaders at once (a render's steps): when the project's part may start. */
+interface YoursFirst {
+  /** Awaited once the user's files are read, before any of the project's folders is looked at. */
+  beforeProject?: () => Promise<void>;
+}
+
 /** Checks the `ruleSources` option: known names only. */
 export function checkRuleSources(
   value: readonly string[] | undefined,
@@ -111,7 +117,7 @@ export function checkRuleSources(
  * Problems in files are diagnostics; a bad option throws a SyspromptError.
  */
 export async function loadRules(
-  options: LoadRulesOptions,
+  options: LoadRulesOptions & YoursFirst,
 ): Promise<{ rules: Rule[]; diagnostics: Diagnostic[] }> {
   if (options.signal === undefined) {
     // Past the deadline, the user's own rules (read before the project's) are kept.
@@ -134,12 +140,7 @@ export async function loadRules(
  * every text the prompt states: done in two passes, a rule could be dropped
  * for a copy that a later pass drops in turn.
  */
-export async function traceRules(
-  options: LoadRulesOptions & {
-    /** Awaited once the user's files are read, before any of the project's folders is looked at. */
-    beforeProject?: () => Promise<void>;
-  },
-): Promise<LoadedRules> {
+export async function traceRules(options: LoadRulesOptions & YoursFirst): Promise<LoadedRules> {
   if (options.signal === undefined) {
     const soFar = options.soFar ?? { rules: [], accounts: [] };
     return boundedByDefault(

@@ -1,0 +1,98 @@
+import { callsAnswered } from "../_io.js";
+
+/**
+ * How long the repository's parts wait for your own with no file-system call answered
+ * meanwhile: your files take a few ms alone (hundreds on a cold, loaded start, which still
+ * answers calls); a hung disk of yours holds the rest no longer than this.
+ */
+export const OWN_PART_IDLE_MS = 250;
+
+/** What a loader that reads your files first is given by {@link OwnFirstGate.yoursFirst}. */
+export interface OwnPart {
+  /**
+   * Marks your part read (it is in the loader's `soFar`), then waits at the gate: awaited
+   * before the loader's first look at the repository.
+   */
+  thenProject: () => Promise<void>;
+}
+
+/** One gate for loaders that run at once; see {@link ownFirstGate}. */
+export interface OwnFirstGate {
+  /**
+   * Runs a loader that reads your files first: its own part counts as being read from now
+   * until it calls `thenProject`, or ends, however it ends.
+   */
+  yoursFirst: <T>(load: (own: OwnPart) => Promise<T>) => Promise<T>;
+  /**
+   * Resolves once every own part begun is read, when {@link OWN_PART_IDLE_MS} pass with no
+   * file-system call answered, or when `signal` fires. Every part that reads the repository
+   * awaits it first.
+   */
+  gate: () => Promise<void>;
+}
+
+/**
+ * The gate that holds every repository part of loaders run at once (a render's gathering
+ * steps, `list`'s loaders) until each loader's own part is read: a repository's bulk (dense
+ * rule frontmatter, 60 ms of parsing a file, a turn of the event loop between two) started
+ * beside your skills folder left the skills step one turn a file, and your skills were out.
+ * A loader marks its own part read before it waits, so no loader waits for itself.
+ */
+export function ownFirstGate(signal?: AbortSignal): OwnFirstGate {
+  const reading = new Set<Promise<void>>();
+  const gate = async () => {
+    // Loaders started in the same synchronous pass have begun their own parts by now.
+    await Promise.resolve();
+    let answered = callsAnswered();
+    // A part begun while others were waited for is waited for too.
+    while (reading.size > 0 && signal?.aborted !== true) {
+      if (await settledWithin(Promise.all(reading), OWN_PART_IDLE_MS, signal)) continue;
+      // A fixed cap let a cold, loaded start's bulk in before your skills were read (cut48).
+      if (callsAnswered() === answered) return;
+      answered = callsAnswered();
+    }
+  };
+  const yoursFirst = async <T>(load: (own: OwnPart) => Promise<T>): Promise<T> => {
+    let settle: () => void = () => undefined;
+    const part = new Promise<void>((done) => {
+      settle = done;
+    });
+    reading.add(part);
+    const read = () => {
+      reading.delete(part);
+      settle();
+    };
+    try {
+      return await load({
+        thenProject: () => {
+          read();
+          return gate();
+        },
+      });
+    } finally {
+      read();
+    }
+  };
+  return { yoursFirst, gate };
+}
+
+/** Whether `work` settled before `ms` passed or `signal` fired. */
+async function settledWithin(
+  work: Promise<unknown>,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: () => void = () => undefined;
+  const waited = new Promise<boolean>((done) => {
+    timer = setTimeout(() => done(false), ms);
+    onAbort = () => done(false);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work.then(() => true), waited]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
