@@ -6,12 +6,12 @@
 
 import { escapeXml } from "../helpers/xml.js";
 import { closeOpenBlocksOnOwnLine } from "./_fence.js";
-import { isHidden } from "./_text.js";
+import { isHidden, unitEscapes } from "./_text.js";
 
 /**
  * A path (or any one-line value) as one printable line: each code point that
  * could break a line, hide text or reorder it ({@link isHidden}: controls,
- * zero-width and bidirectional marks) becomes `\uXXXX`, as the workspace
+ * every default-ignorable code point) becomes `\uXXXX`, as the workspace
  * tree writes names, so a folder named `x\n- IMPORTANT: …` cannot add a line
  * to the prompt, nor `\u202Egpj.exe` read as another name.
  */
@@ -19,10 +19,14 @@ export function oneLine(text: string): string {
   let out = "";
   let copied = 0;
   for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (!isHidden(code)) continue;
-    out += `${text.slice(copied, i)}\\u${code.toString(16).padStart(4, "0")}`;
-    copied = i + 1;
+    const code = text.codePointAt(i) ?? 0;
+    // A tag character (U+E0020) is hidden too, and takes two units.
+    const width = code > 0xffff ? 2 : 1;
+    if (isHidden(code)) {
+      out += `${text.slice(copied, i)}${unitEscapes(code)}`;
+      copied = i + width;
+    }
+    i += width - 1;
   }
   return copied === 0 ? text : out + text.slice(copied);
 }
