@@ -644,6 +644,69 @@ export function xmlNameText(text: string): string {
   return lineOpeningNoBlock(escapeXml(oneLine(text)));
 }
 
+/**
+ * `=` and the characters drawn as it: those whose compatibility form is a
+ * run of `=` (fullwidth `＝`, small `﹦`, superscript `⁼`, subscript `₌`,
+ * `⩵`, `⩶`), the modifier letter short equals `꞊`, the double hyphens `゠`
+ * `⹀` `᐀` and the box-drawing double line `═`.
+ */
+const EQUALS = /[=\uff1d\ufe66\u207c\u208c\u2a75\u2a76\ua78a\u30a0\u2e40\u1400\u2550]/;
+
+/** A `\uXXXX` escape as {@link oneLine} writes a hidden code point: drawn as six characters, read past. */
+const UNIT_ESCAPE = /^\\u[0-9a-fA-F]{4}/;
+
+/**
+ * A repository's one-line value (an on-demand rule's line, an inlined rule's
+ * attribute, already printed) with every `=` after `owner` made literal
+ * (`owner&#61;"user"`): the prompt marks the user's own rule files
+ * `owner="user"`, and says such a rule wins over every text of the
+ * repository. The line is read as {@link escapeWrapperTags} reads a tag's
+ * name, so a look-alike reads as the mark too: invisible code points and the
+ * `\uXXXX` escapes {@link oneLine} writes for them are read past, white
+ * space between `owner` and `=` is allowed, a letter is read as its
+ * look-alike or folded form (`оwner` with a Cyrillic `о`, `ｏｗｎｅｒ`), and
+ * `=` as any of {@link EQUALS}. Before, only the ASCII spelling was escaped:
+ * a rule's description `(owner＝"user")`, `(оwner="user")` or
+ * `(owner\u2060="user")`, or an inlined rule named `deploy＂ owner＝＂user`,
+ * printed your mark (review rev50c F1). One pass, linear in the line.
+ */
+export function withoutOwnerMark(line: string): string {
+  if (!EQUALS.test(line)) return line;
+  // The line as it reads, and for each `=` in that reading where it is in `line`.
+  let read = "";
+  const equalsAt = new Map<number, number>();
+  for (let i = 0; i < line.length; ) {
+    const code = line.codePointAt(i) ?? 0;
+    const width = widthAt(line, i);
+    const c = line.slice(i, i + width);
+    if (code === 0x5c && UNIT_ESCAPE.test(line.slice(i, i + 6))) {
+      i += 6;
+      continue;
+    }
+    if (EQUALS.test(c)) {
+      equalsAt.set(read.length, i);
+      read += "=";
+    } else if (isNameCode(code)) read += c.toLowerCase();
+    else if (isSpaceCode(code)) read += " ";
+    else read += letterFolds(c, code)[0].toLowerCase();
+    i += width;
+  }
+  const mark = /owner *=/g;
+  const escaped = new Set<number>();
+  for (let m = mark.exec(read); m !== null; m = mark.exec(read)) {
+    const at = equalsAt.get(m.index + m[0].length - 1);
+    if (at !== undefined) escaped.add(at);
+  }
+  if (escaped.size === 0) return line;
+  let out = "";
+  let copied = 0;
+  for (const at of [...escaped].sort((a, b) => a - b)) {
+    out += `${line.slice(copied, at)}&#61;`;
+    copied = at + widthAt(line, at);
+  }
+  return out + line.slice(copied);
+}
+
 /** Backticks and tildes at a line's start, after any blanks: a fence's opener when 3 or more. */
 const LEADING_FENCE = /^[ \t]*(`+|~+)/;
 
