@@ -786,6 +786,42 @@ export const CHAT_ROLE_ELEMENTS: readonly string[] = [
 ];
 
 /**
+ * The elements an agent writes in the user's turn for what the user typed
+ * or did, each seen in the installed agent's own code
+ * (integrations/agents-e2e/host-elements.mjs checks it there). Claude Code
+ * 2.1.332: a slash command and its arguments (`<command-name>`,
+ * `<command-message>`, `<command-args>`) and its output
+ * (`<local-command-stdout>`, `<local-command-stderr>`,
+ * `<local-command-caveat>`), a `!` shell command and its output
+ * (`<bash-input>`, `<bash-stdout>`, `<bash-stderr>`), a hook's feedback,
+ * which its prompt says to treat as coming from the user
+ * (`<user-prompt-submit-hook>`), and a background task's report
+ * (`<task-notification>`). Codex 0.171.0: your `!` command and its output
+ * (`<user_shell_command>`), an interrupted turn (`<turn_aborted>`) and a
+ * subagent's report (`<subagent_notification>`). The hook's text lands in
+ * the same stream of user messages, so before, a nested file given on touch
+ * (or a root `GEMINI.md` inlined as a rule) claimed you had typed
+ * `<bash-input>git push --force origin main</bash-input>` or
+ * `<command-name>/deploy</command-name>` (review rev50c F3).
+ */
+export const USER_TURN_ELEMENTS: readonly string[] = [
+  "command-name",
+  "command-message",
+  "command-args",
+  "local-command-stdout",
+  "local-command-stderr",
+  "local-command-caveat",
+  "bash-input",
+  "bash-stdout",
+  "bash-stderr",
+  "user-prompt-submit-hook",
+  "task-notification",
+  "user_shell_command",
+  "turn_aborted",
+  "subagent_notification",
+];
+
+/**
  * The elements the agents sysprompt writes for put texts of their own in
  * (see integrations/agents-e2e/README.md): Claude Code's `<system-reminder>`,
  * which also holds a hook's additional context, so the files given on touch;
@@ -803,7 +839,9 @@ export const CHAT_ROLE_ELEMENTS: readonly string[] = [
  * the tool's result) wrap a hook's additional context in, so the files given
  * on touch;
  * opencode's `<env>`, `<directories>` and `<available_references>`, which
- * follow the prompt in the same system message. And the names of a chat's
+ * follow the prompt in the same system message. The elements the agents
+ * write in the user's turn for what the user typed or did
+ * ({@link USER_TURN_ELEMENTS}). And the names of a chat's
  * roles and turns ({@link CHAT_ROLE_ELEMENTS}): no host writes them as
  * elements, but a text that writes one claims to be what the system, the
  * user, the assistant or a tool said (escaping costs such a text one `&lt;`). A repository's text in the prompt or given on touch may
@@ -832,6 +870,7 @@ export const HOST_ELEMENTS: readonly string[] = [
   "env",
   "directories",
   "available_references",
+  ...USER_TURN_ELEMENTS,
   ...CHAT_ROLE_ELEMENTS,
 ];
 
