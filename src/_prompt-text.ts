@@ -219,7 +219,20 @@ const widthAt = (text: string, i: number) => ((text.codePointAt(i) ?? 0) > 0xfff
  * (U+29F8) and the box-drawing diagonal `╱` (U+2571).
  */
 const SLASHES: ReadonlySet<number> = new Set([0x2f, 0xff0f, 0x2044, 0x2215, 0x29f8, 0x2571]);
-const isSlashCode = (code: number) => SLASHES.has(code);
+
+/**
+ * What a reader takes for part of a closer's slash too: the backslash and
+ * its look-alikes before it (`<\/user_instructions>`, as JSON and
+ * JavaScript write `</`: fullwidth `＼`, the reverse solidus operator `⧵`
+ * U+29F5, the set minus `∖` U+2216), and the strokes drawn as `/` that
+ * {@link SLASHES} lacks: the katakana `ノ` (and its halfwidth `ﾉ`), the
+ * Kangxi radical `⼃` U+2F03 and the ideograph `丿` it folds to. Before, each
+ * wrote a closer of the prompt's elements raw (review rev50c F4).
+ */
+const CLOSER_STROKES: ReadonlySet<number> = new Set([
+  0x5c, 0xff3c, 0x29f5, 0x2216, 0x30ce, 0xff89, 0x2f03, 0x4e3f,
+]);
+const isSlashCode = (code: number) => SLASHES.has(code) || CLOSER_STROKES.has(code);
 
 /**
  * The single angle brackets a reader takes for `<`: fullwidth `＜`, small
@@ -288,7 +301,25 @@ function namedTag(
   const head = wide < 0 ? written : written.slice(0, wide);
   const name = hidden ? readName(head) : head;
   if (name !== "" && names.has(name.toLowerCase())) return true;
+  if (lowLined(written, names)) return true;
   return (wide >= 0 || hidden) && foldedNames(written).some((n) => names.has(n));
+}
+
+/** The combining low lines (U+0332, U+0331, U+0320): drawn under a letter, read as `_` between two. */
+const LOW_LINES = /[\u0332\u0331\u0320]/g;
+
+/**
+ * Whether `written` is one of `names` with each combining low line read as
+ * `_`: `</user\u0332instructions>` draws `</user_instructions>`. As
+ * invisible marks they are otherwise left out (`</rules\u0332>` is still
+ * `</rules>`), which read that name `userinstructions` (review rev50c F4).
+ */
+function lowLined(written: string, names: ReadonlySet<string>): boolean {
+  LOW_LINES.lastIndex = 0;
+  if (!LOW_LINES.test(written)) return false;
+  const underscored = written.replace(LOW_LINES, "_");
+  if (names.has(readName(underscored).toLowerCase())) return true;
+  return foldedNames(underscored).some((n) => names.has(n));
 }
 
 /**
