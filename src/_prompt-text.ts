@@ -141,8 +141,11 @@ const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{M}]$/u;
  * are still `</rules>`.
  */
 function isInvisible(code: number): boolean {
+  // A tag character that mirrors a name's character is read as it, though
+  // {@link isHidden} takes every tag character (a one-line value writes it `\uXXXX`).
+  if (code > 0xffff && tagNameChar(code) !== undefined) return false;
   if (isHidden(code)) return true;
-  if (code <= 0x7f || tagNameChar(code) !== undefined) return false;
+  if (code <= 0x7f) return false;
   return IGNORABLE.test(String.fromCodePoint(code));
 }
 
