@@ -682,9 +682,15 @@ export function xmlNameText(text: string): string {
  * `=` and the characters drawn as it: those whose compatibility form is a
  * run of `=` (fullwidth `＝`, small `﹦`, superscript `⁼`, subscript `₌`,
  * `⩵`, `⩶`), the modifier letter short equals `꞊`, the double hyphens `゠`
- * `⹀` `᐀` and the box-drawing double line `═`.
+ * `⹀` `᐀` and the box-drawing double line `═`, by code point.
  */
-const EQUALS = /[=\uff1d\ufe66\u207c\u208c\u2a75\u2a76\ua78a\u30a0\u2e40\u1400\u2550]/;
+const EQUALS_CODES: ReadonlySet<number> = new Set([
+  0x3d, 0xff1d, 0xfe66, 0x207c, 0x208c, 0x2a75, 0x2a76, 0xa78a, 0x30a0, 0x2e40, 0x1400, 0x2550,
+]);
+/** Any of {@link EQUALS_CODES} (all in the BMP): a line without one holds no mark. */
+const EQUALS = new RegExp(
+  `[${[...EQUALS_CODES].map((c) => `\\u${c.toString(16).padStart(4, "0")}`).join("")}]`,
+);
 
 /** A `\uXXXX` escape as {@link oneLine} writes a hidden code point: drawn as six characters, read past. */
 const UNIT_ESCAPE = /^\\u[0-9a-fA-F]{4}/;
@@ -702,43 +708,36 @@ const UNIT_ESCAPE = /^\\u[0-9a-fA-F]{4}/;
  * `=` as any of {@link EQUALS}. Before, only the ASCII spelling was escaped:
  * a rule's description `(owner＝"user")`, `(оwner="user")` or
  * `(owner\u2060="user")`, or an inlined rule named `deploy＂ owner＝＂user`,
- * printed your mark (review rev50c F1). One pass, linear in the line.
+ * printed your mark (review rev50c F1). One pass, linear in the line: only
+ * the reading's last characters are kept.
  */
 export function withoutOwnerMark(line: string): string {
   if (!EQUALS.test(line)) return line;
-  // The line as it reads, and for each `=` in that reading where it is in `line`.
-  let read = "";
-  const equalsAt = new Map<number, number>();
+  // The last characters of the line as it reads (a run of white space as one space).
+  let tail = "";
+  let out = "";
+  let copied = 0;
   for (let i = 0; i < line.length; ) {
     const code = line.codePointAt(i) ?? 0;
-    const width = widthAt(line, i);
-    const c = line.slice(i, i + width);
+    const width = code > 0xffff ? 2 : 1;
     if (code === 0x5c && UNIT_ESCAPE.test(line.slice(i, i + 6))) {
       i += 6;
       continue;
     }
-    if (EQUALS.test(c)) {
-      equalsAt.set(read.length, i);
-      read += "=";
-    } else if (isNameCode(code)) read += c.toLowerCase();
-    else if (isSpaceCode(code)) read += " ";
-    else read += letterFolds(c, code)[0].toLowerCase();
+    let piece: string;
+    if (EQUALS_CODES.has(code)) {
+      if (tail.endsWith("owner") || tail.endsWith("owner ")) {
+        out += `${line.slice(copied, i)}&#61;`;
+        copied = i + width;
+      }
+      piece = "=";
+    } else if (isNameCode(code)) piece = (line[i] ?? "").toLowerCase();
+    else if (isSpaceCode(code)) piece = tail.endsWith(" ") ? "" : " ";
+    else piece = letterFolds(String.fromCodePoint(code), code)[0].toLowerCase();
+    if (piece !== "") tail = (tail + piece).slice(-8);
     i += width;
   }
-  const mark = /owner *=/g;
-  const escaped = new Set<number>();
-  for (let m = mark.exec(read); m !== null; m = mark.exec(read)) {
-    const at = equalsAt.get(m.index + m[0].length - 1);
-    if (at !== undefined) escaped.add(at);
-  }
-  if (escaped.size === 0) return line;
-  let out = "";
-  let copied = 0;
-  for (const at of [...escaped].sort((a, b) => a - b)) {
-    out += `${line.slice(copied, at)}&#61;`;
-    copied = at + widthAt(line, at);
-  }
-  return out + line.slice(copied);
+  return copied === 0 ? line : out + line.slice(copied);
 }
 
 /** Backticks and tildes at a line's start, after any blanks: a fence's opener when 3 or more. */
