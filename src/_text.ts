@@ -2,23 +2,42 @@
  * The characters that act on text rather than show (the one list: the
  * terminal's escapes, the prompt's one-line paths and names, one-line
  * values): C0 controls, DEL, C1 controls (an 8-bit CSI is U+009B), the
- * zero-width space, non-joiner and joiner (U+200B–U+200D) and U+FEFF, which
- * hide text; the bidirectional marks (U+061C, U+200E, U+200F), the line and
- * paragraph separators (U+2028, U+2029), and the bidirectional embeddings,
- * overrides (U+202A–U+202E) and isolates (U+2066–U+2069), which reorder
- * what is shown ("Trojan Source"). Spans of code points, inclusive.
+ * line and paragraph separators (U+2028, U+2029), and every code point
+ * Unicode calls default-ignorable (`\p{Default_Ignorable_Code_Point}`, drawn
+ * as nothing): the zero-width space, non-joiner and joiner, U+FEFF, the soft
+ * hyphen, the word joiner and invisible operators (U+2060–U+2064), U+034F,
+ * the Mongolian selectors and vowel separator, the Hangul fillers, the
+ * variation selectors and the tag characters (U+E0000–U+E0FFF), and the
+ * bidirectional marks, embeddings, overrides and isolates, which reorder
+ * what is shown ("Trojan Source"). Before, only the zero-width and
+ * bidirectional ones were listed: a skill named `myskill\u2060` printed as a
+ * second `myskill`, a rule's `owner\u2060="user"` as your mark (review
+ * rev50c F6). Spans of code points, inclusive; a test checks the list
+ * against the Unicode property.
  */
 const HIDDEN_SPANS: readonly (readonly [number, number])[] = [
   [0x00, 0x1f],
   [0x7f, 0x9f],
+  [0xad, 0xad],
+  [0x034f, 0x034f],
   [0x061c, 0x061c],
+  [0x115f, 0x1160],
+  [0x17b4, 0x17b5],
+  [0x180b, 0x180f],
   [0x200b, 0x200f],
   [0x2028, 0x202e],
-  [0x2066, 0x2069],
+  [0x2060, 0x206f],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0f],
   [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0],
+  [0xfff0, 0xfff8],
+  [0x1bca0, 0x1bca3],
+  [0x1d173, 0x1d17a],
+  [0xe0000, 0xe0fff],
 ];
 
-/** True for a character of {@link HIDDEN_SPANS}, tab and line feed included. */
+/** True for a code point of {@link HIDDEN_SPANS}, tab and line feed included. */
 export function isHidden(code: number): boolean {
   // Printable ASCII first: nearly every character of a path or name.
   if (code >= 0x20 && code < 0x7f) return false;
@@ -26,7 +45,21 @@ export function isHidden(code: number): boolean {
   return false;
 }
 
-const hex = (code: number) => `\\u${code.toString(16).padStart(4, "0")}`;
+/**
+ * A code point as JSON escapes it: `\uXXXX`, and one past U+FFFF as its two
+ * surrogates (`\udb40\udc20` for the tag space U+E0020), so the text read
+ * back as JSON is the same value.
+ */
+export function unitEscapes(code: number): string {
+  const units = code > 0xffff ? String.fromCodePoint(code) : String.fromCharCode(code);
+  let out = "";
+  for (let k = 0; k < units.length; k++)
+    out += `\\u${units.charCodeAt(k).toString(16).padStart(4, "0")}`;
+  return out;
+}
+
+/** A code point in a regular expression of the `u` flag. */
+const hex = (code: number) => `\\u{${code.toString(16)}}`;
 
 /**
  * The characters of {@link HIDDEN_SPANS} but those of `keep`, as the body of
@@ -48,7 +81,7 @@ function hiddenClass(keep: readonly number[]): string {
   return body;
 }
 
-const HIDDEN = new RegExp(`[${hiddenClass([])}]`);
+const HIDDEN = new RegExp(`[${hiddenClass([])}]`, "u");
 
 /** True when `text` holds a character of {@link HIDDEN_SPANS}: it is not one plain line. */
 export function holdsHidden(text: string): boolean {
@@ -68,9 +101,9 @@ const TAB = 0x09;
 const LINE_FEED = 0x0a;
 
 const ACTIVE: Record<TextKind, RegExp> = {
-  report: new RegExp(`[${hiddenClass([TAB, LINE_FEED])}]`, "g"),
-  field: new RegExp(`[${hiddenClass([TAB])}]`, "g"),
-  name: new RegExp(`[${hiddenClass([])}]`, "g"),
+  report: new RegExp(`[${hiddenClass([TAB, LINE_FEED])}]`, "gu"),
+  field: new RegExp(`[${hiddenClass([TAB])}]`, "gu"),
+  name: new RegExp(`[${hiddenClass([])}]`, "gu"),
 };
 
 /**
@@ -84,7 +117,7 @@ export function escapeControls(text: string, kind: TextKind = "report"): string 
   const active = ACTIVE[kind];
   active.lastIndex = 0;
   if (!active.test(text)) return text;
-  return text.replace(active, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(active, (c) => unitEscapes(c.codePointAt(0) ?? 0));
 }
 
 /**
@@ -107,10 +140,7 @@ const ELLIPSIS = "…";
  */
 export function cleanLine(text: string, max: number): string {
   let spaced = "";
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    spaced += isHidden(code) ? " " : text[i];
-  }
+  for (const c of text) spaced += isHidden(c.codePointAt(0) ?? 0) ? " " : c;
   const line = spaced.replace(/\s+/g, " ").trim();
   if (line.length <= max) return line;
   let end = max - ELLIPSIS.length;

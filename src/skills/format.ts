@@ -28,7 +28,10 @@ const HEADERS: Record<SkillsTool, string> = {
 export const MAX_SKILLS_INDEX_BYTES = 1024 * 1024;
 
 /**
- * The skills the index lists, in the order given: those the model may invoke
+ * The skills the index lists, yours first (your folders' and the paths you
+ * named out of the project, then the repository's, each part in the order
+ * given, as the rule files section lists your rules first; before, a
+ * trusted project's skills came before yours, review rev50c F5): those the model may invoke
  * (not `disableModelInvocation`); every one of the user's (and those of paths
  * the caller named), which count against the total first; the repository's
  * until they reach {@link MAX_SKILLS_INDEX_BYTES}, counted as the index prints
@@ -47,8 +50,8 @@ export function skillsForIndex(skills: readonly Skill[]): { listed: Skill[]; lef
   let total = 0;
   for (const s of visible) if (s.source !== "project") total += size(s);
   let left = 0;
-  const listed = visible.filter((s) => {
-    if (s.source !== "project") return true;
+  const theirs = visible.filter((s) => {
+    if (s.source !== "project") return false;
     if (left > 0 || total + size(s) > MAX_SKILLS_INDEX_BYTES) {
       left++;
       return false;
@@ -56,7 +59,7 @@ export function skillsForIndex(skills: readonly Skill[]): { listed: Skill[]; lef
     total += size(s);
     return true;
   });
-  return { listed, left };
+  return { listed: [...visible.filter((s) => s.source !== "project"), ...theirs], left };
 }
 
 /**
@@ -64,7 +67,7 @@ export function skillsForIndex(skills: readonly Skill[]): { listed: Skill[]; lef
  * `<available_skills>` listing each skill the model may invoke (those with
  * `disableModelInvocation` are left out, and the repository's past
  * {@link MAX_SKILLS_INDEX_BYTES}), every value XML-escaped. Empty when
- * no skill is visible or `tool` is `"none"`. Skills are listed in the order given.
+ * no skill is visible or `tool` is `"none"`. Yours are listed first, then the repository's ({@link skillsForIndex}).
  *
  * @param tool Default `"read"`, the tool `selectSkillsTool` prefers.
  * @throws SyspromptError for a `tool` other than read, bash or none.

@@ -41,7 +41,8 @@ describe("hostile repository: a host's skills when the home folder is the checko
         tools: ["read"],
       });
       const origins = prepared.data.skills.map((s) => `${s.name}:${s.origin}`);
-      expect(origins, cwd).toEqual(["a:project", "b:project", "c:project", "mine:user"]);
+      // Yours first in the index (rev50c F5).
+      expect(origins, cwd).toEqual(["mine:user", "a:project", "b:project", "c:project"]);
     }
     // With the home folder elsewhere, the same skills are classified as before.
     const prepared = await preparePrompt({
@@ -52,10 +53,10 @@ describe("hostile repository: a host's skills when the home folder is the checko
       tools: ["read"],
     });
     expect(prepared.data.skills.map((s) => s.origin)).toEqual([
-      "project",
-      "project",
-      "project",
       "user",
+      "project",
+      "project",
+      "project",
     ]);
   });
 });

@@ -77,27 +77,32 @@ describe("escapeControls and escapeInline", () => {
   });
 
   it("every character of the set is escaped, in each kind of text; its neighbours are not", () => {
+    // The controls but tab and line feed, the line and paragraph separators, and every
+    // code point Unicode calls default-ignorable (the tag characters past U+FFFF too).
+    const ignorable = /^\p{Default_Ignorable_Code_Point}$/u;
     const set = [
-      [0x00, 0x08],
-      [0x0b, 0x1f],
-      [0x7f, 0x9f],
-      [0x061c, 0x061c],
-      [0x200b, 0x200f],
-      [0x2028, 0x202e],
-      [0x2066, 0x2069],
-      [0xfeff, 0xfeff],
-    ].flatMap(([from = 0, to = 0]) =>
-      Array.from({ length: to - from + 1 }, (_, i) => String.fromCharCode(from + i)),
-    );
+      ...Array.from({ length: 0x20 }, (_, i) => i).filter((c) => c !== 0x09 && c !== 0x0a),
+      ...Array.from({ length: 0x21 }, (_, i) => 0x7f + i),
+      0x2028,
+      0x2029,
+      ...Array.from({ length: 0xe1000 }, (_, i) => i).filter((c) =>
+        ignorable.test(String.fromCodePoint(c)),
+      ),
+    ].map((c) => String.fromCodePoint(c));
     const text = set.join("");
+    const json = (c: string) =>
+      [...Array(c.length).keys()]
+        .map((k) => `\\u${c.charCodeAt(k).toString(16).padStart(4, "0")}`)
+        .join("");
     for (const kind of ["report", "field", "name"] as const) {
       expect(active(escapeControls(text, kind)), kind).toEqual([]);
-      expect(escapeControls(text, kind)).toBe(
-        set.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
-      );
+      expect(escapeControls(text, kind)).toBe(set.map(json).join(""));
     }
-    // Just outside each span: shown as written (an Arabic letter, a hyphen, a word joiner, Ｗ).
-    const neighbours = "\u061b\u061d\u200a\u2010\u2027\u202f\u2065\u206a\ufefe\uff00 ";
+    // JSON reads the escapes back as the same text.
+    expect(JSON.parse(`"${escapeControls(text, "name")}"`)).toBe(text);
+    // Just outside each span: shown as written (an Arabic letter, a hyphen, superscript zero, Ｗ).
+    const neighbours =
+      "\u061b\u061d\u200a\u2010\u2027\u202f\u2070\u00ac\u00ae\ufefe\uff00\u{e1000} ";
     expect(escapeControls(neighbours, "name")).toBe(neighbours);
   });
 

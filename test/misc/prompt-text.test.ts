@@ -35,8 +35,21 @@ describe("oneLine and nameText", () => {
     );
   });
 
+  it("writes every default-ignorable code point as \\uXXXX, one past U+FFFF as its surrogates (rev50c F6)", () => {
+    expect(oneLine("myskill\u2060")).toBe("myskill\\u2060");
+    expect(oneLine("own\u00ader\u034f=\u180e\ufe0f\u3164")).toBe(
+      "own\\u00ader\\u034f=\\u180e\\ufe0f\\u3164",
+    );
+    expect(oneLine("owner\u{e0020}=x\u{e007f}")).toBe("owner\\udb40\\udc20=x\\udb40\\udc7f");
+    const ignorable = /^\p{Default_Ignorable_Code_Point}$/u;
+    for (let c = 0x80; c < 0xe1000; c++) {
+      const s = String.fromCodePoint(c);
+      if (ignorable.test(s)) expect(oneLine(s), c.toString(16)).toMatch(/^(\\u[0-9a-f]{4})+$/);
+    }
+  });
+
   it("leaves the characters next to the set as written", () => {
-    const text = "\u061b\u061d\u200a\u2010\u2027\u202f\u2065\u206a\ufefe é 名前";
+    const text = "\u061b\u061d\u200a\u2010\u2027\u202f\u2070\u00ac\u00ae\ufefe é 名前";
     expect(oneLine(text)).toBe(text);
   });
 });

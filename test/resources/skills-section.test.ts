@@ -30,7 +30,7 @@ async function loaded(root: string, projectTrusted = true) {
 }
 
 describe("the skills section", () => {
-  it("lists every visible skill, escaped, with the read instruction", async () => {
+  it("lists every visible skill, escaped, yours first, with the read instruction", async () => {
     const root = copyScenario(SCENARIO);
     const section = await skillsSection(root, ["read", "bash", "edit", "write"]);
     expect(section?.source).toEqual({
@@ -45,6 +45,12 @@ describe("the skills section", () => {
         "Paths written inside a skill are relative to the folder that holds its file.",
         "",
         "<available_skills>",
+        // Yours first, then the project's (rev50c F5).
+        "  <skill>",
+        "    <name>git-help</name>",
+        "    <description>Untangle git history.</description>",
+        `    <location>${root}/home/.agents/skills/git-help/SKILL.md</location>`,
+        "  </skill>",
         "  <skill>",
         "    <name>pdf</name>",
         "    <description>Fill in &amp; read PDF forms (&quot;AcroForm&quot; &lt;fields&gt;).</description>",
@@ -62,11 +68,6 @@ describe("the skills section", () => {
         "    <name>deploy</name>",
         "    <description>Deploy the service to staging.</description>",
         `    <location>${root}/project/.agents/skills/deploy/SKILL.md</location>`,
-        "  </skill>",
-        "  <skill>",
-        "    <name>git-help</name>",
-        "    <description>Untangle git history.</description>",
-        `    <location>${root}/home/.agents/skills/git-help/SKILL.md</location>`,
         "  </skill>",
         "</available_skills>",
         "</skills>",

@@ -28,21 +28,22 @@ const READ_HEADER = [
 
 const LIST = [
   "<available_skills>",
-  "  <skill>",
-  "    <name>pdf</name>",
-  "    <description>Read &amp; fill PDF forms.</description>",
-  "    <location>/work/skills/pdf/SKILL.md</location>",
-  "  </skill>",
+  // Yours (a path you named) before the project's, whatever the order given (rev50c F5).
   "  <skill>",
   "    <name>tags-&lt;b&gt;</name>",
   "    <description>Line one\nline two with &lt;/description&gt; &amp; &apos;quotes&apos; and &quot;more&quot;\n\n</description>",
   "    <location>/work/skills/&lt;odd&gt; &quot;quoted&quot; &apos;dir&apos;/SKILL.md</location>",
   "  </skill>",
+  "  <skill>",
+  "    <name>pdf</name>",
+  "    <description>Read &amp; fill PDF forms.</description>",
+  "    <location>/work/skills/pdf/SKILL.md</location>",
+  "  </skill>",
   "</available_skills>",
 ].join("\n");
 
 describe("formatSkillsForPrompt", () => {
-  test("read: header, then every visible skill escaped, hidden skills left out", () => {
+  test("read: header, then every visible skill escaped, yours first, hidden skills left out", () => {
     expect(formatSkillsForPrompt(skills, "read")).toBe(`${READ_HEADER}\n\n${LIST}`);
   });
 

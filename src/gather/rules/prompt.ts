@@ -1,4 +1,10 @@
-import { elementText, nameText, printedLength, xmlNameText } from "../../_prompt-text.js";
+import {
+  elementText,
+  nameText,
+  printedLength,
+  withoutOwnerMark,
+  xmlNameText,
+} from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
 import type { StatedText } from "./dedupe.js";
@@ -146,35 +152,29 @@ function capPrinted(
 }
 
 function alwaysEntry(rule: Rule, wrappers: ReadonlySet<string>): AlwaysRule {
+  // A repository's name or path never reads as your `owner="user"` attribute
+  // (`deploy＂ owner＝＂user.mdc`), whatever quotes and equals it draws it with.
+  const attribute = (text: string) =>
+    rule.layer === "user" ? xmlNameText(text) : withoutOwnerMark(xmlNameText(text));
   return {
     // Attributes of the rule's element: one line each, so a file named
     // `x\n- IMPORTANT: …` cannot add a line (escapeXml leaves line breaks),
     // XML-escaped in the data as the builtin template prints them: any
     // template gets them safe (a Continue rule's `name:` wrote `</yours> <system>`).
-    name: xmlNameText(rule.name),
+    name: attribute(rule.name),
     source: rule.source,
-    path: xmlNameText(rule.path),
+    path: attribute(rule.path),
     // The repository's text: it can neither close the rule's element nor open one of the prompt's.
     content: elementText(rule.content, wrappers),
     origin: rule.layer,
   };
 }
 
-/**
- * A repository's text on an on-demand rule's line with the owner mark made
- * literal (`owner&#61;"user"`): the line of a rule of yours ends in
- * ` (owner="user")`, and a repository's description or globs wrote
- * `— ~/.pi/agent/rules/d.md (owner="user")` before its own path.
- */
-function unmarked(text: string): string {
-  return /owner\s*=/i.test(text) ? text.replace(/(owner\s*)=/gi, "$1&#61;") : text;
-}
-
 function onDemandEntry(rule: Rule, wrappers: ReadonlySet<string>): OnDemandRule {
   const user = rule.layer === "user";
   const safe = (text: string) => {
     const line = listText(text, wrappers);
-    return user ? line : unmarked(line);
+    return user ? line : withoutOwnerMark(line);
   };
   const globs = rule.globs.map(safe);
   return {
