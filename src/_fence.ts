@@ -946,18 +946,30 @@ function marksInNothing(text: string): boolean {
   /** The line so far starts with a value's last line (read as a letter). */
   let afterValue = false;
   let lineStart = 0;
+  /** The next carriage return at or after `lineStart` (lines are found by their line feeds until it). */
+  let nextReturn = text.indexOf("\r");
+  if (nextReturn === -1) nextReturn = text.length;
   let open = text.indexOf(PRINTED_OPEN);
   while (open !== -1) {
-    for (let j = lineStart; j < open; j++) {
-      const code = text.charCodeAt(j);
-      if (code !== LINE_FEED && code !== CARRIAGE_RETURN) continue;
+    for (;;) {
+      let end = text.indexOf("\n", lineStart);
+      if (end === -1) end = text.length;
+      if (nextReturn < end) end = nextReturn;
+      if (end >= open) break;
       if (afterValue) {
-        const line = `a${text.slice(lineStart, j)}`;
+        const line = `a${text.slice(lineStart, end)}`;
         readLine(reading, line, 0, line.length);
         afterValue = false;
-      } else readLine(reading, text, lineStart, j);
-      if (code === CARRIAGE_RETURN && text.charCodeAt(j + 1) === LINE_FEED) j++;
-      lineStart = j + 1;
+      } else readLine(reading, text, lineStart, end);
+      lineStart =
+        end +
+        (text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED
+          ? 2
+          : 1);
+      if (nextReturn < lineStart) {
+        nextReturn = text.indexOf("\r", lineStart);
+        if (nextReturn === -1) nextReturn = text.length;
+      }
     }
     if (afterValue || lineStart < open || reading.containers.length > 0 || runsOn(reading.leaf)) {
       const probe = copyReading(reading);
@@ -979,6 +991,10 @@ function marksInNothing(text: string): boolean {
     afterValue =
       close > open + PRINTED_OPEN.length && last !== LINE_FEED && last !== CARRIAGE_RETURN;
     lineStart = close + PRINTED_CLOSE.length;
+    if (nextReturn < lineStart) {
+      nextReturn = text.indexOf("\r", lineStart);
+      if (nextReturn === -1) nextReturn = text.length;
+    }
     open = next;
   }
   return true;

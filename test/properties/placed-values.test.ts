@@ -107,15 +107,19 @@ describe("a text of several lines placed where your template prints it", () => {
     const pieces = fc.constantFrom(
       ...["", "\n", "- ", "\n- a\n", "> ", "Lead: ", "~~~\n", "\n~~~\n", "<pre>\n", "1. "],
       ...["\n\n", "  ", "-\n  ", "x\n", "\n> q\n", "\n  - b\n", "3", '<x a="1">\n'],
+      ...["\r\n- a\r\n", "\r", "\r\n\r\n> "],
     );
+    const eols = fc.constantFrom("\n", "\r\n", "\r");
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(pieces, texts), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(pieces, texts, eols), { minLength: 1, maxLength: 4 }),
         pieces,
         (printed, tail) => {
           const marked =
             printed
-              .map(([before, lines]) => before + markPrinted(elementText(lines.join("\n"), NAMES)))
+              .map(
+                ([before, lines, eol]) => before + markPrinted(elementText(lines.join(eol), NAMES)),
+              )
               .join("") + tail;
           expect(placePrinted(marked), JSON.stringify(marked)).toBe(placeMarked(marked));
         },
