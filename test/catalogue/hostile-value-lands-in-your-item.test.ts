@@ -93,3 +93,21 @@ describe("hostile repository: a text of many short lines in your nested item", (
     expect(result.text.length).toBeLessThan(5 * SHORT.length + 10_000);
   });
 });
+
+// The custom base prompt your SYSTEM_TEMPLATE.md renders is placed as a section is: before, it
+// rendered without the hook, and the repository's text in its list item was placed as it reads alone.
+describe("hostile repository: a text of several lines in your SYSTEM_TEMPLATE.md's list item", () => {
+  it("the repository's lines stay in your item, your next line is yours", async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      "project/.git/HEAD": "ref: refs/heads/main\n",
+      "project/AGENTS.md": AGENTS,
+      "agent/SYSTEM_TEMPLATE.md":
+        "You are a careful agent.\n\n{{#each contextFiles}}\n- {{path}}:\n\n  {{content}}\n{{/each}}\n\nYOUR-NEXT-LINE: the user's own words.\n",
+    });
+    const result = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
+    expect(result.text).toContain(FORGED);
+    expect(placeOf(result.text, "FORGED").containers).toEqual(["item"]);
+    expect(placeOf(result.text, "YOUR-NEXT-LINE")).toEqual({ block: "paragraph", containers: [] });
+  });
+});
