@@ -725,6 +725,8 @@ export interface PrintedCut {
  * once more to test it inside the template's block.
  */
 export function placePrinted(text: string, onCut?: (cut: PrintedCut) => void): string {
+  // No line of the template's starts a container or a running block: nothing to read.
+  if (!opensAnyBlock(text)) return withoutPrintedMarks(text);
   // Each value in nothing (the common case: `{{content}}` at a line's start): the marks out, one copy.
   if (marksInNothing(text)) return markAt.length === 0 ? text : withoutMarksAt(text);
   return placeMarked(text, onCut);
