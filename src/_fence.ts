@@ -511,15 +511,23 @@ const PRINTED_NONCE = `${Math.random().toString(36).slice(2, 12)}${Math.random()
 export const PRINTED_OPEN = `\u000e${PRINTED_NONCE}`;
 export const PRINTED_CLOSE = `\u000f${PRINTED_NONCE}`;
 
+/** True when `text` holds a mark of {@link PRINTED_OPEN} or {@link PRINTED_CLOSE}. */
+export function holdsPrintedMarks(text: string): boolean {
+  return text.includes(PRINTED_OPEN) || text.includes(PRINTED_CLOSE);
+}
+
 /** `text` without the marks of {@link PRINTED_OPEN} and {@link PRINTED_CLOSE}. */
 export function withoutPrintedMarks(text: string): string {
-  if (!text.includes(PRINTED_OPEN) && !text.includes(PRINTED_CLOSE)) return text;
+  if (!holdsPrintedMarks(text)) return text;
   return text.replaceAll(PRINTED_OPEN, "").replaceAll(PRINTED_CLOSE, "");
 }
 
-/** `value` between the marks, for {@link placePrinted}. */
-export function markPrinted(value: string): string {
-  return PRINTED_OPEN + withoutPrintedMarks(value) + PRINTED_CLOSE;
+/**
+ * `value` between the marks, for {@link placePrinted}. `clean`: the caller
+ * knows it holds no mark (a data text, read once), so it is not read again.
+ */
+export function markPrinted(value: string, clean = false): string {
+  return PRINTED_OPEN + (clean ? value : withoutPrintedMarks(value)) + PRINTED_CLOSE;
 }
 
 /**
@@ -585,22 +593,15 @@ function startsBlock(text: string, from: number, to: number): boolean {
 }
 
 /**
- * The characters {@link placePrinted} adds to `text` writing `prefix` before
- * each line after its first (its end trimmed before a blank one), and after
- * a last line break: at most, a CRLF counted as two breaks.
+ * How much a value's lines may grow, written inside the template's containers
+ * (an item's indent, `> ` before each line): four times the value and 4 KiB.
+ * A prefix of up to 8 characters fits any text (a line holds a character and
+ * its line break); past that, the lines that do not fit are left out
+ * ({@link placePrinted}'s `onCut`), so that a template's or a text's many
+ * containers cannot make a text of short lines megabytes long.
  */
-function prefixGrowth(text: string, prefix: string): number {
-  const blank = prefix.trimEnd().length;
-  let growth = 0;
-  let lineBlank = true;
-  for (let i = text.length - 1; i >= 0; i--) {
-    const code = text.charCodeAt(i);
-    if (code === LINE_FEED || code === CARRIAGE_RETURN) {
-      growth += lineBlank ? blank : prefix.length;
-      lineBlank = true;
-    } else if (code !== SPACE && code !== TAB) lineBlank = false;
-  }
-  return growth + prefix.length;
+function placedGrowth(length: number): number {
+  return 4 * length + 4096;
 }
 
 /** True when `r` still holds `outer`, the block a template opened before a value. */
@@ -618,6 +619,22 @@ function containerPrefix(containers: readonly Reading["containers"][number][]): 
   return prefix;
 }
 
+/** How many of the outermost containers of `a` and `b` are alike: block quotes, or list items of the same indent. */
+function sameOuter(
+  a: readonly Reading["containers"][number][],
+  b: readonly Reading["containers"][number][],
+  sameIndent: boolean,
+): number {
+  let n = 0;
+  while (n < a.length && n < b.length) {
+    const x = a[n] as Reading["containers"][number];
+    const y = b[n] as Reading["containers"][number];
+    if (x.quote !== y.quote || (sameIndent && x.indent !== y.indent)) break;
+    n++;
+  }
+  return n;
+}
+
 /** The line `line` (a value's part of it from `from`) written so that it does not end `outer`. */
 function notEnding(line: string, from: number, outer: OpenBlock): string {
   if (outer.kind === "html") {
@@ -627,31 +644,107 @@ function notEnding(line: string, from: number, outer: OpenBlock): string {
   return at === -1 ? line : `${line.slice(0, at)}\\${line.slice(at)}`;
 }
 
+/** Where the line of `text` that starts at `from` ends (its line feed or carriage return, or the end). */
+function lineEndAt(text: string, from: number): number {
+  let end = from;
+  while (end < text.length) {
+    const code = text.charCodeAt(end);
+    if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
+    end++;
+  }
+  return end;
+}
+
+/** `line` with a backslash before its first character that is not blank, when that is ASCII punctuation (read as text then). */
+function escapedStart(line: string): string {
+  let at = 0;
+  while (at < line.length && (line.charCodeAt(at) === SPACE || line.charCodeAt(at) === TAB)) at++;
+  const code = line.charCodeAt(at);
+  const punctuation =
+    (code >= 0x21 && code <= 0x2f) ||
+    (code >= 0x3a && code <= 0x40) ||
+    (code >= 0x5b && code <= 0x60) ||
+    (code >= 0x7b && code <= 0x7e);
+  return punctuation ? `${line.slice(0, at)}\\${line.slice(at)}` : line;
+}
+
+/** Where the first line of `text` that is not blank starts (its end when there is none). */
+function afterBlankLines(text: string): number {
+  let from = 0;
+  for (;;) {
+    const end = lineEndAt(text, from);
+    if (end >= text.length || !isBlank(text, from, end))
+      return end >= text.length && isBlank(text, from, end) ? text.length : from;
+    from =
+      end +
+      (text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED ? 2 : 1);
+  }
+}
+
+/** The line breaks in `text` from `from` on, a CRLF counted once. */
+function lineBreaksFrom(text: string, from: number): number {
+  let count = 0;
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === LINE_FEED) count++;
+    else if (code === CARRIAGE_RETURN && text.charCodeAt(i + 1) !== LINE_FEED) count++;
+  }
+  return count;
+}
+
+/** What {@link placePrinted} left out of a value: its lines past the growth it may take ({@link placedGrowth}). */
+export interface PrintedCut {
+  /** The lines left out. */
+  lines: number;
+}
+
 /**
  * A section's rendered `text` with each marked value ({@link markPrinted})
  * judged where the template printed it, the marks taken out: a text of
  * several lines (a repository's `AGENTS.md`, a project's value) printed in a
- * list item or a block quote of the template's (`- Notes: {{v}}`,
- * `> {{v}}`) has its later lines written inside it (the item's indent, `> `),
- * so that a line of the text cannot end the item and read on at the top
- * level; printed inside a fenced code block or an HTML block the template
- * opened (`~~~markdown\n{{content}}\n~~~`, `<pre>`), a line of the text that
- * would end that block has its first fence character written `` \` ``
- * (`\~`), or each `>` `&gt;`, so that the template's own closing line ends
- * it; and a block the text leaves open there (its closer was computed for
- * the text alone) is closed after it, on a line of its own. A value printed
- * at a line's start is not in the template's containers (the template wrote
- * none before it). Linear: each line is read once, and once more to test it
- * inside the template's block.
+ * list item or a block quote of the template's has its later lines written
+ * inside it (the item's indent, `> `), so that a line of the text cannot end
+ * the item and read on at the top level; printed inside a fenced code block
+ * or an HTML block the template opened (`~~~markdown\n{{content}}\n~~~`,
+ * `<pre>`), a line of the text that would end that block has its first
+ * fence character written `` \` `` (`\~`), or each `>` `&gt;`, so that the
+ * template's own closing line ends it; and a block the text leaves open
+ * there (its closer was computed for the text alone) is closed after it, on
+ * a line of its own.
+ *
+ * Where a value lands is judged on what the line has printed before it (a
+ * helper's `prefix="- "`, `{{@index}}. `, an `{{#each}}` body's `- `), read
+ * as CommonMark reads it with a letter for the value: an empty item (`- `
+ * then the value), a line indented into an item, and a line at a line's
+ * start that continues an item's or a quote's paragraph (a lazy line) are
+ * all inside. The text's first line is written so that it stays there too:
+ * on a lazy line, with the prefix the line lacks. Containers a value's own
+ * text opened are the value's, never the template's. A value's lines grow
+ * by at most {@link placedGrowth}: the lines past it are left out, said by
+ * a line of the template's and `onCut`. Linear: each line is read once, and
+ * once more to test it inside the template's block.
  */
-export function placePrinted(text: string): string {
-  if (!text.includes(PRINTED_OPEN) || !opensAnyBlock(text)) return withoutPrintedMarks(text);
+export function placePrinted(text: string, onCut?: (cut: PrintedCut) => void): string {
+  // No line of the template's starts a container or a running block: nothing to read.
+  if (!opensAnyBlock(text)) return withoutPrintedMarks(text);
+  // Each value in nothing (the common case: `{{content}}` at a line's start): the marks out, one copy.
+  if (marksInNothing(text)) return markAt.length === 0 ? text : withoutMarksAt(text);
+  return placeMarked(text, onCut);
+}
+
+/** {@link placePrinted} reading every line the template wrote, each value placed or not (exported for its test). */
+export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): string {
+  if (!opensAnyBlock(text)) return withoutPrintedMarks(text);
   let reading = freshReading();
   const parts: string[] = [];
   /** The text of the line not yet ended, as written. */
   let pending = "";
-  /** Reads `piece` (a line break ends a line) and writes it. */
-  const feed = (piece: string) => {
+  /** `pending` with each value's text in it written as one letter: the line as the template wrote it. */
+  let neutral = "";
+  /** The line not yet ended starts with the last line of a value in nothing (read as `neutral`). */
+  let afterValue = false;
+  /** Reads `piece` (a line break ends a line) and writes it; `own`: the template's text, not a value's. */
+  const feed = (piece: string, own = true) => {
     if (piece === "") return;
     parts.push(piece);
     let start = 0;
@@ -660,14 +753,23 @@ export function placePrinted(text: string): string {
       if (code !== LINE_FEED && code !== CARRIAGE_RETURN) continue;
       if (pending === "") readLine(reading, piece, start, i);
       else {
-        const line = pending + piece.slice(start, i);
+        // A line a value in nothing started is the template's as it wrote it, the value a letter.
+        const line = (afterValue ? neutral : pending) + piece.slice(start, i);
         readLine(reading, line, 0, line.length);
       }
       pending = "";
+      neutral = "";
+      afterValue = false;
       if (code === CARRIAGE_RETURN && piece.charCodeAt(i + 1) === LINE_FEED) i++;
       start = i + 1;
     }
-    pending += piece.slice(start);
+    if (start === 0) {
+      pending += piece;
+      neutral += own ? piece : "a";
+    } else if (start < piece.length) {
+      pending = piece.slice(start);
+      neutral = own ? pending : "a";
+    }
   };
   let at = 0;
   while (at < text.length) {
@@ -690,16 +792,71 @@ export function placePrinted(text: string): string {
 
   /** Writes `value` at the end of what is written so far, inside the template's containers and block. */
   function placeValue(value: string): void {
-    const outer = runsOn(reading.leaf) ? reading.leaf : undefined;
-    let prefix = "";
-    if (pending !== "") {
-      const copy = copyReading(reading);
-      readLine(copy, pending, 0, pending.length);
-      prefix = containerPrefix(copy.containers) ?? "";
-      // At most triples the value: containers a value before it opened (a quote per
-      // character) would otherwise write 100 characters before each of its lines.
-      if (prefix !== "" && prefixGrowth(value, prefix) > 2 * value.length + 1024) prefix = "";
+    const before = reading.leaf;
+    // The template's line so far, a letter for the value: a letter starts no block, so the line
+    // goes on in what it continues, lazily too (a paragraph's line at a line's start).
+    const probe = copyReading(reading);
+    const probeLine = `${neutral}a`;
+    readLine(probe, probeLine, 0, probeLine.length);
+    const outer = runsOn(before) && probe.leaf === before ? before : undefined;
+    let containers = probe.containers;
+    let firstLead = "";
+    let escapeFirst = false;
+    let from = 0;
+    if (containers.length > 0) {
+      // An item that holds nothing yet ends at a blank line: the text's blank lines before its
+      // first line (which read as nothing at a block's start) are left out there.
+      const blankEnd = lineEndAt(value, 0);
+      if (isBlank(value, 0, blankEnd)) {
+        const blank = copyReading(reading);
+        const blankLine = pending + value.slice(0, blankEnd);
+        readLine(blank, blankLine, 0, blankLine.length);
+        const innermost = blank.containers[containers.length - 1];
+        if (
+          sameOuter(blank.containers, containers, false) < containers.length ||
+          (innermost !== undefined && !innermost.quote && !innermost.filled)
+        )
+          from = afterBlankLines(value);
+      }
+      const firstEnd = lineEndAt(value, from);
+      if (isBlank(value, from, firstEnd)) {
+        // A blank line ends what it ends (a quote it does not continue): the rest is in what is left.
+        const full = copyReading(reading);
+        const fullLine = pending + value.slice(from, firstEnd);
+        readLine(full, fullLine, 0, fullLine.length);
+        containers = full.containers.slice(0, sameOuter(full.containers, containers, true));
+      } else {
+        // The blanks the text's first line starts with count in an item's indent (`-  ` then ` x`).
+        let text = from;
+        while (text < firstEnd && isBlank(value, text, text + 1)) text++;
+        let held = probeLine;
+        if (text > from) {
+          const exact = copyReading(reading);
+          const exactLine = `${neutral}${value.slice(from, text)}a`;
+          readLine(exact, exactLine, 0, exactLine.length);
+          if (exact.containers.length === containers.length) {
+            containers = exact.containers;
+            held = exactLine;
+          }
+        }
+        // Containers the line holds only lazily (a paragraph's line at a line's start): the
+        // first line would end them if it starts a block (`1. one`, `+ p`, `` ``` ``), so it is
+        // written with the prefix the line lacks.
+        const strict = copyReading(reading);
+        strict.leaf = undefined;
+        readLine(strict, held, 0, held.length);
+        const matched = sameOuter(strict.containers, containers, true);
+        if (matched < containers.length)
+          firstLead = containerPrefix(containers.slice(matched)) ?? "";
+        // A line the template's marker starts that the first line makes a thematic break
+        // (`- ` then `---`): its first character is written escaped, as text.
+        const full = copyReading(reading);
+        const fullLine = pending + firstLead + value.slice(from, firstEnd);
+        readLine(full, fullLine, 0, fullLine.length);
+        if (full.containers.length < containers.length) escapeFirst = true;
+      }
     }
+    const prefix = containers.length === 0 ? "" : containerPrefix(containers);
     if (prefix === "" && outer === undefined) {
       // In nothing of the template's: as its closing judged it, not read again. The template's
       // text after it is read from a blank line (a value ends with nothing left open).
@@ -710,32 +867,36 @@ export function placePrinted(text: string): string {
         if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
         last--;
       }
-      if (last === -1) pending += value;
-      else {
+      if (last === -1) {
+        pending += value;
+        neutral += "a";
+      } else {
         reading = freshReading();
         pending = value.slice(last + 1);
+        neutral = pending === "" ? "" : "a";
+        afterValue = pending !== "";
       }
       return;
     }
-    const blankPrefix = prefix.trimEnd();
-    let start = 0;
+    const linePrefix = prefix ?? "";
+    const blankPrefix = linePrefix.trimEnd();
+    // Deeper than a closer is written in: the text's first line only.
+    let room = prefix === undefined ? -1 : placedGrowth(value.length);
+    let start = from;
     let first = true;
     for (;;) {
-      let end = start;
-      while (end < value.length) {
-        const code = value.charCodeAt(end);
-        if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
-        end++;
-      }
+      const end = lineEndAt(value, start);
       let line = value.slice(start, end);
-      const lead = first ? "" : isBlank(line, 0, line.length) ? blankPrefix : prefix;
+      if (first && escapeFirst) line = escapedStart(line);
+      const lead = first ? firstLead : isBlank(line, 0, line.length) ? blankPrefix : linePrefix;
       if (outer !== undefined && stillIn(reading, outer)) {
         const whole = pending + lead + line;
         const test = copyReading(reading);
         readLine(test, whole, 0, whole.length);
         if (!stillIn(test, outer)) line = notEnding(line, 0, outer);
       }
-      feed(lead + line);
+      feed(lead);
+      feed(line, false);
       if (end >= value.length) break;
       const crlf =
         value.charCodeAt(end) === CARRIAGE_RETURN && value.charCodeAt(end + 1) === LINE_FEED;
@@ -743,11 +904,20 @@ export function placePrinted(text: string): string {
       start = end + (crlf ? 2 : 1);
       first = false;
       if (start >= value.length) break;
+      room -= linePrefix.length;
+      if (room < 0) {
+        const lines = lineBreaksFrom(value, start) + 1;
+        feed(
+          `${linePrefix}[${lines} more lines of this text left out: too many to keep inside this block]\n`,
+        );
+        onCut?.({ lines });
+        break;
+      }
     }
     closeAfter(outer);
     // The template's text after a line break the value ended with goes on inside its containers
     // (a blank line with no `>` would end its block quote).
-    if (pending === "" && prefix !== "" && parts.length > 0) feed(prefix);
+    if (pending === "" && linePrefix !== "" && parts.length > 0) feed(linePrefix);
   }
 
   /** Closes what the value just written leaves open, but `outer`, the template's own block. */
@@ -761,63 +931,87 @@ export function placePrinted(text: string): string {
   }
 }
 
-/** {@link printsInBlock}'s answers by template source (a few dozen templates; dropped past this many). */
-const inBlockCache = new Map<string, boolean>();
-const MAX_IN_BLOCK_CACHE = 512;
-
-/** A Handlebars block tag, `{{else}}` or comment alone on its line: Handlebars drops the line. */
-function standaloneTag(line: string): boolean {
-  const t = line.trim();
-  if (!t.startsWith("{{") || !t.endsWith("}}") || t.indexOf("{{", 2) !== -1) return false;
-  const c = t.charAt(2) === "~" ? t.charAt(3) : t.charAt(2);
-  return (
-    c === "#" || c === "/" || c === "^" || c === "!" || t.slice(2).trimStart().startsWith("else")
-  );
-}
+/** Where {@link marksInNothing} found each mark (kept across calls: a render allocates none). */
+const markAt: number[] = [];
 
 /**
- * True when `source`, a section's template, may print a value inside a
- * container or a running block of its own ({@link placePrinted}): a line
- * with a tag (`{{`) inside a fence or an HTML block of kind 1-5 its text
- * opened, or after a list marker, a block quote marker or an item's indent
- * its text wrote; and any template that calls a partial (its text is not
- * read here). Read once per source, as CommonMark reads the template's own
- * text (a block tag alone on its line left out, as Handlebars drops it):
- * a template that prints its values at the top level only (every builtin
- * section) is rendered without marks.
+ * True when each marked value of `text` lands in nothing of the template's,
+ * judged as {@link placePrinted} judges it (the template's line so far, a
+ * letter for the value, continues no container and no running block), with
+ * the places of the marks in {@link markAt} (open, close, …); false when one
+ * does not, or a mark is not where a value's marks would be. Reads the
+ * template's lines only: a value's text is skipped.
  */
-export function printsInBlock(source: string): boolean {
-  const known = inBlockCache.get(source);
-  if (known !== undefined) return known;
-  const answer = readsInBlock(source);
-  if (inBlockCache.size >= MAX_IN_BLOCK_CACHE) inBlockCache.clear();
-  inBlockCache.set(source, answer);
-  return answer;
-}
-
-function readsInBlock(source: string): boolean {
-  if (!source.includes("{{")) return false;
-  if (/\{\{~?\s*#?\s*>/.test(source)) return true;
+function marksInNothing(text: string): boolean {
+  markAt.length = 0;
   const reading = freshReading();
-  let found = false;
-  eachLine(source, (from, to) => {
-    if (found) return;
-    const line = source.slice(from, to);
-    const tag = line.indexOf("{{");
-    if (tag !== -1 && standaloneTag(line)) return;
-    if (tag !== -1) {
-      if (runsOn(reading.leaf)) {
-        found = true;
-        return;
-      }
-      const copy = copyReading(reading);
-      readLine(copy, line, 0, tag);
-      if (copy.containers.length > 0 || runsOn(copy.leaf)) {
-        found = true;
-        return;
+  /** The line so far starts with a value's last line (read as a letter). */
+  let afterValue = false;
+  let lineStart = 0;
+  /** The next carriage return at or after `lineStart` (lines are found by their line feeds until it). */
+  let nextReturn = text.indexOf("\r");
+  if (nextReturn === -1) nextReturn = text.length;
+  let open = text.indexOf(PRINTED_OPEN);
+  while (open !== -1) {
+    for (;;) {
+      let end = text.indexOf("\n", lineStart);
+      if (end === -1) end = text.length;
+      if (nextReturn < end) end = nextReturn;
+      if (end >= open) break;
+      if (afterValue) {
+        const line = `a${text.slice(lineStart, end)}`;
+        readLine(reading, line, 0, line.length);
+        afterValue = false;
+      } else readLine(reading, text, lineStart, end);
+      lineStart =
+        end +
+        (text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED
+          ? 2
+          : 1);
+      if (nextReturn < lineStart) {
+        nextReturn = text.indexOf("\r", lineStart);
+        if (nextReturn === -1) nextReturn = text.length;
       }
     }
-    readLine(reading, source, from, to);
-  });
-  return found;
+    if (afterValue || lineStart < open || reading.containers.length > 0 || runsOn(reading.leaf)) {
+      const probe = copyReading(reading);
+      const line = `${afterValue ? "a" : ""}${text.slice(lineStart, open)}a`;
+      readLine(probe, line, 0, line.length);
+      if (probe.containers.length > 0) return false;
+      if (runsOn(reading.leaf) && probe.leaf === reading.leaf) return false;
+    }
+    // A value's text holds no mark (each is taken out of it when it is marked).
+    const close = text.indexOf(PRINTED_CLOSE, open + PRINTED_OPEN.length);
+    if (close === -1) return false;
+    const next = text.indexOf(PRINTED_OPEN, close + PRINTED_CLOSE.length);
+    markAt.push(open, close);
+    // In nothing: the template's text after it is read from a blank line.
+    reading.containers.length = 0;
+    reading.quotes.length = 0;
+    reading.leaf = undefined;
+    const last = text.charCodeAt(close - 1);
+    afterValue =
+      close > open + PRINTED_OPEN.length && last !== LINE_FEED && last !== CARRIAGE_RETURN;
+    lineStart = close + PRINTED_CLOSE.length;
+    if (nextReturn < lineStart) {
+      nextReturn = text.indexOf("\r", lineStart);
+      if (nextReturn === -1) nextReturn = text.length;
+    }
+    open = next;
+  }
+  return true;
+}
+
+/** `text` without the marks {@link marksInNothing} found: one copy. */
+function withoutMarksAt(text: string): string {
+  const parts: string[] = [];
+  let copied = 0;
+  for (let i = 0; i < markAt.length; i += 2) {
+    const open = markAt[i] as number;
+    const close = markAt[i + 1] as number;
+    parts.push(text.slice(copied, open), text.slice(open + PRINTED_OPEN.length, close));
+    copied = close + PRINTED_CLOSE.length;
+  }
+  parts.push(text.slice(copied));
+  return parts.join("");
 }

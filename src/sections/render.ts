@@ -1,9 +1,10 @@
 import {
   closeOpenBlocks,
   closeOpenBlocksOnOwnLine,
+  holdsPrintedMarks,
   markPrinted,
+  type PrintedCut,
   placePrinted,
-  printsInBlock,
   withoutPrintedMarks,
   wrappedBody,
 } from "../_fence.js";
@@ -392,7 +393,34 @@ export function renderSections(
   // The project's partials already reported as left open (one warning each).
   const openPartials = new Set<string>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
+  // Each text of several lines the data holds is marked where a template prints it
+  // ({@link placePrinted}); `marked` counts the marks, so a render that printed none is not read again.
+  const dataTexts = textsOfSeveralLines(input.data);
+  /** The texts of a budget's patch to the data of the section rendering now. */
+  let patchTexts: SeveralLines | undefined;
+  /** The custom base prompt's text, which templates see as `customPrompt`. */
+  let customText: string | undefined;
+  /** The marks the renders so far wrote: a render that wrote none is not read again. */
+  let marks = 0;
+  const printed = (value: unknown): unknown => {
+    if (typeof value !== "string") return value;
+    // By length first: a block's output (a new string each time) is not hashed whole.
+    const n = value.length;
+    const found =
+      dataTexts.lengths.has(n) && dataTexts.texts.has(value)
+        ? dataTexts
+        : patchTexts?.lengths.has(n) && patchTexts.texts.has(value)
+          ? patchTexts
+          : value === customText
+            ? undefined
+            : null;
+    if (found === null) return value;
+    marks++;
+    return markPrinted(value, found !== undefined && !found.holdMarks.has(value));
+  };
   const custom = input.customPrompt ? renderCustom(input.customPrompt) : null;
+  if (custom !== null && (custom.text.includes("\n") || custom.text.includes("\r")))
+    customText = custom.text;
   // What templates see as `customPrompt` is the custom base prompt in use, if any.
   const data: PromptData = { ...input.data, customPrompt: custom?.text ?? null };
 
@@ -482,15 +510,26 @@ export function renderSections(
     ...rest,
   };
 
-  /** The texts of several lines each data object holds, found once ({@link textsIn}). */
-  function textsOfSeveralLines(of: PromptData): { texts: Set<string>; lengths: Set<number> } {
-    let found = severalLines.get(of);
-    if (found === undefined) {
-      const texts = textsIn(of);
-      found = { texts, lengths: new Set([...texts].map((t) => t.length)) };
-      severalLines.set(of, found);
-    }
-    return found;
+  /**
+   * What `render` renders, with each text of several lines it printed placed
+   * where it landed ({@link placePrinted}). A render that printed none (no
+   * mark written) is not read again.
+   */
+  function placedText(render: () => string, source: SectionSource): string {
+    const before = marks;
+    const text = render();
+    return marks === before ? text : placePrinted(text, cutWarning(source));
+  }
+
+  /** A `printed-value-cut` warning for the section of `source`, when a value's lines were left out. */
+  function cutWarning(source: SectionSource): (cut: PrintedCut) => void {
+    return (cut) =>
+      diagnostics.push({
+        level: "warning",
+        code: "printed-value-cut",
+        message: `a text of several lines printed inside a list item, block quote or block of the template had too many short lines to keep there: ${cut.lines} lines left out`,
+        ...(source.path ? { path: source.path } : {}),
+      });
   }
 
   function dataFor(name: string): PromptData {
@@ -542,7 +581,15 @@ export function renderSections(
       return { text: closeOpenBlocksOnOwnLine(prompt.text), source: prompt.source };
     try {
       const render = () =>
-        engine.render(prompt.text, { ...input.data, customPrompt: null }, { partials, work });
+        placedText(
+          () =>
+            engine.render(
+              prompt.text,
+              { ...input.data, customPrompt: null },
+              { partials, work, printed },
+            ),
+          prompt.source,
+        );
       const reuse = input.reuse;
       const text = reuse
         ? (reuse.take(prompt, undefined, work) ?? reuse.fresh(prompt, undefined, work, render))
@@ -601,28 +648,23 @@ export function renderSections(
         }
       : undefined;
     const render = () => {
-      const data = dataFor(template.name);
-      if (!printsInBlock(template.body)) {
-        return engine.render(template.body, data, {
-          partials: base ? { ...partials, base } : partials,
-          work,
-          partialText: projectPartial,
-        });
+      const patch = input.patches?.get(template.name)?.data;
+      const outerPatch = patchTexts;
+      patchTexts = patch ? textsOfSeveralLines(patch) : undefined;
+      try {
+        return placedText(
+          () =>
+            engine.render(template.body, dataFor(template.name), {
+              partials: base ? { ...partials, base } : partials,
+              work,
+              partialText: projectPartial,
+              printed,
+            }),
+          template.source,
+        );
+      } finally {
+        patchTexts = outerPatch;
       }
-      const { texts, lengths } = textsOfSeveralLines(data);
-      // By length first: a block's output (a new string each time) is not hashed whole.
-      const printed = (value: unknown) =>
-        typeof value === "string" && lengths.has(value.length) && texts.has(value)
-          ? markPrinted(value)
-          : value;
-      return placePrinted(
-        engine.render(template.body, data, {
-          partials: base ? { ...partials, base } : partials,
-          work,
-          partialText: projectPartial,
-          printed,
-        }),
-      );
     };
     const reuse = input.reuse;
     const patch = input.patches?.get(template.name);
@@ -771,8 +813,29 @@ function templateDiagnostic(
   };
 }
 
-/** The texts of several lines each data object holds ({@link textsIn}), kept across renders of the same data. */
-const severalLines = new WeakMap<object, { texts: Set<string>; lengths: Set<number> }>();
+/** The texts of several lines a data object holds ({@link textsIn}), by length too. */
+interface SeveralLines {
+  texts: Set<string>;
+  lengths: Set<number>;
+  /** Those that hold a mark's characters, which {@link markPrinted} takes out. */
+  holdMarks: Set<string>;
+}
+
+/** The texts of several lines each data object holds, kept across renders of the same data. */
+const severalLines = new WeakMap<object, SeveralLines>();
+
+/** The texts of several lines `of` holds, found once per object ({@link textsIn}). */
+function textsOfSeveralLines(of: object): SeveralLines {
+  let found = severalLines.get(of);
+  if (found === undefined) {
+    const texts = textsIn(of);
+    const holdMarks = new Set<string>();
+    for (const t of texts) if (holdsPrintedMarks(t)) holdMarks.add(t);
+    found = { texts, lengths: new Set([...texts].map((t) => t.length)), holdMarks };
+    severalLines.set(of, found);
+  }
+  return found;
+}
 
 /** Each data object's own strings of several lines, found once (its strings are read once). */
 const ownTexts = new WeakMap<object, readonly string[]>();

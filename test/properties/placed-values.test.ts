@@ -1,7 +1,7 @@
 import { Parser } from "commonmark";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { markPrinted, placePrinted, printsInBlock } from "../../src/_fence.js";
+import { markPrinted, placeMarked, placePrinted } from "../../src/_fence.js";
 import { elementText, valueText, wrapperNames } from "../../src/_prompt-text.js";
 
 // A text of several lines printed by your template inside a container or a
@@ -14,6 +14,8 @@ const LINES = [
   ...["~~~~~", "  ~~~", "> ~~~", "~~~~~~~~", "``````", " ~~~ ", "<!--", "-->", "<pre>", "</pre>"],
   ...["<div>", "", "", "text", "- item", "    indented", "  code", "***", "<script>", "  <!--"],
   ...["  <pre>", "x", "1. one", "> quote", "===", "---"],
+  // Lines that end an item or a quote a text's first line continues lazily, or widen an item.
+  ...[" x", "     code", "2) two", "+ p", "* * *", "# h", "  - sub", "\tx", "---x", "<div>x"],
 ];
 const NAMES = wrapperNames([], false, []);
 
@@ -23,6 +25,18 @@ const AROUND: Record<string, (v: string) => string> = {
   nested: (v) => `- a\n  - ${v}`,
   ordered: (v) => `1. ${v}`,
   quote: (v) => `> ${v}`,
+  // Review rev49a F2: an empty item, the value on its line or on the next, indented into it.
+  emptyItem: (v) => `- ${v}`,
+  emptyItemNext: (v) => `-\n  ${v}`,
+  wideItem: (v) => `-   ${v}`,
+  // Review rev49a F9: a line at a line's start that continues an item's or a quote's paragraph.
+  lazyItem: (v) => `- a\n${v}`,
+  lazyNested: (v) => `- a\n  - b\n${v}`,
+  lazyNestedHalf: (v) => `- a\n  - b\n  ${v}`,
+  lazyQuote: (v) => `> a\n${v}`,
+  lazyQuoteItem: (v) => `> - a\n> ${v}`,
+};
+const MID_LINE: Record<string, (v: string) => string> = {
   midLine: (v) => `Lead: ${v} tail.`,
 };
 const INSIDE: Record<string, (v: string) => string> = {
@@ -46,16 +60,30 @@ function topLevel(markdown: string): { blocks: number; markerLast: boolean } {
 const texts = fc.array(fc.constantFrom(...LINES), { minLength: 2, maxLength: 6 });
 
 describe("a text of several lines placed where your template prints it", () => {
-  it("in your list item, ordered item, nested item, quote or mid-line: your next paragraph is top level", () => {
+  it("in your list item (empty, wide, nested, lazy), ordered item or quote: the text stays in it, your next paragraph is top level", () => {
     fc.assert(
       fc.property(texts, fc.constantFrom(...Object.keys(AROUND)), (lines, shape) => {
         const text = lines.join("\n");
         for (const v of [elementText(text, NAMES), valueText(text, NAMES)]) {
           const placed = placePrinted(`${AROUND[shape]?.(markPrinted(v))}${AFTER}`);
-          expect(topLevel(placed).markerLast, JSON.stringify(placed)).toBe(true);
+          // One block of yours (the list or the quote), then your paragraph: nothing of the text between.
+          expect(topLevel(placed), JSON.stringify(placed)).toEqual({ blocks: 2, markerLast: true });
         }
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("mid-line at the top level: your next paragraph is top level", () => {
+    fc.assert(
+      fc.property(texts, (lines) => {
+        const text = lines.join("\n");
+        for (const v of [elementText(text, NAMES), valueText(text, NAMES)]) {
+          const placed = placePrinted(`${MID_LINE.midLine?.(markPrinted(v))}${AFTER}`);
+          expect(topLevel(placed).markerLast, JSON.stringify(placed)).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 
@@ -75,14 +103,28 @@ describe("a text of several lines placed where your template prints it", () => {
     expect(placed).toBe("- Notes: a\u000eb\n  c\u000fd\n");
   });
 
-  it("marks only a template that prints inside a container or a running block of its own, or calls a partial", () => {
-    for (const inside of ["~~~\n{{content}}\n~~~", "- {{x}}", "> {{x}}", "<pre>\n{{x}}", "{{> p}}"])
-      expect(printsInBlock(inside), inside).toBe(true);
-    for (const top of [
-      "Lead: {{x}} tail.",
-      "{{#each a}}\n{{x}}\n{{/each}}",
-      "- a\n\nText.\n\n{{x}}",
-    ])
-      expect(printsInBlock(top), top).toBe(false);
+  it("each value in nothing, judged without reading the values: the same text as read line by line", () => {
+    const pieces = fc.constantFrom(
+      ...["", "\n", "- ", "\n- a\n", "> ", "Lead: ", "~~~\n", "\n~~~\n", "<pre>\n", "1. "],
+      ...["\n\n", "  ", "-\n  ", "x\n", "\n> q\n", "\n  - b\n", "3", '<x a="1">\n'],
+      ...["\r\n- a\r\n", "\r", "\r\n\r\n> "],
+    );
+    const eols = fc.constantFrom("\n", "\r\n", "\r");
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(pieces, texts, eols), { minLength: 1, maxLength: 4 }),
+        pieces,
+        (printed, tail) => {
+          const marked =
+            printed
+              .map(
+                ([before, lines, eol]) => before + markPrinted(elementText(lines.join(eol), NAMES)),
+              )
+              .join("") + tail;
+          expect(placePrinted(marked), JSON.stringify(marked)).toBe(placeMarked(marked));
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });
