@@ -1,11 +1,17 @@
 import { toPosix } from "./_paths.js";
-import { type AppliedPreset, applyPreset, loadChosenPreset } from "./agents/index.js";
+import { didYouMean } from "./_suggest.js";
+import {
+  type AgentPreset,
+  type AppliedPreset,
+  applyPreset,
+  loadChosenPreset,
+} from "./agents/index.js";
 import { agentConfigFile, type ConfigFile, type OptionProvenance } from "./config/index.js";
 import type { GatherInputs } from "./gather/inputs.js";
 import type { OptionName } from "./options/registry.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { type GivenBy, type OptionOrigin, resolveOptions } from "./resolve-options.js";
-import type { Diagnostic } from "./types.js";
+import { type Diagnostic, SyspromptError } from "./types.js";
 
 /** A render's options, resolved once: what the gathering steps and the data are built from. */
 export interface ResolvedRender extends GatherInputs {
@@ -45,6 +51,7 @@ export async function resolveRenderOptions(
     normalized,
     given.agent === undefined ? agentConfigFile(config.files) : undefined,
   );
+  const modeProblem = unknownAgentMode(options.agentMode, given, loaded.preset, config.files);
   const preset = applyPreset(normalized, options, loaded.preset);
   const agentNotice = loaded.ignored ? [] : projectAgentDropsYours(given, config.files, preset);
   // A file's agent that names no preset was ignored: the agent in use is the default.
@@ -71,7 +78,13 @@ export async function resolveRenderOptions(
     provenance,
     origins: loaded.ignored ? { ...origins, agent: { source: "default" } } : origins,
     ...(given.configFiles === true ? { configFiles: config.files.map((f) => f.path) } : {}),
-    diagnostics: [...untrusted, ...loaded.diagnostics, ...config.diagnostics, ...agentNotice],
+    diagnostics: [
+      ...untrusted,
+      ...loaded.diagnostics,
+      ...config.diagnostics,
+      ...modeProblem,
+      ...agentNotice,
+    ],
   };
 }
 
@@ -99,6 +112,47 @@ function projectAgentDropsYours(
       code: "config-project-agent-user-rules",
       message: `agent: ${name} (the project's) leaves out your rule sources ${yours.join(", ")}, which ${name} loads itself: the prompt is for ${name}; for another agent, give --agent NAME (the project's agent: then does not count) and your rules are back`,
       path: file.path,
+      ...(line !== undefined ? { line } : {}),
+    },
+  ];
+}
+
+/** The mode name of a preset's plain `tools`, valid for every preset. */
+const DEFAULT_AGENT_MODE = "default";
+
+/**
+ * The agent's mode must be one the chosen preset's tool sets name: a typo
+ * (`YOLO`, `bogus`) silently gave the plain tool list, the very thing a mode
+ * picks. The caller's own mode throws (exit 2 in the CLI); a config file's is a
+ * located error, and the plain tools apply.
+ */
+function unknownAgentMode(
+  mode: string | undefined,
+  given: SystemPromptOptions,
+  preset: AgentPreset,
+  files: readonly ConfigFile[],
+): Diagnostic[] {
+  if (mode === undefined) return [];
+  const named = preset.toolSets.flatMap((set) => set.modes ?? []);
+  // `default` names the plain tools, the mode every agent starts in.
+  const modes = [...new Set([DEFAULT_AGENT_MODE, ...named])];
+  if (modes.includes(mode)) return [];
+  const shown = JSON.stringify(mode.length > 60 ? `${mode.slice(0, 60)}…` : mode);
+  const valid =
+    named.length === 0
+      ? `the ${preset.name} preset has no modes but ${DEFAULT_AGENT_MODE} (its tools do not change with one)`
+      : `the modes of ${preset.name} are: ${modes.join(", ")}`;
+  const near = didYouMean(mode, modes);
+  const message = `agent-mode: no mode ${shown}${near ? ` (${near})` : ""}; ${valid}`;
+  if (given.agentMode !== undefined) throw new SyspromptError("bad-option", message);
+  const file = files.findLast((f) => f.values.agentMode !== undefined);
+  const line = file?.lines.get("agent-mode");
+  return [
+    {
+      level: "error",
+      code: "config-bad-value",
+      message: `${message}; the key is ignored`,
+      ...(file ? { path: file.path } : {}),
       ...(line !== undefined ? { line } : {}),
     },
   ];

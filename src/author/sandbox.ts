@@ -5,7 +5,7 @@ import { hostname } from "node:os";
 import { basename, join, relative, sep } from "node:path";
 import { cacheRoot, readyCacheFolder } from "../_cache-location.js";
 import { randomHex } from "../_crypto.js";
-import { realpathOrSelf } from "../_fs.js";
+import { realpathOrSelf, undecodableName } from "../_fs.js";
 import { isWithin } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import { KIND_WORDS } from "../_safe-write.js";
@@ -356,6 +356,10 @@ async function* copyFolder(folder: WalkedFolder<Into>, copy: Copy): AsyncGenerat
   }
 }
 
+/** Why an entry whose name is not UTF-8 is left out of a copy, as `name-not-utf8` says it elsewhere. */
+const NOT_UTF8 =
+  "its name is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by that name; rename it";
+
 async function* copyEntries(
   from: string,
   to: string,
@@ -377,6 +381,11 @@ async function* copyEntries(
       continue;
     }
     const s = await lstat(source).catch(() => undefined);
+    if (s === undefined && (await undecodableName(source, "file"))) {
+      // Listed but not addressable (a Latin-1 name): the render cannot read it either.
+      copy.skipped.push({ path: source, reason: NOT_UTF8 });
+      continue;
+    }
     if (s?.isDirectory() && ignore && skip && leavesOut(ignore, name, source, skip)) {
       // Not entered, but each costs a look: a repository of a million ignored
       // folders must not make the copy unbounded.

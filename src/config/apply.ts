@@ -26,7 +26,8 @@ export interface ConfiguredOptions {
  */
 export async function applyConfigFiles(given: SystemPromptOptions): Promise<ConfiguredOptions> {
   if (given.configFiles !== true) {
-    return { ...mergeConfig(given, []), files: [], diagnostics: [] };
+    const { options, provenance } = mergeConfig(given, []);
+    return { options, provenance, files: [], diagnostics: [] };
   }
   const { cwd, agentDir, home } = resolveCommonPaths(given);
   const projectTrusted = given.projectTrusted !== false;
@@ -43,7 +44,13 @@ export async function applyConfigFiles(given: SystemPromptOptions): Promise<Conf
     projectDir: join(cwd, given.projectDir ?? DEFAULT_PROJECT_DIR),
     projectTrusted,
   });
-  return { ...mergeConfig(given, files), files, diagnostics };
+  const merged = mergeConfig(given, files);
+  return {
+    options: merged.options,
+    provenance: merged.provenance,
+    files,
+    diagnostics: [...diagnostics, ...merged.diagnostics],
+  };
 }
 
 /** The config file whose `agent:` applies (the last that sets it), with the key's line. */

@@ -83,10 +83,12 @@ export function printedParts(
 }
 
 /**
- * One `project-replaces-user` info for each of your files a project's file
- * takes the place of (a project's APPEND_SYSTEM.md, SYSTEM.md or
- * general-rules.md replaces yours whole, as in pi; a SYSTEM_TEMPLATE.md
- * extends it instead), so the replacement is never silent.
+ * One `user-text-left-out` warning for each of your files a trusted project's
+ * file takes the place of, naming both: a project's APPEND_SYSTEM.md,
+ * SYSTEM.md or general-rules.md replaces yours whole, as in pi (a
+ * SYSTEM_TEMPLATE.md extends it instead), and a project's section of the
+ * name of one of yours replaces or switches it off (one that keeps your body,
+ * blank or calling `{{> base}}`, does not). The order stays; the silence goes.
  */
 export function replacedByProject(
   layers: readonly LoadedLayer[],
@@ -106,16 +108,47 @@ export function replacedByProject(
     ],
     [project.generalRules?.path, user.generalRules?.path],
   ];
-  return pairs.flatMap(([theirs, yours]) =>
+  const files = pairs.flatMap(([theirs, yours]) =>
     theirs !== undefined && yours !== undefined
       ? [
-          {
-            level: "info" as const,
-            code: "project-replaces-user",
-            message: `the project's ${theirs} replaces your ${yours} (a project's file of this name takes the place of yours; it is not added to it)`,
-            path: theirs,
-          },
+          replacedYours(
+            `your ${yours} is left out: the project's ${theirs} takes its place (a project's file of this name replaces yours, as in pi; it is not added to it)`,
+            theirs,
+          ),
         ]
       : [],
   );
+  return [...files, ...sectionsReplaced(user, project)];
+}
+
+/** `{{> base}}` (any spacing, `~`): the project's version prints the body below it, yours. */
+const CALLS_BASE = /\{\{~?>\s*base\s*~?\}\}/;
+
+/** Your sections a project's section of the same name replaces or switches off. */
+function sectionsReplaced(user: LoadedLayer, project: LoadedLayer): Diagnostic[] {
+  const yours = new Map(user.sections.map((f) => [f.name, f]));
+  const said = new Set<string>();
+  return project.sections.flatMap((theirs) => {
+    const mine = yours.get(theirs.name);
+    if (mine === undefined || said.has(theirs.name) || mine.meta.enabled === false) return [];
+    const off = theirs.meta.enabled === false;
+    if (!off && (theirs.body.trim() === "" || CALLS_BASE.test(theirs.body))) return [];
+    said.add(theirs.name);
+    const how = off ? "switches it off" : "takes its place";
+    return [
+      replacedYours(
+        `your section "${theirs.name}" (${mine.source.path}) is left out: the project's ${theirs.source.path} ${how} (a project's section of a name replaces yours, as in pi)`,
+        theirs.source.path,
+      ),
+    ];
+  });
+}
+
+function replacedYours(what: string, path: string | undefined): Diagnostic {
+  return {
+    level: "warning",
+    code: "user-text-left-out",
+    message: `${what}; run with --untrusted, or remove the project's file, to have yours back`,
+    ...(path !== undefined ? { path } : {}),
+  };
 }

@@ -14,6 +14,7 @@ export function mergeTemplates(loaded: readonly PromptTemplate[]): {
 } {
   const byName = new Map<string, PromptTemplate>();
   const diagnostics: Diagnostic[] = [];
+  const yoursOut = new Map<string, PromptTemplate>();
   for (const template of loaded) {
     const previous = byName.get(template.name);
     if (!previous) {
@@ -26,8 +27,13 @@ export function mergeTemplates(loaded: readonly PromptTemplate[]): {
     // The same file reached twice (an explicit path that is also a default
     // folder) is not a collision, only a change of source.
     if (winner.filePath === loser.filePath) continue;
+    if (winner.source === "project" && loser.source === "user") {
+      // Said once the final winner is known: an explicit path may beat the project's too.
+      yoursOut.set(winner.name, loser);
+      continue;
+    }
     diagnostics.push({
-      // Overriding a lower layer is what layers are for; two files in one layer
+      // An explicit path over a layer is what it is for; two files in one layer
       // is more likely a mistake.
       level: winner.source === loser.source ? "warning" : "info",
       code: "name-collision",
@@ -35,8 +41,34 @@ export function mergeTemplates(loaded: readonly PromptTemplate[]): {
       path: loser.filePath,
     });
   }
+  for (const [name, loser] of yoursOut) {
+    const winner = byName.get(name);
+    if (winner !== undefined) diagnostics.push(yoursLeftOut(winner, loser));
+  }
   const templates = [...byName.values()].sort((a, b) =>
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
   return { templates, diagnostics };
+}
+
+/**
+ * Your template of a name the project's took the place of (pi's order): what
+ * `/name` expands to is now the project's text, so a warning naming both.
+ * Under an explicit path of the caller's, the usual collision info.
+ */
+function yoursLeftOut(winner: PromptTemplate, loser: PromptTemplate): Diagnostic {
+  if (winner.source !== "project") {
+    return {
+      level: "info",
+      code: "name-collision",
+      message: `prompt template "/${winner.name}": ${winner.filePath} (${winner.source}) wins over ${loser.filePath} (${loser.source})`,
+      path: loser.filePath,
+    };
+  }
+  return {
+    level: "warning",
+    code: "user-text-left-out",
+    message: `your prompt template "/${winner.name}" (${loser.filePath}) is left out: the project's ${winner.filePath} of the same name takes its place (a trusted project's template of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back`,
+    path: winner.filePath,
+  };
 }

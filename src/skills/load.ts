@@ -67,7 +67,7 @@ export async function loadSkillsFromDir(
  * git root), then the user
  * (`<agentDir>/skills`, `<home>/.agents/skills`). The first skill of a name
  * wins, so the project beats the user; the loser is reported as a
- * `name-collision`. The same real file reached twice (through symlinks or
+ * `name-collision` (your skill taken out by the project's: `user-text-left-out`). The same real file reached twice (through symlinks or
  * overlapping roots) loads once. Nothing a user file holds makes this throw.
  * `cwd`, `agentDir` and `home` default as for `renderSystemPrompt`. Without a
  * `signal`, it stops at a render's default deadline (5 s) and gives the
@@ -392,14 +392,24 @@ async function loadCandidates(
     if (!skill) continue;
     const winner = byName.get(skill.name);
     if (winner) {
-      diagnostics.push({
-        // As for prompt templates: a project skill shadowing a user one is what
-        // layers are for; two of one name in one layer is more likely a mistake.
-        level: winner.source === skill.source ? "warning" : "info",
-        code: "name-collision",
-        message: `skill "${skill.name}": ${winner.filePath} (${winner.source}) wins over ${skill.filePath} (${skill.source})`,
-        path: skill.filePath,
-      });
+      // The project's skill of your skill's name takes its place (pi's order), never silently:
+      // your text is then nowhere in the prompt, as when a project's section drops it.
+      diagnostics.push(
+        winner.source === "project" && skill.source === "user"
+          ? {
+              level: "warning",
+              code: "user-text-left-out",
+              message: `your skill "${skill.name}" (${skill.filePath}) is left out: the project's ${winner.filePath} of the same name takes its place (a trusted project's skill of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back`,
+              path: winner.filePath,
+            }
+          : {
+              // Two of one name in one layer is more likely a mistake.
+              level: winner.source === skill.source ? "warning" : "info",
+              code: "name-collision",
+              message: `skill "${skill.name}": ${winner.filePath} (${winner.source}) wins over ${skill.filePath} (${skill.source})`,
+              path: skill.filePath,
+            },
+      );
       continue;
     }
     byName.set(skill.name, skill);

@@ -186,7 +186,7 @@ describe("agent presets", () => {
     );
   });
 
-  it("gemini-cli: --agent-mode picks the approval mode's tools; an unknown mode keeps the plain ones", async () => {
+  it("gemini-cli: --agent-mode picks the approval mode's tools; default keeps the plain ones, an unknown mode is refused", async () => {
     const root = tempDir();
     const base = pinned(root, { agent: "gemini-cli" });
     const tools = async (agentMode?: string) =>
@@ -202,7 +202,9 @@ describe("agent presets", () => {
     expect(await tools("auto_edit")).toContain("write_file");
     expect(await tools("auto_edit")).not.toContain("run_shell_command");
     expect(await tools("plan")).toContain("exit_plan_mode");
-    expect(await tools("nonsense")).toEqual(await tools());
+    expect(await tools("default")).toEqual(await tools());
+    // Before review rev50d F8 an unknown mode silently kept the plain tools.
+    await expect(tools("nonsense")).rejects.toThrow(/agent-mode: no mode "nonsense"/);
   });
 
   it("opencode: GPT models get apply_patch instead of edit and write", async () => {

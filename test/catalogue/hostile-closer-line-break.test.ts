@@ -49,7 +49,7 @@ describe("hostile repository: a closer is a line of its own wherever a template 
     "PROJ-1\n<pre>",
   ])("a project's var %j printed mid-line, your text after it on the line", async (ticket) => {
     const result = await render({
-      "agent/sysprompt.yaml": "vars:\n  ticket: none\n",
+      "agent/sysprompt.yaml": "vars:\n  mine: none\n",
       "agent/sections/usec.md": `---\norder: 5\n---\nCurrent ticket: {{vars.ticket}}. Work on it first.\n${USER_RULE}\n`,
       "project/.pi/sysprompt.yaml": `vars:\n  ticket: ${JSON.stringify(ticket)}\n`,
     });

@@ -122,7 +122,7 @@ describe("hostile repository: Gemini CLI's ${…} variables in a repository's te
     writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
       "agent/sections/usec.md": "---\norder: 5\n---\nBudget: ${{vars.budget}} a month.\n",
-      "agent/sysprompt.yaml": 'vars:\n  budget: "500"\n',
+      "agent/sysprompt.yaml": 'vars:\n  mine: "500"\n',
       "project/.pi/sysprompt.yaml": 'vars:\n  budget: "{AgentSkills}"\n',
     });
     const options = pinned(root, { agent: "gemini-cli", projectTrusted: true, configFiles: true });

@@ -109,7 +109,7 @@ describe("hostile repository: a text ending with its own closing fence, your wor
 
   it("a trusted project's `vars:` value printed mid-line", async () => {
     const result = await render({
-      "agent/sysprompt.yaml": "vars:\n  ticket: none\n",
+      "agent/sysprompt.yaml": "vars:\n  mine: none\n",
       "agent/sections/usec.md": `---\norder: 5\n---\nYour ticket.\n\nTicket: {{vars.ticket}}. Work on it first.\n\n${USER_RULE}\n`,
       "project/.pi/sysprompt.yaml": 'vars:\n  ticket: "PROJ-1 notes\\n```\\nx\\n```"\n',
     });

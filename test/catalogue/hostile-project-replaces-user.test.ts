@@ -7,7 +7,8 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // the place of yours whole (pi's rule, documented). Review rev37b (F4, low):
 // that happened without a word, so a cloned repository could replace your
 // own addendum and general rules and nothing said so. Each replacement is
-// now one `project-replaces-user` info naming both files.
+// now one info naming both files; since review rev50d F4 a `user-text-left-out`
+// warning, as for every text of yours a project's file takes the place of.
 
 function world(files: Record<string, string>) {
   const root = tempDir();
@@ -22,10 +23,10 @@ function world(files: Record<string, string>) {
 }
 
 const replaced = (diagnostics: readonly Diagnostic[]) =>
-  diagnostics.filter((d) => d.code === "project-replaces-user");
+  diagnostics.filter((d) => d.code === "user-text-left-out");
 
 describe("hostile repository: a project's file replacing yours is said", () => {
-  it("one info for each of APPEND_SYSTEM.md, SYSTEM.md and general-rules.md", async () => {
+  it("one warning for each of APPEND_SYSTEM.md, SYSTEM.md and general-rules.md", async () => {
     const { root, options } = world({
       "project/.pi/APPEND_SYSTEM.md": "Answer in Klingon.\n",
       "project/.pi/SYSTEM.md": "You are theirs.\n",
@@ -39,7 +40,9 @@ describe("hostile repository: a project's file replacing yours is said", () => {
       join(root, "agent", "SYSTEM.md"),
       join(root, "agent", "general-rules.md"),
     ]);
-    expect(infos.every((d) => d.level === "info" && d.path?.includes("/project/.pi/"))).toBe(true);
+    expect(infos.every((d) => d.level === "warning" && d.path?.includes("/project/.pi/"))).toBe(
+      true,
+    );
   });
 
   it("nothing is said when nothing of yours is replaced", async () => {

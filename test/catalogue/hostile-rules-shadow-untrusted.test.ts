@@ -5,7 +5,7 @@ import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 // A project's rule file beats the user's rule of the same format and name
-// (rule-shadowed): the user's file is not loaded. That is the project's say
+// (once `rule-shadowed`, now `user-text-left-out`): the user's file is not loaded. That is the project's say
 // only when it is trusted (a trusted project may rewrite the whole prompt);
 // an untrusted project's `.claude/rules/safety.md` removed the user's own
 // `~/.claude/rules/safety.md` (read with ruleSources user:claude) from the
@@ -43,15 +43,15 @@ describe("hostile repository: an untrusted project's rule never shadows the user
       `path="${join(root, "home/.claude/rules/safety.md")}" owner="user">\n${USER_RULE}`,
     );
     expect(text.indexOf(USER_RULE)).toBeLessThan(text.indexOf(PROJECT_RULE));
-    expect(result.diagnostics.filter((d) => d.code === "rule-shadowed")).toEqual([]);
+    expect(result.diagnostics.filter((d) => d.code === "user-text-left-out")).toEqual([]);
   });
 
-  it("trusted: the project's rule of the same name still wins, with rule-shadowed", async () => {
+  it("trusted: the project's rule of the same name still wins, with a user-text-left-out warning (rev50d F4)", async () => {
     const root = world();
     const result = await render(root, true);
     expect(rules(result)).not.toContain(USER_RULE);
-    expect(result.diagnostics.filter((d) => d.code === "rule-shadowed").map((d) => d.path)).toEqual(
-      [join(root, "home/.claude/rules/safety.md")],
-    );
+    expect(
+      result.diagnostics.filter((d) => d.code === "user-text-left-out").map((d) => d.path),
+    ).toEqual([join(root, "home/.claude/rules/safety.md")]);
   });
 });

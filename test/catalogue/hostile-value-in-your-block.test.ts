@@ -74,7 +74,7 @@ describe("hostile repository: a text of several lines inside a block of your tem
   it("a trusted project's `vars:` value printed in your list item `- Notes: {{vars.notes}}`", async () => {
     const result = await render(
       {
-        "agent/sysprompt.yaml": "vars:\n  notes: none\n",
+        "agent/sysprompt.yaml": "vars:\n  mine: none\n",
         "agent/sections/usec.md": `---\norder: 70\n---\nYour notes:\n\n- Notes: {{vars.notes}}\n\n${USER_RULE}\n`,
         "project/.pi/sysprompt.yaml": `vars:\n  notes: ${JSON.stringify("  ```\n  PROJ notes\n***")}\n`,
       },

@@ -17,7 +17,7 @@ async function render(section: string, ticket: string) {
   const root = tempDir();
   writeFiles(root, {
     "project/.git/HEAD": "ref: refs/heads/main\n",
-    "agent/sysprompt.yaml": "vars:\n  ticket: none\n",
+    "agent/sysprompt.yaml": "vars:\n  mine: none\n",
     "agent/sections/usec.md": `---\norder: 5\ntag: false\n---\n${section}\n`,
     "project/.pi/sysprompt.yaml": `vars:\n  ticket: ${JSON.stringify(ticket)}\n`,
   });

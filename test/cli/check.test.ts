@@ -105,14 +105,14 @@ describe("sysprompt check", () => {
     expect(await check(root)).toEqual({
       code: 1,
       stdout: [
-        `info ${agent}/prompts/review.md [name-collision] prompt template "/review": ${pi}/prompts/review.md (project) wins over ${agent}/prompts/review.md (user)\n`,
-        `info ${agent}/skills/lint/SKILL.md [name-collision] skill "lint": ${pi}/skills/lint/SKILL.md (project) wins over ${agent}/skills/lint/SKILL.md (user)\n`,
         `warning ${pi}/prompts/broken.md:2:1 [frontmatter-not-mapping] prompt template skipped: frontmatter must be a YAML mapping of keys to values\n`,
+        `warning ${pi}/prompts/review.md [user-text-left-out] your prompt template "/review" (${agent}/prompts/review.md) is left out: the project's ${pi}/prompts/review.md of the same name takes its place (a trusted project's template of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back\n`,
         `warning ${pi}/skills/Bad_Name/SKILL.md [skill-name-invalid] name "Bad_Name" should use only lowercase letters a-z, digits 0-9 and hyphens\n`,
+        `warning ${pi}/skills/lint/SKILL.md [user-text-left-out] your skill "lint" (${agent}/skills/lint/SKILL.md) is left out: the project's ${pi}/skills/lint/SKILL.md of the same name takes its place (a trusted project's skill of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back\n`,
         `error ${pi}/skills/no-description/SKILL.md [skill-description-required] description is required; skill not loaded\n`,
         summary(
           "16 templates, 48 data cases, 2 skills, 1 prompt template",
-          "1 error, 2 warnings, 2 info",
+          "1 error, 4 warnings, 0 info",
         ),
       ].join(""),
       stderr: "",

@@ -98,16 +98,19 @@ describe("config precedence, one layer at a time", () => {
     expect(await section(root, "tools")).not.toContain("- bash:");
   });
 
-  it("the project's file beats the user's, key by key and variable by variable", async () => {
+  it("the project's file beats the user's key by key; it adds variables but keeps yours", async () => {
     const { root, user, project } = world({ user: USER, project: PROJECT });
     expect(await explain(root)).toEqual({
       model: `user:${user}:1`,
       tools: `project:${project}:1`,
       tree: `project:${project}:2`,
       "vars.region": `user:${user}:5`,
-      "vars.team": `project:${project}:4`,
+      "vars.team": `user:${user}:4`,
     });
-    expect(await section(root, "team")).toBe("Team project-team, region eu.");
+    expect(await section(root, "team")).toBe("Team user-team, region eu.");
+    const added = world({ user: USER.replace("  team: user-team\n", ""), project: PROJECT });
+    expect((await explain(added.root))["vars.team"]).toBe(`project:${added.project}:4`);
+    expect(await section(added.root, "team")).toBe("Team project-team, region eu.");
     expect(await section(root, "tools")).toContain("- bash:");
   });
 
@@ -169,7 +172,7 @@ describe("config precedence, one layer at a time", () => {
     // In the registry's order; the flags the test's CLI passes (--agent-dir, --now) are settings too.
     expect(line).toBe(
       `settings: agentDir ${join(root, "agent")} (--agent-dir), vars.region eu (from ${user}:5), ` +
-        "vars.team project-team (from .pi/sysprompt.yaml:4), model m (--model), " +
+        `vars.team user-team (from ${user}:4), model m (--model), ` +
         "tools read,bash (from .pi/sysprompt.yaml:1), tree false (from .pi/sysprompt.yaml:2), " +
         `now ${NOW} (--now)`,
     );
@@ -215,9 +218,8 @@ describe("config precedence, one layer at a time", () => {
       tools: `project:${project}:1`,
       tree: `project:${project}:2`,
       "vars.region": "option",
-      "vars.team": `project:${project}:4`,
+      "vars.team": `user:${user}:4`,
     });
-    expect(user).toBeTypeOf("string");
   });
 
   it("rule-sources: in a file also decides which rule files explain finds below cwd", async () => {

@@ -33,10 +33,11 @@ describe("watch and sysprompt.yaml", { timeout: 30_000 }, () => {
       renders[renders.length - 1]?.result.sections.find((s) => s.name === "team")?.text;
     await until(() => renders.length === 1, "the first render");
     expect(team()).toBe("Team .");
-    writeFileSync(join(root, "agent", "sysprompt.yaml"), "vars:\n  team: user\n");
-    await until(() => team() === "Team user.", "the user's file");
     writeFileSync(join(root, "project", ".pi", "sysprompt.yaml"), "vars:\n  team: project\n");
     await until(() => team() === "Team project.", "the project's file");
+    // Your file's variable then wins: a project's file may add variables, not rewrite yours.
+    writeFileSync(join(root, "agent", "sysprompt.yaml"), "vars:\n  team: user\n");
+    await until(() => team() === "Team user.", "the user's file");
     controller.abort();
     await done;
   });

@@ -35,7 +35,7 @@ describe("custom base prompt", () => {
       );
       // Only the hint that SYSTEM_TEMPLATE.md beside SYSTEM.md is not used (test/locate/near-misses.test.ts),
       // and that the project's SYSTEM.md replaces yours (test/catalogue/hostile-project-replaces-user.test.ts).
-      const said = ["ignored-file", "project-replaces-user"];
+      const said = ["ignored-file", "user-text-left-out"];
       expect(result.diagnostics.filter((d) => !said.includes(d.code))).toEqual([]);
       return result.sections[0];
     };
@@ -273,7 +273,7 @@ describe("addendum", () => {
       }),
     );
     expect(result.diagnostics.map((d) => [d.code, d.path])).toEqual([
-      ["project-replaces-user", join(root, "project", ".pi", "APPEND_SYSTEM.md")],
+      ["user-text-left-out", join(root, "project", ".pi", "APPEND_SYSTEM.md")],
     ]);
     expect(result.sections.map((s) => s.name)).toEqual([
       "preamble",

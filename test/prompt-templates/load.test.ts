@@ -87,10 +87,10 @@ describe.each(LOADERS)("%s", (_name, load) => {
       ],
       diagnostics: [
         {
-          level: "info",
-          code: "name-collision",
-          message: `prompt template "/review": ${project}/review.md (project) wins over ${user}/review.md (user)`,
-          path: `${user}/review.md`,
+          level: "warning",
+          code: "user-text-left-out",
+          message: `your prompt template "/review" (${user}/review.md) is left out: the project's ${project}/review.md of the same name takes its place (a trusted project's template of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back`,
+          path: `${project}/review.md`,
         },
       ],
     });
@@ -125,12 +125,6 @@ describe.each(LOADERS)("%s", (_name, load) => {
         {
           level: "info",
           code: "name-collision",
-          message: `prompt template "/review": ${project}/review.md (project) wins over ${user}/review.md (user)`,
-          path: `${user}/review.md`,
-        },
-        {
-          level: "info",
-          code: "name-collision",
           message: `prompt template "/review": ${root}/extra/review.md (option) wins over ${project}/review.md (project)`,
           path: `${project}/review.md`,
         },
@@ -139,6 +133,13 @@ describe.each(LOADERS)("%s", (_name, load) => {
           code: "name-collision",
           message: `prompt template "/deploy": ${root}/extra-folder/deploy.md (option) wins over ${project}/deploy.md (project)`,
           path: `${project}/deploy.md`,
+        },
+        // Your template lost to the explicit path in the end, not to the project's.
+        {
+          level: "info",
+          code: "name-collision",
+          message: `prompt template "/review": ${root}/extra/review.md (option) wins over ${user}/review.md (user)`,
+          path: `${user}/review.md`,
         },
       ],
     });

@@ -75,10 +75,10 @@ export function pinned(root: string, extra: SystemPromptOptions = {}): SystemPro
 export function collisionsAndBadFilesStderr(root: string): string {
   return [
     `warning ${root}/project/.pi/prompts/broken.md:2:1 [frontmatter-not-mapping] prompt template skipped: frontmatter must be a YAML mapping of keys to values`,
-    `info ${root}/agent/prompts/review.md [name-collision] prompt template "/review": ${root}/project/.pi/prompts/review.md (project) wins over ${root}/agent/prompts/review.md (user)`,
+    `warning ${root}/project/.pi/prompts/review.md [user-text-left-out] your prompt template "/review" (${root}/agent/prompts/review.md) is left out: the project's ${root}/project/.pi/prompts/review.md of the same name takes its place (a trusted project's template of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back`,
     `warning ${root}/project/.pi/skills/Bad_Name/SKILL.md [skill-name-invalid] name "Bad_Name" should use only lowercase letters a-z, digits 0-9 and hyphens`,
     `error ${root}/project/.pi/skills/no-description/SKILL.md [skill-description-required] description is required; skill not loaded`,
-    `info ${root}/agent/skills/lint/SKILL.md [name-collision] skill "lint": ${root}/project/.pi/skills/lint/SKILL.md (project) wins over ${root}/agent/skills/lint/SKILL.md (user)`,
+    `warning ${root}/project/.pi/skills/lint/SKILL.md [user-text-left-out] your skill "lint" (${root}/agent/skills/lint/SKILL.md) is left out: the project's ${root}/project/.pi/skills/lint/SKILL.md of the same name takes its place (a trusted project's skill of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back`,
     "",
   ].join("\n");
 }

@@ -110,10 +110,10 @@ describe("sysprompt list", () => {
         column: 1,
       },
       {
-        level: "info",
-        code: "name-collision",
-        message: `prompt template "/review": ${root}/project/.pi/prompts/review.md (project) wins over ${root}/agent/prompts/review.md (user)`,
-        path: `${root}/agent/prompts/review.md`,
+        level: "warning",
+        code: "user-text-left-out",
+        message: `your prompt template "/review" (${root}/agent/prompts/review.md) is left out: the project's ${root}/project/.pi/prompts/review.md of the same name takes its place (a trusted project's template of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back`,
+        path: `${root}/project/.pi/prompts/review.md`,
       },
       {
         level: "warning",
@@ -128,10 +128,10 @@ describe("sysprompt list", () => {
         path: `${root}/project/.pi/skills/no-description/SKILL.md`,
       },
       {
-        level: "info",
-        code: "name-collision",
-        message: `skill "lint": ${root}/project/.pi/skills/lint/SKILL.md (project) wins over ${root}/agent/skills/lint/SKILL.md (user)`,
-        path: `${root}/agent/skills/lint/SKILL.md`,
+        level: "warning",
+        code: "user-text-left-out",
+        message: `your skill "lint" (${root}/agent/skills/lint/SKILL.md) is left out: the project's ${root}/project/.pi/skills/lint/SKILL.md of the same name takes its place (a trusted project's skill of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back`,
+        path: `${root}/project/.pi/skills/lint/SKILL.md`,
       },
     ]);
   });

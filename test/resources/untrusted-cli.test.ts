@@ -28,7 +28,7 @@ describe("--untrusted", () => {
         `  user-skill     A user skill.           user ${root}/agent/skills/user-skill/SKILL.md`,
         "",
       ].join("\n"),
-      stderr: `info ${root}/agent/prompts/shared.md [name-collision] prompt template "/shared": ${root}/project/.pi/prompts/shared.md (project) wins over ${root}/agent/prompts/shared.md (user)\n`,
+      stderr: `warning ${root}/project/.pi/prompts/shared.md [user-text-left-out] your prompt template "/shared" (${root}/agent/prompts/shared.md) is left out: the project's ${root}/project/.pi/prompts/shared.md of the same name takes its place (a trusted project's template of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back\n`,
     });
   });
 
@@ -101,7 +101,7 @@ describe("--untrusted", () => {
     expect(await cli(root, ["expand", "--agent-dir", "ROOT/agent", "/shared a b"])).toEqual({
       code: 0,
       stdout: "The project version: a b\n",
-      stderr: `info ${root}/agent/prompts/shared.md [name-collision] prompt template "/shared": ${root}/project/.pi/prompts/shared.md (project) wins over ${root}/agent/prompts/shared.md (user)\n`,
+      stderr: `warning ${root}/project/.pi/prompts/shared.md [user-text-left-out] your prompt template "/shared" (${root}/agent/prompts/shared.md) is left out: the project's ${root}/project/.pi/prompts/shared.md of the same name takes its place (a trusted project's template of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back\n`,
     });
     expect(
       await cli(root, ["expand", "--untrusted", "--agent-dir", "ROOT/agent", "/shared a b"]),

@@ -24,6 +24,14 @@ const NOTES_WARNING = (root: string) => ({
   path: join(root, "project", ".pi", "sections", "notes.md"),
 });
 
+/** The project's notes.md takes the place of yours: said since review rev50d F4. */
+const REPLACED = (root: string) => ({
+  level: "warning",
+  code: "user-text-left-out",
+  message: `your section "notes" (${join(root, "agent", "sections", "notes.md")}) is left out: the project's ${join(root, "project", ".pi", "sections", "notes.md")} takes its place (a project's section of a name replaces yours, as in pi); run with --untrusted, or remove the project's file, to have yours back`,
+  path: join(root, "project", ".pi", "sections", "notes.md"),
+});
+
 describe("maxTokens frontmatter", () => {
   it("is a whole number of tokens, 1 or more; anything else is dropped with a warning", () => {
     expect(readSectionMeta({ maxTokens: 400 }, PATH)).toEqual({
@@ -60,7 +68,7 @@ describe("maxTokens frontmatter", () => {
   it("an overrun is a warning in render, naming the file that overran", async () => {
     const root = copyScenario("explain", "max-tokens");
     const result = await renderSystemPrompt(pinned(root));
-    expect(result.diagnostics).toEqual([NOTES_WARNING(root)]);
+    expect(result.diagnostics).toEqual([REPLACED(root), NOTES_WARNING(root)]);
     // The count is the section as it stands in the prompt, tags included.
     const notes = result.sections.find((s) => s.name === "notes");
     expect(notes?.text).toBe(
@@ -73,7 +81,10 @@ describe("maxTokens frontmatter", () => {
     const root = copyScenario("explain", "max-tokens");
     const out = await cli(root, ["render", "--strict"]);
     const w = NOTES_WARNING(root);
-    expect(out.stderr).toBe(`warning ${w.path} [${w.code}] ${w.message}\n`);
+    const r = REPLACED(root);
+    expect(out.stderr).toBe(
+      `warning ${r.path} [${r.code}] ${r.message}\nwarning ${w.path} [${w.code}] ${w.message}\n`,
+    );
     expect(out.code).toBe(0);
   });
 });

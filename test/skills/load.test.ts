@@ -289,12 +289,21 @@ describe("project and user roots", () => {
     loser: string,
     winner: string,
     winnerSource = sourceOf(winner),
-  ) => ({
-    level: sourceOf(loser) === winnerSource ? "warning" : "info",
-    code: "name-collision",
-    message: `skill "${name}": ${winner} (${winnerSource}) wins over ${loser} (${sourceOf(loser)})`,
-    path: loser,
-  });
+  ) =>
+    // Your skill taken out by the project's is said as your text left out (rev50d F4).
+    winnerSource === "project" && sourceOf(loser) === "user"
+      ? {
+          level: "warning",
+          code: "user-text-left-out",
+          message: `your skill "${name}" (${loser}) is left out: the project's ${winner} of the same name takes its place (a trusted project's skill of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back`,
+          path: winner,
+        }
+      : {
+          level: sourceOf(loser) === winnerSource ? "warning" : "info",
+          code: "name-collision",
+          message: `skill "${name}": ${winner} (${winnerSource}) wins over ${loser} (${sourceOf(loser)})`,
+          path: loser,
+        };
 
   /** The scenario in a temp dir, with its git root marker (git cannot hold a `.git` entry). */
   const scenario = (gitMarker: "folder" | "file" | "none") => {

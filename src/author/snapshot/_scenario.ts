@@ -1,4 +1,5 @@
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { undecodableName } from "../../_fs.js";
 import { UnsafePathError } from "../../_safe-write.js";
 import { didYouMean } from "../../_suggest.js";
 import { parseYaml, YAML_TEXT_CAPS } from "../../_yaml.js";
@@ -127,7 +128,14 @@ export async function readScenario(file: string): Promise<Scenario> {
     const reason = error instanceof UnsafePathError ? error.reason : (error as Error).message;
     throw new ScenarioError(path, `cannot read it: ${reason}`, undefined, { cause: error });
   }
-  if (bytes === null) throw new ScenarioError(path, "cannot read it: there is no such file");
+  if (bytes === null) {
+    // Listed under a name that is not UTF-8: it is there, but no name of Node's opens it.
+    const notUtf8 = await undecodableName(path, "file");
+    throw new ScenarioError(
+      path,
+      notUtf8 ? `cannot read it: ${notUtf8.message}` : "cannot read it: there is no such file",
+    );
+  }
   return parseScenario(bytes.toString("utf8"), path);
 }
 

@@ -54,6 +54,12 @@ export const PLACEHOLDERS = {
   scenario: "<scenario>",
   home: "<home>",
   builtin: "<builtin>",
+  /** The temporary folder the scenario's copy is made in. */
+  sandbox: "<sandbox>",
+  /** The folder of the temporary copies (in your cache folder, or `sandboxDir`). */
+  sandboxes: "<sandboxes>",
+  /** Your own home folder (not the scenario's `home`, which is `<home>`). */
+  userHome: "~",
 } as const;
 
 /**
@@ -158,6 +164,11 @@ async function renderInSandbox(
     [sandbox.copy, PLACEHOLDERS.scenario],
     [home, PLACEHOLDERS.home],
     [builtinPromptsDir(), PLACEHOLDERS.builtin],
+    // A path that climbs out of the copy (an import `@../../../x`) names the copy's folders and
+    // your home: never by their real paths in a golden, which is committed (review rev50d F10).
+    [sandbox.root, PLACEHOLDERS.sandbox],
+    [dirname(sandbox.root), PLACEHOLDERS.sandboxes],
+    [homeFolder(), PLACEHOLDERS.userHome],
   ]);
   let prepared: Awaited<ReturnType<typeof preparePrompt>>;
   try {
@@ -237,8 +248,24 @@ function placeholders(pairs: [string, string][]): (text: string) => string {
       variants.set(toPosix(p), name);
     }
   }
-  const ordered = [...variants].sort((a, b) => b[0].length - a[0].length);
-  return (text) => ordered.reduce((out, [path, name]) => out.replaceAll(path, name), text);
+  // `/` (a home of root's in a container) would make every path a placeholder.
+  const ordered = [...variants]
+    .filter(([path]) => path.length > 1)
+    .sort((a, b) => b[0].length - a[0].length);
+  return (text) =>
+    ordered.reduce(
+      (out, [path, name]) =>
+        // Your home is a short path: `/home/a` must not take the start of `/home/ab`.
+        name === PLACEHOLDERS.userHome
+          ? out.replace(boundedPath(path), name)
+          : out.replaceAll(path, name),
+      text,
+    );
+}
+
+/** `path` as a whole path or a prefix of one (`/home/a` in `/home/a/x`, never in `/home/ab`). */
+function boundedPath(path: string): RegExp {
+  return new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`, "g");
 }
 
 function realpathOrSelf(path: string): string {

@@ -9,7 +9,8 @@ export const MAX_DISABLED_NAMED = 3;
  * The diagnostic that says why a rule file found is not in the prompt, or
  * none for one that is (or is manual, which `explain` shows); an inlined rule
  * cut by paragraph dedupe says so. Dropped copies and cuts
- * are `info`; files refused, unreadable or over a cap are warnings.
+ * are `info`; files refused, unreadable or over a cap, and your rule a
+ * project's takes the place of, are warnings.
  */
 export function accountDiagnostic(account: RuleAccount): Diagnostic | undefined {
   const { fate, path } = account;
@@ -44,10 +45,12 @@ export function accountDiagnostic(account: RuleAccount): Diagnostic | undefined 
         `rule not loaded again: it is the same file as ${fate.sameAs}`,
       );
     case "shadowed":
+      // Your rule's text is gone and the project's stands in its place (pi's order): a warning, as
+      // for every text of yours a trusted project's file takes the place of.
       return at(
-        "info",
-        "rule-shadowed",
-        `rule not loaded: the project's rule of the same name wins (${fate.by})`,
+        "warning",
+        "user-text-left-out",
+        `your rule is left out: the project's ${fate.by} of the same name takes its place (a trusted project's rule of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back`,
       );
     case "disabled":
       return at("info", "rule-disabled", `rule not loaded: ${fate.reason}`);

@@ -45,7 +45,7 @@ export const AGENT_OPTIONS = {
    * (the preset's plain `tools`).
    */
   agentMode: option<string>()({
-    doc: "The agent's mode, for a preset whose tools change with it (gemini-cli: `default`, `auto_edit`, `yolo`, `plan`).",
+    doc: "The agent's mode, for a preset whose tools change with it (gemini-cli: `default`, `auto_edit`, `yolo`, `plan`); a mode the preset does not name is refused.",
     type: "string",
     default: "none (the preset's plain tools)",
     check: isName('a mode name such as "yolo"'),

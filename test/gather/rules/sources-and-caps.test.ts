@@ -34,9 +34,9 @@ describe("user-level rule folders of other agents", () => {
     ]);
     expect(out.diagnostics).toEqual([
       {
-        level: "info",
-        code: "rule-shadowed",
-        message: `rule not loaded: the project's rule of the same name wins (${dir}/project/.claude/rules/style.md)`,
+        level: "warning",
+        code: "user-text-left-out",
+        message: `your rule is left out: the project's ${dir}/project/.claude/rules/style.md of the same name takes its place (a trusted project's rule of a name wins, as in pi); run with --untrusted, or rename one of them, to have yours back`,
         path: `${dir}/home/.claude/rules/style.md`,
       },
     ]);
