@@ -7,7 +7,8 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // section lists your rules first (review rev50c F5). The index now lists
 // yours first, then the repository's. Which skill of a name is kept is the
 // recorded decision (docs/trust.md): a trusted project's replaces yours, as pi
-// layers them and as a trusted project's rule does (`name-collision`, an info).
+// layers them and as a trusted project's rule does, never silently (`user-text-left-out`,
+// a warning naming both files; review rev50d F4).
 
 const skill = (name: string, description: string) =>
   `---\nname: ${name}\ndescription: ${description}\n---\nbody\n`;
@@ -27,7 +28,7 @@ describe("hostile repository: the skills index lists your skills before the proj
     expect(names).toEqual(["myskill", "zeta", "bbb", "aaa"]);
   });
 
-  it("a trusted project's skill of your skill's name replaces it, with an info naming both", async () => {
+  it("a trusted project's skill of your skill's name replaces it, with a warning naming both", async () => {
     const root = tempDir();
     writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
@@ -38,10 +39,10 @@ describe("hostile repository: the skills index lists your skills before the proj
     expect(text).toContain("REPO-SKILL");
     expect(diagnostics).toContainEqual(
       expect.objectContaining({
-        level: "info",
-        code: "name-collision",
+        level: "warning",
+        code: "user-text-left-out",
         message: expect.stringMatching(
-          /\(project\) wins over .*agent\/skills\/myskill\/SKILL\.md \(user\)$/,
+          /^your skill "myskill" \(.*agent\/skills\/myskill\/SKILL\.md\) is left out: the project's .*\/project\/\.agents\/skills\/myskill\/SKILL\.md of the same name/,
         ),
       }),
     );
