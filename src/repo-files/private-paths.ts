@@ -63,7 +63,9 @@ export interface PrivatePathsOptions {
  * tokens), anything hidden (`.env`, `.npmrc`, `.aws/`), and anything git
  * ignores (the `.gitignore` files from the root down to the path, and
  * `.git/info/exclude`, in the common git folder of a linked worktree or a
- * submodule, as git reads it; the user's global excludes are not read). What
+ * submodule, as git reads it; and your global git excludes, anchored at the
+ * top of the innermost repository that holds the path, as git anchors them
+ * when you work there, and at the project's top). What
  * `.git/info/exclude` names stays private even where the repository's own
  * `.gitignore` takes it back (`!credentials.json`): git lets it, but the
  * exclude file is the clone's, not the repository's. A boundary found
@@ -80,15 +82,20 @@ export function privatePaths(
   root: string,
   options: PrivatePathsOptions = {},
 ): (path: string) => Promise<PrivateVerdict | undefined> {
-  const own = ownPrivatePaths(root, options);
   const home = options.home ?? homeFolder();
+  // Read once, unless it lies in the project; each repository's checker matches it from its own top.
+  let global: Promise<IgnoreRules | undefined> | undefined;
+  const yours = () => {
+    global ??= globalExcludes(root, options.env ?? process.env, home);
+    return global;
+  };
+  const own = ownPrivatePaths(root, options, yours);
   let around: Promise<((path: string) => Promise<PrivateVerdict | undefined>)[]> | undefined;
   return async (path) => {
     const verdict = await own(path);
     if (verdict !== undefined || !isWithin(path, root)) return verdict;
     around ??= enclosingRepositories(root, home, options.signal).then((roots) =>
-      // Your global excludes are the root's own checker's already.
-      roots.map((outer) => ownPrivatePaths(outer, { ...options, global: false })),
+      roots.map((outer) => ownPrivatePaths(outer, options, yours)),
     );
     for (const outer of await around) {
       const found = await outer(path);
@@ -134,16 +141,18 @@ export async function enclosingRepositories(
   return out;
 }
 
-/** {@link privatePaths} of `root` alone; `global: false` leaves your global excludes out. */
+/**
+ * {@link privatePaths} of `root` alone, with your global excludes (`global`)
+ * matched as git matches them where you work: from `root`'s top, and from the
+ * top of the innermost repository of its own below it that holds the path.
+ */
 function ownPrivatePaths(
   root: string,
-  options: PrivatePathsOptions & { global?: boolean } = {},
+  options: PrivatePathsOptions,
+  global: () => Promise<IgnoreRules | undefined>,
 ): (path: string) => Promise<PrivateVerdict | undefined> {
-  const env = options.env ?? process.env;
-  const home = options.home ?? homeFolder();
   const { hidden = true, signal } = options;
   const rules = new Map<string, Promise<IgnoreRules | undefined>>();
-  let globalRules: Promise<IgnoreRules | undefined> | undefined;
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
   let excluded: Promise<IgnoreRules | undefined> | undefined;
@@ -215,16 +224,17 @@ function ownPrivatePaths(
       return { rel, why: "excluded by .git/info/exclude" };
     }
     const inner = await nested.of(folderAt(parts.length - 1));
-    if (
-      inner !== "" &&
-      (await isIgnoredPaced(await nested.exclude(inner), rel.slice(inner.length + 1), signal))
-    ) {
+    // The path below that repository's top, where its own lists anchor `/name`.
+    const innerRel = inner === "" ? "" : rel.slice(inner.length + 1);
+    if (inner !== "" && (await isIgnoredPaced(await nested.exclude(inner), innerRel, signal))) {
       return { rel, why: "excluded by .git/info/exclude" };
     }
     // Yours too, and as sticky: a repository's `!name` does not take back what you ignore everywhere.
-    if (options.global === false) return undefined;
-    globalRules ??= globalExcludes(root, env, home);
-    if (await isIgnoredPaced(await globalRules, rel, signal)) {
+    const yours = await global();
+    if (
+      (await isIgnoredPaced(yours, rel, signal)) ||
+      (inner !== "" && (await isIgnoredPaced(yours, innerRel, signal)))
+    ) {
       return { rel, why: "ignored by your global git excludes" };
     }
     return undefined;

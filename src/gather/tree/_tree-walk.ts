@@ -14,7 +14,6 @@ import { realpath, statOrUndefinedSync } from "../../_io.js";
 import { nextTurn, pace } from "../../_pace.js";
 import { isBelowCeiling } from "../../_paths.js";
 import {
-  excludeRules,
   holdsUsableGit,
   type RepoText,
   readRepoText,
@@ -230,6 +229,14 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   const yours = await yourListsAt(root, repo, own, options, signal);
   const byYou = (lists: readonly IgnoreRules[], path: string) =>
     lists.some((list) => isIgnoredInKeptFolder(list, path));
+  // A repository of its own below the root (a clone, a submodule): its exclude file and your
+  // global excludes, anchored at its top, as git reads them there and the door does.
+  const nestedLists = (dir: string, rel: string) =>
+    yourIgnoreLists(dir, repo ?? root, {
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.home !== undefined ? { home: options.home } : {}),
+      base: own + rel,
+    });
   // The rules in force in `dir`: those above it and its ignore files `files`
   // (those of IGNORE_FILES it holds, in their order). Most folders hold none,
   // and then nothing is read or awaited.
@@ -281,8 +288,26 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     known?: Present[],
   ): Promise<void> | undefined => {
     const present = known ?? contextFilesIn(dir, names);
-    const first = present?.[0];
-    if (!present || !first?.stats) return undefined;
+    const stats = present?.[0]?.stats;
+    if (!present || !stats) return undefined;
+    // Not listed, so its `.git` is looked up by name: a repository of its own has lists of its own.
+    if (rel !== "" && statOrUndefinedSync(join(dir, ".git"), false) !== undefined) {
+      return nestedLists(dir, rel).then((more) =>
+        takeFromLastLevel(dir, rel, rules, [...lists, ...more], present, stats),
+      );
+    }
+    return takeFromLastLevel(dir, rel, rules, lists, present, stats);
+  };
+  /** {@link lastLevel}'s context files `present` taken, the first one's stat being `stats`. */
+  const takeFromLastLevel = (
+    dir: string,
+    rel: string,
+    rules: IgnoreRules | undefined,
+    lists: readonly IgnoreRules[],
+    present: Present[],
+    stats: Stats,
+  ): Promise<void> | undefined => {
+    const first = { name: (present[0] as Present).name, stats };
     // One look-up per file system: whether it ignores case does not change from folder to folder.
     let blind = caseBlind.get(first.stats.dev);
     if (blind === undefined) {
@@ -444,8 +469,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     if (files.length > 0) rules = await withIgnoreFiles(dir, rel, rules, files);
     // A repository of its own below the root (a clone, a submodule): its exclude file, as the door reads it.
     if (rel !== "" && memo.ignoreFiles.includes(".git")) {
-      const nested = await excludeRules(dir, own + rel);
-      if (nested) lists = [...lists, nested];
+      lists = [...lists, ...(await nestedLists(dir, rel))];
     }
     for (const name of memo.dirs) {
       // The listing itself was a checkpoint; then a turn offered before each subfolder, whose
