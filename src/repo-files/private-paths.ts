@@ -38,6 +38,15 @@ export interface PrivateVerdict {
   why: PrivateReason;
 }
 
+/**
+ * The verdict on `path`; with `folder`, on the folder `path` itself, as the
+ * workspace tree asks whether to list it (a pattern `name/` names a folder).
+ */
+export type PrivatePathCheck = (
+  path: string,
+  folder?: boolean,
+) => Promise<PrivateVerdict | undefined>;
+
 /** How {@link privatePaths} reads a project. */
 export interface PrivatePathsOptions {
   /** False: a hidden name alone does not make a path private. */
@@ -78,10 +87,7 @@ export interface PrivatePathsOptions {
  * it): the answer is undefined. Each folder's `.gitignore` is read once
  * per checker.
  */
-export function privatePaths(
-  root: string,
-  options: PrivatePathsOptions = {},
-): (path: string) => Promise<PrivateVerdict | undefined> {
+export function privatePaths(root: string, options: PrivatePathsOptions = {}): PrivatePathCheck {
   const home = options.home ?? homeFolder();
   // Read once, unless it lies in the project; each repository's checker matches it from its own top.
   let global: Promise<IgnoreRules | undefined> | undefined;
@@ -90,15 +96,15 @@ export function privatePaths(
     return global;
   };
   const own = ownPrivatePaths(root, options, yours);
-  let around: Promise<((path: string) => Promise<PrivateVerdict | undefined>)[]> | undefined;
-  return async (path) => {
-    const verdict = await own(path);
+  let around: Promise<PrivatePathCheck[]> | undefined;
+  return async (path, folder) => {
+    const verdict = await own(path, folder);
     if (verdict !== undefined || !isWithin(path, root)) return verdict;
     around ??= enclosingRepositories(root, home, options.signal).then((roots) =>
       roots.map((outer) => ownPrivatePaths(outer, options, yours)),
     );
     for (const outer of await around) {
-      const found = await outer(path);
+      const found = await outer(path, folder);
       if (found !== undefined)
         return { rel: relative(root, path).split(sep).join("/"), why: found.why };
     }
@@ -150,7 +156,7 @@ function ownPrivatePaths(
   root: string,
   options: PrivatePathsOptions,
   global: () => Promise<IgnoreRules | undefined>,
-): (path: string) => Promise<PrivateVerdict | undefined> {
+): PrivatePathCheck {
   const { hidden = true, signal } = options;
   const rules = new Map<string, Promise<IgnoreRules | undefined>>();
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
@@ -181,7 +187,7 @@ function ownPrivatePaths(
   // A repository of its own below the root (a submodule, a nested clone) has its own exclude
   // file, where git reads it when you work there (`.git/modules/<name>/info/exclude`).
   const nested = nestedRepositories(root);
-  return async (path) => {
+  return async (path, folder = false) => {
     if (!isWithin(path, root)) return undefined;
     const parts = relative(root, path)
       .split(sep)
@@ -214,25 +220,28 @@ function ownPrivatePaths(
     }
     const turn = nextTurn(signal);
     if (turn) await turn;
-    if (isIgnoredInKeptFolder(await rulesOf(folderAt(parts.length - 1)), rel)) {
+    // What the patterns are asked: a folder by its name with a slash.
+    const asked = folder ? `${rel}/` : rel;
+    if (isIgnoredInKeptFolder(await rulesOf(folderAt(parts.length - 1)), asked)) {
       return { rel, why: "ignored by git" };
     }
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
     excluded ??= excludePath().then((file) => rulesOfFile(file, ""));
     // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.
-    if (await isIgnoredPaced(await excluded, rel, signal)) {
+    if (await isIgnoredPaced(await excluded, asked, signal)) {
       return { rel, why: "excluded by .git/info/exclude" };
     }
+    // The innermost repository around the path (a folder that is one's top is asked of the one around it).
     const inner = await nested.of(folderAt(parts.length - 1));
     // The path below that repository's top, where its own lists anchor `/name`.
-    const innerRel = inner === "" ? "" : rel.slice(inner.length + 1);
+    const innerRel = inner === "" ? "" : asked.slice(inner.length + 1);
     if (inner !== "" && (await isIgnoredPaced(await nested.exclude(inner), innerRel, signal))) {
       return { rel, why: "excluded by .git/info/exclude" };
     }
     // Yours too, and as sticky: a repository's `!name` does not take back what you ignore everywhere.
     const yours = await global();
     if (
-      (await isIgnoredPaced(yours, rel, signal)) ||
+      (await isIgnoredPaced(yours, asked, signal)) ||
       (inner !== "" && (await isIgnoredPaced(yours, innerRel, signal)))
     ) {
       return { rel, why: "ignored by your global git excludes" };
