@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadContextForPaths } from "../../src/gather/context/on-touch.js";
 import { buildWorkspaceTree } from "../../src/gather/tree/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { tempDir } from "../api/_helpers.js";
@@ -14,6 +15,14 @@ import { tempDir } from "../api/_helpers.js";
 // listed the folder and its files (review rev49b F1). They are now matched
 // from the top of the innermost repository that holds the path too, as git
 // does there; a pattern without a slash still matches at any depth.
+
+// The door finds your list by the process's XDG_CONFIG_HOME: the fake home's, here.
+beforeEach(() => {
+  vi.stubEnv("XDG_CONFIG_HOME", "");
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 /** A `.git` folder git takes for one (HEAD, objects/, refs/), its exclude file naming `excluded`. */
 function gitFolder(dir: string, excluded = ""): void {
@@ -43,9 +52,11 @@ function project(globalIgnore: string): { base: string; root: string; home: stri
 /** `sub/` a submodule of `root` (its git folder in `.git/modules/sub`), with your kind of files. */
 function submodule(root: string): string {
   const sub = join(root, "sub");
-  gitFolder(join(root, ".git", "modules", "sub"));
-  mkdirSync(sub);
-  writeFileSync(join(sub, ".git"), "gitdir: ../.git/modules/sub\n");
+  // Its own exclude file anchors at its top as well (the door held this before).
+  gitFolder(join(root, ".git", "modules", "sub"), "/top-only.md\n");
+  write(join(sub, "top-only.md"), "MARKER-EXCLUDED-TOP\n");
+  write(join(sub, "deep", "top-only.md"), "MARKER-DEEP-EXCLUDE-OK\n");
+  write(join(sub, ".git"), "gitdir: ../.git/modules/sub\n");
   write(join(sub, "myprivate", "notes.md"), "MARKER-NOTES\n");
   write(join(sub, "config", "secrets.yml"), "MARKER-SECRETS\n");
   write(join(sub, "MY-GLOBAL.txt"), "MARKER-UNANCHORED\n");
@@ -88,15 +99,18 @@ describe("hostile repository: your global excludes anchor at the nested reposito
         "@sub/MY-GLOBAL.txt",
         "@sub/deep/myprivate/ok.md",
         "@sub/deep/config/secrets.yml",
+        "@sub/top-only.md",
+        "@sub/deep/top-only.md",
         "",
       ].join("\n"),
     );
     const result = await render(root, home);
-    for (const secret of ["MARKER-NOTES", "MARKER-SECRETS", "MARKER-UNANCHORED"]) {
-      expect(result.text).not.toContain(secret);
+    for (const secret of ["NOTES", "SECRETS", "UNANCHORED", "EXCLUDED-TOP"]) {
+      expect(result.text).not.toContain(`MARKER-${secret}`);
     }
-    expect(result.text).toContain("MARKER-DEEP-OK");
-    expect(result.text).toContain("MARKER-DEEP-CONFIG");
+    for (const read of ["DEEP-OK", "DEEP-CONFIG", "DEEP-EXCLUDE-OK"]) {
+      expect(result.text).toContain(`MARKER-${read}`);
+    }
     expect(globalRefusals(result)).toEqual([
       "@sub/myprivate/notes.md",
       "@sub/config/secrets.yml",
@@ -129,7 +143,7 @@ describe("hostile repository: your global excludes anchor at the nested reposito
       mtime: "2026-01-01T00:00:00Z",
       maxDepth: 4,
     });
-    // Left: sub/deep/myprivate/ and sub/deep/config/secrets.yml, the repository's own.
+    // Left: sub/deep/myprivate/, sub/deep/config/secrets.yml and sub/deep/top-only.md, the repository's own.
     expect(built.rendered).toBe(
       [
         "p/",
@@ -142,6 +156,7 @@ describe("hostile repository: your global excludes anchor at the nested reposito
         "        secrets.yml  19B  2026-01-01 00:00",
         "      myprivate/  2026-01-01 00:00",
         "        ok.md  15B  2026-01-01 00:00",
+        "      top-only.md  23B  2026-01-01 00:00",
         "  vendor/  2026-01-01 00:00",
         "    mine/  2026-01-01 00:00",
         "      README.md  2B  2026-01-01 00:00",
@@ -191,6 +206,33 @@ describe("hostile repository: a repository of its own at the tree's last level",
     expect((await tree(root, join(base, "home"))).agentsMd).toEqual([
       "a/b/c/excluded/AGENTS.md",
       "a/b/sm/AGENTS.md",
+    ]);
+  });
+});
+
+// On touch, an AGENTS.md in a folder git ignores is no instruction for the
+// project's agent (`context-ignored`): your anchored global excludes count
+// there from the nested repository's top too. (This held before: touch asks a
+// submodule's own checker; the case keeps the three surfaces in step.)
+describe("hostile repository: on touch, your global excludes anchor at the nested repository's top", () => {
+  it("a submodule's myprivate/AGENTS.md is not delivered for a file touched there", async () => {
+    const { root, home } = project(IGNORE);
+    const sub = submodule(root);
+    write(join(sub, "myprivate", "AGENTS.md"), "MARKER-PRIVATE-AGENTS\n");
+    write(join(sub, "deep", "myprivate", "AGENTS.md"), "Deep rules.\n");
+    const got = await loadContextForPaths(["sub/myprivate/notes.md", "sub/deep/myprivate/ok.md"], {
+      cwd: root,
+      home,
+    });
+    expect(got.files.map((f) => [f.path, f.content])).toEqual([
+      [join(sub, "deep", "myprivate", "AGENTS.md"), "Deep rules."],
+    ]);
+    expect(got.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
+      [
+        "context-ignored",
+        join(sub, "myprivate", "AGENTS.md"),
+        "not loaded: myprivate/AGENTS.md is ignored by your global git excludes, so it is not written for this project's agent",
+      ],
     ]);
   });
 });
