@@ -294,12 +294,11 @@ async function globalExcludes(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
   home: string,
-  base = "",
 ): Promise<IgnoreRules | undefined> {
   const config = xdgFolder(env, "XDG_CONFIG_HOME") ?? join(home, ".config");
   const file = join(config, "git", "ignore");
   if (await projectOwns([root])(file)) return undefined;
-  return rulesOfFile(file, base);
+  return rulesOfFile(file, "");
 }
 
 /**
@@ -315,9 +314,9 @@ export function excludeRules(repo: string, base = ""): Promise<IgnoreRules | und
 
 /**
  * The ignore lists that are yours, not the repository's, for the repository
- * whose top is `repo` (none: a folder in no repository), patterns rebased to
- * `base`: its exclude file ({@link excludeRules}) and your global git
- * excludes (unless they lie in `project`). What they name is private for the
+ * whose top is `repo` (none: a folder in no repository), patterns from its
+ * top: its exclude file ({@link excludeRules}) and your global git excludes
+ * ({@link globalIgnoreRules}). What they name is private for the
  * door whatever the repository's `.gitignore` takes back; each list is asked
  * on its own. Anything else that shows a project's names (the workspace
  * tree) hides what these lists name, so that it says no more than the door.
@@ -325,18 +324,25 @@ export function excludeRules(repo: string, base = ""): Promise<IgnoreRules | und
 export async function yourIgnoreLists(
   repo: string | undefined,
   project: string,
-  options: {
-    env?: Readonly<Record<string, string | undefined>>;
-    home?: string;
-    base?: string;
-  } = {},
+  options: { env?: Readonly<Record<string, string | undefined>>; home?: string } = {},
 ): Promise<IgnoreRules[]> {
-  const base = options.base ?? "";
   const lists = await Promise.all([
-    repo === undefined ? undefined : excludeRules(repo, base),
-    globalExcludes(project, options.env ?? process.env, options.home ?? homeFolder(), base),
+    repo === undefined ? undefined : excludeRules(repo),
+    globalIgnoreRules(project, options),
   ]);
   return lists.filter((l): l is IgnoreRules => l !== undefined);
+}
+
+/**
+ * Your global git excludes alone ({@link yourIgnoreLists}' second list),
+ * patterns from the top: a walk that meets many repositories of their own
+ * compiles them once and asks each path below the top of the one holding it.
+ */
+export function globalIgnoreRules(
+  project: string,
+  options: { env?: Readonly<Record<string, string | undefined>>; home?: string } = {},
+): Promise<IgnoreRules | undefined> {
+  return globalExcludes(project, options.env ?? process.env, options.home ?? homeFolder());
 }
 
 /** The patterns of the capped regular file `file` alone, rebased to `base`, with a budget of their own. */
