@@ -481,6 +481,9 @@ export async function markGit(real: string, into: string): Promise<void> {
 async function keptFolder(source: string, copy: Copy): Promise<void> {
   const rules = copy.how.privateRules;
   if (rules?.mode !== "keep") return;
+  // A folder the render works in, or one holding it, is never listed by its tree; named, it
+  // would make the tree set the whole exclude file aside ("you work there") and list more.
+  if (copy.how.skipIgnored?.keep.some((k) => isWithin(k, source))) return;
   const rel = relative(copy.from, source);
   const verdict = await rules.check(join(copy.within, rel), true);
   if (verdict === undefined || verdict.why.startsWith("hidden") || verdict.why.startsWith("inside"))
