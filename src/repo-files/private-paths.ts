@@ -226,7 +226,7 @@ function ownPrivatePaths(
       return { rel, why: "ignored by git" };
     }
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
-    excluded ??= excludePath().then((file) => rulesOfFile(file, ""));
+    excluded ??= excludePath().then((file) => rulesOfFile(file));
     // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.
     if (await isIgnoredPaced(await excluded, asked, signal)) {
       return { rel, why: "excluded by .git/info/exclude" };
@@ -298,18 +298,18 @@ async function globalExcludes(
   const config = xdgFolder(env, "XDG_CONFIG_HOME") ?? join(home, ".config");
   const file = join(config, "git", "ignore");
   if (await projectOwns([root])(file)) return undefined;
-  return rulesOfFile(file, "");
+  return rulesOfFile(file);
 }
 
 /**
  * The exclude file git reads for the repository whose top is `repo`
  * ({@link gitExcludeFile}: the common git folder's in a worktree or a
- * submodule), its patterns rebased to `base`; undefined when there is none.
+ * submodule), its patterns from that top; undefined when there is none.
  */
-export function excludeRules(repo: string, base = ""): Promise<IgnoreRules | undefined> {
+export function excludeRules(repo: string): Promise<IgnoreRules | undefined> {
   return gitExcludeFile(repo)
     .catch(() => undefined)
-    .then((file) => rulesOfFile(file, base));
+    .then((file) => rulesOfFile(file));
 }
 
 /**
@@ -345,11 +345,11 @@ export function globalIgnoreRules(
   return globalExcludes(project, options.env ?? process.env, options.home ?? homeFolder());
 }
 
-/** The patterns of the capped regular file `file` alone, rebased to `base`, with a budget of their own. */
-function rulesOfFile(file: string | undefined, base: string): Promise<IgnoreRules | undefined> {
+/** The patterns of the capped regular file `file` alone, from the top, with a budget of their own. */
+function rulesOfFile(file: string | undefined): Promise<IgnoreRules | undefined> {
   return file === undefined
     ? Promise.resolve(undefined)
-    : withFile(undefined, file, base, newPatternBudget());
+    : withFile(undefined, file, "", newPatternBudget());
 }
 
 async function rootRules(
