@@ -11,6 +11,7 @@ import { realpathSyncLinear } from "../_realpath.js";
 import { KIND_WORDS } from "../_safe-write.js";
 import {
   type Enter,
+  holdsUsableGit,
   type PrivateCheck,
   type Reach,
   reachRefusal,
@@ -118,14 +119,15 @@ export interface CopyHow {
   /**
    * The real project's path rules, which a copy (with no `.git`, no exclude
    * file) would lose. `keep` (`explain --simulate`, with `reach`): a folder
-   * that is a repository of its own there gets an empty `.git` in the copy,
-   * and each file the door calls private there (but for a hidden name, which
-   * the copy keeps by itself) is named in the copy's exclude file
-   * ({@link writeKeptRules}), so the copy's door refuses what the real one
-   * does and reads what it reads. `refuse` (scenarios, with `check`): such a
-   * file is a problem, since no golden may hold it. Default: none.
+   * that is a repository of its own there gets a `.git` in the copy (one git
+   * takes when the real one is), and each file or folder `check` calls
+   * private there (but for a hidden name, which the copy keeps by itself) is
+   * named in the copy's exclude file ({@link writeKeptRules}), so the copy's
+   * door refuses what the real one does and reads what it reads, and its
+   * tree lists what the real tree lists, trusted or not. `refuse` (scenarios):
+   * such a file is a problem, since no golden may hold it. Default: none.
    */
-  privateRules?: { mode: "keep" } | { mode: "refuse"; check: PrivateCheck };
+  privateRules?: { mode: "keep" | "refuse"; check: PrivateCheck };
 }
 
 /** Files named in one copied exclude file at most (the door's cap on one ignore file): past it, left out. */
@@ -261,6 +263,7 @@ export async function writeKeptRules(copy: string, kept: KeptRules): Promise<voi
 
 /** `rel` ("a/b", no line break) as a pattern that names it alone: every character git reads as a glob escaped. */
 function anchored(rel: string): string {
+  // A folder's keeps its final slash: the pattern names the folder, not a file of its name.
   return `/${rel.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`)}`;
 }
 
@@ -414,6 +417,7 @@ async function* copyEntries(
       const below = ignore && skip ? childState(ignore, name, source, skip) : undefined;
       const into = join(to, name);
       if (await madeFolder(source, into, problems)) {
+        await keptFolder(source, copy);
         await markRepository(source, into, copy);
         yield { name, state: { to: into, ownChecks: new Set(), ignore: below } };
       }
@@ -447,7 +451,7 @@ async function* copyEntries(
 }
 
 /**
- * With `privateRules` `keep`: gives the copy of `source` an empty `.git` when
+ * With `privateRules` `keep`: gives the copy of `source` a `.git` when
  * `source` is a repository of its own in the real project (a clone, not a
  * submodule or a worktree of it: {@link Reach.nested}), so that the copy's
  * door keeps it out of the project's reach as the real one does.
@@ -457,8 +461,59 @@ async function markRepository(source: string, into: string, copy: Copy): Promise
   if (copy.how.privateRules?.mode !== "keep" || reach === undefined) return;
   const real = join(copy.within, relative(copy.from, source));
   if ((await reach.nested(join(real, "-"))) !== real) return;
-  await mkdir(join(into, ".git"));
+  await markGit(real, into);
   copy.kept.set(relative(copy.copyRoot, into).split(sep).join("/"), []);
+}
+
+/**
+ * Gives the copy `into` of the repository top `real` a `.git`: an empty
+ * folder, or, when git takes `real`'s for a repository ({@link holdsUsableGit}),
+ * the least one git takes too (`HEAD`, `objects/`, `refs/`, no history), so
+ * that the copy's tree finds its repository, and its exclude file, as the
+ * real tree does.
+ */
+export async function markGit(real: string, into: string): Promise<void> {
+  const git = join(into, ".git");
+  await mkdir(git, { recursive: true });
+  if (!(await holdsUsableGit(real))) return;
+  await mkdir(join(git, "objects"), { recursive: true });
+  await mkdir(join(git, "refs"), { recursive: true });
+  await writeFile(join(git, "HEAD"), "ref: refs/heads/main\n");
+}
+
+/**
+ * With `privateRules` `keep`: notes the folder `source` for the exclude file
+ * of the repository it falls under when the real project's rules make the
+ * folder itself private (`myprivate/` in your exclude file or your global
+ * excludes), as the workspace tree asks before listing it.
+ */
+async function keptFolder(source: string, copy: Copy): Promise<void> {
+  const rules = copy.how.privateRules;
+  if (rules?.mode !== "keep") return;
+  // A folder the render works in, or one holding it, is never listed by its tree; named, it
+  // would make the tree set the whole exclude file aside ("you work there") and list more.
+  if (copy.how.skipIgnored?.keep.some((k) => isWithin(k, source))) return;
+  const rel = relative(copy.from, source);
+  const verdict = await rules.check(join(copy.within, rel), true);
+  if (verdict === undefined || verdict.why.startsWith("hidden") || verdict.why.startsWith("inside"))
+    return;
+  note(rel.split(sep).join("/"), true, copy);
+}
+
+/**
+ * Adds `posix` (a folder's with `folder`) to the exclude file of the innermost
+ * repository of the copy holding it; false past {@link MAX_KEPT_RULES} or for
+ * a name with a line break, which no pattern can hold.
+ */
+function note(posix: string, folder: boolean, copy: Copy): boolean {
+  const repo = [...copy.kept.keys()]
+    .filter((r) => r === "" || posix.startsWith(`${r}/`))
+    .reduce((a, b) => (b.length > a.length ? b : a), "");
+  const paths = copy.kept.get(repo) ?? [];
+  if (paths.length >= MAX_KEPT_RULES || /[\r\n]/.test(posix)) return false;
+  const below = repo === "" ? posix : posix.slice(repo.length + 1);
+  paths.push(folder ? `${below}/` : below);
+  return true;
 }
 
 /**
@@ -466,15 +521,14 @@ async function markRepository(source: string, into: string, copy: Copy): Promise
  * project's rules (`privateRules`): `refuse` makes it a problem, `keep`
  * notes it for the exclude file of the repository it falls under and copies
  * it (true only past {@link MAX_KEPT_RULES}, or for a name no pattern can
- * hold: left out, in `skipped`). A hidden name is private in the copy too.
+ * hold, of an untrusted project: left out, in `skipped`). A hidden name is
+ * private in the copy too.
  */
 async function keptOut(source: string, copy: Copy): Promise<boolean> {
   const rules = copy.how.privateRules;
   if (rules === undefined) return false;
-  const check = rules.mode === "refuse" ? rules.check : copy.how.reach?.isPrivate;
-  if (check === undefined) return false;
   const rel = relative(copy.from, source);
-  const verdict = await check(join(copy.within, rel));
+  const verdict = await rules.check(join(copy.within, rel));
   if (verdict === undefined || verdict.why.startsWith("hidden") || verdict.why.startsWith("inside"))
     return false;
   const words = `${verdict.rel} is ${verdict.why}`;
@@ -485,17 +539,11 @@ async function keptOut(source: string, copy: Copy): Promise<boolean> {
     });
     return true;
   }
-  const posix = rel.split(sep).join("/");
-  const repo = [...copy.kept.keys()]
-    .filter((r) => r === "" || posix.startsWith(`${r}/`))
-    .reduce((a, b) => (b.length > a.length ? b : a), "");
-  const paths = copy.kept.get(repo) ?? [];
-  if (paths.length >= MAX_KEPT_RULES || /[\r\n]/.test(posix)) {
-    copy.skipped.push({ path: source, reason: `private (${words}): not copied` });
-    return true;
-  }
-  paths.push(repo === "" ? posix : posix.slice(repo.length + 1));
-  return false;
+  if (note(rel.split(sep).join("/"), false, copy)) return false;
+  // A trusted project's door reads it (only its tree would hide it): copied all the same.
+  if (copy.how.reach?.isPrivate === undefined) return false;
+  copy.skipped.push({ path: source, reason: `private (${words}): not copied` });
+  return true;
 }
 
 /**

@@ -42,6 +42,7 @@ export {
 export {
   enclosingRepositories,
   excludeRules,
+  globalIgnoreRules,
   type PrivatePathsOptions,
   type PrivateVerdict,
   privatePaths,

@@ -46,6 +46,15 @@ export interface PrivateVerdict {
   cut?: true;
 }
 
+/**
+ * The verdict on `path`; with `folder`, on the folder `path` itself, as the
+ * workspace tree asks whether to list it (a pattern `name/` names a folder).
+ */
+export type PrivatePathCheck = (
+  path: string,
+  folder?: boolean,
+) => Promise<PrivateVerdict | undefined>;
+
 /** How {@link privatePaths} reads a project. */
 export interface PrivatePathsOptions {
   /** False: a hidden name alone does not make a path private. */
@@ -71,7 +80,9 @@ export interface PrivatePathsOptions {
  * tokens), anything hidden (`.env`, `.npmrc`, `.aws/`), and anything git
  * ignores (the `.gitignore` files from the root down to the path, and
  * `.git/info/exclude`, in the common git folder of a linked worktree or a
- * submodule, as git reads it; the user's global excludes are not read). What
+ * submodule, as git reads it; and your global git excludes, anchored at the
+ * top of the innermost repository that holds the path, as git anchors them
+ * when you work there, and at the project's top). What
  * `.git/info/exclude` names stays private even where the repository's own
  * `.gitignore` takes it back (`!credentials.json`): git lets it, but the
  * exclude file is the clone's, not the repository's. A boundary found
@@ -84,22 +95,24 @@ export interface PrivatePathsOptions {
  * it): the answer is undefined. Each folder's `.gitignore` is read once
  * per checker.
  */
-export function privatePaths(
-  root: string,
-  options: PrivatePathsOptions = {},
-): (path: string) => Promise<PrivateVerdict | undefined> {
-  const own = ownPrivatePaths(root, options);
+export function privatePaths(root: string, options: PrivatePathsOptions = {}): PrivatePathCheck {
   const home = options.home ?? homeFolder();
-  let around: Promise<((path: string) => Promise<PrivateVerdict | undefined>)[]> | undefined;
-  return async (path) => {
-    const verdict = await own(path);
+  // Read once, unless it lies in the project; each repository's checker matches it from its own top.
+  let global: Promise<IgnoreRules | undefined> | undefined;
+  const yours = () => {
+    global ??= globalExcludes(root, options.env ?? process.env, home);
+    return global;
+  };
+  const own = ownPrivatePaths(root, options, yours);
+  let around: Promise<PrivatePathCheck[]> | undefined;
+  return async (path, folder) => {
+    const verdict = await own(path, folder);
     if (verdict !== undefined || !isWithin(path, root)) return verdict;
     around ??= enclosingRepositories(root, home, options.signal).then((roots) =>
-      // Your global excludes are the root's own checker's already.
-      roots.map((outer) => ownPrivatePaths(outer, { ...options, global: false })),
+      roots.map((outer) => ownPrivatePaths(outer, options, yours)),
     );
     for (const outer of await around) {
-      const found = await outer(path);
+      const found = await outer(path, folder);
       if (found !== undefined) return { ...found, rel: relative(root, path).split(sep).join("/") };
     }
     return undefined;
@@ -141,16 +154,18 @@ export async function enclosingRepositories(
   return out;
 }
 
-/** {@link privatePaths} of `root` alone; `global: false` leaves your global excludes out. */
+/**
+ * {@link privatePaths} of `root` alone, with your global excludes (`global`)
+ * matched as git matches them where you work: from `root`'s top, and from the
+ * top of the innermost repository of its own below it that holds the path.
+ */
 function ownPrivatePaths(
   root: string,
-  options: PrivatePathsOptions & { global?: boolean } = {},
-): (path: string) => Promise<PrivateVerdict | undefined> {
-  const env = options.env ?? process.env;
-  const home = options.home ?? homeFolder();
+  options: PrivatePathsOptions,
+  global: () => Promise<IgnoreRules | undefined>,
+): PrivatePathCheck {
   const { hidden = true, signal } = options;
   const rules = new Map<string, Promise<FolderRules>>();
-  let globalRules: Promise<IgnoreRules | undefined> | undefined;
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
   let excluded: Promise<IgnoreRules | undefined> | undefined;
@@ -179,7 +194,7 @@ function ownPrivatePaths(
   // A repository of its own below the root (a submodule, a nested clone) has its own exclude
   // file, where git reads it when you work there (`.git/modules/<name>/info/exclude`).
   const nested = nestedRepositories(root);
-  return async (path) => {
+  return async (path, folder = false) => {
     if (!isWithin(path, root)) return undefined;
     const parts = relative(root, path)
       .split(sep)
@@ -215,28 +230,32 @@ function ownPrivatePaths(
     }
     const turn = nextTurn(signal);
     if (turn) await turn;
+    // What the patterns are asked: a folder by its name with a slash.
+    const asked = folder ? `${rel}/` : rel;
     const inFolder = await rulesOf(folderAt(parts.length - 1));
-    if (isIgnoredInKeptFolder(inFolder.rules, rel)) return { rel, why: "ignored by git" };
+    if (isIgnoredInKeptFolder(inFolder.rules, asked)) return { rel, why: "ignored by git" };
     // The rule cut (its own folder's or one above) may be the one that ignores this path:
     // a cut is a refusal, never a pass.
     if (inFolder.cut !== undefined) return { rel, why: notReadWhole(inFolder.cut), cut: true };
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
-    excluded ??= excludePath().then((file) => rulesOfFile(file, ""));
+    excluded ??= excludePath().then((file) => rulesOfFile(file));
     // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.
-    if (await isIgnoredPaced(await excluded, rel, signal)) {
+    if (await isIgnoredPaced(await excluded, asked, signal)) {
       return { rel, why: "excluded by .git/info/exclude" };
     }
+    // The innermost repository around the path (a folder that is one's top is asked of the one around it).
     const inner = await nested.of(folderAt(parts.length - 1));
-    if (
-      inner !== "" &&
-      (await isIgnoredPaced(await nested.exclude(inner), rel.slice(inner.length + 1), signal))
-    ) {
+    // The path below that repository's top, where its own lists anchor `/name`.
+    const innerRel = inner === "" ? "" : asked.slice(inner.length + 1);
+    if (inner !== "" && (await isIgnoredPaced(await nested.exclude(inner), innerRel, signal))) {
       return { rel, why: "excluded by .git/info/exclude" };
     }
     // Yours too, and as sticky: a repository's `!name` does not take back what you ignore everywhere.
-    if (options.global === false) return undefined;
-    globalRules ??= globalExcludes(root, env, home);
-    if (await isIgnoredPaced(await globalRules, rel, signal)) {
+    const yours = await global();
+    if (
+      (await isIgnoredPaced(yours, asked, signal)) ||
+      (inner !== "" && (await isIgnoredPaced(yours, innerRel, signal)))
+    ) {
       return { rel, why: "ignored by your global git excludes" };
     }
     return undefined;
@@ -287,30 +306,29 @@ async function globalExcludes(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
   home: string,
-  base = "",
 ): Promise<IgnoreRules | undefined> {
   const config = xdgFolder(env, "XDG_CONFIG_HOME") ?? join(home, ".config");
   const file = join(config, "git", "ignore");
   if (await projectOwns([root])(file)) return undefined;
-  return rulesOfFile(file, base);
+  return rulesOfFile(file);
 }
 
 /**
  * The exclude file git reads for the repository whose top is `repo`
  * ({@link gitExcludeFile}: the common git folder's in a worktree or a
- * submodule), its patterns rebased to `base`; undefined when there is none.
+ * submodule), its patterns from that top; undefined when there is none.
  */
-export function excludeRules(repo: string, base = ""): Promise<IgnoreRules | undefined> {
+export function excludeRules(repo: string): Promise<IgnoreRules | undefined> {
   return gitExcludeFile(repo)
     .catch(() => undefined)
-    .then((file) => rulesOfFile(file, base));
+    .then((file) => rulesOfFile(file));
 }
 
 /**
  * The ignore lists that are yours, not the repository's, for the repository
- * whose top is `repo` (none: a folder in no repository), patterns rebased to
- * `base`: its exclude file ({@link excludeRules}) and your global git
- * excludes (unless they lie in `project`). What they name is private for the
+ * whose top is `repo` (none: a folder in no repository), patterns from its
+ * top: its exclude file ({@link excludeRules}) and your global git excludes
+ * ({@link globalIgnoreRules}). What they name is private for the
  * door whatever the repository's `.gitignore` takes back; each list is asked
  * on its own. Anything else that shows a project's names (the workspace
  * tree) hides what these lists name, so that it says no more than the door.
@@ -318,25 +336,32 @@ export function excludeRules(repo: string, base = ""): Promise<IgnoreRules | und
 export async function yourIgnoreLists(
   repo: string | undefined,
   project: string,
-  options: {
-    env?: Readonly<Record<string, string | undefined>>;
-    home?: string;
-    base?: string;
-  } = {},
+  options: { env?: Readonly<Record<string, string | undefined>>; home?: string } = {},
 ): Promise<IgnoreRules[]> {
-  const base = options.base ?? "";
   const lists = await Promise.all([
-    repo === undefined ? undefined : excludeRules(repo, base),
-    globalExcludes(project, options.env ?? process.env, options.home ?? homeFolder(), base),
+    repo === undefined ? undefined : excludeRules(repo),
+    globalIgnoreRules(project, options),
   ]);
   return lists.filter((l): l is IgnoreRules => l !== undefined);
 }
 
-/** The patterns of the capped regular file `file` alone, rebased to `base`, with a budget of their own. */
-function rulesOfFile(file: string | undefined, base: string): Promise<IgnoreRules | undefined> {
+/**
+ * Your global git excludes alone ({@link yourIgnoreLists}' second list),
+ * patterns from the top: a walk that meets many repositories of their own
+ * compiles them once and asks each path below the top of the one holding it.
+ */
+export function globalIgnoreRules(
+  project: string,
+  options: { env?: Readonly<Record<string, string | undefined>>; home?: string } = {},
+): Promise<IgnoreRules | undefined> {
+  return globalExcludes(project, options.env ?? process.env, options.home ?? homeFolder());
+}
+
+/** The patterns of the capped regular file `file` alone, from the top, with a budget of their own. */
+function rulesOfFile(file: string | undefined): Promise<IgnoreRules | undefined> {
   return file === undefined
     ? Promise.resolve(undefined)
-    : withFile(undefined, file, base, newPatternBudget()).then((found) => found.rules);
+    : withFile(undefined, file, "", newPatternBudget()).then((found) => found.rules);
 }
 
 /**

@@ -3,11 +3,11 @@ import { realpathOrSelf } from "../_fs.js";
 import { isWithin, leavesFolder, toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
 import { type NestedCheck, nestedClones } from "./nested-clone.js";
-import { type PrivateVerdict, privatePaths } from "./private-paths.js";
+import { type PrivatePathCheck, privatePaths } from "./private-paths.js";
 import { findProjectRoot } from "./project-root.js";
 
 /** Says when a path is one of an untrusted project's private files (`.git/`, hidden, ignored). */
-export type PrivateCheck = (path: string) => Promise<PrivateVerdict | undefined>;
+export type PrivateCheck = PrivatePathCheck;
 
 /**
  * Where a repository file may lead: the project it belongs to. Built once per

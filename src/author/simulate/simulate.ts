@@ -1,4 +1,4 @@
-import { lstat, mkdir, utimes } from "node:fs/promises";
+import { lstat, utimes } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { homeFolder } from "../../_paths.js";
 import { DEFAULT_DEADLINE_MS } from "../../gather/deadline.js";
@@ -9,7 +9,7 @@ import { isProse } from "../../locate/text-or-path.js";
 import { normalizeOptions } from "../../options/normalize.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
-import { findProjectRoot, projectReach } from "../../repo-files/index.js";
+import { findProjectRoot, privatePaths, projectReach } from "../../repo-files/index.js";
 import { createPromptSession } from "../../session/index.js";
 import { type BoundedCounter, boundedCounter, TOKEN_ENCODING } from "../../tokens.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
@@ -18,6 +18,7 @@ import {
   type KeptRules,
   MAX_COPY_MS,
   makeSandbox,
+  markGit,
   NOT_COPIED,
   removeSandbox,
   type Sandbox,
@@ -144,8 +145,12 @@ export async function simulatePrompt(
   const { sandbox, problems, skipped, ignored, kept } = await makeSandbox(root, parent, new Set(), {
     skipSpecial: true,
     reach,
-    // The copy has no .git: the project's exclude files and its clones' boundaries go with it.
-    privateRules: { mode: "keep" },
+    // The copy has no .git: the project's exclude files and its clones' boundaries go with it,
+    // and your global excludes (the tree hides what they name, trusted or not).
+    privateRules: {
+      mode: "keep",
+      check: reach.isPrivate ?? privatePaths(reach.realRoot, { home: home ?? homeFolder() }),
+    },
     keepTimes: true,
     signal: AbortSignal.timeout(MAX_COPY_MS),
     timeMs: MAX_COPY_MS,
@@ -185,13 +190,12 @@ async function simulateIn(
   kept: KeptRules,
 ): Promise<SimulationReport> {
   const { root, cwd } = found.project;
-  // The project root's own .git marks it as one in the copy too (skills and the tree look for it),
+  // The project root's own .git marks it as one in the copy too (skills and the tree look for it;
+  // the tree reads the exclude file of a repository git takes, so one git takes where the real one is),
   // and the real project's private paths go into the copy's exclude files (see makeSandbox).
   // Both are made after the copy: the folder gets its time back.
   const copied = await lstat(sandbox.copy);
-  if (await lstat(join(root, ".git")).catch(() => undefined)) {
-    await mkdir(join(sandbox.copy, ".git"), { recursive: true });
-  }
+  if (await lstat(join(root, ".git")).catch(() => undefined)) await markGit(root, sandbox.copy);
   await writeKeptRules(sandbox.copy, kept);
   await utimes(sandbox.copy, copied.atime, copied.mtime);
   const copyCwd = join(sandbox.copy, relative(root, cwd));
@@ -216,9 +220,10 @@ async function simulateIn(
     now,
     machine: options.machine ?? realMachine(),
     ceilingDir: sandbox.root,
-    // The copy has no history (.git is not copied; its marker is an empty folder git does not
-    // take): git would find no repository there, or, before git had the ceiling, the one holding
-    // the cache folder (a dotfiles home). Left out of every render, and said so below.
+    // The copy has no history (.git is not copied; its marker is an empty folder, or a repository
+    // of no commits where the real one is git's): git would find nothing to tell there, or, before
+    // git had the ceiling, the one holding the cache folder (a dotfiles home). Left out of every
+    // render, and said so below.
     ...(options.git === true ? { git: false } : {}),
   };
   // Each render's figures are counted exactly until that render's deadline, then estimated. A

@@ -15,6 +15,7 @@ import { nextTurn, pace } from "../../_pace.js";
 import { isBelowCeiling } from "../../_paths.js";
 import {
   excludeRules,
+  globalIgnoreRules,
   holdsUsableGit,
   type RepoText,
   readRepoText,
@@ -181,9 +182,19 @@ interface Pending {
   depth: number;
   rules: IgnoreRules | undefined;
   /** Your own lists in force there (see {@link yourIgnoreLists}), each asked on its own. */
-  yours: readonly IgnoreRules[];
+  yours: readonly YourList[];
   /** For a folder of the last level: its context files, already looked up. */
   agents?: Present[];
+}
+
+/**
+ * One of your own ignore lists, its patterns from the top of the repository it
+ * is for: `at` is that top below the walk's repository ("" for that one,
+ * else "a/b/"), and a path below it is asked from there.
+ */
+interface YourList {
+  rules: IgnoreRules;
+  at: string;
 }
 
 /** A context file found in a folder: its name, its stat (links followed) when taken, and whether it is a symlink. */
@@ -228,8 +239,24 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   // whatever a .gitignore takes back; paths are asked below the repository's top (`own`).
   const own = repo === undefined || repo === root ? "" : `${posixRelative(repo, root)}/`;
   const yours = await yourListsAt(root, repo, own, options, signal);
-  const byYou = (lists: readonly IgnoreRules[], path: string) =>
-    lists.some((list) => isIgnoredInKeptFolder(list, path));
+  const byYou = (lists: readonly YourList[], path: string) =>
+    lists.some(
+      (list) =>
+        path.startsWith(list.at) && isIgnoredInKeptFolder(list.rules, path.slice(list.at.length)),
+    );
+  // Your global excludes, compiled once: a tree of a thousand clones asks them at each one's top.
+  let global: Promise<IgnoreRules | undefined> | undefined;
+  // A repository of its own below the root (a clone, a submodule): its exclude file and your
+  // global excludes, anchored at its top, as git reads them there and the door does.
+  const nestedLists = async (dir: string, rel: string): Promise<YourList[]> => {
+    global ??= globalIgnoreRules(repo ?? root, {
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.home !== undefined ? { home: options.home } : {}),
+    });
+    const lists = await Promise.all([excludeRules(dir), global]);
+    const at = `${own}${rel}/`;
+    return lists.filter((l): l is IgnoreRules => l !== undefined).map((rules) => ({ rules, at }));
+  };
   // The rules in force in `dir`: those above it and its ignore files `files`
   // (those of IGNORE_FILES it holds, in their order). Most folders hold none,
   // and then nothing is read or awaited.
@@ -254,7 +281,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     rel: string,
     present: readonly Present[],
     rules: IgnoreRules | undefined,
-    lists: readonly IgnoreRules[],
+    lists: readonly YourList[],
   ) => {
     if (agentLoads.length > 0 && present.some((p) => agentLoads.includes(p.name))) return;
     const winner = present[0] as Present;
@@ -277,12 +304,30 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     dir: string,
     rel: string,
     rules: IgnoreRules | undefined,
-    lists: readonly IgnoreRules[],
+    lists: readonly YourList[],
     known?: Present[],
   ): Promise<void> | undefined => {
     const present = known ?? contextFilesIn(dir, names);
-    const first = present?.[0];
-    if (!present || !first?.stats) return undefined;
+    const stats = present?.[0]?.stats;
+    if (!present || !stats) return undefined;
+    // Not listed, so its `.git` is looked up by name: a repository of its own has lists of its own.
+    if (rel !== "" && statOrUndefinedSync(join(dir, ".git"), false) !== undefined) {
+      return nestedLists(dir, rel).then((more) =>
+        takeFromLastLevel(dir, rel, rules, [...lists, ...more], present, stats),
+      );
+    }
+    return takeFromLastLevel(dir, rel, rules, lists, present, stats);
+  };
+  /** {@link lastLevel}'s context files `present` taken, the first one's stat being `stats`. */
+  const takeFromLastLevel = (
+    dir: string,
+    rel: string,
+    rules: IgnoreRules | undefined,
+    lists: readonly YourList[],
+    present: Present[],
+    stats: Stats,
+  ): Promise<void> | undefined => {
+    const first = { name: (present[0] as Present).name, stats };
     // One look-up per file system: whether it ignores case does not change from folder to folder.
     let blind = caseBlind.get(first.stats.dev);
     if (blind === undefined) {
@@ -356,7 +401,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const subfolder = (
       name: string,
       rules: IgnoreRules | undefined,
-      yours: readonly IgnoreRules[],
+      yours: readonly YourList[],
     ): void => {
       const last = depth + 1 >= listDepth && depth + 1 === deepest;
       if (byYou(yours, `${ownBase}${name}/`)) return;
@@ -398,7 +443,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const ownContextFiles = (
       context: readonly string[],
       rules: IgnoreRules | undefined,
-      yours: readonly IgnoreRules[],
+      yours: readonly YourList[],
     ) => {
       if (depth < 1 || context.length === 0) return;
       const present: Present[] = [];
@@ -444,8 +489,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     if (files.length > 0) rules = await withIgnoreFiles(dir, rel, rules, files);
     // A repository of its own below the root (a clone, a submodule): its exclude file, as the door reads it.
     if (rel !== "" && memo.ignoreFiles.includes(".git")) {
-      const nested = await excludeRules(dir, own + rel);
-      if (nested) lists = [...lists, nested];
+      lists = [...lists, ...(await nestedLists(dir, rel))];
     }
     for (const name of memo.dirs) {
       // The listing itself was a checkpoint; then a turn offered before each subfolder, whose
@@ -597,14 +641,15 @@ async function yourListsAt(
   own: string,
   options: Pick<WalkOptions, "env" | "home">,
   signal: AbortSignal | undefined,
-): Promise<IgnoreRules[]> {
+): Promise<YourList[]> {
   const lists = await yourIgnoreLists(repo, repo ?? root, {
     ...(options.env ? { env: options.env } : {}),
     ...(options.home !== undefined ? { home: options.home } : {}),
   });
-  if (own === "") return lists;
-  const kept: IgnoreRules[] = [];
-  for (const list of lists) if (!(await isIgnoredPaced(list, own, signal))) kept.push(list);
+  const kept: YourList[] = [];
+  for (const rules of lists) {
+    if (own === "" || !(await isIgnoredPaced(rules, own, signal))) kept.push({ rules, at: "" });
+  }
   return kept;
 }
 
