@@ -299,7 +299,10 @@ export function renderWithinBudget(
   ): boolean => {
     if (tokens <= max || exhausted()) return true;
     const before = new Map(states);
+    // A project's sections keep their state: rendering them all afresh once more would spend
+    // what their cap saves (16 sections of 512 KB), and a step they would take errs toward yours.
     for (const section of plan) {
+      if (section.source.layer === "project") continue;
       let state =
         states.get(section.name) ??
         initialState(input.data, options.treeLines, options.rootTreeLines, options.appendParts);
