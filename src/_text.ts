@@ -149,16 +149,23 @@ export function cleanLine(text: string, max: number): string {
   return `${line.slice(0, end).trimEnd()}${ELLIPSIS}`;
 }
 
-/** A value for a message: strings quoted (and cut), other values by their kind. */
-export function describe(value: unknown): string {
+/**
+ * A value for a message: strings quoted (and cut), other values by their kind,
+ * in JavaScript's words or, for a value read from a file, YAML's. It never
+ * walks into a value: a YAML alias can make a list that holds itself, and
+ * JSON.stringify of one threw and failed a whole gathering step.
+ */
+export function describe(value: unknown, words: "js" | "yaml" = "js"): string {
   if (typeof value === "string") {
     // Capped: the value may be a whole prompt.
     return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
   }
   if (value instanceof Date) return String(value);
-  if (Array.isArray(value)) return "an array";
+  if (Array.isArray(value)) return words === "yaml" ? "a list" : "an array";
+  if (value == null && words === "yaml") return "nothing";
   if (value === null) return "null";
-  return typeof value === "object" ? "an object" : String(value);
+  if (typeof value === "object") return words === "yaml" ? "a mapping" : "an object";
+  return String(value);
 }
 
 /** A UTF-16 surrogate with no partner: a YAML escape (`"\ud800"`) in a rule's name or description can write one. */

@@ -226,6 +226,8 @@ export function renderWithinBudget(
     spent.sections >= MAX_FIT_SECTION_RENDERS ||
     spent.calls >= MAX_FIT_CALLS;
   let cutShort = false;
+  // Set when your own text was kept because cutting it too would not have made the prompt fit.
+  let yoursKept = false;
   // Whether a project's sections' steps stopped at their own cap (fitting itself may not have).
   let projectCut = false;
   // One patch object a state: a section whose state did not change is not rendered again.
@@ -272,11 +274,49 @@ export function renderWithinBudget(
     // Stable: equal priorities keep prompt order.
     const plan = [...sections].sort((a, b) => a.shrink.priority - b.shrink.priority);
     for (const section of plan) planned.add(section.name);
-    for (const repositoryOnly of [true, false]) {
-      for (const section of plan) {
-        if (!stepsOf(section, repositoryOnly, leaveOut)) return;
-      }
+    for (const section of plan) {
+      if (!stepsOf(section, true, leaveOut)) return;
     }
+    if (!yoursWouldFit(plan, leaveOut)) {
+      yoursKept = true;
+      return;
+    }
+    for (const section of plan) {
+      if (!stepsOf(section, false, leaveOut)) return;
+    }
+  };
+
+  /**
+   * Whether every step taken whole, your text with the rest, would make the
+   * prompt fit: when the repository's uncuttable text alone is over the
+   * budget, cutting yours saves a little and fits nothing (your skill went to
+   * save 125 tokens of 67,000 over, review rev50b F1), so yours is kept and
+   * the prompt is over the budget (budget-exceeded). One render.
+   */
+  const yoursWouldFit = (
+    plan: readonly Shrinkable[],
+    leaveOut: ReadonlySet<string> | undefined,
+  ): boolean => {
+    if (tokens <= max || exhausted()) return true;
+    const before = new Map(states);
+    // A project's sections keep their state: rendering them all afresh once more would spend
+    // what their cap saves (16 sections of 512 KB), and a step they would take errs toward yours.
+    for (const section of plan) {
+      if (section.source.layer === "project") continue;
+      let state =
+        states.get(section.name) ??
+        initialState(input.data, options.treeLines, options.rootTreeLines, options.appendParts);
+      for (const name of new Set(section.shrink.steps)) {
+        const step = STEPS[name];
+        const levels = step.levels(state);
+        if (levels > 0) state = step.apply(state, levels);
+      }
+      states.set(section.name, state);
+    }
+    const all = render(leaveOut);
+    states.clear();
+    for (const [name, state] of before) states.set(name, state);
+    return real(all) <= max;
   };
 
   /** A section's steps, each as far as `repositoryOnly` lets; false when fitting is done or stopped. */
@@ -371,6 +411,9 @@ export function renderWithinBudget(
           yoursMoved(out, best.out),
         ),
       );
+      if (options.roomOnly !== true && best.level > step.repositoryLevels(from)) {
+        diagnostics.push(yoursCutDiagnostic(cut, section, max));
+      }
       state = best.state;
       out = best.out;
       tokens = best.tokens;
@@ -457,7 +500,7 @@ export function renderWithinBudget(
   tokens = real(out);
   const fits = tokens <= max;
   if (!fits) {
-    diagnostics.push(overBudget(out, planned, tokens, max, tokensOf, cutShort));
+    diagnostics.push(overBudget(out, planned, tokens, max, tokensOf, cutShort, yoursKept));
   }
   return withFields(out, {
     diagnostics: [...out.diagnostics, ...diagnostics],
@@ -553,6 +596,7 @@ function overBudget(
   max: number,
   tokensOf: TokenCounter,
   stopped: boolean,
+  yoursKept = false,
 ): Diagnostic {
   const largest = out.sections
     .filter((s) => !shrinks.has(s.name))
@@ -563,7 +607,7 @@ function overBudget(
   return {
     level: "error",
     code: "budget-exceeded",
-    message: `the prompt is about ${tokens} tokens (o200k estimate), over the budget of ${max}${stopped ? ": fitting stopped at its work limit (budget-fit-cut) before every shrink step was tried" : " even with every shrink step applied"}; sections without shrink steps are never cut${largest.length > 0 ? ` (the largest: ${largest.join(", ")})` : ""}; raise the budget, or shorten or switch off a section`,
+    message: `the prompt is about ${tokens} tokens (o200k estimate), over the budget of ${max}${stopped ? ": fitting stopped at its work limit (budget-fit-cut) before every shrink step was tried" : yoursKept ? " even with every shrink step applied to the repository's text (your own text is kept: cutting it too would not make the prompt fit)" : " even with every shrink step applied"}; sections without shrink steps are never cut${largest.length > 0 ? ` (the largest: ${largest.join(", ")})` : ""}; raise the budget, or shorten or switch off a section`,
   };
 }
 
@@ -633,6 +677,16 @@ function cutDiagnostic(
     code: "budget-cut",
     message: `section "${cut.section}" shrunk to fit the token budget of ${max} (${cut.step}): ${cut.detail}; ${saved}`,
     ...where,
+  };
+}
+
+/** The warning that a budget cut took your own text: the repository's cuttable text was all cut first. */
+function yoursCutDiagnostic(cut: BudgetCut, section: Shrinkable, max: number): Diagnostic {
+  return {
+    level: "warning",
+    code: "user-text-left-out",
+    message: `your own text in section "${cut.section}" was cut to fit the token budget of ${max} (${cut.step}: ${cut.detail}), after every cut of the repository's text; raise the budget to have it back`,
+    ...(section.source.path ? { path: section.source.path } : {}),
   };
 }
 

@@ -347,22 +347,55 @@ function withNote(s: ShrinkState, key: string, text: string | null): ShrinkState
   return { ...s, notes };
 }
 
+/** The level of `context-files` that drops the repository's context file `i` whole (element, path and all): `-1 - i`. */
+const dropFile = (i: number) => -1 - i;
+const droppedFile = (cut: number) => -1 - cut;
+
+/**
+ * What `context-files` cuts, level by level: the repository's texts (for a
+ * marker), then the repository's files whole, farthest first (a path is the
+ * repository's text too: 250 folders of 4 KB names kept 533 KB of elements
+ * whose texts were shorter than the marker, and your skill was cut in their
+ * place, review rev50b F1), then your own files' texts. A file cut whole is
+ * counted in one note line. `dropFile(i)` stands for file `i` dropped.
+ */
+function contextFileCuts(s: ShrinkState): number[] {
+  const texts = cuttable(s);
+  const repository = texts.filter((i) => s.contextFiles[i]?.origin !== "user");
+  const user = texts.filter((i) => s.contextFiles[i]?.origin === "user");
+  const whole = fileOrder(s)
+    .filter((i) => s.contextFiles[i]?.origin !== "user")
+    .map(dropFile);
+  return [...repository, ...whole, ...user];
+}
+
 const contextFiles: ShrinkStep = {
-  levels: (s) => cuttable(s).length,
-  repositoryLevels: (s) => cuttable(s).filter((i) => s.contextFiles[i]?.origin !== "user").length,
+  levels: (s) => contextFileCuts(s).length,
+  repositoryLevels: (s) =>
+    contextFileCuts(s).filter((i) => i < 0 || s.contextFiles[i]?.origin !== "user").length,
   apply(s, level) {
-    const cut = new Set(cuttable(s).slice(0, level));
-    return {
+    const cut = new Set(contextFileCuts(s).slice(0, level));
+    const dropped = [...cut].filter((c) => c < 0).length;
+    const next: ShrinkState = {
       ...s,
-      contextFiles: s.contextFiles.map((f, i) =>
-        cut.has(i) ? { ...f, content: CONTEXT_FILE_MARKER } : f,
-      ),
+      contextFiles: s.contextFiles
+        .map((f, i) => (cut.has(i) ? { ...f, content: CONTEXT_FILE_MARKER } : f))
+        .filter((_, i) => !cut.has(dropFile(i))),
     };
+    if (dropped === 0) return next;
+    return withNote(
+      next,
+      "context-elements",
+      `${plural(dropped, "instruction file")} of the repository ${dropped === 1 ? "is" : "are"} left out ${BUDGET}; ${dropped === 1 ? "it lies" : "they lie"} in the folders between the project root and the working directory, or below it.`,
+    );
   },
   describe(s, level) {
-    const cut = cuttable(s).slice(0, level);
-    const paths = namedPaths(cut.map((i) => s.contextFiles[i]?.path ?? ""));
-    return `${level} of ${plural(s.contextFiles.length, "context file")} left out (${paths})`;
+    const cuts = contextFileCuts(s).slice(0, level);
+    const whole = cuts.filter((c) => c < 0).map(droppedFile);
+    const files = [...new Set([...cuts.filter((i) => i >= 0), ...whole])];
+    const paths = namedPaths(files.map((i) => s.contextFiles[i]?.path ?? ""));
+    const gone = whole.length > 0 ? `, ${whole.length} of them whole` : "";
+    return `${files.length} of ${plural(s.contextFiles.length, "context file")} left out (${paths})${gone}`;
   },
 };
 
@@ -548,24 +581,30 @@ function ruleOrder(s: ShrinkState): number[] {
  * which yields to later ones anyway.
  */
 function cuttable(s: ShrinkState): number[] {
-  const cwd = segments(s.cwd);
-  const distance = (path: string) => {
+  // The repository's files go before the user's own, whatever their distance.
+  return fileOrder(s).filter(
+    (i) => (s.contextFiles[i]?.content.length ?? 0) > CONTEXT_FILE_MARKER.length,
+  );
+}
+
+/** Indices of every context file, in the order they are cut: the repository's first, then farthest from the working directory, ties in prompt order. */
+function fileOrder(s: ShrinkState): number[] {
+  const distance = distanceFromCwd(s.cwd);
+  return s.contextFiles
+    .map((f, i) => ({ i, user: f.origin === "user" ? 1 : 0, far: distance(f.path) }))
+    .sort((a, b) => a.user - b.user || b.far - a.far || a.i - b.i)
+    .map((f) => f.i);
+}
+
+/** How many folders `path`'s folder is from `cwd`: up to their common folder, then down. */
+function distanceFromCwd(cwdPath: string): (path: string) => number {
+  const cwd = segments(cwdPath);
+  return (path) => {
     const dir = segments(path).slice(0, -1);
     let common = 0;
     while (common < dir.length && common < cwd.length && dir[common] === cwd[common]) common++;
     return cwd.length - common + (dir.length - common);
   };
-  // The repository's files go before the user's own, whatever their distance.
-  return s.contextFiles
-    .map((f, i) => ({
-      i,
-      user: f.origin === "user" ? 1 : 0,
-      far: distance(f.path),
-      worth: f.content.length > CONTEXT_FILE_MARKER.length,
-    }))
-    .filter((f) => f.worth)
-    .sort((a, b) => a.user - b.user || b.far - a.far || a.i - b.i)
-    .map((f) => f.i);
 }
 
 function segments(path: string): string[] {

@@ -1,5 +1,6 @@
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
+import { describe } from "../_text.js";
 import { parseYaml, YAML_TEXT_CAPS } from "../_yaml.js";
 import type { Diagnostic } from "../types.js";
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, OPTION_NAME_KEYS, varNameProblem } from "./keys.js";
@@ -209,13 +210,9 @@ function unknownKeyMessage(key: unknown): string {
   return `unknown key ${shown(key)}, ignored; ${hint}`;
 }
 
-/** A value for a message: strings quoted and cut (a file's text may be long), others by kind. */
+/** A value for a message: the one quoting helper, in YAML's words. */
 function shown(value: unknown): string {
-  if (typeof value === "string")
-    return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  if (Array.isArray(value)) return "a list";
-  if (value === null || value === undefined) return "nothing";
-  return typeof value === "object" ? "a mapping" : String(value);
+  return describe(value, "yaml");
 }
 
 function firstLine(message: string): string {

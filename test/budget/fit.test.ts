@@ -236,29 +236,26 @@ describe("renderWithinBudget", () => {
       ["dir_context", "agents-md", true],
       // skill-descriptions would add a line here: it is in \`skipped\`, not taken.
       ["skills", "skill-list", true],
-      // The repository's context files, then (after every section's repository text) the user's.
+      // The repository's context files, texts then elements; the user's own stays: cutting it
+      // too would not make the prompt fit a budget of 0 (rev50b F1).
       ["project_context", "context-files", false],
-      ["project_context", "context-files", true],
     ]);
     expect(out.text).toBe(
       [
         "R1\nR2",
-        [
-          ...CONTEXT_FILES.slice(0, 5).flatMap((f) => [`## ${f.path}`, CONTEXT_FILE_MARKER]),
-          "## /work/app/src/AGENTS.md",
-          "Short.",
-        ].join("\n"),
+        [`## ${CONTEXT_FILES[0]?.path}`, CONTEXT_FILES[0]?.content].join("\n"),
+        "5 instruction files of the repository are left out to fit the token budget; they lie in the folders between the project root and the working directory, or below it.",
         "- … 4 more, left out to fit the token budget",
         ["project/", "  … 2 more", "  src/", TREE_MARKER(1), DEPTH_MARKER(1)].join("\n"),
         "2 skills are installed but not listed here, to fit the token budget.",
       ].join("\n\n"),
     );
-    expect(out.budget).toMatchObject({ maxTokens: 0, initialTokens: 42, tokens: 21, fits: false });
+    expect(out.budget).toMatchObject({ maxTokens: 0, initialTokens: 42, tokens: 14, fits: false });
     expect(out.diagnostics.at(-1)).toEqual({
       level: "error",
       code: "budget-exceeded",
       message:
-        "the prompt is about 21 tokens (o200k estimate), over the budget of 0 even with every shrink step applied; sections without shrink steps are never cut (the largest: rules ~2); raise the budget, or shorten or switch off a section",
+        "the prompt is about 14 tokens (o200k estimate), over the budget of 0 even with every shrink step applied to the repository's text (your own text is kept: cutting it too would not make the prompt fit); sections without shrink steps are never cut (the largest: rules ~2); raise the budget, or shorten or switch off a section",
     });
   });
 
@@ -287,8 +284,8 @@ describe("renderWithinBudget", () => {
     for (const name of ["rules", "dir_context", "workspace_tree", "skills", "copy"]) {
       expect([name, textOf(out, name)]).toEqual([name, textOf(before, name)]);
     }
-    // The repository's files, then the user's own.
-    expect(out.budget?.cuts.map((c) => c.step)).toEqual(["context-files", "context-files"]);
+    // The repository's files; the user's own is kept, as cutting it would not fit a budget of 0.
+    expect(out.budget?.cuts.map((c) => c.step)).toEqual(["context-files"]);
   });
 
   it("the tree's lines are read from its text when they are not given", () => {
@@ -297,11 +294,7 @@ describe("renderWithinBudget", () => {
 
   it("a step with nothing to cut is skipped without a word", () => {
     const out = shrinkTo(0, { data: { ...DATA, workspaceTree: null, skills: [] } });
-    expect(out.budget?.cuts.map((c) => c.step)).toEqual([
-      "agents-md",
-      "context-files",
-      "context-files",
-    ]);
+    expect(out.budget?.cuts.map((c) => c.step)).toEqual(["agents-md", "context-files"]);
   });
 
   it("a section that a template failure hands to a lower version shrinks by that version's steps", () => {

@@ -68,6 +68,6 @@ describe("hostile repository: many sections that each declare every shrink step"
     });
     expect(out.diagnostics.map((d) => d.code)).not.toContain("budget-fit-cut");
     const over = out.diagnostics.find((d) => d.code === "budget-exceeded");
-    expect(over?.message).toContain("over the budget of 1 even with every shrink step applied;");
+    expect(over?.message).toContain("over the budget of 1 even with every shrink step applied");
   });
 });

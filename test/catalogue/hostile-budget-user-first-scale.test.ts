@@ -71,8 +71,17 @@ describe("hostile repository: a token budget cuts the repository's text in every
     const whole = await renderSystemPrompt({ ...options, maxPromptTokens: 1_000_000 });
     const initial = whole.budget?.initialTokens ?? 0;
     const cut = await renderSystemPrompt({ ...options, maxPromptTokens: initial - 300 });
+    // Below the prompt with the repository's file's text cut: its element goes whole, yours stays.
+    const element = await renderSystemPrompt({
+      ...options,
+      maxPromptTokens: (cut.budget?.tokens ?? 0) - 10,
+    });
+    expect(element.budget?.fits).toBe(true);
+    expect(element.budget?.cuts.map((c) => c.section)).toEqual(["project_context"]);
+    expect(element.text).toContain(USER_SKILL);
+    expect(element.text).toContain("1 instruction file of the repository is left out");
     // Below the prompt without the repository's file: the user's text must give too.
-    const below = (cut.budget?.tokens ?? 0) - 10;
+    const below = (element.budget?.tokens ?? 0) - 10;
     const fitted = await renderSystemPrompt({ ...options, maxPromptTokens: below });
     expect(fitted.budget?.fits).toBe(true);
     const steps = fitted.budget?.cuts.map((c) => `${c.section}/${c.step}`) ?? [];

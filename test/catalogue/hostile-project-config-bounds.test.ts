@@ -78,11 +78,13 @@ describe("hostile repository: a project's sysprompt.yaml setting your bounds", (
     ).toEqual([["warning", "config-project-max-tokens", 1]]);
   });
 
-  it("your own file still sets them: its max-tokens: 1 cuts your skill too", async () => {
+  it("your own file still sets them: its max-tokens: 1 is the budget", async () => {
     const w = world("tools: [read]\n", "max-tokens: 1\n");
     const r = await renderSystemPrompt(pinned(w.root, { configFiles: true }));
-    expect(found(r.text)).not.toContain("USER-SKILL-MARKER");
-    expect(r.diagnostics.map((d) => d.code)).toContain("budget-cut");
+    expect(r.budget?.maxTokens).toBe(1);
+    // No cut fits 1 token: your skill is kept, and the budget is said to be exceeded (rev50b F1).
+    expect(found(r.text)).toContain("USER-SKILL-MARKER");
+    expect(r.diagnostics.map((d) => d.code)).toContain("budget-exceeded");
     expect(r.diagnostics.map((d) => d.code)).not.toContain("config-project-max-tokens");
   });
 

@@ -6,6 +6,7 @@ import {
   readKeyValueLines,
   unquote,
 } from "../../_frontmatter-lines.js";
+import { describe } from "../../_text.js";
 import type { Diagnostic } from "../../types.js";
 
 /**
@@ -155,8 +156,16 @@ export function flagField(
   const raw = doc.data[key];
   if (raw === undefined || raw === null) return { value: undefined, diagnostics: [] };
   if (typeof raw === "boolean") return { value: raw, diagnostics: [] };
-  const word = String(raw).trim().toLowerCase();
-  const value = TRUE_WORDS.has(word) ? true : FALSE_WORDS.has(word) ? false : undefined;
+  // A list or mapping (a YAML alias can make one that holds itself) is no flag.
+  const word = typeof raw === "object" ? undefined : String(raw).trim().toLowerCase();
+  const value =
+    word === undefined
+      ? undefined
+      : TRUE_WORDS.has(word)
+        ? true
+        : FALSE_WORDS.has(word)
+          ? false
+          : undefined;
   const line = doc.keyLines[key];
   return {
     value: value ?? false,
@@ -166,8 +175,8 @@ export function flagField(
         code: "rule-flag-ambiguous",
         message:
           value === undefined
-            ? `${key}: ${JSON.stringify(raw)} is not true or false; read as false`
-            : `${key}: ${JSON.stringify(raw)} is text, not a YAML boolean; read as ${value} (write ${key}: ${value})`,
+            ? `${key}: ${describe(raw, "yaml")} is not true or false; read as false`
+            : `${key}: ${describe(raw, "yaml")} is text, not a YAML boolean; read as ${value} (write ${key}: ${value})`,
         path,
         ...(line !== undefined ? { line, column: 1 } : {}),
       },

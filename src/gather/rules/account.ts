@@ -55,7 +55,9 @@ export function accountDiagnostic(account: RuleAccount): Diagnostic | undefined 
     case "disabled":
       return at("info", "rule-disabled", `rule not loaded: ${fate.reason}`);
     case "refused":
-      return at("warning", "rule-refused", `rule file not read: ${fate.reason}`);
+      return fate.code === "name-not-utf8"
+        ? at("warning", fate.code, fate.reason)
+        : at("warning", "rule-refused", `rule file not read: ${fate.reason}`);
     case "over-cap":
       return at("warning", "rule-over-cap", `rule file not read: ${fate.reason}`);
     case "unreadable":

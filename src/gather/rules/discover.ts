@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { undecodableName } from "../../_fs.js";
 import { lstatOrMissing, realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
 import { childPath, toPosix } from "../../_paths.js";
@@ -129,7 +130,7 @@ export async function findRuleFiles(
       if (signal?.aborted) return [];
     }
     const s = await lstatOrUndefined(f.path);
-    out.push(s ? await checkFile(candidate, s, reach) : refuse(candidate, "gone while being read"));
+    out.push(s ? await checkFile(candidate, s, reach) : await goneOrUndecodable(candidate));
   }
   return out;
 }
@@ -239,6 +240,16 @@ async function checkFile(
   if (!s.isFile())
     return refuse(candidate, "not a regular file (FIFO, socket or device); not opened");
   return { ...candidate, real, size: s.size };
+}
+
+/** A listed file that lstat cannot find: its name is not UTF-8 (worded as skills' are), or it went. */
+async function goneOrUndecodable(candidate: RuleCandidate): Promise<RuleCandidate> {
+  const name = await undecodableName(candidate.path, "file");
+  if (!name) return refuse(candidate, "gone while being read");
+  return {
+    ...candidate,
+    refused: { status: "refused", reason: name.message, code: "name-not-utf8" },
+  };
 }
 
 function refuse(candidate: RuleCandidate, reason: string): RuleCandidate {

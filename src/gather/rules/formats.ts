@@ -1,3 +1,4 @@
+import { describe } from "../../_text.js";
 import type { Diagnostic } from "../../types.js";
 import { flagField, listField, type RuleDocument, textField } from "./_fields.js";
 import type { RuleActivation, RuleSource } from "./types.js";
@@ -279,7 +280,7 @@ function unknownValue(
   return {
     level: "warning",
     code: "rule-field-unknown-value",
-    message: `${key}: ${JSON.stringify(value)} is not one of ${known.join(", ")}; activation read from the other fields`,
+    message: `${key}: ${describe(value, "yaml")} is not one of ${known.join(", ")}; activation read from the other fields`,
     path,
     ...(line !== undefined ? { line, column: 1 } : {}),
   };

@@ -242,13 +242,16 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
         continue;
       }
       if (!text.ok) {
-        const reason = text.diagnostics[0]?.message ?? text.reason;
+        const first = text.diagnostics[0];
+        const reason = first?.message ?? text.reason;
         keep({
           ...base,
           fate:
-            text.reason === "refused"
-              ? { status: "refused", reason: reason.replace(/^not read: /, "") }
-              : { status: "unreadable", reason },
+            first?.code === "name-not-utf8"
+              ? { status: "refused", reason, code: "name-not-utf8" }
+              : text.reason === "refused"
+                ? { status: "refused", reason: reason.replace(/^not read: /, "") }
+                : { status: "unreadable", reason },
         });
         continue;
       }

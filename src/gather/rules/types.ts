@@ -48,7 +48,7 @@ export type RuleFate =
   /** Switched off by its own fields (Cline's `paths: []`). */
   | { status: "disabled"; reason: string }
   /** Not read: outside the project, a link that leaves it, not a regular file, untrusted `.pi/rules`. */
-  | { status: "refused"; reason: string }
+  | { status: "refused"; reason: string; code?: "name-not-utf8" }
   /** Not read: over the rules' total byte budget or a folder's file cap. */
   | { status: "over-cap"; reason: string }
   | { status: "unreadable"; reason: string };
