@@ -248,7 +248,9 @@ export function runAgent(agent, options) {
   // A check's own files beside the settings the runner wrote (hooks, plugins): `afterSetup(home)`.
   options.afterSetup?.(options.home);
   // The whole group: an agent's helpers (a shell, a language server) go with it.
-  return runProcess(bin, [...pre, ...args, ...(options.extraArgs ?? [])], {
+  // `leadingArgs`: before the subcommand, as a printed command line puts them (`codex -c k=v`).
+  const argv = [...pre, ...(options.leadingArgs ?? []), ...args, ...(options.extraArgs ?? [])];
+  return runProcess(bin, argv, {
     cwd: options.cwd,
     env: { ...env, ...(options.env ?? {}) },
     timeoutMs: options.timeoutMs ?? AGENT_TIMEOUT_MS,

@@ -71,8 +71,7 @@ export function createLab() {
       return { code: run.status, stdout: run.stdout ?? "", stderr: run.stderr ?? "" };
     },
     /** Exports the prompt for `agent` in `cwd`: the file, its text and what export printed. */
-    exportFor(agent, cwd, homeDir, extra = []) {
-      const out = join(homeDir, `${agent}-prompt.md`);
+    exportFor(agent, cwd, homeDir, extra = [], out = join(homeDir, `${agent}-prompt.md`)) {
       const run = lab.sysprompt(["export", "--agent", agent, "--out", out, ...extra], {
         cwd,
         homeDir,

@@ -16,7 +16,9 @@
 //     in sysprompt's text (or, shadowed by sysprompt's one-file-per-folder rule, not at all, with
 //     its `context-shadowed` diagnostic);
 //   - the exported text has no date, working folder or environment: the agent sends those;
-//   - the printed setting lines are true as printed (Codex's line below a [table] is ignored;
+//   - the printed setting lines are true as printed (Codex's printed `codex -c …` line, split as a
+//     shell splits it, makes Codex send the exported text; model_instructions_file below a
+//     [table] of config.toml is ignored;
 //     headless Gemini CLI does nothing in a folder it does not trust), and docs/agents.md's
 //     "Other agents" table agrees with the presets;
 //   - the fake model's script works: a first answer that reads pkg/sub/x.ts, a second that the
@@ -146,6 +148,42 @@ async function agentChecks(fake, agent) {
   }
 }
 
+/**
+ * A printed command line split into words as a POSIX shell splits it: blanks apart, '…' kept
+ * as it is, "…" with \\ escapes, a \\ outside quotes taking the next character. No expansions:
+ * a printed line has none.
+ */
+function shellWords(line) {
+  const words = [];
+  let word;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === " " || c === "\t") {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) throw new Error(`unclosed ' in ${line}`);
+      word = (word ?? "") + line.slice(i + 1, end);
+      i = end;
+    } else if (c === '"') {
+      word ??= "";
+      for (i++; i < line.length && line[i] !== '"'; i++) {
+        const next = line[i + 1];
+        if (line[i] === "\\" && next !== undefined && '$`"\\\n'.includes(next)) i++;
+        word += line[i];
+      }
+      if (i >= line.length) throw new Error(`unclosed " in ${line}`);
+    } else if (c === "\\") {
+      word = (word ?? "") + (line[++i] ?? "");
+    } else {
+      word = (word ?? "") + c;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
 function longDate() {
   return new Date().toLocaleDateString("en-US", {
     year: "numeric",
@@ -199,13 +237,40 @@ async function settingLineChecks(fake) {
       below.run.code === 0 && body && !reachesModel("codex", body, exported.text),
       below.run.stderr.slice(-1000),
     );
+    // The command line export prints, run as printed (split as a shell splits it), with no
+    // model_instructions_file in config.toml: the per-project form is true when Codex honours it.
+    // The file's path has a space and a quote, so the shell quoting is run too.
+    const printed = exportFor("codex", cwd, homeDir, [], join(homeDir, "my prompts", "it's.md"));
+    const words = shellWords(printed.line);
+    const viaFlag = await session(fake, "codex", {
+      cwd,
+      home: homeDir,
+      leadingArgs: words.slice(1),
+      label: "the printed codex -c line",
+    });
+    const flagBody = viaFlag.turns[0]?.body;
+    check(
+      `codex: the printed line (${printed.line}) makes Codex send the exported prompt, byte for byte`,
+      words[0] === "codex" &&
+        viaFlag.run.code === 0 &&
+        flagBody &&
+        reachesModel("codex", flagBody, printed.text),
+      `words: ${JSON.stringify(words)}\nexit ${viaFlag.run.code ?? viaFlag.run.signal}\n${viaFlag.run.stderr.slice(-1000)}\n${
+        flagBody
+          ? systemParts(flagBody)
+              .texts.map((t) => t.slice(0, 300))
+              .join("\n---\n")
+          : "no turn request"
+      }`,
+    );
     const where = sysprompt(["export", "--agent", "codex", "--out", join(homeDir, "x.md")], {
       cwd,
       homeDir,
     }).stderr;
     check(
-      "codex: export says the line goes above the first [table] header",
-      where.includes("above the first [table] header"),
+      "codex: export says the line goes on the codex command line, per project, not in ~/.codex/config.toml",
+      where.includes("add this line to the codex command line") &&
+        where.includes("in ~/.codex/config.toml it would be every project's"),
       where,
     );
   }

@@ -55,13 +55,15 @@ export interface HeldEnd {
 /**
  * A walk given up on: its look-ups passed the work one path may take
  * ({@link WALK_BUDGET}: a path whose links lead through folders hundreds
- * deep), or the render's signal fired. The path is refused.
+ * deep), a path on its way was longer than the system looks up
+ * (ENAMETOOLONG: past PATH_MAX, or a name past NAME_MAX), or the render's
+ * signal fired. The path is refused.
  */
 export interface HeldStop {
   kind: "stopped";
   /** The path as named. */
   path: string;
-  why: "too-deep" | "deadline";
+  why: "too-deep" | "too-long" | "deadline";
 }
 
 /** The walk of {@link heldLinks}. */
@@ -72,12 +74,18 @@ export function stopRefusal(stop: HeldStop): Refusal {
   return {
     reason: "outside",
     code: "file-outside-project",
-    message:
-      stop.why === "deadline"
-        ? "the render's deadline passed while its links were being checked"
-        : "its links lead through folders too deep to check within the work one path may take; name a file whose real path is shorter",
+    message: STOP_MESSAGES[stop.why],
   };
 }
+
+const STOP_MESSAGES: Record<HeldStop["why"], string> = {
+  deadline: "the render's deadline passed while its links were being checked",
+  "too-deep":
+    "its links lead through folders too deep to check within the work one path may take; name a file whose real path is shorter",
+  // Not "missing": the system refuses the look-up, so nothing tells whether the file is there.
+  "too-long":
+    "its path, as written or as its links lead, is longer than the system can look up (ENAMETOOLONG); name a file whose real path is shorter",
+};
 
 /**
  * A named path's walk given up on, as an error of the argument: a named file
@@ -226,7 +234,11 @@ export function heldLinks(
     const next = join(current, name);
     cost.left -= depthOf(next);
     if (over(cost)) throw STOP;
-    return { next, kind: await lstatKindOrMissing(next).catch(() => undefined) };
+    const kind = await lstatKindOrMissing(next).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === "ENAMETOOLONG") throw TOO_LONG;
+      return undefined;
+    });
+    return { next, kind };
   };
   // Where each link met leads (its real path), and the links followed on its way: the same link
   // met again, on another path or further down a chain, is not followed again.
@@ -354,6 +366,7 @@ export function heldLinks(
     try {
       return await walk(path, cost);
     } catch (e) {
+      if (e === TOO_LONG) return { kind: "stopped", path, why: "too-long" };
       if (e !== STOP) throw e;
       return { kind: "stopped", path, why: late(cost) ? "deadline" : "too-deep" };
     }
@@ -399,6 +412,8 @@ function listed(list: Names | undefined): string[] {
 
 /** Thrown inside a walk to give it up ({@link HeldStop}). */
 const STOP = new Error("walk given up");
+/** Thrown inside a walk when a look-up's path is too long for the system ({@link HeldStop}). */
+const TOO_LONG = new Error("path too long");
 
 /** The innermost repository holding the real folder `dir` ({@link isRepositoryRoot}), climbing at most `limit` folders. */
 export async function innermostRepository(dir: string, limit = 256): Promise<string | undefined> {

@@ -13,15 +13,15 @@ import { gitDirNamed, isUsableGitFolder, namesBack } from "./git-file.js";
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that is a
  * repository's top ({@link holdsRepository}: a `.git` entry, a folder, or the
- * file of a worktree or submodule; or the top of a Mercurial, Jujutsu or
- * Subversion working copy), else `dir` itself: a repository below another is
+ * file of a worktree or submodule; or the top of another version-control
+ * system's working copy, {@link OTHER_CLONES}), else `dir` itself: a repository below another is
  * a root of its own for confinement, and only takes away, since the
  * repositories around one git does not know keep their ignore rules in it
  * (`enclosingRepositories`, read by `privatePaths`). `dir` must be absolute. With
  * `ceiling` (a folder at or above `dir`), no folder above it is looked at, as
  * git's GIT_CEILING_DIRECTORIES. With `signal`, the walk stops (rejects with
  * its reason) once it has fired. Two walks: the nearest `.git` first, one
- * name a folder, then the other kinds' three in the folders below it only.
+ * name a folder, then the other kinds' in the folders below it only.
  */
 export async function findProjectRoot(
   dir: string,
@@ -111,16 +111,27 @@ export async function holdsRepository(dir: string): Promise<boolean> {
 /**
  * What another version-control system keeps at the top of a working copy, and
  * the kind it must be (any, where none is named): Mercurial's `.hg` folder,
- * Subversion's `.svn` (1.7 on: one, at the top), and a Jujutsu clone's `.jj`
+ * Subversion's `.svn` (1.7 on: one, at the top), a Jujutsu clone's `.jj`
  * holding `repo` (a folder; a file naming the repository, in a workspace
- * added to it). A colocated Jujutsu clone, and an `hg-git` or `git-svn`
- * mirror, hold a `.git` as well. The one list of such kinds: a kind added
- * here is a repository of its own below a root ({@link holdsOtherClone}).
+ * added to it), Sapling's `.sl`, Bazaar's (and Breezy's) `.bzr`, Pijul's
+ * `.pijul` and Darcs' `_darcs` folders, and Fossil's check-out database, a
+ * file named `.fslckout`, `_FOSSIL_` or (older) `.fos`. A colocated Jujutsu
+ * clone, and an `hg-git` or `git-svn` mirror, hold a `.git` as well. The one
+ * list of such kinds: a kind added here is a repository of its own below a
+ * root ({@link holdsOtherClone}), which only takes away.
  */
 const OTHER_CLONES: readonly { readonly path: string; readonly kind?: StatKind }[] = [
   { path: ".hg", kind: "dir" },
   { path: join(".jj", "repo") },
   { path: ".svn", kind: "dir" },
+  { path: ".sl", kind: "dir" },
+  { path: ".bzr", kind: "dir" },
+  { path: ".pijul", kind: "dir" },
+  { path: "_darcs", kind: "dir" },
+  // Fossil opens its database through a link too.
+  { path: ".fslckout" },
+  { path: "_FOSSIL_" },
+  { path: ".fos" },
 ];
 
 /**

@@ -42,14 +42,52 @@ export function gitRepository(dir: string, { whole = false, info = false, token 
 }
 
 /** The other kinds of working copy a folder may be. */
-export const KINDS = ["hg", "jj", "svn"] as const;
+export const KINDS = [
+  "hg",
+  "jj",
+  "svn",
+  "sl",
+  "bzr",
+  "pijul",
+  "darcs",
+  "fossil",
+  "fossil (_FOSSIL_)",
+] as const;
 export type Kind = (typeof KINDS)[number];
+
+/**
+ * Where each kind keeps its marker and a remote's URL, as its tool writes them
+ * (rev50a F2): the marker's path, whether it is a folder, and the file naming
+ * the remote (the marker itself for Fossil, whose check-out database records it).
+ */
+const LAYOUTS: Record<Exclude<Kind, "hg" | "jj" | "svn">, { marker: string; remote: string }> = {
+  sl: { marker: ".sl/", remote: ".sl/config" },
+  bzr: { marker: ".bzr/", remote: ".bzr/branch/branch.conf" },
+  pijul: { marker: ".pijul/", remote: ".pijul/config" },
+  darcs: { marker: "_darcs/", remote: "_darcs/prefs/defaultrepo" },
+  fossil: { marker: ".fslckout", remote: ".fslckout" },
+  "fossil (_FOSSIL_)": { marker: "_FOSSIL_", remote: "_FOSSIL_" },
+};
 
 /**
  * Makes `dir` a `kind` working copy. With `token`, a file of it holds the
  * token as that kind keeps a remote's URL, and its path from `dir` is returned.
  */
 export function workingCopy(kind: Kind, dir: string, token?: string): string {
+  if (kind !== "hg" && kind !== "jj" && kind !== "svn") {
+    const { marker, remote } = LAYOUTS[kind];
+    if (marker.endsWith("/")) mkdirSync(join(dir, marker), { recursive: true });
+    else mkdirSync(dir, { recursive: true });
+    const path = token === undefined ? marker.replace(/\/$/, "") : remote;
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    if (!marker.endsWith("/") || token !== undefined) {
+      writeFileSync(
+        join(dir, path),
+        token === undefined ? "SQLite format 3\n" : `url = https://me:${token}@example.com/k\n`,
+      );
+    }
+    return path;
+  }
   if (kind === "hg") {
     mkdirSync(join(dir, ".hg"), { recursive: true });
     writeFileSync(join(dir, ".hg", "requires"), "store\n");

@@ -31,6 +31,10 @@ import { cli } from "./_output-link.js";
 // and from a tarball E `render -o ../../p/m/AGENTS.md` replaced your
 // `AGENTS.md`. Such a working copy is now a repository of its own, as a clone
 // with a `.git` is: out of E's reach, and the project root of its own folders.
+// Review rev50a F2 (medium): Sapling (`.sl`), Bazaar (`.bzr`), Pijul
+// (`.pijul`), Darcs (`_darcs`) and Fossil (`.fslckout`, `_FOSSIL_`) clones
+// were still E's folders (E's `AGENTS.md` imported the token in their remote
+// URL and their `.env`); they are now kinds of their own (KINDS).
 
 const DOTENV = "SECRET-MARKER-DOTENV";
 const MINE = "# my own rules MINE-MARKER\n";
@@ -59,7 +63,7 @@ const WORKSPACES = [
   ["an unpacked tarball", false],
 ] as const;
 
-describe("hostile-nested-vcs: your hg, jj or svn clone in a hostile workspace is a repository of its own", () => {
+describe("hostile-nested-vcs: your hg, jj, svn, sl, bzr, pijul, darcs or fossil clone in a hostile workspace is a repository of its own", () => {
   for (const kind of KINDS) {
     for (const [what, eIsRepository] of WORKSPACES) {
       it(`${kind} clone, E ${what}: E's folder link into it reads nothing (trusted and untrusted)`, async () => {

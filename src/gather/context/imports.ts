@@ -2,6 +2,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { realpath } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
 import { isWithin, toPosix } from "../../_paths.js";
+import { elementText, withElementNames } from "../../_prompt-text.js";
 import {
   type HeldWalk,
   linkOutRefusal,
@@ -81,6 +82,12 @@ export interface ImportScope {
   held?: HeldWalk;
   /** The render's trust in the project, taken by another repository's door (a kit's). Default: trusted. */
   trusted?: boolean;
+  /**
+   * A user file's imports: the elements your files on the way to this one
+   * open or close (`<team_policy>` around `@~/kit/base.md`), which a kit's
+   * text imported here may not write (rev48a L1). Set by {@link expandImports}.
+   */
+  ownNames?: ReadonlySet<string>;
 }
 
 /** The file whose text is being expanded. */
@@ -128,6 +135,10 @@ export async function expandImports(
       ...(first ? { line: first.line, column: first.column } : {}),
     });
     return { text, diagnostics };
+  }
+  // Your file's own elements: a kit's text imported below it may neither open nor close them.
+  if (!scope.reach && scope.held) {
+    scope = { ...scope, ownNames: withElementNames(scope.ownNames ?? new Set(), [text]) };
   }
   const pieces: string[] = [];
   let copied = 0;
@@ -278,6 +289,9 @@ async function importOne(
     text = withCutMarker(text, read.omitted, scope.maxBytes);
     state.cut?.push(real);
   }
+  // A kit's text (another repository's) inside your file: the repository's text, which writes
+  // none of your file's elements and leaves no fence or comment open over the rest of it.
+  if (within !== scope) text = elementText(text, scope.ownNames ?? new Set()).trimEnd();
   return { text, diagnostics: [...read.diagnostics, ...inner.diagnostics] };
 }
 

@@ -28,8 +28,10 @@ import {
   geminiContextNames,
   globMatcher,
   loadFolderRules,
+  MAX_GLOB_PATH_SEGMENTS,
   type Rule,
   ruleBase,
+  tooDeepForGlobs,
 } from "../rules/index.js";
 import {
   capTotal,
@@ -357,6 +359,8 @@ export async function loadContextForPathsSince(
     }
     const ruleDirs =
       nestedFormats.length > 0 ? [...chain.entries()].slice(1).filter(([, f]) => !f.holdsCwd) : [];
+    // A glob rule not matched because the path is too deep for globs: said once for the path.
+    let globsTooDeep = false;
     folders: for (const [i, { realDir, dir: writtenDir }] of ruleDirs) {
       // Each folder's rule folders are listed (a big tree may be linked from every one): at the deadline, no more.
       if (!(await inTime())) break;
@@ -371,6 +375,7 @@ export async function loadContextForPathsSince(
         const key = ruleKey(rule.path);
         if (delivered.has(key)) continue;
         const rel = toPosix(relative(realDir, target.real));
+        if (rule.activation === "glob" && tooDeepForGlobs(rel)) globsTooDeep = true;
         if (rule.activation === "glob" && !globMatcher(rule.globs)(rel)) continue;
         if (rule.activation === "manual") continue;
         delivered.add(key);
@@ -391,6 +396,7 @@ export async function loadContextForPathsSince(
       const key = ruleKey(rule.rule.path);
       if (delivered.has(key)) continue;
       const rel = toPosix(relative(rule.realBase, target.real));
+      if (tooDeepForGlobs(rel)) globsTooDeep = true;
       if (!rule.matches(rel)) continue;
       delivered.add(key);
       keysOf[found.length] = [key];
@@ -400,6 +406,14 @@ export async function loadContextForPathsSince(
         content: escapeWrapperTags(rule.rule.content, wrappers),
         kind: "rule",
         name: oneLine(rule.rule.name),
+      });
+    }
+    if (globsTooDeep) {
+      diagnostics.push({
+        level: "warning",
+        code: "touch-glob-too-deep",
+        message: `glob rules were not matched against this path: its path from a glob rule's folder has more than ${MAX_GLOB_PATH_SEGMENTS} names, deeper than globs are tested`,
+        path: oneLine(toPosix(target.real)),
       });
     }
   }

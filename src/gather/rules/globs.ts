@@ -97,7 +97,7 @@ export function globMatcher(globs: readonly string[]): (rel: string) => boolean 
   }
   return (rel) => {
     if (rel === "" || rel === ".." || rel.startsWith("../") || rel.startsWith("/")) return false;
-    if (tooDeep(rel)) return false;
+    if (tooDeepForGlobs(rel)) return false;
     try {
       return ig.ignores(rel);
     } catch {
@@ -107,8 +107,11 @@ export function globMatcher(globs: readonly string[]): (rel: string) => boolean 
   };
 }
 
-/** Whether `rel` has more than {@link MAX_GLOB_PATH_SEGMENTS} segments. */
-function tooDeep(rel: string): boolean {
+/**
+ * Whether `rel` has more than {@link MAX_GLOB_PATH_SEGMENTS} segments: no glob
+ * matches it, and a caller says so (`touch-glob-too-deep`), never silently.
+ */
+export function tooDeepForGlobs(rel: string): boolean {
   let slashes = 0;
   for (let i = rel.indexOf("/"); i !== -1; i = rel.indexOf("/", i + 1)) {
     if (++slashes >= MAX_GLOB_PATH_SEGMENTS) return true;

@@ -10,7 +10,12 @@ export {
   RULE_SOURCE_NAMES,
 } from "./formats.js";
 export { geminiContextNames } from "./gemini-settings.js";
-export { globMatcher, globSuffixes } from "./globs.js";
+export {
+  globMatcher,
+  globSuffixes,
+  MAX_GLOB_PATH_SEGMENTS,
+  tooDeepForGlobs,
+} from "./globs.js";
 export {
   checkRuleSources,
   DEFAULT_MAX_RULES_TOTAL_BYTES,
