@@ -1,4 +1,5 @@
 import { join, posix, resolve } from "node:path";
+import { pushAll } from "../../_arrays.js";
 import { normalizeText } from "../../_frontmatter.js";
 import { lstat } from "../../_io.js";
 import { nextTurn } from "../../_pace.js";
@@ -251,9 +252,12 @@ export async function traceRules(
         });
         continue;
       }
-      parseDiagnostics.push(...text.diagnostics.map((d) => ({ ...d, path: base.path })));
+      pushAll(
+        parseDiagnostics,
+        text.diagnostics.map((d) => ({ ...d, path: base.path })),
+      );
       const one = toRule(p.read.candidate, p.read.format, base.layer, text.text, base.path);
-      parseDiagnostics.push(...one.diagnostics);
+      pushAll(parseDiagnostics, one.diagnostics);
       let content = one.rule.content;
       if (text.omitted > 0) content = withCutMarker(content, text.omitted, maxBytes);
       const rule = { ...one.rule, content };
@@ -331,7 +335,7 @@ export async function traceRules(
         groups[i] = [await findIn(format, home, undefined, undefined)];
     }),
   );
-  diagnostics.push(...refused.flat());
+  pushAll(diagnostics, refused.flat());
   await readLayer(
     formats.flatMap((f, i) => (layerOf(f) === "user" ? (groups[i] ?? []).flat() : [])),
     undefined,
@@ -356,7 +360,7 @@ export async function traceRules(
     diagnostics.push(chainCutDiagnostic(cwd, projectRoot, cut.skipped, "rule files"));
   }
   const gemini = sources.has("gemini") ? await geminiContextNames(cwd, reach) : { diagnostics: [] };
-  diagnostics.push(...gemini.diagnostics);
+  pushAll(diagnostics, gemini.diagnostics);
   // A name the settings set is the repository's word, trusted or not: never a file git ignores
   // (your .env, a credentials.json your global excludes name), as on touch (context-ignored).
   const ignored = privatePaths(reach.realRoot, { hidden: false, home, signal: options.signal });
@@ -368,7 +372,7 @@ export async function traceRules(
     !trusted &&
     RULE_FORMATS.some((f) => formatWanted(f, sources) && f.scope === "project-layer")
   ) {
-    diagnostics.push(...(await untrustedLayerRules(layerDir)));
+    pushAll(diagnostics, await untrustedLayerRules(layerDir));
   }
   // Every known location of every project folder at once; the order is restored after.
   // Project files may not reach outside the project, trusted or not: a rule
@@ -388,7 +392,7 @@ export async function traceRules(
     formats.flatMap((f, i) => (layerOf(f) === "project" ? (groups[i] ?? []).flat() : [])),
     reach,
   );
-  diagnostics.push(...parseDiagnostics);
+  pushAll(diagnostics, parseDiagnostics);
 
   // Each file's account and rule at its place in prompt order.
   const inOrder = groups.flat(2).map((e) => done.get(e));
