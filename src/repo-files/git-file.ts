@@ -64,7 +64,7 @@ export async function readPathFile(
   }
   const prefix = options.prefix ?? "";
   // readCappedText has turned CRLF into LF and dropped a BOM.
-  const text = read.text.replace(/\n+$/, "");
+  const text = withoutEndBreaks(read.text, "\n");
   if (!text.startsWith(prefix)) {
     return { ok: false, problem: `it does not start with "${prefix.trim()}"` };
   }
@@ -119,7 +119,7 @@ export function gitDirNamedSync(dotGit: string, dir: string): string | undefined
   }
   if (!entry?.isFile()) return undefined;
   const read = readTextFileSync(dotGit, MAX_GITFILE_BYTES);
-  const text = read.ok ? read.text.replace(/[\r\n]+$/, "") : "";
+  const text = read.ok ? withoutEndBreaks(read.text, "\r\n") : "";
   const path = text.slice(GITDIR.length);
   if (!text.startsWith(GITDIR) || path === "" || path.includes("\n")) return undefined;
   // As git does, a relative path is relative to the folder holding `.git`.
@@ -137,7 +137,7 @@ export function pathLineSync(file: string): string | undefined {
   if (!statOrUndefinedSync(file, false)?.isFile()) return undefined;
   const read = readTextFileSync(file, MAX_GITFILE_BYTES);
   if (!read.ok) return undefined;
-  const line = read.text.replace(/[\r\n]+$/, "");
+  const line = withoutEndBreaks(read.text, "\r\n");
   return line === "" || line.includes("\n") ? undefined : line;
 }
 
@@ -355,4 +355,15 @@ async function validHead(head: string): Promise<boolean> {
 
 function hasGitParts(kind: (name: string) => StatKind | undefined): boolean {
   return kind("commondir") === "file" || (kind("objects") === "dir" && kind("refs") === "dir");
+}
+
+/**
+ * `text` without the line breaks (characters of `breaks`) at its end, found from the end: a
+ * trim such as `/\n+$/` tries every run of breaks from each of its starts, and a `.git` file
+ * of 16 KiB of breaks and one letter cost 0.15-0.25 s of CPU per check (rev50b F4).
+ */
+export function withoutEndBreaks(text: string, breaks: string): string {
+  let end = text.length;
+  while (end > 0 && breaks.includes(text.charAt(end - 1))) end--;
+  return text.slice(0, end);
 }
