@@ -12,6 +12,7 @@ import {
   statOrUndefinedSync,
 } from "../_io.js";
 import { realpathSyncLinear } from "../_realpath.js";
+import { trimRuns } from "../_text.js";
 import { readCappedText } from "./capped-read.js";
 import { readFileNoFollow } from "./no-follow.js";
 
@@ -64,7 +65,7 @@ export async function readPathFile(
   }
   const prefix = options.prefix ?? "";
   // readCappedText has turned CRLF into LF and dropped a BOM.
-  const text = withoutEndBreaks(read.text, "\n");
+  const text = trimRuns(read.text, "\n", "end");
   if (!text.startsWith(prefix)) {
     return { ok: false, problem: `it does not start with "${prefix.trim()}"` };
   }
@@ -119,7 +120,7 @@ export function gitDirNamedSync(dotGit: string, dir: string): string | undefined
   }
   if (!entry?.isFile()) return undefined;
   const read = readTextFileSync(dotGit, MAX_GITFILE_BYTES);
-  const text = read.ok ? withoutEndBreaks(read.text, "\r\n") : "";
+  const text = read.ok ? trimRuns(read.text, "\r\n", "end") : "";
   const path = text.slice(GITDIR.length);
   if (!text.startsWith(GITDIR) || path === "" || path.includes("\n")) return undefined;
   // As git does, a relative path is relative to the folder holding `.git`.
@@ -137,7 +138,7 @@ export function pathLineSync(file: string): string | undefined {
   if (!statOrUndefinedSync(file, false)?.isFile()) return undefined;
   const read = readTextFileSync(file, MAX_GITFILE_BYTES);
   if (!read.ok) return undefined;
-  const line = withoutEndBreaks(read.text, "\r\n");
+  const line = trimRuns(read.text, "\r\n", "end");
   return line === "" || line.includes("\n") ? undefined : line;
 }
 
@@ -355,15 +356,4 @@ async function validHead(head: string): Promise<boolean> {
 
 function hasGitParts(kind: (name: string) => StatKind | undefined): boolean {
   return kind("commondir") === "file" || (kind("objects") === "dir" && kind("refs") === "dir");
-}
-
-/**
- * `text` without the line breaks (characters of `breaks`) at its end, found from the end: a
- * trim such as `/\n+$/` tries every run of breaks from each of its starts, and a `.git` file
- * of 16 KiB of breaks and one letter cost 0.15-0.25 s of CPU per check (rev50b F4).
- */
-export function withoutEndBreaks(text: string, breaks: string): string {
-  let end = text.length;
-  while (end > 0 && breaks.includes(text.charAt(end - 1))) end--;
-  return text.slice(0, end);
 }
