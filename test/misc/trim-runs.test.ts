@@ -10,17 +10,15 @@ import { cpuMs } from "../_cpu.js";
 
 describe("trimRuns", () => {
   it("takes the run off the end, or both ends, and nothing else", () => {
-    expect(
-      [
-        trimRuns("a\n\n", "\n", "end"),
-        trimRuns("\na\n", "\n", "end"),
-        trimRuns("\n\na\nb\n", "\n", "both"),
-        trimRuns("a\r\n\r\n", "\r\n", "end"),
-        trimRuns("\n\n", "\n", "both"),
-        trimRuns("", "/", "end"),
-        trimRuns("src///", "/", "end"),
-      ],
-    ).toEqual(["a", "\na", "a\nb", "a", "", "", "src"]);
+    expect([
+      trimRuns("a\n\n", "\n", "end"),
+      trimRuns("\na\n", "\n", "end"),
+      trimRuns("\n\na\nb\n", "\n", "both"),
+      trimRuns("a\r\n\r\n", "\r\n", "end"),
+      trimRuns("\n\n", "\n", "both"),
+      trimRuns("", "/", "end"),
+      trimRuns("src///", "/", "end"),
+    ]).toEqual(["a", "\na", "a\nb", "a", "", "", "src"]);
   });
 
   it("is linear on 1 MiB of a run that does not end the text", () => {
