@@ -185,3 +185,16 @@ export function wellFormed(text: string): string {
   LONE_SURROGATE.lastIndex = 0;
   return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, "\ufffd") : text;
 }
+
+/**
+ * `text` without the characters of `chars` at its end (and start, with "both"), found one step a
+ * character: a trim such as `/\n+$/` tries a run from each of its starts, and 16 KiB of line
+ * breaks in a `.git` file cost 0.15-0.25 s of CPU per check (rev50b F4).
+ */
+export function trimRuns(text: string, chars: string, ends: "end" | "both"): string {
+  let start = 0;
+  let end = text.length;
+  if (ends === "both") while (start < end && chars.includes(text.charAt(start))) start++;
+  while (end > start && chars.includes(text.charAt(end - 1))) end--;
+  return text.slice(start, end);
+}

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
+import { maxOf } from "./_arrays.js";
 
 /**
  * What a YAML text from a repository may hold: frontmatter, `sysprompt.yaml`,
@@ -44,7 +45,7 @@ export const YAML_TEXT_CAPS = {
 } as const;
 
 /** The cap of a text whose reader names none: the table's largest. */
-const DEFAULT_MAX_CHARS = Math.max(...Object.values(YAML_TEXT_CAPS));
+const DEFAULT_MAX_CHARS = maxOf(Object.values(YAML_TEXT_CAPS));
 
 let yamlModule: typeof Yaml | undefined;
 

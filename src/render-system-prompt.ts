@@ -1,3 +1,4 @@
+import { pushAll } from "./_arrays.js";
 import { monotonicMs } from "./_pace.js";
 import {
   escapeWrapperTags,
@@ -252,14 +253,14 @@ export async function preparePrompt(
 
   // 3. Diagnostics: resolving's, the late steps' (one warning), then each step's in table order.
   const diagnostics = [...resolved.diagnostics, ...lateStepsWarning(timings, opts.deadlineMs)];
-  for (const outcome of Object.values(outcomes)) diagnostics.push(...outcome.diagnostics);
+  for (const outcome of Object.values(outcomes)) pushAll(diagnostics, outcome.diagnostics);
 
   // 4. The data the templates see, and the templates.
   const { builtin, context, tree, "rule-files": ruleFiles } = outcomes;
   const layers = [builtin.value.layer, outcomes.user.value, outcomes.project.value];
   const names = promptWrappers(layers, resolved, context.value.files, ruleFiles.value.rules);
   const { wrappers } = names;
-  diagnostics.push(...names.diagnostics);
+  pushAll(diagnostics, names.diagnostics);
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt, wrappers), layers);
   const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, resolved, names);
   const assembled = assemblePromptData({
@@ -280,7 +281,7 @@ export async function preparePrompt(
     git: outcomes.git.value.git,
     agentLoads: preset.agentLoadsNames,
   });
-  diagnostics.push(...assembled.diagnostics, ...replacedByProject(layers, opts));
+  pushAll(diagnostics, assembled.diagnostics, replacedByProject(layers, opts));
   return {
     templates: sectionTemplates(layers, options.model, preset.report.agentSends),
     ...partialsOf(layers),

@@ -1,4 +1,5 @@
 import { dirname, join } from "node:path";
+import { pushAll } from "../_arrays.js";
 import { checkpoint } from "../_pace.js";
 import { homeFolder } from "../_paths.js";
 import { nearMatches } from "../_suggest.js";
@@ -118,7 +119,7 @@ export async function loadPreset(
   for (const { layer, path, read } of reads) {
     if (!read.ok) {
       if (read.reason !== "missing") {
-        diagnostics.push(...read.diagnostics);
+        pushAll(diagnostics, read.diagnostics);
         sources.push({ layer, path });
       }
       continue;
@@ -136,7 +137,7 @@ export async function loadPreset(
       continue;
     }
     const parsed = parsePreset(read.text, path);
-    diagnostics.push(...parsed.diagnostics);
+    pushAll(diagnostics, parsed.diagnostics);
     if (layer === "project" && parsed.fields.export !== undefined) {
       // The setting line is printed for the user to paste into a shell or an
       // agent's config: a repository choosing it could hand them a command.

@@ -1,3 +1,4 @@
+import { maxOf, pushAll } from "../_arrays.js";
 import type { TreeLine } from "../gather/tree/index.js";
 
 /**
@@ -81,19 +82,19 @@ export function renderTree(model: TreeModel, extraMarkers: readonly string[] = [
     }
   };
   walk(model.root);
-  out.push(...model.markers, ...extraMarkers);
+  pushAll(out, model.markers, extraMarkers);
   return out.join("\n");
 }
 
 /** The most entries (not `… K more` lines) any folder shows. */
 export function widestFolder(node: TreeNode): number {
   const own = node.children.filter((c) => c.more === undefined).length;
-  return Math.max(own, ...node.children.map(widestFolder));
+  return maxOf(node.children.map(widestFolder), own);
 }
 
 /** The depth of the deepest line. */
 export function deepestLevel(node: TreeNode): number {
-  return Math.max(node.depth, ...node.children.map(deepestLevel));
+  return maxOf(node.children.map(deepestLevel), node.depth);
 }
 
 /**

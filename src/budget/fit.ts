@@ -1,3 +1,4 @@
+import { pushAll } from "../_arrays.js";
 import { type Engine, PromptCompiles, PromptWork } from "../engine/index.js";
 import { MAX_PROMPT_CALLS, MAX_PROMPT_CHARS } from "../engine/limits.js";
 import type { TreeLine } from "../gather/tree/index.js";
@@ -467,9 +468,10 @@ export function renderWithinBudget(
       for (const [name, state] of kept.states) states.set(name, state);
       cutShort = kept.cutShort;
       // The fitted prompt's render left them out unasked; the first render's reason stands.
-      diagnostics.push(
-        ...first.diagnostics.filter((d) => d.code === "prompt-too-large"),
-        leftOutDiagnostic(leftOut, max, back),
+      pushAll(
+        diagnostics,
+        first.diagnostics.filter((d) => d.code === "prompt-too-large"),
+        [leftOutDiagnostic(leftOut, max, back)],
       );
     }
   }

@@ -1,3 +1,4 @@
+import { maxOf } from "../_arrays.js";
 import { closeOpenBlocksOnOwnLine } from "../_fence.js";
 import type { AlwaysRule, ContextFile, OnDemandRule, PromptData, SkillEntry } from "../data.js";
 import type { TreeLine } from "../gather/tree/index.js";
@@ -195,8 +196,16 @@ function treesDetail(
   return `the workspace trees ${many} (${trees.filter(over).length} of ${trees.length} trees cut)`;
 }
 
-const widest = (s: ShrinkState) => Math.max(0, ...allTrees(s).map((t) => widestFolder(t.root)));
-const deepest = (s: ShrinkState) => Math.max(0, ...allTrees(s).map((t) => deepestLevel(t.root)));
+const widest = (s: ShrinkState) =>
+  maxOf(
+    allTrees(s).map((t) => widestFolder(t.root)),
+    0,
+  );
+const deepest = (s: ShrinkState) =>
+  maxOf(
+    allTrees(s).map((t) => deepestLevel(t.root)),
+    0,
+  );
 
 const treeLines: ShrinkStep = {
   levels: (s) => Math.max(0, widest(s) - 1),

@@ -1,4 +1,5 @@
 import type Handlebars from "handlebars";
+import { pushAll } from "../_arrays.js";
 import type { RenderBudget } from "./_budget.js";
 import { walkSyntax } from "./_syntax.js";
 
@@ -119,7 +120,7 @@ export function precompileWeighed(
       const key = String(child.index);
       weights[key] = Math.max(weights[key] ?? 0, child.weight ?? 0);
     }
-    stack.push(...child.children);
+    pushAll(stack, child.children);
   }
   return `${text.slice(0, -1)},${JSON.stringify(WEIGHTS_KEY)}:${JSON.stringify(weights)}}`;
 }

@@ -1,3 +1,4 @@
+import { pushAll } from "../_arrays.js";
 import { paragraphSpans } from "./_markdown.js";
 
 /**
@@ -184,11 +185,11 @@ function rebuild(
     const owners = stated.slice(i, j);
     const marker = paragraphMarker(j - i, labels(sources, owners));
     // A marker longer than what it replaces saves nothing: the run stays.
-    if (Buffer.byteLength(marker) >= Buffer.byteLength(run.join("\n\n"))) parts.push(...run);
+    if (Buffer.byteLength(marker) >= Buffer.byteLength(run.join("\n\n"))) pushAll(parts, run);
     else {
       parts.push(marker);
       left += j - i;
-      statedIn.push(...owners);
+      pushAll(statedIn, owners);
     }
     i = j;
   }

@@ -24,7 +24,7 @@ export interface GatherStep<T> {
   /** Used, with no diagnostic of its own, when the step is skipped, or late or failed and has no `partial`. */
   fallback: T;
   /**
-   * Called once when the step is late: what it has so far (the environment
+   * Called once when the step is late or fails: what it has so far (the environment
    * without its GPU line, the context files read before the deadline).
    * Default: `fallback`. It must not throw; if it does, `fallback` is used.
    */
@@ -116,7 +116,7 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Runs one step under the shared deadline (an absolute time on `clock`). A late
- * step gives its partial value or fallback now; its promise keeps running in
+ * or failed step gives its partial value or fallback now; its promise keeps running in
  * the background (and, with a `cacheKey`, serves the next render). A late step
  * adds no diagnostic of its own: {@link lateStepsWarning} names all late steps
  * of a render in one. Misuse errors ({@link SyspromptError}) are rethrown: they
@@ -174,10 +174,13 @@ export async function runStep<T>(
       return { ...partialValue(step), timing: timing("timeout") };
     }
     if (joined && key !== undefined) lateWork.delete(key);
+    // A failed step keeps what it had read, as a late one does: your own part, read first.
+    const partial = partialValue(step);
     return {
-      value: step.fallback,
+      value: partial.value,
       timing: timing("failed"),
       diagnostics: [
+        ...partial.diagnostics,
         {
           level: "error",
           code: "step-failed",

@@ -165,9 +165,17 @@ function parsed(text: string): Read {
 
 /**
  * What Gemini CLI expands in a settings string before it reads it
- * (resolveEnvVarsInString: `$NAME`, `${NAME}`, `${NAME:-default}`).
+ * (resolveEnvVarsInString: `$NAME`, `${NAME}`, `${NAME:-default}`). Any `${` counts, closed
+ * or not: "cannot be judged" is the safe answer, and `\{[^}]+\}` scanned to the end of the text
+ * from every unclosed `${` (1 MiB of them held the hook for minutes; rev50b F3).
  */
-const ENV_REFERENCE = /\$(?:\w|\{[^}]+\})/;
+const ENV_REFERENCE = /\$[\w{]/;
+
+/**
+ * The longest threshold string judged: a number is a few characters, and a longer string
+ * (white space around one, say) is "cannot be judged" without being read.
+ */
+const MAX_THRESHOLD_CHARS = 64;
 
 /** Whether a value holds a string Gemini CLI would expand with its environment. */
 function namesEnv(value: unknown, depth = 0): boolean {
@@ -186,6 +194,8 @@ function thresholdIn(settings: unknown): number | string | undefined {
     ?.truncateToolOutputThreshold;
   // Gemini CLI's Config takes the default for a value that is not set, or null.
   if (value === undefined || value === null) return undefined;
+  if (typeof value === "string" && value.length > MAX_THRESHOLD_CHARS)
+    return `is a string of more than ${MAX_THRESHOLD_CHARS} characters, not a number`;
   if (namesEnv(value))
     return "names an environment variable, which Gemini CLI expands with its own";
   let threshold: number;

@@ -1,5 +1,7 @@
 /** The paths one tool call touched, resolved: on the hook's quick path (no loading). */
+
 import { resolve } from "node:path";
+import { pushAll } from "../_arrays.js";
 import { expandHome } from "../_paths.js";
 import { patchPaths } from "../touch/patch-paths.js";
 import { shellPaths } from "../touch/shell-paths.js";
@@ -20,8 +22,12 @@ export async function touchedPaths(
   const out = named.files.map((p) => at(p));
   if (named.shell) {
     const dir = named.shell.workdir === undefined ? cwd : at(named.shell.workdir);
-    out.push(...(await shellPaths(named.shell.command, dir, home, { relative: true })));
+    pushAll(out, await shellPaths(named.shell.command, dir, home, { relative: true }));
   }
-  if (named.patch !== undefined) out.push(...patchPaths(named.patch).map((p) => at(p)));
+  if (named.patch !== undefined)
+    pushAll(
+      out,
+      patchPaths(named.patch).map((p) => at(p)),
+    );
   return [...new Set(out)];
 }

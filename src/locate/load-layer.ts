@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { pushAll } from "../_arrays.js";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { kindOfPath } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
@@ -104,7 +105,7 @@ export async function loadLayer(
     ...(rules?.diagnostics ?? []),
     ...(generalRules?.diagnostics ?? []),
   ];
-  diagnostics.push(...hints);
+  pushAll(diagnostics, hints);
   const systemPrompt: CustomPrompt | null =
     system?.text !== undefined
       ? { text: system.text, template: false, source: { layer, path: join(dir, "SYSTEM.md") } }
@@ -183,12 +184,12 @@ async function loadPartials(
   if (cut) diagnostics.push(cut);
   for (const [i, read] of reads.entries()) {
     const name = names[i]?.slice(0, -".md".length);
-    diagnostics.push(...read.diagnostics);
+    pushAll(diagnostics, read.diagnostics);
     if (!read.ok || !name) continue;
     // A partial's frontmatter is parsed too: the signal is heard between two, as for sections.
     if (signal) await checkpoint(signal);
     const doc = parseFrontmatter(read.text, join(dir, `${name}.md`));
-    diagnostics.push(...doc.diagnostics);
+    pushAll(diagnostics, doc.diagnostics);
     partials[name] = doc.body;
   }
   return { partials, diagnostics };

@@ -1,5 +1,6 @@
 import type { Dirent } from "node:fs";
 import { isAbsolute, join } from "node:path";
+import { pushAll } from "../_arrays.js";
 import { kindOfPath, kindOfPathSync, type PathKind } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
 import { expandHome } from "../_paths.js";
@@ -205,7 +206,7 @@ async function filesOfRoot(root: TemplateRoot, diagnostics: Diagnostic[]): Promi
   const action = actionForRoot(root, await kindOfPath(root.path));
   if (action === "read") return [root.path];
   if (action !== "list") {
-    diagnostics.push(...action);
+    pushAll(diagnostics, action);
     return [];
   }
   const listing = await readListing(root.path, MAX_PROMPT_FOLDER_ENTRIES, undefined);
@@ -234,7 +235,7 @@ function filesOfRootSync(root: TemplateRoot, diagnostics: Diagnostic[]): string[
   const action = actionForRoot(root, kindOfPathSync(root.path));
   if (action === "read") return [root.path];
   if (action !== "list") {
-    diagnostics.push(...action);
+    pushAll(diagnostics, action);
     return [];
   }
   const listing = readListingSync(root.path, MAX_PROMPT_FOLDER_ENTRIES);
@@ -304,10 +305,10 @@ function collectTemplate(
   loaded: PromptTemplate[],
   diagnostics: Diagnostic[],
 ): void {
-  diagnostics.push(...read.diagnostics);
+  pushAll(diagnostics, read.diagnostics);
   if (!read.ok) return;
   const parsed = parsePromptTemplate(read.text, path, root.source);
-  diagnostics.push(...parsed.diagnostics);
+  pushAll(diagnostics, parsed.diagnostics);
   if (parsed.template) loaded.push(parsed.template);
 }
 

@@ -12,6 +12,7 @@ import {
   statOrUndefinedSync,
 } from "../_io.js";
 import { realpathSyncLinear } from "../_realpath.js";
+import { trimRuns } from "../_text.js";
 import { readCappedText } from "./capped-read.js";
 import { readFileNoFollow } from "./no-follow.js";
 
@@ -64,7 +65,7 @@ export async function readPathFile(
   }
   const prefix = options.prefix ?? "";
   // readCappedText has turned CRLF into LF and dropped a BOM.
-  const text = read.text.replace(/\n+$/, "");
+  const text = trimRuns(read.text, "\n", "end");
   if (!text.startsWith(prefix)) {
     return { ok: false, problem: `it does not start with "${prefix.trim()}"` };
   }
@@ -119,7 +120,7 @@ export function gitDirNamedSync(dotGit: string, dir: string): string | undefined
   }
   if (!entry?.isFile()) return undefined;
   const read = readTextFileSync(dotGit, MAX_GITFILE_BYTES);
-  const text = read.ok ? read.text.replace(/[\r\n]+$/, "") : "";
+  const text = read.ok ? trimRuns(read.text, "\r\n", "end") : "";
   const path = text.slice(GITDIR.length);
   if (!text.startsWith(GITDIR) || path === "" || path.includes("\n")) return undefined;
   // As git does, a relative path is relative to the folder holding `.git`.
@@ -137,7 +138,7 @@ export function pathLineSync(file: string): string | undefined {
   if (!statOrUndefinedSync(file, false)?.isFile()) return undefined;
   const read = readTextFileSync(file, MAX_GITFILE_BYTES);
   if (!read.ok) return undefined;
-  const line = read.text.replace(/[\r\n]+$/, "");
+  const line = trimRuns(read.text, "\r\n", "end");
   return line === "" || line.includes("\n") ? undefined : line;
 }
 

@@ -79,7 +79,10 @@ export interface WalkOptions<S> {
    * spent, ends the walk ("total").
    */
   total?: { left: number } | undefined;
-  /** Most folders listed (links: by real path); past it each folder met is {@link onFolderLimit}. */
+  /**
+   * Most folders listed (links: by real path), a folder that cannot be listed counted too; past
+   * it each folder met is {@link onFolderLimit}.
+   */
   maxFolders?: number;
   /** Deepest folder entered (the root is 0); a deeper one is {@link onTooDeep}. */
   maxDepth?: number;
@@ -168,6 +171,8 @@ class Walk<S> {
       try {
         real = await realpath(path);
       } catch (error) {
+        // Counted as listed: 133,000 folders that cannot be read are a walk's work too (rev50b F8).
+        this.listed++;
         await o.onUnreadable?.(path, rel, error as NodeJS.ErrnoException);
         return;
       }
@@ -196,6 +201,7 @@ class Walk<S> {
     const cap = Math.min(max, o.total?.left ?? max);
     const listing = await readListing(path, cap, o.signal);
     if ("error" in listing) {
+      this.listed++;
       await o.onUnreadable?.(path, rel, listing.error);
       return;
     }

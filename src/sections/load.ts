@@ -1,4 +1,5 @@
 import { basename, join } from "node:path";
+import { pushAll } from "../_arrays.js";
 import { isEditorTemp } from "../_editor-temp.js";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { checkpoint } from "../_pace.js";
@@ -100,12 +101,12 @@ export async function loadSectionsFromDir(
     if (problem) diagnostics.push(problem);
     const { text, path } = read.get(file) ?? {};
     if (!text || path === undefined) continue;
-    diagnostics.push(...text.diagnostics);
+    pushAll(diagnostics, text.diagnostics);
     if (!text.ok) continue;
     if (signal) await checkpoint(signal);
     const parsed = parseSectionFile(file.slice(0, -".md".length), text.text, path, layer);
     if (parsed.section) sections.push(parsed.section);
-    diagnostics.push(...parsed.diagnostics);
+    pushAll(diagnostics, parsed.diagnostics);
   }
   if (cut) diagnostics.push(cut);
   return { sections, diagnostics };

@@ -1,5 +1,6 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
+import { pushAll } from "../_arrays.js";
 import { kindOfPath, type PathKind, realpathOrSelf, undecodableName } from "../_fs.js";
 import {
   addGitignore,
@@ -57,6 +58,9 @@ export interface SkillWalkOptions {
   reach?: Reach | undefined;
 }
 
+/** Unreadable folders of one skills root named one by one; the rest are counted in one line. */
+export const MAX_UNREADABLE_NAMED = 10;
+
 /**
  * Lists the skill files under one skills root. A folder holding `SKILL.md` is
  * one skill and the walk stops there; otherwise it recurses, skipping
@@ -78,6 +82,7 @@ export async function walkSkillsRoot(
   const diagnostics: Diagnostic[] = [];
   const budget = newPatternBudget();
   let limitHit = false;
+  let unreadable = 0;
   const reach = options.reach;
   const out: string[] = [];
 
@@ -109,6 +114,8 @@ export async function walkSkillsRoot(
       limitHit = true;
     },
     onUnreadable: async (dir, _rel, error) => {
+      unreadable++;
+      if (unreadable > MAX_UNREADABLE_NAMED) return;
       const missing = error.code === "ENOENT";
       diagnostics.push(
         (missing ? await undecodableName(dir, "folder") : undefined) ?? {
@@ -121,7 +128,7 @@ export async function walkSkillsRoot(
     },
     visit: (folder) => skillFolder(folder, options.reach, budget, candidates, diagnostics),
   });
-  diagnostics.push(...ignoreCutDiagnostics(budget.cuts));
+  pushAll(diagnostics, ignoreCutDiagnostics(budget.cuts));
   const [first] = out;
   if (first !== undefined && reach !== undefined) {
     const refusal = placeRefusal(first, await realpathOrSelf(first), reach, false);
@@ -132,6 +139,14 @@ export async function walkSkillsRoot(
       code: "skills-link-outside",
       message: `not searched for skills: ${refusal?.message ?? "it leads out of the project"}${more}`,
       path: first,
+    });
+  }
+  if (unreadable > MAX_UNREADABLE_NAMED) {
+    diagnostics.push({
+      level: "warning",
+      code: "skills-dir-unreadable",
+      message: `${unreadable - MAX_UNREADABLE_NAMED} more folders of this skills root cannot be read (a name not valid UTF-8, no permission) and are not searched for skills`,
+      path: root,
     });
   }
   if (limitHit) {
@@ -180,7 +195,7 @@ async function* skillFolder(
   if (gitignore && (await kindOf(gitignore)) === "file") {
     const path = join(dir, ".gitignore");
     const read = await readRepoText(path, { reach });
-    diagnostics.push(...read.diagnostics);
+    pushAll(diagnostics, read.diagnostics);
     if (read.ok) {
       rules = addGitignore(rules, read.text, rel, budget, path);
     }

@@ -1,4 +1,5 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { pushAll } from "../_arrays.js";
 import { kindOfPath, realpathOrSelf } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
 import { childPath, expandHome, isBelowCeiling } from "../_paths.js";
@@ -220,7 +221,7 @@ export async function loadSkills(
       });
     } else if (kind === "dir") {
       const walked = await walkSkillsRoot(at, { ...walkOptions, reach });
-      said.push(...walked.diagnostics);
+      pushAll(said, walked.diagnostics);
       for (const candidate of walked.candidates) found.push({ candidate, source, reach });
     } else if (kind === "file" && path.endsWith(".md")) {
       // Named on purpose, so validated like a SKILL.md even without a description.
@@ -295,8 +296,8 @@ export async function loadSkills(
   await options.beforeProject?.();
   for (const [i, one] of namedPaths.entries()) {
     const read = namedRead[i] ?? (await readNamed(one));
-    diagnostics.push(...read.diagnostics);
-    candidates.push(...read.candidates);
+    pushAll(diagnostics, read.diagnostics);
+    pushAll(candidates, read.candidates);
   }
 
   if (options.includeDefaults ?? true) {
@@ -306,7 +307,7 @@ export async function loadSkills(
       options.projectDir ?? ".pi",
       ceilingOf(options),
     );
-    diagnostics.push(...cut);
+    pushAll(diagnostics, cut);
     const seenRoots = new Set<string>();
     for (const root of roots) {
       // Two roots a folder from cwd up to the git root: a cwd a thousand folders deep is thousands of look-ups.
@@ -314,8 +315,8 @@ export async function loadSkills(
       if (seenRoots.has(root.path)) continue;
       seenRoots.add(root.path);
       const found = userWalked.get(root.path) ?? (await walkRoot(root));
-      diagnostics.push(...found.diagnostics);
-      candidates.push(...found.candidates);
+      pushAll(diagnostics, found.diagnostics);
+      pushAll(candidates, found.candidates);
     }
   }
 
@@ -387,7 +388,7 @@ async function loadCandidates(
     parsed?.set(key, loaded);
     // Refused for the project, the same file may still be the user's through a root of theirs.
     if (!loaded.diagnostics.some((d) => REFUSAL_CODES.has(d.code))) seenFiles.add(real);
-    diagnostics.push(...loaded.diagnostics);
+    pushAll(diagnostics, loaded.diagnostics);
     const skill = loaded.skill;
     if (!skill) continue;
     const winner = byName.get(skill.name);
@@ -455,7 +456,7 @@ async function defaultRoots(
     // Claude Code's folder: a repository set up for it keeps its skills there.
     roots.push({ path: childPath(dir, ".claude/skills"), source: "project" });
   }
-  roots.push(...userRoots);
+  pushAll(roots, userRoots);
   return { roots, cut };
 }
 

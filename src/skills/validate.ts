@@ -1,4 +1,5 @@
 import { basename, dirname } from "node:path";
+import { pushAll } from "../_arrays.js";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { type KnownKeys, unknownKeyDiagnostics } from "../_frontmatter-keys.js";
 import type { Diagnostic } from "../types.js";
@@ -57,8 +58,9 @@ export function parseSkill(text: string, filePath: string, source: SkillSource):
     const line = keyLines.get(key);
     return line === undefined ? { path: filePath } : { path: filePath, line, column: 1 };
   };
-  diagnostics.push(
-    ...unknownKeyDiagnostics(data, SKILL_KEYS, {
+  pushAll(
+    diagnostics,
+    unknownKeyDiagnostics(data, SKILL_KEYS, {
       code: "skill-key-unknown",
       path: filePath,
       keyLines,

@@ -159,6 +159,34 @@ describe("runStep", () => {
     ]);
   });
 
+  it("a step that rejects keeps its partial (what it had read, yours first) with the error (rev50b F8)", async () => {
+    const said = { level: "info" as const, code: "x", message: "read yours", path: "/home/u/s" };
+    const outcome = await runStep(
+      {
+        name: "skills",
+        run: async () => {
+          throw new RangeError("Maximum call stack size exceeded");
+        },
+        fallback: ["nothing"],
+        partial: () => ({ value: ["your-skill"], diagnostics: [said] }),
+      },
+      clock() + 1000,
+      clock,
+    );
+    expect([outcome.value, outcome.timing.status, outcome.diagnostics]).toEqual([
+      ["your-skill"],
+      "failed",
+      [
+        said,
+        {
+          level: "error",
+          code: "step-failed",
+          message: 'gathering step "skills" failed: Maximum call stack size exceeded',
+        },
+      ],
+    ]);
+  });
+
   it("a step's own diagnostics reach its outcome with its value; a late step's partial brings its own", async () => {
     const said = { level: "info" as const, code: "x", message: "read a.md", path: "/p/a.md" };
     const done = await runStep(

@@ -11,6 +11,15 @@ import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { GENERAL_RULES, pinned, SHELL_RULE, tempDir } from "../api/_helpers.js";
 
 describe("buildRules", () => {
+  it("takes lists of any length: 200,000 general rules are no crash (rev50b F7)", () => {
+    const many = Array.from({ length: 200_000 }, (_, i) => `r${i % 3}`);
+    expect(buildRules({ tools: [], promptGuidelines: many, generalRules: many })).toEqual([
+      "r0",
+      "r1",
+      "r2",
+    ]);
+  });
+
   it("adds the shell rule when bash or powershell is selected without grep, find or ls", () => {
     expect(buildRules({ tools: ["read", "bash"] })).toEqual([SHELL_SEARCH_RULE]);
     expect(buildRules({ tools: ["powershell"] })).toEqual([SHELL_SEARCH_RULE]);

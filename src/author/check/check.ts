@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { builtinHelpers } from "../../../helpers/index.js";
+import { pushAll } from "../../_arrays.js";
 import { toPosix } from "../../_paths.js";
 import { checkPresets } from "../../agents/index.js";
 import { loadConfigFiles } from "../../config/index.js";
@@ -145,8 +146,8 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
       message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped`,
     });
   }
-  for (const layer of layers) diagnostics.push(...layer.loaded.diagnostics);
-  diagnostics.push(...config.diagnostics);
+  for (const layer of layers) pushAll(diagnostics, layer.loaded.diagnostics);
+  pushAll(diagnostics, config.diagnostics);
 
   const engine = createEngine();
   const {
@@ -154,7 +155,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     problems,
     cut: templatesCut,
   } = checkTemplates(layers, engine, schemaWithVars(Object.keys(vars)), outOfTime);
-  diagnostics.push(...problems);
+  pushAll(diagnostics, problems);
   const failed = new Set(problems.filter((d) => d.level === "error").map((d) => d.path));
   // Every render would compile what the static check left out, a prompt's total each time; and
   // past check's budget, the matrix's 20 s would come on top of it.
@@ -170,10 +171,10 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
         ],
       }
     : renderMatrix(layers, engine, failed, vars);
-  diagnostics.push(...matrix.diagnostics);
+  pushAll(diagnostics, matrix.diagnostics);
   const sections = layerSections(layers.flatMap((l) => l.loaded.sections));
-  diagnostics.push(...classOrderInfos(sections), ...classDataInfos(sections));
-  diagnostics.push(...skills.diagnostics, ...promptTemplates.diagnostics, ...presets);
+  pushAll(diagnostics, classOrderInfos(sections), classDataInfos(sections));
+  pushAll(diagnostics, skills.diagnostics, promptTemplates.diagnostics, presets);
   if (cut.length > 0) diagnostics.push(loadCut(cut));
   const overrides = layers.filter((l) => l.loaded.layer !== "builtin");
   const drift = await driftDiagnostics(
@@ -181,13 +182,14 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     builtinDir,
     outOfTime,
   );
-  diagnostics.push(...drift.diagnostics);
+  pushAll(diagnostics, drift.diagnostics);
   if (drift.notCompared.length > 0) diagnostics.push(driftCut(drift.notCompared));
-  diagnostics.push(
-    ...(await generalRulesDrift(
+  pushAll(
+    diagnostics,
+    await generalRulesDrift(
       overrides.map((l) => l.loaded),
       builtinDir,
-    )),
+    ),
   );
 
   const sorted = sortDiagnostics(diagnostics);

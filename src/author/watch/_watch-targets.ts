@@ -1,4 +1,5 @@
 import { basename, dirname, join } from "node:path";
+import { pushAll } from "../../_arrays.js";
 import { kindOfPath } from "../../_fs.js";
 import { realpath } from "../../_io.js";
 import { isWithin, resolveUserPath } from "../../_paths.js";
@@ -96,7 +97,7 @@ export async function watchTargets(
     // A root that is not there yet, or not walked (a link out of the project),
     // is watched through the folder above it, for its own name.
     for (const root of roots) if (!skills.folders.includes(root)) wanted.push(file(root));
-    diagnostics.push(...skills.diagnostics);
+    pushAll(diagnostics, skills.diagnostics);
   }
   // The workspace tree lists the whole working folder; watching all of it
   // (node_modules, .git) would cost a watch per folder, so its top level only.

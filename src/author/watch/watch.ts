@@ -1,5 +1,6 @@
 import { type FSWatcher, watch } from "node:fs";
 import { join } from "node:path";
+import { pushAll } from "../../_arrays.js";
 import { isEditorTemp } from "../../_editor-temp.js";
 import { diffSections } from "../../diff.js";
 import { runStep } from "../../gather/deadline.js";
@@ -51,7 +52,7 @@ export async function watchPrompt(
   let running: Promise<void> | undefined;
   let again = false;
 
-  previous.diagnostics.push(...updateWatchers(previous.targets).problems);
+  pushAll(previous.diagnostics, updateWatchers(previous.targets).problems);
   onRender({
     count,
     changed: [],
@@ -150,7 +151,7 @@ export async function watchPrompt(
       // A folder that appeared (a new `.pi/sections/`) may have got its files
       // before it was watched: one more look, reported only if it finds a change.
       const watched = updateWatchers(next.targets);
-      next.diagnostics.push(...watched.problems);
+      pushAll(next.diagnostics, watched.problems);
       if (watched.added) schedule(null);
       const changes = diffSections(previous.result.sections, next.result.sections);
       const sameProblems =

@@ -1,3 +1,4 @@
+import { pushAll } from "../../_arrays.js";
 import { didYouMean } from "../../_suggest.js";
 import { capMessage } from "../../engine/index.js";
 import type { PromptTemplate } from "../../prompt-templates/index.js";
@@ -44,7 +45,7 @@ export async function expandCommand(
     throw new UsageError(capMessage(unknownName));
   }
   (io.product ?? io.stdout)(expanded);
-  if (expanded === text) diagnostics.push(...unreadableSkill(text, skills.skills));
+  if (expanded === text) pushAll(diagnostics, unreadableSkill(text, skills.skills));
   io.stderr(formatDiagnostics(diagnostics));
   // The one output of this command is wrong when it could not be made: that fails without --strict.
   if (viaTemplate.diagnostics.some((d) => d.level === "error")) return EXIT_PROBLEMS;

@@ -1,4 +1,5 @@
 import { dirname, join } from "node:path";
+import { maxOf, pushAll } from "../../_arrays.js";
 import { homeFolder } from "../../_paths.js";
 import { escapeInline } from "../../_text.js";
 import type { ExplainedSetting, ExplainReport, LeftOutParagraphs } from "../../author/index.js";
@@ -171,7 +172,7 @@ export function formatExplain(
   }
 
   const agent = presetLines(report.preset, show);
-  if (agent.length > 0) out.push("", ...agent);
+  if (agent.length > 0) pushAll(out, [""], agent);
 
   const files = report.contextFiles.files;
   const dropped = files.filter((f) => f.status === "dropped").length;
@@ -259,7 +260,7 @@ function sectionFlags(s: ExplainReport["sections"][number]): string[] {
 
 /** Right-aligns the given columns (numbers), headers included. */
 function alignRight(rows: string[][], columns: readonly number[]): string[][] {
-  const widths = columns.map((c) => Math.max(...rows.map((r) => r[c]?.length ?? 0)));
+  const widths = columns.map((c) => maxOf(rows.map((r) => r[c]?.length ?? 0)));
   return rows.map((row) =>
     row.map((cell, c) => {
       const k = columns.indexOf(c);

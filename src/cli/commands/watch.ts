@@ -1,3 +1,4 @@
+import { pushAll } from "../../_arrays.js";
 import { DIFF_BUDGET_TEXT, type DiffBudget, diffBudget } from "../../_diff-budget.js";
 import { linePatch } from "../../_text-diff.js";
 import type { WatchRender } from "../../author/index.js";
@@ -148,7 +149,7 @@ export function formatRender(
   // One budget for the report's diffs: past it a changed section is shown whole.
   const budget = diffBudget();
   for (const name of names) {
-    out.push(...sectionDiff(name, before.get(name), after.get(name), show, paint, budget));
+    pushAll(out, sectionDiff(name, before.get(name), after.get(name), show, paint, budget));
   }
   if (budget.cut > 0) {
     out.push(

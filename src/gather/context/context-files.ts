@@ -1,5 +1,6 @@
 import type { Stats } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { pushAll } from "../../_arrays.js";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstatOrMissing, readlink, stat, statOrMissing } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
@@ -441,14 +442,18 @@ export async function traceContextFiles(
     if (agentLoads !== undefined && folder.origin === "project") {
       const kept = await leaveOutForAgent(agentLoads, folder, path, present, limits);
       if (kept.leftOut.length > 0) {
-        agentLoaded.push(...kept.leftOut.map((p) => toPosix(p)));
+        pushAll(
+          agentLoaded,
+          kept.leftOut.map((p) => toPosix(p)),
+        );
         const named = new Set(kept.leftOut);
         // A file the agent reads is not "shadowed": it reaches the model, by the agent.
         perFolder[i] = (perFolder[i] ?? []).filter(
           (d) => !(d.code === "context-shadowed" && d.path !== undefined && named.has(d.path)),
         );
       }
-      perFolder[i]?.push(...kept.diagnostics);
+      const said = perFolder[i];
+      if (said) pushAll(said, kept.diagnostics);
       if (!kept.load) continue;
     }
     // A link to a file already loaded adds nothing, wherever it is.
@@ -465,7 +470,8 @@ export async function traceContextFiles(
     toLoad.map(async ({ i, path, real, folder }) => {
       // The user's file was read first (the agent dir is always the first folder).
       const one = (i === 0 ? userLoad : undefined) ?? (await loadOne(path, real, folder, limits));
-      perFolder[i]?.push(...one.diagnostics);
+      const said = perFolder[i];
+      if (said) pushAll(said, one.diagnostics);
       return one.file;
     }),
   );

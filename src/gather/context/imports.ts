@@ -1,4 +1,5 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { pushAll } from "../../_arrays.js";
 import { realpath } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
 import { isWithin, toPosix } from "../../_paths.js";
@@ -177,7 +178,7 @@ export async function expandImports(
       column: token.column,
     });
     const outcome = await importOne(token, importer, scope, state, depth, at);
-    diagnostics.push(...outcome.diagnostics);
+    pushAll(diagnostics, outcome.diagnostics);
     if (outcome.text === undefined) continue;
     pieces.push(text.slice(copied, token.start), outcome.text);
     copied = token.end;

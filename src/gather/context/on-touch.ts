@@ -1,4 +1,5 @@
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { pushAll } from "../../_arrays.js";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
@@ -265,7 +266,7 @@ export async function loadContextForPathsSince(
         const said = `rules-said\0${realDir}`;
         if (one.diagnostics.length > 0 && !delivered.has(said)) {
           delivered.add(said);
-          diagnostics.push(...one.diagnostics);
+          pushAll(diagnostics, one.diagnostics);
         }
         return one.rules;
       })();
@@ -347,7 +348,7 @@ export async function loadContextForPathsSince(
       if (one.path === undefined && one.diagnostics.length === 0) continue;
       // Found (given or refused): not looked at again this session.
       delivered.add(key);
-      diagnostics.push(...one.diagnostics);
+      pushAll(diagnostics, one.diagnostics);
       if (one.file === undefined || one.real === undefined) continue;
       delivered.add(fileKey(one.real));
       keysOf[found.length] = [key, fileKey(one.real)];
@@ -876,7 +877,7 @@ async function contextOf(
     return { path, diagnostics };
   }
   const one = await loadOne(path, real, { ...folder, dir: writtenDir }, limits);
-  diagnostics.push(...one.diagnostics);
+  pushAll(diagnostics, one.diagnostics);
   return one.file
     ? { path, real, file: { path: one.file.path, content: one.file.content }, diagnostics }
     : { path, real, diagnostics };

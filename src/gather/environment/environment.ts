@@ -1,3 +1,4 @@
+import { pushAll } from "../../_arrays.js";
 import type { EnvironmentEntry } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
 import { type GatherStep, lifted } from "../deadline.js";
@@ -181,7 +182,7 @@ export async function detectEnvironment(
       gpu = await probeGpu(machine.platform, { run, find }, options.gpuTimeoutMs, options.signal);
       // Killed because the render stopped waiting, not because it could not tell: nothing to keep.
       if (options.signal?.aborted) throw options.signal.reason;
-      if (cache) diagnostics.push(...(await writeGpuCache(cache, fingerprint, gpu)));
+      if (cache) pushAll(diagnostics, await writeGpuCache(cache, fingerprint, gpu));
     }
     facts.gpu =
       gpu.status === "found"

@@ -1,5 +1,6 @@
 import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
+import { pushAll } from "../../_arrays.js";
 import { realpath, stat } from "../../_io.js";
 import { homeFolder, isWithin } from "../../_paths.js";
 import {
@@ -190,7 +191,7 @@ export async function agentDirInProject(
       }
     }
   }
-  folders.push(...(await projectHome([cwd], home, signal)));
+  pushAll(folders, await projectHome([cwd], home, signal));
   return projectOwns(folders)(agentDir);
 }
 

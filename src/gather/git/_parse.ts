@@ -1,4 +1,5 @@
 import { oneLine } from "../../_prompt-text.js";
+import { trimRuns } from "../../_text.js";
 import type { GitInfo, GitUpstream } from "../../data.js";
 
 /** A branch, an upstream or a subject longer than this is cut (with `…`): repository text, not ours. */
@@ -80,7 +81,7 @@ export function parseStatus(output: string, truncated = false): GitStatus {
 export function parseSubjects(output: string): string[] {
   return output
     .split("\0")
-    .map((s) => s.replace(/^\n+|\n+$/g, ""))
+    .map((s) => trimRuns(s, "\n", "both"))
     .filter((s) => s !== "")
     .slice(0, GIT_COMMITS)
     .map(gitText);

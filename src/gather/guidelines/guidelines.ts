@@ -1,3 +1,4 @@
+import { pushAll } from "../../_arrays.js";
 import { listItems, splitParagraphs } from "../_markdown.js";
 import { LineBudget } from "../_paragraphs.js";
 import { isTool, toolEntry } from "./tools.js";
@@ -37,9 +38,9 @@ export function buildRules(input: RuleInputs): string[] {
   if (hasShell && !hasSearch) candidates.push(SHELL_SEARCH_RULE);
   for (const tool of input.tools) {
     const guidelines = toolEntry(input.toolGuidelines ?? {}, tool);
-    if (guidelines) candidates.push(...guidelines);
+    if (guidelines) pushAll(candidates, guidelines);
   }
-  candidates.push(...(input.promptGuidelines ?? []), ...(input.generalRules ?? []));
+  pushAll(candidates, input.promptGuidelines ?? [], input.generalRules ?? []);
   const seen = new Set<string>();
   const rules: string[] = [];
   for (const raw of candidates) {

@@ -1,3 +1,4 @@
+import { pushAll } from "../../_arrays.js";
 import { normalizeText, parseFrontmatter } from "../../_frontmatter.js";
 import {
   ITEM_LINE,
@@ -48,10 +49,14 @@ export function readRuleDocument(source: string, path: string): RuleDocument {
   const keyLines = keyLinesOf(blockLines);
   const yamlError = doc.diagnostics.find((d) => d.code === "frontmatter-yaml");
   if (doc.ok || !yamlError) {
-    diagnostics.push(...doc.diagnostics);
+    pushAll(diagnostics, doc.diagnostics);
     return { data: doc.data, body: doc.body, keyLines, diagnostics };
   }
-  diagnostics.push(...doc.diagnostics.filter((d) => d !== yamlError), {
+  pushAll(
+    diagnostics,
+    doc.diagnostics.filter((d) => d !== yamlError),
+  );
+  diagnostics.push({
     level: "warning",
     code: "rule-frontmatter-not-yaml",
     message: `${yamlError.message.replace(/^invalid YAML frontmatter: /, "frontmatter is not valid YAML (")}); read line by line as "key: value", the way agents' own readers do — quote the value to make it YAML`,

@@ -1,4 +1,5 @@
 import { boundedPattern, newIgnore } from "../../_gitignore.js";
+import { trimRuns } from "../../_text.js";
 
 /**
  * Matching a glob rule's globs against a path, with `ignore` (already a
@@ -147,7 +148,7 @@ export function globSuffixes(globs: readonly string[]): string[] | undefined {
       // An exclusion only takes matches away.
       if (one.startsWith("!")) continue;
       if (one.startsWith("#") || one.includes("\\")) return undefined;
-      const trimmed = one.replace(/\/+$/, "");
+      const trimmed = trimRuns(one, "/", "end");
       let end = 0;
       for (const m of trimmed.matchAll(GLOB_META)) end = m.index + 1;
       const tail = trimmed.slice(end);

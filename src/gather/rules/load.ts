@@ -1,4 +1,5 @@
 import { join, posix, resolve } from "node:path";
+import { pushAll } from "../../_arrays.js";
 import { normalizeText } from "../../_frontmatter.js";
 import { lstat } from "../../_io.js";
 import { nextTurn } from "../../_pace.js";
@@ -255,9 +256,12 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
         });
         continue;
       }
-      parseDiagnostics.push(...text.diagnostics.map((d) => ({ ...d, path: base.path })));
+      pushAll(
+        parseDiagnostics,
+        text.diagnostics.map((d) => ({ ...d, path: base.path })),
+      );
       const one = toRule(p.read.candidate, p.read.format, base.layer, text.text, base.path);
-      parseDiagnostics.push(...one.diagnostics);
+      pushAll(parseDiagnostics, one.diagnostics);
       let content = one.rule.content;
       if (text.omitted > 0) content = withCutMarker(content, text.omitted, maxBytes);
       const rule = { ...one.rule, content };
@@ -335,7 +339,7 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
         groups[i] = [await findIn(format, home, undefined, undefined)];
     }),
   );
-  diagnostics.push(...refused.flat());
+  pushAll(diagnostics, refused.flat());
   await readLayer(
     formats.flatMap((f, i) => (layerOf(f) === "user" ? (groups[i] ?? []).flat() : [])),
     undefined,
@@ -360,7 +364,7 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
     diagnostics.push(chainCutDiagnostic(cwd, projectRoot, cut.skipped, "rule files"));
   }
   const gemini = sources.has("gemini") ? await geminiContextNames(cwd, reach) : { diagnostics: [] };
-  diagnostics.push(...gemini.diagnostics);
+  pushAll(diagnostics, gemini.diagnostics);
   // A name the settings set is the repository's word, trusted or not: never a file git ignores
   // (your .env, a credentials.json your global excludes name), as on touch (context-ignored).
   const ignored = privatePaths(reach.realRoot, { hidden: false, home, signal: options.signal });
@@ -372,7 +376,7 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
     !trusted &&
     RULE_FORMATS.some((f) => formatWanted(f, sources) && f.scope === "project-layer")
   ) {
-    diagnostics.push(...(await untrustedLayerRules(layerDir)));
+    pushAll(diagnostics, await untrustedLayerRules(layerDir));
   }
   // Every known location of every project folder at once; the order is restored after.
   // Project files may not reach outside the project, trusted or not: a rule
@@ -392,7 +396,7 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
     formats.flatMap((f, i) => (layerOf(f) === "project" ? (groups[i] ?? []).flat() : [])),
     reach,
   );
-  diagnostics.push(...parseDiagnostics);
+  pushAll(diagnostics, parseDiagnostics);
 
   // Each file's account and rule at its place in prompt order.
   const inOrder = groups.flat(2).map((e) => done.get(e));

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { pushAll } from "../../_arrays.js";
 import { checkpoint } from "../../_pace.js";
 import { toPosix } from "../../_paths.js";
 import { type Reach, readRepoCapped, walkFolders, withCutMarker } from "../../repo-files/index.js";
@@ -71,7 +72,7 @@ export async function loadFolderRules(
         continue;
       }
       const one = toRule(candidate, format, "project", text.text, path);
-      diagnostics.push(...one.diagnostics);
+      pushAll(diagnostics, one.diagnostics);
       if (one.disabled !== undefined) {
         disabled.push({ path, reason: one.disabled });
         continue;
@@ -84,7 +85,7 @@ export async function loadFolderRules(
     }
   }
   // Files an agent does not use: one info per folder (see disabledDiagnostics).
-  diagnostics.push(...disabledDiagnostics(disabled).values());
+  pushAll(diagnostics, disabledDiagnostics(disabled).values());
   return { rules, diagnostics };
 }
 

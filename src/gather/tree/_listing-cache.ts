@@ -1,5 +1,6 @@
 import type { Stats } from "node:fs";
 import { sep } from "node:path";
+import { pushAll } from "../../_arrays.js";
 import { type CacheLocation, writeCacheFile } from "../../_cache-location.js";
 import { readTextFileSync } from "../../_fs.js";
 import { VERSION } from "../../version.js";
@@ -414,7 +415,7 @@ export function openListingCache(
       const others = [...stored]
         .filter(([root]) => !met.has(root))
         .sort((a, b) => b[1].used - a[1].used);
-      roots.push(...others.slice(0, Math.max(0, MAX_CACHED_ROOTS - roots.length)));
+      pushAll(roots, others.slice(0, Math.max(0, MAX_CACHED_ROOTS - roots.length)));
       const file: StoredFile = {
         version: LISTING_CACHE_VERSION,
         names,

@@ -1,4 +1,5 @@
 import { join, sep } from "node:path";
+import { pushAll } from "../../_arrays.js";
 import type { EntryKind } from "../../_fs.js";
 import { readdir, readlink } from "../../_io.js";
 import { oneLine } from "../../_prompt-text.js";
@@ -217,7 +218,7 @@ export async function layoutTree(
       }),
     );
     frontier = chosen.flatMap((f) => (f.view ? [f.view] : []));
-    views.push(...frontier);
+    pushAll(views, frontier);
     total += frontier.reduce((a, v) => a + v.items.length, 0);
   }
 

@@ -1,3 +1,4 @@
+import { pushAll } from "../../_arrays.js";
 import { stat } from "../../_io.js";
 import { toPosix } from "../../_paths.js";
 import type { Diagnostic } from "../../types.js";
@@ -238,7 +239,7 @@ export function workspaceDiagnostics(built: BuiltWorkspace, cwd: string): Diagno
   const quiet = (tree: BuiltWorkspaceTree) => ({ ...tree, agentsMdOmitted: 0 });
   const out: Diagnostic[] = [...treeDiagnostics(quiet(built.tree), cwd)];
   for (const root of built.roots) {
-    if (root.tree) out.push(...treeDiagnostics(quiet(root.tree), root.path));
+    if (root.tree) pushAll(out, treeDiagnostics(quiet(root.tree), root.path));
   }
   if (built.agentsMdOmitted > 0) {
     const listed = built.agentsMd.length + built.rootAgentsMd.length;

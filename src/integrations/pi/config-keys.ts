@@ -4,7 +4,9 @@
  * which therefore beat the files as any caller's option does. Outside pi they
  * work, so a user who wrote one hears once why pi's prompt ignores it.
  */
+
 import { join } from "node:path";
+import { minOf, pushAll } from "../../_arrays.js";
 import { CONFIG_KEYS, type ConfigFile, loadConfigFiles } from "../../config/index.js";
 import type { SystemPromptOptions } from "../../options.js";
 import type { Diagnostic } from "../../types.js";
@@ -38,7 +40,7 @@ export function piIgnoredConfig(
     });
     if (keys.length === 0) continue;
     const lines = keys.map(([key]) => file.lines.get(key)).filter((l) => l !== undefined);
-    const first = lines.length > 0 ? Math.min(...lines) : undefined;
+    const first = lines.length > 0 ? minOf(lines) : undefined;
     out.push({
       level: "warning",
       code: "pi-config-ignored",
@@ -51,7 +53,10 @@ export function piIgnoredConfig(
   }
   for (const file of files) {
     if (file.layer !== "project") continue;
-    out.push(...file.diagnostics.filter((d) => d.code.startsWith("config-project-")));
+    pushAll(
+      out,
+      file.diagnostics.filter((d) => d.code.startsWith("config-project-")),
+    );
   }
   return out;
 }

@@ -12,8 +12,10 @@
  * `defaultProjectTrust`; else the user is asked in the TUI, and in print, JSON
  * and RPC modes there is no consent.
  */
+
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { pushAll } from "../../_arrays.js";
 import { realpathOrSelf } from "../../_fs.js";
 import { lstat } from "../../_io.js";
 import { CONFIG_FILE_NAME } from "../../config/index.js";
@@ -102,7 +104,7 @@ export async function findProjectTrust(input: ProjectTrustInput): Promise<Projec
   const { saved, diagnostics } = await savedTrust(input.agentDir, input.cwd);
   if (saved) return { ...decided(saved.trusted, "saved", diagnostics), savedFor: saved.folder };
   const fallback = await defaultProjectTrust(input.agentDir);
-  diagnostics.push(...fallback.diagnostics);
+  pushAll(diagnostics, fallback.diagnostics);
   if (fallback.value === "always") return decided(true, "default-always", diagnostics);
   if (fallback.value === "never") return decided(false, "default-never", diagnostics);
   // Nothing of sysprompt's to let in: untrusted (context files stay confined), and nobody is asked.
