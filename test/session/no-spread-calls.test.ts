@@ -25,8 +25,9 @@ const ALLOWED_APPLY: Record<string, number> = {
   // already (Handlebars' compiled template called the wrapper with them), so never more.
   "engine/_budget.ts": 2,
   "engine/engine.ts": 1,
-  // A budget step's `apply(state, level)` method, not Function.prototype.apply.
-  "budget/fit.ts": 1,
+  // A budget step's `apply(state, level)` method (the fit and its all-steps test render),
+  // not Function.prototype.apply.
+  "budget/fit.ts": 2,
 };
 
 function sourceFiles(path: string): string[] {
