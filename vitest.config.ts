@@ -21,6 +21,9 @@ const SLOW = [
   "test/engine/adversarial-input.test.ts",
   // Texts of 4 MiB through the line diff and the inspector's word diff.
   "test/catalogue/hostile-diff-size.test.ts",
+  // One case per kind of other clone (.hg, .jj, .svn, .sl, .bzr, .pijul, _darcs, Fossil's two
+  // names) x 9 shapes: 78 cases, ~17-19 s (rev50a F2).
+  "test/catalogue/hostile-nested-vcs.test.ts",
   // 15 runs of the built CLI, five at a time, that share one session's lock.
   "test/hook/concurrent-processes.test.ts",
   // Three runs of the built hook, some 0.5 s of CPU each.
