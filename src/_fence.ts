@@ -1015,3 +1015,76 @@ function withoutMarksAt(text: string): string {
   parts.push(text.slice(copied));
   return parts.join("");
 }
+
+/**
+ * Reads a text as it is written, chunk by chunk, and says at any point what
+ * closes the blocks it leaves open there ({@link closingAfter}'s reading: a
+ * fence or an HTML block CommonMark runs on, then any `<!--` not yet closed).
+ * For a slash-command template's expansion: your arguments are printed after
+ * the closer, so a project's template cannot make them code or a comment.
+ * Linear: each line is read once when it ends, and {@link closerHere} reads
+ * the unfinished line at most once a line.
+ */
+export class BlockTracker {
+  private readonly reading: Reading = freshReading();
+  private line = "";
+  private tail = "";
+  private commentOpen = false;
+  /** The reading with the unfinished line read, or undefined when not read since it began. */
+  private lineRead: Reading | undefined;
+
+  feed(chunk: string): void {
+    if (chunk === "") return;
+    // A `<!--` or `-->` is complete only with a `-` or a `>`: most pieces hold neither.
+    if (chunk.includes("-") || chunk.includes(">")) {
+      const seen = this.tail + chunk;
+      const open = seen.lastIndexOf("<!--");
+      const close = seen.lastIndexOf("-->");
+      if (open >= 0 && close < open + 2) this.commentOpen = true;
+      else if (close >= 0) this.commentOpen = false;
+      this.tail = seen.slice(-3);
+    } else {
+      this.tail = chunk.length >= 3 ? chunk : this.tail + chunk;
+      if (this.tail.length > 3) this.tail = this.tail.slice(-3);
+    }
+    if (!chunk.includes("\n")) {
+      this.line += chunk;
+      return;
+    }
+    let from = 0;
+    for (;;) {
+      const end = chunk.indexOf("\n", from);
+      if (end < 0) break;
+      const line = this.line + chunk.slice(from, end);
+      readLine(this.reading, line, 0, line.length);
+      this.line = "";
+      this.lineRead = undefined;
+      from = end + 1;
+    }
+    this.line += chunk.slice(from);
+  }
+
+  /**
+   * What to write here so that the next text starts on a line of its own
+   * outside every block left open: "" when nothing is open. The unfinished
+   * line is judged by what it held when first asked (a block opens at a
+   * line's start).
+   */
+  closerHere(): string {
+    let reading: Reading = this.reading;
+    if (this.line !== "") {
+      if (this.lineRead === undefined) {
+        const line = this.line;
+        this.lineRead = copyReading(this.reading, 4 * line.length + 1);
+        readLine(this.lineRead, line, 0, line.length);
+      }
+      reading = this.lineRead;
+    }
+    const block = closerOf(reading);
+    const lines: string[] = [];
+    if (block !== undefined) lines.push(block);
+    if (this.commentOpen && !block?.endsWith("-->")) lines.push("-->");
+    if (lines.length === 0) return "";
+    return `${this.line === "" ? "" : "\n"}${lines.join("\n")}\n`;
+  }
+}

@@ -1,7 +1,14 @@
+import { BlockTracker, closeOpenBlocks } from "../_fence.js";
 import { escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
 import type { Diagnostic } from "../types.js";
 import { ARGUMENT_WHITESPACE, parseCommandArgs } from "./args.js";
-import { MAX_EXPANDED_CHARS, substituteArgs, unusedArguments } from "./substitute.js";
+import { templateBodyLine } from "./parse.js";
+import {
+  type ArgumentGuard,
+  MAX_EXPANDED_CHARS,
+  substituteArgs,
+  unusedArguments,
+} from "./substitute.js";
 import type { PromptTemplate } from "./types.js";
 
 /** A slash command split into its name and the raw text of its arguments. */
@@ -66,15 +73,24 @@ export function expandPromptTemplateResult(
   const template = templates.find((candidate) => candidate.name === command.name);
   if (!template) return { text, diagnostics: [] };
   const args = parseCommandArgs(command.argsText);
-  const substituted = substituteArgs(template.content, args, maxChars);
+  const notYours = template.source === "project" || template.source === "option";
+  const hidden = notYours ? new HiddenArguments(template.content) : undefined;
+  const substituted = substituteArgs(template.content, args, maxChars, hidden);
   // Escaped after the substitution: a tag split by a placeholder (`<$0system>`, `$0` empty) is
-  // whole only then. Your arguments inside a project's template are escaped with its text.
+  // whole only then. Your arguments inside a project's template are escaped with its text, and
+  // what the template leaves open at its end is closed.
   const expanded =
-    substituted !== undefined && (template.source === "project" || template.source === "option")
-      ? escapeWrapperTags(substituted, HOST_ELEMENT_NAMES)
+    substituted !== undefined && notYours
+      ? closeOpenBlocks(escapeWrapperTags(substituted, HOST_ELEMENT_NAMES))
       : substituted;
   if (expanded !== undefined) {
-    return { text: expanded, diagnostics: droppedArguments(command.name, template, args) };
+    return {
+      text: expanded,
+      diagnostics: [
+        ...droppedArguments(command.name, template, args),
+        ...(hidden?.diagnostics(command.name, template) ?? []),
+      ],
+    };
   }
   return {
     text,
@@ -87,6 +103,60 @@ export function expandPromptTemplateResult(
       },
     ],
   };
+}
+
+/**
+ * Closes, ahead of each argument, the code block, HTML block or comment a
+ * template that is not yours left open there: `<!-- notes\n$ARGUMENTS` or
+ * ```` ```text\n$ARGUMENTS ```` would give your words to the model as a
+ * comment or code the project opened. Remembers the template's lines where
+ * that happened for an `arguments-hidden` warning.
+ */
+class HiddenArguments implements ArgumentGuard {
+  private readonly tracker = new BlockTracker();
+  private readonly lines: number[] = [];
+  private lineStart = 0;
+  private line = 1;
+
+  constructor(private readonly content: string) {}
+
+  feed(text: string): void {
+    this.tracker.feed(text);
+  }
+
+  before(at: number): string {
+    const closer = this.tracker.closerHere();
+    if (closer === "") return "";
+    // Placeholders come in order: count the template's lines up to this one once.
+    for (;;) {
+      const end = this.content.indexOf("\n", this.lineStart);
+      if (end < 0 || end >= at) break;
+      this.line++;
+      this.lineStart = end + 1;
+    }
+    if (this.lines[this.lines.length - 1] !== this.line) this.lines.push(this.line);
+    return closer;
+  }
+
+  diagnostics(name: string, template: Partial<Pick<PromptTemplate, "filePath">>): Diagnostic[] {
+    const first = this.lines[0];
+    if (first === undefined) return [];
+    const offset = templateBodyLine(template) - 1;
+    const where = this.lines
+      .slice(0, 5)
+      .map((line) => line + offset)
+      .join(", ");
+    const more = this.lines.length > 5 ? ` and ${this.lines.length - 5} more` : "";
+    return [
+      {
+        level: "warning",
+        code: "arguments-hidden",
+        message: `/${name} puts the words you typed inside a code block, HTML block or comment it leaves open (line ${where}${more}): it is closed before them in the expansion, so they reach the model as your text; check the template`,
+        ...(template.filePath !== undefined ? { path: template.filePath } : {}),
+        line: first + offset,
+      },
+    ];
+  }
 }
 
 /** Most characters of the dropped words an `arguments-dropped` warning quotes. */

@@ -94,7 +94,19 @@ export function parsePromptTemplate(
     filePath,
     source,
   };
+  bodyLines.set(template, parsed.bodyLine);
   return { template, diagnostics };
+}
+
+/**
+ * The 1-based line of its file on which a parsed template's `content` starts
+ * (after its frontmatter), kept out of the template's fields: 1 for a template
+ * not read from a file here.
+ */
+const bodyLines = new WeakMap<object, number>();
+
+export function templateBodyLine(template: object): number {
+  return bodyLines.get(template) ?? 1;
 }
 
 /** The file name without its `.md` extension. */

@@ -32,6 +32,16 @@ type Placeholder =
   | { kind: "positional"; digits: string; end: number };
 
 /**
+ * Watches an expansion as {@link substituteArgs} writes it: `feed` gets each
+ * piece written, and `before` what to write ahead of a value that is not
+ * empty, found for the placeholder at `at` in the template ("" for nothing).
+ */
+export interface ArgumentGuard {
+  feed(text: string): void;
+  before(at: number): string;
+}
+
+/**
  * Fills a template's placeholders with `args` in one pass over `content`:
  * an argument value or a default is inserted as is and never scanned again,
  * so arguments may safely contain `$1` or `${@}` text.
@@ -52,6 +62,7 @@ export function substituteArgs(
   content: string,
   args: readonly string[],
   maxChars: number = MAX_EXPANDED_CHARS,
+  guard?: ArgumentGuard,
 ): string | undefined {
   const all = args.join(ARGUMENT_SEPARATOR);
   const positional = (digits: string): string => {
@@ -85,13 +96,15 @@ export function substituteArgs(
     size += text.length;
     if (size > maxChars) return false;
     parts.push(text);
+    guard?.feed(text);
     return true;
   };
   let copied = 0;
   for (const { at, placeholder } of placeholdersOf(content)) {
-    if (!push(content.slice(copied, at)) || !push(valueFor(placeholder))) {
-      return undefined;
-    }
+    if (!push(content.slice(copied, at))) return undefined;
+    const value = valueFor(placeholder);
+    const lead = value === "" || guard === undefined ? "" : guard.before(at);
+    if (!push(lead) || !push(value)) return undefined;
     copied = placeholder.end;
   }
   if (!push(content.slice(copied))) return undefined;
