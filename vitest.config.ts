@@ -56,6 +56,8 @@ const SLOW = [
   "test/catalogue/hostile-output-planted-git-slow.test.ts",
   // Four repositories built and rendered with git: 2-3 s.
   "test/catalogue/hostile-git-global-config.test.ts",
+  // Two inspectors started (a render each, 1-3 s under load), each sent a request too large.
+  "test/catalogue/hostile-serve-options-body.test.ts",
   // Ten runs of list, expand and check in a checkout that is the home folder: 3-4 s.
   "test/catalogue/hostile-home-user-folders-cli.test.ts",
   // Three renders with both config files and a user-level rules folder: 1.3 s under load.

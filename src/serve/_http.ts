@@ -145,9 +145,17 @@ async function switchOptions(inspector: Inspector, req: IncomingMessage, res: Se
     return fail(415, "send the options as application/json");
   }
   // Another page's Origin was refused before (see handleRequest).
+  const tooLarge = () => {
+    // The rest of the body is not read: the connection ends with the answer.
+    res.setHeader("Connection", "close");
+    fail(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
+  };
+  // Refused before a byte of it is read: a request that only says it is large
+  // waited for a body it never sent.
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return tooLarge();
   const body = await readBody(req);
   if (body === null) return;
-  if (body === undefined) return fail(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
+  if (body === undefined) return tooLarge();
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -168,12 +176,15 @@ function readBody(req: IncomingMessage): Promise<string | undefined | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      // The rest is drained and dropped; the answer goes out at once.
-      if (size > MAX_BODY_BYTES) resolve(undefined);
-      else chunks.push(chunk);
-    });
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      // Past the cap nothing more is read; the answer goes out at once and closes the connection.
+      req.off("data", onData);
+      req.pause();
+      resolve(undefined);
+    };
+    req.on("data", onData);
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", () => resolve(null));
   });
