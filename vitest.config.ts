@@ -58,6 +58,8 @@ const SLOW = [
   "test/catalogue/hostile-git-global-config.test.ts",
   // Two inspectors started (a render each, 1-3 s under load), each sent a request too large.
   "test/catalogue/hostile-serve-options-body.test.ts",
+  // An inspector started with --open and a fake opener, waited for, then stopped: 1.5-2.5 s.
+  "test/catalogue/hostile-opener-token.test.ts",
   // Ten runs of list, expand and check in a checkout that is the home folder: 3-4 s.
   "test/catalogue/hostile-home-user-folders-cli.test.ts",
   // Three renders with both config files and a user-level rules folder: 1.3 s under load.

@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
-import { delimiter, isAbsolute, resolve } from "node:path";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { withoutRelativeXdg } from "../../_paths.js";
 import {
   findSystemBinary,
@@ -33,6 +35,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
     }
     port = Number(flags.port);
   }
+  let opened: Promise<string | undefined> | undefined;
   await untilStopped(io, async (signal) => {
     await servePrompt(
       options,
@@ -42,12 +45,15 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
         ...(flags.host !== undefined ? { host: flags.host } : {}),
         onListen: (url) => {
           io.stdout(`sysprompt inspector: ${url} (Ctrl-C to stop)\n`);
-          if (flags.open) void openBrowser(url, io, options.cwd ?? io.cwd);
+          if (flags.open) opened = openBrowser(url, io, options.cwd ?? io.cwd);
         },
       },
       "cli",
     );
   });
+  // The page that held the token goes with the server whose token it was.
+  const folder = await opened;
+  if (folder !== undefined) await rm(folder, { recursive: true, force: true });
   io.stdout("stopped\n");
   return EXIT_OK;
 }
@@ -56,23 +62,61 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
  * Hands the address to the desktop's opener, a system binary found as the
  * probes find theirs (`npx` puts the project's `node_modules/.bin` first on
  * PATH, and the project could ship an `xdg-open`); it runs with that system
- * PATH too, from `/`. A failure only costs a note.
+ * PATH too, from `/`. A failure only costs a note. The opener is given a
+ * page of ours ({@link writeOpenPage}), never the address: a command line is
+ * in the process list, which other users of the machine may read, and the
+ * address holds the token. Resolves with the page's folder, to remove when
+ * the server stops.
  */
-async function openBrowser(url: string, io: CliIo, cwd: string): Promise<void> {
+async function openBrowser(url: string, io: CliIo, cwd: string): Promise<string | undefined> {
+  const fail = (why: string) =>
+    io.stderr(`sysprompt: could not open a browser (${why}); open ${url} yourself\n`);
+  let folder: string | undefined;
+  try {
+    folder = await mkdtemp(join(tmpdir(), "sysprompt-open-"));
+    await openPage(io, cwd, await writeOpenPage(folder, url), fail);
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  return folder;
+}
+
+/**
+ * Writes `open.html` into `folder` (made by `mkdtemp`: mode 0700), readable
+ * by you alone (0600): it sends the browser on to `url` at once. Returns its path.
+ */
+async function writeOpenPage(folder: string, url: string): Promise<string> {
+  const href = url.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+  const page = `<!doctype html>
+<meta charset="utf-8">
+<meta name="referrer" content="no-referrer">
+<meta http-equiv="refresh" content="0;url=${href}">
+<title>sysprompt inspector</title>
+<p><a href="${href}">Open the sysprompt inspector</a></p>
+`;
+  const path = join(folder, "open.html");
+  await writeFile(path, page, { mode: 0o600, flag: "wx" });
+  return path;
+}
+
+async function openPage(
+  io: CliIo,
+  cwd: string,
+  page: string,
+  fail: (why: string) => void,
+): Promise<void> {
   const [name, args] =
     process.platform === "darwin"
-      ? ["open", [url]]
+      ? ["open", [page]]
       : process.platform === "win32"
-        ? ["cmd", ["/c", "start", '""', url]]
-        : ["xdg-open", [url]];
+        ? ["cmd", ["/c", "start", '""', page]]
+        : ["xdg-open", [page]];
   const exclude = await projectFolders(
     [io.cwd, resolve(io.cwd, cwd)],
     systemPathEntries(io.env),
     io.home,
   );
   const binary = await findSystemBinary(name, io.env, { exclude, home: io.home });
-  const fail = (why: string) =>
-    io.stderr(`sysprompt: could not open a browser (${why}); open ${url} yourself\n`);
   if (binary === undefined) {
     fail(`no ${name} on an absolute PATH entry outside the project`);
     return;
