@@ -1032,6 +1032,8 @@ export class BlockTracker {
   private commentOpen = false;
   /** The reading with the unfinished line read, or undefined when not read since it began. */
   private lineRead: Reading | undefined;
+  /** Whether {@link indentsCode} judged the unfinished line already. */
+  private codeJudged = false;
 
   feed(chunk: string): void {
     if (chunk === "") return;
@@ -1059,6 +1061,7 @@ export class BlockTracker {
       readLine(this.reading, line, 0, line.length);
       this.line = "";
       this.lineRead = undefined;
+      this.codeJudged = false;
       from = end + 1;
     }
     this.line += chunk.slice(from);
@@ -1081,10 +1084,29 @@ export class BlockTracker {
       reading = this.lineRead;
     }
     const block = closerOf(reading);
+    // Blanks alone before the text that make it indented code: the text goes to a line of its own.
+    if (block === undefined && this.indentsCode()) return "\n";
     const lines: string[] = [];
     if (block !== undefined) lines.push(block);
     if (this.commentOpen && !block?.endsWith("-->")) lines.push("-->");
     if (lines.length === 0) return "";
     return `${this.line === "" ? "" : "\n"}${lines.join("\n")}\n`;
+  }
+
+  /** True when the unfinished line is spaces and tabs that make what follows them indented code. */
+  private indentsCode(): boolean {
+    const line = this.line;
+    if (line === "" || this.commentOpen) return false;
+    // Judged once a line: past its first question the line holds what was printed after the blanks.
+    if (this.codeJudged) return false;
+    this.codeJudged = true;
+    for (let at = 0; at < line.length; at++) {
+      const code = line.charCodeAt(at);
+      if (code !== SPACE && code !== TAB) return false;
+    }
+    const probe = copyReading(this.reading, 4 * line.length + 5);
+    const text = `${line}x`;
+    readLine(probe, text, 0, text.length);
+    return probe.leaf === undefined;
   }
 }

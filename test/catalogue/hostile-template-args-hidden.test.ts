@@ -59,6 +59,10 @@ describe("hostile repository: a template cannot hide your arguments in a block i
       "<pre>\n$ARGUMENTS\n",
       "<script>\n$1 $2 $3 $4 $5 $6\n</script>\n",
       "```\n$1\n```\n\n```\n${@:2}\n",
+      // Indented code: blanks alone before the arguments.
+      "Notes:\n\n    $ARGUMENTS\n",
+      "\t$ARGUMENTS",
+      "- item\n\n      $ARGUMENTS",
     ]) {
       const out = expand(content);
       expect(placeOf(out.text, "NOT").block, content).toBe("paragraph");
@@ -66,7 +70,13 @@ describe("hostile repository: a template cannot hide your arguments in a block i
       expect(out.diagnostics.map((d) => d.code)).toEqual(["arguments-hidden"]);
       expect(out.diagnostics[0]?.path).toBe("/p/.pi/prompts/t.md");
     }
-    for (const content of ["Fix: $ARGUMENTS", "```\ncode\n```\n$ARGUMENTS", "<!-- x -->\n$@"]) {
+    for (const content of [
+      "Fix: $ARGUMENTS",
+      "```\ncode\n```\n$ARGUMENTS",
+      "<!-- x -->\n$@",
+      "Fix this\n    $ARGUMENTS",
+      "- item\n\n    $ARGUMENTS",
+    ]) {
       const out = expand(content);
       expect(out.text).toContain(WORDS);
       expect(out.diagnostics).toEqual([]);
