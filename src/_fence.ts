@@ -1071,9 +1071,10 @@ export class BlockTracker {
    * What to write here so that the next text starts on a line of its own
    * outside every block left open: "" when nothing is open. The unfinished
    * line is judged by what it held when first asked (a block opens at a
-   * line's start).
+   * line's start). `commentsOnly`: only an open `<!--` is closed.
    */
-  closerHere(): string {
+  closerHere(commentsOnly = false): string {
+    if (commentsOnly) return this.commentOpen ? `${this.line === "" ? "" : "\n"}-->\n` : "";
     let reading: Reading = this.reading;
     if (this.line !== "") {
       if (this.lineRead === undefined) {

@@ -1,4 +1,4 @@
-import { BlockTracker, closeOpenBlocks } from "../_fence.js";
+import { BlockTracker, closeOpenBlocks, closingAfter } from "../_fence.js";
 import { escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
 import type { Diagnostic } from "../types.js";
 import { ARGUMENT_WHITESPACE, parseCommandArgs } from "./args.js";
@@ -74,7 +74,11 @@ export function expandPromptTemplateResult(
   if (!template) return { text, diagnostics: [] };
   const args = parseCommandArgs(command.argsText);
   const notYours = template.source === "project" || template.source === "option";
-  const hidden = notYours ? new HiddenArguments(template.content) : undefined;
+  // A fence or HTML block the template closes after your words wraps them, as a quote would
+  // (```` ```\n$ARGUMENTS\n``` ````): only one it leaves open to its end, or a comment, hides them.
+  const wrapsOnly =
+    notYours && closingAfter(substituteArgs(template.content, [], maxChars) ?? "") === "";
+  const hidden = notYours ? new HiddenArguments(template.content, wrapsOnly) : undefined;
   const substituted = substituteArgs(template.content, args, maxChars, hidden);
   // Escaped after the substitution: a tag split by a placeholder (`<$0system>`, `$0` empty) is
   // whole only then. Your arguments inside a project's template are escaped with its text, and
@@ -118,14 +122,18 @@ class HiddenArguments implements ArgumentGuard {
   private lineStart = 0;
   private line = 1;
 
-  constructor(private readonly content: string) {}
+  /** `commentsOnly`: the template closes its own blocks, so only an open `<!--` hides your words. */
+  constructor(
+    private readonly content: string,
+    private readonly commentsOnly = false,
+  ) {}
 
   feed(text: string): void {
     this.tracker.feed(text);
   }
 
   before(at: number): string {
-    const closer = this.tracker.closerHere();
+    const closer = this.tracker.closerHere(this.commentsOnly);
     if (closer === "") return "";
     // Placeholders come in order: count the template's lines up to this one once.
     for (;;) {

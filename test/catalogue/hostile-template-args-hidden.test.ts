@@ -52,17 +52,14 @@ describe("hostile repository: a template cannot hide your arguments in a block i
       "<!-- notes\n$ARGUMENTS",
       "<!-- notes\n$ARGUMENTS\n-->\n",
       "Notes <!-- $ARGUMENTS -->",
-      "```text\n$ARGUMENTS\n```\n",
       "~~~~\n\nsee: $ARGUMENTS",
       "- item\n\n  ```\n  $ARGUMENTS\n",
       "> ```\n> $ARGUMENTS\n",
       "<pre>\n$ARGUMENTS\n",
-      "<script>\n$1 $2 $3 $4 $5 $6\n</script>\n",
       "```\n$1\n```\n\n```\n${@:2}\n",
-      // Indented code: blanks alone before the arguments.
-      "Notes:\n\n    $ARGUMENTS\n",
-      "\t$ARGUMENTS",
-      "- item\n\n      $ARGUMENTS",
+      // Indented code in a template that leaves a block open at its end: blanks alone before the arguments.
+      "Notes:\n\n    $ARGUMENTS\n\n```\n",
+      "\t$ARGUMENTS\n<pre>\n",
     ]) {
       const out = expand(content);
       expect(placeOf(out.text, "NOT").block, content).toBe("paragraph");
@@ -81,6 +78,22 @@ describe("hostile repository: a template cannot hide your arguments in a block i
       expect(out.text).toContain(WORDS);
       expect(out.diagnostics).toEqual([]);
     }
+    // A fence, HTML block or indented code the template closes after your words wraps them
+    // (as a quote would): written as the template has it, your words inside, nothing to say.
+    for (const content of [
+      "Review this:\n```text\n$ARGUMENTS\n```\nThanks.\n",
+      "<script>\n$1 $2 $3 $4 $5 $6\n</script>\n",
+      "Notes:\n\n    $ARGUMENTS\n",
+      "- item\n\n      $ARGUMENTS",
+    ]) {
+      const out = expand(content);
+      expect(out.text, content).toContain(WORDS.split(" ")[0]);
+      expect(out.text, content).not.toContain("-->");
+      expect(out.diagnostics, content).toEqual([]);
+    }
+    expect(expand("Review this:\n```text\n$ARGUMENTS\n```\n").text).toBe(
+      `Review this:\n\`\`\`text\n${WORDS}\n\`\`\`\n`,
+    );
     // Your own template is yours to write as you like.
     expect(expand("```text\n$ARGUMENTS\n").text).not.toBe(`\`\`\`text\n${WORDS}\n`);
     expect(expand("```text\n$ARGUMENTS\n", "user")).toEqual({
