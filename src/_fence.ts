@@ -260,14 +260,65 @@ export function wrappedBody(text: string, tag: string | false, xml = false): str
     tag !== false &&
     start > 0 &&
     opensMore(closersAtEnd(head + kept, starts), () => closersAtEnd(kept, AFTER_BLANK));
-  if (trimmed === kept) return lead ? `\n${kept}` : kept;
+  if (trimmed === kept) return lead || (tag !== false && !startsPlain(kept)) ? `\n${kept}` : kept;
   const before = lead ? "" : head;
   const context = lead ? AFTER_BLANK : starts;
   const opens =
     !sameFirstLine(text, start, end, trimmed.length, before, context) ||
     opensMore(closersAtEnd(before + trimmed, context), () => closersAtEnd(before + kept, context));
   const body = opens ? kept : trimmed;
-  return lead ? `\n${body}` : body;
+  return lead || (tag !== false && !startsPlain(body)) ? `\n${body}` : body;
+}
+
+/**
+ * True when no line of `text` before its first blank line, read from a
+ * blank line, opens a fence or an HTML block, is a setext underline or
+ * starts link reference definitions: then nothing those lines open runs on
+ * past that blank line, neither as the document reads them nor as they read
+ * after a tag line (`<notes>`, an HTML block of kind 7 to the next blank
+ * line; `<project_context>`, a paragraph they go on), and what follows reads
+ * from a blank line either way, as the placing of printed values
+ * ({@link placePrinted}) and the closers read it (the containers a list
+ * item or a quote opened there aside: see docs/trust.md). A line that opens
+ * a fence or an HTML block there is not plain: the
+ * section's body is then written after a blank line of its own (rev50c F2:
+ * `<notes>` then `~~~markdown` was raw HTML, the repository's blank line
+ * ended it, and your closing `~~~` opened a fence over the rest of the
+ * prompt). Linear: reads the lines up to the first blank one once.
+ */
+function startsPlain(text: string): boolean {
+  const reading = freshReading();
+  const length = text.length;
+  let start = 0;
+  while (start < length) {
+    let end = start;
+    while (end < length) {
+      const code = text.charCodeAt(end);
+      if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
+      end++;
+    }
+    if (isBlank(text, start, end)) return true;
+    if (setextLike(text, start, end)) return false;
+    readLine(reading, text, start, end);
+    const leaf = reading.leaf;
+    if (leaf !== undefined && (leaf.kind !== "paragraph" || leaf.definitions !== undefined))
+      return false;
+    if (end >= length) return true;
+    start =
+      end +
+      (text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED ? 2 : 1);
+  }
+  return true;
+}
+
+/** `===` or `---` after at most three spaces, then only spaces and tabs: an underline after a paragraph. */
+function setextLike(text: string, from: number, to: number): boolean {
+  let at = from;
+  while (at < to && at - from < MAX_FENCE_INDENT && text.charCodeAt(at) === SPACE) at++;
+  const code = text.charCodeAt(at);
+  if (code !== 0x3d && code !== 0x2d) return false;
+  while (at < to && text.charCodeAt(at) === code) at++;
+  return isBlank(text, at, to);
 }
 
 /**
