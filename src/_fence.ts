@@ -78,6 +78,8 @@ export function isBlank(text: string, from: number, to: number): boolean {
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const GREATER_THAN = 0x3e;
+const LESS_THAN = 0x3c;
+const OPEN_BRACKET = 0x5b;
 
 /**
  * A block still open at the end of a text that runs over whatever follows it:
@@ -287,9 +289,31 @@ export function wrappedBody(text: string, tag: string | false, xml = false): str
  * prompt). Linear: reads the lines up to the first blank one once.
  */
 function startsPlain(text: string): boolean {
-  const reading = freshReading();
   const length = text.length;
   let start = 0;
+  // First without the reader: a line that opens a fence or an HTML block, or
+  // starts definitions, has a backtick, a tilde, a `<` or a `[` first after
+  // the quote and list markers it starts with.
+  // Lines found by their line feeds (a text with a carriage return is read
+  // by the reader): each line's start is looked at, not its whole text.
+  let marked = false;
+  while (start < length && !marked) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = length;
+    if (isBlank(text, start, end)) {
+      if (text.lastIndexOf("\r", end) < 0) return true;
+      marked = true;
+      break;
+    }
+    const first = text.charCodeAt(afterMarkers(text, start, end));
+    if (first === BACKTICK || first === TILDE || first === LESS_THAN || first === OPEN_BRACKET)
+      marked = true;
+    if (setextLike(text, start, end)) return false;
+    start = end + 1;
+  }
+  if (!marked && text.lastIndexOf("\r", length) < 0) return true;
+  const reading = freshReading();
+  start = 0;
   while (start < length) {
     let end = start;
     while (end < length) {
@@ -309,6 +333,33 @@ function startsPlain(text: string): boolean {
       (text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED ? 2 : 1);
   }
   return true;
+}
+
+/** Where the line `text[from, to)` goes on after its leading white space, `>` and list markers (`-`, `*`, `+`, `1.`, `1)`). */
+function afterMarkers(text: string, from: number, to: number): number {
+  let at = from;
+  for (;;) {
+    while (at < to && (text.charCodeAt(at) === SPACE || text.charCodeAt(at) === TAB)) at++;
+    const code = text.charCodeAt(at);
+    let next = at;
+    if (code === GREATER_THAN) next = at + 1;
+    else if (code === 0x2d || code === 0x2a || code === 0x2b) next = at + 1;
+    else {
+      while (
+        next < to &&
+        next - at < 9 &&
+        text.charCodeAt(next) >= 0x30 &&
+        text.charCodeAt(next) <= 0x39
+      )
+        next++;
+      const mark = text.charCodeAt(next);
+      if (next === at || (mark !== 0x2e && mark !== 0x29)) return at;
+      next++;
+    }
+    const after = text.charCodeAt(next);
+    if (code !== GREATER_THAN && next < to && after !== SPACE && after !== TAB) return at;
+    at = next;
+  }
 }
 
 /** `===` or `---` after at most three spaces, then only spaces and tabs: an underline after a paragraph. */
