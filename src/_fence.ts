@@ -242,7 +242,8 @@ function sameFirstLine(
  * `xml`: the tag is written by a template, after any line (a blank one, a
  * paragraph's, a tag's); a section's tag line comes after a blank line.
  * Linear: the text is read only when its ends hold more than ASCII blank
- * lines, or it starts with a blank line under a tag.
+ * lines, or it starts with a blank line under a tag; under a tag, the starts
+ * of its lines before its first blank line are looked at.
  */
 export function wrappedBody(text: string, tag: string | false, xml = false): string {
   let end = text.length;
@@ -258,18 +259,23 @@ export function wrappedBody(text: string, tag: string | false, xml = false): str
   if (trimmed === "") return "";
   const head = tag === false ? "" : `<${tag}>\n`;
   const starts = tag === false || !xml ? AFTER_BLANK : ON_OWN_LINE;
+  // A body whose first lines open a fence or an HTML block (trimmed or not)
+  // starts after a blank line of its own ({@link startsPlain}), decided
+  // before the trim, which is then judged as read from that blank line.
   const lead =
     tag !== false &&
-    start > 0 &&
-    opensMore(closersAtEnd(head + kept, starts), () => closersAtEnd(kept, AFTER_BLANK));
-  if (trimmed === kept) return lead || (tag !== false && !startsPlain(kept)) ? `\n${kept}` : kept;
+    (!startsPlain(kept) ||
+      (trimmed !== kept && !startsPlain(trimmed)) ||
+      (start > 0 &&
+        opensMore(closersAtEnd(head + kept, starts), () => closersAtEnd(kept, AFTER_BLANK))));
+  if (trimmed === kept) return lead ? `\n${kept}` : kept;
   const before = lead ? "" : head;
   const context = lead ? AFTER_BLANK : starts;
   const opens =
     !sameFirstLine(text, start, end, trimmed.length, before, context) ||
     opensMore(closersAtEnd(before + trimmed, context), () => closersAtEnd(before + kept, context));
   const body = opens ? kept : trimmed;
-  return lead || (tag !== false && !startsPlain(body)) ? `\n${body}` : body;
+  return lead ? `\n${body}` : body;
 }
 
 /**
