@@ -78,6 +78,8 @@ export function isBlank(text: string, from: number, to: number): boolean {
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const GREATER_THAN = 0x3e;
+const LESS_THAN = 0x3c;
+const OPEN_BRACKET = 0x5b;
 
 /**
  * A block still open at the end of a text that runs over whatever follows it:
@@ -240,7 +242,8 @@ function sameFirstLine(
  * `xml`: the tag is written by a template, after any line (a blank one, a
  * paragraph's, a tag's); a section's tag line comes after a blank line.
  * Linear: the text is read only when its ends hold more than ASCII blank
- * lines, or it starts with a blank line under a tag.
+ * lines, or it starts with a blank line under a tag; under a tag, the starts
+ * of its lines before its first blank line are looked at.
  */
 export function wrappedBody(text: string, tag: string | false, xml = false): string {
   let end = text.length;
@@ -256,10 +259,15 @@ export function wrappedBody(text: string, tag: string | false, xml = false): str
   if (trimmed === "") return "";
   const head = tag === false ? "" : `<${tag}>\n`;
   const starts = tag === false || !xml ? AFTER_BLANK : ON_OWN_LINE;
+  // A body whose first lines open a fence or an HTML block (trimmed or not)
+  // starts after a blank line of its own ({@link startsPlain}), decided
+  // before the trim, which is then judged as read from that blank line.
   const lead =
     tag !== false &&
-    start > 0 &&
-    opensMore(closersAtEnd(head + kept, starts), () => closersAtEnd(kept, AFTER_BLANK));
+    (!startsPlain(kept) ||
+      (trimmed !== kept && !startsPlain(trimmed)) ||
+      (start > 0 &&
+        opensMore(closersAtEnd(head + kept, starts), () => closersAtEnd(kept, AFTER_BLANK))));
   if (trimmed === kept) return lead ? `\n${kept}` : kept;
   const before = lead ? "" : head;
   const context = lead ? AFTER_BLANK : starts;
@@ -268,6 +276,106 @@ export function wrappedBody(text: string, tag: string | false, xml = false): str
     opensMore(closersAtEnd(before + trimmed, context), () => closersAtEnd(before + kept, context));
   const body = opens ? kept : trimmed;
   return lead ? `\n${body}` : body;
+}
+
+/**
+ * True when no line of `text` before its first blank line, read from a
+ * blank line, opens a fence or an HTML block, is a setext underline or
+ * starts link reference definitions: then nothing those lines open runs on
+ * past that blank line, neither as the document reads them nor as they read
+ * after a tag line (`<notes>`, an HTML block of kind 7 to the next blank
+ * line; `<project_context>`, a paragraph they go on), and what follows reads
+ * from a blank line either way, as the placing of printed values
+ * ({@link placePrinted}) and the closers read it (the containers a list
+ * item or a quote opened there aside: see docs/trust.md). A line that opens
+ * a fence or an HTML block there is not plain: the
+ * section's body is then written after a blank line of its own (rev50c F2:
+ * `<notes>` then `~~~markdown` was raw HTML, the repository's blank line
+ * ended it, and your closing `~~~` opened a fence over the rest of the
+ * prompt). Linear: reads the lines up to the first blank one once.
+ */
+function startsPlain(text: string): boolean {
+  const length = text.length;
+  let start = 0;
+  // First without the reader: a line that opens a fence or an HTML block, or
+  // starts definitions, has a backtick, a tilde, a `<` or a `[` first after
+  // the quote and list markers it starts with.
+  // Lines found by their line feeds (a text with a carriage return is read
+  // by the reader): each line's start is looked at, not its whole text.
+  let marked = false;
+  while (start < length && !marked) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = length;
+    if (isBlank(text, start, end)) {
+      if (text.lastIndexOf("\r", end) < 0) return true;
+      marked = true;
+      break;
+    }
+    const first = text.charCodeAt(afterMarkers(text, start, end));
+    if (first === BACKTICK || first === TILDE || first === LESS_THAN || first === OPEN_BRACKET)
+      marked = true;
+    if (setextLike(text, start, end)) return false;
+    start = end + 1;
+  }
+  if (!marked && text.lastIndexOf("\r", length) < 0) return true;
+  const reading = freshReading();
+  start = 0;
+  while (start < length) {
+    let end = start;
+    while (end < length) {
+      const code = text.charCodeAt(end);
+      if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
+      end++;
+    }
+    if (isBlank(text, start, end)) return true;
+    if (setextLike(text, start, end)) return false;
+    readLine(reading, text, start, end);
+    const leaf = reading.leaf;
+    if (leaf !== undefined && (leaf.kind !== "paragraph" || leaf.definitions !== undefined))
+      return false;
+    if (end >= length) return true;
+    start =
+      end +
+      (text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED ? 2 : 1);
+  }
+  return true;
+}
+
+/** Where the line `text[from, to)` goes on after its leading white space, `>` and list markers (`-`, `*`, `+`, `1.`, `1)`). */
+function afterMarkers(text: string, from: number, to: number): number {
+  let at = from;
+  for (;;) {
+    while (at < to && (text.charCodeAt(at) === SPACE || text.charCodeAt(at) === TAB)) at++;
+    const code = text.charCodeAt(at);
+    let next = at;
+    if (code === GREATER_THAN) next = at + 1;
+    else if (code === 0x2d || code === 0x2a || code === 0x2b) next = at + 1;
+    else {
+      while (
+        next < to &&
+        next - at < 9 &&
+        text.charCodeAt(next) >= 0x30 &&
+        text.charCodeAt(next) <= 0x39
+      )
+        next++;
+      const mark = text.charCodeAt(next);
+      if (next === at || (mark !== 0x2e && mark !== 0x29)) return at;
+      next++;
+    }
+    const after = text.charCodeAt(next);
+    if (code !== GREATER_THAN && next < to && after !== SPACE && after !== TAB) return at;
+    at = next;
+  }
+}
+
+/** `===` or `---` after at most three spaces, then only spaces and tabs: an underline after a paragraph. */
+function setextLike(text: string, from: number, to: number): boolean {
+  let at = from;
+  while (at < to && at - from < MAX_FENCE_INDENT && text.charCodeAt(at) === SPACE) at++;
+  const code = text.charCodeAt(at);
+  if (code !== 0x3d && code !== 0x2d) return false;
+  while (at < to && text.charCodeAt(at) === code) at++;
+  return isBlank(text, at, to);
 }
 
 /**
