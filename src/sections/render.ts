@@ -694,7 +694,7 @@ export function renderSections(
    * comment: a call inside `{{#if false}}`, a Handlebars comment, a raw block,
    * `\{{> base}}`, an inline partial named base or `<!-- -->` printed none of
    * it. Judged on the text rendered (each non-blank line of your body, trimmed,
-   * is in it outside comments: a call in a list item indents it), not on the
+   * is in it, in order, outside comments: a call in a list item indents it), not on the
    * source; a `user-text-left-out` warning names both files otherwise. A
    * section that does not name `{{> base}}` at all is warned about before
    * rendering (`replacedByProject`).
@@ -711,7 +711,16 @@ export function renderSections(
       .filter((line) => line !== "");
     if (yours.length === 0) return;
     const shown = withoutComments(withoutPrintedMarks(text));
-    if (yours.every((line) => shown.includes(line))) return;
+    // In order, each search from the end of the last: linear in the project's text, however long.
+    let at = 0;
+    let kept = 0;
+    for (const line of yours) {
+      const found = shown.indexOf(line, at);
+      if (found === -1) break;
+      at = found + line.length;
+      kept++;
+    }
+    if (kept === yours.length) return;
     diagnostics.push({
       level: "warning",
       code: "user-text-left-out",
