@@ -4,9 +4,11 @@
 export type { AppendPart } from "../options.js";
 export { readTextOrPath } from "./text-or-path.js";
 
+import { join } from "node:path";
 import { closeOpenBlocksOnOwnLine } from "../_fence.js";
 import { elementText } from "../_prompt-text.js";
 import type { AppendPart, NormalizedOptions } from "../options.js";
+import { CALLS_BASE } from "../sections/layer.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { Diagnostic } from "../types.js";
 import type { LoadedLayer } from "./load-layer.js";
@@ -87,8 +89,10 @@ export function printedParts(
  * file takes the place of, naming both: a project's APPEND_SYSTEM.md,
  * SYSTEM.md or general-rules.md replaces yours whole, as in pi (a
  * SYSTEM_TEMPLATE.md extends it instead), and a project's section of the
- * name of one of yours replaces or switches it off (one that keeps your body,
- * blank or calling `{{> base}}`, does not). The order stays; the silence goes.
+ * name of one of yours replaces, switches off or makes a base section a custom
+ * base prompt drops (one blank, or naming `{{> base}}`, is judged on its render:
+ * `yoursNotPrinted` in sections/render.ts), and a project's partial of the name
+ * of one of yours. The order stays; the silence goes.
  */
 export function replacedByProject(
   layers: readonly LoadedLayer[],
@@ -118,23 +122,66 @@ export function replacedByProject(
         ]
       : [],
   );
-  return [...files, ...sectionsReplaced(user, project)];
+  const custom = opts.systemPrompt !== null || layers.some((l) => l.system !== null);
+  return [
+    ...files,
+    ...sectionsReplaced(user, project, layers, custom),
+    ...partialsReplaced(user, project),
+  ];
 }
 
-/** `{{> base}}` (any spacing, `~`): the project's version prints the body below it, yours. */
-const CALLS_BASE = /\{\{~?>\s*base\s*~?\}\}/;
+/**
+ * Your partials a project's partial of the same name replaces (rev51b F9): the
+ * project's text is printed wherever `{{> name}}` is, in your sections too, as
+ * layers stack (the last layer's partial wins, `partialsOf` in render-system-prompt.ts). The order
+ * stays; a warning names both files.
+ */
+function partialsReplaced(user: LoadedLayer, project: LoadedLayer): Diagnostic[] {
+  return Object.keys(project.partials)
+    .filter((name) => Object.hasOwn(user.partials, name))
+    .sort()
+    .map((name) => {
+      const yours = user.partialsDir ? join(user.partialsDir, `${name}.md`) : `partials/${name}.md`;
+      const theirs = project.partialsDir
+        ? join(project.partialsDir, `${name}.md`)
+        : `.pi/partials/${name}.md`;
+      return replacedYours(
+        `your partial "${name}" (${yours}) is left out: the project's ${theirs} takes its place wherever {{> ${name}}} is printed, in your sections too (a project's partial of a name replaces yours, as in pi)`,
+        theirs,
+      );
+    });
+}
 
-/** Your sections a project's section of the same name replaces or switches off. */
-function sectionsReplaced(user: LoadedLayer, project: LoadedLayer): Diagnostic[] {
+/**
+ * Your sections a project's section of the same name replaces, switches off,
+ * or makes a base section (`base: true`) that a custom base prompt in use
+ * (`custom`) then takes the place of (rev51b F6).
+ */
+function sectionsReplaced(
+  user: LoadedLayer,
+  project: LoadedLayer,
+  layers: readonly LoadedLayer[],
+  custom: boolean,
+): Diagnostic[] {
+  const builtin = layers.find((l) => l.layer === "builtin");
+  const builtinBase = new Set(
+    (builtin?.sections ?? []).filter((f) => f.meta.base === true).map((f) => f.name),
+  );
   const yours = new Map(user.sections.map((f) => [f.name, f]));
   const said = new Set<string>();
   return project.sections.flatMap((theirs) => {
     const mine = yours.get(theirs.name);
     if (mine === undefined || said.has(theirs.name) || mine.meta.enabled === false) return [];
     const off = theirs.meta.enabled === false;
-    if (!off && (theirs.body.trim() === "" || CALLS_BASE.test(theirs.body))) return [];
+    const yoursBase = mine.meta.base ?? builtinBase.has(theirs.name);
+    const based = custom && theirs.meta.base === true && !yoursBase;
+    if (!off && !based && (theirs.body.trim() === "" || CALLS_BASE.test(theirs.body))) return [];
     said.add(theirs.name);
-    const how = off ? "switches it off" : "takes its place";
+    const how = off
+      ? "switches it off"
+      : based
+        ? "makes it a base section (base: true), which the custom base prompt (SYSTEM.md or --system-prompt) replaces"
+        : "takes its place";
     return [
       replacedYours(
         `your section "${theirs.name}" (${mine.source.path}) is left out: the project's ${theirs.source.path} ${how} (a project's section of a name replaces yours, as in pi)`,

@@ -18,6 +18,8 @@ export interface LoadedLayer {
   sections: SectionFile[];
   /** Partial sources by name, from `partials/*.md`. */
   partials: Record<string, string>;
+  /** The folder {@link partials} were read from (`<layer>/partials`), for naming one in a diagnostic. */
+  partialsDir?: string;
   /** SYSTEM.md or SYSTEM_TEMPLATE.md of this layer (SYSTEM.md wins). */
   system: CustomPrompt | null;
   /** APPEND_SYSTEM.md of this layer, trimmed. */
@@ -121,6 +123,7 @@ export async function loadLayer(
     layer,
     sections: sections.sections,
     partials: partials.partials,
+    partialsDir: join(dir, "partials"),
     system: systemPrompt,
     append: append?.text !== undefined ? append.text.trim() : null,
     ...(append?.text !== undefined ? { appendPath: join(dir, "APPEND_SYSTEM.md") } : {}),

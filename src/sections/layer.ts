@@ -123,3 +123,10 @@ export function inheritsBody(template: SectionTemplate): template is SectionTemp
 } {
   return template.lower !== undefined && template.body.trim() === "";
 }
+
+/**
+ * `{{> base}}` (any spacing, `~`) somewhere in the source: whether the project's
+ * version prints your body is then judged on the render, by what it printed
+ * (`yoursNotPrinted` in sections/render.ts, rev51b F5), not here.
+ */
+export const CALLS_BASE = /\{\{~?>\s*base\s*~?\}\}/;
