@@ -21,6 +21,7 @@ import {
   type StepRunner,
 } from "./gather/deadline.js";
 import { selectSkillsTool } from "./gather/guidelines/index.js";
+import { ownFirstGate } from "./gather/own-first.js";
 import type { Rule, RuleAccount } from "./gather/rules/index.js";
 import { runStepTable } from "./gather/step-table.js";
 import { gatheringSteps } from "./gather/steps.js";
@@ -244,15 +245,23 @@ export async function preparePrompt(
   // 2. Gathering: the table of steps, under one deadline counted from the start.
   // `late` fires at the deadline, so late walks stop then, not once the slowest step is given up.
   const late = new AbortController();
-  const table = gatheringSteps(resolved, late.signal);
   const deadline = started + opts.deadlineMs;
+  // Your own parts are read first, for half of what is left at the most (rev51a F3).
+  const ownFirst = ownFirstGate(late.signal, {
+    openAfterMs: Math.max(0, (deadline - clock()) / 2),
+    clock,
+  });
+  const table = gatheringSteps(resolved, late.signal, ownFirst);
   const cancel = abortAtDeadline(late, deadline, clock);
   const { outcomes, timings } = await runStepTable(table, runner, deadline, clock);
   cancel();
   late.abort(new DeadlinePassed());
 
   // 3. Diagnostics: resolving's, the late steps' (one warning), then each step's in table order.
-  const diagnostics = [...resolved.diagnostics, ...lateStepsWarning(timings, opts.deadlineMs)];
+  const diagnostics = [
+    ...resolved.diagnostics,
+    ...lateStepsWarning(timings, opts.deadlineMs, ownFirst.held()),
+  ];
   for (const outcome of Object.values(outcomes)) pushAll(diagnostics, outcome.diagnostics);
 
   // 4. The data the templates see, and the templates.
