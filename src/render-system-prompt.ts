@@ -21,6 +21,7 @@ import {
   type StepRunner,
 } from "./gather/deadline.js";
 import { selectSkillsTool } from "./gather/guidelines/index.js";
+import { ownFirstGate } from "./gather/own-first.js";
 import type { Rule, RuleAccount } from "./gather/rules/index.js";
 import { runStepTable } from "./gather/step-table.js";
 import { gatheringSteps } from "./gather/steps.js";
@@ -226,6 +227,18 @@ function ownSections(
 }
 
 /**
+ * A render's gathering signal (`late`, fired at `deadline` by the caller) and its own-first
+ * gate, which holds the repository's parts for your own for half of what is left at the most:
+ * your skills answering calls all along held it until the deadline, and at 300-500 ms the
+ * project's AGENTS.md was cut whole (rev51a F3).
+ */
+function gatheringClock(deadline: number, clock: () => number) {
+  const late = new AbortController();
+  const openAfterMs = Math.max(0, (deadline - clock()) / 2);
+  return { late, deadline, ownFirst: ownFirstGate(late.signal, { openAfterMs, clock }) };
+}
+
+/**
  * Locate and gather: every bit of I/O a render needs, bounded by the deadline.
  * `runner` runs each gathering step; a prompt session passes one that reuses
  * what has not changed on disk. `givenBy` names who gave `given` in `origins`.
@@ -243,16 +256,16 @@ export async function preparePrompt(
 
   // 2. Gathering: the table of steps, under one deadline counted from the start.
   // `late` fires at the deadline, so late walks stop then, not once the slowest step is given up.
-  const late = new AbortController();
-  const table = gatheringSteps(resolved, late.signal);
-  const deadline = started + opts.deadlineMs;
+  const { late, deadline, ownFirst } = gatheringClock(started + opts.deadlineMs, clock);
+  const table = gatheringSteps(resolved, late.signal, ownFirst);
   const cancel = abortAtDeadline(late, deadline, clock);
   const { outcomes, timings } = await runStepTable(table, runner, deadline, clock);
   cancel();
   late.abort(new DeadlinePassed());
 
   // 3. Diagnostics: resolving's, the late steps' (one warning), then each step's in table order.
-  const diagnostics = [...resolved.diagnostics, ...lateStepsWarning(timings, opts.deadlineMs)];
+  const lateWarning = lateStepsWarning(timings, opts.deadlineMs, ownFirst.held());
+  const diagnostics = [...resolved.diagnostics, ...lateWarning];
   for (const outcome of Object.values(outcomes)) pushAll(diagnostics, outcome.diagnostics);
 
   // 4. The data the templates see, and the templates.

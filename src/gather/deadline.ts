@@ -1,5 +1,6 @@
 import pTimeout, { TimeoutError } from "p-timeout";
 import { type Diagnostic, type StepTiming, SyspromptError } from "../types.js";
+import type { GateHeld } from "./own-first.js";
 
 /** Default for the whole gathering stage, in milliseconds. */
 export const DEFAULT_DEADLINE_MS = 5000;
@@ -221,16 +222,24 @@ function partialValue<T>(step: GatherStep<T>): Gathered<T> {
  * none. One per render, not one per step: a slow disk makes several steps late
  * at once, and that is one event for the reader.
  */
-export function lateStepsWarning(timings: readonly StepTiming[], budgetMs: number): Diagnostic[] {
+export function lateStepsWarning(
+  timings: readonly StepTiming[],
+  budgetMs: number,
+  held?: GateHeld,
+): Diagnostic[] {
   const late = timings.filter((t) => t.status === "timeout").map((t) => `"${t.name}"`);
   if (late.length === 0) return [];
   const [what, their] =
     late.length === 1 ? ["step", "its fallback was"] : ["steps", "their fallbacks were"];
+  // The cause a user can act on: the repository's parts waited for yours (rev51a F3).
+  const gate = held
+    ? `; the repository's parts waited ${held.waitedMs} ms at the own-first gate for ${held.parts.join(", ")} to be read first: raise --deadline to keep both`
+    : "";
   return [
     {
       level: "warning",
       code: "step-timeout",
-      message: `gathering ${what} ${late.join(", ")} missed the ${budgetMs} ms deadline; ${their} used`,
+      message: `gathering ${what} ${late.join(", ")} missed the ${budgetMs} ms deadline; ${their} used${gate}`,
     },
   ];
 }

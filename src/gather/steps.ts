@@ -20,7 +20,7 @@ import { gitStep } from "./git/index.js";
 import { parseRuleList } from "./guidelines/guidelines.js";
 import { parseToolDescriptions, selectSkillsTool } from "./guidelines/tools.js";
 import type { GatherInputs, GatherOptions } from "./inputs.js";
-import { ownFirstGate } from "./own-first.js";
+import { type OwnFirstGate, ownFirstGate } from "./own-first.js";
 import { type LoadedRules, type Rule, type RuleAccount, traceRules } from "./rules/index.js";
 import { tableStep } from "./step-table.js";
 import {
@@ -45,7 +45,11 @@ const AGENT_DIR_IN_PROJECT: Diagnostic = {
     "the agent dir lies inside the project (a HOME or $SYSPROMPT_AGENT_DIR inside the checkout), which is not trusted: the project wrote it, so it is not read as your user layer (no context file, rule, section, skill, template or config of it); trust the project, or give an agent dir outside it",
 };
 
-export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
+export function gatheringSteps(
+  inputs: GatherInputs,
+  signal: AbortSignal,
+  ownFirst: OwnFirstGate = ownFirstGate(signal),
+) {
   const { opts } = inputs;
   const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, roots, ceilingDir } = opts;
   const maxBytes = opts.maxContextBytes;
@@ -71,8 +75,9 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
   // a 400 ms deadline (rev46b), its 300 sections of dense frontmatter and then its 60
   // `.cursor/rules/*.mdc` of dense frontmatter (60 ms of parsing each, a turn of the event loop
   // between two) left the skills step one turn a file, and your skills were out of the prompt at
-  // any deadline (rev48a F1, rev49b F2).
-  const { yoursFirst, gate } = ownFirstGate(signal);
+  // any deadline (rev48a F1, rev49b F2). The render's gate opens at half its budget at the
+  // latest, so your part cannot take the repository's whole budget (rev51a F3).
+  const { yoursFirst, gate } = ownFirst;
   const afterOwnParts = <T>(step: GatherStep<T>): GatherStep<T> => {
     const run = step.run;
     if (!run) return step;
@@ -99,13 +104,15 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
     !opts.noContextFiles &&
       (async (i) =>
         lifted(
-          await yoursFirst((own) =>
-            traceContextFiles({
-              ...i,
-              signal,
-              soFar: contextSoFar,
-              beforeProject: own.thenProject,
-            }),
+          await yoursFirst(
+            (own) =>
+              traceContextFiles({
+                ...i,
+                signal,
+                soFar: contextSoFar,
+                beforeProject: own.thenProject,
+              }),
+            "your context files",
           ),
         )),
     { files: [], diagnostics: [], provenance: NO_CONTEXT } as ContextTrace,
@@ -125,8 +132,10 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
     opts.ruleSources.length > 0 &&
       (async (i) =>
         lifted(
-          await yoursFirst((own) =>
-            traceRules({ ...i, signal, soFar: rulesSoFar, beforeProject: own.thenProject }),
+          await yoursFirst(
+            (own) =>
+              traceRules({ ...i, signal, soFar: rulesSoFar, beforeProject: own.thenProject }),
+            "your rule files",
           ),
         )),
     { rules: [], accounts: [], diagnostics: [] } as LoadedRules,
@@ -147,8 +156,10 @@ export function gatheringSteps(inputs: GatherInputs, signal: AbortSignal) {
       !opts.skills &&
       (async (i) =>
         lifted(
-          await yoursFirst((own) =>
-            loadSkills({ ...i, signal, soFar: skillsSoFar, beforeProject: own.thenProject }),
+          await yoursFirst(
+            (own) =>
+              loadSkills({ ...i, signal, soFar: skillsSoFar, beforeProject: own.thenProject }),
+            "your skills",
           ),
         )),
     { skills: opts.skills ?? ([] as Skill[]), diagnostics: [] as Diagnostic[] },

@@ -99,4 +99,48 @@ describe("ownFirstGate", () => {
     stop.abort();
     expect(await settled(open)).toBe(true);
   });
+
+  it("opens at its share of the deadline while calls are answered, and says what it held (rev51a F3)", async () => {
+    let now = 1000;
+    const { yoursFirst, gate, held } = ownFirstGate(undefined, {
+      openAfterMs: 600,
+      clock: () => now,
+    });
+    void yoursFirst(() => new Promise<void>(() => undefined), "your skills");
+    void yoursFirst(async () => undefined, "your rule files");
+    const open = gate();
+    // Answered calls all along: only the share opens the gate.
+    for (let i = 0; i < 2; i++) {
+      await stat(import.meta.dirname);
+      now += OWN_PART_IDLE_MS;
+      await vi.advanceTimersByTimeAsync(OWN_PART_IDLE_MS);
+    }
+    expect(await settled(open)).toBe(false);
+    expect(held()).toBeUndefined();
+    await stat(import.meta.dirname);
+    now += 99;
+    await vi.advanceTimersByTimeAsync(99);
+    expect(await settled(open)).toBe(false);
+    now += 1;
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await settled(open)).toBe(true);
+    expect(held()).toEqual({ waitedMs: 600, parts: ["your skills"] });
+  });
+
+  it("held is nothing when your parts were read in time", async () => {
+    const { yoursFirst, gate, held } = ownFirstGate(undefined, { openAfterMs: 600 });
+    await yoursFirst(async (own) => own.thenProject(), "your skills");
+    expect(await settled(gate())).toBe(true);
+    expect(held()).toBeUndefined();
+  });
+
+  it("a gate opened by the signal with your parts unread says so", async () => {
+    const stop = new AbortController();
+    const { yoursFirst, gate, held } = ownFirstGate(stop.signal);
+    void yoursFirst(() => new Promise<void>(() => undefined), "your context files");
+    const open = gate();
+    stop.abort();
+    expect(await settled(open)).toBe(true);
+    expect(held()?.parts).toEqual(["your context files"]);
+  });
 });
