@@ -11,9 +11,29 @@ import { tempDir } from "../api/_helpers.js";
 // with glob-syntax names (`[x]`, `#n`, `!k`, `a\b`, `é`), each with a
 // .gitignore of random patterns (classes, `?`, `*`, `**`, anchors, `!`,
 // escapes, trailing spaces), every file's verdict compared with
-// `git check-ignore` (review rev50a F3, F4: the rebase and the bytes).
+// `git check-ignore` (review rev50a F3, F4: the rebase and the bytes). Names
+// and patterns in both cases (`A`, `aB`, `[A-C]`): git with core.ignoreCase=false
+// matches case-sensitively, and so must the door (review rev51a F1).
 
-const NAMES = ["a", "b", "ab", "é", "clé", "[x]", "#n", "!k", "x y", "c?", "d*", "a\\b", "e.yml"];
+const NAMES = [
+  "a",
+  "b",
+  "ab",
+  "A",
+  "aB",
+  "É",
+  "é",
+  "clé",
+  "[x]",
+  "#n",
+  "!k",
+  "x y",
+  "c?",
+  "d*",
+  "a\\b",
+  "e.yml",
+  "E.YML",
+];
 /** A name as the bytes of its UTF-8, one character each: patterns are written byte for byte. */
 const bytes = (s: string) => Buffer.from(s, "utf8").toString("latin1");
 const PIECES = [
@@ -22,7 +42,11 @@ const PIECES = [
   "?",
   "**",
   "[a-c]",
+  "[A-C]",
   "[!a]",
+  "?B",
+  "A*",
+  "*.YML",
   "cl??",
   "cl?",
   "[\xc3][\xa9]",
