@@ -11,11 +11,13 @@ let ignoreFactory: typeof IgnoreFactory | undefined;
  * A new, empty `ignore` list: the one glob matcher of repository patterns
  * (ignore files and rule globs alike; feed it only {@link boundedPattern}s).
  * `ignore` is loaded only once a pattern is met: many walks meet none, and a
- * CLI start counts milliseconds.
+ * CLI start counts milliseconds. `ignoreCase` is `ignore`'s default (true),
+ * which rule globs keep; ignore files are matched case-sensitively, as git
+ * matches them with `core.ignoreCase=false` (its setting on a Linux clone).
  */
-export function newIgnore(): Ignore {
+export function newIgnore(ignoreCase = true): Ignore {
   ignoreFactory ??= createRequire(import.meta.url)("ignore") as typeof IgnoreFactory;
-  return ignoreFactory();
+  return ignoreFactory({ ignorecase: ignoreCase });
 }
 
 /**
@@ -31,8 +33,8 @@ export interface IgnoreRules {
   readonly parent: IgnoreRules | undefined;
   readonly own: Ignore;
   /**
-   * The last segment of each of `own`'s patterns, as one case-insensitive
-   * expression; null when some pattern's last segment is not a plain name
+   * The last segment of each of `own`'s patterns, as one case-sensitive
+   * expression (as `own` matches); null when some pattern's last segment is not a plain name
    * (a `**`, a class or an escape), for which no shortcut is taken.
    */
   readonly tail: RegExp | null;
@@ -238,7 +240,8 @@ export function addGitignore(
     });
   }
   if (rebased.length === 0) return rules;
-  return { parent: rules, own: newIgnore().add(rebased), tail: tailRegex(rebased) };
+  // Case-sensitive, as git: `secrets.txt` and `!SECRETS.TXT` leave `secrets.txt` ignored (rev51a F1).
+  return { parent: rules, own: newIgnore(false).add(rebased), tail: tailRegex(rebased) };
 }
 
 const NON_ASCII = /[\u0080-\uffff]/;
@@ -349,8 +352,8 @@ function tailRegex(patterns: readonly string[]): RegExp | null {
     if (source === undefined) return null;
     sources.push(source);
   }
-  // `ignore` matches case-insensitively by default, and so must the shortcut.
-  return new RegExp(`^(?:${sources.join("|")})$`, "i");
+  // Case-sensitive, as `own` is (newIgnore(false)): the shortcut may pass over only what `own` would.
+  return new RegExp(`^(?:${sources.join("|")})$`);
 }
 
 /**

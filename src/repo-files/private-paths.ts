@@ -389,7 +389,7 @@ async function rootRules(
     excludeFile === undefined
       ? { rules: undefined, cut: undefined }
       : await withFile(undefined, excludeFile, "", budget, root);
-  const own = await withFile(excluded.rules, join(root, ".gitignore"), "", budget, root);
+  const own = await withFile(excluded.rules, join(root, ".gitignore"), "", budget, root, IN_TREE);
   return { rules: own.rules, cut: excluded.cut ?? own.cut };
 }
 
@@ -400,15 +400,32 @@ async function folderRules(
   budget: PatternBudget,
 ): Promise<FolderRules> {
   const parent = await rulesOf(key.slice(0, Math.max(key.lastIndexOf("/"), 0)));
-  const own = await withFile(parent.rules, join(root, key, ".gitignore"), key, budget, root);
+  const own = await withFile(
+    parent.rules,
+    join(root, key, ".gitignore"),
+    key,
+    budget,
+    root,
+    IN_TREE,
+  );
   return { rules: own.rules, cut: parent.cut ?? own.cut };
 }
 
 /**
+ * How an in-tree `.gitignore` is read: a link is no ignore file, as git (2.32 and
+ * later) opens it with O_NOFOLLOW and takes it as missing, and as the workspace
+ * tree reads it. `.git/info/exclude` and your global excludes are followed, as git
+ * follows them (rev51a F4: `sub/.gitignore -> ../negate.txt` holding `!secrets.txt`
+ * took back a file git ignores, and a link to `~/.ssh/id_ed25519` was read as patterns).
+ */
+const IN_TREE = { follow: false } as const;
+
+/**
  * `list` with the patterns of `file` added (rebased to `base`); `list` itself
- * when there is no such file. `cut` says where the file was not read whole:
- * past the byte cap, past the pattern budget, a pattern the matcher refuses,
- * or a file that is there but cannot be read. `root` names the file in it.
+ * when there is no such file (or, with `follow` false, a link). `cut` says where
+ * the file was not read whole: past the byte cap, past the pattern budget, a
+ * pattern the matcher refuses, or a file that is there but cannot be read.
+ * `root` names the file in it.
  */
 async function withFile(
   list: IgnoreRules | undefined,
@@ -416,10 +433,11 @@ async function withFile(
   base: string,
   budget: PatternBudget,
   root?: string,
+  how: { follow: boolean } = { follow: true },
 ): Promise<FolderRules> {
   const name = root === undefined || !isWithin(file, root) ? file : relative(root, file);
   // Capped, regular files only: a FIFO or /dev/zero named .gitignore is passed over, as git does.
-  const read = await readCappedBytes(file, MAX_GITIGNORE_BYTES);
+  const read = await readCappedBytes(file, MAX_GITIGNORE_BYTES, how);
   if (!read.ok) {
     const none = read.reason === "missing" || read.reason === "not-file";
     return { rules: list, cut: none ? undefined : `${name} could not be read` };

@@ -204,10 +204,9 @@ const cases: CatalogueCase[] = [
     options: TREE,
     changed: ["workspace_tree"],
     expected: () => [],
+    // Names that are not UTF-8 are left out: no ignore verdict on them is git's (rev51a F5).
     verify: treeWith([
-      `bin-\uFFFD-dir/  ${TIME}`,
       `fifo  ${TIME}`,
-      `not-utf8-\uFFFD\uFFFD.md  1B  ${TIME}`,
       `sock  ${TIME}`,
       `with\\u000anewline.md  1B  ${TIME}`,
       `with space.md  1B  ${TIME}`,

@@ -141,13 +141,15 @@ describe("a hand-edited memo of a shown folder", () => {
 describe("names that are not UTF-8 in a shown folder", () => {
   // Node decodes a name that is not UTF-8 with U+FFFD for each bad byte, so
   // two such names can come out of one listing as the same string.
-  it("two that decode alike leave the tree as without the cache, and the file is written once", async () => {
+  it("two that decode alike leave the tree as without the cache (both left out), and the file is written once", async () => {
     const { root, location } = project();
     for (const byte of [0xfe, 0xff]) {
       writeFileSync(Buffer.concat([Buffer.from(`${root}/odd`), Buffer.from([byte])]), "x\n");
     }
     const plain = await buildWorkspaceTree(root);
-    expect(plain.rendered.match(/odd\uFFFD/g)).toHaveLength(2);
+    // Left out: no ignore verdict on such a name is git's (rev51a F5).
+    expect(plain.rendered).not.toContain("odd");
+    expect(plain.rendered).not.toBe("");
     await buildWorkspaceTree(root, { cache: location });
     const written = statSync(location.path).mtimeMs;
     await new Promise((done) => setTimeout(done, 20));

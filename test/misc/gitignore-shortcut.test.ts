@@ -64,9 +64,11 @@ const chained = (files: Files) =>
     undefined,
   );
 
-/** What git says: every file's patterns, rebased, in one list (later lines win): the rule list the walk used to copy per folder. */
+/** What git says: every file's patterns, rebased, in one list (later lines win): the rule list the walk used to copy per folder. Case-sensitive, as git on Linux. */
 const flat = (files: Files) =>
-  ignore().add(files.map((f) => rebaseGitignore(f.lines.join("\n"), f.base)).join("\n"));
+  ignore({ ignorecase: false }).add(
+    files.map((f) => rebaseGitignore(f.lines.join("\n"), f.base)).join("\n"),
+  );
 
 const pathArb = fc
   .record({
@@ -118,10 +120,12 @@ describe("isIgnoredInKeptFolder", () => {
     );
   });
 
-  it("matches names case-insensitively, as ignore does", () => {
-    const rules = addGitignore(undefined, "*.LOG\nBuild/\n", "");
+  it("matches names case-sensitively, as git with core.ignoreCase=false (rev51a F1)", () => {
+    const rules = addGitignore(undefined, "*.LOG\nBuild/\nsecrets.txt\n!SECRETS.TXT\n", "");
     expect(
-      ["x.log", "build/", "BUILD/", "build"].map((p) => isIgnoredInKeptFolder(rules, p)),
-    ).toEqual([true, true, true, false]);
+      ["x.log", "x.LOG", "build/", "Build/", "BUILD/", "Build", "secrets.txt", "SECRETS.TXT"].map(
+        (p) => isIgnoredInKeptFolder(rules, p),
+      ),
+    ).toEqual([false, true, false, true, false, false, true, false]);
   });
 });

@@ -602,6 +602,9 @@ function memoOfListing(
       continue;
     }
     if (name === "node_modules") continue;
+    // A name that is not UTF-8 comes as U+FFFD, three bytes where git matches its one (`sec?`
+    // ignores `sec\xff`): no verdict on it is git's, and the name opens nothing. Left out (rev51a F5).
+    if (name.includes(NOT_UTF8)) continue;
     if (entry.isDirectory()) {
       memo.dirs.push(name);
       continue;
@@ -613,6 +616,9 @@ function memoOfListing(
   if (shown) memo.rest = rest;
   return memo;
 }
+
+/** What a listing gives for bytes of a name that are not UTF-8. */
+const NOT_UTF8 = "\uFFFD";
 
 const KIND_OF_LETTER: Record<string, EntryKind> = { f: "file", l: "link", o: "other" };
 
