@@ -185,6 +185,9 @@ const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map(
     ["ꓮꓐꓚꓓꓰꓝꓖꓧꓲꓙꓗꓡꓟꓠꓳꓑꓣꓢꓔꓴꓦꓪꓫꓬꓜ", "abcdefghijklmnoprstuvwxyz"],
     // Hyphens, dashes and the minus drawn as `-`; the modifier low macron as `_`.
     ["\u2010\u2011\u2012\u2013\u2043\u2212\u02d7\u02cd", "-------_"],
+    // Drawn as `_` too: the lower one eighth block, the double low line, the undertie
+    // (`</project▁context>`, review rev51b F2).
+    ["\u2581\u2017\u203f", "___"],
   ].flatMap(([from = "", to = ""]) =>
     [...from].map((c, k) => [c.codePointAt(0) ?? 0, to[k] ?? ""] as const),
   ),
@@ -234,6 +237,9 @@ const SLASHES: ReadonlySet<number> = new Set([0x2f, 0xff0f, 0x2044, 0x2215, 0x29
  */
 const CLOSER_STROKES: ReadonlySet<number> = new Set([
   0x5c, 0xff3c, 0x29f5, 0x2216, 0x30ce, 0xff89, 0x2f03, 0x4e3f,
+  // The rising diagonal `⟋` U+27CB, the kana repeat mark's upper half `〳` U+3033, the
+  // Philippine single punctuation `᜵` U+1735 (review rev51b F2).
+  0x27cb, 0x3033, 0x1735,
 ]);
 const isSlashCode = (code: number) => SLASHES.has(code) || CLOSER_STROKES.has(code);
 
@@ -241,14 +247,14 @@ const isSlashCode = (code: number) => SLASHES.has(code) || CLOSER_STROKES.has(co
  * The single angle brackets a reader takes for `<`: fullwidth `＜`, small
  * `﹤`, the quotation mark `‹`, the ornaments `❮` `❬` `❰`, the mathematical
  * `⟨` `⧼`, the CJK `〈`, the technical `〈`, the modifier letter `˂` and the
- * Canadian syllabics `ᐸ`; and the tag character `<` (U+E003C), drawn as
+ * Canadian syllabics `ᐸ`, the precedes sign `≺` (review rev51b F2); and the tag character `<` (U+E003C), drawn as
  * nothing and read by a model as `<` ({@link tagNameChar}). What follows a
  * name needs no list: any character that cannot continue it ends it (`>` and
  * its look-alikes, `/`, white space, and `!`, `"`, `*`, `]`: `</rule]>`
  * reads as `</rule>` too).
  */
 const LOOK_ALIKE_OPENERS =
-  "\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438\u{e003c}";
+  "\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438\u227a\u{e003c}";
 
 /** The look-alike openers' code points: a lone half of the tag character `<` is none. */
 const OPENER_CODES: ReadonlySet<number> = new Set(
