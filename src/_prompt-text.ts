@@ -185,6 +185,9 @@ const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map(
     ["ꓮꓐꓚꓓꓰꓝꓖꓧꓲꓙꓗꓡꓟꓠꓳꓑꓣꓢꓔꓴꓦꓪꓫꓬꓜ", "abcdefghijklmnoprstuvwxyz"],
     // Hyphens, dashes and the minus drawn as `-`; the modifier low macron as `_`.
     ["\u2010\u2011\u2012\u2013\u2043\u2212\u02d7\u02cd", "-------_"],
+    // Drawn as `_` too: the lower one eighth block, the double low line, the undertie
+    // (`</project▁context>`, review rev51b F2).
+    ["\u2581\u2017\u203f", "___"],
   ].flatMap(([from = "", to = ""]) =>
     [...from].map((c, k) => [c.codePointAt(0) ?? 0, to[k] ?? ""] as const),
   ),
@@ -234,6 +237,9 @@ const SLASHES: ReadonlySet<number> = new Set([0x2f, 0xff0f, 0x2044, 0x2215, 0x29
  */
 const CLOSER_STROKES: ReadonlySet<number> = new Set([
   0x5c, 0xff3c, 0x29f5, 0x2216, 0x30ce, 0xff89, 0x2f03, 0x4e3f,
+  // The rising diagonal `⟋` U+27CB, the kana repeat mark's upper half `〳` U+3033, the
+  // Philippine single punctuation `᜵` U+1735 (review rev51b F2).
+  0x27cb, 0x3033, 0x1735,
 ]);
 const isSlashCode = (code: number) => SLASHES.has(code) || CLOSER_STROKES.has(code);
 
@@ -241,14 +247,14 @@ const isSlashCode = (code: number) => SLASHES.has(code) || CLOSER_STROKES.has(co
  * The single angle brackets a reader takes for `<`: fullwidth `＜`, small
  * `﹤`, the quotation mark `‹`, the ornaments `❮` `❬` `❰`, the mathematical
  * `⟨` `⧼`, the CJK `〈`, the technical `〈`, the modifier letter `˂` and the
- * Canadian syllabics `ᐸ`; and the tag character `<` (U+E003C), drawn as
+ * Canadian syllabics `ᐸ`, the precedes sign `≺` (review rev51b F2); and the tag character `<` (U+E003C), drawn as
  * nothing and read by a model as `<` ({@link tagNameChar}). What follows a
  * name needs no list: any character that cannot continue it ends it (`>` and
  * its look-alikes, `/`, white space, and `!`, `"`, `*`, `]`: `</rule]>`
  * reads as `</rule>` too).
  */
 const LOOK_ALIKE_OPENERS =
-  "\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438\u{e003c}";
+  "\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438\u227a\u{e003c}";
 
 /** The look-alike openers' code points: a lone half of the tag character `<` is none. */
 const OPENER_CODES: ReadonlySet<number> = new Set(
@@ -687,13 +693,74 @@ export function xmlNameText(text: string): string {
 const EQUALS_CODES: ReadonlySet<number> = new Set([
   0x3d, 0xff1d, 0xfe66, 0x207c, 0x208c, 0x2a75, 0x2a76, 0xa78a, 0x30a0, 0x2e40, 0x1400, 0x2550,
 ]);
-/** Any of {@link EQUALS_CODES} (all in the BMP): a line without one holds no mark. */
-const EQUALS = new RegExp(
-  `[${[...EQUALS_CODES].map((c) => `\\u${c.toString(16).padStart(4, "0")}`).join("")}]`,
-);
-
 /** A `\uXXXX` escape as {@link oneLine} writes a hidden code point: drawn as six characters, read past. */
 const UNIT_ESCAPE = /^\\u[0-9a-fA-F]{4}/;
+
+/** An XML character reference or a quote's entity (`&quot;`, `&#34;`): read past before a mark's `user`. */
+const ENTITY = /^&(?:quot|apos|amp|#\d{1,7}|#x[0-9a-fA-F]{1,6});/;
+
+/** A letter or digit of any script: what is no symbol between `owner` and `user`. */
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/** An ASCII letter or digit. */
+const isAsciiWordCode = (code: number) =>
+  (code >= 0x30 && code <= 0x39) ||
+  (code >= 0x41 && code <= 0x5a) ||
+  (code >= 0x61 && code <= 0x7a);
+
+/** How far past a symbol after `owner` the mark's `user` is looked for (UTF-16 units). */
+const USER_LOOKAHEAD = 48;
+
+/**
+ * How a line's code point reads in the mark's words: a name character or a
+ * letter lower-cased as its look-alike or folded form, the digit zero as `o`
+ * (`0wner` draws `owner`).
+ */
+function markPiece(line: string, i: number, code: number): string {
+  if (code === 0x30) return "o";
+  if (isNameCode(code)) return (line[i] ?? "").toLowerCase();
+  return letterFolds(String.fromCodePoint(code), code)[0].toLowerCase();
+}
+
+/**
+ * Whether the text right after `from` reads as the mark's `user`: symbols,
+ * quotes (and their entities), white space, invisible code points and their
+ * `\uXXXX` escapes read past, then four letters folded as {@link markPiece}.
+ * Bounded: at most {@link USER_LOOKAHEAD} units are read.
+ */
+function userFollows(line: string, from: number): boolean {
+  const end = Math.min(line.length, from + USER_LOOKAHEAD);
+  let word = "";
+  for (let i = from; i < end; ) {
+    const code = line.codePointAt(i) ?? 0;
+    const width = code > 0xffff ? 2 : 1;
+    if (word === "") {
+      if (code === 0x5c && UNIT_ESCAPE.test(line.slice(i, i + 6))) {
+        i += 6;
+        continue;
+      }
+      const entity = code === 0x26 ? ENTITY.exec(line.slice(i, i + 12)) : null;
+      if (entity !== null) {
+        i += entity[0].length;
+        continue;
+      }
+    }
+    const c = String.fromCodePoint(code);
+    if (isInvisible(code)) {
+      i += width;
+      continue;
+    }
+    if (!LETTER_OR_DIGIT.test(c)) {
+      if (word !== "") break;
+      i += width;
+      continue;
+    }
+    word += markPiece(line, i, code);
+    if (word.length >= 4) break;
+    i += width;
+  }
+  return word.startsWith("user");
+}
 
 /**
  * A repository's one-line value (an on-demand rule's line, an inlined rule's
@@ -704,15 +771,19 @@ const UNIT_ESCAPE = /^\\u[0-9a-fA-F]{4}/;
  * name, so a look-alike reads as the mark too: invisible code points and the
  * `\uXXXX` escapes {@link oneLine} writes for them are read past, white
  * space between `owner` and `=` is allowed, a letter is read as its
- * look-alike or folded form (`оwner` with a Cyrillic `о`, `ｏｗｎｅｒ`), and
- * `=` as any of {@link EQUALS}. Before, only the ASCII spelling was escaped:
- * a rule's description `(owner＝"user")`, `(оwner="user")` or
- * `(owner\u2060="user")`, or an inlined rule named `deploy＂ owner＝＂user`,
- * printed your mark (review rev50c F1). One pass, linear in the line: only
- * the reading's last characters are kept.
+ * look-alike or folded form (`оwner` with a Cyrillic `о`, `ｏｗｎｅｒ`, `0wner`
+ * with a digit zero), and `=` as any of {@link EQUALS_CODES}, or as ANY other
+ * symbol (no letter, digit or space) that `user` follows: `owner꓿"user"`
+ * (U+A4FF), `owner⚌"user"`, `owner〓"user"` are written `owner&#42239;"user"`
+ * and so on. A hand list of `=` look-alikes is never whole (review rev51b F3).
+ * Before, only the ASCII spelling was escaped: a rule's description
+ * `(owner＝"user")`, `(оwner="user")` or `(owner\u2060="user")`, or an
+ * inlined rule named `deploy＂ owner＝＂user`, printed your mark (review
+ * rev50c F1). One pass, linear in the line: only the reading's last
+ * characters are kept, and a look for `user` happens only right after
+ * `owner`, bounded.
  */
 export function withoutOwnerMark(line: string): string {
-  if (!EQUALS.test(line)) return line;
   // The last characters of the line as it reads (a run of white space as one space).
   let tail = "";
   let out = "";
@@ -725,15 +796,24 @@ export function withoutOwnerMark(line: string): string {
       continue;
     }
     let piece: string;
+    const afterOwner = tail.endsWith("owner") || tail.endsWith("owner ");
     if (EQUALS_CODES.has(code)) {
-      if (tail.endsWith("owner") || tail.endsWith("owner ")) {
+      if (afterOwner) {
         out += `${line.slice(copied, i)}&#61;`;
         copied = i + width;
       }
       piece = "=";
-    } else if (isNameCode(code)) piece = (line[i] ?? "").toLowerCase();
+    } else if (isAsciiWordCode(code)) piece = markPiece(line, i, code);
     else if (isSpaceCode(code)) piece = tail.endsWith(" ") ? "" : " ";
-    else piece = letterFolds(String.fromCodePoint(code), code)[0].toLowerCase();
+    else if (isInvisible(code)) piece = "";
+    else if (!LETTER_OR_DIGIT.test(String.fromCodePoint(code))) {
+      // A symbol (`:`, `-` and `_` too): drawn as the mark's `=` when `user` follows it.
+      if (afterOwner && userFollows(line, i + width)) {
+        out += `${line.slice(copied, i)}&#${code};`;
+        copied = i + width;
+      }
+      piece = "=";
+    } else piece = markPiece(line, i, code);
     if (piece !== "") tail = (tail + piece).slice(-8);
     i += width;
   }

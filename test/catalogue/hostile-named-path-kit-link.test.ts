@@ -283,9 +283,13 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
         proj,
         [...argv].map((a) => a.replace("~", home)),
       );
+      // export says what the file is before it renders: a dot-name below your home folder
+      // (review rev51a F2); render finds the kit's link first.
       expect([out.code, out.stderr], argv.join(" ")).toEqual([
         2,
-        `sysprompt: ${flag}: ${join(kit, "out")}: a symbolic link, not a folder: nothing is written through it\n`,
+        flag === "export"
+          ? expect.stringContaining("a file in the folder .config in your home folder")
+          : `sysprompt: ${flag}: ${join(kit, "out")}: a symbolic link, not a folder: nothing is written through it\n`,
       ]);
     }
     expect(readFileSync(join(home, ".config", "opencode", "AGENTS.md"), "utf8")).toBe(
@@ -375,8 +379,15 @@ describe("hostile-named-path-kit-link: a kit's committed link leads only within 
     expect(await read("~/.config/sysprompt/mine/base.md")).toContain("MY-KIT-MARKER");
     expect(await read("~/.config/sysprompt/mine/alias.md")).toContain("MY-KIT-MARKER");
     expect(await read("~/.config/notes/x.md")).toContain("STOW-MARKER");
-    const write = await cli(root, proj, ["render", "-o", join(home, ".config", "notes", "p.md")]);
+    // Written into a folder of yours with no dot-name; a dot-name below your home folder is
+    // programs' configuration and refused, through your stow link too (review rev51a F2).
+    const write = await cli(root, proj, ["render", "-o", join(home, "notes-out.md")]);
     expect(write.code).toBe(0);
+    const dotted = await cli(root, proj, ["render", "-o", join(home, ".config", "notes", "p.md")]);
+    expect([dotted.code, dotted.stderr]).toEqual([
+      2,
+      expect.stringContaining("a file in the folder .config in your home folder"),
+    ]);
     // A dotfiles home: your links in it are yours, the kit's are still the kit's.
     gitRepository(home);
     mkdirSync(join(home, "notes"));

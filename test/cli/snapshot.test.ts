@@ -251,7 +251,7 @@ describe("sysprompt snapshot", () => {
     writeFileSync(join(dir, "x.scenario.yaml"), "cwd: project\nagentDir: agent\n");
     expect((await snapshot(dir, [".", "--update"])).code).toBe(0);
     expect(readFileSync(join(dir, "x.diagnostics.txt"), "utf8")).toBe(
-      "warning <scenario>/agent/AGENTS.md:3:1 [import-outside] @/etc/hostname leads to /etc/hostname, outside the home folder <home> or the agent dir <scenario>/agent; left as written\n",
+      "warning <scenario>/agent/AGENTS.md:3:1 [import-outside] @/etc/hostname leads to <outside>/hostname, outside the home folder <home> or the agent dir <scenario>/agent; left as written\n",
     );
   });
 

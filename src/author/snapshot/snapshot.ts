@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { cacheRoot } from "../../_cache-location.js";
 import type { PathKind } from "../../_fs.js";
 import { realpath } from "../../_io.js";
 import { homeFolder, isWithin, leavesFolder, toPosix } from "../../_paths.js";
@@ -60,6 +61,10 @@ export const PLACEHOLDERS = {
   sandboxes: "<sandboxes>",
   /** Your own home folder (not the scenario's `home`, which is `<home>`). */
   userHome: "~",
+  /** sysprompt's cache folder (`$XDG_CACHE_HOME/sysprompt`, wherever it is). */
+  cache: "<cache>",
+  /** Any other folder a diagnostic names by an absolute path: `<outside>/` and the file's name. */
+  outside: "<outside>",
 } as const;
 
 /**
@@ -169,13 +174,18 @@ async function renderInSandbox(
     [sandbox.root, PLACEHOLDERS.sandbox],
     [dirname(sandbox.root), PLACEHOLDERS.sandboxes],
     [homeFolder(), PLACEHOLDERS.userHome],
+    // With `$XDG_CACHE_HOME` outside your home, one more `../` named its real path (review rev51b F4).
+    [cacheRoot(process.env, homeFolder()), PLACEHOLDERS.cache],
   ]);
+  // A diagnostic's absolute path past all of those (the cache folder's parent, a `sandboxDir`'s):
+  // `<outside>/` and its name, never a folder of this machine in a committed golden.
+  const said = (text: string) => outsidePaths(stable(text));
   let prepared: Awaited<ReturnType<typeof preparePrompt>>;
   try {
     // The scenario gave these options: its file, not a caller, is where they came from.
     prepared = await preparePrompt(options as SystemPromptOptions, runStep, "scenario");
   } catch (error) {
-    if (error instanceof SyspromptError) throw locate(scenario, stable(error.message), error);
+    if (error instanceof SyspromptError) throw locate(scenario, said(error.message), error);
     throw error;
   }
   const result = renderPrepared(prepared);
@@ -183,7 +193,7 @@ async function renderInSandbox(
     file: scenario.file,
     name: scenario.name,
     text: promptGolden(stable(result.text)),
-    diagnostics: stable(formatDiagnostics(result.diagnostics)),
+    diagnostics: said(formatDiagnostics(result.diagnostics)),
     ...(prepared.origins ? { origins: prepared.origins } : {}),
   };
 }
@@ -261,6 +271,23 @@ function placeholders(pairs: [string, string][]): (text: string) => string {
           : out.replaceAll(path, name),
       text,
     );
+}
+
+/**
+ * An absolute path standing alone in a diagnostic (after white space, a
+ * quote, `(`, `[` or `=`, not inside `a/b`, `../x` or a URL): one the
+ * placeholders left is outside the scenario, its home and the builtins.
+ */
+const ABSOLUTE_PATH = /(?<=^|[\s'"`(=[])\/(?:[^\s'"`,;)\]/]+\/)*([^\s'"`,;)\]/]+)/gm;
+
+/**
+ * `text` with each absolute path the placeholders left written
+ * `<outside>/NAME` (its last name): the cache folder's parent, a
+ * `sandboxDir`'s folders above the copy, `/etc/hosts` from an import
+ * `@/etc/hosts`, alike on every machine.
+ */
+function outsidePaths(text: string): string {
+  return text.replace(ABSOLUTE_PATH, (_all, name: string) => `${PLACEHOLDERS.outside}/${name}`);
 }
 
 /** `path` as a whole path or a prefix of one (`/home/a` in `/home/a/x`, never in `/home/ab`). */

@@ -1,4 +1,5 @@
 import { basename, dirname, join, posix, relative, sep } from "node:path";
+import { cacheRoot } from "../../_cache-location.js";
 import { realpath } from "../../_io.js";
 import { type OutputTarget, outputTarget } from "../../_output-target.js";
 import { isWithin, resolveUserPath } from "../../_paths.js";
@@ -47,13 +48,31 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   ".netrc",
   ".npmrc",
   "authorized_keys",
+  // Debuggers' start-up files, tmux's, X sessions', R's, Emacs's, pam's environment (review rev51a F2).
+  ".gdbinit",
+  ".lldbinit",
+  ".tmux.conf",
+  ".xprofile",
+  ".xsessionrc",
+  ".xinitrc",
+  ".pam_environment",
+  ".emacs",
+  ".renviron",
+  ".rprofile",
+  // Package managers' rc files a project keeps (`yarnPath:` runs a script; a pnpmfile is code).
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".pnpmfile.cjs",
+  "bunfig.toml",
 ];
 
 /**
  * Folders whose every file is another program's configuration, found
  * anywhere on the path: git's folder (`.git/config`, `.git/hooks/`), ssh's,
  * gpg's, the AWS CLI's (`credential_process` runs), kubectl's, docker's; and
- * under `.config`: git's, fish's, systemd's user units and autostart entries.
+ * under `.config`: git's, fish's, systemd's user units and autostart entries;
+ * husky's hook folder. Under your home folder every dot-name is refused
+ * besides ({@link homeDotNameOf}): no list of them is whole.
  */
 export const RUN_BY_NAME_FOLDERS: readonly string[] = [
   ".git",
@@ -66,6 +85,8 @@ export const RUN_BY_NAME_FOLDERS: readonly string[] = [
   ".config/fish",
   ".config/systemd",
   ".config/autostart",
+  // A project's git hooks husky runs (`.husky/pre-commit`, no exec bit needed).
+  ".husky",
 ];
 
 /**
@@ -105,6 +126,7 @@ export async function namedOutput(
   await refuseNamedOutput(path, out.path === path ? undefined : out.path, {
     home,
     flag,
+    cacheRoot: cacheRoot(io.env, home),
     agentDir: resolveAgentDir({
       agentDir:
         flags.agentDir === undefined ? undefined : resolveUserPath(flags.agentDir, io.cwd, home),
@@ -147,7 +169,7 @@ export function writeError(flag: string, error: unknown): unknown {
 async function refuseNamedOutput(
   path: string,
   write: string | undefined,
-  where: { home: string; agentDir: string; flag: string },
+  where: { home: string; agentDir: string; cacheRoot: string; flag: string },
 ): Promise<void> {
   const real = async (p: string) => {
     const folder = await realpath(dirname(p)).catch(() => undefined);
@@ -189,7 +211,18 @@ async function refuseNamedOutput(
     [f, realFiles[i]].some((p) => p !== undefined && targets.includes(p)),
   );
   const found = [...targets, ...yours, ...hit].map(agentFileOf).find(defined);
-  if (found === undefined) return;
+  if (found === undefined) {
+    // An agent's settings file is said as such first (`~/.claude.json`, gemini's `~/.env`).
+    const dotted = targets
+      .map((t) => homeDotNameOf(t, where.home, [where.cacheRoot, where.agentDir]))
+      .find(defined);
+    if (dotted !== undefined) {
+      throw new RefusedError(
+        `${where.flag}: ${path}: ${dotted} in your home folder, where such files are programs' configuration (start-up files, rc files, hooks): not written (the prompt holds a repository's text); write the prompt to a file of its own (a path with no dot-name below your home folder, or for export none: the default export folder)`,
+      );
+    }
+    return;
+  }
   const what =
     found.folder === undefined
       ? `${found.agent}'s own settings file (${found.file})`
@@ -217,4 +250,35 @@ export function runByNameOf(path: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * What makes `path` a dot-name path under `home` (`a file named .gdbinit`,
+ * `a file in the folder .config`), or undefined: its name, or a folder's on
+ * its way below your home folder, starts with `.`. Programs read their
+ * start-up and rc files there by name (`~/.gdbinit`, `~/.bashrc.d/x.sh`,
+ * `~/.config/nvim/init.vim`, `~/.config/environment.d/x.conf`,
+ * `~/.emacs.d/init.el`, `~/.pam_environment`), more than any list holds
+ * (review rev51a F2). Left to their own judges: sysprompt's cache folder and
+ * what is below it (the default export folder), your agents' folders
+ * ({@link AGENT_FOLDERS}, pi's agent dir: {@link agentFileOf} allows only
+ * their instructions files and prompt folders there), given in `own`. Your
+ * home folder itself, as a path, holds no dot-name.
+ */
+export function homeDotNameOf(
+  path: string,
+  home: string,
+  own: readonly string[],
+): string | undefined {
+  if (path === home || !isWithin(path, home)) return undefined;
+  if (own.some((o) => path === o || isWithin(path, o))) return undefined;
+  const agentFolders = Object.values(AGENT_FOLDERS).flatMap((names) =>
+    names.map((f) => join(home, f)),
+  );
+  if (agentFolders.some((f) => isWithin(path, f))) return undefined;
+  const names = relative(home, path).split(sep);
+  const at = names.findIndex((n) => n.startsWith("."));
+  if (at < 0) return undefined;
+  const name = names[at] ?? "";
+  return at === names.length - 1 ? `a file named ${name}` : `a file in the folder ${name}`;
 }
