@@ -331,7 +331,13 @@ function startsPlain(text: string): boolean {
     if (setextLike(text, start, end)) return false;
     readLine(reading, text, start, end);
     const leaf = reading.leaf;
-    if (leaf !== undefined && (leaf.kind !== "paragraph" || leaf.definitions !== undefined))
+    // An HTML block of kind 6 or 7 (`<b>`, a nested element's tag line) ends at a blank line as
+    // the tag line's own block does: read after that line or alone, the text is the same.
+    if (
+      leaf !== undefined &&
+      !(leaf.kind === "html" && leaf.type >= 6) &&
+      (leaf.kind !== "paragraph" || leaf.definitions !== undefined)
+    )
       return false;
     if (end >= length) return true;
     start =
