@@ -89,7 +89,8 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   const skillsSoFar: { value?: LoadSkillsResult } = {};
   const templatesSoFar: { value?: LoadPromptTemplatesResult } = {};
   // As in a render: the repository's parts wait until your skills and templates are read.
-  const { yoursFirst, gate } = ownFirstGate(signal);
+  // At half the load budget at the latest, as a render's gate (rev52a F1).
+  const { yoursFirst, gate } = ownFirstGate(signal, { openAfterMs: MAX_CHECK_LOAD_MS / 2 });
   const [layers, skills, promptTemplates, presets, config] = await Promise.all([
     Promise.all([
       readLayerForCheck(builtinDir, "builtin", false),

@@ -52,8 +52,10 @@ export async function loadResources(flags: ResourceFlags, io: CliIo) {
   const templatesSoFar: { value?: LoadPromptTemplatesResult } = {};
   const rulesRead: { rules: Rule[]; accounts: RuleAccount[] } = { rules: [], accounts: [] };
   const skillsSoFar: { value?: LoadSkillsResult } = {};
-  // As in a render: each loader's repository part waits until every loader has read yours.
-  const { yoursFirst } = ownFirstGate();
+  // As in a render: each loader's repository part waits until every loader has read yours, or
+  // half the loaders' deadline has passed (2,000 skills of yours held a project's templates past
+  // it and `expand` found none, rev52a F1).
+  const { yoursFirst } = ownFirstGate(undefined, { openAfterMs: DEFAULT_DEADLINE_MS / 2 });
   const [templates, skills, rules, userHints, projectHints] = await Promise.all([
     within(
       "slash-command templates",
