@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { loadResources } from "../../src/cli/commands/_resources.js";
 import { tempDir, writeFiles } from "../api/_helpers.js";
+import { ownSkillFiles } from "./_slow-own-skills.js";
 
 // rev52a F1: gate51's cap (the own-first gate opens at half the deadline at the latest)
 // reached only `render`. `list` and `expand` made the project's parts wait until your skills
@@ -15,16 +16,8 @@ const SKILLS = 40;
 const slow = vi.hoisted(() => ({ on: false }));
 
 vi.mock("../../src/_io.js", async (importOriginal) => {
-  const io = await importOriginal<typeof import("../../src/_io.js")>();
-  return {
-    ...io,
-    open: async (path: string, flags: number) => {
-      if (slow.on && /\/agent\/skills\/my\d+\/SKILL\.md$/.test(path)) {
-        await new Promise((done) => setTimeout(done, OPEN_MS));
-      }
-      return io.open(path, flags);
-    },
-  };
+  const { withSlowSkillOpens } = await import("./_slow-own-skills.js");
+  return withSlowSkillOpens(await importOriginal(), slow, () => OPEN_MS);
 });
 
 describe("your own skills slower than the deadline do not cost list/expand the project's templates", () => {
@@ -34,11 +27,7 @@ describe("your own skills slower than the deadline do not cost list/expand the p
       "project/.git/HEAD": "ref: refs/heads/main\n",
       "project/.pi/prompts/ptpl.md": "---\ndescription: PROJECT-TEMPLATE\n---\nSay $ARGUMENTS\n",
     };
-    for (let i = 0; i < SKILLS; i++) {
-      const n = String(i).padStart(2, "0");
-      files[`agent/skills/my${n}/SKILL.md`] =
-        `---\nname: my${n}\ndescription: USER-SKILL-${n} does things\n---\nbody\n`;
-    }
+    Object.assign(files, ownSkillFiles(SKILLS));
     writeFiles(root, files);
     const io = {
       stdout: () => {},

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { tempDir, writeFiles } from "../api/_helpers.js";
+import { ownSkillFiles } from "./_slow-own-skills.js";
 
 // rev51a F3: at a short deadline, your own skills answering calls all along (a cold, loaded
 // start; 300-1,500 skills) held the own-first gate shut until the deadline, so the project's
@@ -15,16 +16,8 @@ const SKILLS = 20;
 const slow = vi.hoisted(() => ({ on: false }));
 
 vi.mock("../../src/_io.js", async (importOriginal) => {
-  const io = await importOriginal<typeof import("../../src/_io.js")>();
-  return {
-    ...io,
-    open: async (path: string, flags: number) => {
-      if (slow.on && /\/agent\/skills\/my\d+\/SKILL\.md$/.test(path)) {
-        await new Promise((done) => setTimeout(done, OPEN_MS));
-      }
-      return io.open(path, flags);
-    },
-  };
+  const { withSlowSkillOpens } = await import("./_slow-own-skills.js");
+  return withSlowSkillOpens(await importOriginal(), slow, () => OPEN_MS);
 });
 
 describe("your own skills slower than the deadline do not cost the project its AGENTS.md", () => {
@@ -35,11 +28,7 @@ describe("your own skills slower than the deadline do not cost the project its A
       "project/AGENTS.md": "# PROJECT-AGENTS-MARKER\n",
       "agent/AGENTS.md": "# USER-AGENTS-MARKER\n",
     };
-    for (let i = 0; i < SKILLS; i++) {
-      const n = String(i).padStart(2, "0");
-      files[`agent/skills/my${n}/SKILL.md`] =
-        `---\nname: my${n}\ndescription: USER-SKILL-${n} does things\n---\nbody\n`;
-    }
+    Object.assign(files, ownSkillFiles(SKILLS));
     writeFiles(root, files);
     const paths = {
       cwd: join(root, "project"),

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { tempDir, writeFiles } from "../api/_helpers.js";
+import { ownSkillFiles } from "./_slow-own-skills.js";
 
 // cut48's low: a render whose own skills take longer than its deadline (a cold, loaded start;
 // a slow disk of yours, or one the repository's bulk let in by the gate starves) kept none of
@@ -14,27 +15,15 @@ const SKILLS = 20;
 const slow = vi.hoisted(() => ({ on: false }));
 
 vi.mock("../../src/_io.js", async (importOriginal) => {
-  const io = await importOriginal<typeof import("../../src/_io.js")>();
-  return {
-    ...io,
-    open: async (path: string, flags: number) => {
-      if (slow.on && /\/agent\/skills\/my\d+\/SKILL\.md$/.test(path)) {
-        await new Promise((done) => setTimeout(done, OPEN_MS));
-      }
-      return io.open(path, flags);
-    },
-  };
+  const { withSlowSkillOpens } = await import("./_slow-own-skills.js");
+  return withSlowSkillOpens(await importOriginal(), slow, () => OPEN_MS);
 });
 
 describe("a skills step late on your own skills keeps those it has read", () => {
   it("lists your skills read before the deadline, in order", async () => {
     const root = tempDir();
     const files: Record<string, string> = { "project/.git/HEAD": "ref: refs/heads/main\n" };
-    for (let i = 0; i < SKILLS; i++) {
-      const n = String(i).padStart(2, "0");
-      files[`agent/skills/my${n}/SKILL.md`] =
-        `---\nname: my${n}\ndescription: USER-SKILL-${n} does things\n---\nbody\n`;
-    }
+    Object.assign(files, ownSkillFiles(SKILLS));
     writeFiles(root, files);
     const paths = {
       cwd: join(root, "project"),
