@@ -57,6 +57,13 @@ function givenToken(req: IncomingMessage, query: string): string | undefined {
 export const MAX_BODY_BYTES = 8 * 1024;
 
 /**
+ * How long `POST /api/options` waits for its whole body, from its head on:
+ * the page sends at most {@link MAX_BODY_BYTES} on the loopback at once, so a
+ * body still missing then never comes (408, connection closed).
+ */
+export const BODY_DEADLINE_MS = 3_000;
+
+/**
  * Headers on every answer: nothing is cached, the page may load only its own
  * script, style and events, and no other site may frame it.
  */
@@ -145,17 +152,21 @@ async function switchOptions(inspector: Inspector, req: IncomingMessage, res: Se
     return fail(415, "send the options as application/json");
   }
   // Another page's Origin was refused before (see handleRequest).
-  const tooLarge = () => {
-    // The rest of the body is not read: the connection ends with the answer.
+  // The rest of the body is not read: the connection ends with the answer.
+  const closing = (status: number, error: string) => {
     res.setHeader("Connection", "close");
-    fail(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
+    fail(status, error);
   };
+  const tooLarge = () => closing(413, `the body is larger than ${MAX_BODY_BYTES} bytes`);
   // Refused before a byte of it is read: a request that only says it is large
   // waited for a body it never sent.
   if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return tooLarge();
   const body = await readBody(req);
   if (body === null) return;
   if (body === undefined) return tooLarge();
+  // A body that only says how long it is (`Content-Length: 8000`, two bytes sent) held the
+  // socket until Node's request timeout, 300 s (review rev52b F11).
+  if (body === LATE) return closing(408, `the body did not come within ${BODY_DEADLINE_MS} ms`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -171,22 +182,35 @@ async function switchOptions(inspector: Inspector, req: IncomingMessage, res: Se
   }
 }
 
-/** The body as text; `undefined` when it is longer than {@link MAX_BODY_BYTES}, `null` when the request broke off. */
-function readBody(req: IncomingMessage): Promise<string | undefined | null> {
+/** What {@link readBody} gives for a body not whole within {@link BODY_DEADLINE_MS}. */
+const LATE = Symbol("late");
+
+/**
+ * The body as text; `undefined` when it is longer than {@link MAX_BODY_BYTES},
+ * {@link LATE} when it is not whole within {@link BODY_DEADLINE_MS}, whatever
+ * length it declared, `null` when the request broke off. Past the cap or the
+ * deadline nothing more is read; the answer goes out at once and closes the
+ * connection.
+ */
+function readBody(req: IncomingMessage): Promise<string | undefined | null | typeof LATE> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (result: undefined | null | typeof LATE | string) => {
+      clearTimeout(timer);
+      req.off("data", onData);
+      req.pause();
+      resolve(result);
+    };
+    const timer = setTimeout(() => stop(LATE), BODY_DEADLINE_MS);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
-      // Past the cap nothing more is read; the answer goes out at once and closes the connection.
-      req.off("data", onData);
-      req.pause();
-      resolve(undefined);
+      stop(undefined);
     };
     req.on("data", onData);
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", () => resolve(null));
+    req.on("end", () => stop(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", () => stop(null));
   });
 }
 
