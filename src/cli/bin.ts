@@ -48,7 +48,7 @@ if (cwd === undefined) {
 // Ctrl-C does not reach it and Node's default end on a signal left it
 // running with no parent: git reading a FIFO `.gitignore` waited forever.
 // Only here, in the CLI: a host of the library owns its signals. A command
-// that handles SIGINT itself (watch, serve: see untilStopped) keeps it.
+// that handles them itself (watch, serve: see untilStopped) keeps them.
 for (const name of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   const number = constants.signals[name];
   process.on(name, () => {

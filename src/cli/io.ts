@@ -1,3 +1,4 @@
+import { constants } from "node:os";
 import { randomHex } from "../_crypto.js";
 import { escapeControls } from "../_text.js";
 import type { Machine } from "../gather/environment/index.js";
@@ -21,7 +22,7 @@ export interface CliIo {
   node?: string;
   /** Standard input, read whole (at most `maxBytes`; more is an error, and no more is read): the hook's input. Default: descriptor 0 (`readInput`). */
   stdin?: (maxBytes: number) => Promise<string>;
-  /** Stops `sysprompt watch` and `sysprompt serve` when it aborts. Default: Ctrl-C (SIGINT). */
+  /** Stops `sysprompt watch` and `sysprompt serve` when it aborts. Default: Ctrl-C (SIGINT), SIGTERM or SIGHUP (see {@link untilStopped}). */
   signal?: AbortSignal;
   /**
    * Standard output as it is, for the one thing printed byte for byte: the
@@ -110,22 +111,52 @@ export function exitCodeFor(
 }
 
 /**
+ * The signals that stop a long-lived command as its own stop: Ctrl-C, and a
+ * kill (`kill`, systemd's stop) or a closed terminal, after which what the
+ * command made for the run goes too (serve's page holding its token: review
+ * rev52b F6; before, SIGTERM and SIGHUP ended the process at once).
+ */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
  * Runs a long-lived command until `io.signal` aborts or, without one, until
- * Ctrl-C: the SIGINT handler lives only here and is removed when `run` ends.
+ * one of {@link STOP_SIGNALS}: their handlers live only here, removed at the
+ * first of them (a second one ends the process at once: see bin.ts) or when
+ * `run` ends. Resolves with the command's exit status: 0 when it was asked to
+ * stop (`io.signal`, or Ctrl-C, the stop it tells you of), 128 + the signal's
+ * number for SIGTERM (143) and SIGHUP (129), as a shell reports a process a
+ * signal ended and as bin.ts exits every other command on them.
  */
 export async function untilStopped(
   io: CliIo,
   run: (signal: AbortSignal) => Promise<void>,
-): Promise<void> {
-  if (io.signal) return run(io.signal);
+): Promise<number> {
+  if (io.signal) {
+    await run(io.signal);
+    return EXIT_OK;
+  }
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
+  let stoppedBy: (typeof STOP_SIGNALS)[number] | undefined;
+  const listeners = STOP_SIGNALS.map((name) => {
+    const listener = () => {
+      stoppedBy = name;
+      off();
+      controller.abort();
+    };
+    return [name, listener] as const;
+  });
+  const off = () => {
+    for (const [name, listener] of listeners) process.off(name, listener);
+  };
+  for (const [name, listener] of listeners) process.on(name, listener);
   try {
     await run(controller.signal);
   } finally {
-    process.off("SIGINT", onSigint);
+    off();
   }
+  return stoppedBy === undefined || stoppedBy === "SIGINT"
+    ? EXIT_OK
+    : 128 + constants.signals[stoppedBy];
 }
 
 /** A usage problem found by a command after parsing; the CLI prints it and exits 2. */

@@ -11,7 +11,7 @@ import {
   systemPathEntries,
 } from "../../gather/environment/index.js";
 import { servePrompt } from "../../serve/serve.js";
-import { type CliIo, EXIT_OK, UsageError, untilStopped } from "../io.js";
+import { type CliIo, UsageError, untilStopped } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 
 export interface ServeFlags extends RenderFlags {
@@ -22,9 +22,10 @@ export interface ServeFlags extends RenderFlags {
 
 /**
  * `sysprompt serve`: the live inspector on 127.0.0.1, its address on stdout.
- * Runs until `io.signal` aborts or Ctrl-C (the only place that handles
- * SIGINT), then exits 0. A host other than loopback, a bad port or one in use
- * is a usage error (exit 2).
+ * Runs until `io.signal` aborts, Ctrl-C, SIGTERM or SIGHUP (see
+ * {@link untilStopped}, the only place that handles them), then removes
+ * `--open`'s page and exits 0 (143 on SIGTERM, 129 on SIGHUP). A host other
+ * than loopback, a bad port or one in use is a usage error (exit 2).
  */
 export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number> {
   const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
@@ -36,7 +37,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
     port = Number(flags.port);
   }
   let opened: Promise<string | undefined> | undefined;
-  await untilStopped(io, async (signal) => {
+  const code = await untilStopped(io, async (signal) => {
     await servePrompt(
       options,
       {
@@ -55,7 +56,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
   const folder = await opened;
   if (folder !== undefined) await rm(folder, { recursive: true, force: true });
   io.stdout("stopped\n");
-  return EXIT_OK;
+  return code;
 }
 
 /**

@@ -7,7 +7,7 @@ import { resolveRenderOptions } from "../../render-options.js";
 import type { Diagnostic, RenderedSection } from "../../types.js";
 import { type Palette, paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
-import { type CliIo, EXIT_OK, EXIT_PROBLEMS, UsageError, untilStopped } from "../io.js";
+import { type CliIo, EXIT_PROBLEMS, UsageError, untilStopped } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
 import { showPath } from "./_show-path.js";
 import {
@@ -36,8 +36,10 @@ export interface WatchFlags extends RenderFlags, ExportFlags {
  * time, new diagnostics and fixed ones. With `--export` (and `--agent`), every
  * render is also written to the agent's export file, as `sysprompt export`
  * does: only when its bytes changed, so a long session that reads the file
- * sees a change only when there is one. Stops on `io.signal`, or on Ctrl-C
- * (the only place that handles SIGINT), exit 0, without a stack trace.
+ * sees a change only when there is one. Stops on `io.signal`, Ctrl-C, SIGTERM
+ * or SIGHUP (see {@link untilStopped}, the only place that handles them), its
+ * last export written, exit 0 (143 on SIGTERM, 129 on SIGHUP), without a
+ * stack trace.
  */
 export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number> {
   const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
@@ -57,7 +59,7 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
   if (target) io.stdout(`exporting to ${target.path}; ${settingHint(target)}\n${target.setting}\n`);
   // One write at a time, in render order: a slow disk never lets an older prompt land last.
   let writes = Promise.resolve();
-  await untilStopped(io, async (signal) => {
+  const code = await untilStopped(io, async (signal) => {
     await watchPrompt(
       options,
       {
@@ -83,7 +85,7 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
   });
   await writes;
   io.stdout("stopped watching\n");
-  return EXIT_OK;
+  return code;
 }
 
 /**
