@@ -74,8 +74,38 @@ export async function outputTarget(
   path: string,
   o: { cwd: string; home: string; renderCwd?: string | undefined },
 ): Promise<OutputTarget> {
-  const { tree: _, ...target } = await namedPlace(path, o);
-  return target;
+  const { tree, ...target } = await namedPlace(path, o);
+  if (tree?.kind !== "shared" || target.within === undefined) return target;
+  return homeByItsRealPath(target as Required<OutputTarget>, o.home);
+}
+
+/**
+ * A path placed in a shared tree, inside your home folder given through a
+ * link (FreeBSD's `/home -> usr/home`, an automounted home): spelled under
+ * your home folder's real path, so the folders on your home folder's own
+ * path, yours, are checked as what they are (review rev52b F3: every `-o
+ * $HOME/notes.md` from a working folder beside such a home was refused as
+ * written through a link, HOME's own). The check still starts at the shared
+ * folder, by its real path, when that holds your home folder's real path
+ * (else at the root, every folder above it being real): links below your
+ * home folder are refused as before, and a home inside an unpacked tree
+ * stays that tree's (see `userLayer` in eject). A repository's tree
+ * (`HOME=$PWD/.home` in a checkout) keeps its rule: its folders are the
+ * checkout's.
+ */
+async function homeByItsRealPath(
+  target: Required<OutputTarget>,
+  home: string,
+): Promise<OutputTarget> {
+  const given = resolve(home);
+  if (target.path === given || !isWithin(target.path, given)) return target;
+  const realHome = await realpathOrSelf(home);
+  if (realHome === given) return target;
+  const realWithin = await realpathOrSelf(target.within);
+  return {
+    path: join(realHome, relative(given, target.path)),
+    within: isWithin(realHome, realWithin) ? realWithin : parse(realHome).root,
+  };
 }
 
 /**

@@ -3,7 +3,12 @@ import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:p
 import { SyspromptError } from "./types.js";
 
 /** The XDG base folders a program may read its settings and data from. */
-const XDG_VARIABLES = ["XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"] as const;
+const XDG_VARIABLES = [
+  "XDG_CONFIG_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
+] as const;
 
 /**
  * `$name` (an XDG base folder) when it is an absolute path, else undefined.

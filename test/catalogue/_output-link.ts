@@ -17,14 +17,21 @@ export function hostileProject() {
 }
 
 /**
- * The CLI in `cwd`, with the case's home (and agent dir and clock, unless `pinned` is false);
+ * The CLI in `cwd`, with the case's home (and agent dir and clock, unless `pinned` is false)
+ * and environment (none unless `env`);
  * stopped by `signal` (watch), its stdout kept in `seen` as it comes.
  */
 export async function cli(
   root: string,
   cwd: string,
   argv: string[],
-  more: { signal?: AbortSignal; seen?: { stdout: string }; pinned?: boolean; home?: string } = {},
+  more: {
+    signal?: AbortSignal;
+    seen?: { stdout: string };
+    pinned?: boolean;
+    home?: string;
+    env?: Record<string, string>;
+  } = {},
 ) {
   const seen = more.seen ?? { stdout: "" };
   let stderr = "";
@@ -38,7 +45,7 @@ export async function cli(
       stderr += text;
     },
     cwd,
-    env: {},
+    env: more.env ?? {},
     home: more.home ?? join(root, "home"),
     machine: { platform: "linux", arch: "x64" },
     ...(more.signal ? { signal: more.signal } : {}),

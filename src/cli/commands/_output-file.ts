@@ -2,7 +2,7 @@ import { basename, dirname, join, posix, relative, sep } from "node:path";
 import { cacheRoot } from "../../_cache-location.js";
 import { realpath } from "../../_io.js";
 import { type OutputTarget, outputTarget } from "../../_output-target.js";
-import { isWithin, resolveUserPath } from "../../_paths.js";
+import { isWithin, resolveUserPath, xdgFolder } from "../../_paths.js";
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
 import {
   AGENT_FOLDERS,
@@ -125,6 +125,7 @@ export async function namedOutput(
   }
   await refuseNamedOutput(path, out.path === path ? undefined : out.path, {
     home,
+    env: io.env,
     flag,
     cacheRoot: cacheRoot(io.env, home),
     agentDir: resolveAgentDir({
@@ -169,15 +170,40 @@ export function writeError(flag: string, error: unknown): unknown {
 async function refuseNamedOutput(
   path: string,
   write: string | undefined,
-  where: { home: string; agentDir: string; cacheRoot: string; flag: string },
+  where: {
+    home: string;
+    env: Readonly<Record<string, string | undefined>>;
+    agentDir: string;
+    cacheRoot: string;
+    flag: string;
+  },
 ): Promise<void> {
   const real = async (p: string) => {
     const folder = await realpath(dirname(p)).catch(() => undefined);
     return folder === undefined ? undefined : join(folder, basename(p));
   };
   const defined = <T>(x: T | undefined): x is T => x !== undefined;
-  const targets = [path, write, await real(path)].filter(defined);
-  const run = targets.map(runByNameOf).find(defined);
+  const written = [path, write, await real(path)].filter(defined);
+  // Each also as the path in your home folder it is by another name (see `homeSpellings`), but
+  // sysprompt's own folders, left to their own judges, by any of their names.
+  const own = [where.cacheRoot, where.agentDir];
+  const owned = [...own, ...(await Promise.all(own.map((o) => realpath(o).catch(() => o))))];
+  const inOwn = (t: string) => owned.some((o) => t === o || isWithin(t, o));
+  const spelled = (await homeSpellings(where.home, where.env)).flatMap((s) =>
+    written
+      .filter((t) => t !== s.at && isWithin(t, s.at) && !inOwn(t))
+      .map((t) => ({ path: join(s.as, relative(s.at, t)), by: s.by })),
+  );
+  const named = [...written.map((t) => ({ path: t, by: undefined })), ...spelled];
+  const targets = named.map((n) => n.path);
+  const said = <T>(judge: (t: string) => T | undefined) => {
+    for (const n of named) {
+      const found = judge(n.path);
+      if (found !== undefined) return `${found}${n.by === undefined ? "" : ` (${n.by})`}`;
+    }
+    return undefined;
+  };
+  const run = said(runByNameOf);
   if (run !== undefined) {
     throw new RefusedError(
       `${where.flag}: ${path}: ${run}, which another program runs or trusts line by line: not written over (the prompt holds a repository's text); write the prompt to a file of its own`,
@@ -213,9 +239,7 @@ async function refuseNamedOutput(
   const found = [...targets, ...yours, ...hit].map(agentFileOf).find(defined);
   if (found === undefined) {
     // An agent's settings file is said as such first (`~/.claude.json`, gemini's `~/.env`).
-    const dotted = targets
-      .map((t) => homeDotNameOf(t, where.home, [where.cacheRoot, where.agentDir]))
-      .find(defined);
+    const dotted = said((t) => homeDotNameOf(t, where.home, own));
     if (dotted !== undefined) {
       throw new RefusedError(
         `${where.flag}: ${path}: ${dotted} in your home folder, where such files are programs' configuration (start-up files, rc files, hooks): not written (the prompt holds a repository's text); write the prompt to a file of its own (a path with no dot-name below your home folder, or for export none: the default export folder)`,
@@ -230,6 +254,47 @@ async function refuseNamedOutput(
   throw new RefusedError(
     `${where.flag}: ${path}: ${what}, not written over: the prompt would replace its configuration; write the prompt to a file of its own (another path, or for export none: the default export folder), then add the one line export prints to this file`,
   );
+}
+
+/** The XDG base folders programs take for a folder of your home folder's, when set (and absolute). */
+const XDG_HOME_FOLDERS = [
+  ["XDG_CONFIG_HOME", ".config"],
+  ["XDG_DATA_HOME", join(".local", "share")],
+  ["XDG_STATE_HOME", join(".local", "state")],
+] as const;
+
+/**
+ * The folders that are folders of your home folder by another name, `at`,
+ * each with the path it stands for, `as`, and what says so, `by`: your home
+ * folder by its real path (HOME given through a link, `/home -> usr/home`:
+ * review rev52b F3), and `$XDG_CONFIG_HOME`, `$XDG_DATA_HOME`,
+ * `$XDG_STATE_HOME` (set and absolute), as given and by their real paths,
+ * for `~/.config`, `~/.local/share` and `~/.local/state`: git, fish, systemd
+ * and the autostart entries read their files there, wherever it is (review
+ * rev52b F10). An XDG folder that is `/` or holds your home folder stands for
+ * nothing here: every path in it would be refused.
+ */
+async function homeSpellings(
+  home: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ at: string; as: string; by: string | undefined }[]> {
+  const realOf = (p: string) => realpath(p).catch(() => p);
+  const realHome = await realOf(home);
+  const spellings: { at: string; as: string; by: string | undefined }[] = [
+    { at: realHome, as: home, by: undefined },
+  ];
+  for (const [name, below] of XDG_HOME_FOLDERS) {
+    const at = xdgFolder(env, name);
+    if (at === undefined) continue;
+    const as = join(home, below);
+    for (const folder of new Set([at, await realOf(at)])) {
+      if (dirname(folder) === folder || isWithin(home, folder) || isWithin(realHome, folder)) {
+        continue;
+      }
+      spellings.push({ at: folder, as, by: `$${name}, ${at}, is your ~/${below}` });
+    }
+  }
+  return spellings.filter((s) => s.at !== s.as);
 }
 
 /** What {@link RUN_BY_NAME_FILES} or {@link RUN_BY_NAME_FOLDERS} says `path` is (as written, and with `.`/`..` taken away), or undefined. */
