@@ -1245,9 +1245,10 @@ export class BlockTracker {
   private inDefinition(reading: Reading, rest: () => string): boolean {
     if (this.definitionJudged) return false;
     this.definitionJudged = true;
-    const leaf = reading.leaf;
-    if (leaf?.kind !== "paragraph" || leaf.definitions === undefined) return false;
     const line = this.line.slice(afterMarkers(this.line, 0, this.line.length));
+    // Markers alone so far (`> `) read as a blank line; with the text after them the paragraph goes on.
+    const leaf = (line === "" ? this.reading : reading).leaf;
+    if (leaf?.kind !== "paragraph" || leaf.definitions === undefined) return false;
     const probe = `${line}x${rest()}\n`;
     if (line.startsWith("[")) return definitionLength(probe) > line.length;
     const before = this.lastLine.slice(afterMarkers(this.lastLine, 0, this.lastLine.length));

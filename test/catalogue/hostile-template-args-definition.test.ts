@@ -47,6 +47,7 @@ describe("hostile repository: a template cannot put your arguments in a link ref
       "- [x]: # ($ARGUMENTS)\n",
       '[x]: /u\n"$ARGUMENTS"\n',
       "[x]:\n$ARGUMENTS\n",
+      "> [x]:\n> $ARGUMENTS\n",
     ]) {
       const out = expand(content);
       expect(placeOf(out.text, "NOT").block, content).toBe("paragraph");
