@@ -11,6 +11,7 @@
 
 import {
   copyReading,
+  definitionLength,
   eachLine,
   type Fence,
   freshReading,
@@ -1142,12 +1143,16 @@ function withoutMarksAt(text: string): string {
 export class BlockTracker {
   private readonly reading: Reading = freshReading();
   private line = "";
+  /** The last line read whole. */
+  private lastLine = "";
   private tail = "";
   private commentOpen = false;
   /** The reading with the unfinished line read, or undefined when not read since it began. */
   private lineRead: Reading | undefined;
   /** Whether {@link indentsCode} judged the unfinished line already. */
   private codeJudged = false;
+  /** Whether {@link inDefinition} judged the unfinished line already. */
+  private definitionJudged = false;
 
   feed(chunk: string): void {
     if (chunk === "") return;
@@ -1173,9 +1178,11 @@ export class BlockTracker {
       if (end < 0) break;
       const line = this.line + chunk.slice(from, end);
       readLine(this.reading, line, 0, line.length);
+      this.lastLine = line;
       this.line = "";
       this.lineRead = undefined;
       this.codeJudged = false;
+      this.definitionJudged = false;
       from = end + 1;
     }
     this.line += chunk.slice(from);
@@ -1185,10 +1192,17 @@ export class BlockTracker {
    * What to write here so that the next text starts on a line of its own
    * outside every block left open: "" when nothing is open. The unfinished
    * line is judged by what it held when first asked (a block opens at a
-   * line's start). `commentsOnly`: only an open `<!--` is closed.
+   * line's start). `commentsOnly`: only an open `<!--` is closed, and a
+   * fence's own line or a link reference definition left (the template
+   * closes its blocks itself). Text after a fence's run on its line is the
+   * opening fence's info string, or makes the closing one no closer: the
+   * next text goes to a line of its own, the fence closed before it when it
+   * opened here. A line CommonMark reads as a link reference definition
+   * (its label, destination or title, none of which shows) is judged once,
+   * with `rest`, the template's text after the next text to the line's end:
+   * the next text starts a paragraph of its own after a blank line.
    */
-  closerHere(commentsOnly = false): string {
-    if (commentsOnly) return this.commentOpen ? `${this.line === "" ? "" : "\n"}-->\n` : "";
+  closerHere(commentsOnly = false, rest: () => string = () => ""): string {
     let reading: Reading = this.reading;
     if (this.line !== "") {
       if (this.lineRead === undefined) {
@@ -1198,14 +1212,48 @@ export class BlockTracker {
       }
       reading = this.lineRead;
     }
-    const block = closerOf(reading);
-    // Blanks alone before the text that make it indented code: the text goes to a line of its own.
-    if (block === undefined && this.indentsCode()) return "\n";
     const lines: string[] = [];
-    if (block !== undefined) lines.push(block);
-    if (this.commentOpen && !block?.endsWith("-->")) lines.push("-->");
-    if (lines.length === 0) return "";
-    return `${this.line === "" ? "" : "\n"}${lines.join("\n")}\n`;
+    // readLine gives a fence it opens a leaf of its own and keeps the leaf of one it reads on.
+    const fenceLine =
+      this.line !== "" &&
+      reading.leaf !== this.reading.leaf &&
+      (reading.leaf?.kind === "fence" || this.reading.leaf?.kind === "fence");
+    if (fenceLine) {
+      const opened = closerOf(reading);
+      if (opened !== undefined) lines.push(opened);
+    } else if (!commentsOnly) {
+      const block = closerOf(reading);
+      // Blanks alone before the text that make it indented code: the text goes to a line of its own.
+      if (block === undefined && this.indentsCode()) return "\n";
+      if (block !== undefined) lines.push(block);
+    }
+    if (this.commentOpen && !lines[lines.length - 1]?.endsWith("-->")) lines.push("-->");
+    if (lines.length > 0) return `${this.line === "" ? "" : "\n"}${lines.join("\n")}\n`;
+    if (fenceLine) return "\n";
+    if (this.inDefinition(reading, rest)) return this.line === "" ? "\n" : "\n\n";
+    return "";
+  }
+
+  /**
+   * True when the next text, followed by `rest`, would be in a link
+   * reference definition of the paragraph `reading` is in: one on this line
+   * (it starts with `[`), or one the line before began (a destination or a
+   * title on the next line). Judged once a line, on a plain value (`x`): the
+   * line's later texts follow one moved out of it, or share its verdict.
+   * Reads this line and the one before, never the paragraph's whole text.
+   */
+  private inDefinition(reading: Reading, rest: () => string): boolean {
+    if (this.definitionJudged) return false;
+    this.definitionJudged = true;
+    const line = this.line.slice(afterMarkers(this.line, 0, this.line.length));
+    // Markers alone so far (`> `) read as a blank line; with the text after them the paragraph goes on.
+    const leaf = (line === "" ? this.reading : reading).leaf;
+    if (leaf?.kind !== "paragraph" || leaf.definitions === undefined) return false;
+    const probe = `${line}x${rest()}\n`;
+    if (line.startsWith("[")) return definitionLength(probe) > line.length;
+    const before = this.lastLine.slice(afterMarkers(this.lastLine, 0, this.lastLine.length));
+    if (!before.startsWith("[")) return false;
+    return definitionLength(`${before}\n${probe}`) > before.length + 1 + line.length;
   }
 
   /** True when the unfinished line is spaces and tabs that make what follows them indented code. */

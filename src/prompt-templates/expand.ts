@@ -1,4 +1,4 @@
-import { BlockTracker, closeOpenBlocks, closingAfter } from "../_fence.js";
+import { BlockTracker, closingAfter } from "../_fence.js";
 import { escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
 import type { Diagnostic } from "../types.js";
 import { ARGUMENT_WHITESPACE, parseCommandArgs } from "./args.js";
@@ -7,6 +7,7 @@ import {
   type ArgumentGuard,
   MAX_EXPANDED_CHARS,
   substituteArgs,
+  substitutePlain,
   unusedArguments,
 } from "./substitute.js";
 import type { PromptTemplate } from "./types.js";
@@ -74,19 +75,26 @@ export function expandPromptTemplateResult(
   if (!template) return { text, diagnostics: [] };
   const args = parseCommandArgs(command.argsText);
   const notYours = template.source === "project" || template.source === "option";
-  // A fence or HTML block the template closes after your words wraps them, as a quote would
-  // (```` ```\n$ARGUMENTS\n``` ````): only one it leaves open to its end, or a comment, hides them.
-  const wrapsOnly =
-    notYours && closingAfter(substituteArgs(template.content, [], maxChars) ?? "") === "";
-  const hidden = notYours ? new HiddenArguments(template.content, wrapsOnly) : undefined;
-  const substituted = substituteArgs(template.content, args, maxChars, hidden);
-  // Escaped after the substitution: a tag split by a placeholder (`<$0system>`, `$0` empty) is
-  // whole only then. Your arguments inside a project's template are escaped with its text, and
-  // what the template leaves open at its end is closed.
-  const expanded =
-    substituted !== undefined && notYours
-      ? closeOpenBlocks(escapeWrapperTags(substituted, HOST_ELEMENT_NAMES))
-      : substituted;
+  let hidden: HiddenArguments | undefined;
+  let expanded: string | undefined;
+  if (notYours) {
+    // A fence or HTML block the template closes after your words wraps them, as a quote would
+    // (```` ```\n$ARGUMENTS\n``` ````): only one it leaves open to its end, or a comment, hides
+    // them. Judged with a plain value in each placeholder: a closer that is only a default
+    // (`${1:-```}`) is gone once you type words.
+    const wrapsOnly = closingAfter(substitutePlain(template.content, maxChars) ?? "") === "";
+    ({ hidden, expanded } = guardedExpansion(template.content, args, maxChars, wrapsOnly));
+    // The expansion is a message of its own: read from a blank line, what it leaves open closed.
+    let closing = expanded === undefined ? "" : closingAfter(expanded);
+    // Something still open at its end: the template did not close its blocks after your words.
+    if (wrapsOnly && closing !== "") {
+      ({ hidden, expanded } = guardedExpansion(template.content, args, maxChars, false));
+      closing = expanded === undefined ? "" : closingAfter(expanded);
+    }
+    if (expanded !== undefined) expanded += closing;
+  } else {
+    expanded = substituteArgs(template.content, args, maxChars);
+  }
   if (expanded !== undefined) {
     return {
       text: expanded,
@@ -110,10 +118,33 @@ export function expandPromptTemplateResult(
 }
 
 /**
+ * A template that is not yours, expanded with {@link HiddenArguments} guarding
+ * your arguments (`wrapsOnly`: its own blocks closed after them are kept),
+ * escaped after the substitution: a tag split by a placeholder (`<$0system>`,
+ * `$0` empty) is whole only then. Your arguments are escaped with its text.
+ */
+function guardedExpansion(
+  content: string,
+  args: readonly string[],
+  maxChars: number,
+  wrapsOnly: boolean,
+): { hidden: HiddenArguments; expanded: string | undefined } {
+  const hidden = new HiddenArguments(content, wrapsOnly);
+  const substituted = substituteArgs(content, args, maxChars, hidden);
+  return {
+    hidden,
+    expanded:
+      substituted === undefined ? undefined : escapeWrapperTags(substituted, HOST_ELEMENT_NAMES),
+  };
+}
+
+/**
  * Closes, ahead of each argument, the code block, HTML block or comment a
  * template that is not yours left open there: `<!-- notes\n$ARGUMENTS` or
  * ```` ```text\n$ARGUMENTS ```` would give your words to the model as a
- * comment or code the project opened. Remembers the template's lines where
+ * comment or code the project opened; and moves them off a code fence's line
+ * (```` ```$ARGUMENTS ````, an info string) and out of a link reference
+ * definition (`[//]: # ($ARGUMENTS)`) ({@link BlockTracker.closerHere}). Remembers the template's lines where
  * that happened for an `arguments-hidden` warning.
  */
 class HiddenArguments implements ArgumentGuard {
@@ -132,8 +163,11 @@ class HiddenArguments implements ArgumentGuard {
     this.tracker.feed(text);
   }
 
-  before(at: number): string {
-    const closer = this.tracker.closerHere(this.commentsOnly);
+  before(at: number, end: number): string {
+    const closer = this.tracker.closerHere(this.commentsOnly, () => {
+      const lineEnd = this.content.indexOf("\n", end);
+      return this.content.slice(end, lineEnd < 0 ? this.content.length : lineEnd);
+    });
     if (closer === "") return "";
     // Placeholders come in order: count the template's lines up to this one once.
     for (;;) {
@@ -159,7 +193,7 @@ class HiddenArguments implements ArgumentGuard {
       {
         level: "warning",
         code: "arguments-hidden",
-        message: `/${name} puts the words you typed inside a code block, HTML block or comment it leaves open (line ${where}${more}): it is closed before them in the expansion, so they reach the model as your text; check the template`,
+        message: `/${name} puts the words you typed where they would not read as your text, inside a code block, HTML block or comment it leaves open, on a code fence's line or in a link reference definition (line ${where}${more}): the expansion ends that block or line before them, so they reach the model as your text; check the template`,
         ...(template.filePath !== undefined ? { path: template.filePath } : {}),
         line: first + offset,
       },

@@ -38,7 +38,8 @@ type Placeholder =
  */
 export interface ArgumentGuard {
   feed(text: string): void;
-  before(at: number): string;
+  /** `end`: where the placeholder ends in the template (exclusive). */
+  before(at: number, end: number): string;
 }
 
 /**
@@ -90,6 +91,52 @@ export function substituteArgs(
     }
   };
 
+  return fill(content, valueFor, maxChars, guard);
+}
+
+/** The value every placeholder has in {@link substitutePlain}. */
+const PLAIN_VALUE = "x";
+
+/**
+ * `content` with each placeholder given a plain value that is not empty
+ * (`x`), so no default is printed but where the value is always empty (`$0`,
+ * `${@:N:0}`): what a template writes around any words you type. A template
+ * whose fence or HTML block is closed only by a default (`${1:-```}`) leaves
+ * it open here, as with your words. Undefined past `maxChars`.
+ */
+export function substitutePlain(
+  content: string,
+  maxChars: number = MAX_EXPANDED_CHARS,
+): string | undefined {
+  return fill(
+    content,
+    (placeholder) => {
+      switch (placeholder.kind) {
+        case "default":
+          return isDigit(placeholder.name.charCodeAt(0)) && Number(placeholder.name) === 0
+            ? placeholder.fallback
+            : PLAIN_VALUE;
+        case "slice":
+          return placeholder.length !== undefined && Number(placeholder.length) === 0
+            ? ""
+            : PLAIN_VALUE;
+        case "positional":
+          return Number(placeholder.digits) === 0 ? "" : PLAIN_VALUE;
+        case "all":
+          return PLAIN_VALUE;
+      }
+    },
+    maxChars,
+  );
+}
+
+/** `content` with each placeholder replaced by `valueFor` of it, `guard` watching ({@link substituteArgs}). */
+function fill(
+  content: string,
+  valueFor: (placeholder: Placeholder) => string,
+  maxChars: number,
+  guard?: ArgumentGuard,
+): string | undefined {
   const parts: string[] = [];
   let size = 0;
   const push = (text: string): boolean => {
@@ -103,7 +150,7 @@ export function substituteArgs(
   for (const { at, placeholder } of placeholdersOf(content)) {
     if (!push(content.slice(copied, at))) return undefined;
     const value = valueFor(placeholder);
-    const lead = value === "" || guard === undefined ? "" : guard.before(at);
+    const lead = value === "" || guard === undefined ? "" : guard.before(at, placeholder.end);
     if (!push(lead) || !push(value)) return undefined;
     copied = placeholder.end;
   }
