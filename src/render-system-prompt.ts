@@ -30,7 +30,9 @@ import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import { builtinTemplates } from "./locate/builtin-cache.js";
 import {
   appendParts,
+  baseSectionsDropped,
   chooseCustomPrompt,
+  guidelinesPart,
   printedParts,
   replacedByProject,
 } from "./locate/custom.js";
@@ -294,9 +296,15 @@ export async function preparePrompt(
     git: outcomes.git.value.git,
     agentLoads: preset.agentLoadsNames,
   });
-  pushAll(diagnostics, assembled.diagnostics, replacedByProject(layers, opts));
+  const templates = sectionTemplates(layers, options.model, preset.report.agentSends);
+  pushAll(
+    diagnostics,
+    assembled.diagnostics,
+    replacedByProject(layers, opts),
+    baseSectionsDropped(templates, customPrompt),
+  );
   return {
-    templates: sectionTemplates(layers, options.model, preset.report.agentSends),
+    templates,
     ...partialsOf(layers),
     data: assembled.data,
     customPrompt,
@@ -476,10 +484,13 @@ function treeLines(
 function whoseTexts(
   layers: readonly LoadedLayer[],
   customPrompt: CustomPrompt | null,
-  { opts, provenance }: ResolvedRender,
+  { opts, options, provenance }: ResolvedRender,
   { wrappers, userFileWrappers }: PromptWrappers,
 ) {
-  const parts = appendParts(layers, opts.appendSystemPrompt);
+  const parts = [
+    ...appendParts(layers, opts.appendSystemPrompt),
+    ...guidelinesPart(customPrompt, options.promptGuidelines),
+  ];
   const printed = printedParts(parts, wrappers);
   const layer = customPrompt?.source.layer;
   return {

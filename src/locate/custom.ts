@@ -10,6 +10,7 @@ import { elementText } from "../_prompt-text.js";
 import type { AppendPart, NormalizedOptions } from "../options.js";
 import { CALLS_BASE } from "../sections/layer.js";
 import type { CustomPrompt } from "../sections/render.js";
+import type { SectionTemplate } from "../sections/types.js";
 import type { Diagnostic } from "../types.js";
 import type { LoadedLayer } from "./load-layer.js";
 
@@ -54,6 +55,24 @@ export function appendParts(
     { text: layer?.append ?? "", repository: layer?.layer === "project" },
     ...appended.map((a) => ({ text: a.text.trim(), repository: a.repository })),
   ].filter((p) => p.text !== "");
+}
+
+/**
+ * rev52b F9: your guidelines (`--guideline`, the `promptGuidelines` option) are
+ * typed for this run, so a trusted project's SYSTEM.md or SYSTEM_TEMPLATE.md,
+ * the custom base prompt in use, does not take them out with the rules section
+ * it replaces: they are one part of the addendum of yours, after it, a list item
+ * each. The rules list then does not repeat them (a rule the addendum states is
+ * not repeated), when a failed template brings the builtin base back too.
+ */
+export function guidelinesPart(
+  customPrompt: CustomPrompt | null,
+  guidelines: readonly string[] | undefined,
+): AppendPart[] {
+  if (customPrompt?.source.layer !== "project") return [];
+  const items = (guidelines ?? []).map((g) => g.trim()).filter((g) => g !== "");
+  if (items.length === 0) return [];
+  return [{ text: `Rules:\n${items.map((g) => `- ${g}`).join("\n")}`, repository: false }];
 }
 
 /**
@@ -189,6 +208,43 @@ function sectionsReplaced(
       ),
     ];
   });
+}
+
+/** Sections a warning names; the rest are counted. */
+const MAX_NAMED = 5;
+
+/**
+ * rev52b F9: a trusted project's SYSTEM.md or SYSTEM_TEMPLATE.md, the custom
+ * base prompt in use (`customPrompt`, the top of the chain), takes the place
+ * of every base section (`base: true`), yours too: your `rules.md` override or
+ * your own base section was gone with no word. One `user-text-left-out`
+ * warning names every enabled base section with a base version of yours in
+ * its stack (at most five, the rest counted) and the way back.
+ */
+export function baseSectionsDropped(
+  templates: readonly SectionTemplate[],
+  customPrompt: CustomPrompt | null,
+): Diagnostic[] {
+  if (customPrompt?.source.layer !== "project") return [];
+  const yours = templates.flatMap((t) => {
+    if (!t.meta.enabled || t.meta.base !== true) return [];
+    let version: SectionTemplate | undefined = t;
+    while (version !== undefined && version.source.layer !== "user") version = version.lower;
+    // Yours not a base section, the project's made it one: `sectionsReplaced` says so (rev51b F6).
+    if (version?.meta.base !== true) return [];
+    return [`"${t.name}" (${version.source.path ?? "yours"})`];
+  });
+  if (yours.length === 0) return [];
+  const named = yours.slice(0, MAX_NAMED).join(", ");
+  const more = yours.length > MAX_NAMED ? ` and ${yours.length - MAX_NAMED} more` : "";
+  const path = customPrompt.source.path;
+  const one = yours.length === 1;
+  return [
+    replacedYours(
+      `your base section${one ? "" : "s"} ${named}${more} ${one ? "is" : "are"} left out: the project's ${path ?? "custom base prompt"} is the custom base prompt, which takes the place of every base section (base: true), yours too`,
+      path,
+    ),
+  ];
 }
 
 function replacedYours(what: string, path: string | undefined): Diagnostic {
