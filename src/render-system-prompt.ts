@@ -7,7 +7,7 @@ import {
   withElementNames,
   wrapperNames,
 } from "./_prompt-text.js";
-import type { PresetReport } from "./agents/index.js";
+import { agentSendsKept, type PresetReport } from "./agents/index.js";
 import { renderWithinBudget, renderWithRoom } from "./budget/fit.js";
 import { type OptionProvenance, projectVarNames } from "./config/index.js";
 import type { ContextFile, PromptData } from "./data.js";
@@ -296,9 +296,15 @@ export async function preparePrompt(
     git: outcomes.git.value.git,
     agentLoads: preset.agentLoadsNames,
   });
-  const templates = sectionTemplates(layers, options.model, preset.report.agentSends);
+  const sends = agentSendsKept(
+    preset.report.agentSends,
+    preset.agentSendsFromProject,
+    new Map(outcomes.user.value.sections.map((f) => [f.name, f.source.path ?? f.name])),
+  );
+  const templates = sectionTemplates(layers, options.model, sends.sent);
   pushAll(
     diagnostics,
+    sends.diagnostics,
     assembled.diagnostics,
     replacedByProject(layers, opts),
     baseSectionsDropped(templates, customPrompt),
@@ -320,7 +326,11 @@ export async function preparePrompt(
     // A repository's part of the addendum is cut under a budget with the repository's text;
     // a project override that leaves the user's out is warned about.
     ...(printedAppend.length > 0 ? { appendParts: printedAppend } : {}),
-    preset: { ...preset.report, contextFilesLeftOut: context.value.provenance.agentLoaded ?? [] },
+    preset: {
+      ...preset.report,
+      agentSends: sends.sent,
+      contextFilesLeftOut: context.value.provenance.agentLoaded ?? [],
+    },
     provenance: resolved.provenance,
     origins: resolved.origins,
     options,
