@@ -301,12 +301,17 @@ export async function preparePrompt(
     preset.agentSendsFromProject,
     new Map(outcomes.user.value.sections.map((f) => [f.name, f.source.path ?? f.name])),
   );
-  const templates = sectionTemplates(layers, options.model, sends.sent);
+  // Every layer's section templates, the variant for the model of each.
+  const stacked = layerSections(
+    layers.flatMap((l) => l.sections),
+    variantForModel(options.model),
+  );
+  const templates = switchedOff(stacked, sends.sent);
   pushAll(
     diagnostics,
     sends.diagnostics,
     assembled.diagnostics,
-    replacedByProject(layers, opts),
+    replacedByProject(layers, opts, stacked),
     baseSectionsDropped(templates, customPrompt),
   );
   return {
@@ -446,19 +451,10 @@ function promptWrappers(
 }
 
 /**
- * Every layer's section templates, the variant for `model` of each, and the
- * sections the agent sends itself switched off (as `enabled: false` does):
+ * The sections the agent sends itself switched off (as `enabled: false` does):
  * its date, working folder or environment would otherwise reach the model twice.
  */
-function sectionTemplates(
-  layers: readonly LoadedLayer[],
-  model: string | undefined,
-  sent: readonly string[],
-): SectionTemplate[] {
-  const templates = layerSections(
-    layers.flatMap((l) => l.sections),
-    variantForModel(model),
-  );
+function switchedOff(templates: SectionTemplate[], sent: readonly string[]): SectionTemplate[] {
   if (sent.length === 0) return templates;
   return templates.map((t) =>
     sent.includes(t.name) ? { ...t, meta: { ...t.meta, enabled: false } } : t,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { closeOpenBlocksOnOwnLine } from "../_fence.js";
 import { elementText } from "../_prompt-text.js";
 import type { AppendPart, NormalizedOptions } from "../options.js";
-import { CALLS_BASE } from "../sections/layer.js";
+import { CALLS_PARTIAL } from "../sections/layer.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { SectionTemplate } from "../sections/types.js";
 import type { Diagnostic } from "../types.js";
@@ -116,6 +116,7 @@ export function printedParts(
 export function replacedByProject(
   layers: readonly LoadedLayer[],
   opts: Pick<NormalizedOptions, "systemPrompt">,
+  templates: readonly SectionTemplate[],
 ): Diagnostic[] {
   const user = layers.find((l) => l.layer === "user");
   const project = layers.find((l) => l.layer === "project");
@@ -142,11 +143,7 @@ export function replacedByProject(
       : [],
   );
   const custom = opts.systemPrompt !== null || layers.some((l) => l.system !== null);
-  return [
-    ...files,
-    ...sectionsReplaced(user, project, layers, custom),
-    ...partialsReplaced(user, project),
-  ];
+  return [...files, ...sectionsReplaced(templates, custom), ...partialsReplaced(user, project)];
 }
 
 /**
@@ -174,28 +171,29 @@ function partialsReplaced(user: LoadedLayer, project: LoadedLayer): Diagnostic[]
 /**
  * Your sections a project's section of the same name replaces, switches off,
  * or makes a base section (`base: true`) that a custom base prompt in use
- * (`custom`) then takes the place of (rev51b F6).
+ * (`custom`) then takes the place of (rev51b F6). Judged on the stack this
+ * render uses (`templates`, each with the variant the model chooses): the
+ * project's version on top against the version of yours below it, never one
+ * file of a name for all (rev52b F2: your `usec@zz.md`, switched off for other
+ * models, hid the project's `usec.md` replacing your `usec.md` that served).
+ * A project's body that calls a partial (`{{> base}}` with arguments too) is
+ * judged on what it printed (`yoursNotPrinted` in sections/render.ts).
  */
-function sectionsReplaced(
-  user: LoadedLayer,
-  project: LoadedLayer,
-  layers: readonly LoadedLayer[],
-  custom: boolean,
-): Diagnostic[] {
-  const builtin = layers.find((l) => l.layer === "builtin");
-  const builtinBase = new Set(
-    (builtin?.sections ?? []).filter((f) => f.meta.base === true).map((f) => f.name),
-  );
-  const yours = new Map(user.sections.map((f) => [f.name, f]));
-  const said = new Set<string>();
-  return project.sections.flatMap((theirs) => {
-    const mine = yours.get(theirs.name);
-    if (mine === undefined || said.has(theirs.name) || mine.meta.enabled === false) return [];
-    const off = theirs.meta.enabled === false;
-    const yoursBase = mine.meta.base ?? builtinBase.has(theirs.name);
-    const based = custom && theirs.meta.base === true && !yoursBase;
-    if (!off && !based && (theirs.body.trim() === "" || CALLS_BASE.test(theirs.body))) return [];
-    said.add(theirs.name);
+function sectionsReplaced(templates: readonly SectionTemplate[], custom: boolean): Diagnostic[] {
+  return templates.flatMap((t) => {
+    if (t.source.layer !== "project") return [];
+    const theirs: SectionTemplate[] = [];
+    let mine: SectionTemplate | undefined = t;
+    while (mine?.source.layer === "project") {
+      theirs.push(mine);
+      mine = mine.lower;
+    }
+    if (mine?.source.layer !== "user" || !mine.meta.enabled) return [];
+    const off = !t.meta.enabled;
+    const based = custom && t.meta.base === true && mine.meta.base !== true;
+    // The body that serves: a blank version keeps the one below it.
+    const body = theirs.find((v) => v.body.trim() !== "")?.body;
+    if (!off && !based && (body === undefined || CALLS_PARTIAL.test(body))) return [];
     const how = off
       ? "switches it off"
       : based
@@ -203,8 +201,8 @@ function sectionsReplaced(
         : "takes its place";
     return [
       replacedYours(
-        `your section "${theirs.name}" (${mine.source.path}) is left out: the project's ${theirs.source.path} ${how} (a project's section of a name replaces yours, as in pi)`,
-        theirs.source.path,
+        `your section "${t.name}" (${mine.source.path}) is left out: the project's ${t.source.path} ${how} (a project's section of a name replaces yours, as in pi)`,
+        t.source.path,
       ),
     ];
   });
