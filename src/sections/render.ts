@@ -675,8 +675,10 @@ export function renderSections(
         ? (reuse.take(template, patch, work) ?? reuse.fresh(template, patch, work, render))
         : render();
       if (template.source.layer !== "project") return text;
-      yoursNotPrinted(template, text);
-      return closedProject(text, template);
+      // Judged as it is printed: a block it leaves open is closed at its end first.
+      const closed = closedProject(text, template);
+      yoursNotPrinted(template, closed);
+      return closed;
     } catch (error) {
       if (error instanceof TemplateError && error.reason.startsWith("Render stopped:"))
         stopped.add(template.name);

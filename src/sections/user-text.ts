@@ -60,8 +60,9 @@ function firstWords(text: string): string {
  * anywhere in a line: comments (`<!--` to `-->`), processing instructions
  * (`<?` to `?>`), CDATA (`<![CDATA[` to `]]>`), declarations (`<!` and a
  * letter to `>`), and the content of `<script>`, `<style>` and `<template>`
- * elements (to their end tag, any type), each to the end when not closed:
- * CommonMark's HTML blocks of kinds 2-5 and the kind-1 ones whose text is
+ * elements (to their end tag, any type); a comment not closed hides the rest,
+ * the others not closed are text (`<?php` in a code sample): CommonMark's
+ * HTML blocks of kinds 2-5 and the kind-1 ones whose text is
  * data (rev52b F12: `{{> base}}` inside `<?ignore … ?>` counted as shown).
  * Tag names in any case. Linear.
  */
@@ -71,22 +72,27 @@ export function withoutHidden(text: string): string {
   let out = "";
   let from = 0;
   let at = lower.indexOf("<");
+  // Closers not found past some point, so past any later one: each is looked for to the end once.
+  const missing = new Set<string>();
   while (at !== -1) {
     const hidden = hiddenAt(lower, at);
     if (hidden === undefined) {
       at = lower.indexOf("<", at + 1);
       continue;
     }
-    out += text.slice(from, at);
-    const close = lower.indexOf(hidden.close, at + hidden.open);
-    if (close === -1) return out;
-    from = close + hidden.close.length;
-    if (hidden.tag) {
-      // An end tag may hold spaces before its `>`.
-      const end = lower.indexOf(">", from);
-      if (end === -1) return out;
-      from = end + 1;
+    const close = missing.has(hidden.close) ? -1 : lower.indexOf(hidden.close, at + hidden.open);
+    // An end tag may hold spaces before its `>`.
+    const end = close === -1 ? -1 : hidden.tag ? lower.indexOf(">", close) : close;
+    if (end === -1) {
+      missing.add(hidden.close);
+      // An open comment hides the rest; the others, never closed, are text (`<?php` in a code
+      // sample): a repository's block left open is closed before this is asked.
+      if (hidden.close === "-->") return out + text.slice(from, at);
+      at = lower.indexOf("<", at + 1);
+      continue;
     }
+    out += text.slice(from, at);
+    from = hidden.tag ? end + 1 : end + hidden.close.length;
     at = lower.indexOf("<", from);
   }
   return from === 0 ? text : out + text.slice(from);

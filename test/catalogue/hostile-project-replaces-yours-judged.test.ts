@@ -130,3 +130,18 @@ describe("hostile repository: a project's section over yours is judged on what s
     expect(kept.left).toEqual([]);
   });
 });
+
+describe("hostile repository: what is never shown, read in linear time", () => {
+  it("a block the project leaves open over your body hides it; one never closed mid-line is text", async () => {
+    const open = await render({
+      "agent/sections/usec.md": YOURS,
+      ...project("<?ignore\n{{> base}}\n"),
+    });
+    expect(open.left).toHaveLength(1);
+    const code = await render({
+      "agent/sections/usec.md": YOURS,
+      ...project("Sample: `<?php echo 1;`\n\n{{> base}}\n"),
+    });
+    expect(code.left).toEqual([]);
+  });
+});
