@@ -7,7 +7,7 @@ import {
   withElementNames,
   wrapperNames,
 } from "./_prompt-text.js";
-import { agentSendsKept, type PresetReport } from "./agents/index.js";
+import { type AppliedPreset, agentSendsKept, type PresetReport } from "./agents/index.js";
 import { renderWithinBudget, renderWithRoom } from "./budget/fit.js";
 import { type OptionProvenance, projectVarNames } from "./config/index.js";
 import type { ContextFile, PromptData } from "./data.js";
@@ -296,33 +296,16 @@ export async function preparePrompt(
     git: outcomes.git.value.git,
     agentLoads: preset.agentLoadsNames,
   });
-  const sends = agentSendsKept(
-    preset.report.agentSends,
-    preset.agentSendsFromProject,
-    new Map(outcomes.user.value.sections.map((f) => [f.name, f.source.path ?? f.name])),
-  );
-  // Every layer's section templates, the variant for the model of each.
-  const stacked = layerSections(
-    layers.flatMap((l) => l.sections),
-    variantForModel(options.model),
-  );
-  const templates = switchedOff(stacked, sends.sent);
-  pushAll(
-    diagnostics,
-    sends.diagnostics,
-    assembled.diagnostics,
-    replacedByProject(layers, opts, stacked),
-    baseSectionsDropped(templates, customPrompt),
-  );
+  const stack = sectionTemplates(layers, options.model, preset, customPrompt, opts);
   return {
-    templates,
+    templates: stack.templates,
     ...partialsOf(layers),
     data: assembled.data,
     customPrompt,
     extraSections: opts.extraSections,
     wrapperNames: wrappers,
     ownWrapperNames: names.ownNames,
-    diagnostics,
+    diagnostics: [...diagnostics, ...assembled.diagnostics, ...stack.diagnostics],
     steps: timings,
     context: context.value.provenance,
     rules: assembled.rules,
@@ -331,11 +314,7 @@ export async function preparePrompt(
     // A repository's part of the addendum is cut under a budget with the repository's text;
     // a project override that leaves the user's out is warned about.
     ...(printedAppend.length > 0 ? { appendParts: printedAppend } : {}),
-    preset: {
-      ...preset.report,
-      agentSends: sends.sent,
-      contextFilesLeftOut: context.value.provenance.agentLoaded ?? [],
-    },
+    preset: { ...stack.report, contextFilesLeftOut: context.value.provenance.agentLoaded ?? [] },
     provenance: resolved.provenance,
     origins: resolved.origins,
     options,
@@ -451,14 +430,45 @@ function promptWrappers(
 }
 
 /**
- * The sections the agent sends itself switched off (as `enabled: false` does):
- * its date, working folder or environment would otherwise reach the model twice.
+ * Every layer's section templates, the variant for `model` of each, and the
+ * sections the agent sends itself switched off (as `enabled: false` does): its
+ * date, working folder or environment would otherwise reach the model twice;
+ * never one of yours a project's preset names ({@link agentSendsKept}). With
+ * the preset's report as applied, and what is said about a project's file
+ * taking your sections out.
  */
-function switchedOff(templates: SectionTemplate[], sent: readonly string[]): SectionTemplate[] {
-  if (sent.length === 0) return templates;
-  return templates.map((t) =>
-    sent.includes(t.name) ? { ...t, meta: { ...t.meta, enabled: false } } : t,
+function sectionTemplates(
+  layers: readonly LoadedLayer[],
+  model: string | undefined,
+  preset: AppliedPreset,
+  customPrompt: CustomPrompt | null,
+  opts: Pick<NormalizedOptions, "systemPrompt">,
+): { templates: SectionTemplate[]; report: AppliedPreset["report"]; diagnostics: Diagnostic[] } {
+  const user = layers.find((l) => l.layer === "user")?.sections ?? [];
+  const sends = agentSendsKept(
+    preset.report.agentSends,
+    preset.agentSendsFromProject,
+    new Map(user.map((f) => [f.name, f.source.path ?? f.name])),
   );
+  const stacked = layerSections(
+    layers.flatMap((l) => l.sections),
+    variantForModel(model),
+  );
+  const templates =
+    sends.sent.length === 0
+      ? stacked
+      : stacked.map((t) =>
+          sends.sent.includes(t.name) ? { ...t, meta: { ...t.meta, enabled: false } } : t,
+        );
+  return {
+    templates,
+    report: { ...preset.report, agentSends: sends.sent },
+    diagnostics: [
+      ...sends.diagnostics,
+      ...replacedByProject(layers, opts, stacked),
+      ...baseSectionsDropped(templates, customPrompt),
+    ],
+  };
 }
 
 /**
