@@ -72,7 +72,8 @@ export function guidelinesPart(
   if (customPrompt?.source.layer !== "project") return [];
   const items = (guidelines ?? []).map((g) => g.trim()).filter((g) => g !== "");
   if (items.length === 0) return [];
-  return [{ text: `Rules:\n${items.map((g) => `- ${g}`).join("\n")}`, repository: false }];
+  // No heading: a warning that the addendum left it out names the part by its first line.
+  return [{ text: items.map((g) => `- ${g}`).join("\n"), repository: false }];
 }
 
 /**

@@ -87,6 +87,17 @@ describe("hostile repository: a trusted project's SYSTEM.md drops your own base 
       const t = await render({ "project/.pi/SYSTEM_TEMPLATE.md": body }, guide);
       expect(t.text.split("GUIDE-MARK"), body).toHaveLength(2);
     }
+    // A project's addendum switched off then leaves them out with a warning naming them.
+    const off = await render(
+      {
+        "project/.pi/SYSTEM.md": "Project system.\n",
+        "project/.pi/sections/addendum.md": "---\nenabled: false\n---\n",
+      },
+      guide,
+    );
+    expect(off.text).not.toContain("GUIDE-MARK");
+    expect(off.left).toHaveLength(1);
+    expect(off.left[0]?.message).toContain('"- GUIDE-MARK always run tests"');
     // Without a project's base prompt, they stay in the rules section.
     const plain = await render({}, guide);
     expect(plain.text).toMatch(/<rules>[\s\S]*GUIDE-MARK[\s\S]*<\/rules>/);
