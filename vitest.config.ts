@@ -12,6 +12,8 @@ import { defineConfig } from "vitest/config";
 const SLOW = [
   // rev51b F5: nine renders of a project section over yours (1.4 s under load).
   "test/catalogue/hostile-project-replaces-yours-quietly.test.ts",
+  // rev52b F2, F1, F12: some twenty renders of a project section over yours (2.3 s under load).
+  "test/catalogue/hostile-project-replaces-yours-judged.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",

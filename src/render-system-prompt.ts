@@ -7,7 +7,7 @@ import {
   withElementNames,
   wrapperNames,
 } from "./_prompt-text.js";
-import type { PresetReport } from "./agents/index.js";
+import { type AppliedPreset, agentSendsKept, type PresetReport } from "./agents/index.js";
 import { renderWithinBudget, renderWithRoom } from "./budget/fit.js";
 import { type OptionProvenance, projectVarNames } from "./config/index.js";
 import type { ContextFile, PromptData } from "./data.js";
@@ -30,7 +30,9 @@ import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import { builtinTemplates } from "./locate/builtin-cache.js";
 import {
   appendParts,
+  baseSectionsDropped,
   chooseCustomPrompt,
+  guidelinesPart,
   printedParts,
   replacedByProject,
 } from "./locate/custom.js";
@@ -294,16 +296,16 @@ export async function preparePrompt(
     git: outcomes.git.value.git,
     agentLoads: preset.agentLoadsNames,
   });
-  pushAll(diagnostics, assembled.diagnostics, replacedByProject(layers, opts));
+  const stack = sectionTemplates(layers, options.model, preset, customPrompt, opts);
   return {
-    templates: sectionTemplates(layers, options.model, preset.report.agentSends),
+    templates: stack.templates,
     ...partialsOf(layers),
     data: assembled.data,
     customPrompt,
     extraSections: opts.extraSections,
     wrapperNames: wrappers,
     ownWrapperNames: names.ownNames,
-    diagnostics,
+    diagnostics: [...diagnostics, ...assembled.diagnostics, ...stack.diagnostics],
     steps: timings,
     context: context.value.provenance,
     rules: assembled.rules,
@@ -312,7 +314,7 @@ export async function preparePrompt(
     // A repository's part of the addendum is cut under a budget with the repository's text;
     // a project override that leaves the user's out is warned about.
     ...(printedAppend.length > 0 ? { appendParts: printedAppend } : {}),
-    preset: { ...preset.report, contextFilesLeftOut: context.value.provenance.agentLoaded ?? [] },
+    preset: { ...stack.report, contextFilesLeftOut: context.value.provenance.agentLoaded ?? [] },
     provenance: resolved.provenance,
     origins: resolved.origins,
     options,
@@ -429,22 +431,44 @@ function promptWrappers(
 
 /**
  * Every layer's section templates, the variant for `model` of each, and the
- * sections the agent sends itself switched off (as `enabled: false` does):
- * its date, working folder or environment would otherwise reach the model twice.
+ * sections the agent sends itself switched off (as `enabled: false` does): its
+ * date, working folder or environment would otherwise reach the model twice;
+ * never one of yours a project's preset names ({@link agentSendsKept}). With
+ * the preset's report as applied, and what is said about a project's file
+ * taking your sections out.
  */
 function sectionTemplates(
   layers: readonly LoadedLayer[],
   model: string | undefined,
-  sent: readonly string[],
-): SectionTemplate[] {
-  const templates = layerSections(
+  preset: AppliedPreset,
+  customPrompt: CustomPrompt | null,
+  opts: Pick<NormalizedOptions, "systemPrompt">,
+): { templates: SectionTemplate[]; report: AppliedPreset["report"]; diagnostics: Diagnostic[] } {
+  const user = layers.find((l) => l.layer === "user")?.sections ?? [];
+  const sends = agentSendsKept(
+    preset.report.agentSends,
+    preset.agentSendsFromProject,
+    new Map(user.map((f) => [f.name, f.source.path ?? f.name])),
+  );
+  const stacked = layerSections(
     layers.flatMap((l) => l.sections),
     variantForModel(model),
   );
-  if (sent.length === 0) return templates;
-  return templates.map((t) =>
-    sent.includes(t.name) ? { ...t, meta: { ...t.meta, enabled: false } } : t,
-  );
+  const templates =
+    sends.sent.length === 0
+      ? stacked
+      : stacked.map((t) =>
+          sends.sent.includes(t.name) ? { ...t, meta: { ...t.meta, enabled: false } } : t,
+        );
+  return {
+    templates,
+    report: { ...preset.report, agentSends: sends.sent },
+    diagnostics: [
+      ...sends.diagnostics,
+      ...replacedByProject(layers, opts, stacked),
+      ...baseSectionsDropped(templates, customPrompt),
+    ],
+  };
 }
 
 /**
@@ -476,10 +500,13 @@ function treeLines(
 function whoseTexts(
   layers: readonly LoadedLayer[],
   customPrompt: CustomPrompt | null,
-  { opts, provenance }: ResolvedRender,
+  { opts, options, provenance }: ResolvedRender,
   { wrappers, userFileWrappers }: PromptWrappers,
 ) {
-  const parts = appendParts(layers, opts.appendSystemPrompt);
+  const parts = [
+    ...appendParts(layers, opts.appendSystemPrompt),
+    ...guidelinesPart(customPrompt, options.promptGuidelines),
+  ];
   const printed = printedParts(parts, wrappers);
   const layer = customPrompt?.source.layer;
   return {

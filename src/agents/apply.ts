@@ -22,6 +22,8 @@ export interface AppliedPreset {
   agentLoadsNames: string[];
   /** The agent replaces its `${…}` variables in the exported file (`export.substitutes`). */
   substitutes: boolean;
+  /** The project's preset file when `report.agentSends` came from it. */
+  agentSendsFromProject?: string;
   /** The report, less the context files left out (the context step finds those). */
   report: Omit<PresetReport, "contextFilesLeftOut">;
 }
@@ -61,6 +63,9 @@ export function applyPreset(
       ]),
     ],
     toolDescriptions: presetToolTable ?? {},
+    ...(preset.agentSendsFromProject !== undefined
+      ? { agentSendsFromProject: preset.agentSendsFromProject }
+      : {}),
     substitutes: preset.export?.substitutes === true,
     agentLoads:
       preset.contextFiles.length > 0

@@ -7,6 +7,7 @@ export {
   writeExport,
 } from "./export.js";
 export {
+  agentSendsKept,
   checkPresets,
   DEFAULT_AGENT,
   loadChosenPreset,

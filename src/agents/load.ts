@@ -116,6 +116,7 @@ export async function loadPreset(
   const merged: PresetFields = {};
   const sources: AgentPreset["sources"] = [];
   let ruleSourcesFromProject = false;
+  let agentSendsFromProject: string | undefined;
   for (const { layer, path, read } of reads) {
     if (!read.ok) {
       if (read.reason !== "missing") {
@@ -169,6 +170,8 @@ export async function loadPreset(
         diagnostics.push(projectAgentSendsWarning(path, yours));
       }
     }
+    if (parsed.fields.agentSends !== undefined)
+      agentSendsFromProject = layer === "project" ? path : undefined;
     Object.assign(merged, parsed.fields);
   }
   // The default preset may be absent (a builtinDir of the caller's own): the prompt as it is.
@@ -186,6 +189,7 @@ export async function loadPreset(
       nestedContextFiles: merged.nestedContextFiles ?? [],
       toolSets: merged.toolSets ?? [],
       agentSends: merged.agentSends ?? [],
+      ...(agentSendsFromProject !== undefined ? { agentSendsFromProject } : {}),
       verifiedWith: merged.verifiedWith ?? null,
       export: merged.export ?? null,
       sources,
@@ -288,6 +292,37 @@ const USER_TEXT_SECTIONS: readonly string[] = [
   "addendum",
   "rules",
 ];
+
+/**
+ * The sections a preset's `agentSends` leaves out, less those a project's preset
+ * (`from`, its file) may not name: a section a layer of yours defines or
+ * changes (`yours`: each name with your file) is your text, not something the
+ * agent sends itself (rev52b F13: a trusted project's `agentSends: [usec]`
+ * took your own section out with no word). Those names are ignored with a
+ * `preset-project-agent-sends` warning naming your file; your own preset may
+ * name any section.
+ */
+export function agentSendsKept(
+  sends: readonly string[],
+  from: string | undefined,
+  yours: ReadonlyMap<string, string>,
+): { sent: string[]; diagnostics: Diagnostic[] } {
+  if (from === undefined) return { sent: [...sends], diagnostics: [] };
+  const mine = sends.filter((s) => yours.has(s));
+  if (mine.length === 0) return { sent: [...sends], diagnostics: [] };
+  const named = mine.map((s) => `${s} (${yours.get(s)})`).join(", ");
+  return {
+    sent: sends.filter((s) => !yours.has(s)),
+    diagnostics: [
+      {
+        level: "warning",
+        code: "preset-project-agent-sends",
+        message: `agentSends: a project's preset cannot leave out a section of yours (${named}); ignored for ${mine.length === 1 ? "it" : "them"}. Set it in the agent dir's agents/<name>.yaml`,
+        path: from,
+      },
+    ],
+  };
+}
 
 function projectAgentSendsWarning(path: string, sections: readonly string[]): Diagnostic {
   return {

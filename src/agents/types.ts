@@ -51,6 +51,8 @@ export interface AgentPreset {
   toolSets: ToolSet[];
   /** Sections the agent sends itself (its date, working folder, environment): left out. */
   agentSends: string[];
+  /** The project's preset file when `agentSends` came from it ({@link agentSendsKept} judges it). */
+  agentSendsFromProject?: string;
   /** The agent version this preset's data was checked against by running it; null: none. */
   verifiedWith: string | null;
   /** Rule sources (`claude`, `gemini`…) the agent loads itself: not read. */

@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { closeOpenBlocksOnOwnLine } from "../_fence.js";
 import { elementText } from "../_prompt-text.js";
 import type { AppendPart, NormalizedOptions } from "../options.js";
-import { CALLS_BASE } from "../sections/layer.js";
+import { CALLS_PARTIAL } from "../sections/layer.js";
 import type { CustomPrompt } from "../sections/render.js";
+import type { SectionTemplate } from "../sections/types.js";
 import type { Diagnostic } from "../types.js";
 import type { LoadedLayer } from "./load-layer.js";
 
@@ -57,6 +58,25 @@ export function appendParts(
 }
 
 /**
+ * rev52b F9: your guidelines (`--guideline`, the `promptGuidelines` option) are
+ * typed for this run, so a trusted project's SYSTEM.md or SYSTEM_TEMPLATE.md,
+ * the custom base prompt in use, does not take them out with the rules section
+ * it replaces: they are one part of the addendum of yours, after it, a list item
+ * each. The rules list then does not repeat them (a rule the addendum states is
+ * not repeated), when a failed template brings the builtin base back too.
+ */
+export function guidelinesPart(
+  customPrompt: CustomPrompt | null,
+  guidelines: readonly string[] | undefined,
+): AppendPart[] {
+  if (customPrompt?.source.layer !== "project") return [];
+  const items = (guidelines ?? []).map((g) => g.trim()).filter((g) => g !== "");
+  if (items.length === 0) return [];
+  // No heading: a warning that the addendum left it out names the part by its first line.
+  return [{ text: items.map((g) => `- ${g}`).join("\n"), repository: false }];
+}
+
+/**
  * The addendum's text from its parts, joined by blank lines. Each ends with no
  * fenced code block, HTML block or comment left open, its closer on a line of
  * its own ({@link closeOpenBlocksOnOwnLine}: a template may print the text
@@ -97,6 +117,7 @@ export function printedParts(
 export function replacedByProject(
   layers: readonly LoadedLayer[],
   opts: Pick<NormalizedOptions, "systemPrompt">,
+  templates: readonly SectionTemplate[],
 ): Diagnostic[] {
   const user = layers.find((l) => l.layer === "user");
   const project = layers.find((l) => l.layer === "project");
@@ -123,11 +144,7 @@ export function replacedByProject(
       : [],
   );
   const custom = opts.systemPrompt !== null || layers.some((l) => l.system !== null);
-  return [
-    ...files,
-    ...sectionsReplaced(user, project, layers, custom),
-    ...partialsReplaced(user, project),
-  ];
+  return [...files, ...sectionsReplaced(templates, custom), ...partialsReplaced(user, project)];
 }
 
 /**
@@ -155,28 +172,29 @@ function partialsReplaced(user: LoadedLayer, project: LoadedLayer): Diagnostic[]
 /**
  * Your sections a project's section of the same name replaces, switches off,
  * or makes a base section (`base: true`) that a custom base prompt in use
- * (`custom`) then takes the place of (rev51b F6).
+ * (`custom`) then takes the place of (rev51b F6). Judged on the stack this
+ * render uses (`templates`, each with the variant the model chooses): the
+ * project's version on top against the version of yours below it, never one
+ * file of a name for all (rev52b F2: your `usec@zz.md`, switched off for other
+ * models, hid the project's `usec.md` replacing your `usec.md` that served).
+ * A project's body that calls a partial (`{{> base}}` with arguments too) is
+ * judged on what it printed (`yoursNotPrinted` in sections/render.ts).
  */
-function sectionsReplaced(
-  user: LoadedLayer,
-  project: LoadedLayer,
-  layers: readonly LoadedLayer[],
-  custom: boolean,
-): Diagnostic[] {
-  const builtin = layers.find((l) => l.layer === "builtin");
-  const builtinBase = new Set(
-    (builtin?.sections ?? []).filter((f) => f.meta.base === true).map((f) => f.name),
-  );
-  const yours = new Map(user.sections.map((f) => [f.name, f]));
-  const said = new Set<string>();
-  return project.sections.flatMap((theirs) => {
-    const mine = yours.get(theirs.name);
-    if (mine === undefined || said.has(theirs.name) || mine.meta.enabled === false) return [];
-    const off = theirs.meta.enabled === false;
-    const yoursBase = mine.meta.base ?? builtinBase.has(theirs.name);
-    const based = custom && theirs.meta.base === true && !yoursBase;
-    if (!off && !based && (theirs.body.trim() === "" || CALLS_BASE.test(theirs.body))) return [];
-    said.add(theirs.name);
+function sectionsReplaced(templates: readonly SectionTemplate[], custom: boolean): Diagnostic[] {
+  return templates.flatMap((t) => {
+    if (t.source.layer !== "project") return [];
+    const theirs: SectionTemplate[] = [];
+    let mine: SectionTemplate | undefined = t;
+    while (mine?.source.layer === "project") {
+      theirs.push(mine);
+      mine = mine.lower;
+    }
+    if (mine?.source.layer !== "user" || !mine.meta.enabled) return [];
+    const off = !t.meta.enabled;
+    const based = custom && t.meta.base === true && mine.meta.base !== true;
+    // The body that serves: a blank version keeps the one below it.
+    const body = theirs.find((v) => v.body.trim() !== "")?.body;
+    if (!off && !based && (body === undefined || CALLS_PARTIAL.test(body))) return [];
     const how = off
       ? "switches it off"
       : based
@@ -184,11 +202,48 @@ function sectionsReplaced(
         : "takes its place";
     return [
       replacedYours(
-        `your section "${theirs.name}" (${mine.source.path}) is left out: the project's ${theirs.source.path} ${how} (a project's section of a name replaces yours, as in pi)`,
-        theirs.source.path,
+        `your section "${t.name}" (${mine.source.path}) is left out: the project's ${t.source.path} ${how} (a project's section of a name replaces yours, as in pi)`,
+        t.source.path,
       ),
     ];
   });
+}
+
+/** Sections a warning names; the rest are counted. */
+const MAX_NAMED = 5;
+
+/**
+ * rev52b F9: a trusted project's SYSTEM.md or SYSTEM_TEMPLATE.md, the custom
+ * base prompt in use (`customPrompt`, the top of the chain), takes the place
+ * of every base section (`base: true`), yours too: your `rules.md` override or
+ * your own base section was gone with no word. One `user-text-left-out`
+ * warning names every enabled base section with a base version of yours in
+ * its stack (at most five, the rest counted) and the way back.
+ */
+export function baseSectionsDropped(
+  templates: readonly SectionTemplate[],
+  customPrompt: CustomPrompt | null,
+): Diagnostic[] {
+  if (customPrompt?.source.layer !== "project") return [];
+  const yours = templates.flatMap((t) => {
+    if (!t.meta.enabled || t.meta.base !== true) return [];
+    let version: SectionTemplate | undefined = t;
+    while (version !== undefined && version.source.layer !== "user") version = version.lower;
+    // Yours not a base section, the project's made it one: `sectionsReplaced` says so (rev51b F6).
+    if (version?.meta.base !== true) return [];
+    return [`"${t.name}" (${version.source.path ?? "yours"})`];
+  });
+  if (yours.length === 0) return [];
+  const named = yours.slice(0, MAX_NAMED).join(", ");
+  const more = yours.length > MAX_NAMED ? ` and ${yours.length - MAX_NAMED} more` : "";
+  const path = customPrompt.source.path;
+  const one = yours.length === 1;
+  return [
+    replacedYours(
+      `your base section${one ? "" : "s"} ${named}${more} ${one ? "is" : "are"} left out: the project's ${path ?? "custom base prompt"} is the custom base prompt, which takes the place of every base section (base: true), yours too`,
+      path,
+    ),
+  ];
 }
 
 function replacedYours(what: string, path: string | undefined): Diagnostic {

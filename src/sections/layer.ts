@@ -125,8 +125,11 @@ export function inheritsBody(template: SectionTemplate): template is SectionTemp
 }
 
 /**
- * `{{> base}}` (any spacing, `~`) somewhere in the source: whether the project's
- * version prints your body is then judged on the render, by what it printed
- * (`yoursNotPrinted` in sections/render.ts, rev51b F5), not here.
+ * A partial call of any form (`{{> base}}`, `{{> base extra=1}}`, `{{~> base this}}`,
+ * `{{#> x}}`, a partial of the project's that calls `{{> base}}` itself): a project's
+ * version with one may print your body, so whether it did is judged on its render
+ * (`yoursNotPrinted` in sections/render.ts, rev51b F5), never on the call's spelling
+ * (rev52b F1: `{{> base extra=1}}` printed your body and was warned about). One
+ * without any prints none of yours.
  */
-export const CALLS_BASE = /\{\{~?>\s*base\s*~?\}\}/;
+export const CALLS_PARTIAL = /\{\{~?#?>/;

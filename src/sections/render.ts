@@ -29,7 +29,7 @@ import {
 import type { Diagnostic, PromptBlock, RenderedSection, SectionSource } from "../types.js";
 import { cutBlocks, SECTION_SEPARATOR } from "./blocks.js";
 import {
-  CALLS_BASE,
+  CALLS_PARTIAL,
   compareSectionKeys,
   inheritsBody,
   keyClass,
@@ -37,7 +37,7 @@ import {
   sectionKey,
 } from "./layer.js";
 import { CUSTOM_PROMPT_SECTION, type SectionTemplate } from "./types.js";
-import { withoutComments } from "./user-text.js";
+import { withoutHidden } from "./user-text.js";
 
 /** A custom base prompt (`--system-prompt`, SYSTEM.md, SYSTEM_TEMPLATE.md). */
 export interface CustomPrompt {
@@ -675,8 +675,10 @@ export function renderSections(
         ? (reuse.take(template, patch, work) ?? reuse.fresh(template, patch, work, render))
         : render();
       if (template.source.layer !== "project") return text;
-      yoursNotPrinted(template, text);
-      return closedProject(text, template);
+      // Judged as it is printed: a block it leaves open is closed at its end first.
+      const closed = closedProject(text, template);
+      yoursNotPrinted(template, closed);
+      return closed;
     } catch (error) {
       if (error instanceof TemplateError && error.reason.startsWith("Render stopped:"))
         stopped.add(template.name);
@@ -689,28 +691,32 @@ export function renderSections(
   }
 
   /**
-   * rev51b F5: a trusted project's section over yours that names `{{> base}}`
-   * keeps your text only if your body reached its render outside an HTML
-   * comment: a call inside `{{#if false}}`, a Handlebars comment, a raw block,
-   * `\{{> base}}`, an inline partial named base or `<!-- -->` printed none of
-   * it. Judged on the text rendered (each non-blank line of your body, trimmed,
-   * is in it, in order, outside comments: a call in a list item indents it), not on the
+   * rev51b F5: a trusted project's section over yours that calls a partial
+   * (`{{> base}}`, with arguments too) keeps your text only if your body reached
+   * its render where a reader sees it: a call inside `{{#if false}}`, a
+   * Handlebars comment, a raw block, `\{{> base}}`, an inline partial named
+   * base, `<!-- -->`, `<?…?>`, `<![CDATA[…]]>`, `<!X…>` or a `<script>` printed
+   * none of it. Judged on the text rendered (each non-blank line of your body,
+   * trimmed, is in it, in order, both read without what is never shown,
+   * {@link withoutHidden}: a call in a list item indents it), not on the
    * source; a `user-text-left-out` warning names both files otherwise. A
-   * section that does not name `{{> base}}` at all is warned about before
-   * rendering (`replacedByProject`).
+   * section that calls no partial at all is warned about before rendering
+   * (`replacedByProject`).
    */
   function yoursNotPrinted(template: SectionTemplate, text: string): void {
     // Yours below the project's versions (a variant `usec@all.md` over its plain `usec.md`).
     let lower = template.lower;
     while (lower?.source.layer === "project") lower = lower.lower;
     if (lower?.source.layer !== "user" || !lower.meta.enabled || !template.meta.enabled) return;
-    if (inheritsBody(template) || !CALLS_BASE.test(template.body)) return;
-    const yours = withoutPrintedMarks(baseText(lower))
+    // One that calls no partial is said before rendering (`replacedByProject`).
+    if (inheritsBody(template) || !CALLS_PARTIAL.test(template.body)) return;
+    // Both sides read alike: a line of yours an HTML reader never shows is not one to find.
+    const yours = withoutHidden(withoutPrintedMarks(baseText(lower)))
       .split("\n")
       .map((line) => line.trim())
       .filter((line) => line !== "");
     if (yours.length === 0) return;
-    const shown = withoutComments(withoutPrintedMarks(text));
+    const shown = withoutHidden(withoutPrintedMarks(text));
     // In order, each search from the end of the last: linear in the project's text, however long.
     let at = 0;
     let kept = 0;
@@ -724,7 +730,7 @@ export function renderSections(
     diagnostics.push({
       level: "warning",
       code: "user-text-left-out",
-      message: `your section "${template.name}" (${lower.source.path ?? "yours"}) is left out: the project's ${template.source.path ?? "section"} takes its place, and its {{> base}} printed none of your text outside a comment (a project's section of a name replaces yours, as in pi); run with --untrusted, or remove the project's file, to have yours back`,
+      message: `your section "${template.name}" (${lower.source.path ?? "yours"}) is left out: the project's ${template.source.path ?? "section"} takes its place, and what it printed holds none of your text where a reader sees it (not in a comment, a script, a processing instruction or a declaration; a project's section of a name replaces yours, as in pi); run with --untrusted, or remove the project's file, to have yours back`,
       ...(template.source.path ? { path: template.source.path } : {}),
     });
   }

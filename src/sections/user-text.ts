@@ -56,26 +56,74 @@ function firstWords(text: string): string {
 }
 
 /**
- * The text with every HTML comment taken out (`<!--` to the next `-->`, or to
- * the end): what a reader of the rendered prompt sees. Linear.
+ * The text without what an HTML reader of the rendered prompt never shows,
+ * anywhere in a line: comments (`<!--` to `-->`), processing instructions
+ * (`<?` to `?>`), CDATA (`<![CDATA[` to `]]>`), declarations (`<!` and a
+ * letter to `>`), and the content of `<script>`, `<style>` and `<template>`
+ * elements (to their end tag, any type); a comment not closed hides the rest,
+ * the others not closed are text (`<?php` in a code sample): CommonMark's
+ * HTML blocks of kinds 2-5 and the kind-1 ones whose text is
+ * data (rev52b F12: `{{> base}}` inside `<?ignore … ?>` counted as shown).
+ * Tag names in any case. Linear.
  */
-export function withoutComments(text: string): string {
+export function withoutHidden(text: string): string {
+  // ASCII letters lowered, the same length: the names match in any case.
+  const lower = text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
   let out = "";
   let from = 0;
-  for (;;) {
-    const open = text.indexOf("<!--", from);
-    if (open === -1) return from === 0 ? text : out + text.slice(from);
-    out += text.slice(from, open);
-    const close = text.indexOf("-->", open + 4);
-    if (close === -1) return out;
-    from = close + 3;
+  let at = lower.indexOf("<");
+  // Closers not found past some point, so past any later one: each is looked for to the end once.
+  const missing = new Set<string>();
+  while (at !== -1) {
+    const hidden = hiddenAt(lower, at);
+    if (hidden === undefined) {
+      at = lower.indexOf("<", at + 1);
+      continue;
+    }
+    const close = missing.has(hidden.close) ? -1 : lower.indexOf(hidden.close, at + hidden.open);
+    // An end tag may hold spaces before its `>`.
+    const end = close === -1 ? -1 : hidden.tag ? lower.indexOf(">", close) : close;
+    if (end === -1) {
+      missing.add(hidden.close);
+      // An open comment hides the rest; the others, never closed, are text (`<?php` in a code
+      // sample): a repository's block left open is closed before this is asked.
+      if (hidden.close === "-->") return out + text.slice(from, at);
+      at = lower.indexOf("<", at + 1);
+      continue;
+    }
+    out += text.slice(from, at);
+    from = hidden.tag ? end + 1 : end + hidden.close.length;
+    at = lower.indexOf("<", from);
   }
+  return from === 0 ? text : out + text.slice(from);
 }
 
-/** Whether `found` is in the prompt outside its comments (`shown`: the prompt without them). */
+/** Elements whose content no HTML reader shows. */
+const DATA_ELEMENTS = ["script", "style", "template"];
+
+/** The hidden run that starts at `at` (a `<`): its opener's length and its closer. */
+function hiddenAt(
+  lower: string,
+  at: number,
+): { open: number; close: string; tag?: true } | undefined {
+  if (lower.startsWith("<!--", at)) return { open: 4, close: "-->" };
+  if (lower.startsWith("<![cdata[", at)) return { open: 9, close: "]]>" };
+  if (lower.startsWith("<?", at)) return { open: 2, close: "?>" };
+  const next = lower.charCodeAt(at + 2);
+  if (lower[at + 1] === "!" && next >= 0x61 && next <= 0x7a) return { open: 2, close: ">" };
+  for (const name of DATA_ELEMENTS) {
+    if (!lower.startsWith(name, at + 1)) continue;
+    const after = lower[at + 1 + name.length];
+    if (after === undefined || after === ">" || after === "/" || /\s/.test(after))
+      return { open: 1 + name.length, close: `</${name}`, tag: true };
+  }
+  return undefined;
+}
+
+/** Whether `found` is in the prompt outside what is never shown (`shown`: the prompt without it, {@link withoutHidden}). */
 function shownIn(shown: string, found: string): boolean {
   if (found === "") return false;
-  const visible = withoutComments(found);
+  const visible = withoutHidden(found);
   return shown.includes(visible.trim() === "" ? found : visible);
 }
 
@@ -130,7 +178,7 @@ export function userTextLeftOut(
       placed !== undefined &&
       !placed.includes(section);
     if (template.source.layer !== "project" && !forRoom) return [];
-    shown ??= withoutComments(text);
+    shown ??= withoutHidden(text);
     const visible = shown;
     const left = texts(data, appended).filter((t) => !t.found.some((f) => shownIn(visible, f)));
     if (left.length === 0) return [];
