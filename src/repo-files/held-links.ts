@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { lstatKindOrMissing, readlink } from "../_io.js";
 import { isWithin, toPosix } from "../_paths.js";
@@ -168,6 +168,12 @@ function depthOf(path: string): number {
  * holds it (whose door reads it). Each folder's repository is looked up once
  * per checker, and where each link leads is followed once.
  *
+ * With `packages`, a package folder under `node_modules` ({@link isPackageFolder})
+ * counts as a repository too: an npm-installed kit is a third party's as a
+ * cloned one is (rev53a F1). Only your context files' imports ask it; a path
+ * you name or write is judged by the project around it, whose ignore rules
+ * a package's own door would not read.
+ *
  * The walk is linear in the names it takes: each name (`.`, `..` and empty
  * ones too) and each look-up is charged to the path's budget (`budget`,
  * default {@link WALK_BUDGET}), and each name hears `signal` (once the walk
@@ -176,7 +182,12 @@ function depthOf(path: string): number {
  */
 export function heldLinks(
   own: readonly string[],
-  o: { signal?: AbortSignal | undefined; budget?: number; grace?: number } = {},
+  o: {
+    signal?: AbortSignal | undefined;
+    budget?: number;
+    grace?: number;
+    packages?: boolean;
+  } = {},
 ): HeldWalk {
   const roots = new Map<string, Promise<string | undefined>>();
   const budget = o.budget ?? WALK_BUDGET;
@@ -193,6 +204,7 @@ export function heldLinks(
     if (found === undefined) {
       found = (async () => {
         if (over(cost)) throw STOP;
+        if (o.packages && isPackageFolder(dir)) return dir;
         cost.left -= 5 * depthOf(dir);
         if (await isRepositoryRoot(dir)) return ownerOfGitFolder(dir);
         const up = dirname(dir);
@@ -481,6 +493,23 @@ async function yourLinkLeads(home: string, names: readonly string[]): Promise<st
     current = next;
   }
   return undefined;
+}
+
+/**
+ * Whether the real folder `dir` is a package's top under `node_modules`: a
+ * folder directly in one (`node_modules/prompt-kit`) or in a scope folder of
+ * one (`node_modules/@acme/kit`), decided on its names alone. A name starting
+ * with `.` or `_` is no npm package's (`.bin`, pnpm's `.pnpm` store), nor is a
+ * scope folder itself.
+ */
+function isPackageFolder(dir: string): boolean {
+  const name = basename(dir);
+  const up = dirname(dir);
+  if (name === "" || name.startsWith(".") || name.startsWith("_") || name.startsWith("@")) {
+    return false;
+  }
+  if (basename(up) === "node_modules") return true;
+  return basename(up).startsWith("@") && basename(dirname(up)) === "node_modules";
 }
 
 /** A git folder inside a `.git` folder (its submodules' and worktrees' too) is its work tree's; any other folder is itself. */

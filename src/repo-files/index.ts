@@ -58,6 +58,7 @@ export {
 export {
   type FolderInProject,
   folderReaches,
+  foundRefusal,
   type PrivateCheck,
   placeRefusal,
   projectReach,

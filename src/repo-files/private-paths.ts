@@ -49,10 +49,13 @@ export interface PrivateVerdict {
 /**
  * The verdict on `path`; with `folder`, on the folder `path` itself, as the
  * workspace tree asks whether to list it (a pattern `name/` names a folder).
+ * `hidden` says for this path whether a hidden name makes it private
+ * (default: the checker's {@link PrivatePathsOptions.hidden}).
  */
 export type PrivatePathCheck = (
   path: string,
   folder?: boolean,
+  hidden?: boolean,
 ) => Promise<PrivateVerdict | undefined>;
 
 /** How {@link privatePaths} reads a project. */
@@ -105,14 +108,14 @@ export function privatePaths(root: string, options: PrivatePathsOptions = {}): P
   };
   const own = ownPrivatePaths(root, options, yours);
   let around: Promise<PrivatePathCheck[]> | undefined;
-  return async (path, folder) => {
-    const verdict = await own(path, folder);
+  return async (path, folder, hidden) => {
+    const verdict = await own(path, folder, hidden);
     if (verdict !== undefined || !isWithin(path, root)) return verdict;
     around ??= enclosingRepositories(root, home, options.signal).then((roots) =>
       roots.map((outer) => ownPrivatePaths(outer, options, yours)),
     );
     for (const outer of await around) {
-      const found = await outer(path, folder);
+      const found = await outer(path, folder, hidden);
       if (found !== undefined) return { ...found, rel: relative(root, path).split(sep).join("/") };
     }
     return undefined;
@@ -164,7 +167,7 @@ function ownPrivatePaths(
   options: PrivatePathsOptions,
   global: () => Promise<IgnoreRules | undefined>,
 ): PrivatePathCheck {
-  const { hidden = true, signal } = options;
+  const { signal } = options;
   const rules = new Map<string, Promise<FolderRules>>();
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
@@ -194,7 +197,7 @@ function ownPrivatePaths(
   // A repository of its own below the root (a submodule, a nested clone) has its own exclude
   // file, where git reads it when you work there (`.git/modules/<name>/info/exclude`).
   const nested = nestedRepositories(root);
-  return async (path, folder = false) => {
+  return async (path, folder = false, hidden = options.hidden ?? true) => {
     if (!isWithin(path, root)) return undefined;
     const parts = relative(root, path)
       .split(sep)

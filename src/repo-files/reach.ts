@@ -183,6 +183,36 @@ export async function reachRefusal(
   };
 }
 
+/**
+ * The check of a file an untrusted project's rules folder or a format's own
+ * place holds (`.cursorrules`, `.roo/rules/sub/x.md`), found there, not
+ * named: {@link reachRefusal}'s, and then, found at its own name, refused
+ * when git ignores it or your lists name it, or a name of `below` (its path
+ * below the rules folder) is hidden (`.roo/rules/.env`): an untrusted project
+ * brings no file of yours in by the place it names (rev53a F2). The rules
+ * folder's own hidden names (`.cursor/rules`) are the format's.
+ */
+export async function foundRefusal(
+  path: string,
+  real: string,
+  reach: Reach,
+  below: string | undefined,
+): Promise<Refusal | undefined> {
+  const refusal = await reachRefusal(path, real, reach, false);
+  if (refusal !== undefined || !reach.isPrivate || led(path, real, reach, false)) return refusal;
+  const hidden = below?.split("/").some((name) => name.startsWith(".")) === true;
+  const rel = toPosix(relative(reach.realRoot, real));
+  const secret = hidden
+    ? { rel, why: "hidden (a name that starts with a dot)" }
+    : await reach.isPrivate(real, false, false);
+  if (!secret) return undefined;
+  return {
+    reason: "private",
+    code: "file-private",
+    message: `the project is not trusted and ${secret.rel} is ${secret.why}; trust the project to read it`,
+  };
+}
+
 /** The codes a reader shows the door's refusals under: context files keep the codes their users and docs know. */
 const READER_CODES = {
   file: {

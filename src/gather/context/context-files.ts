@@ -609,7 +609,8 @@ export async function loadOne(
   const stowed =
     folder.ownReal && (await mirroredRepository(path, [home, ...folder.ownReal.slice(0, 1)]));
   const own = folder.ownReal && [...folder.ownReal, ...(stowed ? [stowed] : [])];
-  const held = own && heldLinks(own, { signal });
+  // An imported file of an npm package (`~/.local/lib/node_modules/prompt-kit`) is a kit's too.
+  const held = own && heldLinks(own, { signal, packages: true });
   // Your link to another repository's file (a kit's AGENTS.md): read, with its imports, through
   // the door rooted at that repository, with the render's trust, as an import of a kit file is.
   let kit: { root: string; reach: Reach; spelled: string } | undefined;

@@ -612,7 +612,7 @@ function folderChain(
 /** The project a folder on a touched path belongs to: the folder its files are read as, and what git ignores there. */
 interface Project {
   folder: ContextFolder;
-  /** Files git ignores (dependencies, builds) and .git/: not the project's instructions. */
+  /** Files git ignores (dependencies, builds) and .git/, and untrusted hidden ones: not the project's instructions. */
   ignored: (path: string) => Promise<PrivateVerdict | undefined>;
 }
 
@@ -645,7 +645,8 @@ function projectsBelow(
           allowedText: `the project root ${toPosix(reach.root)}`,
           reach,
         },
-        ignored: privatePaths(reach.realRoot, { hidden: false, home }),
+        // Untrusted, a hidden folder's files are the clone's own, as an ignored folder's (rev53a F2).
+        ignored: privatePaths(reach.realRoot, { hidden: !trusted, home }),
       };
       projects.set(reach.realRoot, project);
     }

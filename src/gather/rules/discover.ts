@@ -3,7 +3,13 @@ import { undecodableName } from "../../_fs.js";
 import { lstatOrMissing, realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
 import { childPath, toPosix } from "../../_paths.js";
-import { type Reach, type Refusal, reachRefusal, walkFolders } from "../../repo-files/index.js";
+import {
+  foundRefusal,
+  type Reach,
+  type Refusal,
+  reachRefusal,
+  walkFolders,
+} from "../../repo-files/index.js";
 import type { RuleLocation } from "./formats.js";
 import type { RuleFate } from "./types.js";
 
@@ -89,7 +95,7 @@ export async function findRuleFiles(
     }
     if (location.kind === "dir") return [];
     const name = location.rel.split("/").pop() ?? location.rel;
-    return [await checkFile({ path: top, rel: name, location }, own, reach)];
+    return [await checkFile({ path: top, rel: name, location }, own, reach, undefined)];
   }
   // The folder itself (Roo's mode files): its real path, when the caller knows it, costs no walk of a long path.
   const real =
@@ -130,7 +136,7 @@ export async function findRuleFiles(
       if (signal?.aborted) return [];
     }
     const s = await lstatOrUndefined(f.path);
-    out.push(s ? await checkFile(candidate, s, reach) : await goneOrUndecodable(candidate));
+    out.push(s ? await checkFile(candidate, s, reach, f.rel) : await goneOrUndecodable(candidate));
   }
   return out;
 }
@@ -209,11 +215,16 @@ async function listRulesFolder(
   });
 }
 
-/** A found file, checked: a regular file (directly or through a link) that the door would read. */
+/**
+ * A found file, checked: a regular file (directly or through a link) that the
+ * door would read; `below`, for a file listed in a rules folder, its path
+ * there, whose hidden names the door refuses for an untrusted project.
+ */
 async function checkFile(
   candidate: RuleCandidate,
   own: import("node:fs").Stats,
   reach: Reach | undefined,
+  below: string | undefined,
 ): Promise<RuleCandidate> {
   let s = own;
   let real = candidate.path;
@@ -234,7 +245,13 @@ async function checkFile(
     );
   }
   const named = candidate.location.named === true;
-  const refusal = reach && (await reachRefusal(candidate.path, real, reach, named));
+  // Untrusted, a file found at its own place is refused where the door calls it private, but for
+  // a format's local file (`CLAUDE.local.md`: yours, kept out of git by design).
+  const refusal =
+    reach &&
+    (named || candidate.location.local
+      ? await reachRefusal(candidate.path, real, reach, named)
+      : await foundRefusal(candidate.path, real, reach, below));
   if (refusal) return doorRefused(candidate, refusal);
   if (s.isDirectory()) return refuse(candidate, "a link to a folder (not followed)");
   if (!s.isFile())

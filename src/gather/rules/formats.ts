@@ -39,6 +39,13 @@ export interface RuleLocation {
    */
   named?: boolean;
   /**
+   * A file its agent's users keep out of git by design (`CLAUDE.local.md`):
+   * your own notes for the project, which a repository cannot make. Found at
+   * its own name, it is read though git ignores it or your lists name it,
+   * untrusted too (a link there is judged as any other).
+   */
+  local?: boolean;
+  /**
    * The agent also finds this location in folders below cwd (Windsurf's
    * `.windsurf/rules`): those are read on touch, for the folders on a touched
    * path (nested.ts), never by walking the tree.
@@ -400,7 +407,7 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
     // four per folder, from the root down to cwd at start and in a folder below when it reads a file
     // there; CLAUDE.local.md whether git ignores it or not (nested CLAUDE.md is a context file here).
     locations: [
-      { rel: "CLAUDE.local.md", kind: "file", belowCwd: true },
+      { rel: "CLAUDE.local.md", kind: "file", belowCwd: true, local: true },
       { rel: ".claude/CLAUDE.md", kind: "file", belowCwd: true },
       {
         rel: ".claude/rules",
@@ -451,7 +458,7 @@ export const RULE_FORMATS: readonly RuleFormat[] = [
         },
       },
       { rel: ".roo/rules", kind: "dir", recursive: true, match: anyFile },
-      { rel: "AGENTS.local.md", kind: "file" },
+      { rel: "AGENTS.local.md", kind: "file", local: true },
       {
         rel: ".roo",
         kind: "dir",
