@@ -51,6 +51,7 @@ import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
 import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
 import type { CustomPrompt, ExtraSection, RenderOutput } from "./sections/render.js";
+import { heldProjectTags, reservedElementNames } from "./sections/reserved-tags.js";
 import type { SectionTemplate } from "./sections/types.js";
 import { ownSectionsLeftOut, userTextLeftOut, userTextSections } from "./sections/user-text.js";
 import { variantForModel } from "./sections/variants.js";
@@ -295,8 +296,11 @@ export async function preparePrompt(
     agentLoads: preset.agentLoadsNames,
   });
   pushAll(diagnostics, assembled.diagnostics, replacedByProject(layers, opts));
+  const layered = sectionTemplates(layers, options.model, preset.report.agentSends);
+  const held = heldProjectTags(layered, reservedElementNames(layered, opts.extraSections));
+  pushAll(diagnostics, held.diagnostics);
   return {
-    templates: sectionTemplates(layers, options.model, preset.report.agentSends),
+    templates: held.templates,
     ...partialsOf(layers),
     data: assembled.data,
     customPrompt,

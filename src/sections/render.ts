@@ -36,6 +36,7 @@ import {
   type SectionKey,
   sectionKey,
 } from "./layer.js";
+import { heldProjectText, namesHeldFrom, reservedElementNames } from "./reserved-tags.js";
 import { CUSTOM_PROMPT_SECTION, type SectionTemplate } from "./types.js";
 import { withoutComments } from "./user-text.js";
 
@@ -395,6 +396,8 @@ export function renderSections(
   // The project's partials already reported as left open (one warning each).
   const openPartials = new Set<string>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
+  // The elements a trusted project's section may not write in its own text (rev52b F14).
+  let reserved: ReadonlySet<string> | undefined;
   // Each text of several lines the data holds is marked where a template prints it
   // ({@link placePrinted}); `marked` counts the marks, so a render that printed none is not read again.
   const dataTexts = textsOfSeveralLines(input.data);
@@ -676,7 +679,11 @@ export function renderSections(
         : render();
       if (template.source.layer !== "project") return text;
       yoursNotPrinted(template, text);
-      return closedProject(text, template);
+      reserved ??= reservedElementNames(input.templates, input.extraSections);
+      // Given back by a reuse, the render did not call `{{> base}}`: what it inserts is taken again.
+      const yours = inserted ?? (lower && CALLS_BASE.test(template.body) ? base?.() : undefined);
+      const held = heldProjectText(text, namesHeldFrom(template, reserved), yours);
+      return closedProject(held, template);
     } catch (error) {
       if (error instanceof TemplateError && error.reason.startsWith("Render stopped:"))
         stopped.add(template.name);
