@@ -51,7 +51,7 @@ import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
 import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
 import type { CustomPrompt, ExtraSection, RenderOutput } from "./sections/render.js";
-import { heldProjectTags, reservedElementNames } from "./sections/reserved-tags.js";
+import { heldProjectTags } from "./sections/reserved-tags.js";
 import type { SectionTemplate } from "./sections/types.js";
 import { ownSectionsLeftOut, userTextLeftOut, userTextSections } from "./sections/user-text.js";
 import { variantForModel } from "./sections/variants.js";
@@ -296,11 +296,8 @@ export async function preparePrompt(
     agentLoads: preset.agentLoadsNames,
   });
   pushAll(diagnostics, assembled.diagnostics, replacedByProject(layers, opts));
-  const layered = sectionTemplates(layers, options.model, preset.report.agentSends);
-  const held = heldProjectTags(layered, reservedElementNames(layered, opts.extraSections));
-  pushAll(diagnostics, held.diagnostics);
   return {
-    templates: held.templates,
+    templates: sectionTemplates(layers, resolved, diagnostics),
     ...partialsOf(layers),
     data: assembled.data,
     customPrompt,
@@ -432,21 +429,26 @@ function promptWrappers(
 }
 
 /**
- * Every layer's section templates, the variant for `model` of each, and the
+ * Every layer's section templates, the variant for the model of each, and the
  * sections the agent sends itself switched off (as `enabled: false` does):
  * its date, working folder or environment would otherwise reach the model twice.
+ * A trusted project's section never takes a tag of the prompt's own elements
+ * ({@link heldProjectTags}; its warnings go to `diagnostics`).
  */
 function sectionTemplates(
   layers: readonly LoadedLayer[],
-  model: string | undefined,
-  sent: readonly string[],
+  { options, opts, preset }: ResolvedRender,
+  diagnostics: Diagnostic[],
 ): SectionTemplate[] {
-  const templates = layerSections(
+  const sent = preset.report.agentSends;
+  const layered = layerSections(
     layers.flatMap((l) => l.sections),
-    variantForModel(model),
+    variantForModel(options.model),
   );
-  if (sent.length === 0) return templates;
-  return templates.map((t) =>
+  const held = heldProjectTags(layered, opts.extraSections);
+  pushAll(diagnostics, held.diagnostics);
+  if (sent.length === 0) return held.templates;
+  return held.templates.map((t) =>
     sent.includes(t.name) ? { ...t, meta: { ...t.meta, enabled: false } } : t,
   );
 }

@@ -52,8 +52,9 @@ function projectTag(name: string, reserved: ReadonlySet<string>): string {
  */
 export function heldProjectTags(
   templates: readonly SectionTemplate[],
-  reserved: ReadonlySet<string>,
+  codeSections: readonly { name: string }[] = [],
 ): { templates: SectionTemplate[]; diagnostics: Diagnostic[] } {
+  const reserved = reservedElementNames(templates, codeSections);
   const diagnostics: Diagnostic[] = [];
   const warned = new Set<string>();
   const hold = (template: SectionTemplate): SectionTemplate => {
