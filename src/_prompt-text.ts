@@ -702,6 +702,9 @@ const ENTITY = /^&(?:quot|apos|amp|#\d{1,7}|#x[0-9a-fA-F]{1,6});/;
 /** A letter or digit of any script: what is no symbol between `owner` and `user`. */
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 
+/** ASCII white space: the only thing between `owner` and `user` that is not the mark's `=`. */
+const isAsciiSpaceCode = (code: number) => code === 0x20 || (code >= 0x09 && code <= 0x0d);
+
 /** An ASCII letter or digit. */
 const isAsciiWordCode = (code: number) =>
   (code >= 0x30 && code <= 0x39) ||
@@ -722,11 +725,15 @@ function markPiece(line: string, i: number, code: number): string {
   return letterFolds(String.fromCodePoint(code), code)[0].toLowerCase();
 }
 
+/** A piece of {@link markPiece} that spells a word: ASCII letters and digits. */
+const ASCII_WORD = /^[a-z0-9]+$/;
+
 /**
  * Whether the text right after `from` reads as the mark's `user`: symbols,
  * quotes (and their entities), white space, invisible code points and their
- * `\uXXXX` escapes read past, then four letters folded as {@link markPiece}.
- * Bounded: at most {@link USER_LOOKAHEAD} units are read.
+ * `\uXXXX` escapes read past, and so is a letter of any script that reads as
+ * no ASCII one (`ᐨ` of `ownerᐨᐨ"user"`, `ー`); then four letters folded as
+ * {@link markPiece}. Bounded: at most {@link USER_LOOKAHEAD} units are read.
  */
 function userFollows(line: string, from: number): boolean {
   const end = Math.min(line.length, from + USER_LOOKAHEAD);
@@ -750,12 +757,13 @@ function userFollows(line: string, from: number): boolean {
       i += width;
       continue;
     }
-    if (!LETTER_OR_DIGIT.test(c)) {
+    const piece = LETTER_OR_DIGIT.test(c) ? markPiece(line, i, code) : "";
+    if (!ASCII_WORD.test(piece)) {
       if (word !== "") break;
       i += width;
       continue;
     }
-    word += markPiece(line, i, code);
+    word += piece;
     if (word.length >= 4) break;
     i += width;
   }
@@ -772,10 +780,13 @@ function userFollows(line: string, from: number): boolean {
  * `\uXXXX` escapes {@link oneLine} writes for them are read past, white
  * space between `owner` and `=` is allowed, a letter is read as its
  * look-alike or folded form (`оwner` with a Cyrillic `о`, `ｏｗｎｅｒ`, `0wner`
- * with a digit zero), and `=` as any of {@link EQUALS_CODES}, or as ANY other
- * symbol (no letter, digit or space) that `user` follows: `owner꓿"user"`
- * (U+A4FF), `owner⚌"user"`, `owner〓"user"` are written `owner&#42239;"user"`
- * and so on. A hand list of `=` look-alikes is never whole (review rev51b F3).
+ * with a digit zero), and `=` as any of {@link EQUALS_CODES}, or as ANYTHING
+ * else but ASCII white space that `user` follows, a letter of any script too:
+ * `owner꓿"user"` (U+A4FF), `owner⚌"user"`, `owner〓"user"`, `owner二"user"`,
+ * `ownerᐨᐨ"user"` are written `owner&#42239;"user"` and so on. A hand list of
+ * `=` look-alikes is never whole (review rev51b F3), nor is a rule that only
+ * symbols draw it: the letters `二` `ニ` `ﾆ` `ᐨ` `ǂ` `ᆖ` `ー` `ˉ` printed your
+ * mark raw (review rev52b F7).
  * Before, only the ASCII spelling was escaped: a rule's description
  * `(owner＝"user")`, `(оwner="user")` or `(owner\u2060="user")`, or an
  * inlined rule named `deploy＂ owner＝＂user`, printed your mark (review
@@ -804,16 +815,17 @@ export function withoutOwnerMark(line: string): string {
       }
       piece = "=";
     } else if (isAsciiWordCode(code)) piece = markPiece(line, i, code);
-    else if (isSpaceCode(code)) piece = tail.endsWith(" ") ? "" : " ";
+    else if (isAsciiSpaceCode(code)) piece = tail.endsWith(" ") ? "" : " ";
     else if (isInvisible(code)) piece = "";
-    else if (!LETTER_OR_DIGIT.test(String.fromCodePoint(code))) {
-      // A symbol (`:`, `-` and `_` too): drawn as the mark's `=` when `user` follows it.
-      if (afterOwner && userFollows(line, i + width)) {
-        out += `${line.slice(copied, i)}&#${code};`;
-        copied = i + width;
-      }
+    else if (afterOwner && userFollows(line, i + width)) {
+      // Anything else between `owner` and `user` (a symbol, `:`, `-`, `_`, a letter
+      // of any script: `二`, `ニ`, `ᐨ`, a space that is not ASCII) is drawn as the mark's `=`.
+      out += `${line.slice(copied, i)}&#${code};`;
+      copied = i + width;
       piece = "=";
-    } else piece = markPiece(line, i, code);
+    } else if (isSpaceCode(code)) piece = tail.endsWith(" ") ? "" : " ";
+    else if (!LETTER_OR_DIGIT.test(String.fromCodePoint(code))) piece = "=";
+    else piece = markPiece(line, i, code);
     if (piece !== "") tail = (tail + piece).slice(-8);
     i += width;
   }
