@@ -74,8 +74,9 @@ export function openerGrowth(text: string, from: number, to: number): number {
   if (!LOOK_ALIKE.test(text)) return growth;
   const finder = new RegExp(LOOK_ALIKE.source, "gu");
   finder.lastIndex = from;
+  // `&lt;` is 4 bytes: 2 more than a 2-byte opener, 1 more than a 3-byte one, none for a 4-byte one.
   for (let m = finder.exec(text); m !== null && m.index < to; m = finder.exec(text))
-    growth += m[0].length === 1 ? 1 : 0;
+    growth += m[0].length === 1 ? 4 - Buffer.byteLength(m[0]) : 0;
   return growth;
 }
 
@@ -94,9 +95,9 @@ export function printedHead(text: string, room: number, escaped = false): string
     const code = text.charCodeAt(i);
     let cost: number;
     if (code < 0x80) cost = code === 0x3c ? lt : 1;
-    else if (code < 0x800) cost = 2;
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) cost = 4;
-    else cost = lookAlike && OPENER_CODES.has(code) ? 4 : 3;
+    else if (lookAlike && isOpenerCode(code)) cost = 4;
+    else cost = code < 0x800 ? 2 : 3;
     if (used + cost > room) return text.slice(0, i);
     used += cost;
     if (cost === 4 && code >= 0xd800 && code <= 0xdbff) i++;
@@ -120,7 +121,7 @@ function isNameCode(code: number): boolean {
 /** White space a reader might skip inside a tag, line breaks included: `<\n/rules>` is still refused. */
 function isSpaceCode(code: number): boolean {
   if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
-  return code > 0x7f && /\s/.test(String.fromCodePoint(code));
+  return code > 0x7f && cached(SPACES, code, (c) => /\s/.test(String.fromCodePoint(c)));
 }
 
 /**
@@ -141,6 +142,10 @@ const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{M}]$/u;
  * are still `</rules>`.
  */
 function isInvisible(code: number): boolean {
+  return code <= 0x7f ? isHidden(code) : cached(INVISIBLE, code, readsInvisible);
+}
+
+function readsInvisible(code: number): boolean {
   // A tag character that mirrors a name's character is read as it, though
   // {@link isHidden} takes every tag character (a one-line value writes it `\uXXXX`).
   if (code > 0xffff && tagNameChar(code) !== undefined) return false;
@@ -204,6 +209,10 @@ const ASCII_NAME = /^[A-Za-z0-9_.:-]+$/;
  * So `</ｒｕｌｅｓ>` is `</rules>`.
  */
 function nameCharsOf(code: number): string | undefined {
+  return cached(NAME_CHARS, code, readNameChars);
+}
+
+function readNameChars(code: number): string | undefined {
   const tagged = tagNameChar(code);
   if (tagged !== undefined) return tagged;
   const letter = LOOK_ALIKE_LETTERS.get(code);
@@ -214,6 +223,33 @@ function nameCharsOf(code: number): string | undefined {
   const other = compatible.codePointAt(0) ?? 0;
   if (other === code || compatible.length !== (other > 0xffff ? 2 : 1)) return undefined;
   return LOOK_ALIKE_LETTERS.get(other) ?? baseCharsOf(compatible);
+}
+
+/**
+ * What a code point reads as, kept per code point (at most {@link MAX_CACHED}
+ * each): a text of a megabyte of symbols or look-alikes asks each of them
+ * once, not a regular expression and NFKC per character (review rev52b F8,
+ * a 1 MiB line).
+ */
+const INVISIBLE = new Map<number, boolean>();
+const NAME_CHARS = new Map<number, string | undefined>();
+const OPENERS = new Map<number, boolean>();
+const WORD_POINTS = new Map<number, boolean>();
+const SPACES = new Map<number, boolean>();
+const MAX_CACHED = 4096;
+
+function cached<T>(map: Map<number, T>, code: number, read: (code: number) => T): T {
+  if (map.has(code)) return map.get(code) as T;
+  const value = read(code);
+  if (map.size >= MAX_CACHED) map.clear();
+  map.set(code, value);
+  return value;
+}
+
+/** A letter or digit of any script ({@link WORD_CHAR}), by code point. */
+function isWordPoint(code: number): boolean {
+  if (code <= 0x7f) return isAsciiWordCode(code);
+  return cached(WORD_POINTS, code, (c) => WORD_CHAR.test(String.fromCodePoint(c)));
 }
 
 /** How many UTF-16 units the code point at `i` takes. */
@@ -254,16 +290,37 @@ const isSlashCode = (code: number) => SLASHES.has(code) || CLOSER_STROKES.has(co
  * reads as `</rule>` too).
  */
 const LOOK_ALIKE_OPENERS =
-  "\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438\u227a\u{e003c}";
+  "\u140a\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438\u227a\u{e003c}";
 
 /** The look-alike openers' code points: a lone half of the tag character `<` is none. */
 const OPENER_CODES: ReadonlySet<number> = new Set(
   [...LOOK_ALIKE_OPENERS].map((c) => c.codePointAt(0) ?? 0),
 );
 
-/** Any of the look-alike openers (a class of single code points: no backtracking). */
-const LOOK_ALIKE = new RegExp(`[${LOOK_ALIKE_OPENERS}]`, "u");
-const ANY_OPENER = new RegExp(`[<${LOOK_ALIKE_OPENERS}]`, "gu");
+/**
+ * A symbol that is not ASCII (Unicode's Sm, Sc, Sk, So: `⪡` `⧀` `⊰` `⫍` `→` `©`):
+ * directly before a name of the prompt's elements, or before a slash and
+ * one, it is read as `<` ({@link escapeWrapperTags}), whatever it is, so no
+ * list of `<` look-alikes is needed for them (review rev52b F8: `⪡/project_context>`
+ * was printed raw). ASCII symbols are not (`` `env` ``, `|user|`, `$model`
+ * are a repository's ordinary text).
+ */
+const WIDE_SYMBOL = "(?![\\u0000-\\u007f])\\p{S}";
+
+/** Any of the look-alike openers (a class of single code points, or one symbol: no backtracking). */
+const LOOK_ALIKE = new RegExp(`[${LOOK_ALIKE_OPENERS}]|${WIDE_SYMBOL}`, "u");
+const ANY_OPENER = new RegExp(`[<${LOOK_ALIKE_OPENERS}]|${WIDE_SYMBOL}`, "gu");
+const IS_WIDE_SYMBOL = new RegExp(`^${WIDE_SYMBOL}$`, "u");
+
+/** Whether `code` may open a tag: a listed look-alike or a symbol that is not ASCII. */
+function isOpenerCode(code: number): boolean {
+  if (code <= 0x7f) return false;
+  return cached(
+    OPENERS,
+    code,
+    (c) => OPENER_CODES.has(c) || IS_WIDE_SYMBOL.test(String.fromCodePoint(c)),
+  );
+}
 
 /**
  * The next `<` or look-alike at or after a place. The places asked for only
@@ -473,12 +530,26 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
   const nextOpen = openFinder(text);
   let out = "";
   let copied = 0;
+  // Where the name read last ran on to: a name starting before `runEnd` ends there,
+  // whichever opener it follows (what ends a name does not depend on where it starts).
+  let runStart = -1;
+  let runEnd = -1;
   for (let lt = nextOpen(0); lt !== -1; ) {
     // The tag character `<` takes two units.
     const opener = widthAt(text, lt);
-    let i = skipBlank(text, lt + opener);
-    // `</file>`, and `<//file>` or `</⁄file>` with a slash too many: still the closer to a reader.
-    while (i < text.length && isSlashCode(text.charCodeAt(i))) i = skipBlank(text, i + 1);
+    const first = text.codePointAt(lt) ?? 0;
+    // A symbol read as `<` only directly before a name or a slash (`→ rules` is prose).
+    const listed = first === 0x3c || OPENER_CODES.has(first);
+    let i = listed ? skipBlank(text, lt + opener) : skipInvisible(text, lt + opener);
+    // `</file>`, and `<//file>` or `</⁄file>` with a slash too many: still the closer to a reader;
+    // and any other stroke (`<㇓file>`, `<⫽file>`): no list of slashes is whole.
+    for (let stroke = 0; i < text.length; ) {
+      const code = text.codePointAt(i) ?? 0;
+      if (isSlashCode(code)) i = skipBlank(text, i + 1);
+      else if (isStrokeCode(code) && stroke++ < MAX_STROKES)
+        i = skipInvisible(text, i + widthAt(text, i));
+      else break;
+    }
     const start = i;
     let hidden = false;
     // Where the first letter that reads as no ASCII one is (`п` of `</правила>`), and
@@ -486,8 +557,8 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
     let wide = -1;
     let hiddenBefore = false;
     // Whether the name goes on past MAX_TAG_NAME units: then it is made literal unread.
-    let overlong = false;
-    while (i < text.length) {
+    let overlong = start >= runStart && start < runEnd && runEnd - start > MAX_TAG_NAME;
+    while (!overlong && i < text.length) {
       const code = text.charCodeAt(i);
       if (isNameCode(code)) {
         overlong = i - start >= MAX_TAG_NAME;
@@ -495,14 +566,9 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
         i++;
         continue;
       }
-      // White space ends the name (`<rules\npath="x">`); an invisible
-      // character or a look-alike letter does not, nor the BOM, which is
-      // white space to a regular expression but drawn as nothing.
       const point = text.codePointAt(i) ?? 0;
-      if (point !== 0xfeff && isSpaceCode(code)) break;
+      if (endsName(point)) break;
       if (!isInvisible(point) && nameCharsOf(point) === undefined) {
-        // A letter or digit of another script goes on a name (`</правила>`, `</規則>`).
-        if (!WORD_CHAR.test(String.fromCodePoint(point))) break;
         if (wide === -1) [wide, hiddenBefore] = [i, hidden];
       }
       // A pair of surrogates counts whole: one straddling the bound makes the name overlong.
@@ -512,11 +578,17 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
       hidden = true;
       i += width;
     }
-    // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names.
+    if (!overlong || start >= runEnd) [runStart, runEnd] = [start, overlong ? nameEnd(text, i) : i];
+    // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names;
+    // or it stands for `_` in one (`</project⎽context>`, `</project⸏context>`).
+    const end = overlong || i === start ? i : joinedEnd(text, start, i, names);
     if (
       overlong ||
       (i > start &&
-        namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, names))
+        (namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, names) ||
+          (end > i && names.has(joinedName(text.slice(start, end)))) ||
+          (wide > start && names.has(joinedName(text.slice(start, i), true))) ||
+          (wide === start && strokeLetterBefore(text.slice(start, i), names))))
     ) {
       out += `${text.slice(copied, lt)}&lt;`;
       copied = lt + opener;
@@ -525,6 +597,130 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
     lt = nextOpen(Math.max(lt + opener, start));
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * Whether `written` is a letter of another script and then one of `names`
+ * in ASCII: a letter drawn as the closer's slash (`<Ⳇproject_context>`,
+ * Coptic `Ⳇ`; review rev52b F8).
+ */
+function strokeLetterBefore(written: string, names: ReadonlySet<string>): boolean {
+  const rest = written.slice(widthAt(written, 0));
+  return ASCII_NAME.test(rest) && names.has(rest.toLowerCase());
+}
+
+/** The most strokes other than the listed slashes read between `<` and a name (`<⫽⫽rules>`). */
+const MAX_STROKES = 4;
+
+/**
+ * A code point that stands for the closer's `/` between an opener and a
+ * name: any that is no letter, digit, white space, name character,
+ * invisible one or opener, nor `<`, `>`, `!`, `?`, `=` or a quote (`<!--`,
+ * `<?x`, `<=` are no closers). No list of slashes is whole (review rev52b
+ * F8: `<⟋user_instructions>` was caught, `<⸗user_instructions>` not).
+ */
+function isStrokeCode(code: number): boolean {
+  if (code < 0x80) return !isNameCode(code) && !isSpaceCode(code) && !NOT_STROKES.includes(code);
+  // An opener is read as one (`<⪡/rules>`: `⪡/rules>` is a closer of its own).
+  if (isSpaceCode(code) || isInvisible(code) || isOpenerCode(code)) return false;
+  return !isWordPoint(code) && nameCharsOf(code) === undefined;
+}
+
+/** `<`, `>`, `!`, `?`, `=`, `"`, `'`: no closer's slash. */
+const NOT_STROKES = [0x3c, 0x3e, 0x21, 0x3f, 0x3d, 0x22, 0x27];
+
+/** Where the invisible characters from `i` on end (white space is not skipped). */
+function skipInvisible(text: string, i: number): number {
+  let at = i;
+  while (at < text.length && isInvisible(text.codePointAt(at) ?? 0)) at += widthAt(text, at);
+  return at;
+}
+
+/**
+ * Whether a code point that is no ASCII name character ends a tag's name:
+ * white space (`<rules\npath="x">`) but the BOM, which is white space to a
+ * regular expression but drawn as nothing; and anything that is neither
+ * invisible, a look-alike letter, nor a letter or digit of another script
+ * (`</правила>`, `</規則>` go on).
+ */
+function endsName(point: number): boolean {
+  if (point !== 0xfeff && isSpaceCode(point)) return true;
+  if (isInvisible(point) || nameCharsOf(point) !== undefined) return false;
+  return !isWordPoint(point);
+}
+
+/** Where the name that runs on at `i` ends ({@link endsName}), however far: each unit is read once a text. */
+function nameEnd(text: string, i: number): number {
+  let at = i;
+  while (at < text.length) {
+    const code = text.charCodeAt(at);
+    if (!isNameCode(code) && endsName(text.codePointAt(at) ?? 0)) break;
+    at += widthAt(text, at);
+  }
+  return at;
+}
+
+/**
+ * Where a name read from `start` to `end` runs on to when a character that
+ * ended it stands for `_` (any that is no letter, digit, white space, `<` or
+ * `>`): only while what was read so far and a `_` begin one of `names`, so
+ * a name is read at most as far as the longest of them. `end` when it does not.
+ */
+function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<string>): number {
+  const heads = joinHeads(names);
+  let at = end;
+  for (let count = 0; at < text.length && count < MAX_TAG_NAME; count++) {
+    const point = text.codePointAt(at) ?? 0;
+    if (point === 0x3c || point === 0x3e || isSpaceCode(point) || !isStrokeLike(point)) break;
+    if (!heads.has(joinedName(text.slice(start, at)))) break;
+    let next = at + widthAt(text, at);
+    while (next < text.length && next - start <= MAX_TAG_NAME) {
+      const code = text.charCodeAt(next);
+      if (!isNameCode(code) && endsName(text.codePointAt(next) ?? 0)) break;
+      next += widthAt(text, next);
+    }
+    if (next === at + widthAt(text, at)) break;
+    at = next;
+  }
+  return at === end ? end : at;
+}
+
+/** A code point no letter or digit of any script, nor white space: `_` inside a name. */
+function isStrokeLike(point: number): boolean {
+  return !isWordPoint(point) && !isInvisible(point);
+}
+
+/**
+ * A name read with each character that ends a name ({@link joinedEnd}) as
+ * `_`, lower-cased; with `letters`, each letter that reads as no ASCII one
+ * too (`</projectꜜcontext>`, U+A71C).
+ */
+function joinedName(written: string, letters = false): string {
+  let name = "";
+  for (const c of written) {
+    const code = c.codePointAt(0) ?? 0;
+    if (isNameCode(code)) name += c;
+    else if (isInvisible(code)) continue;
+    else if (endsName(code)) name += "_";
+    else name += nameCharsOf(code) ?? (letters ? "_" : c);
+  }
+  return name.toLowerCase();
+}
+
+/** The heads of `names` that a `_` follows in them (`project` of `project_context`), per set. */
+const JOIN_HEADS = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
+function joinHeads(names: ReadonlySet<string>): ReadonlySet<string> {
+  let heads = JOIN_HEADS.get(names);
+  if (heads === undefined) {
+    const made = new Set<string>();
+    for (const name of names)
+      for (let k = name.indexOf("_"); k > 0; k = name.indexOf("_", k + 1))
+        made.add(name.slice(0, k));
+    heads = made;
+    JOIN_HEADS.set(names, heads);
+  }
+  return heads;
 }
 
 /**
@@ -702,6 +898,9 @@ const ENTITY = /^&(?:quot|apos|amp|#\d{1,7}|#x[0-9a-fA-F]{1,6});/;
 /** A letter or digit of any script: what is no symbol between `owner` and `user`. */
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 
+/** ASCII white space: the only thing between `owner` and `user` that is not the mark's `=`. */
+const isAsciiSpaceCode = (code: number) => code === 0x20 || (code >= 0x09 && code <= 0x0d);
+
 /** An ASCII letter or digit. */
 const isAsciiWordCode = (code: number) =>
   (code >= 0x30 && code <= 0x39) ||
@@ -722,11 +921,15 @@ function markPiece(line: string, i: number, code: number): string {
   return letterFolds(String.fromCodePoint(code), code)[0].toLowerCase();
 }
 
+/** A piece of {@link markPiece} that spells a word: ASCII letters and digits. */
+const ASCII_WORD = /^[a-z0-9]+$/;
+
 /**
  * Whether the text right after `from` reads as the mark's `user`: symbols,
  * quotes (and their entities), white space, invisible code points and their
- * `\uXXXX` escapes read past, then four letters folded as {@link markPiece}.
- * Bounded: at most {@link USER_LOOKAHEAD} units are read.
+ * `\uXXXX` escapes read past, and so is a letter of any script that reads as
+ * no ASCII one (`ᐨ` of `ownerᐨᐨ"user"`, `ー`); then four letters folded as
+ * {@link markPiece}. Bounded: at most {@link USER_LOOKAHEAD} units are read.
  */
 function userFollows(line: string, from: number): boolean {
   const end = Math.min(line.length, from + USER_LOOKAHEAD);
@@ -750,12 +953,13 @@ function userFollows(line: string, from: number): boolean {
       i += width;
       continue;
     }
-    if (!LETTER_OR_DIGIT.test(c)) {
+    const piece = LETTER_OR_DIGIT.test(c) ? markPiece(line, i, code) : "";
+    if (!ASCII_WORD.test(piece)) {
       if (word !== "") break;
       i += width;
       continue;
     }
-    word += markPiece(line, i, code);
+    word += piece;
     if (word.length >= 4) break;
     i += width;
   }
@@ -772,10 +976,13 @@ function userFollows(line: string, from: number): boolean {
  * `\uXXXX` escapes {@link oneLine} writes for them are read past, white
  * space between `owner` and `=` is allowed, a letter is read as its
  * look-alike or folded form (`оwner` with a Cyrillic `о`, `ｏｗｎｅｒ`, `0wner`
- * with a digit zero), and `=` as any of {@link EQUALS_CODES}, or as ANY other
- * symbol (no letter, digit or space) that `user` follows: `owner꓿"user"`
- * (U+A4FF), `owner⚌"user"`, `owner〓"user"` are written `owner&#42239;"user"`
- * and so on. A hand list of `=` look-alikes is never whole (review rev51b F3).
+ * with a digit zero), and `=` as any of {@link EQUALS_CODES}, or as ANYTHING
+ * else but ASCII white space that `user` follows, a letter of any script too:
+ * `owner꓿"user"` (U+A4FF), `owner⚌"user"`, `owner〓"user"`, `owner二"user"`,
+ * `ownerᐨᐨ"user"` are written `owner&#42239;"user"` and so on. A hand list of
+ * `=` look-alikes is never whole (review rev51b F3), nor is a rule that only
+ * symbols draw it: the letters `二` `ニ` `ﾆ` `ᐨ` `ǂ` `ᆖ` `ー` `ˉ` printed your
+ * mark raw (review rev52b F7).
  * Before, only the ASCII spelling was escaped: a rule's description
  * `(owner＝"user")`, `(оwner="user")` or `(owner\u2060="user")`, or an
  * inlined rule named `deploy＂ owner＝＂user`, printed your mark (review
@@ -804,16 +1011,17 @@ export function withoutOwnerMark(line: string): string {
       }
       piece = "=";
     } else if (isAsciiWordCode(code)) piece = markPiece(line, i, code);
-    else if (isSpaceCode(code)) piece = tail.endsWith(" ") ? "" : " ";
+    else if (isAsciiSpaceCode(code)) piece = tail.endsWith(" ") ? "" : " ";
     else if (isInvisible(code)) piece = "";
-    else if (!LETTER_OR_DIGIT.test(String.fromCodePoint(code))) {
-      // A symbol (`:`, `-` and `_` too): drawn as the mark's `=` when `user` follows it.
-      if (afterOwner && userFollows(line, i + width)) {
-        out += `${line.slice(copied, i)}&#${code};`;
-        copied = i + width;
-      }
+    else if (afterOwner && userFollows(line, i + width)) {
+      // Anything else between `owner` and `user` (a symbol, `:`, `-`, `_`, a letter
+      // of any script: `二`, `ニ`, `ᐨ`, a space that is not ASCII) is drawn as the mark's `=`.
+      out += `${line.slice(copied, i)}&#${code};`;
+      copied = i + width;
       piece = "=";
-    } else piece = markPiece(line, i, code);
+    } else if (isSpaceCode(code)) piece = tail.endsWith(" ") ? "" : " ";
+    else if (!LETTER_OR_DIGIT.test(String.fromCodePoint(code))) piece = "=";
+    else piece = markPiece(line, i, code);
     if (piece !== "") tail = (tail + piece).slice(-8);
     i += width;
   }

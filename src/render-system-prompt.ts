@@ -53,6 +53,7 @@ import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
 import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
 import type { CustomPrompt, ExtraSection, RenderOutput } from "./sections/render.js";
+import { heldProjectTags } from "./sections/reserved-tags.js";
 import type { SectionTemplate } from "./sections/types.js";
 import { ownSectionsLeftOut, userTextLeftOut, userTextSections } from "./sections/user-text.js";
 import { variantForModel } from "./sections/variants.js";
@@ -435,14 +436,15 @@ function promptWrappers(
  * date, working folder or environment would otherwise reach the model twice;
  * never one of yours a project's preset names ({@link agentSendsKept}). With
  * the preset's report as applied, and what is said about a project's file
- * taking your sections out.
+ * taking your sections out. A trusted project's section never takes a tag of
+ * the prompt's own elements ({@link heldProjectTags}).
  */
 function sectionTemplates(
   layers: readonly LoadedLayer[],
   model: string | undefined,
   preset: AppliedPreset,
   customPrompt: CustomPrompt | null,
-  opts: Pick<NormalizedOptions, "systemPrompt">,
+  opts: Pick<NormalizedOptions, "systemPrompt" | "extraSections">,
 ): { templates: SectionTemplate[]; report: AppliedPreset["report"]; diagnostics: Diagnostic[] } {
   const user = layers.find((l) => l.layer === "user")?.sections ?? [];
   const sends = agentSendsKept(
@@ -454,16 +456,18 @@ function sectionTemplates(
     layers.flatMap((l) => l.sections),
     variantForModel(model),
   );
+  const held = heldProjectTags(stacked, opts.extraSections);
   const templates =
     sends.sent.length === 0
-      ? stacked
-      : stacked.map((t) =>
+      ? held.templates
+      : held.templates.map((t) =>
           sends.sent.includes(t.name) ? { ...t, meta: { ...t.meta, enabled: false } } : t,
         );
   return {
     templates,
     report: { ...preset.report, agentSends: sends.sent },
     diagnostics: [
+      ...held.diagnostics,
       ...sends.diagnostics,
       ...replacedByProject(layers, opts, stacked),
       ...baseSectionsDropped(templates, customPrompt),

@@ -36,6 +36,7 @@ import {
   type SectionKey,
   sectionKey,
 } from "./layer.js";
+import { heldProjectText, namesHeldFrom, reservedElementNames } from "./reserved-tags.js";
 import { CUSTOM_PROMPT_SECTION, type SectionTemplate } from "./types.js";
 import { withoutHidden } from "./user-text.js";
 
@@ -395,6 +396,8 @@ export function renderSections(
   // The project's partials already reported as left open (one warning each).
   const openPartials = new Set<string>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
+  // The elements a trusted project's section may not write in its own text (rev52b F14).
+  let reserved: ReadonlySet<string> | undefined;
   // Each text of several lines the data holds is marked where a template prints it
   // ({@link placePrinted}); `marked` counts the marks, so a render that printed none is not read again.
   const dataTexts = textsOfSeveralLines(input.data);
@@ -675,8 +678,12 @@ export function renderSections(
         ? (reuse.take(template, patch, work) ?? reuse.fresh(template, patch, work, render))
         : render();
       if (template.source.layer !== "project") return text;
+      reserved ??= reservedElementNames(input.templates, input.extraSections);
+      // Given back by a reuse, the render did not call `{{> base}}`: what it inserts is taken again.
+      const yours = inserted ?? (lower && CALLS_PARTIAL.test(template.body) ? base?.() : undefined);
+      const held = heldProjectText(text, namesHeldFrom(template, reserved), yours);
       // Judged as it is printed: a block it leaves open is closed at its end first.
-      const closed = closedProject(text, template);
+      const closed = closedProject(held, template);
       yoursNotPrinted(template, closed);
       return closed;
     } catch (error) {

@@ -1,0 +1,120 @@
+import { escapeWrapperTags, HOST_ELEMENTS, withElementNames } from "../_prompt-text.js";
+import type { Diagnostic } from "../types.js";
+import type { SectionTemplate } from "./types.js";
+
+/** The element the builtin `project_context` section wraps your own AGENTS.md in. */
+const USER_FILE_ELEMENT = "user_instructions";
+
+/**
+ * The element names a trusted project's section may neither take as its tag
+ * nor write in its own text (rev52b F14): the hosts' ({@link HOST_ELEMENTS}),
+ * the one your own AGENTS.md is printed in (`user_instructions`), and every
+ * section's that a layer of yours (the builtins, your agent dir, `sections`
+ * in code) defines. Lower-cased.
+ */
+export function reservedElementNames(
+  templates: readonly SectionTemplate[],
+  codeSections: readonly { name: string }[] = [],
+): Set<string> {
+  const names = new Set<string>([...HOST_ELEMENTS, USER_FILE_ELEMENT]);
+  for (const template of templates)
+    for (let v: SectionTemplate | undefined = template; v !== undefined; v = v.lower) {
+      if (v.source.layer === "project") continue;
+      names.add(v.name.toLowerCase());
+      if (v.meta.tag !== false) names.add(v.meta.tag.toLowerCase());
+    }
+  for (const section of codeSections) names.add(section.name.toLowerCase());
+  return names;
+}
+
+/** The highest version of a section that is not the project's, if any. */
+function ownVersion(template: SectionTemplate): SectionTemplate | undefined {
+  let v = template.lower;
+  while (v?.source.layer === "project") v = v.lower;
+  return v;
+}
+
+/** `project_<name>`, with more `project_` before it while that is reserved too. */
+function projectTag(name: string, reserved: ReadonlySet<string>): string {
+  let tag = `project_${name}`;
+  while (reserved.has(tag.toLowerCase())) tag = `project_${tag}`;
+  return tag;
+}
+
+/**
+ * `templates` with each trusted project's version whose tag (its `tag:` key,
+ * or its file name when it sets none) is a {@link reservedElementNames} name
+ * given another: the tag your own version of that section has, or
+ * `project_<name>` for a section only the project has. A `section-tag-reserved`
+ * warning names the file. Before, `.pi/sections/user_instructions.md`, or
+ * `tag: usec` on a project section, printed a second `<user_instructions>` or
+ * `<usec>` element of the project's words beside yours (review rev52b F14).
+ */
+export function heldProjectTags(
+  templates: readonly SectionTemplate[],
+  codeSections: readonly { name: string }[] = [],
+): { templates: SectionTemplate[]; diagnostics: Diagnostic[] } {
+  const reserved = reservedElementNames(templates, codeSections);
+  const diagnostics: Diagnostic[] = [];
+  const warned = new Set<string>();
+  const hold = (template: SectionTemplate): SectionTemplate => {
+    if (template.source.layer !== "project") return template;
+    const lower = template.lower && hold(template.lower);
+    const withLower = lower === template.lower ? template : { ...template, lower };
+    const { tag } = template.meta;
+    const own = ownVersion(template);
+    if (tag === false || (own !== undefined && own.meta.tag === tag)) return withLower;
+    if (!reserved.has(tag.toLowerCase())) return withLower;
+    const given = own !== undefined ? own.meta.tag : projectTag(template.name, reserved);
+    const path = template.source.path;
+    if (!warned.has(path ?? template.name)) {
+      warned.add(path ?? template.name);
+      const instead = given === false ? "no element" : `<${given}>`;
+      diagnostics.push({
+        level: "warning",
+        code: "section-tag-reserved",
+        message: `the project's section "${template.name}" may not be the prompt's <${tag}> element (a host's, your AGENTS.md's or your own section's); it is printed as ${instead} instead`,
+        ...(path !== undefined ? { path } : {}),
+      });
+    }
+    return { ...withLower, meta: { ...template.meta, tag: given } };
+  };
+  return { templates: templates.map(hold), diagnostics };
+}
+
+/**
+ * The reserved names a trusted project's version of a section may not write
+ * in its own text: {@link reservedElementNames} but those the versions below
+ * it (yours, the builtins') write themselves (a project's copy of
+ * `project_context` writes `<user_instructions>` as the builtin does).
+ */
+export function namesHeldFrom(
+  template: SectionTemplate,
+  reserved: ReadonlySet<string>,
+): Set<string> {
+  const bodies: string[] = [];
+  for (let v = template.lower; v !== undefined; v = v.lower)
+    if (v.source.layer !== "project") bodies.push(v.body);
+  const written = withElementNames(new Set(), bodies);
+  return new Set([...reserved].filter((name) => !written.has(name)));
+}
+
+/**
+ * A trusted project's rendered section with the tags of `names` made literal
+ * (`&lt;usec>`), as a repository's text is, outside what its `{{> base}}`
+ * printed of yours (`yours`, found as printed: a call indented in a list item
+ * is not found, and your text there is escaped with the rest).
+ */
+export function heldProjectText(
+  text: string,
+  names: ReadonlySet<string>,
+  yours: string | undefined,
+): string {
+  if (names.size === 0) return text;
+  if (yours === undefined || yours.trim() === "" || !text.includes(yours))
+    return escapeWrapperTags(text, names);
+  return text
+    .split(yours)
+    .map((part) => escapeWrapperTags(part, names))
+    .join(yours);
+}
