@@ -13,10 +13,12 @@ import { buildLayout } from "./_fixture.js";
 // `-     x/AGENTS.md`; and `list` printed a project template's description
 // `deploy    user    ~/.pi/agent/prompts/deploy.md` in the columns of your
 // templates' source and path (review rev53c F2, low). Such spaces are now
-// written `\u0020` (escapeSpacing), as control characters are.
+// written `\u0020` (escapeSpacing), as control characters are; so are a
+// path's in `explain`'s indented lists (a rule file `   x  inlined    user.mdc`).
 
 const FORGED = "    AGENTS.md  9.1K  2026-12-05 19:29";
 const SP = "\\u0020";
+const RULE = "   x  inlined    user.mdc";
 
 async function layout() {
   const base = tempDir();
@@ -27,6 +29,7 @@ async function layout() {
     ["home/work/app/    deploy-keys/prod.pem", "k\n"],
     ["home/work/app/    x/AGENTS.md", "Sub notes.\n"],
     [`home/work/app/${FORGED}`, "x\n"],
+    [`home/work/app/.cursor/rules/${RULE}`, "---\nalwaysApply: true\n---\nRule.\n"],
     [
       "home/work/app/.pi/prompts/x.md",
       '---\ndescription: "deploy    user    ~/.pi/agent/prompts/deploy.md"\n---\nbody\n',
@@ -34,6 +37,24 @@ async function layout() {
   ]);
   const home = join(base, "home");
   return { home, repo: join(home, "work", "app") };
+}
+
+/** The CLI run in `cwd` with `home` as the home folder: its output and errors together. */
+async function cli(argv: string[], cwd: string, home: string): Promise<string> {
+  let out = "";
+  await run(argv, {
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      out += t;
+    },
+    cwd,
+    env: {},
+    home,
+    machine: { platform: "linux", arch: "x64" },
+  });
+  return out;
 }
 
 describe("hostile repository: spaces in names forge a listing's indentation and columns", () => {
@@ -61,20 +82,17 @@ describe("hostile repository: spaces in names forge a listing's indentation and 
 
   it("list writes them \\u0020 in its columns", async () => {
     const { home, repo } = await layout();
-    let out = "";
-    await run(["list"], {
-      stdout: (t) => {
-        out += t;
-      },
-      stderr: (t) => {
-        out += t;
-      },
-      cwd: repo,
-      env: {},
-      home,
-      machine: { platform: "linux", arch: "x64" },
-    });
+    const out = await cli(["list"], repo, home);
     expect(out).toContain(`deploy${SP.repeat(4)}user${SP.repeat(4)}~/.pi/agent/prompts/deploy.md`);
     expect(out).not.toContain("deploy    user");
+  });
+
+  it("explain writes them \\u0020 in a path of its lists", async () => {
+    const { home, repo } = await layout();
+    const out = await cli(["explain"], repo, home);
+    expect(out).toContain(
+      `  inlined    .cursor/rules/${SP.repeat(3)}x${SP.repeat(2)}inlined${SP.repeat(4)}user.mdc  cursor, always\n`,
+    );
+    expect(out).not.toContain("x  inlined");
   });
 });

@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { maxOf, pushAll } from "../../_arrays.js";
 import { homeFolder } from "../../_paths.js";
-import { escapeInline, escapeSpacing } from "../../_text.js";
+import { escapeInline } from "../../_text.js";
 import type { ExplainedSetting, ExplainReport, LeftOutParagraphs } from "../../author/index.js";
 import { defaultSandboxParent, explainPrompt, simulatePrompt } from "../../author/index.js";
 import type { SystemPromptOptions } from "../../options.js";
@@ -120,7 +120,7 @@ export function formatExplain(
     s.order === null ? "-" : String(s.order),
     s.name,
     s.layer,
-    s.path === null ? "-" : escapeSpacing(show(s.path)),
+    s.path === null ? "-" : show(s.path),
     String(s.bytes),
     `${s.tokens}${mark(s)}`,
     sectionFlags(s).join(",") || "-",
