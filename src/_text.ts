@@ -58,6 +58,43 @@ export function unitEscapes(code: number): string {
   return out;
 }
 
+/** The space separators (`\p{Zs}`), all below U+FFFF: the space, no-break spaces, the en/em/ideographic spaces. */
+const SPACES: ReadonlySet<number> = new Set([
+  0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008,
+  0x2009, 0x200a, 0x202f, 0x205f, 0x3000,
+]);
+
+/**
+ * A name as a listing whose structure is indentation and two-space columns
+ * prints it (the workspace tree, the AGENTS.md list, `list`'s table): its
+ * leading and trailing spaces and every run of two or more written `\u0020`
+ * (any space separator, `\u3000` too), as controls are written, so the
+ * indentation and the columns are the listing's only. Before, a folder named
+ * `"    deploy-keys"` printed as a folder inside the one above it, and a file
+ * `"    AGENTS.md  9.1K  2026-12-05 19:29"` forged a whole entry's columns
+ * (review rev53c F2). A single space inside a name is kept. One pass, linear.
+ */
+export function escapeSpacing(text: string): string {
+  let out = "";
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    if (!SPACES.has(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < text.length && SPACES.has(text.charCodeAt(end))) end++;
+    if (i === 0 || end === text.length || end - i > 1) {
+      out += text.slice(copied, i);
+      for (let k = i; k < end; k++) out += unitEscapes(text.charCodeAt(k));
+      copied = end;
+    }
+    i = end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
 /** A code point in a regular expression of the `u` flag. */
 const hex = (code: number) => `\\u{${code.toString(16)}}`;
 

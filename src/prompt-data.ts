@@ -9,6 +9,7 @@ import {
   withoutAgentVariablesIn,
   xmlNameText,
 } from "./_prompt-text.js";
+import { escapeSpacing } from "./_text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { unknownToolDiagnostics } from "./gather/guidelines/index.js";
@@ -190,8 +191,9 @@ export function assemblePromptData(input: PromptDataInputs): {
     alwaysRules: rules.alwaysRules,
     onDemandRules: rules.onDemandRules,
     // Relative to cwd: a folder named `~` is `./~/AGENTS.md`, never read as the home's.
-    agentsMd: (tree?.agentsMd ?? []).map((p) => name(notHomeLike(p))),
-    rootAgentsMd: (tree?.rootAgentsMd ?? []).map(name),
+    // A path's leading spaces would pass for the list's indentation: `\u0020` (escapeSpacing).
+    agentsMd: (tree?.agentsMd ?? []).map((p) => name(escapeSpacing(notHomeLike(p)))),
+    rootAgentsMd: (tree?.rootAgentsMd ?? []).map((p) => name(escapeSpacing(p))),
     agentsMdTruncated: (tree?.agentsMdOmitted ?? 0) > 0,
     agentsMdOnTouch: options.contextOnTouch === true,
     agentLoads: [...(input.agentLoads ?? [])],

@@ -3,15 +3,13 @@ import { join, resolve } from "node:path";
 import { readTextFile } from "../_fs.js";
 import {
   GEMINI_SETTINGS,
+  MAX_GEMINI_SETTINGS_BYTES,
   readGeminiSettings,
   stripJsonComments,
 } from "../gather/rules/gemini-settings.js";
 import { projectReach } from "../repo-files/index.js";
 import type { HookWhere } from "./context.js";
 import { GEMINI_SHELL_KEPT_CHARS } from "./reply.js";
-
-/** Longest Gemini CLI settings file read for its threshold; a larger one is left unread. */
-const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 /**
  * Where Gemini CLI 0.61 reads the settings of yours and the machine's that
@@ -96,7 +94,7 @@ const DISTILLING = [
  */
 export async function geminiCut(cwd: string, where: HookWhere): Promise<GeminiCut> {
   const own = geminiOwnSettings(where).map(async (path): Promise<Read> => {
-    const read = await readTextFile(path, MAX_SETTINGS_BYTES);
+    const read = await readTextFile(path, MAX_GEMINI_SETTINGS_BYTES);
     if (read.ok) return parsed(read.text);
     // Gemini CLI reads a file that exists (existsSync: a link to nothing does not), whatever it is.
     return read.reason === "missing" || !existsSync(path)
@@ -107,12 +105,10 @@ export async function geminiCut(cwd: string, where: HookWhere): Promise<GeminiCu
   const workspace = async (): Promise<Read> => {
     if (resolve(cwd) === resolve(geminiHome(where))) return {};
     const reach = await projectReach({ start: cwd, home: where.home, trusted: true });
-    const settings = await readGeminiSettings(cwd, reach, "its threshold not read", {
-      maxBytes: MAX_SETTINGS_BYTES,
-    });
+    const settings = await readGeminiSettings(cwd, reach, "its threshold not read");
     if ("value" in settings) {
       return settings.cut
-        ? { unjudged: `${settings.path} is longer than ${MAX_SETTINGS_BYTES} bytes` }
+        ? { unjudged: `${settings.path} is longer than ${MAX_GEMINI_SETTINGS_BYTES} bytes` }
         : { value: settings.value };
     }
     const [problem] = settings.diagnostics;

@@ -173,7 +173,8 @@ describe("config precedence, one layer at a time", () => {
     expect(line).toBe(
       `settings: agentDir ${join(root, "agent")} (--agent-dir), vars.region eu (from ${user}:5), ` +
         `vars.team user-team (from ${user}:4), model m (--model), ` +
-        "tools read,bash (from .pi/sysprompt.yaml:1), tree false (from .pi/sysprompt.yaml:2), " +
+        // A project's values are quoted (rev53c F1): their end is visible, so is their source.
+        'tools "read,bash" (from .pi/sysprompt.yaml:1), tree "false" (from .pi/sysprompt.yaml:2), ' +
         `now ${NOW} (--now)`,
     );
     // What the CLI sets itself (its folder as cwd, reading the config files) is no setting.

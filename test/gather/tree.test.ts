@@ -146,14 +146,14 @@ describe("buildWorkspaceTree: entries", () => {
     );
   });
 
-  it("a name with a line break or control character cannot forge a line", async () => {
+  it("a name with a line break or control character cannot forge a line, nor its columns", async () => {
     const root = project({
       "evil\n  fake.txt  1B  2026-01-01 00:00\u2028x": { at: "2026-01-01 00:00" },
     });
     expect((await buildWorkspaceTree(root)).rendered).toEqual(
       lines(
         "project/",
-        "  evil\\u000a  fake.txt  1B  2026-01-01 00:00\\u2028x  0B  2026-01-01 00:00",
+        "  evil\\u000a\\u0020\\u0020fake.txt\\u0020\\u00201B\\u0020\\u00202026-01-01 00:00\\u2028x  0B  2026-01-01 00:00",
       ),
     );
   });

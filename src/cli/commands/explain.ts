@@ -80,7 +80,11 @@ function typedSettings(
 /**
  * One line: each setting that is not a default, its value and where it came
  * from (`agent codex (--agent), deadline 800 (from ~/.pi/agent/sysprompt.yaml:3)`),
- * or that all are defaults.
+ * or that all are defaults. A value a project's file gave is the repository's
+ * text: it is quoted as a JSON string (`vars.deploy "…" (from .pi/sysprompt.yaml:2)`),
+ * so its end is visible and a `(from ~/.pi/agent/sysprompt.yaml:3)` it holds
+ * cannot read as where it came from (review rev53c F1). Yours, a flag's and
+ * an option's are shown as given.
  */
 export function formatSettings(
   settings: readonly ExplainedSetting[],
@@ -92,8 +96,9 @@ export function formatSettings(
     if (m) return `from ${show(m[1] ?? "")}${m[2] ? `:${m[2]}` : ""}`;
     return s.flag ?? s.source;
   };
-  const one = (s: ExplainedSetting) =>
-    `${escapeInline(s.key)} ${escapeInline(s.value)} (${where(s)})`;
+  const value = (s: ExplainedSetting) =>
+    escapeInline(s.at?.startsWith("project:") ? JSON.stringify(s.value) : s.value);
+  const one = (s: ExplainedSetting) => `${escapeInline(s.key)} ${value(s)} (${where(s)})`;
   return `settings: ${settings.map(one).join(", ")}`;
 }
 

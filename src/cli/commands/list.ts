@@ -1,4 +1,5 @@
 import { toPosix } from "../../_paths.js";
+import { escapeSpacing } from "../../_text.js";
 import { capDiagnostics } from "../../engine/index.js";
 import { formatDiagnostics, formatTable } from "../format.js";
 import { type CliIo, exitCodeFor } from "../io.js";
@@ -42,9 +43,9 @@ export async function listCommand(
       ? "  (none)\n"
       : formatTable(
           templates.templates.map((t) => [
-            `  /${t.name}${t.argumentHint ? ` ${t.argumentHint}` : ""}`,
-            t.description,
-            `${t.source} ${toPosix(t.filePath)}`,
+            `  /${escapeSpacing(t.name)}${t.argumentHint ? ` ${escapeSpacing(t.argumentHint)}` : ""}`,
+            escapeSpacing(t.description),
+            `${t.source} ${escapeSpacing(toPosix(t.filePath))}`,
           ]),
         ),
   );
@@ -54,9 +55,9 @@ export async function listCommand(
       ? "  (none)\n"
       : formatTable(
           skills.skills.map((s) => [
-            `  ${s.name}${s.disableModelInvocation ? " (hidden)" : ""}`,
+            `  ${escapeSpacing(s.name)}${s.disableModelInvocation ? " (hidden)" : ""}`,
             oneLine(s.description),
-            `${s.source} ${toPosix(s.filePath)}`,
+            `${s.source} ${escapeSpacing(toPosix(s.filePath))}`,
           ]),
         ),
   );
@@ -68,7 +69,7 @@ export async function listCommand(
         rules.rules.map((r) => [
           `  ${oneLine(r.name, 40)}`,
           r.activation === "glob" ? `glob ${oneLine(r.globs.join(", "), 40)}` : r.activation,
-          `${r.source} ${r.path}`,
+          `${r.source} ${escapeSpacing(r.path)}`,
         ]),
       ),
     );

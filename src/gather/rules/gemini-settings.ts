@@ -1,5 +1,10 @@
 import { toPosix } from "../../_paths.js";
-import { type Reach, readRepoCapped, refusalDiagnostic } from "../../repo-files/index.js";
+import {
+  humanBytes,
+  type Reach,
+  readRepoCapped,
+  refusalDiagnostic,
+} from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { findRuleFiles } from "./discover.js";
 
@@ -17,8 +22,13 @@ export const GEMINI_SETTINGS = ".gemini/settings.json";
 /** Most names taken from the setting; a repository's file should not multiply the look-ups. */
 export const MAX_GEMINI_NAMES = 16;
 
-/** Longest settings file read: names take a few bytes, a larger file is not a settings file to us. */
-const MAX_SETTINGS_BYTES = 64 * 1024;
+/**
+ * Longest `.gemini/settings.json` read, by the render (`context.fileName`)
+ * and the hook (its threshold) alike: a settings file with MCP servers and
+ * hooks passes 64 KiB honestly (review rev53b F1), and the parse of 1 MiB
+ * stays bounded. A longer file is left unread, and said to be cut.
+ */
+export const MAX_GEMINI_SETTINGS_BYTES = 1024 * 1024;
 
 /** Longest name kept (a file name on every common file system). */
 const MAX_NAME_LENGTH = 255;
@@ -85,14 +95,15 @@ export async function geminiContextNames(
  * rule files are and read through the door with the project's `reach`, or
  * the diagnostics of why not (none when there is no such file); a parse
  * error's warning ends with `unread` (what is used instead). At most
- * `maxBytes` are read (64 KiB unless said): `cut` says the file is longer,
- * and the value is that of its start, when that parses.
+ * {@link MAX_GEMINI_SETTINGS_BYTES} are read: `cut` says the file is
+ * longer, and the value is that of its start, when that parses; when it does
+ * not, the warning says the file was cut (its size and the cap), not that
+ * it is not JSON.
  */
 export async function readGeminiSettings(
   cwd: string,
   reach: Reach,
   unread: string,
-  o: { maxBytes?: number } = {},
 ): Promise<{ value: unknown; path: string; cut: boolean } | { diagnostics: Diagnostic[] }> {
   const [found] = await findRuleFiles(cwd, { rel: GEMINI_SETTINGS, kind: "file" }, reach);
   if (found === undefined) return { diagnostics: [] };
@@ -105,12 +116,23 @@ export async function readGeminiSettings(
   });
   if (found.door) return { diagnostics: [refusalDiagnostic(path, found.door)] };
   if (found.refused) return { diagnostics: [warn(`not read: ${found.refused.reason}`)] };
-  const maxBytes = o.maxBytes ?? MAX_SETTINGS_BYTES;
+  const maxBytes = MAX_GEMINI_SETTINGS_BYTES;
   const text = await readRepoCapped(found.path, { reach, maxBytes });
   if (!text.ok) return { diagnostics: text.diagnostics.map((d) => ({ ...d, path })) };
   try {
     return { value: JSON.parse(stripJsonComments(text.text)), path, cut: text.omitted > 0 };
   } catch (error) {
+    if (text.omitted > 0) {
+      // The cut fell at a character boundary at most 3 bytes short of the cap: the size is shown rounded.
+      const cap = humanBytes(maxBytes);
+      return {
+        diagnostics: [
+          warn(
+            `is ${humanBytes(maxBytes + text.omitted)}, over the ${cap} cap: only its first ${cap} read (${text.omitted} bytes left out), which is not JSON on its own; ${unread}`,
+          ),
+        ],
+      };
+    }
     return { diagnostics: [warn(`not JSON (${(error as Error).message}); ${unread}`)] };
   }
 }

@@ -3,6 +3,7 @@ import { pushAll } from "../../_arrays.js";
 import type { EntryKind } from "../../_fs.js";
 import { readdir, readlink } from "../../_io.js";
 import { oneLine } from "../../_prompt-text.js";
+import { escapeSpacing } from "../../_text.js";
 import { compareNames } from "./_collate.js";
 import { statOf, type TreeListing } from "./_tree-walk.js";
 
@@ -331,5 +332,9 @@ export function formatSize(bytes: number): string {
   return `${text}${SIZE_UNITS[unit]}`;
 }
 
-/** A name as one printable line, as every path in the prompt is written ({@link oneLine}). */
-export const safeName = oneLine;
+/**
+ * A name as one printable line, as every path in the prompt is written
+ * ({@link oneLine}), whose spaces cannot pass for the tree's indentation or
+ * columns ({@link escapeSpacing}).
+ */
+export const safeName = (name: string): string => escapeSpacing(oneLine(name));

@@ -1,3 +1,4 @@
+import { escapeSpacing } from "../../_text.js";
 import { formatDiagnostics, formatTable } from "../../cli/format.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
 import type { PiContext } from "./types.js";
@@ -35,7 +36,7 @@ export function formatPromptReport(result: RenderResult): string {
     s.name,
     s.source.layer,
     bytes(s.text),
-    s.source.path ?? "-",
+    s.source.path === undefined ? "-" : escapeSpacing(s.source.path),
   ]);
   const head = `sysprompt: ${result.sections.length} sections, ${bytes(result.text)} bytes\n`;
   const table = formatTable([["section", "layer", "bytes", "file"], ...rows]);
