@@ -10,6 +10,8 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev53d F1: a dozen CLI runs, renders of an untrusted project among them.
+  "test/catalogue/hostile-cli-agent-dir-empty.test.ts",
   // rev51b F5: nine renders of a project section over yours (1.4 s under load).
   "test/catalogue/hostile-project-replaces-yours-quietly.test.ts",
   "test/**/*scale*.test.ts",
