@@ -12,6 +12,8 @@ import { defineConfig } from "vitest/config";
 const SLOW = [
   // rev53d F1: a dozen CLI runs, renders of an untrusted project among them.
   "test/catalogue/hostile-cli-agent-dir-empty.test.ts",
+  // rev53d F5: twelve renders of a project with planted files (1.1 s).
+  "test/catalogue/hostile-text-or-path-one-word.test.ts",
   // rev51b F5: nine renders of a project section over yours (1.4 s under load).
   "test/catalogue/hostile-project-replaces-yours-quietly.test.ts",
   "test/**/*scale*.test.ts",
