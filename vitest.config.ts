@@ -18,6 +18,8 @@ const SLOW = [
   "test/catalogue/hostile-output-run-by-name-outside-home.test.ts",
   // rev53d F4: three CLI runs, the first loads the CLI (1.7 s under load).
   "test/catalogue/hostile-cli-tool-proto.test.ts",
+  // rev53d F6: an eject run onto a FIFO (1.9 s under load).
+  "test/catalogue/hostile-refusal-wording.test.ts",
   // rev51b F5: nine renders of a project section over yours (1.4 s under load).
   "test/catalogue/hostile-project-replaces-yours-quietly.test.ts",
   "test/**/*scale*.test.ts",
