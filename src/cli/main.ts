@@ -33,7 +33,8 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
     });
     command.hook("preAction", (_, action) => {
       current = usageOf(command);
-      refuseEmptyPaths(action);
+      // In the command's own hook (a parent's runs first), so the usage line is the command's.
+      if (action === command) refuseEmptyPaths(command);
     });
   }
 

@@ -63,6 +63,7 @@ describe("hostile repository: an empty or in-project --agent-dir", () => {
       const { code, out, err } = await cli(argv, project, home);
       expect(code, argv.join(" ")).toBe(2);
       expect(err, argv.join(" ")).toMatch(/an empty path/);
+      expect(err, argv.join(" ")).toContain(`Usage: sysprompt ${argv[0]} `);
       expect(out, argv.join(" ")).not.toContain("SECRET-SSH-MARKER");
     }
   });
