@@ -30,9 +30,9 @@ export async function ownFolderInProject(folder: string, where: OwnFolderWhere):
  * nothing of it is read) when the untrusted project holds it. One you name
  * (`--agent-dir`, the option `agentDir`) is your choice, but not when it lies
  * in the working folder or the project root (as written or by real path; the
- * home folder itself never counts as either): `--agent-dir .` or a wrapper's
- * `--agent-dir "$DIR/x"` with `DIR` unset named the project, whose links to
- * `~/.ssh` were then followed as yours (rev53d F1).
+ * home folder itself never counts as either): `--agent-dir .` (or `""`, now
+ * refused by the CLI) named the project, whose links to `~/.ssh` were then
+ * followed as yours (rev53d F1).
  */
 export async function ownAgentDir(
   agentDir: string,
