@@ -448,7 +448,9 @@ describe("readTextOrPath", () => {
   it("an existing folder is an error that says what to pass instead", async () => {
     const dir = tempDir();
     mkdirSync(join(dir, "prompts"));
-    const error = await readTextOrPath("./prompts", dir, "--system-prompt").catch((e: unknown) => e);
+    const error = await readTextOrPath("./prompts", dir, "--system-prompt").catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SyspromptError);
     expect(error).toMatchObject({
       code: "bad-argument",
