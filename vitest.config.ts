@@ -10,6 +10,16 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev53d F1: a dozen CLI runs, renders of an untrusted project among them.
+  "test/catalogue/hostile-cli-agent-dir-empty.test.ts",
+  // rev53d F5: twelve renders of a project with planted files (1.1 s).
+  "test/catalogue/hostile-text-or-path-one-word.test.ts",
+  // rev53d F2: a CLI render refused at its output (1.0 s under load).
+  "test/catalogue/hostile-output-run-by-name-outside-home.test.ts",
+  // rev53d F4: three CLI runs, the first loads the CLI (1.7 s under load).
+  "test/catalogue/hostile-cli-tool-proto.test.ts",
+  // rev53d F6: an eject run onto a FIFO (1.9 s under load).
+  "test/catalogue/hostile-refusal-wording.test.ts",
   // rev51b F5: nine renders of a project section over yours (1.4 s under load).
   "test/catalogue/hostile-project-replaces-yours-quietly.test.ts",
   // rev52b F2, F1, F12: some twenty renders of a project section over yours (2.3 s under load).

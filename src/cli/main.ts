@@ -11,7 +11,7 @@ import {
   terminalSafe,
   UsageError,
 } from "./io.js";
-import { declareRenderFlags } from "./options.js";
+import { declareRenderFlags, refuseEmptyPaths } from "./options.js";
 import { PROGRAM_USAGE, refusal, type UsageOf, usageError, usageOf } from "./usage.js";
 
 const STRICT = "exit 1 when an error-level diagnostic was reported";
@@ -31,8 +31,10 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
     command.configureOutput({
       outputError: (message) => io.stderr(usageError(message, usageOf(command))),
     });
-    command.hook("preAction", () => {
+    command.hook("preAction", (_, action) => {
       current = usageOf(command);
+      // In the command's own hook (a parent's runs first), so the usage line is the command's.
+      if (action === command) refuseEmptyPaths(command);
     });
   }
 

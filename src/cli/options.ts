@@ -64,6 +64,34 @@ export function flagPaths(
     : { cwd: resolved, agentDir: resolveUserPath(flags.agentDir, cwd, home) };
 }
 
+/** A flag's or argument's value placeholder that names a path: `<dir>`, `<file>`, `<path>`, `[dir]`. */
+const PATH_VALUE = /[<[](?:dir|file|path)(?:\.\.\.)?[>\]]$/;
+
+/**
+ * Refuses an empty value of any path flag or argument of `command` (`--agent-dir ""`,
+ * `--cwd ""`, `--root ""`, `-o ""`, `snapshot ""`), before anything resolves it: a wrapper's
+ * unset variable (`--agent-dir "$AGENT_DIR"`) resolved to the working folder, and an untrusted
+ * project became your agent dir (rev53d F1). Every path flag is checked here, by its placeholder.
+ *
+ * @throws UsageError naming the flag.
+ */
+export function refuseEmptyPaths(command: Command): void {
+  const values = command.opts();
+  const empty = (value: unknown) =>
+    value === "" || (Array.isArray(value) && value.some((v) => v === ""));
+  for (const option of command.options) {
+    if (PATH_VALUE.test(option.flags) && empty(values[option.attributeName()])) {
+      throw new UsageError(`${option.long ?? option.flags}: an empty path; name a file or folder`);
+    }
+  }
+  command.registeredArguments.forEach((argument, i) => {
+    const shown = argument.required ? `<${argument.name()}>` : `[${argument.name()}]`;
+    if (PATH_VALUE.test(shown) && empty(command.processedArgs[i])) {
+      throw new UsageError(`${shown}: an empty path; name a file or folder`);
+    }
+  });
+}
+
 /**
  * `--var NAME=value` flags as variables; a later flag for a name wins. The
  * value may be empty and may hold `=`.

@@ -15,12 +15,15 @@ import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 
 /**
- * An option or flag value that is text or a path. A one-line value with a
- * space is a path only when it is spelled as one: it starts with `./`, `../`,
- * `/`, `~/` (or `.\`, `..\`, `\`, `~\`, a drive `C:\`). Any other (a
- * sentence: `Be concise.`, `Always follow AGENTS.md`) is the text, decided on
- * its letters alone and never looked up: relative to the working folder it
- * would name whatever file the project put there under that name. A relative
+ * An option or flag value that is text or a path. It is a path only when it
+ * is spelled as one ({@link isText}): it starts with `./`, `../`, `/`, `~/`
+ * (or `.\`, `..\`, `\`, `~\`, a drive `C:\`); or, one word, it contains `/`
+ * or `\`, or ends in a file extension (`.md`, `.txt`, any `.` and 1-8 letters
+ * or digits). Any other value (`Terse`, `-`, `Be concise.`, `Always follow
+ * AGENTS.md`) is the text, decided on its letters alone and never looked up:
+ * relative to the working folder it would name whatever file the project put
+ * there under that name (a planted file `Terse` took the place of
+ * `--append-system-prompt Terse`, rev53d F5). A relative
  * path into the project is the project's file and is read through the door (a
  * link out of the project is refused, and with `trusted` false a link to its
  * private files); so is an absolute or `~` path into a project that neither
@@ -31,17 +34,13 @@ import { SyspromptError } from "../types.js";
  * so is a path out of a repository into a folder around it that is no one's
  * own (`../sibling/x.md` from `~/work/p` is `~/work`'s, as `render -o` takes
  * it). Paths into the user's own folders (`~/notes/x.md`) are theirs.
- * Otherwise an existing
- * readable file is read; an existing path that
- * is not a readable text file is a usage error (the caller named it
- * explicitly). A value that names no file is the text itself, unless it looks
- * like a path (one line that starts like one above, or one word that contains
- * `/` or `\`, starts with `~`, or ends in `.md` / `.txt`): then it is most
- * likely a mistyped file name, and using it as the prompt would pass in
- * silence, so it is a usage error too. A value with a line break is always
- * text. A leading `~` means `home`. `repository` is true when the value named
- * the project's file (read through the door): that text is the repository's
- * wherever text is judged by owner (dedupe, escaping, the budget), not the user's.
+ * Otherwise an existing readable file is read. A path that names no file (a
+ * mistyped file name: using it as the prompt would pass in silence), a link
+ * loop, or an existing path that is not a readable text file is a usage error
+ * (the caller named it explicitly). A leading `~/` means `home`. `repository`
+ * is true when the value named the project's file (read through the door):
+ * that text is the repository's wherever text is judged by owner (dedupe,
+ * escaping, the budget), not the user's.
  */
 export async function readTextOrPath(
   value: string,
@@ -51,21 +50,21 @@ export async function readTextOrPath(
   trusted = true,
   signal?: AbortSignal,
 ): Promise<{ text: string; path?: string; repository?: true }> {
-  // Multi-line values are prompt text, never paths; skip the file system.
-  if (value.includes("\n") || value.trim() === "") return { text: value };
-  // So is a line of prose (a space, and nothing of a path's look): looked up in the working
-  // folder, a file of that name is the project's to plant (a link "Be concise." to ~/.ssh/id_rsa).
-  if (isProse(value)) return { text: value };
+  // Text unless spelled as a path, never looked up: in the working folder, a file of that name
+  // is the project's to plant (a link "Be concise." to ~/.ssh/id_rsa, a file `Terse`).
+  if (isText(value)) return { text: value };
   const path = resolveUserPath(value, cwd, home);
   let isFile: boolean;
   try {
     isFile = (await fsp.stat(path)).isFile();
-  } catch {
-    // Not an existing path (or not a possible one, like ENAMETOOLONG).
-    if (!looksLikePath(value)) return { text: value };
+  } catch (error) {
+    // A link loop on the way is not a missing file: say which it is.
+    const loop = (error as NodeJS.ErrnoException).code === "ELOOP";
     throw new SyspromptError(
       "bad-argument",
-      `${what}: "${value}" looks like a file name but there is no file at ${path}; fix the path, or, to use the value as text, give it a line break (text with a line break is never read as a path)`,
+      loop
+        ? `${what}: "${value}" is a link loop at ${path} (a link that leads back to itself); fix the link, or name the file itself`
+        : `${what}: "${value}" looks like a file name but there is no file at ${path}; fix the path, or, to use the value as text, give it a line break (text with a line break is never read as a path)`,
     );
   }
   if (!isFile) {
@@ -169,31 +168,21 @@ export async function namedProjectPath(
     : { path: place.path, reach };
 }
 
-/** How a path starts: `~`, `./`, `../`, `/`, `\`, a drive (`C:\`). */
-const PATH_START = /^(~|\.{0,2}[/\\]|[A-Za-z]:[/\\])/;
-
-/** How a path of several words starts: {@link PATH_START}, with `~` only as the home folder's. */
-const SPACED_PATH_START = /^(~[/\\]|\.{0,2}[/\\]|[A-Za-z]:[/\\])/;
+/** How a path starts: `./`, `../`, `/`, `~/` (or with `\`), a drive (`C:\`). */
+const PATH_START = /^(~[/\\]|\.{0,2}[/\\]|[A-Za-z]:[/\\])/;
 
 /**
- * A one-line value that looks like a path: spelled as one when it has a space
- * ({@link isProse}); a single word that starts like one, contains `/` or `\`,
- * or ends in `.md` / `.txt`.
+ * Whether a flag's value is text, never looked up as a file (see
+ * {@link readTextOrPath}): empty, more than one line, or one line not spelled as
+ * a path. A path starts with {@link PATH_START}; one word is a path too when it
+ * contains `/` or `\` or ends in a file extension (`.md`, `.txt`, `.yaml`: `.`
+ * and 1-8 letters or digits). Decided on the value's letters alone, so a user
+ * can tell which it is: a file `Terse` is named `./Terse`, `my notes.md`
+ * `./my notes.md`; `-` is the text `-`.
  */
-function looksLikePath(value: string): boolean {
+export function isText(value: string): boolean {
   const v = value.trim();
-  if (/\s/.test(v)) return SPACED_PATH_START.test(v);
-  return PATH_START.test(v) || /\.(md|txt)$/i.test(v) || /[/\\]/.test(v);
-}
-
-/**
- * A one-line value of prose (a space, and not spelled as a path: `Be
- * concise.`, `Always follow AGENTS.md`, `Prefer pnpm/yarn.`): always text,
- * never looked up in the working folder, where a file of that name would be
- * the project's. Decided on the value's letters alone, so a user can tell
- * which it is; a file `my notes.md` is named `./my notes.md`.
- */
-export function isProse(value: string): boolean {
-  const v = value.trim();
-  return !value.includes("\n") && /\s/.test(v) && !SPACED_PATH_START.test(v);
+  if (value.includes("\n") || v === "") return true;
+  if (PATH_START.test(v)) return false;
+  return /\s/.test(v) || !(/[/\\]/.test(v) || /\.[A-Za-z0-9]{1,8}$/.test(v));
 }

@@ -151,7 +151,9 @@ export function nameKey(key: string, example: string, what: string): ConfigSpec<
 
 /**
  * `NAME=value` entries as a record; a later entry for a name wins. The value
- * may be empty and may hold `=`; the name is checked by `nameProblem`.
+ * may be empty and may hold `=`; the name is checked by `nameProblem`, and
+ * `__proto__` is refused for every user (`--var`, `--tool`): set on a plain
+ * object it sets the prototype, and the entry vanished without a word (rev53d F4).
  */
 export function pairs(
   entries: readonly string[],
@@ -163,7 +165,10 @@ export function pairs(
     const eq = entry.indexOf("=");
     if (eq < 0) return { problem: `expects ${what}, got ${JSON.stringify(entry)}` };
     const name = entry.slice(0, eq);
-    const problem = nameProblem(name);
+    const problem =
+      name === "__proto__"
+        ? "is reserved (an object's prototype), pick another name"
+        : nameProblem(name);
     if (problem !== undefined) return { problem: `: ${JSON.stringify(name)} ${problem}` };
     out[name] = entry.slice(eq + 1);
   }

@@ -1,6 +1,8 @@
+import { resolve } from "node:path";
 import { toPosix } from "../_paths.js";
-import { agentDirInProject, UNREAD_AGENT_DIR } from "../gather/environment/index.js";
+import { agentDirInProject, projectOwns, UNREAD_AGENT_DIR } from "../gather/environment/index.js";
 import type { Diagnostic } from "../types.js";
+import { findProjectRoot } from "./project-root.js";
 
 /** Where a run reads from: its working folder, the home folder, and whether the project is trusted. */
 export interface OwnFolderWhere {
@@ -25,15 +27,23 @@ export async function ownFolderInProject(folder: string, where: OwnFolderWhere):
 
 /**
  * The agent dir to read as yours: {@link UNREAD_AGENT_DIR} (missing, so
- * nothing of it is read) when the untrusted project holds it and you did not
- * name it (`--agent-dir`, the option `agentDir`: your choice stands).
+ * nothing of it is read) when the untrusted project holds it. One you name
+ * (`--agent-dir`, the option `agentDir`) is your choice, but not when it lies
+ * in the working folder or the project root (as written or by real path; the
+ * home folder itself never counts as either): `--agent-dir .` (or `""`, now
+ * refused by the CLI) named the project, whose links to `~/.ssh` were then
+ * followed as yours (rev53d F1).
  */
 export async function ownAgentDir(
   agentDir: string,
   where: OwnFolderWhere & { named: boolean },
 ): Promise<string> {
-  if (where.named) return agentDir;
-  return (await ownFolderInProject(agentDir, where)) ? UNREAD_AGENT_DIR : agentDir;
+  if (where.trusted) return agentDir;
+  if (!where.named)
+    return (await ownFolderInProject(agentDir, where)) ? UNREAD_AGENT_DIR : agentDir;
+  const root = await findProjectRoot(resolve(where.cwd), undefined, where.signal);
+  const folders = [...new Set([resolve(where.cwd), root])].filter((f) => f !== resolve(where.home));
+  return (await projectOwns(folders)(agentDir)) ? UNREAD_AGENT_DIR : agentDir;
 }
 
 /** The warning at a folder of yours left unread because the untrusted project holds it. */

@@ -95,13 +95,15 @@ describe("hostile-relative-agent-dir: a relative $SYSPROMPT_AGENT_DIR is not the
     }
   });
 
-  it("--agent-dir .pi/agent, typed by the user, is still read from cwd", async () => {
+  it("--agent-dir .pi/agent, typed by the user, is no relative variable, but lies in the untrusted project", async () => {
+    // rev53d F1: a named agent dir in the working folder or the project root is the project's.
     const { project, home } = setUp();
     const out = await cliRender(project, home, ["--agent-dir", ".pi/agent"], {
       SYSPROMPT_AGENT_DIR: "elsewhere",
     });
     expect(out.code).toBe(0);
-    expect(out.stdout).toContain(MARKER);
+    expect(out.stdout).not.toContain(MARKER);
+    expect(out.stderr).toContain("agent-dir-in-project");
     expect(out.stderr).not.toContain("agent-dir-relative");
   });
 });

@@ -80,7 +80,9 @@ describe("hostile-text-or-path-planted: the user's prose is not a project's file
     for (const [value, text] of [
       ["./my prompts/base.md", "From the named file."],
       ["./my notes.md", "From my notes."],
-      ["BASE", "From the bare name."],
+      ["./BASE", "From the bare name."],
+      // One word with no separator and no extension is the text too (rev53d F5).
+      ["BASE", "BASE"],
       // With a space and not spelled as a path: the words themselves.
       ["my prompts/base.md", "my prompts/base.md"],
       ["my notes.md", "my notes.md"],

@@ -91,7 +91,7 @@ describe("sysprompt eject", () => {
     expect(await eject(root, "rules", "tools", "--force")).toEqual({
       code: 1,
       stdout: "",
-      stderr: `error ${projectSections(root)}/rules.md [unsafe-target] a symbolic link, not a regular file: it is not written through\nsysprompt: nothing was written: fix the files above first (a project's files are never written through a link)\n`,
+      stderr: `error ${projectSections(root)}/rules.md [unsafe-target] a symbolic link, not a regular file: it is not written through\nsysprompt: nothing was written: fix the files above first (a project's files are written only as regular files in real folders, never through a link)\n`,
     });
     expect(readFileSync(notes, "utf8")).toBe("my notes\n");
     expect(readdirSync(projectSections(root))).toEqual(["rules.md"]);
@@ -104,7 +104,7 @@ describe("sysprompt eject", () => {
     expect(await eject(root, "date")).toEqual({
       code: 1,
       stdout: "",
-      stderr: `error ${root}/project/.pi [unsafe-target] a symbolic link, not a folder: nothing is written through it\nsysprompt: nothing was written: fix the files above first (a project's files are never written through a link)\n`,
+      stderr: `error ${root}/project/.pi [unsafe-target] a symbolic link, not a folder: nothing is written through it\nsysprompt: nothing was written: fix the files above first (a project's files are written only as regular files in real folders, never through a link)\n`,
     });
     expect(readdirSync(elsewhere)).toEqual([]);
 
@@ -113,7 +113,7 @@ describe("sysprompt eject", () => {
     expect(await eject(other, "date")).toEqual({
       code: 1,
       stdout: "",
-      stderr: `error ${other}/project/.pi [unsafe-target] a regular file, not a folder: nothing is written through it\nsysprompt: nothing was written: fix the files above first (a project's files are never written through a link)\n`,
+      stderr: `error ${other}/project/.pi [unsafe-target] a regular file, not a folder: nothing is written through it\nsysprompt: nothing was written: fix the files above first (a project's files are written only as regular files in real folders, never through a link)\n`,
     });
     expect(readFileSync(join(other, "project", ".pi"), "utf8")).toBe("a file\n");
   });

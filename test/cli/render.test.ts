@@ -93,10 +93,10 @@ describe("sysprompt render", () => {
   });
 
   it("--system-prompt naming a folder is exit 2", async () => {
-    expect(await cli(layered(), ["render", "--system-prompt", "prompts-folder"])).toEqual({
+    expect(await cli(layered(), ["render", "--system-prompt", "./prompts-folder"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: --system-prompt: "prompts-folder" exists but is not a file; pass a text file or the prompt text itself\n${usageHint("render")}`,
+      stderr: `sysprompt: --system-prompt: "./prompts-folder" exists but is not a file; pass a text file or the prompt text itself\n${usageHint("render")}`,
     });
   });
 

@@ -448,22 +448,24 @@ describe("readTextOrPath", () => {
   it("an existing folder is an error that says what to pass instead", async () => {
     const dir = tempDir();
     mkdirSync(join(dir, "prompts"));
-    const error = await readTextOrPath("prompts", dir, "--system-prompt").catch((e: unknown) => e);
+    const error = await readTextOrPath("./prompts", dir, "--system-prompt").catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SyspromptError);
     expect(error).toMatchObject({
       code: "bad-argument",
       message:
-        '--system-prompt: "prompts" exists but is not a file; pass a text file or the prompt text itself',
+        '--system-prompt: "./prompts" exists but is not a file; pass a text file or the prompt text itself',
     });
   });
 
   it("a FIFO is refused without being opened (it would block)", async () => {
     const dir = tempDir();
     execFileSync("mkfifo", [join(dir, "pipe")]);
-    await expect(readTextOrPath("pipe", dir, "--append-system-prompt")).rejects.toThrow(
+    await expect(readTextOrPath("./pipe", dir, "--append-system-prompt")).rejects.toThrow(
       new SyspromptError(
         "bad-argument",
-        '--append-system-prompt: "pipe" exists but is not a file; pass a text file or the prompt text itself',
+        '--append-system-prompt: "./pipe" exists but is not a file; pass a text file or the prompt text itself',
       ),
     );
   }, 5000);
@@ -480,10 +482,10 @@ describe("readTextOrPath", () => {
     const root = tempDir();
     mkdirSync(join(root, "project", "folder"), { recursive: true });
     await expect(
-      renderSystemPrompt(pinned(root, { systemPrompt: "folder" })),
+      renderSystemPrompt(pinned(root, { systemPrompt: "./folder" })),
     ).rejects.toBeInstanceOf(SyspromptError);
     await expect(
-      renderSystemPrompt(pinned(root, { appendSystemPrompt: ["ok", "folder"] })),
-    ).rejects.toThrow('--append-system-prompt: "folder" exists but is not a file');
+      renderSystemPrompt(pinned(root, { appendSystemPrompt: ["ok", "./folder"] })),
+    ).rejects.toThrow('--append-system-prompt: "./folder" exists but is not a file');
   });
 });

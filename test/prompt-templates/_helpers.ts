@@ -1,3 +1,4 @@
+import { cpSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
   type LoadPromptTemplatesOptions,
@@ -5,6 +6,7 @@ import {
   loadPromptTemplates,
   loadPromptTemplatesSync,
 } from "../../src/prompt-templates/index.js";
+import { tempDir } from "../api/_helpers.js";
 
 export const FIXTURES = fileURLToPath(new URL("../fixtures/prompt-templates/", import.meta.url));
 
@@ -24,6 +26,9 @@ export function scenario(name: string): LoadPromptTemplatesOptions & {
   cwd: string;
   home: string;
 } {
-  const root = `${FIXTURES}${name}`;
+  // A copy outside this repository: in place, `agent/` lies in the project root around
+  // `project/` (this checkout), and a named agent dir there is not read in an untrusted project.
+  const root = `${tempDir()}/${name}`;
+  cpSync(`${FIXTURES}${name}`, root, { recursive: true, verbatimSymlinks: true });
   return { root, cwd: `${root}/project`, agentDir: `${root}/agent`, home: `${root}/home` };
 }

@@ -5,7 +5,7 @@ import { DEFAULT_DEADLINE_MS } from "../../gather/deadline.js";
 import { realMachine } from "../../gather/environment/index.js";
 import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
 import { resolveCommonPaths } from "../../locate/layers.js";
-import { isProse } from "../../locate/text-or-path.js";
+import { isText } from "../../locate/text-or-path.js";
 import { normalizeOptions } from "../../options/normalize.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
@@ -400,7 +400,7 @@ async function pathsFromCwd(
 ): Promise<Pick<SystemPromptOptions, "systemPrompt" | "appendSystemPrompt">> {
   const fix = async (value: string) => {
     // Prose is text wherever it is read (readTextOrPath): it names no file of the project.
-    if (value.includes("\n") || isAbsolute(value) || value.startsWith("~") || isProse(value)) {
+    if (isAbsolute(value) || value.startsWith("~") || isText(value)) {
       return value;
     }
     // A path: normalizeOptions read it where it is named already, through the door for one into

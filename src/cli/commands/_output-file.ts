@@ -64,6 +64,20 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   ".yarnrc.yml",
   ".pnpmfile.cjs",
   "bunfig.toml",
+  // pdb runs each line of `./.pdbrc` (an unknown command is Python); Vim's and Neovim's exrc
+  // files and the local-vimrc plugin's; dotenv files loaders trust line by line; a `.pth` file's
+  // `import` lines run at Python's start (review rev53d F2). `*` stands for any further letters.
+  ".pdbrc",
+  ".nvimrc",
+  ".nvim.lua",
+  ".gvimrc",
+  "_vimrc",
+  "_gvimrc",
+  "_exrc",
+  ".lvimrc",
+  ".env.*",
+  ".flaskenv",
+  "*.pth",
 ];
 
 /**
@@ -303,7 +317,7 @@ export function runByNameOf(path: string): string | undefined {
   for (const p of [written, posix.normalize(written)]) {
     const names = p.toLowerCase().split("/");
     const file = names[names.length - 1] ?? "";
-    if (RUN_BY_NAME_FILES.includes(file)) return `a file named ${file}`;
+    if (RUN_BY_NAME_FILES.some((name) => namedLike(file, name))) return `a file named ${file}`;
     const folders = names.slice(0, -1);
     for (const folder of RUN_BY_NAME_FOLDERS) {
       const run = folder.split("/");
@@ -315,6 +329,13 @@ export function runByNameOf(path: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Whether a file's name is `name` of {@link RUN_BY_NAME_FILES}, whose `*` at an end stands for any further letters. */
+function namedLike(file: string, name: string): boolean {
+  if (name.startsWith("*")) return file.length >= name.length && file.endsWith(name.slice(1));
+  if (name.endsWith("*")) return file.length >= name.length && file.startsWith(name.slice(0, -1));
+  return file === name;
 }
 
 /**

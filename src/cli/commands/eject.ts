@@ -63,7 +63,7 @@ export async function ejectCommand(names: string[], flags: EjectFlags, io: CliIo
   io.stderr(formatDiagnostics(result.diagnostics, paint.level));
   if (result.written.length === 0 && refused) {
     io.stderr(
-      "sysprompt: nothing was written: fix the files above first (a project's files are never written through a link)\n",
+      "sysprompt: nothing was written: fix the files above first (a project's files are written only as regular files in real folders, never through a link)\n",
     );
   } else if (result.written.length === 0 && result.skipped.length > 0) {
     io.stderr(

@@ -65,8 +65,8 @@ export function systemPathEntries(env: Env, options: FindSystemBinaryOptions = {
 /**
  * The folders a project controls, as `exclude` for {@link findSystemBinary}
  * and {@link systemPathEntries}: each of `folders`, this process's working
- * folder unless it is `/` (a `PATH` entry such as `/proc/self/cwd/bin` leads
- * into it), and
+ * folder unless it is `/`, the home folder or a folder holding it (a `PATH`
+ * entry such as `/proc/self/cwd/bin` leads into it), and
  * each folder above them that holds a `.git` (the project root, and a
  * submodule's or nested clone's surrounding repositories) and one of the
  * paths `near` (the `PATH` entries that might be taken from it; by the path
@@ -92,7 +92,11 @@ export async function projectFolders(
   let cwd: string[] = [];
   try {
     // The file system's root names no project: left out, it would leave out every PATH entry.
-    cwd = [process.cwd()].filter((dir) => parse(dir).root !== dir);
+    // Nor does the home folder, or a folder holding it, where a shell starts: from `~`,
+    // `render --cwd ~/proj` took every PATH entry under it (`~/.local/bin`'s git) for the
+    // project's (rev53d F3). A home folder that is the checkout is still the project's,
+    // by `projectHome` below, as for the folders above.
+    cwd = [process.cwd()].filter((dir) => parse(dir).root !== dir && !isWithin(resolve(home), dir));
   } catch {
     // Deleted under the process: no folder, so nothing in it to leave out.
   }

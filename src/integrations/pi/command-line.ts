@@ -7,7 +7,7 @@
  * that turn. Everything else the CLI reads from the same files pi does.
  */
 import { quotePath } from "../../agents/index.js";
-import { isProse } from "../../locate/text-or-path.js";
+import { isText } from "../../locate/text-or-path.js";
 import type { SystemPromptOptions } from "../../options.js";
 
 /** The command and what it cannot carry (each a line for the user), from a turn's render options. */
@@ -48,10 +48,7 @@ export function renderCommandLine(
     // pi's text, literal in pi; the CLI reads a one-line value that is not prose as a file
     // (a project's SYSTEM.md of one line `~/.ssh/id_rsa`): a line break keeps it text, unchanged.
     const text = options.resolvedSystemPrompt;
-    flag(
-      "--system-prompt",
-      text.trim() === "" || text.includes("\n") || isProse(text) ? text : `${text}\n`,
-    );
+    flag("--system-prompt", isText(text) ? text : `${text}\n`);
   }
 
   const notCarried: string[] = [];

@@ -4,7 +4,7 @@ import { listFlag, option, valueFlag } from "../spec.js";
 
 /** Options about text the caller gives in place of files: the base prompt, the appended text, sections, the environment; entries of `OPTIONS`, in its order. */
 export const GIVEN_TEXT_OPTIONS = {
-  /** Custom base prompt: text, or a path to a text file (`~` is `home`). Beats SYSTEM.md files. A one-line value with a space is the text unless it starts like a path (`./`, `../`, `/`, `~/`); one that looks like a path but names no file is an error. */
+  /** Custom base prompt: text, or a path to a text file (`~` is `home`). Beats SYSTEM.md files. A value is a path only when spelled as one (it starts with `./`, `../`, `/`, `~/`, or, one word, contains a separator or ends in a file extension); any other is the text, never looked up; a path that names no file is an error. */
   systemPrompt: option<string>()({
     doc: "Custom base prompt: text, or a path to a text file; beats SYSTEM.md files.",
     type: "text or path",
