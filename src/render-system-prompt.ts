@@ -416,7 +416,7 @@ function promptWrappers(
   const userFileWrappers = wrapperNames(
     [...own.flatMap(sectionsOf), ...codeSections(opts.extraSections)],
     preset.substitutes,
-    elementTexts(own, opts),
+    elementTexts(own, opts, options),
     vars.own,
     undefined,
     named,
