@@ -337,12 +337,53 @@ function fill(r: Reading): void {
 }
 
 /**
+ * A bullet item's line (`-`, `*` or `+`, one space, a letter) that starts a
+ * new item over what is open: nothing, or a paragraph of text outside every
+ * container, or anything in one list item (the line does not continue it,
+ * and starts an item, which a lazy paragraph line cannot be). The most
+ * common line of an AGENTS.md, read without the cursor.
+ */
+function bulletItemLine(r: Reading, text: string, from: number): boolean {
+  const marker = text.charCodeAt(from);
+  if (marker !== DASH && marker !== STAR && marker !== PLUS) return false;
+  if (text.charCodeAt(from + 1) !== SPACE || !isLetter(text.charCodeAt(from + 2))) return false;
+  const leaf = r.leaf;
+  if (r.containers.length === 0)
+    return leaf === undefined || (leaf.kind === "paragraph" && leaf.definitions === undefined);
+  const only = r.containers[0] as Container;
+  return r.containers.length === 1 && !only.quote;
+}
+
+/**
  * Reads the line `text[from, to)` (no line break in it) into `r`, as
  * CommonMark's block parser does: the open containers it continues, then a
  * leaf's continuation or end, then the blocks it starts, then a lazy
  * paragraph line or a new paragraph.
  */
 export function readLine(r: Reading, text: string, from: number, to: number): void {
+  // Most lines of a prompt are text starting with a letter, outside every container: such a
+  // line starts no block and closes none but a kind 1-5 HTML block (read below), so it
+  // starts a paragraph or goes on in the leaf (formatPrompt reads every line of a section).
+  if (bulletItemLine(r, text, from)) {
+    // `- text`: a list item of indent 2 holding a paragraph, in place of what was open.
+    truncate(r, 0);
+    r.containers.push(containerOf(false, 2, true));
+    r.leaf = PARAGRAPH;
+    return;
+  }
+  if (r.containers.length === 0 && isLetter(text.charCodeAt(from))) {
+    const leaf = r.leaf;
+    if (leaf === undefined) {
+      r.leaf = PARAGRAPH;
+      return;
+    }
+    if (
+      (leaf.kind === "paragraph" && leaf.definitions === undefined) ||
+      leaf.kind === "fence" ||
+      (leaf.kind === "html" && leaf.type >= 6)
+    )
+      return;
+  }
   const c = cursor;
   c.start(text, from, to);
   const stack = r.containers;

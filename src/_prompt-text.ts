@@ -1074,6 +1074,12 @@ export function valueText(text: string, names: ReadonlySet<string>): string {
 export const TOUCH_ELEMENT = "instructions";
 
 /**
+ * The element a repository's appended text is printed in, in the addendum
+ * (`addendumText`, src/locate/custom.ts): no repository text may write it.
+ */
+export const REPOSITORY_APPEND = "repository_append";
+
+/**
  * The roles of a chat and the turns of a tool call, as the model APIs and
  * chat formats name them: `system`, `developer` (OpenAI's instructions role),
  * `user`, `human`, `assistant`, `ai`, `bot`, `model` (Gemini's),
@@ -1356,7 +1362,7 @@ export function wrapperNames(
   room?: { max: number; units?: number; cut?: number; work?: boolean },
   seen?: { fromData?: boolean },
 ): Set<string> {
-  const names = new Set<string>([TOUCH_ELEMENT, ...HOST_ELEMENTS]);
+  const names = new Set<string>([TOUCH_ELEMENT, REPOSITORY_APPEND, ...HOST_ELEMENTS]);
   if (substitutes) names.add(AGENT_VARIABLES);
   const max = room?.max ?? Number.POSITIVE_INFINITY;
   const work: FoldWork | undefined = room && {

@@ -325,7 +325,7 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
       "The tool the model loads a skill with: `read`, else `bash`; null when neither is selected.",
     ),
     appendPrompt: text(
-      "APPEND_SYSTEM.md followed by every `appendSystemPrompt` value, joined by blank lines.",
+      "APPEND_SYSTEM.md followed by every `appendSystemPrompt` value, joined by blank lines; a repository's text (a project's APPEND_SYSTEM.md, a project file named by the option) in a `<repository_append path=\"…\">` element, after a line saying the user's words win.",
     ),
     customPrompt: nullableText(
       "The custom base prompt in use (SYSTEM.md, `--system-prompt`); null when the builtin base sections apply.",

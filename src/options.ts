@@ -28,6 +28,8 @@ export interface AppendPart {
    * token budget cuts it with the repository's.
    */
   repository: boolean;
+  /** The file a repository's part was read from (absolute), printed in its element's `path`. */
+  path?: string;
 }
 
 export interface NormalizedOptions extends GatherOptions {

@@ -1,5 +1,7 @@
+import { dirname, relative } from "node:path";
 import { pushAll } from "./_arrays.js";
 import { monotonicMs } from "./_pace.js";
+import { toPosix } from "./_paths.js";
 import {
   escapeWrapperTags,
   nameText,
@@ -29,6 +31,7 @@ import type { TreeLine } from "./gather/tree/index.js";
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import { builtinTemplates } from "./locate/builtin-cache.js";
 import {
+  addendumText,
   appendParts,
   baseSectionsDropped,
   chooseCustomPrompt,
@@ -286,7 +289,7 @@ export async function preparePrompt(
     ...whose,
     // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
     builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
-    generalRules: generalRuleLines(layers, wrappers) ?? builtin.value.rules,
+    generalRules: generalRuleLines(layers, wrappers, builtin.value.rules) ?? builtin.value.rules,
     contextFiles: context.value.files,
     wrappers,
     ruleFiles: ruleFiles.value,
@@ -350,11 +353,18 @@ function partialsOf(
 function generalRuleLines(
   layers: readonly LoadedLayer[],
   wrappers: ReadonlySet<string>,
+  builtinRules: readonly string[],
 ): readonly string[] | undefined {
   const layer = layers.findLast((l) => l.generalRules !== null);
   const rules = layer?.generalRules?.rules;
   if (rules === undefined) return undefined;
-  return layer?.layer === "project" ? rules.map((rule) => nameText(rule, wrappers)) : rules;
+  if (layer?.layer !== "project") return rules;
+  // Marked as the repository's: one list with your `--guideline`s, unmarked, read as yours
+  // (rev53c F5). A builtin rule's own words (an ejected copy's lines) need no mark.
+  const path = layer.generalRules?.path ?? "";
+  const mark = ` (the repository's ${nameText(toPosix(relative(dirname(dirname(path)), path)), wrappers)})`;
+  const builtin = new Set(builtinRules);
+  return rules.map((rule) => (builtin.has(rule) ? rule : `${nameText(rule, wrappers)}${mark}`));
 }
 
 /** A layer's section templates, as {@link wrapperNames} reads them. */
@@ -409,7 +419,7 @@ function promptWrappers(
   const userFileWrappers = wrapperNames(
     [...own.flatMap(sectionsOf), ...codeSections(opts.extraSections)],
     preset.substitutes,
-    elementTexts(own, opts),
+    elementTexts(own, opts, options),
     vars.own,
     undefined,
     named,
@@ -516,7 +526,7 @@ function whoseTexts(
   return {
     customPromptRepository:
       layer === "project" || (layer === "option" && opts.systemPrompt?.repository === true),
-    appendPrompt: printed.map((p) => p.text).join("\n\n"),
+    appendPrompt: addendumText(printed),
     appendParts: parts,
     printedAppend: printed,
     repositoryVars: projectVarNames(provenance),

@@ -2,6 +2,7 @@ import { maxOf } from "../_arrays.js";
 import { closeOpenBlocksOnOwnLine } from "../_fence.js";
 import type { AlwaysRule, ContextFile, OnDemandRule, PromptData, SkillEntry } from "../data.js";
 import type { TreeLine } from "../gather/tree/index.js";
+import { addendumText } from "../locate/custom.js";
 import type { AppendPart } from "../options.js";
 import type { SectionPatch } from "../sections/render.js";
 import type { ShrinkStepName } from "../types.js";
@@ -126,7 +127,7 @@ export function patchFor(state: ShrinkState, data: PromptData): SectionPatch {
   if (state.alwaysRules !== data.alwaysRules) patch.alwaysRules = state.alwaysRules;
   if (state.onDemandRules !== data.onDemandRules) patch.onDemandRules = state.onDemandRules;
   if (state.appendParts.some((p) => p.text === APPENDED_FILE_MARKER)) {
-    patch.appendPrompt = state.appendParts.map((p) => p.text).join("\n\n");
+    patch.appendPrompt = addendumText(state.appendParts);
   }
   return { data: patch, notes: Object.values(state.notes) };
 }

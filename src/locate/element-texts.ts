@@ -1,5 +1,5 @@
 import type { Rule } from "../gather/rules/index.js";
-import type { NormalizedOptions } from "../options.js";
+import type { NormalizedOptions, SystemPromptOptions } from "../options.js";
 import type { ExtraSection } from "../sections/render.js";
 import type { LoadedLayer } from "./load-layer.js";
 
@@ -16,6 +16,7 @@ import type { LoadedLayer } from "./load-layer.js";
 export function elementTexts(
   layers: readonly LoadedLayer[],
   opts: Pick<NormalizedOptions, "systemPrompt" | "appendSystemPrompt">,
+  given: CallerTexts = {},
 ): string[] {
   const texts = layers.flatMap((l) => Object.values(l.partials));
   for (const l of layers) {
@@ -28,8 +29,40 @@ export function elementTexts(
   if (opts.systemPrompt && opts.systemPrompt.repository !== true)
     texts.push(opts.systemPrompt.text);
   for (const part of opts.appendSystemPrompt) if (part.repository !== true) texts.push(part.text);
+  // Your guidelines, tools' guidelines, docs and environment lines are printed as you wrote them
+  // (rev53c F3: `--guideline '<deploy_policy>…'` gave no name, and a repository wrote it raw).
+  for (const line of given.promptGuidelines ?? []) texts.push(line);
+  for (const lines of Object.values(given.toolGuidelines ?? {}))
+    for (const line of lines) texts.push(line);
+  if (given.docs !== undefined) texts.push(given.docs);
+  for (const entry of given.environment ?? []) texts.push(entry.label, entry.value);
   return texts;
 }
+
+/**
+ * The options whose text the prompt prints as the caller wrote it, each read
+ * by {@link elementTexts}: their elements are yours, and no repository text
+ * may open or close them. The other options' texts are the caller's too but
+ * printed as data (escaped: `agentName`, `model`, `tools`, `toolSnippets`),
+ * read elsewhere (`sections`: {@link codeSections}; `vars`:
+ * {@link ownPrintedTexts}), the repository's (`resolvedSystemPrompt`,
+ * `resolvedAppendPrompt`), or never printed as text (paths, settings);
+ * test/locate/element-texts.test.ts fails on an option of text not classified.
+ */
+export const RAW_TEXT_OPTIONS = [
+  "systemPrompt",
+  "appendSystemPrompt",
+  "promptGuidelines",
+  "toolGuidelines",
+  "docs",
+  "environment",
+] as const;
+
+/** The caller's options printed raw besides the two prompts ({@link RAW_TEXT_OPTIONS}). */
+export type CallerTexts = Pick<
+  SystemPromptOptions,
+  "promptGuidelines" | "toolGuidelines" | "docs" | "environment"
+>;
 
 /**
  * Your own texts the prompt prints besides your context files, whose

@@ -88,7 +88,9 @@ export async function normalizeCheckedOptions(
     Promise.all(
       toList(options.appendSystemPrompt).map(async (v): Promise<AppendPart> => {
         const read = await readTextOrPath(v, cwd, "--append-system-prompt", home, trusted, late);
-        return { text: read.text, repository: read.repository === true };
+        return read.repository === true && read.path !== undefined
+          ? { text: read.text, repository: true, path: read.path }
+          : { text: read.text, repository: read.repository === true };
       }),
     ),
     resolveRoots(options.roots, cwd, home),

@@ -134,7 +134,7 @@ export async function touchOptions(
       ? wrapperNames(touch.wrappers)
       : await layerElementNames(
           opts,
-          options.vars,
+          options,
           ownPrintedTexts(rules, options.vars, asked.repositoryVars ?? []),
         ));
   const names =
@@ -174,9 +174,10 @@ export async function touchOptions(
  */
 async function layerElementNames(
   opts: NormalizedOptions,
-  vars: Readonly<Record<string, unknown>> | undefined,
+  options: SystemPromptOptions,
   printed: readonly string[],
 ): Promise<Set<string>> {
+  const { vars } = options;
   const files = { customFiles: true, resolved: opts.resolvedFiles };
   const confine = { start: opts.cwd, home: opts.home, ceiling: opts.ceilingDir ?? undefined };
   const quarter = Math.ceil(opts.deadlineMs / 4);
@@ -202,7 +203,7 @@ async function layerElementNames(
   const names = wrapperNames(
     [...layers.flatMap((l) => l.sections), ...codeSections(opts.extraSections)],
     false,
-    elementTexts(layers, opts),
+    elementTexts(layers, opts, options),
     vars,
   );
   // The project's names as a render reads them, at most MAX_PROJECT_NAMES (the render warns of the rest).

@@ -135,9 +135,10 @@ describe("resolvedAppendPrompt", () => {
     expect(result.text).not.toContain("addendum file.");
     // Without the option the project's file is the addendum: the fixture does have one.
     const read = await renderSystemPrompt(pinned(root));
-    expect(section(read, "addendum")).toMatchObject({
-      text: "<addendum>\nProject addendum file.\n</addendum>",
-    });
+    // The project's file, in the element that marks it as the repository's (rev53c F5).
+    expect(read.text).toContain(
+      `APPEND_SYSTEM.md">\nProject addendum file.\n\n</repository_append>\n</addendum>`,
+    );
   });
 });
 

@@ -21,8 +21,8 @@ describe("hostile repository: a general-rules.md of 130,000 lines", () => {
     });
     const result = await renderSystemPrompt(pinned(root));
     expect(result.text).toContain("USER-AGENTS-MARKER");
-    expect(result.text).toContain("\n- r999\n");
-    expect(result.text).not.toContain("\n- r1000\n");
+    expect(result.text).toContain("\n- r999 (the repository's .pi/general-rules.md)\n");
+    expect(result.text).not.toContain("\n- r1000 ");
     expect(result.diagnostics.filter((d) => d.code === "general-rules-cut")).toEqual([
       {
         level: "warning",

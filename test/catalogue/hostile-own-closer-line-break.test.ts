@@ -84,7 +84,10 @@ describe("hostile repository: a text ending with its own closing fence, your wor
       { "agent/sections/usec.md": appended, [file]: "Notes:\n\n```\nnpm test\n```\n" },
       { projectTrusted: trusted, ...named },
     );
-    expect(result.text).toContain("Appended: Notes:");
+    // A repository's text is in its own element after the line naming it (rev53c F5); yours is as written.
+    expect(result.text).toContain(
+      file === "agent/APPEND_SYSTEM.md" ? "Appended: Notes:" : '.md">\nNotes:',
+    );
     expectNothingSwallowed(result.text, [...NEEDLES, "(end of appended)."]);
   });
 

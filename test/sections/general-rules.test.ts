@@ -137,13 +137,14 @@ describe("the general rules as a layer file (general-rules.md)", () => {
       .replace(`- ${BUILTIN_RULES[5]}\n`, "")
       .concat("- Answer in French.\n");
     writeFileSync(project, text);
+    // A builtin rule's own words are unmarked; the project's other lines are marked as the repository's.
     expect(await rules(root)).toEqual({
       text: section([
-        "Read the code first.",
+        "Read the code first. (the repository's .pi/general-rules.md)",
         BUILTIN_RULES[1] ?? "",
         BUILTIN_RULES[2] ?? "",
         BUILTIN_RULES[4] ?? "",
-        "Answer in French.",
+        "Answer in French. (the repository's .pi/general-rules.md)",
       ]),
       diagnostics: [],
     });
@@ -154,7 +155,9 @@ describe("the general rules as a layer file (general-rules.md)", () => {
     writeFileSync(user, "# mine\n- From the user.\n");
     expect((await rules(root)).text).toBe(section(["From the user."]));
     writeFileSync(project, "- From the project.\n");
-    expect((await rules(root)).text).toBe(section(["From the project."]));
+    expect((await rules(root)).text).toBe(
+      section(["From the project. (the repository's .pi/general-rules.md)"]),
+    );
     // An untrusted project's .pi/ is not read: the user's list applies.
     expect((await rules(root, { projectTrusted: false })).text).toBe(section(["From the user."]));
     writeFileSync(project, "# no general rules here\n");
@@ -176,7 +179,10 @@ describe("the general rules as a layer file (general-rules.md)", () => {
     const { root, project } = world();
     writeFileSync(project, "# ours\n- One.\nTwo.\n-\n\n- Three.\r\nfour\n");
     expect(await rules(root)).toEqual({
-      text: section(["One.", "Three."]),
+      text: section([
+        "One. (the repository's .pi/general-rules.md)",
+        "Three. (the repository's .pi/general-rules.md)",
+      ]),
       diagnostics: [
         {
           level: "warning",
