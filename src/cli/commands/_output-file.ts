@@ -186,9 +186,19 @@ async function refuseNamedOutput(
   const defined = <T>(x: T | undefined): x is T => x !== undefined;
   const written = [path, write, await real(path)].filter(defined);
   // Each also as the path in your home folder it is by another name (see `homeSpellings`), but
-  // sysprompt's own folders, left to their own judges, by any of their names.
-  const own = [where.cacheRoot, where.agentDir];
-  const owned = [...own, ...(await Promise.all(own.map((o) => realpath(o).catch(() => o))))];
+  // sysprompt's own folders, left to their own judges, by any of their names; one that is your home
+  // folder, holds it, or is `/` (`--agent-dir ~`) is no folder of sysprompt's alone: it exempts
+  // nothing (review rev54b F5).
+  const realHome = await realpath(where.home).catch(() => where.home);
+  const holdsHome = (o: string) =>
+    dirname(o) === o || isWithin(where.home, o) || isWithin(realHome, o);
+  const kept = (
+    await Promise.all(
+      [where.cacheRoot, where.agentDir].map(async (o) => [o, await realpath(o).catch(() => o)]),
+    )
+  ).filter((names) => !names.some(holdsHome));
+  const own = kept.map(([o]) => o).filter(defined);
+  const owned = kept.flat();
   const inOwn = (t: string) => owned.some((o) => t === o || isWithin(t, o));
   const spelled = (await homeSpellings(where.home, where.env)).flatMap((s) =>
     written
