@@ -348,13 +348,16 @@ async function homeSpellings(
     }
   }
   for (const { folder, as, depth, dotsOnly } of read) {
-    for (const link of await linksBelow(folder, depth)) {
-      if (dotsOnly === true && !link.startsWith(".")) continue;
-      const at = await realpath(join(folder, link)).catch(() => undefined);
-      if (at === undefined || holdsHome(at)) continue;
+    const links = (await linksBelow(folder, depth)).filter((l) => !dotsOnly || l.startsWith("."));
+    const reals = await Promise.all(
+      links.map((link) => realpath(join(folder, link)).catch(() => undefined)),
+    );
+    links.forEach((link, i) => {
+      const at = reals[i];
+      if (at === undefined || holdsHome(at)) return;
       const path = join(as, link);
       spellings.push({ at, as: path, by: `${path} is a link to it` });
-    }
+    });
   }
   return spellings.filter((s) => s.at !== s.as);
 }
