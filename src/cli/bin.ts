@@ -2,6 +2,7 @@
 import { constants } from "node:os";
 import { openOutput } from "./_fd-output.js";
 import { onOutputError } from "./_output-errors.js";
+import { STOP_SIGNALS } from "./io.js";
 import { run } from "./main.js";
 import { PROGRAM_USAGE, usageError } from "./usage.js";
 
@@ -41,7 +42,7 @@ if (cwd === undefined) {
   process.exit(2);
 }
 
-// Ctrl-C or a kill (SIGTERM, SIGHUP) ends the command with the usual status,
+// Ctrl-C or a kill (SIGTERM, SIGHUP, SIGQUIT) ends the command with the usual status,
 // 128 + the signal's number, through process.exit, whose "exit" hook kills
 // the programs this process started and still waits for (git, the probes:
 // see runProbe). Each runs in its own process group, so the terminal's
@@ -49,7 +50,7 @@ if (cwd === undefined) {
 // running with no parent: git reading a FIFO `.gitignore` waited forever.
 // Only here, in the CLI: a host of the library owns its signals. A command
 // that handles them itself (watch, serve: see untilStopped) keeps them.
-for (const name of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+for (const name of STOP_SIGNALS) {
   const number = constants.signals[name];
   process.on(name, () => {
     if (process.listenerCount(name) > 1) return;

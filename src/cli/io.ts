@@ -22,7 +22,7 @@ export interface CliIo {
   node?: string;
   /** Standard input, read whole (at most `maxBytes`; more is an error, and no more is read): the hook's input. Default: descriptor 0 (`readInput`). */
   stdin?: (maxBytes: number) => Promise<string>;
-  /** Stops `sysprompt watch` and `sysprompt serve` when it aborts. Default: Ctrl-C (SIGINT), SIGTERM or SIGHUP (see {@link untilStopped}). */
+  /** Stops `sysprompt watch` and `sysprompt serve` when it aborts. Default: Ctrl-C (SIGINT), SIGTERM, SIGHUP or SIGQUIT (see {@link untilStopped}). */
   signal?: AbortSignal;
   /**
    * Standard output as it is, for the one thing printed byte for byte: the
@@ -112,11 +112,13 @@ export function exitCodeFor(
 
 /**
  * The signals that stop a long-lived command as its own stop: Ctrl-C, and a
- * kill (`kill`, systemd's stop) or a closed terminal, after which what the
- * command made for the run goes too (serve's page holding its token: review
- * rev52b F6; before, SIGTERM and SIGHUP ended the process at once).
+ * kill (`kill`, systemd's stop), a closed terminal, or Ctrl-\ (SIGQUIT),
+ * after which what the command made for the run goes too (serve's page
+ * holding its token: review rev52b F6; before, SIGTERM and SIGHUP ended the
+ * process at once, and SIGQUIT until rev54b F3). The CLI ends every other
+ * command on the same signals (bin.ts).
  */
-const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+export const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"] as const;
 
 /**
  * Runs a long-lived command until `io.signal` aborts or, without one, until
@@ -124,8 +126,9 @@ const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
  * first of them (a second one ends the process at once: see bin.ts) or when
  * `run` ends. Resolves with the command's exit status: 0 when it was asked to
  * stop (`io.signal`, or Ctrl-C, the stop it tells you of), 128 + the signal's
- * number for SIGTERM (143) and SIGHUP (129), as a shell reports a process a
- * signal ended and as bin.ts exits every other command on them.
+ * number for SIGTERM (143), SIGHUP (129) and SIGQUIT (131), as a shell
+ * reports a process a signal ended and as bin.ts exits every other command
+ * on them.
  */
 export async function untilStopped(
   io: CliIo,

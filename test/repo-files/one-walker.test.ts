@@ -35,6 +35,8 @@ const ALLOWED: Record<string, string> = {
   // Not a repository's folders.
   "locate/builtin-cache.ts": "the package's own prompts",
   "hook/state.ts": "the hook's session files, sysprompt's cache under $XDG_CACHE_HOME",
+  "cli/commands/_output-file.ts":
+    "the links among your home folder's dot entries and in ~/.config, for -o's checks: 4,096 entries a folder, nothing read",
   "session/_read-set.ts":
     "a session's recorded stats and links (imports node:fs whole); lists nothing",
   "author/sandbox.ts":

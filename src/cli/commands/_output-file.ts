@@ -1,6 +1,7 @@
+import type { Dir } from "node:fs";
 import { basename, dirname, join, posix, relative, sep } from "node:path";
 import { cacheRoot } from "../../_cache-location.js";
-import { realpath } from "../../_io.js";
+import { opendirSync, realpath } from "../../_io.js";
 import { type OutputTarget, outputTarget } from "../../_output-target.js";
 import { isWithin, resolveUserPath, xdgFolder } from "../../_paths.js";
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
@@ -199,19 +200,33 @@ async function refuseNamedOutput(
   const defined = <T>(x: T | undefined): x is T => x !== undefined;
   const written = [path, write, await real(path)].filter(defined);
   // Each also as the path in your home folder it is by another name (see `homeSpellings`), but
-  // sysprompt's own folders, left to their own judges, by any of their names.
-  const own = [where.cacheRoot, where.agentDir];
-  const owned = [...own, ...(await Promise.all(own.map((o) => realpath(o).catch(() => o))))];
+  // sysprompt's own folders, left to their own judges, by any of their names; one that is your home
+  // folder, holds it, or is `/` (`--agent-dir ~`) is no folder of sysprompt's alone: it exempts
+  // nothing (review rev54b F5).
+  const realHome = await realpath(where.home).catch(() => where.home);
+  const holdsHome = (o: string) =>
+    dirname(o) === o || isWithin(where.home, o) || isWithin(realHome, o);
+  const kept = (
+    await Promise.all(
+      [where.cacheRoot, where.agentDir].map(async (o) => [o, await realpath(o).catch(() => o)]),
+    )
+  ).filter((names) => !names.some(holdsHome));
+  const own = kept.map(([o]) => o).filter(defined);
+  const owned = kept.flat();
   const inOwn = (t: string) => owned.some((o) => t === o || isWithin(t, o));
   const spelled = (await homeSpellings(where.home, where.env)).flatMap((s) =>
     written
-      .filter((t) => t !== s.at && isWithin(t, s.at) && !inOwn(t))
-      .map((t) => ({ path: join(s.as, relative(s.at, t)), by: s.by })),
+      .filter((t) => isWithin(t, s.at) && !inOwn(t))
+      .map((t) => ({ path: join(s.as, relative(s.at, t)), by: s.by, namesOnly: s.namesOnly })),
   );
-  const named = [...written.map((t) => ({ path: t, by: undefined })), ...spelled];
+  const named = [
+    ...written.map((t) => ({ path: t, by: undefined, namesOnly: undefined })),
+    ...spelled,
+  ];
   const targets = named.map((n) => n.path);
-  const said = <T>(judge: (t: string) => T | undefined) => {
+  const said = <T>(judge: (t: string) => T | undefined, names = true) => {
     for (const n of named) {
+      if (n.namesOnly && !names) continue;
       const found = judge(n.path);
       if (found !== undefined) return `${found}${n.by === undefined ? "" : ` (${n.by})`}`;
     }
@@ -253,7 +268,7 @@ async function refuseNamedOutput(
   const found = [...targets, ...yours, ...hit].map(agentFileOf).find(defined);
   if (found === undefined) {
     // An agent's settings file is said as such first (`~/.claude.json`, gemini's `~/.env`).
-    const dotted = said((t) => homeDotNameOf(t, where.home, own));
+    const dotted = said((t) => homeDotNameOf(t, where.home, own), false);
     if (dotted !== undefined) {
       throw new RefusedError(
         `${where.flag}: ${path}: ${dotted} in your home folder, where such files are programs' configuration (start-up files, rc files, hooks): not written (the prompt holds a repository's text); write the prompt to a file of its own (a path with no dot-name below your home folder, or for export none: the default export folder)`,
@@ -277,6 +292,22 @@ const XDG_HOME_FOLDERS = [
   ["XDG_STATE_HOME", join(".local", "state")],
 ] as const;
 
+/** The most entries of one folder read for its links (a home folder holds a few hundred). */
+const ENTRIES_READ = 4096;
+
+/**
+ * A folder of your home folder by another name: `at` stands for `as`, as
+ * `by` says. `namesOnly`: judged by the lists of names only ({@link
+ * runByNameOf}, the agents' files), not by the dot-name rule (an XDG folder
+ * that is your home folder itself, where every path would be a dot path).
+ */
+interface Spelling {
+  at: string;
+  as: string;
+  by: string | undefined;
+  namesOnly?: boolean;
+}
+
 /**
  * The folders that are folders of your home folder by another name, `at`,
  * each with the path it stands for, `as`, and what says so, `by`: your home
@@ -286,29 +317,99 @@ const XDG_HOME_FOLDERS = [
  * for `~/.config`, `~/.local/share` and `~/.local/state`: git, fish, systemd
  * and the autostart entries read their files there, wherever it is (review
  * rev52b F10). An XDG folder that is `/` or holds your home folder stands for
- * nothing here: every path in it would be refused.
+ * nothing here: every path in it would be refused; one that is your home
+ * folder stands for `~/.config` (or the others) by the lists of names only
+ * (`~/fish/conf.d/x.fish` is fish's, `~/notes.md` is yours). And the real
+ * path of each link among your home folder's dot entries and the entries of
+ * those folders (`~/.bashrc -> dotfiles/bashrc`, `~/.config/nvim ->
+ * ../dotfiles/nvim`): the file or folder it leads to is that home path
+ * (review rev54b F2).
  */
 async function homeSpellings(
   home: string,
   env: Readonly<Record<string, string | undefined>>,
-): Promise<{ at: string; as: string; by: string | undefined }[]> {
+): Promise<Spelling[]> {
   const realOf = (p: string) => realpath(p).catch(() => p);
   const realHome = await realOf(home);
-  const spellings: { at: string; as: string; by: string | undefined }[] = [
-    { at: realHome, as: home, by: undefined },
+  const holdsHome = (folder: string) =>
+    dirname(folder) === folder || isWithin(home, folder) || isWithin(realHome, folder);
+  const spellings: Spelling[] = [{ at: realHome, as: home, by: undefined }];
+  // The folders whose links are read: your home folder (its dot entries), ~/.config and the others
+  // (and their XDG folders), and the folders whose every file a program runs or trusts, three
+  // levels down (`~/.config/systemd/user/x.service`, `~/.config/fish/conf.d/x.fish`).
+  const read: { folder: string; as: string; depth: number; dotsOnly?: boolean }[] = [
+    { folder: home, as: home, depth: 1, dotsOnly: true },
+    ...RUN_BY_NAME_FOLDERS.map((f) => ({ folder: join(home, f), as: join(home, f), depth: 3 })),
   ];
   for (const [name, below] of XDG_HOME_FOLDERS) {
+    const as = join(home, below);
+    read.push({ folder: as, as, depth: 1 });
     const at = xdgFolder(env, name);
     if (at === undefined) continue;
-    const as = join(home, below);
     for (const folder of new Set([at, await realOf(at)])) {
-      if (dirname(folder) === folder || isWithin(home, folder) || isWithin(realHome, folder)) {
+      const by = `$${name}, ${at}, is your ~/${below}`;
+      if (relative(folder, home) === "" || relative(folder, realHome) === "") {
+        spellings.push({ at: folder, as, by, namesOnly: true });
         continue;
       }
-      spellings.push({ at: folder, as, by: `$${name}, ${at}, is your ~/${below}` });
+      if (holdsHome(folder)) continue;
+      spellings.push({ at: folder, as, by });
+      read.push({ folder, as, depth: 1 });
+      for (const f of RUN_BY_NAME_FOLDERS.filter((r) => r.startsWith(`${below}/`))) {
+        const rest = f.slice(below.length + 1);
+        read.push({ folder: join(folder, rest), as: join(as, rest), depth: 3 });
+      }
     }
   }
+  for (const { folder, as, depth, dotsOnly } of read) {
+    const links = (await linksBelow(folder, depth)).filter((l) => !dotsOnly || l.startsWith("."));
+    const reals = await Promise.all(
+      links.map((link) => realpath(join(folder, link)).catch(() => undefined)),
+    );
+    links.forEach((link, i) => {
+      const at = reals[i];
+      if (at === undefined || holdsHome(at)) return;
+      const path = join(as, link);
+      spellings.push({ at, as: path, by: `${path} is a link to it` });
+    });
+  }
   return spellings.filter((s) => s.at !== s.as);
+}
+
+/**
+ * The links in `folder` and its folders `depth` levels down, as paths below
+ * it: at most {@link ENTRIES_READ} entries read in all, level by level (none
+ * where it cannot be read). A link is not followed.
+ */
+async function linksBelow(folder: string, depth: number): Promise<string[]> {
+  const links: string[] = [];
+  let level = [""];
+  let entries = 0;
+  for (let d = 0; d < depth && level.length > 0; d++) {
+    const next: string[] = [];
+    for (const sub of level) {
+      let dir: Dir;
+      try {
+        dir = opendirSync(join(folder, sub), { bufferSize: 256 });
+      } catch {
+        continue;
+      }
+      try {
+        for (let entry = await dir.read(); entry !== null; entry = await dir.read()) {
+          if (++entries > ENTRIES_READ) return links;
+          const path = join(sub, entry.name);
+          if (entry.isSymbolicLink()) links.push(path);
+          else if (entry.isDirectory()) next.push(path);
+        }
+      } catch {
+        // A folder that fails half way gives what was read of it.
+      } finally {
+        await dir.close().catch(() => undefined);
+      }
+    }
+    level = next;
+  }
+  return links;
 }
 
 /** What {@link RUN_BY_NAME_FILES} or {@link RUN_BY_NAME_FOLDERS} says `path` is (as written, and with `.`/`..` taken away), or undefined. */

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtempSync, rmSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { withoutRelativeXdg } from "../../_paths.js";
@@ -22,9 +23,10 @@ export interface ServeFlags extends RenderFlags {
 
 /**
  * `sysprompt serve`: the live inspector on 127.0.0.1, its address on stdout.
- * Runs until `io.signal` aborts, Ctrl-C, SIGTERM or SIGHUP (see
+ * Runs until `io.signal` aborts, Ctrl-C, SIGTERM, SIGHUP or SIGQUIT (see
  * {@link untilStopped}, the only place that handles them), then removes
- * `--open`'s page and exits 0 (143 on SIGTERM, 129 on SIGHUP). A host other
+ * `--open`'s page and exits 0 (143 on SIGTERM, 129 on SIGHUP, 131 on
+ * SIGQUIT); a process that ends otherwise removes it as it exits. A host other
  * than loopback, a bad port or one in use is a usage error (exit 2).
  */
 export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number> {
@@ -54,7 +56,10 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
   });
   // The page that held the token goes with the server whose token it was.
   const folder = await opened;
-  if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+  if (folder !== undefined) {
+    await rm(folder, { recursive: true, force: true });
+    livePages.delete(folder);
+  }
   io.stdout("stopped\n");
   return code;
 }
@@ -74,12 +79,38 @@ async function openBrowser(url: string, io: CliIo, cwd: string): Promise<string 
     io.stderr(`sysprompt: could not open a browser (${why}); open ${url} yourself\n`);
   let folder: string | undefined;
   try {
-    folder = await mkdtemp(join(tmpdir(), "sysprompt-open-"));
+    folder = mkdtempSync(join(tmpdir(), "sysprompt-open-"));
+    // Known from the moment it is made: an exit (a second Ctrl-C, bin.ts's `process.exit`) removes it.
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.once("exit", removeLivePages);
+    }
+    livePages.add(folder);
     await openPage(io, cwd, await writeOpenPage(folder, url), fail);
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error));
   }
   return folder;
+}
+
+/**
+ * The folders of `--open`'s pages whose servers still run, removed at once
+ * when the process exits whatever ends it: a second stop signal during the
+ * stop exits at once (bin.ts), before `serveCommand` removes the page itself
+ * (review rev54b F3: `INT INT`, `TERM INT`, `HUP HUP` left the page holding
+ * the token in the temporary folder).
+ */
+const livePages = new Set<string>();
+let exitHookInstalled = false;
+
+function removeLivePages(): void {
+  for (const folder of livePages) {
+    try {
+      rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // An exit hook never throws: what cannot be removed stays (0700, yours alone).
+    }
+  }
 }
 
 /**
