@@ -168,8 +168,10 @@ function depthOf(path: string): number {
  * holds it (whose door reads it). Each folder's repository is looked up once
  * per checker, and where each link leads is followed once.
  *
- * With `packages`, a package folder under `node_modules` ({@link isPackageFolder})
- * counts as a repository too: an npm-installed kit is a third party's as a
+ * With `packages`, a package folder under `node_modules` counts as a
+ * repository too, by its real names or by the names a link to it was reached
+ * by ({@link packageKind}: a link named `node_modules/kit`, or a linked
+ * `node_modules`, as `npm link` makes them; rev54b F1): an npm-installed kit is a third party's as a
  * cloned one is (rev53a F1). Only your context files' imports ask it; a path
  * you name or write is judged by the project around it, whose ignore rules
  * a package's own door would not read.
@@ -204,7 +206,7 @@ export function heldLinks(
     if (found === undefined) {
       found = (async () => {
         if (over(cost)) throw STOP;
-        if (o.packages && isPackageFolder(dir)) return dir;
+        if (o.packages && packageKind(dir, NO_MARKS) === "package") return dir;
         cost.left -= 5 * depthOf(dir);
         if (await isRepositoryRoot(dir)) return ownerOfGitFolder(dir);
         const up = dirname(dir);
@@ -218,8 +220,13 @@ export function heldLinks(
   };
   const parts = new Map<string, NestedCheck>();
   // Whether `leads` (inside `repository`) is its own file: in no repository of its own nested there.
-  const ownFile = async (repository: string, leads: string, cost: Cost): Promise<boolean> => {
-    const inner = await innermost(leads, cost);
+  const ownFile = async (
+    repository: string,
+    leads: string,
+    cost: Cost,
+    marks: Marks,
+  ): Promise<boolean> => {
+    const inner = await innermostOf(leads, cost, marks);
     if (inner === repository) return true;
     if (inner === undefined || !isWithin(inner, repository)) return false;
     // The climb from the inner repository to this one, each folder asked as `innermost` asks.
@@ -293,8 +300,17 @@ export function heldLinks(
     led.set(link, { real: current, links: count.links - before });
     return current;
   };
-  const notOwn = async (dir: string, cost: Cost) => {
-    const repository = await innermost(dir, cost);
+  // The innermost repository holding the real folder `dir`, a package folder this walk's spellings
+  // made one (`marks`: a link named `node_modules/kit`, or a linked `node_modules`) counted too.
+  const innermostOf = async (dir: string, cost: Cost, marks: Marks) => {
+    const found = await innermost(dir, cost);
+    const marked = marks.size > 0 ? markedPackage(dir, marks) : undefined;
+    return marked !== undefined && (found === undefined || isWithin(marked, found))
+      ? marked
+      : found;
+  };
+  const notOwn = async (dir: string, cost: Cost, marks: Marks) => {
+    const repository = await innermostOf(dir, cost, marks);
     if (repository === undefined || own.some((o) => isWithin(o, repository))) return undefined;
     return repository;
   };
@@ -302,11 +318,11 @@ export function heldLinks(
   const end = async (
     folder: string,
     real: string,
-    way: { file: string; ways: Way[]; linksIn: string[] },
+    way: { file: string; ways: Way[]; linksIn: string[]; marks: Marks },
     cost: Cost,
   ): Promise<HeldEnd> => {
     const { linksIn } = way;
-    const inner = await notOwn(folder, cost);
+    const inner = await notOwn(folder, cost, way.marks);
     if (inner === undefined) return { kind: "end", real, spelled: real, linksIn };
     // Spelled from the last link of yours on the way (one in no repository not yours); the
     // repositories' links after it stay names. The repository is the one whose link came first
@@ -328,7 +344,10 @@ export function heldLinks(
     const linksIn: string[] = [];
     // Each link followed: its real folder and target, and the names after it.
     const ways: Way[] = [];
-    const at = (folder: string, real: string) => end(folder, real, { file, ways, linksIn }, cost);
+    // The package folders its spelling makes (with `packages`): where a link named like one leads.
+    const marks: Marks = new Map();
+    const at = (folder: string, real: string) =>
+      end(folder, real, { file, ways, linksIn, marks }, cost);
     while (names !== undefined) {
       if (late(cost)) throw STOP;
       const { name } = names;
@@ -353,7 +372,15 @@ export function heldLinks(
       } catch {
         return at(current, join(next, ...listed(names)));
       }
-      const repository = await notOwn(current, cost);
+      const repository = await notOwn(current, cost, marks);
+      // A link named as a package folder (`node_modules/kit`, `node_modules/@acme/kit`), or as
+      // `node_modules` itself: the real folder it leads to is that folder (`npm link`, `npm i -g
+      // <folder>` link a package to where it was unpacked), whatever its own names say.
+      const spelledAs = o.packages ? packageKind(next, marks) : undefined;
+      if (spelledAs !== undefined) {
+        const leads = await follow(next, target, cost, { links: 0 });
+        if (!marks.has(leads)) marks.set(leads, spelledAs);
+      }
       if (repository !== undefined) {
         // Where it really leads: its target's names followed one at a time from its real folder,
         // each `..` from the real folder reached (never folded as written: a kit's `loop -> .` makes
@@ -362,7 +389,7 @@ export function heldLinks(
         // Within it only into its own files: not into a repository nested in it (a clone of
         // yours in its `plugins/mine`, a bare or hg one), whose files are not the kit's to give;
         // its submodules and worktrees are its part (their git folders lie in its own).
-        if (!isWithin(leads, repository) || !(await ownFile(repository, leads, cost))) {
+        if (!isWithin(leads, repository) || !(await ownFile(repository, leads, cost, marks))) {
           return { kind: "link-out", link: next, rest: listed(names), repository, leads };
         }
       }
@@ -496,20 +523,66 @@ async function yourLinkLeads(home: string, names: readonly string[]): Promise<st
 }
 
 /**
- * Whether the real folder `dir` is a package's top under `node_modules`: a
- * folder directly in one (`node_modules/prompt-kit`) or in a scope folder of
- * one (`node_modules/@acme/kit`), decided on its names alone. A name starting
- * with `.` or `_` is no npm package's (`.bin`, pnpm's `.pnpm` store), nor is a
- * scope folder itself.
+ * What a folder is to npm and its kin, decided on names alone: a `node_modules`
+ * folder, a scope folder in one (`node_modules/@acme`), a package's top (a
+ * folder directly in a `node_modules`, or in its scope folder:
+ * `node_modules/prompt-kit`, `node_modules/@acme/kit`); deno's npm cache
+ * (`npm/registry.npmjs.org/<name>/<version>`, `…/@scope/<name>/<version>`)
+ * gives package tops too. A name starting with `.` or `_` is no npm
+ * package's (`.bin`, pnpm's `.pnpm` store).
  */
-function isPackageFolder(dir: string): boolean {
+type PackageKind = "modules" | "scope" | "package" | "registry" | "registry-scope" | "versions";
+
+/** The kinds a walk's spellings gave real folders (a link named `node_modules/kit` to `~/Downloads/kit`). */
+type Marks = Map<string, PackageKind>;
+
+/** No marks: a folder judged on its real names alone. */
+const NO_MARKS: ReadonlyMap<string, PackageKind> = new Map();
+
+/**
+ * The kind of the folder `dir` (a real folder, or a link named in one):
+ * marked by the walk, else by its name and its parent's kind (a few levels up).
+ */
+function packageKind(
+  dir: string,
+  marks: ReadonlyMap<string, PackageKind>,
+  levels = 4,
+): PackageKind | undefined {
+  const marked = marks.get(dir);
+  if (marked !== undefined) return marked;
   const name = basename(dir);
   const up = dirname(dir);
-  if (name === "" || name.startsWith(".") || name.startsWith("_") || name.startsWith("@")) {
-    return false;
+  if (name === "node_modules") return "modules";
+  if (name === "registry.npmjs.org" && basename(up) === "npm") return "registry";
+  if (name === "" || up === dir || levels === 0 || name.startsWith(".") || name.startsWith("_")) {
+    return undefined;
   }
-  if (basename(up) === "node_modules") return true;
-  return basename(up).startsWith("@") && basename(dirname(up)) === "node_modules";
+  const scoped = name.startsWith("@");
+  switch (packageKind(up, marks, levels - 1)) {
+    case "modules":
+      return scoped ? "scope" : "package";
+    case "scope":
+      return scoped ? undefined : "package";
+    case "registry":
+      return scoped ? "registry-scope" : "versions";
+    case "registry-scope":
+      return scoped ? undefined : "versions";
+    case "versions":
+      return "package";
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The package top that holds the real folder `dir` by the walk's marks (its
+ * own or an ancestor's kind says so), the deepest one; undefined when none.
+ */
+function markedPackage(dir: string, marks: Marks): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    if (packageKind(at, marks) === "package") return at;
+    if (dirname(at) === at) return undefined;
+  }
 }
 
 /** A git folder inside a `.git` folder (its submodules' and worktrees' too) is its work tree's; any other folder is itself. */
