@@ -126,18 +126,22 @@ export async function namedPlace(
     home: string;
     renderCwd?: string | undefined;
     signal?: AbortSignal | undefined;
+    packages?: boolean;
   },
 ): Promise<NamedPlace> {
   const walked = await walkHeld(path, o);
   if (walked.kind === "link-out") return linkOutPlace(walked);
   const place = await placeAsWritten(path, o);
-  return (await repositoryPlace(walked, place.tree?.root, o.home)) ?? place;
+  const shared = place.tree?.kind === "shared";
+  return (await repositoryPlace(walked, place.tree?.root, o.home, shared)) ?? place;
 }
 
 /**
  * The walk of {@link heldLinks} for a named path: the links of a repository
  * that is neither the working folder's project (or one around it) nor the
- * home folder's own (or one holding it) lead only within it.
+ * home folder's own (or one holding it) lead only within it. With
+ * `packages` (a path named to be read), a package folder (`node_modules/kit`
+ * by its real names or by the names it is reached by) is such a repository.
  */
 export async function walkHeld(
   path: string,
@@ -146,12 +150,14 @@ export async function walkHeld(
     home: string;
     renderCwd?: string | undefined;
     signal?: AbortSignal | undefined;
+    packages?: boolean;
   },
 ): Promise<LinkOut | HeldEnd> {
   const own = [o.cwd, o.home, ...(o.renderCwd === undefined ? [] : [o.renderCwd])];
   const walked = await heldLinks(await Promise.all(own.map((f) => realpathOrSelf(resolve(f)))), {
     signal: o.signal,
     grace: NAMED_GRACE,
+    packages: o.packages === true,
   })(path);
   // A path whose links lead through folders too deep to check, or still checked at the
   // render's deadline (`signal`), is not taken.
@@ -182,12 +188,16 @@ export function linkOutPlace(walked: LinkOut): NamedPlace & { tree: object } {
  * rooted at it. Undefined when the path is placed at that repository
  * already, or in a tree that does not hold it (a tarball's link to your kit
  * stays the tarball's), or reached by a link that lies in that tree (the
- * project's link into a clone nested in it, refused by its door).
+ * project's link into a clone nested in it, refused by its door), save, in
+ * a `shared` tree (no repository's) that holds your home folder, a link in
+ * your home folder: yours (`~/.local/lib/node_modules/kit -> ~/Downloads/kit`
+ * from a working folder beside your home).
  */
 export async function repositoryPlace(
   walked: HeldEnd,
   placed: string | undefined,
   home: string,
+  shared = false,
 ): Promise<(NamedPlace & { tree: object }) | undefined> {
   const root = walked.repository;
   if (root === undefined) return undefined;
@@ -209,7 +219,11 @@ export async function repositoryPlace(
     const real = await realpathOrSelf(placed);
     if (root === real || !isWithin(root, real)) return undefined;
     // Reached by a link of the tree's own (the project's link into a repository nested in it): its rule.
-    const treeLink = (folder: string) => isWithin(folder, real) && !isWithin(folder, root);
+    const yours = shared ? await realpathOrSelf(home) : undefined;
+    const treeLink = (folder: string) =>
+      isWithin(folder, real) &&
+      !isWithin(folder, root) &&
+      !(yours !== undefined && isWithin(folder, yours));
     if (walked.linksIn.some(treeLink)) return undefined;
   }
   const tree = { root, kind: "repository" } as const;

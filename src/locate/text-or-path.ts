@@ -11,7 +11,7 @@ import {
   walkHeld,
 } from "../_output-target.js";
 import { expandHome, homeFolder, resolveUserPath } from "../_paths.js";
-import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
+import { isRepositoryRoot, projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -135,7 +135,9 @@ export async function namedProjectPath(
     !absolute || (reach.home === undefined && reach.excluded.length === 0);
   // A link met on the way that lies in another repository (a kit's, reached through your link, or
   // cloned in your project) leads only within it: its file, read through the door rooted at it.
-  const walked = await walkHeld(path, { cwd, home, signal });
+  // A package's file (an npm-installed kit's `base.md`, as its README names it) is the package's,
+  // as a clone's is: its text the repository's, its links within it (rev54b F6).
+  const walked = await walkHeld(path, { cwd, home, signal, packages: true });
   const held = async (place: { path: string; tree: { root: string } }) => ({
     path: place.path,
     reach: await projectReach({ start: place.tree.root, home, trusted, root: place.tree.root }),
@@ -154,9 +156,12 @@ export async function namedProjectPath(
   if (into !== undefined && counts(near) && !ownFolders) {
     // A repository of its own in the project (a kit cloned in `tools/`) is its own, as on touch.
     const nested = await repositoryPlace(walked, near.root, home);
-    return nested === undefined ? { path: into, reach: near } : held(nested);
+    // A package in it (its `node_modules/kit`) stays its file, read by its door, which keeps its
+    // ignore rules (a package's link within itself to a file the project ignores is refused untrusted).
+    const project = nested === undefined || !(await isRepositoryRoot(nested.tree.root));
+    return project ? { path: into, reach: near } : held(nested);
   }
-  const place = await namedPlace(path, { cwd, home, signal });
+  const place = await namedPlace(path, { cwd, home, signal, packages: true });
   if (into !== undefined && counts(near) && place.tree?.kind !== "repository")
     return { path: into, reach: near };
   if (place.tree === undefined) return undefined;

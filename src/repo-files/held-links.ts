@@ -172,9 +172,10 @@ function depthOf(path: string): number {
  * repository too, by its real names or by the names a link to it was reached
  * by ({@link packageKind}: a link named `node_modules/kit`, or a linked
  * `node_modules`, as `npm link` makes them; rev54b F1): an npm-installed kit is a third party's as a
- * cloned one is (rev53a F1). Only your context files' imports ask it; a path
- * you name or write is judged by the project around it, whose ignore rules
- * a package's own door would not read.
+ * cloned one is (rev53a F1). Your context files' imports ask it, and a path
+ * you name to be read (rev54b F6: `namedProjectPath`, where a package inside
+ * the working folder's project stays the project's file, read by its door
+ * with its ignore rules); a path you write is judged without it.
  *
  * The walk is linear in the names it takes: each name (`.`, `..` and empty
  * ones too) and each look-up is charged to the path's budget (`budget`,
