@@ -217,7 +217,7 @@ export async function loadContextForPathsSince(
         .split(sep)
         .filter((p) => p !== "")
     : undefined;
-  const projectOf = projectsBelow(reach, home, trusted);
+  const projectOf = projectsBelow(reach, home, trusted, realCwd);
   // The prompt holds the files of cwd and its ancestors: a link to one of them adds nothing.
   const held = await heldFiles(cwd, root, ceiling);
   const names = await nestedNames(cwd, reach);
@@ -632,11 +632,13 @@ function projectsBelow(
   session: Reach,
   home: string,
   trusted: boolean,
+  realCwd: string,
 ): (chain: readonly ChainStep[], i: number) => Promise<Project> {
   const projects = new Map<string, Project>();
   const projectFor = (reach: Reach): Project => {
     let project = projects.get(reach.realRoot);
     if (project === undefined) {
+      const check = privatePaths(reach.realRoot, { hidden: false, home });
       project = {
         folder: {
           dir: reach.root,
@@ -646,7 +648,7 @@ function projectsBelow(
           reach,
         },
         // Untrusted, a hidden folder's files are the clone's own, as an ignored folder's (rev53a F2).
-        ignored: privatePaths(reach.realRoot, { hidden: !trusted, home }),
+        ignored: trusted ? check : hiddenBelowCwd(check, reach.realRoot, realCwd),
       };
       projects.set(reach.realRoot, project);
     }
@@ -693,6 +695,33 @@ function projectsBelow(
       realRoot: root.realDir,
     });
     return projects.get(reach.realRoot) ?? projectFor(reach);
+  };
+}
+
+/**
+ * `check` (the project's private paths, hidden names left out), and a hidden
+ * name on the path: counted from the working folder down when the path is
+ * below it in this project, as the render reads the working folder's files
+ * inside a hidden folder (`--cwd .github/actions/deploy`: you stand there,
+ * so its `src/AGENTS.md` is given, its `.x/AGENTS.md` not), from the
+ * project's top otherwise (rev54b F4).
+ */
+function hiddenBelowCwd(
+  check: Project["ignored"],
+  realRoot: string,
+  realCwd: string,
+): Project["ignored"] {
+  const from = isWithin(realCwd, realRoot) ? realCwd : realRoot;
+  return async (path) => {
+    const verdict = await check(path);
+    if (verdict !== undefined || !isWithin(path, realRoot)) return verdict;
+    const start = isWithin(path, from) ? from : realRoot;
+    const hidden = relative(start, path)
+      .split(sep)
+      .some((p) => p.startsWith("."));
+    if (!hidden) return undefined;
+    const rel = relative(realRoot, path).split(sep).join("/");
+    return { rel, why: "hidden (a name that starts with a dot)" };
   };
 }
 
