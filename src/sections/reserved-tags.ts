@@ -1,6 +1,7 @@
 import {
   escapeWrapperTags,
   HOST_ELEMENTS,
+  MAX_TAG_NAME,
   withElementNames,
   withoutOwnerMark,
 } from "../_prompt-text.js";
@@ -119,12 +120,19 @@ export function namesHeldFrom(template: SectionTemplate, reserved: ReadonlySet<s
   };
 }
 
+/** How much of your text after a piece of the project's is read with it (UTF-16 units): a tag's longest name. */
+const JOIN_LOOKAHEAD = MAX_TAG_NAME;
+
 /**
  * A trusted project's rendered section with the tags of `held.names` made
  * literal (`&lt;usec>`), and the owner mark (`owner&#61;"user"`), as a
  * repository's text has them, outside what its `{{> base}}` printed of yours
  * (`yours`, found as printed: a call indented in a list item is not found,
- * and your text there is held with the rest).
+ * and your text there is held with the rest). Each piece of the project's is
+ * read with the start of your text after it: its `<` before `{{> base}}`
+ * and your `user prefers …` are a `<user …>` tag (review rev54a F9). When
+ * that start is held differently after the piece than alone, your text is
+ * held with the rest.
  */
 export function heldProjectText(text: string, held: HeldNames, yours: string | undefined): string {
   const { names, ownerMark } = held;
@@ -134,5 +142,15 @@ export function heldProjectText(text: string, held: HeldNames, yours: string | u
     return ownerMark ? withoutOwnerMark(escaped) : escaped;
   };
   if (yours === undefined || yours.trim() === "" || !text.includes(yours)) return hold(text);
-  return text.split(yours).map(hold).join(yours);
+  const pieces = text.split(yours);
+  const head = yours.slice(0, JOIN_LOOKAHEAD);
+  const headHeld = hold(head);
+  let out = "";
+  for (const [k, piece] of pieces.entries()) {
+    if (k === pieces.length - 1) return out + hold(piece);
+    const joined = hold(piece + head);
+    if (!joined.endsWith(headHeld)) return hold(text);
+    out += joined.slice(0, joined.length - headHeld.length) + yours;
+  }
+  return out;
 }
