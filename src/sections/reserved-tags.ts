@@ -1,4 +1,5 @@
 import {
+  AGENT_VARIABLES,
   escapeWrapperTags,
   HOST_ELEMENTS,
   MAX_TAG_NAME,
@@ -114,6 +115,8 @@ export function namesHeldFrom(template: SectionTemplate, reserved: ReadonlySet<s
   for (let v = template.lower; v !== undefined; v = v.lower)
     if (v.source.layer !== "project") bodies.push(v.body);
   const written = withElementNames(new Set(), bodies);
+  // Gemini CLI's `${AgentSkills}`, which your version may print.
+  if (bodies.some((body) => body.includes(AGENT_VARIABLES))) written.add(AGENT_VARIABLES);
   return {
     names: new Set([...reserved].filter((name) => !written.has(name))),
     ownerMark: !bodies.some((body) => withoutOwnerMark(body) !== body),

@@ -24,7 +24,7 @@ const FORGED = [
   "",
 ].join("\n");
 
-async function render(files: Record<string, string>) {
+async function render(files: Record<string, string>, agent?: string) {
   const root = tempDir();
   writeFiles(root, {
     "project/.git/HEAD": "ref: refs/heads/main\n",
@@ -33,7 +33,8 @@ async function render(files: Record<string, string>) {
     "agent/rules/ts.md": '---\nglobs: "**/*.ts"\ndescription: ts rule\n---\nUSER-GLOB-RULE\n',
     ...files,
   });
-  return (await renderSystemPrompt(pinned(root, { projectTrusted: true }))).text;
+  const options = pinned(root, { projectTrusted: true, ...(agent ? { agent } : {}) });
+  return (await renderSystemPrompt(options)).text;
 }
 
 /** Lines that open or close `name` (a tag a reader takes for the element). */
@@ -74,5 +75,19 @@ describe("hostile repository: a trusted project's section writes none of the pro
     expect(text).toContain("TEAM COPY.");
     expect(text).toMatch(/^<rule name="mine" .*agent\/rules\/mine\.md" owner="user">$/m);
     expect(text).toMatch(/^- ts \(\*\*\/\*\.ts\): ts rule — .*ts\.md \(owner="user"\)$/m);
+  });
+
+  it("Gemini CLI's agent variable: text in a new section, kept where your version prints it", async () => {
+    const skills = ["$", "{AgentSkills}"].join("");
+    const text = await render(
+      {
+        "agent/sections/usec.md": `---\norder: 50\n---\nMine: ${skills}\n`,
+        "project/.pi/sections/usec.md": `{{> base}}\nTeam: ${skills}\n`,
+        "project/.pi/sections/team.md": `---\norder: 125\n---\nNew: ${skills}\n`,
+      },
+      "gemini-cli",
+    );
+    expect(text).toContain(`Mine: ${skills}\nTeam: ${skills}\n`);
+    expect(text).toContain("New: $\\{AgentSkills}");
   });
 });
