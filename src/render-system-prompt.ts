@@ -456,15 +456,14 @@ function sectionTemplates(
   customPrompt: CustomPrompt | null,
   opts: Pick<NormalizedOptions, "systemPrompt" | "extraSections">,
 ): { templates: SectionTemplate[]; report: AppliedPreset["report"]; diagnostics: Diagnostic[] } {
-  const user = layers.find((l) => l.layer === "user")?.sections ?? [];
-  const sends = agentSendsKept(
-    preset.report.agentSends,
-    preset.agentSendsFromProject,
-    new Map(user.map((f) => [f.name, f.source.path ?? f.name])),
-  );
   const stacked = layerSections(
     layers.flatMap((l) => l.sections),
     variantForModel(model),
+  );
+  const sends = agentSendsKept(
+    preset.report.agentSends,
+    preset.agentSendsFromProject,
+    yourVersions(stacked),
   );
   const held = heldProjectTags(stacked, opts.extraSections);
   const templates =
@@ -483,6 +482,24 @@ function sectionTemplates(
       ...baseSectionsDropped(templates, customPrompt),
     ],
   };
+}
+
+/**
+ * Each section with a version of yours in the stack the render uses (after
+ * the variant choice: your `cwd@gpt.md` does not serve a Claude model), with
+ * that file. Before, every file of your layer counted, and a project's
+ * `agentSends: [cwd]` was refused for a variant of yours that did not serve,
+ * and the builtin `cwd` sent twice (review rev54a F6).
+ */
+function yourVersions(stacked: readonly SectionTemplate[]): Map<string, string> {
+  const yours = new Map<string, string>();
+  for (const template of stacked)
+    for (let v: SectionTemplate | undefined = template; v !== undefined; v = v.lower)
+      if (v.source.layer === "user") {
+        yours.set(template.name, v.source.path ?? template.name);
+        break;
+      }
+  return yours;
 }
 
 /**

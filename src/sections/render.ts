@@ -86,6 +86,11 @@ export interface RenderInput {
   data: PromptData;
   customPrompt?: CustomPrompt | null;
   extraSections?: readonly ExtraSection[];
+  /**
+   * The element names your layers and texts give (`PreparedPrompt.ownWrapperNames`):
+   * a trusted project's section may not write them in its own text.
+   */
+  ownWrapperNames?: ReadonlySet<string>;
   /** Per-section data and notes, by section name. */
   patches?: ReadonlyMap<string, SectionPatch>;
   /**
@@ -678,7 +683,11 @@ export function renderSections(
         ? (reuse.take(template, patch, work) ?? reuse.fresh(template, patch, work, render))
         : render();
       if (template.source.layer !== "project") return text;
-      reserved ??= reservedElementNames(input.templates, input.extraSections);
+      reserved ??= reservedElementNames(
+        input.templates,
+        input.extraSections,
+        input.ownWrapperNames,
+      );
       // Given back by a reuse, the render did not call `{{> base}}`: what it inserts is taken again.
       const yours = inserted ?? (lower && CALLS_PARTIAL.test(template.body) ? base?.() : undefined);
       const held = heldProjectText(text, namesHeldFrom(template, reserved), yours);

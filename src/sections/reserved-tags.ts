@@ -1,4 +1,11 @@
-import { escapeWrapperTags, HOST_ELEMENTS, withElementNames } from "../_prompt-text.js";
+import {
+  AGENT_VARIABLES,
+  escapeWrapperTags,
+  HOST_ELEMENTS,
+  MAX_TAG_NAME,
+  withElementNames,
+  withoutOwnerMark,
+} from "../_prompt-text.js";
 import type { Diagnostic } from "../types.js";
 import type { SectionTemplate } from "./types.js";
 
@@ -10,13 +17,16 @@ const USER_FILE_ELEMENT = "user_instructions";
  * nor write in its own text (rev52b F14): the hosts' ({@link HOST_ELEMENTS}),
  * the one your own AGENTS.md is printed in (`user_instructions`), and every
  * section's that a layer of yours (the builtins, your agent dir, `sections`
- * in code) defines. Lower-cased.
+ * in code) defines; and `own`, the render's own element names (what a
+ * repository's files are escaped against but the project's: `rule`, `skill`,
+ * `available_skills`, …). Lower-cased.
  */
 export function reservedElementNames(
   templates: readonly SectionTemplate[],
   codeSections: readonly { name: string }[] = [],
+  own: Iterable<string> = [],
 ): Set<string> {
-  const names = new Set<string>([...HOST_ELEMENTS, USER_FILE_ELEMENT]);
+  const names = new Set<string>([...HOST_ELEMENTS, USER_FILE_ELEMENT, ...own]);
   for (const template of templates)
     for (let v: SectionTemplate | undefined = template; v !== undefined; v = v.lower) {
       if (v.source.layer === "project") continue;
@@ -82,39 +92,68 @@ export function heldProjectTags(
   return { templates: templates.map(hold), diagnostics };
 }
 
+/** What a trusted project's section may not write in its own text ({@link namesHeldFrom}). */
+export interface HeldNames {
+  /** Element names whose tags are made literal. */
+  names: ReadonlySet<string>;
+  /** Whether the owner mark (`owner="user"`) is made literal too ({@link withoutOwnerMark}). */
+  ownerMark: boolean;
+}
+
 /**
- * The reserved names a trusted project's version of a section may not write
- * in its own text: {@link reservedElementNames} but those the versions below
- * it (yours, the builtins') write themselves (a project's copy of
- * `project_context` writes `<user_instructions>` as the builtin does).
+ * What a trusted project's version of a section may not write in its own
+ * text: the {@link reservedElementNames} but those the versions below it
+ * (yours, the builtins') write themselves (a project's copy of
+ * `project_context` writes `<user_instructions>` as the builtin does), and
+ * the owner mark, unless they write it (the builtin `project_rules` marks
+ * your rules `owner="user"`). Before, a project's new section wrote a raw
+ * `<rule … owner="user">` and an on-demand line ending `(owner="user")`,
+ * which its AGENTS.md may not (review rev54a F5).
  */
-export function namesHeldFrom(
-  template: SectionTemplate,
-  reserved: ReadonlySet<string>,
-): Set<string> {
+export function namesHeldFrom(template: SectionTemplate, reserved: ReadonlySet<string>): HeldNames {
   const bodies: string[] = [];
   for (let v = template.lower; v !== undefined; v = v.lower)
     if (v.source.layer !== "project") bodies.push(v.body);
   const written = withElementNames(new Set(), bodies);
-  return new Set([...reserved].filter((name) => !written.has(name)));
+  // Gemini CLI's `${AgentSkills}`, which your version may print.
+  if (bodies.some((body) => body.includes(AGENT_VARIABLES))) written.add(AGENT_VARIABLES);
+  return {
+    names: new Set([...reserved].filter((name) => !written.has(name))),
+    ownerMark: !bodies.some((body) => withoutOwnerMark(body) !== body),
+  };
 }
 
+/** How much of your text after a piece of the project's is read with it (UTF-16 units): a tag's longest name. */
+const JOIN_LOOKAHEAD = MAX_TAG_NAME;
+
 /**
- * A trusted project's rendered section with the tags of `names` made literal
- * (`&lt;usec>`), as a repository's text is, outside what its `{{> base}}`
- * printed of yours (`yours`, found as printed: a call indented in a list item
- * is not found, and your text there is escaped with the rest).
+ * A trusted project's rendered section with the tags of `held.names` made
+ * literal (`&lt;usec>`), and the owner mark (`owner&#61;"user"`), as a
+ * repository's text has them, outside what its `{{> base}}` printed of yours
+ * (`yours`, found as printed: a call indented in a list item is not found,
+ * and your text there is held with the rest). Each piece of the project's is
+ * read with the start of your text after it: its `<` before `{{> base}}`
+ * and your `user prefers …` are a `<user …>` tag (review rev54a F9). When
+ * that start is held differently after the piece than alone, your text is
+ * held with the rest.
  */
-export function heldProjectText(
-  text: string,
-  names: ReadonlySet<string>,
-  yours: string | undefined,
-): string {
-  if (names.size === 0) return text;
-  if (yours === undefined || yours.trim() === "" || !text.includes(yours))
-    return escapeWrapperTags(text, names);
-  return text
-    .split(yours)
-    .map((part) => escapeWrapperTags(part, names))
-    .join(yours);
+export function heldProjectText(text: string, held: HeldNames, yours: string | undefined): string {
+  const { names, ownerMark } = held;
+  if (names.size === 0 && !ownerMark) return text;
+  const hold = (part: string) => {
+    const escaped = names.size === 0 ? part : escapeWrapperTags(part, names);
+    return ownerMark ? withoutOwnerMark(escaped) : escaped;
+  };
+  if (yours === undefined || yours.trim() === "" || !text.includes(yours)) return hold(text);
+  const pieces = text.split(yours);
+  const head = yours.slice(0, JOIN_LOOKAHEAD);
+  const headHeld = hold(head);
+  let out = "";
+  for (const [k, piece] of pieces.entries()) {
+    if (k === pieces.length - 1) return out + hold(piece);
+    const joined = hold(piece + head);
+    if (!joined.endsWith(headHeld)) return hold(text);
+    out += joined.slice(0, joined.length - headHeld.length) + yours;
+  }
+  return out;
 }

@@ -124,6 +124,10 @@ describe("hostile repository: your AGENTS.md is escaped against your own layers'
     const { text } = await renderSystemPrompt(pinned(root));
     expect(text).toContain(POLICY);
     expect(text).toContain(DEPLOY);
-    expect(text).not.toMatch(/&lt;\/?(team_policy|deploy_rules)>/);
+    // The project's section may not close your file's element (rev54a F5); yours is as written.
+    expect(text).toContain("Not ours: &lt;/team_policy>.");
+    expect(text.replace("Not ours: &lt;/team_policy>.", "")).not.toMatch(
+      /&lt;\/?(team_policy|deploy_rules)>/,
+    );
   });
 });

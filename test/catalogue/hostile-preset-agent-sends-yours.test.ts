@@ -11,16 +11,22 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 
 const YOURS = "---\norder: 65\n---\nMY-SECTION: never push to main.\n";
 
-async function render(files: Record<string, string>) {
+const OWN: Record<string, string> = {
+  "agent/sections/usec.md": YOURS,
+  "agent/sections/cwd.md": "---\n---\n{{> base}}\nMY-CWD-NOTE.\n",
+};
+
+async function render(files: Record<string, string>, model?: string, own = OWN) {
   const root = tempDir();
   writeFiles(root, {
     "project/.git/HEAD": "ref: refs/heads/main\n",
     "project/AGENTS.md": "Repo notes.\n",
-    "agent/sections/usec.md": YOURS,
-    "agent/sections/cwd.md": "---\n---\n{{> base}}\nMY-CWD-NOTE.\n",
+    ...own,
     ...files,
   });
-  const result = await renderSystemPrompt(pinned(root, { projectTrusted: true }));
+  const result = await renderSystemPrompt(
+    pinned(root, { projectTrusted: true, ...(model ? { model } : {}) }),
+  );
   const warned = result.diagnostics.filter((d) => d.code === "preset-project-agent-sends");
   return { root, text: result.text, warned };
 }
@@ -50,5 +56,24 @@ describe("hostile repository: a project preset's agentSends never leaves out you
     const mine = await render({ "agent/agents/pi.yaml": "agentSends: [usec]\n" });
     expect(mine.text).not.toContain("MY-SECTION");
     expect(mine.warned).toEqual([]);
+  });
+
+  // Review rev54a F6 (low, false positive): your variant `cwd@gpt.md` counted as your
+  // section for a Claude model it does not serve; the project's `agentSends: [cwd]`
+  // was refused and the builtin cwd (not your text) sent twice. Judged on the version that serves.
+  it("a variant of yours that does not serve this model is not your section", async () => {
+    const files = { "project/.pi/agents/pi.yaml": "agentSends: [cwd]\n" };
+    const own = {
+      "agent/sections/usec.md": YOURS,
+      "agent/sections/cwd@gpt.md": '---\nmodels: ["gpt-*"]\n---\nMY-CWD-VARIANT {{cwd}}\n',
+    };
+    const claude = await render(files, "claude-sonnet-4", own);
+    expect(claude.warned).toEqual([]);
+    expect(claude.text).not.toContain("<cwd>");
+    const gpt = await render(files, "gpt-4o", own);
+    expect(gpt.text).toContain("MY-CWD-VARIANT");
+    expect(gpt.warned[0]?.message).toContain(
+      `cwd (${join(gpt.root, "agent/sections/cwd@gpt.md")})`,
+    );
   });
 });
