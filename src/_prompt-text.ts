@@ -530,10 +530,6 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
   const nextOpen = openFinder(text);
   let out = "";
   let copied = 0;
-  // Where the name read last ran on to: a name starting before `runEnd` ends there,
-  // whichever opener it follows (what ends a name does not depend on where it starts).
-  let runStart = -1;
-  let runEnd = -1;
   for (let lt = nextOpen(0); lt !== -1; ) {
     // The tag character `<` takes two units.
     const opener = widthAt(text, lt);
@@ -557,7 +553,7 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
     let wide = -1;
     let hiddenBefore = false;
     // Whether the name goes on past MAX_TAG_NAME units: then it is made literal unread.
-    let overlong = start >= runStart && start < runEnd && runEnd - start > MAX_TAG_NAME;
+    let overlong = false;
     while (!overlong && i < text.length) {
       const code = text.charCodeAt(i);
       if (isNameCode(code)) {
@@ -567,7 +563,10 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
         continue;
       }
       const point = text.codePointAt(i) ?? 0;
-      if (endsName(point)) break;
+      // An opener ends the name and starts its own (`‹aᐸ/rules>`: `ᐸ/rules>` is a closer), so
+      // each character is read in one name at most: `ᐸ` is a letter too, and a run of it read
+      // each name over the next 255 openers (review rev53b F2: 87,000 of it, 35 s of CPU).
+      if (endsName(point) || isOpenerCode(point)) break;
       if (!isInvisible(point) && nameCharsOf(point) === undefined) {
         if (wide === -1) [wide, hiddenBefore] = [i, hidden];
       }
@@ -578,7 +577,6 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
       hidden = true;
       i += width;
     }
-    if (!overlong || start >= runEnd) [runStart, runEnd] = [start, overlong ? nameEnd(text, i) : i];
     // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names;
     // or it stands for `_` in one (`</project⎽context>`, `</project⸏context>`).
     const end = overlong || i === start ? i : joinedEnd(text, start, i, names);
@@ -593,7 +591,7 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
       out += `${text.slice(copied, lt)}&lt;`;
       copied = lt + opener;
     }
-    // The name holds no `<`: go on after it (or after this `<` when there was none).
+    // The name holds no opener: go on at the one that ended it (or after this one when there was none).
     lt = nextOpen(Math.max(lt + opener, start));
   }
   return copied === 0 ? text : out + text.slice(copied);
@@ -647,17 +645,6 @@ function endsName(point: number): boolean {
   if (point !== 0xfeff && isSpaceCode(point)) return true;
   if (isInvisible(point) || nameCharsOf(point) !== undefined) return false;
   return !isWordPoint(point);
-}
-
-/** Where the name that runs on at `i` ends ({@link endsName}), however far: each unit is read once a text. */
-function nameEnd(text: string, i: number): number {
-  let at = i;
-  while (at < text.length) {
-    const code = text.charCodeAt(at);
-    if (!isNameCode(code) && endsName(text.codePointAt(at) ?? 0)) break;
-    at += widthAt(text, at);
-  }
-  return at;
 }
 
 /**
