@@ -351,7 +351,8 @@ function skipBlank(text: string, i: number): number {
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 
 /**
- * Whether the name `written` after a `<` or `</` is one of `names`: as it
+ * Whether the name `written` after a `<` or `</` is one of the names whose
+ * keys ({@link nameKeys}) are `keys`: as it
  * reads up to the first letter of another script (`wide`, -1 when it has
  * none; `hidden`: it holds an invisible character or a look-alike before
  * that), so `</rules了>` is still `</rules>`, and whole, folded as
@@ -362,13 +363,13 @@ function namedTag(
   written: string,
   wide: number,
   hidden: boolean,
-  names: ReadonlySet<string>,
+  keys: ReadonlySet<string>,
 ): boolean {
   const head = wide < 0 ? written : written.slice(0, wide);
   const name = hidden ? readName(head) : head;
-  if (name !== "" && names.has(name.toLowerCase())) return true;
-  if (lowLined(written, names)) return true;
-  return (wide >= 0 || hidden) && foldedNames(written).some((n) => names.has(n));
+  if (hasName(keys, name)) return true;
+  if (lowLined(written, keys)) return true;
+  return (wide >= 0 || hidden) && foldedNames(written).some((n) => hasName(keys, n));
 }
 
 /** The combining low lines (U+0332, U+0331, U+0320): drawn under a letter, read as `_` between two. */
@@ -380,12 +381,12 @@ const LOW_LINES = /[\u0332\u0331\u0320]/g;
  * invisible marks they are otherwise left out (`</rules\u0332>` is still
  * `</rules>`), which read that name `userinstructions` (review rev50c F4).
  */
-function lowLined(written: string, names: ReadonlySet<string>): boolean {
+function lowLined(written: string, keys: ReadonlySet<string>): boolean {
   LOW_LINES.lastIndex = 0;
   if (!LOW_LINES.test(written)) return false;
   const underscored = written.replace(LOW_LINES, "_");
-  if (names.has(readName(underscored).toLowerCase())) return true;
-  return foldedNames(underscored).some((n) => names.has(n));
+  if (hasName(keys, readName(underscored))) return true;
+  return foldedNames(underscored).some((n) => hasName(keys, n));
 }
 
 /**
@@ -511,6 +512,38 @@ function readName(written: string): string {
 export const MAX_TAG_NAME = 256;
 
 /**
+ * A name as tags are compared: lower-cased, its ASCII separators `-`, `_`,
+ * `.`, `:` left out. A reader takes `</repository-instructions>`,
+ * `</repository_instructions.>`, `</repository__instructions>` and
+ * `</RepositoryInstructions>` for `</repository_instructions>`, and the
+ * host's `system-reminder` for `system_reminder`: before, each was written
+ * raw (review rev53c F7). A singular or plural (`user_instruction`) is
+ * another name.
+ */
+export function nameKey(name: string): string {
+  return name.toLowerCase().replace(/[-_.:]+/g, "");
+}
+
+/** {@link nameKey} of each of `names`, per set. */
+const NAME_KEYS = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
+/** The keys ({@link nameKey}) of `names`: kept per set, as a render asks with one set many times. */
+export function nameKeys(names: ReadonlySet<string>): ReadonlySet<string> {
+  let keys = NAME_KEYS.get(names);
+  if (keys === undefined) {
+    keys = new Set([...names].map(nameKey).filter((k) => k !== ""));
+    NAME_KEYS.set(names, keys);
+  }
+  return keys;
+}
+
+/** Whether `name` is one of the names whose {@link nameKeys} are `keys`. */
+function hasName(keys: ReadonlySet<string>, name: string): boolean {
+  const key = nameKey(name);
+  return key !== "" && keys.has(key);
+}
+
+/**
  * `text` with every tag of one of `names` (opening or closing, any case,
  * spaces allowed after `<` and `/`) made literal by writing its `<` as
  * `&lt;`. A file placed inside an element of the prompt can then neither
@@ -528,6 +561,7 @@ export const MAX_TAG_NAME = 256;
 export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
   const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
   const nextOpen = openFinder(text);
+  const keys = nameKeys(names);
   let out = "";
   let copied = 0;
   for (let lt = nextOpen(0); lt !== -1; ) {
@@ -583,10 +617,10 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
     if (
       overlong ||
       (i > start &&
-        (namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, names) ||
-          (end > i && names.has(joinedName(text.slice(start, end)))) ||
-          (wide > start && names.has(joinedName(text.slice(start, i), true))) ||
-          (wide === start && strokeLetterBefore(text.slice(start, i), names))))
+        (namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, keys) ||
+          (end > i && hasName(keys, joinedName(text.slice(start, end)))) ||
+          (wide > start && hasName(keys, joinedName(text.slice(start, i), true))) ||
+          (wide === start && strokeLetterBefore(text.slice(start, i), keys))))
     ) {
       out += `${text.slice(copied, lt)}&lt;`;
       copied = lt + opener;
@@ -602,9 +636,9 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
  * in ASCII: a letter drawn as the closer's slash (`<Ⳇproject_context>`,
  * Coptic `Ⳇ`; review rev52b F8).
  */
-function strokeLetterBefore(written: string, names: ReadonlySet<string>): boolean {
+function strokeLetterBefore(written: string, keys: ReadonlySet<string>): boolean {
   const rest = written.slice(widthAt(written, 0));
-  return ASCII_NAME.test(rest) && names.has(rest.toLowerCase());
+  return ASCII_NAME.test(rest) && hasName(keys, rest);
 }
 
 /** The most strokes other than the listed slashes read between `<` and a name (`<⫽⫽rules>`). */

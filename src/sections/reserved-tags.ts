@@ -1,4 +1,10 @@
-import { escapeWrapperTags, HOST_ELEMENTS, withElementNames } from "../_prompt-text.js";
+import {
+  escapeWrapperTags,
+  HOST_ELEMENTS,
+  nameKey,
+  nameKeys,
+  withElementNames,
+} from "../_prompt-text.js";
 import type { Diagnostic } from "../types.js";
 import type { SectionTemplate } from "./types.js";
 
@@ -37,7 +43,7 @@ function ownVersion(template: SectionTemplate): SectionTemplate | undefined {
 /** `project_<name>`, with more `project_` before it while that is reserved too. */
 function projectTag(name: string, reserved: ReadonlySet<string>): string {
   let tag = `project_${name}`;
-  while (reserved.has(tag.toLowerCase())) tag = `project_${tag}`;
+  while (nameKeys(reserved).has(nameKey(tag))) tag = `project_${tag}`;
   return tag;
 }
 
@@ -64,7 +70,8 @@ export function heldProjectTags(
     const { tag } = template.meta;
     const own = ownVersion(template);
     if (tag === false || (own !== undefined && own.meta.tag === tag)) return withLower;
-    if (!reserved.has(tag.toLowerCase())) return withLower;
+    // Compared as tags are (`team-policy` is your `team_policy`, review rev53c F7).
+    if (!nameKeys(reserved).has(nameKey(tag))) return withLower;
     const given = own !== undefined ? own.meta.tag : projectTag(template.name, reserved);
     const path = template.source.path;
     if (!warned.has(path ?? template.name)) {
