@@ -22,13 +22,29 @@ export function oneLine(text: string): string {
     const code = text.codePointAt(i) ?? 0;
     // A tag character (U+E0020) is hidden too, and takes two units.
     const width = code > 0xffff ? 2 : 1;
-    if (isHidden(code)) {
+    if (isHidden(code) || (code > 0x7f && isUnseen(code))) {
       out += `${text.slice(copied, i)}${unitEscapes(code)}`;
       copied = i + width;
     }
     i += width - 1;
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * Drawn as a blank or as nothing (or a box), yet neither white space nor
+ * default-ignorable: the braille blank U+2800, unassigned code points and
+ * noncharacters (General_Category Cn: U+0378, U+FFFF) and private use (Co:
+ * U+E000). A one-line value writes them `\uXXXX`; between `<` and a tag's
+ * name U+2800 is white space and the others are invisible
+ * ({@link isSpaceCode}, {@link IGNORABLE}): before, `<\u2800/repository_instructions>`
+ * was written raw where `< /repository_instructions>` was not (review rev53c F6).
+ */
+const UNSEEN = /^[\u2800\p{Cn}\p{Co}]$/u;
+const UNSEEN_POINTS = new Map<number, boolean>();
+
+function isUnseen(code: number): boolean {
+  return cached(UNSEEN_POINTS, code, (c) => UNSEEN.test(String.fromCodePoint(c)));
 }
 
 /**
@@ -120,7 +136,7 @@ function isNameCode(code: number): boolean {
 
 /** White space a reader might skip inside a tag, line breaks included: `<\n/rules>` is still refused. */
 function isSpaceCode(code: number): boolean {
-  if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
+  if (code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0x2800) return true;
   return code > 0x7f && cached(SPACES, code, (c) => /\s/.test(String.fromCodePoint(c)));
 }
 
@@ -129,10 +145,11 @@ function isSpaceCode(code: number): boolean {
  * itself says is drawn as nothing or as part of the character before it
  * (the BOM and the soft hyphen, U+2061–U+2064, U+180E, the Hangul fillers,
  * the tag characters U+E0000–U+E007F, marks of every block, not only
- * U+0300–U+036F). The tag characters that mirror a name's character are
+ * U+0300–U+036F); and unassigned, noncharacter and private-use code points
+ * ({@link UNSEEN}). The tag characters that mirror a name's character are
  * read as it ({@link tagNameChar}), not skipped.
  */
-const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{M}]$/u;
+const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{M}\p{Cn}\p{Co}]$/u;
 
 /**
  * A code point a reader does not see, or sees as part of the one before it:
