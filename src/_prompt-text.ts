@@ -376,12 +376,7 @@ const WORD_CHAR = /^[\p{L}\p{N}]$/u;
  * {@link foldedNames} folds the names a template writes (`</правила>`, and
  * `</e\u0301te\u0301>` for `</été>`).
  */
-function namedTag(
-  written: string,
-  wide: number,
-  hidden: boolean,
-  keys: ReadonlySet<string>,
-): boolean {
+function namedTag(written: string, wide: number, hidden: boolean, keys: NameKeys): boolean {
   const head = wide < 0 ? written : written.slice(0, wide);
   const name = hidden ? readName(head) : head;
   if (hasName(keys, name)) return true;
@@ -398,7 +393,7 @@ const LOW_LINES = /[\u0332\u0331\u0320]/g;
  * invisible marks they are otherwise left out (`</rules\u0332>` is still
  * `</rules>`), which read that name `userinstructions` (review rev50c F4).
  */
-function lowLined(written: string, keys: ReadonlySet<string>): boolean {
+function lowLined(written: string, keys: NameKeys): boolean {
   LOW_LINES.lastIndex = 0;
   if (!LOW_LINES.test(written)) return false;
   const underscored = written.replace(LOW_LINES, "_");
@@ -538,8 +533,21 @@ export const MAX_TAG_NAME = 256;
  * another name.
  */
 export function nameKey(name: string): string {
-  return name.toLowerCase().replace(/[-_.:]+/g, "");
+  let key = KEYS.get(name);
+  if (key === undefined) {
+    const lower = name.toLowerCase();
+    key = SEPARATORS.test(lower) ? lower.replace(SEPARATOR_RUNS, "") : lower;
+    if (KEYS.size >= MAX_CACHED) KEYS.clear();
+    KEYS.set(name, key);
+  }
+  return key;
 }
+
+/** {@link nameKey} of the names met so far: a text's tags mostly repeat a few names (`b`, `https`). */
+const KEYS = new Map<string, string>();
+
+const SEPARATORS = /[-_.:]/;
+const SEPARATOR_RUNS = /[-_.:]+/g;
 
 /** {@link nameKey} of each of `names`, per set. */
 const NAME_KEYS = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
@@ -554,8 +562,11 @@ export function nameKeys(names: ReadonlySet<string>): ReadonlySet<string> {
   return keys;
 }
 
+/** What {@link hasName} asks of a set of {@link nameKeys}. */
+type NameKeys = Pick<ReadonlySet<string>, "has">;
+
 /** Whether `name` is one of the names whose {@link nameKeys} are `keys`. */
-function hasName(keys: ReadonlySet<string>, name: string): boolean {
+function hasName(keys: NameKeys, name: string): boolean {
   const key = nameKey(name);
   return key !== "" && keys.has(key);
 }
@@ -578,7 +589,8 @@ function hasName(keys: ReadonlySet<string>, name: string): boolean {
 export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
   const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
   const nextOpen = openFinder(text);
-  const keys = nameKeys(names);
+  // Made when a tag is first read: most texts a render escapes hold none.
+  const keys: NameKeys = { has: (key) => nameKeys(names).has(key) };
   let out = "";
   let copied = 0;
   for (let lt = nextOpen(0); lt !== -1; ) {
@@ -653,7 +665,7 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
  * in ASCII: a letter drawn as the closer's slash (`<Ⳇproject_context>`,
  * Coptic `Ⳇ`; review rev52b F8).
  */
-function strokeLetterBefore(written: string, keys: ReadonlySet<string>): boolean {
+function strokeLetterBefore(written: string, keys: NameKeys): boolean {
   const rest = written.slice(widthAt(written, 0));
   return ASCII_NAME.test(rest) && hasName(keys, rest);
 }
