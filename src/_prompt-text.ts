@@ -22,13 +22,29 @@ export function oneLine(text: string): string {
     const code = text.codePointAt(i) ?? 0;
     // A tag character (U+E0020) is hidden too, and takes two units.
     const width = code > 0xffff ? 2 : 1;
-    if (isHidden(code)) {
+    if (isHidden(code) || (code > 0x7f && isUnseen(code))) {
       out += `${text.slice(copied, i)}${unitEscapes(code)}`;
       copied = i + width;
     }
     i += width - 1;
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * Drawn as a blank or as nothing (or a box), yet neither white space nor
+ * default-ignorable: the braille blank U+2800, unassigned code points and
+ * noncharacters (General_Category Cn: U+0378, U+FFFF) and private use (Co:
+ * U+E000). A one-line value writes them `\uXXXX`; between `<` and a tag's
+ * name U+2800 is white space and the others are invisible
+ * ({@link isSpaceCode}, {@link IGNORABLE}): before, `<\u2800/repository_instructions>`
+ * was written raw where `< /repository_instructions>` was not (review rev53c F6).
+ */
+const UNSEEN = /^[\u2800\p{Cn}\p{Co}]$/u;
+const UNSEEN_POINTS = new Map<number, boolean>();
+
+function isUnseen(code: number): boolean {
+  return cached(UNSEEN_POINTS, code, (c) => UNSEEN.test(String.fromCodePoint(c)));
 }
 
 /**
@@ -120,7 +136,7 @@ function isNameCode(code: number): boolean {
 
 /** White space a reader might skip inside a tag, line breaks included: `<\n/rules>` is still refused. */
 function isSpaceCode(code: number): boolean {
-  if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
+  if (code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0x2800) return true;
   return code > 0x7f && cached(SPACES, code, (c) => /\s/.test(String.fromCodePoint(c)));
 }
 
@@ -129,10 +145,11 @@ function isSpaceCode(code: number): boolean {
  * itself says is drawn as nothing or as part of the character before it
  * (the BOM and the soft hyphen, U+2061–U+2064, U+180E, the Hangul fillers,
  * the tag characters U+E0000–U+E007F, marks of every block, not only
- * U+0300–U+036F). The tag characters that mirror a name's character are
+ * U+0300–U+036F); and unassigned, noncharacter and private-use code points
+ * ({@link UNSEEN}). The tag characters that mirror a name's character are
  * read as it ({@link tagNameChar}), not skipped.
  */
-const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{M}]$/u;
+const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{M}\p{Cn}\p{Co}]$/u;
 
 /**
  * A code point a reader does not see, or sees as part of the one before it:
@@ -351,24 +368,20 @@ function skipBlank(text: string, i: number): number {
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 
 /**
- * Whether the name `written` after a `<` or `</` is one of `names`: as it
+ * Whether the name `written` after a `<` or `</` is one of the names whose
+ * keys ({@link nameKeys}) are `keys`: as it
  * reads up to the first letter of another script (`wide`, -1 when it has
  * none; `hidden`: it holds an invisible character or a look-alike before
  * that), so `</rules了>` is still `</rules>`, and whole, folded as
  * {@link foldedNames} folds the names a template writes (`</правила>`, and
  * `</e\u0301te\u0301>` for `</été>`).
  */
-function namedTag(
-  written: string,
-  wide: number,
-  hidden: boolean,
-  names: ReadonlySet<string>,
-): boolean {
+function namedTag(written: string, wide: number, hidden: boolean, keys: NameKeys): boolean {
   const head = wide < 0 ? written : written.slice(0, wide);
   const name = hidden ? readName(head) : head;
-  if (name !== "" && names.has(name.toLowerCase())) return true;
-  if (lowLined(written, names)) return true;
-  return (wide >= 0 || hidden) && foldedNames(written).some((n) => names.has(n));
+  if (hasName(keys, name)) return true;
+  if (lowLined(written, keys)) return true;
+  return (wide >= 0 || hidden) && foldedNames(written).some((n) => hasName(keys, n));
 }
 
 /** The combining low lines (U+0332, U+0331, U+0320): drawn under a letter, read as `_` between two. */
@@ -380,12 +393,12 @@ const LOW_LINES = /[\u0332\u0331\u0320]/g;
  * invisible marks they are otherwise left out (`</rules\u0332>` is still
  * `</rules>`), which read that name `userinstructions` (review rev50c F4).
  */
-function lowLined(written: string, names: ReadonlySet<string>): boolean {
+function lowLined(written: string, keys: NameKeys): boolean {
   LOW_LINES.lastIndex = 0;
   if (!LOW_LINES.test(written)) return false;
   const underscored = written.replace(LOW_LINES, "_");
-  if (names.has(readName(underscored).toLowerCase())) return true;
-  return foldedNames(underscored).some((n) => names.has(n));
+  if (hasName(keys, readName(underscored))) return true;
+  return foldedNames(underscored).some((n) => hasName(keys, n));
 }
 
 /**
@@ -511,6 +524,54 @@ function readName(written: string): string {
 export const MAX_TAG_NAME = 256;
 
 /**
+ * A name as tags are compared: lower-cased, its ASCII separators `-`, `_`,
+ * `.`, `:` left out. A reader takes `</repository-instructions>`,
+ * `</repository_instructions.>`, `</repository__instructions>` and
+ * `</RepositoryInstructions>` for `</repository_instructions>`, and the
+ * host's `system-reminder` for `system_reminder`: before, each was written
+ * raw (review rev53c F7). A singular or plural (`user_instruction`) is
+ * another name.
+ */
+export function nameKey(name: string): string {
+  let key = KEYS.get(name);
+  if (key === undefined) {
+    const lower = name.toLowerCase();
+    key = SEPARATORS.test(lower) ? lower.replace(SEPARATOR_RUNS, "") : lower;
+    if (KEYS.size >= MAX_CACHED) KEYS.clear();
+    KEYS.set(name, key);
+  }
+  return key;
+}
+
+/** {@link nameKey} of the names met so far: a text's tags mostly repeat a few names (`b`, `https`). */
+const KEYS = new Map<string, string>();
+
+const SEPARATORS = /[-_.:]/;
+const SEPARATOR_RUNS = /[-_.:]+/g;
+
+/** {@link nameKey} of each of `names`, per set. */
+const NAME_KEYS = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
+/** The keys ({@link nameKey}) of `names`: kept per set, as a render asks with one set many times. */
+export function nameKeys(names: ReadonlySet<string>): ReadonlySet<string> {
+  let keys = NAME_KEYS.get(names);
+  if (keys === undefined) {
+    keys = new Set([...names].map(nameKey).filter((k) => k !== ""));
+    NAME_KEYS.set(names, keys);
+  }
+  return keys;
+}
+
+/** What {@link hasName} asks of a set of {@link nameKeys}. */
+type NameKeys = Pick<ReadonlySet<string>, "has">;
+
+/** Whether `name` is one of the names whose {@link nameKeys} are `keys`. */
+function hasName(keys: NameKeys, name: string): boolean {
+  const key = nameKey(name);
+  return key !== "" && keys.has(key);
+}
+
+/**
  * `text` with every tag of one of `names` (opening or closing, any case,
  * spaces allowed after `<` and `/`) made literal by writing its `<` as
  * `&lt;`. A file placed inside an element of the prompt can then neither
@@ -528,12 +589,10 @@ export const MAX_TAG_NAME = 256;
 export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
   const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
   const nextOpen = openFinder(text);
+  // Made when a tag is first read: most texts a render escapes hold none.
+  const keys: NameKeys = { has: (key) => nameKeys(names).has(key) };
   let out = "";
   let copied = 0;
-  // Where the name read last ran on to: a name starting before `runEnd` ends there,
-  // whichever opener it follows (what ends a name does not depend on where it starts).
-  let runStart = -1;
-  let runEnd = -1;
   for (let lt = nextOpen(0); lt !== -1; ) {
     // The tag character `<` takes two units.
     const opener = widthAt(text, lt);
@@ -557,7 +616,7 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
     let wide = -1;
     let hiddenBefore = false;
     // Whether the name goes on past MAX_TAG_NAME units: then it is made literal unread.
-    let overlong = start >= runStart && start < runEnd && runEnd - start > MAX_TAG_NAME;
+    let overlong = false;
     while (!overlong && i < text.length) {
       const code = text.charCodeAt(i);
       if (isNameCode(code)) {
@@ -567,7 +626,10 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
         continue;
       }
       const point = text.codePointAt(i) ?? 0;
-      if (endsName(point)) break;
+      // An opener ends the name and starts its own (`‹aᐸ/rules>`: `ᐸ/rules>` is a closer), so
+      // each character is read in one name at most: `ᐸ` is a letter too, and a run of it read
+      // each name over the next 255 openers (review rev53b F2: 87,000 of it, 35 s of CPU).
+      if (endsName(point) || isOpenerCode(point)) break;
       if (!isInvisible(point) && nameCharsOf(point) === undefined) {
         if (wide === -1) [wide, hiddenBefore] = [i, hidden];
       }
@@ -578,22 +640,21 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
       hidden = true;
       i += width;
     }
-    if (!overlong || start >= runEnd) [runStart, runEnd] = [start, overlong ? nameEnd(text, i) : i];
     // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names;
     // or it stands for `_` in one (`</project⎽context>`, `</project⸏context>`).
     const end = overlong || i === start ? i : joinedEnd(text, start, i, names);
     if (
       overlong ||
       (i > start &&
-        (namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, names) ||
-          (end > i && names.has(joinedName(text.slice(start, end)))) ||
-          (wide > start && names.has(joinedName(text.slice(start, i), true))) ||
-          (wide === start && strokeLetterBefore(text.slice(start, i), names))))
+        (namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, keys) ||
+          (end > i && hasName(keys, joinedName(text.slice(start, end)))) ||
+          (wide > start && hasName(keys, joinedName(text.slice(start, i), true))) ||
+          (wide === start && strokeLetterBefore(text.slice(start, i), keys))))
     ) {
       out += `${text.slice(copied, lt)}&lt;`;
       copied = lt + opener;
     }
-    // The name holds no `<`: go on after it (or after this `<` when there was none).
+    // The name holds no opener: go on at the one that ended it (or after this one when there was none).
     lt = nextOpen(Math.max(lt + opener, start));
   }
   return copied === 0 ? text : out + text.slice(copied);
@@ -604,9 +665,9 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
  * in ASCII: a letter drawn as the closer's slash (`<Ⳇproject_context>`,
  * Coptic `Ⳇ`; review rev52b F8).
  */
-function strokeLetterBefore(written: string, names: ReadonlySet<string>): boolean {
+function strokeLetterBefore(written: string, keys: NameKeys): boolean {
   const rest = written.slice(widthAt(written, 0));
-  return ASCII_NAME.test(rest) && names.has(rest.toLowerCase());
+  return ASCII_NAME.test(rest) && hasName(keys, rest);
 }
 
 /** The most strokes other than the listed slashes read between `<` and a name (`<⫽⫽rules>`). */
@@ -647,17 +708,6 @@ function endsName(point: number): boolean {
   if (point !== 0xfeff && isSpaceCode(point)) return true;
   if (isInvisible(point) || nameCharsOf(point) !== undefined) return false;
   return !isWordPoint(point);
-}
-
-/** Where the name that runs on at `i` ends ({@link endsName}), however far: each unit is read once a text. */
-function nameEnd(text: string, i: number): number {
-  let at = i;
-  while (at < text.length) {
-    const code = text.charCodeAt(at);
-    if (!isNameCode(code) && endsName(text.codePointAt(at) ?? 0)) break;
-    at += widthAt(text, at);
-  }
-  return at;
 }
 
 /**

@@ -3,6 +3,8 @@ import {
   escapeWrapperTags,
   HOST_ELEMENTS,
   MAX_TAG_NAME,
+  nameKey,
+  nameKeys,
   withElementNames,
   withoutOwnerMark,
 } from "../_prompt-text.js";
@@ -47,7 +49,7 @@ function ownVersion(template: SectionTemplate): SectionTemplate | undefined {
 /** `project_<name>`, with more `project_` before it while that is reserved too. */
 function projectTag(name: string, reserved: ReadonlySet<string>): string {
   let tag = `project_${name}`;
-  while (reserved.has(tag.toLowerCase())) tag = `project_${tag}`;
+  while (nameKeys(reserved).has(nameKey(tag))) tag = `project_${tag}`;
   return tag;
 }
 
@@ -74,7 +76,8 @@ export function heldProjectTags(
     const { tag } = template.meta;
     const own = ownVersion(template);
     if (tag === false || (own !== undefined && own.meta.tag === tag)) return withLower;
-    if (!reserved.has(tag.toLowerCase())) return withLower;
+    // Compared as tags are (`team-policy` is your `team_policy`, review rev53c F7).
+    if (!nameKeys(reserved).has(nameKey(tag))) return withLower;
     const given = own !== undefined ? own.meta.tag : projectTag(template.name, reserved);
     const path = template.source.path;
     if (!warned.has(path ?? template.name)) {
