@@ -206,7 +206,7 @@ export function renderPrepared(
         out.fitStopped === true,
         new Set([...(out.leftOut ?? []), ...(out.stopped ?? [])]),
       ),
-      ...ownSectionsLeftOut(own, out, out.fitStopped === true),
+      ...ownSectionsLeftOut(own, out, out.fitStopped === true, prepared.templates),
     ]),
     steps: prepared.steps,
     ...(out.budget ? { budget: out.budget } : {}),

@@ -362,6 +362,8 @@ export interface RenderOutput {
    * with no version below that rendered in its place; absent when none.
    */
   stopped?: string[];
+  /** Sections not rendered because the renders before them spent the prompt's work (`prompt-render-work`); absent when none. */
+  unworked?: string[];
 }
 
 /**
@@ -443,6 +445,7 @@ export function renderSections(
       makeSection(CUSTOM_PROMPT_SECTION, custom.text, false, custom.source),
     );
   }
+  const early = renderedEarly();
   for (const template of input.templates) {
     if (total >= MAX_PROMPT_CHARS || worked >= MAX_RENDER_WORK) {
       // Full, or enough rendered to fill it twice: not even rendered (each could be megabytes more).
@@ -450,7 +453,7 @@ export function renderSections(
       continue;
     }
     if (input.leaveOut?.has(template.name)) continue;
-    if (work.spent) {
+    if (work.spent && !early.has(template)) {
       if (template.meta.enabled) unworked.push(template.name);
       continue;
     }
@@ -494,6 +497,7 @@ export function renderSections(
     ...(over.length > 0 ? { leftOut: over } : {}),
     ...(Object.keys(overSizes).length > 0 ? { leftOutSizes: overSizes } : {}),
     ...(stopped.size > 0 ? { stopped: [...stopped] } : {}),
+    ...(unworked.length > 0 ? { unworked } : {}),
   };
   const makeBlocks = () =>
     cutBlocks(sorted.map((p) => ({ section: p.section, cache: keyClass(p.key) })));
@@ -519,6 +523,30 @@ export function renderSections(
     },
     ...rest,
   };
+
+  /**
+   * rev54a F8: the sections that are not a trusted project's (the builtins',
+   * your layers', none a `sections` in code gives), rendered before any of the
+   * project's, each version's text kept ({@link renderBody}); placed in prompt
+   * order after, as every section is, so room is taken as before. A project's
+   * sections ordered first spent the prompt's whole work, and your sections,
+   * `--guideline`s and `AGENTS.md` after them were left out unrendered. With no
+   * project section, none: sections render as they are placed.
+   */
+  function renderedEarly(): ReadonlySet<SectionTemplate> {
+    const early = new Set<SectionTemplate>();
+    if (!input.templates.some((t) => t.source.layer === "project" && !fromCode.has(t.name)))
+      return early;
+    for (const template of input.templates) {
+      if (template.source.layer === "project" || fromCode.has(template.name)) continue;
+      if (input.leaveOut?.has(template.name)) continue;
+      // Spent by the builtins' and yours: the rest are left out as before (`prompt-render-work`).
+      if (work.spent) break;
+      chooseVersion(template);
+      early.add(template);
+    }
+    return early;
+  }
 
   /**
    * What `render` renders, with each text of several lines it printed placed

@@ -1,6 +1,7 @@
 import type { PromptData } from "../data.js";
 import type { AppendPart } from "../options.js";
 import type { Diagnostic } from "../types.js";
+import { CALLS_PARTIAL, inheritsBody } from "./layer.js";
 import type { SectionTemplate } from "./types.js";
 
 /** Names a warning quotes; the rest are counted. */
@@ -222,7 +223,11 @@ export function userTextLeftOut(
  * A warning for each section of the user's own (`ownSections`: theirs, the
  * caller's, the rules section with their guidelines) that the prompt left out
  * for want of room (`leftOut`, `stopped`), even after fitting cut the
- * repository's text first, or when fitting stopped at its work limit.
+ * repository's text first, or when fitting stopped at its work limit; one for
+ * those not rendered because the renders before them spent the prompt's work
+ * (`unworked`); and one naming your file under each project's version that
+ * keeps your body (calls `{{> base}}`, or is blank) and was left out for either
+ * reason, your text with it (rev54a F8: those went with no word).
  */
 export function ownSectionsLeftOut(
   own: readonly string[],
@@ -230,19 +235,73 @@ export function ownSectionsLeftOut(
     sections: readonly { name: string }[];
     leftOut?: readonly string[];
     stopped?: readonly string[];
+    unworked?: readonly string[];
   },
   fitStopped = false,
+  templates: readonly SectionTemplate[] = [],
 ): Diagnostic[] {
+  const missing = (n: string) => !out.sections.some((s) => s.name === n);
   const gone = new Set([...(out.leftOut ?? []), ...(out.stopped ?? [])]);
-  const left = own.filter((n) => gone.has(n) && !out.sections.some((s) => s.name === n));
-  if (left.length === 0) return [];
-  const named = left.slice(0, MAX_NAMED).map((n) => `"${n}"`);
-  const more = left.length > MAX_NAMED ? ` and ${left.length - MAX_NAMED} more` : "";
-  return [
-    {
+  const unworked = new Set(out.unworked);
+  const byName = new Map(templates.map((t) => [t.name, t]));
+  const diagnostics: Diagnostic[] = [];
+  const left = own.filter((n) => gone.has(n) && missing(n));
+  if (left.length > 0) {
+    diagnostics.push({
       level: "warning",
       code: "user-text-left-out",
-      message: `your own section${left.length === 1 ? "" : "s"} ${named.join(", ")}${more} ${left.length === 1 ? "was" : "were"} left out for want of room (see prompt-too-large, a template error or budget-left-out), ${fitStopped ? "and making room stopped at fitting's work limit (budget-fit-cut) before every step that cuts the repository's text was tried" : "even with the repository's text cut first"}`,
-    },
-  ];
+      message: `your own section${left.length === 1 ? "" : "s"} ${namedSections(left, byName)} ${left.length === 1 ? "was" : "were"} left out for want of room (see prompt-too-large, a template error or budget-left-out), ${fitStopped ? "and making room stopped at fitting's work limit (budget-fit-cut) before every step that cuts the repository's text was tried" : "even with the repository's text cut first"}`,
+    });
+  }
+  const notRendered = own.filter((n) => unworked.has(n) && !gone.has(n) && missing(n));
+  if (notRendered.length > 0) {
+    diagnostics.push({
+      level: "warning",
+      code: "user-text-left-out",
+      message: `your own section${notRendered.length === 1 ? "" : "s"} ${namedSections(notRendered, byName)} ${notRendered.length === 1 ? "is" : "are"} not in the prompt, and not for want of room: the renders before ${notRendered.length === 1 ? "it" : "them"} spent the work one prompt's renders may do together (see prompt-render-work and the template error)`,
+    });
+  }
+  for (const template of templates) {
+    if (template.source.layer !== "project" || !template.meta.enabled) continue;
+    if (!missing(template.name) || !(gone.has(template.name) || unworked.has(template.name)))
+      continue;
+    const yours = yoursBelow(template);
+    if (yours === undefined) continue;
+    const why = unworked.has(template.name)
+      ? "not rendered: the renders before it spent the work one prompt's renders may do together (see prompt-render-work)"
+      : "left out for want of room or at its render's limits (see prompt-too-large or the template error)";
+    diagnostics.push({
+      level: "warning",
+      code: "user-text-left-out",
+      message: `your section "${template.name}" (${yours.source.path ?? "yours"}) is not in the prompt: the project's ${template.source.path ?? "section"} over it, which prints your text, was ${why}; run with --untrusted, or remove the project's file, to have yours back`,
+      ...(template.source.path ? { path: template.source.path } : {}),
+    });
+  }
+  return diagnostics;
+}
+
+/** `"usec" (~/.pi/agent/sections/usec.md)`, `"rules" (with your --guideline texts)`: at most five, the rest counted. */
+function namedSections(
+  names: readonly string[],
+  byName: ReadonlyMap<string, SectionTemplate>,
+): string {
+  const named = names.slice(0, MAX_NAMED).map((n) => {
+    const t = byName.get(n);
+    if (t?.source.layer === "user" && t.source.path) return `"${n}" (${t.source.path})`;
+    return n === "rules" ? `"rules" (with your --guideline texts)` : `"${n}"`;
+  });
+  const more = names.length > MAX_NAMED ? ` and ${names.length - MAX_NAMED} more` : "";
+  return `${named.join(", ")}${more}`;
+}
+
+/**
+ * Your enabled version below a project's that keeps it (blank, or calling a
+ * partial such as `{{> base}}`): left out with the project's, your text goes too.
+ * One that calls none was said before rendering (`replacedByProject`).
+ */
+function yoursBelow(template: SectionTemplate): SectionTemplate | undefined {
+  if (!inheritsBody(template) && !CALLS_PARTIAL.test(template.body)) return undefined;
+  let lower = template.lower;
+  while (lower?.source.layer === "project") lower = lower.lower;
+  return lower?.source.layer === "user" && lower.meta.enabled ? lower : undefined;
 }

@@ -202,7 +202,7 @@ describe("hostile repository: what a project's sections make fitting do", () => 
     expect(result.diagnostics.map((d) => d.code)).not.toContain("budget-fit-cut");
   });
 
-  it("trusted sections whose loops stop at a render's or the prompt's helper calls are not rendered again in each fitting render", async () => {
+  it("trusted sections whose loops stop at a render's or the prompt's helper calls leave your AGENTS.md its room", async () => {
     const { root, project, sections } = fixture();
     // 60 rules looped three deep: 216,000 bodies, past the 200,000 one render may make; the
     // second section crosses the prompt's 400,000.
@@ -225,7 +225,13 @@ describe("hostile repository: what a project's sections make fitting do", () => 
     );
     // Before: budget-fit-cut after 5 renders (1,998,547 helper calls), your AGENTS.md out.
     expect(result.text).toContain(USER_AGENTS);
-    expect(result.diagnostics.map((d) => d.code)).not.toContain("budget-fit-cut");
+    expect(result.text).toContain(USER_RULE);
+    // rev54a F8: the builtin sections after the loops now render before them (a project's
+    // sections render with the work left), and room fitting's cuts change that work, so the
+    // second loop, stopped at the prompt's limit, is rendered again in each fitting render and
+    // fitting may stop at its work limit (budget-fit-cut): your AGENTS.md has its room all the same.
+    const stops = result.diagnostics.filter((d) => d.code === "template");
+    expect(stops.every((d) => d.path?.includes("/.pi/sections/loop"))).toBe(true);
   });
 
   it("990 one-word trusted sections do not spend room fitting's section renders", async () => {
@@ -383,9 +389,12 @@ describe("hostile repository: sections that spend the prompt's work (accepted: a
     mkdirSync(join(project, ".cursor", "rules"), { recursive: true });
     mkdirSync(join(root, "agent"), { recursive: true });
     writeFileSync(join(root, "agent", "AGENTS.md"), `# Mine\n${USER_AGENTS}\n`);
+    // rev54a F8: a trusted project's loops render after the builtin sections and yours, so only
+    // sections of yours can spend the work your AGENTS.md needs now.
+    mkdirSync(join(root, "agent", "sections"), { recursive: true });
     for (const name of ["a-loop", "b-loop"]) {
       writeFileSync(
-        join(project, ".pi", "sections", `${name}.md`),
+        join(root, "agent", "sections", `${name}.md`),
         "---\norder: 1\n---\nx{{#each onDemandRules}}{{#each ../onDemandRules}}{{#each ../../onDemandRules}}{{/each}}{{/each}}{{/each}}x\n",
       );
     }
