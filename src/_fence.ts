@@ -1149,8 +1149,10 @@ export class BlockTracker {
   private commentOpen = false;
   /** The reading with the unfinished line read, or undefined when not read since it began. */
   private lineRead: Reading | undefined;
-  /** Whether {@link indentsCode} judged the unfinished line already. */
+  /** Whether {@link indentsCode} found the unfinished line can make no indented code. */
   private codeJudged = false;
+  /** How much of the unfinished line {@link indentsCode} read as blanks. */
+  private blanksRead = 0;
   /** Whether {@link inDefinition} judged the unfinished line already. */
   private definitionJudged = false;
 
@@ -1182,6 +1184,7 @@ export class BlockTracker {
       this.line = "";
       this.lineRead = undefined;
       this.codeJudged = false;
+      this.blanksRead = 0;
       this.definitionJudged = false;
       from = end + 1;
     }
@@ -1193,8 +1196,8 @@ export class BlockTracker {
    * outside every block left open: "" when nothing is open. The unfinished
    * line is judged by what it held when first asked (a block opens at a
    * line's start). `commentsOnly`: only an open `<!--` is closed, and a
-   * fence's own line or a link reference definition left (the template
-   * closes its blocks itself). Text after a fence's run on its line is the
+   * fence's own line, blanks that make indented code or a link reference
+   * definition left (the template closes its blocks itself). Text after a fence's run on its line is the
    * opening fence's info string, or makes the closing one no closer: the
    * next text goes to a line of its own, the fence closed before it when it
    * opened here. A line CommonMark reads as a link reference definition
@@ -1221,9 +1224,10 @@ export class BlockTracker {
     if (fenceLine) {
       const opened = closerOf(reading);
       if (opened !== undefined) lines.push(opened);
-    } else if (!commentsOnly) {
-      const block = closerOf(reading);
+    } else {
+      const block = commentsOnly ? undefined : closerOf(reading);
       // Blanks alone before the text that make it indented code: the text goes to a line of its own.
+      // Asked when the template closes its blocks too: indented code has no closer to wrap your words.
       if (block === undefined && this.indentsCode()) return "\n";
       if (block !== undefined) lines.push(block);
     }
@@ -1256,17 +1260,29 @@ export class BlockTracker {
     return definitionLength(`${before}\n${probe}`) > before.length + 1 + line.length;
   }
 
-  /** True when the unfinished line is spaces and tabs that make what follows them indented code. */
+  /**
+   * True when the unfinished line is spaces and tabs that make what follows
+   * them indented code. Asked again while the line stays blanks (`${1:-  }${2:-  }$3`
+   * reaches four only at `$3`); a leaf open before the line (a paragraph goes
+   * on lazily, a fence or HTML block holds the line) never gives way to
+   * indented code, so the line is read again only where the blanks can make
+   * it, and the line breaks there: each blank is read a bounded number of times.
+   */
   private indentsCode(): boolean {
     const line = this.line;
-    if (line === "" || this.commentOpen) return false;
-    // Judged once a line: past its first question the line holds what was printed after the blanks.
-    if (this.codeJudged) return false;
-    this.codeJudged = true;
-    for (let at = 0; at < line.length; at++) {
-      const code = line.charCodeAt(at);
-      if (code !== SPACE && code !== TAB) return false;
+    if (line === "" || this.commentOpen || this.codeJudged) return false;
+    if (this.reading.leaf !== undefined) {
+      this.codeJudged = true;
+      return false;
     }
+    for (let at = this.blanksRead; at < line.length; at++) {
+      const code = line.charCodeAt(at);
+      if (code !== SPACE && code !== TAB) {
+        this.codeJudged = true;
+        return false;
+      }
+    }
+    this.blanksRead = line.length;
     const probe = copyReading(this.reading, 4 * line.length + 5);
     const text = `${line}x`;
     readLine(probe, text, 0, text.length);

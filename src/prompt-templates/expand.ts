@@ -150,7 +150,8 @@ function guardedExpansion(
 class HiddenArguments implements ArgumentGuard {
   private readonly tracker = new BlockTracker();
   private readonly lines: number[] = [];
-  private lineStart = 0;
+  /** Where the template's line {@link line} ends (-1: not looked for yet). */
+  private lineEnd = -1;
   private line = 1;
 
   /** `commentsOnly`: the template closes its own blocks, so only an open `<!--` hides your words. */
@@ -169,15 +170,20 @@ class HiddenArguments implements ArgumentGuard {
       return this.content.slice(end, lineEnd < 0 ? this.content.length : lineEnd);
     });
     if (closer === "") return "";
-    // Placeholders come in order: count the template's lines up to this one once.
-    for (;;) {
-      const end = this.content.indexOf("\n", this.lineStart);
-      if (end < 0 || end >= at) break;
+    // Placeholders come in order: count the template's lines up to this one once, each line's
+    // end found once (many placeholders on one long line each broke out of it).
+    if (this.lineEnd < 0) this.lineEnd = this.endOfLine(0);
+    while (this.lineEnd < at) {
       this.line++;
-      this.lineStart = end + 1;
+      this.lineEnd = this.endOfLine(this.lineEnd + 1);
     }
     if (this.lines[this.lines.length - 1] !== this.line) this.lines.push(this.line);
     return closer;
+  }
+
+  private endOfLine(from: number): number {
+    const end = this.content.indexOf("\n", from);
+    return end < 0 ? this.content.length : end;
   }
 
   diagnostics(name: string, template: Partial<Pick<PromptTemplate, "filePath">>): Diagnostic[] {
