@@ -1131,6 +1131,15 @@ function withoutMarksAt(text: string): string {
   return parts.join("");
 }
 
+/** A placeholder's line from its value on, as a slash command's guard reads it ({@link BlockTracker.closerHere}). */
+export interface PrintedRest {
+  text: string;
+  /** The template offsets of the later placeholders on the line (none for its value alone)… */
+  ats: number[];
+  /** …and where their values start in `text`. */
+  starts: number[];
+}
+
 /**
  * Reads a text as it is written, chunk by chunk, and says at any point what
  * closes the blocks it leaves open there ({@link closingAfter}'s reading: a
@@ -1140,6 +1149,14 @@ function withoutMarksAt(text: string): string {
  * Linear: each line is read once when it ends, and {@link closerHere} reads
  * the unfinished line at most once a line.
  */
+/** {@link PrintedRest} of a placeholder's line, made when asked; `firstOnly`: its value alone. */
+export type ReadRest = (firstOnly?: boolean) => PrintedRest;
+
+/** Whether the printed rest starts with `[`, its first piece read alone. */
+function startsDefinition(rest: ReadRest): boolean {
+  return rest(true).text.startsWith("[");
+}
+
 export class BlockTracker {
   private readonly reading: Reading = freshReading();
   private line = "";
@@ -1155,6 +1172,8 @@ export class BlockTracker {
   private blanksRead = 0;
   /** Whether {@link inDefinition} judged the unfinished line already. */
   private definitionJudged = false;
+  /** The template offset of the last later text on the line that a definition holds (-1: none). */
+  private definitionUntil = -1;
 
   feed(chunk: string): void {
     if (chunk === "") return;
@@ -1202,10 +1221,14 @@ export class BlockTracker {
    * next text goes to a line of its own, the fence closed before it when it
    * opened here. A line CommonMark reads as a link reference definition
    * (its label, destination or title, none of which shows) is judged once,
-   * with `rest`, the template's text after the next text to the line's end:
+   * with `rest`, what prints after the next text to the line's end:
    * the next text starts a paragraph of its own after a blank line.
    */
-  closerHere(commentsOnly = false, rest: () => string = () => ""): string {
+  closerHere(
+    commentsOnly = false,
+    at = 0,
+    rest: ReadRest = () => ({ text: "", ats: [], starts: [] }),
+  ): string {
     let reading: Reading = this.reading;
     if (this.line !== "") {
       if (this.lineRead === undefined) {
@@ -1234,30 +1257,49 @@ export class BlockTracker {
     if (this.commentOpen && !lines[lines.length - 1]?.endsWith("-->")) lines.push("-->");
     if (lines.length > 0) return `${this.line === "" ? "" : "\n"}${lines.join("\n")}\n`;
     if (fenceLine) return "\n";
-    if (this.inDefinition(reading, rest)) return this.line === "" ? "\n" : "\n\n";
+    if (this.inDefinition(reading, at, rest)) return this.line === "" ? "\n" : "\n\n";
     return "";
   }
 
   /**
-   * True when the next text, followed by `rest`, would be in a link
-   * reference definition of the paragraph `reading` is in: one on this line
-   * (it starts with `[`), or one the line before began (a destination or a
-   * title on the next line). Judged once a line, on a plain value (`x`): the
-   * line's later texts follow one moved out of it, or share its verdict.
-   * Reads this line and the one before, never the paragraph's whole text.
+   * True when the next text would be in a link reference definition of the
+   * paragraph `reading` is in: one on this line, or one the line before began
+   * (a destination or a title on the next line). `rest` is what prints from
+   * the next text to the line's end (each placeholder at its value: a
+   * default's `(` or `[` counts). Judged once a line, at its first text: the
+   * definition's end is kept, and each later text on the line before it is
+   * moved out too (a definition starting with the text itself, `${1:-[}`,
+   * is left at the next one: a break before it would not end it). Reads
+   * this line and the one before, never the paragraph's whole text.
    */
-  private inDefinition(reading: Reading, rest: () => string): boolean {
-    if (this.definitionJudged) return false;
+  private inDefinition(reading: Reading, at: number, rest: ReadRest): boolean {
+    if (this.definitionJudged) return at <= this.definitionUntil;
     this.definitionJudged = true;
-    const line = this.line.slice(afterMarkers(this.line, 0, this.line.length));
+    this.definitionUntil = -1;
+    const markers = afterMarkers(this.line, 0, this.line.length);
+    const line = this.line.slice(markers);
     // Markers alone so far (`> `) read as a blank line; with the text after them the paragraph goes on.
     const leaf = (line === "" ? this.reading : reading).leaf;
-    if (leaf?.kind !== "paragraph" || leaf.definitions === undefined) return false;
-    const probe = `${line}x${rest()}\n`;
-    if (line.startsWith("[")) return definitionLength(probe) > line.length;
+    const definitions = leaf?.kind === "paragraph" && leaf.definitions !== undefined;
+    if (!definitions && !(line === "" && leaf === undefined)) return false;
     const before = this.lastLine.slice(afterMarkers(this.lastLine, 0, this.lastLine.length));
-    if (!before.startsWith("[")) return false;
-    return definitionLength(`${before}\n${probe}`) > before.length + 1 + line.length;
+    // A line that begins with the next text: a definition only when it begins with `[`.
+    if (line === "" && !(definitions && before.startsWith("[")) && !startsDefinition(rest))
+      return false;
+    const printed = rest();
+    const probe = `${line}${printed.text}\n`;
+    let end = 0;
+    if (probe.startsWith("[")) end = definitionLength(probe);
+    else {
+      if (!definitions || !before.startsWith("[")) return false;
+      end = definitionLength(`${before}\n${probe}`) - before.length - 1;
+    }
+    // The later texts on the line that start inside the definition are moved out of it too.
+    for (let i = 0; i < printed.ats.length; i++) {
+      if (line.length + (printed.starts[i] as number) >= end) break;
+      this.definitionUntil = printed.ats[i] as number;
+    }
+    return end > line.length && (line !== "" || !probe.startsWith("["));
   }
 
   /**

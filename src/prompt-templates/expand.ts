@@ -6,6 +6,7 @@ import { templateBodyLine } from "./parse.js";
 import {
   type ArgumentGuard,
   MAX_EXPANDED_CHARS,
+  type ReadRest,
   substituteArgs,
   substitutePlain,
   unusedArguments,
@@ -164,11 +165,8 @@ class HiddenArguments implements ArgumentGuard {
     this.tracker.feed(text);
   }
 
-  before(at: number, end: number): string {
-    const closer = this.tracker.closerHere(this.commentsOnly, () => {
-      const lineEnd = this.content.indexOf("\n", end);
-      return this.content.slice(end, lineEnd < 0 ? this.content.length : lineEnd);
-    });
+  before(at: number, rest: ReadRest): string {
+    const closer = this.tracker.closerHere(this.commentsOnly, at, rest);
     if (closer === "") return "";
     // Placeholders come in order: count the template's lines up to this one once, each line's
     // end found once (many placeholders on one long line each broke out of it).
