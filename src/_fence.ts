@@ -1149,6 +1149,21 @@ export interface PrintedRest {
  * Linear: each line is read once when it ends, and {@link closerHere} reads
  * the unfinished line at most once a line.
  */
+/**
+ * The closer of the block `reading` is in when no reader shows its text: a
+ * comment, `<?…?>`, `<!X…>`, CDATA, `<script>` or `<style>` (CommonMark's
+ * HTML kinds 1 to 5, less `<pre>` and `<textarea>`, which show), the same
+ * runs `withoutHidden` (src/sections/user-text.ts) counts as never shown.
+ * Closed before your words even when the template closes them after.
+ */
+function neverShownCloser(reading: Reading): string | undefined {
+  const leaf = reading.leaf;
+  if (leaf?.kind !== "html" || leaf.type > 5) return undefined;
+  if (leaf.type === 1 && leaf.closer !== "</script>" && leaf.closer !== "</style>")
+    return undefined;
+  return closerOf(reading);
+}
+
 /** {@link PrintedRest} of a placeholder's line, made when asked; `firstOnly`: its value alone. */
 export type ReadRest = (firstOnly?: boolean) => PrintedRest;
 
@@ -1248,7 +1263,7 @@ export class BlockTracker {
       const opened = closerOf(reading);
       if (opened !== undefined) lines.push(opened);
     } else {
-      const block = commentsOnly ? undefined : closerOf(reading);
+      const block = commentsOnly ? neverShownCloser(reading) : closerOf(reading);
       // Blanks alone before the text that make it indented code: the text goes to a line of its own.
       // Asked when the template closes its blocks too: indented code has no closer to wrap your words.
       if (block === undefined && this.indentsCode()) return "\n";

@@ -85,7 +85,8 @@ describe("hostile repository: a template cannot hide your arguments in a block i
     // (as a quote would): written as the template has it, your words inside, nothing to say.
     for (const content of [
       "Review this:\n```text\n$ARGUMENTS\n```\nThanks.\n",
-      "<script>\n$1 $2 $3 $4 $5 $6\n</script>\n",
+      // A <script> no longer: its text never shows (rev54a F7, hostile-template-args-never-shown).
+      "<pre>\n$1 $2 $3 $4 $5 $6\n</pre>\n",
     ]) {
       const out = expand(content);
       expect(out.text, content).toContain(WORDS.split(" ")[0]);
