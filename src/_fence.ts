@@ -1131,6 +1131,15 @@ function withoutMarksAt(text: string): string {
   return parts.join("");
 }
 
+/** A placeholder's line from its value on, as a slash command's guard reads it ({@link BlockTracker.closerHere}). */
+export interface PrintedRest {
+  text: string;
+  /** The template offsets of the later placeholders on the line (none for its value alone)… */
+  ats: number[];
+  /** …and where their values start in `text`. */
+  starts: number[];
+}
+
 /**
  * Reads a text as it is written, chunk by chunk, and says at any point what
  * closes the blocks it leaves open there ({@link closingAfter}'s reading: a
@@ -1140,6 +1149,29 @@ function withoutMarksAt(text: string): string {
  * Linear: each line is read once when it ends, and {@link closerHere} reads
  * the unfinished line at most once a line.
  */
+/**
+ * The closer of the block `reading` is in when no reader shows its text: a
+ * comment, `<?…?>`, `<!X…>`, CDATA, `<script>` or `<style>` (CommonMark's
+ * HTML kinds 1 to 5, less `<pre>` and `<textarea>`, which show), the same
+ * runs `withoutHidden` (src/sections/user-text.ts) counts as never shown.
+ * Closed before your words even when the template closes them after.
+ */
+function neverShownCloser(reading: Reading): string | undefined {
+  const leaf = reading.leaf;
+  if (leaf?.kind !== "html" || leaf.type > 5) return undefined;
+  if (leaf.type === 1 && leaf.closer !== "</script>" && leaf.closer !== "</style>")
+    return undefined;
+  return closerOf(reading);
+}
+
+/** {@link PrintedRest} of a placeholder's line, made when asked; `firstOnly`: its value alone. */
+export type ReadRest = (firstOnly?: boolean) => PrintedRest;
+
+/** Whether the printed rest starts with `[`, its first piece read alone. */
+function startsDefinition(rest: ReadRest): boolean {
+  return rest(true).text.startsWith("[");
+}
+
 export class BlockTracker {
   private readonly reading: Reading = freshReading();
   private line = "";
@@ -1149,10 +1181,14 @@ export class BlockTracker {
   private commentOpen = false;
   /** The reading with the unfinished line read, or undefined when not read since it began. */
   private lineRead: Reading | undefined;
-  /** Whether {@link indentsCode} judged the unfinished line already. */
+  /** Whether {@link indentsCode} found the unfinished line can make no indented code. */
   private codeJudged = false;
+  /** How much of the unfinished line {@link indentsCode} read as blanks. */
+  private blanksRead = 0;
   /** Whether {@link inDefinition} judged the unfinished line already. */
   private definitionJudged = false;
+  /** The template offset of the last later text on the line that a definition holds (-1: none). */
+  private definitionUntil = -1;
 
   feed(chunk: string): void {
     if (chunk === "") return;
@@ -1182,6 +1218,7 @@ export class BlockTracker {
       this.line = "";
       this.lineRead = undefined;
       this.codeJudged = false;
+      this.blanksRead = 0;
       this.definitionJudged = false;
       from = end + 1;
     }
@@ -1193,16 +1230,20 @@ export class BlockTracker {
    * outside every block left open: "" when nothing is open. The unfinished
    * line is judged by what it held when first asked (a block opens at a
    * line's start). `commentsOnly`: only an open `<!--` is closed, and a
-   * fence's own line or a link reference definition left (the template
-   * closes its blocks itself). Text after a fence's run on its line is the
+   * fence's own line, blanks that make indented code or a link reference
+   * definition left (the template closes its blocks itself). Text after a fence's run on its line is the
    * opening fence's info string, or makes the closing one no closer: the
    * next text goes to a line of its own, the fence closed before it when it
    * opened here. A line CommonMark reads as a link reference definition
    * (its label, destination or title, none of which shows) is judged once,
-   * with `rest`, the template's text after the next text to the line's end:
+   * with `rest`, what prints after the next text to the line's end:
    * the next text starts a paragraph of its own after a blank line.
    */
-  closerHere(commentsOnly = false, rest: () => string = () => ""): string {
+  closerHere(
+    commentsOnly = false,
+    at = 0,
+    rest: ReadRest = () => ({ text: "", ats: [], starts: [] }),
+  ): string {
     let reading: Reading = this.reading;
     if (this.line !== "") {
       if (this.lineRead === undefined) {
@@ -1221,52 +1262,84 @@ export class BlockTracker {
     if (fenceLine) {
       const opened = closerOf(reading);
       if (opened !== undefined) lines.push(opened);
-    } else if (!commentsOnly) {
-      const block = closerOf(reading);
+    } else {
+      const block = commentsOnly ? neverShownCloser(reading) : closerOf(reading);
       // Blanks alone before the text that make it indented code: the text goes to a line of its own.
+      // Asked when the template closes its blocks too: indented code has no closer to wrap your words.
       if (block === undefined && this.indentsCode()) return "\n";
       if (block !== undefined) lines.push(block);
     }
     if (this.commentOpen && !lines[lines.length - 1]?.endsWith("-->")) lines.push("-->");
     if (lines.length > 0) return `${this.line === "" ? "" : "\n"}${lines.join("\n")}\n`;
     if (fenceLine) return "\n";
-    if (this.inDefinition(reading, rest)) return this.line === "" ? "\n" : "\n\n";
+    if (this.inDefinition(reading, at, rest)) return this.line === "" ? "\n" : "\n\n";
     return "";
   }
 
   /**
-   * True when the next text, followed by `rest`, would be in a link
-   * reference definition of the paragraph `reading` is in: one on this line
-   * (it starts with `[`), or one the line before began (a destination or a
-   * title on the next line). Judged once a line, on a plain value (`x`): the
-   * line's later texts follow one moved out of it, or share its verdict.
-   * Reads this line and the one before, never the paragraph's whole text.
+   * True when the next text would be in a link reference definition of the
+   * paragraph `reading` is in: one on this line, or one the line before began
+   * (a destination or a title on the next line). `rest` is what prints from
+   * the next text to the line's end (each placeholder at its value: a
+   * default's `(` or `[` counts). Judged once a line, at its first text: the
+   * definition's end is kept, and each later text on the line before it is
+   * moved out too (a definition starting with the text itself, `${1:-[}`,
+   * is left at the next one: a break before it would not end it). Reads
+   * this line and the one before, never the paragraph's whole text.
    */
-  private inDefinition(reading: Reading, rest: () => string): boolean {
-    if (this.definitionJudged) return false;
+  private inDefinition(reading: Reading, at: number, rest: ReadRest): boolean {
+    if (this.definitionJudged) return at <= this.definitionUntil;
     this.definitionJudged = true;
-    const line = this.line.slice(afterMarkers(this.line, 0, this.line.length));
+    this.definitionUntil = -1;
+    const markers = afterMarkers(this.line, 0, this.line.length);
+    const line = this.line.slice(markers);
     // Markers alone so far (`> `) read as a blank line; with the text after them the paragraph goes on.
     const leaf = (line === "" ? this.reading : reading).leaf;
-    if (leaf?.kind !== "paragraph" || leaf.definitions === undefined) return false;
-    const probe = `${line}x${rest()}\n`;
-    if (line.startsWith("[")) return definitionLength(probe) > line.length;
+    const definitions = leaf?.kind === "paragraph" && leaf.definitions !== undefined;
+    if (!definitions && !(line === "" && leaf === undefined)) return false;
     const before = this.lastLine.slice(afterMarkers(this.lastLine, 0, this.lastLine.length));
-    if (!before.startsWith("[")) return false;
-    return definitionLength(`${before}\n${probe}`) > before.length + 1 + line.length;
+    // A line that begins with the next text: a definition only when it begins with `[`.
+    if (line === "" && !(definitions && before.startsWith("[")) && !startsDefinition(rest))
+      return false;
+    const printed = rest();
+    const probe = `${line}${printed.text}\n`;
+    let end = 0;
+    if (probe.startsWith("[")) end = definitionLength(probe);
+    else {
+      if (!definitions || !before.startsWith("[")) return false;
+      end = definitionLength(`${before}\n${probe}`) - before.length - 1;
+    }
+    // The later texts on the line that start inside the definition are moved out of it too.
+    for (let i = 0; i < printed.ats.length; i++) {
+      if (line.length + (printed.starts[i] as number) >= end) break;
+      this.definitionUntil = printed.ats[i] as number;
+    }
+    return end > line.length && (line !== "" || !probe.startsWith("["));
   }
 
-  /** True when the unfinished line is spaces and tabs that make what follows them indented code. */
+  /**
+   * True when the unfinished line is spaces and tabs that make what follows
+   * them indented code. Asked again while the line stays blanks (`${1:-  }${2:-  }$3`
+   * reaches four only at `$3`); a leaf open before the line (a paragraph goes
+   * on lazily, a fence or HTML block holds the line) never gives way to
+   * indented code, so the line is read again only where the blanks can make
+   * it, and the line breaks there: each blank is read a bounded number of times.
+   */
   private indentsCode(): boolean {
     const line = this.line;
-    if (line === "" || this.commentOpen) return false;
-    // Judged once a line: past its first question the line holds what was printed after the blanks.
-    if (this.codeJudged) return false;
-    this.codeJudged = true;
-    for (let at = 0; at < line.length; at++) {
-      const code = line.charCodeAt(at);
-      if (code !== SPACE && code !== TAB) return false;
+    if (line === "" || this.commentOpen || this.codeJudged) return false;
+    if (this.reading.leaf !== undefined) {
+      this.codeJudged = true;
+      return false;
     }
+    for (let at = this.blanksRead; at < line.length; at++) {
+      const code = line.charCodeAt(at);
+      if (code !== SPACE && code !== TAB) {
+        this.codeJudged = true;
+        return false;
+      }
+    }
+    this.blanksRead = line.length;
     const probe = copyReading(this.reading, 4 * line.length + 5);
     const text = `${line}x`;
     readLine(probe, text, 0, text.length);

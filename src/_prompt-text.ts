@@ -942,8 +942,13 @@ const EQUALS_CODES: ReadonlySet<number> = new Set([
 /** A `\uXXXX` escape as {@link oneLine} writes a hidden code point: drawn as six characters, read past. */
 const UNIT_ESCAPE = /^\\u[0-9a-fA-F]{4}/;
 
-/** An XML character reference or a quote's entity (`&quot;`, `&#34;`): read past before a mark's `user`. */
-const ENTITY = /^&(?:quot|apos|amp|#\d{1,7}|#x[0-9a-fA-F]{1,6});/;
+/**
+ * A character reference or any named entity (`&quot;`, `&#34;`, `&equals;`),
+ * or a `\xHH` or `%HH` escape (`owner\x3d"user"`, `owner%3D"user"`): an
+ * escape of the `=` or a quote, read past before a mark's `user` (rev54a F4).
+ */
+const ENTITY =
+  /^(?:&(?:[a-zA-Z][a-zA-Z0-9]{1,31}|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});|\\x[0-9a-fA-F]{2}|%[0-9a-fA-F]{2})/;
 
 /** A letter or digit of any script: what is no symbol between `owner` and `user`. */
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
@@ -976,7 +981,7 @@ const ASCII_WORD = /^[a-z0-9]+$/;
 
 /**
  * Whether the text right after `from` reads as the mark's `user`: symbols,
- * quotes (and their entities), white space, invisible code points and their
+ * quotes (and their entities, or `\xHH` and `%HH` escapes), white space, invisible code points and their
  * `\uXXXX` escapes read past, and so is a letter of any script that reads as
  * no ASCII one (`ᐨ` of `ownerᐨᐨ"user"`, `ー`); then four letters folded as
  * {@link markPiece}. Bounded: at most {@link USER_LOOKAHEAD} units are read.
@@ -992,7 +997,8 @@ function userFollows(line: string, from: number): boolean {
         i += 6;
         continue;
       }
-      const entity = code === 0x26 ? ENTITY.exec(line.slice(i, i + 12)) : null;
+      const entity =
+        code === 0x26 || code === 0x5c || code === 0x25 ? ENTITY.exec(line.slice(i, i + 36)) : null;
       if (entity !== null) {
         i += entity[0].length;
         continue;
@@ -1066,7 +1072,12 @@ export function withoutOwnerMark(line: string): string {
     else {
       const other = otherMarkPiece(line, i, code);
       if (other === null) piece = "";
-      else if (afterOwner && userFollows(line, i + width)) {
+      else if (
+        afterOwner &&
+        (userFollows(line, i + width) ||
+          // An escape of the `=` (`\x3d`, `%3D`, `&equals;`) starts here: read past it whole (rev54a F4).
+          ((code === 0x5c || code === 0x25 || code === 0x26) && userFollows(line, i)))
+      ) {
         // Anything else between `owner` and `user` (a symbol, `:`, `-`, `_`, a letter
         // of any script: `二`, `ニ`, `ᐨ`, a space that is not ASCII) is drawn as the mark's `=`.
         out += `${line.slice(copied, i)}&#${code};`;

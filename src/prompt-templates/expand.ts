@@ -6,6 +6,7 @@ import { templateBodyLine } from "./parse.js";
 import {
   type ArgumentGuard,
   MAX_EXPANDED_CHARS,
+  type ReadRest,
   substituteArgs,
   substitutePlain,
   unusedArguments,
@@ -150,7 +151,8 @@ function guardedExpansion(
 class HiddenArguments implements ArgumentGuard {
   private readonly tracker = new BlockTracker();
   private readonly lines: number[] = [];
-  private lineStart = 0;
+  /** Where the template's line {@link line} ends (-1: not looked for yet). */
+  private lineEnd = -1;
   private line = 1;
 
   /** `commentsOnly`: the template closes its own blocks, so only an open `<!--` hides your words. */
@@ -163,21 +165,23 @@ class HiddenArguments implements ArgumentGuard {
     this.tracker.feed(text);
   }
 
-  before(at: number, end: number): string {
-    const closer = this.tracker.closerHere(this.commentsOnly, () => {
-      const lineEnd = this.content.indexOf("\n", end);
-      return this.content.slice(end, lineEnd < 0 ? this.content.length : lineEnd);
-    });
+  before(at: number, rest: ReadRest): string {
+    const closer = this.tracker.closerHere(this.commentsOnly, at, rest);
     if (closer === "") return "";
-    // Placeholders come in order: count the template's lines up to this one once.
-    for (;;) {
-      const end = this.content.indexOf("\n", this.lineStart);
-      if (end < 0 || end >= at) break;
+    // Placeholders come in order: count the template's lines up to this one once, each line's
+    // end found once (many placeholders on one long line each broke out of it).
+    if (this.lineEnd < 0) this.lineEnd = this.endOfLine(0);
+    while (this.lineEnd < at) {
       this.line++;
-      this.lineStart = end + 1;
+      this.lineEnd = this.endOfLine(this.lineEnd + 1);
     }
     if (this.lines[this.lines.length - 1] !== this.line) this.lines.push(this.line);
     return closer;
+  }
+
+  private endOfLine(from: number): number {
+    const end = this.content.indexOf("\n", from);
+    return end < 0 ? this.content.length : end;
   }
 
   diagnostics(name: string, template: Partial<Pick<PromptTemplate, "filePath">>): Diagnostic[] {

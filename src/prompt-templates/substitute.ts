@@ -1,3 +1,7 @@
+import type { PrintedRest, ReadRest } from "../_fence.js";
+
+export type { PrintedRest, ReadRest };
+
 const ARGUMENT_SEPARATOR = " ";
 
 /**
@@ -38,8 +42,13 @@ type Placeholder =
  */
 export interface ArgumentGuard {
   feed(text: string): void;
-  /** `end`: where the placeholder ends in the template (exclusive). */
-  before(at: number, end: number): string;
+  /**
+   * `rest`: the line from the value to its end as it prints for a
+   * judgement, each placeholder at `x` when an argument fills it and at its
+   * text when its default does (`[//]: # ${3:-(}$ARGUMENTS${3:-)}` reads
+   * `(x)`), with where the later placeholders on the line start in it.
+   */
+  before(at: number, rest: ReadRest): string;
 }
 
 /**
@@ -147,15 +156,69 @@ function fill(
     return true;
   };
   let copied = 0;
-  for (const { at, placeholder } of placeholdersOf(content)) {
+  // A guard reads the rest of a placeholder's line as it prints: the later placeholders, listed once.
+  const listed = guard === undefined ? undefined : Array.from(placeholdersOf(content));
+  let index = 0;
+  for (const { at, placeholder } of listed ?? placeholdersOf(content)) {
     if (!push(content.slice(copied, at))) return undefined;
     const value = valueFor(placeholder);
-    const lead = value === "" || guard === undefined ? "" : guard.before(at, placeholder.end);
+    const after = index++;
+    const lead =
+      value === "" || guard === undefined || listed === undefined
+        ? ""
+        : guard.before(at, (firstOnly) => printedRest(content, listed, after, valueFor, firstOnly));
     if (!push(lead) || !push(value)) return undefined;
     copied = placeholder.end;
   }
   if (!push(content.slice(copied))) return undefined;
   return parts.join("");
+}
+
+type Found = { at: number; placeholder: Placeholder };
+
+/**
+ * The line of `found[index]` from its value to the first line break, as
+ * {@link ArgumentGuard.before} reads it: an argument's value is `x` (your
+ * words are yours, whatever they hold), a default's its text. Reads only
+ * that stretch of the template and those values.
+ */
+function printedRest(
+  content: string,
+  found: readonly Found[],
+  index: number,
+  valueFor: (placeholder: Placeholder) => string,
+  firstOnly = false,
+): PrintedRest {
+  const parts: string[] = [];
+  const ats: number[] = [];
+  const starts: number[] = [];
+  let size = 0;
+  const add = (text: string): boolean => {
+    const lineBreak = text.indexOf("\n");
+    const piece = lineBreak >= 0 ? text.slice(0, lineBreak) : text;
+    parts.push(piece);
+    size += piece.length;
+    return lineBreak < 0;
+  };
+  const shown = (placeholder: Placeholder): string => {
+    const value = valueFor(placeholder);
+    if (value === "") return "";
+    return placeholder.kind === "default" && value === placeholder.fallback ? value : PLAIN_VALUE;
+  };
+  const first = found[index] as Found;
+  if (add(shown(first.placeholder)) && !firstOnly) {
+    let from = first.placeholder.end;
+    for (let next = index + 1; ; next++) {
+      const later = found[next];
+      if (!add(content.slice(from, later === undefined ? content.length : later.at))) break;
+      if (later === undefined) break;
+      ats.push(later.at);
+      starts.push(size);
+      if (!add(shown(later.placeholder))) break;
+      from = later.placeholder.end;
+    }
+  }
+  return { text: parts.join(""), ats, starts };
 }
 
 /**

@@ -60,8 +60,9 @@ function firstWords(text: string): string {
  * The text without what an HTML reader of the rendered prompt never shows,
  * anywhere in a line: comments (`<!--` to `-->`), processing instructions
  * (`<?` to `?>`), CDATA (`<![CDATA[` to `]]>`), declarations (`<!` and a
- * letter to `>`), and the content of `<script>`, `<style>` and `<template>`
- * elements (to their end tag, any type); a comment not closed hides the rest,
+ * letter to `>`), and the content of `<script>`, `<style>`, `<template>`,
+ * `<title>`, `<noembed>`, `<noframes>` and `<iframe>` elements and of any
+ * element with a `hidden` attribute (to their first end tag, any type; rev54a F1); a comment not closed hides the rest,
  * the others not closed are text (`<?php` in a code sample): CommonMark's
  * HTML blocks of kinds 2-5 and the kind-1 ones whose text is
  * data (rev52b F12: `{{> base}}` inside `<?ignore … ?>` counted as shown).
@@ -75,8 +76,9 @@ export function withoutHidden(text: string): string {
   let at = lower.indexOf("<");
   // Closers not found past some point, so past any later one: each is looked for to the end once.
   const missing = new Set<string>();
+  const tags = { gt: -1, lt: -1 };
   while (at !== -1) {
-    const hidden = hiddenAt(lower, at);
+    const hidden = hiddenAt(lower, at, tags);
     if (hidden === undefined) {
       at = lower.indexOf("<", at + 1);
       continue;
@@ -100,12 +102,42 @@ export function withoutHidden(text: string): string {
 }
 
 /** Elements whose content no HTML reader shows. */
-const DATA_ELEMENTS = ["script", "style", "template"];
+const DATA_ELEMENTS = ["script", "style", "template", "title", "noembed", "noframes", "iframe"];
+
+/** Most characters of a start tag read for a `hidden` attribute: the scan stays linear. */
+const MAX_TAG_CHARS = 1024;
+
+/** A start tag's name and a `hidden` attribute in it (`<div hidden>`, `<p class=x hidden="">`). */
+const TAG_NAME = /^<([a-z][a-z0-9-]*)[\s/]/;
+const HIDDEN_ATTRIBUTE = /[\s/]hidden(?:[\s/=]|$)/;
+
+/**
+ * The start tag at `at` when it has a `hidden` attribute: its length and
+ * name. Only the last `<` before a `>` can start a tag ending there, so each
+ * stretch between `>`s is read once: `tags` keeps that `>` and that `<`.
+ */
+function hiddenTag(
+  lower: string,
+  at: number,
+  tags: { gt: number; lt: number },
+): { length: number; name: string } | undefined {
+  if (tags.gt < at) {
+    tags.gt = lower.indexOf(">", at);
+    if (tags.gt === -1) tags.gt = lower.length;
+    tags.lt = lower.lastIndexOf("<", tags.gt);
+  }
+  if (tags.lt !== at || tags.gt === lower.length || tags.gt - at > MAX_TAG_CHARS) return undefined;
+  const tag = lower.slice(at, tags.gt);
+  const name = TAG_NAME.exec(tag)?.[1];
+  if (name === undefined || !HIDDEN_ATTRIBUTE.test(tag.slice(name.length + 1))) return undefined;
+  return { length: tag.length + 1, name };
+}
 
 /** The hidden run that starts at `at` (a `<`): its opener's length and its closer. */
 function hiddenAt(
   lower: string,
   at: number,
+  tags: { gt: number; lt: number },
 ): { open: number; close: string; tag?: true } | undefined {
   if (lower.startsWith("<!--", at)) return { open: 4, close: "-->" };
   if (lower.startsWith("<![cdata[", at)) return { open: 9, close: "]]>" };
@@ -118,6 +150,9 @@ function hiddenAt(
     if (after === undefined || after === ">" || after === "/" || /\s/.test(after))
       return { open: 1 + name.length, close: `</${name}`, tag: true };
   }
+  // Any element with a `hidden` attribute, to its first end tag (rev54a F1).
+  const tag = hiddenTag(lower, at, tags);
+  if (tag !== undefined) return { open: tag.length, close: `</${tag.name}`, tag: true };
   return undefined;
 }
 

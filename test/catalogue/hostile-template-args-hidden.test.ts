@@ -60,6 +60,9 @@ describe("hostile repository: a template cannot hide your arguments in a block i
       // Indented code in a template that leaves a block open at its end: blanks alone before the arguments.
       "Notes:\n\n    $ARGUMENTS\n\n```\n",
       "\t$ARGUMENTS\n<pre>\n",
+      // Indented code has no closer: it never wraps your words, whatever follows (rev54a F3).
+      "Notes:\n\n    $ARGUMENTS\n",
+      "- item\n\n      $ARGUMENTS",
     ]) {
       const out = expand(content);
       expect(placeOf(out.text, "NOT").block, content).toBe("paragraph");
@@ -78,13 +81,12 @@ describe("hostile repository: a template cannot hide your arguments in a block i
       expect(out.text).toContain(WORDS);
       expect(out.diagnostics).toEqual([]);
     }
-    // A fence, HTML block or indented code the template closes after your words wraps them
+    // A fence or HTML block the template closes after your words wraps them
     // (as a quote would): written as the template has it, your words inside, nothing to say.
     for (const content of [
       "Review this:\n```text\n$ARGUMENTS\n```\nThanks.\n",
-      "<script>\n$1 $2 $3 $4 $5 $6\n</script>\n",
-      "Notes:\n\n    $ARGUMENTS\n",
-      "- item\n\n      $ARGUMENTS",
+      // A <script> no longer: its text never shows (rev54a F7, hostile-template-args-never-shown).
+      "<pre>\n$1 $2 $3 $4 $5 $6\n</pre>\n",
     ]) {
       const out = expand(content);
       expect(out.text, content).toContain(WORDS.split(" ")[0]);

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js";
+import { placeOf } from "./_commonmark.js";
+
+// Review rev54a (F7, low): a project's template that wrapped `$ARGUMENTS` in
+// `<?…?>`, `<!X…>`, `<![CDATA[…]]>` or `<script>…</script>` and closed it kept
+// your words there with no word, while the section check (`withoutHidden`)
+// counts the same runs as never shown. One notion of "never shown" for both:
+// those runs (and `<style>`, and comments) are closed before your words with
+// `arguments-hidden` even when the template closes them; `<pre>` or `<div>`
+// the template closes still wraps them as written.
+
+const WORDS = "do NOT touch the database";
+
+function expand(content: string) {
+  return expandPromptTemplateResult(`/t ${WORDS}`, [
+    { name: "t", content, source: "project", filePath: "/p/.pi/prompts/t.md" },
+  ]);
+}
+
+describe("hostile repository: a run no reader shows cannot wrap your arguments", () => {
+  it("processing instruction, declaration, CDATA, script, style, comment: closed before them", () => {
+    for (const content of [
+      "<?ignore\n$ARGUMENTS\n?>\nDo the task.\n",
+      "<!IGNORE\n$ARGUMENTS\n>\nDo the task.\n",
+      "<![CDATA[\n$ARGUMENTS\n]]>\nDo the task.\n",
+      '<script type="text/plain">\n$ARGUMENTS\n</script>\nDo the task.\n',
+      "<style>\n$ARGUMENTS\n</style>\nDo the task.\n",
+      "<!--\n$ARGUMENTS\n-->\nDo the task.\n",
+    ]) {
+      const out = expand(content);
+      expect(placeOf(out.text, "NOT").block, content).toBe("paragraph");
+      expect(
+        out.diagnostics.map((d) => d.code),
+        content,
+      ).toEqual(["arguments-hidden"]);
+    }
+  });
+
+  it("a <pre> or <div> the template closes wraps them as written", () => {
+    for (const content of ["<pre>\n$ARGUMENTS\n</pre>\n", "<div>\n$ARGUMENTS\n</div>\n"]) {
+      const out = expand(content);
+      expect(out.diagnostics, content).toEqual([]);
+      expect(out.text, content).toBe(content.replace("$ARGUMENTS", WORDS));
+    }
+  });
+});
