@@ -35,6 +35,7 @@ import {
   appendParts,
   baseSectionsDropped,
   chooseCustomPrompt,
+  customPromptMayBeRepository,
   guidelinesPart,
   printedParts,
   replacedByProject,
@@ -479,7 +480,11 @@ function sectionTemplates(
       ...held.diagnostics,
       ...sends.diagnostics,
       ...replacedByProject(layers, opts, stacked),
-      ...baseSectionsDropped(templates, customPrompt),
+      ...baseSectionsDropped(
+        templates,
+        customPrompt,
+        customPromptMayBeRepository(customPrompt, opts.systemPrompt),
+      ),
     ],
   };
 }
@@ -534,15 +539,18 @@ function whoseTexts(
   { opts, options, provenance }: ResolvedRender,
   { wrappers, userFileWrappers }: PromptWrappers,
 ) {
+  const repository = customPromptMayBeRepository(customPrompt, opts.systemPrompt);
   const parts = [
     ...appendParts(layers, opts.appendSystemPrompt),
-    ...guidelinesPart(customPrompt, options.promptGuidelines),
+    ...guidelinesPart(repository, {
+      tools: opts.tools,
+      toolGuidelines: options.toolGuidelines,
+      promptGuidelines: options.promptGuidelines,
+    }),
   ];
   const printed = printedParts(parts, wrappers);
-  const layer = customPrompt?.source.layer;
   return {
-    customPromptRepository:
-      layer === "project" || (layer === "option" && opts.systemPrompt?.repository === true),
+    customPromptRepository: repository,
     appendPrompt: addendumText(printed),
     appendParts: parts,
     printedAppend: printed,

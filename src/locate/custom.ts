@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { closeOpenBlocksOnOwnLine } from "../_fence.js";
 import { toPosix } from "../_paths.js";
 import { ELEMENT_END, elementText, REPOSITORY_APPEND, xmlNameText } from "../_prompt-text.js";
+import { toolEntry } from "../gather/guidelines/tools.js";
 import type { AppendPart, NormalizedOptions } from "../options.js";
 import { CALLS_PARTIAL } from "../sections/layer.js";
 import type { CustomPrompt } from "../sections/render.js";
@@ -62,22 +63,46 @@ export function appendParts(
 }
 
 /**
- * rev52b F9: your guidelines (`--guideline`, the `promptGuidelines` option) are
- * typed for this run, so a trusted project's SYSTEM.md or SYSTEM_TEMPLATE.md,
- * the custom base prompt in use, does not take them out with the rules section
- * it replaces: they are one part of the addendum of yours, after it, a list item
- * each. The rules list then does not repeat them (a rule the addendum states is
- * not repeated), when a failed template brings the builtin base back too.
+ * True when the custom base prompt in use (the top of the chain) may be the
+ * repository's: a project's SYSTEM.md or SYSTEM_TEMPLATE.md, a project file
+ * named by `--system-prompt`, or one a host resolved itself (pi's, which may
+ * be the project's `.pi/SYSTEM.md`). The one test for every rule about such a
+ * text (rev55a F3: the guidelines and base-section rules keyed on the layer
+ * name alone, and pi's resolved project SYSTEM.md dropped yours silently).
+ */
+export function customPromptMayBeRepository(
+  customPrompt: CustomPrompt | null,
+  systemPrompt: NormalizedOptions["systemPrompt"],
+): boolean {
+  const layer = customPrompt?.source.layer;
+  return layer === "project" || (layer === "option" && systemPrompt?.repository === true);
+}
+
+/**
+ * rev52b F9, rev55a F3: your guidelines (`--guideline`, the `promptGuidelines`
+ * option, and the selected tools' `toolGuidelines`, which the rules section
+ * prints) are typed for this run, so a custom base prompt that may be the
+ * repository's ({@link customPromptMayBeRepository}) does not take them out
+ * with the rules section it replaces: they are one part of the addendum of
+ * yours, after it, a list item each, tool guidelines first as in the rules
+ * list. The rules list then does not repeat them (a rule the addendum states
+ * is not repeated), when a failed template brings the builtin base back too.
  */
 export function guidelinesPart(
-  customPrompt: CustomPrompt | null,
-  guidelines: readonly string[] | undefined,
+  repository: boolean,
+  given: {
+    tools: readonly string[];
+    toolGuidelines?: Readonly<Record<string, readonly string[]>> | undefined;
+    promptGuidelines?: readonly string[] | undefined;
+  },
 ): AppendPart[] {
-  if (customPrompt?.source.layer !== "project") return [];
-  const items = (guidelines ?? []).map((g) => g.trim()).filter((g) => g !== "");
-  if (items.length === 0) return [];
+  if (!repository) return [];
+  const tools = given.tools.flatMap((t) => toolEntry(given.toolGuidelines ?? {}, t) ?? []);
+  const items = [...new Set([...tools, ...(given.promptGuidelines ?? [])].map((g) => g.trim()))];
+  const kept = items.filter((g) => g !== "");
+  if (kept.length === 0) return [];
   // No heading: a warning that the addendum left it out names the part by its first line.
-  return [{ text: items.map((g) => `- ${g}`).join("\n"), repository: false }];
+  return [{ text: kept.map((g) => `- ${g}`).join("\n"), repository: false }];
 }
 
 /**
@@ -248,18 +273,23 @@ function sectionsReplaced(templates: readonly SectionTemplate[], custom: boolean
 const MAX_NAMED = 5;
 
 /**
- * rev52b F9: a trusted project's SYSTEM.md or SYSTEM_TEMPLATE.md, the custom
- * base prompt in use (`customPrompt`, the top of the chain), takes the place
- * of every base section (`base: true`), yours too: your `rules.md` override or
- * your own base section was gone with no word. One `user-text-left-out`
- * warning names every enabled base section with a base version of yours in
- * its stack (at most five, the rest counted) and the way back.
+ * rev52b F9, rev55a F3: a custom base prompt that may be the repository's
+ * ({@link customPromptMayBeRepository}: a trusted project's SYSTEM.md or
+ * SYSTEM_TEMPLATE.md, a project file named by `--system-prompt`, a host's
+ * resolved one), the top of the chain, takes the place of every base section
+ * (`base: true`), yours too: your `rules.md` override or your own base section
+ * was gone with no word. One `user-text-left-out` diagnostic names every
+ * enabled base section with a base version of yours in its stack (at most
+ * five, the rest counted) and the way back: a warning at the project's file;
+ * an info for a host's resolved text, which has no path and may be your own
+ * SYSTEM.md (sysprompt cannot tell).
  */
 export function baseSectionsDropped(
   templates: readonly SectionTemplate[],
   customPrompt: CustomPrompt | null,
+  repository: boolean,
 ): Diagnostic[] {
-  if (customPrompt?.source.layer !== "project") return [];
+  if (!repository || customPrompt === null) return [];
   const yours = templates.flatMap((t) => {
     if (!t.meta.enabled || t.meta.base !== true) return [];
     let version: SectionTemplate | undefined = t;
@@ -271,13 +301,29 @@ export function baseSectionsDropped(
   if (yours.length === 0) return [];
   const named = yours.slice(0, MAX_NAMED).join(", ");
   const more = yours.length > MAX_NAMED ? ` and ${yours.length - MAX_NAMED} more` : "";
-  const path = customPrompt.source.path;
   const one = yours.length === 1;
+  const left = `your base section${one ? "" : "s"} ${named}${more} ${one ? "is" : "are"} left out`;
+  const every = "which takes the place of every base section (base: true), yours too";
+  const { path, layer } = customPrompt.source;
+  if (path === undefined)
+    return [
+      {
+        level: "info",
+        code: "user-text-left-out",
+        message: `${left}: the custom base prompt the host resolved (its SYSTEM.md or --system-prompt, which may be the project's .pi/SYSTEM.md) is in use, ${every}; your guidelines are kept in the addendum`,
+      },
+    ];
+  if (layer === "option")
+    return [
+      {
+        level: "warning",
+        code: "user-text-left-out",
+        message: `${left}: the project's ${path}, named by --system-prompt, is the custom base prompt, ${every}; name a file or text of yours with --system-prompt, or leave it out, to have yours back`,
+        path,
+      },
+    ];
   return [
-    replacedYours(
-      `your base section${one ? "" : "s"} ${named}${more} ${one ? "is" : "are"} left out: the project's ${path ?? "custom base prompt"} is the custom base prompt, which takes the place of every base section (base: true), yours too`,
-      path,
-    ),
+    replacedYours(`${left}: the project's ${path} is the custom base prompt, ${every}`, path),
   ];
 }
 
