@@ -83,9 +83,10 @@ describe("hostile-nested-vcs: your hg, jj, svn, sl, bzr, pijul, darcs or fossil 
             expect(text, label).toMatch(/^refused: .*a repository of its own/);
           }
         }
-        // Your clone's own files, named in it, are yours to read.
+        // Your clone's own files, named in it, are yours to read. Named as a path
+        // (`./`): a bare word such as fossil's `_FOSSIL_` is text (rev53d F5).
         const own = await reported(
-          pinned(root, { cwd: mine, projectTrusted: true, appendSystemPrompt: secret }),
+          pinned(root, { cwd: mine, projectTrusted: true, appendSystemPrompt: `./${secret}` }),
         );
         expect(own).toContain(TOKEN);
       });
