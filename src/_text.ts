@@ -72,14 +72,23 @@ const SPACES: ReadonlySet<number> = new Set([
  * indentation and the columns are the listing's only. Before, a folder named
  * `"    deploy-keys"` printed as a folder inside the one above it, and a file
  * `"    AGENTS.md  9.1K  2026-12-05 19:29"` forged a whole entry's columns
- * (review rev53c F2). A single space inside a name is kept. One pass, linear.
+ * (review rev53c F2). A single space inside a name is kept. Every TAB is
+ * written `\u0009`: a terminal moves it to the next 8-column stop, so
+ * `x<TAB><TAB>inlined<TAB>user.mdc` forged a status and an owner column
+ * (review rev55a F1). One pass, linear.
  */
 export function escapeSpacing(text: string): string {
   let out = "";
   let copied = 0;
   let i = 0;
   while (i < text.length) {
-    if (!SPACES.has(text.charCodeAt(i))) {
+    const code = text.charCodeAt(i);
+    if (code === TAB) {
+      out += `${text.slice(copied, i)}\\u0009`;
+      copied = ++i;
+      continue;
+    }
+    if (!SPACES.has(code)) {
       i++;
       continue;
     }

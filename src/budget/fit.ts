@@ -21,7 +21,7 @@ import type {
   SectionSource,
   ShrinkSpec,
 } from "../types.js";
-import { initialState, patchFor, type ShrinkState, STEPS } from "./steps.js";
+import { BUDGET, initialState, patchFor, ROOM, type ShrinkState, STEPS } from "./steps.js";
 import { o200kCounter, type TokenCounter } from "./tokens.js";
 
 /**
@@ -143,6 +143,8 @@ export function renderWithinBudget(
   const bounded = options.countTokens ? undefined : o200kCounter(options.deadline);
   const count = options.countTokens ?? (bounded as TokenCounter);
   const max = options.maxTokens;
+  // What the markers name as the cause: your token budget, or the prompt's 8 MiB (rev55a F2).
+  const why = options.roomOnly === true ? ROOM : BUDGET;
   const cache = new Map<string, number>();
   const tokensOf = (text: string): number => {
     // Characters (room): nothing to keep, and hashing each new text of some 8 MiB cost more.
@@ -306,7 +308,13 @@ export function renderWithinBudget(
       if (section.source.layer === "project") continue;
       let state =
         states.get(section.name) ??
-        initialState(input.data, options.treeLines, options.rootTreeLines, options.appendParts);
+        initialState(
+          input.data,
+          options.treeLines,
+          options.rootTreeLines,
+          options.appendParts,
+          why,
+        );
       for (const name of new Set(section.shrink.steps)) {
         const step = STEPS[name];
         const levels = step.levels(state);
@@ -328,7 +336,7 @@ export function renderWithinBudget(
   ): boolean => {
     let state =
       states.get(section.name) ??
-      initialState(input.data, options.treeLines, options.rootTreeLines, options.appendParts);
+      initialState(input.data, options.treeLines, options.rootTreeLines, options.appendParts, why);
     const project = section.source.layer === "project";
     // A step declared twice is taken once.
     for (const name of new Set(section.shrink.steps)) {

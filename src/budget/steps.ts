@@ -41,6 +41,8 @@ export interface ShrinkState {
   appendParts: readonly AppendPart[];
   /** The working directory, to tell how far a context file is from it. */
   cwd: string;
+  /** Why the markers say text is left out: {@link BUDGET}, or {@link ROOM} when fitting for room only. */
+  why: string;
 }
 
 /** A builtin step: a number of levels, each cutting more than the one before. */
@@ -71,6 +73,7 @@ export function initialState(
   treeLines?: readonly TreeLine[],
   rootTreeLines?: readonly (readonly TreeLine[])[],
   appendParts: readonly AppendPart[] = [],
+  why: string = BUDGET,
 ): ShrinkState {
   const tree = data.workspaceTree
     ? parseTree(treeLines ?? linesFromText(data.workspaceTree.rendered))
@@ -92,6 +95,7 @@ export function initialState(
     unlistedSkills: 0,
     appendParts,
     cwd: data.cwd,
+    why,
   };
 }
 
@@ -126,13 +130,19 @@ export function patchFor(state: ShrinkState, data: PromptData): SectionPatch {
   if (state.contextFiles !== data.contextFiles) patch.contextFiles = state.contextFiles;
   if (state.alwaysRules !== data.alwaysRules) patch.alwaysRules = state.alwaysRules;
   if (state.onDemandRules !== data.onDemandRules) patch.onDemandRules = state.onDemandRules;
-  if (state.appendParts.some((p) => p.text === APPENDED_FILE_MARKER)) {
+  if (state.appendParts.some((p) => p.text === appendedFileMarker(state.why))) {
     patch.appendPrompt = addendumText(state.appendParts);
   }
   return { data: patch, notes: Object.values(state.notes) };
 }
 
-const BUDGET = "to fit the token budget";
+/** Why a cut was made, in its markers: your `--max-tokens`. */
+export const BUDGET = "to fit the token budget";
+/**
+ * Why a cut was made with no token budget of yours: the prompt's 8 MiB. Before,
+ * such a cut's markers named a token budget no one set (review rev55a F2).
+ */
+export const ROOM = "to fit the prompt's size limit";
 
 /**
  * Paths a step's description names; the rest are counted. A repository can
@@ -150,7 +160,9 @@ function namedPaths(paths: readonly string[]): string {
 }
 
 /** What a cut context file's content becomes. */
-export const CONTEXT_FILE_MARKER = `[This file's instructions are left out ${BUDGET}; read the file when they may matter for your task.]`;
+export const contextFileMarker = (why: string) =>
+  `[This file's instructions are left out ${why}; read the file when they may matter for your task.]`;
+export const CONTEXT_FILE_MARKER = contextFileMarker(BUDGET);
 
 const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 
@@ -217,7 +229,7 @@ const treeLines: ShrinkStep = {
       s,
       (t) => widestFolder(t.root) > cap,
       (t) => capEntries(t, cap),
-      `… at most ${plural(cap, "entry", "entries")} per folder shown, ${BUDGET}`,
+      `… at most ${plural(cap, "entry", "entries")} per folder shown, ${s.why}`,
     );
   },
   describe(s, level) {
@@ -241,7 +253,7 @@ const treeDepth: ShrinkStep = {
       s,
       (t) => deepestLevel(t.root) > depth,
       (t) => capDepth(t, depth),
-      `… only ${plural(depth, "level")} shown, ${BUDGET}`,
+      `… only ${plural(depth, "level")} shown, ${s.why}`,
     );
   },
   describe(s, level) {
@@ -268,7 +280,7 @@ const agentsMd: ShrinkStep = {
     );
     return {
       ...s,
-      agentsMd: [...s.agentsMd.filter((p) => kept.has(p)), `… ${level} more, left out ${BUDGET}`],
+      agentsMd: [...s.agentsMd.filter((p) => kept.has(p)), `… ${level} more, left out ${s.why}`],
     };
   },
   describe: (s, level) =>
@@ -307,8 +319,8 @@ const skillDescriptions: ShrinkStep = {
       { ...s, skills },
       DESCRIPTIONS_NOTE,
       all
-        ? `Skill descriptions are left out ${BUDGET}: open a skill's file to see what it is for.`
-        : `The repository's skill descriptions are left out ${BUDGET}: open a skill's file to see what it is for.`,
+        ? `Skill descriptions are left out ${s.why}: open a skill's file to see what it is for.`
+        : `The repository's skill descriptions are left out ${s.why}: open a skill's file to see what it is for.`,
     );
   },
   describe(s, level) {
@@ -332,13 +344,13 @@ const skillList: ShrinkStep = {
       return withNote(
         withNote(state, DESCRIPTIONS_NOTE, null),
         LIST_NOTE,
-        `${plural(unlisted, "skill")} ${unlisted === 1 ? "is" : "are"} installed but not listed here, ${BUDGET}.`,
+        `${plural(unlisted, "skill")} ${unlisted === 1 ? "is" : "are"} installed but not listed here, ${s.why}.`,
       );
     }
     return withNote(
       state,
       LIST_NOTE,
-      `${plural(unlisted, "skill")} of the repository ${unlisted === 1 ? "is" : "are"} installed but not listed here, ${BUDGET}.`,
+      `${plural(unlisted, "skill")} of the repository ${unlisted === 1 ? "is" : "are"} installed but not listed here, ${s.why}.`,
     );
   },
   describe(s, level) {
@@ -389,14 +401,14 @@ const contextFiles: ShrinkStep = {
     const next: ShrinkState = {
       ...s,
       contextFiles: s.contextFiles
-        .map((f, i) => (cut.has(i) ? { ...f, content: CONTEXT_FILE_MARKER } : f))
+        .map((f, i) => (cut.has(i) ? { ...f, content: contextFileMarker(s.why) } : f))
         .filter((_, i) => !cut.has(dropFile(i))),
     };
     if (dropped === 0) return next;
     return withNote(
       next,
       "context-elements",
-      `${plural(dropped, "instruction file")} of the repository ${dropped === 1 ? "is" : "are"} left out ${BUDGET}; ${dropped === 1 ? "it lies" : "they lie"} in the folders between the project root and the working directory, or below it.`,
+      `${plural(dropped, "instruction file")} of the repository ${dropped === 1 ? "is" : "are"} left out ${s.why}; ${dropped === 1 ? "it lies" : "they lie"} in the folders between the project root and the working directory, or below it.`,
     );
   },
   describe(s, level) {
@@ -410,7 +422,9 @@ const contextFiles: ShrinkStep = {
 };
 
 /** What a cut always rule's content becomes. */
-export const ALWAYS_RULE_MARKER = `[This rule's text is left out ${BUDGET}; read its file before work it may cover.]`;
+export const alwaysRuleMarker = (why: string) =>
+  `[This rule's text is left out ${why}; read its file before work it may cover.]`;
+export const ALWAYS_RULE_MARKER = alwaysRuleMarker(BUDGET);
 
 /**
  * The repository's on-demand rule lines, cut in up to two levels: their
@@ -450,7 +464,7 @@ const ruleDescriptions: ShrinkStep = {
           ),
         },
         "rule-descriptions",
-        `Rule descriptions are left out ${BUDGET}: open a rule's file to see what it covers.`,
+        `Rule descriptions are left out ${s.why}: open a rule's file to see what it covers.`,
       );
     }
     if (cuts.has("globs")) {
@@ -464,7 +478,7 @@ const ruleDescriptions: ShrinkStep = {
           ),
         },
         "rule-globs",
-        `Long glob lists of the repository's rules are left out ${BUDGET}: open a rule's file to see which files it covers.`,
+        `Long glob lists of the repository's rules are left out ${s.why}: open a rule's file to see which files it covers.`,
       );
     }
     return next;
@@ -517,7 +531,7 @@ const alwaysRules: ShrinkStep = {
     let next: ShrinkState = {
       ...s,
       alwaysRules: s.alwaysRules.map((r, i) =>
-        cut.has(i) ? { ...r, content: ALWAYS_RULE_MARKER } : r,
+        cut.has(i) ? { ...r, content: alwaysRuleMarker(s.why) } : r,
       ),
     };
     const dropped = [...cut].filter((c) => c < RULE_LINES).length;
@@ -525,7 +539,7 @@ const alwaysRules: ShrinkStep = {
       next = withNote(
         { ...next, alwaysRules: next.alwaysRules.filter((_, i) => !cut.has(dropRule(i))) },
         "rule-elements",
-        `${plural(dropped, "always rule file")} of the repository ${dropped === 1 ? "is" : "are"} left out ${BUDGET}.`,
+        `${plural(dropped, "always rule file")} of the repository ${dropped === 1 ? "is" : "are"} left out ${s.why}.`,
       );
     }
     if (cut.has(RULE_LINES)) {
@@ -535,7 +549,7 @@ const alwaysRules: ShrinkStep = {
       next = withNote(
         { ...next, onDemandRules: s.onDemandRules.filter((r) => r.origin !== "project") },
         "rule-lines",
-        `${plural(dropped, "on-demand rule file")} of the repository ${dropped === 1 ? "is" : "are"} not listed ${BUDGET}.`,
+        `${plural(dropped, "on-demand rule file")} of the repository ${dropped === 1 ? "is" : "are"} not listed ${s.why}.`,
       );
     }
     return next;
@@ -570,7 +584,7 @@ const alwaysRules: ShrinkStep = {
  */
 function cuttableRules(s: ShrinkState): number[] {
   return ruleOrder(s).filter(
-    (i) => (s.alwaysRules[i]?.content.length ?? 0) > ALWAYS_RULE_MARKER.length,
+    (i) => (s.alwaysRules[i]?.content.length ?? 0) > alwaysRuleMarker(s.why).length,
   );
 }
 
@@ -593,7 +607,7 @@ function ruleOrder(s: ShrinkState): number[] {
 function cuttable(s: ShrinkState): number[] {
   // The repository's files go before the user's own, whatever their distance.
   return fileOrder(s).filter(
-    (i) => (s.contextFiles[i]?.content.length ?? 0) > CONTEXT_FILE_MARKER.length,
+    (i) => (s.contextFiles[i]?.content.length ?? 0) > contextFileMarker(s.why).length,
   );
 }
 
@@ -626,13 +640,14 @@ function compare(a: string, b: string): number {
 }
 
 /** What a cut part of the addendum becomes. */
-export const APPENDED_FILE_MARKER = `[A text of the repository appended here is left out ${BUDGET}.]`;
+const appendedFileMarker = (why: string) =>
+  `[A text of the repository appended here is left out ${why}.]`;
 
 /** Indices of the repository's parts of the addendum worth cutting, the longest first. */
 function cuttableAppends(s: ShrinkState): number[] {
   return s.appendParts
     .map((p, i) => ({ i, p }))
-    .filter(({ p }) => p.repository && p.text.length > APPENDED_FILE_MARKER.length)
+    .filter(({ p }) => p.repository && p.text.length > appendedFileMarker(s.why).length)
     .sort((a, b) => b.p.text.length - a.p.text.length || a.i - b.i)
     .map(({ i }) => i);
 }
@@ -652,7 +667,7 @@ const appendedFiles: ShrinkStep = {
     return {
       ...s,
       appendParts: s.appendParts.map((p, i) =>
-        cut.has(i) ? { ...p, text: APPENDED_FILE_MARKER } : p,
+        cut.has(i) ? { ...p, text: appendedFileMarker(s.why) } : p,
       ),
     };
   },

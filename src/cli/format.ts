@@ -1,4 +1,4 @@
-import { escapeInline } from "../_text.js";
+import { escapeInline, escapeSpacing } from "../_text.js";
 import type { Diagnostic, DiagnosticLevel } from "../types.js";
 
 /** Paints a diagnostic's level (see `colors.ts`); the identity when colours are off. */
@@ -10,7 +10,9 @@ const plain: LevelPainter = (_level, text) => text;
  * `warning path:3:5 [code] message`, one per line, in the order found. Path,
  * code and message are written with their control characters (line feeds
  * too) as visible escapes: a message may quote a repository's text, and a
- * file name may hold anything but `/`.
+ * file name may hold anything but `/`. Path and message are written as a
+ * listing's names are ({@link escapeSpacing}: a TAB as `\u0009`), so a
+ * project's file name cannot push or forge the line's columns (review rev55a F1).
  */
 export function formatDiagnostics(
   diagnostics: readonly Diagnostic[],
@@ -19,9 +21,9 @@ export function formatDiagnostics(
   return diagnostics
     .map((d) => {
       const where = d.path
-        ? ` ${escapeInline(d.path)}${d.line !== undefined ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}` : ""}`
+        ? ` ${escapeSpacing(escapeInline(d.path))}${d.line !== undefined ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}` : ""}`
         : "";
-      return `${paint(d.level, d.level)}${where} [${escapeInline(d.code)}] ${escapeInline(d.message)}\n`;
+      return `${paint(d.level, d.level)}${where} [${escapeInline(d.code)}] ${escapeSpacing(escapeInline(d.message))}\n`;
     })
     .join("");
 }

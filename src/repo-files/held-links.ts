@@ -529,7 +529,8 @@ async function yourLinkLeads(home: string, names: readonly string[]): Promise<st
  * folder directly in a `node_modules`, or in its scope folder:
  * `node_modules/prompt-kit`, `node_modules/@acme/kit`); deno's npm cache
  * (`npm/registry.npmjs.org/<name>/<version>`, `…/@scope/<name>/<version>`)
- * gives package tops too. A name starting with `.` or `_` is no npm
+ * gives package tops too, and so does yarn v1's link registry (`yarn/link`).
+ * A name starting with `.` or `_` is no npm
  * package's (`.bin`, pnpm's `.pnpm` store).
  */
 type PackageKind = "modules" | "scope" | "package" | "registry" | "registry-scope" | "versions";
@@ -554,6 +555,9 @@ function packageKind(
   const name = basename(dir);
   const up = dirname(dir);
   if (name === "node_modules") return "modules";
+  // yarn v1's link registry (`~/.config/yarn/link/<name>`, `…/link/@scope/<name>`; on
+  // Windows `Yarn/Data/link`): its entries are packages as `node_modules`' are (rev55b F1).
+  if (name === "link" && isYarnData(up)) return "modules";
   if (name === "registry.npmjs.org" && basename(up) === "npm") return "registry";
   if (name === "" || up === dir || levels === 0 || name.startsWith(".") || name.startsWith("_")) {
     return undefined;
@@ -573,6 +577,12 @@ function packageKind(
     default:
       return undefined;
   }
+}
+
+/** `yarn` (any case), or Windows' `Yarn/Data`: the folders yarn v1 keeps its `link` registry in. */
+function isYarnData(dir: string): boolean {
+  const name = basename(dir).toLowerCase();
+  return name === "yarn" || (name === "data" && basename(dirname(dir)).toLowerCase() === "yarn");
 }
 
 /**

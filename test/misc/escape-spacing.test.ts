@@ -21,6 +21,12 @@ describe("escapeSpacing", () => {
     expect(escapeSpacing("a\u00a0b")).toBe("a\u00a0b");
   });
 
+  it("writes every TAB, a single one inside a name too (review rev55a F1)", () => {
+    expect(escapeSpacing("x\tuser.mdc")).toBe("x\\u0009user.mdc");
+    expect(escapeSpacing("\t\ta b\t")).toBe("\\u0009\\u0009a b\\u0009");
+    expect(escapeSpacing("a \t b")).toBe("a \\u0009 b");
+  });
+
   it("takes one pass over a long run", () => {
     const text = `a${" ".repeat(200_000)}b`;
     expect(escapeSpacing(text)).toBe(`a${"\\u0020".repeat(200_000)}b`);
