@@ -1,7 +1,17 @@
 import type { Dir } from "node:fs";
-import { basename, dirname, join, posix, relative, sep } from "node:path";
+import {
+  basename,
+  dirname,
+  isAbsolute,
+  join,
+  parse,
+  posix,
+  relative,
+  resolve,
+  sep,
+} from "node:path";
 import { cacheRoot } from "../../_cache-location.js";
-import { opendirSync, realpath } from "../../_io.js";
+import { lstatKindOrMissing, opendirSync, readlink, realpath } from "../../_io.js";
 import { type OutputTarget, outputTarget } from "../../_output-target.js";
 import { isWithin, resolveUserPath, xdgFolder } from "../../_paths.js";
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
@@ -142,6 +152,7 @@ export async function namedOutput(
     home,
     env: io.env,
     flag,
+    warn: io.stderr,
     cacheRoot: cacheRoot(io.env, home),
     agentDir: resolveAgentDir({
       agentDir:
@@ -191,6 +202,7 @@ async function refuseNamedOutput(
     agentDir: string;
     cacheRoot: string;
     flag: string;
+    warn: (text: string) => void;
   },
 ): Promise<void> {
   const real = async (p: string) => {
@@ -214,9 +226,16 @@ async function refuseNamedOutput(
   const own = kept.map(([o]) => o).filter(defined);
   const owned = kept.flat();
   const inOwn = (t: string) => owned.some((o) => t === o || isWithin(t, o));
-  const spelled = (await homeSpellings(where.home, where.env)).flatMap((s) =>
-    written
-      .filter((t) => isWithin(t, s.at) && !inOwn(t))
+  const { spellings, over } = await homeSpellings(where.home, where.env);
+  if (over > 0) {
+    where.warn(
+      `sysprompt: warning: ${where.flag}: ${over} link(s) in your home folder's configuration folders were taken as written, not followed (the look at where they lead stopped at its budget of ${HOME_LINKS_BUDGET} names looked up)\n`,
+    );
+  }
+  const resolved = written.filter((t) => !inOwn(t)).map((t) => resolve(t));
+  const spelled = spellings.flatMap((s) =>
+    resolved
+      .filter((t) => within(t, s.at))
       .map((t) => ({ path: join(s.as, relative(s.at, t)), by: s.by, namesOnly: s.namesOnly })),
   );
   const named = [
@@ -328,12 +347,13 @@ interface Spelling {
 async function homeSpellings(
   home: string,
   env: Readonly<Record<string, string | undefined>>,
-): Promise<Spelling[]> {
+): Promise<{ spellings: Spelling[]; over: number }> {
   const realOf = (p: string) => realpath(p).catch(() => p);
   const realHome = await realOf(home);
+  const homes = [resolve(home), resolve(realHome)];
   const holdsHome = (folder: string) =>
-    dirname(folder) === folder || isWithin(home, folder) || isWithin(realHome, folder);
-  const spellings: Spelling[] = [{ at: realHome, as: home, by: undefined }];
+    dirname(folder) === folder || homes.some((h) => within(h, folder));
+  const spellings: Spelling[] = [{ at: resolve(realHome), as: home, by: undefined }];
   // The folders whose links are read: your home folder (its dot entries), ~/.config and the others
   // (and their XDG folders), and the folders whose every file a program runs or trusts, three
   // levels down (`~/.config/systemd/user/x.service`, `~/.config/fish/conf.d/x.fish`).
@@ -349,11 +369,11 @@ async function homeSpellings(
     for (const folder of new Set([at, await realOf(at)])) {
       const by = `$${name}, ${at}, is your ~/${below}`;
       if (relative(folder, home) === "" || relative(folder, realHome) === "") {
-        spellings.push({ at: folder, as, by, namesOnly: true });
+        spellings.push({ at: resolve(folder), as, by, namesOnly: true });
         continue;
       }
       if (holdsHome(folder)) continue;
-      spellings.push({ at: folder, as, by });
+      spellings.push({ at: resolve(folder), as, by });
       read.push({ folder, as, depth: 1 });
       for (const f of RUN_BY_NAME_FOLDERS.filter((r) => r.startsWith(`${below}/`))) {
         const rest = f.slice(below.length + 1);
@@ -361,19 +381,138 @@ async function homeSpellings(
       }
     }
   }
-  for (const { folder, as, depth, dotsOnly } of read) {
+  // One at a time, shallow folders first (your own dot links before a clone's many), one budget.
+  const leads = linkLeads();
+  let over = 0;
+  for (const { folder, as, depth, dotsOnly } of read.sort((a, b) => a.depth - b.depth)) {
     const links = (await linksBelow(folder, depth)).filter((l) => !dotsOnly || l.startsWith("."));
-    const reals = await Promise.all(
-      links.map((link) => realpath(join(folder, link)).catch(() => undefined)),
-    );
-    links.forEach((link, i) => {
-      const at = reals[i];
-      if (at === undefined || holdsHome(at)) return;
+    const realFolder = await leads.path(folder);
+    for (const link of links) {
+      const led = await leads.link(realFolder.at ?? folder, link);
+      if (led.over || realFolder.over) over++;
+      const at = led.at;
+      if (at === undefined || holdsHome(at)) continue;
       const path = join(as, link);
       spellings.push({ at, as: path, by: `${path} is a link to it` });
-    });
+    }
   }
-  return spellings.filter((s) => s.at !== s.as);
+  return { spellings: spellings.filter((s) => s.at !== s.as), over };
+}
+
+/**
+ * {@link isWithin} for a normalized `folder` (as `resolve` gives it) and a
+ * resolved `path`: a path shorter than the folder is not compared (a link's
+ * long target, 4,000 letters, costs its length once, not once per path
+ * judged: review rev55b F3).
+ */
+function within(path: string, folder: string): boolean {
+  return path.length >= folder.length && isWithin(path, folder);
+}
+
+/** Links followed on one path before it is given up on (as the kernel's ELOOP). */
+const MAX_LINKS = 40;
+
+/**
+ * The work the look at where your home folder's links lead may take, in
+ * folder names the kernel looks up (each `lstat` and `readlink` charged its
+ * path's depth), shared by all the folders read: some thousands for a home
+ * of dotfile links, a tenth of a second at most. Past it a link is taken as
+ * written (its target read from its folder, not followed), and a warning says so.
+ */
+export const HOME_LINKS_BUDGET = 100_000;
+
+const OVER = Symbol("over");
+
+/**
+ * Where paths and links lead, as the kernel follows them: one name at a time,
+ * a link met put in its place, a `..` taken from the real folder reached; a
+ * missing name and the rest of the path taken as names to be made there (a
+ * dangling `~/.x -> dotfiles/x` leads to `~/dotfiles/x`: review rev55b F2); a
+ * loop (more than {@link MAX_LINKS} links) leads nowhere (undefined). One
+ * call at a time, all charged to one {@link HOME_LINKS_BUDGET} (review rev55b
+ * F3); `over`: the budget ran out, and the answer is the path as written.
+ */
+function linkLeads() {
+  let left = HOME_LINKS_BUDGET;
+  const charge = (path: string) => {
+    left -= path.split(sep).length;
+    if (left < 0) throw OVER;
+  };
+  const led = new Map<string, { real: string | undefined; links: number }>();
+  const names = (target: string) => target.split(sep === "\\" ? /[\\/]/ : "/");
+  const follow = async (
+    from: string,
+    target: string,
+    count: { links: number },
+  ): Promise<string | undefined> => {
+    let current = isAbsolute(target) ? parse(target).root : from;
+    const parts = names(target);
+    for (let i = 0; i < parts.length; i++) {
+      const name = parts[i] ?? "";
+      if (name === "" || name === ".") continue;
+      if (name === "..") {
+        current = dirname(current);
+        continue;
+      }
+      const next = join(current, name);
+      charge(next);
+      const kind = await lstatKindOrMissing(next).catch(() => undefined);
+      if (kind === undefined) return resolve(current, ...parts.slice(i));
+      if (kind !== "link") {
+        current = next;
+        continue;
+      }
+      const known = led.get(next);
+      if (known !== undefined) {
+        count.links += known.links;
+        if (known.real === undefined || count.links > MAX_LINKS) return undefined;
+        current = known.real;
+        continue;
+      }
+      if (++count.links > MAX_LINKS) return undefined;
+      charge(next);
+      const inner = await readlink(next).catch(() => undefined);
+      if (inner === undefined) return resolve(current, ...parts.slice(i));
+      const before = count.links;
+      const real = await follow(current, inner, count);
+      led.set(next, { real, links: count.links - before });
+      if (real === undefined) return undefined;
+      current = real;
+    }
+    return current;
+  };
+  const within = async (
+    written: () => Promise<string | undefined>,
+    run: () => Promise<string | undefined>,
+  ) => {
+    if (left > 0) {
+      try {
+        return { at: await run(), over: false };
+      } catch (error) {
+        if (error !== OVER) throw error;
+      }
+    }
+    return { at: await written(), over: true };
+  };
+  return {
+    /** Where the absolute path `path` leads. */
+    path: (path: string) =>
+      within(
+        async () => path,
+        () => follow(parse(path).root, path, { links: 0 }),
+      ),
+    /** Where the link `link`, in the real folder `folder`, leads. */
+    link: (folder: string, link: string) => {
+      const path = join(folder, link);
+      return within(
+        async () => {
+          const target = await readlink(path).catch(() => undefined);
+          return target === undefined ? undefined : resolve(dirname(path), target);
+        },
+        () => follow(dirname(path), link.split(sep).pop() ?? "", { links: 0 }),
+      );
+    },
+  };
 }
 
 /**
