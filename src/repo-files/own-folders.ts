@@ -1,8 +1,9 @@
-import { resolve } from "node:path";
+import { realpath } from "node:fs/promises";
+import { dirname, resolve, sep } from "node:path";
 import { toPosix } from "../_paths.js";
 import { agentDirInProject, projectOwns, UNREAD_AGENT_DIR } from "../gather/environment/index.js";
 import type { Diagnostic } from "../types.js";
-import { findProjectRoot } from "./project-root.js";
+import { findProjectRoot, insideRepository } from "./project-root.js";
 
 /** Where a run reads from: its working folder, the home folder, and whether the project is trusted. */
 export interface OwnFolderWhere {
@@ -41,8 +42,18 @@ export async function ownAgentDir(
   if (where.trusted) return agentDir;
   if (!where.named)
     return (await ownFolderInProject(agentDir, where)) ? UNREAD_AGENT_DIR : agentDir;
-  const root = await findProjectRoot(resolve(where.cwd), undefined, where.signal);
-  const folders = [...new Set([resolve(where.cwd), root])].filter((f) => f !== resolve(where.home));
+  const cwd = resolve(where.cwd);
+  // The project root is a folder from cwd up: it can hold the agent dir only at or above the folder
+  // both lie in. Asked there first (a few folders), the search from cwd through a deep chain of the
+  // project's folders (slow look-ups spent the render's deadline before your AGENTS.md was read) is
+  // made only when a repository is around both.
+  const rootMayHold = await insideRepository(
+    await sharedFolder(cwd, agentDir),
+    undefined,
+    where.signal,
+  );
+  const root = rootMayHold ? await findProjectRoot(cwd, undefined, where.signal) : cwd;
+  const folders = [...new Set([cwd, root])].filter((f) => f !== resolve(where.home));
   return (await projectOwns(folders)(agentDir)) ? UNREAD_AGENT_DIR : agentDir;
 }
 
@@ -54,4 +65,26 @@ export function ownFolderInProjectDiagnostic(folder: string): Diagnostic {
     message: `not read as yours: ${toPosix(folder)} lies inside the project (HOME at or inside the checkout), which is not trusted: the project wrote it; trust the project, or set HOME outside it`,
     path: folder,
   };
+}
+
+/**
+ * The deepest folder that holds both `a` and `b`, as written or by real path,
+ * whichever is deeper: asked from it up, a repository holding both by either
+ * spelling is found.
+ */
+async function sharedFolder(a: string, b: string): Promise<string> {
+  const real = async (p: string) => realpath(p).catch(() => resolve(p));
+  const written = common(resolve(a), resolve(b));
+  const byReal = common(await real(a), await real(b));
+  return byReal.length > written.length ? byReal : written;
+}
+
+function common(a: string, b: string): string {
+  let at = a;
+  while (!(b === at || b.startsWith(at.endsWith(sep) ? at : at + sep))) {
+    const up = dirname(at);
+    if (up === at) return at;
+    at = up;
+  }
+  return at;
 }
