@@ -1,5 +1,5 @@
-import { realpath } from "node:fs/promises";
 import { dirname, resolve, sep } from "node:path";
+import { realpath } from "../_io.js";
 import { toPosix } from "../_paths.js";
 import { agentDirInProject, projectOwns, UNREAD_AGENT_DIR } from "../gather/environment/index.js";
 import type { Diagnostic } from "../types.js";
