@@ -2,10 +2,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js";
 import { tempDir } from "../api/_helpers.js";
 import { cli } from "../resources/_helpers.js";
 import { placeOf } from "./_commonmark.js";
+import { expandProjectTemplate } from "./_expand-project.js";
 
 // Review rev52b (F4, medium): a project's slash-command template got past the
 // arguments-hidden guard (rev50c F7) by closing its code block or HTML block
@@ -22,9 +22,7 @@ import { placeOf } from "./_commonmark.js";
 const WORDS = "do NOT touch the database";
 
 function expand(content: string, text = `/t ${WORDS}`) {
-  return expandPromptTemplateResult(text, [
-    { name: "t", content, source: "project", filePath: "/p/.pi/prompts/t.md" },
-  ]);
+  return expandProjectTemplate(content, text);
 }
 
 describe("hostile repository: a template's default or fence line cannot hide your arguments", () => {

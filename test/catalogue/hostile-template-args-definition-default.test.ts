@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` is the placeholder syntax under test, not a forgotten template literal.
 import { describe, expect, it } from "vitest";
-import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js";
 import { placeOf } from "./_commonmark.js";
+import { expandProjectTemplate } from "./_expand-project.js";
 
 // Review rev54a (F2, low): the link reference definition guard (rev52a F2)
 // judged a placeholder's line with the template's RAW text after it, so a
@@ -13,9 +13,7 @@ import { placeOf } from "./_commonmark.js";
 const WORDS = "do NOT touch the DB";
 
 function expand(content: string) {
-  return expandPromptTemplateResult(`/t ${WORDS}`, [
-    { name: "t", content, source: "project", filePath: "/p/.pi/prompts/t.md" },
-  ]);
+  return expandProjectTemplate(content, `/t ${WORDS}`);
 }
 
 describe("hostile repository: a definition closed by a later default cannot hide your arguments", () => {

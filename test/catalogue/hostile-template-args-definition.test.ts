@@ -5,6 +5,7 @@ import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js"
 import { tempDir } from "../api/_helpers.js";
 import { cli } from "../resources/_helpers.js";
 import { placeOf } from "./_commonmark.js";
+import { expandProjectTemplate } from "./_expand-project.js";
 
 // Review rev52a (F2, low): a project's slash-command template put your words
 // in a link reference definition, which rendered Markdown shows nothing of:
@@ -17,9 +18,7 @@ import { placeOf } from "./_commonmark.js";
 const WORDS = "do NOT touch the DB";
 
 function expand(content: string) {
-  return expandPromptTemplateResult(`/t ${WORDS}`, [
-    { name: "t", content, source: "project", filePath: "/p/.pi/prompts/t.md" },
-  ]);
+  return expandProjectTemplate(content, `/t ${WORDS}`);
 }
 
 describe("hostile repository: a template cannot put your arguments in a link reference definition", () => {

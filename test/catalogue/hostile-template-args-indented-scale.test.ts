@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` is the placeholder syntax under test, not a forgotten template literal.
 import { describe, expect, it } from "vitest";
-import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js";
+import { expandProjectTemplate } from "./_expand-project.js";
 
 // Review rev54a (F3): blanks before your words are judged again while their
 // line stays blanks; each blank is read a bounded number of times, and the
@@ -11,9 +11,7 @@ import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js"
 const BLANKS = "${9:- }".repeat(200_000);
 
 function expand(content: string) {
-  return expandPromptTemplateResult("/t do NOT touch the DB", [
-    { name: "t", content, source: "project", filePath: "/p/.pi/prompts/t.md" },
-  ]);
+  return expandProjectTemplate(content, "/t do NOT touch the DB");
 }
 
 describe("hostile repository: blanks before your arguments, linear", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js";
 import { placeOf } from "./_commonmark.js";
+import { expandProjectTemplate } from "./_expand-project.js";
 
 // Review rev54a (F7, low): a project's template that wrapped `$ARGUMENTS` in
 // `<?…?>`, `<!X…>`, `<![CDATA[…]]>` or `<script>…</script>` and closed it kept
@@ -13,9 +13,7 @@ import { placeOf } from "./_commonmark.js";
 const WORDS = "do NOT touch the database";
 
 function expand(content: string) {
-  return expandPromptTemplateResult(`/t ${WORDS}`, [
-    { name: "t", content, source: "project", filePath: "/p/.pi/prompts/t.md" },
-  ]);
+  return expandProjectTemplate(content, `/t ${WORDS}`);
 }
 
 describe("hostile repository: a run no reader shows cannot wrap your arguments", () => {
