@@ -1,8 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
 import { tempDir } from "../api/_helpers.js";
+import { cliAt } from "./_cli-at.js";
 
 // rev53d F1: `--agent-dir "$AGENT_DIR"` with the variable unset in a wrapper resolved
 // "" to the working folder, and an untrusted project became your agent dir: its
@@ -29,24 +29,6 @@ function layout() {
   return { base, project, home };
 }
 
-async function cli(argv: string[], cwd: string, home: string) {
-  let out = "";
-  let err = "";
-  const code = await run(argv, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    cwd,
-    env: {},
-    home,
-    machine: { platform: "linux", arch: "x64" },
-  });
-  return { code, out, err };
-}
-
 describe("hostile repository: an empty or in-project --agent-dir", () => {
   it("an empty path flag is a usage error, whatever the command", async () => {
     const { project, home } = layout();
@@ -60,7 +42,7 @@ describe("hostile repository: an empty or in-project --agent-dir", () => {
       ["list", "--agent-dir", ""],
       ["snapshot", ""],
     ]) {
-      const { code, out, err } = await cli(argv, project, home);
+      const { code, out, err } = await cliAt(argv, project, home);
       expect(code, argv.join(" ")).toBe(2);
       expect(err, argv.join(" ")).toMatch(/an empty path/);
       expect(err, argv.join(" ")).toContain(`Usage: sysprompt ${argv[0]} `);
@@ -74,11 +56,11 @@ describe("hostile repository: an empty or in-project --agent-dir", () => {
       [project, "."],
       [join(project, "src"), ".."],
     ] as const) {
-      const render = await cli(["render", "--untrusted", "--agent-dir", dir], cwd, home);
+      const render = await cliAt(["render", "--untrusted", "--agent-dir", dir], cwd, home);
       expect(render.code).toBe(0);
       expect(render.out).not.toMatch(/SECRET-SSH-MARKER|<git>|user_instructions path/);
       expect(render.err).toContain("agent-dir-in-project");
-      const expand = await cli(
+      const expand = await cliAt(
         ["expand", "--untrusted", "--agent-dir", dir, "/review x"],
         cwd,
         home,
@@ -92,9 +74,9 @@ describe("hostile repository: an empty or in-project --agent-dir", () => {
     const mine = join(base, "mine");
     mkdirSync(mine);
     writeFileSync(join(mine, "AGENTS.md"), "MY-OWN-MARKER\n");
-    const own = await cli(["render", "--untrusted", "--agent-dir", mine], project, home);
+    const own = await cliAt(["render", "--untrusted", "--agent-dir", mine], project, home);
     expect(own.out).toContain("MY-OWN-MARKER");
-    const trusted = await cli(["render", "--agent-dir", "."], project, home);
+    const trusted = await cliAt(["render", "--agent-dir", "."], project, home);
     expect(trusted.out).toContain("REPO-AS-USER");
     expect(trusted.err).not.toContain("agent-dir-in-project");
   });

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
+import { cliAt } from "./_cli-at.js";
 import { layout } from "./_home-in-checkout.js";
 
 // With HOME at the checkout's root, `list --untrusted` showed the project's
@@ -12,20 +12,8 @@ import { layout } from "./_home-in-checkout.js";
 
 /** The CLI run in `cwd` with `home` as the home folder. */
 async function cli(argv: string[], cwd: string, home: string) {
-  let out = "";
-  const code = await run(argv, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      out += t;
-    },
-    cwd,
-    env: {},
-    home,
-    machine: { platform: "linux", arch: "x64" },
-  });
-  return { code, out };
+  const { code, all } = await cliAt(argv, cwd, home);
+  return { code, out: all };
 }
 
 describe("hostile repository: list, expand and check with a home folder in the checkout", () => {

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { tempDir } from "../api/_helpers.js";
+import { cliAt } from "./_cli-at.js";
 import { buildLayout } from "./_fixture.js";
 
 // Names with leading spaces or runs of two spaces forged the listings whose
@@ -41,20 +41,7 @@ async function layout() {
 
 /** The CLI run in `cwd` with `home` as the home folder: its output and errors together. */
 async function cli(argv: string[], cwd: string, home: string): Promise<string> {
-  let out = "";
-  await run(argv, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      out += t;
-    },
-    cwd,
-    env: {},
-    home,
-    machine: { platform: "linux", arch: "x64" },
-  });
-  return out;
+  return (await cliAt(argv, cwd, home)).all;
 }
 
 describe("hostile repository: spaces in names forge a listing's indentation and columns", () => {

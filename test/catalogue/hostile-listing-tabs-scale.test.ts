@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
 import { tempDir } from "../api/_helpers.js";
+import { cliAt } from "./_cli-at.js";
 import { buildLayout } from "./_fixture.js";
 
 // Review rev55a F1 (low): a TAB in a project's names still forged the columns of `explain`,
@@ -31,28 +31,10 @@ async function layout() {
   return { home, repo: join(home, "work", "app") };
 }
 
-async function cli(argv: string[], cwd: string, home: string) {
-  let out = "";
-  let err = "";
-  await run(argv, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    cwd,
-    env: {},
-    home,
-    machine: { platform: "linux", arch: "x64" },
-  });
-  return { out, err };
-}
-
 describe("hostile repository: TABs in names forge a listing's columns", () => {
   it("list writes them \\u0009 in its table and its diagnostics", async () => {
     const { home, repo } = await layout();
-    const { out, err } = await cli(["list"], repo, home);
+    const { out, err } = await cliAt(["list"], repo, home);
     expect(out).not.toContain("\t");
     expect(err).not.toContain("\t");
     expect(out).toContain(`/zz${T.repeat(3)}user x`);
@@ -63,7 +45,7 @@ describe("hostile repository: TABs in names forge a listing's columns", () => {
 
   it("explain writes them \\u0009 in a path of its lists", async () => {
     const { home, repo } = await layout();
-    const { out } = await cli(["explain"], repo, home);
+    const { out } = await cliAt(["explain"], repo, home);
     expect(out).not.toContain("\t");
     expect(out).toContain(
       `  inlined    .cursor/rules/x${T.repeat(4)}inlined${T}user.mdc  cursor, always\n`,

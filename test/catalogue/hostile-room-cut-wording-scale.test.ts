@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
 import { tempDir } from "../api/_helpers.js";
+import { cliAt } from "./_cli-at.js";
 
 // Review rev55a F2 (low): with no `--max-tokens`, the prompt's 8 MiB cut the repository's
 // appended texts to a marker saying "left out to fit the token budget": a budget no one set. A
@@ -28,28 +28,10 @@ async function layout() {
   return { home, repo, args };
 }
 
-async function cli(argv: string[], cwd: string, home: string) {
-  let out = "";
-  let err = "";
-  await run(argv, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    cwd,
-    env: {},
-    home,
-    machine: { platform: "linux", arch: "x64" },
-  });
-  return { out, err };
-}
-
 describe("hostile repository: a cut for the prompt's 8 MiB names its cause", () => {
   it("the repository's appended texts cut for room say the size limit, not a token budget", async () => {
     const { home, repo, args } = await layout();
-    const { out, err } = await cli(["render", ...args], repo, home);
+    const { out, err } = await cliAt(["render", ...args], repo, home);
     expect(err).toContain("[room-cut]");
     expect(out).toContain(
       "[A text of the repository appended here is left out to fit the prompt's size limit.]",
