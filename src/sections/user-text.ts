@@ -214,9 +214,13 @@ export function userTextLeftOut(
       placed !== undefined &&
       !placed.includes(section);
     if (template.source.layer !== "project" && !forRoom) return [];
+    const own = texts(data, appended);
+    // Read without what is never shown only when there is a text of yours to look for: a
+    // section of yours that rendered empty (no always rules) costs nothing on every render.
+    if (own.length === 0) return [];
     shown ??= withoutHidden(text);
     const visible = shown;
-    const left = texts(data, appended).filter((t) => !t.found.some((f) => shownIn(visible, f)));
+    const left = own.filter((t) => !t.found.some((f) => shownIn(visible, f)));
     if (left.length === 0) return [];
     const named = left.slice(0, MAX_NAMED).map((t) => t.name);
     const more = left.length > MAX_NAMED ? ` and ${left.length - MAX_NAMED} more` : "";
