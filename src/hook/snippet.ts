@@ -9,7 +9,13 @@ import { basename, dirname, join, posix, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { quotePath } from "../agents/index.js";
 import { GEMINI_SETTINGS } from "../gather/rules/gemini-settings.js";
+import { RULE_FORMATS } from "../gather/rules/index.js";
 import { TOOL_SHAPES, type ToolAgent } from "./input.js";
+
+/** The file systems that do not tell `Config.toml` from `config.toml`. */
+const FOLDS_CASE = process.platform === "darwin" || process.platform === "win32";
+
+const fold = (p: string) => (FOLDS_CASE ? p.toLowerCase() : p);
 
 /** Seconds (Claude Code, Codex) or milliseconds (Gemini CLI) an agent waits for the hook. */
 const TIMEOUT_S = 10;
@@ -86,6 +92,64 @@ export const AGENT_FOLDERS: Readonly<Record<ToolAgent | "pi", readonly string[]>
 };
 
 /**
+ * The folders of the other agents and editors a project (or your home
+ * folder) configures: the agents' whose rules sysprompt reads, GitHub's
+ * (Actions' workflows beside Copilot's instructions), Amazon Q's, Zed's, VS
+ * Code's and JetBrains IDEs'. What lies in one is configuration (MCP servers,
+ * hooks, tasks and workflows that run commands), save the files sysprompt
+ * reads there as rules ({@link RULE_FORMATS}: `.cursor/rules/`,
+ * `.github/copilot-instructions.md`) and an instructions file at its top.
+ * `export --out` never writes a prompt over any other file in one ({@link
+ * agentFileOf}; review rev56d F4). No preset exports into them, so in your
+ * home folder they stay under the dot-name rule.
+ */
+export const CONFIG_FOLDERS: Readonly<Record<string, readonly string[]>> = {
+  Cursor: [".cursor"],
+  Windsurf: [".windsurf", ".codeium"],
+  Cline: [".clinerules", ".cline"],
+  GitHub: [".github"],
+  "Copilot CLI": [".copilot"],
+  Kiro: [".kiro"],
+  Roo: [".roo"],
+  Continue: [".continue"],
+  "Amazon Q": [".amazonq"],
+  Zed: [".zed"],
+  "VS Code": [".vscode"],
+  JetBrains: [".idea"],
+};
+
+/** A place sysprompt reads rules from inside a {@link CONFIG_FOLDERS} folder, as its rule formats say. */
+interface RulePlace {
+  /** The place's path, folded, in names (`.cursor`, `rules`). */
+  names: string[];
+  file: boolean;
+  recursive: boolean;
+  match: (name: string) => boolean;
+  select: (rel: string) => boolean;
+}
+
+const configFolderNames = new Set(Object.values(CONFIG_FOLDERS).flat().map(fold));
+
+/** The rule files sysprompt reads in the folders of {@link CONFIG_FOLDERS}: the text in them. */
+const RULE_PLACES: readonly RulePlace[] = RULE_FORMATS.flatMap((f) => f.locations)
+  .filter((l) => configFolderNames.has(fold(l.rel.split("/")[0] ?? "")))
+  .map((l) => ({
+    names: fold(l.rel).split("/"),
+    file: l.kind === "file",
+    recursive: l.recursive === true,
+    match: l.match ?? (() => true),
+    select: l.select ?? (() => true),
+  }));
+
+/** The rule places of {@link CONFIG_FOLDERS}' `folder`, as a refusal names them (`.cursor/rules/`). */
+export function rulePlacesIn(folder: string): string[] {
+  const top = fold(folder);
+  return RULE_PLACES.filter((p) => p.names[0] === top).map(
+    (p) => `${p.names.join("/")}${p.file ? "" : "/"}`,
+  );
+}
+
+/**
  * The folders in an agent's folder ({@link AGENT_FOLDERS}) whose files are
  * text for the model and nothing else (no command runs from them, no tool or
  * setting is named in them): Claude Code's output styles, Codex's custom
@@ -135,11 +199,6 @@ export const INSTRUCTION_FILES: readonly string[] = [
   "instructions.md",
   "prompt.md",
 ];
-
-/** The file systems that do not tell `Config.toml` from `config.toml`. */
-const FOLDS_CASE = process.platform === "darwin" || process.platform === "win32";
-
-const fold = (p: string) => (FOLDS_CASE ? p.toLowerCase() : p);
 
 /**
  * The agent whose settings file `path` is (one of {@link SETTINGS_FILES}, by
@@ -200,8 +259,9 @@ function agentFileIn(
   const parts = names.map(fold);
   const top = parts.length - 1;
   // Each place an agent's folder's names run on the path, with the file below them.
-  const runs = Object.entries(AGENT_FOLDERS).flatMap(([agent, folders]) =>
-    folders.flatMap((folder) => runsOf(parts, folder).map((r) => ({ agent, folder, ...r }))),
+  const runs = [...Object.entries(AGENT_FOLDERS), ...Object.entries(CONFIG_FOLDERS)].flatMap(
+    ([agent, folders]) =>
+      folders.flatMap((folder) => runsOf(parts, folder).map((r) => ({ agent, folder, ...r }))),
   );
   const outer = runs.sort((a, b) => a.at - b.at || a.end - b.end)[0];
   if (outer === undefined) return undefined;
@@ -218,11 +278,26 @@ function agentFileIn(
     .flatMap((folder) => runsOf(parts, folder))
     .filter((p) => !parts.slice(p.end).includes(".."));
   if (prompts.some((p) => runs.every((r) => r.at >= p.at && r.end <= p.end))) return undefined;
+  // A rule file sysprompt reads in another agent's folder, in no other folder of the lists.
+  const rules = RULE_PLACES.flatMap((place) =>
+    runsOf([...parts, ""], place.names.join("/"))
+      .filter((r) => ruleFileAt(place, names.slice(r.end)))
+      .map((r) => ({ at: r.at, end: r.end - (place.file ? 1 : 0) })),
+  );
+  if (rules.some((p) => runs.every((r) => r.at >= p.at && r.end <= p.end))) return undefined;
   return {
     agent: outer.agent,
     file: names.slice(outer.at).join("/"),
     folder: outer.folder,
   };
+}
+
+/** Whether `below`, the names after a rule place on a path, make a rule file sysprompt reads there. */
+function ruleFileAt(place: RulePlace, below: readonly string[]): boolean {
+  if (place.file) return below.length === 0;
+  if (below.length === 0 || below.some((n) => n === "" || n === "." || n === "..")) return false;
+  if (below.length > 1 && !place.recursive) return false;
+  return place.match(below[below.length - 1] ?? "") && place.select(below.join("/"));
 }
 
 /** The tools whose calls the hook looks at, as a matcher (`A|B`, or anchored `^(A|B)$`). */

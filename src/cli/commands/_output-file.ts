@@ -18,8 +18,10 @@ import { UnsafePathError, writeProblem } from "../../_safe-write.js";
 import {
   AGENT_FOLDERS,
   agentFileOf,
+  CONFIG_FOLDERS,
   INSTRUCTION_FILES,
   PROMPT_FOLDERS,
+  rulePlacesIn,
   SETTINGS_FILES,
 } from "../../hook/snippet.js";
 import { resolveAgentDir } from "../../locate/layers.js";
@@ -295,10 +297,13 @@ async function refuseNamedOutput(
     }
     return;
   }
+  const rules = found.folder === undefined ? [] : rulePlacesIn(found.folder);
   const what =
     found.folder === undefined
       ? `${found.agent}'s own settings file (${found.file})`
-      : `${found.agent}'s own configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}; and the files of a prompt folder: ${Object.values(PROMPT_FOLDERS).flat().join(", ")})`;
+      : found.agent in CONFIG_FOLDERS
+        ? `${found.agent}'s configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}${rules.length > 0 ? `; and the rule files sysprompt reads there: ${rules.join(", ")}` : ""})`
+        : `${found.agent}'s own configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}; and the files of a prompt folder: ${Object.values(PROMPT_FOLDERS).flat().join(", ")})`;
   throw new RefusedError(
     `${where.flag}: ${path}: ${what}, not written over: the prompt would replace its configuration; write the prompt to a file of its own (another path, or for export none: the default export folder), then add the one line export prints to this file`,
   );
