@@ -117,6 +117,89 @@ export const RUN_BY_NAME_FOLDERS: readonly string[] = [
 ];
 
 /**
+ * The system's folders whose files programs run or trust at start, for every
+ * user: `/etc` (`profile.d/`, `bash.bashrc`, `environment`, `sudoers.d/`,
+ * `cron.d/`, systemd's units, `xdg/autostart/`), `/usr` and the `/lib`
+ * folders (units, udev rules that run programs, `modprobe.d/`), `/bin`,
+ * `/sbin`, `/boot`, cron's spool, systemd's runtime units, and macOS's
+ * `/private/etc`, `/System` and `/Library`'s launchd folders. Run as root (a
+ * container, CI), `-o` would replace them as it would `~/.profile` (review
+ * rev56d F6). Not `/usr/src` and `/usr/local/src`, where a container keeps
+ * its project (`WORKDIR /usr/src/app`).
+ */
+export const SYSTEM_FOLDERS: readonly string[] = [
+  "/etc",
+  "/usr",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/bin",
+  "/sbin",
+  "/boot",
+  "/var/spool/cron",
+  "/run/systemd",
+  "/private/etc",
+  "/System",
+  "/Library/LaunchAgents",
+  "/Library/LaunchDaemons",
+];
+
+/** The folders in {@link SYSTEM_FOLDERS} that are projects' places, not the system's. */
+const PROJECT_FOLDERS_IN_SYSTEM: readonly string[] = ["/usr/src", "/usr/local/src"];
+
+/**
+ * The XDG variables that name folders programs read as they read
+ * `$XDG_CONFIG_HOME` and `$XDG_DATA_HOME`: the lists of system folders
+ * (autostart entries, systemd's units, `applications/`, `environment.d/`)
+ * and the user's runtime folder (systemd's `user/` units there).
+ */
+const XDG_SYSTEM_VARIABLES = ["XDG_CONFIG_DIRS", "XDG_DATA_DIRS", "XDG_RUNTIME_DIR"] as const;
+
+/** A folder where no prompt is written, and what names it (`/etc`, `$XDG_CONFIG_DIRS`). */
+export interface SystemFolder {
+  at: string;
+  by: string;
+}
+
+/**
+ * {@link SYSTEM_FOLDERS}, and each absolute entry of {@link
+ * XDG_SYSTEM_VARIABLES} (as given and by its real path) but one that is `/`,
+ * your home folder or holds it (it stands for nothing, as an XDG home folder
+ * there does in {@link homeSpellings}).
+ */
+export async function systemFolders(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+): Promise<SystemFolder[]> {
+  const realHome = await realpath(home).catch(() => home);
+  const holdsHome = (f: string) => dirname(f) === f || isWithin(home, f) || isWithin(realHome, f);
+  const folders: SystemFolder[] = SYSTEM_FOLDERS.map((at) => ({ at, by: at }));
+  for (const name of XDG_SYSTEM_VARIABLES) {
+    for (const entry of (env[name] ?? "").split(":").filter((e) => isAbsolute(e))) {
+      const at = resolve(entry);
+      for (const folder of new Set([at, await realpath(at).catch(() => at)])) {
+        if (!holdsHome(folder)) folders.push({ at: folder, by: `$${name}'s ${entry}` });
+      }
+    }
+  }
+  return folders;
+}
+
+/**
+ * What makes `path` a file in one of `folders` ({@link systemFolders}), or
+ * undefined: an absolute path within one (as written, and with `.`/`..`
+ * taken away), and not in {@link PROJECT_FOLDERS_IN_SYSTEM}.
+ */
+export function systemFileOf(path: string, folders: readonly SystemFolder[]): string | undefined {
+  if (!isAbsolute(path)) return undefined;
+  const at = resolve(path);
+  if (PROJECT_FOLDERS_IN_SYSTEM.some((f) => isWithin(at, f))) return undefined;
+  const found = folders.find((f) => at !== f.at && isWithin(at, f.at));
+  return found === undefined ? undefined : `a file in ${found.by}`;
+}
+
+/**
  * The file the user named to receive the prompt (`render -o`, `export --out`,
  * `watch --export --out`): {@link outputTarget}'s place for it, once
  * {@link refuseNamedOutput} has found it is none of the files a prompt must
@@ -253,6 +336,13 @@ async function refuseNamedOutput(
     }
     return undefined;
   };
+  const system = await systemFolders(where.env, where.home);
+  const inSystem = said((t) => systemFileOf(t, system));
+  if (inSystem !== undefined) {
+    throw new RefusedError(
+      `${where.flag}: ${path}: ${inSystem}, where programs read their configuration and start-up files: not written (the prompt holds a repository's text); write the prompt to a file of its own`,
+    );
+  }
   const run = said(runByNameOf);
   if (run !== undefined) {
     throw new RefusedError(
