@@ -62,7 +62,8 @@ function firstWords(text: string): string {
  * (`<?` to `?>`), CDATA (`<![CDATA[` to `]]>`), declarations (`<!` and a
  * letter to `>`), and the content of `<script>`, `<style>`, `<template>`,
  * `<title>`, `<noembed>`, `<noframes>` and `<iframe>` elements and of any
- * element with a `hidden` attribute (to their first end tag, any type; rev54a F1); a comment not closed hides the rest,
+ * element with a `hidden` attribute (to their first end tag, any type; rev54a F1),
+ * and the others {@link DATA_ELEMENTS} and {@link hides} name (rev56c F5); a comment not closed hides the rest,
  * the others not closed are text (`<?php` in a code sample): CommonMark's
  * HTML blocks of kinds 2-5 and the kind-1 ones whose text is
  * data (rev52b F12: `{{> base}}` inside `<?ignore … ?>` counted as shown).
@@ -101,18 +102,47 @@ export function withoutHidden(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
-/** Elements whose content no HTML reader shows. */
-const DATA_ELEMENTS = ["script", "style", "template", "title", "noembed", "noframes", "iframe"];
+/**
+ * Elements whose content no HTML reader shows by default: data, a closed
+ * `<details>` past its summary (the whole element counts), `<svg>` drawing,
+ * media and `<object>` fallback (rev56c F5). `<noscript>` is shown where
+ * scripts are off, as in most Markdown viewers, so it is not among them. A
+ * hand list: an element left off it is read as shown.
+ */
+const DATA_ELEMENTS = [
+  "script",
+  "style",
+  "template",
+  "title",
+  "noembed",
+  "noframes",
+  "iframe",
+  "details",
+  "svg",
+  "video",
+  "audio",
+  "object",
+];
 
 /** Most characters of a start tag read for a `hidden` attribute: the scan stays linear. */
 const MAX_TAG_CHARS = 1024;
 
-/** A start tag's name and a `hidden` attribute in it (`<div hidden>`, `<p class=x hidden="">`). */
-const TAG_NAME = /^<([a-z][a-z0-9-]*)[\s/]/;
+/** A start tag's name and what hides it: a `hidden` attribute (`<div hidden>`, `<p class=x hidden="">`), a hiding style, a `<dialog>` not `open`. */
+const TAG_NAME = /^<([a-z][a-z0-9-]*)(?=[\s/]|$)/;
 const HIDDEN_ATTRIBUTE = /[\s/]hidden(?:[\s/=]|$)/;
+const OPEN_ATTRIBUTE = /[\s/]open(?:[\s/=]|$)/;
+const STYLE_ATTRIBUTE = /[\s/]style\s*=/;
+const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/;
+
+/** Whether a start tag's attributes (`attributes`, lower case) hide element `name`. */
+function hides(name: string, attributes: string): boolean {
+  if (HIDDEN_ATTRIBUTE.test(attributes)) return true;
+  if (name === "dialog" && !OPEN_ATTRIBUTE.test(attributes)) return true;
+  return STYLE_ATTRIBUTE.test(attributes) && HIDING_STYLE.test(attributes);
+}
 
 /**
- * The start tag at `at` when it has a `hidden` attribute: its length and
+ * The start tag at `at` when it hides its element ({@link hides}): its length and
  * name. Only the last `<` before a `>` can start a tag ending there, so each
  * stretch between `>`s is read once: `tags` keeps that `>` and that `<`.
  */
@@ -129,7 +159,7 @@ function hiddenTag(
   if (tags.lt !== at || tags.gt === lower.length || tags.gt - at > MAX_TAG_CHARS) return undefined;
   const tag = lower.slice(at, tags.gt);
   const name = TAG_NAME.exec(tag)?.[1];
-  if (name === undefined || !HIDDEN_ATTRIBUTE.test(tag.slice(name.length + 1))) return undefined;
+  if (name === undefined || !hides(name, tag.slice(name.length + 1))) return undefined;
   return { length: tag.length + 1, name };
 }
 
