@@ -38,7 +38,7 @@ import {
 } from "./layer.js";
 import { heldProjectText, namesHeldFrom, reservedElementNames } from "./reserved-tags.js";
 import { CUSTOM_PROMPT_SECTION, type SectionTemplate } from "./types.js";
-import { withoutHidden } from "./user-text.js";
+import { linesShownInOrder, proseLines, withoutHidden } from "./user-text.js";
 
 /** A custom base prompt (`--system-prompt`, SYSTEM.md, SYSTEM_TEMPLATE.md). */
 export interface CustomPrompt {
@@ -763,8 +763,9 @@ export function renderSections(
    * base, `<!-- -->`, `<?…?>`, `<![CDATA[…]]>`, `<!X…>` or a `<script>` printed
    * none of it. Judged on the text rendered (each non-blank line of your body,
    * trimmed, is in it, in order, both read without what is never shown,
-   * {@link withoutHidden}: a call in a list item indents it), not on the
-   * source; a `user-text-left-out` warning names both files otherwise. A
+   * {@link withoutHidden}: a call in a list item indents it; a line in a
+   * fence, `<pre>` or `<textarea>` of the project's is not shown, rev56c F10,
+   * {@link linesShownInOrder}), not on the source; a `user-text-left-out` warning names both files otherwise. A
    * section that calls no partial at all is warned about before rendering
    * (`replacedByProject`).
    */
@@ -776,22 +777,11 @@ export function renderSections(
     // One that calls no partial is said before rendering (`replacedByProject`).
     if (inheritsBody(template) || !CALLS_PARTIAL.test(template.body)) return;
     // Both sides read alike: a line of yours an HTML reader never shows is not one to find.
-    const yours = withoutHidden(withoutPrintedMarks(baseText(lower)))
-      .split("\n")
-      .map((line) => line.trim())
-      .filter((line) => line !== "");
+    // Like with like: your lines outside your own code, found outside the code of what was printed.
+    const yours = proseLines(withoutHidden(withoutPrintedMarks(baseText(lower))));
     if (yours.length === 0) return;
     const shown = withoutHidden(withoutPrintedMarks(text));
-    // In order, each search from the end of the last: linear in the project's text, however long.
-    let at = 0;
-    let kept = 0;
-    for (const line of yours) {
-      const found = shown.indexOf(line, at);
-      if (found === -1) break;
-      at = found + line.length;
-      kept++;
-    }
-    if (kept === yours.length) return;
+    if (linesShownInOrder(shown, yours) === yours.length) return;
     diagnostics.push({
       level: "warning",
       code: "user-text-left-out",
