@@ -281,7 +281,7 @@ export async function preparePrompt(
   const names = promptWrappers(layers, resolved, context.value.files, ruleFiles.value.rules);
   const { wrappers } = names;
   pushAll(diagnostics, names.diagnostics);
-  const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt, wrappers), layers);
+  const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt), layers);
   const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, resolved, names);
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
@@ -564,12 +564,10 @@ function whoseTexts(
  * (or a host's resolved prompt) is the repository's text: it opens and closes
  * none of the prompt's elements.
  */
-function optionCustomPrompt(
-  value: NormalizedOptions["systemPrompt"],
-  wrappers: ReadonlySet<string>,
-): CustomPrompt | null {
+function optionCustomPrompt(value: NormalizedOptions["systemPrompt"]): CustomPrompt | null {
   if (value === null) return null;
-  const { path } = value;
-  const text = value.repository ? escapeWrapperTags(value.text, wrappers) : value.text;
-  return { text, template: false, source: path ? { layer: "option", path } : { layer: "option" } };
+  const { path, text } = value;
+  const source: CustomPrompt["source"] = path ? { layer: "option", path } : { layer: "option" };
+  // The repository's text is held at render, as a project's SYSTEM.md is (rev56c F3).
+  return { text, template: false, source, ...(value.repository ? { repository: true } : {}) };
 }

@@ -38,7 +38,7 @@ import {
 } from "./layer.js";
 import { heldProjectText, namesHeldFrom, reservedElementNames } from "./reserved-tags.js";
 import { CUSTOM_PROMPT_SECTION, type SectionTemplate } from "./types.js";
-import { withoutHidden } from "./user-text.js";
+import { linesShownInOrder, proseLines, withoutHidden } from "./user-text.js";
 
 /** A custom base prompt (`--system-prompt`, SYSTEM.md, SYSTEM_TEMPLATE.md). */
 export interface CustomPrompt {
@@ -48,6 +48,8 @@ export interface CustomPrompt {
   /** 1-based line of `source.path` on which `text` starts. */
   line?: number;
   source: SectionSource;
+  /** The repository's text though given as an option (a project file named by `systemPrompt`, a host's resolved one). */
+  repository?: true;
   /** The next candidate (option > project > user), used when this template fails to render. */
   lower?: CustomPrompt;
 }
@@ -616,7 +618,10 @@ export function renderSections(
     // A custom base prompt (SYSTEM.md, a project's too) leaves no fence, HTML block or comment
     // open over the sections after it.
     if (!prompt.template)
-      return { text: closeOpenBlocksOnOwnLine(prompt.text), source: prompt.source };
+      return {
+        text: closeOpenBlocksOnOwnLine(heldCustom(prompt, prompt.text)),
+        source: prompt.source,
+      };
     try {
       const render = () =>
         placedText(
@@ -632,7 +637,7 @@ export function renderSections(
       const text = reuse
         ? (reuse.take(prompt, undefined, work) ?? reuse.fresh(prompt, undefined, work, render))
         : render();
-      return { text: closeOpenBlocksOnOwnLine(text), source: prompt.source };
+      return { text: closeOpenBlocksOnOwnLine(heldCustom(prompt, text)), source: prompt.source };
     } catch (error) {
       const next = prompt.lower ? describeCustom(prompt.lower) : "the builtin base prompt";
       diagnostics.push(
@@ -640,6 +645,27 @@ export function renderSections(
       );
       return renderCustom(prompt.lower);
     }
+  }
+
+  /**
+   * The elements no text of the repository's may write, found once a render
+   * prints one (rev52b F14): a trusted project's section, partial or custom
+   * base prompt.
+   */
+  function reservedNames(): ReadonlySet<string> {
+    reserved ??= reservedElementNames(input.templates, input.extraSections, input.ownWrapperNames);
+    return reserved;
+  }
+
+  /**
+   * A custom base prompt that may be the repository's (a project's SYSTEM.md,
+   * its SYSTEM_TEMPLATE.md's render, a project file named by `systemPrompt`)
+   * held as a project's section is: before, SYSTEM.md wrote a second
+   * `<user_instructions path="~/.pi/agent/AGENTS.md">` raw (rev56c F3).
+   */
+  function heldCustom(prompt: CustomPrompt, text: string): string {
+    if (prompt.source.layer !== "project" && prompt.repository !== true) return text;
+    return heldProjectText(text, { names: reservedNames(), ownerMark: true }, undefined);
   }
 
   /**
@@ -711,14 +737,9 @@ export function renderSections(
         ? (reuse.take(template, patch, work) ?? reuse.fresh(template, patch, work, render))
         : render();
       if (template.source.layer !== "project") return text;
-      reserved ??= reservedElementNames(
-        input.templates,
-        input.extraSections,
-        input.ownWrapperNames,
-      );
       // Given back by a reuse, the render did not call `{{> base}}`: what it inserts is taken again.
       const yours = inserted ?? (lower && CALLS_PARTIAL.test(template.body) ? base?.() : undefined);
-      const held = heldProjectText(text, namesHeldFrom(template, reserved), yours);
+      const held = heldProjectText(text, namesHeldFrom(template, reservedNames()), yours);
       // Judged as it is printed: a block it leaves open is closed at its end first.
       const closed = closedProject(held, template);
       yoursNotPrinted(template, closed);
@@ -742,8 +763,9 @@ export function renderSections(
    * base, `<!-- -->`, `<?…?>`, `<![CDATA[…]]>`, `<!X…>` or a `<script>` printed
    * none of it. Judged on the text rendered (each non-blank line of your body,
    * trimmed, is in it, in order, both read without what is never shown,
-   * {@link withoutHidden}: a call in a list item indents it), not on the
-   * source; a `user-text-left-out` warning names both files otherwise. A
+   * {@link withoutHidden}: a call in a list item indents it; a line in a
+   * fence, `<pre>` or `<textarea>` of the project's is not shown, rev56c F10,
+   * {@link linesShownInOrder}), not on the source; a `user-text-left-out` warning names both files otherwise. A
    * section that calls no partial at all is warned about before rendering
    * (`replacedByProject`).
    */
@@ -755,22 +777,11 @@ export function renderSections(
     // One that calls no partial is said before rendering (`replacedByProject`).
     if (inheritsBody(template) || !CALLS_PARTIAL.test(template.body)) return;
     // Both sides read alike: a line of yours an HTML reader never shows is not one to find.
-    const yours = withoutHidden(withoutPrintedMarks(baseText(lower)))
-      .split("\n")
-      .map((line) => line.trim())
-      .filter((line) => line !== "");
+    // Like with like: your lines outside your own code, found outside the code of what was printed.
+    const yours = proseLines(withoutHidden(withoutPrintedMarks(baseText(lower))));
     if (yours.length === 0) return;
     const shown = withoutHidden(withoutPrintedMarks(text));
-    // In order, each search from the end of the last: linear in the project's text, however long.
-    let at = 0;
-    let kept = 0;
-    for (const line of yours) {
-      const found = shown.indexOf(line, at);
-      if (found === -1) break;
-      at = found + line.length;
-      kept++;
-    }
-    if (kept === yours.length) return;
+    if (linesShownInOrder(shown, yours) === yours.length) return;
     diagnostics.push({
       level: "warning",
       code: "user-text-left-out",
@@ -794,7 +805,13 @@ export function renderSections(
    */
   function projectPartial(name: string, source: string, text: string): string {
     if (input.ownPartials === undefined || input.ownPartials.has(source)) return text;
-    const ended = withFinalNewline(withoutPrintedMarks(text));
+    // Its text is the repository's wherever it is printed, in your section too (rev56c F9).
+    const held = heldProjectText(
+      withoutPrintedMarks(text),
+      { names: reservedNames(), ownerMark: true },
+      undefined,
+    );
+    const ended = withFinalNewline(held);
     const closed = closeOpenBlocksOnOwnLine(ended);
     if (closed === ended) return ended;
     if (!openPartials.has(name)) {

@@ -1,3 +1,4 @@
+import { eachLine, freshReading, type Leaf, readLine } from "../_blocks.js";
 import type { PromptData } from "../data.js";
 import type { AppendPart } from "../options.js";
 import type { Diagnostic } from "../types.js";
@@ -62,7 +63,8 @@ function firstWords(text: string): string {
  * (`<?` to `?>`), CDATA (`<![CDATA[` to `]]>`), declarations (`<!` and a
  * letter to `>`), and the content of `<script>`, `<style>`, `<template>`,
  * `<title>`, `<noembed>`, `<noframes>` and `<iframe>` elements and of any
- * element with a `hidden` attribute (to their first end tag, any type; rev54a F1); a comment not closed hides the rest,
+ * element with a `hidden` attribute (to their first end tag, any type; rev54a F1),
+ * and the others {@link DATA_ELEMENTS} and {@link hides} name (rev56c F5); a comment not closed hides the rest,
  * the others not closed are text (`<?php` in a code sample): CommonMark's
  * HTML blocks of kinds 2-5 and the kind-1 ones whose text is
  * data (rev52b F12: `{{> base}}` inside `<?ignore … ?>` counted as shown).
@@ -101,18 +103,47 @@ export function withoutHidden(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
-/** Elements whose content no HTML reader shows. */
-const DATA_ELEMENTS = ["script", "style", "template", "title", "noembed", "noframes", "iframe"];
+/**
+ * Elements whose content no HTML reader shows by default: data, a closed
+ * `<details>` past its summary (the whole element counts), `<svg>` drawing,
+ * media and `<object>` fallback (rev56c F5). `<noscript>` is shown where
+ * scripts are off, as in most Markdown viewers, so it is not among them. A
+ * hand list: an element left off it is read as shown.
+ */
+const DATA_ELEMENTS = [
+  "script",
+  "style",
+  "template",
+  "title",
+  "noembed",
+  "noframes",
+  "iframe",
+  "details",
+  "svg",
+  "video",
+  "audio",
+  "object",
+];
 
 /** Most characters of a start tag read for a `hidden` attribute: the scan stays linear. */
 const MAX_TAG_CHARS = 1024;
 
-/** A start tag's name and a `hidden` attribute in it (`<div hidden>`, `<p class=x hidden="">`). */
-const TAG_NAME = /^<([a-z][a-z0-9-]*)[\s/]/;
+/** A start tag's name and what hides it: a `hidden` attribute (`<div hidden>`, `<p class=x hidden="">`), a hiding style, a `<dialog>` not `open`. */
+const TAG_NAME = /^<([a-z][a-z0-9-]*)(?=[\s/]|$)/;
 const HIDDEN_ATTRIBUTE = /[\s/]hidden(?:[\s/=]|$)/;
+const OPEN_ATTRIBUTE = /[\s/]open(?:[\s/=]|$)/;
+const STYLE_ATTRIBUTE = /[\s/]style\s*=/;
+const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/;
+
+/** Whether a start tag's attributes (`attributes`, lower case) hide element `name`. */
+function hides(name: string, attributes: string): boolean {
+  if (HIDDEN_ATTRIBUTE.test(attributes)) return true;
+  if (name === "dialog" && !OPEN_ATTRIBUTE.test(attributes)) return true;
+  return STYLE_ATTRIBUTE.test(attributes) && HIDING_STYLE.test(attributes);
+}
 
 /**
- * The start tag at `at` when it has a `hidden` attribute: its length and
+ * The start tag at `at` when it hides its element ({@link hides}): its length and
  * name. Only the last `<` before a `>` can start a tag ending there, so each
  * stretch between `>`s is read once: `tags` keeps that `>` and that `<`.
  */
@@ -129,7 +160,7 @@ function hiddenTag(
   if (tags.lt !== at || tags.gt === lower.length || tags.gt - at > MAX_TAG_CHARS) return undefined;
   const tag = lower.slice(at, tags.gt);
   const name = TAG_NAME.exec(tag)?.[1];
-  if (name === undefined || !HIDDEN_ATTRIBUTE.test(tag.slice(name.length + 1))) return undefined;
+  if (name === undefined || !hides(name, tag.slice(name.length + 1))) return undefined;
   return { length: tag.length + 1, name };
 }
 
@@ -156,11 +187,107 @@ function hiddenAt(
   return undefined;
 }
 
-/** Whether `found` is in the prompt outside what is never shown (`shown`: the prompt without it, {@link withoutHidden}). */
-function shownIn(shown: string, found: string): boolean {
+/** A fenced code block or an HTML block of CommonMark's kinds 1-5 (`<pre>`, `<textarea>`, `<script>`, a comment …). */
+function isCode(leaf: Leaf | undefined): boolean {
+  return leaf !== undefined && (leaf.kind === "fence" || (leaf.kind === "html" && leaf.type <= 5));
+}
+
+/**
+ * Where `text`'s code is ({@link isCode}), as CommonMark reads it: each
+ * block's first and last offsets, its opener's line to its closer's, in
+ * order (flat pairs). Linear.
+ */
+export function codeBlocks(text: string): number[] {
+  const blocks: number[] = [];
+  const reading = freshReading();
+  let open: Leaf | undefined;
+  eachLine(text, (from, to) => {
+    const before = reading.leaf;
+    readLine(reading, text, from, to);
+    const after = reading.leaf;
+    if (open !== undefined && before === open) {
+      // Its line, the closer's too; a line that ends it another way starts its own block.
+      blocks[blocks.length - 1] = after === open || !isCode(after) ? to : from;
+      if (after === open) return;
+      open = undefined;
+    }
+    if (isCode(after) && after !== before) {
+      open = after;
+      blocks.push(from, to);
+    }
+  });
+  return blocks;
+}
+
+/** The block of `blocks` ({@link codeBlocks}) `at` is in: its start, or -1. */
+function codeBlockAt(blocks: readonly number[], at: number): number {
+  let low = 0;
+  let high = blocks.length / 2;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((blocks[2 * mid + 1] as number) < at) low = mid + 1;
+    else high = mid;
+  }
+  const start = blocks[2 * low];
+  return start !== undefined && start <= at ? start : -1;
+}
+
+/**
+ * Whether a text of yours at `at` of the prompt is prompt text: not in a code
+ * block, a `<pre>` or a `<textarea>` opened before it (the project's doing; one
+ * your text opens itself is yours, as your file has it). rev56c F10: a
+ * project's override printing your AGENTS.md in a fence counted as showing it.
+ */
+export function outsideCodeOpenedBefore(blocks: readonly number[], at: number): boolean {
+  const start = codeBlockAt(blocks, at);
+  return start === -1 || start >= at;
+}
+
+/**
+ * Whether `found` is in the prompt outside what is never shown (`shown`: the
+ * prompt without it, {@link withoutHidden}; `blocks`: its code) and outside
+ * code opened before it ({@link outsideCodeOpenedBefore}).
+ */
+function shownIn(shown: { text: string; blocks: readonly number[] }, found: string): boolean {
   if (found === "") return false;
   const visible = withoutHidden(found);
-  return shown.includes(visible.trim() === "" ? found : visible);
+  const sought = visible.trim() === "" ? found : visible;
+  const { text, blocks } = shown;
+  for (let at = text.indexOf(sought); at !== -1; at = text.indexOf(sought, at + sought.length))
+    if (outsideCodeOpenedBefore(blocks, at)) return true;
+  return false;
+}
+
+/** `text`'s lines outside its code ({@link codeBlocks}), trimmed, the blank ones left out. */
+export function proseLines(text: string): string[] {
+  const blocks = codeBlocks(text);
+  const lines: string[] = [];
+  eachLine(text, (from, to) => {
+    const line = text.slice(from, to).trim();
+    if (line !== "" && codeBlockAt(blocks, from) === -1) lines.push(line);
+  });
+  return lines;
+}
+
+/**
+ * How many of `lines` (your text's {@link proseLines}) are in `text` in order,
+ * each outside its code: one of yours the project's text prints only in a
+ * fence, a `<pre>` or a `<textarea>` is not shown as prompt text (rev56c F10).
+ * Each search starts at the end of the last: linear in `text`.
+ */
+export function linesShownInOrder(text: string, lines: readonly string[]): number {
+  const blocks = codeBlocks(text);
+  let at = 0;
+  let kept = 0;
+  for (const line of lines) {
+    let found = text.indexOf(line, at);
+    while (found !== -1 && codeBlockAt(blocks, found) !== -1)
+      found = text.indexOf(line, found + line.length);
+    if (found === -1) break;
+    at = found + line.length;
+    kept++;
+  }
+  return kept;
 }
 
 /**
@@ -202,7 +329,7 @@ export function userTextLeftOut(
   fitStopped = false,
   forWantOfRoom?: ReadonlySet<string>,
 ): Diagnostic[] {
-  let shown: string | undefined;
+  let shown: { text: string; blocks: readonly number[] } | undefined;
   return SHOWN.flatMap(({ section, what, texts }) => {
     const template = templates.find((t) => t.name === section);
     if (template === undefined) return [];
@@ -218,7 +345,10 @@ export function userTextLeftOut(
     // Read without what is never shown only when there is a text of yours to look for: a
     // section of yours that rendered empty (no always rules) costs nothing on every render.
     if (own.length === 0) return [];
-    shown ??= withoutHidden(text);
+    if (shown === undefined) {
+      const visible = withoutHidden(text);
+      shown = { text: visible, blocks: codeBlocks(visible) };
+    }
     const visible = shown;
     const left = own.filter((t) => !t.found.some((f) => shownIn(visible, f)));
     if (left.length === 0) return [];
