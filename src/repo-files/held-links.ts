@@ -168,11 +168,13 @@ function depthOf(path: string): number {
  * holds it (whose door reads it). Each folder's repository is looked up once
  * per checker, and where each link leads is followed once.
  *
- * With `packages`, a package folder under `node_modules` counts as a
- * repository too, by its real names or by the names a link to it was reached
- * by ({@link packageKind}: a link named `node_modules/kit`, or a linked
- * `node_modules`, as `npm link` makes them; rev54b F1): an npm-installed kit is a third party's as a
- * cloned one is (rev53a F1). Your context files' imports ask it, and a path
+ * With `packages`, a package folder in a package manager's store
+ * ({@link STORES}: `node_modules/kit`, Go's `pkg/mod/…@v1.2.0`, pip's
+ * `site-packages/kit`, …) counts as a repository too, by its real names or by
+ * the names a link to it was reached by ({@link packageKind}: a link named
+ * `node_modules/kit`, or a linked `node_modules`, as `npm link` makes them;
+ * rev54b F1): an installed kit is a third party's as a cloned one is (rev53a
+ * F1, rev56a F2). Your context files' imports ask it, and a path
  * you name to be read (rev54b F6: `namedProjectPath`, where a package inside
  * the working folder's project stays the project's file, read by its door
  * with its ignore rules); a path you write is judged without it.
@@ -524,16 +526,97 @@ async function yourLinkLeads(home: string, names: readonly string[]): Promise<st
 }
 
 /**
- * What a folder is to npm and its kin, decided on names alone: a `node_modules`
- * folder, a scope folder in one (`node_modules/@acme`), a package's top (a
- * folder directly in a `node_modules`, or in its scope folder:
- * `node_modules/prompt-kit`, `node_modules/@acme/kit`); deno's npm cache
- * (`npm/registry.npmjs.org/<name>/<version>`, `…/@scope/<name>/<version>`)
- * gives package tops too, and so does yarn v1's link registry (`yarn/link`).
- * A name starting with `.` or `_` is no npm
- * package's (`.bin`, pnpm's `.pnpm` store).
+ * What a folder is to a package manager's store, decided on names alone
+ * ({@link STORES}): a package's top (`package`: `node_modules/prompt-kit`,
+ * `pkg/mod/github.com/acme/kit@v1.2.0`), or a folder on the way to one (a
+ * `node_modules`, a scope folder, a folder of a package's versions).
  */
-type PackageKind = "modules" | "scope" | "package" | "registry" | "registry-scope" | "versions";
+type PackageKind =
+  | "modules"
+  | "scope"
+  | "package"
+  | "registry"
+  | "registry-scope"
+  | "versions"
+  | "names"
+  | "go-modules"
+  | "go-cache"
+  | "cargo-src"
+  | "cargo-git"
+  | "formulae";
+
+/**
+ * One step of {@link STORES}: with no `from`, a folder whose own names (`is`,
+ * given its parent) say it is a store's (`node_modules`, `mod` in a `pkg`),
+ * wherever it lies; else a folder whose name passes `is` in a folder of kind
+ * `from` (with `through`: the nearest folder above of that kind, the names
+ * between passing `through`: a Go module path's folders).
+ */
+interface Step {
+  from?: PackageKind;
+  through?: (name: string) => boolean;
+  is: (name: string, up: string) => boolean;
+  to: PackageKind;
+}
+
+/** An npm package's name (no `.bin`, no pnpm's `.pnpm` store, no `_` folder), or a version's. */
+const plainName = (n: string) => !/^[._@]/.test(n);
+const scopeName = (n: string) => n.startsWith("@");
+const anyName = () => true;
+/** `name`, in a folder named `parent`. */
+const named = (name: string, parent: string) => (n: string, up: string) =>
+  n === name && basename(up) === parent;
+/** A name cargo gives a registry's index or a git dependency: `index.crates.io-6f17d22bba15001f`. */
+const cargoHashed = (n: string) => /-[0-9a-f]{16}$/.test(n);
+
+/**
+ * The stores package managers unpack a third party's packages into, known by
+ * name: the top of each package in one is a repository to a walk with
+ * `packages` (its links lead only within it; imported, its text is the
+ * package's, escaped), whatever `.git` it has. One table for every store
+ * (rev53a F1 npm, rev55b F1 yarn's link registry, rev56a F2 the others).
+ */
+const STORES: readonly Step[] = [
+  // npm, pnpm, bun: `node_modules/<name>`, `node_modules/@scope/<name>`; yarn v1's link
+  // registry, filled by `yarn link` as `npm link` fills a `node_modules` (`~/.config/yarn/link`,
+  // Windows' `Yarn/Data/link`).
+  { is: (n) => n === "node_modules", to: "modules" },
+  { is: (n, up) => n === "link" && isYarnData(up), to: "modules" },
+  { from: "modules", is: scopeName, to: "scope" },
+  { from: "modules", is: plainName, to: "package" },
+  { from: "scope", is: plainName, to: "package" },
+  // deno's npm cache: `npm/registry.npmjs.org/<name>/<version>`, `…/@scope/<name>/<version>`.
+  { is: named("registry.npmjs.org", "npm"), to: "registry" },
+  { from: "registry", is: scopeName, to: "registry-scope" },
+  { from: "registry", is: plainName, to: "versions" },
+  { from: "registry-scope", is: plainName, to: "versions" },
+  { from: "versions", is: plainName, to: "package" },
+  // Go's module cache: `pkg/mod/<module path>@v<version>` (`github.com/acme/kit@v1.2.0`; no
+  // folder of a module path has an `@`), and what it downloads, in `pkg/mod/cache/download`.
+  { is: named("mod", "pkg"), to: "go-modules" },
+  { from: "go-modules", is: (n) => n === "cache", to: "go-cache" },
+  { from: "go-cache", is: (n) => n === "download", to: "package" },
+  {
+    from: "go-modules",
+    through: (n) => !n.includes("@"),
+    is: (n) => /^[^@]+@v\d/.test(n),
+    to: "package",
+  },
+  // pip: `site-packages/<name>`, Debian's `dist-packages/<name>` (any python's, a venv's).
+  { is: (n) => n === "site-packages" || n === "dist-packages", to: "names" },
+  // cargo: `registry/src/<index>-<hash>/<name>-<version>`, `git/checkouts/<name>-<hash>/<rev>`.
+  { is: named("src", "registry"), to: "cargo-src" },
+  { from: "cargo-src", is: cargoHashed, to: "names" },
+  { is: named("checkouts", "git"), to: "cargo-git" },
+  { from: "cargo-git", is: cargoHashed, to: "versions" },
+  // RubyGems: `gems/<name>-<version>` in a gem home (`~/.gem/ruby/3.2.0`, `/var/lib/gems/3.2.0`,
+  // bundler's `vendor/bundle/ruby/3.2.0`), and bundler's git gems (`…/3.2.0/bundler/gems`).
+  { is: (n, up) => n === "gems" && isGemHome(up), to: "names" },
+  // Homebrew: `Cellar/<name>/<version>`.
+  { is: (n) => n === "Cellar", to: "formulae" },
+  { from: "formulae", is: plainName, to: "versions" },
+  { from: "names", is: anyName, to: "package" },
+];
 
 /** The kinds a walk's spellings gave real folders (a link named `node_modules/kit` to `~/Downloads/kit`). */
 type Marks = Map<string, PackageKind>;
@@ -543,46 +626,78 @@ const NO_MARKS: ReadonlyMap<string, PackageKind> = new Map();
 
 /**
  * The kind of the folder `dir` (a real folder, or a link named in one):
- * marked by the walk, else by its name and its parent's kind (a few levels up).
+ * marked by the walk, else by {@link STORES} (its parent's kind asked a few
+ * levels up).
  */
 function packageKind(
   dir: string,
   marks: ReadonlyMap<string, PackageKind>,
   levels = 4,
 ): PackageKind | undefined {
+  const own = storeTop(dir, marks);
+  if (own !== undefined) return own;
+  const name = basename(dir);
+  const up = dirname(dir);
+  if (name === "" || up === dir) return undefined;
+  // The parent's kind, asked once and only when a step needs it.
+  let above: PackageKind | undefined | null = null;
+  for (const step of STORES) {
+    if (step.from === undefined || !step.is(name, up)) continue;
+    if (step.through !== undefined) {
+      if (storeAbove(up, step.from, step.through, marks)) return step.to;
+      continue;
+    }
+    if (above === null) above = levels === 0 ? undefined : packageKind(up, marks, levels - 1);
+    if (above === step.from) return step.to;
+  }
+  return undefined;
+}
+
+/** The kind the walk marked `dir` with, or a store's top's its own names give it. */
+function storeTop(dir: string, marks: ReadonlyMap<string, PackageKind>): PackageKind | undefined {
   const marked = marks.get(dir);
   if (marked !== undefined) return marked;
   const name = basename(dir);
   const up = dirname(dir);
-  if (name === "node_modules") return "modules";
-  // yarn v1's link registry (`~/.config/yarn/link/<name>`, `…/link/@scope/<name>`; on
-  // Windows `Yarn/Data/link`): its entries are packages as `node_modules`' are (rev55b F1).
-  if (name === "link" && isYarnData(up)) return "modules";
-  if (name === "registry.npmjs.org" && basename(up) === "npm") return "registry";
-  if (name === "" || up === dir || levels === 0 || name.startsWith(".") || name.startsWith("_")) {
-    return undefined;
+  if (name === "" || up === dir) return undefined;
+  return STORES.find((s) => s.from === undefined && s.is(name, up))?.to;
+}
+
+/**
+ * Whether `dir`, or the nearest folder above it whose names on the way pass
+ * `through`, is a store's top of kind `kind` (`pkg/mod` above
+ * `github.com/acme`). Each folder is asked by its own names, so the climb
+ * costs the folders it passes, and stops at the first that fails `through`.
+ */
+function storeAbove(
+  dir: string,
+  kind: PackageKind,
+  through: (name: string) => boolean,
+  marks: ReadonlyMap<string, PackageKind>,
+): boolean {
+  for (let at = dir; dirname(at) !== at; at = dirname(at)) {
+    if (storeTop(at, marks) === kind) return true;
+    if (!through(basename(at))) return false;
   }
-  const scoped = name.startsWith("@");
-  switch (packageKind(up, marks, levels - 1)) {
-    case "modules":
-      return scoped ? "scope" : "package";
-    case "scope":
-      return scoped ? undefined : "package";
-    case "registry":
-      return scoped ? "registry-scope" : "versions";
-    case "registry-scope":
-      return scoped ? undefined : "versions";
-    case "versions":
-      return "package";
-    default:
-      return undefined;
-  }
+  return false;
 }
 
 /** `yarn` (any case), or Windows' `Yarn/Data`: the folders yarn v1 keeps its `link` registry in. */
 function isYarnData(dir: string): boolean {
   const name = basename(dir).toLowerCase();
   return name === "yarn" || (name === "data" && basename(dirname(dir)).toLowerCase() === "yarn");
+}
+
+/**
+ * A gem home, where RubyGems unpacks gems in `gems`: a folder named as ruby's
+ * version (`3.2.0`) in a `ruby` or `gems` folder (`~/.gem/ruby/3.2.0`,
+ * `/var/lib/gems/3.2.0`, `vendor/bundle/ruby/3.2.0`), or its `bundler`
+ * folder (bundler's git gems).
+ */
+function isGemHome(dir: string): boolean {
+  const home = basename(dir) === "bundler" ? dirname(dir) : dir;
+  const up = basename(dirname(home));
+  return /^\d+\.\d+\.\d+$/.test(basename(home)) && (up === "ruby" || up === "gems");
 }
 
 /**
