@@ -5,6 +5,7 @@
  */
 
 import { escapeXml } from "../helpers/xml.js";
+import { pushAll } from "./_arrays.js";
 import { closeOpenBlocksOnOwnLine } from "./_fence.js";
 import { isHidden, unitEscapes } from "./_text.js";
 
@@ -177,7 +178,8 @@ function readsInvisible(code: number): boolean {
  * read by a model as the ASCII character it mirrors (text hidden from you in
  * plain sight), so `</` and `rules` spelled in tag characters is `</rules>`:
  * a name character, not an invisible one (review rev49a F8). The other tag
- * characters stay invisible.
+ * characters stay invisible. What you see, the text without them, is read
+ * too ({@link heldWithoutTags}).
  */
 function tagNameChar(code: number): string | undefined {
   if (code < 0xe0020 || code > 0xe007e) return undefined;
@@ -588,11 +590,55 @@ function hasName(keys: NameKeys, name: string): boolean {
  */
 export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
   const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
+  const held = heldOpeners(text, names);
+  if (text.includes(TAG_HIGH)) pushAll(held, heldWithoutTags(text, names));
+  if (held.length === 0) return text;
+  if (text.includes(TAG_HIGH)) held.sort((a, b) => a - b);
+  let out = "";
+  let copied = 0;
+  for (const lt of held) {
+    // Met in both readings: written once.
+    if (lt < copied) continue;
+    out += `${text.slice(copied, lt)}&lt;`;
+    copied = lt + widthAt(text, lt);
+  }
+  return out + text.slice(copied);
+}
+
+/** The high surrogate of every tag character (U+E0000–U+E007F). */
+const TAG_HIGH = "\udb40";
+const TAG_CHARS = /\udb40[\udc00-\udc7f]/g;
+
+/**
+ * The openers of `text` {@link heldOpeners} holds when it is read with every
+ * tag character left out, as drawn: a tag character that mirrors a letter is
+ * read as it by a model ({@link tagNameChar}) and as nothing by you and by a
+ * pipeline that strips the block, so `</team_policy` + U+E0041 + `>` is a
+ * closer of `team_policy` to the second (review rev56c F2). Two readings, two passes.
+ */
+function heldWithoutTags(text: string, names: ReadonlySet<string>): number[] {
+  // Where each unit of the drawn text is in `text`.
+  const origin = new Int32Array(text.length);
+  let drawn = "";
+  let from = 0;
+  let at = 0;
+  TAG_CHARS.lastIndex = 0;
+  for (let m = TAG_CHARS.exec(text); ; m = TAG_CHARS.exec(text)) {
+    const to = m === null ? text.length : m.index;
+    for (let k = from; k < to; k++) origin[at++] = k;
+    drawn += text.slice(from, to);
+    if (m === null) break;
+    from = to + 2;
+  }
+  return heldOpeners(drawn, names).map((lt) => origin[lt] ?? lt);
+}
+
+/** Where each opener of a tag of one of `names` in `text` is ({@link escapeWrapperTags}), in order. */
+function heldOpeners(text: string, names: ReadonlySet<string>): number[] {
   const nextOpen = openFinder(text);
   // Made when a tag is first read: most texts a render escapes hold none.
   const keys: NameKeys = { has: (key) => nameKeys(names).has(key) };
-  let out = "";
-  let copied = 0;
+  const held: number[] = [];
   for (let lt = nextOpen(0); lt !== -1; ) {
     // The tag character `<` takes two units.
     const opener = widthAt(text, lt);
@@ -650,14 +696,12 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
           (end > i && hasName(keys, joinedName(text.slice(start, end)))) ||
           (wide > start && hasName(keys, joinedName(text.slice(start, i), true))) ||
           (wide === start && strokeLetterBefore(text.slice(start, i), keys))))
-    ) {
-      out += `${text.slice(copied, lt)}&lt;`;
-      copied = lt + opener;
-    }
+    )
+      held.push(lt);
     // The name holds no opener: go on at the one that ended it (or after this one when there was none).
     lt = nextOpen(Math.max(lt + opener, start));
   }
-  return copied === 0 ? text : out + text.slice(copied);
+  return held;
 }
 
 /**

@@ -301,7 +301,7 @@ export async function preparePrompt(
     git: outcomes.git.value.git,
     agentLoads: preset.agentLoadsNames,
   });
-  const stack = sectionTemplates(layers, options.model, preset, customPrompt, opts);
+  const stack = sectionTemplates(layers, options.model, preset, customPrompt, opts, names.ownNames);
   return {
     templates: stack.templates,
     ...partialsOf(layers),
@@ -448,7 +448,7 @@ function promptWrappers(
  * never one of yours a project's preset names ({@link agentSendsKept}). With
  * the preset's report as applied, and what is said about a project's file
  * taking your sections out. A trusted project's section never takes a tag of
- * the prompt's own elements ({@link heldProjectTags}).
+ * the prompt's own elements, `ownNames` included ({@link heldProjectTags}).
  */
 function sectionTemplates(
   layers: readonly LoadedLayer[],
@@ -456,6 +456,7 @@ function sectionTemplates(
   preset: AppliedPreset,
   customPrompt: CustomPrompt | null,
   opts: Pick<NormalizedOptions, "systemPrompt" | "extraSections">,
+  ownNames: ReadonlySet<string>,
 ): { templates: SectionTemplate[]; report: AppliedPreset["report"]; diagnostics: Diagnostic[] } {
   const stacked = layerSections(
     layers.flatMap((l) => l.sections),
@@ -466,7 +467,7 @@ function sectionTemplates(
     preset.agentSendsFromProject,
     yourVersions(stacked),
   );
-  const held = heldProjectTags(stacked, opts.extraSections);
+  const held = heldProjectTags(stacked, opts.extraSections, ownNames);
   const templates =
     sends.sent.length === 0
       ? held.templates

@@ -61,12 +61,16 @@ function projectTag(name: string, reserved: ReadonlySet<string>): string {
  * warning names the file. Before, `.pi/sections/user_instructions.md`, or
  * `tag: usec` on a project section, printed a second `<user_instructions>` or
  * `<usec>` element of the project's words beside yours (review rev52b F14).
+ * `own` are the render's own names, as for the section's text: the tag and
+ * the text are held to one set (before review rev56c F4, `.pi/sections/team_policy.md`
+ * took the element your AGENTS.md opens, and `tag: available_skills` the builtin's).
  */
 export function heldProjectTags(
   templates: readonly SectionTemplate[],
   codeSections: readonly { name: string }[] = [],
+  own: Iterable<string> = [],
 ): { templates: SectionTemplate[]; diagnostics: Diagnostic[] } {
-  const reserved = reservedElementNames(templates, codeSections);
+  const reserved = reservedElementNames(templates, codeSections, own);
   const diagnostics: Diagnostic[] = [];
   const warned = new Set<string>();
   const hold = (template: SectionTemplate): SectionTemplate => {
@@ -86,7 +90,7 @@ export function heldProjectTags(
       diagnostics.push({
         level: "warning",
         code: "section-tag-reserved",
-        message: `the project's section "${template.name}" may not be the prompt's <${tag}> element (a host's, your AGENTS.md's or your own section's); it is printed as ${instead} instead`,
+        message: `the project's section "${template.name}" may not be the prompt's <${tag}> element (a host's, your AGENTS.md's, your own section's or one your texts or the prompt write); it is printed as ${instead} instead`,
         ...(path !== undefined ? { path } : {}),
       });
     }

@@ -2,7 +2,7 @@ import { join, sep } from "node:path";
 import { pushAll } from "../../_arrays.js";
 import type { EntryKind } from "../../_fs.js";
 import { readdir, readlink } from "../../_io.js";
-import { oneLine } from "../../_prompt-text.js";
+import { lineOpeningNoBlock, oneLine } from "../../_prompt-text.js";
 import { escapeSpacing } from "../../_text.js";
 import { compareNames } from "./_collate.js";
 import { statOf, type TreeListing } from "./_tree-walk.js";
@@ -335,6 +335,8 @@ export function formatSize(bytes: number): string {
 /**
  * A name as one printable line, as every path in the prompt is written
  * ({@link oneLine}), whose spaces cannot pass for the tree's indentation or
- * columns ({@link escapeSpacing}).
+ * columns ({@link escapeSpacing}), and which opens no block over the entries
+ * after it ({@link lineOpeningNoBlock}: `<!--`, `<pre>`, a fence; review rev56c F8).
+ * The prompt escapes the listing's tags of its own elements as a whole.
  */
-export const safeName = (name: string): string => escapeSpacing(oneLine(name));
+export const safeName = (name: string): string => lineOpeningNoBlock(escapeSpacing(oneLine(name)));

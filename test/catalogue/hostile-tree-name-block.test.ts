@@ -1,0 +1,41 @@
+import { utimesSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { renderSystemPrompt } from "../../src/index.js";
+import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { placeOf } from "./_commonmark.js";
+
+// Review rev56c F8 (low). The workspace tree printed each entry's name raw
+// but for its spacing: a file named `<!--` (its line indented two spaces, an
+// HTML block of kind 2) made every later entry a comment to a Markdown
+// reader, `<pre>` and `<script>` an HTML block running to the tree's end, and
+// a name "```" a code block. Each name now goes through the rule every other
+// name in the prompt follows: every `<` written `&lt;`, a fence run's first
+// character escaped, so it opens no block.
+
+const HOSTILE = ["<!--", "<pre>", "<script>", "```", "~~~"];
+
+describe("hostile repository: a tree entry's name opens no block over the later entries", () => {
+  it("each entry is read as a line of the listing", async () => {
+    const root = tempDir();
+    const files: Record<string, string> = { "project/.git/HEAD": "ref: refs/heads/main\n" };
+    for (const name of [...HOSTILE, "alater.ts", "zlater.ts", "src/index.ts"])
+      files[`project/${name}`] = "";
+    writeFiles(root, files);
+    // Newest first: the hostile names are listed before the others.
+    const later = new Date(Date.now() + 3_600_000);
+    for (const name of HOSTILE) utimesSync(join(root, "project", name), later, later);
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: false, workspaceTree: true }),
+    );
+    const tree = result.sections.find((s) => s.name === "workspace_tree")?.text ?? "";
+    for (const needle of ["alater.ts", "zlater.ts", "index.ts"])
+      expect([needle, placeOf(tree, needle).block]).toEqual([needle, "paragraph"]);
+    for (const name of ["&lt;!--", "&lt;pre>", "&lt;script>"])
+      expect(tree).toContain(`\n  ${name}  0B`);
+    expect(tree).toContain("\n  \\```  0B");
+    expect(tree).toContain("\n  \\~~~  0B");
+    // Nothing is left open for the tree's end to close.
+    expect(tree).not.toContain("-->");
+  });
+});
