@@ -31,6 +31,9 @@ describe("hostile repository: a run no reader shows or a tag's attribute cannot 
       "Review.\n\n<template>\n\n$ARGUMENTS\n\n</template>\n\nTAIL\n",
       "Review <b>now</b>: <TEMPLATE>$ARGUMENTS</TEMPLATE>\n",
       "> <div hidden>\n>\n> $ARGUMENTS\n>\n> </div>\n",
+      // The section check's later additions (rev56c F5) come with the shared reader.
+      "Review.\n\n<dialog>\n$ARGUMENTS\n</dialog>\n\nTAIL\n",
+      '<div style="display: none">$ARGUMENTS</div>\n',
     ]) {
       const out = expand(content);
       expect(withoutHidden(out.text), content).toContain(WORDS);
