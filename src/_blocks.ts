@@ -534,31 +534,22 @@ function underlines(r: Reading): boolean {
   return false;
 }
 
-/**
- * The length of the link reference definition `s` starts with (0: none), as
- * commonmark.js reads one: a label of up to 999 characters in brackets, a
- * colon, spaces and at most one line break, a destination (`<…>` on one line,
- * or characters up to a space with parentheses balanced), then an optional
- * title (`"…"`, `'…'`, `(…)`, after spaces or a line break) and spaces to the
- * line's end; a title with more after it is not one, and the definition ends
- * with its destination's line if nothing else is on it. Each character is
- * looked at a bounded number of times.
- */
-export function definitionLength(s: string): number {
+/** Past the label, colon and destination of the link reference definition `s` starts with, else -1 ({@link definitionLength}). */
+function definitionHead(s: string): number {
   const end = s.length;
   const code = (at: number) => (at < end ? s.charCodeAt(at) : -1);
   // Label.
   let at = 1;
   for (;;) {
     const x = code(at);
-    if (x === -1 || x === OPEN_BRACKET) return 0;
+    if (x === -1 || x === OPEN_BRACKET) return -1;
     if (x === CLOSE_BRACKET) break;
     at += x === BACKSLASH ? 2 : 1;
-    if (at > 1000) return 0;
+    if (at > 1000) return -1;
   }
-  if (at > 1000 || s.slice(1, at).trim() === "") return 0;
+  if (at > 1000 || s.slice(1, at).trim() === "") return -1;
   at++;
-  if (code(at) !== COLON) return 0;
+  if (code(at) !== COLON) return -1;
   at = spacesAndLine(s, at + 1);
   // Destination.
   if (code(at) === LESS) {
@@ -566,9 +557,9 @@ export function definitionLength(s: string): number {
     for (;;) {
       const x = code(at);
       if (x === GREATER) break;
-      if (x === -1 || x === LESS || x === LINE_FEED) return 0;
+      if (x === -1 || x === LESS || x === LINE_FEED) return -1;
       if (x === BACKSLASH) {
-        if (isLineTerminator(code(at + 1))) return 0;
+        if (isLineTerminator(code(at + 1))) return -1;
         at++;
       }
       at++;
@@ -590,8 +581,39 @@ export function definitionLength(s: string): number {
       } else if (x === SPACE || (x >= 0x09 && x <= 0x0d)) break;
       else at++;
     }
-    if ((at === start && x !== CLOSE_PAREN) || open !== 0) return 0;
+    if ((at === start && x !== CLOSE_PAREN) || open !== 0) return -1;
   }
+  return at;
+}
+
+/**
+ * True when `s` starts a link reference definition whose title is open at
+ * its end (`[x]: /u "` and lines with no closing quote): what follows may
+ * still be that title, which no reader shows, once a later line closes it.
+ */
+export function definitionTitleOpen(s: string): boolean {
+  const at = definitionHead(s);
+  if (at === -1) return false;
+  const titleStart = spacesAndLine(s, at);
+  if (titleStart === at || titleStart >= s.length) return false;
+  const open = s.charCodeAt(titleStart);
+  if (open !== 0x22 && open !== 0x27 && open !== OPEN_PAREN) return false;
+  return titleEnd(s, titleStart) === -1 && !s.includes("\n\n", titleStart);
+}
+
+/**
+ * The length of the link reference definition `s` starts with (0: none), as
+ * commonmark.js reads one: a label of up to 999 characters in brackets, a
+ * colon, spaces and at most one line break, a destination (`<…>` on one line,
+ * or characters up to a space with parentheses balanced), then an optional
+ * title (`"…"`, `'…'`, `(…)`, after spaces or a line break) and spaces to the
+ * line's end; a title with more after it is not one, and the definition ends
+ * with its destination's line if nothing else is on it. Each character is
+ * looked at a bounded number of times.
+ */
+export function definitionLength(s: string): number {
+  const at = definitionHead(s);
+  if (at === -1) return 0;
   const destinationEnd = at;
   const titleStart = spacesAndLine(s, at);
   if (titleStart !== destinationEnd) {

@@ -12,6 +12,7 @@
 import {
   copyReading,
   definitionLength,
+  definitionTitleOpen,
   eachLine,
   type Fence,
   freshReading,
@@ -1172,11 +1173,36 @@ function startsDefinition(rest: ReadRest): boolean {
   return rest(true).text.startsWith("[");
 }
 
+/** A character of a block quote's or a list item's marker: `>`, `-`, `+`, `*`, a digit, `.`, `)`. */
+function isMarkerCharacter(code: number): boolean {
+  return (
+    code === GREATER_THAN ||
+    code === 0x2d ||
+    code === 0x2b ||
+    code === 0x2a ||
+    code === 0x2e ||
+    code === 0x29 ||
+    (code >= 0x30 && code <= 0x39)
+  );
+}
+
+/**
+ * Most characters of a definition's lines read before a text (its label is at
+ * most 999): a title longer than this over many lines is not judged, and each
+ * line is read a bounded number of times.
+ */
+const MAX_DEFINITION_LINES_CHARS = 2048;
+
 export class BlockTracker {
   private readonly reading: Reading = freshReading();
   private line = "";
-  /** The last line read whole. */
-  private lastLine = "";
+  /**
+   * The lines of the open paragraph of link reference definitions since the
+   * last one that starts with `[` (container markers and indentation off, each
+   * ended by a line feed): the definition a text there may be in ("" when
+   * none, or longer than {@link MAX_DEFINITION_LINES_CHARS}).
+   */
+  private definitionLines = "";
   private tail = "";
   private commentOpen = false;
   /** The reading with the unfinished line read, or undefined when not read since it began. */
@@ -1185,6 +1211,8 @@ export class BlockTracker {
   private codeJudged = false;
   /** How much of the unfinished line {@link indentsCode} read as blanks. */
   private blanksRead = 0;
+  /** The columns of blanks at the end of what {@link blanksRead} covers. */
+  private blankWidth = 0;
   /** Whether {@link inDefinition} judged the unfinished line already. */
   private definitionJudged = false;
   /** The template offset of the last later text on the line that a definition holds (-1: none). */
@@ -1214,11 +1242,12 @@ export class BlockTracker {
       if (end < 0) break;
       const line = this.line + chunk.slice(from, end);
       readLine(this.reading, line, 0, line.length);
-      this.lastLine = line;
+      this.keepDefinitionLine(line);
       this.line = "";
       this.lineRead = undefined;
       this.codeJudged = false;
       this.blanksRead = 0;
+      this.blankWidth = 0;
       this.definitionJudged = false;
       from = end + 1;
     }
@@ -1297,17 +1326,18 @@ export class BlockTracker {
     const leaf = (line === "" ? this.reading : reading).leaf;
     const definitions = leaf?.kind === "paragraph" && leaf.definitions !== undefined;
     if (!definitions && !(line === "" && leaf === undefined)) return false;
-    const before = this.lastLine.slice(afterMarkers(this.lastLine, 0, this.lastLine.length));
+    const before = this.definitionLines;
     // A line that begins with the next text: a definition only when it begins with `[`.
-    if (line === "" && !(definitions && before.startsWith("[")) && !startsDefinition(rest))
-      return false;
+    if (line === "" && !(definitions && before !== "") && !startsDefinition(rest)) return false;
     const printed = rest();
     const probe = `${line}${printed.text}\n`;
     let end = 0;
     if (probe.startsWith("[")) end = definitionLength(probe);
     else {
-      if (!definitions || !before.startsWith("[")) return false;
-      end = definitionLength(`${before}\n${probe}`) - before.length - 1;
+      if (!definitions || before === "") return false;
+      // A title opened on an earlier line and still open at this line's end may close on a later one.
+      if (definitionTitleOpen(`${before}${line}${printed.text}`)) end = Number.POSITIVE_INFINITY;
+      else end = definitionLength(`${before}${probe}`) - before.length;
     }
     // The later texts on the line that start inside the definition are moved out of it too.
     for (let i = 0; i < printed.ats.length; i++) {
@@ -1317,9 +1347,26 @@ export class BlockTracker {
     return end > line.length && (line !== "" || !probe.startsWith("["));
   }
 
+  /** Keeps {@link definitionLines} with the line just read whole. */
+  private keepDefinitionLine(line: string): void {
+    const leaf = this.reading.leaf;
+    if (leaf?.kind !== "paragraph" || leaf.definitions === undefined) {
+      this.definitionLines = "";
+      return;
+    }
+    const text = line.slice(afterMarkers(line, 0, line.length));
+    if (text.startsWith("[")) this.definitionLines = `${text}\n`;
+    else if (
+      this.definitionLines !== "" &&
+      this.definitionLines.length + text.length < MAX_DEFINITION_LINES_CHARS
+    )
+      this.definitionLines += `${text}\n`;
+    else this.definitionLines = "";
+  }
+
   /**
-   * True when the unfinished line is spaces and tabs that make what follows
-   * them indented code. Asked again while the line stays blanks (`${1:-  }${2:-  }$3`
+   * True when the unfinished line is spaces and tabs (after any block quote
+   * or list markers) that make what follows them indented code. Asked again while the line stays blanks (`${1:-  }${2:-  }$3`
    * reaches four only at `$3`); a leaf open before the line (a paragraph goes
    * on lazily, a fence or HTML block holds the line) never gives way to
    * indented code, so the line is read again only where the blanks can make
@@ -1332,14 +1379,21 @@ export class BlockTracker {
       this.codeJudged = true;
       return false;
     }
+    // Container markers may come first (`>     `, `-     `: rev56c F7); four columns of blanks after them are needed.
+    let width = this.blankWidth;
     for (let at = this.blanksRead; at < line.length; at++) {
       const code = line.charCodeAt(at);
-      if (code !== SPACE && code !== TAB) {
+      if (code === SPACE) width++;
+      else if (code === TAB) width += 4;
+      else if (isMarkerCharacter(code)) width = 0;
+      else {
         this.codeJudged = true;
         return false;
       }
     }
     this.blanksRead = line.length;
+    this.blankWidth = width;
+    if (width < 4) return false;
     const probe = copyReading(this.reading, 4 * line.length + 5);
     const text = `${line}x`;
     readLine(probe, text, 0, text.length);

@@ -1,6 +1,7 @@
 import { BlockTracker, closingAfter } from "../_fence.js";
 import { escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
 import type { Diagnostic } from "../types.js";
+import { HiddenRuns } from "./_hidden-runs.js";
 import { ARGUMENT_WHITESPACE, parseCommandArgs } from "./args.js";
 import { templateBodyLine } from "./parse.js";
 import {
@@ -150,6 +151,9 @@ function guardedExpansion(
  */
 class HiddenArguments implements ArgumentGuard {
   private readonly tracker = new BlockTracker();
+  private readonly runs = new HiddenRuns();
+  /** How much of the next text fed is the lead {@link before} already fed. */
+  private fedAhead = 0;
   private readonly lines: number[] = [];
   /** Where the template's line {@link line} ends (-1: not looked for yet). */
   private lineEnd = -1;
@@ -162,11 +166,34 @@ class HiddenArguments implements ArgumentGuard {
   ) {}
 
   feed(text: string): void {
+    const skip = Math.min(this.fedAhead, text.length);
+    this.fedAhead -= skip;
+    this.take(skip === 0 ? text : text.slice(skip));
+  }
+
+  private take(text: string): void {
     this.tracker.feed(text);
+    this.runs.feed(text);
   }
 
   before(at: number, rest: ReadRest): string {
-    const closer = this.tracker.closerHere(this.commentsOnly, at, rest);
+    let closer = this.tracker.closerHere(this.commentsOnly, at, rest);
+    this.take(closer);
+    // A run no reader shows (`<template>`, `<div hidden>`) or a start tag left open around your
+    // words, whether or not the template closes it: closed, your words a paragraph of their own.
+    // Each closer ends one run or tag, so a few suffice (`<div hidden title="`: the quote, the tag, the element).
+    let ran = "";
+    for (let i = 0; i < MAX_RUN_CLOSERS; i++) {
+      const run = this.runs.closer();
+      if (run === "") break;
+      ran += run;
+      this.take(run);
+    }
+    if (ran !== "") {
+      this.take("\n\n");
+      closer += `${ran}\n\n`;
+    }
+    this.fedAhead = closer.length;
     if (closer === "") return "";
     // Placeholders come in order: count the template's lines up to this one once, each line's
     // end found once (many placeholders on one long line each broke out of it).
@@ -197,13 +224,16 @@ class HiddenArguments implements ArgumentGuard {
       {
         level: "warning",
         code: "arguments-hidden",
-        message: `/${name} puts the words you typed where they would not read as your text, inside a code block, HTML block or comment it leaves open, on a code fence's line or in a link reference definition (line ${where}${more}): the expansion ends that block or line before them, so they reach the model as your text; check the template`,
+        message: `/${name} puts the words you typed where they would not read as your text, inside a code block, HTML block or comment it leaves open, an element no reader shows (<template>, <title>, hidden, …) or a tag's attributes, on a code fence's line or in a link reference definition (line ${where}${more}): the expansion ends that block or line before them, so they reach the model as your text; check the template`,
         ...(template.filePath !== undefined ? { path: template.filePath } : {}),
         line: first + offset,
       },
     ];
   }
 }
+
+/** Most runs and tags closed before one argument: enough for a tag, its element and one more. */
+const MAX_RUN_CLOSERS = 4;
 
 /** Most characters of the dropped words an `arguments-dropped` warning quotes. */
 const DROPPED_QUOTE_CHARS = 120;

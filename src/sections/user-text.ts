@@ -126,7 +126,7 @@ const DATA_ELEMENTS = [
 ];
 
 /** Most characters of a start tag read for a `hidden` attribute: the scan stays linear. */
-const MAX_TAG_CHARS = 1024;
+export const MAX_TAG_CHARS = 1024;
 
 /** A start tag's name and what hides it: a `hidden` attribute (`<div hidden>`, `<p class=x hidden="">`), a hiding style, a `<dialog>` not `open`. */
 const TAG_NAME = /^<([a-z][a-z0-9-]*)(?=[\s/]|$)/;
@@ -164,8 +164,8 @@ function hiddenTag(
   return { length: tag.length + 1, name };
 }
 
-/** The hidden run that starts at `at` (a `<`): its opener's length and its closer. */
-function hiddenAt(
+/** The hidden run that starts at `at` (a `<`) of ASCII-lowered text: its opener's length and its closer. Also the slash-template argument guard's notion of "never shown" (src/prompt-templates/_hidden-runs.ts). */
+export function hiddenAt(
   lower: string,
   at: number,
   tags: { gt: number; lt: number },
