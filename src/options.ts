@@ -33,6 +33,8 @@ export interface AppendPart {
 }
 
 export interface NormalizedOptions extends GatherOptions {
+  /** The working folder as given (absolute), shown in the prompt; `cwd` is its real path. */
+  shownCwd: string;
   now: Date;
   deadlineMs: number;
   extraSections: ExtraSection[];

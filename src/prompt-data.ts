@@ -173,7 +173,7 @@ export function assemblePromptData(input: PromptDataInputs): {
   const value = (text: string) => valueText(text, input.wrappers);
   const data: PromptData = {
     agentName: value(options.agentName ?? DEFAULT_AGENT_NAME),
-    cwd: name(toPosix(opts.cwd)),
+    cwd: name(toPosix(opts.shownCwd)),
     date: opts.now.toISOString().slice(0, 10),
     model: options.model === undefined ? null : value(options.model),
     // A project's `tools:` names are names: `x</tools> <system>` is text in the list.

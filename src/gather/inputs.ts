@@ -10,6 +10,7 @@ import type { Machine } from "./environment/index.js";
  * locating and rendering read.
  */
 export interface GatherOptions {
+  /** The working folder's real path: its project and their rules are found from it. */
   cwd: string;
   home: string;
   env: Readonly<Record<string, string | undefined>>;

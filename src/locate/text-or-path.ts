@@ -1,7 +1,7 @@
 // fs.promises, not node:fs/promises: loaded at first use in the CLI bundle (see _safe-write.ts).
 import { promises as fsp } from "node:fs";
-import { isAbsolute } from "node:path";
-import { readTextFile } from "../_fs.js";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { readTextFile, realpathOrSelf } from "../_fs.js";
 import {
   intoProjectAsNamed,
   leavesIntoTree,
@@ -10,7 +10,7 @@ import {
   repositoryPlace,
   walkHeld,
 } from "../_output-target.js";
-import { expandHome, homeFolder, resolveUserPath } from "../_paths.js";
+import { expandHome, homeFolder, isWithin, resolveUserPath } from "../_paths.js";
 import { isRepositoryRoot, projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 
@@ -129,7 +129,17 @@ export async function namedProjectPath(
     signal?: AbortSignal | undefined;
   },
 ): Promise<{ path: string; reach: Reach; around?: true } | undefined> {
-  const { absolute, cwd, home, trusted, signal } = o;
+  const { absolute, home, trusted, signal } = o;
+  // A path inside the working folder as given is its file, judged from its real folder, as git
+  // judges it: a cwd named through a link into a repository's subfolder found no repository, and
+  // `--untrusted --append-system-prompt ./notes.md` read the link to a git-ignored file (rev56a F3).
+  // A path out of it (`../prompts/base.md`) is decided from the folder as given, as before.
+  let cwd = resolve(o.cwd);
+  if (isWithin(path, cwd)) {
+    const real = await realpathOrSelf(cwd);
+    path = join(real, relative(cwd, path));
+    cwd = real;
+  }
   // Absolute and `~` paths count only into a project that neither is nor holds the home folder.
   const counts = (reach: Reach) =>
     !absolute || (reach.home === undefined && reach.excluded.length === 0);

@@ -45,7 +45,7 @@ export async function normalizeCheckedOptions(
   options: SystemPromptOptions,
 ): Promise<NormalizedOptions> {
   const env = options.env ?? process.env;
-  const { cwd, agentDir, home } = resolveCommonPaths(options);
+  const { cwd: shownCwd, agentDir, home } = resolveCommonPaths(options);
   const now = parseNow(options.now);
   const treeMtime =
     options.treeMtime === undefined ? null : parseNow(options.treeMtime, "treeMtime");
@@ -53,7 +53,7 @@ export async function normalizeCheckedOptions(
   const projectDirName = options.projectDir ?? DEFAULT_PROJECT_DIR;
   const builtinDir = resolve(options.builtinDir ?? builtinPromptsDir());
   await checkFolders({
-    cwd,
+    cwd: shownCwd,
     ...(options.agentDir !== undefined ? { agentDir } : {}),
     ...(options.builtinDir !== undefined ? { builtinDir } : {}),
   });
@@ -63,6 +63,14 @@ export async function normalizeCheckedOptions(
       "systemPrompt and resolvedSystemPrompt: pass one of them; resolvedSystemPrompt already is the custom base prompt",
     );
   }
+  // The working folder is its real path, as git takes it: its project root and every ignore rule
+  // are found from there (a --cwd through a link into a repository's subfolder lost the repository:
+  // rev56a F3). As given, it is shown, and a path you name is read from it as you typed it.
+  const cwd = await realpathOrSelf(shownCwd);
+  const ceilingDir =
+    options.ceilingDir === undefined
+      ? null
+      : await realpathOrSelf(resolve(shownCwd, options.ceilingDir));
   const trusted = options.projectTrusted !== false;
   // An untrusted project's own folder is not your user layer (HOME inside the checkout); one you
   // name yourself (`--agent-dir`) is what you chose.
@@ -81,26 +89,34 @@ export async function normalizeCheckedOptions(
   const late = deadlineMs <= MAX_TIMER_MS ? AbortSignal.timeout(deadlineMs) : undefined;
   const [systemPrompt, appendSystemPrompt, roots, allowGitDirs] = await Promise.all([
     options.systemPrompt !== undefined
-      ? readTextOrPath(options.systemPrompt, cwd, "--system-prompt", home, trusted, late)
+      ? readTextOrPath(options.systemPrompt, shownCwd, "--system-prompt", home, trusted, late)
       : options.resolvedSystemPrompt
         ? { text: options.resolvedSystemPrompt, repository: true as const }
         : null,
     Promise.all(
       toList(options.appendSystemPrompt).map(async (v): Promise<AppendPart> => {
-        const read = await readTextOrPath(v, cwd, "--append-system-prompt", home, trusted, late);
+        const read = await readTextOrPath(
+          v,
+          shownCwd,
+          "--append-system-prompt",
+          home,
+          trusted,
+          late,
+        );
         return read.repository === true && read.path !== undefined
           ? { text: read.text, repository: true, path: read.path }
           : { text: read.text, repository: read.repository === true };
       }),
     ),
-    resolveRoots(options.roots, cwd, home),
-    resolveRoots(options.allowGitDirs, cwd, home, {
+    resolveRoots(options.roots, shownCwd, home).then((dirs) => realRoots(dirs, cwd)),
+    resolveRoots(options.allowGitDirs, shownCwd, home, {
       flag: "--allow-git-dir",
       option: "allowGitDirs",
-    }).then((dirs) => gitDirsAsNamed(dirs, cwd, home)),
+    }).then((dirs) => gitDirsAsNamed(dirs, shownCwd, home)),
   ]);
   return {
     cwd,
+    shownCwd,
     home,
     env,
     agentDir: own,
@@ -121,17 +137,12 @@ export async function normalizeCheckedOptions(
           [{ text: options.resolvedAppendPrompt, repository: true }, ...appendSystemPrompt],
     resolvedFiles,
     skills: options.skills
-      ? await hostSkills(
-          options.skills,
-          cwd,
-          home,
-          options.ceilingDir === undefined ? undefined : resolve(cwd, options.ceilingDir),
-        )
+      ? await hostSkills(options.skills, cwd, home, ceilingDir ?? undefined)
       : null,
     skillPaths: options.skillPaths ?? null,
     roots,
     allowGitDirs,
-    ceilingDir: options.ceilingDir === undefined ? null : resolve(cwd, options.ceilingDir),
+    ceilingDir,
     maxContextBytes: options.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES,
     ruleSources: checkRuleSources(options.ruleSources),
     noContextFiles: options.noContextFiles === true,
@@ -181,6 +192,12 @@ async function hostSkills(
       return preloadedSkill(skill, inProject ? "project" : "option");
     }),
   );
+}
+
+/** Each extra root by its real path, as the working folder ({@link normalizeCheckedOptions}): once, and not cwd. */
+async function realRoots(dirs: readonly string[], cwd: string): Promise<string[]> {
+  const real = await Promise.all(dirs.map(realpathOrSelf));
+  return [...new Set(real)].filter((dir) => dir !== cwd);
 }
 
 /**

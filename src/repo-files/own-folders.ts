@@ -42,7 +42,10 @@ export async function ownAgentDir(
   if (where.trusted) return agentDir;
   if (!where.named)
     return (await ownFolderInProject(agentDir, where)) ? UNREAD_AGENT_DIR : agentDir;
-  const cwd = resolve(where.cwd);
+  // By the working folder's real path, as git finds its repository: a cwd named through a link
+  // into the repository's subfolder climbed folders outside it and found no root (rev56a F1).
+  const real = async (p: string) => realpath(resolve(p)).catch(() => resolve(p));
+  const [cwd, home] = await Promise.all([real(where.cwd), real(where.home)]);
   // The project root is a folder from cwd up: it can hold the agent dir only at or above the folder
   // both lie in. Asked there first (a few folders), the search from cwd through a deep chain of the
   // project's folders (slow look-ups spent the render's deadline before your AGENTS.md was read) is
@@ -53,7 +56,9 @@ export async function ownAgentDir(
     where.signal,
   );
   const root = rootMayHold ? await findProjectRoot(cwd, undefined, where.signal) : cwd;
-  const folders = [...new Set([cwd, root])].filter((f) => f !== resolve(where.home));
+  const folders = [...new Set([resolve(where.cwd), cwd, root])].filter(
+    (f) => f !== resolve(where.home) && f !== home,
+  );
   return (await projectOwns(folders)(agentDir)) ? UNREAD_AGENT_DIR : agentDir;
 }
 
@@ -68,9 +73,9 @@ export function ownFolderInProjectDiagnostic(folder: string): Diagnostic {
 }
 
 /**
- * The deepest folder that holds both `a` and `b`, as written or by real path,
- * whichever is deeper: asked from it up, a repository holding both by either
- * spelling is found.
+ * The deepest folder that holds both `a` (a real path) and `b`, as written or
+ * by real path, whichever is deeper: both lie on `a`'s way up, so asked from
+ * it up, a repository holding both by either spelling is found.
  */
 async function sharedFolder(a: string, b: string): Promise<string> {
   const real = async (p: string) => realpath(p).catch(() => resolve(p));

@@ -125,8 +125,10 @@ export async function simulatePrompt(
 ): Promise<SimulationReport> {
   // A bad explicit option is the caller's error before anything is copied, as in a render.
   const opts = await normalizeOptions(options);
-  const { cwd, home } = resolveCommonPaths(options);
-  const root = await findProjectRoot(cwd, options.ceilingDir);
+  // The working folder by its real path, as the render takes it: its project is copied.
+  const { cwd } = opts;
+  const { home } = resolveCommonPaths(options);
+  const root = await findProjectRoot(cwd, opts.ceilingDir ?? undefined);
   const parent =
     settings.sandboxDir ??
     join(
@@ -215,7 +217,8 @@ async function simulateIn(
   const now = options.now === undefined ? new Date() : new Date(options.now);
   const base: SystemPromptOptions = {
     ...options,
-    ...(await pathsFromCwd(options, cwd)),
+    // Named paths are read from the working folder as given (normalizeOptions' rule).
+    ...(await pathsFromCwd(options, resolveCommonPaths(options).cwd)),
     cwd: copyCwd,
     now,
     machine: options.machine ?? realMachine(),

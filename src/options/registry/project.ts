@@ -4,9 +4,9 @@ import { userPath } from "./_common.js";
 
 /** Options about which project the prompt is for, where its layers are, and whether it is trusted; entries of `OPTIONS`, in its order. */
 export const PROJECT_OPTIONS = {
-  /** Working directory; must be an existing folder. Default: `process.cwd()`. */
+  /** Working directory; must be an existing folder, taken by its real path (shown as given). Default: `process.cwd()`. */
   cwd: option<string>()({
-    doc: "Working directory: the project the prompt is for; must be an existing folder.",
+    doc: "Working directory: the project the prompt is for, found from its real path (the prompt shows it as given); must be an existing folder.",
     type: "path",
     default: "the current folder",
     check: isPath,
