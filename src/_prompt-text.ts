@@ -600,7 +600,7 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
     // An opener inside the run is read as the opener of its own tag, as a second escape would
     // (`<∕/rules>`: `∕/rules>` is a closer too; review rev56b F2). The name holds no opener: go
     // on at the one that ended it (or after this one when there was none).
-    lt = nextOpen(inner === -1 ? Math.max(lt + opener, start) : inner);
+    lt = inner === -1 ? nextOpen(Math.max(lt + opener, start)) : inner;
   }
   return copied === 0 ? text : out + text.slice(copied);
 }
@@ -677,7 +677,7 @@ function namedAt(text: string, start: number, names: ReadonlySet<string>, keys: 
     // An opener ends the name and starts its own (`‹aᐸ/rules>`: `ᐸ/rules>` is a closer), so
     // each character is read in one name at most: `ᐸ` is a letter too, and a run of it read
     // each name over the next 255 openers (review rev53b F2: 87,000 of it, 35 s of CPU).
-    if (endsName(point) || isOpenerCode(point)) break;
+    if (isOpenerCode(point) || endsName(point)) break;
     if (!isInvisible(point) && nameCharsOf(point) === undefined) {
       if (wide === -1) [wide, hiddenBefore] = [i, hidden];
     }
