@@ -355,17 +355,6 @@ function openFinder(text: string): (from: number) => number {
   };
 }
 
-/** Where the white space and invisible characters from `i` on end. */
-function skipBlank(text: string, i: number): number {
-  let at = i;
-  while (at < text.length) {
-    const code = text.codePointAt(at) ?? 0;
-    if (!isSpaceCode(code) && !isInvisible(code)) break;
-    at += widthAt(text, at);
-  }
-  return at;
-}
-
 /** A letter or digit of any script: one a tag's name may hold as a reader takes it. */
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 
@@ -639,69 +628,120 @@ function heldOpeners(text: string, names: ReadonlySet<string>): number[] {
   // Made when a tag is first read: most texts a render escapes hold none.
   const keys: NameKeys = { has: (key) => nameKeys(names).has(key) };
   const held: number[] = [];
+  // The last name read, by where it starts: the openers of one run read the same name.
+  let lastStart = -1;
+  let lastNamed = false;
   for (let lt = nextOpen(0); lt !== -1; ) {
     // The tag character `<` takes two units.
     const opener = widthAt(text, lt);
     const first = text.codePointAt(lt) ?? 0;
     // A symbol read as `<` only directly before a name or a slash (`→ rules` is prose).
     const listed = first === 0x3c || OPENER_CODES.has(first);
-    let i = listed ? skipBlank(text, lt + opener) : skipInvisible(text, lt + opener);
-    // `</file>`, and `<//file>` or `</⁄file>` with a slash too many: still the closer to a reader;
-    // and any other stroke (`<㇓file>`, `<⫽file>`): no list of slashes is whole.
-    for (let stroke = 0; i < text.length; ) {
-      const code = text.codePointAt(i) ?? 0;
-      if (isSlashCode(code)) i = skipBlank(text, i + 1);
-      else if (isStrokeCode(code) && stroke++ < MAX_STROKES)
-        i = skipInvisible(text, i + widthAt(text, i));
-      else break;
-    }
-    const start = i;
-    let hidden = false;
-    // Where the first letter that reads as no ASCII one is (`п` of `</правила>`), and
-    // whether a character before it was read as one.
-    let wide = -1;
-    let hiddenBefore = false;
-    // Whether the name goes on past MAX_TAG_NAME units: then it is made literal unread.
-    let overlong = false;
-    while (!overlong && i < text.length) {
-      const code = text.charCodeAt(i);
-      if (isNameCode(code)) {
-        overlong = i - start >= MAX_TAG_NAME;
-        if (overlong) break;
-        i++;
-        continue;
-      }
-      const point = text.codePointAt(i) ?? 0;
-      // An opener ends the name and starts its own (`‹aᐸ/rules>`: `ᐸ/rules>` is a closer), so
-      // each character is read in one name at most: `ᐸ` is a letter too, and a run of it read
-      // each name over the next 255 openers (review rev53b F2: 87,000 of it, 35 s of CPU).
-      if (endsName(point) || isOpenerCode(point)) break;
-      if (!isInvisible(point) && nameCharsOf(point) === undefined) {
-        if (wide === -1) [wide, hiddenBefore] = [i, hidden];
-      }
-      // A pair of surrogates counts whole: one straddling the bound makes the name overlong.
-      const width = widthAt(text, i);
-      overlong = i + width - start > MAX_TAG_NAME;
-      if (overlong) break;
-      hidden = true;
-      i += width;
-    }
-    // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names;
-    // or it stands for `_` in one (`</project⎽context>`, `</project⸏context>`).
-    const end = overlong || i === start ? i : joinedEnd(text, start, i, names);
-    if (
-      overlong ||
-      (i > start &&
-        (namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, keys) ||
-          (end > i && hasName(keys, joinedName(text.slice(start, end)))) ||
-          (wide > start && hasName(keys, joinedName(text.slice(start, i), true))) ||
-          (wide === start && strokeLetterBefore(text.slice(start, i), keys))))
-    )
-      held.push(lt);
-    // The name holds no opener: go on at the one that ended it (or after this one when there was none).
-    lt = nextOpen(Math.max(lt + opener, start));
+    const [start, inner] = tagRun(text, lt + opener, listed);
+    if (start !== lastStart) [lastStart, lastNamed] = [start, namedAt(text, start, names, keys)];
+    if (lastNamed) held.push(lt);
+    // An opener inside the run is read as the opener of its own tag, as a second escape would
+    // (`<∕/rules>`: `∕/rules>` is a closer too; review rev56b F2). The name holds no opener: go
+    // on at the one that ended it (or after this one when there was none).
+    lt = inner === -1 ? nextOpen(Math.max(lt + opener, start)) : inner;
   }
   return held;
+}
+
+/**
+ * Where the run between an opener and a tag's name that starts at `from`
+ * ends, and where the first opener inside it is (-1 when none). The run is
+ * white space and invisible characters (invisible ones only after a symbol
+ * read as `<`, `listed` false, and after a stroke), the slashes (`</file>`,
+ * and `<//file>` or `</⁄file>` with a slash too many: still the closer to a
+ * reader) and at most {@link MAX_STROKES} other strokes (`<㇓file>`,
+ * `<⫽file>`: no list of slashes is whole). A slash or blank may be an opener
+ * too (`∕`, U+2800), read again as the opener of its own tag (review rev56b
+ * F2); so that a line of `∕` is read a bounded number of times per
+ * character, the run stops at the first one that leads on ({@link leadsOn})
+ * past {@link MAX_RUN_OPENERS} of them (the name read from there is empty),
+ * and the tag is read from the openers after it.
+ */
+function tagRun(text: string, from: number, listed: boolean): [start: number, inner: number] {
+  let i = from;
+  let blank = listed;
+  let inner = -1;
+  let openers = 0;
+  for (let strokes = 0; i < text.length; ) {
+    const code = text.codePointAt(i) ?? 0;
+    const width = code > 0xffff ? 2 : 1;
+    const skipped = isInvisible(code) || (blank && isSpaceCode(code));
+    const slash = !skipped && isSlashCode(code);
+    if (!skipped && !slash && !(isStrokeCode(code) && strokes++ < MAX_STROKES)) break;
+    if (isOpenerCode(code)) {
+      if (leadsOn(text, i, code) && openers++ === MAX_RUN_OPENERS) break;
+      if (inner === -1) inner = i;
+    }
+    if (!skipped) blank = slash;
+    i += width;
+  }
+  return [i, inner];
+}
+
+/** The most openers that lead on ({@link leadsOn}) one run between an opener and a name holds. */
+const MAX_RUN_OPENERS = 1;
+
+/**
+ * Whether the opener `code` at `at` reads on past the invisible characters
+ * after it: a listed one skips white space too, any one a slash or stroke.
+ * Another (`∕ rules`, U+2800 before white space) reads at most the name
+ * right after it.
+ */
+function leadsOn(text: string, at: number, code: number): boolean {
+  if (OPENER_CODES.has(code)) return true;
+  const next = text.codePointAt(skipInvisible(text, at + (code > 0xffff ? 2 : 1))) ?? 0;
+  return isSlashCode(next) || isStrokeCode(next);
+}
+
+/** Whether the name read from `start` on (after an opener's run, {@link tagRun}) is one of `names`. */
+function namedAt(text: string, start: number, names: ReadonlySet<string>, keys: NameKeys): boolean {
+  let i = start;
+  let hidden = false;
+  // Where the first letter that reads as no ASCII one is (`п` of `</правила>`), and
+  // whether a character before it was read as one.
+  let wide = -1;
+  let hiddenBefore = false;
+  // Whether the name goes on past MAX_TAG_NAME units: then it is made literal unread.
+  let overlong = false;
+  while (!overlong && i < text.length) {
+    const code = text.charCodeAt(i);
+    if (isNameCode(code)) {
+      overlong = i - start >= MAX_TAG_NAME;
+      if (overlong) break;
+      i++;
+      continue;
+    }
+    const point = text.codePointAt(i) ?? 0;
+    // An opener ends the name and starts its own (`‹aᐸ/rules>`: `ᐸ/rules>` is a closer), so
+    // each character is read in one name at most: `ᐸ` is a letter too, and a run of it read
+    // each name over the next 255 openers (review rev53b F2: 87,000 of it, 35 s of CPU).
+    if (isOpenerCode(point) || endsName(point)) break;
+    if (!isInvisible(point) && nameCharsOf(point) === undefined) {
+      if (wide === -1) [wide, hiddenBefore] = [i, hidden];
+    }
+    // A pair of surrogates counts whole: one straddling the bound makes the name overlong.
+    const width = widthAt(text, i);
+    overlong = i + width - start > MAX_TAG_NAME;
+    if (overlong) break;
+    hidden = true;
+    i += width;
+  }
+  if (overlong) return true;
+  if (i === start) return false;
+  // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names;
+  // or it stands for `_` in one (`</project⎽context>`, `</project⸏context>`).
+  const end = joinedEnd(text, start, i, names);
+  return (
+    namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, keys) ||
+    (end > i && hasName(keys, joinedName(text.slice(start, end)))) ||
+    (wide > start && hasName(keys, joinedName(text.slice(start, i), true))) ||
+    (wide === start && strokeLetterBefore(text.slice(start, i), keys))
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { literalTag } from "./_literal.js";
 
 // A repository's text closes none of the prompt's elements, look-alikes
 // included. Left raw were a backslash before the slash, as JSON and
@@ -34,7 +35,7 @@ describe("hostile repository: backslashed, stroke and low-line closers are made 
     const { text } = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
     for (const tag of FORGED) {
       expect(text).not.toContain(tag);
-      expect(text).toContain(`&lt;${tag.slice(1)}`);
+      expect(text).toContain(literalTag(tag));
     }
     expect(text).toContain("USER-RULE: never push to main.");
   });

@@ -5,6 +5,7 @@ import { escapeWrapperTags } from "../../src/_prompt-text.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { cpuMs } from "../_cpu.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { literalTag } from "./_literal.js";
 
 // A context file's text cannot open or close an element of the prompt: a tag
 // of one of its names has its `<` written `&lt;`. The scan knew ASCII only:
@@ -31,7 +32,7 @@ describe("hostile repository: look-alike and invisible-character tags are made l
     const section = result.sections.find((s) => s.name === "project_context")?.text ?? "";
     for (const tag of FORGED) {
       expect(section).not.toContain(tag);
-      expect(section).toContain(`&lt;${tag.slice(1)}`);
+      expect(section).toContain(literalTag(tag));
     }
   });
 
@@ -62,7 +63,7 @@ describe("hostile repository: look-alike and invisible-character tags are made l
     const section = result.sections.find((s) => s.name === "project_context")?.text ?? "";
     for (const tag of forged) {
       expect(section).not.toContain(tag);
-      expect(section).toContain(`&lt;${tag.slice(1)}`);
+      expect(section).toContain(literalTag(tag));
     }
     // Other names, and the brackets as text, stay as written.
     const text = "\u27e8x, y\u27e9 and \u2039div\u203a and \u3008note\u3009";

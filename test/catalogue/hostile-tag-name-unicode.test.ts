@@ -5,6 +5,7 @@ import { escapeWrapperTags } from "../../src/_prompt-text.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { cpuMs } from "../_cpu.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { literalTag } from "./_literal.js";
 
 // A tag of the prompt's own elements in a repository's text has its `<`
 // written `&lt;`, invisible characters in its name skipped. The name was read
@@ -56,7 +57,7 @@ describe("hostile repository: tag names written with invisible or look-alike cha
     const result = await renderSystemPrompt(options);
     const section = result.sections.find((s) => s.name === "project_context")?.text ?? "";
     for (const tag of FORGED) {
-      expect(section, JSON.stringify(tag)).toContain(`&lt;${tag.slice(1)}`);
+      expect(section, JSON.stringify(tag)).toContain(literalTag(tag));
     }
     // The element's own closing tag is the only one left.
     expect(section.split("</repository_instructions>").length).toBe(2);

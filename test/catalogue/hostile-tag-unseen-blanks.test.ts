@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { oneLine } from "../../src/_prompt-text.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { literalTag } from "./_literal.js";
 
 // Review rev53c F6 (low): `< /repository_instructions>` was made literal, but the braille
 // blank U+2800 (drawn as a space), a noncharacter (U+FFFF), private use (U+E000) and an
@@ -26,7 +27,7 @@ describe("hostile repository: a character drawn blank but neither space nor igno
     });
     const { text } = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
     const printed = lines.map((l) => text.split("\n").find((t) => t.startsWith(l.slice(0, 4))));
-    expect(printed).toEqual(lines.map((l) => l.replace("<", "&lt;")));
+    expect(printed).toEqual(lines.map((l) => l.replace(/<.*/, literalTag)));
   });
 
   it("a one-line value writes them as escapes", () => {

@@ -12,7 +12,7 @@ import { tempDir } from "../api/_helpers.js";
 // is the repository's, and so is the byte count that puts the cut there.
 
 describe("hostile repository: a total's cut on touch leaves no tag of the prompt's open", () => {
-  it("a cut that falls inside <instructionsX …> leaves <instructions written as &lt;", async () => {
+  it("a cut that falls inside <instructionsX …> leaves no <instructions, within the total", async () => {
     const root = tempDir();
     const head = "Nested rules.\n\n<instructions";
     const files: Record<string, string> = {
@@ -32,7 +32,9 @@ describe("hostile repository: a total's cut on touch leaves no tag of the prompt
     });
     expect(got.diagnostics.map((d) => d.code)).toEqual(["context-total-cut"]);
     const content = got.files[0]?.content ?? "";
-    expect(content.startsWith("Nested rules.\n\n&lt;instructions\n[… ")).toBe(true);
+    // Cut after `<instructions`, its `&lt;` would pass the total by 3 bytes: the cut is
+    // measured after that escape and moves back (review rev56b F1).
+    expect(content.startsWith("Nested rules.\n\n<instructi\n[… ")).toBe(true);
     const text = formatTouched(got.files, project);
     expect(text.match(/<instructions/g)).toHaveLength(1);
   });

@@ -20,7 +20,8 @@ export function totalCutMarker(omitted: number, maxTotalBytes: number): string {
 /**
  * Cuts `files` (in prompt order) to `maxTotalBytes` of content together,
  * counted as printed ({@link printedLength}: a `<` as the `&lt;` it may become;
- * with `escaped`, the texts are already as printed, and their bytes count). The
+ * with `escaped`, the texts are already as printed by it, and their bytes
+ * count; a cut head is escaped again and measured after, {@link cutHead}). The
  * room goes first to the user's own files, then to the repository's from the
  * last in prompt order back (the closest to the working directory, which win
  * on conflicts); the first file that does not fit is cut at a UTF-8 boundary
@@ -31,7 +32,7 @@ export function totalCutMarker(omitted: number, maxTotalBytes: number): string {
 export function capTotal<T extends ContextFile>(
   files: readonly T[],
   maxTotalBytes: number,
-  escaped = false,
+  escaped?: (text: string) => string,
 ): { files: T[]; diagnostics: Diagnostic[]; cut: number[] } {
   const order = files
     .map((f, i) => ({ f, i }))
@@ -53,9 +54,9 @@ export function capTotal<T extends ContextFile>(
       continue;
     }
     const bytes = Buffer.byteLength(file.content);
-    const kept = printedHead(file.content, room, escaped);
+    const [head, kept] = cutHead(file.content, room, escaped);
     room = 0;
-    const omitted = bytes - Buffer.byteLength(kept);
+    const omitted = bytes - Buffer.byteLength(head);
     out[i] = { ...file, content: withMarker(kept, totalCutMarker(omitted, maxTotalBytes)) };
     cuts.set(i, {
       level: "warning",
@@ -68,6 +69,39 @@ export function capTotal<T extends ContextFile>(
   const inOrder = [...cuts].sort((a, b) => a[0] - b[0]);
   return { files: out, diagnostics: inOrder.map(([, d]) => d), cut: inOrder.map(([i]) => i) };
 }
+
+/**
+ * The head of `text` a total keeps in `room` bytes as printed
+ * ({@link printedHead}), and that head as given. With `escaped` (the text was
+ * escaped as it was loaded), the head is escaped again, since a cut can
+ * complete a tag (`<instructionsX …>` cut after `<instructions`), and
+ * measured after: escaping twice changes nothing else (review rev56b F1), so
+ * the cut moves back by what that escape added, a few times at most, then to
+ * where every opener counts as the `&lt;` it may become.
+ */
+function cutHead(
+  text: string,
+  room: number,
+  escaped?: (text: string) => string,
+): [head: string, kept: string] {
+  if (escaped === undefined) {
+    const head = printedHead(text, room);
+    return [head, head];
+  }
+  let fit = room;
+  for (let tries = 0; tries < MAX_RECUTS; tries++) {
+    const head = printedHead(text, fit, true);
+    const kept = escaped(head);
+    const over = Buffer.byteLength(kept) - room;
+    if (over <= 0) return [head, kept];
+    fit -= over;
+  }
+  const head = printedHead(text, room);
+  return [head, escaped(head)];
+}
+
+/** The most cuts {@link cutHead} tries before it counts each opener as `&lt;`. */
+const MAX_RECUTS = 4;
 
 function rank(file: ContextFile): number {
   return file.origin === "user" ? 0 : 1;

@@ -441,8 +441,10 @@ export async function loadContextForPathsSince(
     origin: yours.has(i) ? ("user" as const) : ("project" as const),
   }));
   const orderedKeys = order.map((i) => keysOf[i] ?? []);
-  // Escaped as loaded: their bytes are the bytes they print.
-  const capped = capTotal(ordered, maxTotalBytes, true);
+  // Escaped as loaded: their bytes are the bytes they print. A cut head is escaped again
+  // inside the total and measured after: a cut that fell inside `<instructionsX …>` would
+  // leave `<instructions` open before the marker and the element's own closing tag.
+  const capped = capTotal(ordered, maxTotalBytes, (text) => escapeWrapperTags(text, wrappers));
   // Given is what was sent whole: a file the total cut comes with a later call,
   // unless it is larger than the total on its own (no call could give more).
   for (const i of capped.cut) {
@@ -450,12 +452,7 @@ export async function loadContextForPathsSince(
     if (file === undefined || Buffer.byteLength(file.content) > maxTotalBytes) continue;
     for (const key of orderedKeys[i] ?? []) delivered.delete(key);
   }
-  // Escaped again after the total's cut (a no-op on the rest): a cut that
-  // fell inside `<instructionsX …>` would leave `<instructions` open before
-  // the marker and the element's own closing tag.
-  const files = capped.files.map(({ origin: _, ...f }) =>
-    capped.cut.length === 0 ? f : { ...f, content: escapeWrapperTags(f.content, wrappers) },
-  );
+  const files = capped.files.map(({ origin: _, ...f }) => f);
   const fitted =
     options.textCap === undefined
       ? { files, diagnostics: [] }
