@@ -1,6 +1,7 @@
 import { lstat, utimes } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { homeFolder } from "../../_paths.js";
+import { CONTEXT_FILE_NAMES } from "../../gather/context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../../gather/deadline.js";
 import { realMachine } from "../../gather/environment/index.js";
 import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
@@ -102,6 +103,13 @@ export interface SimulationReport {
    * folders, skills folders, cwd and the folders holding it) is copied.
    */
   ignored: string[];
+  /**
+   * Regular files the copy left out because git ignores them (a dev
+   * database, a model), in the order met; they count nothing toward the
+   * copy's caps. A file a render reads anyway (a context file, another
+   * agent's rule file such as `.cursorrules`, an ignore file) is copied.
+   */
+  ignoredFiles: string[];
   /** The baseline's diagnostics, then the simulation's own (`simulate-*` codes). */
   diagnostics: Diagnostic[];
 }
@@ -142,31 +150,37 @@ export async function simulatePrompt(
     trusted: opts.trusted,
     root,
   });
-  const { sandbox, problems, skipped, ignored, kept } = await makeSandbox(root, parent, new Set(), {
-    skipSpecial: true,
-    reach,
-    // The copy has no .git: the project's exclude files and its clones' boundaries go with it,
-    // and your global excludes (the tree hides what they name, trusted or not).
-    privateRules: {
-      mode: "keep",
-      check: reach.isPrivate ?? privatePaths(reach.realRoot, { home: home ?? homeFolder() }),
+  const { sandbox, problems, skipped, ignored, ignoredFiles, kept } = await makeSandbox(
+    root,
+    parent,
+    new Set(),
+    {
+      skipSpecial: true,
+      reach,
+      // The copy has no .git: the project's exclude files and its clones' boundaries go with it,
+      // and your global excludes (the tree hides what they name, trusted or not).
+      privateRules: {
+        mode: "keep",
+        check: reach.isPrivate ?? privatePaths(reach.realRoot, { home: home ?? homeFolder() }),
+      },
+      keepTimes: true,
+      signal: AbortSignal.timeout(MAX_COPY_MS),
+      timeMs: MAX_COPY_MS,
+      // Build output and caches are no part of the prompt (the tree and the
+      // context files pass over them) and may be most of the project.
+      skipIgnored: {
+        keep: [cwd, ...opts.roots],
+        // The skills walk reads below a skill path by its own ignore rules.
+        whole: (options.skillPaths ?? []).map((p) => resolve(cwd, p)),
+        keepNames: readAnyway(opts.projectDirName),
+      },
     },
-    keepTimes: true,
-    signal: AbortSignal.timeout(MAX_COPY_MS),
-    timeMs: MAX_COPY_MS,
-    // Build output and caches are no part of the prompt (the tree and the
-    // context files pass over them) and may be most of the project.
-    skipIgnored: {
-      keep: [cwd, ...opts.roots],
-      // The skills walk reads below a skill path by its own ignore rules.
-      whole: (options.skillPaths ?? []).map((p) => resolve(cwd, p)),
-      keepNames: readAnyway(opts.projectDirName),
-    },
-  });
+  );
   const project = { root, cwd };
+  const found = { project, skipped, ignored, ignoredFiles };
   if (!sandbox) {
     return {
-      ...notSimulated({ project, skipped, ignored }),
+      ...notSimulated(found),
       diagnostics: problems.map((p) => ({
         level: "error",
         code: "simulate-copy",
@@ -176,7 +190,7 @@ export async function simulatePrompt(
     };
   }
   try {
-    return await simulateIn(sandbox, options, settings, { project, skipped, ignored }, kept);
+    return await simulateIn(sandbox, options, settings, found, kept);
   } finally {
     await removeSandbox(sandbox);
   }
@@ -186,7 +200,7 @@ async function simulateIn(
   sandbox: Sandbox,
   options: SystemPromptOptions,
   settings: SimulateSettings,
-  found: Pick<SimulationReport, "project" | "skipped" | "ignored">,
+  found: Pick<SimulationReport, "project" | "skipped" | "ignored" | "ignoredFiles">,
   kept: KeptRules,
 ): Promise<SimulationReport> {
   const { root, cwd } = found.project;
@@ -385,6 +399,7 @@ async function simulateIn(
     actions: rows,
     skipped: found.skipped,
     ignored: found.ignored,
+    ignoredFiles: found.ignoredFiles,
     diagnostics,
   };
 }
@@ -421,16 +436,23 @@ async function pathsFromCwd(
 }
 
 /**
- * Folder names a render reads wherever git ignores them: the project layer,
- * the folders other agents' rule files start from, the skills folders.
+ * Names a render reads wherever git ignores them: the project layer, the
+ * folders and files other agents' rule files start from, the skills folders,
+ * the context files.
  */
 function readAnyway(projectDirName: string): ReadonlySet<string> {
-  return new Set([projectDirName, ...RULE_ENTRY_NAMES, ".agents", ".claude"]);
+  return new Set([
+    projectDirName,
+    ...RULE_ENTRY_NAMES,
+    ".agents",
+    ".claude",
+    ...CONTEXT_FILE_NAMES,
+  ]);
 }
 
 /** The report of a simulation that did not happen; its diagnostics say why. */
 function notSimulated(
-  found: Pick<SimulationReport, "project" | "skipped" | "ignored">,
+  found: Pick<SimulationReport, "project" | "skipped" | "ignored" | "ignoredFiles">,
 ): SimulationReport {
   return {
     tokenizer: { encoding: TOKEN_ENCODING, estimate: true },
