@@ -104,10 +104,11 @@ export interface SimulationReport {
    */
   ignored: string[];
   /**
-   * Regular files the copy left out because git ignores them (a dev
-   * database, a model), in the order met; they count nothing toward the
-   * copy's caps. A file a render reads anyway (a context file, another
-   * agent's rule file such as `.cursorrules`, an ignore file) is copied.
+   * Regular files git ignores that the copy left out, in the order met:
+   * such files count toward caps of their own (10,000 files, 64 MiB), not
+   * the project's, and one past them (a dev database, a model) is left out.
+   * A file a render reads anyway (a context file, another agent's rule file
+   * such as `.cursorrules`, an ignore file) counts as the project's.
    */
   ignoredFiles: string[];
   /** The baseline's diagnostics, then the simulation's own (`simulate-*` codes). */
@@ -150,34 +151,30 @@ export async function simulatePrompt(
     trusted: opts.trusted,
     root,
   });
-  const { sandbox, problems, skipped, ignored, ignoredFiles, kept } = await makeSandbox(
-    root,
-    parent,
-    new Set(),
-    {
-      skipSpecial: true,
-      reach,
-      // The copy has no .git: the project's exclude files and its clones' boundaries go with it,
-      // and your global excludes (the tree hides what they name, trusted or not).
-      privateRules: {
-        mode: "keep",
-        check: reach.isPrivate ?? privatePaths(reach.realRoot, { home: home ?? homeFolder() }),
-      },
-      keepTimes: true,
-      signal: AbortSignal.timeout(MAX_COPY_MS),
-      timeMs: MAX_COPY_MS,
-      // Build output and caches are no part of the prompt (the tree and the
-      // context files pass over them) and may be most of the project.
-      skipIgnored: {
-        keep: [cwd, ...opts.roots],
-        // The skills walk reads below a skill path by its own ignore rules.
-        whole: (options.skillPaths ?? []).map((p) => resolve(cwd, p)),
-        keepNames: readAnyway(opts.projectDirName),
-      },
+  const { sandbox, problems, kept, ...left } = await makeSandbox(root, parent, new Set(), {
+    skipSpecial: true,
+    reach,
+    // The copy has no .git: the project's exclude files and its clones' boundaries go with it,
+    // and your global excludes (the tree hides what they name, trusted or not).
+    privateRules: {
+      mode: "keep",
+      check: reach.isPrivate ?? privatePaths(reach.realRoot, { home: home ?? homeFolder() }),
     },
-  );
+    keepTimes: true,
+    signal: AbortSignal.timeout(MAX_COPY_MS),
+    timeMs: MAX_COPY_MS,
+    // Build output and caches are no part of the prompt (the tree and the
+    // context files pass over them) and may be most of the project.
+    skipIgnored: {
+      keep: [cwd, ...opts.roots],
+      // The skills walk reads below a skill path by its own ignore rules.
+      whole: (options.skillPaths ?? []).map((p) => resolve(cwd, p)),
+      keepNames: readAnyway(opts.projectDirName),
+    },
+  });
   const project = { root, cwd };
-  const found = { project, skipped, ignored, ignoredFiles };
+  // What the copy left out (skipped, ignored, ignoredFiles), for the report.
+  const found = { project, ...left };
   if (!sandbox) {
     return {
       ...notSimulated(found),
