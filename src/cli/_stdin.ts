@@ -17,7 +17,7 @@ export class InputTooLarge extends Error {
  * the cap rejects with {@link InputTooLarge}, the rest left unread.
  *
  * Only a regular file, which never waits for a writer, is read by read(2) on
- * libuv's threads, which spares the streams' start (some 14 M instructions).
+ * libuv's threads, which spares the streams' start (some 12 M instructions).
  * Anything else (a pipe, a socket, a terminal, a device) is read through
  * `stream()`, `process.stdin`, which reads each kind its own way (a pipe
  * through a libuv handle): Node's exit joins libuv's threads, so a read(2)
