@@ -11,9 +11,9 @@ import { isWithin } from "../_paths.js";
 import { readRepoCapped } from "../repo-files/index.js";
 
 /**
- * Which folders a copy leaves out because git ignores them (build output,
- * caches: `dist/`, `.bench/`), and which it copies all the same because a
- * render reads them whatever git says.
+ * Which folders and files a copy leaves out because git ignores them (build
+ * output, caches, a dev database: `dist/`, `.bench/`, `dev.db`), and which it
+ * copies all the same because a render reads them whatever git says.
  */
 export interface IgnoredFolders {
   /** Folders the render walks as cwd is (cwd, extra roots): they and every folder on the way to them are copied. */
@@ -24,8 +24,9 @@ export interface IgnoredFolders {
    */
   whole: readonly string[];
   /**
-   * Folder names a render reads wherever they are (`.pi`, `.cursor`,
-   * `.claude`…), by its own rules: copied whole.
+   * Names a render reads wherever they are, by its own rules: a folder
+   * (`.pi`, `.cursor`, `.claude`…) is copied whole, a file (`AGENTS.md`,
+   * `CLAUDE.local.md`, `.cursorrules`…) copied though git ignores it.
    */
   keepNames: ReadonlySet<string>;
 }
@@ -65,19 +66,22 @@ export async function folderIgnoreState(state: IgnoreState, dir: string): Promis
 }
 
 /**
- * Whether the subfolder `name` of the folder `state` describes is left out:
- * git ignores it (its parents were copied, so only its own name can match),
- * its name is not one a render reads anyway, and no folder the render works
- * in is it or below it.
+ * Whether the subfolder (`folder`) or regular file `name` of the folder
+ * `state` describes is left out: git ignores it (its parents were copied, so
+ * only its own name can match), its name is not one a render reads anyway
+ * (an ignore file is one: git reads it, ignored or not), and no folder the
+ * render works in is it or below it.
  */
 export function leavesOut(
   state: IgnoreState,
   name: string,
   path: string,
   skip: IgnoredFolders,
+  folder: boolean,
 ): boolean {
   if (state.whole || skip.keepNames.has(name)) return false;
-  if (!isIgnoredInKeptFolder(state.rules, `${state.rel}${name}/`)) return false;
+  if (!folder && (IGNORE_FILES as readonly string[]).includes(name)) return false;
+  if (!isIgnoredInKeptFolder(state.rules, `${state.rel}${name}${folder ? "/" : ""}`)) return false;
   return ![...skip.keep, ...skip.whole].some((k) => isWithin(k, path));
 }
 

@@ -44,6 +44,11 @@ export const MAX_FOLDER_LISTING = 2 * MAX_SCENARIO_ENTRIES + NOT_COPIED.size + 1
 /** Nor more bytes than this, all files together. */
 export const MAX_SCENARIO_BYTES = 64 * 1024 * 1024;
 
+const MIB = 1024 * 1024;
+
+/** `bytes` in MiB, to a tenth. */
+const mib = (bytes: number): string => (bytes / MIB).toFixed(1);
+
 /**
  * Longest `explain --simulate` copies a project (see `CopyHow.signal`): a
  * copy at its caps on a local disk takes a few seconds.
@@ -101,9 +106,14 @@ export interface CopyHow {
   /** Give every copied file and folder its original access and modification time. Default: false. */
   keepTimes?: boolean;
   /**
-   * Leave out the folders git ignores (as the workspace tree reads the ignore
-   * files), but for those a render reads anyway; each is named in `ignored`
-   * and counts nothing toward the entry cap. Default: every folder is copied.
+   * Leave out the folders git ignores (as the workspace tree reads the
+   * ignore files), but for those a render reads anyway; each is named in
+   * `ignored` and counts nothing toward the entry cap. A regular file git
+   * ignores (but for a name a render reads anyway) counts toward caps of its
+   * own, the same sizes: one past them is left out and named in
+   * `ignoredFiles`, never a problem (an `@import` may read a small one; one
+   * 70 MiB `dev.db` stopped the copy: rev56d F1). Default: everything is
+   * copied, and counted.
    */
   skipIgnored?: IgnoredFolders;
   /**
@@ -166,6 +176,8 @@ export async function makeSandbox(
   skipped: SandboxProblem[];
   /** The folders left out because git ignores them (`skipIgnored`), in the order met. */
   ignored: string[];
+  /** The regular files git ignores left out past their own caps (`skipIgnored`), in the order met. */
+  ignoredFiles: string[];
   /** With `privateRules` `keep`: what {@link writeKeptRules} writes once the copy is done. */
   kept: KeptRules;
 }> {
@@ -185,13 +197,17 @@ export async function makeSandbox(
     );
   }
   const sandbox = { root, copy: join(root, "scenario", basename(dir)), home: join(root, "home") };
-  const budget = { entries: MAX_SCENARIO_ENTRIES, bytes: MAX_SCENARIO_BYTES };
+  const budget = {
+    project: { entries: MAX_SCENARIO_ENTRIES, bytes: MAX_SCENARIO_BYTES },
+    ignored: { entries: MAX_SCENARIO_ENTRIES, bytes: MAX_SCENARIO_BYTES },
+  };
   const problems: SandboxProblem[] = [];
   const copy: Copy = {
     budget,
     problems,
     skipped: [],
     ignored: [],
+    ignoredFiles: [],
     how,
     // The folder the sandboxes are in, when it is inside the copied one (a project in ~):
     // never copied into itself.
@@ -240,9 +256,11 @@ export async function makeSandbox(
     const extra = problems.length - MAX_LISTED;
     const listed = problems.slice(0, MAX_LISTED);
     if (extra > 0) listed.push({ path: dir, reason: `and ${extra} more such entries` });
-    return { problems: listed, skipped: copy.skipped, ignored: copy.ignored, kept: copy.kept };
+    const { skipped, ignored, ignoredFiles, kept } = copy;
+    return { problems: listed, skipped, ignored, ignoredFiles, kept };
   }
-  return { sandbox, problems, skipped: copy.skipped, ignored: copy.ignored, kept: copy.kept };
+  const { skipped, ignored, ignoredFiles, kept } = copy;
+  return { sandbox, problems, skipped, ignored, ignoredFiles, kept };
 }
 
 /**
@@ -310,10 +328,12 @@ function isRunning(pid: number): boolean {
 
 /** One copy in progress: what is left of the caps, what went wrong, what was left out. */
 interface Copy {
-  budget: { entries: number; bytes: number };
+  /** What is left of the caps: `project`'s, and (`skipIgnored`) those of the files git ignores. */
+  budget: Record<"project" | "ignored", Budget>;
   problems: SandboxProblem[];
   skipped: SandboxProblem[];
   ignored: string[];
+  ignoredFiles: string[];
   how: CopyHow;
   /** The copied folder's real path: what a link must lead into to be copied. */
   within: string;
@@ -324,6 +344,11 @@ interface Copy {
   copyRoot: string;
   /** With `privateRules` `keep`: the private paths found, by the repository they fall under ("" the copy's root). */
   kept: KeptRules;
+}
+
+interface Budget {
+  entries: number;
+  bytes: number;
 }
 
 /** Where one folder of the walk is copied to, and how its entries are judged. */
@@ -371,7 +396,8 @@ async function* copyEntries(
   ownChecks: ReadonlySet<string>,
   ignore: IgnoreState | undefined,
 ): AsyncGenerator<Enter<Into>> {
-  const { budget, problems } = copy;
+  const { problems } = copy;
+  const budget = copy.budget.project;
   const skip = copy.how.skipIgnored;
   for (const { name } of entries) {
     if (NOT_COPIED.has(name)) continue;
@@ -389,7 +415,7 @@ async function* copyEntries(
       copy.skipped.push({ path: source, reason: NOT_UTF8 });
       continue;
     }
-    if (s?.isDirectory() && ignore && skip && leavesOut(ignore, name, source, skip)) {
+    if (s?.isDirectory() && ignore && skip && leavesOut(ignore, name, source, skip, true)) {
       // Not entered, but each costs a look: a repository of a million ignored
       // folders must not make the copy unbounded.
       if (copy.ignored.length >= MAX_SCENARIO_ENTRIES) {
@@ -402,12 +428,26 @@ async function* copyEntries(
       copy.ignored.push(source);
       continue;
     }
+    if (s?.isFile() && ignore && skip && leavesOut(ignore, name, source, skip, false)) {
+      // Copied under caps of its own, so an import of it reads as in place; past them, left out.
+      if (--copy.budget.ignored.entries < 0) {
+        if (copy.ignoredFiles.length >= MAX_SCENARIO_ENTRIES) {
+          problems.push({
+            path: source,
+            reason: `the project has more than ${2 * MAX_SCENARIO_ENTRIES} files git ignores: too many to look at`,
+          });
+          return;
+        }
+        copy.ignoredFiles.push(source);
+      } else if (!(await keptOut(source, copy))) await copyFile(source, join(to, name), copy, true);
+      continue;
+    }
     if (--budget.entries < 0) {
       if (budget.entries === -1) {
         problems.push({
           path: source,
           reason: skip
-            ? `the project has more than ${MAX_SCENARIO_ENTRIES} entries besides what git ignores (.git, node_modules and ignored folders are not copied): too many to copy`
+            ? `the project has more than ${MAX_SCENARIO_ENTRIES} entries besides what git ignores (.git, node_modules and what git ignores are not copied): too many to copy`
             : `the scenario folder has more than ${MAX_SCENARIO_ENTRIES} entries; keep only the fixtures in it`,
         });
       }
@@ -603,8 +643,15 @@ async function keepTimesOf(from: string, to: string, problems: SandboxProblem[])
   }
 }
 
-async function copyFile(source: string, target: string, copy: Copy): Promise<void> {
-  const { budget, problems } = copy;
+/** Copies one regular file; `ignored`: one git ignores, under its own caps (see `skipIgnored`). */
+async function copyFile(
+  source: string,
+  target: string,
+  copy: Copy,
+  ignored = false,
+): Promise<void> {
+  const { problems } = copy;
+  const budget = copy.budget[ignored ? "ignored" : "project"];
   if (budget.bytes < 0) return; // over the cap already, and said so
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
@@ -618,10 +665,16 @@ async function copyFile(source: string, target: string, copy: Copy): Promise<voi
       });
       return;
     }
+    if (s.size > budget.bytes && ignored) {
+      copy.ignoredFiles.push(source);
+      return;
+    }
     if (s.size > budget.bytes) {
       problems.push({
         path: source,
-        reason: `the scenario folder's files are over ${MAX_SCENARIO_BYTES} bytes together; keep only the fixtures in it`,
+        reason: copy.how.skipIgnored
+          ? `the project's files are over ${MAX_SCENARIO_BYTES / MIB} MiB together besides what git ignores (.git, node_modules and what git ignores are not copied; this file is ${mib(s.size)} MiB): too much to copy`
+          : `the scenario folder's files are over ${MAX_SCENARIO_BYTES} bytes together; keep only the fixtures in it`,
       });
       budget.bytes = -1;
       return;

@@ -354,6 +354,14 @@ export interface WatchHooks {
   onRender: (render: WatchRender) => void;
   /** Quiet time after the last file event before a re-render. Default: 100 ms. */
   debounceMs?: number;
+  /**
+   * The file the caller writes after each render (`watch --export`'s
+   * target), and whether the file at a changed path is, as it is now, what
+   * the caller last wrote there. Such a change is never a trigger: a render
+   * that reads its own export re-rendered on each export (review rev56d F2).
+   * A render that reads `path` says so in a `watch-output-read` warning.
+   */
+  output?: { path: string; wroteAsIs: (path: string) => boolean };
 }
 
 /** One render of `watchPrompt`. */

@@ -1,4 +1,4 @@
-import { read } from "node:fs";
+import { fstatSync, read } from "node:fs";
 
 /** Bytes asked of one read(2). */
 const CHUNK = 1 << 16;
@@ -14,27 +14,30 @@ export class InputTooLarge extends Error {
 /**
  * The whole of descriptor `fd` (standard input: 0) as UTF-8, at most
  * `maxBytes`: it reads no more than `maxBytes + 1` bytes, and the one past
- * the cap rejects with {@link InputTooLarge}, the rest left unread. It reads
- * with read(2) on libuv's threads, so `process.stdin` (a net.Socket and the
- * streams behind it, some 25 M instructions of a start) is never made, and a
- * timer still runs while it waits. A descriptor its writer made
- * non-blocking (EAGAIN) is read through `stream()`, under the same cap.
+ * the cap rejects with {@link InputTooLarge}, the rest left unread.
+ *
+ * Only a regular file, which never waits for a writer, is read by read(2) on
+ * libuv's threads, which spares the streams' start (some 12 M instructions).
+ * Anything else (a pipe, a socket, a terminal, a device) is read through
+ * `stream()`, `process.stdin`, which reads each kind its own way (a pipe
+ * through a libuv handle): Node's exit joins libuv's threads, so a read(2)
+ * left waiting on a pipe its writer held open kept the process alive past
+ * the hook's deadline until the writer closed it (review rev56d F5).
  */
 export function readInput(
   fd: number,
   maxBytes: number,
   stream: () => NodeJS.ReadableStream = () => process.stdin,
 ): Promise<string> {
+  const kept = new Kept(maxBytes);
+  if (!fstatSync(fd).isFile()) return viaStream(stream(), kept);
   return new Promise((done, fail) => {
-    const kept = new Kept(maxBytes);
     const step = () => {
       // One byte past the cap is all it takes to know the cap is passed.
       const buffer = Buffer.allocUnsafe(Math.min(CHUNK, kept.room()));
       read(fd, buffer, 0, buffer.length, null, (error, n) => {
-        if (error) {
-          if (error.code === "EAGAIN") viaStream(stream(), kept).then(done, fail);
-          else fail(error);
-        } else if (!kept.add(buffer.subarray(0, n))) fail(new InputTooLarge(maxBytes));
+        if (error) fail(error);
+        else if (!kept.add(buffer.subarray(0, n))) fail(new InputTooLarge(maxBytes));
         else if (n === 0) done(kept.text());
         else step();
       });

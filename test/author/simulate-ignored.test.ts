@@ -151,7 +151,7 @@ describe("explain --simulate leaves out what git ignores", () => {
           level: "error",
           code: "simulate-copy",
           message:
-            "not simulated: the project is copied first, and this entry stops the copy: the project has more than 10000 entries besides what git ignores (.git, node_modules and ignored folders are not copied): too many to copy",
+            "not simulated: the project is copied first, and this entry stops the copy: the project has more than 10000 entries besides what git ignores (.git, node_modules and what git ignores are not copied): too many to copy",
           path: expect.stringContaining(join(dir, "many")),
         },
       ]);

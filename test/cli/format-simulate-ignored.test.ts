@@ -6,8 +6,8 @@ import { formatSimulation } from "../../src/cli/commands/_format-simulate.js";
 const plain = paletteFor({ isTTY: false, env: {} });
 const show = (path: string) => path.replace("/p/", "");
 
-/** A report of a project that could not be copied, with `ignored` folders left out. */
-const report = (ignored: string[]): SimulationReport => ({
+/** A report of a project that could not be copied, with `ignored` folders and `ignoredFiles` left out. */
+const report = (ignored: string[], ignoredFiles: string[] = []): SimulationReport => ({
   tokenizer: { encoding: "o200k_base", estimate: true },
   project: { root: "/p", cwd: "/p" },
   baseline: {
@@ -23,6 +23,7 @@ const report = (ignored: string[]): SimulationReport => ({
   actions: [],
   skipped: [],
   ignored,
+  ignoredFiles,
   diagnostics: [
     {
       level: "error",
@@ -33,7 +34,7 @@ const report = (ignored: string[]): SimulationReport => ({
   ],
 });
 
-describe("explain --simulate's text on folders git ignores", () => {
+describe("explain --simulate's text on folders and files git ignores", () => {
   it("names the first five left out and counts the rest; says nothing was simulated and that the error follows", () => {
     const folders = ["dist", ".bench", "coverage", "out", "tmp", "a/build", "b/build"];
     expect(formatSimulation(report(folders.map((f) => `/p/${f}`)), show, plain)).toBe(
@@ -43,6 +44,15 @@ describe("explain --simulate's text on folders git ignores", () => {
         "nothing simulated (1 error below)",
         "",
       ].join("\n"),
+    );
+  });
+
+  it("names ignored files after the folders, without a slash, and counts each kind", () => {
+    expect(formatSimulation(report(["/p/dist"], ["/p/dev.db"]), show, plain)).toContain(
+      "  not copied: 1 folder and 1 file git ignores (dist/, dev.db)\n",
+    );
+    expect(formatSimulation(report([], ["/p/a.db", "/p/b.db"]), show, plain)).toContain(
+      "  not copied: 2 files git ignores (a.db, b.db)\n",
     );
   });
 

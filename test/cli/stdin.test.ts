@@ -63,13 +63,13 @@ describe.skipIf(process.platform === "win32")("readInput (the hook's stdin)", ()
     expect(n).toBe(300_000 - 100_001);
   });
 
-  it("reads a pipe its writer made non-blocking through the stream, under the same cap", async () => {
+  it("reads a pipe through the stream (never by read(2) on libuv's threads), under the same cap", async () => {
     const fifo = join(tempDir(), "fifo");
     execFileSync("mkfifo", [fifo]);
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
     const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
     try {
-      // Nothing written yet: read(2) says EAGAIN, and the stream takes over.
+      // A pipe, the writer still there: the stream reads it all, read(2) none of it.
       const small = countingStream(["abc", "déf"]);
       await expect(readInput(reader, 100, small.make)).resolves.toBe("abcdéf");
       const big = countingStream(["x".repeat(60), "y".repeat(60), "z".repeat(60)]);

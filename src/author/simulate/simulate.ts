@@ -1,6 +1,7 @@
 import { lstat, utimes } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { homeFolder } from "../../_paths.js";
+import { CONTEXT_FILE_NAMES } from "../../gather/context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../../gather/deadline.js";
 import { realMachine } from "../../gather/environment/index.js";
 import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
@@ -102,6 +103,14 @@ export interface SimulationReport {
    * folders, skills folders, cwd and the folders holding it) is copied.
    */
   ignored: string[];
+  /**
+   * Regular files git ignores that the copy left out, in the order met:
+   * such files count toward caps of their own (10,000 files, 64 MiB), not
+   * the project's, and one past them (a dev database, a model) is left out.
+   * A file a render reads anyway (a context file, another agent's rule file
+   * such as `.cursorrules`, an ignore file) counts as the project's.
+   */
+  ignoredFiles: string[];
   /** The baseline's diagnostics, then the simulation's own (`simulate-*` codes). */
   diagnostics: Diagnostic[];
 }
@@ -144,7 +153,7 @@ export async function simulatePrompt(
     trusted: opts.trusted,
     root,
   });
-  const { sandbox, problems, skipped, ignored, kept } = await makeSandbox(root, parent, new Set(), {
+  const { sandbox, problems, kept, ...left } = await makeSandbox(root, parent, new Set(), {
     skipSpecial: true,
     reach,
     // The copy has no .git: the project's exclude files and its clones' boundaries go with it,
@@ -166,9 +175,11 @@ export async function simulatePrompt(
     },
   });
   const project = { root, cwd };
+  // What the copy left out (skipped, ignored, ignoredFiles), for the report.
+  const found = { project, ...left };
   if (!sandbox) {
     return {
-      ...notSimulated({ project, skipped, ignored }),
+      ...notSimulated(found),
       diagnostics: problems.map((p) => ({
         level: "error",
         code: "simulate-copy",
@@ -178,7 +189,7 @@ export async function simulatePrompt(
     };
   }
   try {
-    return await simulateIn(sandbox, options, settings, { project, skipped, ignored }, kept);
+    return await simulateIn(sandbox, options, settings, found, kept);
   } finally {
     await removeSandbox(sandbox);
   }
@@ -188,7 +199,7 @@ async function simulateIn(
   sandbox: Sandbox,
   options: SystemPromptOptions,
   settings: SimulateSettings,
-  found: Pick<SimulationReport, "project" | "skipped" | "ignored">,
+  found: Pick<SimulationReport, "project" | "skipped" | "ignored" | "ignoredFiles">,
   kept: KeptRules,
 ): Promise<SimulationReport> {
   const { root, cwd } = found.project;
@@ -388,6 +399,7 @@ async function simulateIn(
     actions: rows,
     skipped: found.skipped,
     ignored: found.ignored,
+    ignoredFiles: found.ignoredFiles,
     diagnostics,
   };
 }
@@ -424,16 +436,23 @@ async function pathsFromCwd(
 }
 
 /**
- * Folder names a render reads wherever git ignores them: the project layer,
- * the folders other agents' rule files start from, the skills folders.
+ * Names a render reads wherever git ignores them: the project layer, the
+ * folders and files other agents' rule files start from, the skills folders,
+ * the context files.
  */
 function readAnyway(projectDirName: string): ReadonlySet<string> {
-  return new Set([projectDirName, ...RULE_ENTRY_NAMES, ".agents", ".claude"]);
+  return new Set([
+    projectDirName,
+    ...RULE_ENTRY_NAMES,
+    ".agents",
+    ".claude",
+    ...CONTEXT_FILE_NAMES,
+  ]);
 }
 
 /** The report of a simulation that did not happen; its diagnostics say why. */
 function notSimulated(
-  found: Pick<SimulationReport, "project" | "skipped" | "ignored">,
+  found: Pick<SimulationReport, "project" | "skipped" | "ignored" | "ignoredFiles">,
 ): SimulationReport {
   return {
     tokenizer: { encoding: TOKEN_ENCODING, estimate: true },

@@ -1,7 +1,8 @@
 import { type FSWatcher, watch } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pushAll } from "../../_arrays.js";
 import { isEditorTemp } from "../../_editor-temp.js";
+import { realpathSyncLinear } from "../../_realpath.js";
 import { diffSections } from "../../diff.js";
 import { runStep } from "../../gather/deadline.js";
 import type { SystemPromptOptions } from "../../options.js";
@@ -40,14 +41,16 @@ export async function watchPrompt(
   hooks: WatchHooks,
   givenBy: GivenBy = "api",
 ): Promise<void> {
-  const { signal, onRender } = hooks;
+  const { signal, onRender, output } = hooks;
   const debounceMs = hooks.debounceMs ?? DEFAULT_DEBOUNCE_MS;
-  let previous = await renderOnce(options, givenBy);
+  let previous = await renderOnce(options, givenBy, output?.path);
   if (signal.aborted) return;
 
   const watchers = new Map<string, { watcher: FSWatcher; target: WatchTarget }>();
   let count = 0;
   let changed = new Set<string>();
+  /** A look that reports only a change (a folder newly watched), with no file named. */
+  let check = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -135,18 +138,26 @@ export async function watchPrompt(
   function schedule(path: string | null) {
     if (signal.aborted) return;
     if (path !== null) changed.add(path);
+    else check = true;
     clearTimeout(timer);
     timer = setTimeout(() => {
       if (running) again = true;
-      else running = rerender();
+      else start();
     }, debounceMs);
+  }
+
+  /** A re-render, unless the only change is the caller's own write (watch --export's export, which a render may read). */
+  function start() {
+    for (const path of changed) if (output?.wroteAsIs(path)) changed.delete(path);
+    if (check || changed.size > 0) running = rerender();
   }
 
   async function rerender(): Promise<void> {
     const files = [...changed].sort();
     changed = new Set();
+    check = false;
     try {
-      const next = await renderOnce(options, givenBy);
+      const next = await renderOnce(options, givenBy, output?.path);
       if (signal.aborted) return;
       // A folder that appeared (a new `.pi/sections/`) may have got its files
       // before it was watched: one more look, reported only if it finds a change.
@@ -188,7 +199,7 @@ export async function watchPrompt(
       running = undefined;
       if (again && !signal.aborted) {
         again = false;
-        running = rerender();
+        start();
       }
     }
   }
@@ -198,8 +209,11 @@ export async function watchPrompt(
   }
 }
 
-/** One render with its timing, its diagnostics and the slash-command templates', and what it read. */
-async function renderOnce(options: SystemPromptOptions, givenBy: GivenBy) {
+/**
+ * One render with its timing, its diagnostics and the slash-command
+ * templates', and what it read; a warning when that includes `output`.
+ */
+async function renderOnce(options: SystemPromptOptions, givenBy: GivenBy, output?: string) {
   const started = performance.now();
   const prepared = await preparePrompt(options, runStep, givenBy);
   const result = renderPrepared(prepared);
@@ -208,18 +222,47 @@ async function renderOnce(options: SystemPromptOptions, givenBy: GivenBy) {
     templatesBesideRender(options, prepared, started),
     watchTargets(options, prepared),
   ]);
+  const { targets } = watched;
   const diagnostics: Diagnostic[] = [
     ...result.diagnostics,
     ...templates.diagnostics,
     ...watched.diagnostics,
+    ...(output !== undefined && reads(targets, output) ? [outputRead(output)] : []),
   ];
-  const { targets } = watched;
   return { result, prepared, diagnostics, ms, targets } satisfies {
     result: RenderResult;
     prepared: PreparedPrompt;
     diagnostics: Diagnostic[];
     ms: number;
     targets: WatchTarget[];
+  };
+}
+
+/** Whether the files `targets` watch include `path` (by real path: a watched folder may be spelled another way). */
+function reads(targets: readonly WatchTarget[], path: string): boolean {
+  const real = realOr(path);
+  const name = basename(real);
+  const dir = dirname(real);
+  return targets.some((t) => (t.names === undefined || t.names.has(name)) && realOr(t.dir) === dir);
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSyncLinear(path);
+  } catch {
+    // Not there (yet): its path as given.
+    return path;
+  }
+}
+
+/** The render reads the file the caller writes after it: each export is the next render's input. */
+function outputRead(path: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "watch-output-read",
+    message:
+      "the export target is one of this render's inputs (an import, a context file, a folder it lists): each prompt holds the export before it; watch's own writes of it are not a change, so only your edits re-render",
+    path,
   };
 }
 

@@ -72,16 +72,23 @@ export function formatSimulation(
   return `${out.join("\n")}\n`;
 }
 
-/** Ignored folders named in the line about them; the rest are counted. */
+/** Ignored folders and files named in the line about them; the rest are counted. */
 const IGNORED_NAMED = 5;
 
-/** One line on the folders git ignores that the copy left out ("" for none), with its newline. */
+/** One line on the folders and files git ignores that the copy left out ("" for none), with its newline. */
 function ignoredLine(report: SimulationReport, show: (path: string) => string): string {
-  const n = report.ignored.length;
-  if (n === 0) return "";
-  const named = report.ignored.slice(0, IGNORED_NAMED).map((p) => `${show(p)}/`);
-  const more = n > IGNORED_NAMED ? ` and ${n - IGNORED_NAMED} more` : "";
-  return `  not copied: ${plural(n, "folder")} git ignores (${named.join(", ")}${more})\n`;
+  const all = [
+    ...report.ignored.map((p) => `${show(p)}/`),
+    ...report.ignoredFiles.map((p) => show(p)),
+  ];
+  if (all.length === 0) return "";
+  const named = all.slice(0, IGNORED_NAMED);
+  const more = all.length > IGNORED_NAMED ? ` and ${all.length - IGNORED_NAMED} more` : "";
+  const counts = [
+    ...(report.ignored.length > 0 ? [plural(report.ignored.length, "folder")] : []),
+    ...(report.ignoredFiles.length > 0 ? [plural(report.ignoredFiles.length, "file")] : []),
+  ];
+  return `  not copied: ${counts.join(" and ")} git ignores (${named.join(", ")}${more})\n`;
 }
 
 function plural(n: number, word: string): string {

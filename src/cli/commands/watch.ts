@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import { pushAll } from "../../_arrays.js";
 import { DIFF_BUDGET_TEXT, type DiffBudget, diffBudget } from "../../_diff-budget.js";
 import { linePatch } from "../../_text-diff.js";
@@ -59,11 +60,22 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
   if (target) io.stdout(`exporting to ${target.path}; ${settingHint(target)}\n${target.setting}\n`);
   // One write at a time, in render order: a slow disk never lets an older prompt land last.
   let writes = Promise.resolve();
+  // The export as it was written last (its file's identity and times), so its own change
+  // event is not a trigger when the render reads it (rev56d F2).
+  let written: string | undefined;
   const code = await untilStopped(io, async (signal) => {
     await watchPrompt(
       options,
       {
         signal,
+        ...(target
+          ? {
+              output: {
+                path: target.path,
+                wroteAsIs: (p: string) => written !== undefined && fileState(p) === written,
+              },
+            }
+          : {}),
         onRender: (render) => {
           io.stdout(formatRender(render, (p) => showPath(p, cwd), paint));
           if (!target || render.error) return;
@@ -71,6 +83,7 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
           writes = writes.then(async () => {
             try {
               const outcome = await writeTarget(target, text);
+              if (outcome === "written") written = fileState(target.path);
               keepNamesForHook(target, render.prepared, io);
               io.stdout(outcome === "written" ? `exported ${target.path}\n` : "export unchanged\n");
             } catch (error) {
@@ -86,6 +99,12 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
   await writes;
   io.stdout("stopped watching\n");
   return code;
+}
+
+/** A file's identity and times as lstat gives them (none when it is not there): the same only while nothing rewrote it. */
+function fileState(path: string): string | undefined {
+  const s = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  return s && `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 }
 
 /**
