@@ -11,7 +11,7 @@ import {
   sep,
 } from "node:path";
 import { cacheRoot } from "../../_cache-location.js";
-import { lstatKindOrMissing, opendirSync, readlink, realpath } from "../../_io.js";
+import { lstatKindOrMissing, opendirSync, readlink, realpath, stat } from "../../_io.js";
 import { type OutputTarget, outputTarget } from "../../_output-target.js";
 import { isWithin, resolveUserPath, xdgFolder } from "../../_paths.js";
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
@@ -124,12 +124,39 @@ export const RUN_BY_NAME_FOLDERS: readonly string[] = [
  * `/sbin`, `/boot`, cron's spool, systemd's runtime units, and macOS's
  * `/private/etc`, `/System` and `/Library`'s launchd folders. Run as root (a
  * container, CI), `-o` would replace them as it would `~/.profile` (review
- * rev56d F6). Not `/usr/src` and `/usr/local/src`, where a container keeps
- * its project (`WORKDIR /usr/src/app`).
+ * rev56d F6). Of `/usr`, only the folders of the system's hierarchy and the
+ * ports' and vendors' trees, and all of `/usr/local` but `/usr/local/src`: any
+ * other folder of `/usr` is a place a container keeps its project
+ * (`WORKDIR /usr/src/app`, `/usr/app`; rev57a F2).
  */
 export const SYSTEM_FOLDERS: readonly string[] = [
   "/etc",
-  "/usr",
+  ...[
+    "bin",
+    "sbin",
+    "lib",
+    "lib32",
+    "lib64",
+    "libx32",
+    "libexec",
+    "libdata",
+    "include",
+    "share",
+    "etc",
+    "games",
+    "local",
+    "X11",
+    "X11R6",
+    "X11R7",
+    "pkg",
+    "ports",
+    "java",
+    "openwin",
+    "sfw",
+    "gnu",
+    "standalone",
+    "man",
+  ].map((f) => `/usr/${f}`),
   "/lib",
   "/lib32",
   "/lib64",
@@ -146,15 +173,25 @@ export const SYSTEM_FOLDERS: readonly string[] = [
 ];
 
 /** The folders in {@link SYSTEM_FOLDERS} that are projects' places, not the system's. */
-const PROJECT_FOLDERS_IN_SYSTEM: readonly string[] = ["/usr/src", "/usr/local/src"];
+const PROJECT_FOLDERS_IN_SYSTEM: readonly string[] = ["/usr/local/src"];
 
 /**
  * The XDG variables that name folders programs read as they read
- * `$XDG_CONFIG_HOME` and `$XDG_DATA_HOME`: the lists of system folders
- * (autostart entries, systemd's units, `applications/`, `environment.d/`)
- * and the user's runtime folder (systemd's `user/` units there).
+ * `$XDG_CONFIG_HOME` and `$XDG_DATA_HOME`, with the part of each entry they
+ * read: the lists of system folders whole (autostart entries, systemd's
+ * units, `applications/`, `environment.d/`), and of the user's runtime
+ * folder, a scratch folder of sockets, only `systemd/` (the units and
+ * generators systemd runs from there; rev57a F2: `XDG_RUNTIME_DIR=/tmp`
+ * refused every `-o` under /tmp).
  */
-const XDG_SYSTEM_VARIABLES = ["XDG_CONFIG_DIRS", "XDG_DATA_DIRS", "XDG_RUNTIME_DIR"] as const;
+const XDG_SYSTEM_VARIABLES = [
+  ["XDG_CONFIG_DIRS", ""],
+  ["XDG_DATA_DIRS", ""],
+  ["XDG_RUNTIME_DIR", "systemd"],
+] as const;
+
+/** A world-writable folder with the sticky bit (`/tmp`): anyone may put a file there. */
+const STICKY_SHARED = 0o1002;
 
 /** A folder where no prompt is written, and what names it (`/etc`, `$XDG_CONFIG_DIRS`). */
 export interface SystemFolder {
@@ -164,9 +201,11 @@ export interface SystemFolder {
 
 /**
  * {@link SYSTEM_FOLDERS}, and each absolute entry of {@link
- * XDG_SYSTEM_VARIABLES} (as given and by its real path) but one that is `/`,
- * your home folder or holds it (it stands for nothing, as an XDG home folder
- * there does in {@link homeSpellings}).
+ * XDG_SYSTEM_VARIABLES} (as given and by its real path; of the runtime folder
+ * its `systemd/`) but one that is `/`, your home folder or holds it (it stands
+ * for nothing, as an XDG home folder there does in {@link homeSpellings}), or
+ * a folder the system shares with every user (world-writable, sticky and
+ * root's: `/tmp`, `/var/tmp`, `/dev/shm`), whose files no program trusts.
  */
 export async function systemFolders(
   env: Readonly<Record<string, string | undefined>>,
@@ -174,12 +213,18 @@ export async function systemFolders(
 ): Promise<SystemFolder[]> {
   const realHome = await realpath(home).catch(() => home);
   const holdsHome = (f: string) => dirname(f) === f || isWithin(home, f) || isWithin(realHome, f);
+  const shared = async (f: string) => {
+    const s = await stat(f).catch(() => undefined);
+    return s !== undefined && s.uid === 0 && (s.mode & STICKY_SHARED) === STICKY_SHARED;
+  };
   const folders: SystemFolder[] = SYSTEM_FOLDERS.map((at) => ({ at, by: at }));
-  for (const name of XDG_SYSTEM_VARIABLES) {
+  for (const [name, part] of XDG_SYSTEM_VARIABLES) {
     for (const entry of (env[name] ?? "").split(":").filter((e) => isAbsolute(e))) {
       const at = resolve(entry);
-      for (const folder of new Set([at, await realpath(at).catch(() => at)])) {
-        if (!holdsHome(folder)) folders.push({ at: folder, by: `$${name}'s ${entry}` });
+      for (const real of new Set([at, await realpath(at).catch(() => at)])) {
+        const folder = join(real, part);
+        if (holdsHome(folder) || (part === "" && (await shared(folder)))) continue;
+        folders.push({ at: folder, by: `$${name}'s ${join(entry, part)}` });
       }
     }
   }
