@@ -19,12 +19,15 @@ import {
   AGENT_FOLDERS,
   agentFileOf,
   CONFIG_FOLDERS,
+  CONFIG_PROMPT_FOLDERS,
   INSTRUCTION_FILES,
   PROMPT_FOLDERS,
   rulePlacesIn,
   SETTINGS_FILES,
+  topOnlyHolders,
 } from "../../hook/snippet.js";
 import { resolveAgentDir } from "../../locate/layers.js";
+import { findProjectRoot } from "../../repo-files/index.js";
 import { type CliIo, FailedError, RefusedError } from "../io.js";
 
 /**
@@ -280,6 +283,7 @@ export async function namedOutput(
   }
   await refuseNamedOutput(path, out.path === path ? undefined : out.path, {
     home,
+    cwd: io.cwd,
     env: io.env,
     flag,
     warn: io.stderr,
@@ -328,6 +332,7 @@ async function refuseNamedOutput(
   write: string | undefined,
   where: {
     home: string;
+    cwd: string;
     env: Readonly<Record<string, string | undefined>>;
     agentDir: string;
     cacheRoot: string;
@@ -422,7 +427,15 @@ async function refuseNamedOutput(
   const hit = files.filter((f, i) =>
     [f, realFiles[i]].some((p) => p !== undefined && targets.includes(p)),
   );
-  const found = [...targets, ...yours, ...hit].map(agentFileOf).find(defined);
+  // GitHub reads `.github` at a repository's top only (`docs/.github/notes.md` is a plain file):
+  // a folder holding one is a top when it is its own project root (or lies in no repository).
+  const judged = [...targets, ...yours, ...hit];
+  const holders = [...new Set(judged.flatMap(topOnlyHolders).map((f) => resolve(where.cwd, f)))];
+  const roots = await Promise.all(holders.map((f) => findProjectRoot(f).catch(() => f)));
+  const tops = new Set(holders.filter((f, i) => roots[i] === f));
+  const found = judged
+    .map((t) => agentFileOf(t, (f) => tops.has(resolve(where.cwd, f))))
+    .find(defined);
   if (found === undefined) {
     // An agent's settings file is said as such first (`~/.claude.json`, gemini's `~/.env`).
     const dotted = said((t) => homeDotNameOf(t, where.home, own), false);
@@ -434,11 +447,14 @@ async function refuseNamedOutput(
     return;
   }
   const rules = found.folder === undefined ? [] : rulePlacesIn(found.folder);
+  const prompts = (CONFIG_PROMPT_FOLDERS[found.agent] ?? [])
+    .filter((f) => f.startsWith(`${found.folder}/`))
+    .map((f) => `${f}/`);
   const what =
     found.folder === undefined
       ? `${found.agent}'s own settings file (${found.file})`
       : found.agent in CONFIG_FOLDERS
-        ? `${found.agent}'s configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}${rules.length > 0 ? `; and the rule files sysprompt reads there: ${rules.join(", ")}` : ""})`
+        ? `${found.agent}'s configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}${rules.length > 0 ? `; and the rule files sysprompt reads there: ${rules.join(", ")}` : ""}${prompts.length > 0 ? `; and the files of its prompt folders: ${prompts.join(", ")}` : ""})`
         : `${found.agent}'s own configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}; and the files of a prompt folder: ${Object.values(PROMPT_FOLDERS).flat().join(", ")})`;
   throw new RefusedError(
     `${where.flag}: ${path}: ${what}, not written over: the prompt would replace its configuration; write the prompt to a file of its own (another path, or for export none: the default export folder), then add the one line export prints to this file`,
