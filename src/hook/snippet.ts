@@ -168,6 +168,44 @@ export const PROMPT_FOLDERS: Readonly<Record<ToolAgent | "pi", readonly string[]
 };
 
 /**
+ * The folders in the other agents' folders ({@link CONFIG_FOLDERS}) whose
+ * files are text for the model, as {@link PROMPT_FOLDERS} are in the agents':
+ * Copilot's custom agents, prompt files and chat modes, Cursor's and Roo's
+ * commands, Windsurf's and Cline's workflows, Amazon Q's rules. `export --out`
+ * writes a prompt there, anywhere below (rev57a F4: `.github/agents/x.agent.md`
+ * was refused as GitHub's configuration).
+ */
+export const CONFIG_PROMPT_FOLDERS: Readonly<Partial<Record<string, readonly string[]>>> = {
+  GitHub: [".github/agents", ".github/prompts", ".github/chatmodes"],
+  Cursor: [".cursor/commands"],
+  Windsurf: [".windsurf/workflows"],
+  Cline: [".clinerules/workflows"],
+  Roo: [".roo/commands"],
+  "Amazon Q": [".amazonq/rules"],
+};
+
+/**
+ * The folders of {@link CONFIG_FOLDERS} a program reads only at a
+ * repository's top: GitHub reads `.github` there alone (Actions' workflows,
+ * CODEOWNERS), so a `docs/.github/` inside a repository is a plain folder.
+ */
+export const TOP_ONLY_FOLDERS: readonly string[] = [".github"];
+
+/**
+ * The folders, as `path` spells them (as written and with its `.` and `..`
+ * taken away), that hold a {@link TOP_ONLY_FOLDERS} folder on it: the ones
+ * {@link agentFileOf}'s `isTop` is asked about.
+ */
+export function topOnlyHolders(path: string): string[] {
+  const written = path.split(sep).join("/");
+  const topOnly = new Set(TOP_ONLY_FOLDERS.map(fold));
+  return [written, posix.normalize(written)].flatMap((spelled) => {
+    const names = spelled.split("/");
+    return names.flatMap((n, i) => (topOnly.has(fold(n)) ? [names.slice(0, i).join("/")] : []));
+  });
+}
+
+/**
  * Where agents make git worktrees, each a checkout of the project under a
  * name of its own: `claude --worktree NAME` makes `.claude/worktrees/NAME/`,
  * the Codex app `~/.codex/worktrees/<id>/<project>/`. What lies below that
@@ -233,17 +271,21 @@ function runsOf(parts: readonly string[], folder: string): { at: number; end: nu
  * ({@link PROMPT_FOLDERS}). A checkout in an agent's worktree folder
  * ({@link WORKTREE_FOLDERS}) is judged from its own top. The path is judged
  * as written and with its `.` and `..` taken away by name: either finding is
- * the answer. Undefined for any other path.
+ * the answer. A top-only folder ({@link TOP_ONLY_FOLDERS}) counts only where
+ * `isTop` says the folder holding it (as the path spells it) is a
+ * repository's top; by default everywhere. Undefined for any other path.
  */
 export function agentFileOf(
   path: string,
+  isTop: (folder: string) => boolean = () => true,
 ): { agent: string; file: string; folder?: string } | undefined {
   const written = path.split(sep).join("/");
-  return agentFileIn(written) ?? agentFileIn(posix.normalize(written));
+  return agentFileIn(written, isTop) ?? agentFileIn(posix.normalize(written), isTop);
 }
 
 function agentFileIn(
   written: string,
+  isTop: (folder: string) => boolean,
 ): { agent: string; file: string; folder?: string } | undefined {
   const named = settingsFileOf(written);
   if (named !== undefined) return named;
@@ -259,9 +301,15 @@ function agentFileIn(
   const parts = names.map(fold);
   const top = parts.length - 1;
   // Each place an agent's folder's names run on the path, with the file below them.
+  // (A top-only folder, `.github`, counts only in a folder `isTop` says is a repository's top.)
+  const topOnly = new Set(TOP_ONLY_FOLDERS.map(fold));
   const runs = [...Object.entries(AGENT_FOLDERS), ...Object.entries(CONFIG_FOLDERS)].flatMap(
     ([agent, folders]) =>
-      folders.flatMap((folder) => runsOf(parts, folder).map((r) => ({ agent, folder, ...r }))),
+      folders.flatMap((folder) =>
+        runsOf(parts, folder)
+          .filter((r) => !topOnly.has(fold(folder)) || isTop(all.slice(0, from + r.at).join("/")))
+          .map((r) => ({ agent, folder, ...r })),
+      ),
   );
   const outer = runs.sort((a, b) => a.at - b.at || a.end - b.end)[0];
   if (outer === undefined) return undefined;
@@ -273,8 +321,8 @@ function agentFileIn(
   }
   // A file below a prompt folder, with no `..` after it and in no other agent folder than the
   // one the prompt folder is in (`.codex` of `.codex/prompts`).
-  const prompts = Object.values(PROMPT_FOLDERS)
-    .flat()
+  const prompts = [...Object.values(PROMPT_FOLDERS), ...Object.values(CONFIG_PROMPT_FOLDERS)]
+    .flatMap((folders) => folders ?? [])
     .flatMap((folder) => runsOf(parts, folder))
     .filter((p) => !parts.slice(p.end).includes(".."));
   if (prompts.some((p) => runs.every((r) => r.at >= p.at && r.end <= p.end))) return undefined;

@@ -610,7 +610,8 @@ const STORES: readonly Step[] = [
   { is: named("checkouts", "git"), to: "cargo-git" },
   { from: "cargo-git", is: cargoHashed, to: "versions" },
   // RubyGems: `gems/<name>-<version>` in a gem home (`~/.gem/ruby/3.2.0`, `/var/lib/gems/3.2.0`,
-  // bundler's `vendor/bundle/ruby/3.2.0`), and bundler's git gems (`…/3.2.0/bundler/gems`).
+  // bundler's `vendor/bundle/ruby/3.2.0`, RVM's `~/.rvm/gems/ruby-3.3.0@work`), and bundler's
+  // git gems (`…/3.2.0/bundler/gems`).
   { is: (n, up) => n === "gems" && isGemHome(up), to: "names" },
   // Homebrew: `Cellar/<name>/<version>`.
   { is: (n) => n === "Cellar", to: "formulae" },
@@ -691,14 +692,21 @@ function isYarnData(dir: string): boolean {
 /**
  * A gem home, where RubyGems unpacks gems in `gems`: a folder named as ruby's
  * version (`3.2.0`) in a `ruby` or `gems` folder (`~/.gem/ruby/3.2.0`,
- * `/var/lib/gems/3.2.0`, `vendor/bundle/ruby/3.2.0`), or its `bundler`
- * folder (bundler's git gems).
+ * `/var/lib/gems/3.2.0`, `vendor/bundle/ruby/3.2.0`), one named as RVM names
+ * a ruby, `<ruby>-<version>[@gemset]`, in a `gems` folder
+ * (`~/.rvm/gems/ruby-3.3.0@work`, `jruby-9.4.5.0`, `ruby-head`; rev57a F5),
+ * or its `bundler` folder (bundler's git gems).
  */
 function isGemHome(dir: string): boolean {
   const home = basename(dir) === "bundler" ? dirname(dir) : dir;
+  const name = basename(home);
   const up = basename(dirname(home));
-  return /^\d+\.\d+\.\d+$/.test(basename(home)) && (up === "ruby" || up === "gems");
+  if (/^\d+\.\d+\.\d+$/.test(name)) return up === "ruby" || up === "gems";
+  return up === "gems" && RVM_RUBY.test(name);
 }
+
+/** RVM's name for a ruby's gem home: `ruby-3.3.0`, `jruby-9.4.5.0`, `truffleruby+graalvm-24.0.0`, `ruby-head`, each with its `@gemset`. */
+const RVM_RUBY = /^[a-z][a-z+]*-(?:\d|head)[^@]*(?:@[^@]+)?$/;
 
 /**
  * The package top that holds the real folder `dir` by the walk's marks (its

@@ -27,6 +27,13 @@ const STORES = [
   ".gem/ruby/3.2.0/gems/prompt-kit-1.2.0",
   ".rbenv/versions/3.2.2/lib/ruby/gems/3.2.0/gems/prompt-kit-1.2.0",
   "work/app/vendor/bundle/ruby/3.2.0/bundler/gems/prompt-kit-0123456789ab",
+  // rev57a F5: RVM's gem homes, `<ruby>-<version>[@gemset]` in its `gems` folder.
+  ".rvm/gems/ruby-3.3.0/gems/prompt-kit-1.2.0",
+  ".rvm/gems/ruby-3.3.0@work/gems/prompt-kit-1.2.0",
+  ".rvm/gems/jruby-9.4.5.0/gems/prompt-kit-1.2.0",
+  ".rvm/gems/truffleruby-24.0.0@global/gems/prompt-kit-1.2.0",
+  ".rvm/gems/ruby-head/gems/prompt-kit-1.2.0",
+  ".rvm/gems/ruby-3.3.0/bundler/gems/prompt-kit-0123456789ab",
   ".linuxbrew/Cellar/prompt-kit/1.2.0",
 ];
 
@@ -85,6 +92,7 @@ describe("hostile-kit-other-stores: a kit in a Go, pip, cargo, gem or Homebrew s
     "src/prompt-kit-1.2.0",
     "notes/registry/src/drafts-2026/prompt-kit-1.2.0",
     "notes/gems/prompt-kit-1.2.0",
+    "notes/gems/ruby-3.3.0/prompt-kit-1.2.0",
     "src/site-kit/prompt_kit",
   ]) {
     it(`a plain folder named like a package stays yours: ~/${plain}`, async () => {

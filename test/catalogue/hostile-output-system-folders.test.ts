@@ -40,4 +40,43 @@ describe("hostile-output-system-folders: -o refuses the system's configuration a
     expect(systemFileOf("/home/u/notes.md", folders)).toBeUndefined();
     expect(systemFileOf("/srv/x.md", folders)).toBeUndefined();
   });
+
+  // Review rev57a F2: `XDG_RUNTIME_DIR=/tmp` (set by some container images and CI runners) made
+  // every `-o` under /tmp a system file, a project's own `./prompt.md` there too. The runtime
+  // folder is a scratch folder: only its `systemd/` is run from. A folder every user may write
+  // to (sticky, root's) stands for nothing as an XDG entry, as `/` does.
+  it("of $XDG_RUNTIME_DIR only systemd/ is the system's; a shared sticky entry stands for nothing", async () => {
+    const env = {
+      XDG_RUNTIME_DIR: "/tmp",
+      XDG_CONFIG_DIRS: "/tmp:/var/tmp",
+      XDG_DATA_DIRS: "/tmp",
+    };
+    const folders = await systemFolders(env, "/var/empty-home");
+    for (const path of ["/tmp/p/prompt.md", "/tmp/prompt.md", "/var/tmp/x/out.md"]) {
+      expect(systemFileOf(path, folders), path).toBeUndefined();
+    }
+    expect(systemFileOf("/tmp/systemd/user/x.service", folders)).toBe(
+      "a file in $XDG_RUNTIME_DIR's /tmp/systemd",
+    );
+  });
+
+  // Decided with rev57a F2: `WORKDIR /usr/app` is as common as `/usr/src/app`; of /usr only the
+  // system's own folders are refused, and all of /usr/local but its src.
+  it("a project in /usr/app is not the system's; /usr's own folders and /usr/local are", async () => {
+    const folders = await systemFolders({}, "/root");
+    for (const path of ["/usr/app/prompt.md", "/usr/myservice/out/p.md", "/usr/prompt.md"]) {
+      expect(systemFileOf(path, folders), path).toBeUndefined();
+    }
+    for (const path of [
+      "/usr/bin/x",
+      "/usr/share/bash-completion/completions/x",
+      "/usr/libexec/x",
+      "/usr/etc/profile.d/x.sh",
+      "/usr/local/bin/x",
+      "/usr/local/lib/python3.12/dist-packages/x.pth",
+      "/usr/local/Homebrew/Library/x.rb",
+    ]) {
+      expect(systemFileOf(path, folders), path).toBeDefined();
+    }
+  });
 });

@@ -11,7 +11,7 @@ import {
   sep,
 } from "node:path";
 import { cacheRoot } from "../../_cache-location.js";
-import { lstatKindOrMissing, opendirSync, readlink, realpath } from "../../_io.js";
+import { lstatKindOrMissing, opendirSync, readlink, realpath, stat } from "../../_io.js";
 import { type OutputTarget, outputTarget } from "../../_output-target.js";
 import { isWithin, resolveUserPath, xdgFolder } from "../../_paths.js";
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
@@ -19,12 +19,15 @@ import {
   AGENT_FOLDERS,
   agentFileOf,
   CONFIG_FOLDERS,
+  CONFIG_PROMPT_FOLDERS,
   INSTRUCTION_FILES,
   PROMPT_FOLDERS,
   rulePlacesIn,
   SETTINGS_FILES,
+  topOnlyHolders,
 } from "../../hook/snippet.js";
 import { resolveAgentDir } from "../../locate/layers.js";
+import { findProjectRoot } from "../../repo-files/index.js";
 import { type CliIo, FailedError, RefusedError } from "../io.js";
 
 /**
@@ -124,12 +127,39 @@ export const RUN_BY_NAME_FOLDERS: readonly string[] = [
  * `/sbin`, `/boot`, cron's spool, systemd's runtime units, and macOS's
  * `/private/etc`, `/System` and `/Library`'s launchd folders. Run as root (a
  * container, CI), `-o` would replace them as it would `~/.profile` (review
- * rev56d F6). Not `/usr/src` and `/usr/local/src`, where a container keeps
- * its project (`WORKDIR /usr/src/app`).
+ * rev56d F6). Of `/usr`, only the folders of the system's hierarchy and the
+ * ports' and vendors' trees, and all of `/usr/local` but `/usr/local/src`: any
+ * other folder of `/usr` is a place a container keeps its project
+ * (`WORKDIR /usr/src/app`, `/usr/app`; rev57a F2).
  */
 export const SYSTEM_FOLDERS: readonly string[] = [
   "/etc",
-  "/usr",
+  ...[
+    "bin",
+    "sbin",
+    "lib",
+    "lib32",
+    "lib64",
+    "libx32",
+    "libexec",
+    "libdata",
+    "include",
+    "share",
+    "etc",
+    "games",
+    "local",
+    "X11",
+    "X11R6",
+    "X11R7",
+    "pkg",
+    "ports",
+    "java",
+    "openwin",
+    "sfw",
+    "gnu",
+    "standalone",
+    "man",
+  ].map((f) => `/usr/${f}`),
   "/lib",
   "/lib32",
   "/lib64",
@@ -146,15 +176,25 @@ export const SYSTEM_FOLDERS: readonly string[] = [
 ];
 
 /** The folders in {@link SYSTEM_FOLDERS} that are projects' places, not the system's. */
-const PROJECT_FOLDERS_IN_SYSTEM: readonly string[] = ["/usr/src", "/usr/local/src"];
+const PROJECT_FOLDERS_IN_SYSTEM: readonly string[] = ["/usr/local/src"];
 
 /**
  * The XDG variables that name folders programs read as they read
- * `$XDG_CONFIG_HOME` and `$XDG_DATA_HOME`: the lists of system folders
- * (autostart entries, systemd's units, `applications/`, `environment.d/`)
- * and the user's runtime folder (systemd's `user/` units there).
+ * `$XDG_CONFIG_HOME` and `$XDG_DATA_HOME`, with the part of each entry they
+ * read: the lists of system folders whole (autostart entries, systemd's
+ * units, `applications/`, `environment.d/`), and of the user's runtime
+ * folder, a scratch folder of sockets, only `systemd/` (the units and
+ * generators systemd runs from there; rev57a F2: `XDG_RUNTIME_DIR=/tmp`
+ * refused every `-o` under /tmp).
  */
-const XDG_SYSTEM_VARIABLES = ["XDG_CONFIG_DIRS", "XDG_DATA_DIRS", "XDG_RUNTIME_DIR"] as const;
+const XDG_SYSTEM_VARIABLES = [
+  ["XDG_CONFIG_DIRS", ""],
+  ["XDG_DATA_DIRS", ""],
+  ["XDG_RUNTIME_DIR", "systemd"],
+] as const;
+
+/** A world-writable folder with the sticky bit (`/tmp`): anyone may put a file there. */
+const STICKY_SHARED = 0o1002;
 
 /** A folder where no prompt is written, and what names it (`/etc`, `$XDG_CONFIG_DIRS`). */
 export interface SystemFolder {
@@ -164,9 +204,11 @@ export interface SystemFolder {
 
 /**
  * {@link SYSTEM_FOLDERS}, and each absolute entry of {@link
- * XDG_SYSTEM_VARIABLES} (as given and by its real path) but one that is `/`,
- * your home folder or holds it (it stands for nothing, as an XDG home folder
- * there does in {@link homeSpellings}).
+ * XDG_SYSTEM_VARIABLES} (as given and by its real path; of the runtime folder
+ * its `systemd/`) but one that is `/`, your home folder or holds it (it stands
+ * for nothing, as an XDG home folder there does in {@link homeSpellings}), or
+ * a folder the system shares with every user (world-writable, sticky and
+ * root's: `/tmp`, `/var/tmp`, `/dev/shm`), whose files no program trusts.
  */
 export async function systemFolders(
   env: Readonly<Record<string, string | undefined>>,
@@ -174,12 +216,18 @@ export async function systemFolders(
 ): Promise<SystemFolder[]> {
   const realHome = await realpath(home).catch(() => home);
   const holdsHome = (f: string) => dirname(f) === f || isWithin(home, f) || isWithin(realHome, f);
+  const shared = async (f: string) => {
+    const s = await stat(f).catch(() => undefined);
+    return s !== undefined && s.uid === 0 && (s.mode & STICKY_SHARED) === STICKY_SHARED;
+  };
   const folders: SystemFolder[] = SYSTEM_FOLDERS.map((at) => ({ at, by: at }));
-  for (const name of XDG_SYSTEM_VARIABLES) {
+  for (const [name, part] of XDG_SYSTEM_VARIABLES) {
     for (const entry of (env[name] ?? "").split(":").filter((e) => isAbsolute(e))) {
       const at = resolve(entry);
-      for (const folder of new Set([at, await realpath(at).catch(() => at)])) {
-        if (!holdsHome(folder)) folders.push({ at: folder, by: `$${name}'s ${entry}` });
+      for (const real of new Set([at, await realpath(at).catch(() => at)])) {
+        const folder = join(real, part);
+        if (holdsHome(folder) || (part === "" && (await shared(folder)))) continue;
+        folders.push({ at: folder, by: `$${name}'s ${join(entry, part)}` });
       }
     }
   }
@@ -235,6 +283,7 @@ export async function namedOutput(
   }
   await refuseNamedOutput(path, out.path === path ? undefined : out.path, {
     home,
+    cwd: io.cwd,
     env: io.env,
     flag,
     warn: io.stderr,
@@ -283,6 +332,7 @@ async function refuseNamedOutput(
   write: string | undefined,
   where: {
     home: string;
+    cwd: string;
     env: Readonly<Record<string, string | undefined>>;
     agentDir: string;
     cacheRoot: string;
@@ -377,7 +427,15 @@ async function refuseNamedOutput(
   const hit = files.filter((f, i) =>
     [f, realFiles[i]].some((p) => p !== undefined && targets.includes(p)),
   );
-  const found = [...targets, ...yours, ...hit].map(agentFileOf).find(defined);
+  // GitHub reads `.github` at a repository's top only (`docs/.github/notes.md` is a plain file):
+  // a folder holding one is a top when it is its own project root (or lies in no repository).
+  const judged = [...targets, ...yours, ...hit];
+  const holders = [...new Set(judged.flatMap(topOnlyHolders).map((f) => resolve(where.cwd, f)))];
+  const roots = await Promise.all(holders.map((f) => findProjectRoot(f).catch(() => f)));
+  const tops = new Set(holders.filter((f, i) => roots[i] === f));
+  const found = judged
+    .map((t) => agentFileOf(t, (f) => tops.has(resolve(where.cwd, f))))
+    .find(defined);
   if (found === undefined) {
     // An agent's settings file is said as such first (`~/.claude.json`, gemini's `~/.env`).
     const dotted = said((t) => homeDotNameOf(t, where.home, own), false);
@@ -389,11 +447,14 @@ async function refuseNamedOutput(
     return;
   }
   const rules = found.folder === undefined ? [] : rulePlacesIn(found.folder);
+  const prompts = (CONFIG_PROMPT_FOLDERS[found.agent] ?? [])
+    .filter((f) => f.startsWith(`${found.folder}/`))
+    .map((f) => `${f}/`);
   const what =
     found.folder === undefined
       ? `${found.agent}'s own settings file (${found.file})`
       : found.agent in CONFIG_FOLDERS
-        ? `${found.agent}'s configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}${rules.length > 0 ? `; and the rule files sysprompt reads there: ${rules.join(", ")}` : ""})`
+        ? `${found.agent}'s configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}${rules.length > 0 ? `; and the rule files sysprompt reads there: ${rules.join(", ")}` : ""}${prompts.length > 0 ? `; and the files of its prompt folders: ${prompts.join(", ")}` : ""})`
         : `${found.agent}'s own configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}; and the files of a prompt folder: ${Object.values(PROMPT_FOLDERS).flat().join(", ")})`;
   throw new RefusedError(
     `${where.flag}: ${path}: ${what}, not written over: the prompt would replace its configuration; write the prompt to a file of its own (another path, or for export none: the default export folder), then add the one line export prints to this file`,
