@@ -1364,6 +1364,18 @@ export const CHAT_ROLE_ELEMENTS: readonly string[] = [
   "function_result",
   "function_results",
   "function_response",
+  // Inside a tool-call format whose outer element is listed: its calls
+  // (`<invoke>`, `<parameter>`), the tools it offers (`<functions>`), the
+  // model's reasoning (`<thinking>`) and the results and documents a turn
+  // quotes (`<search_results>`, `<documents>`, `<document>`). A project's
+  // section named `invoke` spoke as a call (review rev57b F10).
+  "invoke",
+  "parameter",
+  "functions",
+  "thinking",
+  "search_results",
+  "documents",
+  "document",
 ];
 
 /**
