@@ -1293,7 +1293,9 @@ const LEADING_FENCE = /^[ \t]*(`+|~+)/;
  * even after another value that ends the line's start; and a run of backticks
  * or tildes at its start, after blanks, has its first one written `\``
  * (`\~`) when it is a fence's opener (3 or more) or is all the line holds
- * (a value printed right before it could make it one).
+ * (a value printed right before it could make it one); any other block
+ * opener at its start gets a `\` before it ({@link leadingOpenerAt}: a
+ * heading's `#`, a quote's `>`, a list item's marker, a thematic break).
  */
 export function lineOpeningNoBlock(line: string): string {
   const text = line.includes("<") ? line.replaceAll("<", "&lt;") : line;
