@@ -358,9 +358,12 @@ function bulletItemLine(r: Reading, text: string, from: number): boolean {
  * Reads the line `text[from, to)` (no line break in it) into `r`, as
  * CommonMark's block parser does: the open containers it continues, then a
  * leaf's continuation or end, then the blocks it starts, then a lazy
- * paragraph line or a new paragraph.
+ * paragraph line or a new paragraph. True when the line is the closer of
+ * the fenced code or HTML block (kind 1-5) open before it: a leaf that ends
+ * another way (its block quote or list item not continued, CommonMark 5.1)
+ * ends before the line (review rev57b F6).
  */
-export function readLine(r: Reading, text: string, from: number, to: number): void {
+export function readLine(r: Reading, text: string, from: number, to: number): boolean {
   // Most lines of a prompt are text starting with a letter, outside every container: such a
   // line starts no block and closes none but a kind 1-5 HTML block (read below), so it
   // starts a paragraph or goes on in the leaf (formatPrompt reads every line of a section).
@@ -369,20 +372,20 @@ export function readLine(r: Reading, text: string, from: number, to: number): vo
     truncate(r, 0);
     r.containers.push(containerOf(false, 2, true));
     r.leaf = PARAGRAPH;
-    return;
+    return false;
   }
   if (r.containers.length === 0 && isLetter(text.charCodeAt(from))) {
     const leaf = r.leaf;
     if (leaf === undefined) {
       r.leaf = PARAGRAPH;
-      return;
+      return false;
     }
     if (
       (leaf.kind === "paragraph" && leaf.definitions === undefined) ||
       leaf.kind === "fence" ||
       (leaf.kind === "html" && leaf.type >= 6)
     )
-      return;
+      return false;
   }
   const c = cursor;
   c.start(text, from, to);
@@ -414,12 +417,14 @@ export function readLine(r: Reading, text: string, from: number, to: number): vo
   const allMatched = matched === stack.length;
   if (allMatched && leaf !== undefined && leaf.kind !== "paragraph") {
     if (leaf.kind === "fence") {
-      if (c.indent < CODE_INDENT && closesFenceAt(c, leaf.fence)) r.leaf = undefined;
-      return;
+      if (!(c.indent < CODE_INDENT && closesFenceAt(c, leaf.fence))) return false;
+      r.leaf = undefined;
+      return true;
     }
     if (!(c.blank && leaf.type >= 6)) {
-      if (leaf.type <= 5 && holdsCloser(text, c.offset, to, leaf)) r.leaf = undefined;
-      return;
+      if (!(leaf.type <= 5 && holdsCloser(text, c.offset, to, leaf))) return false;
+      r.leaf = undefined;
+      return true;
     }
     // A blank line ends an HTML block of kind 6 or 7.
     r.leaf = undefined;
@@ -438,7 +443,7 @@ export function readLine(r: Reading, text: string, from: number, to: number): vo
       if (!tipParagraph && !c.blank) {
         if (!closed) closed = closeAbove(r, matched);
         setLeaf(r, undefined); // indented code: ends by itself
-        return;
+        return false;
       }
       break;
     }
@@ -460,13 +465,13 @@ export function readLine(r: Reading, text: string, from: number, to: number): vo
     ) {
       if (!closed) closed = closeAbove(r, matched);
       setLeaf(r, undefined);
-      return;
+      return false;
     }
     const fence = fenceAt(c);
     if (fence !== undefined) {
       if (!closed) closed = closeAbove(r, matched);
       setLeaf(r, { kind: "fence", fence, indent: c.indent });
-      return;
+      return false;
     }
     if (first === LESS) {
       const html = htmlStart(c);
@@ -475,7 +480,7 @@ export function readLine(r: Reading, text: string, from: number, to: number): vo
         if (!closed) closed = closeAbove(r, matched);
         setLeaf(r, html);
         if (html.type <= 5 && holdsCloser(text, c.offset, to, html)) r.leaf = undefined;
-        return;
+        return false;
       }
     }
     const item = listItemAt(c, inParagraph);
@@ -490,16 +495,17 @@ export function readLine(r: Reading, text: string, from: number, to: number): vo
   // A lazy line: a paragraph goes on in containers this line did not continue.
   if (!closed && !c.blank && tipParagraph) {
     addLine(r, text, c.next, to);
-    return;
+    return false;
   }
   if (!closed) closed = closeAbove(r, matched);
   if (inParagraph) {
     addLine(r, text, c.next, to);
-    return;
+    return false;
   }
-  if (c.blank) return;
+  if (c.blank) return false;
   const definitions = c.code(c.next) === OPEN_BRACKET ? `${text.slice(c.next, to)}\n` : undefined;
   setLeaf(r, definitions === undefined ? PARAGRAPH : { kind: "paragraph", definitions });
+  return false;
 }
 
 /** The line `text[from, to)` goes on the paragraph open in `r`. */

@@ -203,11 +203,12 @@ export function codeBlocks(text: string): number[] {
   let open: Leaf | undefined;
   eachLine(text, (from, to) => {
     const before = reading.leaf;
-    readLine(reading, text, from, to);
+    const closer = readLine(reading, text, from, to);
     const after = reading.leaf;
     if (open !== undefined && before === open) {
-      // Its line, the closer's too; a line that ends it another way starts its own block.
-      blocks[blocks.length - 1] = after === open || !isCode(after) ? to : from;
+      // Its line, the closer's too; a line that ends it another way (the end of its
+      // block quote or list item: rev57b F6) is not in it and starts its own block.
+      if (after === open || closer) blocks[blocks.length - 1] = to;
       if (after === open) return;
       open = undefined;
     }

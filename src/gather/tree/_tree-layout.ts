@@ -336,7 +336,8 @@ export function formatSize(bytes: number): string {
  * A name as one printable line, as every path in the prompt is written
  * ({@link oneLine}), whose spaces cannot pass for the tree's indentation or
  * columns ({@link escapeSpacing}), and which opens no block over the entries
- * after it ({@link lineOpeningNoBlock}: `<!--`, `<pre>`, a fence; review rev56c F8).
+ * after it ({@link lineOpeningNoBlock}: `<!--`, `<pre>`, a fence, review rev56c F8; a
+ * heading, a block quote, a list item, review rev57b F2).
  * The prompt escapes the listing's tags of its own elements as a whole.
  */
 export const safeName = (name: string): string => lineOpeningNoBlock(escapeSpacing(oneLine(name)));
