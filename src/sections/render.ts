@@ -15,8 +15,10 @@ import {
   type Engine,
   formatPrompt,
   MAX_PROMPT_CHARS,
+  type PartialFunction,
   PromptCompiles,
   PromptWork,
+  type RenderOptions,
   TemplateError,
 } from "../engine/index.js";
 import {
@@ -625,12 +627,7 @@ export function renderSections(
     try {
       const render = () =>
         placedText(
-          () =>
-            engine.render(
-              prompt.text,
-              { ...input.data, customPrompt: null },
-              { partials, work, printed },
-            ),
+          () => engine.render(prompt.text, { ...input.data, customPrompt: null }, renderOptions()),
           prompt.source,
         );
       const reuse = input.reuse;
@@ -645,6 +642,22 @@ export function renderSections(
       );
       return renderCustom(prompt.lower);
     }
+  }
+
+  /**
+   * The options of every render of a template here (a section's, your custom
+   * base prompt's): the project's partials it reaches are held and closed by
+   * {@link projectPartial} whoever's template calls them. Your SYSTEM_TEMPLATE.md's
+   * `{{> footer}}` printed the project's partial raw (rev57b F1). `base`: what
+   * `{{> base}}` inserts, for a section over another.
+   */
+  function renderOptions(base?: PartialFunction): RenderOptions {
+    return {
+      partials: base ? { ...partials, base } : partials,
+      work,
+      partialText: projectPartial,
+      printed,
+    };
   }
 
   /**
@@ -717,13 +730,7 @@ export function renderSections(
       patchTexts = patch ? textsOfSeveralLines(patch) : undefined;
       try {
         return placedText(
-          () =>
-            engine.render(template.body, dataFor(template.name), {
-              partials: base ? { ...partials, base } : partials,
-              work,
-              partialText: projectPartial,
-              printed,
-            }),
+          () => engine.render(template.body, dataFor(template.name), renderOptions(base)),
           template.source,
         );
       } finally {
