@@ -678,7 +678,11 @@ export function renderSections(
    */
   function heldCustom(prompt: CustomPrompt, text: string): string {
     if (prompt.source.layer !== "project" && prompt.repository !== true) return text;
-    return heldProjectText(text, { names: reservedNames(), ownerMark: true }, undefined);
+    return heldProjectText(
+      text,
+      { names: reservedNames(), ownerMark: true },
+      yourTexts(input.data),
+    );
   }
 
   /**
@@ -746,7 +750,10 @@ export function renderSections(
       if (template.source.layer !== "project") return text;
       // Given back by a reuse, the render did not call `{{> base}}`: what it inserts is taken again.
       const yours = inserted ?? (lower && CALLS_PARTIAL.test(template.body) ? base?.() : undefined);
-      const held = heldProjectText(text, namesHeldFrom(template, reservedNames()), yours);
+      const held = heldProjectText(text, namesHeldFrom(template, reservedNames()), [
+        ...(yours === undefined ? [] : [yours]),
+        ...yourTexts(dataFor(template.name)),
+      ]);
       // Judged as it is printed: a block it leaves open is closed at its end first.
       const closed = closedProject(held, template);
       yoursNotPrinted(template, closed);
@@ -816,7 +823,7 @@ export function renderSections(
     const held = heldProjectText(
       withoutPrintedMarks(text),
       { names: reservedNames(), ownerMark: true },
-      undefined,
+      yourTexts(input.data),
     );
     const ended = withFinalNewline(held);
     const closed = closeOpenBlocksOnOwnLine(ended);
@@ -850,6 +857,29 @@ export function renderSections(
     });
     return closed;
   }
+}
+
+/** Each data object's {@link yourTexts}, found once. */
+const yourTextsOf = new WeakMap<PromptData, readonly string[]>();
+
+/**
+ * Your own texts a template may print from the data: the contents of your
+ * context files (your `AGENTS.md`) and of your always rules. A project's
+ * template printing one (its copy of `project_context`, `{{content}}`) prints
+ * it as you wrote it: its hold ({@link heldProjectText}) is of the project's
+ * own text, and before, your `<team_policy>` came out `&lt;team_policy>` and
+ * a false `user-text-left-out` said your file was not in the prompt (review
+ * rev57b F7).
+ */
+function yourTexts(data: PromptData): readonly string[] {
+  let texts = yourTextsOf.get(data);
+  if (texts === undefined) {
+    texts = [...(data.contextFiles ?? []), ...(data.alwaysRules ?? [])]
+      .filter((file) => file.origin === "user")
+      .map((file) => file.content);
+    yourTextsOf.set(data, texts);
+  }
+  return texts;
 }
 
 /** "the user SYSTEM.md": the candidate used instead of a failed one (never the option, which is first). */
