@@ -833,7 +833,7 @@ export function renderSections(
       diagnostics.push({
         level: "warning",
         code: "project-section-open",
-        message: `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block or a comment open at its end; closed there, so it does not run over the text after it`,
+        message: `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block, a comment or an element no reader shows (<div hidden>, <template>, <details>) open at its end; closed there, so it does not run over the text after it`,
       });
     }
     return closed;
@@ -852,7 +852,7 @@ export function renderSections(
     diagnostics.push({
       level: "warning",
       code: "project-section-open",
-      message: `the project's section "${template.name}" leaves a fenced code block, an HTML block or a comment open at its end; closed there, so it does not run over the sections after it`,
+      message: `the project's section "${template.name}" leaves a fenced code block, an HTML block, a comment or an element no reader shows (<div hidden>, <template>, <details>) open at its end; closed there, so it does not run over the sections after it`,
       ...(template.source.path ? { path: template.source.path } : {}),
     });
     return closed;
