@@ -144,8 +144,9 @@ const JOIN_LOOKAHEAD = MAX_TAG_NAME;
  * `<team_policy>` as `&lt;team_policy>`, review rev57b F7). Each piece of
  * the project's is read with the start of your text after it: its `<` before
  * `{{> base}}` and your `user prefers …` are a `<user …>` tag (review rev54a
- * F9). When that start is held differently after the piece than alone, your
- * text is held with the rest. Where two of yours start at one place, the
+ * F9), and after the end of your text before it (your `… <` and its
+ * `team_policy>`). When either is held differently with the piece than alone,
+ * your text is held with the rest. Where two of yours start at one place, the
  * longer is taken. Linear in the text for each text of yours.
  */
 export function heldProjectText(text: string, held: HeldNames, yours: readonly string[]): string {
@@ -160,11 +161,29 @@ export function heldProjectText(text: string, held: HeldNames, yours: readonly s
     .filter((y) => y.trim() !== "")
     .map((y) => ({ text: y, next: text.indexOf(y) }))
     .filter((y) => y.next !== -1)
-    .map((y) => ({ ...y, head: y.text.slice(0, JOIN_LOOKAHEAD), headHeld: "" }));
+    .map((y) => ({
+      ...y,
+      head: y.text.slice(0, JOIN_LOOKAHEAD),
+      headHeld: "",
+      tail: y.text.slice(-JOIN_LOOKAHEAD),
+      tailHeld: "",
+    }));
   if (found.length === 0) return hold(text);
-  for (const y of found) y.headHeld = hold(y.head);
+  for (const y of found) {
+    y.headHeld = hold(y.head);
+    y.tailHeld = hold(y.tail);
+  }
   let out = "";
   let at = 0;
+  // The end of the text of yours before the piece read now: the piece is read after it too.
+  let before = { tail: "", tailHeld: "" };
+  /** The piece read between `before`'s end and `head`; undefined when either is held differently with it. */
+  const heldBetween = (piece: string, head: string, headHeld: string): string | undefined => {
+    const joined = hold(before.tail + piece + head);
+    if (joined.length < before.tailHeld.length + headHeld.length) return undefined;
+    if (!joined.startsWith(before.tailHeld) || !joined.endsWith(headHeld)) return undefined;
+    return joined.slice(before.tailHeld.length, joined.length - headHeld.length);
+  };
   for (;;) {
     let first: (typeof found)[number] | undefined;
     for (const y of found) {
@@ -177,10 +196,13 @@ export function heldProjectText(text: string, held: HeldNames, yours: readonly s
       )
         first = y;
     }
-    if (first === undefined) return out + hold(text.slice(at));
-    const joined = hold(text.slice(at, first.next) + first.head);
-    if (!joined.endsWith(first.headHeld)) return hold(text);
-    out += joined.slice(0, joined.length - first.headHeld.length) + first.text;
+    const piece = text.slice(at, first === undefined ? text.length : first.next);
+    const held = heldBetween(piece, first?.head ?? "", first?.headHeld ?? "");
+    if (held === undefined) return hold(text);
+    out += held;
+    if (first === undefined) return out;
+    out += first.text;
     at = first.next + first.text.length;
+    before = first;
   }
 }
