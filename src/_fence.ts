@@ -22,6 +22,7 @@ import {
   readLine,
   sameReading,
 } from "./_blocks.js";
+import { closeHiddenRuns } from "./prompt-templates/hidden-closers.js";
 
 export type { Fence } from "./_blocks.js";
 
@@ -505,12 +506,14 @@ export function closeOpenComment(text: string): string {
 
 /**
  * {@link closeOpenFence} (fences and HTML blocks, read together), then
- * {@link closeOpenComment}: a repository's text (a context or rule file, cut
- * at a cap or not, the tree's names) ends with no code block, HTML block or
- * comment left open to run over what follows it.
+ * {@link closeOpenComment}, then {@link closeHiddenRuns}: a repository's text
+ * (a context or rule file, cut at a cap or not, the tree's names, a project's
+ * section or partial) ends with no code block, HTML block, comment or
+ * never-shown element (`<div hidden>`, `<template>`) left open to run over
+ * what follows it.
  */
 export function closeOpenBlocks(text: string, joined: TextStart = false): string {
-  return closeOpenComment(closeOpenFence(text, joined));
+  return closeHiddenRuns(closeOpenComment(closeOpenFence(text, joined)), withLine);
 }
 
 /**

@@ -15,8 +15,10 @@ import {
   type Engine,
   formatPrompt,
   MAX_PROMPT_CHARS,
+  type PartialFunction,
   PromptCompiles,
   PromptWork,
+  type RenderOptions,
   TemplateError,
 } from "../engine/index.js";
 import {
@@ -625,12 +627,7 @@ export function renderSections(
     try {
       const render = () =>
         placedText(
-          () =>
-            engine.render(
-              prompt.text,
-              { ...input.data, customPrompt: null },
-              { partials, work, printed },
-            ),
+          () => engine.render(prompt.text, { ...input.data, customPrompt: null }, renderOptions()),
           prompt.source,
         );
       const reuse = input.reuse;
@@ -645,6 +642,22 @@ export function renderSections(
       );
       return renderCustom(prompt.lower);
     }
+  }
+
+  /**
+   * The options of every render of a template here (a section's, your custom
+   * base prompt's): the project's partials it reaches are held and closed by
+   * {@link projectPartial} whoever's template calls them. Your SYSTEM_TEMPLATE.md's
+   * `{{> footer}}` printed the project's partial raw (rev57b F1). `base`: what
+   * `{{> base}}` inserts, for a section over another.
+   */
+  function renderOptions(base?: PartialFunction): RenderOptions {
+    return {
+      partials: base ? { ...partials, base } : partials,
+      work,
+      partialText: projectPartial,
+      printed,
+    };
   }
 
   /**
@@ -665,7 +678,11 @@ export function renderSections(
    */
   function heldCustom(prompt: CustomPrompt, text: string): string {
     if (prompt.source.layer !== "project" && prompt.repository !== true) return text;
-    return heldProjectText(text, { names: reservedNames(), ownerMark: true }, undefined);
+    return heldProjectText(
+      text,
+      { names: reservedNames(), ownerMark: true },
+      yourTexts(input.data),
+    );
   }
 
   /**
@@ -717,13 +734,7 @@ export function renderSections(
       patchTexts = patch ? textsOfSeveralLines(patch) : undefined;
       try {
         return placedText(
-          () =>
-            engine.render(template.body, dataFor(template.name), {
-              partials: base ? { ...partials, base } : partials,
-              work,
-              partialText: projectPartial,
-              printed,
-            }),
+          () => engine.render(template.body, dataFor(template.name), renderOptions(base)),
           template.source,
         );
       } finally {
@@ -739,7 +750,10 @@ export function renderSections(
       if (template.source.layer !== "project") return text;
       // Given back by a reuse, the render did not call `{{> base}}`: what it inserts is taken again.
       const yours = inserted ?? (lower && CALLS_PARTIAL.test(template.body) ? base?.() : undefined);
-      const held = heldProjectText(text, namesHeldFrom(template, reservedNames()), yours);
+      const held = heldProjectText(text, namesHeldFrom(template, reservedNames()), [
+        ...(yours === undefined ? [] : [yours]),
+        ...yourTexts(dataFor(template.name)),
+      ]);
       // Judged as it is printed: a block it leaves open is closed at its end first.
       const closed = closedProject(held, template);
       yoursNotPrinted(template, closed);
@@ -809,7 +823,7 @@ export function renderSections(
     const held = heldProjectText(
       withoutPrintedMarks(text),
       { names: reservedNames(), ownerMark: true },
-      undefined,
+      yourTexts(input.data),
     );
     const ended = withFinalNewline(held);
     const closed = closeOpenBlocksOnOwnLine(ended);
@@ -819,7 +833,7 @@ export function renderSections(
       diagnostics.push({
         level: "warning",
         code: "project-section-open",
-        message: `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block or a comment open at its end; closed there, so it does not run over the text after it`,
+        message: `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block, a comment or an element no reader shows (<div hidden>, <template>, <details>) open at its end; closed there, so it does not run over the text after it`,
       });
     }
     return closed;
@@ -838,11 +852,34 @@ export function renderSections(
     diagnostics.push({
       level: "warning",
       code: "project-section-open",
-      message: `the project's section "${template.name}" leaves a fenced code block, an HTML block or a comment open at its end; closed there, so it does not run over the sections after it`,
+      message: `the project's section "${template.name}" leaves a fenced code block, an HTML block, a comment or an element no reader shows (<div hidden>, <template>, <details>) open at its end; closed there, so it does not run over the sections after it`,
       ...(template.source.path ? { path: template.source.path } : {}),
     });
     return closed;
   }
+}
+
+/** Each data object's {@link yourTexts}, found once. */
+const yourTextsOf = new WeakMap<PromptData, readonly string[]>();
+
+/**
+ * Your own texts a template may print from the data: the contents of your
+ * context files (your `AGENTS.md`) and of your always rules. A project's
+ * template printing one (its copy of `project_context`, `{{content}}`) prints
+ * it as you wrote it: its hold ({@link heldProjectText}) is of the project's
+ * own text, and before, your `<team_policy>` came out `&lt;team_policy>` and
+ * a false `user-text-left-out` said your file was not in the prompt (review
+ * rev57b F7).
+ */
+function yourTexts(data: PromptData): readonly string[] {
+  let texts = yourTextsOf.get(data);
+  if (texts === undefined) {
+    texts = [...(data.contextFiles ?? []), ...(data.alwaysRules ?? [])]
+      .filter((file) => file.origin === "user")
+      .map((file) => file.content);
+    yourTextsOf.set(data, texts);
+  }
+  return texts;
 }
 
 /** "the user SYSTEM.md": the candidate used instead of a failed one (never the option, which is first). */

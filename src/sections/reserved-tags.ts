@@ -136,31 +136,73 @@ const JOIN_LOOKAHEAD = MAX_TAG_NAME;
 /**
  * A trusted project's rendered section with the tags of `held.names` made
  * literal (`&lt;usec>`), and the owner mark (`owner&#61;"user"`), as a
- * repository's text has them, outside what its `{{> base}}` printed of yours
- * (`yours`, found as printed: a call indented in a list item is not found,
- * and your text there is held with the rest). Each piece of the project's is
- * read with the start of your text after it: its `<` before `{{> base}}`
- * and your `user prefers …` are a `<user …>` tag (review rev54a F9). When
- * that start is held differently after the piece than alone, your text is
- * held with the rest.
+ * repository's text has them, outside your texts it printed (`yours`: what
+ * its `{{> base}}` printed of yours, and your own texts printed from the data,
+ * your `AGENTS.md` through `{{content}}`; each found as printed: a call
+ * indented in a list item is not found, and your text there is held with
+ * the rest; before, a project's ejected `project_context` printed your
+ * `<team_policy>` as `&lt;team_policy>`, review rev57b F7). Each piece of
+ * the project's is read with the start of your text after it: its `<` before
+ * `{{> base}}` and your `user prefers …` are a `<user …>` tag (review rev54a
+ * F9), and after the end of your text before it (your `… <` and its
+ * `team_policy>`). When either is held differently with the piece than alone,
+ * your text is held with the rest. Where two of yours start at one place, the
+ * longer is taken. Linear in the text for each text of yours.
  */
-export function heldProjectText(text: string, held: HeldNames, yours: string | undefined): string {
+export function heldProjectText(text: string, held: HeldNames, yours: readonly string[]): string {
   const { names, ownerMark } = held;
   if (names.size === 0 && !ownerMark) return text;
   const hold = (part: string) => {
     const escaped = names.size === 0 ? part : escapeWrapperTags(part, names);
     return ownerMark ? withoutOwnerMark(escaped) : escaped;
   };
-  if (yours === undefined || yours.trim() === "" || !text.includes(yours)) return hold(text);
-  const pieces = text.split(yours);
-  const head = yours.slice(0, JOIN_LOOKAHEAD);
-  const headHeld = hold(head);
-  let out = "";
-  for (const [k, piece] of pieces.entries()) {
-    if (k === pieces.length - 1) return out + hold(piece);
-    const joined = hold(piece + head);
-    if (!joined.endsWith(headHeld)) return hold(text);
-    out += joined.slice(0, joined.length - headHeld.length) + yours;
+  // Each of yours the text holds, with where it is next found at or after `at` (-1: no more).
+  const found = yours
+    .filter((y) => y.trim() !== "")
+    .map((y) => ({ text: y, next: text.indexOf(y) }))
+    .filter((y) => y.next !== -1)
+    .map((y) => ({
+      ...y,
+      head: y.text.slice(0, JOIN_LOOKAHEAD),
+      headHeld: "",
+      tail: y.text.slice(-JOIN_LOOKAHEAD),
+      tailHeld: "",
+    }));
+  if (found.length === 0) return hold(text);
+  for (const y of found) {
+    y.headHeld = hold(y.head);
+    y.tailHeld = hold(y.tail);
   }
-  return out;
+  let out = "";
+  let at = 0;
+  // The end of the text of yours before the piece read now: the piece is read after it too.
+  let before = { tail: "", tailHeld: "" };
+  /** The piece read between `before`'s end and `head`; undefined when either is held differently with it. */
+  const heldBetween = (piece: string, head: string, headHeld: string): string | undefined => {
+    const joined = hold(before.tail + piece + head);
+    if (joined.length < before.tailHeld.length + headHeld.length) return undefined;
+    if (!joined.startsWith(before.tailHeld) || !joined.endsWith(headHeld)) return undefined;
+    return joined.slice(before.tailHeld.length, joined.length - headHeld.length);
+  };
+  for (;;) {
+    let first: (typeof found)[number] | undefined;
+    for (const y of found) {
+      if (y.next !== -1 && y.next < at) y.next = text.indexOf(y.text, at);
+      if (y.next === -1) continue;
+      if (
+        first === undefined ||
+        y.next < first.next ||
+        (y.next === first.next && y.text.length > first.text.length)
+      )
+        first = y;
+    }
+    const piece = text.slice(at, first === undefined ? text.length : first.next);
+    const held = heldBetween(piece, first?.head ?? "", first?.headHeld ?? "");
+    if (held === undefined) return hold(text);
+    out += held;
+    if (first === undefined) return out;
+    out += first.text;
+    at = first.next + first.text.length;
+    before = first;
+  }
 }

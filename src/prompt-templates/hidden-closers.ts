@@ -1,0 +1,47 @@
+import { HiddenRuns } from "./_hidden-runs.js";
+
+/**
+ * Each closer is one run or start tag ended (`<div hidden title="`: the
+ * quote, the tag, the element), so a few suffice.
+ */
+const MAX_CLOSERS = 4;
+
+/**
+ * The closers of a comment, CDATA and a processing instruction: the Markdown
+ * closing before this one (`closeOpenFence`, `closeOpenComment`) has judged
+ * those as CommonMark reads them (`<!-->` closes itself; `a <?x` mid-line is
+ * text), and such a run is the last one open (nothing inside it opens more).
+ */
+const MARKDOWN_JUDGED = new Set(["-->", "]]>", "?>"]);
+
+/**
+ * `text` with the closers, each on a line of its own (`withLine`), of what
+ * it leaves open at its end that no reader shows ({@link HiddenRuns}, the
+ * slash-template argument guard's reader: an element with `hidden`, a
+ * `<template>`, `<details>`, a hiding style, a start tag not yet ended), so
+ * that nothing after it is read inside. `withLine` is `_fence.ts`'s, given by
+ * its one caller, `closeOpenBlocks`, after the Markdown blocks are closed. A repository's `AGENTS.md` ending in
+ * `<div hidden>` put your skills and every later section in the hidden
+ * element (review rev57b F9). Linear: the text is read once.
+ */
+export function closeHiddenRuns(
+  text: string,
+  withLine: (text: string, line: string) => string,
+): string {
+  if (!text.includes("<")) return text;
+  const runs = new HiddenRuns();
+  runs.feed(text);
+  let out = text;
+  // What is kept: up to the last end tag of an element no reader shows. A start tag's
+  // closer alone (`<instructi` where a cap cut the text) is not added: nothing it opens is hidden.
+  let kept = text;
+  for (let i = 0; i < MAX_CLOSERS; i++) {
+    const closer = runs.closer();
+    if (closer === "" || MARKDOWN_JUDGED.has(closer)) break;
+    const next = withLine(out, closer);
+    runs.feed(next.slice(out.length));
+    out = next;
+    if (closer.startsWith("</")) kept = out;
+  }
+  return kept;
+}
