@@ -24,7 +24,8 @@ import { NOW, tempDir, writeFiles } from "../api/_helpers.js";
 //
 // Review rev57a F3 (medium): the public gathering functions (loadContextFiles, loadContextForPaths,
 // loadRules / traceRules, buildWorkspaceTree(s)) still took cwd as written, with the same leaks;
-// each now finds the project from cwd's real folder too.
+// each now finds the project from cwd's real folder too. rev57a F1 (low): through such a link with no
+// `.pi`, every render and hook call warned `config-refused`.
 
 const PRIVATE = ["PRIV-IGN", "PRIV-EXCL", "PRIV-SECRET-EXT"];
 
@@ -198,5 +199,33 @@ describe("hostile-cwd-link-into-repository: the public gathering functions find 
     const fates = traced.accounts.map((a) => `${a.path.split("/R/")[1]} ${a.fate.status}`);
     expect(fates).toContain(".cursor/rules/root.mdc inlined");
     expect(fates).toContain("sub/.cursor/rules/excl.md refused");
+  });
+});
+
+describe("hostile-cwd-link-into-repository: config and named paths through the link", () => {
+  it("no .pi folder: no config-refused warning through the link (rev57a F1)", async () => {
+    const { linked, real, base } = layout();
+    for (const cwd of [linked, real]) {
+      const result = await renderSystemPrompt({
+        ...base,
+        cwd,
+        projectTrusted: true,
+        configFiles: true,
+      });
+      expect(result.diagnostics.filter((d) => d.code.startsWith("config-"))).toEqual([]);
+    }
+  });
+
+  it("a .pi linked out of the working folder is still refused through the link (rev57a F1)", async () => {
+    const { root, linked, real, base } = layout();
+    writeFiles(root, { "elsewhere/sysprompt.yaml": "deadline: 900\n" });
+    symlinkSync(join(root, "elsewhere"), join(real, ".pi"));
+    const result = await renderSystemPrompt({
+      ...base,
+      cwd: linked,
+      projectTrusted: true,
+      configFiles: true,
+    });
+    expect(result.diagnostics.map((d) => d.code)).toContain("config-refused");
   });
 });
