@@ -25,7 +25,8 @@ import { NOW, tempDir, writeFiles } from "../api/_helpers.js";
 // Review rev57a F3 (medium): the public gathering functions (loadContextFiles, loadContextForPaths,
 // loadRules / traceRules, buildWorkspaceTree(s)) still took cwd as written, with the same leaks;
 // each now finds the project from cwd's real folder too. rev57a F1 (low): through such a link with no
-// `.pi`, every render and hook call warned `config-refused`.
+// `.pi`, every render and hook call warned `config-refused`. rev57a F6 (low): a project file named
+// by its real absolute path was judged as out of the working folder (refused, trusted).
 
 const PRIVATE = ["PRIV-IGN", "PRIV-EXCL", "PRIV-SECRET-EXT"];
 
@@ -227,5 +228,16 @@ describe("hostile-cwd-link-into-repository: config and named paths through the l
       configFiles: true,
     });
     expect(result.diagnostics.map((d) => d.code)).toContain("config-refused");
+  });
+
+  it("a project file named by its real absolute path is the working folder's file (rev57a F6)", async () => {
+    const { real, linked, base } = layout();
+    symlinkSync("ign.md", join(real, "notes.md"));
+    const named = { ...base, appendSystemPrompt: join(real, "notes.md") };
+    for (const cwd of [linked, real]) {
+      const trusted = await renderSystemPrompt({ ...named, cwd, projectTrusted: true });
+      expect(trusted.text).toContain("PRIV-IGN");
+      await expect(renderSystemPrompt({ ...named, cwd })).rejects.toThrow(/ignored by git/);
+    }
   });
 });
