@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { realWorkingFolder } from "../gather/roots.js";
 import { DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import type { SystemPromptOptions } from "../options.js";
 import { ownAgentDir } from "../repo-files/index.js";
@@ -38,10 +39,12 @@ export async function applyConfigFiles(given: SystemPromptOptions): Promise<Conf
     trusted: projectTrusted,
     named: given.agentDir !== undefined,
   });
+  // The project's folder in cwd's real folder, as the render's layer finds it (rev57a F1).
+  const realCwd = await realWorkingFolder(cwd);
   const { files, diagnostics } = await loadConfigFiles({
-    cwd,
+    cwd: realCwd,
     agentDir: own,
-    projectDir: join(cwd, given.projectDir ?? DEFAULT_PROJECT_DIR),
+    projectDir: join(realCwd, given.projectDir ?? DEFAULT_PROJECT_DIR),
     projectTrusted,
   });
   const merged = mergeConfig(given, files);

@@ -84,9 +84,10 @@ async function readProjectConfig(
   folders: ConfigFolders,
 ): Promise<{ file: ConfigFile; diagnostics: Diagnostic[] }> {
   // `.pi` a FIFO or a file: the project layer says so once (`layer-not-folder`), not here too.
+  // Missing (a dangling link included): no file, nothing to say; before, the written `.pi` of a cwd
+  // named through a link was compared with cwd's real path and refused on every render (rev57a F1).
   const kind = await kindOfPath(folders.projectDir);
-  if (kind === "file" || kind === "other")
-    return { file: emptyFile(path, "project"), diagnostics: [] };
+  if (kind !== "dir") return { file: emptyFile(path, "project"), diagnostics: [] };
   const [root, dir] = await Promise.all([
     realpathOrSelf(folders.cwd),
     realpathOrSelf(folders.projectDir),

@@ -1,5 +1,7 @@
 import { resolve } from "node:path";
+import { realpathOrSelf } from "../_fs.js";
 import { stat } from "../_io.js";
+import { checkpoint } from "../_pace.js";
 import { expandHome } from "../_paths.js";
 import { SyspromptError } from "../types.js";
 
@@ -47,4 +49,28 @@ export async function resolveRoots(
     if (path !== cwd && !out.includes(path)) out.push(path);
   }
   return out;
+}
+
+/**
+ * A folder the caller works from (the working folder, an extra root, a
+ * ceiling) by its real path, as `cd` and git take it: the project root and
+ * every ignore, exclude and hidden rule are found from there. Every entry
+ * point that searches a project from a folder asks this once; the folder as
+ * given is for display only. Before, a folder named through a link from
+ * outside a repository into a subfolder of it found no repository (rev56a F3,
+ * rev57a F3). `signal` is heard first.
+ */
+export async function realWorkingFolder(path: string, signal?: AbortSignal): Promise<string> {
+  await checkpoint(signal);
+  return realpathOrSelf(path);
+}
+
+/** Each extra root by its real path ({@link realWorkingFolder}): once, and not cwd (real too). */
+export async function realRoots(
+  dirs: readonly string[],
+  cwd: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const real = await Promise.all(dirs.map((dir) => realWorkingFolder(dir, signal)));
+  return [...new Set(real)].filter((dir) => dir !== cwd);
 }

@@ -9,6 +9,7 @@ import type { CacheLocation } from "../_cache-location.js";
 import { expandHome } from "../_paths.js";
 import { globRuleFolders } from "../gather/context/index.js";
 import { contextKey, ruleKey } from "../gather/context/touch-keys.js";
+import { realWorkingFolder } from "../gather/roots.js";
 import { globSuffixes, RULE_FORMATS } from "../gather/rules/index.js";
 import { projectReach } from "../repo-files/index.js";
 import { formatTouched } from "../touch/format.js";
@@ -191,12 +192,12 @@ async function lookAt(
   home: string,
 ): Promise<View> {
   const o = snapshot.options;
-  const start = resolve(expandHome(cwd, home));
+  // From cwd's real folder, as the pass it stands for (loadContextForPaths) looks (rev57a F3).
+  const realCwd = await realWorkingFolder(resolve(expandHome(cwd, home)));
   const ceiling = o.ceilingDir === undefined ? undefined : resolve(o.ceilingDir);
-  const reach = await projectReach({ start, home, trusted: true, ceiling });
-  const realCwd = resolved(start)?.real ?? start;
+  const reach = await projectReach({ start: realCwd, home, trusted: true, ceiling });
   const folders = await globRuleFolders(o.rules, {
-    cwd: start,
+    cwd: realCwd,
     root: reach.root,
     ceiling,
     projectDir: o.projectDir,
@@ -206,7 +207,7 @@ async function lookAt(
     return { key: ruleKey(rule.path), base: realBase, ...(suffixes ? { suffixes } : {}) };
   });
   const watch: Record<string, string> = {};
-  for (const path of watchedPaths(reach.realRoot, start)) watch[path] = stampOf(path);
+  for (const path of watchedPaths(reach.realRoot, realCwd)) watch[path] = stampOf(path);
   const targets: View["targets"] = [];
   const stamps = new Map<string, string>();
   for (const abs of paths) {

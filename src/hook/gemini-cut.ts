@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readTextFile } from "../_fs.js";
+import { realWorkingFolder } from "../gather/roots.js";
 import {
   GEMINI_SETTINGS,
   MAX_GEMINI_SETTINGS_BYTES,
@@ -104,8 +105,10 @@ export async function geminiCut(cwd: string, where: HookWhere): Promise<GeminiCu
   // The workspace's, unless cwd is that home (Gemini CLI reads it as yours): the repository's file, through the door.
   const workspace = async (): Promise<Read> => {
     if (resolve(cwd) === resolve(geminiHome(where))) return {};
-    const reach = await projectReach({ start: cwd, home: where.home, trusted: true });
-    const settings = await readGeminiSettings(cwd, reach, "its threshold not read");
+    // Found from cwd's real folder, as every other look of the hook's (rev57a F3).
+    const real = await realWorkingFolder(resolve(cwd));
+    const reach = await projectReach({ start: real, home: where.home, trusted: true });
+    const settings = await readGeminiSettings(real, reach, "its threshold not read");
     if ("value" in settings) {
       return settings.cut
         ? { unjudged: `${settings.path} is longer than ${MAX_GEMINI_SETTINGS_BYTES} bytes` }

@@ -1,7 +1,7 @@
 // fs.promises, not node:fs/promises: loaded at first use in the CLI bundle (see _safe-write.ts).
 import { promises as fsp } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { readTextFile, realpathOrSelf } from "../_fs.js";
+import { readTextFile } from "../_fs.js";
 import {
   intoProjectAsNamed,
   leavesIntoTree,
@@ -11,6 +11,7 @@ import {
   walkHeld,
 } from "../_output-target.js";
 import { expandHome, homeFolder, isWithin, resolveUserPath } from "../_paths.js";
+import { realWorkingFolder } from "../gather/roots.js";
 import { isRepositoryRoot, projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 
@@ -133,13 +134,14 @@ export async function namedProjectPath(
   // A path inside the working folder as given is its file, judged from its real folder, as git
   // judges it: a cwd named through a link into a repository's subfolder found no repository, and
   // `--untrusted --append-system-prompt ./notes.md` read the link to a git-ignored file (rev56a F3).
-  // A path out of it (`../prompts/base.md`) is decided from the folder as given, as before.
+  // So is a path inside its real folder (the file named by its real path: rev57a F6).
+  // A path out of both (`../prompts/base.md`) is decided from the folder as given, as before.
   let cwd = resolve(o.cwd);
+  const real = await realWorkingFolder(cwd);
   if (isWithin(path, cwd)) {
-    const real = await realpathOrSelf(cwd);
     path = join(real, relative(cwd, path));
     cwd = real;
-  }
+  } else if (isWithin(path, real)) cwd = real;
   // Absolute and `~` paths count only into a project that neither is nor holds the home folder.
   const counts = (reach: Reach) =>
     !absolute || (reach.home === undefined && reach.excluded.length === 0);

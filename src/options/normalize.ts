@@ -6,7 +6,7 @@ import { parseNow } from "../_time.js";
 import { DEFAULT_DEADLINE_MS, MAX_TIMER_MS } from "../gather/deadline.js";
 import { projectHome } from "../gather/environment/index.js";
 import { DEFAULT_TOOLS } from "../gather/guidelines/index.js";
-import { resolveRoots } from "../gather/roots.js";
+import { realRoots, realWorkingFolder, resolveRoots } from "../gather/roots.js";
 import { checkRuleSources } from "../gather/rules/index.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../locate/layers.js";
 import type { ResolvedFile } from "../locate/load-layer.js";
@@ -66,11 +66,11 @@ export async function normalizeCheckedOptions(
   // The working folder is its real path, as git takes it: its project root and every ignore rule
   // are found from there (a --cwd through a link into a repository's subfolder lost the repository:
   // rev56a F3). As given, it is shown, and a path you name is read from it as you typed it.
-  const cwd = await realpathOrSelf(shownCwd);
+  const cwd = await realWorkingFolder(shownCwd);
   const ceilingDir =
     options.ceilingDir === undefined
       ? null
-      : await realpathOrSelf(resolve(shownCwd, options.ceilingDir));
+      : await realWorkingFolder(resolve(shownCwd, options.ceilingDir));
   const trusted = options.projectTrusted !== false;
   // An untrusted project's own folder is not your user layer (HOME inside the checkout); one you
   // name yourself (`--agent-dir`) is what you chose.
@@ -192,12 +192,6 @@ async function hostSkills(
       return preloadedSkill(skill, inProject ? "project" : "option");
     }),
   );
-}
-
-/** Each extra root by its real path, as the working folder ({@link normalizeCheckedOptions}): once, and not cwd. */
-async function realRoots(dirs: readonly string[], cwd: string): Promise<string[]> {
-  const real = await Promise.all(dirs.map(realpathOrSelf));
-  return [...new Set(real)].filter((dir) => dir !== cwd);
 }
 
 /**

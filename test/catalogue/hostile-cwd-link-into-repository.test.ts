@@ -1,7 +1,15 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderSystemPrompt } from "../../src/index.js";
+import {
+  buildWorkspaceTree,
+  buildWorkspaceTrees,
+  loadContextFiles,
+  loadContextForPaths,
+  loadRules,
+  renderSystemPrompt,
+  traceRules,
+} from "../../src/index.js";
 import { createPromptSession } from "../../src/session/index.js";
 import { NOW, tempDir, writeFiles } from "../api/_helpers.js";
 
@@ -13,6 +21,12 @@ import { NOW, tempDir, writeFiles } from "../api/_helpers.js";
 // AGENTS.md, and R/AGENTS.md was silently left out; `--root` through such a link the same. git
 // judges from the real folder. Now the working folder (and each extra root) is its real path;
 // the prompt shows the working folder as given.
+//
+// Review rev57a F3 (medium): the public gathering functions (loadContextFiles, loadContextForPaths,
+// loadRules / traceRules, buildWorkspaceTree(s)) still took cwd as written, with the same leaks;
+// each now finds the project from cwd's real folder too. rev57a F1 (low): through such a link with no
+// `.pi`, every render and hook call warned `config-refused`. rev57a F6 (low): a project file named
+// by its real absolute path was judged as out of the working folder (refused, trusted).
 
 const PRIVATE = ["PRIV-IGN", "PRIV-EXCL", "PRIV-SECRET-EXT"];
 
@@ -33,6 +47,9 @@ function layout() {
     "R/sub/.hid/f.ts": "",
     "R/sub/ok/AGENTS.md": "OK-AGENTS\n",
     "R/sub/ok/f.ts": "",
+    "R/.cursor/rules/root.mdc": "---\nalwaysApply: true\n---\nROOT-RULE\n",
+    "R/sub/.cursor/rules/ok.mdc": "---\nalwaysApply: true\n---\nSUB-RULE\n",
+    "R/sub/.cursor/rules/excl.md": "---\nalwaysApply: true\n---\nPRIV-RULE\n",
     "p/.git/HEAD": "ref: refs/heads/main\n",
     "p/AGENTS.md": "P-AGENTS\n",
     "agent/.keep": "",
@@ -117,6 +134,110 @@ describe("hostile-cwd-link-into-repository: a working folder named through a lin
       expect(ok.files.map((f) => f.content.trim())).toEqual(["OK-AGENTS"]);
     } finally {
       session.close();
+    }
+  });
+});
+
+describe("hostile-cwd-link-into-repository: the public gathering functions find the repository from the real folder (rev57a F3)", () => {
+  const texts = (files: readonly { content: string }[]) => files.map((f) => f.content.trim());
+
+  it("loadContextFiles through the link imports none of the private files and keeps the root AGENTS.md", async () => {
+    const { linked, real, base } = layout();
+    const viaLink = await loadContextFiles({ ...base, cwd: linked });
+    const direct = await loadContextFiles({ ...base, cwd: real });
+    const joined = texts(viaLink.files).join("\n");
+    for (const secret of PRIVATE) expect(joined).not.toContain(secret);
+    expect(texts(viaLink.files)).toEqual(texts(direct.files));
+    expect(joined).toContain("ROOT-AGENTS");
+    expect(refusals(viaLink.diagnostics)).toEqual(refusals(direct.diagnostics));
+    expect(refusals(viaLink.diagnostics)).toHaveLength(3);
+  });
+
+  it("buildWorkspaceTree and buildWorkspaceTrees through the link list none of the ignored or excluded files", async () => {
+    const { root, linked, base } = layout();
+    const opts = { home: base.home, projectTrusted: false, mtime: NOW };
+    const one = await buildWorkspaceTree(linked, opts);
+    const both = await buildWorkspaceTrees(join(root, "p"), [linked], opts);
+    const lists = [one.rendered, both.roots[0]?.tree?.rendered ?? ""];
+    for (const text of lists) {
+      expect(text).toContain("ok/");
+      for (const name of ["ign.md", "excl.md", "a.secret", "ign/"])
+        expect(text).not.toContain(name);
+    }
+    // The root line names the folder as it was given.
+    expect(one.rendered.split("\n")[0]).toMatch(/^c\//);
+  });
+
+  it("loadContextForPaths through the link gives no ignored, hidden or excluded folder's AGENTS.md", async () => {
+    const { real, linked, base } = layout();
+    mkdirSync(join(real, "excl"));
+    writeFiles(real, { "excl/AGENTS.md": "PRIV-EXCL-AGENTS\n", "excl/f.ts": "" });
+    // The repository's exclude file names excl.md; a folder it names is private too.
+    writeFiles(join(real, ".."), { ".git/info/exclude": "excl.md\nexcl/\n" });
+    symlinkSync("ign", join(real, "lnk-ign"));
+    for (const touched of [
+      join(linked, "ign", "f.ts"),
+      join(linked, ".hid", "f.ts"),
+      join(linked, "excl", "f.ts"),
+      join(linked, "lnk-ign", "f.ts"),
+      join(real, "ign", "f.ts"),
+    ]) {
+      const got = await loadContextForPaths([touched], { ...base, cwd: linked });
+      expect(got.files, touched).toEqual([]);
+      expect(got.diagnostics.map((d) => d.code)).toContain("context-ignored");
+    }
+    const ok = await loadContextForPaths([join(linked, "ok", "f.ts")], { ...base, cwd: linked });
+    expect(texts(ok.files)).toEqual(["OK-AGENTS"]);
+  });
+
+  it("loadRules and traceRules through the link read the root's rules and refuse the excluded one", async () => {
+    const { linked, real, base } = layout();
+    const viaLink = await loadRules({ ...base, cwd: linked });
+    const direct = await loadRules({ ...base, cwd: real });
+    expect(viaLink.rules.map((r) => r.content.trim())).toEqual(["ROOT-RULE", "SUB-RULE"]);
+    expect(direct.rules.map((r) => r.content.trim())).toEqual(["ROOT-RULE", "SUB-RULE"]);
+    const traced = await traceRules({ ...base, cwd: linked });
+    const fates = traced.accounts.map((a) => `${a.path.split("/R/")[1]} ${a.fate.status}`);
+    expect(fates).toContain(".cursor/rules/root.mdc inlined");
+    expect(fates).toContain("sub/.cursor/rules/excl.md refused");
+  });
+});
+
+describe("hostile-cwd-link-into-repository: config and named paths through the link", () => {
+  it("no .pi folder: no config-refused warning through the link (rev57a F1)", async () => {
+    const { linked, real, base } = layout();
+    for (const cwd of [linked, real]) {
+      const result = await renderSystemPrompt({
+        ...base,
+        cwd,
+        projectTrusted: true,
+        configFiles: true,
+      });
+      expect(result.diagnostics.filter((d) => d.code.startsWith("config-"))).toEqual([]);
+    }
+  });
+
+  it("a .pi linked out of the working folder is still refused through the link (rev57a F1)", async () => {
+    const { root, linked, real, base } = layout();
+    writeFiles(root, { "elsewhere/sysprompt.yaml": "deadline: 900\n" });
+    symlinkSync(join(root, "elsewhere"), join(real, ".pi"));
+    const result = await renderSystemPrompt({
+      ...base,
+      cwd: linked,
+      projectTrusted: true,
+      configFiles: true,
+    });
+    expect(result.diagnostics.map((d) => d.code)).toContain("config-refused");
+  });
+
+  it("a project file named by its real absolute path is the working folder's file (rev57a F6)", async () => {
+    const { real, linked, base } = layout();
+    symlinkSync("ign.md", join(real, "notes.md"));
+    const named = { ...base, appendSystemPrompt: join(real, "notes.md") };
+    for (const cwd of [linked, real]) {
+      const trusted = await renderSystemPrompt({ ...named, cwd, projectTrusted: true });
+      expect(trusted.text).toContain("PRIV-IGN");
+      await expect(renderSystemPrompt({ ...named, cwd })).rejects.toThrow(/ignored by git/);
     }
   });
 });

@@ -30,7 +30,7 @@ import {
 import type { Diagnostic } from "../../types.js";
 import { CONTEXT_FILE_NAMES } from "../context-names.js";
 import { boundedByDefault } from "../deadline.js";
-import { resolveRoots } from "../roots.js";
+import { realRoots, realWorkingFolder, resolveRoots } from "../roots.js";
 import { capTotal, DEFAULT_MAX_TOTAL_CONTEXT_BYTES } from "./_context-total.js";
 import { type DroppedContextFile, dedupeWithDropped, type TrimmedContextFile } from "./dedupe.js";
 import { expandImports, type ImportState } from "./imports.js";
@@ -363,14 +363,20 @@ export async function traceContextFiles(
       ? DEFAULT_MAX_TOTAL_CONTEXT_BYTES
       : checkMaxBytes(options.maxTotalBytes, "maxTotalBytes");
   const home = options.home ?? homeFolder();
-  const cwd = resolve(expandHome(options.cwd, home));
+  const signal = options.signal;
+  // The project is found from cwd's real folder (and each root's); paths you name resolve from cwd as given.
+  const shownCwd = resolve(expandHome(options.cwd, home));
+  const cwd = await realWorkingFolder(shownCwd, signal);
   // Not an agent dir the untrusted project holds (HOME inside the checkout), unless you named it.
   const agentDir = await ownAgentDir(
-    resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd }),
+    resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd: shownCwd }),
     { cwd, home, trusted: options.projectTrusted !== false, named: options.agentDir !== undefined },
   );
-  const roots = await resolveRoots(options.roots, cwd, home);
-  const signal = options.signal;
+  const roots = await realRoots(await resolveRoots(options.roots, shownCwd, home), cwd, signal);
+  const ceilingDir =
+    options.ceilingDir === undefined
+      ? undefined
+      : await realWorkingFolder(resolve(options.ceilingDir), signal);
   const reads = new Map<string, Promise<RepoCapped>>();
   const trusted = options.projectTrusted !== false;
   const limits = { home, maxBytes, maxTotalBytes, reads, trusted, ...(signal ? { signal } : {}) };
@@ -405,7 +411,7 @@ export async function traceContextFiles(
     home,
     realHome,
     projectTrusted: options.projectTrusted !== false,
-    ceilingDir: options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir),
+    ceilingDir,
     signal,
   });
   // Parallel look-ups, but diagnostics and files are collected in folder order; each hears the deadline first.

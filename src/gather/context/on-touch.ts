@@ -24,6 +24,7 @@ import { touchedElement, touchedLead } from "../../touch/format.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { CONTEXT_FILE_NAMES, NESTED_CONTEXT_NAMES } from "../context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../deadline.js";
+import { realWorkingFolder } from "../roots.js";
 import {
   belowCwdFormats,
   geminiContextNames,
@@ -196,8 +197,14 @@ export async function loadContextForPathsSince(
       ? DEFAULT_MAX_TOTAL_CONTEXT_BYTES
       : checkMaxBytes(options.maxTotalBytes, "maxTotalBytes");
   const home = options.home ?? homeFolder();
-  const cwd = resolve(expandHome(options.cwd, home));
-  const ceiling = options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
+  // The project, its rules and the paths touched are found from cwd's real folder, as a render's
+  // (a cwd named through a link into a repository's subfolder gave its ignored folders' AGENTS.md: rev57a F3).
+  // One look-up each, not a walk: the deadline is heard by the loop below (inTime), never thrown.
+  const cwd = await realWorkingFolder(resolve(expandHome(options.cwd, home)));
+  const ceiling =
+    options.ceilingDir === undefined
+      ? undefined
+      : await realWorkingFolder(resolve(options.ceilingDir));
   const delivered = options.delivered ?? new Set<string>();
   const wrappers = new Set([
     TOUCH_ELEMENT,
@@ -210,14 +217,13 @@ export async function loadContextForPathsSince(
   // what a touched path must lie in, and the project of the folders in no repository below its root.
   const reach = await projectReach({ start: cwd, home, trusted, ceiling });
   const { root, realRoot } = reach;
-  const realCwd = await realpathOrSelf(cwd);
   // cwd's folders below the root: a folder on a touched path that is one of them holds cwd.
-  const cwdParts = isWithin(realCwd, realRoot)
-    ? relative(realRoot, realCwd)
+  const cwdParts = isWithin(cwd, realRoot)
+    ? relative(realRoot, cwd)
         .split(sep)
         .filter((p) => p !== "")
     : undefined;
-  const projectOf = projectsBelow(reach, home, trusted, realCwd);
+  const projectOf = projectsBelow(reach, home, trusted, cwd);
   // The prompt holds the files of cwd and its ancestors: a link to one of them adds nothing.
   const held = await heldFiles(cwd, root, ceiling);
   const names = await nestedNames(cwd, reach);

@@ -22,6 +22,7 @@ import {
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { NESTED_CONTEXT_NAMES } from "../context-names.js";
 import { boundedByDefault } from "../deadline.js";
+import { realWorkingFolder } from "../roots.js";
 import { readRuleDocument } from "./_fields.js";
 import { accountDiagnostic, disabledDiagnostics } from "./account.js";
 import { dedupeRules, type StatedText } from "./dedupe.js";
@@ -154,16 +155,26 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
     );
   }
   const home = options.home ?? homeFolder();
-  const cwd = resolve(expandHome(options.cwd, home));
+  // The project is found from cwd's real folder, as a render's (rev57a F3); a relative agent dir from cwd as given.
+  const shownCwd = resolve(expandHome(options.cwd, home));
+  const cwd = await realWorkingFolder(shownCwd, options.signal);
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
   const maxTotal = checkMaxBytes(
     options.maxTotalBytes ?? DEFAULT_MAX_RULES_TOTAL_BYTES,
     "maxTotalBytes",
   );
   const sources = new Set(checkRuleSources(options.sources));
-  const agentDir = resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd });
+  const agentDir = resolveAgentDir({
+    agentDir: options.agentDir,
+    env: process.env,
+    home,
+    cwd: shownCwd,
+  });
   const trusted = options.projectTrusted !== false;
-  const ceiling = options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
+  const ceiling =
+    options.ceilingDir === undefined
+      ? undefined
+      : await realWorkingFolder(resolve(options.ceilingDir), options.signal);
   const layerOf = (format: RuleFormat): Rule["layer"] =>
     format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
   const diagnostics: Diagnostic[] = [];

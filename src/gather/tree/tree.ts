@@ -5,6 +5,7 @@ import { stat } from "../../_io.js";
 import { parseNow } from "../../_time.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { DEFAULT_DEADLINE_MS } from "../deadline.js";
+import { realWorkingFolder } from "../roots.js";
 import { type ListingCache, openListingCache } from "./_listing-cache.js";
 import { type LayoutLimits, layoutTree, type TreeLine } from "./_tree-layout.js";
 import { MAX_WALK_ENTRIES, type TreeListing, walkTree } from "./_tree-walk.js";
@@ -182,13 +183,20 @@ export async function walkWorkspaceTree(
       ? undefined
       : parseNow(options.mtime, "buildWorkspaceTree: mtime").getTime();
   const signal = options.signal;
-  const dir = resolve(root);
-  await assertFolder(dir);
+  const shown = resolve(root);
+  await assertFolder(shown);
+  // Walked from its real folder, whose repository's ignore and exclude rules hide what git hides
+  // (a root named through a link into a repository's subfolder listed its ignored files: rev57a F3).
+  const dir = await realWorkingFolder(shown, signal);
+  const ceilingDir =
+    options.ceilingDir === undefined
+      ? undefined
+      : await realWorkingFolder(resolve(options.ceilingDir), signal);
   const listing = await walkTree(dir, {
     listDepth: maxDepth,
     agentsDepth: AGENTS_MD_DEPTH,
     ...(signal ? { signal } : {}),
-    ...(options.ceilingDir !== undefined ? { ceilingDir: resolve(options.ceilingDir) } : {}),
+    ...(ceilingDir !== undefined ? { ceilingDir } : {}),
     ...(cache ? { listingCache: cache } : {}),
     ...(options.contextNames ? { contextNames: options.contextNames } : {}),
     ...(options.agentLoads ? { agentLoads: options.agentLoads } : {}),
@@ -197,7 +205,7 @@ export async function walkWorkspaceTree(
   });
   return {
     dir,
-    rootName: rootName ?? (basename(dir) || dir),
+    rootName: rootName ?? (basename(shown) || shown),
     listing,
     limits: {
       maxDepth,
