@@ -12,6 +12,8 @@ import { defineConfig } from "vitest/config";
 const SLOW = [
   // rev56d F2: a watch --export left to run 1.5 s twice, around an edit (4-6 s).
   "test/catalogue/hostile-watch-export-reads-itself.test.ts",
+  // rev57b F3/F5: five renders of a trusted project over your sections (1.8 s).
+  "test/catalogue/hostile-tag-attributes.test.ts",
   // rev53d F1: a dozen CLI runs, renders of an untrusted project among them.
   "test/catalogue/hostile-cli-agent-dir-empty.test.ts",
   // rev53d F5: twelve renders of a project with planted files (1.1 s).

@@ -22,6 +22,7 @@ import {
   readLine,
   sameReading,
 } from "./_blocks.js";
+import { InlineLinkReader } from "./_inline-link.js";
 import { closeHiddenRuns } from "./prompt-templates/hidden-closers.js";
 
 export type { Fence } from "./_blocks.js";
@@ -1220,6 +1221,8 @@ export class BlockTracker {
   private definitionJudged = false;
   /** The template offset of the last later text on the line that a definition holds (-1: none). */
   private definitionUntil = -1;
+  /** The open paragraph's inline links, read as each chunk comes (the unfinished line too). */
+  private readonly links = new InlineLinkReader();
 
   feed(chunk: string): void {
     if (chunk === "") return;
@@ -1237,6 +1240,7 @@ export class BlockTracker {
     }
     if (!chunk.includes("\n")) {
       this.line += chunk;
+      this.links.feed(chunk);
       return;
     }
     let from = 0;
@@ -1246,6 +1250,9 @@ export class BlockTracker {
       const line = this.line + chunk.slice(from, end);
       readLine(this.reading, line, 0, line.length);
       this.keepDefinitionLine(line);
+      this.links.feed(chunk, from, end + 1);
+      // A line that ends the paragraph, or is none of one, ends its links.
+      if (this.reading.leaf?.kind !== "paragraph") this.links.reset();
       this.line = "";
       this.lineRead = undefined;
       this.codeJudged = false;
@@ -1255,6 +1262,7 @@ export class BlockTracker {
       from = end + 1;
     }
     this.line += chunk.slice(from);
+    this.links.feed(chunk, from);
   }
 
   /**
@@ -1305,7 +1313,18 @@ export class BlockTracker {
     if (lines.length > 0) return `${this.line === "" ? "" : "\n"}${lines.join("\n")}\n`;
     if (fenceLine) return "\n";
     if (this.inDefinition(reading, at, rest)) return this.line === "" ? "\n" : "\n\n";
+    if (this.inLink()) return this.line === "" ? "\n" : "\n\n";
     return "";
+  }
+
+  /**
+   * True when the next text would be in an inline link's or image's
+   * destination or title the paragraph leaves open (rev57b F4:
+   * `[docs](https://x.example "$ARGUMENTS")` shows your words as a tooltip at
+   * most).
+   */
+  private inLink(): boolean {
+    return this.links.open;
   }
 
   /**

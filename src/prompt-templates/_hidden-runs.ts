@@ -1,20 +1,15 @@
-import { hiddenAt, MAX_TAG_CHARS } from "../sections/user-text.js";
+import { MAX_TAG_CHARS, TagState, tagStep } from "../sections/start-tag.js";
+import { hiddenAt } from "../sections/user-text.js";
 
 /** ASCII letters lowered, the same length (as {@link hiddenAt} reads names). */
 function asciiLower(text: string): string {
   return /[A-Z]/.test(text) ? text.replace(/[A-Z]+/g, (s) => s.toLowerCase()) : text;
 }
 
-const QUOTE = 0x22;
-const APOSTROPHE = 0x27;
-const EQUALS = 0x3d;
-const GREATER = 0x3e;
+/** No start tag read here: only a `<!`, `<?` or a tag's name is judged. */
+const noTag = () => -1;
 
 type Run = NonNullable<ReturnType<typeof hiddenAt>>;
-
-function isSpace(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d || code === 0x0c;
-}
 
 /**
  * What an expansion printed so far leaves open that no reader shows, read
@@ -32,15 +27,12 @@ export class HiddenRuns {
   /** Scanned up to here. */
   private pos = 0;
   private open: Run | undefined;
-  private tags = { gt: -1, lt: -1 };
   /**
    * A start tag not yet ended (`<` and a letter, no `>` outside quotes yet):
-   * its `<`, how far it was read, its quote. Past {@link MAX_TAG_CHARS}, its
+   * its `<`, how far it was read, its state. Past {@link MAX_TAG_CHARS}, its
    * text is let go and `long` keeps what its name opens (`hidden` is not read so far).
    */
-  private tag:
-    | { lt: number; at: number; quote: number; afterEquals: boolean; long?: Run | null }
-    | undefined;
+  private tag: { lt: number; at: number; state: TagState; long?: Run | null } | undefined;
 
   feed(text: string): void {
     if (text === "") return;
@@ -52,7 +44,12 @@ export class HiddenRuns {
     this.advance();
     if (this.open !== undefined) return this.open.tag ? `${this.open.close}>` : this.open.close;
     const tag = this.tag;
-    if (tag !== undefined) return tag.quote === 0 ? ">" : `${String.fromCharCode(tag.quote)}>`;
+    if (tag !== undefined)
+      return tag.state === TagState.DoubleQuoted
+        ? '">'
+        : tag.state === TagState.SingleQuoted
+          ? "'>"
+          : ">";
     // A `<!` or `<?` at the end, not yet judged.
     const lower = this.lower;
     const lt = this.pos;
@@ -66,8 +63,6 @@ export class HiddenRuns {
 
   private advance(): void {
     const lower = this.lower;
-    // hiddenAt keeps the `>` it found for the string it read: a longer one is read afresh.
-    if (this.tags.gt !== -1) this.tags = { gt: -1, lt: -1 };
     for (;;) {
       const open = this.open;
       if (open !== undefined) {
@@ -101,11 +96,11 @@ export class HiddenRuns {
         break;
       }
       if (next >= 0x61 && next <= 0x7a) {
-        this.tag = { lt, at: lt + 1, quote: 0, afterEquals: false };
+        this.tag = { lt, at: lt + 1, state: TagState.Name };
         this.pos = lt;
         continue;
       }
-      const run = next === 0x21 || next === 0x3f ? hiddenAt(lower, lt, this.tags) : undefined;
+      const run = next === 0x21 || next === 0x3f ? hiddenAt(lower, lt, noTag) : undefined;
       this.pos = run === undefined ? lt + 1 : lt + run.open;
       this.open = run;
     }
@@ -120,30 +115,26 @@ export class HiddenRuns {
   private readTag(): boolean {
     const tag = this.tag as NonNullable<HiddenRuns["tag"]>;
     const lower = this.lower;
-    let { at, quote, afterEquals } = tag;
+    let { at, state } = tag;
     let end = -1;
     for (; at < lower.length; at++) {
-      const code = lower.charCodeAt(at);
-      if (quote !== 0) {
-        if (code === quote) quote = 0;
-      } else if (code === GREATER) {
+      state = tagStep(state, lower.charCodeAt(at));
+      if (state === TagState.End) {
         end = at;
         break;
-      } else if (afterEquals && (code === QUOTE || code === APOSTROPHE)) quote = code;
-      if (code === EQUALS && quote === 0) afterEquals = true;
-      else if (!isSpace(code)) afterEquals = false;
+      }
     }
-    Object.assign(tag, { at, quote, afterEquals });
+    Object.assign(tag, { at, state });
     if (tag.long === undefined && at - tag.lt > MAX_TAG_CHARS) {
       // Too long for a `hidden` the section check would read: its name alone decides.
-      tag.long = hiddenAt(lower.slice(tag.lt, tag.lt + 16), 0, { gt: -1, lt: -1 }) ?? null;
+      tag.long = hiddenAt(lower.slice(tag.lt, tag.lt + 16), 0, noTag) ?? null;
     }
     if (end === -1) {
       this.pos = tag.long === undefined ? tag.lt : at;
       return false;
     }
     const run =
-      tag.long === undefined ? hiddenAt(lower, tag.lt, this.tags) : (tag.long ?? undefined);
+      tag.long === undefined ? hiddenAt(lower, tag.lt, () => end) : (tag.long ?? undefined);
     this.tag = undefined;
     this.open = run;
     this.pos = end + 1;
@@ -156,7 +147,6 @@ export class HiddenRuns {
     if (cut === 0 || cut < this.lower.length / 2) return;
     this.lower = this.lower.slice(cut);
     this.pos = 0;
-    this.tags = { gt: -1, lt: -1 };
     if (this.tag !== undefined) {
       this.tag.lt -= cut;
       this.tag.at -= cut;

@@ -224,7 +224,7 @@ class HiddenArguments implements ArgumentGuard {
       {
         level: "warning",
         code: "arguments-hidden",
-        message: `/${name} puts the words you typed where they would not read as your text, inside a code block, HTML block or comment it leaves open, an element no reader shows (<template>, <title>, hidden, …) or a tag's attributes, on a code fence's line or in a link reference definition (line ${where}${more}): the expansion ends that block or line before them, so they reach the model as your text; check the template`,
+        message: `/${name} puts the words you typed where they would not read as your text, inside a code block, HTML block or comment it leaves open, an element no reader shows (<template>, <title>, hidden, …) or a tag's attributes, on a code fence's line, in a link reference definition or in a link's destination or title (line ${where}${more}): the expansion ends that block or line before them, so they reach the model as your text; check the template`,
         ...(template.filePath !== undefined ? { path: template.filePath } : {}),
         line: first + offset,
       },

@@ -3,6 +3,7 @@ import type { PromptData } from "../data.js";
 import type { AppendPart } from "../options.js";
 import type { Diagnostic } from "../types.js";
 import { CALLS_PARTIAL, inheritsBody } from "./layer.js";
+import { readStartTag, startTagEnds, tagNameEnd } from "./start-tag.js";
 import type { SectionTemplate } from "./types.js";
 
 /** Names a warning quotes; the rest are counted. */
@@ -78,9 +79,19 @@ export function withoutHidden(text: string): string {
   let at = lower.indexOf("<");
   // Closers not found past some point, so past any later one: each is looked for to the end once.
   const missing = new Set<string>();
-  const tags = { gt: -1, lt: -1 };
+  const ends = startTagEnds(lower);
+  const tagEnd = (lt: number) => ends.get(lt) ?? -1;
   while (at !== -1) {
-    const hidden = hiddenAt(lower, at, tags);
+    const hidden = hiddenAt(lower, at, tagEnd);
+    const tag = tagEnd(at);
+    if (hidden === undefined && tag !== -1) {
+      // A start tag's attributes are never shown (rev57b F5: your text in `<span title="…">`);
+      // its name is kept, for the code blocks read after (`<pre>`).
+      out += `${text.slice(from, tagNameEnd(lower, at))}>`;
+      from = tag + 1;
+      at = lower.indexOf("<", from);
+      continue;
+    }
     if (hidden === undefined) {
       at = lower.indexOf("<", at + 1);
       continue;
@@ -93,7 +104,11 @@ export function withoutHidden(text: string): string {
       // An open comment hides the rest; the others, never closed, are text (`<?php` in a code
       // sample): a repository's block left open is closed before this is asked.
       if (hidden.close === "-->") return out + text.slice(from, at);
-      at = lower.indexOf("<", at + 1);
+      if (tag !== -1) {
+        out += `${text.slice(from, tagNameEnd(lower, at))}>`;
+        from = tag + 1;
+      }
+      at = lower.indexOf("<", tag === -1 ? at + 1 : from);
       continue;
     }
     out += text.slice(from, at);
@@ -125,50 +140,32 @@ const DATA_ELEMENTS = [
   "object",
 ];
 
-/** Most characters of a start tag read for a `hidden` attribute: the scan stays linear. */
-export const MAX_TAG_CHARS = 1024;
-
-/** A start tag's name and what hides it: a `hidden` attribute (`<div hidden>`, `<p class=x hidden="">`), a hiding style, a `<dialog>` not `open`. */
-const TAG_NAME = /^<([a-z][a-z0-9-]*)(?=[\s/]|$)/;
-const HIDDEN_ATTRIBUTE = /[\s/]hidden(?:[\s/=]|$)/;
-const OPEN_ATTRIBUTE = /[\s/]open(?:[\s/=]|$)/;
-const STYLE_ATTRIBUTE = /[\s/]style\s*=/;
 const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/;
 
-/** Whether a start tag's attributes (`attributes`, lower case) hide element `name`. */
-function hides(name: string, attributes: string): boolean {
-  if (HIDDEN_ATTRIBUTE.test(attributes)) return true;
-  if (name === "dialog" && !OPEN_ATTRIBUTE.test(attributes)) return true;
-  return STYLE_ATTRIBUTE.test(attributes) && HIDING_STYLE.test(attributes);
+/** Whether a start tag's attributes ({@link readStartTag}: names, decoded values) hide element `name`: `hidden`, a hiding style, a `<dialog>` not `open`. */
+function hides(name: string, attributes: ReadonlyMap<string, string>): boolean {
+  if (attributes.has("hidden")) return true;
+  if (name === "dialog" && !attributes.has("open")) return true;
+  return HIDING_STYLE.test(attributes.get("style") ?? "");
 }
 
-/**
- * The start tag at `at` when it hides its element ({@link hides}): its length and
- * name. Only the last `<` before a `>` can start a tag ending there, so each
- * stretch between `>`s is read once: `tags` keeps that `>` and that `<`.
- */
+/** The start tag at `at` ending at `end` ({@link startTagEnds}) when it hides its element ({@link hides}): its length and name. */
 function hiddenTag(
   lower: string,
   at: number,
-  tags: { gt: number; lt: number },
+  end: number,
 ): { length: number; name: string } | undefined {
-  if (tags.gt < at) {
-    tags.gt = lower.indexOf(">", at);
-    if (tags.gt === -1) tags.gt = lower.length;
-    tags.lt = lower.lastIndexOf("<", tags.gt);
-  }
-  if (tags.lt !== at || tags.gt === lower.length || tags.gt - at > MAX_TAG_CHARS) return undefined;
-  const tag = lower.slice(at, tags.gt);
-  const name = TAG_NAME.exec(tag)?.[1];
-  if (name === undefined || !hides(name, tag.slice(name.length + 1))) return undefined;
-  return { length: tag.length + 1, name };
+  if (end === -1) return undefined;
+  const tag = readStartTag(lower, at, end);
+  if (!hides(tag.name, tag.attributes)) return undefined;
+  return { length: end + 1 - at, name: tag.name };
 }
 
 /** The hidden run that starts at `at` (a `<`) of ASCII-lowered text: its opener's length and its closer. Also the slash-template argument guard's notion of "never shown" (src/prompt-templates/_hidden-runs.ts). */
 export function hiddenAt(
   lower: string,
   at: number,
-  tags: { gt: number; lt: number },
+  tagEnd: (at: number) => number,
 ): { open: number; close: string; tag?: true } | undefined {
   if (lower.startsWith("<!--", at)) return { open: 4, close: "-->" };
   if (lower.startsWith("<![cdata[", at)) return { open: 9, close: "]]>" };
@@ -182,7 +179,7 @@ export function hiddenAt(
       return { open: 1 + name.length, close: `</${name}`, tag: true };
   }
   // Any element with a `hidden` attribute, to its first end tag (rev54a F1).
-  const tag = hiddenTag(lower, at, tags);
+  const tag = hiddenTag(lower, at, tagEnd(at));
   if (tag !== undefined) return { open: tag.length, close: `</${tag.name}`, tag: true };
   return undefined;
 }

@@ -16,6 +16,12 @@ const UNITS = [
   "<!--x-->",
   "<script></script",
   "<SCRIPT>a</Script",
+  // rev57b F3/F5: start tags read as HTML reads them, never ended, ended inside a quote, each one hidden.
+  '<a x="',
+  "<a x='<b y=\"",
+  "<a ",
+  '<div title=">" hidden>',
+  '<span title="x">y',
 ];
 
 describe("hostile repository: reading past what is never shown is linear", () => {

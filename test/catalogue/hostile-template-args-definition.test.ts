@@ -56,9 +56,10 @@ describe("hostile repository: a template cannot put your arguments in a link ref
       ).toEqual(["arguments-hidden"]);
       expect(out.diagnostics[0]?.path).toBe("/p/.pi/prompts/t.md");
     }
-    // Not a definition: a link's text, a paragraph's line, a label with no colon, a title with more after it.
+    // Not a definition: after a link, a paragraph's line, a label with no colon, a title with more after it
+    // (a link's destination, `[see]($ARGUMENTS)`, is moved out since rev57b F4).
     for (const content of [
-      "[see]($ARGUMENTS)\n",
+      "[see](/u) $ARGUMENTS\n",
       "Notes\n[x]: # ($ARGUMENTS)\n",
       "[a] b $ARGUMENTS\n",
       "[x]: /u 't' $ARGUMENTS\n",
