@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "../api/_helpers.js";
 import { cli } from "../resources/_helpers.js";
 import { placeOf } from "./_commonmark.js";
-import { expandProjectTemplate } from "./_expand-project.js";
+import { expandProjectTemplate, expectMovedOut } from "./_expand-project.js";
 
 // Review rev52b (F4, medium): a project's slash-command template got past the
 // arguments-hidden guard (rev50c F7) by closing its code block or HTML block
@@ -53,13 +53,7 @@ describe("hostile repository: a template's default or fence line cannot hide you
       "> ```$1 ${@:2}\n> ok\n> ```\n",
       "```\ncode\n```$ARGUMENTS\nmore\n",
     ]) {
-      const out = expand(content);
-      expect(placeOf(out.text, "NOT").block, content).toBe("paragraph");
-      expect(
-        out.diagnostics.map((d) => d.code),
-        content,
-      ).toEqual(["arguments-hidden"]);
-      expect(out.diagnostics[0]?.path).toBe("/p/.pi/prompts/t.md");
+      expectMovedOut(expand(content), content);
     }
     // A block the template closes itself after your words, whatever you type, still wraps them as written.
     expect(expand("Review:\n```\n$ARGUMENTS\n```").text).toBe(`Review:\n\`\`\`\n${WORDS}\n\`\`\``);

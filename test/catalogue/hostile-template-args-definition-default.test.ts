@@ -1,7 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` is the placeholder syntax under test, not a forgotten template literal.
 import { describe, expect, it } from "vitest";
-import { placeOf } from "./_commonmark.js";
-import { expandProjectTemplate } from "./_expand-project.js";
+import { expandProjectTemplate, expectMovedOut } from "./_expand-project.js";
 
 // Review rev54a (F2, low): the link reference definition guard (rev52a F2)
 // judged a placeholder's line with the template's RAW text after it, so a
@@ -28,13 +27,7 @@ describe("hostile repository: a definition closed by a later default cannot hide
       // The closer after a second placeholder that is your words too.
       "[//]: # ($1 $2 $3 $4 $5${9:-)}\n",
     ]) {
-      const out = expand(content);
-      expect(placeOf(out.text, "NOT").block, content).toBe("paragraph");
-      expect(
-        out.diagnostics.map((d) => d.code),
-        content,
-      ).toEqual(["arguments-hidden"]);
-      expect(out.diagnostics[0]?.path).toBe("/p/.pi/prompts/t.md");
+      expectMovedOut(expand(content), content);
     }
   });
 

@@ -5,7 +5,7 @@ import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js"
 import { tempDir } from "../api/_helpers.js";
 import { cli } from "../resources/_helpers.js";
 import { placeOf } from "./_commonmark.js";
-import { expandProjectTemplate } from "./_expand-project.js";
+import { expandProjectTemplate, expectMovedOut } from "./_expand-project.js";
 
 // Review rev52a (F2, low): a project's slash-command template put your words
 // in a link reference definition, which rendered Markdown shows nothing of:
@@ -48,13 +48,7 @@ describe("hostile repository: a template cannot put your arguments in a link ref
       "[x]:\n$ARGUMENTS\n",
       "> [x]:\n> $ARGUMENTS\n",
     ]) {
-      const out = expand(content);
-      expect(placeOf(out.text, "NOT").block, content).toBe("paragraph");
-      expect(
-        out.diagnostics.map((d) => d.code),
-        content,
-      ).toEqual(["arguments-hidden"]);
-      expect(out.diagnostics[0]?.path).toBe("/p/.pi/prompts/t.md");
+      expectMovedOut(expand(content), content);
     }
     // Not a definition: after a link, a paragraph's line, a label with no colon, a title with more after it
     // (a link's destination, `[see]($ARGUMENTS)`, is moved out since rev57b F4).

@@ -1,7 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` is the placeholder syntax under test, not a forgotten template literal.
 import { describe, expect, it } from "vitest";
-import { placeOf } from "./_commonmark.js";
-import { expandProjectTemplate } from "./_expand-project.js";
+import { expandProjectTemplate, expectMovedOut } from "./_expand-project.js";
 
 // Review rev54a (F3, low): four blanks or a tab before `$ARGUMENTS` in a
 // project's template (literal, or from a default `${9:-    }`) made your words
@@ -29,13 +28,7 @@ describe("hostile repository: a template cannot make your arguments indented cod
       "    make\n    $ARGUMENTS\n",
       "- item\n\n      $ARGUMENTS\n",
     ]) {
-      const out = expand(content);
-      expect(placeOf(out.text, "NOT").block, content).toBe("paragraph");
-      expect(
-        out.diagnostics.map((d) => d.code),
-        content,
-      ).toEqual(["arguments-hidden"]);
-      expect(out.diagnostics[0]?.path).toBe("/p/.pi/prompts/t.md");
+      expectMovedOut(expand(content), content);
     }
   });
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { placeOf } from "./_commonmark.js";
-import { expandProjectTemplate } from "./_expand-project.js";
+import { expandProjectTemplate, expectMovedOut } from "./_expand-project.js";
 
 // Review rev54a (F7, low): a project's template that wrapped `$ARGUMENTS` in
 // `<?…?>`, `<!X…>`, `<![CDATA[…]]>` or `<script>…</script>` and closed it kept
@@ -26,12 +25,7 @@ describe("hostile repository: a run no reader shows cannot wrap your arguments",
       "<style>\n$ARGUMENTS\n</style>\nDo the task.\n",
       "<!--\n$ARGUMENTS\n-->\nDo the task.\n",
     ]) {
-      const out = expand(content);
-      expect(placeOf(out.text, "NOT").block, content).toBe("paragraph");
-      expect(
-        out.diagnostics.map((d) => d.code),
-        content,
-      ).toEqual(["arguments-hidden"]);
+      expectMovedOut(expand(content), content);
     }
   });
 

@@ -1,9 +1,6 @@
-import { utimesSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderSystemPrompt } from "../../src/index.js";
-import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 import { placeOf } from "./_commonmark.js";
+import { treeWithNames } from "./_hostile-tree.js";
 
 // Review rev56c F8 (low). The workspace tree printed each entry's name raw
 // but for its spacing: a file named `<!--` (its line indented two spaces, an
@@ -17,18 +14,8 @@ const HOSTILE = ["<!--", "<pre>", "<script>", "```", "~~~"];
 
 describe("hostile repository: a tree entry's name opens no block over the later entries", () => {
   it("each entry is read as a line of the listing", async () => {
-    const root = tempDir();
-    const files: Record<string, string> = { "project/.git/HEAD": "ref: refs/heads/main\n" };
-    for (const name of [...HOSTILE, "alater.ts", "zlater.ts", "src/index.ts"])
-      files[`project/${name}`] = "";
-    writeFiles(root, files);
     // Newest first: the hostile names are listed before the others.
-    const later = new Date(Date.now() + 3_600_000);
-    for (const name of HOSTILE) utimesSync(join(root, "project", name), later, later);
-    const result = await renderSystemPrompt(
-      pinned(root, { projectTrusted: false, workspaceTree: true }),
-    );
-    const tree = result.sections.find((s) => s.name === "workspace_tree")?.text ?? "";
+    const tree = await treeWithNames(HOSTILE, ["alater.ts", "zlater.ts", "src/index.ts"]);
     for (const needle of ["alater.ts", "zlater.ts", "index.ts"])
       expect([needle, placeOf(tree, needle).block]).toEqual([needle, "paragraph"]);
     for (const name of ["&lt;!--", "&lt;pre>", "&lt;script>"])
