@@ -1,24 +1,13 @@
-import { HtmlRenderer, Parser } from "commonmark";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { depthAt } from "./_commonmark.js";
 
 // Left open by custom57 (rev57b F9's fix): the reader of never-shown runs
-// (HiddenRuns) takes an element's FIRST end tag of its name for its end, so a
-// repository text ending in `<div hidden>` then `<div>` gets one `</div>`,
-// which closes the inner one: the hidden outer element still holds your skill.
-// A same-name depth count in HiddenRuns.advance (and withoutHidden) is the fix.
-
-/** Depth of `name` elements still open at `needle`, as an HTML reader nests them (start tags minus end tags). */
-function depthAt(prompt: string, name: string, needle: string): number {
-  const html = new HtmlRenderer().render(new Parser().parse(prompt));
-  const at = html.indexOf(needle);
-  expect(at).toBeGreaterThanOrEqual(0);
-  const before = html.slice(0, at);
-  const opens = before.match(new RegExp(`<${name}[\\s>]`, "g"))?.length ?? 0;
-  const closes = before.match(new RegExp(`</${name}\\s*>`, "g"))?.length ?? 0;
-  return opens - closes;
-}
+// (HiddenRuns) took an element's FIRST end tag of its name for its end, so a
+// repository text ending in `<div hidden>` then `<div>` got one `</div>`,
+// which closed the inner one: the hidden outer element still held your skill.
+// Now HiddenRuns and withoutHidden count the same-name elements inside.
 
 describe("hostile repository: a never-shown element left open with a same-name element inside", () => {
   for (const tail of [
