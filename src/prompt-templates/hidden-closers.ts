@@ -1,5 +1,5 @@
 import { eachLine } from "../_blocks.js";
-import { codeBlocks } from "../sections/user-text.js";
+import { codeBlocks, isFence } from "../sections/user-text.js";
 import { HiddenRuns, MARKDOWN_JUDGED } from "./_hidden-runs.js";
 
 /**
@@ -59,7 +59,8 @@ export function closeHiddenRuns(
 export function endTagsInCodeMuted(text: string): string {
   if (!text.includes("</")) return text;
   const muted: number[] = [];
-  const blocks = codeBlocks(text);
+  // Fences only: an HTML block of kinds 1-5 (`<script>` …) ends at its own end tag, read as it is.
+  const blocks = codeBlocks(text, isFence);
   for (let i = 0; i < blocks.length; i += 2)
     muteIn(text, blocks[i] as number, blocks[i + 1] as number, muted);
   // The next `</` from the line read: looked for again only once passed (linear).

@@ -324,6 +324,11 @@ export function hiddenAt(
   return undefined;
 }
 
+/** A fenced code block ({@link codeBlocks}' other reading). */
+export function isFence(leaf: Leaf | undefined): boolean {
+  return leaf !== undefined && leaf.kind === "fence";
+}
+
 /** A fenced code block or an HTML block of CommonMark's kinds 1-5 (`<pre>`, `<textarea>`, `<script>`, a comment …). */
 function isCode(leaf: Leaf | undefined): boolean {
   return leaf !== undefined && (leaf.kind === "fence" || (leaf.kind === "html" && leaf.type <= 5));
@@ -334,7 +339,10 @@ function isCode(leaf: Leaf | undefined): boolean {
  * block's first and last offsets, its opener's line to its closer's, in
  * order (flat pairs). Linear.
  */
-export function codeBlocks(text: string): number[] {
+export function codeBlocks(
+  text: string,
+  code: (leaf: Leaf | undefined) => boolean = isCode,
+): number[] {
   const blocks: number[] = [];
   const reading = freshReading();
   let open: Leaf | undefined;
@@ -349,7 +357,7 @@ export function codeBlocks(text: string): number[] {
       if (after === open) return;
       open = undefined;
     }
-    if (isCode(after) && after !== before) {
+    if (code(after) && after !== before) {
       open = after;
       blocks.push(from, to);
     }
