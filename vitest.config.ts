@@ -28,6 +28,8 @@ const SLOW = [
   "test/catalogue/hostile-project-replaces-yours-quietly.test.ts",
   // rev52b F2, F1, F12: some twenty renders of a project section over yours (2.3 s under load).
   "test/catalogue/hostile-project-replaces-yours-judged.test.ts",
+  // rev58b F2: five session renders of a project with future times, after a 0.2 s wait (0.8 s).
+  "test/catalogue/hostile-session-future-mtimes.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",

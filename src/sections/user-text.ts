@@ -259,11 +259,12 @@ function matchingEnd(
 }
 
 /**
- * Elements whose content no HTML reader shows by default: data, a closed
- * `<details>` past its summary (the whole element counts), `<svg>` drawing,
- * media and `<object>` fallback (rev56c F5). `<noscript>` is shown where
- * scripts are off, as in most Markdown viewers, so it is not among them. A
- * hand list: an element left off it is read as shown.
+ * Elements whose content no HTML reader shows by default: data (`<datalist>`
+ * too), a closed `<details>` past its summary (the whole element counts),
+ * `<svg>` drawing, media, `<canvas>` and `<object>` fallback (rev56c F5,
+ * rev58c F5). `<noscript>` is shown where scripts are off, as in most
+ * Markdown viewers, so it is not among them. A hand list: an element left
+ * off it is read as shown.
  */
 const DATA_ELEMENTS = [
   "script",
@@ -278,15 +279,44 @@ const DATA_ELEMENTS = [
   "video",
   "audio",
   "object",
+  "canvas",
+  "datalist",
 ];
 
-const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/;
+/** Matched on a style as CSS reads it ({@link cssText}). */
+const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)/;
 
-/** Whether a start tag's attributes ({@link readStartTag}: names, decoded values) hide element `name`: `hidden`, a hiding style, a `<dialog>` not `open`. */
+/**
+ * Whether a start tag's attributes ({@link readStartTag}: names, decoded
+ * values) hide element `name`: `hidden`, `popover` (shown only when a script
+ * opens it), a hiding style, a `<dialog>` not `open`.
+ */
 function hides(name: string, attributes: ReadonlyMap<string, string>): boolean {
-  if (attributes.has("hidden")) return true;
+  if (attributes.has("hidden") || attributes.has("popover")) return true;
   if (name === "dialog" && !attributes.has("open")) return true;
-  return HIDING_STYLE.test(attributes.get("style") ?? "");
+  const style = attributes.get("style");
+  return style !== undefined && HIDING_STYLE.test(cssText(style));
+}
+
+/**
+ * A style attribute's value as CSS reads it (rev58f F5): comments dropped
+ * (one between `display:` and `none`), escapes decoded (`display:n\one`,
+ * `display:\6e one`), ASCII lowered. Linear: an unclosed comment runs to the end once.
+ */
+function cssText(style: string): string {
+  return style
+    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, "")
+    .replace(
+      /\\(?:([0-9a-f]{1,6})[ \t\n\r\f]?|([^\n\r\f]))/gi,
+      (_, hex?: string, char?: string) => {
+        if (hex === undefined) return char ?? "";
+        const code = Number.parseInt(hex, 16);
+        return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)
+          ? String.fromCodePoint(code)
+          : "\ufffd";
+      },
+    )
+    .replace(/[A-Z]+/g, (s) => s.toLowerCase());
 }
 
 /** The start tag at `at` ending at `end` ({@link startTagEnds}) when it hides its element ({@link hides}): its length and name. */
