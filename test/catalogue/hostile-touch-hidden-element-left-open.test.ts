@@ -79,12 +79,16 @@ async function opencodeOutput(printed: string): Promise<string> {
   }
   process.env.XDG_CACHE_HOME = join(root, "cache");
   const hooks = await SyspromptPlugin({ directory: cwd });
-  const output = { title: "", output: printed, metadata: {} };
-  await hooks["tool.execute.after"](
-    { tool: "read", sessionID: "s", callID: "c", args: { filePath: join(cwd, "pkg/x.ts") } },
-    output,
-  );
-  return output.output;
+  const read = async (sessionID: string) => {
+    const output = { title: "", output: printed, metadata: {} };
+    const args = { filePath: join(cwd, "pkg/x.ts") };
+    await hooks["tool.execute.after"]({ tool: "read", sessionID, callID: "c", args }, output);
+    return output.output;
+  };
+  // A first call loads the plugin's full path, which past its deadline on a loaded machine
+  // gives nothing; the session read is another one.
+  await read("warm-up");
+  return read("s");
 }
 
 describe("hostile repository: a tool result leaving a never-shown element open does not take the files given on touch", () => {
