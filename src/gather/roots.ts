@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { stat } from "../_io.js";
 import { checkpoint } from "../_pace.js";
-import { expandHome } from "../_paths.js";
+import { expandHome, NOT_UTF8_PATH } from "../_paths.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -59,10 +59,25 @@ export async function resolveRoots(
  * given is for display only. Before, a folder named through a link from
  * outside a repository into a subfolder of it found no repository (rev56a F3,
  * rev57a F3). `signal` is heard first.
+ *
+ * A folder whose given or real spelling holds U+FFFD is refused: that string
+ * is Node's lossy decoding of a name that is not UTF-8, and the kernel resolves
+ * it through whatever a repository commits under that name (a twin link made
+ * your other clone, ~/.ssh or your home the project: rev58e F1).
+ *
+ * @throws SyspromptError naming the folder, as `what` (`cwd`, `--root / roots`).
  */
-export async function realWorkingFolder(path: string, signal?: AbortSignal): Promise<string> {
+export async function realWorkingFolder(
+  path: string,
+  signal?: AbortSignal,
+  what = "cwd",
+): Promise<string> {
   await checkpoint(signal);
-  return realpathOrSelf(path);
+  const real = await realpathOrSelf(path);
+  if (path.includes("\uFFFD") || real.includes("\uFFFD")) {
+    throw new SyspromptError("bad-option", `${what}: ${NOT_UTF8_PATH}: ${path}`);
+  }
+  return real;
 }
 
 /** Each extra root by its real path ({@link realWorkingFolder}): once, and not cwd (real too). */
@@ -71,6 +86,8 @@ export async function realRoots(
   cwd: string,
   signal?: AbortSignal,
 ): Promise<string[]> {
-  const real = await Promise.all(dirs.map((dir) => realWorkingFolder(dir, signal)));
+  const real = await Promise.all(
+    dirs.map((dir) => realWorkingFolder(dir, signal, "--root / roots")),
+  );
   return [...new Set(real)].filter((dir) => dir !== cwd);
 }
