@@ -28,6 +28,10 @@ const SLOW = [
   "test/catalogue/hostile-project-replaces-yours-quietly.test.ts",
   // rev52b F2, F1, F12: some twenty renders of a project section over yours (2.3 s under load).
   "test/catalogue/hostile-project-replaces-yours-judged.test.ts",
+  // rev58a F2: six renders of an untrusted project, named files refused (3.6 s under load).
+  "test/catalogue/hostile-named-path-cwd-link-alias.test.ts",
+  // rev58d F1: five CLI runs and three renders through a repository's links (1.3 s under load).
+  "test/catalogue/hostile-cwd-root-repo-link-out.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",

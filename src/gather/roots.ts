@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { stat } from "../_io.js";
 import { checkpoint } from "../_pace.js";
-import { expandHome, NOT_UTF8_PATH } from "../_paths.js";
+import { expandHome, homeFolder, NOT_UTF8_PATH, toPosix } from "../_paths.js";
+import { heldLinks, NAMED_GRACE, stopError } from "../repo-files/held-links.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -65,17 +66,34 @@ export async function resolveRoots(
  * it through whatever a repository commits under that name (a twin link made
  * your other clone, ~/.ssh or your home the project: rev58e F1).
  *
- * @throws SyspromptError naming the folder, as `what` (`cwd`, `--root / roots`).
+ * A folder named through a link that lies in a repository (not your home's
+ * own) and leads out of it is refused, as a file you name through such a link
+ * is ({@link heldLinks}): its real folder would be read as that repository's
+ * (`--root vendor-lib`, committed `vendor-lib -> ../../home/private`: rev58d F1).
+ * The working folder's own repository gets no pass: the folder named is the
+ * question. A folder already real (process.cwd(), after `cd`) is not walked.
+ *
+ * @throws SyspromptError naming the folder as `what` (`cwd`, `--root / roots`).
  */
 export async function realWorkingFolder(
   path: string,
-  signal?: AbortSignal,
-  what = "cwd",
+  o: { signal?: AbortSignal | undefined; what?: string; home?: string } = {},
 ): Promise<string> {
-  await checkpoint(signal);
+  const what = o.what ?? "cwd";
+  await checkpoint(o.signal);
   const real = await realpathOrSelf(path);
   if (path.includes("\uFFFD") || real.includes("\uFFFD")) {
     throw new SyspromptError("bad-option", `${what}: ${NOT_UTF8_PATH}: ${path}`);
+  }
+  if (real === path) return real;
+  const home = await realpathOrSelf(o.home ?? homeFolder());
+  const walked = await heldLinks([home], { signal: o.signal, grace: NAMED_GRACE })(path);
+  if (walked.kind === "stopped") throw stopError(walked);
+  if (walked.kind === "link-out") {
+    throw new SyspromptError(
+      "bad-argument",
+      `${what}: ${path} leads through ${toPosix(walked.link)}, a link of the repository ${toPosix(walked.repository)}, to ${toPosix(walked.leads)}, out of that repository, and a repository's link leads only within it; name the folder itself`,
+    );
   }
   return real;
 }
@@ -84,10 +102,10 @@ export async function realWorkingFolder(
 export async function realRoots(
   dirs: readonly string[],
   cwd: string,
-  signal?: AbortSignal,
+  o: { signal?: AbortSignal | undefined; home?: string } = {},
 ): Promise<string[]> {
   const real = await Promise.all(
-    dirs.map((dir) => realWorkingFolder(dir, signal, "--root / roots")),
+    dirs.map((dir) => realWorkingFolder(dir, { ...o, what: "--root / roots" })),
   );
   return [...new Set(real)].filter((dir) => dir !== cwd);
 }
