@@ -32,6 +32,8 @@ const SLOW = [
   "test/catalogue/hostile-named-path-cwd-link-alias.test.ts",
   // rev58d F1: five CLI runs and three renders through a repository's links (1.3 s under load).
   "test/catalogue/hostile-cwd-root-repo-link-out.test.ts",
+  // rev58d F4: three CLI eject runs, the first loads the CLI (3.4 s under a load of 20).
+  "test/catalogue/hostile-eject-repo-link-out.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",
