@@ -34,6 +34,8 @@ const SLOW = [
   "test/catalogue/hostile-cwd-root-repo-link-out.test.ts",
   // rev58d F4: three CLI eject runs, the first loads the CLI (3.4 s under a load of 20).
   "test/catalogue/hostile-eject-repo-link-out.test.ts",
+  // rev58a F3: an untrusted render with a FIFO in the tree (1.2 s under load).
+  "test/catalogue/hostile-gitignore-fifo.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",
