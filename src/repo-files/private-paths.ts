@@ -441,13 +441,14 @@ async function withFile(
 ): Promise<FolderRules> {
   const name = root === undefined || !isWithin(file, root) ? file : relative(root, file);
   // Capped, regular files only. A folder, or (in the tree) a link, is no ignore file, as for git;
-  // a FIFO, socket or device is there but not read (git blocks on a FIFO: no verdict), so
+  // an in-tree FIFO, socket or device is there but not read (git blocks on a FIFO: no verdict), so
   // nothing below it is proven kept (rev58a F3: a FIFO `.gitignore` counted as none, silently).
+  // Your clone's `.git/info/exclude` and global excludes so made are passed over, as before.
   const read = await readCappedBytes(file, MAX_GITIGNORE_BYTES, how);
   if (!read.ok) {
     const none =
       read.reason === "missing" ||
-      (read.reason === "not-file" && (await lstatKindOrMissing(file)) !== "other");
+      (read.reason === "not-file" && (how.follow || (await lstatKindOrMissing(file)) !== "other"));
     return {
       rules: list,
       cut: none
