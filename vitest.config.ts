@@ -30,6 +30,14 @@ const SLOW = [
   "test/catalogue/hostile-project-replaces-yours-judged.test.ts",
   // rev58b F2: five session renders of a project with future times, after a 0.2 s wait (0.8 s).
   "test/catalogue/hostile-session-future-mtimes.test.ts",
+  // rev58a F2: six renders of an untrusted project, named files refused (3.6 s under load).
+  "test/catalogue/hostile-named-path-cwd-link-alias.test.ts",
+  // rev58d F1: five CLI runs and three renders through a repository's links (1.3 s under load).
+  "test/catalogue/hostile-cwd-root-repo-link-out.test.ts",
+  // rev58d F4: three CLI eject runs, the first loads the CLI (3.4 s under a load of 20).
+  "test/catalogue/hostile-eject-repo-link-out.test.ts",
+  // rev58a F3: an untrusted render with a FIFO in the tree (1.2 s under load).
+  "test/catalogue/hostile-gitignore-fifo.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",

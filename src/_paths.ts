@@ -71,6 +71,14 @@ export function currentFolder(): string {
   }
 }
 
+/**
+ * Why a path holding U+FFFD cannot name a folder: Node decodes a name that is
+ * not UTF-8 so (process.cwd(), realpath), and that string no longer names the
+ * folder: it opens nothing, or whatever else is named with U+FFFD.
+ */
+export const NOT_UTF8_PATH =
+  "the path is not UTF-8 (a name in it has other bytes, shown as \uFFFD), so it cannot be opened by its name (rename the folder, or run from one whose path is UTF-8)";
+
 /** A leading `~` (alone, or followed by a separator) means the home folder. */
 export function expandHome(path: string, home: string): string {
   if (path === "~") return home;
