@@ -23,6 +23,8 @@ const SLOW = [
   // rev58d F5, F3: CLI renders refused at their output (the first loads the CLI: 2-5 s under load).
   "test/catalogue/hostile-output-name-spelling.test.ts",
   "test/catalogue/hostile-output-line-files.test.ts",
+  // rev58d F7: five CLI runs, the first loads the CLI (6 s under load).
+  "test/catalogue/hostile-cli-flag-twice.test.ts",
   // rev53d F4: three CLI runs, the first loads the CLI (1.7 s under load).
   "test/catalogue/hostile-cli-tool-proto.test.ts",
   // rev53d F6: an eject run onto a FIFO (1.9 s under load).
