@@ -20,6 +20,13 @@ const SLOW = [
   "test/catalogue/hostile-text-or-path-one-word.test.ts",
   // rev53d F2: a CLI render refused at its output (1.0 s under load).
   "test/catalogue/hostile-output-run-by-name-outside-home.test.ts",
+  // rev58d F5, F3: CLI renders refused at their output (the first loads the CLI: 2-5 s under load).
+  "test/catalogue/hostile-output-name-spelling.test.ts",
+  "test/catalogue/hostile-output-line-files.test.ts",
+  // rev58d F7: five CLI runs, the first loads the CLI (6 s under load).
+  "test/catalogue/hostile-cli-flag-twice.test.ts",
+  // rev58d F6: three CLI exports, the first loads the CLI (5 s under load).
+  "test/catalogue/hostile-export-out-shared-folder.test.ts",
   // rev53d F4: three CLI runs, the first loads the CLI (1.7 s under load).
   "test/catalogue/hostile-cli-tool-proto.test.ts",
   // rev53d F6: an eject run onto a FIFO (1.9 s under load).

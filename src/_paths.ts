@@ -1,5 +1,6 @@
 import { homedir, userInfo } from "node:os";
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
+import { trimRuns } from "./_text.js";
 import { SyspromptError } from "./types.js";
 
 /** The XDG base folders a program may read its settings and data from. */
@@ -109,6 +110,23 @@ export function toPosix(path: string, separator: string = sep): string {
  */
 export function notHomeLike(relativePath: string): string {
   return /^\s*[~$%]/.test(relativePath) ? `./${relativePath}` : relativePath;
+}
+
+/**
+ * A file name as a file system that folds case and drops a name's trailing dots and spaces
+ * (macOS's APFS, Windows' NTFS: `.Claude` is `.claude`, `.git.` and `.envrc ` are `.git` and
+ * `.envrc`) takes it: the key a list of names another program reads is compared by (rev58d F5).
+ * `.` and `..` stay; a name of dots and spaces only is left as it is.
+ */
+export function nameKey(name: string): string {
+  if (name === "." || name === "..") return name;
+  const trimmed = trimRuns(name, ". ", "end");
+  return (trimmed === "" ? name : trimmed).toLowerCase();
+}
+
+/** {@link nameKey} of each name of a path written with `/`. */
+export function pathKey(path: string): string {
+  return path.split("/").map(nameKey).join("/");
 }
 
 /** True when `path` is `folder` or lies below it (compared as written; resolve links first). */
