@@ -27,6 +27,10 @@ describe("hostile repository: an end tag no reader takes does not close a never-
     "longer name": "<div hidden>\n\nSee </divider>.\n",
     "after a mid-line <?": "Notes: a <?x there.\n\n<div hidden>\n",
     "after a mid-line CDATA": "Notes: a <![CDATA[ there.\n\n<div hidden>\n",
+    // Review rev59a F3: a short comment at the very end left the element unasked.
+    "short comment at the end": "<div hidden>\nx <!---->",
+    "short spaced comment at the end": "<div hidden>\nx <!-- -->",
+    "comment opener at the end": "<div hidden>\n\n<!--",
   };
   for (const [what, tail] of Object.entries(tails)) {
     it(`an untrusted AGENTS.md ending in a <div hidden> with an end tag in a ${what}: your skill outside it`, async () => {

@@ -106,6 +106,22 @@ describe("hostile repository: a tool result leaving a never-shown element open d
     });
   }
 
+  // Review rev59a F2: a short comment at the result's end (`<!---->`, or the `-->` pi adds to a
+  // `<!--` left open) left the element's end tag unasked.
+  for (const tail of [
+    "notes <details> <!--",
+    "<div hidden>\nx <!---->",
+    "<div hidden>\nx <!-- -->",
+  ]) {
+    it(`pi: a read ending ${JSON.stringify(tail)} gets the element's end tag too`, () => {
+      const text = piJoined(tail);
+      const [opener, name] = tail.includes("<details>")
+        ? ["<details>", "details"]
+        : ["<div hidden>", "div"];
+      expect(closedBefore(text, opener, name, "USER-GLOB-RULE")).toBe(true);
+    });
+  }
+
   it("opencode: an output ending inside <div hidden> gets its end tag before your glob rule", async () => {
     const text = await opencodeOutput(leftOpen("<div hidden>"));
     expect(text.startsWith(leftOpen("<div hidden>"))).toBe(true);
