@@ -28,6 +28,10 @@ const SLOW = [
   "test/catalogue/hostile-project-replaces-yours-quietly.test.ts",
   // rev52b F2, F1, F12: some twenty renders of a project section over yours (2.3 s under load).
   "test/catalogue/hostile-project-replaces-yours-judged.test.ts",
+  // rev58c F1, F6, F9: renders of projects writing chat tokens and owner marks (0.6-2.8 s under load).
+  "test/catalogue/hostile-chat-template-tokens.test.ts",
+  "test/catalogue/hostile-owner-mark-references.test.ts",
+  "test/catalogue/hostile-owner-mark-repository-texts.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",
