@@ -45,6 +45,10 @@ const SLOW = [
   "test/catalogue/hostile-eject-repo-link-out.test.ts",
   // rev58a F3: an untrusted render with a FIFO in the tree (1.2 s under load).
   "test/catalogue/hostile-gitignore-fifo.test.ts",
+  // rev58c F1, F6, F9: renders of projects writing chat tokens and owner marks (0.6-2.8 s under load).
+  "test/catalogue/hostile-chat-template-tokens.test.ts",
+  "test/catalogue/hostile-owner-mark-references.test.ts",
+  "test/catalogue/hostile-owner-mark-repository-texts.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",

@@ -72,7 +72,24 @@ export function printedLength(text: string, as: PrintedAs): number {
   if (as === "line") return Buffer.byteLength(oneLine(text));
   if (as === "xml-line") return Buffer.byteLength(escapeXml(oneLine(text)));
   if (as === "xml") return Buffer.byteLength(escapeXml(text));
-  return Buffer.byteLength(text) + openerGrowth(text, 0, text.length) + leadingBrace(text);
+  let marks = 0;
+  for (const bytes of ownerMarkGrowth(text).values()) marks += bytes;
+  return (
+    Buffer.byteLength(text) +
+    openerGrowth(text, 0, text.length) +
+    leadingBrace(text) +
+    controlBrackets(text) +
+    marks
+  );
+}
+
+/** The bytes the `\` in each of Mistral's control tokens adds ({@link CONTROL_BRACKETS}). */
+function controlBrackets(text: string): number {
+  if (!text.includes("[")) return 0;
+  CONTROL_BRACKETS.lastIndex = 0;
+  let count = 0;
+  while (CONTROL_BRACKETS.exec(text) !== null) count++;
+  return count;
 }
 
 /** The byte the `\` before a `{` at the start of `text` adds ({@link withoutAgentVariables}). */
@@ -107,17 +124,22 @@ export function openerGrowth(text: string, from: number, to: number): number {
 export function printedHead(text: string, room: number, escaped = false): string {
   const lookAlike = !escaped && LOOK_ALIKE.test(text);
   const lt = escaped ? 1 : 4;
+  // A token's `[` counts the `\` written before its `]` ({@link CONTROL_BRACKETS}), when the text has one.
+  const bracket = !escaped && controlBrackets(text) > 0 ? 2 : 1;
+  // The owner mark's references a repository's text is written with ({@link elementText}).
+  const marks = escaped ? undefined : ownerMarkGrowth(text);
   let used = escaped ? 0 : leadingBrace(text);
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     let cost: number;
-    if (code < 0x80) cost = code === 0x3c ? lt : 1;
+    if (code < 0x80) cost = code === 0x3c ? lt : code === 0x5b ? bracket : 1;
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) cost = 4;
     else if (lookAlike && isOpenerCode(code)) cost = 4;
     else cost = code < 0x800 ? 2 : 3;
+    cost += marks?.get(i) ?? 0;
     if (used + cost > room) return text.slice(0, i);
     used += cost;
-    if (cost === 4 && code >= 0xd800 && code <= 0xdbff) i++;
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) i++;
   }
   return text;
 }
@@ -579,11 +601,24 @@ function hasName(keys: NameKeys, name: string): boolean {
  */
 export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
   const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
-  const held = heldAsRead(text, names);
-  if (held.length === 0) return text;
+  const tagHeld = heldAsRead(text, names);
+  const tokens = names.has(CHAT_TOKENS) ? chatTokens(text, tagHeld) : undefined;
+  const held = tokens ? mergedPlaces(tagHeld, tokens.openers) : tagHeld;
+  const brackets = tokens?.brackets ?? [];
+  if (held.length === 0 && brackets.length === 0) return text;
   let out = "";
   let copied = 0;
-  for (const lt of held) {
+  for (let h = 0, b = 0; h < held.length || b < brackets.length; ) {
+    const lt = held[h] ?? Number.POSITIVE_INFINITY;
+    const bracket = brackets[b] ?? Number.POSITIVE_INFINITY;
+    if (bracket < lt) {
+      // `[INST]` written `[INST\]`: Markdown reads `\]` as `]`; no tokenizer finds `[INST]` in it.
+      out += `${text.slice(copied, bracket)}\\`;
+      copied = bracket;
+      b++;
+      continue;
+    }
+    h++;
     // Met in both readings: written once.
     if (lt < copied) continue;
     out += `${text.slice(copied, lt)}&lt;`;
@@ -591,6 +626,76 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
   }
   return out + text.slice(copied);
 }
+
+/** `a` and `b` (each in order) as one list in order. */
+function mergedPlaces(a: readonly number[], b: readonly number[]): number[] {
+  if (b.length === 0) return [...a];
+  if (a.length === 0) return [...b];
+  const out: number[] = [];
+  let j = 0;
+  for (const x of a) {
+    while (j < b.length && (b[j] ?? 0) < x) out.push(b[j++] ?? 0);
+    out.push(x);
+  }
+  while (j < b.length) out.push(b[j++] ?? 0);
+  return out;
+}
+
+/**
+ * Where a chat template's special tokens start in `text` ({@link CHAT_TOKENS}):
+ * `openers`, each `<` (or listed look-alike, {@link OPENER_CODES}) that a
+ * `|` or a fullwidth `｜` follows, invisible code points read past
+ * (`<|im_start|>` of ChatML, `<|start_header_id|>` and `<|eot_id|>` of
+ * Llama 3, `<|user|>`, `<|channel|>` of harmony, DeepSeek's `<｜User｜>`), and
+ * both of Llama 2's `<<SYS>>` and `<</SYS>>` (any case), not among `held`; and
+ * `brackets`, the `]` of each of Mistral's control tokens written in text
+ * ({@link CONTROL_BRACKETS}: `[INST]`, `[/INST]`, `[SYSTEM_PROMPT]`, …).
+ * Linear.
+ */
+function chatTokens(
+  text: string,
+  held: readonly number[],
+): { openers: number[]; brackets: number[] } {
+  const openers: number[] = [];
+  const heldSet = new Set(held);
+  const nextOpen = openFinder(text);
+  for (let lt = nextOpen(0); lt !== -1; lt = nextOpen(lt + widthAt(text, lt))) {
+    const first = text.codePointAt(lt) ?? 0;
+    if (first !== 0x3c && !OPENER_CODES.has(first)) continue;
+    if (heldSet.has(lt)) continue;
+    const after = skipInvisible(text, lt + widthAt(text, lt));
+    const next = text.codePointAt(after);
+    if (next === 0x7c || next === 0xff5c) openers.push(lt);
+  }
+  if (text.includes("<<")) {
+    LLAMA_SYSTEM.lastIndex = 0;
+    for (let m = LLAMA_SYSTEM.exec(text); m !== null; m = LLAMA_SYSTEM.exec(text))
+      for (const at of [m.index, m.index + 1]) if (!heldSet.has(at)) openers.push(at);
+    openers.sort((a, b) => a - b);
+  }
+  const brackets: number[] = [];
+  if (text.includes("[")) {
+    CONTROL_BRACKETS.lastIndex = 0;
+    for (let m = CONTROL_BRACKETS.exec(text); m !== null; m = CONTROL_BRACKETS.exec(text))
+      brackets.push(m.index + m[0].length - 1);
+  }
+  return { openers, brackets };
+}
+
+/** Llama 2's system block's tags, `<<SYS>>` and `<</SYS>>`. */
+const LLAMA_SYSTEM = /<<\/?SYS>>/gi;
+
+/**
+ * Mistral's control tokens as a text writes them (`[INST]`, `[/INST]`,
+ * `[SYSTEM_PROMPT]`, `[AVAILABLE_TOOLS]`, `[TOOL_CALLS]`, `[TOOL_RESULTS]`,
+ * `[THINK]`, and their closers), any case: its v3 and Tekken vocabularies have
+ * them as special tokens, and a local server (llama.cpp) tokenizes the rendered
+ * chat with special tokens parsed, so a repository's `[INST]` in the system
+ * prompt opened a user turn. Llama 2's `[INST]` is plain text to its
+ * tokenizer, but reads as a turn all the same.
+ */
+const CONTROL_BRACKETS =
+  /\[\/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|TOOL_CONTENT|THINK)\]/gi;
 
 /** The high surrogate of every tag character (U+E0000–U+E007F). */
 const TAG_HIGH = "\udb40";
@@ -1055,8 +1160,20 @@ export function withoutAgentVariablesIn<T>(value: T): T {
  * break, so a template writing on after the text does not undo it).
  */
 export function elementText(text: string, names: ReadonlySet<string>): string {
-  return closeOpenBlocksOnOwnLine(escapeWrapperTags(text, names));
+  const held = names.has(OWNER_MARK) ? withoutOwnerMark(text) : text;
+  return closeOpenBlocksOnOwnLine(escapeWrapperTags(held, names));
 }
+
+/**
+ * Not a name: in the set of names a repository's text is escaped against, it
+ * says {@link elementText} holds the owner mark in it too
+ * ({@link withoutOwnerMark}: `owner&#61;"user"`). A repository's AGENTS.md,
+ * APPEND_SYSTEM.md, always rule or tree wrote an on-demand line ending
+ * `(owner="user")` raw, which its SYSTEM.md, sections and rule descriptions
+ * may not (review rev58c F9). Your own texts are escaped against names
+ * without it: yours are printed as you wrote them.
+ */
+export const OWNER_MARK = 'owner="user"';
 
 /**
  * What goes between a repository's text and the closing tag of the element
@@ -1113,8 +1230,70 @@ export function xmlNameText(text: string): string {
 const EQUALS_CODES: ReadonlySet<number> = new Set([
   0x3d, 0xff1d, 0xfe66, 0x207c, 0x208c, 0x2a75, 0x2a76, 0xa78a, 0x30a0, 0x2e40, 0x1400, 0x2550,
 ]);
-/** A `\uXXXX` escape as {@link oneLine} writes a hidden code point: drawn as six characters, read past. */
-const UNIT_ESCAPE = /^\\u[0-9a-fA-F]{4}/;
+/**
+ * A character reference (`&#110;`, `&#x6E;`, one of {@link MARK_REFERENCES}'
+ * names) or an escape (`\u006f`, as {@link oneLine} writes a hidden code
+ * point; `\x6e`, `%6E`): what a reader decodes as one character.
+ */
+const REFERENCE =
+  /^(?:&#(\d{1,7});|&#[xX]([0-9a-fA-F]{1,6});|&([a-zA-Z][a-zA-Z0-9]{1,31});|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|%([0-9a-fA-F]{2}))/;
+
+/**
+ * The named references that spell a piece of the owner mark: a letter's
+ * neighbours drawn as nothing (`&shy;`, `&ZeroWidthSpace;`, `&zwj;`), the
+ * quotes, `=`, and the spaces and punctuation a reader reads past.
+ */
+const MARK_REFERENCES: ReadonlyMap<string, number> = new Map([
+  ["shy", 0xad],
+  ["ZeroWidthSpace", 0x200b],
+  ["zwj", 0x200d],
+  ["zwnj", 0x200c],
+  ["NoBreak", 0x2060],
+  ["nbsp", 0xa0],
+  ["quot", 0x22],
+  ["QUOT", 0x22],
+  ["apos", 0x27],
+  ["equals", 0x3d],
+  ["lt", 0x3c],
+  ["gt", 0x3e],
+  ["amp", 0x26],
+  ["colon", 0x3a],
+  ["lowbar", 0x5f],
+]);
+
+/**
+ * The code point the reference or escape at `i` stands for and how many
+ * units it takes ({@link REFERENCE}), or undefined: the owner mark is read
+ * through them, `ow&#110;er`, `&#111;wner`, `o&shy;wner` and `\u006fwner`
+ * are `owner` (review rev58c F6).
+ */
+function referenceAt(line: string, i: number): { code: number; length: number } | undefined {
+  const first = line.charCodeAt(i);
+  if (first !== 0x26 && first !== 0x5c && first !== 0x25) return undefined;
+  const m = REFERENCE.exec(line.slice(i, i + 40));
+  if (m === null) return undefined;
+  const hex = m[2] ?? m[4] ?? m[5] ?? m[6];
+  const code =
+    m[1] !== undefined
+      ? Number(m[1])
+      : hex !== undefined
+        ? Number.parseInt(hex, 16)
+        : MARK_REFERENCES.get(m[3] ?? "");
+  if (code === undefined || code > 0x10ffff) return undefined;
+  // `\udb40\udc20`, as {@link oneLine} writes a tag character: one code point.
+  if (m[4] !== undefined && code >= 0xd800 && code <= 0xdbff) {
+    const low = /^\\u(d[c-f][0-9a-f]{2})/i.exec(line.slice(i + 6, i + 12))?.[1];
+    if (low !== undefined)
+      return {
+        code: 0x10000 + ((code - 0xd800) << 10) + (Number.parseInt(low, 16) - 0xdc00),
+        length: 12,
+      };
+  }
+  return { code, length: m[0].length };
+}
+
+/** A code point the owner mark's reader reads past when a reference writes it: hidden, or half a pair. */
+const readsPast = (code: number) => isHidden(code) || (code >= 0xd800 && code <= 0xdfff);
 
 /**
  * A character reference or any named entity (`&quot;`, `&#34;`, `&equals;`),
@@ -1164,18 +1343,16 @@ function userFollows(line: string, from: number, reading: TagReading): boolean {
   const end = Math.min(line.length, from + USER_LOOKAHEAD);
   let word = "";
   for (let i = from; i < end; ) {
-    const written = line.codePointAt(i) ?? 0;
-    const width = written > 0xffff ? 2 : 1;
+    const reference = referenceAt(line, i);
+    const written = reference?.code ?? line.codePointAt(i) ?? 0;
+    const width = reference?.length ?? (written > 0xffff ? 2 : 1);
     const code = readCode(written, reading);
     if (code === -1) {
       i += width;
       continue;
     }
-    if (word === "") {
-      if (code === 0x5c && UNIT_ESCAPE.test(line.slice(i, i + 6))) {
-        i += 6;
-        continue;
-      }
+    if (word === "" && reference === undefined) {
+      // A named entity not among MARK_REFERENCES: read past whole.
       const entity =
         code === 0x26 || code === 0x5c || code === 0x25 ? ENTITY.exec(line.slice(i, i + 36)) : null;
       if (entity !== null) {
@@ -1226,20 +1403,68 @@ function userFollows(line: string, from: number, reading: TagReading): boolean {
  * `owner`, bounded.
  */
 export function withoutOwnerMark(line: string): string {
-  const marks = inBothTagReadings(line, (reading) => ownerMarks(line, reading));
+  const marks = ownerMarkReferences(line);
   if (marks.length === 0) return line;
   let out = "";
   let copied = 0;
+  for (const { at, reference } of marks) {
+    out += `${line.slice(copied, at)}${reference}`;
+    copied = at + widthAt(line, at);
+  }
+  return out + line.slice(copied);
+}
+
+/**
+ * Each character {@link withoutOwnerMark} writes as a reference, where it is
+ * and the reference, in order, once each.
+ */
+function ownerMarkReferences(line: string): { at: number; reference: string }[] {
+  if (!MAY_HOLD_MARK.test(line) && !ASCII_OWNER.test(line)) return [];
+  const marks = inBothTagReadings(line, (reading) => ownerMarks(line, reading));
+  const out: { at: number; reference: string }[] = [];
+  let last = -1;
   for (const at of marks) {
     // Met in both readings: written once.
-    if (at < copied) continue;
+    if (at === last) continue;
+    last = at;
     const code = line.codePointAt(at) ?? 0;
     // A tag `=` too is written as the `=` it mirrors.
     const equals = EQUALS_CODES.has(tagMirror(code) ?? code);
-    out += `${line.slice(copied, at)}${equals ? "&#61;" : `&#${code};`}`;
-    copied = at + (code > 0xffff ? 2 : 1);
+    out.push({ at, reference: equals ? "&#61;" : `&#${code};` });
   }
-  return out + line.slice(copied);
+  return out;
+}
+
+/**
+ * A character that may spell the owner mark in other ways than printable
+ * ASCII: any other (a control, a letter of another script), or the start of a
+ * reference or escape. A text without one is read by {@link ASCII_OWNER}.
+ */
+const MAY_HOLD_MARK = /[^ -~\t\n\r]|[&%\\]/;
+
+/**
+ * `owner` as an ASCII text without references reads it ({@link ownerMarks}:
+ * `0` for `o`, any case, controls read past): a text that has neither this nor
+ * a {@link MAY_HOLD_MARK} has no mark, found by one native scan (a file of a
+ * megabyte is held for the mark as it is printed and counted in totals).
+ */
+const ASCII_OWNER =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls a reader reads past
+  /[o0][\x00-\x08\x0e-\x1f\x7f]*w[\x00-\x08\x0e-\x1f\x7f]*n[\x00-\x08\x0e-\x1f\x7f]*e[\x00-\x08\x0e-\x1f\x7f]*r/i;
+
+/**
+ * The bytes {@link withoutOwnerMark} adds to `text`, by where each reference
+ * it writes is: what a total counts of a repository's text, which is held
+ * for the mark ({@link elementText}).
+ */
+function ownerMarkGrowth(text: string): Map<number, number> {
+  const growth = new Map<number, number>();
+  for (const { at, reference } of ownerMarkReferences(text))
+    growth.set(
+      at,
+      reference.length - Buffer.byteLength(String.fromCodePoint(text.codePointAt(at) ?? 0)),
+    );
+  return growth;
 }
 
 /**
@@ -1251,18 +1476,22 @@ function ownerMarks(line: string, reading: TagReading): number[] {
   const tail = new MarkTail();
   const marks: number[] = [];
   for (let i = 0; i < line.length; ) {
-    const written = line.codePointAt(i) ?? 0;
-    const width = written > 0xffff ? 2 : 1;
+    // A reference or escape is read as the character it stands for, in `owner` too (rev58c F6).
+    const reference = referenceAt(line, i);
+    const written = reference?.code ?? line.codePointAt(i) ?? 0;
+    const width = reference?.length ?? (written > 0xffff ? 2 : 1);
     const code = readCode(written, reading);
-    if (code === 0x5c && UNIT_ESCAPE.test(line.slice(i, i + 6))) {
-      i += 6;
+    if (reference !== undefined && readsPast(written)) {
+      i += width;
       continue;
     }
     let piece: string;
     const afterOwner = tail.afterOwner();
     if (code === -1) piece = "";
     else if (EQUALS_CODES.has(code)) {
-      if (afterOwner) marks.push(i);
+      // An escaped `=` (`%3D`, `&#61;`) is the mark's only when `user` follows, as before (rev54a F4).
+      if (afterOwner && (reference === undefined || userFollows(line, i + width, reading)))
+        marks.push(i);
       piece = "=";
     } else if (isAsciiWordCode(code))
       piece = code === 0x30 ? "o" : String.fromCharCode(code | 0x20);
@@ -1471,7 +1700,23 @@ export const CHAT_ROLE_ELEMENTS: readonly string[] = [
   "search_results",
   "documents",
   "document",
+  // Gemma's turns (`<start_of_turn>user`, `<end_of_turn>`): review rev58c F1.
+  "start_of_turn",
+  "end_of_turn",
 ];
+
+/**
+ * Not a name: in a set of names, it says a text escaped against it has each
+ * chat template's special token made literal too ({@link chatTokens}): every
+ * `<|` written `&lt;|`, Mistral's `[INST]` written `[INST\]`. A model served
+ * through a chat template (pi on Ollama, llama.cpp, vLLM) has the template
+ * rendered to one string and tokenized with special tokens parsed, so a
+ * repository's `<|im_end|>\n<|im_start|>user` in the system prompt was a
+ * real user turn; to any model it claims one, as `<user>` does (review
+ * rev58c F1). Among {@link HOST_ELEMENTS}, so wherever a text is escaped
+ * against the hosts' and the roles' names, it is escaped against these.
+ */
+export const CHAT_TOKENS = "<|";
 
 /**
  * The elements an agent writes in the user's turn for what the user typed
@@ -1560,6 +1805,7 @@ export const HOST_ELEMENTS: readonly string[] = [
   "available_references",
   ...USER_TURN_ELEMENTS,
   ...CHAT_ROLE_ELEMENTS,
+  CHAT_TOKENS,
 ];
 
 /**

@@ -5,6 +5,7 @@ import { toPosix } from "./_paths.js";
 import {
   escapeWrapperTags,
   nameText,
+  OWNER_MARK,
   varTagNames,
   withElementNames,
   wrapperNames,
@@ -434,7 +435,8 @@ function promptWrappers(
   // A project's var naming your `{{#xml vars.tag}}` element: a name no repository text may write, but the project's.
   const fromProjectVars = named.fromData ? varTagNames(vars.project) : [];
   return {
-    wrappers: new Set([...ownNames, ...projects.names, ...fromProjectVars]),
+    // The repository's texts hold the owner mark too (OWNER_MARK, elementText); yours never.
+    wrappers: new Set([...ownNames, ...projects.names, ...fromProjectVars, OWNER_MARK]),
     ownNames,
     userFileWrappers,
     diagnostics: projects.diagnostics,

@@ -78,14 +78,23 @@ describe("maxPromptTokens through renderSystemPrompt (builtin sections, o200k)",
     expect(result.budget?.cuts.map((c) => c.section)).not.toContain("workspace_tree");
   });
 
-  it("special-token text in a context file is counted as text, not refused", async () => {
+  it("special-token text is counted as text, not refused", async () => {
     const root = budgetProject(tempDir());
     writeFileSync(
       join(root, "project", "AGENTS.md"),
       "Never print <|endoftext|> or <|im_start|>.\n",
     );
-    const result = await render(root, 100_000);
+    // Yours is printed as written and reaches the tokenizer whole; the repository's is
+    // written `&lt;|` (rev58c F1).
+    const result = await renderSystemPrompt(
+      pinned(root, {
+        workspaceTree: true,
+        maxPromptTokens: 100_000,
+        appendSystemPrompt: "Mine: never print <|endoftext|>.",
+      }),
+    );
     expect(result.budget?.fits).toBe(true);
-    expect(result.text).toContain("<|endoftext|>");
+    expect(result.text).toContain("Mine: never print <|endoftext|>.");
+    expect(result.text).toContain("Never print &lt;|endoftext|> or &lt;|im_start|>.");
   });
 });
