@@ -13,6 +13,8 @@ const MAX_NAMED = 5;
 const SHOWN: readonly {
   section: string;
   what: string;
+  /** How the builtin labels each text as yours: the element just around it, and whether that carries the owner mark (rev58c F3). */
+  label?: { element: string; mark: boolean; as: string };
   texts: (
     data: PromptData,
     appended: readonly AppendPart[],
@@ -21,6 +23,11 @@ const SHOWN: readonly {
   {
     section: "project_context",
     what: "instruction file",
+    label: {
+      element: "user_instructions",
+      mark: false,
+      as: "outside its own <user_instructions> element",
+    },
     texts: (d) =>
       d.contextFiles
         .filter((f) => f.origin === "user")
@@ -29,6 +36,7 @@ const SHOWN: readonly {
   {
     section: "project_rules",
     what: "rule",
+    label: { element: "rule", mark: true, as: 'without its owner="user" mark' },
     texts: (d) =>
       d.alwaysRules
         .filter((r) => r.origin === "user")
@@ -256,6 +264,35 @@ function shownIn(shown: { text: string; blocks: readonly number[] }, found: stri
   return false;
 }
 
+/** The longest start tag {@link labelledIn} reads back for. */
+const MAX_LABEL = 8192;
+
+/**
+ * Whether `found` (a text of yours) is in the prompt `text` as written just
+ * after a start tag of `element` (blanks between) that, with `mark`, carries
+ * the owner mark: labelled as yours, as the builtin prints it. The project's
+ * own such labels elsewhere are held (rev58c F2), so one found raw is around
+ * your text.
+ */
+function labelledIn(
+  text: string,
+  found: string,
+  label: { element: string; mark: boolean },
+): boolean {
+  if (found === "") return false;
+  for (let at = text.indexOf(found); at !== -1; at = text.indexOf(found, at + 1)) {
+    let end = at;
+    while (end > 0 && /\s/.test(text[end - 1] as string)) end--;
+    if (text[end - 1] !== ">") continue;
+    // A start tag's length is bounded here (a path and a few names): each look back is short.
+    const before = text.slice(Math.max(0, end - MAX_LABEL), end);
+    const tag = before.slice(before.lastIndexOf("<"));
+    const name = /^<([A-Za-z_]+)[\s>]/.exec(tag)?.[1];
+    if (name === label.element && (!label.mark || tag.includes('owner="user"'))) return true;
+  }
+  return false;
+}
+
 /** `text`'s lines outside its code ({@link codeBlocks}), trimmed, the blank ones left out. */
 export function proseLines(text: string): string[] {
   const blocks = codeBlocks(text);
@@ -328,7 +365,7 @@ export function userTextLeftOut(
   forWantOfRoom?: ReadonlySet<string>,
 ): Diagnostic[] {
   let shown: { text: string; blocks: readonly number[] } | undefined;
-  return SHOWN.flatMap(({ section, what, texts }) => {
+  return SHOWN.flatMap(({ section, what, label, texts }) => {
     const template = templates.find((t) => t.name === section);
     if (template === undefined) return [];
     // A section of yours or the builtin one, enabled but not in the prompt: left out for want
@@ -349,7 +386,25 @@ export function userTextLeftOut(
     }
     const visible = shown;
     const left = own.filter((t) => !t.found.some((f) => shownIn(visible, f)));
-    if (left.length === 0) return [];
+    if (left.length === 0) {
+      // Shown, but as the repository's: a project's copy printing your file outside its
+      // element, or your rule without its mark (rev58c F3).
+      if (forRoom || label === undefined) return [];
+      const relabelled = own.filter((t) => !t.found.some((f) => labelledIn(text, f, label)));
+      if (relabelled.length === 0) return [];
+      const names = relabelled.slice(0, MAX_NAMED).map((t) => t.name);
+      const others =
+        relabelled.length > MAX_NAMED ? ` and ${relabelled.length - MAX_NAMED} more` : "";
+      const one = relabelled.length === 1;
+      return [
+        {
+          level: "warning" as const,
+          code: "user-text-left-out",
+          message: `the project's override of section "${section}" prints your own ${what}${one ? "" : "s"} ${names.join(", ")}${others} ${label.as}: the prompt reads ${one ? "it" : "them"} as the repository's text; run with --untrusted, or remove the project's file, to have ${one ? "it" : "them"} back as yours`,
+          ...(template.source.path ? { path: template.source.path } : {}),
+        },
+      ];
+    }
     const named = left.slice(0, MAX_NAMED).map((t) => t.name);
     const more = left.length > MAX_NAMED ? ` and ${left.length - MAX_NAMED} more` : "";
     if (forRoom && forWantOfRoom !== undefined && !forWantOfRoom.has(section)) {
