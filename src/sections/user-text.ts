@@ -250,17 +250,73 @@ export function outsideCodeOpenedBefore(blocks: readonly number[], at: number): 
 }
 
 /**
+ * Where `text`'s code spans are, as CommonMark reads them (rev58f F3): in a
+ * paragraph (its lines outside `blocks`, {@link codeBlocks}, to a blank
+ * line), a run of backticks (its first one escaped by a `\` is text) opens a
+ * span that the next run of the same length closes; one with none closes
+ * nothing. Each span's first and last offsets (flat pairs), in order. Linear.
+ */
+export function codeSpans(text: string, blocks: readonly number[]): number[] {
+  const spans: number[] = [];
+  let runs: number[] = [];
+  const close = () => {
+    // Each run's next of its length, found from the end: linear.
+    const next = new Array<number>(runs.length / 2).fill(-1);
+    const last = new Map<number, number>();
+    for (let i = runs.length / 2 - 1; i >= 0; i--) {
+      const length = (runs[2 * i + 1] as number) - (runs[2 * i] as number);
+      next[i] = last.get(length) ?? -1;
+      last.set(length, i);
+    }
+    for (let i = 0; i < next.length; ) {
+      const j = next[i] as number;
+      if (j === -1) {
+        i++;
+        continue;
+      }
+      spans.push(runs[2 * i] as number, (runs[2 * j + 1] as number) - 1);
+      i = j + 1;
+    }
+    runs = [];
+  };
+  eachLine(text, (from, to) => {
+    if (codeBlockAt(blocks, from) !== -1 || text.slice(from, to).trim() === "") {
+      close();
+      return;
+    }
+    for (let at = text.indexOf("`", from); at !== -1 && at < to; at = text.indexOf("`", at)) {
+      let end = at;
+      while (text[end] === "`") end++;
+      const start = text[at - 1] === "\\" ? at + 1 : at;
+      if (end > start) runs.push(start, end);
+      at = end;
+    }
+  });
+  close();
+  return spans;
+}
+
+/** Whether `at` is inside a span of `spans` ({@link codeSpans}) that opened before it. */
+function inSpanOpenedBefore(spans: readonly number[], at: number): boolean {
+  const start = codeBlockAt(spans, at);
+  return start !== -1 && start < at;
+}
+
+/**
  * Whether `found` is in the prompt outside what is never shown (`shown`: the
  * prompt without it, {@link withoutHidden}; `blocks`: its code) and outside
  * code opened before it ({@link outsideCodeOpenedBefore}).
  */
-function shownIn(shown: { text: string; blocks: readonly number[] }, found: string): boolean {
+function shownIn(
+  shown: { text: string; blocks: readonly number[]; spans: readonly number[] },
+  found: string,
+): boolean {
   if (found === "") return false;
   const visible = withoutHidden(found);
   const sought = visible.trim() === "" ? found : visible;
-  const { text, blocks } = shown;
+  const { text, blocks, spans } = shown;
   for (let at = text.indexOf(sought); at !== -1; at = text.indexOf(sought, at + sought.length))
-    if (outsideCodeOpenedBefore(blocks, at)) return true;
+    if (outsideCodeOpenedBefore(blocks, at) && !inSpanOpenedBefore(spans, at)) return true;
   return false;
 }
 
@@ -312,13 +368,25 @@ export function proseLines(text: string): string[] {
  */
 export function linesShownInOrder(text: string, lines: readonly string[]): number {
   const blocks = codeBlocks(text);
+  // A code span the project's text opens before your first line holds your lines as code
+  // too (rev58f F3); one your lines open is yours.
+  const spans = codeSpans(text, blocks);
+  const inSpan = (found: number, first: number) => {
+    const start = codeBlockAt(spans, found);
+    return start !== -1 && start < found && start < first;
+  };
   let at = 0;
   let kept = 0;
+  let first = -1;
   for (const line of lines) {
     let found = text.indexOf(line, at);
-    while (found !== -1 && codeBlockAt(blocks, found) !== -1)
+    while (
+      found !== -1 &&
+      (codeBlockAt(blocks, found) !== -1 || inSpan(found, first === -1 ? found : first))
+    )
       found = text.indexOf(line, found + line.length);
     if (found === -1) break;
+    if (first === -1) first = found;
     at = found + line.length;
     kept++;
   }
@@ -364,7 +432,7 @@ export function userTextLeftOut(
   fitStopped = false,
   forWantOfRoom?: ReadonlySet<string>,
 ): Diagnostic[] {
-  let shown: { text: string; blocks: readonly number[] } | undefined;
+  let shown: { text: string; blocks: readonly number[]; spans: readonly number[] } | undefined;
   return SHOWN.flatMap(({ section, what, label, texts }) => {
     const template = templates.find((t) => t.name === section);
     if (template === undefined) return [];
@@ -382,7 +450,8 @@ export function userTextLeftOut(
     if (own.length === 0) return [];
     if (shown === undefined) {
       const visible = withoutHidden(text);
-      shown = { text: visible, blocks: codeBlocks(visible) };
+      const blocks = codeBlocks(visible);
+      shown = { text: visible, blocks, spans: codeSpans(visible, blocks) };
     }
     const visible = shown;
     const left = own.filter((t) => !t.found.some((f) => shownIn(visible, f)));
