@@ -20,6 +20,13 @@ const SLOW = [
   "test/catalogue/hostile-text-or-path-one-word.test.ts",
   // rev53d F2: a CLI render refused at its output (1.0 s under load).
   "test/catalogue/hostile-output-run-by-name-outside-home.test.ts",
+  // rev58d F5, F3: CLI renders refused at their output (the first loads the CLI: 2-5 s under load).
+  "test/catalogue/hostile-output-name-spelling.test.ts",
+  "test/catalogue/hostile-output-line-files.test.ts",
+  // rev58d F7: five CLI runs, the first loads the CLI (6 s under load).
+  "test/catalogue/hostile-cli-flag-twice.test.ts",
+  // rev58d F6: three CLI exports, the first loads the CLI (5 s under load).
+  "test/catalogue/hostile-export-out-shared-folder.test.ts",
   // rev53d F4: three CLI runs, the first loads the CLI (1.7 s under load).
   "test/catalogue/hostile-cli-tool-proto.test.ts",
   // rev53d F6: an eject run onto a FIFO (1.9 s under load).
@@ -28,6 +35,16 @@ const SLOW = [
   "test/catalogue/hostile-project-replaces-yours-quietly.test.ts",
   // rev52b F2, F1, F12: some twenty renders of a project section over yours (2.3 s under load).
   "test/catalogue/hostile-project-replaces-yours-judged.test.ts",
+  // rev58b F2: five session renders of a project with future times, after a 0.2 s wait (0.8 s).
+  "test/catalogue/hostile-session-future-mtimes.test.ts",
+  // rev58a F2: six renders of an untrusted project, named files refused (3.6 s under load).
+  "test/catalogue/hostile-named-path-cwd-link-alias.test.ts",
+  // rev58d F1: five CLI runs and three renders through a repository's links (1.3 s under load).
+  "test/catalogue/hostile-cwd-root-repo-link-out.test.ts",
+  // rev58d F4: three CLI eject runs, the first loads the CLI (3.4 s under a load of 20).
+  "test/catalogue/hostile-eject-repo-link-out.test.ts",
+  // rev58a F3: an untrusted render with a FIFO in the tree (1.2 s under load).
+  "test/catalogue/hostile-gitignore-fifo.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",

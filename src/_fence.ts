@@ -616,18 +616,41 @@ function endsWithBareRun(text: string): boolean {
  * What a host writes right after `before`, the text that comes before its
  * own in the same string the model reads (a tool's output, which is the
  * repository's: a file a read printed), so that nothing `before` opens runs
- * over what the host writes next: the closing line of a fence or HTML block
- * it leaves open ({@link closeOpenFence}, inside its block quotes and list
- * items), and `-->` for a comment it never closes ({@link closeOpenComment}),
- * each after a line break of its own unless `before` ends with one; ""
- * when nothing is left open. `before` is read as a message of its own (from
- * a blank line), and must hold whatever the host's string joins it with (a
- * line break, `<hook_context>`): a blank line ends a block quote, so a closer
- * computed without it can open a new quote instead. The one closer every
- * host uses (pi, opencode, Gemini CLI's hook).
+ * over what the host writes next: {@link closingAfter}, then the end tags
+ * of the never-shown elements it leaves open ({@link hiddenClosingAfter});
+ * "" when nothing is left open. The one closer every host that writes `<`
+ * as it is uses (pi, opencode); Gemini CLI's hook, whose `<` arrive as
+ * `&lt;`, asks {@link blockClosingAfter} and {@link hiddenClosingAfter} apart.
+ */
+export function hostClosingAfter(before: string): string {
+  const blocks = before + closingAfter(before);
+  return (blocks + hiddenClosingAfter(blocks)).slice(before.length);
+}
+
+/**
+ * The closing line of a fence or HTML block `before` leaves open
+ * ({@link closeOpenFence}, inside its block quotes and list items), and
+ * `-->` for a comment it never closes ({@link closeOpenComment}), each after
+ * a line break of its own unless `before` ends with one; "" when nothing is
+ * left open. `before` is read as a message of its own (from a blank line),
+ * and must hold whatever the host's string joins it with (a line break,
+ * `<hook_context>`): a blank line ends a block quote, so a closer computed
+ * without it can open a new quote instead.
  */
 export function closingAfter(before: string): string {
   return closeOpenComment(withBlockCloser(before)).slice(before.length);
+}
+
+/**
+ * The end tags, each on a line of its own, of the elements no reader shows
+ * that `before` leaves open at its end (`<div hidden>`, `<template>`,
+ * `<details>`, a hiding style: {@link closeHiddenRuns}, the reader a
+ * repository's text in the prompt is closed by); "" when none. A tool's
+ * output ending in `<div hidden>` took the files given on touch after it,
+ * your glob rule among them, into the element (review rev58b F1).
+ */
+export function hiddenClosingAfter(before: string): string {
+  return closeHiddenRuns(before, withLine).slice(before.length);
 }
 
 /**

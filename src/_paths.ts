@@ -1,5 +1,6 @@
 import { homedir, userInfo } from "node:os";
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
+import { trimRuns } from "./_text.js";
 import { SyspromptError } from "./types.js";
 
 /** The XDG base folders a program may read its settings and data from. */
@@ -71,6 +72,14 @@ export function currentFolder(): string {
   }
 }
 
+/**
+ * Why a path holding U+FFFD cannot name a folder: Node decodes a name that is
+ * not UTF-8 so (process.cwd(), realpath), and that string no longer names the
+ * folder: it opens nothing, or whatever else is named with U+FFFD.
+ */
+export const NOT_UTF8_PATH =
+  "the path is not UTF-8 (a name in it has other bytes, shown as \uFFFD), so it cannot be opened by its name (rename the folder, or run from one whose path is UTF-8)";
+
 /** A leading `~` (alone, or followed by a separator) means the home folder. */
 export function expandHome(path: string, home: string): string {
   if (path === "~") return home;
@@ -101,6 +110,23 @@ export function toPosix(path: string, separator: string = sep): string {
  */
 export function notHomeLike(relativePath: string): string {
   return /^\s*[~$%]/.test(relativePath) ? `./${relativePath}` : relativePath;
+}
+
+/**
+ * A file name as a file system that folds case and drops a name's trailing dots and spaces
+ * (macOS's APFS, Windows' NTFS: `.Claude` is `.claude`, `.git.` and `.envrc ` are `.git` and
+ * `.envrc`) takes it: the key a list of names another program reads is compared by (rev58d F5).
+ * `.` and `..` stay; a name of dots and spaces only is left as it is.
+ */
+export function nameKey(name: string): string {
+  if (name === "." || name === "..") return name;
+  const trimmed = trimRuns(name, ". ", "end");
+  return (trimmed === "" ? name : trimmed).toLowerCase();
+}
+
+/** {@link nameKey} of each name of a path written with `/`. */
+export function pathKey(path: string): string {
+  return path.split("/").map(nameKey).join("/");
 }
 
 /** True when `path` is `folder` or lies below it (compared as written; resolve links first). */

@@ -179,7 +179,7 @@ function readsInvisible(code: number): boolean {
  * plain sight), so `</` and `rules` spelled in tag characters is `</rules>`:
  * a name character, not an invisible one (review rev49a F8). The other tag
  * characters stay invisible. What you see, the text without them, is read
- * too ({@link heldWithoutTags}).
+ * too ({@link heldAsRead}).
  */
 function tagNameChar(code: number): string | undefined {
   if (code < 0xe0020 || code > 0xe007e) return undefined;
@@ -579,9 +579,7 @@ function hasName(keys: NameKeys, name: string): boolean {
  */
 export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
   const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
-  const held = inBothTagReadings(text, (reading) =>
-    reading === "letter" ? heldOpeners(text, names) : heldWithoutTags(text, names),
-  );
+  const held = heldAsRead(text, names);
   if (held.length === 0) return text;
   let out = "";
   let copied = 0;
@@ -608,15 +606,19 @@ type TagReading = "letter" | "skipped";
  * The places `find` gives in `text` read both ways a tag character is read
  * ({@link TagReading}), in order: a mark either reading finds is a mark, so
  * `</team_policy` + U+E0041 + `>` (skipped) and `own` + U+E0065 + `r="user"`
- * (as the letter) are both held (review rev56c F2, rev57b F8). A place met in
- * both readings is given twice. A text without tag characters is read once.
- * Every reader of a mark a tag character may spell reads through it, so
- * none reads one way only.
+ * (as the letter) are both held (review rev56c F2, rev57b F8). The letter
+ * reading comes first, and `find` is given what it found when it reads the
+ * skipped one. A place met in both readings is given twice. A text without
+ * tag characters is read once. Every reader of a mark a tag character may
+ * spell reads through it, so none reads one way only.
  */
-function inBothTagReadings(text: string, find: (reading: TagReading) => number[]): number[] {
-  const found = find("letter");
+function inBothTagReadings(
+  text: string,
+  find: (reading: TagReading, letter: readonly number[]) => number[],
+): number[] {
+  const found = find("letter", []);
   if (!text.includes(TAG_HIGH)) return found;
-  pushAll(found, find("skipped"));
+  pushAll(found, find("skipped", [...found]));
   return found.sort((a, b) => a - b);
 }
 
@@ -633,30 +635,81 @@ function readCode(code: number, reading: TagReading): number {
   if (code < 0xe0000 || code > 0xe007f) return code;
   return reading === "letter" ? (tagMirror(code) ?? -1) : -1;
 }
-const TAG_CHARS = /\udb40[\udc00-\udc7f]/g;
 
 /**
- * The openers of `text` {@link heldOpeners} holds when it is read with every
- * tag character left out, as drawn: a tag character that mirrors a letter is
- * read as it by a model ({@link tagNameChar}) and as nothing by you and by a
- * pipeline that strips the block, so `</team_policy` + U+E0041 + `>` is a
- * closer of `team_policy` to the second (review rev56c F2). Two readings, two passes.
+ * Default-ignorable, yet drawn as a blank with a width: the Hangul fillers
+ * (U+115F, U+1160, U+3164, U+FFA0, the "blank name" trick), the Mongolian
+ * vowel separator U+180E (white space before Unicode 6.3, a blank in older
+ * fonts) and the Khmer inherent vowels U+17B4, U+17B5 (spacing marks once,
+ * drawn so by some fonts).
  */
-function heldWithoutTags(text: string, names: ReadonlySet<string>): number[] {
-  // Where each unit of the drawn text is in `text`.
-  const origin = new Int32Array(text.length);
-  let drawn = "";
+const BLANK_IGNORABLE = /[\u115f\u1160\u17b4\u17b5\u180e\u3164\uffa0]/;
+
+/** A tag character or a blank-drawn ignorable: what a reading of a text may change. */
+const READ_APART = new RegExp(`\\udb40[\\udc00-\\udc7f]|${BLANK_IGNORABLE.source}`, "g");
+
+/**
+ * The openers of tags of `names` in `text` as each reader reads it, as
+ * places in `text`, in order. A model reads a tag character U+E0020–U+E007E
+ * as the ASCII character it mirrors, so its space, `=`, `>` or `"` ends a
+ * name as theirs do (before review rev58f F2, `<user_instructions` + U+E0020
+ * + `path="…">` was written raw), and the rest of the tag block as nothing;
+ * you see no tag character; a pipeline that strips default-ignorable code
+ * points drops them all. A blank-drawn ignorable ({@link BLANK_IGNORABLE})
+ * is the space you see to the first two and nothing to the third (before
+ * rev58f F6, `<user_instructions` + U+3164 + `path="…">` read as the name
+ * `user_instructionspath`). A reading run after another reads the tag
+ * characters it held as the `&lt;` the escape writes for them, so escaping is
+ * a fixpoint (rev58f F4: a tag `<` between two names, left out, joined them
+ * into no name; written `&lt;`, it ended the first). At most three passes.
+ */
+function heldAsRead(text: string, names: ReadonlySet<string>): number[] {
+  READ_APART.lastIndex = 0;
+  if (!READ_APART.test(text)) return heldOpeners(text, names);
+  const held = inBothTagReadings(text, (reading, letter) =>
+    heldInReading(text, names, reading, true, letter),
+  );
+  if (!BLANK_IGNORABLE.test(text)) return held;
+  pushAll(held, heldInReading(text, names, "skipped", false, [...held]));
+  return held.sort((a, b) => a - b);
+}
+
+/**
+ * The openers {@link heldOpeners} holds in `text` read with its tag
+ * characters as `reading` reads them (the ones at `written` as `&lt;`) and
+ * its blank-drawn ignorables as spaces (`blanks`) or left out, as places in
+ * `text`.
+ */
+function heldInReading(
+  text: string,
+  names: ReadonlySet<string>,
+  reading: TagReading,
+  blanks: boolean,
+  written: readonly number[],
+): number[] {
+  const escaped = new Set(written);
+  // Where each unit of the text read is in `text`: `&lt;` takes two units more than a tag character.
+  const origin = new Int32Array(text.length + 2 * escaped.size);
+  let read = "";
   let from = 0;
   let at = 0;
-  TAG_CHARS.lastIndex = 0;
-  for (let m = TAG_CHARS.exec(text); ; m = TAG_CHARS.exec(text)) {
+  READ_APART.lastIndex = 0;
+  for (let m = READ_APART.exec(text); ; m = READ_APART.exec(text)) {
     const to = m === null ? text.length : m.index;
     for (let k = from; k < to; k++) origin[at++] = k;
-    drawn += text.slice(from, to);
+    read += text.slice(from, to);
     if (m === null) break;
-    from = to + 2;
+    const code = text.codePointAt(to) ?? 0;
+    from = to + widthAt(text, to);
+    const ascii = reading === "letter" ? tagMirror(code) : undefined;
+    let as = "";
+    if (code <= 0xffff) as = blanks ? " " : "";
+    else if (escaped.has(to)) as = "&lt;";
+    else if (ascii !== undefined) as = String.fromCharCode(ascii);
+    for (let k = 0; k < as.length; k++) origin[at++] = to;
+    read += as;
   }
-  return heldOpeners(drawn, names).map((lt) => origin[lt] ?? lt);
+  return heldOpeners(read, names).map((lt) => origin[lt] ?? lt);
 }
 
 /** Where each opener of a tag of one of `names` in `text` is ({@link escapeWrapperTags}), in order. */

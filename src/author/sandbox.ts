@@ -207,6 +207,7 @@ export async function makeSandbox(
     problems,
     skipped: [],
     ignored: [],
+    ignoredFoldersOver: false,
     ignoredFiles: [],
     how,
     // The folder the sandboxes are in, when it is inside the copied one (a project in ~):
@@ -333,6 +334,8 @@ interface Copy {
   problems: SandboxProblem[];
   skipped: SandboxProblem[];
   ignored: string[];
+  /** Whether the cap on the folders git ignores was passed, and said. */
+  ignoredFoldersOver: boolean;
   ignoredFiles: string[];
   how: CopyHow;
   /** The copied folder's real path: what a link must lead into to be copied. */
@@ -419,10 +422,14 @@ async function* copyEntries(
       // Not entered, but each costs a look: a repository of a million ignored
       // folders must not make the copy unbounded.
       if (copy.ignored.length >= MAX_SCENARIO_ENTRIES) {
-        problems.push({
-          path: source,
-          reason: `the project has more than ${MAX_SCENARIO_ENTRIES} folders git ignores: too many to look at`,
-        });
+        // Said once: the walk goes on in the folders after this one (rev58b F4).
+        if (!copy.ignoredFoldersOver) {
+          copy.ignoredFoldersOver = true;
+          problems.push({
+            path: source,
+            reason: `the project has more than ${MAX_SCENARIO_ENTRIES} folders git ignores: too many to look at`,
+          });
+        }
         return;
       }
       copy.ignored.push(source);
@@ -430,14 +437,20 @@ async function* copyEntries(
     }
     if (s?.isFile() && ignore && skip && leavesOut(ignore, name, source, skip, false)) {
       // Copied under caps of its own, so an import of it reads as in place; past them, left out.
-      if (--copy.budget.ignored.entries < 0) {
-        if (copy.ignoredFiles.length >= MAX_SCENARIO_ENTRIES) {
+      // Counted as looked at, whatever left it out: `ignoredFiles` also holds those over the
+      // bytes cap, and counting it refused 12,003 files as "more than 20000" (rev58b F4).
+      const left = --copy.budget.ignored.entries;
+      if (left < -MAX_SCENARIO_ENTRIES) {
+        // Said once, at the first file past the count: the walk goes on in other folders.
+        if (left === -MAX_SCENARIO_ENTRIES - 1) {
           problems.push({
             path: source,
             reason: `the project has more than ${2 * MAX_SCENARIO_ENTRIES} files git ignores: too many to look at`,
           });
-          return;
         }
+        return;
+      }
+      if (left < 0) {
         copy.ignoredFiles.push(source);
       } else if (!(await keptOut(source, copy))) await copyFile(source, join(to, name), copy, true);
       continue;

@@ -11,7 +11,12 @@ import {
   terminalSafe,
   UsageError,
 } from "./io.js";
-import { declareRenderFlags, refuseEmptyPaths } from "./options.js";
+import {
+  countSingleValues,
+  declareRenderFlags,
+  refuseEmptyPaths,
+  refuseRepeatedFlags,
+} from "./options.js";
 import { PROGRAM_USAGE, refusal, type UsageOf, usageError, usageOf } from "./usage.js";
 
 const STRICT = "exit 1 when an error-level diagnostic was reported";
@@ -31,10 +36,14 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
     command.configureOutput({
       outputError: (message) => io.stderr(usageError(message, usageOf(command))),
     });
+    countSingleValues(command);
     command.hook("preAction", (_, action) => {
       current = usageOf(command);
       // In the command's own hook (a parent's runs first), so the usage line is the command's.
-      if (action === command) refuseEmptyPaths(command);
+      if (action === command) {
+        refuseRepeatedFlags(command);
+        refuseEmptyPaths(command);
+      }
     });
   }
 

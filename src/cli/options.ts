@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import type { Command, Option } from "commander";
 import { homeFolder, resolveUserPath } from "../_paths.js";
 import { parseNow } from "../_time.js";
 import type { Machine } from "../gather/environment/index.js";
@@ -90,6 +90,44 @@ export function refuseEmptyPaths(command: Command): void {
       throw new UsageError(`${shown}: an empty path; name a file or folder`);
     }
   });
+}
+
+/** The values each single-value flag of a command was given, as {@link countSingleValues} heard them. */
+const GIVEN = new WeakMap<Command, Map<Option, string[]>>();
+
+/**
+ * Hears every value given to a flag of `command` that takes one value (a
+ * value, not repeatable: `--section`, `-o`, `--cwd`), for {@link
+ * refuseRepeatedFlags}. Call it once the command's flags are declared, before
+ * the parse.
+ */
+export function countSingleValues(command: Command): void {
+  const given = new Map<Option, string[]>();
+  GIVEN.set(command, given);
+  for (const option of command.options) {
+    if (option.isBoolean() || option.variadic || option.parseArg === collect) continue;
+    command.on(`option:${option.name()}`, (value: unknown) => {
+      given.set(option, [...(given.get(option) ?? []), typeof value === "string" ? value : ""]);
+    });
+  }
+}
+
+/**
+ * Refuses a single-value flag given more than once (`--section rules --section
+ * tools`, `-o a.md -o b.md`): commander keeps the last, and a script that meant
+ * two sections or two outputs got one, exit 0 (rev58d F7). The repeatable
+ * flags (`--var`, `--root`, …) say so in their help.
+ *
+ * @throws UsageError naming the flag and its values.
+ */
+export function refuseRepeatedFlags(command: Command): void {
+  for (const [option, values] of GIVEN.get(command) ?? []) {
+    if (values.length < 2) continue;
+    const shown = values.map((v) => JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v));
+    throw new UsageError(
+      `${option.long ?? option.flags}: given ${values.length} times (${shown.join(", ")}); it takes one value`,
+    );
+  }
 }
 
 /**

@@ -40,7 +40,7 @@ export async function applyConfigFiles(given: SystemPromptOptions): Promise<Conf
     named: given.agentDir !== undefined,
   });
   // The project's folder in cwd's real folder, as the render's layer finds it (rev57a F1).
-  const realCwd = await realWorkingFolder(cwd);
+  const realCwd = await realWorkingFolder(cwd, { home });
   const { files, diagnostics } = await loadConfigFiles({
     cwd: realCwd,
     agentDir: own,

@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { stat } from "../_io.js";
 import { checkpoint } from "../_pace.js";
-import { expandHome } from "../_paths.js";
+import { expandHome, homeFolder, NOT_UTF8_PATH, toPosix } from "../_paths.js";
+import { heldLinks, NAMED_GRACE, stopError } from "../repo-files/held-links.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -59,18 +60,52 @@ export async function resolveRoots(
  * given is for display only. Before, a folder named through a link from
  * outside a repository into a subfolder of it found no repository (rev56a F3,
  * rev57a F3). `signal` is heard first.
+ *
+ * A folder whose given or real spelling holds U+FFFD is refused: that string
+ * is Node's lossy decoding of a name that is not UTF-8, and the kernel resolves
+ * it through whatever a repository commits under that name (a twin link made
+ * your other clone, ~/.ssh or your home the project: rev58e F1).
+ *
+ * A folder named through a link that lies in a repository (not your home's
+ * own) and leads out of it is refused, as a file you name through such a link
+ * is ({@link heldLinks}): its real folder would be read as that repository's
+ * (`--root vendor-lib`, committed `vendor-lib -> ../../home/private`: rev58d F1).
+ * The working folder's own repository gets no pass: the folder named is the
+ * question. A folder already real (process.cwd(), after `cd`) is not walked.
+ *
+ * @throws SyspromptError naming the folder as `what` (`cwd`, `--root / roots`).
  */
-export async function realWorkingFolder(path: string, signal?: AbortSignal): Promise<string> {
-  await checkpoint(signal);
-  return realpathOrSelf(path);
+export async function realWorkingFolder(
+  path: string,
+  o: { signal?: AbortSignal | undefined; what?: string; home?: string } = {},
+): Promise<string> {
+  const what = o.what ?? "cwd";
+  await checkpoint(o.signal);
+  const real = await realpathOrSelf(path);
+  if (path.includes("\uFFFD") || real.includes("\uFFFD")) {
+    throw new SyspromptError("bad-option", `${what}: ${NOT_UTF8_PATH}: ${path}`);
+  }
+  if (real === path) return real;
+  const home = await realpathOrSelf(o.home ?? homeFolder());
+  const walked = await heldLinks([home], { signal: o.signal, grace: NAMED_GRACE })(path);
+  if (walked.kind === "stopped") throw stopError(walked);
+  if (walked.kind === "link-out") {
+    throw new SyspromptError(
+      "bad-argument",
+      `${what}: ${path} leads through ${toPosix(walked.link)}, a link of the repository ${toPosix(walked.repository)}, to ${toPosix(walked.leads)}, out of that repository, and a repository's link leads only within it; name the folder itself`,
+    );
+  }
+  return real;
 }
 
 /** Each extra root by its real path ({@link realWorkingFolder}): once, and not cwd (real too). */
 export async function realRoots(
   dirs: readonly string[],
   cwd: string,
-  signal?: AbortSignal,
+  o: { signal?: AbortSignal | undefined; home?: string } = {},
 ): Promise<string[]> {
-  const real = await Promise.all(dirs.map((dir) => realWorkingFolder(dir, signal)));
+  const real = await Promise.all(
+    dirs.map((dir) => realWorkingFolder(dir, { ...o, what: "--root / roots" })),
+  );
   return [...new Set(real)].filter((dir) => dir !== cwd);
 }

@@ -42,7 +42,7 @@ const AGENT_DIR_IN_PROJECT: Diagnostic = {
   level: "warning",
   code: "agent-dir-in-project",
   message:
-    "the agent dir lies inside the project (a HOME or $SYSPROMPT_AGENT_DIR inside the checkout, or an --agent-dir in the working folder or the project root), which is not trusted: the project wrote it, so it is not read as your user layer (no context file, rule, section, skill, template or config of it); trust the project, or give an agent dir outside it",
+    "the agent dir lies inside the project (a HOME or $SYSPROMPT_AGENT_DIR inside the checkout, a home folder that is a git work tree around a working folder with no repository of its own, or an --agent-dir in the working folder or the project root), which is not trusted: the project wrote it, so it is not read as your user layer (no context file, rule, section, skill, template or config of it); trust the project, or give an agent dir outside it (under a home folder of yours that is a git work tree, --agent-dir ~/.pi/agent)",
 };
 
 export function gatheringSteps(

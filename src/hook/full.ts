@@ -193,7 +193,7 @@ async function lookAt(
 ): Promise<View> {
   const o = snapshot.options;
   // From cwd's real folder, as the pass it stands for (loadContextForPaths) looks (rev57a F3).
-  const realCwd = await realWorkingFolder(resolve(expandHome(cwd, home)));
+  const realCwd = await realWorkingFolder(resolve(expandHome(cwd, home)), { home });
   const ceiling = o.ceilingDir === undefined ? undefined : resolve(o.ceilingDir);
   const reach = await projectReach({ start: realCwd, home, trusted: true, ceiling });
   const folders = await globRuleFolders(o.rules, {

@@ -106,7 +106,7 @@ export async function geminiCut(cwd: string, where: HookWhere): Promise<GeminiCu
   const workspace = async (): Promise<Read> => {
     if (resolve(cwd) === resolve(geminiHome(where))) return {};
     // Found from cwd's real folder, as every other look of the hook's (rev57a F3).
-    const real = await realWorkingFolder(resolve(cwd));
+    const real = await realWorkingFolder(resolve(cwd), { home: where.home });
     const reach = await projectReach({ start: real, home: where.home, trusted: true });
     const settings = await readGeminiSettings(real, reach, "its threshold not read");
     if ("value" in settings) {

@@ -1,4 +1,4 @@
-import { blockClosingAfter } from "../_fence.js";
+import { blockClosingAfter, hiddenClosingAfter } from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { TextCap, TextMeasure } from "../gather/context/index.js";
 import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
@@ -153,7 +153,9 @@ export const GEMINI_SHELL_TOOL = "run_shell_command";
  * would cut a shell result with the closer and any text after it; or the closer holds a
  * `<` or `>` that Gemini CLI's escaping ({@link geminiShows}) leaves
  * closing nothing (`-->`, `</script>`, `?>`, `]]>`: the comment or block
- * would run on over the files given). What is left open is judged as
+ * would run on over the files given), as does the end tag of an element
+ * no reader shows left open (`<div hidden>`, `<template>`:
+ * {@link hiddenClosingAfter}; review rev58b F1). What is left open is judged as
  * CommonMark reads it ({@link blockClosingAfter}): only a comment or HTML
  * block that starts a block runs on; a `<!--` mid-line, in a code span or
  * a path opens nothing, and the files follow it. For a shell command,
@@ -183,6 +185,12 @@ export function replyStart(
   if (/[<>]/.test(closer) && blockClosingAfter(`${before}${geminiShows(closer)}\n\n`) !== "")
     return {
       nothing: `ends inside an HTML comment or block whose closer (${JSON.stringify(closer.trim())}) Gemini CLI writes with &lt; and &gt;, which close nothing`,
+    };
+  // An element no reader shows left open (`<div hidden>`): its end tag would arrive as `&lt;/div&gt;`.
+  const hidden = hiddenClosingAfter(`${before}${geminiShows(closer)}`);
+  if (hidden !== "")
+    return {
+      nothing: `ends inside an element no reader shows (closed by ${JSON.stringify(hidden.trim().split("\n").pop())}), whose end tag Gemini CLI writes with &lt; and &gt;, which close nothing`,
     };
   // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
   const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;

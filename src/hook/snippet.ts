@@ -7,15 +7,17 @@
  */
 import { basename, dirname, join, posix, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { pathKey } from "../_paths.js";
 import { quotePath } from "../agents/index.js";
 import { GEMINI_SETTINGS } from "../gather/rules/gemini-settings.js";
 import { RULE_FORMATS } from "../gather/rules/index.js";
 import { TOOL_SHAPES, type ToolAgent } from "./input.js";
 
-/** The file systems that do not tell `Config.toml` from `config.toml`. */
-const FOLDS_CASE = process.platform === "darwin" || process.platform === "win32";
-
-const fold = (p: string) => (FOLDS_CASE ? p.toLowerCase() : p);
+/**
+ * Names compared as macOS and Windows take them, on every system: `.Claude/settings.json` is
+ * `.claude/settings.json` there (rev58d F5), and a refusal must not hang on the platform.
+ */
+const fold = pathKey;
 
 /** Seconds (Claude Code, Codex) or milliseconds (Gemini CLI) an agent waits for the hook. */
 const TIMEOUT_S = 10;

@@ -135,9 +135,9 @@ export async function namedProjectPath(
   // judges it: a cwd named through a link into a repository's subfolder found no repository, and
   // `--untrusted --append-system-prompt ./notes.md` read the link to a git-ignored file (rev56a F3).
   // So is a path inside its real folder (the file named by its real path: rev57a F6).
-  // A path out of both (`../prompts/base.md`) is decided from the folder as given, as before.
+  // A path out of both (`../prompts/base.md`) leaves into a tree around it as given, as before.
   let cwd = resolve(o.cwd);
-  const real = await realWorkingFolder(cwd);
+  const real = await realWorkingFolder(cwd, { home, signal });
   if (isWithin(path, cwd)) {
     path = join(real, relative(cwd, path));
     cwd = real;
@@ -155,7 +155,10 @@ export async function namedProjectPath(
     reach: await projectReach({ start: place.tree.root, home, trusted, root: place.tree.root }),
   });
   if (walked.kind === "link-out") return held(linkOutPlace(walked));
-  const near = await projectReach({ start: cwd, home, trusted });
+  // The working folder's project is found from its real folder, as everywhere (rev57a F3): from
+  // the link's spelling a path named through another link of yours lost the repository's ignore
+  // rules (rev58a F2). Only whether the path leaves into a tree around it is decided as written.
+  const near = await projectReach({ start: real, home, trusted });
   // Decided on the path as written first: out of the project into a tree around it (a tarball
   // around your clone), it is the tree's file even where the tree's link leads back into yours.
   const into = (await leavesIntoTree(path, { root: near.root, start: cwd, home }))

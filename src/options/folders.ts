@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { kindOfPath } from "../_fs.js";
 import { statKind } from "../_io.js";
+import { NOT_UTF8_PATH } from "../_paths.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -65,8 +66,6 @@ async function whyMissing(path: string): Promise<string> {
     default:
       // A name that is not UTF-8 reaches us with U+FFFD where its bytes were
       // (process.cwd() decodes so), a path no call can open again.
-      return path.includes("\uFFFD")
-        ? "the path is not UTF-8 (a name in it has other bytes, shown as \uFFFD), so it cannot be opened by its name (rename the folder, or run from one whose path is UTF-8): no folder"
-        : "there is no folder";
+      return path.includes("\uFFFD") ? `${NOT_UTF8_PATH}: no folder` : "there is no folder";
   }
 }

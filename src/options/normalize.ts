@@ -66,11 +66,14 @@ export async function normalizeCheckedOptions(
   // The working folder is its real path, as git takes it: its project root and every ignore rule
   // are found from there (a --cwd through a link into a repository's subfolder lost the repository:
   // rev56a F3). As given, it is shown, and a path you name is read from it as you typed it.
-  const cwd = await realWorkingFolder(shownCwd);
+  const cwd = await realWorkingFolder(shownCwd, { home });
   const ceilingDir =
     options.ceilingDir === undefined
       ? null
-      : await realWorkingFolder(resolve(shownCwd, options.ceilingDir));
+      : await realWorkingFolder(resolve(shownCwd, options.ceilingDir), {
+          home,
+          what: "ceilingDir",
+        });
   const trusted = options.projectTrusted !== false;
   // An untrusted project's own folder is not your user layer (HOME inside the checkout); one you
   // name yourself (`--agent-dir`) is what you chose.
@@ -108,7 +111,7 @@ export async function normalizeCheckedOptions(
           : { text: read.text, repository: read.repository === true };
       }),
     ),
-    resolveRoots(options.roots, shownCwd, home).then((dirs) => realRoots(dirs, cwd)),
+    resolveRoots(options.roots, shownCwd, home).then((dirs) => realRoots(dirs, cwd, { home })),
     resolveRoots(options.allowGitDirs, shownCwd, home, {
       flag: "--allow-git-dir",
       option: "allowGitDirs",

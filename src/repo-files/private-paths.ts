@@ -8,6 +8,7 @@ import {
   newPatternBudget,
   type PatternBudget,
 } from "../_gitignore.js";
+import { lstatKindOrMissing } from "../_io.js";
 import { checkpoint, nextTurn } from "../_pace.js";
 import { homeFolder, isWithin, xdgFolder } from "../_paths.js";
 import { projectOwns } from "../gather/environment/index.js";
@@ -439,11 +440,21 @@ async function withFile(
   how: { follow: boolean } = { follow: true },
 ): Promise<FolderRules> {
   const name = root === undefined || !isWithin(file, root) ? file : relative(root, file);
-  // Capped, regular files only: a FIFO or /dev/zero named .gitignore is passed over, as git does.
+  // Capped, regular files only. A folder, or (in the tree) a link, is no ignore file, as for git;
+  // an in-tree FIFO, socket or device is there but not read (git blocks on a FIFO: no verdict), so
+  // nothing below it is proven kept (rev58a F3: a FIFO `.gitignore` counted as none, silently).
+  // Your clone's `.git/info/exclude` and global excludes so made are passed over, as before.
   const read = await readCappedBytes(file, MAX_GITIGNORE_BYTES, how);
   if (!read.ok) {
-    const none = read.reason === "missing" || read.reason === "not-file";
-    return { rules: list, cut: none ? undefined : `${name} could not be read` };
+    const none =
+      read.reason === "missing" ||
+      (read.reason === "not-file" && (how.follow || (await lstatKindOrMissing(file)) !== "other"));
+    return {
+      rules: list,
+      cut: none
+        ? undefined
+        : `${name} could not be read${read.reason === "not-file" ? " (not a regular file: a FIFO, socket or device)" : ""}`,
+    };
   }
   // Bytes, not text: git's lines are bytes, and its `?` takes one byte of a name.
   const bytes = read.bytes.subarray(0, MAX_GITIGNORE_BYTES);

@@ -80,58 +80,199 @@ function firstWords(text: string): string {
  * Tag names in any case. Linear.
  */
 export function withoutHidden(text: string): string {
+  if (!text.includes("<")) return text;
   // ASCII letters lowered, the same length: the names match in any case.
   const lower = text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
-  let out = "";
-  let from = 0;
-  let at = lower.indexOf("<");
-  // Closers not found past some point, so past any later one: each is looked for to the end once.
-  const missing = new Set<string>();
   const ends = startTagEnds(lower);
   const tagEnd = (lt: number) => ends.get(lt) ?? -1;
-  while (at !== -1) {
-    const hidden = hiddenAt(lower, at, tagEnd);
-    const tag = tagEnd(at);
-    if (hidden === undefined && tag !== -1) {
-      // A start tag's attributes are never shown (rev57b F5: your text in `<span title="…">`);
-      // its name is kept, for the code blocks read after (`<pre>`).
-      out += `${text.slice(from, tagNameEnd(lower, at))}>`;
-      from = tag + 1;
-      at = lower.indexOf("<", from);
+  const { tokens, byName } = readTokens(lower, tagEnd);
+  // Names whose element was found never closed: a later one is not either.
+  const unclosed = new Set<string>();
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as Token;
+    if (token.at < from || token.kind === "end") continue;
+    if (token.kind === "run") {
+      out += text.slice(from, token.at);
+      from = token.end;
       continue;
     }
-    if (hidden === undefined) {
-      at = lower.indexOf("<", at + 1);
+    // A name found never closed is text from there on, without reading its attributes again.
+    const hidden = !unclosed.has(token.name) && hiddenAt(lower, token.at, tagEnd) !== undefined;
+    const close = hidden ? matchingEnd(tokens, byName, token) : -1;
+    if (close !== -1) {
+      out += text.slice(from, token.at);
+      from = (tokens[close] as Token).end;
+      i = close;
       continue;
     }
-    const close = missing.has(hidden.close) ? -1 : lower.indexOf(hidden.close, at + hidden.open);
-    // An end tag may hold spaces before its `>`.
-    const end = close === -1 ? -1 : hidden.tag ? lower.indexOf(">", close) : close;
-    if (end === -1) {
-      missing.add(hidden.close);
-      // An open comment hides the rest; the others, never closed, are text (`<?php` in a code
-      // sample): a repository's block left open is closed before this is asked.
-      if (hidden.close === "-->") return out + text.slice(from, at);
-      if (tag !== -1) {
-        out += `${text.slice(from, tagNameEnd(lower, at))}>`;
-        from = tag + 1;
-      }
-      at = lower.indexOf("<", tag === -1 ? at + 1 : from);
-      continue;
-    }
-    out += text.slice(from, at);
-    from = hidden.tag ? end + 1 : end + hidden.close.length;
-    at = lower.indexOf("<", from);
+    // Never closed, it is text (`<details>` named in prose); a repository's element left
+    // open is closed before this is asked (closeHiddenRuns).
+    if (hidden) unclosed.add(token.name);
+    // A start tag's attributes are never shown (rev57b F5: your text in `<span title="…">`);
+    // its name is kept, for the code blocks read after (`<pre>`).
+    out += `${text.slice(from, tagNameEnd(lower, token.at))}>`;
+    from = token.end;
   }
   return from === 0 ? text : out + text.slice(from);
 }
 
 /**
- * Elements whose content no HTML reader shows by default: data, a closed
- * `<details>` past its summary (the whole element counts), `<svg>` drawing,
- * media and `<object>` fallback (rev56c F5). `<noscript>` is shown where
- * scripts are off, as in most Markdown viewers, so it is not among them. A
- * hand list: an element left off it is read as shown.
+ * Elements whose text an HTML reader reads raw, to their first end tag of
+ * the name: nothing inside them is a tag, nothing nests.
+ */
+export const RAW_TEXT: ReadonlySet<string> = new Set([
+  "script",
+  "style",
+  "title",
+  "textarea",
+  "xmp",
+  "iframe",
+  "noembed",
+  "noframes",
+]);
+
+/** Whether `code` may follow an end tag's name: `>`, `/` or a space. */
+export function endsTagName(code: number): boolean {
+  return (
+    code === 0x3e ||
+    code === 0x2f ||
+    code === 0x20 ||
+    code === 0x09 ||
+    code === 0x0a ||
+    code === 0x0d ||
+    code === 0x0c
+  );
+}
+
+/**
+ * A start tag, an end tag, or a run no reader shows (a comment, `<?…?>`,
+ * CDATA, a declaration): from its `<` at `at` to `end`, just past it. `index`:
+ * a tag's place among its name's tags.
+ */
+type Token = {
+  at: number;
+  end: number;
+  kind: "start" | "end" | "run";
+  name: string;
+  index: number;
+};
+
+/**
+ * The tags and runs of `lower` as an HTML reader meets them from its start:
+ * a comment's or a raw-text element's inside holds none (rev58: `</div>` in a
+ * comment does not close the element), a tag's attributes none. `byName`:
+ * each name's tags, by their place in `tokens`. A comment never closed hides
+ * the rest; the other runs never closed are text (`<?php` in a code sample).
+ * Linear: each raw-text name is looked for to the end at most once.
+ */
+function readTokens(
+  lower: string,
+  tagEnd: (at: number) => number,
+): { tokens: Token[]; byName: Map<string, number[]> } {
+  const tokens: Token[] = [];
+  const byName = new Map<string, number[]>();
+  const push = (at: number, end: number, kind: Token["kind"], name: string) => {
+    let list = byName.get(name);
+    if (list === undefined) {
+      list = [];
+      byName.set(name, list);
+    }
+    tokens.push({ at, end, kind, name, index: list.length });
+    list.push(tokens.length - 1);
+  };
+  // Raw-text end tags not found past some point, so past any later one.
+  const missing = new Set<string>();
+  let at = lower.indexOf("<");
+  while (at !== -1) {
+    const next = lower.charCodeAt(at + 1);
+    if (next === 0x2f) {
+      const nameEnd = tagNameEnd(lower, at + 1);
+      const first = lower.charCodeAt(at + 2);
+      const gt = first >= 0x61 && first <= 0x7a ? lower.indexOf(">", nameEnd) : -1;
+      if (gt !== -1) {
+        push(at, gt + 1, "end", lower.slice(at + 2, nameEnd));
+        at = lower.indexOf("<", gt + 1);
+      } else at = lower.indexOf("<", at + 1);
+      continue;
+    }
+    if (next === 0x21 || next === 0x3f) {
+      const run = hiddenAt(lower, at, () => -1);
+      const close = run === undefined ? -1 : lower.indexOf(run.close, at + run.open);
+      if (run !== undefined && close === -1 && run.close === "-->") {
+        tokens.push({ at, end: lower.length, kind: "run", name: "", index: 0 });
+        break;
+      }
+      if (run === undefined || close === -1) {
+        at = lower.indexOf("<", at + 1);
+        continue;
+      }
+      const end = close + run.close.length;
+      tokens.push({ at, end, kind: "run", name: "", index: 0 });
+      at = lower.indexOf("<", end);
+      continue;
+    }
+    const gt = tagEnd(at);
+    if (gt === -1) {
+      at = lower.indexOf("<", at + 1);
+      continue;
+    }
+    const name = lower.slice(at + 1, tagNameEnd(lower, at));
+    push(at, gt + 1, "start", name);
+    at = lower.indexOf("<", gt + 1);
+    if (!RAW_TEXT.has(name) || missing.has(name)) continue;
+    const close = rawTextEnd(lower, name, gt + 1);
+    if (close === -1) {
+      missing.add(name);
+      continue;
+    }
+    const end = lower.indexOf(">", close);
+    push(close, end + 1, "end", name);
+    at = lower.indexOf("<", end + 1);
+  }
+  return { tokens, byName };
+}
+
+/** The `<` of the first end tag of raw-text element `name` from `from` that is followed by its `>`, or -1. */
+function rawTextEnd(lower: string, name: string, from: number): number {
+  const closer = `</${name}`;
+  for (let at = lower.indexOf(closer, from); at !== -1; at = lower.indexOf(closer, at + 1)) {
+    if (!endsTagName(lower.charCodeAt(at + closer.length))) continue;
+    return lower.indexOf(">", at) === -1 ? -1 : at;
+  }
+  return -1;
+}
+
+/**
+ * The place in `tokens` of the end tag that ends `start`'s element, the
+ * same-name elements inside it counted as an HTML reader nests them (rev58:
+ * `<div hidden>` then `<div>` is not ended by one `</div>`), or -1. A raw-text
+ * element ends at its first end tag. Reads only `start`'s name's tags.
+ */
+function matchingEnd(
+  tokens: readonly Token[],
+  byName: ReadonlyMap<string, readonly number[]>,
+  start: Token,
+): number {
+  const list = byName.get(start.name) as readonly number[];
+  let depth = 0;
+  for (let k = start.index; k < list.length; k++) {
+    const place = list[k] as number;
+    const token = tokens[place] as Token;
+    depth += token.kind === "start" ? 1 : -1;
+    if (depth === 0 || (token.kind === "end" && RAW_TEXT.has(start.name))) return place;
+  }
+  return -1;
+}
+
+/**
+ * Elements whose content no HTML reader shows by default: data (`<datalist>`
+ * too), a closed `<details>` past its summary (the whole element counts),
+ * `<svg>` drawing, media, `<canvas>` and `<object>` fallback (rev56c F5,
+ * rev58c F5). `<noscript>` is shown where scripts are off, as in most
+ * Markdown viewers, so it is not among them. A hand list: an element left
+ * off it is read as shown.
  */
 const DATA_ELEMENTS = [
   "script",
@@ -146,15 +287,44 @@ const DATA_ELEMENTS = [
   "video",
   "audio",
   "object",
+  "canvas",
+  "datalist",
 ];
 
-const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/;
+/** Matched on a style as CSS reads it ({@link cssText}). */
+const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)/;
 
-/** Whether a start tag's attributes ({@link readStartTag}: names, decoded values) hide element `name`: `hidden`, a hiding style, a `<dialog>` not `open`. */
+/**
+ * Whether a start tag's attributes ({@link readStartTag}: names, decoded
+ * values) hide element `name`: `hidden`, `popover` (shown only when a script
+ * opens it), a hiding style, a `<dialog>` not `open`.
+ */
 function hides(name: string, attributes: ReadonlyMap<string, string>): boolean {
-  if (attributes.has("hidden")) return true;
+  if (attributes.has("hidden") || attributes.has("popover")) return true;
   if (name === "dialog" && !attributes.has("open")) return true;
-  return HIDING_STYLE.test(attributes.get("style") ?? "");
+  const style = attributes.get("style");
+  return style !== undefined && HIDING_STYLE.test(cssText(style));
+}
+
+/**
+ * A style attribute's value as CSS reads it (rev58f F5): comments dropped
+ * (one between `display:` and `none`), escapes decoded (`display:n\one`,
+ * `display:\6e one`), ASCII lowered. Linear: an unclosed comment runs to the end once.
+ */
+function cssText(style: string): string {
+  return style
+    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, "")
+    .replace(
+      /\\(?:([0-9a-f]{1,6})[ \t\n\r\f]?|([^\n\r\f]))/gi,
+      (_, hex?: string, char?: string) => {
+        if (hex === undefined) return char ?? "";
+        const code = Number.parseInt(hex, 16);
+        return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)
+          ? String.fromCodePoint(code)
+          : "\ufffd";
+      },
+    )
+    .replace(/[A-Z]+/g, (s) => s.toLowerCase());
 }
 
 /** The start tag at `at` ending at `end` ({@link startTagEnds}) when it hides its element ({@link hides}): its length and name. */
@@ -192,6 +362,11 @@ export function hiddenAt(
   return undefined;
 }
 
+/** A fenced code block ({@link codeBlocks}' other reading). */
+export function isFence(leaf: Leaf | undefined): boolean {
+  return leaf !== undefined && leaf.kind === "fence";
+}
+
 /** A fenced code block or an HTML block of CommonMark's kinds 1-5 (`<pre>`, `<textarea>`, `<script>`, a comment …). */
 function isCode(leaf: Leaf | undefined): boolean {
   return leaf !== undefined && (leaf.kind === "fence" || (leaf.kind === "html" && leaf.type <= 5));
@@ -202,7 +377,10 @@ function isCode(leaf: Leaf | undefined): boolean {
  * block's first and last offsets, its opener's line to its closer's, in
  * order (flat pairs). Linear.
  */
-export function codeBlocks(text: string): number[] {
+export function codeBlocks(
+  text: string,
+  code: (leaf: Leaf | undefined) => boolean = isCode,
+): number[] {
   const blocks: number[] = [];
   const reading = freshReading();
   let open: Leaf | undefined;
@@ -217,7 +395,7 @@ export function codeBlocks(text: string): number[] {
       if (after === open) return;
       open = undefined;
     }
-    if (isCode(after) && after !== before) {
+    if (code(after) && after !== before) {
       open = after;
       blocks.push(from, to);
     }

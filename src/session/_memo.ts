@@ -39,7 +39,7 @@ export function memoizingRunner(memos: Map<string, StepMemo>, settleMs: number):
           produced = kept;
           return kept.gathered as Gathered<T>;
         }
-        const reads = createReadSet(settleMs);
+        const reads = createReadSet(settleMs, kept?.reads);
         const gathered = await recordReads(reads, run);
         produced = { inputs: step.inputs, reads, gathered };
         return gathered;

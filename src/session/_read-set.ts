@@ -34,8 +34,14 @@ export interface ReadSet extends ReadRecorder {
   readonly settled: boolean;
 }
 
-/** An empty read set; entries changed less than `settleMs` before they were looked at leave it unsettled. */
-export function createReadSet(settleMs: number = DEFAULT_SETTLE_MS): ReadSet {
+/**
+ * An empty read set; entries changed less than `settleMs` before they were
+ * looked at leave it unsettled. A time more than `settleMs` ahead of the clock
+ * (a tarball packed on a skewed clock: `tar x` keeps mtimes) is no edit of
+ * now: it leaves the set unsettled once, and is trusted when `before`, the
+ * step's previous read set, saw the same stat (an edit moves ctime).
+ */
+export function createReadSet(settleMs: number = DEFAULT_SETTLE_MS, before?: ReadSet): ReadSet {
   const entries = new Map<string, ReadEntry>();
   const set = {
     entries,
@@ -44,10 +50,16 @@ export function createReadSet(settleMs: number = DEFAULT_SETTLE_MS): ReadSet {
     note(probe: Probe, path: string, seen: Observation, startedAt: number) {
       const key = keyOf(probe, path);
       if (entries.has(key)) return;
-      entries.set(key, { probe, path, seen: describe(seen) });
-      if ("stats" in seen) {
-        const changed = Math.max(seen.stats.mtimeMs, seen.stats.ctimeMs);
-        if (changed > startedAt - settleMs) set.settled = false;
+      const entry = { probe, path, seen: describe(seen) };
+      entries.set(key, entry);
+      if (!("stats" in seen)) return;
+      const times = [seen.stats.mtimeMs, seen.stats.ctimeMs];
+      // Floored: a file written before `startedAt` has a time in its millisecond or before.
+      const ahead = startedAt + Math.max(settleMs, 0);
+      if (times.some((t) => t > startedAt - settleMs && t <= ahead)) {
+        set.settled = false;
+      } else if (times.some((t) => Math.floor(t) > ahead)) {
+        if (before?.entries.get(key)?.seen !== entry.seen) set.settled = false;
       }
     },
   };

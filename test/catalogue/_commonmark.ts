@@ -1,4 +1,4 @@
-import { type Node, Parser } from "commonmark";
+import { HtmlRenderer, type Node, Parser } from "commonmark";
 
 // CommonMark's reference parser (commonmark.js, a devDependency) as the oracle
 // for how a Markdown reader takes the prompt's blocks: what src/_blocks.ts
@@ -72,4 +72,22 @@ export function tagLinesInside(markdown: string, isTag: (line: string) => boolea
     if (span) found.push(`line ${i + 1} ${JSON.stringify(line)} inside ${span[2]}`);
   });
   return found;
+}
+
+/**
+ * How many `name` elements are open at `needle` in the HTML commonmark.js
+ * renders, as an HTML reader nests them: start tags less end tags, none
+ * counted in a comment or an attribute value.
+ */
+export function depthAt(markdown: string, name: string, needle: string): number {
+  const html = new HtmlRenderer().render(new Parser().parse(markdown));
+  const at = html.indexOf(needle);
+  if (at === -1) throw new Error(`${needle} not in the rendered HTML`);
+  const before = html
+    .slice(0, at)
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/"[^"]*"/g, '""');
+  const opens = before.match(new RegExp(`<${name}[\\s>]`, "g"))?.length ?? 0;
+  const closes = before.match(new RegExp(`</${name}\\s*>`, "g"))?.length ?? 0;
+  return opens - closes;
 }

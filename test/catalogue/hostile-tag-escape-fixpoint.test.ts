@@ -7,6 +7,12 @@ import { escapeWrapperTags } from "../../src/_prompt-text.js";
 // was printed `&lt;∕/repository_instructions>`, whose `∕/repository_instructions>` alone is a
 // closer to the escaper. Now every opener inside the run is read as one too: the output is a
 // fixpoint.
+//
+// Review rev58f F4 (low): a tag character `<` (U+E003C) between two names was left out in the
+// reading you see, joining them into no name, but written `&lt;`, which ends the first:
+// `‹` + U+E0074 + `team_policy` + U+E003C + `team_policy`, escaped once, was a tag of the
+// escaper's own on a second pass. Now the reading you see reads a tag character the escape
+// writes as the `&lt;` it becomes.
 
 const NAMES = new Set(["repository_instructions", "rules", "user_instructions", "instructions"]);
 const literal = (text: string) => escapeWrapperTags(text, NAMES);
@@ -32,6 +38,14 @@ const PIECES = [
   "\u{e003c}",
   "\u203b",
   "\u2044",
+  // Tag characters that mirror `t`, a space, `>`, `=`, `/` and none; a blank-drawn ignorable.
+  "\u{e0074}",
+  "\u{e0020}",
+  "\u{e003e}",
+  "\u{e003d}",
+  "\u{e002f}",
+  "\u{e0001}",
+  "\u3164",
 ];
 
 /** `count` texts of 2 to 7 pieces from a fixed seed: the same texts on every run. */
@@ -58,6 +72,21 @@ describe("hostile repository: escaping a text twice changes nothing", () => {
       "E &lt;/repository_instructions> F",
     );
     expect(literal("<\u2800/repository_instructions>")).toBe("&lt;&lt;/repository_instructions>");
+  });
+
+  it("a tag `<` between two names ends the first, in the reading you see too", () => {
+    const [t, lt] = ["\u{e0074}", "\u{e003c}"];
+    const names = new Set(["team_policy", "rules"]);
+    const once = (text: string) => escapeWrapperTags(text, names);
+    for (const text of [
+      `\u2039\u{e0001}${t}team_policy${lt}team_policy`,
+      `\u2215team_policy${t}${lt}rules`,
+    ]) {
+      expect(once(text), JSON.stringify(text)).toBe(
+        text.replace(/^./u, "&lt;").replace(lt, "&lt;"),
+      );
+      expect(once(once(text))).toBe(once(text));
+    }
   });
 
   it("e(e(t)) is e(t) over a seeded fuzz of openers, slashes, blanks and names", () => {

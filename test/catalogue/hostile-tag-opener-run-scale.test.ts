@@ -17,6 +17,8 @@ describe("hostile repository: a 1 MiB line of openers and symbols is escaped in 
     ["\u23bda", 1 << 19],
     ["\u23bd", 1 << 20],
     ["\u{1f600}x", 1 << 18],
+    // Review rev58f F2/F6: tag characters and a blank-drawn ignorable, read three ways.
+    ["\u2039\u{e0074}\u3164\u{e003c}", 1 << 17],
   ])(
     "%s",
     async (unit, times) => {

@@ -31,13 +31,19 @@ export interface CliRun {
 
 /**
  * Runs the CLI in `<root>/project` with a pinned clock, agent dir and home
- * (`--agent-dir` and `--now` go right after the command unless `pinned` is false).
+ * (`--agent-dir` and `--now` go right after the command unless `pinned` is false or `argv`
+ * gives them).
  */
 export async function cli(root: string, argv: string[], pinned = true): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
   const [command = "render", ...rest] = argv;
-  const flags = pinned ? ["--agent-dir", join(root, "agent"), "--now", NOW] : [];
+  // A flag the case gives itself is not pinned: a flag of one value given twice is a usage error.
+  const pins: [string, string][] = [
+    ["--agent-dir", join(root, "agent")],
+    ["--now", NOW],
+  ];
+  const flags = pinned ? pins.filter(([flag]) => !rest.includes(flag)).flat() : [];
   // An explicit --agent-dir or a --cwd that does not exist is a usage error.
   for (const dir of ["project", "agent"]) mkdirSync(join(root, dir), { recursive: true });
   const code = await run([command, ...flags, ...rest], {

@@ -115,6 +115,32 @@ describe("recordReads and readSetChanged", () => {
     expect([missing.settled, await readSetChanged(missing)]).toEqual([true, false]);
   });
 
+  it("a time ahead of the clock: unsettled once, then trusted while the stat is the one the set before saw", async () => {
+    const dir = fixture();
+    const future = new Date("2099-01-01T00:00:00Z");
+    utimesSync(join(dir, "AGENTS.md"), future, future);
+    // A negative settle time stands for a ctime settled long ago; the mtime is far ahead still.
+    const settle = -1;
+    const first = await recorded(dir, settle);
+    const second = createReadSet(settle, first);
+    await gather(dir, second);
+    expect([first.settled, second.settled, await readSetChanged(second)]).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    // An edit that puts the future mtime back moves ctime: not the stat the set before saw.
+    writeFileSync(join(dir, "AGENTS.md"), "HELLO\n");
+    utimesSync(join(dir, "AGENTS.md"), future, future);
+    const third = createReadSet(settle, second);
+    await gather(dir, third);
+    expect([third.settled, await readSetChanged(second)]).toEqual([false, true]);
+    // Within the settle time, a set before that saw the same stat does not make it trusted.
+    const recent = createReadSet(60_000, first);
+    await gather(dir, recent);
+    expect(recent.settled).toBe(false);
+  });
+
   it("a path asked only what it is: unchanged while it stays that kind, changed when it becomes another", async () => {
     /** Asks what `sections` (followed) and the fixture folder itself (not followed) are. */
     const kinds = async (dir: string, settleMs = TRUST_EVERY_STAT) => {

@@ -4,6 +4,7 @@ import { kindOfPath, realpathOrSelf } from "../../_fs.js";
 import { outputTarget } from "../../_output-target.js";
 import { isWithin } from "../../_paths.js";
 import { entryKind, UnsafePathError, writeFileNoFollow, writeProblem } from "../../_safe-write.js";
+import { realWorkingFolder } from "../../gather/roots.js";
 import { ejectedFromComment } from "../../locate/general-rules.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { GENERAL_RULES_FILE } from "../../locate/load-layer.js";
@@ -53,6 +54,12 @@ export async function ejectSections(options: EjectOptions): Promise<EjectResult>
     ...(options.agentDir !== undefined ? { agentDir } : {}),
     ...(options.builtinDir !== undefined ? { builtinDir: options.builtinDir } : {}),
   });
+  // The folder written in, placed as a render's: one named through a repository's link that
+  // leads out of it is refused, as `-o` through it is (rev58d F4: `eject --cwd vendor-lib`
+  // wrote into ~/private/.pi, `--user --agent-dir vendor-lib` into ~/private/sections).
+  await (options.user
+    ? realWorkingFolder(agentDir, { home, what: "agentDir" })
+    : realWorkingFolder(cwd, { home }));
   const builtinDir = options.builtinDir ?? builtinPromptsDir();
   const files = (await listMarkdown(join(builtinDir, "sections"))).names;
   const known = sectionNames(files);

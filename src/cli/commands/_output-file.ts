@@ -13,7 +13,7 @@ import {
 import { cacheRoot } from "../../_cache-location.js";
 import { lstatKindOrMissing, opendirSync, readlink, realpath, stat } from "../../_io.js";
 import { type OutputTarget, outputTarget } from "../../_output-target.js";
-import { isWithin, resolveUserPath, xdgFolder } from "../../_paths.js";
+import { isWithin, nameKey, pathKey, resolveUserPath, xdgFolder } from "../../_paths.js";
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
 import {
   AGENT_FOLDERS,
@@ -37,7 +37,8 @@ import { type CliIo, FailedError, RefusedError } from "../io.js";
  * worktree's `.git` file, Mercurial's `.hgrc`, `.netrc`, `.npmrc`, sshd's
  * `authorized_keys`. A prompt is never their contents, and
  * a repository's line in it (`BASH_ENV=…`, `ssh-ed25519 AAAA… attacker`)
- * would be run or trusted. Compared without case.
+ * would be run or trusted. Compared by {@link nameKey}: without case, and
+ * without a name's trailing dots and spaces (Windows drops them).
  */
 export const RUN_BY_NAME_FILES: readonly string[] = [
   ".bashrc",
@@ -94,6 +95,17 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   ".env.*",
   ".flaskenv",
   "*.pth",
+  // foreman and honcho run each `name: command` line of a Procfile and skip the rest; GitHub and
+  // GitLab take each `pattern @owner` line of a CODEOWNERS (top, docs/, .github/) as a code owner;
+  // git-hook runners' files (lefthook's, pre-commit's), as `.husky/` below (review rev58d F3).
+  "Procfile",
+  "Procfile.*",
+  "CODEOWNERS",
+  "lefthook.*",
+  ".lefthook.*",
+  "lefthook-local.*",
+  ".lefthook-local.*",
+  ".pre-commit-config.yaml",
 ];
 
 /**
@@ -117,6 +129,12 @@ export const RUN_BY_NAME_FOLDERS: readonly string[] = [
   ".config/autostart",
   // A project's git hooks husky runs (`.husky/pre-commit`, no exec bit needed).
   ".husky",
+  // A dev container's `postCreateCommand` runs when an editor opens the project (rev58d F3);
+  // systemd's user units in ~/.local/share and the environment of user services (`LD_PRELOAD=`)
+  // in another home folder, where the dot-name rule does not reach (rev58e F2).
+  ".devcontainer",
+  ".local/share/systemd",
+  ".config/environment.d",
 ];
 
 /**
@@ -174,6 +192,13 @@ export const SYSTEM_FOLDERS: readonly string[] = [
   "/Library/LaunchAgents",
   "/Library/LaunchDaemons",
 ];
+
+/**
+ * systemd's runtime folder of each user's manager, `/run/user/<uid>/systemd` (units, generators),
+ * read whether or not `$XDG_RUNTIME_DIR` names it: it is unset under `sudo -i`, `su`, cron and CI
+ * (review rev58e F2).
+ */
+const RUNTIME_UNITS = /^\/run\/user\/[0-9]+\/systemd\//;
 
 /** The folders in {@link SYSTEM_FOLDERS} that are projects' places, not the system's. */
 const PROJECT_FOLDERS_IN_SYSTEM: readonly string[] = ["/usr/local/src"];
@@ -237,14 +262,18 @@ export async function systemFolders(
 /**
  * What makes `path` a file in one of `folders` ({@link systemFolders}), or
  * undefined: an absolute path within one (as written, and with `.`/`..`
- * taken away), and not in {@link PROJECT_FOLDERS_IN_SYSTEM}.
+ * taken away), or in a user's {@link RUNTIME_UNITS}, and not in {@link
+ * PROJECT_FOLDERS_IN_SYSTEM}.
  */
 export function systemFileOf(path: string, folders: readonly SystemFolder[]): string | undefined {
   if (!isAbsolute(path)) return undefined;
   const at = resolve(path);
   if (PROJECT_FOLDERS_IN_SYSTEM.some((f) => isWithin(at, f))) return undefined;
   const found = folders.find((f) => at !== f.at && isWithin(at, f.at));
-  return found === undefined ? undefined : `a file in ${found.by}`;
+  if (found !== undefined) return `a file in ${found.by}`;
+  if (RUNTIME_UNITS.test(at))
+    return `a file in systemd's runtime folder ${at.split("/", 5).join("/")}`;
+  return undefined;
 }
 
 /**
@@ -726,12 +755,14 @@ async function linksBelow(folder: string, depth: number): Promise<string[]> {
 export function runByNameOf(path: string): string | undefined {
   const written = path.split(sep).join("/");
   for (const p of [written, posix.normalize(written)]) {
-    const names = p.toLowerCase().split("/");
+    const names = pathKey(p).split("/");
     const file = names[names.length - 1] ?? "";
-    if (RUN_BY_NAME_FILES.some((name) => namedLike(file, name))) return `a file named ${file}`;
+    if (RUN_BY_NAME_FILES.some((name) => namedLike(file, nameKey(name)))) {
+      return `a file named ${file}`;
+    }
     const folders = names.slice(0, -1);
     for (const folder of RUN_BY_NAME_FOLDERS) {
-      const run = folder.split("/");
+      const run = pathKey(folder).split("/");
       for (let at = 0; at + run.length <= folders.length; at++) {
         if (run.every((n, j) => folders[at + j] === n)) {
           return `a file in a ${folder}/ folder`;

@@ -366,17 +366,20 @@ export async function traceContextFiles(
   const signal = options.signal;
   // The project is found from cwd's real folder (and each root's); paths you name resolve from cwd as given.
   const shownCwd = resolve(expandHome(options.cwd, home));
-  const cwd = await realWorkingFolder(shownCwd, signal);
+  const cwd = await realWorkingFolder(shownCwd, { signal, home });
   // Not an agent dir the untrusted project holds (HOME inside the checkout), unless you named it.
   const agentDir = await ownAgentDir(
     resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd: shownCwd }),
     { cwd, home, trusted: options.projectTrusted !== false, named: options.agentDir !== undefined },
   );
-  const roots = await realRoots(await resolveRoots(options.roots, shownCwd, home), cwd, signal);
+  const roots = await realRoots(await resolveRoots(options.roots, shownCwd, home), cwd, {
+    signal,
+    home,
+  });
   const ceilingDir =
     options.ceilingDir === undefined
       ? undefined
-      : await realWorkingFolder(resolve(options.ceilingDir), signal);
+      : await realWorkingFolder(resolve(options.ceilingDir), { signal, home, what: "ceilingDir" });
   const reads = new Map<string, Promise<RepoCapped>>();
   const trusted = options.projectTrusted !== false;
   const limits = { home, maxBytes, maxTotalBytes, reads, trusted, ...(signal ? { signal } : {}) };

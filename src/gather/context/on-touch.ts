@@ -200,11 +200,11 @@ export async function loadContextForPathsSince(
   // The project, its rules and the paths touched are found from cwd's real folder, as a render's
   // (a cwd named through a link into a repository's subfolder gave its ignored folders' AGENTS.md: rev57a F3).
   // One look-up each, not a walk: the deadline is heard by the loop below (inTime), never thrown.
-  const cwd = await realWorkingFolder(resolve(expandHome(options.cwd, home)));
+  const cwd = await realWorkingFolder(resolve(expandHome(options.cwd, home)), { home });
   const ceiling =
     options.ceilingDir === undefined
       ? undefined
-      : await realWorkingFolder(resolve(options.ceilingDir));
+      : await realWorkingFolder(resolve(options.ceilingDir), { home, what: "ceilingDir" });
   const delivered = options.delivered ?? new Set<string>();
   const wrappers = new Set([
     TOUCH_ELEMENT,

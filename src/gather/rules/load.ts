@@ -157,7 +157,7 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
   const home = options.home ?? homeFolder();
   // The project is found from cwd's real folder, as a render's (rev57a F3); a relative agent dir from cwd as given.
   const shownCwd = resolve(expandHome(options.cwd, home));
-  const cwd = await realWorkingFolder(shownCwd, options.signal);
+  const cwd = await realWorkingFolder(shownCwd, { signal: options.signal, home });
   const maxBytes = checkMaxBytes(options.maxBytes, "maxBytes");
   const maxTotal = checkMaxBytes(
     options.maxTotalBytes ?? DEFAULT_MAX_RULES_TOTAL_BYTES,
@@ -174,7 +174,11 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
   const ceiling =
     options.ceilingDir === undefined
       ? undefined
-      : await realWorkingFolder(resolve(options.ceilingDir), options.signal);
+      : await realWorkingFolder(resolve(options.ceilingDir), {
+          signal: options.signal,
+          home,
+          what: "ceilingDir",
+        });
   const layerOf = (format: RuleFormat): Rule["layer"] =>
     format.scope === "project" || format.scope === "project-layer" ? "project" : "user";
   const diagnostics: Diagnostic[] = [];

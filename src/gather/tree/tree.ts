@@ -187,11 +187,16 @@ export async function walkWorkspaceTree(
   await assertFolder(shown);
   // Walked from its real folder, whose repository's ignore and exclude rules hide what git hides
   // (a root named through a link into a repository's subfolder listed its ignored files: rev57a F3).
-  const dir = await realWorkingFolder(shown, signal);
+  const home = options.home;
+  const dir = await realWorkingFolder(shown, { signal, ...(home !== undefined ? { home } : {}) });
   const ceilingDir =
     options.ceilingDir === undefined
       ? undefined
-      : await realWorkingFolder(resolve(options.ceilingDir), signal);
+      : await realWorkingFolder(resolve(options.ceilingDir), {
+          signal,
+          what: "ceilingDir",
+          ...(home !== undefined ? { home } : {}),
+        });
   const listing = await walkTree(dir, {
     listDepth: maxDepth,
     agentsDepth: AGENTS_MD_DEPTH,

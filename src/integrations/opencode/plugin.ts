@@ -10,7 +10,7 @@
  * metadata }`; the plugin gets `{ directory, worktree, … }` once.
  */
 
-import { closingAfter } from "../../_fence.js";
+import { hostClosingAfter } from "../../_fence.js";
 import { homeFolder } from "../../_paths.js";
 import { MAX_RESULT_TEXT } from "../../hook/reply.js";
 import { callContext, HOOK_DEADLINE_MS } from "../../hook/run.js";
@@ -62,10 +62,10 @@ export async function SyspromptPlugin(ctx: PluginInput) {
         late,
       ]);
       clearTimeout(timer);
-      // The tool's output is the repository's text too (a file `cat` printed): a fence or comment
-      // it leaves open is closed first, or the files given would read as part of it.
+      // The tool's output is the repository's text too (a file `cat` printed): a fence, comment or
+      // never-shown element (`<div hidden>`) it leaves open is closed first, or the files given would read as part of it.
       if (found.text !== undefined)
-        output.output = `${output.output}${closingAfter(output.output)}\n\n${found.text}`;
+        output.output = `${output.output}${hostClosingAfter(output.output)}\n\n${found.text}`;
     },
   };
 }

@@ -6,7 +6,7 @@
  * changed by this, so its cached prefix stays.
  */
 import { resolve } from "node:path";
-import { closingAfter } from "../../_fence.js";
+import { hostClosingAfter } from "../../_fence.js";
 import { expandHome } from "../../_paths.js";
 import type { TouchedFile } from "../../gather/context/index.js";
 import { formatTouched } from "../../touch/format.js";
@@ -76,9 +76,10 @@ export function appendTouched(
  * What our part starts with so that the tool's own text (a repository file
  * pi's read printed) leaves nothing open over it: pi joins a result's text
  * parts with one line break, so an output ending inside a fence, an HTML
- * block or a comment would take the files' elements and the user's glob
- * rule into it, and one ending in a list item or quote would take our first
- * line as a lazy line. The closer (`closingAfter`) is the one the text needs
+ * block, a comment or an element no reader shows (`<div hidden>`: review
+ * rev58b F1) would take the files' elements and the user's glob rule into
+ * it, and one ending in a list item or quote would take our first line as a
+ * lazy line. The closer (`hostClosingAfter`) is the one the text needs
  * with pi's line break after it, read as the model reads them: computed
  * without that line break, a closer of a block in a quote came after a blank
  * line, which had ended the quote, and opened a new quote whose paragraph
@@ -90,7 +91,7 @@ function closingOf(content: readonly PiContentPart[]): string {
     .map((c) => c.text)
     .join("\n");
   if (text === "") return "";
-  const closer = closingAfter(`${text}\n`);
+  const closer = hostClosingAfter(`${text}\n`);
   return closer === "" ? "\n" : `${closer}\n\n`;
 }
 

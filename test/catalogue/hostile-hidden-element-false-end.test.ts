@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { renderSystemPrompt } from "../../src/index.js";
+import { closeHiddenRuns } from "../../src/prompt-templates/hidden-closers.js";
+import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { depthAt } from "./_commonmark.js";
+import { expandProjectTemplate } from "./_expand-project.js";
+
+// Review rev58f (F1, medium): a never-shown element a repository's text left
+// open was taken as closed by an end tag no reader takes as one: in a comment,
+// an attribute value, a code span, a fence, an indented code line, or of a
+// longer name (`</divider>`). Review rev58b (F3): after a mid-line `a <?x`
+// (text to a Markdown reader) nothing later was read at all. No closer was
+// added, and your skill stayed inside `<div hidden>`, `--untrusted` too.
+
+function withLine(text: string, line: string): string {
+  return `${text}${text.endsWith("\n") ? "" : "\n"}${line}\n`;
+}
+
+describe("hostile repository: an end tag no reader takes does not close a never-shown element", () => {
+  const tails: Record<string, string> = {
+    comment: "<div hidden>\n<!-- </div> -->\n",
+    attribute: '<div hidden>\n<span title="</div>">x</span>\n',
+    "code span": "<div hidden>\n\nUse `</div>` to end a block.\n",
+    "code span over lines": "<div hidden>\n\nUse ``x\nthen </div>\ny`` here.\n",
+    fence: "<div hidden>\n\n```html\n</div>\n```\n",
+    indented: "<div hidden>\n\nText.\n\n    </div>\n",
+    "longer name": "<div hidden>\n\nSee </divider>.\n",
+    "after a mid-line <?": "Notes: a <?x there.\n\n<div hidden>\n",
+    "after a mid-line CDATA": "Notes: a <![CDATA[ there.\n\n<div hidden>\n",
+  };
+  for (const [what, tail] of Object.entries(tails)) {
+    it(`an untrusted AGENTS.md ending in a <div hidden> with an end tag in a ${what}: your skill outside it`, async () => {
+      const root = tempDir();
+      writeFiles(root, {
+        "project/.git/HEAD": "ref: refs/heads/main\n",
+        "project/AGENTS.md": `Repo rules.\n\n${tail}`,
+        "agent/skills/deploy/SKILL.md":
+          "---\nname: deploy\ndescription: Deploy safely; never push to main.\n---\nbody\n",
+      });
+      const { text } = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
+      expect(depthAt(text, "div", "Deploy safely")).toBe(0);
+    });
+  }
+
+  it("a real end tag still closes it: nothing added", () => {
+    for (const text of [
+      "<div hidden>\nx\n</div>\n",
+      "<div hidden>\n<div>\nx\n</div>\n</div>\n",
+      "<details>\n<summary>s</summary>\n`code` <!-- c -->\n</details>\n",
+    ])
+      expect(closeHiddenRuns(text, withLine), text).toBe(text);
+  });
+
+  it("a project section over yours: the end tag in a comment does not count, and the warning names it", async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      "project/.git/HEAD": "ref: refs/heads/main\n",
+      "project/.pi/sections/usec.md": "<div hidden>\n<!-- </div> -->\n\n{{> base}}\n",
+      "agent/sections/usec.md": "---\ntag: usec\n---\nUSER-SECTION never push to main.\n",
+    });
+    const { diagnostics } = await renderSystemPrompt(pinned(root));
+    expect(diagnostics.map((d) => d.code)).toContain("user-text-left-out");
+  });
+
+  it("a slash template: your words after a <div hidden> 'closed' in a comment are moved out with a warning", () => {
+    const out = expandProjectTemplate(
+      "<div hidden><!-- </div> -->\n\n$ARGUMENTS\n",
+      "/t never push to main",
+    );
+    expect(out.diagnostics.map((d) => d.code)).toEqual(["arguments-hidden"]);
+    expect(depthAt(out.text, "div", "never push")).toBe(0);
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { closeOpenBlocks } from "../../src/_fence.js";
+import { withoutHidden } from "../../src/sections/user-text.js";
+import { expandProjectTemplate, expectMovedOut } from "./_expand-project.js";
+
+// Reviews rev58c F5 and rev58f F5 (low): the hand lists of what no HTML reader
+// shows missed `<div popover>` (shown only when a script opens it), `<canvas>`
+// and `<datalist>` content, `visibility:collapse`, and a hiding style spelled
+// with CSS escapes or a comment (`display:n\one`, `display:\6e one`,
+// `display:/**/none`). A repository rule ending `<div popover>` was left open
+// over your skills and later sections, a slash template putting `$ARGUMENTS`
+// in one kept your words there with no `arguments-hidden`, and the section
+// check counted your text inside one as shown. A style is now read as CSS
+// reads it (comments dropped, escapes decoded) before it is matched.
+
+const YOURS = "USER-SECTION-MARKER line one.";
+
+/** Each opener of an element no reader shows that the lists missed, with its end tag. */
+const MISSED: [open: string, close: string][] = [
+  ["<div popover>", "</div>"],
+  ['<aside popover="manual">', "</aside>"],
+  ["<canvas>", "</canvas>"],
+  ["<datalist>", "</datalist>"],
+  ['<div style="visibility:collapse">', "</div>"],
+  ['<div style="display:n\\one">', "</div>"],
+  ['<div style="display:\\6e one">', "</div>"],
+  ['<div style="display:\\00004E ONE">', "</div>"],
+  ['<div style="display:/**/none">', "</div>"],
+  ['<div style="display/* x */:/*y*/none">', "</div>"],
+  ['<div style="visibility:hi\\64 den">', "</div>"],
+];
+
+describe("hostile repository: popover, canvas, datalist and hiding styles in CSS escapes are never shown", () => {
+  it("the section check reads your text inside them as not shown", () => {
+    for (const [open, close] of MISSED) {
+      const text = `PROJ ${open}\n\n${YOURS}\n\n${close} replaced`;
+      expect(withoutHidden(text), open).not.toContain(YOURS);
+    }
+  });
+
+  it("shown still: a style that shows, an escape of another word, a popover's invoker", () => {
+    for (const text of [
+      `<div style="display:\\62 lock">${YOURS}</div>`,
+      `<div style="display:n\\6f x; color: red">${YOURS}</div>`,
+      `<div style="/* display:none */ color: red">${YOURS}</div>`,
+      `<button popovertarget="p">${YOURS}</button>`,
+      `<div style="visibility:visible">${YOURS}</div>`,
+    ]) {
+      expect(withoutHidden(text), text).toContain(YOURS);
+    }
+  });
+
+  it("a slash template cannot wrap your arguments in them: moved out, with arguments-hidden", () => {
+    for (const [open, close] of MISSED) {
+      const content = `Review this.\n${open}\n$ARGUMENTS\n${close}\nDone.\n`;
+      expectMovedOut(expandProjectTemplate(content, "/t do NOT touch the database"), content);
+    }
+  });
+
+  it("a repository text (context file, rule, section) that leaves one open is closed at its end", () => {
+    for (const [open, close] of MISSED) {
+      expect(closeOpenBlocks(`Project rule.\n${open}\n`), open).toBe(
+        `Project rule.\n${open}\n${close}`,
+      );
+    }
+  });
+});
