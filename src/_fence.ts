@@ -535,7 +535,42 @@ export function closeOpenBlocks(text: string, joined: TextStart = false): string
 export function closeOpenBlocksOnOwnLine(text: string): string {
   const closed = closeOpenBlocks(text, "either");
   if (closed !== text) return `${closed}\n`;
+  // A link definition's title left open takes the lines after it as its own: a blank
+  // line ends it (rev58c F4).
+  if (endsInOpenLinkTitle(text)) return text.endsWith("\n") ? `${text}\n` : `${text}\n\n`;
   return endsWithBareRun(text) ? `${text}\n` : text;
+}
+
+/** A link reference definition to its title's opening quote: `[label]: destination "`. Sticky. */
+const LINK_DEFINITION_TITLE =
+  / {0,3}\[(?:[^\]\\]|\\.)*\]:[ \t]*\n?[ \t]*(?:<[^>\n]*>|[^\s<]+)[ \t]*\n?[ \t]*(?<=\s)(["'(])/y;
+
+/**
+ * True when `text`'s last paragraph (after its last blank line) ends inside
+ * the title of a link reference definition, the last line in it that starts
+ * one (`[label]:`, after up to 3 spaces): the lines after `text`, to a blank
+ * line, would be read as that title, never shown (`[ref]: https://example.com "`
+ * at a project partial's end, rev58c F4). Linear.
+ */
+function endsInOpenLinkTitle(text: string): boolean {
+  if (!text.includes("[")) return false;
+  // Its lines from the last, to the paragraph's start (a blank line).
+  let end = text.endsWith("\n") ? text.length - 1 : text.length;
+  while (end >= 0) {
+    const from = text.lastIndexOf("\n", end - 1) + 1;
+    const line = text.slice(from, end);
+    if (line.trim() === "") return false;
+    if (/^ {0,3}\[/.test(line)) {
+      LINK_DEFINITION_TITLE.lastIndex = from;
+      const title = LINK_DEFINITION_TITLE.exec(text);
+      if (title === null) return false;
+      const quote = title[1] === "(" ? ")" : (title[1] as string);
+      return !text.includes(quote, LINK_DEFINITION_TITLE.lastIndex);
+    }
+    if (from === 0) return false;
+    end = from - 1;
+  }
+  return false;
 }
 
 /** The characters a line may repeat to close a fence or make a setext underline or a thematic break. */

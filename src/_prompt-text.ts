@@ -1581,6 +1581,13 @@ const LEADING_FENCE = /^[ \t]*(`+|~+)/;
  */
 export function lineOpeningNoBlock(line: string): string {
   const text = line.includes("<") ? line.replaceAll("<", "&lt;") : line;
+  // A link reference definition's start (`[n]: url "`): its title may take the lines
+  // after it (your text) as its own, never shown (rev58c F4).
+  const definition = LINK_DEFINITION_START.exec(text);
+  if (definition !== null) {
+    const at = definition[0].length - 1;
+    return `${text.slice(0, at)}\\${text.slice(at)}`;
+  }
   const opener = leadingOpenerAt(text);
   if (opener !== -1) return `${text.slice(0, opener)}\\${text.slice(opener)}`;
   const fence = LEADING_FENCE.exec(text);
@@ -1590,6 +1597,9 @@ export function lineOpeningNoBlock(line: string): string {
   if (run.length < 3 && fence[0].length < text.length) return text;
   return `${text.slice(0, at)}\\${text.slice(at)}`;
 }
+
+/** The start of a link reference definition's line, to its `[`: up to 3 spaces, then `[label]:`. */
+const LINK_DEFINITION_START = /^ {0,3}\[(?=(?:[^\]\\]|\\.)*\]:)/;
 
 /** Whether `c` (a line's character, undefined past its end) ends a block opener's marker. */
 const endsMarker = (c: string | undefined) => c === undefined || c === " " || c === "\t";

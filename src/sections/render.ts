@@ -38,7 +38,12 @@ import {
   type SectionKey,
   sectionKey,
 } from "./layer.js";
-import { heldProjectText, namesHeldFrom, reservedElementNames } from "./reserved-tags.js";
+import {
+  heldProjectText,
+  namesHeldFrom,
+  reservedElementNames,
+  type YourLabels,
+} from "./reserved-tags.js";
 import { CUSTOM_PROMPT_SECTION, type SectionTemplate } from "./types.js";
 import { linesShownInOrder, proseLines, withoutHidden } from "./user-text.js";
 
@@ -750,10 +755,21 @@ export function renderSections(
       if (template.source.layer !== "project") return text;
       // Given back by a reuse, the render did not call `{{> base}}`: what it inserts is taken again.
       const yours = inserted ?? (lower && CALLS_PARTIAL.test(template.body) ? base?.() : undefined);
-      const held = heldProjectText(text, namesHeldFrom(template, reservedNames()), [
-        ...(yours === undefined ? [] : [yours]),
-        ...yourTexts(dataFor(template.name)),
-      ]);
+      const names = namesHeldFrom(template, reservedNames());
+      const data = dataFor(template.name);
+      const labels = yourLabels(data);
+      const held = heldProjectText(
+        text,
+        names,
+        [
+          ...(yours === undefined ? [] : [yours]),
+          ...yourTexts(data),
+          // Your on-demand rule's line ends `— path (owner="user")` where the builtin marks it.
+          ...(names.aroundYours?.has("rule") ? yourMarkedPaths(data) : []),
+          ...(names.markedLines ?? []),
+        ],
+        labels,
+      );
       // Judged as it is printed: a block it leaves open is closed at its end first.
       const closed = closedProject(held, template);
       yoursNotPrinted(template, closed);
@@ -833,7 +849,7 @@ export function renderSections(
       diagnostics.push({
         level: "warning",
         code: "project-section-open",
-        message: `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block, a comment or an element no reader shows (<div hidden>, <template>, <details>) open at its end; closed there, so it does not run over the text after it`,
+        message: `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block, a comment, a link definition's title or an element no reader shows (<div hidden>, <template>, <details>) open at its end; closed there, so it does not run over the text after it`,
       });
     }
     return closed;
@@ -880,6 +896,27 @@ function yourTexts(data: PromptData): readonly string[] {
     yourTextsOf.set(data, texts);
   }
   return texts;
+}
+
+/**
+ * The labels the builtins write around your texts, and the texts of yours
+ * each may be around in a project's copy (rev58c F2): `<user_instructions>`
+ * around your context files, `<rule … owner="user">` around your always rules.
+ */
+function yourLabels(data: PromptData): YourLabels {
+  const mine = <T extends { origin: string; content: string }>(files: readonly T[] | undefined) =>
+    new Set((files ?? []).filter((f) => f.origin === "user").map((f) => f.content));
+  return new Map([
+    ["user_instructions", mine(data.contextFiles)],
+    ["rule", mine(data.alwaysRules)],
+  ]);
+}
+
+/** The end of each on-demand rule of yours' line as the builtin `project_rules` writes it: `path (owner="user")`. */
+function yourMarkedPaths(data: PromptData): string[] {
+  return (data.onDemandRules ?? [])
+    .filter((r) => r.origin === "user")
+    .map((r) => `${r.path} (owner="user")`);
 }
 
 /** "the user SYSTEM.md": the candidate used instead of a failed one (never the option, which is first). */

@@ -105,7 +105,19 @@ export interface HeldNames {
   names: ReadonlySet<string>;
   /** Whether the owner mark (`owner="user"`) is made literal too ({@link withoutOwnerMark}). */
   ownerMark: boolean;
+  /**
+   * The labels of yours the versions below write around your texts, left as
+   * written only there ({@link heldProjectText}'s `around`):
+   * `user_instructions` (around your AGENTS.md) and `rule` (the owner mark
+   * on a `<rule>` around your always rule).
+   */
+  aroundYours?: ReadonlySet<string>;
+  /** The lines of the versions below that write the owner mark and print nothing (the builtin's sentence on `owner="user"`): a copy prints them as they are. */
+  markedLines?: readonly string[];
 }
+
+/** An element the builtins write around a text of yours, and the texts it may be around ({@link heldProjectText}). */
+export type YourLabels = ReadonlyMap<string, ReadonlySet<string>>;
 
 /**
  * What a trusted project's version of a section may not write in its own
@@ -124,11 +136,25 @@ export function namesHeldFrom(template: SectionTemplate, reserved: ReadonlySet<s
   const written = withElementNames(new Set(), bodies);
   // Gemini CLI's `${AgentSkills}`, which your version may print.
   if (bodies.some((body) => body.includes(AGENT_VARIABLES))) written.add(AGENT_VARIABLES);
+  // Your AGENTS.md's element and the owner mark label a text as yours: held in the copy's
+  // own words, left as written only around a text of yours (rev58c F2).
+  const aroundYours = new Set<string>();
+  if (written.has(USER_FILE_ELEMENT)) aroundYours.add(USER_FILE_ELEMENT);
+  if (bodies.some((body) => withoutOwnerMark(body) !== body)) aroundYours.add(RULE_ELEMENT);
   return {
-    names: new Set([...reserved].filter((name) => !written.has(name))),
-    ownerMark: !bodies.some((body) => withoutOwnerMark(body) !== body),
+    names: new Set(
+      [...reserved].filter((name) => !written.has(name) || name === USER_FILE_ELEMENT),
+    ),
+    ownerMark: true,
+    aroundYours,
+    markedLines: bodies.flatMap((body) =>
+      body.split("\n").filter((l) => !l.includes("{{") && withoutOwnerMark(l) !== l),
+    ),
   };
 }
+
+/** The element the builtin `project_rules` section prints a rule in, marked `owner="user"` when it is yours. */
+const RULE_ELEMENT = "rule";
 
 /** How much of your text after a piece of the project's is read with it (UTF-16 units): a tag's longest name. */
 const JOIN_LOOKAHEAD = MAX_TAG_NAME;
@@ -149,8 +175,14 @@ const JOIN_LOOKAHEAD = MAX_TAG_NAME;
  * your text is held with the rest. Where two of yours start at one place, the
  * longer is taken. Linear in the text for each text of yours.
  */
-export function heldProjectText(text: string, held: HeldNames, yours: readonly string[]): string {
+export function heldProjectText(
+  text: string,
+  held: HeldNames,
+  yours: readonly string[],
+  labels: YourLabels = new Map(),
+): string {
   const { names, ownerMark } = held;
+  const around = held.aroundYours ?? new Set<string>();
   if (names.size === 0 && !ownerMark) return text;
   const hold = (part: string) => {
     const escaped = names.size === 0 ? part : escapeWrapperTags(part, names);
@@ -177,6 +209,8 @@ export function heldProjectText(text: string, held: HeldNames, yours: readonly s
   let at = 0;
   // The end of the text of yours before the piece read now: the piece is read after it too.
   let before = { tail: "", tailHeld: "" };
+  // The label of yours left as written before the last text of yours: its end tag after it is too.
+  let closing: string | undefined;
   /** The piece read between `before`'s end and `head`; undefined when either is held differently with it. */
   const heldBetween = (piece: string, head: string, headHeld: string): string | undefined => {
     const joined = hold(before.tail + piece + head);
@@ -197,12 +231,46 @@ export function heldProjectText(text: string, held: HeldNames, yours: readonly s
         first = y;
     }
     const piece = text.slice(at, first === undefined ? text.length : first.next);
-    const held = heldBetween(piece, first?.head ?? "", first?.headHeld ?? "");
+    let held = heldBetween(piece, first?.head ?? "", first?.headHeld ?? "");
     if (held === undefined) return hold(text);
+    if (closing !== undefined)
+      held = asWritten(held, piece.match(endTag(closing, "^"))?.[0], "start");
+    closing = undefined;
+    if (first !== undefined) {
+      // The label's start tag just before a text of yours it may be around, its end tag just after.
+      const tag = piece.slice(piece.lastIndexOf("<"));
+      const name = /^<([a-z_]+)(?:\s[^<>]*)?>\s*$/.exec(tag)?.[1];
+      const end = name === undefined ? undefined : endTag(name, "y");
+      if (end !== undefined) end.lastIndex = first.next + first.text.length;
+      if (
+        name !== undefined &&
+        around.has(name) &&
+        labels.get(name)?.has(first.text) === true &&
+        end?.test(text) === true &&
+        (name === RULE_ELEMENT || withoutOwnerMark(tag) === tag)
+      ) {
+        held = asWritten(held, tag, "end");
+        closing = name;
+      }
+    }
     out += held;
     if (first === undefined) return out;
     out += first.text;
     at = first.next + first.text.length;
     before = first;
   }
+
+  /** `held` with `part` as written where its held form is at its start or end (a label of yours around your text). */
+  function asWritten(held: string, part: string | undefined, where: "start" | "end"): string {
+    if (part === undefined) return held;
+    const partHeld = hold(part);
+    if (where === "start")
+      return held.startsWith(partHeld) ? part + held.slice(partHeld.length) : held;
+    return held.endsWith(partHeld) ? held.slice(0, held.length - partHeld.length) + part : held;
+  }
+}
+
+/** The end tag of `name` (one of the labels: letters and `_`) after blanks, read at a piece's start (`^`) or at `lastIndex` (`y`). */
+function endTag(name: string, at: "^" | "y"): RegExp {
+  return at === "^" ? new RegExp(`^\\s*</${name}\\s*>`) : new RegExp(`\\s*</${name}\\s*>`, "y");
 }

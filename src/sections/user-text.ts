@@ -13,6 +13,8 @@ const MAX_NAMED = 5;
 const SHOWN: readonly {
   section: string;
   what: string;
+  /** How the builtin labels each text as yours: the element just around it, and whether that carries the owner mark (rev58c F3). */
+  label?: { element: string; mark: boolean; as: string };
   texts: (
     data: PromptData,
     appended: readonly AppendPart[],
@@ -21,6 +23,11 @@ const SHOWN: readonly {
   {
     section: "project_context",
     what: "instruction file",
+    label: {
+      element: "user_instructions",
+      mark: false,
+      as: "outside its own <user_instructions> element",
+    },
     texts: (d) =>
       d.contextFiles
         .filter((f) => f.origin === "user")
@@ -29,6 +36,7 @@ const SHOWN: readonly {
   {
     section: "project_rules",
     what: "rule",
+    label: { element: "rule", mark: true, as: 'without its owner="user" mark' },
     texts: (d) =>
       d.alwaysRules
         .filter((r) => r.origin === "user")
@@ -420,17 +428,102 @@ export function outsideCodeOpenedBefore(blocks: readonly number[], at: number): 
 }
 
 /**
+ * Where `text`'s code spans are, as CommonMark reads them (rev58f F3): in a
+ * paragraph (its lines outside `blocks`, {@link codeBlocks}, to a blank
+ * line), a run of backticks (its first one escaped by a `\` is text) opens a
+ * span that the next run of the same length closes; one with none closes
+ * nothing. Each span's first and last offsets (flat pairs), in order. Linear.
+ */
+export function codeSpans(text: string, blocks: readonly number[]): number[] {
+  const spans: number[] = [];
+  let runs: number[] = [];
+  const close = () => {
+    // Each run's next of its length, found from the end: linear.
+    const next = new Array<number>(runs.length / 2).fill(-1);
+    const last = new Map<number, number>();
+    for (let i = runs.length / 2 - 1; i >= 0; i--) {
+      const length = (runs[2 * i + 1] as number) - (runs[2 * i] as number);
+      next[i] = last.get(length) ?? -1;
+      last.set(length, i);
+    }
+    for (let i = 0; i < next.length; ) {
+      const j = next[i] as number;
+      if (j === -1) {
+        i++;
+        continue;
+      }
+      spans.push(runs[2 * i] as number, (runs[2 * j + 1] as number) - 1);
+      i = j + 1;
+    }
+    runs = [];
+  };
+  eachLine(text, (from, to) => {
+    if (codeBlockAt(blocks, from) !== -1 || text.slice(from, to).trim() === "") {
+      close();
+      return;
+    }
+    for (let at = text.indexOf("`", from); at !== -1 && at < to; at = text.indexOf("`", at)) {
+      let end = at;
+      while (text[end] === "`") end++;
+      const start = text[at - 1] === "\\" ? at + 1 : at;
+      if (end > start) runs.push(start, end);
+      at = end;
+    }
+  });
+  close();
+  return spans;
+}
+
+/** Whether `at` is inside a span of `spans` ({@link codeSpans}) that opened before it. */
+function inSpanOpenedBefore(spans: readonly number[], at: number): boolean {
+  const start = codeBlockAt(spans, at);
+  return start !== -1 && start < at;
+}
+
+/**
  * Whether `found` is in the prompt outside what is never shown (`shown`: the
  * prompt without it, {@link withoutHidden}; `blocks`: its code) and outside
  * code opened before it ({@link outsideCodeOpenedBefore}).
  */
-function shownIn(shown: { text: string; blocks: readonly number[] }, found: string): boolean {
+function shownIn(
+  shown: { text: string; blocks: readonly number[]; spans: readonly number[] },
+  found: string,
+): boolean {
   if (found === "") return false;
   const visible = withoutHidden(found);
   const sought = visible.trim() === "" ? found : visible;
-  const { text, blocks } = shown;
+  const { text, blocks, spans } = shown;
   for (let at = text.indexOf(sought); at !== -1; at = text.indexOf(sought, at + sought.length))
-    if (outsideCodeOpenedBefore(blocks, at)) return true;
+    if (outsideCodeOpenedBefore(blocks, at) && !inSpanOpenedBefore(spans, at)) return true;
+  return false;
+}
+
+/** The longest start tag {@link labelledIn} reads back for. */
+const MAX_LABEL = 8192;
+
+/**
+ * Whether `found` (a text of yours) is in the prompt `text` as written just
+ * after a start tag of `element` (blanks between) that, with `mark`, carries
+ * the owner mark: labelled as yours, as the builtin prints it. The project's
+ * own such labels elsewhere are held (rev58c F2), so one found raw is around
+ * your text.
+ */
+function labelledIn(
+  text: string,
+  found: string,
+  label: { element: string; mark: boolean },
+): boolean {
+  if (found === "") return false;
+  for (let at = text.indexOf(found); at !== -1; at = text.indexOf(found, at + 1)) {
+    let end = at;
+    while (end > 0 && /\s/.test(text[end - 1] as string)) end--;
+    if (text[end - 1] !== ">") continue;
+    // A start tag's length is bounded here (a path and a few names): each look back is short.
+    const before = text.slice(Math.max(0, end - MAX_LABEL), end);
+    const tag = before.slice(before.lastIndexOf("<"));
+    const name = /^<([A-Za-z_]+)[\s>]/.exec(tag)?.[1];
+    if (name === label.element && (!label.mark || tag.includes('owner="user"'))) return true;
+  }
   return false;
 }
 
@@ -453,13 +546,25 @@ export function proseLines(text: string): string[] {
  */
 export function linesShownInOrder(text: string, lines: readonly string[]): number {
   const blocks = codeBlocks(text);
+  // A code span the project's text opens before your first line holds your lines as code
+  // too (rev58f F3); one your lines open is yours.
+  const spans = codeSpans(text, blocks);
+  const inSpan = (found: number, first: number) => {
+    const start = codeBlockAt(spans, found);
+    return start !== -1 && start < found && start < first;
+  };
   let at = 0;
   let kept = 0;
+  let first = -1;
   for (const line of lines) {
     let found = text.indexOf(line, at);
-    while (found !== -1 && codeBlockAt(blocks, found) !== -1)
+    while (
+      found !== -1 &&
+      (codeBlockAt(blocks, found) !== -1 || inSpan(found, first === -1 ? found : first))
+    )
       found = text.indexOf(line, found + line.length);
     if (found === -1) break;
+    if (first === -1) first = found;
     at = found + line.length;
     kept++;
   }
@@ -505,8 +610,8 @@ export function userTextLeftOut(
   fitStopped = false,
   forWantOfRoom?: ReadonlySet<string>,
 ): Diagnostic[] {
-  let shown: { text: string; blocks: readonly number[] } | undefined;
-  return SHOWN.flatMap(({ section, what, texts }) => {
+  let shown: { text: string; blocks: readonly number[]; spans: readonly number[] } | undefined;
+  return SHOWN.flatMap(({ section, what, label, texts }) => {
     const template = templates.find((t) => t.name === section);
     if (template === undefined) return [];
     // A section of yours or the builtin one, enabled but not in the prompt: left out for want
@@ -523,11 +628,30 @@ export function userTextLeftOut(
     if (own.length === 0) return [];
     if (shown === undefined) {
       const visible = withoutHidden(text);
-      shown = { text: visible, blocks: codeBlocks(visible) };
+      const blocks = codeBlocks(visible);
+      shown = { text: visible, blocks, spans: codeSpans(visible, blocks) };
     }
     const visible = shown;
     const left = own.filter((t) => !t.found.some((f) => shownIn(visible, f)));
-    if (left.length === 0) return [];
+    if (left.length === 0) {
+      // Shown, but as the repository's: a project's copy printing your file outside its
+      // element, or your rule without its mark (rev58c F3).
+      if (forRoom || label === undefined) return [];
+      const relabelled = own.filter((t) => !t.found.some((f) => labelledIn(text, f, label)));
+      if (relabelled.length === 0) return [];
+      const names = relabelled.slice(0, MAX_NAMED).map((t) => t.name);
+      const others =
+        relabelled.length > MAX_NAMED ? ` and ${relabelled.length - MAX_NAMED} more` : "";
+      const one = relabelled.length === 1;
+      return [
+        {
+          level: "warning" as const,
+          code: "user-text-left-out",
+          message: `the project's override of section "${section}" prints your own ${what}${one ? "" : "s"} ${names.join(", ")}${others} ${label.as}: the prompt reads ${one ? "it" : "them"} as the repository's text; run with --untrusted, or remove the project's file, to have ${one ? "it" : "them"} back as yours`,
+          ...(template.source.path ? { path: template.source.path } : {}),
+        },
+      ];
+    }
     const named = left.slice(0, MAX_NAMED).map((t) => t.name);
     const more = left.length > MAX_NAMED ? ` and ${left.length - MAX_NAMED} more` : "";
     if (forRoom && forWantOfRoom !== undefined && !forWantOfRoom.has(section)) {
