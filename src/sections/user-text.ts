@@ -81,8 +81,9 @@ function firstWords(text: string): string {
  */
 export function withoutHidden(text: string): string {
   if (!text.includes("<")) return text;
-  // ASCII letters lowered, the same length: the names match in any case.
-  const lower = text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+  // ASCII letters lowered, the same length: the names match in any case; an end tag in code
+  // ends nothing, as at a repository text's end (`closeHiddenRuns`).
+  const lower = endTagsInCodeMuted(text).replace(/[A-Z]+/g, (s) => s.toLowerCase());
   const ends = startTagEnds(lower);
   const tagEnd = (lt: number) => ends.get(lt) ?? -1;
   const { tokens, byName } = readTokens(lower, tagEnd);
@@ -182,15 +183,18 @@ function readTokens(
     tokens.push({ at, end, kind, name, index: list.length });
     list.push(tokens.length - 1);
   };
-  // Raw-text end tags not found past some point, so past any later one.
+  // Raw-text names and run closers not found past some point, so past any later one.
   const missing = new Set<string>();
+  let nextGt = lower.indexOf(">");
   let at = lower.indexOf("<");
   while (at !== -1) {
     const next = lower.charCodeAt(at + 1);
     if (next === 0x2f) {
       const nameEnd = tagNameEnd(lower, at + 1);
       const first = lower.charCodeAt(at + 2);
-      const gt = first >= 0x61 && first <= 0x7a ? lower.indexOf(">", nameEnd) : -1;
+      // The next `>`, looked for again only once passed (`</a ` repeated with no `>`: linear).
+      if (nextGt !== -1 && nextGt < nameEnd) nextGt = lower.indexOf(">", nameEnd);
+      const gt = first >= 0x61 && first <= 0x7a ? nextGt : -1;
       if (gt !== -1) {
         push(at, gt + 1, "end", lower.slice(at + 2, nameEnd));
         at = lower.indexOf("<", gt + 1);
@@ -199,7 +203,11 @@ function readTokens(
     }
     if (next === 0x21 || next === 0x3f) {
       const run = hiddenAt(lower, at, () => -1);
-      const close = run === undefined ? -1 : lower.indexOf(run.close, at + run.open);
+      // A closer not found past some point is not past any later one (rev59b F6: each `<?`
+      // looked for `?>` to the end, quadratic).
+      const close =
+        run === undefined || missing.has(run.close) ? -1 : lower.indexOf(run.close, at + run.open);
+      if (run !== undefined && close === -1) missing.add(run.close);
       if (run !== undefined && close === -1 && run.close === "-->") {
         tokens.push({ at, end: lower.length, kind: "run", name: "", index: 0 });
         break;
@@ -457,21 +465,92 @@ export function codeSpans(text: string, blocks: readonly number[]): number[] {
     }
     runs = [];
   };
+  // The next backtick from the line read: looked for again only once passed (rev59b F5: one
+  // look per line ran to the next backtick of the whole text, quadratic in blank lines).
+  let tick = text.indexOf("`");
   eachLine(text, (from, to) => {
     if (codeBlockAt(blocks, from) !== -1 || text.slice(from, to).trim() === "") {
       close();
       return;
     }
-    for (let at = text.indexOf("`", from); at !== -1 && at < to; at = text.indexOf("`", at)) {
+    if (tick !== -1 && tick < from) tick = text.indexOf("`", from);
+    if (tick === -1 || tick >= to) return;
+    for (let at = tick; at !== -1 && at < to; at = text.indexOf("`", at)) {
       let end = at;
       while (text[end] === "`") end++;
       const start = text[at - 1] === "\\" ? at + 1 : at;
       if (end > start) runs.push(start, end);
       at = end;
+      tick = text.indexOf("`", end);
     }
   });
   close();
   return spans;
+}
+
+/** A fence or an HTML block of any kind: where CommonMark reads no code span. */
+function isFenceOrHtml(leaf: Leaf | undefined): boolean {
+  return leaf !== undefined && (leaf.kind === "fence" || leaf.kind === "html");
+}
+
+/**
+ * `text` with the `/` of each `</` in code (a fence, a code span, a line
+ * indented four columns or more) written as a space, the same length: an end
+ * tag there ends nothing for a reader of the Markdown (rev58f F1: a `</div>`
+ * in a fence or a code span was taken as the end of a repository's
+ * `<div hidden>`). Start tags are left alone: a line read as code by mistake
+ * then costs one closer too many, never one too few. Code spans are looked
+ * for outside fences and HTML blocks (rev59b F11: backticks in a `<script>`
+ * line muted its real end tag). Read by both `closeHiddenRuns` and
+ * {@link withoutHidden} (rev59b F12: the two disagreed). Linear.
+ */
+export function endTagsInCodeMuted(text: string): string {
+  if (!text.includes("</")) return text;
+  // Every `</`, in order; each range below takes its own by a binary search.
+  const ends: number[] = [];
+  for (let at = text.indexOf("</"); at !== -1; at = text.indexOf("</", at + 2)) ends.push(at);
+  const muted = new Set<number>();
+  const mute = (from: number, to: number) => {
+    let low = 0;
+    let high = ends.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((ends[mid] as number) < from) low = mid + 1;
+      else high = mid;
+    }
+    for (let i = low; i < ends.length && (ends[i] as number) <= to; i++)
+      muted.add(ends[i] as number);
+  };
+  const fences = codeBlocks(text, isFence);
+  for (let i = 0; i < fences.length; i += 2) mute(fences[i] as number, fences[i + 1] as number);
+  const spans = codeSpans(text, codeBlocks(text, isFenceOrHtml));
+  for (let i = 0; i < spans.length; i += 2) mute(spans[i] as number, spans[i + 1] as number);
+  // Lines indented four columns or more that hold a `</`.
+  let line = 0;
+  let lineEnd = text.indexOf("\n");
+  for (const at of ends) {
+    while (lineEnd !== -1 && lineEnd < at) {
+      line = lineEnd + 1;
+      lineEnd = text.indexOf("\n", line);
+    }
+    if (indentOf(text, line) >= 4) muted.add(at);
+  }
+  if (muted.size === 0) return text;
+  const chars = text.split("");
+  for (const at of muted) chars[at + 1] = " ";
+  return chars.join("");
+}
+
+/** The columns of spaces and tabs the line at `from` starts with (a tab to the next multiple of four), at most 4. */
+function indentOf(text: string, from: number): number {
+  let column = 0;
+  for (let at = from; column < 4 && at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x20) column++;
+    else if (code === 0x09) column += 4 - (column % 4);
+    else break;
+  }
+  return column;
 }
 
 /** Whether `at` is inside a span of `spans` ({@link codeSpans}) that opened before it. */

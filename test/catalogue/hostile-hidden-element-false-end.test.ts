@@ -66,6 +66,25 @@ describe("hostile repository: an end tag no reader takes does not close a never-
     expect(diagnostics.map((d) => d.code)).toContain("user-text-left-out");
   });
 
+  it("a project section over yours: an end tag in a code span or an indented line does not count either (rev59b F12)", async () => {
+    for (const body of [
+      "<div hidden>\n\nUse `</div>` to end it.\n\n{{> base}}\n",
+      "<div hidden>\n\nText.\n\n    </div>\n\n{{> base}}\n",
+    ]) {
+      const root = tempDir();
+      writeFiles(root, {
+        "project/.git/HEAD": "ref: refs/heads/main\n",
+        "project/.pi/sections/usec.md": body,
+        "agent/sections/usec.md": "---\ntag: usec\n---\nUSER-SECTION never push to main.\n",
+      });
+      const { diagnostics } = await renderSystemPrompt(pinned(root));
+      expect(
+        diagnostics.map((d) => d.code),
+        body,
+      ).toContain("user-text-left-out");
+    }
+  });
+
   it("a slash template: your words after a <div hidden> 'closed' in a comment are moved out with a warning", () => {
     const out = expandProjectTemplate(
       "<div hidden><!-- </div> -->\n\n$ARGUMENTS\n",
