@@ -22,8 +22,23 @@ export function closeHiddenRuns(
   withLine: (text: string, line: string) => string,
 ): string {
   if (!text.includes("<")) return text;
+  const out = closedAsRead(text, text, withLine);
+  // Read again with each comment, CDATA, `<?…` or declaration that starts mid-line read as text:
+  // a Markdown reader takes one as raw HTML only within its paragraph, so an element between
+  // it and a closer some paragraphs on is real (rev59b F3: `a <?x` … `<div hidden>` … `?>`).
+  // Closers both readings ask for are added; one too many closes nothing.
+  const again = midLineRunsAsText(out);
+  return again === out ? out : closedAsRead(out, again, withLine);
+}
+
+/** `text` with the closers of what `read` (text itself, or a reading of it of the same length) leaves open. */
+function closedAsRead(
+  text: string,
+  read: string,
+  withLine: (text: string, line: string) => string,
+): string {
   const runs = new HiddenRuns();
-  runs.feed(endTagsInCodeMuted(text));
+  runs.feed(endTagsInCodeMuted(read));
   let out = text;
   // What is kept: up to the last end tag of an element no reader shows. A start tag's
   // closer alone (`<instructi` where a cap cut the text) is not added: nothing it opens is hidden.
@@ -45,4 +60,31 @@ export function closeHiddenRuns(
     i++;
   }
   return kept;
+}
+
+/**
+ * `text` with the `<` of each `<!` or `<?` that does not start a line (past
+ * up to three spaces) written as a space, the same length: CommonMark reads
+ * one as raw HTML only to its closer within its paragraph, and as an HTML
+ * block (to its closer, across blank lines) only at a line's start. Linear.
+ */
+export function midLineRunsAsText(text: string): string {
+  if (!text.includes("<!") && !text.includes("<?")) return text;
+  const chars = text.split("");
+  let changed = false;
+  let lineStart = 0;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x0a) {
+      lineStart = at + 1;
+      continue;
+    }
+    if (code !== 0x3c) continue;
+    const next = text.charCodeAt(at + 1);
+    if (next !== 0x21 && next !== 0x3f) continue;
+    if (at - lineStart <= 3 && text.slice(lineStart, at).trim() === "") continue;
+    chars[at] = " ";
+    changed = true;
+  }
+  return changed ? chars.join("") : text;
 }

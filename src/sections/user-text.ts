@@ -300,7 +300,10 @@ const DATA_ELEMENTS = [
 ];
 
 /** Matched on a style as CSS reads it ({@link cssText}). */
-const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)/;
+// A value through a custom property (`display:var(--x)`) is read as hiding: the safe side
+// (rev59b F8: `--x:none;display:var(--x)` hid with no word).
+const HIDING_STYLE =
+  /display\s*:\s*(?:none|[^;]*var\s*\()|visibility\s*:\s*(?:hidden|collapse|[^;]*var\s*\()/;
 
 /**
  * Whether a start tag's attributes ({@link readStartTag}: names, decoded

@@ -31,6 +31,10 @@ describe("hostile repository: an end tag no reader takes does not close a never-
     "short comment at the end": "<div hidden>\nx <!---->",
     "short spaced comment at the end": "<div hidden>\nx <!-- -->",
     "comment opener at the end": "<div hidden>\n\n<!--",
+    // Review rev59b F3: a mid-line opener "closed" paragraphs later is text to a Markdown reader.
+    "<? closed paragraphs later": "Notes: a <?x there.\n\n<div hidden>\n\nend ?> here.\n",
+    "CDATA closed paragraphs later": "Notes: a <![CDATA[ there.\n\n<div hidden>\n\nend ]]> here.\n",
+    "comment closed paragraphs later": "Notes: a <!-- there.\n\n<div hidden>\n\nend --> here.\n",
   };
   for (const [what, tail] of Object.entries(tails)) {
     it(`an untrusted AGENTS.md ending in a <div hidden> with an end tag in a ${what}: your skill outside it`, async () => {
@@ -45,6 +49,17 @@ describe("hostile repository: an end tag no reader takes does not close a never-
       expect(depthAt(text, "div", "Deploy safely")).toBe(0);
     });
   }
+
+  it("a style hiding through a custom property is closed (rev59b F8)", () => {
+    for (const style of [
+      "--x:none;display:var(--x)",
+      "display:var(--u,none)",
+      "visibility:var(--v,hidden)",
+    ]) {
+      const text = `<div style="${style}">\nx`;
+      expect(closeHiddenRuns(text, withLine), style).toBe(`${text}\n</div>\n`);
+    }
+  });
 
   it("a real end tag still closes it: nothing added", () => {
     for (const text of [
