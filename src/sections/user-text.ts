@@ -536,12 +536,31 @@ export function endTagsInCodeMuted(text: string): string {
       line = lineEnd + 1;
       lineEnd = text.indexOf("\n", line);
     }
-    if (indentOf(text, line) >= 4) muted.add(at);
+    if (indentOf(text, line) >= 4 || notRawEndTag(text, at, line)) muted.add(at);
   }
   if (muted.size === 0) return text;
   const chars = text.split("");
   for (const at of muted) chars[at + 1] = " ";
   return chars.join("");
+}
+
+/** An end tag's form CommonMark passes through as raw HTML within a line: `</name`, blanks, `>`. */
+const RAW_END_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*(?:\r?\n[ \t]*)?>/y;
+
+/**
+ * Whether the `</` at `at` (on the line from `line`) is one a Markdown reader
+ * prints as text, not as an end tag (rev59b F2): escaped (`\</div>`), a link's
+ * destination in angle brackets (`[a](</div>)`), or, past a line's start
+ * (where an HTML block would take it as it is), not in the form
+ * {@link RAW_END_TAG} (`</div x>`, `</div/>`).
+ */
+function notRawEndTag(text: string, at: number, line: number): boolean {
+  const before = text.charCodeAt(at - 1);
+  if (before === 0x5c) return true;
+  if (before === 0x28 && text.charCodeAt(at - 2) === 0x5d) return true;
+  if (at - line <= 3 && text.slice(line, at).trim() === "") return false;
+  RAW_END_TAG.lastIndex = at;
+  return !RAW_END_TAG.test(text);
 }
 
 /** The columns of spaces and tabs the line at `from` starts with (a tab to the next multiple of four), at most 4. */

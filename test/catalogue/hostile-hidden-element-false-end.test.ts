@@ -35,6 +35,11 @@ describe("hostile repository: an end tag no reader takes does not close a never-
     "<? closed paragraphs later": "Notes: a <?x there.\n\n<div hidden>\n\nend ?> here.\n",
     "CDATA closed paragraphs later": "Notes: a <![CDATA[ there.\n\n<div hidden>\n\nend ]]> here.\n",
     "comment closed paragraphs later": "Notes: a <!-- there.\n\n<div hidden>\n\nend --> here.\n",
+    // Review rev59b F2: end tags a Markdown reader prints as text.
+    "backslash escape": "<div hidden>\n\nx \\</div>\n",
+    "link destination": "<div hidden>\n\n[a](</div>)\n",
+    "end tag with an attribute": "<div hidden>\n\nx </div x>\n",
+    "end tag with a slash": "<div hidden>\n\nx </div/>\n",
   };
   for (const [what, tail] of Object.entries(tails)) {
     it(`an untrusted AGENTS.md ending in a <div hidden> with an end tag in a ${what}: your skill outside it`, async () => {
