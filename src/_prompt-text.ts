@@ -742,16 +742,24 @@ function readCode(code: number, reading: TagReading): number {
 }
 
 /**
- * Default-ignorable, yet drawn as a blank with a width: the Hangul fillers
- * (U+115F, U+1160, U+3164, U+FFA0, the "blank name" trick), the Mongolian
- * vowel separator U+180E (white space before Unicode 6.3, a blank in older
- * fonts) and the Khmer inherent vowels U+17B4, U+17B5 (spacing marks once,
- * drawn so by some fonts).
+ * A character that parts a name to one reader and is nothing to another:
+ * every default-ignorable code point but the tag characters (those are read
+ * as the letter they mirror or left out, {@link TagReading}) and every
+ * control but the white space ones (C0, DEL, C1 with NEL U+0085). The Hangul
+ * fillers (U+115F, U+1160, U+3164, U+FFA0, the "blank name" trick) and
+ * U+180E are drawn as a blank; U+17B4, U+17B5 (spacing marks once) too in
+ * some fonts. A zero-width space, joiner or BOM, a soft hyphen, a
+ * direction mark or a control is drawn as nothing, but a model's tokenizer
+ * reads it as a break between words (review rev59b F7).
  */
-const BLANK_IGNORABLE = /[\u115f\u1160\u17b4\u17b5\u180e\u3164\uffa0]/;
+const NAME_PARTING =
+  /(?![\t-\r\u{e0000}-\u{e007f}])[\p{Cc}\p{Default_Ignorable_Code_Point}\u17b4\u17b5]/u;
 
-/** A tag character or a blank-drawn ignorable: what a reading of a text may change. */
-const READ_APART = new RegExp(`\\udb40[\\udc00-\\udc7f]|${BLANK_IGNORABLE.source}`, "g");
+/** A tag character or a {@link NAME_PARTING}: what a reading of a text may change. */
+const READ_APART = new RegExp(`[\\u{e0000}-\\u{e007f}]|${NAME_PARTING.source}`, "gu");
+
+/** Whether `code` is a tag character (U+E0000–U+E007F). */
+const isTagCode = (code: number) => code >= 0xe0000 && code <= 0xe007f;
 
 /**
  * The openers of tags of `names` in `text` as each reader reads it, as
@@ -760,29 +768,33 @@ const READ_APART = new RegExp(`\\udb40[\\udc00-\\udc7f]|${BLANK_IGNORABLE.source
  * name as theirs do (before review rev58f F2, `<user_instructions` + U+E0020
  * + `path="…">` was written raw), and the rest of the tag block as nothing;
  * you see no tag character; a pipeline that strips default-ignorable code
- * points drops them all. A blank-drawn ignorable ({@link BLANK_IGNORABLE})
- * is the space you see to the first two and nothing to the third (before
- * rev58f F6, `<user_instructions` + U+3164 + `path="…">` read as the name
- * `user_instructionspath`). A reading run after another reads the tag
- * characters it held as the `&lt;` the escape writes for them, so escaping is
- * a fixpoint (rev58f F4: a tag `<` between two names, left out, joined them
- * into no name; written `&lt;`, it ended the first). At most three passes.
+ * points drops them all. A {@link NAME_PARTING} ends a name to a model (a
+ * zero-width space, a control) or to your eye (a Hangul filler) and is
+ * nothing to a pipeline that strips it, so it is read both ways, as a space
+ * and left out (before rev58f F6 and rev59b F7, `<user_instructions` +
+ * U+3164 or U+200B + `path="…">` read as the name `user_instructionspath`);
+ * inside a name it still joins it. Every reading of the tag characters is
+ * taken with each reading of the separators. A reading run after another
+ * reads the tag characters held before as the `&lt;` the escape writes for
+ * them, so escaping is a fixpoint (rev58f F4: a tag `<` between two names,
+ * left out, joined them into no name; written `&lt;`, it ended the first).
+ * At most four passes.
  */
 function heldAsRead(text: string, names: ReadonlySet<string>): number[] {
   READ_APART.lastIndex = 0;
   if (!READ_APART.test(text)) return heldOpeners(text, names);
-  const held = inBothTagReadings(text, (reading, letter) =>
-    heldInReading(text, names, reading, true, letter),
-  );
-  if (!BLANK_IGNORABLE.test(text)) return held;
-  pushAll(held, heldInReading(text, names, "skipped", false, [...held]));
+  const readings: TagReading[] = text.includes(TAG_HIGH) ? ["letter", "skipped"] : ["letter"];
+  const held: number[] = [];
+  for (const blanks of NAME_PARTING.test(text) ? [true, false] : [true])
+    for (const reading of readings)
+      pushAll(held, heldInReading(text, names, reading, blanks, [...held]));
   return held.sort((a, b) => a - b);
 }
 
 /**
  * The openers {@link heldOpeners} holds in `text` read with its tag
  * characters as `reading` reads them (the ones at `written` as `&lt;`) and
- * its blank-drawn ignorables as spaces (`blanks`) or left out, as places in
+ * its separators ({@link NAME_PARTING}) as spaces (`blanks`) or left out, as places in
  * `text`.
  */
 function heldInReading(
@@ -808,7 +820,7 @@ function heldInReading(
     from = to + widthAt(text, to);
     const ascii = reading === "letter" ? tagMirror(code) : undefined;
     let as = "";
-    if (code <= 0xffff) as = blanks ? " " : "";
+    if (!isTagCode(code)) as = blanks ? " " : "";
     else if (escaped.has(to)) as = "&lt;";
     else if (ascii !== undefined) as = String.fromCharCode(ascii);
     for (let k = 0; k < as.length; k++) origin[at++] = to;
