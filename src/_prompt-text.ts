@@ -659,11 +659,16 @@ function chatTokens(
   const openers: number[] = [];
   const heldSet = new Set(held);
   const nextOpen = openFinder(text);
+  // Where the last run of invisible characters skipped ends: an opener inside it (a tag `<`,
+  // itself invisible) ends at the same place, so a run of them is read once, not once each.
+  let skipped = -1;
   for (let lt = nextOpen(0); lt !== -1; lt = nextOpen(lt + widthAt(text, lt))) {
     const first = text.codePointAt(lt) ?? 0;
     if (first !== 0x3c && !OPENER_CODES.has(first)) continue;
     if (heldSet.has(lt)) continue;
-    const after = skipInvisible(text, lt + widthAt(text, lt));
+    const from = lt + widthAt(text, lt);
+    const after = from <= skipped ? skipped : skipInvisible(text, from);
+    skipped = after;
     const next = text.codePointAt(after);
     if (next === 0x7c || next === 0xff5c) openers.push(lt);
   }
