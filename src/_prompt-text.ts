@@ -748,9 +748,11 @@ function readCode(code: number, reading: TagReading): number {
 
 /**
  * A character that parts a name to one reader and is nothing to another:
- * every default-ignorable code point but the tag characters (those are read
- * as the letter they mirror or left out, {@link TagReading}) and every
- * control but the white space ones (C0, DEL, C1 with NEL U+0085). The Hangul
+ * every default-ignorable code point but the tag characters that mirror an
+ * ASCII one (those are read as it or left out, {@link TagReading}), every
+ * control but the white space ones (C0, DEL, C1 with NEL U+0085), and the
+ * private-use, unassigned and noncharacter code points (drawn as a box or
+ * nothing, a tokenizer's bytes of their own). The Hangul
  * fillers (U+115F, U+1160, U+3164, U+FFA0, the "blank name" trick) and
  * U+180E are drawn as a blank; U+17B4, U+17B5 (spacing marks once) too in
  * some fonts. A zero-width space, joiner or BOM, a soft hyphen, a
@@ -758,13 +760,10 @@ function readCode(code: number, reading: TagReading): number {
  * reads it as a break between words (review rev59b F7).
  */
 const NAME_PARTING =
-  /(?![\t-\r\u{e0000}-\u{e007f}])[\p{Cc}\p{Default_Ignorable_Code_Point}\u17b4\u17b5]/u;
+  /(?![\t-\r\u{e0020}-\u{e007e}])[\p{Cc}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u17b4\u17b5]/u;
 
 /** A tag character or a {@link NAME_PARTING}: what a reading of a text may change. */
 const READ_APART = new RegExp(`[\\u{e0000}-\\u{e007f}]|${NAME_PARTING.source}`, "gu");
-
-/** Whether `code` is a tag character (U+E0000–U+E007F). */
-const isTagCode = (code: number) => code >= 0xe0000 && code <= 0xe007f;
 
 /**
  * The openers of tags of `names` in `text` as each reader reads it, as
@@ -825,7 +824,8 @@ function heldInReading(
     from = to + widthAt(text, to);
     const ascii = reading === "letter" ? tagMirror(code) : undefined;
     let as = "";
-    if (!isTagCode(code)) as = blanks ? " " : "";
+    // A separator, and a tag character that mirrors none (U+E0001, U+E007F): a space or nothing.
+    if (tagMirror(code) === undefined) as = blanks ? " " : "";
     else if (escaped.has(to)) as = "&lt;";
     else if (ascii !== undefined) as = String.fromCharCode(ascii);
     for (let k = 0; k < as.length; k++) origin[at++] = to;

@@ -26,6 +26,11 @@ const PARTINGS = [
   "\u007f",
   "\u0085",
   "\u{e0100}",
+  // Tag characters that mirror no ASCII one; private use; a noncharacter.
+  "\u{e0001}",
+  "\u{e007f}",
+  "\ue000",
+  "\uffff",
 ];
 
 const hex = (c: string) => (c.codePointAt(0) ?? 0).toString(16);
