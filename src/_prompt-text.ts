@@ -809,16 +809,27 @@ function heldInReading(
   written: readonly number[],
 ): number[] {
   const escaped = new Set(written);
-  // Where each unit of the text read is in `text`: `&lt;` takes two units more than a tag character.
-  const origin = new Int32Array(text.length + 2 * escaped.size);
-  let read = "";
+  // Where each piece of the text read starts, in it and in `text`; a piece put in for one
+  // character (`&lt;`, a letter, a space) is at that character whole. Kept per piece, not
+  // per unit: a text of a megabyte is read apart a few times (review rev59b F7).
+  const readAt: number[] = [];
+  const textAt: number[] = [];
+  const putIn: boolean[] = [];
+  const pieces: string[] = [];
+  let length = 0;
+  const piece = (at: number, put: boolean, written: string) => {
+    if (written === "") return;
+    readAt.push(length);
+    textAt.push(at);
+    putIn.push(put);
+    pieces.push(written);
+    length += written.length;
+  };
   let from = 0;
-  let at = 0;
   READ_APART.lastIndex = 0;
   for (let m = READ_APART.exec(text); ; m = READ_APART.exec(text)) {
     const to = m === null ? text.length : m.index;
-    for (let k = from; k < to; k++) origin[at++] = k;
-    read += text.slice(from, to);
+    piece(from, false, text.slice(from, to));
     if (m === null) break;
     const code = text.codePointAt(to) ?? 0;
     from = to + widthAt(text, to);
@@ -828,10 +839,24 @@ function heldInReading(
     if (tagMirror(code) === undefined) as = blanks ? " " : "";
     else if (escaped.has(to)) as = "&lt;";
     else if (ascii !== undefined) as = String.fromCharCode(ascii);
-    for (let k = 0; k < as.length; k++) origin[at++] = to;
-    read += as;
+    piece(to, true, as);
   }
-  return heldOpeners(read, names).map((lt) => origin[lt] ?? lt);
+  return heldOpeners(pieces.join(""), names).map((lt) => {
+    const k = lastAtMost(readAt, lt);
+    const at = textAt[k] ?? lt;
+    return putIn[k] ? at : at + lt - (readAt[k] ?? 0);
+  });
+}
+
+/** The index of the last of `sorted` that is at most `value` (0 when none is). */
+function lastAtMost(sorted: readonly number[], value: number): number {
+  let [low, high] = [0, sorted.length - 1];
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((sorted[mid] ?? 0) <= value) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }
 
 /** Where each opener of a tag of one of `names` in `text` is ({@link escapeWrapperTags}), in order. */
