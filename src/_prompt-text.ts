@@ -659,11 +659,16 @@ function chatTokens(
   const openers: number[] = [];
   const heldSet = new Set(held);
   const nextOpen = openFinder(text);
+  // Where the last run of invisible characters skipped ends: an opener inside it (a tag `<`,
+  // itself invisible) ends at the same place, so a run of them is read once, not once each.
+  let skipped = -1;
   for (let lt = nextOpen(0); lt !== -1; lt = nextOpen(lt + widthAt(text, lt))) {
     const first = text.codePointAt(lt) ?? 0;
     if (first !== 0x3c && !OPENER_CODES.has(first)) continue;
     if (heldSet.has(lt)) continue;
-    const after = skipInvisible(text, lt + widthAt(text, lt));
+    const from = lt + widthAt(text, lt);
+    const after = from <= skipped ? skipped : skipInvisible(text, from);
+    skipped = after;
     const next = text.codePointAt(after);
     if (next === 0x7c || next === 0xff5c) openers.push(lt);
   }
@@ -742,16 +747,23 @@ function readCode(code: number, reading: TagReading): number {
 }
 
 /**
- * Default-ignorable, yet drawn as a blank with a width: the Hangul fillers
- * (U+115F, U+1160, U+3164, U+FFA0, the "blank name" trick), the Mongolian
- * vowel separator U+180E (white space before Unicode 6.3, a blank in older
- * fonts) and the Khmer inherent vowels U+17B4, U+17B5 (spacing marks once,
- * drawn so by some fonts).
+ * A character that parts a name to one reader and is nothing to another:
+ * every default-ignorable code point but the tag characters that mirror an
+ * ASCII one (those are read as it or left out, {@link TagReading}), every
+ * control but the white space ones (C0, DEL, C1 with NEL U+0085), and the
+ * private-use, unassigned and noncharacter code points (drawn as a box or
+ * nothing, a tokenizer's bytes of their own). The Hangul
+ * fillers (U+115F, U+1160, U+3164, U+FFA0, the "blank name" trick) and
+ * U+180E are drawn as a blank; U+17B4, U+17B5 (spacing marks once) too in
+ * some fonts. A zero-width space, joiner or BOM, a soft hyphen, a
+ * direction mark or a control is drawn as nothing, but a model's tokenizer
+ * reads it as a break between words (review rev59b F7).
  */
-const BLANK_IGNORABLE = /[\u115f\u1160\u17b4\u17b5\u180e\u3164\uffa0]/;
+const NAME_PARTING =
+  /(?![\t-\r\u{e0020}-\u{e007e}])[\p{Cc}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u17b4\u17b5]/u;
 
-/** A tag character or a blank-drawn ignorable: what a reading of a text may change. */
-const READ_APART = new RegExp(`\\udb40[\\udc00-\\udc7f]|${BLANK_IGNORABLE.source}`, "g");
+/** A tag character or a {@link NAME_PARTING}: what a reading of a text may change. */
+const READ_APART = new RegExp(`[\\u{e0000}-\\u{e007f}]|${NAME_PARTING.source}`, "gu");
 
 /**
  * The openers of tags of `names` in `text` as each reader reads it, as
@@ -760,29 +772,33 @@ const READ_APART = new RegExp(`\\udb40[\\udc00-\\udc7f]|${BLANK_IGNORABLE.source
  * name as theirs do (before review rev58f F2, `<user_instructions` + U+E0020
  * + `path="…">` was written raw), and the rest of the tag block as nothing;
  * you see no tag character; a pipeline that strips default-ignorable code
- * points drops them all. A blank-drawn ignorable ({@link BLANK_IGNORABLE})
- * is the space you see to the first two and nothing to the third (before
- * rev58f F6, `<user_instructions` + U+3164 + `path="…">` read as the name
- * `user_instructionspath`). A reading run after another reads the tag
- * characters it held as the `&lt;` the escape writes for them, so escaping is
- * a fixpoint (rev58f F4: a tag `<` between two names, left out, joined them
- * into no name; written `&lt;`, it ended the first). At most three passes.
+ * points drops them all. A {@link NAME_PARTING} ends a name to a model (a
+ * zero-width space, a control) or to your eye (a Hangul filler) and is
+ * nothing to a pipeline that strips it, so it is read both ways, as a space
+ * and left out (before rev58f F6 and rev59b F7, `<user_instructions` +
+ * U+3164 or U+200B + `path="…">` read as the name `user_instructionspath`);
+ * inside a name it still joins it. Every reading of the tag characters is
+ * taken with each reading of the separators. A reading run after another
+ * reads the tag characters held before as the `&lt;` the escape writes for
+ * them, so escaping is a fixpoint (rev58f F4: a tag `<` between two names,
+ * left out, joined them into no name; written `&lt;`, it ended the first).
+ * At most four passes.
  */
 function heldAsRead(text: string, names: ReadonlySet<string>): number[] {
   READ_APART.lastIndex = 0;
   if (!READ_APART.test(text)) return heldOpeners(text, names);
-  const held = inBothTagReadings(text, (reading, letter) =>
-    heldInReading(text, names, reading, true, letter),
-  );
-  if (!BLANK_IGNORABLE.test(text)) return held;
-  pushAll(held, heldInReading(text, names, "skipped", false, [...held]));
+  const readings: TagReading[] = text.includes(TAG_HIGH) ? ["letter", "skipped"] : ["letter"];
+  const held: number[] = [];
+  for (const blanks of NAME_PARTING.test(text) ? [true, false] : [true])
+    for (const reading of readings)
+      pushAll(held, heldInReading(text, names, reading, blanks, [...held]));
   return held.sort((a, b) => a - b);
 }
 
 /**
  * The openers {@link heldOpeners} holds in `text` read with its tag
  * characters as `reading` reads them (the ones at `written` as `&lt;`) and
- * its blank-drawn ignorables as spaces (`blanks`) or left out, as places in
+ * its separators ({@link NAME_PARTING}) as spaces (`blanks`) or left out, as places in
  * `text`.
  */
 function heldInReading(
@@ -793,28 +809,54 @@ function heldInReading(
   written: readonly number[],
 ): number[] {
   const escaped = new Set(written);
-  // Where each unit of the text read is in `text`: `&lt;` takes two units more than a tag character.
-  const origin = new Int32Array(text.length + 2 * escaped.size);
-  let read = "";
+  // Where each piece of the text read starts, in it and in `text`; a piece put in for one
+  // character (`&lt;`, a letter, a space) is at that character whole. Kept per piece, not
+  // per unit: a text of a megabyte is read apart a few times (review rev59b F7).
+  const readAt: number[] = [];
+  const textAt: number[] = [];
+  const putIn: boolean[] = [];
+  const pieces: string[] = [];
+  let length = 0;
+  const piece = (at: number, put: boolean, written: string) => {
+    if (written === "") return;
+    readAt.push(length);
+    textAt.push(at);
+    putIn.push(put);
+    pieces.push(written);
+    length += written.length;
+  };
   let from = 0;
-  let at = 0;
   READ_APART.lastIndex = 0;
   for (let m = READ_APART.exec(text); ; m = READ_APART.exec(text)) {
     const to = m === null ? text.length : m.index;
-    for (let k = from; k < to; k++) origin[at++] = k;
-    read += text.slice(from, to);
+    piece(from, false, text.slice(from, to));
     if (m === null) break;
     const code = text.codePointAt(to) ?? 0;
     from = to + widthAt(text, to);
     const ascii = reading === "letter" ? tagMirror(code) : undefined;
     let as = "";
-    if (code <= 0xffff) as = blanks ? " " : "";
+    // A separator, and a tag character that mirrors none (U+E0001, U+E007F): a space or nothing.
+    if (tagMirror(code) === undefined) as = blanks ? " " : "";
     else if (escaped.has(to)) as = "&lt;";
     else if (ascii !== undefined) as = String.fromCharCode(ascii);
-    for (let k = 0; k < as.length; k++) origin[at++] = to;
-    read += as;
+    piece(to, true, as);
   }
-  return heldOpeners(read, names).map((lt) => origin[lt] ?? lt);
+  return heldOpeners(pieces.join(""), names).map((lt) => {
+    const k = lastAtMost(readAt, lt);
+    const at = textAt[k] ?? lt;
+    return putIn[k] ? at : at + lt - (readAt[k] ?? 0);
+  });
+}
+
+/** The index of the last of `sorted` that is at most `value` (0 when none is). */
+function lastAtMost(sorted: readonly number[], value: number): number {
+  let [low, high] = [0, sorted.length - 1];
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((sorted[mid] ?? 0) <= value) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }
 
 /** Where each opener of a tag of one of `names` in `text` is ({@link escapeWrapperTags}), in order. */

@@ -46,6 +46,10 @@ const PIECES = [
   "\u{e002f}",
   "\u{e0001}",
   "\u3164",
+  // Drawn as nothing, read by a model as a break (review rev59b F7): a joiner, a C0 control, NEL.
+  "\u200d",
+  "\u001f",
+  "\u0085",
 ];
 
 /** `count` texts of 2 to 7 pieces from a fixed seed: the same texts on every run. */
