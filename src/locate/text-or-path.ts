@@ -137,7 +137,9 @@ export async function namedProjectPath(
   // So is a path inside its real folder (the file named by its real path: rev57a F6).
   // A path out of both (`../prompts/base.md`) leaves into a tree around it as given, as before.
   let cwd = resolve(o.cwd);
-  const real = await realWorkingFolder(cwd, { home, signal });
+  // Not on the render's signal: the working folder is the render's own, already judged, and the
+  // walk below hears the deadline and names the file (a raw abort here lost the name under load).
+  const real = await realWorkingFolder(cwd, { home });
   if (isWithin(path, cwd)) {
     path = join(real, relative(cwd, path));
     cwd = real;
