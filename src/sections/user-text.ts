@@ -3,7 +3,7 @@ import type { PromptData } from "../data.js";
 import type { AppendPart } from "../options.js";
 import type { Diagnostic } from "../types.js";
 import { CALLS_PARTIAL, inheritsBody } from "./layer.js";
-import { readStartTag, startTagEnds, tagNameEnd } from "./start-tag.js";
+import { readStartTag, startTagEnds, TagState, tagNameEnd, tagStep } from "./start-tag.js";
 import type { SectionTemplate } from "./types.js";
 
 /** Names a warning quotes; the rest are counted. */
@@ -134,17 +134,9 @@ export const RAW_TEXT: ReadonlySet<string> = new Set([
   "noframes",
 ]);
 
-/** Whether `code` may follow an end tag's name: `>`, `/` or a space. */
+/** Whether `code` ends a tag's name (`>`, `/` or a space), as the start-tag reader reads it. */
 export function endsTagName(code: number): boolean {
-  return (
-    code === 0x3e ||
-    code === 0x2f ||
-    code === 0x20 ||
-    code === 0x09 ||
-    code === 0x0a ||
-    code === 0x0d ||
-    code === 0x0c
-  );
+  return tagStep(TagState.Name, code) !== TagState.Name;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
 import { loadContextFiles, renderSystemPrompt } from "../../src/index.js";
 import { NOW, tempDir, writeFiles } from "../api/_helpers.js";
+import { cliAt as cli } from "./_cli-at.js";
 
 // rev58d F1 (medium, a regression of the real-folder change): a repository commits
 // `vendor-lib -> ../../home/private`; `--root vendor-lib` (or `--cwd vendor-lib`) took the
@@ -29,23 +29,6 @@ function layout() {
   // A link of the repository that leads within it stays followed.
   symlinkSync("packages/app", join(repo, "app"));
   return { base, repo, home: join(base, "home") };
-}
-
-async function cli(argv: string[], cwd: string, home: string) {
-  let out = "";
-  let err = "";
-  const code = await run(argv, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    cwd,
-    env: {},
-    home,
-  });
-  return { code, out, err };
 }
 
 const LEAK = /PRIVATE-NOTES-MARKER|passwords\.txt|id_ed25519/;

@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
 import { tempDir, writeFiles } from "../api/_helpers.js";
+import { cliAt as cli } from "./_cli-at.js";
 
 // rev58d F4 (medium): a repository commits `vendor-lib -> ../../home/private`. `eject rules --cwd
 // vendor-lib` wrote into ~/private/.pi/, `eject tools --force --cwd vendor-lib` replaced your
@@ -22,23 +22,6 @@ function layout() {
   for (const dir of ["objects", "refs"]) mkdirSync(join(repo, ".git", dir));
   symlinkSync("../../home/private", join(repo, "vendor-lib"));
   return { repo, home: join(base, "home"), mine: join(base, "home", "private") };
-}
-
-async function cli(argv: string[], cwd: string, home: string) {
-  let out = "";
-  let err = "";
-  const code = await run(argv, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    cwd,
-    env: {},
-    home,
-  });
-  return { code, out, err };
 }
 
 describe("hostile-eject-repo-link-out: eject into a folder reached through a repository's link out of it", () => {

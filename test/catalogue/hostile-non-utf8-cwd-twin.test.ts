@@ -1,10 +1,10 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
 import { loadContextForPaths } from "../../src/gather/context/on-touch.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { cliAt as cli } from "./_cli-at.js";
 
 // rev58e F1: the repository commits a folder `<0xff>app`, a link `app` to it, and
 // a "twin" link named `\uFFFDapp` (U+FFFD in UTF-8) to your other clone. Node
@@ -32,23 +32,6 @@ function twinLayout() {
   symlinkSync("../private", join(repo, "\uFFFDapp"));
   // What process.cwd() gives inside `app`, and the way the user names it.
   return { base, lossy: join(repo, "\uFFFDapp"), named: join(repo, "app") };
-}
-
-async function cli(argv: string[], cwd: string, home: string) {
-  let out = "";
-  let err = "";
-  const code = await run(argv, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    cwd,
-    env: {},
-    home,
-  });
-  return { code, out, err };
 }
 
 describe("hostile-non-utf8-cwd-twin: a twin link named with U+FFFD does not become the project", () => {
