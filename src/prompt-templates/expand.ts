@@ -1,8 +1,10 @@
 import { BlockTracker, closingAfter } from "../_fence.js";
 import { escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
+import { markdownAsHtml } from "../sections/markdown-html.js";
 import type { Diagnostic } from "../types.js";
 import { HiddenRuns } from "./_hidden-runs.js";
 import { ARGUMENT_WHITESPACE, parseCommandArgs } from "./args.js";
+import { markupAsText } from "./hidden-closers.js";
 import { templateBodyLine } from "./parse.js";
 import {
   type ArgumentGuard,
@@ -131,8 +133,15 @@ function guardedExpansion(
   maxChars: number,
   wrapsOnly: boolean,
 ): { hidden: HiddenArguments; expanded: string | undefined } {
-  const hidden = new HiddenArguments(content, wrapsOnly);
-  const substituted = substituteArgs(content, args, maxChars, hidden);
+  let hidden = new HiddenArguments(content, wrapsOnly);
+  let substituted = substituteArgs(content, args, maxChars, hidden);
+  if (hidden.unclosable) {
+    // Something the template opens before your words that nothing closes (`<plaintext>`), or
+    // more markup than one reading takes: its markup is read as text.
+    const asText = markupAsText(content);
+    hidden = new HiddenArguments(asText, wrapsOnly);
+    substituted = substituteArgs(asText, args, maxChars, hidden);
+  }
   return {
     hidden,
     expanded:
@@ -152,6 +161,8 @@ function guardedExpansion(
 class HiddenArguments implements ArgumentGuard {
   private readonly tracker = new BlockTracker();
   private readonly runs = new HiddenRuns();
+  /** The template as the HTML reader meets it ({@link markdownAsHtml}), read once when first fed. */
+  private view: string | undefined;
   /** How much of the next text fed is the lead {@link before} already fed. */
   private fedAhead = 0;
   private readonly lines: number[] = [];
@@ -165,10 +176,25 @@ class HiddenArguments implements ArgumentGuard {
     private readonly commentsOnly = false,
   ) {}
 
-  feed(text: string): void {
+  feed(text: string, templateAt?: number): void {
     const skip = Math.min(this.fedAhead, text.length);
     this.fedAhead -= skip;
-    this.take(skip === 0 ? text : text.slice(skip));
+    const rest = skip === 0 ? text : text.slice(skip);
+    if (templateAt === undefined) {
+      this.take(rest);
+      return;
+    }
+    // The template's own text is read by the HTML reader as its Markdown passes it on (its code
+    // spans, fences and escapes are text), judged on the whole template once.
+    this.view ??= markdownAsHtml(this.content);
+    const from = templateAt + skip;
+    this.tracker.feed(rest);
+    this.runs.feed(this.view.slice(from, from + rest.length));
+  }
+
+  /** Whether what the template printed before an argument could not be closed: the expansion is read as text. */
+  get unclosable(): boolean {
+    return this.runs.unclosable;
   }
 
   private take(text: string): void {

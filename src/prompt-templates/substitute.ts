@@ -41,7 +41,8 @@ type Placeholder =
  * empty, found for the placeholder at `at` in the template ("" for nothing).
  */
 export interface ArgumentGuard {
-  feed(text: string): void;
+  /** `templateAt`: where in the template `text` is from, when it is the template's own text. */
+  feed(text: string, templateAt?: number): void;
   /**
    * `rest`: the line from the value to its end as it prints for a
    * judgement, each placeholder at `x` when an argument fills it and at its
@@ -148,11 +149,11 @@ function fill(
 ): string | undefined {
   const parts: string[] = [];
   let size = 0;
-  const push = (text: string): boolean => {
+  const push = (text: string, templateAt?: number): boolean => {
     size += text.length;
     if (size > maxChars) return false;
     parts.push(text);
-    guard?.feed(text);
+    guard?.feed(text, templateAt);
     return true;
   };
   let copied = 0;
@@ -160,7 +161,7 @@ function fill(
   const listed = guard === undefined ? undefined : Array.from(placeholdersOf(content));
   let index = 0;
   for (const { at, placeholder } of listed ?? placeholdersOf(content)) {
-    if (!push(content.slice(copied, at))) return undefined;
+    if (!push(content.slice(copied, at), copied)) return undefined;
     const value = valueFor(placeholder);
     const after = index++;
     const lead =
@@ -170,7 +171,7 @@ function fill(
     if (!push(lead) || !push(value)) return undefined;
     copied = placeholder.end;
   }
-  if (!push(content.slice(copied))) return undefined;
+  if (!push(content.slice(copied), copied)) return undefined;
   return parts.join("");
 }
 

@@ -808,7 +808,7 @@ export function renderSections(
     if (inheritsBody(template) || !CALLS_PARTIAL.test(template.body)) return;
     // Both sides read alike: a line of yours an HTML reader never shows is not one to find.
     // Like with like: your lines outside your own code, found outside the code of what was printed.
-    const yours = proseLines(withoutHidden(withoutPrintedMarks(baseText(lower))));
+    const yours = proseLines(withoutHidden(withoutPrintedMarks(baseText(lower)), "all"));
     if (yours.length === 0) return;
     const shown = withoutHidden(withoutPrintedMarks(text));
     if (linesShownInOrder(shown, yours) === yours.length) return;

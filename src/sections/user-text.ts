@@ -2,8 +2,8 @@ import { eachLine, freshReading, type Leaf, readLine } from "../_blocks.js";
 import type { PromptData } from "../data.js";
 import type { AppendPart } from "../options.js";
 import type { Diagnostic } from "../types.js";
+import { shownParts } from "./html-reading.js";
 import { CALLS_PARTIAL, inheritsBody } from "./layer.js";
-import { readStartTag, startTagEnds, TagState, tagNameEnd, tagStep } from "./start-tag.js";
 import type { SectionTemplate } from "./types.js";
 
 /** Names a warning quotes; the rest are counted. */
@@ -67,302 +67,25 @@ function firstWords(text: string): string {
 }
 
 /**
- * The text without what an HTML reader of the rendered prompt never shows,
- * anywhere in a line: comments (`<!--` to `-->`), processing instructions
- * (`<?` to `?>`), CDATA (`<![CDATA[` to `]]>`), declarations (`<!` and a
- * letter to `>`), and the content of `<script>`, `<style>`, `<template>`,
- * `<title>`, `<noembed>`, `<noframes>` and `<iframe>` elements and of any
- * element with a `hidden` attribute (to their first end tag, any type; rev54a F1),
- * and the others {@link DATA_ELEMENTS} and {@link hides} name (rev56c F5); a comment not closed hides the rest,
- * the others not closed are text (`<?php` in a code sample): CommonMark's
- * HTML blocks of kinds 2-5 and the kind-1 ones whose text is
- * data (rev52b F12: `{{> base}}` inside `<?ignore … ?>` counted as shown).
- * Tag names in any case. Linear.
+ * The text without what an HTML reader of the rendered prompt never shows
+ * ({@link shownParts}, an HTML tree builder reading the Markdown as a
+ * renderer passes it on): comments, `<?…?>`, declarations, CDATA, the
+ * content of elements that hide (`<script>`, `<template>`, `<details>`, an
+ * element with `hidden` or a hiding style …, to where the reader ends them),
+ * a start tag's attributes, and what a tag left open swallows. Element names
+ * and end tags are kept, for the code blocks read after (`<pre>`).
+ * `whenTooMuch`: what a text longer than one reading takes
+ * ({@link tooMuchHtml}) is read as: "none" shown (a project's text, where
+ * your texts are looked for: the check then says they are missing) or "all"
+ * (a text of yours, whose lines are looked for).
  */
-export function withoutHidden(text: string): string {
+export function withoutHidden(text: string, whenTooMuch: "none" | "all" = "none"): string {
   if (!text.includes("<")) return text;
-  // ASCII letters lowered, the same length: the names match in any case; an end tag in code
-  // ends nothing, as at a repository text's end (`closeHiddenRuns`).
-  const lower = endTagsInCodeMuted(text).replace(/[A-Z]+/g, (s) => s.toLowerCase());
-  const ends = startTagEnds(lower);
-  const tagEnd = (lt: number) => ends.get(lt) ?? -1;
-  const { tokens, byName } = readTokens(lower, tagEnd);
-  // Names whose element was found never closed: a later one is not either.
-  const unclosed = new Set<string>();
+  const parts = shownParts(text);
+  if (parts === undefined) return whenTooMuch === "all" ? text : "";
   let out = "";
-  let from = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i] as Token;
-    if (token.at < from || token.kind === "end") continue;
-    if (token.kind === "run") {
-      out += text.slice(from, token.at);
-      from = token.end;
-      continue;
-    }
-    // A name found never closed is text from there on, without reading its attributes again.
-    const hidden = !unclosed.has(token.name) && hiddenAt(lower, token.at, tagEnd) !== undefined;
-    const close = hidden ? matchingEnd(tokens, byName, token) : -1;
-    if (close !== -1) {
-      out += text.slice(from, token.at);
-      from = (tokens[close] as Token).end;
-      i = close;
-      continue;
-    }
-    // Never closed, it is text (`<details>` named in prose); a repository's element left
-    // open is closed before this is asked (closeHiddenRuns).
-    if (hidden) unclosed.add(token.name);
-    // A start tag's attributes are never shown (rev57b F5: your text in `<span title="…">`);
-    // its name is kept, for the code blocks read after (`<pre>`).
-    out += `${text.slice(from, tagNameEnd(lower, token.at))}>`;
-    from = token.end;
-  }
-  return from === 0 ? text : out + text.slice(from);
-}
-
-/**
- * Elements whose text an HTML reader reads raw, to their first end tag of
- * the name: nothing inside them is a tag, nothing nests.
- */
-export const RAW_TEXT: ReadonlySet<string> = new Set([
-  "script",
-  "style",
-  "title",
-  "textarea",
-  "xmp",
-  "iframe",
-  "noembed",
-  "noframes",
-]);
-
-/** Whether `code` ends a tag's name (`>`, `/` or a space), as the start-tag reader reads it. */
-export function endsTagName(code: number): boolean {
-  return tagStep(TagState.Name, code) !== TagState.Name;
-}
-
-/**
- * A start tag, an end tag, or a run no reader shows (a comment, `<?…?>`,
- * CDATA, a declaration): from its `<` at `at` to `end`, just past it. `index`:
- * a tag's place among its name's tags.
- */
-type Token = {
-  at: number;
-  end: number;
-  kind: "start" | "end" | "run";
-  name: string;
-  index: number;
-};
-
-/**
- * The tags and runs of `lower` as an HTML reader meets them from its start:
- * a comment's or a raw-text element's inside holds none (rev58: `</div>` in a
- * comment does not close the element), a tag's attributes none. `byName`:
- * each name's tags, by their place in `tokens`. A comment never closed hides
- * the rest; the other runs never closed are text (`<?php` in a code sample).
- * Linear: each raw-text name is looked for to the end at most once.
- */
-function readTokens(
-  lower: string,
-  tagEnd: (at: number) => number,
-): { tokens: Token[]; byName: Map<string, number[]> } {
-  const tokens: Token[] = [];
-  const byName = new Map<string, number[]>();
-  const push = (at: number, end: number, kind: Token["kind"], name: string) => {
-    let list = byName.get(name);
-    if (list === undefined) {
-      list = [];
-      byName.set(name, list);
-    }
-    tokens.push({ at, end, kind, name, index: list.length });
-    list.push(tokens.length - 1);
-  };
-  // Raw-text names and run closers not found past some point, so past any later one.
-  const missing = new Set<string>();
-  let nextGt = lower.indexOf(">");
-  let at = lower.indexOf("<");
-  while (at !== -1) {
-    const next = lower.charCodeAt(at + 1);
-    if (next === 0x2f) {
-      const nameEnd = tagNameEnd(lower, at + 1);
-      const first = lower.charCodeAt(at + 2);
-      // The next `>`, looked for again only once passed (`</a ` repeated with no `>`: linear).
-      if (nextGt !== -1 && nextGt < nameEnd) nextGt = lower.indexOf(">", nameEnd);
-      const gt = first >= 0x61 && first <= 0x7a ? nextGt : -1;
-      if (gt !== -1) {
-        push(at, gt + 1, "end", lower.slice(at + 2, nameEnd));
-        at = lower.indexOf("<", gt + 1);
-      } else at = lower.indexOf("<", at + 1);
-      continue;
-    }
-    if (next === 0x21 || next === 0x3f) {
-      const run = hiddenAt(lower, at, () => -1);
-      // A closer not found past some point is not past any later one (rev59b F6: each `<?`
-      // looked for `?>` to the end, quadratic).
-      const close =
-        run === undefined || missing.has(run.close) ? -1 : lower.indexOf(run.close, at + run.open);
-      if (run !== undefined && close === -1) missing.add(run.close);
-      if (run !== undefined && close === -1 && run.close === "-->") {
-        tokens.push({ at, end: lower.length, kind: "run", name: "", index: 0 });
-        break;
-      }
-      if (run === undefined || close === -1) {
-        at = lower.indexOf("<", at + 1);
-        continue;
-      }
-      const end = close + run.close.length;
-      tokens.push({ at, end, kind: "run", name: "", index: 0 });
-      at = lower.indexOf("<", end);
-      continue;
-    }
-    const gt = tagEnd(at);
-    if (gt === -1) {
-      at = lower.indexOf("<", at + 1);
-      continue;
-    }
-    const name = lower.slice(at + 1, tagNameEnd(lower, at));
-    push(at, gt + 1, "start", name);
-    at = lower.indexOf("<", gt + 1);
-    if (!RAW_TEXT.has(name) || missing.has(name)) continue;
-    const close = rawTextEnd(lower, name, gt + 1);
-    if (close === -1) {
-      missing.add(name);
-      continue;
-    }
-    const end = lower.indexOf(">", close);
-    push(close, end + 1, "end", name);
-    at = lower.indexOf("<", end + 1);
-  }
-  return { tokens, byName };
-}
-
-/** The `<` of the first end tag of raw-text element `name` from `from` that is followed by its `>`, or -1. */
-function rawTextEnd(lower: string, name: string, from: number): number {
-  const closer = `</${name}`;
-  for (let at = lower.indexOf(closer, from); at !== -1; at = lower.indexOf(closer, at + 1)) {
-    if (!endsTagName(lower.charCodeAt(at + closer.length))) continue;
-    return lower.indexOf(">", at) === -1 ? -1 : at;
-  }
-  return -1;
-}
-
-/**
- * The place in `tokens` of the end tag that ends `start`'s element, the
- * same-name elements inside it counted as an HTML reader nests them (rev58:
- * `<div hidden>` then `<div>` is not ended by one `</div>`), or -1. A raw-text
- * element ends at its first end tag. Reads only `start`'s name's tags.
- */
-function matchingEnd(
-  tokens: readonly Token[],
-  byName: ReadonlyMap<string, readonly number[]>,
-  start: Token,
-): number {
-  const list = byName.get(start.name) as readonly number[];
-  let depth = 0;
-  for (let k = start.index; k < list.length; k++) {
-    const place = list[k] as number;
-    const token = tokens[place] as Token;
-    depth += token.kind === "start" ? 1 : -1;
-    if (depth === 0 || (token.kind === "end" && RAW_TEXT.has(start.name))) return place;
-  }
-  return -1;
-}
-
-/**
- * Elements whose content no HTML reader shows by default: data (`<datalist>`
- * too), a closed `<details>` past its summary (the whole element counts),
- * `<svg>` drawing, media, `<canvas>` and `<object>` fallback (rev56c F5,
- * rev58c F5). `<noscript>` is shown where scripts are off, as in most
- * Markdown viewers, so it is not among them. A hand list: an element left
- * off it is read as shown.
- */
-const DATA_ELEMENTS = [
-  "script",
-  "style",
-  "template",
-  "title",
-  "noembed",
-  "noframes",
-  "iframe",
-  "details",
-  "svg",
-  "video",
-  "audio",
-  "object",
-  "canvas",
-  "datalist",
-];
-
-/** Matched on a style as CSS reads it ({@link cssText}). */
-// A value through a custom property (`display:var(--x)`) is read as hiding: the safe side
-// (rev59b F8: `--x:none;display:var(--x)` hid with no word).
-const HIDING_STYLE =
-  /display\s*:\s*(?:none|[^;]*var\s*\()|visibility\s*:\s*(?:hidden|collapse|[^;]*var\s*\()/;
-
-/**
- * Whether a start tag's attributes ({@link readStartTag}: names, decoded
- * values) hide element `name`: `hidden`, `popover` (shown only when a script
- * opens it), a hiding style, a `<dialog>` not `open`.
- */
-function hides(name: string, attributes: ReadonlyMap<string, string>): boolean {
-  if (attributes.has("hidden") || attributes.has("popover")) return true;
-  if (name === "dialog" && !attributes.has("open")) return true;
-  const style = attributes.get("style");
-  return style !== undefined && HIDING_STYLE.test(cssText(style));
-}
-
-/**
- * A style attribute's value as CSS reads it (rev58f F5): comments dropped
- * (one between `display:` and `none`), escapes decoded (`display:n\one`,
- * `display:\6e one`), ASCII lowered. Linear: an unclosed comment runs to the end once.
- */
-function cssText(style: string): string {
-  return style
-    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, "")
-    .replace(
-      /\\(?:([0-9a-f]{1,6})[ \t\n\r\f]?|([^\n\r\f]))/gi,
-      (_, hex?: string, char?: string) => {
-        if (hex === undefined) return char ?? "";
-        const code = Number.parseInt(hex, 16);
-        return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)
-          ? String.fromCodePoint(code)
-          : "\ufffd";
-      },
-    )
-    .replace(/[A-Z]+/g, (s) => s.toLowerCase());
-}
-
-/** The start tag at `at` ending at `end` ({@link startTagEnds}) when it hides its element ({@link hides}): its length and name. */
-function hiddenTag(
-  lower: string,
-  at: number,
-  end: number,
-): { length: number; name: string } | undefined {
-  if (end === -1) return undefined;
-  const tag = readStartTag(lower, at, end);
-  if (!hides(tag.name, tag.attributes)) return undefined;
-  return { length: end + 1 - at, name: tag.name };
-}
-
-/** The hidden run that starts at `at` (a `<`) of ASCII-lowered text: its opener's length and its closer. Also the slash-template argument guard's notion of "never shown" (src/prompt-templates/_hidden-runs.ts). */
-export function hiddenAt(
-  lower: string,
-  at: number,
-  tagEnd: (at: number) => number,
-): { open: number; close: string; tag?: true } | undefined {
-  if (lower.startsWith("<!--", at)) return { open: 4, close: "-->" };
-  if (lower.startsWith("<![cdata[", at)) return { open: 9, close: "]]>" };
-  if (lower.startsWith("<?", at)) return { open: 2, close: "?>" };
-  const next = lower.charCodeAt(at + 2);
-  if (lower[at + 1] === "!" && next >= 0x61 && next <= 0x7a) return { open: 2, close: ">" };
-  for (const name of DATA_ELEMENTS) {
-    if (!lower.startsWith(name, at + 1)) continue;
-    const after = lower[at + 1 + name.length];
-    if (after === undefined || after === ">" || after === "/" || /\s/.test(after))
-      return { open: 1 + name.length, close: `</${name}`, tag: true };
-  }
-  // Any element with a `hidden` attribute, to its first end tag (rev54a F1).
-  const tag = hiddenTag(lower, at, tagEnd(at));
-  if (tag !== undefined) return { open: tag.length, close: `</${tag.name}`, tag: true };
-  return undefined;
+  for (let i = 0; i < parts.length; i += 2) out += text.slice(parts[i], parts[i + 1]);
+  return out;
 }
 
 /** A fenced code block ({@link codeBlocks}' other reading). */
@@ -483,90 +206,6 @@ export function codeSpans(text: string, blocks: readonly number[]): number[] {
   return spans;
 }
 
-/** A fence or an HTML block of any kind: where CommonMark reads no code span. */
-function isFenceOrHtml(leaf: Leaf | undefined): boolean {
-  return leaf !== undefined && (leaf.kind === "fence" || leaf.kind === "html");
-}
-
-/**
- * `text` with the `/` of each `</` in code (a fence, a code span, a line
- * indented four columns or more) written as a space, the same length: an end
- * tag there ends nothing for a reader of the Markdown (rev58f F1: a `</div>`
- * in a fence or a code span was taken as the end of a repository's
- * `<div hidden>`). Start tags are left alone: a line read as code by mistake
- * then costs one closer too many, never one too few. Code spans are looked
- * for outside fences and HTML blocks (rev59b F11: backticks in a `<script>`
- * line muted its real end tag). Read by both `closeHiddenRuns` and
- * {@link withoutHidden} (rev59b F12: the two disagreed). Linear.
- */
-export function endTagsInCodeMuted(text: string): string {
-  if (!text.includes("</")) return text;
-  // Every `</`, in order; each range below takes its own by a binary search.
-  const ends: number[] = [];
-  for (let at = text.indexOf("</"); at !== -1; at = text.indexOf("</", at + 2)) ends.push(at);
-  const muted = new Set<number>();
-  const mute = (from: number, to: number) => {
-    let low = 0;
-    let high = ends.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if ((ends[mid] as number) < from) low = mid + 1;
-      else high = mid;
-    }
-    for (let i = low; i < ends.length && (ends[i] as number) <= to; i++)
-      muted.add(ends[i] as number);
-  };
-  const fences = codeBlocks(text, isFence);
-  for (let i = 0; i < fences.length; i += 2) mute(fences[i] as number, fences[i + 1] as number);
-  const spans = codeSpans(text, codeBlocks(text, isFenceOrHtml));
-  for (let i = 0; i < spans.length; i += 2) mute(spans[i] as number, spans[i + 1] as number);
-  // Lines indented four columns or more that hold a `</`.
-  let line = 0;
-  let lineEnd = text.indexOf("\n");
-  for (const at of ends) {
-    while (lineEnd !== -1 && lineEnd < at) {
-      line = lineEnd + 1;
-      lineEnd = text.indexOf("\n", line);
-    }
-    if (indentOf(text, line) >= 4 || notRawEndTag(text, at, line)) muted.add(at);
-  }
-  if (muted.size === 0) return text;
-  const chars = text.split("");
-  for (const at of muted) chars[at + 1] = " ";
-  return chars.join("");
-}
-
-/** An end tag's form CommonMark passes through as raw HTML within a line: `</name`, blanks, `>`. */
-const RAW_END_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*(?:\r?\n[ \t]*)?>/y;
-
-/**
- * Whether the `</` at `at` (on the line from `line`) is one a Markdown reader
- * prints as text, not as an end tag (rev59b F2): escaped (`\</div>`), a link's
- * destination in angle brackets (`[a](</div>)`), or, past a line's start
- * (where an HTML block would take it as it is), not in the form
- * {@link RAW_END_TAG} (`</div x>`, `</div/>`).
- */
-function notRawEndTag(text: string, at: number, line: number): boolean {
-  const before = text.charCodeAt(at - 1);
-  if (before === 0x5c) return true;
-  if (before === 0x28 && text.charCodeAt(at - 2) === 0x5d) return true;
-  if (at - line <= 3 && text.slice(line, at).trim() === "") return false;
-  RAW_END_TAG.lastIndex = at;
-  return !RAW_END_TAG.test(text);
-}
-
-/** The columns of spaces and tabs the line at `from` starts with (a tab to the next multiple of four), at most 4. */
-function indentOf(text: string, from: number): number {
-  let column = 0;
-  for (let at = from; column < 4 && at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (code === 0x20) column++;
-    else if (code === 0x09) column += 4 - (column % 4);
-    else break;
-  }
-  return column;
-}
-
 /** Whether `at` is inside a span of `spans` ({@link codeSpans}) that opened before it. */
 function inSpanOpenedBefore(spans: readonly number[], at: number): boolean {
   const start = codeBlockAt(spans, at);
@@ -583,7 +222,7 @@ function shownIn(
   found: string,
 ): boolean {
   if (found === "") return false;
-  const visible = withoutHidden(found);
+  const visible = withoutHidden(found, "all");
   const sought = visible.trim() === "" ? found : visible;
   const { text, blocks, spans } = shown;
   for (let at = text.indexOf(sought); at !== -1; at = text.indexOf(sought, at + sought.length))

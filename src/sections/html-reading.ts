@@ -1,0 +1,354 @@
+/**
+ * What an HTML reader of the rendered prompt never shows, decided by an
+ * HTML tree builder (parse5, the HTML standard's tokenizer and tree
+ * construction) instead of hand rules: which element hides what, where it
+ * ends (scope boundaries, same-name nesting, formatting elements a reader
+ * opens again, raw text, foster parenting), and what closes what a text
+ * leaves open. The Markdown is first read as CommonMark passes it on
+ * ({@link markdownAsHtml}): the reader meets only the `<` a Markdown renderer
+ * passes on as markup. Three readers use it: the section check
+ * (`withoutHidden`, src/sections/user-text.ts), the closers at each
+ * repository text's end (`closeHiddenRuns`) and the slash-template guard
+ * (`HiddenRuns`). An HTML tree builder is not linear on hostile nesting in
+ * memory and time (about 1 s and 800 MB per MiB of `<b>`), so a reading
+ * stops at {@link MAX_HTML_CHARS} characters or {@link MAX_HTML_TAGS} tags, and each
+ * caller says what it does then.
+ */
+import { type DefaultTreeAdapterMap, defaultTreeAdapter, html, Parser } from "parse5";
+import { markdownAsHtml } from "./markdown-html.js";
+
+type Element = DefaultTreeAdapterMap["element"];
+type ParentNode = DefaultTreeAdapterMap["parentNode"];
+type ChildNode = DefaultTreeAdapterMap["childNode"];
+type TextNode = DefaultTreeAdapterMap["textNode"];
+
+/** Most characters one reading takes. */
+export const MAX_HTML_CHARS = 1024 * 1024;
+/** Most `<` one reading takes: the tree's depth, and the tree builder's work, are bounded by it. */
+export const MAX_HTML_TAGS = 20_000;
+
+/**
+ * Elements whose content no HTML reader shows by default: data (`<datalist>`
+ * too), a closed `<details>` past its summary (the whole element counts),
+ * `<svg>` drawing, media, `<canvas>` and `<object>` fallback (rev56c F5,
+ * rev58c F5), a `<select>`'s text (only its options are drawn, in a list).
+ * `<noscript>` is shown where scripts are off, as in most Markdown viewers,
+ * so it is not among them. A hand list: an element left off it is read as shown.
+ */
+const NEVER_SHOWN: ReadonlySet<string> = new Set([
+  "script",
+  "style",
+  "template",
+  "title",
+  "noembed",
+  "noframes",
+  "iframe",
+  "details",
+  "svg",
+  "video",
+  "audio",
+  "object",
+  "canvas",
+  "datalist",
+  "select",
+]);
+
+/** Matched on a style as CSS reads it ({@link cssText}). */
+// A value through a custom property (`display:var(--x)`) is read as hiding: the safe side
+// (rev59b F8: `--x:none;display:var(--x)` hid with no word).
+const HIDING_STYLE =
+  /display\s*:\s*(?:none|[^;]*var\s*\()|visibility\s*:\s*(?:hidden|collapse|[^;]*var\s*\()/;
+
+/**
+ * Whether element `name` with these attributes (names, decoded values) is
+ * never shown: one of {@link NEVER_SHOWN}, or `hidden`, `popover` (shown only
+ * when a script opens it), a hiding style, a `<dialog>` not `open`.
+ */
+export function hides(name: string, attributes: ReadonlyMap<string, string>): boolean {
+  if (NEVER_SHOWN.has(name.toLowerCase())) return true;
+  if (attributes.has("hidden") || attributes.has("popover")) return true;
+  if (name === "dialog" && !attributes.has("open")) return true;
+  const style = attributes.get("style");
+  return style !== undefined && HIDING_STYLE.test(cssText(style));
+}
+
+function elementHides(element: Element): boolean {
+  return hides(element.tagName, new Map(element.attrs.map((a) => [a.name, a.value])));
+}
+
+/**
+ * A style attribute's value as CSS reads it (rev58f F5): comments dropped
+ * (one between `display:` and `none`), escapes decoded (`display:n\one`,
+ * `display:\6e one`), ASCII lowered. Linear: an unclosed comment runs to the end once.
+ */
+function cssText(style: string): string {
+  return style
+    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, "")
+    .replace(
+      /\\(?:([0-9a-f]{1,6})[ \t\n\r\f]?|([^\n\r\f]))/gi,
+      (_, hex?: string, char?: string) => {
+        if (hex === undefined) return char ?? "";
+        const code = Number.parseInt(hex, 16);
+        return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)
+          ? String.fromCodePoint(code)
+          : "\ufffd";
+      },
+    )
+    .replace(/[A-Z]+/g, (s) => s.toLowerCase());
+}
+
+/** Whether `text` holds more than {@link MAX_HTML_TAGS} `<`, or more than {@link MAX_HTML_CHARS} characters with a `<`. */
+export function tooMuchHtml(text: string): boolean {
+  if (!text.includes("<")) return false;
+  if (text.length > MAX_HTML_CHARS) return true;
+  let tags = 0;
+  for (let at = text.indexOf("<"); at !== -1; at = text.indexOf("<", at + 1))
+    if (++tags > MAX_HTML_TAGS) return true;
+  return false;
+}
+
+/** The element a Markdown text is read in: a viewer puts the rendered prompt in one. */
+function fragmentContext(): Element {
+  return defaultTreeAdapter.createElement("div", html.NS.HTML, []);
+}
+
+function textNode(value: string): TextNode {
+  return { nodeName: "#text", value, parentNode: null };
+}
+
+/**
+ * The tree builder's own adapter, except that each run of characters is a
+ * text node of its own: its place in the text is then its own (one run
+ * placed before a table and one after it are not one node spanning the
+ * table between them).
+ */
+const adapter = {
+  ...defaultTreeAdapter,
+  insertText(parent: ParentNode, text: string): void {
+    defaultTreeAdapter.appendChild(parent, textNode(text));
+  },
+  insertTextBefore(parent: ParentNode, text: string, reference: ChildNode): void {
+    defaultTreeAdapter.insertBefore(parent, textNode(text), reference);
+  },
+};
+
+/**
+ * The tokenizer's states (parse5's, by number) and what ends each: a start
+ * tag (in a quoted value: its quote too), a comment, a bogus comment or
+ * declaration, CDATA. Raw text (`<script>`, `<textarea>` …) ends with its
+ * element's end tag; `<plaintext>` never ends.
+ */
+function tokenCloser(state: number): string | undefined {
+  if (state === 0) return "";
+  if (state >= 1 && state <= 30) return undefined; // raw text: its element's end tag
+  if (state === 35 || state === 58 || state === 64) return '">';
+  if (state === 36 || state === 59 || state === 65) return "'>";
+  if (state >= 42 && state <= 51) return "-->";
+  if (state >= 68 && state <= 70) return "]]>";
+  return ">";
+}
+
+/** Most closers added in one go: each ends a run, a tag, or the elements down to one that hides. */
+const MAX_CLOSERS = 8;
+
+/**
+ * A Markdown text read as it is fed, by an HTML tree builder: what it leaves
+ * open at its end that hides what would follow ({@link closer}).
+ */
+export class HtmlReading {
+  private parser = Parser.getFragmentParser(fragmentContext(), { treeAdapter: adapter });
+  /** The text fed and not yet read (a line's Markdown is judged with its whole paragraph): read at {@link closer}. */
+  private pending = "";
+  private read = 0;
+  private tags = 0;
+  /** Past {@link MAX_HTML_CHARS} or {@link MAX_HTML_TAGS}: nothing more is read. */
+  private over = false;
+
+  feed(text: string): void {
+    this.pending += text;
+  }
+
+  /** Whether the text fed is more than one reading takes: the caller handles it another way. */
+  get tooMuch(): boolean {
+    this.take();
+    return this.over;
+  }
+
+  /**
+   * What ends, at the end of the text fed, the innermost run left open (a
+   * start tag, a comment, raw text) or else every element from the
+   * innermost open one down to the outermost one that hides (end tags on
+   * one string), or a formatting element that hides and that a reader would
+   * open again for the next text (`<b hidden>` left by `</p>`); "" when
+   * nothing hides what follows; undefined when nothing can end it
+   * (`<plaintext>`) or the text is {@link tooMuch}.
+   */
+  closer(): string | undefined {
+    this.take();
+    if (this.over) return undefined;
+    const tokenizer = this.parser.tokenizer as unknown as { state: number; returnState: number };
+    const state =
+      tokenizer.state === 71 || tokenizer.state === 72 ? tokenizer.returnState : tokenizer.state;
+    const token = tokenCloser(state);
+    if (token === undefined) {
+      if (state === 4) return undefined;
+      const current = this.parser.openElements.current as Element | undefined;
+      return current === undefined ? undefined : `</${current.tagName}>`;
+    }
+    if (token !== "") return token;
+    const open = this.openElements();
+    let outer = -1;
+    for (let i = 0; i < open.length; i++) if (elementHides(open[i] as Element)) outer = i;
+    if (outer !== -1)
+      return open
+        .slice(outer)
+        .reverse()
+        .map((e) => `</${e.tagName}>`)
+        .join("");
+    const again = this.hiddenFormatting();
+    return again === undefined ? "" : `</${again.tagName}>`;
+  }
+
+  /** The open elements, outermost first (the fragment's root left out). */
+  private openElements(): Element[] {
+    const stack = this.parser.openElements;
+    const open: Element[] = [];
+    for (let slot = stack.stackTop; slot !== -1; slot = stack.slotBelow(slot)) {
+      const item = stack.items[slot] as Element | undefined;
+      if (item !== undefined && item.tagName !== undefined && item.tagName !== "html")
+        open.push(item);
+    }
+    return open.reverse();
+  }
+
+  /** A formatting element that hides, in the reader's list since its last marker, that is no longer open. */
+  private hiddenFormatting(): Element | undefined {
+    const list = this.parser.activeFormattingElements as unknown as {
+      newest: { type: number; element?: Element; older: unknown } | null;
+    };
+    const open = new Set(this.openElements());
+    for (let entry = list.newest; entry !== null; entry = entry.older as typeof entry) {
+      if (entry.type === 0) break;
+      const element = entry.element as Element;
+      if (!open.has(element) && elementHides(element)) return element;
+    }
+    return undefined;
+  }
+
+  private take(): void {
+    if (this.pending === "" || this.over) return;
+    const text = this.pending;
+    this.pending = "";
+    this.read += text.length;
+    for (let at = text.indexOf("<"); at !== -1; at = text.indexOf("<", at + 1)) this.tags++;
+    if (this.read > MAX_HTML_CHARS || this.tags > MAX_HTML_TAGS) {
+      this.over = true;
+      return;
+    }
+    this.parser.tokenizer.write(text, false);
+  }
+}
+
+/**
+ * `text` with the closers ({@link HtmlReading.closer}), each on a line of its
+ * own (`withLine`), of what it leaves open at its end that hides what would
+ * follow, read as the Markdown it is ({@link markdownAsHtml}); undefined when
+ * nothing can close it or it is more than a reading takes ({@link tooMuchHtml}).
+ */
+export function withHtmlClosed(
+  text: string,
+  withLine: (text: string, line: string) => string,
+): string | undefined {
+  if (!text.includes("<")) return text;
+  if (tooMuchHtml(text)) return undefined;
+  const reading = new HtmlReading();
+  let out = text;
+  let read = markdownAsHtml(text);
+  reading.feed(read);
+  for (let i = 0; i < MAX_CLOSERS; i++) {
+    const closer = reading.closer();
+    if (closer === undefined) return undefined;
+    if (closer === "") return out;
+    const next = withLine(out, closer);
+    const added = next.slice(out.length);
+    reading.feed(added);
+    read += added;
+    out = next;
+  }
+  return reading.closer() === "" ? out : undefined;
+}
+
+/**
+ * Where the parts of `text` an HTML reader shows are: the text of every
+ * element not inside one that hides, and the names and end tags of those
+ * elements (a start tag's attributes are never shown: rev57b F5); comments,
+ * declarations, what a tag swallowed and what the reader dropped are not.
+ * Flat pairs of offsets [from, to), in order. Undefined when the text is
+ * more than a reading takes ({@link tooMuchHtml}).
+ */
+export function shownParts(text: string): number[] | undefined {
+  if (tooMuchHtml(text)) return undefined;
+  const view = markdownAsHtml(text);
+  const parser = Parser.getFragmentParser(fragmentContext(), {
+    treeAdapter: adapter,
+    sourceCodeLocationInfo: true,
+  });
+  parser.tokenizer.write(view, true);
+  const root = parser.getFragment();
+  const parts: number[] = [];
+  // Each node with whether an element around it hides it; template contents are read as children.
+  const stack: { node: ChildNode | ParentNode; hidden: boolean }[] = [
+    { node: root, hidden: false },
+  ];
+  while (stack.length > 0) {
+    const { node, hidden } = stack.pop() as { node: ChildNode | ParentNode; hidden: boolean };
+    const location = (node as { sourceCodeLocation?: SourceLocation | null }).sourceCodeLocation;
+    if (node.nodeName === "#text") {
+      if (!hidden && location) parts.push(location.startOffset, location.endOffset);
+      continue;
+    }
+    if (!("childNodes" in node)) continue;
+    let hides = hidden;
+    if ("tagName" in node) {
+      const element = node as Element;
+      hides = hidden || elementHides(element);
+      if (!hides && location?.startTag) {
+        const start = location.startTag.startOffset;
+        // `<name`, then its `>`: attributes left out.
+        parts.push(start, start + 1 + element.tagName.length);
+        parts.push(location.startTag.endOffset - 1, location.startTag.endOffset);
+      }
+      if (!hides && location?.endTag)
+        parts.push(location.endTag.startOffset, location.endTag.endOffset);
+      if (element.tagName === "template") {
+        const content = (element as unknown as { content: ParentNode }).content;
+        stack.push({ node: content, hidden: hides });
+      }
+    }
+    const children = (node as ParentNode).childNodes;
+    for (let i = children.length - 1; i >= 0; i--)
+      stack.push({ node: children[i] as ChildNode, hidden: hides });
+  }
+  // In the text's order (foster parenting puts a node before a table it follows).
+  const order: number[] = [];
+  for (let i = 0; i < parts.length; i += 2) order.push(i);
+  order.sort((a, b) => (parts[a] as number) - (parts[b] as number));
+  const sorted: number[] = [];
+  for (const i of order) {
+    const from = parts[i] as number;
+    const to = parts[i + 1] as number;
+    if (to <= from) continue;
+    const last = sorted.length - 1;
+    if (last > 0 && (sorted[last] as number) >= from)
+      sorted[last] = Math.max(sorted[last] as number, to);
+    else sorted.push(from, to);
+  }
+  return sorted;
+}
+
+type SourceLocation = {
+  startOffset: number;
+  endOffset: number;
+  startTag?: { startOffset: number; endOffset: number };
+  endTag?: { startOffset: number; endOffset: number };
+};

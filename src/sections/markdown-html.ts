@@ -1,0 +1,400 @@
+import { eachLine, freshReading, type Leaf, readLine } from "../_blocks.js";
+
+/**
+ * What an HTML reader of a Markdown text's rendering meets as markup: the
+ * text, the same length, with each `<` that CommonMark prints as text
+ * (`&lt;`) written as `_`. A Markdown renderer passes raw HTML on as it is
+ * (HTML blocks, and inline tags, comments, `<?…?>`, declarations and CDATA
+ * complete within their paragraph) and escapes every other `<`: in fenced
+ * code, in code spans, after a backslash, in autolinks, and a tag or comment
+ * not complete within its paragraph. The HTML reader (src/sections/html-reading.ts)
+ * reads this text, so that it meets the markup a reader of the rendered
+ * prompt meets. Only what is surely text is written out: a `<` left is read
+ * as markup, and markup read too eagerly hides more, never less. End tags in
+ * indented lines and after `](` (a link's destination) are written out too:
+ * an end tag read as text only hides more. Linear.
+ */
+export function markdownAsHtml(text: string): string {
+  if (!text.includes("<")) return text;
+  const out = text.split("");
+  let changed = false;
+  const mute = (at: number) => {
+    out[at] = "_";
+    changed = true;
+  };
+  const reading = freshReading();
+  // The paragraph being read: its first offset (-1: none).
+  let paragraph = -1;
+  let paragraphEnd = -1;
+  const inline = (from: number, to: number) => {
+    if (from < to) readInline(text, from, to, mute);
+  };
+  eachLine(text, (from, to) => {
+    const before = reading.leaf;
+    const closer = readLine(reading, text, from, to);
+    const after = reading.leaf;
+    const lineText = text.slice(from, to);
+    const inFence = isFence(after) || (isFence(before) && (closer || after === before));
+    const inHtml =
+      isHtml(after) ||
+      (isHtml(before) && (closer || after === before)) ||
+      // A one-line HTML block of kinds 1-5 (`<!-- x -->`, `<script>…</script>`) leaves no leaf.
+      (after === undefined && /^ {0,3}</.test(lineText));
+    const inParagraph = after?.kind === "paragraph";
+    if (!inParagraph && paragraph !== -1) {
+      inline(paragraph, paragraphEnd);
+      paragraph = -1;
+    }
+    if (inFence) {
+      for (let at = text.indexOf("<", from); at !== -1 && at < to; at = text.indexOf("<", at + 1))
+        mute(at);
+      return;
+    }
+    if (inHtml) return;
+    if (inParagraph) {
+      if (paragraph === -1) paragraph = from;
+      paragraphEnd = to;
+      return;
+    }
+    if (lineText.trim() === "") return;
+    if (indentOf(text, from) >= 4) {
+      // Indented code (or a line read as such): its end tags end nothing.
+      for (let at = text.indexOf("</", from); at !== -1 && at < to; at = text.indexOf("</", at + 2))
+        mute(at);
+      return;
+    }
+    // A heading or another one-line block: its inline text.
+    inline(from, to);
+  });
+  if (paragraph !== -1) inline(paragraph, paragraphEnd);
+  return changed ? out.join("") : text;
+}
+
+function isFence(leaf: Leaf | undefined): boolean {
+  return leaf !== undefined && leaf.kind === "fence";
+}
+
+function isHtml(leaf: Leaf | undefined): boolean {
+  return leaf !== undefined && leaf.kind === "html";
+}
+
+/** The columns of spaces and tabs the line at `from` starts with (a tab to the next multiple of four), at most 4. */
+function indentOf(text: string, from: number): number {
+  let column = 0;
+  for (let at = from; column < 4 && at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x20) column++;
+    else if (code === 0x09) column += 4 - (column % 4);
+    else break;
+  }
+  return column;
+}
+
+// Its destination holds no ASCII control, space, `<` or `>`.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: CommonMark's autolink excludes them
+const URI_AUTOLINK = /<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\u0000-\u0020<>]*>/y;
+const EMAIL_AUTOLINK =
+  /<[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*>/y;
+const CLOSING_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*(?:\r?\n[ \t]*)?>/y;
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+
+/**
+ * Reads a paragraph's (or a heading's) text `text[from, to)` as CommonMark's
+ * inline parser does, from left to right, and calls `mute` on each `<` it
+ * prints as text: code spans (a run of backticks to the next run of the same
+ * length), backslash escapes, autolinks, and a `<` that starts no raw HTML
+ * complete before `to`. Raw HTML (an open tag in CommonMark's stricter form
+ * {@link openTagEnds}, a closing tag, a comment, `<?…?>`, a declaration,
+ * CDATA) is skipped whole. An end tag after `](` is muted too (a link's
+ * destination). Linear: each closer is looked for once from where it was
+ * last not found.
+ */
+function readInline(text: string, from: number, to: number, mute: (at: number) => void): void {
+  const spans = backtickRuns(text, from, to);
+  const tagEnds = openTagEnds(text, from, to);
+  // Closers not found from some offset on: none after it either.
+  const missing = new Map<string, number>();
+  const closerAt = (closer: string, at: number) => {
+    const past = missing.get(closer);
+    if (past !== undefined && past <= at) return -1;
+    const found = text.indexOf(closer, at);
+    if (found === -1 || found + closer.length > to) {
+      missing.set(closer, at);
+      return -1;
+    }
+    return found;
+  };
+  let run = 0;
+  let at = from;
+  while (at < to) {
+    const code = text.charCodeAt(at);
+    if (code === 0x5c) {
+      // A backslash escape: the next character is text.
+      const next = text[at + 1] ?? "";
+      if (at + 1 < to && ASCII_PUNCTUATION.test(next)) {
+        if (next === "<") mute(at + 1);
+        at += 2;
+      } else at++;
+      continue;
+    }
+    if (code === 0x60) {
+      while (run < spans.length && (spans[run] as BacktickRun).at < at) run++;
+      const opener = spans[run];
+      if (opener === undefined || opener.at !== at) {
+        at++;
+        continue;
+      }
+      const close = opener.next === -1 ? undefined : spans[opener.next];
+      if (close === undefined) {
+        at += opener.length;
+        continue;
+      }
+      for (
+        let lt = text.indexOf("<", at);
+        lt !== -1 && lt < close.at;
+        lt = text.indexOf("<", lt + 1)
+      )
+        mute(lt);
+      at = close.at + close.length;
+      continue;
+    }
+    if (code !== 0x3c) {
+      const next = nextSpecial(text, at + 1, to);
+      at = next;
+      continue;
+    }
+    const end = rawHtmlEnd(text, at, to, tagEnds, closerAt);
+    if (end !== -1) {
+      at = end;
+      continue;
+    }
+    // Text, or an autolink (text too: its `<` is printed as a link's).
+    mute(at);
+    URI_AUTOLINK.lastIndex = at;
+    EMAIL_AUTOLINK.lastIndex = at;
+    const link = URI_AUTOLINK.exec(text) ?? EMAIL_AUTOLINK.exec(text);
+    at = link !== null && link.index + link[0].length <= to ? link.index + link[0].length : at + 1;
+  }
+  // A link's destination in angle brackets (`[a](</div>)`): its end tag ends nothing.
+  for (let lt = text.indexOf("](</", from); lt !== -1 && lt < to; lt = text.indexOf("](</", lt + 4))
+    mute(lt + 2);
+}
+
+/** The next `\`, backtick or `<` from `at`, or `to`. */
+function nextSpecial(text: string, at: number, to: number): number {
+  for (let i = at; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x5c || code === 0x60 || code === 0x3c) return i;
+  }
+  return to;
+}
+
+/**
+ * Where the raw HTML that starts at `lt` (a `<`) ends, just past it, when it
+ * is complete before `to`; -1 when the `<` is text.
+ */
+function rawHtmlEnd(
+  text: string,
+  lt: number,
+  to: number,
+  tagEnds: ReadonlyMap<number, number>,
+  closerAt: (closer: string, at: number) => number,
+): number {
+  const next = text.charCodeAt(lt + 1);
+  if (isLetter(next)) {
+    const gt = tagEnds.get(lt);
+    return gt === undefined ? -1 : gt + 1;
+  }
+  if (next === 0x2f) {
+    CLOSING_TAG.lastIndex = lt;
+    const m = CLOSING_TAG.exec(text);
+    return m !== null && lt + m[0].length <= to ? lt + m[0].length : -1;
+  }
+  if (next === 0x3f) {
+    const close = closerAt("?>", lt + 2);
+    return close === -1 ? -1 : close + 2;
+  }
+  if (next !== 0x21) return -1;
+  if (text.startsWith("<!--", lt)) {
+    if (text.startsWith("<!-->", lt)) return lt + 5;
+    if (text.startsWith("<!--->", lt)) return lt + 6;
+    const close = closerAt("-->", lt + 4);
+    return close === -1 ? -1 : close + 3;
+  }
+  if (text.startsWith("<![CDATA[", lt)) {
+    const close = closerAt("]]>", lt + 9);
+    return close === -1 ? -1 : close + 3;
+  }
+  if (isLetter(text.charCodeAt(lt + 2))) {
+    const close = closerAt(">", lt + 2);
+    return close === -1 ? -1 : close + 1;
+  }
+  return -1;
+}
+
+function isLetter(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+}
+
+type BacktickRun = { at: number; length: number; next: number };
+
+/** The runs of backticks in `text[from, to)` not escaped, each with the place of the next run of its length (-1: none). */
+function backtickRuns(text: string, from: number, to: number): BacktickRun[] {
+  const runs: BacktickRun[] = [];
+  for (let at = text.indexOf("`", from); at !== -1 && at < to; ) {
+    let end = at;
+    while (end < to && text.charCodeAt(end) === 0x60) end++;
+    // An escaped first backtick is text; the rest of the run is a run.
+    const start = text.charCodeAt(at - 1) === 0x5c && at > from ? at + 1 : at;
+    if (end > start) runs.push({ at: start, length: end - start, next: -1 });
+    at = text.indexOf("`", end);
+  }
+  const last = new Map<number, number>();
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const r = runs[i] as BacktickRun;
+    r.next = last.get(r.length) ?? -1;
+    last.set(r.length, i);
+  }
+  return runs;
+}
+
+/** CommonMark's open tag, read one character at a time. */
+const S = {
+  Name: 0,
+  Space: 1,
+  Attribute: 2,
+  AfterAttribute: 3,
+  BeforeValue: 4,
+  Unquoted: 5,
+  Double: 6,
+  Single: 7,
+  AfterQuoted: 8,
+  Slash: 9,
+  End: 10,
+  Fail: 11,
+} as const;
+type S = (typeof S)[keyof typeof S];
+const STATES = 10;
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+function isAttributeStart(code: number): boolean {
+  return isLetter(code) || code === 0x5f || code === 0x3a;
+}
+
+function isAttributeChar(code: number): boolean {
+  return isAttributeStart(code) || (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x2d;
+}
+
+function isUnquotedChar(code: number): boolean {
+  return !(
+    isSpace(code) ||
+    code === 0x22 ||
+    code === 0x27 ||
+    code === 0x3d ||
+    code === 0x3c ||
+    code === 0x3e ||
+    code === 0x60
+  );
+}
+
+function step(state: S, code: number): S {
+  switch (state) {
+    case S.Name:
+      if (isLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x2d) return S.Name;
+      break;
+    case S.Space:
+      if (isSpace(code)) return S.Space;
+      if (isAttributeStart(code)) return S.Attribute;
+      break;
+    case S.Attribute:
+      if (isAttributeChar(code)) return S.Attribute;
+      if (isSpace(code)) return S.AfterAttribute;
+      if (code === 0x3d) return S.BeforeValue;
+      break;
+    case S.AfterAttribute:
+      if (isSpace(code)) return S.AfterAttribute;
+      if (code === 0x3d) return S.BeforeValue;
+      if (isAttributeStart(code)) return S.Attribute;
+      break;
+    case S.BeforeValue:
+      if (isSpace(code)) return S.BeforeValue;
+      if (code === 0x22) return S.Double;
+      if (code === 0x27) return S.Single;
+      return isUnquotedChar(code) ? S.Unquoted : S.Fail;
+    case S.Unquoted:
+      if (isUnquotedChar(code)) return S.Unquoted;
+      if (isSpace(code)) return S.Space;
+      return code === 0x3e ? S.End : S.Fail;
+    case S.Double:
+      return code === 0x22 ? S.AfterQuoted : S.Double;
+    case S.Single:
+      return code === 0x27 ? S.AfterQuoted : S.Single;
+    case S.AfterQuoted:
+      if (isSpace(code)) return S.Space;
+      break;
+    case S.Slash:
+      return code === 0x3e ? S.End : S.Fail;
+    default:
+      return S.Fail;
+  }
+  // Name, Space, Attribute, AfterAttribute, AfterQuoted: a tag may end or close itself here.
+  if (state === S.Name && isSpace(code)) return S.Space;
+  if (code === 0x2f) return S.Slash;
+  return code === 0x3e ? S.End : S.Fail;
+}
+
+/**
+ * Where each open tag in CommonMark's form (`<name`, attributes each after
+ * whitespace, unquoted values without `"'=<>` and backticks, `/>` or `>`)
+ * that starts in `text[from, to)` ends (its `>`), when it ends before `to`.
+ * Every `<` and a letter is read as a tag of its own. Linear: the tags read
+ * at once are kept by state, and those in the same state read on alike (the
+ * groups merged smaller into larger), as in src/sections/start-tag.ts.
+ */
+function openTagEnds(text: string, from: number, to: number): Map<number, number> {
+  const ends = new Map<number, number>();
+  let groups: (number[] | undefined)[] = new Array(STATES).fill(undefined);
+  let next: (number[] | undefined)[] = new Array(STATES).fill(undefined);
+  let active = 0;
+  for (let at = from; at < to; at++) {
+    if (active === 0) {
+      at = text.indexOf("<", at);
+      if (at === -1 || at >= to) break;
+    }
+    const code = text.charCodeAt(at);
+    active = 0;
+    for (let state = 0; state < STATES; state++) {
+      const group = groups[state];
+      if (group === undefined) continue;
+      groups[state] = undefined;
+      const into = step(state as S, code);
+      if (into === S.Fail) continue;
+      if (into === S.End) {
+        for (const lt of group) ends.set(lt, at);
+        continue;
+      }
+      const there = next[into];
+      if (there === undefined) {
+        next[into] = group;
+        active++;
+      } else {
+        const big = there.length >= group.length ? there : group;
+        for (const lt of big === there ? group : there) big.push(lt);
+        next[into] = big;
+      }
+    }
+    if (code === 0x3c && at + 1 < to && isLetter(text.charCodeAt(at + 1))) {
+      // A tag of its own from here: its name is read next.
+      const there = next[S.Name];
+      if (there === undefined) {
+        next[S.Name] = [at];
+        active++;
+      } else there.push(at);
+    }
+    [groups, next] = [next, groups];
+  }
+  return ends;
+}
