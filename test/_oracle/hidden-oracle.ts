@@ -66,7 +66,9 @@ function hidingReason(element: Element): string | undefined {
   if (name === "dialog" && !attrs.has("open")) return "dialog";
   const style = attrs.get("style");
   if (style !== undefined && HIDING_STYLE.test(cssText(style))) return `${name}[style]`;
-  return NEVER_SHOWN.has(name) ? name : undefined;
+  // The HTML elements of the list; <svg> itself is the SVG namespace's.
+  const html = element.namespaceURI === "http://www.w3.org/1999/xhtml";
+  return NEVER_SHOWN.has(name) && (html || name === "svg") ? name : undefined;
 }
 
 /** The HTML that CommonMark's reference renderer makes of `markdown` (raw HTML passed through). */
@@ -87,7 +89,8 @@ function divContext(): Element {
 }
 
 function childrenOf(node: Node): Node[] {
-  if (node.nodeName === "template")
+  // An HTML <template>'s children are its content; a <template> in <svg> or <math> is an element of theirs.
+  if (node.nodeName === "template" && "content" in node)
     return (node as DefaultTreeAdapterMap["template"]).content.childNodes;
   return "childNodes" in node ? (node.childNodes as Node[]) : [];
 }
