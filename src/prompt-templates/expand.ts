@@ -1,5 +1,6 @@
 import { BlockTracker, closingAfter } from "../_fence.js";
 import { escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
+import { EMPTY_COMMENT } from "../sections/html-reading.js";
 import { markdownAsHtml } from "../sections/markdown-html.js";
 import type { Diagnostic } from "../types.js";
 import { HiddenRuns } from "./_hidden-runs.js";
@@ -161,6 +162,8 @@ function guardedExpansion(
 class HiddenArguments implements ArgumentGuard {
   private readonly tracker = new BlockTracker();
   private readonly runs = new HiddenRuns();
+  /** The last character fed: a closer's line starts after a line break. */
+  private lastFed = "\n";
   /** The template as the HTML reader meets it ({@link markdownAsHtml}), read once when first fed. */
   private view: string | undefined;
   /** How much of the next text fed is the lead {@link before} already fed. */
@@ -190,6 +193,7 @@ class HiddenArguments implements ArgumentGuard {
     const from = templateAt + skip;
     this.tracker.feed(rest);
     this.runs.feed(this.view.slice(from, from + rest.length));
+    if (rest !== "") this.lastFed = rest[rest.length - 1] as string;
   }
 
   /** Whether what the template printed before an argument could not be closed: the expansion is read as text. */
@@ -200,20 +204,31 @@ class HiddenArguments implements ArgumentGuard {
   private take(text: string): void {
     this.tracker.feed(text);
     this.runs.feed(text);
+    if (text !== "") this.lastFed = text[text.length - 1] as string;
   }
 
   before(at: number, rest: ReadRest): string {
     let closer = this.tracker.closerHere(this.commentsOnly, at, rest);
-    this.take(closer);
+    // The Markdown closer is read by the HTML reader as text (a `-->` after a blank line is
+    // `--&gt;`, ending nothing): what it leaves open is closed below, once more if need be.
+    this.tracker.feed(closer);
+    this.runs.feed(closer.replace(/[<>"]/g, "_"));
+    if (closer !== "") this.lastFed = closer[closer.length - 1] as string;
     // A run no reader shows (`<template>`, `<div hidden>`) or a start tag left open around your
     // words, whether or not the template closes it: closed, your words a paragraph of their own.
     // Each closer ends one run or tag, so a few suffice (`<div hidden title="`: the quote, the tag, the element).
     let ran = "";
-    for (let i = 0; i < MAX_RUN_CLOSERS; i++) {
-      const run = this.runs.closer();
-      if (run === "") break;
-      ran += run;
-      this.take(run);
+    if (this.runs.closer() !== "") {
+      // On a line of its own after an empty comment: an HTML block a Markdown renderer passes on
+      // as it is (not after a backslash, not in a paragraph where `"` is `&quot;`).
+      ran = `${this.lastFed === "\n" ? "" : "\n"}${EMPTY_COMMENT}`;
+      this.take(ran);
+      for (let i = 0; i < MAX_RUN_CLOSERS; i++) {
+        const run = this.runs.closer();
+        if (run === "") break;
+        ran += run;
+        this.take(run);
+      }
     }
     if (ran !== "") {
       this.take("\n\n");

@@ -148,6 +148,9 @@ function tokenCloser(state: number): string | undefined {
   return ">";
 }
 
+/** What each closer's line starts with ({@link withHtmlClosed}). */
+export const EMPTY_COMMENT = "<!---->";
+
 /** Most closers added in one go: each ends a run, a tag, or the elements down to one that hides. */
 const MAX_CLOSERS = 8;
 
@@ -156,7 +159,10 @@ const MAX_CLOSERS = 8;
  * open at its end that hides what would follow ({@link closer}).
  */
 export class HtmlReading {
-  private parser = Parser.getFragmentParser(fragmentContext(), { treeAdapter: adapter });
+  /** Read with scripts on (`<noscript>` is raw text) and off (its content is markup): a reader may do either. */
+  private readonly parsers = [true, false].map((scriptingEnabled) =>
+    Parser.getFragmentParser(fragmentContext(), { treeAdapter: adapter, scriptingEnabled }),
+  );
   /** The text fed and not yet read (a line's Markdown is judged with its whole paragraph): read at {@link closer}. */
   private pending = "";
   private read = 0;
@@ -186,53 +192,11 @@ export class HtmlReading {
   closer(): string | undefined {
     this.take();
     if (this.over) return undefined;
-    const tokenizer = this.parser.tokenizer as unknown as { state: number; returnState: number };
-    const state =
-      tokenizer.state === 71 || tokenizer.state === 72 ? tokenizer.returnState : tokenizer.state;
-    const token = tokenCloser(state);
-    if (token === undefined) {
-      if (state === 4) return undefined;
-      const current = this.parser.openElements.current as Element | undefined;
-      return current === undefined ? undefined : `</${current.tagName}>`;
+    for (const parser of this.parsers) {
+      const closer = closerOf(parser);
+      if (closer !== "") return closer;
     }
-    if (token !== "") return token;
-    const open = this.openElements();
-    let outer = -1;
-    for (let i = 0; i < open.length; i++) if (elementHides(open[i] as Element)) outer = i;
-    if (outer !== -1)
-      return open
-        .slice(outer)
-        .reverse()
-        .map((e) => `</${e.tagName}>`)
-        .join("");
-    const again = this.hiddenFormatting();
-    return again === undefined ? "" : `</${again.tagName}>`;
-  }
-
-  /** The open elements, outermost first (the fragment's root left out). */
-  private openElements(): Element[] {
-    const stack = this.parser.openElements;
-    const open: Element[] = [];
-    for (let slot = stack.stackTop; slot !== -1; slot = stack.slotBelow(slot)) {
-      const item = stack.items[slot] as Element | undefined;
-      if (item !== undefined && item.tagName !== undefined && item.tagName !== "html")
-        open.push(item);
-    }
-    return open.reverse();
-  }
-
-  /** A formatting element that hides, in the reader's list since its last marker, that is no longer open. */
-  private hiddenFormatting(): Element | undefined {
-    const list = this.parser.activeFormattingElements as unknown as {
-      newest: { type: number; element?: Element; older: unknown } | null;
-    };
-    const open = new Set(this.openElements());
-    for (let entry = list.newest; entry !== null; entry = entry.older as typeof entry) {
-      if (entry.type === 0) break;
-      const element = entry.element as Element;
-      if (!open.has(element) && elementHides(element)) return element;
-    }
-    return undefined;
+    return "";
   }
 
   private take(): void {
@@ -245,9 +209,99 @@ export class HtmlReading {
       this.over = true;
       return;
     }
-    this.parser.tokenizer.write(text, false);
+    for (const parser of this.parsers) parser.tokenizer.write(text, false);
   }
 }
+
+/**
+ * Elements an end tag cannot reach past (scope boundaries, HTML's "in scope"):
+ * a Markdown renderer's own `</p>`, `</li>` … after one inside its paragraph
+ * or list item is ignored, and its `<p>` or `<li>` is still open when the
+ * boundary is closed (this reading does not see them), where it stops the
+ * next end tag ({@link MARKDOWN_BLOCKS} are added after the boundary's).
+ */
+const BOUNDARIES: ReadonlySet<string> = new Set([
+  "applet",
+  "caption",
+  "marquee",
+  "object",
+  "table",
+  "td",
+  "th",
+  "template",
+  "mi",
+  "mo",
+  "mn",
+  "ms",
+  "mtext",
+  "annotation-xml",
+  "foreignObject",
+  "desc",
+  "title",
+  "svg",
+  "math",
+  "select",
+]);
+
+/** End tags of the blocks a Markdown renderer opens around inline HTML (each ignored when none is open; `</p>` then adds an empty paragraph). */
+const MARKDOWN_BLOCKS = "</p></li></ul></ol></blockquote></h1>";
+
+type FragmentParser = ReturnType<typeof Parser.getFragmentParser<DefaultTreeAdapterMap>>;
+
+/** The raw-text tokenizer states (`<script>`, `<textarea>`, `<noscript>` …) end with the current element's end tag; `<plaintext>` (4) never ends. */
+const PLAINTEXT = 4;
+
+/** {@link HtmlReading.closer} for one reading. */
+function closerOf(parser: FragmentParser): string | undefined {
+  const tokenizer = parser.tokenizer as unknown as { state: number; returnState: number };
+  const state =
+    tokenizer.state === 71 || tokenizer.state === 72 ? tokenizer.returnState : tokenizer.state;
+  const token = tokenCloser(state);
+  if (token === undefined) {
+    if (state === PLAINTEXT) return undefined;
+    const current = parser.openElements.current as Element | undefined;
+    return current === undefined ? undefined : `</${current.tagName}>`;
+  }
+  if (token !== "") return token;
+  const open = openElements(parser);
+  let outer = -1;
+  for (let i = 0; i < open.length; i++) if (elementHides(open[i] as Element)) outer = i;
+  if (outer !== -1)
+    return open
+      .slice(outer)
+      .reverse()
+      .map((e) => `</${e.tagName}>${BOUNDARIES.has(e.tagName) ? MARKDOWN_BLOCKS : ""}`)
+      .join("");
+  const again = hiddenFormatting(parser, open);
+  return again === undefined ? "" : `</${again.tagName}>`;
+}
+
+/** The open elements, outermost first (the fragment's root left out). */
+function openElements(parser: FragmentParser): Element[] {
+  const stack = parser.openElements;
+  const open: Element[] = [];
+  for (let slot = stack.stackTop; slot !== -1; slot = stack.slotBelow(slot)) {
+    const item = stack.items[slot] as Element | undefined;
+    if (item?.tagName !== undefined && item.tagName !== "html") open.push(item);
+  }
+  return open.reverse();
+}
+
+/** A formatting element that hides, in the reader's list since its last marker, that is not `open`: a reader opens it again for the next text. */
+function hiddenFormatting(parser: FragmentParser, open: readonly Element[]): Element | undefined {
+  const list = parser.activeFormattingElements as unknown as {
+    newest: FormattingEntry | null;
+  };
+  const isOpen = new Set(open);
+  for (let entry = list.newest; entry !== null; entry = entry.older) {
+    if (entry.type === 0) break;
+    const element = entry.element as Element;
+    if (!isOpen.has(element) && elementHides(element)) return element;
+  }
+  return undefined;
+}
+
+type FormattingEntry = { type: number; element?: Element; older: FormattingEntry | null };
 
 /**
  * `text` with the closers ({@link HtmlReading.closer}), each on a line of its
@@ -269,7 +323,10 @@ export function withHtmlClosed(
     const closer = reading.closer();
     if (closer === undefined) return undefined;
     if (closer === "") return out;
-    const next = withLine(out, closer);
+    // After an empty comment: the line is an HTML block then (CommonMark's kind 2), which a
+    // Markdown renderer passes on as it is, never in a paragraph (where `"` is `&quot;` and
+    // `-->` is `--&gt;`, and `</span>` after its `<p>` ends nothing), and which may follow any line.
+    const next = withLine(out, `${EMPTY_COMMENT}${closer}`);
     const added = next.slice(out.length);
     reading.feed(added);
     read += added;
@@ -289,14 +346,21 @@ export function withHtmlClosed(
 export function shownParts(text: string): number[] | undefined {
   if (tooMuchHtml(text)) return undefined;
   const view = markdownAsHtml(text);
+  // Shown only where a reader with scripts on and one with them off both show it.
+  return intersection(shownIn(view, true), shownIn(view, false));
+}
+
+/** {@link shownParts} for one reading of `view`. */
+function shownIn(view: string, scriptingEnabled: boolean): number[] {
   const parser = Parser.getFragmentParser(fragmentContext(), {
     treeAdapter: adapter,
     sourceCodeLocationInfo: true,
+    scriptingEnabled,
   });
   parser.tokenizer.write(view, true);
   const root = parser.getFragment();
   const parts: number[] = [];
-  // Each node with whether an element around it hides it; template contents are read as children.
+  // Each node with whether an element around it hides it; a template's content is read as its children.
   const stack: { node: ChildNode | ParentNode; hidden: boolean }[] = [
     { node: root, hidden: false },
   ];
@@ -320,16 +384,18 @@ export function shownParts(text: string): number[] | undefined {
       }
       if (!hides && location?.endTag)
         parts.push(location.endTag.startOffset, location.endTag.endOffset);
-      if (element.tagName === "template") {
-        const content = (element as unknown as { content: ParentNode }).content;
-        stack.push({ node: content, hidden: hides });
-      }
+      const content = (element as { content?: ParentNode }).content;
+      if (content !== undefined) stack.push({ node: content, hidden: hides });
     }
     const children = (node as ParentNode).childNodes;
     for (let i = children.length - 1; i >= 0; i--)
       stack.push({ node: children[i] as ChildNode, hidden: hides });
   }
-  // In the text's order (foster parenting puts a node before a table it follows).
+  return ordered(parts);
+}
+
+/** Flat pairs [from, to) in the text's order (foster parenting puts a node before the table it follows), empty ones dropped, touching ones joined. */
+function ordered(parts: readonly number[]): number[] {
   const order: number[] = [];
   for (let i = 0; i < parts.length; i += 2) order.push(i);
   order.sort((a, b) => (parts[a] as number) - (parts[b] as number));
@@ -344,6 +410,21 @@ export function shownParts(text: string): number[] | undefined {
     else sorted.push(from, to);
   }
   return sorted;
+}
+
+/** The offsets in both `a` and `b` (each {@link ordered}). */
+function intersection(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const from = Math.max(a[i] as number, b[j] as number);
+    const to = Math.min(a[i + 1] as number, b[j + 1] as number);
+    if (from < to) out.push(from, to);
+    if ((a[i + 1] as number) < (b[j + 1] as number)) i += 2;
+    else j += 2;
+  }
+  return out;
 }
 
 type SourceLocation = {

@@ -15,7 +15,7 @@ import { eachLine, freshReading, type Leaf, readLine } from "../_blocks.js";
  * an end tag read as text only hides more. Linear.
  */
 export function markdownAsHtml(text: string): string {
-  if (!text.includes("<")) return text;
+  if (!text.includes("<") && !text.includes(">") && !text.includes('"')) return text;
   const out = text.split("");
   let changed = false;
   const mute = (at: number) => {
@@ -46,8 +46,7 @@ export function markdownAsHtml(text: string): string {
       paragraph = -1;
     }
     if (inFence) {
-      for (let at = text.indexOf("<", from); at !== -1 && at < to; at = text.indexOf("<", at + 1))
-        mute(at);
+      muteMarkup(text, from, to, mute);
       return;
     }
     if (inHtml) return;
@@ -58,9 +57,13 @@ export function markdownAsHtml(text: string): string {
     }
     if (lineText.trim() === "") return;
     if (indentOf(text, from) >= 4) {
-      // Indented code (or a line read as such): its end tags end nothing.
-      for (let at = text.indexOf("</", from); at !== -1 && at < to; at = text.indexOf("</", at + 2))
-        mute(at);
+      // Indented code (or a line read as such): its end tags, `>` and `"` end nothing (its
+      // start tags are left: read too eagerly, they only hide more).
+      for (let at = from; at < to; at++) {
+        const code = text.charCodeAt(at);
+        if (code === 0x3e || code === 0x22 || (code === 0x3c && text.charCodeAt(at + 1) === 0x2f))
+          mute(at);
+      }
       return;
     }
     // A heading or another one-line block: its inline text.
@@ -68,6 +71,14 @@ export function markdownAsHtml(text: string): string {
   });
   if (paragraph !== -1) inline(paragraph, paragraphEnd);
   return changed ? out.join("") : text;
+}
+
+/** Writes out each `<`, `>` and `"` of `text[from, to)`: text a renderer escapes (`&lt;`, `&gt;`, `&quot;`). */
+function muteMarkup(text: string, from: number, to: number, mute: (at: number) => void): void {
+  for (let at = from; at < to; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x3c || code === 0x3e || code === 0x22) mute(at);
+  }
 }
 
 function isFence(leaf: Leaf | undefined): boolean {
@@ -158,9 +169,14 @@ function readInline(text: string, from: number, to: number, mute: (at: number) =
       at = close.at + close.length;
       continue;
     }
+    if (code === 0x3e || code === 0x22) {
+      // Text a renderer escapes (`&gt;`, `&quot;`): it ends no tag, value or comment opened before.
+      mute(at);
+      at++;
+      continue;
+    }
     if (code !== 0x3c) {
-      const next = nextSpecial(text, at + 1, to);
-      at = next;
+      at = nextSpecial(text, at + 1, to);
       continue;
     }
     const end = rawHtmlEnd(text, at, to, tagEnds, closerAt);
@@ -180,11 +196,11 @@ function readInline(text: string, from: number, to: number, mute: (at: number) =
     mute(lt + 2);
 }
 
-/** The next `\`, backtick or `<` from `at`, or `to`. */
+/** The next `\`, backtick, `<`, `>` or `"` from `at`, or `to`. */
 function nextSpecial(text: string, at: number, to: number): number {
   for (let i = at; i < to; i++) {
     const code = text.charCodeAt(i);
-    if (code === 0x5c || code === 0x60 || code === 0x3c) return i;
+    if (code === 0x5c || code === 0x60 || code === 0x3c || code === 0x3e || code === 0x22) return i;
   }
   return to;
 }
