@@ -1,6 +1,7 @@
 import { blockClosingAfter, hiddenClosingAfter } from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { TextCap, TextMeasure } from "../gather/context/index.js";
+import { EMPTY_COMMENT, MARKDOWN_BLOCKS } from "../sections/html-reading.js";
 import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
 
 /**
@@ -190,7 +191,7 @@ export function replyStart(
   const hidden = hiddenClosingAfter(`${before}${geminiShows(closer)}`);
   if (hidden !== "")
     return {
-      nothing: `ends inside an element no reader shows (closed by ${JSON.stringify(hidden.trim().split("\n").pop())}), whose end tag Gemini CLI writes with &lt; and &gt;, which close nothing`,
+      nothing: `ends inside an element no reader shows (closed by ${JSON.stringify(hidden.trim().split("\n").pop()?.replace(EMPTY_COMMENT, "").replaceAll(MARKDOWN_BLOCKS, ""))}), whose end tag Gemini CLI writes with &lt; and &gt;, which close nothing`,
     };
   // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
   const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;

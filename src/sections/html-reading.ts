@@ -24,6 +24,8 @@ type TextNode = DefaultTreeAdapterMap["textNode"];
 
 /** Most characters one reading takes. */
 export const MAX_HTML_CHARS = 1024 * 1024;
+/** Most writes to one reading (each copies the reader's unread buffer, up to the text's length). */
+export const MAX_HTML_WRITES = 4096;
 /** Most `<` one reading takes: the tree's depth, and the tree builder's work, are bounded by it. */
 export const MAX_HTML_TAGS = 20_000;
 
@@ -159,19 +161,37 @@ const MAX_CLOSERS = 8;
  * open at its end that hides what would follow ({@link closer}).
  */
 export class HtmlReading {
+  /** How many elements that hide were made: none, and only an open run (a tag, a comment, raw text) can hide what follows. */
+  private hiding = 0;
   /** Read with scripts on (`<noscript>` is raw text) and off (its content is markup): a reader may do either. */
   private readonly parsers = [true, false].map((scriptingEnabled) =>
-    Parser.getFragmentParser(fragmentContext(), { treeAdapter: adapter, scriptingEnabled }),
+    Parser.getFragmentParser(fragmentContext(), {
+      treeAdapter: {
+        ...defaultTreeAdapter,
+        createElement: (tagName, namespaceURI, attrs) => {
+          const element = defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
+          if (elementHides(element)) this.hiding++;
+          return element;
+        },
+      },
+      scriptingEnabled,
+    }),
   );
   /** The text fed and not yet read (a line's Markdown is judged with its whole paragraph): read at {@link closer}. */
   private pending = "";
   private read = 0;
   private tags = 0;
-  /** Past {@link MAX_HTML_CHARS} or {@link MAX_HTML_TAGS}: nothing more is read. */
+  /** Past {@link MAX_HTML_CHARS}, {@link MAX_HTML_TAGS} or {@link MAX_HTML_WRITES}: nothing more is read. */
   private over = false;
+  private writes = 0;
+  /** Whether {@link pending} holds a `<`. */
+  private pendingMarkup = false;
+  /** The closer of the text written so far, once asked (undefined: not asked since the last write). */
+  private last: { closer: string | undefined } | undefined;
 
   feed(text: string): void {
     this.pending += text;
+    if (!this.pendingMarkup && text.includes("<")) this.pendingMarkup = true;
   }
 
   /** Whether the text fed is more than one reading takes: the caller handles it another way. */
@@ -192,25 +212,43 @@ export class HtmlReading {
   closer(): string | undefined {
     this.take();
     if (this.over) return undefined;
+    if (this.last !== undefined) return this.last.closer;
+    let found: string | undefined = "";
     for (const parser of this.parsers) {
-      const closer = closerOf(parser);
-      if (closer !== "") return closer;
+      found = closerOf(parser, this.hiding > 0);
+      if (found !== "") break;
     }
-    return "";
+    this.last = { closer: found };
+    return found;
   }
 
   private take(): void {
     if (this.pending === "" || this.over) return;
     const text = this.pending;
+    // Text with no `<` read in text or raw text changes no state a closer is asked of: it is
+    // written with the next text that may (the reader's buffer is flattened at each write, so
+    // each of many small writes would copy it again: 200,000 placeholders' blanks took 23 s).
+    if (!this.pendingMarkup && this.last !== undefined && this.parsers.every(inText)) return;
     this.pending = "";
+    this.pendingMarkup = false;
     this.read += text.length;
     for (let at = text.indexOf("<"); at !== -1; at = text.indexOf("<", at + 1)) this.tags++;
-    if (this.read > MAX_HTML_CHARS || this.tags > MAX_HTML_TAGS) {
+    if (
+      this.read > MAX_HTML_CHARS ||
+      this.tags > MAX_HTML_TAGS ||
+      ++this.writes > MAX_HTML_WRITES
+    ) {
       this.over = true;
       return;
     }
+    this.last = undefined;
     for (const parser of this.parsers) parser.tokenizer.write(text, false);
   }
+}
+
+/** Whether the reading is in text or raw text (no tag, comment or reference half read). */
+function inText(parser: FragmentParser): boolean {
+  return (parser.tokenizer as unknown as { state: number }).state <= PLAINTEXT;
 }
 
 /**
@@ -244,7 +282,7 @@ const BOUNDARIES: ReadonlySet<string> = new Set([
 ]);
 
 /** End tags of the blocks a Markdown renderer opens around inline HTML (each ignored when none is open; `</p>` then adds an empty paragraph). */
-const MARKDOWN_BLOCKS = "</p></li></ul></ol></blockquote></h1>";
+export const MARKDOWN_BLOCKS = "</p></li></ul></ol></blockquote></h1>";
 
 type FragmentParser = ReturnType<typeof Parser.getFragmentParser<DefaultTreeAdapterMap>>;
 
@@ -252,7 +290,7 @@ type FragmentParser = ReturnType<typeof Parser.getFragmentParser<DefaultTreeAdap
 const PLAINTEXT = 4;
 
 /** {@link HtmlReading.closer} for one reading. */
-function closerOf(parser: FragmentParser): string | undefined {
+function closerOf(parser: FragmentParser, elements: boolean): string | undefined {
   const tokenizer = parser.tokenizer as unknown as { state: number; returnState: number };
   const state =
     tokenizer.state === 71 || tokenizer.state === 72 ? tokenizer.returnState : tokenizer.state;
@@ -262,7 +300,7 @@ function closerOf(parser: FragmentParser): string | undefined {
     const current = parser.openElements.current as Element | undefined;
     return current === undefined ? undefined : `</${current.tagName}>`;
   }
-  if (token !== "") return token;
+  if (token !== "" || !elements) return token;
   const open = openElements(parser);
   let outer = -1;
   for (let i = 0; i < open.length; i++) if (elementHides(open[i] as Element)) outer = i;

@@ -120,7 +120,17 @@ const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
  * destination). Linear: each closer is looked for once from where it was
  * last not found.
  */
-function readInline(text: string, from: number, to: number, mute: (at: number) => void): void {
+function readInline(
+  whole: string,
+  start: number,
+  end: number,
+  muteWhole: (at: number) => void,
+): void {
+  // Read on the paragraph's own text: every search stays inside it (linear over many paragraphs).
+  const text = whole.slice(start, end);
+  const from = 0;
+  const to = text.length;
+  const mute = (at: number) => muteWhole(start + at);
   const spans = backtickRuns(text, from, to);
   const tagEnds = openTagEnds(text, from, to);
   // Closers not found from some offset on: none after it either.
@@ -160,12 +170,7 @@ function readInline(text: string, from: number, to: number, mute: (at: number) =
         at += opener.length;
         continue;
       }
-      for (
-        let lt = text.indexOf("<", at);
-        lt !== -1 && lt < close.at;
-        lt = text.indexOf("<", lt + 1)
-      )
-        mute(lt);
+      muteMarkup(text, at, close.at, mute);
       at = close.at + close.length;
       continue;
     }
