@@ -1,6 +1,6 @@
 import { BlockTracker, closingAfter } from "../_fence.js";
 import { escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
-import { EMPTY_COMMENT } from "../sections/html-reading.js";
+import { EMPTY_COMMENT, MAX_HTML_CHARS, MAX_HTML_TAGS } from "../sections/html-reading.js";
 import { markdownAsHtml } from "../sections/markdown-html.js";
 import type { Diagnostic } from "../types.js";
 import { HiddenRuns } from "./_hidden-runs.js";
@@ -10,6 +10,7 @@ import { templateBodyLine } from "./parse.js";
 import {
   type ArgumentGuard,
   MAX_EXPANDED_CHARS,
+  placeholdersAsLetters,
   type ReadRest,
   substituteArgs,
   substitutePlain,
@@ -141,6 +142,7 @@ function guardedExpansion(
     // more markup than one reading takes: its markup is read as text.
     const asText = markupAsText(content);
     hidden = new HiddenArguments(asText, wrapsOnly);
+    hidden.markupAsText = true;
     substituted = substituteArgs(asText, args, maxChars, hidden);
   }
   return {
@@ -162,6 +164,8 @@ function guardedExpansion(
 class HiddenArguments implements ArgumentGuard {
   private readonly tracker = new BlockTracker();
   private readonly runs = new HiddenRuns();
+  /** Set when the template's markup could not be read through and is printed as text ({@link guardedExpansion}). */
+  markupAsText = false;
   /** The last character fed: a closer's line starts after a line break. */
   private lastFed = "\n";
   /** The template as the HTML reader meets it ({@link markdownAsHtml}), read once when first fed. */
@@ -189,7 +193,7 @@ class HiddenArguments implements ArgumentGuard {
     }
     // The template's own text is read by the HTML reader as its Markdown passes it on (its code
     // spans, fences and escapes are text), judged on the whole template once.
-    this.view ??= markdownAsHtml(this.content);
+    this.view ??= markdownAsHtml(placeholdersAsLetters(this.content));
     const from = templateAt + skip;
     this.tracker.feed(rest);
     this.runs.feed(this.view.slice(from, from + rest.length));
@@ -253,6 +257,17 @@ class HiddenArguments implements ArgumentGuard {
   }
 
   diagnostics(name: string, template: Partial<Pick<PromptTemplate, "filePath">>): Diagnostic[] {
+    if (this.markupAsText) {
+      return [
+        {
+          level: "warning",
+          code: "arguments-hidden",
+          message: `/${name} holds markup that could hide the words you typed and that is not read through (more than ${MAX_HTML_TAGS} tags or ${MAX_HTML_CHARS} characters, or a <plaintext> nothing ends): its markup is printed as text (&lt;), so your words reach the model as your text; check the template`,
+          ...(template.filePath !== undefined ? { path: template.filePath } : {}),
+          line: templateBodyLine(template),
+        },
+      ];
+    }
     const first = this.lines[0];
     if (first === undefined) return [];
     const offset = templateBodyLine(template) - 1;

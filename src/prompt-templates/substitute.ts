@@ -277,6 +277,21 @@ export function unusedArguments(content: string, count: number): number[] {
  * The placeholders of `content` in order, each `$` that starts none passed
  * over: one linear pass (see {@link placeholderAt}).
  */
+/**
+ * `content` with each placeholder written as letters, the same length: the
+ * template as a reader of its markup judges it for any words (`<span $1>`
+ * holds attributes once filled, as `<span xx>` does).
+ */
+export function placeholdersAsLetters(content: string): string {
+  let out = "";
+  let copied = 0;
+  for (const { at, placeholder } of placeholdersOf(content)) {
+    out += content.slice(copied, at) + "x".repeat(placeholder.end - at);
+    copied = placeholder.end;
+  }
+  return copied === 0 ? content : out + content.slice(copied);
+}
+
 function* placeholdersOf(content: string): Generator<{ at: number; placeholder: Placeholder }> {
   const closingBrace = forwardIndexOf(content, "}");
   let at = content.indexOf("$");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { closeHiddenRuns } from "../../src/prompt-templates/hidden-closers.js";
+import { EMPTY_COMMENT } from "../../src/sections/html-reading.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 import { depthAt } from "./_commonmark.js";
 import { expandProjectTemplate } from "./_expand-project.js";
@@ -62,7 +63,7 @@ describe("hostile repository: an end tag no reader takes does not close a never-
       "visibility:var(--v,hidden)",
     ]) {
       const text = `<div style="${style}">\nx`;
-      expect(closeHiddenRuns(text, withLine), style).toBe(`${text}\n</div>\n`);
+      expect(closeHiddenRuns(text, withLine), style).toBe(`${text}\n${EMPTY_COMMENT}</div>\n`);
     }
   });
 

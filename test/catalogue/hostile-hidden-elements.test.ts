@@ -19,17 +19,19 @@ describe("hostile repository: elements no reader shows hide your text", () => {
       `<noembed>${YOURS}</noembed>`,
       `<noframes>${YOURS}</noframes>`,
       `<iframe srcdoc="">${YOURS}</iframe>`,
+      // Never closed, it runs to the text's end as an HTML reader reads it (a repository's text
+      // gets its closer after it, closeOpenBlocks): what it holds is hidden.
+      `<div hidden>${YOURS}`,
     ]) {
       expect(withoutHidden(`PROJ ${text} replaced`), text).not.toContain(YOURS);
     }
   });
 
-  it("shown: textarea, data-hidden, a hidden word in the text, an unclosed hidden element", () => {
+  it("shown: textarea, data-hidden, a hidden word in the text", () => {
     for (const text of [
       `<textarea>${YOURS}</textarea>`,
       `<div data-hidden>${YOURS}</div>`,
       `<div>hidden ${YOURS}</div>`,
-      `<div hidden>${YOURS}`,
     ]) {
       expect(withoutHidden(text), text).toContain(YOURS);
     }

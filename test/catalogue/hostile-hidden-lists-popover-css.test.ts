@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { closeOpenBlocks } from "../../src/_fence.js";
+import { EMPTY_COMMENT } from "../../src/sections/html-reading.js";
 import { withoutHidden } from "../../src/sections/user-text.js";
 import { expandProjectTemplate, expectMovedOut } from "./_expand-project.js";
 
@@ -60,7 +61,7 @@ describe("hostile repository: popover, canvas, datalist and hiding styles in CSS
   it("a repository text (context file, rule, section) that leaves one open is closed at its end", () => {
     for (const [open, close] of MISSED) {
       expect(closeOpenBlocks(`Project rule.\n${open}\n`), open).toBe(
-        `Project rule.\n${open}\n${close}`,
+        `Project rule.\n${open}\n${EMPTY_COMMENT}${close}`,
       );
     }
   });

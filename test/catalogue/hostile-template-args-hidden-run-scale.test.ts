@@ -12,12 +12,16 @@ describe("hostile repository: the hidden-run guard stays linear", () => {
       `<template>${"$1 ".repeat(30_000)}</template>`,
       `<span title="${"$0 ".repeat(30_000)}$1">`,
       `<span title="${"$0".repeat(30_000)}$1">`,
-      `${"<a ".repeat(30_000)}$1`,
     ]) {
       const started = performance.now();
       const out = expandProjectTemplate(content, "/t x");
       expect(performance.now() - started, content.slice(0, 20)).toBeLessThan(1000);
       expect(out.diagnostics.map((d) => d.code)).toEqual(["arguments-hidden"]);
     }
+    // Tags never ended within their paragraph are text to a Markdown reader: your words too.
+    const started = performance.now();
+    const out = expandProjectTemplate(`${"<a ".repeat(30_000)}$1`, "/t x");
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(out.diagnostics).toEqual([]);
   });
 });
