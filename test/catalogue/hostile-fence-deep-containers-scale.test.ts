@@ -32,7 +32,9 @@ describe("hostile repository: a fence under thousands of containers gets a short
       const text = shape(256 * KIB);
       const { cpuMs, value } = await cpuTimed(() => closeOpenBlocks(text));
       expect(value.startsWith(text)).toBe(true);
-      expect(value.length - text.length).toBeLessThan(16);
+      // A comment's closer as a line of its own (`-->`) and, as it arrives in a paragraph
+      // (`--&gt;`), again after an empty comment, an HTML block (`<!---->-->`).
+      expect(value.length - text.length).toBeLessThan(24);
       expect(cpuMs).toBeLessThan(3000);
     });
 

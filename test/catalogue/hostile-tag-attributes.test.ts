@@ -29,13 +29,18 @@ const HIDING = [
   `<p style="d&#105;splay:none">BODY</p>`,
   `<p style="display:n&#x6F;ne">BODY</p>`,
   `<p style="display&colon;none">BODY</p>`,
-  `<p/hidden>BODY</p>`,
 ];
+// `<p/hidden>` is no tag to CommonMark (a `/` ends a tag only before `>`): a Markdown renderer
+// prints it as text, at a line's start too, so what follows it is shown.
 
 describe("hostile repository: a start tag's attributes read as HTML reads them", () => {
   it("hidden past a quoted `>`, with no space after a quoted value, through character references", () => {
     for (const wrap of HIDING) {
-      expect(withoutHidden(`PROJ ${wrap.replace("BODY", YOURS)} after`), wrap).not.toContain(YOURS);
+      // At a line's start, an HTML block a Markdown renderer passes on as it is (mid-line, the
+      // forms CommonMark's inline HTML does not take, `x="a"hidden`, are printed as text).
+      expect(withoutHidden(`PROJ\n\n${wrap.replace("BODY", YOURS)} after`), wrap).not.toContain(
+        YOURS,
+      );
       const out = expandProjectTemplate(
         `Review.\n\n${wrap.replace("BODY", "$ARGUMENTS")}\n`,
         `/t ${WORDS}`,
@@ -68,7 +73,11 @@ describe("hostile repository: a start tag's attributes read as HTML reads them",
       `<span title="\nBODY\n"></span>`,
       `<span title=">\nBODY\n"></span>`,
     ]) {
-      expect(withoutHidden(`PROJ ${wrap.replace("BODY", YOURS)} after`), wrap).not.toContain(YOURS);
+      // At a line's start, an HTML block a Markdown renderer passes on as it is (mid-line, the
+      // forms CommonMark's inline HTML does not take, `x="a"hidden`, are printed as text).
+      expect(withoutHidden(`PROJ\n\n${wrap.replace("BODY", YOURS)} after`), wrap).not.toContain(
+        YOURS,
+      );
     }
     // The element's name is kept: `<pre>` still opens code for the reading after it.
     expect(withoutHidden(`<pre class="x">${YOURS}</pre>`)).toBe(`<pre>${YOURS}</pre>`);
