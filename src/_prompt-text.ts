@@ -110,7 +110,8 @@ export function openerGrowth(text: string, from: number, to: number): number {
   finder.lastIndex = from;
   // `&lt;` is 4 bytes: 2 more than a 2-byte opener, 1 more than a 3-byte one, none for a 4-byte one.
   for (let m = finder.exec(text); m !== null && m.index < to; m = finder.exec(text))
-    growth += m[0].length === 1 ? 4 - Buffer.byteLength(m[0]) : 0;
+    if (m[0].length === 1 && isOpenerCode(m[0].charCodeAt(0)))
+      growth += 4 - Buffer.byteLength(m[0]);
   return growth;
 }
 
@@ -168,11 +169,12 @@ function isSpaceCode(code: number): boolean {
  * itself says is drawn as nothing or as part of the character before it
  * (the BOM and the soft hyphen, U+2061–U+2064, U+180E, the Hangul fillers,
  * the tag characters U+E0000–U+E007F, marks of every block, not only
- * U+0300–U+036F); and unassigned, noncharacter and private-use code points
- * ({@link UNSEEN}). The tag characters that mirror a name's character are
- * read as it ({@link tagNameChar}), not skipped.
+ * U+0300–U+036F); every format character (Cf: U+FFFB, U+0600 are drawn as
+ * nothing or as a mark over what follows); and unassigned, noncharacter and
+ * private-use code points ({@link UNSEEN}). The tag characters that mirror a
+ * name's character are read as it ({@link tagNameChar}), not skipped.
  */
-const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{M}\p{Cn}\p{Co}]$/u;
+const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{Cf}\p{M}\p{Cn}\p{Co}]$/u;
 
 /**
  * A code point a reader does not see, or sees as part of the one before it:
@@ -353,27 +355,37 @@ const LOOK_ALIKE = new RegExp(`[${LOOK_ALIKE_OPENERS}]|${WIDE_SYMBOL}`, "u");
 const ANY_OPENER = new RegExp(`[<${LOOK_ALIKE_OPENERS}]|${WIDE_SYMBOL}`, "gu");
 const IS_WIDE_SYMBOL = new RegExp(`^${WIDE_SYMBOL}$`, "u");
 
-/** Whether `code` may open a tag: a listed look-alike or a symbol that is not ASCII. */
+/**
+ * Whether `code` may open a tag: a listed look-alike or a symbol that is not
+ * ASCII and reads as no name characters. A symbol whose compatibility form is
+ * ASCII letters ({@link nameCharsOf}: circled `ⓡ`, squared `🅁`, `㏌` for `in`)
+ * is a letter of the name it stands in: `</ⓡⓤⓛⓔⓢ>` is `</rules>`, as
+ * `</ｒｕｌｅｓ>` is (review rev60c F1: read as openers, each ended the name).
+ */
 function isOpenerCode(code: number): boolean {
   if (code <= 0x7f) return false;
   return cached(
     OPENERS,
     code,
-    (c) => OPENER_CODES.has(c) || IS_WIDE_SYMBOL.test(String.fromCodePoint(c)),
+    (c) =>
+      OPENER_CODES.has(c) ||
+      (IS_WIDE_SYMBOL.test(String.fromCodePoint(c)) && nameCharsOf(c) === undefined),
   );
 }
 
 /**
- * The next `<` or look-alike at or after a place. The places asked for only
- * grow, and each search stops at the first one it finds, so a text is read
- * once in all.
+ * The next `<` or opener ({@link isOpenerCode}) at or after a place. The
+ * places asked for only grow, and each search stops at the first opener it
+ * finds, so a text is read once in all.
  */
 function openFinder(text: string): (from: number) => number {
   if (!LOOK_ALIKE.test(text)) return (from) => text.indexOf("<", from);
   const finder = new RegExp(ANY_OPENER.source, "gu");
   return (from) => {
     finder.lastIndex = from;
-    return finder.exec(text)?.index ?? -1;
+    for (let m = finder.exec(text); m !== null; m = finder.exec(text))
+      if (m[0] === "<" || isOpenerCode(m[0].codePointAt(0) ?? 0)) return m.index;
+    return -1;
   };
 }
 
@@ -748,19 +760,23 @@ function readCode(code: number, reading: TagReading): number {
 
 /**
  * A character that parts a name to one reader and is nothing to another:
- * every default-ignorable code point but the tag characters that mirror an
- * ASCII one (those are read as it or left out, {@link TagReading}), every
- * control but the white space ones (C0, DEL, C1 with NEL U+0085), and the
+ * every default-ignorable code point and every format character (Cf) but the
+ * tag characters that mirror an ASCII one (those are read as it or left out,
+ * {@link TagReading}), every control but TAB, LF and CR (C0 with VT and FF,
+ * which an XML-safe cleaning drops; DEL; C1 with NEL U+0085), and the
  * private-use, unassigned and noncharacter code points (drawn as a box or
  * nothing, a tokenizer's bytes of their own). The Hangul
  * fillers (U+115F, U+1160, U+3164, U+FFA0, the "blank name" trick) and
  * U+180E are drawn as a blank; U+17B4, U+17B5 (spacing marks once) too in
  * some fonts. A zero-width space, joiner or BOM, a soft hyphen, a
  * direction mark or a control is drawn as nothing, but a model's tokenizer
- * reads it as a break between words (review rev59b F7).
+ * reads it as a break between words (review rev59b F7). The format characters
+ * that are not default-ignorable (U+0600–U+0605, U+06DD, U+FFF9–U+FFFB, the
+ * Egyptian format controls U+13430–U+1343F) have no glyph in most fonts and
+ * a sanitizer that drops Cf drops them (review rev60c F3, F5).
  */
 const NAME_PARTING =
-  /(?![\t-\r\u{e0020}-\u{e007e}])[\p{Cc}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u17b4\u17b5]/u;
+  /(?![\t\n\r\u{e0020}-\u{e007e}])[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u17b4\u17b5]/u;
 
 /** A tag character or a {@link NAME_PARTING}: what a reading of a text may change. */
 const READ_APART = new RegExp(`[\\u{e0000}-\\u{e007f}]|${NAME_PARTING.source}`, "gu");
@@ -1275,10 +1291,14 @@ const EQUALS_CODES: ReadonlySet<number> = new Set([
 /**
  * A character reference (`&#110;`, `&#x6E;`, one of {@link MARK_REFERENCES}'
  * names) or an escape (`\u006f`, as {@link oneLine} writes a hidden code
- * point; `\x6e`, `%6E`): what a reader decodes as one character.
+ * point; `\x6e`, `%6E`): what a reader decodes as one character. A numeric
+ * reference is read as HTML reads it: every digit up to the first that is
+ * none (leading zeros any number), its `;` optional (`owner&#61"user"` is
+ * `owner="user"` to an HTML reader; review rev60c F6). Read at a place
+ * (sticky): a run of zeros is read once, from its `&#`.
  */
 const REFERENCE =
-  /^(?:&#(\d{1,7});|&#[xX]([0-9a-fA-F]{1,6});|&([a-zA-Z][a-zA-Z0-9]{1,31});|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|%([0-9a-fA-F]{2}))/;
+  /(?:&#0*(\d{1,7})(?!\d);?|&#[xX]0*([0-9a-fA-F]{1,6})(?![0-9a-fA-F]);?|&([a-zA-Z][a-zA-Z0-9]{1,31});|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|%([0-9a-fA-F]{2}))/y;
 
 /**
  * The named references that spell a piece of the owner mark: a letter's
@@ -1297,11 +1317,41 @@ const MARK_REFERENCES: ReadonlyMap<string, number> = new Map([
   ["apos", 0x27],
   ["equals", 0x3d],
   ["lt", 0x3c],
+  ["LT", 0x3c],
   ["gt", 0x3e],
+  ["GT", 0x3e],
   ["amp", 0x26],
+  ["AMP", 0x26],
   ["colon", 0x3a],
   ["lowbar", 0x5f],
 ]);
+
+/**
+ * The named references HTML decodes without their `;` (its legacy names, a
+ * list the HTML standard keeps closed), longest first: `&laquo` is `«`.
+ */
+const LEGACY_NAMES =
+  "aacute|Aacute|agrave|Agrave|atilde|Atilde|brvbar|ccedil|Ccedil|curren|divide|" +
+  "eacute|Eacute|egrave|Egrave|frac12|frac14|frac34|iacute|Iacute|igrave|Igrave|" +
+  "iquest|middot|ntilde|Ntilde|oacute|Oacute|ograve|Ograve|oslash|Oslash|otilde|" +
+  "Otilde|plusmn|uacute|Uacute|ugrave|Ugrave|yacute|Yacute|acirc|Acirc|acute|aelig|" +
+  "AElig|aring|Aring|cedil|ecirc|Ecirc|icirc|Icirc|iexcl|laquo|micro|ocirc|Ocirc|" +
+  "pound|raquo|szlig|thorn|THORN|times|ucirc|Ucirc|auml|Auml|cent|copy|COPY|euml|" +
+  "Euml|iuml|Iuml|macr|nbsp|ordf|ordm|ouml|Ouml|para|quot|QUOT|sect|sup1|sup2|sup3|" +
+  "uuml|Uuml|yuml|amp|AMP|deg|eth|ETH|not|reg|REG|shy|uml|yen|gt|GT|lt|LT";
+
+/**
+ * The names of {@link MARK_REFERENCES} that HTML decodes without their `;`
+ * too ({@link LEGACY_NAMES}), as the start of a longer word: `&quotuser&quot`
+ * is `"user"` to an HTML reader. `&equals`, `&apos`, `&colon` and the
+ * zero-width names need the `;` there, as in CommonMark (review rev60c F6).
+ */
+const LEGACY_MARK_REFERENCE = new RegExp(
+  `&(${LEGACY_NAMES.split("|")
+    .filter((name) => MARK_REFERENCES.has(name))
+    .join("|")})`,
+  "y",
+);
 
 /**
  * The code point the reference or escape at `i` stands for and how many
@@ -1312,8 +1362,17 @@ const MARK_REFERENCES: ReadonlyMap<string, number> = new Map([
 function referenceAt(line: string, i: number): { code: number; length: number } | undefined {
   const first = line.charCodeAt(i);
   if (first !== 0x26 && first !== 0x5c && first !== 0x25) return undefined;
-  const m = REFERENCE.exec(line.slice(i, i + 40));
-  if (m === null) return undefined;
+  REFERENCE.lastIndex = i;
+  const m = REFERENCE.exec(line);
+  const named = m?.[3] !== undefined && !MARK_REFERENCES.has(m[3]);
+  if (m === null || named) {
+    if (first !== 0x26) return undefined;
+    // A legacy name at the start of a longer one (`&quotuser;`): HTML decodes it there too.
+    LEGACY_MARK_REFERENCE.lastIndex = i;
+    const legacy = LEGACY_MARK_REFERENCE.exec(line);
+    const code = MARK_REFERENCES.get(legacy?.[1] ?? "");
+    return legacy === null || code === undefined ? undefined : { code, length: legacy[0].length };
+  }
   const hex = m[2] ?? m[4] ?? m[5] ?? m[6];
   const code =
     m[1] !== undefined
@@ -1340,16 +1399,32 @@ const readsPast = (code: number) => isHidden(code) || (code >= 0xd800 && code <=
 /**
  * A character reference or any named entity (`&quot;`, `&#34;`, `&equals;`),
  * or a `\xHH` or `%HH` escape (`owner\x3d"user"`, `owner%3D"user"`): an
- * escape of the `=` or a quote, read past before a mark's `user` (rev54a F4).
+ * escape of the `=` or a quote, read past before a mark's `user` (rev54a F4);
+ * and a name HTML decodes without its `;` ({@link LEGACY_NAMES}: `&laquo"user"`).
  */
-const ENTITY =
-  /^(?:&(?:[a-zA-Z][a-zA-Z0-9]{1,31}|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});|\\x[0-9a-fA-F]{2}|%[0-9a-fA-F]{2})/;
+const ENTITY = new RegExp(
+  `^(?:&(?:[a-zA-Z][a-zA-Z0-9]{1,31}|#\\d{1,7}|#[xX][0-9a-fA-F]{1,6});|&(?:${LEGACY_NAMES})|\\\\x[0-9a-fA-F]{2}|%[0-9a-fA-F]{2})`,
+);
 
 /** A letter or digit of any script: what is no symbol between `owner` and `user`. */
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 
-/** ASCII white space: the only thing between `owner` and `user` that is not the mark's `=`. */
-const isAsciiSpaceCode = (code: number) => code === 0x20 || (code >= 0x09 && code <= 0x0d);
+/**
+ * Whether `code` is a letter in the mark's words: a letter or digit of any
+ * script, or a symbol that reads as ASCII name characters ({@link nameCharsOf}:
+ * `ⓞⓦⓝⓔⓡ="ⓤⓢⓔⓡ"` is the mark; review rev60c F1).
+ */
+const isMarkLetter = (code: number) =>
+  LETTER_OR_DIGIT.test(String.fromCodePoint(code)) || nameCharsOf(code) !== undefined;
+
+/**
+ * A space, TAB, LF or CR: the only thing between `owner` and `user` that is
+ * not the mark's `=`. VT and FF are controls, read past as the others are
+ * (`own\ver="user"` is the mark once an XML-safe cleaning drops VT; review
+ * rev60c F5).
+ */
+const isAsciiSpaceCode = (code: number) =>
+  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 
 /** An ASCII letter or digit. */
 const isAsciiWordCode = (code: number) =>
@@ -1402,12 +1477,11 @@ function userFollows(line: string, from: number, reading: TagReading): boolean {
         continue;
       }
     }
-    const c = String.fromCodePoint(code);
     if (isInvisible(code)) {
       i += width;
       continue;
     }
-    const piece = LETTER_OR_DIGIT.test(c) ? markPiece(code) : "";
+    const piece = isMarkLetter(code) ? markPiece(code) : "";
     if (!ASCII_WORD.test(piece)) {
       if (word !== "") break;
       i += width;
@@ -1492,7 +1566,7 @@ const MAY_HOLD_MARK = /[^ -~\t\n\r]|[&%\\]/;
  */
 const ASCII_OWNER =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls a reader reads past
-  /[o0][\x00-\x08\x0e-\x1f\x7f]*w[\x00-\x08\x0e-\x1f\x7f]*n[\x00-\x08\x0e-\x1f\x7f]*e[\x00-\x08\x0e-\x1f\x7f]*r/i;
+  /[o0][\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*w[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*n[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*e[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*r/i;
 
 /**
  * The bytes {@link withoutOwnerMark} adds to `text`, by where each reference
@@ -1572,7 +1646,7 @@ function otherMarkPiece(code: number): string | null {
   return cached(OTHER_MARK_PIECES, code, (c) => {
     if (isInvisible(c)) return null;
     if (isSpaceCode(c)) return " ";
-    return LETTER_OR_DIGIT.test(String.fromCodePoint(c)) ? markPiece(c) : "=";
+    return isMarkLetter(c) ? markPiece(c) : "=";
   });
 }
 
