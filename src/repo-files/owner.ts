@@ -12,8 +12,9 @@ export function isForeignOwner(uid: number): boolean {
 /**
  * A folder anyone may write to: world-writable, with the sticky bit (`/tmp`)
  * or without it (a 0777 team share, where anyone may also rename or remove
- * what others put there).
+ * what others put there). Never on a system without POSIX owners (Windows,
+ * where Node gives every writable folder `0o666`).
  */
 export function anyoneMayWrite(mode: number): boolean {
-  return (mode & 0o002) !== 0;
+  return process.getuid !== undefined && (mode & 0o002) !== 0;
 }
