@@ -14,8 +14,6 @@ const SLOW = [
   "test/catalogue/hostile-watch-export-reads-itself.test.ts",
   // rev57b F3/F5: five renders of a trusted project over your sections (1.8 s).
   "test/catalogue/hostile-tag-attributes.test.ts",
-  // rev60a F1-F3: four renders, skills and touch of a project below a planted repository, six cases (2.1 s).
-  "test/catalogue/hostile-shared-folder.test.ts",
   // rev53d F1: a dozen CLI runs, renders of an untrusted project among them.
   "test/catalogue/hostile-cli-agent-dir-empty.test.ts",
   // rev53d F5: twelve renders of a project with planted files (1.1 s).

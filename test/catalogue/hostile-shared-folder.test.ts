@@ -92,10 +92,6 @@ describe("catalogue: another user's repository marker in a shared folder is no p
           const result = await renderSystemPrompt(pinned(root, { cwd: proj, projectTrusted }));
           expect(result.text).not.toContain(MARK);
           expect(result.text).toContain("# mine");
-          const claude = await renderSystemPrompt(
-            pinned(root, { cwd: proj, projectTrusted, agent: "claude-code" }),
-          );
-          expect(claude.text).not.toContain(MARK);
         }
         const skills = await loadSkills({ cwd: proj, home, agentDir: join(root, "agent") });
         expect(skills.skills.map((s) => s.name)).not.toContain("evil");
