@@ -7,6 +7,7 @@ import {
   loadChosenPreset,
 } from "./agents/index.js";
 import { agentConfigFile, type ConfigFile, type OptionProvenance } from "./config/index.js";
+import { deadlineSignal } from "./gather/deadline.js";
 import type { GatherInputs } from "./gather/inputs.js";
 import type { OptionName } from "./options/registry.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
@@ -46,9 +47,11 @@ export async function resolveRenderOptions(
   // The preset decides inputs of the steps (tools, rule sources, context files), so it comes first.
   // Without an agent: the default pi, whose builtin file sets nothing (see prompts/agents/pi.yaml),
   // so only a user's or project's own pi.yaml is read.
+  // Its project root is searched within the deadline, which counts from about now (rev60b F1).
+  const signal = deadlineSignal(normalized.deadlineMs);
   const loaded = await loadChosenPreset(
     options.agent,
-    normalized,
+    { ...normalized, ...(signal ? { signal } : {}) },
     given.agent === undefined ? agentConfigFile(config.files) : undefined,
   );
   const modeProblem = unknownAgentMode(options.agentMode, given, loaded.preset, config.files);
