@@ -23,6 +23,12 @@ const SLOW = [
   // rev58d F5, F3: CLI renders refused at their output (the first loads the CLI: 2-5 s under load).
   "test/catalogue/hostile-output-name-spelling.test.ts",
   "test/catalogue/hostile-output-line-files.test.ts",
+  // rev60d F1, F2, F3: CLI runs refused or written at their output (the first loads the CLI: 2 s).
+  "test/catalogue/hostile-output-ghci.test.ts",
+  "test/catalogue/hostile-cli-path-not-utf8.test.ts",
+  "test/catalogue/hostile-output-wrote-line.test.ts",
+  // rev60d F5: seven CLI renders, the first loads the CLI (2 s).
+  "test/catalogue/hostile-system-prompt-blank.test.ts",
   // rev58d F7: five CLI runs, the first loads the CLI (6 s under load).
   "test/catalogue/hostile-cli-flag-twice.test.ts",
   // rev58d F6: three CLI exports, the first loads the CLI (5 s under load).

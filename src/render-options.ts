@@ -9,6 +9,7 @@ import {
 import { agentConfigFile, type ConfigFile, type OptionProvenance } from "./config/index.js";
 import { deadlineSignal } from "./gather/deadline.js";
 import type { GatherInputs } from "./gather/inputs.js";
+import { isBlankPrompt } from "./options/normalize.js";
 import type { OptionName } from "./options/registry.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { type GivenBy, type OptionOrigin, resolveOptions } from "./resolve-options.js";
@@ -63,6 +64,7 @@ export async function resolveRenderOptions(
     ? { ...config.provenance, agent: "default" }
     : config.provenance;
   const { opts } = preset;
+  const blank = blankPromptWarning(given, givenBy);
   const untrusted: Diagnostic[] = opts.trusted
     ? []
     : [
@@ -82,6 +84,7 @@ export async function resolveRenderOptions(
     origins: loaded.ignored ? { ...origins, agent: { source: "default" } } : origins,
     ...(given.configFiles === true ? { configFiles: config.files.map((f) => f.path) } : {}),
     diagnostics: [
+      ...blank,
       ...untrusted,
       ...loaded.diagnostics,
       ...config.diagnostics,
@@ -89,6 +92,22 @@ export async function resolveRenderOptions(
       ...agentNotice,
     ],
   };
+}
+
+/**
+ * A blank `systemPrompt` is taken as not given ({@link isBlankPrompt}), as pi takes an empty
+ * `--system-prompt`, and said: a wrapper's unset variable is a mistake to show, not to act on.
+ */
+function blankPromptWarning(given: SystemPromptOptions, givenBy: GivenBy): Diagnostic[] {
+  if (given.systemPrompt === undefined || !isBlankPrompt(given.systemPrompt)) return [];
+  const name = givenBy === "cli" ? "--system-prompt" : "systemPrompt";
+  return [
+    {
+      level: "warning",
+      code: "system-prompt-blank",
+      message: `${name} is ${given.systemPrompt === "" ? "empty" : "blank"}: taken as not given (pi too keeps its default prompt for an empty --system-prompt), so the base sections, yours too, and the SYSTEM.md files stay; give a text or a file to replace them, or leave it out`,
+    },
+  ];
 }
 
 /**

@@ -103,7 +103,7 @@ export async function normalizeCheckedOptions(
       ? await findProjectRoot(cwd, ceiling, late).catch(() => undefined)
       : undefined;
   const [systemPrompt, appendSystemPrompt, roots, allowGitDirs] = await Promise.all([
-    options.systemPrompt !== undefined
+    options.systemPrompt !== undefined && !isBlankPrompt(options.systemPrompt)
       ? readTextOrPath(options.systemPrompt, shownCwd, "--system-prompt", home, trusted, late)
       : options.resolvedSystemPrompt
         ? { text: options.resolvedSystemPrompt, repository: true as const }
@@ -271,4 +271,14 @@ function validateSections(sections: SystemPromptOptions["sections"]): ExtraSecti
     out.push({ name, text });
   }
   return out;
+}
+
+/**
+ * A blank `systemPrompt` (empty, or white space only) is not a custom base prompt: pi takes an
+ * empty `--system-prompt` as not given; taken as the text, a wrapper's unset variable
+ * (`--system-prompt "$CUSTOM"`) replaced every base section, yours too, with nothing (rev60d F5).
+ * `resolveRenderOptions` warns of a blank one.
+ */
+export function isBlankPrompt(value: string): boolean {
+  return value.trim() === "";
 }
