@@ -78,18 +78,19 @@ export function printedLength(text: string, as: PrintedAs): number {
     Buffer.byteLength(text) +
     openerGrowth(text, 0, text.length) +
     leadingBrace(text) +
-    controlBrackets(text) +
+    tokenBrackets(text).length +
     marks
   );
 }
 
-/** The bytes the `\` in each of Mistral's control tokens adds ({@link CONTROL_BRACKETS}). */
-function controlBrackets(text: string): number {
-  if (!text.includes("[")) return 0;
-  CONTROL_BRACKETS.lastIndex = 0;
-  let count = 0;
-  while (CONTROL_BRACKETS.exec(text) !== null) count++;
-  return count;
+/**
+ * Where the brackets of `text` that a `\` is written before are, in order
+ * ({@link BRACKET_TOKENS}): each adds a byte.
+ */
+function tokenBrackets(text: string): number[] {
+  // An ASCII bracket, or a tag character's (U+E005B, U+E005D).
+  if (!/[[\]]|\udb40[\udc5b\udc5d]/.test(text)) return [];
+  return chatTokens(text, false).brackets;
 }
 
 /** The byte the `\` before a `{` at the start of `text` adds ({@link withoutAgentVariables}). */
@@ -125,19 +126,19 @@ export function openerGrowth(text: string, from: number, to: number): number {
 export function printedHead(text: string, room: number, escaped = false): string {
   const lookAlike = !escaped && LOOK_ALIKE.test(text);
   const lt = escaped ? 1 : 4;
-  // A token's `[` counts the `\` written before its `]` ({@link CONTROL_BRACKETS}), when the text has one.
-  const bracket = !escaped && controlBrackets(text) > 0 ? 2 : 1;
+  // The brackets a token's `\` is written before ({@link BRACKET_TOKENS}).
+  const brackets = escaped ? undefined : new Set(tokenBrackets(text));
   // The owner mark's references a repository's text is written with ({@link elementText}).
   const marks = escaped ? undefined : ownerMarkGrowth(text);
   let used = escaped ? 0 : leadingBrace(text);
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     let cost: number;
-    if (code < 0x80) cost = code === 0x3c ? lt : code === 0x5b ? bracket : 1;
+    if (code < 0x80) cost = code === 0x3c ? lt : 1;
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) cost = 4;
     else if (lookAlike && isOpenerCode(code)) cost = 4;
     else cost = code < 0x800 ? 2 : 3;
-    cost += marks?.get(i) ?? 0;
+    cost += (marks?.get(i) ?? 0) + (brackets?.has(i) ? 1 : 0);
     if (used + cost > room) return text.slice(0, i);
     used += cost;
     if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) i++;
@@ -614,7 +615,7 @@ function hasName(keys: NameKeys, name: string): boolean {
 export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
   const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
   const tagHeld = heldAsRead(text, names);
-  const tokens = names.has(CHAT_TOKENS) ? chatTokens(text, tagHeld) : undefined;
+  const tokens = names.has(CHAT_TOKENS) ? chatTokens(text) : undefined;
   const held = tokens ? mergedPlaces(tagHeld, tokens.openers) : tagHeld;
   const brackets = tokens?.brackets ?? [];
   if (held.length === 0 && brackets.length === 0) return text;
@@ -654,47 +655,76 @@ function mergedPlaces(a: readonly number[], b: readonly number[]): number[] {
 }
 
 /**
- * Where a chat template's special tokens start in `text` ({@link CHAT_TOKENS}):
- * `openers`, each `<` (or listed look-alike, {@link OPENER_CODES}) that a
- * `|` or a fullwidth `｜` follows, invisible code points read past
- * (`<|im_start|>` of ChatML, `<|start_header_id|>` and `<|eot_id|>` of
- * Llama 3, `<|user|>`, `<|channel|>` of harmony, DeepSeek's `<｜User｜>`), and
- * both of Llama 2's `<<SYS>>` and `<</SYS>>` (any case), not among `held`; and
- * `brackets`, the `]` of each of Mistral's control tokens written in text
- * ({@link CONTROL_BRACKETS}: `[INST]`, `[/INST]`, `[SYSTEM_PROMPT]`, …).
- * Linear.
+ * Where a chat template's special tokens are in `text` ({@link CHAT_TOKENS}),
+ * as places in `text`, in order, each once: `openers`, each `<` to write as
+ * `&lt;`, and `brackets`, each bracket to write a `\` before
+ * ({@link chatTokensIn}). The text is read in each reading a tag's name is
+ * read in ({@link textReadings}): a token only a reading spells
+ * (`[IN` + U+200B + `ST]`, `<|im_start|>` in tag characters) is one too
+ * (review rev60c F4). Without `withOpeners`, the brackets alone. Linear.
  */
-function chatTokens(
+function chatTokens(text: string, withOpeners = true): { openers: number[]; brackets: number[] } {
+  const readings = textReadings(text);
+  if (readings.length === 0) return chatTokensIn(text, withOpeners);
+  const openers: number[] = [];
+  const brackets: number[] = [];
+  // A token holds no blank: a reading that leaves the separators out finds all the other finds.
+  for (const reading of new Set(readings.map((r) => r.reading))) {
+    const read = readApart(text, reading, false, []);
+    const found = chatTokensIn(read.text, withOpeners);
+    for (const at of found.openers) openers.push(read.placeOf(at));
+    for (const at of found.brackets) brackets.push(read.placeOf(at));
+  }
+  return { openers: sortedOnce(openers), brackets: sortedOnce(brackets) };
+}
+
+/** `places` in order, each once. */
+function sortedOnce(places: number[]): number[] {
+  places.sort((a, b) => a - b);
+  return places.filter((at, i) => i === 0 || places[i - 1] !== at);
+}
+
+/**
+ * The chat template tokens `text` writes as it stands ({@link chatTokens}), in
+ * order: `openers`, each `<` (or listed look-alike, {@link OPENER_CODES})
+ * that a `|` or a fullwidth `｜` follows, invisible code points read past
+ * (`<|im_start|>` of ChatML, `<|start_header_id|>` and `<|eot_id|>` of
+ * Llama 3, `<|user|>`, `<|channel|>` of harmony, DeepSeek's `<｜User｜>`),
+ * both of Llama 2's `<<SYS>>` and `<</SYS>>` (any case), and the `<` of
+ * each numbered token ({@link NUMBERED_TOKENS}); `brackets`, the last
+ * bracket of each bracket token ({@link BRACKET_TOKENS}). Linear.
+ */
+function chatTokensIn(
   text: string,
-  held: readonly number[],
+  withOpeners: boolean,
 ): { openers: number[]; brackets: number[] } {
   const openers: number[] = [];
-  const heldSet = new Set(held);
-  const nextOpen = openFinder(text);
+  const nextOpen = withOpeners ? openFinder(text) : () => -1;
   // Where the last run of invisible characters skipped ends: an opener inside it (a tag `<`,
   // itself invisible) ends at the same place, so a run of them is read once, not once each.
   let skipped = -1;
   for (let lt = nextOpen(0); lt !== -1; lt = nextOpen(lt + widthAt(text, lt))) {
     const first = text.codePointAt(lt) ?? 0;
     if (first !== 0x3c && !OPENER_CODES.has(first)) continue;
-    if (heldSet.has(lt)) continue;
     const from = lt + widthAt(text, lt);
     const after = from <= skipped ? skipped : skipInvisible(text, from);
     skipped = after;
     const next = text.codePointAt(after);
     if (next === 0x7c || next === 0xff5c) openers.push(lt);
   }
-  if (text.includes("<<")) {
-    LLAMA_SYSTEM.lastIndex = 0;
-    for (let m = LLAMA_SYSTEM.exec(text); m !== null; m = LLAMA_SYSTEM.exec(text))
-      for (const at of [m.index, m.index + 1]) if (!heldSet.has(at)) openers.push(at);
+  if (withOpeners && text.includes("<")) {
+    for (const m of text.matchAll(LLAMA_SYSTEM)) openers.push(m.index, m.index + 1);
+    for (const m of text.matchAll(NUMBERED_TOKENS)) openers.push(m.index);
     openers.sort((a, b) => a - b);
   }
   const brackets: number[] = [];
-  if (text.includes("[")) {
-    CONTROL_BRACKETS.lastIndex = 0;
-    for (let m = CONTROL_BRACKETS.exec(text); m !== null; m = CONTROL_BRACKETS.exec(text))
+  if (text.includes("[") || text.includes("]")) {
+    BRACKET_TOKENS.lastIndex = 0;
+    for (let m = BRACKET_TOKENS.exec(text); m !== null; m = BRACKET_TOKENS.exec(text)) {
       brackets.push(m.index + m[0].length - 1);
+      // A token's last bracket may start the next one (`]~b]~b]`): look on from its second character.
+      BRACKET_TOKENS.lastIndex = m.index + 1;
+    }
   }
   return { openers, brackets };
 }
@@ -703,16 +733,29 @@ function chatTokens(
 const LLAMA_SYSTEM = /<<\/?SYS>>/gi;
 
 /**
- * Mistral's control tokens as a text writes them (`[INST]`, `[/INST]`,
- * `[SYSTEM_PROMPT]`, `[AVAILABLE_TOOLS]`, `[TOOL_CALLS]`, `[TOOL_RESULTS]`,
- * `[THINK]`, and their closers), any case: its v3 and Tekken vocabularies have
- * them as special tokens, and a local server (llama.cpp) tokenizes the rendered
- * chat with special tokens parsed, so a repository's `[INST]` in the system
- * prompt opened a user turn. Llama 2's `[INST]` is plain text to its
- * tokenizer, but reads as a turn all the same.
+ * The numbered special tokens a chat template writes turns with, any case:
+ * NeMo's and Nemotron-4's `<extra_id_0>System`, `<extra_id_1>User`, and
+ * Nemotron-H's (Nemotron Nano 9B v2's) `<SPECIAL_10>System`,
+ * `<SPECIAL_11>User`, `<SPECIAL_12>` (Mistral's Tekken vocabulary has
+ * `<SPECIAL_N>` too): the `<` is written `&lt;` (review rev60c F2).
  */
-const CONTROL_BRACKETS =
-  /\[\/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|TOOL_CONTENT|THINK)\]/gi;
+const NUMBERED_TOKENS = /<(?:extra_id|SPECIAL)_\d+>/gi;
+
+/**
+ * The chat template tokens written with brackets, any case: Mistral's control
+ * tokens (`[INST]`, `[/INST]`, `[SYSTEM_PROMPT]`, `[AVAILABLE_TOOLS]`,
+ * `[TOOL_CALLS]`, `[TOOL_RESULTS]`, `[THINK]`, and their closers) and
+ * MiniMax-M2's turns (`]~!b[` starts the chat, `]~b]user`, `]~b]ai`,
+ * `]~b]system`, `]~b]tool` a turn, `[e~[` ends one; review rev60c F2). Their
+ * vocabularies have them as special tokens, and a local server (llama.cpp,
+ * vLLM) tokenizes the rendered chat with special tokens parsed, so a
+ * repository's `[INST]` in the system prompt opened a user turn. A `\` is
+ * written before a token's last bracket (`[INST\]`, `]~b\]user`): Markdown
+ * reads `\]` as `]`, and no tokenizer finds the token in it. Llama 2's
+ * `[INST]` is plain text to its tokenizer, but reads as a turn all the same.
+ */
+const BRACKET_TOKENS =
+  /\[\/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|TOOL_CONTENT|THINK)\]|\]~!b\[|\]~b\]|\[e~\[/gi;
 
 /** The high surrogate of every tag character (U+E0000–U+E007F). */
 const TAG_HIGH = "\udb40";
@@ -801,14 +844,27 @@ const READ_APART = new RegExp(`[\\u{e0000}-\\u{e007f}]|${NAME_PARTING.source}`, 
  * At most four passes.
  */
 function heldAsRead(text: string, names: ReadonlySet<string>): number[] {
-  READ_APART.lastIndex = 0;
-  if (!READ_APART.test(text)) return heldOpeners(text, names);
-  const readings: TagReading[] = text.includes(TAG_HIGH) ? ["letter", "skipped"] : ["letter"];
+  const readings = textReadings(text);
+  if (readings.length === 0) return heldOpeners(text, names);
   const held: number[] = [];
-  for (const blanks of NAME_PARTING.test(text) ? [true, false] : [true])
-    for (const reading of readings)
-      pushAll(held, heldInReading(text, names, reading, blanks, [...held]));
+  for (const { reading, blanks } of readings)
+    pushAll(held, heldInReading(text, names, reading, blanks, [...held]));
   return held.sort((a, b) => a - b);
+}
+
+/**
+ * The readings of `text` a mark is read in ({@link heldAsRead}): its tag
+ * characters as letters and left out (when it has any), each with its
+ * {@link NAME_PARTING} separators as spaces and left out (when it has any).
+ * None when neither changes it: the text is read as written.
+ */
+function textReadings(text: string): { reading: TagReading; blanks: boolean }[] {
+  READ_APART.lastIndex = 0;
+  if (!READ_APART.test(text)) return [];
+  const readings: TagReading[] = text.includes(TAG_HIGH) ? ["letter", "skipped"] : ["letter"];
+  return (NAME_PARTING.test(text) ? [true, false] : [true]).flatMap((blanks) =>
+    readings.map((reading) => ({ reading, blanks })),
+  );
 }
 
 /**
@@ -824,6 +880,23 @@ function heldInReading(
   blanks: boolean,
   written: readonly number[],
 ): number[] {
+  const read = readApart(text, reading, blanks, written);
+  return heldOpeners(read.text, names).map(read.placeOf);
+}
+
+/**
+ * `text` read with its tag characters as `reading` reads them (the ones at
+ * `written` as `&lt;`) and its separators ({@link NAME_PARTING}) as spaces
+ * (`blanks`) or left out, and where a place of that reading is in `text`: a
+ * character put in for one of `text` (`&lt;`, a letter, a space) is at that
+ * character. Linear.
+ */
+function readApart(
+  text: string,
+  reading: TagReading,
+  blanks: boolean,
+  written: readonly number[],
+): { text: string; placeOf: (at: number) => number } {
   const escaped = new Set(written);
   // Where each piece of the text read starts, in it and in `text`; a piece put in for one
   // character (`&lt;`, a letter, a space) is at that character whole. Kept per piece, not
@@ -857,11 +930,12 @@ function heldInReading(
     else if (ascii !== undefined) as = String.fromCharCode(ascii);
     piece(to, true, as);
   }
-  return heldOpeners(pieces.join(""), names).map((lt) => {
-    const k = lastAtMost(readAt, lt);
-    const at = textAt[k] ?? lt;
-    return putIn[k] ? at : at + lt - (readAt[k] ?? 0);
-  });
+  const placeOf = (at: number) => {
+    const k = lastAtMost(readAt, at);
+    const place = textAt[k] ?? at;
+    return putIn[k] ? place : place + at - (readAt[k] ?? 0);
+  };
+  return { text: pieces.join(""), placeOf };
 }
 
 /** The index of the last of `sorted` that is at most `value` (0 when none is). */
@@ -1829,6 +1903,13 @@ export const CHAT_ROLE_ELEMENTS: readonly string[] = [
   // Gemma's turns (`<start_of_turn>user`, `<end_of_turn>`): review rev58c F1.
   "start_of_turn",
   "end_of_turn",
+  // Seed-OSS's turns (`<seed:bos>user`, `<seed:eos>`), reasoning and tool calls, and
+  // MiniMax-M2's tool calls: special tokens of their vocabularies (review rev60c F2).
+  "seed:bos",
+  "seed:eos",
+  "seed:think",
+  "seed:tool_call",
+  "minimax:tool_call",
 ];
 
 /**
