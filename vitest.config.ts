@@ -23,6 +23,12 @@ const SLOW = [
   // rev58d F5, F3: CLI renders refused at their output (the first loads the CLI: 2-5 s under load).
   "test/catalogue/hostile-output-name-spelling.test.ts",
   "test/catalogue/hostile-output-line-files.test.ts",
+  // rev60d F1, F2, F3: CLI runs refused or written at their output (the first loads the CLI: 2 s).
+  "test/catalogue/hostile-output-ghci.test.ts",
+  "test/catalogue/hostile-cli-path-not-utf8.test.ts",
+  "test/catalogue/hostile-output-wrote-line.test.ts",
+  // rev60d F5: seven CLI renders, the first loads the CLI (2 s).
+  "test/catalogue/hostile-system-prompt-blank.test.ts",
   // rev58d F7: five CLI runs, the first loads the CLI (6 s under load).
   "test/catalogue/hostile-cli-flag-twice.test.ts",
   // rev58d F6: three CLI exports, the first loads the CLI (5 s under load).
@@ -49,6 +55,11 @@ const SLOW = [
   "test/catalogue/hostile-chat-template-tokens.test.ts",
   "test/catalogue/hostile-owner-mark-references.test.ts",
   "test/catalogue/hostile-owner-mark-repository-texts.test.ts",
+  // rev60c F1, F3, F5, F6: an untrusted render each after the escape's own cases (0.7-1.6 s).
+  "test/catalogue/hostile-tag-name-enclosed-letters.test.ts",
+  "test/catalogue/hostile-tag-name-format-characters.test.ts",
+  "test/catalogue/hostile-tag-name-vertical-tab.test.ts",
+  "test/catalogue/hostile-owner-mark-references-no-semicolon.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",

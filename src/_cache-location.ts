@@ -36,7 +36,7 @@ export function cacheLocation(
 }
 
 /** The name of sysprompt's own folder in the cache folder. */
-const CACHE_FOLDER = "sysprompt";
+export const CACHE_FOLDER = "sysprompt";
 
 /**
  * sysprompt's cache folder: `$XDG_CACHE_HOME/sysprompt` when that is an

@@ -77,6 +77,8 @@ export async function realpathOrSelf(path: string): Promise<string> {
  * warning.
  */
 export function decodeText(bytes: Uint8Array, path: string): TextFileResult {
+  const wide = wideText(path, bytes);
+  if (wide) return wide;
   if (holdsNul(bytes, BINARY_SNIFF_BYTES)) return binaryFile(path, "binary file skipped");
   const diagnostics: Diagnostic[] = [];
   let text: string;
@@ -101,6 +103,36 @@ export function decodeText(bytes: Uint8Array, path: string): TextFileResult {
  */
 export function holdsNul(bytes: Uint8Array, within: number): boolean {
   return bytes.subarray(0, within).includes(0);
+}
+
+/** The byte-order marks of the UTF-16 and UTF-32 encodings, longest first (UTF-32 LE starts as UTF-16 LE). */
+const WIDE_BOMS: readonly { name: string; bytes: readonly number[] }[] = [
+  { name: "UTF-32", bytes: [0xff, 0xfe, 0, 0] },
+  { name: "UTF-32", bytes: [0, 0, 0xfe, 0xff] },
+  { name: "UTF-16", bytes: [0xff, 0xfe] },
+  { name: "UTF-16", bytes: [0xfe, 0xff] },
+];
+
+/**
+ * A file that starts with a UTF-16 or UTF-32 byte-order mark (as Windows
+ * editors save "Unicode" text), refused as text in another encoding, named,
+ * with the fix: every reader takes UTF-8 (the caps, cuts and escapes count
+ * its bytes), and such a file read as bytes was "binary (NUL bytes)", a reason
+ * that did not say what to do (review rev60b F4). Undefined for any other file.
+ */
+export function wideText(
+  path: string,
+  bytes: Uint8Array,
+): { ok: false; reason: "binary"; diagnostics: Diagnostic[] } | undefined {
+  const bom = WIDE_BOMS.find((b) => b.bytes.every((byte, i) => bytes[i] === byte));
+  if (bom === undefined) return undefined;
+  const mark = bom.bytes.map((b) => b.toString(16).toUpperCase().padStart(2, "0")).join(" ");
+  const message = `${bom.name} text (byte-order mark ${mark}), not UTF-8: skipped; save it as UTF-8`;
+  return {
+    ok: false,
+    reason: "binary",
+    diagnostics: [{ level: "warning", code: "file-encoding", message, path }],
+  };
 }
 
 /** A binary file refused, with the `file-binary` warning. */

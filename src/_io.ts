@@ -28,7 +28,15 @@ import { realpathSyncLinear } from "./_realpath.js";
  * A `-kind` probe is a stat that told its caller only what the path is (see
  * {@link statKind}), and is noted as that alone.
  */
-export type Probe = "stat" | "lstat" | "stat-kind" | "lstat-kind" | "realpath" | "readlink";
+export type Probe =
+  | "stat"
+  | "lstat"
+  | "stat-kind"
+  | "lstat-kind"
+  | "stat-owner"
+  | "lstat-owner"
+  | "realpath"
+  | "readlink";
 
 /** What a path is, as a stat sees it: `link` from lstat only (`_fs.ts` names it `EntryKind`). */
 export type StatKind = "file" | "dir" | "link" | "other";
@@ -246,6 +254,36 @@ function statIfAny(path: string, follow: boolean): Promise<fs.Stats | undefined>
   if (!recorder) return now();
   return observed(recorder, follow ? "stat" : "lstat", path, now, (stats) =>
     stats ? { stats } : { error: "ENOENT" },
+  );
+}
+
+/** Who owns an entry and its permission bits: what an owner test asks of it. */
+export interface Owner {
+  uid: number;
+  mode: number;
+}
+
+/** The owner and permission bits of `stats`, as {@link ownerOrMissing} notes them. */
+export function ownerText(stats: fs.Stats): string {
+  return `${stats.uid}:${stats.mode & 0o7777}`;
+}
+
+/**
+ * The owner of `path` (links followed with `follow`), undefined where nothing
+ * is. Noted as the owner and permission bits alone, as {@link statKind} notes
+ * the kind: a folder's times move with every entry added to it.
+ */
+export function ownerOrMissing(path: string, follow: boolean): Promise<Owner | undefined> {
+  const call = follow ? fs.statSync : fs.lstatSync;
+  const now = () =>
+    promptly(() => {
+      const stats = call(path, { throwIfNoEntry: false });
+      return stats && { uid: stats.uid, mode: stats.mode & 0o7777 };
+    });
+  const recorder = currentRecorder();
+  if (!recorder) return now();
+  return observed(recorder, follow ? "stat-owner" : "lstat-owner", path, now, (owner) =>
+    owner === undefined ? { error: "ENOENT" } : { text: `${owner.uid}:${owner.mode}` },
   );
 }
 

@@ -78,18 +78,19 @@ export function printedLength(text: string, as: PrintedAs): number {
     Buffer.byteLength(text) +
     openerGrowth(text, 0, text.length) +
     leadingBrace(text) +
-    controlBrackets(text) +
+    tokenBrackets(text).length +
     marks
   );
 }
 
-/** The bytes the `\` in each of Mistral's control tokens adds ({@link CONTROL_BRACKETS}). */
-function controlBrackets(text: string): number {
-  if (!text.includes("[")) return 0;
-  CONTROL_BRACKETS.lastIndex = 0;
-  let count = 0;
-  while (CONTROL_BRACKETS.exec(text) !== null) count++;
-  return count;
+/**
+ * Where the brackets of `text` that a `\` is written before are, in order
+ * ({@link BRACKET_TOKENS}): each adds a byte.
+ */
+function tokenBrackets(text: string): number[] {
+  // An ASCII bracket, or a tag character's (U+E005B, U+E005D).
+  if (!/[[\]]|\udb40[\udc5b\udc5d]/.test(text)) return [];
+  return chatTokens(text, false).brackets;
 }
 
 /** The byte the `\` before a `{` at the start of `text` adds ({@link withoutAgentVariables}). */
@@ -110,7 +111,8 @@ export function openerGrowth(text: string, from: number, to: number): number {
   finder.lastIndex = from;
   // `&lt;` is 4 bytes: 2 more than a 2-byte opener, 1 more than a 3-byte one, none for a 4-byte one.
   for (let m = finder.exec(text); m !== null && m.index < to; m = finder.exec(text))
-    growth += m[0].length === 1 ? 4 - Buffer.byteLength(m[0]) : 0;
+    if (m[0].length === 1 && isOpenerCode(m[0].charCodeAt(0)))
+      growth += 4 - Buffer.byteLength(m[0]);
   return growth;
 }
 
@@ -124,19 +126,19 @@ export function openerGrowth(text: string, from: number, to: number): number {
 export function printedHead(text: string, room: number, escaped = false): string {
   const lookAlike = !escaped && LOOK_ALIKE.test(text);
   const lt = escaped ? 1 : 4;
-  // A token's `[` counts the `\` written before its `]` ({@link CONTROL_BRACKETS}), when the text has one.
-  const bracket = !escaped && controlBrackets(text) > 0 ? 2 : 1;
+  // The brackets a token's `\` is written before ({@link BRACKET_TOKENS}).
+  const brackets = escaped ? undefined : new Set(tokenBrackets(text));
   // The owner mark's references a repository's text is written with ({@link elementText}).
   const marks = escaped ? undefined : ownerMarkGrowth(text);
   let used = escaped ? 0 : leadingBrace(text);
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     let cost: number;
-    if (code < 0x80) cost = code === 0x3c ? lt : code === 0x5b ? bracket : 1;
+    if (code < 0x80) cost = code === 0x3c ? lt : 1;
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) cost = 4;
     else if (lookAlike && isOpenerCode(code)) cost = 4;
     else cost = code < 0x800 ? 2 : 3;
-    cost += marks?.get(i) ?? 0;
+    cost += (marks?.get(i) ?? 0) + (brackets?.has(i) ? 1 : 0);
     if (used + cost > room) return text.slice(0, i);
     used += cost;
     if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) i++;
@@ -168,11 +170,12 @@ function isSpaceCode(code: number): boolean {
  * itself says is drawn as nothing or as part of the character before it
  * (the BOM and the soft hyphen, U+2061–U+2064, U+180E, the Hangul fillers,
  * the tag characters U+E0000–U+E007F, marks of every block, not only
- * U+0300–U+036F); and unassigned, noncharacter and private-use code points
- * ({@link UNSEEN}). The tag characters that mirror a name's character are
- * read as it ({@link tagNameChar}), not skipped.
+ * U+0300–U+036F); every format character (Cf: U+FFFB, U+0600 are drawn as
+ * nothing or as a mark over what follows); and unassigned, noncharacter and
+ * private-use code points ({@link UNSEEN}). The tag characters that mirror a
+ * name's character are read as it ({@link tagNameChar}), not skipped.
  */
-const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{M}\p{Cn}\p{Co}]$/u;
+const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{Cf}\p{M}\p{Cn}\p{Co}]$/u;
 
 /**
  * A code point a reader does not see, or sees as part of the one before it:
@@ -353,27 +356,37 @@ const LOOK_ALIKE = new RegExp(`[${LOOK_ALIKE_OPENERS}]|${WIDE_SYMBOL}`, "u");
 const ANY_OPENER = new RegExp(`[<${LOOK_ALIKE_OPENERS}]|${WIDE_SYMBOL}`, "gu");
 const IS_WIDE_SYMBOL = new RegExp(`^${WIDE_SYMBOL}$`, "u");
 
-/** Whether `code` may open a tag: a listed look-alike or a symbol that is not ASCII. */
+/**
+ * Whether `code` may open a tag: a listed look-alike or a symbol that is not
+ * ASCII and reads as no name characters. A symbol whose compatibility form is
+ * ASCII letters ({@link nameCharsOf}: circled `ⓡ`, squared `🅁`, `㏌` for `in`)
+ * is a letter of the name it stands in: `</ⓡⓤⓛⓔⓢ>` is `</rules>`, as
+ * `</ｒｕｌｅｓ>` is (review rev60c F1: read as openers, each ended the name).
+ */
 function isOpenerCode(code: number): boolean {
   if (code <= 0x7f) return false;
   return cached(
     OPENERS,
     code,
-    (c) => OPENER_CODES.has(c) || IS_WIDE_SYMBOL.test(String.fromCodePoint(c)),
+    (c) =>
+      OPENER_CODES.has(c) ||
+      (IS_WIDE_SYMBOL.test(String.fromCodePoint(c)) && nameCharsOf(c) === undefined),
   );
 }
 
 /**
- * The next `<` or look-alike at or after a place. The places asked for only
- * grow, and each search stops at the first one it finds, so a text is read
- * once in all.
+ * The next `<` or opener ({@link isOpenerCode}) at or after a place. The
+ * places asked for only grow, and each search stops at the first opener it
+ * finds, so a text is read once in all.
  */
 function openFinder(text: string): (from: number) => number {
   if (!LOOK_ALIKE.test(text)) return (from) => text.indexOf("<", from);
   const finder = new RegExp(ANY_OPENER.source, "gu");
   return (from) => {
     finder.lastIndex = from;
-    return finder.exec(text)?.index ?? -1;
+    for (let m = finder.exec(text); m !== null; m = finder.exec(text))
+      if (m[0] === "<" || isOpenerCode(m[0].codePointAt(0) ?? 0)) return m.index;
+    return -1;
   };
 }
 
@@ -602,7 +615,7 @@ function hasName(keys: NameKeys, name: string): boolean {
 export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
   const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
   const tagHeld = heldAsRead(text, names);
-  const tokens = names.has(CHAT_TOKENS) ? chatTokens(text, tagHeld) : undefined;
+  const tokens = names.has(CHAT_TOKENS) ? chatTokens(text) : undefined;
   const held = tokens ? mergedPlaces(tagHeld, tokens.openers) : tagHeld;
   const brackets = tokens?.brackets ?? [];
   if (held.length === 0 && brackets.length === 0) return text;
@@ -642,47 +655,76 @@ function mergedPlaces(a: readonly number[], b: readonly number[]): number[] {
 }
 
 /**
- * Where a chat template's special tokens start in `text` ({@link CHAT_TOKENS}):
- * `openers`, each `<` (or listed look-alike, {@link OPENER_CODES}) that a
- * `|` or a fullwidth `｜` follows, invisible code points read past
- * (`<|im_start|>` of ChatML, `<|start_header_id|>` and `<|eot_id|>` of
- * Llama 3, `<|user|>`, `<|channel|>` of harmony, DeepSeek's `<｜User｜>`), and
- * both of Llama 2's `<<SYS>>` and `<</SYS>>` (any case), not among `held`; and
- * `brackets`, the `]` of each of Mistral's control tokens written in text
- * ({@link CONTROL_BRACKETS}: `[INST]`, `[/INST]`, `[SYSTEM_PROMPT]`, …).
- * Linear.
+ * Where a chat template's special tokens are in `text` ({@link CHAT_TOKENS}),
+ * as places in `text`, in order, each once: `openers`, each `<` to write as
+ * `&lt;`, and `brackets`, each bracket to write a `\` before
+ * ({@link chatTokensIn}). The text is read in each reading a tag's name is
+ * read in ({@link textReadings}): a token only a reading spells
+ * (`[IN` + U+200B + `ST]`, `<|im_start|>` in tag characters) is one too
+ * (review rev60c F4). Without `withOpeners`, the brackets alone. Linear.
  */
-function chatTokens(
+function chatTokens(text: string, withOpeners = true): { openers: number[]; brackets: number[] } {
+  const readings = textReadings(text);
+  if (readings.length === 0) return chatTokensIn(text, withOpeners);
+  const openers: number[] = [];
+  const brackets: number[] = [];
+  // A token holds no blank: a reading that leaves the separators out finds all the other finds.
+  for (const reading of new Set(readings.map((r) => r.reading))) {
+    const read = readApart(text, reading, false, []);
+    const found = chatTokensIn(read.text, withOpeners);
+    for (const at of found.openers) openers.push(read.placeOf(at));
+    for (const at of found.brackets) brackets.push(read.placeOf(at));
+  }
+  return { openers: sortedOnce(openers), brackets: sortedOnce(brackets) };
+}
+
+/** `places` in order, each once. */
+function sortedOnce(places: number[]): number[] {
+  places.sort((a, b) => a - b);
+  return places.filter((at, i) => i === 0 || places[i - 1] !== at);
+}
+
+/**
+ * The chat template tokens `text` writes as it stands ({@link chatTokens}), in
+ * order: `openers`, each `<` (or listed look-alike, {@link OPENER_CODES})
+ * that a `|` or a fullwidth `｜` follows, invisible code points read past
+ * (`<|im_start|>` of ChatML, `<|start_header_id|>` and `<|eot_id|>` of
+ * Llama 3, `<|user|>`, `<|channel|>` of harmony, DeepSeek's `<｜User｜>`),
+ * both of Llama 2's `<<SYS>>` and `<</SYS>>` (any case), and the `<` of
+ * each numbered token ({@link NUMBERED_TOKENS}); `brackets`, the last
+ * bracket of each bracket token ({@link BRACKET_TOKENS}). Linear.
+ */
+function chatTokensIn(
   text: string,
-  held: readonly number[],
+  withOpeners: boolean,
 ): { openers: number[]; brackets: number[] } {
   const openers: number[] = [];
-  const heldSet = new Set(held);
-  const nextOpen = openFinder(text);
+  const nextOpen = withOpeners ? openFinder(text) : () => -1;
   // Where the last run of invisible characters skipped ends: an opener inside it (a tag `<`,
   // itself invisible) ends at the same place, so a run of them is read once, not once each.
   let skipped = -1;
   for (let lt = nextOpen(0); lt !== -1; lt = nextOpen(lt + widthAt(text, lt))) {
     const first = text.codePointAt(lt) ?? 0;
     if (first !== 0x3c && !OPENER_CODES.has(first)) continue;
-    if (heldSet.has(lt)) continue;
     const from = lt + widthAt(text, lt);
     const after = from <= skipped ? skipped : skipInvisible(text, from);
     skipped = after;
     const next = text.codePointAt(after);
     if (next === 0x7c || next === 0xff5c) openers.push(lt);
   }
-  if (text.includes("<<")) {
-    LLAMA_SYSTEM.lastIndex = 0;
-    for (let m = LLAMA_SYSTEM.exec(text); m !== null; m = LLAMA_SYSTEM.exec(text))
-      for (const at of [m.index, m.index + 1]) if (!heldSet.has(at)) openers.push(at);
+  if (withOpeners && text.includes("<")) {
+    for (const m of text.matchAll(LLAMA_SYSTEM)) openers.push(m.index, m.index + 1);
+    for (const m of text.matchAll(NUMBERED_TOKENS)) openers.push(m.index);
     openers.sort((a, b) => a - b);
   }
   const brackets: number[] = [];
-  if (text.includes("[")) {
-    CONTROL_BRACKETS.lastIndex = 0;
-    for (let m = CONTROL_BRACKETS.exec(text); m !== null; m = CONTROL_BRACKETS.exec(text))
+  if (text.includes("[") || text.includes("]")) {
+    BRACKET_TOKENS.lastIndex = 0;
+    for (let m = BRACKET_TOKENS.exec(text); m !== null; m = BRACKET_TOKENS.exec(text)) {
       brackets.push(m.index + m[0].length - 1);
+      // A token's last bracket may start the next one (`]~b]~b]`): look on from its second character.
+      BRACKET_TOKENS.lastIndex = m.index + 1;
+    }
   }
   return { openers, brackets };
 }
@@ -691,16 +733,29 @@ function chatTokens(
 const LLAMA_SYSTEM = /<<\/?SYS>>/gi;
 
 /**
- * Mistral's control tokens as a text writes them (`[INST]`, `[/INST]`,
- * `[SYSTEM_PROMPT]`, `[AVAILABLE_TOOLS]`, `[TOOL_CALLS]`, `[TOOL_RESULTS]`,
- * `[THINK]`, and their closers), any case: its v3 and Tekken vocabularies have
- * them as special tokens, and a local server (llama.cpp) tokenizes the rendered
- * chat with special tokens parsed, so a repository's `[INST]` in the system
- * prompt opened a user turn. Llama 2's `[INST]` is plain text to its
- * tokenizer, but reads as a turn all the same.
+ * The numbered special tokens a chat template writes turns with, any case:
+ * NeMo's and Nemotron-4's `<extra_id_0>System`, `<extra_id_1>User`, and
+ * Nemotron-H's (Nemotron Nano 9B v2's) `<SPECIAL_10>System`,
+ * `<SPECIAL_11>User`, `<SPECIAL_12>` (Mistral's Tekken vocabulary has
+ * `<SPECIAL_N>` too): the `<` is written `&lt;` (review rev60c F2).
  */
-const CONTROL_BRACKETS =
-  /\[\/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|TOOL_CONTENT|THINK)\]/gi;
+const NUMBERED_TOKENS = /<(?:extra_id|SPECIAL)_\d+>/gi;
+
+/**
+ * The chat template tokens written with brackets, any case: Mistral's control
+ * tokens (`[INST]`, `[/INST]`, `[SYSTEM_PROMPT]`, `[AVAILABLE_TOOLS]`,
+ * `[TOOL_CALLS]`, `[TOOL_RESULTS]`, `[THINK]`, and their closers) and
+ * MiniMax-M2's turns (`]~!b[` starts the chat, `]~b]user`, `]~b]ai`,
+ * `]~b]system`, `]~b]tool` a turn, `[e~[` ends one; review rev60c F2). Their
+ * vocabularies have them as special tokens, and a local server (llama.cpp,
+ * vLLM) tokenizes the rendered chat with special tokens parsed, so a
+ * repository's `[INST]` in the system prompt opened a user turn. A `\` is
+ * written before a token's last bracket (`[INST\]`, `]~b\]user`): Markdown
+ * reads `\]` as `]`, and no tokenizer finds the token in it. Llama 2's
+ * `[INST]` is plain text to its tokenizer, but reads as a turn all the same.
+ */
+const BRACKET_TOKENS =
+  /\[\/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|TOOL_CONTENT|THINK)\]|\]~!b\[|\]~b\]|\[e~\[/gi;
 
 /** The high surrogate of every tag character (U+E0000–U+E007F). */
 const TAG_HIGH = "\udb40";
@@ -748,19 +803,23 @@ function readCode(code: number, reading: TagReading): number {
 
 /**
  * A character that parts a name to one reader and is nothing to another:
- * every default-ignorable code point but the tag characters that mirror an
- * ASCII one (those are read as it or left out, {@link TagReading}), every
- * control but the white space ones (C0, DEL, C1 with NEL U+0085), and the
+ * every default-ignorable code point and every format character (Cf) but the
+ * tag characters that mirror an ASCII one (those are read as it or left out,
+ * {@link TagReading}), every control but TAB, LF and CR (C0 with VT and FF,
+ * which an XML-safe cleaning drops; DEL; C1 with NEL U+0085), and the
  * private-use, unassigned and noncharacter code points (drawn as a box or
  * nothing, a tokenizer's bytes of their own). The Hangul
  * fillers (U+115F, U+1160, U+3164, U+FFA0, the "blank name" trick) and
  * U+180E are drawn as a blank; U+17B4, U+17B5 (spacing marks once) too in
  * some fonts. A zero-width space, joiner or BOM, a soft hyphen, a
  * direction mark or a control is drawn as nothing, but a model's tokenizer
- * reads it as a break between words (review rev59b F7).
+ * reads it as a break between words (review rev59b F7). The format characters
+ * that are not default-ignorable (U+0600–U+0605, U+06DD, U+FFF9–U+FFFB, the
+ * Egyptian format controls U+13430–U+1343F) have no glyph in most fonts and
+ * a sanitizer that drops Cf drops them (review rev60c F3, F5).
  */
 const NAME_PARTING =
-  /(?![\t-\r\u{e0020}-\u{e007e}])[\p{Cc}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u17b4\u17b5]/u;
+  /(?![\t\n\r\u{e0020}-\u{e007e}])[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u17b4\u17b5]/u;
 
 /** A tag character or a {@link NAME_PARTING}: what a reading of a text may change. */
 const READ_APART = new RegExp(`[\\u{e0000}-\\u{e007f}]|${NAME_PARTING.source}`, "gu");
@@ -785,14 +844,27 @@ const READ_APART = new RegExp(`[\\u{e0000}-\\u{e007f}]|${NAME_PARTING.source}`, 
  * At most four passes.
  */
 function heldAsRead(text: string, names: ReadonlySet<string>): number[] {
-  READ_APART.lastIndex = 0;
-  if (!READ_APART.test(text)) return heldOpeners(text, names);
-  const readings: TagReading[] = text.includes(TAG_HIGH) ? ["letter", "skipped"] : ["letter"];
+  const readings = textReadings(text);
+  if (readings.length === 0) return heldOpeners(text, names);
   const held: number[] = [];
-  for (const blanks of NAME_PARTING.test(text) ? [true, false] : [true])
-    for (const reading of readings)
-      pushAll(held, heldInReading(text, names, reading, blanks, [...held]));
+  for (const { reading, blanks } of readings)
+    pushAll(held, heldInReading(text, names, reading, blanks, [...held]));
   return held.sort((a, b) => a - b);
+}
+
+/**
+ * The readings of `text` a mark is read in ({@link heldAsRead}): its tag
+ * characters as letters and left out (when it has any), each with its
+ * {@link NAME_PARTING} separators as spaces and left out (when it has any).
+ * None when neither changes it: the text is read as written.
+ */
+function textReadings(text: string): { reading: TagReading; blanks: boolean }[] {
+  READ_APART.lastIndex = 0;
+  if (!READ_APART.test(text)) return [];
+  const readings: TagReading[] = text.includes(TAG_HIGH) ? ["letter", "skipped"] : ["letter"];
+  return (NAME_PARTING.test(text) ? [true, false] : [true]).flatMap((blanks) =>
+    readings.map((reading) => ({ reading, blanks })),
+  );
 }
 
 /**
@@ -808,6 +880,23 @@ function heldInReading(
   blanks: boolean,
   written: readonly number[],
 ): number[] {
+  const read = readApart(text, reading, blanks, written);
+  return heldOpeners(read.text, names).map(read.placeOf);
+}
+
+/**
+ * `text` read with its tag characters as `reading` reads them (the ones at
+ * `written` as `&lt;`) and its separators ({@link NAME_PARTING}) as spaces
+ * (`blanks`) or left out, and where a place of that reading is in `text`: a
+ * character put in for one of `text` (`&lt;`, a letter, a space) is at that
+ * character. Linear.
+ */
+function readApart(
+  text: string,
+  reading: TagReading,
+  blanks: boolean,
+  written: readonly number[],
+): { text: string; placeOf: (at: number) => number } {
   const escaped = new Set(written);
   // Where each piece of the text read starts, in it and in `text`; a piece put in for one
   // character (`&lt;`, a letter, a space) is at that character whole. Kept per piece, not
@@ -841,11 +930,12 @@ function heldInReading(
     else if (ascii !== undefined) as = String.fromCharCode(ascii);
     piece(to, true, as);
   }
-  return heldOpeners(pieces.join(""), names).map((lt) => {
-    const k = lastAtMost(readAt, lt);
-    const at = textAt[k] ?? lt;
-    return putIn[k] ? at : at + lt - (readAt[k] ?? 0);
-  });
+  const placeOf = (at: number) => {
+    const k = lastAtMost(readAt, at);
+    const place = textAt[k] ?? at;
+    return putIn[k] ? place : place + at - (readAt[k] ?? 0);
+  };
+  return { text: pieces.join(""), placeOf };
 }
 
 /** The index of the last of `sorted` that is at most `value` (0 when none is). */
@@ -1275,10 +1365,14 @@ const EQUALS_CODES: ReadonlySet<number> = new Set([
 /**
  * A character reference (`&#110;`, `&#x6E;`, one of {@link MARK_REFERENCES}'
  * names) or an escape (`\u006f`, as {@link oneLine} writes a hidden code
- * point; `\x6e`, `%6E`): what a reader decodes as one character.
+ * point; `\x6e`, `%6E`): what a reader decodes as one character. A numeric
+ * reference is read as HTML reads it: every digit up to the first that is
+ * none (leading zeros any number), its `;` optional (`owner&#61"user"` is
+ * `owner="user"` to an HTML reader; review rev60c F6). Read at a place
+ * (sticky): a run of zeros is read once, from its `&#`.
  */
 const REFERENCE =
-  /^(?:&#(\d{1,7});|&#[xX]([0-9a-fA-F]{1,6});|&([a-zA-Z][a-zA-Z0-9]{1,31});|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|%([0-9a-fA-F]{2}))/;
+  /(?:&#0*(\d{1,7})(?!\d);?|&#[xX]0*([0-9a-fA-F]{1,6})(?![0-9a-fA-F]);?|&([a-zA-Z][a-zA-Z0-9]{1,31});|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|%([0-9a-fA-F]{2}))/y;
 
 /**
  * The named references that spell a piece of the owner mark: a letter's
@@ -1297,11 +1391,41 @@ const MARK_REFERENCES: ReadonlyMap<string, number> = new Map([
   ["apos", 0x27],
   ["equals", 0x3d],
   ["lt", 0x3c],
+  ["LT", 0x3c],
   ["gt", 0x3e],
+  ["GT", 0x3e],
   ["amp", 0x26],
+  ["AMP", 0x26],
   ["colon", 0x3a],
   ["lowbar", 0x5f],
 ]);
+
+/**
+ * The named references HTML decodes without their `;` (its legacy names, a
+ * list the HTML standard keeps closed), longest first: `&laquo` is `«`.
+ */
+const LEGACY_NAMES =
+  "aacute|Aacute|agrave|Agrave|atilde|Atilde|brvbar|ccedil|Ccedil|curren|divide|" +
+  "eacute|Eacute|egrave|Egrave|frac12|frac14|frac34|iacute|Iacute|igrave|Igrave|" +
+  "iquest|middot|ntilde|Ntilde|oacute|Oacute|ograve|Ograve|oslash|Oslash|otilde|" +
+  "Otilde|plusmn|uacute|Uacute|ugrave|Ugrave|yacute|Yacute|acirc|Acirc|acute|aelig|" +
+  "AElig|aring|Aring|cedil|ecirc|Ecirc|icirc|Icirc|iexcl|laquo|micro|ocirc|Ocirc|" +
+  "pound|raquo|szlig|thorn|THORN|times|ucirc|Ucirc|auml|Auml|cent|copy|COPY|euml|" +
+  "Euml|iuml|Iuml|macr|nbsp|ordf|ordm|ouml|Ouml|para|quot|QUOT|sect|sup1|sup2|sup3|" +
+  "uuml|Uuml|yuml|amp|AMP|deg|eth|ETH|not|reg|REG|shy|uml|yen|gt|GT|lt|LT";
+
+/**
+ * The names of {@link MARK_REFERENCES} that HTML decodes without their `;`
+ * too ({@link LEGACY_NAMES}), as the start of a longer word: `&quotuser&quot`
+ * is `"user"` to an HTML reader. `&equals`, `&apos`, `&colon` and the
+ * zero-width names need the `;` there, as in CommonMark (review rev60c F6).
+ */
+const LEGACY_MARK_REFERENCE = new RegExp(
+  `&(${LEGACY_NAMES.split("|")
+    .filter((name) => MARK_REFERENCES.has(name))
+    .join("|")})`,
+  "y",
+);
 
 /**
  * The code point the reference or escape at `i` stands for and how many
@@ -1312,8 +1436,17 @@ const MARK_REFERENCES: ReadonlyMap<string, number> = new Map([
 function referenceAt(line: string, i: number): { code: number; length: number } | undefined {
   const first = line.charCodeAt(i);
   if (first !== 0x26 && first !== 0x5c && first !== 0x25) return undefined;
-  const m = REFERENCE.exec(line.slice(i, i + 40));
-  if (m === null) return undefined;
+  REFERENCE.lastIndex = i;
+  const m = REFERENCE.exec(line);
+  const named = m?.[3] !== undefined && !MARK_REFERENCES.has(m[3]);
+  if (m === null || named) {
+    if (first !== 0x26) return undefined;
+    // A legacy name at the start of a longer one (`&quotuser;`): HTML decodes it there too.
+    LEGACY_MARK_REFERENCE.lastIndex = i;
+    const legacy = LEGACY_MARK_REFERENCE.exec(line);
+    const code = MARK_REFERENCES.get(legacy?.[1] ?? "");
+    return legacy === null || code === undefined ? undefined : { code, length: legacy[0].length };
+  }
   const hex = m[2] ?? m[4] ?? m[5] ?? m[6];
   const code =
     m[1] !== undefined
@@ -1340,16 +1473,32 @@ const readsPast = (code: number) => isHidden(code) || (code >= 0xd800 && code <=
 /**
  * A character reference or any named entity (`&quot;`, `&#34;`, `&equals;`),
  * or a `\xHH` or `%HH` escape (`owner\x3d"user"`, `owner%3D"user"`): an
- * escape of the `=` or a quote, read past before a mark's `user` (rev54a F4).
+ * escape of the `=` or a quote, read past before a mark's `user` (rev54a F4);
+ * and a name HTML decodes without its `;` ({@link LEGACY_NAMES}: `&laquo"user"`).
  */
-const ENTITY =
-  /^(?:&(?:[a-zA-Z][a-zA-Z0-9]{1,31}|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});|\\x[0-9a-fA-F]{2}|%[0-9a-fA-F]{2})/;
+const ENTITY = new RegExp(
+  `^(?:&(?:[a-zA-Z][a-zA-Z0-9]{1,31}|#\\d{1,7}|#[xX][0-9a-fA-F]{1,6});|&(?:${LEGACY_NAMES})|\\\\x[0-9a-fA-F]{2}|%[0-9a-fA-F]{2})`,
+);
 
 /** A letter or digit of any script: what is no symbol between `owner` and `user`. */
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 
-/** ASCII white space: the only thing between `owner` and `user` that is not the mark's `=`. */
-const isAsciiSpaceCode = (code: number) => code === 0x20 || (code >= 0x09 && code <= 0x0d);
+/**
+ * Whether `code` is a letter in the mark's words: a letter or digit of any
+ * script, or a symbol that reads as ASCII name characters ({@link nameCharsOf}:
+ * `ⓞⓦⓝⓔⓡ="ⓤⓢⓔⓡ"` is the mark; review rev60c F1).
+ */
+const isMarkLetter = (code: number) =>
+  LETTER_OR_DIGIT.test(String.fromCodePoint(code)) || nameCharsOf(code) !== undefined;
+
+/**
+ * A space, TAB, LF or CR: the only thing between `owner` and `user` that is
+ * not the mark's `=`. VT and FF are controls, read past as the others are
+ * (`own\ver="user"` is the mark once an XML-safe cleaning drops VT; review
+ * rev60c F5).
+ */
+const isAsciiSpaceCode = (code: number) =>
+  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 
 /** An ASCII letter or digit. */
 const isAsciiWordCode = (code: number) =>
@@ -1402,12 +1551,11 @@ function userFollows(line: string, from: number, reading: TagReading): boolean {
         continue;
       }
     }
-    const c = String.fromCodePoint(code);
     if (isInvisible(code)) {
       i += width;
       continue;
     }
-    const piece = LETTER_OR_DIGIT.test(c) ? markPiece(code) : "";
+    const piece = isMarkLetter(code) ? markPiece(code) : "";
     if (!ASCII_WORD.test(piece)) {
       if (word !== "") break;
       i += width;
@@ -1492,7 +1640,7 @@ const MAY_HOLD_MARK = /[^ -~\t\n\r]|[&%\\]/;
  */
 const ASCII_OWNER =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls a reader reads past
-  /[o0][\x00-\x08\x0e-\x1f\x7f]*w[\x00-\x08\x0e-\x1f\x7f]*n[\x00-\x08\x0e-\x1f\x7f]*e[\x00-\x08\x0e-\x1f\x7f]*r/i;
+  /[o0][\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*w[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*n[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*e[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*r/i;
 
 /**
  * The bytes {@link withoutOwnerMark} adds to `text`, by where each reference
@@ -1572,7 +1720,7 @@ function otherMarkPiece(code: number): string | null {
   return cached(OTHER_MARK_PIECES, code, (c) => {
     if (isInvisible(c)) return null;
     if (isSpaceCode(c)) return " ";
-    return LETTER_OR_DIGIT.test(String.fromCodePoint(c)) ? markPiece(c) : "=";
+    return isMarkLetter(c) ? markPiece(c) : "=";
   });
 }
 
@@ -1755,6 +1903,13 @@ export const CHAT_ROLE_ELEMENTS: readonly string[] = [
   // Gemma's turns (`<start_of_turn>user`, `<end_of_turn>`): review rev58c F1.
   "start_of_turn",
   "end_of_turn",
+  // Seed-OSS's turns (`<seed:bos>user`, `<seed:eos>`), reasoning and tool calls, and
+  // MiniMax-M2's tool calls: special tokens of their vocabularies (review rev60c F2).
+  "seed:bos",
+  "seed:eos",
+  "seed:think",
+  "seed:tool_call",
+  "minimax:tool_call",
 ];
 
 /**

@@ -310,7 +310,7 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
             "The skill's name; XML-escaped, as an element or attribute prints it: print it as it is.",
           ),
           description: text(
-            "When it applies, in one line; XML-escaped, as an element or attribute prints it: print it as it is.",
+            "When it applies, as its file writes it (one line or several; a fence it opens is closed inside `<description>`); XML-escaped, as an element or attribute prints it: print it as it is.",
           ),
           location: text(
             "The path of its file, with forward slashes; XML-escaped, as an element or attribute prints it: print it as it is.",

@@ -35,6 +35,8 @@ export interface AppendPart {
 export interface NormalizedOptions extends GatherOptions {
   /** The working folder as given (absolute), shown in the prompt; `cwd` is its real path. */
   shownCwd: string;
+  /** The project root of `cwd` (to `ceilingDir`), when it was searched (for a host's skills) in time. */
+  projectRoot?: string;
   now: Date;
   deadlineMs: number;
   extraSections: ExtraSection[];

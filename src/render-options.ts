@@ -7,7 +7,9 @@ import {
   loadChosenPreset,
 } from "./agents/index.js";
 import { agentConfigFile, type ConfigFile, type OptionProvenance } from "./config/index.js";
+import { deadlineSignal } from "./gather/deadline.js";
 import type { GatherInputs } from "./gather/inputs.js";
+import { isBlankPrompt } from "./options/normalize.js";
 import type { OptionName } from "./options/registry.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { type GivenBy, type OptionOrigin, resolveOptions } from "./resolve-options.js";
@@ -46,9 +48,11 @@ export async function resolveRenderOptions(
   // The preset decides inputs of the steps (tools, rule sources, context files), so it comes first.
   // Without an agent: the default pi, whose builtin file sets nothing (see prompts/agents/pi.yaml),
   // so only a user's or project's own pi.yaml is read.
+  // Its project root is searched within the deadline, which counts from about now (rev60b F1).
+  const signal = deadlineSignal(normalized.deadlineMs);
   const loaded = await loadChosenPreset(
     options.agent,
-    normalized,
+    { ...normalized, ...(signal ? { signal } : {}) },
     given.agent === undefined ? agentConfigFile(config.files) : undefined,
   );
   const modeProblem = unknownAgentMode(options.agentMode, given, loaded.preset, config.files);
@@ -60,6 +64,7 @@ export async function resolveRenderOptions(
     ? { ...config.provenance, agent: "default" }
     : config.provenance;
   const { opts } = preset;
+  const blank = blankPromptWarning(given, givenBy);
   const untrusted: Diagnostic[] = opts.trusted
     ? []
     : [
@@ -79,6 +84,7 @@ export async function resolveRenderOptions(
     origins: loaded.ignored ? { ...origins, agent: { source: "default" } } : origins,
     ...(given.configFiles === true ? { configFiles: config.files.map((f) => f.path) } : {}),
     diagnostics: [
+      ...blank,
       ...untrusted,
       ...loaded.diagnostics,
       ...config.diagnostics,
@@ -86,6 +92,22 @@ export async function resolveRenderOptions(
       ...agentNotice,
     ],
   };
+}
+
+/**
+ * A blank `systemPrompt` is taken as not given ({@link isBlankPrompt}), as pi takes an empty
+ * `--system-prompt`, and said: a wrapper's unset variable is a mistake to show, not to act on.
+ */
+function blankPromptWarning(given: SystemPromptOptions, givenBy: GivenBy): Diagnostic[] {
+  if (given.systemPrompt === undefined || !isBlankPrompt(given.systemPrompt)) return [];
+  const name = givenBy === "cli" ? "--system-prompt" : "systemPrompt";
+  return [
+    {
+      level: "warning",
+      code: "system-prompt-blank",
+      message: `${name} is ${given.systemPrompt === "" ? "empty" : "blank"}: taken as not given (pi too keeps its default prompt for an empty --system-prompt), so the base sections, yours too, and the SYSTEM.md files stay; give a text or a file to replace them, or leave it out`,
+    },
+  ];
 }
 
 /**

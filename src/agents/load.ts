@@ -4,7 +4,14 @@ import { checkpoint } from "../_pace.js";
 import { homeFolder } from "../_paths.js";
 import { nearMatches } from "../_suggest.js";
 import { position, YAML_TEXT_CAPS } from "../_yaml.js";
-import { listFolder, projectReach, readRepoCapped } from "../repo-files/index.js";
+import {
+  findProjectRoot,
+  listFolder,
+  projectReach,
+  type Reach,
+  type RepoCapped,
+  readRepoCapped,
+} from "../repo-files/index.js";
 import { type Diagnostic, type Layer, SyspromptError } from "../types.js";
 import { PRESET_NAME, type PresetFields, parsePreset } from "./parse.js";
 import type { AgentPreset } from "./types.js";
@@ -25,6 +32,13 @@ export interface PresetFolders {
   cwd?: string;
   /** Default: `os.homedir()`. */
   home?: string;
+  /** The project root when the caller found it already (`normalizeOptions`, for a host's skills). */
+  projectRoot?: string;
+  /**
+   * Stops the search for the project root (the render's deadline): a preset
+   * not confined in time is confined to the working folder, which only takes away.
+   */
+  signal?: AbortSignal;
 }
 
 /** `agents/` of each layer that is read, lowest first. */
@@ -94,22 +108,16 @@ export async function loadPreset(
   const dirs = presetDirs(folders).filter((d) => !(options.skipBuiltin && d.layer === "builtin"));
   if (!PRESET_NAME.test(name)) throw await unknownPreset(name, folders);
   const diagnostics: Diagnostic[] = [];
-  // A project's preset stays in the project, whatever its links say.
-  const reach = dirs.some((d) => d.layer === "project")
-    ? await projectReach({
-        start: folders.cwd ?? dirname(folders.projectDir),
-        home: folders.home ?? homeFolder(),
-        trusted: true,
-      })
-    : undefined;
   const reads = await Promise.all(
     dirs.map(async ({ layer, dir }) => {
       const path = join(dir, `${name}.yaml`);
-      const within = layer === "project" ? reach : undefined;
       return {
         layer,
         path,
-        read: await readRepoCapped(path, { reach: within, maxBytes: MAX_PRESET_BYTES }),
+        read:
+          layer === "project"
+            ? await readProjectPreset(path, folders)
+            : await readRepoCapped(path, { maxBytes: MAX_PRESET_BYTES }),
       };
     }),
   );
@@ -238,6 +246,30 @@ export async function loadChosenPreset(
       ignored: from,
     };
   }
+}
+
+/**
+ * The project's preset, which stays in the project whatever its links say. In
+ * the working folder first, where no search is needed: its project holds it.
+ * Only a preset that leads out of it asks for the project root (the caller's,
+ * else searched within `signal`): from a cwd 1,900 folders deep that search
+ * cost 20,000 look-ups of 4 KB paths, 13 s on a loaded machine, before the
+ * deadline started (rev60b F1). Not found in time, the refusal stands.
+ */
+async function readProjectPreset(path: string, folders: PresetFolders): Promise<RepoCapped> {
+  const at = {
+    start: folders.cwd ?? dirname(folders.projectDir),
+    home: folders.home ?? homeFolder(),
+    trusted: true,
+  };
+  const read = (reach: Reach) => readRepoCapped(path, { reach, maxBytes: MAX_PRESET_BYTES });
+  const near = await read(await projectReach({ ...at, root: at.start }));
+  if (near.ok || near.reason !== "refused" || near.refusal.reason !== "outside") return near;
+  const root =
+    folders.projectRoot ??
+    (await findProjectRoot(at.start, undefined, folders.signal).catch(() => undefined));
+  if (root === undefined || root === at.start) return near;
+  return read(await projectReach({ ...at, root }));
 }
 
 async function unknownPreset(name: string, folders: PresetFolders): Promise<SyspromptError> {

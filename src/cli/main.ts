@@ -14,8 +14,8 @@ import {
 import {
   countSingleValues,
   declareRenderFlags,
-  refuseEmptyPaths,
   refuseRepeatedFlags,
+  refuseUnusablePaths,
 } from "./options.js";
 import { PROGRAM_USAGE, refusal, type UsageOf, usageError, usageOf } from "./usage.js";
 
@@ -42,7 +42,7 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       // In the command's own hook (a parent's runs first), so the usage line is the command's.
       if (action === command) {
         refuseRepeatedFlags(command);
-        refuseEmptyPaths(command);
+        refuseUnusablePaths(command);
       }
     });
   }

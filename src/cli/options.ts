@@ -1,5 +1,5 @@
 import type { Command, Option } from "commander";
-import { homeFolder, resolveUserPath } from "../_paths.js";
+import { homeFolder, NOT_UTF8_PATH, resolveUserPath } from "../_paths.js";
 import { parseNow } from "../_time.js";
 import type { Machine } from "../gather/environment/index.js";
 import { OPTION_SPECS, OPTIONS } from "../options/registry.js";
@@ -68,27 +68,34 @@ export function flagPaths(
 const PATH_VALUE = /[<[](?:dir|file|path)(?:\.\.\.)?[>\]]$/;
 
 /**
- * Refuses an empty value of any path flag or argument of `command` (`--agent-dir ""`,
- * `--cwd ""`, `--root ""`, `-o ""`, `snapshot ""`), before anything resolves it: a wrapper's
- * unset variable (`--agent-dir "$AGENT_DIR"`) resolved to the working folder, and an untrusted
- * project became your agent dir (rev53d F1). Every path flag is checked here, by its placeholder.
+ * Refuses a path flag's or argument's value of `command` no file can be named by, before
+ * anything resolves it. An empty one (`--agent-dir ""`, `--cwd ""`, `--root ""`, `-o ""`,
+ * `snapshot ""`): a wrapper's unset variable (`--agent-dir "$AGENT_DIR"`) resolved to the working
+ * folder, and an untrusted project became your agent dir (rev53d F1). One holding U+FFFD: Node
+ * decodes an argument that is not UTF-8 so, and the string names another path (`-o out\xe9/p.md`
+ * wrote to a new folder `out\uFFFD`, exit 0: rev60d F2); a real U+FFFD name is refused too, as the
+ * working folder's is ({@link NOT_UTF8_PATH}). Every path flag is checked here, by its placeholder.
  *
  * @throws UsageError naming the flag.
  */
-export function refuseEmptyPaths(command: Command): void {
+export function refuseUnusablePaths(command: Command): void {
   const values = command.opts();
-  const empty = (value: unknown) =>
-    value === "" || (Array.isArray(value) && value.some((v) => v === ""));
+  const check = (shown: string, value: unknown) => {
+    const all = Array.isArray(value) ? value : [value];
+    if (all.some((v) => v === "")) {
+      throw new UsageError(`${shown}: an empty path; name a file or folder`);
+    }
+    const lossy = all.find((v) => typeof v === "string" && v.includes("\uFFFD"));
+    if (lossy !== undefined) throw new UsageError(`${shown}: ${NOT_UTF8_PATH}: ${lossy}`);
+  };
   for (const option of command.options) {
-    if (PATH_VALUE.test(option.flags) && empty(values[option.attributeName()])) {
-      throw new UsageError(`${option.long ?? option.flags}: an empty path; name a file or folder`);
+    if (PATH_VALUE.test(option.flags)) {
+      check(option.long ?? option.flags, values[option.attributeName()]);
     }
   }
   command.registeredArguments.forEach((argument, i) => {
     const shown = argument.required ? `<${argument.name()}>` : `[${argument.name()}]`;
-    if (PATH_VALUE.test(shown) && empty(command.processedArgs[i])) {
-      throw new UsageError(`${shown}: an empty path; name a file or folder`);
-    }
+    if (PATH_VALUE.test(shown)) check(shown, command.processedArgs[i]);
   });
 }
 

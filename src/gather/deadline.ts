@@ -116,6 +116,14 @@ export function clearStepCache(): void {
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
+ * A signal that fires `deadlineMs` from now (none past {@link MAX_TIMER_MS}): the deadline of
+ * work a render does before its gathering starts (a file you name, the preset's project root).
+ */
+export function deadlineSignal(deadlineMs: number): AbortSignal | undefined {
+  return deadlineMs <= MAX_TIMER_MS ? AbortSignal.timeout(deadlineMs) : undefined;
+}
+
+/**
  * Runs one step under the shared deadline (an absolute time on `clock`). A late
  * or failed step gives its partial value or fallback now; its promise keeps running in
  * the background (and, with a `cacheKey`, serves the next render). A late step

@@ -14,6 +14,7 @@ import {
   loadContextForPathsSince,
   type TouchedContext,
 } from "../gather/context/index.js";
+import { deadlineSignal } from "../gather/deadline.js";
 import { normalizeOptions } from "../options/normalize.js";
 import type { SystemPromptOptions } from "../options.js";
 import { touchOptions } from "../session/touch.js";
@@ -64,10 +65,16 @@ export async function hookLoading(
   };
   const config = await applyConfigFiles(given);
   const opts = await normalizeOptions(config.options);
-  const loaded = await loadPreset(agent, opts, { required: false });
-  const applied = applyPreset(opts, config.options, loaded.preset);
   // Your sysprompt.yaml's deadline (a project's file sets none) bounds the call, never past the hook's own.
   const deadlineMs = hookDeadline(config.options.deadlineMs);
+  // The preset's project root too: from a cwd 1,900 folders deep it held every call (rev60b F1).
+  const signal = deadlineSignal(deadlineMs);
+  const loaded = await loadPreset(
+    agent,
+    { ...opts, ...(signal ? { signal } : {}) },
+    { required: false },
+  );
+  const applied = applyPreset(opts, config.options, loaded.preset);
   const options: SystemPromptOptions = {
     ...config.options,
     ruleSources: applied.opts.ruleSources,

@@ -3,7 +3,7 @@ import { realpathOrSelf } from "../_fs.js";
 import { namedPlace } from "../_output-target.js";
 import { isWithin } from "../_paths.js";
 import { parseNow } from "../_time.js";
-import { DEFAULT_DEADLINE_MS, MAX_TIMER_MS } from "../gather/deadline.js";
+import { DEFAULT_DEADLINE_MS, deadlineSignal } from "../gather/deadline.js";
 import { projectHome } from "../gather/environment/index.js";
 import { DEFAULT_TOOLS } from "../gather/guidelines/index.js";
 import { realRoots, realWorkingFolder, resolveRoots } from "../gather/roots.js";
@@ -12,7 +12,12 @@ import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../l
 import type { ResolvedFile } from "../locate/load-layer.js";
 import { readTextOrPath } from "../locate/text-or-path.js";
 import type { AppendPart, NormalizedOptions } from "../options.js";
-import { DEFAULT_MAX_CONTEXT_BYTES, ownAgentDir, projectReach } from "../repo-files/index.js";
+import {
+  DEFAULT_MAX_CONTEXT_BYTES,
+  findProjectRoot,
+  ownAgentDir,
+  projectReach,
+} from "../repo-files/index.js";
 import type { ExtraSection } from "../sections/render.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../sections/types.js";
 import type { Skill } from "../skills/index.js";
@@ -89,9 +94,16 @@ export async function normalizeCheckedOptions(
   // The links of a file you name are checked within the render's deadline (counted, as the
   // render's, from its start: about now); one still checked then is refused, named.
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  const late = deadlineMs <= MAX_TIMER_MS ? AbortSignal.timeout(deadlineMs) : undefined;
+  const late = deadlineSignal(deadlineMs);
+  // A host's skills are the project's by its root: searched once, within the deadline, and
+  // handed on to the preset (rev60b F1).
+  const ceiling = ceilingDir ?? undefined;
+  const projectRoot =
+    options.skills !== undefined && options.skills.length > 0
+      ? await findProjectRoot(cwd, ceiling, late).catch(() => undefined)
+      : undefined;
   const [systemPrompt, appendSystemPrompt, roots, allowGitDirs] = await Promise.all([
-    options.systemPrompt !== undefined
+    options.systemPrompt !== undefined && !isBlankPrompt(options.systemPrompt)
       ? readTextOrPath(options.systemPrompt, shownCwd, "--system-prompt", home, trusted, late)
       : options.resolvedSystemPrompt
         ? { text: options.resolvedSystemPrompt, repository: true as const }
@@ -120,6 +132,7 @@ export async function normalizeCheckedOptions(
   return {
     cwd,
     shownCwd,
+    ...(projectRoot !== undefined ? { projectRoot } : {}),
     home,
     env,
     agentDir: own,
@@ -140,7 +153,7 @@ export async function normalizeCheckedOptions(
           [{ text: options.resolvedAppendPrompt, repository: true }, ...appendSystemPrompt],
     resolvedFiles,
     skills: options.skills
-      ? await hostSkills(options.skills, cwd, home, ceilingDir ?? undefined)
+      ? await hostSkills(options.skills, { cwd, home, ceiling, root: projectRoot })
       : null,
     skillPaths: options.skillPaths ?? null,
     roots,
@@ -169,12 +182,13 @@ export async function normalizeCheckedOptions(
  */
 async function hostSkills(
   skills: readonly PreloadedSkill[],
-  cwd: string,
-  home: string,
-  ceiling: string | undefined,
+  at: { cwd: string; home: string; ceiling: string | undefined; root: string | undefined },
 ): Promise<Skill[]> {
   if (skills.length === 0) return [];
-  const reach = await projectReach({ start: cwd, home, trusted: true, ceiling });
+  const { cwd, home, ceiling, root } = at;
+  // A root not found in time is searched to the end: cwd alone would count the repository's skills yours.
+  const given = root !== undefined ? { root } : {};
+  const reach = await projectReach({ start: cwd, home, trusted: true, ceiling, ...given });
   // A home folder that is the repository around cwd (HOME=$PWD in a dev container) is the
   // project's whole, from a subfolder too: its hidden entries (.pi/skills, .agents/skills) with it.
   const [homeRepo] = await projectHome([cwd], home);
@@ -257,4 +271,14 @@ function validateSections(sections: SystemPromptOptions["sections"]): ExtraSecti
     out.push({ name, text });
   }
   return out;
+}
+
+/**
+ * A blank `systemPrompt` (empty, or white space only) is not a custom base prompt: pi takes an
+ * empty `--system-prompt` as not given; taken as the text, a wrapper's unset variable
+ * (`--system-prompt "$CUSTOM"`) replaced every base section, yours too, with nothing (rev60d F5).
+ * `resolveRenderOptions` warns of a blank one.
+ */
+export function isBlankPrompt(value: string): boolean {
+  return value.trim() === "";
 }

@@ -1,6 +1,6 @@
 import { constants, type Stats } from "node:fs";
 import { closeOpenBlocks } from "../_fence.js";
-import { binaryFile, decodeText, holdsNul, notRegularFile, readHead } from "../_fs.js";
+import { binaryFile, decodeText, holdsNul, notRegularFile, readHead, wideText } from "../_fs.js";
 import type { ReadHandle as FileHandle } from "../_io.js";
 import { lstat, open, stat } from "../_io.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
@@ -136,6 +136,8 @@ export function decodeCapped(
 ): CappedText {
   const end = bytes.length > maxBytes ? charBoundary(bytes, maxBytes) : bytes.length;
   const kept = bytes.subarray(0, end);
+  const wide = wideText(path, kept);
+  if (wide) return wide;
   if (holdsNul(kept, kept.length)) return binaryFile(path, "binary file (NUL bytes) skipped");
   const decoded = decodeText(kept, path);
   if (!decoded.ok) return { ok: false, reason: "binary", diagnostics: decoded.diagnostics };

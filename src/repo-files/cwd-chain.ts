@@ -4,7 +4,7 @@ import { lstatKind } from "../_io.js";
 import { checkpoint } from "../_pace.js";
 import { toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
-import { holdsRepository } from "./project-root.js";
+import { holdsProjectRoot } from "./project-root.js";
 
 /**
  * Most folders below a project root, down to cwd, whose files the context,
@@ -74,7 +74,7 @@ export async function chainFolders(
   let parent: ChainFolder | undefined;
   for (const dir of folders) {
     await checkpoint(signal);
-    if (await holdsRepository(dir)) nearest = dir;
+    if (await holdsProjectRoot(dir)) nearest = dir;
     const follows = parent !== undefined && dirname(dir) === parent.dir;
     // The kind alone (see lstatKind): the folder's times move with every entry added to it.
     const own = follows ? await lstatKind(dir).catch(() => undefined) : undefined;

@@ -51,7 +51,9 @@ export {
 export {
   findProjectRoot,
   holdsGit,
+  holdsGitRoot,
   holdsOtherClone,
+  holdsProjectRoot,
   holdsRepository,
   holdsUsableGit,
 } from "./project-root.js";

@@ -2,6 +2,7 @@ import { dirname, join, sep } from "node:path";
 import {
   kindOfStats,
   lstatKindOrMissing,
+  ownerOrMissing,
   realpath,
   type StatKind,
   statOrUndefinedSync,
@@ -9,6 +10,7 @@ import {
 import { nextTurn } from "../_pace.js";
 import { isBelowCeiling, isWithin } from "../_paths.js";
 import { gitDirNamed, isUsableGitFolder, namesBack } from "./git-file.js";
+import { anyoneMayWrite, isForeignOwner } from "./owner.js";
 
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that is a
@@ -28,8 +30,8 @@ export async function findProjectRoot(
   ceiling?: string,
   signal?: AbortSignal,
 ): Promise<string> {
-  const git = await nearestHolding(dir, holdsGit, ceiling, signal);
-  return (await nearestHolding(dir, holdsOtherClone, ceiling, signal, git)) ?? git ?? dir;
+  const git = await nearestHolding(dir, holdsGitRoot, ceiling, signal);
+  return (await nearestHolding(dir, holdsOtherCloneRoot, ceiling, signal, git)) ?? git ?? dir;
 }
 
 /**
@@ -43,8 +45,8 @@ export async function insideRepository(
   ceiling?: string,
   signal?: AbortSignal,
 ): Promise<boolean> {
-  if ((await nearestHolding(dir, holdsGit, ceiling, signal)) !== undefined) return true;
-  return (await nearestHolding(dir, holdsOtherClone, ceiling, signal)) !== undefined;
+  if ((await nearestHolding(dir, holdsGitRoot, ceiling, signal)) !== undefined) return true;
+  return (await nearestHolding(dir, holdsOtherCloneRoot, ceiling, signal)) !== undefined;
 }
 
 /** The nearest folder from `dir` up (to `ceiling`, and below `stop`) that `test` says yes of. */
@@ -65,6 +67,45 @@ async function nearestHolding(
     if (up === current || !isBelowCeiling(up, ceiling)) return undefined;
     current = up;
   }
+}
+
+/**
+ * True when `dir` is a project root the search from a folder below may stop
+ * at: a repository's top ({@link holdsRepository}) whose marker is yours
+ * ({@link ownsRootMarker}). What every search up for the project root asks
+ * (`findProjectRoot`, the context chain's, touch's, the skills roots').
+ */
+export async function holdsProjectRoot(dir: string): Promise<boolean> {
+  return (await holdsGitRoot(dir)) || (await holdsOtherCloneRoot(dir));
+}
+
+/** {@link holdsProjectRoot} of a `.git` alone. */
+export async function holdsGitRoot(dir: string): Promise<boolean> {
+  return (await holdsGit(dir)) && (await ownsRootMarker(dir, ".git"));
+}
+
+async function holdsOtherCloneRoot(dir: string): Promise<boolean> {
+  const marker = await otherCloneMarker(dir);
+  return marker !== undefined && (await ownsRootMarker(dir, marker));
+}
+
+/**
+ * Whether the repository marker `marker` (`.git`, `.hg`, …) in `dir` may make
+ * `dir` a project root, as git's `safe.directory` ownership check lets a
+ * repository be used: the marker (a link's own owner, as it lies) and `dir`
+ * belong to you or root, and `dir` is no folder anyone may write to. Another
+ * user's `/tmp/.git` (or an empty `/tmp/.hg`) would make `/tmp` the root of
+ * every plain folder below it, and its rule files and skills the prompt's
+ * (review rev60a F1): the search goes on above it as if it were absent. Not
+ * asked where a marker only takes away (a repository nested below a root).
+ */
+async function ownsRootMarker(dir: string, marker: string): Promise<boolean> {
+  const [entry, folder] = await Promise.all([
+    ownerOrMissing(join(dir, marker), false).catch(() => undefined),
+    ownerOrMissing(dir, true).catch(() => undefined),
+  ]);
+  if (entry === undefined || folder === undefined) return false;
+  return !isForeignOwner(entry.uid) && !isForeignOwner(folder.uid) && !anyoneMayWrite(folder.mode);
 }
 
 /** True when `dir` holds a `.git` entry of any kind. */
@@ -100,7 +141,8 @@ export async function holdsUsableGit(dir: string): Promise<boolean> {
  * True when `dir` is a repository's top: it holds a `.git` entry
  * ({@link holdsGit}), or is a working copy of another version-control system
  * ({@link holdsOtherClone}), whose folders are its own as a clone's are. What
- * the nearest project root of a folder is found by; whether that root is a git
+ * a repository nested below a root is told by (the nearest project root of a
+ * folder is found by {@link holdsProjectRoot}); whether that root is a git
  * repository (its `.gitignore`, its submodules) is {@link holdsGit}'s. The
  * other kinds are looked up only where there is no `.git`.
  */
@@ -141,10 +183,16 @@ const OTHER_CLONES: readonly { readonly path: string; readonly kind?: StatKind }
  * kind alone is noted, as {@link holdsGit} notes it.
  */
 export async function holdsOtherClone(dir: string): Promise<boolean> {
+  return (await otherCloneMarker(dir)) !== undefined;
+}
+
+/** The first marker of {@link OTHER_CLONES} `dir` holds, undefined when none. */
+async function otherCloneMarker(dir: string): Promise<string | undefined> {
   const kinds = await Promise.all(
     OTHER_CLONES.map((c) => lstatKindOrMissing(join(dir, c.path)).catch(() => undefined)),
   );
-  return OTHER_CLONES.some((c, i) => kinds[i] !== undefined && (c.kind ?? kinds[i]) === kinds[i]);
+  return OTHER_CLONES.find((c, i) => kinds[i] !== undefined && (c.kind ?? kinds[i]) === kinds[i])
+    ?.path;
 }
 
 /** Synchronous twin of {@link holdsOtherClone}. */

@@ -1,5 +1,5 @@
 import { constants, type Stats } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join, parse, relative, resolve, sep } from "node:path";
 import {
   decodeText,
   isMissing,
@@ -12,7 +12,7 @@ import {
   undecodableName,
 } from "../_fs.js";
 import type { ReadHandle as FileHandle } from "../_io.js";
-import { open, openedPath, realpath, stat } from "../_io.js";
+import { lstatOrMissing, open, openedPath, ownerOrMissing, realpath, stat } from "../_io.js";
 import { toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
 import {
@@ -21,6 +21,7 @@ import {
   notFile as cappedNotFile,
   decodeCapped,
 } from "./capped-read.js";
+import { anyoneMayWrite, isForeignOwner } from "./owner.js";
 import { type Reach, type Refusal, reachRefusal, refusalDiagnostic } from "./reach.js";
 
 /** A read the door refused: the file is not the repository's to give, or changed while it was checked. */
@@ -63,9 +64,6 @@ export const REFUSAL_CODES: ReadonlySet<string> = new Set([
 /** Opening a FIFO with this flag returns at once; O_NOFOLLOW refuses a final link swapped in after the check. */
 export const OPEN_FLAGS =
   constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
-
-/** A world-writable folder with the sticky bit (`/tmp`): anyone may put a file there. */
-const STICKY_SHARED = 0o1002;
 
 /** How each mode words a failure; the door's own refusals are worded once, here. */
 interface Words<F extends { ok: false }> {
@@ -148,11 +146,9 @@ async function openChecked<F extends { ok: false }>(
     if (!s.isFile()) problem = words.notFile(path, s.isDirectory());
     else if (s.dev !== before.dev || s.ino !== before.ino || movedFrom(real, openedPath(handle)))
       problem = refused(path, CHANGED);
-    else if (o.reach && isForeign(s)) {
-      const folder = await stat(dirname(real)).catch(() => undefined);
-      if (folder && (folder.mode & STICKY_SHARED) === STICKY_SHARED) {
-        problem = refused(path, foreign(s, real));
-      }
+    else if (o.reach) {
+      const planted = await plantedOnTheWay(path, real, s);
+      if (planted) problem = refused(path, planted);
     }
     if (problem === undefined) return { ok: true, handle, stats: s, real };
     await handle.close().catch(() => undefined);
@@ -172,17 +168,43 @@ export function movedFrom(real: string, at: string | undefined): boolean {
   return at !== undefined && at !== real;
 }
 
-/** Owned by neither this user nor root: in a shared folder, anyone may have put it there. */
-function isForeign(s: Stats): boolean {
-  const me = process.getuid?.();
-  return me !== undefined && s.uid !== me && s.uid !== 0;
+/**
+ * Why the file found at `path` (opened by its real path `real`, `s` its
+ * stats) is another user's, planted where anyone may write (a
+ * `file-foreign-owner` refusal), or undefined: another user's file (neither
+ * yours nor root's) whose real folder is one anyone may write to
+ * (`/tmp/AGENTS.md`), and any file reached through another user's link that
+ * lies in such a folder (`/tmp/AGENTS.md -> evil/AGENTS.md`, or `->
+ * proj/.env`: review rev60a F2). The entries of a path are asked only when a
+ * link is on its way, so a file of yours found by its real path costs nothing more.
+ */
+async function plantedOnTheWay(path: string, real: string, s: Stats): Promise<Refusal | undefined> {
+  if (isForeignOwner(s.uid)) {
+    const folder = await ownerOrMissing(dirname(real), true).catch(() => undefined);
+    if (folder && anyoneMayWrite(folder.mode)) return foreign(s.uid, "it belongs", dirname(real));
+  }
+  const found = resolve(path);
+  if (found === real) return undefined;
+  const { root } = parse(found);
+  let at = root;
+  for (const name of relative(root, found).split(sep)) {
+    const up = at;
+    at = join(at, name);
+    const entry = await lstatOrMissing(at).catch(() => undefined);
+    if (entry === undefined) return undefined;
+    if (!entry.isSymbolicLink() || !isForeignOwner(entry.uid)) continue;
+    const folder = await ownerOrMissing(up, true).catch(() => undefined);
+    if (folder && anyoneMayWrite(folder.mode))
+      return foreign(entry.uid, `the link ${toPosix(at)} on its way belongs`, up);
+  }
+  return undefined;
 }
 
-function foreign(s: Stats, real: string): Refusal {
+function foreign(uid: number, what: string, folder: string): Refusal {
   return {
     reason: "foreign",
     code: "file-foreign-owner",
-    message: `it belongs to another user (uid ${s.uid}) and lies in ${toPosix(dirname(real))}, a folder anyone may write to (world-writable, sticky), so it is not the repository's`,
+    message: `${what} to another user (uid ${uid}) and lies in ${toPosix(folder)}, a folder anyone may write to (world-writable), so it is not the repository's`,
   };
 }
 

@@ -1,5 +1,5 @@
 import * as fs from "node:fs";
-import { kindOfStats, type Observation, type Probe, type ReadRecorder } from "../_io.js";
+import { kindOfStats, type Observation, ownerText, type Probe, type ReadRecorder } from "../_io.js";
 import { pace } from "../_pace.js";
 import { realpathSyncLinear } from "../_realpath.js";
 
@@ -101,6 +101,12 @@ function statAgain(entry: ReadEntry): Promise<string> {
         break;
       case "lstat-kind":
         fs.lstat(entry.path, (error, stats) => answer(error, error ? "" : kindOfStats(stats)));
+        break;
+      case "stat-owner":
+        fs.stat(entry.path, (error, stats) => answer(error, error ? "" : ownerText(stats)));
+        break;
+      case "lstat-owner":
+        fs.lstat(entry.path, (error, stats) => answer(error, error ? "" : ownerText(stats)));
         break;
       default:
         done(lookUpAgain(entry));

@@ -10,6 +10,7 @@ import { namedProjectPath } from "../locate/text-or-path.js";
 import {
   capChain,
   chainCutDiagnostic,
+  holdsGitRoot,
   ownFolderInProject,
   ownFolderInProjectDiagnostic,
   placeRefusal,
@@ -488,7 +489,7 @@ async function ownRoots(
 }
 
 /**
- * `cwd` and its ancestors up to the nearest one holding `.git` (a folder, or a
+ * `cwd` and its ancestors up to the nearest one holding a `.git` of yours (a folder, or a
  * file in a worktree or submodule). Without a git root, `cwd` alone: walking
  * to `/` would pick up skills from unrelated folders.
  */
@@ -497,7 +498,8 @@ async function projectAncestors(cwd: string, ceilingDir: string | undefined): Pr
   let dir = cwd;
   for (;;) {
     chain.push(dir);
-    if ((await kindOfPath(childPath(dir, ".git"))) !== "missing") return chain;
+    // Another user's `/tmp/.git` is no root (holdsGitRoot): its skills are not the project's.
+    if (await holdsGitRoot(dir)) return chain;
     const parent = dirname(dir);
     if (parent === dir || !isBelowCeiling(parent, ceilingDir)) return [cwd];
     dir = parent;

@@ -45,7 +45,10 @@ describe("PROMPT_DATA_SCHEMA", () => {
         type: "object",
         fields: {
           name: { type: "string", doc: `The skill's name${ESCAPED}` },
-          description: { type: "string", doc: `When it applies, in one line${ESCAPED}` },
+          description: {
+            type: "string",
+            doc: `When it applies, as its file writes it (one line or several; a fence it opens is closed inside \`<description>\`)${ESCAPED}`,
+          },
           location: { type: "string", doc: `The path of its file, with forward slashes${ESCAPED}` },
           origin: {
             type: "string",

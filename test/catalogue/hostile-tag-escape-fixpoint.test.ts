@@ -50,6 +50,10 @@ const PIECES = [
   "\u200d",
   "\u001f",
   "\u0085",
+  // Read both ways too (review rev60c F3, F5): a format character, VT; a circled letter (F1).
+  "\ufffb",
+  "\u000b",
+  "\u24e1",
 ];
 
 /** `count` texts of 2 to 7 pieces from a fixed seed: the same texts on every run. */

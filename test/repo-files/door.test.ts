@@ -164,7 +164,7 @@ describe("the door for repository files", () => {
       const reach = await projectReach({ start: shared, home, trusted: true });
       const read = await readRepoText(join(shared, "AGENTS.md"), { reach });
       expect(read.diagnostics[0]?.message).toBe(
-        `not read: it belongs to another user (uid 65534) and lies in ${shared}, a folder anyone may write to (world-writable, sticky), so it is not the repository's`,
+        `not read: it belongs to another user (uid 65534) and lies in ${shared}, a folder anyone may write to (world-writable), so it is not the repository's`,
       );
     },
   );

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { homeFolder } from "../../_paths.js";
 import { CONTEXT_FILE_NAMES } from "../../gather/context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../../gather/deadline.js";
-import { realMachine } from "../../gather/environment/index.js";
+import { type Machine, type ProbeResult, realMachine } from "../../gather/environment/index.js";
 import { RULE_ENTRY_NAMES } from "../../gather/rules/index.js";
 import { resolveCommonPaths } from "../../locate/layers.js";
 import { isText } from "../../locate/text-or-path.js";
@@ -232,7 +232,7 @@ async function simulateIn(
     ...(await pathsFromCwd(options, resolveCommonPaths(options).cwd)),
     cwd: copyCwd,
     now,
-    machine: options.machine ?? realMachine(),
+    machine: probedOnce(options.machine ?? realMachine()),
     ceilingDir: sandbox.root,
     // The copy has no history (.git is not copied; its marker is an empty folder, or a repository
     // of no commits where the real one is git's): git would find nothing to tell there, or, before
@@ -483,4 +483,32 @@ function sumByClass(baseline: Baseline): Record<CacheClass, { bytes: number; tok
 /** A class's share kept, for tables: `kept/total`. */
 export function keptOf(share: ClassShare): string {
   return `${share.keptTokens}/${share.tokens}`;
+}
+
+/**
+ * `machine`, its probes run once for the whole simulation: every render takes the first answer
+ * of a command (the GPU probe's `lspci`). The renders run in the copy under sysprompt's cache
+ * folder, where the environment cache is not used (the copy and `env.json` share that folder),
+ * and each render ran the probe again: 7 to 16 runs, and a slow probe (5 s, cut at 3) took 22 s
+ * and cut 3 of 6 actions (rev60d F4). The machine is taken once, as the clock is; an answer cut
+ * because its render stopped waiting is not kept.
+ */
+function probedOnce(machine: Machine): Machine {
+  const runner = machine.runProbe;
+  if (runner === undefined) return machine;
+  const answers = new Map<string, Promise<ProbeResult>>();
+  return {
+    ...machine,
+    runProbe: (command, args, o) => {
+      const key = JSON.stringify([command, args]);
+      const known = answers.get(key);
+      if (known !== undefined) return known;
+      const answer = runner(command, args, o);
+      answers.set(key, answer);
+      // A render that stopped waiting killed it: the next render asks again.
+      const forget = () => answers.delete(key);
+      answer.then(() => o.signal?.aborted && forget(), forget);
+      return answer;
+    },
+  };
 }

@@ -106,6 +106,8 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   "lefthook-local.*",
   ".lefthook-local.*",
   ".pre-commit-config.yaml",
+  // GHCi runs each line of `./.ghci` as a command (`:!` runs a shell), as pdb runs `.pdbrc` (rev60d F1).
+  ".ghci",
 ];
 
 /**

@@ -2,6 +2,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
 import { realpath, stat } from "../../_io.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
+import { escapeInline } from "../../_text.js";
 import type { ExportSpec } from "../../agents/index.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/index.js";
 import { runStep } from "../../gather/deadline.js";
@@ -269,7 +270,7 @@ export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<numb
   io.stderr(formatDiagnostics(result.diagnostics));
   keepNamesForHook(target, prepared, io);
   io.stderr(
-    `sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${target.path}\nsysprompt: ${settingHint(target)}\n`,
+    `sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${escapeInline(target.path)}\nsysprompt: ${settingHint(target)}\n`,
   );
   io.stdout(`${target.setting}\n`);
   return exitCodeFor(result.diagnostics, flags.strict);
@@ -375,7 +376,7 @@ async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   const node = io.node ?? (await hookNode(io));
   if (node === undefined) {
     throw new UsageError(
-      `export --hooks: the node running this sysprompt is the project's own (${process.execPath}), and there is no other node on an absolute PATH entry outside the project for the hook to name; run it with a node of yours`,
+      `export --hooks: the node running this sysprompt is the project's own (${escapeInline(process.execPath)}), and there is no other node on an absolute PATH entry outside the project for the hook to name; run it with a node of yours`,
     );
   }
   const snippet = hookSnippet(agent, self, node, await realpath(self).catch(() => self));
@@ -384,12 +385,12 @@ async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   );
   if (await insideProject(self, io)) {
     io.stderr(
-      `sysprompt: warning: this sysprompt is installed inside the project (${self}): in your user-wide settings the hook would run, in every project, whatever this project puts at that path; add it to this project's settings only, or install sysprompt for yourself (npm install -g sysprompt) and print the hook with that one\n`,
+      `sysprompt: warning: this sysprompt is installed inside the project (${escapeInline(self)}): in your user-wide settings the hook would run, in every project, whatever this project puts at that path; add it to this project's settings only, or install sysprompt for yourself (npm install -g sysprompt) and print the hook with that one\n`,
     );
   }
   if (await inNpxCache(self)) {
     io.stderr(
-      `sysprompt: warning: this sysprompt runs from npm's npx cache (${self}): the next \`npx sysprompt\` may replace it there, with what the registry of that run's .npmrc gives (a project's, when run in a project's folder), and the hook would run that in every project; install sysprompt for yourself (npm install -g sysprompt) and print the hook with that one\n`,
+      `sysprompt: warning: this sysprompt runs from npm's npx cache (${escapeInline(self)}): the next \`npx sysprompt\` may replace it there, with what the registry of that run's .npmrc gives (a project's, when run in a project's folder), and the hook would run that in every project; install sysprompt for yourself (npm install -g sysprompt) and print the hook with that one\n`,
     );
   }
   io.stdout(snippet.text);

@@ -1,5 +1,6 @@
 import { homeFolder, resolveUserPath } from "../../_paths.js";
 import { writeIfChanged } from "../../_safe-write.js";
+import { escapeInline } from "../../_text.js";
 import { runStep } from "../../gather/deadline.js";
 import { anthropicSystem, openAiSystemMessage } from "../../provider/system-content.js";
 import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
@@ -83,7 +84,9 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
       text,
       out.within === undefined ? {} : { within: out.within },
     );
-    io.stderr(`sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${flags.output}\n`);
+    // One field: a path `y\nerror FAKE …` must not print a line of its own (rev60d F3).
+    const shown = escapeInline(flags.output ?? "");
+    io.stderr(`sysprompt: ${outcome === "written" ? "wrote" : "unchanged:"} ${shown}\n`);
   } catch (error) {
     throw writeError("--output", error);
   }

@@ -1,6 +1,7 @@
 import { lstatSync } from "node:fs";
 import { pushAll } from "../../_arrays.js";
 import { DIFF_BUDGET_TEXT, type DiffBudget, diffBudget } from "../../_diff-budget.js";
+import { escapeInline } from "../../_text.js";
 import { linePatch } from "../../_text-diff.js";
 import type { WatchRender } from "../../author/index.js";
 import { watchPrompt } from "../../author/index.js";
@@ -57,7 +58,10 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
     io.stderr(target.notExported);
     return EXIT_PROBLEMS;
   }
-  if (target) io.stdout(`exporting to ${target.path}; ${settingHint(target)}\n${target.setting}\n`);
+  if (target)
+    io.stdout(
+      `exporting to ${escapeInline(target.path)}; ${settingHint(target)}\n${target.setting}\n`,
+    );
   // One write at a time, in render order: a slow disk never lets an older prompt land last.
   let writes = Promise.resolve();
   // The export as it was written last (its file's identity and times), so its own change
@@ -85,7 +89,11 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
               const outcome = await writeTarget(target, text);
               if (outcome === "written") written = fileState(target.path);
               keepNamesForHook(target, render.prepared, io);
-              io.stdout(outcome === "written" ? `exported ${target.path}\n` : "export unchanged\n");
+              io.stdout(
+                outcome === "written"
+                  ? `exported ${escapeInline(target.path)}\n`
+                  : "export unchanged\n",
+              );
             } catch (error) {
               // The file became a link or a folder mid-session: said, and watching goes on.
               io.stdout(paint.red(`not exported: ${(error as Error).message}\n`));

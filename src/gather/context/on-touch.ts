@@ -11,7 +11,7 @@ import {
   checkMaxBytes,
   type FolderInProject,
   folderReaches,
-  holdsRepository,
+  holdsProjectRoot,
   MAX_CHAIN_FOLDERS,
   type PrivateVerdict,
   privatePaths,
@@ -667,7 +667,7 @@ function projectsBelow(
     if (i <= 0 || step === undefined) return Promise.resolve(undefined);
     let found = gitOf.get(step.realDir);
     if (found === undefined) {
-      found = holdsRepository(step.realDir).then((git) => (git ? step : nearestGit(chain, i - 1)));
+      found = holdsProjectRoot(step.realDir).then((git) => (git ? step : nearestGit(chain, i - 1)));
       gitOf.set(step.realDir, found);
     }
     return found;
@@ -681,7 +681,7 @@ function projectsBelow(
     if (step === undefined) return own;
     if (git === undefined) {
       sessionRepository ??=
-        session.home === undefined ? holdsRepository(session.realRoot) : Promise.resolve(false);
+        session.home === undefined ? holdsProjectRoot(session.realRoot) : Promise.resolve(false);
       if (await sessionRepository) return own;
     }
     reachOfFolder ??= realpathOrSelf(home).then((realHome) =>

@@ -1,5 +1,10 @@
 import { basename, dirname, join } from "node:path";
-import { type CacheLocation, cacheLocation, writeCacheFile } from "../../_cache-location.js";
+import {
+  CACHE_FOLDER,
+  type CacheLocation,
+  cacheLocation,
+  writeCacheFile,
+} from "../../_cache-location.js";
 import { readTextFile, realpathOrSelf } from "../../_fs.js";
 import { homeFolder, isWithin } from "../../_paths.js";
 import type { Diagnostic } from "../../types.js";
@@ -43,7 +48,12 @@ export function envCacheLocation(options: {
  * or its folder's real path. `XDG_CACHE_HOME` set inside a checkout, as CI jobs
  * set it, makes `env.json` a file the repository can ship, its GPU names
  * forged: such a cache is neither read nor written. The home folder itself,
- * as the working folder, is not the project's here (`~/.cache` is yours).
+ * as the working folder, is not the project's here, nor are `~/.cache` and
+ * `~/.cache/sysprompt`, yours, which a checkout below them shares with the
+ * cache file only by where it lies (a pre-commit clone in `~/.cache/pre-commit`,
+ * `explain --simulate`'s copies in `~/.cache/sysprompt/simulate`): every render
+ * there ran the GPU probe again (rev60d F4). An `$XDG_CACHE_HOME` or agent dir
+ * is judged as before: a CI job may set it inside the checkout.
  */
 export async function cacheInProject(
   path: string,
@@ -52,7 +62,9 @@ export async function cacheInProject(
   signal?: AbortSignal,
 ): Promise<boolean> {
   const real = join(await realpathOrSelf(dirname(path)), basename(path));
-  const homes = new Set([home, await realpathOrSelf(home)]);
+  const cache = join(home, ".cache");
+  const yours = [home, cache, join(cache, CACHE_FOLDER)];
+  const homes = new Set([...yours, ...(await Promise.all(yours.map(realpathOrSelf)))]);
   const owned = await projectFolders(folders, [path, real], home, signal);
   return owned.some((f) => !homes.has(f) && (isWithin(path, f) || isWithin(real, f)));
 }

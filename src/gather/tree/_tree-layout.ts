@@ -4,7 +4,7 @@ import type { EntryKind } from "../../_fs.js";
 import { readdir, readlink } from "../../_io.js";
 import { lineOpeningNoBlock, oneLine } from "../../_prompt-text.js";
 import { escapeSpacing } from "../../_text.js";
-import { compareNames } from "./_collate.js";
+import { compareNames, firstAndLastByName } from "./_collate.js";
 import { statOf, type TreeListing } from "./_tree-walk.js";
 
 /** One line of the rendered tree; `depth` 0 is the root line. */
@@ -167,9 +167,9 @@ export async function layoutTree(
     const byName = children.length > LARGE_FOLDER || capped;
     if (byName) {
       // Ordering by time means looking at every entry: seconds for 200,000.
-      // By name, only the entries shown are looked at.
-      const byName = children.map((e) => e.name).sort(compareNames);
-      const picked = [...byName.slice(0, maxEntries - 1), ...byName.slice(-1)];
+      // By name, only the entries shown are looked at, picked in one pass.
+      const names = children.map((e) => e.name);
+      const picked = await firstAndLastByName(names, maxEntries - 1, signal);
       shown = (await Promise.all(picked.map((name) => statEntry({ name })))).filter(
         (e) => e !== undefined,
       );

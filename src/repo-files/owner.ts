@@ -1,0 +1,20 @@
+/**
+ * The owner tests of the door and of the project-root search: who may have
+ * put an entry where it lies. One place for both (review rev60a F1-F3).
+ */
+
+/** Owned by neither this user nor root: in a folder anyone may write to, anyone may have put it there. */
+export function isForeignOwner(uid: number): boolean {
+  const me = process.getuid?.();
+  return me !== undefined && uid !== me && uid !== 0;
+}
+
+/**
+ * A folder anyone may write to: world-writable, with the sticky bit (`/tmp`)
+ * or without it (a 0777 team share, where anyone may also rename or remove
+ * what others put there). Never on a system without POSIX owners (Windows,
+ * where Node gives every writable folder `0o666`).
+ */
+export function anyoneMayWrite(mode: number): boolean {
+  return process.getuid !== undefined && (mode & 0o002) !== 0;
+}

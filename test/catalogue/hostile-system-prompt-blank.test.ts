@@ -1,0 +1,57 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { pinned, tempDir } from "../api/_helpers.js";
+import { cliAt } from "./_cli-at.js";
+
+// Review rev60d F5: `--system-prompt "$CUSTOM"` with the variable unset (a wrapper's) took "" as
+// the custom base prompt: every base section (preamble, tools, rules, docs), your own
+// ~/.pi/agent/sections/rules.md too, was replaced with nothing, exit 0, not a word. pi takes an
+// empty --system-prompt as not given. A blank value (empty, or white space only) is not given
+// now, with a `system-prompt-blank` warning naming the flag.
+
+const MINE = "MY-OWN-RULES-SECTION";
+
+function layout() {
+  const base = tempDir();
+  const p = join(base, "p");
+  const home = join(base, "home");
+  mkdirSync(join(p, ".git"), { recursive: true });
+  mkdirSync(join(home, ".pi/agent/sections"), { recursive: true });
+  writeFileSync(join(p, "AGENTS.md"), "# P\n");
+  writeFileSync(join(home, ".pi/agent/sections/rules.md"), `${MINE}\n`);
+  return { p, home };
+}
+
+describe("hostile-system-prompt-blank: a blank --system-prompt replaces nothing, and is said", () => {
+  it("the CLI renders as without the flag, with a warning naming it", async () => {
+    const { p, home } = layout();
+    const without = await cliAt(["render"], p, home);
+    expect(without.out).toContain(MINE);
+    for (const value of ["", " ", "\n\t"]) {
+      const { code, out, err } = await cliAt(["render", "--system-prompt", value], p, home);
+      expect(code, JSON.stringify(value)).toBe(0);
+      expect(out, JSON.stringify(value)).toBe(without.out);
+      expect(err, JSON.stringify(value)).toMatch(
+        /system-prompt-blank.*--system-prompt is (empty|blank)/,
+      );
+    }
+    const sections = await cliAt(["sections", "--system-prompt", ""], p, home);
+    expect(sections.out).not.toMatch(/replaced/);
+  });
+
+  it("the library takes a blank systemPrompt as not given too, with the warning", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "agent/sections"), { recursive: true });
+    writeFileSync(join(root, "agent/sections/rules.md"), `${MINE}\n`);
+    const result = await renderSystemPrompt(pinned(root, { systemPrompt: "" }));
+    expect(result.text).toContain(MINE);
+    expect(result.text).toContain("<tools>");
+    const warning = result.diagnostics.find((d) => d.code === "system-prompt-blank");
+    expect(warning?.message).toMatch(/^systemPrompt is empty/);
+    const custom = await renderSystemPrompt(pinned(root, { systemPrompt: "Be brief." }));
+    expect(custom.text).not.toContain(MINE);
+    expect(custom.diagnostics.map((d) => d.code)).not.toContain("system-prompt-blank");
+  });
+});
