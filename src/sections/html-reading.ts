@@ -252,7 +252,8 @@ function inText(parser: FragmentParser): boolean {
 }
 
 /**
- * Elements an end tag cannot reach past (scope boundaries, HTML's "in scope"):
+ * Elements an end tag cannot reach past (scope boundaries, HTML's "in scope"),
+ * and raw-text elements (what is inside them is text):
  * a Markdown renderer's own `</p>`, `</li>` … after one inside its paragraph
  * or list item is ignored, and its `<p>` or `<li>` is still open when the
  * boundary is closed (this reading does not see them), where it stops the
@@ -279,6 +280,15 @@ const BOUNDARIES: ReadonlySet<string> = new Set([
   "svg",
   "math",
   "select",
+  // Raw text: a renderer's `</p>` inside one is its text.
+  "script",
+  "style",
+  "textarea",
+  "xmp",
+  "iframe",
+  "noembed",
+  "noframes",
+  "noscript",
 ]);
 
 /** End tags of the blocks a Markdown renderer opens around inline HTML (each ignored when none is open; `</p>` then adds an empty paragraph). */
@@ -298,7 +308,7 @@ function closerOf(parser: FragmentParser, elements: boolean): string | undefined
   if (token === undefined) {
     if (state === PLAINTEXT) return undefined;
     const current = parser.openElements.current as Element | undefined;
-    return current === undefined ? undefined : `</${current.tagName}>`;
+    return current === undefined ? undefined : `</${current.tagName}>${MARKDOWN_BLOCKS}`;
   }
   if (token !== "" || !elements) return token;
   const open = openElements(parser);

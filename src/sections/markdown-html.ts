@@ -26,6 +26,8 @@ export function markdownAsHtml(text: string): string {
   // The paragraph being read: its first offset (-1: none).
   let paragraph = -1;
   let paragraphEnd = -1;
+  // An HTML block was read since the last other block.
+  let afterHtml = false;
   const inline = (from: number, to: number) => {
     if (from < to) readInline(text, from, to, mute);
   };
@@ -41,6 +43,16 @@ export function markdownAsHtml(text: string): string {
       // A one-line HTML block of kinds 1-5 (`<!-- x -->`, `<script>…</script>`) leaves no leaf.
       (after === undefined && /^ {0,3}</.test(lineText));
     const inParagraph = after?.kind === "paragraph";
+    if (inHtml) afterHtml = true;
+    else if (afterHtml && lineText.trim() !== "") {
+      // A block after an HTML block starts with the renderer's own tag (`<p>`, `<hr />`, `<pre>`):
+      // its `>` ends a start tag the HTML block left open (`<div hidden` then a blank line).
+      if (text.charCodeAt(from - 1) === 0x0a) {
+        out[from - 1] = ">";
+        changed = true;
+      }
+      afterHtml = false;
+    }
     if (!inParagraph && paragraph !== -1) {
       inline(paragraph, paragraphEnd);
       paragraph = -1;
