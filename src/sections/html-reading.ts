@@ -15,7 +15,7 @@
  * caller says what it does then.
  */
 import { type DefaultTreeAdapterMap, defaultTreeAdapter, html, Parser } from "parse5";
-import { markdownAsHtml, markdownAsHtmlWithBlocks } from "./markdown-html.js";
+import { blocksToText, markdownAsHtmlWithBlocks, withBlocks } from "./markdown-html.js";
 
 type Element = DefaultTreeAdapterMap["element"];
 type ParentNode = DefaultTreeAdapterMap["parentNode"];
@@ -399,13 +399,27 @@ export function withHtmlClosed(
  */
 export function shownParts(text: string): number[] | undefined {
   if (tooMuchHtml(text)) return undefined;
-  const view = markdownAsHtml(text);
+  // Read with the renderer's own block tags (rev61a F6: `</span>` inside a paragraph ends nothing),
+  // each place mapped back to the text.
+  const { html: view, inserted } = withBlocks(text);
+  const toText = blocksToText(inserted);
   // Shown only where a reader with scripts on and one with them off both show it.
-  return intersection(shownIn(view, true), shownIn(view, false));
+  return intersection(shownIn(view, true, toText), shownIn(view, false, toText));
 }
 
-/** {@link shownParts} for one reading of `view`. */
-function shownIn(view: string, scriptingEnabled: boolean): number[] {
+/** {@link shownParts} for one reading of `view`, its places mapped back to the text by `toText`. */
+function shownIn(
+  view: string,
+  scriptingEnabled: boolean,
+  toText: (at: number) => number | undefined,
+): number[] {
+  // A range of the view, mapped back; nothing when either end lies in a tag the renderer put in.
+  const push = (parts: number[], from: number, to: number) => {
+    if (to <= from) return;
+    const start = toText(from);
+    const last = toText(to - 1);
+    if (start !== undefined && last !== undefined) parts.push(start, last + 1);
+  };
   const parser = Parser.getFragmentParser(fragmentContext(), {
     treeAdapter: adapter,
     sourceCodeLocationInfo: true,
@@ -422,7 +436,7 @@ function shownIn(view: string, scriptingEnabled: boolean): number[] {
     const { node, hidden } = stack.pop() as { node: ChildNode | ParentNode; hidden: boolean };
     const location = (node as { sourceCodeLocation?: SourceLocation | null }).sourceCodeLocation;
     if (node.nodeName === "#text") {
-      if (!hidden && location) parts.push(location.startOffset, location.endOffset);
+      if (!hidden && location) push(parts, location.startOffset, location.endOffset);
       continue;
     }
     if (!("childNodes" in node)) continue;
@@ -433,11 +447,11 @@ function shownIn(view: string, scriptingEnabled: boolean): number[] {
       if (!hides && location?.startTag) {
         const start = location.startTag.startOffset;
         // `<name`, then its `>`: attributes left out.
-        parts.push(start, start + 1 + element.tagName.length);
-        parts.push(location.startTag.endOffset - 1, location.startTag.endOffset);
+        push(parts, start, start + 1 + element.tagName.length);
+        push(parts, location.startTag.endOffset - 1, location.startTag.endOffset);
       }
       if (!hides && location?.endTag)
-        parts.push(location.endTag.startOffset, location.endTag.endOffset);
+        push(parts, location.endTag.startOffset, location.endTag.endOffset);
       const content = (element as { content?: ParentNode }).content;
       if (content !== undefined) stack.push({ node: content, hidden: hides });
     }

@@ -465,12 +465,27 @@ function openTagEnds(text: string, from: number, to: number): Map<number, number
  * level is not told apart (`<ul>`, `<h1>`): the same for a reader's tree.
  */
 export function markdownAsHtmlWithBlocks(text: string): string {
+  return withBlocks(text).html;
+}
+
+/**
+ * {@link markdownAsHtmlWithBlocks}, and where its tags were put: `inserted`
+ * holds flat pairs (the offset in the HTML where tags start, how many
+ * characters), in order, to map an offset of the HTML back to the text.
+ */
+export function withBlocks(text: string): { html: string; inserted: number[] } {
   const view = markdownAsHtml(text);
   const reading = freshReading();
   const out: string[] = [];
+  const inserted: number[] = [];
+  let length = 0;
   let copied = 0;
   const put = (at: number, tags: string) => {
-    out.push(view.slice(copied, at), tags);
+    const piece = view.slice(copied, at);
+    out.push(piece, tags);
+    length += piece.length;
+    if (tags !== "") inserted.push(length, tags.length);
+    length += tags.length;
     copied = at;
   };
   let open: Container[] = [];
@@ -534,6 +549,32 @@ export function markdownAsHtmlWithBlocks(text: string): string {
   if (paragraph) end += "</p>";
   if (fence) end += "</code></pre>";
   for (let i = open.length - 1; i >= 0; i--) end += closeTags(open[i] as Container);
-  out.push(view.slice(copied), end);
-  return out.join("");
+  put(view.length, end);
+  return { html: out.join(""), inserted };
+}
+
+/** Maps offsets of {@link withBlocks}' HTML back to the text; undefined for one inside a put tag. */
+export function blocksToText(inserted: readonly number[]): (at: number) => number | undefined {
+  const count = inserted.length / 2;
+  const shifts = new Array<number>(count);
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    total += inserted[2 * i + 1] as number;
+    shifts[i] = total;
+  }
+  return (at) => {
+    // The last insertion starting at or before `at`, by a binary search.
+    let low = 0;
+    let high = count;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((inserted[2 * mid] as number) <= at) low = mid + 1;
+      else high = mid;
+    }
+    const last = low - 1;
+    if (last < 0) return at;
+    const start = inserted[2 * last] as number;
+    if (at < start + (inserted[2 * last + 1] as number)) return undefined;
+    return at - (shifts[last] as number);
+  };
 }

@@ -34,8 +34,11 @@ const MISSED: [open: string, close: string][] = [
 describe("hostile repository: popover, canvas, datalist and hiding styles in CSS escapes are never shown", () => {
   it("the section check reads your text inside them as not shown", () => {
     for (const [open, close] of MISSED) {
-      const text = `PROJ ${open}\n\n${YOURS}\n\n${close} replaced`;
+      // On a line of its own (an HTML block): inline in a paragraph, a phrasing element
+      // (`<canvas>`) is ended by the paragraph's `</p>`, and what follows is shown.
+      const text = `PROJ\n\n${open}\n\n${YOURS}\n\n${close} replaced`;
       expect(withoutHidden(text), open).not.toContain(YOURS);
+      expect(oracleHidden(text, "USER-SECTION-MARKER"), open).not.toBe("shown");
     }
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { closeOpenBlocks } from "../../src/_fence.js";
+import { withoutHidden } from "../../src/sections/user-text.js";
 import { oracleHidden } from "../_oracle/hidden-oracle.js";
 
 // Review rev61a: the HTML reader read the Markdown without the renderer's own block tags, and
@@ -35,6 +36,21 @@ describe("hostile repository: the renderer's own block tags around a repository'
     it(`${JSON.stringify(text)}: closed, your words after it are shown`, () => {
       const closed = closeOpenBlocks(text);
       expect(oracleHidden(`${closed}\n\nQzmarker words`, "Qzmarker"), closed).toBe("shown");
+    });
+  }
+
+  // rev61a F6: the section check read the text without the renderer's `<p>` too, so a project's
+  // `<span hidden>` whose `</span>` stands inside a paragraph (ending nothing) counted your
+  // AGENTS.md after it as shown.
+  for (const wrap of [
+    "Project notes.\n\n<span hidden>\n\nProject context follows.</span>\n\n",
+    "<span hidden>\n\nx <textarea>y</textarea></span>\n\n",
+    "<span hidden>\n\n# x</span>\n\n",
+  ]) {
+    it(`the section check: your text after ${JSON.stringify(wrap)} is not counted as shown`, () => {
+      const text = `${wrap}USER-POLICY: never push to main.\n`;
+      expect(oracleHidden(text, "USER-POLICY")).not.toBe("shown");
+      expect(withoutHidden(text)).not.toContain("USER-POLICY");
     });
   }
 });
