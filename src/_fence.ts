@@ -622,9 +622,10 @@ function endsWithBareRun(text: string): boolean {
  * as it is uses (pi, opencode); Gemini CLI's hook, whose `<` arrive as
  * `&lt;`, asks {@link blockClosingAfter} and {@link hiddenClosingAfter} apart.
  */
-export function hostClosingAfter(before: string): string {
+export function hostClosingAfter(before: string): string | undefined {
   const blocks = before + closingAfter(before);
-  return (blocks + hiddenClosingAfter(blocks)).slice(before.length);
+  const hidden = hiddenClosingAfter(blocks);
+  return hidden === undefined ? undefined : (blocks + hidden).slice(before.length);
 }
 
 /**
@@ -649,8 +650,11 @@ export function closingAfter(before: string): string {
  * output ending in `<div hidden>` took the files given on touch after it,
  * your glob rule among them, into the element (review rev58b F1).
  */
-export function hiddenClosingAfter(before: string): string {
-  return closeHiddenRuns(before, withLine).slice(before.length);
+export function hiddenClosingAfter(before: string): string | undefined {
+  const closed = closeHiddenRuns(before, withLine);
+  // Not closed after it but written as text (more HTML than one reading takes, or a `<plaintext>`):
+  // what a host writes after it cannot be made to read as its own (rev61b F1).
+  return closed.startsWith(before) ? closed.slice(before.length) : undefined;
 }
 
 /**

@@ -1,7 +1,12 @@
 import { blockClosingAfter, hiddenClosingAfter } from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { TextCap, TextMeasure } from "../gather/context/index.js";
-import { EMPTY_COMMENT, MARKDOWN_BLOCKS } from "../sections/html-reading.js";
+import {
+  EMPTY_COMMENT,
+  MARKDOWN_BLOCKS,
+  MAX_HTML_CHARS,
+  MAX_HTML_TAGS,
+} from "../sections/html-reading.js";
 import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
 
 /**
@@ -189,6 +194,10 @@ export function replyStart(
     };
   // An element no reader shows left open (`<div hidden>`): its end tag would arrive as `&lt;/div&gt;`.
   const hidden = hiddenClosingAfter(`${before}${geminiShows(closer)}`);
+  if (hidden === undefined)
+    return {
+      nothing: `holds more HTML than one reading takes (${MAX_HTML_TAGS} tags, ${MAX_HTML_CHARS} characters), so what it leaves open cannot be told`,
+    };
   if (hidden !== "")
     return {
       nothing: `ends inside an element no reader shows (closed by ${JSON.stringify(hidden.trim().split("\n").pop()?.replace(EMPTY_COMMENT, "").replaceAll(MARKDOWN_BLOCKS, ""))}), whose end tag Gemini CLI writes with &lt; and &gt;, which close nothing`,

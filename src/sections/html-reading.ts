@@ -24,6 +24,12 @@ type TextNode = DefaultTreeAdapterMap["textNode"];
 
 /** Most characters one reading takes. */
 export const MAX_HTML_CHARS = 1024 * 1024;
+/** Most elements one reading makes (a reader rebuilds formatting elements for each paragraph: a few thousand `<b id=N>` then as many paragraphs made millions, rev61b F1). */
+export const MAX_HTML_ELEMENTS = 40_000;
+/** Most open elements the closers of one reading walk (the slash guard asks at each placeholder). */
+export const MAX_HTML_WORK = 2_000_000;
+/** Thrown by a reading's element maker past {@link MAX_HTML_ELEMENTS}. */
+const TOO_MUCH = new Error("too much HTML");
 /** Most writes to one reading (each copies the reader's unread buffer, up to the text's length). */
 export const MAX_HTML_WRITES = 4096;
 /** Most `<` one reading takes: the tree's depth, and the tree builder's work, are bounded by it. */
@@ -59,11 +65,27 @@ const NEVER_SHOWN: ReadonlySet<string> = new Set([
   "rp",
 ]);
 
-/** Matched on a style as CSS reads it ({@link cssText}). */
-// A value through a custom property (`display:var(--x)`) is read as hiding: the safe side
-// (rev59b F8: `--x:none;display:var(--x)` hid with no word).
-const HIDING_STYLE =
-  /display\s*:\s*(?:none|[^;]*var\s*\()|visibility\s*:\s*(?:hidden|collapse|[^;]*var\s*\()/;
+/**
+ * Whether a style, as CSS reads it ({@link cssText}), hides: a `display` of
+ * `none` or a `visibility` of `hidden` or `collapse`, or either through a
+ * custom property (`display:var(--x)`), read as hiding: the safe side (rev59b
+ * F8: `--x:none;display:var(--x)` hid with no word). Each declaration read
+ * once (rev61b F4: a regular expression run from every `display:` to the next
+ * `;` took 15 s on a 256 KB style).
+ */
+function hidingStyle(css: string): boolean {
+  for (const declaration of css.split(";")) {
+    const colon = declaration.indexOf(":");
+    if (colon === -1) continue;
+    const name = declaration.slice(0, colon).trimEnd();
+    const value = declaration.slice(colon + 1).trimStart();
+    const display = name.endsWith("display");
+    if (!display && !name.endsWith("visibility")) continue;
+    if (/var\s*\(/.test(value)) return true;
+    if (display ? value.startsWith("none") : /^(?:hidden|collapse)/.test(value)) return true;
+  }
+  return false;
+}
 
 /**
  * Whether element `name` with these attributes (names, decoded values) is
@@ -75,11 +97,19 @@ export function hides(name: string, attributes: ReadonlyMap<string, string>): bo
   if (attributes.has("hidden") || attributes.has("popover")) return true;
   if (name === "dialog" && !attributes.has("open")) return true;
   const style = attributes.get("style");
-  return style !== undefined && HIDING_STYLE.test(cssText(style));
+  return style !== undefined && hidingStyle(cssText(style));
 }
 
+/** {@link hides} of each element, decided once (rev61b F2: asked again at every closer). */
+const HIDES = new WeakMap<Element, boolean>();
+
 function elementHides(element: Element): boolean {
-  return hides(element.tagName, new Map(element.attrs.map((a) => [a.name, a.value])));
+  let known = HIDES.get(element);
+  if (known === undefined) {
+    known = hides(element.tagName, new Map(element.attrs.map((a) => [a.name, a.value])));
+    HIDES.set(element, known);
+  }
+  return known;
 }
 
 /**
@@ -167,20 +197,17 @@ const MAX_CLOSERS = 8;
 export class HtmlReading {
   /** How many elements that hide were made: none, and only an open run (a tag, a comment, raw text) can hide what follows. */
   private hiding = 0;
-  /** Read with scripts on (`<noscript>` is raw text) and off (its content is markup): a reader may do either. */
-  private readonly parsers = [true, false].map((scriptingEnabled) =>
-    Parser.getFragmentParser(fragmentContext(), {
-      treeAdapter: {
-        ...defaultTreeAdapter,
-        createElement: (tagName, namespaceURI, attrs) => {
-          const element = defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
-          if (elementHides(element)) this.hiding++;
-          return element;
-        },
-      },
-      scriptingEnabled,
-    }),
-  );
+  /** Elements made, by both readings: past {@link MAX_HTML_ELEMENTS}, too much (rev61b F1). */
+  private elements = 0;
+  /** Open elements walked by the closers asked: past {@link MAX_HTML_WORK}, too much (rev61b F2). */
+  private work = 0;
+  /**
+   * Read with scripts on (`<noscript>` is raw text) and, once a `noscript` is met, off (its
+   * content is markup): a reader may do either. Until then the text written is kept, for the
+   * second reading to start from.
+   */
+  private readonly parsers: FragmentParser[] = [this.parser(true)];
+  private unreadOff: string[] | undefined = [];
   /** The text fed and not yet read (a line's Markdown is judged with its whole paragraph): read at {@link closer}. */
   private pending = "";
   private read = 0;
@@ -192,6 +219,21 @@ export class HtmlReading {
   private pendingMarkup = false;
   /** The closer of the text written so far, once asked (undefined: not asked since the last write). */
   private last: { closer: string | undefined } | undefined;
+
+  private parser(scriptingEnabled: boolean): FragmentParser {
+    return Parser.getFragmentParser(fragmentContext(), {
+      treeAdapter: {
+        ...defaultTreeAdapter,
+        createElement: (tagName, namespaceURI, attrs) => {
+          if (++this.elements > MAX_HTML_ELEMENTS) throw TOO_MUCH;
+          const element = defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
+          if (elementHides(element)) this.hiding++;
+          return element;
+        },
+      },
+      scriptingEnabled,
+    });
+  }
 
   feed(text: string): void {
     this.pending += text;
@@ -219,6 +261,11 @@ export class HtmlReading {
     if (this.last !== undefined) return this.last.closer;
     let found: string | undefined = "";
     for (const parser of this.parsers) {
+      this.work += parser.openElements.depth;
+      if (this.work > MAX_HTML_WORK) {
+        this.over = true;
+        return undefined;
+      }
       found = closerOf(parser, this.hiding > 0);
       if (found !== "") break;
     }
@@ -246,7 +293,20 @@ export class HtmlReading {
       return;
     }
     this.last = undefined;
-    for (const parser of this.parsers) parser.tokenizer.write(text, false);
+    try {
+      if (this.unreadOff !== undefined) {
+        if (/noscript/i.test(text)) {
+          const off = this.parser(false);
+          for (const piece of this.unreadOff) off.tokenizer.write(piece, false);
+          this.parsers.push(off);
+          this.unreadOff = undefined;
+        } else this.unreadOff.push(text);
+      }
+      for (const parser of this.parsers) parser.tokenizer.write(text, false);
+    } catch (error) {
+      if (error !== TOO_MUCH) throw error;
+      this.over = true;
+    }
   }
 }
 
@@ -403,8 +463,15 @@ export function shownParts(text: string): number[] | undefined {
   // each place mapped back to the text.
   const { html: view, inserted } = withBlocks(text);
   const toText = blocksToText(inserted);
-  // Shown only where a reader with scripts on and one with them off both show it.
-  return intersection(shownIn(view, true, toText), shownIn(view, false, toText));
+  // Shown only where a reader with scripts on and one with them off both show it (they differ
+  // only where a `<noscript>` is).
+  try {
+    const on = shownIn(view, true, toText);
+    return /noscript/i.test(view) ? intersection(on, shownIn(view, false, toText)) : on;
+  } catch (error) {
+    if (error !== TOO_MUCH) throw error;
+    return undefined;
+  }
 }
 
 /** {@link shownParts} for one reading of `view`, its places mapped back to the text by `toText`. */
@@ -420,8 +487,15 @@ function shownIn(
     const last = toText(to - 1);
     if (start !== undefined && last !== undefined) parts.push(start, last + 1);
   };
+  let elements = 0;
   const parser = Parser.getFragmentParser(fragmentContext(), {
-    treeAdapter: adapter,
+    treeAdapter: {
+      ...adapter,
+      createElement: (tagName, namespaceURI, attrs) => {
+        if (++elements > MAX_HTML_ELEMENTS) throw TOO_MUCH;
+        return defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
+      },
+    },
     sourceCodeLocationInfo: true,
     scriptingEnabled,
   });

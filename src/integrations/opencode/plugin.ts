@@ -64,8 +64,9 @@ export async function SyspromptPlugin(ctx: PluginInput) {
       clearTimeout(timer);
       // The tool's output is the repository's text too (a file `cat` printed): a fence, comment or
       // never-shown element (`<div hidden>`) it leaves open is closed first, or the files given would read as part of it.
-      if (found.text !== undefined)
-        output.output = `${output.output}${hostClosingAfter(output.output)}\n\n${found.text}`;
+      const closer = found.text === undefined ? undefined : hostClosingAfter(output.output);
+      if (found.text !== undefined && closer !== undefined)
+        output.output = `${output.output}${closer}\n\n${found.text}`;
     },
   };
 }

@@ -62,9 +62,12 @@ export function appendTouched(
   cwd: string,
 ): PiToolResultPatch | undefined {
   if (files.length === 0) return undefined;
+  const closing = closingOf(event.content ?? []);
+  // A result no reading can close (more HTML than one reading takes): nothing is appended to it.
+  if (closing === undefined) return undefined;
   const content = [
     ...(event.content ?? []),
-    { type: "text" as const, text: closingOf(event.content ?? []) + formatTouched(files, cwd) },
+    { type: "text" as const, text: closing + formatTouched(files, cwd) },
   ];
   // Content replaced without structured content drops it; the result's own is still right.
   return event.structuredContent === undefined
@@ -85,13 +88,14 @@ export function appendTouched(
  * line, which had ended the quote, and opened a new quote whose paragraph
  * took our lead line and the files as lazy lines. Then a blank line.
  */
-function closingOf(content: readonly PiContentPart[]): string {
+function closingOf(content: readonly PiContentPart[]): string | undefined {
   const text = content
     .filter((c): c is { type: "text"; text: string } => c.type === "text")
     .map((c) => c.text)
     .join("\n");
   if (text === "") return "";
   const closer = hostClosingAfter(`${text}\n`);
+  if (closer === undefined) return undefined;
   return closer === "" ? "\n" : `${closer}\n\n`;
 }
 
