@@ -737,16 +737,20 @@ const LLAMA_SYSTEM = /<<\/?SYS>>/gi;
  * NeMo's and Nemotron-4's `<extra_id_0>System`, `<extra_id_1>User`, and
  * Nemotron-H's (Nemotron Nano 9B v2's) `<SPECIAL_10>System`,
  * `<SPECIAL_11>User`, `<SPECIAL_12>` (Mistral's Tekken vocabulary has
- * `<SPECIAL_N>` too): the `<` is written `&lt;` (review rev60c F2).
+ * `<SPECIAL_N>` too), Baichuan 2's `<reserved_106>` (user) and
+ * `<reserved_107>` (assistant): the `<` is written `&lt;` (review rev60c F2,
+ * rev61c F1).
  */
-const NUMBERED_TOKENS = /<(?:extra_id|SPECIAL)_\d+>/gi;
+const NUMBERED_TOKENS = /<(?:extra_id|SPECIAL|reserved)_\d+>/gi;
 
 /**
  * The chat template tokens written with brackets, any case: Mistral's control
  * tokens (`[INST]`, `[/INST]`, `[SYSTEM_PROMPT]`, `[AVAILABLE_TOOLS]`,
  * `[TOOL_CALLS]`, `[TOOL_RESULTS]`, `[THINK]`, and their closers) and
  * MiniMax-M2's turns (`]~!b[` starts the chat, `]~b]user`, `]~b]ai`,
- * `]~b]system`, `]~b]tool` a turn, `[e~[` ends one; review rev60c F2). Their
+ * `]~b]system`, `]~b]tool` a turn, `[e~[` ends one; review rev60c F2) and
+ * EXAONE's (`[|system|]`, `[|user|]`, `[|assistant|]`, `[|endofturn|]`,
+ * `[|tool|]`: any `[|name|]`, as any `<|` is taken; review rev61c F1). Their
  * vocabularies have them as special tokens, and a local server (llama.cpp,
  * vLLM) tokenizes the rendered chat with special tokens parsed, so a
  * repository's `[INST]` in the system prompt opened a user turn. A `\` is
@@ -755,7 +759,7 @@ const NUMBERED_TOKENS = /<(?:extra_id|SPECIAL)_\d+>/gi;
  * `[INST]` is plain text to its tokenizer, but reads as a turn all the same.
  */
 const BRACKET_TOKENS =
-  /\[\/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|TOOL_CONTENT|THINK)\]|\]~!b\[|\]~b\]|\[e~\[/gi;
+  /\[\/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|TOOL_CONTENT|THINK)\]|\[\|\w+\|\]|\]~!b\[|\]~b\]|\[e~\[/gi;
 
 /** The high surrogate of every tag character (U+E0000–U+E007F). */
 const TAG_HIGH = "\udb40";
@@ -1910,6 +1914,11 @@ export const CHAT_ROLE_ELEMENTS: readonly string[] = [
   "seed:think",
   "seed:tool_call",
   "minimax:tool_call",
+  // Ling 2.0's turns (`<role>HUMAN</role>`) and MiniMax-Text-01's (`<beginning_of_sentence>user
+  // name=user`, `<end_of_sentence>`): special tokens of their vocabularies (review rev61c F1).
+  "role",
+  "beginning_of_sentence",
+  "end_of_sentence",
 ];
 
 /**
