@@ -242,6 +242,26 @@ const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map(
   ),
 );
 
+/**
+ * The symbols drawn as a Latin letter that have no compatibility form (NFKC):
+ * the negative circled `🅡` (U+1F150–U+1F169) and negative squared `🆁`
+ * (U+1F170–U+1F189) capitals and the regional indicators `🇷` (U+1F1E6–U+1F1FF),
+ * each block A to Z; and the crossed negative squared `🆊` (P), the squared
+ * small `🆥` (d) and the small capital `ꞯ` (q). A model reads `</🅡🅤🅛🅔🅢>` as
+ * `</rules>` (review rev61c F5).
+ */
+function drawnLetter(code: number): string | undefined {
+  for (const from of [0x1f150, 0x1f170, 0x1f1e6])
+    if (code >= from && code < from + 26) return String.fromCharCode(0x61 + code - from);
+  return DRAWN_LETTERS.get(code);
+}
+
+const DRAWN_LETTERS: ReadonlyMap<number, string> = new Map([
+  [0x1f18a, "p"],
+  [0x1f1a5, "d"],
+  [0xa7af, "q"],
+]);
+
 /** A name of ASCII characters {@link isNameCode} takes. */
 const ASCII_NAME = /^[A-Za-z0-9_.:-]+$/;
 
@@ -259,10 +279,13 @@ function nameCharsOf(code: number): string | undefined {
 function readNameChars(code: number): string | undefined {
   const tagged = tagNameChar(code);
   if (tagged !== undefined) return tagged;
-  const letter = LOOK_ALIKE_LETTERS.get(code);
+  const letter = LOOK_ALIKE_LETTERS.get(code) ?? drawnLetter(code);
   if (letter !== undefined) return letter;
   const compatible = String.fromCodePoint(code).normalize("NFKC");
   if (ASCII_NAME.test(compatible)) return compatible;
+  // A letter in brackets: `⒭` is `(r)`, `🄡` `(R)`, `🄪` `〔S〕`.
+  const bracketed = /^[(\u3014]([A-Za-z])[)\u3015]$/.exec(compatible)?.[1];
+  if (bracketed !== undefined) return bracketed;
   // The compatibility form of a look-alike reads as it does: mathematical `𝚻` is `Τ`, a `t`; `ϓ` is `Ύ`.
   const other = compatible.codePointAt(0) ?? 0;
   if (other === code || compatible.length !== (other > 0xffff ? 2 : 1)) return undefined;
