@@ -385,6 +385,7 @@ const IS_WIDE_SYMBOL = new RegExp(`^${WIDE_SYMBOL}$`, "u");
  * ASCII letters ({@link nameCharsOf}: circled `ⓡ`, squared `🅁`, `㏌` for `in`)
  * is a letter of the name it stands in: `</ⓡⓤⓛⓔⓢ>` is `</rules>`, as
  * `</ｒｕｌｅｓ>` is (review rev60c F1: read as openers, each ended the name).
+ * A vertical bar ({@link BARS}) is no `<`: `角色｜user｜说明` keeps its `｜`.
  */
 function isOpenerCode(code: number): boolean {
   if (code <= 0x7f) return false;
@@ -393,9 +394,20 @@ function isOpenerCode(code: number): boolean {
     code,
     (c) =>
       OPENER_CODES.has(c) ||
-      (IS_WIDE_SYMBOL.test(String.fromCodePoint(c)) && nameCharsOf(c) === undefined),
+      (!BARS.has(c) &&
+        IS_WIDE_SYMBOL.test(String.fromCodePoint(c)) &&
+        nameCharsOf(c) === undefined),
   );
 }
+
+/**
+ * The vertical bars among the symbols: fullwidth `｜` (U+FF5C), halfwidth `￨`
+ * (U+FFE8), the box-drawing `│` `┃` (U+2502, U+2503), `∣` (U+2223), the broken
+ * bar `¦` (U+00A6). Taken as openers, they were replaced by `&lt;` in CJK
+ * prose and tables and in DeepSeek's `<｜User｜>` (review rev61c F8); a
+ * chat token's `<｜` is escaped at its `<`.
+ */
+const BARS: ReadonlySet<number> = new Set([0xff5c, 0xffe8, 0x2502, 0x2503, 0x2223, 0xa6]);
 
 /**
  * The next `<` or opener ({@link isOpenerCode}) at or after a place. The
