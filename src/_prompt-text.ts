@@ -242,6 +242,26 @@ const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map(
   ),
 );
 
+/**
+ * The symbols drawn as a Latin letter that have no compatibility form (NFKC):
+ * the negative circled `🅡` (U+1F150–U+1F169) and negative squared `🆁`
+ * (U+1F170–U+1F189) capitals and the regional indicators `🇷` (U+1F1E6–U+1F1FF),
+ * each block A to Z; and the crossed negative squared `🆊` (P), the squared
+ * small `🆥` (d) and the small capital `ꞯ` (q). A model reads `</🅡🅤🅛🅔🅢>` as
+ * `</rules>` (review rev61c F5).
+ */
+function drawnLetter(code: number): string | undefined {
+  for (const from of [0x1f150, 0x1f170, 0x1f1e6])
+    if (code >= from && code < from + 26) return String.fromCharCode(0x61 + code - from);
+  return DRAWN_LETTERS.get(code);
+}
+
+const DRAWN_LETTERS: ReadonlyMap<number, string> = new Map([
+  [0x1f18a, "p"],
+  [0x1f1a5, "d"],
+  [0xa7af, "q"],
+]);
+
 /** A name of ASCII characters {@link isNameCode} takes. */
 const ASCII_NAME = /^[A-Za-z0-9_.:-]+$/;
 
@@ -259,10 +279,13 @@ function nameCharsOf(code: number): string | undefined {
 function readNameChars(code: number): string | undefined {
   const tagged = tagNameChar(code);
   if (tagged !== undefined) return tagged;
-  const letter = LOOK_ALIKE_LETTERS.get(code);
+  const letter = LOOK_ALIKE_LETTERS.get(code) ?? drawnLetter(code);
   if (letter !== undefined) return letter;
   const compatible = String.fromCodePoint(code).normalize("NFKC");
   if (ASCII_NAME.test(compatible)) return compatible;
+  // A letter in brackets: `⒭` is `(r)`, `🄡` `(R)`, `🄪` `〔S〕`.
+  const bracketed = /^[(\u3014]([A-Za-z])[)\u3015]$/.exec(compatible)?.[1];
+  if (bracketed !== undefined) return bracketed;
   // The compatibility form of a look-alike reads as it does: mathematical `𝚻` is `Τ`, a `t`; `ϓ` is `Ύ`.
   const other = compatible.codePointAt(0) ?? 0;
   if (other === code || compatible.length !== (other > 0xffff ? 2 : 1)) return undefined;
@@ -362,6 +385,7 @@ const IS_WIDE_SYMBOL = new RegExp(`^${WIDE_SYMBOL}$`, "u");
  * ASCII letters ({@link nameCharsOf}: circled `ⓡ`, squared `🅁`, `㏌` for `in`)
  * is a letter of the name it stands in: `</ⓡⓤⓛⓔⓢ>` is `</rules>`, as
  * `</ｒｕｌｅｓ>` is (review rev60c F1: read as openers, each ended the name).
+ * A vertical bar ({@link BARS}) is no `<`: `角色｜user｜说明` keeps its `｜`.
  */
 function isOpenerCode(code: number): boolean {
   if (code <= 0x7f) return false;
@@ -370,9 +394,20 @@ function isOpenerCode(code: number): boolean {
     code,
     (c) =>
       OPENER_CODES.has(c) ||
-      (IS_WIDE_SYMBOL.test(String.fromCodePoint(c)) && nameCharsOf(c) === undefined),
+      (!BARS.has(c) &&
+        IS_WIDE_SYMBOL.test(String.fromCodePoint(c)) &&
+        nameCharsOf(c) === undefined),
   );
 }
+
+/**
+ * The vertical bars among the symbols: fullwidth `｜` (U+FF5C), halfwidth `￨`
+ * (U+FFE8), the box-drawing `│` `┃` (U+2502, U+2503), `∣` (U+2223), the broken
+ * bar `¦` (U+00A6). Taken as openers, they were replaced by `&lt;` in CJK
+ * prose and tables and in DeepSeek's `<｜User｜>` (review rev61c F8); a
+ * chat token's `<｜` is escaped at its `<`.
+ */
+const BARS: ReadonlySet<number> = new Set([0xff5c, 0xffe8, 0x2502, 0x2503, 0x2223, 0xa6]);
 
 /**
  * The next `<` or opener ({@link isOpenerCode}) at or after a place. The
@@ -737,16 +772,20 @@ const LLAMA_SYSTEM = /<<\/?SYS>>/gi;
  * NeMo's and Nemotron-4's `<extra_id_0>System`, `<extra_id_1>User`, and
  * Nemotron-H's (Nemotron Nano 9B v2's) `<SPECIAL_10>System`,
  * `<SPECIAL_11>User`, `<SPECIAL_12>` (Mistral's Tekken vocabulary has
- * `<SPECIAL_N>` too): the `<` is written `&lt;` (review rev60c F2).
+ * `<SPECIAL_N>` too), Baichuan 2's `<reserved_106>` (user) and
+ * `<reserved_107>` (assistant): the `<` is written `&lt;` (review rev60c F2,
+ * rev61c F1).
  */
-const NUMBERED_TOKENS = /<(?:extra_id|SPECIAL)_\d+>/gi;
+const NUMBERED_TOKENS = /<(?:extra_id|SPECIAL|reserved)_\d+>/gi;
 
 /**
  * The chat template tokens written with brackets, any case: Mistral's control
  * tokens (`[INST]`, `[/INST]`, `[SYSTEM_PROMPT]`, `[AVAILABLE_TOOLS]`,
  * `[TOOL_CALLS]`, `[TOOL_RESULTS]`, `[THINK]`, and their closers) and
  * MiniMax-M2's turns (`]~!b[` starts the chat, `]~b]user`, `]~b]ai`,
- * `]~b]system`, `]~b]tool` a turn, `[e~[` ends one; review rev60c F2). Their
+ * `]~b]system`, `]~b]tool` a turn, `[e~[` ends one; review rev60c F2) and
+ * EXAONE's (`[|system|]`, `[|user|]`, `[|assistant|]`, `[|endofturn|]`,
+ * `[|tool|]`: any `[|name|]`, as any `<|` is taken; review rev61c F1). Their
  * vocabularies have them as special tokens, and a local server (llama.cpp,
  * vLLM) tokenizes the rendered chat with special tokens parsed, so a
  * repository's `[INST]` in the system prompt opened a user turn. A `\` is
@@ -755,7 +794,7 @@ const NUMBERED_TOKENS = /<(?:extra_id|SPECIAL)_\d+>/gi;
  * `[INST]` is plain text to its tokenizer, but reads as a turn all the same.
  */
 const BRACKET_TOKENS =
-  /\[\/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|TOOL_CONTENT|THINK)\]|\]~!b\[|\]~b\]|\[e~\[/gi;
+  /\[\/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|TOOL_CONTENT|THINK)\]|\[\|\w+\|\]|\]~!b\[|\]~b\]|\[e~\[/gi;
 
 /** The high surrogate of every tag character (U+E0000–U+E007F). */
 const TAG_HIGH = "\udb40";
@@ -1910,6 +1949,11 @@ export const CHAT_ROLE_ELEMENTS: readonly string[] = [
   "seed:think",
   "seed:tool_call",
   "minimax:tool_call",
+  // Ling 2.0's turns (`<role>HUMAN</role>`) and MiniMax-Text-01's (`<beginning_of_sentence>user
+  // name=user`, `<end_of_sentence>`): special tokens of their vocabularies (review rev61c F1).
+  "role",
+  "beginning_of_sentence",
+  "end_of_sentence",
 ];
 
 /**

@@ -280,5 +280,11 @@ function validateSections(sections: SystemPromptOptions["sections"]): ExtraSecti
  * `resolveRenderOptions` warns of a blank one.
  */
 export function isBlankPrompt(value: string): boolean {
-  return value.trim() === "";
+  return value.replace(UNSEEN_OR_SPACE, "") === "";
 }
+
+/**
+ * White space and what is drawn as nothing (default-ignorable: U+200B, U+2060, the soft
+ * hyphen, ZWJ): a prompt of only these shows nothing (review rev61c F6).
+ */
+const UNSEEN_OR_SPACE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}]/gu;

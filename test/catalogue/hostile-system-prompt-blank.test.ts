@@ -10,6 +10,10 @@ import { cliAt } from "./_cli-at.js";
 // ~/.pi/agent/sections/rules.md too, was replaced with nothing, exit 0, not a word. pi takes an
 // empty --system-prompt as not given. A blank value (empty, or white space only) is not given
 // now, with a `system-prompt-blank` warning naming the flag.
+// Review rev61c F6: blank was JavaScript's trim, so a value of zero-width characters only (U+200B,
+// U+2060, the soft hyphen, ZWJ: a `"$(cat sp.txt)"` an editor left so) replaced the whole base
+// with nothing visible, silently. Blank is now nothing left without white space and
+// default-ignorable code points.
 
 const MINE = "MY-OWN-RULES-SECTION";
 
@@ -53,5 +57,20 @@ describe("hostile-system-prompt-blank: a blank --system-prompt replaces nothing,
     const custom = await renderSystemPrompt(pinned(root, { systemPrompt: "Be brief." }));
     expect(custom.text).not.toContain(MINE);
     expect(custom.diagnostics.map((d) => d.code)).not.toContain("system-prompt-blank");
+  });
+
+  it("a value drawn as nothing (zero-width, soft hyphen) is blank too", async () => {
+    const { p, home } = layout();
+    const without = await cliAt(["render"], p, home);
+    for (const value of ["\u200b", "\u2060", "\u00ad", "\u200b\u200d", " \u200b\n"]) {
+      const { code, out, err } = await cliAt(["render", "--system-prompt", value], p, home);
+      expect(code, JSON.stringify(value)).toBe(0);
+      expect(out, JSON.stringify(value)).toBe(without.out);
+      expect(err, JSON.stringify(value)).toMatch(/system-prompt-blank.*--system-prompt is blank/);
+    }
+    const root = tempDir();
+    const result = await renderSystemPrompt(pinned(root, { systemPrompt: "\u200b\u00ad" }));
+    expect(result.text).toContain("<tools>");
+    expect(result.diagnostics.map((d) => d.code)).toContain("system-prompt-blank");
   });
 });
