@@ -111,6 +111,8 @@ type Opened<F extends { ok: false }> =
  * path without following a final link and without blocking, and checked
  * again on the descriptor: a regular file, the very one that was checked
  * (same device and inode), and not another user's file in a shared folder.
+ * A path that resolves elsewhere has its links asked before the open and
+ * again after it ({@link wayTo}, {@link wayChanged}).
  */
 async function openChecked<F extends { ok: false }>(
   path: string,
@@ -129,9 +131,15 @@ async function openChecked<F extends { ok: false }>(
   } catch (error) {
     return words.failed(path, error);
   }
+  let way: Way | undefined;
   if (o.reach) {
     const refusal = await reachRefusal(path, real, o.reach, o.named === true);
     if (refusal) return refused(path, refusal);
+    if (resolve(path) !== real) {
+      const walked = await wayTo(path, real, before);
+      if ("reason" in walked) return refused(path, walked);
+      way = walked;
+    }
   }
   let handle: FileHandle;
   try {
@@ -147,7 +155,7 @@ async function openChecked<F extends { ok: false }>(
     else if (s.dev !== before.dev || s.ino !== before.ino || movedFrom(real, openedPath(handle)))
       problem = refused(path, CHANGED);
     else if (o.reach) {
-      const planted = await plantedOnTheWay(path, real, s);
+      const planted = (await plantedHere(real, s)) ?? (way && (await wayChanged(path, real, way)));
       if (planted) problem = refused(path, planted);
     }
     if (problem === undefined) return { ok: true, handle, stats: s, real };
@@ -169,33 +177,73 @@ export function movedFrom(real: string, at: string | undefined): boolean {
 }
 
 /**
- * Why the file found at `path` (opened by its real path `real`, `s` its
- * stats) is another user's, planted where anyone may write (a
- * `file-foreign-owner` refusal), or undefined: another user's file (neither
- * yours nor root's) whose real folder is one anyone may write to
- * (`/tmp/AGENTS.md`), and any file reached through another user's link that
- * lies in such a folder (`/tmp/AGENTS.md -> evil/AGENTS.md`, or `->
- * proj/.env`: review rev60a F2). The entries of a path are asked only when a
- * link is on its way, so a file of yours found by its real path costs nothing more.
+ * Why the file opened by its real path `real` (`s` its stats) is another
+ * user's, planted where anyone may write (a `file-foreign-owner` refusal), or
+ * undefined: another user's file (neither yours nor root's) whose real folder
+ * is one anyone may write to (`/tmp/AGENTS.md`).
  */
-async function plantedOnTheWay(path: string, real: string, s: Stats): Promise<Refusal | undefined> {
-  if (isForeignOwner(s.uid)) {
-    const folder = await ownerOrMissing(dirname(real), true).catch(() => undefined);
-    if (folder && anyoneMayWrite(folder.mode)) return foreign(s.uid, "it belongs", dirname(real));
-  }
+async function plantedHere(real: string, s: Stats): Promise<Refusal | undefined> {
+  if (!isForeignOwner(s.uid)) return undefined;
+  const folder = await ownerOrMissing(dirname(real), true).catch(() => undefined);
+  return folder && anyoneMayWrite(folder.mode)
+    ? foreign(s.uid, "it belongs", dirname(real))
+    : undefined;
+}
+
+/** The links on a path's way as {@link wayTo} saw them before the open (none: the path's own entry). */
+type Way = { at: string; dev: number; ino: number }[];
+
+/**
+ * The entries of `path` (found at `before`, resolved to `real`, another
+ * path), asked before the open: another user's link on the way that lies in a folder
+ * anyone may write to (`/tmp/AGENTS.md -> evil/AGENTS.md`, or `-> proj/.env`:
+ * review rev60a F2) is a `file-foreign-owner` refusal; an entry gone, or no
+ * link met where the path reaches another file, is {@link CHANGED}: the path
+ * was swapped under the check (review rev61c F3). Otherwise the links met,
+ * which {@link wayChanged} asks again after the open.
+ */
+async function wayTo(path: string, real: string, before: Stats): Promise<Way | Refusal> {
   const found = resolve(path);
-  if (found === real) return undefined;
   const { root } = parse(found);
-  let at = root;
-  for (const name of relative(root, found).split(sep)) {
+  const names = relative(root, found).split(sep);
+  // The folders `found` shares with `real` were real folders, no links, when it was resolved (rev61c F4).
+  const realNames = parse(real).root === root ? relative(root, real).split(sep) : [];
+  let shared = 0;
+  while (shared < names.length - 1 && names[shared] === realNames[shared]) shared++;
+  const links: Way = [];
+  let at = join(root, ...names.slice(0, shared));
+  let entry: Stats | undefined;
+  for (const name of names.slice(shared)) {
     const up = at;
     at = join(at, name);
-    const entry = await lstatOrMissing(at).catch(() => undefined);
-    if (entry === undefined) return undefined;
-    if (!entry.isSymbolicLink() || !isForeignOwner(entry.uid)) continue;
-    const folder = await ownerOrMissing(up, true).catch(() => undefined);
-    if (folder && anyoneMayWrite(folder.mode))
-      return foreign(entry.uid, `the link ${toPosix(at)} on its way belongs`, up);
+    entry = await lstatOrMissing(at).catch(() => undefined);
+    if (entry === undefined) return CHANGED;
+    if (!entry.isSymbolicLink()) continue;
+    if (isForeignOwner(entry.uid)) {
+      const folder = await ownerOrMissing(up, true).catch(() => undefined);
+      if (folder && anyoneMayWrite(folder.mode))
+        return foreign(entry.uid, `the link ${toPosix(at)} on its way belongs`, up);
+    }
+    links.push({ at, dev: entry.dev, ino: entry.ino });
+  }
+  // No link: the path's own entry must be the file found (a name spelled otherwise, as on a case-blind disk).
+  if (links.length > 0) return links;
+  if (entry && entry.dev === before.dev && entry.ino === before.ino)
+    return [{ at: found, dev: entry.dev, ino: entry.ino }];
+  return CHANGED;
+}
+
+/**
+ * {@link CHANGED} when, after the open, `path` no longer resolves to `real` or
+ * an entry {@link wayTo} saw is gone or another: the file opened may have been
+ * reached through another link meanwhile; undefined when the way is the same.
+ */
+async function wayChanged(path: string, real: string, way: Way): Promise<Refusal | undefined> {
+  const now = await realpath(path).catch(() => undefined);
+  if (now !== real) return CHANGED;
+  for (const seen of way) {
+    const entry = await lstatOrMissing(seen.at).catch(() => undefined);
+    if (entry?.dev !== seen.dev || entry.ino !== seen.ino) return CHANGED;
   }
   return undefined;
 }
