@@ -276,7 +276,7 @@ class HiddenArguments implements ArgumentGuard {
         {
           level: "warning",
           code: "arguments-hidden",
-          message: `/${name} holds markup that could hide the words you typed and that is not read through (more than ${MAX_HTML_TAGS} tags or ${MAX_HTML_CHARS} characters, or a <plaintext> nothing ends): its markup is printed as text (&lt;), so your words reach the model as your text; check the template`,
+          message: `/${name} holds markup that could hide the words you typed and that is not read through (more than ${MAX_HTML_TAGS} tags or ${MAX_HTML_CHARS} characters, a <plaintext> nothing ends, or more elements that hide than its closers end): its markup is printed as text (&lt;), so your words reach the model as your text; check the template`,
           ...(template.filePath !== undefined ? { path: template.filePath } : {}),
           line: templateBodyLine(template),
         },
@@ -316,6 +316,8 @@ function asText(text: string): string {
  */
 function templateView(content: string): string {
   const letters = markdownAsHtml(placeholdersAsLetters(content));
+  // No code span of the template's for your backticks to end or open.
+  if (!content.includes("`")) return letters;
   const others = [
     markdownAsHtml(placeholdersAsLetters(content, "`", "`")),
     markdownAsHtml(placeholdersAsLetters(content, "`")),

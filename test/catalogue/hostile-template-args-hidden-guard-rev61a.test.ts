@@ -40,9 +40,13 @@ describe("hostile repository: the slash guard frees your words from a fence, dee
       `${"<div hidden>\n".repeat(5)}\n$ARGUMENTS\n`,
       `x ${Array.from({ length: 12 }, (_, i) => `<b hidden id=${i}>`).join("")}y $ARGUMENTS`,
     ]) {
-      const { text, codes, seen } = verdict(content, `${MARKER} never force-push`);
-      expect(seen, `${content}\n->\n${text}`).toBe("shown");
-      expect(codes, content).toEqual(["arguments-hidden"]);
+      const out = expandProjectTemplate(content, `/t ${MARKER} never force-push`);
+      expect(oracleHidden(out.text, MARKER), `${content}\n->\n${out.text}`).toBe("shown");
+      expect(out.text, content).toContain("&lt;");
+      expect(
+        out.diagnostics.map((d) => [d.code, d.message.includes("more elements that hide")]),
+        content,
+      ).toEqual([["arguments-hidden", true]]);
     }
   });
 
