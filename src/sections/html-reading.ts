@@ -15,7 +15,7 @@
  * caller says what it does then.
  */
 import { type DefaultTreeAdapterMap, defaultTreeAdapter, html, Parser } from "parse5";
-import { markdownAsHtml } from "./markdown-html.js";
+import { markdownAsHtml, markdownAsHtmlWithBlocks } from "./markdown-html.js";
 
 type Element = DefaultTreeAdapterMap["element"];
 type ParentNode = DefaultTreeAdapterMap["parentNode"];
@@ -53,6 +53,10 @@ const NEVER_SHOWN: ReadonlySet<string> = new Set([
   "canvas",
   "datalist",
   "select",
+  // Drawn as a bar or a gauge, and a ruby's fallback parentheses: their text is not (rev61a F11).
+  "progress",
+  "meter",
+  "rp",
 ]);
 
 /** Matched on a style as CSS reads it ({@link cssText}). */
@@ -312,8 +316,9 @@ function closerOf(parser: FragmentParser, elements: boolean): string | undefined
   }
   if (token !== "" || !elements) return token;
   const open = openElements(parser);
-  let outer = -1;
-  for (let i = 0; i < open.length; i++) if (elementHides(open[i] as Element)) outer = i;
+  // The outermost one that hides: its end tag and those of every element inside it (rev61a F9:
+  // the innermost was taken, one hidden element closed a time).
+  const outer = open.findIndex(elementHides);
   if (outer !== -1)
     return open
       .slice(outer)
@@ -365,7 +370,8 @@ export function withHtmlClosed(
   if (tooMuchHtml(text)) return undefined;
   const reading = new HtmlReading();
   let out = text;
-  let read = markdownAsHtml(text);
+  // With the renderer's own block tags: what is open at the end is what a reader has open.
+  let read = markdownAsHtmlWithBlocks(text);
   reading.feed(read);
   for (let i = 0; i < MAX_CLOSERS; i++) {
     const closer = reading.closer();

@@ -1,4 +1,4 @@
-import { eachLine, freshReading, type Leaf, readLine } from "../_blocks.js";
+import { type Container, eachLine, freshReading, type Leaf, readLine } from "../_blocks.js";
 
 /**
  * What an HTML reader of a Markdown text's rendering meets as markup: the
@@ -69,13 +69,8 @@ export function markdownAsHtml(text: string): string {
     }
     if (lineText.trim() === "") return;
     if (indentOf(text, from) >= 4) {
-      // Indented code (or a line read as such): its end tags, `>` and `"` end nothing (its
-      // start tags are left: read too eagerly, they only hide more).
-      for (let at = from; at < to; at++) {
-        const code = text.charCodeAt(at);
-        if (code === 0x3e || code === 0x22 || (code === 0x3c && text.charCodeAt(at + 1) === 0x2f))
-          mute(at);
-      }
+      // Indented code: all its markup is text (rev61a F1: a start tag left in it ate the next real one).
+      muteMarkup(text, from, to, mute);
       return;
     }
     // A heading or another one-line block: its inline text.
@@ -139,7 +134,10 @@ function readInline(
   muteWhole: (at: number) => void,
 ): void {
   // Read on the paragraph's own text: every search stays inside it (linear over many paragraphs).
-  const text = whole.slice(start, end);
+  // A block quote's marks at its lines' starts are not the paragraph's text (CommonMark strips
+  // them): read as spaces, and written out (rev61a F7: one ended a tag spanning two lines).
+  const raw = whole.slice(start, end);
+  const text = raw.includes(">") ? withoutQuoteMarks(raw, (at) => muteWhole(start + at)) : raw;
   const from = 0;
   const to = text.length;
   const mute = (at: number) => muteWhole(start + at);
@@ -211,6 +209,17 @@ function readInline(
   // A link's destination in angle brackets (`[a](</div>)`): its end tag ends nothing.
   for (let lt = text.indexOf("](</", from); lt !== -1 && lt < to; lt = text.indexOf("](</", lt + 4))
     mute(lt + 2);
+}
+
+/** `text` (a paragraph's lines) with each line's block-quote marks (`>`, up to three spaces before, one after) as spaces, the same length; `mark` gets each mark's offset. */
+function withoutQuoteMarks(text: string, mark: (at: number) => void): string {
+  return text.replace(
+    /(^|\n)((?:[ \t]{0,3}>[ \t]?)+)/g,
+    (_match, lead: string, marks: string, at: number) => {
+      for (let i = 0; i < marks.length; i++) if (marks[i] === ">") mark(at + lead.length + i);
+      return lead + " ".repeat(marks.length);
+    },
+  );
 }
 
 /** The next `\`, backtick, `<`, `>` or `"` from `at`, or `to`. */
@@ -309,8 +318,21 @@ const S = {
 type S = (typeof S)[keyof typeof S];
 const STATES = 10;
 
+/** White space in a tag as a Markdown renderer may read it (JavaScript's `\s`: a form feed, a no-break space too; rev61a F8): a `<` kept is markup, the safe side. */
 function isSpace(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+  return (
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 function isAttributeStart(code: number): boolean {
@@ -430,4 +452,88 @@ function openTagEnds(text: string, from: number, to: number): Map<number, number
     [groups, next] = [next, groups];
   }
   return ends;
+}
+
+/**
+ * {@link markdownAsHtml} with the renderer's own block tags put in, as it
+ * writes them around the text (`<p>` … `</p>`, `<blockquote>`, `<ul><li>` …
+ * `</li></ul>`, `<h1>`, `<pre><code>`, `<hr />`): they change what an HTML
+ * reader builds (rev61a F2-F4: `</span>` inside a paragraph ends nothing, a
+ * `<p>` breaks out of `<math>`, `</li>` ends a `<?x` run an HTML block in a
+ * list item left open). Not the same length: read only for what is open at
+ * the end (the closers), never mapped back. Which list and which heading
+ * level is not told apart (`<ul>`, `<h1>`): the same for a reader's tree.
+ */
+export function markdownAsHtmlWithBlocks(text: string): string {
+  const view = markdownAsHtml(text);
+  const reading = freshReading();
+  const out: string[] = [];
+  let copied = 0;
+  const put = (at: number, tags: string) => {
+    out.push(view.slice(copied, at), tags);
+    copied = at;
+  };
+  let open: Container[] = [];
+  let paragraph = false;
+  let fence = false;
+  const closeTags = (c: Container) => (c.quote ? "</blockquote>" : "</li></ul>");
+  const openTags = (c: Container) => (c.quote ? "<blockquote>" : "<ul><li>");
+  eachLine(text, (from, to) => {
+    const before = reading.leaf;
+    const closer = readLine(reading, text, from, to);
+    const after = reading.leaf;
+    const containers = reading.containers;
+    let same = 0;
+    while (
+      same < open.length &&
+      same < containers.length &&
+      (open[same] as Container).quote === (containers[same] as Container).quote
+    )
+      same++;
+    const lineText = text.slice(from, to);
+    const blank = lineText.trim() === "";
+    const inParagraph = after?.kind === "paragraph";
+    const continues = inParagraph && before?.kind === "paragraph" && same === containers.length;
+    let tags = "";
+    if (paragraph && !continues) {
+      tags += "</p>";
+      paragraph = false;
+    }
+    if (fence && !(isFence(before) && (closer || after === before))) {
+      tags += "</code></pre>";
+      fence = false;
+    }
+    if (!blank || same < open.length) {
+      for (let i = open.length - 1; i >= same; i--) tags += closeTags(open[i] as Container);
+      for (let i = same; i < containers.length; i++) tags += openTags(containers[i] as Container);
+      open = containers.slice();
+    }
+    if (inParagraph && !paragraph) {
+      tags += "<p>";
+      paragraph = true;
+    } else if (isFence(after) && !isFence(before)) {
+      tags += "<pre><code>";
+      fence = true;
+    } else if (!blank && after === undefined && !isHtml(before) && !/^ {0,3}</.test(lineText)) {
+      // A heading, a thematic break or a line of indented code: the renderer's tags around it.
+      const bare = lineText.replace(/^(?:[ \t]{0,3}>[ \t]?)+/, "").trimStart();
+      if (/^#{1,6}(?:[ \t]|$)/.test(bare)) {
+        put(from, `${tags}<h1>`);
+        put(to, "</h1>");
+        return;
+      }
+      if (/^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/.test(bare)) tags += "<hr />";
+      else tags += "<pre><code>";
+      put(from, tags);
+      if (tags.endsWith("<pre><code>")) put(to, "</code></pre>");
+      return;
+    }
+    if (tags !== "") put(from, tags);
+  });
+  let end = "";
+  if (paragraph) end += "</p>";
+  if (fence) end += "</code></pre>";
+  for (let i = open.length - 1; i >= 0; i--) end += closeTags(open[i] as Container);
+  out.push(view.slice(copied), end);
+  return out.join("");
 }

@@ -41,6 +41,9 @@ const NEVER_SHOWN = new Set([
   "object",
   "canvas",
   "datalist",
+  "progress",
+  "meter",
+  "rp",
 ]);
 
 /** `display: none`, `visibility: hidden|collapse`, or either through a custom property: the project's decided reading of a hiding style. */

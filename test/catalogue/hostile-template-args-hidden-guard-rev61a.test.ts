@@ -35,18 +35,15 @@ describe("hostile repository: the slash guard frees your words from a fence, dee
     }
   });
 
-  it("F9: more hiding elements than the guard closes: the template's markup is read as text", () => {
+  it("F9: more hiding elements than four closers end: your words are shown", () => {
     for (const content of [
       `${"<div hidden>\n".repeat(5)}\n$ARGUMENTS\n`,
       `x ${Array.from({ length: 12 }, (_, i) => `<b hidden id=${i}>`).join("")}y $ARGUMENTS`,
     ]) {
-      const out = expandProjectTemplate(content, `/t ${MARKER} never force-push`);
-      expect(oracleHidden(out.text, MARKER), `${content}\n->\n${out.text}`).toBe("shown");
-      expect(out.text, content).toContain("&lt;");
-      expect(
-        out.diagnostics.map((d) => [d.code, d.message.includes("more elements that hide")]),
-        content,
-      ).toEqual([["arguments-hidden", true]]);
+      // Closed by the guard's closers, or (more than they end) its markup read as text.
+      const { text, codes, seen } = verdict(content, `${MARKER} never force-push`);
+      expect(seen, `${content}\n->\n${text}`).toBe("shown");
+      expect(codes, content).toEqual(["arguments-hidden"]);
     }
   });
 
