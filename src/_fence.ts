@@ -1346,15 +1346,7 @@ export class BlockTracker {
     at = 0,
     rest: ReadRest = () => ({ text: "", ats: [], starts: [] }),
   ): string {
-    let reading: Reading = this.reading;
-    if (this.line !== "") {
-      if (this.lineRead === undefined) {
-        const line = this.line;
-        this.lineRead = copyReading(this.reading, 4 * line.length + 1);
-        readLine(this.lineRead, line, 0, line.length);
-      }
-      reading = this.lineRead;
-    }
+    const reading = this.readingHere();
     const lines: string[] = [];
     // readLine gives a fence it opens a leaf of its own and keeps the leaf of one it reads on.
     const fenceLine =
@@ -1377,6 +1369,22 @@ export class BlockTracker {
     if (this.inDefinition(reading, at, rest)) return this.line === "" ? "\n" : "\n\n";
     if (this.inLink()) return this.line === "" ? "\n" : "\n\n";
     return "";
+  }
+
+  /** Whether the next text would be in a fenced code block (the unfinished line read too). */
+  inFence(): boolean {
+    return this.readingHere().leaf?.kind === "fence";
+  }
+
+  /** The reading with the unfinished line read, read once a line. */
+  private readingHere(): Reading {
+    if (this.line === "") return this.reading;
+    if (this.lineRead === undefined) {
+      const line = this.line;
+      this.lineRead = copyReading(this.reading, 4 * line.length + 1);
+      readLine(this.lineRead, line, 0, line.length);
+    }
+    return this.lineRead;
   }
 
   /**

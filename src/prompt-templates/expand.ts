@@ -193,7 +193,7 @@ class HiddenArguments implements ArgumentGuard {
     }
     // The template's own text is read by the HTML reader as its Markdown passes it on (its code
     // spans, fences and escapes are text), judged on the whole template once.
-    this.view ??= markdownAsHtml(placeholdersAsLetters(this.content));
+    this.view ??= templateView(this.content);
     const from = templateAt + skip;
     this.tracker.feed(rest);
     this.runs.feed(this.view.slice(from, from + rest.length));
@@ -205,9 +205,10 @@ class HiddenArguments implements ArgumentGuard {
     return this.runs.unclosable;
   }
 
-  private take(text: string): void {
+  /** `code`: the text is code to the Markdown, read by the HTML reader as text. */
+  private take(text: string, code = false): void {
     this.tracker.feed(text);
-    this.runs.feed(text);
+    this.runs.feed(code ? asText(text) : text);
     if (text !== "") this.lastFed = text[text.length - 1] as string;
   }
 
@@ -216,23 +217,36 @@ class HiddenArguments implements ArgumentGuard {
     // The Markdown closer is read by the HTML reader as text (a `-->` after a blank line is
     // `--&gt;`, ending nothing): what it leaves open is closed below, once more if need be.
     this.tracker.feed(closer);
-    this.runs.feed(closer.replace(/[<>"]/g, "_"));
+    this.runs.feed(asText(closer));
     if (closer !== "") this.lastFed = closer[closer.length - 1] as string;
     // A run no reader shows (`<template>`, `<div hidden>`) or a start tag left open around your
     // words, whether or not the template closes it: closed, your words a paragraph of their own.
     // Each closer ends one run or tag, so a few suffice (`<div hidden title="`: the quote, the tag, the element).
     let ran = "";
     if (this.runs.closer() !== "") {
+      // In a fence the template closes after your words the HTML closers would be code (rev61a
+      // F5): the fence is closed first; your words after the closers are yours.
+      if (this.tracker.inFence()) {
+        const fence = this.tracker.closerHere(false, at, rest);
+        this.tracker.feed(fence);
+        this.runs.feed(asText(fence));
+        if (fence !== "") this.lastFed = fence[fence.length - 1] as string;
+        closer += fence;
+      }
+      // Fed as the Markdown reads them: still in a fence, they are text and close nothing.
+      const code = this.tracker.inFence();
       // On a line of its own after an empty comment: an HTML block a Markdown renderer passes on
       // as it is (not after a backslash, not in a paragraph where `"` is `&quot;`).
       ran = `${this.lastFed === "\n" ? "" : "\n"}${EMPTY_COMMENT}`;
-      this.take(ran);
+      this.take(ran, code);
       for (let i = 0; i < MAX_RUN_CLOSERS; i++) {
         const run = this.runs.closer();
         if (run === "") break;
         ran += run;
-        this.take(run);
+        this.take(run, code);
       }
+      // Still open after the last closer (rev61a F9): the template's markup is read as text.
+      if (this.runs.closer() !== "") this.runs.unclosable = true;
     }
     if (ran !== "") {
       this.take("\n\n");
@@ -262,7 +276,7 @@ class HiddenArguments implements ArgumentGuard {
         {
           level: "warning",
           code: "arguments-hidden",
-          message: `/${name} holds markup that could hide the words you typed and that is not read through (more than ${MAX_HTML_TAGS} tags or ${MAX_HTML_CHARS} characters, or a <plaintext> nothing ends): its markup is printed as text (&lt;), so your words reach the model as your text; check the template`,
+          message: `/${name} holds markup that could hide the words you typed and that is not read through (more than ${MAX_HTML_TAGS} tags or ${MAX_HTML_CHARS} characters, a <plaintext> nothing ends, or more elements that hide than its closers end): its markup is printed as text (&lt;), so your words reach the model as your text; check the template`,
           ...(template.filePath !== undefined ? { path: template.filePath } : {}),
           line: templateBodyLine(template),
         },
@@ -286,6 +300,40 @@ class HiddenArguments implements ArgumentGuard {
       },
     ];
   }
+}
+
+/** `text` as the HTML reader meets text it holds: its `<`, `>` and `"` end and open nothing. */
+function asText(text: string): string {
+  return text.replace(/[<>"]/g, "_");
+}
+
+/**
+ * The template as the HTML reader meets it ({@link markdownAsHtml}), judged for
+ * any words: read with each placeholder as letters, as backticks and as a
+ * backtick then letters (a backtick in your words ends or opens a code span of
+ * the template's, rev61a F10), a character kept as markup by any reading kept.
+ * Reading too much as markup only closes more.
+ */
+function templateView(content: string): string {
+  const letters = markdownAsHtml(placeholdersAsLetters(content));
+  // No code span of the template's for your backticks to end or open.
+  if (!content.includes("`")) return letters;
+  const others = [
+    markdownAsHtml(placeholdersAsLetters(content, "`", "`")),
+    markdownAsHtml(placeholdersAsLetters(content, "`")),
+  ].filter((other) => other !== letters);
+  if (others.length === 0) return letters;
+  let view = "";
+  let copied = 0;
+  for (let i = 0; i < letters.length; i++) {
+    // Muted by the first reading, kept by another (a placeholder is text in each).
+    if (letters[i] === content[i]) continue;
+    if (others.some((other) => other[i] === content[i])) {
+      view += letters.slice(copied, i) + content[i];
+      copied = i + 1;
+    }
+  }
+  return view + letters.slice(copied);
 }
 
 /** Most runs and tags closed before one argument: enough for a tag, its element and one more. */

@@ -280,13 +280,15 @@ export function unusedArguments(content: string, count: number): number[] {
 /**
  * `content` with each placeholder written as letters, the same length: the
  * template as a reader of its markup judges it for any words (`<span $1>`
- * holds attributes once filled, as `<span xx>` does).
+ * holds attributes once filled, as `<span xx>` does). `lead` and `letter`:
+ * the characters to write its first and its others with (a backtick, for
+ * words that end a code span).
  */
-export function placeholdersAsLetters(content: string): string {
+export function placeholdersAsLetters(content: string, lead = "x", letter = "x"): string {
   let out = "";
   let copied = 0;
   for (const { at, placeholder } of placeholdersOf(content)) {
-    out += content.slice(copied, at) + "x".repeat(placeholder.end - at);
+    out += content.slice(copied, at) + lead + letter.repeat(placeholder.end - at - 1);
     copied = placeholder.end;
   }
   return copied === 0 ? content : out + content.slice(copied);

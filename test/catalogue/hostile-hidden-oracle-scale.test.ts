@@ -14,10 +14,10 @@ import { type Failure, failuresOf, formatFailure, MARKER } from "../_oracle/prop
 // On 5c0c3171 (the hand-written readers) seeds 1-3,000 failed a 537, b 95, c 548 documents.
 // The HTML tree builder (src/sections/html-reading.ts) leaves the few below, the known limits
 // docs/trust.md records (closers inside a foreign element's integration point, `<select>` in
-// `<svg>`, and for the slash guard a few nested boundaries and quoted values its line-by-line
-// closing misses): each property may fail
+// `<svg>`, and for the slash guard the same foreign-content cases; rev61a F5/F9/F10 took it from
+// 9 to 3, 1 with the renderer-tag reader: a fence closed before its closers, a last check after them): each property may fail
 // at most as many documents as today, and every one is printed, so a new failure is seen.
-const KNOWN = { closers: 0, withoutHidden: 0, slashGuard: 3 } as const;
+const KNOWN = { closers: 0, withoutHidden: 0, slashGuard: 1 } as const;
 
 /** Documents a property is judged on, and how many failures are minimized for the message. */
 const SEEDS = 3000;
