@@ -235,6 +235,9 @@ export class HtmlReading {
     });
   }
 
+  /** `countTags`: false when the text's own `<` were counted before it was read with the renderer's tags put in (those are not the text's). */
+  constructor(private readonly countTags = true) {}
+
   feed(text: string): void {
     this.pending += text;
     if (!this.pendingMarkup && text.includes("<")) this.pendingMarkup = true;
@@ -283,7 +286,8 @@ export class HtmlReading {
     this.pending = "";
     this.pendingMarkup = false;
     this.read += text.length;
-    for (let at = text.indexOf("<"); at !== -1; at = text.indexOf("<", at + 1)) this.tags++;
+    if (this.countTags)
+      for (let at = text.indexOf("<"); at !== -1; at = text.indexOf("<", at + 1)) this.tags++;
     if (
       this.read > MAX_HTML_CHARS ||
       this.tags > MAX_HTML_TAGS ||
@@ -428,7 +432,7 @@ export function withHtmlClosed(
 ): string | undefined {
   if (!text.includes("<")) return text;
   if (tooMuchHtml(text)) return undefined;
-  const reading = new HtmlReading();
+  const reading = new HtmlReading(false);
   let out = text;
   // With the renderer's own block tags: what is open at the end is what a reader has open.
   let read = markdownAsHtmlWithBlocks(text);

@@ -464,6 +464,9 @@ function openTagEnds(text: string, from: number, to: number): Map<number, number
  * the end (the closers), never mapped back. Which list and which heading
  * level is not told apart (`<ul>`, `<h1>`): the same for a reader's tree.
  */
+/** Most nested block quotes and list items whose tags are put in (87,000 nested list items would be as many elements). */
+const MAX_BLOCK_DEPTH = 16;
+
 export function markdownAsHtmlWithBlocks(text: string): string {
   return withBlocks(text).html;
 }
@@ -519,8 +522,10 @@ export function withBlocks(text: string): { html: string; inserted: number[] } {
       fence = false;
     }
     if (!blank || same < open.length) {
-      for (let i = open.length - 1; i >= same; i--) tags += closeTags(open[i] as Container);
-      for (let i = same; i < containers.length; i++) tags += openTags(containers[i] as Container);
+      for (let i = Math.min(open.length, MAX_BLOCK_DEPTH) - 1; i >= same; i--)
+        tags += closeTags(open[i] as Container);
+      for (let i = same; i < Math.min(containers.length, MAX_BLOCK_DEPTH); i++)
+        tags += openTags(containers[i] as Container);
       open = containers.slice();
     }
     if (inParagraph && !paragraph) {
@@ -548,7 +553,8 @@ export function withBlocks(text: string): { html: string; inserted: number[] } {
   let end = "";
   if (paragraph) end += "</p>";
   if (fence) end += "</code></pre>";
-  for (let i = open.length - 1; i >= 0; i--) end += closeTags(open[i] as Container);
+  for (let i = Math.min(open.length, MAX_BLOCK_DEPTH) - 1; i >= 0; i--)
+    end += closeTags(open[i] as Container);
   put(view.length, end);
   return { html: out.join(""), inserted };
 }
