@@ -1,6 +1,6 @@
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { currentFolder, expandHome, homeFolder } from "../_paths.js";
+import { currentFolder, expandHome, homeFolder, NOT_UTF8_PATH } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
 
 /** Where each layer's files live. */
@@ -38,12 +38,26 @@ export function builtinPromptsDir(): string {
  */
 export function envAgentDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const value = env.SYSPROMPT_AGENT_DIR;
-  return value && fromRootOrHome(value) ? value : undefined;
+  return value && fromRootOrHome(value) && !value.includes("\uFFFD") ? value : undefined;
 }
 
 /** An absolute path, or one from the home folder (`~`, `~/x`): a folder an environment variable may name. */
 export function fromRootOrHome(value: string): boolean {
   return isAbsolute(value) || value === "~" || value.startsWith("~/");
+}
+
+/**
+ * Why a folder an environment variable names (`$SYSPROMPT_AGENT_DIR`,
+ * `$PI_CODING_AGENT_DIR`) is ignored, or undefined when it is not: a relative
+ * path (read from the project's working folder), or one that is not UTF-8
+ * (review rev61c F7: the user layer was dropped with no word, while
+ * `--agent-dir` refuses such a path).
+ */
+export function ignoredEnvFolderReason(value: string): string | undefined {
+  if (!fromRootOrHome(value))
+    return `${JSON.stringify(value)} is a relative path, which would be read from the working folder (the project's)`;
+  if (value.includes("\uFFFD")) return `${JSON.stringify(value)}: ${NOT_UTF8_PATH}`;
+  return undefined;
 }
 
 /** The warning for a `$SYSPROMPT_AGENT_DIR` that {@link envAgentDir} ignores (none when the `agentDir` option is given). */
@@ -53,10 +67,12 @@ export function relativeAgentDirWarning(
 ): Diagnostic | undefined {
   const value = env.SYSPROMPT_AGENT_DIR;
   if (agentDirGiven || !value || envAgentDir(env) !== undefined) return undefined;
+  const why = ignoredEnvFolderReason(value);
+  const relative = !fromRootOrHome(value);
   return {
     level: "warning",
-    code: "agent-dir-relative",
-    message: `$SYSPROMPT_AGENT_DIR is ignored: ${JSON.stringify(value)} is a relative path, which would be read from the working folder (the project's); the user layer is ~/.pi/agent. Give an absolute path, or ~/…`,
+    code: relative ? "agent-dir-relative" : "agent-dir-not-utf8",
+    message: `$SYSPROMPT_AGENT_DIR is ignored: ${why}; the user layer is ~/.pi/agent.${relative ? " Give an absolute path, or ~/…" : ""}`,
   };
 }
 

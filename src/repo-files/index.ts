@@ -56,6 +56,8 @@ export {
   holdsProjectRoot,
   holdsRepository,
   holdsUsableGit,
+  type RefusedRootMarker,
+  rootMarkerRefusedDiagnostic,
 } from "./project-root.js";
 export {
   type FolderInProject,

@@ -10,6 +10,19 @@ export function isForeignOwner(uid: number): boolean {
 }
 
 /**
+ * Owned by neither this user, nor root, nor (running as root under `sudo`)
+ * the user `sudo` was run by (`$SUDO_UID`), as git's `safe.directory` owner
+ * check reads it: `sudo sysprompt render` in your own clone keeps its root
+ * (review rev61c F2). For a repository marker only; the door's planted-file
+ * test keeps {@link isForeignOwner}.
+ */
+export function isForeignMarkerOwner(uid: number): boolean {
+  if (!isForeignOwner(uid)) return false;
+  const sudo = process.getuid?.() === 0 ? process.env.SUDO_UID : undefined;
+  return sudo === undefined || !/^\d+$/.test(sudo) || Number(sudo) !== uid;
+}
+
+/**
  * A folder anyone may write to: world-writable, with the sticky bit (`/tmp`)
  * or without it (a 0777 team share, where anyone may also rename or remove
  * what others put there). Never on a system without POSIX owners (Windows,

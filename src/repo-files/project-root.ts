@@ -8,9 +8,10 @@ import {
   statOrUndefinedSync,
 } from "../_io.js";
 import { nextTurn } from "../_pace.js";
-import { isBelowCeiling, isWithin } from "../_paths.js";
+import { isBelowCeiling, isWithin, toPosix } from "../_paths.js";
+import type { Diagnostic } from "../types.js";
 import { gitDirNamed, isUsableGitFolder, namesBack } from "./git-file.js";
-import { anyoneMayWrite, isForeignOwner } from "./owner.js";
+import { anyoneMayWrite, isForeignMarkerOwner } from "./owner.js";
 
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that is a
@@ -29,9 +30,40 @@ export async function findProjectRoot(
   dir: string,
   ceiling?: string,
   signal?: AbortSignal,
+  refused?: RefusedRootMarker[],
 ): Promise<string> {
-  const git = await nearestHolding(dir, holdsGitRoot, ceiling, signal);
-  return (await nearestHolding(dir, holdsOtherCloneRoot, ceiling, signal, git)) ?? git ?? dir;
+  const git = await nearestHolding(dir, (d) => holdsGitRoot(d, refused), ceiling, signal);
+  const other = (d: string) => holdsOtherCloneRoot(d, refused);
+  return (await nearestHolding(dir, other, ceiling, signal, git)) ?? git ?? dir;
+}
+
+/** A repository marker the project-root search passed over ({@link ownsRootMarker}), and why. */
+export interface RefusedRootMarker {
+  /** The folder holding it. */
+  dir: string;
+  /** `.git`, `.hg`, … */
+  marker: string;
+  /** The marker or its folder is another user's, or the folder is one anyone may write to. */
+  reason: "foreign-owner" | "world-writable";
+}
+
+/**
+ * The warning for a marker the project-root search passed over: its
+ * folder's rule files and skills are not the project's, which must not be
+ * lost with no word (review rev61c F2: a clone of yours on a 0777 mount, or
+ * another user's under `sudo` without `$SUDO_UID`).
+ */
+export function rootMarkerRefusedDiagnostic(r: RefusedRootMarker): Diagnostic {
+  const why =
+    r.reason === "world-writable"
+      ? "the folder is one anyone may write to (mode o+w), so anyone may have put the marker there; `chmod o-w` the folder (on a mount without POSIX modes, such as WSL's /mnt/c or vfat, mount it with a umask that leaves out o+w, or work from a clone on a Linux file system)"
+      : "the marker or its folder belongs to another user (neither you nor root), as git's safe.directory check refuses it; work from a clone of your own";
+  return {
+    level: "warning",
+    code: "root-marker-refused",
+    path: r.dir,
+    message: `${toPosix(join(r.dir, r.marker))} does not make ${toPosix(r.dir)} a project root: ${why}. Its rule files and skills are not read as the project's; the search went on above it.`,
+  };
 }
 
 /**
@@ -80,13 +112,13 @@ export async function holdsProjectRoot(dir: string): Promise<boolean> {
 }
 
 /** {@link holdsProjectRoot} of a `.git` alone. */
-export async function holdsGitRoot(dir: string): Promise<boolean> {
-  return (await holdsGit(dir)) && (await ownsRootMarker(dir, ".git"));
+export async function holdsGitRoot(dir: string, refused?: RefusedRootMarker[]): Promise<boolean> {
+  return (await holdsGit(dir)) && (await ownsRootMarker(dir, ".git", refused));
 }
 
-async function holdsOtherCloneRoot(dir: string): Promise<boolean> {
+async function holdsOtherCloneRoot(dir: string, refused?: RefusedRootMarker[]): Promise<boolean> {
   const marker = await otherCloneMarker(dir);
-  return marker !== undefined && (await ownsRootMarker(dir, marker));
+  return marker !== undefined && (await ownsRootMarker(dir, marker, refused));
 }
 
 /**
@@ -99,13 +131,24 @@ async function holdsOtherCloneRoot(dir: string): Promise<boolean> {
  * (review rev60a F1): the search goes on above it as if it were absent. Not
  * asked where a marker only takes away (a repository nested below a root).
  */
-async function ownsRootMarker(dir: string, marker: string): Promise<boolean> {
+async function ownsRootMarker(
+  dir: string,
+  marker: string,
+  refused?: RefusedRootMarker[],
+): Promise<boolean> {
   const [entry, folder] = await Promise.all([
     ownerOrMissing(join(dir, marker), false).catch(() => undefined),
     ownerOrMissing(dir, true).catch(() => undefined),
   ]);
   if (entry === undefined || folder === undefined) return false;
-  return !isForeignOwner(entry.uid) && !isForeignOwner(folder.uid) && !anyoneMayWrite(folder.mode);
+  const reason =
+    isForeignMarkerOwner(entry.uid) || isForeignMarkerOwner(folder.uid)
+      ? "foreign-owner"
+      : anyoneMayWrite(folder.mode)
+        ? "world-writable"
+        : undefined;
+  if (reason !== undefined) refused?.push({ dir, marker, reason });
+  return reason === undefined;
 }
 
 /** True when `dir` holds a `.git` entry of any kind. */

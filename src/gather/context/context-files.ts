@@ -20,10 +20,12 @@ import {
   ownAgentDir,
   projectReach,
   type Reach,
+  type RefusedRootMarker,
   type RepoCapped,
   reachRefusal,
   readRepoCapped,
   refusalDiagnostic,
+  rootMarkerRefusedDiagnostic,
   stopRefusal,
   withCutMarker,
 } from "../../repo-files/index.js";
@@ -217,8 +219,10 @@ async function contextFolders(o: {
     trusted: o.projectTrusted,
     signal: o.signal,
   });
+  // A marker passed over (another user's, or in a folder anyone may write to) is said once, by its folder.
+  const refused: RefusedRootMarker[] = [];
   for (const start of [o.cwd, ...o.roots]) {
-    const root = await findProjectRoot(start, ceiling, o.signal);
+    const root = await findProjectRoot(start, ceiling, o.signal, refused);
     const cut = capChain(ancestorsOf(start, ceiling), root);
     if (cut.skipped > 0)
       diagnostics.push(chainCutDiagnostic(start, root, cut.skipped, "context files"));
@@ -242,6 +246,12 @@ async function contextFolders(o: {
         allowedText: `the project root ${toPosix(reach.root)}`,
       });
     }
+  }
+  const told = new Set<string>();
+  for (const r of refused) {
+    if (told.has(r.dir)) continue;
+    told.add(r.dir);
+    diagnostics.push(rootMarkerRefusedDiagnostic(r));
   }
   return { folders, diagnostics };
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_AGENT } from "../../agents/index.js";
-import { fromRootOrHome } from "../../locate/layers.js";
+import { fromRootOrHome, ignoredEnvFolderReason } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../../sections/types.js";
 import type { Diagnostic } from "../../types.js";
@@ -28,20 +28,20 @@ export const PI_DEFAULT_AGENT_DIR = "~/.pi/agent";
  */
 export function piAgentDir(env: Readonly<Record<string, string | undefined>>): string {
   const value = env.PI_CODING_AGENT_DIR;
-  return value && fromRootOrHome(value) ? value : PI_DEFAULT_AGENT_DIR;
+  return value && ignoredEnvFolderReason(value) === undefined ? value : PI_DEFAULT_AGENT_DIR;
 }
 
-/** The warning for a `$PI_CODING_AGENT_DIR` that {@link piAgentDir} ignores. */
-function relativePiAgentDirWarning(
-  env: Readonly<Record<string, string | undefined>>,
-): Diagnostic[] {
+/** The warning for a `$PI_CODING_AGENT_DIR` that {@link piAgentDir} ignores (relative, or not UTF-8). */
+function ignoredPiAgentDirWarning(env: Readonly<Record<string, string | undefined>>): Diagnostic[] {
   const value = env.PI_CODING_AGENT_DIR;
-  if (!value || fromRootOrHome(value)) return [];
+  const why = value ? ignoredEnvFolderReason(value) : undefined;
+  if (!value || why === undefined) return [];
+  const relative = !fromRootOrHome(value);
   return [
     {
       level: "warning",
-      code: "agent-dir-relative",
-      message: `$PI_CODING_AGENT_DIR is ignored: ${JSON.stringify(value)} is a relative path, which would be read from the working folder (the project's); sysprompt reads pi's trust decisions, sysprompt.yaml and the user layer from ${PI_DEFAULT_AGENT_DIR}. Give an absolute path, or ~/…`,
+      code: relative ? "agent-dir-relative" : "agent-dir-not-utf8",
+      message: `$PI_CODING_AGENT_DIR is ignored: ${why}; sysprompt reads pi's trust decisions, sysprompt.yaml and the user layer from ${PI_DEFAULT_AGENT_DIR}.${relative ? " Give an absolute path, or ~/…" : ""}`,
     },
   ];
 }
@@ -86,7 +86,7 @@ export function piRenderOptions(input: PiPromptInput): {
   const selected = prompt.selectedTools ?? ["read", "bash", "edit", "write"];
   const named = piSections(prompt.sections ?? {});
   const { sections } = named;
-  const diagnostics = [...relativePiAgentDirWarning(input.env), ...named.diagnostics];
+  const diagnostics = [...ignoredPiAgentDirWarning(input.env), ...named.diagnostics];
   const options: SystemPromptOptions = {
     cwd: prompt.cwd,
     // pi's agent dir is the user layer. Passed the way sysprompt's own default
