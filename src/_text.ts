@@ -244,3 +244,20 @@ export function trimRuns(text: string, chars: string, ends: "end" | "both"): str
   while (end > start && chars.includes(text.charAt(end - 1))) end--;
   return text.slice(start, end);
 }
+
+/** `\s` in JavaScript regular expressions. */
+export function isJsSpace(code: number): boolean {
+  return (
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}

@@ -11,6 +11,7 @@
 // and segment literals inside tags are skipped, so braces and parentheses in
 // them never count. Every search moves forward, so the work is linear in the
 // length of the source.
+import { isJsSpace as isSpace } from "../_text.js";
 
 export type TagKind = "open" | "close" | "else-chain" | "other";
 
@@ -30,23 +31,6 @@ export interface ScannedTag {
 }
 
 const BACKSLASH = 0x5c;
-
-/** `\s` in JavaScript regular expressions. */
-function isSpace(code: number): boolean {
-  return (
-    code === 0x20 ||
-    (code >= 0x09 && code <= 0x0d) ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
 
 /** Characters that end a block name, as the old `[^\s}~()]+` pattern read it. */
 function endsName(code: number): boolean {

@@ -243,12 +243,6 @@ export class HtmlReading {
     if (!this.pendingMarkup && text.includes("<")) this.pendingMarkup = true;
   }
 
-  /** Whether the text fed is more than one reading takes: the caller handles it another way. */
-  get tooMuch(): boolean {
-    this.take();
-    return this.over;
-  }
-
   /**
    * What ends, at the end of the text fed, the innermost run left open (a
    * start tag, a comment, raw text) or else every element from the
@@ -435,8 +429,7 @@ export function withHtmlClosed(
   const reading = new HtmlReading(false);
   let out = text;
   // With the renderer's own block tags: what is open at the end is what a reader has open.
-  let read = markdownAsHtmlWithBlocks(text);
-  reading.feed(read);
+  reading.feed(markdownAsHtmlWithBlocks(text));
   for (let i = 0; i < MAX_CLOSERS; i++) {
     const closer = reading.closer();
     if (closer === undefined) return undefined;
@@ -447,7 +440,6 @@ export function withHtmlClosed(
     const next = withLine(out, `${EMPTY_COMMENT}${closer}`);
     const added = next.slice(out.length);
     reading.feed(added);
-    read += added;
     out = next;
   }
   return reading.closer() === "" ? out : undefined;

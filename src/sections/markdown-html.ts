@@ -1,4 +1,5 @@
 import { type Container, eachLine, freshReading, type Leaf, readLine } from "../_blocks.js";
+import { isJsSpace } from "../_text.js";
 
 /**
  * What an HTML reader of a Markdown text's rendering meets as markup: the
@@ -319,21 +320,7 @@ type S = (typeof S)[keyof typeof S];
 const STATES = 10;
 
 /** White space in a tag as a Markdown renderer may read it (JavaScript's `\s`: a form feed, a no-break space too; rev61a F8): a `<` kept is markup, the safe side. */
-function isSpace(code: number): boolean {
-  return (
-    code === 0x20 ||
-    (code >= 0x09 && code <= 0x0d) ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
+const isSpace = isJsSpace;
 
 function isAttributeStart(code: number): boolean {
   return isLetter(code) || code === 0x5f || code === 0x3a;
