@@ -1,23 +1,10 @@
 import type { HelperOptions } from "handlebars";
 import { withoutPrintedMarks, wrappedBody } from "../src/_fence.js";
+import { escapeXml, tokenBracketsReferenced } from "../src/_prompt-text.js";
 import { marked, READS_BLOCK } from "./_cost.js";
 
-const XML_ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&apos;",
-};
-
-/**
- * Escapes the five XML special characters. `&` goes first by construction: one
- * pass over the input means an entity we produce is never escaped again.
- */
-export function escapeXml(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  return String(value).replace(/[&<>"']/g, (c) => XML_ENTITIES[c] ?? c);
-}
+/** The XML escaper: it lives with the prompt's other text rules (the bracket chat tokens). */
+export { escapeXml };
 
 const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
@@ -46,7 +33,10 @@ const ATTRIBUTE_ENTITIES: Record<string, string> = {
  */
 export function attributeValue(value: unknown): string {
   if (value === null || value === undefined) return "";
-  return String(value).replace(ATTRIBUTE_SPECIAL, (c) => ATTRIBUTE_ENTITIES[c] ?? c);
+  // A bracket chat token (`[INST]`) is broken as in any XML value (`[INST&#93;`).
+  return tokenBracketsReferenced(String(value), (piece) =>
+    piece.replace(ATTRIBUTE_SPECIAL, (c) => ATTRIBUTE_ENTITIES[c] ?? c),
+  );
 }
 
 /**

@@ -4,7 +4,6 @@
  * itself uses. Both are single passes, linear in the text.
  */
 
-import { escapeXml } from "../helpers/xml.js";
 import { pushAll } from "./_arrays.js";
 import { closeOpenBlocksOnOwnLine } from "./_fence.js";
 import { isHidden, unitEscapes } from "./_text.js";
@@ -81,6 +80,57 @@ export function printedLength(text: string, as: PrintedAs): number {
     tokenBrackets(text).length +
     marks
   );
+}
+
+const XML_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+};
+
+/**
+ * `value` as XML text or an attribute value: the five XML special characters
+ * escaped (`&` first by construction: one pass, so an entity we produce is
+ * never escaped again), and the last bracket of each bracket chat token
+ * ({@link BRACKET_TOKENS}) written as a character reference (`[INST&#93;`,
+ * `[e~&#91;`), as `&lt;` breaks the `<` ones. Every printer of a value into
+ * an element or attribute goes through it (the `{{escapeXml}}` helper, the
+ * skills index, the touch element, {@link xmlNameText}), so none writes a
+ * repository's `[INST]` or `[|user|]` raw: before, a skill's name,
+ * description and location, a rule's and a context file's `path="…"` did
+ * (review rev64f F4).
+ */
+export function escapeXml(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  return tokenBracketsReferenced(String(value), xmlEscaped);
+}
+
+/**
+ * `text` with each piece between the last brackets of its bracket chat tokens
+ * ({@link BRACKET_TOKENS}) given to `escapePiece`, and each such bracket written as
+ * a character reference (`&#93;`, `&#91;`): what an XML value's escaper does
+ * ({@link escapeXml}, and the `xml` helper's attribute values). No entity
+ * holds a bracket, so a piece's end cuts none. Linear.
+ */
+export function tokenBracketsReferenced(
+  text: string,
+  escapePiece: (piece: string) => string,
+): string {
+  let out = "";
+  let copied = 0;
+  for (const at of tokenBrackets(text)) {
+    const code = text.codePointAt(at) ?? 0;
+    const reference = code === 0x5d ? "93" : code === 0x5b ? "91" : `x${code.toString(16)}`;
+    out += `${escapePiece(text.slice(copied, at))}&#${reference};`;
+    copied = at + widthAt(text, at);
+  }
+  return copied === 0 ? escapePiece(text) : out + escapePiece(text.slice(copied));
+}
+
+function xmlEscaped(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => XML_ENTITIES[c] ?? c);
 }
 
 /**
