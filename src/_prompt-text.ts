@@ -699,7 +699,7 @@ function hasName(keys: NameKeys, name: string): boolean {
  */
 export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
   const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
-  const tagHeld = heldAsRead(text, names);
+  const tagHeld = heldThroughReferences(text, names);
   const tokens = names.has(CHAT_TOKENS) ? chatTokens(text) : undefined;
   const held = tokens ? mergedPlaces(tagHeld, tokens.openers) : tagHeld;
   const brackets = tokens?.brackets ?? [];
@@ -939,6 +939,70 @@ function heldAsRead(text: string, names: ReadonlySet<string>): number[] {
   for (const { reading, blanks } of readings)
     pushAll(held, heldInReading(text, names, reading, blanks, [...held]));
   return held.sort((a, b) => a - b);
+}
+
+/**
+ * The openers {@link heldAsRead} holds in `text`, and those it holds in
+ * `text` with its character references read as the characters they stand
+ * for ({@link referencesRead}), as places in `text`, in order: a reader
+ * decodes `&#115;` as `s`, so `<&#115;ystem>`, `</&#x75;ser_instructions>`
+ * and `</u&#115;er_instructions>` are those tags, whatever letter of the name
+ * the reference spells, its first included (review rev64f F6: a reference
+ * was read as nothing but `_`, through the join of a name's parts).
+ */
+function heldThroughReferences(text: string, names: ReadonlySet<string>): number[] {
+  const held = heldAsRead(text, names);
+  const read = text.includes("&") ? referencesRead(text) : undefined;
+  if (read === undefined) return held;
+  pushAll(held, heldAsRead(read.text, names).map(read.placeOf));
+  return sortedOnce(held);
+}
+
+/**
+ * `text` with each character reference ({@link referenceAt}: `&#115;`,
+ * `&#x73;`, `&#115` before a non-digit, `&lowbar;`, `&shy;`) read as the
+ * code point it stands for, and where a place of that reading is in `text`
+ * (a code point read from a reference is at its `&`); undefined when it
+ * holds none. A reference to `<` or a look-alike opener, `&` or half a
+ * surrogate pair stays as written: `&lt;` is what the escape writes, and
+ * an opener read from one would be written `&lt;` over its `&`. Linear.
+ */
+function referencesRead(
+  text: string,
+): { text: string; placeOf: (at: number) => number } | undefined {
+  // Where each piece read starts, in the reading and in `text`, as in {@link readApart}.
+  const readAt: number[] = [];
+  const textAt: number[] = [];
+  const putIn: boolean[] = [];
+  const pieces: string[] = [];
+  let length = 0;
+  const piece = (at: number, put: boolean, written: string) => {
+    readAt.push(length);
+    textAt.push(at);
+    putIn.push(put);
+    pieces.push(written);
+    length += written.length;
+  };
+  let from = 0;
+  for (let amp = text.indexOf("&"); amp !== -1; amp = text.indexOf("&", amp + 1)) {
+    const reference = referenceAt(text, amp);
+    if (reference === undefined) continue;
+    const { code } = reference;
+    if (code === 0x3c || code === 0x26 || (code >= 0xd800 && code <= 0xdfff) || isOpenerCode(code))
+      continue;
+    if (amp > from) piece(from, false, text.slice(from, amp));
+    piece(amp, true, String.fromCodePoint(code));
+    from = amp + reference.length;
+    amp = from - 1;
+  }
+  if (pieces.length === 0) return undefined;
+  if (from < text.length) piece(from, false, text.slice(from));
+  const placeOf = (at: number) => {
+    const k = lastAtMost(readAt, at);
+    const place = textAt[k] ?? at;
+    return putIn[k] ? place : place + at - (readAt[k] ?? 0);
+  };
+  return { text: pieces.join(""), placeOf };
 }
 
 /**
