@@ -48,6 +48,23 @@ function isUnseen(code: number): boolean {
 }
 
 /**
+ * Whether `text` shows nothing: each code point white space, default-ignorable,
+ * hidden ({@link isHidden}: every control, zero-width and bidirectional marks)
+ * or {@link UNSEEN} (the braille blank U+2800, unassigned, private use). A
+ * `--system-prompt` of only these is blank (review rev64f F3: U+2800 or U+001C
+ * alone replaced every base section with it).
+ */
+export function showsNothing(text: string): boolean {
+  for (const c of text) {
+    const code = c.codePointAt(0) ?? 0;
+    if (!BLANK.test(c) && !isHidden(code) && !isUnseen(code)) return false;
+  }
+  return true;
+}
+
+const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]$/u;
+
+/**
  * How the prompt prints a text the repository chose: `"line"` as one line
  * ({@link oneLine}: a path in a list), `"xml-line"` as one line inside an XML
  * element or attribute (`escapeXml(oneLine(text))`: a skill's name and

@@ -2,6 +2,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { namedPlace } from "../_output-target.js";
 import { isWithin } from "../_paths.js";
+import { showsNothing } from "../_prompt-text.js";
 import { parseNow } from "../_time.js";
 import { DEFAULT_DEADLINE_MS, deadlineSignal } from "../gather/deadline.js";
 import { projectHome } from "../gather/environment/index.js";
@@ -274,17 +275,11 @@ function validateSections(sections: SystemPromptOptions["sections"]): ExtraSecti
 }
 
 /**
- * A blank `systemPrompt` (empty, or white space only) is not a custom base prompt: pi takes an
+ * A blank `systemPrompt` (empty, or a text that shows nothing: {@link showsNothing}) is not a custom base prompt: pi takes an
  * empty `--system-prompt` as not given; taken as the text, a wrapper's unset variable
  * (`--system-prompt "$CUSTOM"`) replaced every base section, yours too, with nothing (rev60d F5).
  * `resolveRenderOptions` warns of a blank one.
  */
 export function isBlankPrompt(value: string): boolean {
-  return value.replace(UNSEEN_OR_SPACE, "") === "";
+  return showsNothing(value);
 }
-
-/**
- * White space and what is drawn as nothing (default-ignorable: U+200B, U+2060, the soft
- * hyphen, ZWJ): a prompt of only these shows nothing (review rev61c F6).
- */
-const UNSEEN_OR_SPACE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}]/gu;

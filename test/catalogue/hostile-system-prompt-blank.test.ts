@@ -14,6 +14,9 @@ import { cliAt } from "./_cli-at.js";
 // U+2060, the soft hyphen, ZWJ: a `"$(cat sp.txt)"` an editor left so) replaced the whole base
 // with nothing visible, silently. Blank is now nothing left without white space and
 // default-ignorable code points.
+// Review rev64f F3: U+2800 (the braille blank) or a control alone (U+001C, U+0001) still replaced
+// every base section with it, exit 0, not a word. Blank now also takes every control (Cc) and what
+// the prompt's text module knows is drawn as a blank or nothing (U+2800, unassigned, private use).
 
 const MINE = "MY-OWN-RULES-SECTION";
 
@@ -72,5 +75,23 @@ describe("hostile-system-prompt-blank: a blank --system-prompt replaces nothing,
     const result = await renderSystemPrompt(pinned(root, { systemPrompt: "\u200b\u00ad" }));
     expect(result.text).toContain("<tools>");
     expect(result.diagnostics.map((d) => d.code)).toContain("system-prompt-blank");
+  });
+
+  it("the braille blank and controls alone are blank too", async () => {
+    const { p, home } = layout();
+    const without = await cliAt(["render"], p, home);
+    for (const value of ["\u2800", "\u001c", "\u0001\u007f", "\u2800 \u0085\u200b", "\u0378"]) {
+      const { code, out, err } = await cliAt(["render", "--system-prompt", value], p, home);
+      expect(code, JSON.stringify(value)).toBe(0);
+      expect(out, JSON.stringify(value)).toBe(without.out);
+      expect(err, JSON.stringify(value)).toMatch(/system-prompt-blank.*--system-prompt is blank/);
+    }
+    const root = tempDir();
+    const result = await renderSystemPrompt(pinned(root, { systemPrompt: "\u2800\u001c" }));
+    expect(result.text).toContain("<tools>");
+    expect(result.diagnostics.map((d) => d.code)).toContain("system-prompt-blank");
+    const custom = await renderSystemPrompt(pinned(root, { systemPrompt: "\u2800Be brief." }));
+    expect(custom.text).not.toContain("<tools>");
+    expect(custom.diagnostics.map((d) => d.code)).not.toContain("system-prompt-blank");
   });
 });
