@@ -812,7 +812,7 @@ function chatTokensIn(
     const after = from <= skipped ? skipped : skipInvisible(text, from);
     skipped = after;
     const next = text.codePointAt(after);
-    if (next === 0x7c || next === 0xff5c) openers.push(lt);
+    if ((next === 0x7c || next === 0xff5c) && namesToken(text, after + 1)) openers.push(lt);
   }
   if (withOpeners && text.includes("<")) {
     for (const m of text.matchAll(LLAMA_SYSTEM)) openers.push(m.index, m.index + 1);
@@ -829,6 +829,19 @@ function chatTokensIn(
     }
   }
   return { openers, brackets };
+}
+
+/**
+ * Whether what follows a token's bar at `from` can be a token's name: a letter
+ * or digit of any script, `_` or `/`, after any invisible characters. A token
+ * is `<|` and a name (`<|im_start|>`, `<｜User｜>`, `<|/tool|>`); Haskell's
+ * `<|>` and Elm's or F#'s `<| f` are code, which no tokenizer has as a
+ * special token (review rev64f F5: they were written `&lt;|>`).
+ */
+function namesToken(text: string, from: number): boolean {
+  const code = text.codePointAt(skipInvisible(text, from));
+  if (code === undefined) return false;
+  return code === 0x5f || code === 0x2f || isWordPoint(code);
 }
 
 /** Llama 2's system block's tags, `<<SYS>>` and `<</SYS>>`. */
