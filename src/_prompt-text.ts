@@ -281,7 +281,9 @@ function tagNameChar(code: number): string | undefined {
 
 /**
  * Letters of other scripts drawn as a Latin one (Cyrillic, Greek, Armenian,
- * Latin small capitals, Lisu), by the Latin letter a reader takes them for,
+ * Latin small capitals, Lisu, Cherokee, Deseret), by the Latin letter a reader
+ * takes them for (a hand list: scripts not in it, Osage, Warang Citi, Coptic,
+ * Canadian syllabics, are read as letters of their own),
  * and the dashes drawn as `-`: `</rulеs>` with a Cyrillic `е` reads as
  * `</rules>`, `</system‐reminder>` with U+2010 as `</system-reminder>`.
  */
@@ -299,6 +301,14 @@ const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map(
     ["օսհոցզ", "ouhngq"],
     ["ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnoprstuvwyz"],
     ["ꓮꓐꓚꓓꓰꓝꓖꓧꓲꓙꓗꓡꓟꓠꓳꓑꓣꓢꓔꓴꓦꓪꓫꓬꓜ", "abcdefghijklmnoprstuvwxyz"],
+    // Cherokee capitals and small letters, Deseret, and Latin letters drawn as another Latin
+    // one: each whose confusables.txt (Unicode 14.0) prototype is one ASCII letter and which
+    // reads as none otherwise (review rev64f F7: `<ᏚᎩᏚᎢᎬᎷ>`, `</uꮪer_instructions>`, `<ƽystem>`).
+    ["ᎪᏏᏴꮯᏟᏧᎠᎬᏀᏳᏂᎻꭵᎥᎫᏦᏞᎷᏢꮁᎡᏒꮪᏕᏚᎢꮩᏙꮃᎳᏔᎩᎽꮓᏃ", "abbccddegghhiijklmprrrssstvvwwwyyzz"],
+    // Cherokee `Ꮜ` (SA), drawn as `U`, is not in confusables.txt: added by hand.
+    ["Ꮜ", "u"],
+    ["𐐽𐐕𐐛𐐬𐐄𐑈𐐠", "cclooss"],
+    ["ɑƄꞴꬲꬵꞙẝꞘᶃƍɩꞲƖᴑꬽꭇꭈƽꞟꭎꭒʋɯꞳɣᶌỿꭚ", "abbeffffggijloorrsuuuuwxyyyy"],
     // Hyphens, dashes and the minus drawn as `-`; the modifier low macron as `_`.
     ["\u2010\u2011\u2012\u2013\u2043\u2212\u02d7\u02cd", "-------_"],
     // Drawn as `_` too: the lower one eighth block, the double low line, the undertie
