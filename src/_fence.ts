@@ -390,6 +390,20 @@ function setextLike(text: string, from: number, to: number): boolean {
 }
 
 /**
+ * `text` (a value of several lines) with its first line's first character
+ * written escaped when that line is a setext underline (`---`, `===`, `-`) or
+ * may be a table's delimiter row (`:-`, `|-|`): printed on the line after a
+ * paragraph line of yours, it would make your line a heading or a table's
+ * header, as a one-line value may not ({@link lineOpeningNoBlock} in
+ * src/_prompt-text.ts; review rev64c F5).
+ */
+export function firstLineNoUnderline(text: string): string {
+  const end = lineEndAt(text, 0);
+  if (!setextLike(text, 0, end) && !delimiterRowAt(text, 0, end)) return text;
+  return escapedStart(text.slice(0, end)) + text.slice(end);
+}
+
+/**
  * The longest container prefix a closer is written with. A text can open a
  * container per character (256 KiB of `>`, then a fence): written inside them
  * all, the closer would be longer than the text.

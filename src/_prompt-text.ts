@@ -6,7 +6,7 @@
 
 import { escapeXml } from "../helpers/xml.js";
 import { pushAll } from "./_arrays.js";
-import { closeOpenBlocksOnOwnLine } from "./_fence.js";
+import { closeOpenBlocksOnOwnLine, firstLineNoUnderline } from "./_fence.js";
 import { withoutLinkDefinitions } from "./_link-definitions.js";
 import { isHidden, unitEscapes } from "./_text.js";
 
@@ -1877,11 +1877,13 @@ function leadingOpenerAt(line: string): number {
  * run over lines of the user's own): {@link nameText}'s escapes without
  * joining its lines, and no fence or HTML block left open
  * ({@link closeOpenBlocksOnOwnLine}, its closer on a line of its own). A one-line value is {@link nameText}'s.
- * It defines no link label ({@link withoutLinkDefinitions}).
+ * Its first line makes no line of yours before it a heading or a table's
+ * header ({@link firstLineNoUnderline}), as a one-line value's does not; it
+ * defines no link label ({@link withoutLinkDefinitions}).
  */
 export function valueText(text: string, names: ReadonlySet<string>): string {
   if (!text.includes("\n")) return nameText(text, names);
-  const escaped = escapeWrapperTags(text, names);
+  const escaped = escapeWrapperTags(firstLineNoUnderline(text), names);
   const held = escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped;
   return closeOpenBlocksOnOwnLine(withoutLinkDefinitions(held));
 }
