@@ -23,6 +23,7 @@ import {
   sameReading,
 } from "./_blocks.js";
 import { InlineLinkReader } from "./_inline-link.js";
+import { asCell, delimiterRowAt } from "./_table-rows.js";
 import { closeHiddenRuns } from "./prompt-templates/hidden-closers.js";
 
 export type { Fence } from "./_blocks.js";
@@ -389,6 +390,20 @@ function setextLike(text: string, from: number, to: number): boolean {
 }
 
 /**
+ * `text` (a value of several lines) with its first line's first character
+ * written escaped when that line is a setext underline (`---`, `===`, `-`) or
+ * may be a table's delimiter row (`:-`, `|-|`): printed on the line after a
+ * paragraph line of yours, it would make your line a heading or a table's
+ * header, as a one-line value may not ({@link lineOpeningNoBlock} in
+ * src/_prompt-text.ts; review rev64c F5).
+ */
+export function firstLineNoUnderline(text: string): string {
+  const end = lineEndAt(text, 0);
+  if (!setextLike(text, 0, end) && !delimiterRowAt(text, 0, end)) return text;
+  return escapedStart(text.slice(0, end)) + text.slice(end);
+}
+
+/**
  * The longest container prefix a closer is written with. A text can open a
  * container per character (256 KiB of `>`, then a fence): written inside them
  * all, the closer would be longer than the text.
@@ -722,14 +737,16 @@ export function markPrinted(value: string, clean = false): string {
  * the template's text only (the part of a line after a value counts as a
  * line's start: more is read, never less).
  */
-function opensAnyBlock(text: string): boolean {
+function opensAnyBlock(text: string): Opens {
+  let opens = Opens.Nothing;
   let at = 0;
   while (at < text.length) {
     const open = text.indexOf(PRINTED_OPEN, at);
     const end = open === -1 ? text.length : open;
     let line = at;
     while (line < end) {
-      if (startsBlock(text, line, end)) return true;
+      if (opens === Opens.Nothing && startsBlock(text, line, end)) opens = Opens.Block;
+      if (startsTable(text, line, end)) return Opens.Table;
       let next = line;
       while (next < end) {
         const code = text.charCodeAt(next);
@@ -743,7 +760,27 @@ function opensAnyBlock(text: string): boolean {
     if (close === -1) break;
     at = close + PRINTED_CLOSE.length;
   }
-  return false;
+  return opens;
+}
+
+/** What {@link opensAnyBlock} found the template's lines may open. */
+enum Opens {
+  Nothing = 0,
+  /** A container or a block that runs on. */
+  Block = 1,
+  /** A table's delimiter row: each value is read where it lands ({@link placeMarked}). */
+  Table = 2,
+}
+
+/** Whether the template's line at `from` (its text ends at `to`) may be a table's delimiter row, after blanks and `>`. */
+function startsTable(text: string, from: number, to: number): boolean {
+  let at = from;
+  for (;;) {
+    const code = text.charCodeAt(at);
+    if (at >= to || (code !== SPACE && code !== TAB && code !== GREATER_THAN)) break;
+    at++;
+  }
+  return at < to && delimiterRowAt(text, at, to);
 }
 
 const HTML_RUNS_ON = ["<pre", "<script", "<style", "<textarea"];
@@ -824,6 +861,33 @@ function notEnding(line: string, from: number, outer: OpenBlock): string {
   }
   const at = line.indexOf(outer.fence.char, from);
   return at === -1 ? line : `${line.slice(0, at)}\\${line.slice(at)}`;
+}
+
+/**
+ * Where the template's line that `from` is on ends (its line feed or carriage
+ * return, or the end), the marked values on it read as one line each (a
+ * value in a table's header is written as one cell). Linear over the line.
+ */
+function templateLineEnd(text: string, from: number): number {
+  let at = from;
+  while (at < text.length) {
+    const code = text.charCodeAt(at);
+    if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
+    if (code === PRINTED_OPEN.charCodeAt(0) && text.startsWith(PRINTED_OPEN, at)) {
+      const close = text.indexOf(PRINTED_CLOSE, at);
+      if (close === -1) return text.length;
+      at = close + PRINTED_CLOSE.length;
+    } else at++;
+  }
+  return at;
+}
+
+/** Where the line after the line break at `end` starts. */
+function lineAfter(text: string, end: number): number {
+  return (
+    end +
+    (text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED ? 2 : 1)
+  );
 }
 
 /** Where the line of `text` that starts at `from` ends (its line feed or carriage return, or the end). */
@@ -907,17 +971,39 @@ export interface PrintedCut {
  * once more to test it inside the template's block.
  */
 export function placePrinted(text: string, onCut?: (cut: PrintedCut) => void): string {
+  const opens = opensAnyBlock(text);
   // No line of the template's starts a container or a running block: nothing to read.
-  if (!opensAnyBlock(text)) return withoutPrintedMarks(text);
+  if (opens === Opens.Nothing) return withoutPrintedMarks(text);
   // Each value in nothing (the common case: `{{content}}` at a line's start): the marks out, one copy.
-  if (marksInNothing(text)) return markAt.length === 0 ? text : withoutMarksAt(text);
+  if (opens === Opens.Block && marksInNothing(text))
+    return markAt.length === 0 ? text : withoutMarksAt(text);
   return placeMarked(text, onCut);
 }
 
 /** {@link placePrinted} reading every line the template wrote, each value placed or not (exported for its test). */
 export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): string {
-  if (!opensAnyBlock(text)) return withoutPrintedMarks(text);
+  if (opensAnyBlock(text) === Opens.Nothing) return withoutPrintedMarks(text);
   let reading = freshReading();
+  /** The line read last is a row of a table of the template's (or its delimiter row). */
+  let table = false;
+  /** Reads a line ended in what is written, following the template's tables (GFM) as well. */
+  const read = (line: string, from: number, to: number) => {
+    const paragraph = reading.leaf?.kind === "paragraph";
+    const depth = reading.containers.length;
+    readLine(reading, line, from, to);
+    rowLine = false;
+    // A table's lines read as a paragraph's to CommonMark; a blank line or a block ends both.
+    table =
+      paragraph &&
+      reading.leaf?.kind === "paragraph" &&
+      reading.containers.length === depth &&
+      (table || startsTable(line, from, to));
+  };
+  /** Where the template's line after the value being placed ends, and whether the line after it is a delimiter row. */
+  let headerUntil = -1;
+  let header = false;
+  /** The line not yet ended is a row: its later values are cells too, its start read once. */
+  let rowLine = false;
   const parts: string[] = [];
   /** The text of the line not yet ended, as written. */
   let pending = "";
@@ -933,11 +1019,11 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
     for (let i = 0; i < piece.length; i++) {
       const code = piece.charCodeAt(i);
       if (code !== LINE_FEED && code !== CARRIAGE_RETURN) continue;
-      if (pending === "") readLine(reading, piece, start, i);
+      if (pending === "") read(piece, start, i);
       else {
         // A line a value in nothing started is the template's as it wrote it, the value a letter.
         const line = (afterValue ? neutral : pending) + piece.slice(start, i);
-        readLine(reading, line, 0, line.length);
+        read(line, 0, line.length);
       }
       pending = "";
       neutral = "";
@@ -967,13 +1053,22 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
     const inner = text.indexOf(PRINTED_OPEN, open + 1);
     const start = inner === -1 || inner > close ? open : text.lastIndexOf(PRINTED_OPEN, close - 1);
     if (start > open) feed(withoutPrintedMarks(text.slice(open, start)));
-    placeValue(text.slice(start + PRINTED_OPEN.length, close));
     at = close + PRINTED_CLOSE.length;
+    if (at > headerUntil) {
+      headerUntil = templateLineEnd(text, at);
+      header =
+        headerUntil < text.length && startsTable(text, lineAfter(text, headerUntil), text.length);
+    }
+    placeValue(text.slice(start + PRINTED_OPEN.length, close));
   }
   return parts.join("");
 
   /** Writes `value` at the end of what is written so far, inside the template's containers and block. */
   function placeValue(value: string): void {
+    if (rowLine) {
+      feed(asCell(value, false), false);
+      return;
+    }
     const before = reading.leaf;
     // The template's line so far, a letter for the value: a letter starts no block, so the line
     // goes on in what it continues, lazily too (a paragraph's line at a line's start).
@@ -981,6 +1076,15 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
     const probeLine = `${neutral}a`;
     readLine(probe, probeLine, 0, probeLine.length);
     const outer = runsOn(before) && probe.leaf === before ? before : undefined;
+    // A row of the template's table (or its header, a delimiter row after it): one cell.
+    const row =
+      probe.leaf?.kind === "paragraph" &&
+      (header || (table && probe.containers.length === reading.containers.length));
+    if (row) {
+      feed(asCell(value, afterMarkers(neutral, 0, neutral.length) === neutral.length), false);
+      rowLine = true;
+      return;
+    }
     let containers = probe.containers;
     let firstLead = "";
     let escapeFirst = false;
@@ -1054,6 +1158,7 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
         neutral += "a";
       } else {
         reading = freshReading();
+        table = false;
         pending = value.slice(last + 1);
         neutral = pending === "" ? "" : "a";
         afterValue = pending !== "";

@@ -5,7 +5,8 @@
  */
 
 import { pushAll } from "./_arrays.js";
-import { closeOpenBlocksOnOwnLine } from "./_fence.js";
+import { closeOpenBlocksOnOwnLine, firstLineNoUnderline } from "./_fence.js";
+import { withoutLinkDefinitions } from "./_link-definitions.js";
 import { isHidden, unitEscapes } from "./_text.js";
 
 /**
@@ -1482,11 +1483,14 @@ export function withoutAgentVariablesIn<T>(value: T): T {
  * ({@link escapeWrapperTags}), and no fenced code block or HTML comment left
  * open at its end to run on over the element's closing tag and the sections
  * after it ({@link closeOpenBlocksOnOwnLine}: the closer ends with a line
- * break, so a template writing on after the text does not undo it).
+ * break, so a template writing on after the text does not undo it). A
+ * repository's text (`names` holds {@link OWNER_MARK}) defines no link label
+ * of the prompt either ({@link withoutLinkDefinitions}).
  */
 export function elementText(text: string, names: ReadonlySet<string>): string {
-  const held = names.has(OWNER_MARK) ? withoutOwnerMark(text) : text;
-  return closeOpenBlocksOnOwnLine(escapeWrapperTags(held, names));
+  const repository = names.has(OWNER_MARK);
+  const escaped = escapeWrapperTags(repository ? withoutOwnerMark(text) : text, names);
+  return closeOpenBlocksOnOwnLine(repository ? withoutLinkDefinitions(escaped) : escaped);
 }
 
 /**
@@ -2027,13 +2031,15 @@ function leadingOpenerAt(line: string): number {
  * run over lines of the user's own): {@link nameText}'s escapes without
  * joining its lines, and no fence or HTML block left open
  * ({@link closeOpenBlocksOnOwnLine}, its closer on a line of its own). A one-line value is {@link nameText}'s.
+ * Its first line makes no line of yours before it a heading or a table's
+ * header ({@link firstLineNoUnderline}), as a one-line value's does not; it
+ * defines no link label ({@link withoutLinkDefinitions}).
  */
 export function valueText(text: string, names: ReadonlySet<string>): string {
   if (!text.includes("\n")) return nameText(text, names);
-  const escaped = escapeWrapperTags(text, names);
-  return closeOpenBlocksOnOwnLine(
-    escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped,
-  );
+  const escaped = escapeWrapperTags(firstLineNoUnderline(text), names);
+  const held = escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped;
+  return closeOpenBlocksOnOwnLine(withoutLinkDefinitions(held));
 }
 
 /**

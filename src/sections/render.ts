@@ -1030,9 +1030,11 @@ const ownTexts = new WeakMap<object, readonly string[]>();
  * The strings of several lines (a line feed or carriage return in them) that
  * `data`'s objects and arrays hold: the values a render marks where a
  * template prints them ({@link placePrinted}), so that one printed inside a
- * list item or a fence of the template stays in it. An object's own strings
- * are read once ({@link ownTexts}): a budget's patched data shares the rest,
- * and each render of a fitting walked the megabytes of its texts again.
+ * list item or a fence of the template stays in it; and those holding a `|`,
+ * which printed on a table's row of the template is written as one cell. An
+ * object's own strings are read once ({@link ownTexts}): a budget's patched
+ * data shares the rest, and each render of a fitting walked the megabytes of
+ * its texts again.
  */
 function textsIn(data: unknown): Set<string> {
   const texts = new Set<string>();
@@ -1047,7 +1049,10 @@ function textsIn(data: unknown): Set<string> {
     if (own === undefined) {
       const found: string[] = [];
       for (const child of children) {
-        if (typeof child === "string" && (child.includes("\n") || child.includes("\r")))
+        if (
+          typeof child === "string" &&
+          (child.includes("\n") || child.includes("\r") || child.includes("|"))
+        )
           found.push(child);
       }
       own = found;

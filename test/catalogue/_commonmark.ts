@@ -91,3 +91,19 @@ export function depthAt(markdown: string, name: string, needle: string): number 
   const closes = before.match(new RegExp(`</${name}\\s*>`, "g"))?.length ?? 0;
   return opens - closes;
 }
+
+/** Each link the parser reads in `markdown`: its text (the literals inside it) and its destination. */
+export function linksOf(markdown: string): { text: string; destination: string }[] {
+  const walker = new Parser().parse(markdown).walker();
+  const links: { text: string; destination: string }[] = [];
+  const open: { text: string; destination: string }[] = [];
+  for (let event = walker.next(); event !== null; event = walker.next()) {
+    const node = event.node;
+    if (node.type === "link") {
+      if (event.entering) open.push({ text: "", destination: node.destination ?? "" });
+      else links.push(open.pop() as { text: string; destination: string });
+    } else if (event.entering && node.literal !== null)
+      for (const link of open) link.text += node.literal;
+  }
+  return links;
+}

@@ -1,0 +1,70 @@
+/**
+ * A repository's link reference definitions, made text. CommonMark resolves a
+ * label to its first definition anywhere in the document (case folded, before
+ * or after the use), so a repository's `[DEPLOY]: https://evil` defined the
+ * link your own section defines later, and its `[release]: …` made a bracketed
+ * word of your `AGENTS.md` a link (review rev64c F9).
+ */
+
+import { eachLine, freshReading, readLine } from "./_blocks.js";
+
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+
+/**
+ * `text` with the `[` of each line that may start a link reference definition
+ * written `\[`: a line CommonMark reads as text of a paragraph that may hold
+ * definitions (one starting with `[`, in a block quote or a list item too; not
+ * in fenced or indented code or an HTML block, where none is one), whose `[`
+ * opens a label that ends with `]:` or goes on past the line (a label or a
+ * destination over several lines). The text reads the same (`\[` is `[`) and
+ * defines no label. An inline link `[x](url)` or reference `[x][y]` at a
+ * paragraph's start is left as written. Linear: one block reading, each line
+ * scanned once.
+ */
+export function withoutLinkDefinitions(text: string): string {
+  if (!text.includes("[")) return text;
+  const reading = freshReading();
+  const at: number[] = [];
+  eachLine(text, (from, to) => {
+    const before = reading.leaf;
+    const had = before?.kind === "paragraph" ? (before.definitions?.length ?? 0) : 0;
+    readLine(reading, text, from, to);
+    const leaf = reading.leaf;
+    if (leaf?.kind !== "paragraph" || !leaf.definitions) return;
+    // The paragraph's lines as CommonMark keeps them, each ended by a line feed: this line's
+    // is the last, after its markers. Told by lengths (the text is not read: a long paragraph
+    // would be read again at each line): a line that goes on the paragraph, or starts it.
+    const length = leaf.definitions.length;
+    for (const own of had > 0 && length > had ? [length - had - 1, length - 1] : [length - 1]) {
+      const start = to - own;
+      const opens = own > 0 && start >= from && text.charCodeAt(start) === OPEN_BRACKET;
+      if (opens && opensLabel(text, start + 1, to)) {
+        at.push(start);
+        break;
+      }
+    }
+  });
+  if (at.length === 0) return text;
+  const parts: string[] = [];
+  let copied = 0;
+  for (const start of at) {
+    parts.push(text.slice(copied, start), "\\");
+    copied = start;
+  }
+  parts.push(text.slice(copied));
+  return parts.join("");
+}
+
+/** Whether the label opened just before `from` ends in `]:` on the line `[from, to)`, or runs past it. */
+function opensLabel(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code === BACKSLASH) i++;
+    else if (code === OPEN_BRACKET) return false;
+    else if (code === CLOSE_BRACKET) return text.charCodeAt(i + 1) === COLON;
+  }
+  return true;
+}
