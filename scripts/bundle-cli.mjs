@@ -41,6 +41,16 @@ export function loadCompiler() { return require("handlebars"); }
 `;
 
 /**
+ * The never-shown reading's HTML tree builder, loaded on first use (see
+ * src/sections/_parse5.ts): the bundler makes a required ES module one it
+ * starts only when the require runs.
+ */
+const parse5InBundle = `
+let loaded;
+export function loadParse5() { return (loaded ??= require("parse5")); }
+`;
+
+/**
  * commander requires child_process at load (for subcommands that are separate
  * executables, which sysprompt has none of); loading it pulls in net, dgram
  * and streams. This stands in for it until something is used.
@@ -88,6 +98,10 @@ const pluginFor = (fullApart) => ({
     }
     b.onLoad({ filter: /[\\/]dist[\\/]src[\\/]engine[\\/]_handlebars\.js$/ }, () => ({
       contents: handlebarsInBundle,
+      loader: "js",
+    }));
+    b.onLoad({ filter: /[\\/]dist[\\/]src[\\/]sections[\\/]_parse5\.js$/ }, () => ({
+      contents: parse5InBundle,
       loader: "js",
     }));
     // Every other module of ours: import.meta.url as it would be for that file.

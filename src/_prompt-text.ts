@@ -2316,6 +2316,13 @@ function addElementNames(
   max = Number.POSITIVE_INFINITY,
   work?: FoldWork,
 ): boolean {
+  const known = max === Number.POSITIVE_INFINITY && work === undefined && KNOWN_NAMES.get(text);
+  if (known) {
+    // The same names, in the same order, as the reading below adds them.
+    for (const name of known.names) names.add(name);
+    if (literals !== undefined) for (const literal of known.literals) literals.add(literal);
+    return known.fromData;
+  }
   const full = () => names.size >= max || (work !== undefined && work.left < 0);
   // A name past MAX_TAG_NAME is left out: the escaper makes every tag that long literal.
   for (const m of text.matchAll(CLOSER_IN_TEMPLATE)) {
@@ -2342,6 +2349,38 @@ function addElementNames(
     open = text.indexOf("{{", close + 2);
   }
   return dynamic;
+}
+
+/** What {@link wrapperNames} reads in one text: its element names, its other tags' name literals, and whether it names an element from the data. */
+export interface ElementNamesOfText {
+  names: string[];
+  literals: string[];
+  fromData: boolean;
+}
+
+/**
+ * Texts whose {@link ElementNamesOfText} is known already, keyed by exact
+ * text: the builtin prompts' bodies, read at build time
+ * (src/locate/builtin-cache.ts). Reading them cost every render some 2 ms.
+ */
+const KNOWN_NAMES = new Map<string, ElementNamesOfText>();
+
+/** The element names of `text` read whole, as {@link wrapperNames} reads a template. */
+export function elementNamesOf(text: string): ElementNamesOfText {
+  const names = new Set<string>();
+  const literals = new Set<string>();
+  const fromData = addElementNames(names, text, literals);
+  return { names: [...names], literals: [...literals], fromData };
+}
+
+/**
+ * Adds texts whose element names are known ({@link elementNamesOf} at build
+ * time): a text that matches is not read again; any other is read as usual.
+ */
+export function rememberElementNames(
+  entries: Iterable<readonly [text: string, names: ElementNamesOfText]>,
+): void {
+  for (const [text, names] of entries) KNOWN_NAMES.set(text, names);
 }
 
 /**

@@ -115,14 +115,19 @@ const hex = (code: number) => `\\u{${code.toString(16)}}`;
  * code has not warmed up.
  */
 function hiddenClass(keep: readonly number[]): string {
+  const range = (from: number, to: number) => (from === to ? hex(from) : `${hex(from)}-${hex(to)}`);
+  const kept = [...keep].sort((a, b) => a - b);
   let body = "";
+  // Span by span, cut at each kept code point: a loop over every code point of
+  // the spans (the tag block alone is 4,096) took 2-5 ms of each start.
   for (const [from, to] of HIDDEN_SPANS) {
     let start = from;
-    for (let code = from; code <= to + 1; code++) {
-      if (code <= to && !keep.includes(code)) continue;
-      if (start < code) body += start === code - 1 ? hex(start) : `${hex(start)}-${hex(code - 1)}`;
+    for (const code of kept) {
+      if (code < start || code > to) continue;
+      if (start < code) body += range(start, code - 1);
       start = code + 1;
     }
+    if (start <= to) body += range(start, to);
   }
   return body;
 }

@@ -11,7 +11,7 @@ import { fstatSync, writeSync } from "node:fs";
  * made it non-blocking), from that write on, so the order of the text holds.
  */
 export interface Output {
-  /** Writes `text` whole, or ends the process through `onError`. */
+  /** Writes `text` whole, or ends the process through `onError`; nothing for "". */
   write(text: string): void;
   /** Calls `done` once everything written is out (at once unless the stream was used). */
   flush(done: (error?: Error | null) => void): void;
@@ -36,6 +36,9 @@ export function openOutput(
   };
   return {
     write(text) {
+      // Nothing to write (a render's empty list of diagnostics): no stream is made for it, which
+      // for a terminal's stderr loaded tty, net and the streams (some 3-5 ms) on every render.
+      if (text === "") return;
       if (!direct) {
         viaStream().write(text);
         return;

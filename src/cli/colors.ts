@@ -1,6 +1,6 @@
 import type { DiagnosticLevel } from "../types.js";
 import type { LevelPainter } from "./format.js";
-import { type CliIo, colorsOn, PALETTE_MARK } from "./io.js";
+import { type CliIo, colorsOn, paletteMark } from "./io.js";
 
 /** The colours a command may use; every one is the identity when colours are off. */
 export interface Palette {
@@ -17,10 +17,10 @@ export interface Palette {
 /**
  * Colours only for a terminal, and never when `NO_COLOR` is set to anything
  * but the empty string (https://no-color.org). Each code is marked
- * ({@link PALETTE_MARK}): the terminal gets only the codes painted here.
+ * ({@link paletteMark}): the terminal gets only the codes painted here.
  */
 export function paletteFor(io: Pick<CliIo, "isTTY" | "env">): Palette {
-  const c = colorsOn(io) ? marked : plain;
+  const c = colorsOn(io) ? markedPalette() : plain;
   const byLevel: Record<DiagnosticLevel, (text: string) => string> = {
     error: c.red,
     warning: c.yellow,
@@ -37,7 +37,7 @@ export function paletteFor(io: Pick<CliIo, "isTTY" | "env">): Palette {
   };
 }
 
-const code = (n: number) => `${PALETTE_MARK}\u001b[${n}m`;
+const code = (n: number) => `${paletteMark()}\u001b[${n}m`;
 
 /**
  * Paints between `open` and `close`; a close met inside (a painted part)
@@ -48,17 +48,28 @@ function painter(open: number, close: number, again = code(open)) {
   return (text: string) => `${o}${text.replaceAll(c, again)}${c}`;
 }
 
-const marked = {
-  red: painter(31, 39),
-  green: painter(32, 39),
-  yellow: painter(33, 39),
-  cyan: painter(36, 39),
-  bold: painter(1, 22, code(22) + code(1)),
-  dim: painter(2, 22, code(22) + code(2)),
-};
+type Painters = Record<
+  "red" | "green" | "yellow" | "cyan" | "bold" | "dim",
+  (text: string) => string
+>;
+
+let marked: Painters | undefined;
+
+/** The painters, made when colours are first on (their codes carry the process's mark). */
+function markedPalette(): Painters {
+  marked ??= {
+    red: painter(31, 39),
+    green: painter(32, 39),
+    yellow: painter(33, 39),
+    cyan: painter(36, 39),
+    bold: painter(1, 22, code(22) + code(1)),
+    dim: painter(2, 22, code(22) + code(2)),
+  };
+  return marked;
+}
 
 const same = (text: string) => text;
-const plain: typeof marked = {
+const plain: Painters = {
   red: same,
   green: same,
   yellow: same,

@@ -46,13 +46,19 @@ export function colorsOn(io: Pick<CliIo, "isTTY" | "env">): boolean {
  */
 const OUR_COLOUR_FIRST = new RegExp(`^${String.fromCharCode(0x1b)}\\[(?:1|2|22|31|32|33|36|39)m`);
 
+let mark: string | undefined;
+
 /**
  * Written before each colour code the palette writes (colors.ts), and taken
  * out by {@link terminalSafe}: random for each process, so no repository's
  * text carries it, and a repository's own `ESC[31m` is escaped as any other
- * control is. Never printed.
+ * control is. Never printed. Made on first use: loading `node:crypto` for it
+ * cost every start some 3 ms, and a render into a pipe paints nothing.
  */
-export const PALETTE_MARK = `\u{E000}${randomHex(8)}\u{E000}`;
+export function paletteMark(): string {
+  mark ??= `\u{E000}${randomHex(8)}\u{E000}`;
+  return mark;
+}
 
 /**
  * `io` with both streams made safe for a terminal: every control character
@@ -82,9 +88,9 @@ function shown(text: string): string {
   return escaped === "" || escaped.endsWith("\n") ? escaped : `${escaped}\n`;
 }
 
-/** `text` escaped, but for the palette's own colour codes, each after a {@link PALETTE_MARK}. */
+/** `text` escaped, but for the palette's own colour codes, each after a {@link paletteMark}. */
 function keepColours(text: string): string {
-  const [first = "", ...marked] = text.split(PALETTE_MARK);
+  const [first = "", ...marked] = text.split(paletteMark());
   let out = escapeControls(first);
   for (const part of marked) {
     const code = OUR_COLOUR_FIRST.exec(part)?.[0] ?? "";

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { normalizeText, parseFrontmatter, rememberParsed } from "../_frontmatter.js";
+import { type ElementNamesOfText, elementNamesOf, rememberElementNames } from "../_prompt-text.js";
 import { createEngine, type PrecompiledTemplate } from "../engine/index.js";
 import { runningCompiled } from "./layers.js";
 
@@ -31,6 +32,19 @@ interface CacheEntry {
    * words, which a render charges to the prompt's totals without scanning it.
    */
   template?: { source: string; spec: number; helpers: string; size?: PrecompiledTemplate["size"] };
+  /** The element names the body writes (`elementNamesOf`), which every render collects. */
+  elements?: ElementNamesOfText;
+}
+
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === "string");
+
+/** An entry's element names, when they have the shape written; else they are read from the body. */
+function elementsOf(entry: CacheEntry): ElementNamesOfText | undefined {
+  const e: Partial<Record<keyof ElementNamesOfText, unknown>> | undefined = entry.elements;
+  return e && isStrings(e.names) && isStrings(e.literals) && typeof e.fromData === "boolean"
+    ? { names: e.names, literals: e.literals, fromData: e.fromData }
+    : undefined;
 }
 
 let templates: PrecompiledTemplate[] = [];
@@ -59,6 +73,12 @@ export function primeBuiltinCache(): void {
   }
   if (!Array.isArray(entries)) return;
   rememberParsed(entries);
+  rememberElementNames(
+    entries.flatMap((e) => {
+      const elements = elementsOf(e);
+      return elements && typeof e.body === "string" ? [[e.body, elements] as const] : [];
+    }),
+  );
   const specs = loadSpecs();
   templates = entries.flatMap((e) => {
     const spec = e.template && specs ? specs[e.template.spec] : undefined;
@@ -119,6 +139,7 @@ export function writeBuiltinCache(promptsDir: string, outFile: string): number {
           body: doc.body,
           bodyLine: doc.bodyLine,
           ...(template ? { template } : {}),
+          elements: elementNamesOf(doc.body),
         });
       }
     }

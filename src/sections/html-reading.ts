@@ -14,7 +14,8 @@
  * stops at {@link MAX_HTML_CHARS} characters or {@link MAX_HTML_TAGS} tags, and each
  * caller says what it does then.
  */
-import { type DefaultTreeAdapterMap, defaultTreeAdapter, html, Parser } from "parse5";
+import type { DefaultTreeAdapterMap, defaultTreeAdapter, Parser } from "parse5";
+import { loadParse5 } from "./_parse5.js";
 import { blocksToText, markdownAsHtmlWithBlocks, withBlocks } from "./markdown-html.js";
 
 type Element = DefaultTreeAdapterMap["element"];
@@ -145,6 +146,7 @@ export function tooMuchHtml(text: string): boolean {
 
 /** The element a Markdown text is read in: a viewer puts the rendered prompt in one. */
 function fragmentContext(): Element {
+  const { defaultTreeAdapter, html } = loadParse5();
   return defaultTreeAdapter.createElement("div", html.NS.HTML, []);
 }
 
@@ -158,15 +160,18 @@ function textNode(value: string): TextNode {
  * placed before a table and one after it are not one node spanning the
  * table between them).
  */
-const adapter = {
-  ...defaultTreeAdapter,
-  insertText(parent: ParentNode, text: string): void {
-    defaultTreeAdapter.appendChild(parent, textNode(text));
-  },
-  insertTextBefore(parent: ParentNode, text: string, reference: ChildNode): void {
-    defaultTreeAdapter.insertBefore(parent, textNode(text), reference);
-  },
-};
+function ownTextNodes(): typeof defaultTreeAdapter {
+  const { defaultTreeAdapter } = loadParse5();
+  return {
+    ...defaultTreeAdapter,
+    insertText(parent: ParentNode, text: string): void {
+      defaultTreeAdapter.appendChild(parent, textNode(text));
+    },
+    insertTextBefore(parent: ParentNode, text: string, reference: ChildNode): void {
+      defaultTreeAdapter.insertBefore(parent, textNode(text), reference);
+    },
+  };
+}
 
 /**
  * The tokenizer's states (parse5's, by number) and what ends each: a start
@@ -221,6 +226,7 @@ export class HtmlReading {
   private last: { closer: string | undefined } | undefined;
 
   private parser(scriptingEnabled: boolean): FragmentParser {
+    const { Parser, defaultTreeAdapter } = loadParse5();
     return Parser.getFragmentParser(fragmentContext(), {
       treeAdapter: {
         ...defaultTreeAdapter,
@@ -484,9 +490,10 @@ function shownIn(
     if (start !== undefined && last !== undefined) parts.push(start, last + 1);
   };
   let elements = 0;
+  const { Parser, defaultTreeAdapter } = loadParse5();
   const parser = Parser.getFragmentParser(fragmentContext(), {
     treeAdapter: {
-      ...adapter,
+      ...ownTextNodes(),
       createElement: (tagName, namespaceURI, attrs) => {
         if (++elements > MAX_HTML_ELEMENTS) throw TOO_MUCH;
         return defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);

@@ -80,6 +80,21 @@ describe("the CLI bundle", () => {
     expect(bundled.stderr).toBe(unbundled.stderr);
   });
 
+  it("reads markup with the HTML tree builder it loads on first use, as the unbundled CLI does", () => {
+    const { dir, home } = project();
+    // An AGENTS.md that leaves a hiding element open: its closer needs parse5, which the
+    // bundle loads only when a text holds markup.
+    writeFileSync(join(dir, "AGENTS.md"), "# Project\n\n<details>\nfolded notes\n");
+    const args = ["render", "--json", "--now", NOW, "--tools", "read,bash"];
+    const bundled = runWith(LOADER, args, dir, home);
+    expect(bundled.code).toBe(0);
+    expect(withoutTimings(bundled.stdout)).toEqual(
+      withoutTimings(runWith(UNBUNDLED, args, dir, home).stdout),
+    );
+    const result = JSON.parse(bundled.stdout) as { text: string };
+    expect(result.text).toMatch(/folded notes\n+<!----><\/details>/);
+  });
+
   it("gives the same reports, output and exit codes for check, sections, usage errors and --version", () => {
     const { dir, home } = project();
     writeFileSync(join(dir, ".pi", "sections", "team.md"), "---\norder: 5\n---\n{{shout x}}\n");

@@ -117,4 +117,18 @@ describe.skipIf(process.platform === "win32")("the CLI's outputs", () => {
     expect(stream.got).toEqual(["to the device\n"]);
     expect(out.isTTY()).toBe(true);
   });
+
+  it("make no stream for an empty text (a render with no diagnostics, stderr a terminal)", () => {
+    const fd = openSync("/dev/null", "w");
+    const stream = fakeStream();
+    const out = openOutput(fd, stream.make, fail);
+    out.write("");
+    let flushed = false;
+    out.flush(() => {
+      flushed = true;
+    });
+    closeSync(fd);
+    expect(stream.made()).toBe(0);
+    expect(flushed).toBe(true);
+  });
 });

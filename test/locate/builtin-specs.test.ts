@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { elementNamesOf } from "../../src/_prompt-text.js";
 import { createEngine, PromptWork } from "../../src/engine/index.js";
 import { BUILT_ENTRY, ensureBuilt } from "../catalogue/_built.js";
 
@@ -50,6 +51,16 @@ describe("the builtin prompts compiled at build time", () => {
         // Data a builtin needs is missing here: what was charged is all this counts.
       }
       expect({ source, size }).toEqual({ source, size: { tags: work.tags, words: work.words } });
+    }
+  });
+
+  it("carry each body's element names, as reading the body finds them", () => {
+    const entries = JSON.parse(
+      readFileSync(join(REPO, "dist", "builtin-frontmatter.json"), "utf8"),
+    ) as { body: string; elements?: unknown }[];
+    expect(entries.length).toBeGreaterThan(5);
+    for (const { body, elements } of entries) {
+      expect({ body, elements }).toEqual({ body, elements: elementNamesOf(body) });
     }
   });
 
