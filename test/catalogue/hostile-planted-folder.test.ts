@@ -133,6 +133,22 @@ describe("catalogue: another user's folder in a folder anyone may write to is no
   );
 
   it.runIf(IS_ROOT)(
+    "planted-folder-deeper-list: the tree's list of AGENTS.md files to read names none of another user's folder (needs root)",
+    async () => {
+      const root = tempDir();
+      const ww = join(root, "ww");
+      mkdirSync(ww);
+      chmodSync(ww, 0o1777);
+      put(join(ww, "evil/AGENTS.md"), `DEEPER-${MARK}\n`);
+      giveAway(join(ww, "evil"));
+      put(join(ww, "mine/AGENTS.md"), "YOUR-FOLDER-AGENTS\n");
+      const result = await renderSystemPrompt(pinned(root, { cwd: ww, workspaceTree: true }));
+      expect(result.text).toContain("- mine/AGENTS.md");
+      expect(result.text).not.toContain("- evil/AGENTS.md");
+    },
+  );
+
+  it.runIf(IS_ROOT)(
     "planted-folder-touched-through-hook: the gemini-cli hook gives no AGENTS.md of another user's folder in the shared cwd (needs root)",
     async () => {
       const root = tempDir();
