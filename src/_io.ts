@@ -287,6 +287,27 @@ export function ownerOrMissing(path: string, follow: boolean): Promise<Owner | u
   );
 }
 
+/**
+ * {@link ownerOrMissing}, synchronous, noted the same way: for the owner
+ * checks the door's two twins share (`planted.ts`).
+ */
+export function ownerOrMissingSync(path: string, follow: boolean): Owner | undefined {
+  const call = follow ? fs.statSync : fs.lstatSync;
+  const recorder = currentRecorder();
+  const startedAt = recorder ? Date.now() : 0;
+  let seen: Observation;
+  let owner: Owner | undefined;
+  try {
+    const stats = call(path, { throwIfNoEntry: false });
+    owner = stats && { uid: stats.uid, mode: stats.mode & 0o7777 };
+    seen = owner ? { text: `${owner.uid}:${owner.mode}` } : { error: "ENOENT" };
+  } catch (error) {
+    seen = { error: errorCode(error) };
+  }
+  recorder?.note(follow ? "stat-owner" : "lstat-owner", path, seen, startedAt);
+  return owner;
+}
+
 /** {@link stat}, undefined where nothing is at `path`; see {@link statIfAny}. */
 export const statOrMissing = (path: string) => statIfAny(path, true);
 

@@ -547,5 +547,7 @@ async function repositoryReach(start: string, home: string, root: string): Promi
   const [realRoot, realHome] = await Promise.all([realpathOrSelf(root), realpathOrSelf(home)]);
   const below = (h: string, r: string) => h !== r && isWithin(h, r);
   const homeBelow = below(resolve(home), resolve(root)) || below(realHome, realRoot);
-  return homeBelow ? { root, realRoot, excluded: [], nested: nestedClones(realRoot) } : reach;
+  return homeBelow
+    ? { root, realRoot, excluded: [], nested: nestedClones(realRoot), planted: reach.planted }
+    : reach;
 }

@@ -2,7 +2,7 @@ import { join, relative } from "node:path";
 import { decodeText, kindOfPath, realpathOrSelf } from "../_fs.js";
 import { leavesFolder, toPosix } from "../_paths.js";
 import { entryKind, UnsafePathError } from "../_safe-write.js";
-import { readFileNoFollow } from "../repo-files/index.js";
+import { plantedCheck, readFileNoFollow } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 import { parseConfig } from "./parse.js";
 import {
@@ -102,6 +102,21 @@ async function readProjectConfig(
           level: "warning",
           code: "config-refused",
           message: `${CONFIG_FILE_NAME} not used: the project folder resolves to ${toPosix(dir)}, outside the project ${toPosix(root)}`,
+          path,
+        },
+      ],
+    };
+  }
+  // Another user's `.pi` (or file) in a folder anyone may write to is not the project's (rev64a F1).
+  const planted = plantedCheck()(join(dir, CONFIG_FILE_NAME));
+  if (planted !== undefined && (await kindOfPath(path)) !== "missing") {
+    return {
+      file: emptyFile(path, "project"),
+      diagnostics: [
+        {
+          level: "warning",
+          code: "config-refused",
+          message: `${CONFIG_FILE_NAME} not used: ${planted.message}`,
           path,
         },
       ],

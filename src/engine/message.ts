@@ -28,12 +28,15 @@ export const MAX_DIAGNOSTICS_PER_KIND = 20;
 
 /**
  * Every diagnostic with its message capped (a message may quote a user file's
- * text), and at most {@link MAX_DIAGNOSTICS_PER_KIND} of one code: the rest of
- * a code are counted in one `diagnostics-capped` diagnostic where the first
- * of them was, at its path and of the highest level among them.
+ * text), each said once (one in the same words at the same place as one
+ * before it is left out: a planted folder is refused for every file below it
+ * in one warning, rev64a F1), and at most {@link MAX_DIAGNOSTICS_PER_KIND} of
+ * one code: the rest of a code are counted in one `diagnostics-capped`
+ * diagnostic where the first of them was, at its path and of the highest
+ * level among them.
  */
 export function capDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return capPerKind(diagnostics).map((d) =>
+  return capPerKind(saidOnce(diagnostics)).map((d) =>
     d.message.length <= MAX_MESSAGE_LENGTH ? d : { ...d, message: capMessage(d.message) },
   );
 }
@@ -134,4 +137,17 @@ export function describePartialChain(chain: readonly PartialFrame[]): string {
           ...shown.slice(-CHAIN_ENDS),
         ];
   return `In partial ${listed.join(" > ")}: `;
+}
+
+/** `diagnostics` less each one identical (level, code, path, line, column, message) to one before it. */
+function saidOnce(diagnostics: readonly Diagnostic[]): readonly Diagnostic[] {
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    const key = JSON.stringify([d.level, d.code, d.path, d.line, d.column, d.message]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out.length === diagnostics.length ? diagnostics : out;
 }

@@ -39,6 +39,7 @@ export {
   ownFolderInProject,
   ownFolderInProjectDiagnostic,
 } from "./own-folders.js";
+export { type PlantedCheck, plantedCheck } from "./planted.js";
 export {
   enclosingRepositories,
   excludeRules,

@@ -2,7 +2,9 @@ import { dirname, join, sep } from "node:path";
 import {
   kindOfStats,
   lstatKindOrMissing,
+  type Owner,
   ownerOrMissing,
+  ownerOrMissingSync,
   realpath,
   type StatKind,
   statOrUndefinedSync,
@@ -140,6 +142,17 @@ async function ownsRootMarker(
     ownerOrMissing(join(dir, marker), false).catch(() => undefined),
     ownerOrMissing(dir, true).catch(() => undefined),
   ]);
+  return markerOwned(dir, marker, entry, folder, refused);
+}
+
+/** {@link ownsRootMarker}'s verdict on the owners found (the marker's, its folder's): one rule for both twins. */
+function markerOwned(
+  dir: string,
+  marker: string,
+  entry: Owner | undefined,
+  folder: Owner | undefined,
+  refused?: RefusedRootMarker[],
+): boolean {
   if (entry === undefined || folder === undefined) return false;
   const reason =
     isForeignMarkerOwner(entry.uid) || isForeignMarkerOwner(folder.uid)
@@ -149,6 +162,43 @@ async function ownsRootMarker(
         : undefined;
   if (reason !== undefined) refused?.push({ dir, marker, reason });
   return reason === undefined;
+}
+
+/**
+ * Synchronous twin of {@link findProjectRoot} (the door's synchronous twin's
+ * reach): the nearest `.git` of yours ({@link ownsRootMarker}), then the other
+ * kinds' markers below it, the same look-ups without a promise (review rev64a
+ * F2: it took any `.git` entry, another user's `/tmp/.git` too).
+ */
+export function findProjectRootSync(dir: string, ceiling?: string): string {
+  const git = nearestHoldingSync(dir, (d) => holdsRootSync(d, gitMarkerSync(d)), ceiling);
+  const other = (d: string) => holdsRootSync(d, otherCloneMarkerSync(d));
+  return nearestHoldingSync(dir, other, ceiling, git) ?? git ?? dir;
+}
+
+function nearestHoldingSync(
+  dir: string,
+  test: (dir: string) => boolean,
+  ceiling: string | undefined,
+  stop?: string,
+): string | undefined {
+  for (let current = dir; current !== stop; ) {
+    if (test(current)) return current;
+    const up = dirname(current);
+    if (up === current || !isBelowCeiling(up, ceiling)) return undefined;
+    current = up;
+  }
+  return undefined;
+}
+
+function holdsRootSync(dir: string, marker: string | undefined): boolean {
+  if (marker === undefined) return false;
+  const entry = ownerOrMissingSync(join(dir, marker), false);
+  return markerOwned(dir, marker, entry, ownerOrMissingSync(dir, true));
+}
+
+function gitMarkerSync(dir: string): string | undefined {
+  return statOrUndefinedSync(join(dir, ".git"), false) === undefined ? undefined : ".git";
 }
 
 /** True when `dir` holds a `.git` entry of any kind. */
@@ -240,10 +290,15 @@ async function otherCloneMarker(dir: string): Promise<string | undefined> {
 
 /** Synchronous twin of {@link holdsOtherClone}. */
 export function holdsOtherCloneSync(dir: string): boolean {
-  return OTHER_CLONES.some((c) => {
+  return otherCloneMarkerSync(dir) !== undefined;
+}
+
+/** Synchronous twin of {@link otherCloneMarker}. */
+function otherCloneMarkerSync(dir: string): string | undefined {
+  return OTHER_CLONES.find((c) => {
     const stats = statOrUndefinedSync(join(dir, c.path), false);
     return stats !== undefined && (c.kind === undefined || kindOfStats(stats) === c.kind);
-  });
+  })?.path;
 }
 
 /**

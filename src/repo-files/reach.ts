@@ -2,7 +2,8 @@ import { relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { isWithin, leavesFolder, toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
-import { type NestedCheck, nestedClones } from "./nested-clone.js";
+import { type NestedCheck, nestedCloneSync, nestedClones } from "./nested-clone.js";
+import { type PlantedCheck, plantedCheck } from "./planted.js";
 import { type PrivatePathCheck, privatePaths } from "./private-paths.js";
 import { findProjectRoot } from "./project-root.js";
 
@@ -33,6 +34,12 @@ export interface Reach {
    * written in a file, trusted or not ({@link nestedClones}).
    */
   nested: NestedCheck;
+  /**
+   * Another user's entry on a file's real path, in a folder anyone may write
+   * to (`ww/.pi/` in a 1777 `ww`): refused, trusted or not, with each folder's
+   * owner asked once for this reach ({@link plantedCheck}).
+   */
+  planted: PlantedCheck;
   /** An untrusted project's private files: not read through a link or a path written in a file. */
   isPrivate?: PrivateCheck;
 }
@@ -87,6 +94,8 @@ export function reachOf(p: {
   realHome: string;
   /** The nested-repository check of a real root, when the caller keeps one per root. */
   nested?: (realRoot: string) => NestedCheck;
+  /** The owner check, when the caller shares one between reaches. */
+  planted?: PlantedCheck;
 }): Omit<Reach, "isPrivate"> {
   const homes = [...new Set([resolve(p.home), p.realHome])];
   const holds = (dir: string, real: string) =>
@@ -97,7 +106,8 @@ export function reachOf(p: {
   const isHome = homes.some((h) => h === root || h === realRoot);
   const excluded = !isHome && holds(root, realRoot) ? homes : [];
   const nested = p.nested?.(realRoot) ?? nestedClones(realRoot);
-  return { root, realRoot, excluded, ...(isHome ? { home: p.realHome } : {}), nested };
+  const planted = p.planted ?? plantedCheck();
+  return { root, realRoot, excluded, ...(isHome ? { home: p.realHome } : {}), nested, planted };
 }
 
 /** One folder, its project root as found (the nearest folder with `.git`), and their real paths. */
@@ -124,6 +134,7 @@ export function folderReaches(o: {
 }): (folder: FolderInProject) => Reach {
   const checkers = new Map<string, PrivateCheck>();
   const nested = new Map<string, NestedCheck>();
+  const planted = plantedCheck();
   const nestedOf = (realRoot: string) => {
     let check = nested.get(realRoot);
     if (check === undefined) {
@@ -141,6 +152,7 @@ export function folderReaches(o: {
       home: o.home,
       realHome: o.realHome,
       nested: nestedOf,
+      planted,
     });
     if (o.trusted) return reach;
     let isPrivate = checkers.get(reach.realRoot);
@@ -157,6 +169,8 @@ export interface Refusal {
   reason: "outside" | "private" | "foreign";
   code: "file-outside-project" | "file-private" | "file-foreign-owner";
   message: string;
+  /** The folder the refusal is about, when not the file (a planted folder): the warning is said there. */
+  at?: string;
 }
 
 /**
@@ -169,7 +183,7 @@ export async function reachRefusal(
   reach: Reach,
   named: boolean,
 ): Promise<Refusal | undefined> {
-  const where = placeRefusal(path, real, reach, named);
+  const where = placedRefusal(path, real, reach, named);
   if (where !== undefined || !led(path, real, reach, named)) return where;
   const clone = await reach.nested(real);
   if (clone !== undefined) return nestedRefusal(real, clone, reach);
@@ -181,6 +195,43 @@ export async function reachRefusal(
     code: "file-private",
     message: `the project is not trusted and it resolves to ${secret.rel}, which is ${secret.why}; trust the project to read it`,
   };
+}
+
+/**
+ * {@link reachRefusal} of the door's synchronous twin (a trusted project's
+ * files: no private check), the same steps with the nested clone looked up
+ * without a promise.
+ */
+export function reachRefusalSync(
+  path: string,
+  real: string,
+  reach: Omit<Reach, "isPrivate">,
+  named: boolean,
+): Refusal | undefined {
+  const where = placedRefusal(path, real, reach, named);
+  if (where !== undefined || !led(path, real, reach, named)) return where;
+  const clone = nestedCloneSync(real, reach.realRoot);
+  return clone === undefined ? undefined : nestedRefusal(real, clone, reach);
+}
+
+/**
+ * What both twins ask first: where the real path lies, and whether another
+ * user planted an entry of it ({@link Reach.planted}); a planted folder
+ * reached through a link or a written path is said at the path, with where
+ * it led.
+ */
+function placedRefusal(
+  path: string,
+  real: string,
+  reach: Omit<Reach, "isPrivate">,
+  named: boolean,
+): Refusal | undefined {
+  const where = placeRefusal(path, real, reach, named);
+  if (where !== undefined) return where;
+  const planted = reach.planted(real);
+  if (planted?.at === undefined || !led(path, real, reach, named)) return planted;
+  const { at: _said, ...here } = planted;
+  return { ...here, message: `it resolves to ${toPosix(real)}, and ${planted.message}` };
 }
 
 /**
@@ -254,7 +305,7 @@ export function refusalDiagnostic(
     level: "warning",
     code: READER_CODES[reader][refusal.reason],
     message: `${verb}: ${refusal.message}`,
-    path,
+    path: refusal.at ?? path,
   };
 }
 

@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, lstatSync, openSync, type Stats, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, fstatSync, openSync, type Stats, statSync } from "node:fs";
+import { resolve } from "node:path";
 import {
   decodeText,
   isMissing,
@@ -11,22 +11,15 @@ import {
   undecodableNameSync,
 } from "../_fs.js";
 import { openedPath } from "../_io.js";
-import { isBelowCeiling } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
-import { nestedCloneSync } from "./nested-clone.js";
-import { led, nestedRefusal, placeRefusal, type Reach, reachOf } from "./reach.js";
-import {
-  CHANGED,
-  errorCode,
-  movedFrom,
-  OPEN_FLAGS,
-  type RepoText,
-  type readRepoTexts,
-  refused,
-} from "./read.js";
+import { CHANGED, openedRefusal, type Way, wayTo } from "./door-checks.js";
+import { findProjectRootSync } from "./project-root.js";
+import { type Reach, reachOf, reachRefusalSync } from "./reach.js";
+import { errorCode, OPEN_FLAGS, type RepoText, type readRepoTexts, refused } from "./read.js";
 
 // The door's synchronous twin, for the callers that cannot await. It reads
-// by the same steps as read.ts, without the checks that need a promise.
+// by the same steps as read.ts and runs the same checks (door-checks.ts,
+// reachRefusalSync), less the untrusted project's private files.
 
 /**
  * Synchronous twin of {@link readRepoText}, for the callers that cannot
@@ -51,21 +44,24 @@ export function readRepoTextSync(
     const name = isMissing(error) ? undecodableNameSync(path, "file") : undefined;
     return (name ? nameFailure(name) : readFailure(path, error)) as RepoText;
   }
+  let way: Way | undefined;
   if (o.reach) {
-    const refusal = placeRefusal(path, real, o.reach, false);
+    const refusal = reachRefusalSync(path, real, o.reach, false);
     if (refusal) return refused(path, refusal);
-    const clone = led(path, real, o.reach, false)
-      ? nestedCloneSync(real, o.reach.realRoot)
-      : undefined;
-    if (clone !== undefined) return refused(path, nestedRefusal(real, clone, o.reach));
+    if (resolve(path) !== real) {
+      const walked = wayTo(path, real, before);
+      if ("reason" in walked) return refused(path, walked);
+      way = walked;
+    }
   }
   let fd: number | undefined;
   try {
     fd = openSync(real, OPEN_FLAGS);
     const s = fstatSync(fd);
     if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other") as RepoText;
-    if (s.dev !== before.dev || s.ino !== before.ino || movedFrom(real, openedPath(fd)))
-      return refused(path, CHANGED);
+    const now = way && realOrUndefinedSync(path);
+    const refusal = openedRefusal({ real, before, s, opened: openedPath(fd), now }, o.reach, way);
+    if (refusal) return refused(path, refusal);
     const bytes = readHeadSync(fd, maxBytes + 1, s.size);
     if (bytes.length > maxBytes) {
       return statFailure(path, "other", bytes.length, maxBytes) as RepoText;
@@ -97,6 +93,15 @@ export function readRepoTextsSync(
   return { reads, notRead: paths.length - reads.length };
 }
 
+function realOrUndefinedSync(path: string): string | undefined {
+  try {
+    return realpathSyncLinear(path);
+  } catch {
+    // Gone meanwhile: the way changed.
+    return undefined;
+  }
+}
+
 function realOrSelfSync(path: string): string {
   try {
     return realpathSyncLinear(path);
@@ -108,24 +113,16 @@ function realOrSelfSync(path: string): string {
 
 /**
  * Synchronous twin of {@link projectReach} for a trusted project (the sync
- * readers read only a trusted project's files): its root found as git finds
- * it, the home-folder rule applied.
+ * readers read only a trusted project's files): its root found as
+ * `findProjectRoot` finds it ({@link findProjectRootSync}: a marker of yours,
+ * `.git` or another kind's), the home-folder rule applied.
  */
 export function projectReachSync(o: {
   start: string;
   home: string;
   ceiling?: string | undefined;
 }): Omit<Reach, "isPrivate"> {
-  let found = o.start;
-  for (let dir = o.start; ; ) {
-    if (lstatSync(join(dir, ".git"), { throwIfNoEntry: false })) {
-      found = dir;
-      break;
-    }
-    const up = dirname(dir);
-    if (up === dir || !isBelowCeiling(up, o.ceiling)) break;
-    dir = up;
-  }
+  const found = findProjectRootSync(o.start, o.ceiling);
   return reachOf({
     start: o.start,
     realStart: realOrSelfSync(o.start),

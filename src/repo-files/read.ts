@@ -1,5 +1,5 @@
 import { constants, type Stats } from "node:fs";
-import { dirname, join, parse, relative, resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import {
   decodeText,
   isMissing,
@@ -12,8 +12,7 @@ import {
   undecodableName,
 } from "../_fs.js";
 import type { ReadHandle as FileHandle } from "../_io.js";
-import { lstatOrMissing, open, openedPath, ownerOrMissing, realpath, stat } from "../_io.js";
-import { toPosix } from "../_paths.js";
+import { open, openedPath, realpath, stat } from "../_io.js";
 import type { Diagnostic } from "../types.js";
 import {
   type CappedText,
@@ -21,7 +20,7 @@ import {
   notFile as cappedNotFile,
   decodeCapped,
 } from "./capped-read.js";
-import { anyoneMayWrite, isForeignOwner } from "./owner.js";
+import { CHANGED, openedRefusal, type Way, wayTo } from "./door-checks.js";
 import { type Reach, type Refusal, reachRefusal, refusalDiagnostic } from "./reach.js";
 
 /** A read the door refused: the file is not the repository's to give, or changed while it was checked. */
@@ -90,15 +89,11 @@ const CAPPED_WORDS: Words<Fail<CappedText>> = {
   notFile: (path, isDir) => cappedNotFile(path, isDir) as Fail<CappedText>,
 };
 
+export { CHANGED, movedFrom } from "./door-checks.js";
+
 export function refused(path: string, refusal: Refusal): Refused {
   return { ok: false, reason: "refused", refusal, diagnostics: [refusalDiagnostic(path, refusal)] };
 }
-
-export const CHANGED: Refusal = {
-  reason: "outside",
-  code: "file-outside-project",
-  message: "the file was replaced (by a link, or another file) between its check and its opening",
-};
 
 type Opened<F extends { ok: false }> =
   | { ok: true; handle: FileHandle; stats: Stats; real: string }
@@ -136,7 +131,7 @@ async function openChecked<F extends { ok: false }>(
     const refusal = await reachRefusal(path, real, o.reach, o.named === true);
     if (refusal) return refused(path, refusal);
     if (resolve(path) !== real) {
-      const walked = await wayTo(path, real, before);
+      const walked = wayTo(path, real, before);
       if ("reason" in walked) return refused(path, walked);
       way = walked;
     }
@@ -152,11 +147,15 @@ async function openChecked<F extends { ok: false }>(
     const s = await handle.stat();
     let problem: F | Refused | undefined;
     if (!s.isFile()) problem = words.notFile(path, s.isDirectory());
-    else if (s.dev !== before.dev || s.ino !== before.ino || movedFrom(real, openedPath(handle)))
-      problem = refused(path, CHANGED);
-    else if (o.reach) {
-      const planted = (await plantedHere(real, s)) ?? (way && (await wayChanged(path, real, way)));
-      if (planted) problem = refused(path, planted);
+    else {
+      // Where the path leads now, asked only when links were on its way.
+      const now = way && (await realpath(path).catch(() => undefined));
+      const refusal = openedRefusal(
+        { real, before, s, opened: openedPath(handle), now },
+        o.reach,
+        way,
+      );
+      if (refusal) problem = refused(path, refusal);
     }
     if (problem === undefined) return { ok: true, handle, stats: s, real };
     await handle.close().catch(() => undefined);
@@ -165,95 +164,6 @@ async function openChecked<F extends { ok: false }>(
     await handle.close().catch(() => undefined);
     return words.failed(path, error);
   }
-}
-
-/**
- * True when the file opened by its checked real path `real` lies elsewhere
- * (`at`, as the kernel names it): a folder on its way was swapped for a link
- * after the check, and the open followed it. Unknown (`at` undefined): false.
- */
-export function movedFrom(real: string, at: string | undefined): boolean {
-  return at !== undefined && at !== real;
-}
-
-/**
- * Why the file opened by its real path `real` (`s` its stats) is another
- * user's, planted where anyone may write (a `file-foreign-owner` refusal), or
- * undefined: another user's file (neither yours nor root's) whose real folder
- * is one anyone may write to (`/tmp/AGENTS.md`).
- */
-async function plantedHere(real: string, s: Stats): Promise<Refusal | undefined> {
-  if (!isForeignOwner(s.uid)) return undefined;
-  const folder = await ownerOrMissing(dirname(real), true).catch(() => undefined);
-  return folder && anyoneMayWrite(folder.mode)
-    ? foreign(s.uid, "it belongs", dirname(real))
-    : undefined;
-}
-
-/** The links on a path's way as {@link wayTo} saw them before the open (none: the path's own entry). */
-type Way = { at: string; dev: number; ino: number }[];
-
-/**
- * The entries of `path` (found at `before`, resolved to `real`, another
- * path), asked before the open: another user's link on the way that lies in a folder
- * anyone may write to (`/tmp/AGENTS.md -> evil/AGENTS.md`, or `-> proj/.env`:
- * review rev60a F2) is a `file-foreign-owner` refusal; an entry gone, or no
- * link met where the path reaches another file, is {@link CHANGED}: the path
- * was swapped under the check (review rev61c F3). Otherwise the links met,
- * which {@link wayChanged} asks again after the open.
- */
-async function wayTo(path: string, real: string, before: Stats): Promise<Way | Refusal> {
-  const found = resolve(path);
-  const { root } = parse(found);
-  const names = relative(root, found).split(sep);
-  // The folders `found` shares with `real` were real folders, no links, when it was resolved (rev61c F4).
-  const realNames = parse(real).root === root ? relative(root, real).split(sep) : [];
-  let shared = 0;
-  while (shared < names.length - 1 && names[shared] === realNames[shared]) shared++;
-  const links: Way = [];
-  let at = join(root, ...names.slice(0, shared));
-  let entry: Stats | undefined;
-  for (const name of names.slice(shared)) {
-    const up = at;
-    at = join(at, name);
-    entry = await lstatOrMissing(at).catch(() => undefined);
-    if (entry === undefined) return CHANGED;
-    if (!entry.isSymbolicLink()) continue;
-    if (isForeignOwner(entry.uid)) {
-      const folder = await ownerOrMissing(up, true).catch(() => undefined);
-      if (folder && anyoneMayWrite(folder.mode))
-        return foreign(entry.uid, `the link ${toPosix(at)} on its way belongs`, up);
-    }
-    links.push({ at, dev: entry.dev, ino: entry.ino });
-  }
-  // No link: the path's own entry must be the file found (a name spelled otherwise, as on a case-blind disk).
-  if (links.length > 0) return links;
-  if (entry && entry.dev === before.dev && entry.ino === before.ino)
-    return [{ at: found, dev: entry.dev, ino: entry.ino }];
-  return CHANGED;
-}
-
-/**
- * {@link CHANGED} when, after the open, `path` no longer resolves to `real` or
- * an entry {@link wayTo} saw is gone or another: the file opened may have been
- * reached through another link meanwhile; undefined when the way is the same.
- */
-async function wayChanged(path: string, real: string, way: Way): Promise<Refusal | undefined> {
-  const now = await realpath(path).catch(() => undefined);
-  if (now !== real) return CHANGED;
-  for (const seen of way) {
-    const entry = await lstatOrMissing(seen.at).catch(() => undefined);
-    if (entry?.dev !== seen.dev || entry.ino !== seen.ino) return CHANGED;
-  }
-  return undefined;
-}
-
-function foreign(uid: number, what: string, folder: string): Refusal {
-  return {
-    reason: "foreign",
-    code: "file-foreign-owner",
-    message: `${what} to another user (uid ${uid}) and lies in ${toPosix(folder)}, a folder anyone may write to (world-writable), so it is not the repository's`,
-  };
 }
 
 export function errorCode(error: unknown): string {

@@ -16,7 +16,9 @@ import {
   type Enter,
   placeRefusal,
   type Reach,
+  type Refusal,
   readRepoText,
+  refusalDiagnostic,
   type WalkedFolder,
   type WalkSkip,
   walkFolders,
@@ -85,6 +87,8 @@ export async function walkSkillsRoot(
   let unreadable = 0;
   const reach = options.reach;
   const out: string[] = [];
+  // Folders another user planted where anyone may write (rev64a F1): not listed, each said once.
+  const planted = new Map<string, Refusal>();
 
   // The state carried down is every .gitignore seen on the way, rebased onto the root.
   await walkFolders<IgnoreRules | undefined>(root, undefined, {
@@ -94,10 +98,16 @@ export async function walkSkillsRoot(
       ? { links: "follow" as const }
       : {
           links: "inside" as const,
-          within: (path: string, real: string) =>
-            placeRefusal(path, real, reach, false) === undefined,
+          within: (path: string, real: string) => {
+            if (placeRefusal(path, real, reach, false) !== undefined) return false;
+            const refusal = reach.planted(real);
+            if (refusal !== undefined) planted.set(path, refusal);
+            return refusal === undefined;
+          },
           onSkipped: (path: string, _rel: string, why: WalkSkip) => {
-            if (why === "outside") out.push(path);
+            const refusal = planted.get(path);
+            if (refusal !== undefined) diagnostics.push(refusalDiagnostic(path, refusal));
+            else if (why === "outside") out.push(path);
           },
         }),
     maxFolders: MAX_SKILL_WALK_FOLDERS,

@@ -253,7 +253,7 @@ describe("catalogue: an ancestor AGENTS.md in a shared sticky folder", () => {
         diag(
           "warning",
           "file-foreign-owner",
-          `not read: it belongs to another user (uid 65534) and lies in ${shared}, a folder anyone may write to (world-writable), so it is not the repository's`,
+          `not loaded: it belongs to another user (uid 65534) and lies in ${shared}, a folder anyone may write to (world-writable), so it is not the repository's`,
           join(shared, "AGENTS.md"),
         ),
       ]);

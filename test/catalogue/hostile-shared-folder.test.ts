@@ -132,7 +132,8 @@ describe("catalogue: another user's entry in a shared folder is foreign, link or
         diag(
           "warning",
           "file-foreign-owner",
-          `not read: the link ${join(shared, "AGENTS.md")} on its way belongs to another user (uid ${NOBODY}) and lies in ${shared}, a folder anyone may write to (world-writable), so it is not the repository's`,
+          // Found by the context step (so "not loaded"), at the link, naming the planted folder it leads into.
+          `not loaded: it resolves to ${join(shared, "evil/AGENTS.md")}, and the folder ${join(shared, "evil")} belongs to another user (uid ${NOBODY}) and lies in ${shared}, a folder anyone may write to (world-writable), so nothing in it is the repository's`,
           join(shared, "AGENTS.md"),
         ),
       ]);
@@ -167,7 +168,7 @@ describe("catalogue: another user's entry in a shared folder is foreign, link or
         diag(
           "warning",
           "file-foreign-owner",
-          `not read: it belongs to another user (uid ${NOBODY}) and lies in ${shared}, a folder anyone may write to (world-writable), so it is not the repository's`,
+          `not loaded: it belongs to another user (uid ${NOBODY}) and lies in ${shared}, a folder anyone may write to (world-writable), so it is not the repository's`,
           join(shared, "AGENTS.md"),
         ),
       ]);

@@ -46,7 +46,7 @@ const ALLOWED: Record<string, string[]> = {
   "repo-files/read.ts": ["constants"],
   // The door's synchronous twin (a skill's expansion, loadPromptTemplatesSync): never a gathering
   // step's text.
-  "repo-files/read-sync.ts": ["closeSync", "fstatSync", "lstatSync", "openSync", "statSync"],
+  "repo-files/read-sync.ts": ["closeSync", "fstatSync", "openSync", "statSync"],
 };
 
 function sourceFiles(path: string): string[] {

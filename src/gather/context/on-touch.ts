@@ -905,8 +905,12 @@ async function contextOf(
   const asFound = reach ? join(reach.root, relative(reach.realRoot, looked.path)) : looked.path;
   const refusal = reach ? await reachRefusal(asFound, real, reach, named) : undefined;
   if (refusal) {
-    const said = refusalDiagnostic(oneLine(toPosix(path)), refusal, "context");
-    diagnostics.push({ ...said, message: oneLine(said.message) });
+    const said = refusalDiagnostic(toPosix(path), refusal, "context");
+    diagnostics.push({
+      ...said,
+      path: oneLine(toPosix(said.path ?? path)),
+      message: oneLine(said.message),
+    });
     return { path, diagnostics };
   }
   const one = await loadOne(path, real, { ...folder, dir: writtenDir }, limits);

@@ -17,6 +17,7 @@ import {
   excludeRules,
   globalIgnoreRules,
   holdsUsableGit,
+  plantedCheck,
   type RepoText,
   readRepoText,
   yourIgnoreLists,
@@ -547,12 +548,15 @@ function contextFilesIn(dir: string, names: readonly string[]): Present[] | unde
  * a folder above) is not named again. The walk never enters a linked folder,
  * so a file that is no link is at its own real path; only links are resolved,
  * and nothing is when there are none. Hard links are files of their own
- * paths, as on-touch delivery takes them.
+ * paths, as on-touch delivery takes them. One another user put where anyone
+ * may write (their `ww/evil/AGENTS.md`, the door's `Reach.planted`) is not
+ * named: the model is told to read and follow these (rev64a F1).
  */
 async function eachFileOnce(root: string, found: readonly Found[]): Promise<string[]> {
-  if (found.length < 2 || !found.some((f) => f.link)) return found.map((f) => f.path);
+  if (found.length === 0) return [];
   const native = (rel: string) => rel.split("/").join(sep);
   const realRoot = await realpath(root).catch(() => root);
+  const planted = plantedCheck();
   const seen = new Set<string>();
   const out: string[] = [];
   for (const f of found) {
@@ -560,7 +564,7 @@ async function eachFileOnce(root: string, found: readonly Found[]): Promise<stri
     const real = f.link ? await realpath(childPath(root, native(f.path))).catch(() => own) : own;
     if (seen.has(real)) continue;
     seen.add(real);
-    out.push(f.path);
+    if (planted(real) === undefined) out.push(f.path);
   }
   return out;
 }

@@ -1,0 +1,109 @@
+import type { Stats } from "node:fs";
+import { join, parse, relative, resolve, sep } from "node:path";
+import { ownerOrMissingSync, statOrUndefinedSync } from "../_io.js";
+import { toPosix } from "../_paths.js";
+import { anyoneMayWrite, isForeignMarkerOwner } from "./owner.js";
+import type { Reach, Refusal } from "./reach.js";
+
+// The checks the door's two twins (read.ts, read-sync.ts) both run around an
+// open, in one place (review rev64a F2): synchronous look-ups, so the twin
+// that cannot await asks exactly what the door asks.
+
+export const CHANGED: Refusal = {
+  reason: "outside",
+  code: "file-outside-project",
+  message: "the file was replaced (by a link, or another file) between its check and its opening",
+};
+
+/**
+ * True when the file opened by its checked real path `real` lies elsewhere
+ * (`at`, as the kernel names it): a folder on its way was swapped for a link
+ * after the check, and the open followed it. Unknown (`at` undefined): false.
+ */
+export function movedFrom(real: string, at: string | undefined): boolean {
+  return at !== undefined && at !== real;
+}
+
+/** The links on a path's way as {@link wayTo} saw them before the open (none: the path's own entry). */
+export type Way = { at: string; dev: number; ino: number }[];
+
+/**
+ * The entries of `path` (found at `before`, resolved to `real`, another
+ * path), asked before the open: another user's link on the way that lies in a folder
+ * anyone may write to (`/tmp/AGENTS.md -> evil/AGENTS.md`, or `-> proj/.env`:
+ * review rev60a F2) is a `file-foreign-owner` refusal; an entry gone, or no
+ * link met where the path reaches another file, is {@link CHANGED}: the path
+ * was swapped under the check (review rev61c F3). Otherwise the links met,
+ * which {@link wayChanged} asks again after the open.
+ */
+export function wayTo(path: string, real: string, before: Stats): Way | Refusal {
+  const found = resolve(path);
+  const { root } = parse(found);
+  const names = relative(root, found).split(sep);
+  // The folders `found` shares with `real` were real folders, no links, when it was resolved (rev61c F4).
+  const realNames = parse(real).root === root ? relative(root, real).split(sep) : [];
+  let shared = 0;
+  while (shared < names.length - 1 && names[shared] === realNames[shared]) shared++;
+  const links: Way = [];
+  let at = join(root, ...names.slice(0, shared));
+  let entry: Stats | undefined;
+  for (const name of names.slice(shared)) {
+    const up = at;
+    at = join(at, name);
+    entry = statOrUndefinedSync(at, false);
+    if (entry === undefined) return CHANGED;
+    if (!entry.isSymbolicLink()) continue;
+    if (isForeignMarkerOwner(entry.uid)) {
+      const folder = ownerOrMissingSync(up, true);
+      if (folder && anyoneMayWrite(folder.mode))
+        return foreign(entry.uid, `the link ${toPosix(at)} on its way belongs`, up);
+    }
+    links.push({ at, dev: entry.dev, ino: entry.ino });
+  }
+  // No link: the path's own entry must be the file found (a name spelled otherwise, as on a case-blind disk).
+  if (links.length > 0) return links;
+  if (entry && entry.dev === before.dev && entry.ino === before.ino)
+    return [{ at: found, dev: entry.dev, ino: entry.ino }];
+  return CHANGED;
+}
+
+/**
+ * {@link CHANGED} when, after the open, `path` no longer resolves to `real`
+ * (`now`, its real path asked again) or an entry {@link wayTo} saw is gone or
+ * another: the file opened may have been reached through another link
+ * meanwhile; undefined when the way is the same.
+ */
+export function wayChanged(now: string | undefined, real: string, way: Way): Refusal | undefined {
+  if (now !== real) return CHANGED;
+  for (const seen of way) {
+    const entry = statOrUndefinedSync(seen.at, false);
+    if (entry?.dev !== seen.dev || entry.ino !== seen.ino) return CHANGED;
+  }
+  return undefined;
+}
+
+/**
+ * The checks on the open file (`s`, its fstat; `opened`, where the kernel
+ * says it is): the very file checked (`before`) at its checked real path,
+ * and, for a project's file, no entry of its real path another user's in a
+ * folder anyone may write to ({@link Reach.planted}, the file's own owner
+ * from `s`), and its way unchanged (`now`: the path's real path asked again).
+ */
+export function openedRefusal(
+  o: { real: string; before: Stats; s: Stats; opened: string | undefined; now: string | undefined },
+  reach: Pick<Reach, "planted"> | undefined,
+  way: Way | undefined,
+): Refusal | undefined {
+  const { real, before, s } = o;
+  if (s.dev !== before.dev || s.ino !== before.ino || movedFrom(real, o.opened)) return CHANGED;
+  if (!reach) return undefined;
+  return reach.planted(real, s) ?? (way && wayChanged(o.now, real, way));
+}
+
+function foreign(uid: number, what: string, folder: string): Refusal {
+  return {
+    reason: "foreign",
+    code: "file-foreign-owner",
+    message: `${what} to another user (uid ${uid}) and lies in ${toPosix(folder)}, a folder anyone may write to (world-writable), so it is not the repository's`,
+  };
+}

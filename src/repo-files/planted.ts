@@ -1,0 +1,106 @@
+import { dirname } from "node:path";
+import { type Owner, ownerOrMissingSync } from "../_io.js";
+import { toPosix } from "../_paths.js";
+import { anyoneMayWrite, isForeignMarkerOwner } from "./owner.js";
+import type { Refusal } from "./reach.js";
+
+// Who may have put a repository file where it lies (review rev64a F1): not
+// only the file's own folder, but every folder on its real path. Another
+// user's `ww/.pi/` in a world-writable `ww` makes its `SYSTEM.md` as planted
+// as their `ww/AGENTS.md`. One rule for the door's two twins and the listings.
+
+/** The entry of a real path another user put in a folder anyone may write to. */
+export interface PlantedEntry {
+  /** The entry: a folder on the way, or the file itself. */
+  at: string;
+  uid: number;
+  /** The folder anyone may write to that holds it. */
+  folder: string;
+}
+
+/**
+ * Whether an entry owned as `entry` was planted in the folder owned as
+ * `folder`: it belongs to another user (neither you, nor root, nor under
+ * `sudo` the user who ran it: {@link isForeignMarkerOwner}) and the folder is
+ * one anyone may write to ({@link anyoneMayWrite}). An owner that cannot be
+ * told (undefined) is no verdict: the read that follows says why.
+ */
+export function isPlanted(entry: Owner | undefined, folder: Owner | undefined): boolean {
+  return (
+    entry !== undefined &&
+    folder !== undefined &&
+    anyoneMayWrite(folder.mode) &&
+    isForeignMarkerOwner(entry.uid)
+  );
+}
+
+/** The `file-foreign-owner` refusal of a path whose real path is `real`, planted at `p`. */
+export function plantedRefusal(real: string, p: PlantedEntry): Refusal {
+  const where = `lies in ${toPosix(p.folder)}, a folder anyone may write to (world-writable)`;
+  if (p.at === real)
+    return {
+      reason: "foreign",
+      code: "file-foreign-owner",
+      message: `it belongs to another user (uid ${p.uid}) and ${where}, so it is not the repository's`,
+    };
+  // Said at the folder, in the same words whichever file below it was asked: one warning a folder.
+  return {
+    reason: "foreign",
+    code: "file-foreign-owner",
+    at: p.at,
+    message: `the folder ${toPosix(p.at)} belongs to another user (uid ${p.uid}) and ${where}, so nothing in it is the repository's`,
+  };
+}
+
+/**
+ * {@link plantedEntry} of one project's reach, as a refusal: each folder's
+ * owner looked up once (an lstat a level, the first time a path asks), so a
+ * render's hundred rule files under one folder cost one walk of its path.
+ * `own`: the opened file's stats, asked afresh.
+ */
+export type PlantedCheck = (real: string, own?: Owner) => Refusal | undefined;
+
+/**
+ * A {@link PlantedCheck} with a cache of its own (one per reach, so per
+ * render): each folder's owner and verdict (the topmost planted entry at or
+ * above it) found once, so a file hundreds of folders deep costs a look-up
+ * for its own entry once its folder is known.
+ */
+export function plantedCheck(): PlantedCheck {
+  const owners = new Map<string, Owner | undefined>();
+  const ownerOf = (path: string) => {
+    if (owners.has(path)) return owners.get(path);
+    const owner = ownerOrMissingSync(path, false);
+    owners.set(path, owner);
+    return owner;
+  };
+  const verdicts = new Map<string, PlantedEntry | null>();
+  const folderVerdict = (dir: string): PlantedEntry | null => {
+    const pending: string[] = [];
+    let verdict: PlantedEntry | null | undefined;
+    for (let at = dir; verdict === undefined; ) {
+      verdict = verdicts.get(at);
+      if (verdict !== undefined) break;
+      pending.push(at);
+      const up = dirname(at);
+      if (up === at) verdict = null;
+      at = up;
+    }
+    for (const at of pending.reverse()) {
+      const up = dirname(at);
+      const entry: Owner | undefined = verdict === null && up !== at ? ownerOf(at) : undefined;
+      if (entry && isPlanted(entry, ownerOf(up))) verdict = { at, uid: entry.uid, folder: up };
+      verdicts.set(at, verdict);
+    }
+    return verdict;
+  };
+  return (real, own) => {
+    const folder = dirname(real);
+    const above = folder === real ? null : folderVerdict(folder);
+    if (above !== null) return plantedRefusal(real, above);
+    const entry = own ?? ownerOrMissingSync(real, false);
+    if (folder === real || entry === undefined || !isPlanted(entry, ownerOf(folder)))
+      return undefined;
+    return plantedRefusal(real, { at: real, uid: entry.uid, folder });
+  };
+}
