@@ -1,4 +1,4 @@
-import { withHtmlClosed } from "../sections/html-reading.js";
+import { followingShown, withHtmlClosed } from "../sections/html-reading.js";
 import { markdownAsHtml } from "../sections/markdown-html.js";
 
 /**
@@ -19,7 +19,13 @@ export function closeHiddenRuns(
   withLine: (text: string, line: string) => string,
 ): string {
   if (!text.includes("<")) return text;
-  return withHtmlClosed(text, withLine) ?? markupAsText(text);
+  const closed = withHtmlClosed(text, withLine);
+  if (closed !== undefined) return closed;
+  // Each fallback checked as the closers are: a paragraph after it must be shown (rev64e).
+  const asText = markupAsText(text);
+  if (followingShown(asText)) return asText;
+  const everyLt = text.replaceAll("<", "&lt;");
+  return followingShown(everyLt) ? everyLt : "";
 }
 
 /** `text` with each `<` that {@link markdownAsHtml} leaves as markup written `&lt;`. Linear. */

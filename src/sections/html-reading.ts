@@ -15,6 +15,7 @@
  * caller says what it does then.
  */
 import { type DefaultTreeAdapterMap, defaultTreeAdapter, html, Parser } from "parse5";
+import { commonmarkHtml } from "./_commonmark.js";
 import { blocksToText, markdownAsHtmlWithBlocks, withBlocks } from "./markdown-html.js";
 
 type Element = DefaultTreeAdapterMap["element"];
@@ -433,7 +434,7 @@ export function withHtmlClosed(
   for (let i = 0; i < MAX_CLOSERS; i++) {
     const closer = reading.closer();
     if (closer === undefined) return undefined;
-    if (closer === "") return out;
+    if (closer === "") return followingShown(out) ? out : undefined;
     // After an empty comment: the line is an HTML block then (CommonMark's kind 2), which a
     // Markdown renderer passes on as it is, never in a paragraph (where `"` is `&quot;` and
     // `-->` is `--&gt;`, and `</span>` after its `<p>` ends nothing), and which may follow any line.
@@ -442,7 +443,81 @@ export function withHtmlClosed(
     reading.feed(added);
     out = next;
   }
-  return reading.closer() === "" ? out : undefined;
+  return reading.closer() === "" && followingShown(out) ? out : undefined;
+}
+
+/** The paragraph {@link followingShown} writes after a text: a word no text holds (a letter added until it is not in it). */
+function probeFor(text: string): string {
+  let probe = "Zqprobe";
+  while (text.includes(probe)) probe += "q";
+  return probe;
+}
+
+/**
+ * Whether a paragraph written after `text` (a blank line between) is shown:
+ * the real pipeline, not {@link markdownAsHtml}'s prediction of it, CommonMark's
+ * reference renderer, then parse5's tree (scripts on, and off too when a
+ * `<noscript>` is there), and the paragraph's text in a text node that no
+ * element that hides ({@link elementHides}) holds: not in a comment, an
+ * attribute, a hidden element. The last check on a repository text's closers
+ * (rev64e: five mis-readings of the Markdown let a text hide what follows).
+ * False when the tree is more than a reading takes (elements past
+ * {@link MAX_HTML_ELEMENTS} and a fourth of the HTML's length: linear).
+ */
+export function followingShown(text: string): boolean {
+  const probe = probeFor(text);
+  const rendered = commonmarkHtml(`${text}\n\n${probe}\n`);
+  const limit = MAX_HTML_ELEMENTS + rendered.length / 4;
+  try {
+    if (!probeShownIn(rendered, probe, true, limit)) return false;
+    return !/noscript/i.test(rendered) || probeShownIn(rendered, probe, false, limit);
+  } catch (error) {
+    if (error !== TOO_MUCH) throw error;
+    return false;
+  }
+}
+
+/** {@link followingShown} for one reading of `rendered`. */
+function probeShownIn(
+  rendered: string,
+  probe: string,
+  scriptingEnabled: boolean,
+  limit: number,
+): boolean {
+  let elements = 0;
+  const parser = Parser.getFragmentParser(fragmentContext(), {
+    treeAdapter: {
+      ...defaultTreeAdapter,
+      createElement: (tagName, namespaceURI, attrs) => {
+        if (++elements > limit) throw TOO_MUCH;
+        return defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
+      },
+    },
+    scriptingEnabled,
+  });
+  parser.tokenizer.write(rendered, true);
+  const stack: { node: ChildNode | ParentNode; hidden: boolean }[] = [
+    { node: parser.getFragment(), hidden: false },
+  ];
+  while (stack.length > 0) {
+    const { node, hidden } = stack.pop() as { node: ChildNode | ParentNode; hidden: boolean };
+    if (node.nodeName === "#text") {
+      if ((node as TextNode).value.includes(probe)) return !hidden;
+      continue;
+    }
+    if (!("childNodes" in node)) continue;
+    let hides = hidden;
+    if ("tagName" in node) {
+      hides = hidden || elementHides(node as Element);
+      const content = (node as { content?: ParentNode }).content;
+      if (content !== undefined) stack.push({ node: content, hidden: hides });
+    }
+    const children = (node as ParentNode).childNodes;
+    for (let i = children.length - 1; i >= 0; i--)
+      stack.push({ node: children[i] as ChildNode, hidden: hides });
+  }
+  // In no text node: a comment, an attribute, a tag never ended.
+  return false;
 }
 
 /**
