@@ -15,7 +15,7 @@
  * caller says what it does then.
  */
 import { type DefaultTreeAdapterMap, defaultTreeAdapter, html, Parser } from "parse5";
-import { commonmarkHtml } from "./_commonmark.js";
+import { commonmarkHtml, commonmarkWork, MAX_COMMONMARK_WORK } from "./_commonmark.js";
 import { blocksToText, markdownAsHtmlWithBlocks, withBlocks } from "./markdown-html.js";
 
 type Element = DefaultTreeAdapterMap["element"];
@@ -446,6 +446,9 @@ export function withHtmlClosed(
   return reading.closer() === "" && followingShown(out) ? out : undefined;
 }
 
+/** Most characters {@link followingShown} renders (a context file's default cap): the renderer and the tree take about 1 s at worst. */
+export const MAX_VERIFIED_CHARS = 256 * 1024;
+
 /** The paragraph {@link followingShown} writes after a text: a word no text holds (a letter added until it is not in it). */
 function probeFor(text: string): string {
   let probe = "Zqprobe";
@@ -462,9 +465,15 @@ function probeFor(text: string): string {
  * attribute, a hidden element. The last check on a repository text's closers
  * (rev64e: five mis-readings of the Markdown let a text hide what follows).
  * False when the tree is more than a reading takes (elements past
- * {@link MAX_HTML_ELEMENTS} and a fourth of the HTML's length: linear).
+ * {@link MAX_HTML_ELEMENTS} and a fourth of the HTML's length: linear), or
+ * the text longer than {@link MAX_VERIFIED_CHARS} or more than the renderer
+ * takes ({@link commonmarkWork}). True for a
+ * text with no `<`.
  */
 export function followingShown(text: string): boolean {
+  // No `<`: no raw HTML, nothing the renderer writes hides.
+  if (!text.includes("<")) return true;
+  if (text.length > MAX_VERIFIED_CHARS || commonmarkWork(text) > MAX_COMMONMARK_WORK) return false;
   const probe = probeFor(text);
   const rendered = commonmarkHtml(`${text}\n\n${probe}\n`);
   const limit = MAX_HTML_ELEMENTS + rendered.length / 4;
