@@ -191,6 +191,9 @@ export const EMPTY_COMMENT = "<!---->";
 /** Most closers added in one go: each ends a run, a tag, or the elements down to one that hides. */
 const MAX_CLOSERS = 8;
 
+/** Most characters the closers of one text add (some 120 end tags): more is too much, and the text's markup is written as text (rev64e F6: a 152 KB text grew to 1 MB). */
+export const MAX_CLOSER_CHARS = 1024;
+
 /**
  * A Markdown text read as it is fed, by an HTML tree builder: what it leaves
  * open at its end that hides what would follow ({@link closer}).
@@ -236,8 +239,18 @@ export class HtmlReading {
     });
   }
 
-  /** `countTags`: false when the text's own `<` were counted before it was read with the renderer's tags put in (those are not the text's). */
-  constructor(private readonly countTags = true) {}
+  /** Whether a closer left out the blocks' end tags after a boundary (`blocksOnce`). */
+  compacted = false;
+
+  /**
+   * `countTags`: false when the text's own `<` were counted before it was read with the
+   * renderer's tags put in (those are not the text's). `blocksOnce`: the blocks' end tags
+   * ({@link MARKDOWN_BLOCKS}) once, after the last boundary a closer closes, not after each.
+   */
+  constructor(
+    private readonly countTags = true,
+    private readonly blocksOnce = false,
+  ) {}
 
   feed(text: string): void {
     this.pending += text;
@@ -264,7 +277,7 @@ export class HtmlReading {
         this.over = true;
         return undefined;
       }
-      found = closerOf(parser, this.hiding > 0);
+      found = closerOf(parser, this.hiding > 0, this.blocksOnce ? this : undefined);
       if (found !== "") break;
     }
     this.last = { closer: found };
@@ -363,7 +376,11 @@ type FragmentParser = ReturnType<typeof Parser.getFragmentParser<DefaultTreeAdap
 const PLAINTEXT = 4;
 
 /** {@link HtmlReading.closer} for one reading. */
-function closerOf(parser: FragmentParser, elements: boolean): string | undefined {
+function closerOf(
+  parser: FragmentParser,
+  elements: boolean,
+  once: { compacted: boolean } | undefined,
+): string | undefined {
   const tokenizer = parser.tokenizer as unknown as { state: number; returnState: number };
   const state =
     tokenizer.state === 71 || tokenizer.state === 72 ? tokenizer.returnState : tokenizer.state;
@@ -378,12 +395,22 @@ function closerOf(parser: FragmentParser, elements: boolean): string | undefined
   // The outermost one that hides: its end tag and those of every element inside it (rev61a F9:
   // the innermost was taken, one hidden element closed a time).
   const outer = open.findIndex(elementHides);
-  if (outer !== -1)
-    return open
-      .slice(outer)
-      .reverse()
-      .map((e) => `</${e.tagName}>${BOUNDARIES.has(e.tagName) ? MARKDOWN_BLOCKS : ""}`)
+  if (outer !== -1) {
+    const closed = open.slice(outer).reverse();
+    // Once: after the last boundary only (rev64e F6: after each, 38 characters a boundary made
+    // 19,000 `<object>` a closer of 875 KB); the check after the closers says whether it sufficed.
+    let last = -1;
+    for (let i = closed.length - 1; i >= 0 && last === -1; i--)
+      if (BOUNDARIES.has((closed[i] as Element).tagName)) last = i;
+    return closed
+      .map((e, i) => {
+        if (!BOUNDARIES.has(e.tagName)) return `</${e.tagName}>`;
+        if (once === undefined || i === last) return `</${e.tagName}>${MARKDOWN_BLOCKS}`;
+        once.compacted = true;
+        return `</${e.tagName}>`;
+      })
       .join("");
+  }
   const again = hiddenFormatting(parser, open);
   return again === undefined ? "" : `</${again.tagName}>`;
 }
@@ -419,7 +446,9 @@ type FormattingEntry = { type: number; element?: Element; older: FormattingEntry
  * `text` with the closers ({@link HtmlReading.closer}), each on a line of its
  * own (`withLine`), of what it leaves open at its end that hides what would
  * follow, read as the Markdown it is ({@link markdownAsHtml}); undefined when
- * nothing can close it or it is more than a reading takes ({@link tooMuchHtml}).
+ * nothing can close it, it is more than a reading takes ({@link tooMuchHtml}),
+ * its closers are more than {@link MAX_CLOSER_CHARS}, or a paragraph after
+ * them would not be shown ({@link followingShown}).
  */
 export function withHtmlClosed(
   text: string,
@@ -427,7 +456,20 @@ export function withHtmlClosed(
 ): string | undefined {
   if (!text.includes("<")) return text;
   if (tooMuchHtml(text)) return undefined;
-  const reading = new HtmlReading(false);
+  // The blocks' end tags once where that suffices, else after each boundary (the slash guard's form).
+  const once = new HtmlReading(false, true);
+  const closed = closedBy(once, text, withLine);
+  return closed !== undefined || !once.compacted
+    ? closed
+    : closedBy(new HtmlReading(false), text, withLine);
+}
+
+/** {@link withHtmlClosed} by `reading`, a fresh one. */
+function closedBy(
+  reading: HtmlReading,
+  text: string,
+  withLine: (text: string, line: string) => string,
+): string | undefined {
   let out = text;
   // With the renderer's own block tags: what is open at the end is what a reader has open.
   reading.feed(markdownAsHtmlWithBlocks(text));
@@ -439,6 +481,7 @@ export function withHtmlClosed(
     // Markdown renderer passes on as it is, never in a paragraph (where `"` is `&quot;` and
     // `-->` is `--&gt;`, and `</span>` after its `<p>` ends nothing), and which may follow any line.
     const next = withLine(out, `${EMPTY_COMMENT}${closer}`);
+    if (next.length - text.length > MAX_CLOSER_CHARS) return undefined;
     const added = next.slice(out.length);
     reading.feed(added);
     out = next;
