@@ -492,11 +492,16 @@ function closedBy(
 /** Most characters {@link followingShown} renders (a context file's default cap): the renderer and the tree take about 1 s at worst. */
 export const MAX_VERIFIED_CHARS = 256 * 1024;
 
-/** The paragraph {@link followingShown} writes after a text: a word no text holds (a letter added until it is not in it). */
+/** The paragraph {@link followingShown} writes after a text: a word it does not hold (a run of `q` longer than any of its own). Linear. */
 function probeFor(text: string): string {
-  let probe = "Zqprobe";
-  while (text.includes(probe)) probe += "q";
-  return probe;
+  let longest = 0;
+  for (let at = text.indexOf("q"); at !== -1; ) {
+    let end = at;
+    while (text.charCodeAt(end) === 0x71) end++;
+    longest = Math.max(longest, end - at);
+    at = text.indexOf("q", end);
+  }
+  return `Zprobe${"q".repeat(longest + 1)}`;
 }
 
 /**

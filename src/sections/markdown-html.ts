@@ -560,8 +560,8 @@ export function withBlocks(text: string): { html: string; inserted: number[] } {
     }
     if (tags !== "") put(from, tags);
   });
+  if (paragraph) put(lastEnd, "</p>");
   let end = "";
-  if (paragraph) end += "</p>";
   // The renderer writes a line break after a block's last line, before its containers' end
   // tags (rev64e F3: `<div hidden</blockquote>` read `hidden<` as the attribute).
   const last = text.charCodeAt(text.length - 1);
