@@ -489,8 +489,8 @@ function closedBy(
   return reading.closer() === "" && followingShown(out) ? out : undefined;
 }
 
-/** Most characters {@link followingShown} renders (a context file's default cap): the renderer and the tree take about 1 s at worst. */
-export const MAX_VERIFIED_CHARS = 256 * 1024;
+/** Most characters {@link followingShown} renders (twice a context file's default cap: a capped file with its escapes and marker fits): the renderer and the tree take 2-3 s at worst. */
+export const MAX_VERIFIED_CHARS = 512 * 1024;
 
 /** The paragraph {@link followingShown} writes after a text: a word it does not hold (a run of `q` longer than any of its own). Linear. */
 function probeFor(text: string): string {
