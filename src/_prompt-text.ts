@@ -8,6 +8,7 @@ import { escapeXml } from "../helpers/xml.js";
 import { pushAll } from "./_arrays.js";
 import { closeOpenBlocksOnOwnLine } from "./_fence.js";
 import { isHidden, unitEscapes } from "./_text.js";
+import type { HtmlFallback } from "./prompt-templates/hidden-closers.js";
 
 /**
  * A path (or any one-line value) as one printable line: each code point that
@@ -1330,9 +1331,13 @@ export function withoutAgentVariablesIn<T>(value: T): T {
  * after it ({@link closeOpenBlocksOnOwnLine}: the closer ends with a line
  * break, so a template writing on after the text does not undo it).
  */
-export function elementText(text: string, names: ReadonlySet<string>): string {
+export function elementText(
+  text: string,
+  names: ReadonlySet<string>,
+  onFallback?: (fallback: HtmlFallback) => void,
+): string {
   const held = names.has(OWNER_MARK) ? withoutOwnerMark(text) : text;
-  return closeOpenBlocksOnOwnLine(escapeWrapperTags(held, names));
+  return closeOpenBlocksOnOwnLine(escapeWrapperTags(held, names), onFallback);
 }
 
 /**
