@@ -76,6 +76,11 @@ export interface Reading {
   /** Where the block quotes sit in `containers`, in order. */
   quotes: number[];
   leaf: Leaf | undefined;
+  /**
+   * What the last line read started, its leaf ended on it or not: a paragraph (one
+   * going on is not), an HTML block (`<!-- x -->` ends on its line and leaves no leaf).
+   */
+  started?: "paragraph" | "html" | undefined;
 }
 
 /** A paragraph of text (not link reference definitions). */
@@ -364,6 +369,7 @@ function bulletItemLine(r: Reading, text: string, from: number): boolean {
  * ends before the line (review rev57b F6).
  */
 export function readLine(r: Reading, text: string, from: number, to: number): boolean {
+  if (r.started !== undefined) r.started = undefined;
   // Most lines of a prompt are text starting with a letter, outside every container: such a
   // line starts no block and closes none but a kind 1-5 HTML block (read below), so it
   // starts a paragraph or goes on in the leaf (formatPrompt reads every line of a section).
@@ -372,12 +378,14 @@ export function readLine(r: Reading, text: string, from: number, to: number): bo
     truncate(r, 0);
     r.containers.push(containerOf(false, 2, true));
     r.leaf = PARAGRAPH;
+    r.started = "paragraph";
     return false;
   }
   if (r.containers.length === 0 && isLetter(text.charCodeAt(from))) {
     const leaf = r.leaf;
     if (leaf === undefined) {
       r.leaf = PARAGRAPH;
+      r.started = "paragraph";
       return false;
     }
     if (
@@ -479,6 +487,7 @@ export function readLine(r: Reading, text: string, from: number, to: number): bo
       if (html !== undefined && (html.type < 7 || (!inParagraph && !(!closed && tipParagraph)))) {
         if (!closed) closed = closeAbove(r, matched);
         setLeaf(r, html);
+        r.started = "html";
         if (html.type <= 5 && holdsCloser(text, c.offset, to, html)) r.leaf = undefined;
         return false;
       }
@@ -505,6 +514,7 @@ export function readLine(r: Reading, text: string, from: number, to: number): bo
   if (c.blank) return false;
   const definitions = c.code(c.next) === OPEN_BRACKET ? `${text.slice(c.next, to)}\n` : undefined;
   setLeaf(r, definitions === undefined ? PARAGRAPH : { kind: "paragraph", definitions });
+  r.started = "paragraph";
   return false;
 }
 

@@ -24,7 +24,7 @@ import {
 } from "./_blocks.js";
 import { InlineLinkReader } from "./_inline-link.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
-import { closeHiddenRuns } from "./prompt-templates/hidden-closers.js";
+import { closeHiddenRuns, type HtmlFallback } from "./prompt-templates/hidden-closers.js";
 
 export type { Fence } from "./_blocks.js";
 
@@ -528,8 +528,12 @@ export function closeOpenComment(text: string): string {
  * never-shown element (`<div hidden>`, `<template>`) left open to run over
  * what follows it.
  */
-export function closeOpenBlocks(text: string, joined: TextStart = false): string {
-  return closeHiddenRuns(closeOpenComment(closeOpenFence(text, joined)), withLine);
+export function closeOpenBlocks(
+  text: string,
+  joined: TextStart = false,
+  onFallback?: (fallback: HtmlFallback) => void,
+): string {
+  return closeHiddenRuns(closeOpenComment(closeOpenFence(text, joined)), withLine, onFallback);
 }
 
 /**
@@ -547,8 +551,11 @@ export function closeOpenBlocks(text: string, joined: TextStart = false): string
  * break after a last line that is what it is only alone on its line (its
  * own closing fence: {@link endsWithBareRun}).
  */
-export function closeOpenBlocksOnOwnLine(text: string): string {
-  const closed = closeOpenBlocks(text, "either");
+export function closeOpenBlocksOnOwnLine(
+  text: string,
+  onFallback?: (fallback: HtmlFallback) => void,
+): string {
+  const closed = closeOpenBlocks(text, "either", onFallback);
   if (closed !== text) return `${closed}\n`;
   // A link definition's title left open takes the lines after it as its own: a blank
   // line ends it (rev58c F4).

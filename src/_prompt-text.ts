@@ -8,6 +8,7 @@ import { pushAll } from "./_arrays.js";
 import { closeOpenBlocksOnOwnLine, firstLineNoUnderline } from "./_fence.js";
 import { withoutLinkDefinitions } from "./_link-definitions.js";
 import { isHidden, unitEscapes } from "./_text.js";
+import type { HtmlFallback } from "./prompt-templates/hidden-closers.js";
 
 /**
  * A path (or any one-line value) as one printable line: each code point that
@@ -1487,10 +1488,17 @@ export function withoutAgentVariablesIn<T>(value: T): T {
  * repository's text (`names` holds {@link OWNER_MARK}) defines no link label
  * of the prompt either ({@link withoutLinkDefinitions}).
  */
-export function elementText(text: string, names: ReadonlySet<string>): string {
+export function elementText(
+  text: string,
+  names: ReadonlySet<string>,
+  onFallback?: (fallback: HtmlFallback) => void,
+): string {
   const repository = names.has(OWNER_MARK);
   const escaped = escapeWrapperTags(repository ? withoutOwnerMark(text) : text, names);
-  return closeOpenBlocksOnOwnLine(repository ? withoutLinkDefinitions(escaped) : escaped);
+  return closeOpenBlocksOnOwnLine(
+    repository ? withoutLinkDefinitions(escaped) : escaped,
+    onFallback,
+  );
 }
 
 /**

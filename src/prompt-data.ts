@@ -18,6 +18,7 @@ import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { AppendPart } from "./locate/custom.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
+import type { HtmlFallback } from "./prompt-templates/hidden-closers.js";
 import type { CustomPrompt } from "./sections/render.js";
 import { closedDescription, MAX_SKILLS_INDEX_BYTES, skillsForIndex } from "./skills/format.js";
 import type { Skill } from "./skills/types.js";
@@ -102,6 +103,7 @@ export function assemblePromptData(input: PromptDataInputs): {
   const index = skillsForIndex(input.skills);
   // The repository's text goes into the prompt as one-line paths and contents
   // that cannot open or close any element the templates write.
+  const closing: Diagnostic[] = [];
   const contextFiles = input.contextFiles.map(({ path, content, origin }) => ({
     // As the element's attribute prints it: escaped in the data, so any template gets it safe.
     path: xmlNameText(path),
@@ -109,6 +111,7 @@ export function assemblePromptData(input: PromptDataInputs): {
     content: elementText(
       content,
       origin === "user" ? (input.userFileWrappers ?? input.wrappers) : input.wrappers,
+      (fallback) => closing.push(markupAsTextDiagnostic(path, fallback)),
     ),
     origin,
   }));
@@ -241,8 +244,29 @@ export function assemblePromptData(input: PromptDataInputs): {
     diagnostics: [
       ...unknownToolDiagnostics(tools, input.builtinTools, options.toolSnippets),
       ...rules.diagnostics,
+      ...closing,
       ...(skillsTool && index.left > 0 ? [skillsIndexCut(index.left)] : []),
     ],
+  };
+}
+
+/**
+ * The warning for a context file whose end could not be closed so that the
+ * prompt after it is shown (more markup or closers than a reading takes, a
+ * `<plaintext>`, or a check by the renderer that failed: rev64e).
+ */
+function markupAsTextDiagnostic(path: string, fallback: HtmlFallback): Diagnostic {
+  const what =
+    fallback === "dropped"
+      ? "it is left out"
+      : fallback === "every-lt"
+        ? "every < in it is written as text (&lt;)"
+        : "its HTML is written as text";
+  return {
+    level: "warning",
+    code: "context-markup-as-text",
+    message: `leaves HTML open at its end that could not be closed so that the prompt after it is shown (too much of it, or a <plaintext>): ${what}`,
+    path,
   };
 }
 

@@ -1,4 +1,4 @@
-import { withHtmlClosed } from "../sections/html-reading.js";
+import { followingShown, withHtmlClosed } from "../sections/html-reading.js";
 import { markdownAsHtml } from "../sections/markdown-html.js";
 
 /**
@@ -17,10 +17,25 @@ import { markdownAsHtml } from "../sections/markdown-html.js";
 export function closeHiddenRuns(
   text: string,
   withLine: (text: string, line: string) => string,
+  onFallback?: (fallback: HtmlFallback) => void,
 ): string {
   if (!text.includes("<")) return text;
-  return withHtmlClosed(text, withLine) ?? markupAsText(text);
+  const closed = withHtmlClosed(text, withLine);
+  if (closed !== undefined) return closed;
+  // Each fallback checked as the closers are: a paragraph after it must be shown (rev64e).
+  const asText = markupAsText(text);
+  if (followingShown(asText)) {
+    onFallback?.("markup-as-text");
+    return asText;
+  }
+  const everyLt = text.replaceAll("<", "&lt;");
+  const shown = followingShown(everyLt);
+  onFallback?.(shown ? "every-lt" : "dropped");
+  return shown ? everyLt : "";
 }
+
+/** What {@link closeHiddenRuns} did with a text it could not close: its markup written as text, every `<` written `&lt;`, or the text left out. */
+export type HtmlFallback = "markup-as-text" | "every-lt" | "dropped";
 
 /** `text` with each `<` that {@link markdownAsHtml} leaves as markup written `&lt;`. Linear. */
 export function markupAsText(text: string): string {

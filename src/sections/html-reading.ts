@@ -15,6 +15,7 @@
  * caller says what it does then.
  */
 import type { DefaultTreeAdapterMap, defaultTreeAdapter, Parser } from "parse5";
+import { commonmarkHtml, commonmarkWork, MAX_COMMONMARK_WORK } from "./_commonmark.js";
 import { loadParse5 } from "./_parse5.js";
 import { blocksToText, markdownAsHtmlWithBlocks, withBlocks } from "./markdown-html.js";
 
@@ -195,6 +196,9 @@ export const EMPTY_COMMENT = "<!---->";
 /** Most closers added in one go: each ends a run, a tag, or the elements down to one that hides. */
 const MAX_CLOSERS = 8;
 
+/** Most characters the closers of one text add (some 120 end tags): more is too much, and the text's markup is written as text (rev64e F6: a 152 KB text grew to 1 MB). */
+export const MAX_CLOSER_CHARS = 1024;
+
 /**
  * A Markdown text read as it is fed, by an HTML tree builder: what it leaves
  * open at its end that hides what would follow ({@link closer}).
@@ -241,8 +245,18 @@ export class HtmlReading {
     });
   }
 
-  /** `countTags`: false when the text's own `<` were counted before it was read with the renderer's tags put in (those are not the text's). */
-  constructor(private readonly countTags = true) {}
+  /** Whether a closer left out the blocks' end tags after a boundary (`blocksOnce`). */
+  compacted = false;
+
+  /**
+   * `countTags`: false when the text's own `<` were counted before it was read with the
+   * renderer's tags put in (those are not the text's). `blocksOnce`: the blocks' end tags
+   * ({@link MARKDOWN_BLOCKS}) once, after the last boundary a closer closes, not after each.
+   */
+  constructor(
+    private readonly countTags = true,
+    private readonly blocksOnce = false,
+  ) {}
 
   feed(text: string): void {
     this.pending += text;
@@ -269,7 +283,7 @@ export class HtmlReading {
         this.over = true;
         return undefined;
       }
-      found = closerOf(parser, this.hiding > 0);
+      found = closerOf(parser, this.hiding > 0, this.blocksOnce ? this : undefined);
       if (found !== "") break;
     }
     this.last = { closer: found };
@@ -368,7 +382,11 @@ type FragmentParser = ReturnType<typeof Parser.getFragmentParser<DefaultTreeAdap
 const PLAINTEXT = 4;
 
 /** {@link HtmlReading.closer} for one reading. */
-function closerOf(parser: FragmentParser, elements: boolean): string | undefined {
+function closerOf(
+  parser: FragmentParser,
+  elements: boolean,
+  once: { compacted: boolean } | undefined,
+): string | undefined {
   const tokenizer = parser.tokenizer as unknown as { state: number; returnState: number };
   const state =
     tokenizer.state === 71 || tokenizer.state === 72 ? tokenizer.returnState : tokenizer.state;
@@ -383,12 +401,22 @@ function closerOf(parser: FragmentParser, elements: boolean): string | undefined
   // The outermost one that hides: its end tag and those of every element inside it (rev61a F9:
   // the innermost was taken, one hidden element closed a time).
   const outer = open.findIndex(elementHides);
-  if (outer !== -1)
-    return open
-      .slice(outer)
-      .reverse()
-      .map((e) => `</${e.tagName}>${BOUNDARIES.has(e.tagName) ? MARKDOWN_BLOCKS : ""}`)
+  if (outer !== -1) {
+    const closed = open.slice(outer).reverse();
+    // Once: after the last boundary only (rev64e F6: after each, 38 characters a boundary made
+    // 19,000 `<object>` a closer of 875 KB); the check after the closers says whether it sufficed.
+    let last = -1;
+    for (let i = closed.length - 1; i >= 0 && last === -1; i--)
+      if (BOUNDARIES.has((closed[i] as Element).tagName)) last = i;
+    return closed
+      .map((e, i) => {
+        if (!BOUNDARIES.has(e.tagName)) return `</${e.tagName}>`;
+        if (once === undefined || i === last) return `</${e.tagName}>${MARKDOWN_BLOCKS}`;
+        once.compacted = true;
+        return `</${e.tagName}>`;
+      })
       .join("");
+  }
   const again = hiddenFormatting(parser, open);
   return again === undefined ? "" : `</${again.tagName}>`;
 }
@@ -424,7 +452,9 @@ type FormattingEntry = { type: number; element?: Element; older: FormattingEntry
  * `text` with the closers ({@link HtmlReading.closer}), each on a line of its
  * own (`withLine`), of what it leaves open at its end that hides what would
  * follow, read as the Markdown it is ({@link markdownAsHtml}); undefined when
- * nothing can close it or it is more than a reading takes ({@link tooMuchHtml}).
+ * nothing can close it, it is more than a reading takes ({@link tooMuchHtml}),
+ * its closers are more than {@link MAX_CLOSER_CHARS}, or a paragraph after
+ * them would not be shown ({@link followingShown}).
  */
 export function withHtmlClosed(
   text: string,
@@ -432,23 +462,126 @@ export function withHtmlClosed(
 ): string | undefined {
   if (!text.includes("<")) return text;
   if (tooMuchHtml(text)) return undefined;
-  const reading = new HtmlReading(false);
+  // The blocks' end tags once where that suffices, else after each boundary (the slash guard's form).
+  const once = new HtmlReading(false, true);
+  const closed = closedBy(once, text, withLine);
+  return closed !== undefined || !once.compacted
+    ? closed
+    : closedBy(new HtmlReading(false), text, withLine);
+}
+
+/** {@link withHtmlClosed} by `reading`, a fresh one. */
+function closedBy(
+  reading: HtmlReading,
+  text: string,
+  withLine: (text: string, line: string) => string,
+): string | undefined {
   let out = text;
   // With the renderer's own block tags: what is open at the end is what a reader has open.
   reading.feed(markdownAsHtmlWithBlocks(text));
   for (let i = 0; i < MAX_CLOSERS; i++) {
     const closer = reading.closer();
     if (closer === undefined) return undefined;
-    if (closer === "") return out;
+    if (closer === "") return followingShown(out) ? out : undefined;
     // After an empty comment: the line is an HTML block then (CommonMark's kind 2), which a
     // Markdown renderer passes on as it is, never in a paragraph (where `"` is `&quot;` and
     // `-->` is `--&gt;`, and `</span>` after its `<p>` ends nothing), and which may follow any line.
     const next = withLine(out, `${EMPTY_COMMENT}${closer}`);
+    if (next.length - text.length > MAX_CLOSER_CHARS) return undefined;
     const added = next.slice(out.length);
     reading.feed(added);
     out = next;
   }
-  return reading.closer() === "" ? out : undefined;
+  return reading.closer() === "" && followingShown(out) ? out : undefined;
+}
+
+/** Most characters {@link followingShown} renders (twice a context file's default cap: a capped file with its escapes and marker fits): the renderer and the tree take 2-3 s at worst. */
+export const MAX_VERIFIED_CHARS = 512 * 1024;
+
+/** The paragraph {@link followingShown} writes after a text: a word it does not hold (a run of `q` longer than any of its own). Linear. */
+function probeFor(text: string): string {
+  let longest = 0;
+  for (let at = text.indexOf("q"); at !== -1; ) {
+    let end = at;
+    while (text.charCodeAt(end) === 0x71) end++;
+    longest = Math.max(longest, end - at);
+    at = text.indexOf("q", end);
+  }
+  return `Zprobe${"q".repeat(longest + 1)}`;
+}
+
+/**
+ * Whether a paragraph written after `text` (a blank line between) is shown:
+ * the real pipeline, not {@link markdownAsHtml}'s prediction of it, CommonMark's
+ * reference renderer, then parse5's tree (scripts on, and off too when a
+ * `<noscript>` is there), and the paragraph's text in a text node that no
+ * element that hides ({@link elementHides}) holds: not in a comment, an
+ * attribute, a hidden element. The last check on a repository text's closers
+ * (rev64e: five mis-readings of the Markdown let a text hide what follows).
+ * False when the tree is more than a reading takes (elements past
+ * {@link MAX_HTML_ELEMENTS} and a fourth of the HTML's length: linear), or
+ * the text longer than {@link MAX_VERIFIED_CHARS} or more than the renderer
+ * takes ({@link commonmarkWork}). True for a
+ * text with no `<`.
+ */
+export function followingShown(text: string): boolean {
+  // No `<`: no raw HTML, nothing the renderer writes hides.
+  if (!text.includes("<")) return true;
+  if (text.length > MAX_VERIFIED_CHARS || commonmarkWork(text) > MAX_COMMONMARK_WORK) return false;
+  const probe = probeFor(text);
+  const rendered = commonmarkHtml(`${text}\n\n${probe}\n`);
+  const limit = MAX_HTML_ELEMENTS + rendered.length / 4;
+  try {
+    if (!probeShownIn(rendered, probe, true, limit)) return false;
+    return !/noscript/i.test(rendered) || probeShownIn(rendered, probe, false, limit);
+  } catch (error) {
+    if (error !== TOO_MUCH) throw error;
+    return false;
+  }
+}
+
+/** {@link followingShown} for one reading of `rendered`. */
+function probeShownIn(
+  rendered: string,
+  probe: string,
+  scriptingEnabled: boolean,
+  limit: number,
+): boolean {
+  let elements = 0;
+  const { Parser, defaultTreeAdapter } = loadParse5();
+  const parser = Parser.getFragmentParser(fragmentContext(), {
+    treeAdapter: {
+      ...defaultTreeAdapter,
+      createElement: (tagName, namespaceURI, attrs) => {
+        if (++elements > limit) throw TOO_MUCH;
+        return defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
+      },
+    },
+    scriptingEnabled,
+  });
+  parser.tokenizer.write(rendered, true);
+  const stack: { node: ChildNode | ParentNode; hidden: boolean }[] = [
+    { node: parser.getFragment(), hidden: false },
+  ];
+  while (stack.length > 0) {
+    const { node, hidden } = stack.pop() as { node: ChildNode | ParentNode; hidden: boolean };
+    if (node.nodeName === "#text") {
+      if ((node as TextNode).value.includes(probe)) return !hidden;
+      continue;
+    }
+    if (!("childNodes" in node)) continue;
+    let hides = hidden;
+    if ("tagName" in node) {
+      hides = hidden || elementHides(node as Element);
+      const content = (node as { content?: ParentNode }).content;
+      if (content !== undefined) stack.push({ node: content, hidden: hides });
+    }
+    const children = (node as ParentNode).childNodes;
+    for (let i = children.length - 1; i >= 0; i--)
+      stack.push({ node: children[i] as ChildNode, hidden: hides });
+  }
+  // In no text node: a comment, an attribute, a tag never ended.
+  return false;
 }
 
 /**

@@ -41,20 +41,25 @@ export function markdownAsHtml(text: string): string {
     const inHtml =
       isHtml(after) ||
       (isHtml(before) && (closer || after === before)) ||
-      // A one-line HTML block of kinds 1-5 (`<!-- x -->`, `<script>…</script>`) leaves no leaf.
-      (after === undefined && /^ {0,3}</.test(lineText));
+      // A one-line HTML block of kinds 1-5 (`<!-- x -->`, `<script>…</script>`) leaves no leaf,
+      // in a block quote or list item too (rev64e F2: the raw line's `> ` hid it).
+      reading.started === "html";
     const inParagraph = after?.kind === "paragraph";
     if (inHtml) afterHtml = true;
     else if (afterHtml && lineText.trim() !== "") {
       // A block after an HTML block starts with the renderer's own tag (`<p>`, `<hr />`, `<pre>`):
       // its `>` ends a start tag the HTML block left open (`<div hidden` then a blank line).
-      if (text.charCodeAt(from - 1) === 0x0a) {
+      // Not where a `>` would end a comment the renderer's tag does not (rev64e F1: `<!--`
+      // then `>` is `<!-->`, closed; `<!--\n</blockquote>` is not).
+      const code = text.charCodeAt(from - 1);
+      if ((code === 0x0a || code === 0x0d) && !endsLikeCommentEnd(text, from - 1)) {
         out[from - 1] = ">";
         changed = true;
       }
       afterHtml = false;
     }
-    if (!inParagraph && paragraph !== -1) {
+    // A new paragraph ends the one before it (rev64e F4: one a block quote interrupts).
+    if (paragraph !== -1 && (!inParagraph || reading.started === "paragraph")) {
       inline(paragraph, paragraphEnd);
       paragraph = -1;
     }
@@ -79,6 +84,14 @@ export function markdownAsHtml(text: string): string {
   });
   if (paragraph !== -1) inline(paragraph, paragraphEnd);
   return changed ? out.join("") : text;
+}
+
+/** Whether `text` before the line break at `at` ends in `--` or `--!`: a `>` there ends a comment. */
+function endsLikeCommentEnd(text: string, at: number): boolean {
+  let end = at;
+  if (text.charCodeAt(end - 1) === 0x0d) end--;
+  if (text.charCodeAt(end - 1) === 0x21) end--;
+  return text.charCodeAt(end - 1) === 0x2d && text.charCodeAt(end - 2) === 0x2d;
 }
 
 /** Writes out each `<`, `>` and `"` of `text[from, to)`: text a renderer escapes (`&lt;`, `&gt;`, `&quot;`). */
@@ -114,7 +127,7 @@ function indentOf(text: string, from: number): number {
 const URI_AUTOLINK = /<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\u0000-\u0020<>]*>/y;
 const EMAIL_AUTOLINK =
   /<[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*>/y;
-const CLOSING_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*(?:\r?\n[ \t]*)?>/y;
+const CLOSING_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*(?:(?:\r\n?|\n)[ \t]*)?>/y;
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
 
 /**
@@ -215,7 +228,7 @@ function readInline(
 /** `text` (a paragraph's lines) with each line's block-quote marks (`>`, up to three spaces before, one after) as spaces, the same length; `mark` gets each mark's offset. */
 function withoutQuoteMarks(text: string, mark: (at: number) => void): string {
   return text.replace(
-    /(^|\n)((?:[ \t]{0,3}>[ \t]?)+)/g,
+    /(^|\r\n?|\n)((?:[ \t]{0,3}>[ \t]?)+)/g,
     (_match, lead: string, marks: string, at: number) => {
       for (let i = 0; i < marks.length; i++) if (marks[i] === ">") mark(at + lead.length + i);
       return lead + " ".repeat(marks.length);
@@ -483,11 +496,15 @@ export function withBlocks(text: string): { html: string; inserted: number[] } {
   let fence = false;
   const closeTags = (c: Container) => (c.quote ? "</blockquote>" : "</li></ul>");
   const openTags = (c: Container) => (c.quote ? "<blockquote>" : "<ul><li>");
+  // Where the last line ended (its line break follows): a paragraph's `</p>` goes there.
+  let lastEnd = 0;
   eachLine(text, (from, to) => {
     const before = reading.leaf;
     const closer = readLine(reading, text, from, to);
     const after = reading.leaf;
     const containers = reading.containers;
+    const previousEnd = lastEnd;
+    lastEnd = to;
     let same = 0;
     while (
       same < open.length &&
@@ -498,10 +515,16 @@ export function withBlocks(text: string): { html: string; inserted: number[] } {
     const lineText = text.slice(from, to);
     const blank = lineText.trim() === "";
     const inParagraph = after?.kind === "paragraph";
-    const continues = inParagraph && before?.kind === "paragraph" && same === containers.length;
+    const continues =
+      inParagraph &&
+      before?.kind === "paragraph" &&
+      reading.started !== "paragraph" &&
+      same === containers.length;
     let tags = "";
     if (paragraph && !continues) {
-      tags += "</p>";
+      // Before the line break, as the renderer writes it (`x</p>\n<table>`): the break is then
+      // text between blocks, where a reader opens a formatting element again (rev64e F5).
+      put(previousEnd, "</p>");
       paragraph = false;
     }
     if (fence && !(isFence(before) && (closer || after === before))) {
@@ -521,7 +544,7 @@ export function withBlocks(text: string): { html: string; inserted: number[] } {
     } else if (isFence(after) && !isFence(before)) {
       tags += "<pre><code>";
       fence = true;
-    } else if (!blank && after === undefined && !isHtml(before) && !/^ {0,3}</.test(lineText)) {
+    } else if (!blank && after === undefined && !isHtml(before) && reading.started !== "html") {
       // A heading, a thematic break or a line of indented code: the renderer's tags around it.
       const bare = lineText.replace(/^(?:[ \t]{0,3}>[ \t]?)+/, "").trimStart();
       if (/^#{1,6}(?:[ \t]|$)/.test(bare)) {
@@ -537,8 +560,12 @@ export function withBlocks(text: string): { html: string; inserted: number[] } {
     }
     if (tags !== "") put(from, tags);
   });
+  if (paragraph) put(lastEnd, "</p>");
   let end = "";
-  if (paragraph) end += "</p>";
+  // The renderer writes a line break after a block's last line, before its containers' end
+  // tags (rev64e F3: `<div hidden</blockquote>` read `hidden<` as the attribute).
+  const last = text.charCodeAt(text.length - 1);
+  if (text.length > 0 && last !== 0x0a && last !== 0x0d) end += "\n";
   if (fence) end += "</code></pre>";
   for (let i = Math.min(open.length, MAX_BLOCK_DEPTH) - 1; i >= 0; i--)
     end += closeTags(open[i] as Container);
