@@ -462,11 +462,16 @@ function probeFor(text: string): string {
  * attribute, a hidden element. The last check on a repository text's closers
  * (rev64e: five mis-readings of the Markdown let a text hide what follows).
  * False when the tree is more than a reading takes (elements past
- * {@link MAX_HTML_ELEMENTS} and a fourth of the HTML's length: linear).
+ * {@link MAX_HTML_ELEMENTS} and a fourth of the HTML's length: linear), or
+ * the Markdown more than the renderer reads in linear time (containers
+ * nested or walked past its caps, {@link commonmarkHtml}).
  */
 export function followingShown(text: string): boolean {
+  // No `<`, no raw HTML: the renderer writes only its own elements, none of which hides.
+  if (!text.includes("<")) return true;
   const probe = probeFor(text);
   const rendered = commonmarkHtml(`${text}\n\n${probe}\n`);
+  if (rendered === undefined) return false;
   const limit = MAX_HTML_ELEMENTS + rendered.length / 4;
   try {
     if (!probeShownIn(rendered, probe, true, limit)) return false;
