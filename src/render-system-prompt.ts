@@ -283,7 +283,9 @@ export async function preparePrompt(
   const { wrappers } = names;
   pushAll(diagnostics, names.diagnostics);
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt), layers);
-  const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, resolved, names);
+  const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, resolved, names, (d) =>
+    diagnostics.push(d),
+  );
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
     opts,
@@ -541,6 +543,7 @@ function whoseTexts(
   customPrompt: CustomPrompt | null,
   { opts, options, provenance }: ResolvedRender,
   { wrappers, userFileWrappers }: PromptWrappers,
+  unread: (warning: Diagnostic) => void,
 ) {
   const repository = customPromptMayBeRepository(customPrompt, opts.systemPrompt);
   const parts = [
@@ -551,7 +554,7 @@ function whoseTexts(
       promptGuidelines: options.promptGuidelines,
     }),
   ];
-  const printed = printedParts(parts, wrappers);
+  const printed = printedParts(parts, wrappers, unread);
   return {
     customPromptRepository: repository,
     appendPrompt: addendumText(printed),

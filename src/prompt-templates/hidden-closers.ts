@@ -12,15 +12,23 @@ import { markdownAsHtml } from "../sections/markdown-html.js";
  * `<div hidden>` put your skills and every later section in the hidden
  * element (review rev57b F9). A text nothing can close (`<plaintext>`), or
  * more than one reading takes, has each `<` a Markdown renderer passes on as
- * markup written `&lt;`: nothing in it is markup then.
+ * markup written `&lt;`: nothing in it is markup then. `unread`, given for a
+ * text of yours (your SYSTEM.md, an appended text): such a text is returned
+ * as you wrote it, and `unread` called (rev64b F2: 20,001 `<` of yours were
+ * all printed `&lt;`, with no word). Only text that is not yours is rewritten.
  */
 export function closeHiddenRuns(
   text: string,
   withLine: (text: string, line: string) => string,
+  unread?: () => void,
 ): string {
   if (!text.includes("<")) return text;
   const closed = withHtmlClosed(text, withLine);
   if (closed !== undefined) return closed;
+  if (unread !== undefined) {
+    unread();
+    return text;
+  }
   // Each fallback checked as the closers are: a paragraph after it must be shown (rev64e).
   const asText = markupAsText(text);
   if (followingShown(asText)) return asText;
