@@ -24,7 +24,8 @@ import {
 } from "./_blocks.js";
 import { InlineLinkReader } from "./_inline-link.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
-import { closeHiddenRuns, type HtmlFallback } from "./prompt-templates/hidden-closers.js";
+import { closeHiddenRuns, type HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
+import type { Diagnostic } from "./types.js";
 
 export type { Fence } from "./_blocks.js";
 
@@ -531,9 +532,9 @@ export function closeOpenComment(text: string): string {
 export function closeOpenBlocks(
   text: string,
   joined: TextStart = false,
-  onFallback?: (fallback: HtmlFallback) => void,
+  options?: HiddenRunsOptions,
 ): string {
-  return closeHiddenRuns(closeOpenComment(closeOpenFence(text, joined)), withLine, onFallback);
+  return closeHiddenRuns(closeOpenComment(closeOpenFence(text, joined)), withLine, options);
 }
 
 /**
@@ -549,18 +550,31 @@ export function closeOpenBlocks(
  * no one closer is right for both, the text starts after a blank line of its
  * own. A text with nothing left open is returned as it is, but for a line
  * break after a last line that is what it is only alone on its line (its
- * own closing fence: {@link endsWithBareRun}).
+ * own closing fence: {@link endsWithBareRun}). `unread`: the text is yours
+ * ({@link closeHiddenRuns}: kept as written where its elements cannot be read).
  */
-export function closeOpenBlocksOnOwnLine(
-  text: string,
-  onFallback?: (fallback: HtmlFallback) => void,
-): string {
-  const closed = closeOpenBlocks(text, "either", onFallback);
+export function closeOpenBlocksOnOwnLine(text: string, options?: HiddenRunsOptions): string {
+  const closed = closeOpenBlocks(text, "either", options);
   if (closed !== text) return `${closed}\n`;
   // A link definition's title left open takes the lines after it as its own: a blank
   // line ends it (rev58c F4).
   if (endsInOpenLinkTitle(text)) return text.endsWith("\n") ? `${text}\n` : `${text}\n\n`;
   return endsWithBareRun(text) ? `${text}\n` : text;
+}
+
+/**
+ * The warning for a text of yours {@link closeOpenBlocksOnOwnLine} kept as you
+ * wrote it: more HTML than one reading takes (a MiB, 20,000 `<`, 40,000
+ * elements), or closers the check did not confirm, so an element it leaves
+ * open at its end is not closed. `path`: the file, when it is one.
+ */
+export function unreadWarning(path: string | undefined): Diagnostic {
+  return {
+    level: "warning",
+    code: "user-text-unread",
+    message: `your ${path === undefined ? "appended text" : "file"} is more HTML than sysprompt reads (over 1 MiB, 20,000 "<" or 40,000 elements), or leaves open at its end an element it cannot close: printed as you wrote it, markup and all; an element it leaves open (<div hidden>, <template>) would hide the sections after it`,
+    ...(path === undefined ? {} : { path }),
+  };
 }
 
 /** A link reference definition to its title's opening quote: `[label]: destination "`. Sticky. */

@@ -1495,10 +1495,9 @@ export function elementText(
 ): string {
   const repository = names.has(OWNER_MARK);
   const escaped = escapeWrapperTags(repository ? withoutOwnerMark(text) : text, names);
-  return closeOpenBlocksOnOwnLine(
-    repository ? withoutLinkDefinitions(escaped) : escaped,
+  return closeOpenBlocksOnOwnLine(repository ? withoutLinkDefinitions(escaped) : escaped, {
     onFallback,
-  );
+  });
 }
 
 /**

@@ -28,7 +28,7 @@ export interface AppendPart {
    * token budget cuts it with the repository's.
    */
   repository: boolean;
-  /** The file a repository's part was read from (absolute), printed in its element's `path`. */
+  /** The file the part was read from (absolute): a repository's is printed in its element's `path`, yours named in a warning. */
   path?: string;
 }
 

@@ -283,7 +283,7 @@ export async function preparePrompt(
   const { wrappers } = names;
   pushAll(diagnostics, names.diagnostics);
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt), layers);
-  const { printedAppend, ...whose } = whoseTexts(layers, customPrompt, resolved, names);
+  const { printedAppend, unread, ...whose } = whoseTexts(layers, customPrompt, resolved, names);
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
     opts,
@@ -311,7 +311,7 @@ export async function preparePrompt(
     extraSections: opts.extraSections,
     wrapperNames: wrappers,
     ownWrapperNames: names.ownNames,
-    diagnostics: [...diagnostics, ...assembled.diagnostics, ...stack.diagnostics],
+    diagnostics: [...diagnostics, ...unread, ...assembled.diagnostics, ...stack.diagnostics],
     steps: timings,
     context: context.value.provenance,
     rules: assembled.rules,
@@ -551,12 +551,15 @@ function whoseTexts(
       promptGuidelines: options.promptGuidelines,
     }),
   ];
-  const printed = printedParts(parts, wrappers);
+  // A text of yours the HTML reader gives up on is kept as written, with a warning (rev64b F2).
+  const unread: Diagnostic[] = [];
+  const printed = printedParts(parts, wrappers, (warning) => unread.push(warning));
   return {
     customPromptRepository: repository,
     appendPrompt: addendumText(printed),
     appendParts: parts,
     printedAppend: printed,
+    unread,
     repositoryVars: projectVarNames(provenance),
     userFileWrappers,
   };

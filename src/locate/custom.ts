@@ -5,7 +5,7 @@ export type { AppendPart } from "../options.js";
 export { readTextOrPath } from "./text-or-path.js";
 
 import { join } from "node:path";
-import { closeOpenBlocksOnOwnLine } from "../_fence.js";
+import { closeOpenBlocksOnOwnLine, unreadWarning } from "../_fence.js";
 import { toPosix } from "../_paths.js";
 import { ELEMENT_END, elementText, REPOSITORY_APPEND, xmlNameText } from "../_prompt-text.js";
 import { toolEntry } from "../gather/guidelines/tools.js";
@@ -55,9 +55,11 @@ export function appendParts(
   const layer = [...layers].reverse().find((l) => l.append !== null);
   const project = layer?.layer === "project";
   return [
-    project && layer.appendPath !== undefined
-      ? { text: layer.append ?? "", repository: true, path: layer.appendPath }
-      : { text: layer?.append ?? "", repository: project },
+    {
+      text: layer?.append ?? "",
+      repository: project,
+      ...(layer?.appendPath === undefined ? {} : { path: layer.appendPath }),
+    },
     ...appended.map((a) => ({ ...a, text: a.text.trim() })),
   ].filter((p) => p.text !== "");
 }
@@ -153,14 +155,21 @@ export function joinAppend(parts: readonly AppendPart[], wrappers: ReadonlySet<s
   return addendumText(printedParts(parts, wrappers));
 }
 
-/** The addendum's parts as {@link joinAppend} prints them, each with its owner. */
+/**
+ * The addendum's parts as {@link joinAppend} prints them, each with its owner.
+ * A part of yours is kept as you wrote it where its elements cannot be read
+ * (rev64b F2), and `unread` gets its warning.
+ */
 export function printedParts(
   parts: readonly AppendPart[],
   wrappers: ReadonlySet<string>,
+  unread?: (warning: Diagnostic) => void,
 ): AppendPart[] {
   return parts.map((p) => ({
     ...p,
-    text: p.repository ? elementText(p.text, wrappers) : closeOpenBlocksOnOwnLine(p.text),
+    text: p.repository
+      ? elementText(p.text, wrappers)
+      : closeOpenBlocksOnOwnLine(p.text, { unread: () => unread?.(unreadWarning(p.path)) }),
   }));
 }
 

@@ -119,9 +119,11 @@ export async function normalizeCheckedOptions(
           trusted,
           late,
         );
-        return read.repository === true && read.path !== undefined
-          ? { text: read.text, repository: true, path: read.path }
-          : { text: read.text, repository: read.repository === true };
+        return {
+          text: read.text,
+          repository: read.repository === true,
+          ...(read.path === undefined ? {} : { path: read.path }),
+        };
       }),
     ),
     resolveRoots(options.roots, shownCwd, home).then((dirs) => realRoots(dirs, cwd, { home })),

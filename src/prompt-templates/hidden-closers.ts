@@ -12,16 +12,23 @@ import { markdownAsHtml } from "../sections/markdown-html.js";
  * `<div hidden>` put your skills and every later section in the hidden
  * element (review rev57b F9). A text nothing can close (`<plaintext>`), or
  * more than one reading takes, has each `<` a Markdown renderer passes on as
- * markup written `&lt;`: nothing in it is markup then.
+ * markup written `&lt;`: nothing in it is markup then. `unread`, given for a
+ * text of yours (your SYSTEM.md, an appended text): such a text is returned
+ * as you wrote it, and `unread` called (rev64b F2: 20,001 `<` of yours were
+ * all printed `&lt;`, with no word). Only text that is not yours is rewritten.
  */
 export function closeHiddenRuns(
   text: string,
   withLine: (text: string, line: string) => string,
-  onFallback?: (fallback: HtmlFallback) => void,
+  { onFallback, unread }: HiddenRunsOptions = {},
 ): string {
   if (!text.includes("<")) return text;
   const closed = withHtmlClosed(text, withLine);
   if (closed !== undefined) return closed;
+  if (unread !== undefined) {
+    unread();
+    return text;
+  }
   // Each fallback checked as the closers are: a paragraph after it must be shown (rev64e).
   const asText = markupAsText(text);
   if (followingShown(asText)) {
@@ -36,6 +43,14 @@ export function closeHiddenRuns(
 
 /** What {@link closeHiddenRuns} did with a text it could not close: its markup written as text, every `<` written `&lt;`, or the text left out. */
 export type HtmlFallback = "markup-as-text" | "every-lt" | "dropped";
+
+/** How {@link closeHiddenRuns} tells what it did: `onFallback` for a text not yours, `unread` marks the text as yours. */
+export interface HiddenRunsOptions {
+  /** Called with the fallback taken for a text that could not be closed. */
+  onFallback?: (fallback: HtmlFallback) => void;
+  /** Given for a text of yours: kept as you wrote it when it cannot be closed, and this called. */
+  unread?: () => void;
+}
 
 /** `text` with each `<` that {@link markdownAsHtml} leaves as markup written `&lt;`. Linear. */
 export function markupAsText(text: string): string {

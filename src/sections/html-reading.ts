@@ -520,16 +520,18 @@ function probeFor(text: string): string {
  * (rev64e: five mis-readings of the Markdown let a text hide what follows).
  * False when the tree is more than a reading takes (elements past
  * {@link MAX_HTML_ELEMENTS} and a fourth of the HTML's length: linear), or
- * the text longer than {@link MAX_VERIFIED_CHARS} or more than the renderer
- * takes ({@link commonmarkWork}). True for a
- * text with no `<`.
+ * the text longer than {@link MAX_VERIFIED_CHARS}, more than the renderer
+ * takes inline ({@link commonmarkWork}), or its Markdown more than the
+ * renderer reads in linear time (containers nested or walked past its caps,
+ * {@link commonmarkHtml}). True for a text with no `<`.
  */
 export function followingShown(text: string): boolean {
-  // No `<`: no raw HTML, nothing the renderer writes hides.
+  // No `<`, no raw HTML: the renderer writes only its own elements, none of which hides.
   if (!text.includes("<")) return true;
   if (text.length > MAX_VERIFIED_CHARS || commonmarkWork(text) > MAX_COMMONMARK_WORK) return false;
   const probe = probeFor(text);
   const rendered = commonmarkHtml(`${text}\n\n${probe}\n`);
+  if (rendered === undefined) return false;
   const limit = MAX_HTML_ELEMENTS + rendered.length / 4;
   try {
     if (!probeShownIn(rendered, probe, true, limit)) return false;

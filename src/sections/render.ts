@@ -5,6 +5,7 @@ import {
   markPrinted,
   type PrintedCut,
   placePrinted,
+  unreadWarning,
   withoutPrintedMarks,
   wrappedBody,
 } from "../_fence.js";
@@ -624,11 +625,7 @@ export function renderSections(
     if (!prompt) return null;
     // A custom base prompt (SYSTEM.md, a project's too) leaves no fence, HTML block or comment
     // open over the sections after it.
-    if (!prompt.template)
-      return {
-        text: closeOpenBlocksOnOwnLine(heldCustom(prompt, prompt.text)),
-        source: prompt.source,
-      };
+    if (!prompt.template) return { text: closedCustom(prompt, prompt.text), source: prompt.source };
     try {
       const render = () =>
         placedText(
@@ -639,7 +636,7 @@ export function renderSections(
       const text = reuse
         ? (reuse.take(prompt, undefined, work) ?? reuse.fresh(prompt, undefined, work, render))
         : render();
-      return { text: closeOpenBlocksOnOwnLine(heldCustom(prompt, text)), source: prompt.source };
+      return { text: closedCustom(prompt, text), source: prompt.source };
     } catch (error) {
       const next = prompt.lower ? describeCustom(prompt.lower) : "the builtin base prompt";
       diagnostics.push(
@@ -673,6 +670,19 @@ export function renderSections(
   function reservedNames(): ReadonlySet<string> {
     reserved ??= reservedElementNames(input.templates, input.extraSections, input.ownWrapperNames);
     return reserved;
+  }
+
+  /**
+   * A custom base prompt ({@link heldCustom}) with no fence, HTML block, comment or hiding
+   * element left open over the sections after it; yours is kept as you wrote it where its
+   * elements cannot be read, with a warning ({@link unreadWarning}).
+   */
+  function closedCustom(prompt: CustomPrompt, text: string): string {
+    if (prompt.source.layer === "project" || prompt.repository === true)
+      return closeOpenBlocksOnOwnLine(heldCustom(prompt, text));
+    return closeOpenBlocksOnOwnLine(text, {
+      unread: () => diagnostics.push(unreadWarning(prompt.source.path)),
+    });
   }
 
   /**

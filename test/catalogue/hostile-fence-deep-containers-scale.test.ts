@@ -31,7 +31,8 @@ describe("hostile repository: a fence under thousands of containers gets a short
     it(`${name}: 256 KiB closed by a few bytes, in bounded CPU`, async () => {
       const text = shape(256 * KIB);
       const { cpuMs, value } = await cpuTimed(() => closeOpenBlocks(text));
-      expect(value.startsWith(text)).toBe(true);
+      // Nested past what the renderer checking the closers is given (rev64b F1), markup is written as text.
+      expect(value.startsWith(text.replaceAll("<", "&lt;"))).toBe(true);
       // A comment's closer as a line of its own (`-->`) and, as it arrives in a paragraph
       // (`--&gt;`), again after an empty comment, an HTML block (`<!---->-->`).
       expect(value.length - text.length).toBeLessThan(24);
