@@ -12,6 +12,7 @@ import { isBelowCeiling, isWithin, toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
 import { gitDirNamed, isUsableGitFolder, namesBack } from "./git-file.js";
 import { anyoneMayWrite, isForeignMarkerOwner } from "./owner.js";
+import { namedSafeDirectory } from "./safe-directory.js";
 
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that is a
@@ -102,7 +103,7 @@ function refusalDiagnostic(r: RefusalSaid): Diagnostic {
   const why =
     reason === "world-writable"
       ? "anyone may write to its folder (mode o+w) and may have put it there: `chmod o-w` the folder (on WSL's /mnt/c or vfat, mount with a umask that leaves out o+w)"
-      : "it or its folder is another user's (not yours or root's): work from a clone of your own";
+      : "it or its folder is another user's (not yours or root's) and no `safe.directory` of your system or global git config names the folder: name it there if you trust it, or work from a clone of your own";
   const lost = (Object.keys(LOST_WORDS) as RootMarkerLoss[])
     .filter((l) => r.losses.has(l))
     .map((l) => LOST_WORDS[l]);
@@ -217,7 +218,9 @@ async function holdsOtherCloneRoot(dir: string, refused?: RefusedRootMarker[]): 
  * Whether the repository marker `marker` (`.git`, `.hg`, …) in `dir` may make
  * `dir` a project root, as git's `safe.directory` ownership check lets a
  * repository be used: the marker (a link's own owner, as it lies) and `dir`
- * belong to you or root, and `dir` is no folder anyone may write to. Another
+ * belong to you or root (or `dir` is a `.git`'s folder your git config's
+ * `safe.directory` names, {@link namedSafeDirectory}: git's repository then),
+ * and `dir` is no folder anyone may write to. Another
  * user's `/tmp/.git` (or an empty `/tmp/.hg`) would make `/tmp` the root of
  * every plain folder below it, and its rule files and skills the prompt's
  * (review rev60a F1): the search goes on above it as if it were absent. Not
@@ -233,7 +236,10 @@ async function ownsRootMarker(
     ownerOrMissing(dir, true).catch(() => undefined),
   ]);
   if (entry === undefined || folder === undefined) return false;
-  const foreign = isForeignMarkerOwner(entry.uid) || isForeignMarkerOwner(folder.uid);
+  // Another user's `.git` that your git config's safe.directory names is git's repository, and yours.
+  const foreign =
+    (isForeignMarkerOwner(entry.uid) || isForeignMarkerOwner(folder.uid)) &&
+    !(marker === ".git" && (await namedSafeDirectory(dir)));
   const reason = foreign
     ? "foreign-owner"
     : anyoneMayWrite(folder.mode)

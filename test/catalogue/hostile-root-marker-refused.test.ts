@@ -162,7 +162,48 @@ describe("catalogue: a repository marker passed over is said, never silently los
         const said = other.diagnostics.filter((d) => d.code === "root-marker-refused");
         expect(said.map((d) => d.path)).toEqual([repo]);
         expect(said[0]?.message).toContain("is another user's");
+        expect(said[0]?.message).toContain("safe.directory");
       }
+    },
+  );
+
+  it.runIf(IS_ROOT)(
+    "root-marker-safe-directory: another user's clone your global git config's safe.directory names is your root, as git's; the repository's own config never names it (needs root)",
+    async () => {
+      const { root, repo, sub } = clone();
+      chownTree(repo, NOBODY);
+      const home = join(root, "githome");
+      mkdirSync(home);
+      // The container shape: root over a bind-mounted clone of uid 1000, `safe.directory = *`
+      // in the global config (rev64f F2); git takes the repository, and so does the search.
+      vi.stubEnv("SUDO_UID", undefined);
+      vi.stubEnv("GIT_CONFIG_NOSYSTEM", "1");
+      vi.stubEnv("GIT_CONFIG_GLOBAL", undefined);
+      vi.stubEnv("XDG_CONFIG_HOME", undefined);
+      vi.stubEnv("HOME", home);
+      const render = () => renderSystemPrompt(pinned(root, { cwd: sub }));
+      for (const named of ["*", repo, `${root}/*`]) {
+        writeFileSync(join(home, ".gitconfig"), `[safe]\n\tdirectory = ${named}\n`);
+        const taken = await render();
+        expect([named, taken.text.includes(RULE), taken.text.includes(SKILL)]).toEqual([
+          named,
+          true,
+          true,
+        ]);
+        expect(taken.diagnostics.filter((d) => d.code === "root-marker-refused")).toEqual([]);
+      }
+      // Cleared by an empty value, or named only in the repository's own config: refused, said.
+      writeFileSync(join(home, ".gitconfig"), "[safe]\n\tdirectory = *\n\tdirectory =\n");
+      put(join(repo, ".git/config"), "[safe]\n\tdirectory = *\n");
+      const refused = await render();
+      expect(refused.text).not.toContain(RULE);
+      const said = refused.diagnostics.filter((d) => d.code === "root-marker-refused");
+      expect(said.map((d) => d.path)).toEqual([repo]);
+      expect(said[0]?.message).toContain("no `safe.directory` of your system or global git config");
+      // A "global" config that lies in the checkout (HOME inside it) is the repository's.
+      writeFileSync(join(repo, ".gitconfig"), "[safe]\n\tdirectory = *\n");
+      vi.stubEnv("HOME", repo);
+      expect((await render()).text).not.toContain(RULE);
     },
   );
 });
