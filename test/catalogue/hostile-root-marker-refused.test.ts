@@ -1,6 +1,7 @@
 import { chmodSync, lchownSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { loadContextForPaths } from "../../src/gather/context/on-touch.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
@@ -136,6 +137,34 @@ describe("catalogue: a repository marker passed over is said, never silently los
     expect(result.text).toContain(SKILL);
     expect(result.text).toContain(ROOT_AGENTS);
     expect(result.diagnostics.filter((d) => d.code === "root-marker-refused")).toEqual([]);
+  });
+
+  it("root-marker-refused-on-touch: the files given on touch below a refused marker say it once a session", async () => {
+    const { root, repo } = clone();
+    chmodSync(repo, 0o777);
+    put(join(repo, "docs/x.md"), "IMPORTED-DOC\n");
+    put(join(repo, "src/AGENTS.md"), "SRC-AGENTS @../docs/x.md\n");
+    put(join(repo, "src/main.c"), "int main;\n");
+    const delivered = new Set<string>();
+    const home = join(root, "home");
+    const first = await loadContextForPaths([join(repo, "src/main.c")], {
+      cwd: repo,
+      home,
+      delivered,
+    });
+    // Measured: src/AGENTS.md is given, its import into another folder of the clone refused.
+    expect(JSON.stringify(first.files)).toContain("SRC-AGENTS");
+    expect(JSON.stringify(first.files)).not.toContain("IMPORTED-DOC");
+    const said = first.diagnostics.filter((d) => d.code === "root-marker-refused");
+    expect(said.map((d) => d.path)).toEqual([repo]);
+    expect(said[0]?.message).toContain("each confined to its own folder");
+    put(join(repo, "src/other.c"), "int other;\n");
+    const again = await loadContextForPaths([join(repo, "src/other.c")], {
+      cwd: repo,
+      home,
+      delivered,
+    });
+    expect(again.diagnostics.filter((d) => d.code === "root-marker-refused")).toEqual([]);
   });
 
   it("root-marker-kept-0755-clone: the same clone at 0755 has its rule and no warning", async () => {
