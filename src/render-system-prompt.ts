@@ -53,6 +53,7 @@ import type { OptionName } from "./options/registry.js";
 import type { AppendPart, NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { assemblePromptData } from "./prompt-data.js";
 import { type ResolvedRender, resolveRenderOptions } from "./render-options.js";
+import { mergeRootMarkerRefusals } from "./repo-files/index.js";
 import type { GivenBy, OptionOrigin } from "./resolve-options.js";
 import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
 import { layerSections } from "./sections/layer.js";
@@ -246,6 +247,11 @@ function gatheringClock(deadline: number, clock: () => number) {
   return { late, deadline, ownFirst: ownFirstGate(late.signal, { openAfterMs, clock }) };
 }
 
+/** A render's diagnostics, in order, a marker the steps' root searches passed over said once. */
+function saidOnce(...lists: readonly Diagnostic[][]): Diagnostic[] {
+  return mergeRootMarkerRefusals(lists.flat());
+}
+
 /**
  * Locate and gather: every bit of I/O a render needs, bounded by the deadline.
  * `runner` runs each gathering step; a prompt session passes one that reuses
@@ -311,7 +317,7 @@ export async function preparePrompt(
     extraSections: opts.extraSections,
     wrapperNames: wrappers,
     ownWrapperNames: names.ownNames,
-    diagnostics: [...diagnostics, ...unread, ...assembled.diagnostics, ...stack.diagnostics],
+    diagnostics: saidOnce(diagnostics, unread, assembled.diagnostics, stack.diagnostics),
     steps: timings,
     context: context.value.provenance,
     rules: assembled.rules,

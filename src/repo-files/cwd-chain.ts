@@ -1,10 +1,11 @@
 import { basename, dirname, sep } from "node:path";
+import { pushAll } from "../_arrays.js";
 import { realpathOrSelf } from "../_fs.js";
 import { lstatKind } from "../_io.js";
 import { checkpoint } from "../_pace.js";
 import { toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
-import { holdsProjectRoot } from "./project-root.js";
+import { holdsProjectRoot, type RefusedRootMarker } from "./project-root.js";
 
 /**
  * Most folders below a project root, down to cwd, whose files the context,
@@ -64,17 +65,26 @@ export interface ChainFolder {
  * folder: `findProjectRoot` and `realpath` on each folder would walk the
  * chain again from it. A gap holds no repository's top (it lies between a
  * folder and its nearest root); below one, the next real path is asked once.
+ * With `refused`, a marker passed over is added to it when a folder of the
+ * chain below it is no root of its own, whose root it then changes (one
+ * with a root of yours just below it changes none).
  */
 export async function chainFolders(
   folders: readonly string[],
   signal?: AbortSignal,
+  refused?: RefusedRootMarker[],
 ): Promise<ChainFolder[]> {
   const out: ChainFolder[] = [];
   let nearest: string | undefined;
   let parent: ChainFolder | undefined;
+  let passed: RefusedRootMarker[] = [];
   for (const dir of folders) {
     await checkpoint(signal);
-    if (await holdsProjectRoot(dir)) nearest = dir;
+    const here: RefusedRootMarker[] = [];
+    const isRoot = await holdsProjectRoot(dir, here);
+    if (isRoot) nearest = dir;
+    else if (refused !== undefined) pushAll(refused, passed);
+    passed = here;
     const follows = parent !== undefined && dirname(dir) === parent.dir;
     // The kind alone (see lstatKind): the folder's times move with every entry added to it.
     const own = follows ? await lstatKind(dir).catch(() => undefined) : undefined;

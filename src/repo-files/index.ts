@@ -57,8 +57,10 @@ export {
   holdsProjectRoot,
   holdsRepository,
   holdsUsableGit,
+  mergeRootMarkerRefusals,
   type RefusedRootMarker,
-  rootMarkerRefusedDiagnostic,
+  type RootMarkerLoss,
+  rootMarkerRefusedDiagnostics,
 } from "./project-root.js";
 export {
   type FolderInProject,

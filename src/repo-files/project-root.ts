@@ -14,6 +14,7 @@ import { isBelowCeiling, isWithin, toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
 import { gitDirNamed, isUsableGitFolder, namesBack } from "./git-file.js";
 import { anyoneMayWrite, isForeignMarkerOwner } from "./owner.js";
+import { namedSafeDirectory } from "./safe-directory.js";
 
 /**
  * The project root of `dir`: its nearest ancestor (itself included) that is a
@@ -50,22 +51,111 @@ export interface RefusedRootMarker {
 }
 
 /**
- * The warning for a marker the project-root search passed over: its
- * folder's rule files and skills are not the project's, which must not be
- * lost with no word (review rev61c F2: a clone of yours on a 0777 mount, or
- * another user's under `sudo` without `$SUDO_UID`).
+ * What a root search that passed over a marker leaves out of its folder, as
+ * measured (review rev64f F1): with no root of yours found above it, the
+ * rule files of other agents and the `.agents`/`.claude` skills of the
+ * folders from it down to the working folder's parent (the working folder's
+ * own are read, its context files too, as every ancestor's); the context
+ * files of it and below are read within another project than its own.
  */
-export function rootMarkerRefusedDiagnostic(r: RefusedRootMarker): Diagnostic {
+export type RootMarkerLoss = "rules" | "skills" | "context";
+
+/** What each loss names, in this order in the warning: of the marker's folder and those down to cwd's parent. */
+const LOST_WORDS: Partial<Record<RootMarkerLoss, string>> = {
+  rules: "other agents' rule files (`.cursor/rules`, …)",
+  skills: "the skills of `.agents/skills` and `.claude/skills`",
+};
+
+/** A passed-over marker as a search says it: what it took away, and the root found above it (none: undefined). */
+interface RefusalSaid {
+  marker: RefusedRootMarker;
+  losses: Set<RootMarkerLoss>;
+  above: string | undefined;
+}
+
+/** The warnings {@link rootMarkerRefusedDiagnostics} made, by object: what {@link mergeRootMarkerRefusals} joins. */
+const said = new WeakMap<Diagnostic, RefusalSaid>();
+
+/**
+ * The warnings for the markers a root search passed over, one per folder:
+ * its folder is no project root, why, and what `loss` the search takes away
+ * for it (`above`: the root it found above them instead, none: undefined). A
+ * render says each folder once, the losses of every search joined
+ * ({@link mergeRootMarkerRefusals}): a clone of yours on a 0777 mount (WSL's
+ * /mnt/c, vfat), or another user's, must not lose what it loses with no word
+ * (review rev61c F2), nor be told it loses what is still read (rev64f F1).
+ */
+export function rootMarkerRefusedDiagnostics(
+  refused: readonly RefusedRootMarker[],
+  loss: RootMarkerLoss,
+  above?: string,
+): Diagnostic[] {
+  const told = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const marker of refused) {
+    if (told.has(marker.dir)) continue;
+    told.add(marker.dir);
+    out.push(refusalDiagnostic({ marker, losses: new Set([loss]), above }));
+  }
+  return out;
+}
+
+function refusalDiagnostic(r: RefusalSaid): Diagnostic {
+  const { dir, marker, reason } = r.marker;
   const why =
-    r.reason === "world-writable"
-      ? "the folder is one anyone may write to (mode o+w), so anyone may have put the marker there; `chmod o-w` the folder (on a mount without POSIX modes, such as WSL's /mnt/c or vfat, mount it with a umask that leaves out o+w, or work from a clone on a Linux file system)"
-      : "the marker or its folder belongs to another user (neither you nor root), as git's safe.directory check refuses it; work from a clone of your own";
-  return {
+    reason === "world-writable"
+      ? "anyone may write to its folder (mode o+w) and may have put it there: `chmod o-w` the folder (on WSL's /mnt/c or vfat, mount with a umask that leaves out o+w)"
+      : "it or its folder is another user's (not yours or root's) and no `safe.directory` of your system or global git config names the folder: name it there if you trust it, or work from a clone of your own";
+  const lost = (Object.keys(LOST_WORDS) as RootMarkerLoss[])
+    .filter((l) => r.losses.has(l))
+    .map((l) => LOST_WORDS[l]);
+  const notRead =
+    lost.length === 0
+      ? ""
+      : ` Not read from it down to the working folder's parent: ${lost.join(" and ")}.`;
+  const stillRead = !r.losses.has("context")
+    ? ""
+    : r.above === undefined
+      ? " Its `AGENTS.md` and those below are read, each confined to its own folder (an `@import` into another folder of it is refused)."
+      : ` Its \`AGENTS.md\` and those below are read as files of ${toPosix(r.above)}, the project root above it.`;
+  const d: Diagnostic = {
     level: "warning",
     code: "root-marker-refused",
-    path: r.dir,
-    message: `${toPosix(join(r.dir, r.marker))} does not make ${toPosix(r.dir)} a project root: ${why}. Its rule files and skills are not read as the project's; the search went on above it.`,
+    path: dir,
+    message: `${toPosix(join(dir, marker))} makes no project root: ${why}.${notRead}${stillRead}`,
   };
+  said.set(d, r);
+  return d;
+}
+
+/**
+ * `diagnostics` with the `root-marker-refused` warnings of one folder made
+ * one, at the first one's place, naming what every search that passed over
+ * the marker took away: the one warning a render gives a folder.
+ */
+export function mergeRootMarkerRefusals(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const first = new Map<string, { at: number; r: RefusalSaid }>();
+  const out: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    const r = d.code === "root-marker-refused" ? said.get(d) : undefined;
+    const key = d.code === "root-marker-refused" ? d.path : undefined;
+    const seen = key === undefined ? undefined : first.get(key);
+    if (key === undefined || seen === undefined) {
+      if (key !== undefined && r !== undefined) first.set(key, { at: out.length, r });
+      out.push(d);
+      continue;
+    }
+    // The same folder again: its losses joined into the first warning (one made elsewhere is dropped).
+    if (r === undefined) continue;
+    const joined: RefusalSaid = {
+      marker: seen.r.marker,
+      losses: new Set([...seen.r.losses, ...r.losses]),
+      above: seen.r.above ?? r.above,
+    };
+    seen.r = joined;
+    out[seen.at] = refusalDiagnostic(joined);
+  }
+  return out;
 }
 
 /**
@@ -109,8 +199,11 @@ async function nearestHolding(
  * ({@link ownsRootMarker}). What every search up for the project root asks
  * (`findProjectRoot`, the context chain's, touch's, the skills roots').
  */
-export async function holdsProjectRoot(dir: string): Promise<boolean> {
-  return (await holdsGitRoot(dir)) || (await holdsOtherCloneRoot(dir));
+export async function holdsProjectRoot(
+  dir: string,
+  refused?: RefusedRootMarker[],
+): Promise<boolean> {
+  return (await holdsGitRoot(dir, refused)) || (await holdsOtherCloneRoot(dir, refused));
 }
 
 /** {@link holdsProjectRoot} of a `.git` alone. */
@@ -127,7 +220,9 @@ async function holdsOtherCloneRoot(dir: string, refused?: RefusedRootMarker[]): 
  * Whether the repository marker `marker` (`.git`, `.hg`, …) in `dir` may make
  * `dir` a project root, as git's `safe.directory` ownership check lets a
  * repository be used: the marker (a link's own owner, as it lies) and `dir`
- * belong to you or root, and `dir` is no folder anyone may write to. Another
+ * belong to you or root (or `dir` is a `.git`'s folder your git config's
+ * `safe.directory` names, {@link namedSafeDirectory}: git's repository then),
+ * and `dir` is no folder anyone may write to. Another
  * user's `/tmp/.git` (or an empty `/tmp/.hg`) would make `/tmp` the root of
  * every plain folder below it, and its rule files and skills the prompt's
  * (review rev60a F1): the search goes on above it as if it were absent. Not
@@ -154,12 +249,15 @@ function markerOwned(
   refused?: RefusedRootMarker[],
 ): boolean {
   if (entry === undefined || folder === undefined) return false;
-  const reason =
-    isForeignMarkerOwner(entry.uid) || isForeignMarkerOwner(folder.uid)
-      ? "foreign-owner"
-      : anyoneMayWrite(folder.mode)
-        ? "world-writable"
-        : undefined;
+  // Another user's `.git` that your git config's safe.directory names is git's repository, and yours.
+  const foreign =
+    (isForeignMarkerOwner(entry.uid) || isForeignMarkerOwner(folder.uid)) &&
+    !(marker === ".git" && (await namedSafeDirectory(dir)));
+  const reason = foreign
+    ? "foreign-owner"
+    : anyoneMayWrite(folder.mode)
+      ? "world-writable"
+      : undefined;
   if (reason !== undefined) refused?.push({ dir, marker, reason });
   return reason === undefined;
 }

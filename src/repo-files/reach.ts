@@ -5,7 +5,7 @@ import type { Diagnostic } from "../types.js";
 import { type NestedCheck, nestedCloneSync, nestedClones } from "./nested-clone.js";
 import { type PlantedCheck, plantedCheck } from "./planted.js";
 import { type PrivatePathCheck, privatePaths } from "./private-paths.js";
-import { findProjectRoot } from "./project-root.js";
+import { findProjectRoot, type RefusedRootMarker } from "./project-root.js";
 
 /** Says when a path is one of an untrusted project's private files (`.git/`, hidden, ignored). */
 export type PrivateCheck = PrivatePathCheck;
@@ -57,6 +57,8 @@ export interface ReachOptions {
   root?: string;
   /** Stops the search for the root and an untrusted project's private-path checks ({@link privatePaths}) once it fires. */
   signal?: AbortSignal | undefined;
+  /** Given: the markers the search for the root passed over are added to it. */
+  refused?: RefusedRootMarker[];
 }
 
 /**
@@ -70,7 +72,7 @@ export interface ReachOptions {
  * {@link Reach.home}).
  */
 export async function projectReach(o: ReachOptions): Promise<Reach> {
-  const found = o.root ?? (await findProjectRoot(o.start, o.ceiling, o.signal));
+  const found = o.root ?? (await findProjectRoot(o.start, o.ceiling, o.signal, o.refused));
   const reach = reachOf({
     start: o.start,
     realStart: await realpathOrSelf(o.start),

@@ -17,7 +17,9 @@ import {
   projectReach,
   REFUSAL_CODES,
   type Reach,
+  type RefusedRootMarker,
   readRepoText,
+  rootMarkerRefusedDiagnostics,
   stopOf,
   stopRefusal,
 } from "../repo-files/index.js";
@@ -307,6 +309,7 @@ export async function loadSkills(
       own.roots,
       options.projectDir ?? ".pi",
       ceilingOf(options),
+      options.projectTrusted !== false,
     );
     pushAll(diagnostics, cut);
     const seenRoots = new Set<string>();
@@ -345,6 +348,7 @@ export async function skillRoots(options: LoadSkillsOptions = {}): Promise<strin
       own.roots,
       options.projectDir ?? ".pi",
       ceilingOf(options),
+      options.projectTrusted !== false,
     );
     for (const root of found) {
       if (root.source !== "project" || options.projectTrusted !== false) roots.push(root.path);
@@ -446,19 +450,23 @@ async function defaultRoots(
   userRoots: readonly SkillsRoot[],
   projectDir: string,
   ceilingDir: string | undefined,
+  trusted: boolean,
 ): Promise<{ roots: SkillsRoot[]; cut: Diagnostic[] }> {
   const roots: SkillsRoot[] = [{ path: join(cwd, projectDir, "skills"), source: "project" }];
-  const ancestors = await projectAncestors(cwd, ceilingDir);
+  const refused: RefusedRootMarker[] = [];
+  const ancestors = await projectAncestors(cwd, ceilingDir, refused);
   const top = ancestors[ancestors.length - 1] ?? cwd;
   const chain = capChain(ancestors.reverse(), top);
   const cut = chain.skipped > 0 ? [chainCutDiagnostic(cwd, top, chain.skipped, "skills")] : [];
+  // An untrusted project's skills are not read anyway: nothing lost to say.
+  const lost = trusted ? rootMarkerRefusedDiagnostics(refused, "skills") : [];
   for (const dir of chain.folders.reverse()) {
     roots.push({ path: childPath(dir, ".agents/skills"), source: "project" });
     // Claude Code's folder: a repository set up for it keeps its skills there.
     roots.push({ path: childPath(dir, ".claude/skills"), source: "project" });
   }
   pushAll(roots, userRoots);
-  return { roots, cut };
+  return { roots, cut: [...cut, ...lost] };
 }
 
 /**
@@ -493,15 +501,29 @@ async function ownRoots(
  * file in a worktree or submodule). Without a git root, `cwd` alone: walking
  * to `/` would pick up skills from unrelated folders.
  */
-async function projectAncestors(cwd: string, ceilingDir: string | undefined): Promise<string[]> {
+async function projectAncestors(
+  cwd: string,
+  ceilingDir: string | undefined,
+  refused?: RefusedRootMarker[],
+): Promise<string[]> {
   const chain: string[] = [];
+  const passed: RefusedRootMarker[] = [];
   let dir = cwd;
   for (;;) {
     chain.push(dir);
     // Another user's `/tmp/.git` is no root (holdsGitRoot): its skills are not the project's.
-    if (await holdsGitRoot(dir)) return chain;
+    if (await holdsGitRoot(dir, passed)) return chain;
     const parent = dirname(dir);
-    if (parent === dir || !isBelowCeiling(parent, ceilingDir)) return [cwd];
+    if (parent === dir || !isBelowCeiling(parent, ceilingDir)) {
+      // No root of yours: the skills of a marker's folder passed over, and below it, are lost
+      // (cwd's own are read); below a root found above it, they are read.
+      if (refused !== undefined)
+        pushAll(
+          refused,
+          passed.filter((r) => r.dir !== cwd),
+        );
+      return [cwd];
+    }
     dir = parent;
   }
 }

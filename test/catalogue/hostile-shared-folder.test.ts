@@ -95,10 +95,14 @@ describe("catalogue: another user's repository marker in a shared folder is no p
         }
         const skills = await loadSkills({ cwd: proj, home, agentDir: join(root, "agent") });
         expect(skills.skills.map((s) => s.name)).not.toContain("evil");
-        // Not even looked at: the skills roots stop at your folder, as the project root does.
-        expect(
-          skills.diagnostics.filter((d) => d.path?.startsWith(shared) && !d.path.startsWith(proj)),
-        ).toEqual([]);
+        // Not even looked at: the skills roots stop at your folder, as the project root does; the
+        // marker passed over is said (rev64f F1: the skills' own search says it).
+        const above = skills.diagnostics.filter(
+          (d) => d.path?.startsWith(shared) && !d.path.startsWith(proj),
+        );
+        expect(above.map((d) => [d.code, d.path])).toEqual(
+          marker === ".git" ? [["root-marker-refused", shared]] : [],
+        );
         const touched = await loadContextForPaths([join(proj, "main.c")], { cwd: proj, home });
         expect(JSON.stringify(touched)).not.toContain(MARK);
       },

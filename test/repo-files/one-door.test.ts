@@ -73,6 +73,8 @@ const ALLOWED: Record<string, string> = {
     "copies a scenario folder into its sandbox (O_NOFOLLOW, capped); a link only where the door would read it (reachRefusal)",
   "author/simulate/_simulate-actions.ts": "simulate's actions inside its own sandbox copy",
   // The git section's files (#24's git rules are their own work).
+  "repo-files/safe-directory.ts":
+    "your system and global git config, for safe.directory; a global file inside the repository is left unread",
   "repo-files/git-file.ts":
     "a worktree's or submodule's .git file: for the git section, and which repository a folder belongs to",
   "gather/git/_repository.ts":

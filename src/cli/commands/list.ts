@@ -1,6 +1,7 @@
 import { toPosix } from "../../_paths.js";
 import { escapeSpacing } from "../../_text.js";
 import { capDiagnostics } from "../../engine/index.js";
+import { mergeRootMarkerRefusals } from "../../repo-files/index.js";
 import { formatDiagnostics, formatTable } from "../format.js";
 import { type CliIo, exitCodeFor } from "../io.js";
 import { loadResources, type ResourceFlags } from "./_resources.js";
@@ -16,12 +17,15 @@ export async function listCommand(
 ): Promise<number> {
   const { templates, skills, rules, hints } = await loadResources(flags, io);
   // As a render shows them: twenty of one code, the rest counted (loadRules does not cap its own).
-  const diagnostics = capDiagnostics([
-    ...templates.diagnostics,
-    ...skills.diagnostics,
-    ...rules.diagnostics,
-    ...hints,
-  ]);
+  // A marker both root searches passed over said once, as a render says it.
+  const diagnostics = capDiagnostics(
+    mergeRootMarkerRefusals([
+      ...templates.diagnostics,
+      ...skills.diagnostics,
+      ...rules.diagnostics,
+      ...hints,
+    ]),
+  );
   if (flags.json) {
     io.stdout(
       `${JSON.stringify(

@@ -25,7 +25,7 @@ import {
   reachRefusal,
   readRepoCapped,
   refusalDiagnostic,
-  rootMarkerRefusedDiagnostic,
+  rootMarkerRefusedDiagnostics,
   stopRefusal,
   withCutMarker,
 } from "../../repo-files/index.js";
@@ -219,15 +219,22 @@ async function contextFolders(o: {
     trusted: o.projectTrusted,
     signal: o.signal,
   });
-  // A marker passed over (another user's, or in a folder anyone may write to) is said once, by its folder.
+  // A marker passed over (another user's, or in a folder anyone may write to) is said once, by its
+  // folder, where it changes a folder's root: never the start's own (it is its own root either way).
   const refused: RefusedRootMarker[] = [];
+  const said = new Set<string>();
   for (const start of [o.cwd, ...o.roots]) {
-    const root = await findProjectRoot(start, ceiling, o.signal, refused);
+    const passed: RefusedRootMarker[] = [];
+    const root = await findProjectRoot(start, ceiling, o.signal, passed);
+    pushAll(
+      refused,
+      passed.filter((r) => r.dir !== start),
+    );
     const cut = capChain(ancestorsOf(start, ceiling), root);
     if (cut.skipped > 0)
       diagnostics.push(chainCutDiagnostic(start, root, cut.skipped, "context files"));
     // Each folder's root and real path from its parent's: a look-up per folder walks the whole path.
-    const chain = await chainFolders(cut.folders, o.signal);
+    const chain = await chainFolders(cut.folders, o.signal, refused);
     const realOf = new Map(chain.map((f) => [f.dir, f.real]));
     for (const { dir, root: found, real } of chain) {
       if (listed.has(dir)) continue;
@@ -246,12 +253,16 @@ async function contextFolders(o: {
         allowedText: `the project root ${toPosix(reach.root)}`,
       });
     }
-  }
-  const told = new Set<string>();
-  for (const r of refused) {
-    if (told.has(r.dir)) continue;
-    told.add(r.dir);
-    diagnostics.push(rootMarkerRefusedDiagnostic(r));
+    // The root the folders below each marker are read in instead: the one found above it, if any.
+    for (const r of refused) {
+      if (said.has(r.dir)) continue;
+      said.add(r.dir);
+      const root = chain.find((f) => f.dir === r.dir)?.root;
+      pushAll(
+        diagnostics,
+        rootMarkerRefusedDiagnostics([r], "context", root === r.dir ? undefined : root),
+      );
+    }
   }
   return { folders, diagnostics };
 }

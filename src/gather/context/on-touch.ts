@@ -17,8 +17,10 @@ import {
   privatePaths,
   projectReach,
   type Reach,
+  type RefusedRootMarker,
   reachRefusal,
   refusalDiagnostic,
+  rootMarkerRefusedDiagnostics,
 } from "../../repo-files/index.js";
 import { touchedElement, touchedLead } from "../../touch/format.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
@@ -223,7 +225,9 @@ export async function loadContextForPathsSince(
         .split(sep)
         .filter((p) => p !== "")
     : undefined;
-  const projectOf = projectsBelow(reach, home, trusted, cwd);
+  // A marker the project search of a touched folder passes over: said once a session (rev64f F1).
+  const refused: RefusedRootMarker[] = [];
+  const projectOf = projectsBelow(reach, home, trusted, cwd, refused);
   // The prompt holds the files of cwd and its ancestors: a link to one of them adds nothing.
   const held = await heldFiles(cwd, root, ceiling);
   const names = await nestedNames(cwd, reach);
@@ -439,6 +443,7 @@ export async function loadContextForPathsSince(
     });
   }
   clearTimeout(timer);
+  pushAll(diagnostics, await refusedOnce(refused, reach, delivered));
   // Your files first, then the repository's in the order found: an agent that keeps only the
   // start of a hook's text (Claude Code, Codex) keeps yours, and the total's room goes to them first.
   const order = [...found.keys()].sort((a, b) => Number(yours.has(b)) - Number(yours.has(a)));
@@ -636,6 +641,7 @@ function projectsBelow(
   home: string,
   trusted: boolean,
   realCwd: string,
+  refused: RefusedRootMarker[],
 ): (chain: readonly ChainStep[], i: number) => Promise<Project> {
   const projects = new Map<string, Project>();
   const projectFor = (reach: Reach): Project => {
@@ -667,7 +673,9 @@ function projectsBelow(
     if (i <= 0 || step === undefined) return Promise.resolve(undefined);
     let found = gitOf.get(step.realDir);
     if (found === undefined) {
-      found = holdsProjectRoot(step.realDir).then((git) => (git ? step : nearestGit(chain, i - 1)));
+      found = holdsProjectRoot(step.realDir, refused).then((git) =>
+        git ? step : nearestGit(chain, i - 1),
+      );
       gitOf.set(step.realDir, found);
     }
     return found;
@@ -681,7 +689,9 @@ function projectsBelow(
     if (step === undefined) return own;
     if (git === undefined) {
       sessionRepository ??=
-        session.home === undefined ? holdsProjectRoot(session.realRoot) : Promise.resolve(false);
+        session.home === undefined
+          ? holdsProjectRoot(session.realRoot, refused)
+          : Promise.resolve(false);
       if (await sessionRepository) return own;
     }
     reachOfFolder ??= realpathOrSelf(home).then((realHome) =>
@@ -699,6 +709,34 @@ function projectsBelow(
     });
     return projects.get(reach.realRoot) ?? projectFor(reach);
   };
+}
+
+/**
+ * The `root-marker-refused` warnings of the markers a call's project search
+ * passed over, each folder's once a session (its key in `delivered`): the
+ * files below a marker below the session's root are read as that root's
+ * when it is a repository's own, else, as below the session's own refused
+ * marker, each within its own folder.
+ */
+async function refusedOnce(
+  refused: readonly RefusedRootMarker[],
+  session: Reach,
+  delivered: Set<string>,
+): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  for (const r of refused) {
+    const key = `root-marker-refused\0${r.dir}`;
+    if (delivered.has(key)) continue;
+    delivered.add(key);
+    const above =
+      r.dir !== session.realRoot &&
+      session.home === undefined &&
+      (await holdsProjectRoot(session.realRoot))
+        ? session.root
+        : undefined;
+    pushAll(out, rootMarkerRefusedDiagnostics([r], "context", above));
+  }
+  return out;
 }
 
 /**

@@ -16,7 +16,9 @@ import {
   privatePaths,
   projectReach,
   type Reach,
+  type RefusedRootMarker,
   readRepoCapped,
+  rootMarkerRefusedDiagnostics,
   withCutMarker,
 } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
@@ -363,8 +365,25 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
 
   // The project's reach: its root (narrowed when it is or holds the home
   // folder), and for an untrusted project its private files.
-  const reach = await projectReach({ start: cwd, home, trusted, ceiling, signal: options.signal });
+  const passed: RefusedRootMarker[] = [];
+  const reach = await projectReach({
+    start: cwd,
+    home,
+    trusted,
+    ceiling,
+    signal: options.signal,
+    refused: passed,
+  });
   const projectRoot = reach.root;
+  // A marker passed over with no root found above it: the rule files of its folder and those
+  // down to cwd's parent are not read (cwd's own are, and a root found above reads them all).
+  if (
+    projectRoot === cwd &&
+    RULE_FORMATS.some((f) => formatWanted(f, sources) && f.scope === "project")
+  ) {
+    const lost = passed.filter((r) => r.dir !== cwd);
+    pushAll(diagnostics, rootMarkerRefusedDiagnostics(lost, "rules"));
+  }
   const cut = capChain(
     ancestorsOf(cwd, ceiling).filter((d) => isWithin(d, projectRoot)),
     projectRoot,
