@@ -237,22 +237,32 @@ async function ownsRootMarker(
     ownerOrMissing(join(dir, marker), false).catch(() => undefined),
     ownerOrMissing(dir, true).catch(() => undefined),
   ]);
-  return markerOwned(dir, marker, entry, folder, refused);
+  // Another user's `.git` that your git config's safe.directory names is git's repository, and yours.
+  const safe =
+    marker === ".git" &&
+    entry !== undefined &&
+    folder !== undefined &&
+    (isForeignMarkerOwner(entry.uid) || isForeignMarkerOwner(folder.uid)) &&
+    (await namedSafeDirectory(dir));
+  return markerOwned(dir, marker, entry, folder, refused, safe);
 }
 
-/** {@link ownsRootMarker}'s verdict on the owners found (the marker's, its folder's): one rule for both twins. */
+/**
+ * {@link ownsRootMarker}'s verdict on the owners found (the marker's, its
+ * folder's): one rule for both twins. `safe`: your git config's
+ * safe.directory names `dir` (asked by the door only; its synchronous twin
+ * does not read your git config, and refuses such a marker).
+ */
 function markerOwned(
   dir: string,
   marker: string,
   entry: Owner | undefined,
   folder: Owner | undefined,
   refused?: RefusedRootMarker[],
+  safe = false,
 ): boolean {
   if (entry === undefined || folder === undefined) return false;
-  // Another user's `.git` that your git config's safe.directory names is git's repository, and yours.
-  const foreign =
-    (isForeignMarkerOwner(entry.uid) || isForeignMarkerOwner(folder.uid)) &&
-    !(marker === ".git" && (await namedSafeDirectory(dir)));
+  const foreign = (isForeignMarkerOwner(entry.uid) || isForeignMarkerOwner(folder.uid)) && !safe;
   const reason = foreign
     ? "foreign-owner"
     : anyoneMayWrite(folder.mode)
