@@ -356,6 +356,7 @@ function nameCharsOf(code: number): string | undefined {
 function readNameChars(code: number): string | undefined {
   const tagged = tagNameChar(code);
   if (tagged !== undefined) return tagged;
+  if (DASHES.test(String.fromCodePoint(code))) return "-";
   const letter = LOOK_ALIKE_LETTERS.get(code) ?? drawnLetter(code);
   if (letter !== undefined) return letter;
   const compatible = String.fromCodePoint(code).normalize("NFKC");
@@ -368,6 +369,16 @@ function readNameChars(code: number): string | undefined {
   if (other === code || compatible.length !== (other > 0xffff ? 2 : 1)) return undefined;
   return LOOK_ALIKE_LETTERS.get(other) ?? baseCharsOf(compatible);
 }
+
+/**
+ * Every dash (Unicode's Pd: `‐` U+2010, `—` U+2014, `⸺`, `〜`) and the minus
+ * U+2212: `-` in a tag's name, on both sides, your names collected
+ * ({@link CLOSER_IN_TEMPLATE}) and the repository's tags read. Before, your
+ * AGENTS.md's `<ship‐rules>` (as a smart-punctuation editor writes it) was
+ * collected as `ship`, and a repository's `</ship‐rules>` and
+ * `</deploy—rules>` for your `deploy-rules` were written raw (review rev64c F8).
+ */
+const DASHES = /^[\p{Pd}\u2212]$/u;
 
 /**
  * What a code point reads as, kept per code point (at most {@link MAX_CACHED}
@@ -2258,7 +2269,7 @@ function foldCharged(written: string, work: FoldWork): readonly string[] {
 }
 
 /** `</name` in a template: an element it closes (a name of any script: `</правила>`). */
-const CLOSER_IN_TEMPLATE = /<\/([\p{L}_][\p{L}\p{N}\p{M}_.:-]*)/gu;
+const CLOSER_IN_TEMPLATE = /<\/([\p{L}_][\p{L}\p{N}\p{M}\p{Pd}\u2212_.:]*)/gu;
 
 /** A name `{{#xml}}` accepts (helpers/xml.ts). */
 const XML_TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
