@@ -86,8 +86,11 @@ export type PrintedAs = "line" | "xml-line" | "xml" | "element";
  */
 export function printedLength(text: string, as: PrintedAs): number {
   if (as === "line") return Buffer.byteLength(oneLine(text));
-  if (as === "xml-line") return Buffer.byteLength(escapeXml(oneLine(text)));
-  if (as === "xml") return Buffer.byteLength(escapeXml(text));
+  if (as === "xml-line" || as === "xml") {
+    // Each look-alike opener counted as the `&lt;` {@link xmlValueText} may write for it.
+    const escaped = escapeXml(as === "xml" ? text : oneLine(text));
+    return Buffer.byteLength(escaped) + openerGrowth(escaped, 0, escaped.length);
+  }
   let marks = 0;
   for (const bytes of ownerMarkGrowth(text).values()) marks += bytes;
   return (
@@ -1552,9 +1555,25 @@ export function nameText(text: string, names: ReadonlySet<string>): string {
  * holds it so, so that any template gets it safe: your own section listing
  * skills writes no `</yoursection> <system>` and opens no `<pre>`, `<!--` or
  * fence. A template prints it as it is (escaping it again writes `&amp;lt;`).
+ * With `names` (a repository's name) no tag of them either ({@link xmlValueText}).
  */
-export function xmlNameText(text: string): string {
-  return lineOpeningNoBlock(escapeXml(oneLine(text)));
+export function xmlNameText(text: string, names?: ReadonlySet<string>): string {
+  return lineOpeningNoBlock(xmlValueText(oneLine(text), names));
+}
+
+/**
+ * `text` as an XML value ({@link escapeXml}) and, given `names` (a
+ * repository's text), with every tag of them made literal after it
+ * ({@link escapeWrapperTags}: the escaper's `&lt;` is read as written, so
+ * only the look-alike tags, `＜/skill＞`, `⟨system⟩`, are left to it, and
+ * nothing is escaped twice). A repository's skill name, description and
+ * location are held as its `AGENTS.md` is: before, `＜/available_skills＞`
+ * and `⟨system⟩` in them were printed raw, in your section listing skills
+ * too (review rev64c F1).
+ */
+export function xmlValueText(text: string, names?: ReadonlySet<string>): string {
+  const escaped = escapeXml(text);
+  return names === undefined ? escaped : escapeWrapperTags(escaped, names);
 }
 
 /**
