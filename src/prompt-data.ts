@@ -103,8 +103,9 @@ export function assemblePromptData(input: PromptDataInputs): {
   // The repository's text goes into the prompt as one-line paths and contents
   // that cannot open or close any element the templates write.
   const contextFiles = input.contextFiles.map(({ path, content, origin }) => ({
-    // As the element's attribute prints it: escaped in the data, so any template gets it safe.
-    path: xmlNameText(path),
+    // As the element's attribute prints it: escaped in the data, so any template gets it safe;
+    // the repository's with no look-alike tag of the prompt's (`＜／repository_instructions＞`).
+    path: xmlNameText(path, origin === "user" ? undefined : input.wrappers),
     // Your own file is escaped without the names only your own files write (`<team_policy>`).
     content: elementText(
       content,
