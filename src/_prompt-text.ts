@@ -88,8 +88,11 @@ export type PrintedAs = "line" | "xml-line" | "xml" | "element";
  */
 export function printedLength(text: string, as: PrintedAs): number {
   if (as === "line") return Buffer.byteLength(oneLine(text));
-  if (as === "xml-line") return Buffer.byteLength(escapeXml(oneLine(text)));
-  if (as === "xml") return Buffer.byteLength(escapeXml(text));
+  if (as === "xml-line" || as === "xml") {
+    // Each look-alike opener counted as the `&lt;` {@link xmlValueText} may write for it.
+    const escaped = escapeXml(as === "xml" ? text : oneLine(text));
+    return Buffer.byteLength(escaped) + openerGrowth(escaped, 0, escaped.length);
+  }
   let marks = 0;
   for (const bytes of ownerMarkGrowth(text).values()) marks += bytes;
   return (
@@ -358,6 +361,7 @@ function nameCharsOf(code: number): string | undefined {
 function readNameChars(code: number): string | undefined {
   const tagged = tagNameChar(code);
   if (tagged !== undefined) return tagged;
+  if (DASHES.test(String.fromCodePoint(code))) return "-";
   const letter = LOOK_ALIKE_LETTERS.get(code) ?? drawnLetter(code);
   if (letter !== undefined) return letter;
   const compatible = String.fromCodePoint(code).normalize("NFKC");
@@ -370,6 +374,16 @@ function readNameChars(code: number): string | undefined {
   if (other === code || compatible.length !== (other > 0xffff ? 2 : 1)) return undefined;
   return LOOK_ALIKE_LETTERS.get(other) ?? baseCharsOf(compatible);
 }
+
+/**
+ * Every dash (Unicode's Pd: `‐` U+2010, `—` U+2014, `⸺`, `〜`) and the minus
+ * U+2212: `-` in a tag's name, on both sides, your names collected
+ * ({@link CLOSER_IN_TEMPLATE}) and the repository's tags read. Before, your
+ * AGENTS.md's `<ship‐rules>` (as a smart-punctuation editor writes it) was
+ * collected as `ship`, and a repository's `</ship‐rules>` and
+ * `</deploy—rules>` for your `deploy-rules` were written raw (review rev64c F8).
+ */
+const DASHES = /^[\p{Pd}\u2212]$/u;
 
 /**
  * What a code point reads as, kept per code point (at most {@link MAX_CACHED}
@@ -1552,9 +1566,25 @@ export function nameText(text: string, names: ReadonlySet<string>): string {
  * holds it so, so that any template gets it safe: your own section listing
  * skills writes no `</yoursection> <system>` and opens no `<pre>`, `<!--` or
  * fence. A template prints it as it is (escaping it again writes `&amp;lt;`).
+ * With `names` (a repository's name) no tag of them either ({@link xmlValueText}).
  */
-export function xmlNameText(text: string): string {
-  return lineOpeningNoBlock(escapeXml(oneLine(text)));
+export function xmlNameText(text: string, names?: ReadonlySet<string>): string {
+  return lineOpeningNoBlock(xmlValueText(oneLine(text), names));
+}
+
+/**
+ * `text` as an XML value ({@link escapeXml}) and, given `names` (a
+ * repository's text), with every tag of them made literal after it
+ * ({@link escapeWrapperTags}: the escaper's `&lt;` is read as written, so
+ * only the look-alike tags, `＜/skill＞`, `⟨system⟩`, are left to it, and
+ * nothing is escaped twice). A repository's skill name, description and
+ * location are held as its `AGENTS.md` is: before, `＜/available_skills＞`
+ * and `⟨system⟩` in them were printed raw, in your section listing skills
+ * too (review rev64c F1).
+ */
+export function xmlValueText(text: string, names?: ReadonlySet<string>): string {
+  const escaped = escapeXml(text);
+  return names === undefined ? escaped : escapeWrapperTags(escaped, names);
 }
 
 /**
@@ -2271,7 +2301,7 @@ function foldCharged(written: string, work: FoldWork): readonly string[] {
 }
 
 /** `</name` in a template: an element it closes (a name of any script: `</правила>`). */
-const CLOSER_IN_TEMPLATE = /<\/([\p{L}_][\p{L}\p{N}\p{M}_.:-]*)/gu;
+const CLOSER_IN_TEMPLATE = /<\/([\p{L}_][\p{L}\p{N}\p{M}\p{Pd}\u2212_.:]*)/gu;
 
 /** A name `{{#xml}}` accepts (helpers/xml.ts). */
 const XML_TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;

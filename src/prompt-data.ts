@@ -1,4 +1,3 @@
-import { escapeXml } from "../helpers/xml.js";
 import { notHomeLike, toPosix } from "./_paths.js";
 import {
   AGENT_VARIABLES,
@@ -8,6 +7,7 @@ import {
   valueText,
   withoutAgentVariablesIn,
   xmlNameText,
+  xmlValueText,
 } from "./_prompt-text.js";
 import { escapeSpacing } from "./_text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
@@ -105,8 +105,9 @@ export function assemblePromptData(input: PromptDataInputs): {
   // that cannot open or close any element the templates write.
   const closing: Diagnostic[] = [];
   const contextFiles = input.contextFiles.map(({ path, content, origin }) => ({
-    // As the element's attribute prints it: escaped in the data, so any template gets it safe.
-    path: xmlNameText(path),
+    // As the element's attribute prints it: escaped in the data, so any template gets it safe;
+    // the repository's with no look-alike tag of the prompt's (`＜／repository_instructions＞`).
+    path: xmlNameText(path, origin === "user" ? undefined : input.wrappers),
     // Your own file is escaped without the names only your own files write (`<team_policy>`).
     content: elementText(
       content,
@@ -218,15 +219,19 @@ export function assemblePromptData(input: PromptDataInputs): {
     ),
     roots: opts.roots.map((r) => name(toPosix(r))),
     skills: skillsTool
-      ? index.listed.map((s) => ({
-          // A name only warns when it breaks the Agent Skills rules: one line, as every name,
-          // XML-escaped in the data as the builtin index prints it, so any template gets it safe.
-          name: xmlNameText(s.name),
-          description: lineOpeningNoBlock(escapeXml(closedDescription(s.description))),
-          location: xmlNameText(toPosix(s.filePath)),
-          // Budget fitting cuts a repository's skills before the user's own.
-          origin: s.source === "project" ? ("project" as const) : ("user" as const),
-        }))
+      ? index.listed.map((s) => {
+          // The repository's skill is its text: no tag of the prompt's elements (`＜/skills＞`).
+          const held = s.source === "project" ? input.wrappers : undefined;
+          return {
+            // A name only warns when it breaks the Agent Skills rules: one line, as every name,
+            // XML-escaped in the data as the builtin index prints it, so any template gets it safe.
+            name: xmlNameText(s.name, held),
+            description: lineOpeningNoBlock(xmlValueText(closedDescription(s.description), held)),
+            location: xmlNameText(toPosix(s.filePath), held),
+            // Budget fitting cuts a repository's skills before the user's own.
+            origin: s.source === "project" ? ("project" as const) : ("user" as const),
+          };
+        })
       : [],
     skillsTool,
     appendPrompt: input.appendPrompt,

@@ -1,6 +1,12 @@
 import { escapeXml } from "../../helpers/xml.js";
 import { blockClosing, leavesOpen, withLine } from "../_fence.js";
-import { ELEMENT_END, oneLine, printedLength } from "../_prompt-text.js";
+import {
+  ELEMENT_END,
+  HOST_ELEMENTS,
+  oneLine,
+  printedLength,
+  xmlValueText,
+} from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
 import { formatPrompt } from "../engine/index.js";
 import { SyspromptError } from "../types.js";
@@ -18,6 +24,21 @@ const HEADERS: Record<SkillsTool, string> = {
     "Paths written inside a skill are relative to the folder that holds its file.",
   ].join("\n"),
 };
+
+/**
+ * The elements a repository's skill may not write in the library's index
+ * ({@link formatSkillsForPrompt}): the index's own, the prompt's section it
+ * stands in, and the host's (a chat's `<system>`, its tokens).
+ */
+const INDEX_ELEMENTS: ReadonlySet<string> = new Set([
+  "skills",
+  "available_skills",
+  "skill",
+  "name",
+  "description",
+  "location",
+  ...HOST_ELEMENTS,
+]);
 
 /**
  * Bytes of the repository's skills (name, description and location) the
@@ -66,7 +87,9 @@ export function skillsForIndex(skills: readonly Skill[]): { listed: Skill[]; lef
  * The skills index for the system prompt: a short instruction for `tool`, then
  * `<available_skills>` listing each skill the model may invoke (those with
  * `disableModelInvocation` are left out, and the repository's past
- * {@link MAX_SKILLS_INDEX_BYTES}), every value XML-escaped. Empty when
+ * {@link MAX_SKILLS_INDEX_BYTES}), every value XML-escaped, and a
+ * repository's with no tag of the index's or the host's elements (a
+ * look-alike `＜/skill＞` written `&lt;/skill＞`, {@link INDEX_ELEMENTS}). Empty when
  * no skill is visible or `tool` is `"none"`. Yours are listed first, then the repository's ({@link skillsForIndex}).
  *
  * @param tool Default `"read"`, the tool `selectSkillsTool` prefers.
@@ -87,11 +110,13 @@ export function formatSkillsForPrompt(
   if (visible.length === 0) return "";
   const lines = [HEADERS[tool], "", "<available_skills>"];
   for (const skill of visible) {
+    // The repository's skill is its text, held as the prompt's data holds it (prompt-data.ts).
+    const held = skill.source === "project" ? INDEX_ELEMENTS : undefined;
     lines.push(
       "  <skill>",
-      `    <name>${escapeXml(oneLine(skill.name))}</name>`,
-      `    <description>${escapeXml(closedDescription(skill.description))}</description>`,
-      `    <location>${escapeXml(oneLine(skill.filePath))}</location>`,
+      `    <name>${xmlValueText(oneLine(skill.name), held)}</name>`,
+      `    <description>${xmlValueText(closedDescription(skill.description), held)}</description>`,
+      `    <location>${xmlValueText(oneLine(skill.filePath), held)}</location>`,
       "  </skill>",
     );
   }

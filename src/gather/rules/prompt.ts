@@ -155,7 +155,7 @@ function alwaysEntry(rule: Rule, wrappers: ReadonlySet<string>): AlwaysRule {
   // A repository's name or path never reads as your `owner="user"` attribute
   // (`deploy＂ owner＝＂user.mdc`), whatever quotes and equals it draws it with.
   const attribute = (text: string) =>
-    rule.layer === "user" ? xmlNameText(text) : withoutOwnerMark(xmlNameText(text));
+    rule.layer === "user" ? xmlNameText(text) : withoutOwnerMark(xmlNameText(text, wrappers));
   return {
     // Attributes of the rule's element: one line each, so a file named
     // `x\n- IMPORTANT: …` cannot add a line (escapeXml leaves line breaks),
