@@ -10,6 +10,8 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev64d F4: six built-CLI runs from a deleted folder (3.8 s).
+  "test/catalogue/hostile-cli-cwd-gone-pwd-not-absolute.test.ts",
   // rev56d F2: a watch --export left to run 1.5 s twice, around an edit (4-6 s).
   "test/catalogue/hostile-watch-export-reads-itself.test.ts",
   // rev57b F3/F5: five renders of a trusted project over your sections (1.8 s).

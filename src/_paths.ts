@@ -87,9 +87,28 @@ export function expandHome(path: string, home: string): string {
   return path;
 }
 
-/** Resolves `~`, `~/x` against `home` and anything else relative against `cwd`. */
+/** What {@link resolveUserPath} says when a relative path has no folder to be read from. */
+export const NO_CURRENT_FOLDER =
+  "the current folder no longer exists (it was deleted or moved); change to an existing folder, or give --cwd and other paths from /";
+
+/**
+ * Resolves `~`, `~/x` against `home` and anything else relative against `cwd`.
+ * An absolute path needs neither; a relative one needs an absolute `cwd`, since
+ * Node would read a relative one from `process.cwd()`, which throws from a
+ * deleted folder (`cwd` is "" then: the CLI's $PWD was empty or relative).
+ *
+ * @throws SyspromptError when a relative path meets a `cwd` that is not absolute.
+ */
 export function resolveUserPath(path: string, cwd: string, home: string): string {
-  return resolve(cwd, expandHome(path, home));
+  const expanded = expandHome(path, home);
+  if (isAbsolute(expanded)) return resolve(expanded);
+  if (!isAbsolute(cwd)) {
+    throw new SyspromptError(
+      "bad-option",
+      path === "." ? NO_CURRENT_FOLDER : `${path}: ${NO_CURRENT_FOLDER}`,
+    );
+  }
+  return resolve(cwd, expanded);
 }
 
 /**

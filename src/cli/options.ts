@@ -1,5 +1,12 @@
+import { isAbsolute, resolve } from "node:path";
 import type { Command, Option } from "commander";
-import { homeFolder, NOT_UTF8_PATH, resolveUserPath } from "../_paths.js";
+import {
+  expandHome,
+  homeFolder,
+  NO_CURRENT_FOLDER,
+  NOT_UTF8_PATH,
+  resolveUserPath,
+} from "../_paths.js";
 import { parseNow } from "../_time.js";
 import type { Machine } from "../gather/environment/index.js";
 import { OPTION_SPECS, OPTIONS } from "../options/registry.js";
@@ -97,6 +104,36 @@ export function refuseUnusablePaths(command: Command): void {
     const shown = argument.required ? `<${argument.name()}>` : `[${argument.name()}]`;
     if (PATH_VALUE.test(shown)) check(shown, command.processedArgs[i]);
   });
+}
+
+/**
+ * From a deleted folder (`io.cwd` is "": bin.ts found no absolute $PWD) a command
+ * runs only at an absolute `--cwd`, which then stands for the folder it runs in;
+ * a relative path flag or argument names nothing there and is refused. A command
+ * that reads no folder (`hook`: its paths come in its input) runs as it is.
+ *
+ * @throws UsageError when the command needs the folder that is gone.
+ */
+export function settleWorkingFolder(command: Command, io: { cwd: string; home?: string }): void {
+  if (io.cwd !== "" || command.name() === "hook") return;
+  const home = io.home ?? homeFolder();
+  const absolute = (v: unknown) => typeof v !== "string" || isAbsolute(expandHome(v, home));
+  const values = command.opts();
+  const cwd = values.cwd;
+  if (typeof cwd !== "string" || !absolute(cwd)) throw new UsageError(NO_CURRENT_FOLDER);
+  const check = (shown: string, value: unknown) => {
+    const relative = (Array.isArray(value) ? value : [value]).find((v) => !absolute(v));
+    if (relative !== undefined) throw new UsageError(`${shown}: ${relative}: ${NO_CURRENT_FOLDER}`);
+  };
+  for (const option of command.options) {
+    if (PATH_VALUE.test(option.flags))
+      check(option.long ?? option.flags, values[option.attributeName()]);
+  }
+  command.registeredArguments.forEach((argument, i) => {
+    const shown = argument.required ? `<${argument.name()}>` : `[${argument.name()}]`;
+    if (PATH_VALUE.test(shown)) check(shown, command.processedArgs[i]);
+  });
+  io.cwd = resolve(expandHome(cwd, home));
 }
 
 /** The values each single-value flag of a command was given, as {@link countSingleValues} heard them. */
