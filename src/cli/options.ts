@@ -9,6 +9,7 @@ import {
 } from "../_paths.js";
 import { parseNow } from "../_time.js";
 import type { Machine } from "../gather/environment/index.js";
+import { isText } from "../locate/text-or-path.js";
 import { OPTION_SPECS, OPTIONS } from "../options/registry.js";
 import type { SystemPromptOptions } from "../options.js";
 import { UsageError } from "./io.js";
@@ -74,6 +75,9 @@ export function flagPaths(
 /** A flag's or argument's value placeholder that names a path: `<dir>`, `<file>`, `<path>`, `[dir]`. */
 const PATH_VALUE = /[<[](?:dir|file|path)(?:\.\.\.)?[>\]]$/;
 
+/** A flag's placeholder whose value is text or a path, as {@link isText} tells: `<text|file>`. */
+const TEXT_OR_PATH_VALUE = /<text\|file>$/;
+
 /**
  * Refuses a path flag's or argument's value of `command` no file can be named by, before
  * anything resolves it. An empty one (`--agent-dir ""`, `--cwd ""`, `--root ""`, `-o ""`,
@@ -81,7 +85,8 @@ const PATH_VALUE = /[<[](?:dir|file|path)(?:\.\.\.)?[>\]]$/;
  * folder, and an untrusted project became your agent dir (rev53d F1). One holding U+FFFD: Node
  * decodes an argument that is not UTF-8 so, and the string names another path (`-o out\xe9/p.md`
  * wrote to a new folder `out\uFFFD`, exit 0: rev60d F2); a real U+FFFD name is refused too, as the
- * working folder's is ({@link NOT_UTF8_PATH}). Every path flag is checked here, by its placeholder.
+ * working folder's is ({@link NOT_UTF8_PATH}). Every path flag is checked here, by its placeholder,
+ * and a `<text|file>` flag's value when it is spelled as a path (not an empty one: blank text).
  *
  * @throws UsageError naming the flag.
  */
@@ -96,8 +101,13 @@ export function refuseUnusablePaths(command: Command): void {
     if (lossy !== undefined) throw new UsageError(`${shown}: ${NOT_UTF8_PATH}: ${lossy}`);
   };
   for (const option of command.options) {
-    if (PATH_VALUE.test(option.flags)) {
-      check(option.long ?? option.flags, values[option.attributeName()]);
+    const value = values[option.attributeName()];
+    if (PATH_VALUE.test(option.flags)) check(option.long ?? option.flags, value);
+    // Text stays text, U+FFFD and all; a value spelled as a path is a path (rev64d F6).
+    else if (TEXT_OR_PATH_VALUE.test(option.flags)) {
+      const all: unknown[] = Array.isArray(value) ? value : [value];
+      const paths = all.filter((v) => typeof v === "string" && !isText(v));
+      check(option.long ?? option.flags, paths);
     }
   }
   command.registeredArguments.forEach((argument, i) => {
