@@ -15,6 +15,7 @@ import { lstatKindOrMissing, opendirSync, readlink, realpath, stat } from "../..
 import { type OutputTarget, outputTarget } from "../../_output-target.js";
 import { isWithin, nameKey, pathKey, resolveUserPath, xdgFolder } from "../../_paths.js";
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
+import { escapeInline } from "../../_text.js";
 import {
   AGENT_FOLDERS,
   agentFileOf,
@@ -28,7 +29,7 @@ import {
 } from "../../hook/snippet.js";
 import { resolveAgentDir } from "../../locate/layers.js";
 import { findProjectRoot } from "../../repo-files/index.js";
-import { type CliIo, FailedError, RefusedError } from "../io.js";
+import { type CliIo, FailedError, RefusedError, UsageError } from "../io.js";
 
 /**
  * Files another program runs, or trusts line by line, by their name wherever
@@ -328,6 +329,25 @@ export async function namedOutput(
     }),
   });
   return out;
+}
+
+/**
+ * The file a user named for the prompt (`render -o`, `export --out`), resolved: `~` the home
+ * folder, else from where the command runs. A spelling that names a folder (`out/`, `out.md/.`,
+ * `d/..`, `.`) is refused as typed: resolving drops the `/` and `/.` and would write a file
+ * `out` (rev64d F1), where `open` and `cp` take such a path as a folder.
+ *
+ * @throws UsageError naming the flag.
+ */
+export function outputPath(typed: string, flag: string, io: CliIo, home: string): string {
+  // A separator, then nothing, `.` or `..` (on Windows `\` separates too).
+  const separator = process.platform === "win32" ? "[\\\\/]" : "/";
+  if (new RegExp(`(?:^|${separator})\\.{0,2}$`).test(typed)) {
+    throw new UsageError(
+      `${flag}: ${escapeInline(typed)} names a folder (it ends in a separator, . or ..); name the file (${escapeInline(join(typed, "prompt.md"))})`,
+    );
+  }
+  return resolveUserPath(typed, io.cwd, home);
 }
 
 /**

@@ -26,7 +26,7 @@ import {
   UsageError,
 } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
-import { namedOutput, writeError } from "./_output-file.js";
+import { namedOutput, outputPath, writeError } from "./_output-file.js";
 
 export interface ExportFlags extends RenderFlags {
   /** `--out PATH`: where to write instead of the default export folder. */
@@ -91,7 +91,7 @@ export async function exportTarget(
   );
   const target: { path: string; write?: string; root?: string } =
     flags.out !== undefined
-      ? await outTarget(resolveUserPath(flags.out, io.cwd, home), flags, io, home)
+      ? await outTarget(outputPath(flags.out, "--out", io, home), flags, io, home)
       : defaultExportPath(agent, spec, { env: io.env, home, project });
   // The setting is one line to paste: a path with a line break or another control
   // character (from $XDG_CACHE_HOME or --out) would make it two, or hide part of it.
