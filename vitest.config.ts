@@ -20,6 +20,8 @@ const SLOW = [
   "test/catalogue/hostile-output-folder-spelling.test.ts",
   // rev64d F3: two repositories built and rendered with --git (1.4 s under load).
   "test/catalogue/hostile-git-log-encoding.test.ts",
+  // rev64d F7: a CLI render, which loads the CLI (2.2 s under load).
+  "test/catalogue/hostile-output-prose-names.test.ts",
   // rev56d F2: a watch --export left to run 1.5 s twice, around an edit (4-6 s).
   "test/catalogue/hostile-watch-export-reads-itself.test.ts",
   // rev57b F3/F5: five renders of a trusted project over your sections (1.8 s).

@@ -84,7 +84,8 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   "bunfig.toml",
   // pdb runs each line of `./.pdbrc` (an unknown command is Python); Vim's and Neovim's exrc
   // files and the local-vimrc plugin's; dotenv files loaders trust line by line; a `.pth` file's
-  // `import` lines run at Python's start (review rev53d F2). `*` stands for any further letters.
+  // `import` lines run at Python's start (review rev53d F2). `*` stands for any further letters
+  // (a final `.md`, `.markdown` or `.txt` aside: see namedLike).
   ".pdbrc",
   ".nvimrc",
   ".nvim.lua",
@@ -795,10 +796,23 @@ export function runByNameOf(path: string): string | undefined {
   return undefined;
 }
 
-/** Whether a file's name is `name` of {@link RUN_BY_NAME_FILES}, whose `*` at an end stands for any further letters. */
+/**
+ * The endings of a prompt saved as text: no program of {@link RUN_BY_NAME_FILES} reads a name
+ * its trailing `*` would give them (`.env.md`, `lefthook.md`, `Procfile.txt`; rev64d F7).
+ */
+const PROSE_ENDING = /\.(?:md|markdown|txt)$/;
+
+/**
+ * Whether a file's name (lower-cased, as {@link nameKey} gives it) is `name` of {@link
+ * RUN_BY_NAME_FILES}, whose `*` at an end stands for any further letters but a
+ * {@link PROSE_ENDING}.
+ */
 function namedLike(file: string, name: string): boolean {
   if (name.startsWith("*")) return file.length >= name.length && file.endsWith(name.slice(1));
-  if (name.endsWith("*")) return file.length >= name.length && file.startsWith(name.slice(0, -1));
+  if (name.endsWith("*")) {
+    const start = name.slice(0, -1);
+    return file.length >= name.length && file.startsWith(start) && !PROSE_ENDING.test(file);
+  }
   return file === name;
 }
 
