@@ -22,6 +22,8 @@ const SLOW = [
   "test/catalogue/hostile-git-log-encoding.test.ts",
   // rev64d F7: a CLI render, which loads the CLI (2.2 s under load).
   "test/catalogue/hostile-output-prose-names.test.ts",
+  // rev64d F2: four CLI renders, the first loads the CLI (2.7 s under load).
+  "test/catalogue/hostile-output-too-long.test.ts",
   // rev56d F2: a watch --export left to run 1.5 s twice, around an edit (4-6 s).
   "test/catalogue/hostile-watch-export-reads-itself.test.ts",
   // rev57b F3/F5: five renders of a trusted project over your sections (1.8 s).

@@ -80,6 +80,24 @@ export function currentFolder(): string {
 export const NOT_UTF8_PATH =
   "the path is not UTF-8 (a name in it has other bytes, shown as \uFFFD), so it cannot be opened by its name (rename the folder, or run from one whose path is UTF-8)";
 
+/** The most bytes a path the system looks up may hold (with its final NUL), and a name in it: Linux's PATH_MAX and NAME_MAX. */
+const PATH_MAX = 4096;
+const NAME_MAX = 255;
+
+/**
+ * Why the system can never look `path` up (ENAMETOOLONG), or undefined: it is PATH_MAX bytes or
+ * more, or a name in it is over NAME_MAX. Asked before a write makes any folder for it.
+ */
+export function tooLongToName(path: string): string | undefined {
+  const bytes = Buffer.byteLength(path);
+  if (bytes >= PATH_MAX) {
+    return `the path is too long: ${bytes} bytes, where the system takes at most ${PATH_MAX - 1}`;
+  }
+  const long = path.split(sep).find((name) => Buffer.byteLength(name) > NAME_MAX);
+  if (long === undefined) return undefined;
+  return `a name in the path is too long: ${Buffer.byteLength(long)} bytes, where the system takes at most ${NAME_MAX}`;
+}
+
 /** A leading `~` (alone, or followed by a separator) means the home folder. */
 export function expandHome(path: string, home: string): string {
   if (path === "~") return home;

@@ -13,7 +13,14 @@ import {
 import { cacheRoot } from "../../_cache-location.js";
 import { lstatKindOrMissing, opendirSync, readlink, realpath, stat } from "../../_io.js";
 import { type OutputTarget, outputTarget } from "../../_output-target.js";
-import { isWithin, nameKey, pathKey, resolveUserPath, xdgFolder } from "../../_paths.js";
+import {
+  isWithin,
+  nameKey,
+  pathKey,
+  resolveUserPath,
+  tooLongToName,
+  xdgFolder,
+} from "../../_paths.js";
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
 import { escapeInline } from "../../_text.js";
 import {
@@ -28,7 +35,7 @@ import {
   topOnlyHolders,
 } from "../../hook/snippet.js";
 import { resolveAgentDir } from "../../locate/layers.js";
-import { findProjectRoot } from "../../repo-files/index.js";
+import { findProjectRoot, stopOf } from "../../repo-files/index.js";
 import { type CliIo, FailedError, RefusedError, UsageError } from "../io.js";
 
 /**
@@ -348,7 +355,10 @@ export function outputPath(typed: string, flag: string, io: CliIo, home: string)
       `${flag}: ${escapeInline(typed)} names a folder (it ends in a separator, . or ..); name the file (${escapeInline(join(typed, "prompt.md"))})`,
     );
   }
-  return resolveUserPath(typed, io.cwd, home);
+  const path = resolveUserPath(typed, io.cwd, home);
+  const tooLong = tooLongToName(path);
+  if (tooLong !== undefined) throw new RefusedError(`${flag}: ${tooLong}; name a shorter path`);
+  return path;
 }
 
 /**
@@ -359,6 +369,8 @@ export function outputPath(typed: string, flag: string, io: CliIo, home: string)
  * Anything else is returned as it is.
  */
 export function writeError(flag: string, error: unknown): unknown {
+  // A path whose way could not be checked is refused for what is on disk: one line, no usage.
+  if (stopOf(error) !== undefined) return new RefusedError(`${flag}: ${(error as Error).message}`);
   if (!(error instanceof UnsafePathError)) return error;
   const message = `${flag}: ${error.message}`;
   return error.code === "write-failed" ? new FailedError(message) : new RefusedError(message);
