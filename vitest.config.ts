@@ -12,6 +12,20 @@ import { defineConfig } from "vitest/config";
 const SLOW = [
   // rev64b F2: renders with your 220-500 KB texts past the HTML reader's caps (0.3-1.3 s each).
   "test/catalogue/hostile-own-text-over-html-caps.test.ts",
+  // rev64d F4: six built-CLI runs from a deleted folder (3.8 s).
+  "test/catalogue/hostile-cli-cwd-gone-pwd-not-absolute.test.ts",
+  // rev64d F5: five CLI exports, the first loads the CLI (7 s under load).
+  "test/catalogue/hostile-export-opencode-file-brace.test.ts",
+  // rev64d F6: three CLI renders, the first loads the CLI (5 s under load).
+  "test/catalogue/hostile-cli-text-or-file-not-utf8.test.ts",
+  // rev64d F1: nine CLI runs, the first loads the CLI (5 s under load).
+  "test/catalogue/hostile-output-folder-spelling.test.ts",
+  // rev64d F3: two repositories built and rendered with --git (1.4 s under load).
+  "test/catalogue/hostile-git-log-encoding.test.ts",
+  // rev64d F7: a CLI render, which loads the CLI (2.2 s under load).
+  "test/catalogue/hostile-output-prose-names.test.ts",
+  // rev64d F2: four CLI renders, the first loads the CLI (2.7 s under load).
+  "test/catalogue/hostile-output-too-long.test.ts",
   // rev56d F2: a watch --export left to run 1.5 s twice, around an edit (4-6 s).
   "test/catalogue/hostile-watch-export-reads-itself.test.ts",
   // rev57b F3/F5: five renders of a trusted project over your sections (1.8 s).

@@ -80,6 +80,24 @@ export function currentFolder(): string {
 export const NOT_UTF8_PATH =
   "the path is not UTF-8 (a name in it has other bytes, shown as \uFFFD), so it cannot be opened by its name (rename the folder, or run from one whose path is UTF-8)";
 
+/** The most bytes a path the system looks up may hold (with its final NUL), and a name in it: Linux's PATH_MAX and NAME_MAX. */
+const PATH_MAX = 4096;
+const NAME_MAX = 255;
+
+/**
+ * Why the system can never look `path` up (ENAMETOOLONG), or undefined: it is PATH_MAX bytes or
+ * more, or a name in it is over NAME_MAX. Asked before a write makes any folder for it.
+ */
+export function tooLongToName(path: string): string | undefined {
+  const bytes = Buffer.byteLength(path);
+  if (bytes >= PATH_MAX) {
+    return `the path is too long: ${bytes} bytes, where the system takes at most ${PATH_MAX - 1}`;
+  }
+  const long = path.split(sep).find((name) => Buffer.byteLength(name) > NAME_MAX);
+  if (long === undefined) return undefined;
+  return `a name in the path is too long: ${Buffer.byteLength(long)} bytes, where the system takes at most ${NAME_MAX}`;
+}
+
 /** A leading `~` (alone, or followed by a separator) means the home folder. */
 export function expandHome(path: string, home: string): string {
   if (path === "~") return home;
@@ -87,9 +105,28 @@ export function expandHome(path: string, home: string): string {
   return path;
 }
 
-/** Resolves `~`, `~/x` against `home` and anything else relative against `cwd`. */
+/** What {@link resolveUserPath} says when a relative path has no folder to be read from. */
+export const NO_CURRENT_FOLDER =
+  "the current folder no longer exists (it was deleted or moved); change to an existing folder, or give --cwd and other paths from /";
+
+/**
+ * Resolves `~`, `~/x` against `home` and anything else relative against `cwd`.
+ * An absolute path needs neither; a relative one needs an absolute `cwd`, since
+ * Node would read a relative one from `process.cwd()`, which throws from a
+ * deleted folder (`cwd` is "" then: the CLI's $PWD was empty or relative).
+ *
+ * @throws SyspromptError when a relative path meets a `cwd` that is not absolute.
+ */
 export function resolveUserPath(path: string, cwd: string, home: string): string {
-  return resolve(cwd, expandHome(path, home));
+  const expanded = expandHome(path, home);
+  if (isAbsolute(expanded)) return resolve(expanded);
+  if (!isAbsolute(cwd)) {
+    throw new SyspromptError(
+      "bad-option",
+      path === "." ? NO_CURRENT_FOLDER : `${path}: ${NO_CURRENT_FOLDER}`,
+    );
+  }
+  return resolve(cwd, expanded);
 }
 
 /**

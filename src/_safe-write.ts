@@ -191,8 +191,16 @@ export async function writeFileNoFollow(
   const target = resolve(path);
   const problem = await writeProblem(target, options);
   if (problem) throw problem;
+  // The folders this write makes, removed (deepest first) when it fails: a path too long for
+  // the system left 2,038 empty folders behind (rev64d F2).
+  const madeFolders: string[] = [];
   if (options.within !== undefined) {
-    await makeFolders(target, options.within, options.private ? 0o700 : 0o777);
+    await makeFolders(target, options.within, options.private ? 0o700 : 0o777, madeFolders).catch(
+      async (error: unknown) => {
+        await removeFolders(madeFolders);
+        throw error;
+      },
+    );
   }
   const folder = dirname(target);
   const expected = realFolder(folder, options.within);
@@ -245,6 +253,7 @@ export async function writeFileNoFollow(
     await handle?.close().catch(() => undefined);
     // Only a file this write made: a failed O_EXCL open means the name was taken by another's.
     if (made) await fsp.unlink(temp).catch(() => undefined);
+    await removeFolders(madeFolders);
     if (error instanceof UnsafePathError) throw error;
     throw new UnsafePathError("write-failed", target, `cannot write it: ${messageOf(error)}`, {
       cause: error,
@@ -431,11 +440,17 @@ export function keptMode(target: string): number | undefined {
 }
 
 /** Creates the missing folders below `within` (`mode`, less the umask), one at a time (never through a link). */
-async function makeFolders(target: string, within: string, mode: number): Promise<void> {
+async function makeFolders(
+  target: string,
+  within: string,
+  mode: number,
+  made: string[],
+): Promise<void> {
   await fsp.mkdir(within, { recursive: true, mode });
   for (const folder of foldersOnTheWay(target, within)) {
     try {
       await fsp.mkdir(folder, { mode });
+      made.push(folder);
     } catch (error) {
       if (!isCode(error, "EEXIST")) {
         throw new UnsafePathError("write-failed", folder, `cannot create it: ${messageOf(error)}`, {
@@ -451,6 +466,16 @@ async function makeFolders(target: string, within: string, mode: number): Promis
         `${kind === "missing" ? "gone" : KIND_WORDS[kind]}, not a folder: nothing is written through it`,
       );
     }
+  }
+}
+
+/**
+ * Removes `folders` (made by this write, in order) deepest first. `rmdir` removes only an
+ * empty folder, never a link or what another process put there since.
+ */
+async function removeFolders(folders: readonly string[]): Promise<void> {
+  for (let i = folders.length - 1; i >= 0; i--) {
+    await fsp.rmdir(folders[i] as string).catch(() => undefined);
   }
 }
 

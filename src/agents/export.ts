@@ -43,19 +43,37 @@ export function projectFolderName(root: string): string {
 /** Characters a shell word may hold without quotes. */
 const SHELL_SAFE = /^[A-Za-z0-9_./:@%+=,-]+$/;
 
-/** `path` written for `quote`: a shell word, or the inside of a TOML or JSON string. */
-export function quotePath(path: string, quote: PathQuote): string {
+/**
+ * What opencode's `{file:PATH}` cannot name: its loader replaces `{env:NAME}` in the raw text,
+ * then takes `/\{file:[^}]+\}/g` from it before the JSON is parsed (packages/opencode/src/config),
+ * so a `}` ends the path, a `{env:…}` in it is replaced, and a JSON escape (`\"`, `\\`) is
+ * never undone: each names another file.
+ */
+const OPENCODE_FILE_UNSAFE = /[{}"\\]/;
+
+/**
+ * `path` written for `quote`: a shell word, or the inside of a TOML or JSON string;
+ * undefined when `quote` (opencode) cannot name it at all.
+ */
+export function quotePath(path: string, quote: "shell" | "toml" | "json"): string;
+export function quotePath(path: string, quote: PathQuote): string | undefined;
+export function quotePath(path: string, quote: PathQuote): string | undefined {
   if (quote === "shell") {
     return SHELL_SAFE.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
   }
+  if (quote === "opencode" && OPENCODE_FILE_UNSAFE.test(path)) return undefined;
   // JSON string escapes are TOML basic-string escapes too (\\, \", \n, \uXXXX); TOML
   // also refuses a raw DEL, which JSON leaves as it is.
   return JSON.stringify(path).slice(1, -1).replaceAll("\u007f", "\\u007f");
 }
 
-/** The line to add to the agent's settings or command line, with the exported file's path in it. */
-export function settingLine(spec: ExportSpec, path: string): string {
-  return spec.setting.replaceAll("{path}", quotePath(path, spec.quote));
+/**
+ * The line to add to the agent's settings or command line, with the exported file's path in
+ * it; undefined when the line's syntax cannot name that path (see {@link quotePath}).
+ */
+export function settingLine(spec: ExportSpec, path: string): string | undefined {
+  const quoted = quotePath(path, spec.quote);
+  return quoted === undefined ? undefined : spec.setting.replaceAll("{path}", quoted);
 }
 
 /**

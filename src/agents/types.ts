@@ -1,7 +1,11 @@
 import type { Layer } from "../types.js";
 
-/** How `{path}` is written into an export setting line. */
-export type PathQuote = "shell" | "toml" | "json";
+/**
+ * How `{path}` is written into an export setting line: a shell word, the inside of a TOML
+ * or JSON string, or (`opencode`) the inside of a JSON string that opencode's `{file:PATH}`
+ * reads from the raw text before it parses the JSON.
+ */
+export type PathQuote = "shell" | "toml" | "json" | "opencode";
 
 /** Where `sysprompt export` writes an agent's prompt, and the line that makes the agent read it. */
 export interface ExportSpec {

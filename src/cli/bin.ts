@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { constants } from "node:os";
+import { isAbsolute } from "node:path";
 import { openOutput } from "./_fd-output.js";
 import { onOutputError } from "./_output-errors.js";
 import { STOP_SIGNALS } from "./io.js";
 import { run } from "./main.js";
-import { PROGRAM_USAGE, usageError } from "./usage.js";
 
 const exit = (code: number): never => process.exit(code);
 const stderr = openOutput(
@@ -19,28 +19,22 @@ const stdout = openOutput(
 );
 
 /**
- * The folder the command runs in. When it was deleted under the shell, Node
- * cannot tell it (ENOENT); the shell's $PWD still names it, so a `--cwd` of
- * another folder works and a command without one says that folder is gone.
+ * The folder the command runs in, or "" when there is none. When it was deleted
+ * under the shell, Node cannot tell it (ENOENT); an absolute $PWD still names it.
+ * dash exports an empty $PWD then, and a relative one names nothing: "" makes
+ * every relative path refused (`resolveUserPath`), so `--cwd /abs` still works
+ * and a command without it says that folder is gone.
  */
-function workingFolder(): string | undefined {
+function workingFolder(): string {
   try {
     return process.cwd();
   } catch {
-    return process.env.PWD;
+    const pwd = process.env.PWD;
+    return pwd !== undefined && isAbsolute(pwd) ? pwd : "";
   }
 }
 
 const cwd = workingFolder();
-if (cwd === undefined) {
-  stderr.write(
-    usageError(
-      "the current folder no longer exists (it was deleted or moved); change to an existing folder",
-      PROGRAM_USAGE,
-    ),
-  );
-  process.exit(2);
-}
 
 // Ctrl-C or a kill (SIGTERM, SIGHUP, SIGQUIT) ends the command with the usual status,
 // 128 + the signal's number, through process.exit, whose "exit" hook kills

@@ -2,6 +2,7 @@
 // scripts/bundle-cli.mjs): the loader runs it for exactly that command line, so the
 // hook, which an agent starts on every tool call, loads no command parser and none
 // of the other commands. Every other command line goes through bin.ts.
+import { isAbsolute } from "node:path";
 import { openOutput } from "./_fd-output.js";
 import { onOutputError } from "./_output-errors.js";
 import { hookCommand } from "./commands/hook.js";
@@ -24,7 +25,8 @@ const io = terminalSafe({
   stdout: (text) => stdout.write(text),
   stderr: (text) => stderr.write(text),
   // The hook reads its paths from the agent's input, never from where it runs.
-  cwd: process.env.PWD ?? "/",
+  // An empty or relative $PWD (dash's from a deleted folder) would be read from process.cwd().
+  cwd: isAbsolute(process.env.PWD ?? "") ? (process.env.PWD as string) : "/",
   env: process.env,
 });
 

@@ -8,6 +8,7 @@ import type { Diagnostic } from "../types.js";
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** The folder the command runs in; "" when it was deleted and no absolute $PWD names it (see `settleWorkingFolder`). */
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   /** The home folder (`~`, `~/.agents/skills`, the default agent dir). Default: `os.homedir()`. */

@@ -16,6 +16,7 @@ import {
   declareRenderFlags,
   refuseRepeatedFlags,
   refuseUnusablePaths,
+  settleWorkingFolder,
 } from "./options.js";
 import { PROGRAM_USAGE, refusal, type UsageOf, usageError, usageOf } from "./usage.js";
 
@@ -43,6 +44,7 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       if (action === command) {
         refuseRepeatedFlags(command);
         refuseUnusablePaths(command);
+        settleWorkingFolder(command, io);
       }
     });
   }

@@ -1,7 +1,15 @@
+import { isAbsolute, resolve } from "node:path";
 import type { Command, Option } from "commander";
-import { homeFolder, NOT_UTF8_PATH, resolveUserPath } from "../_paths.js";
+import {
+  expandHome,
+  homeFolder,
+  NO_CURRENT_FOLDER,
+  NOT_UTF8_PATH,
+  resolveUserPath,
+} from "../_paths.js";
 import { parseNow } from "../_time.js";
 import type { Machine } from "../gather/environment/index.js";
+import { isText } from "../locate/text-or-path.js";
 import { OPTION_SPECS, OPTIONS } from "../options/registry.js";
 import type { SystemPromptOptions } from "../options.js";
 import { UsageError } from "./io.js";
@@ -67,6 +75,9 @@ export function flagPaths(
 /** A flag's or argument's value placeholder that names a path: `<dir>`, `<file>`, `<path>`, `[dir]`. */
 const PATH_VALUE = /[<[](?:dir|file|path)(?:\.\.\.)?[>\]]$/;
 
+/** A flag's placeholder whose value is text or a path, as {@link isText} tells: `<text|file>`. */
+const TEXT_OR_PATH_VALUE = /<text\|file>$/;
+
 /**
  * Refuses a path flag's or argument's value of `command` no file can be named by, before
  * anything resolves it. An empty one (`--agent-dir ""`, `--cwd ""`, `--root ""`, `-o ""`,
@@ -74,7 +85,8 @@ const PATH_VALUE = /[<[](?:dir|file|path)(?:\.\.\.)?[>\]]$/;
  * folder, and an untrusted project became your agent dir (rev53d F1). One holding U+FFFD: Node
  * decodes an argument that is not UTF-8 so, and the string names another path (`-o out\xe9/p.md`
  * wrote to a new folder `out\uFFFD`, exit 0: rev60d F2); a real U+FFFD name is refused too, as the
- * working folder's is ({@link NOT_UTF8_PATH}). Every path flag is checked here, by its placeholder.
+ * working folder's is ({@link NOT_UTF8_PATH}). Every path flag is checked here, by its placeholder,
+ * and a `<text|file>` flag's value when it is spelled as a path (not an empty one: blank text).
  *
  * @throws UsageError naming the flag.
  */
@@ -89,14 +101,49 @@ export function refuseUnusablePaths(command: Command): void {
     if (lossy !== undefined) throw new UsageError(`${shown}: ${NOT_UTF8_PATH}: ${lossy}`);
   };
   for (const option of command.options) {
-    if (PATH_VALUE.test(option.flags)) {
-      check(option.long ?? option.flags, values[option.attributeName()]);
+    const value = values[option.attributeName()];
+    if (PATH_VALUE.test(option.flags)) check(option.long ?? option.flags, value);
+    // Text stays text, U+FFFD and all; a value spelled as a path is a path (rev64d F6).
+    else if (TEXT_OR_PATH_VALUE.test(option.flags)) {
+      const all: unknown[] = Array.isArray(value) ? value : [value];
+      const paths = all.filter((v) => typeof v === "string" && !isText(v));
+      check(option.long ?? option.flags, paths);
     }
   }
   command.registeredArguments.forEach((argument, i) => {
     const shown = argument.required ? `<${argument.name()}>` : `[${argument.name()}]`;
     if (PATH_VALUE.test(shown)) check(shown, command.processedArgs[i]);
   });
+}
+
+/**
+ * From a deleted folder (`io.cwd` is "": bin.ts found no absolute $PWD) a command
+ * runs only at an absolute `--cwd`, which then stands for the folder it runs in;
+ * a relative path flag or argument names nothing there and is refused. A command
+ * that reads no folder (`hook`: its paths come in its input) runs as it is.
+ *
+ * @throws UsageError when the command needs the folder that is gone.
+ */
+export function settleWorkingFolder(command: Command, io: { cwd: string; home?: string }): void {
+  if (io.cwd !== "" || command.name() === "hook") return;
+  const home = io.home ?? homeFolder();
+  const absolute = (v: unknown) => typeof v !== "string" || isAbsolute(expandHome(v, home));
+  const values = command.opts();
+  const cwd = values.cwd;
+  if (typeof cwd !== "string" || !absolute(cwd)) throw new UsageError(NO_CURRENT_FOLDER);
+  const check = (shown: string, value: unknown) => {
+    const relative = (Array.isArray(value) ? value : [value]).find((v) => !absolute(v));
+    if (relative !== undefined) throw new UsageError(`${shown}: ${relative}: ${NO_CURRENT_FOLDER}`);
+  };
+  for (const option of command.options) {
+    if (PATH_VALUE.test(option.flags))
+      check(option.long ?? option.flags, values[option.attributeName()]);
+  }
+  command.registeredArguments.forEach((argument, i) => {
+    const shown = argument.required ? `<${argument.name()}>` : `[${argument.name()}]`;
+    if (PATH_VALUE.test(shown)) check(shown, command.processedArgs[i]);
+  });
+  io.cwd = resolve(expandHome(cwd, home));
 }
 
 /** The values each single-value flag of a command was given, as {@link countSingleValues} heard them. */

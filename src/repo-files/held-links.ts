@@ -80,8 +80,9 @@ export function stopRefusal(stop: HeldStop): Refusal {
 
 const STOP_MESSAGES: Record<HeldStop["why"], string> = {
   deadline: "the render's deadline passed while its links were being checked",
+  // Said of its way, links or none: a plain path thousands of folders deep stops the walk too (rev64d F2).
   "too-deep":
-    "its links lead through folders too deep to check within the work one path may take; name a file whose real path is shorter",
+    "its way (its folders, and where any link on it leads) is too deep to check within the work one path may take; name a file whose real path is shorter",
   // Not "missing": the system refuses the look-up, so nothing tells whether the file is there.
   "too-long":
     "its path, as written or as its links lead, is longer than the system can look up (ENAMETOOLONG); name a file whose real path is shorter",

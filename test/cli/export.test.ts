@@ -91,13 +91,17 @@ describe("sysprompt export", () => {
       codex: `codex -c model_instructions_file='${dir}/it'\\''s "x".md'`,
       "claude-code": `claude --system-prompt-file '${dir}/it'\\''s "x".md'`,
       "gemini-cli": `GEMINI_SYSTEM_MD='${dir}/it'\\''s "x".md'`,
-      opencode: `"agent": { "build": { "prompt": "{file:${dir}/it's \\"x\\".md}" } }`,
     };
     for (const [agent, line] of Object.entries(lines)) {
       const out = await cli(root, ["export", "--agent", agent, "--out", `../out dir/it's "x".md`]);
       expect(out.stdout).toBe(`${line}\n`);
       expect(out.code).toBe(0);
     }
+    // opencode takes {file:PATH} from the raw JSON text: a JSON escape there names another file.
+    const plain = await cli(root, ["export", "--agent", "opencode", "--out", `../out dir/it's.md`]);
+    expect(plain.stdout).toBe(`"agent": { "build": { "prompt": "{file:${dir}/it's.md}" } }\n`);
+    const quoted = await cli(root, ["export", "--agent", "opencode", "--out", `../out dir/"x".md`]);
+    expect({ code: quoted.code, stdout: quoted.stdout }).toEqual({ code: 2, stdout: "" });
     expect(existsSync(join(root, "home/.cache"))).toBe(false);
   });
 

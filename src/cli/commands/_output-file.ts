@@ -13,8 +13,16 @@ import {
 import { cacheRoot } from "../../_cache-location.js";
 import { lstatKindOrMissing, opendirSync, readlink, realpath, stat } from "../../_io.js";
 import { type OutputTarget, outputTarget } from "../../_output-target.js";
-import { isWithin, nameKey, pathKey, resolveUserPath, xdgFolder } from "../../_paths.js";
+import {
+  isWithin,
+  nameKey,
+  pathKey,
+  resolveUserPath,
+  tooLongToName,
+  xdgFolder,
+} from "../../_paths.js";
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
+import { escapeInline } from "../../_text.js";
 import {
   AGENT_FOLDERS,
   agentFileOf,
@@ -27,8 +35,8 @@ import {
   topOnlyHolders,
 } from "../../hook/snippet.js";
 import { resolveAgentDir } from "../../locate/layers.js";
-import { findProjectRoot } from "../../repo-files/index.js";
-import { type CliIo, FailedError, RefusedError } from "../io.js";
+import { findProjectRoot, stopOf } from "../../repo-files/index.js";
+import { type CliIo, FailedError, RefusedError, UsageError } from "../io.js";
 
 /**
  * Files another program runs, or trusts line by line, by their name wherever
@@ -83,7 +91,8 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   "bunfig.toml",
   // pdb runs each line of `./.pdbrc` (an unknown command is Python); Vim's and Neovim's exrc
   // files and the local-vimrc plugin's; dotenv files loaders trust line by line; a `.pth` file's
-  // `import` lines run at Python's start (review rev53d F2). `*` stands for any further letters.
+  // `import` lines run at Python's start (review rev53d F2). `*` stands for any further letters
+  // (a final `.md`, `.markdown` or `.txt` aside: see namedLike).
   ".pdbrc",
   ".nvimrc",
   ".nvim.lua",
@@ -331,6 +340,28 @@ export async function namedOutput(
 }
 
 /**
+ * The file a user named for the prompt (`render -o`, `export --out`), resolved: `~` the home
+ * folder, else from where the command runs. A spelling that names a folder (`out/`, `out.md/.`,
+ * `d/..`, `.`) is refused as typed: resolving drops the `/` and `/.` and would write a file
+ * `out` (rev64d F1), where `open` and `cp` take such a path as a folder.
+ *
+ * @throws UsageError naming the flag.
+ */
+export function outputPath(typed: string, flag: string, io: CliIo, home: string): string {
+  // A separator, then nothing, `.` or `..` (on Windows `\` separates too).
+  const separator = process.platform === "win32" ? "[\\\\/]" : "/";
+  if (new RegExp(`(?:^|${separator})\\.{0,2}$`).test(typed)) {
+    throw new UsageError(
+      `${flag}: ${escapeInline(typed)} names a folder (it ends in a separator, . or ..); name the file (${escapeInline(join(typed, "prompt.md"))})`,
+    );
+  }
+  const path = resolveUserPath(typed, io.cwd, home);
+  const tooLong = tooLongToName(path);
+  if (tooLong !== undefined) throw new RefusedError(`${flag}: ${tooLong}; name a shorter path`);
+  return path;
+}
+
+/**
  * A failed write of a named output as the CLI says it: a path refused for
  * what is on disk (a link, a folder, a file there already) is a
  * {@link RefusedError}, exit 2; a write that failed (a full disk, EIO, no
@@ -338,6 +369,8 @@ export async function namedOutput(
  * Anything else is returned as it is.
  */
 export function writeError(flag: string, error: unknown): unknown {
+  // A path whose way could not be checked is refused for what is on disk: one line, no usage.
+  if (stopOf(error) !== undefined) return new RefusedError(`${flag}: ${(error as Error).message}`);
   if (!(error instanceof UnsafePathError)) return error;
   const message = `${flag}: ${error.message}`;
   return error.code === "write-failed" ? new FailedError(message) : new RefusedError(message);
@@ -775,10 +808,23 @@ export function runByNameOf(path: string): string | undefined {
   return undefined;
 }
 
-/** Whether a file's name is `name` of {@link RUN_BY_NAME_FILES}, whose `*` at an end stands for any further letters. */
+/**
+ * The endings of a prompt saved as text: no program of {@link RUN_BY_NAME_FILES} reads a name
+ * its trailing `*` would give them (`.env.md`, `lefthook.md`, `Procfile.txt`; rev64d F7).
+ */
+const PROSE_ENDING = /\.(?:md|markdown|txt)$/;
+
+/**
+ * Whether a file's name (lower-cased, as {@link nameKey} gives it) is `name` of {@link
+ * RUN_BY_NAME_FILES}, whose `*` at an end stands for any further letters but a
+ * {@link PROSE_ENDING}.
+ */
 function namedLike(file: string, name: string): boolean {
   if (name.startsWith("*")) return file.length >= name.length && file.endsWith(name.slice(1));
-  if (name.endsWith("*")) return file.length >= name.length && file.startsWith(name.slice(0, -1));
+  if (name.endsWith("*")) {
+    const start = name.slice(0, -1);
+    return file.length >= name.length && file.startsWith(start) && !PROSE_ENDING.test(file);
+  }
   return file === name;
 }
 

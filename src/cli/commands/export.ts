@@ -1,4 +1,4 @@
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
 import { realpath, stat } from "../../_io.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
@@ -26,7 +26,7 @@ import {
   UsageError,
 } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
-import { namedOutput, writeError } from "./_output-file.js";
+import { namedOutput, outputPath, writeError } from "./_output-file.js";
 
 export interface ExportFlags extends RenderFlags {
   /** `--out PATH`: where to write instead of the default export folder. */
@@ -48,6 +48,8 @@ export interface ExportTarget {
   spec: ExportSpec;
   /** The one line to add to the agent's settings or command line. */
   setting: string;
+  /** The folder the setting's path is written from (opencode's `{file:./…}`), when it is not absolute. */
+  from?: string;
 }
 
 /**
@@ -84,16 +86,13 @@ export async function exportTarget(
   }
   // `--out` is checked as `render -o` is (namedOutput): into the project, from its root down,
   // and never an agent's settings or a file another program runs.
+  const project = await projectOf(
+    flags.cwd === undefined ? io.cwd : resolveUserPath(flags.cwd, io.cwd, home),
+  );
   const target: { path: string; write?: string; root?: string } =
     flags.out !== undefined
-      ? await outTarget(resolveUserPath(flags.out, io.cwd, home), flags, io, home)
-      : defaultExportPath(agent, spec, {
-          env: io.env,
-          home,
-          project: await projectOf(
-            flags.cwd === undefined ? io.cwd : resolveUserPath(flags.cwd, io.cwd, home),
-          ),
-        });
+      ? await outTarget(outputPath(flags.out, "--out", io, home), flags, io, home)
+      : defaultExportPath(agent, spec, { env: io.env, home, project });
   // The setting is one line to paste: a path with a line break or another control
   // character (from $XDG_CACHE_HOME or --out) would make it two, or hide part of it.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
@@ -102,6 +101,7 @@ export async function exportTarget(
       `export: the path ${JSON.stringify(target.path)} has a control character, which the setting line cannot hold; pass --out with a plain path`,
     );
   }
+  const named = namedSetting(agent, spec, target.path, project);
   return {
     agent,
     path: target.path,
@@ -109,8 +109,31 @@ export async function exportTarget(
     ...(target.root !== undefined ? { within: target.root } : {}),
     ...(flags.out === undefined ? { cache: true } : {}),
     spec,
-    setting: settingLine(spec, target.path),
+    ...named,
   };
+}
+
+/**
+ * The setting line naming `path`, else (opencode's `{file:}` cannot hold a `}`, `{`, `"` or
+ * `\`: rev64d F5) naming it as `./…` from `project`'s top, where that project's opencode.json
+ * is and opencode reads a relative path from, when that avoids them.
+ *
+ * @throws RefusedError when neither can name it.
+ */
+function namedSetting(
+  agent: string,
+  spec: ExportSpec,
+  path: string,
+  project: string,
+): { setting: string; from?: string } {
+  const setting = settingLine(spec, path);
+  if (setting !== undefined) return { setting };
+  const inProject = relative(project, path);
+  const fromTop = isWithin(path, project) ? settingLine(spec, `./${inProject}`) : undefined;
+  if (fromTop !== undefined) return { setting: fromTop, from: project };
+  throw new RefusedError(
+    `export: ${agent}'s setting cannot name ${JSON.stringify(path)}: a {, }, " or \\ in its path (and in its path from the project's top) names another file there; pass --out with a path without them`,
+  );
 }
 
 /**
@@ -223,7 +246,11 @@ export async function resolvedTarget(
 
 /** The lines that say where the export goes and what to add to the agent's settings. */
 export function settingHint(target: ExportTarget): string {
-  return `for ${target.agent}, add this line to ${target.spec.where}:`;
+  const from =
+    target.from === undefined
+      ? ""
+      : ` (its path is from the project's top, ${escapeInline(target.from)}: the opencode.json there)`;
+  return `for ${target.agent}, add this line to ${target.spec.where}${from}:`;
 }
 
 function readyCache(folder: string): void {

@@ -1,4 +1,4 @@
-import { homeFolder, resolveUserPath } from "../../_paths.js";
+import { homeFolder } from "../../_paths.js";
 import { writeIfChanged } from "../../_safe-write.js";
 import { escapeInline } from "../../_text.js";
 import { runStep } from "../../gather/deadline.js";
@@ -8,7 +8,7 @@ import type { RenderResult } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
-import { namedOutput, writeError } from "./_output-file.js";
+import { namedOutput, outputPath, writeError } from "./_output-file.js";
 import { sectionDiagnostics, sectionStatus } from "./_section-status.js";
 
 export interface RenderCommandFlags extends RenderFlags {
@@ -64,7 +64,7 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
     return renderTo(flags, io, json ? io.stdout : (io.product ?? io.stdout), printer);
   }
   const home = io.home ?? homeFolder();
-  const path = resolveUserPath(flags.output, io.cwd, home);
+  const path = outputPath(flags.output, "--output", io, home);
   let text: string | undefined;
   const code = await renderTo(
     flags,

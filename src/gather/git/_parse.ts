@@ -79,12 +79,15 @@ export function parseStatus(output: string, truncated = false): GitStatus {
 
 /** `git log -z --format=%s` output: the subjects, newest first, at most {@link GIT_COMMITS}. */
 export function parseSubjects(output: string): string[] {
-  return output
-    .split("\0")
-    .map((s) => trimRuns(s, "\n", "both"))
-    .filter((s) => s !== "")
-    .slice(0, GIT_COMMITS)
-    .map(gitText);
+  return (
+    output
+      .split("\0")
+      .map((s) => trimRuns(s, "\n", "both"))
+      // A subject of blanks git keeps (no-break spaces, a tab) would be an empty item.
+      .filter((s) => s.trim() !== "")
+      .slice(0, GIT_COMMITS)
+      .map(gitText)
+  );
 }
 
 /** What a repository's own config sets that could make git run a program. */

@@ -94,6 +94,9 @@ const HARDENED = [
   "diff.ignoreSubmodules=all",
   "-c",
   "color.ui=false",
+  // A repository's UTF-16 log encoding puts NUL bytes, `-z`'s separators, in each subject (rev64d F3).
+  "-c",
+  "i18n.logOutputEncoding=UTF-8",
   "-c",
   "protocol.allow=never",
   ...["file", "git", "ssh", "http", "https", "ext", "fd"].flatMap((p) => [
