@@ -79,7 +79,9 @@ describe("hostile repository: the agent preset from a cwd hundreds of folders de
       resolveRenderOptions({ cwd, home, env: {}, deadlineMs: 1 }),
     );
     expect(value.preset.agentName).toBe("Deep Agent");
-    expect(lookups).toBeLessThan(DEPTH);
+    // The door's planted-folder check looks at each folder on the file's way once (rev64a F1);
+    // the root search would ask several markers at every level.
+    expect(lookups).toBeLessThan(2 * DEPTH);
   });
 
   it("a preset that leads to the repository's top is read once the root is found in time", async () => {
