@@ -86,7 +86,8 @@ export function expandPromptTemplateResult(
   let expanded: string | undefined;
   if (notYours) {
     // No raw `<` in the template's GFM tables, which the guard's CommonMark reading cannot see (rev65b F1).
-    const content = tableRunsAsText(template.content);
+    // A placeholder's line may print a delimiter row (`${2:-| - |}`, your words).
+    const content = tableRunsAsText(template.content, (line) => line.includes("$"));
     // A fence or HTML block the template closes after your words wraps them, as a quote would
     // (```` ```\n$ARGUMENTS\n``` ````): only one it leaves open to its end, or a comment, hides
     // them. Judged with a plain value in each placeholder: a closer that is only a default

@@ -24,10 +24,13 @@ const GREATER_THAN = 0x3e;
  * ({@link mayBeDelimiterRow}): the table, and the paragraph its header row
  * interrupts, are then markup-free in every reading, and a table needs no
  * raw HTML. Read liberally (a fence's lines are escaped too: `&lt;` opens
- * nothing anywhere). Linear. Returned as it is when nothing changes.
+ * nothing anywhere). `mayPrintRow`: a line that may print a delimiter row
+ * (a slash template's placeholder line: its default or your words), counted
+ * only in a run that holds a `|`. Lines end at LF, CR or CR LF. Linear.
+ * Returned as it is when nothing changes.
  */
-export function tableRunsAsText(text: string): string {
-  if (!text.includes("<") || !text.includes("-")) return text;
+export function tableRunsAsText(text: string, mayPrintRow?: (line: string) => boolean): string {
+  if (!text.includes("<") || (mayPrintRow === undefined && !text.includes("-"))) return text;
   let out = "";
   let copied = 0;
   let runStart = -1;
@@ -47,20 +50,23 @@ export function tableRunsAsText(text: string): string {
     runStart = -1;
     table = dashes = pipe = false;
   };
+  const lineEnds = /\r\n?|\n/g;
   for (let from = 0; from <= text.length; ) {
-    let to = text.indexOf("\n", from);
-    if (to === -1) to = text.length;
+    lineEnds.lastIndex = from;
+    const end = lineEnds.exec(text);
+    const to = end === null ? text.length : end.index;
     if (isBlank(text, from, to)) {
       if (runStart !== -1) endRun(from);
     } else {
       const first = runStart === -1;
       if (first) runStart = from;
+      const line = text.slice(from, to);
       const row = mayBeDelimiterRow(text, from, to);
       if (row === "marked" || (row === "dashes" && first)) table = true;
-      if (row === "dashes") dashes = true;
-      if (!pipe && text.slice(from, to).includes("|")) pipe = true;
+      if (row === "dashes" || (row === undefined && mayPrintRow?.(line))) dashes = true;
+      if (!pipe && line.includes("|")) pipe = true;
     }
-    from = to + 1;
+    from = end === null ? text.length + 1 : end.index + end[0].length;
   }
   if (runStart !== -1) endRun(text.length);
   return copied === 0 ? text : out + text.slice(copied);

@@ -91,3 +91,29 @@ describe("hostile repository: a GFM table row's markup", () => {
     expect(text).toContain(CODE_SPAN);
   });
 });
+
+describe("hostile repository: a GFM table a slash template's default or CR lines make", () => {
+  it("a placeholder's default printing the delimiter row: the run's `<` are text", () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a slash template's placeholder.
+    const content = "| a |\n${2:-| - |}\n| `x | </table><div hidden>` |\n\nReview: $1\n";
+    const out = expandProjectTemplate(content, "/t MYWORDS");
+    expect(out.text).toBe(
+      "| a |\n| - |\n| `x | &lt;/table>&lt;div hidden>` |\n\nReview: MYWORDS\n",
+    );
+  });
+
+  it("lines ended by CR or CR LF", () => {
+    expect(tableRunsAsText("| a |\r| - |\r| <b hidden> |\r\rx <i>\r")).toBe(
+      "| a |\r| - |\r| &lt;b hidden> |\r\rx <i>\r",
+    );
+    expect(tableRunsAsText("| a |\r\n| - |\r\n| <b hidden> |\r\n\r\nx <i>\r\n")).toBe(
+      "| a |\r\n| - |\r\n| &lt;b hidden> |\r\n\r\nx <i>\r\n",
+    );
+  });
+
+  it("kept: a template's first paragraph with a placeholder and no `|`", () => {
+    expect(tableRunsAsText("Fix $1 <b>now</b>\n", (line) => line.includes("$"))).toBe(
+      "Fix $1 <b>now</b>\n",
+    );
+  });
+});
