@@ -854,7 +854,9 @@ export function renderSections(
     );
     const ended = withFinalNewline(held);
     const closed = closeOpenBlocksOnOwnLine(ended);
-    if (closed === ended || closed === `${tableRunsAsText(ended)}\n`) return closed;
+    // A table's `<` written `&lt;` is no block left open.
+    const tables = tableRunsAsText(ended);
+    if (closed === ended || (tables !== ended && closed === `${tables}\n`)) return closed;
     if (!openPartials.has(name)) {
       openPartials.add(name);
       diagnostics.push({
