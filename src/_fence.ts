@@ -25,6 +25,7 @@ import {
 import { InlineLinkReader } from "./_inline-link.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
 import { closeHiddenRuns, type HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
+import { tableRunsAsText } from "./sections/gfm-tables.js";
 import type { Diagnostic } from "./types.js";
 
 export type { Fence } from "./_blocks.js";
@@ -523,7 +524,9 @@ export function closeOpenComment(text: string): string {
 
 /**
  * {@link closeOpenFence} (fences and HTML blocks, read together), then
- * {@link closeOpenComment}, then {@link closeHiddenRuns}: a repository's text
+ * {@link closeOpenComment}, then {@link closeHiddenRuns}, each `<` of a GFM
+ * table's lines first written `&lt;` ({@link tableRunsAsText}) unless the text
+ * is yours (`unread`): a repository's text
  * (a context or rule file, cut at a cap or not, the tree's names, a project's
  * section or partial) ends with no code block, HTML block, comment or
  * never-shown element (`<div hidden>`, `<template>`) left open to run over
@@ -534,7 +537,9 @@ export function closeOpenBlocks(
   joined: TextStart = false,
   options?: HiddenRunsOptions,
 ): string {
-  return closeHiddenRuns(closeOpenComment(closeOpenFence(text, joined)), withLine, options);
+  // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1).
+  const read = options?.unread === undefined ? tableRunsAsText(text) : text;
+  return closeHiddenRuns(closeOpenComment(closeOpenFence(read, joined)), withLine, options);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { BlockTracker, closingAfter } from "../_fence.js";
 import { escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
+import { tableRunsAsText } from "../sections/gfm-tables.js";
 import { EMPTY_COMMENT, MAX_HTML_CHARS, MAX_HTML_TAGS } from "../sections/html-reading.js";
 import { markdownAsHtml } from "../sections/markdown-html.js";
 import type { Diagnostic } from "../types.js";
@@ -84,17 +85,20 @@ export function expandPromptTemplateResult(
   let hidden: HiddenArguments | undefined;
   let expanded: string | undefined;
   if (notYours) {
+    // No raw `<` in the template's GFM tables, which the guard's CommonMark reading cannot see (rev65b F1).
+    // A placeholder's line may print a delimiter row (`${2:-| - |}`, your words).
+    const content = tableRunsAsText(template.content, (line) => line.includes("$"));
     // A fence or HTML block the template closes after your words wraps them, as a quote would
     // (```` ```\n$ARGUMENTS\n``` ````): only one it leaves open to its end, or a comment, hides
     // them. Judged with a plain value in each placeholder: a closer that is only a default
     // (`${1:-```}`) is gone once you type words.
-    const wrapsOnly = closingAfter(substitutePlain(template.content, maxChars) ?? "") === "";
-    ({ hidden, expanded } = guardedExpansion(template.content, args, maxChars, wrapsOnly));
+    const wrapsOnly = closingAfter(substitutePlain(content, maxChars) ?? "") === "";
+    ({ hidden, expanded } = guardedExpansion(content, args, maxChars, wrapsOnly));
     // The expansion is a message of its own: read from a blank line, what it leaves open closed.
     let closing = expanded === undefined ? "" : closingAfter(expanded);
     // Something still open at its end: the template did not close its blocks after your words.
     if (wrapsOnly && closing !== "") {
-      ({ hidden, expanded } = guardedExpansion(template.content, args, maxChars, false));
+      ({ hidden, expanded } = guardedExpansion(content, args, maxChars, false));
       closing = expanded === undefined ? "" : closingAfter(expanded);
     }
     if (expanded !== undefined) expanded += closing;

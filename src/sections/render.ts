@@ -31,6 +31,7 @@ import {
 } from "../engine/limits.js";
 import type { Diagnostic, PromptBlock, RenderedSection, SectionSource } from "../types.js";
 import { cutBlocks, SECTION_SEPARATOR } from "./blocks.js";
+import { tableRunsAsText } from "./gfm-tables.js";
 import {
   CALLS_PARTIAL,
   compareSectionKeys,
@@ -853,7 +854,9 @@ export function renderSections(
     );
     const ended = withFinalNewline(held);
     const closed = closeOpenBlocksOnOwnLine(ended);
-    if (closed === ended) return ended;
+    // A table's `<` written `&lt;` is no block left open.
+    const tables = tableRunsAsText(ended);
+    if (closed === ended || (tables !== ended && closed === `${tables}\n`)) return closed;
     if (!openPartials.has(name)) {
       openPartials.add(name);
       diagnostics.push({
@@ -874,7 +877,8 @@ export function renderSections(
    */
   function closedProject(text: string, template: SectionTemplate): string {
     const closed = closeOpenBlocks(text);
-    if (closed === text) return text;
+    // A table's `<` written `&lt;` is no block left open.
+    if (closed === tableRunsAsText(text)) return closed;
     diagnostics.push({
       level: "warning",
       code: "project-section-open",

@@ -1,0 +1,106 @@
+/**
+ * GFM tables in a text that is not yours, read as a GFM renderer (cmark-gfm,
+ * markdown-it, VS Code's preview) reads them where CommonMark does not: it
+ * splits a row's cells at every `|` not escaped, inside a code span too, and
+ * a table's header row ends the paragraph before it. The closers at a text's
+ * end and their check read CommonMark only (`followingShown`), so a row
+ * ``| `x | </table><div hidden>` |`` (text to CommonMark: a code span) or a
+ * tag's quoted attribute across the rows (`x <span title="` … `">`) was raw
+ * `</table><div hidden>` to GFM, hiding every section after the text
+ * (review rev65b F1).
+ */
+
+const CARRIAGE_RETURN = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+const PIPE = 0x7c;
+const DASH = 0x2d;
+const COLON = 0x3a;
+const GREATER_THAN = 0x3e;
+
+/**
+ * `text` with each `<` written `&lt;` in every run of lines (to a blank line)
+ * that holds a line a GFM renderer may read as a table's delimiter row
+ * ({@link mayBeDelimiterRow}): the table, and the paragraph its header row
+ * interrupts, are then markup-free in every reading, and a table needs no
+ * raw HTML. Read liberally (a fence's lines are escaped too: `&lt;` opens
+ * nothing anywhere). `mayPrintRow`: a line that may print a delimiter row
+ * (a slash template's placeholder line: its default or your words), counted
+ * only in a run that holds a `|`. Lines end at LF, CR or CR LF. Linear.
+ * Returned as it is when nothing changes.
+ */
+export function tableRunsAsText(text: string, mayPrintRow?: (line: string) => boolean): string {
+  if (!text.includes("<") || (mayPrintRow === undefined && !text.includes("-"))) return text;
+  let out = "";
+  let copied = 0;
+  let runStart = -1;
+  let table = false;
+  let dashes = false;
+  let pipe = false;
+  const endRun = (end: number) => {
+    // A run of `-` alone is a delimiter row under a header with a `|`, or under the line
+    // before the text (a template's own) when it is the run's first line.
+    if (table || (dashes && pipe)) {
+      const run = text.slice(runStart, end);
+      if (run.includes("<")) {
+        out += `${text.slice(copied, runStart)}${run.replaceAll("<", "&lt;")}`;
+        copied = end;
+      }
+    }
+    runStart = -1;
+    table = dashes = pipe = false;
+  };
+  const lineEnds = /\r\n?|\n/g;
+  for (let from = 0; from <= text.length; ) {
+    lineEnds.lastIndex = from;
+    const end = lineEnds.exec(text);
+    const to = end === null ? text.length : end.index;
+    if (isBlank(text, from, to)) {
+      if (runStart !== -1) endRun(from);
+    } else {
+      const first = runStart === -1;
+      if (first) runStart = from;
+      const line = text.slice(from, to);
+      const row = mayBeDelimiterRow(text, from, to);
+      if (row === "marked" || (row === "dashes" && first)) table = true;
+      if (row === "dashes" || (row === undefined && mayPrintRow?.(line))) dashes = true;
+      if (!pipe && line.includes("|")) pipe = true;
+    }
+    from = end === null ? text.length + 1 : end.index + end[0].length;
+  }
+  if (runStart !== -1) endRun(text.length);
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** Whether the line `text[from, to)` holds only blanks (a CR too). */
+function isBlank(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== SPACE && code !== TAB && code !== CARRIAGE_RETURN) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether the line `text[from, to)` may be a delimiter row (in block quotes
+ * too): only `|`, `-`, `:`, `>` and blanks, with a `-`; "marked" with a `|`
+ * or `:`, "dashes" without (a setext underline or thematic break, or a
+ * delimiter row under a header that has a `|`). The cell counts are not
+ * compared: more is escaped than a renderer reads as a table.
+ */
+function mayBeDelimiterRow(
+  text: string,
+  from: number,
+  to: number,
+): "marked" | "dashes" | undefined {
+  let dash = false;
+  let mark = false;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code === DASH) dash = true;
+    else if (code === PIPE || code === COLON) mark = true;
+    else if (code !== SPACE && code !== TAB && code !== CARRIAGE_RETURN && code !== GREATER_THAN)
+      return undefined;
+  }
+  return !dash ? undefined : mark ? "marked" : "dashes";
+}
