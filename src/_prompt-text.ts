@@ -5,7 +5,7 @@
  */
 
 import { pushAll } from "./_arrays.js";
-import { closeOpenBlocksOnOwnLine, firstLineNoUnderline } from "./_fence.js";
+import { apartFromLineAbove, closeOpenBlocksOnOwnLine, firstLineNoUnderline } from "./_fence.js";
 import { withoutLinkDefinitions } from "./_link-definitions.js";
 import { isHidden, unitEscapes } from "./_text.js";
 import type { HtmlFallback } from "./prompt-templates/hidden-closers.js";
@@ -1500,7 +1500,9 @@ export function withoutAgentVariablesIn<T>(value: T): T {
  * after it ({@link closeOpenBlocksOnOwnLine}: the closer ends with a line
  * break, so a template writing on after the text does not undo it). A
  * repository's text (`names` holds {@link OWNER_MARK}) defines no link label
- * of the prompt either ({@link withoutLinkDefinitions}).
+ * of the prompt either ({@link withoutLinkDefinitions}). A text whose first
+ * lines the template's opening line above it would change starts after a
+ * blank line of its own ({@link apartFromLineAbove}, rev65b F4).
  */
 export function elementText(
   text: string,
@@ -1509,9 +1511,8 @@ export function elementText(
 ): string {
   const repository = names.has(OWNER_MARK);
   const escaped = escapeWrapperTags(repository ? withoutOwnerMark(text) : text, names);
-  return closeOpenBlocksOnOwnLine(repository ? withoutLinkDefinitions(escaped) : escaped, {
-    onFallback,
-  });
+  const held = repository ? withoutLinkDefinitions(escaped) : escaped;
+  return closeOpenBlocksOnOwnLine(apartFromLineAbove(held), { onFallback });
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   markPrinted,
   type PrintedCut,
   placePrinted,
+  readsWithLineAbove,
   unreadWarning,
   withoutPrintedMarks,
   wrappedBody,
@@ -988,7 +989,9 @@ function makeSection(
   const formatted = wrappedBody(wellFormed(formatPrompt(body)), tag);
   const text = notes === "" ? formatted : formatted === "" ? notes : `${formatted}\n\n${notes}`;
   if (text === "") return undefined;
-  return { name, text: tag === false ? text : `<${tag}>\n${text}\n</${tag}>`, source };
+  // A text the tag line above would change starts after a blank line (rev65b F4).
+  const apart = readsWithLineAbove(text) ? `\n${text}` : text;
+  return { name, text: tag === false ? text : `<${tag}>\n${apart}\n</${tag}>`, source };
 }
 
 function templateDiagnostic(
