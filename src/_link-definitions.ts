@@ -6,7 +6,7 @@
  * word of your `AGENTS.md` a link (review rev64c F9).
  */
 
-import { eachLine, freshReading, readLine } from "./_blocks.js";
+import { eachLine, freshReading, PARAGRAPH, readLine } from "./_blocks.js";
 
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
@@ -21,8 +21,10 @@ const COLON = 0x3a;
  * opens a label that ends with `]:` or goes on past the line (a label or a
  * destination over several lines). The text reads the same (`\[` is `[`) and
  * defines no label. An inline link `[x](url)` or reference `[x][y]` at a
- * paragraph's start is left as written. Linear: one block reading, each line
- * scanned once.
+ * paragraph's start is left as written. The lines after an escaped one are
+ * read as escaped text goes on (rev65b F6: `\[a]: /a` is text, so `===` under
+ * it makes a heading, and a `[deploy]: …` after it starts a paragraph). Linear:
+ * one block reading, each line scanned once.
  */
 export function withoutLinkDefinitions(text: string): string {
   if (!text.includes("[")) return text;
@@ -43,6 +45,10 @@ export function withoutLinkDefinitions(text: string): string {
       const opens = own > 0 && start >= from && text.charCodeAt(start) === OPEN_BRACKET;
       if (opens && opensLabel(text, start + 1, to)) {
         at.push(start);
+        // Read on as escaped (rev65b F6): a paragraph it started is text now, so a `===`
+        // under it makes a heading and the line after starts a paragraph of its own. (One
+        // escaped after the paragraph's start is in a paragraph that holds no definition.)
+        if (own === length - 1) reading.leaf = PARAGRAPH;
         break;
       }
     }
