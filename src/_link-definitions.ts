@@ -74,3 +74,22 @@ function opensLabel(text: string, from: number, to: number): boolean {
   }
   return true;
 }
+
+/**
+ * {@link withoutLinkDefinitions} for a value of several lines (a project's
+ * `vars:` value, a tool's description): its lines after the first are read
+ * from a block start of their own as well. Your template may print the value
+ * where its first line ends with your line (`## Team {{vars.team}}`, a table
+ * row): its second line then starts a paragraph, where read whole it went on
+ * the first line's (review rev65b F2: `core\n[deploy]: evil` defined the label
+ * your section's `[deploy]` link takes). Those lines are escaped first, then
+ * the whole is read with their escapes in it, so neither reading defines a
+ * label. Linear: two readings.
+ */
+export function valueWithoutLinkDefinitions(text: string): string {
+  const end = text.indexOf("\n");
+  if (end === -1 || !text.includes("[", end)) return withoutLinkDefinitions(text);
+  const after = text.slice(end + 1);
+  const apart = withoutLinkDefinitions(after);
+  return withoutLinkDefinitions(apart === after ? text : text.slice(0, end + 1) + apart);
+}

@@ -6,7 +6,7 @@
 
 import { pushAll } from "./_arrays.js";
 import { apartFromLineAbove, closeOpenBlocksOnOwnLine, firstLineNoUnderline } from "./_fence.js";
-import { withoutLinkDefinitions } from "./_link-definitions.js";
+import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
 import { isHidden, unitEscapes } from "./_text.js";
 import type { HtmlFallback } from "./prompt-templates/hidden-closers.js";
 
@@ -2071,13 +2071,14 @@ function leadingOpenerAt(line: string): number {
  * ({@link closeOpenBlocksOnOwnLine}, its closer on a line of its own). A one-line value is {@link nameText}'s.
  * Its first line makes no line of yours before it a heading or a table's
  * header ({@link firstLineNoUnderline}), as a one-line value's does not; it
- * defines no link label ({@link withoutLinkDefinitions}).
+ * defines no link label, read whole or from its second line on
+ * ({@link valueWithoutLinkDefinitions}).
  */
 export function valueText(text: string, names: ReadonlySet<string>): string {
   if (!text.includes("\n")) return nameText(text, names);
   const escaped = escapeWrapperTags(firstLineNoUnderline(text), names);
   const held = escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped;
-  return closeOpenBlocksOnOwnLine(withoutLinkDefinitions(held));
+  return closeOpenBlocksOnOwnLine(valueWithoutLinkDefinitions(held));
 }
 
 /**
