@@ -1043,8 +1043,9 @@ const ownTexts = new WeakMap<object, readonly string[]>();
  * The strings of several lines (a line feed or carriage return in them) that
  * `data`'s objects and arrays hold: the values a render marks where a
  * template prints them ({@link placePrinted}), so that one printed inside a
- * list item or a fence of the template stays in it; and those holding a `|`,
- * which printed on a table's row of the template is written as one cell. An
+ * list item or a fence of the template stays in it; and those holding a `|`
+ * or ending in a `\`, which printed on a table's row of the template is
+ * written as one cell (the `\` escaped the cell's `|` after it: rev65b F3). An
  * object's own strings are read once ({@link ownTexts}): a budget's patched
  * data shares the rest, and each render of a fitting walked the megabytes of
  * its texts again.
@@ -1064,7 +1065,10 @@ function textsIn(data: unknown): Set<string> {
       for (const child of children) {
         if (
           typeof child === "string" &&
-          (child.includes("\n") || child.includes("\r") || child.includes("|"))
+          (child.includes("\n") ||
+            child.includes("\r") ||
+            child.includes("|") ||
+            child.endsWith("\\"))
         )
           found.push(child);
       }

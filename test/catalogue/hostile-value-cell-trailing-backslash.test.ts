@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { renderSystemPrompt } from "../../src/index.js";
+import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+
+// Review rev65b F3: a project's value printed in your table cell with no space after it
+// (`| name |{{vars.name}}| MY-NOTE-A |`) and ending in an odd run of backslashes (`evil\`)
+// escaped YOUR cell's `|`: GFM drew `evil| MY-NOTE-A` as the value's cell and your column
+// empty. A value ending so now gets one backslash more (`\\` is a backslash).
+
+/** A row's cells as GFM splits them: at each `|` after an even run of backslashes. */
+function cells(row: string): string[] {
+  const out: string[] = [];
+  let cell = "";
+  let backslashes = 0;
+  for (const c of row.trim().replace(/^\|/, "").replace(/\|$/, "")) {
+    if (c === "|" && backslashes % 2 === 0) {
+      out.push(cell.trim());
+      cell = "";
+    } else cell += c;
+    backslashes = c === "\\" ? backslashes + 1 : 0;
+  }
+  out.push(cell.trim());
+  return out;
+}
+
+describe("hostile repository: a value ending in a backslash keeps your cell's `|`", () => {
+  it.each([
+    ["one backslash", "evil\\", "evil\\\\"],
+    ["three", "evil\\\\\\", "evil\\\\\\\\"],
+    ["two, as written", "evil\\\\", "evil\\\\"],
+  ])("%s: your note stays in its own cell", async (_, value, cell) => {
+    const root = tempDir();
+    writeFiles(root, {
+      "project/.git/HEAD": "ref: refs/heads/main\n",
+      "agent/sections/mine.md":
+        "---\norder: 95\n---\n| key | value | note |\n|---|---|---|\n| name |{{vars.name}}| MY-NOTE-A |\n",
+      "project/.pi/sysprompt.yaml": `vars:\n  name: ${JSON.stringify(value)}\n`,
+    });
+    const result = await renderSystemPrompt(
+      pinned(root, { projectTrusted: true, configFiles: true }),
+    );
+    const row = result.text.split("\n").find((line) => line.startsWith("| name"));
+    expect(cells(row ?? ""), row).toEqual(["name", cell, "MY-NOTE-A"]);
+  });
+});
