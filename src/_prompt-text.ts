@@ -1612,9 +1612,13 @@ const REFERENCE =
 /**
  * The named references that spell a piece of the owner mark: a letter's
  * neighbours drawn as nothing (`&shy;`, `&ZeroWidthSpace;`, `&zwj;`), the
- * quotes, `=`, and the spaces and punctuation a reader reads past.
+ * quotes, `=`, and the spaces and punctuation a reader reads past; and every
+ * name HTML has for an ASCII character a tag or a chat token is written with
+ * (`/`, `_`, `.`, `!`, `?`, `|`, `[`, `]`: HTML has none for `-` or a letter;
+ * a test holds this list to the entities package's). Tab and NewLine are
+ * read past as blanks are.
  */
-const MARK_REFERENCES: ReadonlyMap<string, number> = new Map([
+export const MARK_REFERENCES: ReadonlyMap<string, number> = new Map([
   ["shy", 0xad],
   ["ZeroWidthSpace", 0x200b],
   ["zwj", 0x200d],
@@ -1633,6 +1637,20 @@ const MARK_REFERENCES: ReadonlyMap<string, number> = new Map([
   ["AMP", 0x26],
   ["colon", 0x3a],
   ["lowbar", 0x5f],
+  ["UnderBar", 0x5f],
+  // The rest of HTML's names for the ASCII a tag, a chat token or the mark is written with
+  // (rev65b F5: `<&sol;user_instructions>` was kept raw, `<&#x2F;…>` not).
+  ["sol", 0x2f],
+  ["period", 0x2e],
+  ["excl", 0x21],
+  ["quest", 0x3f],
+  ["verbar", 0x7c],
+  ["vert", 0x7c],
+  ["VerticalLine", 0x7c],
+  ["lsqb", 0x5b],
+  ["lbrack", 0x5b],
+  ["rsqb", 0x5d],
+  ["rbrack", 0x5d],
 ]);
 
 /**
