@@ -1500,9 +1500,10 @@ export function withoutAgentVariablesIn<T>(value: T): T {
  * after it ({@link closeOpenBlocksOnOwnLine}: the closer ends with a line
  * break, so a template writing on after the text does not undo it). A
  * repository's text (`names` holds {@link OWNER_MARK}) defines no link label
- * of the prompt either ({@link withoutLinkDefinitions}). A text whose first
+ * of the prompt either ({@link withoutLinkDefinitions}), and one whose first
  * lines the template's opening line above it would change starts after a
- * blank line of its own ({@link apartFromLineAbove}, rev65b F4).
+ * blank line of its own ({@link apartFromLineAbove}, rev65b F4; yours is
+ * printed as you wrote it).
  */
 export function elementText(
   text: string,
@@ -1512,7 +1513,7 @@ export function elementText(
   const repository = names.has(OWNER_MARK);
   const escaped = escapeWrapperTags(repository ? withoutOwnerMark(text) : text, names);
   const held = repository ? withoutLinkDefinitions(escaped) : escaped;
-  return closeOpenBlocksOnOwnLine(apartFromLineAbove(held), { onFallback });
+  return closeOpenBlocksOnOwnLine(repository ? apartFromLineAbove(held) : held, { onFallback });
 }
 
 /**

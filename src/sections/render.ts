@@ -989,8 +989,8 @@ function makeSection(
   const formatted = wrappedBody(wellFormed(formatPrompt(body)), tag);
   const text = notes === "" ? formatted : formatted === "" ? notes : `${formatted}\n\n${notes}`;
   if (text === "") return undefined;
-  // A text the tag line above would change starts after a blank line (rev65b F4).
-  const apart = readsWithLineAbove(text) ? `\n${text}` : text;
+  // A project's text the tag line above would change starts after a blank line (rev65b F4).
+  const apart = source.layer === "project" && readsWithLineAbove(text) ? `\n${text}` : text;
   return { name, text: tag === false ? text : `<${tag}>\n${apart}\n</${tag}>`, source };
 }
 
