@@ -406,6 +406,46 @@ export function firstLineNoUnderline(text: string): string {
 }
 
 /**
+ * True when `text`'s first lines would be read otherwise after the line a
+ * template prints above it than alone (rev65b F4): its first paragraph (its
+ * lines to the first blank one) holds a `<`, or its first line is a setext
+ * underline or a table's delimiter row. The builtins print an element's text
+ * on the line after its opening tag (`<rule name="a">`, a tag line that opens
+ * an HTML block running to a blank line: the paragraph is raw HTML there, a
+ * code span `<div hidden>` a live element; `<repository_instructions …>`, no
+ * tag to CommonMark: a paragraph the text's first line continues), while its
+ * closers and the renderer check read it from a block start of its own. A
+ * text starting with a blank line is apart already. Linear: it stops at the
+ * first blank line.
+ */
+export function readsWithLineAbove(text: string): boolean {
+  const first = lineEndAt(text, 0);
+  if (setextLike(text, 0, first) || delimiterRowAt(text, 0, first)) return true;
+  const lt = text.indexOf("<");
+  if (lt === -1) return false;
+  // Is a blank line before it?
+  let from = 0;
+  while (from <= lt) {
+    const end = lineEndAt(text, from);
+    if (isBlank(text, from, end)) return false;
+    if (end >= lt) return true;
+    from =
+      end +
+      (text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED ? 2 : 1);
+  }
+  return true;
+}
+
+/**
+ * `text` after a blank line of its own when {@link readsWithLineAbove}: read
+ * where it is printed as it was read alone, by the closers and the renderer
+ * check. Any other text is returned as it is.
+ */
+export function apartFromLineAbove(text: string): string {
+  return readsWithLineAbove(text) ? `\n\n${text}` : text;
+}
+
+/**
  * The longest container prefix a closer is written with. A text can open a
  * container per character (256 KiB of `>`, then a fence): written inside them
  * all, the closer would be longer than the text.

@@ -6,7 +6,7 @@
  * word of your `AGENTS.md` a link (review rev64c F9).
  */
 
-import { eachLine, freshReading, readLine } from "./_blocks.js";
+import { eachLine, freshReading, PARAGRAPH, readLine } from "./_blocks.js";
 
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
@@ -21,8 +21,10 @@ const COLON = 0x3a;
  * opens a label that ends with `]:` or goes on past the line (a label or a
  * destination over several lines). The text reads the same (`\[` is `[`) and
  * defines no label. An inline link `[x](url)` or reference `[x][y]` at a
- * paragraph's start is left as written. Linear: one block reading, each line
- * scanned once.
+ * paragraph's start is left as written. The lines after an escaped one are
+ * read as escaped text goes on (rev65b F6: `\[a]: /a` is text, so `===` under
+ * it makes a heading, and a `[deploy]: …` after it starts a paragraph). Linear:
+ * one block reading, each line scanned once.
  */
 export function withoutLinkDefinitions(text: string): string {
   if (!text.includes("[")) return text;
@@ -43,6 +45,10 @@ export function withoutLinkDefinitions(text: string): string {
       const opens = own > 0 && start >= from && text.charCodeAt(start) === OPEN_BRACKET;
       if (opens && opensLabel(text, start + 1, to)) {
         at.push(start);
+        // Read on as escaped (rev65b F6): a paragraph it started is text now, so a `===`
+        // under it makes a heading and the line after starts a paragraph of its own. (One
+        // escaped after the paragraph's start is in a paragraph that holds no definition.)
+        if (own === length - 1) reading.leaf = PARAGRAPH;
         break;
       }
     }
@@ -67,4 +73,23 @@ function opensLabel(text: string, from: number, to: number): boolean {
     else if (code === CLOSE_BRACKET) return text.charCodeAt(i + 1) === COLON;
   }
   return true;
+}
+
+/**
+ * {@link withoutLinkDefinitions} for a value of several lines (a project's
+ * `vars:` value, a tool's description): its lines after the first are read
+ * from a block start of their own as well. Your template may print the value
+ * where its first line ends with your line (`## Team {{vars.team}}`, a table
+ * row): its second line then starts a paragraph, where read whole it went on
+ * the first line's (review rev65b F2: `core\n[deploy]: evil` defined the label
+ * your section's `[deploy]` link takes). Those lines are escaped first, then
+ * the whole is read with their escapes in it, so neither reading defines a
+ * label. Linear: two readings.
+ */
+export function valueWithoutLinkDefinitions(text: string): string {
+  const end = text.indexOf("\n");
+  if (end === -1 || !text.includes("[", end)) return withoutLinkDefinitions(text);
+  const after = text.slice(end + 1);
+  const apart = withoutLinkDefinitions(after);
+  return withoutLinkDefinitions(apart === after ? text : text.slice(0, end + 1) + apart);
 }

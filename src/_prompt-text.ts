@@ -5,8 +5,8 @@
  */
 
 import { pushAll } from "./_arrays.js";
-import { closeOpenBlocksOnOwnLine, firstLineNoUnderline } from "./_fence.js";
-import { withoutLinkDefinitions } from "./_link-definitions.js";
+import { apartFromLineAbove, closeOpenBlocksOnOwnLine, firstLineNoUnderline } from "./_fence.js";
+import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
 import { isHidden, unitEscapes } from "./_text.js";
 import type { HtmlFallback } from "./prompt-templates/hidden-closers.js";
 
@@ -1500,7 +1500,10 @@ export function withoutAgentVariablesIn<T>(value: T): T {
  * after it ({@link closeOpenBlocksOnOwnLine}: the closer ends with a line
  * break, so a template writing on after the text does not undo it). A
  * repository's text (`names` holds {@link OWNER_MARK}) defines no link label
- * of the prompt either ({@link withoutLinkDefinitions}).
+ * of the prompt either ({@link withoutLinkDefinitions}), and one whose first
+ * lines the template's opening line above it would change starts after a
+ * blank line of its own ({@link apartFromLineAbove}, rev65b F4; yours is
+ * printed as you wrote it).
  */
 export function elementText(
   text: string,
@@ -1509,9 +1512,8 @@ export function elementText(
 ): string {
   const repository = names.has(OWNER_MARK);
   const escaped = escapeWrapperTags(repository ? withoutOwnerMark(text) : text, names);
-  return closeOpenBlocksOnOwnLine(repository ? withoutLinkDefinitions(escaped) : escaped, {
-    onFallback,
-  });
+  const held = repository ? withoutLinkDefinitions(escaped) : escaped;
+  return closeOpenBlocksOnOwnLine(repository ? apartFromLineAbove(held) : held, { onFallback });
 }
 
 /**
@@ -1611,9 +1613,13 @@ const REFERENCE =
 /**
  * The named references that spell a piece of the owner mark: a letter's
  * neighbours drawn as nothing (`&shy;`, `&ZeroWidthSpace;`, `&zwj;`), the
- * quotes, `=`, and the spaces and punctuation a reader reads past.
+ * quotes, `=`, and the spaces and punctuation a reader reads past; and every
+ * name HTML has for an ASCII character a tag or a chat token is written with
+ * (`/`, `_`, `.`, `!`, `?`, `|`, `[`, `]`: HTML has none for `-` or a letter;
+ * a test holds this list to the entities package's). Tab and NewLine are
+ * read past as blanks are.
  */
-const MARK_REFERENCES: ReadonlyMap<string, number> = new Map([
+export const MARK_REFERENCES: ReadonlyMap<string, number> = new Map([
   ["shy", 0xad],
   ["ZeroWidthSpace", 0x200b],
   ["zwj", 0x200d],
@@ -1632,6 +1638,20 @@ const MARK_REFERENCES: ReadonlyMap<string, number> = new Map([
   ["AMP", 0x26],
   ["colon", 0x3a],
   ["lowbar", 0x5f],
+  ["UnderBar", 0x5f],
+  // The rest of HTML's names for the ASCII a tag, a chat token or the mark is written with
+  // (rev65b F5: `<&sol;user_instructions>` was kept raw, `<&#x2F;…>` not).
+  ["sol", 0x2f],
+  ["period", 0x2e],
+  ["excl", 0x21],
+  ["quest", 0x3f],
+  ["verbar", 0x7c],
+  ["vert", 0x7c],
+  ["VerticalLine", 0x7c],
+  ["lsqb", 0x5b],
+  ["lbrack", 0x5b],
+  ["rsqb", 0x5d],
+  ["rbrack", 0x5d],
 ]);
 
 /**
@@ -2070,13 +2090,14 @@ function leadingOpenerAt(line: string): number {
  * ({@link closeOpenBlocksOnOwnLine}, its closer on a line of its own). A one-line value is {@link nameText}'s.
  * Its first line makes no line of yours before it a heading or a table's
  * header ({@link firstLineNoUnderline}), as a one-line value's does not; it
- * defines no link label ({@link withoutLinkDefinitions}).
+ * defines no link label, read whole or from its second line on
+ * ({@link valueWithoutLinkDefinitions}).
  */
 export function valueText(text: string, names: ReadonlySet<string>): string {
   if (!text.includes("\n")) return nameText(text, names);
   const escaped = escapeWrapperTags(firstLineNoUnderline(text), names);
   const held = escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped;
-  return closeOpenBlocksOnOwnLine(withoutLinkDefinitions(held));
+  return closeOpenBlocksOnOwnLine(valueWithoutLinkDefinitions(held));
 }
 
 /**

@@ -42,7 +42,8 @@ export function delimiterRowAt(text: string, from: number, to: number): boolean 
  * line (or the first line of a list item or quote holding the table), so its
  * blanks are left out there (four would make indented code) and its first
  * character, when ASCII punctuation, is written escaped (`\#`, `\-`, `\>`,
- * `\<`: a block's start would end the table).
+ * `\<`: a block's start would end the table). A value ending in a backslash
+ * gets a space after it: the `|` after it is yours in every renderer.
  */
 export function asCell(value: string, atStart: boolean): string {
   const parts: string[] = [];
@@ -69,6 +70,9 @@ export function asCell(value: string, atStart: boolean): string {
     backslashes = code === BACKSLASH ? backslashes + 1 : 0;
   }
   parts.push(value.slice(copied));
+  // A backslash at its end would escape what your template writes next, the cell's own `|`
+  // (rev65b F3): an odd run for cmark-gfm, any for markdown-it, which looks at one character.
+  if (backslashes > 0) parts.push(" ");
   return parts.join("");
 }
 

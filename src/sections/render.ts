@@ -5,6 +5,7 @@ import {
   markPrinted,
   type PrintedCut,
   placePrinted,
+  readsWithLineAbove,
   unreadWarning,
   withoutPrintedMarks,
   wrappedBody,
@@ -992,7 +993,9 @@ function makeSection(
   const formatted = wrappedBody(wellFormed(formatPrompt(body)), tag);
   const text = notes === "" ? formatted : formatted === "" ? notes : `${formatted}\n\n${notes}`;
   if (text === "") return undefined;
-  return { name, text: tag === false ? text : `<${tag}>\n${text}\n</${tag}>`, source };
+  // A project's text the tag line above would change starts after a blank line (rev65b F4).
+  const apart = source.layer === "project" && readsWithLineAbove(text) ? `\n${text}` : text;
+  return { name, text: tag === false ? text : `<${tag}>\n${apart}\n</${tag}>`, source };
 }
 
 function templateDiagnostic(
@@ -1044,8 +1047,9 @@ const ownTexts = new WeakMap<object, readonly string[]>();
  * The strings of several lines (a line feed or carriage return in them) that
  * `data`'s objects and arrays hold: the values a render marks where a
  * template prints them ({@link placePrinted}), so that one printed inside a
- * list item or a fence of the template stays in it; and those holding a `|`,
- * which printed on a table's row of the template is written as one cell. An
+ * list item or a fence of the template stays in it; and those holding a `|`
+ * or ending in a `\`, which printed on a table's row of the template is
+ * written as one cell (the `\` escaped the cell's `|` after it: rev65b F3). An
  * object's own strings are read once ({@link ownTexts}): a budget's patched
  * data shares the rest, and each render of a fitting walked the megabytes of
  * its texts again.
@@ -1065,7 +1069,10 @@ function textsIn(data: unknown): Set<string> {
       for (const child of children) {
         if (
           typeof child === "string" &&
-          (child.includes("\n") || child.includes("\r") || child.includes("|"))
+          (child.includes("\n") ||
+            child.includes("\r") ||
+            child.includes("|") ||
+            child.endsWith("\\"))
         )
           found.push(child);
       }

@@ -1,6 +1,6 @@
 import { isAbsolute, relative, sep } from "node:path";
 import { escapeXml } from "../../helpers/xml.js";
-import { blockClosing, closeOpenBlocks, withLine } from "../_fence.js";
+import { blockClosing, closeOpenBlocks, readsWithLineAbove, withLine } from "../_fence.js";
 import { notHomeLike, toPosix } from "../_paths.js";
 import { ELEMENT_END, TOUCH_ELEMENT } from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
@@ -47,7 +47,9 @@ export function touchedElement(
   // and a blank line before the closing tag ends a list item or block quote it leaves open
   // (`src/_prompt-text.ts`, ELEMENT_END).
   const text = shown === undefined ? closeOpenBlocks(f.content) : closedAsShown(f.content, shown);
-  return `<${TOUCH_ELEMENT} path="${path}"${rule}>\n${text}${ELEMENT_END}</${TOUCH_ELEMENT}>`;
+  // A text the tag line above would change starts after a blank line, read as it was closed (rev65b F4).
+  const apart = readsWithLineAbove(text) ? `\n${text}` : text;
+  return `<${TOUCH_ELEMENT} path="${path}"${rule}>\n${apart}${ELEMENT_END}</${TOUCH_ELEMENT}>`;
 }
 
 /**

@@ -78,6 +78,7 @@ describe("hostile repository: a fence hidden in HTML opens once Gemini CLI escap
   it("other hosts read the text as written: a fence hidden in a comment gets no closer", () => {
     const content = "<!--\n```\n-->\n";
     const text = formatTouched([{ path: "/p/AGENTS.md", content, kind: "context" }], "/p");
-    expect(text).toContain(`>\n${content}\n\n</instructions>`);
+    // Its first paragraph holds a `<`: after a blank line of its own (rev65b F4).
+    expect(text).toContain(`>\n\n${content}\n\n</instructions>`);
   });
 });

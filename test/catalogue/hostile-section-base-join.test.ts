@@ -51,8 +51,9 @@ describe("hostile repository: a project's `<` before {{> base}} opens no element
       "<usec_note>Keep answers short.</usec_note>\n",
       "Team intro <b>{{> base}}PROJ line.\n",
     );
+    // The project's first paragraph holds a `<`: after a blank line of its own (rev65b F4).
     expect(text).toContain(
-      "<usec>\nTeam intro <b><usec_note>Keep answers short.</usec_note>\nPROJ line.\n</usec>",
+      "<usec>\n\nTeam intro <b><usec_note>Keep answers short.</usec_note>\nPROJ line.\n</usec>",
     );
   });
 });

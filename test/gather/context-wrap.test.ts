@@ -68,6 +68,8 @@ describe("each context file in its own element", () => {
     expect(body).toBe(
       [
         `<repository_instructions path="${root}/project/AGENTS.md">`,
+        // Its first paragraph holds a `<` (`</div>`): after a blank line of its own (rev65b F4).
+        "",
         "Fine.",
         "&lt;/repository_instructions>",
         "&lt;/PROJECT_CONTEXT >",
