@@ -26,6 +26,7 @@ import { InlineLinkReader } from "./_inline-link.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
 import { closeHiddenRuns, type HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
 import { tableRunsAsText } from "./sections/gfm-tables.js";
+import { withCheckBudget } from "./sections/html-reading.js";
 import type { Diagnostic } from "./types.js";
 
 export type { Fence } from "./_blocks.js";
@@ -694,6 +695,14 @@ function endsWithBareRun(text: string): boolean {
 }
 
 /**
+ * Most characters the check of one host tool result renders
+ * ({@link hostClosingAfter}: pi, opencode): it runs in the agent's own
+ * process, synchronously, on each call that brings files; a 495 KB result
+ * cost 2.9 s (rev65a F3). A result past it is not verified: nothing is appended.
+ */
+export const HOST_RESULT_CHECK_CHARS = 256 * 1024;
+
+/**
  * What a host writes right after `before`, the text that comes before its
  * own in the same string the model reads (a tool's output, which is the
  * repository's: a file a read printed), so that nothing `before` opens runs
@@ -705,7 +714,8 @@ function endsWithBareRun(text: string): boolean {
  */
 export function hostClosingAfter(before: string): string | undefined {
   const blocks = before + closingAfter(before);
-  const hidden = hiddenClosingAfter(blocks);
+  // One call's budget (rev65a F3): past it the result is not verified, and nothing is appended.
+  const hidden = withCheckBudget(() => hiddenClosingAfter(blocks), HOST_RESULT_CHECK_CHARS);
   return hidden === undefined ? undefined : (blocks + hidden).slice(before.length);
 }
 

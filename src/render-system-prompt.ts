@@ -56,6 +56,7 @@ import { type ResolvedRender, resolveRenderOptions } from "./render-options.js";
 import { mergeRootMarkerRefusals } from "./repo-files/index.js";
 import type { GivenBy, OptionOrigin } from "./resolve-options.js";
 import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
+import { withCheckBudget } from "./sections/html-reading.js";
 import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
 import type { CustomPrompt, ExtraSection, RenderOutput } from "./sections/render.js";
@@ -177,7 +178,8 @@ export function renderPrepared(
     ...(prepared.rootTreeLines ? { rootTreeLines: prepared.rootTreeLines } : {}),
     ...(prepared.appendParts ? { appendParts: prepared.appendParts } : {}),
   };
-  const out: RenderOutput & { budget?: BudgetReport; fitStopped?: true } =
+  // The texts the sections print checked in a fixed order, to one budget (rev65a F2).
+  const out: RenderOutput & { budget?: BudgetReport; fitStopped?: true } = withCheckBudget(() =>
     maxTokens === undefined
       ? renderWithRoom(prepared, engine, keep, trees)
       : renderWithinBudget(prepared, engine, {
@@ -185,7 +187,8 @@ export function renderPrepared(
           keep,
           ...trees,
           ...(prepared.deadline !== undefined ? { deadline: { at: prepared.deadline } } : {}),
-        });
+        }),
+  );
   return {
     text: out.text,
     blocks: out.blocks,
@@ -290,24 +293,28 @@ export async function preparePrompt(
   pushAll(diagnostics, names.diagnostics);
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt), layers);
   const { printedAppend, unread, ...whose } = whoseTexts(layers, customPrompt, resolved, names);
-  const assembled = assemblePromptData({
-    options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
-    opts,
-    customPrompt,
-    ...whose,
-    // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
-    builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
-    generalRules: generalRuleLines(layers, wrappers, builtin.value.rules) ?? builtin.value.rules,
-    contextFiles: context.value.files,
-    wrappers,
-    ruleFiles: ruleFiles.value,
-    skills: outcomes.skills.value.skills,
-    skillsTool: selectSkillsTool(opts.tools),
-    environment: outcomes.environment.value.entries,
-    tree: tree.value,
-    git: outcomes.git.value.git,
-    agentLoads: preset.agentLoadsNames,
-  });
+  // The repository's texts checked in a fixed order, to one budget (rev65a F2).
+  const assembled = withCheckBudget(() =>
+    assemblePromptData({
+      options:
+        preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
+      opts,
+      customPrompt,
+      ...whose,
+      // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
+      builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
+      generalRules: generalRuleLines(layers, wrappers, builtin.value.rules) ?? builtin.value.rules,
+      contextFiles: context.value.files,
+      wrappers,
+      ruleFiles: ruleFiles.value,
+      skills: outcomes.skills.value.skills,
+      skillsTool: selectSkillsTool(opts.tools),
+      environment: outcomes.environment.value.entries,
+      tree: tree.value,
+      git: outcomes.git.value.git,
+      agentLoads: preset.agentLoadsNames,
+    }),
+  );
   const stack = sectionTemplates(layers, options.model, preset, customPrompt, opts, names.ownNames);
   return {
     templates: stack.templates,

@@ -1,4 +1,4 @@
-import { followingShown, withHtmlClosed } from "../sections/html-reading.js";
+import { checkAffordable, followingShown, withHtmlClosed } from "../sections/html-reading.js";
 import { markdownAsHtml } from "../sections/markdown-html.js";
 
 /**
@@ -16,6 +16,9 @@ import { markdownAsHtml } from "../sections/markdown-html.js";
  * text of yours (your SYSTEM.md, an appended text): such a text is returned
  * as you wrote it, and `unread` called (rev64b F2: 20,001 `<` of yours were
  * all printed `&lt;`, with no word). Only text that is not yours is rewritten.
+ * A text past what is left of the check's budget ({@link checkAffordable}:
+ * the render's or the call's) is not checked: every `<` in it is written
+ * `&lt;` (`over-budget`), which needs no check.
  */
 export function closeHiddenRuns(
   text: string,
@@ -23,11 +26,17 @@ export function closeHiddenRuns(
   { onFallback, unread }: HiddenRunsOptions = {},
 ): string {
   if (!text.includes("<")) return text;
-  const closed = withHtmlClosed(text, withLine);
+  // Past the check's budget for this render or call (rev65a F2): the instant fallback, which needs no check.
+  const affordable = checkAffordable(text);
+  const closed = affordable ? withHtmlClosed(text, withLine) : undefined;
   if (closed !== undefined) return closed;
   if (unread !== undefined) {
     unread();
     return text;
+  }
+  if (!affordable) {
+    onFallback?.("over-budget");
+    return text.replaceAll("<", "&lt;");
   }
   // Each fallback checked as the closers are: a paragraph after it must be shown (rev64e).
   const asText = markupAsText(text);
@@ -41,8 +50,8 @@ export function closeHiddenRuns(
   return shown ? everyLt : "";
 }
 
-/** What {@link closeHiddenRuns} did with a text it could not close: its markup written as text, every `<` written `&lt;`, or the text left out. */
-export type HtmlFallback = "markup-as-text" | "every-lt" | "dropped";
+/** What {@link closeHiddenRuns} did with a text it could not close: its markup written as text, every `<` written `&lt;`, or the text left out; `over-budget`: every `<` written `&lt;`, the check's budget spent ({@link withCheckBudget}). */
+export type HtmlFallback = "markup-as-text" | "every-lt" | "dropped" | "over-budget";
 
 /** How {@link closeHiddenRuns} tells what it did: `onFallback` for a text not yours, `unread` marks the text as yours. */
 export interface HiddenRunsOptions {

@@ -498,6 +498,46 @@ function closedBy(
 /** Most characters {@link followingShown} renders (twice a context file's default cap: a capped file with its escapes and marker fits): the renderer and the tree take 2-3 s at worst. */
 export const MAX_VERIFIED_CHARS = 512 * 1024;
 
+/**
+ * Most characters {@link followingShown} renders, in all, within one
+ * {@link withCheckBudget} scope (a render's assembly, its sections, one touch
+ * call's text, one host tool result): each text costs 0.4-1.1 s per 255 KB,
+ * so twelve of them took 6-7 s and 500 MB (rev65a F2). One text at
+ * {@link MAX_VERIFIED_CHARS} still fits.
+ */
+export const CHECK_BUDGET_CHARS = 512 * 1024;
+
+/**
+ * The budget of the scope running now, undefined outside one (a gathering
+ * step: its texts are each under {@link MAX_VERIFIED_CHARS}). Module-level,
+ * and safe in a long-lived process (pi's extension): {@link withCheckBudget}
+ * sets it and puts the outer one back around one synchronous call, so no
+ * other render or call runs while it is set, and nothing outlives the call.
+ */
+let budget: { left: number } | undefined;
+
+/**
+ * `run()` with {@link followingShown} held to `chars` characters in all: a
+ * text with `<` longer than what is left is not rendered (as a text too long
+ * to verify) and costs nothing, so what comes after may still be checked.
+ * The texts come in a fixed order, so the same tree gives the same bytes. A
+ * scope inside another shares the outer one's budget. `run` must be synchronous.
+ */
+export function withCheckBudget<T>(run: () => T, chars = CHECK_BUDGET_CHARS): T {
+  const outer = budget;
+  budget = outer ?? { left: chars };
+  try {
+    return run();
+  } finally {
+    budget = outer;
+  }
+}
+
+/** Whether the running scope's budget ({@link withCheckBudget}) still holds a check of `text`: false when a text with `<` is longer than what is left. */
+export function checkAffordable(text: string): boolean {
+  return budget === undefined || !text.includes("<") || text.length <= budget.left;
+}
+
 /** The paragraph {@link followingShown} writes after a text: a word it does not hold (a run of `q` longer than any of its own). Linear. */
 function probeFor(text: string): string {
   let longest = 0;
@@ -520,7 +560,9 @@ function probeFor(text: string): string {
  * (rev64e: five mis-readings of the Markdown let a text hide what follows).
  * False when the tree is more than a reading takes (elements past
  * {@link MAX_HTML_ELEMENTS} and a fourth of the HTML's length: linear), or
- * the text longer than {@link MAX_VERIFIED_CHARS}, more than the renderer
+ * the text longer than {@link MAX_VERIFIED_CHARS} or than what is left of
+ * the scope's budget ({@link withCheckBudget}, which each text checked
+ * spends), more than the renderer
  * takes inline ({@link commonmarkWork}), or its Markdown more than the
  * renderer reads in linear time (containers nested or walked past its caps,
  * {@link commonmarkHtml}). True for a text with no `<`.
@@ -528,7 +570,9 @@ function probeFor(text: string): string {
 export function followingShown(text: string): boolean {
   // No `<`, no raw HTML: the renderer writes only its own elements, none of which hides.
   if (!text.includes("<")) return true;
-  if (text.length > MAX_VERIFIED_CHARS || commonmarkWork(text) > MAX_COMMONMARK_WORK) return false;
+  if (text.length > MAX_VERIFIED_CHARS || !checkAffordable(text)) return false;
+  if (budget !== undefined) budget.left -= text.length;
+  if (commonmarkWork(text) > MAX_COMMONMARK_WORK) return false;
   const probe = probeFor(text);
   const rendered = commonmarkHtml(`${text}\n\n${probe}\n`);
   if (rendered === undefined) return false;

@@ -5,6 +5,7 @@ import { notHomeLike, toPosix } from "../_paths.js";
 import { ELEMENT_END, TOUCH_ELEMENT } from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
 import type { TouchedFile } from "../gather/context/on-touch.js";
+import { withCheckBudget } from "../sections/html-reading.js";
 
 /**
  * The text a host adds to a tool result (pi's extension, `sysprompt hook`,
@@ -18,7 +19,8 @@ export function formatTouched(
   cwd: string,
   shown?: (text: string) => string,
 ): string {
-  const parts = files.map((f) => touchedElement(f, cwd, shown));
+  // The files' texts checked in order, to one budget per call (rev65a F2).
+  const parts = withCheckBudget(() => files.map((f) => touchedElement(f, cwd, shown)));
   // A lone surrogate (a rule named "style\ud800") would make the agent's request one its provider refuses.
   return wellFormed(`${touchedLead(files.length)}\n${parts.join("\n")}`);
 }

@@ -1,6 +1,7 @@
 import { closeOpenBlocks } from "../../_fence.js";
 import { printedHead, printedLength } from "../../_prompt-text.js";
 import type { ContextFile } from "../../data.js";
+import type { HtmlFallback } from "../../prompt-templates/hidden-closers.js";
 import { charBoundary, humanBytes } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 
@@ -57,11 +58,13 @@ export function capTotal<T extends ContextFile>(
     const [head, kept] = cutHead(file.content, room, escaped);
     room = 0;
     const omitted = bytes - Buffer.byteLength(head);
-    out[i] = { ...file, content: withMarker(kept, totalCutMarker(omitted, maxTotalBytes)) };
+    let fallback: HtmlFallback | undefined;
+    const marker = totalCutMarker(omitted, maxTotalBytes);
+    out[i] = { ...file, content: withMarker(kept, marker, (f) => (fallback = f)) };
     cuts.set(i, {
       level: "warning",
       code: "context-total-cut",
-      message: `cut after ${bytes - omitted} of ${bytes} bytes: the context files together are capped at ${maxTotalBytes} bytes, and the user's file and the later files (closer to the working directory) come first`,
+      message: `cut after ${bytes - omitted} of ${bytes} bytes: the context files together are capped at ${maxTotalBytes} bytes, and the user's file and the later files (closer to the working directory) come first${fallback === undefined ? "" : `; ${cutFallbackWords(fallback)}`}`,
       path: file.path,
     });
   }
@@ -143,8 +146,33 @@ export function cutToSize(
   return withMarker(kept, marker(measure.size(text) - measure.size(kept)));
 }
 
-function withMarker(kept: string, marker: string): string {
-  return kept === "" ? marker : `${closeOpenBlocks(kept.trimEnd())}\n${marker}`;
+function withMarker(
+  kept: string,
+  marker: string,
+  onFallback?: (fallback: HtmlFallback) => void,
+): string {
+  if (kept === "") return marker;
+  const closed = closeOpenBlocks(kept.trimEnd(), false, onFallback ? { onFallback } : undefined);
+  return `${closed}\n${marker}`;
+}
+
+/**
+ * What the cut's warning adds when the kept head's end could not be closed
+ * (rev65a F4: a head of 2 MiB, past what the check takes, had every `<`
+ * written `&lt;` with no word of it).
+ */
+function cutFallbackWords(fallback: HtmlFallback): string {
+  const why =
+    fallback === "over-budget"
+      ? "the check of what it leaves open spent its budget for this call"
+      : "what it leaves open at the cut could not be checked or closed";
+  const what =
+    fallback === "dropped"
+      ? "its text is left out"
+      : fallback === "markup-as-text"
+        ? "its HTML is written as text"
+        : "every < in it is written as text (&lt;)";
+  return `${why}: ${what}`;
 }
 
 /** The longest head of `bytes` within `room` bytes that ends on a character boundary. */

@@ -22,6 +22,7 @@ import {
   refusalDiagnostic,
   rootMarkerRefusedDiagnostics,
 } from "../../repo-files/index.js";
+import { CHECK_BUDGET_CHARS, withCheckBudget } from "../../sections/html-reading.js";
 import { touchedElement, touchedLead } from "../../touch/format.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { CONTEXT_FILE_NAMES, NESTED_CONTEXT_NAMES } from "../context-names.js";
@@ -455,7 +456,12 @@ export async function loadContextForPathsSince(
   // Escaped as loaded: their bytes are the bytes they print. A cut head is escaped again
   // inside the total and measured after: a cut that fell inside `<instructionsX …>` would
   // leave `<instructions` open before the marker and the element's own closing tag.
-  const capped = capTotal(ordered, maxTotalBytes, (text) => escapeWrapperTags(text, wrappers));
+  // The cut head's check held to one budget per call, a small one when the host keeps only a
+  // few KB of it anyway (rev65a F1: a 200 KB head took 0.9 s to check, then was cut to 9,500 bytes).
+  const capped = withCheckBudget(
+    () => capTotal(ordered, maxTotalBytes, (text) => escapeWrapperTags(text, wrappers)),
+    options.textCap === undefined ? CHECK_BUDGET_CHARS : CAPPED_TOUCH_CHECK_CHARS,
+  );
   // Given is what was sent whole: a file the total cut comes with a later call,
   // unless it is larger than the total on its own (no call could give more).
   for (const i of capped.cut) {
@@ -497,7 +503,13 @@ function fitText(
   keysOf: readonly string[][],
   c: FitCap & { delivered: Set<string> },
 ): { files: TouchedFile[]; diagnostics: Diagnostic[] } {
-  const size = (f: TouchedFile) => c.measure.size(touchedElement(f, c.cwd, c.measure.shown)) + 1;
+  // A text larger than the cap on its own is never closed and checked whole (rev65a F1: seven of
+  // 255 KB took 5-7 s, past the hook's deadline): its element is no smaller (closing only adds),
+  // so it is cut to the room first (`cutToRoom`), and only the cut text is closed and checked.
+  const size = (f: TouchedFile) => {
+    const text = c.measure.size(f.content) + 1;
+    return text > c.max ? text : c.measure.size(touchedElement(f, c.cwd, c.measure.shown)) + 1;
+  };
   const keeps = `the agent keeps ${c.max} ${c.measure.unit} of a hook's text in one call`;
   // The longer lead, whichever number of files is kept.
   let used = Math.max(c.measure.size(touchedLead(1)), c.measure.size(touchedLead(2)));
@@ -540,6 +552,13 @@ function fitText(
   }
   return { files: kept, diagnostics };
 }
+
+/**
+ * Most characters the check of a text cut by the total renders in a touch
+ * call with a host's text cap (`textCap`): the text is cut again to that cap
+ * (a few KB) after, and only that cut is closed and checked ({@link fitText}).
+ */
+const CAPPED_TOUCH_CHECK_CHARS = 64 * 1024;
 
 /** A cap as {@link fitText} applies it. */
 interface FitCap {

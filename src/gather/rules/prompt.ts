@@ -6,6 +6,8 @@ import {
   xmlNameText,
 } from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
+import type { HtmlFallback } from "../../prompt-templates/hidden-closers.js";
+import { CHECK_BUDGET_CHARS } from "../../sections/html-reading.js";
 import type { Diagnostic } from "../../types.js";
 import type { StatedText } from "./dedupe.js";
 import { dedupeLoaded } from "./load.js";
@@ -41,11 +43,14 @@ export function finishRules(
   diagnostics: Diagnostic[];
 } {
   const { rules, accounts, diagnostics } = dedupeLoaded(loaded, stated);
+  const spent: Diagnostic[] = [];
   const printed = capPrinted(
     rules
       .filter((r) => r.activation === "always")
       .map((r) => ({
-        entry: alwaysEntry(r, r.layer === "user" ? ownWrappers : wrappers),
+        entry: alwaysEntry(r, r.layer === "user" ? ownWrappers : wrappers, (fallback) => {
+          if (fallback === "over-budget") spent.push(overBudgetWarning(r.path));
+        }),
         path: r.path,
       })),
     rules
@@ -57,7 +62,21 @@ export function finishRules(
     alwaysRules: printed.alwaysRules,
     onDemandRules: printed.onDemandRules,
     accounts,
-    diagnostics: [...diagnostics, ...printed.diagnostics],
+    diagnostics: [...diagnostics, ...spent, ...printed.diagnostics],
+  };
+}
+
+/**
+ * The warning for a rule file whose text the check of what it leaves open
+ * did not read: the render's budget for it was spent on the texts before it
+ * (rev65a F2: `CHECK_BUDGET_CHARS`), so every `<` in it is written `&lt;`.
+ */
+function overBudgetWarning(path: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "rule-markup-as-text",
+    message: `holds HTML, and the check of what the repository's texts leave open spent its budget for this render (${CHECK_BUDGET_CHARS} characters) on the texts before it: every < in it is written as text (&lt;)`,
+    path,
   };
 }
 
@@ -151,7 +170,11 @@ function capPrinted(
   };
 }
 
-function alwaysEntry(rule: Rule, wrappers: ReadonlySet<string>): AlwaysRule {
+function alwaysEntry(
+  rule: Rule,
+  wrappers: ReadonlySet<string>,
+  onFallback: (fallback: HtmlFallback) => void,
+): AlwaysRule {
   // A repository's name or path never reads as your `owner="user"` attribute
   // (`deploy＂ owner＝＂user.mdc`), whatever quotes and equals it draws it with.
   const attribute = (text: string) =>
@@ -165,7 +188,7 @@ function alwaysEntry(rule: Rule, wrappers: ReadonlySet<string>): AlwaysRule {
     source: rule.source,
     path: attribute(rule.path),
     // The repository's text: it can neither close the rule's element nor open one of the prompt's.
-    content: elementText(rule.content, wrappers),
+    content: elementText(rule.content, wrappers, onFallback),
     origin: rule.layer,
   };
 }
