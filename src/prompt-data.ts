@@ -19,7 +19,7 @@ import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { AppendPart } from "./locate/custom.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import type { HtmlFallback } from "./prompt-templates/hidden-closers.js";
-import { CHECK_BUDGET_CHARS } from "./sections/html-reading.js";
+import { CHECK_BUDGET_CHARS, withCheckBudget } from "./sections/html-reading.js";
 import type { CustomPrompt } from "./sections/render.js";
 import { closedDescription, MAX_SKILLS_INDEX_BYTES, skillsForIndex } from "./skills/format.js";
 import type { Skill } from "./skills/types.js";
@@ -91,13 +91,20 @@ export function statedTexts(
 /**
  * The data every template sees, from what was gathered, and the account of
  * every rule file (after dedupe), with what assembling found to say (a tool
- * with no description, a rule deduped). Pure: no I/O, no clock.
+ * with no description, a rule deduped). Pure: no I/O, no clock. The
+ * repository's texts are checked in a fixed order to one budget
+ * ({@link withCheckBudget}, rev65a F2).
  */
 export function assemblePromptData(input: PromptDataInputs): {
   data: PromptData;
   rules: RuleAccount[];
   diagnostics: Diagnostic[];
 } {
+  return withCheckBudget(() => assembleInBudget(input));
+}
+
+/** {@link assemblePromptData} inside its budget. */
+function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePromptData> {
   const { options, opts, skillsTool } = input;
   const { tools } = opts;
   // The user's skills always; the repository's to a total.

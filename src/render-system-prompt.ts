@@ -293,28 +293,24 @@ export async function preparePrompt(
   pushAll(diagnostics, names.diagnostics);
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt), layers);
   const { printedAppend, unread, ...whose } = whoseTexts(layers, customPrompt, resolved, names);
-  // The repository's texts checked in a fixed order, to one budget (rev65a F2).
-  const assembled = withCheckBudget(() =>
-    assemblePromptData({
-      options:
-        preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
-      opts,
-      customPrompt,
-      ...whose,
-      // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
-      builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
-      generalRules: generalRuleLines(layers, wrappers, builtin.value.rules) ?? builtin.value.rules,
-      contextFiles: context.value.files,
-      wrappers,
-      ruleFiles: ruleFiles.value,
-      skills: outcomes.skills.value.skills,
-      skillsTool: selectSkillsTool(opts.tools),
-      environment: outcomes.environment.value.entries,
-      tree: tree.value,
-      git: outcomes.git.value.git,
-      agentLoads: preset.agentLoadsNames,
-    }),
-  );
+  const assembled = assemblePromptData({
+    options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
+    opts,
+    customPrompt,
+    ...whose,
+    // The preset's descriptions of its agent's tools beat tools.md's; the caller's beat both.
+    builtinTools: { ...builtin.value.tools, ...preset.toolDescriptions },
+    generalRules: generalRuleLines(layers, wrappers, builtin.value.rules) ?? builtin.value.rules,
+    contextFiles: context.value.files,
+    wrappers,
+    ruleFiles: ruleFiles.value,
+    skills: outcomes.skills.value.skills,
+    skillsTool: selectSkillsTool(opts.tools),
+    environment: outcomes.environment.value.entries,
+    tree: tree.value,
+    git: outcomes.git.value.git,
+    agentLoads: preset.agentLoadsNames,
+  });
   const stack = sectionTemplates(layers, options.model, preset, customPrompt, opts, names.ownNames);
   return {
     templates: stack.templates,
@@ -330,8 +326,7 @@ export async function preparePrompt(
     rules: assembled.rules,
     ...(opts.maxPromptTokens !== null ? { maxPromptTokens: opts.maxPromptTokens } : {}),
     ...(tree.value ? treeLines(tree.value, wrappers) : {}),
-    // A repository's part of the addendum is cut under a budget with the repository's text;
-    // a project override that leaves the user's out is warned about.
+    // A repository's part of the addendum is cut with the repository's text, under a budget.
     ...(printedAppend.length > 0 ? { appendParts: printedAppend } : {}),
     preset: { ...stack.report, contextFilesLeftOut: context.value.provenance.agentLoaded ?? [] },
     provenance: resolved.provenance,

@@ -3,6 +3,7 @@ import { closeOpenBlocks } from "../_fence.js";
 import { binaryFile, decodeText, holdsNul, notRegularFile, readHead, wideText } from "../_fs.js";
 import type { ReadHandle as FileHandle } from "../_io.js";
 import { lstat, open, stat } from "../_io.js";
+import { withCheckBudget } from "../sections/html-reading.js";
 import { type Diagnostic, SyspromptError } from "../types.js";
 
 /** Default cap of each context file and each import (`maxContextBytes`). */
@@ -162,10 +163,15 @@ export function cutMarker(omitted: number, maxBytes: number): string {
 /**
  * `text` cut at `maxBytes`, ended by {@link cutMarker}: a fenced code block or
  * an HTML comment the cut left open is closed first, so the marker is read
- * as text and the block does not run on over what follows.
+ * as text and the block does not run on over what follows. Cut in a
+ * gathering step, outside a render's budget for the closers' check: what the
+ * cut leaves of a text holding HTML is not checked there, but has each `<`
+ * written `&lt;` (a check budget of 0: eight 256 KiB cut `AGENTS.md` checked
+ * one by one held the context step past its deadline, and every context file
+ * was dropped); inside a budget (a touch call) it spends that budget.
  */
 export function withCutMarker(text: string, omitted: number, maxBytes: number): string {
-  return `${closeOpenBlocks(text)}\n${cutMarker(omitted, maxBytes)}`;
+  return `${withCheckBudget(() => closeOpenBlocks(text), 0)}\n${cutMarker(omitted, maxBytes)}`;
 }
 
 /** `512 B`, `1.5 KiB`, `49.6 MiB`: fixed format, no locale. */
