@@ -87,9 +87,10 @@ describe("hostile repository: deep containers kept open line after line cost lin
         await readersWithin(shape(256 * KIB, head), 500);
       });
 
-    it(`${name} after <div hidden>, 1 MiB: each reader within 1.5 s of CPU`, async () => {
-      // The tree builder reads a MiB of short lines after one tag in about 0.8 s (known limit, rev61b F3).
-      await readersWithin(shape(1024 * KIB, "<div hidden>\n"), 1500);
+    it(`${name} after <div hidden>, 1 MiB: each reader within 3 s of CPU`, async () => {
+      // The tree builder reads a MiB of short lines after one tag in about 0.8 s idle (known limit,
+      // rev61b F3), 2.1 s in a CI rehearsal; the quadratic reading took 30 s and more.
+      await readersWithin(shape(1024 * KIB, "<div hidden>\n"), 3000);
     });
   }
 });
