@@ -16,6 +16,8 @@ const SLOW = [
   "test/catalogue/hostile-cli-cwd-gone-pwd-not-absolute.test.ts",
   // rev64d F5: five CLI exports, the first loads the CLI (7 s under load).
   "test/catalogue/hostile-export-opencode-file-brace.test.ts",
+  // oc66 F1/F2: six CLI exports, the first loads the CLI (3 s under load).
+  "test/catalogue/hostile-export-opencode-file-run.test.ts",
   // rev64d F6: three CLI renders, the first loads the CLI (5 s under load).
   "test/catalogue/hostile-cli-text-or-file-not-utf8.test.ts",
   // rev64d F1: nine CLI runs, the first loads the CLI (5 s under load).

@@ -41,9 +41,9 @@ export function createLab() {
   const root = mkdtempSync(join(tmpdir(), "agents-e2e-"));
   let n = 0;
   const lab = {
-    /** A fresh copy of the fixture project `name`. */
-    project(name) {
-      const dir = join(root, `p${++n}`, name);
+    /** A fresh copy of the fixture project `name`, in a folder named `as` (default `name`). */
+    project(name, as = name) {
+      const dir = join(root, `p${++n}`, as);
       cpSync(join(HERE, "fixtures", name), dir, { recursive: true });
       return dir;
     },

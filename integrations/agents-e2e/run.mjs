@@ -19,8 +19,11 @@
 //   - the printed setting lines are true as printed (Codex's printed `codex -c …` line, split as a
 //     shell splits it, makes Codex send the exported text; model_instructions_file below a
 //     [table] of config.toml is ignored;
-//     headless Gemini CLI does nothing in a folder it does not trust), and docs/agents.md's
-//     "Other agents" table agrees with the presets;
+//     headless Gemini CLI does nothing in a folder it does not trust; opencode's printed
+//     `{file:}` line, pasted into the project's opencode.json, makes it send the exported text
+//     from a project folder holding `}`, `"`, `{env:` or `{`, where the old absolute line sent an
+//     archive's file; a folder holding `\` is refused, opencode works in another one there),
+//     and docs/agents.md's "Other agents" table agrees with the presets;
 //   - the fake model's script works: a first answer that reads pkg/sub/x.ts, a second that the
 //     file's text reached.
 //
@@ -28,8 +31,9 @@
 // Exit code 0 when every check passes; 1, with each failed check named, otherwise.
 // AGENTS_E2E_ONLY=codex,opencode runs those agents only; E2E_TIMES=1 prints each run's time.
 
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { count, createChecks } from "../_e2e/checks.mjs";
 import { startFakeModel } from "../_e2e/fake-model.mjs";
 import { allText, offeredTools, systemParts } from "./extract.mjs";
@@ -303,6 +307,135 @@ async function settingLineChecks(fake) {
 }
 
 /**
+ * opencode's `{file:PATH}`, as the real opencode reads it: from the config's raw text, `{env:…}`
+ * replaced first, the path cut at the first `}`, a JSON escape (`\"`, `\\`) never undone, a
+ * relative path taken from the opencode.json's folder. A project folder is named as an unpacked
+ * archive may name it (`kit}x`, beside the archive's file `kit`), `export --out p.md` runs there,
+ * and the line it prints goes, as printed, into the opencode.json of the folder its hint names;
+ * then the old spelling (the absolute path, JSON-quoted) in the same folders reads the archive's
+ * file instead.
+ */
+async function opencodeFileLineChecks(fake) {
+  if (!ONLY.includes("opencode")) return;
+  const SIBLING = "E2E-SIBLING-KIT: the archive's text, not your prompt.\n";
+  /** A fixture copy in a folder named `folder`, a git repository, with `plants` beside it. */
+  const oddProject = (folder, plants = {}) => {
+    const cwd = lab.project("all-files", folder);
+    spawnSync("git", ["init", "-q"], { cwd });
+    for (const [path, text] of Object.entries(plants)) {
+      const file = join(cwd, "..", path);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+    }
+    return cwd;
+  };
+  /** The project's opencode.json holding `line`, as a user pastes it into an empty one. */
+  const writeConfig = (folder, line) =>
+    writeFileSync(join(folder, "opencode.json"), `{\n  ${line}\n}\n`);
+  const systemOf = (turns) => (turns[0] ? systemParts(turns[0].body).texts.join("\n") : "");
+
+  // The line export prints, used as printed.
+  const printed = [
+    // Run from a subfolder: `./` is taken from the opencode.json's folder, not the working one.
+    { folder: "kit}x", plants: { kit: SIBLING }, from: "pkg/sub", relative: true },
+    { folder: 'kit"x', plants: { 'kit\\"x/p.md': SIBLING }, relative: true },
+    { folder: "kit{env:E2E_UNSET}x", plants: { "kitx/p.md": SIBLING }, relative: true },
+    // A `{` alone is no `{env:…}` and ends nothing: the absolute path is read as it is.
+    { folder: "kit{x", plants: { kit: SIBLING }, relative: false },
+  ];
+  for (const c of printed) {
+    const cwd = oddProject(c.folder, c.plants);
+    const homeDir = home();
+    const out = sysprompt(["export", "--agent", "opencode", "--out", "p.md"], { cwd, homeDir });
+    const line = out.stdout.trim();
+    const top = /\(its path is from the project's top, (.*): the opencode\.json there\):/.exec(
+      out.stderr,
+    )?.[1];
+    const spelled = c.relative
+      ? line === `"agent": { "build": { "prompt": "{file:./p.md}" } }` && top === cwd
+      : line === `"agent": { "build": { "prompt": "{file:${join(cwd, "p.md")}}" } }` &&
+        top === undefined;
+    writeConfig(top ?? cwd, line);
+    const text = out.code === 0 ? readFileSync(join(cwd, "p.md"), "utf8") : "";
+    const { run, turns } = await session(fake, "opencode", {
+      cwd: join(cwd, c.from ?? ""),
+      home: homeDir,
+      label: `the printed {file:} line in ${c.folder}`,
+    });
+    const body = turns[0]?.body;
+    check(
+      `opencode: in a project folder ${c.folder}, export's line (${line}) in the opencode.json its hint names makes opencode send the exported prompt (as the start of its system message)${c.from ? `, run from ${c.from}` : ""}`,
+      out.code === 0 &&
+        spelled &&
+        run.code === 0 &&
+        body !== undefined &&
+        reachesModel("opencode", body, text) &&
+        !allText(body).includes("E2E-SIBLING-KIT"),
+      `export exit ${out.code}: ${line}\n${out.stderr.slice(-600)}\nopencode exit ${run.code ?? run.signal}\n${run.stderr.slice(-800)}\n${systemOf(turns).slice(0, 300)}`,
+    );
+  }
+
+  // The old spelling: the absolute path, JSON-quoted, as export printed it before rev64d F5.
+  const absolute = [
+    { folder: "kit}x", plants: { kit: SIBLING }, reads: "kit" },
+    { folder: 'kit"x', plants: { 'kit\\"x/p.md': SIBLING }, reads: 'kit\\"x/p.md' },
+    { folder: "kit{env:E2E_UNSET}x", plants: { "kitx/p.md": SIBLING }, reads: "kitx/p.md" },
+  ];
+  for (const c of absolute) {
+    const cwd = oddProject(c.folder, c.plants);
+    const homeDir = home();
+    const exported = exportFor("opencode", cwd, homeDir, [], join(cwd, "p.md"));
+    const old = `"agent": { "build": { "prompt": "{file:${JSON.stringify(exported.file).slice(1, -1)}}" } }`;
+    writeConfig(cwd, old);
+    const { run, turns } = await session(fake, "opencode", {
+      cwd,
+      home: homeDir,
+      label: `the absolute {file:} line in ${c.folder}`,
+    });
+    const system = systemOf(turns);
+    check(
+      `opencode: in a project folder ${c.folder}, the absolute line (${old}) makes opencode send the archive's ${c.reads} instead of the exported prompt`,
+      run.code === 0 &&
+        system.startsWith(SIBLING.trim()) &&
+        !system.includes(exported.text.slice(0, 200)),
+      `exit ${run.code ?? run.signal}\n${run.stderr.slice(-800)}\n${system.slice(0, 300)}`,
+    );
+  }
+
+  // A `\` in the project's path: opencode reads it as `/` and works in another folder, so no
+  // line can reach it; export refuses, and opencode run there takes the other folder's AGENTS.md.
+  {
+    const cwd = oddProject("kit\\x", {
+      "kit/x/AGENTS.md": "E2E-KIT-SLASH-X: the archive's AGENTS.md.\n",
+    });
+    const homeDir = home();
+    const out = sysprompt(["export", "--agent", "opencode", "--out", "p.md"], { cwd, homeDir });
+    check(
+      "opencode: in a project folder kit\\x, export refuses (exit 2, nothing written): opencode reads the \\ as /",
+      out.code === 2 && out.stdout === "" && !existsSync(join(cwd, "p.md")),
+      `exit ${out.code}\n${out.stdout}\n${out.stderr}`,
+    );
+    writeFileSync(join(cwd, "p.md"), "E2E-BACKSLASH-PROMPT: the prompt of kit\\x.\n");
+    writeConfig(cwd, `"agent": { "build": { "prompt": "{file:./p.md}" } }`);
+    const { run, turns } = await session(fake, "opencode", {
+      cwd,
+      home: homeDir,
+      label: "a project folder kit\\x",
+    });
+    const system = systemOf(turns);
+    check(
+      "opencode: run in a project folder kit\\x, it works in kit/x (its AGENTS.md sent, not the project's; the project's opencode.json unread)",
+      run.code === 0 &&
+        system.includes(`Working directory: ${join(cwd, "..", "kit/x")}`) &&
+        system.includes("E2E-KIT-SLASH-X") &&
+        !system.includes("E2E-AGENTS-MD") &&
+        !system.includes("E2E-BACKSLASH-PROMPT"),
+      `exit ${run.code ?? run.signal}\n${run.stderr.slice(-800)}\n${system.slice(0, 1500)}`,
+    );
+  }
+}
+
+/**
  * Gemini CLI puts your ~/.gemini/GEMINI.md after the exported prompt, in the same system
  * instruction, in `<loaded_context>` / `<global_context>`: an AGENTS.md that writes those tags
  * around a forged preference stays text, and the only raw ones are Gemini CLI's, around yours.
@@ -401,6 +534,7 @@ try {
   for (const agent of ONLY) await agentChecks(fake, agent);
   await toolSetChecks(fake);
   await settingLineChecks(fake);
+  await opencodeFileLineChecks(fake);
   await geminiMemoryChecks(fake);
   agentsPageChecks();
   await scriptChecks(fake);

@@ -45,11 +45,14 @@ const SHELL_SAFE = /^[A-Za-z0-9_./:@%+=,-]+$/;
 
 /**
  * What opencode's `{file:PATH}` cannot name: its loader replaces `{env:NAME}` in the raw text,
- * then takes `/\{file:[^}]+\}/g` from it before the JSON is parsed (packages/opencode/src/config),
- * so a `}` ends the path, a `{env:…}` in it is replaced, and a JSON escape (`\"`, `\\`) is
- * never undone: each names another file.
+ * then takes `/\{file:[^}]+\}/g` from it before the JSON is parsed (ConfigVariable.substitute),
+ * so a `}` ends the path, a `{env:` in it starts a variable (replaced through the next `}`), and
+ * a JSON escape (`\"`, `\\`) is never undone: each names another file. A `{` alone is read as
+ * it is. Run, opencode 1.18.33 (integrations/agents-e2e): `{file:…/kit}x/p.md}` sent the
+ * sibling file `kit` as the prompt, `…/kit\"x/p.md` the folder `kit\"x`'s, `…/kit{env:V}x/p.md`
+ * (V unset) the folder `kitx`'s; `…/kit{x/p.md` sent `p.md`.
  */
-const OPENCODE_FILE_UNSAFE = /[{}"\\]/;
+const OPENCODE_FILE_UNSAFE = /[}"\\]|\{env:/;
 
 /**
  * `path` written for `quote`: a shell word, or the inside of a TOML or JSON string;

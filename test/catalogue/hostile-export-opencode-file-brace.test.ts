@@ -28,7 +28,8 @@ function setup(project: string) {
 }
 
 describe("hostile-export-opencode-file-brace: the {file:} line names the file written", () => {
-  it.each(["kit}x", "kit{env:HOME}x", 'kit"x', "kit\\x"])(
+  // A folder with a `\` is refused: opencode reads it as `/` (hostile-export-opencode-file-run).
+  it.each(["kit}x", "kit{env:HOME}x", 'kit"x'])(
     "in a project folder %j: --out p.md is named from the project's top",
     async (name) => {
       const { root, project } = setup(name);

@@ -114,11 +114,13 @@ export async function exportTarget(
 }
 
 /**
- * The setting line naming `path`, else (opencode's `{file:}` cannot hold a `}`, `{`, `"` or
- * `\`: rev64d F5) naming it as `./…` from `project`'s top, where that project's opencode.json
- * is and opencode reads a relative path from, when that avoids them.
+ * The setting line naming `path`, else (opencode's `{file:}` cannot hold a `}`, a `{env:`, a
+ * `"` or a `\`: rev64d F5) naming it as `./…` from `project`'s top, where that project's
+ * opencode.json is and opencode reads a relative path from, when that avoids them.
  *
- * @throws RefusedError when neither can name it.
+ * @throws RefusedError when neither can name it, or (opencode) when the project's path holds a
+ * `\`: opencode 1.18.33 reads it as `/` and works in another folder (run: from `kit\x` it sent
+ * `kit/x`'s AGENTS.md and never read `kit\x/opencode.json`), so no line reaches it there.
  */
 function namedSetting(
   agent: string,
@@ -126,13 +128,19 @@ function namedSetting(
   path: string,
   project: string,
 ): { setting: string; from?: string } {
+  // On Windows `\` is the separator: the finding is of a `\` in a POSIX folder name.
+  if (spec.quote === "opencode" && sep === "/" && project.includes("\\")) {
+    throw new RefusedError(
+      `export: ${agent} does not work in ${JSON.stringify(project)}: it reads the \\ in that path as a / (it works in ${JSON.stringify(project.replaceAll("\\", "/"))} instead, with that folder's opencode.json and AGENTS.md), so no line makes it read the exported file; rename the folder`,
+    );
+  }
   const setting = settingLine(spec, path);
   if (setting !== undefined) return { setting };
   const inProject = relative(project, path);
   const fromTop = isWithin(path, project) ? settingLine(spec, `./${inProject}`) : undefined;
   if (fromTop !== undefined) return { setting: fromTop, from: project };
   throw new RefusedError(
-    `export: ${agent}'s setting cannot name ${JSON.stringify(path)}: a {, }, " or \\ in its path (and in its path from the project's top) names another file there; pass --out with a path without them`,
+    `export: ${agent}'s setting cannot name ${JSON.stringify(path)}: a }, {env:, " or \\ in its path (and in its path from the project's top) names another file there; pass --out with a path without them`,
   );
 }
 
