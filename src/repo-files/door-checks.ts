@@ -87,17 +87,28 @@ export function wayChanged(now: string | undefined, real: string, way: Way): Ref
  * says it is): the very file checked (`before`) at its checked real path,
  * and, for a project's file, no entry of its real path another user's in a
  * folder anyone may write to ({@link Reach.planted}, the file's own owner
- * from `s`), and its way unchanged (`now`: the path's real path asked again).
+ * from `s`, the entries in such folders looked up again), and its way
+ * unchanged (`now`: the path's real path asked again). The kernel is asked
+ * where the file is after those look-ups: another user's folder swapped in
+ * for the open and back out before them is then elsewhere (rev66a F1).
  */
 export function openedRefusal(
-  o: { real: string; before: Stats; s: Stats; opened: string | undefined; now: string | undefined },
+  o: {
+    real: string;
+    before: Stats;
+    s: Stats;
+    opened: () => string | undefined;
+    now: string | undefined;
+  },
   reach: Pick<Reach, "planted"> | undefined,
   way: Way | undefined,
 ): Refusal | undefined {
   const { real, before, s } = o;
-  if (s.dev !== before.dev || s.ino !== before.ino || movedFrom(real, o.opened)) return CHANGED;
+  if (s.dev !== before.dev || s.ino !== before.ino) return CHANGED;
+  const planted = reach?.planted(real, s);
+  if (movedFrom(real, o.opened())) return CHANGED;
   if (!reach) return undefined;
-  return reach.planted(real, s) ?? (way && wayChanged(o.now, real, way));
+  return planted ?? (way && wayChanged(o.now, real, way));
 }
 
 function foreign(uid: number, what: string, folder: string): Refusal {
