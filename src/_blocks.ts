@@ -683,7 +683,7 @@ function isLineTerminator(code: number): boolean {
 }
 
 /** CommonMark's escapable characters: ASCII punctuation. */
-function isAsciiPunctuation(code: number): boolean {
+export function isAsciiPunctuation(code: number): boolean {
   return (
     (code >= 0x21 && code <= 0x2f) ||
     (code >= 0x3a && code <= 0x40) ||

@@ -1026,19 +1026,7 @@ function heldThroughReferences(text: string, names: ReadonlySet<string>): number
 function referencesRead(
   text: string,
 ): { text: string; placeOf: (at: number) => number } | undefined {
-  // Where each piece read starts, in the reading and in `text`, as in {@link readApart}.
-  const readAt: number[] = [];
-  const textAt: number[] = [];
-  const putIn: boolean[] = [];
-  const pieces: string[] = [];
-  let length = 0;
-  const piece = (at: number, put: boolean, written: string) => {
-    readAt.push(length);
-    textAt.push(at);
-    putIn.push(put);
-    pieces.push(written);
-    length += written.length;
-  };
+  const { piece, pieces, done } = pieceReading();
   let from = 0;
   for (let amp = text.indexOf("&"); amp !== -1; amp = text.indexOf("&", amp + 1)) {
     const reference = referenceAt(text, amp);
@@ -1053,12 +1041,7 @@ function referencesRead(
   }
   if (pieces.length === 0) return undefined;
   if (from < text.length) piece(from, false, text.slice(from));
-  const placeOf = (at: number) => {
-    const k = lastAtMost(readAt, at);
-    const place = textAt[k] ?? at;
-    return putIn[k] ? place : place + at - (readAt[k] ?? 0);
-  };
-  return { text: pieces.join(""), placeOf };
+  return done();
 }
 
 /**
@@ -1107,22 +1090,7 @@ function readApart(
   written: readonly number[],
 ): { text: string; placeOf: (at: number) => number } {
   const escaped = new Set(written);
-  // Where each piece of the text read starts, in it and in `text`; a piece put in for one
-  // character (`&lt;`, a letter, a space) is at that character whole. Kept per piece, not
-  // per unit: a text of a megabyte is read apart a few times (review rev59b F7).
-  const readAt: number[] = [];
-  const textAt: number[] = [];
-  const putIn: boolean[] = [];
-  const pieces: string[] = [];
-  let length = 0;
-  const piece = (at: number, put: boolean, written: string) => {
-    if (written === "") return;
-    readAt.push(length);
-    textAt.push(at);
-    putIn.push(put);
-    pieces.push(written);
-    length += written.length;
-  };
+  const { piece, done } = pieceReading();
   let from = 0;
   READ_APART.lastIndex = 0;
   for (let m = READ_APART.exec(text); ; m = READ_APART.exec(text)) {
@@ -1139,12 +1107,43 @@ function readApart(
     else if (ascii !== undefined) as = String.fromCharCode(ascii);
     piece(to, true, as);
   }
+  return done();
+}
+
+/**
+ * A reading of a text put together piece by piece, and where a place of it
+ * is in that text: `piece(at, put, written)` adds `written`, read from the
+ * text at `at`; a piece put in for one character (`put`: `&lt;`, a letter,
+ * a space, a code point read from a reference) is at that character whole,
+ * a piece copied from the text place by place. An empty piece adds nothing.
+ * Kept per piece, not per unit: a text of a megabyte is read apart a few
+ * times (review rev59b F7).
+ */
+function pieceReading(): {
+  piece: (at: number, put: boolean, written: string) => void;
+  pieces: readonly string[];
+  done: () => { text: string; placeOf: (at: number) => number };
+} {
+  // Where each piece starts, in the reading and in the text.
+  const readAt: number[] = [];
+  const textAt: number[] = [];
+  const putIn: boolean[] = [];
+  const pieces: string[] = [];
+  let length = 0;
+  const piece = (at: number, put: boolean, written: string) => {
+    if (written === "") return;
+    readAt.push(length);
+    textAt.push(at);
+    putIn.push(put);
+    pieces.push(written);
+    length += written.length;
+  };
   const placeOf = (at: number) => {
     const k = lastAtMost(readAt, at);
     const place = textAt[k] ?? at;
     return putIn[k] ? place : place + at - (readAt[k] ?? 0);
   };
-  return { text: pieces.join(""), placeOf };
+  return { piece, pieces, done: () => ({ text: pieces.join(""), placeOf }) };
 }
 
 /** The index of the last of `sorted` that is at most `value` (0 when none is). */

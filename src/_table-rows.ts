@@ -6,6 +6,8 @@
  * is written as one cell (review rev64c F6).
  */
 
+import { isAsciiPunctuation } from "./_blocks.js";
+
 const SPACE = 0x20;
 const TAB = 0x09;
 const PIPE = 0x7c;
@@ -78,13 +80,4 @@ export function asCell(value: string, atStart: boolean): string {
 
 function isBlankCode(code: number): boolean {
   return code === SPACE || code === TAB;
-}
-
-function isAsciiPunctuation(code: number): boolean {
-  return (
-    (code >= 0x21 && code <= 0x2f) ||
-    (code >= 0x3a && code <= 0x40) ||
-    (code >= 0x5b && code <= 0x60) ||
-    (code >= 0x7b && code <= 0x7e)
-  );
 }

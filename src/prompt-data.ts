@@ -19,7 +19,7 @@ import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { AppendPart } from "./locate/custom.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import type { HtmlFallback } from "./prompt-templates/hidden-closers.js";
-import { CHECK_BUDGET_CHARS, withCheckBudget } from "./sections/html-reading.js";
+import { OVER_BUDGET_WORDS, withCheckBudget } from "./sections/html-reading.js";
 import type { CustomPrompt } from "./sections/render.js";
 import { closedDescription, MAX_SKILLS_INDEX_BYTES, skillsForIndex } from "./skills/format.js";
 import type { Skill } from "./skills/types.js";
@@ -274,7 +274,7 @@ function markupAsTextDiagnostic(path: string, fallback: HtmlFallback): Diagnosti
     return {
       level: "warning",
       code: "context-markup-as-text",
-      message: `holds HTML, and the check of what the repository's texts leave open spent its budget for this render (${CHECK_BUDGET_CHARS} characters) on the texts before it: every < in it is written as text (&lt;)`,
+      message: OVER_BUDGET_WORDS,
       path,
     };
   }

@@ -3,6 +3,7 @@ import { join, parse, relative, resolve, sep } from "node:path";
 import { ownerOrMissingSync, statOrUndefinedSync } from "../_io.js";
 import { toPosix } from "../_paths.js";
 import { anyoneMayWrite, isForeignMarkerOwner } from "./owner.js";
+import { foreignRefusal } from "./planted.js";
 import type { Reach, Refusal } from "./reach.js";
 
 // The checks the door's two twins (read.ts, read-sync.ts) both run around an
@@ -56,7 +57,7 @@ export function wayTo(path: string, real: string, before: Stats): Way | Refusal 
     if (isForeignMarkerOwner(entry.uid)) {
       const folder = ownerOrMissingSync(up, true);
       if (folder && anyoneMayWrite(folder.mode))
-        return foreign(entry.uid, `the link ${toPosix(at)} on its way belongs`, up);
+        return foreignRefusal(`the link ${toPosix(at)} on its way`, entry.uid, up);
     }
     links.push({ at, dev: entry.dev, ino: entry.ino });
   }
@@ -109,12 +110,4 @@ export function openedRefusal(
   if (movedFrom(real, o.opened())) return CHANGED;
   if (!reach) return undefined;
   return planted ?? (way && wayChanged(o.now, real, way));
-}
-
-function foreign(uid: number, what: string, folder: string): Refusal {
-  return {
-    reason: "foreign",
-    code: "file-foreign-owner",
-    message: `${what} to another user (uid ${uid}) and lies in ${toPosix(folder)}, a folder anyone may write to (world-writable), so it is not the repository's`,
-  };
 }

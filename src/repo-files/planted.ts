@@ -36,19 +36,24 @@ export function isPlanted(entry: Owner | undefined, folder: Owner | undefined): 
 
 /** The `file-foreign-owner` refusal of a path whose real path is `real`, planted at `p`. */
 export function plantedRefusal(real: string, p: PlantedEntry): Refusal {
-  const where = `lies in ${toPosix(p.folder)}, a folder anyone may write to (world-writable)`;
-  if (p.at === real)
-    return {
-      reason: "foreign",
-      code: "file-foreign-owner",
-      message: `it belongs to another user (uid ${p.uid}) and ${where}, so it is not the repository's`,
-    };
+  if (p.at === real) return foreignRefusal("it", p.uid, p.folder);
   // Said at the folder, in the same words whichever file below it was asked: one warning a folder.
+  return foreignRefusal(`the folder ${toPosix(p.at)}`, p.uid, p.folder, p.at);
+}
+
+/**
+ * The `file-foreign-owner` refusal of `what` (`it`, a link on the way, a
+ * folder), which belongs to another user, `uid`, and lies in `folder`, a
+ * folder anyone may write to; said at `at` when given (a planted folder:
+ * nothing in it is read).
+ */
+export function foreignRefusal(what: string, uid: number, folder: string, at?: string): Refusal {
+  const refused = at === undefined ? "it is not" : "nothing in it is";
   return {
     reason: "foreign",
     code: "file-foreign-owner",
-    at: p.at,
-    message: `the folder ${toPosix(p.at)} belongs to another user (uid ${p.uid}) and ${where}, so nothing in it is the repository's`,
+    ...(at === undefined ? {} : { at }),
+    message: `${what} belongs to another user (uid ${uid}) and lies in ${toPosix(folder)}, a folder anyone may write to (world-writable), so ${refused} the repository's`,
   };
 }
 

@@ -508,6 +508,13 @@ export const MAX_VERIFIED_CHARS = 512 * 1024;
 export const CHECK_BUDGET_CHARS = 512 * 1024;
 
 /**
+ * What the warning for a text with HTML says when the render's budget
+ * ({@link CHECK_BUDGET_CHARS}) was spent on the texts before it (rev65a F2):
+ * said of a context file and of a rule file alike.
+ */
+export const OVER_BUDGET_WORDS = `holds HTML, and the check of what the repository's texts leave open spent its budget for this render (${CHECK_BUDGET_CHARS} characters) on the texts before it: every < in it is written as text (&lt;)`;
+
+/**
  * The budget of the scope running now, undefined outside one (a gathering
  * step: its texts are each under {@link MAX_VERIFIED_CHARS}). Module-level,
  * and safe in a long-lived process (pi's extension): {@link withCheckBudget}

@@ -7,7 +7,7 @@ import {
 } from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
 import type { HtmlFallback } from "../../prompt-templates/hidden-closers.js";
-import { CHECK_BUDGET_CHARS } from "../../sections/html-reading.js";
+import { OVER_BUDGET_WORDS } from "../../sections/html-reading.js";
 import type { Diagnostic } from "../../types.js";
 import type { StatedText } from "./dedupe.js";
 import { dedupeLoaded } from "./load.js";
@@ -75,7 +75,7 @@ function overBudgetWarning(path: string): Diagnostic {
   return {
     level: "warning",
     code: "rule-markup-as-text",
-    message: `holds HTML, and the check of what the repository's texts leave open spent its budget for this render (${CHECK_BUDGET_CHARS} characters) on the texts before it: every < in it is written as text (&lt;)`,
+    message: OVER_BUDGET_WORDS,
     path,
   };
 }
