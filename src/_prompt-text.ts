@@ -1968,6 +1968,10 @@ function ownerMarkReferences(line: string): { at: number; reference: string }[] 
     // Met in both readings: written once.
     if (at === last) continue;
     last = at;
+    // A reference to `<`, `>` or `&` (what an XML escape writes: `owner﹦user` as a rule's
+    // name is `owner&lt;user`) is no character a reader sees raw: left as written, not
+    // written `&#38;lt;` (review rev66c F4).
+    if (ESCAPE_WRITTEN.has(referenceAt(line, at)?.code ?? -1)) continue;
     const code = line.codePointAt(at) ?? 0;
     // A tag `=` too is written as the `=` it mirrors.
     const equals = EQUALS_CODES.has(tagMirror(code) ?? code);
@@ -1975,6 +1979,9 @@ function ownerMarkReferences(line: string): { at: number; reference: string }[] 
   }
   return out;
 }
+
+/** The characters an XML escape writes as references: `<`, `>`, `&`. */
+const ESCAPE_WRITTEN: ReadonlySet<number> = new Set([0x3c, 0x3e, 0x26]);
 
 /**
  * A character that may spell the owner mark in other ways than printable
