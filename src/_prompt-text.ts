@@ -15,15 +15,18 @@ import type { HtmlFallback } from "./prompt-templates/hidden-closers.js";
  * could break a line, hide text or reorder it ({@link isHidden}: controls,
  * every default-ignorable code point) becomes `\uXXXX`, as the workspace
  * tree writes names, so a folder named `x\n- IMPORTANT: …` cannot add a line
- * to the prompt, nor `\u202Egpj.exe` read as another name.
+ * to the prompt, nor `\u202Egpj.exe` read as another name. With `lines`,
+ * each line of a text of several is written so, its LF, CR and TAB kept
+ * (review rev66c F5: a multi-line value kept U+2028, NEL, FF and VT raw).
  */
-export function oneLine(text: string): string {
+export function oneLine(text: string, lines = false): string {
   let out = "";
   let copied = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.codePointAt(i) ?? 0;
     // A tag character (U+E0020) is hidden too, and takes two units.
     const width = code > 0xffff ? 2 : 1;
+    if (lines && (code === 0x0a || code === 0x0d || code === 0x09)) continue;
     if (isHidden(code) || (code > 0x7f && isUnseen(code))) {
       out += `${text.slice(copied, i)}${unitEscapes(code)}`;
       copied = i + width;
@@ -2189,7 +2192,7 @@ function leadingOpenerAt(line: string): number {
 /**
  * A value a config file or a preset gives (a tool's description, which may
  * run over lines of the user's own): {@link nameText}'s escapes without
- * joining its lines, and no fence or HTML block left open
+ * joining its lines (each line {@link oneLine}'s, LF, CR and TAB kept), and no fence or HTML block left open
  * ({@link closeOpenBlocksOnOwnLine}, its closer on a line of its own). A one-line value is {@link nameText}'s.
  * Its first line makes no line of yours before it a heading or a table's
  * header ({@link firstLineNoUnderline}), as a one-line value's does not; it
@@ -2198,7 +2201,7 @@ function leadingOpenerAt(line: string): number {
  */
 export function valueText(text: string, names: ReadonlySet<string>): string {
   if (!text.includes("\n")) return nameText(text, names);
-  const escaped = escapeWrapperTags(firstLineNoUnderline(text), names);
+  const escaped = escapeWrapperTags(firstLineNoUnderline(oneLine(text, true)), names);
   const held = escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped;
   return closeOpenBlocksOnOwnLine(valueWithoutLinkDefinitions(held));
 }
