@@ -150,27 +150,43 @@ function metered(parser: ParserInternals, renderer: RendererInternals): boolean 
  * How many characters of `text` start an inline step of commonmark's that
  * may read past its own line (a code span, raw HTML or an autolink, a link's
  * destination, label or title) or that such a step walks (the delimiter and
- * bracket stacks): `` ` * _ [ ] ! < ``. A line break, `\\` and `&` read
- * their line, two characters and an entity's 33 at most; quotes act only
- * with `smart`, which is off. Linear.
+ * bracket stacks): each `` ` ``, `[` and `]`; a `<` but before white space
+ * (no tag, comment or autolink starts so); a `!` before `[` (else it is
+ * text); a `*` but between white space, a `_` but between letters or digits
+ * (neither opens nor closes, so neither is kept). A line break, `\` and `&`
+ * read their line, two characters and an entity's 33 at most; quotes act
+ * only with `smart`, which is off. Linear.
  */
 function inlineStarts(text: string): number {
   let starts = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    // ! * < [ ] _ `
-    if (
-      code === 0x21 ||
-      code === 0x2a ||
-      code === 0x3c ||
-      code === 0x5b ||
-      code === 0x5d ||
-      code === 0x5f ||
-      code === 0x60
-    )
-      starts++;
+    if (code === 0x60 || code === 0x5b || code === 0x5d) starts++;
+    else if (code === 0x3c) {
+      if (!isSpace(text.charCodeAt(i + 1))) starts++;
+    } else if (code === 0x21) {
+      if (text.charCodeAt(i + 1) === 0x5b) starts++;
+    } else if (code === 0x2a) {
+      if (!isSpace(text.charCodeAt(i - 1)) || !isSpace(text.charCodeAt(i + 1))) starts++;
+    } else if (code === 0x5f) {
+      if (!isAlnum(text.charCodeAt(i - 1)) || !isAlnum(text.charCodeAt(i + 1))) starts++;
+    }
   }
   return starts;
+}
+
+/** A space, tab or line break; NaN (before the start, past the end) is not one. */
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** An ASCII letter or digit. */
+function isAlnum(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a)
+  );
 }
 
 /** Most {@link commonmarkWork} a text may take to be rendered (some 0.2 s at worst). */

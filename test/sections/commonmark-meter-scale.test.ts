@@ -55,6 +55,13 @@ describe("commonmarkHtml: the renderer metered", () => {
     expect(commonmarkHtml(apart(most))).toBe(plain(apart(most)));
   });
 
+  it("counts no step that reads nothing more: `<` before a space, `!` not before `[`, `*` between spaces, `_` inside a word", () => {
+    // 240 KB of code in one paragraph: 40,000 such characters would count past the bound.
+    const code = "if (!a_b && c < d) x = y * 2;\n".repeat(8000);
+    expect(commonmarkHtml(code)).toBe(plain(code));
+    expect(commonmarkHtml(code.replaceAll("c < d", "c <d"))).toBeUndefined();
+  });
+
   it(`writes at most ${MAX_RENDER_HTML} characters of HTML (a link's destination again at each use)`, () => {
     const uses = (n: number) => `[y]: /${"a".repeat(1000)}\n\n${"[y] ".repeat(n)}`;
     const each = plain(uses(2)).length - plain(uses(1)).length;
