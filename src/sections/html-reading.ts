@@ -495,7 +495,7 @@ function closedBy(
   return reading.closer() === "" && followingShown(out) ? out : undefined;
 }
 
-/** Most characters {@link followingShown} renders (twice a context file's default cap: a capped file with its escapes and marker fits): the renderer and the tree take 2-3 s at worst. */
+/** Most characters {@link followingShown} renders (twice a context file's default cap: a capped file with its escapes and marker fits): the renderer, metered, and the tree take about 1 s at worst. */
 export const MAX_VERIFIED_CHARS = 512 * 1024;
 
 /**
@@ -570,9 +570,9 @@ function probeFor(text: string): string {
  * the text longer than {@link MAX_VERIFIED_CHARS} or than what is left of
  * the scope's budget ({@link withCheckBudget}, which each text checked
  * spends), more than the renderer
- * takes inline ({@link commonmarkWork}), or its Markdown more than the
- * renderer reads in linear time (containers nested or walked past its caps,
- * {@link commonmarkHtml}). True for a text with no `<`.
+ * takes inline ({@link commonmarkWork}), or more than the renderer may do
+ * for one text (containers, block nodes, inline work, HTML: metered as it
+ * works, {@link commonmarkHtml}). True for a text with no `<`.
  */
 export function followingShown(text: string): boolean {
   // No `<`, no raw HTML: the renderer writes only its own elements, none of which hides.
