@@ -98,6 +98,36 @@ describe("hostile repository: a fallback's rewrite leaves no fence open", () => 
     });
   }
 
+  it("seeded: 150 texts of block openers, fence lines and containers, each fallback", () => {
+    // Before the fix 63 of these 450 (text, path) pairs left your words in a code block.
+    const pieces = ["<pre>", "</pre>", "```", "~~~", "````", "<!--", "-->", "<div>", "</div>"];
+    pieces.push("<script>", "</script>", "<style>", "<textarea>", "</textarea>", "<?x", "?>");
+    pieces.push("<!X", ">", "<![CDATA[", "]]>", "", "text", "- ", "> ", "1. ", "    code", "<b>");
+    let seed = 66;
+    // mulberry32: the same texts on every run.
+    const pick = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
+      return pieces[((t ^ (t >>> 14)) >>> 0) % pieces.length] as string;
+    };
+    const failed: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const lines = Array.from({ length: 2 + (i % 7) }, () =>
+        i % 3 === 0 ? pick() + pick() : pick(),
+      );
+      const text = `${lines.join("\n")}\n`;
+      const outs = {
+        "over-budget": withCheckBudget(() => closeOpenBlocksOnOwnLine(text), 0),
+        "markup-as-text": withCheckBudget(() => closeOpenBlocks(text + PLAINTEXT)),
+        cut: withCutMarker(text, 100, 1024),
+      };
+      for (const [path, out] of Object.entries(outs))
+        if (yoursAfter(out).block !== "paragraph") failed.push(`${path}: ${JSON.stringify(text)}`);
+    }
+    expect(failed).toEqual([]);
+  });
+
   it("the check does not count a paragraph in a code block the text leaves open as shown", () => {
     expect(followingShown("Intro\n\n```\nx <b>y</b>\n")).toBe(false);
     expect(followingShown("Intro\n\n<pre>\nx <b>y</b>\n")).toBe(false);
