@@ -580,7 +580,8 @@ export function closeOpenBlocks(
 ): string {
   // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1).
   const read = options?.unread === undefined ? tableRunsAsText(text) : text;
-  return closeHiddenRuns(closeOpenComment(closeOpenFence(read, joined)), withLine, options);
+  const close = (t: string) => closeOpenComment(closeOpenFence(t, joined));
+  return closeHiddenRuns(close(read), { withLine, close }, options);
 }
 
 /**
@@ -742,7 +743,11 @@ export function closingAfter(before: string): string {
  * your glob rule among them, into the element (review rev58b F1).
  */
 export function hiddenClosingAfter(before: string): string | undefined {
-  const closed = closeHiddenRuns(before, withLine);
+  // A fallback's text is not appended after (below), so closing it as a message of its own suffices.
+  const closed = closeHiddenRuns(before, {
+    withLine,
+    close: (t) => closeOpenComment(withBlockCloser(t)),
+  });
   // Not closed after it but written as text (more HTML than one reading takes, or a `<plaintext>`):
   // what a host writes after it cannot be made to read as its own (rev61b F1).
   return closed.startsWith(before) ? closed.slice(before.length) : undefined;

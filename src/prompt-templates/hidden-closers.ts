@@ -7,7 +7,7 @@ import { markdownAsHtml } from "../sections/markdown-html.js";
  * `hidden`, a `<template>`, `<details>`, a hiding style, a comment, a start
  * tag not yet ended, raw text), as an HTML tree builder reads the Markdown
  * ({@link withHtmlClosed}), so that nothing after it is read inside.
- * `withLine` is `_fence.ts`'s, given by its one caller, `closeOpenBlocks`,
+ * `blocks` is `_fence.ts`'s ({@link BlockClosing}), given by its callers,
  * after the Markdown blocks are closed. A repository's `AGENTS.md` ending in
  * `<div hidden>` put your skills and every later section in the hidden
  * element (review rev57b F9). A text nothing can close (`<plaintext>`), or
@@ -18,17 +18,19 @@ import { markdownAsHtml } from "../sections/markdown-html.js";
  * all printed `&lt;`, with no word). Only text that is not yours is rewritten.
  * A text past what is left of the check's budget ({@link checkAffordable}:
  * the render's or the call's) is not checked: every `<` in it is written
- * `&lt;` (`over-budget`), which needs no check.
+ * `&lt;` (`over-budget`), which needs no check. Every text a fallback
+ * rewrites is closed again ({@link BlockClosing.close}): a fence line in an
+ * HTML block opens a fence once the block's `<` is `&lt;` (rev66e F8).
  */
 export function closeHiddenRuns(
   text: string,
-  withLine: (text: string, line: string) => string,
+  blocks: BlockClosing,
   { onFallback, unread }: HiddenRunsOptions = {},
 ): string {
   if (!text.includes("<")) return text;
   // Past the check's budget for this render or call (rev65a F2): the instant fallback, which needs no check.
   const affordable = checkAffordable(text);
-  const closed = affordable ? withHtmlClosed(text, withLine) : undefined;
+  const closed = affordable ? withHtmlClosed(text, blocks.withLine) : undefined;
   if (closed !== undefined) return closed;
   if (unread !== undefined) {
     unread();
@@ -36,18 +38,37 @@ export function closeHiddenRuns(
   }
   if (!affordable) {
     onFallback?.("over-budget");
-    return text.replaceAll("<", "&lt;");
+    return blocks.close(everyLtOf(text));
   }
   // Each fallback checked as the closers are: a paragraph after it must be shown (rev64e).
-  const asText = markupAsText(text);
+  const asText = blocks.close(markupAsText(text));
   if (followingShown(asText)) {
     onFallback?.("markup-as-text");
     return asText;
   }
-  const everyLt = text.replaceAll("<", "&lt;");
+  const everyLt = blocks.close(everyLtOf(text));
   const shown = followingShown(everyLt);
   onFallback?.(shown ? "every-lt" : "dropped");
   return shown ? everyLt : "";
+}
+
+/**
+ * How the Markdown blocks of a text are closed, given by `_fence.ts` (which
+ * imports this module): `withLine` puts a closer on a line of its own, and
+ * `close` closes the fence, HTML block and comment a text leaves open
+ * (linear, no budget). {@link closeHiddenRuns} runs `close` on every text it
+ * rewrites: with its `<` written `&lt;`, a fence line that was inside an
+ * HTML block (`<pre>`, `<!--`, `<div>`) opens a fence, and every later
+ * section of the prompt was the repository's code (rev66e F8).
+ */
+export interface BlockClosing {
+  withLine(text: string, line: string): string;
+  close(text: string): string;
+}
+
+/** `text` with every `<` written `&lt;`. */
+function everyLtOf(text: string): string {
+  return text.replaceAll("<", "&lt;");
 }
 
 /** What {@link closeHiddenRuns} did with a text it could not close: its markup written as text, every `<` written `&lt;`, or the text left out; `over-budget`: every `<` written `&lt;`, the check's budget spent ({@link withCheckBudget}). */
