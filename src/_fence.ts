@@ -407,34 +407,24 @@ export function firstLineNoUnderline(text: string): string {
 }
 
 /**
- * True when `text`'s first lines would be read otherwise after the line a
- * template prints above it than alone (rev65b F4): its first paragraph (its
- * lines to the first blank one) holds a `<`, or its first line is a setext
- * underline or a table's delimiter row. The builtins print an element's text
- * on the line after its opening tag (`<rule name="a">`, a tag line that opens
- * an HTML block running to a blank line: the paragraph is raw HTML there, a
- * code span `<div hidden>` a live element; `<repository_instructions …>`, no
- * tag to CommonMark: a paragraph the text's first line continues), while its
- * closers and the renderer check read it from a block start of its own. A
- * text starting with a blank line is apart already. Linear: it stops at the
- * first blank line.
+ * True when `text`'s first lines may be read otherwise after the line a
+ * template prints above it than alone (rev65b F4, rev66f F1): it holds a `<`
+ * anywhere, or its first line is a setext underline or a table's delimiter
+ * row. The builtins print an element's text on the line after its opening tag
+ * (`<rule name="a">`, a tag line that opens an HTML block running to a blank
+ * line; `<repository_instructions …>`, no tag to CommonMark: a paragraph the
+ * text's first line continues), while its closers and the renderer check read
+ * it from a block start of its own. Where it is read with that line, its
+ * first line's fence, list item or block quote is swallowed, so a blank line
+ * inside it ends the line above's block and what follows is read at the top
+ * level (a fence's `<div hidden>` a live element): asking only the first
+ * paragraph missed that. A text with no `<` makes no element either way. A
+ * text starting with a blank line is apart already.
  */
 export function readsWithLineAbove(text: string): boolean {
   const first = lineEndAt(text, 0);
   if (setextLike(text, 0, first) || delimiterRowAt(text, 0, first)) return true;
-  const lt = text.indexOf("<");
-  if (lt === -1) return false;
-  // Is a blank line before it?
-  let from = 0;
-  while (from <= lt) {
-    const end = lineEndAt(text, from);
-    if (isBlank(text, from, end)) return false;
-    if (end >= lt) return true;
-    from =
-      end +
-      (text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED ? 2 : 1);
-  }
-  return true;
+  return !isBlank(text, 0, first) && text.includes("<");
 }
 
 /**
