@@ -1,4 +1,5 @@
 import {
+  apartFromLineAbove,
   closeOpenBlocks,
   closeOpenBlocksOnOwnLine,
   holdsPrintedMarks,
@@ -859,9 +860,11 @@ export function renderSections(
     );
     const ended = withFinalNewline(held);
     const closed = closeOpenBlocksOnOwnLine(ended);
+    // Printed after your words (`Notes: {{> p}}`, a tag line), read from a block start of its own (rev66f F1).
+    const apart = apartFromLineAbove(closed);
     // A table's `<` written `&lt;` is no block left open.
     const tables = tableRunsAsText(ended);
-    if (closed === ended || (tables !== ended && closed === `${tables}\n`)) return closed;
+    if (closed === ended || (tables !== ended && closed === `${tables}\n`)) return apart;
     if (!openPartials.has(name)) {
       openPartials.add(name);
       diagnostics.push({
@@ -870,7 +873,7 @@ export function renderSections(
         message: `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block, a comment, a link definition's title or an element no reader shows (<div hidden>, <template>, <details>) open at its end; closed there, so it does not run over the text after it`,
       });
     }
-    return closed;
+    return apart;
   }
 
   /**

@@ -11,7 +11,8 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // `<instructions …>` on touch, or after your own `From {{path}}: ` label, that opener was
 // swallowed, and what followed the blank line was read at the top level: a fence's `<div hidden>`
 // line was a live element hiding every later section, while the closers, reading the text alone,
-// saw code. A repository text holding a `<` anywhere now starts after a blank line of its own.
+// saw code. A repository text holding a `<` anywhere now starts after a blank line of its own,
+// and so does a trusted project's partial (printed in your section after your words).
 
 const OPENERS: Record<string, string> = {
   "``` fence": "```\n\n<div hidden>\n```\n",
@@ -21,10 +22,10 @@ const OPENERS: Record<string, string> = {
   "> quote then item": "> a\n- b\n\n  <div hidden>\n",
 };
 
-async function rendered(files: Record<string, string>): Promise<string> {
+async function rendered(files: Record<string, string>, projectTrusted = false): Promise<string> {
   const root = tempDir();
   writeFiles(root, { "project/.git/HEAD": "ref: refs/heads/main\n", ...files });
-  const result = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
+  const result = await renderSystemPrompt(pinned(root, { projectTrusted }));
   return result.text;
 }
 
@@ -67,6 +68,18 @@ describe("hostile repository: a block opened over a blank line is not swallowed 
       expect(text).toContain("From ");
       expect(oracleHidden(text, "QZ-MY-AFTER-FILES")).toBe("shown");
       expect(oracleHidden(text, "Current working directory")).toBe("shown");
+    });
+
+    it(`a trusted project's partial your section prints mid-line, opening a ${opener}: your later words are shown`, async () => {
+      const text = await rendered(
+        {
+          "agent/sections/mine.md": "---\norder: 5\n---\nNotes: {{> p}}\n\nQZ-MY-AFTER-P\n",
+          "project/.pi/partials/p.md": body,
+        },
+        true,
+      );
+      expect(text).toContain("Notes:");
+      expect(oracleHidden(text, "QZ-MY-AFTER-P")).toBe("shown");
     });
   }
 });
