@@ -407,24 +407,46 @@ export function firstLineNoUnderline(text: string): string {
 }
 
 /**
- * True when `text`'s first lines may be read otherwise after the line a
- * template prints above it than alone (rev65b F4, rev66f F1): it holds a `<`
- * anywhere, or its first line is a setext underline or a table's delimiter
- * row. The builtins print an element's text on the line after its opening tag
+ * True when `text`'s first lines would be read otherwise after the line a
+ * template prints above it than alone (rev65b F4, rev66f F1): its first
+ * paragraph (its lines to the first blank one) holds a `<`, or a line of it
+ * opens a fence, list item or block quote while the text holds a `<` further
+ * on, or its first line is a setext underline or a table's delimiter row. The
+ * builtins print an element's text on the line after its opening tag
  * (`<rule name="a">`, a tag line that opens an HTML block running to a blank
  * line; `<repository_instructions …>`, no tag to CommonMark: a paragraph the
  * text's first line continues), while its closers and the renderer check read
- * it from a block start of its own. Where it is read with that line, its
- * first line's fence, list item or block quote is swallowed, so a blank line
- * inside it ends the line above's block and what follows is read at the top
- * level (a fence's `<div hidden>` a live element): asking only the first
- * paragraph missed that. A text with no `<` makes no element either way. A
- * text starting with a blank line is apart already.
+ * it from a block start of its own. Where it is read with that line, an opener
+ * in its first paragraph is swallowed, so a blank line inside its block ends
+ * the line above's instead and what follows is read at the top level (a
+ * fence's `<div hidden>` line a live element). A text starting with a blank
+ * line is apart already. Linear: it stops at the first blank line.
  */
 export function readsWithLineAbove(text: string): boolean {
   const first = lineEndAt(text, 0);
   if (setextLike(text, 0, first) || delimiterRowAt(text, 0, first)) return true;
-  return !isBlank(text, 0, first) && text.includes("<");
+  const lt = text.indexOf("<");
+  if (lt === -1) return false;
+  // Is a blank line before it, with no block opened on the way?
+  let from = 0;
+  while (from <= lt) {
+    const end = lineEndAt(text, from);
+    if (isBlank(text, from, end)) return false;
+    if (end >= lt || opensContainer(text, from, end)) return true;
+    from =
+      end +
+      (text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED ? 2 : 1);
+  }
+  return true;
+}
+
+/** Whether the line `text[from, to)` may open a list item, a block quote or a fence (after any blanks). */
+function opensContainer(text: string, from: number, to: number): boolean {
+  let start = from;
+  while (start < to && (text.charCodeAt(start) === SPACE || text.charCodeAt(start) === TAB))
+    start++;
+  const at = afterMarkers(text, from, to);
+  return at > start || fenceRun(text, at, to) !== undefined;
 }
 
 /**

@@ -68,15 +68,10 @@ describe("hostile repository: a text's first paragraph is not read with the wrap
     expect(placeOf(text, "instructions path=").block).toBe("paragraph");
   });
 
-  it("a text with no `<` prints right after its opening line, as before", async () => {
-    const text = await rendered({ "project/AGENTS.md": "Build with make.\n\n- Use Ctrl-C.\n" });
-    expect(text).toMatch(/<repository_instructions path="[^"]*">\nBuild with make\.\n/);
-  });
-
-  it("a text with a `<` after its first paragraph starts after a blank line too (rev66f F1)", async () => {
+  it("an ordinary text prints right after its opening line, as before", async () => {
     const text = await rendered({
       "project/AGENTS.md": "Build with make.\n\nUse <kbd>Ctrl</kbd>.\n",
     });
-    expect(text).toMatch(/<repository_instructions path="[^"]*">\n\nBuild with make\.\n/);
+    expect(text).toMatch(/<repository_instructions path="[^"]*">\nBuild with make\.\n/);
   });
 });

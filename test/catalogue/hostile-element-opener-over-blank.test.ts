@@ -11,8 +11,9 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // `<instructions …>` on touch, or after your own `From {{path}}: ` label, that opener was
 // swallowed, and what followed the blank line was read at the top level: a fence's `<div hidden>`
 // line was a live element hiding every later section, while the closers, reading the text alone,
-// saw code. A repository text holding a `<` anywhere now starts after a blank line of its own,
-// and so does a trusted project's partial (printed in your section after your words).
+// saw code. A text whose first paragraph opens a fence, list item or block quote and that holds
+// a `<` anywhere now starts after a blank line of its own, and so does a trusted project's
+// partial or value of several lines (printed in your section after your words).
 
 const OPENERS: Record<string, string> = {
   "``` fence": "```\n\n<div hidden>\n```\n",
@@ -25,7 +26,7 @@ const OPENERS: Record<string, string> = {
 async function rendered(files: Record<string, string>, projectTrusted = false): Promise<string> {
   const root = tempDir();
   writeFiles(root, { "project/.git/HEAD": "ref: refs/heads/main\n", ...files });
-  const result = await renderSystemPrompt(pinned(root, { projectTrusted }));
+  const result = await renderSystemPrompt(pinned(root, { projectTrusted, configFiles: true }));
   return result.text;
 }
 
@@ -81,5 +82,24 @@ describe("hostile repository: a block opened over a blank line is not swallowed 
       expect(text).toContain("Notes:");
       expect(oracleHidden(text, "QZ-MY-AFTER-P")).toBe("shown");
     });
+
+    it(`a trusted project's value of several lines your section prints mid-line, opening a ${opener}: your later words are shown`, async () => {
+      const text = await rendered(
+        {
+          "agent/sections/mine.md": "---\norder: 5\n---\nTeam: {{vars.team}}\n\nQZ-MY-AFTER-V\n",
+          "project/.pi/sysprompt.yaml": `vars:\n  team: ${JSON.stringify(body)}\n`,
+        },
+        true,
+      );
+      expect(text).toContain(body.slice(0, 4));
+      expect(oracleHidden(text, "QZ-MY-AFTER-V")).toBe("shown");
+    });
   }
+
+  it("a text whose first paragraph opens no block and holds no `<` prints right after its opening line", async () => {
+    const text = await rendered({
+      "project/AGENTS.md": "Build with make.\n\nUse <kbd>Ctrl</kbd>.\n",
+    });
+    expect(text).toMatch(/<repository_instructions path="[^"]*">\nBuild with make\.\n/);
+  });
 });
