@@ -10,6 +10,7 @@
  */
 
 import {
+  afterMarkers,
   copyReading,
   definitionLength,
   definitionTitleOpen,
@@ -353,33 +354,6 @@ function startsPlain(text: string): boolean {
       (text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED ? 2 : 1);
   }
   return true;
-}
-
-/** Where the line `text[from, to)` goes on after its leading white space, `>` and list markers (`-`, `*`, `+`, `1.`, `1)`). */
-function afterMarkers(text: string, from: number, to: number): number {
-  let at = from;
-  for (;;) {
-    while (at < to && (text.charCodeAt(at) === SPACE || text.charCodeAt(at) === TAB)) at++;
-    const code = text.charCodeAt(at);
-    let next = at;
-    if (code === GREATER_THAN) next = at + 1;
-    else if (code === 0x2d || code === 0x2a || code === 0x2b) next = at + 1;
-    else {
-      while (
-        next < to &&
-        next - at < 9 &&
-        text.charCodeAt(next) >= 0x30 &&
-        text.charCodeAt(next) <= 0x39
-      )
-        next++;
-      const mark = text.charCodeAt(next);
-      if (next === at || (mark !== 0x2e && mark !== 0x29)) return at;
-      next++;
-    }
-    const after = text.charCodeAt(next);
-    if (code !== GREATER_THAN && next < to && after !== SPACE && after !== TAB) return at;
-    at = next;
-  }
 }
 
 /** `===` or `---` after at most three spaces, then only spaces and tabs: an underline after a paragraph. */

@@ -6,20 +6,12 @@
  * word of your `AGENTS.md` a link (review rev64c F9).
  */
 
-import { eachLine, freshReading, PARAGRAPH, readLine } from "./_blocks.js";
+import { afterMarkers, eachLine, freshReading, PARAGRAPH, readLine } from "./_blocks.js";
 
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
-const GREATER_THAN = 0x3e;
-const DASH = 0x2d;
-const PLUS = 0x2b;
-const STAR = 0x2a;
-const DOT = 0x2e;
-const CLOSE_PAREN = 0x29;
-const SPACE = 0x20;
-const TAB = 0x09;
 
 /**
  * `text` with the `[` of each line that may start a link reference definition
@@ -86,38 +78,6 @@ export function withoutLinkDefinitions(text: string): string {
   }
   parts.push(text.slice(copied));
   return parts.join("");
-}
-
-/**
- * Where the line `text[from, to)` goes on after its blanks and any block quote
- * or list item markers (`>`, `-`, `+`, `*`, `1.`, `1)`), read liberally: where
- * some reader may start a block on it.
- */
-function afterMarkers(text: string, from: number, to: number): number {
-  let at = from;
-  for (;;) {
-    while (at < to && isBlankCode(text.charCodeAt(at))) at++;
-    const code = text.charCodeAt(at);
-    let next = at;
-    if (code === GREATER_THAN) next = at + 1;
-    else if (code === DASH || code === PLUS || code === STAR) next = at + 1;
-    else {
-      while (next < to && next - at < 9 && isDigit(text.charCodeAt(next))) next++;
-      const mark = text.charCodeAt(next);
-      if (next === at || (mark !== DOT && mark !== CLOSE_PAREN)) return at;
-      next++;
-    }
-    if (code !== GREATER_THAN && next < to && !isBlankCode(text.charCodeAt(next))) return at;
-    at = next;
-  }
-}
-
-function isBlankCode(code: number): boolean {
-  return code === SPACE || code === TAB;
-}
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
 }
 
 /** Whether the label opened just before `from` ends in `]:` on the line `[from, to)`, or runs past it. */
