@@ -2202,7 +2202,8 @@ export function valueText(text: string, names: ReadonlySet<string>): string {
   if (!text.includes("\n")) return nameText(text, names);
   const escaped = escapeWrapperTags(firstLineNoUnderline(oneLine(text, true)), names);
   const held = escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped;
-  return closeOpenBlocksOnOwnLine(valueWithoutLinkDefinitions(held));
+  // Printed after your words (`Team: {{vars.team}}`), read from a block start of its own (rev66f F1).
+  return apartFromLineAbove(closeOpenBlocksOnOwnLine(valueWithoutLinkDefinitions(held)));
 }
 
 /**
