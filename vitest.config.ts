@@ -10,6 +10,8 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev66d F1: CLI render, export and snapshot --update, the first loads the CLI (6 s under load).
+  "test/catalogue/hostile-output-long-name-temp.test.ts",
   // rev66d F7: three built-CLI runs in a checkout whose .cache links to /proc (2.6 s).
   "test/catalogue/hostile-cache-link-to-proc.test.ts",
   // rev64b F2: renders with your 220-500 KB texts past the HTML reader's caps (0.3-1.3 s each).

@@ -14,9 +14,10 @@ import {
 import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { pushAll } from "./_arrays.js";
-import { randomHex } from "./_crypto.js";
+import { randomHex, sha256Hex } from "./_crypto.js";
 import type { LstatKind } from "./_fs.js";
 import { openedPath } from "./_io.js";
+import { NAME_MAX } from "./_paths.js";
 import { realpathSyncLinear } from "./_realpath.js";
 import { SyspromptError } from "./types.js";
 
@@ -207,7 +208,7 @@ export async function writeFileNoFollow(
   }
   const folder = dirname(target);
   const expected = realFolder(folder, options.within);
-  const name = `.${basename(target)}.${process.pid}.${randomHex(6)}.tmp`;
+  const name = tempName(basename(target));
   const temp = join(folder, name);
   let handle: FileHandle | undefined;
   // Known before the open, which an exit may interrupt: its name is this write's own (a random
@@ -264,6 +265,18 @@ export async function writeFileNoFollow(
   } finally {
     liveTemps.delete(temp);
   }
+}
+
+/**
+ * The name of a write's temporary file beside the file named `base`:
+ * `.BASE.PID.HEX.tmp`, or, when that is longer than NAME_MAX (a legal name
+ * of 234-255 bytes: the write failed on a name the user never gave, rev66d
+ * F1), with a digest of `base` in its place.
+ */
+export function tempName(base: string): string {
+  const tail = `.${process.pid}.${randomHex(6)}.tmp`;
+  const name = `.${base}${tail}`;
+  return Buffer.byteLength(name) <= NAME_MAX ? name : `.${sha256Hex(base).slice(0, 16)}${tail}`;
 }
 
 /**
