@@ -10,6 +10,8 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev66d F4: three CLI renders, the first loads the CLI (2.9 s under load).
+  "test/catalogue/hostile-cli-text-flag-dash.test.ts",
   // rev66d F3: a CLI export refused, which loads the CLI (1.6 s).
   "test/catalogue/hostile-cli-export-hooks-out.test.ts",
   // rev66d F2: three built-CLI runs from a deleted folder (2 s).
