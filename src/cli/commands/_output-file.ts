@@ -117,6 +117,15 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   ".pre-commit-config.yaml",
   // GHCi runs each line of `./.ghci` as a command (`:!` runs a shell), as pdb runs `.pdbrc` (rev60d F1).
   ".ghci",
+  // Bazel applies each `build --run_under=…` line of `.bazelrc` (and of the `user.bazelrc` or
+  // `.bazelrc.user` it commonly try-imports) and skips one whose first word is no command;
+  // Gradle takes each line of `gradle.properties` as a property (`org.gradle.jvmargs` starts its
+  // JVM); asdf's `.tool-versions` line `nodejs path:DIR` runs DIR's `bin/node` (rev66d F6).
+  ".bazelrc",
+  "user.bazelrc",
+  ".bazelrc.user",
+  "gradle.properties",
+  ".tool-versions",
 ];
 
 /**
