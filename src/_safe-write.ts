@@ -496,11 +496,15 @@ export function makeFolderPath(path: string, mode: number): string[] {
   return made;
 }
 
-/** `stat` (links followed) of `at`, undefined when missing; another failure is an UnsafePathError. */
+/**
+ * `stat` (links followed) of `at`, undefined when missing, or below a non-folder (ENOTDIR: the
+ * walk up then meets it); another failure is an UnsafePathError.
+ */
 function statOrThrow(at: string) {
   try {
     return statSync(at, { throwIfNoEntry: false });
   } catch (error) {
+    if (isCode(error, "ENOTDIR")) return undefined;
     throw new UnsafePathError("unsafe-target", at, `cannot look at it: ${messageOf(error)}`, {
       cause: error,
     });
