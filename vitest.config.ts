@@ -10,6 +10,20 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev66d F5: five CLI renders, the first loads the CLI (3.1 s under load).
+  "test/catalogue/hostile-output-other-home-dotnames.test.ts",
+  // rev66d F6: five CLI renders refused, the first loads the CLI (3.3 s under load).
+  "test/catalogue/hostile-output-build-tool-rc.test.ts",
+  // rev66d F4: three CLI renders, the first loads the CLI (2.9 s under load).
+  "test/catalogue/hostile-cli-text-flag-dash.test.ts",
+  // rev66d F3: a CLI export refused, which loads the CLI (1.6 s).
+  "test/catalogue/hostile-cli-export-hooks-out.test.ts",
+  // rev66d F2: three built-CLI runs from a deleted folder (2 s).
+  "test/catalogue/hostile-cli-cwd-gone-pwd-absolute.test.ts",
+  // rev66d F1: CLI render, export and snapshot --update, the first loads the CLI (6 s under load).
+  "test/catalogue/hostile-output-long-name-temp.test.ts",
+  // rev66d F7: three built-CLI runs in a checkout whose .cache links to /proc (2.6 s).
+  "test/catalogue/hostile-cache-link-to-proc.test.ts",
   // rev64b F2: renders with your 220-500 KB texts past the HTML reader's caps (0.3-1.3 s each).
   "test/catalogue/hostile-own-text-over-html-caps.test.ts",
   // rev64d F4: six built-CLI runs from a deleted folder (3.8 s).

@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { xdgFolder } from "./_paths.js";
 import { realpathSyncLinear } from "./_realpath.js";
-import { realFolder, writeTempFileSync } from "./_safe-write.js";
+import { makeFolderPath, realFolder, writeTempFileSync } from "./_safe-write.js";
 
 /**
  * Where one of sysprompt's cache files lives. `parents`: whether the folders
@@ -65,7 +65,7 @@ export function readyCacheFolder(folder: string): string {
   const root = basename(dirname(folder)) === CACHE_FOLDER ? dirname(folder) : folder;
   // Each checked before anything is made in it.
   for (const at of root === folder ? [folder] : [root, folder]) {
-    mkdirSync(at, { recursive: true, mode: 0o700 });
+    makeFolderPath(at, 0o700);
     checkOwnFolder(at);
   }
   return realFolder(folder, dirname(root));

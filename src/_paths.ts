@@ -82,7 +82,7 @@ export const NOT_UTF8_PATH =
 
 /** The most bytes a path the system looks up may hold (with its final NUL), and a name in it: Linux's PATH_MAX and NAME_MAX. */
 const PATH_MAX = 4096;
-const NAME_MAX = 255;
+export const NAME_MAX = 255;
 
 /**
  * Why the system can never look `path` up (ENAMETOOLONG), or undefined: it is PATH_MAX bytes or

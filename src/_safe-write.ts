@@ -5,15 +5,19 @@ import {
   constants,
   promises as fsp,
   lstatSync,
+  mkdirSync,
   openSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { randomHex } from "./_crypto.js";
+import { pushAll } from "./_arrays.js";
+import { randomHex, sha256Hex } from "./_crypto.js";
 import type { LstatKind } from "./_fs.js";
 import { openedPath } from "./_io.js";
+import { NAME_MAX } from "./_paths.js";
 import { realpathSyncLinear } from "./_realpath.js";
 import { SyspromptError } from "./types.js";
 
@@ -204,7 +208,7 @@ export async function writeFileNoFollow(
   }
   const folder = dirname(target);
   const expected = realFolder(folder, options.within);
-  const name = `.${basename(target)}.${process.pid}.${randomHex(6)}.tmp`;
+  const name = tempName(basename(target));
   const temp = join(folder, name);
   let handle: FileHandle | undefined;
   // Known before the open, which an exit may interrupt: its name is this write's own (a random
@@ -261,6 +265,18 @@ export async function writeFileNoFollow(
   } finally {
     liveTemps.delete(temp);
   }
+}
+
+/**
+ * The name of a write's temporary file beside the file named `base`:
+ * `.BASE.PID.HEX.tmp`, or, when that is longer than NAME_MAX (a legal name
+ * of 234-255 bytes: the write failed on a name the user never gave, rev66d
+ * F1), with a digest of `base` in its place.
+ */
+export function tempName(base: string): string {
+  const tail = `.${process.pid}.${randomHex(6)}.tmp`;
+  const name = `.${base}${tail}`;
+  return Buffer.byteLength(name) <= NAME_MAX ? name : `.${sha256Hex(base).slice(0, 16)}${tail}`;
 }
 
 /**
@@ -439,14 +455,70 @@ export function keptMode(target: string): number | undefined {
   return s?.isFile() ? s.mode & 0o666 : undefined;
 }
 
-/** Creates the missing folders below `within` (`mode`, less the umask), one at a time (never through a link). */
+/**
+ * Makes the folder `path` and the missing folders above it (`mode`, less the
+ * umask): one plain mkdir a level, from the nearest folder that exists (links
+ * followed: the caller checks what must not be one) down, so at most one call
+ * a component. Returns the folders made, in order. Never Node's recursive
+ * mkdir: where mkdir says ENOENT below a folder that exists (`/proc`, which a
+ * checkout's `.cache` may link to), it spins for ever in C++, deaf to signals
+ * (rev66d F7). An existing entry on the way that is no folder, or a mkdir that
+ * fails (ENOENT too: never retried), throws an UnsafePathError naming it; a
+ * folder another process made meanwhile is taken.
+ */
+export function makeFolderPath(path: string, mode: number): string[] {
+  const missing: string[] = [];
+  for (let at = resolve(path); ; at = dirname(at)) {
+    const s = statOrThrow(at);
+    if (s?.isDirectory()) break;
+    if (s !== undefined) {
+      throw new UnsafePathError("unsafe-target", at, "not a folder: nothing is made in it");
+    }
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  const made: string[] = [];
+  for (let i = missing.length - 1; i >= 0; i--) {
+    const folder = missing[i] as string;
+    try {
+      mkdirSync(folder, { mode });
+      made.push(folder);
+    } catch (error) {
+      if (isCode(error, "EEXIST") && statOrThrow(folder)?.isDirectory()) continue;
+      const why = isCode(error, "ENOENT")
+        ? "the folder above it exists but takes no new folder (ENOENT)"
+        : messageOf(error);
+      throw new UnsafePathError("write-failed", folder, `cannot create it: ${why}`, {
+        cause: error,
+      });
+    }
+  }
+  return made;
+}
+
+/**
+ * `stat` (links followed) of `at`, undefined when missing, or below a non-folder (ENOTDIR: the
+ * walk up then meets it); another failure is an UnsafePathError.
+ */
+function statOrThrow(at: string) {
+  try {
+    return statSync(at, { throwIfNoEntry: false });
+  } catch (error) {
+    if (isCode(error, "ENOTDIR")) return undefined;
+    throw new UnsafePathError("unsafe-target", at, `cannot look at it: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Creates the missing folders from `within` down to the target's (`mode`, less the umask), one at a time (never through a link below `within`). */
 async function makeFolders(
   target: string,
   within: string,
   mode: number,
   made: string[],
 ): Promise<void> {
-  await fsp.mkdir(within, { recursive: true, mode });
+  pushAll(made, makeFolderPath(within, mode));
   for (const folder of foldersOnTheWay(target, within)) {
     try {
       await fsp.mkdir(folder, { mode });

@@ -8,7 +8,7 @@ import { randomHex } from "../_crypto.js";
 import { realpathOrSelf, undecodableName } from "../_fs.js";
 import { isWithin } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
-import { KIND_WORDS } from "../_safe-write.js";
+import { KIND_WORDS, makeFolderPath } from "../_safe-write.js";
 import {
   type Enter,
   holdsUsableGit,
@@ -275,7 +275,7 @@ export async function writeKeptRules(copy: string, kept: KeptRules): Promise<voi
   for (const [repo, paths] of kept) {
     if (paths.length === 0) continue;
     const info = join(copy, repo, ".git", "info");
-    await mkdir(info, { recursive: true });
+    makeFolderPath(info, 0o777);
     await writeFile(join(info, "exclude"), `${paths.map(anchored).join("\n")}\n`, { flag: "wx" });
   }
 }
@@ -527,10 +527,10 @@ async function markRepository(source: string, into: string, copy: Copy): Promise
  */
 export async function markGit(real: string, into: string): Promise<void> {
   const git = join(into, ".git");
-  await mkdir(git, { recursive: true });
+  makeFolderPath(git, 0o777);
   if (!(await holdsUsableGit(real))) return;
-  await mkdir(join(git, "objects"), { recursive: true });
-  await mkdir(join(git, "refs"), { recursive: true });
+  makeFolderPath(join(git, "objects"), 0o777);
+  makeFolderPath(join(git, "refs"), 0o777);
   await writeFile(join(git, "HEAD"), "ref: refs/heads/main\n");
 }
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { statSync } from "node:fs";
 import { constants } from "node:os";
 import { isAbsolute } from "node:path";
 import { openOutput } from "./_fd-output.js";
@@ -20,17 +21,31 @@ const stdout = openOutput(
 
 /**
  * The folder the command runs in, or "" when there is none. When it was deleted
- * under the shell, Node cannot tell it (ENOENT); an absolute $PWD still names it.
- * dash exports an empty $PWD then, and a relative one names nothing: "" makes
- * every relative path refused (`resolveUserPath`), so `--cwd /abs` still works
- * and a command without it says that folder is gone.
+ * under the shell, Node cannot tell it (ENOENT), and an absolute $PWD names it
+ * only while it is still the process's folder (the same device and inode as
+ * `.`): a deleted one is not, and a relative `-o x.md` made the deleted folder
+ * again at $PWD and wrote there (rev66d F2). dash exports an empty $PWD then,
+ * and a relative one names nothing. "" makes every relative path refused
+ * (`resolveUserPath`), so `--cwd /abs` still works and a command without it
+ * says that folder is gone.
  */
 function workingFolder(): string {
   try {
     return process.cwd();
   } catch {
     const pwd = process.env.PWD;
-    return pwd !== undefined && isAbsolute(pwd) ? pwd : "";
+    return pwd !== undefined && isAbsolute(pwd) && sameFolder(pwd, ".") ? pwd : "";
+  }
+}
+
+/** Whether `a` and `b` are one folder (device and inode); false when either cannot be looked at. */
+function sameFolder(a: string, b: string): boolean {
+  try {
+    const one = statSync(a, { throwIfNoEntry: false });
+    const two = statSync(b, { throwIfNoEntry: false });
+    return one !== undefined && two !== undefined && one.dev === two.dev && one.ino === two.ino;
+  } catch {
+    return false;
   }
 }
 

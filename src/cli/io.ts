@@ -21,6 +21,8 @@ export interface CliIo {
   self?: string;
   /** The node binary that settings running `sysprompt` name (`export --hooks`). Default: the running one (`process.execPath`, by its name on PATH where that is the same file). */
   node?: string;
+  /** The system's list of users, whose home folders `-o` writes no dot-name in, as it writes none in yours. Default: `/etc/passwd`. */
+  passwd?: string;
   /** Standard input, read whole (at most `maxBytes`; more is an error, and no more is read): the hook's input. Default: descriptor 0 (`readInput`). */
   stdin?: (maxBytes: number) => Promise<string>;
   /** Stops `sysprompt watch` and `sysprompt serve` when it aborts. Default: Ctrl-C (SIGINT), SIGTERM, SIGHUP or SIGQUIT (see {@link untilStopped}). */

@@ -86,7 +86,8 @@ const TEXT_OR_PATH_VALUE = /<text\|file>$/;
  * decodes an argument that is not UTF-8 so, and the string names another path (`-o out\xe9/p.md`
  * wrote to a new folder `out\uFFFD`, exit 0: rev60d F2); a real U+FFFD name is refused too, as the
  * working folder's is ({@link NOT_UTF8_PATH}). Every path flag is checked here, by its placeholder,
- * and a `<text|file>` flag's value when it is spelled as a path (not an empty one: blank text).
+ * and a `<text|file>` flag's value when it is spelled as a path (not an empty one: blank text);
+ * a `<text|file>` value of exactly `-` is refused, not taken as the text `-`.
  *
  * @throws UsageError naming the flag.
  */
@@ -106,6 +107,13 @@ export function refuseUnusablePaths(command: Command): void {
     // Text stays text, U+FFFD and all; a value spelled as a path is a path (rev64d F6).
     else if (TEXT_OR_PATH_VALUE.test(option.flags)) {
       const all: unknown[] = Array.isArray(value) ? value : [value];
+      // `-` means standard input to a command line (this CLI's `-o -` too): as text it silently
+      // replaced every base section with a dash (rev66d F4).
+      if (all.includes("-")) {
+        throw new UsageError(
+          `${option.long ?? option.flags}: - is not standard input here; give the text, or the file's path (./- for a file named -)`,
+        );
+      }
       const paths = all.filter((v) => typeof v === "string" && !isText(v));
       check(option.long ?? option.flags, paths);
     }

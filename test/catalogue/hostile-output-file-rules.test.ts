@@ -127,8 +127,12 @@ describe("hostile-output-file-rules: the files render -o and export write (rev50
 
   it("F6: a write that fails is exit 1 (as render > FILE), not the refusal code", async () => {
     const root = setup();
-    // The name fits the file system; the temporary file's beside it (`.<name>.<pid>.<hex>.tmp`) does not.
-    const name = `${"n".repeat(240)}.md`;
+    // The path fits the system (4,090 bytes); the temporary file's beside it
+    // (`.<name>.<pid>.<hex>.tmp`, some 20 bytes longer) does not. (A long name alone no longer
+    // fails: its temporary name is made to fit, rev66d F1.)
+    let folder = join(root, "p", "out");
+    while (folder.length + 101 < 3990) folder = join(folder, "d".repeat(100));
+    const name = join(folder, "n".repeat(4089 - folder.length));
     for (const argv of [
       ["render", "-o", name],
       ["export", "--agent", "codex", "--out", name],
@@ -136,7 +140,7 @@ describe("hostile-output-file-rules: the files render -o and export write (rev50
       const run = await cli(root, join(root, "p"), argv);
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/cannot write it: ENAMETOOLONG/);
-      expect(existsSync(join(root, "p", name))).toBe(false);
+      expect(existsSync(join(root, "p", "out"))).toBe(false);
     }
   });
 

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { NO_CURRENT_FOLDER } from "../../src/_paths.js";
 import { checkProject } from "../../src/author/check/check.js";
 import { run } from "../../src/cli/main.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
@@ -113,7 +114,8 @@ describe("catalogue: the current folder was deleted", () => {
     expect({ code: bare.code, stdout: bare.stdout, stderr: bare.stderr }).toEqual({
       code: 2,
       stdout: "",
-      stderr: `sysprompt: cwd: there is no folder at ${bare.gone}; pass the project's folder\n${usageHint("render")}`,
+      // An absolute $PWD that is no longer the process's folder names nothing (rev66d F2).
+      stderr: `sysprompt: ${NO_CURRENT_FOLDER}\n${usageHint("render")}`,
     });
     const given = fromDeletedFolder(["render", "--now", "2026-01-15", "--cwd", "/"]);
     expect(given.code).toBe(0);

@@ -11,6 +11,7 @@ import {
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  makeFolderPath,
   removeFileNoFollow,
   UnsafePathError,
   writeFileNoFollow,
@@ -114,6 +115,41 @@ describe("writeFileNoFollow", () => {
       "old\n",
     ]);
   });
+});
+
+describe("makeFolderPath", () => {
+  it("makes each missing folder one level at a time and returns them in order; an existing one is taken", () => {
+    const base = tempDir();
+    mkdirSync(join(base, "real"));
+    symlinkSync(join(base, "real"), join(base, "link"));
+    expect(makeFolderPath(join(base, "link", "a", "b"), 0o700)).toEqual([
+      join(base, "link", "a"),
+      join(base, "link", "a", "b"),
+    ]);
+    expect(statSync(join(base, "real", "a", "b")).mode & 0o777).toBe(0o700);
+    expect(makeFolderPath(join(base, "link", "a", "b"), 0o700)).toEqual([]);
+  });
+
+  it("a file on the way is refused, nothing made", () => {
+    const base = tempDir();
+    writeFileSync(join(base, "f"), "x");
+    expect(() => makeFolderPath(join(base, "f", "a", "b"), 0o700)).toThrow(UnsafePathError);
+    expect(readdirSync(base)).toEqual(["f"]);
+  });
+
+  it.skipIf(process.platform !== "linux")(
+    "ENOENT below a folder that exists (/proc) is a refusal at once (rev66d F7)",
+    () => {
+      let error: unknown;
+      try {
+        makeFolderPath("/proc/sysprompt-test/a", 0o700);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(UnsafePathError);
+      expect((error as UnsafePathError).path).toBe("/proc/sysprompt-test");
+    },
+  );
 });
 
 describe("writeIfChanged", () => {

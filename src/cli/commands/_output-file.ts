@@ -37,6 +37,7 @@ import {
 import { resolveAgentDir } from "../../locate/layers.js";
 import { findProjectRoot, stopOf } from "../../repo-files/index.js";
 import { type CliIo, FailedError, RefusedError, UsageError } from "../io.js";
+import { otherHomes, PASSWD } from "./_user-homes.js";
 
 /**
  * Files another program runs, or trusts line by line, by their name wherever
@@ -117,6 +118,15 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   ".pre-commit-config.yaml",
   // GHCi runs each line of `./.ghci` as a command (`:!` runs a shell), as pdb runs `.pdbrc` (rev60d F1).
   ".ghci",
+  // Bazel applies each `build --run_under=…` line of `.bazelrc` (and of the `user.bazelrc` or
+  // `.bazelrc.user` it commonly try-imports) and skips one whose first word is no command;
+  // Gradle takes each line of `gradle.properties` as a property (`org.gradle.jvmargs` starts its
+  // JVM); asdf's `.tool-versions` line `nodejs path:DIR` runs DIR's `bin/node` (rev66d F6).
+  ".bazelrc",
+  "user.bazelrc",
+  ".bazelrc.user",
+  "gradle.properties",
+  ".tool-versions",
 ];
 
 /**
@@ -328,6 +338,7 @@ export async function namedOutput(
     flag,
     warn: io.stderr,
     cacheRoot: cacheRoot(io.env, home),
+    passwd: io.passwd ?? PASSWD,
     agentDir: resolveAgentDir({
       agentDir:
         flags.agentDir === undefined ? undefined : resolveUserPath(flags.agentDir, io.cwd, home),
@@ -400,6 +411,7 @@ async function refuseNamedOutput(
     env: Readonly<Record<string, string | undefined>>;
     agentDir: string;
     cacheRoot: string;
+    passwd: string;
     flag: string;
     warn: (text: string) => void;
   },
@@ -507,6 +519,18 @@ async function refuseNamedOutput(
       throw new RefusedError(
         `${where.flag}: ${path}: ${dotted} in your home folder, where such files are programs' configuration (start-up files, rc files, hooks): not written (the prompt holds a repository's text); write the prompt to a file of its own (a path with no dot-name below your home folder, or for export none: the default export folder)`,
       );
+    }
+    // Another user's home folder, by the same rule: run as root, `-o ~alice/.bashrc.d/x.sh` (rev66d F5).
+    for (const other of await otherHomes(where.passwd, where.home, where.env)) {
+      const theirs = said(
+        (t) => homeDotNameOf(t, other.home, []) ?? homeDotNameOf(t, other.real, []),
+        false,
+      );
+      if (theirs !== undefined) {
+        throw new RefusedError(
+          `${where.flag}: ${path}: ${theirs} in the home folder of ${escapeInline(other.user)} (${escapeInline(other.home)}), where such files are programs' configuration (start-up files, rc files, hooks): not written (the prompt holds a repository's text); write the prompt to a file of its own (a path with no dot-name below a home folder)`,
+        );
+      }
     }
     return;
   }

@@ -399,6 +399,12 @@ async function inNpxCache(self: string): Promise<boolean> {
  * Nothing is rendered or written.
  */
 async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
+  // A flag is acted on or refused: a user who expects the settings in that file is told (rev66d F3).
+  if (flags.out !== undefined) {
+    throw new UsageError(
+      "--hooks writes no file (it prints the hook settings on stdout): leave out --out, or redirect stdout",
+    );
+  }
   const agent = flags.agent;
   if (agent === undefined || !hasHookSnippet(agent)) {
     throw new UsageError(
