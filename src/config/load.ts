@@ -2,7 +2,7 @@ import { join, relative } from "node:path";
 import { decodeText, kindOfPath, realpathOrSelf } from "../_fs.js";
 import { leavesFolder, toPosix } from "../_paths.js";
 import { entryKind, UnsafePathError } from "../_safe-write.js";
-import { plantedCheck, readFileNoFollow } from "../repo-files/index.js";
+import { type PlantedCheck, plantedCheck, readFileNoFollow } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 import { parseConfig } from "./parse.js";
 import {
@@ -47,8 +47,15 @@ export async function loadConfigFiles(folders: ConfigFolders): Promise<{
   };
 }
 
-/** One config file; see {@link loadConfigFiles}. */
-export async function readConfigFile(path: string, layer: ConfigLayer): Promise<ConfigFile> {
+/**
+ * One config file; see {@link loadConfigFiles}. `planted`: a project's file,
+ * refused when another user planted it or a folder on its way ({@link plantedCheck}).
+ */
+export async function readConfigFile(
+  path: string,
+  layer: ConfigLayer,
+  planted?: PlantedCheck,
+): Promise<ConfigFile> {
   const none = (diagnostics: Diagnostic[] = []): ConfigFile => ({
     layer,
     path,
@@ -59,7 +66,7 @@ export async function readConfigFile(path: string, layer: ConfigLayer): Promise<
   });
   let bytes: Buffer | null;
   try {
-    bytes = await readFileNoFollow(path, MAX_CONFIG_FILE_BYTES);
+    bytes = await readFileNoFollow(path, MAX_CONFIG_FILE_BYTES, planted);
   } catch (error) {
     if (!(error instanceof UnsafePathError)) throw error;
     return none([
@@ -107,22 +114,9 @@ async function readProjectConfig(
       ],
     };
   }
-  // Another user's `.pi` (or file) in a folder anyone may write to is not the project's (rev64a F1).
-  const planted = plantedCheck()(join(dir, CONFIG_FILE_NAME));
-  if (planted !== undefined && (await kindOfPath(path)) !== "missing") {
-    return {
-      file: emptyFile(path, "project"),
-      diagnostics: [
-        {
-          level: "warning",
-          code: "config-refused",
-          message: `${CONFIG_FILE_NAME} not used: ${planted.message}`,
-          path,
-        },
-      ],
-    };
-  }
-  const file = await readConfigFile(path, "project");
+  // Another user's `.pi` (or file) in a folder anyone may write to is not the project's (rev64a F1),
+  // checked again on the opened file: a folder swapped in for the open is refused (rev67a F2).
+  const file = await readConfigFile(path, "project", plantedCheck());
   return { file, diagnostics: file.diagnostics };
 }
 

@@ -1,7 +1,9 @@
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { resolve } from "node:path";
-import { open } from "../_io.js";
+import { lstat, open, openedPath, realpath } from "../_io.js";
 import { isCode, KIND_WORDS, kindOrError, messageOf, UnsafePathError } from "../_safe-write.js";
+import { openedRefusal } from "./door-checks.js";
+import type { PlantedCheck } from "./planted.js";
 
 // The door's strict form, for the files a repository controls that are never
 // links (goldens, scenario files, sysprompt.yaml): no link is followed at
@@ -15,10 +17,20 @@ import { isCode, KIND_WORDS, kindOrError, messageOf, UnsafePathError } from "../
  * again on the open handle, which is opened without following a link and
  * without blocking), and never more than `maxBytes + 1` bytes are read.
  *
+ * `planted` (a project's file, sysprompt.yaml): the door's planted check before
+ * the open and its open-then-check after it ({@link openedRefusal}: the very
+ * file checked, at its checked real path, no entry of it another user's in a
+ * folder anyone may write to), so a folder swapped between the check and the
+ * open is refused, not read (review rev67a F2).
+ *
  * @throws UnsafePathError (`unsafe-target`, `too-large`, `write-failed` for a
  * read error) naming the path.
  */
-export async function readFileNoFollow(path: string, maxBytes: number): Promise<Buffer | null> {
+export async function readFileNoFollow(
+  path: string,
+  maxBytes: number,
+  planted?: PlantedCheck,
+): Promise<Buffer | null> {
   const target = resolve(path);
   const kind = await kindOrError(target);
   if (kind instanceof UnsafePathError) throw kind;
@@ -32,10 +44,23 @@ export async function readFileNoFollow(path: string, maxBytes: number): Promise<
   }
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const checked = planted && (await checkedBefore(target, planted));
+    handle = await open(
+      checked?.real ?? target,
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
     const s = await handle.stat();
     if (!s.isFile()) {
       throw new UnsafePathError("unsafe-target", target, "not a regular file: it is not read");
+    }
+    if (checked !== undefined && planted !== undefined) {
+      const opened = handle;
+      const refusal = openedRefusal(
+        { ...checked, s, opened: () => openedPath(opened), now: undefined },
+        { planted },
+        undefined,
+      );
+      if (refusal) throw new UnsafePathError("unsafe-target", target, refusal.message);
     }
     const buffer = Buffer.alloc(Math.min(s.size, maxBytes) + 1);
     let filled = 0;
@@ -64,4 +89,20 @@ export async function readFileNoFollow(path: string, maxBytes: number): Promise<
   } finally {
     await handle?.close().catch(() => undefined);
   }
+}
+
+/** The file's stats and real path before the open, or the planted refusal (thrown). */
+async function checkedBefore(
+  target: string,
+  planted: PlantedCheck,
+): Promise<{ real: string; before: Stats }> {
+  // lstat: a final link put in since the kind was asked is no file (the open would not follow it either).
+  const before = await lstat(target);
+  if (!before.isFile()) {
+    throw new UnsafePathError("unsafe-target", target, "not a regular file: it is not read");
+  }
+  const real = await realpath(target);
+  const refusal = planted(real);
+  if (refusal) throw new UnsafePathError("unsafe-target", target, refusal.message);
+  return { real, before };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
@@ -135,5 +135,47 @@ describe("catalogue: <dir_context> names no link the door refuses", () => {
     expect(result.diagnostics.find((d) => d.code === "agents-md-link-refused")?.message).toContain(
       ": a/AGENTS.md, g/AGENTS.md, h/AGENTS.md (",
     );
+  });
+
+  it("dir-context-links-real-path-too-long: a link whose real path cannot be found (past PATH_MAX) is left out, not listed at its own path", async () => {
+    // rev67a F1: the failed look-up took the link for a plain file at its own name, so a link into a
+    // nested clone through folder links (a real path of some 4,600 characters) was listed.
+    const root = tempDir();
+    const proj = join(root, "project");
+    put(join(proj, ".git/HEAD"), "ref: refs/heads/main\n");
+    put(join(proj, "clone/.git/HEAD"), "ref: refs/heads/main\n");
+    const seg = Array.from({ length: 6 }, () => "x".repeat(250)).join("/");
+    // Made through the links, each path short; the real path is three segments long.
+    const ats = [join(proj, "clone")];
+    for (const k of ["k1", "k2", "k3"]) {
+      const at = ats.at(-1) ?? "";
+      mkdirSync(join(at, seg), { recursive: true });
+      symlinkSync(seg, join(at, k));
+      ats.push(join(at, k));
+    }
+    writeFileSync(join(ats[3] ?? "", "AGENTS.md"), "DEEP-CLONE-FILE\n");
+    mkdirSync(join(proj, "a"));
+    symlinkSync("../clone/k1/k2/k3/AGENTS.md", join(proj, "a/AGENTS.md"));
+    let result: Awaited<ReturnType<typeof renderSystemPrompt>>;
+    try {
+      result = await renderSystemPrompt(pinned(root, { cwd: proj, workspaceTree: true }));
+    } finally {
+      // Taken down through the links: the temp folder's removal cannot name the real paths.
+      for (const i of [2, 1, 0]) {
+        rmSync(join(ats[i] ?? "", `k${i + 1}`));
+        rmSync(join(ats[i] ?? "", "x".repeat(250)), { recursive: true });
+      }
+    }
+    const dir = result.sections.find((s) => s.name === "dir_context")?.text ?? "";
+    expect(dir).toBe(`<dir_context>\n${leftOut(1)}\n</dir_context>`);
+    expect(result.diagnostics.filter((d) => d.code === "agents-md-link-refused")).toEqual([
+      {
+        level: "warning",
+        code: "agents-md-link-refused",
+        message:
+          "a context file below the working directory is a link that sysprompt does not follow, so the prompt does not list it for the model to read: a/AGENTS.md (the first: where it leads cannot be found (ENAMETOOLONG), so it is not followed)",
+        path: join(proj, "a/AGENTS.md"),
+      },
+    ]);
   });
 });

@@ -71,6 +71,27 @@ describe("hostile-export-opencode-file-run: the {file:} line as opencode 1.18.33
     },
   );
 
+  it.each([
+    ["--out p.md", ["--out", "p.md"]],
+    ["the cache", []],
+  ])(
+    "rev67a F4: run from a subfolder kit\\x of a project whose top has none (%s), refused too",
+    async (_, args) => {
+      // opencode started in `kit\x` works in the look-alike `kit/x` and loads its AGENTS.md.
+      const { root, project } = setup("proj");
+      const sub = join(project, "kit\\x");
+      mkdirSync(sub);
+      mkdirSync(join(project, "kit/x"), { recursive: true });
+      const result = await cli(root, sub, ["export", "--agent", "opencode", ...args]);
+      expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 2, stdout: "" });
+      expect(result.stderr).toContain(
+        `does not work in ${JSON.stringify(sub)}: it reads the \\ in that path as a / (it works in ${JSON.stringify(join(project, "kit/x"))} instead`,
+      );
+      expect(existsSync(join(sub, "p.md"))).toBe(false);
+      expect(existsSync(join(root, "home/.cache"))).toBe(false);
+    },
+  );
+
   it("F2: the other agents' lines name a path with a \\ (only opencode reads it as /)", async () => {
     const { root, project } = setup("kit\\x");
     const result = await cli(root, project, ["export", "--agent", "codex", "--out", "p.md"]);

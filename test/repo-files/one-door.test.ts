@@ -64,7 +64,7 @@ const ALLOWED: Record<string, string> = {
   "_safe-write.ts": "the write side: compares the bytes it would write with the target's",
   // The door's strict form, where the folder was judged first (it follows a folder link on the way).
   "config/load.ts":
-    "sysprompt.yaml: the project's only after its folder's real path is found inside cwd (readProjectConfig)",
+    "sysprompt.yaml: the project's only after its folder's real path is found inside cwd, with the planted open-then-check (readProjectConfig)",
   "author/snapshot/_scenario.ts":
     "scenario files in the folder snapshot resolved to its real path and refused outside where it is named",
   "author/snapshot/_golden.ts":

@@ -86,9 +86,11 @@ export async function exportTarget(
   }
   // `--out` is checked as `render -o` is (namedOutput): into the project, from its root down,
   // and never an agent's settings or a file another program runs.
-  const project = await projectOf(
-    flags.cwd === undefined ? io.cwd : resolveUserPath(flags.cwd, io.cwd, home),
-  );
+  const given = flags.cwd === undefined ? io.cwd : resolveUserPath(flags.cwd, io.cwd, home);
+  // The folder the agent runs in, by its real path (as its own getcwd gives it); it holds the project's top.
+  const working = await realpath(given).catch(() => given);
+  // The real root of its project: whose default export file it is.
+  const project = await findProjectRoot(working);
   const target: { path: string; write?: string; root?: string } =
     flags.out !== undefined
       ? await outTarget(outputPath(flags.out, "--out", io, home), flags, io, home)
@@ -101,7 +103,7 @@ export async function exportTarget(
       `export: the path ${JSON.stringify(target.path)} has a control character, which the setting line cannot hold; pass --out with a plain path`,
     );
   }
-  const named = namedSetting(agent, spec, target.path, project);
+  const named = namedSetting(agent, spec, target.path, project, working);
   return {
     agent,
     path: target.path,
@@ -118,7 +120,8 @@ export async function exportTarget(
  * `"` or a `\`: rev64d F5) naming it as `./…` from `project`'s top, where that project's
  * opencode.json is and opencode reads a relative path from, when that avoids them.
  *
- * @throws RefusedError when neither can name it, or (opencode) when the project's path holds a
+ * @throws RefusedError when neither can name it, or (opencode) when the path of `working`, the
+ * folder it runs in (so of the project's top and every folder down to it: rev67a F4), holds a
  * `\`: opencode 1.18.33 reads it as `/` and works in another folder (run: from `kit\x` it sent
  * `kit/x`'s AGENTS.md and never read `kit\x/opencode.json`), so no line reaches it there.
  */
@@ -127,11 +130,12 @@ function namedSetting(
   spec: ExportSpec,
   path: string,
   project: string,
+  working: string,
 ): { setting: string; from?: string } {
   // On Windows `\` is the separator: the finding is of a `\` in a POSIX folder name.
-  if (spec.quote === "opencode" && sep === "/" && project.includes("\\")) {
+  if (spec.quote === "opencode" && sep === "/" && working.includes("\\")) {
     throw new RefusedError(
-      `export: ${agent} does not work in ${JSON.stringify(project)}: it reads the \\ in that path as a / (it works in ${JSON.stringify(project.replaceAll("\\", "/"))} instead, with that folder's opencode.json and AGENTS.md), so no line makes it read the exported file; rename the folder`,
+      `export: ${agent} does not work in ${JSON.stringify(working)}: it reads the \\ in that path as a / (it works in ${JSON.stringify(working.replaceAll("\\", "/"))} instead, with that folder's opencode.json and AGENTS.md), so no line makes it read the exported file; rename the folder`,
     );
   }
   const setting = settingLine(spec, path);
@@ -202,11 +206,6 @@ async function sharedFolderOf(path: string): Promise<string | undefined> {
     }
   }
   return undefined;
-}
-
-/** The real root of the project of the working folder `cwd`: whose default export file it is. */
-async function projectOf(cwd: string): Promise<string> {
-  return findProjectRoot(await realpath(cwd).catch(() => cwd));
 }
 
 /** What a resolved render says about its agent: {@link PreparedPrompt}'s, or a watch's before its first render. */

@@ -589,7 +589,12 @@ async function eachFileOnce(
   const seen = new Set<string>();
   for (const f of found) {
     const own = childPath(realRoot, native(f.path));
-    const real = f.link ? await realpath(childPath(root, native(f.path))).catch(() => own) : own;
+    // A link whose real path cannot be found (too long, its target gone) is no file at its own path.
+    const real = f.link ? await realpath(childPath(root, native(f.path))).catch(unresolved) : own;
+    if (typeof real !== "string") {
+      leftOut.push({ path: f.path, refusal: real });
+      continue;
+    }
     if (seen.has(real)) continue;
     if (!f.link) {
       seen.add(real);
@@ -606,6 +611,16 @@ async function eachFileOnce(
     }
   }
   return { agentsMd: out, leftOut };
+}
+
+/** The refusal of a link whose real path the system could not give (rev67a F1: the door refuses it too). */
+function unresolved(error: unknown): Refusal {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return {
+    reason: "outside",
+    code: "file-outside-project",
+    message: `where it leads cannot be found${code ? ` (${code})` : ""}, so it is not followed`,
+  };
 }
 
 /**
