@@ -75,6 +75,10 @@ const SLOW = [
   "test/catalogue/hostile-owner-mark-repository-texts.test.ts",
   // rev60c F1, F3, F5, F6: an untrusted render each after the escape's own cases (0.7-1.6 s).
   "test/catalogue/hostile-tag-name-enclosed-letters.test.ts",
+  // rev66c F1: six renders and a touch, the first an untrusted render of 13 forged tags (0.8 s).
+  "test/catalogue/hostile-tag-ascii-look-alike-letters.test.ts",
+  // rev66c F2: an untrusted render of seven forged tags (0.7-1.0 s).
+  "test/catalogue/hostile-tag-blank-joined-words.test.ts",
   "test/catalogue/hostile-tag-name-format-characters.test.ts",
   "test/catalogue/hostile-tag-name-vertical-tab.test.ts",
   "test/catalogue/hostile-owner-mark-references-no-semicolon.test.ts",

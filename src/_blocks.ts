@@ -359,6 +359,33 @@ function bulletItemLine(r: Reading, text: string, from: number): boolean {
   return r.containers.length === 1 && !only.quote;
 }
 
+/** Where the line `text[from, to)` goes on after its leading white space, `>` and list markers (`-`, `*`, `+`, `1.`, `1)`). */
+export function afterMarkers(text: string, from: number, to: number): number {
+  let at = from;
+  for (;;) {
+    while (at < to && isSpaceOrTab(text.charCodeAt(at))) at++;
+    const code = text.charCodeAt(at);
+    let next = at;
+    if (code === GREATER) next = at + 1;
+    else if (code === 0x2d || code === 0x2a || code === 0x2b) next = at + 1;
+    else {
+      while (
+        next < to &&
+        next - at < 9 &&
+        text.charCodeAt(next) >= 0x30 &&
+        text.charCodeAt(next) <= 0x39
+      )
+        next++;
+      const mark = text.charCodeAt(next);
+      if (next === at || (mark !== 0x2e && mark !== 0x29)) return at;
+      next++;
+    }
+    const after = text.charCodeAt(next);
+    if (code !== GREATER && next < to && after !== SPACE && after !== TAB) return at;
+    at = next;
+  }
+}
+
 /**
  * Reads the line `text[from, to)` (no line break in it) into `r`, as
  * CommonMark's block parser does: the open containers it continues, then a
@@ -683,7 +710,7 @@ function isLineTerminator(code: number): boolean {
 }
 
 /** CommonMark's escapable characters: ASCII punctuation. */
-function isAsciiPunctuation(code: number): boolean {
+export function isAsciiPunctuation(code: number): boolean {
   return (
     (code >= 0x21 && code <= 0x2f) ||
     (code >= 0x3a && code <= 0x40) ||

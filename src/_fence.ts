@@ -10,6 +10,7 @@
  */
 
 import {
+  afterMarkers,
   copyReading,
   definitionLength,
   definitionTitleOpen,
@@ -355,33 +356,6 @@ function startsPlain(text: string): boolean {
   return true;
 }
 
-/** Where the line `text[from, to)` goes on after its leading white space, `>` and list markers (`-`, `*`, `+`, `1.`, `1)`). */
-function afterMarkers(text: string, from: number, to: number): number {
-  let at = from;
-  for (;;) {
-    while (at < to && (text.charCodeAt(at) === SPACE || text.charCodeAt(at) === TAB)) at++;
-    const code = text.charCodeAt(at);
-    let next = at;
-    if (code === GREATER_THAN) next = at + 1;
-    else if (code === 0x2d || code === 0x2a || code === 0x2b) next = at + 1;
-    else {
-      while (
-        next < to &&
-        next - at < 9 &&
-        text.charCodeAt(next) >= 0x30 &&
-        text.charCodeAt(next) <= 0x39
-      )
-        next++;
-      const mark = text.charCodeAt(next);
-      if (next === at || (mark !== 0x2e && mark !== 0x29)) return at;
-      next++;
-    }
-    const after = text.charCodeAt(next);
-    if (code !== GREATER_THAN && next < to && after !== SPACE && after !== TAB) return at;
-    at = next;
-  }
-}
-
 /** `===` or `---` after at most three spaces, then only spaces and tabs: an underline after a paragraph. */
 function setextLike(text: string, from: number, to: number): boolean {
   let at = from;
@@ -408,33 +382,45 @@ export function firstLineNoUnderline(text: string): string {
 
 /**
  * True when `text`'s first lines would be read otherwise after the line a
- * template prints above it than alone (rev65b F4): its first paragraph (its
- * lines to the first blank one) holds a `<`, or its first line is a setext
- * underline or a table's delimiter row. The builtins print an element's text
- * on the line after its opening tag (`<rule name="a">`, a tag line that opens
- * an HTML block running to a blank line: the paragraph is raw HTML there, a
- * code span `<div hidden>` a live element; `<repository_instructions …>`, no
- * tag to CommonMark: a paragraph the text's first line continues), while its
- * closers and the renderer check read it from a block start of its own. A
- * text starting with a blank line is apart already. Linear: it stops at the
- * first blank line.
+ * template prints above it than alone (rev65b F4, rev66f F1): its first
+ * paragraph (its lines to the first blank one) holds a `<`, or a line of it
+ * opens a fence, list item or block quote while the text holds a `<` further
+ * on, or its first line is a setext underline or a table's delimiter row. The
+ * builtins print an element's text on the line after its opening tag
+ * (`<rule name="a">`, a tag line that opens an HTML block running to a blank
+ * line; `<repository_instructions …>`, no tag to CommonMark: a paragraph the
+ * text's first line continues), while its closers and the renderer check read
+ * it from a block start of its own. Where it is read with that line, an opener
+ * in its first paragraph is swallowed, so a blank line inside its block ends
+ * the line above's instead and what follows is read at the top level (a
+ * fence's `<div hidden>` line a live element). A text starting with a blank
+ * line is apart already. Linear: it stops at the first blank line.
  */
 export function readsWithLineAbove(text: string): boolean {
   const first = lineEndAt(text, 0);
   if (setextLike(text, 0, first) || delimiterRowAt(text, 0, first)) return true;
   const lt = text.indexOf("<");
   if (lt === -1) return false;
-  // Is a blank line before it?
+  // Is a blank line before it, with no block opened on the way?
   let from = 0;
   while (from <= lt) {
     const end = lineEndAt(text, from);
     if (isBlank(text, from, end)) return false;
-    if (end >= lt) return true;
+    if (end >= lt || opensContainer(text, from, end)) return true;
     from =
       end +
       (text.charCodeAt(end) === CARRIAGE_RETURN && text.charCodeAt(end + 1) === LINE_FEED ? 2 : 1);
   }
   return true;
+}
+
+/** Whether the line `text[from, to)` may open a list item, a block quote or a fence (after any blanks). */
+function opensContainer(text: string, from: number, to: number): boolean {
+  let start = from;
+  while (start < to && (text.charCodeAt(start) === SPACE || text.charCodeAt(start) === TAB))
+    start++;
+  const at = afterMarkers(text, from, to);
+  return at > start || fenceRun(text, at, to) !== undefined;
 }
 
 /**
@@ -580,7 +566,8 @@ export function closeOpenBlocks(
 ): string {
   // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1).
   const read = options?.unread === undefined ? tableRunsAsText(text) : text;
-  return closeHiddenRuns(closeOpenComment(closeOpenFence(read, joined)), withLine, options);
+  const close = (t: string) => closeOpenComment(closeOpenFence(t, joined));
+  return closeHiddenRuns(close(read), { withLine, close }, options);
 }
 
 /**
@@ -742,7 +729,11 @@ export function closingAfter(before: string): string {
  * your glob rule among them, into the element (review rev58b F1).
  */
 export function hiddenClosingAfter(before: string): string | undefined {
-  const closed = closeHiddenRuns(before, withLine);
+  // A fallback's text is not appended after (below), so closing it as a message of its own suffices.
+  const closed = closeHiddenRuns(before, {
+    withLine,
+    close: (t) => closeOpenComment(withBlockCloser(t)),
+  });
   // Not closed after it but written as text (more HTML than one reading takes, or a `<plaintext>`):
   // what a host writes after it cannot be made to read as its own (rev61b F1).
   return closed.startsWith(before) ? closed.slice(before.length) : undefined;

@@ -261,6 +261,9 @@ function statIfAny(path: string, follow: boolean): Promise<fs.Stats | undefined>
 export interface Owner {
   uid: number;
   mode: number;
+  /** The entry's device and inode, when the look-up gave them: whether a later look-up met the same entry. */
+  dev?: number;
+  ino?: number;
 }
 
 /** The owner and permission bits of `stats`, as {@link ownerOrMissing} notes them. */
@@ -299,7 +302,7 @@ export function ownerOrMissingSync(path: string, follow: boolean): Owner | undef
   let owner: Owner | undefined;
   try {
     const stats = call(path, { throwIfNoEntry: false });
-    owner = stats && { uid: stats.uid, mode: stats.mode & 0o7777 };
+    owner = stats && { uid: stats.uid, mode: stats.mode & 0o7777, dev: stats.dev, ino: stats.ino };
     seen = owner ? { text: `${owner.uid}:${owner.mode}` } : { error: "ENOENT" };
   } catch (error) {
     seen = { error: errorCode(error) };

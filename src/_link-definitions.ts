@@ -6,7 +6,7 @@
  * word of your `AGENTS.md` a link (review rev64c F9).
  */
 
-import { eachLine, freshReading, PARAGRAPH, readLine } from "./_blocks.js";
+import { afterMarkers, eachLine, freshReading, PARAGRAPH, readLine } from "./_blocks.js";
 
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
@@ -23,8 +23,12 @@ const COLON = 0x3a;
  * defines no label. An inline link `[x](url)` or reference `[x][y]` at a
  * paragraph's start is left as written. The lines after an escaped one are
  * read as escaped text goes on (rev65b F6: `\[a]: /a` is text, so `===` under
- * it makes a heading, and a `[deploy]: …` after it starts a paragraph). Linear:
- * one block reading, each line scanned once.
+ * it makes a heading, and a `[deploy]: …` after it starts a paragraph). Any
+ * other line outside fenced code (a paragraph's later lines too) whose `[`,
+ * after blanks and quote or list markers, opens such a label is escaped as
+ * well (in an HTML block too, and in indented code after a `>`): another
+ * reader may start a block there (rev66f F3). Linear: one block
+ * reading, each line scanned once.
  */
 export function withoutLinkDefinitions(text: string): string {
   if (!text.includes("[")) return text;
@@ -33,25 +37,37 @@ export function withoutLinkDefinitions(text: string): string {
   eachLine(text, (from, to) => {
     const before = reading.leaf;
     const had = before?.kind === "paragraph" ? (before.definitions?.length ?? 0) : 0;
-    readLine(reading, text, from, to);
+    const closer = readLine(reading, text, from, to);
     const leaf = reading.leaf;
-    if (leaf?.kind !== "paragraph" || !leaf.definitions) return;
-    // The paragraph's lines as CommonMark keeps them, each ended by a line feed: this line's
-    // is the last, after its markers. Told by lengths (the text is not read: a long paragraph
-    // would be read again at each line): a line that goes on the paragraph, or starts it.
-    const length = leaf.definitions.length;
-    for (const own of had > 0 && length > had ? [length - had - 1, length - 1] : [length - 1]) {
-      const start = to - own;
-      const opens = own > 0 && start >= from && text.charCodeAt(start) === OPEN_BRACKET;
-      if (opens && opensLabel(text, start + 1, to)) {
-        at.push(start);
-        // Read on as escaped (rev65b F6): a paragraph it started is text now, so a `===`
-        // under it makes a heading and the line after starts a paragraph of its own. (One
-        // escaped after the paragraph's start is in a paragraph that holds no definition.)
-        if (own === length - 1) reading.leaf = PARAGRAPH;
-        break;
+    if (leaf?.kind === "paragraph" && leaf.definitions) {
+      // The paragraph's lines as CommonMark keeps them, each ended by a line feed: this line's
+      // is the last, after its markers. Told by lengths (the text is not read: a long paragraph
+      // would be read again at each line): a line that goes on the paragraph, or starts it.
+      const length = leaf.definitions.length;
+      for (const own of had > 0 && length > had ? [length - had - 1, length - 1] : [length - 1]) {
+        const start = to - own;
+        const opens = own > 0 && start >= from && text.charCodeAt(start) === OPEN_BRACKET;
+        if (opens && opensLabel(text, start + 1, to)) {
+          at.push(start);
+          // Read on as escaped (rev65b F6): a paragraph it started is text now, so a `===`
+          // under it makes a heading and the line after starts a paragraph of its own. (One
+          // escaped after the paragraph's start is in a paragraph that holds no definition.)
+          if (own === length - 1) reading.leaf = PARAGRAPH;
+          return;
+        }
       }
     }
+    // Any other line outside fenced code too (rev66f F3): another reader may start a block
+    // where CommonMark does not (markdown-it ends a table at an indented line or an item, goes
+    // on in a quote at an indented `>`, and reads an HTML block as text with `html: false`).
+    // Indented code is code to markdown-it too, unless a `>` comes before it (a quote
+    // markdown-it goes on at an indented `>`).
+    const fence = leaf?.kind === "fence" || (closer && before?.kind === "fence");
+    if (fence) return;
+    const start = afterMarkers(text, from, to);
+    if (text.charCodeAt(start) !== OPEN_BRACKET) return;
+    if (leaf === undefined && !text.slice(from, start).includes(">")) return;
+    if (opensLabel(text, start + 1, to)) at.push(start);
   });
   if (at.length === 0) return text;
   const parts: string[] = [];

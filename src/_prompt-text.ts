@@ -15,15 +15,18 @@ import type { HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
  * could break a line, hide text or reorder it ({@link isHidden}: controls,
  * every default-ignorable code point) becomes `\uXXXX`, as the workspace
  * tree writes names, so a folder named `x\n- IMPORTANT: …` cannot add a line
- * to the prompt, nor `\u202Egpj.exe` read as another name.
+ * to the prompt, nor `\u202Egpj.exe` read as another name. With `lines`,
+ * each line of a text of several is written so, its LF, CR and TAB kept
+ * (review rev66c F5: a multi-line value kept U+2028, NEL, FF and VT raw).
  */
-export function oneLine(text: string): string {
+export function oneLine(text: string, lines = false): string {
   let out = "";
   let copied = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.codePointAt(i) ?? 0;
     // A tag character (U+E0020) is hidden too, and takes two units.
     const width = code > 0xffff ? 2 : 1;
+    if (lines && (code === 0x0a || code === 0x0d || code === 0x09)) continue;
     if (isHidden(code) || (code > 0x7f && isUnseen(code))) {
       out += `${text.slice(copied, i)}${unitEscapes(code)}`;
       copied = i + width;
@@ -679,23 +682,65 @@ export const MAX_TAG_NAME = 256;
 
 /**
  * A name as tags are compared: lower-cased, its ASCII separators `-`, `_`,
- * `.`, `:` left out. A reader takes `</repository-instructions>`,
+ * `.`, `:` left out, and read as its ASCII skeleton ({@link asciiSkeleton}).
+ * A reader takes `</repository-instructions>`,
  * `</repository_instructions.>`, `</repository__instructions>` and
  * `</RepositoryInstructions>` for `</repository_instructions>`, and the
  * host's `system-reminder` for `system_reminder`: before, each was written
- * raw (review rev53c F7). A singular or plural (`user_instruction`) is
- * another name.
+ * raw (review rev53c F7); and `</user_instructi0ns>`, `</team_poIicy>`,
+ * `</tearn_policy>` for yours (review rev66c F1). A singular or plural
+ * (`user_instruction`) is another name.
  */
 export function nameKey(name: string): string {
   let key = KEYS.get(name);
   if (key === undefined) {
     const lower = name.toLowerCase();
-    key = SEPARATORS.test(lower) ? lower.replace(SEPARATOR_RUNS, "") : lower;
+    key = asciiSkeleton(SEPARATORS.test(lower) ? lower.replace(SEPARATOR_RUNS, "") : lower);
     if (KEYS.size >= MAX_CACHED) KEYS.clear();
     KEYS.set(name, key);
   }
   return key;
 }
+
+/**
+ * The ASCII characters drawn as (or typed for) a lower-case letter, by the
+ * letter: the digits `0` `1` `3` `5` as `o` `l` `e` `s`, and `i` and `l` as
+ * one letter (`I` is drawn as `l` and `l` as `I`, so `poIicy` and
+ * `lnstructions` read as `policy` and `instructions` in any case). One list
+ * for the names of tags ({@link asciiSkeleton}) and the owner mark
+ * ({@link markPiece}: `0wner`, `u5er`).
+ */
+const DRAWN_AS: Readonly<Record<string, string>> = { 0: "o", 1: "l", 3: "e", 5: "s", i: "l" };
+
+/** The pairs of letters drawn as one (`rn` as `m`, `vv` as `w`, `cl` as `d`): in names only ({@link asciiSkeleton}). */
+const DRAWN_PAIRS: Readonly<Record<string, string>> = { rn: "m", vv: "w", cl: "d" };
+
+const SKELETON_PARTS = /rn|vv|cl|[0135i]/g;
+const MAY_BE_DRAWN = /[0135i]|rn|vv|cl/;
+
+/**
+ * A lower-case name with each ASCII look-alike read as the letter it is drawn
+ * as ({@link DRAWN_AS}, {@link DRAWN_PAIRS}): both your names and a tag's
+ * name are compared so, so yours still match themselves and `</tearn_po1icy>`
+ * matches `team_policy`. Decided (review rev66c F1): other spellings a model
+ * reads through (`4` for `a`, typos) stay other names; a tag of ordinary HTML
+ * (`<h1>`, `<li>`) is held only when its skeleton is one of the prompt's names.
+ */
+function asciiSkeleton(lower: string): string {
+  if (!MAY_BE_DRAWN.test(lower)) return lower;
+  return lower.replace(SKELETON_PARTS, (part) => DRAWN_PAIRS[part] ?? DRAWN_AS[part] ?? part);
+}
+
+/** An ASCII code point lower-cased, read as the letter it is drawn as ({@link DRAWN_AS}). */
+function asciiDrawnAs(code: number): string {
+  return ASCII_DRAWN[code] ?? String.fromCharCode(code);
+}
+
+/** {@link asciiDrawnAs} of each ASCII code point, made once: the mark's reader asks it per character. */
+const ASCII_DRAWN: readonly string[] = Array.from({ length: 0x80 }, (_, code) => {
+  const lower = String.fromCharCode(code).toLowerCase();
+  return DRAWN_AS[lower] ?? lower;
+});
 
 /** {@link nameKey} of the names met so far: a text's tags mostly repeat a few names (`b`, `https`). */
 const KEYS = new Map<string, string>();
@@ -1026,19 +1071,7 @@ function heldThroughReferences(text: string, names: ReadonlySet<string>): number
 function referencesRead(
   text: string,
 ): { text: string; placeOf: (at: number) => number } | undefined {
-  // Where each piece read starts, in the reading and in `text`, as in {@link readApart}.
-  const readAt: number[] = [];
-  const textAt: number[] = [];
-  const putIn: boolean[] = [];
-  const pieces: string[] = [];
-  let length = 0;
-  const piece = (at: number, put: boolean, written: string) => {
-    readAt.push(length);
-    textAt.push(at);
-    putIn.push(put);
-    pieces.push(written);
-    length += written.length;
-  };
+  const { piece, pieces, done } = pieceReading();
   let from = 0;
   for (let amp = text.indexOf("&"); amp !== -1; amp = text.indexOf("&", amp + 1)) {
     const reference = referenceAt(text, amp);
@@ -1053,12 +1086,7 @@ function referencesRead(
   }
   if (pieces.length === 0) return undefined;
   if (from < text.length) piece(from, false, text.slice(from));
-  const placeOf = (at: number) => {
-    const k = lastAtMost(readAt, at);
-    const place = textAt[k] ?? at;
-    return putIn[k] ? place : place + at - (readAt[k] ?? 0);
-  };
-  return { text: pieces.join(""), placeOf };
+  return done();
 }
 
 /**
@@ -1107,22 +1135,7 @@ function readApart(
   written: readonly number[],
 ): { text: string; placeOf: (at: number) => number } {
   const escaped = new Set(written);
-  // Where each piece of the text read starts, in it and in `text`; a piece put in for one
-  // character (`&lt;`, a letter, a space) is at that character whole. Kept per piece, not
-  // per unit: a text of a megabyte is read apart a few times (review rev59b F7).
-  const readAt: number[] = [];
-  const textAt: number[] = [];
-  const putIn: boolean[] = [];
-  const pieces: string[] = [];
-  let length = 0;
-  const piece = (at: number, put: boolean, written: string) => {
-    if (written === "") return;
-    readAt.push(length);
-    textAt.push(at);
-    putIn.push(put);
-    pieces.push(written);
-    length += written.length;
-  };
+  const { piece, done } = pieceReading();
   let from = 0;
   READ_APART.lastIndex = 0;
   for (let m = READ_APART.exec(text); ; m = READ_APART.exec(text)) {
@@ -1139,12 +1152,43 @@ function readApart(
     else if (ascii !== undefined) as = String.fromCharCode(ascii);
     piece(to, true, as);
   }
+  return done();
+}
+
+/**
+ * A reading of a text put together piece by piece, and where a place of it
+ * is in that text: `piece(at, put, written)` adds `written`, read from the
+ * text at `at`; a piece put in for one character (`put`: `&lt;`, a letter,
+ * a space, a code point read from a reference) is at that character whole,
+ * a piece copied from the text place by place. An empty piece adds nothing.
+ * Kept per piece, not per unit: a text of a megabyte is read apart a few
+ * times (review rev59b F7).
+ */
+function pieceReading(): {
+  piece: (at: number, put: boolean, written: string) => void;
+  pieces: readonly string[];
+  done: () => { text: string; placeOf: (at: number) => number };
+} {
+  // Where each piece starts, in the reading and in the text.
+  const readAt: number[] = [];
+  const textAt: number[] = [];
+  const putIn: boolean[] = [];
+  const pieces: string[] = [];
+  let length = 0;
+  const piece = (at: number, put: boolean, written: string) => {
+    if (written === "") return;
+    readAt.push(length);
+    textAt.push(at);
+    putIn.push(put);
+    pieces.push(written);
+    length += written.length;
+  };
   const placeOf = (at: number) => {
     const k = lastAtMost(readAt, at);
     const place = textAt[k] ?? at;
     return putIn[k] ? place : place + at - (readAt[k] ?? 0);
   };
-  return { text: pieces.join(""), placeOf };
+  return { piece, pieces, done: () => ({ text: pieces.join(""), placeOf }) };
 }
 
 /** The index of the last of `sorted` that is at most `value` (0 when none is). */
@@ -1275,6 +1319,7 @@ function namedAt(text: string, start: number, names: ReadonlySet<string>, keys: 
   return (
     namedTag(text.slice(start, i), wide - start, wide === -1 ? hidden : hiddenBefore, keys) ||
     (end > i && hasName(keys, joinedName(text.slice(start, end)))) ||
+    (end > i && hasName(keys, joinedName(text.slice(start, end), false, true))) ||
     (wide > start && hasName(keys, joinedName(text.slice(start, i), true))) ||
     (wide === start && strokeLetterBefore(text.slice(start, i), keys))
   );
@@ -1338,11 +1383,21 @@ function endsName(point: number): boolean {
  */
 function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<string>): number {
   const heads = joinHeads(names);
+  // Whether a vertical bar was met: then the name read may be one with each bar as `l`.
+  let barred = false;
   let at = end;
   for (let count = 0; at < text.length && count < MAX_TAG_NAME; count++) {
     const point = text.codePointAt(at) ?? 0;
-    if (point === 0x3c || point === 0x3e || isSpaceCode(point) || !isStrokeLike(point)) break;
-    if (!heads.has(joinedName(text.slice(start, at)))) break;
+    const blank = isJoiningBlank(point);
+    if (!blank && (point === 0x3c || point === 0x3e || isSpaceCode(point) || !isStrokeLike(point)))
+      break;
+    const read = text.slice(start, at);
+    barred ||= VERTICAL_BARS.has(point);
+    if (
+      !heads.has(nameKey(joinedName(read))) &&
+      !(barred && keyPrefixes(names).has(nameKey(joinedName(read, false, true))))
+    )
+      break;
     let next = at + widthAt(text, at);
     while (next < text.length && next - start <= MAX_TAG_NAME) {
       const code = text.charCodeAt(next);
@@ -1355,6 +1410,47 @@ function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<
   return at === end ? end : at;
 }
 
+/**
+ * A blank within a line (space, TAB, NBSP, U+1680, U+2000–U+200A, U+202F,
+ * U+205F, U+3000): one between two words that join into a name of the
+ * prompt's stands for its `_` (`</repository instructions>`, review rev66c F2).
+ */
+function isJoiningBlank(point: number): boolean {
+  return (
+    point === 0x20 ||
+    point === 0x09 ||
+    point === 0xa0 ||
+    point === 0x1680 ||
+    (point >= 0x2000 && point <= 0x200a) ||
+    point === 0x202f ||
+    point === 0x205f ||
+    point === 0x3000
+  );
+}
+
+/**
+ * The vertical bars drawn as `l` inside a name (`</team_po|icy>`, review
+ * rev66c F1): `|`, the {@link BARS}, the Hebrew paseq `׀` U+05C0, `❘`
+ * U+2758 and `⏐` U+23D0. A bar still ends a name (`<user|admin>` is `<user`),
+ * and one a name of the prompt's reads through is that name ({@link joinedEnd}).
+ */
+const VERTICAL_BARS: ReadonlySet<number> = new Set([0x7c, 0x5c0, 0x2758, 0x23d0, ...BARS]);
+
+/** Every head of the keys ({@link nameKey}) of `names` (`t`, `te`, … of `teampollcy`), per set. */
+const KEY_PREFIXES = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
+function keyPrefixes(names: ReadonlySet<string>): ReadonlySet<string> {
+  let prefixes = KEY_PREFIXES.get(names);
+  if (prefixes === undefined) {
+    const made = new Set<string>();
+    for (const key of nameKeys(names))
+      for (let k = 1; k < key.length; k++) made.add(key.slice(0, k));
+    prefixes = made;
+    KEY_PREFIXES.set(names, prefixes);
+  }
+  return prefixes;
+}
+
 /** A code point no letter or digit of any script, nor white space: `_` inside a name. */
 function isStrokeLike(point: number): boolean {
   return !isWordPoint(point) && !isInvisible(point);
@@ -1363,21 +1459,25 @@ function isStrokeLike(point: number): boolean {
 /**
  * A name read with each character that ends a name ({@link joinedEnd}) as
  * `_`, lower-cased; with `letters`, each letter that reads as no ASCII one
- * too (`</projectꜜcontext>`, U+A71C).
+ * too (`</projectꜜcontext>`, U+A71C); with `bars`, each vertical bar as `l`.
  */
-function joinedName(written: string, letters = false): string {
+function joinedName(written: string, letters = false, bars = false): string {
   let name = "";
   for (const c of written) {
     const code = c.codePointAt(0) ?? 0;
     if (isNameCode(code)) name += c;
     else if (isInvisible(code)) continue;
+    else if (bars && VERTICAL_BARS.has(code)) name += "l";
     else if (endsName(code)) name += "_";
     else name += nameCharsOf(code) ?? (letters ? "_" : c);
   }
   return name.toLowerCase();
 }
 
-/** The heads of `names` that a `_` follows in them (`project` of `project_context`), per set. */
+/**
+ * The keys ({@link nameKey}) of the heads of `names` that a separator follows
+ * in them (`project` of `project_context`, `system` of `system-reminder`), per set.
+ */
 const JOIN_HEADS = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
 
 function joinHeads(names: ReadonlySet<string>): ReadonlySet<string> {
@@ -1385,8 +1485,8 @@ function joinHeads(names: ReadonlySet<string>): ReadonlySet<string> {
   if (heads === undefined) {
     const made = new Set<string>();
     for (const name of names)
-      for (let k = name.indexOf("_"); k > 0; k = name.indexOf("_", k + 1))
-        made.add(name.slice(0, k));
+      for (let k = 1; k < name.length; k++)
+        if (SEPARATORS.test(name.charAt(k))) made.add(nameKey(name.slice(0, k)));
     heads = made;
     JOIN_HEADS.set(names, heads);
   }
@@ -1767,12 +1867,11 @@ const USER_LOOKAHEAD = 48;
 
 /**
  * How a line's code point reads in the mark's words: a name character or a
- * letter lower-cased as its look-alike or folded form, the digit zero as `o`
- * (`0wner` draws `owner`).
+ * letter lower-cased as its look-alike or folded form, a digit drawn as a
+ * letter as that letter ({@link asciiDrawnAs}: `0wner` draws `owner`, `u5er` `user`).
  */
 function markPiece(code: number): string {
-  if (code === 0x30) return "o";
-  if (isNameCode(code)) return String.fromCharCode(code).toLowerCase();
+  if (isNameCode(code)) return asciiDrawnAs(code);
   return letterFolds(String.fromCodePoint(code), code)[0].toLowerCase();
 }
 
@@ -1873,6 +1972,10 @@ function ownerMarkReferences(line: string): { at: number; reference: string }[] 
     // Met in both readings: written once.
     if (at === last) continue;
     last = at;
+    // A reference to `<`, `>` or `&` (what an XML escape writes: `owner﹦user` as a rule's
+    // name is `owner&lt;user`) is no character a reader sees raw: left as written, not
+    // written `&#38;lt;` (review rev66c F4).
+    if (ESCAPE_WRITTEN.has(referenceAt(line, at)?.code ?? -1)) continue;
     const code = line.codePointAt(at) ?? 0;
     // A tag `=` too is written as the `=` it mirrors.
     const equals = EQUALS_CODES.has(tagMirror(code) ?? code);
@@ -1880,6 +1983,9 @@ function ownerMarkReferences(line: string): { at: number; reference: string }[] 
   }
   return out;
 }
+
+/** The characters an XML escape writes as references: `<`, `>`, `&`. */
+const ESCAPE_WRITTEN: ReadonlySet<number> = new Set([0x3c, 0x3e, 0x26]);
 
 /**
  * A character that may spell the owner mark in other ways than printable
@@ -1890,13 +1996,13 @@ const MAY_HOLD_MARK = /[^ -~\t\n\r]|[&%\\]/;
 
 /**
  * `owner` as an ASCII text without references reads it ({@link ownerMarks}:
- * `0` for `o`, any case, controls read past): a text that has neither this nor
+ * `0` for `o` and `3` for `e` ({@link DRAWN_AS}), any case, controls read past): a text that has neither this nor
  * a {@link MAY_HOLD_MARK} has no mark, found by one native scan (a file of a
  * megabyte is held for the mark as it is printed and counted in totals).
  */
 const ASCII_OWNER =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls a reader reads past
-  /[o0][\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*w[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*n[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*e[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*r/i;
+  /[o0][\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*w[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*n[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*[e3][\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*r/i;
 
 /**
  * The bytes {@link withoutOwnerMark} adds to `text`, by where each reference
@@ -1939,8 +2045,7 @@ function ownerMarks(line: string, reading: TagReading): number[] {
       if (afterOwner && (reference === undefined || userFollows(line, i + width, reading)))
         marks.push(i);
       piece = "=";
-    } else if (isAsciiWordCode(code))
-      piece = code === 0x30 ? "o" : String.fromCharCode(code | 0x20);
+    } else if (isAsciiWordCode(code)) piece = asciiDrawnAs(code);
     else if (isAsciiSpaceCode(code)) piece = tail.space ? "" : " ";
     else {
       const other = otherMarkPiece(code);
@@ -2088,7 +2193,7 @@ function leadingOpenerAt(line: string): number {
 /**
  * A value a config file or a preset gives (a tool's description, which may
  * run over lines of the user's own): {@link nameText}'s escapes without
- * joining its lines, and no fence or HTML block left open
+ * joining its lines (each line {@link oneLine}'s, LF, CR and TAB kept), and no fence or HTML block left open
  * ({@link closeOpenBlocksOnOwnLine}, its closer on a line of its own). A one-line value is {@link nameText}'s.
  * Its first line makes no line of yours before it a heading or a table's
  * header ({@link firstLineNoUnderline}), as a one-line value's does not; it
@@ -2097,9 +2202,10 @@ function leadingOpenerAt(line: string): number {
  */
 export function valueText(text: string, names: ReadonlySet<string>): string {
   if (!text.includes("\n")) return nameText(text, names);
-  const escaped = escapeWrapperTags(firstLineNoUnderline(text), names);
+  const escaped = escapeWrapperTags(firstLineNoUnderline(oneLine(text, true)), names);
   const held = escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped;
-  return closeOpenBlocksOnOwnLine(valueWithoutLinkDefinitions(held));
+  // Printed after your words (`Team: {{vars.team}}`), read from a block start of its own (rev66f F1).
+  return apartFromLineAbove(closeOpenBlocksOnOwnLine(valueWithoutLinkDefinitions(held)));
 }
 
 /**

@@ -6,6 +6,8 @@
  * is written as one cell (review rev64c F6).
  */
 
+import { isAsciiPunctuation } from "./_blocks.js";
+
 const SPACE = 0x20;
 const TAB = 0x09;
 const PIPE = 0x7c;
@@ -14,13 +16,33 @@ const COLON = 0x3a;
 const BACKSLASH = 0x5c;
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+const VERTICAL_TAB = 0x0b;
+const FORM_FEED = 0x0c;
+
+/**
+ * Whether `code` is a blank in a delimiter row as cmark-gfm reads one: its
+ * table scanner's `spacechar` is space, tab, vertical tab and form feed
+ * (markdown-it's, space and tab), so `|-\f|-|` is a delimiter row on GitHub
+ * (review rev66f F2). A CR is one too (a line ended by CR LF). Only for the
+ * row's own characters: a line of `\f` alone is no blank line to either.
+ */
+export function isRowBlank(code: number): boolean {
+  return (
+    code === SPACE ||
+    code === TAB ||
+    code === VERTICAL_TAB ||
+    code === FORM_FEED ||
+    code === CARRIAGE_RETURN
+  );
+}
 
 /**
  * Whether the line `text[from, to)` (to its line break or `to`) may be a
- * table's delimiter row: after blanks, only `|`, `-`, `:`, spaces and tabs,
- * with a `-` and a `|` or `:` (a run of `-` alone is a setext underline or a
- * thematic break). Read liberally: the cell counts are not compared, so a
- * value is written as a cell where a renderer may not see a table.
+ * table's delimiter row: after blanks, only `|`, `-`, `:` and blanks
+ * ({@link isRowBlank}), with a `-` and a `|` or `:` (a run of `-` alone is a
+ * setext underline or a thematic break). Read liberally: the cell counts are
+ * not compared, so a value is written as a cell where a renderer may not see
+ * a table.
  */
 export function delimiterRowAt(text: string, from: number, to: number): boolean {
   let dash = false;
@@ -30,7 +52,7 @@ export function delimiterRowAt(text: string, from: number, to: number): boolean 
     if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
     if (code === DASH) dash = true;
     else if (code === PIPE || code === COLON) mark = true;
-    else if (code !== SPACE && code !== TAB) return false;
+    else if (!isRowBlank(code)) return false;
   }
   return dash && mark;
 }
@@ -78,13 +100,4 @@ export function asCell(value: string, atStart: boolean): string {
 
 function isBlankCode(code: number): boolean {
   return code === SPACE || code === TAB;
-}
-
-function isAsciiPunctuation(code: number): boolean {
-  return (
-    (code >= 0x21 && code <= 0x2f) ||
-    (code >= 0x3a && code <= 0x40) ||
-    (code >= 0x5b && code <= 0x60) ||
-    (code >= 0x7b && code <= 0x7e)
-  );
 }

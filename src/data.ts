@@ -101,6 +101,7 @@ export interface PromptData {
   agentsMd: string[];
   rootAgentsMd: string[];
   agentsMdTruncated: boolean;
+  agentsMdLeftOut: number;
   agentsMdOnTouch: boolean;
   agentLoads: string[];
   workspaceTree: WorkspaceTree | null;
@@ -271,6 +272,9 @@ export const PROMPT_DATA_SCHEMA: SchemaOf<PromptData> = {
     rootAgentsMd: texts("Absolute paths of the AGENTS.md files deeper than the extra roots."),
     agentsMdTruncated: flag(
       "True when more AGENTS.md files were found than `agentsMd` and `rootAgentsMd` list (together at most 200, the shallowest).",
+    ),
+    agentsMdLeftOut: count(
+      "Instruction files of folders below cwd and the extra roots that are links the door does not follow there (out of the project, into a clone of its own; untrusted, to a private file): never listed in `agentsMd` or `rootAgentsMd`, the model's read tool would follow them; 0 when none.",
     ),
     agentsMdOnTouch: flag(
       "True when the host delivers the files of `agentsMd` with the first tool result in their folder (`contextOnTouch`).",

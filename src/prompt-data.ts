@@ -212,6 +212,7 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
     agentsMd: (tree?.agentsMd ?? []).map((p) => name(escapeSpacing(notHomeLike(p)))),
     rootAgentsMd: (tree?.rootAgentsMd ?? []).map((p) => name(escapeSpacing(p))),
     agentsMdTruncated: (tree?.agentsMdOmitted ?? 0) > 0,
+    agentsMdLeftOut: tree?.agentsMdLeftOut ?? 0,
     agentsMdOnTouch: options.contextOnTouch === true,
     agentLoads: [...(input.agentLoads ?? [])],
     workspaceTree: tree && {

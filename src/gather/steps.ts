@@ -330,6 +330,8 @@ async function loadTree(
       ...ceiling,
     }),
     agentLoads: i.agentLoads,
+    // Untrusted, a nested context file's link to a private file is not listed either (rev66a F2).
+    projectTrusted: i.trusted,
     // Your global git excludes, found as the door finds them (process.env, the render's home).
     home: i.home,
   });

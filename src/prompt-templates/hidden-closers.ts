@@ -1,6 +1,6 @@
 import {
-  CHECK_BUDGET_CHARS,
   followingShown,
+  OVER_BUDGET_WORDS,
   paidCheck,
   withHtmlClosed,
 } from "../sections/html-reading.js";
@@ -12,7 +12,7 @@ import { markdownAsHtml } from "../sections/markdown-html.js";
  * `hidden`, a `<template>`, `<details>`, a hiding style, a comment, a start
  * tag not yet ended, raw text), as an HTML tree builder reads the Markdown
  * ({@link withHtmlClosed}), so that nothing after it is read inside.
- * `withLine` is `_fence.ts`'s, given by its one caller, `closeOpenBlocks`,
+ * `blocks` is `_fence.ts`'s ({@link BlockClosing}), given by its callers,
  * after the Markdown blocks are closed. A repository's `AGENTS.md` ending in
  * `<div hidden>` put your skills and every later section in the hidden
  * element (review rev57b F9). A text nothing can close (`<plaintext>`), or
@@ -24,55 +24,80 @@ import { markdownAsHtml } from "../sections/markdown-html.js";
  * A text not yours past what is left of the check's budget ({@link paidCheck}:
  * the render's or the call's, charged when its check starts) is not checked:
  * every `<` in it is written `&lt;` (`over-budget`), which needs no check.
- * Yours is checked whatever is left, and charges nothing.
+ * Yours is checked whatever is left, and charges nothing. Every text a fallback
+ * rewrites is closed again ({@link BlockClosing.close}): a fence line in an
+ * HTML block opens a fence once the block's `<` is `&lt;` (rev66e F8).
  */
 export function closeHiddenRuns(
   text: string,
-  withLine: (text: string, line: string) => string,
+  blocks: BlockClosing,
   options: HiddenRunsOptions = {},
 ): string {
   if (!text.includes("<")) return text;
   // Charged when its work starts; yours never (rev66e F2, F3). Past the budget: the instant fallback.
   return paidCheck(
     text,
-    () => checkedClosing(text, withLine, options),
-    () => overBudget(text, options),
+    () => checkedClosing(text, blocks, options),
+    () => overBudget(text, blocks, options),
     options.unread !== undefined,
   );
 }
 
 /** {@link closeHiddenRuns} past the check's budget: yours kept as written, another's every `<` written `&lt;`, which needs no check. */
-function overBudget(text: string, { onFallback, unread }: HiddenRunsOptions): string {
+function overBudget(
+  text: string,
+  blocks: BlockClosing,
+  { onFallback, unread }: HiddenRunsOptions,
+): string {
   if (unread !== undefined) {
     unread();
     return text;
   }
   onFallback?.("over-budget");
-  return text.replaceAll("<", "&lt;");
+  return blocks.close(everyLtOf(text));
 }
 
 /** {@link closeHiddenRuns} within the budget. */
 function checkedClosing(
   text: string,
-  withLine: (text: string, line: string) => string,
+  blocks: BlockClosing,
   { onFallback, unread }: HiddenRunsOptions,
 ): string {
-  const closed = withHtmlClosed(text, withLine);
+  const closed = withHtmlClosed(text, blocks.withLine);
   if (closed !== undefined) return closed;
   if (unread !== undefined) {
     unread();
     return text;
   }
   // Each fallback checked as the closers are: a paragraph after it must be shown (rev64e).
-  const asText = markupAsText(text);
+  const asText = blocks.close(markupAsText(text));
   if (followingShown(asText)) {
     onFallback?.("markup-as-text");
     return asText;
   }
-  const everyLt = text.replaceAll("<", "&lt;");
+  const everyLt = blocks.close(everyLtOf(text));
   const shown = followingShown(everyLt);
   onFallback?.(shown ? "every-lt" : "dropped");
   return shown ? everyLt : "";
+}
+
+/**
+ * How the Markdown blocks of a text are closed, given by `_fence.ts` (which
+ * imports this module): `withLine` puts a closer on a line of its own, and
+ * `close` closes the fence, HTML block and comment a text leaves open
+ * (linear, no budget). {@link closeHiddenRuns} runs `close` on every text it
+ * rewrites: with its `<` written `&lt;`, a fence line that was inside an
+ * HTML block (`<pre>`, `<!--`, `<div>`) opens a fence, and every later
+ * section of the prompt was the repository's code (rev66e F8).
+ */
+export interface BlockClosing {
+  withLine(text: string, line: string): string;
+  close(text: string): string;
+}
+
+/** `text` with every `<` written `&lt;`. */
+function everyLtOf(text: string): string {
+  return text.replaceAll("<", "&lt;");
 }
 
 /** What {@link closeHiddenRuns} did with a text it could not close: its markup written as text, every `<` written `&lt;`, or the text left out; `over-budget`: every `<` written `&lt;`, the check's budget spent ({@link withCheckBudget}). */
@@ -80,12 +105,11 @@ export type HtmlFallback = "markup-as-text" | "every-lt" | "dropped" | "over-bud
 
 /**
  * What a warning says of a repository's text that took `fallback` (a
- * context or rule file, a project's section or partial): one wording, so
- * the budget's is never read as a text left open (rev66e F7).
+ * context or rule file, a project's section, partial or appended part):
+ * one wording, so the budget's is never read as a text left open (rev66e F7).
  */
 export function fallbackMessage(fallback: HtmlFallback): string {
-  if (fallback === "over-budget")
-    return `holds HTML, and the check of what the repository's texts leave open spent its budget for this render (${CHECK_BUDGET_CHARS} characters) on the texts before it: every < in it is written as text (&lt;)`;
+  if (fallback === "over-budget") return OVER_BUDGET_WORDS;
   const what =
     fallback === "dropped"
       ? "it is left out"

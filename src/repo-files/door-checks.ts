@@ -3,6 +3,7 @@ import { join, parse, relative, resolve, sep } from "node:path";
 import { ownerOrMissingSync, statOrUndefinedSync } from "../_io.js";
 import { toPosix } from "../_paths.js";
 import { anyoneMayWrite, isForeignMarkerOwner } from "./owner.js";
+import { foreignRefusal } from "./planted.js";
 import type { Reach, Refusal } from "./reach.js";
 
 // The checks the door's two twins (read.ts, read-sync.ts) both run around an
@@ -56,7 +57,7 @@ export function wayTo(path: string, real: string, before: Stats): Way | Refusal 
     if (isForeignMarkerOwner(entry.uid)) {
       const folder = ownerOrMissingSync(up, true);
       if (folder && anyoneMayWrite(folder.mode))
-        return foreign(entry.uid, `the link ${toPosix(at)} on its way belongs`, up);
+        return foreignRefusal(`the link ${toPosix(at)} on its way`, entry.uid, up);
     }
     links.push({ at, dev: entry.dev, ino: entry.ino });
   }
@@ -87,23 +88,26 @@ export function wayChanged(now: string | undefined, real: string, way: Way): Ref
  * says it is): the very file checked (`before`) at its checked real path,
  * and, for a project's file, no entry of its real path another user's in a
  * folder anyone may write to ({@link Reach.planted}, the file's own owner
- * from `s`), and its way unchanged (`now`: the path's real path asked again).
+ * from `s`, the entries in such folders looked up again), and its way
+ * unchanged (`now`: the path's real path asked again). The kernel is asked
+ * where the file is after those look-ups: another user's folder swapped in
+ * for the open and back out before them is then elsewhere (rev66a F1).
  */
 export function openedRefusal(
-  o: { real: string; before: Stats; s: Stats; opened: string | undefined; now: string | undefined },
+  o: {
+    real: string;
+    before: Stats;
+    s: Stats;
+    opened: () => string | undefined;
+    now: string | undefined;
+  },
   reach: Pick<Reach, "planted"> | undefined,
   way: Way | undefined,
 ): Refusal | undefined {
   const { real, before, s } = o;
-  if (s.dev !== before.dev || s.ino !== before.ino || movedFrom(real, o.opened)) return CHANGED;
+  if (s.dev !== before.dev || s.ino !== before.ino) return CHANGED;
+  const planted = reach?.planted(real, s);
+  if (movedFrom(real, o.opened())) return CHANGED;
   if (!reach) return undefined;
-  return reach.planted(real, s) ?? (way && wayChanged(o.now, real, way));
-}
-
-function foreign(uid: number, what: string, folder: string): Refusal {
-  return {
-    reason: "foreign",
-    code: "file-foreign-owner",
-    message: `${what} to another user (uid ${uid}) and lies in ${toPosix(folder)}, a folder anyone may write to (world-writable), so it is not the repository's`,
-  };
+  return planted ?? (way && wayChanged(o.now, real, way));
 }

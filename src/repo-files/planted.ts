@@ -1,4 +1,4 @@
-import { dirname } from "node:path";
+import { dirname, sep } from "node:path";
 import { type Owner, ownerOrMissingSync } from "../_io.js";
 import { toPosix } from "../_paths.js";
 import { anyoneMayWrite, isForeignMarkerOwner } from "./owner.js";
@@ -36,19 +36,24 @@ export function isPlanted(entry: Owner | undefined, folder: Owner | undefined): 
 
 /** The `file-foreign-owner` refusal of a path whose real path is `real`, planted at `p`. */
 export function plantedRefusal(real: string, p: PlantedEntry): Refusal {
-  const where = `lies in ${toPosix(p.folder)}, a folder anyone may write to (world-writable)`;
-  if (p.at === real)
-    return {
-      reason: "foreign",
-      code: "file-foreign-owner",
-      message: `it belongs to another user (uid ${p.uid}) and ${where}, so it is not the repository's`,
-    };
+  if (p.at === real) return foreignRefusal("it", p.uid, p.folder);
   // Said at the folder, in the same words whichever file below it was asked: one warning a folder.
+  return foreignRefusal(`the folder ${toPosix(p.at)}`, p.uid, p.folder, p.at);
+}
+
+/**
+ * The `file-foreign-owner` refusal of `what` (`it`, a link on the way, a
+ * folder), which belongs to another user, `uid`, and lies in `folder`, a
+ * folder anyone may write to; said at `at` when given (a planted folder:
+ * nothing in it is read).
+ */
+export function foreignRefusal(what: string, uid: number, folder: string, at?: string): Refusal {
+  const refused = at === undefined ? "it is not" : "nothing in it is";
   return {
     reason: "foreign",
     code: "file-foreign-owner",
-    at: p.at,
-    message: `the folder ${toPosix(p.at)} belongs to another user (uid ${p.uid}) and ${where}, so nothing in it is the repository's`,
+    ...(at === undefined ? {} : { at }),
+    message: `${what} belongs to another user (uid ${uid}) and lies in ${toPosix(folder)}, a folder anyone may write to (world-writable), so ${refused} the repository's`,
   };
 }
 
@@ -56,15 +61,37 @@ export function plantedRefusal(real: string, p: PlantedEntry): Refusal {
  * {@link plantedEntry} of one project's reach, as a refusal: each folder's
  * owner looked up once (an lstat a level, the first time a path asks), so a
  * render's hundred rule files under one folder cost one walk of its path.
- * `own`: the opened file's stats, asked afresh.
+ * `own`: the opened file's stats, asked afresh; given, the check is the one
+ * after an open, and every entry of the path that lies in a folder anyone
+ * may write to is asked afresh too (see {@link plantedCheck}).
  */
 export type PlantedCheck = (real: string, own?: Owner) => Refusal | undefined;
+
+/** What a folder's verdict was made on: the topmost planted entry at or above it, and the entries anyone may replace. */
+interface Verdict {
+  planted: PlantedEntry | null;
+  /** The entries at or above the folder whose folder anyone may write to, as they were looked up (usually none, or one). */
+  shared: readonly SharedEntry[];
+}
+
+/** An entry in a folder anyone may write to, and its owner, device and inode when the verdict was made. */
+interface SharedEntry {
+  at: string;
+  folder: string;
+  seen: Owner;
+}
 
 /**
  * A {@link PlantedCheck} with a cache of its own (one per reach, so per
  * render): each folder's owner and verdict (the topmost planted entry at or
  * above it) found once, so a file hundreds of folders deep costs a look-up
- * for its own entry once its folder is known.
+ * for its own entry once its folder is known. An entry in a folder anyone
+ * may write to (`share/proj` in a 0777 share) may be replaced by another
+ * user at any moment, their folder for yours: after each open, each such
+ * entry of the file's path is looked up again (one lstat each, usually one),
+ * and one that is no longer the entry the verdict was made on (owner, device,
+ * inode) gives the verdict a fresh look-up would (review rev66a F1: a folder
+ * swapped mid-render had its files read as yours).
  */
 export function plantedCheck(): PlantedCheck {
   const owners = new Map<string, Owner | undefined>();
@@ -74,33 +101,61 @@ export function plantedCheck(): PlantedCheck {
     owners.set(path, owner);
     return owner;
   };
-  const verdicts = new Map<string, PlantedEntry | null>();
-  const folderVerdict = (dir: string): PlantedEntry | null => {
+  const verdicts = new Map<string, Verdict>();
+  const folderVerdict = (dir: string): Verdict => {
     const pending: string[] = [];
-    let verdict: PlantedEntry | null | undefined;
+    let verdict: Verdict | undefined;
     for (let at = dir; verdict === undefined; ) {
       verdict = verdicts.get(at);
       if (verdict !== undefined) break;
       pending.push(at);
       const up = dirname(at);
-      if (up === at) verdict = null;
+      if (up === at) verdict = { planted: null, shared: [] };
       at = up;
     }
     for (const at of pending.reverse()) {
       const up = dirname(at);
-      const entry: Owner | undefined = verdict === null && up !== at ? ownerOf(at) : undefined;
-      if (entry && isPlanted(entry, ownerOf(up))) verdict = { at, uid: entry.uid, folder: up };
+      const entry: Owner | undefined =
+        verdict.planted === null && up !== at ? ownerOf(at) : undefined;
+      const folder: Owner | undefined = entry && ownerOf(up);
+      if (entry && folder && anyoneMayWrite(folder.mode)) {
+        verdict = isPlanted(entry, folder)
+          ? { planted: { at, uid: entry.uid, folder: up }, shared: verdict.shared }
+          : { planted: null, shared: [...verdict.shared, { at, folder: up, seen: entry }] };
+      }
       verdicts.set(at, verdict);
     }
     return verdict;
   };
-  return (real, own) => {
+  // Every verdict and owner at or below `at`, made on an entry since replaced.
+  const forget = (at: string) => {
+    const below = at.endsWith(sep) ? at : at + sep;
+    for (const map of [verdicts, owners] as Map<string, unknown>[]) {
+      for (const key of map.keys()) if (key === at || key.startsWith(below)) map.delete(key);
+    }
+  };
+  const check = (real: string, own: Owner | undefined, fresh: boolean): Refusal | undefined => {
     const folder = dirname(real);
     const above = folder === real ? null : folderVerdict(folder);
-    if (above !== null) return plantedRefusal(real, above);
+    if (above !== null && above.planted !== null) return plantedRefusal(real, above.planted);
+    if (own !== undefined && above !== null && !fresh) {
+      const replaced = above.shared.find(
+        (e) => !sameEntry(e.seen, ownerOrMissingSync(e.at, false)),
+      );
+      if (replaced !== undefined) {
+        forget(replaced.at);
+        return check(real, own, true);
+      }
+    }
     const entry = own ?? ownerOrMissingSync(real, false);
     if (folder === real || entry === undefined || !isPlanted(entry, ownerOf(folder)))
       return undefined;
     return plantedRefusal(real, { at: real, uid: entry.uid, folder });
   };
+  return (real, own) => check(real, own, false);
+}
+
+/** Whether `now` is the entry `seen` was: the same owner, device and inode. */
+function sameEntry(seen: Owner, now: Owner | undefined): boolean {
+  return now !== undefined && now.uid === seen.uid && now.dev === seen.dev && now.ino === seen.ino;
 }

@@ -56,11 +56,16 @@ export function readRepoTextSync(
   }
   let fd: number | undefined;
   try {
-    fd = openSync(real, OPEN_FLAGS);
+    const opened = openSync(real, OPEN_FLAGS);
+    fd = opened;
     const s = fstatSync(fd);
     if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other") as RepoText;
     const now = way && realOrUndefinedSync(path);
-    const refusal = openedRefusal({ real, before, s, opened: openedPath(fd), now }, o.reach, way);
+    const refusal = openedRefusal(
+      { real, before, s, opened: () => openedPath(opened), now },
+      o.reach,
+      way,
+    );
     if (refusal) return refused(path, refusal);
     const bytes = readHeadSync(fd, maxBytes + 1, s.size);
     if (bytes.length > maxBytes) {

@@ -151,7 +151,7 @@ async function openChecked<F extends { ok: false }>(
       // Where the path leads now, asked only when links were on its way.
       const now = way && (await realpath(path).catch(() => undefined));
       const refusal = openedRefusal(
-        { real, before, s, opened: openedPath(handle), now },
+        { real, before, s, opened: () => openedPath(handle), now },
         o.reach,
         way,
       );

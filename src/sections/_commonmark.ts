@@ -22,19 +22,171 @@ const MAX_RENDER_DEPTH = 128;
 const MAX_RENDER_WALK = 1_500_000;
 
 /**
+ * Most block nodes (paragraphs, list items, block quotes, HTML blocks …) the
+ * renderer makes for one text: each costs it, and the tree builder after it,
+ * some microseconds and hundreds of bytes (rev66c F7: 256 KB of `- ` x 100
+ * then `<pre>` made 248,000 of them, 2.7 MB of HTML, 2 s and 340 MB). A
+ * Markdown text of 512 KiB with a node every 16 bytes still fits.
+ */
+export const MAX_RENDER_NODES = 32_768;
+
+/**
+ * Most inline work the renderer does for one text, counted before each
+ * paragraph or heading is read as its length times its inline starts
+ * ({@link inlineStarts}), and for each link reference definition as the length of what is left of its
+ * paragraph. Every inline step reads at most its paragraph from one start, or
+ * walks at most the starts before it, so this bounds any quadratic of the
+ * inline reader, modelled or not: emphasis before links (rev66b F2, 0.3 ns a
+ * unit, 256 KB 17 s) stops at 0.1 s, the slowest step known (`[a](`, 4 ns a
+ * unit) at about 1 s. A paragraph of 46 KB with a start every 8 characters fits.
+ */
+export const MAX_INLINE_WORK = 2 ** 28;
+
+/**
+ * Most characters of HTML the renderer writes for one text: what the tree
+ * builder then reads, and a reference link's destination is written again
+ * at each use (100 KB of destination used 40,000 times made a string past
+ * V8's longest: a RangeError out of the check).
+ */
+export const MAX_RENDER_HTML = 2 * 1024 * 1024;
+
+/** Thrown by a metered renderer past one of its bounds; caught by {@link commonmarkHtml} only. */
+const OVER = new Error("more than the renderer reads in bounded time");
+
+/**
  * The HTML CommonMark's reference renderer (`commonmark`, the spec's own
  * JavaScript implementation) makes of `markdown`, raw HTML passed on as it
  * is; undefined when its block structure is more than the renderer reads in
  * linear time (containers past {@link MAX_RENDER_DEPTH} or
  * {@link MAX_RENDER_WALK}, as sysprompt's block reader reads them: rev64b F1,
- * a 250 KB `AGENTS.md` held it minutes). Loaded on first use only: most
- * renders never ask (a repository text with no `<` is not read). Ask
- * {@link commonmarkWork} first: its inline scans are not linear on every text.
+ * a 250 KB `AGENTS.md` held it minutes), or when the renderer, metered as it
+ * works, passes {@link MAX_RENDER_NODES}, {@link MAX_INLINE_WORK} or
+ * {@link MAX_RENDER_HTML} (rev66b F2, rev66c F7): its cost on any text is
+ * then bounded, whatever shape makes it slow. Loaded on first use only: most
+ * renders never ask (a repository text with no `<` is not read).
  */
 export function commonmarkHtml(markdown: string): string | undefined {
   if (!withinRenderWork(markdown)) return undefined;
   loaded ??= createRequire(import.meta.url)("commonmark") as CommonMark;
-  return new loaded.HtmlRenderer().render(new loaded.Parser().parse(markdown));
+  const parser = new loaded.Parser();
+  const renderer = new loaded.HtmlRenderer();
+  // Another version's internals: unmetered, so not rendered.
+  if (!metered(parser as unknown as ParserInternals, renderer as unknown as RendererInternals))
+    return undefined;
+  try {
+    return renderer.render(parser.parse(markdown));
+  } catch (error) {
+    if (error !== OVER) throw error;
+    return undefined;
+  }
+}
+
+/** The parts of commonmark 0.31's parser that {@link metered} wraps (own properties of each instance). */
+interface ParserInternals {
+  addChild(tag: string, offset: number): unknown;
+  inlineParser: {
+    parse(block: { _string_content: string | null }): void;
+    parseReference(text: string, refmap: unknown): number;
+  };
+}
+
+/** The parts of commonmark 0.31's HTML renderer that write its output: every write is one of these. */
+interface RendererInternals {
+  buffer: string;
+  lit(text: string): void;
+  tag(name: string, attributes: unknown, selfClosing: boolean): void;
+}
+
+/**
+ * `parser` and `renderer` with each step that makes a block node, reads a
+ * paragraph's inlines or a link definition, or writes HTML counted, and
+ * {@link OVER} thrown past its bound. Wraps this instance's methods only;
+ * false (nothing wrapped) when one is not there.
+ */
+function metered(parser: ParserInternals, renderer: RendererInternals): boolean {
+  const wrapped = [
+    parser.addChild,
+    parser.inlineParser?.parse,
+    parser.inlineParser?.parseReference,
+    renderer.lit,
+    renderer.tag,
+  ];
+  if (!wrapped.every((method) => typeof method === "function")) return false;
+  let nodes = 0;
+  let inline = 0;
+  const charge = (work: number) => {
+    inline += work;
+    if (inline > MAX_INLINE_WORK) throw OVER;
+  };
+  const { addChild } = parser;
+  parser.addChild = function (tag, offset) {
+    if (++nodes > MAX_RENDER_NODES) throw OVER;
+    return addChild.call(this, tag, offset);
+  };
+  const inlines = parser.inlineParser;
+  const { parse, parseReference } = inlines;
+  inlines.parse = function (block) {
+    const content = block._string_content ?? "";
+    charge(content.length * inlineStarts(content));
+    parse.call(this, block);
+  };
+  inlines.parseReference = function (text, refmap) {
+    charge(text.length);
+    return parseReference.call(this, text, refmap);
+  };
+  const { lit, tag } = renderer;
+  renderer.lit = function (text) {
+    lit.call(this, text);
+    if (this.buffer.length > MAX_RENDER_HTML) throw OVER;
+  };
+  renderer.tag = function (name, attributes, selfClosing) {
+    tag.call(this, name, attributes, selfClosing);
+    if (this.buffer.length > MAX_RENDER_HTML) throw OVER;
+  };
+  return true;
+}
+
+/**
+ * How many characters of `text` start an inline step of commonmark's that
+ * may read past its own line (a code span, raw HTML or an autolink, a link's
+ * destination, label or title) or that such a step walks (the delimiter and
+ * bracket stacks): each `` ` ``, `[` and `]`; a `<` but before white space
+ * (no tag, comment or autolink starts so); a `!` before `[` (else it is
+ * text); a `*` but between white space, a `_` but between letters or digits
+ * (neither opens nor closes, so neither is kept). A line break, `\` and `&`
+ * read their line, two characters and an entity's 33 at most; quotes act
+ * only with `smart`, which is off. Linear.
+ */
+function inlineStarts(text: string): number {
+  let starts = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x60 || code === 0x5b || code === 0x5d) starts++;
+    else if (code === 0x3c) {
+      if (!isSpace(text.charCodeAt(i + 1))) starts++;
+    } else if (code === 0x21) {
+      if (text.charCodeAt(i + 1) === 0x5b) starts++;
+    } else if (code === 0x2a) {
+      if (!isSpace(text.charCodeAt(i - 1)) || !isSpace(text.charCodeAt(i + 1))) starts++;
+    } else if (code === 0x5f) {
+      if (!isAlnum(text.charCodeAt(i - 1)) || !isAlnum(text.charCodeAt(i + 1))) starts++;
+    }
+  }
+  return starts;
+}
+
+/** A space, tab or line break; NaN (before the start, past the end) is not one. */
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** An ASCII letter or digit. */
+function isAlnum(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a)
+  );
 }
 
 /** Most {@link commonmarkWork} a text may take to be rendered (some 0.2 s at worst). */

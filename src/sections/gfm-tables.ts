@@ -10,6 +10,8 @@
  * (review rev65b F1).
  */
 
+import { isRowBlank } from "../_table-rows.js";
+
 const CARRIAGE_RETURN = 0x0d;
 const SPACE = 0x20;
 const TAB = 0x09;
@@ -83,7 +85,8 @@ function isBlank(text: string, from: number, to: number): boolean {
 
 /**
  * Whether the line `text[from, to)` may be a delimiter row (in block quotes
- * too): only `|`, `-`, `:`, `>` and blanks, with a `-`; "marked" with a `|`
+ * too): only `|`, `-`, `:`, `>` and blanks (cmark-gfm's: a vertical tab and a
+ * form feed too, {@link isRowBlank}), with a `-`; "marked" with a `|`
  * or `:`, "dashes" without (a setext underline or thematic break, or a
  * delimiter row under a header that has a `|`). The cell counts are not
  * compared: more is escaped than a renderer reads as a table.
@@ -99,8 +102,7 @@ function mayBeDelimiterRow(
     const code = text.charCodeAt(i);
     if (code === DASH) dash = true;
     else if (code === PIPE || code === COLON) mark = true;
-    else if (code !== SPACE && code !== TAB && code !== CARRIAGE_RETURN && code !== GREATER_THAN)
-      return undefined;
+    else if (code !== GREATER_THAN && !isRowBlank(code)) return undefined;
   }
   return !dash ? undefined : mark ? "marked" : "dashes";
 }

@@ -495,7 +495,7 @@ function closedBy(
   return reading.closer() === "" && followingShown(out) ? out : undefined;
 }
 
-/** Most characters {@link followingShown} renders (twice a context file's default cap: a capped file with its escapes and marker fits): the renderer and the tree take 2-3 s at worst. */
+/** Most characters {@link followingShown} renders (twice a context file's default cap: a capped file with its escapes and marker fits): the renderer, metered, and the tree take about 1 s at worst. */
 export const MAX_VERIFIED_CHARS = 512 * 1024;
 
 /**
@@ -506,6 +506,13 @@ export const MAX_VERIFIED_CHARS = 512 * 1024;
  * {@link MAX_VERIFIED_CHARS} still fits.
  */
 export const CHECK_BUDGET_CHARS = 512 * 1024;
+
+/**
+ * What the warning for a text with HTML says when the render's budget
+ * ({@link CHECK_BUDGET_CHARS}) was spent on the texts before it (rev65a F2):
+ * said of a context file and of a rule file alike.
+ */
+export const OVER_BUDGET_WORDS = `holds HTML, and the check of what the repository's texts leave open spent its budget for this render (${CHECK_BUDGET_CHARS} characters) on the texts before it: every < in it is written as text (&lt;)`;
 
 /**
  * The budget of the scope running now, undefined outside one (where each
@@ -597,16 +604,18 @@ function probeFor(text: string): string {
  * reference renderer, then parse5's tree (scripts on, and off too when a
  * `<noscript>` is there), and the paragraph's text in a text node that no
  * element that hides ({@link elementHides}) holds: not in a comment, an
- * attribute, a hidden element. The last check on a repository text's closers
- * (rev64e: five mis-readings of the Markdown let a text hide what follows).
+ * attribute, a hidden element, nor in code ({@link READ_AS_CODE}). The
+ * last check on a repository text's closers (rev64e: five mis-readings of
+ * the Markdown let a text hide what follows).
  * False when the tree is more than a reading takes (elements past
  * {@link MAX_HTML_ELEMENTS} and a fourth of the HTML's length: linear), or
  * the text longer than {@link MAX_VERIFIED_CHARS} or than what is left of
  * the scope's budget ({@link withCheckBudget}, which each text checked
  * spends), more than the renderer
- * takes inline ({@link commonmarkWork}), or its Markdown more than the
- * renderer reads in linear time (containers nested or walked past its caps,
- * {@link commonmarkHtml}). True for a text with no `<`.
+ * takes inline ({@link commonmarkWork}), or more than the renderer may do
+ * for one text (containers, block nodes, inline work, HTML: metered as it
+ * works, {@link commonmarkHtml}). True for a text with no `<`: its fences are
+ * closed by every caller first (`closeHiddenRuns`'s `blocks.close`).
  */
 export function followingShown(text: string): boolean {
   // No `<`, no raw HTML: the renderer writes only its own elements, none of which hides.
@@ -629,7 +638,22 @@ export function followingShown(text: string): boolean {
   }
 }
 
-/** {@link followingShown} for one reading of `rendered`. */
+/**
+ * Elements whose text is read as code or raw text, not as the prompt's
+ * structure: a probe in one (a fenced or indented code block, a `<pre>` the
+ * text left open) is not shown as the paragraph it is. A fence line in an
+ * HTML block opened a fence once the block's `<` was `&lt;`, and the check
+ * took every later section, in `<pre><code>`, as shown (rev66e F8).
+ */
+const READ_AS_CODE: ReadonlySet<string> = new Set([
+  "pre",
+  "listing",
+  "xmp",
+  "plaintext",
+  "textarea",
+]);
+
+/** {@link followingShown} for one reading of `rendered`: the probe in a text node no element that hides, or holds code ({@link READ_AS_CODE}), holds. */
 function probeShownIn(
   rendered: string,
   probe: string,
@@ -661,7 +685,8 @@ function probeShownIn(
     if (!("childNodes" in node)) continue;
     let hides = hidden;
     if ("tagName" in node) {
-      hides = hidden || elementHides(node as Element);
+      const element = node as Element;
+      hides = hidden || elementHides(element) || READ_AS_CODE.has(element.tagName);
       const content = (node as { content?: ParentNode }).content;
       if (content !== undefined) stack.push({ node: content, hidden: hides });
     }

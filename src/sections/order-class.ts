@@ -46,6 +46,7 @@ const SESSION_FIELDS = new Set([
   "agentsMd",
   "rootAgentsMd",
   "agentsMdTruncated",
+  "agentsMdLeftOut",
   "roots",
   "git",
 ]);

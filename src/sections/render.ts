@@ -1,4 +1,5 @@
 import {
+  apartFromLineAbove,
   closeOpenBlocks,
   closeOpenBlocksOnOwnLine,
   holdsPrintedMarks,
@@ -10,6 +11,7 @@ import {
   withoutPrintedMarks,
   wrappedBody,
 } from "../_fence.js";
+import { withoutLinkDefinitions } from "../_link-definitions.js";
 import { wellFormed } from "../_text.js";
 import type { PromptData } from "../data.js";
 import {
@@ -628,7 +630,11 @@ export function renderSections(
     if (!prompt) return null;
     // A custom base prompt (SYSTEM.md, a project's too) leaves no fence, HTML block or comment
     // open over the sections after it.
-    if (!prompt.template) return { text: closedCustom(prompt, prompt.text), source: prompt.source };
+    // A literal one that may be the repository's defines no link label, as its APPEND_SYSTEM.md (rev66f F3).
+    if (!prompt.template) {
+      const text = mayBeRepository(prompt) ? withoutLinkDefinitions(prompt.text) : prompt.text;
+      return { text: closedCustom(prompt, text), source: prompt.source };
+    }
     try {
       const render = () =>
         placedText(
@@ -681,8 +687,7 @@ export function renderSections(
    * elements cannot be read, with a warning ({@link unreadWarning}).
    */
   function closedCustom(prompt: CustomPrompt, text: string): string {
-    if (prompt.source.layer === "project" || prompt.repository === true)
-      return closeOpenBlocksOnOwnLine(heldCustom(prompt, text));
+    if (mayBeRepository(prompt)) return closeOpenBlocksOnOwnLine(heldCustom(prompt, text));
     return closeOpenBlocksOnOwnLine(text, {
       unread: () => diagnostics.push(unreadWarning(prompt.source.path)),
     });
@@ -695,7 +700,7 @@ export function renderSections(
    * `<user_instructions path="~/.pi/agent/AGENTS.md">` raw (rev56c F3).
    */
   function heldCustom(prompt: CustomPrompt, text: string): string {
-    if (prompt.source.layer !== "project" && prompt.repository !== true) return text;
+    if (!mayBeRepository(prompt)) return text;
     return heldProjectText(
       text,
       { names: reservedNames(), ownerMark: true },
@@ -857,9 +862,11 @@ export function renderSections(
     const ended = withFinalNewline(held);
     let fallback: HtmlFallback | undefined;
     const closed = closeOpenBlocksOnOwnLine(ended, { onFallback: (f) => (fallback = f) });
+    // Printed after your words (`Notes: {{> p}}`, a tag line), read from a block start of its own (rev66f F1).
+    const apart = apartFromLineAbove(closed);
     // A table's `<` written `&lt;` is no block left open.
     const tables = tableRunsAsText(ended);
-    if (closed === ended || (tables !== ended && closed === `${tables}\n`)) return closed;
+    if (closed === ended || (tables !== ended && closed === `${tables}\n`)) return apart;
     // Its HTML written as text (the budget spent, or more than a reading takes): said as such (rev66e F7).
     if (fallback !== undefined) {
       if (!openPartials.has(name)) {
@@ -868,7 +875,7 @@ export function renderSections(
           projectFallback(`partial "${name}" (its .pi/partials/${name}.md)`, fallback),
         );
       }
-      return closed;
+      return apart;
     }
     if (!openPartials.has(name)) {
       openPartials.add(name);
@@ -878,7 +885,7 @@ export function renderSections(
         message: `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block, a comment, a link definition's title or an element no reader shows (<div hidden>, <template>, <details>) open at its end; closed there, so it does not run over the text after it`,
       });
     }
-    return closed;
+    return apart;
   }
 
   /**
@@ -1003,6 +1010,11 @@ function unworkedDiagnostic(names: readonly string[]): Diagnostic {
     code: "prompt-render-work",
     message: `the sections before these spent the work one prompt's renders may do together (see the template error above); left out, not rendered: ${namedList(names)}`,
   };
+}
+
+/** A custom base prompt that may be the repository's: a project's, or a project file given as an option. */
+function mayBeRepository(prompt: CustomPrompt): boolean {
+  return prompt.source.layer === "project" || prompt.repository === true;
 }
 
 function withFinalNewline(text: string): string {

@@ -22,6 +22,7 @@ describe("PROMPT_DATA_SCHEMA", () => {
       "agentsMd",
       "rootAgentsMd",
       "agentsMdTruncated",
+      "agentsMdLeftOut",
       "agentsMdOnTouch",
       "agentLoads",
       "workspaceTree",

@@ -34,7 +34,7 @@ const field = (line: number, column: number, message: string): TemplateProblem =
 });
 
 const TOP_FIELDS =
-  "agentName, cwd, date, model, tools, toolSnippets, rules, guidelines, environment, contextFiles, alwaysRules, onDemandRules, agentsMd, rootAgentsMd, agentsMdTruncated, agentsMdOnTouch, agentLoads, workspaceTree, rootTrees, roots, skills, skillsTool, appendPrompt, customPrompt, docs, git, vars";
+  "agentName, cwd, date, model, tools, toolSnippets, rules, guidelines, environment, contextFiles, alwaysRules, onDemandRules, agentsMd, rootAgentsMd, agentsMdTruncated, agentsMdLeftOut, agentsMdOnTouch, agentLoads, workspaceTree, rootTrees, roots, skills, skillsTool, appendPrompt, customPrompt, docs, git, vars";
 
 describe("checkTemplate: what resolves", () => {
   it.each([

@@ -94,6 +94,7 @@ export const DATA: PromptData = {
   agentsMd: ["b/c/AGENTS.md", "a/AGENTS.md", "d/e/f/AGENTS.md", "z/AGENTS.md"],
   rootAgentsMd: [],
   agentsMdTruncated: false,
+  agentsMdLeftOut: 0,
   agentsMdOnTouch: false,
   agentLoads: [],
   workspaceTree: { rendered: TREE.map((l) => l.text).join("\n"), truncated: false },

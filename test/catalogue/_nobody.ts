@@ -1,5 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync } from "node:fs";
+import {
+  chmodSync,
+  lchownSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import type { PromptData } from "../../src/data.js";
 import type { SystemPromptOptions } from "../../src/options.js";
 import type {
@@ -14,13 +22,48 @@ import type { RenderResult } from "../../src/types.js";
 // setpriv. Where that cannot work (no setpriv, no such user, or a checkout
 // that user cannot read, such as one under /root) those cases are skipped,
 // and the skip says why. A user who is not root runs them in-process.
+//
+// The cases of another user's files in a folder anyone may write to play
+// that user the other way round: root plants the entries, then hands them to
+// `nobody` ({@link giveAway}), in a shared folder ({@link sharedFolder}).
 
 import { BUILT_ENTRY as ENTRY, ensureBuilt } from "./_built.js";
 
-const NOBODY = 65534;
+/** The other user: `nobody`. As root, a case plays that user by handing it the entries it plants ({@link giveAway}). */
+export const NOBODY = 65534;
 
 /** True when this process can read every file (root): EACCES needs another user. */
 export const IS_ROOT = process.getuid?.() === 0;
+
+/** The kernel refuses, even to root, a link another user put in a sticky folder: the link cases test the door only without it. */
+export const LINKS_FOLLOWED =
+  IS_ROOT && readFileSync("/proc/sys/fs/protected_symlinks", "utf8").trim() === "0";
+
+/** Writes `text` to `path`, making the folders on its way. */
+export function put(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** Gives `path`, and everything below it, to `nobody`, links as they lie. */
+export function giveAway(path: string): void {
+  lchownSync(path, NOBODY, NOBODY);
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(path);
+  } catch {
+    return;
+  }
+  for (const name of entries) giveAway(join(path, name));
+}
+
+/** A new folder `name` in `root` with `mode` (0o1777, 0o777: anyone may write to it). */
+export function sharedFolder(root: string, name: string, mode: number): string {
+  const folder = join(root, name);
+  mkdirSync(folder);
+  chmodSync(folder, mode);
+  return folder;
+}
 
 const asNobody = (args: readonly string[]) => [
   `--reuid=${NOBODY}`,

@@ -1,16 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { escapeWrapperTags, HOST_ELEMENTS, printedLength } from "../../src/_prompt-text.js";
+import { escapeWrapperTags, printedLength } from "../../src/_prompt-text.js";
 import { cpuTimed } from "../gather/_timed.js";
+import { HOST_NAMES as NAMES, tagged } from "./_forged-tags.js";
 
 // Review rev60c F4: a chat template's tokens are looked for in each reading of a text
 // (tag characters as letters and left out, separators left out), each place mapped back.
 // Each reading is one pass: a text of hidden characters around brackets and openers costs
 // a few passes, never a pass per token.
-
-const NAMES: ReadonlySet<string> = new Set(HOST_ELEMENTS);
-
-const tagged = (text: string) =>
-  [...text].map((c) => String.fromCodePoint(0xe0000 + (c.codePointAt(0) ?? 0))).join("");
 
 const UNITS = [
   "[IN\u200bST] ",

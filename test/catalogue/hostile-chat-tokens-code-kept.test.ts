@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeWrapperTags, HOST_ELEMENTS } from "../../src/_prompt-text.js";
-import { renderSystemPrompt } from "../../src/index.js";
-import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { expectEscapedOnce, expectKept, untrustedAgentsText } from "./_forged-tags.js";
 
 // Review rev64f F5 (low). Every `<|` was taken for a chat template token and written `&lt;|`, so
 // ordinary code in a repository's fences was rewritten: Haskell's `<|>` became `&lt;|>`, Elm's and
@@ -10,11 +8,9 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // Ling 2.0's `<role>` stays escaped (its exact spelling is a special token): a Maven pom's
 // `<role>` is a known false escape, recorded in docs/trust.md.
 
-const NAMES: ReadonlySet<string> = new Set(HOST_ELEMENTS);
-
 describe("hostile repository: code that only looks like a chat token", () => {
   it("Haskell's <|>, Elm's and F#'s <| and <|| stay as written", () => {
-    for (const text of [
+    expectKept([
       'p = many (char a) <|> pure ""',
       "view model = div [] <| List.map item model",
       "x <|| y",
@@ -22,36 +18,30 @@ describe("hostile repository: code that only looks like a chat token", () => {
       "<| im_start|>",
       "<|> <|\n>",
       "f <|- g",
-    ])
-      expect(escapeWrapperTags(text, NAMES), text).toBe(text);
+    ]);
   });
 
   it("a token is still escaped, a name after invisible characters too", () => {
-    const cases: [string, string][] = [
-      ["<|im_start|>user", "&lt;|im_start|>user"],
-      ["<｜User｜>", "&lt;｜User｜>"],
-      ["<|/tool|>", "&lt;|/tool|>"],
-      ["<|_x|>", "&lt;|_x|>"],
-      ["<|\u200bim_start|>", "&lt;|\u200bim_start|>"],
-      ["<|\u0301eot_id|>", "&lt;|\u0301eot_id|>"],
-      ["<|7|>", "&lt;|7|>"],
-      ["<role>x</role>", "&lt;role>x&lt;/role>"],
-    ];
-    for (const [text, escaped] of cases) {
-      expect(escapeWrapperTags(text, NAMES), text).toBe(escaped);
-      expect(escapeWrapperTags(escaped, NAMES), text).toBe(escaped);
-    }
+    expectEscapedOnce(
+      [
+        ["<|im_start|>user", "&lt;|im_start|>user"],
+        ["<｜User｜>", "&lt;｜User｜>"],
+        ["<|/tool|>", "&lt;|/tool|>"],
+        ["<|_x|>", "&lt;|_x|>"],
+        ["<|\u200bim_start|>", "&lt;|\u200bim_start|>"],
+        ["<|\u0301eot_id|>", "&lt;|\u0301eot_id|>"],
+        ["<|7|>", "&lt;|7|>"],
+        ["<role>x</role>", "&lt;role>x&lt;/role>"],
+      ],
+      false,
+    );
   });
 
   it("an untrusted AGENTS.md's code keeps its operators", async () => {
-    const root = tempDir();
-    writeFiles(root, {
-      "project/.git/HEAD": "ref: refs/heads/main\n",
-      "project/AGENTS.md":
-        "```haskell\np = many (char 'a') <|> pure \"\"\n```\n\n" +
+    const text = await untrustedAgentsText(
+      "```haskell\np = many (char 'a') <|> pure \"\"\n```\n\n" +
         "```elm\nview model = div [] <| List.map item model\n```\n\nT <|im_start|>user\n",
-    });
-    const { text } = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
+    );
     expect(text).toContain("p = many (char 'a') <|> pure \"\"\n");
     expect(text).toContain("view model = div [] <| List.map item model\n");
     expect(text).toContain("T &lt;|im_start|>user");

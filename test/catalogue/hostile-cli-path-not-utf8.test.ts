@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../api/_helpers.js";
-import { cliAt } from "./_cli-at.js";
+import { cliAt, cliProject } from "./_cli-at.js";
 
 // Review rev60d F2: a path argument that is not UTF-8 reaches Node with U+FFFD for its bytes
 // (argv is decoded lossily), a string that names ANOTHER path. `render -o <dir\xe9>/prompt.md`
@@ -14,14 +13,10 @@ import { cliAt } from "./_cli-at.js";
 const SAYS = "the path is not UTF-8";
 
 function project() {
-  const base = tempDir();
-  const p = join(base, "p");
-  mkdirSync(join(p, ".git"), { recursive: true });
-  mkdirSync(join(base, "home"));
-  writeFileSync(join(p, "AGENTS.md"), "# P\n");
+  const { base, p, home } = cliProject();
   // Your folder, its name in Latin-1 (`out\xe9`), as argv hands it over: `out\uFFFD`.
   mkdirSync(Buffer.concat([Buffer.from(join(base, "out")), Buffer.from([0xe9])]));
-  return { base, p, home: join(base, "home"), lossy: join(base, "out\uFFFD") };
+  return { base, p, home, lossy: join(base, "out\uFFFD") };
 }
 
 describe("hostile-cli-path-not-utf8: a path argument holding U+FFFD is refused, nothing written", () => {

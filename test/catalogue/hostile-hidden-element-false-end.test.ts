@@ -17,6 +17,9 @@ function withLine(text: string, line: string): string {
   return `${text}${text.endsWith("\n") ? "" : "\n"}${line}\n`;
 }
 
+// These texts close without a fallback, so no rewritten text is closed again.
+const blocks = { withLine, close: (text: string) => text };
+
 describe("hostile repository: an end tag no reader takes does not close a never-shown element", () => {
   const tails: Record<string, string> = {
     comment: "<div hidden>\n<!-- </div> -->\n",
@@ -63,7 +66,7 @@ describe("hostile repository: an end tag no reader takes does not close a never-
       "visibility:var(--v,hidden)",
     ]) {
       const text = `<div style="${style}">\nx`;
-      expect(closeHiddenRuns(text, withLine), style).toBe(`${text}\n${EMPTY_COMMENT}</div>\n`);
+      expect(closeHiddenRuns(text, blocks), style).toBe(`${text}\n${EMPTY_COMMENT}</div>\n`);
     }
   });
 
@@ -73,7 +76,7 @@ describe("hostile repository: an end tag no reader takes does not close a never-
       "<div hidden>\n<div>\nx\n</div>\n</div>\n",
       "<details>\n<summary>s</summary>\n`code` <!-- c -->\n</details>\n",
     ])
-      expect(closeHiddenRuns(text, withLine), text).toBe(text);
+      expect(closeHiddenRuns(text, blocks), text).toBe(text);
   });
 
   it("a project section over yours: the end tag in a comment does not count, and the warning names it", async () => {

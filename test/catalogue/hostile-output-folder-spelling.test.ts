@@ -1,22 +1,12 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../api/_helpers.js";
-import { cliAt } from "./_cli-at.js";
+import { cliAt, cliProject } from "./_cli-at.js";
 
 // rev64d F1: `render -o out/` and `-o out.md/.` wrote a regular FILE `out` / `out.md` (exit 0,
 // "wrote out/"): the path was resolved before any check, which drops the trailing `/` and `/.`.
 // A path ending in a separator, `.` or `..` names a folder (POSIX: `open("out/", O_CREAT)` is
 // EISDIR): refused as typed, exit 2, nothing written.
-
-function project() {
-  const base = tempDir();
-  const p = join(base, "p");
-  mkdirSync(join(p, ".git"), { recursive: true });
-  mkdirSync(join(base, "home"));
-  writeFileSync(join(p, "AGENTS.md"), "# P\n");
-  return { p, home: join(base, "home") };
-}
 
 describe("hostile-output-folder-spelling: an output spelled as a folder is refused", () => {
   it.each([
@@ -26,7 +16,7 @@ describe("hostile-output-folder-spelling: an output spelled as a folder is refus
     ["export", "--agent", "codex", "--out", "out/"],
     ["export", "--agent", "codex", "--out", "out.md/."],
   ])("%s %s %s …: exit 2, names a folder, nothing written", async (...argv) => {
-    const { p, home } = project();
+    const { p, home } = cliProject();
     const { code, out, err } = await cliAt(argv, p, home);
     expect({ code, out }).toEqual({ code: 2, out: "" });
     expect(err).toContain("names a folder");
@@ -35,7 +25,7 @@ describe("hostile-output-folder-spelling: an output spelled as a folder is refus
   });
 
   it("out.md, ./out.md and sub/out.md are written", async () => {
-    const { p, home } = project();
+    const { p, home } = cliProject();
     mkdirSync(join(p, "sub"));
     for (const name of ["out.md", "./out2.md", "sub/out.md", "..out.md"]) {
       const { code } = await cliAt(["render", "-o", name], p, home);

@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../api/_helpers.js";
-import { cliAt } from "./_cli-at.js";
+import { cliAt, cliProject } from "./_cli-at.js";
 
 // rev64d F2: `render -o d/d/…/x` (3,000 levels, 6,001 bytes) made 2,038 folders, then failed
 // (exit 1, ENAMETOOLONG) and left them; run again it was refused (exit 2) as links "too deep to
@@ -10,18 +9,9 @@ import { cliAt } from "./_cli-at.js";
 // refused before any folder is made (one line, exit 2), a failed write removes the folders it
 // made, and a walk given up on is said as one line of its way, not of links.
 
-function project() {
-  const base = tempDir();
-  const p = join(base, "p");
-  mkdirSync(join(p, ".git"), { recursive: true });
-  mkdirSync(join(base, "home"));
-  writeFileSync(join(p, "AGENTS.md"), "# P\n");
-  return { p, home: join(base, "home") };
-}
-
 describe("hostile-output-too-long: a path too long to name is one refusal, nothing left", () => {
   it("6,001 bytes of folders: exit 2, one line, no folder made; the same again", async () => {
-    const { p, home } = project();
+    const { p, home } = cliProject();
     const path = `${"d/".repeat(3000)}x`;
     for (let run = 0; run < 2; run++) {
       const { code, out, err } = await cliAt(["render", "-o", path], p, home);
@@ -34,7 +24,7 @@ describe("hostile-output-too-long: a path too long to name is one refusal, nothi
   });
 
   it("a 300-byte name: exit 2, one line, no Usage", async () => {
-    const { p, home } = project();
+    const { p, home } = cliProject();
     const { code, err } = await cliAt(["render", "-o", "0".repeat(300)], p, home);
     expect(code).toBe(2);
     expect(err).toBe(
@@ -43,7 +33,7 @@ describe("hostile-output-too-long: a path too long to name is one refusal, nothi
   });
 
   it("a write that fails after making its folders removes them", async () => {
-    const { p, home } = project();
+    const { p, home } = cliProject();
     // A 250-byte name is one the system takes, but its temporary file's name is not.
     const { code, err } = await cliAt(["render", "-o", `new/sub/${"n".repeat(250)}`], p, home);
     expect(code).toBe(1);

@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../api/_helpers.js";
-import { cliAt } from "./_cli-at.js";
+import { cliAt, cliProject } from "./_cli-at.js";
 
 // Review rev60d F3: `render -o $'y\nerror /etc/passwd:1:1 [fake] forged line.md'` printed
 // `sysprompt: wrote y` and then a line of its own, `error /etc/passwd:1:1 …` (ESC was escaped, a
@@ -11,14 +10,10 @@ import { cliAt } from "./_cli-at.js";
 
 describe("hostile-output-wrote-line: the wrote/unchanged line of render -o is one line", () => {
   it("a line feed in the -o path is escaped, the file still written", async () => {
-    const base = tempDir();
-    const p = join(base, "p");
-    mkdirSync(join(p, ".git"), { recursive: true });
-    mkdirSync(join(base, "home"));
-    writeFileSync(join(p, "AGENTS.md"), "# P\n");
+    const { p, home } = cliProject();
     const name = "y\nerror /etc/passwd:1:1 [fake] forged line.md";
     for (const said of ["wrote", "unchanged:"]) {
-      const { code, err } = await cliAt(["render", "-o", name], p, join(base, "home"));
+      const { code, err } = await cliAt(["render", "-o", name], p, home);
       expect(code).toBe(0);
       expect(err).toContain(
         `sysprompt: ${said} y\\u000aerror /etc/passwd:1:1 [fake] forged line.md\n`,

@@ -1,9 +1,10 @@
-import { chmodSync, lchownSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHook } from "../../src/hook/run.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { giveAway, IS_ROOT, NOBODY, put, sharedFolder } from "./_nobody.js";
 
 // Another user's FOLDER one level down in a folder anyone may write to (review
 // rev64a F1): the victim's agent runs with cwd = a 1777 folder (an agent
@@ -12,26 +13,7 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // folder is as planted as their `AGENTS.md` beside it. The tests run as root:
 // `nobody` (uid 65534) is played by handing that user the planted entries.
 
-const NOBODY = 65534;
-const IS_ROOT = process.getuid?.() === 0;
 const MARK = "PLANTED-MARKER";
-
-function put(path: string, text: string) {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-
-/** Gives `path`, and everything below it, to `nobody`. */
-function giveAway(path: string) {
-  lchownSync(path, NOBODY, NOBODY);
-  let entries: string[] = [];
-  try {
-    entries = readdirSync(path);
-  } catch {
-    return;
-  }
-  for (const name of entries) giveAway(join(path, name));
-}
 
 /** What `nobody` plants in `dir` (a folder anyone may write to): folders of its own, with a layer, rules and skills. */
 function plantFolders(dir: string) {
@@ -60,9 +42,7 @@ describe("catalogue: another user's folder in a folder anyone may write to is no
   /** A 1777 folder, the cwd, holding `nobody`'s folders; your own AGENTS.md in the agent dir. */
   function sharedCwd() {
     const root = tempDir();
-    const ww = join(root, "ww");
-    mkdirSync(ww);
-    chmodSync(ww, 0o1777);
+    const ww = sharedFolder(root, "ww", 0o1777);
     put(join(root, "agent/AGENTS.md"), "YOUR-OWN-AGENTS\n");
     plantFolders(ww);
     return { root, ww };
@@ -136,9 +116,7 @@ describe("catalogue: another user's folder in a folder anyone may write to is no
     "planted-folder-deeper-list: the tree's list of AGENTS.md files to read names none of another user's folder (needs root)",
     async () => {
       const root = tempDir();
-      const ww = join(root, "ww");
-      mkdirSync(ww);
-      chmodSync(ww, 0o1777);
+      const ww = sharedFolder(root, "ww", 0o1777);
       put(join(ww, "evil/AGENTS.md"), `DEEPER-${MARK}\n`);
       giveAway(join(ww, "evil"));
       put(join(ww, "mine/AGENTS.md"), "YOUR-FOLDER-AGENTS\n");
@@ -152,9 +130,7 @@ describe("catalogue: another user's folder in a folder anyone may write to is no
     "planted-folder-touched-through-hook: the gemini-cli hook gives no AGENTS.md of another user's folder in the shared cwd (needs root)",
     async () => {
       const root = tempDir();
-      const ww = join(root, "ww");
-      mkdirSync(ww);
-      chmodSync(ww, 0o1777);
+      const ww = sharedFolder(root, "ww", 0o1777);
       put(join(ww, "evil/x.txt"), "log\n");
       put(join(ww, "evil/AGENTS.md"), `TOUCH-AGENTS-${MARK}\n`);
       put(

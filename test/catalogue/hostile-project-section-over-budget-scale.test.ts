@@ -27,6 +27,8 @@ describe("hostile repository: a project's section past the check's budget is not
     expect(out.diagnostics.filter((d) => d.code === "project-section-open")).toEqual([]);
     const said = out.diagnostics.filter((d) => d.code === "project-section-markup-as-text");
     expect(said.length).toBeGreaterThan(0);
-    expect(said.map((d) => d.message)).toEqual(said.map(() => expect.stringContaining("budget")));
+    // The last one is past the budget, and says so; one before it may fall back by the renderer's meter.
+    expect(said.at(-1)?.message).toContain("spent its budget");
+    expect(said.at(-1)?.message).toContain('section "pc"');
   }, 60_000);
 });

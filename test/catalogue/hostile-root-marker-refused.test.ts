@@ -1,9 +1,10 @@
-import { chmodSync, lchownSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadContextForPaths } from "../../src/gather/context/on-touch.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { giveAway, IS_ROOT, NOBODY, put } from "./_nobody.js";
 
 // A repository marker the project-root search passes over (rev60a F1: another
 // user's, or one in a folder anyone may write to) took the root's rule files
@@ -18,16 +19,9 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // skills and other agents' rule files) and what is still read (its AGENTS.md,
 // as an ancestor's); from the marker's own folder nothing is left out.
 
-const IS_ROOT = process.getuid?.() === 0;
-const NOBODY = 65534;
 const RULE = "ROOT-CURSOR-RULE";
 const SKILL = "ROOT-AGENTS-SKILL";
 const ROOT_AGENTS = "ROOT-AGENTS-FILE";
-
-function put(path: string, text: string) {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
 
 /** A clone with an always-on Cursor rule at its root and a subfolder to render from. */
 function clone(): { root: string; repo: string; sub: string } {
@@ -44,17 +38,6 @@ function clone(): { root: string; repo: string; sub: string } {
   put(join(repo, "AGENTS.md"), `${ROOT_AGENTS}\n`);
   put(join(repo, "sub/AGENTS.md"), "# sub\n");
   return { root, repo, sub: join(repo, "sub") };
-}
-
-function chownTree(path: string, uid: number) {
-  lchownSync(path, uid, uid);
-  let entries: string[] = [];
-  try {
-    entries = readdirSync(path);
-  } catch {
-    return;
-  }
-  for (const name of entries) chownTree(join(path, name), uid);
 }
 
 afterEach(() => {
@@ -178,7 +161,7 @@ describe("catalogue: a repository marker passed over is said, never silently los
     "root-marker-sudo-uid: as root with $SUDO_UID, that user's clone keeps its root, as git's (needs root)",
     async () => {
       const { root, repo, sub } = clone();
-      chownTree(repo, NOBODY);
+      giveAway(repo);
       vi.stubEnv("SUDO_UID", String(NOBODY));
       const mine = await renderSystemPrompt(pinned(root, { cwd: sub }));
       expect(mine.text).toContain(RULE);
@@ -200,7 +183,7 @@ describe("catalogue: a repository marker passed over is said, never silently los
     "root-marker-safe-directory: another user's clone your global git config's safe.directory names is your root, as git's; the repository's own config never names it (needs root)",
     async () => {
       const { root, repo, sub } = clone();
-      chownTree(repo, NOBODY);
+      giveAway(repo);
       const home = join(root, "githome");
       mkdirSync(home);
       // The container shape: root over a bind-mounted clone of uid 1000, `safe.directory = *`

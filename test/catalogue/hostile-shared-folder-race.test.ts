@@ -1,17 +1,9 @@
-import {
-  chmodSync,
-  lchownSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { dirname, join } from "node:path";
+import { lchownSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { LINKS_FOLLOWED, NOBODY, put, sharedFolder } from "./_nobody.js";
 
 // Another user's link in a folder anyone may write to, flipped while the door
 // reads through it (review rev61c F3): `/W/AGENTS.md -> me/proj/.env` is there
@@ -21,11 +13,7 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // open of the armed path by the door. Before, the walk after the open took a vanished entry,
 // or one that was no longer a link, as no link at all, and read your `.env`.
 
-const NOBODY = 65534;
 const MARK = "RACE-MARKER";
-const LINKS_FOLLOWED =
-  process.getuid?.() === 0 &&
-  readFileSync("/proc/sys/fs/protected_symlinks", "utf8").trim() === "0";
 
 type Flip = () => void;
 /** Armed flips: right after `realpath` of the key (`realpath:`) or `open` of it (`open:`); each fires once. */
@@ -54,17 +42,10 @@ vi.mock("../../src/_io.js", async (importOriginal) => {
   return { ...io, realpath, open };
 });
 
-function put(path: string, text: string) {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-
 /** A 1777 folder with your plain folder `proj` (its `.env` a secret) and another user's link `AGENTS.md -> proj/.env`. */
 function raceWorld(owner: number | undefined) {
   const root = tempDir();
-  const shared = join(root, "shared");
-  mkdirSync(shared);
-  chmodSync(shared, 0o1777);
+  const shared = sharedFolder(root, "shared", 0o1777);
   const proj = join(shared, "proj");
   put(join(proj, "AGENTS.md"), "# mine\n");
   put(join(proj, ".env"), `API_KEY=${MARK}\n`);

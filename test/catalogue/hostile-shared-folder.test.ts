@@ -1,56 +1,25 @@
-import {
-  chmodSync,
-  lchownSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { dirname, join } from "node:path";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContextForPaths } from "../../src/gather/context/on-touch.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { loadSkills } from "../../src/skills/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { diag } from "./_harness.js";
+import { giveAway, IS_ROOT, LINKS_FOLLOWED, NOBODY, put, sharedFolder } from "./_nobody.js";
 
 // Another user's files in a folder anyone may write to (`/tmp`, a 0777 team
 // share), above a project of yours (review rev60a). The tests run as root:
 // `nobody` (uid 65534) is played by handing that user the planted entries
 // (lchown), so the cases need root and are skipped, saying so, without it.
 
-const NOBODY = 65534;
-const IS_ROOT = process.getuid?.() === 0;
 const MARK = "PLANTED-MARKER";
-/** The kernel refuses, even to root, a link another user put in a sticky folder: the link cases test the door only without it. */
-const LINKS_FOLLOWED =
-  IS_ROOT && readFileSync("/proc/sys/fs/protected_symlinks", "utf8").trim() === "0";
-
-function put(path: string, text: string) {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-
-/** Gives `path`, and everything below it, to `nobody`, links as they lie. */
-function giveAway(path: string) {
-  lchownSync(path, NOBODY, NOBODY);
-  let entries: string[] = [];
-  try {
-    entries = readdirSync(path);
-  } catch {
-    return;
-  }
-  for (const name of entries) giveAway(join(path, name));
-}
 
 /** A shared folder (`mode`) in a case's root, with a plain folder of yours, `proj`, in it. */
 function sharedWorld(mode: number): { root: string; home: string; shared: string; proj: string } {
   const root = tempDir();
   put(join(root, "home/.ssh/id_rsa"), "SSH-SECRET\n");
-  const shared = join(root, "shared");
-  mkdirSync(shared);
-  chmodSync(shared, mode);
+  const shared = sharedFolder(root, "shared", mode);
   const proj = join(shared, "proj");
   put(join(proj, "AGENTS.md"), "# mine\n");
   put(join(proj, "main.c"), "int main;\n");

@@ -1,5 +1,5 @@
-import { chmodSync, lchownSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   projectReach,
@@ -8,6 +8,7 @@ import {
   readRepoTextSync,
 } from "../../src/repo-files/index.js";
 import { tempDir } from "../api/_helpers.js";
+import { giveAway, IS_ROOT, put, sharedFolder } from "./_nobody.js";
 
 // The door's synchronous twin (a skill's expansion, loadPromptTemplatesSync)
 // runs the async door's checks, from the same functions (review rev64a F2):
@@ -15,25 +16,6 @@ import { tempDir } from "../api/_helpers.js";
 // user's link on the way, and a project root of yours only (another user's
 // `.git` in a shared folder is none; a `.hg` of yours is one). Root plays
 // `nobody` (uid 65534) by handing it the planted entries.
-
-const NOBODY = 65534;
-const IS_ROOT = process.getuid?.() === 0;
-
-function put(path: string, text: string) {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-
-function giveAway(path: string) {
-  lchownSync(path, NOBODY, NOBODY);
-  let entries: string[] = [];
-  try {
-    entries = readdirSync(path);
-  } catch {
-    return;
-  }
-  for (const name of entries) giveAway(join(path, name));
-}
 
 /** What each twin answers for `path`, in the project holding `start`: read, or the door's refusal. */
 async function bothTwins(start: string, home: string, path: string) {
@@ -55,9 +37,7 @@ describe("catalogue: the door's synchronous twin refuses what the door refuses",
       const root = tempDir();
       const home = join(root, "home");
       mkdirSync(home);
-      const w = join(root, "w");
-      mkdirSync(w);
-      chmodSync(w, 0o777);
+      const w = sharedFolder(root, "w", 0o777);
       put(join(w, "x.md"), "PLANTED-FILE\n");
       giveAway(join(w, "x.md"));
       put(join(w, ".pi/skills/s/SKILL.md"), "PLANTED-FOLDER\n");

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
-import { cliAt } from "./_cli-at.js";
+import { cliAt, cliProject } from "./_cli-at.js";
 
 // Review rev60d F5: `--system-prompt "$CUSTOM"` with the variable unset (a wrapper's) took "" as
 // the custom base prompt: every base section (preamble, tools, rules, docs), your own
@@ -21,29 +21,35 @@ import { cliAt } from "./_cli-at.js";
 const MINE = "MY-OWN-RULES-SECTION";
 
 function layout() {
-  const base = tempDir();
-  const p = join(base, "p");
-  const home = join(base, "home");
-  mkdirSync(join(p, ".git"), { recursive: true });
+  const { p, home } = cliProject();
   mkdirSync(join(home, ".pi/agent/sections"), { recursive: true });
-  writeFileSync(join(p, "AGENTS.md"), "# P\n");
   writeFileSync(join(home, ".pi/agent/sections/rules.md"), `${MINE}\n`);
   return { p, home };
 }
 
+/**
+ * The CLI given each of `values` as --system-prompt renders as without the flag (exit 0), and
+ * says it (`said`): the project and the render without the flag.
+ */
+async function expectRenderedAsWithout(values: readonly string[], said: RegExp) {
+  const { p, home } = layout();
+  const without = await cliAt(["render"], p, home);
+  for (const value of values) {
+    const { code, out, err } = await cliAt(["render", "--system-prompt", value], p, home);
+    expect(code, JSON.stringify(value)).toBe(0);
+    expect(out, JSON.stringify(value)).toBe(without.out);
+    expect(err, JSON.stringify(value)).toMatch(said);
+  }
+  return { p, home, without };
+}
+
 describe("hostile-system-prompt-blank: a blank --system-prompt replaces nothing, and is said", () => {
   it("the CLI renders as without the flag, with a warning naming it", async () => {
-    const { p, home } = layout();
-    const without = await cliAt(["render"], p, home);
+    const { p, home, without } = await expectRenderedAsWithout(
+      ["", " ", "\n\t"],
+      /system-prompt-blank.*--system-prompt is (empty|blank)/,
+    );
     expect(without.out).toContain(MINE);
-    for (const value of ["", " ", "\n\t"]) {
-      const { code, out, err } = await cliAt(["render", "--system-prompt", value], p, home);
-      expect(code, JSON.stringify(value)).toBe(0);
-      expect(out, JSON.stringify(value)).toBe(without.out);
-      expect(err, JSON.stringify(value)).toMatch(
-        /system-prompt-blank.*--system-prompt is (empty|blank)/,
-      );
-    }
     const sections = await cliAt(["sections", "--system-prompt", ""], p, home);
     expect(sections.out).not.toMatch(/replaced/);
   });
@@ -63,14 +69,10 @@ describe("hostile-system-prompt-blank: a blank --system-prompt replaces nothing,
   });
 
   it("a value drawn as nothing (zero-width, soft hyphen) is blank too", async () => {
-    const { p, home } = layout();
-    const without = await cliAt(["render"], p, home);
-    for (const value of ["\u200b", "\u2060", "\u00ad", "\u200b\u200d", " \u200b\n"]) {
-      const { code, out, err } = await cliAt(["render", "--system-prompt", value], p, home);
-      expect(code, JSON.stringify(value)).toBe(0);
-      expect(out, JSON.stringify(value)).toBe(without.out);
-      expect(err, JSON.stringify(value)).toMatch(/system-prompt-blank.*--system-prompt is blank/);
-    }
+    await expectRenderedAsWithout(
+      ["\u200b", "\u2060", "\u00ad", "\u200b\u200d", " \u200b\n"],
+      /system-prompt-blank.*--system-prompt is blank/,
+    );
     const root = tempDir();
     const result = await renderSystemPrompt(pinned(root, { systemPrompt: "\u200b\u00ad" }));
     expect(result.text).toContain("<tools>");
@@ -78,14 +80,10 @@ describe("hostile-system-prompt-blank: a blank --system-prompt replaces nothing,
   });
 
   it("the braille blank and controls alone are blank too", async () => {
-    const { p, home } = layout();
-    const without = await cliAt(["render"], p, home);
-    for (const value of ["\u2800", "\u001c", "\u0001\u007f", "\u2800 \u0085\u200b", "\u0378"]) {
-      const { code, out, err } = await cliAt(["render", "--system-prompt", value], p, home);
-      expect(code, JSON.stringify(value)).toBe(0);
-      expect(out, JSON.stringify(value)).toBe(without.out);
-      expect(err, JSON.stringify(value)).toMatch(/system-prompt-blank.*--system-prompt is blank/);
-    }
+    await expectRenderedAsWithout(
+      ["\u2800", "\u001c", "\u0001\u007f", "\u2800 \u0085\u200b", "\u0378"],
+      /system-prompt-blank.*--system-prompt is blank/,
+    );
     const root = tempDir();
     const result = await renderSystemPrompt(pinned(root, { systemPrompt: "\u2800\u001c" }));
     expect(result.text).toContain("<tools>");

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContextForPaths } from "../../src/gather/context/on-touch.js";
-import { tempDir, writeFiles } from "../api/_helpers.js";
+import { chain } from "./_touch-chain.js";
 
 // Review rev65a F1: the codex hook on seven nested AGENTS.md of 255 KB ran 4.6-7.3 s, past its own
 // 5 s deadline (0.5 s before the commonmark + parse5 check): each whole text was closed and checked
@@ -16,25 +16,13 @@ function big(level: number): string {
 
 describe("hostile repository: big nested texts given on touch are cut before they are checked", () => {
   it("seven 255 KB AGENTS.md under a 9,500-byte cap cost well under the hook's 5 s", async () => {
-    const root = tempDir();
-    const files: Record<string, string> = { "project/.git/HEAD": "ref: refs/heads/main\n" };
-    let dir = "project";
-    for (let i = 0; i < 7; i++) {
-      dir = `${dir}/l${i}`;
-      files[`${dir}/AGENTS.md`] = big(i);
-    }
-    files[`${dir}/file.txt`] = "hi\n";
-    writeFiles(root, files);
+    const { cwd, home, path } = chain(7, big);
     const started = performance.now();
-    const got = await loadContextForPaths([join(root, dir, "file.txt")], {
-      cwd: join(root, "project"),
-      home: join(root, "home"),
-      textCap: { max: 9_500 },
-    });
+    const got = await loadContextForPaths([path], { cwd, home, textCap: { max: 9_500 } });
     const took = performance.now() - started;
     // Before: 4-7 s (seven whole checks); after: the cut texts' checks, some 0.2 s alone. Slack for a loaded 2-core machine.
     expect(took).toBeLessThan(2_000);
-    expect(got.files.map((f) => f.path)).toEqual([join(root, "project/l0/AGENTS.md")]);
+    expect(got.files.map((f) => f.path)).toEqual([join(cwd, "l0/AGENTS.md")]);
     const content = got.files[0]?.content ?? "";
     expect(content).toContain("<b>x</b>");
     expect(Buffer.byteLength(content)).toBeLessThan(9_500);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderSystemPrompt } from "../../src/index.js";
-import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { renderYourSection } from "./_your-section.js";
 
 // Review rev65b F3: a project's value printed in your table cell with no space after it
 // (`| name |{{vars.name}}| MY-NOTE-A |`) and ending in an odd run of backslashes (`evil\`)
@@ -33,15 +32,9 @@ describe("hostile repository: a value ending in a backslash keeps your cell's `|
     ["three", "evil\\\\\\"],
     ["two", "evil\\\\"],
   ])("%s: your note stays in its own cell", async (_, value) => {
-    const root = tempDir();
-    writeFiles(root, {
-      "project/.git/HEAD": "ref: refs/heads/main\n",
-      "agent/sections/mine.md":
-        "---\norder: 95\n---\n| key | value | note |\n|---|---|---|\n| name |{{vars.name}}| MY-NOTE-A |\n",
-      "project/.pi/sysprompt.yaml": `vars:\n  name: ${JSON.stringify(value)}\n`,
-    });
-    const result = await renderSystemPrompt(
-      pinned(root, { projectTrusted: true, configFiles: true }),
+    const { result } = await renderYourSection(
+      "| key | value | note |\n|---|---|---|\n| name |{{vars.name}}| MY-NOTE-A |\n",
+      { name: value },
     );
     const row = result.text.split("\n").find((line) => line.startsWith("| name"));
     // The value reads as written (a `\` before a space is a backslash).

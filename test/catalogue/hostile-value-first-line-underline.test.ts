@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderSystemPrompt } from "../../src/index.js";
-import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 import { placeOf } from "./_commonmark.js";
+import { renderYourSection } from "./_your-section.js";
 
 // Review rev64c F5 (low). A project's value of several lines whose first line
 // is a setext underline (`---`, `===`, `-`), printed on the line after a
@@ -11,17 +10,8 @@ import { placeOf } from "./_commonmark.js";
 // would make your line a table's header (`:-`, a delimiter row).
 
 async function render(team: string) {
-  const root = tempDir();
-  writeFiles(root, {
-    "project/.git/HEAD": "ref: refs/heads/main\n",
-    "agent/sections/mine.md":
-      "---\norder: 95\n---\nMy notes.\n\nUSER-LINE below:\n{{vars.team}}\nUSER-AFTER\n",
-    "project/.pi/sysprompt.yaml": `vars:\n  team: ${JSON.stringify(team)}\n`,
-  });
-  const result = await renderSystemPrompt(
-    pinned(root, { projectTrusted: true, configFiles: true }),
-  );
-  return result.sections.find((s) => s.name === "mine")?.text ?? "";
+  const body = "My notes.\n\nUSER-LINE below:\n{{vars.team}}\nUSER-AFTER\n";
+  return (await renderYourSection(body, { team })).mine;
 }
 
 describe("hostile repository: a value's first line makes no heading of your line", () => {

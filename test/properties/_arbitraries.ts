@@ -113,6 +113,7 @@ export const promptData: fc.Arbitrary<PromptData> = fc.record({
   agentsMd: fc.array(valueText, { maxLength: 3 }),
   rootAgentsMd: fc.array(valueText, { maxLength: 2 }),
   agentsMdTruncated: fc.boolean(),
+  agentsMdLeftOut: fc.nat(3),
   agentsMdOnTouch: fc.boolean(),
   agentLoads: fc.constantFrom([], ["CLAUDE.md"]),
   workspaceTree: fc.option(fc.record({ rendered: valueText, truncated: fc.boolean() }), {

@@ -26,6 +26,7 @@ const DATA: PromptData = {
   agentsMd: [],
   rootAgentsMd: [],
   agentsMdTruncated: false,
+  agentsMdLeftOut: 0,
   agentsMdOnTouch: false,
   agentLoads: [],
   workspaceTree: null,

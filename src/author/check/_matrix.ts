@@ -77,6 +77,7 @@ const TREE: Choice<
     | "agentsMd"
     | "rootAgentsMd"
     | "agentsMdTruncated"
+    | "agentsMdLeftOut"
     | "git"
   >
 >[] = [
@@ -89,6 +90,7 @@ const TREE: Choice<
       agentsMd: [],
       rootAgentsMd: [],
       agentsMdTruncated: false,
+      agentsMdLeftOut: 0,
       git: null,
     },
   },
@@ -101,6 +103,7 @@ const TREE: Choice<
       agentsMd: ["packages/api/AGENTS.md"],
       rootAgentsMd: ["/work/other/sub/AGENTS.md"],
       agentsMdTruncated: true,
+      agentsMdLeftOut: 2,
       git: {
         branch: "main",
         head: "0123456789ab",

@@ -61,7 +61,9 @@ export interface GitResult {
  * on its own: a file-system monitor (`core.fsmonitor`), signature checks
  * when the log is read (`log.showSignature` runs gpg), maintenance and
  * garbage collection, hooks; submodules have configs of their own. Each is
- * switched off here, and clean/smudge filter drivers one by one (see
+ * switched off here (hooks in a folder by `core.hooksPath`; the hooks git
+ * 2.54 and later take from config, `hook.<name>.*`, have no event among the
+ * read-only commands run here), and clean/smudge filter drivers one by one (see
  * {@link gatherGit}). Only read-only commands are run, with
  * `--no-optional-locks` so `status` does not refresh (write) the index. A
  * folder that merely looks like a git folder (HEAD, objects/, refs/) is not

@@ -12,13 +12,17 @@ import {
 } from "../../_gitignore.js";
 import { realpath, statOrUndefinedSync } from "../../_io.js";
 import { nextTurn, pace } from "../../_pace.js";
-import { isBelowCeiling } from "../../_paths.js";
+import { homeFolder, isBelowCeiling } from "../../_paths.js";
 import {
   excludeRules,
   globalIgnoreRules,
   holdsUsableGit,
   plantedCheck,
+  projectReach,
+  type Reach,
+  type Refusal,
   type RepoText,
+  reachRefusal,
   readRepoText,
   yourIgnoreLists,
 } from "../../repo-files/index.js";
@@ -72,6 +76,8 @@ export interface TreeListing {
    * first, each file once (a link to a file already named is not named again).
    */
   agentsMd: string[];
+  /** Context files of `agentsMd`'s depths that are links the door refuses to follow there: never listed (rev66a F2). */
+  agentsMdLeftOut: LeftOutLink[];
   /** Folders the walk could not list (no permission, an I/O error), as paths below the root ("." for the root). */
   unreadable: string[];
   /** Ignore files whose patterns were not all kept (see {@link newPatternBudget}). */
@@ -96,7 +102,10 @@ interface ListedFolder {
 
 function listingOf(
   listed: Map<string, ListedFolder>,
-  found: Pick<TreeListing, "agentsMd" | "unreadable" | "ignoreCuts" | "entryCap" | "totalCut">,
+  found: Pick<
+    TreeListing,
+    "agentsMd" | "agentsMdLeftOut" | "unreadable" | "ignoreCuts" | "entryCap" | "totalCut"
+  >,
   signal: AbortSignal | undefined,
 ): TreeListing {
   const others = async (folder: ListedFolder) => {
@@ -171,6 +180,8 @@ export interface WalkOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The home folder, for the same. Default: `homeFolder()`. */
   home?: string;
+  /** False: a context file's link to a private file of the project (`.git/`, hidden, ignored) is not listed either. Default: true. */
+  trusted?: boolean;
 }
 
 /** The ignore files a folder can hold, in rising precedence: ripgrep's `.ignore` outranks `.gitignore`. */
@@ -509,10 +520,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       listed.set(rel, { folders, unchecked, keep, capped, readCap });
     }
   }
-  const agentsMd = await eachFileOnce(root, found);
+  const { agentsMd, leftOut } = await eachFileOnce(root, found, options);
   return listingOf(
     listed,
-    { agentsMd, unreadable, ignoreCuts: budget.cuts, entryCap, totalCut },
+    { agentsMd, agentsMdLeftOut: leftOut, unreadable, ignoreCuts: budget.cuts, entryCap, totalCut },
     signal,
   );
 }
@@ -542,31 +553,93 @@ function contextFilesIn(dir: string, names: readonly string[]): Present[] | unde
   return present;
 }
 
+/** A context file's link the list leaves out: its path below the root, and why the door would not read it. */
+export interface LeftOutLink {
+  path: string;
+  refusal: Refusal;
+}
+
 /**
  * The paths of `found` (shallower folders first), each real path once: a
  * symlink to a file named before it (a CLAUDE.md linking to the AGENTS.md of
  * a folder above) is not named again. The walk never enters a linked folder,
  * so a file that is no link is at its own real path; only links are resolved,
  * and nothing is when there are none. Hard links are files of their own
- * paths, as on-touch delivery takes them. One another user put where anyone
- * may write (their `ww/evil/AGENTS.md`, the door's `Reach.planted`) is not
- * named: the model is told to read and follow these (rev64a F1).
+ * paths, as on-touch delivery takes them. The model is told to read and
+ * follow these, and its own read tool follows a link: a name is listed only
+ * when the door would read it there. One another user put where anyone may
+ * write (their `ww/evil/AGENTS.md`, the door's `Reach.planted`) is not named
+ * (rev64a F1), nor a link the door refuses (`a/AGENTS.md -> ~/.ssh/id_ed25519`,
+ * `-> /proc/self/environ`; untrusted, `-> ../.env`), checked as on-touch
+ * delivery checks it, in the project of its own folder ({@link linkReaches}):
+ * those are `leftOut` (rev66a F2).
  */
-async function eachFileOnce(root: string, found: readonly Found[]): Promise<string[]> {
-  if (found.length === 0) return [];
+async function eachFileOnce(
+  root: string,
+  found: readonly Found[],
+  options: Pick<WalkOptions, "trusted" | "home" | "ceilingDir" | "signal">,
+): Promise<{ agentsMd: string[]; leftOut: LeftOutLink[] }> {
+  const out: string[] = [];
+  const leftOut: LeftOutLink[] = [];
+  if (found.length === 0) return { agentsMd: out, leftOut };
   const native = (rel: string) => rel.split("/").join(sep);
   const realRoot = await realpath(root).catch(() => root);
   const planted = plantedCheck();
+  let reachOf: ReturnType<typeof linkReaches> | undefined;
   const seen = new Set<string>();
-  const out: string[] = [];
   for (const f of found) {
     const own = childPath(realRoot, native(f.path));
     const real = f.link ? await realpath(childPath(root, native(f.path))).catch(() => own) : own;
     if (seen.has(real)) continue;
-    seen.add(real);
-    if (planted(real) === undefined) out.push(f.path);
+    if (!f.link) {
+      seen.add(real);
+      if (planted(real) === undefined) out.push(f.path);
+      continue;
+    }
+    reachOf ??= linkReaches(realRoot, options);
+    // A refused link names its file for no one: a deeper link to the same file may still be listed.
+    const refusal = await reachRefusal(own, real, await reachOf(own), false);
+    if (refusal !== undefined) leftOut.push({ path: f.path, refusal });
+    else {
+      seen.add(real);
+      out.push(f.path);
+    }
   }
-  return out;
+  return { agentsMd: out, leftOut };
+}
+
+/**
+ * The reach a link found at `own` (a real path below the walk's real root) is
+ * checked in: the project of the walk's root, or, for a link inside a
+ * repository of its own below it (a clone), that repository's, as on-touch
+ * delivery checks a file in the project of its own folder. Built on the first
+ * link, one reach a repository.
+ */
+function linkReaches(
+  realRoot: string,
+  o: Pick<WalkOptions, "trusted" | "home" | "ceilingDir" | "signal">,
+): (own: string) => Promise<Reach> {
+  const home = o.home ?? homeFolder();
+  const trusted = o.trusted !== false;
+  const walkReach = projectReach({
+    start: realRoot,
+    home,
+    trusted,
+    ceiling: o.ceilingDir,
+    signal: o.signal,
+  });
+  const clones = new Map<string, Promise<Reach>>();
+  return async (own) => {
+    const reach = await walkReach;
+    const clone = await reach.nested(own);
+    if (clone === undefined) return reach;
+    let theirs = clones.get(clone);
+    if (theirs === undefined) {
+      theirs = projectReach({ start: clone, root: clone, home, trusted, signal: o.signal });
+      clones.set(clone, theirs);
+    }
+    return theirs;
+  };
 }
 
 /**

@@ -66,6 +66,12 @@ export interface WorkspaceTreeOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The home folder, where your global git excludes are found otherwise. Default: `homeFolder()`. */
   home?: string;
+  /**
+   * False: a nested context file that is a link to a private file of the
+   * project (`.git/`, hidden, ignored) is not listed, as one that leads out
+   * of the project never is (see `agentsMdLeftOut`). Default: true.
+   */
+  projectTrusted?: boolean;
 }
 
 export interface BuiltWorkspaceTree {
@@ -82,6 +88,13 @@ export interface BuiltWorkspaceTree {
   agentsMd: string[];
   /** AGENTS.md files found beyond the 200 in `agentsMd` (deeper ones first); 0 when all are listed. */
   agentsMdOmitted: number;
+  /**
+   * Nested context files left out of `agentsMd` because they are links the
+   * door would not follow there (out of the project, into a clone of its
+   * own; untrusted, to a private file): relative POSIX paths, sorted, with
+   * why. The model's own read tool would follow them. Absent when none is.
+   */
+  agentsMdLeftOut?: { path: string; why: string }[];
   /** Folders that could not be listed (shown without entries), relative POSIX paths, sorted; "." for the root. */
   unreadable: string[];
   /** Ignore files whose patterns were not all kept (over 2,000 in one file or 10,000 in all); absent when none was cut. */
@@ -207,6 +220,7 @@ export async function walkWorkspaceTree(
     ...(options.agentLoads ? { agentLoads: options.agentLoads } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.home !== undefined ? { home: options.home } : {}),
+    ...(options.projectTrusted === false ? { trusted: false } : {}),
   });
   return {
     dir,
@@ -240,6 +254,13 @@ export async function layOutWorkspaceTree(
       lines: capped.lines,
       agentsMd: pickAgentsMd(listing.agentsMd),
       agentsMdOmitted: Math.max(0, listing.agentsMd.length - MAX_AGENTS_MD),
+      ...(listing.agentsMdLeftOut.length > 0
+        ? {
+            agentsMdLeftOut: listing.agentsMdLeftOut
+              .map((l) => ({ path: l.path, why: l.refusal.message }))
+              .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+          }
+        : {}),
       unreadable: [...listing.unreadable].sort(),
       ...(listing.ignoreCuts.length > 0 ? { ignoreCuts: listing.ignoreCuts } : {}),
       ...(listing.totalCut > 0 ? { totalCut: listing.totalCut } : {}),
@@ -271,6 +292,22 @@ export function treeDiagnostics(tree: BuiltWorkspaceTree, root: string): Diagnos
       code: "tree-total-cut",
       message: `the workspace tree keeps ${MAX_WALK_ENTRIES} entries of all its folders at most: ${tree.totalCut === 1 ? "one folder was" : `${tree.totalCut} folders were`} read in part or not at all, and each says so`,
       path: root,
+    });
+  }
+  const leftOut = tree.agentsMdLeftOut ?? [];
+  const [link] = leftOut;
+  if (link !== undefined) {
+    const count = leftOut.length;
+    const named = leftOut
+      .slice(0, MAX_UNREADABLE_NAMED)
+      .map((l) => l.path)
+      .join(", ");
+    const more = count - MAX_UNREADABLE_NAMED;
+    out.push({
+      level: "warning",
+      code: "agents-md-link-refused",
+      message: `${count === 1 ? "a context file below the working directory is a link" : `${count} context files below the working directory are links`} that sysprompt does not follow, so the prompt does not list ${count === 1 ? "it" : "them"} for the model to read: ${named}${more > 0 ? ` and ${more} more` : ""} (the first: ${link.why})`,
+      path: join(root, link.path),
     });
   }
   const [first] = tree.unreadable;

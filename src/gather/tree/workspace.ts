@@ -47,6 +47,8 @@ export interface BuiltWorkspace {
   rootAgentsMd: string[];
   /** AGENTS.md files found beyond the {@link MAX_AGENTS_MD} that both lists hold together. */
   agentsMdOmitted: number;
+  /** Context files of every tree left out of both lists as links the door does not follow (each tree's `agentsMdLeftOut`). */
+  agentsMdLeftOut: number;
 }
 
 /**
@@ -185,7 +187,7 @@ function listAgentsMd(
   cwd: string,
   tree: BuiltWorkspaceTree,
   roots: readonly RootTree[],
-): Pick<BuiltWorkspace, "agentsMd" | "rootAgentsMd" | "agentsMdOmitted"> {
+): Pick<BuiltWorkspace, "agentsMd" | "rootAgentsMd" | "agentsMdOmitted" | "agentsMdLeftOut"> {
   const base = toPosix(cwd);
   const own = new Set([base, ...roots.map((r) => toPosix(r.path))]);
   const folderOf = (abs: string) => abs.slice(0, abs.lastIndexOf("/")) || "/";
@@ -221,6 +223,10 @@ function listAgentsMd(
     agentsMd: inOrder.filter((f) => f.tree === 0).map((f) => f.shown),
     rootAgentsMd: inOrder.filter((f) => f.tree > 0).map((f) => f.shown),
     agentsMdOmitted: omitted,
+    agentsMdLeftOut: [tree, ...roots.map((r) => r.tree)].reduce(
+      (n, t) => n + (t?.agentsMdLeftOut?.length ?? 0),
+      0,
+    ),
   };
 }
 
