@@ -8,7 +8,7 @@ import { pushAll } from "./_arrays.js";
 import { apartFromLineAbove, closeOpenBlocksOnOwnLine, firstLineNoUnderline } from "./_fence.js";
 import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
 import { isHidden, unitEscapes } from "./_text.js";
-import type { HtmlFallback } from "./prompt-templates/hidden-closers.js";
+import type { HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
 
 /**
  * A path (or any one-line value) as one printable line: each code point that
@@ -1603,17 +1603,19 @@ export function withoutAgentVariablesIn<T>(value: T): T {
  * of the prompt either ({@link withoutLinkDefinitions}), and one whose first
  * lines the template's opening line above it would change starts after a
  * blank line of its own ({@link apartFromLineAbove}, rev65b F4; yours is
- * printed as you wrote it).
+ * printed as you wrote it). `how`: `onFallback` for a repository's text,
+ * `unread` for yours (`closeHiddenRuns`: checked whatever the budget
+ * left, and kept as written where it cannot be closed).
  */
 export function elementText(
   text: string,
   names: ReadonlySet<string>,
-  onFallback?: (fallback: HtmlFallback) => void,
+  how: HiddenRunsOptions = {},
 ): string {
   const repository = names.has(OWNER_MARK);
   const escaped = escapeWrapperTags(repository ? withoutOwnerMark(text) : text, names);
   const held = repository ? withoutLinkDefinitions(escaped) : escaped;
-  return closeOpenBlocksOnOwnLine(repository ? apartFromLineAbove(held) : held, { onFallback });
+  return closeOpenBlocksOnOwnLine(repository ? apartFromLineAbove(held) : held, how);
 }
 
 /**

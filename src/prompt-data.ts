@@ -1,3 +1,4 @@
+import { unreadWarning } from "./_fence.js";
 import { notHomeLike, toPosix } from "./_paths.js";
 import {
   AGENT_VARIABLES,
@@ -18,8 +19,8 @@ import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { AppendPart } from "./locate/custom.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
-import type { HtmlFallback } from "./prompt-templates/hidden-closers.js";
-import { OVER_BUDGET_WORDS, withCheckBudget } from "./sections/html-reading.js";
+import { fallbackMessage, type HtmlFallback } from "./prompt-templates/hidden-closers.js";
+import { withCheckBudget } from "./sections/html-reading.js";
 import type { CustomPrompt } from "./sections/render.js";
 import { closedDescription, MAX_SKILLS_INDEX_BYTES, skillsForIndex } from "./skills/format.js";
 import type { Skill } from "./skills/types.js";
@@ -117,10 +118,14 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
     // the repository's with no look-alike tag of the prompt's (`＜／repository_instructions＞`).
     path: xmlNameText(path, origin === "user" ? undefined : input.wrappers),
     // Your own file is escaped without the names only your own files write (`<team_policy>`).
+    // Yours is checked whatever the repository's texts left of the budget, and kept as written
+    // where it cannot be closed (rev66e F2).
     content: elementText(
       content,
       origin === "user" ? (input.userFileWrappers ?? input.wrappers) : input.wrappers,
-      (fallback) => closing.push(markupAsTextDiagnostic(path, fallback)),
+      origin === "user"
+        ? { unread: () => closing.push(unreadWarning(path)) }
+        : { onFallback: (fallback) => closing.push(markupAsTextDiagnostic(path, fallback)) },
     ),
     origin,
   }));
@@ -270,24 +275,10 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
  * `<plaintext>`, or a check by the renderer that failed: rev64e).
  */
 function markupAsTextDiagnostic(path: string, fallback: HtmlFallback): Diagnostic {
-  if (fallback === "over-budget") {
-    return {
-      level: "warning",
-      code: "context-markup-as-text",
-      message: OVER_BUDGET_WORDS,
-      path,
-    };
-  }
-  const what =
-    fallback === "dropped"
-      ? "it is left out"
-      : fallback === "every-lt"
-        ? "every < in it is written as text (&lt;)"
-        : "its HTML is written as text";
   return {
     level: "warning",
     code: "context-markup-as-text",
-    message: `leaves HTML open at its end that could not be closed so that the prompt after it is shown (too much of it, or a <plaintext>): ${what}`,
+    message: fallbackMessage(fallback),
     path,
   };
 }

@@ -1,12 +1,7 @@
-import { blockClosingAfter, hiddenClosingAfter } from "../_fence.js";
+import { blockClosingAfter, HOST_RESULT_CHECK_CHARS, hiddenClosingAfter } from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { TextCap, TextMeasure } from "../gather/context/index.js";
-import {
-  EMPTY_COMMENT,
-  MARKDOWN_BLOCKS,
-  MAX_HTML_CHARS,
-  MAX_HTML_TAGS,
-} from "../sections/html-reading.js";
+import { EMPTY_COMMENT, MARKDOWN_BLOCKS, withCheckBudget } from "../sections/html-reading.js";
 import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
 
 /**
@@ -181,9 +176,18 @@ export function replyStart(
 ): { closer: string; room?: number; distilledRoom?: number } | { nothing: string } {
   const before = textBefore(agent, resultText);
   if (before === undefined) return { closer: "" };
+  // Refusals by length first, before any reading (rev66e F1).
   if (before.length > MAX_RESULT_TEXT)
     return {
       nothing: `is longer than ${MAX_RESULT_TEXT} characters, too long to read for a fence or comment it leaves open`,
+    };
+  const end = "</hook_context>".length;
+  if (tool === GEMINI_SHELL_TOOL && GEMINI_SHELL_KEPT_CHARS - before.length - end <= 0)
+    return { nothing: shellCut() };
+  // `before` holds `<hook_context>`, so its check always runs: held to pi's and opencode's per-result budget.
+  if (before.length > HOST_RESULT_CHECK_CHARS)
+    return {
+      nothing: `is longer than ${HOST_RESULT_CHECK_CHARS} characters, more than the hook checks for an element left open that hides what follows`,
     };
   // As CommonMark reads it: a `<!--` that starts no block opens nothing, and a `-->` for it would arrive escaped.
   const closer = blockClosingAfter(before);
@@ -193,10 +197,13 @@ export function replyStart(
       nothing: `ends inside an HTML comment or block whose closer (${JSON.stringify(closer.trim())}) Gemini CLI writes with &lt; and &gt;, which close nothing`,
     };
   // An element no reader shows left open (`<div hidden>`): its end tag would arrive as `&lt;/div&gt;`.
-  const hidden = hiddenClosingAfter(`${before}${geminiShows(closer)}`);
+  const hidden = withCheckBudget(
+    () => hiddenClosingAfter(`${before}${geminiShows(closer)}`),
+    HOST_RESULT_CHECK_CHARS,
+  );
   if (hidden === undefined)
     return {
-      nothing: `holds more HTML than one reading takes (${MAX_HTML_TAGS} tags, ${MAX_HTML_CHARS} characters), so what it leaves open cannot be told`,
+      nothing: `holds HTML whose end sysprompt could not read or close so that the files after it are shown (an element nothing closes, such as <plaintext>, more HTML than one reading takes, or Markdown the check does not finish)`,
     };
   if (hidden !== "")
     return {
@@ -204,7 +211,6 @@ export function replyStart(
     };
   // The closer and its blank line come before the files' text, in the same string Gemini CLI cuts.
   const lead = closer === "" ? 0 : GEMINI_CHARS.size(closer) + 2;
-  const end = "</hook_context>".length;
   if (tool === GEMINI_SHELL_TOOL) {
     const room = GEMINI_SHELL_KEPT_CHARS - before.length - lead - end;
     if (room <= 0) return { nothing: shellCut() };

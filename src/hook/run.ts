@@ -12,6 +12,7 @@ import { nothingNew } from "./fast.js";
 import {
   type HookAgent,
   type HookCall,
+  type NamedPaths,
   namedPaths,
   parseHookInput,
   type ToolAgent,
@@ -45,6 +46,9 @@ export async function runHook(
   if ("problem" in parsed) return { reply: hookReply(agent, undefined), note: parsed.problem };
   // Read before anything is given: a result read past the deadline leaves the session as it was.
   const { resultText, tool } = parsed.call;
+  // A call that names no path brings nothing: its result is never read (rev66e F1).
+  if (namesNothing(namedPaths(agent, tool, parsed.call.input)))
+    return { reply: hookReply(agent, undefined) };
   const start = replyStart(agent, resultText, tool);
   if ("nothing" in start) {
     return {
@@ -78,9 +82,7 @@ export async function callContext(
 ): Promise<{ text?: string; note?: string }> {
   const named = namedPaths(agent, call.tool, call.input);
   // Most calls name nothing of interest: answered before anything else is loaded or read.
-  if (named.files.length === 0 && named.shell === undefined && named.patch === undefined) {
-    return {};
-  }
+  if (namesNothing(named)) return {};
   try {
     const paths = await touchedPaths(named, call.cwd, where.home);
     if (paths.length === 0) return {};
@@ -108,4 +110,9 @@ export async function callContext(
   } catch (error) {
     return { note: `nothing added: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+/** Whether a call names no file, shell command or patch: nothing it touches can bring instructions. */
+function namesNothing(named: NamedPaths): boolean {
+  return named.files.length === 0 && named.shell === undefined && named.patch === undefined;
 }

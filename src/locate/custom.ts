@@ -10,6 +10,8 @@ import { toPosix } from "../_paths.js";
 import { ELEMENT_END, elementText, REPOSITORY_APPEND, xmlNameText } from "../_prompt-text.js";
 import { toolEntry } from "../gather/guidelines/tools.js";
 import type { AppendPart, NormalizedOptions } from "../options.js";
+import { fallbackMessage, type HtmlFallback } from "../prompt-templates/hidden-closers.js";
+import { withCheckBudget } from "../sections/html-reading.js";
 import { CALLS_PARTIAL } from "../sections/layer.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { SectionTemplate } from "../sections/types.js";
@@ -158,19 +160,31 @@ export function joinAppend(parts: readonly AppendPart[], wrappers: ReadonlySet<s
 /**
  * The addendum's parts as {@link joinAppend} prints them, each with its owner.
  * A part of yours is kept as you wrote it where its elements cannot be read
- * (rev64b F2), and `unread` gets its warning.
+ * (rev64b F2), and `warn` gets its warning; a repository's part whose HTML a
+ * fallback wrote as text gets one too. The parts are checked in one budget
+ * of their own ({@link withCheckBudget}: before, a project's APPEND_SYSTEM.md
+ * was checked to 512 KiB outside any, rev66e F5).
  */
 export function printedParts(
   parts: readonly AppendPart[],
   wrappers: ReadonlySet<string>,
-  unread?: (warning: Diagnostic) => void,
+  warn?: (warning: Diagnostic) => void,
 ): AppendPart[] {
-  return parts.map((p) => ({
-    ...p,
-    text: p.repository
-      ? elementText(p.text, wrappers)
-      : closeOpenBlocksOnOwnLine(p.text, { unread: () => unread?.(unreadWarning(p.path)) }),
-  }));
+  const theirs = (p: AppendPart) => (fallback: HtmlFallback) =>
+    warn?.({
+      level: "warning",
+      code: "append-markup-as-text",
+      message: fallbackMessage(fallback),
+      ...(p.path === undefined ? {} : { path: p.path }),
+    });
+  return withCheckBudget(() =>
+    parts.map((p) => ({
+      ...p,
+      text: p.repository
+        ? elementText(p.text, wrappers, { onFallback: theirs(p) })
+        : closeOpenBlocksOnOwnLine(p.text, { unread: () => warn?.(unreadWarning(p.path)) }),
+    })),
+  );
 }
 
 /**

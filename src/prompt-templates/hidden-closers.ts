@@ -1,4 +1,9 @@
-import { checkAffordable, followingShown, withHtmlClosed } from "../sections/html-reading.js";
+import {
+  followingShown,
+  OVER_BUDGET_WORDS,
+  paidCheck,
+  withHtmlClosed,
+} from "../sections/html-reading.js";
 import { markdownAsHtml } from "../sections/markdown-html.js";
 
 /**
@@ -16,29 +21,53 @@ import { markdownAsHtml } from "../sections/markdown-html.js";
  * text of yours (your SYSTEM.md, an appended text): such a text is returned
  * as you wrote it, and `unread` called (rev64b F2: 20,001 `<` of yours were
  * all printed `&lt;`, with no word). Only text that is not yours is rewritten.
- * A text past what is left of the check's budget ({@link checkAffordable}:
- * the render's or the call's) is not checked: every `<` in it is written
- * `&lt;` (`over-budget`), which needs no check. Every text a fallback
+ * A text not yours past what is left of the check's budget ({@link paidCheck}:
+ * the render's or the call's, charged when its check starts) is not checked:
+ * every `<` in it is written `&lt;` (`over-budget`), which needs no check.
+ * Yours is checked whatever is left, and charges nothing. Every text a fallback
  * rewrites is closed again ({@link BlockClosing.close}): a fence line in an
  * HTML block opens a fence once the block's `<` is `&lt;` (rev66e F8).
  */
 export function closeHiddenRuns(
   text: string,
   blocks: BlockClosing,
-  { onFallback, unread }: HiddenRunsOptions = {},
+  options: HiddenRunsOptions = {},
 ): string {
   if (!text.includes("<")) return text;
-  // Past the check's budget for this render or call (rev65a F2): the instant fallback, which needs no check.
-  const affordable = checkAffordable(text);
-  const closed = affordable ? withHtmlClosed(text, blocks.withLine) : undefined;
-  if (closed !== undefined) return closed;
+  // Charged when its work starts; yours never (rev66e F2, F3). Past the budget: the instant fallback.
+  return paidCheck(
+    text,
+    () => checkedClosing(text, blocks, options),
+    () => overBudget(text, blocks, options),
+    options.unread !== undefined,
+  );
+}
+
+/** {@link closeHiddenRuns} past the check's budget: yours kept as written, another's every `<` written `&lt;`, which needs no check. */
+function overBudget(
+  text: string,
+  blocks: BlockClosing,
+  { onFallback, unread }: HiddenRunsOptions,
+): string {
   if (unread !== undefined) {
     unread();
     return text;
   }
-  if (!affordable) {
-    onFallback?.("over-budget");
-    return blocks.close(everyLtOf(text));
+  onFallback?.("over-budget");
+  return blocks.close(everyLtOf(text));
+}
+
+/** {@link closeHiddenRuns} within the budget. */
+function checkedClosing(
+  text: string,
+  blocks: BlockClosing,
+  { onFallback, unread }: HiddenRunsOptions,
+): string {
+  const closed = withHtmlClosed(text, blocks.withLine);
+  if (closed !== undefined) return closed;
+  if (unread !== undefined) {
+    unread();
+    return text;
   }
   // Each fallback checked as the closers are: a paragraph after it must be shown (rev64e).
   const asText = blocks.close(markupAsText(text));
@@ -73,6 +102,22 @@ function everyLtOf(text: string): string {
 
 /** What {@link closeHiddenRuns} did with a text it could not close: its markup written as text, every `<` written `&lt;`, or the text left out; `over-budget`: every `<` written `&lt;`, the check's budget spent ({@link withCheckBudget}). */
 export type HtmlFallback = "markup-as-text" | "every-lt" | "dropped" | "over-budget";
+
+/**
+ * What a warning says of a repository's text that took `fallback` (a
+ * context or rule file, a project's section, partial or appended part):
+ * one wording, so the budget's is never read as a text left open (rev66e F7).
+ */
+export function fallbackMessage(fallback: HtmlFallback): string {
+  if (fallback === "over-budget") return OVER_BUDGET_WORDS;
+  const what =
+    fallback === "dropped"
+      ? "it is left out"
+      : fallback === "every-lt"
+        ? "every < in it is written as text (&lt;)"
+        : "its HTML is written as text";
+  return `leaves HTML open at its end that could not be closed so that the prompt after it is shown (too much of it, or a <plaintext>): ${what}`;
+}
 
 /** How {@link closeHiddenRuns} tells what it did: `onFallback` for a text not yours, `unread` marks the text as yours. */
 export interface HiddenRunsOptions {

@@ -515,13 +515,29 @@ export const CHECK_BUDGET_CHARS = 512 * 1024;
 export const OVER_BUDGET_WORDS = `holds HTML, and the check of what the repository's texts leave open spent its budget for this render (${CHECK_BUDGET_CHARS} characters) on the texts before it: every < in it is written as text (&lt;)`;
 
 /**
- * The budget of the scope running now, undefined outside one (a gathering
- * step: its texts are each under {@link MAX_VERIFIED_CHARS}). Module-level,
+ * The budget of the scope running now, undefined outside one (where each
+ * text is held to {@link UNSCOPED_CHECK_CHARS}). Module-level,
  * and safe in a long-lived process (pi's extension): {@link withCheckBudget}
  * sets it and puts the outer one back around one synchronous call, so no
  * other render or call runs while it is set, and nothing outlives the call.
  */
 let budget: { left: number } | undefined;
+
+/**
+ * Most characters of one text checked outside every {@link withCheckBudget}
+ * scope: an entry point that sets none is bounded all the same (fail closed,
+ * some 0.1-0.3 s a text), not unbounded (rev66e F1, F5: Gemini CLI's hook,
+ * a skill's expansion and a project's APPEND_SYSTEM.md each checked up to
+ * 1 MiB with no budget).
+ */
+export const UNSCOPED_CHECK_CHARS = 64 * 1024;
+
+/**
+ * True while the check of one text runs ({@link paidCheck}): that text was
+ * charged when its work started, so what its reading asks of
+ * {@link followingShown} costs nothing more.
+ */
+let paid = false;
 
 /**
  * `run()` with {@link followingShown} held to `chars` characters in all: a
@@ -540,9 +556,34 @@ export function withCheckBudget<T>(run: () => T, chars = CHECK_BUDGET_CHARS): T 
   }
 }
 
-/** Whether the running scope's budget ({@link withCheckBudget}) still holds a check of `text`: false when a text with `<` is longer than what is left. */
+/** Whether the running scope's budget ({@link withCheckBudget}) still holds a check of `text`: false when a text with `<` is longer than what is left, or, outside every scope, than {@link UNSCOPED_CHECK_CHARS}. */
 export function checkAffordable(text: string): boolean {
-  return budget === undefined || !text.includes("<") || text.length <= budget.left;
+  return !text.includes("<") || text.length <= (budget?.left ?? UNSCOPED_CHECK_CHARS);
+}
+
+/**
+ * `run()`, the whole check of `text` (its reading, its closers' and
+ * fallbacks' {@link followingShown}), charged to the scope's budget once,
+ * when it starts: a text the reading gives up on has spent its share all the
+ * same (rev66e F3: nine 262 KB texts paid 3.3 s of work and charged
+ * nothing). `refused()` when it does not fit ({@link checkAffordable}),
+ * nothing charged. `free`: a text of yours, checked whatever is left and
+ * charged nothing (rev66e F2: a project that spent the budget had your
+ * always rule's markup written `&lt;`); {@link MAX_VERIFIED_CHARS} still
+ * bounds its work.
+ */
+export function paidCheck<T>(text: string, run: () => T, refused: () => T, free = false): T {
+  if (paid) return run();
+  if (!free) {
+    if (!checkAffordable(text)) return refused();
+    if (budget !== undefined && text.includes("<")) budget.left -= text.length;
+  }
+  paid = true;
+  try {
+    return run();
+  } finally {
+    paid = false;
+  }
 }
 
 /** The paragraph {@link followingShown} writes after a text: a word it does not hold (a run of `q` longer than any of its own). Linear. */
@@ -579,8 +620,10 @@ function probeFor(text: string): string {
 export function followingShown(text: string): boolean {
   // No `<`, no raw HTML: the renderer writes only its own elements, none of which hides.
   if (!text.includes("<")) return true;
-  if (text.length > MAX_VERIFIED_CHARS || !checkAffordable(text)) return false;
-  if (budget !== undefined) budget.left -= text.length;
+  if (text.length > MAX_VERIFIED_CHARS) return false;
+  // Charged here unless the text's whole check was ({@link paidCheck}).
+  if (!paid && !checkAffordable(text)) return false;
+  if (!paid && budget !== undefined) budget.left -= text.length;
   if (commonmarkWork(text) > MAX_COMMONMARK_WORK) return false;
   const probe = probeFor(text);
   const rendered = commonmarkHtml(`${text}\n\n${probe}\n`);

@@ -32,6 +32,7 @@ import {
   MAX_PROMPT_TAGS,
   MAX_PROMPT_WORDS,
 } from "../engine/limits.js";
+import { fallbackMessage, type HtmlFallback } from "../prompt-templates/hidden-closers.js";
 import type { Diagnostic, PromptBlock, RenderedSection, SectionSource } from "../types.js";
 import { cutBlocks, SECTION_SEPARATOR } from "./blocks.js";
 import { tableRunsAsText } from "./gfm-tables.js";
@@ -859,12 +860,23 @@ export function renderSections(
       yourTexts(input.data),
     );
     const ended = withFinalNewline(held);
-    const closed = closeOpenBlocksOnOwnLine(ended);
+    let fallback: HtmlFallback | undefined;
+    const closed = closeOpenBlocksOnOwnLine(ended, { onFallback: (f) => (fallback = f) });
     // Printed after your words (`Notes: {{> p}}`, a tag line), read from a block start of its own (rev66f F1).
     const apart = apartFromLineAbove(closed);
     // A table's `<` written `&lt;` is no block left open.
     const tables = tableRunsAsText(ended);
     if (closed === ended || (tables !== ended && closed === `${tables}\n`)) return apart;
+    // Its HTML written as text (the budget spent, or more than a reading takes): said as such (rev66e F7).
+    if (fallback !== undefined) {
+      if (!openPartials.has(name)) {
+        openPartials.add(name);
+        diagnostics.push(
+          projectFallback(`partial "${name}" (its .pi/partials/${name}.md)`, fallback),
+        );
+      }
+      return apart;
+    }
     if (!openPartials.has(name)) {
       openPartials.add(name);
       diagnostics.push({
@@ -884,9 +896,16 @@ export function renderSections(
    * `project-section-open` warning names the file.
    */
   function closedProject(text: string, template: SectionTemplate): string {
-    const closed = closeOpenBlocks(text);
+    let fallback: HtmlFallback | undefined;
+    const closed = closeOpenBlocks(text, false, { onFallback: (f) => (fallback = f) });
     // A table's `<` written `&lt;` is no block left open.
     if (closed === tableRunsAsText(text)) return closed;
+    const path = template.source.path ? { path: template.source.path } : {};
+    // Its HTML written as text (the budget spent, or more than a reading takes): said as such (rev66e F7).
+    if (fallback !== undefined) {
+      diagnostics.push({ ...projectFallback(`section "${template.name}"`, fallback), ...path });
+      return closed;
+    }
     diagnostics.push({
       level: "warning",
       code: "project-section-open",
@@ -895,6 +914,15 @@ export function renderSections(
     });
     return closed;
   }
+}
+
+/** The warning for a project's section or partial (`what`) whose HTML a fallback wrote as text, not closed. */
+function projectFallback(what: string, fallback: HtmlFallback): Diagnostic {
+  return {
+    level: "warning",
+    code: "project-section-markup-as-text",
+    message: `the project's ${what} ${fallbackMessage(fallback)}`,
+  };
 }
 
 /** Each data object's {@link yourTexts}, found once. */

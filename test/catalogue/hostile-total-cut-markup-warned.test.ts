@@ -12,7 +12,8 @@ describe("hostile repository: a text cut by the total says when its markup is wr
     const got = capTotal([{ path: "/p/AGENTS.md", content, origin: "project" }], 700_000);
     expect(got.files[0]?.content.startsWith("&lt;b>x&lt;/b>")).toBe(true);
     expect(got.diagnostics.map((d) => d.code)).toEqual(["context-total-cut"]);
-    expect(got.diagnostics[0]?.message).toContain("its HTML is written as text");
+    // Outside any check budget's scope a head this long is not checked (UNSCOPED_CHECK_CHARS, rev66e F5).
+    expect(got.diagnostics[0]?.message).toContain("is written as text");
   });
 
   it("a small head that closes gets the cut's warning alone", () => {

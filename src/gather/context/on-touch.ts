@@ -22,7 +22,12 @@ import {
   refusalDiagnostic,
   rootMarkerRefusedDiagnostics,
 } from "../../repo-files/index.js";
-import { CHECK_BUDGET_CHARS, withCheckBudget } from "../../sections/html-reading.js";
+import {
+  CHECK_BUDGET_CHARS,
+  checkAffordable,
+  MAX_CLOSER_CHARS,
+  withCheckBudget,
+} from "../../sections/html-reading.js";
 import { touchedElement, touchedLead } from "../../touch/format.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { CONTEXT_FILE_NAMES, NESTED_CONTEXT_NAMES } from "../context-names.js";
@@ -456,30 +461,35 @@ export async function loadContextForPathsSince(
   // Escaped as loaded: their bytes are the bytes they print. A cut head is escaped again
   // inside the total and measured after: a cut that fell inside `<instructionsX …>` would
   // leave `<instructions` open before the marker and the element's own closing tag.
-  // The cut head's check held to one budget per call, a small one when the host keeps only a
-  // few KB of it anyway (rev65a F1: a 200 KB head took 0.9 s to check, then was cut to 9,500 bytes).
-  const capped = withCheckBudget(
-    () => capTotal(ordered, maxTotalBytes, (text) => escapeWrapperTags(text, wrappers)),
+  // The cut head's check and the measuring of each file against the host's cap held to one
+  // budget per call, a small one when the host keeps only a few KB anyway (rev65a F1: a 200 KB
+  // head took 0.9 s to check, then was cut to 9,500 bytes; rev66e F4: 110 rules of 9 KB were each
+  // checked outside it only to be measured, 2.7 s).
+  const { capped, fitted } = withCheckBudget(
+    () => {
+      const capped = capTotal(ordered, maxTotalBytes, (text) => escapeWrapperTags(text, wrappers));
+      // Given is what was sent whole: a file the total cut comes with a later call,
+      // unless it is larger than the total on its own (no call could give more).
+      for (const i of capped.cut) {
+        const file = ordered[i];
+        if (file === undefined || Buffer.byteLength(file.content) > maxTotalBytes) continue;
+        for (const key of orderedKeys[i] ?? []) delivered.delete(key);
+      }
+      const files = capped.files.map(({ origin: _, ...f }) => f);
+      const fitted =
+        options.textCap === undefined
+          ? { files, diagnostics: [] }
+          : fitText(files, orderedKeys, {
+              max: options.textCap.max,
+              measure: options.textCap.measure ?? UTF8_BYTES,
+              cwd,
+              delivered,
+              wrappers,
+            });
+      return { capped, fitted };
+    },
     options.textCap === undefined ? CHECK_BUDGET_CHARS : CAPPED_TOUCH_CHECK_CHARS,
   );
-  // Given is what was sent whole: a file the total cut comes with a later call,
-  // unless it is larger than the total on its own (no call could give more).
-  for (const i of capped.cut) {
-    const file = ordered[i];
-    if (file === undefined || Buffer.byteLength(file.content) > maxTotalBytes) continue;
-    for (const key of orderedKeys[i] ?? []) delivered.delete(key);
-  }
-  const files = capped.files.map(({ origin: _, ...f }) => f);
-  const fitted =
-    options.textCap === undefined
-      ? { files, diagnostics: [] }
-      : fitText(files, orderedKeys, {
-          max: options.textCap.max,
-          measure: options.textCap.measure ?? UTF8_BYTES,
-          cwd,
-          delivered,
-          wrappers,
-        });
   return {
     // Each text well-formed, as the prompt's: a host sends them on as JSON.
     files: fitted.files.map(wellFormedFile),
@@ -508,7 +518,7 @@ function fitText(
   // so it is cut to the room first (`cutToRoom`), and only the cut text is closed and checked.
   const size = (f: TouchedFile) => {
     const text = c.measure.size(f.content) + 1;
-    return text > c.max ? text : c.measure.size(touchedElement(f, c.cwd, c.measure.shown)) + 1;
+    return text > c.max ? text : elementSize(f, c);
   };
   const keeps = `the agent keeps ${c.max} ${c.measure.unit} of a hook's text in one call`;
   // The longer lead, whichever number of files is kept.
@@ -584,11 +594,24 @@ function cutToRoom(file: TouchedFile, room: number, c: FitCap): TouchedFile | un
   for (let tries = 0; tries < 4 && keep >= MIN_CUT_TEXT; tries++) {
     const content = escapeWrapperTags(cutToSize(file.content, keep, marker, c.measure), c.wrappers);
     const cut = { ...file, content };
-    const over = c.measure.size(touchedElement(cut, c.cwd, c.measure.shown)) + 1 - room;
+    const over = elementSize(cut, c) - room;
     if (over <= 0) return cut;
     keep -= over;
   }
   return undefined;
+}
+
+/**
+ * `file`'s element as {@link fitText} counts it (and a line break), measured
+ * within the call's check budget: past it the element holds the text with
+ * every `<` written `&lt;` (the fallback, no check), and room is kept for the
+ * closers the host's own check of it may add (rev66e F4: 110 rules of 9 KB
+ * were each checked, outside any budget, only to be measured: 2.7 s).
+ */
+function elementSize(file: TouchedFile, c: FitCap): number {
+  const checked = c.measure.shown !== undefined || checkAffordable(file.content);
+  const size = c.measure.size(touchedElement(file, c.cwd, c.measure.shown)) + 1;
+  return checked ? size : size + MAX_CLOSER_CHARS;
 }
 
 /** `file` with each of its texts well-formed (`wellFormed`). */

@@ -1,3 +1,4 @@
+import { unreadWarning } from "../../_fence.js";
 import {
   elementText,
   nameText,
@@ -6,8 +7,7 @@ import {
   xmlNameText,
 } from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
-import type { HtmlFallback } from "../../prompt-templates/hidden-closers.js";
-import { OVER_BUDGET_WORDS } from "../../sections/html-reading.js";
+import { fallbackMessage, type HiddenRunsOptions } from "../../prompt-templates/hidden-closers.js";
 import type { Diagnostic } from "../../types.js";
 import type { StatedText } from "./dedupe.js";
 import { dedupeLoaded } from "./load.js";
@@ -48,9 +48,18 @@ export function finishRules(
     rules
       .filter((r) => r.activation === "always")
       .map((r) => ({
-        entry: alwaysEntry(r, r.layer === "user" ? ownWrappers : wrappers, (fallback) => {
-          if (fallback === "over-budget") spent.push(overBudgetWarning(r.path));
-        }),
+        // Yours checked whatever the repository's texts left of the budget (rev66e F2).
+        entry: alwaysEntry(
+          r,
+          r.layer === "user" ? ownWrappers : wrappers,
+          r.layer === "user"
+            ? { unread: () => spent.push(unreadWarning(r.path)) }
+            : {
+                onFallback: (fallback) => {
+                  if (fallback === "over-budget") spent.push(overBudgetWarning(r.path));
+                },
+              },
+        ),
         path: r.path,
       })),
     rules
@@ -75,7 +84,7 @@ function overBudgetWarning(path: string): Diagnostic {
   return {
     level: "warning",
     code: "rule-markup-as-text",
-    message: OVER_BUDGET_WORDS,
+    message: fallbackMessage("over-budget"),
     path,
   };
 }
@@ -173,7 +182,7 @@ function capPrinted(
 function alwaysEntry(
   rule: Rule,
   wrappers: ReadonlySet<string>,
-  onFallback: (fallback: HtmlFallback) => void,
+  how: HiddenRunsOptions,
 ): AlwaysRule {
   // A repository's name or path never reads as your `owner="user"` attribute
   // (`deploy＂ owner＝＂user.mdc`), whatever quotes and equals it draws it with.
@@ -188,7 +197,7 @@ function alwaysEntry(
     source: rule.source,
     path: attribute(rule.path),
     // The repository's text: it can neither close the rule's element nor open one of the prompt's.
-    content: elementText(rule.content, wrappers, onFallback),
+    content: elementText(rule.content, wrappers, how),
     origin: rule.layer,
   };
 }
