@@ -435,7 +435,7 @@ export function apartFromLineAbove(text: string): string {
 /**
  * `text` (a project's multi-line value or partial, printed where your words
  * may follow on its last line: `Work for team {{vars.team}} and NEVER push`)
- * with its last line's `<` written `&lt;` when your words printed right after
+ * with its last paragraph's `<` (its lines after its last blank one) written `&lt;` when your words printed right after
  * it (`joiner` between: `" "`, or `""` after its final line break) would not
  * be shown. Read alone, `see <span hidden>` ends with its paragraph and needs
  * no closer; printed, your words continued that paragraph inside the span
@@ -443,10 +443,22 @@ export function apartFromLineAbove(text: string): string {
  */
 export function lastLineOpenToYours(text: string, joiner: string, onEscaped?: () => void): string {
   const body = text.endsWith("\n") ? text.slice(0, -1) : text;
-  const start = body.lastIndexOf("\n") + 1;
+  // Its last paragraph, which your words continue: `<span hidden>` / `b` hid them as well.
+  const start = lastParagraphStart(body);
   if (!body.includes("<", start) || followingShown(text, joiner)) return text;
   onEscaped?.();
   return `${text.slice(0, start)}${body.slice(start).replaceAll("<", "&lt;")}${text.slice(body.length)}`;
+}
+
+/** Where `text`'s last paragraph starts: after its last line of spaces and tabs only (0 when none). */
+function lastParagraphStart(text: string): number {
+  for (let lineEnd = text.length; ; ) {
+    const lineStart = text.lastIndexOf("\n", lineEnd - 1) + 1;
+    if (/^[ \t\r]*$/.test(text.slice(lineStart, lineEnd)))
+      return lineEnd === text.length ? lineEnd : lineEnd + 1;
+    if (lineStart === 0) return 0;
+    lineEnd = lineStart - 1;
+  }
 }
 
 /**

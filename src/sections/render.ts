@@ -873,7 +873,7 @@ export function renderSections(
       diagnostics.push({
         level: "warning",
         code: "project-section-open",
-        message: `the project's partial "${name}" (its .pi/partials/${name}.md) ends in markup that hides the words printed after it (an inline <span hidden>); its last line's "<" is written "&lt;", so your words after it are shown`,
+        message: `the project's partial "${name}" (its .pi/partials/${name}.md) ends in markup that hides the words printed after it (an inline <span hidden>); its last paragraph's "<" is written "&lt;", so your words after it are shown`,
       });
       return apart;
     }

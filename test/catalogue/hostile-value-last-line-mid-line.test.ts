@@ -16,6 +16,8 @@ const SHAPES: Record<string, string> = {
   "list item span": "a\n- x <span hidden>",
   "quote span": "a\n> x <span hidden>",
   "list item div": "a\n- <div hidden>",
+  "span on an earlier line of its last paragraph": "a\n<span hidden>\nb",
+  "list item span with a continuation line": "a\n- x <span hidden>\n  more",
 };
 
 describe("hostile repository: a project's value or partial printed mid-line hides none of your words after it", () => {
@@ -37,6 +39,14 @@ describe("hostile repository: a project's value or partial printed mid-line hide
       team: "core\nsee <b>bold</b>",
     });
     expect(mine).toContain("see <b>bold</b> and QZ-MORE.");
+  });
+
+  it("a value whose hidden span is in an earlier paragraph is printed as written: a blank line ends it", async () => {
+    const { result, mine } = await renderYourSection("Team {{vars.team}} and QZ-MORE.\n", {
+      team: "a <span hidden>x\n\nb",
+    });
+    expect(mine).toContain("b and QZ-MORE.");
+    expect(oracleHidden(result.text, "QZ-MORE")).toBe("shown");
   });
 
   it("a trusted project's partial ending in an inline <span hidden>: your words after the call are shown, with a warning", async () => {
