@@ -27,7 +27,7 @@ import { InlineLinkReader } from "./_inline-link.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
 import { closeHiddenRuns, type HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
 import { tableRunsAsText } from "./sections/gfm-tables.js";
-import { withCheckBudget } from "./sections/html-reading.js";
+import { followingShown, withCheckBudget } from "./sections/html-reading.js";
 import type { Diagnostic } from "./types.js";
 
 export type { Fence } from "./_blocks.js";
@@ -430,6 +430,35 @@ function opensContainer(text: string, from: number, to: number): boolean {
  */
 export function apartFromLineAbove(text: string): string {
   return readsWithLineAbove(text) ? `\n\n${text}` : text;
+}
+
+/**
+ * `text` (a project's multi-line value or partial, printed where your words
+ * may follow on its last line: `Work for team {{vars.team}} and NEVER push`)
+ * with its last paragraph's `<` (its lines after its last blank one) written `&lt;` when your words printed right after
+ * it (`joiner` between: `" "`, or `""` after its final line break) would not
+ * be shown. Read alone, `see <span hidden>` ends with its paragraph and needs
+ * no closer; printed, your words continued that paragraph inside the span
+ * (review rev67b F4). `onEscaped` is told when it was rewritten.
+ */
+export function lastLineOpenToYours(text: string, joiner: string, onEscaped?: () => void): string {
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  // Its last paragraph, which your words continue: `<span hidden>` / `b` hid them as well.
+  const start = lastParagraphStart(body);
+  if (!body.includes("<", start) || followingShown(text, joiner)) return text;
+  onEscaped?.();
+  return `${text.slice(0, start)}${body.slice(start).replaceAll("<", "&lt;")}${text.slice(body.length)}`;
+}
+
+/** Where `text`'s last paragraph starts: after its last line of spaces and tabs only (0 when none). */
+function lastParagraphStart(text: string): number {
+  for (let lineEnd = text.length; ; ) {
+    const lineStart = text.lastIndexOf("\n", lineEnd - 1) + 1;
+    if (/^[ \t\r]*$/.test(text.slice(lineStart, lineEnd)))
+      return lineEnd === text.length ? lineEnd : lineEnd + 1;
+    if (lineStart === 0) return 0;
+    lineEnd = lineStart - 1;
+  }
 }
 
 /**

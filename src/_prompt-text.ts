@@ -5,7 +5,12 @@
  */
 
 import { pushAll } from "./_arrays.js";
-import { apartFromLineAbove, closeOpenBlocksOnOwnLine, firstLineNoUnderline } from "./_fence.js";
+import {
+  apartFromLineAbove,
+  closeOpenBlocksOnOwnLine,
+  firstLineNoUnderline,
+  lastLineOpenToYours,
+} from "./_fence.js";
 import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
 import { isHidden, unitEscapes } from "./_text.js";
 import type { HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
@@ -2198,14 +2203,17 @@ function leadingOpenerAt(line: string): number {
  * Its first line makes no line of yours before it a heading or a table's
  * header ({@link firstLineNoUnderline}), as a one-line value's does not; it
  * defines no link label, read whole or from its second line on
- * ({@link valueWithoutLinkDefinitions}).
+ * ({@link valueWithoutLinkDefinitions}); your words printed after it on its
+ * last line are shown ({@link lastLineOpenToYours}).
  */
 export function valueText(text: string, names: ReadonlySet<string>): string {
   if (!text.includes("\n")) return nameText(text, names);
   const escaped = escapeWrapperTags(firstLineNoUnderline(oneLine(text, true)), names);
   const held = escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped;
   // Printed after your words (`Team: {{vars.team}}`), read from a block start of its own (rev66f F1).
-  return apartFromLineAbove(closeOpenBlocksOnOwnLine(valueWithoutLinkDefinitions(held)));
+  const closed = closeOpenBlocksOnOwnLine(valueWithoutLinkDefinitions(held));
+  // Your words after it on its last line are shown (rev67b F4).
+  return apartFromLineAbove(lastLineOpenToYours(closed, " "));
 }
 
 /**

@@ -616,8 +616,10 @@ function probeFor(text: string): string {
  * for one text (containers, block nodes, inline work, HTML: metered as it
  * works, {@link commonmarkHtml}). True for a text with no `<`: its fences are
  * closed by every caller first (`closeHiddenRuns`'s `blocks.close`).
+ * `joiner`: what is between the text and the paragraph (a blank line; `" "`
+ * for words printed on the text's last line).
  */
-export function followingShown(text: string): boolean {
+export function followingShown(text: string, joiner = "\n\n"): boolean {
   // No `<`, no raw HTML: the renderer writes only its own elements, none of which hides.
   if (!text.includes("<")) return true;
   if (text.length > MAX_VERIFIED_CHARS) return false;
@@ -626,7 +628,7 @@ export function followingShown(text: string): boolean {
   if (!paid && budget !== undefined) budget.left -= text.length;
   if (commonmarkWork(text) > MAX_COMMONMARK_WORK) return false;
   const probe = probeFor(text);
-  const rendered = commonmarkHtml(`${text}\n\n${probe}\n`);
+  const rendered = commonmarkHtml(`${text}${joiner}${probe}\n`);
   if (rendered === undefined) return false;
   const limit = MAX_HTML_ELEMENTS + rendered.length / 4;
   try {

@@ -3,6 +3,7 @@ import {
   closeOpenBlocks,
   closeOpenBlocksOnOwnLine,
   holdsPrintedMarks,
+  lastLineOpenToYours,
   markPrinted,
   type PrintedCut,
   placePrinted,
@@ -861,11 +862,27 @@ export function renderSections(
     );
     const ended = withFinalNewline(held);
     let fallback: HtmlFallback | undefined;
-    const closed = closeOpenBlocksOnOwnLine(ended, { onFallback: (f) => (fallback = f) });
+    let escaped = false;
+    // Your words after the call (`Work as {{> note}} says`) continue its last line's paragraph: shown (rev67b F4).
+    const closed = lastLineOpenToYours(
+      closeOpenBlocksOnOwnLine(ended, { onFallback: (f) => (fallback = f) }),
+      "",
+      () => {
+        escaped = true;
+      },
+    );
     // Printed after your words (`Notes: {{> p}}`, a tag line), read from a block start of its own (rev66f F1).
     const apart = apartFromLineAbove(closed);
     // A table's `<` written `&lt;` is no block left open.
     const tables = tableRunsAsText(ended);
+    if (escaped) {
+      diagnostics.push({
+        level: "warning",
+        code: "project-section-open",
+        message: `the project's partial "${name}" (its .pi/partials/${name}.md) ends in markup that hides the words printed after it (an inline <span hidden>); its last paragraph's "<" is written "&lt;", so your words after it are shown`,
+      });
+      return apart;
+    }
     if (closed === ended || (tables !== ended && closed === `${tables}\n`)) return apart;
     // Its HTML written as text (the budget spent, or more than a reading takes): said as such (rev66e F7).
     if (fallback !== undefined) {
