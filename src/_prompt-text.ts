@@ -1326,7 +1326,21 @@ function namedAt(text: string, start: number, names: ReadonlySet<string>, keys: 
     (end > i && hasName(keys, joinedName(text.slice(start, end)))) ||
     (end > i && hasName(keys, joinedName(text.slice(start, end), false, true))) ||
     (wide > start && hasName(keys, joinedName(text.slice(start, i), true))) ||
-    (wide === start && strokeLetterBefore(text.slice(start, i), keys))
+    (wide === start && strokeLetterBefore(text.slice(start, i), keys)) ||
+    (VERTICAL_BARS.has(text.charCodeAt(start - 1)) && barLedName(text, start, i, end, keys))
+  );
+}
+
+/**
+ * Whether the name read from `start` to `i` (or on to `end`, {@link joinedEnd})
+ * with an `l` before it is one of `names`: a vertical bar the opener's run read
+ * as a stroke is drawn as the name's first `l` (`</|nstructions>`,
+ * `</ |oaded_context>`, review rev67b F5). Other names keep their bar.
+ */
+function barLedName(text: string, start: number, i: number, end: number, keys: NameKeys): boolean {
+  return (
+    hasName(keys, `l${joinedName(text.slice(start, i), false, true)}`) ||
+    (end > i && hasName(keys, `l${joinedName(text.slice(start, end), false, true)}`))
   );
 }
 
@@ -1403,16 +1417,33 @@ function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<
       !(barred && keyPrefixes(names).has(nameKey(joinedName(read, false, true))))
     )
       break;
+    // A run of blanks, invisible characters and strokes stands for one `_` (`</repository  instructions>`,
+    // `</project \t context>`, review rev67b F1); a bar in it may be the next word's `l`.
     let next = at + widthAt(text, at);
+    while (
+      next < text.length &&
+      next - start <= MAX_TAG_NAME &&
+      joinsOn(text.codePointAt(next) ?? 0)
+    ) {
+      barred ||= VERTICAL_BARS.has(text.codePointAt(next) ?? 0);
+      next += widthAt(text, next);
+    }
+    const word = next;
     while (next < text.length && next - start <= MAX_TAG_NAME) {
       const code = text.charCodeAt(next);
       if (!isNameCode(code) && endsName(text.codePointAt(next) ?? 0)) break;
       next += widthAt(text, next);
     }
-    if (next === at + widthAt(text, at)) break;
+    if (next === word) break;
     at = next;
   }
   return at === end ? end : at;
+}
+
+/** Whether `point` goes on a run that stands for one `_` between two words ({@link joinedEnd}). */
+function joinsOn(point: number): boolean {
+  if (isJoiningBlank(point) || isInvisible(point)) return true;
+  return point !== 0x3c && point !== 0x3e && !isSpaceCode(point) && isStrokeLike(point);
 }
 
 /**
