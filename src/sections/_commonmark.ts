@@ -264,9 +264,10 @@ const MAX_COUNTED_PAIRS = 40;
  * its paragraph, 2 to the number of `\`+punctuation pairs in it times its
  * length (the title's expression reads such a pair two ways, so it tries
  * every combination before it fails: 26 pairs in an 82-byte `AGENTS.md`
- * took 7.3 s). Any opener counts, with or without the white space a title
- * needs (a block quote's `>` hides it in the raw text), and a closed title
- * costs nothing (matched at the first try). Linear.
+ * took 7.3 s). An opener counts where commonmark tries a title: after a
+ * link's destination and white space (read more loosely than commonmark
+ * reads them: more titles charged, never fewer); a closed title costs
+ * nothing (matched at the first try). Linear.
  */
 export function regexWork(text: string): number {
   let work = 0;
@@ -292,6 +293,12 @@ export function regexWork(text: string): number {
   let spaces = 0;
   let ticks = 0;
   let mostTicks = 0;
+  // A title is tried only after a link's destination and white space: `](` or `]:`, perhaps
+  // white space, the destination (`<` to `>`, else to the next white space), white space. A
+  // block quote's `>` at a line's start is left out, as the renderer leaves it out.
+  let destination: "none" | "next" | "in" | "angle" = "none";
+  let titleMayFollow = false;
+  let linePrefix = true;
   for (let i = 0; i <= text.length; i++) {
     const code = i < text.length ? text.charCodeAt(i) : 0x0a;
     if (code === 0x20 || code === 0x09) spaces++;
@@ -301,19 +308,38 @@ export function regexWork(text: string): number {
     }
     if (code === 0x60) mostTicks = Math.max(mostTicks, ++ticks);
     else ticks = 0;
+    const before = i === 0 ? 0x0a : text.charCodeAt(i - 1);
+    if (isWhite(code) && destination === "in") {
+      titleMayFollow = true;
+      destination = "none";
+    }
     if (code === 0x0a || code === 0x0d) {
+      if (destination === "angle") destination = "none";
+      linePrefix = true;
       work += mostTicks * (i - lineStart);
       // `\r\n` ends one line.
       if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
       mostTicks = 0;
-      // A blank line ends every paragraph, and so every title in one.
-      if (blank || i === text.length) for (const title of titles) fail(title, i);
+      // A blank line ends every paragraph, and so every title and link in one.
+      if (blank || i === text.length) {
+        for (const title of titles) fail(title, i);
+        destination = "none";
+        titleMayFollow = false;
+      }
       lineStart = i + 1;
       blank = true;
       if (work > MAX_REGEX_WORK) return work;
       continue;
     }
-    if (code !== 0x20 && code !== 0x09) blank = false;
+    if (isWhite(code)) continue;
+    blank = false;
+    if (linePrefix && code === 0x3e) continue;
+    linePrefix = false;
+    const opens = titleMayFollow;
+    titleMayFollow = false;
+    if (destination === "next") destination = code === 0x3c ? "angle" : "in";
+    else if (destination === "angle" && code === 0x3e) destination = "in";
+    if ((code === 0x28 || code === 0x3a) && before === 0x5d) destination = "next";
     if (code === 0x5c) {
       // A pair: read two ways when the second is punctuation other than `\`.
       const next = text.charCodeAt(i + 1);
@@ -323,9 +349,6 @@ export function regexWork(text: string): number {
       if (next === 0x5c || next === 0x22 || next === 0x27 || next === 0x28 || next === 0x29) i++;
       continue;
     }
-    // A title starts after white space (a block quote's `>` hides a line break before it).
-    const before = i === 0 ? 0x20 : text.charCodeAt(i - 1);
-    const opens = isSpace(before) || before === 0x0b || before === 0x0c || before === 0x3e;
     // A quote closes an open title (matched), and may open the next.
     if (code === 0x22) {
       if (opens) open(quote, i);
@@ -339,6 +362,11 @@ export function regexWork(text: string): number {
     } else if (code === 0x29) paren.at = -1;
   }
   return work;
+}
+
+/** White space before a title, as commonmark reads it: a space, tab, line break, vertical tab or form feed. */
+function isWhite(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
 }
 
 /** ASCII punctuation: what a `\` escapes. */

@@ -53,4 +53,14 @@ describe("hostile repository: commonmark's own regular expressions cost bounded 
     expect(fallbacks).toEqual([]);
     expect(value).toContain("<b>bold</b>");
   });
+
+  it("escapes after a quote that is no title are verified: a changelog's list of `\\[` lines", () => {
+    const item = (n: number) =>
+      `* \\[[\`c${n}\`](https://x.y/c${n})] - **doc**: fix \\<b> (A B) [#${n}](https://x.y/${n})\n`;
+    const text = `<b>bold</b>\n\n* a don't, the ' sign, "quoted\n${Array.from({ length: 200 }, (_, n) => item(n)).join("")}`;
+    const fallbacks: HtmlFallback[] = [];
+    const value = closeOpenBlocks(text, false, { onFallback: (f) => fallbacks.push(f) });
+    expect(fallbacks).toEqual([]);
+    expect(value).toContain("<b>bold</b>");
+  });
 });
