@@ -66,7 +66,7 @@ const OVER = new Error("more than the renderer reads in bounded time");
  * renders never ask (a repository text with no `<` is not read).
  */
 export function commonmarkHtml(markdown: string): string | undefined {
-  if (!withinRenderWork(markdown)) return undefined;
+  if (!withinRenderWork(markdown) || regexWork(markdown) > MAX_REGEX_WORK) return undefined;
   loaded ??= createRequire(import.meta.url)("commonmark") as CommonMark;
   const parser = new loaded.Parser();
   const renderer = new loaded.HtmlRenderer();
@@ -240,6 +240,143 @@ export function commonmarkWork(text: string): number {
     if (work > MAX_COMMONMARK_WORK) return work;
   }
   return work;
+}
+
+/**
+ * Most {@link regexWork} a text may take to be rendered: some 1.5 ns a unit
+ * (rev67c: a heading's 100,000 spaces, 1e10 units, 16.6 s), so 0.05-0.15 s.
+ */
+export const MAX_REGEX_WORK = 30_000_000;
+
+/** Most `\`+punctuation pairs whose cost is counted exactly; a title with more is past any bound. */
+const MAX_COUNTED_PAIRS = 40;
+
+/**
+ * What `commonmark`'s own regular expressions would spend backtracking on
+ * `text`, before or outside the meter (rev67c F1-F3, F7). Summed, each line:
+ * the square of each of its space or tab runs (a heading's
+ * `/[ \t]+#+[ \t]*$/`, a line break's `/ *$/` try each place of a run and
+ * read it to its end: 100,000 spaces took 16.6 s and 51 s), and its longest
+ * backtick run times its length (a fence's `` /^`{3,}(?!.*`)/ `` gives back
+ * one backtick at a time and reads the line again each time: 60,000 took
+ * 5.7 s). And each link title that never closes: from a `"`, `'` or `(`
+ * to the next unescaped `"`, `'` or `(`/`)` or to the blank line that ends
+ * its paragraph, 2 to the number of `\`+punctuation pairs in it times its
+ * length (the title's expression reads such a pair two ways, so it tries
+ * every combination before it fails: 26 pairs in an 82-byte `AGENTS.md`
+ * took 7.3 s). An opener counts where commonmark tries a title: after a
+ * link's destination and white space (read more loosely than commonmark
+ * reads them: more titles charged, never fewer); a closed title costs
+ * nothing (matched at the first try). Linear.
+ */
+export function regexWork(text: string): number {
+  let work = 0;
+  // Per title kind: where its open title starts (-1: none open) and the pairs in it.
+  const quote = { at: -1, pairs: 0 };
+  const apostrophe = { at: -1, pairs: 0 };
+  const paren = { at: -1, pairs: 0 };
+  const titles = [quote, apostrophe, paren];
+  const fail = (title: { at: number; pairs: number }, end: number) => {
+    if (title.at === -1) return;
+    work +=
+      title.pairs > MAX_COUNTED_PAIRS
+        ? Number.POSITIVE_INFINITY
+        : 2 ** title.pairs * (end - title.at);
+    title.at = -1;
+  };
+  const open = (title: { at: number; pairs: number }, at: number) => {
+    title.at = at;
+    title.pairs = 0;
+  };
+  let lineStart = 0;
+  let blank = true;
+  let spaces = 0;
+  let ticks = 0;
+  let mostTicks = 0;
+  // A title is tried only after a link's destination and white space: `](` or `]:`, perhaps
+  // white space, the destination (`<` to `>`, else to the next white space), white space. A
+  // block quote's `>` at a line's start is left out, as the renderer leaves it out.
+  let destination: "none" | "next" | "in" | "angle" = "none";
+  let titleMayFollow = false;
+  let linePrefix = true;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0x0a;
+    if (code === 0x20 || code === 0x09) spaces++;
+    else if (spaces > 0) {
+      work += spaces * spaces;
+      spaces = 0;
+    }
+    if (code === 0x60) mostTicks = Math.max(mostTicks, ++ticks);
+    else ticks = 0;
+    const before = i === 0 ? 0x0a : text.charCodeAt(i - 1);
+    if (isWhite(code) && destination === "in") {
+      titleMayFollow = true;
+      destination = "none";
+    }
+    if (code === 0x0a || code === 0x0d) {
+      if (destination === "angle") destination = "none";
+      linePrefix = true;
+      work += mostTicks * (i - lineStart);
+      // `\r\n` ends one line.
+      if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
+      mostTicks = 0;
+      // A blank line ends every paragraph, and so every title and link in one.
+      if (blank || i === text.length) {
+        for (const title of titles) fail(title, i);
+        destination = "none";
+        titleMayFollow = false;
+      }
+      lineStart = i + 1;
+      blank = true;
+      if (work > MAX_REGEX_WORK) return work;
+      continue;
+    }
+    if (isWhite(code)) continue;
+    blank = false;
+    if (linePrefix && code === 0x3e) continue;
+    linePrefix = false;
+    const opens = titleMayFollow;
+    titleMayFollow = false;
+    if (destination === "next") destination = code === 0x3c ? "angle" : "in";
+    else if (destination === "angle" && code === 0x3e) destination = "in";
+    if ((code === 0x28 || code === 0x3a) && before === 0x5d) destination = "next";
+    if (code === 0x5c) {
+      // A pair: read two ways when the second is punctuation other than `\`.
+      const next = text.charCodeAt(i + 1);
+      if (next !== 0x5c && isPunctuation(next))
+        for (const title of titles) if (title.at !== -1) title.pairs++;
+      // Its second character neither opens nor closes a title, nor starts a pair.
+      if (next === 0x5c || next === 0x22 || next === 0x27 || next === 0x28 || next === 0x29) i++;
+      continue;
+    }
+    // A quote closes an open title (matched), and may open the next.
+    if (code === 0x22) {
+      if (opens) open(quote, i);
+      else quote.at = -1;
+    } else if (code === 0x27) {
+      if (opens) open(apostrophe, i);
+      else apostrophe.at = -1;
+    } else if (code === 0x28) {
+      fail(paren, i);
+      if (opens) open(paren, i);
+    } else if (code === 0x29) paren.at = -1;
+  }
+  return work;
+}
+
+/** White space before a title, as commonmark reads it: a space, tab, line break, vertical tab or form feed. */
+function isWhite(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+}
+
+/** ASCII punctuation: what a `\` escapes. */
+function isPunctuation(code: number): boolean {
+  return (
+    (code >= 0x21 && code <= 0x2f) ||
+    (code >= 0x3a && code <= 0x40) ||
+    (code >= 0x5b && code <= 0x60) ||
+    (code >= 0x7b && code <= 0x7e)
+  );
 }
 
 /** Whether `markdown`'s containers stay within {@link MAX_RENDER_DEPTH} and {@link MAX_RENDER_WALK}. Linear. */
