@@ -293,6 +293,7 @@ export function regexWork(text: string): number {
   let spaces = 0;
   let ticks = 0;
   let mostTicks = 0;
+  let tickRuns = 0;
   // A title is tried only after a link's destination and white space: `](` or `]:`, perhaps
   // white space, the destination (`<` to `>`, else to the next white space), white space. A
   // block quote's `>` at a line's start is left out, as the renderer leaves it out.
@@ -306,8 +307,10 @@ export function regexWork(text: string): number {
       work += spaces * spaces;
       spaces = 0;
     }
-    if (code === 0x60) mostTicks = Math.max(mostTicks, ++ticks);
-    else ticks = 0;
+    if (code === 0x60) {
+      if (ticks === 0) tickRuns++;
+      mostTicks = Math.max(mostTicks, ++ticks);
+    } else ticks = 0;
     const before = i === 0 ? 0x0a : text.charCodeAt(i - 1);
     if (isWhite(code) && destination === "in") {
       titleMayFollow = true;
@@ -316,7 +319,9 @@ export function regexWork(text: string): number {
     if (code === 0x0a || code === 0x0d) {
       if (destination === "angle") destination = "none";
       linePrefix = true;
-      work += mostTicks * (i - lineStart);
+      // Only a backtick after the run makes the fence's look-ahead fail and give back one more.
+      if (tickRuns > 1) work += mostTicks * (i - lineStart);
+      tickRuns = 0;
       // `\r\n` ends one line.
       if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
       mostTicks = 0;
