@@ -1405,18 +1405,18 @@ function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<
   // Whether a vertical bar was met: then the name read may be one with each bar as `l`.
   let barred = false;
   let at = end;
-  for (let count = 0; at < text.length && count < MAX_TAG_NAME; count++) {
+  // The name read so far, kept as it grows: re-read from `start` at each step, a run of
+  // words each read as `_` (`<repository ˍ ˍ ˍ…`) cost O(256²) per opener (review rev67c F4).
+  const read = new JoinedRead();
+  for (let count = 0, from = start; at < text.length && count < MAX_TAG_NAME; count++) {
     const point = text.codePointAt(at) ?? 0;
     const blank = isJoiningBlank(point);
     if (!blank && (point === 0x3c || point === 0x3e || isSpaceCode(point) || !isStrokeLike(point)))
       break;
-    const read = text.slice(start, at);
+    read.add(text.slice(from, at));
+    from = at;
     barred ||= VERTICAL_BARS.has(point);
-    if (
-      !heads.has(nameKey(joinedName(read))) &&
-      !(barred && keyPrefixes(names).has(nameKey(joinedName(read, false, true))))
-    )
-      break;
+    if (!heads.has(read.key(false)) && !(barred && keyPrefixes(names).has(read.key(true)))) break;
     // A run of blanks, invisible characters and strokes stands for one `_` (`</repository  instructions>`,
     // `</project \t context>`, review rev67b F1); a bar in it may be the next word's `l`.
     let next = at + widthAt(text, at);
@@ -1438,6 +1438,31 @@ function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<
     at = next;
   }
   return at === end ? end : at;
+}
+
+/**
+ * The {@link nameKey} of {@link joinedName} of a growing text, without and with
+ * its bars as `l`, kept as pieces are added: each piece is read once. The
+ * separators the key drops are dropped as read; a Greek capital sigma, which
+ * lower-cases by what is around it, has the whole text read again.
+ */
+class JoinedRead {
+  #written = "";
+  #plain = "";
+  #barred = "";
+  #sigma = false;
+
+  add(piece: string): void {
+    this.#written += piece;
+    this.#sigma ||= piece.includes("\u03a3");
+    this.#plain += joinedName(piece).replace(SEPARATOR_RUNS, "");
+    this.#barred += joinedName(piece, false, true).replace(SEPARATOR_RUNS, "");
+  }
+
+  key(bars: boolean): string {
+    if (this.#sigma) return nameKey(joinedName(this.#written, false, bars));
+    return nameKey(bars ? this.#barred : this.#plain);
+  }
 }
 
 /** Whether `point` goes on a run that stands for one `_` between two words ({@link joinedEnd}). */
