@@ -1,8 +1,9 @@
-import { chmodSync, lchownSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { loadConfigFiles } from "../../src/config/index.js";
 import { tempDir } from "../api/_helpers.js";
+import { giveAway, IS_ROOT, sharedFolder } from "./_nobody.js";
 
 // Another user swaps your clone for their look-alike in a 0777 share between
 // the planted check of your `.pi/sysprompt.yaml` and its open (review rev67a
@@ -10,9 +11,6 @@ import { tempDir } from "../api/_helpers.js";
 // `model`, `vars` and `tools` were your project's defaults (7-8 renders in 30
 // under a rename loop). The file system is wrapped so the swap falls exactly
 // in that gap. The tests run as root: `nobody` (uid 65534) owns the look-alike.
-
-const NOBODY = 65534;
-const IS_ROOT = process.getuid?.() === 0;
 
 /** Armed: the first open of this path swaps the folders first. */
 const armed = vi.hoisted(() => ({ path: "", swap: () => {} }));
@@ -31,9 +29,7 @@ vi.mock("../../src/_io.js", async (importOriginal) => {
 
 function share() {
   const root = tempDir();
-  const shared = join(root, "share");
-  mkdirSync(shared);
-  chmodSync(shared, 0o777);
+  const shared = sharedFolder(root, "share", 0o777);
   const proj = join(shared, "proj");
   mkdirSync(join(proj, ".git"), { recursive: true });
   mkdirSync(join(proj, ".pi"));
@@ -41,9 +37,7 @@ function share() {
   const evil = join(shared, "evil");
   mkdirSync(join(evil, ".pi"), { recursive: true });
   writeFileSync(join(evil, ".pi/sysprompt.yaml"), "model: EVIL-BOB-MODEL\n");
-  if (IS_ROOT)
-    for (const p of [evil, join(evil, ".pi"), join(evil, ".pi/sysprompt.yaml")])
-      lchownSync(p, NOBODY, NOBODY);
+  if (IS_ROOT) giveAway(evil);
   const agentDir = join(root, "home/.pi/agent");
   mkdirSync(agentDir, { recursive: true });
   return { shared, proj, evil, agentDir };

@@ -1,8 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../api/_helpers.js";
-import { cliAt } from "./_cli-at.js";
+import { cliAt, cliProject } from "./_cli-at.js";
 
 // rev66d F1: a file name of 234-255 bytes is one the system takes, and passed the NAME_MAX
 // check, but the write's temporary file beside it (`.NAME.PID.HEX.tmp`, ~22 bytes longer) is
@@ -10,18 +9,9 @@ import { cliAt } from "./_cli-at.js";
 // ENAMETOOLONG naming a file the user never named). The temporary name now fits: a digest of
 // the name stands for it when it would not.
 
-function project() {
-  const base = tempDir();
-  const p = join(base, "p");
-  mkdirSync(join(p, ".git"), { recursive: true });
-  mkdirSync(join(base, "home"));
-  writeFileSync(join(p, "AGENTS.md"), "# P\n");
-  return { p, home: join(base, "home") };
-}
-
 describe("catalogue: an output name of 234-255 bytes is written", () => {
   it("render -o and export --out of a 250-byte name: written, no temporary file left", async () => {
-    const { p, home } = project();
+    const { p, home } = cliProject();
     const name = `${"a".repeat(247)}.md`;
     const rendered = await cliAt(["render", "-o", name], p, home);
     expect({ code: rendered.code, err: rendered.err }).toEqual({
@@ -36,7 +26,7 @@ describe("catalogue: an output name of 234-255 bytes is written", () => {
   });
 
   it("snapshot --update of a scenario named with 235 bytes writes its golden", async () => {
-    const { p, home } = project();
+    const { p, home } = cliProject();
     // `STEM.scenario.yaml` is 249 bytes, its golden `STEM.md` 238.
     const stem = "s".repeat(235);
     mkdirSync(join(p, "snapshots"));

@@ -1,9 +1,10 @@
-import { chmodSync, lchownSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { projectReach, readRepoText } from "../../src/repo-files/index.js";
 import { projectReachSync, readRepoTextSync } from "../../src/repo-files/read-sync.js";
 import { tempDir } from "../api/_helpers.js";
+import { giveAway, IS_ROOT, NOBODY, sharedFolder } from "./_nobody.js";
 
 // Another user swaps your folder for theirs in a folder anyone may write to,
 // between two reads of one step (review rev66a F1): your clone `share/proj`
@@ -14,14 +15,9 @@ import { tempDir } from "../api/_helpers.js";
 // write to is looked up again after each open. The tests run as root:
 // `nobody` (uid 65534) is played by handing that user the swapped-in folder.
 
-const NOBODY = 65534;
-const IS_ROOT = process.getuid?.() === 0;
-
 function share() {
   const root = tempDir();
-  const shared = join(root, "share");
-  mkdirSync(shared);
-  chmodSync(shared, 0o777);
+  const shared = sharedFolder(root, "share", 0o777);
   const proj = join(shared, "proj");
   mkdirSync(join(proj, ".git"), { recursive: true });
   writeFileSync(join(proj, ".git/HEAD"), "ref: refs/heads/main\n");
@@ -49,7 +45,7 @@ describe("catalogue: a folder swapped by another user mid-render is not read as 
     "planted-swap-same-reach: after share/proj is replaced by another user's folder, the same reach refuses its files (needs root)",
     async () => {
       const s = share();
-      for (const p of [s.evil, join(s.evil, "b.md")]) lchownSync(p, NOBODY, NOBODY);
+      giveAway(s.evil);
       const reach = await projectReach({ start: s.proj, home: s.home, trusted: true });
       const a = await readRepoText(join(s.proj, "a.md"), { reach });
       expect(a.ok && a.text).toBe("mine a\n");
@@ -71,7 +67,7 @@ describe("catalogue: a folder swapped by another user mid-render is not read as 
     "planted-swap-sync-twin: the door's synchronous twin looks the entry up again too (needs root)",
     () => {
       const s = share();
-      for (const p of [s.evil, join(s.evil, "b.md")]) lchownSync(p, NOBODY, NOBODY);
+      giveAway(s.evil);
       const reach = projectReachSync({ start: s.proj, home: s.home });
       const a = readRepoTextSync(join(s.proj, "a.md"), { reach });
       expect(a.ok && a.text).toBe("mine a\n");
