@@ -83,8 +83,10 @@ describe("hostile repository: deep containers kept open line after line cost lin
 
   for (const [name, shape] of Object.entries(SHAPES)) {
     for (const head of HEADS)
-      it(`${name} after ${JSON.stringify(head)}, 256 KiB: each reader within 0.5 s of CPU`, async () => {
-        await readersWithin(shape(256 * KIB, head), 500);
+      it(`${name} after ${JSON.stringify(head)}, 256 KiB: each reader within 1 s of CPU`, async () => {
+        // Idle, each reader takes 0.05-0.35 s here; the CI machine took 0.53 s for one of them
+        // (withoutHidden on quoted list items). The quadratic reading took 30 s and more.
+        await readersWithin(shape(256 * KIB, head), 1000);
       });
 
     it(`${name} after <div hidden>, 1 MiB: each reader within 3 s of CPU`, async () => {
