@@ -95,21 +95,31 @@ export type PrintedAs = "line" | "xml-line" | "xml" | "element";
  * `{` at its start as the `\{` {@link withoutAgentVariables} may write.
  */
 export function printedLength(text: string, as: PrintedAs): number {
-  if (as === "line") return Buffer.byteLength(oneLine(text));
+  if (as === "line") {
+    const line = oneLine(text);
+    return Buffer.byteLength(line) + markBytes(line);
+  }
   if (as === "xml-line" || as === "xml") {
     // Each look-alike opener counted as the `&lt;` {@link xmlValueText} may write for it.
     const escaped = escapeXml(as === "xml" ? text : oneLine(text));
-    return Buffer.byteLength(escaped) + openerGrowth(escaped, 0, escaped.length);
+    return (
+      Buffer.byteLength(escaped) + openerGrowth(escaped, 0, escaped.length) + markBytes(escaped)
+    );
   }
-  let marks = 0;
-  for (const bytes of ownerMarkGrowth(text).values()) marks += bytes;
   return (
     Buffer.byteLength(text) +
     openerGrowth(text, 0, text.length) +
     leadingBrace(text) +
     tokenBrackets(text).length +
-    marks
+    markBytes(text)
   );
+}
+
+/** The bytes the owner mark's references add to a repository's `text` ({@link withoutOwnerMark}). */
+function markBytes(text: string): number {
+  let marks = 0;
+  for (const bytes of ownerMarkGrowth(text).values()) marks += bytes;
+  return marks;
 }
 
 const XML_ENTITIES: Record<string, string> = {
@@ -788,10 +798,16 @@ function hasName(keys: NameKeys, name: string): boolean {
  * reader may take it for the closing tag). Tags of other names (`</div>`)
  * stay as written. `names` are
  * compared lower-cased. Linear: each character is looked at a bounded number
- * of times.
+ * of times. With {@link OWNER_MARK} among `names` (a repository's text) the
+ * owner mark is made literal too ({@link withoutOwnerMark}), here where every
+ * reader of a repository's text passes: a file ({@link elementText}), a name
+ * or path ({@link nameText}, {@link xmlNameText}), a value ({@link valueText}),
+ * a tree's lines the budget draws again.
  */
 export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
-  const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
+  const free = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
+  // A repository's text, whatever reads it (a file, a name, a path, a value): no owner mark.
+  const text = names.has(OWNER_MARK) ? withoutOwnerMark(free) : free;
   const tagHeld = heldThroughReferences(text, names);
   const tokens = names.has(CHAT_TOKENS) ? chatTokens(text) : undefined;
   const held = tokens ? mergedPlaces(tagHeld, tokens.openers) : tagHeld;
@@ -868,7 +884,8 @@ function sortedOnce(places: number[]): number[] {
  * that a `|` or a fullwidth `｜` follows, invisible code points read past
  * (`<|im_start|>` of ChatML, `<|start_header_id|>` and `<|eot_id|>` of
  * Llama 3, `<|user|>`, `<|channel|>` of harmony, DeepSeek's `<｜User｜>`),
- * both of Llama 2's `<<SYS>>` and `<</SYS>>` (any case), and the `<` of
+ * both of Llama 2's `<<SYS>>` and `<</SYS>>` (any case), both of its
+ * `</s><s>` and the `<s>` before `[INST]` ({@link LLAMA_TURNS}), and the `<` of
  * each numbered token ({@link NUMBERED_TOKENS}); `brackets`, the last
  * bracket of each bracket token ({@link BRACKET_TOKENS}). Linear.
  */
@@ -892,6 +909,11 @@ function chatTokensIn(
   }
   if (withOpeners && text.includes("<")) {
     for (const m of text.matchAll(LLAMA_SYSTEM)) openers.push(m.index, m.index + 1);
+    for (const m of text.matchAll(LLAMA_TURNS)) {
+      openers.push(m.index);
+      // `</s>` then `<s>`: the `<` of each.
+      if (m[1] !== undefined) openers.push(m.index + 4 + m[1].length);
+    }
     for (const m of text.matchAll(NUMBERED_TOKENS)) openers.push(m.index);
     openers.sort((a, b) => a - b);
   }
@@ -922,6 +944,17 @@ function namesToken(text: string, from: number): boolean {
 
 /** Llama 2's system block's tags, `<<SYS>>` and `<</SYS>>`. */
 const LLAMA_SYSTEM = /<<\/?SYS>>/gi;
+
+/**
+ * Llama 2's turn between its end and start of sequence, as its tokenizer has them (lower case): `</s>`
+ * then `<s>` (blanks between them allowed; group 1), and `<s>` before
+ * `[INST]`. Its chat template writes a turn `… </s><s>[INST] …`, and a
+ * server that parses special tokens reads them as EOS and BOS. Alone,
+ * `<s>…</s>` is HTML's strikethrough, common in a README (`<s>old</s> new`),
+ * and is left as written: only the pair, or `<s>` before the turn's
+ * `[INST]`, is the template's (review rev68f F6).
+ */
+const LLAMA_TURNS = /<\/s>(\s*)(?=<s>)|<s>(?=\s*\[\/?INST\])/g;
 
 /**
  * The numbered special tokens a chat template writes turns with, any case:
@@ -1674,19 +1707,22 @@ export function elementText(
   how: HiddenRunsOptions = {},
 ): string {
   const repository = names.has(OWNER_MARK);
-  const escaped = escapeWrapperTags(repository ? withoutOwnerMark(text) : text, names);
+  const escaped = escapeWrapperTags(text, names);
   const held = repository ? withoutLinkDefinitions(escaped) : escaped;
   return closeOpenBlocksOnOwnLine(repository ? apartFromLineAbove(held) : held, how);
 }
 
 /**
  * Not a name: in the set of names a repository's text is escaped against, it
- * says {@link elementText} holds the owner mark in it too
+ * says {@link escapeWrapperTags} holds the owner mark in it too
  * ({@link withoutOwnerMark}: `owner&#61;"user"`). A repository's AGENTS.md,
  * APPEND_SYSTEM.md, always rule or tree wrote an on-demand line ending
  * `(owner="user")` raw, which its SYSTEM.md, sections and rule descriptions
- * may not (review rev58c F9). Your own texts are escaped against names
- * without it: yours are printed as you wrote them.
+ * may not (review rev58c F9); and its folder names in `<dir_context>`, the
+ * working directory's, a root's, a project's `model:` and `vars:` values did
+ * while the tree held the same name (review rev68f F1): the rule lives in
+ * the escaper every reader passes, not in each reader. Your own texts are
+ * escaped against names without it: yours are printed as you wrote them.
  */
 export const OWNER_MARK = 'owner="user"';
 
