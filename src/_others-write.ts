@@ -12,19 +12,23 @@ import { userInfo } from "node:os";
 export interface WriteBits {
   mode: number;
   gid: number;
+  /** The entry's owner, who may write it anyway: a group of theirs alone adds no one. */
+  uid: number;
 }
 
 /**
  * How other users may write an entry with these stats: `world-writable`, or
- * `group-writable, gid N` when its group may write it and is not
- * yours alone ({@link isOwnGroup}); undefined when no one else may (and
+ * `group-writable, gid N` when its group may write it and holds someone
+ * besides you, root and the entry's owner ({@link isOwnGroup}: a user
+ * private group, yours or the owner's, adds no one); undefined when no one
+ * else may (and
  * always on a system without POSIX owners, Windows, where Node gives every
  * writable entry `0o666`). Root may write anything and is not counted.
  */
 export function othersWrite(s: WriteBits): string | undefined {
   if (process.getuid === undefined) return undefined;
   if ((s.mode & 0o002) !== 0) return "world-writable";
-  if ((s.mode & 0o020) !== 0 && !isOwnGroup(s.gid)) return `group-writable, gid ${s.gid}`;
+  if ((s.mode & 0o020) !== 0 && !isOwnGroup(s.gid, s.uid)) return `group-writable, gid ${s.gid}`;
   return undefined;
 }
 
@@ -48,6 +52,8 @@ export interface Me {
   name: string | undefined;
   /** Whether `/etc/passwd` lists you: else users come from elsewhere (LDAP, macOS's directory), and the files cannot say who else has a group. */
   listed: boolean;
+  /** Run as root under `sudo`: the uid of the user who ran it (`$SUDO_UID`), who counts as you, as the owner tests count them. */
+  sudo?: number;
 }
 
 /**
@@ -56,6 +62,10 @@ export interface Me {
  * gives it to users as their primary group, are you alone, and you are in it
  * (your primary group, or listed): a user private group (`useradd` makes one
  * named like you; a umask of 002 makes every folder of yours writable by it).
+ * Under `sudo`, the user who ran it is you too (`sudo sysprompt render` in a
+ * clone of yours made with umask 002 keeps its root). `owner`: the entry's
+ * owner, who counts as you here, since the group adds no one who may not
+ * write it already (a colleague's umask-002 checkout: their private group).
  * Where the files cannot say (a group they do not list, or you are not in
  * `/etc/passwd`: users and groups from LDAP, macOS's directory) a group is
  * yours when it is your primary group and its gid is your uid, as `useradd`
@@ -63,14 +73,29 @@ export interface Me {
  * A shared group (`users`, `staff`, a team's) is not: each of its members may
  * write there.
  */
-export function groupIsOnlyYours(gid: number, me: Me, files: GroupFiles): boolean {
+export function groupIsOnlyYours(gid: number, me: Me, files: GroupFiles, owner?: number): boolean {
   if (gid === 0) return true;
+  const users = files.passwd === undefined ? [] : passwdEntries(files.passwd);
+  const yours = (uid: number) => uid === 0 || uid === me.uid || uid === me.sudo || uid === owner;
+  const others = users.filter((u) => u.uid !== me.uid && yours(u.uid));
+  const names = [me.name, ...others.map((u) => u.name)].filter((n) => n !== undefined);
   const entry = files.group === undefined ? undefined : groupEntry(files.group, gid);
-  if (entry?.members.some((m) => m !== me.name)) return false;
+  if (entry?.members.some((m) => !names.includes(m))) return false;
   if (entry === undefined || !me.listed || files.passwd === undefined)
     return gid === me.uid && gid === me.gid;
-  if (primaryOfOthers(files.passwd, gid, me.uid)) return false;
-  return gid === me.gid || (me.name !== undefined && entry.members.includes(me.name));
+  if (users.some((u) => u.gid === gid && !yours(u.uid))) return false;
+  return gid === me.gid || others.some((u) => u.gid === gid) || entry.members.length > 0;
+}
+
+/** The users `/etc/passwd` lists: name, uid and primary gid. */
+function passwdEntries(text: string): { name: string; uid: number; gid: number }[] {
+  const users: { name: string; uid: number; gid: number }[] = [];
+  for (const line of text.split("\n")) {
+    const [name = "", , uid = "", gid = ""] = line.split(":");
+    if (/^\d+$/.test(uid) && /^\d+$/.test(gid))
+      users.push({ name, uid: Number(uid), gid: Number(gid) });
+  }
+  return users;
 }
 
 function groupEntry(text: string, gid: number): { members: string[] } | undefined {
@@ -83,18 +108,7 @@ function groupEntry(text: string, gid: number): { members: string[] } | undefine
   return undefined;
 }
 
-/** Whether `/etc/passwd` gives group `gid` to a user other than `uid` (or root) as primary group. */
-function primaryOfOthers(text: string, gid: number, uid: number): boolean {
-  const wanted = String(gid);
-  return text.split("\n").some((line) => {
-    const fields = line.split(":");
-    return (
-      fields.length >= 4 && fields[3] === wanted && fields[2] !== String(uid) && fields[2] !== "0"
-    );
-  });
-}
-
-let verdicts: Map<number, boolean> | undefined;
+let verdicts: Map<string, boolean> | undefined;
 let context: { me: Me; files: GroupFiles } | undefined;
 
 /** The most bytes of each file read: a machine's are a few KiB; 8 MiB holds some 100,000 entries. */
@@ -125,19 +139,19 @@ function readOrUndefined(path: string): string | undefined {
  * the first group-writable entry whose group is not root's, and each group's
  * verdict kept, so the check costs no look-up per entry.
  */
-export function isOwnGroup(gid: number): boolean {
+export function isOwnGroup(gid: number, owner?: number): boolean {
   if (gid === 0) return true;
   verdicts ??= new Map();
-  const known = verdicts.get(gid);
+  const key = `${gid}:${owner ?? ""}`;
+  const known = verdicts.get(key);
   if (known !== undefined) return known;
   if (context === undefined) {
     const uid = process.getuid?.() ?? -1;
     const passwd = readOrUndefined("/etc/passwd");
-    let name = passwd
-      ?.split("\n")
-      .map((line) => line.split(":"))
-      .find((f) => f.length >= 4 && f[2] === String(uid))?.[0];
+    let name =
+      passwd === undefined ? undefined : passwdEntries(passwd).find((u) => u.uid === uid)?.name;
     const listed = name !== undefined;
+    const sudo = uid === 0 ? process.env.SUDO_UID : undefined;
     if (name === undefined) {
       try {
         name = userInfo().username;
@@ -146,11 +160,17 @@ export function isOwnGroup(gid: number): boolean {
       }
     }
     context = {
-      me: { uid, gid: process.getgid?.() ?? -1, name, listed },
+      me: {
+        uid,
+        gid: process.getgid?.() ?? -1,
+        name,
+        listed,
+        ...(sudo !== undefined && /^\d+$/.test(sudo) ? { sudo: Number(sudo) } : {}),
+      },
       files: { group: readOrUndefined("/etc/group"), passwd },
     };
   }
-  const verdict = groupIsOnlyYours(gid, context.me, context.files);
-  verdicts.set(gid, verdict);
+  const verdict = groupIsOnlyYours(gid, context.me, context.files, owner);
+  verdicts.set(key, verdict);
   return verdict;
 }

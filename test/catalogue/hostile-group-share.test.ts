@@ -154,6 +154,23 @@ describe("catalogue: a group is yours alone only when the system's files say so"
     expect(groupIsOnlyYours(65534, me, files)).toBe(false);
   });
 
+  it("own-group-sudo: run as root under sudo, the private group of the user who ran it is yours, a team's is not", () => {
+    const root = { uid: 0, gid: 0, name: "root", listed: true, sudo: 1001 };
+    expect(groupIsOnlyYours(1002, root, files)).toBe(true);
+    expect(groupIsOnlyYours(2001, root, files)).toBe(true);
+    expect(groupIsOnlyYours(2000, root, files)).toBe(false);
+    expect(groupIsOnlyYours(1002, { ...root, sudo: undefined }, files)).toBe(false);
+  });
+
+  it("own-group-owner: the entry's owner's private group adds no one (a colleague's umask-002 checkout), a team group does", () => {
+    const root = { uid: 0, gid: 0, name: "root", listed: true };
+    expect(groupIsOnlyYours(1002, root, files, 1001)).toBe(true);
+    expect(groupIsOnlyYours(2001, root, files, 1001)).toBe(true);
+    expect(groupIsOnlyYours(2000, root, files, 1001)).toBe(false);
+    expect(groupIsOnlyYours(1002, root, files, 1004)).toBe(false);
+    expect(groupIsOnlyYours(1005, me, files, 1004)).toBe(true);
+  });
+
   it("own-group-unlisted: where the files cannot say (LDAP, macOS's directory), only gid = uid as your primary group", () => {
     const ldap = { uid: 5000, gid: 5000, name: "dave", listed: false };
     expect(groupIsOnlyYours(5000, ldap, files)).toBe(true);
