@@ -45,13 +45,15 @@ export function regexLiterals(dir: string): Literal[] {
  * anchors and quantifiers left out: `/^\[(?:x|\\.)*\]:[ \t]*$/` gives `[x\]:`.
  * Prefixes of an adversarial line are taken from it.
  */
-export function skeleton(pattern: string, optional = true): string {
+export function skeleton(pattern: string, optional = true, breaks = false): string {
   let out = "";
   let i = 0;
   // Where each open group started in `out`: one that may match nothing is dropped unless `optional`.
   const opened: number[] = [];
   while (i < pattern.length) {
     const c = pattern[i] as string;
+    const before = out.length;
+    const at = i;
     if (c === "[") {
       i++;
       while (i < pattern.length && pattern[i] !== "]") i += pattern[i] === "\\" ? 2 : 1;
@@ -87,6 +89,11 @@ export function skeleton(pattern: string, optional = true): string {
       if (!"^$|()?*+.".includes(c)) out += c;
       i++;
     }
+    // With `breaks`, a NUL between literal runs: anything but a literal character, or one a quantifier follows.
+    if (breaks && (out.length === before || /^(?:[*+?]|\{\d)/.test(pattern.slice(i)))) {
+      out = `${out.slice(0, before)}\0${out.slice(before)}\0`;
+      if (at === i) i++;
+    }
   }
   return out;
 }
@@ -98,11 +105,20 @@ export function repeats(pattern: string): boolean {
 
 const TERMINATORS = ["\u2028x", "\rx", "\u2029", ""];
 
-/** An adversarial line: a prefix, a run of one character, a tail, a line terminator (or none). */
+/** The runs of literal characters a pattern names, 2 to 24 long: ` doesn't match ` in `^(.+) doesn't match (.+)$`. */
+export function literalRuns(pattern: string): string[] {
+  const runs = skeleton(pattern, true, true)
+    .split("\0")
+    .filter((r) => r.length >= 2 && r.length <= 24);
+  return [...new Set(runs)].slice(0, 8);
+}
+
+/** An adversarial line: a prefix, a run of one character (or of a literal run), a tail, a line terminator (or none). */
 export type Shape = readonly [prefix: string, fill: string, tail: string, end: string];
 
-/** The line of a shape with its run `n` long. */
-export const lineOf = ([p, c, x, t]: Shape, n: number): string => p + c.repeat(n) + x + t;
+/** The line of a shape with its run about `n` characters long. */
+export const lineOf = ([p, c, x, t]: Shape, n: number): string =>
+  p + c.repeat(Math.max(1, Math.round(n / c.length))) + x + t;
 
 /** The adversarial shapes for one pattern: prefixes and tails from its skeleton. */
 export function* shapes(pattern: string): Generator<Shape> {
@@ -123,6 +139,9 @@ export function* shapes(pattern: string): Generator<Shape> {
   for (const c of chars) {
     for (const p of prefixes)
       for (const x of tails) for (const t of TERMINATORS) yield [p, c, x, t];
+  }
+  for (const run of literalRuns(pattern)) {
+    for (const x of tails) for (const t of TERMINATORS) yield ["", run, x, t];
   }
 }
 
@@ -153,11 +172,13 @@ export function superLinear(
   const source = regex.source;
   if (!repeats(source)) return found;
   for (const shape of shapes(source)) {
-    const line = lineOf(shape, n);
+    // A run of a literal run is read four times as long: its quadratic is over its count.
+    const size = shape[1].length > 1 ? n * 4 : n;
+    const line = lineOf(shape, size);
     if (execMs(regex, line) <= floorMs) continue;
     const small = execMs(regex, line, 3);
     if (small <= floorMs) continue;
-    const big = execMs(regex, lineOf(shape, n * 8), 2);
+    const big = execMs(regex, lineOf(shape, size * 8), 2);
     if (big > small * ratio) found.push({ line: JSON.stringify(line.slice(0, 12)), small, big });
     if (found.length > 0) break;
   }
