@@ -38,6 +38,20 @@ export interface IgnoreRules {
    * (a `**`, a class or an escape), for which no shortcut is taken.
    */
   readonly tail: RegExp | null;
+  /**
+   * `own`'s patterns read case-folded, as git reads them with
+   * `core.ignoreCase=true` (every macOS and Windows clone); undefined when no
+   * pattern holds an ASCII letter or a class, where the fold changes nothing.
+   */
+  readonly folded: FoldedRules | undefined;
+}
+
+/** One ignore file's patterns case-folded: the matcher is made the first time a name asks for it. */
+interface FoldedRules {
+  readonly patterns: readonly string[];
+  /** {@link IgnoreRules.tail}, case-folded. */
+  readonly tail: RegExp | null;
+  matcher?: Ignore;
 }
 
 /**
@@ -247,9 +261,17 @@ export function addGitignore(
     });
   }
   if (rebased.length === 0) return rules;
-  // Case-sensitive, as git: `secrets.txt` and `!SECRETS.TXT` leave `secrets.txt` ignored (rev51a F1).
-  return { parent: rules, own: newIgnore(false).add(rebased), tail: tailRegex(rebased) };
+  // Read both ways, and each reading's verdict stands (verdictOf): `secrets.txt` then `!SECRETS.TXT`
+  // leaves `secrets.txt` ignored (rev51a F1), and `secrets.yml` ignores `Secrets.yml` (rev69c F6).
+  const tail = tailRegex(rebased);
+  const folded = rebased.some((one) => CASE_MATTERS.test(one))
+    ? { patterns: rebased, tail: tail && new RegExp(tail.source, "i") }
+    : undefined;
+  return { parent: rules, own: newIgnore(false).add(rebased), tail, folded };
 }
+
+/** What a pattern needs for its case-folded reading to differ: an ASCII letter, or a class (`[@-_]` holds `A`-`Z`). */
+const CASE_MATTERS = /[A-Za-z[]/;
 
 const NON_ASCII = /[\u0080-\uffff]/;
 
@@ -336,11 +358,12 @@ function tailSource(tail: string): string | undefined {
     } else if (ch === "?") {
       out += "[^/]";
     } else if (ch === "[") {
-      // A class matches one character; which ones does not matter to a superset.
-      const close = tail.indexOf("]", i + 2);
-      if (close === -1) return undefined;
+      // A class matches one character; which ones does not matter to a superset. It ends where
+      // wildmatch ends it (`[!][x]` is one class, rev69c F1); an unclosed one matches nothing.
+      const close = classEnd(tail, i);
+      if (close === i + 1) return undefined;
       out += "[^/]";
-      i = close;
+      i = close - 1;
     } else if (PLAIN_CHAR.test(ch)) {
       out += ch === "." || ch === "+" ? `\\${ch}` : ch;
     } else {
@@ -355,12 +378,33 @@ function tailRegex(patterns: readonly string[]): RegExp | null {
   for (const line of patterns) {
     let pattern = line.startsWith("!") ? line.slice(1) : line;
     if (pattern.endsWith("/")) pattern = pattern.slice(0, -1);
-    const source = tailSource(pattern.slice(pattern.lastIndexOf("/") + 1));
+    const start = lastSegmentStart(pattern);
+    const source = start === undefined ? undefined : tailSource(pattern.slice(start));
     if (source === undefined) return null;
     sources.push(source);
   }
   // Case-sensitive, as `own` is (newIgnore(false)): the shortcut may pass over only what `own` would.
   return new RegExp(`^(?:${sources.join("|")})$`);
+}
+
+/**
+ * Where `pattern`'s last segment starts: past its last slash outside an
+ * escape or a class. Undefined when a class holds a slash (`[a/[]]` is one
+ * class, then `]`), for which no shortcut is taken.
+ */
+function lastSegmentStart(pattern: string): number | undefined {
+  let start = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern.charAt(i);
+    if (c === "\\") i++;
+    else if (c === "/") start = i + 1;
+    else if (c === "[") {
+      const close = classEnd(pattern, i);
+      if (pattern.slice(i, close).includes("/")) return undefined;
+      i = close - 1;
+    }
+  }
+  return start;
 }
 
 /** What ends git's literal prefix of a pattern (`simple_length` in dir.c: `*`, `?`, `[`, `\\`). */
@@ -432,15 +476,38 @@ function slashesUnescaped(body: string): string {
   return out;
 }
 
-/** Where the class that opens at `open` in `pattern` ends (past its `]`), as wildmatch reads it; `open + 1` when it is unclosed. */
+/**
+ * Where the class that opens at `open` in `pattern` ends (past its `]`), as
+ * git's wildmatch reads it; `open + 1` when it is unclosed (wildmatch then
+ * matches nothing). After `[`, `[!` or `[^` a `]` is a member; `\\` escapes
+ * the next character, a range's end too (`[a-\\]]`); `[:name:]` is one
+ * member, and a `[:` with no `:]` before the next `]` is a `[` (rev69c F1).
+ */
 function classEnd(pattern: string, open: number): number {
+  const length = pattern.length;
   let i = open + 1;
   if (pattern.charAt(i) === "!" || pattern.charAt(i) === "^") i++;
-  if (pattern.charAt(i) === "]") i++;
-  for (; i < pattern.length; i++) {
+  // wildmatch's prev_ch: whether a `-` here would start a range.
+  let member = false;
+  for (let first = true; i < length; i++, first = false) {
     const c = pattern.charAt(i);
-    if (c === "]") return i + 1;
-    if (c === "\\") i++;
+    if (c === "]" && !first) return i + 1;
+    if (c === "\\") {
+      if (++i === length) break;
+      member = true;
+    } else if (c === "-" && member && i + 1 < length && pattern.charAt(i + 1) !== "]") {
+      if (pattern.charAt(++i) === "\\" && ++i === length) break;
+      member = false;
+    } else if (c === "[" && pattern.charAt(i + 1) === ":") {
+      const close = pattern.indexOf("]", i + 2);
+      if (close === -1) break;
+      // `[:]` or no `:]`: a plain `[`, and the scan goes on after it.
+      const named = close > i + 2 && pattern.charAt(close - 1) === ":";
+      if (named) i = close;
+      member = !named;
+    } else {
+      member = true;
+    }
   }
   return open + 1;
 }
@@ -535,13 +602,47 @@ function testOneLevel(own: Ignore, path: string): Verdict {
   }
 }
 
-/** The deepest file with a verdict on `path` itself decides; parent folders are not asked. */
+const NO_VERDICT: Verdict = { ignored: false, unignored: false };
+
+/** Whether a file whose patterns' tails are `tail` may have a verdict on a path named `name`. */
+function mayMatch(tail: RegExp | null, name: string | null): boolean {
+  return name === null || tail === null || tail.test(name);
+}
+
+/** `fold`'s matcher, made the first time it is asked for. */
+function foldedMatcher(fold: FoldedRules): Ignore {
+  fold.matcher ??= newIgnore(true).add(fold.patterns);
+  return fold.matcher;
+}
+
+/**
+ * Whether `path` itself is ignored, its parent folders not asked: in each
+ * reading, case by case and case-folded, the deepest file with a verdict
+ * decides, and the path is ignored when either reading ignores it. The
+ * repository's `core.ignoreCase` is not asked (its own `.git/config` may say
+ * anything): a folded `!SECRETS.TXT` takes back nothing the case-by-case
+ * reading ignores (rev51a F1), and `secrets.yml` ignores `Secrets.yml`, as
+ * git on a macOS or Windows clone does (rev69c F6). A level whose tail does
+ * not match `name` has no verdict, and is not asked.
+ */
 function verdictOf(rules: IgnoreRules | undefined, path: string, name: string | null): boolean {
+  let sensitive = true;
+  let folded = true;
   for (let level = rules; level; level = level.parent) {
-    if (name !== null && level.tail && !level.tail.test(name)) continue;
-    const verdict = testOneLevel(level.own, path);
+    const verdict =
+      sensitive && mayMatch(level.tail, name) ? testOneLevel(level.own, path) : NO_VERDICT;
     if (verdict.ignored) return true;
-    if (verdict.unignored) return false;
+    if (folded) {
+      const fold = level.folded;
+      let other = verdict;
+      if (fold !== undefined)
+        other = mayMatch(fold.tail, name) ? testOneLevel(foldedMatcher(fold), path) : NO_VERDICT;
+      else if (!sensitive && mayMatch(level.tail, name)) other = testOneLevel(level.own, path);
+      if (other.ignored) return true;
+      if (other.unignored) folded = false;
+    }
+    if (verdict.unignored) sensitive = false;
+    if (!sensitive && !folded) return false;
   }
   return false;
 }

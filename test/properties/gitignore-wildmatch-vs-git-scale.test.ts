@@ -11,7 +11,8 @@ import { tempDir } from "../api/_helpers.js";
 // match_pathname compares the literal prefix on its own and wildmatches the
 // rest, where a leading `**` crosses folders, review rev68a F2), escaped
 // slashes (`**\/x`, `?\/**`), `*`, `?`, classes, escapes, anchors,
-// negations, trailing slashes, in a trial folder's .gitignore and in its
+// negations, trailing slashes, classes that do not end at their first `]`
+// (`[!][x]`, `[\\][x]`, `[[:alpha:][x]`, rev69c F1), in a trial folder's .gitignore and in its
 // subfolder's. Each trial is a folder of one repository, so one
 // `git check-ignore --no-index` judges every path of every trial. The seed is
 // fixed: a failure names the trial's lines and the paths that differ.
@@ -35,8 +36,12 @@ const AFTER_STARS = ["/", "/", "\\/", "", "//", "/**/", "x"];
 const PIECES = [
   ["a", "b", "c", "ab", "*", "**", "**", "?", "/", "/", "[ab]", "[!a]", "\\a", "\\*", "\\/"],
   ["x.md", ".", "-", "[a-c]", "*.md", "ig"],
+  // Classes wildmatch does not end at their first `]` (rev69c F1), and other corners.
+  ["[!]", "[^]", "[\\]", "[[:alpha:]", "[]a]", "[!]a]", "[^a]", "[a-]", "[-a]", "[]-b]"],
+  ["A", "B", "[\\]a]", "[[:alpha:]]", "[![:digit:]]", "[a-z]", "[x]", "[!x]", "[[:x]", "[[]"],
 ].flat();
 const NAMES = ["a", "b", "ab", "abc", "ba", "c", "ac", "x.md", "a.b", "conf", "config", "ig"];
+const ODD_NAMES = ["]", "]a", "-", "[", "xa", "1", ":", "A", "Ab", "AB"];
 
 function patternOf(rnd: (n: number) => number): string {
   const pick = <T>(list: readonly T[]): T => list[rnd(list.length)] as T;
@@ -70,7 +75,7 @@ function makeTrials(root: string): Trial[] {
     const wanted = new Set<string>();
     for (let i = 0; i < 12; i++) {
       const segments = rnd(3) === 0 ? ["s"] : [];
-      for (let d = 1 + rnd(4); d > 0; d--) segments.push(pick(NAMES));
+      for (let d = 1 + rnd(4); d > 0; d--) segments.push(pick(rnd(4) === 0 ? ODD_NAMES : NAMES));
       wanted.add(segments.join("/"));
     }
     const paths: string[] = [];
@@ -87,10 +92,10 @@ function makeTrials(root: string): Trial[] {
   return trials;
 }
 
-function gitIgnored(root: string, paths: readonly string[]): Set<string> {
+function gitIgnored(root: string, paths: readonly string[], ignoreCase: boolean): Set<string> {
   const out = execFileSync(
     "git",
-    ["-c", "core.ignoreCase=false", "check-ignore", "--no-index", "--stdin", "-z"],
+    ["-c", `core.ignoreCase=${ignoreCase}`, "check-ignore", "--no-index", "--stdin", "-z"],
     { cwd: root, input: paths.join("\0"), encoding: "utf8", maxBuffer: 1 << 26 },
   );
   return new Set(out.split("\0").filter((l) => l !== ""));
@@ -105,10 +110,9 @@ describe("the door's ignore verdict against git check-ignore, on git's wildmatch
     mkdirSync(root);
     execFileSync("git", ["init", "-q", root]);
     const trials = makeTrials(root);
-    const git = gitIgnored(
-      root,
-      trials.flatMap((t) => t.paths),
-    );
+    const all = trials.flatMap((t) => t.paths);
+    // The door ignores what git ignores with either core.ignoreCase (rev69c F6).
+    const git = new Set([...gitIgnored(root, all, false), ...gitIgnored(root, all, true)]);
     const check = privatePaths(root, { hidden: false, home, env: {} });
     const differing: string[] = [];
     let checked = 0;
