@@ -49,6 +49,12 @@ export interface IgnoreRules {
 /** One ignore file's patterns case-folded: the matcher is made the first time a name asks for it. */
 interface FoldedRules {
   readonly patterns: readonly string[];
+  /**
+   * No pattern holds an uppercase letter or a class: then the folded verdict
+   * is `own`'s on the path with its ASCII letters lowercased, and no second
+   * matcher is made.
+   */
+  readonly lowercase: boolean;
   /** {@link IgnoreRules.tail}, case-folded. */
   readonly tail: RegExp | null;
   matcher?: Ignore;
@@ -265,13 +271,21 @@ export function addGitignore(
   // leaves `secrets.txt` ignored (rev51a F1), and `secrets.yml` ignores `Secrets.yml` (rev69c F6).
   const tail = tailRegex(rebased);
   const folded = rebased.some((one) => CASE_MATTERS.test(one))
-    ? { patterns: rebased, tail: tail && new RegExp(tail.source, "i") }
+    ? {
+        patterns: rebased,
+        lowercase: !rebased.some((one) => UPPER_OR_CLASS.test(one)),
+        tail: tail && new RegExp(tail.source, "i"),
+      }
     : undefined;
   return { parent: rules, own: newIgnore(false).add(rebased), tail, folded };
 }
 
 /** What a pattern needs for its case-folded reading to differ: an ASCII letter, or a class (`[@-_]` holds `A`-`Z`). */
 const CASE_MATTERS = /[A-Za-z[]/;
+const UPPER_OR_CLASS = /[A-Z[]/;
+const UPPER = /[A-Z]/;
+const UPPER_ALL = /[A-Z]/g;
+const lowerAscii = (c: string) => c.toLowerCase();
 
 const NON_ASCII = /[\u0080-\uffff]/;
 
@@ -628,6 +642,10 @@ function foldedMatcher(fold: FoldedRules): Ignore {
 function verdictOf(rules: IgnoreRules | undefined, path: string, name: string | null): boolean {
   let sensitive = true;
   let folded = true;
+  // ASCII only, as git folds: a lowercase file's folded verdict is `own`'s on the path lowercased.
+  const lowerPath = UPPER.test(path) ? path.replace(UPPER_ALL, lowerAscii) : path;
+  const lowerName =
+    name === null || lowerPath === path ? name : name.replace(UPPER_ALL, lowerAscii);
   for (let level = rules; level; level = level.parent) {
     const verdict =
       sensitive && mayMatch(level.tail, name) ? testOneLevel(level.own, path) : NO_VERDICT;
@@ -635,9 +653,13 @@ function verdictOf(rules: IgnoreRules | undefined, path: string, name: string | 
     if (folded) {
       const fold = level.folded;
       let other = verdict;
-      if (fold !== undefined)
+      if (fold !== undefined && !fold.lowercase) {
         other = mayMatch(fold.tail, name) ? testOneLevel(foldedMatcher(fold), path) : NO_VERDICT;
-      else if (!sensitive && mayMatch(level.tail, name)) other = testOneLevel(level.own, path);
+      } else if (fold !== undefined && lowerPath !== path) {
+        other = mayMatch(level.tail, lowerName) ? testOneLevel(level.own, lowerPath) : NO_VERDICT;
+      } else if (!sensitive && mayMatch(level.tail, name)) {
+        other = testOneLevel(level.own, path);
+      }
       if (other.ignored) return true;
       if (other.unignored) folded = false;
     }
