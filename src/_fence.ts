@@ -27,7 +27,7 @@ import { InlineLinkReader } from "./_inline-link.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
 import { closeHiddenRuns, type HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
 import { tableRunsAsText } from "./sections/gfm-tables.js";
-import { followingShown, withCheckBudget } from "./sections/html-reading.js";
+import { followingShown, paidCheck, withCheckBudget } from "./sections/html-reading.js";
 import type { Diagnostic } from "./types.js";
 
 export type { Fence } from "./_blocks.js";
@@ -448,6 +448,45 @@ export function lastLineOpenToYours(text: string, joiner: string, onEscaped?: ()
   if (!body.includes("<", start) || followingShown(text, joiner)) return text;
   onEscaped?.();
   return `${text.slice(0, start)}${body.slice(start).replaceAll("<", "&lt;")}${text.slice(body.length)}`;
+}
+
+/** What {@link closedOpenToYours} is told: {@link HiddenRunsOptions}, and `onEscaped` when the last paragraph's `<` were written `&lt;`. */
+export interface OpenToYoursOptions extends HiddenRunsOptions {
+  onEscaped?: () => void;
+}
+
+/**
+ * What a warning says of a repository's text whose last paragraph
+ * {@link lastLineOpenToYours} wrote as text: one wording for a context or
+ * rule file, a custom base prompt, an appended text and a partial.
+ */
+export const END_ESCAPED_WORDS =
+  'ends in markup that hides the words printed right after it (an inline <span hidden>): its last paragraph\'s "<" is written "&lt;", so they are shown';
+
+/**
+ * A repository's text as a template prints it (a context or rule file, a
+ * project's custom base prompt, appended text or partial): no block left open
+ * at its end ({@link closeOpenBlocksOnOwnLine}), and words printed right after
+ * it (`joiner` between: `" "` for a text that may end mid-line, `""` after a
+ * partial's own final line break) shown ({@link lastLineOpenToYours}, told
+ * to `options.onEscaped`). The one place each of them is judged with your
+ * words after it (review rev68c F1: `{{content}}` then your line continued
+ * an `AGENTS.md`'s last paragraph, `see <span hidden>`, and was hidden). One
+ * check, charged to the scope's budget once ({@link paidCheck}): past it, the
+ * closers' own fallback writes every `<` as text.
+ */
+export function closedOpenToYours(
+  text: string,
+  joiner: string,
+  options: OpenToYoursOptions = {},
+): string {
+  const close = () => closeOpenBlocksOnOwnLine(text, options);
+  return paidCheck(
+    text,
+    () => lastLineOpenToYours(close(), joiner, options.onEscaped),
+    close,
+    options.unread !== undefined,
+  );
 }
 
 /** Where `text`'s last paragraph starts: after its last line of spaces and tabs only (0 when none). */
